@@ -1,0 +1,20 @@
+"""mqpy: an MQSeries-style queue manager in pure Python, with a pymqi-shaped MQI.
+
+``import mqpy as pymqi`` gives a pymqi program the names it uses: connect, QueueManager, Queue,
+MD, OD, PMO, GMO, CD, SCO, CMQC, CMQCFC, CMQXC, MQMIError. ``mqpy.embedded(name)`` runs a queue
+manager inside the calling process.
+"""
+
+from mqpy import CMQC, CMQCFC, CMQXC, CMQZC
+from mqpy.errors import Error, MQMIError, PYIFError
+from mqpy.mqi import Queue, QueueManager, connect, embedded, stop_embedded
+from mqpy.structures import CD, DLH, GMO, MD, OD, PMO, SCO, TM, TMC2, XQH
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CMQC", "CMQCFC", "CMQXC", "CMQZC",
+    "CD", "DLH", "GMO", "MD", "OD", "PMO", "SCO", "TM", "TMC2", "XQH",
+    "Error", "MQMIError", "PYIFError",
+    "Queue", "QueueManager", "connect", "embedded", "stop_embedded",
+]

@@ -1,0 +1,57 @@
+"""The MQI's exceptions, shaped like pymqi's so that code written for pymqi keeps working.
+
+Every failure an application sees from the MQI is an MQMIError carrying IBM's completion code
+and reason code; PYIFError is for misuse of the Python interface itself (pymqi's name). This
+module owns no numbers: names come from ``mqpy.constants``.
+"""
+
+from __future__ import annotations
+
+from mqpy import CMQC
+from mqpy.constants import lookup
+
+__all__ = ["Error", "MQMIError", "PYIFError"]
+
+
+class Error(Exception):
+    """Base class of every mqpy interface error (pymqi.Error)."""
+
+
+class MQMIError(Error):
+    """An MQI call completed with ``comp`` (MQCC_*) and ``reason`` (MQRC_* / MQRCCF_*).
+
+    Equality is identity (no ``__eq__``): two failures with the same codes are still two
+    events. Compare ``.comp`` and ``.reason`` instead.
+    """
+
+    def __init__(self, comp: int, reason: int) -> None:
+        super().__init__(comp, reason)
+        self.comp = comp
+        self.reason = reason
+
+    def errorAsString(self) -> str:  # noqa: N802 - pymqi's name
+        """``'FAILED: MQRC_UNKNOWN_OBJECT_NAME'``, ``'WARNING: ...'`` or ``'OK'``."""
+        if self.comp == CMQC.MQCC_OK:
+            return "OK"
+        prefix = "WARNING: " if self.comp == CMQC.MQCC_WARNING else "FAILED: "
+        name = lookup("MQRC_", self.reason) or lookup("MQRCCF_", self.reason)
+        if name is None:
+            return f"{prefix}Error code {self.reason} not defined"
+        return prefix + name
+
+    def __str__(self) -> str:
+        return f"MQI Error. Comp: {self.comp}, Reason {self.reason}: {self.errorAsString()}"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(comp={self.comp!r}, reason={self.reason!r})"
+
+
+class PYIFError(Error):
+    """Misuse of the Python interface (a bad argument type, a closed handle...)."""
+
+    def __init__(self, e: object) -> None:
+        super().__init__(e)
+        self.error = e
+
+    def __str__(self) -> str:
+        return f"PYMQI Error: {self.error}"

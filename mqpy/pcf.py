@@ -1,0 +1,530 @@
+"""PCF (Programmable Command Format) messages: an MQCFH then typed parameters.
+
+The command server, the statistics and accounting writers and every admin tool speak PCF.
+This module owns the parameter structures (MQCFIN, MQCFST, MQCFIL, MQCFSL, MQCFGR, MQCFBS,
+MQCFIF, MQCFSF, MQCFBF, MQCFIN64, MQCFIL64), each declared once as a construct Struct, and
+``parse``/``build`` between bytes and a ``PCFMessage``. Round trips are exact: the padding
+that rounds a string parameter up to a multiple of 4 bytes is kept as read. Groups (MQCFGR)
+nest: their ParameterCount counts the parameters that follow them.
+
+Pure: bytes in, objects out. Integers follow the message's MQMD Encoding (default native,
+little-endian).
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
+
+import attrs
+import construct as cs
+
+from mqpy import CMQC, CMQCFC
+from mqpy.mqstruct import BIG, StructError, byte_order
+from mqpy.structures import CFH
+
+__all__ = [
+    "CFBF",
+    "CFBS",
+    "CFGR",
+    "CFH",
+    "CFIF",
+    "CFIL",
+    "CFIL64",
+    "CFIN",
+    "CFIN64",
+    "CFSF",
+    "CFSL",
+    "CFST",
+    "PCFMessage",
+    "Parameter",
+    "build",
+    "parse",
+]
+
+
+def _b(value: bytes | str) -> bytes:
+    return value.encode("utf-8") if isinstance(value, str) else bytes(value)
+
+
+def _pad(n: int) -> bytes:
+    """NULs that round ``n`` bytes of data up to a multiple of 4, as IBM pads PCF strings."""
+    return b"\0" * (-n % 4)
+
+
+# --------------------------------------------------------------------------- declarations
+
+
+@cache
+def _layouts(order: str) -> dict[int, cs.Construct]:
+    """The construct Struct of each parameter type, in one byte order (built once)."""
+    big = order == BIG
+    i32 = cs.Int32sb if big else cs.Int32sl
+    i64 = cs.Int64sb if big else cs.Int64sl
+    this = cs.this
+
+    def head(cft: int) -> list[cs.Construct]:
+        return ["Type" / cs.Const(cft, i32), "StrucLength" / i32, "Parameter" / i32]
+
+    def tail(fixed: int, data: Any) -> cs.Construct:
+        return "Pad" / cs.Bytes(lambda c: c.StrucLength - fixed - data(c))
+
+    return {
+        CMQCFC.MQCFT_INTEGER: cs.Struct(*head(CMQCFC.MQCFT_INTEGER), "Value" / i32),
+        CMQCFC.MQCFT_INTEGER64: cs.Struct(
+            *head(CMQCFC.MQCFT_INTEGER64), "Reserved" / i32, "Value" / i64
+        ),
+        CMQCFC.MQCFT_INTEGER_LIST: cs.Struct(
+            *head(CMQCFC.MQCFT_INTEGER_LIST), "Count" / i32, "Values" / cs.Array(this.Count, i32)
+        ),
+        CMQCFC.MQCFT_INTEGER64_LIST: cs.Struct(
+            *head(CMQCFC.MQCFT_INTEGER64_LIST),
+            "Count" / i32,
+            "Values" / cs.Array(this.Count, i64),
+        ),
+        CMQCFC.MQCFT_STRING: cs.Struct(
+            *head(CMQCFC.MQCFT_STRING),
+            "CodedCharSetId" / i32,
+            "StringLength" / i32,
+            "String" / cs.Bytes(this.StringLength),
+            tail(CMQCFC.MQCFST_STRUC_LENGTH_FIXED, lambda c: c.StringLength),
+        ),
+        CMQCFC.MQCFT_STRING_LIST: cs.Struct(
+            *head(CMQCFC.MQCFT_STRING_LIST),
+            "CodedCharSetId" / i32,
+            "Count" / i32,
+            "StringLength" / i32,
+            "Strings" / cs.Array(this.Count, cs.Bytes(this.StringLength)),
+            tail(CMQCFC.MQCFSL_STRUC_LENGTH_FIXED, lambda c: c.Count * c.StringLength),
+        ),
+        CMQCFC.MQCFT_BYTE_STRING: cs.Struct(
+            *head(CMQCFC.MQCFT_BYTE_STRING),
+            "StringLength" / i32,
+            "String" / cs.Bytes(this.StringLength),
+            tail(CMQCFC.MQCFBS_STRUC_LENGTH_FIXED, lambda c: c.StringLength),
+        ),
+        CMQCFC.MQCFT_INTEGER_FILTER: cs.Struct(
+            *head(CMQCFC.MQCFT_INTEGER_FILTER), "Operator" / i32, "FilterValue" / i32
+        ),
+        CMQCFC.MQCFT_STRING_FILTER: cs.Struct(
+            *head(CMQCFC.MQCFT_STRING_FILTER),
+            "Operator" / i32,
+            "CodedCharSetId" / i32,
+            "FilterValueLength" / i32,
+            "FilterValue" / cs.Bytes(this.FilterValueLength),
+            tail(CMQCFC.MQCFSF_STRUC_LENGTH_FIXED, lambda c: c.FilterValueLength),
+        ),
+        CMQCFC.MQCFT_BYTE_STRING_FILTER: cs.Struct(
+            *head(CMQCFC.MQCFT_BYTE_STRING_FILTER),
+            "Operator" / i32,
+            "FilterValueLength" / i32,
+            "FilterValue" / cs.Bytes(this.FilterValueLength),
+            tail(CMQCFC.MQCFBF_STRUC_LENGTH_FIXED, lambda c: c.FilterValueLength),
+        ),
+        CMQCFC.MQCFT_GROUP: cs.Struct(*head(CMQCFC.MQCFT_GROUP), "ParameterCount" / i32),
+    }
+
+
+# --------------------------------------------------------------------------- parameters
+
+
+@attrs.define
+class CFIN:
+    """MQCFIN: one MQLONG."""
+
+    Parameter: int
+    Value: int
+    Type = CMQCFC.MQCFT_INTEGER
+
+    def _fields(self) -> dict[str, Any]:
+        return {"StrucLength": CMQCFC.MQCFIN_STRUC_LENGTH, "Value": self.Value}
+
+    @property
+    def value(self) -> int:
+        return self.Value
+
+
+@attrs.define
+class CFIN64:
+    """MQCFIN64: one MQINT64 (statistics byte counts)."""
+
+    Parameter: int
+    Value: int
+    Reserved: int = attrs.field(default=0, eq=False, repr=False)
+    Type = CMQCFC.MQCFT_INTEGER64
+
+    def _fields(self) -> dict[str, Any]:
+        return {"StrucLength": CMQCFC.MQCFIN64_STRUC_LENGTH, "Reserved": self.Reserved,
+                "Value": self.Value}
+
+    @property
+    def value(self) -> int:
+        return self.Value
+
+
+@attrs.define
+class CFIL:
+    """MQCFIL: a list of MQLONGs."""
+
+    Parameter: int
+    Values: list[int] = attrs.field(converter=list)
+    Type = CMQCFC.MQCFT_INTEGER_LIST
+
+    def _fields(self) -> dict[str, Any]:
+        return {
+            "StrucLength": CMQCFC.MQCFIL_STRUC_LENGTH_FIXED + 4 * len(self.Values),
+            "Count": len(self.Values),
+            "Values": self.Values,
+        }
+
+    @property
+    def value(self) -> list[int]:
+        return self.Values
+
+
+@attrs.define
+class CFIL64:
+    """MQCFIL64: a list of MQINT64s (e.g. MQIAMO64_PUT_BYTES per persistence)."""
+
+    Parameter: int
+    Values: list[int] = attrs.field(converter=list)
+    Type = CMQCFC.MQCFT_INTEGER64_LIST
+
+    def _fields(self) -> dict[str, Any]:
+        return {
+            "StrucLength": CMQCFC.MQCFIL64_STRUC_LENGTH_FIXED + 8 * len(self.Values),
+            "Count": len(self.Values),
+            "Values": self.Values,
+        }
+
+    @property
+    def value(self) -> list[int]:
+        return self.Values
+
+
+@attrs.define
+class CFST:
+    """MQCFST: a character string; ``Pad`` keeps the bytes after it as read (None: NULs)."""
+
+    Parameter: int
+    String: bytes = attrs.field(converter=_b)
+    CodedCharSetId: int = CMQC.MQCCSI_DEFAULT
+    Pad: bytes | None = attrs.field(default=None, eq=False, repr=False)
+    Type = CMQCFC.MQCFT_STRING
+
+    def _fields(self) -> dict[str, Any]:
+        pad = _pad(len(self.String)) if self.Pad is None else self.Pad
+        return {
+            "StrucLength": CMQCFC.MQCFST_STRUC_LENGTH_FIXED + len(self.String) + len(pad),
+            "CodedCharSetId": self.CodedCharSetId,
+            "StringLength": len(self.String),
+            "String": self.String,
+            "Pad": pad,
+        }
+
+    @property
+    def value(self) -> bytes:
+        return self.String
+
+
+@attrs.define
+class CFSL:
+    """MQCFSL: a list of strings, each blank-padded to the longest (StringLength)."""
+
+    Parameter: int
+    Strings: list[bytes] = attrs.field(converter=lambda v: [_b(s) for s in v])
+    CodedCharSetId: int = CMQC.MQCCSI_DEFAULT
+    Pad: bytes | None = attrs.field(default=None, eq=False, repr=False)
+    Type = CMQCFC.MQCFT_STRING_LIST
+
+    def _fields(self) -> dict[str, Any]:
+        width = max((len(s) for s in self.Strings), default=0)
+        strings = [s.ljust(width, b" ") for s in self.Strings]
+        pad = _pad(width * len(strings)) if self.Pad is None else self.Pad
+        return {
+            "StrucLength": CMQCFC.MQCFSL_STRUC_LENGTH_FIXED + width * len(strings) + len(pad),
+            "CodedCharSetId": self.CodedCharSetId,
+            "Count": len(strings),
+            "StringLength": width,
+            "Strings": strings,
+            "Pad": pad,
+        }
+
+    @property
+    def value(self) -> list[bytes]:
+        return self.Strings
+
+
+@attrs.define
+class CFBS:
+    """MQCFBS: a byte string (MsgIds, connection ids...)."""
+
+    Parameter: int
+    String: bytes = attrs.field(converter=_b)
+    Pad: bytes | None = attrs.field(default=None, eq=False, repr=False)
+    Type = CMQCFC.MQCFT_BYTE_STRING
+
+    def _fields(self) -> dict[str, Any]:
+        pad = _pad(len(self.String)) if self.Pad is None else self.Pad
+        return {
+            "StrucLength": CMQCFC.MQCFBS_STRUC_LENGTH_FIXED + len(self.String) + len(pad),
+            "StringLength": len(self.String),
+            "String": self.String,
+            "Pad": pad,
+        }
+
+    @property
+    def value(self) -> bytes:
+        return self.String
+
+
+@attrs.define
+class CFIF:
+    """MQCFIF: an integer filter ``Parameter Operator FilterValue`` (MQCFOP_*)."""
+
+    Parameter: int
+    Operator: int
+    FilterValue: int
+    Type = CMQCFC.MQCFT_INTEGER_FILTER
+
+    def _fields(self) -> dict[str, Any]:
+        return {"StrucLength": CMQCFC.MQCFIF_STRUC_LENGTH, "Operator": self.Operator,
+                "FilterValue": self.FilterValue}
+
+    @property
+    def value(self) -> int:
+        return self.FilterValue
+
+
+@attrs.define
+class CFSF:
+    """MQCFSF: a string filter."""
+
+    Parameter: int
+    Operator: int
+    FilterValue: bytes = attrs.field(converter=_b)
+    CodedCharSetId: int = CMQC.MQCCSI_DEFAULT
+    Pad: bytes | None = attrs.field(default=None, eq=False, repr=False)
+    Type = CMQCFC.MQCFT_STRING_FILTER
+
+    def _fields(self) -> dict[str, Any]:
+        pad = _pad(len(self.FilterValue)) if self.Pad is None else self.Pad
+        return {
+            "StrucLength": CMQCFC.MQCFSF_STRUC_LENGTH_FIXED + len(self.FilterValue) + len(pad),
+            "Operator": self.Operator,
+            "CodedCharSetId": self.CodedCharSetId,
+            "FilterValueLength": len(self.FilterValue),
+            "FilterValue": self.FilterValue,
+            "Pad": pad,
+        }
+
+    @property
+    def value(self) -> bytes:
+        return self.FilterValue
+
+
+@attrs.define
+class CFBF:
+    """MQCFBF: a byte-string filter."""
+
+    Parameter: int
+    Operator: int
+    FilterValue: bytes = attrs.field(converter=_b)
+    Pad: bytes | None = attrs.field(default=None, eq=False, repr=False)
+    Type = CMQCFC.MQCFT_BYTE_STRING_FILTER
+
+    def _fields(self) -> dict[str, Any]:
+        pad = _pad(len(self.FilterValue)) if self.Pad is None else self.Pad
+        return {
+            "StrucLength": CMQCFC.MQCFBF_STRUC_LENGTH_FIXED + len(self.FilterValue) + len(pad),
+            "Operator": self.Operator,
+            "FilterValueLength": len(self.FilterValue),
+            "FilterValue": self.FilterValue,
+            "Pad": pad,
+        }
+
+    @property
+    def value(self) -> bytes:
+        return self.FilterValue
+
+
+@attrs.define
+class CFGR:
+    """MQCFGR: a group; its ParameterCount is the number of ``Parameters`` that follow it."""
+
+    Parameter: int
+    Parameters: list[Parameter] = attrs.field(factory=list, converter=list)
+    Type = CMQCFC.MQCFT_GROUP
+
+    def _fields(self) -> dict[str, Any]:
+        return {"StrucLength": CMQCFC.MQCFGR_STRUC_LENGTH,
+                "ParameterCount": len(self.Parameters)}
+
+    @property
+    def value(self) -> list[Parameter]:
+        return self.Parameters
+
+    def get(self, parameter: int, default: Any = None) -> Any:
+        """Value of the first member with this parameter id."""
+        return _first(self.Parameters, parameter, default)
+
+    def to_dict(self) -> dict[int, Any]:
+        return _to_dict(self.Parameters)
+
+
+Parameter = CFIN | CFIN64 | CFIL | CFIL64 | CFST | CFSL | CFBS | CFIF | CFSF | CFBF | CFGR
+
+_CLASSES: dict[int, type] = {
+    c.Type: c for c in (CFIN, CFIN64, CFIL, CFIL64, CFST, CFSL, CFBS, CFIF, CFSF, CFBF, CFGR)
+}
+
+
+def _first(params: list[Parameter], parameter: int, default: Any) -> Any:
+    for p in params:
+        if p.Parameter == parameter:
+            return p.value
+    return default
+
+
+def _to_dict(params: list[Parameter]) -> dict[int, Any]:
+    """pymqi's shape: {parameter: value}; repeated groups (statistics) become lists."""
+    out: dict[int, Any] = {}
+    for p in params:
+        value = p.to_dict() if isinstance(p, CFGR) else p.value
+        if p.Parameter in out:
+            if not isinstance(out[p.Parameter], list) or not isinstance(p, CFGR):
+                out[p.Parameter] = [out[p.Parameter]]
+            out[p.Parameter].append(value)
+        else:
+            out[p.Parameter] = [value] if isinstance(p, CFGR) else value
+    for key, value in out.items():
+        if isinstance(value, list) and len(value) == 1 and isinstance(value[0], dict):
+            out[key] = value[0]
+    return out
+
+
+# --------------------------------------------------------------------------- messages
+
+
+@attrs.define
+class PCFMessage:
+    """An MQCFH and its top-level parameters (groups hold their own)."""
+
+    header: CFH = attrs.field(factory=CFH)
+    params: list[Parameter] = attrs.field(factory=list, converter=list)
+
+    def get(self, parameter: int, default: Any = None) -> Any:
+        """Value of the first top-level parameter with this id."""
+        return _first(self.params, parameter, default)
+
+    def groups(self, parameter: int) -> Iterator[CFGR]:
+        """Every top-level MQCFGR with this id (e.g. MQGACF_Q_STATISTICS_DATA)."""
+        return (p for p in self.params if isinstance(p, CFGR) and p.Parameter == parameter)
+
+    def to_dict(self) -> dict[int, Any]:
+        return _to_dict(self.params)
+
+
+def parse(data: bytes | bytearray | memoryview, encoding: int | None = None) -> PCFMessage:
+    """Read a PCF message (MQCFH + parameters) from ``data``.
+
+    Raises StructError with an MQRCCF_* reason when a structure's type or length is wrong or
+    the message ends early, naming the parameter and its offset.
+    """
+    data = bytes(data)
+    order = byte_order(encoding)
+    header = CFH.from_bytes(data, encoding)
+    if header.StrucLength != CMQCFC.MQCFH_STRUC_LENGTH:
+        raise StructError(
+            f"MQCFH StrucLength is {header.StrucLength}, expected {CMQCFC.MQCFH_STRUC_LENGTH}",
+            CMQCFC.MQRCCF_CFH_LENGTH_ERROR,
+        )
+    params, pos = _parse_params(data, CFH.length(), header.ParameterCount, order)
+    if pos != len(data):
+        raise StructError(
+            f"PCF message has {len(data) - pos} bytes after its {header.ParameterCount} "
+            "parameters",
+            CMQCFC.MQRCCF_MSG_LENGTH_ERROR,
+        )
+    return PCFMessage(header, params)
+
+
+def _parse_params(data: bytes, pos: int, count: int, order: str) -> tuple[list[Parameter], int]:
+    layouts = _layouts(order)
+    out: list[Parameter] = []
+    for _ in range(count):
+        if len(data) - pos < 8:
+            raise StructError(
+                f"PCF message ends at {len(data)} inside a parameter header at {pos}",
+                CMQCFC.MQRCCF_MSG_LENGTH_ERROR,
+            )
+        cft, length = struct.unpack_from(order + "ii", data, pos)
+        cls = _CLASSES.get(cft)
+        if cls is None:
+            raise StructError(
+                f"unknown PCF structure type {cft} at offset {pos}",
+                CMQCFC.MQRCCF_STRUCTURE_TYPE_ERROR,
+            )
+        if length < 12 or length % 4 or pos + length > len(data):
+            raise StructError(
+                f"{cls.__name__} at offset {pos} has StrucLength {length} "
+                f"({len(data) - pos} bytes left)",
+                _length_reason(cls),
+            )
+        try:
+            c = layouts[cft].parse(data[pos : pos + length])
+        except cs.ConstructError as exc:
+            raise StructError(
+                f"{cls.__name__} at offset {pos}: {exc}", _length_reason(cls)
+            ) from None
+        pos += length
+        param: Parameter
+        if cls is CFGR:
+            members, pos = _parse_params(data, pos, c.ParameterCount, order)
+            param = CFGR(c.Parameter, members)
+        elif cls in (CFIN,):
+            param = CFIN(c.Parameter, c.Value)
+        elif cls is CFIN64:
+            param = CFIN64(c.Parameter, c.Value, c.Reserved)
+        elif cls in (CFIL, CFIL64):
+            param = cls(c.Parameter, list(c.Values))
+        elif cls is CFST:
+            param = CFST(c.Parameter, c.String, c.CodedCharSetId, c.Pad)
+        elif cls is CFSL:
+            param = CFSL(c.Parameter, list(c.Strings), c.CodedCharSetId, c.Pad)
+        elif cls is CFBS:
+            param = CFBS(c.Parameter, c.String, c.Pad)
+        elif cls is CFIF:
+            param = CFIF(c.Parameter, c.Operator, c.FilterValue)
+        elif cls is CFSF:
+            param = CFSF(c.Parameter, c.Operator, c.FilterValue, c.CodedCharSetId, c.Pad)
+        else:
+            param = CFBF(c.Parameter, c.Operator, c.FilterValue, c.Pad)
+        out.append(param)
+    return out, pos
+
+
+def _length_reason(cls: type) -> int:
+    name = f"MQRCCF_{cls.__name__}_LENGTH_ERROR"
+    return getattr(CMQCFC, name, CMQCFC.MQRCCF_STRUCTURE_TYPE_ERROR)
+
+
+def build(msg: PCFMessage, encoding: int | None = None) -> bytes:
+    """The bytes of ``msg``; the header's ParameterCount is set from ``msg.params``."""
+    order = byte_order(encoding)
+    header = msg.header.copy()
+    header.ParameterCount = len(msg.params)
+    parts = [header.pack(encoding)]
+    _build_params(msg.params, _layouts(order), parts)
+    return b"".join(parts)
+
+
+def _build_params(params: list[Parameter], layouts: dict[int, cs.Construct],
+                  parts: list[bytes]) -> None:
+    for p in params:
+        fields = p._fields()
+        parts.append(layouts[p.Type].build({"Parameter": p.Parameter, **fields}))
+        if isinstance(p, CFGR):
+            _build_params(p.Parameters, layouts, parts)

@@ -1,0 +1,442 @@
+"""The MQI structures, each declared once as a field table (see ``mqstruct`` for how).
+
+Field order, sizes and defaults are IBM's (cmqc.h / cmqxc.h, as transcribed in
+``spec/mq-structures.md``); offsets in the comments are those of ``spec/wire-format.md`` and
+are checked by the tests. mqpy departs from IBM's defaults in three places, on purpose:
+
+* ``MD`` defaults to MQMD_VERSION_2, so group and segment fields always travel;
+* ``PMO`` defaults to MQPMO_VERSION_3 and ``GMO`` to MQGMO_VERSION_4, the highest versions,
+  which mqpy implements in full (message handles are carried, always 0 today).
+
+Pointer fields exist for pymqi compatibility and are always packed as 0. pymqi's trailing
+``pad`` fields are not declared: alignment padding is derived from the layout.
+"""
+
+from __future__ import annotations
+
+from mqpy import CMQC, CMQCFC, CMQXC
+from mqpy.mqstruct import (
+    Layout,
+    MQStruct,
+    binary,
+    byte,
+    char,
+    int64,
+    long,
+    longs,
+    nested,
+    pointer,
+    since,
+    text,
+)
+
+__all__ = ["CD", "CFH", "DLH", "GMO", "MD", "OD", "PMO", "SCO", "TM", "TMC2", "XQH"]
+
+
+class MD(MQStruct):
+    """MQMD, the message descriptor: v1 324 bytes, v2 364."""
+
+    _layout_ = Layout(
+        "MQMD",
+        [
+            text("StrucId", 4, CMQC.MQMD_STRUC_ID),  # 0
+            long("Version", CMQC.MQMD_VERSION_2),  # 4   (IBM's default is v1)
+            long("Report", CMQC.MQRO_NONE),  # 8
+            long("MsgType", CMQC.MQMT_DATAGRAM),  # 12
+            long("Expiry", CMQC.MQEI_UNLIMITED),  # 16
+            long("Feedback", CMQC.MQFB_NONE),  # 20
+            long("Encoding", CMQC.MQENC_NATIVE),  # 24
+            long("CodedCharSetId", CMQC.MQCCSI_Q_MGR),  # 28
+            text("Format", 8),  # 32
+            long("Priority", CMQC.MQPRI_PRIORITY_AS_Q_DEF),  # 40
+            long("Persistence", CMQC.MQPER_PERSISTENCE_AS_Q_DEF),  # 44
+            binary("MsgId", 24),  # 48
+            binary("CorrelId", 24),  # 72
+            long("BackoutCount", 0),  # 96
+            text("ReplyToQ", 48),  # 100
+            text("ReplyToQMgr", 48),  # 148
+            text("UserIdentifier", 12),  # 196
+            binary("AccountingToken", 32),  # 208
+            text("ApplIdentityData", 32),  # 240
+            long("PutApplType", CMQC.MQAT_NO_CONTEXT),  # 272
+            text("PutApplName", 28),  # 276
+            text("PutDate", 8),  # 304
+            text("PutTime", 8),  # 312
+            text("ApplOriginData", 4),  # 320
+            since(2),
+            binary("GroupId", 24),  # 324
+            long("MsgSeqNumber", 1),  # 348
+            long("Offset", 0),  # 352
+            long("MsgFlags", CMQC.MQMF_NONE),  # 356
+            long("OriginalLength", CMQC.MQOL_UNDEFINED),  # 360
+        ],
+        reason=CMQC.MQRC_MD_ERROR,
+        struc_id=CMQC.MQMD_STRUC_ID,
+    )
+
+
+class OD(MQStruct):
+    """MQOD, the object descriptor: v1 168 .. v4 424 bytes."""
+
+    _layout_ = Layout(
+        "MQOD",
+        [
+            text("StrucId", 4, CMQC.MQOD_STRUC_ID),
+            long("Version", CMQC.MQOD_VERSION_1),
+            long("ObjectType", CMQC.MQOT_Q),
+            text("ObjectName", 48),
+            text("ObjectQMgrName", 48),
+            text("DynamicQName", 48, b"AMQ.*"),
+            text("AlternateUserId", 12),
+            since(2),
+            long("RecsPresent", 0),
+            long("KnownDestCount", 0),
+            long("UnknownDestCount", 0),
+            long("InvalidDestCount", 0),
+            long("ObjectRecOffset", 0),
+            long("ResponseRecOffset", 0),
+            pointer("ObjectRecPtr"),
+            pointer("ResponseRecPtr"),
+            since(3),
+            binary("AlternateSecurityId", 40),
+            text("ResolvedQName", 48),
+            text("ResolvedQMgrName", 48),
+            since(4),
+            pointer("ObjectStringVSPtr"),  # MQCHARV ObjectString
+            long("ObjectStringVSOffset", 0),
+            long("ObjectStringVSBufSize", 0),
+            long("ObjectStringVSLength", 0),
+            long("ObjectStringVSCCSID", 0),
+            pointer("SelectionStringVSPtr"),  # MQCHARV SelectionString
+            long("SelectionStringVSOffset", 0),
+            long("SelectionStringVSBufSize", 0),
+            long("SelectionStringVSLength", 0),
+            long("SelectionStringVSCCSID", 0),
+            pointer("ResObjectStringVSPtr"),  # MQCHARV ResObjectString
+            long("ResObjectStringVSOffset", 0),
+            long("ResObjectStringVSBufSize", 0),
+            long("ResObjectStringVSLength", 0),
+            long("ResObjectStringVSCCSID", 0),
+            long("ResolvedType", -3),  # the spec table's (pymqi's) default
+        ],
+        reason=CMQC.MQRC_OD_ERROR,
+        struc_id=CMQC.MQOD_STRUC_ID,
+    )
+
+
+class PMO(MQStruct):
+    """MQPMO, put-message options: v1 128, v2 160, v3 184 bytes; mqpy defaults to v3."""
+
+    _layout_ = Layout(
+        "MQPMO",
+        [
+            text("StrucId", 4, CMQC.MQPMO_STRUC_ID),
+            long("Version", CMQC.MQPMO_VERSION_3),  # IBM's default is v1
+            long("Options", CMQC.MQPMO_NONE),
+            long("Timeout", -1),
+            long("Context", 0),
+            long("KnownDestCount", 0),
+            long("UnknownDestCount", 0),
+            long("InvalidDestCount", 0),
+            text("ResolvedQName", 48),
+            text("ResolvedQMgrName", 48),
+            since(2),
+            long("RecsPresent", 0),
+            long("PutMsgRecFields", 0),
+            long("PutMsgRecOffset", 0),
+            long("ResponseRecOffset", 0),
+            pointer("PutMsgRecPtr"),
+            pointer("ResponseRecPtr"),
+            since(3),
+            int64("OriginalMsgHandle", 0),
+            int64("NewMsgHandle", 0),
+            long("Action", 0),
+            long("PubLevel", 0),
+        ],
+        reason=CMQC.MQRC_PMO_ERROR,
+        struc_id=CMQC.MQPMO_STRUC_ID,
+    )
+
+
+class GMO(MQStruct):
+    """MQGMO, get-message options: v1 72 .. v4 112 bytes; mqpy defaults to v4."""
+
+    _layout_ = Layout(
+        "MQGMO",
+        [
+            text("StrucId", 4, CMQC.MQGMO_STRUC_ID),
+            long("Version", CMQC.MQGMO_VERSION_4),  # IBM's default is v1
+            long("Options", CMQC.MQGMO_NO_WAIT),
+            long("WaitInterval", 0),
+            long("Signal1", 0),
+            long("Signal2", 0),
+            text("ResolvedQName", 48),
+            since(2),
+            long("MatchOptions", CMQC.MQMO_MATCH_MSG_ID + CMQC.MQMO_MATCH_CORREL_ID),
+            byte("GroupStatus", CMQC.MQGS_NOT_IN_GROUP),
+            byte("SegmentStatus", CMQC.MQSS_NOT_A_SEGMENT),
+            byte("Segmentation", CMQC.MQSEG_INHIBITED),
+            char("Reserved1", b" "),
+            since(3),
+            binary("MsgToken", 16),
+            long("ReturnedLength", CMQC.MQRL_UNDEFINED),
+            since(4),
+            long("Reserved2", 0),
+            int64("MsgHandle", 0),
+        ],
+        reason=CMQC.MQRC_GMO_ERROR,
+        struc_id=CMQC.MQGMO_STRUC_ID,
+    )
+
+
+class XQH(MQStruct):
+    """MQXQH, the transmission-queue header: 104 bytes, then the message's MQMD v1.
+
+    ``MsgDesc`` is an ``MD``; it is always packed as version 1 (428 bytes in all), because
+    that is what the C structure embeds. v2 fields travel in an MQMDE after the header.
+    """
+
+    _layout_ = Layout(
+        "MQXQH",
+        [
+            text("StrucId", 4, CMQC.MQXQH_STRUC_ID),  # 0
+            long("Version", CMQC.MQXQH_VERSION_1),  # 4
+            text("RemoteQName", 48),  # 8
+            text("RemoteQMgrName", 48),  # 56
+            nested("MsgDesc", MD, CMQC.MQMD_VERSION_1),  # 104
+        ],
+        reason=CMQC.MQRC_XQH_ERROR,
+        struc_id=CMQC.MQXQH_STRUC_ID,
+    )
+
+
+class DLH(MQStruct):
+    """MQDLH, the dead-letter header: 172 bytes, before the undeliverable message's data."""
+
+    _layout_ = Layout(
+        "MQDLH",
+        [
+            text("StrucId", 4, CMQC.MQDLH_STRUC_ID),  # 0
+            long("Version", CMQC.MQDLH_VERSION_1),  # 4
+            long("Reason", CMQC.MQRC_NONE),  # 8
+            text("DestQName", 48),  # 12
+            text("DestQMgrName", 48),  # 60
+            long("Encoding", 0),  # 108
+            long("CodedCharSetId", CMQC.MQCCSI_UNDEFINED),  # 112
+            text("Format", 8, CMQC.MQFMT_NONE),  # 116
+            long("PutApplType", 0),  # 124
+            text("PutApplName", 28),  # 128
+            text("PutDate", 8),  # 156
+            text("PutTime", 8),  # 164
+        ],
+        reason=CMQC.MQRC_DLH_ERROR,
+        struc_id=CMQC.MQDLH_STRUC_ID,
+    )
+
+
+class TM(MQStruct):
+    """MQTM, the trigger message a queue manager puts on an initiation queue: 684 bytes."""
+
+    _layout_ = Layout(
+        "MQTM",
+        [
+            text("StrucId", 4, CMQC.MQTM_STRUC_ID),
+            long("Version", CMQC.MQTM_VERSION_1),
+            text("QName", 48),
+            text("ProcessName", 48),
+            text("TriggerData", 64),
+            long("ApplType", 0),
+            text("ApplId", 256),
+            text("EnvData", 128),
+            text("UserData", 128),
+        ],
+        reason=CMQC.MQRC_TM_ERROR,
+        struc_id=CMQC.MQTM_STRUC_ID,
+    )
+
+
+class TMC2(MQStruct):
+    """MQTMC2, the character form of MQTM passed to a triggered program: v1 684, v2 732.
+
+    Every field is characters, Version and ApplType included (b'   2', b'   1').
+    """
+
+    _layout_ = Layout(
+        "MQTMC2",
+        [
+            text("StrucId", 4, CMQC.MQTMC_STRUC_ID),
+            text("Version", 4, CMQC.MQTMC_VERSION_2),
+            text("QName", 48),
+            text("ProcessName", 48),
+            text("TriggerData", 64),
+            text("ApplType", 4),
+            text("ApplId", 256),
+            text("EnvData", 128),
+            text("UserData", 128),
+            since(2),
+            text("QMgrName", 48),
+        ],
+        reason=CMQC.MQRC_TMC_ERROR,
+        struc_id=CMQC.MQTMC_STRUC_ID,
+    )
+
+
+class CD(MQStruct):
+    """MQCD, the channel definition (64-bit layout): v1 984 .. v12 1992 bytes."""
+
+    _layout_ = Layout(
+        "MQCD",
+        [
+            text("ChannelName", 20),
+            long("Version", CMQXC.MQCD_VERSION_6),
+            long("ChannelType", CMQXC.MQCHT_CLNTCONN),
+            long("TransportType", CMQXC.MQXPT_TCP),
+            text("Desc", 64),
+            text("QMgrName", 48),
+            text("XmitQName", 48),
+            text("ShortConnectionName", 20),
+            text("MCAName", 20),
+            text("ModeName", 8),
+            text("TpName", 64),
+            long("BatchSize", 50),
+            long("DiscInterval", 6000),
+            long("ShortRetryCount", 10),
+            long("ShortRetryInterval", 60),
+            long("LongRetryCount", 999999999),
+            long("LongRetryInterval", 1200),
+            text("SecurityExit", 128),
+            text("MsgExit", 128),
+            text("SendExit", 128),
+            text("ReceiveExit", 128),
+            long("SeqNumberWrap", 999999999),
+            long("MaxMsgLength", 4194304),
+            long("PutAuthority", CMQXC.MQPA_DEFAULT),
+            long("DataConversion", CMQXC.MQCDC_NO_SENDER_CONVERSION),
+            text("SecurityUserData", 32),
+            text("MsgUserData", 32),
+            text("SendUserData", 32),
+            text("ReceiveUserData", 32),
+            since(2),
+            text("UserIdentifier", 12),
+            text("Password", 12),
+            text("MCAUserIdentifier", 12),
+            long("MCAType", CMQXC.MQMCAT_PROCESS),
+            text("ConnectionName", 264),
+            text("RemoteUserIdentifier", 12),
+            text("RemotePassword", 12),
+            since(3),
+            text("MsgRetryExit", 128),
+            text("MsgRetryUserData", 32),
+            long("MsgRetryCount", 10),
+            long("MsgRetryInterval", 1000),
+            since(4),
+            long("HeartbeatInterval", 300),
+            long("BatchInterval", 0),
+            long("NonPersistentMsgSpeed", CMQXC.MQNPMS_FAST),
+            long("StrucLength", CMQXC.MQCD_LENGTH_6),  # matches the default Version
+            long("ExitNameLength", CMQC.MQ_EXIT_NAME_LENGTH),
+            long("ExitDataLength", CMQC.MQ_EXIT_DATA_LENGTH),
+            long("MsgExitsDefined", 0),
+            long("SendExitsDefined", 0),
+            long("ReceiveExitsDefined", 0),
+            pointer("MsgExitPtr"),  # 4 bytes of alignment padding before it
+            pointer("MsgUserDataPtr"),
+            pointer("SendExitPtr"),
+            pointer("SendUserDataPtr"),
+            pointer("ReceiveExitPtr"),
+            pointer("ReceiveUserDataPtr"),
+            since(5),
+            pointer("ClusterPtr"),
+            long("ClustersDefined", 0),
+            long("NetworkPriority", 0),
+            since(6),
+            long("LongMCAUserIdLength", 0),
+            long("LongRemoteUserIdLength", 0),
+            pointer("LongMCAUserIdPtr"),
+            pointer("LongRemoteUserIdPtr"),
+            binary("MCASecurityId", 40),
+            binary("RemoteSecurityId", 40),
+            since(7),
+            text("SSLCipherSpec", 32),
+            pointer("SSLPeerNamePtr"),
+            long("SSLPeerNameLength", 0),
+            long("SSLClientAuth", 0),
+            long("KeepAliveInterval", -1),
+            text("LocalAddress", 48),
+            long("BatchHeartbeat", 0),
+            since(8),
+            longs("HdrCompList", 2, [0, -1]),
+            longs("MsgCompList", 16, [0] + 15 * [-1]),
+            long("CLWLChannelRank", 0),
+            long("CLWLChannelPriority", 0),
+            long("CLWLChannelWeight", 50),
+            long("ChannelMonitoring", 0),
+            long("ChannelStatistics", 0),
+            since(9),
+            long("SharingConversations", 10),
+            long("PropertyControl", 0),
+            long("MaxInstances", 999999999),
+            long("MaxInstancesPerClient", 999999999),
+            long("ClientChannelWeight", 0),
+            long("ConnectionAffinity", 1),
+            since(10),
+            long("BatchDataLimit", 5000),
+            long("UseDLQ", 2),
+            long("DefReconnect", 0),
+            since(11),
+            text("CertificateLabel", 64),
+            since(12),
+            long("SPLProtection", 0),
+        ],
+        reason=CMQC.MQRC_CD_ERROR,
+    )
+
+
+class SCO(MQStruct):
+    """MQSCO, TLS configuration options for a client connection: v1 536 .. v5 632 bytes."""
+
+    _layout_ = Layout(
+        "MQSCO",
+        [
+            text("StrucId", 4, CMQC.MQSCO_STRUC_ID),
+            long("Version", CMQC.MQSCO_CURRENT_VERSION),
+            text("KeyRepository", 256),
+            text("CryptoHardware", 256),
+            long("AuthInfoRecCount", 0),
+            long("AuthInfoRecOffset", 0),
+            pointer("AuthInfoRecPtr"),
+            since(2),
+            long("KeyResetCount", 0),
+            long("FipsRequired", 0),
+            since(3),
+            longs("EncryptionPolicySuiteB", 4, [1, 0, 0, 0]),
+            since(4),
+            long("CertificateValPolicy", 0),
+            since(5),
+            text("CertificateLabel", 64),
+        ],
+        reason=CMQC.MQRC_SCO_ERROR,
+        struc_id=CMQC.MQSCO_STRUC_ID,
+    )
+
+
+class CFH(MQStruct):
+    """MQCFH, the PCF header: 36 bytes in every version (1 to 3). Parameters follow it
+    (see ``mqpy.pcf``)."""
+
+    _layout_ = Layout(
+        "MQCFH",
+        [
+            long("Type", CMQCFC.MQCFT_COMMAND),
+            long("StrucLength", CMQCFC.MQCFH_STRUC_LENGTH),
+            long("Version", CMQCFC.MQCFH_VERSION_1),
+            long("Command", CMQCFC.MQCMD_NONE),
+            long("MsgSeqNumber", 1),
+            long("Control", CMQCFC.MQCFC_LAST),
+            long("CompCode", CMQC.MQCC_OK),
+            long("Reason", CMQC.MQRC_NONE),
+            long("ParameterCount", 0),
+        ],
+        reason=CMQC.MQRC_CFH_ERROR,
+        highest_version=CMQCFC.MQCFH_CURRENT_VERSION,
+    )
