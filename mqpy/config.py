@@ -1,0 +1,184 @@
+"""Where queue managers live, and their configuration files (mqs.ini, qm.ini).
+
+The data root is ``--data-path`` on a command, else ``$MQPY_DATA_PATH``, else a per-user
+directory (``$XDG_DATA_HOME/mqpy`` or ``~/.local/share/mqpy``). Below it, as in IBM MQ:
+``mqs.ini`` lists the queue managers and names the default one, ``qmgrs/<dir>/`` holds one queue
+manager (``qm.ini``, ``pageset00``..., ``log/``, ``errors/``), and ``errors/`` is the
+"@SYSTEM" error directory used when no queue manager is known.
+
+The ini files use IBM's stanza format::
+
+    Log:
+       LogPrimaryFiles=3
+       LogFilePages=4096
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+import attrs
+
+from mqpy.engine.datamgr import Tuning
+from mqpy.engine.log import LogConfig
+
+ENV_DATA_PATH = "MQPY_DATA_PATH"
+_QM_NAME = re.compile(r"^[A-Za-z0-9._%/]{1,48}$")
+
+
+def data_root(explicit: str | None = None) -> str:
+    if explicit:
+        return os.path.abspath(explicit)
+    env = os.environ.get(ENV_DATA_PATH)
+    if env:
+        return os.path.abspath(env)
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local",
+                                                           "share")
+    return os.path.join(base, "mqpy")
+
+
+def valid_qmgr_name(name: str) -> bool:
+    """IBM: up to 48 characters from A-Z a-z 0-9 . / _ %."""
+    return bool(_QM_NAME.match(name))
+
+
+def qmgr_dirname(name: str) -> str:
+    """IBM's directory-name transformation: '.' becomes '!', '/' becomes '&'."""
+    return name.replace(".", "!").replace("/", "&")
+
+
+def qmgr_dir(name: str, root: str | None = None) -> str:
+    return os.path.join(data_root(root), "qmgrs", qmgr_dirname(name))
+
+
+def system_errors_dir(root: str | None = None) -> str:
+    return os.path.join(data_root(root), "errors")
+
+
+# ---------------------------------------------------------------- stanza files
+
+
+def read_stanzas(path: str) -> list[tuple[str, dict[str, str]]]:
+    """Parse an IBM stanza file into (stanza name, {key: value}) in file order."""
+    out: list[tuple[str, dict[str, str]]] = []
+    if not os.path.exists(path):
+        return out
+    with open(path, encoding="utf-8") as f:
+        for raw in f:
+            line = raw.split("#", 1)[0].split(";", 1)[0].rstrip()
+            if not line.strip():
+                continue
+            if not raw[:1].isspace() and line.endswith(":"):
+                out.append((line[:-1].strip(), {}))
+            elif "=" in line and out:
+                k, v = line.split("=", 1)
+                out[-1][1][k.strip()] = v.strip()
+    return out
+
+
+def write_stanzas(path: str, stanzas: list[tuple[str, dict[str, str]]]) -> None:
+    lines = []
+    for name, values in stanzas:
+        lines.append(f"{name}:")
+        lines += [f"   {k}={v}" for k, v in values.items()]
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def stanza(stanzas: list[tuple[str, dict[str, str]]], name: str) -> dict[str, str]:
+    for n, v in stanzas:
+        if n == name:
+            return v
+    return {}
+
+
+@attrs.define
+class QMgrConfig:
+    """What qm.ini says about one queue manager."""
+
+    name: str
+    directory: str
+    log: LogConfig = attrs.Factory(LogConfig)
+    log_path: str = ""
+    tuning: Tuning = attrs.Factory(Tuning)
+    channels: dict[str, str] = attrs.Factory(dict)
+    raw: list = attrs.Factory(list)
+
+    @property
+    def log_dir(self) -> str:
+        return self.log_path or os.path.join(self.directory, "log")
+
+    @classmethod
+    def load(cls, name: str, root: str | None = None) -> QMgrConfig:
+        directory = qmgr_dir(name, root)
+        st = read_stanzas(os.path.join(directory, "qm.ini"))
+        log = stanza(st, "Log")
+        tun = stanza(st, "TuningParameters")
+        cfg = cls(name, directory, raw=st)
+        cfg.log = LogConfig(
+            LogFilePages=int(log.get("LogFilePages", cfg.log.LogFilePages)),
+            LogPrimaryFiles=int(log.get("LogPrimaryFiles", cfg.log.LogPrimaryFiles)),
+            LogSecondaryFiles=int(log.get("LogSecondaryFiles", cfg.log.LogSecondaryFiles)),
+        )
+        cfg.log_path = log.get("LogPath", "")
+        cfg.tuning = Tuning(
+            LogLoad=int(tun.get("LogLoad", cfg.tuning.LogLoad)),
+            BufferPoolBytes=int(tun.get("BufferPoolBytes", cfg.tuning.BufferPoolBytes)),
+        )
+        cfg.channels = stanza(st, "Channels")
+        return cfg
+
+    def save(self) -> None:
+        st = [
+            ("QueueManager", {"Name": self.name, "Directory": qmgr_dirname(self.name)}),
+            ("Log", {"LogPrimaryFiles": str(self.log.LogPrimaryFiles),
+                     "LogSecondaryFiles": str(self.log.LogSecondaryFiles),
+                     "LogFilePages": str(self.log.LogFilePages),
+                     "LogType": "CIRCULAR",
+                     **({"LogPath": self.log_path} if self.log_path else {})}),
+            ("TuningParameters", {"LogLoad": str(self.tuning.LogLoad),
+                                  "BufferPoolBytes": str(self.tuning.BufferPoolBytes)}),
+            ("Channels", self.channels or {"MaxChannels": "100", "MaxActiveChannels": "100",
+                                           "AdoptNewMCA": "NO"}),
+        ]
+        os.makedirs(self.directory, exist_ok=True)
+        write_stanzas(os.path.join(self.directory, "qm.ini"), st)
+
+
+# ---------------------------------------------------------------- mqs.ini
+
+
+def mqs_ini(root: str | None = None) -> str:
+    return os.path.join(data_root(root), "mqs.ini")
+
+
+def list_qmgrs(root: str | None = None) -> list[str]:
+    return [v["Name"] for n, v in read_stanzas(mqs_ini(root)) if n == "QueueManager"]
+
+
+def default_qmgr(root: str | None = None) -> str | None:
+    d = stanza(read_stanzas(mqs_ini(root)), "DefaultQueueManager")
+    return d.get("Name")
+
+
+def register_qmgr(name: str, root: str | None = None, *, make_default: bool = False) -> None:
+    st = [s for s in read_stanzas(mqs_ini(root))
+          if not (s[0] == "QueueManager" and s[1].get("Name") == name)]
+    if make_default:
+        st = [s for s in st if s[0] != "DefaultQueueManager"]
+        st.append(("DefaultQueueManager", {"Name": name}))
+    st.append(("QueueManager", {"Name": name, "Prefix": data_root(root),
+                                "Directory": qmgr_dirname(name)}))
+    os.makedirs(data_root(root), exist_ok=True)
+    write_stanzas(mqs_ini(root), st)
+
+
+def unregister_qmgr(name: str, root: str | None = None) -> None:
+    st = [s for s in read_stanzas(mqs_ini(root))
+          if s[1].get("Name") != name or s[0] not in ("QueueManager", "DefaultQueueManager")]
+    write_stanzas(mqs_ini(root), st)

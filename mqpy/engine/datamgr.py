@@ -1,0 +1,479 @@
+"""Data, buffer and recovery management: what reaches the log, what reaches the pagesets, restart.
+
+The message manager tells this module what a unit of work did (``log_put``, ``log_get``, ``commit``
+...); this module decides what is logged, keeps the *dirty set* (committed changes not yet on a
+pageset), writes the dirty set at checkpoints, evicts message bodies that are safely on a pageset
+when the buffer pool is over budget, and rebuilds everything at restart.
+
+Rules kept here (seed 004, DESIGN.md "Storage"):
+- Write-ahead: a pageset is written only after the log covering the change has been forced.
+- No-force: commit forces the log once and writes no page; a message put and got between two
+  checkpoints never reaches LMDB (its insert and delete cancel in the dirty set).
+- A checkpoint every LOGLOAD records, at log segment switch, when the buffer pool must steal,
+  and at shutdown. Restart redoes from the oldest LSN a checkpoint still needs, so restart time is
+  bounded by LOGLOAD, not by queue depth.
+- Redo is idempotent: a put inserts a key if absent, a get deletes it, a backout sets absolute
+  backout counts. Replaying a record whose effect is already on the pageset changes nothing.
+
+All methods except :meth:`checkpoint`, :meth:`force` and :meth:`close` run under the engine lock,
+which the caller holds.
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+import struct
+import threading
+import time
+from collections.abc import Callable
+
+import attrs
+
+from mqpy.engine import records as R
+from mqpy.engine.catalog import Catalog
+from mqpy.engine.log import LogConfig, LogFull, RecoveryLog
+from mqpy.engine.objects import ObjectDef
+from mqpy.engine.pageset import Pageset, pack_index, unpack_index
+from mqpy.engine.queues import AVAILABLE, GET_PENDING, PUT_PENDING, Entry, MessageQueue
+from mqpy.engine.records import RecordType
+
+_COUNT = struct.Struct("<IQI")  # (qid, seq, backout count) in a BACKOUT record
+
+
+@attrs.define
+class Tuning:
+    """qm.ini ``TuningParameters:`` (mqpy's own; LOGLOAD is IBM's z/OS name and default)."""
+
+    LogLoad: int = 10000
+    BufferPoolBytes: int = 64 * 1024 * 1024
+
+
+@attrs.define(eq=False)
+class UnitOfWork:
+    """What one unit of work has done; in doubt once prepared."""
+
+    uow_id: int
+    puts: list[tuple[MessageQueue, Entry]] = attrs.Factory(list)
+    gets: list[tuple[MessageQueue, Entry]] = attrs.Factory(list)
+    first_lsn: int | None = None  # of its first log record, if it has logged anything
+    luwid: bytes | None = None  # set when prepared (in doubt)
+
+    @property
+    def logged(self) -> bool:
+        return self.first_lsn is not None
+
+
+@attrs.define
+class DataStats:
+    checkpoints: int = 0
+    checkpoint_seconds: float = 0.0
+    pageset_reads: int = 0
+    body_hits: int = 0
+    evictions: int = 0
+
+
+MakeEntry = Callable[[int, bytes], Entry]
+
+
+class DataManager:
+    def __init__(self, qmdir: str, catalog: Catalog, make_entry: MakeEntry,
+                 log_config: LogConfig | None = None, tuning: Tuning | None = None,
+                 log_dir: str | None = None) -> None:
+        self.qmdir = qmdir
+        self.catalog = catalog
+        self.make_entry = make_entry
+        self.tuning = tuning or Tuning()
+        self.log = RecoveryLog(log_dir or os.path.join(qmdir, "log"), log_config)
+        self.pagesets: dict[int, Pageset] = {}
+        self._dirty: dict[int, dict[bytes, tuple]] = {}
+        self._resident: collections.deque[tuple[Entry, int]] = collections.deque()
+        self.resident_bytes = 0
+        self.records_since_checkpoint = 0
+        self.active: dict[int, UnitOfWork] = {}  # uow id -> unit of work with log records
+        self.indoubt: dict[bytes, UnitOfWork] = {}  # LUWID -> prepared unit of work
+        self.next_seq = 1
+        self.next_uow = 1
+        self._ckpt_mutex = threading.Lock()
+        self.checkpoint_wanted = threading.Event()
+        self.stats = DataStats()
+        self.lock: threading.RLock | None = None  # the engine lock, set by the engine
+
+    # ------------------------------------------------------------------ pagesets
+
+    def pageset(self, psid: int) -> Pageset:
+        ps = self.pagesets.get(psid)
+        if ps is None:
+            ps = self.pagesets[psid] = Pageset(self.qmdir, psid)
+        return ps
+
+    def _existing_psids(self) -> list[int]:
+        out = []
+        for name in os.listdir(self.qmdir):
+            if name.startswith("pageset") and name[7:].isdigit():
+                out.append(int(name[7:]))
+        return sorted(out)
+
+    # ------------------------------------------------------------------ ids
+
+    def new_seq(self) -> int:
+        seq = self.next_seq
+        self.next_seq += 1
+        return seq
+
+    def new_uow(self) -> UnitOfWork:
+        uow = UnitOfWork(self.next_uow)
+        self.next_uow += 1
+        return uow
+
+    # ------------------------------------------------------------------ logging (engine lock held)
+
+    def _append(self, rtype: RecordType, payload: bytes) -> int:
+        try:
+            end = self.log.append(rtype, payload)
+        except LogFull:
+            # Free segments by checkpointing, then try once more; if units of work still pin the
+            # log, the caller gets MQRC_RESOURCE_PROBLEM and nothing else changes.
+            self.checkpoint()
+            end = self.log.append(rtype, payload)
+        self.records_since_checkpoint += 1
+        if (self.records_since_checkpoint >= self.tuning.LogLoad
+                or self.log.would_switch(0) or self.log.space_left() < self.log.segment_size):
+            self.checkpoint_wanted.set()
+        return end
+
+    def log_put(self, uow: UnitOfWork, mq: MessageQueue, entry: Entry) -> int:
+        end = self._append(RecordType.PUT, R.put_payload(uow.uow_id, mq.qid, entry.seq,
+                                                         entry.record))
+        if uow.first_lsn is None:
+            uow.first_lsn = end
+            self.active[uow.uow_id] = uow
+        return end
+
+    def log_get(self, uow: UnitOfWork, mq: MessageQueue, entry: Entry) -> int:
+        end = self._append(RecordType.GET, R.get_payload(uow.uow_id, mq.qid, entry.seq))
+        if uow.first_lsn is None:
+            uow.first_lsn = end
+            self.active[uow.uow_id] = uow
+        return end
+
+    def log_put1(self, mq: MessageQueue, entry: Entry) -> int:
+        end = self._append(RecordType.PUT1, R.put1_payload(mq.qid, entry.seq, entry.record))
+        self.committed_put(mq, entry)
+        return end
+
+    def log_get1(self, mq: MessageQueue, entry: Entry) -> int:
+        end = self._append(RecordType.GET1, R.get1_payload(mq.qid, entry.seq))
+        self.committed_get(mq, entry)
+        return end
+
+    def log_commit(self, uow: UnitOfWork) -> int:
+        end = self._append(RecordType.COMMIT, R.uow_payload(uow.uow_id))
+        self.active.pop(uow.uow_id, None)
+        if uow.luwid is not None:
+            self.indoubt.pop(uow.luwid, None)
+        return end
+
+    def log_backout(self, uow: UnitOfWork, counts: list[tuple[int, int, int]]) -> int:
+        extra = b"".join(_COUNT.pack(*c) for c in counts)
+        end = self._append(RecordType.BACKOUT, R.uow_payload(uow.uow_id, extra))
+        self.active.pop(uow.uow_id, None)
+        if uow.luwid is not None:
+            self.indoubt.pop(uow.luwid, None)
+        return end
+
+    def log_prepare(self, uow: UnitOfWork, luwid: bytes) -> int:
+        if uow.first_lsn is None:
+            # Nothing persistent yet: still record the prepare so the LUWID survives restart.
+            uow.first_lsn = self.log.end_lsn
+            self.active[uow.uow_id] = uow
+        end = self._append(RecordType.PREPARE, R.uow_payload(uow.uow_id, luwid))
+        uow.luwid = luwid
+        self.indoubt[luwid] = uow
+        return end
+
+    def log_object(self, op: str, obj: ObjectDef) -> None:
+        """Log an object change, force it, then write it through to pageset 0."""
+        payload = obj.to_json() if op != "delete" else {"objtype": obj.objtype, "name": obj.name}
+        end = self._append(RecordType.OBJECT, R.object_payload(op, obj.objtype, obj.name, payload))
+        self.log.force(end)
+        self._store_object(op, payload)
+
+    def _store_object(self, op: str, payload: dict) -> None:
+        from mqpy.engine.objects import namespace
+
+        key_type = namespace(payload["objtype"])
+        self.pageset(0).store_object(key_type, payload["name"],
+                                     payload if op != "delete" else None)
+
+    def force(self, lsn: int) -> None:
+        self.log.force(lsn)
+
+    # ------------------------------------------------------------------ dirty set
+
+    def _key(self, mq: MessageQueue, entry: Entry) -> tuple[dict[bytes, tuple], bytes]:
+        return self._dirty.setdefault(mq.psid, {}), R.msg_key(mq.qid, entry.seq)
+
+    def committed_put(self, mq: MessageQueue, entry: Entry) -> None:
+        if not entry.persistent:
+            return
+        dirty, key = self._key(mq, entry)
+        dirty[key] = ("P", entry)
+        if entry.record is not None:
+            self.resident_bytes += len(entry.record)
+            self._resident.append((entry, mq.psid))
+        if self.resident_bytes > self.tuning.BufferPoolBytes:
+            self.checkpoint_wanted.set()
+
+    def committed_get(self, mq: MessageQueue, entry: Entry) -> None:
+        if not entry.persistent:
+            return
+        dirty, key = self._key(mq, entry)
+        if entry.on_pageset:
+            dirty[key] = ("D",)
+        else:
+            dirty.pop(key, None)
+        if entry.record is not None:
+            self.resident_bytes -= len(entry.record)
+            entry.record = None
+
+    def backout_count_changed(self, mq: MessageQueue, entry: Entry) -> None:
+        if not entry.persistent:
+            return
+        dirty, key = self._key(mq, entry)
+        if dirty.get(key, ("",))[0] != "P":
+            dirty[key] = ("B", entry)
+
+    def read_record(self, mq: MessageQueue, entry: Entry) -> bytes:
+        """The stored message of an entry, from memory or (evicted) from its pageset."""
+        if entry.record is not None:
+            self.stats.body_hits += 1
+            return entry.record
+        self.stats.pageset_reads += 1
+        rec = self.pageset(mq.psid).read_message(R.msg_key(mq.qid, entry.seq))
+        if rec is None:
+            raise LookupError(f"message {mq.qid}/{entry.seq} missing from pageset {mq.psid}")
+        return rec
+
+    # ------------------------------------------------------------------ checkpoint
+
+    @staticmethod
+    def _index_of(entry: Entry) -> bytes:
+        return pack_index(entry.priority, entry.backout_count, entry.length, entry.expiry_at,
+                          entry.msgid, entry.correlid)
+
+    def checkpoint(self) -> None:
+        """Write the dirty set to the pagesets (after forcing the log) and move the redo point."""
+        assert self.lock is not None
+        with self._ckpt_mutex:
+            started = time.perf_counter()
+            self.checkpoint_wanted.clear()
+            with self.lock:
+                snapshot, self._dirty = self._dirty, {}
+                end = self.log.end_lsn
+                firsts = [u.first_lsn for u in self.active.values() if u.first_lsn is not None]
+                redo = min([end, *firsts])
+                work = {}
+                for psid, ops in snapshot.items():
+                    puts, deletes, updates = [], [], []
+                    for key, op in ops.items():
+                        if op[0] == "P":
+                            op[1].on_pageset = True
+                            puts.append((key, op[1].record, self._index_of(op[1])))
+                        elif op[0] == "D":
+                            deletes.append(key)
+                        else:
+                            updates.append((key, self._index_of(op[1])))
+                    work[psid] = (puts, deletes, updates)
+                meta = {"redo_lsn": redo, "next_seq": self.next_seq, "next_uow": self.next_uow,
+                        "next_qid": self.catalog.next_qid}
+                lsn = self.log.append(RecordType.CHECKPOINT,
+                                      R.checkpoint_payload(redo, self.next_seq, self.next_uow))
+                self.records_since_checkpoint = 0
+            self.log.force(lsn)  # the write-ahead rule
+            for psid, (puts, deletes, updates) in work.items():
+                self.pageset(psid).apply(puts, deletes, updates, {})
+            self.pageset(0).apply([], [], [], meta)
+            self.log.release(redo)
+            with self.lock:
+                self._evict()
+            self.stats.checkpoints += 1
+            self.stats.checkpoint_seconds += time.perf_counter() - started
+
+    def _evict(self) -> None:
+        """Drop bodies that are safely on a pageset until the buffer pool is within budget."""
+        budget = self.tuning.BufferPoolBytes // 2
+        while self.resident_bytes > budget and self._resident:
+            entry, _psid = self._resident[0]
+            if entry.record is None:
+                self._resident.popleft()
+                continue
+            if not entry.on_pageset:
+                break
+            self._resident.popleft()
+            self.resident_bytes -= len(entry.record)
+            entry.record = None
+            self.stats.evictions += 1
+        # forget entries already got, so the deque does not grow without bound
+        while self._resident and self._resident[0][0].record is None:
+            self._resident.popleft()
+
+    # ------------------------------------------------------------------ restart
+
+    def restart(self) -> list[UnitOfWork]:
+        """Rebuild the catalog and queues from pagesets and log; return in-doubt units of work.
+
+        Raises LogCorrupt / PagesetError when committed data cannot be trusted.
+        """
+        assert self.lock is not None
+        cat = self.catalog
+        ps0 = self.pageset(0)
+        meta = ps0.read_meta()
+        for d in ps0.load_objects():
+            cat.install(ObjectDef.from_json(d))
+        cat.next_qid = max(cat.next_qid, meta.get("next_qid", 1))
+        self.next_seq = max(self.next_seq, meta.get("next_seq", 1))
+        self.next_uow = max(self.next_uow, meta.get("next_uow", 1))
+        for psid in self._existing_psids():
+            if psid == 0:
+                continue
+            ps = self.pageset(psid)
+            stale = []
+            for key, raw in ps.iter_index():
+                qid, seq = R.split_msg_key(key)
+                mq = cat.queues.get(qid)
+                if mq is None:
+                    stale.append(key)
+                    continue
+                prio, backout, length, expiry_at, msgid, correlid = unpack_index(raw)
+                mq.add(Entry(seq, prio, True, msgid, correlid, expiry_at, length, None, 0.0,
+                             backout_count=backout, on_pageset=True))
+                self.next_seq = max(self.next_seq, seq + 1)
+            if stale:
+                self._dirty.setdefault(psid, {}).update({k: ("D",) for k in stale})
+
+        redo = meta.get("redo_lsn", 0)
+        self.log.open_at(redo)
+        pending: dict[int, dict] = {}
+
+        def uow_state(uow_id: int) -> dict:
+            self.next_uow = max(self.next_uow, uow_id + 1)
+            return pending.setdefault(uow_id, {"puts": [], "gets": [], "luwid": None,
+                                               "first": rec.lsn})
+
+        for rec in self.log.scan(redo):
+            d = R.decode(rec.rtype, rec.payload)
+            rt = d.rtype
+            if rt is RecordType.PUT:
+                uow_state(d.uow)["puts"].append((d.qid, d.seq, d.record))
+                self.next_seq = max(self.next_seq, d.seq + 1)
+            elif rt is RecordType.GET:
+                uow_state(d.uow)["gets"].append((d.qid, d.seq))
+            elif rt is RecordType.PUT1:
+                self._redo_insert(d.qid, d.seq, d.record)
+                self.next_seq = max(self.next_seq, d.seq + 1)
+            elif rt is RecordType.GET1:
+                self._redo_delete(d.qid, d.seq)
+            elif rt is RecordType.COMMIT:
+                st = pending.pop(d.uow, None)
+                if st is not None:
+                    for qid, seq, record in st["puts"]:
+                        self._redo_insert(qid, seq, record)
+                    for qid, seq in st["gets"]:
+                        self._redo_delete(qid, seq)
+            elif rt is RecordType.BACKOUT:
+                pending.pop(d.uow, None)
+                self._redo_counts(d.extra)
+            elif rt is RecordType.PREPARE:
+                uow_state(d.uow)["luwid"] = bytes(d.extra)
+            elif rt is RecordType.OBJECT:
+                self._redo_object(d.obj)
+            self.records_since_checkpoint += 1
+
+        indoubt = []
+        for uow_id, st in sorted(pending.items()):
+            uow = UnitOfWork(uow_id, first_lsn=st["first"])
+            if st["luwid"] is None:
+                # In flight at the crash: undo. Puts vanish; gets come back, backout count + 1.
+                counts = []
+                for qid, seq in st["gets"]:
+                    mq = cat.queues.get(qid)
+                    e = mq.get(seq) if mq is not None else None
+                    if e is not None:
+                        e.backout_count += 1
+                        counts.append((qid, seq, e.backout_count))
+                        self.backout_count_changed(mq, e)
+                self.log_backout(uow, counts)
+                continue
+            uow.luwid = st["luwid"]
+            for qid, seq, record in st["puts"]:
+                mq = cat.queues.get(qid)
+                if mq is None or mq.get(seq) is not None:
+                    continue
+                e = self.make_entry(seq, record)
+                e.state, e.owner = PUT_PENDING, uow
+                mq.add(e)
+                uow.puts.append((mq, e))
+            for qid, seq in st["gets"]:
+                mq = cat.queues.get(qid)
+                e = mq.get(seq) if mq is not None else None
+                if e is not None and e.state == AVAILABLE:
+                    mq.set_state(e, GET_PENDING, uow)
+                    uow.gets.append((mq, e))
+            self.active[uow_id] = uow
+            self.indoubt[uow.luwid] = uow
+            indoubt.append(uow)
+        return indoubt
+
+    def _redo_insert(self, qid: int, seq: int, record: bytes) -> None:
+        mq = self.catalog.queues.get(qid)
+        if mq is None or mq.get(seq) is not None:
+            return
+        e = self.make_entry(seq, record)
+        mq.add(e)
+        self.committed_put(mq, e)
+
+    def _redo_delete(self, qid: int, seq: int) -> None:
+        mq = self.catalog.queues.get(qid)
+        e = mq.get(seq) if mq is not None else None
+        if e is not None:
+            mq.remove(e)
+            self.committed_get(mq, e)
+
+    def _redo_counts(self, extra: bytes | None) -> None:
+        for off in range(0, len(extra or b""), _COUNT.size):
+            qid, seq, count = _COUNT.unpack_from(extra, off)
+            mq = self.catalog.queues.get(qid)
+            e = mq.get(seq) if mq is not None else None
+            if e is not None:
+                e.backout_count = count
+                self.backout_count_changed(mq, e)
+
+    def _redo_object(self, rec: dict) -> None:
+        op, payload = rec["op"], rec["attrs"]
+        if op == "delete":
+            obj = self.catalog.lookup(payload["objtype"], payload["name"])
+            if obj is not None:
+                self.drop_queue(obj, self.catalog.queues.get(obj.qid))
+                self.catalog.remove(obj.objtype, obj.name)
+        else:
+            self.catalog.install(ObjectDef.from_json(payload))
+        self._store_object(op, payload)
+
+    def drop_queue(self, obj: ObjectDef, mq: MessageQueue | None = None) -> None:
+        """A deleted local queue's persistent messages leave its pageset at the next checkpoint."""
+        if mq is None:
+            return
+        dirty = self._dirty.setdefault(mq.psid, {})
+        for e in mq.entries():
+            key = R.msg_key(mq.qid, e.seq)
+            if e.on_pageset:
+                dirty[key] = ("D",)
+            else:
+                dirty.pop(key, None)
+
+    def close(self) -> None:
+        self.log.close()
+        for ps in self.pagesets.values():
+            ps.close()
+        self.pagesets.clear()

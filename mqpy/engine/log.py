@@ -1,0 +1,420 @@
+"""The recovery log: an append-only stream of checksummed records in fixed-size segment files.
+
+This module is the only code that writes log files. It owns LSNs, segment files, the write-ahead
+force (group commit) and reading the log back at restart. It knows nothing of messages or queues:
+a record is a type byte and a payload.
+
+Theory of operation
+-------------------
+The log is one logical byte stream; an LSN is a byte offset in it. Segment ``n`` (file
+``S0000000n.LOG`` in the log directory) holds the bytes ``[n*S, (n+1)*S)`` where ``S`` is
+``LogFilePages * 4096``. A record may span segments, so a 100 MB message is one record.
+
+Each record is a 28-byte header then the payload. The header carries the record's own LSN (so a
+reused segment's stale records are recognised), the payload length, the LSN that was already
+durable when the record was appended ("durable") and a CRC-32 over header and payload.
+
+``append`` copies a record into the log buffer and returns the LSN just past it. ``force(lsn)``
+makes everything below ``lsn`` durable. Concurrent forcers elect one leader that writes the whole
+buffer and calls ``fdatasync`` once; the others wait for it and return (group commit). A commit
+thus costs one fsync shared by every committer that arrived while the previous fsync ran.
+
+At restart :meth:`RecoveryLog.scan` reads records from a given LSN until the first record that is
+missing or invalid. That is the end of the log, unless some *later* valid record says that the
+bad one had already been forced ("durable" beyond it): then committed data has been damaged and
+:class:`LogCorrupt` names the file and offset, and the queue manager refuses to start rather than
+silently lose work. A torn tail (a write that a crash interrupted before its fsync returned) can
+never be followed by such a record, so it is simply truncated.
+
+Space: at most ``primary + secondary`` segments exist at once. Segments wholly below the
+"release" LSN (the oldest LSN restart still needs, moved forward by checkpoints) are renamed and
+reused (circular logging). An append that would need more segments raises :class:`LogFull`; the
+caller turns it into MQRC_RESOURCE_PROBLEM (2102).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import zlib
+from collections.abc import Iterator
+
+import attrs
+import construct as c
+
+from mqpy.engine.layout import fast
+
+PAGE_SIZE = 4096
+
+RecordHeader = c.Struct(
+    "magic" / c.Const(b"LR"),  # 0
+    "rtype" / c.Int8ul,  # 2
+    "flags" / c.Int8ul,  # 3
+    "length" / c.Int32ul,  # 4  payload length
+    "lsn" / c.Int64ul,  # 8  this record's own LSN
+    "durable" / c.Int64ul,  # 16 LSN already forced when this record was appended
+    "crc" / c.Int32ul,  # 24 CRC-32 of bytes 0..23 and the payload
+)  # 28 bytes
+_HDR = fast(RecordHeader)
+HEADER_SIZE = _HDR.size
+MAGIC = b"LR"
+#: Largest payload accepted: a 100 MB message plus its descriptor and headers.
+MAX_RECORD = 128 * 1024 * 1024
+
+# Above this many buffered bytes, append writes the buffer to the file (no fsync) to bound memory.
+_WRITE_THROUGH = 4 * 1024 * 1024
+
+
+class LogError(Exception):
+    """Base of log failures."""
+
+
+class LogFull(LogError):
+    """No segment can be released: the active log is full (MQRC_RESOURCE_PROBLEM)."""
+
+
+@attrs.define
+class LogCorrupt(LogError):
+    """A forced record is damaged: restart must not go on."""
+
+    path: str
+    offset: int
+    lsn: int
+
+    def __str__(self) -> str:
+        return f"log record at LSN {self.lsn} damaged: file {self.path}, offset {self.offset}"
+
+
+@attrs.frozen
+class LogRecord:
+    lsn: int
+    rtype: int
+    payload: bytes
+
+    @property
+    def end(self) -> int:
+        return self.lsn + HEADER_SIZE + len(self.payload)
+
+
+def _crc(header_wo_crc: bytes, payload: bytes | memoryview) -> int:
+    return zlib.crc32(payload, zlib.crc32(header_wo_crc)) & 0xFFFFFFFF
+
+
+def encode_record(rtype: int, payload: bytes, lsn: int, durable: int) -> bytes:
+    """Header + payload, as written to the log."""
+    head = _HDR.pack(MAGIC, rtype, 0, len(payload), lsn, durable, 0)[:-4]
+    return head + _crc(head, payload).to_bytes(4, "little") + payload
+
+
+@attrs.define
+class LogConfig:
+    """qm.ini ``Log:`` stanza (IBM's names and defaults)."""
+
+    LogFilePages: int = 4096  # 16 MB segments
+    LogPrimaryFiles: int = 3
+    LogSecondaryFiles: int = 2
+
+    @property
+    def segment_size(self) -> int:
+        return self.LogFilePages * PAGE_SIZE
+
+    @property
+    def max_segments(self) -> int:
+        return self.LogPrimaryFiles + self.LogSecondaryFiles
+
+
+class RecoveryLog:
+    """Append, force and read back the recovery log of one queue manager."""
+
+    def __init__(self, directory: str, config: LogConfig | None = None) -> None:
+        self.directory = directory
+        self.config = config or LogConfig()
+        self.segment_size = self.config.segment_size
+        os.makedirs(directory, exist_ok=True)
+        self._lock = threading.Lock()  # buffer, next LSN, segment files
+        self._flush = threading.Condition()  # flushed LSN, leader election
+        self._buf = bytearray()
+        self._buf_start = 0  # LSN of _buf[0]
+        self._next = 0  # LSN of the next record
+        self._written = 0  # bytes below this LSN are in the files (maybe not synced)
+        self._flushed = 0  # bytes below this LSN are durable
+        self._flushing = False
+        self._release = 0  # restart needs nothing below this LSN
+        self._fds: dict[int, int] = {}
+        self._unsynced: set[int] = set()
+        self.stats = LogStats()
+
+    # ------------------------------------------------------------------ files
+
+    def path_of(self, segno: int) -> str:
+        return os.path.join(self.directory, f"S{segno:07d}.LOG")
+
+    def _existing_segments(self) -> list[int]:
+        out = []
+        for name in os.listdir(self.directory):
+            if name.startswith("S") and name.endswith(".LOG") and name[1:-4].isdigit():
+                out.append(int(name[1:-4]))
+        return sorted(out)
+
+    def _fd(self, segno: int) -> int:
+        fd = self._fds.get(segno)
+        if fd is None:
+            path = self.path_of(segno)
+            if not os.path.exists(path):
+                self._create_segment(segno)
+            fd = os.open(path, os.O_RDWR)
+            self._fds[segno] = fd
+        return fd
+
+    def _create_segment(self, segno: int) -> None:
+        """Reuse a released segment file if there is one, else make a new zero-filled one."""
+        path = self.path_of(segno)
+        first_needed = self._release // self.segment_size
+        if segno - first_needed >= self.config.max_segments:
+            raise LogFull(f"active log full: segment {segno} would exceed "
+                          f"{self.config.max_segments} segments")
+        for old in self._existing_segments():
+            if (old + 1) * self.segment_size <= self._release and old < segno:
+                fd = self._fds.pop(old, None)
+                if fd is not None:
+                    os.close(fd)
+                self._unsynced.discard(old)
+                os.rename(self.path_of(old), path)
+                self._sync_dir()
+                return
+        tmp = path + ".new"
+        fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o640)
+        try:
+            zeros = bytes(1024 * 1024)
+            left = self.segment_size
+            while left > 0:
+                n = min(left, len(zeros))
+                os.write(fd, zeros[:n])
+                left -= n
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.rename(tmp, path)
+        self._sync_dir()
+
+    def _sync_dir(self) -> None:
+        dfd = os.open(self.directory, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+
+    def _pwrite(self, lsn: int, data: bytes | memoryview) -> None:
+        view = memoryview(data)
+        while view:
+            segno, off = divmod(lsn, self.segment_size)
+            n = min(len(view), self.segment_size - off)
+            fd = self._fd(segno)
+            done = 0
+            while done < n:
+                done += os.pwrite(fd, view[done:n], off + done)
+            self._unsynced.add(segno)
+            view = view[n:]
+            lsn += n
+
+    def _pread(self, lsn: int, n: int) -> bytes:
+        """Read ``n`` bytes of the stream at ``lsn`` (short at the end of existing files)."""
+        out = bytearray()
+        while n > 0:
+            segno, off = divmod(lsn, self.segment_size)
+            path = self.path_of(segno)
+            if not os.path.exists(path):
+                break
+            take = min(n, self.segment_size - off)
+            with open(path, "rb") as f:
+                f.seek(off)
+                chunk = f.read(take)
+            out += chunk
+            if len(chunk) < take:
+                break
+            n -= take
+            lsn += take
+        return bytes(out)
+
+    # ------------------------------------------------------------------ writing
+
+    @property
+    def end_lsn(self) -> int:
+        """LSN of the next record to be appended."""
+        return self._next
+
+    @property
+    def flushed_lsn(self) -> int:
+        return self._flushed
+
+    def append(self, rtype: int, payload: bytes) -> int:
+        """Buffer one record; return the LSN just past it (what ``force`` must reach)."""
+        if len(payload) > MAX_RECORD:
+            raise LogError(f"log record of {len(payload)} bytes exceeds {MAX_RECORD}")
+        with self._lock:
+            lsn = self._next
+            end = lsn + HEADER_SIZE + len(payload)
+            self._check_space(end)
+            self._buf += encode_record(rtype, payload, lsn, self._flushed)
+            self._next = end
+            self.stats.records += 1
+            self.stats.bytes += end - lsn
+            if len(self._buf) >= _WRITE_THROUGH:
+                self._write_buffer_locked()
+            return end
+
+    def _check_space(self, end: int) -> None:
+        last_seg = (end - 1) // self.segment_size
+        first_needed = self._release // self.segment_size
+        if last_seg - first_needed >= self.config.max_segments:
+            raise LogFull(f"active log full at LSN {end}")
+
+    def would_switch(self, nbytes: int) -> bool:
+        """True if appending ``nbytes`` more would start a new segment (a checkpoint trigger)."""
+        return (self._next + nbytes) // self.segment_size != self._next // self.segment_size
+
+    def space_left(self) -> int:
+        """Bytes that can still be appended before LogFull."""
+        first_needed = self._release // self.segment_size
+        limit = (first_needed + self.config.max_segments) * self.segment_size
+        return limit - self._next
+
+    def _write_buffer_locked(self) -> int:
+        data = self._buf
+        start = self._buf_start
+        self._buf = bytearray()
+        self._buf_start = start + len(data)
+        if data:
+            self._pwrite(start, data)
+        self._written = self._buf_start
+        return self._written
+
+    def force(self, lsn: int | None = None) -> None:
+        """Make the log durable up to ``lsn`` (default: everything appended)."""
+        if lsn is None:
+            lsn = self._next
+        with self._flush:
+            while self._flushed < lsn:
+                if self._flushing:
+                    self._flush.wait()
+                    continue
+                self._flushing = True
+                break
+            else:
+                return
+        end = self._flushed
+        try:
+            with self._lock:
+                end = self._write_buffer_locked()
+                segs = list(self._unsynced)
+                self._unsynced.clear()
+                fds = [self._fds[s] for s in segs if s in self._fds]
+            for fd in fds:
+                os.fdatasync(fd)
+            self.stats.forces += 1
+        finally:
+            with self._flush:
+                if end > self._flushed:
+                    self._flushed = end
+                self._flushing = False
+                self._flush.notify_all()
+
+    def release(self, lsn: int) -> None:
+        """Restart needs nothing below ``lsn`` any more: its segments may be reused."""
+        with self._lock:
+            if lsn > self._release:
+                self._release = lsn
+
+    @property
+    def release_lsn(self) -> int:
+        return self._release
+
+    # ------------------------------------------------------------------ reading
+
+    def _read_record(self, lsn: int) -> LogRecord | None:
+        head = self._pread(lsn, HEADER_SIZE)
+        if len(head) < HEADER_SIZE or head[:2] != MAGIC:
+            return None
+        _, rtype, _flags, length, rlsn, _durable, crc = _HDR.unpack(head)
+        if rlsn != lsn or length > MAX_RECORD:
+            return None
+        payload = self._pread(lsn + HEADER_SIZE, length)
+        if len(payload) < length or _crc(head[:-4], payload) != crc:
+            return None
+        return LogRecord(lsn, rtype, payload)
+
+    def _later_forced_record(self, bad_lsn: int) -> bool:
+        """Is there a valid record after ``bad_lsn`` written after ``bad_lsn`` was forced?"""
+        for segno in self._existing_segments():
+            base = segno * self.segment_size
+            if base + self.segment_size <= bad_lsn:
+                continue
+            with open(self.path_of(segno), "rb") as f:
+                blob = f.read()
+            pos = max(0, bad_lsn + 1 - base)
+            while True:
+                pos = blob.find(MAGIC, pos)
+                if pos < 0 or pos + HEADER_SIZE > len(blob):
+                    break
+                _, _, _, length, rlsn, durable, _ = _HDR.unpack_from(blob, pos)
+                if rlsn == base + pos and durable > bad_lsn and length <= MAX_RECORD:
+                    if self._read_record(rlsn) is not None:
+                        return True
+                pos += 1
+        return False
+
+    def scan(self, start: int) -> Iterator[LogRecord]:
+        """Yield records from ``start`` to the end of the log; raise LogCorrupt on damage.
+
+        When the scan ends normally the log is positioned for appending after the last record.
+        """
+        lsn = start
+        while True:
+            rec = self._read_record(lsn)
+            if rec is None:
+                if self._later_forced_record(lsn):
+                    segno, off = divmod(lsn, self.segment_size)
+                    raise LogCorrupt(self.path_of(segno), off, lsn)
+                break
+            yield rec
+            lsn = rec.end
+        self._position(lsn)
+
+    def open_at(self, start: int) -> None:
+        """Set the release point (the oldest LSN restart needs) before scanning."""
+        self._release = start
+
+    def _position(self, lsn: int) -> None:
+        with self._lock:
+            self._next = self._buf_start = self._written = self._flushed = lsn
+            self._buf = bytearray()
+            # Scrub what follows the end of the log in its segment, so a torn record there can
+            # never later pass for a valid one.
+            segno, off = divmod(lsn, self.segment_size)
+            if os.path.exists(self.path_of(segno)):
+                fd = self._fd(segno)
+                tail = self.segment_size - off
+                os.pwrite(fd, bytes(min(tail, 1024 * 1024)), off)
+                os.fdatasync(fd)
+            # Segments wholly past the end hold only stale data: they are free for reuse.
+            for old in self._existing_segments():
+                if old > segno:
+                    fd = self._fds.pop(old, None)
+                    if fd is not None:
+                        os.close(fd)
+                    os.unlink(self.path_of(old))
+
+    def close(self) -> None:
+        with self._lock:
+            for fd in self._fds.values():
+                os.close(fd)
+            self._fds.clear()
+
+
+@attrs.define
+class LogStats:
+    """Counters for statistics (log bytes, records, forces)."""
+
+    records: int = 0
+    bytes: int = 0
+    forces: int = 0

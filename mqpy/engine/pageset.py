@@ -1,0 +1,157 @@
+"""Pagesets: LMDB environments holding the queue manager's state as of the last checkpoint.
+
+This is the only module that opens LMDB. Pageset 0 holds object definitions; the message
+pagesets (1 and up; a queue's storage class chooses one) hold persistent messages. Each pageset
+is written only by a checkpoint (or by an object change, after its log record is forced), always
+in one LMDB transaction together with the LSN from which restart must redo, so a pageset is
+always a consistent image "as of" that LSN.
+
+Databases in every environment:
+- ``meta``: ``redo_lsn``, ``next_seq``, ``next_uow``, ``next_qid`` (8-byte little-endian ints);
+- ``msgs``: message key (queue id, arrival sequence) -> message record (see records.py);
+- ``idx``: message key -> the compact index entry restart needs (priority, ids, expiry, length,
+  backout count), so that restart never reads message bodies;
+- ``objects`` (pageset 0): ``TYPE/NAME`` -> JSON attributes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator
+
+import construct as c
+import lmdb
+
+from mqpy.engine.layout import fast
+
+#: Virtual size of the memory map; LMDB grows the file only as pages are used.
+DEFAULT_MAP_SIZE = 64 * 1024**3
+
+IndexEntry = c.Struct(
+    "priority" / c.Int8ul,  # 0
+    "persistence" / c.Int8ul,  # 1
+    "flags" / c.Int16ul,  # 2
+    "backout_count" / c.Int32ul,  # 4
+    "length" / c.Int32ul,  # 8  data length
+    "expiry_at" / c.Float64l,  # 12 absolute deadline, 0 = never
+    "msgid" / c.Bytes(24),  # 20
+    "correlid" / c.Bytes(24),  # 44
+)  # 68 bytes
+_IDX = fast(IndexEntry)
+
+
+def pack_index(priority: int, backout: int, length: int, expiry_at: float, msgid: bytes,
+               correlid: bytes) -> bytes:
+    return _IDX.pack(priority, 1, 0, backout, length, expiry_at, msgid, correlid)
+
+
+def unpack_index(raw: bytes) -> tuple[int, int, int, float, bytes, bytes]:
+    """Return (priority, backout_count, length, expiry_at, msgid, correlid)."""
+    prio, _pers, _flags, backout, length, expiry_at, msgid, correlid = _IDX.unpack(raw)
+    return prio, backout, length, expiry_at, msgid, correlid
+
+
+class PagesetError(Exception):
+    """The pageset cannot be opened or written (damaged file, full disk)."""
+
+    def __init__(self, path: str, detail: str) -> None:
+        super().__init__(f"{path}: {detail}")
+        self.path = path
+        self.detail = detail
+
+
+class PagesetFull(PagesetError):
+    """No space left for the pageset (MQRC_STORAGE_MEDIUM_FULL / PAGESET_FULL, 2192)."""
+
+
+def _int(v: bytes | None, default: int = 0) -> int:
+    return int.from_bytes(v, "little") if v is not None else default
+
+
+class Pageset:
+    """One LMDB environment: a numbered pageset of one queue manager."""
+
+    def __init__(self, directory: str, psid: int, map_size: int = DEFAULT_MAP_SIZE) -> None:
+        self.psid = psid
+        self.path = os.path.join(directory, f"pageset{psid:02d}")
+        os.makedirs(self.path, exist_ok=True)
+        try:
+            self.env = lmdb.open(self.path, map_size=map_size, max_dbs=8, subdir=True,
+                                 readahead=False, meminit=False)
+            self._meta = self.env.open_db(b"meta")
+            self._msgs = self.env.open_db(b"msgs")
+            self._idx = self.env.open_db(b"idx")
+            self._objects = self.env.open_db(b"objects")
+        except lmdb.Error as exc:
+            raise PagesetError(os.path.join(self.path, "data.mdb"), str(exc)) from exc
+
+    # ------------------------------------------------------------------ meta
+
+    def read_meta(self) -> dict[str, int]:
+        with self.env.begin(db=self._meta) as txn:
+            return {k.decode(): _int(v) for k, v in txn.cursor()}
+
+    # ------------------------------------------------------------------ messages
+
+    def iter_index(self) -> Iterator[tuple[bytes, bytes]]:
+        """All (message key, index entry) pairs, in key order (queue, then arrival)."""
+        with self.env.begin(db=self._idx, buffers=False) as txn:
+            yield from txn.cursor()
+
+    def read_message(self, key: bytes) -> bytes | None:
+        with self.env.begin(db=self._msgs) as txn:
+            return txn.get(key)
+
+    def apply(self, puts: Iterable[tuple[bytes, bytes, bytes]], deletes: Iterable[bytes],
+              index_updates: Iterable[tuple[bytes, bytes]], meta: dict[str, int]) -> None:
+        """Write one checkpoint's changes in a single durable transaction.
+
+        ``puts`` are (key, message record, index entry); ``deletes`` are keys; ``index_updates``
+        rewrite index entries (backout counts) of messages already stored.
+        """
+        try:
+            with self.env.begin(write=True) as txn:
+                for key, record, idx in puts:
+                    txn.put(key, record, db=self._msgs)
+                    txn.put(key, idx, db=self._idx)
+                for key in deletes:
+                    txn.delete(key, db=self._msgs)
+                    txn.delete(key, db=self._idx)
+                for key, idx in index_updates:
+                    if txn.get(key, db=self._msgs) is not None:
+                        txn.put(key, idx, db=self._idx)
+                for name, value in meta.items():
+                    txn.put(name.encode(), value.to_bytes(8, "little"), db=self._meta)
+        except lmdb.MapFullError as exc:
+            raise PagesetFull(self.path, str(exc)) from exc
+        except lmdb.Error as exc:
+            if "No space" in str(exc) or "ENOSPC" in str(exc):
+                raise PagesetFull(self.path, str(exc)) from exc
+            raise PagesetError(self.path, str(exc)) from exc
+
+    def pages_used(self) -> tuple[int, int]:
+        """(pages in use, pages in the map) for statistics."""
+        info = self.env.info()
+        stat = self.env.stat()
+        return info["last_pgno"] + 1, info["map_size"] // stat["psize"]
+
+    # ------------------------------------------------------------------ objects (pageset 0)
+
+    def load_objects(self) -> list[dict]:
+        with self.env.begin(db=self._objects) as txn:
+            return [json.loads(v) for _, v in txn.cursor()]
+
+    def store_object(self, objtype: str, name: str, definition: dict | None) -> None:
+        key = f"{objtype}/{name}".encode()
+        try:
+            with self.env.begin(write=True, db=self._objects) as txn:
+                if definition is None:
+                    txn.delete(key)
+                else:
+                    txn.put(key, json.dumps(definition, sort_keys=True).encode())
+        except lmdb.Error as exc:
+            raise PagesetError(self.path, str(exc)) from exc
+
+    def close(self) -> None:
+        self.env.close()

@@ -1,0 +1,261 @@
+"""The MQI for applications, shaped like pymqi so that pymqi programs run unchanged.
+
+``QueueManager`` is a connection (Hconn) and ``Queue`` an open object (Hobj). Both delegate to a
+*backend connection*: the engine's own :class:`~mqpy.engine.qmgr.Connection` in embedded mode;
+the bindings socket and the client channel provide objects with the same methods. Every failure
+is an :class:`~mqpy.errors.MQMIError` with IBM's completion and reason codes; so is every warning,
+as in pymqi.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mqpy import CMQC, local
+from mqpy.errors import MQMIError, PYIFError
+from mqpy.structures import GMO, MD, OD, PMO
+
+
+def _name_bytes(name: str | bytes) -> bytes:
+    return name.encode("latin-1") if isinstance(name, str) else name
+
+
+def _strip(b: bytes | str) -> str:
+    if isinstance(b, bytes):
+        b = b.decode("latin-1")
+    return b.rstrip(" \x00")
+
+
+class QueueManager:
+    """pymqi.QueueManager: ``QueueManager(name)`` connects at once; ``QueueManager(None)`` later."""
+
+    def __init__(self, name: str | bytes | None = "", *, bytes_encoding: str = "utf8",
+                 default_ccsid: int = 1208) -> None:
+        self._conn: Any = None
+        self._name = ""
+        self.bytes_encoding = bytes_encoding
+        self.default_ccsid = default_ccsid
+        if name is not None:
+            self.connect(name)
+
+    # -- connecting -------------------------------------------------------------------
+    def connect(self, name: str | bytes) -> None:
+        """MQCONN in bindings mode: the queue manager running in this process or the daemon."""
+        qm = _strip(name)
+        eng = local.running(qm) if qm else _default_running()
+        if eng is None:
+            # The bindings socket to a daemon queue manager is not built yet: the queue manager
+            # is "not available" to this process unless it runs embedded here.
+            raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_Q_MGR_NOT_AVAILABLE)
+        self._conn = eng.connect()
+        self._name = eng.name
+
+    def connect_with_options(self, name: str | bytes, *args: Any, user: str | None = None,
+                             password: str | None = None, cd: Any = None, sco: Any = None,
+                             opts: int = 0, **kw: Any) -> None:
+        """MQCONNX. Without a client channel definition this is a bindings connection."""
+        if cd is not None and getattr(cd, "ConnectionName", b"").strip(b" \x00"):
+            # Client (SVRCONN) connections are not built yet.
+            raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_ENVIRONMENT_ERROR)
+        self.connect(name)
+
+    def connect_tcp_client(self, name: str | bytes, cd: Any, channel: str | bytes,
+                           conn_name: str | bytes, user: str | None = None,
+                           password: str | None = None) -> None:
+        """A client connection through a SVRCONN channel (pymqi's signature)."""
+        cd.ChannelName = _name_bytes(channel)
+        cd.ConnectionName = _name_bytes(conn_name)
+        self.connect_with_options(name, user=user, password=password, cd=cd)
+
+    def disconnect(self) -> None:
+        """MQDISC: a unit of work still open is committed, as MQ does on a normal end."""
+        if self._conn is None:
+            raise PYIFError("not connected")
+        conn, self._conn = self._conn, None
+        conn.disconnect()
+
+    @property
+    def is_connected(self) -> bool:
+        return self._conn is not None and getattr(self._conn, "connected", True)
+
+    def get_handle(self) -> Any:
+        return self._backend()
+
+    def get_name(self) -> str:
+        return self._name
+
+    def _backend(self) -> Any:
+        if self._conn is None:
+            raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_HCONN_ERROR)
+        return self._conn
+
+    # -- units of work ----------------------------------------------------------------
+    def begin(self) -> None:
+        """MQBEGIN: units of work start implicitly here, so there is nothing to do."""
+        self._backend()
+
+    def commit(self) -> None:
+        self._backend().commit()
+
+    def backout(self) -> None:
+        self._backend().backout()
+
+    # -- MQPUT1 / MQINQ -----------------------------------------------------------------
+    def put1(self, qDesc: OD | str | bytes, msg: bytes | str, *opts: Any, **kw: Any) -> None:
+        md = kw.get("mDesc", kw.get("md", opts[0] if len(opts) > 0 else None)) or MD()
+        pmo = kw.get("putOpts", kw.get("pmo", opts[1] if len(opts) > 1 else None)) or PMO()
+        od = _as_od(qDesc)
+        data = _as_bytes(msg, self.bytes_encoding)
+        warning = self._backend().put1(od, md, pmo, data)
+        if warning:
+            raise MQMIError(CMQC.MQCC_WARNING, warning)
+
+    def inquire(self, attribute: int) -> int | bytes:
+        return self._backend().inquire_qmgr(attribute)
+
+    def __enter__(self) -> QueueManager:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._conn is not None:
+            if exc[0] is not None:
+                self._conn.backout()
+            self.disconnect()
+
+
+def _default_running():
+    from mqpy import config
+
+    name = config.default_qmgr()
+    return local.running(name) if name else None
+
+
+def _as_od(qDesc: OD | str | bytes) -> OD:
+    if isinstance(qDesc, OD):
+        return qDesc
+    if isinstance(qDesc, (str, bytes)):
+        return OD(ObjectName=_name_bytes(qDesc))
+    raise PYIFError(f"object descriptor must be a name or an OD, not {type(qDesc).__name__}")
+
+
+def _as_bytes(msg: bytes | str | bytearray | memoryview, encoding: str) -> bytes:
+    if isinstance(msg, str):
+        return msg.encode(encoding)
+    if isinstance(msg, (bytes, bytearray, memoryview)):
+        return bytes(msg)
+    raise PYIFError(f"message must be bytes or str, not {type(msg).__name__}")
+
+
+class Queue:
+    """pymqi.Queue: ``Queue(qmgr, name[, open_opts])``; without options the open is lazy."""
+
+    def __init__(self, qMgr: QueueManager, *opts: Any, **kw: Any) -> None:
+        self._qmgr = qMgr
+        self._hobj: int | None = None
+        self._od: OD | None = None
+        self._open_opts: int | None = None
+        qdesc = kw.get("qDesc", opts[0] if len(opts) > 0 else None)
+        open_opts = kw.get("openOpts", kw.get("open_opts", opts[1] if len(opts) > 1 else None))
+        if qdesc is not None:
+            self._od = _as_od(qdesc)
+        if open_opts is not None:
+            self.open(self._od, open_opts)
+
+    def open(self, qDesc: OD | str | bytes | None, openOpts: int | None = None) -> None:
+        if self._hobj is not None:
+            raise PYIFError("the queue is already open")
+        if qDesc is not None:
+            self._od = _as_od(qDesc)
+        if self._od is None:
+            raise PYIFError("no queue name given")
+        self._open_opts = openOpts if openOpts is not None else CMQC.MQOO_OUTPUT
+        self._hobj = self._qmgr._backend().open(self._od, self._open_opts)
+
+    def _ensure_open(self, default_opts: int) -> int:
+        if self._hobj is None:
+            self.open(None, default_opts)
+        assert self._hobj is not None
+        return self._hobj
+
+    def put(self, msg: bytes | str, *opts: Any, **kw: Any) -> None:
+        md = kw.get("mDesc", kw.get("md", opts[0] if len(opts) > 0 else None))
+        pmo = kw.get("putOpts", kw.get("pmo", opts[1] if len(opts) > 1 else None))
+        md = md if md is not None else MD()
+        pmo = pmo if pmo is not None else PMO()
+        hobj = self._ensure_open(CMQC.MQOO_OUTPUT)
+        data = _as_bytes(msg, self._qmgr.bytes_encoding)
+        warning = self._qmgr._backend().put(hobj, md, pmo, data)
+        if warning:
+            raise MQMIError(CMQC.MQCC_WARNING, warning)
+
+    def put1(self, msg: bytes | str, *opts: Any, **kw: Any) -> None:
+        if self._od is None:
+            raise PYIFError("no queue name given")
+        self._qmgr.put1(self._od, msg, *opts, **kw)
+
+    def get(self, maxLength: int | None = None, *opts: Any, **kw: Any) -> bytes:
+        """MQGET. ``maxLength=None`` returns the whole message, however long."""
+        if "max_length" in kw:
+            maxLength = kw.pop("max_length")
+        md = kw.get("mDesc", kw.get("md", opts[0] if len(opts) > 0 else None))
+        gmo = kw.get("getOpts", kw.get("gmo", opts[1] if len(opts) > 1 else None))
+        md = md if md is not None else MD()
+        gmo = gmo if gmo is not None else GMO()
+        hobj = self._ensure_open(CMQC.MQOO_INPUT_AS_Q_DEF)
+        return self._qmgr._backend().get(hobj, md, gmo, maxLength)
+
+    def get_no_jms(self, maxLength: int | None = None, *opts: Any, **kw: Any) -> bytes:
+        return self.get(maxLength, *opts, **kw)
+
+    def close(self, options: int = CMQC.MQCO_NONE) -> None:
+        if self._hobj is None:
+            raise PYIFError("the queue is not open")
+        hobj, self._hobj = self._hobj, None
+        self._qmgr._backend().close(hobj, options)
+
+    def inquire(self, attribute: int) -> int | bytes:
+        hobj = self._ensure_open(CMQC.MQOO_INQUIRE)
+        return self._qmgr._backend().inquire(hobj, attribute)
+
+    def set(self, attribute: int, arg: int | bytes | str) -> None:
+        hobj = self._ensure_open(CMQC.MQOO_SET)
+        self._qmgr._backend().set(hobj, attribute, arg)
+
+    def get_handle(self) -> int | None:
+        return self._hobj
+
+    def __enter__(self) -> Queue:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._hobj is not None:
+            self.close()
+
+
+def connect(queue_manager: str | bytes = "", channel: str | bytes | None = None,
+            conn_info: str | bytes | None = None, user: str | None = None,
+            password: str | None = None, *, bytes_encoding: str = "utf8",
+            default_ccsid: int = 1208) -> QueueManager:
+    """pymqi.connect: bindings without a channel; a client connection with one."""
+    qm = QueueManager(None, bytes_encoding=bytes_encoding, default_ccsid=default_ccsid)
+    if channel is None and conn_info is None:
+        qm.connect(queue_manager)
+        return qm
+    from mqpy.structures import CD
+
+    qm.connect_tcp_client(queue_manager, CD(), channel or b"", conn_info or b"", user, password)
+    return qm
+
+
+def embedded(name: str, *, data_path: str | None = None, create: bool = True) -> QueueManager:
+    """Start (or join) queue manager ``name`` inside this process and connect to it."""
+    eng = local.start(name, data_path, create_if_missing=create)
+    qm = QueueManager(None)
+    qm._conn = eng.connect()
+    qm._name = eng.name
+    return qm
+
+
+def stop_embedded(name: str, *, data_path: str | None = None) -> None:
+    """End an embedded queue manager: open units of work back out, a checkpoint is taken."""
+    local.stop(name, data_path)
