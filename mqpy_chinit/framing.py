@@ -1,0 +1,320 @@
+"""Segments on a byte stream: a sans-IO reader and writer for the MQ channel protocol.
+
+The channel protocol is a stream of *segments*, each a TSH (or TSHM) whose big-endian length
+counts the whole segment, followed by a body. A flow longer than the negotiated maximum
+transmission size is split by the sender and reassembled by the receiver (seed 000: "large
+messages are split by the sending MCA and reassembled at the receiver, transparently"):
+
+- the first segment has ControlFlags1 FIRST, the last has LAST, a one-segment flow has both;
+- the first segment alone carries the flow's prefix (the MSH of MESSAGE_DATA, the API header of
+  an MQI verb); the remaining bytes are cut into as many segments as the maximum allows, each
+  with its own TSH;
+- only MESSAGE_DATA and the MQI verbs / replies (0x81-0x9F) and XA flows may span segments;
+  packet-mq.c: types below 0x80 "never span several TSH", so those are complete on their own.
+
+``SegmentReader`` is fed arbitrary chunks (one byte at a time or a megabyte at once) and
+returns each complete event once its last segment has arrived. It rejects a malformed stream
+with ``ProtocolError`` carrying the ``MQ_STATUS_ERR_*`` code to send to the partner, and stays
+broken afterwards (every later ``feed`` raises the same error): after a protocol error the
+channel ends, nothing is resynchronised mid-stream. ``SegmentWriter`` turns events into bytes.
+
+Neither touches a socket, a clock or the queue manager; the trio driver moves the bytes.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from mqpy_chinit.wire import (
+    MSH_LENGTH,
+    OUR_CCSID,
+    OUR_ENCODING,
+    TSH_LENGTH,
+    TSHM_LENGTH,
+    XQH_WITH_MD_LENGTH,
+    ByteOrder,
+    ControlFlags1,
+    ControlFlags2,
+    Event,
+    MQIReply,
+    MQIRequest,
+    ProtocolError,
+    SegmentHeader,
+    SegmentType,
+    StatusCode,
+    build_segment_header,
+    decode_body,
+    encode_body,
+    parse_segment_header,
+)
+
+__all__ = [
+    "DEFAULT_MAX_TRANSMISSION_SIZE",
+    "SegmentReader",
+    "SegmentWriter",
+    "split_segments",
+]
+
+#: IBM's TCP default; also what packet-mq.c calls a typical MQ PDU (32766 bytes).
+DEFAULT_MAX_TRANSMISSION_SIZE = 32766
+
+_SEGMENT_TYPES = frozenset(int(t) for t in SegmentType)
+
+
+class SegmentWriter:
+    """Events to segments, in one byte order, never longer than ``max_transmission_size``.
+
+    The maximum is a plain attribute: the channel lowers it once INITIAL_DATA has been
+    negotiated. ``byte_order`` / ``encoding`` / ``ccsid`` fill every TSH we send.
+    """
+
+    def __init__(
+        self,
+        max_transmission_size: int = DEFAULT_MAX_TRANSMISSION_SIZE,
+        *,
+        byte_order: ByteOrder = ByteOrder.LITTLE,
+        encoding: int = OUR_ENCODING,
+        ccsid: int = OUR_CCSID,
+        flags2: ControlFlags2 = ControlFlags2.NONE,
+    ) -> None:
+        self.max_transmission_size = max_transmission_size
+        self.byte_order = ByteOrder(byte_order)
+        self.encoding = encoding
+        self.ccsid = ccsid
+        self.flags2 = flags2
+
+    def segments(self, event: Event) -> list[bytes]:
+        """The segments that carry ``event``, FIRST on the first and LAST on the last."""
+        prefix, payload = encode_body(event, self.byte_order)
+        segment_type = SegmentType(event.segment_type)
+        header_length = TSHM_LENGTH if event.conv_id is not None else TSH_LENGTH
+        room = self.max_transmission_size - header_length
+        flow = prefix + payload
+
+        if isinstance(event, (MQIRequest, MQIReply)) and event.reply_length is None:
+            # [inf] ReplyLength: the length the whole flow would have as one segment.
+            total = header_length + len(flow)
+            flow = total.to_bytes(4, "big") + flow[4:]
+
+        if not segment_type.may_span_segments or len(flow) <= room:
+            if len(flow) > room:
+                raise ValueError(
+                    f"{segment_type.name} of {header_length + len(flow)} bytes exceeds the "
+                    f"maximum transmission size {self.max_transmission_size} and cannot be split"
+                )
+            chunks = [flow]
+        else:
+            if room <= len(prefix):
+                raise ValueError(
+                    f"maximum transmission size {self.max_transmission_size} leaves no room for "
+                    f"data after the {len(prefix)}-byte {segment_type.name} prefix"
+                )
+            chunks = [flow[i : i + room] for i in range(0, len(flow), room)]
+
+        out = []
+        last = len(chunks) - 1
+        for index, chunk in enumerate(chunks):
+            flags = event.flags
+            if index == 0:
+                flags |= ControlFlags1.FIRST
+            if index == last:
+                flags |= ControlFlags1.LAST
+            header = build_segment_header(
+                segment_type,
+                header_length + len(chunk),
+                flags1=flags,
+                flags2=self.flags2,
+                luwid=event.luwid,
+                byte_order=self.byte_order,
+                encoding=self.encoding,
+                ccsid=self.ccsid,
+                conv_id=event.conv_id,
+                request_id=event.request_id,
+            )
+            out.append(header + chunk)
+        return out
+
+    def send(self, event: Event) -> bytes:
+        """All of ``event``'s segments, concatenated, ready for the socket."""
+        return b"".join(self.segments(event))
+
+
+def split_segments(
+    event: Event,
+    max_transmission_size: int = DEFAULT_MAX_TRANSMISSION_SIZE,
+    *,
+    byte_order: ByteOrder = ByteOrder.LITTLE,
+) -> list[bytes]:
+    """One-shot ``SegmentWriter(...).segments(event)``."""
+    return SegmentWriter(max_transmission_size, byte_order=byte_order).segments(event)
+
+
+@attrs.define
+class _Reassembly:
+    """A flow whose FIRST segment has arrived but not yet its LAST."""
+
+    header: SegmentHeader
+    flags: ControlFlags1
+    parts: list[bytes]
+    received: int
+    limit: int | None  # total body bytes allowed, when the prefix announced it
+
+
+class SegmentReader:
+    """Bytes in, complete events out.
+
+    ``max_transmission_size`` bounds every segment (lower it after negotiation);
+    ``max_msg_size`` (0 = no limit) bounds the application data of a reassembled message, so a
+    partner cannot make us buffer more than the channel agreed to carry.
+    ``partner_byte_order`` / ``partner_encoding`` / ``partner_ccsid`` are those of the last TSH.
+    """
+
+    def __init__(
+        self,
+        max_transmission_size: int = DEFAULT_MAX_TRANSMISSION_SIZE,
+        max_msg_size: int = 0,
+    ) -> None:
+        self.max_transmission_size = max_transmission_size
+        self.max_msg_size = max_msg_size
+        self.partner_byte_order: ByteOrder | None = None
+        self.partner_encoding: int | None = None
+        self.partner_ccsid: int | None = None
+        self._buffer = bytearray()
+        self._reassembly: dict[int | None, _Reassembly] = {}
+        self._error: ProtocolError | None = None
+
+    @property
+    def reassembling(self) -> bool:
+        """True while a split flow has had its FIRST segment but not its LAST."""
+        return bool(self._reassembly)
+
+    @property
+    def buffered(self) -> int:
+        """Bytes received that do not yet make a whole segment."""
+        return len(self._buffer)
+
+    def feed(self, data: bytes) -> list[Event]:
+        """Take ``data`` from the stream; return the events it completes, in order."""
+        if self._error is not None:
+            raise self._error
+        self._buffer += data
+        events: list[Event] = []
+        try:
+            while True:
+                segment = self._next_segment()
+                if segment is None:
+                    return events
+                event = self._on_segment(segment)
+                if event is not None:
+                    events.append(event)
+        except ProtocolError as exc:
+            self._error = exc
+            raise
+
+    # -- framing ----------------------------------------------------------------------------
+
+    def _next_segment(self) -> bytes | None:
+        buffer = self._buffer
+        # Reject as early as the bytes allow: a bad id or length never waits for more data.
+        head = bytes(buffer[:4])
+        if head and not any(sid.startswith(head) for sid in (b"TSH ", b"TSHC", b"TSHM")):
+            raise ProtocolError(
+                StatusCode.PROTOCOL_SEGMENT_ERROR, f"segment starts with {head!r}, not a TSH"
+            )
+        if len(buffer) < 8:
+            return None
+        length = int.from_bytes(buffer[4:8], "big")
+        minimum = TSHM_LENGTH if head == b"TSHM" else TSH_LENGTH
+        if length < minimum:
+            raise ProtocolError(
+                StatusCode.PROTOCOL_LENGTH_ERROR, f"segment length {length} is below {minimum}"
+            )
+        if length > self.max_transmission_size:
+            raise ProtocolError(
+                StatusCode.PROTOCOL_LENGTH_ERROR,
+                f"segment length {length} exceeds the maximum transmission size "
+                f"{self.max_transmission_size}",
+            )
+        if len(buffer) < length:
+            return None
+        segment = bytes(buffer[:length])
+        del buffer[:length]
+        return segment
+
+    def _on_segment(self, segment: bytes) -> Event | None:
+        header = parse_segment_header(segment)
+        if header.segment_type not in _SEGMENT_TYPES:
+            raise ProtocolError(
+                StatusCode.PROTOCOL_SEGMENT_TYPE,
+                f"unknown segment type 0x{header.segment_type:02X}",
+            )
+        self.partner_byte_order = header.byte_order
+        self.partner_encoding = header.encoding
+        self.partner_ccsid = header.ccsid
+        body = segment[header.header_length :]
+        segment_type = SegmentType(header.segment_type)
+        first = bool(header.flags1 & ControlFlags1.FIRST)
+        last = bool(header.flags1 & ControlFlags1.LAST)
+
+        pending = self._reassembly.get(header.conv_id)
+        if pending is not None:
+            if first or header.segment_type != pending.header.segment_type:
+                raise ProtocolError(
+                    StatusCode.PROTOCOL_SEGMENT_ERROR,
+                    f"{segment_type.name} segment (flags {header.flags1!r}) inside a split "
+                    f"{SegmentType(pending.header.segment_type).name} flow",
+                )
+            pending.parts.append(body)
+            pending.received += len(body)
+            pending.flags |= header.flags1
+            if pending.limit is not None and pending.received > pending.limit:
+                raise ProtocolError(
+                    StatusCode.MESSAGE_LENGTH_ERROR,
+                    f"split {segment_type.name} grew to {pending.received} bytes, "
+                    f"more than the {pending.limit} announced or allowed",
+                )
+            if not last:
+                return None
+            del self._reassembly[header.conv_id]
+            complete = attrs.evolve(pending.header, flags1=pending.flags)
+            return decode_body(complete, b"".join(pending.parts))
+
+        if not segment_type.may_span_segments or (first and last):
+            self._check_message_size(segment_type, body)
+            return decode_body(header, body)
+        if not first:
+            raise ProtocolError(
+                StatusCode.PROTOCOL_SEGMENT_ERROR,
+                f"{segment_type.name} continuation segment without a FIRST segment",
+            )
+        self._reassembly[header.conv_id] = _Reassembly(
+            header=header,
+            flags=header.flags1,
+            parts=[body],
+            received=len(body),
+            limit=self._check_message_size(segment_type, body),
+        )
+        return None
+
+    def _check_message_size(self, segment_type: SegmentType, body: bytes) -> int | None:
+        """For MESSAGE_DATA, check the MSH's MsgLength against ``max_msg_size`` up front.
+
+        Returns the total body length the flow may reach, or None when nothing bounds it.
+        The MQXQH (428 bytes) is not counted against the channel's maximum message length.
+        """
+        if segment_type != SegmentType.MESSAGE_DATA:
+            if self.max_msg_size:
+                # An MQI flow's data is bounded by the message size plus generous headers.
+                return self.max_msg_size + 64 * 1024
+            return None
+        if len(body) < MSH_LENGTH or body[:4] != b"MSH ":
+            raise ProtocolError(StatusCode.PROTOCOL_MSH_ERROR, "MESSAGE_DATA without an MSH")
+        order = "little" if self.partner_byte_order == ByteOrder.LITTLE else "big"
+        msg_length = int.from_bytes(body[16:20], order)
+        if self.max_msg_size and msg_length > self.max_msg_size + XQH_WITH_MD_LENGTH:
+            raise ProtocolError(
+                StatusCode.MESSAGE_LENGTH_ERROR,
+                f"message of {msg_length} bytes exceeds the maximum message length "
+                f"{self.max_msg_size}",
+            )
+        return MSH_LENGTH + msg_length
