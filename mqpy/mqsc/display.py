@@ -1,0 +1,66 @@
+"""DISPLAY output in runmqsc's layout: ``ATTR(value)`` items, two to a line.
+
+Layout, measured on real runmqsc output (IBM MQ 7.1 to 9.x transcripts):
+
+- every line starts with 3 blanks; the second item of a line starts at column 44
+  (0-based offset 43), i.e. the first item is padded to 40 characters;
+- an item goes in the second column only if it is at most 36 characters long, and the first
+  item of the line leaves room for it: at most 37 characters for the object's own name item
+  (``QUEUE(SYSTEM.ADMIN.TRACE.ROUTE.QUEUE)   TYPE(QLOCAL)`` pairs, a 38-character
+  ``QUEUE(SYSTEM.CLUSTER.REPOSITORY.QUEUE)`` pushes ``TYPE(QLOCAL)`` to the next line), at
+  most 36 for later items (a 37-character ``SSLKEYR(...)`` stands alone on its line);
+- a blank value prints as ``( )``, other values as they are stored: no quotes, case kept
+  (``DESCR(ql.a for qmgr1 in 2013-01-01)``); a value of None prints the bare keyword
+  (``NOTRIGGER``, ``SHARE``, ``SYNCPT``); lists print comma separated.
+
+Lines carry no trailing blanks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+__all__ = ["format_attrs", "format_item"]
+
+_INDENT = "   "
+_COLUMN_WIDTH = 40
+_MAX_SECOND = 36
+_MAX_FIRST_HEADER = 37
+_MAX_FIRST = 36
+
+
+def format_item(keyword: str, value: object) -> str:
+    """``('DESCR', '')`` -> ``'DESCR( )'``; ``('NOTRIGGER', None)`` -> ``'NOTRIGGER'``."""
+    if value is None:
+        return keyword
+    if isinstance(value, (tuple, list)):
+        text = ",".join(str(v) for v in value)
+    else:
+        text = str(value)
+    return f"{keyword}({text if text.strip() else ' '})"
+
+
+def format_attrs(pairs: Iterable[tuple[str, object]]) -> list[str]:
+    """Lay out ``(keyword, value)`` pairs as runmqsc prints one object's details.
+
+    The first pair is taken to be the object's name item (``QUEUE(Q1)``), as in every
+    DISPLAY reply; it may pair with a slightly longer item than later lines do.
+    """
+    items = [format_item(k, v) for k, v in pairs]
+    lines: list[str] = []
+    first: str | None = None
+    first_limit = _MAX_FIRST_HEADER
+    for item in items:
+        if first is None:
+            first = item
+            continue
+        if len(first) <= first_limit and len(item) <= _MAX_SECOND:
+            lines.append(_INDENT + first.ljust(_COLUMN_WIDTH) + item)
+            first = None
+        else:
+            lines.append(_INDENT + first)
+            first = item
+        first_limit = _MAX_FIRST
+    if first is not None:
+        lines.append(_INDENT + first)
+    return lines
