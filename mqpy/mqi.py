@@ -134,7 +134,10 @@ def _as_od(qDesc: OD | str | bytes) -> OD:
     if isinstance(qDesc, OD):
         return qDesc
     if isinstance(qDesc, (str, bytes)):
-        return OD(ObjectName=_name_bytes(qDesc))
+        name = _name_bytes(qDesc)
+        if len(name.rstrip(b" \x00")) > 48:
+            raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_OBJECT_NAME_ERROR)
+        return OD(ObjectName=name)
     raise PYIFError(f"object descriptor must be a name or an OD, not {type(qDesc).__name__}")
 
 
@@ -210,8 +213,8 @@ class Queue:
     def close(self, options: int = CMQC.MQCO_NONE) -> None:
         if self._hobj is None:
             raise PYIFError("the queue is not open")
-        hobj, self._hobj = self._hobj, None
-        self._qmgr._backend().close(hobj, options)
+        self._qmgr._backend().close(self._hobj, options)
+        self._hobj = None  # only once MQCLOSE succeeded, as pymqi
 
     def inquire(self, attribute: int) -> int | bytes:
         hobj = self._ensure_open(CMQC.MQOO_INQUIRE)

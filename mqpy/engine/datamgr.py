@@ -32,13 +32,18 @@ import attrs
 
 from mqpy.engine import records as R
 from mqpy.engine.catalog import Catalog
-from mqpy.engine.log import LogConfig, LogFull, RecoveryLog
+from mqpy.engine.log import HEADER_SIZE, LogConfig, LogFull, RecoveryLog
 from mqpy.engine.objects import ObjectDef
 from mqpy.engine.pageset import Pageset, pack_index, unpack_index
 from mqpy.engine.queues import AVAILABLE, GET_PENDING, PUT_PENDING, Entry, MessageQueue
 from mqpy.engine.records import RecordType
 
 _COUNT = struct.Struct("<IQI")  # (qid, seq, backout count) in a BACKOUT record
+_RESERVED = {RecordType.COMMIT, RecordType.BACKOUT, RecordType.CHECKPOINT}
+
+
+class UowBackedOut(Exception):
+    """The caller's own unit of work was backed out to free log space (MQRC_BACKED_OUT)."""
 
 
 @attrs.define
@@ -98,6 +103,8 @@ class DataManager:
         self.checkpoint_wanted = threading.Event()
         self.stats = DataStats()
         self.lock: threading.RLock | None = None  # the engine lock, set by the engine
+        # set by the engine: back out this unit of work to free log space
+        self.on_log_full: Callable[[UnitOfWork], None] | None = None
 
     # ------------------------------------------------------------------ pagesets
 
@@ -128,32 +135,51 @@ class DataManager:
 
     # ------------------------------------------------------------------ logging (engine lock held)
 
-    def _append(self, rtype: RecordType, payload: bytes) -> int:
+    def _append(self, rtype: RecordType, payload: bytes, uow: UnitOfWork | None = None) -> int:
+        reserved = rtype in _RESERVED
         try:
-            end = self.log.append(rtype, payload)
+            end = self.log.append(rtype, payload, reserved=reserved)
         except LogFull:
-            # Free segments by checkpointing, then try once more; if units of work still pin the
-            # log, the caller gets MQRC_RESOURCE_PROBLEM and nothing else changes.
+            # Free segments by checkpointing. If a long-running unit of work still pins the
+            # log, the queue manager backs it out, oldest first, as IBM MQ does with circular
+            # logging (AMQ7469); its owner sees MQRC_BACKED_OUT. Units of work in doubt are
+            # never touched: if they alone fill the log the caller gets MQRC_RESOURCE_PROBLEM.
             self.checkpoint()
-            end = self.log.append(rtype, payload)
+            while True:
+                try:
+                    end = self.log.append(rtype, payload, reserved=reserved)
+                    break
+                except LogFull:
+                    victim = self._oldest_inflight()
+                    if victim is None or self.on_log_full is None:
+                        raise
+                    self.on_log_full(victim)
+                    self.checkpoint()
+                    if victim is uow:
+                        raise UowBackedOut(uow.uow_id) from None
         self.records_since_checkpoint += 1
         if (self.records_since_checkpoint >= self.tuning.LogLoad
                 or self.log.would_switch(0) or self.log.space_left() < self.log.segment_size):
             self.checkpoint_wanted.set()
         return end
 
+    def _oldest_inflight(self) -> UnitOfWork | None:
+        live = [u for u in self.active.values() if u.luwid is None and u.first_lsn is not None]
+        return min(live, key=lambda u: u.first_lsn) if live else None
+
     def log_put(self, uow: UnitOfWork, mq: MessageQueue, entry: Entry) -> int:
-        end = self._append(RecordType.PUT, R.put_payload(uow.uow_id, mq.qid, entry.seq,
-                                                         entry.record))
-        if uow.first_lsn is None:
-            uow.first_lsn = end
-            self.active[uow.uow_id] = uow
-        return end
+        payload = R.put_payload(uow.uow_id, mq.qid, entry.seq, entry.record)
+        return self._log_in_uow(uow, RecordType.PUT, payload)
 
     def log_get(self, uow: UnitOfWork, mq: MessageQueue, entry: Entry) -> int:
-        end = self._append(RecordType.GET, R.get_payload(uow.uow_id, mq.qid, entry.seq))
+        payload = R.get_payload(uow.uow_id, mq.qid, entry.seq)
+        return self._log_in_uow(uow, RecordType.GET, payload)
+
+    def _log_in_uow(self, uow: UnitOfWork, rtype: RecordType, payload: bytes) -> int:
+        end = self._append(rtype, payload, uow)
         if uow.first_lsn is None:
-            uow.first_lsn = end
+            # restart must redo from the *start* of the unit of work's first record
+            uow.first_lsn = end - HEADER_SIZE - len(payload)
             self.active[uow.uow_id] = uow
         return end
 
@@ -263,42 +289,60 @@ class DataManager:
                           entry.msgid, entry.correlid)
 
     def checkpoint(self) -> None:
-        """Write the dirty set to the pagesets (after forcing the log) and move the redo point."""
+        """Write the dirty set to the pagesets (after forcing the log) and move the redo point.
+
+        Lock order: the checkpoint mutex is only ever taken while holding the engine lock, and
+        whoever holds the mutex never waits for the engine lock. So a thread inside an MQI call
+        (engine lock held) may checkpoint synchronously while the checkpoint thread runs.
+        """
         assert self.lock is not None
-        with self._ckpt_mutex:
-            started = time.perf_counter()
-            self.checkpoint_wanted.clear()
-            with self.lock:
-                snapshot, self._dirty = self._dirty, {}
-                end = self.log.end_lsn
-                firsts = [u.first_lsn for u in self.active.values() if u.first_lsn is not None]
-                redo = min([end, *firsts])
-                work = {}
-                for psid, ops in snapshot.items():
-                    puts, deletes, updates = [], [], []
-                    for key, op in ops.items():
-                        if op[0] == "P":
-                            op[1].on_pageset = True
-                            puts.append((key, op[1].record, self._index_of(op[1])))
-                        elif op[0] == "D":
-                            deletes.append(key)
-                        else:
-                            updates.append((key, self._index_of(op[1])))
-                    work[psid] = (puts, deletes, updates)
-                meta = {"redo_lsn": redo, "next_seq": self.next_seq, "next_uow": self.next_uow,
-                        "next_qid": self.catalog.next_qid}
-                lsn = self.log.append(RecordType.CHECKPOINT,
-                                      R.checkpoint_payload(redo, self.next_seq, self.next_uow))
-                self.records_since_checkpoint = 0
+        started = time.perf_counter()
+        with self.lock:
+            self._ckpt_mutex.acquire()
+            try:
+                self.checkpoint_wanted.clear()
+                work, meta, redo, lsn = self._snapshot()
+            except BaseException:
+                self._ckpt_mutex.release()
+                raise
+        try:
             self.log.force(lsn)  # the write-ahead rule
             for psid, (puts, deletes, updates) in work.items():
                 self.pageset(psid).apply(puts, deletes, updates, {})
             self.pageset(0).apply([], [], [], meta)
             self.log.release(redo)
-            with self.lock:
-                self._evict()
-            self.stats.checkpoints += 1
-            self.stats.checkpoint_seconds += time.perf_counter() - started
+        finally:
+            self._ckpt_mutex.release()
+        with self.lock:
+            self._evict()
+        self.stats.checkpoints += 1
+        self.stats.checkpoint_seconds += time.perf_counter() - started
+
+    def _snapshot(self) -> tuple[dict, dict[str, int], int, int]:
+        """Take the dirty set and the redo point, and log the checkpoint (engine lock held)."""
+        snapshot, self._dirty = self._dirty, {}
+        end = self.log.end_lsn
+        firsts = [u.first_lsn for u in self.active.values() if u.first_lsn is not None]
+        redo = min([end, *firsts])
+        work = {}
+        for psid, ops in snapshot.items():
+            puts, deletes, updates = [], [], []
+            for key, op in ops.items():
+                if op[0] == "P":
+                    op[1].on_pageset = True
+                    puts.append((key, op[1].record, self._index_of(op[1])))
+                elif op[0] == "D":
+                    deletes.append(key)
+                else:
+                    updates.append((key, self._index_of(op[1])))
+            work[psid] = (puts, deletes, updates)
+        meta = {"redo_lsn": redo, "next_seq": self.next_seq, "next_uow": self.next_uow,
+                "next_qid": self.catalog.next_qid}
+        lsn = self.log.append(RecordType.CHECKPOINT,
+                              R.checkpoint_payload(redo, self.next_seq, self.next_uow),
+                              reserved=True)
+        self.records_since_checkpoint = 0
+        return work, meta, redo, lsn
 
     def _evict(self) -> None:
         """Drop bodies that are safely on a pageset until the buffer pool is within budget."""

@@ -26,7 +26,8 @@ bad one had already been forced ("durable" beyond it): then committed data has b
 silently lose work. A torn tail (a write that a crash interrupted before its fsync returned) can
 never be followed by such a record, so it is simply truncated.
 
-Space: at most ``primary + secondary`` segments exist at once. Segments wholly below the
+Space: at most ``primary + secondary`` segments exist at once (one more is kept in reserve for
+the small records that end units of work and take checkpoints). Segments wholly below the
 "release" LSN (the oldest LSN restart still needs, moved forward by checkpoints) are renamed and
 reused (circular logging). An append that would need more segments raises :class:`LogFull`; the
 caller turns it into MQRC_RESOURCE_PROBLEM (2102).
@@ -170,7 +171,7 @@ class RecoveryLog:
         """Reuse a released segment file if there is one, else make a new zero-filled one."""
         path = self.path_of(segno)
         first_needed = self._release // self.segment_size
-        if segno - first_needed >= self.config.max_segments:
+        if segno - first_needed >= self.config.max_segments + 1:
             raise LogFull(f"active log full: segment {segno} would exceed "
                           f"{self.config.max_segments} segments")
         for old in self._existing_segments():
@@ -247,14 +248,18 @@ class RecoveryLog:
     def flushed_lsn(self) -> int:
         return self._flushed
 
-    def append(self, rtype: int, payload: bytes) -> int:
-        """Buffer one record; return the LSN just past it (what ``force`` must reach)."""
+    def append(self, rtype: int, payload: bytes, *, reserved: bool = False) -> int:
+        """Buffer one record; return the LSN just past it (what ``force`` must reach).
+
+        ``reserved`` records (commit, backout, checkpoint: small, and needed to *free* log
+        space) may use one segment beyond the limit, so ending work never fails for want of log.
+        """
         if len(payload) > MAX_RECORD:
             raise LogError(f"log record of {len(payload)} bytes exceeds {MAX_RECORD}")
         with self._lock:
             lsn = self._next
             end = lsn + HEADER_SIZE + len(payload)
-            self._check_space(end)
+            self._check_space(end, 1 if reserved else 0)
             self._buf += encode_record(rtype, payload, lsn, self._flushed)
             self._next = end
             self.stats.records += 1
@@ -263,10 +268,10 @@ class RecoveryLog:
                 self._write_buffer_locked()
             return end
 
-    def _check_space(self, end: int) -> None:
+    def _check_space(self, end: int, extra: int = 0) -> None:
         last_seg = (end - 1) // self.segment_size
         first_needed = self._release // self.segment_size
-        if last_seg - first_needed >= self.config.max_segments:
+        if last_seg - first_needed >= self.config.max_segments + extra:
             raise LogFull(f"active log full at LSN {end}")
 
     def would_switch(self, nbytes: int) -> bool:

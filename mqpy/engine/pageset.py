@@ -6,12 +6,18 @@ is written only by a checkpoint (or by an object change, after its log record is
 in one LMDB transaction together with the LSN from which restart must redo, so a pageset is
 always a consistent image "as of" that LSN.
 
-Databases in every environment:
-- ``meta``: ``redo_lsn``, ``next_seq``, ``next_uow``, ``next_qid`` (8-byte little-endian ints);
-- ``msgs``: message key (queue id, arrival sequence) -> message record (see records.py);
-- ``idx``: message key -> the compact index entry restart needs (priority, ids, expiry, length,
-  backout count), so that restart never reads message bodies;
-- ``objects`` (pageset 0): ``TYPE/NAME`` -> JSON attributes.
+A pageset is a directory holding two LMDB files:
+- ``data.mdb`` with the databases ``meta`` (``redo_lsn``, ``next_seq``, ``next_uow``,
+  ``next_qid`` as 8-byte little-endian ints), ``msgs`` (message key (queue id, arrival sequence)
+  -> message record, see records.py) and, on pageset 0, ``objects`` (``TYPE/NAME`` -> JSON);
+- ``index.mdb`` with ``idx``: message key -> the compact index entry restart needs (priority,
+  ids, expiry, length, backout count). It is a file of its own so that restart reads a few
+  megabytes of index and never pages in message bodies.
+
+A checkpoint writes ``data.mdb`` first, then ``index.mdb``, then the redo point in pageset 0's
+meta. A crash between them leaves at worst a body without an index entry or an index entry
+whose delete is pending; restart redoes from the previous redo point, which re-creates the one
+and re-applies the other, so the order is all the atomicity needed.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ IndexEntry = c.Struct(
     "correlid" / c.Bytes(24),  # 44
 )  # 68 bytes
 _IDX = fast(IndexEntry)
+_NONE = b"\x00" * 24
 
 
 def pack_index(priority: int, backout: int, length: int, expiry_at: float, msgid: bytes,
@@ -49,7 +56,9 @@ def pack_index(priority: int, backout: int, length: int, expiry_at: float, msgid
 def unpack_index(raw: bytes) -> tuple[int, int, int, float, bytes, bytes]:
     """Return (priority, backout_count, length, expiry_at, msgid, correlid)."""
     prio, _pers, _flags, backout, length, expiry_at, msgid, correlid = _IDX.unpack(raw)
-    return prio, backout, length, expiry_at, msgid, correlid
+    if correlid == _NONE:
+        correlid = _NONE  # one shared object for the usual MQCI_NONE
+    return prio, backout, length, expiry_at or 0.0, msgid, correlid
 
 
 class PagesetError(Exception):
@@ -77,14 +86,19 @@ class Pageset:
         self.path = os.path.join(directory, f"pageset{psid:02d}")
         os.makedirs(self.path, exist_ok=True)
         try:
-            self.env = lmdb.open(self.path, map_size=map_size, max_dbs=8, subdir=True,
-                                 readahead=False, meminit=False)
+            self.env = lmdb.open(os.path.join(self.path, "data.mdb"), map_size=map_size,
+                                 max_dbs=8, subdir=False, readahead=False, meminit=False)
             self._meta = self.env.open_db(b"meta")
             self._msgs = self.env.open_db(b"msgs")
-            self._idx = self.env.open_db(b"idx")
             self._objects = self.env.open_db(b"objects")
         except lmdb.Error as exc:
             raise PagesetError(os.path.join(self.path, "data.mdb"), str(exc)) from exc
+        try:
+            self.ienv = lmdb.open(os.path.join(self.path, "index.mdb"), map_size=map_size,
+                                  max_dbs=2, subdir=False, readahead=False, meminit=False)
+            self._idx = self.ienv.open_db(b"idx")
+        except lmdb.Error as exc:
+            raise PagesetError(os.path.join(self.path, "index.mdb"), str(exc)) from exc
 
     # ------------------------------------------------------------------ meta
 
@@ -96,7 +110,7 @@ class Pageset:
 
     def iter_index(self) -> Iterator[tuple[bytes, bytes]]:
         """All (message key, index entry) pairs, in key order (queue, then arrival)."""
-        with self.env.begin(db=self._idx, buffers=False) as txn:
+        with self.ienv.begin(db=self._idx, buffers=False) as txn:
             yield from txn.cursor()
 
     def read_message(self, key: bytes) -> bytes | None:
@@ -110,19 +124,27 @@ class Pageset:
         ``puts`` are (key, message record, index entry); ``deletes`` are keys; ``index_updates``
         rewrite index entries (backout counts) of messages already stored.
         """
+        puts = list(puts)
+        deletes = list(deletes)
         try:
-            with self.env.begin(write=True) as txn:
-                for key, record, idx in puts:
-                    txn.put(key, record, db=self._msgs)
-                    txn.put(key, idx, db=self._idx)
-                for key in deletes:
-                    txn.delete(key, db=self._msgs)
-                    txn.delete(key, db=self._idx)
-                for key, idx in index_updates:
-                    if txn.get(key, db=self._msgs) is not None:
+            if puts or deletes or meta:
+                with self.env.begin(write=True) as txn:
+                    for key, record, _idx in puts:
+                        txn.put(key, record, db=self._msgs)
+                    for key in deletes:
+                        txn.delete(key, db=self._msgs)
+                    for name, value in meta.items():
+                        txn.put(name.encode(), value.to_bytes(8, "little"), db=self._meta)
+            index_updates = list(index_updates)
+            if puts or deletes or index_updates:
+                with self.ienv.begin(write=True) as txn:
+                    for key, _record, idx in puts:
                         txn.put(key, idx, db=self._idx)
-                for name, value in meta.items():
-                    txn.put(name.encode(), value.to_bytes(8, "little"), db=self._meta)
+                    for key in deletes:
+                        txn.delete(key, db=self._idx)
+                    for key, idx in index_updates:
+                        if txn.get(key, db=self._idx) is not None:
+                            txn.put(key, idx, db=self._idx)
         except lmdb.MapFullError as exc:
             raise PagesetFull(self.path, str(exc)) from exc
         except lmdb.Error as exc:
@@ -155,3 +177,4 @@ class Pageset:
 
     def close(self) -> None:
         self.env.close()
+        self.ienv.close()

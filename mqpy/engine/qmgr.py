@@ -30,7 +30,7 @@ from mqpy import CMQC
 from mqpy.engine import records as R
 from mqpy.engine import selectors as sel
 from mqpy.engine.catalog import Catalog
-from mqpy.engine.datamgr import DataManager, Tuning, UnitOfWork
+from mqpy.engine.datamgr import DataManager, Tuning, UnitOfWork, UowBackedOut
 from mqpy.engine.log import LogConfig, LogError, LogFull
 from mqpy.engine.objects import SYSTEM_OBJECTS, ObjectDef
 from mqpy.engine.pageset import PagesetError, PagesetFull
@@ -54,6 +54,29 @@ def _id24(value: bytes) -> bytes:
     return value[:24].ljust(24, b"\x00")
 
 
+_NO_CONTEXT = {"UserIdentifier": b"", "AccountingToken": b"", "ApplIdentityData": b"",
+               "PutApplType": CMQC.MQAT_NO_CONTEXT, "PutApplName": b"", "PutDate": b"",
+               "PutTime": b"", "ApplOriginData": b""}
+
+
+def _trusted(struc: MD, fields: dict[str, object]) -> None:
+    """Set fields the queue manager itself computed, skipping the application-facing checks."""
+    struc.__dict__.update(fields)
+
+
+_stamp_cache: list = [-1, b"", b""]
+
+
+def _put_timestamp(now: float) -> tuple[bytes, bytes]:
+    """PutDate YYYYMMDD and PutTime HHMMSSTH, in GMT as MQ fills them."""
+    sec = int(now)
+    if sec != _stamp_cache[0]:
+        gm = time.gmtime(sec)
+        _stamp_cache[:] = [sec, time.strftime("%Y%m%d", gm).encode(),
+                           time.strftime("%H%M%S", gm).encode()]
+    return _stamp_cache[1], _stamp_cache[2] + b"%02d" % (int(now * 100) % 100)
+
+
 def _fail(reason: int, comp: int = _FAILED) -> MQMIError:
     return MQMIError(comp, reason)
 
@@ -74,7 +97,7 @@ def entry_from_record(seq: int, record: bytes) -> Entry:
     put_time, backout, md_bytes, data = R.decode_message(record)
     md = MD().unpack(md_bytes)
     expiry_at = put_time + md.Expiry / 10.0 if md.Expiry > 0 else 0.0
-    return Entry(seq, md.Priority, md.Persistence == CMQC.MQPER_PERSISTENT, _id24(md.MsgId),
+    return Entry(seq, min(md.Priority, 9), md.Persistence == CMQC.MQPER_PERSISTENT, _id24(md.MsgId),
                  _id24(md.CorrelId), expiry_at, len(data), record, put_time, backout_count=backout)
 
 
@@ -90,7 +113,8 @@ class Handle:
     exclusive: bool = False
     browse_key: tuple[int, int] | None = None
     browse_entry: Entry | None = None
-    dynamic: str | None = None  # "TEMPDYN" / "PERMDYN" when created from a model
+    dynamic: str | None = None  # "TEMPDYN" when this handle created a temporary queue
+    deleted: bool = False  # the queue was deleted while open (MQRC_Q_DELETED)
 
 
 class QueueManagerEngine:
@@ -105,6 +129,7 @@ class QueueManagerEngine:
         self.data = DataManager(qmdir, self.catalog, entry_from_record, log_config, tuning,
                                 log_dir)
         self.data.lock = self.lock
+        self.data.on_log_full = self._back_out_for_log
         self.connections: dict[int, Connection] = {}
         self._next_hconn = 1
         self._msgid_base = int(time.time() * 1_000_000)
@@ -113,6 +138,7 @@ class QueueManagerEngine:
         self._checkpointer: threading.Thread | None = None
         self._expiry_stop = threading.Event()
         self.started_at = time.time()
+        self.log_full_backouts = 0
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -158,7 +184,7 @@ class QueueManagerEngine:
             # temporary dynamic queues do not survive a restart
             for obj in [o for o in eng.catalog.by_type("QLOCAL")
                         if o.attributes.get("DEFTYPE") == "TEMPDYN"]:
-                eng._delete_queue_locked(obj, purge=True)
+                eng._delete_queue_locked(obj, purge=True, force=True)
         eng.data.checkpoint()
         eng._start_threads()
         return eng
@@ -189,6 +215,7 @@ class QueueManagerEngine:
             self.quiescing = True
             for conn in list(self.connections.values()):
                 conn._disconnect_locked(abnormal=True)
+                conn.broken = True
         if checkpoint:
             self.data.checkpoint()
         self.stopped = True
@@ -207,6 +234,15 @@ class QueueManagerEngine:
 
     def checkpoint(self) -> None:
         self.data.checkpoint()
+
+    def _back_out_for_log(self, uow: UnitOfWork) -> None:
+        """The log is full and ``uow`` pins it: back it out; its owner's next call says so."""
+        for conn in self.connections.values():
+            if conn.uow is uow:
+                conn.uow = None
+                conn.backed_out = True
+        _finish_uow(self, uow, False)
+        self.log_full_backouts += 1
 
     # ------------------------------------------------------------------ objects
 
@@ -266,17 +302,21 @@ class QueueManagerEngine:
                 self.data.log_object("delete", obj)
                 self.catalog.remove(obj.objtype, obj.name)
 
-    def _delete_queue_locked(self, obj: ObjectDef, *, purge: bool) -> None:
+    def _delete_queue_locked(self, obj: ObjectDef, *, purge: bool, force: bool = False) -> None:
+        """Delete a local queue. ``force`` is the temporary dynamic queue's close: it goes
+        whatever is open or uncommitted, and other handles on it then get MQRC_Q_DELETED."""
         mq = self.catalog.queues.get(obj.qid)
-        if mq is not None:
+        if mq is not None and not force:
             if self._open_handles(mq):
                 raise _fail(CMQC.MQRC_OBJECT_IN_USE)
-            if mq.uncommitted:
-                raise _fail(CMQC.MQRC_OBJECT_IN_USE)
-            if mq.depth and not purge:
+            if mq.uncommitted or (mq.depth and not purge):
                 raise _fail(CMQC.MQRC_Q_NOT_EMPTY)
         self.data.log_object("delete", obj)
-        self.data.drop_queue(obj, mq)
+        if mq is not None:
+            self.data.drop_queue(obj, mq)
+            for h in self._open_handles(mq):
+                h.deleted = True
+            mq.clear()
         self.catalog.remove(obj.objtype, obj.name)
 
     def _open_handles(self, mq: MessageQueue) -> list[Handle]:
@@ -345,9 +385,15 @@ def _qmgr_defaults() -> dict[str, object]:
 
 
 def _finish_uow(eng: QueueManagerEngine, uow: UnitOfWork, commit: bool) -> int | None:
-    """Commit or back out ``uow`` in memory (engine lock held); return the LSN to force."""
+    """Commit or back out ``uow`` in memory (engine lock held); return the LSN to force.
+
+    A message the unit of work put and then got itself is in both lists: commit removes it,
+    backout removes it too (the put never happened), and its backout count is not raised.
+    """
     data = eng.data
     lsn = None
+    own_puts = {id(e) for _, e in uow.puts}
+    woken: dict[int, MessageQueue] = {}
     if commit:
         if uow.logged:
             lsn = data.log_commit(uow)
@@ -355,30 +401,35 @@ def _finish_uow(eng: QueueManagerEngine, uow: UnitOfWork, commit: bool) -> int |
             if e.state == PUT_PENDING and e.owner is uow:
                 mq.set_state(e, AVAILABLE)
                 data.committed_put(mq, e)
+                woken[id(mq)] = mq
         for mq, e in uow.gets:
             if e.state == GET_PENDING and e.owner is uow:
                 mq.remove(e)
-                data.committed_get(mq, e)
+                if id(e) in own_puts:
+                    e.record = None
+                else:
+                    data.committed_get(mq, e)
                 mq.last_get = time.time()
-        for mq in {id(mq): mq for mq, _ in uow.puts}.values():
-            mq.wake()
     else:
         counts = []
         for mq, e in uow.gets:
-            if e.state == GET_PENDING and e.owner is uow:
+            if e.state == GET_PENDING and e.owner is uow and id(e) not in own_puts:
                 mq.set_state(e, AVAILABLE)
                 e.backout_count += 1
                 if e.persistent:
                     counts.append((mq.qid, e.seq, e.backout_count))
                     data.backout_count_changed(mq, e)
+                woken[id(mq)] = mq
         for mq, e in uow.puts:
-            if e.state == PUT_PENDING and e.owner is uow:
+            if e.state in (PUT_PENDING, GET_PENDING) and e.owner is uow:
                 mq.remove(e)
                 e.record = None
         if uow.logged:
-            data.log_backout(uow, counts)
-        for mq in {id(mq): mq for mq, _ in uow.gets}.values():
-            mq.wake()
+            lsn = data.log_backout(uow, counts)
+            if not counts:
+                lsn = None  # nothing to harden: losing this record changes nothing at restart
+    for mq in woken.values():
+        mq.wake()
     uow.puts.clear()
     uow.gets.clear()
     return lsn
@@ -401,21 +452,25 @@ class Connection:
         self.handles: dict[int, Handle] = {}
         self._next_hobj = 1
         self.uow: UnitOfWork | None = None
+        self.backed_out = False  # the queue manager backed our unit of work out (log full)
+        self.broken = False  # the queue manager ended under us (MQRC_CONNECTION_BROKEN)
         self.connected = True
         self.connected_at = time.time()
 
     # ------------------------------------------------------------------ helpers
 
     def _check(self) -> None:
+        if self.broken or self.engine.stopped:
+            raise _fail(CMQC.MQRC_CONNECTION_BROKEN)
         if not self.connected:
             raise _fail(CMQC.MQRC_HCONN_ERROR)
-        if self.engine.stopped:
-            raise _fail(CMQC.MQRC_CONNECTION_BROKEN)
 
     def _handle(self, hobj: int) -> Handle:
         h = self.handles.get(hobj)
         if h is None:
             raise _fail(CMQC.MQRC_HOBJ_ERROR)
+        if h.deleted:
+            raise _fail(CMQC.MQRC_Q_DELETED)
         return h
 
     def _uow(self) -> UnitOfWork:
@@ -500,23 +555,39 @@ class Connection:
         return obj, deftype
 
     def close(self, hobj: int, options: int = CMQC.MQCO_NONE) -> None:
-        """MQCLOSE; a temporary dynamic queue is deleted with its messages."""
+        """MQCLOSE. The handle that created a temporary dynamic queue deletes it, messages and
+        uncommitted work included; MQCO_DELETE(_PURGE) deletes a permanent dynamic queue."""
         eng = self.engine
         with eng.lock:
             self._check()
-            h = self._handle(hobj)
-            del self.handles[hobj]
-            delete = h.dynamic == "TEMPDYN" or (
-                h.dynamic == "PERMDYN" and options & (CMQC.MQCO_DELETE | CMQC.MQCO_DELETE_PURGE))
-            if delete and not eng._open_handles(h.mq):
+            h = self.handles.get(hobj)
+            if h is None:
+                raise _fail(CMQC.MQRC_HOBJ_ERROR)
+            if options & ~(CMQC.MQCO_DELETE | CMQC.MQCO_DELETE_PURGE | CMQC.MQCO_QUIESCE):
+                raise _fail(CMQC.MQRC_OPTIONS_ERROR)
+            delete_opts = options & (CMQC.MQCO_DELETE | CMQC.MQCO_DELETE_PURGE)
+            if h.deleted:
+                del self.handles[hobj]
+                return
+            deftype = h.base.attributes.get("DEFTYPE", "PREDEFINED")
+            if delete_opts and (h.obj.objtype == "QALIAS" or deftype == "PREDEFINED"):
+                raise _fail(CMQC.MQRC_OPTION_NOT_VALID_FOR_TYPE)
+            if h.dynamic == "TEMPDYN":
+                del self.handles[hobj]
+                eng._delete_queue_locked(h.base, purge=True, force=True)
+            elif delete_opts and deftype == "PERMDYN":
+                others = [x for x in eng._open_handles(h.mq) if x is not h]
+                if others:
+                    raise _fail(CMQC.MQRC_OBJECT_IN_USE)
+                del self.handles[hobj]
                 try:
-                    eng._delete_queue_locked(h.base, purge=h.dynamic == "TEMPDYN" or bool(
-                        options & CMQC.MQCO_DELETE_PURGE))
+                    eng._delete_queue_locked(h.base,
+                                             purge=bool(options & CMQC.MQCO_DELETE_PURGE))
                 except MQMIError:
-                    if h.dynamic == "TEMPDYN":
-                        raise
-                    self.handles[hobj] = h
+                    self.handles[hobj] = h  # MQCLOSE failed: the handle stays open
                     raise
+            else:
+                del self.handles[hobj]
 
     # ------------------------------------------------------------------ MQPUT
 
@@ -583,18 +654,25 @@ class Connection:
         if md.Expiry <= 0 and md.Expiry != CMQC.MQEI_UNLIMITED:
             raise _fail(CMQC.MQRC_EXPIRY_ERROR)
         syncpoint = bool(opts & CMQC.MQPMO_SYNCPOINT)
+        if syncpoint and self.backed_out:
+            raise _fail(CMQC.MQRC_BACKED_OUT)
         if opts & CMQC.MQPMO_NEW_MSG_ID or _id24(md.MsgId) == _NONE24:
-            md.MsgId = eng.new_msgid()
+            _trusted(md, {"MsgId": eng.new_msgid()})
         if opts & CMQC.MQPMO_NEW_CORREL_ID:
-            md.CorrelId = eng.new_msgid()
+            _trusted(md, {"CorrelId": eng.new_msgid()})
         now = time.time()
         self._set_context(md, opts, now)
-        md.Persistence = persistence
-        md.Priority = priority
         if md.ReplyToQ.strip(b" \x00") and not md.ReplyToQMgr.strip(b" \x00"):
-            md.ReplyToQMgr = eng.name.encode()
-        md.BackoutCount = 0
-        record = R.encode_message(now, md.pack(), data)
+            _trusted(md, {"ReplyToQMgr": eng.name.encode()})
+        # Priority and Persistence are input-only: the stored MQMD carries the resolved values,
+        # the application's MQMD keeps what it asked for.
+        asked = (md.Persistence, md.Priority, md.BackoutCount)
+        # Above MAXPRTY the message is queued at 9 but its MQMD keeps the application's value.
+        _trusted(md, {"Persistence": persistence, "Priority": asked[1] if warning else priority,
+                      "BackoutCount": 0})
+        md_bytes = md.pack()
+        _trusted(md, dict(zip(("Persistence", "Priority", "BackoutCount"), asked, strict=True)))
+        record = R.encode_message(now, md_bytes, data)
         persistent = persistence == CMQC.MQPER_PERSISTENT
         expiry_at = now + md.Expiry / 10.0 if md.Expiry > 0 else 0.0
         seq = eng.data.new_seq()
@@ -615,6 +693,8 @@ class Connection:
                     lsn = eng.data.log_put1(mq, entry)
                 mq.add(entry)
                 mq.wake()
+        except UowBackedOut:
+            raise _fail(CMQC.MQRC_BACKED_OUT) from None
         except LogFull:
             raise _fail(CMQC.MQRC_RESOURCE_PROBLEM) from None
         except PagesetFull:
@@ -622,33 +702,26 @@ class Connection:
         except LogError:
             raise _fail(CMQC.MQRC_RESOURCE_PROBLEM) from None
         mq.last_put = now
-        pmo.ResolvedQName = base.name
-        pmo.ResolvedQMgrName = eng.name
+        _trusted(pmo, {"ResolvedQName": base.name.encode(), "ResolvedQMgrName": eng.name.encode()})
         return lsn, warning
 
     def _set_context(self, md: MD, opts: int, now: float) -> None:
+        """Fill identity and origin context as MQPMO_DEFAULT_CONTEXT (or NO_CONTEXT) says.
+
+        The values are the queue manager's own, already in canonical form, so they go straight
+        into the structure's fields (``_trusted``) without per-field validation.
+        """
         if opts & CMQC.MQPMO_SET_ALL_CONTEXT:
             return
         if opts & CMQC.MQPMO_NO_CONTEXT:
-            md.UserIdentifier = b""
-            md.AccountingToken = b""
-            md.ApplIdentityData = b""
-            md.PutApplType = CMQC.MQAT_NO_CONTEXT
-            md.PutApplName = b""
-            md.PutDate = b""
-            md.PutTime = b""
-            md.ApplOriginData = b""
+            _trusted(md, _NO_CONTEXT)
             return
         if not opts & CMQC.MQPMO_SET_IDENTITY_CONTEXT:
-            md.UserIdentifier = self.user
-            md.AccountingToken = b""
-            md.ApplIdentityData = b""
-        gm = time.gmtime(now)
-        md.PutApplType = CMQC.MQAT_UNIX
-        md.PutApplName = self.appl_name
-        md.PutDate = time.strftime("%Y%m%d", gm).encode()
-        md.PutTime = (time.strftime("%H%M%S", gm) + f"{int(now * 100) % 100:02d}").encode()
-        md.ApplOriginData = b""
+            _trusted(md, {"UserIdentifier": self.user, "AccountingToken": b"",
+                          "ApplIdentityData": b""})
+        date, tod = _put_timestamp(now)
+        _trusted(md, {"PutApplType": CMQC.MQAT_UNIX, "PutApplName": self.appl_name,
+                      "PutDate": date, "PutTime": tod, "ApplOriginData": b""})
 
     # ------------------------------------------------------------------ MQGET
 
@@ -718,9 +791,10 @@ class Connection:
             msgid, correlid = self._selection(md, gmo)
             uow = self.uow
             now = time.time()
-            if opts & CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR:
+            if opts & (CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR | CMQC.MQGMO_MSG_UNDER_CURSOR):
                 entry = h.browse_entry
-                if entry is None or mq.get(entry.seq) is not entry:
+                if (entry is None or mq.find(entry.seq, entry.priority, entry.persistent)
+                        is not entry or not entry.visible_to(uow)):
                     raise _fail(CMQC.MQRC_NO_MSG_UNDER_CURSOR)
             else:
                 after = h.browse_key if opts & CMQC.MQGMO_BROWSE_NEXT else None
@@ -753,8 +827,7 @@ class Connection:
                 err.original_length = len(body)  # type: ignore[attr-defined]
                 raise err
             self._fill_md(md, md_bytes, entry, put_time, now)
-            gmo.ResolvedQName = h.base.name
-            gmo.ReturnedLength = len(body)
+            _trusted(gmo, {"ResolvedQName": h.base.name.encode(), "ReturnedLength": len(body)})
             if browse:
                 h.browse_key = mq.order_key(entry, by_priority)
                 h.browse_entry = entry
@@ -785,9 +858,9 @@ class Connection:
     @staticmethod
     def _fill_md(md: MD, md_bytes: bytes, entry: Entry, put_time: float, now: float) -> None:
         md.unpack(md_bytes)
-        md.BackoutCount = entry.backout_count
+        _trusted(md, {"BackoutCount": entry.backout_count})
         if entry.expiry_at > 0:
-            md.Expiry = max(1, int(round((entry.expiry_at - now) * 10)))
+            _trusted(md, {"Expiry": max(1, int(round((entry.expiry_at - now) * 10)))})
 
     def _remove_locked(self, mq: MessageQueue, entry: Entry, opts: int) -> int | None:
         """A destructive get: under syncpoint the message is locked, else it is gone."""
@@ -797,12 +870,17 @@ class Connection:
         mq.last_get = time.time()
         try:
             if entry.state == PUT_PENDING:
-                # got back in the unit of work that put it: both vanish at commit
+                # got back in the unit of work that put it: both vanish at commit, and the GET
+                # is logged so that redo of the commit removes what it re-inserts
                 uow = self._uow()
+                if entry.persistent:
+                    eng.data.log_get(uow, mq, entry)
                 mq.set_state(entry, GET_PENDING, uow)
                 uow.gets.append((mq, entry))
                 return None
             if syncpoint:
+                if self.backed_out:
+                    raise _fail(CMQC.MQRC_BACKED_OUT)
                 uow = self._uow()
                 if entry.persistent:
                     eng.data.log_get(uow, mq, entry)
@@ -814,6 +892,8 @@ class Connection:
                 return eng.data.log_get1(mq, entry)
             entry.record = None
             return None
+        except UowBackedOut:
+            raise _fail(CMQC.MQRC_BACKED_OUT) from None
         except LogFull:
             raise _fail(CMQC.MQRC_RESOURCE_PROBLEM) from None
 
@@ -831,6 +911,11 @@ class Connection:
         with eng.lock:
             self._check()
             uow, self.uow = self.uow, None
+            if self.backed_out:
+                self.backed_out = False
+                if uow is not None:
+                    _finish_uow(eng, uow, False)
+                raise _fail(CMQC.MQRC_BACKED_OUT)
             if uow is None:
                 return
             try:
@@ -845,9 +930,11 @@ class Connection:
         eng = self.engine
         with eng.lock:
             self._check()
+            self.backed_out = False
             uow, self.uow = self.uow, None
-            if uow is not None:
-                _finish_uow(eng, uow, False)
+            lsn = _finish_uow(eng, uow, False) if uow is not None else None
+        if lsn is not None:
+            eng.data.force(lsn)  # backout counts survive restarts (HARDENBO)
 
     def prepare(self, luwid: bytes) -> None:
         """Harden the current unit of work in doubt under ``luwid`` (the sending MCA's batch).
@@ -885,10 +972,10 @@ class Connection:
                 raise _fail(CMQC.MQRC_SELECTOR_ERROR)
             if keyword in ("CURDEPTH", "IPPROCS", "OPPROCS"):
                 if h.obj.objtype != "QLOCAL":
-                    raise _fail(CMQC.MQRC_SELECTOR_NOT_FOR_TYPE)
+                    raise _fail(CMQC.MQRC_SELECTOR_NOT_FOR_TYPE, _WARNING)
                 return int(eng.queue_status(h.obj.name)[keyword])  # type: ignore[arg-type]
             if keyword not in h.obj.attributes:
-                raise _fail(CMQC.MQRC_SELECTOR_NOT_FOR_TYPE)
+                raise _fail(CMQC.MQRC_SELECTOR_NOT_FOR_TYPE, _WARNING)
             return sel.to_mqi(selector, keyword, h.obj.attributes[keyword])
 
     def inquire_qmgr(self, selector: int) -> int | bytes:

@@ -24,6 +24,7 @@ from sortedcontainers import SortedDict
 AVAILABLE = 0
 PUT_PENDING = 1
 GET_PENDING = 2
+REMOVED = 3  # its queue was deleted under it; units of work holding it skip it
 
 
 class Entry:
@@ -62,6 +63,44 @@ class Entry:
                 f"state={self.state}, len={self.length})")
 
 
+NONE_ID = b"\x00" * 24  # MQMI_NONE / MQCI_NONE: never a selection, so never indexed
+
+
+def _index_add(index: dict, key: bytes, entry: Entry) -> None:
+    """Index by MsgId/CorrelId: a unique id maps to its entry, a repeated one to {seq: entry}."""
+    if key == NONE_ID:
+        return
+    found = index.get(key)
+    if found is None:
+        index[key] = entry
+    elif isinstance(found, Entry):
+        index[key] = {found.seq: found, entry.seq: entry}
+    else:
+        found[entry.seq] = entry
+
+
+def _index_remove(index: dict, key: bytes, entry: Entry) -> None:
+    found = index.get(key)
+    if found is None:
+        return
+    if isinstance(found, Entry):
+        if found is entry:
+            del index[key]
+        return
+    found.pop(entry.seq, None)
+    if len(found) == 1:
+        index[key] = next(iter(found.values()))
+
+
+def _bucket(index: dict, key: bytes) -> dict[int, Entry]:
+    found = index.get(key)
+    if found is None:
+        return {}
+    if isinstance(found, Entry):
+        return {found.seq: found}
+    return found
+
+
 def _subqueue(priority: int, persistent: bool) -> int:
     return priority * 2 + (1 if persistent else 0)
 
@@ -73,41 +112,49 @@ class MessageQueue:
         self.qid = qid
         self.psid = 1
         self.subqueues: list[SortedDict] = [SortedDict() for _ in range(20)]
-        self.by_msgid: dict[bytes, dict[int, Entry]] = {}
-        self.by_correlid: dict[bytes, dict[int, Entry]] = {}
-        self.depth = 0  # every entry, committed or not (CURDEPTH counts uncommitted puts)
+        self.by_msgid: dict[bytes, Entry | dict[int, Entry]] = {}
+        self.by_correlid: dict[bytes, Entry | dict[int, Entry]] = {}
+        self.count = 0  # every entry, whatever its state
+        self.getting = 0  # entries in GET_PENDING
         self.uncommitted = 0  # entries in PUT_PENDING or GET_PENDING
         self.waiters: list[Callable[[], None]] = []
         self.last_put: float = 0.0
         self.last_get: float = 0.0
 
+    @property
+    def depth(self) -> int:
+        """CURDEPTH: uncommitted puts count, messages got under syncpoint do not (as IBM)."""
+        return self.count - self.getting
+
     # ------------------------------------------------------------------ membership
 
     def add(self, entry: Entry) -> None:
         self.subqueues[_subqueue(entry.priority, entry.persistent)][entry.seq] = entry
-        self.by_msgid.setdefault(entry.msgid, {})[entry.seq] = entry
-        self.by_correlid.setdefault(entry.correlid, {})[entry.seq] = entry
-        self.depth += 1
+        _index_add(self.by_msgid, entry.msgid, entry)
+        _index_add(self.by_correlid, entry.correlid, entry)
+        self.count += 1
         if entry.state != AVAILABLE:
             self.uncommitted += 1
+            if entry.state == GET_PENDING:
+                self.getting += 1
 
     def remove(self, entry: Entry) -> None:
         sq = self.subqueues[_subqueue(entry.priority, entry.persistent)]
         if sq.pop(entry.seq, None) is None:
             return
-        for index, key in ((self.by_msgid, entry.msgid), (self.by_correlid, entry.correlid)):
-            bucket = index.get(key)
-            if bucket is not None:
-                bucket.pop(entry.seq, None)
-                if not bucket:
-                    del index[key]
-        self.depth -= 1
+        _index_remove(self.by_msgid, entry.msgid, entry)
+        _index_remove(self.by_correlid, entry.correlid, entry)
+        self.count -= 1
         if entry.state != AVAILABLE:
             self.uncommitted -= 1
+            if entry.state == GET_PENDING:
+                self.getting -= 1
 
     def set_state(self, entry: Entry, state: int, owner: object = None) -> None:
         if (entry.state != AVAILABLE) != (state != AVAILABLE):
             self.uncommitted += 1 if state != AVAILABLE else -1
+        if (entry.state == GET_PENDING) != (state == GET_PENDING):
+            self.getting += 1 if state == GET_PENDING else -1
         entry.state = state
         entry.owner = owner
 
@@ -135,9 +182,11 @@ class MessageQueue:
                 band = 9 - prio
                 if after is not None and band < after[0]:
                     continue
+                np_sq, p_sq = self.subqueues[prio * 2], self.subqueues[prio * 2 + 1]
+                if not np_sq and not p_sq:
+                    continue
                 start = after[1] if after is not None and band == after[0] else None
-                yield from self._merge((self.subqueues[prio * 2], self.subqueues[prio * 2 + 1]),
-                                       start)
+                yield from self._merge((np_sq, p_sq), start)
         else:
             yield from self._merge(self.subqueues, after[1] if after is not None else None)
 
@@ -181,14 +230,14 @@ class MessageQueue:
             yield from self.iter_order(by_priority, after)
             return
         if msgid is not None and correlid is not None:
-            a = self.by_msgid.get(msgid, {})
-            b = self.by_correlid.get(correlid, {})
+            a = _bucket(self.by_msgid, msgid)
+            b = _bucket(self.by_correlid, correlid)
             small, other = (a, b) if len(a) <= len(b) else (b, a)
             pool = [e for s, e in small.items() if s in other]
+        elif msgid is not None:
+            pool = list(_bucket(self.by_msgid, msgid).values())
         else:
-            bucket = (self.by_msgid if msgid is not None else self.by_correlid).get(
-                msgid if msgid is not None else correlid, {})
-            pool = list(bucket.values())
+            pool = list(_bucket(self.by_correlid, correlid).values())
         pool.sort(key=lambda e: self.order_key(e, by_priority))
         for e in pool:
             if after is None or self.order_key(e, by_priority) > after:
@@ -214,3 +263,13 @@ class MessageQueue:
     def entries(self) -> Iterator[Entry]:
         for sq in self.subqueues:
             yield from list(sq.values())
+
+    def clear(self) -> list[Entry]:
+        """Remove every message (queue deleted or purged); returns them, marked REMOVED."""
+        gone = list(self.entries())
+        for e in gone:
+            self.remove(e)
+            e.state = REMOVED
+            e.owner = None
+        self.wake()
+        return gone

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 import mqpy
 from mqpy import CMQC
 
@@ -85,8 +83,6 @@ def test_browse_msg_under_cursor_returns_the_same_message_again(qm):
     assert _browse(q, NEXT) == b"m3"
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: qmgr.Connection._get_once ignores "
-                   "MQGMO_MSG_UNDER_CURSOR and removes the first message instead")
 def test_get_msg_under_cursor_removes_the_browsed_message(qm):
     """Given a handle open for browse and input whose cursor is on the second message, when it
     gets with MQGMO_MSG_UNDER_CURSOR, then the second message is removed and the first and

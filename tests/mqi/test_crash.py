@@ -92,9 +92,6 @@ def test_in_flight_work_is_undone_after_kill_9(q1):
     assert drain(qm, "Q1") == [b"committed", b"forced"]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: DataManager.log_put/log_get set "
-                   "UnitOfWork.first_lsn to the END of the first record; a checkpoint taken "
-                   "inside a unit of work moves the redo point past that record")
 def test_unit_of_work_spanning_a_checkpoint_survives_kill_9_whole(q1):
     """Given a unit of work whose first persistent put precedes a checkpoint and whose commit
     follows it, when the process is killed after MQCMIT returned, then after restart both
@@ -122,8 +119,6 @@ def test_backout_count_survives_kill_9_once_later_work_is_forced(q1):
     assert (data, md.BackoutCount) == (b"poison", 1)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: MQBACK's BACKOUT record (and the GET before it) "
-                   "is never forced, so the backout count is lost if the process dies next")
 def test_backout_count_survives_kill_9_right_after_mqback(q1):
     """Given a message got under syncpoint and backed out, when the process is killed right
     after MQBACK returned, then after restart the message shows BackoutCount 1 (IBM on

@@ -86,8 +86,6 @@ def test_priority_above_maximum_warns_2049_and_is_queued_at_priority_9(qm):
     assert drain(qm, "Q1") == [b"nine", b"fifteen", b"eight"]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: qmgr.Connection._put_locked overwrites "
-                   "md.Priority with 9; IBM keeps the application's Priority in the MQMD")
 def test_priority_above_maximum_keeps_the_putters_priority_in_the_descriptor(qm):
     """Given a message put with Priority 15 (warning 2049), when it is got, then
     MQMD.Priority is still 15: IBM queues it at MaxPriority but "the Priority field in the

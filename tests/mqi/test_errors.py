@@ -24,8 +24,6 @@ def test_define_of_a_name_longer_than_48_characters_fails_2152(qmgr):
     qmgr.define("Q" * 48)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: mqi._as_od builds an OD from the name and the "
-                   "OD field raises ValueError for 49 bytes; MQOPEN should fail 2152")
 def test_open_of_a_name_longer_than_48_characters_fails_2152(qm):
     """Given a 49-character object name, when Queue(qm, name, MQOO_OUTPUT) opens it, then an
     MQMIError MQRC_OBJECT_NAME_ERROR, not a bare ValueError from the structure layer."""
@@ -217,8 +215,6 @@ def test_inquire_with_an_unknown_selector_fails_2067(qm):
         q.inquire(9999)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: qmgr.Connection.inquire raises 2068 with "
-                   "MQCC_FAILED; IBM completes MQINQ with MQCC_WARNING")
 def test_inquire_of_a_selector_not_for_the_queue_type_warns_2068(qmgr):
     """Given an alias queue opened for inquire, when MQINQ asks for CURDEPTH (local queues
     only), then MQCC_WARNING / MQRC_SELECTOR_NOT_FOR_TYPE (IBM returns the other values and
@@ -230,8 +226,6 @@ def test_inquire_of_a_selector_not_for_the_queue_type_warns_2068(qmgr):
         q.inquire(CMQC.MQIA_CURRENT_Q_DEPTH)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: QueueManagerEngine.close disconnects every "
-                   "connection, so Connection._check reports 2018 HCONN_ERROR, not 2009")
 def test_calls_after_the_queue_manager_stopped_report_a_broken_connection(qmgr):
     """Given a connection whose queue manager has been stopped, when it opens a queue, then
     MQRC_CONNECTION_BROKEN (2009; MQRC_Q_MGR_STOPPING 2162 is also IBM's), not

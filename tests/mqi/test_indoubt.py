@@ -10,9 +10,6 @@ from ._support import depth, drain, get, put
 
 LUWID = b"LUWID001"
 
-FIRST_LSN_BUG = pytest.mark.xfail(strict=True, reason="BUG: DataManager.log_put/log_get set "
-                                  "UnitOfWork.first_lsn to the END of the first record, so "
-                                  "restart redo skips a unit of work's first record")
 
 
 def _prepare(qmgr) -> None:
@@ -37,7 +34,6 @@ def test_prepared_work_stays_locked_and_invisible(qmgr):
     assert drain(qmgr.qm, "Q1") == [b"OTHER"]
 
 
-@FIRST_LSN_BUG
 def test_in_doubt_work_survives_a_restart(qmgr):
     """Given a prepared unit of work, when the queue manager is stopped and started, then it is
     still in doubt and its messages are still invisible."""
@@ -47,7 +43,6 @@ def test_in_doubt_work_survives_a_restart(qmgr):
     assert drain(qm, "Q1") == [b"OTHER"]
 
 
-@FIRST_LSN_BUG
 def test_resolve_commit_after_restart_finishes_the_unit_of_work(qmgr):
     """Given a prepared unit of work carried over a restart, when it is resolved with commit,
     then NEW is available, OLD is gone for good, and nothing is in doubt (also after another
@@ -92,7 +87,6 @@ def test_queue_with_in_doubt_work_cannot_be_deleted(qmgr):
     assert depth(qmgr.qm, "Q1") >= 1
 
 
-@FIRST_LSN_BUG
 def test_every_put_of_an_in_doubt_unit_of_work_survives_a_restart(qmgr):
     """Given a unit of work of two persistent puts, prepared, when the queue manager restarts
     and the unit of work is resolved with commit, then both messages are on the queue."""

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 import mqpy
 from mqpy import CMQC
 
@@ -74,8 +72,6 @@ def test_curdepth_counts_uncommitted_puts(qmgr):
         get(b, "Q1")
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: engine MessageQueue.depth keeps GET_PENDING "
-                   "entries; IBM decrements CurrentQDepth at a syncpoint MQGET")
 def test_curdepth_excludes_messages_got_in_an_uncommitted_uow(qmgr):
     """Given two messages and A has got one under syncpoint, when CURDEPTH is inquired, then it
     is 1; after A backs out it is 2 again. IBM (CurrentQDepth): decremented during a nonbrowse
@@ -91,9 +87,6 @@ def test_curdepth_excludes_messages_got_in_an_uncommitted_uow(qmgr):
     assert depth(b, "Q1") == 2
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: qmgr.Connection._put_locked tests MAXDEPTH "
-                   "against MessageQueue.depth, which still counts messages got under "
-                   "syncpoint; IBM checks CurrentQDepth, which excludes them")
 def test_a_message_got_under_syncpoint_frees_its_place_for_a_put(qmgr):
     """Given a MAXDEPTH(1) queue holding one message that A has got under syncpoint, when B
     puts, then the put succeeds (CurrentQDepth is 0), and after A commits B's message is the

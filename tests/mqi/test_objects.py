@@ -46,8 +46,6 @@ def test_delete_of_a_queue_with_messages_fails_2055_unless_purge(qmgr):
     assert qmgr.eng.lookup("QLOCAL", "Q1") is None
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: QueueManagerEngine._delete_queue_locked answers "
-                   "2042 for uncommitted messages; IBM answers MQRC_Q_NOT_EMPTY 2055")
 def test_delete_of_a_queue_with_uncommitted_messages_fails_2055_even_with_purge(qmgr):
     """Given Q1 has an uncommitted put and no open handle, when DELETE QLOCAL(Q1) PURGE, then
     it fails with MQRC_Q_NOT_EMPTY (IBM: "also returned from a command to clear or delete ...
@@ -126,8 +124,6 @@ def test_temporary_dynamic_queue_does_not_survive_a_restart(qmgr):
         mqpy.Queue(qm, name, OUT)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: Connection.close -> _delete_queue_locked raises "
-                   "2042 when the TEMPDYN queue holds uncommitted messages; IBM deletes it")
 def test_temporary_dynamic_queue_is_deleted_even_with_uncommitted_work(qmgr):
     """Given a temporary dynamic queue with an uncommitted put on it, when its creating handle
     closes, then MQCLOSE succeeds and the queue is deleted (IBM: "This is true even if there
@@ -138,8 +134,6 @@ def test_temporary_dynamic_queue_is_deleted_even_with_uncommitted_work(qmgr):
     assert qmgr.eng.lookup("QLOCAL", name) is None
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: Connection.close deletes a TEMPDYN queue only "
-                   "if no other handle has it open; IBM deletes it when the creator closes")
 def test_temporary_dynamic_queue_goes_when_its_creator_closes_despite_other_openers(qmgr):
     """Given a temporary dynamic queue also opened for output by another connection, when the
     creating handle closes, then the queue is deleted and the other handle's next put fails
@@ -177,8 +171,6 @@ def test_close_delete_purge_by_the_creator_removes_a_permanent_dynamic_queue(qmg
     assert qmgr.eng.lookup("QLOCAL", name) is None
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: mqi.Queue.close forgets the handle before "
-                   "MQCLOSE returns, so a failed close leaves the Queue unusable")
 def test_failed_close_delete_leaves_the_handle_open(qmgr):
     """Given a permanent dynamic queue holding a message, when its creator closes with
     MQCO_DELETE, then MQRC_Q_NOT_EMPTY and the handle is still open (pymqi resets its handle
@@ -191,8 +183,6 @@ def test_failed_close_delete_leaves_the_handle_open(qmgr):
     assert qmgr.eng.lookup("QLOCAL", name) is None
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: Connection.close honours MQCO_DELETE only on "
-                   "the handle whose MQOPEN created the queue (Handle.dynamic)")
 def test_close_delete_of_a_reopened_permanent_dynamic_queue_deletes_it(qmgr):
     """Given an empty permanent dynamic queue reopened by name after a restart, when closed
     with MQCO_DELETE, then it is deleted (IBM: MQCO_DELETE deletes a permanent dynamic queue

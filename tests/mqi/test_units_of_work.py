@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 import mqpy
 from mqpy import CMQC
 
@@ -111,8 +109,6 @@ def test_put_and_get_in_one_unit_of_work_then_commit_leaves_nothing(qm):
     assert depth(qm, "Q1") == 0 and drain(qm, "Q1") == []
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: engine.qmgr._finish_uow (backout) makes the "
-                   "entry put-then-got in the same UOW AVAILABLE: a backed-out put appears")
 def test_put_and_get_in_one_unit_of_work_then_backout_leaves_nothing(qm):
     """Given a put and a get of the same message in one unit of work, when backed out, then
     the put never happened: the queue is empty and nobody can get the message."""

@@ -84,7 +84,13 @@ def main() -> None:
             ids = [next_id]
             next_id += 1
             note("x", ids)
-            put(ids, sync, lingering)
+            try:
+                put(ids, sync, lingering)
+            except mqpy.MQMIError as e:
+                # its unit of work pinned the log and the queue manager backed it out
+                if e.reason != CMQC.MQRC_BACKED_OUT:
+                    raise
+                other.backout()
         elif op < 0.82:  # gets in a unit of work, committed
             ids = take(rng.randint(1, 15), CMQC.MQGMO_SYNCPOINT)
             note("g", ids)
