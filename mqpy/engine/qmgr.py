@@ -319,6 +319,27 @@ class QueueManagerEngine:
             mq.clear()
         self.catalog.remove(obj.objtype, obj.name)
 
+    def clear(self, name: str) -> int:
+        """CLEAR QLOCAL: remove every message; refused while the queue is open or has
+        uncommitted work (IBM's AMQ8148/MQRC_OBJECT_IN_USE). Returns how many went."""
+        with self.lock:
+            obj = self.catalog.queue_def(name)
+            if obj is None or obj.objtype != "QLOCAL":
+                raise _fail(CMQC.MQRC_UNKNOWN_OBJECT_NAME)
+            mq = self.catalog.queues[obj.qid]
+            if self._open_handles(mq) or mq.uncommitted:
+                raise _fail(CMQC.MQRC_OBJECT_IN_USE)
+            lsn = None
+            gone = list(mq.entries())
+            for e in gone:
+                mq.remove(e)
+                if e.persistent:
+                    lsn = self.data.log_get1(mq, e)
+                e.record = None
+        if lsn is not None:
+            self.data.force(lsn)
+        return len(gone)
+
     def _open_handles(self, mq: MessageQueue) -> list[Handle]:
         return [h for c in self.connections.values() for h in c.handles.values() if h.mq is mq]
 
