@@ -158,6 +158,7 @@ class QueueManagerEngine:
                                   if k not in qm.attributes})
             eng.catalog.qmgr = qm.attributes
             eng.data.log_object("define", qm)
+            eng.catalog.install(qm)
             for objtype, oname, attributes in SYSTEM_OBJECTS:
                 eng.define(objtype, oname, attributes)
             if dead_letter_queue:
