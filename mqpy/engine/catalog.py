@@ -15,6 +15,7 @@ class Catalog:
     def __init__(self) -> None:
         self.objects: dict[tuple[str, str], ObjectDef] = {}
         self.queues: dict[int, MessageQueue] = {}  # qid -> messages of a local queue
+        self.by_qid: dict[int, ObjectDef] = {}  # qid -> its local queue definition
         self.qmgr: dict[str, object] = {}
         self.next_qid = 1
 
@@ -37,11 +38,13 @@ class Catalog:
             self.next_qid = max(self.next_qid, obj.qid + 1)
             mq = self.queues.setdefault(obj.qid, MessageQueue(obj.qid))
             mq.psid = self._psid(obj)
+            self.by_qid[obj.qid] = obj
 
     def remove(self, objtype: str, name: str) -> ObjectDef | None:
         obj = self.objects.pop((namespace(objtype), name), None)
         if obj is not None and obj.objtype == "QLOCAL":
             self.queues.pop(obj.qid, None)
+            self.by_qid.pop(obj.qid, None)
         return obj
 
     def _psid(self, obj: ObjectDef) -> int:

@@ -28,6 +28,7 @@ import attrs
 
 from mqpy import CMQC
 from mqpy.engine import records as R
+from mqpy.engine import reports, resolution, triggers
 from mqpy.engine import selectors as sel
 from mqpy.engine.catalog import Catalog
 from mqpy.engine.datamgr import DataManager, Tuning, UnitOfWork, UowBackedOut
@@ -36,7 +37,7 @@ from mqpy.engine.objects import SYSTEM_OBJECTS, ObjectDef
 from mqpy.engine.pageset import PagesetError, PagesetFull
 from mqpy.engine.queues import AVAILABLE, GET_PENDING, PUT_PENDING, Entry, MessageQueue
 from mqpy.errors import MQMIError
-from mqpy.structures import GMO, MD, OD, PMO
+from mqpy.structures import GMO, MD, OD, PMO, XQH
 
 _FAILED = CMQC.MQCC_FAILED
 _WARNING = CMQC.MQCC_WARNING
@@ -77,6 +78,40 @@ def _put_timestamp(now: float) -> tuple[bytes, bytes]:
     return _stamp_cache[1], _stamp_cache[2] + b"%02d" % (int(now * 100) % 100)
 
 
+_IDENTITY = ("UserIdentifier", "AccountingToken", "ApplIdentityData")
+_ORIGIN = ("PutApplType", "PutApplName", "PutDate", "PutTime", "ApplOriginData")
+_CONTEXT_PMO = (CMQC.MQPMO_NO_CONTEXT | CMQC.MQPMO_DEFAULT_CONTEXT
+                | CMQC.MQPMO_PASS_IDENTITY_CONTEXT | CMQC.MQPMO_PASS_ALL_CONTEXT
+                | CMQC.MQPMO_SET_IDENTITY_CONTEXT | CMQC.MQPMO_SET_ALL_CONTEXT)
+# PMO context option -> the open option MQPUT1 adds for it
+_CONTEXT_OPEN = {CMQC.MQPMO_PASS_IDENTITY_CONTEXT: CMQC.MQOO_PASS_IDENTITY_CONTEXT,
+                 CMQC.MQPMO_PASS_ALL_CONTEXT: CMQC.MQOO_PASS_ALL_CONTEXT,
+                 CMQC.MQPMO_SET_IDENTITY_CONTEXT: CMQC.MQOO_SET_IDENTITY_CONTEXT,
+                 CMQC.MQPMO_SET_ALL_CONTEXT: CMQC.MQOO_SET_ALL_CONTEXT}
+# PMO context option -> the open options any of which permit it (each implies the weaker ones)
+_CONTEXT_OPEN_OK = {
+    CMQC.MQPMO_PASS_IDENTITY_CONTEXT: CMQC.MQOO_PASS_IDENTITY_CONTEXT | CMQC.MQOO_PASS_ALL_CONTEXT
+    | CMQC.MQOO_SET_IDENTITY_CONTEXT | CMQC.MQOO_SET_ALL_CONTEXT,
+    CMQC.MQPMO_PASS_ALL_CONTEXT: CMQC.MQOO_PASS_ALL_CONTEXT | CMQC.MQOO_SET_ALL_CONTEXT,
+    CMQC.MQPMO_SET_IDENTITY_CONTEXT: CMQC.MQOO_SET_IDENTITY_CONTEXT | CMQC.MQOO_SET_ALL_CONTEXT,
+    CMQC.MQPMO_SET_ALL_CONTEXT: CMQC.MQOO_SET_ALL_CONTEXT,
+}
+
+
+def _transmission_message(md: MD, data: bytes, remote_q: str, remote_qm: str
+                          ) -> tuple[MD, bytes]:
+    """A message for a transmission queue: its own MQMD (Format MQXMIT) then an MQXQH naming
+    the destination and embedding the original MQMD, then the data."""
+    xqh = XQH()
+    xqh.RemoteQName = remote_q.encode("latin-1")
+    xqh.RemoteQMgrName = remote_qm.encode("latin-1")
+    xqh.MsgDesc = md.copy()
+    outer = md.copy()
+    outer.Format = CMQC.MQFMT_XMIT_Q_HEADER
+    outer.Encoding = CMQC.MQENC_NATIVE
+    return outer, xqh.pack() + data
+
+
 def _fail(reason: int, comp: int = _FAILED) -> MQMIError:
     return MQMIError(comp, reason)
 
@@ -114,6 +149,9 @@ class Handle:
     browse_key: tuple[int, int] | None = None
     browse_entry: Entry | None = None
     dynamic: str | None = None  # "TEMPDYN" when this handle created a temporary queue
+    remote_q: str | None = None  # set when ``base`` is a transmission queue: the destination
+    remote_qm: str | None = None
+    saved_context: MD | None = None  # MQOO_SAVE_ALL_CONTEXT: context of the last get
     deleted: bool = False  # the queue was deleted while open (MQRC_Q_DELETED)
 
 
@@ -139,6 +177,9 @@ class QueueManagerEngine:
         self._expiry_stop = threading.Event()
         self.started_at = time.time()
         self.log_full_backouts = 0
+        self.stats_expired = 0
+        self.expiry_interval = 60.0  # seconds between expiry scans
+        self._last_expiry_scan = time.monotonic()
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -196,10 +237,14 @@ class QueueManagerEngine:
         self._checkpointer.start()
 
     def _checkpoint_loop(self) -> None:
+        """The queue manager's housekeeping thread: checkpoints when wanted, expiry scans."""
         while not self.stopped:
             self.data.checkpoint_wanted.wait(1.0)
             if self.stopped:
                 break
+            if time.monotonic() - self._last_expiry_scan >= self.expiry_interval:
+                self._last_expiry_scan = time.monotonic()
+                self.expire_scan()
             if self.data.checkpoint_wanted.is_set():
                 try:
                     self.data.checkpoint()
@@ -235,6 +280,199 @@ class QueueManagerEngine:
 
     def checkpoint(self) -> None:
         self.data.checkpoint()
+
+    # ------------------------------------------------------------------ storing messages
+
+    def _store(self, conn: Connection | None, base: ObjectDef, mq: MessageQueue,
+               md_bytes: bytes, body: bytes, *, priority: int, persistent: bool, msgid: bytes,
+               correlid: bytes, expiry: int, report: int, now: float, syncpoint: bool
+               ) -> int | None:
+        """Put one message on local queue ``base`` (engine lock held); the LSN to force."""
+        a = base.attributes
+        if len(body) > int(a.get("MAXMSGL", 4194304)):  # type: ignore[arg-type]
+            raise _fail(CMQC.MQRC_MSG_TOO_BIG_FOR_Q)
+        if mq.depth >= int(a.get("MAXDEPTH", 5000)):  # type: ignore[arg-type]
+            raise _fail(CMQC.MQRC_Q_FULL)
+        record = R.encode_message(now, md_bytes, body)
+        expiry_at = now + expiry / 10.0 if expiry > 0 else 0.0
+        entry = Entry(self.data.new_seq(), priority, persistent, _id24(msgid), _id24(correlid),
+                      expiry_at, len(body), record, now)
+        entry.report = report
+        lsn = None
+        try:
+            if syncpoint:
+                assert conn is not None
+                uow = conn._uow()
+                if persistent:
+                    self.data.log_put(uow, mq, entry)
+                entry.state, entry.owner = PUT_PENDING, uow
+                mq.add(entry)
+                uow.puts.append((mq, entry))
+            else:
+                if persistent:
+                    lsn = self.data.log_put1(mq, entry)
+                mq.add(entry)
+                self._arrived(base, mq, entry)
+        except UowBackedOut:
+            raise _fail(CMQC.MQRC_BACKED_OUT) from None
+        except PagesetFull:
+            raise _fail(CMQC.MQRC_STORAGE_MEDIUM_FULL) from None
+        except LogError:  # LogFull included
+            raise _fail(CMQC.MQRC_RESOURCE_PROBLEM) from None
+        mq.last_put = now
+        return lsn
+
+    def _arrived(self, base: ObjectDef, mq: MessageQueue, entry: Entry) -> None:
+        """A message became available: wake getters, confirm on arrival, check triggers."""
+        mq.wake()
+        if entry.report & CMQC.MQRO_COA and base.attributes.get("USAGE") != "XMITQ":
+            self._report_from_entry("COA", mq, entry)
+        if base.attributes.get("TRIGGER") == "YES":
+            self._trigger_check(base, mq, entry)
+
+    def _report_from_entry(self, kind: str, mq: MessageQueue, entry: Entry,
+                           feedback: int | None = None) -> None:
+        _put_time, _bo, md_bytes, body = R.decode_message(self.data.read_record(mq, entry))
+        self.report(kind, MD().unpack(md_bytes), body, feedback=feedback)
+
+    def report(self, kind: str, original: MD, data: bytes, *, feedback: int | None = None) -> None:
+        """Send the COA/COD/EXPIRATION/EXCEPTION report ``original`` asked for, if any."""
+        built = reports.build_report(kind, original, data, feedback=feedback,
+                                     qmgr_name=self.name, msgid=self.new_msgid())
+        if built is None:
+            return
+        rmd, body = built
+        self._system_put(_strip(original.ReplyToQ), _strip(original.ReplyToQMgr), rmd, body)
+
+    def _system_put(self, qname: str, qmname: str, md: MD, body: bytes, *,
+                    dead_letter: bool = True) -> bool:
+        """A put by the queue manager itself (reports, trigger messages, dead letters), outside
+        syncpoint, context as given; an undeliverable one goes to the dead-letter queue."""
+        try:
+            res = resolution.resolve(self.catalog, self.name, qname, qmname)
+            if res.target.objtype != "QLOCAL":
+                raise _fail(CMQC.MQRC_Q_TYPE_ERROR)
+            if res.target.attributes.get("PUT") == "DISABLED":
+                raise _fail(CMQC.MQRC_PUT_INHIBITED)
+            out_md, out = md, body
+            if res.remote_qm is not None:
+                out_md, out = _transmission_message(md, body, res.remote_q or qname,
+                                                    res.remote_qm)
+            if _id24(md.MsgId) == _NONE24:
+                _trusted(md, {"MsgId": self.new_msgid()})
+                out_md.MsgId = md.MsgId
+            prio = md.Priority if 0 <= md.Priority <= 9 else 0
+            lsn = self._store(None, res.target, self.catalog.queues[res.target.qid],
+                              out_md.pack(), out, priority=prio,
+                              persistent=md.Persistence == CMQC.MQPER_PERSISTENT,
+                              msgid=md.MsgId, correlid=md.CorrelId, expiry=md.Expiry,
+                              report=md.Report, now=time.time(), syncpoint=False)
+        except MQMIError as e:
+            if dead_letter:
+                return self.dead_letter(md, body, e.reason, qname, qmname or self.name)
+            return False
+        if lsn is not None:
+            self.data.force(lsn)
+        return True
+
+    def dead_letter(self, md: MD, data: bytes, reason: int, dest_q: str, dest_qm: str) -> bool:
+        """Put a message that cannot be delivered on DEADQ behind an MQDLH; False if there is
+        no usable dead-letter queue (the caller then keeps or reports the message)."""
+        deadq = str(self.catalog.qmgr.get("DEADQ", "") or "").strip()
+        if not deadq:
+            return False
+        date, tod = _put_timestamp(time.time())
+        dmd, body = reports.build_dead_letter(md, data, reason, dest_q, dest_qm,
+                                              put_appl_name=b"mqpy queue manager",
+                                              put_date=date, put_time=tod)
+        return self._system_put(deadq, "", dmd, body, dead_letter=False)
+
+    # ------------------------------------------------------------------ triggering
+
+    def _eligible_depth(self, base: ObjectDef, mq: MessageQueue) -> int:
+        floor = int(base.attributes.get("TRIGMPRI", 0))  # type: ignore[arg-type]
+        if floor <= 0:
+            return mq.count - mq.uncommitted
+        return sum(1 for p in range(floor, 10) for sq in (mq.subqueues[p * 2],
+                                                            mq.subqueues[p * 2 + 1])
+                   for e in sq.values() if e.state == AVAILABLE)
+
+    def _trigger_target(self, base: ObjectDef) -> tuple[ObjectDef | None, bool, ObjectDef | None]:
+        """(initiation queue, someone listening on it, process definition) of a queue."""
+        a = base.attributes
+        initq = self.catalog.queue_def(str(a.get("INITQ", "") or ""))
+        listening = False
+        if initq is not None and initq.objtype == "QLOCAL":
+            imq = self.catalog.queues[initq.qid]
+            listening = any(h.options & _INPUT_OPTS for h in self._open_handles(imq))
+        proc = self.catalog.lookup("PROCESS", str(a.get("PROCESS", "") or ""))
+        return initq, listening, proc
+
+    def _trigger_check(self, base: ObjectDef, mq: MessageQueue, entry: Entry) -> None:
+        initq, listening, proc = self._trigger_target(base)
+        now_ms = time.time() * 1000
+        decision = triggers.on_arrival(
+            base.attributes, eligible_depth=self._eligible_depth(base, mq),
+            priority=entry.priority,
+            input_open=any(h.options & _INPUT_OPTS for h in self._open_handles(mq)),
+            initq_listening=listening, has_process=proc is not None, now_ms=now_ms,
+            last_trigger_ms=mq.last_trigger,
+            trigint_ms=int(self.catalog.qmgr.get("TRIGINT", 999999999)))  # type: ignore[arg-type]
+        if decision.fire and initq is not None:
+            self._fire_trigger(base, mq, initq, proc, decision.switch_off)
+
+    def _fire_trigger(self, base: ObjectDef, mq: MessageQueue, initq: ObjectDef,
+                      proc: ObjectDef | None, switch_off: bool) -> None:
+        md, body = reports.build_trigger(base.name, proc.attributes if proc else None,
+                                         proc.name if proc else "",
+                                         str(base.attributes.get("TRIGDATA", "") or ""))
+        mq.last_trigger = time.time() * 1000
+        self._system_put(initq.name, "", md, body)
+        if switch_off:
+            self.alter("QLOCAL", base.name, {"TRIGGER": "NO"})
+
+    def _on_input_open(self, opened: ObjectDef) -> None:
+        """An initiation queue was opened for input: trigger queues already waiting on it."""
+        for obj in list(self.catalog.objects.values()):
+            if obj.objtype != "QLOCAL" or obj.attributes.get("TRIGGER") != "YES":
+                continue
+            if str(obj.attributes.get("INITQ", "")) != opened.name or obj is opened:
+                continue
+            mq = self.catalog.queues[obj.qid]
+            proc = self.catalog.lookup("PROCESS", str(obj.attributes.get("PROCESS", "") or ""))
+            decision = triggers.on_initq_open(
+                obj.attributes, eligible_depth=self._eligible_depth(obj, mq),
+                input_open=any(h.options & _INPUT_OPTS for h in self._open_handles(mq)),
+                has_process=proc is not None)
+            if decision.fire:
+                self._fire_trigger(obj, mq, opened, proc, decision.switch_off)
+
+    # ------------------------------------------------------------------ expiry
+
+    def expire_scan(self) -> int:
+        """Remove every expired message that is not locked; send expiration reports."""
+        removed = 0
+        lsn = None
+        with self.lock:
+            now = time.time()
+            for mq in list(self.catalog.queues.values()):
+                for e in list(mq.entries()):
+                    if e.state == AVAILABLE and e.expired(now):
+                        lsn = self._expire_entry(mq, e) or lsn
+                        removed += 1
+        if lsn is not None:
+            self.data.force(lsn)
+        return removed
+
+    def _expire_entry(self, mq: MessageQueue, entry: Entry) -> int | None:
+        if entry.report & CMQC.MQRO_EXPIRATION:
+            self._report_from_entry("EXPIRATION", mq, entry)
+        mq.remove(entry)
+        self.stats_expired += 1
+        if entry.persistent:
+            return self.data.log_get1(mq, entry)
+        entry.record = None
+        return None
 
     def _back_out_for_log(self, uow: UnitOfWork) -> None:
         """The log is full and ``uow`` pins it: back it out; its owner's next call says so."""
@@ -419,19 +657,28 @@ def _finish_uow(eng: QueueManagerEngine, uow: UnitOfWork, commit: bool) -> int |
     if commit:
         if uow.logged:
             lsn = data.log_commit(uow)
+        arrived = []
         for mq, e in uow.puts:
             if e.state == PUT_PENDING and e.owner is uow:
                 mq.set_state(e, AVAILABLE)
                 data.committed_put(mq, e)
-                woken[id(mq)] = mq
+                arrived.append((mq, e))
         for mq, e in uow.gets:
             if e.state == GET_PENDING and e.owner is uow:
+                if id(e) not in own_puts and e.report & CMQC.MQRO_COD:
+                    base = eng.catalog.by_qid.get(mq.qid)
+                    if base is not None and base.attributes.get("USAGE") != "XMITQ":
+                        eng._report_from_entry("COD", mq, e)
                 mq.remove(e)
                 if id(e) in own_puts:
                     e.record = None
                 else:
                     data.committed_get(mq, e)
                 mq.last_get = time.time()
+        for mq, e in arrived:
+            base = eng.catalog.by_qid.get(mq.qid)
+            if base is not None and e.state == AVAILABLE:
+                eng._arrived(base, mq, e)
     else:
         counts = []
         for mq, e in uow.gets:
@@ -503,39 +750,37 @@ class Connection:
     # ------------------------------------------------------------------ MQOPEN / MQCLOSE
 
     def open(self, od: OD, options: int) -> int:
-        """MQOPEN a queue; returns the object handle."""
+        """MQOPEN a queue, resolving its name (resolution.py); returns the object handle."""
         eng = self.engine
         with eng.lock:
             self._check()
             name = _strip(od.ObjectName)
             qmname = _strip(od.ObjectQMgrName)
-            if len(name) > 48 or not name:
-                raise _fail(CMQC.MQRC_OBJECT_NAME_ERROR if name else CMQC.MQRC_UNKNOWN_OBJECT_NAME)
             if od.ObjectType != CMQC.MQOT_Q:
                 raise _fail(CMQC.MQRC_OBJECT_TYPE_ERROR)
-            if qmname and qmname != eng.name:
-                raise _fail(CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR)
+            if not name:
+                raise _fail(CMQC.MQRC_UNKNOWN_OBJECT_NAME)
             inputs = options & _INPUT_OPTS
             if inputs & (inputs - 1):
                 raise _fail(CMQC.MQRC_OPTIONS_ERROR)
             if not options & (_INPUT_OPTS | CMQC.MQOO_BROWSE | CMQC.MQOO_OUTPUT
                               | CMQC.MQOO_INQUIRE | CMQC.MQOO_SET):
                 raise _fail(CMQC.MQRC_OPTIONS_ERROR)
-            obj = eng.catalog.queue_def(name)
-            if obj is None:
-                raise _fail(CMQC.MQRC_UNKNOWN_OBJECT_NAME)
-            base = obj
+            if options & CMQC.MQOO_FAIL_IF_QUIESCING and eng.quiescing:
+                raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
+            res = resolution.resolve(eng.catalog, eng.name, name, qmname)
+            obj, base = res.opened, res.target
             dynamic = None
-            if obj.objtype == "QALIAS":
-                target = str(obj.attributes.get("TARGET", ""))
-                base = eng.catalog.queue_def(target)
-                if base is None or base.objtype not in ("QLOCAL",):
-                    raise _fail(CMQC.MQRC_UNKNOWN_ALIAS_BASE_Q)
-            elif obj.objtype == "QMODEL":
-                base, dynamic = self._create_dynamic(obj, _strip(od.DynamicQName))
+            if base.objtype == "QMODEL":
+                base, dynamic = self._create_dynamic(base, _strip(od.DynamicQName))
+                obj = base
                 od.ObjectName = base.name
-            elif obj.objtype != "QLOCAL":
-                raise _fail(CMQC.MQRC_UNKNOWN_OBJECT_NAME)
+                res = resolution.Resolved(base, base)
+            if res.remote and options & (_INPUT_OPTS | CMQC.MQOO_BROWSE):
+                raise _fail(CMQC.MQRC_OPTION_NOT_VALID_FOR_TYPE)
+            if (qmname and qmname != eng.name
+                    and options & (CMQC.MQOO_INQUIRE | CMQC.MQOO_SET)):
+                raise _fail(CMQC.MQRC_OPTION_NOT_VALID_FOR_TYPE)
             mq = eng.catalog.queues[base.qid]
             exclusive = False
             if inputs:
@@ -548,10 +793,13 @@ class Connection:
                     raise _fail(CMQC.MQRC_OBJECT_IN_USE)
             hobj = self._next_hobj
             self._next_hobj += 1
-            self.handles[hobj] = Handle(hobj, obj, base, mq, options, exclusive,
-                                        dynamic=dynamic)
-            od.ResolvedQName = base.name
-            od.ResolvedQMgrName = eng.name
+            h = Handle(hobj, obj, base, mq, options, exclusive, dynamic=dynamic,
+                       remote_q=res.remote_q, remote_qm=res.remote_qm)
+            self.handles[hobj] = h
+            _trusted(od, {"ResolvedQName": (res.remote_q or base.name).encode(),
+                          "ResolvedQMgrName": (res.remote_qm or eng.name).encode()})
+            if inputs:
+                eng._on_input_open(base)
             return hobj
 
     def _create_dynamic(self, model: ObjectDef, dyn_name: str) -> tuple[ObjectDef, str]:
@@ -624,40 +872,49 @@ class Connection:
             h = self._handle(hobj)
             if not h.options & CMQC.MQOO_OUTPUT:
                 raise _fail(CMQC.MQRC_NOT_OPEN_FOR_OUTPUT)
-            lsn, warning = self._put_locked(h.obj, h.base, h.mq, md, pmo, data)
+            lsn, warning = self._put_locked(h, md, pmo, data)
         if lsn is not None:
             eng.data.force(lsn)
         return warning
 
     def put1(self, od: OD, md: MD, pmo: PMO, data: bytes) -> int:
-        """MQPUT1: open, put, close as one call."""
-        hobj = self.open(od, CMQC.MQOO_OUTPUT)
-        try:
-            return self.put(hobj, md, pmo, data)
-        finally:
-            if hobj in self.handles:
-                self.close(hobj)
+        """MQPUT1: open (with the context options the PMO needs), put, close, as one call."""
+        opts = CMQC.MQOO_OUTPUT
+        for pmo_opt, oo in _CONTEXT_OPEN.items():
+            if pmo.Options & pmo_opt:
+                opts |= oo
+        with self.engine.lock:
+            hobj = self.open(od, opts)
+            try:
+                h = self.handles[hobj]
+                lsn, warning = self._put_locked(h, md, pmo, data)
+            finally:
+                if hobj in self.handles:
+                    self.close(hobj)
+        if lsn is not None:
+            self.engine.data.force(lsn)
+        return warning
 
-    def _put_locked(self, obj: ObjectDef, base: ObjectDef, mq: MessageQueue, md: MD, pmo: PMO,
-                    data: bytes) -> tuple[int | None, int]:
+    def _put_locked(self, h: Handle, md: MD, pmo: PMO, data: bytes) -> tuple[int | None, int]:
         eng = self.engine
         opts = pmo.Options
+        obj, base = h.obj, h.base
         if opts & CMQC.MQPMO_SYNCPOINT and opts & CMQC.MQPMO_NO_SYNCPOINT:
+            raise _fail(CMQC.MQRC_OPTIONS_ERROR)
+        ctx = opts & _CONTEXT_PMO
+        if ctx & (ctx - 1):
+            raise _fail(CMQC.MQRC_OPTIONS_ERROR)
+        if ctx and ctx in _CONTEXT_OPEN and not h.options & _CONTEXT_OPEN_OK[ctx]:
             raise _fail(CMQC.MQRC_OPTIONS_ERROR)
         if opts & CMQC.MQPMO_FAIL_IF_QUIESCING and eng.quiescing:
             raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
-        a = base.attributes
-        if obj.attributes.get("PUT") == "DISABLED" or a.get("PUT") == "DISABLED":
+        if obj.attributes.get("PUT") == "DISABLED" or base.attributes.get("PUT") == "DISABLED":
             raise _fail(CMQC.MQRC_PUT_INHIBITED)
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise _fail(CMQC.MQRC_DATA_LENGTH_ERROR)
         data = bytes(data)
         if len(data) > int(eng.catalog.qmgr.get("MAXMSGL", 4194304)):
             raise _fail(CMQC.MQRC_MSG_TOO_BIG_FOR_Q_MGR)
-        if len(data) > int(a.get("MAXMSGL", 4194304)):
-            raise _fail(CMQC.MQRC_MSG_TOO_BIG_FOR_Q)
-        if mq.depth >= int(a.get("MAXDEPTH", 5000)):
-            raise _fail(CMQC.MQRC_Q_FULL)
         persistence = md.Persistence
         if persistence == CMQC.MQPER_PERSISTENCE_AS_Q_DEF:
             persistence = (CMQC.MQPER_PERSISTENT if obj.attributes.get("DEFPSIST") == "YES"
@@ -683,52 +940,36 @@ class Connection:
         if opts & CMQC.MQPMO_NEW_CORREL_ID:
             _trusted(md, {"CorrelId": eng.new_msgid()})
         now = time.time()
-        self._set_context(md, opts, now)
+        self._set_context(md, opts, pmo, now)
         if md.ReplyToQ.strip(b" \x00") and not md.ReplyToQMgr.strip(b" \x00"):
-            _trusted(md, {"ReplyToQMgr": eng.name.encode()})
+            rq, rqm = resolution.resolve_reply_to(eng.catalog, eng.name, _strip(md.ReplyToQ), "")
+            _trusted(md, {"ReplyToQ": rq.encode("latin-1"), "ReplyToQMgr": rqm.encode("latin-1")})
         # Priority and Persistence are input-only: the stored MQMD carries the resolved values,
-        # the application's MQMD keeps what it asked for.
+        # the application's MQMD keeps what it asked for. Above MAXPRTY the message is queued
+        # at 9 but its MQMD keeps the application's value.
         asked = (md.Persistence, md.Priority, md.BackoutCount)
-        # Above MAXPRTY the message is queued at 9 but its MQMD keeps the application's value.
         _trusted(md, {"Persistence": persistence, "Priority": asked[1] if warning else priority,
                       "BackoutCount": 0})
-        md_bytes = md.pack()
-        _trusted(md, dict(zip(("Persistence", "Priority", "BackoutCount"), asked, strict=True)))
-        record = R.encode_message(now, md_bytes, data)
-        persistent = persistence == CMQC.MQPER_PERSISTENT
-        expiry_at = now + md.Expiry / 10.0 if md.Expiry > 0 else 0.0
-        seq = eng.data.new_seq()
-        entry = Entry(seq, priority, persistent, _id24(md.MsgId), _id24(md.CorrelId), expiry_at,
-                      len(data),
-                      record, now)
-        lsn = None
         try:
-            if syncpoint:
-                uow = self._uow()
-                if persistent:
-                    eng.data.log_put(uow, mq, entry)
-                entry.state, entry.owner = PUT_PENDING, uow
-                mq.add(entry)
-                uow.puts.append((mq, entry))
+            if h.remote_qm is not None:
+                stored_md, body = _transmission_message(md, data, h.remote_q, h.remote_qm)
+                md_bytes = stored_md.pack()
             else:
-                if persistent:
-                    lsn = eng.data.log_put1(mq, entry)
-                mq.add(entry)
-                mq.wake()
-        except UowBackedOut:
-            raise _fail(CMQC.MQRC_BACKED_OUT) from None
-        except LogFull:
-            raise _fail(CMQC.MQRC_RESOURCE_PROBLEM) from None
-        except PagesetFull:
-            raise _fail(CMQC.MQRC_STORAGE_MEDIUM_FULL) from None
-        except LogError:
-            raise _fail(CMQC.MQRC_RESOURCE_PROBLEM) from None
-        mq.last_put = now
-        _trusted(pmo, {"ResolvedQName": base.name.encode(), "ResolvedQMgrName": eng.name.encode()})
+                md_bytes, body = md.pack(), data
+            report = md.Report
+        finally:
+            _trusted(md, dict(zip(("Persistence", "Priority", "BackoutCount"), asked,
+                                  strict=True)))
+        lsn = eng._store(self, h.base, h.mq, md_bytes, body, priority=priority,
+                         persistent=persistence == CMQC.MQPER_PERSISTENT, msgid=md.MsgId,
+                         correlid=md.CorrelId, expiry=md.Expiry, report=report, now=now,
+                         syncpoint=syncpoint)
+        _trusted(pmo, {"ResolvedQName": (h.remote_q or base.name).encode(),
+                       "ResolvedQMgrName": (h.remote_qm or eng.name).encode()})
         return lsn, warning
 
-    def _set_context(self, md: MD, opts: int, now: float) -> None:
-        """Fill identity and origin context as MQPMO_DEFAULT_CONTEXT (or NO_CONTEXT) says.
+    def _set_context(self, md: MD, opts: int, pmo: PMO, now: float) -> None:
+        """Fill identity and origin context as the MQPMO context option says.
 
         The values are the queue manager's own, already in canonical form, so they go straight
         into the structure's fields (``_trusted``) without per-field validation.
@@ -738,7 +979,17 @@ class Connection:
         if opts & CMQC.MQPMO_NO_CONTEXT:
             _trusted(md, _NO_CONTEXT)
             return
-        if not opts & CMQC.MQPMO_SET_IDENTITY_CONTEXT:
+        if opts & (CMQC.MQPMO_PASS_IDENTITY_CONTEXT | CMQC.MQPMO_PASS_ALL_CONTEXT):
+            src = self.handles.get(pmo.Context)
+            if src is None or not src.options & CMQC.MQOO_SAVE_ALL_CONTEXT:
+                raise _fail(CMQC.MQRC_CONTEXT_HANDLE_ERROR)
+            saved = src.saved_context
+            fields = _IDENTITY + (_ORIGIN if opts & CMQC.MQPMO_PASS_ALL_CONTEXT else ())
+            _trusted(md, {f: (saved.__dict__[f] if saved is not None else _NO_CONTEXT[f])
+                          for f in fields})
+            if opts & CMQC.MQPMO_PASS_ALL_CONTEXT:
+                return
+        elif not opts & CMQC.MQPMO_SET_IDENTITY_CONTEXT:
             _trusted(md, {"UserIdentifier": self.user, "AccountingToken": b"",
                           "ApplIdentityData": b""})
         date, tod = _put_timestamp(now)
@@ -849,12 +1100,18 @@ class Connection:
                 err.original_length = len(body)  # type: ignore[attr-defined]
                 raise err
             self._fill_md(md, md_bytes, entry, put_time, now)
+            entry.report = md.Report
             _trusted(gmo, {"ResolvedQName": h.base.name.encode(), "ReturnedLength": len(body)})
+            if h.options & CMQC.MQOO_SAVE_ALL_CONTEXT:
+                h.saved_context = md.copy()
             if browse:
                 h.browse_key = mq.order_key(entry, by_priority)
                 h.browse_entry = entry
             else:
                 lsn = self._remove_locked(mq, entry, opts) or lsn
+                if entry.state != GET_PENDING and entry.report & CMQC.MQRO_COD \
+                        and h.base.attributes.get("USAGE") != "XMITQ":
+                    eng.report("COD", md.copy(), body)
                 if h.browse_entry is entry:
                     h.browse_entry = None
             out = body[:max_length] if truncated else body
@@ -920,11 +1177,7 @@ class Connection:
             raise _fail(CMQC.MQRC_RESOURCE_PROBLEM) from None
 
     def _expire(self, mq: MessageQueue, entry: Entry) -> int | None:
-        mq.remove(entry)
-        if entry.persistent:
-            return self.engine.data.log_get1(mq, entry)
-        entry.record = None
-        return None
+        return self.engine._expire_entry(mq, entry)
 
     # ------------------------------------------------------------------ MQCMIT / MQBACK
 

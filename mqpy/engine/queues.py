@@ -31,7 +31,7 @@ class Entry:
     """One message on a queue. Slots keep a million of them affordable."""
 
     __slots__ = ("seq", "priority", "persistent", "msgid", "correlid", "expiry_at", "length",
-                 "state", "owner", "record", "backout_count", "on_pageset", "put_time")
+                 "state", "owner", "record", "backout_count", "on_pageset", "put_time", "report")
 
     def __init__(self, seq: int, priority: int, persistent: bool, msgid: bytes, correlid: bytes,
                  expiry_at: float, length: int, record: bytes | None, put_time: float,
@@ -50,6 +50,7 @@ class Entry:
         self.state = state
         self.owner = owner
         self.on_pageset = on_pageset
+        self.report = 0  # MQMD.Report, known from the put or from the last get of it
 
     def visible_to(self, uow: object) -> bool:
         return self.state == AVAILABLE or (self.state == PUT_PENDING and self.owner is uow
@@ -120,6 +121,7 @@ class MessageQueue:
         self.waiters: list[Callable[[], None]] = []
         self.last_put: float = 0.0
         self.last_get: float = 0.0
+        self.last_trigger: float | None = None  # ms, for TRIGINT
 
     @property
     def depth(self) -> int:

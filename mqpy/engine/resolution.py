@@ -1,0 +1,173 @@
+"""Queue name resolution: where a message for (queue, queue manager) goes (seed 000, ch. 1).
+
+Pure functions over the catalog; the engine calls them under its lock. The result says which
+definition was opened (its DEFPSIST/DEFPRTY apply), which local queue receives the message (the
+queue itself, or a transmission queue) and, for a transmission queue, the destination to put in
+the MQXQH.
+
+The rules, in IBM's order:
+1. Queue manager name blank or local: the queue name must be defined here. A local queue is the
+   destination; an alias resolves to its target (never to another alias); a remote-queue
+   definition gives RNAME at RQMNAME through its XMITQ, else the transmission queue named like
+   RQMNAME, else DEFXMITQ. No queue-manager alias is consulted on this path.
+2. Another queue manager named: a queue-manager alias of that name (a QREMOTE with a blank
+   RNAME) replaces it with its RQMNAME and may name the XMITQ; else the transmission queue named
+   like the queue manager; else DEFXMITQ; else MQRC_UNKNOWN_REMOTE_Q_MGR (2087). An alias that
+   maps to the local queue manager makes the queue local. Aliases never chain, so a definition
+   that names itself cannot loop.
+3. Arrivals from a channel resolve like rule 2 with the queue manager named, except that a
+   remote-queue definition named like the destination queue is not used (rule 6 of the book).
+4. A reply-to queue alias is applied at put time when ReplyToQMgr is blank; otherwise the local
+   queue manager's name fills a blank ReplyToQMgr.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from mqpy import CMQC
+from mqpy.engine.catalog import Catalog
+from mqpy.engine.objects import ObjectDef
+from mqpy.errors import MQMIError
+
+
+def _fail(reason: int) -> MQMIError:
+    return MQMIError(CMQC.MQCC_FAILED, reason)
+
+
+@attrs.frozen
+class Resolved:
+    """Where a put goes. ``remote_q``/``remote_qm`` are set when ``target`` is an xmitq."""
+
+    opened: ObjectDef  # the first definition on the path: its defaults apply
+    target: ObjectDef  # the local queue that receives the message
+    remote_q: str | None = None
+    remote_qm: str | None = None
+
+    @property
+    def remote(self) -> bool:
+        return self.remote_qm is not None
+
+
+def _attr(obj: ObjectDef, key: str) -> str:
+    return str(obj.attributes.get(key, "") or "").strip()
+
+
+def _is_qmgr_alias(obj: ObjectDef | None) -> bool:
+    return obj is not None and obj.objtype == "QREMOTE" and not _attr(obj, "RNAME")
+
+
+def _named_xmitq(cat: Catalog, name: str, *, default: bool) -> ObjectDef:
+    """A transmission queue named by XMITQ or DEFXMITQ: must be a local queue, USAGE(XMITQ)."""
+    obj = cat.queue_def(name)
+    if obj is None or obj.objtype != "QLOCAL":
+        raise _fail(CMQC.MQRC_DEF_XMIT_Q_TYPE_ERROR if default else CMQC.MQRC_XMIT_Q_TYPE_ERROR)
+    if obj.attributes.get("USAGE") != "XMITQ":
+        raise _fail(CMQC.MQRC_DEF_XMIT_Q_USAGE_ERROR if default
+                    else CMQC.MQRC_XMIT_Q_USAGE_ERROR)
+    return obj
+
+
+def xmitq_for(cat: Catalog, qmgr: str, xmitq: str = "") -> ObjectDef:
+    """The transmission queue towards ``qmgr``: an explicit XMITQ, the queue named like the
+    queue manager, or DEFXMITQ (rule 4)."""
+    if xmitq:
+        return _named_xmitq(cat, xmitq, default=False)
+    same = cat.queue_def(qmgr)
+    if same is not None and same.objtype == "QLOCAL":
+        if same.attributes.get("USAGE") != "XMITQ":
+            raise _fail(CMQC.MQRC_XMIT_Q_USAGE_ERROR)
+        return same
+    default = str(cat.qmgr.get("DEFXMITQ", "") or "").strip()
+    if default:
+        return _named_xmitq(cat, default, default=True)
+    raise _fail(CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR)
+
+
+def _local_target(cat: Catalog, opened: ObjectDef, name: str) -> ObjectDef:
+    obj = cat.queue_def(name)
+    if obj is None:
+        raise _fail(CMQC.MQRC_UNKNOWN_OBJECT_NAME)
+    if obj.objtype == "QALIAS":
+        return _alias_target(cat, obj)
+    if obj.objtype != "QLOCAL":
+        raise _fail(CMQC.MQRC_UNKNOWN_OBJECT_NAME)
+    return obj
+
+
+def _alias_target(cat: Catalog, alias: ObjectDef) -> ObjectDef:
+    target = cat.queue_def(_attr(alias, "TARGET"))
+    if target is None:
+        raise _fail(CMQC.MQRC_UNKNOWN_ALIAS_BASE_Q)
+    if target.objtype not in ("QLOCAL", "QREMOTE"):
+        raise _fail(CMQC.MQRC_ALIAS_BASE_Q_TYPE_ERROR)
+    return target
+
+
+def _via_remote_definition(cat: Catalog, local_qm: str, opened: ObjectDef,
+                           rdef: ObjectDef) -> Resolved:
+    rname, rqm = _attr(rdef, "RNAME"), _attr(rdef, "RQMNAME") or local_qm
+    if not rname:
+        raise _fail(CMQC.MQRC_REMOTE_Q_NAME_ERROR)  # a queue-manager alias is not a queue
+    if rqm == local_qm:
+        return Resolved(opened, _local_target(cat, opened, rname))
+    return Resolved(opened, xmitq_for(cat, rqm, _attr(rdef, "XMITQ")), rname, rqm)
+
+
+def _via_queue_manager(cat: Catalog, local_qm: str, qname: str, qmname: str,
+                       *, arrival: bool) -> Resolved:
+    alias = cat.queue_def(qmname)
+    if _is_qmgr_alias(alias):
+        assert alias is not None
+        rqm = _attr(alias, "RQMNAME") or qmname
+        if rqm == local_qm:
+            return resolve_local(cat, local_qm, qname, opened=alias, arrival=arrival)
+        return Resolved(alias, xmitq_for(cat, rqm, _attr(alias, "XMITQ")), qname, rqm)
+    xq = xmitq_for(cat, qmname)
+    return Resolved(xq, xq, qname, qmname)
+
+
+def resolve_local(cat: Catalog, local_qm: str, qname: str, *, opened: ObjectDef | None = None,
+                  arrival: bool = False) -> Resolved:
+    """A queue named with a blank or local queue-manager name (rule 1, or rule 3 on arrival)."""
+    obj = cat.queue_def(qname)
+    if obj is None:
+        raise _fail(CMQC.MQRC_UNKNOWN_OBJECT_NAME)
+    first = opened or obj
+    if obj.objtype == "QLOCAL":
+        return Resolved(first, obj)
+    if obj.objtype == "QALIAS":
+        target = _alias_target(cat, obj)
+        if target.objtype == "QLOCAL":
+            return Resolved(first, target)
+        if arrival:
+            raise _fail(CMQC.MQRC_UNKNOWN_OBJECT_NAME)
+        return _via_remote_definition(cat, local_qm, first, target)
+    if obj.objtype == "QREMOTE" and not arrival:
+        return _via_remote_definition(cat, local_qm, first, obj)
+    if obj.objtype == "QMODEL":
+        return Resolved(first, obj)  # the caller creates the dynamic queue
+    raise _fail(CMQC.MQRC_UNKNOWN_OBJECT_NAME)
+
+
+def resolve(cat: Catalog, local_qm: str, qname: str, qmname: str = "", *,
+            arrival: bool = False) -> Resolved:
+    """Resolve a destination for MQOPEN/MQPUT1 (or, with ``arrival``, for a receiving MCA)."""
+    if len(qname) > 48:
+        raise _fail(CMQC.MQRC_OBJECT_NAME_ERROR)
+    if len(qmname) > 48:
+        raise _fail(CMQC.MQRC_Q_MGR_NAME_ERROR)
+    if not qmname or qmname == local_qm:
+        return resolve_local(cat, local_qm, qname, arrival=arrival)
+    return _via_queue_manager(cat, local_qm, qname, qmname, arrival=arrival)
+
+
+def resolve_reply_to(cat: Catalog, local_qm: str, reply_q: str, reply_qm: str
+                     ) -> tuple[str, str]:
+    """The ReplyToQ/ReplyToQMgr a put stores (rule 4)."""
+    if not reply_q or reply_qm:
+        return reply_q, reply_qm
+    alias = cat.queue_def(reply_q)
+    if alias is not None and alias.objtype == "QREMOTE" and _attr(alias, "RNAME"):
+        return _attr(alias, "RNAME"), _attr(alias, "RQMNAME") or local_qm
+    return reply_q, local_qm

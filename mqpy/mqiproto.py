@@ -1,0 +1,350 @@
+"""The MQI request/reply protocol of bindings connections: verb bodies after TSH + API header.
+
+A bindings application talks to its queue manager over the Unix socket in the queue manager's
+directory with the same segments a client talks to a SVRCONN with: a TSH, the 16-byte API
+header (ReplyLength, CompCode, Reason, ObjectHandle) and a verb-specific body
+(spec/wire-format.md, segment types 0x81-0x9F). Framing -- segment headers, splitting long
+flows, reassembly -- is ``mqpy_chinit.framing`` and ``mqpy_chinit.wire`` (``MQIRequest`` /
+``MQIReply`` events); this module owns only the *bodies*, declared once per verb as a tuple of
+items (:data:`REQUESTS`, :data:`REPLIES`) and packed / unpacked by one generic codec.
+
+Theory of operation
+-------------------
+- MQ structures (MQOD, MQMD, MQPMO, MQGMO) travel in IBM's binary layouts, integers in the
+  segment's byte order (the TSH byte-order byte, as MQ encodings: 1 = MQENC_INTEGER_NORMAL,
+  2 = MQENC_INTEGER_REVERSED). Each is self-sizing: its StrucId and Version say how long it is.
+- Integers (MQLONG) are 4 bytes signed in the segment's byte order; message data is an MQLONG
+  length then the bytes.
+- The API header carries what MQ puts there: CompCode and Reason of the reply (MQCC_WARNING
+  replies are ordinary replies with a body), and the object handle (MQCONN's reply puts the
+  Hconn there; MQINQ / MQSET with handle 0 mean the queue manager object itself).
+- A reply body is either the verb's whole reply shape or empty. Only MQCC_OK and MQCC_WARNING
+  replies carry one -- and MQGET's MQRC_TRUNCATED_MSG_FAILED (2080), which carries the MQMD,
+  the MQGMO and the full message length, so the application can size its buffer.
+- mqpy's own calls that the channel initiator needs (prepare a batch in doubt, resolve it,
+  list the in-doubt units of work) go in the SPI segment (0x8C): an SPI verb, a LUWID and a
+  commit flag; the reply lists LUWIDs.
+
+Anything malformed -- short bodies, bad structures, trailing bytes, lengths beyond the body --
+raises ``mqpy_chinit.wire.ProtocolError`` and nothing else. This module does no I/O.
+"""
+
+from __future__ import annotations
+
+import enum
+import struct
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+import construct as cs
+
+from mqpy import CMQC
+from mqpy.mqstruct import MQStruct, StructError
+from mqpy.structures import GMO, MD, OD, PMO
+from mqpy_chinit.wire import (
+    MQCONN_BODY,
+    ByteOrder,
+    MQIReply,
+    MQIRequest,
+    ProtocolError,
+    SegmentType,
+    StatusCode,
+    mq_encoding,
+)
+
+__all__ = [
+    "Decoded",
+    "REPLIES",
+    "REQUESTS",
+    "SpiVerb",
+    "decode_reply",
+    "decode_request",
+    "encode_reply",
+    "encode_request",
+    "is_char_selector",
+    "reply_type",
+]
+
+
+class SpiVerb(enum.IntEnum):
+    """mqpy's SPI calls (segment 0x8C): what the channel initiator asks beyond the MQI."""
+
+    PREPARE = 1  #: harden the connection's unit of work in doubt under a LUWID
+    RESOLVE = 2  #: commit (flag 1) or back out (flag 0) an in-doubt unit of work
+    INDOUBT = 3  #: list the LUWIDs of in-doubt units of work
+
+
+def is_char_selector(selector: int) -> bool:
+    """MQCA_* selectors (2001-4000) name character attributes; MQIA_* (1-2000) integers."""
+    return CMQC.MQCA_FIRST <= selector <= CMQC.MQCA_LAST
+
+
+# ---------------------------------------------------------------------------- body items
+
+
+def _bad(text: str) -> ProtocolError:
+    return ProtocolError(StatusCode.PROTOCOL_INVALID_DATA, text)
+
+
+def _order(byte_order: ByteOrder) -> str:
+    return "<" if byte_order == ByteOrder.LITTLE else ">"
+
+
+class _Item:
+    """One field of a verb body: ``pack(value, order) -> bytes``, ``unpack -> (value, pos)``."""
+
+    name = "item"
+
+    def pack(self, value: Any, byte_order: ByteOrder) -> bytes:
+        raise NotImplementedError
+
+    def unpack(self, buf: bytes, pos: int, byte_order: ByteOrder) -> tuple[Any, int]:
+        raise NotImplementedError
+
+
+def _long_at(buf: bytes, pos: int, byte_order: ByteOrder, what: str) -> tuple[int, int]:
+    if pos + 4 > len(buf):
+        raise _bad(f"{what}: body ends at {len(buf)}, an MQLONG needs {pos + 4}")
+    return struct.unpack_from(_order(byte_order) + "i", buf, pos)[0], pos + 4
+
+
+class _Long(_Item):
+    """An MQLONG: options, a length, a selector, a flag."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def pack(self, value: int, byte_order: ByteOrder) -> bytes:
+        try:
+            return struct.pack(_order(byte_order) + "i", value)
+        except struct.error as exc:
+            raise ValueError(f"{self.name}: {exc}") from None
+
+    def unpack(self, buf: bytes, pos: int, byte_order: ByteOrder) -> tuple[int, int]:
+        return _long_at(buf, pos, byte_order, self.name)
+
+
+class _Bytes(_Item):
+    """An MQLONG length then that many bytes (message data, a LUWID)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def pack(self, value: bytes, byte_order: ByteOrder) -> bytes:
+        value = bytes(value)
+        return struct.pack(_order(byte_order) + "i", len(value)) + value
+
+    def unpack(self, buf: bytes, pos: int, byte_order: ByteOrder) -> tuple[bytes, int]:
+        length, pos = _long_at(buf, pos, byte_order, self.name)
+        if length < 0 or pos + length > len(buf):
+            raise _bad(f"{self.name}: length {length} with {len(buf) - pos} bytes left")
+        return bytes(buf[pos : pos + length]), pos + length
+
+
+class _Struct(_Item):
+    """An MQ structure in IBM's layout; its StrucId and Version give its length."""
+
+    def __init__(self, cls: type[MQStruct]) -> None:
+        self.cls = cls
+        self.name = cls._layout_.mq_name
+
+    def pack(self, value: MQStruct, byte_order: ByteOrder) -> bytes:
+        return value.pack(mq_encoding(byte_order))
+
+    def unpack(self, buf: bytes, pos: int, byte_order: ByteOrder) -> tuple[MQStruct, int]:
+        try:
+            obj = self.cls.from_bytes(buf, mq_encoding(byte_order), offset=pos)
+        except (StructError, ValueError, struct.error) as exc:
+            raise _bad(f"{self.name}: {exc}") from None
+        return obj, pos + obj.packed_size()
+
+
+class _ConnBody(_Item):
+    """MQCONN's 120-byte body (``wire.MQCONN_BODY``): queue-manager and application names."""
+
+    name = "MQCONN"
+    size = MQCONN_BODY.sizeof()
+
+    def pack(self, value: tuple[str, str], byte_order: ByteOrder) -> bytes:
+        qmgr, appl = value
+        try:
+            return MQCONN_BODY.build(
+                dict(QMgrName=qmgr, ApplName=appl[:28], ApplType=CMQC.MQAT_UNIX,
+                     AccountingToken=bytes(32), Options=0, XOptions=0),
+                little=byte_order == ByteOrder.LITTLE)
+        except cs.ConstructError as exc:
+            raise ValueError(f"MQCONN: {exc}") from None
+
+    def unpack(self, buf: bytes, pos: int, byte_order: ByteOrder) -> tuple[tuple[str, str], int]:
+        if pos + self.size > len(buf):
+            raise _bad(f"MQCONN body of {len(buf) - pos} bytes, {self.size} needed")
+        try:
+            parsed = MQCONN_BODY.parse(bytes(buf[pos : pos + self.size]),
+                                       little=byte_order == ByteOrder.LITTLE)
+        except (cs.ConstructError, UnicodeDecodeError) as exc:
+            raise _bad(f"MQCONN: {exc}") from None
+        return (parsed.QMgrName, parsed.ApplName), pos + self.size
+
+
+class _Value(_Item):
+    """One attribute value: MQLONG kind (0 integer, 1 characters) then an MQLONG or bytes."""
+
+    name = "value"
+
+    def pack(self, value: int | bytes | str, byte_order: ByteOrder) -> bytes:
+        o = _order(byte_order)
+        if isinstance(value, str):
+            value = value.encode("latin-1")
+        if isinstance(value, (bytes, bytearray)):
+            return struct.pack(o + "ii", 1, len(value)) + bytes(value)
+        return struct.pack(o + "ii", 0, int(value))
+
+    def unpack(self, buf: bytes, pos: int, byte_order: ByteOrder) -> tuple[int | bytes, int]:
+        kind, pos = _long_at(buf, pos, byte_order, "value kind")
+        if kind == 0:
+            return _long_at(buf, pos, byte_order, "integer value")
+        if kind == 1:
+            return _Bytes("character value").unpack(buf, pos, byte_order)
+        raise _bad(f"value kind {kind} is neither 0 (integer) nor 1 (characters)")
+
+
+class _List(_Item):
+    """An MQLONG count then that many ``item``s."""
+
+    def __init__(self, name: str, item: _Item) -> None:
+        self.name = name
+        self.item = item
+
+    def pack(self, value: Sequence[Any], byte_order: ByteOrder) -> bytes:
+        parts = [struct.pack(_order(byte_order) + "i", len(value))]
+        parts += [self.item.pack(v, byte_order) for v in value]
+        return b"".join(parts)
+
+    def unpack(self, buf: bytes, pos: int, byte_order: ByteOrder) -> tuple[list[Any], int]:
+        count, pos = _long_at(buf, pos, byte_order, self.name)
+        if count < 0 or count > len(buf) - pos:  # every item takes at least one byte
+            raise _bad(f"{self.name}: count {count} with {len(buf) - pos} bytes left")
+        out = []
+        for _ in range(count):
+            value, pos = self.item.unpack(buf, pos, byte_order)
+            out.append(value)
+        return out, pos
+
+
+_OD, _MD, _PMO, _GMO = _Struct(OD), _Struct(MD), _Struct(PMO), _Struct(GMO)
+_DATA = _Bytes("message data")
+
+#: Request bodies, by verb. MQGET's maximum length is -1 for "the whole message".
+REQUESTS: dict[SegmentType, tuple[_Item, ...]] = {
+    SegmentType.MQCONN: (_ConnBody(),),
+    SegmentType.MQDISC: (),
+    SegmentType.MQOPEN: (_OD, _Long("Options")),
+    SegmentType.MQCLOSE: (_Long("Options"),),
+    SegmentType.MQGET: (_MD, _GMO, _Long("BufferLength")),
+    SegmentType.MQPUT: (_MD, _PMO, _DATA),
+    SegmentType.MQPUT1: (_OD, _MD, _PMO, _DATA),
+    SegmentType.MQSET: (_Long("Selector"), _Value()),
+    SegmentType.MQINQ: (_List("Selectors", _Long("Selector")),),
+    SegmentType.MQCMIT: (),
+    SegmentType.MQBACK: (),
+    SegmentType.SPI: (_Long("SpiVerb"), _Bytes("LUWID"), _Long("Commit")),
+}
+
+#: Reply bodies, by request verb (the reply's segment type is the request's + 0x10).
+REPLIES: dict[SegmentType, tuple[_Item, ...]] = {
+    SegmentType.MQCONN: (_ConnBody(),),
+    SegmentType.MQDISC: (),
+    SegmentType.MQOPEN: (_OD,),
+    SegmentType.MQCLOSE: (),
+    SegmentType.MQGET: (_MD, _GMO, _Long("DataLength"), _DATA),
+    SegmentType.MQPUT: (_MD, _PMO),
+    SegmentType.MQPUT1: (_OD, _MD, _PMO),
+    SegmentType.MQSET: (),
+    SegmentType.MQINQ: (_List("Values", _Value()),),
+    SegmentType.MQCMIT: (),
+    SegmentType.MQBACK: (),
+    SegmentType.SPI: (_List("LUWIDs", _Bytes("LUWID")),),
+}
+
+
+def reply_type(request_type: SegmentType) -> SegmentType:
+    """The reply segment type of a request verb (request + 0x10)."""
+    return SegmentType(int(request_type) + 0x10)
+
+
+def _pack(shape: tuple[_Item, ...], values: Sequence[Any], byte_order: ByteOrder) -> bytes:
+    if len(values) != len(shape):
+        raise ValueError(f"{len(shape)} values expected, {len(values)} given")
+    return b"".join(item.pack(v, byte_order) for item, v in zip(shape, values, strict=True))
+
+
+def _unpack(shape: tuple[_Item, ...], body: bytes, byte_order: ByteOrder,
+            what: str) -> tuple[Any, ...]:
+    pos = 0
+    out = []
+    for item in shape:
+        value, pos = item.unpack(body, pos, byte_order)
+        out.append(value)
+    if pos != len(body):
+        raise _bad(f"{what}: {len(body) - pos} bytes after the body")
+    return tuple(out)
+
+
+def _verb(segment_type: int, table: dict[SegmentType, tuple[_Item, ...]],
+          offset: int = 0) -> SegmentType:
+    try:
+        verb = SegmentType(segment_type - offset)
+    except ValueError:
+        verb = None
+    if verb not in table:
+        raise ProtocolError(StatusCode.PROTOCOL_SEGMENT_TYPE,
+                            f"segment type 0x{segment_type:02X} is not a bindings MQI verb")
+    return verb
+
+
+@attrs.frozen
+class Decoded:
+    """A decoded request or reply: its verb, API-header codes and body values."""
+
+    verb: SegmentType
+    comp: int
+    reason: int
+    hobj: int
+    values: tuple[Any, ...] | None  #: None: an empty reply body (the call failed)
+
+
+def encode_request(verb: SegmentType, values: Sequence[Any] = (), *, hobj: int = 0,
+                   byte_order: ByteOrder = ByteOrder.LITTLE) -> MQIRequest:
+    """The ``MQIRequest`` event for ``verb`` with body ``values`` (shape :data:`REQUESTS`)."""
+    verb = _verb(int(verb), REQUESTS)
+    return MQIRequest(segment_type=verb, hobj=hobj,
+                      body=_pack(REQUESTS[verb], values, byte_order))
+
+
+def decode_request(event: MQIRequest, byte_order: ByteOrder = ByteOrder.LITTLE) -> Decoded:
+    """Check and decode a request event's body; ProtocolError if it is malformed."""
+    verb = _verb(int(event.segment_type), REQUESTS)
+    values = _unpack(REQUESTS[verb], event.body, byte_order, verb.name)
+    return Decoded(verb, event.comp, event.reason, event.hobj, values)
+
+
+def encode_reply(verb: SegmentType, values: Sequence[Any] | None = None, *,
+                 comp: int = CMQC.MQCC_OK, reason: int = CMQC.MQRC_NONE, hobj: int = 0,
+                 byte_order: ByteOrder = ByteOrder.LITTLE) -> MQIReply:
+    """The ``MQIReply`` to request ``verb``; ``values=None`` sends an empty body."""
+    verb = _verb(int(verb), REPLIES)
+    body = b"" if values is None else _pack(REPLIES[verb], values, byte_order)
+    return MQIReply(segment_type=reply_type(verb), comp=comp, reason=reason, hobj=hobj,
+                    body=body)
+
+
+def decode_reply(event: MQIReply, byte_order: ByteOrder = ByteOrder.LITTLE) -> Decoded:
+    """Decode a reply event; ``values`` is None when the body is empty."""
+    verb = _verb(int(event.segment_type), REPLIES, 0x10)
+    shape = REPLIES[verb]
+    if not event.body and shape:
+        values = None
+    else:
+        values = _unpack(shape, event.body, byte_order, f"{verb.name} reply")
+    return Decoded(verb, event.comp, event.reason, event.hobj, values)

@@ -1,0 +1,352 @@
+"""The queue manager's bindings listener: MQI requests over ``<qmgr dir>/qm.sock``, served by trio.
+
+Each accepted connection is one Hconn. It runs two tasks in its own nursery: a *receiver* that
+feeds bytes to a ``SegmentReader`` and passes whole requests on, and a *processor* that decodes
+each request (``mqpy.mqiproto``), calls the engine ``Connection`` and writes the reply. Keeping the
+receiver running while a request is processed is what lets the server notice an application that
+disappears in the middle of a long MQGET wait: its unit of work is backed out at once
+(``Connection.abend``), as MQ does when an application process ends without MQDISC.
+
+Engine calls that may block -- forcing the log at commit, persistent puts and gets outside
+syncpoint, MQPUT1, object definitions behind a model-queue open -- run in worker threads under one
+``CapacityLimiter``; calls that only touch memory (MQINQ, puts and gets under syncpoint) run in
+the event loop. A waiting MQGET holds no thread: the engine calls our *waiter* from whichever
+thread made a message available, and the waiter hands an ``Event.set`` to the trio loop
+(``TrioToken.run_sync_soon``, safe from any thread); WaitInterval is a ``move_on_at`` scope.
+
+Controlled end (endmqm -c / -w) is the engine's ``quiesce()``: calls with FAIL_IF_QUIESCING get
+MQRC_Q_MGR_QUIESCING (2161), waiting gets wake to find that out, new MQCONNs are refused, and
+:meth:`BindingsServer.wait_idle` returns once the last application has gone.
+
+Only the Unix socket is served (mode 0o660); nothing here listens on a network.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import pwd
+import socket
+import struct
+from collections.abc import Callable
+from typing import Any
+
+import trio
+
+from mqpy import CMQC, mqiproto
+from mqpy.bindings import MAX_MSG_SIZE, MAX_TRANSMISSION_SIZE, bind_address, socket_path
+from mqpy.errors import MQMIError
+from mqpy_chinit.framing import SegmentReader, SegmentWriter
+from mqpy_chinit.wire import ByteOrder, MQIReply, MQIRequest, ProtocolError, SegmentType
+
+__all__ = ["BindingsServer", "DEFAULT_THREAD_LIMIT"]
+
+#: Worker threads for engine calls that can block (log forces). Waiting gets take none.
+DEFAULT_THREAD_LIMIT = 32
+
+_T = SegmentType
+_OK, _WARNING, _FAILED = CMQC.MQCC_OK, CMQC.MQCC_WARNING, CMQC.MQCC_FAILED
+
+
+def _peer_user(sock: Any) -> str | None:
+    """The peer process's user name (SO_PEERCRED), as MQ takes it for a bindings connection."""
+    try:
+        creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+        _pid, uid, _gid = struct.unpack("3i", creds)
+        return pwd.getpwuid(uid).pw_name
+    except (OSError, KeyError, AttributeError):
+        return None
+
+
+class BindingsServer:
+    """Serves one engine's MQI on its Unix socket; ``run`` is a trio task (``nursery.start``)."""
+
+    def __init__(self, engine: Any, path: str | None = None, *,
+                 thread_limit: int = DEFAULT_THREAD_LIMIT,
+                 on_unexpected: Callable[[BaseException], None] | None = None) -> None:
+        self.engine = engine
+        self.path = path or socket_path(engine.qmdir)
+        self.limiter = trio.CapacityLimiter(thread_limit)
+        self.sessions: set[_Session] = set()
+        self._changed = trio.Event()
+        self.on_unexpected = on_unexpected or self._write_fdc
+
+    async def run(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+        """Listen and serve until cancelled; ``started()`` once connections are accepted."""
+        sock = trio.socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        with sock, bind_address(self.path) as address:
+            # A socket file left by a killed daemon is stale: we hold qm.lock, nobody else serves.
+            try:
+                os.unlink(self.path)
+            except FileNotFoundError:
+                pass
+            await sock.bind(address)
+            os.chmod(self.path, 0o660)
+            sock.listen(512)
+        listener = trio.SocketListener(sock)
+        try:
+            async with trio.open_nursery() as nursery:
+                task_status.started()
+                while True:
+                    stream = await listener.accept()
+                    nursery.start_soon(self._serve_one, stream)
+        finally:
+            try:
+                os.unlink(self.path)
+            except OSError:
+                pass
+
+    async def wait_idle(self) -> None:
+        """Return once no application is connected (a controlled end waits for this)."""
+        while self.sessions:
+            await self._changed.wait()
+
+    async def _serve_one(self, stream: trio.SocketStream) -> None:
+        session = _Session(self, stream)
+        self.sessions.add(session)
+        try:
+            await session.run()
+        finally:
+            self.sessions.discard(session)
+            self._changed.set()
+            self._changed = trio.Event()
+
+    def _write_fdc(self, exc: BaseException) -> None:
+        from mqpy import errorlog
+
+        errorlog.write_fdc(os.path.join(self.engine.qmdir, "errors"), "XC130003",
+                           "mqpy.server", exc, qmgr=self.engine.name)
+
+
+class _Session:
+    """One application connection: its engine Connection, framing state and wait events."""
+
+    def __init__(self, server: BindingsServer, stream: trio.SocketStream) -> None:
+        self.server = server
+        self.engine = server.engine
+        self.stream = stream
+        self.reader = SegmentReader(MAX_TRANSMISSION_SIZE, max_msg_size=MAX_MSG_SIZE)
+        self.writer = SegmentWriter(MAX_TRANSMISSION_SIZE)
+        self.conn: Any = None
+        self.gone = trio.Event()  # the application closed its end (or broke the protocol)
+        self.ended = False  # MQDISC done
+
+    async def run(self) -> None:
+        send, receive = trio.open_memory_channel[MQIRequest](8)
+        try:
+            async with self.stream, trio.open_nursery() as nursery:
+                nursery.start_soon(self._receive, send)
+                await self._process(receive)
+                nursery.cancel_scope.cancel()
+        finally:
+            if self.conn is not None and not self.ended:
+                self.conn.abend()  # lost without MQDISC: back the unit of work out
+
+    async def _receive(self, send: trio.MemorySendChannel[MQIRequest]) -> None:
+        async with send:
+            try:
+                while True:
+                    data = await self.stream.receive_some(1 << 16)
+                    if not data:
+                        return
+                    for event in self.reader.feed(data):
+                        if not isinstance(event, MQIRequest):
+                            return  # not an MQI verb: the application broke the protocol
+                        await send.send(event)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError, ProtocolError):
+                return
+            finally:
+                self.gone.set()
+
+    async def _process(self, receive: trio.MemoryReceiveChannel[MQIRequest]) -> None:
+        async with receive:
+            async for request in receive:
+                try:
+                    reply = await self._dispatch(request)
+                except ProtocolError:
+                    return
+                try:
+                    await self.stream.send_all(self.writer.send(reply))
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    return
+                if self.ended:
+                    return
+
+    # -- one request ------------------------------------------------------------------------
+
+    async def _thread(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await trio.to_thread.run_sync(fn, *args, limiter=self.server.limiter)
+
+    async def _dispatch(self, request: MQIRequest) -> MQIReply:
+        order = self.reader.partner_byte_order or ByteOrder.LITTLE
+        decoded = mqiproto.decode_request(request, order)
+        verb = decoded.verb
+        if self.conn is None and verb != _T.MQCONN:
+            return mqiproto.encode_reply(verb, comp=_FAILED, reason=CMQC.MQRC_HCONN_ERROR)
+        try:
+            return await _HANDLERS[verb](self, decoded)
+        except MQMIError as e:
+            return mqiproto.encode_reply(verb, comp=e.comp, reason=e.reason)
+        except (trio.Cancelled, KeyboardInterrupt):
+            raise
+        except Exception as exc:  # noqa: BLE001 - an engine fault: FDC, the call fails 2195
+            self.server.on_unexpected(exc)
+            return mqiproto.encode_reply(verb, comp=_FAILED, reason=CMQC.MQRC_UNEXPECTED_ERROR)
+
+    async def _conn(self, d: mqiproto.Decoded) -> MQIReply:
+        if self.conn is not None:
+            return mqiproto.encode_reply(d.verb, comp=_WARNING,
+                                         reason=CMQC.MQRC_ALREADY_CONNECTED,
+                                         values=[(self.engine.name, "")], hobj=self.conn.hconn)
+        qmgr, appl = d.values[0]
+        if qmgr and qmgr != self.engine.name:
+            raise MQMIError(_FAILED, CMQC.MQRC_Q_MGR_NAME_ERROR)
+        self.conn = self.engine.connect(appl or None, user=_peer_user(self.stream.socket))
+        return mqiproto.encode_reply(d.verb, [(self.engine.name, appl)], hobj=self.conn.hconn)
+
+    async def _disc(self, d: mqiproto.Decoded) -> MQIReply:
+        await self._thread(self.conn.disconnect)
+        self.ended = True
+        return mqiproto.encode_reply(d.verb, [])
+
+    async def _open(self, d: mqiproto.Decoded) -> MQIReply:
+        od, options = d.values
+        hobj = await self._thread(self.conn.open, od, options)
+        return mqiproto.encode_reply(d.verb, [od], hobj=hobj)
+
+    async def _close(self, d: mqiproto.Decoded) -> MQIReply:
+        await self._thread(self.conn.close, d.hobj, d.values[0])
+        return mqiproto.encode_reply(d.verb, [])
+
+    async def _put(self, d: mqiproto.Decoded) -> MQIReply:
+        md, pmo, data = d.values
+        if pmo.Options & CMQC.MQPMO_SYNCPOINT:  # logged, not forced: memory work only
+            warning = self.conn.put(d.hobj, md, pmo, data)
+        else:
+            warning = await self._thread(self.conn.put, d.hobj, md, pmo, data)
+        return mqiproto.encode_reply(d.verb, [md, pmo], comp=_WARNING if warning else _OK,
+                                     reason=warning)
+
+    async def _put1(self, d: mqiproto.Decoded) -> MQIReply:
+        od, md, pmo, data = d.values
+        warning = await self._thread(self.conn.put1, od, md, pmo, data)
+        return mqiproto.encode_reply(d.verb, [od, md, pmo], comp=_WARNING if warning else _OK,
+                                     reason=warning)
+
+    async def _get(self, d: mqiproto.Decoded) -> MQIReply:
+        md, gmo, buffer_length = d.values
+        max_length = None if buffer_length < 0 else buffer_length
+        try:
+            data = await self._get_waiting(d.hobj, md, gmo, max_length)
+        except MQMIError as e:
+            if e.reason == CMQC.MQRC_TRUNCATED_MSG_ACCEPTED:
+                return mqiproto.encode_reply(
+                    d.verb, [md, gmo, e.original_length, e.message],  # type: ignore[attr-defined]
+                    comp=e.comp, reason=e.reason)
+            if e.reason == CMQC.MQRC_TRUNCATED_MSG_FAILED:
+                return mqiproto.encode_reply(
+                    d.verb, [md, gmo, e.original_length, b""],  # type: ignore[attr-defined]
+                    comp=e.comp, reason=e.reason)
+            raise
+        return mqiproto.encode_reply(d.verb, [md, gmo, len(data), data])
+
+    async def _get_once(self, hobj: int, md: Any, gmo: Any, max_length: int | None,
+                        waiter: Callable[[], None] | None) -> bytes:
+        opts = gmo.Options
+        if opts & CMQC.MQGMO_SYNCPOINT or opts & (CMQC.MQGMO_BROWSE_FIRST
+                                                  | CMQC.MQGMO_BROWSE_NEXT):
+            return self.conn.get(hobj, md, gmo, max_length, waiter)  # nothing to force
+        return await self._thread(self.conn.get, hobj, md, gmo, max_length, waiter)
+
+    async def _get_waiting(self, hobj: int, md: Any, gmo: Any,
+                           max_length: int | None) -> bytes:
+        """MQGET; with MQGMO_WAIT, wait up to WaitInterval without holding a thread."""
+        if not gmo.Options & CMQC.MQGMO_WAIT:
+            return await self._get_once(hobj, md, gmo, max_length, None)
+        interval = gmo.WaitInterval
+        if interval < 0 and interval != CMQC.MQWI_UNLIMITED:
+            raise MQMIError(_FAILED, CMQC.MQRC_WAIT_INTERVAL_ERROR)
+        deadline = math.inf if interval == CMQC.MQWI_UNLIMITED \
+            else trio.current_time() + interval / 1000
+        token = trio.lowlevel.current_trio_token()
+        while True:
+            arrived = trio.Event()
+
+            def waiter(arrived: trio.Event = arrived) -> None:
+                try:
+                    token.run_sync_soon(arrived.set)
+                except trio.RunFinishedError:
+                    pass
+
+            try:
+                return await self._get_once(hobj, md, gmo, max_length, waiter)
+            except MQMIError as e:
+                if e.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
+                    raise
+            try:
+                with trio.move_on_at(deadline):
+                    async with trio.open_nursery() as nursery:
+                        nursery.start_soon(_set_then_cancel, arrived, nursery)
+                        nursery.start_soon(_set_then_cancel, self.gone, nursery)
+            finally:
+                self.conn._drop_waiter(hobj, waiter)
+            if self.gone.is_set():
+                raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN)  # nobody to answer
+            if not arrived.is_set():
+                raise MQMIError(_FAILED, CMQC.MQRC_NO_MSG_AVAILABLE)
+
+    async def _cmit(self, d: mqiproto.Decoded) -> MQIReply:
+        await self._thread(self.conn.commit)
+        return mqiproto.encode_reply(d.verb, [])
+
+    async def _back(self, d: mqiproto.Decoded) -> MQIReply:
+        await self._thread(self.conn.backout)
+        return mqiproto.encode_reply(d.verb, [])
+
+    async def _inq(self, d: mqiproto.Decoded) -> MQIReply:
+        (selectors,) = d.values
+        if d.hobj == 0:
+            values = [self.conn.inquire_qmgr(s) for s in selectors]
+        else:
+            values = [self.conn.inquire(d.hobj, s) for s in selectors]
+        return mqiproto.encode_reply(d.verb, [values])
+
+    async def _set(self, d: mqiproto.Decoded) -> MQIReply:
+        selector, value = d.values
+        await self._thread(self.conn.set, d.hobj, selector, value)
+        return mqiproto.encode_reply(d.verb, [])
+
+    async def _spi(self, d: mqiproto.Decoded) -> MQIReply:
+        verb, luwid, commit = d.values
+        if verb == mqiproto.SpiVerb.PREPARE:
+            await self._thread(self.conn.prepare, luwid)
+            return mqiproto.encode_reply(d.verb, [[]])
+        if verb == mqiproto.SpiVerb.RESOLVE:
+            self.conn._check()
+            await self._thread(self.engine.resolve, luwid, bool(commit))
+            return mqiproto.encode_reply(d.verb, [[]])
+        if verb == mqiproto.SpiVerb.INDOUBT:
+            self.conn._check()
+            return mqiproto.encode_reply(d.verb, [self.engine.indoubt()])
+        raise MQMIError(_FAILED, CMQC.MQRC_FUNCTION_NOT_SUPPORTED)
+
+
+async def _set_then_cancel(event: trio.Event, nursery: trio.Nursery) -> None:
+    await event.wait()
+    nursery.cancel_scope.cancel()
+
+
+_HANDLERS: dict[SegmentType, Callable[[_Session, mqiproto.Decoded], Any]] = {
+    _T.MQCONN: _Session._conn,
+    _T.MQDISC: _Session._disc,
+    _T.MQOPEN: _Session._open,
+    _T.MQCLOSE: _Session._close,
+    _T.MQPUT: _Session._put,
+    _T.MQPUT1: _Session._put1,
+    _T.MQGET: _Session._get,
+    _T.MQCMIT: _Session._cmit,
+    _T.MQBACK: _Session._back,
+    _T.MQINQ: _Session._inq,
+    _T.MQSET: _Session._set,
+    _T.SPI: _Session._spi,
+}
