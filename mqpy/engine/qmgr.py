@@ -1228,6 +1228,16 @@ class Connection:
             lsn = eng.data.log_prepare(uow, luwid)
         eng.data.force(lsn)
 
+    def resolve(self, luwid: bytes, commit: bool) -> None:
+        """Commit or back out a prepared unit of work (channel resynchronisation)."""
+        self._check()
+        self.engine.resolve(luwid, commit)
+
+    def indoubt(self) -> list[bytes]:
+        """The LUWIDs of every prepared unit of work of this queue manager."""
+        self._check()
+        return self.engine.indoubt()
+
     # ------------------------------------------------------------------ MQINQ / MQSET
 
     def inquire(self, hobj: int, selector: int) -> int | bytes:

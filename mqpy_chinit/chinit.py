@@ -1,0 +1,338 @@
+"""The channel initiator: listeners, channel starts (operator, trigger, inbound), retries.
+
+It is an ordinary MQI application of its queue manager ("distributed queuing is not part of the
+queue manager", seed 004): it reads channel definitions through an *admin* object, serves
+SYSTEM.CHANNEL.INITQ (trigger messages naming a channel, and channel commands from the command
+server), runs TCP listeners whose connections become receiving MCAs, and runs sending channels
+through their states with IBM's retry rules:
+
+- a sending channel that fails goes to RETRYING and tries again SHORTRTY times every SHORTTMR
+  seconds, then LONGRTY times every LONGTMR seconds, then goes to STOPPED, where its transmission
+  queue is GET(DISABLED) and its triggering off until START CHANNEL (seed 000 §8, 9.37-9.38);
+- an error that retrying cannot cure (sequence numbers, wrong channel type, in doubt with
+  another queue manager) stops the channel at once;
+- a channel that ends normally (disconnect interval, STOP CHANNEL STATUS(INACTIVE)) is INACTIVE
+  and a trigger message starts it again.
+
+Statuses live in memory here; DISPLAY CHSTATUS reads them through :meth:`status_of`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import trio
+
+import mqpy
+from mqpy import CMQC
+from mqpy_chinit import definitions as D
+from mqpy_chinit.mca import ChannelEnded, QmFactory, ReceiverMCA, SenderMCA, mqi
+from mqpy_chinit.states import ChannelState, ChannelStatus
+
+INITQ = "SYSTEM.CHANNEL.INITQ"
+COMMAND_FORMAT = b"MQPYCHCM"  # mqpy's channel command messages on SYSTEM.CHANNEL.INITQ
+
+
+class Admin(Protocol):
+    """What the channel initiator needs to know and change in its queue manager."""
+
+    def channel(self, name: str) -> dict[str, object] | None: ...
+
+    def channels(self) -> dict[str, dict[str, object]]: ...
+
+    def alter_queue(self, name: str, attributes: dict[str, object]) -> None: ...
+
+    def queue_attribute(self, name: str, key: str) -> object: ...
+
+
+class EngineAdmin:
+    """Admin for a queue manager running in this process (embedded mode, tests)."""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+
+    def channel(self, name: str) -> dict[str, object] | None:
+        obj = self.engine.lookup("CHANNEL", name)
+        return dict(obj.attributes) if obj is not None else None
+
+    def channels(self) -> dict[str, dict[str, object]]:
+        with self.engine.lock:
+            return {o.name: dict(o.attributes) for o in self.engine.catalog.by_type("CHANNEL")}
+
+    def alter_queue(self, name: str, attributes: dict[str, object]) -> None:
+        self.engine.alter("QLOCAL", name, attributes)
+
+    def queue_attribute(self, name: str, key: str) -> object:
+        obj = self.engine.lookup("QLOCAL", name)
+        return obj.attributes.get(key) if obj is not None else None
+
+
+LogFn = Callable[[str, str], None]
+
+
+class ChannelInitiator:
+    def __init__(self, qmgr_name: str, connect_qm: QmFactory, admin: Admin, *,
+                 log: LogFn | None = None, initq: str = INITQ) -> None:
+        self.qmgr_name = qmgr_name
+        self.connect_qm = connect_qm
+        self.admin = admin
+        self.initq = initq
+        self.log = log or (lambda msgid, text: None)
+        self.statuses: dict[str, ChannelStatus] = {}
+        self.senders: dict[str, SenderMCA] = {}
+        self.running: dict[str, trio.CancelScope] = {}
+        self.nursery: trio.Nursery | None = None
+        self.ports: list[int] = []
+        self._disabled: dict[str, str] = {}  # xmitq -> its TRIGGER before an error stop
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def run(self, listen: list[tuple[str, int]] = (), *,
+                  task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        async with trio.open_nursery() as nursery:
+            self.nursery = nursery
+            for host, port in listen:
+                self.ports.append(await nursery.start(self.listener, host, port))
+            nursery.start_soon(self._serve_initq)
+            self.log("AMQ8024I", "WebSphere MQ channel initiator started.")
+            task_status.started()
+
+    async def listener(self, host: str, port: int, *,
+                       task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+        """A TCP listener (runmqlsr): every connection is a receiving MCA."""
+        listeners = await trio.open_tcp_listeners(port, host=host or None)
+        actual = listeners[0].socket.getsockname()[1]
+        self.log("AMQ8021I", f"Request to start WebSphere MQ listener accepted: port {actual}.")
+        task_status.started(actual)
+        await trio.serve_listeners(self._inbound, listeners)
+
+    async def _inbound(self, stream: trio.SocketStream) -> None:
+        mca = ReceiverMCA(stream, self.qmgr_name, self.connect_qm, self.admin.channel,
+                          self._register)
+        try:
+            await mca.run()
+        except ChannelEnded as e:
+            self.log(e.msgid, f"Channel '{mca.name}': {e.text}")
+        else:
+            if mca.name:
+                self.log("AMQ9002I", f"Channel '{mca.name}' is ended.")
+
+    def _register(self, name: str, status: ChannelStatus) -> None:
+        self.statuses[name] = status
+        self.log("AMQ9002I", f"Channel '{name}' is starting.")
+
+    # ------------------------------------------------------------------ commands
+
+    def status_of(self, name: str) -> ChannelStatus | None:
+        return self.statuses.get(name)
+
+    def start_channel(self, name: str) -> str | None:
+        """START CHANNEL: None if started (or already running), else the error message."""
+        definition = self.admin.channel(name)
+        if definition is None:
+            return f"AMQ8147E: WebSphere MQ object {name} not found."
+        chltype = D.str_attr(definition, "CHLTYPE")
+        if chltype not in D.SENDING_TYPES:
+            return f"AMQ9502E: Type of channel not suitable for action requested ({chltype})."
+        if not D.str_attr(definition, "CONNAME"):
+            return f"AMQ9526E: Channel {name} has no CONNAME: it can only be started by its " \
+                   f"partner."
+        if name in self.running:
+            return None
+        assert self.nursery is not None
+        status = self.statuses.get(name)
+        if status is None or status.state in (ChannelState.INACTIVE, ChannelState.STOPPED):
+            status = self.statuses[name] = ChannelStatus(name, chltype)
+        if status.state is ChannelState.STOPPED:
+            # START CHANNEL re-enables what an error stop disabled (seed 000 9.38)
+            self._enable_xmitq(definition, True)
+        scope = trio.CancelScope()
+        self.running[name] = scope
+        self.nursery.start_soon(self._run_sender, name, definition, status, scope)
+        return None
+
+    def stop_channel(self, name: str, mode: str = "QUIESCE", status: str = "STOPPED"
+                     ) -> str | None:
+        """STOP CHANNEL MODE(QUIESCE|FORCE|TERMINATE) STATUS(STOPPED|INACTIVE)."""
+        st = self.statuses.get(name)
+        if st is None or st.state in (ChannelState.INACTIVE, ChannelState.STOPPED):
+            if self.admin.channel(name) is None:
+                return f"AMQ8147E: WebSphere MQ object {name} not found."
+            if status == "STOPPED":
+                st = self.statuses.setdefault(name, ChannelStatus(name, "SDR"))
+                if st.state is not ChannelState.STOPPED:
+                    st.move(ChannelState.STOPPED)
+            return None
+        st.stop_requested = status
+        sender = self.senders.get(name)
+        if mode == "QUIESCE" and sender is not None:
+            sender.stop_requested.set()
+        else:
+            scope = self.running.get(name)
+            if scope is not None:
+                scope.cancel()
+        return None
+
+    def _enable_xmitq(self, definition: dict[str, object], enable: bool) -> None:
+        """An error stop sets the xmitq GET(DISABLED) and its triggering off; START CHANNEL
+        puts both back (seed 000 §8)."""
+        xmitq = D.str_attr(definition, "XMITQ")
+        if not xmitq:
+            return
+        try:
+            if enable:
+                if xmitq in self._disabled:
+                    self.admin.alter_queue(xmitq, {"GET": "ENABLED",
+                                                   "TRIGGER": self._disabled.pop(xmitq)})
+            else:
+                trigger = self.admin.queue_attribute(xmitq, "TRIGGER")
+                self._disabled.setdefault(xmitq, str(trigger or "NO"))
+                self.admin.alter_queue(xmitq, {"GET": "DISABLED", "TRIGGER": "NO"})
+        except mqpy.MQMIError as e:
+            self.log("AMQ9999E", f"Cannot change transmission queue {xmitq}: reason {e.reason}.")
+
+    # ------------------------------------------------------------------ sending channels
+
+    async def _run_sender(self, name: str, definition: dict[str, object],
+                          status: ChannelStatus, scope: trio.CancelScope) -> None:
+        short_left = D.int_attr(definition, "SHORTRTY")
+        long_left = D.int_attr(definition, "LONGRTY")
+        status.short_retries_left, status.long_retries_left = short_left, long_left
+        try:
+            with scope:
+                if status.state is not ChannelState.STARTING:
+                    status.move(ChannelState.STARTING)
+                while True:
+                    status.move(ChannelState.BINDING)
+                    mca = SenderMCA(name, definition, self.qmgr_name, self.connect_qm, status)
+                    self.senders[name] = mca
+                    try:
+                        self.log("AMQ9002I", f"Channel '{name}' is starting.")
+                        await mca.run()
+                    except ChannelEnded as e:
+                        self.log(e.msgid, f"Channel '{name}': {e.text}")
+                        if not e.retry or status.stop_requested:
+                            self._stopped(name, definition, status, error=e.retry is False)
+                            return
+                        if short_left > 0:
+                            short_left -= 1
+                            wait = D.int_attr(definition, "SHORTTMR")
+                        elif long_left > 0:
+                            long_left -= 1
+                            wait = D.int_attr(definition, "LONGTMR")
+                        else:
+                            self.log("AMQ9553E", f"Channel '{name}' retries exhausted.")
+                            self._stopped(name, definition, status, error=True)
+                            return
+                        status.short_retries_left, status.long_retries_left = (short_left,
+                                                                               long_left)
+                        status.move(ChannelState.RETRYING)
+                        self.log("AMQ9209W", f"Channel '{name}' is retrying in {wait} s.")
+                        await trio.sleep(wait)
+                        continue
+                    # a normal end: disconnect interval or STOP CHANNEL MODE(QUIESCE)
+                    if status.stop_requested == "STOPPED":
+                        status.move(ChannelState.STOPPING)
+                        status.move(ChannelState.STOPPED)
+                    else:
+                        status.move(ChannelState.INACTIVE)
+                    self.log("AMQ9001I", f"Channel '{name}' ended normally.")
+                    return
+        finally:
+            self.running.pop(name, None)
+            self.senders.pop(name, None)
+            if scope.cancelled_caught:
+                status.state = (ChannelState.STOPPED if status.stop_requested != "INACTIVE"
+                                else ChannelState.INACTIVE)
+                self.log("AMQ9534I", f"Channel '{name}' is stopped (forced).")
+
+    def _stopped(self, name: str, definition: dict[str, object], status: ChannelStatus,
+                 *, error: bool) -> None:
+        if status.state is not ChannelState.STOPPED:
+            status.state = ChannelState.STOPPED
+            status.history.append(ChannelState.STOPPED)
+        if error:
+            self._enable_xmitq(definition, False)
+
+    # ------------------------------------------------------------------ SYSTEM.CHANNEL.INITQ
+
+    async def _serve_initq(self) -> None:
+        qm = await mqi(self.connect_qm)
+        q = await mqi(mqpy.Queue, qm, self.initq, CMQC.MQOO_INPUT_SHARED)
+        try:
+            while True:
+                md = mqpy.MD()
+                gmo = mqpy.GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT
+                               | CMQC.MQGMO_FAIL_IF_QUIESCING, WaitInterval=500)
+                try:
+                    data = await mqi(q.get, None, md, gmo)
+                except mqpy.MQMIError as e:
+                    if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
+                        continue
+                    raise
+                await self._initq_message(qm, md, data)
+        finally:
+            with trio.CancelScope(shield=True):
+                await mqi(_close_quietly, qm, q)
+
+    async def _initq_message(self, qm: mqpy.QueueManager, md: mqpy.MD, data: bytes) -> None:
+        if md.Format == CMQC.MQFMT_TRIGGER:
+            tm = mqpy.TM().unpack(data)
+            name = tm.TriggerData.rstrip(b" \x00").decode("latin-1")
+            xmitq = tm.QName.rstrip(b" \x00").decode("latin-1")
+            if not name:
+                # blank TriggerData: the first channel whose XMITQ is this queue (spec 9.49)
+                for cname, d in sorted(self.admin.channels().items()):
+                    if D.str_attr(d, "XMITQ") == xmitq and D.str_attr(d, "CHLTYPE") in \
+                            D.SENDING_TYPES:
+                        name = cname
+                        break
+            if name:
+                err = self.start_channel(name)
+                if err:
+                    self.log("AMQ9999E", err)
+            return
+        if md.Format == COMMAND_FORMAT:
+            await self._command(qm, md, data)
+
+    async def _command(self, qm: mqpy.QueueManager, md: mqpy.MD, data: bytes) -> None:
+        try:
+            req = json.loads(data)
+            verb, name = req["command"], req.get("channel", "")
+            if verb == "START":
+                err = self.start_channel(name)
+                reply: dict[str, Any] = {"ok": err is None, "message": err or ""}
+            elif verb == "STOP":
+                err = self.stop_channel(name, req.get("mode", "QUIESCE"),
+                                        req.get("status", "STOPPED"))
+                reply = {"ok": err is None, "message": err or ""}
+            elif verb == "STATUS":
+                reply = {"ok": True, "status": [s.as_mqsc() for n, s in self.statuses.items()
+                                                if _generic_match(req.get("channel", "*"), n)]}
+            else:
+                reply = {"ok": False, "message": f"AMQ8405E: unknown channel command {verb}"}
+        except (ValueError, KeyError) as exc:
+            reply = {"ok": False, "message": f"AMQ8405E: bad channel command: {exc}"}
+        if md.ReplyToQ.strip(b" \x00"):
+            rmd = mqpy.MD(CorrelId=md.MsgId, MsgType=CMQC.MQMT_REPLY, Format=COMMAND_FORMAT)
+            od = mqpy.OD(ObjectName=md.ReplyToQ, ObjectQMgrName=md.ReplyToQMgr)
+            try:
+                await mqi(qm.put1, od, json.dumps(reply).encode(), rmd)
+            except mqpy.MQMIError as e:
+                self.log("AMQ9999E", f"Reply to a channel command failed: reason {e.reason}.")
+
+
+def _generic_match(pattern: str, name: str) -> bool:
+    if pattern.endswith("*"):
+        return name.startswith(pattern[:-1])
+    return pattern == name
+
+
+def _close_quietly(qm: mqpy.QueueManager, q: mqpy.Queue) -> None:
+    try:
+        q.close()
+        qm.disconnect()
+    except (mqpy.MQMIError, mqpy.PYIFError):
+        pass

@@ -1,0 +1,87 @@
+"""Channel definitions as the channel initiator reads them: IBM's defaults, names, CONNAME.
+
+Definitions live in the queue manager (objects of type CHANNEL, attributes keyed by their MQSC
+names, stored on pageset 0). An attribute a definition does not carry takes IBM's default
+(seed 000 §0 table and the IBM MQ documentation), so a channel defined with only CHLTYPE,
+CONNAME and XMITQ behaves as MQ's would.
+"""
+
+from __future__ import annotations
+
+import re
+
+DEFAULTS: dict[str, object] = {
+    "BATCHSZ": 50,
+    "BATCHINT": 0,
+    "BATCHHB": 0,
+    "BATCHLIM": 5000,
+    "DISCINT": 6000,
+    "HBINT": 300,
+    "KAINT": "AUTO",
+    "SHORTRTY": 10,
+    "SHORTTMR": 60,
+    "LONGRTY": 999999999,
+    "LONGTMR": 1200,
+    "MAXMSGL": 4194304,
+    "SEQWRAP": 999999999,
+    "NPMSPEED": "FAST",
+    "MRRTY": 10,
+    "MRTMR": 1000,
+    "MCAUSER": "",
+    "PUTAUT": "DEF",
+    "CONVERT": "NO",
+    "MONCHL": "QMGR",
+    "DESCR": "",
+    "CONNAME": "",
+    "XMITQ": "",
+    "TRPTYPE": "TCP",
+}
+
+SENDING_TYPES = frozenset({"SDR", "SVR", "CLUSSDR"})
+RECEIVING_TYPES = frozenset({"RCVR", "RQSTR", "CLUSRCVR"})
+_NAME = re.compile(r"^[A-Za-z0-9._/%]{1,20}$")
+_CONNAME = re.compile(r"^\s*([^()\s]+)\s*(?:\(\s*(\d+)\s*\))?\s*$")
+DEFAULT_PORT = 1414
+
+
+def valid_channel_name(name: str) -> bool:
+    """Up to 20 characters from A-Z a-z 0-9 . / _ %; case-sensitive (spec 9.17)."""
+    return bool(_NAME.match(name))
+
+
+def attr(definition: dict[str, object], key: str) -> object:
+    value = definition.get(key)
+    if value is None or value == "":
+        return DEFAULTS.get(key, value)
+    return value
+
+
+def int_attr(definition: dict[str, object], key: str) -> int:
+    return int(attr(definition, key))  # type: ignore[arg-type]
+
+
+def str_attr(definition: dict[str, object], key: str) -> str:
+    return str(attr(definition, key) or "").strip()
+
+
+def parse_conname(conname: str) -> list[tuple[str, int]]:
+    """CONNAME 'host(port)', or a comma-separated list of them, into (host, port) pairs."""
+    out = []
+    for part in conname.split(","):
+        if not part.strip():
+            continue
+        m = _CONNAME.match(part)
+        if m is None:
+            raise ValueError(f"CONNAME {conname!r} is not host(port)")
+        out.append((m.group(1), int(m.group(2) or DEFAULT_PORT)))
+    if not out:
+        raise ValueError("CONNAME is blank")
+    return out
+
+
+def receive_timeout(hbint: int) -> float | None:
+    """How long a receiving end waits for anything before it ends the channel (seed 003):
+    twice the negotiated heartbeat interval below 60 seconds, HBINT + 60 above; none for 0."""
+    if hbint <= 0:
+        return None
+    return 2.0 * hbint if hbint < 60 else hbint + 60.0

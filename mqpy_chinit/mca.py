@@ -1,0 +1,677 @@
+"""Message channel agents: the sending and the receiving end of a message channel (trio).
+
+This module only moves bytes, runs timers and calls the MQI: segments go through
+``framing.py``, the initial-data negotiation through ``negotiation.py``, channel states through
+``states.py``, sync records and in-doubt keys through ``syncq.py``. MQI calls block, so they run
+in worker threads; a channel's MQI connection is used by one task at a time.
+
+The assured-delivery cycle (seed 000 ch. 3 and seed 003 §2.9):
+
+1. The sender gets up to BATCHSZ messages from its transmission queue in one unit of work,
+   sending each as it gets the next (so it knows which is the last one).
+2. Before the last, it replaces its sync record in that unit of work and *prepares* it under a
+   key naming the channel, the batch's last sequence number and a fresh LUWID. From here it is
+   in doubt. The last message carries CONFIRM_REQUEST.
+3. The receiver puts every message (persistent ones, and all ones on an NPMSPEED(NORMAL)
+   channel, in one unit of work), replaces its own sync record (sequence number, LUWID) in the
+   same unit of work, commits, and answers STATUS 0.
+4. The sender commits its prepared unit of work: the messages leave the transmission queue.
+
+If anything breaks between 2 and 4, the next start resynchronises: the sender sends RESYNC with
+its in-doubt sequence number and LUWID, the receiver answers with its record, and the sender
+commits if the receiver has that LUWID, backs out if the receiver is still at the previous
+sequence number, and stops the channel otherwise. Nothing is lost and nothing is delivered
+twice.
+"""
+
+from __future__ import annotations
+
+import collections
+import functools
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+import trio
+
+import mqpy
+from mqpy import CMQC
+from mqpy.engine import reports
+from mqpy_chinit import definitions as D
+from mqpy_chinit import syncq
+from mqpy_chinit.framing import SegmentReader, SegmentWriter
+from mqpy_chinit.negotiation import negotiate, reproposal
+from mqpy_chinit.states import ChannelState, ChannelStatus
+from mqpy_chinit.wire import (
+    OUR_FAP_LEVEL,
+    XQH_WITH_MD_LENGTH,
+    CapFlags1,
+    ControlFlags1,
+    Event,
+    Heartbeat,
+    InitialData,
+    MessageData,
+    ProtocolError,
+    Resync,
+    Status,
+    StatusCode,
+)
+
+MAX_TRANSMISSION_SIZE = 32766
+CONNECT_TIMEOUT = 20.0
+CONFIRM_TIMEOUT = 60.0  # when no heartbeat interval bounds the wait for a confirmation
+POLL_MS = 500  # longest single MQGET wait, so that a stop request is seen promptly
+
+QmFactory = Callable[[], mqpy.QueueManager]
+
+
+@attrs.define
+class ChannelEnded(Exception):  # noqa: N818 - it is an event, named as MQ names it
+    """The channel instance ended abnormally: what to log, and whether a retry may help."""
+
+    msgid: str
+    text: str
+    retry: bool = True  # False: the channel goes to STOPPED (operator action needed)
+    status_code: StatusCode | None = None  # what the partner was, or is to be, told
+
+    def __str__(self) -> str:
+        return f"{self.msgid}: {self.text}"
+
+
+async def mqi(fn: Callable[..., Any], *args: Any, **kw: Any) -> Any:
+    """Run one blocking MQI call in a worker thread."""
+    return await trio.to_thread.run_sync(functools.partial(fn, *args, **kw))
+
+
+_luw_counter = [0]
+
+
+def new_luwid() -> bytes:
+    """An 8-byte LUWID: the time in milliseconds (6 bytes, wrapping) and a counter."""
+    _luw_counter[0] = (_luw_counter[0] + 1) & 0xFFFF
+    return (int(time.time() * 1000) & 0xFFFFFFFFFFFF).to_bytes(6, "big") + \
+        _luw_counter[0].to_bytes(2, "big")
+
+
+def next_seq(seq: int, wrap: int) -> int:
+    return 1 if seq >= wrap else seq + 1
+
+
+class Conversation:
+    """Events over one TCP stream, with the status counters of the channel it carries."""
+
+    def __init__(self, stream: trio.abc.Stream, status: ChannelStatus,
+                 max_transmission_size: int = MAX_TRANSMISSION_SIZE) -> None:
+        self.stream = stream
+        self.status = status
+        self.reader = SegmentReader(max_transmission_size)
+        self.writer = SegmentWriter(max_transmission_size)
+        self.pending: collections.deque[Event] = collections.deque()
+        self.last_received = time.monotonic()
+
+    def agreed(self, max_transmission_size: int, max_msg_size: int) -> None:
+        self.reader.max_transmission_size = max_transmission_size
+        self.reader.max_msg_size = max_msg_size
+        self.writer = SegmentWriter(max_transmission_size)
+
+    async def send(self, event: Event) -> None:
+        segments = self.writer.segments(event)
+        data = b"".join(segments)
+        try:
+            await self.stream.send_all(data)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+            raise ChannelEnded("AMQ9206E", f"Error sending data: {exc}") from None
+        self.status.buffers_sent += len(segments)
+
+    async def recv(self, timeout: float | None) -> Event:
+        with trio.move_on_after(timeout if timeout is not None else float("inf")) as scope:
+            while not self.pending:
+                try:
+                    data = await self.stream.receive_some(65536)
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+                    raise ChannelEnded("AMQ9208E", f"Error on receive from host: {exc}") \
+                        from None
+                if not data:
+                    raise ChannelEnded("AMQ9209E", "Connection to host closed.")
+                self.status.buffers_received += 1
+                self.last_received = time.monotonic()
+                try:
+                    self.pending.extend(self.reader.feed(data))
+                except ProtocolError as exc:
+                    await self._refuse(exc.status_code)
+                    raise ChannelEnded("AMQ9504E", f"Protocol error: {exc}", True,
+                                       exc.status_code) from None
+        if scope.cancelled_caught:
+            raise ChannelEnded("AMQ9259E", "Connection timed out: nothing received within "
+                               f"{timeout:.0f} seconds.")
+        return self.pending.popleft()
+
+    async def _refuse(self, code: StatusCode) -> None:
+        try:
+            await self.send(Status(code=code, flags=ControlFlags1.ERROR))
+        except ChannelEnded:
+            pass
+
+    async def close(self, code: StatusCode | None = None) -> None:
+        if code is not None:
+            await self._refuse(code)
+        await self.stream.aclose()
+
+
+def _status_error(ev: Status) -> ChannelEnded:
+    texts = {
+        StatusCode.NO_CHANNEL: ("AMQ9519E", "Channel not found at the remote queue manager.",
+                                True),
+        StatusCode.CHANNEL_WRONG_TYPE: ("AMQ9502E",
+                                        "Type of channel not suitable for action requested.",
+                                        False),
+        StatusCode.MSG_SEQUENCE_ERROR: ("AMQ9526E", "Message sequence number error for "
+                                        "channel.", False),
+        StatusCode.WRAP_VALUE_ERROR: ("AMQ9527E", "Cannot send message through channel: "
+                                      "sequence number wrap values differ.", False),
+        StatusCode.QM_TERMINATING: ("AMQ9228E", "The remote queue manager is ending.", True),
+        StatusCode.USER_CLOSED: ("AMQ9528I", "User requested closure of channel.", True),
+    }
+    msgid, text, retry = texts.get(ev.code, ("AMQ9999E", f"Channel program ended abnormally "
+                                    f"(remote status {int(ev.code)}).", True))
+    return ChannelEnded(msgid, text, retry, ev.code if isinstance(ev.code, StatusCode) else None)
+
+
+def _our_id(name: str, definition: dict[str, object], qmgr: str) -> InitialData:
+    return InitialData(
+        fap_level=OUR_FAP_LEVEL, channel_name=name, qmgr_name=qmgr,
+        max_msg_batch=D.int_attr(definition, "BATCHSZ"),
+        max_transmission_size=MAX_TRANSMISSION_SIZE,
+        max_msg_size=D.int_attr(definition, "MAXMSGL"),
+        seq_wrap_value=D.int_attr(definition, "SEQWRAP"),
+        heartbeat_interval=D.int_attr(definition, "HBINT"),
+        cap_flags1=CapFlags1.MSG_SEQ | CapFlags1.SPLIT_MESSAGE,
+        process_id=os.getpid(), product_id="MQPY0100")
+
+
+# ---------------------------------------------------------------------------- sender
+
+
+class SenderMCA:
+    """One run of a sending channel (SDR, SVR), from connect to a normal or abnormal end."""
+
+    def __init__(self, name: str, definition: dict[str, object], local_qm: str,
+                 connect_qm: QmFactory, status: ChannelStatus) -> None:
+        self.name = name
+        self.definition = definition
+        self.local_qm = local_qm
+        self.connect_qm = connect_qm
+        self.status = status
+        self.stop_requested = trio.Event()
+        self.seq = 0
+        self.partner = ""
+        self.hbint = 0
+        self.batchsz = D.int_attr(definition, "BATCHSZ")
+        self.max_msg = D.int_attr(definition, "MAXMSGL")
+        self.wrap = D.int_attr(definition, "SEQWRAP")
+
+    async def run(self) -> None:
+        """Returns when the channel ends normally (disconnect interval, stop); raises
+        ChannelEnded otherwise."""
+        qm = await mqi(self.connect_qm)
+        try:
+            xmitq_name = D.str_attr(self.definition, "XMITQ")
+            try:
+                xq = await mqi(mqpy.Queue, qm, xmitq_name, CMQC.MQOO_INPUT_EXCLUSIVE
+                               | CMQC.MQOO_FAIL_IF_QUIESCING)
+            except mqpy.MQMIError as e:
+                raise ChannelEnded("AMQ9511E", f"Messages cannot be put to a queue: "
+                                   f"transmission queue {xmitq_name} unusable, reason "
+                                   f"{e.reason}.", retry=e.reason == CMQC.MQRC_OBJECT_IN_USE) \
+                    from None
+            host, port = D.parse_conname(D.str_attr(self.definition, "CONNAME"))[0]
+            self.status.conname = f"{host}({port})"
+            self.status.xmitq = xmitq_name
+            try:
+                with trio.fail_after(CONNECT_TIMEOUT):
+                    stream = await trio.open_tcp_stream(host, port)
+            except (OSError, trio.TooSlowError) as exc:
+                raise ChannelEnded("AMQ9202E", f"Remote host '{host}({port})' not available: "
+                                   f"{exc}.") from None
+            conv = Conversation(stream, self.status)
+            try:
+                await self._negotiate(conv)
+                await self._resync(conv, qm)
+                self.status.move(ChannelState.RUNNING)
+                await self._transfer(conv, qm, xq)
+            finally:
+                with trio.CancelScope(shield=True):
+                    await stream.aclose()
+        finally:
+            with trio.CancelScope(shield=True):
+                await mqi(_disconnect, qm)
+
+    async def _negotiate(self, conv: Conversation) -> None:
+        ours = _our_id(self.name, self.definition, self.local_qm)
+        for _ in range(4):
+            await conv.send(ours)
+            ev = await conv.recv(CONFIRM_TIMEOUT)
+            if isinstance(ev, Status):
+                raise _status_error(ev)
+            if not isinstance(ev, InitialData):
+                await conv.close(StatusCode.PROTOCOL_SEGMENT_TYPE)
+                raise ChannelEnded("AMQ9504E", "Protocol error: initial data expected.")
+            if ev.init_error_flags1:
+                nxt = reproposal(ours, ev)
+                if nxt is None:
+                    raise ChannelEnded("AMQ9503E", "Channel negotiation failed.", retry=False)
+                ours = nxt
+                continue
+            n = negotiate(ours, ev)
+            if n.agreed is None:
+                raise ChannelEnded("AMQ9503E", "Channel negotiation failed.", retry=False)
+            self.partner = ev.qmgr_name.strip()
+            self.hbint = n.agreed.heartbeat_interval
+            self.batchsz = n.agreed.max_msg_batch
+            self.max_msg = n.agreed.max_msg_size or self.max_msg
+            conv.agreed(n.agreed.max_transmission_size, 0)
+            st = self.status
+            st.rqmname, st.hbint, st.batchsz, st.maxmsgl = (self.partner, self.hbint,
+                                                           self.batchsz, self.max_msg)
+            return
+        raise ChannelEnded("AMQ9503E", "Channel negotiation failed.", retry=False)
+
+    async def _resync(self, conv: Conversation, qm: mqpy.QueueManager) -> None:
+        rec = await mqi(syncq.read, qm, self.name, "S") or syncq.SyncRecord(self.name, "S")
+        indoubt = await mqi(syncq.indoubt_batch, qm, self.name)
+        if indoubt is not None and rec.partner_qm and rec.partner_qm != self.partner:
+            raise ChannelEnded("AMQ9510E", f"Channel {self.name} is in doubt with queue manager "
+                               f"{rec.partner_qm}, not {self.partner}: resolve it with "
+                               f"RESOLVE CHANNEL.", retry=False)
+        seq, luwid = (indoubt[0], indoubt[1]) if indoubt else (rec.seq, rec.luwid)
+        await conv.send(Resync(seqnum=seq, luwid=luwid))
+        ev = await conv.recv(CONFIRM_TIMEOUT)
+        if isinstance(ev, Status):
+            raise _status_error(ev)
+        if not isinstance(ev, Resync):
+            raise ChannelEnded("AMQ9504E", "Protocol error: resynchronisation expected.")
+        if indoubt is not None:
+            _, luwid, key = indoubt
+            if ev.seqnum == seq and ev.luwid == luwid:
+                await mqi(qm.get_handle().resolve, key, True)
+                rec.seq, rec.luwid = seq, luwid
+            elif ev.seqnum == rec.seq:
+                await mqi(qm.get_handle().resolve, key, False)
+            else:
+                await conv.close(StatusCode.MSG_SEQUENCE_ERROR)
+                raise ChannelEnded("AMQ9526E", f"Message sequence number error for channel "
+                                   f"{self.name}: sent {seq}, expected {ev.seqnum}.", False)
+        elif ev.seqnum != rec.seq:
+            await conv.close(StatusCode.MSG_SEQUENCE_ERROR)
+            raise ChannelEnded("AMQ9526E", f"Message sequence number error for channel "
+                               f"{self.name}: sent {rec.seq + 1}, expected {ev.seqnum + 1}.",
+                               False)
+        self.seq = rec.seq
+        self.status.indoubt = False
+        self.status.last_seqno = self.status.cur_seqno = rec.seq
+        self.status.last_luwid = rec.luwid
+
+    async def _get(self, qm: mqpy.QueueManager, xq: mqpy.Queue, wait_ms: int
+                   ) -> tuple[mqpy.MD, bytes] | None:
+        md = mqpy.MD()
+        opts = CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING
+        if wait_ms > 0:
+            opts |= CMQC.MQGMO_WAIT
+        try:
+            data = await mqi(xq.get, None, md, mqpy.GMO(Options=opts, WaitInterval=wait_ms))
+        except mqpy.MQMIError as e:
+            if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
+                return None
+            if e.reason == CMQC.MQRC_GET_INHIBITED:
+                return None
+            raise ChannelEnded("AMQ9999E", f"Channel program ended abnormally: MQGET from the "
+                               f"transmission queue failed with reason {e.reason}.") from None
+        return md, data
+
+    async def _transfer(self, conv: Conversation, qm: mqpy.QueueManager, xq: mqpy.Queue) -> None:
+        discint = D.int_attr(self.definition, "DISCINT")
+        idle_since = time.monotonic()
+        last_flow = time.monotonic()
+        while True:
+            if self.stop_requested.is_set():
+                await conv.send(Status(code=StatusCode.USER_CLOSED,
+                                       flags=ControlFlags1.CLOSE_CHANNEL))
+                return
+            self.status.substate = "MQGET"
+            got = await self._get(qm, xq, POLL_MS)
+            if got is None:
+                now = time.monotonic()
+                if discint and now - idle_since >= discint:
+                    await conv.send(Status(code=StatusCode.USER_CLOSED,
+                                           flags=ControlFlags1.CLOSE_CHANNEL))
+                    return
+                if self.hbint and now - last_flow >= self.hbint:
+                    await self._heartbeat(conv)
+                    last_flow = time.monotonic()
+                continue
+            await self._batch(conv, qm, xq, got)
+            idle_since = last_flow = time.monotonic()
+
+    async def _heartbeat(self, conv: Conversation) -> None:
+        self.status.substate = "HEARTBEAT"
+        t0 = time.perf_counter()
+        await conv.send(Heartbeat(flags=ControlFlags1.CONFIRM_REQUEST))
+        ev = await conv.recv(D.receive_timeout(self.hbint) or CONFIRM_TIMEOUT)
+        if isinstance(ev, Status):
+            raise _status_error(ev)
+        self.status.net_time_us = int((time.perf_counter() - t0) * 1e6)
+
+    async def _dead_letter_at_sender(self, qm: mqpy.QueueManager, md: mqpy.MD, data: bytes,
+                                     reason: int) -> bool:
+        """A message the channel cannot carry (too long) goes to the local DLQ (seed 003)."""
+        xqh = mqpy.XQH().unpack(data)
+        deadq = (await mqi(qm.inquire, CMQC.MQCA_DEAD_LETTER_Q_NAME)).strip(b" \x00")
+        if not deadq:
+            return False
+        dmd, body = reports.build_dead_letter(
+            xqh.MsgDesc, data[XQH_WITH_MD_LENGTH:], reason,
+            xqh.RemoteQName.rstrip(b" \x00").decode("latin-1"),
+            xqh.RemoteQMgrName.rstrip(b" \x00").decode("latin-1"),
+            put_appl_name=b"mqpy sender MCA", put_date=md.PutDate, put_time=md.PutTime)
+        await mqi(qm.put1, deadq, body, dmd,
+                  mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT | CMQC.MQPMO_SET_ALL_CONTEXT))
+        return True
+
+    async def _batch(self, conv: Conversation, qm: mqpy.QueueManager, xq: mqpy.Queue,
+                     first: tuple[mqpy.MD, bytes]) -> None:
+        batchint = D.int_attr(self.definition, "BATCHINT") / 1000.0
+        started = time.monotonic()
+        held = first
+        sent = 0
+        seq = self.seq
+        while True:
+            md, data = held
+            if len(data) - XQH_WITH_MD_LENGTH > self.max_msg:
+                if not await self._dead_letter_at_sender(qm, md, data,
+                                                         CMQC.MQRC_MSG_TOO_BIG_FOR_CHANNEL):
+                    await mqi(qm.backout)
+                    raise ChannelEnded("AMQ9544E", "Message larger than the channel's maximum "
+                                       "message length and no dead-letter queue.", False)
+                held = None
+            nxt = None
+            if sent + (held is not None) < self.batchsz:
+                wait = max(0.0, batchint - (time.monotonic() - started))
+                nxt = await self._get(qm, xq, int(wait * 1000))
+            if nxt is None:
+                break
+            if held is not None:
+                seq = next_seq(seq, self.wrap)
+                await self._send_message(conv, seq, held[1], confirm=False)
+                sent += 1
+            held = nxt
+        if held is None and sent == 0:
+            await mqi(qm.commit)  # only dead-lettered messages
+            return
+        # The end of the batch: sync record and in-doubt key, then the confirm request.
+        luwid = new_luwid()
+        last_seq = next_seq(seq, self.wrap) if held is not None else seq
+        await mqi(syncq.replace_in_uow, qm,
+                  syncq.SyncRecord(self.name, "S", last_seq, luwid, self.partner))
+        key = syncq.prepare_key(self.name, last_seq, luwid)
+        await mqi(qm.get_handle().prepare, key)
+        self.status.indoubt = True
+        self.status.cur_luwid = luwid
+        self.status.cur_seqno = last_seq
+        t0 = time.perf_counter()
+        if held is not None:
+            await self._send_message(conv, last_seq, held[1], confirm=True, luwid=luwid)
+            sent += 1
+        else:
+            await conv.send(Heartbeat(flags=ControlFlags1.CONFIRM_REQUEST, luwid=luwid))
+        self.status.substate = "RECEIVE"
+        ev = await conv.recv(D.receive_timeout(self.hbint) or CONFIRM_TIMEOUT)
+        if isinstance(ev, Status) and ev.code == 0:
+            await mqi(qm.get_handle().resolve, key, True)
+            self.status.net_time_us = int((time.perf_counter() - t0) * 1e6)
+            self.seq = last_seq
+            self.status.indoubt = False
+            self.status.last_luwid = luwid
+            self.status.last_seqno = last_seq
+            self.status.batch_done(sent, self.batchsz)
+            return
+        if isinstance(ev, Status):
+            # The receiver backed its batch out: so do we; the messages stay on the xmitq.
+            await mqi(qm.get_handle().resolve, key, False)
+            self.status.indoubt = False
+            raise _status_error(ev)
+        raise ChannelEnded("AMQ9504E", "Protocol error: batch confirmation expected.")
+
+    async def _send_message(self, conv: Conversation, seq: int, data: bytes, *, confirm: bool,
+                            luwid: bytes | None = None) -> None:
+        flags = ControlFlags1.CONFIRM_REQUEST if confirm else ControlFlags1.NONE
+        extra = {"luwid": luwid} if luwid is not None else {}
+        await conv.send(MessageData(seqnum=seq, xqh=data[:XQH_WITH_MD_LENGTH],
+                                    data=data[XQH_WITH_MD_LENGTH:], flags=flags, **extra))
+        self.status.message_moved(len(data), sent=True)
+
+
+def _disconnect(qm: mqpy.QueueManager) -> None:
+    try:
+        qm.backout()
+        qm.disconnect()
+    except (mqpy.MQMIError, mqpy.PYIFError):
+        pass
+
+
+# ---------------------------------------------------------------------------- receiver
+
+ChannelLookup = Callable[[str], "dict[str, object] | None"]
+
+
+class ReceiverMCA:
+    """The responder end of a message channel (RCVR), for one inbound connection."""
+
+    def __init__(self, stream: trio.abc.Stream, local_qm: str, connect_qm: QmFactory,
+                 lookup: ChannelLookup, register: Callable[[str, ChannelStatus], None]
+                 | None = None) -> None:
+        self.stream = stream
+        self.local_qm = local_qm
+        self.connect_qm = connect_qm
+        self.lookup = lookup
+        self.register = register
+        self.status = ChannelStatus("", "RCVR")
+        self.name = ""
+        self.definition: dict[str, object] = {}
+        self.seq = 0
+        self.wrap = 999999999
+        self.hbint = 0
+        self.partner = ""
+
+    async def run(self) -> None:
+        conv = Conversation(self.stream, self.status)
+        qm = None
+        try:
+            await self._negotiate(conv)
+            qm = await mqi(self.connect_qm)
+            self.status.move(ChannelState.STARTING)
+            self.status.move(ChannelState.BINDING)
+            self.status.move(ChannelState.RUNNING)
+            await self._serve(conv, qm)
+            self.status.move(ChannelState.INACTIVE)
+        except ChannelEnded:
+            if self.status.state is not ChannelState.INACTIVE:
+                self.status.state = ChannelState.INACTIVE
+            raise
+        finally:
+            with trio.CancelScope(shield=True):
+                await self.stream.aclose()
+                if qm is not None:
+                    await mqi(_disconnect, qm)
+
+    async def _negotiate(self, conv: Conversation) -> None:
+        ev = await conv.recv(CONFIRM_TIMEOUT)
+        if not isinstance(ev, InitialData):
+            await conv.close(StatusCode.PROTOCOL_SEGMENT_TYPE)
+            raise ChannelEnded("AMQ9504E", "Protocol error: initial data expected.")
+        name = ev.channel_name.strip()
+        definition = self.lookup(name)
+        if definition is None:
+            await conv.close(StatusCode.NO_CHANNEL)
+            raise ChannelEnded("AMQ9519E", f"Channel '{name}' not found.", False,
+                               StatusCode.NO_CHANNEL)
+        if D.str_attr(definition, "CHLTYPE") not in ("RCVR", "RQSTR"):
+            await conv.close(StatusCode.CHANNEL_WRONG_TYPE)
+            raise ChannelEnded("AMQ9502E", f"Type of channel '{name}' not suitable for action "
+                               f"requested.", False, StatusCode.CHANNEL_WRONG_TYPE)
+        self.name, self.definition = name, definition
+        self.status.channel = name
+        self.status.chltype = D.str_attr(definition, "CHLTYPE")
+        if self.register is not None:
+            self.register(name, self.status)
+        ours = _our_id(name, definition, self.local_qm)
+        for _ in range(4):
+            n = negotiate(ours, ev)
+            if n.status is not None:
+                await conv.close(n.status)
+                raise ChannelEnded("AMQ9503E", f"Channel negotiation failed for '{name}'.",
+                                   False, n.status)
+            await conv.send(n.reply)
+            if n.agreed is not None:
+                self.partner = ev.qmgr_name.strip()
+                self.hbint = n.agreed.heartbeat_interval
+                self.wrap = n.agreed.seq_wrap_value
+                conv.agreed(n.agreed.max_transmission_size, 0)
+                st = self.status
+                st.rqmname, st.hbint, st.batchsz = self.partner, self.hbint, \
+                    n.agreed.max_msg_batch
+                st.maxmsgl = n.agreed.max_msg_size
+                return
+            ev = await conv.recv(CONFIRM_TIMEOUT)
+            if not isinstance(ev, InitialData):
+                raise ChannelEnded("AMQ9503E", "Channel negotiation failed.", False)
+        raise ChannelEnded("AMQ9503E", "Channel negotiation failed.", False)
+
+    async def _serve(self, conv: Conversation, qm: mqpy.QueueManager) -> None:
+        rec = await mqi(syncq.read, qm, self.name, "R") or syncq.SyncRecord(self.name, "R")
+        self.seq = rec.seq
+        self.status.last_seqno = self.status.cur_seqno = rec.seq
+        self.status.last_luwid = rec.luwid
+        fast = D.str_attr(self.definition, "NPMSPEED") == "FAST"
+        in_batch = 0
+        timeout = D.receive_timeout(self.hbint)
+        while True:
+            self.status.substate = "RECEIVE"
+            ev = await conv.recv(timeout)
+            if isinstance(ev, Resync):
+                await conv.send(Resync(seqnum=rec.seq, luwid=rec.luwid))
+                continue
+            if isinstance(ev, Heartbeat):
+                if ev.flags & ControlFlags1.CONFIRM_REQUEST and ev.luwid != bytes(8):
+                    # an empty batch end (every message was dead-lettered at the sender)
+                    rec = await self._commit_batch(qm, self.seq, ev.luwid)
+                    await conv.send(Status(code=0))
+                elif ev.flags & ControlFlags1.CONFIRM_REQUEST:
+                    await conv.send(Heartbeat())
+                continue
+            if isinstance(ev, Status):
+                if ev.code == StatusCode.USER_CLOSED:
+                    await mqi(qm.backout)
+                    return
+                await mqi(qm.backout)
+                raise _status_error(ev)
+            if not isinstance(ev, MessageData):
+                continue
+            expected = next_seq(self.seq, self.wrap)
+            if ev.seqnum != expected:
+                await mqi(qm.backout)
+                await conv.close(StatusCode.MSG_SEQUENCE_ERROR)
+                raise ChannelEnded("AMQ9526E", f"Message sequence number error for channel "
+                                   f"{self.name}: sent {ev.seqnum}, expected {expected}.",
+                                   False, StatusCode.MSG_SEQUENCE_ERROR)
+            self.seq = ev.seqnum
+            in_batch += 1
+            self.status.cur_seqno = ev.seqnum
+            problem = await self._deliver(qm, ev, fast)
+            if problem is not None:
+                await mqi(qm.backout)
+                await conv.close(problem.status_code or StatusCode.CAN_NOT_STORE)
+                raise problem
+            if ev.flags & ControlFlags1.CONFIRM_REQUEST:
+                rec = await self._commit_batch(qm, ev.seqnum, ev.luwid)
+                await conv.send(Status(code=0))
+                self.status.batch_done(in_batch, self.status.batchsz or 50)
+                in_batch = 0
+
+    async def _commit_batch(self, qm: mqpy.QueueManager, seq: int, luwid: bytes
+                            ) -> syncq.SyncRecord:
+        rec = syncq.SyncRecord(self.name, "R", seq, luwid, self.partner)
+        await mqi(syncq.replace_in_uow, qm, rec)
+        await mqi(qm.commit)
+        self.seq = seq
+        self.status.last_seqno = seq
+        self.status.last_luwid = luwid
+        return rec
+
+    async def _deliver(self, qm: mqpy.QueueManager, ev: MessageData, fast: bool
+                       ) -> ChannelEnded | None:
+        """Put one arriving message where its transmission header says; on failure retry,
+        return it to its sender, or dead-letter it; a ChannelEnded when none of that works."""
+        xqh = ev.transmission_header
+        md = xqh.MsgDesc
+        dest_q = xqh.RemoteQName.rstrip(b" \x00").decode("latin-1")
+        dest_qm = xqh.RemoteQMgrName.rstrip(b" \x00").decode("latin-1")
+        persistent = md.Persistence == CMQC.MQPER_PERSISTENT
+        sync = CMQC.MQPMO_NO_SYNCPOINT if (fast and not persistent) else CMQC.MQPMO_SYNCPOINT
+        od = mqpy.OD(ObjectName=dest_q.encode("latin-1"), ObjectQMgrName=dest_qm.encode("latin-1"))
+        retries = D.int_attr(self.definition, "MRRTY")
+        interval = D.int_attr(self.definition, "MRTMR") / 1000.0
+        reason = 0
+        while True:
+            try:
+                await mqi(qm.put1, od, ev.data, md,
+                          mqpy.PMO(Options=sync | CMQC.MQPMO_SET_ALL_CONTEXT))
+                self.status.message_moved(len(ev.data), sent=False)
+                if self.status.state is ChannelState.PAUSED:
+                    self.status.move(ChannelState.RUNNING)
+                return None
+            except mqpy.MQMIError as e:
+                reason = e.reason
+            if reason in (CMQC.MQRC_Q_FULL, CMQC.MQRC_PUT_INHIBITED) and retries > 0:
+                retries -= 1
+                if self.status.state is ChannelState.RUNNING:
+                    self.status.move(ChannelState.PAUSED)
+                await trio.sleep(interval)
+                continue
+            break
+        if self.status.state is ChannelState.PAUSED:
+            self.status.move(ChannelState.RUNNING)
+        return await self._undeliverable(qm, md, ev.data, reason, dest_q, dest_qm, sync)
+
+    async def _undeliverable(self, qm: mqpy.QueueManager, md: mqpy.MD, data: bytes,
+                             reason: int, dest_q: str, dest_qm: str, sync: int
+                             ) -> ChannelEnded | None:
+        want = CMQC.MQRO_EXCEPTION_WITH_FULL_DATA | CMQC.MQRO_DISCARD_MSG
+        if md.Report & want == want and md.ReplyToQ.strip(b" \x00"):
+            built = reports.build_report("EXCEPTION", md, data, feedback=reason,
+                                         qmgr_name=self.local_qm, msgid=bytes(24))
+            if built is not None:
+                rmd, body = built
+                rod = mqpy.OD(ObjectName=md.ReplyToQ, ObjectQMgrName=md.ReplyToQMgr)
+                try:
+                    await mqi(qm.put1, rod, body, rmd, mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+                    return None
+                except mqpy.MQMIError:
+                    pass
+        deadq = (await mqi(qm.inquire, CMQC.MQCA_DEAD_LETTER_Q_NAME)).strip(b" \x00")
+        if deadq:
+            dmd, body = reports.build_dead_letter(md, data, reason, dest_q, dest_qm,
+                                                  put_appl_name=b"mqpy receiver MCA",
+                                                  put_date=md.PutDate, put_time=md.PutTime)
+            try:
+                await mqi(qm.put1, deadq, body, dmd,
+                          mqpy.PMO(Options=sync | CMQC.MQPMO_SET_ALL_CONTEXT))
+                return None
+            except mqpy.MQMIError:
+                pass
+        if sync == CMQC.MQPMO_NO_SYNCPOINT:
+            return None  # a fast non-persistent message is discarded (seed 000 §8)
+        return ChannelEnded("AMQ9544E", f"Messages not put to destination queue {dest_q} "
+                            f"at {dest_qm}: reason {reason}; no dead-letter queue.", True,
+                            StatusCode.CAN_NOT_STORE)

@@ -1,0 +1,106 @@
+"""Channel synchronisation records on SYSTEM.CHANNEL.SYNCQ, and the keys of in-doubt batches.
+
+Each end of a message channel keeps one persistent record per channel: the sequence number of
+the last message of the last committed batch, that batch's LUWID and the partner queue manager.
+The record is replaced in the same unit of work as the batch itself (the receiver's puts, the
+sender's gets), so the record and the messages can never disagree after a crash.
+
+A sending MCA hardens its batch *in doubt* before asking for confirmation: it prepares the unit
+of work under a key naming the channel, the batch's last sequence number and its LUWID
+(:func:`prepare_key`). The key survives restarts of either process, so at the next start the
+MCA finds its in-doubt batch and resolves it with the partner's record.
+"""
+
+from __future__ import annotations
+
+import json
+
+import attrs
+
+import mqpy
+from mqpy import CMQC
+
+SYNCQ = "SYSTEM.CHANNEL.SYNCQ"
+_PREFIX = b"CHL:"
+
+
+@attrs.define
+class SyncRecord:
+    channel: str
+    role: str  # "S" sender, "R" receiver
+    seq: int = 0
+    luwid: bytes = bytes(8)
+    partner_qm: str = ""
+
+    def to_bytes(self) -> bytes:
+        return json.dumps({"channel": self.channel, "role": self.role, "seq": self.seq,
+                           "luwid": self.luwid.hex(), "partner": self.partner_qm}).encode()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> SyncRecord:
+        d = json.loads(data)
+        return cls(d["channel"], d["role"], int(d["seq"]), bytes.fromhex(d["luwid"]),
+                   d.get("partner", ""))
+
+
+def correl_id(channel: str, role: str) -> bytes:
+    """The CorrelId a channel's record is kept under: the role, then the channel name."""
+    return (role.encode() + b":" + channel.encode("latin-1")).ljust(24, b" ")[:24]
+
+
+def read(qm: mqpy.QueueManager, channel: str, role: str) -> SyncRecord | None:
+    """The committed record of ``channel`` (browse: nothing is locked or changed)."""
+    q = mqpy.Queue(qm, SYNCQ, CMQC.MQOO_BROWSE)
+    try:
+        md = mqpy.MD(CorrelId=correl_id(channel, role))
+        gmo = mqpy.GMO(Options=CMQC.MQGMO_BROWSE_FIRST,
+                       MatchOptions=CMQC.MQMO_MATCH_CORREL_ID)
+        try:
+            return SyncRecord.from_bytes(q.get(None, md, gmo))
+        except mqpy.MQMIError as e:
+            if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
+                return None
+            raise
+    finally:
+        q.close()
+
+
+def replace_in_uow(qm: mqpy.QueueManager, record: SyncRecord) -> None:
+    """Replace the channel's record inside the caller's current unit of work."""
+    cid = correl_id(record.channel, record.role)
+    q = mqpy.Queue(qm, SYNCQ, CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_OUTPUT)
+    try:
+        while True:
+            try:
+                q.get(None, mqpy.MD(CorrelId=cid),
+                      mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT,
+                               MatchOptions=CMQC.MQMO_MATCH_CORREL_ID))
+            except mqpy.MQMIError as e:
+                if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
+                    break
+                raise
+        q.put(record.to_bytes(), mqpy.MD(CorrelId=cid, Persistence=CMQC.MQPER_PERSISTENT),
+              mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+    finally:
+        q.close()
+
+
+def prepare_key(channel: str, seq: int, luwid: bytes) -> bytes:
+    """The in-doubt key of a sender's batch: channel, last sequence number, LUWID."""
+    return _PREFIX + channel.encode("latin-1").ljust(20) + seq.to_bytes(4, "big") + luwid
+
+
+def parse_prepare_key(key: bytes) -> tuple[str, int, bytes] | None:
+    if not key.startswith(_PREFIX) or len(key) != len(_PREFIX) + 32:
+        return None
+    body = key[len(_PREFIX):]
+    return body[:20].rstrip().decode("latin-1"), int.from_bytes(body[20:24], "big"), body[24:]
+
+
+def indoubt_batch(qm: mqpy.QueueManager, channel: str) -> tuple[int, bytes, bytes] | None:
+    """(last sequence number, LUWID, key) of the channel's in-doubt batch, if it has one."""
+    for key in qm.get_handle().indoubt():
+        parsed = parse_prepare_key(key)
+        if parsed is not None and parsed[0] == channel:
+            return parsed[1], parsed[2], key
+    return None

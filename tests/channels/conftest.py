@@ -1,0 +1,69 @@
+"""Two queue managers in one process, each with its channel initiator, for channel tests."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+import mqpy
+from mqpy import CMQC, local
+from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
+
+
+@attrs.define
+class QMgr:
+    name: str
+    root: str
+    engine: object
+    chinit: ChannelInitiator | None = None
+    log: list = attrs.Factory(list)
+
+    def connect(self) -> mqpy.QueueManager:
+        return mqpy.embedded(self.name, data_path=self.root, create=False)
+
+    def define(self, objtype: str, name: str, **attributes: object) -> None:
+        self.engine.define(objtype, name, attributes)
+
+    def depth(self, q: str) -> int:
+        return self.engine.queue_status(q)["CURDEPTH"]
+
+    def put(self, q: str, data: bytes, qmgr: str = "", persistent: bool = True,
+            **md_fields: object) -> mqpy.MD:
+        qm = self.connect()
+        try:
+            md = mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT if persistent
+                         else CMQC.MQPER_NOT_PERSISTENT, **md_fields)
+            qm.put1(mqpy.OD(ObjectName=q.encode(), ObjectQMgrName=qmgr.encode()), data, md)
+            return md
+        finally:
+            qm.disconnect()
+
+    def drain(self, q: str) -> list[bytes]:
+        qm = self.connect()
+        out = []
+        try:
+            queue = mqpy.Queue(qm, q, CMQC.MQOO_INPUT_AS_Q_DEF)
+            while True:
+                try:
+                    out.append(queue.get())
+                except mqpy.MQMIError as e:
+                    assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+                    return out
+        finally:
+            qm.disconnect()
+
+    def make_chinit(self) -> ChannelInitiator:
+        self.chinit = ChannelInitiator(self.name, self.connect, EngineAdmin(self.engine),
+                                       log=lambda msgid, text: self.log.append((msgid, text)))
+        return self.chinit
+
+
+@pytest.fixture
+def two_qmgrs(tmp_path):
+    made = []
+    for name in ("QM1", "QM2"):
+        root = str(tmp_path / name)
+        local.create(name, root, dead_letter_queue="SYSTEM.DEAD.LETTER.QUEUE")
+        made.append(QMgr(name, root, local.start(name, root)))
+    yield made
+    local.stop_all()

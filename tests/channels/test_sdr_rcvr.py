@@ -1,0 +1,78 @@
+"""A sender-receiver channel between two queue managers moves messages once and once only."""
+
+from __future__ import annotations
+
+import trio
+
+from mqpy import CMQC
+from mqpy_chinit.states import ChannelState
+
+
+async def wait_until(pred, timeout=15.0):
+    with trio.fail_after(timeout):
+        while not pred():
+            await trio.sleep(0.02)
+
+
+def define_pair(qm1, qm2, port, channel="QM1.TO.QM2", **sdr):
+    qm1.define("QLOCAL", "QM2", USAGE="XMITQ")
+    qm1.define("CHANNEL", channel, CHLTYPE="SDR", CONNAME=f"127.0.0.1({port})", XMITQ="QM2",
+               **sdr)
+    qm2.define("CHANNEL", channel, CHLTYPE="RCVR")
+    qm2.define("QLOCAL", "TARGET", MAXDEPTH=100000)
+
+
+async def test_messages_cross_the_channel_in_order_exactly_once(two_qmgrs):
+    """Given QM1 with xmitq QM2 and SDR QM1.TO.QM2, QM2 with RCVR QM1.TO.QM2 and a listener,
+    when 120 persistent messages for TARGET@QM2 are put on QM1 and the channel is started,
+    then all 120 arrive on QM2's TARGET in order, the xmitq is empty, and sequence numbers are
+    120 at both ends.  spec: dqm-intercommunication 9.23, 9.28"""
+    qm1, qm2 = two_qmgrs
+    async with trio.open_nursery() as nursery:
+        c2 = qm2.make_chinit()
+        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        port = c2.ports[0]
+        define_pair(qm1, qm2, port)
+        for i in range(120):
+            qm1.put("TARGET", b"msg %03d" % i, qmgr="QM2")
+        assert qm1.depth("QM2") == 120
+        c1 = qm1.make_chinit()
+        await nursery.start(c1.run)
+        assert c1.start_channel("QM1.TO.QM2") is None
+        await wait_until(lambda: qm2.depth("TARGET") == 120)
+        await wait_until(lambda: qm1.depth("QM2") == 0)
+        st1 = c1.status_of("QM1.TO.QM2")
+        st2 = c2.status_of("QM1.TO.QM2")
+        await wait_until(lambda: st2.last_seqno == 120)
+        assert st1.state is ChannelState.RUNNING and st1.last_seqno == 120
+        assert st1.batches >= 3 and st1.msgs == 120
+        c1.stop_channel("QM1.TO.QM2")
+        await wait_until(lambda: st1.state is ChannelState.STOPPED)
+        nursery.cancel_scope.cancel()
+    assert qm2.drain("TARGET") == [b"msg %03d" % i for i in range(120)]
+
+
+async def test_unknown_target_queue_goes_to_the_dead_letter_queue(two_qmgrs):
+    """Given a message for a queue QM2 does not have and QM2 has a DLQ, when the channel
+    delivers it, then it is on QM2's DLQ behind an MQDLH with reason 2085 and the channel
+    goes on delivering.  spec: dqm-intercommunication 9.27 (aliases-channels-storage 4.27)"""
+    qm1, qm2 = two_qmgrs
+    async with trio.open_nursery() as nursery:
+        c2 = qm2.make_chinit()
+        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        define_pair(qm1, qm2, c2.ports[0])
+        qm1.put("NO.SUCH.Q", b"lost?", qmgr="QM2")
+        qm1.put("TARGET", b"fine", qmgr="QM2")
+        c1 = qm1.make_chinit()
+        await nursery.start(c1.run)
+        c1.start_channel("QM1.TO.QM2")
+        await wait_until(lambda: qm2.depth("TARGET") == 1)
+        assert qm2.depth("SYSTEM.DEAD.LETTER.QUEUE") == 1
+        nursery.cancel_scope.cancel()
+    import mqpy
+
+    (dead,) = qm2.drain("SYSTEM.DEAD.LETTER.QUEUE")
+    dlh = mqpy.DLH().unpack(dead)
+    assert dlh.Reason == CMQC.MQRC_UNKNOWN_OBJECT_NAME
+    assert dlh.DestQName.rstrip() == b"NO.SUCH.Q" and dlh.DestQMgrName.rstrip() == b"QM2"
+    assert dead[172:] == b"lost?"
