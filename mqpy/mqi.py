@@ -39,14 +39,17 @@ class QueueManager:
             self.connect(name)
 
     # -- connecting -------------------------------------------------------------------
-    def connect(self, name: str | bytes) -> None:
-        """MQCONN in bindings mode: the queue manager running in this process or the daemon."""
+    def connect(self, name: str | bytes, *, data_path: str | None = None) -> None:
+        """MQCONN in bindings mode: the queue manager running in this process, else the one
+        serving its socket (``strmqm``); MQRC_Q_MGR_NOT_AVAILABLE when neither answers."""
         qm = _strip(name)
-        eng = local.running(qm) if qm else _default_running()
+        eng = local.running(qm, data_path) if qm else _default_running()
         if eng is None:
-            # The bindings socket to a daemon queue manager is not built yet: the queue manager
-            # is "not available" to this process unless it runs embedded here.
-            raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_Q_MGR_NOT_AVAILABLE)
+            from mqpy import bindings
+
+            self._conn = bindings.connect(qm, data_path)
+            self._name = self._conn.qmgr_name
+            return
         self._conn = eng.connect()
         self._name = eng.name
 

@@ -74,7 +74,7 @@ class BindingsServer:
     async def run(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
         """Listen and serve until cancelled; ``started()`` once connections are accepted."""
         sock = trio.socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        with sock, bind_address(self.path) as address:
+        with bind_address(self.path) as address:
             # A socket file left by a killed daemon is stale: we hold qm.lock, nobody else serves.
             try:
                 os.unlink(self.path)
@@ -85,7 +85,7 @@ class BindingsServer:
             sock.listen(512)
         listener = trio.SocketListener(sock)
         try:
-            async with trio.open_nursery() as nursery:
+            async with listener, trio.open_nursery() as nursery:
                 task_status.started()
                 while True:
                     stream = await listener.accept()

@@ -1,0 +1,240 @@
+"""The queue-manager process: ``python -m mqpy.daemon QMGR [--data-path DIR] [--ready-fd N]``.
+
+``strmqm`` starts this detached; it can also run in the foreground. It owns the queue manager's
+directory while it runs (``local.start`` takes the ``qm.lock`` flock), restarts the engine from
+its pagesets and log, serves the MQI on ``<qmgr dir>/qm.sock`` (``mqpy.server``), and writes
+the error-log entries an operator looks for: AMQ8003I when started, AMQ8004I when ended, AMQ7017S
+/ AMQ7002S naming the damaged log or pageset file when restart is refused, and an FDC with
+AMQ6184W for anything unexpected (``errorlog.fdc_guard``: never a Python traceback).
+
+Ending, as ``endmqm`` asks through signals to the pid in ``qm.lock``:
+
+- SIGUSR1: controlled end (``endmqm -c`` / ``-w``). The engine quiesces; the process ends once
+  the last application has disconnected.
+- SIGTERM / SIGINT: immediate end (``endmqm -i``). Connections are broken, units of work are
+  backed out, a checkpoint is taken.
+- SIGKILL (``endmqm -p`` after its grace period): nothing runs; the next start recovers.
+
+``qm.status`` in the queue-manager directory records the life cycle for ``dspmq`` (Starting,
+Running, Quiescing, Ended normally / immediately / unexpectedly / pre-emptively). With
+``--ready-fd``, the process reports to the starting command through that pipe: error messages
+as lines, then ``READY`` once the socket accepts connections.
+
+Checkpoints and the periodic expiry scan run in the engine's own thread. The command server
+runs here, in a thread (:func:`_start_command_server`); the channel initiator is a separate
+process, not started here yet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import signal
+import sys
+from collections.abc import Callable
+from typing import IO, Any
+
+from mqpy import CMQC, config, errorlog, local, messages
+from mqpy.errors import MQMIError
+
+__all__ = [
+    "EXIT_LOG_NOT_AVAILABLE",
+    "EXIT_NOT_EXIST",
+    "EXIT_RUNNING",
+    "READY",
+    "STATUS_FILE",
+    "main",
+    "read_status",
+    "write_status",
+]
+
+#: IBM's strmqm return codes.
+EXIT_RUNNING = 5
+EXIT_NOT_EXIST = 16
+EXIT_LOG_NOT_AVAILABLE = 23
+EXIT_UNEXPECTED = errorlog.EXIT_UNEXPECTED  # 71
+
+READY = "READY"
+STATUS_FILE = "qm.status"
+PROGRAM = "mqpy.daemon"
+
+#: Console lines IBM's control commands print (no message id on the running case).
+MSG_RUNNING = "IBM MQ queue manager running."
+MSG_NOT_EXIST = "AMQ8118E: IBM MQ queue manager does not exist."
+
+
+def write_status(qmdir: str, status: str) -> None:
+    """Record the queue manager's state for dspmq (atomic replace; not fsynced)."""
+    tmp = os.path.join(qmdir, STATUS_FILE + ".tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(status + "\n")
+        os.replace(tmp, os.path.join(qmdir, STATUS_FILE))
+    except OSError:
+        pass  # dspmq shows less; the queue manager itself is unaffected
+
+
+def read_status(qmdir: str) -> str | None:
+    try:
+        with open(os.path.join(qmdir, STATUS_FILE), encoding="utf-8") as f:
+            return f.read().strip() or None
+    except OSError:
+        return None
+
+
+class _Console:
+    """Where the process tells its starter what happened: the ready pipe, else stderr."""
+
+    def __init__(self, ready_fd: int | None) -> None:
+        self.stream: IO[str] = (os.fdopen(ready_fd, "w", buffering=1, encoding="utf-8")
+                                if ready_fd is not None else sys.stderr)
+        self.piped = ready_fd is not None
+
+    def say(self, line: str) -> None:
+        try:
+            print(line, file=self.stream, flush=True)
+        except (OSError, ValueError):
+            pass  # the starter has gone; the error log still has it
+
+    def ready(self) -> None:
+        if self.piped:
+            self.say(READY)
+            self.close()
+
+    def close(self) -> None:
+        if self.piped and not self.stream.closed:
+            try:
+                self.stream.close()
+            except OSError:
+                pass
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m mqpy.daemon",
+                                     description="Run a queue manager (started by strmqm).")
+    parser.add_argument("qmgr")
+    parser.add_argument("--data-path", default=None)
+    parser.add_argument("--ready-fd", type=int, default=None)
+    args = parser.parse_args(argv)
+    console = _Console(args.ready_fd)
+    try:
+        return _main(args.qmgr, args.data_path, console)
+    except KeyboardInterrupt:
+        return 1
+    finally:
+        console.close()
+
+
+def _main(name: str, root: str | None, console: _Console) -> int:
+    qmdir = config.qmgr_dir(name, root)
+    if not os.path.exists(os.path.join(qmdir, "pageset00")):
+        console.say(MSG_NOT_EXIST)
+        return EXIT_NOT_EXIST
+    if local.is_locked(qmdir):
+        console.say(MSG_RUNNING)
+        return EXIT_RUNNING
+    errdir = os.path.join(qmdir, "errors")
+    log = errorlog.ErrorLog(errdir, qmgr=name, program=PROGRAM)
+    with errorlog.fdc_guard(errdir, "XC130001", PROGRAM, qmgr=name, errorlog=log,
+                            stream=console.stream):
+        return _run(name, root, qmdir, log, console)
+
+
+def _run(name: str, root: str | None, qmdir: str, log: errorlog.ErrorLog,
+         console: _Console) -> int:
+    from mqpy.engine.log import LogCorrupt
+    from mqpy.engine.pageset import PagesetError
+
+    previous = read_status(qmdir)
+    write_status(qmdir, "Starting")
+    try:
+        eng = local.start(name, root)
+    except MQMIError as e:
+        write_status(qmdir, previous or "Ended immediately")
+        if e.reason == CMQC.MQRC_Q_MGR_NOT_AVAILABLE:  # qm.lock taken since we looked
+            console.say(MSG_RUNNING)
+            return EXIT_RUNNING
+        console.say(MSG_NOT_EXIST)
+        return EXIT_NOT_EXIST
+    except LogCorrupt as e:
+        write_status(qmdir, "Ended unexpectedly")
+        entry = messages.AMQ7017
+        log.write(entry, inserts={"offset": e.offset, "lsn": e.lsn, "logfile": e.path})
+        console.say(f"{entry.msgid}: {entry.text}")
+        console.say(entry.render({"offset": e.offset, "lsn": e.lsn, "logfile": e.path,
+                                  "qmgr": name}).explanation)
+        return EXIT_LOG_NOT_AVAILABLE
+    except PagesetError as e:
+        write_status(qmdir, "Ended unexpectedly")
+        entry = messages.AMQ7002
+        inserts = {"offset": 0, "path": e.path, "detail": e.detail}
+        log.write(entry, inserts=inserts)
+        console.say(f"{entry.msgid}: {entry.text}")
+        console.say(entry.render({**inserts, "qmgr": name}).explanation)
+        return EXIT_UNEXPECTED
+    end = "immediate"
+    try:
+        log.write(messages.AMQ8003, inserts={"vrmf": errorlog.VRMF})
+        write_status(qmdir, "Running")
+        end = _serve(eng, root, qmdir, console)
+    finally:
+        write_status(qmdir, "Ending immediately" if end == "immediate" else "Quiescing")
+        local.stop(name, root)
+        log.write(messages.AMQ8004)
+        write_status(qmdir, "Ended normally" if end == "controlled" else "Ended immediately")
+    return 0
+
+
+def _serve(eng: Any, root: str | None, qmdir: str, console: _Console) -> str:
+    """Serve the socket until endmqm; return how it ended ("controlled" or "immediate")."""
+    import trio
+
+    from mqpy.server import BindingsServer
+
+    outcome = {"end": "immediate"}
+
+    async def serve() -> None:
+        server = BindingsServer(eng)
+        async with trio.open_nursery() as nursery:
+            await nursery.start(server.run)
+            stop_command_server = _start_command_server(eng.name, root)
+            try:
+                with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT,
+                                               signal.SIGUSR1) as signals:
+                    console.ready()
+                    async for signum in signals:
+                        if signum != signal.SIGUSR1:
+                            outcome["end"] = "immediate"
+                            break
+                        if outcome["end"] != "controlled":
+                            outcome["end"] = "controlled"
+                            eng.quiesce()
+                            write_status(qmdir, "Quiescing")
+                            nursery.start_soon(_end_when_idle, server, nursery.cancel_scope)
+            finally:
+                if stop_command_server is not None:
+                    stop_command_server()
+            nursery.cancel_scope.cancel()
+
+    trio.run(serve)
+    return outcome["end"]
+
+
+async def _end_when_idle(server: Any, scope: Any) -> None:
+    await server.wait_idle()
+    scope.cancel()
+
+
+def _start_command_server(name: str, root: str | None) -> Callable[[], None] | None:
+    """Run the command server (``mqpy.cmdserver``, SYSTEM.ADMIN.COMMAND.QUEUE) in a thread of
+    this process, as strmqm does by default; return the function that stops it."""
+    if importlib.util.find_spec("mqpy.cmdserver") is None:
+        return None
+    from mqpy import cmdserver
+
+    return cmdserver.start_command_server(name, root).stop
+
+
+if __name__ == "__main__":
+    sys.exit(main())

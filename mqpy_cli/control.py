@@ -1,0 +1,375 @@
+"""Control commands: crtmqm, dltmqm, strmqm, endmqm, dspmq, dspmqver.
+
+They behave as IBM MQ's on UNIX, down to the console lines scripts grep for and the return
+codes (IBM's ansible modules test 5, 8, 16, 40 and 72, for instance). Each takes ``--data-path``
+(else ``$MQPY_DATA_PATH``, else the per-user default, see ``mqpy.config``).
+
+- ``strmqm`` starts ``python -m mqpy.daemon`` detached (new session, stdio on /dev/null) and
+  waits on a pipe until the daemon says its socket accepts connections, or relays the
+  daemon's reason (AMQ7017S for a damaged log ...) and its exit status.
+- ``endmqm`` signals the pid recorded in ``qm.lock``: SIGUSR1 for a controlled end (-c, the
+  default, returns at once; -w waits), SIGTERM for -i (waits), SIGTERM then SIGKILL after
+  a short grace for -p.
+- ``dspmq`` reads ``qm.lock`` (held while running) and ``qm.status`` written by the daemon.
+
+Console messages are IBM's wording; ``[M]`` in the table below marks ids recalled rather than
+re-checked against IBM's catalogue.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import click
+
+from mqpy import config, local
+from mqpy.errorlog import VRMF
+
+# --------------------------------------------------------------------------- IBM's texts
+
+MSG_CREATED = "IBM MQ queue manager created."  # AMQ8001I
+MSG_DELETED = "IBM MQ queue manager '{qmgr}' deleted."  # AMQ8002I
+MSG_STARTING = "IBM MQ queue manager '{qmgr}' starting."
+MSG_STARTED = "IBM MQ queue manager '{qmgr}' started using V{vrmf}."  # AMQ8003I
+MSG_ENDING = "IBM MQ queue manager '{qmgr}' ending."
+MSG_ENDED = "IBM MQ queue manager '{qmgr}' ended."  # AMQ8004I
+MSG_WAITING = "Waiting for queue manager '{qmgr}' to end."
+MSG_QUIESCE = ("Quiesce request accepted. The queue manager will stop when all outstanding "
+               "work is complete.")
+MSG_RUNNING = "IBM MQ queue manager running."  # strmqm / dltmqm, no id
+MSG_EXISTS = "AMQ8110E: IBM MQ queue manager already exists."
+MSG_NOT_EXIST = "AMQ8118E: IBM MQ queue manager does not exist."
+MSG_NOT_AVAILABLE = "AMQ8146E: IBM MQ queue manager not available."
+MSG_NAME_NOT_KNOWN = "AMQ7048E: The queue manager name is either not valid or not known."  # [M]
+MSG_BAD_ARGUMENT = "AMQ7027E: Argument '{arg}' supplied is not valid."  # [M]
+MSG_FAILED_START = "AMQ6184W: The queue manager '{qmgr}' ended unexpectedly ({rc})."
+
+# --------------------------------------------------------------------------- return codes
+
+RC_OK = 0
+RC_BEING_CREATED = 3
+RC_RUNNING = 5
+RC_EXISTS = 8
+RC_NOT_EXIST = 16
+RC_LOG_NOT_AVAILABLE = 23
+RC_INVALID_ARGS_DSPMQ = 36
+RC_INVALID_PARAMETER = 39
+RC_NOT_AVAILABLE = 40
+RC_STOPPING = 49
+RC_UNEXPECTED = 71
+RC_NAME_ERROR = 72
+
+START_TIMEOUT = 120.0  # seconds strmqm waits for the daemon (a long log replay)
+PREEMPT_GRACE = 2.0  # endmqm -p: seconds between SIGTERM and SIGKILL
+
+_data_path = click.option("--data-path", envvar=config.ENV_DATA_PATH, default=None,
+                          type=click.Path(file_okay=False),
+                          help="Data root (default $MQPY_DATA_PATH or a per-user directory).")
+
+
+def _err(text: str) -> None:
+    click.echo(text, err=True)
+
+
+def _qmdir(name: str, root: str | None) -> str:
+    return config.qmgr_dir(name, root)
+
+
+def _exists(name: str, root: str | None) -> bool:
+    return os.path.exists(os.path.join(_qmdir(name, root), "pageset00"))
+
+
+def _pid(qmdir: str) -> int | None:
+    """The pid in qm.lock, written by the process that holds it."""
+    try:
+        with open(os.path.join(qmdir, "qm.lock"), encoding="ascii") as f:
+            return int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _wait_ended(qmdir: str, timeout: float | None = None) -> bool:
+    """Wait until nothing holds qm.lock (the queue manager process has ended)."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while local.is_locked(qmdir):
+        if deadline is not None and time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def _status(qmdir: str) -> str:
+    """dspmq's STATUS(...) for a queue manager directory."""
+    from mqpy.daemon import read_status
+
+    recorded = read_status(qmdir)
+    if local.is_locked(qmdir):
+        if recorded in ("Starting", "Quiescing", "Ending immediately", "Ending pre-emptively"):
+            return recorded
+        return "Running"
+    if recorded is None:
+        return "Ended immediately"  # created, never started
+    if recorded.startswith("Ended"):
+        return recorded
+    return "Ended unexpectedly"  # it said it was running, and nobody holds the lock
+
+
+# --------------------------------------------------------------------------- crtmqm
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("-q", "make_default", is_flag=True, help="Make this the default queue manager.")
+@click.option("-u", "dead_letter_queue", default="", help="Dead-letter queue name.")
+@click.option("-ld", "log_path", default=None, help="Log directory.")
+@click.option("-lf", "log_file_pages", type=int, default=None, help="Log file size in 4 KB pages.")
+@click.option("-lp", "log_primary", type=int, default=None, help="Primary log files.")
+@click.option("-ls", "log_secondary", type=int, default=None, help="Secondary log files.")
+@_data_path
+@click.argument("qmgr")
+def crtmqm(make_default: bool, dead_letter_queue: str, log_path: str | None,
+           log_file_pages: int | None, log_primary: int | None, log_secondary: int | None,
+           data_path: str | None, qmgr: str) -> None:
+    """Create a queue manager."""
+    from mqpy.engine.log import LogConfig
+    from mqpy.engine.objects import SYSTEM_OBJECTS
+
+    if not config.valid_qmgr_name(qmgr):
+        _err(MSG_BAD_ARGUMENT.format(arg=qmgr))
+        sys.exit(RC_NAME_ERROR)
+    for label, value, low in (("-lf", log_file_pages, 4), ("-lp", log_primary, 1),
+                              ("-ls", log_secondary, 0)):
+        if value is not None and value < low:
+            _err(MSG_BAD_ARGUMENT.format(arg=f"{label} {value}"))
+            sys.exit(RC_INVALID_PARAMETER)
+    if _exists(qmgr, data_path):
+        _err(MSG_EXISTS)
+        sys.exit(RC_EXISTS)
+    qmdir = _qmdir(qmgr, data_path)
+    defaults = LogConfig()
+    cfg = config.QMgrConfig(qmgr, qmdir)
+    cfg.log = LogConfig(
+        LogFilePages=log_file_pages or defaults.LogFilePages,
+        LogPrimaryFiles=log_primary or defaults.LogPrimaryFiles,
+        LogSecondaryFiles=defaults.LogSecondaryFiles if log_secondary is None
+        else log_secondary)
+    if log_path:
+        cfg.log_path = os.path.join(os.path.abspath(log_path), config.qmgr_dirname(qmgr))
+    try:
+        local.create(qmgr, data_path, dead_letter_queue=dead_letter_queue, cfg=cfg,
+                     make_default=make_default)
+    except FileExistsError:
+        _err(MSG_EXISTS)
+        sys.exit(RC_EXISTS)
+    except local.QMgrLocked:
+        _err(MSG_RUNNING)
+        sys.exit(RC_RUNNING)
+    click.echo(MSG_CREATED)
+    click.echo(f"Directory '{qmdir}' created.")
+    click.echo("The queue manager is associated with installation 'Installation1'.")
+    click.echo(f"Creating or replacing default objects for {qmgr}.")
+    created = len(SYSTEM_OBJECTS) + (1 if dead_letter_queue else 0)
+    click.echo(f"Default objects statistics : {created} created. 0 replaced. 0 failed.")
+    click.echo("Completing setup.")
+    click.echo("Setup completed.")
+
+
+# --------------------------------------------------------------------------- dltmqm
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@_data_path
+@click.argument("qmgr")
+def dltmqm(data_path: str | None, qmgr: str) -> None:
+    """Delete a queue manager (it must be ended)."""
+    qmdir = _qmdir(qmgr, data_path)
+    if not _exists(qmgr, data_path):
+        _err(MSG_NOT_EXIST)
+        sys.exit(RC_NOT_EXIST)
+    if local.is_locked(qmdir):
+        _err(MSG_RUNNING)
+        sys.exit(RC_RUNNING)
+    log_dir = config.QMgrConfig.load(qmgr, data_path).log_dir
+    config.unregister_qmgr(qmgr, data_path)
+    if not log_dir.startswith(qmdir + os.sep):
+        shutil.rmtree(log_dir, ignore_errors=True)
+    shutil.rmtree(qmdir, ignore_errors=True)
+    click.echo(MSG_DELETED.format(qmgr=qmgr))
+
+
+# --------------------------------------------------------------------------- strmqm
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@_data_path
+@click.argument("qmgr")
+def strmqm(data_path: str | None, qmgr: str) -> None:
+    """Start a queue manager: its daemon runs detached until endmqm."""
+    qmdir = _qmdir(qmgr, data_path)
+    if not _exists(qmgr, data_path):
+        _err(MSG_NOT_EXIST)
+        sys.exit(RC_NOT_EXIST)
+    if local.is_locked(qmdir):
+        _err(MSG_RUNNING)
+        sys.exit(RC_RUNNING)
+    click.echo(MSG_STARTING.format(qmgr=qmgr))
+    rc, lines = start_daemon(qmgr, data_path)
+    for line in lines:
+        _err(line)
+    if rc != RC_OK:
+        sys.exit(rc)
+    click.echo(MSG_STARTED.format(qmgr=qmgr, vrmf=VRMF))
+
+
+def start_daemon(qmgr: str, data_path: str | None,
+                 timeout: float = START_TIMEOUT) -> tuple[int, list[str]]:
+    """Spawn the daemon detached; return (0, []) once it serves, else its rc and messages."""
+    root = config.data_root(data_path)
+    read_fd, write_fd = os.pipe()
+    try:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "mqpy.daemon", qmgr, "--data-path", root,
+             "--ready-fd", str(write_fd)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            pass_fds=(write_fd,), start_new_session=True, close_fds=True)
+    finally:
+        os.close(write_fd)
+    lines: list[str] = []
+    buffer = b""
+    deadline = time.monotonic() + timeout
+    with os.fdopen(read_fd, "rb", buffering=0) as pipe:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([pipe], [], [], left)[0]:
+                return RC_UNEXPECTED, [f"The queue manager '{qmgr}' did not start within "
+                                       f"{timeout:.0f} seconds."]
+            chunk = pipe.read(4096)
+            if not chunk:
+                break
+            buffer += chunk
+            *complete, buffer = buffer.split(b"\n")
+            for raw in complete:
+                line = raw.decode("utf-8", "replace")
+                if line == "READY":
+                    return RC_OK, lines
+                lines.append(line)
+    rc = child.wait()
+    if rc == 0:  # ended before serving, without saying why
+        rc = RC_UNEXPECTED
+    if not lines:
+        lines.append(MSG_FAILED_START.format(qmgr=qmgr, rc=rc))
+    return rc, lines
+
+
+# --------------------------------------------------------------------------- endmqm
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("-c", "mode", flag_value="c", default=True, help="Controlled end (default).")
+@click.option("-w", "mode", flag_value="w", help="Controlled end; wait until it has ended.")
+@click.option("-i", "mode", flag_value="i", help="Immediate end.")
+@click.option("-p", "mode", flag_value="p", help="Pre-emptive end.")
+@_data_path
+@click.argument("qmgr")
+def endmqm(mode: str, data_path: str | None, qmgr: str) -> None:
+    """End a queue manager."""
+    from mqpy.daemon import write_status
+
+    qmdir = _qmdir(qmgr, data_path)
+    if not _exists(qmgr, data_path):
+        _err(MSG_NOT_EXIST)
+        sys.exit(RC_NOT_EXIST)
+    pid = _pid(qmdir) if local.is_locked(qmdir) else None
+    if pid is None:
+        _err(MSG_NOT_AVAILABLE)
+        sys.exit(RC_NOT_AVAILABLE)
+    try:
+        if mode in ("c", "w"):
+            os.kill(pid, signal.SIGUSR1)
+            if mode == "c":
+                click.echo(MSG_QUIESCE)
+                return
+            click.echo(MSG_WAITING.format(qmgr=qmgr))
+            _wait_ended(qmdir)
+        else:
+            click.echo(MSG_ENDING.format(qmgr=qmgr))
+            os.kill(pid, signal.SIGTERM)
+            if mode == "p":
+                if not _wait_ended(qmdir, PREEMPT_GRACE):
+                    os.kill(pid, signal.SIGKILL)
+                    _wait_ended(qmdir)
+                write_status(qmdir, "Ended pre-emptively")
+            else:
+                _wait_ended(qmdir)
+    except ProcessLookupError:
+        pass  # it ended by itself meanwhile
+    click.echo(MSG_ENDED.format(qmgr=qmgr))
+
+
+# --------------------------------------------------------------------------- dspmq
+
+
+def format_dspmq_line(name: str, status: str) -> str:
+    """IBM's layout: the name field is wide enough for a 48-character name."""
+    return f"{'QMNAME(' + name + ')':<56} STATUS({status})"
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("-m", "qmgr", default=None, help="Only this queue manager.")
+@click.option("-o", "output", type=click.Choice(["status", "all", "default"]), default=None,
+              help="What to show (status is the default).")
+@click.option("-s", "status_flag", is_flag=True, help="Same as -o status.")
+@_data_path
+def dspmq(qmgr: str | None, output: str | None, status_flag: bool,
+          data_path: str | None) -> None:
+    """Display queue managers and their status."""
+    names = config.list_qmgrs(data_path)
+    if qmgr is not None:
+        if not _exists(qmgr, data_path):
+            _err(MSG_NAME_NOT_KNOWN)
+            sys.exit(RC_NAME_ERROR)
+        names = [qmgr]
+    default = config.default_qmgr(data_path)
+    for name in names:
+        if not _exists(name, data_path):
+            continue
+        line = format_dspmq_line(name, _status(_qmdir(name, data_path)))
+        if output in ("all", "default"):
+            line += f" DEFAULT({'yes' if name == default else 'no'})"
+        click.echo(line)
+
+
+# --------------------------------------------------------------------------- dspmqver
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@_data_path
+def dspmqver(data_path: str | None) -> None:
+    """Display version information."""
+    import mqpy
+
+    rows = [
+        ("Name", "mqpy (an IBM MQ-style queue manager in Python)"),
+        ("Version", VRMF),
+        ("Level", f"p{VRMF.replace('.', '')}-L0"),
+        ("BuildType", "IKAP - (Production)"),
+        ("Platform", f"mqpy for {platform.system()} ({platform.machine()} platform)"),
+        ("Mode", f"{64 if sys.maxsize > 2**32 else 32}-bit"),
+        ("O/S", f"{platform.system()} {platform.release()}"),
+        ("O/S Details", platform.platform()),
+        ("InstName", "Installation1"),
+        ("InstDesc", ""),
+        ("Primary", "N/A"),
+        ("InstPath", os.path.dirname(os.path.abspath(mqpy.__file__))),
+        ("DataPath", config.data_root(data_path)),
+        ("MaxCmdLevel", "0"),
+        ("Python", platform.python_version()),
+    ]
+    for label, value in rows:
+        click.echo(f"{label + ':':<13}{value}".rstrip())

@@ -1,0 +1,120 @@
+"""Fixtures for the daemon suite: queue managers started with strmqm in temporary data paths.
+
+Control commands run as subprocesses, exactly as an operator runs them. Every daemon started
+here is recorded by pid (from qm.lock) and killed at teardown, whatever the test did.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from mqpy import local
+
+QM = "QM1"
+QUEUES = ("Q1", "Q2", "Q3", "Q4", "Q5", "WAITQ", "KILLQ", "CONCQ")
+
+_RUN = ("import sys; from mqpy_cli import control; "
+        "getattr(control, sys.argv[1]).main(args=sys.argv[2:], prog_name=sys.argv[1])")
+
+
+class Installation:
+    """One data path: run control commands against it, start and stop its daemons."""
+
+    def __init__(self, root: str) -> None:
+        self.root = root
+        self.pids: set[int] = set()
+        self.env = {**os.environ, "MQPY_DATA_PATH": root}
+
+    def run(self, command: str, *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+        """Run a control command (crtmqm, strmqm, ...); record any daemon it started."""
+        proc = subprocess.run([sys.executable, "-c", _RUN, command, *args], env=self.env,
+                              capture_output=True, text=True, timeout=timeout)
+        if command == "strmqm" and proc.returncode == 0:
+            pid = self.pid(args[-1])
+            if pid:
+                self.pids.add(pid)
+        return proc
+
+    def qmdir(self, name: str = QM) -> str:
+        return os.path.join(self.root, "qmgrs", name)
+
+    def pid(self, name: str = QM) -> int | None:
+        try:
+            with open(os.path.join(self.qmdir(name), "qm.lock")) as f:
+                return int(f.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def create(self, name: str = QM, queues: tuple[str, ...] = QUEUES) -> None:
+        proc = self.run("crtmqm", name)
+        assert proc.returncode == 0, proc.stderr
+        eng = local.start(name, self.root)  # define the test queues before the daemon owns it
+        try:
+            for q in queues:
+                eng.define("QLOCAL", q, {})
+        finally:
+            local.stop(name, self.root)
+
+    def start(self, name: str = QM) -> int:
+        proc = self.run("strmqm", name)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        pid = self.pid(name)
+        assert pid is not None
+        return pid
+
+    def wait_ended(self, name: str = QM, timeout: float = 20) -> None:
+        deadline = time.monotonic() + timeout
+        while local.is_locked(self.qmdir(name)):
+            assert time.monotonic() < deadline, "the queue manager did not end"
+            time.sleep(0.05)
+
+    def kill_all(self) -> None:
+        for pid in self.pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+
+
+@pytest.fixture
+def install(tmp_path, monkeypatch):
+    inst = Installation(str(tmp_path))
+    monkeypatch.setenv("MQPY_DATA_PATH", inst.root)
+    try:
+        yield inst
+    finally:
+        inst.kill_all()
+
+
+@pytest.fixture(scope="module")
+def running(tmp_path_factory):
+    """QM1 created with the test queues and started by strmqm, shared by a module."""
+    inst = Installation(str(tmp_path_factory.mktemp("daemon")))
+    inst.create()
+    inst.start()
+    old = os.environ.get("MQPY_DATA_PATH")
+    os.environ["MQPY_DATA_PATH"] = inst.root
+    try:
+        yield inst
+    finally:
+        if old is None:
+            os.environ.pop("MQPY_DATA_PATH", None)
+        else:
+            os.environ["MQPY_DATA_PATH"] = old
+        inst.kill_all()
+
+
+def client(inst: Installation, code: str) -> subprocess.Popen:
+    """Start a Python client process running ``code`` against ``inst``."""
+    return subprocess.Popen([sys.executable, "-c", code], env=inst.env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

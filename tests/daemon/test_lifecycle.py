@@ -1,0 +1,165 @@
+"""crtmqm, strmqm, endmqm, dspmq, dltmqm: IBM's messages and return codes, and what
+applications see when the queue manager ends under them."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+
+import mqpy
+from mqpy import CMQC
+from mqpy_cli.control import format_dspmq_line
+from tests.daemon.conftest import QM
+
+
+def _status(install) -> str:
+    proc = install.run("dspmq", "-m", QM)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.strip()
+
+
+def test_dspmq_layout_is_ibms():
+    """Given a queue manager name, when dspmq formats it, then STATUS starts in column 57 (a
+    48-character name field after QMNAME()."""
+    assert format_dspmq_line("QM1", "Running") == (
+        "QMNAME(QM1)                                              STATUS(Running)")
+
+
+def test_create_start_twice_end_delete_with_ibm_return_codes(install):
+    """Given a data path, when a queue manager is created, started twice, ended and deleted,
+    then the commands answer with IBM's messages and return codes and dspmq follows along."""
+    assert install.run("crtmqm", QM).returncode == 0
+    again = install.run("crtmqm", QM)
+    assert (again.returncode, again.stderr.strip()) == (
+        8, "AMQ8110E: IBM MQ queue manager already exists.")
+    assert _status(install) == format_dspmq_line(QM, "Ended immediately")
+
+    started = install.run("strmqm", QM)
+    assert started.returncode == 0, started.stderr
+    assert "IBM MQ queue manager 'QM1' starting." in started.stdout
+    assert "IBM MQ queue manager 'QM1' started using V" in started.stdout
+    assert _status(install) == format_dspmq_line(QM, "Running")
+    twice = install.run("strmqm", QM)
+    assert (twice.returncode, twice.stderr.strip()) == (5, "IBM MQ queue manager running.")
+    busy = install.run("dltmqm", QM)
+    assert (busy.returncode, busy.stderr.strip()) == (5, "IBM MQ queue manager running.")
+
+    ended = install.run("endmqm", "-w", QM)
+    assert ended.returncode == 0, ended.stderr
+    assert ended.stdout.splitlines()[-1] == "IBM MQ queue manager 'QM1' ended."
+    assert _status(install) == format_dspmq_line(QM, "Ended normally")
+    not_running = install.run("endmqm", QM)
+    assert (not_running.returncode, not_running.stderr.strip()) == (
+        40, "AMQ8146E: IBM MQ queue manager not available.")
+    log = open(os.path.join(install.qmdir(), "errors", "AMQERR01.LOG")).read()
+    assert "AMQ8003I: IBM MQ queue manager 'QM1' started" in log
+    assert "AMQ8004I: IBM MQ queue manager 'QM1' ended." in log
+
+    deleted = install.run("dltmqm", QM)
+    assert (deleted.returncode, deleted.stdout.strip()) == (
+        0, "IBM MQ queue manager 'QM1' deleted.")
+    assert not os.path.exists(install.qmdir())
+    for command in ("dltmqm", "strmqm", "endmqm"):
+        gone = install.run(command, QM)
+        assert (gone.returncode, gone.stderr.strip()) == (
+            16, "AMQ8118E: IBM MQ queue manager does not exist."), command
+    assert install.run("dspmq", "-m", QM).returncode == 72
+
+
+def test_immediate_end_and_a_killed_daemon_show_in_dspmq(install):
+    """Given a running queue manager, when it is ended with -i, then dspmq says Ended
+    immediately; when its process is killed, dspmq says Ended unexpectedly."""
+    install.create(queues=())
+    install.start()
+    assert install.run("endmqm", "-i", QM).returncode == 0
+    assert _status(install) == format_dspmq_line(QM, "Ended immediately")
+    pid = install.start()
+    os.kill(pid, signal.SIGKILL)
+    install.wait_ended()
+    assert _status(install) == format_dspmq_line(QM, "Ended unexpectedly")
+    assert install.start()  # and it restarts
+
+
+def test_a_killed_daemon_breaks_connections_with_2009(install):
+    """Given an application connected over bindings, when the queue-manager process is
+    SIGKILLed, then its next call fails with MQRC_CONNECTION_BROKEN, and so do later ones."""
+    install.create(queues=("Q1",))
+    pid = install.start()
+    qm = mqpy.connect(QM)
+    q = mqpy.Queue(qm, "Q1", CMQC.MQOO_OUTPUT)
+    q.put(b"before")
+    os.kill(pid, signal.SIGKILL)
+    install.wait_ended()
+    for _ in range(2):
+        try:
+            q.put(b"after")
+        except mqpy.MQMIError as e:
+            assert (e.comp, e.reason) == (CMQC.MQCC_FAILED, CMQC.MQRC_CONNECTION_BROKEN)
+        else:
+            raise AssertionError("the put succeeded on a dead queue manager")
+
+
+def test_controlled_end_fails_a_waiting_fail_if_quiescing_get_with_2161(install):
+    """Given a get waiting with MQGMO_FAIL_IF_QUIESCING, when endmqm -c is issued, then the
+    get fails with MQRC_Q_MGR_QUIESCING at once, new connections are refused, and the queue
+    manager ends when the application disconnects."""
+    install.create(queues=("Q1",))
+    install.start()
+    qm = mqpy.connect(QM)
+    q = mqpy.Queue(qm, "Q1", CMQC.MQOO_INPUT_AS_Q_DEF)
+    outcome = {}
+
+    def wait_for_message() -> None:
+        gmo = mqpy.GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_FAIL_IF_QUIESCING,
+                       WaitInterval=CMQC.MQWI_UNLIMITED)
+        try:
+            q.get(None, mqpy.MD(), gmo)
+        except mqpy.MQMIError as e:
+            outcome["reason"] = e.reason
+
+    waiter = threading.Thread(target=wait_for_message)
+    waiter.start()
+    time.sleep(0.3)
+    ended = install.run("endmqm", "-c", QM)
+    assert ended.returncode == 0
+    assert ended.stdout.startswith("Quiesce request accepted.")
+    waiter.join(10)
+    assert outcome == {"reason": CMQC.MQRC_Q_MGR_QUIESCING}
+    try:
+        mqpy.connect(QM)
+    except mqpy.MQMIError as e:
+        assert e.reason == CMQC.MQRC_Q_MGR_QUIESCING
+    else:
+        raise AssertionError("a new connection was accepted while quiescing")
+    assert _status(install) == format_dspmq_line(QM, "Quiescing")
+    qm.disconnect()
+    install.wait_ended()
+    assert _status(install) == format_dspmq_line(QM, "Ended normally")
+
+
+def test_a_damaged_log_stops_strmqm_with_amq7017_naming_the_file(install):
+    """Given forced persistent puts after the last checkpoint and a byte flipped inside the
+    middle one, when strmqm runs, then it fails with 23 and AMQ7017S naming the log file and
+    offset, on the console and in the error log."""
+    install.create(queues=("Q1",))
+    pid = install.start()
+    qm = mqpy.connect(QM)
+    for tag in (b"AAAA", b"DAMAGE-ME", b"CCCC"):
+        qm.put1("Q1", tag * 20, mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT))
+    os.kill(pid, signal.SIGKILL)  # no clean checkpoint: restart must replay these records
+    install.wait_ended()
+    segment = os.path.join(install.qmdir(), "log", "S0000000.LOG")
+    with open(segment, "r+b") as f:
+        blob = f.read()
+        at = blob.index(b"DAMAGE-ME")
+        f.seek(at)
+        f.write(b"X")
+    failed = install.run("strmqm", QM)
+    assert failed.returncode == 23, failed.stdout + failed.stderr
+    assert "AMQ7017S: Log not available." in failed.stderr
+    assert "S0000000.LOG" in failed.stderr
+    log = open(os.path.join(install.qmdir(), "errors", "AMQERR01.LOG")).read()
+    assert "AMQ7017S" in log and "S0000000.LOG" in log
+    assert "Traceback" not in failed.stderr
