@@ -1,0 +1,517 @@
+"""The command server: an MQI application serving SYSTEM.ADMIN.COMMAND.QUEUE.
+
+It gets each request under syncpoint (MQGMO_WAIT), carries it out with the MQSC processor,
+puts the replies to the request's ReplyToQ/ReplyToQMgr in the same unit of work and
+commits, so a request is answered exactly once even across a crash. It serves:
+
+- MQCMD_ESCAPE with MQIACF_ESCAPE_TYPE = MQET_MQSC: the MQSC text in MQCACF_ESCAPE_TEXT is
+  run as runmqsc would; the answer is one MQCMD_ESCAPE response per block of output (an AMQ
+  message and the DISPLAY lines under it), the text in MQCACF_ESCAPE_TEXT;
+- PCF: INQUIRE_Q, INQUIRE_Q_NAMES, INQUIRE_Q_STATUS, CREATE_Q, CHANGE_Q, DELETE_Q,
+  PING_Q_MGR, INQUIRE_Q_MGR, INQUIRE_CHANNEL, CREATE_CHANNEL, CHANGE_CHANNEL,
+  DELETE_CHANNEL, with parameters translated by :mod:`mqpy.mqsc.pcfmap`.
+
+Replies follow IBM: MQCFH Type MQCFT_RESPONSE, the request's Command, MsgSeqNumber from 1,
+Control MQCFC_LAST on the last, CompCode/Reason per message, one message per object;
+MQMD MsgType MQMT_REPLY, Format MQADMIN, CorrelId = the request's MsgId (or its CorrelId
+under MQRO_PASS_CORREL_ID), MsgId new unless MQRO_PASS_MSG_ID, persistence and priority
+of the request. A request that is not valid PCF gets one error response with the MQRCCF_*
+reason; nothing a request carries can stop the server.
+
+``strmqcsv``/``endmqcsv`` need the queue-manager daemon that will own this thread; until it
+exists :func:`start_command_server` runs the server in a thread of the calling process.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import attrs
+
+from mqpy import CMQC, CMQCFC, local, pcf
+from mqpy.engine.objects import QUEUE_TYPES
+from mqpy.errors import MQMIError
+from mqpy.mqi import Queue, QueueManager, embedded
+from mqpy.mqsc import pcfmap
+from mqpy.mqsc.mapping import display_keywords
+from mqpy.mqsc.parser import MQSCCommand
+from mqpy.mqsc.processor import MQSCProcessor, Result
+from mqpy.mqstruct import StructError
+from mqpy.structures import CFH, GMO, MD, OD, PMO
+
+__all__ = [
+    "COMMAND_QUEUE",
+    "CommandServer",
+    "CommandServerHandle",
+    "Response",
+    "command_server_status",
+    "escape_blocks",
+    "start_command_server",
+    "stop_command_server",
+]
+
+COMMAND_QUEUE = "SYSTEM.ADMIN.COMMAND.QUEUE"
+
+_QTYPE_TO_OBJ = {CMQC.MQQT_LOCAL: "QLOCAL", CMQC.MQQT_MODEL: "QMODEL",
+                 CMQC.MQQT_ALIAS: "QALIAS", CMQC.MQQT_REMOTE: "QREMOTE"}
+_OBJ_TO_QTYPE = {v: k for k, v in _QTYPE_TO_OBJ.items()}
+_Q = pcfmap.by_parameter(pcfmap.QUEUE)
+_CHL = pcfmap.by_parameter(pcfmap.CHANNEL)
+_CHL_BY_KW = pcfmap.by_keyword(pcfmap.CHANNEL)
+_QMGR_BY_KW = pcfmap.by_keyword(pcfmap.QMGR)
+#: parameters that steer a command rather than set an attribute
+_CONTROL = {CMQC.MQCA_Q_NAME, CMQC.MQIA_Q_TYPE, CMQCFC.MQIACF_REPLACE, CMQCFC.MQIACF_PURGE,
+            CMQCFC.MQCACH_CHANNEL_NAME, CMQCFC.MQIACH_CHANNEL_TYPE, CMQCFC.MQCACF_FROM_Q_NAME,
+            CMQCFC.MQCACF_FROM_CHANNEL_NAME}
+
+
+@attrs.frozen(slots=True)
+class Response:
+    """One response message's parameters and outcome, before it gets its MQCFH."""
+
+    params: list[pcf.Parameter] = attrs.field(factory=list)
+    comp: int = CMQC.MQCC_OK
+    reason: int = CMQC.MQRC_NONE
+
+
+class _Refused(Exception):
+    def __init__(self, reason: int) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def escape_blocks(lines: list[str]) -> list[str]:
+    """runmqsc output cut into one text per AMQ message with the lines under it."""
+    blocks: list[list[str]] = []
+    for line in lines:
+        if line.startswith("AMQ") or not blocks:
+            blocks.append([line])
+        else:
+            blocks[-1].append(line)
+    return ["\n".join(b) for b in blocks] or [""]
+
+
+def _name(value: Any) -> str:
+    if isinstance(value, bytes):
+        return value.decode("latin-1").rstrip(" \x00")
+    return str(value or "").rstrip()
+
+
+def _param(attr: pcfmap.PcfAttr, value: object) -> pcf.Parameter | None:
+    try:
+        converted = attr.to_pcf(value)
+    except (TypeError, ValueError):
+        return None
+    if isinstance(converted, list):
+        return pcf.CFSL(attr.parameter, converted)
+    if isinstance(converted, bytes):
+        return pcf.CFST(attr.parameter, converted)
+    return pcf.CFIN(attr.parameter, converted)
+
+
+class CommandServer:
+    """Serves one queue manager's command queue through an MQI connection."""
+
+    def __init__(self, qm: QueueManager, processor_factory: Callable[[], MQSCProcessor], *,
+                 command_queue: str = COMMAND_QUEUE) -> None:
+        self.qm = qm
+        self.processor = processor_factory()
+        self.command_queue = command_queue
+        self.requests = 0
+
+    # ------------------------------------------------------------------ the MQI loop
+
+    def serve(self, stop: threading.Event, *, poll_ms: int = 200) -> None:
+        """Get, answer and commit requests until ``stop`` is set or the queue manager ends."""
+        queue = Queue(self.qm, self.command_queue, CMQC.MQOO_INPUT_SHARED)
+        try:
+            while not stop.is_set():
+                md = MD()
+                gmo = GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_SYNCPOINT
+                          | CMQC.MQGMO_FAIL_IF_QUIESCING, WaitInterval=poll_ms)
+                try:
+                    data = queue.get(None, md, gmo)
+                except MQMIError as err:
+                    if err.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
+                        continue
+                    return  # quiescing, connection broken: the server ends with its qmgr
+                self.requests += 1
+                for reply_md, reply in self.handle(md, data):
+                    self._reply(md, reply_md, reply)
+                self.qm.commit()
+        finally:
+            try:
+                queue.close()
+            except MQMIError:
+                pass
+
+    def _reply(self, request: MD, md: MD, data: bytes) -> None:
+        reply_q = _name(request.ReplyToQ)
+        if not reply_q:
+            return
+        od = OD(ObjectName=reply_q.encode(), ObjectQMgrName=request.ReplyToQMgr)
+        try:
+            self.qm.put1(od, data, md, PMO(Options=CMQC.MQPMO_SYNCPOINT
+                                          | CMQC.MQPMO_FAIL_IF_QUIESCING))
+        except MQMIError:
+            pass  # an unknown or full reply queue loses the reply, as IBM's without a DLQ
+
+    # ------------------------------------------------------------------ one request
+
+    def handle(self, md: MD, data: bytes) -> list[tuple[MD, bytes]]:
+        """The reply messages (MQMD, PCF bytes) for one request; never raises."""
+        command = 0
+        try:
+            if md.Format.rstrip(b" \x00") != CMQC.MQFMT_ADMIN.rstrip():
+                raise _Refused(CMQCFC.MQRCCF_MD_FORMAT_ERROR)
+            try:
+                msg = pcf.parse(data, md.Encoding)
+            except StructError as err:
+                if len(data) >= 16:
+                    try:
+                        command = CFH.from_bytes(data[:36].ljust(36, b"\0"),
+                                                 md.Encoding).Command
+                    except (StructError, ValueError):
+                        command = 0
+                reason = err.reason
+                if not 3000 <= reason < 5000:  # an MQRC from the MQCFH itself
+                    reason = (CMQCFC.MQRCCF_MSG_LENGTH_ERROR if len(data) < CFH.length()
+                              else CMQCFC.MQRCCF_CFH_TYPE_ERROR)
+                raise _Refused(reason) from None
+            command = msg.header.Command
+            if msg.header.Type not in (CMQCFC.MQCFT_COMMAND, CMQCFC.MQCFT_COMMAND_XR):
+                raise _Refused(CMQCFC.MQRCCF_CFH_TYPE_ERROR)
+            responses = self.dispatch(msg)
+        except _Refused as refused:
+            responses = [Response([], CMQC.MQCC_FAILED, refused.reason)]
+        except Exception:  # noqa: BLE001 - a request must never stop the command server
+            responses = [Response([], CMQC.MQCC_FAILED, CMQCFC.MQRCCF_COMMAND_FAILED)]
+        return [(self._reply_md(md), data) for data in self._pack(command, responses)]
+
+    @staticmethod
+    def _pack(command: int, responses: list[Response]) -> Iterable[bytes]:
+        last = len(responses)
+        for seq, r in enumerate(responses, start=1):
+            header = CFH(Type=CMQCFC.MQCFT_RESPONSE, Command=command, MsgSeqNumber=seq,
+                         Control=CMQCFC.MQCFC_LAST if seq == last else CMQCFC.MQCFC_NOT_LAST,
+                         CompCode=r.comp, Reason=r.reason)
+            yield pcf.build(pcf.PCFMessage(header, r.params))
+
+    @staticmethod
+    def _reply_md(request: MD) -> MD:
+        report = request.Report
+        return MD(MsgType=CMQC.MQMT_REPLY, Format=CMQC.MQFMT_ADMIN,
+                  MsgId=request.MsgId if report & CMQC.MQRO_PASS_MSG_ID else CMQC.MQMI_NONE,
+                  CorrelId=request.CorrelId if report & CMQC.MQRO_PASS_CORREL_ID
+                  else request.MsgId,
+                  Persistence=request.Persistence, Priority=request.Priority)
+
+    # ------------------------------------------------------------------ commands
+
+    def dispatch(self, msg: pcf.PCFMessage) -> list[Response]:
+        handler = {
+            CMQCFC.MQCMD_ESCAPE: self._escape,
+            CMQCFC.MQCMD_PING_Q_MGR: lambda m: [Response()],
+            CMQCFC.MQCMD_INQUIRE_Q: self._inquire_q,
+            CMQCFC.MQCMD_INQUIRE_Q_NAMES: self._inquire_q_names,
+            CMQCFC.MQCMD_INQUIRE_Q_STATUS: self._inquire_q_status,
+            CMQCFC.MQCMD_CREATE_Q: lambda m: self._change_q(m, "DEFINE"),
+            CMQCFC.MQCMD_CHANGE_Q: lambda m: self._change_q(m, "ALTER"),
+            CMQCFC.MQCMD_DELETE_Q: lambda m: self._change_q(m, "DELETE"),
+            CMQCFC.MQCMD_INQUIRE_Q_MGR: self._inquire_q_mgr,
+            CMQCFC.MQCMD_INQUIRE_CHANNEL: self._inquire_channel,
+            CMQCFC.MQCMD_CREATE_CHANNEL: lambda m: self._change_channel(m, "DEFINE"),
+            CMQCFC.MQCMD_CHANGE_CHANNEL: lambda m: self._change_channel(m, "ALTER"),
+            CMQCFC.MQCMD_DELETE_CHANNEL: lambda m: self._change_channel(m, "DELETE"),
+        }.get(msg.header.Command)
+        if handler is None:
+            raise _Refused(CMQCFC.MQRCCF_CFH_COMMAND_ERROR)
+        return handler(msg)
+
+    def _escape(self, msg: pcf.PCFMessage) -> list[Response]:
+        if msg.get(CMQCFC.MQIACF_ESCAPE_TYPE) != CMQCFC.MQET_MQSC:
+            raise _Refused(CMQCFC.MQRCCF_ESCAPE_TYPE_ERROR)
+        text = msg.get(CMQCFC.MQCACF_ESCAPE_TEXT)
+        if text is None:
+            raise _Refused(CMQCFC.MQRCCF_PARM_COUNT_TOO_SMALL)
+        result = self.processor.execute_text(_name(text))
+        comp = CMQC.MQCC_OK if result.ok else CMQC.MQCC_FAILED
+        reason = CMQC.MQRC_NONE if result.ok else CMQCFC.MQRCCF_COMMAND_FAILED
+        return [Response([pcf.CFIN(CMQCFC.MQIACF_ESCAPE_TYPE, CMQCFC.MQET_MQSC),
+                          pcf.CFST(CMQCFC.MQCACF_ESCAPE_TEXT, block.encode("latin-1",
+                                                                           "replace"))],
+                         comp, reason) for block in escape_blocks(result.lines)]
+
+    @staticmethod
+    def _required_name(msg: pcf.PCFMessage, parameter: int) -> str:
+        value = msg.get(parameter)
+        if value is None:
+            raise _Refused(CMQCFC.MQRCCF_PARM_COUNT_TOO_SMALL)
+        name = _name(value)
+        if not name:
+            raise _Refused(CMQCFC.MQRCCF_OBJECT_NAME_ERROR)
+        return name
+
+    @staticmethod
+    def _queue_types(msg: pcf.PCFMessage) -> tuple[str, ...]:
+        qtype = msg.get(CMQC.MQIA_Q_TYPE, CMQC.MQQT_ALL)
+        if qtype == CMQC.MQQT_ALL:
+            return QUEUE_TYPES
+        if qtype not in _QTYPE_TO_OBJ:
+            raise _Refused(CMQCFC.MQRCCF_Q_TYPE_ERROR)
+        return (_QTYPE_TO_OBJ[qtype],)
+
+    def _objects(self, objtypes: Iterable[str], name: str) -> list[Any]:
+        return self.processor.matching(objtypes, name, name.endswith("*"))
+
+    @staticmethod
+    def _wanted(msg: pcf.PCFMessage, attrs_parameter: int) -> set[int] | None:
+        asked = msg.get(attrs_parameter)
+        if asked is None or CMQCFC.MQIACF_ALL in asked:
+            return None
+        return set(asked)
+
+    def _inquire_q(self, msg: pcf.PCFMessage) -> list[Response]:
+        name = self._required_name(msg, CMQC.MQCA_Q_NAME)
+        objs = self._objects(self._queue_types(msg), name)
+        if not objs:
+            return [Response([], CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_OBJECT_NAME)]
+        wanted = self._wanted(msg, CMQCFC.MQIACF_Q_ATTRS)
+        out = []
+        for obj in objs:
+            view = self.processor.stored_view(obj)
+            shown = display_keywords(obj.objtype)
+            params: list[pcf.Parameter] = [
+                pcf.CFST(CMQC.MQCA_Q_NAME, obj.name.ljust(CMQC.MQ_Q_NAME_LENGTH)),
+                pcf.CFIN(CMQC.MQIA_Q_TYPE, _OBJ_TO_QTYPE[obj.objtype]),
+            ]
+            for attr in pcfmap.QUEUE[2:]:
+                if attr.keyword in view and attr.keyword in shown and (
+                        wanted is None or attr.parameter in wanted):
+                    p = _param(attr, view[attr.keyword])
+                    if p is not None:
+                        params.append(p)
+            out.append(Response(params))
+        return out
+
+    def _inquire_q_names(self, msg: pcf.PCFMessage) -> list[Response]:
+        name = self._required_name(msg, CMQC.MQCA_Q_NAME)
+        names = [o.name.ljust(CMQC.MQ_Q_NAME_LENGTH)
+                 for o in self._objects(self._queue_types(msg), name)]
+        return [Response([pcf.CFSL(CMQCFC.MQCACF_Q_NAMES, names)])]
+
+    def _inquire_q_status(self, msg: pcf.PCFMessage) -> list[Response]:
+        name = self._required_name(msg, CMQC.MQCA_Q_NAME)
+        objs = self._objects(("QLOCAL",), name)
+        if not objs:
+            return [Response([], CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_OBJECT_NAME)]
+        stype = msg.get(CMQCFC.MQIACF_Q_STATUS_TYPE, CMQCFC.MQIACF_Q_STATUS)
+        out = []
+        for obj in objs:
+            qname = pcf.CFST(CMQC.MQCA_Q_NAME, obj.name.ljust(CMQC.MQ_Q_NAME_LENGTH))
+            if stype == CMQCFC.MQIACF_Q_HANDLE:
+                for row in self.processor.handle_status(obj):
+                    out.append(Response([qname, pcf.CFIN(CMQCFC.MQIACF_Q_STATUS_TYPE, stype),
+                                         pcf.CFST(CMQCFC.MQCACF_APPL_TAG,
+                                                  str(row["APPLTAG"]).ljust(28)),
+                                         pcf.CFST(CMQCFC.MQCACF_USER_IDENTIFIER,
+                                                  str(row["USERID"]).ljust(12))]))
+                continue
+            view = self.processor.queue_status_view(obj)
+            uncom = view["UNCOM"]
+            out.append(Response([
+                qname, pcf.CFIN(CMQCFC.MQIACF_Q_STATUS_TYPE, CMQCFC.MQIACF_Q_STATUS),
+                pcf.CFIN(CMQC.MQIA_CURRENT_Q_DEPTH, int(view["CURDEPTH"])),  # type: ignore
+                pcf.CFIN(CMQC.MQIA_OPEN_INPUT_COUNT, int(view["IPPROCS"])),  # type: ignore
+                pcf.CFIN(CMQC.MQIA_OPEN_OUTPUT_COUNT, int(view["OPPROCS"])),  # type: ignore
+                pcf.CFIN(CMQCFC.MQIACF_UNCOMMITTED_MSGS, 0 if uncom == "NO" else int(uncom)),  # type: ignore
+                pcf.CFIN(CMQCFC.MQIACF_OLDEST_MSG_AGE, int(view["MSGAGE"])),  # type: ignore
+                pcf.CFST(CMQCFC.MQCACF_LAST_PUT_DATE, str(view["LPUTDATE"]).ljust(12)),
+                pcf.CFST(CMQCFC.MQCACF_LAST_PUT_TIME, str(view["LPUTTIME"]).ljust(8)),
+                pcf.CFST(CMQCFC.MQCACF_LAST_GET_DATE, str(view["LGETDATE"]).ljust(12)),
+                pcf.CFST(CMQCFC.MQCACF_LAST_GET_TIME, str(view["LGETTIME"]).ljust(8)),
+            ]))  # fmt: skip
+        return out
+
+    def _inquire_q_mgr(self, msg: pcf.PCFMessage) -> list[Response]:
+        view = self.processor.qmgr_view()
+        view["QMNAME"] = self.processor.engine.name
+        wanted = self._wanted(msg, CMQCFC.MQIACF_Q_MGR_ATTRS)
+        params = []
+        for attr in pcfmap.QMGR:
+            if attr.keyword in view and (wanted is None or attr.parameter in wanted
+                                         or attr.keyword == "QMNAME"):
+                p = _param(attr, view[attr.keyword])
+                if p is not None:
+                    params.append(p)
+        return [Response(params)]
+
+    def _inquire_channel(self, msg: pcf.PCFMessage) -> list[Response]:
+        name = self._required_name(msg, CMQCFC.MQCACH_CHANNEL_NAME)
+        objs = self._objects(("CHANNEL",), name)
+        chltype = msg.get(CMQCFC.MQIACH_CHANNEL_TYPE, CMQC.MQCHT_ALL)
+        if chltype != CMQC.MQCHT_ALL:
+            word = _CHL_BY_KW["CHLTYPE"].from_pcf(chltype)
+            objs = [o for o in objs if o.attributes.get("CHLTYPE") == word]
+        if not objs:
+            return [Response([], CMQC.MQCC_FAILED, CMQCFC.MQRCCF_CHANNEL_NOT_FOUND)]
+        wanted = self._wanted(msg, CMQCFC.MQIACF_CHANNEL_ATTRS)
+        out = []
+        for obj in objs:
+            view = self.processor.stored_view(obj)
+            shown = display_keywords("CHANNEL", str(view.get("CHLTYPE", "")))
+            params: list[pcf.Parameter] = []
+            for attr in pcfmap.CHANNEL:
+                always = attr.keyword in ("CHANNEL", "CHLTYPE")
+                value = obj.name if attr.keyword == "CHANNEL" else view.get(attr.keyword)
+                if value is None or not (always or attr.keyword in shown):
+                    continue
+                if always or wanted is None or attr.parameter in wanted:
+                    p = _param(attr, value)
+                    if p is not None:
+                        params.append(p)
+            out.append(Response(params))
+        return out
+
+    # ------------------------------------------------------------------ changes
+
+    @staticmethod
+    def _attributes(msg: pcf.PCFMessage, table: dict[int, pcfmap.PcfAttr]
+                    ) -> dict[str, object]:
+        out: dict[str, object] = {}
+        for p in msg.params:
+            if p.Parameter in _CONTROL:
+                continue
+            attr = table.get(p.Parameter)
+            if attr is None or attr.keyword in ("CURDEPTH", "IPPROCS", "OPPROCS", "CRDATE",
+                                                "CRTIME", "ALTDATE", "ALTTIME"):
+                raise _Refused(CMQCFC.MQRCCF_CFST_PARM_ID_ERROR
+                               if isinstance(p, (pcf.CFST, pcf.CFSL))
+                               else CMQCFC.MQRCCF_CFIN_PARM_ID_ERROR)
+            try:
+                out[attr.keyword] = attr.from_pcf(p.value)
+            except (TypeError, ValueError):
+                raise _Refused(CMQCFC.MQRCCF_PARM_VALUE_ERROR) from None
+        return out
+
+    def _run(self, cmd: MQSCCommand) -> list[Response]:
+        result: Result = self.processor.execute(cmd)
+        if result.ok:
+            return [Response()]
+        return [Response([], CMQC.MQCC_FAILED, result.reason or CMQCFC.MQRCCF_COMMAND_FAILED)]
+
+    @staticmethod
+    def _flags(msg: pcf.PCFMessage) -> frozenset[str]:
+        flags = set()
+        if msg.get(CMQCFC.MQIACF_REPLACE) == CMQCFC.MQRP_YES:
+            flags.add("REPLACE")
+        if msg.get(CMQCFC.MQIACF_PURGE) == CMQCFC.MQPO_YES:
+            flags.add("PURGE")
+        return frozenset(flags)
+
+    def _change_q(self, msg: pcf.PCFMessage, verb: str) -> list[Response]:
+        name = self._required_name(msg, CMQC.MQCA_Q_NAME)
+        qtype = msg.get(CMQC.MQIA_Q_TYPE)
+        if qtype is None:
+            if verb != "DELETE":
+                raise _Refused(CMQCFC.MQRCCF_OBJECT_TYPE_MISSING)
+            existing = self.processor.engine.lookup("QLOCAL", name)
+            if existing is None:
+                return [Response([], CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_OBJECT_NAME)]
+            objtype = existing.objtype
+        elif qtype in _QTYPE_TO_OBJ:
+            objtype = _QTYPE_TO_OBJ[qtype]
+        else:
+            raise _Refused(CMQCFC.MQRCCF_Q_TYPE_ERROR)
+        params = {} if verb == "DELETE" else self._attributes(msg, dict(_Q))
+        return self._run(MQSCCommand(verb, objtype, name, params, self._flags(msg)))
+
+    def _change_channel(self, msg: pcf.PCFMessage, verb: str) -> list[Response]:
+        name = self._required_name(msg, CMQCFC.MQCACH_CHANNEL_NAME)
+        params: dict[str, object] = {}
+        if verb != "DELETE":
+            chltype = msg.get(CMQCFC.MQIACH_CHANNEL_TYPE)
+            if chltype is None:
+                raise _Refused(CMQCFC.MQRCCF_PARM_COUNT_TOO_SMALL)
+            try:
+                params["CHLTYPE"] = _CHL_BY_KW["CHLTYPE"].from_pcf(chltype)
+            except ValueError:
+                raise _Refused(CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR) from None
+            params.update(self._attributes(msg, dict(_CHL)))
+        return self._run(MQSCCommand(verb, "CHANNEL", name, params, self._flags(msg)))
+
+
+# ---------------------------------------------------------------------- in-process running
+
+
+@attrs.define
+class CommandServerHandle:
+    """A command server running in a thread of this process."""
+
+    qmgr_name: str
+    thread: threading.Thread
+    stop_event: threading.Event
+    qm: QueueManager
+    server: CommandServer
+
+    @property
+    def running(self) -> bool:
+        return self.thread.is_alive()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """endmqcsv's work: the server finishes its request and ends."""
+        self.stop_event.set()
+        self.thread.join(timeout)
+        try:
+            self.qm.disconnect()
+        except Exception:  # noqa: BLE001 - the queue manager may have ended first
+            pass
+
+
+_servers: dict[str, CommandServerHandle] = {}
+_servers_lock = threading.Lock()
+
+
+def _key(qmgr_name: str, data_path: str | None) -> str:
+    from mqpy import config
+
+    return config.qmgr_dir(qmgr_name, data_path)
+
+
+def start_command_server(qmgr_name: str, data_path: str | None = None) -> CommandServerHandle:
+    """Start the command server of a queue manager running in this process (strmqcsv)."""
+    key = _key(qmgr_name, data_path)
+    with _servers_lock:
+        running = _servers.get(key)
+        if running is not None and running.running:
+            return running
+        engine = local.running(qmgr_name, data_path)
+        if engine is None:
+            raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_Q_MGR_NOT_AVAILABLE)
+        qm = embedded(qmgr_name, data_path=data_path, create=False)
+        server = CommandServer(qm, lambda: MQSCProcessor(engine))
+        stop = threading.Event()
+        thread = threading.Thread(target=server.serve, args=(stop,),
+                                  name=f"amqpcsea-{qmgr_name}", daemon=True)
+        handle = CommandServerHandle(qmgr_name, thread, stop, qm, server)
+        thread.start()
+        _servers[key] = handle
+        return handle
+
+
+def stop_command_server(qmgr_name: str, data_path: str | None = None) -> bool:
+    """End the command server started by :func:`start_command_server`; False if none ran."""
+    with _servers_lock:
+        handle = _servers.pop(_key(qmgr_name, data_path), None)
+    if handle is None:
+        return False
+    handle.stop()
+    return True
+
+
+def command_server_status(qmgr_name: str, data_path: str | None = None) -> str:
+    """``Running`` or ``Stopped``, as dspmqcsv words it."""
+    handle = _servers.get(_key(qmgr_name, data_path))
+    return "Running" if handle is not None and handle.running else "Stopped"

@@ -1,0 +1,660 @@
+"""The MQSC command processor: parsed commands carried out on a queue-manager engine.
+
+What runmqsc (locally) and the command server (for MQCMD_ESCAPE) do with a command once the
+parser has accepted it: look the object up, change the engine, and answer with IBM's
+messages and DISPLAY layout. A failing command never raises: it is a :class:`Result` with
+``ok=False``, the lines runmqsc prints and the PCF reason the command server answers with,
+and the script goes on with the next command.
+
+:func:`run_transcript` reproduces runmqsc's report around the commands (echo with command
+numbers, continuation and comment lines under ``       :``, the closing summary, exit codes
+0 / 10 / 20); :meth:`MQSCProcessor.run_script` runs it in-process, ``mqpy_cli.runmqsc`` runs
+it through the command server.
+
+Message ids (evidence: [C] seen in real runmqsc output, [M] IBM's id from memory, not
+re-checked, [X] mqpy's own; z/OS-only objects have no Multiplatforms message):
+
+- [C] AMQ8005I 8006I 8007I 8008I 8010I 8014I 8016I 8022I 8147E 8150E 8227E 8405I 8409I
+  8415I 8420I 8450I 8552I 8626I
+- [M] AMQ8011I 8012I (process deleted/changed), 8015I (channel deleted), 8143E, 8148E,
+  8151E, 8276I, 8551I 8553I (namelist changed/deleted), 8627I 8628I (listener deleted/
+  changed), 8101S (an unexpected reason, printed in hex)
+- [X] AMQ8930I-8933I for storage classes (STGCLASS is a z/OS object in IBM MQ).
+
+Channel START/STOP/PING/RESET/RESOLVE, START/STOP LISTENER and DISPLAY CHSTATUS belong to
+the channel initiator, which does not exist yet: they fail with MQRCCF_NO_CHANNEL_INITIATOR
+(``AMQ8101S: IBM MQ error (C91) has occurred.``); DISPLAY CHSTATUS answers IBM's
+``AMQ8420I: Channel Status not found.`` as a queue manager with no channel running does.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import attrs
+
+from mqpy import CMQC, CMQCFC
+from mqpy.engine.objects import QUEUE_TYPES
+from mqpy.errors import MQMIError
+from mqpy.mqsc import grammar as g
+from mqpy.mqsc.display import format_attrs
+from mqpy.mqsc.lexer import scan_lines
+from mqpy.mqsc.mapping import (
+    EXTRA_DEFAULTS,
+    FLAG_ATTRS,
+    STAMPS,
+    channel_defaults,
+    display_items,
+    display_keywords,
+    to_stored,
+)
+from mqpy.mqsc.messages import DISPLAY_HEADERS, MESSAGES, MQSCError, summary_lines
+from mqpy.mqsc.parser import MQSCCommand, Where, parse_command
+
+__all__ = [
+    "BANNER",
+    "EXIT_FAILED",
+    "EXIT_OK",
+    "EXIT_SOME_FAILED",
+    "MQSCProcessor",
+    "RESPONSES",
+    "Result",
+    "generic_match",
+    "run_transcript",
+    "transcript_head",
+]
+
+#: runmqsc's exit codes (IBM: 0 all processed, 10 some failed, 20 error, nothing run).
+EXIT_OK = 0
+EXIT_SOME_FAILED = 10
+EXIT_FAILED = 20
+
+#: The first line of runmqsc's report. IBM prints its product id and copyright here
+#: ("5724-H72 (C) Copyright IBM Corp. ..."); mqpy is not IBM's product, so it names itself
+#: in the same place and keeps the layout that follows.
+BANNER = "mqpy runmqsc 0.1.0 (MQSC command processor)"
+
+#: Response texts beyond those in :data:`mqpy.mqsc.messages.MESSAGES` (see the docstring).
+RESPONSES: dict[str, str] = {
+    **MESSAGES,
+    "AMQ8005I": "IBM MQ queue manager changed.",
+    "AMQ8007I": "IBM MQ queue deleted.",
+    "AMQ8011I": "IBM MQ process deleted.",
+    "AMQ8012I": "IBM MQ process changed.",
+    "AMQ8015I": "IBM MQ channel deleted.",
+    "AMQ8016I": "IBM MQ channel changed.",
+    "AMQ8022I": "IBM MQ queue cleared.",
+    "AMQ8101S": "IBM MQ error ({0}) has occurred.",
+    "AMQ8143E": "IBM MQ queue {0} not empty.",
+    "AMQ8146E": "IBM MQ queue manager not available.",
+    "AMQ8148E": "IBM MQ object in use.",
+    "AMQ8151E": "IBM MQ object has different type.",
+    "AMQ8227E": "Channel {0} not found.",
+    "AMQ8276I": "Display Connection details.",
+    "AMQ8415I": "Ping IBM MQ queue manager command complete.",
+    "AMQ8416E": "MQSC timed out waiting for a response from the command server.",
+    "AMQ8450I": "Display queue status details.",
+    "AMQ8551I": "IBM MQ namelist changed.",
+    "AMQ8552I": "IBM MQ namelist created.",
+    "AMQ8553I": "IBM MQ namelist deleted.",
+    "AMQ8626I": "IBM MQ listener created.",
+    "AMQ8627I": "IBM MQ listener deleted.",
+    "AMQ8628I": "IBM MQ listener changed.",
+    "AMQ8930I": "IBM MQ storage class created.",
+    "AMQ8931I": "IBM MQ storage class deleted.",
+    "AMQ8932I": "IBM MQ storage class changed.",
+    "AMQ8933I": "Display storage class details.",
+}
+
+# objtype -> (created, deleted, changed) message ids
+_OUTCOMES: dict[str, tuple[str, str, str]] = {
+    **{q: ("AMQ8006I", "AMQ8007I", "AMQ8008I") for q in QUEUE_TYPES},
+    "PROCESS": ("AMQ8010I", "AMQ8011I", "AMQ8012I"),
+    "CHANNEL": ("AMQ8014I", "AMQ8015I", "AMQ8016I"),
+    "NAMELIST": ("AMQ8552I", "AMQ8553I", "AMQ8551I"),
+    "LISTENER": ("AMQ8626I", "AMQ8627I", "AMQ8628I"),
+    "STGCLASS": ("AMQ8930I", "AMQ8931I", "AMQ8932I"),
+}
+
+_HEADERS = {**DISPLAY_HEADERS, "STGCLASS": "AMQ8933I", "QSTATUS": "AMQ8450I",
+            "CONN": "AMQ8276I"}
+
+#: objtype -> the keyword of its name item in DISPLAY output.
+_NAME_ITEM = {**{q: "QUEUE" for q in QUEUE_TYPES}, "PROCESS": "PROCESS", "CHANNEL": "CHANNEL",
+              "NAMELIST": "NAMELIST", "STGCLASS": "STGCLASS", "LISTENER": "LISTENER"}
+
+#: objtype -> the object DEFINE copies when no LIKE is given (IBM's default objects).
+_DEFAULT_OBJECT = {"QLOCAL": "SYSTEM.DEFAULT.LOCAL.QUEUE", "QMODEL": "SYSTEM.DEFAULT.MODEL.QUEUE",
+                   "QALIAS": "SYSTEM.DEFAULT.ALIAS.QUEUE",
+                   "QREMOTE": "SYSTEM.DEFAULT.REMOTE.QUEUE", "PROCESS": "SYSTEM.DEFAULT.PROCESS",
+                   "NAMELIST": "SYSTEM.DEFAULT.NAMELIST",
+                   "LISTENER": "SYSTEM.DEFAULT.LISTENER.TCP"}
+
+_CONNAME_REQUIRED = ("SDR", "RQSTR", "CLNTCONN", "CLUSSDR", "CLUSRCVR")
+_CHINIT_VERBS = ("START", "STOP", "PING", "RESET", "RESOLVE")
+
+# engine reason -> (message id, PCF reason)
+_REASONS: dict[int, tuple[str, int]] = {
+    CMQC.MQRC_OBJECT_ALREADY_EXISTS: ("AMQ8150E", CMQCFC.MQRCCF_OBJECT_ALREADY_EXISTS),
+    CMQC.MQRC_UNKNOWN_OBJECT_NAME: ("AMQ8147E", CMQC.MQRC_UNKNOWN_OBJECT_NAME),
+    CMQC.MQRC_OBJECT_IN_USE: ("AMQ8148E", CMQCFC.MQRCCF_OBJECT_IN_USE),
+    CMQC.MQRC_Q_NOT_EMPTY: ("AMQ8143E", CMQC.MQRC_Q_NOT_EMPTY),
+}
+
+
+def message(msgid: str, *inserts: object) -> str:
+    """``AMQ8147E: IBM MQ object Q1 not found.``"""
+    return f"{msgid}: {RESPONSES[msgid].format(*inserts)}"
+
+
+@attrs.frozen(slots=True)
+class Result:
+    """What one command printed, whether it worked, and the PCF reason if it did not."""
+
+    lines: list[str] = attrs.field(converter=list)
+    ok: bool = True
+    reason: int = 0  #: MQRC_* / MQRCCF_* for a PCF response (0 when ok)
+
+
+class CommandFailed(Exception):
+    """Internal: a command refused; carries runmqsc's lines and the PCF reason."""
+
+    def __init__(self, lines: list[str], reason: int) -> None:
+        super().__init__(lines[0] if lines else "")
+        self.lines = lines
+        self.reason = reason
+
+    @classmethod
+    def of(cls, reason: int, msgid: str, *inserts: object) -> CommandFailed:
+        return cls([message(msgid, *inserts)], reason)
+
+
+def _from_mqi(err: MQMIError, name: str = "") -> CommandFailed:
+    msgid, reason = _REASONS.get(err.reason, ("AMQ8101S", err.reason))
+    if msgid == "AMQ8101S":
+        return CommandFailed.of(reason, msgid, f"{err.reason:X}")
+    return CommandFailed.of(reason, msgid, name)
+
+
+def generic_match(pattern: str, value: str) -> bool:
+    """MQSC generic names: ``*`` matches all, ``ABC*`` every name starting ABC."""
+    if pattern.endswith("*"):
+        return value.startswith(pattern[:-1])
+    return value == pattern
+
+
+def _where_holds(where: Where, value: object) -> bool:
+    op, want = where.operator, where.value
+    if op in ("CT", "EX", "CTG", "EXG"):
+        items = list(value) if isinstance(value, (list, tuple)) else [value]
+        if op in ("CT", "EX"):
+            hit = any(str(i) == str(want) for i in items)
+            return hit if op == "CT" else not hit
+        hit = any(generic_match(str(want), str(i)) for i in items)
+        return hit if op == "CTG" else not hit
+    if op in ("LK", "NL"):
+        text = ",".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+        hit = generic_match(str(want), text)
+        return hit if op == "LK" else not hit
+    left: Any = value
+    right: Any = want
+    if not (isinstance(left, int) and isinstance(right, int)):
+        left, right = str(left), str(right)
+    return {"EQ": left == right, "NE": left != right, "LT": left < right, "GT": left > right,
+            "LE": left <= right, "GE": left >= right}[op]
+
+
+def _stamp(when: float) -> tuple[str, str]:
+    if not when:
+        return "", ""
+    lt = time.localtime(when)
+    return time.strftime("%Y-%m-%d", lt), time.strftime("%H.%M.%S", lt)
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode("latin-1").rstrip(" \x00") if isinstance(value, bytes) else value
+
+
+class MQSCProcessor:
+    """Carries out MQSC commands on one queue-manager engine (thread-safe: engine locks)."""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+
+    # ------------------------------------------------------------------ entry points
+
+    def execute(self, cmd: MQSCCommand) -> Result:
+        """Run one parsed command; failures come back as ``Result(ok=False)``."""
+        try:
+            return Result(self._dispatch(cmd))
+        except CommandFailed as failed:
+            return Result(failed.lines, False, failed.reason)
+        except MQMIError as err:
+            failed = _from_mqi(err, cmd.name or "")
+            return Result(failed.lines, False, failed.reason)
+
+    def execute_text(self, text: str) -> Result:
+        """Parse and run one command (the text of an MQCMD_ESCAPE request)."""
+        parsed = parse_command(text.strip())
+        if isinstance(parsed, MQSCError):
+            return Result(parsed.lines(), False, CMQCFC.MQRCCF_COMMAND_FAILED)
+        return self.execute(parsed)
+
+    def run_script(self, text: str | Iterable[str], *, verify_only: bool = False,
+                   echo: bool = True) -> tuple[list[str], int]:
+        """runmqsc's whole report for a script run in this process, and its exit code."""
+        lines = transcript_head(self.engine.name)
+        body, code = run_transcript(text, self.execute, verify_only=verify_only, echo=echo)
+        return lines + body, code
+
+    # ------------------------------------------------------------------ dispatch
+
+    def _dispatch(self, cmd: MQSCCommand) -> list[str]:
+        verb, obj = cmd.verb, cmd.objtype
+        if verb in ("END", "EXIT", "QUIT"):
+            return []
+        if obj == "QMGR":
+            if verb == "DISPLAY":
+                return self._display_qmgr(cmd)
+            if verb == "ALTER":
+                self.engine.alter_qmgr(to_stored(cmd.params, cmd.flags))
+                return [message("AMQ8005I")]
+            if verb == "PING":
+                return [message("AMQ8415I")]
+        if obj == "QSTATUS" and verb == "DISPLAY":
+            return self._display_qstatus(cmd)
+        if obj == "CONN" and verb == "DISPLAY":
+            return self._display_conn(cmd)
+        if obj == "CHSTATUS" and verb == "DISPLAY":
+            raise CommandFailed.of(CMQCFC.MQRCCF_CHL_STATUS_NOT_FOUND, "AMQ8420I")
+        if obj == "CHANNEL" and verb in _CHINIT_VERBS:
+            if self.engine.lookup("CHANNEL", cmd.name) is None:
+                raise CommandFailed.of(CMQCFC.MQRCCF_CHANNEL_NOT_FOUND, "AMQ8227E", cmd.name)
+            raise self._no_chinit()
+        if obj in ("LISTENER", "CHINIT") and verb in ("START", "STOP"):
+            raise self._no_chinit()
+        if obj == "QLOCAL" and verb == "CLEAR":
+            return self._clear(cmd)
+        if obj in _NAME_ITEM or obj == "QUEUE":
+            handler: Callable[[MQSCCommand], list[str]] | None = {
+                "DEFINE": self._define, "ALTER": self._alter, "DELETE": self._delete,
+                "DISPLAY": self._display,
+            }.get(verb)
+            if handler is not None:
+                return handler(cmd)
+        raise CommandFailed.of(CMQC.MQRC_FUNCTION_NOT_SUPPORTED, "AMQ8101S",
+                               f"{CMQC.MQRC_FUNCTION_NOT_SUPPORTED:X}")
+
+    @staticmethod
+    def _no_chinit() -> CommandFailed:
+        reason = CMQCFC.MQRCCF_NO_CHANNEL_INITIATOR
+        return CommandFailed.of(reason, "AMQ8101S", f"{reason:X}")
+
+    # ------------------------------------------------------------------ DEFINE / ALTER
+
+    def _existing(self, objtype: str, name: str) -> Any:
+        """The object of this name in ``objtype``'s namespace, checked for its type."""
+        obj = self.engine.lookup(objtype, name)
+        if obj is not None and obj.objtype != objtype:
+            raise CommandFailed.of(CMQCFC.MQRCCF_OBJECT_WRONG_TYPE, "AMQ8151E")
+        return obj
+
+    def _define(self, cmd: MQSCCommand) -> list[str]:
+        objtype, name = str(cmd.objtype), str(cmd.name)
+        existing = self.engine.lookup(objtype, name)
+        replace = "REPLACE" in cmd.flags
+        if existing is not None and not replace:
+            raise CommandFailed.of(CMQCFC.MQRCCF_OBJECT_ALREADY_EXISTS, "AMQ8150E")
+        if existing is not None and existing.objtype != objtype:
+            raise CommandFailed.of(CMQCFC.MQRCCF_OBJECT_WRONG_TYPE, "AMQ8151E")
+        wanted = to_stored(cmd.params, cmd.flags)
+        base = self._base_attributes(cmd, existing)
+        if objtype == "CHANNEL":
+            chltype = str(wanted.get("CHLTYPE") or base.get("CHLTYPE"))
+            allowed = g.CHLTYPE_ATTRS[chltype]
+            base = {**channel_defaults(chltype),
+                    **{k: v for k, v in base.items() if k in allowed}}
+            if chltype in _CONNAME_REQUIRED and not (wanted.get("CONNAME")
+                                                     or base.get("CONNAME")):
+                raise CommandFailed.of(CMQCFC.MQRCCF_CONN_NAME_ERROR, "AMQ8214E")
+        attributes = {**EXTRA_DEFAULTS.get(objtype, {}), **base, **wanted}
+        self.engine.define(objtype, name, attributes, replace=existing is not None)
+        return [message(_OUTCOMES[objtype][0])]
+
+    def _base_attributes(self, cmd: MQSCCommand, existing: Any) -> dict[str, object]:
+        """LIKE's attributes, else the default object's (IBM: SYSTEM.DEFAULT.*), no stamps."""
+        objtype = str(cmd.objtype)
+        like = cmd.params.get("LIKE")
+        source = None
+        if like:
+            source = self.engine.lookup(objtype, str(like))
+            if source is None or source.objtype != objtype:
+                raise CommandFailed.of(CMQC.MQRC_UNKNOWN_OBJECT_NAME, "AMQ8147E", like)
+        elif objtype in _DEFAULT_OBJECT:
+            source = self.engine.lookup(objtype, _DEFAULT_OBJECT[objtype])
+        elif objtype == "CHANNEL" and existing is not None:
+            source = None
+        if source is None:
+            return {}
+        return {k: (list(v) if isinstance(v, list) else v)
+                for k, v in source.attributes.items() if k not in STAMPS}
+
+    def _alter(self, cmd: MQSCCommand) -> list[str]:
+        objtype, name = str(cmd.objtype), str(cmd.name)
+        obj = self._existing(objtype, name)
+        if obj is None:
+            raise CommandFailed.of(CMQC.MQRC_UNKNOWN_OBJECT_NAME, "AMQ8147E", name)
+        wanted = to_stored(cmd.params, cmd.flags)
+        if objtype == "CHANNEL" and wanted.get("CHLTYPE") != obj.attributes.get("CHLTYPE"):
+            raise CommandFailed.of(CMQCFC.MQRCCF_OBJECT_WRONG_TYPE, "AMQ8151E")
+        self.engine.alter(objtype, name, wanted)
+        return [message(_OUTCOMES[objtype][2])]
+
+    def _delete(self, cmd: MQSCCommand) -> list[str]:
+        objtype, name = str(cmd.objtype), str(cmd.name)
+        if self._existing(objtype, name) is None:
+            raise CommandFailed.of(CMQC.MQRC_UNKNOWN_OBJECT_NAME, "AMQ8147E", name)
+        try:
+            self.engine.delete(objtype, name, purge="PURGE" in cmd.flags)
+        except MQMIError as err:
+            raise _from_mqi(err, name) from None
+        return [message(_OUTCOMES[objtype][1])]
+
+    def _clear(self, cmd: MQSCCommand) -> list[str]:
+        name = str(cmd.name)
+        if self._existing("QLOCAL", name) is None:
+            raise CommandFailed.of(CMQC.MQRC_UNKNOWN_OBJECT_NAME, "AMQ8147E", name)
+        try:
+            self.engine.clear(name)
+        except MQMIError as err:
+            raise _from_mqi(err, name) from None
+        return [message("AMQ8022I")]
+
+    # ------------------------------------------------------------------ DISPLAY objects
+
+    def matching(self, objtypes: Iterable[str], name: str, generic: bool) -> list[Any]:
+        """Defined objects of these types whose names match, sorted by name."""
+        types = set(objtypes)
+        with self.engine.lock:
+            found = [o for o in self.engine.catalog.objects.values() if o.objtype in types
+                     and (generic_match(name, o.name) if generic else o.name == name)]
+        return sorted(found, key=lambda o: (o.name, o.objtype))
+
+    def stored_view(self, obj: Any) -> dict[str, object]:
+        """An object's attributes as DISPLAY sees them: defaults, stored values, live status."""
+        view: dict[str, object] = {**EXTRA_DEFAULTS.get(obj.objtype, {}), **obj.attributes}
+        if obj.objtype == "QLOCAL":
+            try:
+                status = self.engine.queue_status(obj.name)
+            except MQMIError:
+                status = {}
+            view.update({k: status[k] for k in ("CURDEPTH", "IPPROCS", "OPPROCS")
+                         if k in status})
+        if obj.objtype == "NAMELIST":
+            view["NAMCOUNT"] = len(view.get("NAMES") or [])
+        return view
+
+    def _display(self, cmd: MQSCCommand) -> list[str]:
+        objtype, name = str(cmd.objtype), str(cmd.name)
+        if objtype == "QUEUE":
+            qtype = str(cmd.params.get("TYPE", "ALL"))
+            types: tuple[str, ...] = QUEUE_TYPES if qtype in ("ALL", "QCLUSTER") else (qtype,)
+        else:
+            types = (objtype,)
+        objs = self.matching(types, name, cmd.generic)
+        if objtype == "CHANNEL" and "CHLTYPE" in cmd.params:
+            objs = [o for o in objs if o.attributes.get("CHLTYPE") == cmd.params["CHLTYPE"]]
+        if not objs:
+            raise CommandFailed.of(CMQC.MQRC_UNKNOWN_OBJECT_NAME, "AMQ8147E", name)
+        lines: list[str] = []
+        for obj in objs:
+            view = self.stored_view(obj)
+            chltype = str(view.get("CHLTYPE", ""))
+            shown = display_keywords(obj.objtype, chltype)
+            view = {k: v for k, v in view.items() if k in shown}
+            if cmd.where is not None:
+                if cmd.where.keyword not in view or not _where_holds(cmd.where,
+                                                                     view[cmd.where.keyword]):
+                    continue
+            head = [(_NAME_ITEM[obj.objtype], obj.name)]
+            if obj.objtype in QUEUE_TYPES:
+                head.append(("TYPE", obj.objtype))
+            elif obj.objtype == "CHANNEL":
+                head.append(("CHLTYPE", chltype))
+            rest = self._selected(cmd, view, exclude={"CHLTYPE", "TYPE"})
+            lines.append(message(_HEADERS[obj.objtype]))
+            lines.extend(format_attrs(head + display_items(rest)))
+        return lines
+
+    @staticmethod
+    def _selected(cmd: MQSCCommand, view: Mapping[str, object], *, exclude: Iterable[str] = (),
+                  everything: bool = False) -> dict[str, object]:
+        """The attributes a DISPLAY asked for (ALL, a list, and the WHERE keyword)."""
+        if everything or "ALL" in cmd.flags:
+            wanted = set(view)
+        else:
+            wanted = {FLAG_ATTRS.get(k, (k, ""))[0] for k in cmd.display_attrs}
+            if cmd.where is not None:
+                wanted.add(cmd.where.keyword)
+        skip = set(exclude)
+        return {k: v for k, v in view.items() if k in wanted and k not in skip}
+
+    def qmgr_view(self) -> dict[str, object]:
+        """The queue manager's attributes as DISPLAY QMGR shows them (QMNAME apart)."""
+        eng = self.engine
+        with eng.lock:
+            view = {**EXTRA_DEFAULTS["QMGR"], **eng.catalog.qmgr}
+        view["QMID"] = view.get("QMID") or f"{eng.name}_{int(eng.started_at)}"
+        if view.get("CERTLABL") == "ibmwebspheremq":
+            view["CERTLABL"] = "ibmwebspheremq" + eng.name.lower()
+        shown = display_keywords("QMGR")
+        return {k: v for k, v in view.items() if k in shown and k != "QMNAME"}
+
+    def _display_qmgr(self, cmd: MQSCCommand) -> list[str]:
+        eng = self.engine
+        view = self.qmgr_view()
+        rest = self._selected(cmd, view, everything=not cmd.display_attrs)
+        return [message(_HEADERS["QMGR"]), *format_attrs([("QMNAME", eng.name),
+                                                         *display_items(rest)])]
+
+    # ------------------------------------------------------------------ status
+
+    def _display_qstatus(self, cmd: MQSCCommand) -> list[str]:
+        name = str(cmd.name)
+        objs = self.matching(("QLOCAL",), name, cmd.generic)
+        if not objs:
+            raise CommandFailed.of(CMQC.MQRC_UNKNOWN_OBJECT_NAME, "AMQ8147E", name)
+        handles = cmd.params.get("TYPE") == "HANDLE"
+        opentype = str(cmd.params.get("OPENTYPE", "ALL"))
+        lines: list[str] = []
+        for obj in objs:
+            rows = self.handle_status(obj) if handles else [self.queue_status_view(obj)]
+            for view in rows:
+                if opentype == "INPUT" and not (view.get("IPPROCS") or view.get("INPUT",
+                                                                                 "NO") != "NO"):
+                    continue
+                if opentype == "OUTPUT" and not (view.get("OPPROCS") or view.get("OUTPUT")
+                                                 == "YES"):
+                    continue
+                if cmd.where is not None and (cmd.where.keyword not in view or not _where_holds(
+                        cmd.where, view[cmd.where.keyword])):
+                    continue
+                default = not cmd.display_attrs and "ALL" not in cmd.flags
+                if handles:
+                    rest = self._selected(cmd, view, everything=default)
+                else:
+                    rest = self._selected(cmd, view)
+                    if default:
+                        rest["CURDEPTH"] = view["CURDEPTH"]
+                head = [("QUEUE", obj.name), ("TYPE", "HANDLE" if handles else "QUEUE")]
+                lines.append(message(_HEADERS["QSTATUS"]))
+                lines.extend(format_attrs(head + display_items(rest)))
+        return lines
+
+    def queue_status_view(self, obj: Any) -> dict[str, object]:
+        """DISPLAY QSTATUS TYPE(QUEUE) values of one local queue."""
+        eng = self.engine
+        with eng.lock:
+            status = eng.queue_status(obj.name)
+            mq = eng.catalog.queues.get(obj.qid)
+            oldest = min((e.put_time for e in mq.entries()), default=0.0) if mq else 0.0
+            last_put = getattr(mq, "last_put", 0.0)
+            last_get = getattr(mq, "last_get", 0.0)
+            monq = obj.attributes.get("MONQ", "QMGR")
+            if monq == "QMGR":
+                monq = eng.catalog.qmgr.get("MONQ", "OFF")
+        lgetdate, lgettime = _stamp(last_get)
+        lputdate, lputtime = _stamp(last_put)
+        uncom = int(status.get("UNCOM", 0))  # type: ignore[call-overload]
+        return {
+            "CURDEPTH": status["CURDEPTH"], "IPPROCS": status["IPPROCS"],
+            "OPPROCS": status["OPPROCS"], "UNCOM": uncom or "NO",
+            "LGETDATE": lgetdate, "LGETTIME": lgettime, "LPUTDATE": lputdate,
+            "LPUTTIME": lputtime, "MEDIALOG": "", "MONQ": monq,
+            "MSGAGE": int(time.time() - oldest) if oldest else 0, "QTIME": ("", ""),
+        }  # fmt: skip
+
+    def handle_status(self, obj: Any) -> list[dict[str, object]]:
+        """DISPLAY QSTATUS TYPE(HANDLE): one row per open handle on the queue."""
+        eng = self.engine
+        rows = []
+        with eng.lock:
+            mq = eng.catalog.queues.get(obj.qid)
+            for conn in eng.connections.values():
+                for h in conn.handles.values():
+                    if h.mq is not mq:
+                        continue
+                    opts = h.options
+                    inputs = opts & (CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_INPUT_SHARED
+                                     | CMQC.MQOO_INPUT_EXCLUSIVE)
+                    rows.append({
+                        "APPLTAG": _text(conn.appl_name), "APPLTYPE": "USER",
+                        "ASTATE": "NONE", "BROWSE": "YES" if opts & CMQC.MQOO_BROWSE else "NO",
+                        "CHANNEL": "", "CONNAME": "",
+                        "INPUT": ("EXCL" if h.exclusive else "SHARED") if inputs else "NO",
+                        "INQUIRE": "YES" if opts & CMQC.MQOO_INQUIRE else "NO",
+                        "OUTPUT": "YES" if opts & CMQC.MQOO_OUTPUT else "NO",
+                        "SET": "YES" if opts & CMQC.MQOO_SET else "NO",
+                        "PID": 0, "TID": conn.hconn, "URID": "", "URTYPE": "QMGR",
+                        "USERID": _text(conn.user),
+                    })  # fmt: skip
+        return rows
+
+    def _display_conn(self, cmd: MQSCCommand) -> list[str]:
+        eng = self.engine
+        name = str(cmd.name)
+        with eng.lock:
+            conns = [c for c in eng.connections.values()
+                     if generic_match(name, self.conn_id(c)) or not cmd.generic
+                     and self.conn_id(c) == name]
+            rows = []
+            for c in sorted(conns, key=lambda c: c.hconn):
+                date, tod = _stamp(c.connected_at)
+                uow = c.uow is not None
+                handles = [(h.obj.name, "QUEUE") for h in c.handles.values()]
+                rows.append((c, {
+                    "APPLTAG": _text(c.appl_name), "APPLTYPE": "USER", "ASTATE": "NONE",
+                    "CHANNEL": "", "CONNAME": "", "CONNOPTS": ("MQCNO_SHARED_BINDING",),
+                    "USERID": _text(c.user), "UOWLOGDA": "", "UOWLOGTI": "",
+                    "UOWSTDA": date if uow else "", "UOWSTTI": tod if uow else "",
+                    "UOWSTATE": "ACTIVE" if uow else "NONE", "QMURID": "", "EXTURID": "",
+                    "PID": 0, "TID": c.hconn, "CONNTAG": "NO",
+                }, handles))  # fmt: skip
+        if not rows:
+            raise CommandFailed.of(CMQC.MQRC_UNKNOWN_OBJECT_NAME, "AMQ8147E", name)
+        ctype = str(cmd.params.get("TYPE", "CONN"))
+        lines: list[str] = []
+        for conn, view, handles in rows:
+            if cmd.where is not None and (cmd.where.keyword not in view or not _where_holds(
+                    cmd.where, view[cmd.where.keyword])):
+                continue
+            cid = self.conn_id(conn)
+            items: list[tuple[str, object]] = [("CONN", cid),
+                                               ("EXTCONN", (b"AMQC" + eng.name[:12].ljust(12).encode(
+                                                   "latin-1")).hex().upper()),
+                                               ("TYPE", ctype)]
+            if ctype in ("CONN", "ALL"):
+                items += display_items(self._selected(cmd, view))
+            if ctype in ("HANDLE", "ALL"):
+                for objname, objtype in handles:
+                    items += [("OBJNAME", objname), ("OBJTYPE", objtype)]
+            lines.append(message(_HEADERS["CONN"]))
+            lines.extend(format_attrs(items))
+        return lines
+
+    @staticmethod
+    def conn_id(conn: Any) -> str:
+        """The CONN(...) identifier: 16 hex digits (IBM shows the low half of the 24-byte
+        connection id)."""
+        return f"{int(conn.connected_at * 1000) & 0xFFFFFFFF:08X}{conn.hconn:08X}"
+
+
+# ---------------------------------------------------------------------- transcripts
+
+
+def transcript_head(qmgr_name: str) -> list[str]:
+    """The lines runmqsc prints before the first command."""
+    return [BANNER, f"Starting MQSC for queue manager {qmgr_name}.", "", ""]
+
+
+_ECHO_CONT = "       : "
+
+
+def run_transcript(
+    source: str | Iterable[str],
+    run: Callable[[MQSCCommand], Result],
+    *,
+    verify_only: bool = False,
+    echo: bool = True,
+    emit: Callable[[str], None] | None = None,
+) -> tuple[list[str], int]:
+    """runmqsc's report for ``source`` after the heading, and the exit code.
+
+    Each command is echoed as ``     1 : DEFINE QLOCAL(Q1)`` (continuation lines, comments and
+    blank lines as ``       : ...``), then its response; END (or EXIT/QUIT) stops reading
+    and is numbered but not counted; the summary says how many commands were read, how many
+    had syntax errors and how many failed. ``verify_only`` (``runmqsc -v``) runs nothing and
+    leaves the last summary line out. ``emit`` receives each line as it is produced.
+    """
+    out: list[str] = []
+
+    def say(line: str) -> None:
+        out.append(line)
+        if emit is not None:
+            emit(line)
+
+    number = read = syntax = failed = 0
+    for item in scan_lines(source):
+        if item.kind != "command":
+            if echo:
+                say(_ECHO_CONT + item.text)
+            continue
+        number += 1
+        if echo:
+            say(f"{number:6d} : {item.raw_lines[0]}")
+            for raw in item.raw_lines[1:]:
+                say(_ECHO_CONT + raw)
+        parsed = parse_command(item.text, item.line_no)
+        if isinstance(parsed, MQSCCommand) and parsed.verb in ("END", "EXIT", "QUIT"):
+            break
+        read += 1
+        if isinstance(parsed, MQSCError):
+            syntax += 1
+            for line in parsed.lines():
+                say(line)
+            continue
+        if verify_only:
+            continue
+        result = run(parsed)
+        for line in result.lines:
+            say(line)
+        if not result.ok:
+            failed += 1
+    summary = summary_lines(read, syntax, failed)
+    if read == 0:
+        summary[0] = "No MQSC commands read."
+    for line in summary[:2] if verify_only else summary:
+        say(line)
+    return out, EXIT_OK if not (syntax or failed) else EXIT_SOME_FAILED

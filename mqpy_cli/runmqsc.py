@@ -1,0 +1,231 @@
+"""runmqsc, strmqcsv, endmqcsv, dspmqcsv.
+
+runmqsc reads MQSC from standard input and prints IBM's report. Without ``-v`` it connects
+to the queue manager (``-m`` names the local one when ``-w`` sends to a remote one), opens a
+temporary dynamic reply queue from SYSTEM.MQSC.REPLY.QUEUE, and sends every command as an
+MQCMD_ESCAPE PCF message to SYSTEM.ADMIN.COMMAND.QUEUE, where the command server runs it.
+Syntax is checked here first, so ``-v`` needs no queue manager. Exit codes as IBM: 0 every
+command processed, 10 some had errors, 20 nothing could be run (AMQ8146E).
+
+Today a bindings connection reaches only a queue manager running in the same process (the
+daemon is not built yet), so from a shell runmqsc answers AMQ8146E; :func:`run_local` runs the
+same client path in-process, against an embedded engine and a command-server thread.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import click
+
+from mqpy import CMQC, CMQCFC, config, local, pcf
+from mqpy.cmdserver import COMMAND_QUEUE, start_command_server, stop_command_server
+from mqpy.errors import MQMIError
+from mqpy.mqi import Queue, QueueManager, connect, embedded
+from mqpy.mqsc.parser import MQSCCommand
+from mqpy.mqsc.processor import (
+    EXIT_FAILED,
+    Result,
+    message,
+    run_transcript,
+    transcript_head,
+)
+from mqpy.mqstruct import StructError
+from mqpy.structures import CFH, GMO, MD, OD, PMO
+
+__all__ = ["MQSCClient", "dspmqcsv", "endmqcsv", "run_client", "run_local", "runmqsc",
+           "strmqcsv"]
+
+REPLY_MODEL = "SYSTEM.MQSC.REPLY.QUEUE"
+#: how long local runmqsc waits for each answer (IBM waits for the command server).
+LOCAL_WAIT = 60
+
+
+class MQSCClient:
+    """Sends MQSC commands to a command server and collects its MQCMD_ESCAPE answers."""
+
+    def __init__(self, qm: QueueManager, *, remote_qmgr: str = "", wait: float = LOCAL_WAIT
+                 ) -> None:
+        self.qm = qm
+        self.remote_qmgr = remote_qmgr
+        self.wait = wait
+        od = OD(ObjectName=REPLY_MODEL.encode(), DynamicQName=b"AMQ.MQSC.*")
+        self.reply_queue = Queue(qm, od, CMQC.MQOO_INPUT_EXCLUSIVE)
+        self.reply_name = od.ObjectName
+
+    def close(self) -> None:
+        try:
+            self.reply_queue.close()
+        except MQMIError:
+            pass
+
+    def execute(self, cmd: MQSCCommand) -> Result:
+        """One command through the command server; AMQ8416E if no answer comes in time."""
+        request = pcf.PCFMessage(CFH(Command=CMQCFC.MQCMD_ESCAPE), [
+            pcf.CFIN(CMQCFC.MQIACF_ESCAPE_TYPE, CMQCFC.MQET_MQSC),
+            pcf.CFST(CMQCFC.MQCACF_ESCAPE_TEXT, cmd.text.strip().encode("latin-1", "replace")),
+        ])
+        md = MD(MsgType=CMQC.MQMT_REQUEST, Format=CMQC.MQFMT_ADMIN, ReplyToQ=self.reply_name,
+                Persistence=CMQC.MQPER_NOT_PERSISTENT)
+        od = OD(ObjectName=COMMAND_QUEUE.encode(), ObjectQMgrName=self.remote_qmgr.encode())
+        self.qm.put1(od, pcf.build(request), md, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
+        lines: list[str] = []
+        ok = True
+        deadline = time.monotonic() + self.wait
+        while True:
+            left = int((deadline - time.monotonic()) * 1000)
+            if left <= 0:
+                return Result([*lines, message("AMQ8416E")], False)
+            reply_md = MD(CorrelId=md.MsgId)
+            gmo = GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, WaitInterval=left,
+                      MatchOptions=CMQC.MQMO_MATCH_CORREL_ID)
+            try:
+                data = self.reply_queue.get(None, reply_md, gmo)
+            except MQMIError as err:
+                if err.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
+                    return Result([*lines, message("AMQ8416E")], False)
+                raise
+            try:
+                reply = pcf.parse(data, reply_md.Encoding)
+            except StructError:
+                return Result([*lines, message("AMQ8101S", f"{CMQCFC.MQRCCF_COMMAND_FAILED:X}")],
+                              False)
+            text = reply.get(CMQCFC.MQCACF_ESCAPE_TEXT)
+            if text:
+                lines.extend(text.decode("latin-1").rstrip("\x00").split("\n"))
+            elif reply.header.CompCode != CMQC.MQCC_OK:
+                lines.append(message("AMQ8101S", f"{reply.header.Reason:X}"))
+            if reply.header.CompCode != CMQC.MQCC_OK:
+                ok = False
+            if reply.header.Control == CMQCFC.MQCFC_LAST:
+                return Result(lines, ok)
+
+
+def _connect(name: str, data_path: str | None) -> QueueManager:
+    """A bindings connection; MQRC_Q_MGR_NOT_AVAILABLE if the queue manager is not reachable."""
+    if not name:
+        raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_Q_MGR_NOT_AVAILABLE)
+    if data_path:
+        if local.running(name, data_path) is None:
+            raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_Q_MGR_NOT_AVAILABLE)
+        return embedded(name, data_path=data_path, create=False)
+    return connect(name)
+
+
+def run_client(qmgr_name: str, source: str | Iterable[str], *, verify: bool = False,
+               echo: bool = True, wait: float | None = None, local_qmgr: str | None = None,
+               data_path: str | None = None, emit: Callable[[str], None] | None = None
+               ) -> tuple[list[str], int]:
+    """runmqsc's work: the report lines and the exit code."""
+    out: list[str] = []
+
+    def say(line: str) -> None:
+        out.append(line)
+        if emit is not None:
+            emit(line)
+
+    for line in transcript_head(qmgr_name):
+        say(line)
+    if verify:
+        _, code = run_transcript(source, lambda c: Result([]), verify_only=True, echo=echo,
+                                 emit=say)
+        return out, code
+    target = (local_qmgr or config.default_qmgr(data_path) or "") if wait else qmgr_name
+    try:
+        qm = _connect(target, data_path)
+    except MQMIError:
+        say(message("AMQ8146E"))
+        return out, EXIT_FAILED
+    try:
+        client = MQSCClient(qm, remote_qmgr=qmgr_name if wait else "",
+                            wait=wait or LOCAL_WAIT)
+    except MQMIError:
+        say(message("AMQ8146E"))
+        qm.disconnect()
+        return out, EXIT_FAILED
+    try:
+        _, code = run_transcript(source, client.execute, echo=echo, emit=say)
+    finally:
+        client.close()
+        qm.disconnect()
+    return out, code
+
+
+def run_local(engine: Any, text: str | Iterable[str], *, verify_only: bool = False,
+              echo: bool = True) -> tuple[list[str], int]:
+    """runmqsc against an engine running in this process, through a command-server thread
+    (started for the call unless one already runs)."""
+    root = os.path.dirname(os.path.dirname(engine.qmdir))
+    from mqpy.cmdserver import command_server_status
+
+    started = command_server_status(engine.name, root) != "Running"
+    if started and not verify_only:
+        start_command_server(engine.name, root)
+    try:
+        return run_client(engine.name, text, verify=verify_only, echo=echo, data_path=root)
+    finally:
+        if started and not verify_only:
+            stop_command_server(engine.name, root)
+
+
+# ---------------------------------------------------------------------- click commands
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("-v", "verify", is_flag=True, help="Verify the commands only; run nothing.")
+@click.option("-e", "no_echo", is_flag=True, help="Do not echo the input commands.")
+@click.option("-w", "wait", type=click.IntRange(1, 999999), default=None,
+              help="Run on a remote queue manager, waiting this many seconds per reply.")
+@click.option("-m", "local_qmgr", default=None,
+              help="With -w: the local queue manager to send through.")
+@click.option("--data-path", default=None, envvar=config.ENV_DATA_PATH,
+              help="Data root of the queue managers.")
+@click.argument("qmgr", required=False)
+def runmqsc(verify: bool, no_echo: bool, wait: int | None, local_qmgr: str | None,
+            data_path: str | None, qmgr: str | None) -> None:
+    """Run MQSC commands read from standard input."""
+    name = qmgr or config.default_qmgr(data_path) or ""
+    stdin = sys.stdin
+    _, code = run_client(name, stdin, verify=verify, echo=not no_echo, wait=wait,
+                         local_qmgr=local_qmgr, data_path=data_path, emit=click.echo)
+    sys.exit(code)
+
+
+_NO_DAEMON = ("mqpy: the command server runs inside the queue manager's process; {verb} "
+              "reaches it through the queue-manager daemon, which mqpy does not have yet. "
+              "A queue manager embedded in a process starts its command server with "
+              "mqpy.cmdserver.start_command_server(name, data_path).")
+
+
+def _no_daemon(verb: str) -> None:
+    click.echo(message("AMQ8146E"))
+    click.echo(_NO_DAEMON.format(verb=verb), err=True)
+    sys.exit(EXIT_FAILED)
+
+
+@click.command()
+@click.option("--data-path", default=None, envvar=config.ENV_DATA_PATH)
+@click.argument("qmgr")
+def strmqcsv(data_path: str | None, qmgr: str) -> None:
+    """Start the command server of QMGR."""
+    _no_daemon("strmqcsv")
+
+
+@click.command()
+@click.option("--data-path", default=None, envvar=config.ENV_DATA_PATH)
+@click.argument("qmgr")
+def endmqcsv(data_path: str | None, qmgr: str) -> None:
+    """End the command server of QMGR."""
+    _no_daemon("endmqcsv")
+
+
+@click.command()
+@click.option("--data-path", default=None, envvar=config.ENV_DATA_PATH)
+@click.argument("qmgr")
+def dspmqcsv(data_path: str | None, qmgr: str) -> None:
+    """Display the status of QMGR's command server."""
+    _no_daemon("dspmqcsv")
