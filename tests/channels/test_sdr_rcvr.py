@@ -43,8 +43,8 @@ async def test_messages_cross_the_channel_in_order_exactly_once(two_qmgrs):
         await wait_until(lambda: qm1.depth("QM2") == 0)
         st1 = c1.status_of("QM1.TO.QM2")
         st2 = c2.status_of("QM1.TO.QM2")
-        await wait_until(lambda: st2.last_seqno == 120)
-        assert st1.state is ChannelState.RUNNING and st1.last_seqno == 120
+        await wait_until(lambda: st2.last_seqno == 120 and st1.last_seqno == 120)
+        assert st1.state is ChannelState.RUNNING
         assert st1.batches >= 3 and st1.msgs == 120
         c1.stop_channel("QM1.TO.QM2")
         await wait_until(lambda: st1.state is ChannelState.STOPPED)

@@ -1,0 +1,77 @@
+"""A TCP proxy the tests control: cut, stall or truncate a channel's traffic at a chosen
+segment. It parses only the TSH framing (length at offset 4, segment type at offset 9)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import trio
+
+# decide(direction, segment_type, index_in_direction) -> "pass" | "drop-and-cut" | "cut"
+Policy = Callable[[str, int, int], str]
+
+
+class FaultProxy:
+    def __init__(self, target_port: int, policy: Policy | None = None) -> None:
+        self.target_port = target_port
+        self.policy = policy or (lambda d, t, i: "pass")
+        self.port = 0
+        self.cuts = 0
+        self.connections = 0
+
+    async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        self.port = listeners[0].socket.getsockname()[1]
+        task_status.started(self.port)
+        await trio.serve_listeners(self._handle, listeners)
+
+    async def _handle(self, client: trio.SocketStream) -> None:
+        self.connections += 1
+        try:
+            server = await trio.open_tcp_stream("127.0.0.1", self.target_port)
+        except OSError:
+            await client.aclose()
+            return
+        async with trio.open_nursery() as nursery:
+            cut = trio.Event()
+
+            async def pump(src, dst, direction):
+                buf = b""
+                index = 0
+                try:
+                    while True:
+                        data = await src.receive_some(65536)
+                        if not data:
+                            break
+                        buf += data
+                        out = b""
+                        while len(buf) >= 8:
+                            length = int.from_bytes(buf[4:8], "big")
+                            if len(buf) < length:
+                                break
+                            seg, buf = buf[:length], buf[length:]
+                            action = self.policy(direction, seg[9], index)
+                            index += 1
+                            if action == "pass":
+                                out += seg
+                            else:
+                                if action == "cut":
+                                    out += seg
+                                if out:
+                                    await dst.send_all(out)
+                                self.cuts += 1
+                                cut.set()
+                                return
+                        if out:
+                            await dst.send_all(out)
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                    pass
+                cut.set()
+
+            nursery.start_soon(pump, client, server, "s2r")
+            nursery.start_soon(pump, server, client, "r2s")
+            await cut.wait()
+            nursery.cancel_scope.cancel()
+        for s in (client, server):
+            with trio.CancelScope(shield=True):
+                await s.aclose()
