@@ -63,6 +63,8 @@ class UnitOfWork:
     gets: list[tuple[MessageQueue, Entry]] = attrs.Factory(list)
     first_lsn: int | None = None  # of its first log record, if it has logged anything
     luwid: bytes | None = None  # set when prepared (in doubt)
+    # trigger messages its puts caused, made available when it commits *or* backs out
+    triggers: list = attrs.Factory(list)
 
     @property
     def logged(self) -> bool:

@@ -88,6 +88,12 @@ _CONTEXT_OPEN = {CMQC.MQPMO_PASS_IDENTITY_CONTEXT: CMQC.MQOO_PASS_IDENTITY_CONTE
                  CMQC.MQPMO_PASS_ALL_CONTEXT: CMQC.MQOO_PASS_ALL_CONTEXT,
                  CMQC.MQPMO_SET_IDENTITY_CONTEXT: CMQC.MQOO_SET_IDENTITY_CONTEXT,
                  CMQC.MQPMO_SET_ALL_CONTEXT: CMQC.MQOO_SET_ALL_CONTEXT}
+_CONTEXT_NOT_OPEN = {CMQC.MQPMO_PASS_IDENTITY_CONTEXT: CMQC.MQRC_NOT_OPEN_FOR_PASS_IDENT,
+                     CMQC.MQPMO_PASS_ALL_CONTEXT: CMQC.MQRC_NOT_OPEN_FOR_PASS_ALL,
+                     CMQC.MQPMO_SET_IDENTITY_CONTEXT: CMQC.MQRC_NOT_OPEN_FOR_SET_IDENT,
+                     CMQC.MQPMO_SET_ALL_CONTEXT: CMQC.MQRC_NOT_OPEN_FOR_SET_ALL}
+_REPORTS_NEEDING_REPLY_Q = (CMQC.MQRO_COA | CMQC.MQRO_COD | CMQC.MQRO_EXCEPTION
+                            | CMQC.MQRO_EXPIRATION | CMQC.MQRO_PAN | CMQC.MQRO_NAN)
 # PMO context option -> the open options any of which permit it (each implies the weaker ones)
 _CONTEXT_OPEN_OK = {
     CMQC.MQPMO_PASS_IDENTITY_CONTEXT: CMQC.MQOO_PASS_IDENTITY_CONTEXT | CMQC.MQOO_PASS_ALL_CONTEXT
@@ -308,6 +314,8 @@ class QueueManagerEngine:
                 entry.state, entry.owner = PUT_PENDING, uow
                 mq.add(entry)
                 uow.puts.append((mq, entry))
+                if a.get("TRIGGER") == "YES":
+                    self._trigger_check(base, mq, entry, uow=uow)
             else:
                 if persistent:
                     lsn = self.data.log_put1(mq, entry)
@@ -322,12 +330,14 @@ class QueueManagerEngine:
         mq.last_put = now
         return lsn
 
-    def _arrived(self, base: ObjectDef, mq: MessageQueue, entry: Entry) -> None:
-        """A message became available: wake getters, confirm on arrival, check triggers."""
+    def _arrived(self, base: ObjectDef, mq: MessageQueue, entry: Entry, *,
+                 committed: bool = False) -> None:
+        """A message became available: wake getters, confirm on arrival, and (for a put
+        outside syncpoint; a unit of work's puts were judged when put) check triggers."""
         mq.wake()
         if entry.report & CMQC.MQRO_COA and base.attributes.get("USAGE") != "XMITQ":
             self._report_from_entry("COA", mq, entry)
-        if base.attributes.get("TRIGGER") == "YES":
+        if not committed and base.attributes.get("TRIGGER") == "YES":
             self._trigger_check(base, mq, entry)
 
     def _report_from_entry(self, kind: str, mq: MessageQueue, entry: Entry,
@@ -389,13 +399,18 @@ class QueueManagerEngine:
 
     # ------------------------------------------------------------------ triggering
 
-    def _eligible_depth(self, base: ObjectDef, mq: MessageQueue) -> int:
+    def _eligible_depth(self, base: ObjectDef, mq: MessageQueue,
+                        uow: UnitOfWork | None = None) -> int:
+        """Messages that count for triggering: available ones at or above TRIGMPRI, plus, for
+        a put in a unit of work, that unit of work's own puts on the queue."""
         floor = int(base.attributes.get("TRIGMPRI", 0))  # type: ignore[arg-type]
+        own = sum(1 for q, e in uow.puts if q is mq and e.priority >= floor
+                  and e.state == PUT_PENDING) if uow is not None else 0
         if floor <= 0:
-            return mq.count - mq.uncommitted
-        return sum(1 for p in range(floor, 10) for sq in (mq.subqueues[p * 2],
-                                                            mq.subqueues[p * 2 + 1])
-                   for e in sq.values() if e.state == AVAILABLE)
+            return mq.count - mq.uncommitted + own
+        return own + sum(1 for p in range(floor, 10) for sq in (mq.subqueues[p * 2],
+                                                                  mq.subqueues[p * 2 + 1])
+                         for e in sq.values() if e.state == AVAILABLE)
 
     def _trigger_target(self, base: ObjectDef) -> tuple[ObjectDef | None, bool, ObjectDef | None]:
         """(initiation queue, someone listening on it, process definition) of a queue."""
@@ -408,18 +423,25 @@ class QueueManagerEngine:
         proc = self.catalog.lookup("PROCESS", str(a.get("PROCESS", "") or ""))
         return initq, listening, proc
 
-    def _trigger_check(self, base: ObjectDef, mq: MessageQueue, entry: Entry) -> None:
+    def _trigger_check(self, base: ObjectDef, mq: MessageQueue, entry: Entry, *,
+                       uow: UnitOfWork | None = None) -> None:
+        """Judge the trigger conditions for one arriving message; for a put in a unit of work
+        the trigger message waits for the unit of work to end (commit or backout, as IBM)."""
         initq, listening, proc = self._trigger_target(base)
         now_ms = time.time() * 1000
         decision = triggers.on_arrival(
-            base.attributes, eligible_depth=self._eligible_depth(base, mq),
+            base.attributes, eligible_depth=self._eligible_depth(base, mq, uow),
             priority=entry.priority,
             input_open=any(h.options & _INPUT_OPTS for h in self._open_handles(mq)),
             initq_listening=listening, has_process=proc is not None, now_ms=now_ms,
             last_trigger_ms=mq.last_trigger,
             trigint_ms=int(self.catalog.qmgr.get("TRIGINT", 999999999)))  # type: ignore[arg-type]
         if decision.fire and initq is not None:
-            self._fire_trigger(base, mq, initq, proc, decision.switch_off)
+            if uow is not None:
+                uow.triggers.append((base, mq, initq, proc, decision.switch_off))
+                mq.last_trigger = now_ms
+            else:
+                self._fire_trigger(base, mq, initq, proc, decision.switch_off)
 
     def _fire_trigger(self, base: ObjectDef, mq: MessageQueue, initq: ObjectDef,
                       proc: ObjectDef | None, switch_off: bool) -> None:
@@ -678,7 +700,7 @@ def _finish_uow(eng: QueueManagerEngine, uow: UnitOfWork, commit: bool) -> int |
         for mq, e in arrived:
             base = eng.catalog.by_qid.get(mq.qid)
             if base is not None and e.state == AVAILABLE:
-                eng._arrived(base, mq, e)
+                eng._arrived(base, mq, e, committed=True)
     else:
         counts = []
         for mq, e in uow.gets:
@@ -699,6 +721,10 @@ def _finish_uow(eng: QueueManagerEngine, uow: UnitOfWork, commit: bool) -> int |
                 lsn = None  # nothing to harden: losing this record changes nothing at restart
     for mq in woken.values():
         mq.wake()
+    pending, uow.triggers = uow.triggers, []
+    for base, mq, initq, proc, switch_off in pending:
+        if eng.catalog.by_qid.get(mq.qid) is base:
+            eng._fire_trigger(base, mq, initq, proc, switch_off)
     uow.puts.clear()
     uow.gets.clear()
     return lsn
@@ -905,7 +931,10 @@ class Connection:
         if ctx & (ctx - 1):
             raise _fail(CMQC.MQRC_OPTIONS_ERROR)
         if ctx and ctx in _CONTEXT_OPEN and not h.options & _CONTEXT_OPEN_OK[ctx]:
-            raise _fail(CMQC.MQRC_OPTIONS_ERROR)
+            raise _fail(_CONTEXT_NOT_OPEN[ctx])
+        if (md.MsgType == CMQC.MQMT_REQUEST or md.Report & _REPORTS_NEEDING_REPLY_Q) \
+                and not md.ReplyToQ.strip(b" \x00"):
+            raise _fail(CMQC.MQRC_MISSING_REPLY_TO_Q)
         if opts & CMQC.MQPMO_FAIL_IF_QUIESCING and eng.quiescing:
             raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
         if obj.attributes.get("PUT") == "DISABLED" or base.attributes.get("PUT") == "DISABLED":
@@ -921,6 +950,8 @@ class Connection:
                            else CMQC.MQPER_NOT_PERSISTENT)
         elif persistence not in (CMQC.MQPER_PERSISTENT, CMQC.MQPER_NOT_PERSISTENT):
             raise _fail(CMQC.MQRC_PERSISTENCE_ERROR)
+        if persistence == CMQC.MQPER_PERSISTENT and base.attributes.get("DEFTYPE") == "TEMPDYN":
+            raise _fail(CMQC.MQRC_PERSISTENT_NOT_ALLOWED)
         priority = md.Priority
         warning = 0
         if priority == CMQC.MQPRI_PRIORITY_AS_Q_DEF:
@@ -984,9 +1015,10 @@ class Connection:
             if src is None or not src.options & CMQC.MQOO_SAVE_ALL_CONTEXT:
                 raise _fail(CMQC.MQRC_CONTEXT_HANDLE_ERROR)
             saved = src.saved_context
+            if saved is None:
+                raise _fail(CMQC.MQRC_CONTEXT_NOT_AVAILABLE)
             fields = _IDENTITY + (_ORIGIN if opts & CMQC.MQPMO_PASS_ALL_CONTEXT else ())
-            _trusted(md, {f: (saved.__dict__[f] if saved is not None else _NO_CONTEXT[f])
-                          for f in fields})
+            _trusted(md, {f: saved.__dict__[f] for f in fields})
             if opts & CMQC.MQPMO_PASS_ALL_CONTEXT:
                 return
         elif not opts & CMQC.MQPMO_SET_IDENTITY_CONTEXT:
@@ -1259,6 +1291,9 @@ class Connection:
                 if h.obj.objtype != "QLOCAL":
                     raise _fail(CMQC.MQRC_SELECTOR_NOT_FOR_TYPE, _WARNING)
                 return int(eng.queue_status(h.obj.name)[keyword])  # type: ignore[arg-type]
+            if keyword == "DEFTYPE" and h.obj.objtype == "QLOCAL":
+                return sel.to_mqi(selector, keyword,
+                                  h.obj.attributes.get("DEFTYPE", "PREDEFINED"))
             if keyword not in h.obj.attributes:
                 raise _fail(CMQC.MQRC_SELECTOR_NOT_FOR_TYPE, _WARNING)
             return sel.to_mqi(selector, keyword, h.obj.attributes[keyword])

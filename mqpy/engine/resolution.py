@@ -60,7 +60,9 @@ def _is_qmgr_alias(obj: ObjectDef | None) -> bool:
 def _named_xmitq(cat: Catalog, name: str, *, default: bool) -> ObjectDef:
     """A transmission queue named by XMITQ or DEFXMITQ: must be a local queue, USAGE(XMITQ)."""
     obj = cat.queue_def(name)
-    if obj is None or obj.objtype != "QLOCAL":
+    if obj is None:
+        raise _fail(CMQC.MQRC_UNKNOWN_DEF_XMIT_Q if default else CMQC.MQRC_UNKNOWN_XMIT_Q)
+    if obj.objtype != "QLOCAL":
         raise _fail(CMQC.MQRC_DEF_XMIT_Q_TYPE_ERROR if default else CMQC.MQRC_XMIT_Q_TYPE_ERROR)
     if obj.attributes.get("USAGE") != "XMITQ":
         raise _fail(CMQC.MQRC_DEF_XMIT_Q_USAGE_ERROR if default
@@ -68,13 +70,18 @@ def _named_xmitq(cat: Catalog, name: str, *, default: bool) -> ObjectDef:
     return obj
 
 
-def xmitq_for(cat: Catalog, qmgr: str, xmitq: str = "") -> ObjectDef:
+def xmitq_for(cat: Catalog, qmgr: str, xmitq: str = "", *,
+              via: ObjectDef | None = None) -> ObjectDef:
     """The transmission queue towards ``qmgr``: an explicit XMITQ, the queue named like the
-    queue manager, or DEFXMITQ (rule 4)."""
+    queue manager, or DEFXMITQ (rule 4). ``via`` is the alias that led here: when it names
+    itself it is not a transmission queue, just no route."""
     if xmitq:
         return _named_xmitq(cat, xmitq, default=False)
     same = cat.queue_def(qmgr)
-    if same is not None and same.objtype == "QLOCAL":
+    if same is not None and same is not via:
+        if same.objtype != "QLOCAL":
+            # e.g. another queue-manager alias: aliases never chain (and never loop)
+            raise _fail(CMQC.MQRC_XMIT_Q_TYPE_ERROR)
         if same.attributes.get("USAGE") != "XMITQ":
             raise _fail(CMQC.MQRC_XMIT_Q_USAGE_ERROR)
         return same
@@ -82,17 +89,6 @@ def xmitq_for(cat: Catalog, qmgr: str, xmitq: str = "") -> ObjectDef:
     if default:
         return _named_xmitq(cat, default, default=True)
     raise _fail(CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR)
-
-
-def _local_target(cat: Catalog, opened: ObjectDef, name: str) -> ObjectDef:
-    obj = cat.queue_def(name)
-    if obj is None:
-        raise _fail(CMQC.MQRC_UNKNOWN_OBJECT_NAME)
-    if obj.objtype == "QALIAS":
-        return _alias_target(cat, obj)
-    if obj.objtype != "QLOCAL":
-        raise _fail(CMQC.MQRC_UNKNOWN_OBJECT_NAME)
-    return obj
 
 
 def _alias_target(cat: Catalog, alias: ObjectDef) -> ObjectDef:
@@ -106,23 +102,28 @@ def _alias_target(cat: Catalog, alias: ObjectDef) -> ObjectDef:
 
 def _via_remote_definition(cat: Catalog, local_qm: str, opened: ObjectDef,
                            rdef: ObjectDef) -> Resolved:
-    rname, rqm = _attr(rdef, "RNAME"), _attr(rdef, "RQMNAME") or local_qm
+    rname, rqm = _attr(rdef, "RNAME"), _attr(rdef, "RQMNAME")
     if not rname:
         raise _fail(CMQC.MQRC_REMOTE_Q_NAME_ERROR)  # a queue-manager alias is not a queue
-    if rqm == local_qm:
-        return Resolved(opened, _local_target(cat, opened, rname))
+    if not rqm or rqm == local_qm:
+        # IBM: a remote-queue definition must name another queue manager, "even if
+        # XmitQName is not blank"
+        raise _fail(CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR)
     return Resolved(opened, xmitq_for(cat, rqm, _attr(rdef, "XMITQ")), rname, rqm)
 
 
 def _via_queue_manager(cat: Catalog, local_qm: str, qname: str, qmname: str,
                        *, arrival: bool) -> Resolved:
     alias = cat.queue_def(qmname)
+    if alias is not None and alias.objtype == "QREMOTE" and _attr(alias, "RNAME"):
+        raise _fail(CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR)  # a remote queue, not a qmgr alias
     if _is_qmgr_alias(alias):
         assert alias is not None
         rqm = _attr(alias, "RQMNAME") or qmname
         if rqm == local_qm:
             return resolve_local(cat, local_qm, qname, opened=alias, arrival=arrival)
-        return Resolved(alias, xmitq_for(cat, rqm, _attr(alias, "XMITQ")), qname, rqm)
+        return Resolved(alias, xmitq_for(cat, rqm, _attr(alias, "XMITQ"), via=alias),
+                        qname, rqm)
     xq = xmitq_for(cat, qmname)
     return Resolved(xq, xq, qname, qmname)
 

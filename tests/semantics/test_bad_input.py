@@ -103,9 +103,6 @@ def test_errors_are_always_mqmierror_with_failed_completion(qm1):
         assert info.value.comp == CMQC.MQCC_FAILED and info.value.reason > 2000
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: Connection._put_locked() does not check ReplyToQ; "
-                   "IBM fails an MQPUT asking for reports (or MsgType REQUEST) with a blank "
-                   "ReplyToQ with MQRC_MISSING_REPLY_TO_Q (2027)")
 @pytest.mark.parametrize("md_fields", [{"Report": CMQC.MQRO_COA},
                                        {"MsgType": CMQC.MQMT_REQUEST}])
 def test_reports_or_request_without_reply_to_queue_fail_2027(qm1, md_fields):

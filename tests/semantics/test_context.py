@@ -152,9 +152,6 @@ def test_context_option_without_the_matching_open_option_fails(qm1, pmo_ctx, ope
     assert int(qm1.eng.queue_status("Q1")["CURDEPTH"]) == 0
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: Connection._put_locked() raises MQRC_OPTIONS_ERROR "
-                   "(2046) for a context option the handle was not opened for; IBM returns "
-                   "2096/2095/2094/2093 (MQRC_NOT_OPEN_FOR_SET_IDENT/SET_ALL/PASS_IDENT/PASS_ALL)")
 def test_set_identity_without_open_option_fails_2096(qm1):
     """Given Q1 opened for output only, when the put says MQPMO_SET_IDENTITY_CONTEXT, then
     MQRC_NOT_OPEN_FOR_SET_IDENT (IBM)."""
@@ -162,9 +159,6 @@ def test_set_identity_without_open_option_fails_2096(qm1):
         _put(qm1.qm, "Q1", CMQC.MQPMO_SET_IDENTITY_CONTEXT)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: Connection._set_context() passes blank context when "
-                   "the SAVE_ALL_CONTEXT handle has retrieved no message; IBM fails the put with "
-                   "MQRC_CONTEXT_NOT_AVAILABLE (2098)")
 def test_pass_context_before_any_get_fails_2098(qm1):
     """Given a handle opened with MQOO_SAVE_ALL_CONTEXT that has not got a message, when a put
     passes its context, then MQRC_CONTEXT_NOT_AVAILABLE."""

@@ -360,8 +360,6 @@ def test_queue_manager_aliases_do_not_chain(qma):
     assert drain(qma.qm, "QMZ") == []
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: xmitq_for() treats a queue named like RQMNAME "
-                   "that is not a local queue as absent (2087/DEFXMITQ); IBM returns 2091")
 def test_rqmname_naming_a_non_local_queue_fails_2091(qma):
     """Given QM alias QMX -> QMY where QMY is itself a QREMOTE (not a local queue), when Q@QMX
     is opened, then MQRC_XMIT_Q_TYPE_ERROR ("XmitQName is blank, but RemoteQMgrName specifies a
@@ -372,8 +370,6 @@ def test_rqmname_naming_a_non_local_queue_fails_2091(qma):
         mqpy.Queue(qma.qm, od("Q", "QMX"), OUT)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: _via_remote_definition() delivers locally when "
-                   "RQMNAME is blank or the local queue manager; IBM fails the open with 2087")
 def test_remote_definition_naming_the_local_queue_manager_fails_2087(qma):
     """Given QREMOTE(R) RNAME(Q1) RQMNAME(QMA) at QMA, when R is opened, then IBM fails with
     MQRC_UNKNOWN_REMOTE_Q_MGR ("ObjectName is a local definition of a remote queue for which
@@ -384,9 +380,6 @@ def test_remote_definition_naming_the_local_queue_manager_fails_2087(qma):
         mqpy.Queue(qma.qm, "R", OUT)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: _via_queue_manager() falls back to DEFXMITQ when "
-                   "ObjectQMgrName names a remote-queue definition with a nonblank RNAME; IBM "
-                   "returns 2087")
 def test_queue_manager_name_of_a_remote_queue_definition_fails_2087(qma):
     """Given QREMOTE(QMX) RNAME(SOMEQ) RQMNAME(QMB) and DEFXMITQ(DX), when Q@QMX is opened, then
     MQRC_UNKNOWN_REMOTE_Q_MGR ("it should be a queue manager alias definition, but the
@@ -446,8 +439,6 @@ def test_default_xmitq_that_is_not_a_local_queue_fails_2198(qma):
         mqpy.Queue(qma.qm, od("Q", "QMZ"), OUT)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: resolution._named_xmitq() returns 2091 for an "
-                   "XMITQ that does not exist; IBM returns MQRC_UNKNOWN_XMIT_Q (2196)")
 def test_explicit_xmitq_that_does_not_exist_fails_2196(qma):
     """Given QREMOTE(R) RQMNAME(QMB) XMITQ(NOSUCH), when R is opened, then MQRC_UNKNOWN_XMIT_Q
     ("XmitQName ... is not blank and not the name of a locally-defined queue")."""
@@ -456,8 +447,6 @@ def test_explicit_xmitq_that_does_not_exist_fails_2196(qma):
         mqpy.Queue(qma.qm, "R", OUT)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: resolution._named_xmitq() returns 2198 for a "
-                   "DEFXMITQ that does not exist; IBM returns MQRC_UNKNOWN_DEF_XMIT_Q (2197)")
 def test_default_xmitq_that_does_not_exist_fails_2197(qma):
     """Given DEFXMITQ(NOSUCH), when Q@QMZ is opened, then MQRC_UNKNOWN_DEF_XMIT_Q."""
     qma.eng.alter_qmgr({"DEFXMITQ": "NOSUCH"})

@@ -66,9 +66,6 @@ def test_local_queue_defaults_are_ibms(qm1):
     assert got == expected
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: Connection.inquire() answers MQIA_DEFINITION_TYPE on "
-                   "a predefined local queue with MQCC_WARNING 2068 (no DEFTYPE attribute stored); "
-                   "IBM returns MQQDT_PREDEFINED")
 def test_predefined_local_queue_has_definition_type_predefined(qm1):
     """Given DEFINE QLOCAL(Q1), then MQINQ(MQIA_DEFINITION_TYPE) is MQQDT_PREDEFINED."""
     q = mqpy.Queue(qm1.qm, "Q1", INQ)
@@ -169,9 +166,6 @@ def test_permanent_dynamic_queue_survives_close(qm1):
     assert qm1.eng.lookup("QLOCAL", name) is None
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: Connection._put_locked() accepts persistent "
-                   "messages on a temporary dynamic queue; IBM fails with "
-                   "MQRC_PERSISTENT_NOT_ALLOWED (2048)")
 def test_persistent_message_on_a_temporary_dynamic_queue_fails_2048(qm1):
     """Given a temporary dynamic queue, when a persistent message is put to it, then
     MQRC_PERSISTENT_NOT_ALLOWED (temporary dynamic queues cannot hold persistent messages)."""

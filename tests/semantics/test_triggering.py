@@ -175,9 +175,6 @@ def test_syncpoint_put_triggers_at_commit(trig):
     assert _triggers(trig) == 1
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: triggers are only evaluated at commit "
-                   "(_finish_uow -> _arrived); IBM makes a FIRST/DEPTH trigger message available "
-                   "when the unit of work is resolved, whether committed or backed out")
 def test_backed_out_syncpoint_put_still_delivers_a_first_trigger(trig):
     """Given FIRST, when a put under syncpoint is backed out, then the trigger message it caused
     is still made available (IBM: 'made available even if the unit of work is backed out')."""
