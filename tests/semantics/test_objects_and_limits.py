@@ -3,8 +3,6 @@ queues, and the put/get inhibit and MAXDEPTH/MAXMSGL limits."""
 
 from __future__ import annotations
 
-import pytest
-
 import mqpy
 from mqpy import CMQC
 from tests.mqi._support import IN, INQ, OUT, drain, put, raises_mq
