@@ -35,6 +35,7 @@ from mqpy.engine.datamgr import DataManager, Tuning, UnitOfWork, UowBackedOut
 from mqpy.engine.log import LogConfig, LogError, LogFull
 from mqpy.engine.objects import SYSTEM_OBJECTS, ObjectDef
 from mqpy.engine.pageset import PagesetError, PagesetFull
+from mqpy.engine.stats import Statistics
 from mqpy.engine.queues import AVAILABLE, GET_PENDING, PUT_PENDING, Entry, MessageQueue
 from mqpy.errors import MQMIError
 from mqpy.structures import GMO, MD, OD, PMO, XQH
@@ -183,6 +184,7 @@ class QueueManagerEngine:
         self._expiry_stop = threading.Event()
         self.started_at = time.time()
         self.log_full_backouts = 0
+        self.stats = Statistics()
         self.stats_expired = 0
         self.expiry_interval = 60.0  # seconds between expiry scans
         self._last_expiry_scan = time.monotonic()
@@ -291,8 +293,8 @@ class QueueManagerEngine:
 
     def _store(self, conn: Connection | None, base: ObjectDef, mq: MessageQueue,
                md_bytes: bytes, body: bytes, *, priority: int, persistent: bool, msgid: bytes,
-               correlid: bytes, expiry: int, report: int, now: float, syncpoint: bool
-               ) -> int | None:
+               correlid: bytes, expiry: int, report: int, now: float, syncpoint: bool,
+               put1: bool = False) -> int | None:
         """Put one message on local queue ``base`` (engine lock held); the LSN to force."""
         a = base.attributes
         if len(body) > int(a.get("MAXMSGL", 4194304)):  # type: ignore[arg-type]
@@ -328,6 +330,12 @@ class QueueManagerEngine:
         except LogError:  # LogFull included
             raise _fail(CMQC.MQRC_RESOURCE_PROBLEM) from None
         mq.last_put = now
+        p = 1 if persistent else 0
+        qs = self.stats.queue(base.name)
+        for counters in (self.stats.mqi, qs):
+            (counters.put1s if put1 else counters.puts)[p] += 1
+            counters.put_bytes[p] += len(body)
+        qs.depth_seen(mq.depth)
         return lsn
 
     def _arrived(self, base: ObjectDef, mq: MessageQueue, entry: Entry, *,
@@ -491,6 +499,10 @@ class QueueManagerEngine:
             self._report_from_entry("EXPIRATION", mq, entry)
         mq.remove(entry)
         self.stats_expired += 1
+        self.stats.mqi.expired += 1
+        base = self.catalog.by_qid.get(mq.qid)
+        if base is not None:
+            self.stats.queue(base.name).expired += 1
         if entry.persistent:
             return self.data.log_get1(mq, entry)
         entry.record = None
@@ -592,6 +604,8 @@ class QueueManagerEngine:
                 raise _fail(CMQC.MQRC_OBJECT_IN_USE)
             lsn = None
             gone = list(mq.entries())
+            self.stats.mqi.purged += len(gone)
+            self.stats.queue(name).purged += len(gone)
             for e in gone:
                 mq.remove(e)
                 if e.persistent:
@@ -635,6 +649,7 @@ class QueueManagerEngine:
             self._next_hconn += 1
             conn = Connection(self, hconn, appl_name, user)
             self.connections[hconn] = conn
+            self.stats.mqi.connects += 1
             return conn
 
     def new_msgid(self) -> bytes:
@@ -675,6 +690,10 @@ def _finish_uow(eng: QueueManagerEngine, uow: UnitOfWork, commit: bool) -> int |
     data = eng.data
     lsn = None
     own_puts = {id(e) for _, e in uow.puts}
+    if commit:
+        eng.stats.mqi.commits += 1
+    else:
+        eng.stats.mqi.backouts += 1
     woken: dict[int, MessageQueue] = {}
     if commit:
         if uow.logged:
@@ -826,6 +845,7 @@ class Connection:
                           "ResolvedQMgrName": (res.remote_qm or eng.name).encode()})
             if inputs:
                 eng._on_input_open(base)
+            eng.stats.mqi.opens += 1
             return hobj
 
     def _create_dynamic(self, model: ObjectDef, dyn_name: str) -> tuple[ObjectDef, str]:
@@ -862,6 +882,7 @@ class Connection:
             if options & ~(CMQC.MQCO_DELETE | CMQC.MQCO_DELETE_PURGE | CMQC.MQCO_QUIESCE):
                 raise _fail(CMQC.MQRC_OPTIONS_ERROR)
             delete_opts = options & (CMQC.MQCO_DELETE | CMQC.MQCO_DELETE_PURGE)
+            eng.stats.mqi.closes += 1
             if h.deleted:
                 del self.handles[hobj]
                 return
@@ -913,7 +934,7 @@ class Connection:
             hobj = self.open(od, opts)
             try:
                 h = self.handles[hobj]
-                lsn, warning = self._put_locked(h, md, pmo, data)
+                lsn, warning = self._put_locked(h, md, pmo, data, put1=True)
             finally:
                 if hobj in self.handles:
                     self.close(hobj)
@@ -921,7 +942,8 @@ class Connection:
             self.engine.data.force(lsn)
         return warning
 
-    def _put_locked(self, h: Handle, md: MD, pmo: PMO, data: bytes) -> tuple[int | None, int]:
+    def _put_locked(self, h: Handle, md: MD, pmo: PMO, data: bytes, *, put1: bool = False
+                    ) -> tuple[int | None, int]:
         eng = self.engine
         opts = pmo.Options
         obj, base = h.obj, h.base
@@ -994,7 +1016,7 @@ class Connection:
         lsn = eng._store(self, h.base, h.mq, md_bytes, body, priority=priority,
                          persistent=persistence == CMQC.MQPER_PERSISTENT, msgid=md.MsgId,
                          correlid=md.CorrelId, expiry=md.Expiry, report=report, now=now,
-                         syncpoint=syncpoint)
+                         syncpoint=syncpoint, put1=put1)
         _trusted(pmo, {"ResolvedQName": (h.remote_q or base.name).encode(),
                        "ResolvedQMgrName": (h.remote_qm or eng.name).encode()})
         return lsn, warning
@@ -1121,6 +1143,7 @@ class Connection:
                         mq.add_waiter(waiter)
                     if lsn is not None:
                         eng.data.force(lsn)
+                    eng.stats.mqi.get_fails += 1
                     raise _fail(CMQC.MQRC_NO_MSG_AVAILABLE)
             record = eng.data.read_record(mq, entry)
             put_time, _backout, md_bytes, body = R.decode_message(record)
@@ -1133,6 +1156,14 @@ class Connection:
                 raise err
             self._fill_md(md, md_bytes, entry, put_time, now)
             entry.report = md.Report
+            p = 1 if entry.persistent else 0
+            qs = eng.stats.queue(h.base.name)
+            for counters in (eng.stats.mqi, qs):
+                (counters.browses if browse else counters.gets)[p] += 1
+                (counters.browse_bytes if browse else counters.get_bytes)[p] += len(body)
+            if not browse:
+                qs.time_on_q_total[p] += max(0.0, now - put_time)
+                qs.time_on_q_count[p] += 1
             _trusted(gmo, {"ResolvedQName": h.base.name.encode(), "ReturnedLength": len(body)})
             if h.options & CMQC.MQOO_SAVE_ALL_CONTEXT:
                 h.saved_context = md.copy()
@@ -1355,6 +1386,7 @@ class Connection:
                 self.handles.pop(hobj, None)
         self.connected = False
         self.engine.connections.pop(self.hconn, None)
+        self.engine.stats.mqi.disconnects += 1
 
     def abend(self) -> None:
         """The application ended abnormally (connection lost, process killed)."""

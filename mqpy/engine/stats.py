@@ -1,0 +1,100 @@
+"""Statistics counters the engine keeps for IBM's statistics and accounting messages.
+
+The engine increments these under its lock; once per STATINT the statistics task takes a
+snapshot and resets them (:meth:`Statistics.take`), and turns it into PCF messages
+(MQCMD_STATISTICS_MQI, MQCMD_STATISTICS_Q) on SYSTEM.ADMIN.STATISTICS.QUEUE. Counters are split
+[non-persistent, persistent] where IBM's parameters are.
+"""
+
+from __future__ import annotations
+
+import time
+
+import attrs
+
+
+def _pair() -> list[int]:
+    return [0, 0]
+
+
+@attrs.define
+class QueueCounters:
+    """One local queue over one interval (MQCMD_STATISTICS_Q)."""
+
+    puts: list[int] = attrs.Factory(_pair)
+    put1s: list[int] = attrs.Factory(_pair)
+    put_bytes: list[int] = attrs.Factory(_pair)
+    gets: list[int] = attrs.Factory(_pair)
+    get_bytes: list[int] = attrs.Factory(_pair)
+    browses: list[int] = attrs.Factory(_pair)
+    browse_bytes: list[int] = attrs.Factory(_pair)
+    put_fails: int = 0
+    put1_fails: int = 0
+    get_fails: int = 0
+    browse_fails: int = 0
+    expired: int = 0
+    purged: int = 0
+    min_depth: int | None = None
+    max_depth: int = 0
+    time_on_q_total: list[float] = attrs.Factory(lambda: [0.0, 0.0])
+    time_on_q_count: list[int] = attrs.Factory(_pair)
+
+    def depth_seen(self, depth: int) -> None:
+        if self.min_depth is None or depth < self.min_depth:
+            self.min_depth = depth
+        if depth > self.max_depth:
+            self.max_depth = depth
+
+    def average_time_on_q_us(self) -> list[int]:
+        return [int(self.time_on_q_total[i] / self.time_on_q_count[i] * 1e6)
+                if self.time_on_q_count[i] else 0 for i in (0, 1)]
+
+
+@attrs.define
+class MQICounters:
+    """The queue manager's MQI calls over one interval (MQCMD_STATISTICS_MQI)."""
+
+    connects: int = 0
+    connect_fails: int = 0
+    disconnects: int = 0
+    opens: int = 0
+    open_fails: int = 0
+    closes: int = 0
+    close_fails: int = 0
+    inqs: int = 0
+    sets: int = 0
+    puts: list[int] = attrs.Factory(_pair)
+    put1s: list[int] = attrs.Factory(_pair)
+    put_bytes: list[int] = attrs.Factory(_pair)
+    put_fails: int = 0
+    gets: list[int] = attrs.Factory(_pair)
+    get_bytes: list[int] = attrs.Factory(_pair)
+    get_fails: int = 0
+    browses: list[int] = attrs.Factory(_pair)
+    browse_bytes: list[int] = attrs.Factory(_pair)
+    commits: int = 0
+    commit_fails: int = 0
+    backouts: int = 0
+    expired: int = 0
+    purged: int = 0
+
+
+@attrs.define
+class Statistics:
+    mqi: MQICounters = attrs.Factory(MQICounters)
+    queues: dict[str, QueueCounters] = attrs.Factory(dict)
+    interval_start: float = attrs.Factory(time.time)
+
+    def queue(self, name: str) -> QueueCounters:
+        q = self.queues.get(name)
+        if q is None:
+            q = self.queues[name] = QueueCounters()
+        return q
+
+    def take(self) -> Statistics:
+        """The counters of the interval just ended; counting starts afresh."""
+        done = Statistics(self.mqi, self.queues, self.interval_start)
+        self.mqi = MQICounters()
+        self.queues = {}
+        self.interval_start = time.time()
+        return done
