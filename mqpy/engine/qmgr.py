@@ -35,8 +35,8 @@ from mqpy.engine.datamgr import DataManager, Tuning, UnitOfWork, UowBackedOut
 from mqpy.engine.log import LogConfig, LogError, LogFull
 from mqpy.engine.objects import SYSTEM_OBJECTS, ObjectDef
 from mqpy.engine.pageset import PagesetError, PagesetFull
-from mqpy.engine.stats import Statistics
 from mqpy.engine.queues import AVAILABLE, GET_PENDING, PUT_PENDING, Entry, MessageQueue
+from mqpy.engine.stats import Statistics
 from mqpy.errors import MQMIError
 from mqpy.structures import GMO, MD, OD, PMO, XQH
 
