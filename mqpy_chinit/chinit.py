@@ -20,7 +20,7 @@ Statuses live in memory here; DISPLAY CHSTATUS reads them through :meth:`status_
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 import trio
@@ -28,8 +28,17 @@ import trio
 import mqpy
 from mqpy import CMQC
 from mqpy_chinit import definitions as D
-from mqpy_chinit.mca import ChannelEnded, QmFactory, ReceiverMCA, SenderMCA, mqi
+from mqpy_chinit.mca import (
+    CONFIRM_TIMEOUT,
+    ChannelEnded,
+    Conversation,
+    QmFactory,
+    ReceiverMCA,
+    SenderMCA,
+    mqi,
+)
 from mqpy_chinit.states import ChannelState, ChannelStatus
+from mqpy_chinit.wire import InitialData
 
 INITQ = "SYSTEM.CHANNEL.INITQ"
 COMMAND_FORMAT = b"MQPYCHCM"  # mqpy's channel command messages on SYSTEM.CHANNEL.INITQ
@@ -70,6 +79,7 @@ class EngineAdmin:
 
 
 LogFn = Callable[[str, str], None]
+SvrconnHandler = Callable[[Any, Any, InitialData, dict[str, object]], Awaitable[None]]
 
 
 class ChannelInitiator:
@@ -86,6 +96,8 @@ class ChannelInitiator:
         self.nursery: trio.Nursery | None = None
         self.ports: list[int] = []
         self._disabled: dict[str, str] = {}  # xmitq -> its TRIGGER before an error stop
+        # async (chinit, conversation, first InitialData, definition) serving a SVRCONN
+        self.svrconn_handler: SvrconnHandler | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -109,8 +121,23 @@ class ChannelInitiator:
         await trio.serve_listeners(self._inbound, listeners)
 
     async def _inbound(self, stream: trio.SocketStream) -> None:
+        """An inbound connection: its first flow names the channel; a server-connection
+        channel is served by the SVRCONN handler, a message channel by a receiving MCA."""
+        conv = Conversation(stream, ChannelStatus("", ""))
+        try:
+            first = await conv.recv(CONFIRM_TIMEOUT)
+        except ChannelEnded as e:
+            self.log(e.msgid, f"Inbound connection: {e.text}")
+            with trio.CancelScope(shield=True):
+                await stream.aclose()
+            return
+        if isinstance(first, InitialData) and self.svrconn_handler is not None:
+            definition = self.admin.channel(first.channel_name.strip())
+            if definition is not None and D.str_attr(definition, "CHLTYPE") == "SVRCONN":
+                await self.svrconn_handler(self, conv, first, definition)
+                return
         mca = ReceiverMCA(stream, self.qmgr_name, self.connect_qm, self.admin.channel,
-                          self._register)
+                          self._register, conversation=conv, first=first)
         try:
             await mca.run()
         except ChannelEnded as e:

@@ -470,8 +470,11 @@ class ReceiverMCA:
 
     def __init__(self, stream: trio.abc.Stream, local_qm: str, connect_qm: QmFactory,
                  lookup: ChannelLookup, register: Callable[[str, ChannelStatus], None]
-                 | None = None) -> None:
+                 | None = None, *, conversation: Conversation | None = None,
+                 first: Event | None = None) -> None:
         self.stream = stream
+        self.conversation = conversation
+        self.first = first
         self.local_qm = local_qm
         self.connect_qm = connect_qm
         self.lookup = lookup
@@ -485,7 +488,8 @@ class ReceiverMCA:
         self.partner = ""
 
     async def run(self) -> None:
-        conv = Conversation(self.stream, self.status)
+        conv = self.conversation or Conversation(self.stream, self.status)
+        conv.status = self.status
         qm = None
         try:
             await self._negotiate(conv)
@@ -506,7 +510,7 @@ class ReceiverMCA:
                     await mqi(_disconnect, qm)
 
     async def _negotiate(self, conv: Conversation) -> None:
-        ev = await conv.recv(CONFIRM_TIMEOUT)
+        ev = self.first if self.first is not None else await conv.recv(CONFIRM_TIMEOUT)
         if not isinstance(ev, InitialData):
             await conv.close(StatusCode.PROTOCOL_SEGMENT_TYPE)
             raise ChannelEnded("AMQ9504E", "Protocol error: initial data expected.")
