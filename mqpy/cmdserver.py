@@ -455,21 +455,28 @@ class CommandServerHandle:
     stop_event: threading.Event
     qm: QueueManager
     server: CommandServer
+    # further workers: (thread, connection); a command that waits (for the channel
+    # initiator, say) then never holds up the others
+    workers: list = attrs.Factory(list)
 
     @property
     def running(self) -> bool:
         return self.thread.is_alive()
 
     def stop(self, timeout: float = 10.0) -> None:
-        """endmqcsv's work: the server finishes its request and ends."""
+        """endmqcsv's work: the servers finish their requests and end."""
         self.stop_event.set()
-        self.thread.join(timeout)
-        try:
-            self.qm.disconnect()
-        except Exception:  # noqa: BLE001 - the queue manager may have ended first
-            pass
+        for thread, _ in [(self.thread, self.qm), *self.workers]:
+            thread.join(timeout)
+        for _, qm in [(self.thread, self.qm), *self.workers]:
+            try:
+                qm.disconnect()
+            except Exception:  # noqa: BLE001 - the queue manager may have ended first
+                pass
 
 
+#: Command-server threads per queue manager (IBM's command server is multi-threaded too).
+WORKERS = 3
 _servers: dict[str, CommandServerHandle] = {}
 _servers_lock = threading.Lock()
 
@@ -497,6 +504,13 @@ def start_command_server(qmgr_name: str, data_path: str | None = None) -> Comman
                                   name=f"amqpcsea-{qmgr_name}", daemon=True)
         handle = CommandServerHandle(qmgr_name, thread, stop, qm, server)
         thread.start()
+        for n in range(1, WORKERS):
+            wqm = embedded(qmgr_name, data_path=data_path, create=False)
+            worker = CommandServer(wqm, lambda: MQSCProcessor(engine))
+            wthread = threading.Thread(target=worker.serve, args=(stop,),
+                                       name=f"amqpcsea-{qmgr_name}-{n}", daemon=True)
+            wthread.start()
+            handle.workers.append((wthread, wqm))
         _servers[key] = handle
         return handle
 

@@ -199,6 +199,8 @@ def _serve(eng: Any, root: str | None, qmdir: str, console: _Console) -> str:
         async with trio.open_nursery() as nursery:
             await nursery.start(server.run)
             stop_command_server = _start_command_server(eng.name, root)
+            chinit = _start_chinit(eng.name, root, qmdir)
+            await _chinit_ready(eng, chinit)
             try:
                 with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT,
                                                signal.SIGUSR1) as signals:
@@ -213,6 +215,7 @@ def _serve(eng: Any, root: str | None, qmdir: str, console: _Console) -> str:
                             write_status(qmdir, "Quiescing")
                             nursery.start_soon(_end_when_idle, server, nursery.cancel_scope)
             finally:
+                _stop_chinit(chinit)
                 if stop_command_server is not None:
                     stop_command_server()
             nursery.cancel_scope.cancel()
@@ -234,6 +237,51 @@ def _start_command_server(name: str, root: str | None) -> Callable[[], None] | N
     from mqpy import cmdserver
 
     return cmdserver.start_command_server(name, root).stop
+
+
+def _start_chinit(name: str, root: str | None, qmdir: str) -> Any:
+    """strmqm starts the channel initiator (runmqchi) as a process of its own, an MQI
+    application of this queue manager; MQPY_NO_CHINIT=1 leaves it out."""
+    import subprocess
+
+    if os.environ.get("MQPY_NO_CHINIT") == "1":
+        return None
+    cmd = [sys.executable, "-m", "mqpy_cli.chinit", "-m", name]
+    if root:
+        cmd += ["--data-path", root]
+    out = open(os.path.join(qmdir, "errors", "runmqchi.out"), "ab")  # noqa: SIM115
+    try:
+        return subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=out,
+                                start_new_session=True)
+    finally:
+        out.close()
+
+
+async def _chinit_ready(eng: Any, proc: Any, timeout: float = 30.0) -> None:
+    """strmqm returns once the channel initiator serves SYSTEM.CHANNEL.INITQ, so that the
+    operator's next START CHANNEL finds it (it has the queue open for input by then)."""
+    import trio
+
+    if proc is None:
+        return
+    with trio.move_on_after(timeout):
+        while proc.poll() is None:
+            if eng.queue_status("SYSTEM.CHANNEL.INITQ")["IPPROCS"]:
+                return
+            await trio.sleep(0.05)
+
+
+def _stop_chinit(proc: Any) -> None:
+    if proc is None or proc.poll() is not None:
+        return
+    import subprocess
+
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 if __name__ == "__main__":

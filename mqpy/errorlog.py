@@ -275,6 +275,21 @@ class ErrorLog:
         """AMQERR01.LOG, where the newest entries are."""
         return os.path.join(self.directory, LOG_NAMES[0])
 
+    def write_event(self, msgid: str, text: str, *, program: str | None = None) -> str:
+        """Append an entry whose text is already composed (channel events and the like).
+
+        The explanation and action come from the catalogue when it knows ``msgid`` and they
+        need no inserts; otherwise they say only that the text is the whole message."""
+        if len(msgid) == 7:
+            msgid += "I"
+        known = messages.MESSAGES.get(msgid)
+        explanation, action = "See the message text.", "None."
+        if known is not None and not known.names:
+            explanation, action = known.explanation, known.action
+        msg = AMQMessage(msgid, text.replace("{", "{{").replace("}", "}}"),
+                         explanation, action)
+        return self.write(msg, program=program)
+
     def write(self, msg: AMQMessage, *, inserts: Mapping[str, object] | None = None,
               qmgr: Any = _DEFAULT, program: str | None = None, comp: str | None = None,
               line: int | None = None) -> str:

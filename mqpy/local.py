@@ -132,3 +132,13 @@ def stop_all() -> None:
 
 
 atexit.register(stop_all)
+
+
+def attach(engine: QueueManagerEngine):
+    """A pymqi-shaped QueueManager connected to an engine of this process."""
+    from mqpy.mqi import QueueManager
+
+    qm = QueueManager(None)
+    qm._conn = engine.connect()
+    qm._name = engine.name
+    return qm

@@ -41,7 +41,9 @@ from mqpy_chinit.states import ChannelState, ChannelStatus
 from mqpy_chinit.wire import InitialData
 
 INITQ = "SYSTEM.CHANNEL.INITQ"
-COMMAND_FORMAT = b"MQPYCHCM"  # mqpy's channel command messages on SYSTEM.CHANNEL.INITQ
+COMMAND_FORMAT = b"MQPYCHCM"
+_QMGR_GONE = (CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_Q_MGR_QUIESCING,
+              CMQC.MQRC_Q_MGR_STOPPING, CMQC.MQRC_Q_MGR_NOT_AVAILABLE)  # mqpy's channel command messages on SYSTEM.CHANNEL.INITQ
 
 
 class Admin(Protocol):
@@ -95,21 +97,70 @@ class ChannelInitiator:
         self.running: dict[str, trio.CancelScope] = {}
         self.nursery: trio.Nursery | None = None
         self.ports: list[int] = []
+        self.listener_scopes: dict[str, trio.CancelScope] = {}
+        self.listener_ports: dict[str, int] = {}
         self._disabled: dict[str, str] = {}  # xmitq -> its TRIGGER before an error stop
         # async (chinit, conversation, first InitialData, definition) serving a SVRCONN
         self.svrconn_handler: SvrconnHandler | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
-    async def run(self, listen: list[tuple[str, int]] = (), *,
+    async def run(self, listen: list[tuple[str, int]] = (), *, serve_initq: bool = True,
+                  start_listeners: bool = False,
                   task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        """Run listeners (given, and with ``start_listeners`` every LISTENER object with
+        CONTROL(QMGR)) and serve SYSTEM.CHANNEL.INITQ until cancelled."""
         async with trio.open_nursery() as nursery:
             self.nursery = nursery
             for host, port in listen:
                 self.ports.append(await nursery.start(self.listener, host, port))
-            nursery.start_soon(self._serve_initq)
-            self.log("AMQ8024I", "WebSphere MQ channel initiator started.")
+            if start_listeners and hasattr(self.admin, "listeners"):
+                for lst in await trio.to_thread.run_sync(self.admin.listeners):
+                    if lst.get("CONTROL") == "QMGR" and lst.get("TRPTYPE", "TCP") == "TCP":
+                        err = await self.start_listener(str(lst.get("LISTENER")), lst)
+                        if err:
+                            self.log("AMQ9999E", err)
+            if serve_initq:
+                nursery.start_soon(self._serve_initq)
+                self.log("AMQ8024I", "WebSphere MQ channel initiator started.")
             task_status.started()
+
+    async def start_listener(self, name: str, definition: dict[str, object] | None = None
+                             ) -> str | None:
+        """START LISTENER: a TCP listener from a LISTENER object (PORT, IPADDR)."""
+        if name in self.listener_scopes:
+            return None
+        if definition is None and hasattr(self.admin, "listeners"):
+            found = [d for d in await trio.to_thread.run_sync(self.admin.listeners)
+                     if d.get("LISTENER") == name]
+            definition = found[0] if found else None
+        if definition is None:
+            return f"AMQ8147E: WebSphere MQ object {name} not found."
+        assert self.nursery is not None
+        scope = trio.CancelScope()
+        self.listener_scopes[name] = scope
+
+        async def run_listener(task_status=trio.TASK_STATUS_IGNORED):
+            with scope:
+                await self.listener(str(definition.get("IPADDR") or ""),
+                                    int(definition.get("PORT") or D.DEFAULT_PORT),
+                                    task_status=task_status)
+        try:
+            port = await self.nursery.start(run_listener)
+        except OSError as exc:
+            self.listener_scopes.pop(name, None)
+            return f"AMQ9212E: A TCP/IP listener for {name} could not be started: {exc}"
+        self.listener_ports[name] = port
+        return None
+
+    def stop_listener(self, name: str) -> str | None:
+        scope = self.listener_scopes.pop(name, None)
+        if scope is None:
+            return f"AMQ8730E: Listener {name} not active."
+        scope.cancel()
+        self.listener_ports.pop(name, None)
+        self.log("AMQ9545I", f"Listener {name} stopped.")
+        return None
 
     async def listener(self, host: str, port: int, *,
                        task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
@@ -155,9 +206,14 @@ class ChannelInitiator:
     def status_of(self, name: str) -> ChannelStatus | None:
         return self.statuses.get(name)
 
-    def start_channel(self, name: str) -> str | None:
-        """START CHANNEL: None if started (or already running), else the error message."""
-        definition = self.admin.channel(name)
+    def start_channel(self, name: str, definition: dict[str, object] | None = None
+                      ) -> str | None:
+        """START CHANNEL: None if started (or already running), else the error message.
+
+        ``definition`` comes with the request when the caller has it (the command server
+        does): asking the command server for it while it waits for us would deadlock."""
+        if definition is None:
+            definition = self.admin.channel(name)
         if definition is None:
             return f"AMQ8147E: WebSphere MQ object {name} not found."
         chltype = D.str_attr(definition, "CHLTYPE")
@@ -185,8 +241,6 @@ class ChannelInitiator:
         """STOP CHANNEL MODE(QUIESCE|FORCE|TERMINATE) STATUS(STOPPED|INACTIVE)."""
         st = self.statuses.get(name)
         if st is None or st.state in (ChannelState.INACTIVE, ChannelState.STOPPED):
-            if self.admin.channel(name) is None:
-                return f"AMQ8147E: WebSphere MQ object {name} not found."
             if status == "STOPPED":
                 st = self.statuses.setdefault(name, ChannelStatus(name, "SDR"))
                 if st.state is not ChannelState.STOPPED:
@@ -298,6 +352,13 @@ class ChannelInitiator:
                 except mqpy.MQMIError as e:
                     if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
                         continue
+                    if e.reason in _QMGR_GONE:
+                        # the queue manager is ending: so does its channel initiator
+                        self.log("AMQ9564I", f"Channel initiator ending: queue manager "
+                                 f"{self.qmgr_name} not available (reason {e.reason}).")
+                        assert self.nursery is not None
+                        self.nursery.cancel_scope.cancel()
+                        return
                     raise
                 await self._initq_message(qm, md, data)
         finally:
@@ -311,13 +372,16 @@ class ChannelInitiator:
             xmitq = tm.QName.rstrip(b" \x00").decode("latin-1")
             if not name:
                 # blank TriggerData: the first channel whose XMITQ is this queue (spec 9.49)
-                for cname, d in sorted(self.admin.channels().items()):
+                for cname, d in sorted((await trio.to_thread.run_sync(
+                    self.admin.channels)).items()):
                     if D.str_attr(d, "XMITQ") == xmitq and D.str_attr(d, "CHLTYPE") in \
                             D.SENDING_TYPES:
                         name = cname
                         break
             if name:
-                err = self.start_channel(name)
+                definition = await trio.to_thread.run_sync(self.admin.channel, name)
+                err = self.start_channel(name, definition) if definition else \
+                    f"AMQ9519E: Channel '{name}' named by a trigger message not found."
                 if err:
                     self.log("AMQ9999E", err)
             return
@@ -329,12 +393,33 @@ class ChannelInitiator:
             req = json.loads(data)
             verb, name = req["command"], req.get("channel", "")
             if verb == "START":
-                err = self.start_channel(name)
+                err = self.start_channel(name, req.get("definition"))
                 reply: dict[str, Any] = {"ok": err is None, "message": err or ""}
             elif verb == "STOP":
                 err = self.stop_channel(name, req.get("mode", "QUIESCE"),
                                         req.get("status", "STOPPED"))
                 reply = {"ok": err is None, "message": err or ""}
+            elif verb == "PING":
+                definition = req.get("definition") or await trio.to_thread.run_sync(
+                    self.admin.channel, name)
+                try:
+                    mca = SenderMCA(name, definition, self.qmgr_name, self.connect_qm,
+                                    ChannelStatus(name, "SDR"))
+                    await mca.ping()
+                    reply = {"ok": True, "message": ""}
+                except (ChannelEnded, ValueError) as exc:
+                    reply = {"ok": False, "message": str(exc)}
+            elif verb == "START_LISTENER":
+                err = await self.start_listener(name, req.get("definition"))
+                reply = {"ok": err is None, "message": err or ""}
+            elif verb == "STOP_LISTENER":
+                err = self.stop_listener(name)
+                reply = {"ok": err is None, "message": err or ""}
+            elif verb == "LSSTATUS":
+                reply = {"ok": True, "status": [
+                    {"LISTENER": n, "STATUS": "RUNNING", "PORT": p, "TRPTYPE": "TCP"}
+                    for n, p in self.listener_ports.items()
+                    if _generic_match(req.get("channel", "*"), n)]}
             elif verb == "STATUS":
                 reply = {"ok": True, "status": [s.as_mqsc() for n, s in self.statuses.items()
                                                 if _generic_match(req.get("channel", "*"), n)]}

@@ -53,6 +53,7 @@ from mqpy_chinit.wire import (
     Heartbeat,
     InitialData,
     MessageData,
+    Ping,
     ProtocolError,
     Resync,
     Status,
@@ -247,6 +248,32 @@ class SenderMCA:
         finally:
             with trio.CancelScope(shield=True):
                 await mqi(_disconnect, qm)
+
+    async def ping(self, data: bytes = b"mqpy PING CHANNEL test data") -> float:
+        """PING CHANNEL: connect, negotiate, send PING data, expect it back; the round trip
+        in seconds. Raises ChannelEnded when the partner cannot be reached or answers wrong."""
+        host, port = D.parse_conname(D.str_attr(self.definition, "CONNAME"))[0]
+        try:
+            with trio.fail_after(CONNECT_TIMEOUT):
+                stream = await trio.open_tcp_stream(host, port)
+        except (OSError, trio.TooSlowError) as exc:
+            raise ChannelEnded("AMQ9202E", f"Remote host '{host}({port})' not available: "
+                               f"{exc}.") from None
+        conv = Conversation(stream, self.status)
+        try:
+            await self._negotiate(conv)
+            t0 = time.perf_counter()
+            await conv.send(Ping(data=data))
+            ev = await conv.recv(CONFIRM_TIMEOUT)
+            if not isinstance(ev, Ping) or ev.data != data:
+                raise ChannelEnded("AMQ9504E", "Protocol error: PING data did not come back.")
+            elapsed = time.perf_counter() - t0
+            await conv.send(Status(code=StatusCode.USER_CLOSED,
+                                   flags=ControlFlags1.CLOSE_CHANNEL))
+            return elapsed
+        finally:
+            with trio.CancelScope(shield=True):
+                await stream.aclose()
 
     async def _negotiate(self, conv: Conversation) -> None:
         ours = _our_id(self.name, self.definition, self.local_qm)
@@ -565,6 +592,9 @@ class ReceiverMCA:
             ev = await conv.recv(timeout)
             if isinstance(ev, Resync):
                 await conv.send(Resync(seqnum=rec.seq, luwid=rec.luwid))
+                continue
+            if isinstance(ev, Ping):
+                await conv.send(Ping(data=ev.data))  # PING CHANNEL: the data comes back
                 continue
             if isinstance(ev, Heartbeat):
                 if ev.flags & ControlFlags1.CONFIRM_REQUEST and ev.luwid != bytes(8):

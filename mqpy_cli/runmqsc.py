@@ -25,7 +25,7 @@ import click
 from mqpy import CMQC, CMQCFC, config, local, pcf
 from mqpy.cmdserver import COMMAND_QUEUE, start_command_server, stop_command_server
 from mqpy.errors import MQMIError
-from mqpy.mqi import Queue, QueueManager, connect, embedded
+from mqpy.mqi import Queue, QueueManager, embedded
 from mqpy.mqsc.parser import MQSCCommand
 from mqpy.mqsc.processor import (
     EXIT_FAILED,
@@ -109,11 +109,11 @@ def _connect(name: str, data_path: str | None) -> QueueManager:
     """A bindings connection; MQRC_Q_MGR_NOT_AVAILABLE if the queue manager is not reachable."""
     if not name:
         raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_Q_MGR_NOT_AVAILABLE)
-    if data_path:
-        if local.running(name, data_path) is None:
-            raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_Q_MGR_NOT_AVAILABLE)
+    if data_path and local.running(name, data_path) is not None:
         return embedded(name, data_path=data_path, create=False)
-    return connect(name)
+    qm = QueueManager(None)
+    qm.connect(name, data_path=data_path)  # bindings to the daemon (strmqm)
+    return qm
 
 
 def run_client(qmgr_name: str, source: str | Iterable[str], *, verify: bool = False,

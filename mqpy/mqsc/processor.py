@@ -92,6 +92,15 @@ RESPONSES: dict[str, str] = {
     "AMQ8148E": "IBM MQ object in use.",
     "AMQ8151E": "IBM MQ object has different type.",
     "AMQ8227E": "Channel {0} not found.",
+    "AMQ8018I": "Start IBM MQ channel accepted.",
+    "AMQ8020I": "Ping IBM MQ channel complete.",
+    "AMQ8023I": "IBM MQ channel reset.",
+    "AMQ8019I": "Stop IBM MQ channel accepted.",
+    "AMQ8021I": "Request to start IBM MQ Listener accepted.",
+    "AMQ8706I": "Request to stop IBM MQ Listener accepted.",
+    "AMQ8631I": "Display listener status details.",
+    "AMQ8096I": "IBM MQ in-doubt message resolved for channel {0}.",
+    "AMQ9528E": "Channel {0} is not in doubt.",
     "AMQ8276I": "Display Connection details.",
     "AMQ8415I": "Ping IBM MQ queue manager command complete.",
     "AMQ8416E": "MQSC timed out waiting for a response from the command server.",
@@ -268,12 +277,23 @@ class MQSCProcessor:
         if obj == "CONN" and verb == "DISPLAY":
             return self._display_conn(cmd)
         if obj == "CHSTATUS" and verb == "DISPLAY":
-            raise CommandFailed.of(CMQCFC.MQRCCF_CHL_STATUS_NOT_FOUND, "AMQ8420I")
+            return self._display_chstatus(cmd)
+        if obj == "LSSTATUS" and verb == "DISPLAY":
+            return self._display_lsstatus(cmd)
         if obj == "CHANNEL" and verb in _CHINIT_VERBS:
             if self.engine.lookup("CHANNEL", cmd.name) is None:
                 raise CommandFailed.of(CMQCFC.MQRCCF_CHANNEL_NOT_FOUND, "AMQ8227E", cmd.name)
-            raise self._no_chinit()
-        if obj in ("LISTENER", "CHINIT") and verb in ("START", "STOP"):
+            return self._channel_control(cmd)
+        if obj == "LISTENER" and verb in ("START", "STOP"):
+            if self.engine.lookup("LISTENER", cmd.name) is None:
+                raise CommandFailed.of(CMQCFC.MQRCCF_OBJECT_NAME_ERROR, "AMQ8147E", cmd.name)
+            lst = self.engine.lookup("LISTENER", cmd.name)
+            reply = self._chinit({"command": f"{verb}_LISTENER", "channel": cmd.name,
+                                  "definition": {"LISTENER": cmd.name, **lst.attributes}})
+            if not reply.get("ok"):
+                raise CommandFailed([str(reply.get("message"))], CMQCFC.MQRCCF_LISTENER_NOT_STARTED)
+            return [message("AMQ8021I" if verb == "START" else "AMQ8706I")]
+        if obj == "CHINIT" and verb in ("START", "STOP"):
             raise self._no_chinit()
         if obj == "QLOCAL" and verb == "CLEAR":
             return self._clear(cmd)
@@ -286,6 +306,120 @@ class MQSCProcessor:
                 return handler(cmd)
         raise CommandFailed.of(CMQC.MQRC_FUNCTION_NOT_SUPPORTED, "AMQ8101S",
                                f"{CMQC.MQRC_FUNCTION_NOT_SUPPORTED:X}")
+
+    # ------------------------------------------------------------------ channel initiator
+
+    def _chinit(self, request: dict) -> dict:
+        """Send a channel command to the channel initiator; no answer -> no channel initiator."""
+        from mqpy import local
+        from mqpy_chinit import commands
+        from mqpy_chinit.chinit import INITQ
+
+        if not self.engine.queue_status(INITQ)["IPPROCS"]:
+            raise self._no_chinit()  # nobody serves the initiation queue: no chinit runs
+        qm = local.attach(self.engine)
+        try:
+            reply = commands.send(qm, request)
+        finally:
+            qm.disconnect()
+        if reply is None:
+            raise self._no_chinit()
+        return reply
+
+    def _channel_control(self, cmd: MQSCCommand) -> list[str]:
+        verb, name, params = cmd.verb, cmd.name, cmd.params
+        if verb == "RESOLVE":
+            return self._resolve(name, str(params.get("ACTION", "")))
+        if verb == "START":
+            definition = dict(self.engine.lookup("CHANNEL", name).attributes)
+            reply = self._chinit({"command": "START", "channel": name,
+                                  "definition": definition})
+            if not reply.get("ok"):
+                raise CommandFailed([str(reply.get("message"))],
+                                    CMQCFC.MQRCCF_CHANNEL_NOT_ACTIVE)
+            return [message("AMQ8018I", name)]
+        if verb == "STOP":
+            reply = self._chinit({"command": "STOP", "channel": name,
+                                  "mode": str(params.get("MODE", "QUIESCE")),
+                                  "status": str(params.get("STATUS", "STOPPED"))})
+            if not reply.get("ok"):
+                raise CommandFailed([str(reply.get("message"))],
+                                    CMQCFC.MQRCCF_CHANNEL_NOT_ACTIVE)
+            return [message("AMQ8019I", name)]
+        if verb == "PING":
+            definition = dict(self.engine.lookup("CHANNEL", name).attributes)
+            reply = self._chinit({"command": "PING", "channel": name, "definition": definition})
+            if not reply.get("ok"):
+                raise CommandFailed([str(reply.get("message"))], CMQCFC.MQRCCF_PING_ERROR)
+            return [message("AMQ8020I", name)]
+        if verb == "RESET":
+            return self._reset(name, int(params.get("SEQNUM", 1)))
+        raise CommandFailed.of(CMQC.MQRC_FUNCTION_NOT_SUPPORTED, "AMQ8101S",
+                               f"{CMQC.MQRC_FUNCTION_NOT_SUPPORTED:X}")
+
+    def _reset(self, name: str, seqnum: int) -> list[str]:
+        """RESET CHANNEL SEQNUM(n): this end's next message is number n (its sync record now
+        says n - 1). A sender must not be in doubt; reset the partner end the same way."""
+        from mqpy import local
+        from mqpy_chinit import syncq
+
+        definition = self.engine.lookup("CHANNEL", name).attributes
+        role = "S" if definition.get("CHLTYPE") in ("SDR", "SVR", "CLUSSDR") else "R"
+        if role == "S" and any((syncq.parse_prepare_key(k) or ("",))[0] == name
+                               for k in self.engine.indoubt()):
+            raise CommandFailed([message("AMQ9528E", name)], CMQCFC.MQRCCF_INDOUBT_VALUE_ERROR)
+        qm = local.attach(self.engine)
+        try:
+            old = syncq.read(qm, name, role)
+            syncq.replace_in_uow(qm, syncq.SyncRecord(name, role, max(0, seqnum - 1),
+                                                      bytes(8), old.partner_qm if old else ""))
+            qm.commit()
+        finally:
+            qm.disconnect()
+        return [message("AMQ8023I", name)]
+
+    def _resolve(self, name: str, action: str) -> list[str]:
+        """RESOLVE CHANNEL ACTION(COMMIT|BACKOUT): finish the channel's in-doubt batch."""
+        from mqpy_chinit import syncq
+
+        for key in self.engine.indoubt():
+            parsed = syncq.parse_prepare_key(key)
+            if parsed is not None and parsed[0] == name:
+                self.engine.resolve(key, action == "COMMIT")
+                return [message("AMQ8096I", name)]
+        raise CommandFailed([message("AMQ9528E", name)], CMQCFC.MQRCCF_INDOUBT_VALUE_ERROR)
+
+    def _display_chstatus(self, cmd: MQSCCommand) -> list[str]:
+        try:
+            reply = self._chinit({"command": "STATUS", "channel": cmd.name or "*"})
+        except CommandFailed:
+            reply = {}  # no channel initiator: no channel has a status
+        rows = reply.get("status") or []
+        if not rows:
+            raise CommandFailed.of(CMQCFC.MQRCCF_CHL_STATUS_NOT_FOUND, "AMQ8420I")
+        wanted = [a for a in (cmd.display_attrs or ())]
+        everything = bool({"ALL", "MONITOR"} & (set(wanted) | set(cmd.flags)))
+        head = ["CHANNEL", "CHLTYPE", "CONNAME", "CURRENT", "RQMNAME", "STATUS", "SUBSTATE",
+                "XMITQ"]
+        lines: list[str] = []
+        for row in rows:
+            row = {**row, "CURRENT": None}
+            keys = head + sorted(k for k in row if k not in head
+                                 and (everything or k in wanted))
+            lines.append(message("AMQ8417I"))
+            lines.extend(format_attrs([(k, row.get(k, "")) for k in keys]))
+        return lines
+
+    def _display_lsstatus(self, cmd: MQSCCommand) -> list[str]:
+        reply = self._chinit({"command": "LSSTATUS", "channel": cmd.name or "*"})
+        rows = reply.get("status") or []
+        if not rows:
+            raise CommandFailed.of(CMQCFC.MQRCCF_NONE_FOUND, "AMQ8147E", cmd.name)
+        lines: list[str] = []
+        for row in rows:
+            lines.append(message("AMQ8631I"))
+            lines.extend(format_attrs(list(row.items())))
+        return lines
 
     @staticmethod
     def _no_chinit() -> CommandFailed:

@@ -29,7 +29,7 @@ class Installation:
     def __init__(self, root: str) -> None:
         self.root = root
         self.pids: set[int] = set()
-        self.env = {**os.environ, "MQPY_DATA_PATH": root}
+        self.env = {**os.environ, "MQPY_DATA_PATH": root, "MQPY_NO_CHINIT": "1"}
 
     def run(self, command: str, *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
         """Run a control command (crtmqm, strmqm, ...); record any daemon it started."""

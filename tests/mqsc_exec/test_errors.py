@@ -59,13 +59,21 @@ def test_delete_and_clear_of_open_queue_are_in_use(qmgr, proc):
 
 
 @pytest.mark.parametrize("script", ["STOP CHANNEL(C1)", "PING CHANNEL(C1)",
-                                    "RESET CHANNEL(C1)", "RESOLVE CHANNEL(C1) ACTION(COMMIT)",
                                     "START CHANNEL(C1)"])
 def test_channel_control_needs_the_channel_initiator(proc, script):
-    """Given a defined channel and no channel initiator, START/STOP/PING/RESET/RESOLVE fail
-    with MQRCCF_NO_CHANNEL_INITIATOR (0xC91)."""
+    """Given a defined channel and no channel initiator, START/STOP/PING fail with
+    MQRCCF_NO_CHANNEL_INITIATOR (0xC91)."""
     run(proc, "DEFINE CHANNEL(C1) CHLTYPE(SDR) CONNAME('h(1)') XMITQ(X)")
     assert run(proc, script) == ["AMQ8101S: IBM MQ error (C91) has occurred."]
+
+
+def test_reset_and_resolve_work_on_the_queue_manager_without_the_channel_initiator(proc):
+    """Given a channel not in doubt, RESOLVE answers that it is not in doubt and RESET CHANNEL
+    rewrites its sync record (both are the queue manager's business, not the initiator's)."""
+    run(proc, "DEFINE CHANNEL(C1) CHLTYPE(SDR) CONNAME('h(1)') XMITQ(X)")
+    assert run(proc, "RESOLVE CHANNEL(C1) ACTION(COMMIT)") == [
+        "AMQ9528E: Channel C1 is not in doubt."]
+    assert run(proc, "RESET CHANNEL(C1) SEQNUM(5)") == ["AMQ8023I: IBM MQ channel reset."]
 
 
 def test_execute_never_raises_for_a_wrong_value(proc):

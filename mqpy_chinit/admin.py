@@ -1,0 +1,120 @@
+"""What a separate channel-initiator process reads and changes in its queue manager, as an
+ordinary MQI application: MQSC commands through the command server (SYSTEM.ADMIN.COMMAND.QUEUE),
+and their DISPLAY replies parsed back into attribute dictionaries.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+
+import mqpy
+from mqpy.mqsc.parser import MQSCCommand, parse_command
+
+_HEADER = re.compile(r"^AMQ\d{4}I: Display .*details\.")
+
+
+def parse_display(lines: list[str]) -> list[dict[str, object]]:
+    """DISPLAY reply lines (``AMQ84xxI: Display ... details.`` then ``ATTR(value)`` pairs) into
+    one dictionary per object. Values that are all digits become ints; a bare keyword (a flag
+    such as NOTRIGGER) maps to True."""
+    objects: list[dict[str, object]] = []
+    current: dict[str, object] | None = None
+    for line in lines:
+        if _HEADER.match(line):
+            current = {}
+            objects.append(current)
+            continue
+        if current is None or not line.startswith(" "):
+            continue
+        current.update(_attrs_of(line))
+    return objects
+
+
+def _attrs_of(line: str) -> dict[str, object]:
+    out: dict[str, object] = {}
+    i, n = 0, len(line)
+    while i < n:
+        while i < n and line[i] == " ":
+            i += 1
+        start = i
+        while i < n and (line[i].isalnum() or line[i] in "_"):
+            i += 1
+        key = line[start:i]
+        if not key:
+            i += 1
+            continue
+        if i < n and line[i] == "(":
+            depth, i, vstart = 1, i + 1, i + 1
+            quoted = False
+            while i < n and depth:
+                ch = line[i]
+                if ch == "'":
+                    quoted = not quoted
+                elif not quoted and ch == "(":
+                    depth += 1
+                elif not quoted and ch == ")":
+                    depth -= 1
+                i += 1
+            raw = line[vstart:i - 1].strip()
+            if len(raw) >= 2 and raw[0] == raw[-1] == "'":
+                raw = raw[1:-1].replace("''", "'")
+            out[key] = int(raw) if raw.isdigit() else raw
+        else:
+            out[key] = True
+    return out
+
+
+class MQSCAdmin:
+    """The channel initiator's view of its queue manager, through the command server."""
+
+    def __init__(self, qm: mqpy.QueueManager, wait: float = 30.0) -> None:
+        from mqpy_cli.runmqsc import MQSCClient  # the runmqsc client: one way to send MQSC
+
+        self._lock = threading.Lock()
+        self._client = MQSCClient(qm, wait=wait)
+
+    def run(self, text: str) -> tuple[bool, list[str]]:
+        cmd = parse_command(text)
+        if not isinstance(cmd, MQSCCommand):
+            return False, cmd.lines()
+        with self._lock:
+            result = self._client.execute(cmd)
+        return result.ok, result.lines
+
+    def _display(self, text: str) -> list[dict[str, object]]:
+        ok, lines = self.run(text)
+        return parse_display(lines) if ok else []
+
+    def channel(self, name: str) -> dict[str, object] | None:
+        found = self._display(f"DISPLAY CHANNEL('{name}') ALL")
+        return found[0] if found else None
+
+    def channels(self) -> dict[str, dict[str, object]]:
+        return {str(d.get("CHANNEL")): d for d in self._display("DISPLAY CHANNEL(*) ALL")}
+
+    def listeners(self) -> list[dict[str, object]]:
+        return self._display("DISPLAY LISTENER(*) ALL")
+
+    def alter_queue(self, name: str, attributes: dict[str, object]) -> None:
+        words = []
+        for key, value in attributes.items():
+            if key == "TRIGGER":
+                words.append("TRIGGER" if value == "YES" else "NOTRIGGER")
+            else:
+                words.append(f"{key}({value})")
+        ok, lines = self.run(f"ALTER QLOCAL('{name}') " + " ".join(words))
+        if not ok:
+            raise mqpy.MQMIError(2, 2195)
+
+    def queue_attribute(self, name: str, key: str) -> object:
+        found = self._display(f"DISPLAY QLOCAL('{name}') {key}")
+        if not found:
+            return None
+        value = found[0].get(key)
+        if key == "TRIGGER":
+            return "YES" if value is True else "NO" if found[0].get("NOTRIGGER") else value
+        return value
+
+    def close(self) -> None:
+        self._client.close()

@@ -1,0 +1,162 @@
+"""runmqchi, runmqlsr and runmqchl: the channel initiator, a listener, one channel.
+
+Each is an MQI application of its queue manager (bindings to the running daemon). Definitions
+are read through the command server, so the queue manager's command server must be running
+(strmqm starts it).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+import click
+import trio
+
+import mqpy
+from mqpy import config, errorlog
+from mqpy_chinit.admin import MQSCAdmin
+from mqpy_chinit.chinit import INITQ, ChannelInitiator
+from mqpy_chinit.states import ChannelState, ChannelStatus
+
+
+def _setup(qmgr: str, data_path: str | None) -> tuple[str, str | None]:
+    if data_path:
+        os.environ[config.ENV_DATA_PATH] = config.data_root(data_path)
+    name = qmgr or config.default_qmgr(data_path) or ""
+    return name, data_path
+
+
+def _connect(name: str, data_path: str | None):
+    try:
+        qm = mqpy.connect(name) if not data_path else _bind(name, data_path)
+    except mqpy.MQMIError as e:
+        click.echo(f"AMQ8146E: WebSphere MQ queue manager not available. (reason {e.reason})",
+                   err=True)
+        sys.exit(20)
+    return qm
+
+
+def _bind(name: str, data_path: str):
+    qm = mqpy.QueueManager(None)
+    qm.connect(name, data_path=data_path)
+    return qm
+
+
+def _error_log(name: str, data_path: str | None):
+    """Channel events to the console and to the queue manager's AMQERR01.LOG."""
+    qmdir = config.qmgr_dir(name, data_path)
+    log = errorlog.ErrorLog(os.path.join(qmdir, "errors"), qmgr=name, program="runmqchi")
+
+    def write(msgid: str, text: str) -> None:
+        print(f"{msgid}: {text}", flush=True)
+        try:
+            log.write_event(msgid, text)
+        except (OSError, ValueError) as exc:
+            print(f"AMQ6119S: cannot write the error log: {exc}", file=sys.stderr)
+    return write
+
+
+async def _until_signalled(scope: trio.CancelScope) -> None:
+    with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+        async for _ in signals:
+            scope.cancel()
+            return
+
+
+def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
+           start_listeners: bool) -> None:
+    qm = _connect(name, data_path)
+    admin = MQSCAdmin(qm)
+    log = _error_log(name, data_path)
+
+    def connect_qm():
+        return _connect(name, data_path)
+
+    async def main() -> None:
+        chinit = ChannelInitiator(name, connect_qm, admin, log=log)
+        try:
+            from mqpy_chinit import svrconn  # client connections, when built
+            chinit.svrconn_handler = svrconn.serve_client
+        except ImportError:
+            pass
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(_until_signalled, nursery.cancel_scope)
+            await nursery.start(lambda task_status: chinit.run(
+                listen, serve_initq=serve_initq, start_listeners=start_listeners,
+                task_status=task_status))
+            for port in chinit.ports:
+                print(f"AMQ8021I: Request to start WebSphere MQ listener accepted (port {port}).",
+                      flush=True)
+
+    try:
+        trio.run(main)
+    finally:
+        admin.close()
+        try:
+            qm.disconnect()
+        except mqpy.MQMIError:
+            pass
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("-m", "qmgr", default="")
+@click.option("-q", "initq", default=INITQ)
+@click.option("--data-path", default=None)
+def runmqchi(qmgr: str, initq: str, data_path: str | None) -> None:
+    """The channel initiator: listeners with CONTROL(QMGR), triggered and commanded channels."""
+    name, data_path = _setup(qmgr, data_path)
+    _serve(name, data_path, serve_initq=True, listen=[], start_listeners=True)
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("-t", "trptype", default="tcp", type=click.Choice(["tcp", "TCP"]))
+@click.option("-p", "port", default=1414, type=int)
+@click.option("-i", "ipaddr", default="")
+@click.option("-m", "qmgr", default="")
+@click.option("--data-path", default=None)
+def runmqlsr(trptype: str, port: int, ipaddr: str, qmgr: str, data_path: str | None) -> None:
+    """A TCP listener: inbound channels become receiving MCAs."""
+    name, data_path = _setup(qmgr, data_path)
+    _serve(name, data_path, serve_initq=False, listen=[(ipaddr, port)], start_listeners=False)
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("-c", "channel", required=True)
+@click.option("-m", "qmgr", default="")
+@click.option("--data-path", default=None)
+def runmqchl(channel: str, qmgr: str, data_path: str | None) -> None:
+    """Run one sending channel in the foreground until it ends."""
+    name, data_path = _setup(qmgr, data_path)
+    qm = _connect(name, data_path)
+    admin = MQSCAdmin(qm)
+    definition = admin.channel(channel)
+    if definition is None:
+        click.echo(f"AMQ9519E: Channel '{channel}' not found.", err=True)
+        sys.exit(20)
+    log = _error_log(name, data_path)
+    status = ChannelStatus(channel, str(definition.get("CHLTYPE")))
+
+    async def main() -> None:
+        chinit = ChannelInitiator(name, lambda: _connect(name, data_path), admin, log=log)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(_until_signalled, nursery.cancel_scope)
+            chinit.nursery = nursery
+            chinit.statuses[channel] = status
+            err = chinit.start_channel(channel)
+            if err:
+                click.echo(err, err=True)
+                nursery.cancel_scope.cancel()
+                return
+            while channel in chinit.running:
+                await trio.sleep(0.2)
+            nursery.cancel_scope.cancel()
+
+    trio.run(main)
+    admin.close()
+    sys.exit(0 if status.state is not ChannelState.STOPPED else 10)
+
+
+if __name__ == "__main__":
+    runmqchi()

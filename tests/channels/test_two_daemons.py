@@ -1,0 +1,102 @@
+"""Two queue managers as an operator runs them: strmqm, runmqsc, channels, runmqsc status."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+import mqpy
+from mqpy import CMQC
+
+from ..daemon.conftest import Installation
+
+_RUNMQSC = ("import sys; from mqpy_cli.runmqsc import runmqsc; "
+            "runmqsc.main(args=sys.argv[1:], prog_name='runmqsc')")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def site(tmp_path):
+    inst = Installation(str(tmp_path))
+    inst.env.pop("MQPY_NO_CHINIT", None)
+    yield inst
+    for name in ("QM1", "QM2"):
+        inst.run("endmqm", "-i", name)
+    for pid in inst.pids:
+        try:
+            os.kill(pid, 9)
+        except ProcessLookupError:
+            pass
+
+
+def mqsc(site: Installation, qmgr: str, script: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", _RUNMQSC, qmgr], input=script, text=True,
+                          capture_output=True, env=site.env, timeout=120)
+
+
+def bind(site: Installation, name: str) -> mqpy.QueueManager:
+    qm = mqpy.QueueManager(None)
+    qm.connect(name, data_path=site.root)
+    return qm
+
+
+def depth(site: Installation, qmgr: str, queue: str) -> int:
+    qm = bind(site, qmgr)
+    try:
+        return mqpy.Queue(qm, queue, CMQC.MQOO_INQUIRE).inquire(CMQC.MQIA_CURRENT_Q_DEPTH)
+    finally:
+        qm.disconnect()
+
+
+def test_sdr_rcvr_between_two_daemons_set_up_with_runmqsc(site):
+    """Given two queue managers started with strmqm (each with its channel initiator), a
+    listener, RCVR and target queue defined on QM2 and an xmitq, SDR and remote-queue definition
+    on QM1 with runmqsc, when 50 persistent messages are put to the remote queue and START
+    CHANNEL is issued, then all 50 arrive on QM2, and DISPLAY CHSTATUS shows the channel
+    RUNNING with 50 messages.  spec: dqm-intercommunication 9.1, 9.23"""
+    port = free_port()
+    for name in ("QM1", "QM2"):
+        assert site.run("crtmqm", "-u", "SYSTEM.DEAD.LETTER.QUEUE", name).returncode == 0
+        proc = site.run("strmqm", name)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = mqsc(site, "QM2", f"""
+        DEFINE LISTENER(TCP.LSTR) TRPTYPE(TCP) PORT({port}) CONTROL(QMGR)
+        START LISTENER(TCP.LSTR)
+        DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR) TRPTYPE(TCP)
+        DEFINE QLOCAL(TARGET)
+    """)
+    assert out.returncode == 0, out.stdout
+    out = mqsc(site, "QM1", f"""
+        DEFINE QLOCAL(QM2) USAGE(XMITQ)
+        DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('127.0.0.1({port})') XMITQ(QM2)
+        DEFINE QREMOTE(TARGET.REMOTE) RNAME(TARGET) RQMNAME(QM2) XMITQ(QM2)
+    """)
+    assert out.returncode == 0, out.stdout
+    qm = bind(site, "QM1")
+    for i in range(50):
+        qm.put1("TARGET.REMOTE", b"order %02d" % i,
+                mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT))
+    qm.disconnect()
+    out = mqsc(site, "QM1", "START CHANNEL(QM1.TO.QM2)\n")
+    assert "AMQ8018I" in out.stdout, out.stdout
+    deadline = time.monotonic() + 30
+    while depth(site, "QM2", "TARGET") < 50:
+        assert time.monotonic() < deadline, "messages did not arrive"
+        time.sleep(0.2)
+    assert depth(site, "QM1", "QM2") == 0
+    out = mqsc(site, "QM1", "DISPLAY CHSTATUS(QM1.TO.QM2) ALL\n")
+    assert "STATUS(RUNNING)" in out.stdout and "MSGS(50)" in out.stdout, out.stdout
+    qm = bind(site, "QM2")
+    got = mqpy.Queue(qm, "TARGET", CMQC.MQOO_INPUT_AS_Q_DEF)
+    assert [got.get() for _ in range(50)] == [b"order %02d" % i for i in range(50)]
+    qm.disconnect()
