@@ -1,18 +1,18 @@
-"""`make demo`: what mqpy does today, end to end, in a scratch data directory.
+"""`make demo`: two queue managers, a channel between them, messages moved, status shown.
 
-1. crtmqm-style creation of queue manager QM1 (pagesets, log, system objects);
-2. a child process puts persistent messages in units of work and is killed with SIGKILL
-   in the middle of one;
-3. QM1 restarts: the committed messages are all there, the uncommitted ones are not;
-4. request/reply by CorrelId, priorities, browse, and the queue's status.
-
-It grows with each capability (daemon, channels between two queue managers, ...).
+Everything runs as an operator would run it, in a scratch data directory: crtmqm, strmqm
+(which also starts each queue manager's channel initiator), runmqsc scripts, a triggered
+sender channel, an application putting 100 persistent messages to a remote queue, DISPLAY
+CHSTATUS, the receiving queue manager's queue, the error log, endmqm. It then shows crash
+recovery: a writer killed with SIGKILL in the middle of a unit of work loses nothing committed.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -20,91 +20,139 @@ import textwrap
 import time
 
 import mqpy
-from mqpy import CMQC, local
+from mqpy import CMQC
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.dirname(sys.executable)
 
 
 def say(text: str) -> None:
-    print(f"\n== {text}")
+    print(f"\n\033[1m== {text}\033[0m", flush=True)
+
+
+def run(cmd: str, *args: str, stdin: str | None = None, show: bool = True) -> str:
+    proc = subprocess.run([os.path.join(BIN, cmd), *args], input=stdin, text=True,
+                          capture_output=True, timeout=120)
+    out = (proc.stdout + proc.stderr).rstrip()
+    if show:
+        print(f"$ {cmd} {' '.join(args)}" + ("  <<EOF" if stdin else ""))
+        for line in out.splitlines():
+            print("  " + line)
+    return out
+
+
+def mqsc(qmgr: str, script: str) -> str:
+    return run("runmqsc", qmgr, stdin=textwrap.dedent(script))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def bindings(qmgr: str) -> mqpy.QueueManager:
+    return mqpy.connect(qmgr)
+
+
+def depth(qmgr: str, queue: str) -> int:
+    qm = bindings(qmgr)
+    try:
+        return mqpy.Queue(qm, queue, CMQC.MQOO_INQUIRE).inquire(CMQC.MQIA_CURRENT_Q_DEPTH)
+    finally:
+        qm.disconnect()
 
 
 def main() -> None:
     data = tempfile.mkdtemp(prefix="mqpy-demo-")
     os.environ["MQPY_DATA_PATH"] = data
-    say(f"crtmqm QM1 (data path {data})")
-    local.create("QM1", data, dead_letter_queue="SYSTEM.DEAD.LETTER.QUEUE")
-    eng = local.start("QM1", data)
-    eng.define("QLOCAL", "APP.REQUEST", {"DEFPSIST": "YES", "MAXDEPTH": 100000})
-    eng.define("QLOCAL", "APP.REPLY", {})
-    local.stop("QM1", data)
-    print("  queue manager created; objects:",
-          ", ".join(sorted(n for (_, n) in _names(data))[:6]), "...")
-
-    say("a child puts 3 units of work of 100 persistent messages, commits 2, is SIGKILLed in the 3rd")
-    child = textwrap.dedent("""
-        import os, signal, sys, mqpy
-        from mqpy import CMQC
-        qm = mqpy.embedded("QM1", data_path=sys.argv[1])
-        q = mqpy.Queue(qm, "APP.REQUEST", CMQC.MQOO_OUTPUT)
-        pmo = mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT)
-        for uow in range(3):
-            for i in range(100):
-                q.put(b"order %d-%03d" % (uow, i), mqpy.MD(), pmo)
-            if uow < 2:
-                qm.commit()
-                print(f"  child: unit of work {uow} committed", flush=True)
-        print("  child: third unit of work put, not committed -- kill -9 now", flush=True)
-        os.kill(os.getpid(), signal.SIGKILL)
-    """)
-    proc = subprocess.run([sys.executable, "-c", child, data], cwd=ROOT)
-    print(f"  child exit status {proc.returncode} ({signal.Signals(-proc.returncode).name})")
-
-    say("restart QM1: redo committed work from the log, undo the in-flight unit of work")
-    t = time.perf_counter()
-    qm = mqpy.embedded("QM1", data_path=data, create=False)
-    print(f"  restarted in {time.perf_counter() - t:.3f} s")
-    q = mqpy.Queue(qm, "APP.REQUEST", CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_BROWSE
-                   | CMQC.MQOO_INQUIRE)
-    depth = q.inquire(CMQC.MQIA_CURRENT_Q_DEPTH)
-    print(f"  CURDEPTH(APP.REQUEST) = {depth}   (200 committed, 100 uncommitted gone)")
-    first = q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_BROWSE_FIRST))
-    print(f"  first message: {first!r}")
-
-    say("request/reply by CorrelId, with priorities")
-    out = mqpy.Queue(qm, "APP.REPLY", CMQC.MQOO_OUTPUT)
-    for prio, text in ((1, b"low"), (8, b"urgent"), (4, b"normal")):
-        md = mqpy.MD(Priority=prio, CorrelId=b"REQ-42")
-        out.put(b"reply: " + text, md)
-    replies = mqpy.Queue(qm, "APP.REPLY", CMQC.MQOO_INPUT_AS_Q_DEF)
-    for _ in range(3):
-        md = mqpy.MD(CorrelId=b"REQ-42")
-        data_ = replies.get(None, md)
-        print(f"  got {data_!r:20} priority {md.Priority}")
-
-    say("queue status")
-    for name in ("APP.REQUEST", "APP.REPLY"):
-        st = eng_status(name, data)
-        print(f"  QUEUE({name:12}) CURDEPTH({st['CURDEPTH']}) IPPROCS({st['IPPROCS']}) "
-              f"OPPROCS({st['OPPROCS']}) UNCOM({st['UNCOM']})")
-    log_dir = os.path.join(data, "qmgrs", "QM1", "log")
-    print("  log segments:", ", ".join(sorted(os.listdir(log_dir))))
-    qm.disconnect()
-    mqpy.stop_embedded("QM1", data_path=data)
-    say("done: queue manager ended normally")
-
-
-def eng_status(name: str, data: str) -> dict:
-    return local.running("QM1", data).queue_status(name)
-
-
-def _names(data: str):
-    eng = local.start("QM1", data)
+    port = free_port()
     try:
-        with eng.lock:
-            return list(eng.catalog.objects)
+        say(f"create and start two queue managers (data path {data})")
+        for qm in ("QM1", "QM2"):
+            run("crtmqm", "-u", "SYSTEM.DEAD.LETTER.QUEUE", qm)
+            run("strmqm", qm)
+        run("dspmq")
+
+        say("QM2: a listener, the receiving end of channel QM1.TO.QM2, the target queue")
+        mqsc("QM2", f"""
+            DEFINE LISTENER(TCP.LISTENER) TRPTYPE(TCP) PORT({port}) CONTROL(QMGR)
+            START LISTENER(TCP.LISTENER)
+            DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR) TRPTYPE(TCP)
+            DEFINE QLOCAL(APP.ORDERS) MAXDEPTH(100000)
+            """)
+
+        say("QM1: a triggered transmission queue, the sender, a remote-queue definition")
+        mqsc("QM1", f"""
+            DEFINE QLOCAL(QM2) USAGE(XMITQ) TRIGGER TRIGTYPE(FIRST) +
+                   INITQ(SYSTEM.CHANNEL.INITQ) TRIGDATA(QM1.TO.QM2)
+            DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) TRPTYPE(TCP) +
+                   CONNAME('127.0.0.1({port})') XMITQ(QM2) BATCHSZ(50) DISCINT(60)
+            DEFINE QREMOTE(ORDERS) RNAME(APP.ORDERS) RQMNAME(QM2) XMITQ(QM2)
+            """)
+
+        say("an application on QM1 puts 100 persistent messages to ORDERS (at QM2)")
+        qm = bindings("QM1")
+        out = mqpy.Queue(qm, "ORDERS", CMQC.MQOO_OUTPUT)
+        for i in range(100):
+            out.put(b"order %03d" % i, mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT),
+                    mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+        qm.commit()
+        out.close()
+        qm.disconnect()
+        print("  committed 100 messages; the first one triggered the channel")
+        deadline = time.monotonic() + 60
+        while depth("QM2", "APP.ORDERS") < 100 and time.monotonic() < deadline:
+            time.sleep(0.2)
+
+        say("status")
+        mqsc("QM1", "DISPLAY CHSTATUS(QM1.TO.QM2) STATUS MSGS BATCHES CURSEQNO LSTLUWID "
+                    "XBATCHSZ\n")
+        mqsc("QM2", "DISPLAY QSTATUS(APP.ORDERS) CURDEPTH IPPROCS OPPROCS\n")
+        qm = bindings("QM2")
+        q = mqpy.Queue(qm, "APP.ORDERS", CMQC.MQOO_INPUT_AS_Q_DEF)
+        got = [q.get() for _ in range(depth("QM2", "APP.ORDERS"))]
+        qm.disconnect()
+        print(f"  QM2 got {len(got)} messages: {got[0]!r} ... {got[-1]!r}; "
+              f"in order: {got == sorted(got)}")
+
+        say("QM1's error log (last entries)")
+        with open(os.path.join(data, "qmgrs", "QM1", "errors", "AMQERR01.LOG")) as f:
+            entries = [line for line in f if line.startswith("AMQ")]
+        for line in entries[-6:]:
+            print("  " + line.rstrip())
+
+        say("crash recovery: a writer is killed with SIGKILL in its third unit of work")
+        child = textwrap.dedent("""
+            import os, signal, mqpy
+            from mqpy import CMQC
+            qm = mqpy.connect("QM1")
+            q = mqpy.Queue(qm, "SYSTEM.DEFAULT.LOCAL.QUEUE", CMQC.MQOO_OUTPUT)
+            pmo = mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT)
+            for uow in range(3):
+                for i in range(100):
+                    q.put(b"x", mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT), pmo)
+                if uow < 2:
+                    qm.commit()
+            os.kill(os.getpid(), signal.SIGKILL)
+            """)
+        proc = subprocess.run([sys.executable, "-c", child])
+        print(f"  writer ended by {signal.Signals(-proc.returncode).name}; its open unit of "
+              f"work backed out: CURDEPTH = {depth('QM1', 'SYSTEM.DEFAULT.LOCAL.QUEUE')} "
+              f"(200 committed)")
+        pid = int(open(os.path.join(data, "qmgrs", "QM1", "qm.lock")).read().split()[0])
+        os.kill(pid, signal.SIGKILL)
+        print(f"  QM1 itself killed with SIGKILL (pid {pid}); restarting it")
+        run("strmqm", "QM1")
+        print(f"  after restart: CURDEPTH = {depth('QM1', 'SYSTEM.DEFAULT.LOCAL.QUEUE')}")
+
+        say("end")
+        for qm_name in ("QM1", "QM2"):
+            run("endmqm", "-i", qm_name)
+        run("dspmq")
     finally:
-        local.stop("QM1", data)
+        for qm_name in ("QM1", "QM2"):
+            run("endmqm", "-i", qm_name, show=False)
+        shutil.rmtree(data, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -199,6 +199,7 @@ def _serve(eng: Any, root: str | None, qmdir: str, console: _Console) -> str:
         async with trio.open_nursery() as nursery:
             await nursery.start(server.run)
             stop_command_server = _start_command_server(eng.name, root)
+            stop_statistics = _start_statistics(eng)
             chinit = _start_chinit(eng.name, root, qmdir)
             await _chinit_ready(eng, chinit)
             try:
@@ -216,6 +217,7 @@ def _serve(eng: Any, root: str | None, qmdir: str, console: _Console) -> str:
                             nursery.start_soon(_end_when_idle, server, nursery.cancel_scope)
             finally:
                 _stop_chinit(chinit)
+                stop_statistics()
                 if stop_command_server is not None:
                     stop_command_server()
             nursery.cancel_scope.cancel()
@@ -237,6 +239,13 @@ def _start_command_server(name: str, root: str | None) -> Callable[[], None] | N
     from mqpy import cmdserver
 
     return cmdserver.start_command_server(name, root).stop
+
+
+def _start_statistics(eng: Any) -> Callable[[], None]:
+    """Statistics messages every STATINT (when STATMQI/STATQ are ON), as a thread."""
+    from mqpy.stats.collector import start_statistics
+
+    return start_statistics(eng, local.attach(eng))
 
 
 def _start_chinit(name: str, root: str | None, qmdir: str) -> Any:

@@ -421,8 +421,9 @@ class ChannelInitiator:
                     for n, p in self.listener_ports.items()
                     if _generic_match(req.get("channel", "*"), n)]}
             elif verb == "STATUS":
-                reply = {"ok": True, "status": [s.as_mqsc() for n, s in self.statuses.items()
-                                                if _generic_match(req.get("channel", "*"), n)]}
+                reply = {"ok": True, "status": [
+                    s.as_mqsc() for s in self.statuses.values()
+                    if _generic_match(req.get("channel", "*"), s.channel)]}
             else:
                 reply = {"ok": False, "message": f"AMQ8405E: unknown channel command {verb}"}
         except (ValueError, KeyError) as exc:
