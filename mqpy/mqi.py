@@ -41,13 +41,31 @@ class QueueManager:
     # -- connecting -------------------------------------------------------------------
     def connect(self, name: str | bytes, *, data_path: str | None = None) -> None:
         """MQCONN in bindings mode: the queue manager running in this process, else the one
-        serving its socket (``strmqm``); MQRC_Q_MGR_NOT_AVAILABLE when neither answers."""
+        serving its socket (``strmqm``); MQRC_Q_MGR_NOT_AVAILABLE when neither answers.
+
+        As MQ's client library does, MQSERVER (``CHANNEL/TCP/host(port)``) or a JSON CCDT
+        named by MQCCDTURL make this a client connection: always when MQ_CONNECT_TYPE is
+        CLIENT, otherwise when no queue manager of that name answers locally."""
+        import os
+
+        from mqpy import client
+
         qm = _strip(name)
+        if os.environ.get("MQ_CONNECT_TYPE", "").strip().upper() == "CLIENT":
+            self._conn = client.connect_from_environment(qm)
+            self._name = self._conn.qmgr_name
+            return
         eng = local.running(qm, data_path) if qm else _default_running()
         if eng is None:
             from mqpy import bindings
 
-            self._conn = bindings.connect(qm, data_path)
+            try:
+                self._conn = bindings.connect(qm, data_path)
+            except MQMIError as e:
+                if e.reason not in (CMQC.MQRC_Q_MGR_NOT_AVAILABLE, CMQC.MQRC_Q_MGR_NAME_ERROR) \
+                        or not client.environment_configured():
+                    raise
+                self._conn = client.connect_from_environment(qm)
             self._name = self._conn.qmgr_name
             return
         self._conn = eng.connect()
@@ -56,10 +74,24 @@ class QueueManager:
     def connect_with_options(self, name: str | bytes, *args: Any, user: str | None = None,
                              password: str | None = None, cd: Any = None, sco: Any = None,
                              opts: int = 0, **kw: Any) -> None:
-        """MQCONNX. Without a client channel definition this is a bindings connection."""
-        if cd is not None and getattr(cd, "ConnectionName", b"").strip(b" \x00"):
-            # Client (SVRCONN) connections are not built yet.
-            raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_ENVIRONMENT_ERROR)
+        """MQCONNX. An MQCD with a ConnectionName makes a client connection through its
+        channel; MQCNO_CLIENT_BINDING one from MQSERVER / MQCCDTURL; otherwise bindings.
+        pymqi's older positional form ``(name, cd[, opts])`` is accepted too."""
+        from mqpy import client
+
+        if args:
+            cd = args[0] if cd is None else cd
+            if len(args) > 1 and not opts:
+                opts = args[1]
+        if cd is not None and _strip(getattr(cd, "ConnectionName", b"")):
+            self._conn = client.connect(_strip(name), client.ChannelDefinition.from_cd(cd),
+                                        user, password)
+            self._name = self._conn.qmgr_name
+            return
+        if opts & CMQC.MQCNO_CLIENT_BINDING:
+            self._conn = client.connect_from_environment(_strip(name), user, password)
+            self._name = self._conn.qmgr_name
+            return
         self.connect(name)
 
     def connect_tcp_client(self, name: str | bytes, cd: Any, channel: str | bytes,
@@ -242,14 +274,15 @@ def connect(queue_manager: str | bytes = "", channel: str | bytes | None = None,
             conn_info: str | bytes | None = None, user: str | None = None,
             password: str | None = None, *, bytes_encoding: str = "utf8",
             default_ccsid: int = 1208) -> QueueManager:
-    """pymqi.connect: bindings without a channel; a client connection with one."""
+    """pymqi.connect: a client connection with a channel and a ``host(port)`` connection
+    name, else MQCONN (bindings, or MQSERVER / MQCCDTURL as :meth:`QueueManager.connect`)."""
     qm = QueueManager(None, bytes_encoding=bytes_encoding, default_ccsid=default_ccsid)
-    if channel is None and conn_info is None:
-        qm.connect(queue_manager)
-        return qm
-    from mqpy.structures import CD
+    if channel and conn_info:
+        from mqpy.structures import CD
 
-    qm.connect_tcp_client(queue_manager, CD(), channel or b"", conn_info or b"", user, password)
+        qm.connect_tcp_client(queue_manager, CD(), channel, conn_info, user, password)
+        return qm
+    qm.connect(queue_manager)
     return qm
 
 

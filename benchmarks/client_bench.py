@@ -1,0 +1,168 @@
+"""Client-connection round trips per second through a SVRCONN channel; JSON results.
+
+    python -m benchmarks.client_bench [--out FILE] [--quick] [--seconds S]
+
+A queue manager and its channel initiator (listening on 127.0.0.1, port 0) run in a child
+process, so that client and server do not share one interpreter lock, as on two machines.
+In this process 1 and 16 client threads (pymqi programs: ``mqpy.connect(qm, channel,
+"host(port)")``, each on its own queue, conversations shared per SHARECNV(10)) repeat a
+round trip of a 1 KB message:
+
+- ``nonpersistent``: MQPUT then MQGET, non-persistent, outside syncpoint (2 MQI flows);
+- ``persistent_syncpoint``: MQPUT under syncpoint, MQCMIT, MQGET under syncpoint, MQCMIT,
+  persistent (4 MQI flows, 2 log forces).
+
+Each result gives round trips per second, MQI calls per second and the mean round-trip
+latency. Nothing is asserted; the figures are to be read against the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+QMGR = "CLBENCH"
+CHANNEL = "BENCH.SVRCONN"
+CLIENT_COUNTS = (1, 16)
+SCENARIOS = {"nonpersistent": 2, "persistent_syncpoint": 4}  # MQI calls per round trip
+
+
+def serve(root: str) -> None:
+    """The child process: queue manager + channel initiator; prints the port, runs until
+    stdin closes."""
+    import functools
+
+    import trio
+
+    import mqpy
+    from mqpy import local
+    from mqpy_chinit import svrconn
+    from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
+
+    local.create(QMGR, root)
+    engine = local.start(QMGR, root)
+    engine.define("CHANNEL", CHANNEL, {"CHLTYPE": "SVRCONN"})
+    for i in range(max(CLIENT_COUNTS)):
+        engine.define("QLOCAL", f"BENCH.Q.{i}", {"MAXDEPTH": 999999999})
+
+    async def main() -> None:
+        chinit = ChannelInitiator(
+            QMGR, lambda: mqpy.embedded(QMGR, data_path=root, create=False),
+            EngineAdmin(engine), log=lambda msgid, text: None)
+        chinit.svrconn_handler = svrconn.serve_client
+        async with trio.open_nursery() as nursery:
+            await nursery.start(functools.partial(chinit.run, [("127.0.0.1", 0)]))
+            print(chinit.ports[0], flush=True)
+            await trio.to_thread.run_sync(sys.stdin.read)
+            nursery.cancel_scope.cancel()
+
+    try:
+        trio.run(main)
+    finally:
+        local.stop_all()
+
+
+def _client(port: int, index: int, scenario: str, stop: threading.Event,
+            counts: list[int], latencies: list[float], ready: threading.Barrier) -> None:
+    import mqpy
+    from mqpy import CMQC
+
+    qm = mqpy.connect(QMGR, CHANNEL, f"127.0.0.1({port})")
+    queue = mqpy.Queue(qm, f"BENCH.Q.{index}", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_EXCLUSIVE)
+    data = os.urandom(1024)
+    persistent = scenario == "persistent_syncpoint"
+    md_args = {"Persistence": CMQC.MQPER_PERSISTENT if persistent
+               else CMQC.MQPER_NOT_PERSISTENT}
+    put_opts = CMQC.MQPMO_SYNCPOINT if persistent else CMQC.MQPMO_NO_SYNCPOINT
+    get_opts = CMQC.MQGMO_SYNCPOINT if persistent else CMQC.MQGMO_NO_SYNCPOINT
+    n, total = 0, 0.0
+    ready.wait()
+    while not stop.is_set():
+        t0 = time.perf_counter()
+        queue.put(data, mqpy.MD(**md_args), mqpy.PMO(Options=put_opts))
+        if persistent:
+            qm.commit()
+        got = queue.get(None, mqpy.MD(), mqpy.GMO(Options=get_opts))
+        if persistent:
+            qm.commit()
+        total += time.perf_counter() - t0
+        n += 1
+        assert len(got) == 1024
+    counts[index] = n
+    latencies[index] = total
+    queue.close()
+    qm.disconnect()
+
+
+def run_scenario(port: int, scenario: str, clients: int, seconds: float) -> dict:
+    stop = threading.Event()
+    counts = [0] * clients
+    latencies = [0.0] * clients
+    ready = threading.Barrier(clients + 1)
+    threads = [threading.Thread(target=_client, args=(port, i, scenario, stop, counts,
+                                                      latencies, ready))
+               for i in range(clients)]
+    for t in threads:
+        t.start()
+    ready.wait()
+    t0 = time.perf_counter()
+    time.sleep(seconds)
+    stop.set()
+    for t in threads:
+        t.join()
+    wall = time.perf_counter() - t0
+    trips = sum(counts)
+    return {
+        "scenario": scenario, "clients": clients, "message_bytes": 1024,
+        "round_trips": trips, "seconds": round(wall, 3),
+        "round_trips_per_s": round(trips / wall, 1),
+        "mqi_calls_per_s": round(trips * SCENARIOS[scenario] / wall, 1),
+        "mean_round_trip_ms": round(sum(latencies) / trips * 1000, 3) if trips else None,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default=None, help="also write the JSON document here")
+    ap.add_argument("--quick", action="store_true", help="1 s per scenario, for a smoke run")
+    ap.add_argument("--seconds", type=float, default=5.0)
+    ap.add_argument("--serve", default=None, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.serve:
+        serve(args.serve)
+        return
+    seconds = 1.0 if args.quick else args.seconds
+    with tempfile.TemporaryDirectory(prefix="mqpy-client-bench-") as root:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "benchmarks.client_bench", "--serve", root],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+            cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        try:
+            port = int(server.stdout.readline())
+            results = []
+            for scenario in SCENARIOS:
+                for clients in CLIENT_COUNTS:
+                    res = run_scenario(port, scenario, clients, seconds)
+                    print(json.dumps(res), file=sys.stderr, flush=True)
+                    results.append(res)
+        finally:
+            server.stdin.close()
+            server.wait(30)
+    doc = {"benchmark": "client_bench", "python": platform.python_version(),
+           "machine": platform.machine(), "cpus": os.cpu_count(), "results": results}
+    text = json.dumps(doc, indent=2)
+    print(text)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,679 @@
+"""The application side of a client connection: the MQI over TCP to a SVRCONN channel.
+
+A client connection is the bindings connection (``mqpy.bindings``) carried over a network
+channel instead of a Unix socket: the same MQI request and reply bodies (``mqpy.mqiproto``) in
+the same segments (``mqpy_chinit.framing``), preceded by the INITIAL_DATA exchange that starts
+every channel (``mqpy_chinit.negotiation``). :func:`connect` returns a
+:class:`ClientConnection`, which has the engine ``Connection``'s methods, so
+``mqpy.QueueManager`` and ``mqpy.Queue`` run over it unchanged.
+
+Theory of operation
+-------------------
+- One TCP connection is one *channel instance*. When the SVRCONN's SHARECNV (and ours, the CD's
+  SharingConversations) is above 0, the instance carries up to that many *conversations*
+  (Hconns) of this process; their flows use a TSHM whose ConvId names the conversation and
+  whose RequestId pairs a reply with its request. SHARECNV(0) is MQ's pre-v7 mode: plain TSH,
+  one conversation per socket.
+- A receiver thread per socket reads every segment: it routes MQI replies to the waiting
+  conversation, answers the queue manager's heartbeats (HBINT, during MQGET waits and between
+  calls), sends ours when the socket has been quiet for the heartbeat interval, and declares the
+  connection lost when nothing has been heard for the receive timeout (seed 003: twice HBINT
+  below 60 s). A lost socket is MQRC_CONNECTION_BROKEN (2009) for every conversation on it.
+- Where a connection goes: an MQCD (``connect_tcp_client`` / ``connect_with_options``), else
+  the MQSERVER environment variable (``CHANNEL/TCP/host(port)``), else a JSON client channel
+  definition table named by MQCCDTURL (MQ 9's format), as MQ's client does.
+
+Reason codes are IBM's: no listener is MQRC_HOST_NOT_AVAILABLE (2538); a channel the queue
+manager does not know is MQRC_UNKNOWN_CHANNEL_NAME (2540); a channel of the wrong type, a bad
+MQSERVER or CCDT, or a failed negotiation is MQRC_CHANNEL_CONFIG_ERROR (2539); a channel at its
+MAXINST / MAXINSTC is MQRC_CHANNEL_NOT_AVAILABLE (2537); a message longer than the channel's
+MAXMSGL is MQRC_DATA_LENGTH_ERROR (2010).
+
+Not here yet (later work): TLS (SSLCIPH, MQSCO), CHLAUTH / CONNAUTH -- ``user`` and
+``password`` are accepted for pymqi's signature but not sent -- and client reconnection.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import queue
+import select
+import socket
+import sys
+import threading
+import time
+import urllib.parse
+import urllib.request
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from mqpy import CMQC, mqiproto
+from mqpy.errors import MQMIError
+from mqpy.structures import GMO, MD, OD, PMO
+from mqpy_chinit import definitions as D
+from mqpy_chinit.framing import DEFAULT_MAX_TRANSMISSION_SIZE, SegmentReader, SegmentWriter
+from mqpy_chinit.negotiation import negotiate, reproposal
+from mqpy_chinit.wire import (
+    OUR_FAP_LEVEL,
+    ByteOrder,
+    CapFlags1,
+    ControlFlags1,
+    Event,
+    Heartbeat,
+    InitialData,
+    MQIReply,
+    ProtocolError,
+    SegmentType,
+    Status,
+    StatusCode,
+)
+
+__all__ = [
+    "ChannelDefinition",
+    "ClientConnection",
+    "connect",
+    "connect_from_environment",
+    "environment_configured",
+    "load_ccdt",
+    "parse_mqserver",
+    "select_from_ccdt",
+]
+
+_FAILED, _WARNING = CMQC.MQCC_FAILED, CMQC.MQCC_WARNING
+_T = SegmentType
+CONNECT_TIMEOUT = 20.0  #: TCP connect and the INITIAL_DATA exchange
+_CONTROL_CONV = 0  #: the TSHM ConvId of socket-level flows (heartbeats, STATUS)
+
+#: What a STATUS refusing the channel start means to the application (IBM's reasons).
+_STATUS_REASONS = {
+    StatusCode.NO_CHANNEL: CMQC.MQRC_UNKNOWN_CHANNEL_NAME,
+    StatusCode.CHANNEL_WRONG_TYPE: CMQC.MQRC_CHANNEL_CONFIG_ERROR,
+    StatusCode.CHANNEL_UNAVAILABLE: CMQC.MQRC_CHANNEL_NOT_AVAILABLE,
+    StatusCode.QM_UNAVAILABLE: CMQC.MQRC_Q_MGR_NOT_AVAILABLE,
+    StatusCode.QM_TERMINATING: CMQC.MQRC_Q_MGR_NOT_AVAILABLE,
+    StatusCode.WRAP_VALUE_ERROR: CMQC.MQRC_CHANNEL_CONFIG_ERROR,
+    StatusCode.CCSID_NOT_SUPPORTED: CMQC.MQRC_CHANNEL_CONFIG_ERROR,
+    StatusCode.ENCODING_INVALID: CMQC.MQRC_CHANNEL_CONFIG_ERROR,
+    StatusCode.FAP_LEVEL: CMQC.MQRC_CHANNEL_CONFIG_ERROR,
+    StatusCode.NEGOTIATION_FAILED: CMQC.MQRC_CHANNEL_CONFIG_ERROR,
+}
+
+
+def _fail(reason: int) -> MQMIError:
+    return MQMIError(_FAILED, reason)
+
+
+def _appl_name() -> str:
+    return (os.path.basename(sys.argv[0] or "python") or "python")[-28:]
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bytes):
+        value = value.decode("latin-1")
+    return str(value or "").strip(" \x00")
+
+
+# ---------------------------------------------------------------------------- definitions
+
+
+@attrs.frozen
+class ChannelDefinition:
+    """A client-connection channel (CLNTCONN): where to go and what to propose."""
+
+    channel: str
+    connections: tuple[tuple[str, int], ...]
+    qmgr: str = ""
+    heartbeat_interval: int = 300
+    sharing_conversations: int = 10
+    max_msg_length: int = 4194304
+
+    @classmethod
+    def from_cd(cls, cd: Any) -> ChannelDefinition:
+        """From an MQCD (pymqi's ``CD``): ChannelName, ConnectionName and the tunables."""
+        conname = _text(cd.ConnectionName)
+        try:
+            connections = tuple(D.parse_conname(conname))
+        except ValueError:
+            raise _fail(CMQC.MQRC_CHANNEL_CONFIG_ERROR) from None
+        return cls(channel=_text(cd.ChannelName), connections=connections,
+                   qmgr=_text(getattr(cd, "QMgrName", "")),
+                   heartbeat_interval=int(getattr(cd, "HeartbeatInterval", 300)),
+                   sharing_conversations=int(getattr(cd, "SharingConversations", 10)),
+                   max_msg_length=int(getattr(cd, "MaxMsgLength", 4194304)))
+
+
+def parse_mqserver(value: str) -> ChannelDefinition:
+    """MQSERVER: ``CHANNEL/TCP/host(port)[,host(port)...]``; 2539 when it is malformed."""
+    parts = value.strip().split("/", 2)
+    if len(parts) != 3 or not parts[0].strip() or parts[1].strip().upper() != "TCP":
+        raise _fail(CMQC.MQRC_CHANNEL_CONFIG_ERROR)
+    try:
+        connections = tuple(D.parse_conname(parts[2]))
+    except ValueError:
+        raise _fail(CMQC.MQRC_CHANNEL_CONFIG_ERROR) from None
+    return ChannelDefinition(channel=parts[0].strip(), connections=connections)
+
+
+def load_ccdt(url: str) -> list[ChannelDefinition]:
+    """The client-connection channels of an MQ 9 JSON CCDT (a path, file:// or http(s)://)."""
+    parsed = urllib.parse.urlparse(url)
+    try:
+        if parsed.scheme in ("http", "https"):
+            with urllib.request.urlopen(url, timeout=CONNECT_TIMEOUT) as response:  # noqa: S310
+                text = response.read().decode("utf-8")
+        else:
+            path = urllib.parse.unquote(parsed.path) if parsed.scheme == "file" else url
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        document = json.loads(text)
+        out = []
+        for entry in document.get("channel", []):
+            if entry.get("type", "clientConnection") != "clientConnection":
+                continue
+            cc = entry.get("clientConnection", {})
+            management = entry.get("connectionManagement", {})
+            general = entry.get("general", {})
+            connections = tuple((str(c["host"]), int(c.get("port", D.DEFAULT_PORT)))
+                                for c in cc.get("connection", []))
+            if not connections:
+                continue
+            out.append(ChannelDefinition(
+                channel=str(entry["name"]), connections=connections,
+                qmgr=str(cc.get("queueManager", "")),
+                heartbeat_interval=int(management.get("heartbeatInterval", 300)),
+                sharing_conversations=int(management.get("sharingConversations", 10)),
+                max_msg_length=int(general.get("maximumMessageLength", 4194304))))
+        return out
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        raise _fail(CMQC.MQRC_CHANNEL_CONFIG_ERROR) from None
+
+
+def select_from_ccdt(definitions: Sequence[ChannelDefinition], qmgr: str
+                     ) -> list[ChannelDefinition]:
+    """The CCDT entries eligible for MQCONN(``qmgr``), in the order MQ tries them
+    (alphabetical by channel name). ``*NAME`` selects the queue-manager group NAME; a blank
+    name any entry."""
+    wanted = qmgr.strip().lstrip("*")
+    eligible = [d for d in definitions if not wanted or d.qmgr.lstrip("*") == wanted]
+    return sorted(eligible, key=lambda d: d.channel)
+
+
+def environment_configured() -> bool:
+    """True when MQSERVER or MQCCDTURL names somewhere a client connection can go."""
+    return bool(os.environ.get("MQSERVER", "").strip() or os.environ.get("MQCCDTURL", "").strip())
+
+
+def connect_from_environment(qmgr: str = "", user: str | None = None,
+                             password: str | None = None) -> ClientConnection:
+    """MQCONN as a client from MQSERVER, else MQCCDTURL (2058 when neither is set)."""
+    mqserver = os.environ.get("MQSERVER", "").strip()
+    if mqserver:
+        return connect(qmgr, parse_mqserver(mqserver), user, password)
+    url = os.environ.get("MQCCDTURL", "").strip()
+    if not url:
+        raise _fail(CMQC.MQRC_Q_MGR_NAME_ERROR)
+    candidates = select_from_ccdt(load_ccdt(url), qmgr)
+    if not candidates:
+        raise _fail(CMQC.MQRC_Q_MGR_NAME_ERROR)
+    last: MQMIError | None = None
+    for definition in candidates:
+        try:
+            return connect(qmgr, definition, user, password)
+        except MQMIError as e:
+            last = e
+    assert last is not None
+    raise last
+
+
+# ---------------------------------------------------------------------------- a socket
+
+
+class _Conversation:
+    """One Hconn's share of a socket: its ConvId and the queue its replies arrive on."""
+
+    def __init__(self, conv_id: int | None) -> None:
+        self.conv_id = conv_id
+        self.replies: queue.SimpleQueue[MQIReply | None] = queue.SimpleQueue()
+        self.request_ids = itertools.count(1)
+
+
+class _Socket:
+    """One channel instance: the TCP connection, its negotiated values and receiver thread."""
+
+    def __init__(self, sock: socket.socket, definition: ChannelDefinition, agreed: Any,
+                 reader: SegmentReader) -> None:
+        self.sock = sock
+        self.definition = definition
+        self.key = _pool_key(definition, sock.getpeername())
+        self.hbint = agreed.heartbeat_interval
+        self.sharing = agreed.conv_per_socket
+        self.max_msg_size = agreed.max_msg_size or definition.max_msg_length
+        self.reader = reader
+        self.reader.max_transmission_size = agreed.max_transmission_size
+        self.reader.max_msg_size = self.max_msg_size
+        self.writer = SegmentWriter(agreed.max_transmission_size)
+        self.send_lock = threading.Lock()
+        self.state_lock = threading.Lock()
+        self.conversations: dict[int | None, _Conversation] = {}
+        self._conv_ids = itertools.count(1)
+        self.broken = False
+        self.closing = False
+        self.last_received = self.last_sent = time.monotonic()
+        self.thread = threading.Thread(target=self._receive_loop, daemon=True,
+                                       name=f"mqpy-client-{definition.channel}")
+
+    @property
+    def tshm(self) -> bool:
+        return self.sharing > 0
+
+    def has_room(self) -> bool:
+        limit = max(self.sharing, 1)
+        return not self.broken and not self.closing and len(self.conversations) < limit
+
+    def open_conversation(self) -> _Conversation:
+        with self.state_lock:
+            conv = _Conversation(next(self._conv_ids) if self.tshm else None)
+            self.conversations[conv.conv_id] = conv
+            return conv
+
+    def end_conversation(self, conv: _Conversation) -> bool:
+        """Forget ``conv``; True when it was the last one (the socket should close)."""
+        with self.state_lock:
+            self.conversations.pop(conv.conv_id, None)
+            if not self.conversations:
+                self.closing = True
+                return True
+            return False
+
+    def send(self, event: Event) -> None:
+        data = self.writer.send(event)
+        with self.send_lock:
+            self.sock.sendall(data)
+            self.last_sent = time.monotonic()
+
+    def close(self) -> None:
+        self.closing = True
+        _unpool(self)
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.sock.close()
+
+    def _lost(self) -> None:
+        with self.state_lock:
+            self.broken = True
+            waiting = list(self.conversations.values())
+        _unpool(self)
+        for conv in waiting:
+            conv.replies.put(None)
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+    # -- the receiver thread ------------------------------------------------------------
+
+    def _tick(self) -> float | None:
+        if self.hbint <= 0:
+            return None
+        return max(0.2, min(self.hbint / 2, 5.0))
+
+    def _receive_loop(self) -> None:
+        # select, not a socket timeout: a timeout would also cut short other threads' sendall
+        tick = self._tick()
+        try:
+            while True:
+                readable, _, _ = select.select([self.sock], [], [], tick)
+                if not readable:
+                    self._heartbeat_due()
+                    continue
+                data = self.sock.recv(1 << 16)
+                if not data:
+                    return
+                self.last_received = time.monotonic()
+                for event in self.reader.feed(data):
+                    self._on_event(event)
+                if self.hbint:
+                    self._heartbeat_due()
+        except (OSError, ValueError, ProtocolError, _Lost):
+            return
+        finally:
+            if not self.closing or self.conversations:
+                self._lost()
+
+    def _heartbeat_due(self) -> None:
+        now = time.monotonic()
+        timeout = D.receive_timeout(self.hbint)
+        if timeout is not None and now - self.last_received > timeout:
+            raise _Lost()
+        if now - max(self.last_received, self.last_sent) >= self.hbint:
+            self.send(Heartbeat(flags=ControlFlags1.CONFIRM_REQUEST, **self._control()))
+
+    def _control(self) -> dict[str, int]:
+        return {"conv_id": _CONTROL_CONV, "request_id": 0} if self.tshm else {}
+
+    def _on_event(self, event: Event) -> None:
+        if isinstance(event, MQIReply):
+            conv = self.conversations.get(event.conv_id if self.tshm else None)
+            if conv is not None:
+                conv.replies.put(event)
+            return
+        if isinstance(event, Heartbeat):
+            if event.flags & ControlFlags1.CONFIRM_REQUEST:
+                self.send(Heartbeat(**self._control()))
+            return
+        if isinstance(event, Status):
+            raise _Lost()  # the queue manager ended the channel (DISCINT, an error, a stop)
+
+
+class _Lost(Exception):  # noqa: N818 - an internal signal, not an error for callers
+    """The channel instance is over: every conversation on it is broken."""
+
+
+_pool: dict[tuple[Any, ...], list[_Socket]] = {}
+_pool_lock = threading.Lock()
+
+
+def _pool_key(definition: ChannelDefinition, peer: Any) -> tuple[Any, ...]:
+    return (definition.channel, peer[0], peer[1], definition.heartbeat_interval,
+            definition.sharing_conversations, definition.max_msg_length)
+
+
+def _unpool(sock: _Socket) -> None:
+    with _pool_lock:
+        shared = _pool.get(sock.key)
+        if shared is not None and sock in shared:
+            shared.remove(sock)
+
+
+def _our_id(definition: ChannelDefinition, qmgr: str) -> InitialData:
+    return InitialData(
+        fap_level=OUR_FAP_LEVEL, channel_name=definition.channel, qmgr_name=qmgr[:48],
+        max_msg_batch=1, max_transmission_size=DEFAULT_MAX_TRANSMISSION_SIZE,
+        max_msg_size=definition.max_msg_length,
+        heartbeat_interval=max(definition.heartbeat_interval, 0),
+        conv_per_socket=max(definition.sharing_conversations, 0),
+        cap_flags1=CapFlags1.SPLIT_MESSAGE | CapFlags1.MQREQUEST | CapFlags1.RUNTIME,
+        process_id=os.getpid() & 0xFFFFFFFF, thread_id=threading.get_ident() & 0xFFFFFFFF,
+        product_id="MQPY0100")
+
+
+def _recv_event(sock: socket.socket, reader: SegmentReader, pending: list[Event]) -> Event:
+    while not pending:
+        data = sock.recv(1 << 16)
+        if not data:
+            raise EOFError("the channel closed during its start")
+        pending.extend(reader.feed(data))
+    return pending.pop(0)
+
+
+def _open_socket(host: str, port: int, definition: ChannelDefinition, qmgr: str) -> _Socket:
+    """TCP connect and the INITIAL_DATA exchange: a running channel instance, or MQMIError."""
+    try:
+        sock = socket.create_connection((host, port), timeout=CONNECT_TIMEOUT)
+    except OSError:
+        raise _fail(CMQC.MQRC_HOST_NOT_AVAILABLE) from None
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    reader = SegmentReader(DEFAULT_MAX_TRANSMISSION_SIZE)
+    writer = SegmentWriter(DEFAULT_MAX_TRANSMISSION_SIZE)
+    pending: list[Event] = []
+    ours = _our_id(definition, qmgr)
+    try:
+        for _ in range(4):
+            sock.sendall(writer.send(ours))
+            ev = _recv_event(sock, reader, pending)
+            if isinstance(ev, Status):
+                code = ev.code if isinstance(ev.code, StatusCode) else None
+                raise _fail(_STATUS_REASONS.get(code, CMQC.MQRC_CONNECTION_BROKEN))
+            if not isinstance(ev, InitialData):
+                raise _fail(CMQC.MQRC_CONNECTION_BROKEN)
+            if ev.init_error_flags1:
+                nxt = reproposal(ours, ev)
+                if nxt is None:
+                    raise _fail(CMQC.MQRC_CHANNEL_CONFIG_ERROR)
+                ours = nxt
+                continue
+            n = negotiate(ours, ev)
+            if n.agreed is None:
+                raise _fail(CMQC.MQRC_CHANNEL_CONFIG_ERROR)
+            sock.settimeout(None)
+            instance = _Socket(sock, definition, n.agreed, reader)
+            instance.thread.start()
+            return instance
+        raise _fail(CMQC.MQRC_CHANNEL_CONFIG_ERROR)
+    except MQMIError:
+        sock.close()
+        raise
+    except (OSError, EOFError, ProtocolError):
+        sock.close()
+        raise _fail(CMQC.MQRC_CONNECTION_BROKEN) from None
+
+
+def _conversation_on(definition: ChannelDefinition, qmgr: str) -> tuple[_Socket, _Conversation]:
+    """A conversation on a shared instance with room, else on a new one (SHARECNV)."""
+    last: MQMIError | None = None
+    for host, port in definition.connections:
+        with _pool_lock:
+            for candidate in list(_pool.get(_pool_key(definition, (host, port)), [])):
+                if candidate.has_room():
+                    return candidate, candidate.open_conversation()
+        try:
+            instance = _open_socket(host, port, definition, qmgr)
+        except MQMIError as e:
+            last = e
+            if e.reason not in (CMQC.MQRC_HOST_NOT_AVAILABLE, CMQC.MQRC_CONNECTION_BROKEN,
+                                CMQC.MQRC_CHANNEL_NOT_AVAILABLE):
+                raise
+            continue
+        conv = instance.open_conversation()
+        if instance.tshm and instance.sharing > 1:
+            with _pool_lock:
+                _pool.setdefault(_pool_key(definition, (host, port)), []).append(instance)
+        return instance, conv
+    assert last is not None
+    raise last
+
+
+def connect(qmgr: str, definition: ChannelDefinition, user: str | None = None,
+            password: str | None = None) -> ClientConnection:
+    """MQCONN to ``qmgr`` through the client channel ``definition``.
+
+    ``user`` / ``password`` are not sent yet (CONNAUTH is later work)."""
+    del user, password
+    if not definition.channel:
+        raise _fail(CMQC.MQRC_CHANNEL_CONFIG_ERROR)
+    qmgr = _text(qmgr)
+    instance, conv = _conversation_on(definition, qmgr)
+    conn = ClientConnection(instance, conv, qmgr)
+    try:
+        reply = conn._call(_T.MQCONN, [(qmgr, _appl_name())])
+    except MQMIError:
+        conn._forget()
+        raise
+    conn.hconn = reply.hobj
+    conn.qmgr_name = reply.values[0][0] if reply.values else qmgr
+    return conn
+
+
+# ---------------------------------------------------------------------------- an Hconn
+
+
+def _decode_reply(reply: MQIReply, byte_order: ByteOrder) -> mqiproto.Decoded:
+    """``mqiproto.decode_reply``, allowing the open options MQ echoes after the MQOD of an
+    MQOPEN reply (the SVRCONN sends them so that the flow is MQ's; see svrconn.py)."""
+    try:
+        return mqiproto.decode_reply(reply, byte_order)
+    except ProtocolError:
+        if reply.segment_type != _T.MQOPEN_REPLY or len(reply.body) < 4:
+            raise
+        return mqiproto.decode_reply(attrs.evolve(reply, body=reply.body[:-4]), byte_order)
+
+
+def _copy(dst: Any, src: Any) -> None:
+    dst.set(**src.get())
+
+
+class ClientConnection:
+    """An Hconn held through a SVRCONN channel; the engine Connection's methods."""
+
+    def __init__(self, instance: _Socket, conv: _Conversation, qmgr_name: str) -> None:
+        self._instance: _Socket | None = instance
+        self._conv = conv
+        self._lock = threading.Lock()
+        self.qmgr_name = qmgr_name
+        self.hconn = 0
+        self.connected = True
+        self.broken = False
+
+    @property
+    def channel(self) -> str:
+        return self._instance.definition.channel if self._instance else ""
+
+    @property
+    def heartbeat_interval(self) -> int:
+        """The negotiated HBINT of the channel instance (seconds)."""
+        return self._instance.hbint if self._instance else 0
+
+    @property
+    def sharing_conversations(self) -> int:
+        """The negotiated SHARECNV of the channel instance."""
+        return self._instance.sharing if self._instance else 0
+
+    # -- one call -------------------------------------------------------------------------
+
+    def _call(self, verb: SegmentType, values: Any = (), *, hobj: int = 0) -> mqiproto.Decoded:
+        """Send one request, wait for its reply; raise MQMIError on MQCC_FAILED."""
+        with self._lock:
+            instance = self._instance
+            if instance is None:
+                raise _fail(CMQC.MQRC_CONNECTION_BROKEN if self.broken
+                            else CMQC.MQRC_HCONN_ERROR)
+            request = mqiproto.encode_request(verb, values, hobj=hobj)
+            if instance.tshm:
+                request = attrs.evolve(request, conv_id=self._conv.conv_id,
+                                       request_id=next(self._conv.request_ids))
+            try:
+                if instance.broken:
+                    raise _Lost()
+                instance.send(request)
+                reply = self._conv.replies.get()
+                if reply is None:
+                    raise _Lost()
+                decoded = _decode_reply(
+                    reply, instance.reader.partner_byte_order or ByteOrder.LITTLE)
+            except (OSError, ProtocolError, _Lost):
+                self._lost()
+                raise _fail(CMQC.MQRC_CONNECTION_BROKEN) from None
+        if decoded.comp == _FAILED:
+            raise MQMIError(decoded.comp, decoded.reason)
+        return decoded
+
+    def _lost(self) -> None:
+        instance, self._instance = self._instance, None
+        self.broken = True
+        self.connected = False
+        if instance is not None:
+            instance.end_conversation(self._conv)
+            instance._lost()
+
+    def _forget(self) -> None:
+        """End this conversation without MQDISC; close the socket if it was the last."""
+        instance, self._instance = self._instance, None
+        self.connected = False
+        if instance is not None and instance.end_conversation(self._conv):
+            instance.close()
+
+    @staticmethod
+    def _warning(reply: mqiproto.Decoded) -> int:
+        if reply.comp == _WARNING and reply.values is None:
+            raise MQMIError(reply.comp, reply.reason)
+        return reply.reason if reply.comp == _WARNING else 0
+
+    def _check_length(self, data: bytes) -> None:
+        instance = self._instance
+        if instance is not None and len(data) > instance.max_msg_size:
+            raise _fail(CMQC.MQRC_DATA_LENGTH_ERROR)
+
+    # -- the MQI --------------------------------------------------------------------------
+
+    def open(self, od: OD, options: int) -> int:
+        reply = self._call(_T.MQOPEN, [od, options])
+        _copy(od, reply.values[0])
+        return reply.hobj
+
+    def close(self, hobj: int, options: int = CMQC.MQCO_NONE) -> None:
+        self._call(_T.MQCLOSE, [options], hobj=hobj)
+
+    def put(self, hobj: int, md: MD, pmo: PMO, data: bytes) -> int:
+        """MQPUT; returns 0 or the reason of the warning the call completed with."""
+        data = bytes(data)
+        self._check_length(data)
+        reply = self._call(_T.MQPUT, [md, pmo, data], hobj=hobj)
+        warning = self._warning(reply)
+        _copy(md, reply.values[0])
+        _copy(pmo, reply.values[1])
+        return warning
+
+    def put1(self, od: OD, md: MD, pmo: PMO, data: bytes) -> int:
+        data = bytes(data)
+        self._check_length(data)
+        reply = self._call(_T.MQPUT1, [od, md, pmo, data])
+        warning = self._warning(reply)
+        for dst, src in zip((od, md, pmo), reply.values, strict=True):
+            _copy(dst, src)
+        return warning
+
+    def get(self, hobj: int, md: MD, gmo: GMO, max_length: int | None) -> bytes:
+        """MQGET (a wait happens at the queue manager, which heartbeats us meanwhile)."""
+        reply = self._call(_T.MQGET, [md, gmo, -1 if max_length is None else max_length],
+                           hobj=hobj)
+        self._warning(reply)
+        reply_md, reply_gmo, original_length, data = reply.values
+        _copy(md, reply_md)
+        _copy(gmo, reply_gmo)
+        if reply.comp == _WARNING:
+            err = MQMIError(reply.comp, reply.reason)
+            err.original_length = original_length  # type: ignore[attr-defined]
+            if reply.reason == CMQC.MQRC_TRUNCATED_MSG_ACCEPTED:
+                err.message = data  # type: ignore[attr-defined]
+            raise err
+        return data
+
+    def commit(self) -> None:
+        self._call(_T.MQCMIT)
+
+    def backout(self) -> None:
+        self._call(_T.MQBACK)
+
+    def inquire(self, hobj: int, selector: int) -> int | bytes:
+        reply = self._call(_T.MQINQ, [[selector]], hobj=hobj)
+        self._warning(reply)
+        return reply.values[0][0]
+
+    def inquire_qmgr(self, selector: int) -> int | bytes:
+        return self.inquire(0, selector)
+
+    def set(self, hobj: int, selector: int, value: int | bytes | str) -> None:
+        self._call(_T.MQSET, [selector, value], hobj=hobj)
+
+    def disconnect(self) -> None:
+        """MQDISC: the queue manager commits an open unit of work, as on a normal end."""
+        if self._instance is None:
+            return
+        try:
+            self._call(_T.MQDISC)
+        finally:
+            self._forget()
+
+    def abend(self) -> None:
+        """Drop the channel instance without MQDISC: the queue manager backs out."""
+        instance, self._instance = self._instance, None
+        self.connected = False
+        if instance is not None:
+            instance.end_conversation(self._conv)
+            instance.close()

@@ -1,0 +1,115 @@
+"""Client-channel traffic as Wireshark's MQ dissector sees it (skipped without tshark).
+
+Real loopback traffic of a pymqi program (MQCONN, MQOPEN, MQPUT, MQGET, MQINQ, MQCMIT,
+MQCLOSE, MQDISC and their replies, over TSHM) is recorded by a relaying proxy in this
+process -- no capture privileges needed -- and written as a pcap between 127.0.0.1:50000 and
+127.0.0.1:1414 with the pcap builder of tests/wire/test_tshark.py; tshark must decode every
+segment with the type we sent and report nothing malformed.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+
+import mqpy
+from mqpy import CMQC
+from mqpy_chinit.wire import SegmentType
+from tests.client.conftest import CHANNEL, QMGR, QUEUE
+from tests.wire.test_tshark import CLIENT, SERVER, _Capture
+
+TSHARK = shutil.which("tshark")
+pytestmark = pytest.mark.skipif(TSHARK is None, reason="tshark is not installed")
+
+
+class _RecordingProxy:
+    """Relays one TCP connection and records its segments in the order they flowed."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target_port = target_port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.flows: list[tuple[str, bytes]] = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        client, _ = self.listener.accept()
+        server = socket.create_connection(("127.0.0.1", self.target_port))
+        for src, dst, direction in ((client, server, "c"), (server, client, "s")):
+            threading.Thread(target=self._pump, args=(src, dst, direction),
+                             daemon=True).start()
+
+    def _pump(self, src: socket.socket, dst: socket.socket, direction: str) -> None:
+        buf = b""
+        try:
+            while data := src.recv(65536):
+                buf += data
+                while len(buf) >= 8 and len(buf) >= int.from_bytes(buf[4:8], "big"):
+                    length = int.from_bytes(buf[4:8], "big")
+                    segment, buf = buf[:length], buf[length:]
+                    with self.lock:  # record before relaying: the order is the wire's
+                        self.flows.append((direction, segment))
+                    dst.sendall(segment)
+        except OSError:
+            pass
+        finally:
+            for s in (src, dst):
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+
+def test_tshark_decodes_a_client_session(env, tmp_path: Path):
+    """Given a pymqi program's session through a SVRCONN, when tshark decodes the recorded
+    segments as MQ, then every MQI verb and reply shows its segment type, the API header's
+    completion and reason codes are ours, and nothing is malformed."""
+    proxy = _RecordingProxy(env.chinit.port)
+    qm = mqpy.connect(QMGR, CHANNEL, f"127.0.0.1({proxy.port})")
+    queue = mqpy.Queue(qm, QUEUE, CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INQUIRE)
+    queue.put(b"seen by tshark", mqpy.MD(Format=CMQC.MQFMT_STRING),
+              mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+    qm.commit()
+    assert queue.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)) == \
+        b"seen by tshark"
+    with pytest.raises(mqpy.MQMIError):
+        queue.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_NO_WAIT))  # a 2033 reply
+    assert queue.inquire(CMQC.MQIA_CURRENT_Q_DEPTH) == 0
+    queue.close()
+    qm.disconnect()
+
+    capture = _Capture()
+    capture.handshake()
+    with proxy.lock:
+        flows = list(proxy.flows)
+    for direction, segment in flows:
+        capture.send(CLIENT if direction == "c" else SERVER, [segment])
+    pcap = tmp_path / "client.pcap"
+    capture.write(pcap)
+    sent_types = [segment[17] if segment[:4] == b"TSHM" else segment[9] for _, segment in flows]
+    for verb in ("MQCONN", "MQOPEN", "MQPUT", "MQCMIT", "MQGET", "MQINQ", "MQCLOSE", "MQDISC"):
+        assert SegmentType[verb] in sent_types and SegmentType[verb + "_REPLY"] in sent_types
+
+    fields = ["mq.tsh.type", "mq.api.completioncode", "mq.api.reasoncode", "_ws.malformed"]
+    result = subprocess.run(
+        [TSHARK, "-r", str(pcap), "-d", "tcp.port==1414,mq", "-T", "fields",
+         "-E", "occurrence=a", "-E", "separator=|"]
+        + [arg for field in fields for arg in ("-e", field)],
+        capture_output=True, text=True, timeout=120, check=True)
+    rows = [line.split("|") for line in result.stdout.splitlines()]
+    decoded = [int(row[0], 16) for row in rows if row[0]]
+    assert decoded == sent_types
+    assert not [row for row in rows if row[3]], result.stdout  # nothing malformed
+    reasons = {int(r) for row in rows for r in row[2].split(",") if r}
+    assert CMQC.MQRC_NO_MSG_AVAILABLE in reasons
+
+    verbose = subprocess.run([TSHARK, "-r", str(pcap), "-d", "tcp.port==1414,mq", "-V"],
+                             capture_output=True, text=True, timeout=120, check=True).stdout
+    assert "Malformed" not in verbose
+    assert CHANNEL in verbose and QUEUE in verbose
