@@ -1,10 +1,12 @@
-"""The dead-letter queue handler's rules table and matcher (runmqdlq), sans-IO.
+"""The dead-letter queue handler (runmqdlq): rules table and matcher (sans-IO), and its loop.
 
 ``rules`` reads a rules table into immutable objects (or every error in it); ``matcher``
 matches dead-lettered messages against the rules and keeps the per-message retry counts.
-The loop that browses the DLQ and puts messages lives elsewhere and drives these objects.
+``handler.DeadLetterHandler`` is the loop that browses the DLQ and moves messages through the
+MQI, driven by these objects (runmqdlq, or a program's own handler).
 """
 
+from mqpy.dlq.handler import DeadLetterHandler, PassResult, dead_letter_queue_of
 from mqpy.dlq.matcher import (
     DLQMessageFields,
     IgnoreReason,
@@ -33,7 +35,9 @@ __all__ = [
     "Action",
     "ControlData",
     "DLQMessageFields",
+    "DeadLetterHandler",
     "IgnoreReason",
+    "PassResult",
     "Plan",
     "PutAut",
     "RetryBook",
@@ -42,6 +46,7 @@ __all__ = [
     "RuleError",
     "RulesTable",
     "Summary",
+    "dead_letter_queue_of",
     "first_match",
     "format_errors",
     "matching_rules",
