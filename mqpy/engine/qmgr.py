@@ -30,6 +30,7 @@ from mqpy import CMQC
 from mqpy.engine import records as R
 from mqpy.engine import reports, resolution, triggers
 from mqpy.engine import selectors as sel
+from mqpy.engine.authority import AllowAll, Authority
 from mqpy.engine.catalog import Catalog
 from mqpy.engine.datamgr import DataManager, Tuning, UnitOfWork, UowBackedOut
 from mqpy.engine.log import LogConfig, LogError, LogFull
@@ -185,6 +186,7 @@ class QueueManagerEngine:
         self.started_at = time.time()
         self.log_full_backouts = 0
         self.stats = Statistics()
+        self.authority: Authority = AllowAll()
         self.stats_expired = 0
         self.expiry_interval = 60.0  # seconds between expiry scans
         self._last_expiry_scan = time.monotonic()
@@ -639,7 +641,9 @@ class QueueManagerEngine:
 
     # ------------------------------------------------------------------ connections
 
-    def connect(self, appl_name: str | None = None, *, user: str | None = None) -> Connection:
+    def connect(self, appl_name: str | None = None, *, user: str | None = None,
+                password: str | None = None, channel: str | None = None) -> Connection:
+        """MQCONN; ``authority`` may refuse it (2035)."""
         with self.lock:
             if self.stopped:
                 raise _fail(CMQC.MQRC_Q_MGR_NOT_AVAILABLE)
@@ -648,6 +652,8 @@ class QueueManagerEngine:
             hconn = self._next_hconn
             self._next_hconn += 1
             conn = Connection(self, hconn, appl_name, user)
+            self.authority.check_connect(conn.user.decode("latin-1").strip(), password,
+                                         conn.appl_name.decode("latin-1"), channel)
             self.connections[hconn] = conn
             self.stats.mqi.connects += 1
             return conn
@@ -815,6 +821,8 @@ class Connection:
                 raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
             res = resolution.resolve(eng.catalog, eng.name, name, qmname)
             obj, base = res.opened, res.target
+            eng.authority.check_open(self.user.decode("latin-1").strip(), obj.objtype,
+                                     obj.name, options)
             dynamic = None
             if base.objtype == "QMODEL":
                 base, dynamic = self._create_dynamic(base, _strip(od.DynamicQName))
