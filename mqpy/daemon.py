@@ -200,8 +200,10 @@ def _serve(eng: Any, root: str | None, qmdir: str, console: _Console) -> str:
             await nursery.start(server.run)
             stop_command_server = _start_command_server(eng.name, root)
             stop_statistics = _start_statistics(eng)
-            chinit = _start_chinit(eng.name, root, qmdir)
-            await _chinit_ready(eng, chinit)
+            chinit = {"proc": _start_chinit(eng.name, root, qmdir)}
+            await _chinit_ready(eng, chinit["proc"])
+            if chinit["proc"] is not None:
+                nursery.start_soon(_watch_chinit, eng, root, qmdir, chinit)
             try:
                 with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT,
                                                signal.SIGUSR1) as signals:
@@ -216,7 +218,8 @@ def _serve(eng: Any, root: str | None, qmdir: str, console: _Console) -> str:
                             write_status(qmdir, "Quiescing")
                             nursery.start_soon(_end_when_idle, server, nursery.cancel_scope)
             finally:
-                _stop_chinit(chinit)
+                proc, chinit["proc"] = chinit["proc"], None
+                _stop_chinit(proc)
                 stop_statistics()
                 if stop_command_server is not None:
                     stop_command_server()
@@ -260,10 +263,13 @@ def _start_chinit(name: str, root: str | None, qmdir: str) -> Any:
         cmd += ["--data-path", root]
     out = open(os.path.join(qmdir, "errors", "runmqchi.out"), "ab")  # noqa: SIM115
     try:
-        return subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=out,
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=out,
                                 start_new_session=True)
     finally:
         out.close()
+    with open(os.path.join(qmdir, "chinit.pid"), "w") as f:
+        f.write(f"{proc.pid}\n")
+    return proc
 
 
 async def _chinit_ready(eng: Any, proc: Any, timeout: float = 30.0) -> None:
@@ -278,6 +284,23 @@ async def _chinit_ready(eng: Any, proc: Any, timeout: float = 30.0) -> None:
             if eng.queue_status("SYSTEM.CHANNEL.INITQ")["IPPROCS"]:
                 return
             await trio.sleep(0.05)
+
+
+async def _watch_chinit(eng: Any, root: str | None, qmdir: str, chinit: dict) -> None:
+    """The channel initiator is restarted if it ends while its queue manager runs."""
+    import trio
+
+    log = errorlog.ErrorLog(os.path.join(qmdir, "errors"), qmgr=eng.name, program="amqzxma0")
+    while True:
+        await trio.sleep(1.0)
+        proc = chinit["proc"]
+        if proc is None or eng.quiescing:
+            return
+        if proc.poll() is not None:
+            log.write_event("AMQ9570E", f"The channel initiator (pid {proc.pid}) ended with "
+                            f"status {proc.returncode}; it is being restarted.")
+            chinit["proc"] = _start_chinit(eng.name, root, qmdir)
+            await _chinit_ready(eng, chinit["proc"])
 
 
 def _stop_chinit(proc: Any) -> None:

@@ -308,11 +308,15 @@ class SenderMCA:
     async def _resync(self, conv: Conversation, qm: mqpy.QueueManager) -> None:
         rec = await mqi(syncq.read, qm, self.name, "S") or syncq.SyncRecord(self.name, "S")
         indoubt = await mqi(syncq.indoubt_batch, qm, self.name)
-        if indoubt is not None and rec.partner_qm and rec.partner_qm != self.partner:
+        if indoubt is not None and indoubt.partner and indoubt.partner != self.partner:
             raise ChannelEnded("AMQ9510E", f"Channel {self.name} is in doubt with queue manager "
-                               f"{rec.partner_qm}, not {self.partner}: resolve it with "
+                               f"{indoubt.partner}, not {self.partner}: resolve it with "
                                f"RESOLVE CHANNEL.", retry=False)
-        seq, luwid = (indoubt[0], indoubt[1]) if indoubt else (rec.seq, rec.luwid)
+        if indoubt is not None:
+            # the committed record is locked by the in-doubt unit of work: the key says
+            # what it holds
+            rec.seq = indoubt.prev_seq
+        seq, luwid = (indoubt.seq, indoubt.luwid) if indoubt else (rec.seq, rec.luwid)
         await conv.send(Resync(seqnum=seq, luwid=luwid))
         ev = await conv.recv(CONFIRM_TIMEOUT)
         if isinstance(ev, Status):
@@ -320,7 +324,7 @@ class SenderMCA:
         if not isinstance(ev, Resync):
             raise ChannelEnded("AMQ9504E", "Protocol error: resynchronisation expected.")
         if indoubt is not None:
-            _, luwid, key = indoubt
+            key = indoubt.key
             if ev.seqnum == seq and ev.luwid == luwid:
                 await mqi(qm.get_handle().resolve, key, True)
                 rec.seq, rec.luwid = seq, luwid
@@ -441,7 +445,7 @@ class SenderMCA:
         last_seq = next_seq(seq, self.wrap) if held is not None else seq
         await mqi(syncq.replace_in_uow, qm,
                   syncq.SyncRecord(self.name, "S", last_seq, luwid, self.partner))
-        key = syncq.prepare_key(self.name, last_seq, luwid)
+        key = syncq.prepare_key(self.name, self.seq, last_seq, luwid, self.partner)
         await mqi(qm.get_handle().prepare, key)
         self.status.indoubt = True
         self.status.cur_luwid = luwid

@@ -85,22 +85,37 @@ def replace_in_uow(qm: mqpy.QueueManager, record: SyncRecord) -> None:
         q.close()
 
 
-def prepare_key(channel: str, seq: int, luwid: bytes) -> bytes:
-    """The in-doubt key of a sender's batch: channel, last sequence number, LUWID."""
-    return _PREFIX + channel.encode("latin-1").ljust(20) + seq.to_bytes(4, "big") + luwid
+def prepare_key(channel: str, prev_seq: int, seq: int, luwid: bytes, partner: str) -> bytes:
+    """The in-doubt key of a sender's batch: channel, the sequence number before the batch
+    and its last one, its LUWID and the partner queue manager. The key carries what the sync
+    record would say because that record is locked by the very unit of work in doubt."""
+    return (_PREFIX + channel.encode("latin-1").ljust(20) + prev_seq.to_bytes(4, "big")
+            + seq.to_bytes(4, "big") + luwid + partner.encode("latin-1"))
 
 
-def parse_prepare_key(key: bytes) -> tuple[str, int, bytes] | None:
-    if not key.startswith(_PREFIX) or len(key) != len(_PREFIX) + 32:
+@attrs.frozen
+class InDoubt:
+    channel: str
+    prev_seq: int
+    seq: int
+    luwid: bytes
+    partner: str
+    key: bytes
+
+
+def parse_prepare_key(key: bytes) -> InDoubt | None:
+    if not key.startswith(_PREFIX) or len(key) < len(_PREFIX) + 36:
         return None
     body = key[len(_PREFIX):]
-    return body[:20].rstrip().decode("latin-1"), int.from_bytes(body[20:24], "big"), body[24:]
+    return InDoubt(body[:20].rstrip().decode("latin-1"), int.from_bytes(body[20:24], "big"),
+                   int.from_bytes(body[24:28], "big"), body[28:36],
+                   body[36:].decode("latin-1"), key)
 
 
-def indoubt_batch(qm: mqpy.QueueManager, channel: str) -> tuple[int, bytes, bytes] | None:
-    """(last sequence number, LUWID, key) of the channel's in-doubt batch, if it has one."""
+def indoubt_batch(qm: mqpy.QueueManager, channel: str) -> InDoubt | None:
+    """The channel's in-doubt batch, if it has one."""
     for key in qm.get_handle().indoubt():
         parsed = parse_prepare_key(key)
-        if parsed is not None and parsed[0] == channel:
-            return parsed[1], parsed[2], key
+        if parsed is not None and parsed.channel == channel:
+            return parsed
     return None

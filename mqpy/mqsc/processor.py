@@ -365,7 +365,7 @@ class MQSCProcessor:
 
         definition = self.engine.lookup("CHANNEL", name).attributes
         role = "S" if definition.get("CHLTYPE") in ("SDR", "SVR", "CLUSSDR") else "R"
-        if role == "S" and any((syncq.parse_prepare_key(k) or ("",))[0] == name
+        if role == "S" and any(getattr(syncq.parse_prepare_key(k), "channel", None) == name
                                for k in self.engine.indoubt()):
             raise CommandFailed([message("AMQ9528E", name)], CMQCFC.MQRCCF_INDOUBT_VALUE_ERROR)
         qm = local.attach(self.engine)
@@ -384,7 +384,7 @@ class MQSCProcessor:
 
         for key in self.engine.indoubt():
             parsed = syncq.parse_prepare_key(key)
-            if parsed is not None and parsed[0] == name:
+            if parsed is not None and parsed.channel == name:
                 self.engine.resolve(key, action == "COMMIT")
                 return [message("AMQ8096I", name)]
         raise CommandFailed([message("AMQ9528E", name)], CMQCFC.MQRCCF_INDOUBT_VALUE_ERROR)

@@ -1,0 +1,107 @@
+"""Once and once only under SIGKILL: channel initiators and queue managers killed mid-batch."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import mqpy
+from mqpy import CMQC
+
+from .test_two_daemons import bind, depth, free_port, mqsc, site  # noqa: F401 - fixture
+
+N = 1200
+
+
+def _pid(site, name: str, filename: str) -> int:
+    with open(os.path.join(site.qmdir(name), filename)) as f:
+        return int(f.read().split()[0])
+
+
+def _start(site, name: str) -> None:
+    proc = site.run("strmqm", name)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def _progress(site) -> int:
+    try:
+        return depth(site, "QM2", "TARGET")
+    except mqpy.MQMIError:
+        return -1
+
+
+def _wait_progress(site, beyond: int, timeout: float = 30.0) -> int:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        now = _progress(site)
+        if now > beyond:
+            return now
+        time.sleep(0.05)
+    raise AssertionError(f"no progress beyond {beyond} messages")
+
+
+def test_every_message_arrives_once_whatever_is_killed(site):  # noqa: F811
+    """Given a triggered SDR-RCVR channel between two daemons moving 1200 persistent
+    messages in batches of 20, when the sending channel initiator, then the receiving queue
+    manager, then the sending queue manager are each killed with SIGKILL in the middle of the
+    transfer and restarted, then every message arrives exactly once and in order.
+    spec: dqm-intercommunication 9.31; aliases-channels-storage 4.15, 4.16"""
+    port = free_port()
+    for name in ("QM1", "QM2"):
+        assert site.run("crtmqm", "-u", "SYSTEM.DEAD.LETTER.QUEUE", name).returncode == 0
+        _start(site, name)
+    out = mqsc(site, "QM2", f"""
+        DEFINE LISTENER(L) TRPTYPE(TCP) PORT({port}) CONTROL(QMGR)
+        START LISTENER(L)
+        DEFINE CHANNEL(C) CHLTYPE(RCVR)
+        DEFINE QLOCAL(TARGET) MAXDEPTH(100000)
+    """)
+    assert out.returncode == 0, out.stdout
+    out = mqsc(site, "QM1", f"""
+        DEFINE QLOCAL(QM2) USAGE(XMITQ) MAXDEPTH(100000) TRIGGER TRIGTYPE(FIRST) +
+               INITQ(SYSTEM.CHANNEL.INITQ) TRIGDATA(C)
+        DEFINE CHANNEL(C) CHLTYPE(SDR) CONNAME('127.0.0.1({port})') XMITQ(QM2) BATCHSZ(20) +
+               SHORTRTY(1000) SHORTTMR(1) DISCINT(0)
+        DEFINE QREMOTE(REMOTE) RNAME(TARGET) RQMNAME(QM2) XMITQ(QM2)
+    """)
+    assert out.returncode == 0, out.stdout
+    qm = bind(site, "QM1")
+    q = mqpy.Queue(qm, "REMOTE", CMQC.MQOO_OUTPUT)
+    for i in range(N):
+        q.put(b"%05d" % i, mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT),
+              mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+        if i % 100 == 99:
+            qm.commit()
+    qm.commit()
+    qm.disconnect()
+
+    seen = _wait_progress(site, 0)
+    os.kill(_pid(site, "QM1", "chinit.pid"), signal.SIGKILL)       # sending chinit
+    seen = _wait_progress(site, seen)
+    os.kill(_pid(site, "QM2", "qm.lock"), signal.SIGKILL)          # receiving qmgr
+    time.sleep(0.3)
+    _start(site, "QM2")
+    seen = _wait_progress(site, seen, 60)
+    os.kill(_pid(site, "QM1", "qm.lock"), signal.SIGKILL)          # sending qmgr
+    time.sleep(0.3)
+    _start(site, "QM1")
+
+    deadline = time.monotonic() + 120
+    while _progress(site) < N:
+        assert time.monotonic() < deadline, f"only {_progress(site)} of {N} arrived"
+        time.sleep(0.2)
+    time.sleep(1.0)  # a duplicate would arrive now, if there were one
+    qm = bind(site, "QM2")
+    got = mqpy.Queue(qm, "TARGET", CMQC.MQOO_INPUT_AS_Q_DEF)
+    data = []
+    while True:
+        try:
+            data.append(got.get())
+        except mqpy.MQMIError as e:
+            assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+            break
+    qm.disconnect()
+    assert len(data) == N, f"{len(data)} messages for {N} sent"
+    assert data == [b"%05d" % i for i in range(N)]
+    assert depth(site, "QM1", "QM2") == 0
