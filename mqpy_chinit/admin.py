@@ -116,5 +116,16 @@ class MQSCAdmin:
             return "YES" if value is True else "NO" if found[0].get("NOTRIGGER") else value
         return value
 
+    def qmgr_attribute(self, key: str) -> object:
+        found = self._display(f"DISPLAY QMGR {key}")
+        return found[0].get(key) if found else None
+
+    def define_channel(self, name: str, like: str, attributes: dict[str, object]) -> None:
+        words = " ".join(f"{k}({v})" if k != "DESCR" else f"DESCR('{v}')"
+                         for k, v in attributes.items())
+        ok, lines = self.run(f"DEFINE CHANNEL('{name}') LIKE('{like}') {words}")
+        if not ok:
+            raise mqpy.MQMIError(2, 2195)
+
     def close(self) -> None:
         self._client.close()

@@ -20,6 +20,7 @@ Statuses live in memory here; DISPLAY CHSTATUS reads them through :meth:`status_
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
@@ -78,6 +79,12 @@ class EngineAdmin:
     def queue_attribute(self, name: str, key: str) -> object:
         obj = self.engine.lookup("QLOCAL", name)
         return obj.attributes.get(key) if obj is not None else None
+
+    def qmgr_attribute(self, key: str) -> object:
+        return self.engine.catalog.qmgr.get(key)
+
+    def define_channel(self, name: str, like: str, attributes: dict[str, object]) -> None:
+        self.engine.define("CHANNEL", name, attributes, like=like)
 
 
 LogFn = Callable[[str, str], None]
@@ -188,7 +195,8 @@ class ChannelInitiator:
                 await self.svrconn_handler(self, conv, first, definition)
                 return
         mca = ReceiverMCA(stream, self.qmgr_name, self.connect_qm, self.admin.channel,
-                          self._register, conversation=conv, first=first)
+                          self._register, conversation=conv, first=first,
+                          autodefine=self._autodefine)
         try:
             await mca.run()
         except ChannelEnded as e:
@@ -196,6 +204,22 @@ class ChannelInitiator:
         else:
             if mca.name:
                 self.log("AMQ9002I", f"Channel '{mca.name}' is ended.")
+
+    def _autodefine(self, name: str, first: InitialData) -> dict[str, object] | None:
+        """CHAD: a receiver for an unknown channel, from SYSTEM.AUTO.RECEIVER (seed 000 9.25)."""
+        if not hasattr(self.admin, "define_channel"):
+            return None
+        if str(self.admin.qmgr_attribute("CHAD")) != "ENABLED":
+            return None
+        if not D.valid_channel_name(name):
+            return None
+        stamp = time.strftime("%Y-%m-%d %H.%M.%S")
+        descr = f"Auto-defined by {first.qmgr_name.strip()}"[:44].ljust(44) + stamp.rjust(20)
+        self.admin.define_channel(name, "SYSTEM.AUTO.RECEIVER",
+                                  {"CHLTYPE": "RCVR", "DESCR": descr,
+                                   "SEQWRAP": first.seq_wrap_value})
+        self.log("AMQ9002I", f"Channel '{name}' auto-defined from SYSTEM.AUTO.RECEIVER.")
+        return self.admin.channel(name)
 
     def _register(self, name: str, status: ChannelStatus) -> None:
         self.statuses[name] = status

@@ -502,10 +502,13 @@ class ReceiverMCA:
     def __init__(self, stream: trio.abc.Stream, local_qm: str, connect_qm: QmFactory,
                  lookup: ChannelLookup, register: Callable[[str, ChannelStatus], None]
                  | None = None, *, conversation: Conversation | None = None,
-                 first: Event | None = None) -> None:
+                 first: Event | None = None,
+                 autodefine: Callable[[str, InitialData], dict[str, object] | None]
+                 | None = None) -> None:
         self.stream = stream
         self.conversation = conversation
         self.first = first
+        self.autodefine = autodefine
         self.local_qm = local_qm
         self.connect_qm = connect_qm
         self.lookup = lookup
@@ -546,7 +549,11 @@ class ReceiverMCA:
             await conv.close(StatusCode.PROTOCOL_SEGMENT_TYPE)
             raise ChannelEnded("AMQ9504E", "Protocol error: initial data expected.")
         name = ev.channel_name.strip()
-        definition = self.lookup(name)
+        definition = await trio.to_thread.run_sync(self.lookup, name)
+        autodefined = False
+        if definition is None and self.autodefine is not None:
+            definition = await trio.to_thread.run_sync(self.autodefine, name, ev)
+            autodefined = definition is not None
         if definition is None:
             await conv.close(StatusCode.NO_CHANNEL)
             raise ChannelEnded("AMQ9519E", f"Channel '{name}' not found.", False,
@@ -562,7 +569,7 @@ class ReceiverMCA:
             self.register(name, self.status)
         ours = _our_id(name, definition, self.local_qm)
         for _ in range(4):
-            n = negotiate(ours, ev)
+            n = negotiate(ours, ev, adopt_seq_wrap=autodefined)
             if n.status is not None:
                 await conv.close(n.status)
                 raise ChannelEnded("AMQ9503E", f"Channel negotiation failed for '{name}'.",

@@ -76,3 +76,28 @@ async def test_unknown_target_queue_goes_to_the_dead_letter_queue(two_qmgrs):
     assert dlh.Reason == CMQC.MQRC_UNKNOWN_OBJECT_NAME
     assert dlh.DestQName.rstrip() == b"NO.SUCH.Q" and dlh.DestQMgrName.rstrip() == b"QM2"
     assert dead[172:] == b"lost?"
+
+
+async def test_receiver_auto_defined_when_chad_is_enabled(two_qmgrs):
+    """Given QM2 with CHAD(ENABLED) and no RCVR of the sender's name, when the sender starts,
+    then a RCVR is defined from SYSTEM.AUTO.RECEIVER with DESCR 'Auto-defined by QM1' in its
+    first 44 characters and the partner's SEQWRAP, and messages flow; with CHAD(DISABLED) the
+    start is refused.  spec: dqm-intercommunication 9.25"""
+    qm1, qm2 = two_qmgrs
+    qm2.engine.alter_qmgr({"CHAD": "ENABLED"})
+    async with trio.open_nursery() as nursery:
+        c2 = qm2.make_chinit()
+        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        qm1.define("QLOCAL", "QM2", USAGE="XMITQ")
+        qm1.define("CHANNEL", "NEW.CHL", CHLTYPE="SDR", XMITQ="QM2", SEQWRAP=5000,
+                   CONNAME=f"127.0.0.1({c2.ports[0]})")
+        qm2.define("QLOCAL", "TARGET")
+        qm1.put("TARGET", b"hello", qmgr="QM2")
+        c1 = qm1.make_chinit()
+        await nursery.start(c1.run)
+        c1.start_channel("NEW.CHL")
+        await wait_until(lambda: qm2.depth("TARGET") == 1)
+        nursery.cancel_scope.cancel()
+    auto = qm2.engine.lookup("CHANNEL", "NEW.CHL").attributes
+    assert auto["CHLTYPE"] == "RCVR" and auto["SEQWRAP"] == 5000
+    assert auto["DESCR"].startswith("Auto-defined by QM1") and len(auto["DESCR"]) == 64

@@ -141,7 +141,7 @@ def test_channel_definitions_get_ibm_defaults_per_type(proc):
     assert "RCVR" in channel_defaults("RCVR")["CHLTYPE"]
     assert channel_defaults("RCVR")["MRRTY"] == 10 and channel_defaults("RCVR")["MRTMR"] == 1000
     assert channel_defaults("RCVR")["PUTAUT"] == "DEF"
-    out = run(proc, "DISPLAY CHANNEL(*) CHLTYPE(SVRCONN)")
+    out = run(proc, "DISPLAY CHANNEL(APP.*) CHLTYPE(SVRCONN)")
     assert out == ["AMQ8414I: Display Channel details.",
                    "   CHANNEL(APP.SVRCONN)                    CHLTYPE(SVRCONN)"]
     assert run(proc, "ALTER CHANNEL(TO.QM2) CHLTYPE(SDR) BATCHSZ(10)") == [
