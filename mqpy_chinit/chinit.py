@@ -39,7 +39,7 @@ from mqpy_chinit.mca import (
     mqi,
 )
 from mqpy_chinit.states import ChannelState, ChannelStatus
-from mqpy_chinit.wire import InitialData
+from mqpy_chinit.wire import InitialData, StatusCode
 
 INITQ = "SYSTEM.CHANNEL.INITQ"
 COMMAND_FORMAT = b"MQPYCHCM"
@@ -189,10 +189,24 @@ class ChannelInitiator:
             with trio.CancelScope(shield=True):
                 await stream.aclose()
             return
-        if isinstance(first, InitialData) and self.svrconn_handler is not None:
-            definition = self.admin.channel(first.channel_name.strip())
-            if definition is not None and D.str_attr(definition, "CHLTYPE") == "SVRCONN":
+        if isinstance(first, InitialData):
+            name = first.channel_name.strip()
+            definition = await trio.to_thread.run_sync(self.admin.channel, name)
+            chltype = D.str_attr(definition, "CHLTYPE") if definition else ""
+            if chltype == "SVRCONN" and self.svrconn_handler is not None:
                 await self.svrconn_handler(self, conv, first, definition)
+                return
+            if chltype == "SVR":
+                await self._serve_requester(name, definition, conv, first)
+                return
+            if chltype == "SDR":
+                # a requester calling a sender: the sender ends the call and calls back
+                # on its own CONNAME (seed 000 9.26)
+                with trio.CancelScope(shield=True):
+                    await stream.aclose()
+                err = self.start_channel(name, definition)
+                self.log("AMQ9002I" if err is None else "AMQ9999E",
+                         err or f"Channel '{name}' is calling back its requester.")
                 return
         mca = ReceiverMCA(stream, self.qmgr_name, self.connect_qm, self.admin.channel,
                           self._register, conversation=conv, first=first,
@@ -221,6 +235,48 @@ class ChannelInitiator:
         self.log("AMQ9002I", f"Channel '{name}' auto-defined from SYSTEM.AUTO.RECEIVER.")
         return self.admin.channel(name)
 
+    async def _serve_requester(self, name: str, definition: dict[str, object],
+                               conv: Conversation, first: InitialData) -> None:
+        """A server (SVR) started by its requester's call: it sends on the same connection."""
+        if name in self.running:
+            await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
+            self.log("AMQ9514E", f"Channel '{name}' is in use: the requester's start fails.")
+            return
+        status = self.statuses[name] = ChannelStatus(name, "SVR")
+        status.move(ChannelState.STARTING)
+        status.move(ChannelState.BINDING)
+        mca = SenderMCA(name, definition, self.qmgr_name, self.connect_qm, status,
+                        conversation=conv, first=first)
+        self.senders[name] = mca
+        scope = trio.CancelScope()
+        self.running[name] = scope
+        try:
+            with scope:
+                await mca.run()
+                status.move(ChannelState.INACTIVE)
+        except ChannelEnded as e:
+            self.log(e.msgid, f"Channel '{name}': {e.text}")
+            status.state = ChannelState.INACTIVE
+        finally:
+            self.running.pop(name, None)
+            self.senders.pop(name, None)
+
+    async def _run_requester(self, name: str, definition: dict[str, object],
+                             status: ChannelStatus, scope: trio.CancelScope) -> None:
+        """A requester (RQSTR): calls its server, then receives what it sends."""
+        mca = ReceiverMCA(None, self.qmgr_name, self.connect_qm, self.admin.channel,
+                          call_out=(name, definition))
+        mca.status = status
+        try:
+            with scope:
+                status.move(ChannelState.BINDING)
+                await mca.run()
+        except ChannelEnded as e:
+            self.log(e.msgid, f"Channel '{name}': {e.text}")
+            status.state = ChannelState.STOPPED if not e.retry else ChannelState.INACTIVE
+        finally:
+            self.running.pop(name, None)
+
     def _register(self, name: str, status: ChannelStatus) -> None:
         self.statuses[name] = status
         self.log("AMQ9002I", f"Channel '{name}' is starting.")
@@ -241,7 +297,7 @@ class ChannelInitiator:
         if definition is None:
             return f"AMQ8147E: WebSphere MQ object {name} not found."
         chltype = D.str_attr(definition, "CHLTYPE")
-        if chltype not in D.SENDING_TYPES:
+        if chltype not in D.SENDING_TYPES and chltype != "RQSTR":
             return f"AMQ9502E: Type of channel not suitable for action requested ({chltype})."
         if not D.str_attr(definition, "CONNAME"):
             return f"AMQ9526E: Channel {name} has no CONNAME: it can only be started by its " \
@@ -257,7 +313,11 @@ class ChannelInitiator:
             self._enable_xmitq(definition, True)
         scope = trio.CancelScope()
         self.running[name] = scope
-        self.nursery.start_soon(self._run_sender, name, definition, status, scope)
+        if chltype == "RQSTR":
+            status.move(ChannelState.STARTING)
+            self.nursery.start_soon(self._run_requester, name, definition, status, scope)
+        else:
+            self.nursery.start_soon(self._run_sender, name, definition, status, scope)
         return None
 
     def stop_channel(self, name: str, mode: str = "QUIESCE", status: str = "STOPPED"

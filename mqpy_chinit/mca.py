@@ -192,6 +192,68 @@ def _our_id(name: str, definition: dict[str, object], qmgr: str) -> InitialData:
         process_id=os.getpid(), product_id="MQPY0100")
 
 
+# ---------------------------------------------------------------------------- negotiation
+
+
+async def call_id(conv: Conversation, ours: InitialData) -> tuple[Any, str]:
+    """The caller's side of the initial-data exchange: (agreed values, partner qmgr)."""
+    for _ in range(4):
+        await conv.send(ours)
+        ev = await conv.recv(CONFIRM_TIMEOUT)
+        if isinstance(ev, Status):
+            raise _status_error(ev)
+        if not isinstance(ev, InitialData):
+            await conv.close(StatusCode.PROTOCOL_SEGMENT_TYPE)
+            raise ChannelEnded("AMQ9504E", "Protocol error: initial data expected.")
+        if ev.init_error_flags1:
+            nxt = reproposal(ours, ev)
+            if nxt is None:
+                raise ChannelEnded("AMQ9503E", "Channel negotiation failed.", retry=False)
+            ours = nxt
+            continue
+        n = negotiate(ours, ev)
+        if n.agreed is None:
+            raise ChannelEnded("AMQ9503E", "Channel negotiation failed.", retry=False)
+        conv.agreed(n.agreed.max_transmission_size, 0)
+        return n.agreed, ev.qmgr_name.strip()
+    raise ChannelEnded("AMQ9503E", "Channel negotiation failed.", retry=False)
+
+
+async def respond_id(conv: Conversation, ev: InitialData, ours: InitialData, *,
+                     adopt_seq_wrap: bool = False) -> tuple[Any, str]:
+    """The responder's side: answer the caller's ID (counter-proposals included)."""
+    for _ in range(4):
+        n = negotiate(ours, ev, adopt_seq_wrap=adopt_seq_wrap)
+        if n.status is not None:
+            await conv.close(n.status)
+            raise ChannelEnded("AMQ9503E", f"Channel negotiation failed for "
+                               f"'{ours.channel_name}'.", False, n.status)
+        await conv.send(n.reply)
+        if n.agreed is not None:
+            conv.agreed(n.agreed.max_transmission_size, 0)
+            return n.agreed, ev.qmgr_name.strip()
+        nxt = await conv.recv(CONFIRM_TIMEOUT)
+        if not isinstance(nxt, InitialData):
+            raise ChannelEnded("AMQ9503E", "Channel negotiation failed.", False)
+        ev = nxt
+    raise ChannelEnded("AMQ9503E", "Channel negotiation failed.", False)
+
+
+async def open_conversation(definition: dict[str, object], status: ChannelStatus
+                            ) -> Conversation:
+    """Connect to the channel's CONNAME (the first address that answers)."""
+    last: Exception | None = None
+    for host, port in D.parse_conname(D.str_attr(definition, "CONNAME")):
+        status.conname = f"{host}({port})"
+        try:
+            with trio.fail_after(CONNECT_TIMEOUT):
+                stream = await trio.open_tcp_stream(host, port)
+            return Conversation(stream, status)
+        except (OSError, trio.TooSlowError) as exc:
+            last = exc
+    raise ChannelEnded("AMQ9202E", f"Remote host '{status.conname}' not available: {last}.")
+
+
 # ---------------------------------------------------------------------------- sender
 
 
@@ -199,7 +261,12 @@ class SenderMCA:
     """One run of a sending channel (SDR, SVR), from connect to a normal or abnormal end."""
 
     def __init__(self, name: str, definition: dict[str, object], local_qm: str,
-                 connect_qm: QmFactory, status: ChannelStatus) -> None:
+                 connect_qm: QmFactory, status: ChannelStatus, *,
+                 conversation: Conversation | None = None,
+                 first: InitialData | None = None) -> None:
+        """``conversation`` and ``first``: a server (SVR) answering a requester's call."""
+        self.conversation = conversation
+        self.first = first
         self.name = name
         self.definition = definition
         self.local_qm = local_qm
@@ -227,18 +294,18 @@ class SenderMCA:
                                    f"transmission queue {xmitq_name} unusable, reason "
                                    f"{e.reason}.", retry=e.reason == CMQC.MQRC_OBJECT_IN_USE) \
                     from None
-            host, port = D.parse_conname(D.str_attr(self.definition, "CONNAME"))[0]
-            self.status.conname = f"{host}({port})"
             self.status.xmitq = xmitq_name
+            if self.conversation is None:
+                conv = await open_conversation(self.definition, self.status)
+            else:
+                conv = self.conversation
+                conv.status = self.status
+            stream = conv.stream
             try:
-                with trio.fail_after(CONNECT_TIMEOUT):
-                    stream = await trio.open_tcp_stream(host, port)
-            except (OSError, trio.TooSlowError) as exc:
-                raise ChannelEnded("AMQ9202E", f"Remote host '{host}({port})' not available: "
-                                   f"{exc}.") from None
-            conv = Conversation(stream, self.status)
-            try:
-                await self._negotiate(conv)
+                if self.first is None:
+                    await self._negotiate(conv)
+                else:
+                    await self._respond(conv, self.first)
                 await self._resync(conv, qm)
                 self.status.move(ChannelState.RUNNING)
                 await self._transfer(conv, qm, xq)
@@ -276,34 +343,23 @@ class SenderMCA:
                 await stream.aclose()
 
     async def _negotiate(self, conv: Conversation) -> None:
-        ours = _our_id(self.name, self.definition, self.local_qm)
-        for _ in range(4):
-            await conv.send(ours)
-            ev = await conv.recv(CONFIRM_TIMEOUT)
-            if isinstance(ev, Status):
-                raise _status_error(ev)
-            if not isinstance(ev, InitialData):
-                await conv.close(StatusCode.PROTOCOL_SEGMENT_TYPE)
-                raise ChannelEnded("AMQ9504E", "Protocol error: initial data expected.")
-            if ev.init_error_flags1:
-                nxt = reproposal(ours, ev)
-                if nxt is None:
-                    raise ChannelEnded("AMQ9503E", "Channel negotiation failed.", retry=False)
-                ours = nxt
-                continue
-            n = negotiate(ours, ev)
-            if n.agreed is None:
-                raise ChannelEnded("AMQ9503E", "Channel negotiation failed.", retry=False)
-            self.partner = ev.qmgr_name.strip()
-            self.hbint = n.agreed.heartbeat_interval
-            self.batchsz = n.agreed.max_msg_batch
-            self.max_msg = n.agreed.max_msg_size or self.max_msg
-            conv.agreed(n.agreed.max_transmission_size, 0)
-            st = self.status
-            st.rqmname, st.hbint, st.batchsz, st.maxmsgl = (self.partner, self.hbint,
-                                                           self.batchsz, self.max_msg)
-            return
-        raise ChannelEnded("AMQ9503E", "Channel negotiation failed.", retry=False)
+        agreed, partner = await call_id(conv, _our_id(self.name, self.definition,
+                                                      self.local_qm))
+        self._agreed(agreed, partner)
+
+    async def _respond(self, conv: Conversation, first: InitialData) -> None:
+        agreed, partner = await respond_id(conv, first, _our_id(self.name, self.definition,
+                                                                self.local_qm))
+        self._agreed(agreed, partner)
+
+    def _agreed(self, agreed: Any, partner: str) -> None:
+        self.partner = partner
+        self.hbint = agreed.heartbeat_interval
+        self.batchsz = agreed.max_msg_batch
+        self.max_msg = agreed.max_msg_size or self.max_msg
+        st = self.status
+        st.rqmname, st.hbint, st.batchsz, st.maxmsgl = (self.partner, self.hbint,
+                                                       self.batchsz, self.max_msg)
 
     async def _resync(self, conv: Conversation, qm: mqpy.QueueManager) -> None:
         rec = await mqi(syncq.read, qm, self.name, "S") or syncq.SyncRecord(self.name, "S")
@@ -504,11 +560,14 @@ class ReceiverMCA:
                  | None = None, *, conversation: Conversation | None = None,
                  first: Event | None = None,
                  autodefine: Callable[[str, InitialData], dict[str, object] | None]
-                 | None = None) -> None:
+                 | None = None, call_out: tuple[str, dict[str, object]] | None = None
+                 ) -> None:
+        """``call_out`` (name, definition): a requester (RQSTR) calling its server."""
         self.stream = stream
         self.conversation = conversation
         self.first = first
         self.autodefine = autodefine
+        self.call_out = call_out
         self.local_qm = local_qm
         self.connect_qm = connect_qm
         self.lookup = lookup
@@ -522,14 +581,27 @@ class ReceiverMCA:
         self.partner = ""
 
     async def run(self) -> None:
+        if self.call_out is not None:
+            self.name, self.definition = self.call_out
+            self.status.channel = self.name
+            self.status.chltype = D.str_attr(self.definition, "CHLTYPE")
+            self.conversation = await open_conversation(self.definition, self.status)
+            self.stream = self.conversation.stream
         conv = self.conversation or Conversation(self.stream, self.status)
         conv.status = self.status
         qm = None
         try:
-            await self._negotiate(conv)
+            if self.call_out is not None:
+                agreed, self.partner = await call_id(conv, _our_id(self.name, self.definition,
+                                                                   self.local_qm))
+                self._agreed(agreed)
+            else:
+                await self._negotiate(conv)
             qm = await mqi(self.connect_qm)
-            self.status.move(ChannelState.STARTING)
-            self.status.move(ChannelState.BINDING)
+            if self.status.state is ChannelState.INACTIVE:
+                self.status.move(ChannelState.STARTING)
+            if self.status.state is ChannelState.STARTING:
+                self.status.move(ChannelState.BINDING)
             self.status.move(ChannelState.RUNNING)
             await self._serve(conv, qm)
             self.status.move(ChannelState.INACTIVE)
@@ -539,7 +611,8 @@ class ReceiverMCA:
             raise
         finally:
             with trio.CancelScope(shield=True):
-                await self.stream.aclose()
+                if self.stream is not None:
+                    await self.stream.aclose()
                 if qm is not None:
                     await mqi(_disconnect, qm)
 
@@ -567,28 +640,17 @@ class ReceiverMCA:
         self.status.chltype = D.str_attr(definition, "CHLTYPE")
         if self.register is not None:
             self.register(name, self.status)
-        ours = _our_id(name, definition, self.local_qm)
-        for _ in range(4):
-            n = negotiate(ours, ev, adopt_seq_wrap=autodefined)
-            if n.status is not None:
-                await conv.close(n.status)
-                raise ChannelEnded("AMQ9503E", f"Channel negotiation failed for '{name}'.",
-                                   False, n.status)
-            await conv.send(n.reply)
-            if n.agreed is not None:
-                self.partner = ev.qmgr_name.strip()
-                self.hbint = n.agreed.heartbeat_interval
-                self.wrap = n.agreed.seq_wrap_value
-                conv.agreed(n.agreed.max_transmission_size, 0)
-                st = self.status
-                st.rqmname, st.hbint, st.batchsz = self.partner, self.hbint, \
-                    n.agreed.max_msg_batch
-                st.maxmsgl = n.agreed.max_msg_size
-                return
-            ev = await conv.recv(CONFIRM_TIMEOUT)
-            if not isinstance(ev, InitialData):
-                raise ChannelEnded("AMQ9503E", "Channel negotiation failed.", False)
-        raise ChannelEnded("AMQ9503E", "Channel negotiation failed.", False)
+        agreed, self.partner = await respond_id(conv, ev, _our_id(name, definition,
+                                                                  self.local_qm),
+                                                adopt_seq_wrap=autodefined)
+        self._agreed(agreed)
+
+    def _agreed(self, agreed: Any) -> None:
+        self.hbint = agreed.heartbeat_interval
+        self.wrap = agreed.seq_wrap_value
+        st = self.status
+        st.rqmname, st.hbint, st.batchsz = self.partner, self.hbint, agreed.max_msg_batch
+        st.maxmsgl = agreed.max_msg_size
 
     async def _serve(self, conv: Conversation, qm: mqpy.QueueManager) -> None:
         rec = await mqi(syncq.read, qm, self.name, "R") or syncq.SyncRecord(self.name, "R")

@@ -1,0 +1,58 @@
+"""Requester-server pairs: the requester starts, the server sends (seed 000 9.26, 9.27)."""
+
+from __future__ import annotations
+
+import trio
+
+from .test_sdr_rcvr import wait_until
+
+
+def _server_side(qm1, port):
+    qm1.define("QLOCAL", "QM2", USAGE="XMITQ")
+    qm1.define("QLOCAL", "TARGET")
+
+
+async def test_requester_starts_and_server_sends_on_the_same_connection(two_qmgrs):
+    """Given QM1 with a SVR (no CONNAME) on xmitq QM2 and messages for QM2, and QM2 with a
+    RQSTR whose CONNAME is QM1's listener, when the requester is started, then the server
+    answers on that connection and the messages arrive on QM2.  spec: dqm-intercommunication
+    9.27"""
+    qm1, qm2 = two_qmgrs
+    async with trio.open_nursery() as nursery:
+        c1 = qm1.make_chinit()
+        await nursery.start(c1.run, [("127.0.0.1", 0)])
+        qm1.define("QLOCAL", "QM2", USAGE="XMITQ")
+        qm1.define("CHANNEL", "QM1.SVR", CHLTYPE="SVR", XMITQ="QM2")
+        qm2.define("CHANNEL", "QM1.SVR", CHLTYPE="RQSTR", CONNAME=f"127.0.0.1({c1.ports[0]})")
+        qm2.define("QLOCAL", "TARGET")
+        for i in range(10):
+            qm1.put("TARGET", b"r%d" % i, qmgr="QM2")
+        assert c1.start_channel("QM1.SVR") is not None  # a SVR without CONNAME cannot call
+        c2 = qm2.make_chinit()
+        await nursery.start(c2.run)
+        assert c2.start_channel("QM1.SVR") is None
+        await wait_until(lambda: qm2.depth("TARGET") == 10)
+        nursery.cancel_scope.cancel()
+    assert qm2.drain("TARGET") == [b"r%d" % i for i in range(10)]
+
+
+async def test_requester_calling_a_sender_is_called_back(two_qmgrs):
+    """Given QM1 with an SDR whose CONNAME is QM2's listener and QM2 with a RQSTR calling
+    QM1, when the requester starts, then the sender ends that call and calls back: the
+    messages flow SDR -> RQSTR.  spec: dqm-intercommunication 9.26"""
+    qm1, qm2 = two_qmgrs
+    async with trio.open_nursery() as nursery:
+        c1 = qm1.make_chinit()
+        await nursery.start(c1.run, [("127.0.0.1", 0)])
+        c2 = qm2.make_chinit()
+        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        qm1.define("QLOCAL", "QM2", USAGE="XMITQ")
+        qm1.define("CHANNEL", "CALLBACK", CHLTYPE="SDR", XMITQ="QM2",
+                   CONNAME=f"127.0.0.1({c2.ports[0]})")
+        qm2.define("CHANNEL", "CALLBACK", CHLTYPE="RQSTR",
+                   CONNAME=f"127.0.0.1({c1.ports[0]})")
+        qm2.define("QLOCAL", "TARGET")
+        qm1.put("TARGET", b"called back", qmgr="QM2")
+        assert c2.start_channel("CALLBACK") is None
+        await wait_until(lambda: qm2.depth("TARGET") == 1)
+        nursery.cancel_scope.cancel()
