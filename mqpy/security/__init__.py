@@ -1,0 +1,344 @@
+"""The queue manager's security policy: connection authentication, CHLAUTH, object authority.
+
+:class:`SecurityPolicy` is the engine's ``authority`` (``mqpy.engine.authority.Authority``):
+
+- **MQCONN** (:meth:`SecurityPolicy.check_connect`): CONNAUTH first, then ``connect``
+  authority on the queue manager. QMGR ``CONNAUTH`` names an AUTHINFO object of
+  AUTHTYPE(IDPWOS); its CHCKLOCL applies to bindings connections (``channel`` None) and its
+  CHCKCLNT to client connections: NONE (a password is not looked at), OPTIONAL (a password,
+  when given, must be right), REQUIRED (a right password is needed), REQDADM (needed from
+  privileged users, optional for others). A connection with no password is an asserted
+  identity (the operating-system user of a bindings application, the user a SVRCONN MCA
+  decided on). A failed check writes AMQ5534E to the queue manager's error log and is
+  refused with MQRC_NOT_AUTHORIZED (2035); so is a CONNAUTH naming no AUTHINFO object.
+- **MQOPEN** (:meth:`SecurityPolicy.check_open`): the authorities the open options need
+  (:func:`mqpy.security.authority.open_requirements`) on the object named, else AMQ8077W in
+  the error log and 2035.
+- **Channels**: :func:`check_channel` evaluates the channel authentication records
+  (:mod:`mqpy.security.chlauth`) when QMGR CHLAUTH is ENABLED.
+
+Users and groups are in ``<qmgr dir>/mqusers`` (:mod:`mqpy.security.users`); members of
+group ``mqm`` (the owner, the user who first installed security, is one) hold every
+authority. Authority records and CHLAUTH records are engine objects of types ``AUTHREC``
+and ``CHLAUTH`` (logged and recovered like any definition), named by a hash of their key so
+that names stay within 48 characters; the real fields are their attributes.
+
+:func:`ensure_defaults` does crtmqm's share once per queue manager: IBM's three default
+CHLAUTH records, AUTHINFO ``SYSTEM.DEFAULT.AUTHINFO.IDPWOS`` (CHCKLOCL(OPTIONAL)
+CHCKCLNT(REQDADM)) and QMGR CONNAUTH naming it, then a marker so that records an
+administrator removes stay removed.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import time
+from collections.abc import Iterable, Mapping
+
+import attrs
+
+from mqpy import CMQC, CMQCFC, messages
+from mqpy.errorlog import ErrorLog
+from mqpy.errors import MQMIError
+from mqpy.security import authority as oam
+from mqpy.security import chlauth
+from mqpy.security.users import ADMIN_GROUP, UserFile, users_path
+
+__all__ = [
+    "DEFAULT_AUTHINFO",
+    "SecurityPolicy",
+    "authority_records",
+    "check_channel",
+    "chlauth_records",
+    "delete_authrec",
+    "display_chlauth",
+    "effective_authority",
+    "ensure_defaults",
+    "install",
+    "remove_authority",
+    "set_authority",
+    "set_authrec",
+    "set_chlauth",
+]
+
+DEFAULT_AUTHINFO = "SYSTEM.DEFAULT.AUTHINFO.IDPWOS"
+AUTHINFO_DEFAULTS: dict[str, object] = {"AUTHTYPE": "IDPWOS", "CHCKLOCL": "OPTIONAL",
+                                        "CHCKCLNT": "REQDADM", "ADOPTCTX": "YES",
+                                        "FAILDLAY": 1, "DESCR": ""}
+_MARKER = ("SECURITY", "SECINIT")
+AMQ8077W = "AMQ8077W"  # Entity '...' has insufficient authority to access object '...'.
+AMQ8877I = "AMQ8877I: IBM MQ channel authentication record set."  # [M]
+AMQ8878I = "AMQ8878I: Display channel authentication record details."  # [M]
+
+
+def _refuse() -> MQMIError:
+    return MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_NOT_AUTHORIZED)
+
+
+def _stamp() -> tuple[str, str]:
+    return time.strftime("%Y-%m-%d"), time.strftime("%H.%M.%S")
+
+
+def _owner() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # noqa: BLE001 - no user name in this environment (as the engine does)
+        return "mqpy"
+
+
+# ------------------------------------------------------------------ stored records
+
+
+def chlauth_records(eng) -> list[chlauth.ChlauthRecord]:  # noqa: ANN001 - the engine
+    with eng.lock:
+        return [chlauth.ChlauthRecord.from_attributes(o.attributes)
+                for o in eng.catalog.by_type("CHLAUTH")]
+
+
+def set_chlauth(eng, profile: str, params: Mapping[str, object]) -> str:  # noqa: ANN001
+    """SET CHLAUTH(profile) with the parsed MQSC ``params``; IBM's confirmation line.
+
+    Raises MQMIError with an MQRCCF_* reason for a refused command.
+    """
+    with eng.lock:
+        date, tod = _stamp()
+        put, gone = chlauth.apply_set(chlauth_records(eng), profile, params, date=date,
+                                      time=tod)
+        for r in gone:
+            eng.delete("CHLAUTH", r.object_name)
+        for r in put:
+            eng.define("CHLAUTH", r.object_name, r.attributes(), replace=True)
+    return AMQ8877I
+
+
+def display_chlauth(eng, profile: str, params: Mapping[str, object] | None = None  # noqa: ANN001
+                    ) -> list[dict[str, object]] | str:
+    """DISPLAY CHLAUTH: the records' attributes, or for MATCH(RUNCHECK) the AMQ9783I line."""
+    params = params or {}
+    match = str(params.get("MATCH", "GENERIC"))
+    if match == "RUNCHECK":
+        if "*" in profile:
+            raise MQMIError(CMQC.MQCC_FAILED, CMQCFC.MQRCCF_CHLAUTH_RUNCHECK_ERROR)
+        d = check_channel(eng, profile, str(params.get("ADDRESS", "")),
+                          client_user=params.get("CLNTUSER"),  # type: ignore[arg-type]
+                          remote_qmgr=params.get("QMNAME"),  # type: ignore[arg-type]
+                          ssl_peer=params.get("SSLPEER"),  # type: ignore[arg-type]
+                          ssl_issuer=params.get("SSLCERTI"))  # type: ignore[arg-type]
+        return chlauth.runcheck_line(d)
+    found = chlauth.display(chlauth_records(eng), profile, type=str(params.get("TYPE", "ALL")),
+                            match=match)
+    return [r.attributes() for r in found]
+
+
+def authority_records(eng) -> list[oam.AuthRecord]:  # noqa: ANN001
+    with eng.lock:
+        return [oam.AuthRecord.from_attributes(o.attributes)
+                for o in eng.catalog.by_type("AUTHREC")]
+
+
+def _entity(principal: str | None, group: str | None) -> tuple[str, str]:
+    if bool(principal) == bool(group):
+        raise MQMIError(CMQC.MQCC_FAILED, CMQCFC.MQRCCF_ENTITY_NAME_MISSING)
+    return ("principal", principal) if principal else ("group", group)  # type: ignore[return-value]
+
+
+def set_authority(eng, objtype: str, profile: str, specs: Iterable[str], *,  # noqa: ANN001
+                  principal: str | None = None, group: str | None = None
+                  ) -> oam.AuthRecord | None:
+    """setmqaut: apply ``+put -browse ...`` to the entity's record for ``profile``.
+
+    A record left with no authority is deleted (IBM keeps an empty profile; mqpy does not).
+    Raises :class:`mqpy.security.authority.AuthSpecError` for bad specifications.
+    """
+    otype = oam.objtype_of(objtype)
+    etype, entity = _entity(principal, group)
+    with eng.lock:
+        key = oam.AuthRecord(etype, entity, otype, profile)
+        old = eng.lookup("AUTHREC", key.object_name)
+        current = oam.AuthRecord.from_attributes(old.attributes).auths if old else frozenset()
+        auths = oam.parse_specs(otype, list(specs), current)
+        rec = oam.AuthRecord(etype, entity, otype, profile, auths)
+        if not auths:
+            if old is not None:
+                eng.delete("AUTHREC", key.object_name)
+            return None
+        eng.define("AUTHREC", rec.object_name, rec.attributes(), replace=True)
+        return rec
+
+
+def remove_authority(eng, objtype: str, profile: str, *, principal: str | None = None,  # noqa: ANN001
+                     group: str | None = None) -> bool:
+    """setmqaut -remove: delete the entity's record for ``profile``; False if none."""
+    etype, entity = _entity(principal, group)
+    key = oam.AuthRecord(etype, entity, oam.objtype_of(objtype), profile)
+    with eng.lock:
+        if eng.lookup("AUTHREC", key.object_name) is None:
+            return False
+        eng.delete("AUTHREC", key.object_name)
+        return True
+
+
+def set_authrec(eng, params: Mapping[str, object]) -> oam.AuthRecord | None:  # noqa: ANN001
+    """MQSC SET AUTHREC PROFILE() OBJTYPE() PRINCIPAL()|GROUP() AUTHADD() AUTHRMV()."""
+    objtype = str(params.get("OBJTYPE", ""))
+    profile = str(params.get("PROFILE", "") or "")
+    if oam.objtype_of(objtype) == "qmgr":
+        profile = eng.name
+    specs = [f"+{a}" for a in params.get("AUTHADD", ()) or ()]  # type: ignore[union-attr]
+    specs += [f"-{a}" for a in params.get("AUTHRMV", ()) or ()]  # type: ignore[union-attr]
+    return set_authority(eng, objtype, profile, specs,
+                         principal=params.get("PRINCIPAL"),  # type: ignore[arg-type]
+                         group=params.get("GROUP"))  # type: ignore[arg-type]
+
+
+def delete_authrec(eng, params: Mapping[str, object]) -> bool:  # noqa: ANN001
+    """MQSC DELETE AUTHREC PROFILE() OBJTYPE() PRINCIPAL()|GROUP()."""
+    objtype = str(params.get("OBJTYPE", ""))
+    profile = eng.name if oam.objtype_of(objtype) == "qmgr" else str(params.get("PROFILE", ""))
+    return remove_authority(eng, objtype, profile,
+                            principal=params.get("PRINCIPAL"),  # type: ignore[arg-type]
+                            group=params.get("GROUP"))  # type: ignore[arg-type]
+
+
+def effective_authority(eng, qmdir: str, user: str, objtype: str, name: str  # noqa: ANN001
+                        ) -> frozenset[str]:
+    """dspmqaut -p: what ``user`` may do with object ``name`` (mqm members: everything)."""
+    otype = oam.objtype_of(objtype)
+    users = UserFile(users_path(qmdir))
+    if users.is_admin(user):
+        return oam.OBJTYPES[otype]
+    return oam.effective(authority_records(eng), user, users.groups(user), otype, name)
+
+
+def group_authority(eng, objtype: str, name: str, group: str) -> frozenset[str]:  # noqa: ANN001
+    """dspmqaut -g: the authorities group ``group`` holds for object ``name``."""
+    otype = oam.objtype_of(objtype)
+    if group == ADMIN_GROUP:
+        return oam.OBJTYPES[otype]
+    recs = [r for r in authority_records(eng) if r.entity_type == "group"]
+    return oam.effective(recs, "", [group], otype, name)
+
+
+# ------------------------------------------------------------------ defaults
+
+
+def ensure_defaults(eng, owner: str | None = None) -> bool:  # noqa: ANN001
+    """crtmqm's security objects, once per queue manager; True if they were made now."""
+    with eng.lock:
+        if eng.lookup(*_MARKER) is not None:
+            return False
+        names = {r.key for r in chlauth_records(eng)}
+        date, tod = _stamp()
+        for r in chlauth.DEFAULT_RULES:
+            if r.key not in names:
+                r = chlauth.ChlauthRecord(**{**_fields(r), "altdate": date, "alttime": tod})
+                eng.define("CHLAUTH", r.object_name, r.attributes())
+        if eng.lookup("AUTHINFO", DEFAULT_AUTHINFO) is None:
+            eng.define("AUTHINFO", DEFAULT_AUTHINFO, dict(AUTHINFO_DEFAULTS))
+        if not eng.catalog.qmgr.get("CONNAUTH"):
+            eng.alter_qmgr({"CONNAUTH": DEFAULT_AUTHINFO})
+        eng.define(*_MARKER, {"VERSION": 1, "OWNER": owner or _owner()})
+    return True
+
+
+def _fields(r: chlauth.ChlauthRecord) -> dict[str, object]:
+    return attrs.asdict(r, recurse=False)
+
+
+# ------------------------------------------------------------------ channels
+
+
+def check_channel(eng, channel: str, address: str, *, client_user: str | None = None,  # noqa: ANN001
+                  remote_qmgr: str | None = None, ssl_peer: str | None = None,
+                  ssl_issuer: str | None = None, mcauser: str = "",
+                  default_user: str | None = None, qmdir: str | None = None
+                  ) -> chlauth.Decision:
+    """The CHLAUTH decision for an inbound channel (allowed as ``mcauser`` if CHLAUTH is
+    DISABLED). For the SVRCONN / RCVR MCA, before it connects for the partner."""
+    user = mcauser or client_user or default_user or _owner()
+    if str(eng.catalog.qmgr.get("CHLAUTH", "ENABLED")) != "ENABLED":
+        return chlauth.Decision(True, user, chlauth.AMQ9783I,
+                                f"Channel will run using MCAUSER('{user}').")
+    users = UserFile(users_path(qmdir or eng.qmdir))
+    return chlauth.evaluate(chlauth_records(eng), channel, address, client_user, remote_qmgr,
+                            ssl_peer, mcauser, ssl_issuer=ssl_issuer,
+                            default_user=default_user or _owner(), is_admin=users.is_admin)
+
+
+# ------------------------------------------------------------------ the policy
+
+
+class SecurityPolicy:
+    """The engine's Authority: CONNAUTH and OAM checks (module docstring)."""
+
+    def __init__(self, engine, qmdir: str) -> None:  # noqa: ANN001
+        self.engine = engine
+        self.qmdir = qmdir
+        self.users = UserFile(users_path(qmdir))
+        self.errors = ErrorLog(os.path.join(qmdir, "errors"), qmgr=engine.name)
+
+    # -------------------------------------------------------------- helpers
+
+    def _connauth_mode(self, channel: str | None) -> str:
+        name = str(self.engine.catalog.qmgr.get("CONNAUTH", "") or "")
+        if not name:
+            return "NONE"
+        ai = self.engine.catalog.lookup("AUTHINFO", name)
+        if ai is None or ai.attributes.get("AUTHTYPE", "IDPWOS") != "IDPWOS":
+            return "MISCONFIGURED"
+        key = "CHCKCLNT" if channel else "CHCKLOCL"
+        return str(ai.attributes.get(key, "OPTIONAL"))
+
+    def _fail_auth(self, user: str, appl_name: str) -> MQMIError:
+        self.errors.write(messages.AMQ5534, inserts={"user": user, "appl": appl_name.strip()})
+        return _refuse()
+
+    def _insufficient(self, user: str, name: str, needed: Iterable[str]) -> MQMIError:
+        self.errors.write_event(
+            AMQ8077W, f"Entity '{user}' has insufficient authority to access object "
+                      f"'{name}'. The following authorities were needed: "
+                      f"{' '.join(sorted(needed))}.")
+        return _refuse()
+
+    def _authorities(self, user: str, objtype: str, name: str) -> frozenset[str]:
+        if self.users.is_admin(user):
+            return oam.OBJTYPES[objtype]
+        return oam.effective(authority_records(self.engine), user, self.users.groups(user),
+                             objtype, name)
+
+    # -------------------------------------------------------------- Authority protocol
+
+    def check_connect(self, user: str, password: str | None, appl_name: str,
+                      channel: str | None) -> None:
+        mode = self._connauth_mode(channel)
+        if mode == "MISCONFIGURED":
+            raise self._fail_auth(user, appl_name)
+        required = mode == "REQUIRED" or (mode == "REQDADM" and self.users.is_admin(user))
+        if mode != "NONE":
+            if password is not None:
+                if not self.users.verify(user, password):
+                    raise self._fail_auth(user, appl_name)
+            elif required:
+                raise self._fail_auth(user, appl_name)
+        if "connect" not in self._authorities(user, "qmgr", self.engine.name):
+            raise self._insufficient(user, self.engine.name, ["connect"])
+
+    def check_open(self, user: str, objtype: str, name: str, options: int) -> None:
+        on_obj, on_qmgr = oam.open_requirements(options)
+        otype = oam.objtype_of(objtype)
+        missing = on_obj - self._authorities(user, otype, name)
+        if missing:
+            raise self._insufficient(user, name, missing)
+        if on_qmgr - self._authorities(user, "qmgr", self.engine.name):
+            raise self._insufficient(user, self.engine.name, on_qmgr)
+
+
+def install(engine, qmdir: str | None = None) -> SecurityPolicy:  # noqa: ANN001
+    """Turn security on for ``engine``: owner in mqm, defaults once, the policy installed."""
+    qmdir = qmdir or engine.qmdir
+    UserFile(users_path(qmdir)).ensure_owner(_owner())
+    ensure_defaults(engine)
+    policy = SecurityPolicy(engine, qmdir)
+    engine.authority = policy
+    return policy

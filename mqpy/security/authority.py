@@ -1,0 +1,269 @@
+"""Object authorities (IBM's object authority manager, OAM): pure rules, no storage.
+
+Owns the vocabulary of ``setmqaut`` / ``dspmqaut`` / SET AUTHREC (object types, authority
+names, ``+all`` ``+allmqi`` ``+alladm``), generic profiles, and the authority an MQI call
+needs. :mod:`mqpy.security` stores the records and asks :func:`effective` at MQCONN and
+MQOPEN.
+
+Rules (IBM MQ on UNIX with ``SecurityPolicy=user``; [M] as remembered from IBM's
+documentation, [inf] where mqpy chose):
+
+- An authority record grants a set of authorities to one *entity* (a principal ``-p`` or a
+  group ``-g``) for one object type and one *profile*: an object name, or a generic profile
+  where ``?`` is one character, ``*`` any characters within a qualifier (between dots) and
+  ``**`` any number of whole qualifiers (``PAY.**`` matches ``PAY`` and ``PAY.IN.EU``).
+- For each entity only the most specific matching profile counts: an exact name beats any
+  generic one; generic profiles are compared left to right, a plain character beating
+  ``?``, which beats ``*``, which beats ``**``. A user's authority is the union over the
+  user and each of its groups.
+- Members of group ``mqm`` (the queue manager's owner is one) have every authority.
+- MQCONN needs ``connect`` on the queue manager. MQOPEN of a queue needs, per option:
+  INPUT_* -> ``get``, BROWSE -> ``browse``, OUTPUT -> ``put``, INQUIRE -> ``inq``, SET ->
+  ``set``, PASS_IDENTITY_CONTEXT -> ``passid``, PASS_ALL_CONTEXT -> ``passall``,
+  SET_IDENTITY_CONTEXT -> ``setid``, SET_ALL_CONTEXT -> ``setall``; and
+  ALTERNATE_USER_AUTHORITY needs ``altusr`` on the queue manager.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Sequence
+
+import attrs
+
+from mqpy import CMQC
+
+__all__ = [
+    "AUTHORITIES",
+    "AuthRecord",
+    "AuthSpecError",
+    "OBJTYPES",
+    "effective",
+    "format_dspmqaut",
+    "objtype_of",
+    "open_requirements",
+    "parse_specs",
+    "profile_matches",
+]
+
+#: every authority name, in the order dspmqaut lists them.
+AUTHORITIES = ("get", "browse", "put", "inq", "set", "connect", "altusr", "passid", "passall",
+               "setid", "setall", "pub", "sub", "resume", "clr", "crt", "dlt", "chg", "dsp",
+               "ctrl", "ctrlx", "system")
+
+_MQI: dict[str, frozenset[str]] = {
+    "queue": frozenset({"browse", "get", "inq", "passall", "passid", "put", "set", "setall",
+                        "setid"}),
+    "qmgr": frozenset({"altusr", "connect", "inq", "set", "setall", "setid"}),
+    "process": frozenset({"inq"}),
+    "namelist": frozenset({"inq"}),
+    "channel": frozenset(),
+    "clntconn": frozenset(),
+    "listener": frozenset(),
+    "service": frozenset(),
+    "authinfo": frozenset({"inq"}),
+    "comminfo": frozenset(),
+    "topic": frozenset({"pub", "sub", "resume", "passall", "passid", "setall", "setid"}),
+    "rqmname": frozenset({"put"}),
+}
+_ADMIN: dict[str, frozenset[str]] = {
+    "queue": frozenset({"chg", "clr", "dlt", "dsp"}),
+    "qmgr": frozenset({"chg", "dlt", "dsp", "ctrl", "system"}),
+    "process": frozenset({"chg", "dlt", "dsp"}),
+    "namelist": frozenset({"chg", "dlt", "dsp"}),
+    "channel": frozenset({"chg", "dlt", "dsp", "ctrl", "ctrlx"}),
+    "clntconn": frozenset({"chg", "dlt", "dsp"}),
+    "listener": frozenset({"chg", "dlt", "dsp", "ctrl"}),
+    "service": frozenset({"chg", "dlt", "dsp", "ctrl"}),
+    "authinfo": frozenset({"chg", "dlt", "dsp"}),
+    "comminfo": frozenset({"chg", "dlt", "dsp"}),
+    "topic": frozenset({"chg", "clr", "dlt", "dsp", "ctrl"}),
+    "rqmname": frozenset(),
+}
+#: object types of setmqaut -t, each with the authorities it accepts (crt: create objects).
+OBJTYPES: dict[str, frozenset[str]] = {
+    t: _MQI[t] | _ADMIN[t] | ({"crt"} if t != "rqmname" else set()) for t in _MQI
+}
+_ALIASES = {"q": "queue", "prcs": "process", "nl": "namelist", "chl": "channel",
+            "lstr": "listener", "srvc": "service", "top": "topic", "qmgr": "qmgr",
+            "clntconn": "clntconn", "authinfo": "authinfo", "comminfo": "comminfo",
+            "rqmname": "rqmname"}
+#: engine object types (MQSC words) -> OAM object types.
+_ENGINE_TYPES = {"QLOCAL": "queue", "QMODEL": "queue", "QALIAS": "queue", "QREMOTE": "queue",
+                 "QUEUE": "queue", "QMGR": "qmgr", "PROCESS": "process",
+                 "NAMELIST": "namelist", "CHANNEL": "channel", "LISTENER": "listener",
+                 "SERVICE": "service", "AUTHINFO": "authinfo", "TOPIC": "topic",
+                 "COMMINFO": "comminfo", "CLNTCONN": "clntconn", "RQMNAME": "rqmname"}
+
+# setmqaut return codes (IBM).
+RC_INVALID_OBJTYPE = 148
+RC_INVALID_AUTH = 151
+RC_AUTH_MISSING = 150
+
+
+class AuthSpecError(ValueError):
+    """setmqaut input IBM refuses; ``rc`` is IBM's setmqaut return code."""
+
+    def __init__(self, text: str, rc: int) -> None:
+        super().__init__(text)
+        self.rc = rc
+
+
+def objtype_of(name: str) -> str:
+    """``-t`` value or engine object type -> the OAM object type (``queue``, ``qmgr`` ...)."""
+    key = name.strip()
+    if key.upper() in _ENGINE_TYPES:
+        return _ENGINE_TYPES[key.upper()]
+    low = key.lower()
+    if low in OBJTYPES:
+        return low
+    if low in _ALIASES:
+        return _ALIASES[low]
+    raise AuthSpecError(f"Object type '{name}' is not valid.", RC_INVALID_OBJTYPE)
+
+
+def parse_specs(objtype: str, specs: Sequence[str], current: Iterable[str] = ()
+                ) -> frozenset[str]:
+    """Apply ``+put -browse +all -all +allmqi +alladm +none`` to ``current``, in order."""
+    valid = OBJTYPES[objtype]
+    auths = set(current)
+    if not specs:
+        raise AuthSpecError("An authorization specification is required.", RC_AUTH_MISSING)
+    for spec in specs:
+        if len(spec) < 2 or spec[0] not in "+-":
+            raise AuthSpecError(f"Authorization specification '{spec}' is not valid.",
+                                RC_INVALID_AUTH)
+        name = spec[1:].lower()
+        group = {"all": OBJTYPES[objtype], "allmqi": _MQI[objtype], "alladm": _ADMIN[objtype],
+                 "none": frozenset()}.get(name)
+        if group is None:
+            if name not in valid:
+                raise AuthSpecError(f"Authorization specification '{spec}' is not valid for "
+                                    f"object type {objtype}.", RC_INVALID_AUTH)
+            group = frozenset({name})
+        if spec[0] == "+":
+            auths |= group
+        else:
+            auths -= group
+    return frozenset(auths)
+
+
+# ------------------------------------------------------------------ profiles
+
+
+def _tokens(profile: str) -> list[str]:
+    return re.findall(r"\*\*|\*|\?|[^*?]", profile)
+
+
+def _profile_re(profile: str) -> re.Pattern[str]:
+    quals = profile.split(".")
+    if quals == ["**"]:
+        return re.compile(r".*\Z", re.DOTALL)
+    parts = []
+    for i, q in enumerate(quals):
+        if q == "**":  # zero or more whole qualifiers
+            parts.append("(?:[^.]*\\.)*" if i == 0 else "(?:\\.[^.]*)*")
+            continue
+        body = "".join("[^.]*" if t == "*" else "[^.]" if t == "?" else re.escape(t)
+                       for t in _tokens(q))
+        leading = i == 0 or (i == 1 and quals[0] == "**")
+        parts.append(body if leading else "\\." + body)
+    return re.compile("".join(parts) + r"\Z")
+
+
+def profile_matches(profile: str, name: str) -> bool:
+    if not any(c in profile for c in "*?"):
+        return profile == name
+    return _profile_re(profile).match(name) is not None
+
+
+def profile_key(profile: str) -> tuple[bool, tuple[int, ...]]:
+    """Bigger is more specific (module docstring)."""
+    rank = {"**": 0, "*": 1, "?": 2}
+    return (not any(c in profile for c in "*?"),
+            tuple(rank.get(t, 3) for t in _tokens(profile)))
+
+
+# ------------------------------------------------------------------ records
+
+
+@attrs.frozen(slots=True)
+class AuthRecord:
+    """Authorities of one principal or group for one object type and profile."""
+
+    entity_type: str  # "principal" or "group"
+    entity: str
+    objtype: str
+    profile: str
+    auths: frozenset[str] = frozenset()
+
+    @property
+    def object_name(self) -> str:
+        """A stable engine-object name (48 characters at most) for this record's key."""
+        key = "\0".join((self.entity_type, self.entity, self.objtype, self.profile))
+        return "AR." + hashlib.sha1(key.encode()).hexdigest()[:40]
+
+    def attributes(self) -> dict[str, object]:
+        who = "PRINCIPAL" if self.entity_type == "principal" else "GROUP"
+        return {"PROFILE": self.profile, "OBJTYPE": self.objtype.upper(), who: self.entity,
+                "AUTHLIST": [a.upper() for a in AUTHORITIES if a in self.auths]}
+
+    @classmethod
+    def from_attributes(cls, a: dict[str, object]) -> AuthRecord:
+        if a.get("PRINCIPAL"):
+            etype, entity = "principal", str(a["PRINCIPAL"])
+        else:
+            etype, entity = "group", str(a.get("GROUP", ""))
+        auths = a.get("AUTHLIST") or []
+        return cls(etype, entity, str(a.get("OBJTYPE", "")).lower(), str(a.get("PROFILE", "")),
+                   frozenset(str(x).lower() for x in auths))  # type: ignore[union-attr]
+
+
+def effective(records: Iterable[AuthRecord], user: str, groups: Iterable[str], objtype: str,
+              name: str) -> frozenset[str]:
+    """The authorities ``user`` (a member of ``groups``) has on object ``name``."""
+    entities = {("principal", user), *(("group", g) for g in groups)}
+    best: dict[tuple[str, str], AuthRecord] = {}
+    for r in records:
+        ent = (r.entity_type, r.entity)
+        if r.objtype != objtype or ent not in entities or not profile_matches(r.profile, name):
+            continue
+        held = best.get(ent)
+        if held is None or profile_key(r.profile) > profile_key(held.profile):
+            best[ent] = r
+    out: set[str] = set()
+    for r in best.values():
+        out |= r.auths
+    return frozenset(out)
+
+
+_OPEN_NEEDS = (
+    (CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INPUT_EXCLUSIVE, "get"),
+    (CMQC.MQOO_BROWSE, "browse"),
+    (CMQC.MQOO_OUTPUT, "put"),
+    (CMQC.MQOO_INQUIRE, "inq"),
+    (CMQC.MQOO_SET, "set"),
+    (CMQC.MQOO_PASS_IDENTITY_CONTEXT, "passid"),
+    (CMQC.MQOO_PASS_ALL_CONTEXT, "passall"),
+    (CMQC.MQOO_SET_IDENTITY_CONTEXT, "setid"),
+    (CMQC.MQOO_SET_ALL_CONTEXT, "setall"),
+)
+
+
+def open_requirements(options: int) -> tuple[frozenset[str], frozenset[str]]:
+    """MQOO_* options -> (authorities needed on the object, on the queue manager)."""
+    obj = frozenset(a for bits, a in _OPEN_NEEDS if options & bits)
+    qmgr = frozenset({"altusr"}) if options & CMQC.MQOO_ALTERNATE_USER_AUTHORITY else \
+        frozenset()
+    return obj, qmgr
+
+
+def format_dspmqaut(entity: str, name: str, auths: Iterable[str], *,
+                    entity_type: str = "principal") -> str:
+    """dspmqaut's report: ``Entity alice has the following authorizations for object Q1:``."""
+    have = set(auths)
+    lines = [f"Entity {entity} has the following authorizations for object {name}:"]
+    listed = [a for a in AUTHORITIES if a in have]
+    lines += [f"\t{a}" for a in listed] or ["\tnone"]
+    return "\n".join(lines)

@@ -1,0 +1,40 @@
+"""Fixtures for the security suite: an embedded queue manager with the policy installed.
+
+Each test has its own data path; the queue manager is ended at teardown whatever happened.
+Password hashing uses the real scrypt cost, so tests add only the users they need.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import mqpy
+from mqpy import local
+from mqpy.security import install, users_path
+from mqpy.security.users import UserFile
+
+QM = "QMSEC"
+
+
+class SecuredQMgr:
+    def __init__(self, root: str) -> None:
+        self.root = root
+        self.qm = mqpy.embedded(QM, data_path=root)  # connected before security is on
+        self.eng = local.running(QM, root)
+        self.policy = install(self.eng, self.eng.qmdir)
+        self.users = UserFile(users_path(self.eng.qmdir))
+
+    def errors(self) -> str:
+        import os
+
+        path = os.path.join(self.eng.qmdir, "errors", "AMQERR01.LOG")
+        return open(path, encoding="utf-8").read() if os.path.exists(path) else ""
+
+
+@pytest.fixture
+def secured(tmp_path):
+    h = SecuredQMgr(str(tmp_path))
+    try:
+        yield h
+    finally:
+        local.stop(QM, h.root)

@@ -1,0 +1,129 @@
+"""setmqaut / dspmqaut / mqpyuser, run as commands against a queue manager in this process."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+import mqpy
+from mqpy import CMQC, local
+from mqpy.security.users import UserFile
+from mqpy.structures import OD
+from mqpy_cli.security import dspmqaut, mqpyuser, setmqaut
+
+QM = "QMSEC"
+
+
+def run(cmd, *args: str, root: str):
+    return CliRunner().invoke(cmd, [*args, "--data-path", root], catch_exceptions=False)
+
+
+def user(root: str, *args: str):
+    sub, *rest = args
+    return CliRunner().invoke(mqpyuser, [sub, "--data-path", root, *rest],
+                              catch_exceptions=False)
+
+
+def test_mqpyuser_add_passwd_del(secured):
+    """mqpyuser add / passwd / del change the repository CONNAUTH checks."""
+    r = user(secured.root, "add", "-m", QM, "-g", "apps,payments", "--password", "pw1", "dave")
+    assert r.exit_code == 0, r.output
+    users = UserFile(secured.users.path)
+    assert users.verify("dave", "pw1") and users.groups("dave") == ("apps", "payments")
+    assert user(secured.root, "passwd", "-m", QM, "--password", "pw2", "dave").exit_code == 0
+    assert users.verify("dave", "pw2") and not users.verify("dave", "pw1")
+    listed = user(secured.root, "list", "-m", QM).output
+    assert "dave" in listed and "apps,payments" in listed
+    assert user(secured.root, "del", "-m", QM, "dave").exit_code == 0
+    assert users.get("dave") is None
+    again = user(secured.root, "del", "-m", QM, "dave")
+    assert again.exit_code == 36 and "does not exist" in again.output
+
+
+def test_mqpyuser_prompts_for_the_password(secured):
+    r = CliRunner().invoke(mqpyuser, ["add", "--data-path", secured.root, "-m", QM, "erin"],
+                           input="s3cret\ns3cret\n")
+    assert r.exit_code == 0, r.output
+    assert secured.users.verify("erin", "s3cret")
+
+
+def test_mqpyuser_needs_an_existing_queue_manager(tmp_path):
+    r = user(str(tmp_path), "add", "-m", "NOQM", "--password", "x", "dave")
+    assert r.exit_code == 72 and "AMQ8118E" in r.output
+
+
+def test_setmqaut_dspmqaut_round_trip_and_enforcement(secured):
+    """Given alice with +connect only, when setmqaut grants +put +get -browse on Q1, then
+    dspmqaut lists get and put, alice may open Q1 for output; -put removes that again."""
+    secured.users.add("alice", "apw")
+    secured.eng.define("QLOCAL", "Q1", {})
+    r = run(setmqaut, "-m", QM, "-t", "qmgr", "-p", "alice", "+connect", root=secured.root)
+    assert r.exit_code == 0 and "completed successfully" in r.output
+    r = run(setmqaut, "-m", QM, "-t", "queue", "-n", "Q1", "-p", "alice", "+put", "+get",
+            "+browse", "-browse", root=secured.root)
+    assert r.exit_code == 0, r.output
+    shown = run(dspmqaut, "-m", QM, "-t", "queue", "-n", "Q1", "-p", "alice",
+                root=secured.root)
+    assert shown.output == ("Entity alice has the following authorizations for object Q1:\n"
+                            "\tget\n\tput\n")
+    conn = secured.eng.connect("app", user="alice", password="apw")
+    conn.close(conn.open(OD(ObjectName=b"Q1"), CMQC.MQOO_OUTPUT), 0)
+    run(setmqaut, "-m", QM, "-t", "q", "-n", "Q1", "-p", "alice", "-put", root=secured.root)
+    with pytest.raises(mqpy.MQMIError) as exc:
+        conn.open(OD(ObjectName=b"Q1"), CMQC.MQOO_OUTPUT)
+    assert exc.value.reason == CMQC.MQRC_NOT_AUTHORIZED
+
+
+def test_setmqaut_generic_group_profile_and_remove(secured):
+    """setmqaut -g with a generic profile, seen by dspmqaut for a member; -remove drops it."""
+    secured.users.add("frank", None, ["payments"])
+    r = run(setmqaut, "-m", QM, "-t", "queue", "-n", "PAY.**", "-g", "payments", "+allmqi",
+            "-setall", root=secured.root)
+    assert r.exit_code == 0, r.output
+    shown = run(dspmqaut, "-m", QM, "-t", "queue", "-n", "PAY.EU.IN", "-p", "frank",
+                root=secured.root).output
+    assert "\tput\n" in shown and "\tsetall" not in shown
+    grp = run(dspmqaut, "-m", QM, "-t", "queue", "-n", "PAY.X", "-g", "payments",
+              root=secured.root).output
+    assert grp.startswith("Entity payments has the following authorizations for object PAY.X")
+    run(setmqaut, "-m", QM, "-t", "queue", "-n", "PAY.**", "-g", "payments", "-remove",
+        root=secured.root)
+    shown = run(dspmqaut, "-m", QM, "-t", "queue", "-n", "PAY.EU.IN", "-p", "frank",
+                root=secured.root).output
+    assert shown.endswith("\tnone\n")
+
+
+def test_setmqaut_refusals_have_ibm_return_codes(secured):
+    secured.users.add("alice", "apw")
+    secured.eng.define("QLOCAL", "Q1", {})
+    cases = [
+        (("-m", QM, "-n", "Q1", "-p", "alice", "+put"), 147),  # no -t
+        (("-m", QM, "-t", "blob", "-n", "Q1", "-p", "alice", "+put"), 148),
+        (("-m", QM, "-t", "queue", "-n", "Q1", "-p", "nobody", "+put"), 149),
+        (("-m", QM, "-t", "queue", "-n", "Q1", "-p", "alice"), 150),
+        (("-m", QM, "-t", "queue", "-n", "Q1", "-p", "alice", "+connect"), 151),
+        (("-m", QM, "-t", "queue", "-p", "alice", "+put"), 146),
+        (("-m", QM, "-t", "queue", "-n", "NOSUCH", "-p", "alice", "+put"), 133),
+        (("-m", "NOQM", "-t", "queue", "-n", "Q1", "-p", "alice", "+put"), 72),
+    ]
+    for args, rc in cases:
+        r = run(setmqaut, *args, root=secured.root)
+        assert r.exit_code == rc, (args, r.output)
+
+
+def test_owner_shows_all_authority(secured):
+    owner = next(u for u, e in secured.users.load().items() if "mqm" in e.groups)
+    shown = run(dspmqaut, "-m", QM, "-t", "qmgr", "-p", owner, root=secured.root).output
+    assert "\tconnect\n" in shown and "\taltusr\n" in shown
+
+
+def test_setmqaut_on_a_stopped_queue_manager(secured):
+    """Given the queue manager is not running, setmqaut starts it for the command, and the
+    record is there when it runs again."""
+    secured.users.add("alice", "apw")
+    local.stop(QM, secured.root)
+    r = run(setmqaut, "-m", QM, "-t", "qmgr", "-p", "alice", "+connect", root=secured.root)
+    assert r.exit_code == 0, r.output
+    assert local.running(QM, secured.root) is None
+    shown = run(dspmqaut, "-m", QM, "-t", "qmgr", "-p", "alice", root=secured.root).output
+    assert "\tconnect\n" in shown

@@ -1,0 +1,113 @@
+"""Connection authentication (CONNAUTH, CHCKLOCL / CHCKCLNT) on an embedded queue manager."""
+
+from __future__ import annotations
+
+import pytest
+
+import mqpy
+from mqpy import CMQC
+from mqpy.security import DEFAULT_AUTHINFO, set_authority
+
+ALICE_PW = "alice-pw-1"
+
+
+@pytest.fixture
+def alice(secured):
+    secured.users.add("alice", ALICE_PW, ["apps"])
+    set_authority(secured.eng, "qmgr", secured.eng.name, ["+connect"], principal="alice")
+    return secured
+
+
+def refused(call) -> None:
+    with pytest.raises(mqpy.MQMIError) as exc:
+        call()
+    assert exc.value.comp == CMQC.MQCC_FAILED
+    assert exc.value.reason == CMQC.MQRC_NOT_AUTHORIZED
+
+
+def set_check(secured, **attrs):
+    secured.eng.alter("AUTHINFO", DEFAULT_AUTHINFO, attrs)
+
+
+def test_install_makes_ibm_connauth_defaults(secured):
+    """Given a new secured queue manager, then QMGR CONNAUTH names
+    SYSTEM.DEFAULT.AUTHINFO.IDPWOS with CHCKLOCL(OPTIONAL) CHCKCLNT(REQDADM)."""
+    assert secured.eng.catalog.qmgr["CONNAUTH"] == DEFAULT_AUTHINFO
+    ai = secured.eng.lookup("AUTHINFO", DEFAULT_AUTHINFO).attributes
+    assert (ai["AUTHTYPE"], ai["CHCKLOCL"], ai["CHCKCLNT"]) == ("IDPWOS", "OPTIONAL",
+                                                                 "REQDADM")
+
+
+def test_right_password_connects(alice):
+    """Given alice with +connect, when she connects with her password, then MQCONN works."""
+    conn = alice.eng.connect("app", user="alice", password=ALICE_PW)
+    assert conn.user.strip() == b"alice"
+    conn.disconnect()
+
+
+def test_wrong_password_is_2035_and_logs_amq5534(alice):
+    """Given alice, when she connects with a wrong password, then 2035 and an AMQ5534E entry
+    naming her in the queue manager's error log."""
+    refused(lambda: alice.eng.connect("payroll", user="alice", password="nope"))
+    log = alice.errors()
+    assert "AMQ5534E: User ID 'alice' authentication failed" in log
+    assert "CommentInsert1(alice)" in log
+
+
+def test_unknown_user_is_refused(alice):
+    refused(lambda: alice.eng.connect("app", user="mallory", password=ALICE_PW))
+
+
+def test_chcklocl_required_needs_a_password(alice):
+    """Given CHCKLOCL(REQUIRED), when alice connects in bindings without a password, then
+    2035; with it, she connects."""
+    set_check(alice, CHCKLOCL="REQUIRED")
+    refused(lambda: alice.eng.connect("app", user="alice"))
+    alice.eng.connect("app", user="alice", password=ALICE_PW).disconnect()
+
+
+def test_chcklocl_optional_checks_only_a_given_password(alice):
+    """Given CHCKLOCL(OPTIONAL), a connection without password is an asserted identity; a
+    given password must be right."""
+    alice.eng.connect("app", user="alice").disconnect()
+    refused(lambda: alice.eng.connect("app", user="alice", password="bad"))
+
+
+def test_chcklocl_none_ignores_passwords(alice):
+    set_check(alice, CHCKLOCL="NONE")
+    alice.eng.connect("app", user="alice", password="bad").disconnect()
+
+
+def test_chckclnt_reqdadm_applies_to_client_connections(alice):
+    """Given CHCKCLNT(REQDADM), when a privileged user connects over a channel without a
+    password, then 2035; a non-privileged client may connect without one; bindings
+    connections follow CHCKLOCL instead."""
+    owner = next(u for u, e in alice.users.load().items() if "mqm" in e.groups)
+    refused(lambda: alice.eng.connect("c", user=owner, channel="APP.SVRCONN"))
+    alice.eng.connect("c", user="alice", channel="APP.SVRCONN").disconnect()
+    alice.eng.connect("c", user=owner).disconnect()  # bindings: CHCKLOCL(OPTIONAL)
+
+
+def test_chckclnt_required(alice):
+    set_check(alice, CHCKCLNT="REQUIRED")
+    refused(lambda: alice.eng.connect("c", user="alice", channel="APP.SVRCONN"))
+    alice.eng.connect("c", user="alice", password=ALICE_PW, channel="APP.SVRCONN").disconnect()
+
+
+def test_connauth_naming_no_authinfo_refuses(alice):
+    """Given QMGR CONNAUTH naming an AUTHINFO that does not exist, then every connection is
+    refused (fail closed) and logged."""
+    alice.eng.alter_qmgr({"CONNAUTH": "NO.SUCH.AUTHINFO"})
+    refused(lambda: alice.eng.connect("app", user="alice", password=ALICE_PW))
+
+
+def test_blank_connauth_means_no_authentication(alice):
+    alice.eng.alter_qmgr({"CONNAUTH": ""})
+    alice.eng.connect("app", user="alice", password="bad").disconnect()
+
+
+def test_authenticated_user_without_connect_authority_is_2035(secured):
+    """Given bob with a right password but no +connect, then 2035 and AMQ8077W."""
+    secured.users.add("bob", "bob-pw")
+    refused(lambda: secured.eng.connect("app", user="bob", password="bob-pw"))
+    assert "AMQ8077W: Entity 'bob' has insufficient authority" in secured.errors()
