@@ -39,7 +39,7 @@ from mqpy_chinit.mca import (
     mqi,
 )
 from mqpy_chinit.states import ChannelState, ChannelStatus
-from mqpy_chinit.wire import InitialData, StatusCode
+from mqpy_chinit.wire import CapFlags1, InitialData, StatusCode
 
 INITQ = "SYSTEM.CHANNEL.INITQ"
 COMMAND_FORMAT = b"MQPYCHCM"
@@ -196,10 +196,11 @@ class ChannelInitiator:
             if chltype == "SVRCONN" and self.svrconn_handler is not None:
                 await self.svrconn_handler(self, conv, first, definition)
                 return
-            if chltype == "SVR":
+            from_client = bool(first.cap_flags1 & CapFlags1.MQREQUEST)
+            if chltype == "SVR" and not from_client:
                 await self._serve_requester(name, definition, conv, first)
                 return
-            if chltype == "SDR":
+            if chltype == "SDR" and not from_client:
                 # a requester calling a sender: the sender ends the call and calls back
                 # on its own CONNAME (seed 000 9.26)
                 with trio.CancelScope(shield=True):
