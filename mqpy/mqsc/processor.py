@@ -93,6 +93,10 @@ RESPONSES: dict[str, str] = {
     "AMQ8151E": "IBM MQ object has different type.",
     "AMQ8227E": "Channel {0} not found.",
     "AMQ8018I": "Start IBM MQ channel accepted.",
+    "AMQ8878I": "Display channel authentication record details.",
+    "AMQ8884E": "Channel authentication record not found.",
+    "AMQ8862I": "IBM MQ authority record set.",
+    "AMQ8863I": "IBM MQ authority record deleted.",
     "AMQ8020I": "Ping IBM MQ channel complete.",
     "AMQ8023I": "IBM MQ channel reset.",
     "AMQ8019I": "Stop IBM MQ channel accepted.",
@@ -295,6 +299,8 @@ class MQSCProcessor:
             return [message("AMQ8021I" if verb == "START" else "AMQ8706I")]
         if obj == "CHINIT" and verb in ("START", "STOP"):
             raise self._no_chinit()
+        if obj in ("CHLAUTH", "AUTHREC"):
+            return self._security(cmd)
         if obj == "QLOCAL" and verb == "CLEAR":
             return self._clear(cmd)
         if obj in _NAME_ITEM or obj == "QUEUE":
@@ -420,6 +426,37 @@ class MQSCProcessor:
             lines.append(message("AMQ8631I"))
             lines.extend(format_attrs(list(row.items())))
         return lines
+
+    def _security(self, cmd: MQSCCommand) -> list[str]:
+        """SET/DISPLAY CHLAUTH, SET/DELETE AUTHREC (mqpy.security keeps the records)."""
+        from mqpy import security
+
+        try:
+            if cmd.objtype == "CHLAUTH" and cmd.verb == "SET":
+                return [security.set_chlauth(self.engine, cmd.name, cmd.params)]
+            if cmd.objtype == "CHLAUTH" and cmd.verb == "DISPLAY":
+                found = security.display_chlauth(self.engine, cmd.name or "*", cmd.params)
+                if isinstance(found, str):
+                    return [found]
+                if not found:
+                    raise CommandFailed.of(CMQCFC.MQRCCF_CHLAUTH_NOT_FOUND, "AMQ8884E")
+                lines: list[str] = []
+                for record in found:
+                    lines.append(message("AMQ8878I"))
+                    lines.extend(format_attrs(list(record.items())))
+                return lines
+            if cmd.objtype == "AUTHREC" and cmd.verb == "SET":
+                security.set_authrec(self.engine, cmd.params)
+                return [message("AMQ8862I")]
+            if cmd.objtype == "AUTHREC" and cmd.verb == "DELETE":
+                if not security.delete_authrec(self.engine, cmd.params):
+                    raise CommandFailed.of(CMQCFC.MQRCCF_OBJECT_NAME_ERROR, "AMQ8147E",
+                                           cmd.params.get("PROFILE", ""))
+                return [message("AMQ8863I")]
+        except MQMIError as err:
+            raise CommandFailed([message("AMQ8101S", f"{err.reason:X}")], err.reason) from None
+        raise CommandFailed.of(CMQC.MQRC_FUNCTION_NOT_SUPPORTED, "AMQ8101S",
+                               f"{CMQC.MQRC_FUNCTION_NOT_SUPPORTED:X}")
 
     @staticmethod
     def _no_chinit() -> CommandFailed:
