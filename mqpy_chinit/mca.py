@@ -568,6 +568,7 @@ class ReceiverMCA:
         self.first = first
         self.autodefine = autodefine
         self.call_out = call_out
+        self._qtypes: dict[str, int] = {}  # destination queue -> MQQT_*, for rule 6
         self.local_qm = local_qm
         self.connect_qm = connect_qm
         self.lookup = lookup
@@ -705,6 +706,7 @@ class ReceiverMCA:
                 await conv.send(Status(code=0))
                 self.status.batch_done(in_batch, self.status.batchsz or 50)
                 in_batch = 0
+                self._qtypes.clear()  # definitions may change between batches
 
     async def _commit_batch(self, qm: mqpy.QueueManager, seq: int, luwid: bytes
                             ) -> syncq.SyncRecord:
@@ -730,6 +732,11 @@ class ReceiverMCA:
         retries = D.int_attr(self.definition, "MRRTY")
         interval = D.int_attr(self.definition, "MRTMR") / 1000.0
         reason = 0
+        if dest_qm in ("", self.local_qm) and await self._is_remote_definition(qm, dest_q):
+            # Arrivals are resolved like an open naming both queue and queue manager, but a
+            # remote-queue definition never applies to them (seed 000 §1 rule 6).
+            return await self._undeliverable(qm, md, ev.data, CMQC.MQRC_UNKNOWN_OBJECT_NAME,
+                                             dest_q, dest_qm, sync)
         while True:
             try:
                 await mqi(qm.put1, od, ev.data, md,
@@ -750,6 +757,21 @@ class ReceiverMCA:
         if self.status.state is ChannelState.PAUSED:
             self.status.move(ChannelState.RUNNING)
         return await self._undeliverable(qm, md, ev.data, reason, dest_q, dest_qm, sync)
+
+    async def _is_remote_definition(self, qm: mqpy.QueueManager, name: str) -> bool:
+        cached = self._qtypes.get(name)
+        if cached is None:
+            def qtype() -> int:
+                try:
+                    q = mqpy.Queue(qm, name, CMQC.MQOO_INQUIRE)
+                except mqpy.MQMIError:
+                    return 0
+                try:
+                    return int(q.inquire(CMQC.MQIA_Q_TYPE))
+                finally:
+                    q.close()
+            cached = self._qtypes[name] = await mqi(qtype)
+        return cached == CMQC.MQQT_REMOTE
 
     async def _undeliverable(self, qm: mqpy.QueueManager, md: mqpy.MD, data: bytes,
                              reason: int, dest_q: str, dest_qm: str, sync: int

@@ -101,3 +101,23 @@ async def test_receiver_auto_defined_when_chad_is_enabled(two_qmgrs):
     auto = qm2.engine.lookup("CHANNEL", "NEW.CHL").attributes
     assert auto["CHLTYPE"] == "RCVR" and auto["SEQWRAP"] == 5000
     assert auto["DESCR"].startswith("Auto-defined by QM1") and len(auto["DESCR"]) == 64
+
+
+async def test_arrivals_ignore_remote_queue_definitions(two_qmgrs):
+    """Given QM2 has a QREMOTE named like the destination queue of an arriving message, when
+    the message arrives for that queue at QM2, then the definition is not used: the message
+    is dead-lettered with 2085.  spec: dqm-intercommunication §1 rule 6"""
+    qm1, qm2 = two_qmgrs
+    async with trio.open_nursery() as nursery:
+        c2 = qm2.make_chinit()
+        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        define_pair(qm1, qm2, c2.ports[0])
+        qm2.define("QLOCAL", "ELSEWHERE", USAGE="XMITQ")
+        qm2.define("QREMOTE", "REDIRECTED", RNAME="X", RQMNAME="QM9", XMITQ="ELSEWHERE")
+        qm1.put("REDIRECTED", b"rule 6", qmgr="QM2")
+        c1 = qm1.make_chinit()
+        await nursery.start(c1.run)
+        c1.start_channel("QM1.TO.QM2")
+        await wait_until(lambda: qm2.depth("SYSTEM.DEAD.LETTER.QUEUE") == 1)
+        assert qm2.depth("ELSEWHERE") == 0
+        nursery.cancel_scope.cancel()
