@@ -199,6 +199,8 @@ def _serve(eng: Any, root: str | None, qmdir: str, console: _Console) -> str:
         async with trio.open_nursery() as nursery:
             await nursery.start(server.run)
             stop_command_server = _start_command_server(eng.name, root)
+            csv = {"stop": stop_command_server}
+            nursery.start_soon(_watch_command_server_requests, eng, root, qmdir, csv)
             stop_statistics = _start_statistics(eng)
             chinit = {"proc": _start_chinit(eng.name, root, qmdir)}
             await _chinit_ready(eng, chinit["proc"])
@@ -221,8 +223,8 @@ def _serve(eng: Any, root: str | None, qmdir: str, console: _Console) -> str:
                 proc, chinit["proc"] = chinit["proc"], None
                 _stop_chinit(proc)
                 stop_statistics()
-                if stop_command_server is not None:
-                    stop_command_server()
+                if csv["stop"] is not None:
+                    csv["stop"]()
             nursery.cancel_scope.cancel()
 
     trio.run(serve)
@@ -242,6 +244,27 @@ def _start_command_server(name: str, root: str | None) -> Callable[[], None] | N
     from mqpy import cmdserver
 
     return cmdserver.start_command_server(name, root).stop
+
+
+async def _watch_command_server_requests(eng: Any, root: str | None, qmdir: str,
+                                         csv: dict) -> None:
+    """strmqcsv / endmqcsv write START or STOP to ``cmdserver.ctl``; the daemon obeys."""
+    import trio
+
+    path = os.path.join(qmdir, "cmdserver.ctl")
+    while True:
+        await trio.sleep(0.2)
+        try:
+            with open(path) as f:
+                want = f.read().strip()
+            os.unlink(path)
+        except OSError:
+            continue
+        if want == "STOP" and csv["stop"] is not None:
+            stop, csv["stop"] = csv["stop"], None
+            await trio.to_thread.run_sync(stop)
+        elif want == "START" and csv["stop"] is None:
+            csv["stop"] = _start_command_server(eng.name, root)
 
 
 def _start_statistics(eng: Any) -> Callable[[], None]:

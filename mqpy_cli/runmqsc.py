@@ -195,24 +195,47 @@ def runmqsc(verify: bool, no_echo: bool, wait: int | None, local_qmgr: str | Non
     sys.exit(code)
 
 
-_NO_DAEMON = ("mqpy: the command server runs inside the queue manager's process; {verb} "
-              "reaches it through the queue-manager daemon, which mqpy does not have yet. "
-              "A queue manager embedded in a process starts its command server with "
-              "mqpy.cmdserver.start_command_server(name, data_path).")
+def _command_server_running(qm: QueueManager) -> bool:
+    q = Queue(qm, COMMAND_QUEUE, CMQC.MQOO_INQUIRE)
+    try:
+        return bool(q.inquire(CMQC.MQIA_OPEN_INPUT_COUNT))
+    finally:
+        q.close()
 
 
-def _no_daemon(verb: str) -> None:
-    click.echo(message("AMQ8146E"))
-    click.echo(_NO_DAEMON.format(verb=verb), err=True)
-    sys.exit(EXIT_FAILED)
+def _control_command_server(qmgr: str, data_path: str | None, want: str) -> None:
+    """strmqcsv / endmqcsv: ask the daemon (through its control file) and wait for it."""
+    try:
+        qm = _connect(qmgr, data_path)
+    except MQMIError:
+        click.echo(message("AMQ8146E"))
+        sys.exit(40)
+    try:
+        if _command_server_running(qm) == (want == "START"):
+            click.echo(f"AMQ8{'026' if want == 'START' else '025'}I: IBM MQ command server "
+                       f"{'already running' if want == 'START' else 'not running'}.")
+            sys.exit(0 if want == "STOP" else 0)
+        ctl = os.path.join(config.qmgr_dir(qmgr, data_path), "cmdserver.ctl")
+        with open(ctl, "w") as f:
+            f.write(want + "\n")
+        deadline = time.monotonic() + 15
+        while _command_server_running(qm) != (want == "START"):
+            if time.monotonic() > deadline:
+                click.echo("AMQ8102E: IBM MQ command server did not respond in time.")
+                sys.exit(71)
+            time.sleep(0.1)
+        click.echo("AMQ8024I: IBM MQ command server started." if want == "START"
+                   else "AMQ8028I: IBM MQ command server ended.")
+    finally:
+        qm.disconnect()
 
 
 @click.command()
 @click.option("--data-path", default=None, envvar=config.ENV_DATA_PATH)
 @click.argument("qmgr")
 def strmqcsv(data_path: str | None, qmgr: str) -> None:
-    """Start the command server of QMGR."""
-    _no_daemon("strmqcsv")
+    """Start the command server of QMGR (run by its daemon)."""
+    _control_command_server(qmgr, data_path, "START")
 
 
 @click.command()
@@ -220,7 +243,7 @@ def strmqcsv(data_path: str | None, qmgr: str) -> None:
 @click.argument("qmgr")
 def endmqcsv(data_path: str | None, qmgr: str) -> None:
     """End the command server of QMGR."""
-    _no_daemon("endmqcsv")
+    _control_command_server(qmgr, data_path, "STOP")
 
 
 @click.command()
@@ -228,4 +251,13 @@ def endmqcsv(data_path: str | None, qmgr: str) -> None:
 @click.argument("qmgr")
 def dspmqcsv(data_path: str | None, qmgr: str) -> None:
     """Display the status of QMGR's command server."""
-    _no_daemon("dspmqcsv")
+    try:
+        qm = _connect(qmgr, data_path)
+    except MQMIError:
+        click.echo(message("AMQ8146E"))
+        sys.exit(40)
+    try:
+        state = "Running" if _command_server_running(qm) else "Stopped"
+    finally:
+        qm.disconnect()
+    click.echo(f"AMQ8027I: IBM MQ Command Server Status ..: {state}")

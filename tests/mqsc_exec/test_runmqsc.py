@@ -46,11 +46,38 @@ def test_verify_needs_no_queue_manager(tmp_path):
     assert "     1 : " not in bad.output
 
 
-def test_command_server_commands_say_the_daemon_is_needed(tmp_path):
+def test_command_server_commands_need_a_running_queue_manager(tmp_path):
+    """Given no running queue manager, strmqcsv/endmqcsv/dspmqcsv answer AMQ8146E, exit 40."""
     for cmd in (strmqcsv, endmqcsv, dspmqcsv):
         result = CliRunner().invoke(cmd, ["--data-path", str(tmp_path), "QM1"])
-        assert result.exit_code == 20
+        assert result.exit_code == 40
         assert "AMQ8146E" in result.output
+
+
+def test_endmqcsv_strmqcsv_dspmqcsv_on_a_daemon(tmp_path):
+    """Given a queue manager started with strmqm, when endmqcsv then strmqcsv run, then
+    dspmqcsv reports Running, Stopped, Running, and commands are answered only while it
+    runs.  spec: operations-dlq-clusters 7.7"""
+    from tests.daemon.conftest import Installation
+
+    site = Installation(str(tmp_path))
+    try:
+        assert site.run("crtmqm", "CSVQM").returncode == 0
+        assert site.run("strmqm", "CSVQM").returncode == 0
+        root = str(tmp_path)
+
+        def status() -> str:
+            return CliRunner().invoke(dspmqcsv, ["--data-path", root, "CSVQM"]).output
+
+        assert "Running" in status()
+        out = CliRunner().invoke(endmqcsv, ["--data-path", root, "CSVQM"])
+        assert out.exit_code == 0 and "AMQ8028I" in out.output
+        assert "Stopped" in status()
+        out = CliRunner().invoke(strmqcsv, ["--data-path", root, "CSVQM"])
+        assert out.exit_code == 0 and "AMQ8024I" in out.output
+        assert "Running" in status()
+    finally:
+        site.run("endmqm", "-i", "CSVQM")
 
 
 def test_cli_against_a_queue_manager_in_this_process(qmgr):
