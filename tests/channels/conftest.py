@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import attrs
 import pytest
 
@@ -67,3 +69,19 @@ def two_qmgrs(tmp_path):
         made.append(QMgr(name, root, local.start(name, root)))
     yield made
     local.stop_all()
+
+
+@pytest.fixture
+def site(tmp_path):
+    from ..daemon.conftest import Installation
+
+    inst = Installation(str(tmp_path))
+    inst.env.pop("MQPY_NO_CHINIT", None)
+    yield inst
+    for name in ("QM1", "QM2"):
+        inst.run("endmqm", "-i", name)
+    for pid in inst.pids:
+        try:
+            os.kill(pid, 9)
+        except ProcessLookupError:
+            pass

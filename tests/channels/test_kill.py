@@ -9,7 +9,7 @@ import time
 import mqpy
 from mqpy import CMQC
 
-from .test_two_daemons import bind, depth, free_port, mqsc, site  # noqa: F401 - fixture
+from .test_two_daemons import bind, depth, free_port, mqsc
 
 N = 1200
 
@@ -41,7 +41,7 @@ def _wait_progress(site, beyond: int, timeout: float = 30.0) -> int:
     raise AssertionError(f"no progress beyond {beyond} messages")
 
 
-def test_every_message_arrives_once_whatever_is_killed(site):  # noqa: F811
+def test_every_message_arrives_once_whatever_is_killed(site):
     """Given a triggered SDR-RCVR channel between two daemons moving 1200 persistent
     messages in batches of 20, when the sending channel initiator, then the receiving queue
     manager, then the sending queue manager are each killed with SIGKILL in the middle of the

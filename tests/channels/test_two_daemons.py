@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
 import sys
 import time
-
-import pytest
 
 import mqpy
 from mqpy import CMQC
@@ -23,20 +20,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-@pytest.fixture
-def site(tmp_path):
-    inst = Installation(str(tmp_path))
-    inst.env.pop("MQPY_NO_CHINIT", None)
-    yield inst
-    for name in ("QM1", "QM2"):
-        inst.run("endmqm", "-i", name)
-    for pid in inst.pids:
-        try:
-            os.kill(pid, 9)
-        except ProcessLookupError:
-            pass
 
 
 def mqsc(site: Installation, qmgr: str, script: str) -> subprocess.CompletedProcess:
