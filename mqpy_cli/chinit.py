@@ -83,9 +83,13 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
             pass
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_until_signalled, nursery.cancel_scope)
-            await nursery.start(lambda task_status: chinit.run(
-                listen, serve_initq=serve_initq, start_listeners=start_listeners,
-                task_status=task_status))
+
+            async def run_chinit(task_status=trio.TASK_STATUS_IGNORED) -> None:
+                await chinit.run(listen, serve_initq=serve_initq,
+                                 start_listeners=start_listeners, task_status=task_status)
+                nursery.cancel_scope.cancel()  # it ended (its queue manager went): so do we
+
+            await nursery.start(run_chinit)
             for port in chinit.ports:
                 print(f"AMQ8021I: Request to start WebSphere MQ listener accepted (port {port}).",
                       flush=True)
