@@ -121,3 +121,34 @@ async def test_arrivals_ignore_remote_queue_definitions(two_qmgrs):
         await wait_until(lambda: qm2.depth("SYSTEM.DEAD.LETTER.QUEUE") == 1)
         assert qm2.depth("ELSEWHERE") == 0
         nursery.cancel_scope.cancel()
+
+
+async def test_dlq_handler_retries_what_a_channel_dead_lettered(two_qmgrs):
+    """Given a channel that dead-lettered messages for a queue QM2 did not have, when the queue
+    is defined and runmqdlq runs with a RETRY rule (WAIT NO), then the messages reach the queue
+    without their MQDLH and the DLQ is empty.  spec: operations-dlq-clusters 7.36, 7.39"""
+    import io
+
+    from mqpy.dlq import DeadLetterHandler, parse_rules
+
+    qm1, qm2 = two_qmgrs
+    async with trio.open_nursery() as nursery:
+        c2 = qm2.make_chinit()
+        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        define_pair(qm1, qm2, c2.ports[0])
+        for i in range(3):
+            qm1.put("LATE.QUEUE", b"late %d" % i, qmgr="QM2")
+        c1 = qm1.make_chinit()
+        await nursery.start(c1.run)
+        c1.start_channel("QM1.TO.QM2")
+        await wait_until(lambda: qm2.depth("SYSTEM.DEAD.LETTER.QUEUE") == 3)
+        nursery.cancel_scope.cancel()
+    qm2.define("QLOCAL", "LATE.QUEUE")
+    table = parse_rules("WAIT(NO) RETRYINT(1)\nREASON(MQRC_UNKNOWN_OBJECT_NAME) ACTION(RETRY)\n")
+    qm = qm2.connect()
+    summary = await trio.to_thread.run_sync(
+        lambda: DeadLetterHandler(qm, table, out=io.StringIO()).run())
+    qm.disconnect()
+    assert qm2.depth("SYSTEM.DEAD.LETTER.QUEUE") == 0
+    assert qm2.drain("LATE.QUEUE") == [b"late 0", b"late 1", b"late 2"]
+    assert summary is not None
