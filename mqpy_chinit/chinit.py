@@ -129,6 +129,7 @@ class ChannelInitiator:
                             self.log("AMQ9999E", err)
             if serve_initq:
                 nursery.start_soon(self._serve_initq)
+                nursery.start_soon(self._channel_statistics)
                 self.log("AMQ8024I", "WebSphere MQ channel initiator started.")
             task_status.started()
 
@@ -421,6 +422,36 @@ class ChannelInitiator:
             status.history.append(ChannelState.STOPPED)
         if error:
             self._enable_xmitq(definition, False)
+
+    # ------------------------------------------------------------------ statistics
+
+    async def _channel_statistics(self) -> None:
+        """MQCMD_STATISTICS_CHANNEL messages every STATINT while STATCHL is not OFF."""
+        if not hasattr(self.admin, "qmgr_attribute"):
+            return
+        from mqpy.stats.collector import STATISTICS_QUEUE, put_pcf
+        from mqpy.stats.records import ChannelStatsTracker
+
+        tracker = ChannelStatsTracker()
+        tracker.messages(self.qmgr_name, list(self.statuses.values()))  # the baseline
+        while True:
+            try:
+                interval = float(await trio.to_thread.run_sync(
+                    self.admin.qmgr_attribute, "STATINT") or 1800)
+            except (TypeError, ValueError):
+                interval = 1800.0
+            await trio.sleep(max(1.0, interval))
+            statchl = str(await trio.to_thread.run_sync(self.admin.qmgr_attribute, "STATCHL"))
+            msgs = tracker.messages(self.qmgr_name, list(self.statuses.values()))
+            if statchl in ("OFF", "None", "") or not msgs:
+                continue
+            try:
+                qm = await mqi(self.connect_qm)
+                for msg in msgs:
+                    await mqi(put_pcf, qm, STATISTICS_QUEUE, msg)
+                await mqi(qm.disconnect)
+            except mqpy.MQMIError as e:
+                self.log("AMQ9999E", f"Channel statistics not written: reason {e.reason}.")
 
     # ------------------------------------------------------------------ SYSTEM.CHANNEL.INITQ
 

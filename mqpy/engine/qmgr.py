@@ -334,7 +334,10 @@ class QueueManagerEngine:
         mq.last_put = now
         p = 1 if persistent else 0
         qs = self.stats.queue(base.name)
-        for counters in (self.stats.mqi, qs):
+        counted = [self.stats.mqi, qs]
+        if conn is not None:  # accounting: the same, per connection
+            counted += [conn.accounting.mqi, conn.accounting.queue(base.name)]
+        for counters in counted:
             (counters.put1s if put1 else counters.puts)[p] += 1
             counters.put_bytes[p] += len(body)
         qs.depth_seen(mq.depth)
@@ -773,6 +776,7 @@ class Connection:
         self._next_hobj = 1
         self.uow: UnitOfWork | None = None
         self.backed_out = False  # the queue manager backed our unit of work out (log full)
+        self.accounting = Statistics()  # this connection's counters (accounting messages)
         self.broken = False  # the queue manager ended under us (MQRC_CONNECTION_BROKEN)
         self.connected = True
         self.connected_at = time.time()
@@ -854,6 +858,7 @@ class Connection:
             if inputs:
                 eng._on_input_open(base)
             eng.stats.mqi.opens += 1
+            self.accounting.mqi.opens += 1
             return hobj
 
     def _create_dynamic(self, model: ObjectDef, dyn_name: str) -> tuple[ObjectDef, str]:
@@ -891,6 +896,7 @@ class Connection:
                 raise _fail(CMQC.MQRC_OPTIONS_ERROR)
             delete_opts = options & (CMQC.MQCO_DELETE | CMQC.MQCO_DELETE_PURGE)
             eng.stats.mqi.closes += 1
+            self.accounting.mqi.closes += 1
             if h.deleted:
                 del self.handles[hobj]
                 return
@@ -1166,7 +1172,8 @@ class Connection:
             entry.report = md.Report
             p = 1 if entry.persistent else 0
             qs = eng.stats.queue(h.base.name)
-            for counters in (eng.stats.mqi, qs):
+            for counters in (eng.stats.mqi, qs, self.accounting.mqi,
+                             self.accounting.queue(h.base.name)):
                 (counters.browses if browse else counters.gets)[p] += 1
                 (counters.browse_bytes if browse else counters.get_bytes)[p] += len(body)
             if not browse:
@@ -1256,6 +1263,7 @@ class Connection:
         eng = self.engine
         with eng.lock:
             self._check()
+            self.accounting.mqi.commits += 1
             uow, self.uow = self.uow, None
             if self.backed_out:
                 self.backed_out = False
@@ -1276,6 +1284,7 @@ class Connection:
         eng = self.engine
         with eng.lock:
             self._check()
+            self.accounting.mqi.backouts += 1
             self.backed_out = False
             uow, self.uow = self.uow, None
             lsn = _finish_uow(eng, uow, False) if uow is not None else None

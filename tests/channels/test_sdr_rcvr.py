@@ -152,3 +152,33 @@ async def test_dlq_handler_retries_what_a_channel_dead_lettered(two_qmgrs):
     assert qm2.depth("SYSTEM.DEAD.LETTER.QUEUE") == 0
     assert qm2.drain("LATE.QUEUE") == [b"late 0", b"late 1", b"late 2"]
     assert summary is not None
+
+
+async def test_channel_statistics_messages(two_qmgrs):
+    """Given STATCHL(HIGH) and STATINT(1) on QM1, when a channel moves 7 messages, then an
+    MQCMD_STATISTICS_CHANNEL message on SYSTEM.ADMIN.STATISTICS.QUEUE counts them."""
+    import mqpy
+    from mqpy import CMQCFC, pcf
+
+    qm1, qm2 = two_qmgrs
+    qm1.engine.alter_qmgr({"STATCHL": "HIGH", "STATINT": 1})
+    async with trio.open_nursery() as nursery:
+        c2 = qm2.make_chinit()
+        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        define_pair(qm1, qm2, c2.ports[0])
+        for i in range(7):
+            qm1.put("TARGET", b"s%d" % i, qmgr="QM2")
+        c1 = qm1.make_chinit()
+        await nursery.start(c1.run)
+        c1.start_channel("QM1.TO.QM2")
+        await wait_until(lambda: qm2.depth("TARGET") == 7)
+        await wait_until(lambda: qm1.depth("SYSTEM.ADMIN.STATISTICS.QUEUE") > 0, 10)
+        nursery.cancel_scope.cancel()
+    msgs = [pcf.parse(d) for d in qm1.drain("SYSTEM.ADMIN.STATISTICS.QUEUE")]
+    chl = [m for m in msgs if m.header.Command == CMQCFC.MQCMD_STATISTICS_CHANNEL]
+    assert chl, [m.header.Command for m in msgs]
+    from mqpy.stats.records import to_records
+
+    rows = [r for m in chl for r in to_records(m) if r["channel"] == "QM1.TO.QM2"]
+    assert sum(r["msgs"] for r in rows) == 7
+    assert mqpy  # imported for the structures pcf uses
