@@ -85,11 +85,15 @@ def report(input_dir: str, out: str, master: str, bench: str, fsync_per_s: float
     cap = Capacity.from_bench(bench, fsync_per_s=fsync_per_s,
                               persistent_msgs_per_s=persistent_rate,
                               nonpersistent_msgs_per_s=nonpersistent_rate)
+    from pyspark.sql import SparkSession
+
+    ours = SparkSession.getActiveSession() is None  # stop only a session we started
     spark = get_session(master)
     try:
         tables = run_report(spark, input_dir, out, cap, default_maxdepth=maxdepth)
     finally:
-        spark.stop()
+        if ours:
+            spark.stop()
     click.echo(f"report written to {os.path.join(out, 'report.html')} "
                f"({len(tables['queues'])} queues, {len(tables['channels'])} channels)")
 
