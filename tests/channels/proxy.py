@@ -18,6 +18,7 @@ class FaultProxy:
         self.port = 0
         self.cuts = 0
         self.connections = 0
+        self.recorded: list[tuple[str, bytes]] = []  # (direction, segment) in passing order
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
@@ -54,6 +55,7 @@ class FaultProxy:
                             index += 1
                             if action == "pass":
                                 out += seg
+                                self.recorded.append((direction, seg))
                             else:
                                 if action == "cut":
                                     out += seg
