@@ -105,6 +105,9 @@ class ChannelInitiator:
         self.nursery: trio.Nursery | None = None
         self.ports: list[int] = []
         self.listener_scopes: dict[str, trio.CancelScope] = {}
+        # running receiving channels: name -> (cancel scope, partner qmgr, peer address)
+        self.receivers: dict[str, tuple[trio.CancelScope, str, str]] = {}
+        self._adopt_timeout = 60  # qm.ini Channels: AdoptNewMCATimeout
         self.listener_ports: dict[str, int] = {}
         self._disabled: dict[str, str] = {}  # xmitq -> its TRIGGER before an error stop
         # async (chinit, conversation, first InitialData, definition) serving a SVRCONN
@@ -210,16 +213,54 @@ class ChannelInitiator:
                 self.log("AMQ9002I" if err is None else "AMQ9999E",
                          err or f"Channel '{name}' is calling back its requester.")
                 return
+        name = first.channel_name.strip() if isinstance(first, InitialData) else ""
+        peer = _peer_address(stream)
+        if name in self.receivers:
+            if not await self._adopt(name, first, peer):
+                await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
+                self.log("AMQ9514E", f"Channel '{name}' is in use: a second instance from "
+                         f"{peer} was refused (adopt MCA not enabled or its checks failed).")
+                return
         mca = ReceiverMCA(stream, self.qmgr_name, self.connect_qm, self.admin.channel,
                           self._register, conversation=conv, first=first,
                           autodefine=self._autodefine)
+        scope = trio.CancelScope()
+        if name:
+            self.receivers[name] = (scope, first.qmgr_name.strip(), peer)
         try:
-            await mca.run()
+            with scope:
+                await mca.run()
         except ChannelEnded as e:
             self.log(e.msgid, f"Channel '{mca.name}': {e.text}")
         else:
-            if mca.name:
+            if mca.name and not scope.cancelled_caught:
                 self.log("AMQ9002I", f"Channel '{mca.name}' is ended.")
+        finally:
+            if self.receivers.get(name, (None,))[0] is scope:
+                del self.receivers[name]
+
+    async def _adopt(self, name: str, first: InitialData, peer: str) -> bool:
+        """Adopt MCA (seed 003 §2.11): with ADOPTMCA(ALL), a new start of a receiving channel
+        that is still running ends the old instance, if the ADOPTCHK checks pass."""
+        adoptmca = str(await trio.to_thread.run_sync(self._qmgr_attr, "ADOPTMCA") or "NO")
+        if adoptmca.upper() not in ("ALL", "YES", "RCVR"):
+            return False
+        check = str(await trio.to_thread.run_sync(self._qmgr_attr, "ADOPTCHK") or "ALL").upper()
+        scope, old_qmgr, old_peer = self.receivers[name]
+        if check in ("QMNAME", "ALL") and old_qmgr != first.qmgr_name.strip():
+            return False
+        if check in ("NETADDR", "ALL") and old_peer.split(":")[0] != peer.split(":")[0]:
+            return False
+        scope.cancel()
+        self.log("AMQ9532I", f"Channel '{name}': the running instance was ended and replaced "
+                 f"(adopted) by a new start from {peer}.")
+        with trio.move_on_after(float(self._adopt_timeout)):
+            while self.receivers.get(name, (None,))[0] is scope:
+                await trio.sleep(0.01)
+        return True
+
+    def _qmgr_attr(self, key: str) -> object:
+        return self.admin.qmgr_attribute(key) if hasattr(self.admin, "qmgr_attribute") else None
 
     def _autodefine(self, name: str, first: InitialData) -> dict[str, object] | None:
         """CHAD: a receiver for an unknown channel, from SYSTEM.AUTO.RECEIVER (seed 000 9.25)."""
@@ -551,6 +592,14 @@ class ChannelInitiator:
                 await mqi(qm.put1, od, json.dumps(reply).encode(), rmd)
             except mqpy.MQMIError as e:
                 self.log("AMQ9999E", f"Reply to a channel command failed: reason {e.reason}.")
+
+
+def _peer_address(stream: Any) -> str:
+    try:
+        host, port = stream.socket.getpeername()[:2]
+        return f"{host}:{port}"
+    except (AttributeError, OSError):
+        return ""
 
 
 def _generic_match(pattern: str, name: str) -> bool:

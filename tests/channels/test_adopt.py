@@ -1,0 +1,77 @@
+"""Adopt MCA: a receiver stuck with a dead partner is replaced when the partner reconnects."""
+
+from __future__ import annotations
+
+import trio
+
+from mqpy_chinit.mca import CONFIRM_TIMEOUT, Conversation, call_id
+from mqpy_chinit.states import ChannelStatus
+from mqpy_chinit.wire import InitialData
+
+
+async def _start_instance(port: int, qmgr: str = "QM1") -> Conversation:
+    """A sender-like start of channel C: negotiate and leave the receiver waiting."""
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    conv = Conversation(stream, ChannelStatus("C", "SDR"))
+    await call_id(conv, InitialData(fap_level=10, channel_name="C", qmgr_name=qmgr,
+                                    heartbeat_interval=300))
+    return conv
+
+
+async def test_second_start_is_refused_without_adopt(two_qmgrs):
+    """Given ADOPTMCA not enabled and receiver C running, when the same partner starts C again,
+    then the new start is refused (AMQ9514E).  spec: aliases-channels-storage 4.21"""
+    _qm1, qm2 = two_qmgrs
+    qm2.define("CHANNEL", "C", CHLTYPE="RCVR")
+    async with trio.open_nursery() as nursery:
+        c2 = qm2.make_chinit()
+        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        first = await _start_instance(c2.ports[0])
+        with trio.fail_after(5):
+            while "C" not in c2.receivers:
+                await trio.sleep(0.02)
+        stream = await trio.open_tcp_stream("127.0.0.1", c2.ports[0])
+        conv = Conversation(stream, ChannelStatus("C", "SDR"))
+        try:
+            await call_id(conv, InitialData(fap_level=10, channel_name="C", qmgr_name="QM1"))
+            refused = False
+        except Exception:  # noqa: BLE001 - any refusal will do; the log says which
+            refused = True
+        assert refused
+        with trio.fail_after(5):
+            while not any(m == "AMQ9514E" for m, _ in qm2.log):
+                await trio.sleep(0.02)
+        await first.stream.aclose()
+        nursery.cancel_scope.cancel()
+
+
+async def test_same_partner_adopts_the_orphaned_receiver(two_qmgrs):
+    """Given ADOPTMCA(ALL) ADOPTCHK(ALL) and receiver C stuck with its first connection, when
+    the same queue manager starts C again from the same address, then the old instance is
+    ended and the new one runs.  spec: aliases-channels-storage 4.20"""
+    _qm1, qm2 = two_qmgrs
+    qm2.engine.alter_qmgr({"ADOPTMCA": "ALL", "ADOPTCHK": "ALL"})
+    qm2.define("CHANNEL", "C", CHLTYPE="RCVR")
+    async with trio.open_nursery() as nursery:
+        c2 = qm2.make_chinit()
+        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        first = await _start_instance(c2.ports[0])
+        with trio.fail_after(5):
+            while "C" not in c2.receivers:
+                await trio.sleep(0.02)
+        old_scope = c2.receivers["C"][0]
+        second = await _start_instance(c2.ports[0])
+        assert old_scope.cancel_called
+        assert c2.receivers["C"][0] is not old_scope
+        assert any(m == "AMQ9532I" for m, _ in qm2.log)
+        # a different queue manager may not adopt it (ADOPTCHK ALL includes QMNAME)
+        try:
+            await _start_instance(c2.ports[0], qmgr="ROGUE")
+            adopted_by_rogue = True
+        except Exception:  # noqa: BLE001
+            adopted_by_rogue = False
+        assert not adopted_by_rogue
+        for conv in (first, second):
+            await conv.stream.aclose()
+        nursery.cancel_scope.cancel()
+    assert CONFIRM_TIMEOUT > 0
