@@ -29,6 +29,11 @@ class QMgr:
     def depth(self, q: str) -> int:
         return self.engine.queue_status(q)["CURDEPTH"]
 
+    def committed(self, q: str) -> int:
+        """Messages on ``q`` whose put is committed (CURDEPTH counts uncommitted puts too)."""
+        st = self.engine.queue_status(q)
+        return st["CURDEPTH"] - st["UNCOM"]
+
     def put(self, q: str, data: bytes, qmgr: str = "", persistent: bool = True,
             **md_fields: object) -> mqpy.MD:
         qm = self.connect()

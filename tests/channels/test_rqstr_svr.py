@@ -31,7 +31,7 @@ async def test_requester_starts_and_server_sends_on_the_same_connection(two_qmgr
         c2 = qm2.make_chinit()
         await nursery.start(c2.run)
         assert c2.start_channel("QM1.SVR") is None
-        await wait_until(lambda: qm2.depth("TARGET") == 10)
+        await wait_until(lambda: qm2.committed("TARGET") == 10)
         nursery.cancel_scope.cancel()
     assert qm2.drain("TARGET") == [b"r%d" % i for i in range(10)]
 
@@ -54,5 +54,5 @@ async def test_requester_calling_a_sender_is_called_back(two_qmgrs):
         qm2.define("QLOCAL", "TARGET")
         qm1.put("TARGET", b"called back", qmgr="QM2")
         assert c2.start_channel("CALLBACK") is None
-        await wait_until(lambda: qm2.depth("TARGET") == 1)
+        await wait_until(lambda: qm2.committed("TARGET") == 1)
         nursery.cancel_scope.cancel()

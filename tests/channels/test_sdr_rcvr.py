@@ -39,7 +39,7 @@ async def test_messages_cross_the_channel_in_order_exactly_once(two_qmgrs):
         c1 = qm1.make_chinit()
         await nursery.start(c1.run)
         assert c1.start_channel("QM1.TO.QM2") is None
-        await wait_until(lambda: qm2.depth("TARGET") == 120)
+        await wait_until(lambda: qm2.committed("TARGET") == 120)
         await wait_until(lambda: qm1.depth("QM2") == 0)
         st1 = c1.status_of("QM1.TO.QM2")
         st2 = c2.status_of("QM1.TO.QM2")
@@ -66,7 +66,7 @@ async def test_unknown_target_queue_goes_to_the_dead_letter_queue(two_qmgrs):
         c1 = qm1.make_chinit()
         await nursery.start(c1.run)
         c1.start_channel("QM1.TO.QM2")
-        await wait_until(lambda: qm2.depth("TARGET") == 1)
+        await wait_until(lambda: qm2.committed("TARGET") == 1)
         assert qm2.depth("SYSTEM.DEAD.LETTER.QUEUE") == 1
         nursery.cancel_scope.cancel()
     import mqpy
@@ -96,7 +96,7 @@ async def test_receiver_auto_defined_when_chad_is_enabled(two_qmgrs):
         c1 = qm1.make_chinit()
         await nursery.start(c1.run)
         c1.start_channel("NEW.CHL")
-        await wait_until(lambda: qm2.depth("TARGET") == 1)
+        await wait_until(lambda: qm2.committed("TARGET") == 1)
         nursery.cancel_scope.cancel()
     auto = qm2.engine.lookup("CHANNEL", "NEW.CHL").attributes
     assert auto["CHLTYPE"] == "RCVR" and auto["SEQWRAP"] == 5000
@@ -118,7 +118,7 @@ async def test_arrivals_ignore_remote_queue_definitions(two_qmgrs):
         c1 = qm1.make_chinit()
         await nursery.start(c1.run)
         c1.start_channel("QM1.TO.QM2")
-        await wait_until(lambda: qm2.depth("SYSTEM.DEAD.LETTER.QUEUE") == 1)
+        await wait_until(lambda: qm2.committed("SYSTEM.DEAD.LETTER.QUEUE") == 1)
         assert qm2.depth("ELSEWHERE") == 0
         nursery.cancel_scope.cancel()
 
@@ -141,7 +141,7 @@ async def test_dlq_handler_retries_what_a_channel_dead_lettered(two_qmgrs):
         c1 = qm1.make_chinit()
         await nursery.start(c1.run)
         c1.start_channel("QM1.TO.QM2")
-        await wait_until(lambda: qm2.depth("SYSTEM.DEAD.LETTER.QUEUE") == 3)
+        await wait_until(lambda: qm2.committed("SYSTEM.DEAD.LETTER.QUEUE") == 3)
         nursery.cancel_scope.cancel()
     qm2.define("QLOCAL", "LATE.QUEUE")
     table = parse_rules("WAIT(NO) RETRYINT(1)\nREASON(MQRC_UNKNOWN_OBJECT_NAME) ACTION(RETRY)\n")
@@ -171,7 +171,7 @@ async def test_channel_statistics_messages(two_qmgrs):
         c1 = qm1.make_chinit()
         await nursery.start(c1.run)
         c1.start_channel("QM1.TO.QM2")
-        await wait_until(lambda: qm2.depth("TARGET") == 7)
+        await wait_until(lambda: qm2.committed("TARGET") == 7)
         await wait_until(lambda: qm1.depth("SYSTEM.ADMIN.STATISTICS.QUEUE") > 0, 10)
         nursery.cancel_scope.cancel()
     msgs = [pcf.parse(d) for d in qm1.drain("SYSTEM.ADMIN.STATISTICS.QUEUE")]

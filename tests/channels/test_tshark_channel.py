@@ -34,7 +34,7 @@ async def test_channel_traffic_decodes_with_nothing_malformed(two_qmgrs, tmp_pat
         c1 = qm1.make_chinit()
         await nursery.start(c1.run)
         c1.start_channel("QM1.TO.QM2")
-        await wait_until(lambda: qm2.depth("TARGET") == 30)
+        await wait_until(lambda: qm2.committed("TARGET") == 30)
         nursery.cancel_scope.cancel()
     capture = _Capture()
     capture.handshake()
