@@ -93,7 +93,13 @@ SvrconnHandler = Callable[[Any, Any, InitialData, dict[str, object]], Awaitable[
 
 class ChannelInitiator:
     def __init__(self, qmgr_name: str, connect_qm: QmFactory, admin: Admin, *,
-                 log: LogFn | None = None, initq: str = INITQ) -> None:
+                 log: LogFn | None = None, initq: str = INITQ,
+                 channels_stanza: dict[str, str] | None = None) -> None:
+        """``channels_stanza``: qm.ini's Channels: (MaxChannels, MaxActiveChannels,
+        AdoptNewMCATimeout), IBM's defaults when absent."""
+        stanza = channels_stanza or {}
+        self.max_channels = int(stanza.get("MaxChannels", 100))
+        self.max_active = int(stanza.get("MaxActiveChannels", self.max_channels))
         self.qmgr_name = qmgr_name
         self.connect_qm = connect_qm
         self.admin = admin
@@ -107,7 +113,7 @@ class ChannelInitiator:
         self.listener_scopes: dict[str, trio.CancelScope] = {}
         # running receiving channels: name -> (cancel scope, partner qmgr, peer address)
         self.receivers: dict[str, tuple[trio.CancelScope, str, str]] = {}
-        self._adopt_timeout = 60  # qm.ini Channels: AdoptNewMCATimeout
+        self._adopt_timeout = int((channels_stanza or {}).get("AdoptNewMCATimeout", 60))
         self.listener_ports: dict[str, int] = {}
         self._disabled: dict[str, str] = {}  # xmitq -> its TRIGGER before an error stop
         # async (chinit, conversation, first InitialData, definition) serving a SVRCONN
@@ -215,6 +221,11 @@ class ChannelInitiator:
                 return
         name = first.channel_name.strip() if isinstance(first, InitialData) else ""
         peer = _peer_address(stream)
+        if name not in self.receivers and self._instances() >= self.max_active:
+            await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
+            self.log("AMQ9513E", f"Channel '{name}' from {peer} refused: MaxActiveChannels "
+                     f"({self.max_active}) reached.")
+            return
         if name in self.receivers:
             if not await self._adopt(name, first, peer):
                 await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
@@ -258,6 +269,16 @@ class ChannelInitiator:
             while self.receivers.get(name, (None,))[0] is scope:
                 await trio.sleep(0.01)
         return True
+
+    def _instances(self) -> int:
+        return len(self.running) + len(self.receivers)
+
+    def _active(self) -> int:
+        """Channel instances past STARTING (the one asking included)."""
+        waiting = sum(1 for n in self.running
+                      if (st := self.statuses.get(n)) is not None
+                      and st.state is ChannelState.STARTING)
+        return self._instances() - waiting + 1
 
     def _qmgr_attr(self, key: str) -> object:
         return self.admin.qmgr_attribute(key) if hasattr(self.admin, "qmgr_attribute") else None
@@ -347,6 +368,8 @@ class ChannelInitiator:
                    f"partner."
         if name in self.running:
             return None
+        if self._instances() >= self.max_channels:
+            return f"AMQ9513E: Maximum number of channels reached ({self.max_channels})."
         assert self.nursery is not None
         status = self.statuses.get(name)
         if status is None or status.state in (ChannelState.INACTIVE, ChannelState.STOPPED):
@@ -412,6 +435,13 @@ class ChannelInitiator:
             with scope:
                 if status.state is not ChannelState.STARTING:
                     status.move(ChannelState.STARTING)
+                if self._active() > self.max_active:
+                    # MaxActiveChannels: wait in STARTING for a free slot (seed 000 9.41)
+                    self.log("AMQ9514W", f"Channel '{name}' waits for an active-channel slot "
+                             f"(MaxActiveChannels={self.max_active}).")
+                    while self._active() > self.max_active:
+                        await trio.sleep(0.1)
+                    self.log("AMQ9515I", f"Channel '{name}' got an active-channel slot.")
                 while True:
                     status.move(ChannelState.BINDING)
                     mca = SenderMCA(name, definition, self.qmgr_name, self.connect_qm, status)

@@ -75,7 +75,8 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
         return _connect(name, data_path)
 
     async def main() -> None:
-        chinit = ChannelInitiator(name, connect_qm, admin, log=log)
+        channels = config.QMgrConfig.load(name, data_path).channels
+        chinit = ChannelInitiator(name, connect_qm, admin, log=log, channels_stanza=channels)
         try:
             from mqpy_chinit import svrconn  # client connections, when built
             chinit.svrconn_handler = svrconn.serve_client
