@@ -29,6 +29,7 @@ import trio
 import mqpy
 from mqpy import CMQC
 from mqpy_chinit import definitions as D
+from mqpy_chinit import syncq
 from mqpy_chinit.mca import (
     CONFIRM_TIMEOUT,
     ChannelEnded,
@@ -137,6 +138,7 @@ class ChannelInitiator:
                         if err:
                             self.log("AMQ9999E", err)
             if serve_initq:
+                await self._restore_states()
                 nursery.start_soon(self._serve_initq)
                 nursery.start_soon(self._channel_statistics)
                 self.log("AMQ8024I", "WebSphere MQ channel initiator started.")
@@ -377,6 +379,7 @@ class ChannelInitiator:
         if status.state is ChannelState.STOPPED:
             # START CHANNEL re-enables what an error stop disabled (seed 000 9.38)
             self._enable_xmitq(definition, True)
+            self.nursery.start_soon(self._remember, name, None)
         scope = trio.CancelScope()
         self.running[name] = scope
         if chltype == "RQSTR":
@@ -395,6 +398,8 @@ class ChannelInitiator:
                 st = self.statuses.setdefault(name, ChannelStatus(name, "SDR"))
                 if st.state is not ChannelState.STOPPED:
                     st.move(ChannelState.STOPPED)
+                if self.nursery is not None:
+                    self.nursery.start_soon(self._remember, name, "STOPPED")
             return None
         st.stop_requested = status
         sender = self.senders.get(name)
@@ -467,6 +472,8 @@ class ChannelInitiator:
                         status.short_retries_left, status.long_retries_left = (short_left,
                                                                                long_left)
                         status.move(ChannelState.RETRYING)
+                        if status.history.count(ChannelState.RETRYING) == 1:
+                            await self._remember(name, "RETRYING")
                         self.log("AMQ9209W", f"Channel '{name}' is retrying in {wait} s.")
                         await trio.sleep(wait)
                         continue
@@ -474,8 +481,11 @@ class ChannelInitiator:
                     if status.stop_requested == "STOPPED":
                         status.move(ChannelState.STOPPING)
                         status.move(ChannelState.STOPPED)
+                        await self._remember(name, "STOPPED")
                     else:
                         status.move(ChannelState.INACTIVE)
+                        if ChannelState.RETRYING in status.history:
+                            await self._remember(name, None)
                     self.log("AMQ9001I", f"Channel '{name}' ended normally.")
                     return
         finally:
@@ -491,8 +501,46 @@ class ChannelInitiator:
         if status.state is not ChannelState.STOPPED:
             status.state = ChannelState.STOPPED
             status.history.append(ChannelState.STOPPED)
+        assert self.nursery is not None
+        self.nursery.start_soon(self._remember, name, "STOPPED")
         if error:
             self._enable_xmitq(definition, False)
+
+    # ------------------------------------------------------------------ remembered states
+
+    async def _remember(self, name: str, state: str | None) -> None:
+        """STOPPED and RETRYING survive a restart of either process (seed 000 9.40)."""
+        try:
+            qm = await mqi(self.connect_qm)
+            try:
+                await mqi(syncq.write_state, qm, name, state)
+            finally:
+                await mqi(qm.disconnect)
+        except mqpy.MQMIError as e:
+            self.log("AMQ9999E", f"Channel '{name}' state not saved: reason {e.reason}.")
+
+    async def _restore_states(self) -> None:
+        """At start: a STOPPED channel stays STOPPED (START CHANNEL needed); a RETRYING one is
+        started again with its retry counts reset."""
+        try:
+            qm = await mqi(self.connect_qm)
+            try:
+                states = await mqi(syncq.read_states, qm)
+            finally:
+                await mqi(qm.disconnect)
+        except mqpy.MQMIError:
+            return
+        for name, state in states.items():
+            definition = await trio.to_thread.run_sync(self.admin.channel, name)
+            if definition is None:
+                continue
+            st = self.statuses[name] = ChannelStatus(name, D.str_attr(definition, "CHLTYPE"))
+            if state == "STOPPED":
+                st.move(ChannelState.STOPPED)
+            elif state == "RETRYING":
+                err = self.start_channel(name, definition)
+                if err:
+                    self.log("AMQ9999E", err)
 
     # ------------------------------------------------------------------ statistics
 
@@ -565,6 +613,11 @@ class ChannelInitiator:
                             D.SENDING_TYPES:
                         name = cname
                         break
+            st = self.statuses.get(name) if name else None
+            if st is not None and st.state is ChannelState.STOPPED:
+                self.log("AMQ9531I", f"Channel '{name}' is STOPPED: a trigger does not start "
+                         f"it; use START CHANNEL.")
+                return
             if name:
                 definition = await trio.to_thread.run_sync(self.admin.channel, name)
                 err = self.start_channel(name, definition) if definition else \

@@ -119,3 +119,53 @@ def indoubt_batch(qm: mqpy.QueueManager, channel: str) -> InDoubt | None:
         if parsed is not None and parsed.channel == channel:
             return parsed
     return None
+
+
+# ---------------------------------------------------------------- channel states that persist
+
+_STATE_ROLE = "T"
+
+
+def write_state(qm: mqpy.QueueManager, channel: str, state: str | None) -> None:
+    """Remember that ``channel`` is STOPPED or RETRYING across restarts; None forgets it."""
+    cid = correl_id(channel, _STATE_ROLE)
+    q = mqpy.Queue(qm, SYNCQ, CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_OUTPUT)
+    try:
+        while True:
+            try:
+                q.get(None, mqpy.MD(CorrelId=cid),
+                      mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT,
+                               MatchOptions=CMQC.MQMO_MATCH_CORREL_ID))
+            except mqpy.MQMIError as e:
+                if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
+                    break
+                raise
+        if state is not None:
+            q.put(json.dumps({"channel": channel, "state": state}).encode(),
+                  mqpy.MD(CorrelId=cid, Persistence=CMQC.MQPER_PERSISTENT),
+                  mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+        qm.commit()
+    finally:
+        q.close()
+
+
+def read_states(qm: mqpy.QueueManager) -> dict[str, str]:
+    """Every remembered channel state: channel -> STOPPED | RETRYING."""
+    out: dict[str, str] = {}
+    q = mqpy.Queue(qm, SYNCQ, CMQC.MQOO_BROWSE)
+    try:
+        opts = CMQC.MQGMO_BROWSE_FIRST
+        while True:
+            md = mqpy.MD()
+            try:
+                data = q.get(None, md, mqpy.GMO(Options=opts))
+            except mqpy.MQMIError as e:
+                if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
+                    return out
+                raise
+            opts = CMQC.MQGMO_BROWSE_NEXT
+            if md.CorrelId.startswith(_STATE_ROLE.encode() + b":"):
+                d = json.loads(data)
+                out[d["channel"]] = d["state"]
+    finally:
+        q.close()

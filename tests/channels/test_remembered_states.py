@@ -1,0 +1,39 @@
+"""Channel states that survive a restart of the channel initiator (seed 000 9.40)."""
+
+from __future__ import annotations
+
+import trio
+
+from mqpy_chinit.states import ChannelState
+
+from .test_sdr_rcvr import define_pair, wait_until
+
+
+async def test_a_stopped_channel_stays_stopped_across_a_restart(two_qmgrs):
+    """Given channel QM1.TO.QM2 stopped with STOP CHANNEL, when the channel initiator is
+    restarted, then the channel is still STOPPED and a trigger message does not start it;
+    START CHANNEL does, and the waiting message is delivered."""
+    qm1, qm2 = two_qmgrs
+    async with trio.open_nursery() as nursery:
+        c2 = qm2.make_chinit()
+        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        define_pair(qm1, qm2, c2.ports[0])
+        qm1.engine.alter("QLOCAL", "QM2", {"TRIGGER": "YES", "TRIGTYPE": "FIRST",
+                                           "INITQ": "SYSTEM.CHANNEL.INITQ",
+                                           "TRIGDATA": "QM1.TO.QM2"})
+        async with trio.open_nursery() as first_life:
+            c1 = qm1.make_chinit()
+            await first_life.start(c1.run)
+            assert c1.stop_channel("QM1.TO.QM2") is None
+            await trio.sleep(0.3)  # the state is written
+            first_life.cancel_scope.cancel()
+        c1 = qm1.make_chinit()
+        await nursery.start(c1.run)
+        assert c1.status_of("QM1.TO.QM2").state is ChannelState.STOPPED
+        qm1.put("TARGET", b"waits", qmgr="QM2")
+        await trio.sleep(0.5)
+        assert c1.status_of("QM1.TO.QM2").state is ChannelState.STOPPED
+        assert qm2.depth("TARGET") == 0
+        assert c1.start_channel("QM1.TO.QM2") is None
+        await wait_until(lambda: qm2.committed("TARGET") == 1)
+        nursery.cancel_scope.cancel()
