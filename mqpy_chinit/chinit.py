@@ -561,8 +561,15 @@ class ChannelInitiator:
                 interval = 1800.0
             await trio.sleep(max(1.0, interval))
             statchl = str(await trio.to_thread.run_sync(self.admin.qmgr_attribute, "STATCHL"))
-            msgs = tracker.messages(self.qmgr_name, list(self.statuses.values()))
-            if statchl in ("OFF", "None", "") or not msgs:
+            wanted = []
+            for st in list(self.statuses.values()):
+                d = await trio.to_thread.run_sync(self.admin.channel, st.channel) or {}
+                own = str(d.get("STATCHL", "QMGR") or "QMGR")
+                level = statchl if own == "QMGR" else own  # the channel's own STATCHL wins
+                if level not in ("OFF", "None", ""):
+                    wanted.append(st)
+            msgs = tracker.messages(self.qmgr_name, wanted)
+            if not msgs:
                 continue
             try:
                 qm = await mqi(self.connect_qm)

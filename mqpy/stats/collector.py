@@ -96,12 +96,16 @@ class StatisticsCollector:
         return info, depth, a
 
     # -- building -----------------------------------------------------------------------
-    def collect(self, now: float | None = None) -> list[tuple[str, PCFMessage]]:
-        """End the interval: (queue, message) pairs for what STATMQI/STATQ/ACCT* ask for."""
+    def collect(self, now: float | None = None, *, statistics: bool = True,
+                accounting: bool = True) -> list[tuple[str, PCFMessage]]:
+        """End the interval: (queue, message) pairs for what STATMQI/STATQ/ACCT* ask for.
+        Statistics (every STATINT) and accounting (every ACCTINT) can be ended separately."""
         end = time.time() if now is None else now
         eng = self.engine
         with eng.lock:
             qmgr_attrs = dict(eng.catalog.qmgr)
+            if not statistics:
+                return self._accounting(qmgr_attrs, end) if accounting else []
             done = eng.stats.take()
             storage = self.storage_interval()
             queues = []
@@ -112,7 +116,7 @@ class StatisticsCollector:
                 info, depth, attrs_ = found
                 if queue_enabled(attrs_.get("STATQ"), qmgr_attrs.get("STATQ")):
                     queues.append((info, done.queues[name], depth))
-            accounting = self._accounting(qmgr_attrs, end)
+            acct_msgs = self._accounting(qmgr_attrs, end) if accounting else []
         start = done.interval_start
         out: list[tuple[str, PCFMessage]] = []
         if _on(qmgr_attrs.get("STATMQI")):
@@ -121,7 +125,7 @@ class StatisticsCollector:
             out.append((STATISTICS_QUEUE, msg))
         if queues:
             out += [(STATISTICS_QUEUE, m) for m in queue_statistics(eng.name, queues, start, end)]
-        return out + accounting
+        return out + acct_msgs
 
     def _accounting(self, qmgr_attrs: dict, end: float) -> list[tuple[str, PCFMessage]]:
         mqi_on, q_on = _on(qmgr_attrs.get("ACCTMQI")), str(qmgr_attrs.get("ACCTQ", "OFF"))
@@ -152,9 +156,10 @@ class StatisticsCollector:
         return out
 
     # -- putting ------------------------------------------------------------------------
-    def emit(self, now: float | None = None) -> int:
+    def emit(self, now: float | None = None, *, statistics: bool = True,
+             accounting: bool = True) -> int:
         """Collect and put; returns the number of messages put."""
-        msgs = self.collect(now)
+        msgs = self.collect(now, statistics=statistics, accounting=accounting)
         for queue, msg in msgs:
             put_pcf(self.qm, queue, msg)
         return len(msgs)
@@ -189,18 +194,26 @@ def start_statistics(engine: Any, qm: QueueManager) -> Callable[[], None]:
     collector = _collector(engine, qm)
     stop_event = threading.Event()
 
-    def interval() -> float:
+    def interval(key: str) -> float:
         try:
-            return max(1.0, float(engine.catalog.qmgr.get("STATINT", 1800)))
+            return max(1.0, float(engine.catalog.qmgr.get(key, 1800)))
         except (TypeError, ValueError):
             return 1800.0
 
     def run() -> None:
-        while not stop_event.wait(interval()):
+        next_stat = time.monotonic() + interval("STATINT")
+        next_acct = time.monotonic() + interval("ACCTINT")
+        while not stop_event.wait(max(0.0, min(next_stat, next_acct) - time.monotonic())):
+            now = time.monotonic()
+            due_stat, due_acct = now >= next_stat, now >= next_acct
             try:
-                collector.emit()
+                collector.emit(statistics=due_stat, accounting=due_acct)
             except MQMIError as exc:  # queue full, quiescing: keep counting, report next time
                 collector.last_error = exc
+            if due_stat:
+                next_stat = now + interval("STATINT")
+            if due_acct:
+                next_acct = now + interval("ACCTINT")
 
     thread = threading.Thread(target=run, name=f"mqpy-stats-{engine.name}", daemon=True)
     thread.start()
