@@ -89,6 +89,24 @@ async def mqi(fn: Callable[..., Any], *args: Any, **kw: Any) -> Any:
 _luw_counter = [0]
 
 
+def keepalive(stream: Any, definition: dict[str, object], hbint: int) -> int:
+    """KAINT: TCP keepalive on the channel's socket; AUTO is the negotiated HBINT + 60 s
+    (seed 003 §2.8). Returns the value in force (0: off)."""
+    raw = str(D.attr(definition, "KAINT")).upper()
+    kaint = (hbint + 60 if hbint else 0) if raw == "AUTO" else int(raw or 0)
+    sock = getattr(stream, "socket", None)
+    if sock is not None and kaint > 0:
+        import socket
+
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+            if hasattr(socket, "TCP_KEEPIDLE"):
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE, kaint)
+        except OSError:
+            pass
+    return kaint
+
+
 def new_luwid() -> bytes:
     """An 8-byte LUWID: the time in milliseconds (6 bytes, wrapping) and a counter."""
     _luw_counter[0] = (_luw_counter[0] + 1) & 0xFFFF
@@ -266,6 +284,7 @@ class SenderMCA:
                  first: InitialData | None = None) -> None:
         """``conversation`` and ``first``: a server (SVR) answering a requester's call."""
         self.conversation = conversation
+        self.conversation_stream: Any = None
         self.first = first
         self.name = name
         self.definition = definition
@@ -301,6 +320,7 @@ class SenderMCA:
                 conv = self.conversation
                 conv.status = self.status
             stream = conv.stream
+            self.conversation_stream = stream
             try:
                 if self.first is None:
                     await self._negotiate(conv)
@@ -360,6 +380,7 @@ class SenderMCA:
         st = self.status
         st.rqmname, st.hbint, st.batchsz, st.maxmsgl = (self.partner, self.hbint,
                                                        self.batchsz, self.max_msg)
+        st.kaint = keepalive(self.conversation_stream, self.definition, self.hbint)
 
     async def _resync(self, conv: Conversation, qm: mqpy.QueueManager) -> None:
         rec = await mqi(syncq.read, qm, self.name, "S") or syncq.SyncRecord(self.name, "S")
@@ -496,6 +517,13 @@ class SenderMCA:
         if held is None and sent == 0:
             await mqi(qm.commit)  # only dead-lettered messages
             return
+        # Batch heartbeat (seed 003 §2.10): if the partner has been silent longer than BATCHHB,
+        # check it is still there before going in doubt; a dead partner ends the channel with
+        # the batch merely backed out, not in doubt.
+        batchhb = D.int_attr(self.definition, "BATCHHB") / 1000.0
+        if batchhb and time.monotonic() - conv.last_received > batchhb:
+            self.status.batch_heartbeats += 1
+            await self._heartbeat(conv)
         # The end of the batch: sync record and in-doubt key, then the confirm request.
         luwid = new_luwid()
         last_seq = next_seq(seq, self.wrap) if held is not None else seq
@@ -650,6 +678,7 @@ class ReceiverMCA:
         self.hbint = agreed.heartbeat_interval
         self.wrap = agreed.seq_wrap_value
         st = self.status
+        st.kaint = keepalive(self.stream, self.definition, self.hbint)
         st.rqmname, st.hbint, st.batchsz = self.partner, self.hbint, agreed.max_msg_batch
         st.maxmsgl = agreed.max_msg_size
 

@@ -100,6 +100,8 @@ class ChannelStatus:
     start_date: str = ""
     start_time: str = ""
     net_time_us: int = 0
+    kaint: int = 0
+    batch_heartbeats: int = 0
     stop_requested: str = ""  # "", QUIESCE, FORCE, TERMINATE
     history: list[ChannelState] = attrs.Factory(list)
 
@@ -144,6 +146,6 @@ class ChannelStatus:
             "LONGRTS": self.long_retries_left, "HBINT": self.hbint, "BATCHSZ": self.batchsz,
             "MAXMSGL": self.maxmsgl, "LSTMSGDA": self.last_msg_date,
             "LSTMSGTI": self.last_msg_time, "CHSTADA": self.start_date,
-            "CHSTATI": self.start_time, "NETTIME": self.net_time_us,
+            "CHSTATI": self.start_time, "NETTIME": self.net_time_us, "KAINT": self.kaint,
             "XBATCHSZ": round(self.xbatchsz, 1),
         }

@@ -182,3 +182,25 @@ async def test_channel_statistics_messages(two_qmgrs):
     rows = [r for m in chl for r in to_records(m) if r["channel"] == "QM1.TO.QM2"]
     assert sum(r["msgs"] for r in rows) == 7
     assert mqpy  # imported for the structures pcf uses
+
+
+async def test_kaint_auto_and_batch_heartbeat(two_qmgrs):
+    """Given KAINT(AUTO) and HBINT(300), then CHSTATUS KAINT is 360 (aliases 4.14); given
+    BATCHHB(1) and a partner silent for longer, then a batch heartbeat precedes the confirm
+    request and the batch still commits (aliases 4.19)."""
+    qm1, qm2 = two_qmgrs
+    async with trio.open_nursery() as nursery:
+        c2 = qm2.make_chinit()
+        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        define_pair(qm1, qm2, c2.ports[0], BATCHHB=1, BATCHINT=50)
+        c1 = qm1.make_chinit()
+        await nursery.start(c1.run)
+        c1.start_channel("QM1.TO.QM2")
+        st = c1.status_of("QM1.TO.QM2")
+        await wait_until(lambda: st.state.value == "RUNNING")
+        assert st.kaint == 360
+        await trio.sleep(0.1)  # longer than BATCHHB since the partner last spoke
+        qm1.put("TARGET", b"hb", qmgr="QM2")
+        await wait_until(lambda: qm2.committed("TARGET") == 1)
+        assert st.batch_heartbeats >= 1
+        nursery.cancel_scope.cancel()
