@@ -208,11 +208,12 @@ class ChannelInitiator:
             if chltype == "SVRCONN" and self.svrconn_handler is not None:
                 await self.svrconn_handler(self, conv, first, definition)
                 return
-            from_client = bool(first.cap_flags1 & CapFlags1.MQREQUEST)
-            if chltype == "SVR" and not from_client:
+            from_requester = bool(first.cap_flags1 & CapFlags1.REQUEST_INITIATION) and \
+                not first.cap_flags1 & CapFlags1.MQREQUEST
+            if chltype == "SVR" and from_requester:
                 await self._serve_requester(name, definition, conv, first)
                 return
-            if chltype == "SDR" and not from_client:
+            if chltype == "SDR" and from_requester:
                 # a requester calling a sender: the sender ends the call and calls back
                 # on its own CONNAME (seed 000 9.26)
                 with trio.CancelScope(shield=True):
@@ -223,6 +224,13 @@ class ChannelInitiator:
                 return
         name = first.channel_name.strip() if isinstance(first, InitialData) else ""
         peer = _peer_address(stream)
+        stopped = self.statuses.get(name)
+        if stopped is not None and stopped.state is ChannelState.STOPPED \
+                and name not in self.running:
+            await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
+            self.log("AMQ9558E", f"Channel '{name}' is STOPPED here: the start from {peer} was "
+                     f"refused; use START CHANNEL.")
+            return
         if name not in self.receivers and self._instances() >= self.max_active:
             await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
             self.log("AMQ9513E", f"Channel '{name}' from {peer} refused: MaxActiveChannels "
@@ -326,6 +334,9 @@ class ChannelInitiator:
         finally:
             self.running.pop(name, None)
             self.senders.pop(name, None)
+            if scope.cancelled_caught or status.stop_requested == "STOPPED":
+                status.state = ChannelState.STOPPED
+                self.nursery.start_soon(self._remember, name, "STOPPED")
 
     async def _run_requester(self, name: str, definition: dict[str, object],
                              status: ChannelStatus, scope: trio.CancelScope) -> None:
@@ -374,12 +385,12 @@ class ChannelInitiator:
             return f"AMQ9513E: Maximum number of channels reached ({self.max_channels})."
         assert self.nursery is not None
         status = self.statuses.get(name)
-        if status is None or status.state in (ChannelState.INACTIVE, ChannelState.STOPPED):
-            status = self.statuses[name] = ChannelStatus(name, chltype)
-        if status.state is ChannelState.STOPPED:
+        if status is not None and status.state is ChannelState.STOPPED:
             # START CHANNEL re-enables what an error stop disabled (seed 000 9.38)
             self._enable_xmitq(definition, True)
             self.nursery.start_soon(self._remember, name, None)
+        if status is None or status.state in (ChannelState.INACTIVE, ChannelState.STOPPED):
+            status = self.statuses[name] = ChannelStatus(name, chltype)
         scope = trio.CancelScope()
         self.running[name] = scope
         if chltype == "RQSTR":

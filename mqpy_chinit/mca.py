@@ -181,8 +181,7 @@ class Conversation:
 
 def _status_error(ev: Status) -> ChannelEnded:
     texts = {
-        StatusCode.NO_CHANNEL: ("AMQ9519E", "Channel not found at the remote queue manager.",
-                                True),
+        StatusCode.NO_CHANNEL: ("AMQ9520E", "Channel not defined remotely.", True),
         StatusCode.CHANNEL_WRONG_TYPE: ("AMQ9502E",
                                         "Type of channel not suitable for action requested.",
                                         False),
@@ -428,7 +427,12 @@ class SenderMCA:
         if wait_ms > 0:
             opts |= CMQC.MQGMO_WAIT
         try:
-            data = await mqi(xq.get, None, md, mqpy.GMO(Options=opts, WaitInterval=wait_ms))
+            # a wait that STOP CHANNEL MODE(FORCE) may abandon: the connection's backout at
+            # the end of the channel undoes whatever the abandoned call got
+            data = await trio.to_thread.run_sync(
+                functools.partial(xq.get, None, md, mqpy.GMO(Options=opts,
+                                                              WaitInterval=wait_ms)),
+                abandon_on_cancel=True)
         except mqpy.MQMIError as e:
             if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
                 return None
@@ -568,11 +572,18 @@ class SenderMCA:
 
 
 def _disconnect(qm: mqpy.QueueManager) -> None:
+    """End an MCA's connection *abnormally*: whatever its unit of work holds is backed out,
+    atomically with the disconnect. (A normal MQDISC commits; an MQGET the channel abandoned
+    at a forced stop could otherwise slip a message into the unit of work and have it
+    committed, and lost, on the way out.)"""
     try:
-        qm.backout()
-        qm.disconnect()
-    except (mqpy.MQMIError, mqpy.PYIFError):
-        pass
+        qm.get_handle().abend()
+    except (mqpy.MQMIError, mqpy.PYIFError, AttributeError):
+        try:
+            qm.backout()
+            qm.disconnect()
+        except (mqpy.MQMIError, mqpy.PYIFError):
+            pass
 
 
 # ---------------------------------------------------------------------------- receiver
@@ -621,8 +632,10 @@ class ReceiverMCA:
         qm = None
         try:
             if self.call_out is not None:
-                agreed, self.partner = await call_id(conv, _our_id(self.name, self.definition,
-                                                                   self.local_qm))
+                ours = attrs.evolve(_our_id(self.name, self.definition, self.local_qm),
+                                    cap_flags1=CapFlags1.MSG_SEQ | CapFlags1.SPLIT_MESSAGE
+                                    | CapFlags1.REQUEST_INITIATION)
+                agreed, self.partner = await call_id(conv, ours)
                 self._agreed(agreed)
             else:
                 await self._negotiate(conv)
@@ -805,8 +818,10 @@ class ReceiverMCA:
     async def _undeliverable(self, qm: mqpy.QueueManager, md: mqpy.MD, data: bytes,
                              reason: int, dest_q: str, dest_qm: str, sync: int
                              ) -> ChannelEnded | None:
-        want = CMQC.MQRO_EXCEPTION_WITH_FULL_DATA | CMQC.MQRO_DISCARD_MSG
-        if md.Report & want == want and md.ReplyToQ.strip(b" \x00"):
+        if md.Report & CMQC.MQRO_EXCEPTION and md.ReplyToQ.strip(b" \x00"):
+            # An exception report as asked (with none, some or all of the data); with
+            # MQRO_DISCARD_MSG that is all (return to sender), else the message is
+            # dead-lettered as well (seed 000 §8).
             built = reports.build_report("EXCEPTION", md, data, feedback=reason,
                                          qmgr_name=self.local_qm, msgid=bytes(24))
             if built is not None:
@@ -814,7 +829,8 @@ class ReceiverMCA:
                 rod = mqpy.OD(ObjectName=md.ReplyToQ, ObjectQMgrName=md.ReplyToQMgr)
                 try:
                     await mqi(qm.put1, rod, body, rmd, mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
-                    return None
+                    if md.Report & CMQC.MQRO_DISCARD_MSG:
+                        return None
                 except mqpy.MQMIError:
                     pass
         deadq = (await mqi(qm.inquire, CMQC.MQCA_DEAD_LETTER_Q_NAME)).strip(b" \x00")

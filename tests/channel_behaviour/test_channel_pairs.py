@@ -225,9 +225,6 @@ async def test_idle_server_holding_its_xmitq_blocks_its_requesters_restart(qm1, 
         finish(nursery)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: "
-                   "ChannelInitiator._serve_requester does not catch the cancellation of a "
-                   "STOP CHANNEL: the server's status stays RUNNING after the stop")
 async def test_stopping_a_server_that_serves_its_requester_leaves_it_stopped(qm1, qm2):
     """Given a SVR running because its requester called it, when STOP CHANNEL MODE(FORCE) is
     issued for the server, then DISPLAY CHSTATUS shows it STOPPED.

@@ -106,9 +106,6 @@ async def test_no_receiver_of_that_name_fails_the_start(qm1, qm2):
         finish(nursery)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: the sending end logs AMQ9519E for a channel the "
-                   "partner does not define; IBM MQ's sender logs AMQ9520 'Channel not "
-                   "defined remotely' (AMQ9519 is the responder's message)")
 async def test_sender_reports_channel_not_defined_remotely(qm1, qm2):
     """Given SDR CH.A and no RCVR CH.A at the partner, when CH.A starts, then the sending end
     logs AMQ9520 (channel not defined remotely).  spec: dqm-intercommunication 9.24"""
@@ -124,12 +121,6 @@ async def test_sender_reports_channel_not_defined_remotely(qm1, qm2):
     assert any(m.startswith("AMQ9520") for m, _ in qm1.log), qm1.log
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: ChannelInitiator._inbound takes any "
-                   "inbound start for a channel defined as SDR (or SVR) for a requester's "
-                   "call: the connection is closed and the SDR is "
-                   "started to call back, instead of refusing a caller that is not a requester "
-                   "(no CapFlags1.REQUEST_INITIATION in its ID) with STATUS CHANNEL_WRONG_TYPE "
-                   "/ AMQ9502; the calling sender sees 'connection closed' and retries")
 async def test_a_sender_at_the_other_end_is_the_wrong_type(qm1, qm2):
     """Given SDR CH1 on QM1 and, on QM2, CH1 defined as another SDR, when CH1 starts, then QM2
     refuses it (STATUS CHANNEL_WRONG_TYPE, AMQ9502 in QM2's log) and the sender goes to

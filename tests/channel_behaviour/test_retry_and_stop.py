@@ -74,10 +74,6 @@ async def test_unreachable_partner_retries_short_then_long_then_stops(qm1, qm2):
         finish(nursery)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: ChannelInitiator.start_channel replaces a STOPPED "
-                   "status with a fresh INACTIVE one before testing for STOPPED, so "
-                   "_enable_xmitq never runs: the xmitq stays GET(DISABLED)/NOTRIGGER and the "
-                   "restarted channel sits RUNNING without moving a message")
 async def test_start_channel_after_an_error_stop_reenables_the_xmitq(qm1, qm2):
     """Given a triggered xmitq whose channel went STOPPED after its retries ran out (xmitq
     GET(DISABLED), NOTRIGGER), when the partner is back and START CHANNEL is issued, then the
@@ -164,10 +160,6 @@ async def test_stop_quiesce_finishes_the_batch_then_stops(qm1, qm2):
     assert qm2.drain("TARGET") == [b"b0", b"b1", b"b2"]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: STOP CHANNEL MODE(FORCE) cancels the sender's "
-                   "scope, but the MCA is blocked in an MQGET wait run by "
-                   "trio.to_thread.run_sync (not cancellable): the channel stops only when "
-                   "that wait ends (the rest of BATCHINT here, POLL_MS otherwise)")
 async def test_stop_force_stops_at_once(qm1, qm2):
     """Given a batch in flight held open by BATCHINT(2000), when STOP CHANNEL MODE(FORCE) is
     issued, then the channel is STOPPED within a second, without waiting for the batch.

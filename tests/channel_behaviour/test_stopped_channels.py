@@ -56,9 +56,6 @@ async def test_a_trigger_does_not_start_a_channel_the_operator_stopped(qm1, qm2)
     assert state is ChannelState.STOPPED and delivered == 1
 
 
-@pytest.mark.xfail(strict=True, reason="MISSING: STOP CHANNEL on a receiver records a STOPPED "
-                   "status (typed SDR) that ChannelInitiator._inbound never consults: the "
-                   "partner's next start is accepted and runs")
 async def test_a_stopped_receiver_refuses_its_senders_start(qm1, qm2):
     """Given RCVR QM1.TO.QM2 stopped on QM2 with STOP CHANNEL, when the sender starts, then QM2
     refuses it (the sender retries, nothing is delivered) until START CHANNEL at QM2 resets

@@ -140,10 +140,6 @@ async def test_exception_with_full_data_and_discard_returns_the_message_to_its_s
     assert body == b"please return me"
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: ReceiverMCA._undeliverable builds an exception "
-                   "report only when both MQRO_EXCEPTION_WITH_FULL_DATA and MQRO_DISCARD_MSG "
-                   "are set; with MQRO_EXCEPTION alone the message is dead-lettered but the "
-                   "requested exception report is never sent")
 async def test_exception_report_without_discard_dead_letters_and_still_reports(qm1, qm2):
     """Given a message for a queue QM2 does not have, with MQRO_EXCEPTION (no DISCARD_MSG) and
     ReplyToQ REPLY at QM1, when the channel delivers it, then the message goes to QM2's DLQ
