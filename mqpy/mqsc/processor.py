@@ -94,6 +94,7 @@ RESPONSES: dict[str, str] = {
     "AMQ8227E": "Channel {0} not found.",
     "AMQ8018I": "Start IBM MQ channel accepted.",
     "AMQ8878I": "Display channel authentication record details.",
+    "AMQ8769E": "Cluster name and cluster namelist cannot both be specified.",
     "AMQ8884E": "Channel authentication record not found.",
     "AMQ8862I": "IBM MQ authority record set.",
     "AMQ8863I": "IBM MQ authority record deleted.",
@@ -491,6 +492,10 @@ class MQSCProcessor:
                                                      or base.get("CONNAME")):
                 raise CommandFailed.of(CMQCFC.MQRCCF_CONN_NAME_ERROR, "AMQ8214E")
         attributes = {**EXTRA_DEFAULTS.get(objtype, {}), **base, **wanted}
+        if str(attributes.get("CLUSTER") or "").strip() and \
+                str(attributes.get("CLUSNL") or "").strip():
+            # a cluster object belongs to one cluster or to a namelist of them, not both
+            raise CommandFailed.of(CMQCFC.MQRCCF_CLUSTER_NAME_CONFLICT, "AMQ8769E")
         self.engine.define(objtype, name, attributes, replace=existing is not None)
         return [message(_OUTCOMES[objtype][0])]
 

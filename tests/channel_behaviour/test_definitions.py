@@ -72,8 +72,6 @@ async def test_channel_defaults(qm1):
     assert result.ok, result.lines
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: DEFINE CHANNEL accepts CLUSTER and CLUSNL both "
-                   "non-blank on a cluster channel; IBM MQ allows at most one of them")
 async def test_cluster_and_clusnl_together_are_refused(qm1):
     """Given a CLUSRCVR definition with both CLUSTER(A) and CLUSNL(N), when it is defined,
     then it is refused.  spec: dqm-intercommunication 9.20, §2 (CLUSTER / CLUSNL)"""
