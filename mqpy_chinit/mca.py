@@ -55,6 +55,7 @@ from mqpy_chinit.wire import (
     MessageData,
     Ping,
     ProtocolError,
+    Reset,
     Resync,
     Status,
     StatusCode,
@@ -392,6 +393,17 @@ class SenderMCA:
             # the committed record is locked by the in-doubt unit of work: the key says
             # what it holds
             rec.seq = indoubt.prev_seq
+        if rec.reset and indoubt is None:
+            # RESET CHANNEL was issued here: the receiver takes the new number (RESET_DATA)
+            await conv.send(Reset(seqnum=rec.seq))
+            ev = await conv.recv(CONFIRM_TIMEOUT)
+            if isinstance(ev, Status):
+                raise _status_error(ev)
+            if not isinstance(ev, Reset) or ev.seqnum != rec.seq:
+                raise ChannelEnded("AMQ9504E", "Protocol error: reset not acknowledged.")
+            rec.reset = False
+            await mqi(syncq.replace_in_uow, qm, rec)
+            await mqi(qm.commit)
         seq, luwid = (indoubt.seq, indoubt.luwid) if indoubt else (rec.seq, rec.luwid)
         await conv.send(Resync(seqnum=seq, luwid=luwid))
         ev = await conv.recv(CONFIRM_TIMEOUT)
@@ -708,6 +720,13 @@ class ReceiverMCA:
             ev = await conv.recv(timeout)
             if isinstance(ev, Resync):
                 await conv.send(Resync(seqnum=rec.seq, luwid=rec.luwid))
+                continue
+            if isinstance(ev, Reset):
+                # the sender's operator reset the channel: take its number (RESET CHANNEL)
+                await mqi(qm.backout)
+                rec = await self._commit_batch(qm, ev.seqnum, bytes(8))
+                self.status.cur_seqno = ev.seqnum
+                await conv.send(Reset(seqnum=ev.seqnum))
                 continue
             if isinstance(ev, Ping):
                 await conv.send(Ping(data=ev.data))  # PING CHANNEL: the data comes back

@@ -31,16 +31,18 @@ class SyncRecord:
     seq: int = 0
     luwid: bytes = bytes(8)
     partner_qm: str = ""
+    reset: bool = False  # RESET CHANNEL at a sender: tell the receiver at the next start
 
     def to_bytes(self) -> bytes:
         return json.dumps({"channel": self.channel, "role": self.role, "seq": self.seq,
-                           "luwid": self.luwid.hex(), "partner": self.partner_qm}).encode()
+                           "luwid": self.luwid.hex(), "partner": self.partner_qm,
+                           "reset": self.reset}).encode()
 
     @classmethod
     def from_bytes(cls, data: bytes) -> SyncRecord:
         d = json.loads(data)
         return cls(d["channel"], d["role"], int(d["seq"]), bytes.fromhex(d["luwid"]),
-                   d.get("partner", ""))
+                   d.get("partner", ""), bool(d.get("reset", False)))
 
 
 def correl_id(channel: str, role: str) -> bytes:

@@ -379,7 +379,8 @@ class MQSCProcessor:
         try:
             old = syncq.read(qm, name, role)
             syncq.replace_in_uow(qm, syncq.SyncRecord(name, role, max(0, seqnum - 1),
-                                                      bytes(8), old.partner_qm if old else ""))
+                                                      bytes(8), old.partner_qm if old else "",
+                                                      reset=role == "S"))
             qm.commit()
         finally:
             qm.disconnect()

@@ -92,10 +92,6 @@ async def test_reset_at_both_ends_puts_the_channel_back_in_step(qm1, qm2):
     assert qm2.drain("TARGET") == [b"one", b"two", b"three"]
 
 
-@pytest.mark.xfail(strict=True, reason="MISSING: RESET CHANNEL on a sending channel only "
-                   "rewrites the sender's own sync record (processor._reset); it is never "
-                   "sent to the partner (no RESET_DATA flow at the next start), so the "
-                   "receiver still expects the old number and the channel stops with AMQ9526")
 async def test_reset_at_the_sender_is_carried_to_the_receiver_at_the_next_start(qm1, qm2):
     """Given a channel at sequence number 2 at both ends, when RESET CHANNEL SEQNUM(1) is
     issued at the sender only and the channel is started, then the new number flows to the

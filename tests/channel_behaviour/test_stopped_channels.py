@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import socket
 
-import pytest
 import trio
 
 from mqpy_chinit.chinit import INITQ
