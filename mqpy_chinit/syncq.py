@@ -69,7 +69,11 @@ def read(qm: mqpy.QueueManager, channel: str, role: str) -> SyncRecord | None:
 
 def replace_in_uow(qm: mqpy.QueueManager, record: SyncRecord) -> None:
     """Replace the channel's record inside the caller's current unit of work."""
-    cid = correl_id(record.channel, record.role)
+    _replace(qm, correl_id(record.channel, record.role), record.to_bytes())
+
+
+def _replace(qm: mqpy.QueueManager, cid: bytes, body: bytes | None) -> None:
+    """Under syncpoint: remove every message with CorrelId ``cid``, then put ``body``."""
     q = mqpy.Queue(qm, SYNCQ, CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_OUTPUT)
     try:
         while True:
@@ -81,8 +85,9 @@ def replace_in_uow(qm: mqpy.QueueManager, record: SyncRecord) -> None:
                 if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
                     break
                 raise
-        q.put(record.to_bytes(), mqpy.MD(CorrelId=cid, Persistence=CMQC.MQPER_PERSISTENT),
-              mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+        if body is not None:
+            q.put(body, mqpy.MD(CorrelId=cid, Persistence=CMQC.MQPER_PERSISTENT),
+                  mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
     finally:
         q.close()
 
@@ -130,25 +135,9 @@ _STATE_ROLE = "T"
 
 def write_state(qm: mqpy.QueueManager, channel: str, state: str | None) -> None:
     """Remember that ``channel`` is STOPPED or RETRYING across restarts; None forgets it."""
-    cid = correl_id(channel, _STATE_ROLE)
-    q = mqpy.Queue(qm, SYNCQ, CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_OUTPUT)
-    try:
-        while True:
-            try:
-                q.get(None, mqpy.MD(CorrelId=cid),
-                      mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT,
-                               MatchOptions=CMQC.MQMO_MATCH_CORREL_ID))
-            except mqpy.MQMIError as e:
-                if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
-                    break
-                raise
-        if state is not None:
-            q.put(json.dumps({"channel": channel, "state": state}).encode(),
-                  mqpy.MD(CorrelId=cid, Persistence=CMQC.MQPER_PERSISTENT),
-                  mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
-        qm.commit()
-    finally:
-        q.close()
+    body = json.dumps({"channel": channel, "state": state}).encode() if state else None
+    _replace(qm, correl_id(channel, _STATE_ROLE), body)
+    qm.commit()
 
 
 def read_states(qm: mqpy.QueueManager) -> dict[str, str]:
