@@ -111,7 +111,10 @@ def encode_record(rtype: int, payload: bytes, lsn: int, durable: int) -> bytes:
 class LogConfig:
     """qm.ini ``Log:`` stanza (IBM's names and defaults)."""
 
-    LogFilePages: int = 4096  # 16 MB segments
+    # 16 MB segments, preallocated like IBM's; MQPY_LOG_FILE_PAGES changes the default (the
+    # test suite uses small segments so hundreds of queue managers fit on a small disk)
+    LogFilePages: int = attrs.field(
+        factory=lambda: int(os.environ.get("MQPY_LOG_FILE_PAGES", "4096")))
     LogPrimaryFiles: int = 3
     LogSecondaryFiles: int = 2
 
