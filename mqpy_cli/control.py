@@ -180,6 +180,18 @@ def crtmqm(make_default: bool, dead_letter_queue: str, log_path: str | None,
     click.echo("Setup completed.")
 
 
+def _ended_qmdir(qmgr: str, data_path: str | None) -> str:
+    """The directory of an existing queue manager that is not running, or exit with its message."""
+    qmdir = _qmdir(qmgr, data_path)
+    if not _exists(qmgr, data_path):
+        _err(MSG_NOT_EXIST)
+        sys.exit(RC_NOT_EXIST)
+    if local.is_locked(qmdir):
+        _err(MSG_RUNNING)
+        sys.exit(RC_RUNNING)
+    return qmdir
+
+
 # --------------------------------------------------------------------------- dltmqm
 
 
@@ -188,13 +200,7 @@ def crtmqm(make_default: bool, dead_letter_queue: str, log_path: str | None,
 @click.argument("qmgr")
 def dltmqm(data_path: str | None, qmgr: str) -> None:
     """Delete a queue manager (it must be ended)."""
-    qmdir = _qmdir(qmgr, data_path)
-    if not _exists(qmgr, data_path):
-        _err(MSG_NOT_EXIST)
-        sys.exit(RC_NOT_EXIST)
-    if local.is_locked(qmdir):
-        _err(MSG_RUNNING)
-        sys.exit(RC_RUNNING)
+    qmdir = _ended_qmdir(qmgr, data_path)
     log_dir = config.QMgrConfig.load(qmgr, data_path).log_dir
     config.unregister_qmgr(qmgr, data_path)
     if not log_dir.startswith(qmdir + os.sep):
@@ -211,13 +217,7 @@ def dltmqm(data_path: str | None, qmgr: str) -> None:
 @click.argument("qmgr")
 def strmqm(data_path: str | None, qmgr: str) -> None:
     """Start a queue manager: its daemon runs detached until endmqm."""
-    qmdir = _qmdir(qmgr, data_path)
-    if not _exists(qmgr, data_path):
-        _err(MSG_NOT_EXIST)
-        sys.exit(RC_NOT_EXIST)
-    if local.is_locked(qmdir):
-        _err(MSG_RUNNING)
-        sys.exit(RC_RUNNING)
+    qmdir = _ended_qmdir(qmgr, data_path)
     click.echo(MSG_STARTING.format(qmgr=qmgr))
     rc, lines = start_daemon(qmgr, data_path)
     for line in lines:
