@@ -23,7 +23,6 @@ Only the Unix socket is served (mode 0o660); nothing here listens on a network.
 
 from __future__ import annotations
 
-import math
 import os
 import pwd
 import socket
@@ -33,7 +32,7 @@ from typing import Any
 
 import trio
 
-from mqpy import CMQC, mqiproto
+from mqpy import CMQC, mqiproto, waiting
 from mqpy.bindings import MAX_MSG_SIZE, MAX_TRANSMISSION_SIZE, bind_address, socket_path
 from mqpy.errors import MQMIError
 from mqpy_chinit.framing import SegmentReader, SegmentWriter
@@ -263,37 +262,10 @@ class _Session:
         """MQGET; with MQGMO_WAIT, wait up to WaitInterval without holding a thread."""
         if not gmo.Options & CMQC.MQGMO_WAIT:
             return await self._get_once(hobj, md, gmo, max_length, None)
-        interval = gmo.WaitInterval
-        if interval < 0 and interval != CMQC.MQWI_UNLIMITED:
-            raise MQMIError(_FAILED, CMQC.MQRC_WAIT_INTERVAL_ERROR)
-        deadline = math.inf if interval == CMQC.MQWI_UNLIMITED \
-            else trio.current_time() + interval / 1000
-        token = trio.lowlevel.current_trio_token()
-        while True:
-            arrived = trio.Event()
-
-            def waiter(arrived: trio.Event = arrived) -> None:
-                try:
-                    token.run_sync_soon(arrived.set)
-                except trio.RunFinishedError:
-                    pass
-
-            try:
-                return await self._get_once(hobj, md, gmo, max_length, waiter)
-            except MQMIError as e:
-                if e.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
-                    raise
-            try:
-                with trio.move_on_at(deadline):
-                    async with trio.open_nursery() as nursery:
-                        nursery.start_soon(_set_then_cancel, arrived, nursery)
-                        nursery.start_soon(_set_then_cancel, self.gone, nursery)
-            finally:
-                self.conn._drop_waiter(hobj, waiter)
-            if self.gone.is_set():
-                raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN)  # nobody to answer
-            if not arrived.is_set():
-                raise MQMIError(_FAILED, CMQC.MQRC_NO_MSG_AVAILABLE)
+        return await waiting.get_with_wait(
+            lambda waiter: self._get_once(hobj, md, gmo, max_length, waiter),
+            lambda waiter: self.conn._drop_waiter(hobj, waiter),
+            waiting.wait_deadline(gmo), self.gone)
 
     async def _cmit(self, d: mqiproto.Decoded) -> MQIReply:
         await self._thread(self.conn.commit)
@@ -329,11 +301,6 @@ class _Session:
             self.conn._check()
             return mqiproto.encode_reply(d.verb, [self.engine.indoubt()])
         raise MQMIError(_FAILED, CMQC.MQRC_FUNCTION_NOT_SUPPORTED)
-
-
-async def _set_then_cancel(event: trio.Event, nursery: trio.Nursery) -> None:
-    await event.wait()
-    nursery.cancel_scope.cancel()
 
 
 _HANDLERS: dict[SegmentType, Callable[[_Session, mqiproto.Decoded], Any]] = {

@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import inspect
 import itertools
-import math
 import struct
 import time
 import weakref
@@ -51,7 +50,7 @@ from typing import Any
 import attrs
 import trio
 
-from mqpy import CMQC, mqiproto
+from mqpy import CMQC, mqiproto, waiting
 from mqpy.errors import MQMIError
 from mqpy_chinit import definitions as D
 from mqpy_chinit.mca import CONFIRM_TIMEOUT, MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
@@ -546,37 +545,13 @@ class SvrconnInstance:
         backend = cc.backend
         if not gmo.Options & CMQC.MQGMO_WAIT:
             return await self._thread(backend.get, hobj, md, gmo, max_length)
-        interval = gmo.WaitInterval
-        if interval < 0 and interval != CMQC.MQWI_UNLIMITED:
-            raise MQMIError(_FAILED, CMQC.MQRC_WAIT_INTERVAL_ERROR)
-        deadline = math.inf if interval == CMQC.MQWI_UNLIMITED \
-            else trio.current_time() + interval / 1000
+        deadline = waiting.wait_deadline(gmo)
         if not cc.takes_waiter:
             return await self._get_in_slices(backend, hobj, md, gmo, max_length, deadline)
-        token = trio.lowlevel.current_trio_token()
-        while True:
-            arrived = trio.Event()
-
-            def waiter(arrived: trio.Event = arrived) -> None:
-                try:
-                    token.run_sync_soon(arrived.set)
-                except trio.RunFinishedError:
-                    pass
-
-            try:
-                return await self._thread(backend.get, hobj, md, gmo, max_length, waiter)
-            except MQMIError as e:
-                if e.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
-                    raise
-            try:
-                with trio.move_on_at(deadline):
-                    await arrived.wait()
-            finally:
-                drop = getattr(backend, "_drop_waiter", None)
-                if drop is not None:
-                    drop(hobj, waiter)
-            if not arrived.is_set():
-                raise MQMIError(_FAILED, CMQC.MQRC_NO_MSG_AVAILABLE)
+        drop = getattr(backend, "_drop_waiter", lambda hobj, waiter: None)
+        return await waiting.get_with_wait(
+            lambda waiter: self._thread(backend.get, hobj, md, gmo, max_length, waiter),
+            lambda waiter: drop(hobj, waiter), deadline)
 
     async def _get_in_slices(self, backend: Any, hobj: int, md: Any, gmo: Any,
                              max_length: int | None, deadline: float) -> bytes:
