@@ -106,14 +106,17 @@ class ChannelInitiator:
         self.admin = admin
         self.initq = initq
         self.log = log or (lambda msgid, text: None)
-        self.statuses: dict[str, ChannelStatus] = {}
+        # channel name -> status; a receiver instance is keyed (name, partner queue manager)
+        # because one generic RCVR definition serves many senders (seed 000 §2), and a
+        # SVRCONN instance "name#n"
+        self.statuses: dict[object, ChannelStatus] = {}
         self.senders: dict[str, SenderMCA] = {}
         self.running: dict[str, trio.CancelScope] = {}
         self.nursery: trio.Nursery | None = None
         self.ports: list[int] = []
         self.listener_scopes: dict[str, trio.CancelScope] = {}
-        # running receiving channels: name -> (cancel scope, partner qmgr, peer address)
-        self.receivers: dict[str, tuple[trio.CancelScope, str, str]] = {}
+        # running receiving channels: (name, partner qmgr) -> (cancel scope, peer address)
+        self.receivers: dict[tuple[str, str], tuple[trio.CancelScope, str]] = {}
         self._adopt_timeout = int((channels_stanza or {}).get("AdoptNewMCATimeout", 60))
         self.listener_ports: dict[str, int] = {}
         self._disabled: dict[str, str] = {}  # xmitq -> its TRIGGER before an error stop
@@ -223,6 +226,8 @@ class ChannelInitiator:
                          err or f"Channel '{name}' is calling back its requester.")
                 return
         name = first.channel_name.strip() if isinstance(first, InitialData) else ""
+        partner = first.qmgr_name.strip() if isinstance(first, InitialData) else ""
+        key = (name, partner)
         peer = _peer_address(stream)
         stopped = self.statuses.get(name)
         if stopped is not None and stopped.state is ChannelState.STOPPED \
@@ -231,13 +236,13 @@ class ChannelInitiator:
             self.log("AMQ9558E", f"Channel '{name}' is STOPPED here: the start from {peer} was "
                      f"refused; use START CHANNEL.")
             return
-        if name not in self.receivers and self._instances() >= self.max_active:
+        if key not in self.receivers and self._instances() >= self.max_active:
             await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
             self.log("AMQ9513E", f"Channel '{name}' from {peer} refused: MaxActiveChannels "
                      f"({self.max_active}) reached.")
             return
-        if name in self.receivers:
-            if not await self._adopt(name, first, peer):
+        if key in self.receivers:
+            if not await self._adopt(key, peer):
                 await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
                 self.log("AMQ9514E", f"Channel '{name}' is in use: a second instance from "
                          f"{peer} was refused (adopt MCA not enabled or its checks failed).")
@@ -247,7 +252,7 @@ class ChannelInitiator:
                           autodefine=self._autodefine)
         scope = trio.CancelScope()
         if name:
-            self.receivers[name] = (scope, first.qmgr_name.strip(), peer)
+            self.receivers[key] = (scope, peer)
         try:
             with scope:
                 await mca.run()
@@ -257,26 +262,30 @@ class ChannelInitiator:
             if mca.name and not scope.cancelled_caught:
                 self.log("AMQ9002I", f"Channel '{mca.name}' is ended.")
         finally:
-            if self.receivers.get(name, (None,))[0] is scope:
-                del self.receivers[name]
+            if scope.cancelled_caught:
+                mca.status.state = ChannelState.INACTIVE  # ended by STOP CHANNEL or adopted
+            if self.receivers.get(key, (None,))[0] is scope:
+                del self.receivers[key]
 
-    async def _adopt(self, name: str, first: InitialData, peer: str) -> bool:
+    async def _adopt(self, key: tuple[str, str], peer: str) -> bool:
         """Adopt MCA (seed 003 §2.11): with ADOPTMCA(ALL), a new start of a receiving channel
-        that is still running ends the old instance, if the ADOPTCHK checks pass."""
+        that is still running from the same partner ends the old instance, if the ADOPTCHK
+        checks pass. An instance is known by channel and partner queue manager, so the QMNAME
+        check always holds here; a start from another queue manager is an instance of its own
+        (a generic receiver), never an adoption."""
+        name = key[0]
         adoptmca = str(await trio.to_thread.run_sync(self._qmgr_attr, "ADOPTMCA") or "NO")
         if adoptmca.upper() not in ("ALL", "YES", "RCVR"):
             return False
         check = str(await trio.to_thread.run_sync(self._qmgr_attr, "ADOPTCHK") or "ALL").upper()
-        scope, old_qmgr, old_peer = self.receivers[name]
-        if check in ("QMNAME", "ALL") and old_qmgr != first.qmgr_name.strip():
-            return False
+        scope, old_peer = self.receivers[key]
         if check in ("NETADDR", "ALL") and old_peer.split(":")[0] != peer.split(":")[0]:
             return False
         scope.cancel()
         self.log("AMQ9532I", f"Channel '{name}': the running instance was ended and replaced "
                  f"(adopted) by a new start from {peer}.")
         with trio.move_on_after(float(self._adopt_timeout)):
-            while self.receivers.get(name, (None,))[0] is scope:
+            while self.receivers.get(key, (None,))[0] is scope:
                 await trio.sleep(0.01)
         return True
 
@@ -354,14 +363,24 @@ class ChannelInitiator:
         finally:
             self.running.pop(name, None)
 
-    def _register(self, name: str, status: ChannelStatus) -> None:
-        self.statuses[name] = status
+    def _register(self, name: str, partner: str, status: ChannelStatus) -> None:
+        """A receiving MCA's status: a RCVR instance per partner, a RQSTR by its name."""
+        self.statuses[(name, partner) if status.chltype == "RCVR" else name] = status
         self.log("AMQ9002I", f"Channel '{name}' is starting.")
 
     # ------------------------------------------------------------------ commands
 
-    def status_of(self, name: str) -> ChannelStatus | None:
-        return self.statuses.get(name)
+    def status_of(self, name: str, partner: str | None = None) -> ChannelStatus | None:
+        """The status of channel ``name``: of its instance from ``partner`` when given, else
+        its own (a sending channel, or a STOPPED mark), else its most active instance."""
+        if partner is not None:
+            return self.statuses.get((name, partner))
+        if name in self.statuses:
+            return self.statuses[name]
+        instances = [st for key, st in self.statuses.items()
+                     if isinstance(key, tuple) and key[0] == name]
+        instances.sort(key=lambda st: st.state is ChannelState.INACTIVE)
+        return instances[0] if instances else None
 
     def start_channel(self, name: str, definition: dict[str, object] | None = None
                       ) -> str | None:
@@ -400,9 +419,23 @@ class ChannelInitiator:
             self.nursery.start_soon(self._run_sender, name, definition, status, scope)
         return None
 
-    def stop_channel(self, name: str, mode: str = "QUIESCE", status: str = "STOPPED"
-                     ) -> str | None:
-        """STOP CHANNEL MODE(QUIESCE|FORCE|TERMINATE) STATUS(STOPPED|INACTIVE)."""
+    def stop_channel(self, name: str, mode: str = "QUIESCE", status: str = "STOPPED",
+                     qmname: str = "", conname: str = "") -> str | None:
+        """STOP CHANNEL MODE(QUIESCE|FORCE|TERMINATE) STATUS(STOPPED|INACTIVE) [QMNAME()]
+        [CONNAME()]: QMNAME and CONNAME pick instances of a receiver (seed 000 §2)."""
+        instances = [(key, scope) for key, (scope, peer) in self.receivers.items()
+                     if key[0] == name and qmname in ("", key[1])
+                     and conname in ("", peer.rsplit(":", 1)[0])]
+        if instances or qmname or conname:
+            if not instances:
+                return f"AMQ9533E: Channel '{name}' is not currently active."
+            for key, scope in instances:
+                st = self.statuses.get(key)
+                if st is not None:
+                    st.stop_requested = status
+                scope.cancel()
+            if qmname or conname or status != "STOPPED":
+                return None  # the instances end; the channel itself is not marked STOPPED
         st = self.statuses.get(name)
         if st is None or st.state in (ChannelState.INACTIVE, ChannelState.STOPPED):
             if status == "STOPPED":
@@ -655,7 +688,8 @@ class ChannelInitiator:
                 reply: dict[str, Any] = {"ok": err is None, "message": err or ""}
             elif verb == "STOP":
                 err = self.stop_channel(name, req.get("mode", "QUIESCE"),
-                                        req.get("status", "STOPPED"))
+                                        req.get("status", "STOPPED"), req.get("qmname", ""),
+                                        req.get("conname", ""))
                 reply = {"ok": err is None, "message": err or ""}
             elif verb == "PING":
                 definition = req.get("definition") or await trio.to_thread.run_sync(

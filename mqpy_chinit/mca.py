@@ -607,7 +607,7 @@ class ReceiverMCA:
     """The responder end of a message channel (RCVR), for one inbound connection."""
 
     def __init__(self, stream: trio.abc.Stream, local_qm: str, connect_qm: QmFactory,
-                 lookup: ChannelLookup, register: Callable[[str, ChannelStatus], None]
+                 lookup: ChannelLookup, register: Callable[[str, str, ChannelStatus], None]
                  | None = None, *, conversation: Conversation | None = None,
                  first: Event | None = None,
                  autodefine: Callable[[str, InitialData], dict[str, object] | None]
@@ -693,7 +693,7 @@ class ReceiverMCA:
         self.status.channel = name
         self.status.chltype = D.str_attr(definition, "CHLTYPE")
         if self.register is not None:
-            self.register(name, self.status)
+            self.register(name, ev.qmgr_name.strip(), self.status)
         agreed, self.partner = await respond_id(conv, ev, _our_id(name, definition,
                                                                   self.local_qm),
                                                 adopt_seq_wrap=autodefined)
@@ -708,7 +708,11 @@ class ReceiverMCA:
         st.maxmsgl = agreed.max_msg_size
 
     async def _serve(self, conv: Conversation, qm: mqpy.QueueManager) -> None:
-        rec = await mqi(syncq.read, qm, self.name, "R") or syncq.SyncRecord(self.name, "R")
+        # a partner's own record, else one RESET CHANNEL made before any partner was known
+        rec = await mqi(syncq.read, qm, self.name, "R", self.partner) \
+            or await mqi(syncq.read, qm, self.name, "R", "") \
+            or syncq.SyncRecord(self.name, "R")
+        rec.partner_qm = self.partner
         self.seq = rec.seq
         self.status.last_seqno = self.status.cur_seqno = rec.seq
         self.status.last_luwid = rec.luwid

@@ -2,6 +2,9 @@
 
 Each end of a message channel keeps one persistent record per channel: the sequence number of
 the last message of the last committed batch, that batch's LUWID and the partner queue manager.
+A receiver may be generic (seed 000 §2: many senders of one name against one RCVR definition),
+so its records are kept per channel *and partner*: the CorrelId names the channel, the MsgId the
+partner queue manager, and both are matched through the queue's indexes.
 The record is replaced in the same unit of work as the batch itself (the receiver's puts, the
 sender's gets), so the record and the messages can never disagree after a crash.
 
@@ -13,6 +16,7 @@ MCA finds its in-doubt batch and resolves it with the partner's record.
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import attrs
@@ -50,13 +54,30 @@ def correl_id(channel: str, role: str) -> bytes:
     return (role.encode() + b":" + channel.encode("latin-1")).ljust(24, b" ")[:24]
 
 
-def read(qm: mqpy.QueueManager, channel: str, role: str) -> SyncRecord | None:
-    """The committed record of ``channel`` (browse: nothing is locked or changed)."""
+def partner_id(role: str, partner: str) -> bytes | None:
+    """The MsgId a receiver's record is kept under: a digest of the partner queue manager's
+    name (names are up to 48 characters, a MsgId 24 bytes). Senders have one record a channel."""
+    if role != "R":
+        return None
+    return hashlib.blake2b(partner.encode("latin-1"), digest_size=24).digest()
+
+
+def _match(channel: str, role: str, partner: str) -> tuple[mqpy.MD, int]:
+    pid = partner_id(role, partner)
+    if pid is None:
+        return mqpy.MD(CorrelId=correl_id(channel, role)), CMQC.MQMO_MATCH_CORREL_ID
+    return (mqpy.MD(CorrelId=correl_id(channel, role), MsgId=pid),
+            CMQC.MQMO_MATCH_CORREL_ID | CMQC.MQMO_MATCH_MSG_ID)
+
+
+def read(qm: mqpy.QueueManager, channel: str, role: str, partner: str = ""
+         ) -> SyncRecord | None:
+    """The committed record of ``channel`` (with ``partner`` for a receiver); browse: nothing
+    is locked or changed."""
     q = mqpy.Queue(qm, SYNCQ, CMQC.MQOO_BROWSE)
     try:
-        md = mqpy.MD(CorrelId=correl_id(channel, role))
-        gmo = mqpy.GMO(Options=CMQC.MQGMO_BROWSE_FIRST,
-                       MatchOptions=CMQC.MQMO_MATCH_CORREL_ID)
+        md, match = _match(channel, role, partner)
+        gmo = mqpy.GMO(Options=CMQC.MQGMO_BROWSE_FIRST, MatchOptions=match)
         try:
             return SyncRecord.from_bytes(q.get(None, md, gmo))
         except mqpy.MQMIError as e:
@@ -67,27 +88,57 @@ def read(qm: mqpy.QueueManager, channel: str, role: str) -> SyncRecord | None:
         q.close()
 
 
+def read_all(qm: mqpy.QueueManager) -> list[SyncRecord]:
+    """Every channel's sync record, senders' and each receiver partner's (DISPLAY CHSTATUS
+    SAVED, RESET CHANNEL at a generic receiver)."""
+    out: list[SyncRecord] = []
+    for md, data in _browse(qm):
+        if md.CorrelId[:2] in (b"S:", b"R:"):
+            out.append(SyncRecord.from_bytes(data))
+    return out
+
+
 def replace_in_uow(qm: mqpy.QueueManager, record: SyncRecord) -> None:
     """Replace the channel's record inside the caller's current unit of work."""
-    _replace(qm, correl_id(record.channel, record.role), record.to_bytes())
+    md, match = _match(record.channel, record.role, record.partner_qm)
+    _replace(qm, md, match, record.to_bytes())
 
 
-def _replace(qm: mqpy.QueueManager, cid: bytes, body: bytes | None) -> None:
-    """Under syncpoint: remove every message with CorrelId ``cid``, then put ``body``."""
+def _replace(qm: mqpy.QueueManager, key: mqpy.MD, match: int, body: bytes | None) -> None:
+    """Under syncpoint: remove every message matching ``key``, then put ``body`` under it."""
     q = mqpy.Queue(qm, SYNCQ, CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_OUTPUT)
     try:
         while True:
             try:
-                q.get(None, mqpy.MD(CorrelId=cid),
-                      mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT,
-                               MatchOptions=CMQC.MQMO_MATCH_CORREL_ID))
+                q.get(None, mqpy.MD(CorrelId=key.CorrelId, MsgId=key.MsgId),
+                      mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT, MatchOptions=match))
             except mqpy.MQMIError as e:
                 if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
                     break
                 raise
         if body is not None:
-            q.put(body, mqpy.MD(CorrelId=cid, Persistence=CMQC.MQPER_PERSISTENT),
+            # a receiver's record keeps its partner's MsgId; MQMI_NONE gets a unique one
+            q.put(body, mqpy.MD(CorrelId=key.CorrelId, MsgId=key.MsgId,
+                                Persistence=CMQC.MQPER_PERSISTENT),
                   mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+    finally:
+        q.close()
+
+
+def _browse(qm: mqpy.QueueManager):  # noqa: ANN202 - a generator of (MD, body)
+    q = mqpy.Queue(qm, SYNCQ, CMQC.MQOO_BROWSE)
+    try:
+        opts = CMQC.MQGMO_BROWSE_FIRST
+        while True:
+            md = mqpy.MD()
+            try:
+                data = q.get(None, md, mqpy.GMO(Options=opts))
+            except mqpy.MQMIError as e:
+                if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
+                    return
+                raise
+            opts = CMQC.MQGMO_BROWSE_NEXT
+            yield md, data
     finally:
         q.close()
 
@@ -136,27 +187,16 @@ _STATE_ROLE = "T"
 def write_state(qm: mqpy.QueueManager, channel: str, state: str | None) -> None:
     """Remember that ``channel`` is STOPPED or RETRYING across restarts; None forgets it."""
     body = json.dumps({"channel": channel, "state": state}).encode() if state else None
-    _replace(qm, correl_id(channel, _STATE_ROLE), body)
+    md, match = _match(channel, _STATE_ROLE, "")
+    _replace(qm, md, match, body)
     qm.commit()
 
 
 def read_states(qm: mqpy.QueueManager) -> dict[str, str]:
     """Every remembered channel state: channel -> STOPPED | RETRYING."""
     out: dict[str, str] = {}
-    q = mqpy.Queue(qm, SYNCQ, CMQC.MQOO_BROWSE)
-    try:
-        opts = CMQC.MQGMO_BROWSE_FIRST
-        while True:
-            md = mqpy.MD()
-            try:
-                data = q.get(None, md, mqpy.GMO(Options=opts))
-            except mqpy.MQMIError as e:
-                if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
-                    return out
-                raise
-            opts = CMQC.MQGMO_BROWSE_NEXT
-            if md.CorrelId.startswith(_STATE_ROLE.encode() + b":"):
-                d = json.loads(data)
-                out[d["channel"]] = d["state"]
-    finally:
-        q.close()
+    for md, data in _browse(qm):
+        if md.CorrelId.startswith(_STATE_ROLE.encode() + b":"):
+            d = json.loads(data)
+            out[d["channel"]] = d["state"]
+    return out

@@ -348,7 +348,9 @@ class MQSCProcessor:
         if verb == "STOP":
             reply = self._chinit({"command": "STOP", "channel": name,
                                   "mode": str(params.get("MODE", "QUIESCE")),
-                                  "status": str(params.get("STATUS", "STOPPED"))})
+                                  "status": str(params.get("STATUS", "STOPPED")),
+                                  "qmname": str(params.get("QMNAME", "")),
+                                  "conname": str(params.get("CONNAME", ""))})
             if not reply.get("ok"):
                 raise CommandFailed([str(reply.get("message"))],
                                     CMQCFC.MQRCCF_CHANNEL_NOT_ACTIVE)
@@ -377,10 +379,16 @@ class MQSCProcessor:
             raise CommandFailed([message("AMQ9528E", name)], CMQCFC.MQRCCF_INDOUBT_VALUE_ERROR)
         qm = local.attach(self.engine)
         try:
-            old = syncq.read(qm, name, role)
-            syncq.replace_in_uow(qm, syncq.SyncRecord(name, role, max(0, seqnum - 1),
-                                                      bytes(8), old.partner_qm if old else "",
-                                                      reset=role == "S"))
+            if role == "S":
+                old = syncq.read(qm, name, role)
+                partners = [old.partner_qm if old else ""]
+            else:  # a generic receiver: every partner's record, or one for the first partner
+                partners = [r.partner_qm for r in syncq.read_all(qm)
+                            if r.role == "R" and r.channel == name] or [""]
+            for partner in partners:
+                syncq.replace_in_uow(qm, syncq.SyncRecord(name, role, max(0, seqnum - 1),
+                                                          bytes(8), partner,
+                                                          reset=role == "S"))
             qm.commit()
         finally:
             qm.disconnect()

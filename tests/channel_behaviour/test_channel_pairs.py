@@ -141,10 +141,6 @@ async def _generic(make_qmgr, nursery):
     return qm1, qm2, qm3, r2, chinits
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: the receiver's sync record is keyed by channel "
-                   "name only (syncq.correl_id(channel, 'R')), not by channel and partner "
-                   "queue manager: a second sender using the same generic RCVR resyncs against "
-                   "the first sender's sequence number and stops with AMQ9526")
 async def test_two_senders_share_one_generic_receiver(make_qmgr):
     """Given SDR CH.GEN on QM1 and on QM3 and one RCVR CH.GEN on QM2, when both channels
     start and send, then both connect through the one definition and every message arrives,
@@ -165,9 +161,6 @@ async def test_two_senders_share_one_generic_receiver(make_qmgr):
     assert qm2.committed("TARGET") == 4 and qm3.depth("QM2") == 0, qm3.log
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: ChannelInitiator.statuses is a dict keyed by "
-                   "channel name, so a second instance of a receiver (another partner on a "
-                   "generic RCVR) replaces the first one's status: DISPLAY CHSTATUS shows one")
 async def test_chstatus_shows_one_instance_per_partner_of_a_generic_receiver(make_qmgr):
     """Given two senders named CH.GEN (on QM1 and QM3) both running into one RCVR CH.GEN on
     QM2, when DISPLAY CHSTATUS(CH.GEN) is issued at QM2, then it shows two channel instances,
@@ -187,6 +180,28 @@ async def test_chstatus_shows_one_instance_per_partner_of_a_generic_receiver(mak
     assert {"QM1", "QM3"} <= set(" ".join(lines).replace("RQMNAME(", " ").replace(")", " ")
                                  .split())
     assert chstatus(lines)["CHANNEL"] == "CH.GEN"
+
+
+async def test_stop_channel_qmname_ends_one_instance_of_a_generic_receiver(make_qmgr):
+    """Given two senders running into one generic RCVR CH.GEN on QM2, when STOP CHANNEL(CH.GEN)
+    QMNAME(QM1) is issued at QM2, then only the instance from QM1 ends; the one from QM3 keeps
+    delivering, and the channel itself is not marked STOPPED.  spec: dqm-intercommunication
+    9.53; §2 (RCVR definitions may be generic)"""
+    async with trio.open_nursery() as nursery:
+        qm1, qm2, qm3, r2, (c1, c3) = await _generic(make_qmgr, nursery)
+        c1.start_channel("CH.GEN")
+        c3.start_channel("CH.GEN")
+        await wait_until(lambda: {("CH.GEN", "QM1"), ("CH.GEN", "QM3")}
+                         <= set(r2.chinit.receivers))
+        result = await mqsc(qm2, "STOP CHANNEL(CH.GEN) QMNAME(QM1)")
+        assert result.ok, result.lines
+        await wait_until(lambda: ("CH.GEN", "QM1") not in r2.chinit.receivers)
+        qm3.put("TARGET", b"still flowing", qmgr="QM2")
+        await wait_until(lambda: qm2.committed("TARGET") == 1)
+        assert ("CH.GEN", "QM3") in r2.chinit.receivers
+        assert r2.chinit.status_of("CH.GEN", "QM1").state is ChannelState.INACTIVE
+        assert "CH.GEN" not in r2.chinit.statuses  # no STOPPED mark for the whole channel
+        finish(nursery)
 
 
 async def test_idle_server_holding_its_xmitq_blocks_its_requesters_restart(qm1, qm2):

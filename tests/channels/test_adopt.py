@@ -28,7 +28,7 @@ async def test_second_start_is_refused_without_adopt(two_qmgrs):
         await nursery.start(c2.run, [("127.0.0.1", 0)])
         first = await _start_instance(c2.ports[0])
         with trio.fail_after(5):
-            while "C" not in c2.receivers:
+            while ("C", "QM1") not in c2.receivers:
                 await trio.sleep(0.02)
         stream = await trio.open_tcp_stream("127.0.0.1", c2.ports[0])
         conv = Conversation(stream, ChannelStatus("C", "SDR"))
@@ -57,21 +57,21 @@ async def test_same_partner_adopts_the_orphaned_receiver(two_qmgrs):
         await nursery.start(c2.run, [("127.0.0.1", 0)])
         first = await _start_instance(c2.ports[0])
         with trio.fail_after(5):
-            while "C" not in c2.receivers:
+            while ("C", "QM1") not in c2.receivers:
                 await trio.sleep(0.02)
-        old_scope = c2.receivers["C"][0]
+        old_scope = c2.receivers[("C", "QM1")][0]
         second = await _start_instance(c2.ports[0])
         assert old_scope.cancel_called
-        assert c2.receivers["C"][0] is not old_scope
+        assert c2.receivers[("C", "QM1")][0] is not old_scope
         assert any(m == "AMQ9532I" for m, _ in qm2.log)
-        # a different queue manager may not adopt it (ADOPTCHK ALL includes QMNAME)
-        try:
-            await _start_instance(c2.ports[0], qmgr="ROGUE")
-            adopted_by_rogue = True
-        except Exception:  # noqa: BLE001
-            adopted_by_rogue = False
-        assert not adopted_by_rogue
-        for conv in (first, second):
+        # another queue manager never adopts it: its start is an instance of its own
+        current = c2.receivers[("C", "QM1")][0]
+        rogue = await _start_instance(c2.ports[0], qmgr="ROGUE")
+        with trio.fail_after(5):
+            while ("C", "ROGUE") not in c2.receivers:
+                await trio.sleep(0.02)
+        assert not current.cancel_called and c2.receivers[("C", "QM1")][0] is current
+        for conv in (first, second, rogue):
             await conv.stream.aclose()
         nursery.cancel_scope.cancel()
     assert CONFIRM_TIMEOUT > 0
