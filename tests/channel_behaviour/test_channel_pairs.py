@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 import trio
 
 from .conftest import ChannelState, TapProxy, chstatus, finish, mqsc, start_chinit, wait_until
