@@ -406,25 +406,72 @@ class MQSCProcessor:
         raise CommandFailed([message("AMQ9528E", name)], CMQCFC.MQRCCF_INDOUBT_VALUE_ERROR)
 
     def _display_chstatus(self, cmd: MQSCCommand) -> list[str]:
-        try:
-            reply = self._chinit({"command": "STATUS", "channel": cmd.name or "*"})
-        except CommandFailed:
-            reply = {}  # no channel initiator: no channel has a status
-        rows = reply.get("status") or []
+        saved = "SAVED" in cmd.flags
+        if saved:
+            rows = self._saved_chstatus(cmd.name or "*")
+        else:
+            try:
+                reply = self._chinit({"command": "STATUS", "channel": cmd.name or "*"})
+            except CommandFailed:
+                reply = {}  # no channel initiator: no channel has a status
+            rows = reply.get("status") or []
+        for key in ("CONNAME", "XMITQ"):
+            if cmd.params.get(key):
+                rows = [r for r in rows if str(r.get(key, "")) == str(cmd.params[key])]
         if not rows:
             raise CommandFailed.of(CMQCFC.MQRCCF_CHL_STATUS_NOT_FOUND, "AMQ8420I")
         wanted = [a for a in (cmd.display_attrs or ())]
-        everything = bool({"ALL", "MONITOR"} & (set(wanted) | set(cmd.flags)))
-        head = ["CHANNEL", "CHLTYPE", "CONNAME", "CURRENT", "RQMNAME", "STATUS", "SUBSTATE",
+        # the saved status is the few sync fields: shown whole
+        everything = saved or bool({"ALL", "MONITOR"} & (set(wanted) | set(cmd.flags)))
+        kind = "SAVED" if saved else "CURRENT"
+        head = ["CHANNEL", "CHLTYPE", "CONNAME", kind, "RQMNAME", "STATUS", "SUBSTATE",
                 "XMITQ"]
         lines: list[str] = []
         for row in rows:
-            row = {**row, "CURRENT": None}
+            row = {**row, kind: None}
             keys = head + sorted(k for k in row if k not in head
                                  and (everything or k in wanted))
             lines.append(message("AMQ8417I"))
             lines.extend(format_attrs([(k, row.get(k, "")) for k in keys]))
         return lines
+
+    def _saved_chstatus(self, pattern: str) -> list[dict[str, object]]:
+        """DISPLAY CHSTATUS SAVED: what each end hardened at its last batch (its sync record)
+        and, at a sender, the batch in doubt: the figures RESOLVE CHANNEL is decided by, read
+        from the queue manager so they are there with no channel initiator running."""
+        from mqpy import local
+        from mqpy_chinit import syncq
+
+        indoubt = {p.channel: p for k in self.engine.indoubt()
+                   if (p := syncq.parse_prepare_key(k)) is not None}
+        qm = local.attach(self.engine)
+        try:
+            records, states = syncq.read_all(qm), syncq.read_states(qm)
+        finally:
+            qm.disconnect()
+        # a first batch in doubt has no committed record yet: its key says what it would be
+        senders = {r.channel for r in records if r.role == "S"}
+        records += [syncq.SyncRecord(p.channel, "S", p.prev_seq, bytes(8), p.partner)
+                    for p in indoubt.values() if p.channel not in senders]
+        rows: list[dict[str, object]] = []
+        for rec in records:
+            if not generic_match(pattern, rec.channel):
+                continue
+            obj = self.engine.lookup("CHANNEL", rec.channel)
+            definition = obj.attributes if obj is not None else {}
+            doubt = indoubt.get(rec.channel) if rec.role == "S" else None
+            cur_seq, cur_luwid = (doubt.seq, doubt.luwid) if doubt else (rec.seq, rec.luwid)
+            rows.append({
+                "CHANNEL": rec.channel,
+                "CHLTYPE": definition.get("CHLTYPE") or ("SDR" if rec.role == "S" else "RCVR"),
+                "CONNAME": definition.get("CONNAME", "") if rec.role == "S" else "",
+                "RQMNAME": rec.partner_qm, "STATUS": states.get(rec.channel, "INACTIVE"),
+                "SUBSTATE": "", "XMITQ": definition.get("XMITQ", "") if rec.role == "S" else "",
+                "CURLUWID": cur_luwid.hex().upper(), "LSTLUWID": rec.luwid.hex().upper(),
+                "CURSEQNO": cur_seq, "LSTSEQNO": rec.seq,
+                "CURMSGS": (doubt.seq - doubt.prev_seq) % 999999999 if doubt else 0,
+                "INDOUBT": "YES" if doubt else "NO"})
+        return rows
 
     def _display_lsstatus(self, cmd: MQSCCommand) -> list[str]:
         reply = self._chinit({"command": "LSSTATUS", "channel": cmd.name or "*"})
