@@ -506,9 +506,12 @@ class SenderMCA:
     async def _batch(self, conv: Conversation, qm: mqpy.QueueManager, xq: mqpy.Queue,
                      first: tuple[mqpy.MD, bytes]) -> None:
         batchint = D.int_attr(self.definition, "BATCHINT") / 1000.0
+        # BATCHLIM: KB of data after which the batch ends, with the message that reached it
+        batchlim = D.int_attr(self.definition, "BATCHLIM") * 1024
         started = time.monotonic()
         held = first
         sent = 0
+        batch_bytes = 0
         seq = self.seq
         while True:
             md, data = held
@@ -519,8 +522,11 @@ class SenderMCA:
                     raise ChannelEnded("AMQ9544E", "Message larger than the channel's maximum "
                                        "message length and no dead-letter queue.", False)
                 held = None
+            else:
+                batch_bytes += len(data)
             nxt = None
-            if sent + (held is not None) < self.batchsz:
+            if sent + (held is not None) < self.batchsz \
+                    and not (batchlim and batch_bytes >= batchlim):
                 wait = max(0.0, batchint - (time.monotonic() - started))
                 nxt = await self._get(qm, xq, int(wait * 1000))
             if nxt is None:
