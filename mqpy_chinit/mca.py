@@ -42,6 +42,7 @@ from mqpy.engine import reports
 from mqpy_chinit import definitions as D
 from mqpy_chinit import syncq
 from mqpy_chinit.framing import SegmentReader, SegmentWriter
+from mqpy_chinit.monitor import ChannelMonitor, effective_level
 from mqpy_chinit.negotiation import negotiate, reproposal
 from mqpy_chinit.states import ChannelState, ChannelStatus
 from mqpy_chinit.wire import (
@@ -106,6 +107,16 @@ def keepalive(stream: Any, definition: dict[str, object], hbint: int) -> int:
         except OSError:
             pass
     return kaint
+
+
+async def monitoring(qm: mqpy.QueueManager, definition: dict[str, object]) -> ChannelMonitor:
+    """A fresh monitor for an instance starting now, at the channel's MONCHL level (or the
+    queue manager's, asked by MQINQ, for MONCHL(QMGR))."""
+    try:
+        qmgr_level = await mqi(qm.inquire, CMQC.MQIA_MONITORING_CHANNEL)
+    except mqpy.MQMIError:
+        qmgr_level = None
+    return ChannelMonitor(level=effective_level(definition.get("MONCHL"), qmgr_level))
 
 
 def new_luwid() -> bytes:
@@ -304,6 +315,7 @@ class SenderMCA:
         ChannelEnded otherwise."""
         qm = await mqi(self.connect_qm)
         try:
+            self.status.monitor = await monitoring(qm, self.definition)
             xmitq_name = D.str_attr(self.definition, "XMITQ")
             try:
                 xq = await mqi(mqpy.Queue, qm, xmitq_name, CMQC.MQOO_INPUT_EXCLUSIVE
@@ -485,7 +497,7 @@ class SenderMCA:
         ev = await conv.recv(D.receive_timeout(self.hbint) or CONFIRM_TIMEOUT)
         if isinstance(ev, Status):
             raise _status_error(ev)
-        self.status.net_time_us = int((time.perf_counter() - t0) * 1e6)
+        self.status.round_trip(int((time.perf_counter() - t0) * 1e6))
 
     async def _dead_letter_at_sender(self, qm: mqpy.QueueManager, md: mqpy.MD, data: bytes,
                                      reason: int) -> bool:
@@ -524,6 +536,7 @@ class SenderMCA:
                 held = None
             else:
                 batch_bytes += len(data)
+                self.status.monitor.message_got(md.PutDate, md.PutTime)
             nxt = None
             if sent + (held is not None) < self.batchsz \
                     and not (batchlim and batch_bytes >= batchlim):
@@ -566,7 +579,7 @@ class SenderMCA:
         ev = await conv.recv(D.receive_timeout(self.hbint) or CONFIRM_TIMEOUT)
         if isinstance(ev, Status) and ev.code == 0:
             await mqi(qm.get_handle().resolve, key, True)
-            self.status.net_time_us = int((time.perf_counter() - t0) * 1e6)
+            self.status.round_trip(int((time.perf_counter() - t0) * 1e6))
             self.seq = last_seq
             self.status.indoubt = False
             self.status.last_luwid = luwid
@@ -658,6 +671,7 @@ class ReceiverMCA:
             else:
                 await self._negotiate(conv)
             qm = await mqi(self.connect_qm)
+            self.status.monitor = await monitoring(qm, self.definition)
             if self.status.state is ChannelState.INACTIVE:
                 self.status.move(ChannelState.STARTING)
             if self.status.state is ChannelState.STARTING:

@@ -27,6 +27,8 @@ import time
 
 import attrs
 
+from mqpy_chinit.monitor import ChannelMonitor
+
 
 class ChannelState(enum.Enum):
     INACTIVE = "INACTIVE"
@@ -103,6 +105,7 @@ class ChannelStatus:
     kaint: int = 0
     batch_heartbeats: int = 0
     stop_requested: str = ""  # "", QUIESCE, FORCE, TERMINATE
+    monitor: ChannelMonitor = attrs.Factory(ChannelMonitor)
     history: list[ChannelState] = attrs.Factory(list)
 
     def move(self, new: ChannelState) -> None:
@@ -127,6 +130,12 @@ class ChannelStatus:
         self.batches += 1
         if size >= batchsz:
             self.full_batches += 1
+        self.monitor.batch_done(size)
+
+    def round_trip(self, micros: int) -> None:
+        """A batch confirmation or heartbeat answered after ``micros`` (NETTIME)."""
+        self.net_time_us = micros
+        self.monitor.round_trip(micros)
 
     @property
     def xbatchsz(self) -> float:
@@ -146,6 +155,5 @@ class ChannelStatus:
             "LONGRTS": self.long_retries_left, "HBINT": self.hbint, "BATCHSZ": self.batchsz,
             "MAXMSGL": self.maxmsgl, "LSTMSGDA": self.last_msg_date,
             "LSTMSGTI": self.last_msg_time, "CHSTADA": self.start_date,
-            "CHSTATI": self.start_time, "NETTIME": self.net_time_us, "KAINT": self.kaint,
-            "XBATCHSZ": round(self.xbatchsz, 1),
+            "CHSTATI": self.start_time, "KAINT": self.kaint, **self.monitor.as_mqsc(),
         }

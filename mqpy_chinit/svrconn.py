@@ -112,7 +112,8 @@ class SvrconnStatus(ChannelStatus):
     def as_mqsc(self) -> dict[str, object]:
         out = super().as_mqsc()
         for key in ("XMITQ", "RQMNAME", "CURSEQNO", "LSTSEQNO", "CURLUWID", "LSTLUWID",
-                    "INDOUBT", "SHORTRTS", "LONGRTS", "BATCHES", "BATCHSZ", "XBATCHSZ"):
+                    "INDOUBT", "SHORTRTS", "LONGRTS", "BATCHES", "BATCHSZ", "XBATCHSZ",
+                    "XQTIME"):
             out.pop(key, None)
         out.update(CURSHCNV=self.current_conversations, MAXSHCNV=self.max_conversations,
                    RAPPLTAG=self.remote_appl_tag)

@@ -148,6 +148,9 @@ _DEFAULT_OBJECT = {"QLOCAL": "SYSTEM.DEFAULT.LOCAL.QUEUE", "QMODEL": "SYSTEM.DEF
 
 _CONNAME_REQUIRED = ("SDR", "RQSTR", "CLNTCONN", "CLUSSDR", "CLUSRCVR")
 _CHINIT_VERBS = ("START", "STOP", "PING", "RESET", "RESOLVE")
+# DISPLAY CHSTATUS MONITOR: the fields channel monitoring (MONCHL) collects
+_MONITOR_FIELDS = ["MONCHL", "XQTIME", "NETTIME", "XBATCHSZ", "EXITTIME", "COMPTIME",
+                   "COMPRATE", "XQMSGSA"]
 
 # engine reason -> (message id, PCF reason)
 _REASONS: dict[int, tuple[str, int]] = {
@@ -421,8 +424,10 @@ class MQSCProcessor:
         if not rows:
             raise CommandFailed.of(CMQCFC.MQRCCF_CHL_STATUS_NOT_FOUND, "AMQ8420I")
         wanted = [a for a in (cmd.display_attrs or ())]
+        if "MONITOR" in cmd.flags or "MONITOR" in wanted:
+            wanted += _MONITOR_FIELDS
         # the saved status is the few sync fields: shown whole
-        everything = saved or bool({"ALL", "MONITOR"} & (set(wanted) | set(cmd.flags)))
+        everything = saved or "ALL" in wanted or "ALL" in cmd.flags
         kind = "SAVED" if saved else "CURRENT"
         head = ["CHANNEL", "CHLTYPE", "CONNAME", kind, "RQMNAME", "STATUS", "SUBSTATE",
                 "XMITQ"]

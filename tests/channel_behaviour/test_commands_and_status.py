@@ -62,14 +62,15 @@ async def test_ping_channel_to_an_unreachable_partner_fails(qm1, qm2):
 
 
 async def test_chstatus_shows_sequence_numbers_batches_and_sync_state(qm1, qm2):
-    """Given 10 messages moved with BATCHSZ(5), when DISPLAY CHSTATUS ALL is issued at both
+    """Given 10 messages moved with BATCHSZ(5) and MONCHL(HIGH) on the sender, when DISPLAY
+    CHSTATUS ALL is issued at both
     ends, then the sender shows STATUS(RUNNING) LSTSEQNO(10) CURSEQNO(10) INDOUBT(NO)
     MSGS(10) BATCHES(2) XBATCHSZ 5, a NETTIME above 0 and BATCHSZ(5); the receiver shows
     LSTSEQNO(10) MSGS(10) BATCHES(2) INDOUBT(NO); and LSTLUWID is the same at both ends.
     spec: dqm-intercommunication 9.28; aliases-channels-storage 2.13, 4.15, 4.34"""
     async with trio.open_nursery() as nursery:
         r2 = await start_chinit(nursery, qm2, listen=True)
-        define_pair(qm1, qm2, r2.port, BATCHSZ=5, HBINT=0)
+        define_pair(qm1, qm2, r2.port, BATCHSZ=5, HBINT=0, MONCHL="HIGH")
         for i in range(10):
             qm1.put("TARGET", b"s%d" % i, qmgr="QM2")
         r1 = await start_chinit(nursery, qm1)
@@ -157,3 +158,48 @@ async def test_saved_status_of_a_channel_that_never_ran_is_not_found(qm1):
     qm1.define("CHANNEL", "NEVER.RAN", CHLTYPE="SDR", XMITQ="QM2", CONNAME="127.0.0.1(1)")
     result = await mqsc(qm1, "DISPLAY CHSTATUS(NEVER.RAN) SAVED")
     assert not result.ok and result.lines[0].startswith("AMQ8420I"), result.lines
+
+
+async def test_monitor_fields_follow_monchl_of_the_channel_and_the_queue_manager(qm1, qm2):
+    """Given ALTER QMGR MONCHL(MEDIUM) at QM1, its SDR at MONCHL(QMGR) and the RCVR at QM2 with
+    the queue manager's default MONCHL(OFF), when four messages that waited 0.3 s on the xmitq
+    cross in batches of 2, then DISPLAY CHSTATUS MONITOR at QM1 shows MONCHL(MEDIUM), XQTIME
+    pairs of at least 300000 microseconds, XBATCHSZ(2,2) and NETTIME above 0; at QM2 it shows
+    MONCHL(OFF) with the fields blank.  spec: aliases-channels-storage 2.13, 4.34"""
+    qm1.engine.alter_qmgr({"MONCHL": "MEDIUM"})
+    async with trio.open_nursery() as nursery:
+        r2 = await start_chinit(nursery, qm2, listen=True)
+        define_pair(qm1, qm2, r2.port, BATCHSZ=2, HBINT=0)
+        for i in range(4):
+            qm1.put("TARGET", b"w%d" % i, qmgr="QM2")
+        await trio.sleep(0.3)
+        r1 = await start_chinit(nursery, qm1)
+        r1.chinit.start_channel(CHANNEL)
+        await wait_until(lambda: r1.chinit.status_of(CHANNEL).last_seqno == 4)
+        sdr = chstatus((await mqsc(qm1, f"DISPLAY CHSTATUS({CHANNEL}) MONITOR")).lines)
+        rcv_lines = (await mqsc(qm2, f"DISPLAY CHSTATUS({CHANNEL}) MONITOR")).lines
+        finish(nursery)
+    assert sdr["MONCHL"] == "MEDIUM"
+    assert all(int(v) >= 300000 for v in sdr["XQTIME"].split(",")), sdr["XQTIME"]
+    assert sdr["XBATCHSZ"] == "2,2" and int(sdr["NETTIME"].split(",")[0]) > 0
+    assert sdr["EXITTIME"] == "0,0" and sdr["COMPRATE"] == "0,0"
+    assert "MSGS" not in sdr  # MONITOR asks for the monitoring fields only
+    rcv = chstatus(rcv_lines)
+    assert rcv["MONCHL"] == "OFF" and rcv["XQTIME"] == "" and rcv["NETTIME"] == ""
+
+
+async def test_channel_monchl_off_overrides_the_queue_managers_setting(qm1, qm2):
+    """Given ALTER QMGR MONCHL(HIGH) at QM1 and its SDR at MONCHL(OFF), when messages cross,
+    then DISPLAY CHSTATUS MONITOR shows MONCHL(OFF) and no figures.
+    spec: aliases-channels-storage 2.13 (channel-level MONCHL overrides either way)"""
+    qm1.engine.alter_qmgr({"MONCHL": "HIGH"})
+    async with trio.open_nursery() as nursery:
+        r2 = await start_chinit(nursery, qm2, listen=True)
+        define_pair(qm1, qm2, r2.port, HBINT=0, MONCHL="OFF")
+        qm1.put("TARGET", b"x", qmgr="QM2")
+        r1 = await start_chinit(nursery, qm1)
+        r1.chinit.start_channel(CHANNEL)
+        await wait_until(lambda: r1.chinit.status_of(CHANNEL).last_seqno == 1)
+        sdr = chstatus((await mqsc(qm1, f"DISPLAY CHSTATUS({CHANNEL}) MONITOR")).lines)
+        finish(nursery)
+    assert sdr["MONCHL"] == "OFF" and sdr["XBATCHSZ"] == "" and sdr["XQTIME"] == ""
