@@ -65,6 +65,7 @@ from mqpy_chinit.wire import (
 MAX_TRANSMISSION_SIZE = 32766
 CONNECT_TIMEOUT = 20.0
 CONFIRM_TIMEOUT = 60.0  # when no heartbeat interval bounds the wait for a confirmation
+PUT_RUN = 64  # arrivals a receiver puts in one worker-thread call, at most
 POLL_MS = 500  # longest single MQGET wait, so that a stop request is seen promptly
 
 QmFactory = Callable[[], mqpy.QueueManager]
@@ -148,10 +149,13 @@ class Conversation:
         self.writer = SegmentWriter(max_transmission_size)
 
     async def send(self, event: Event) -> None:
-        segments = self.writer.segments(event)
-        data = b"".join(segments)
+        await self.send_many([event])
+
+    async def send_many(self, events: list[Event]) -> None:
+        """Events written together: one system call for a run of a batch's messages."""
+        segments = [seg for event in events for seg in self.writer.segments(event)]
         try:
-            await self.stream.send_all(data)
+            await self.stream.send_all(b"".join(segments))
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
             raise ChannelEnded("AMQ9206E", f"Error sending data: {exc}") from None
         self.status.buffers_sent += len(segments)
@@ -466,6 +470,33 @@ class SenderMCA:
                                f"transmission queue failed with reason {e.reason}.") from None
         return md, data
 
+    async def _get_many(self, qm: mqpy.QueueManager, xq: mqpy.Queue, wait_ms: int, count: int,
+                        max_bytes: int) -> list[tuple[mqpy.MD, bytes]]:
+        """Up to ``count`` messages (and about ``max_bytes``, 0 no limit) in one worker-thread
+        call: the first waits up to ``wait_ms``, the others are only those already there. Never
+        more than the batch has room for: every message got is in the batch's unit of work."""
+        first = await self._get(qm, xq, wait_ms)
+        if first is None:
+            return []
+        if count <= 1 or (max_bytes and len(first[1]) >= max_bytes):
+            return [first]
+
+        def more() -> list[tuple[mqpy.MD, bytes]]:
+            out: list[tuple[mqpy.MD, bytes]] = []
+            total = len(first[1])
+            opts = mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING)
+            while len(out) < count - 1 and not (max_bytes and total >= max_bytes):
+                md = mqpy.MD()
+                try:
+                    data = xq.get(None, md, opts)
+                except mqpy.MQMIError:
+                    break  # none left, or a failure the next single MQGET will report
+                out.append((md, data))
+                total += len(data)
+            return out
+
+        return [first, *await mqi(more)]
+
     async def _transfer(self, conv: Conversation, qm: mqpy.QueueManager, xq: mqpy.Queue) -> None:
         discint = D.int_attr(self.definition, "DISCINT")
         idle_since = time.monotonic()
@@ -521,34 +552,38 @@ class SenderMCA:
         # BATCHLIM: KB of data after which the batch ends, with the message that reached it
         batchlim = D.int_attr(self.definition, "BATCHLIM") * 1024
         started = time.monotonic()
-        held = first
+        got = collections.deque([first])
+        held: tuple[mqpy.MD, bytes] | None = None  # the latest message: the batch's last?
+        out: list[Event] = []  # messages ready to go, written together
         sent = 0
         batch_bytes = 0
         seq = self.seq
-        while True:
-            md, data = held
+        while got:
+            md, data = got.popleft()
             if len(data) - XQH_WITH_MD_LENGTH > self.max_msg:
                 if not await self._dead_letter_at_sender(qm, md, data,
                                                          CMQC.MQRC_MSG_TOO_BIG_FOR_CHANNEL):
                     await mqi(qm.backout)
                     raise ChannelEnded("AMQ9544E", "Message larger than the channel's maximum "
                                        "message length and no dead-letter queue.", False)
-                held = None
             else:
                 batch_bytes += len(data)
                 self.status.monitor.message_got(md.PutDate, md.PutTime)
-            nxt = None
-            if sent + (held is not None) < self.batchsz \
-                    and not (batchlim and batch_bytes >= batchlim):
-                wait = max(0.0, batchint - (time.monotonic() - started))
-                nxt = await self._get(qm, xq, int(wait * 1000))
-            if nxt is None:
-                break
-            if held is not None:
-                seq = next_seq(seq, self.wrap)
-                await self._send_message(conv, seq, held[1], confirm=False)
-                sent += 1
-            held = nxt
+                if held is not None:
+                    seq = next_seq(seq, self.wrap)
+                    out.append(self._message(seq, held[1], confirm=False))
+                    sent += 1
+                held = (md, data)
+            room = self.batchsz - sent - (held is not None)
+            if got or room <= 0 or (batchlim and batch_bytes >= batchlim):
+                continue
+            if out:
+                await self._send_messages(conv, out)  # before waiting for more
+            wait = max(0.0, batchint - (time.monotonic() - started))
+            got.extend(await self._get_many(qm, xq, int(wait * 1000), room,
+                                            batchlim - batch_bytes if batchlim else 0))
+        if out:
+            await self._send_messages(conv, out)
         if held is None and sent == 0:
             await mqi(qm.commit)  # only dead-lettered messages
             return
@@ -571,7 +606,8 @@ class SenderMCA:
         self.status.cur_seqno = last_seq
         t0 = time.perf_counter()
         if held is not None:
-            await self._send_message(conv, last_seq, held[1], confirm=True, luwid=luwid)
+            await self._send_messages(conv, [self._message(last_seq, held[1], confirm=True,
+                                                           luwid=luwid)])
             sent += 1
         else:
             await conv.send(Heartbeat(flags=ControlFlags1.CONFIRM_REQUEST, luwid=luwid))
@@ -593,13 +629,19 @@ class SenderMCA:
             raise _status_error(ev)
         raise ChannelEnded("AMQ9504E", "Protocol error: batch confirmation expected.")
 
-    async def _send_message(self, conv: Conversation, seq: int, data: bytes, *, confirm: bool,
-                            luwid: bytes | None = None) -> None:
+    @staticmethod
+    def _message(seq: int, data: bytes, *, confirm: bool, luwid: bytes | None = None
+                 ) -> MessageData:
         flags = ControlFlags1.CONFIRM_REQUEST if confirm else ControlFlags1.NONE
         extra = {"luwid": luwid} if luwid is not None else {}
-        await conv.send(MessageData(seqnum=seq, xqh=data[:XQH_WITH_MD_LENGTH],
-                                    data=data[XQH_WITH_MD_LENGTH:], flags=flags, **extra))
-        self.status.message_moved(len(data), sent=True)
+        return MessageData(seqnum=seq, xqh=data[:XQH_WITH_MD_LENGTH],
+                           data=data[XQH_WITH_MD_LENGTH:], flags=flags, **extra)
+
+    async def _send_messages(self, conv: Conversation, out: list[Event]) -> None:
+        await conv.send_many(out)
+        for ev in out:
+            self.status.message_moved(len(ev.xqh) + len(ev.data), sent=True)
+        out.clear()
 
 
 def _disconnect(qm: mqpy.QueueManager) -> None:
@@ -739,9 +781,12 @@ class ReceiverMCA:
         fast = D.str_attr(self.definition, "NPMSPEED") == "FAST"
         in_batch = 0
         timeout = D.receive_timeout(self.hbint)
+        pending: list[MessageData] = []  # received, not yet put: one worker-thread call puts many
         while True:
             self.status.substate = "RECEIVE"
             ev = await conv.recv(timeout)
+            if pending and not isinstance(ev, MessageData):
+                await self._flush(conv, qm, pending, fast)
             if isinstance(ev, Resync):
                 await conv.send(Resync(seqnum=rec.seq, luwid=rec.luwid))
                 continue
@@ -781,17 +826,61 @@ class ReceiverMCA:
             self.seq = ev.seqnum
             in_batch += 1
             self.status.cur_seqno = ev.seqnum
-            problem = await self._deliver(qm, ev, fast)
-            if problem is not None:
-                await mqi(qm.backout)
-                await conv.close(problem.status_code or StatusCode.CAN_NOT_STORE)
-                raise problem
-            if ev.flags & ControlFlags1.CONFIRM_REQUEST:
+            pending.append(ev)
+            confirm = bool(ev.flags & ControlFlags1.CONFIRM_REQUEST)
+            if confirm or len(pending) >= PUT_RUN or not conv.pending:
+                # before waiting for the network: a fast non-persistent message is visible
+                # as soon as it has arrived (seed 000 §3), in order
+                await self._flush(conv, qm, pending, fast)
+            if confirm:
                 rec = await self._commit_batch(qm, ev.seqnum, ev.luwid)
                 await conv.send(Status(code=0))
                 self.status.batch_done(in_batch, self.status.batchsz or 50)
                 in_batch = 0
                 self._qtypes.clear()  # definitions may change between batches
+
+    async def _flush(self, conv: Conversation, qm: mqpy.QueueManager,
+                     pending: list[MessageData], fast: bool) -> None:
+        """Put the received messages in order: plain puts in one worker-thread call, and
+        whatever that call could not put through :meth:`_deliver` (retry, report, DLQ)."""
+        done = 0
+        while done < len(pending):
+            sizes = await mqi(self._put_run, qm, pending[done:], fast)
+            for n in sizes:
+                self.status.message_moved(n, sent=False)
+            done += len(sizes)
+            if done == len(pending):
+                break
+            problem = await self._deliver(qm, pending[done], fast)
+            if problem is not None:
+                pending.clear()
+                await mqi(qm.backout)
+                await conv.close(problem.status_code or StatusCode.CAN_NOT_STORE)
+                raise problem
+            done += 1
+        pending.clear()
+
+    def _put_run(self, qm: mqpy.QueueManager, evs: list[MessageData], fast: bool) -> list[int]:
+        """In a worker thread: put arrivals until one needs more than a plain put (a put that
+        fails, or rule 6); the sizes of those put."""
+        sizes: list[int] = []
+        for ev in evs:
+            xqh = ev.transmission_header
+            md = xqh.MsgDesc
+            dest_q = xqh.RemoteQName.rstrip(b" \x00")
+            dest_qm = xqh.RemoteQMgrName.rstrip(b" \x00")
+            if dest_qm in (b"", self.local_qm.encode("latin-1")) and \
+                    self._qtype(qm, dest_q.decode("latin-1")) == CMQC.MQQT_REMOTE:
+                return sizes
+            sync = CMQC.MQPMO_NO_SYNCPOINT if (
+                fast and md.Persistence != CMQC.MQPER_PERSISTENT) else CMQC.MQPMO_SYNCPOINT
+            try:
+                qm.put1(mqpy.OD(ObjectName=dest_q, ObjectQMgrName=dest_qm), ev.data, md,
+                        mqpy.PMO(Options=sync | CMQC.MQPMO_SET_ALL_CONTEXT))
+            except mqpy.MQMIError:
+                return sizes
+            sizes.append(len(ev.data))
+        return sizes
 
     async def _commit_batch(self, qm: mqpy.QueueManager, seq: int, luwid: bytes
                             ) -> syncq.SyncRecord:
@@ -844,19 +933,23 @@ class ReceiverMCA:
         return await self._undeliverable(qm, md, ev.data, reason, dest_q, dest_qm, sync)
 
     async def _is_remote_definition(self, qm: mqpy.QueueManager, name: str) -> bool:
+        return await mqi(self._qtype, qm, name) == CMQC.MQQT_REMOTE
+
+    def _qtype(self, qm: mqpy.QueueManager, name: str) -> int:
+        """The MQQT_* of a destination (0 when it cannot be opened), cached for a batch."""
         cached = self._qtypes.get(name)
         if cached is None:
-            def qtype() -> int:
+            try:
+                q = mqpy.Queue(qm, name, CMQC.MQOO_INQUIRE)
+            except mqpy.MQMIError:
+                cached = 0
+            else:
                 try:
-                    q = mqpy.Queue(qm, name, CMQC.MQOO_INQUIRE)
-                except mqpy.MQMIError:
-                    return 0
-                try:
-                    return int(q.inquire(CMQC.MQIA_Q_TYPE))
+                    cached = int(q.inquire(CMQC.MQIA_Q_TYPE))
                 finally:
                     q.close()
-            cached = self._qtypes[name] = await mqi(qtype)
-        return cached == CMQC.MQQT_REMOTE
+            self._qtypes[name] = cached
+        return cached
 
     async def _undeliverable(self, qm: mqpy.QueueManager, md: mqpy.MD, data: bytes,
                              reason: int, dest_q: str, dest_qm: str, sync: int
