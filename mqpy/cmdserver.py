@@ -9,7 +9,9 @@ commits, so a request is answered exactly once even across a crash. It serves:
   message and the DISPLAY lines under it), the text in MQCACF_ESCAPE_TEXT;
 - PCF: INQUIRE_Q, INQUIRE_Q_NAMES, INQUIRE_Q_STATUS, CREATE_Q, CHANGE_Q, DELETE_Q,
   PING_Q_MGR, INQUIRE_Q_MGR, INQUIRE_CHANNEL, CREATE_CHANNEL, CHANGE_CHANNEL,
-  DELETE_CHANNEL, with parameters translated by :mod:`mqpy.mqsc.pcfmap`.
+  DELETE_CHANNEL, with parameters translated by :mod:`mqpy.mqsc.pcfmap`; START_CHANNEL,
+  STOP_CHANNEL, PING_CHANNEL, RESET_CHANNEL, RESOLVE_CHANNEL and INQUIRE_CHANNEL_STATUS
+  (current or saved), run as their MQSC twins.
 
 Replies follow IBM: MQCFH Type MQCFT_RESPONSE, the request's Command, MsgSeqNumber from 1,
 Control MQCFC_LAST on the last, CompCode/Reason per message, one message per object;
@@ -74,6 +76,64 @@ class Response:
     params: list[pcf.Parameter] = attrs.field(factory=list)
     comp: int = CMQC.MQCC_OK
     reason: int = CMQC.MQRC_NONE
+
+
+_MODE = {CMQCFC.MQMODE_QUIESCE: "QUIESCE", CMQCFC.MQMODE_FORCE: "FORCE",
+         CMQCFC.MQMODE_TERMINATE: "TERMINATE"}
+_STOP_STATUS = {CMQCFC.MQCHS_STOPPED: "STOPPED", CMQCFC.MQCHS_INACTIVE: "INACTIVE"}
+_CHS = {"BINDING": CMQCFC.MQCHS_BINDING, "STARTING": CMQCFC.MQCHS_STARTING,
+        "RUNNING": CMQCFC.MQCHS_RUNNING, "PAUSED": CMQCFC.MQCHS_PAUSED,
+        "STOPPING": CMQCFC.MQCHS_STOPPING, "RETRYING": CMQCFC.MQCHS_RETRYING,
+        "STOPPED": CMQCFC.MQCHS_STOPPED, "REQUESTING": CMQCFC.MQCHS_REQUESTING,
+        "INACTIVE": CMQCFC.MQCHS_INACTIVE}
+# DISPLAY CHSTATUS keyword -> (Inquire Channel Status parameter, string length or 0 integer)
+_CHSTATUS_PCF: dict[str, tuple[int, int]] = {
+    "CHANNEL": (CMQCFC.MQCACH_CHANNEL_NAME, CMQC.MQ_CHANNEL_NAME_LENGTH),
+    "CONNAME": (CMQCFC.MQCACH_CONNECTION_NAME, CMQC.MQ_CONN_NAME_LENGTH),
+    "XMITQ": (CMQCFC.MQCACH_XMIT_Q_NAME, CMQC.MQ_Q_NAME_LENGTH),
+    "RQMNAME": (CMQC.MQCA_REMOTE_Q_MGR_NAME, CMQC.MQ_Q_MGR_NAME_LENGTH),
+    "CURLUWID": (CMQCFC.MQCACH_CURRENT_LUWID, 16), "LSTLUWID": (CMQCFC.MQCACH_LAST_LUWID, 16),
+    "CURSEQNO": (CMQCFC.MQIACH_CURRENT_SEQ_NUMBER, 0),
+    "LSTSEQNO": (CMQCFC.MQIACH_LAST_SEQ_NUMBER, 0), "CURMSGS": (CMQCFC.MQIACH_CURRENT_MSGS, 0),
+    "MSGS": (CMQCFC.MQIACH_MSGS, 0), "BATCHES": (CMQCFC.MQIACH_BATCHES, 0),
+    "BYTSSENT": (CMQCFC.MQIACH_BYTES_SENT, 0), "BYTSRCVD": (CMQCFC.MQIACH_BYTES_RECEIVED, 0),
+    "BUFSSENT": (CMQCFC.MQIACH_BUFFERS_SENT, 0), "BUFSRCVD": (CMQCFC.MQIACH_BUFFERS_RECEIVED, 0),
+    "SHORTRTS": (CMQCFC.MQIACH_SHORT_RETRIES_LEFT, 0),
+    "LONGRTS": (CMQCFC.MQIACH_LONG_RETRIES_LEFT, 0), "HBINT": (CMQCFC.MQIACH_HB_INTERVAL, 0),
+    "BATCHSZ": (CMQCFC.MQIACH_BATCH_SIZE, 0), "MAXMSGL": (CMQCFC.MQIACH_MAX_MSG_LENGTH, 0),
+    "KAINT": (CMQCFC.MQIACH_KEEP_ALIVE_INTERVAL, 0),
+    "LSTMSGDA": (CMQCFC.MQCACH_LAST_MSG_DATE, 12), "LSTMSGTI": (CMQCFC.MQCACH_LAST_MSG_TIME, 8),
+    "CHSTADA": (CMQCFC.MQCACH_CHANNEL_START_DATE, 12),
+    "CHSTATI": (CMQCFC.MQCACH_CHANNEL_START_TIME, 8),
+}
+# monitoring pairs (short term, long term) -> MQCFIL
+_CHSTATUS_PAIRS = {"NETTIME": CMQCFC.MQIACH_NETWORK_TIME_INDICATOR,
+                   "XQTIME": CMQCFC.MQIACH_XMITQ_TIME_INDICATOR,
+                   "XBATCHSZ": CMQCFC.MQIACH_BATCH_SIZE_INDICATOR}
+
+
+def _chstatus_params(row: dict[str, object]) -> list[pcf.Parameter]:
+    """A DISPLAY CHSTATUS row as Inquire Channel Status response parameters."""
+    out: list[pcf.Parameter] = []
+    chltype = _CHL_BY_KW["CHLTYPE"].to_pcf(str(row.get("CHLTYPE", "")))
+    out.append(pcf.CFIN(CMQCFC.MQIACH_CHANNEL_TYPE, int(chltype)))  # type: ignore[arg-type]
+    out.append(pcf.CFIN(CMQCFC.MQIACH_CHANNEL_STATUS,
+                        _CHS.get(str(row.get("STATUS", "")), CMQCFC.MQCHS_INACTIVE)))
+    if "INDOUBT" in row:
+        out.append(pcf.CFIN(CMQCFC.MQIACH_INDOUBT_STATUS,
+                            CMQCFC.MQCHIDS_INDOUBT if row["INDOUBT"] == "YES"
+                            else CMQCFC.MQCHIDS_NOT_INDOUBT))
+    for keyword, (parameter, length) in _CHSTATUS_PCF.items():
+        value = row.get(keyword)
+        if value is None or value == "" and length == 0:
+            continue
+        out.append(pcf.CFST(parameter, str(value).encode("latin-1").ljust(length)[:length])
+                   if length else pcf.CFIN(parameter, int(value)))  # type: ignore[arg-type]
+    for keyword, parameter in _CHSTATUS_PAIRS.items():
+        value = str(row.get(keyword) or "")
+        if "," in value:
+            out.append(pcf.CFIL(parameter, [int(v) for v in value.split(",")]))
+    return out
 
 
 class _Refused(Exception):
@@ -225,6 +285,12 @@ class CommandServer:
             CMQCFC.MQCMD_CREATE_CHANNEL: lambda m: self._change_channel(m, "DEFINE"),
             CMQCFC.MQCMD_CHANGE_CHANNEL: lambda m: self._change_channel(m, "ALTER"),
             CMQCFC.MQCMD_DELETE_CHANNEL: lambda m: self._change_channel(m, "DELETE"),
+            CMQCFC.MQCMD_START_CHANNEL: lambda m: self._channel_control(m, "START"),
+            CMQCFC.MQCMD_STOP_CHANNEL: lambda m: self._channel_control(m, "STOP"),
+            CMQCFC.MQCMD_PING_CHANNEL: lambda m: self._channel_control(m, "PING"),
+            CMQCFC.MQCMD_RESET_CHANNEL: lambda m: self._channel_control(m, "RESET"),
+            CMQCFC.MQCMD_RESOLVE_CHANNEL: lambda m: self._channel_control(m, "RESOLVE"),
+            CMQCFC.MQCMD_INQUIRE_CHANNEL_STATUS: self._inquire_channel_status,
         }.get(msg.header.Command)
         if handler is None:
             raise _Refused(CMQCFC.MQRCCF_CFH_COMMAND_ERROR)
@@ -441,6 +507,51 @@ class CommandServer:
                 raise _Refused(CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR) from None
             params.update(self._attributes(msg, dict(_CHL)))
         return self._run(MQSCCommand(verb, "CHANNEL", name, params, self._flags(msg)))
+
+    # ------------------------------------------------------------------ channel control
+
+    def _channel_control(self, msg: pcf.PCFMessage, verb: str) -> list[Response]:
+        name = self._required_name(msg, CMQCFC.MQCACH_CHANNEL_NAME)
+        params: dict[str, object] = {}
+        if verb == "STOP":
+            params["MODE"] = _MODE.get(msg.get(CMQCFC.MQIACF_MODE, CMQCFC.MQMODE_QUIESCE))
+            params["STATUS"] = _STOP_STATUS.get(
+                msg.get(CMQCFC.MQIACH_CHANNEL_STATUS, CMQCFC.MQCHS_STOPPED))
+            if params["MODE"] is None or params["STATUS"] is None:
+                raise _Refused(CMQCFC.MQRCCF_CFIN_PARM_ID_ERROR)
+            for parameter, keyword in ((CMQC.MQCA_Q_MGR_NAME, "QMNAME"),
+                                       (CMQCFC.MQCACH_CONNECTION_NAME, "CONNAME")):
+                if msg.get(parameter) is not None:
+                    params[keyword] = _name(msg.get(parameter))
+        elif verb == "PING" and msg.get(CMQCFC.MQIACH_DATA_COUNT) is not None:
+            params["DATALEN"] = msg.get(CMQCFC.MQIACH_DATA_COUNT)
+        elif verb == "RESET":
+            params["SEQNUM"] = msg.get(CMQCFC.MQIACH_MSG_SEQUENCE_NUMBER, 1)
+        elif verb == "RESOLVE":
+            action = {CMQCFC.MQIDO_COMMIT: "COMMIT", CMQCFC.MQIDO_BACKOUT: "BACKOUT"}.get(
+                msg.get(CMQCFC.MQIACH_IN_DOUBT))
+            if action is None:
+                raise _Refused(CMQCFC.MQRCCF_PARM_COUNT_TOO_SMALL
+                               if msg.get(CMQCFC.MQIACH_IN_DOUBT) is None
+                               else CMQCFC.MQRCCF_CFIN_PARM_ID_ERROR)
+            params["ACTION"] = action
+        return self._run(MQSCCommand(verb, "CHANNEL", name, params, frozenset()))
+
+    def _inquire_channel_status(self, msg: pcf.PCFMessage) -> list[Response]:
+        """One response per channel instance: current status from the channel initiator, or
+        with MQOT_SAVED_CHANNEL each end's saved sync data."""
+        name = self._required_name(msg, CMQCFC.MQCACH_CHANNEL_NAME)
+        instance = msg.get(CMQCFC.MQIACH_CHANNEL_INSTANCE_TYPE, CMQC.MQOT_CURRENT_CHANNEL)
+        if instance not in (CMQC.MQOT_CURRENT_CHANNEL, CMQC.MQOT_SAVED_CHANNEL):
+            raise _Refused(CMQCFC.MQRCCF_CFIN_PARM_ID_ERROR)
+        rows = self.processor.channel_status_rows(
+            name, instance == CMQC.MQOT_SAVED_CHANNEL,
+            _name(msg.get(CMQCFC.MQCACH_CONNECTION_NAME) or b""),
+            _name(msg.get(CMQCFC.MQCACH_XMIT_Q_NAME) or b""))
+        if not rows:
+            return [Response([], CMQC.MQCC_FAILED, CMQCFC.MQRCCF_CHL_STATUS_NOT_FOUND)]
+        return [Response([pcf.CFIN(CMQCFC.MQIACH_CHANNEL_INSTANCE_TYPE, instance),
+                          *_chstatus_params(row)]) for row in rows]
 
 
 # ---------------------------------------------------------------------- in-process running

@@ -408,19 +408,29 @@ class MQSCProcessor:
                 return [message("AMQ8096I", name)]
         raise CommandFailed([message("AMQ9528E", name)], CMQCFC.MQRCCF_INDOUBT_VALUE_ERROR)
 
-    def _display_chstatus(self, cmd: MQSCCommand) -> list[str]:
-        saved = "SAVED" in cmd.flags
+    def channel_status_rows(self, pattern: str, saved: bool = False, conname: str = "",
+                            xmitq: str = "") -> list[dict[str, object]]:
+        """Channel instances' status (the channel initiator's), or their saved status (the
+        queue manager's sync records), as MQSC keywords; DISPLAY CHSTATUS and PCF's
+        Inquire Channel Status both show these."""
         if saved:
-            rows = self._saved_chstatus(cmd.name or "*")
+            rows = self._saved_chstatus(pattern)
         else:
             try:
-                reply = self._chinit({"command": "STATUS", "channel": cmd.name or "*"})
+                reply = self._chinit({"command": "STATUS", "channel": pattern})
             except CommandFailed:
                 reply = {}  # no channel initiator: no channel has a status
             rows = reply.get("status") or []
-        for key in ("CONNAME", "XMITQ"):
-            if cmd.params.get(key):
-                rows = [r for r in rows if str(r.get(key, "")) == str(cmd.params[key])]
+        for key, want in (("CONNAME", conname), ("XMITQ", xmitq)):
+            if want:
+                rows = [r for r in rows if str(r.get(key, "")) == want]
+        return rows
+
+    def _display_chstatus(self, cmd: MQSCCommand) -> list[str]:
+        saved = "SAVED" in cmd.flags
+        rows = self.channel_status_rows(cmd.name or "*", saved,
+                                        str(cmd.params.get("CONNAME") or ""),
+                                        str(cmd.params.get("XMITQ") or ""))
         if not rows:
             raise CommandFailed.of(CMQCFC.MQRCCF_CHL_STATUS_NOT_FOUND, "AMQ8420I")
         wanted = [a for a in (cmd.display_attrs or ())]

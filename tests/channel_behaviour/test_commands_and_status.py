@@ -6,7 +6,8 @@ import socket
 
 import trio
 
-from mqpy import CMQCFC
+from mqpy import CMQC, CMQCFC, pcf
+from mqpy.structures import CFH
 from mqpy_chinit.wire import Ping, SegmentType
 
 from .conftest import (
@@ -203,3 +204,67 @@ async def test_channel_monchl_off_overrides_the_queue_managers_setting(qm1, qm2)
         sdr = chstatus((await mqsc(qm1, f"DISPLAY CHSTATUS({CHANNEL}) MONITOR")).lines)
         finish(nursery)
     assert sdr["MONCHL"] == "OFF" and sdr["XBATCHSZ"] == "" and sdr["XQTIME"] == ""
+
+
+def _pcf(qm, command: int, params):
+    """One PCF request through the command server's dispatcher (as its MQI loop runs it)."""
+    from mqpy.cmdserver import CommandServer
+    from mqpy.mqsc.processor import MQSCProcessor
+
+    server = CommandServer(None, lambda: MQSCProcessor(qm.engine))
+    return server.dispatch(pcf.PCFMessage(CFH(Command=command), params))
+
+
+async def test_pcf_channel_commands_start_inquire_status_and_stop_a_channel(qm1, qm2):
+    """Given SDR and RCVR QM1.TO.QM2, when PCF Start Channel, Inquire Channel Status (current,
+    then saved) and Stop Channel arrive at QM1's command server, then the channel runs and
+    moves the message, its status comes back as MQCHS_RUNNING with the sequence number and
+    the monitoring indicators as integer lists, the saved status carries the last LUWID, and
+    Stop Channel leaves it MQCHS_STOPPED.  spec: dqm-intercommunication §4 (commands, PCF);
+    operations-dlq-clusters 7.7"""
+    async with trio.open_nursery() as nursery:
+        r2 = await start_chinit(nursery, qm2, listen=True)
+        define_pair(qm1, qm2, r2.port, HBINT=0, MONCHL="HIGH")
+        qm1.put("TARGET", b"by pcf", qmgr="QM2")
+        r1 = await start_chinit(nursery, qm1)
+        name = pcf.CFST(CMQCFC.MQCACH_CHANNEL_NAME, CHANNEL.encode())
+        started = await trio.to_thread.run_sync(_pcf, qm1, CMQCFC.MQCMD_START_CHANNEL, [name])
+        assert started[0].comp == 0, started
+        await wait_until(lambda: qm2.committed("TARGET") == 1)
+        current = await trio.to_thread.run_sync(_pcf, qm1, CMQCFC.MQCMD_INQUIRE_CHANNEL_STATUS,
+                                                [name])
+        saved = await trio.to_thread.run_sync(
+            _pcf, qm1, CMQCFC.MQCMD_INQUIRE_CHANNEL_STATUS,
+            [name, pcf.CFIN(CMQCFC.MQIACH_CHANNEL_INSTANCE_TYPE, CMQC.MQOT_SAVED_CHANNEL)])
+        stopped = await trio.to_thread.run_sync(
+            _pcf, qm1, CMQCFC.MQCMD_STOP_CHANNEL,
+            [name, pcf.CFIN(CMQCFC.MQIACF_MODE, CMQCFC.MQMODE_FORCE)])
+        st1 = r1.chinit.status_of(CHANNEL)
+        await wait_until(lambda: st1.state is ChannelState.STOPPED)
+        finish(nursery)
+    cur = {p.Parameter: p for p in current[0].params}
+    assert cur[CMQCFC.MQIACH_CHANNEL_STATUS].Value == CMQCFC.MQCHS_RUNNING
+    assert cur[CMQCFC.MQIACH_CHANNEL_TYPE].Value == CMQC.MQCHT_SENDER
+    assert cur[CMQCFC.MQIACH_LAST_SEQ_NUMBER].Value == 1
+    assert cur[CMQCFC.MQIACH_INDOUBT_STATUS].Value == CMQCFC.MQCHIDS_NOT_INDOUBT
+    assert cur[CMQC.MQCA_REMOTE_Q_MGR_NAME].String.rstrip() == b"QM2"
+    assert len(cur[CMQCFC.MQIACH_NETWORK_TIME_INDICATOR].Values) == 2
+    sav = {p.Parameter: p for p in saved[0].params}
+    assert sav[CMQCFC.MQIACH_CHANNEL_INSTANCE_TYPE].Value == CMQC.MQOT_SAVED_CHANNEL
+    assert sav[CMQCFC.MQCACH_LAST_LUWID].String == \
+        cur[CMQCFC.MQCACH_LAST_LUWID].String != b"0" * 16
+    assert stopped[0].comp == 0, stopped
+
+
+async def test_pcf_resolve_channel_without_an_action_is_refused(qm1):
+    """Given PCF Resolve Channel with no MQIACH_IN_DOUBT, then the reply is
+    MQRCCF_PARM_COUNT_TOO_SMALL, and nothing is resolved."""
+    from mqpy.cmdserver import _Refused
+
+    try:
+        _pcf(qm1, CMQCFC.MQCMD_RESOLVE_CHANNEL,
+             [pcf.CFST(CMQCFC.MQCACH_CHANNEL_NAME, CHANNEL.encode())])
+        reason = 0
+    except _Refused as refused:
+        reason = refused.reason
+    assert reason == CMQCFC.MQRCCF_PARM_COUNT_TOO_SMALL
