@@ -102,6 +102,16 @@ def _two_channels(qm1, qm2, port):
         qm2.define("CHANNEL", f"CH.{n}", CHLTYPE="RCVR")
 
 
+async def _ch_one_running(nursery, qm1, qm2):
+    """Both channels defined, QM2 listening, CH.ONE started and RUNNING: QM1's runner."""
+    r2 = await start_chinit(nursery, qm2, listen=True)
+    _two_channels(qm1, qm2, r2.port)
+    r1 = await start_chinit(nursery, qm1)
+    r1.chinit.start_channel("CH.ONE")
+    await wait_until(lambda: r1.chinit.status_of("CH.ONE").state is ChannelState.RUNNING)
+    return r1
+
+
 async def test_max_active_channels_makes_a_start_wait_in_starting(make_qmgr):
     """Given MaxActiveChannels=1 on QM1 and CH.ONE running, when CH.TWO is started, then it
     waits in STARTING (no connection made); when CH.ONE is stopped, CH.TWO takes the slot and
@@ -109,11 +119,7 @@ async def test_max_active_channels_makes_a_start_wait_in_starting(make_qmgr):
     qm1 = make_qmgr("QM1", channels={"MaxChannels": "100", "MaxActiveChannels": "1"})
     qm2 = make_qmgr("QM2")
     async with trio.open_nursery() as nursery:
-        r2 = await start_chinit(nursery, qm2, listen=True)
-        _two_channels(qm1, qm2, r2.port)
-        r1 = await start_chinit(nursery, qm1)
-        r1.chinit.start_channel("CH.ONE")
-        await wait_until(lambda: r1.chinit.status_of("CH.ONE").state is ChannelState.RUNNING)
+        r1 = await _ch_one_running(nursery, qm1, qm2)
         r1.chinit.start_channel("CH.TWO")
         await trio.sleep(1.0)
         waiting = r1.chinit.status_of("CH.TWO").state
@@ -132,11 +138,7 @@ async def test_max_active_channels_rejects_a_remote_start_without_a_slot(make_qm
     qm1 = make_qmgr("QM1")
     qm2 = make_qmgr("QM2", channels={"MaxChannels": "100", "MaxActiveChannels": "1"})
     async with trio.open_nursery() as nursery:
-        r2 = await start_chinit(nursery, qm2, listen=True)
-        _two_channels(qm1, qm2, r2.port)
-        r1 = await start_chinit(nursery, qm1)
-        r1.chinit.start_channel("CH.ONE")
-        await wait_until(lambda: r1.chinit.status_of("CH.ONE").state is ChannelState.RUNNING)
+        r1 = await _ch_one_running(nursery, qm1, qm2)
         r1.chinit.start_channel("CH.TWO")
         await trio.sleep(1.0)
         history = list(r1.chinit.status_of("CH.TWO").history)
@@ -150,11 +152,7 @@ async def test_max_channels_reached_fails_the_start(make_qmgr):
     qm1 = make_qmgr("QM1", channels={"MaxChannels": "1", "MaxActiveChannels": "1"})
     qm2 = make_qmgr("QM2")
     async with trio.open_nursery() as nursery:
-        r2 = await start_chinit(nursery, qm2, listen=True)
-        _two_channels(qm1, qm2, r2.port)
-        r1 = await start_chinit(nursery, qm1)
-        r1.chinit.start_channel("CH.ONE")
-        await wait_until(lambda: r1.chinit.status_of("CH.ONE").state is ChannelState.RUNNING)
+        await _ch_one_running(nursery, qm1, qm2)
         result = await mqsc(qm1, "START CHANNEL(CH.TWO)")
         finish(nursery)
     assert not result.ok, result.lines

@@ -22,6 +22,21 @@ def define_pair(qm1, qm2, port, channel="QM1.TO.QM2", **sdr):
     qm2.define("QLOCAL", "TARGET", MAXDEPTH=100000)
 
 
+async def listening(nursery, qm):
+    """``qm``'s channel initiator, listening on a free port (``.ports[0]``)."""
+    chinit = qm.make_chinit()
+    await nursery.start(chinit.run, [("127.0.0.1", 0)])
+    return chinit
+
+
+async def started(nursery, qm, channel):
+    """``qm``'s channel initiator with ``channel`` started (the start must be accepted)."""
+    chinit = qm.make_chinit()
+    await nursery.start(chinit.run)
+    assert chinit.start_channel(channel) is None
+    return chinit
+
+
 async def test_messages_cross_the_channel_in_order_exactly_once(two_qmgrs):
     """Given QM1 with xmitq QM2 and SDR QM1.TO.QM2, QM2 with RCVR QM1.TO.QM2 and a listener,
     when 120 persistent messages for TARGET@QM2 are put on QM1 and the channel is started,
@@ -29,16 +44,13 @@ async def test_messages_cross_the_channel_in_order_exactly_once(two_qmgrs):
     120 at both ends.  spec: dqm-intercommunication 9.23, 9.28"""
     qm1, qm2 = two_qmgrs
     async with trio.open_nursery() as nursery:
-        c2 = qm2.make_chinit()
-        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        c2 = await listening(nursery, qm2)
         port = c2.ports[0]
         define_pair(qm1, qm2, port)
         for i in range(120):
             qm1.put("TARGET", b"msg %03d" % i, qmgr="QM2")
         assert qm1.depth("QM2") == 120
-        c1 = qm1.make_chinit()
-        await nursery.start(c1.run)
-        assert c1.start_channel("QM1.TO.QM2") is None
+        c1 = await started(nursery, qm1, "QM1.TO.QM2")
         await wait_until(lambda: qm2.committed("TARGET") == 120)
         await wait_until(lambda: qm1.depth("QM2") == 0)
         st1 = c1.status_of("QM1.TO.QM2")
@@ -58,14 +70,11 @@ async def test_unknown_target_queue_goes_to_the_dead_letter_queue(two_qmgrs):
     goes on delivering.  spec: dqm-intercommunication 9.27 (aliases-channels-storage 4.27)"""
     qm1, qm2 = two_qmgrs
     async with trio.open_nursery() as nursery:
-        c2 = qm2.make_chinit()
-        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        c2 = await listening(nursery, qm2)
         define_pair(qm1, qm2, c2.ports[0])
         qm1.put("NO.SUCH.Q", b"lost?", qmgr="QM2")
         qm1.put("TARGET", b"fine", qmgr="QM2")
-        c1 = qm1.make_chinit()
-        await nursery.start(c1.run)
-        c1.start_channel("QM1.TO.QM2")
+        await started(nursery, qm1, "QM1.TO.QM2")
         await wait_until(lambda: qm2.committed("TARGET") == 1)
         assert qm2.depth("SYSTEM.DEAD.LETTER.QUEUE") == 1
         nursery.cancel_scope.cancel()
@@ -86,16 +95,13 @@ async def test_receiver_auto_defined_when_chad_is_enabled(two_qmgrs):
     qm1, qm2 = two_qmgrs
     qm2.engine.alter_qmgr({"CHAD": "ENABLED"})
     async with trio.open_nursery() as nursery:
-        c2 = qm2.make_chinit()
-        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        c2 = await listening(nursery, qm2)
         qm1.define("QLOCAL", "QM2", USAGE="XMITQ")
         qm1.define("CHANNEL", "NEW.CHL", CHLTYPE="SDR", XMITQ="QM2", SEQWRAP=5000,
                    CONNAME=f"127.0.0.1({c2.ports[0]})")
         qm2.define("QLOCAL", "TARGET")
         qm1.put("TARGET", b"hello", qmgr="QM2")
-        c1 = qm1.make_chinit()
-        await nursery.start(c1.run)
-        c1.start_channel("NEW.CHL")
+        await started(nursery, qm1, "NEW.CHL")
         await wait_until(lambda: qm2.committed("TARGET") == 1)
         nursery.cancel_scope.cancel()
     auto = qm2.engine.lookup("CHANNEL", "NEW.CHL").attributes
@@ -109,15 +115,12 @@ async def test_arrivals_ignore_remote_queue_definitions(two_qmgrs):
     is dead-lettered with 2085.  spec: dqm-intercommunication §1 rule 6"""
     qm1, qm2 = two_qmgrs
     async with trio.open_nursery() as nursery:
-        c2 = qm2.make_chinit()
-        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        c2 = await listening(nursery, qm2)
         define_pair(qm1, qm2, c2.ports[0])
         qm2.define("QLOCAL", "ELSEWHERE", USAGE="XMITQ")
         qm2.define("QREMOTE", "REDIRECTED", RNAME="X", RQMNAME="QM9", XMITQ="ELSEWHERE")
         qm1.put("REDIRECTED", b"rule 6", qmgr="QM2")
-        c1 = qm1.make_chinit()
-        await nursery.start(c1.run)
-        c1.start_channel("QM1.TO.QM2")
+        await started(nursery, qm1, "QM1.TO.QM2")
         await wait_until(lambda: qm2.committed("SYSTEM.DEAD.LETTER.QUEUE") == 1)
         assert qm2.depth("ELSEWHERE") == 0
         nursery.cancel_scope.cancel()
@@ -133,14 +136,11 @@ async def test_dlq_handler_retries_what_a_channel_dead_lettered(two_qmgrs):
 
     qm1, qm2 = two_qmgrs
     async with trio.open_nursery() as nursery:
-        c2 = qm2.make_chinit()
-        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        c2 = await listening(nursery, qm2)
         define_pair(qm1, qm2, c2.ports[0])
         for i in range(3):
             qm1.put("LATE.QUEUE", b"late %d" % i, qmgr="QM2")
-        c1 = qm1.make_chinit()
-        await nursery.start(c1.run)
-        c1.start_channel("QM1.TO.QM2")
+        await started(nursery, qm1, "QM1.TO.QM2")
         await wait_until(lambda: qm2.committed("SYSTEM.DEAD.LETTER.QUEUE") == 3)
         nursery.cancel_scope.cancel()
     qm2.define("QLOCAL", "LATE.QUEUE")
@@ -163,14 +163,11 @@ async def test_channel_statistics_messages(two_qmgrs):
     qm1, qm2 = two_qmgrs
     qm1.engine.alter_qmgr({"STATCHL": "HIGH", "STATINT": 1})
     async with trio.open_nursery() as nursery:
-        c2 = qm2.make_chinit()
-        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        c2 = await listening(nursery, qm2)
         define_pair(qm1, qm2, c2.ports[0])
         for i in range(7):
             qm1.put("TARGET", b"s%d" % i, qmgr="QM2")
-        c1 = qm1.make_chinit()
-        await nursery.start(c1.run)
-        c1.start_channel("QM1.TO.QM2")
+        await started(nursery, qm1, "QM1.TO.QM2")
         await wait_until(lambda: qm2.committed("TARGET") == 7)
         await wait_until(lambda: qm1.depth("SYSTEM.ADMIN.STATISTICS.QUEUE") > 0, 10)
         nursery.cancel_scope.cancel()
@@ -190,12 +187,9 @@ async def test_kaint_auto_and_batch_heartbeat(two_qmgrs):
     request and the batch still commits (aliases 4.19)."""
     qm1, qm2 = two_qmgrs
     async with trio.open_nursery() as nursery:
-        c2 = qm2.make_chinit()
-        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        c2 = await listening(nursery, qm2)
         define_pair(qm1, qm2, c2.ports[0], BATCHHB=1, BATCHINT=50)
-        c1 = qm1.make_chinit()
-        await nursery.start(c1.run)
-        c1.start_channel("QM1.TO.QM2")
+        c1 = await started(nursery, qm1, "QM1.TO.QM2")
         st = c1.status_of("QM1.TO.QM2")
         await wait_until(lambda: st.state.value == "RUNNING")
         assert st.kaint == 360
