@@ -33,8 +33,8 @@ async def _orphaned_receiver(qm1, qm2, nursery, *, adoptchk: str = "ALL",
                 rcvr={"HBINT": 0})
     r1 = await start_chinit(nursery, qm1)
     r1.chinit.start_channel(CHANNEL)
-    await wait_until(lambda: (s := r2.chinit.status_of(CHANNEL)) is not None
-                     and s.state is ChannelState.RUNNING)
+    await wait_until(lambda: all((s := r.chinit.status_of(CHANNEL)) is not None
+                                 and s.state is ChannelState.RUNNING for r in (r1, r2)))
     orphan = r2.chinit.status_of(CHANNEL)
     proxy.hang()
     if reconnect_from:
