@@ -109,7 +109,22 @@ _CHSTATUS_PCF: dict[str, tuple[int, int]] = {
 # monitoring pairs (short term, long term) -> MQCFIL
 _CHSTATUS_PAIRS = {"NETTIME": CMQCFC.MQIACH_NETWORK_TIME_INDICATOR,
                    "XQTIME": CMQCFC.MQIACH_XMITQ_TIME_INDICATOR,
-                   "XBATCHSZ": CMQCFC.MQIACH_BATCH_SIZE_INDICATOR}
+                   "XBATCHSZ": CMQCFC.MQIACH_BATCH_SIZE_INDICATOR,
+                   "EXITTIME": CMQCFC.MQIACH_EXIT_TIME_INDICATOR,
+                   "COMPTIME": CMQCFC.MQIACH_COMPRESSION_TIME,
+                   "COMPRATE": CMQCFC.MQIACH_COMPRESSION_RATE}
+# DISPLAY CHSTATUS words -> Inquire Channel Status values
+_CHSTATUS_ENUMS: dict[str, tuple[int, dict[str, int]]] = {
+    "SUBSTATE": (CMQCFC.MQIACH_CHANNEL_SUBSTATE, {
+        "RECEIVE": CMQCFC.MQCHSSTATE_RECEIVING, "MQGET": CMQCFC.MQCHSSTATE_IN_MQGET,
+        "HEARTBEAT": CMQCFC.MQCHSSTATE_HEARTBEATING, "SEND": CMQCFC.MQCHSSTATE_SENDING,
+        "MQPUT": CMQCFC.MQCHSSTATE_IN_MQPUT, "ENDBATCH": CMQCFC.MQCHSSTATE_END_OF_BATCH}),
+    "STOPREQ": (CMQCFC.MQIACH_STOP_REQUESTED, {"NO": CMQCFC.MQCHSR_STOP_NOT_REQUESTED,
+                                                "YES": CMQCFC.MQCHSR_STOP_REQUESTED}),
+    "MONCHL": (CMQC.MQIA_MONITORING_CHANNEL, {
+        "OFF": CMQC.MQMON_OFF, "LOW": CMQC.MQMON_LOW, "MEDIUM": CMQC.MQMON_MEDIUM,
+        "HIGH": CMQC.MQMON_HIGH}),
+}
 
 
 def _chstatus_params(row: dict[str, object]) -> list[pcf.Parameter]:
@@ -129,6 +144,13 @@ def _chstatus_params(row: dict[str, object]) -> list[pcf.Parameter]:
             continue
         out.append(pcf.CFST(parameter, str(value).encode("latin-1").ljust(length)[:length])
                    if length else pcf.CFIN(parameter, int(value)))  # type: ignore[arg-type]
+    for keyword, (parameter, words) in _CHSTATUS_ENUMS.items():
+        if keyword in row:  # (a current status; SAVED rows carry no substate)
+            word = str(row[keyword])
+            out.append(pcf.CFIN(parameter, words.get(word, 0 if keyword != "MONCHL"
+                                                     else CMQC.MQMON_OFF)))
+    if row.get("XQMSGSA") not in (None, ""):
+        out.append(pcf.CFIN(CMQCFC.MQIACH_XMITQ_MSGS_AVAILABLE, int(row["XQMSGSA"])))  # type: ignore[arg-type]
     for keyword, parameter in _CHSTATUS_PAIRS.items():
         value = str(row.get(keyword) or "")
         if "," in value:

@@ -278,7 +278,10 @@ class ChannelInitiator:
         if adoptmca.upper() not in ("ALL", "YES", "RCVR"):
             return False
         check = str(await trio.to_thread.run_sync(self._qmgr_attr, "ADOPTCHK") or "ALL").upper()
-        scope, old_peer = self.receivers[key]
+        running = self.receivers.get(key)
+        if running is None:
+            return True  # the old instance ended meanwhile: nothing is left to adopt
+        scope, old_peer = running
         if check in ("NETADDR", "ALL") and old_peer.split(":")[0] != peer.split(":")[0]:
             return False
         scope.cancel()
@@ -393,6 +396,14 @@ class ChannelInitiator:
         if definition is None:
             return f"AMQ8147E: WebSphere MQ object {name} not found."
         chltype = D.str_attr(definition, "CHLTYPE")
+        if chltype == "RCVR":
+            # START CHANNEL on a receiver makes a STOPPED one available to its partners again
+            status = self.statuses.get(name)
+            if status is not None and status.state is ChannelState.STOPPED:
+                status.move(ChannelState.INACTIVE)
+                if self.nursery is not None:
+                    self.nursery.start_soon(self._remember, name, None)
+            return None
         if chltype not in D.SENDING_TYPES and chltype != "RQSTR":
             return f"AMQ9502E: Type of channel not suitable for action requested ({chltype})."
         if not D.str_attr(definition, "CONNAME"):
@@ -420,7 +431,7 @@ class ChannelInitiator:
         return None
 
     def stop_channel(self, name: str, mode: str = "QUIESCE", status: str = "STOPPED",
-                     qmname: str = "", conname: str = "") -> str | None:
+                     qmname: str = "", conname: str = "", chltype: str = "") -> str | None:
         """STOP CHANNEL MODE(QUIESCE|FORCE|TERMINATE) STATUS(STOPPED|INACTIVE) [QMNAME()]
         [CONNAME()]: QMNAME and CONNAME pick instances of a receiver (seed 000 §2)."""
         instances = [(key, scope) for key, (scope, peer) in self.receivers.items()
@@ -439,7 +450,7 @@ class ChannelInitiator:
         st = self.statuses.get(name)
         if st is None or st.state in (ChannelState.INACTIVE, ChannelState.STOPPED):
             if status == "STOPPED":
-                st = self.statuses.setdefault(name, ChannelStatus(name, "SDR"))
+                st = self.statuses.setdefault(name, ChannelStatus(name, chltype or "SDR"))
                 if st.state is not ChannelState.STOPPED:
                     st.move(ChannelState.STOPPED)
                 if self.nursery is not None:
@@ -689,7 +700,7 @@ class ChannelInitiator:
             elif verb == "STOP":
                 err = self.stop_channel(name, req.get("mode", "QUIESCE"),
                                         req.get("status", "STOPPED"), req.get("qmname", ""),
-                                        req.get("conname", ""))
+                                        req.get("conname", ""), req.get("chltype", ""))
                 reply = {"ok": err is None, "message": err or ""}
             elif verb == "PING":
                 definition = req.get("definition") or await trio.to_thread.run_sync(

@@ -120,6 +120,14 @@ async def monitoring(qm: mqpy.QueueManager, definition: dict[str, object]) -> Ch
     return ChannelMonitor(level=effective_level(definition.get("MONCHL"), qmgr_level))
 
 
+def _peer_host(stream: Any) -> str:
+    """The partner's address as DISPLAY CHSTATUS shows a receiver's CONNAME."""
+    try:
+        return str(stream.socket.getpeername()[0])
+    except (AttributeError, OSError):
+        return ""
+
+
 def new_luwid() -> bytes:
     """An 8-byte LUWID: the time in milliseconds (6 bytes, wrapping) and a counter."""
     _luw_counter[0] = (_luw_counter[0] + 1) & 0xFFFF
@@ -408,7 +416,7 @@ class SenderMCA:
         if indoubt is not None:
             # the committed record is locked by the in-doubt unit of work: the key says
             # what it holds
-            rec.seq = indoubt.prev_seq
+            rec.seq, rec.luwid = indoubt.prev_seq, indoubt.prev_luwid
         if rec.reset and indoubt is None:
             # RESET CHANNEL was issued here: the receiver takes the new number (RESET_DATA)
             await conv.send(Reset(seqnum=rec.seq))
@@ -599,7 +607,8 @@ class SenderMCA:
         last_seq = next_seq(seq, self.wrap) if held is not None else seq
         await mqi(syncq.replace_in_uow, qm,
                   syncq.SyncRecord(self.name, "S", last_seq, luwid, self.partner))
-        key = syncq.prepare_key(self.name, self.seq, last_seq, luwid, self.partner)
+        key = syncq.prepare_key(self.name, self.seq, last_seq, luwid, self.partner,
+                                prev_luwid=self.status.last_luwid)
         await mqi(qm.get_handle().prepare, key)
         self.status.indoubt = True
         self.status.cur_luwid = luwid
@@ -884,7 +893,8 @@ class ReceiverMCA:
 
     async def _commit_batch(self, qm: mqpy.QueueManager, seq: int, luwid: bytes
                             ) -> syncq.SyncRecord:
-        rec = syncq.SyncRecord(self.name, "R", seq, luwid, self.partner)
+        rec = syncq.SyncRecord(self.name, "R", seq, luwid, self.partner,
+                               conname=_peer_host(self.stream))
         await mqi(syncq.replace_in_uow, qm, rec)
         await mqi(qm.commit)
         self.seq = seq

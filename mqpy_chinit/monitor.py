@@ -11,8 +11,9 @@ counts 1/8 (short term) and 1/64 (long term), and the first sample sets both.
 
 - XQTIME: microseconds a message spent on the transmission queue (its MQMD PutDate/PutTime
   to the sending MCA's MQGET; PutTime is in hundredths of a second, so is the resolution).
-- NETTIME: microseconds of a network round trip, measured at batch confirmation and at
-  heartbeats; the receiver's MQCMIT is not in it.
+- NETTIME: microseconds of a network round trip, measured by a sending channel at batch
+  confirmation and at heartbeats. IBM leaves the receiver's MQCMIT out; mqpy's figure at batch
+  confirmation includes the receiver's commit (the wire does not carry its duration).
 - XBATCHSZ: messages per batch achieved.
 - EXITTIME, COMPTIME, COMPRATE: mqpy runs no channel exits and no compression, so time in
   exits and in compression is 0, and so is the compression rate.
@@ -41,7 +42,10 @@ def effective_level(channel_monchl: object, qmgr_monchl: object) -> str:
     """The level an instance runs with: OFF, LOW, MEDIUM or HIGH. ``qmgr_monchl`` may be
     the MQSC word or the MQINQ number (MQMON_*)."""
     if isinstance(qmgr_monchl, int):
-        qmgr_monchl = _MQMON.get(qmgr_monchl, "OFF")
+        qmgr_monchl = "NONE" if qmgr_monchl == CMQC.MQMON_NONE else _MQMON.get(qmgr_monchl,
+                                                                                "OFF")
+    if str(qmgr_monchl).upper() == "NONE":
+        return "OFF"  # MONCHL(NONE): off whatever the channels say
     own = str(channel_monchl or "QMGR").upper()
     level = str(qmgr_monchl or "OFF").upper() if own == "QMGR" else own
     return level if level in LEVELS else "OFF"
@@ -64,7 +68,8 @@ class Average:
         self.samples += 1
 
     def shown(self) -> str:
-        return f"{round(self.short)},{round(self.long)}"
+        """"short,long"; blank before the first sample (a receiver never takes XQTIME)."""
+        return f"{round(self.short)},{round(self.long)}" if self.samples else ""
 
 
 @attrs.define

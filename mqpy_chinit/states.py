@@ -155,5 +155,6 @@ class ChannelStatus:
             "LONGRTS": self.long_retries_left, "HBINT": self.hbint, "BATCHSZ": self.batchsz,
             "MAXMSGL": self.maxmsgl, "LSTMSGDA": self.last_msg_date,
             "LSTMSGTI": self.last_msg_time, "CHSTADA": self.start_date,
-            "CHSTATI": self.start_time, "KAINT": self.kaint, **self.monitor.as_mqsc(),
+            "CHSTATI": self.start_time, "KAINT": self.kaint,
+            "STOPREQ": "YES" if self.stop_requested else "NO", **self.monitor.as_mqsc(),
         }

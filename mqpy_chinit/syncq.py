@@ -3,8 +3,8 @@
 Each end of a message channel keeps one persistent record per channel: the sequence number of
 the last message of the last committed batch, that batch's LUWID and the partner queue manager.
 A receiver may be generic (seed 000 §2: many senders of one name against one RCVR definition),
-so its records are kept per channel *and partner*: the CorrelId names the channel, the MsgId the
-partner queue manager, and both are matched through the queue's indexes.
+so its records are kept per channel *and partner*: the CorrelId names the channel (found through
+the queue's index) and the record names its partner.
 The record is replaced in the same unit of work as the batch itself (the receiver's puts, the
 sender's gets), so the record and the messages can never disagree after a crash.
 
@@ -16,7 +16,6 @@ MCA finds its in-doubt batch and resolves it with the partner's record.
 
 from __future__ import annotations
 
-import hashlib
 import json
 
 import attrs
@@ -25,7 +24,7 @@ import mqpy
 from mqpy import CMQC
 
 SYNCQ = "SYSTEM.CHANNEL.SYNCQ"
-_PREFIX = b"CHL:"
+_PREFIX = b"CH2:"  # in-doubt keys; b"CHL:" keys (no previous LUWID) are still read
 
 
 @attrs.define
@@ -36,17 +35,18 @@ class SyncRecord:
     luwid: bytes = bytes(8)
     partner_qm: str = ""
     reset: bool = False  # RESET CHANNEL at a sender: tell the receiver at the next start
+    conname: str = ""  # a receiver's: the partner's address (DISPLAY CHSTATUS SAVED CONNAME)
 
     def to_bytes(self) -> bytes:
         return json.dumps({"channel": self.channel, "role": self.role, "seq": self.seq,
                            "luwid": self.luwid.hex(), "partner": self.partner_qm,
-                           "reset": self.reset}).encode()
+                           "reset": self.reset, "conname": self.conname}).encode()
 
     @classmethod
     def from_bytes(cls, data: bytes) -> SyncRecord:
         d = json.loads(data)
         return cls(d["channel"], d["role"], int(d["seq"]), bytes.fromhex(d["luwid"]),
-                   d.get("partner", ""), bool(d.get("reset", False)))
+                   d.get("partner", ""), bool(d.get("reset", False)), d.get("conname", ""))
 
 
 def correl_id(channel: str, role: str) -> bytes:
@@ -54,38 +54,36 @@ def correl_id(channel: str, role: str) -> bytes:
     return (role.encode() + b":" + channel.encode("latin-1")).ljust(24, b" ")[:24]
 
 
-def partner_id(role: str, partner: str) -> bytes | None:
-    """The MsgId a receiver's record is kept under: a digest of the partner queue manager's
-    name (names are up to 48 characters, a MsgId 24 bytes). Senders have one record a channel."""
-    if role != "R":
-        return None
-    return hashlib.blake2b(partner.encode("latin-1"), digest_size=24).digest()
-
-
-def _match(channel: str, role: str, partner: str) -> tuple[mqpy.MD, int]:
-    pid = partner_id(role, partner)
-    if pid is None:
-        return mqpy.MD(CorrelId=correl_id(channel, role)), CMQC.MQMO_MATCH_CORREL_ID
-    return (mqpy.MD(CorrelId=correl_id(channel, role), MsgId=pid),
-            CMQC.MQMO_MATCH_CORREL_ID | CMQC.MQMO_MATCH_MSG_ID)
+def _records(qm: mqpy.QueueManager, channel: str, role: str
+             ) -> list[tuple[bytes, SyncRecord]]:
+    """(MsgId, record) of the committed records of ``channel`` in ``role``: one for a sender,
+    one a partner for a receiver (browse: nothing is locked or changed)."""
+    out: list[tuple[bytes, SyncRecord]] = []
+    q = mqpy.Queue(qm, SYNCQ, CMQC.MQOO_BROWSE)
+    try:
+        opts = CMQC.MQGMO_BROWSE_FIRST
+        while True:
+            md = mqpy.MD(CorrelId=correl_id(channel, role))
+            try:
+                data = q.get(None, md, mqpy.GMO(Options=opts,
+                                                MatchOptions=CMQC.MQMO_MATCH_CORREL_ID))
+            except mqpy.MQMIError as e:
+                if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
+                    return out
+                raise
+            opts = CMQC.MQGMO_BROWSE_NEXT
+            out.append((bytes(md.MsgId), SyncRecord.from_bytes(data)))
+    finally:
+        q.close()
 
 
 def read(qm: mqpy.QueueManager, channel: str, role: str, partner: str = ""
          ) -> SyncRecord | None:
-    """The committed record of ``channel`` (with ``partner`` for a receiver); browse: nothing
-    is locked or changed."""
-    q = mqpy.Queue(qm, SYNCQ, CMQC.MQOO_BROWSE)
-    try:
-        md, match = _match(channel, role, partner)
-        gmo = mqpy.GMO(Options=CMQC.MQGMO_BROWSE_FIRST, MatchOptions=match)
-        try:
-            return SyncRecord.from_bytes(q.get(None, md, gmo))
-        except mqpy.MQMIError as e:
-            if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
-                return None
-            raise
-    finally:
-        q.close()
+    """The committed record of ``channel``; a receiver's is the one naming ``partner``."""
+    for _, record in _records(qm, channel, role):
+        if role != "R" or record.partner_qm == partner:
+            return record
+    return None
 
 
 def read_all(qm: mqpy.QueueManager) -> list[SyncRecord]:
@@ -99,27 +97,35 @@ def read_all(qm: mqpy.QueueManager) -> list[SyncRecord]:
 
 
 def replace_in_uow(qm: mqpy.QueueManager, record: SyncRecord) -> None:
-    """Replace the channel's record inside the caller's current unit of work."""
-    md, match = _match(record.channel, record.role, record.partner_qm)
-    _replace(qm, md, match, record.to_bytes())
+    """Replace the channel's record inside the caller's current unit of work. A receiver
+    replaces only its partner's record, and one RESET CHANNEL made before any partner was
+    known (the first partner to commit has taken its number over)."""
+    msgids = None
+    if record.role == "R":
+        msgids = [msgid for msgid, r in _records(qm, record.channel, "R")
+                  if r.partner_qm in (record.partner_qm, "")]
+    _replace(qm, correl_id(record.channel, record.role), msgids, record.to_bytes())
 
 
-def _replace(qm: mqpy.QueueManager, key: mqpy.MD, match: int, body: bytes | None) -> None:
-    """Under syncpoint: remove every message matching ``key``, then put ``body`` under it."""
+def _replace(qm: mqpy.QueueManager, cid: bytes, msgids: list[bytes] | None,
+             body: bytes | None) -> None:
+    """Under syncpoint: remove the messages with CorrelId ``cid`` (those with ``msgids``
+    only, when given), then put ``body`` under it."""
     q = mqpy.Queue(qm, SYNCQ, CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_OUTPUT)
     try:
-        while True:
+        keys = [mqpy.MD(CorrelId=cid, MsgId=m) for m in msgids] if msgids is not None else None
+        match = CMQC.MQMO_MATCH_CORREL_ID | (CMQC.MQMO_MATCH_MSG_ID if keys is not None else 0)
+        while keys is None or keys:
+            md = keys.pop() if keys is not None else mqpy.MD(CorrelId=cid)
             try:
-                q.get(None, mqpy.MD(CorrelId=key.CorrelId, MsgId=key.MsgId),
-                      mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT, MatchOptions=match))
+                q.get(None, md, mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT, MatchOptions=match))
             except mqpy.MQMIError as e:
-                if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
-                    break
-                raise
+                if e.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
+                    raise
+                if keys is None:
+                    break  # (a record another instance holds is its own business)
         if body is not None:
-            # a receiver's record keeps its partner's MsgId; MQMI_NONE gets a unique one
-            q.put(body, mqpy.MD(CorrelId=key.CorrelId, MsgId=key.MsgId,
-                                Persistence=CMQC.MQPER_PERSISTENT),
+            q.put(body, mqpy.MD(CorrelId=cid, Persistence=CMQC.MQPER_PERSISTENT),
                   mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
     finally:
         q.close()
@@ -143,12 +149,14 @@ def _browse(qm: mqpy.QueueManager):  # noqa: ANN202 - a generator of (MD, body)
         q.close()
 
 
-def prepare_key(channel: str, prev_seq: int, seq: int, luwid: bytes, partner: str) -> bytes:
+def prepare_key(channel: str, prev_seq: int, seq: int, luwid: bytes, partner: str, *,
+                prev_luwid: bytes = bytes(8)) -> bytes:
     """The in-doubt key of a sender's batch: channel, the sequence number before the batch
-    and its last one, its LUWID and the partner queue manager. The key carries what the sync
-    record would say because that record is locked by the very unit of work in doubt."""
+    and its last one, its LUWID, the LUWID of the batch before it and the partner queue
+    manager. The key carries what the sync record says because that record is locked by the
+    very unit of work in doubt (DISPLAY CHSTATUS SAVED shows both LUWIDs from it)."""
     return (_PREFIX + channel.encode("latin-1").ljust(20) + prev_seq.to_bytes(4, "big")
-            + seq.to_bytes(4, "big") + luwid + partner.encode("latin-1"))
+            + seq.to_bytes(4, "big") + luwid + prev_luwid + partner.encode("latin-1"))
 
 
 @attrs.frozen
@@ -159,15 +167,18 @@ class InDoubt:
     luwid: bytes
     partner: str
     key: bytes
+    prev_luwid: bytes = bytes(8)
 
 
 def parse_prepare_key(key: bytes) -> InDoubt | None:
-    if not key.startswith(_PREFIX) or len(key) < len(_PREFIX) + 36:
+    head = key[:len(_PREFIX)]
+    if head not in (_PREFIX, b"CHL:") or len(key) < len(_PREFIX) + 36:
         return None
     body = key[len(_PREFIX):]
+    prev_luwid, partner = (body[36:44], body[44:]) if head == _PREFIX else (bytes(8), body[36:])
     return InDoubt(body[:20].rstrip().decode("latin-1"), int.from_bytes(body[20:24], "big"),
                    int.from_bytes(body[24:28], "big"), body[28:36],
-                   body[36:].decode("latin-1"), key)
+                   partner.decode("latin-1"), key, prev_luwid)
 
 
 def indoubt_batch(qm: mqpy.QueueManager, channel: str) -> InDoubt | None:
@@ -187,8 +198,7 @@ _STATE_ROLE = "T"
 def write_state(qm: mqpy.QueueManager, channel: str, state: str | None) -> None:
     """Remember that ``channel`` is STOPPED or RETRYING across restarts; None forgets it."""
     body = json.dumps({"channel": channel, "state": state}).encode() if state else None
-    md, match = _match(channel, _STATE_ROLE, "")
-    _replace(qm, md, match, body)
+    _replace(qm, correl_id(channel, _STATE_ROLE), None, body)
     qm.commit()
 
 

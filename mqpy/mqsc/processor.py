@@ -349,11 +349,19 @@ class MQSCProcessor:
                                     CMQCFC.MQRCCF_CHANNEL_NOT_ACTIVE)
             return [message("AMQ8018I", name)]
         if verb == "STOP":
+            if (params.get("QMNAME") or params.get("CONNAME")) and \
+                    params.get("STATUS") == "STOPPED":
+                # a channel cannot be stopped for one partner only (IBM's usage note)
+                raise CommandFailed.of(CMQCFC.MQRCCF_PARM_CONFLICT, "AMQ8101S",
+                                       f"{CMQCFC.MQRCCF_PARM_CONFLICT:X}")
+            found = self.engine.lookup("CHANNEL", name)
             reply = self._chinit({"command": "STOP", "channel": name,
                                   "mode": str(params.get("MODE", "QUIESCE")),
                                   "status": str(params.get("STATUS", "STOPPED")),
                                   "qmname": str(params.get("QMNAME", "")),
-                                  "conname": str(params.get("CONNAME", ""))})
+                                  "conname": str(params.get("CONNAME", "")),
+                                  "chltype": found.attributes.get("CHLTYPE", "")
+                                  if found is not None else ""})
             if not reply.get("ok"):
                 raise CommandFailed([str(reply.get("message"))],
                                     CMQCFC.MQRCCF_CHANNEL_NOT_ACTIVE)
@@ -464,10 +472,10 @@ class MQSCProcessor:
             records, states = syncq.read_all(qm), syncq.read_states(qm)
         finally:
             qm.disconnect()
-        # a first batch in doubt has no committed record yet: its key says what it would be
-        senders = {r.channel for r in records if r.role == "S"}
-        records += [syncq.SyncRecord(p.channel, "S", p.prev_seq, bytes(8), p.partner)
-                    for p in indoubt.values() if p.channel not in senders]
+        # a sender's record is locked by its batch in doubt: the batch's key says what it holds
+        records = [r for r in records if not (r.role == "S" and r.channel in indoubt)]
+        records += [syncq.SyncRecord(p.channel, "S", p.prev_seq, p.prev_luwid, p.partner)
+                    for p in indoubt.values()]
         rows: list[dict[str, object]] = []
         for rec in records:
             if not generic_match(pattern, rec.channel):
@@ -479,7 +487,7 @@ class MQSCProcessor:
             rows.append({
                 "CHANNEL": rec.channel,
                 "CHLTYPE": definition.get("CHLTYPE") or ("SDR" if rec.role == "S" else "RCVR"),
-                "CONNAME": definition.get("CONNAME", "") if rec.role == "S" else "",
+                "CONNAME": definition.get("CONNAME", "") if rec.role == "S" else rec.conname,
                 "RQMNAME": rec.partner_qm, "STATUS": states.get(rec.channel, "INACTIVE"),
                 "SUBSTATE": "", "XMITQ": definition.get("XMITQ", "") if rec.role == "S" else "",
                 "CURLUWID": cur_luwid.hex().upper(), "LSTLUWID": rec.luwid.hex().upper(),

@@ -203,6 +203,63 @@ async def test_stop_channel_qmname_ends_one_instance_of_a_generic_receiver(make_
         finish(nursery)
 
 
+async def test_generic_receiver_keeps_saved_status_per_partner_and_reset_resets_each(
+        make_qmgr):
+    """Given QM1 (two messages) and QM3 (one) delivered through the one generic RCVR CH.GEN
+    at QM2, when DISPLAY CHSTATUS SAVED is issued at QM2, then it shows one instance per
+    partner, LSTSEQNO(2) for QM1 and LSTSEQNO(1) for QM3, each with the partner's address;
+    RESET CHANNEL SEQNUM(1) at QM2 resets both records.  spec: dqm-intercommunication 9.53,
+    §3 (DISPLAY CHSTATUS SAVED, RESET CHANNEL)"""
+    async with trio.open_nursery() as nursery:
+        qm1, qm2, qm3, _, (c1, c3) = await _generic(make_qmgr, nursery)
+        qm1.put("TARGET", b"1a", qmgr="QM2")
+        qm1.put("TARGET", b"1b", qmgr="QM2")
+        qm3.put("TARGET", b"3a", qmgr="QM2")
+        c1.start_channel("CH.GEN")
+        c3.start_channel("CH.GEN")
+        await wait_until(lambda: qm2.committed("TARGET") == 3)
+        await wait_until(lambda: all(c.status_of("CH.GEN").indoubt is False
+                                     and c.status_of("CH.GEN").last_seqno > 0
+                                     for c in (c1, c3)))
+        saved = (await mqsc(qm2, "DISPLAY CHSTATUS(CH.GEN) SAVED")).lines
+        blocks = " ".join(saved).split("AMQ8417I")[1:]
+        rows = {chstatus([b])["RQMNAME"]: chstatus([b]) for b in blocks}
+        reset = await mqsc(qm2, "RESET CHANNEL(CH.GEN) SEQNUM(1)")
+        after = (await mqsc(qm2, "DISPLAY CHSTATUS(CH.GEN) SAVED")).lines
+        finish(nursery)
+    assert set(rows) == {"QM1", "QM3"}
+    assert (rows["QM1"]["LSTSEQNO"], rows["QM3"]["LSTSEQNO"]) == ("2", "1")
+    assert rows["QM1"]["CONNAME"] == rows["QM3"]["CONNAME"] == "127.0.0.1"
+    assert reset.ok, reset.lines
+    assert [chstatus([b])["LSTSEQNO"] for b in " ".join(after).split("AMQ8417I")[1:]] \
+        == ["0", "0"]
+
+
+async def test_a_stopped_generic_receiver_is_started_again_by_start_channel(make_qmgr):
+    """Given RCVR CH.GEN at QM2 stopped with STOP CHANNEL (STATUS(STOPPED)), when a sender
+    starts, then it is refused; after START CHANNEL(CH.GEN) at QM2 it is accepted and the
+    message is delivered. STOP CHANNEL QMNAME() STATUS(STOPPED) is refused: a channel cannot be
+    stopped for one partner only.  spec: dqm-intercommunication 9.38, 9.53"""
+    async with trio.open_nursery() as nursery:
+        qm1, qm2, _, r2, (c1, _c3) = await _generic(make_qmgr, nursery)
+        conflict = await mqsc(qm2, "STOP CHANNEL(CH.GEN) QMNAME(QM1) STATUS(STOPPED)")
+        stopped = await mqsc(qm2, "STOP CHANNEL(CH.GEN)")
+        assert stopped.ok, stopped.lines
+        qm1.put("TARGET", b"after restart", qmgr="QM2")
+        c1.start_channel("CH.GEN")
+        st1 = c1.status_of("CH.GEN")
+        await wait_until(lambda: st1.state is ChannelState.STOPPED)
+        assert qm2.committed("TARGET") == 0
+        assert r2.chinit.status_of("CH.GEN").chltype == "RCVR"
+        started = await mqsc(qm2, "START CHANNEL(CH.GEN)")
+        assert started.ok, started.lines
+        await trio.sleep(0.2)  # the mark is forgotten
+        c1.start_channel("CH.GEN")
+        await wait_until(lambda: qm2.committed("TARGET") == 1)
+        finish(nursery)
+    assert not conflict.ok
+
+
 async def test_idle_server_holding_its_xmitq_blocks_its_requesters_restart(qm1, qm2):
     """Given a requester-server channel whose link died so that only the requester noticed
     (the idle SVR, no heartbeats, still holds its xmitq open), when the requester is started

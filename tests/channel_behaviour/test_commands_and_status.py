@@ -108,47 +108,55 @@ async def test_chstatus_of_a_retrying_channel_shows_the_retries_left(qm1, qm2):
 
 
 async def test_saved_status_shows_the_in_doubt_batch_that_resolve_settles(qm1, qm2):
-    """Given the receiver committed a batch of 3 but its confirmation never reached the sender,
-    which then stopped (no retries), when DISPLAY CHSTATUS SAVED is issued at both ends, then
-    the sender shows INDOUBT(YES) with CURLUWID equal to the receiver's LSTLUWID and CURSEQNO
-    equal to the receiver's LSTSEQNO; RESOLVE CHANNEL ACTION(COMMIT), chosen from those
-    figures, removes the batch from the xmitq and the sender's SAVED status shows INDOUBT(NO).
-    spec: dqm-intercommunication 9.32, §3 (DISPLAY CHSTATUS SAVED CURLUWID|LSTLUWID);
-    aliases-channels-storage 4.15"""
+    """Given a first batch of 3 confirmed, and a second batch of 3 that the receiver committed
+    but whose confirmation never reached the sender, which then stopped (no retries), when
+    DISPLAY CHSTATUS SAVED is issued at both ends, then the sender shows INDOUBT(YES) with
+    CURLUWID and CURSEQNO(6) equal to the receiver's LSTLUWID and LSTSEQNO, and its own
+    LSTLUWID/LSTSEQNO(3) those of the first batch; RESOLVE CHANNEL ACTION(COMMIT), chosen from
+    those figures, removes the batch from the xmitq and the sender's SAVED status shows
+    INDOUBT(NO) LSTSEQNO(6).  spec: dqm-intercommunication 9.32, §3 (DISPLAY CHSTATUS SAVED
+    CURLUWID|LSTLUWID); aliases-channels-storage 4.15"""
     async with trio.open_nursery() as nursery:
         r2 = await start_chinit(nursery, qm2, listen=True)
-        dropped = []
+        confirms = []
 
-        def drop_the_confirmation(direction, seg_type, index):
-            if direction == "r2s" and seg_type == SegmentType.STATUS_DATA and not dropped:
-                dropped.append(index)
-                return "drop"
+        def drop_the_second_confirmation(direction, seg_type, index):
+            if direction == "r2s" and seg_type == SegmentType.STATUS_DATA:
+                confirms.append(index)
+                if len(confirms) == 2:
+                    return "drop"
             return "pass"
 
-        proxy = TapProxy(r2.port, policy=drop_the_confirmation)
+        proxy = TapProxy(r2.port, policy=drop_the_second_confirmation)
         await nursery.start(proxy.run)
         define_pair(qm1, qm2, proxy.port, BATCHSZ=3, HBINT=0, SHORTRTY=0, LONGRTY=0)
-        for i in range(3):
-            qm1.put("TARGET", b"d%d" % i, qmgr="QM2")
         r1 = await start_chinit(nursery, qm1)
         r1.chinit.start_channel(CHANNEL)
-        await wait_until(lambda: dropped and qm2.committed("TARGET") == 3)
-        proxy.hang()  # the sender sees the link fail while it waits for the confirmation
+        for i in range(3):
+            qm1.put("TARGET", b"c%d" % i, qmgr="QM2")
         st1 = r1.chinit.status_of(CHANNEL)
+        await wait_until(lambda: st1.last_seqno == 3)
+        first_luwid = st1.last_luwid.hex().upper()
+        await trio.to_thread.run_sync(lambda: [qm1.put("TARGET", b"d%d" % i, qmgr="QM2")
+                                               for i in range(3)])
+        await wait_until(lambda: len(confirms) == 2 and qm2.committed("TARGET") == 6)
+        proxy.hang()  # the sender sees the link fail while it waits for the confirmation
         await wait_until(lambda: st1.state is ChannelState.STOPPED)
         sdr = chstatus((await mqsc(qm1, f"DISPLAY CHSTATUS({CHANNEL}) SAVED")).lines)
         rcv = chstatus((await mqsc(qm2, f"DISPLAY CHSTATUS({CHANNEL}) SAVED")).lines)
         assert sdr["INDOUBT"] == "YES" and rcv["INDOUBT"] == "NO"
-        assert sdr["CURLUWID"] == rcv["LSTLUWID"] != sdr["LSTLUWID"]
-        assert (sdr["CURSEQNO"], rcv["LSTSEQNO"], sdr["LSTSEQNO"]) == ("3", "3", "0")
+        assert sdr["CURLUWID"] == rcv["LSTLUWID"] != first_luwid
+        assert sdr["LSTLUWID"] == first_luwid != "0" * 16
+        assert (sdr["CURSEQNO"], rcv["LSTSEQNO"], sdr["LSTSEQNO"]) == ("6", "6", "3")
         assert sdr["CURMSGS"] == "3" and sdr["RQMNAME"] == "QM2" and rcv["RQMNAME"] == "QM1"
+        assert rcv["CONNAME"] == "127.0.0.1"  # the partner's address, kept in its record
         assert qm1.engine.indoubt()  # the batch is held in doubt, neither gone nor back
         result = await mqsc(qm1, f"RESOLVE CHANNEL({CHANNEL}) ACTION(COMMIT)")
         assert result.ok, result.lines
         after = chstatus((await mqsc(qm1, f"DISPLAY CHSTATUS({CHANNEL}) SAVED")).lines)
         finish(nursery)
-    assert qm1.depth("QM2") == 0 and qm2.committed("TARGET") == 3
-    assert after["INDOUBT"] == "NO" and after["LSTSEQNO"] == "3"
+    assert qm1.depth("QM2") == 0 and qm2.committed("TARGET") == 6
+    assert after["INDOUBT"] == "NO" and after["LSTSEQNO"] == "6"
     assert after["LSTLUWID"] == rcv["LSTLUWID"]
 
 

@@ -216,8 +216,11 @@ async def test_message_too_big_for_the_channel_goes_to_the_senders_dlq(qm1, qm2)
         qm1.put("TARGET", b"small", qmgr="QM2")
         r1 = await start_chinit(nursery, qm1)
         r1.chinit.start_channel(CHANNEL)
-        await wait_until(lambda: qm2.committed("TARGET") == 1 and qm1.depth("QM2") == 0)
-        assert r1.chinit.status_of(CHANNEL).state is ChannelState.RUNNING
+        st1 = r1.chinit.status_of(CHANNEL)
+        # the dead letter is in the sender's batch: committed once the receiver confirmed
+        await wait_until(lambda: qm2.committed("TARGET") == 1 and st1.last_seqno == 1
+                         and not st1.indoubt)
+        assert st1.state is ChannelState.RUNNING
         finish(nursery)
     ((dlh, body),) = dead_letters(qm1)
     assert dlh.Reason == CMQC.MQRC_MSG_TOO_BIG_FOR_CHANNEL and body == big

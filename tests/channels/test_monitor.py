@@ -16,6 +16,9 @@ def test_the_channels_own_monchl_wins_unless_it_defers_to_the_queue_manager():
     assert effective_level("LOW", "OFF") == "LOW"
     assert effective_level("QMGR", "NONE") == "OFF"
     assert effective_level(None, None) == "OFF"
+    # the queue manager's MONCHL(NONE) turns monitoring off whatever the channels say
+    assert effective_level("HIGH", "NONE") == "OFF"
+    assert effective_level("HIGH", CMQC.MQMON_NONE) == "OFF"
 
 
 def test_the_first_sample_sets_both_averages_and_later_ones_move_short_term_faster():
