@@ -421,9 +421,7 @@ class QueueManagerEngine:
                   and e.state == PUT_PENDING) if uow is not None else 0
         if floor <= 0:
             return mq.count - mq.uncommitted + own
-        return own + sum(1 for p in range(floor, 10) for sq in (mq.subqueues[p * 2],
-                                                                  mq.subqueues[p * 2 + 1])
-                         for e in sq.values() if e.state == AVAILABLE)
+        return own + mq.available_at_or_above(floor)
 
     def _trigger_target(self, base: ObjectDef) -> tuple[ObjectDef | None, bool, ObjectDef | None]:
         """(initiation queue, someone listening on it, process definition) of a queue."""
@@ -491,10 +489,9 @@ class QueueManagerEngine:
         with self.lock:
             now = time.time()
             for mq in list(self.catalog.queues.values()):
-                for e in list(mq.entries()):
-                    if e.state == AVAILABLE and e.expired(now):
-                        lsn = self._expire_entry(mq, e) or lsn
-                        removed += 1
+                for e in mq.expired_entries(now):
+                    lsn = self._expire_entry(mq, e) or lsn
+                    removed += 1
         if lsn is not None:
             self.data.force(lsn)
         return removed
@@ -1133,9 +1130,11 @@ class Connection:
             uow = self.uow
             now = time.time()
             if opts & (CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR | CMQC.MQGMO_MSG_UNDER_CURSOR):
-                entry = h.browse_entry
-                if (entry is None or mq.find(entry.seq, entry.priority, entry.persistent)
-                        is not entry or not entry.visible_to(uow)):
+                cursor = h.browse_entry
+                # the same message (a cold one is a fresh Entry each time it is read)
+                entry = None if cursor is None else mq.find(cursor.seq, cursor.priority,
+                                                            cursor.persistent)
+                if entry is None or not entry.visible_to(uow):
                     raise _fail(CMQC.MQRC_NO_MSG_UNDER_CURSOR)
             else:
                 after = h.browse_key if opts & CMQC.MQGMO_BROWSE_NEXT else None
@@ -1170,6 +1169,7 @@ class Connection:
                 raise err
             self._fill_md(md, md_bytes, entry, put_time, now)
             entry.report = md.Report
+            mq.touch(entry)
             p = 1 if entry.persistent else 0
             qs = eng.stats.queue(h.base.name)
             for counters in (eng.stats.mqi, qs, self.accounting.mqi,
@@ -1190,7 +1190,7 @@ class Connection:
                 if entry.state != GET_PENDING and entry.report & CMQC.MQRO_COD \
                         and h.base.attributes.get("USAGE") != "XMITQ":
                     eng.report("COD", md.copy(), body)
-                if h.browse_entry is entry:
+                if h.browse_entry is not None and h.browse_entry.seq == entry.seq:
                     h.browse_entry = None
             out = body[:max_length] if truncated else body
         if lsn is not None:
