@@ -19,7 +19,8 @@ a cold message gives a fresh Entry each time (:meth:`MessageQueue.touch` writes 
 one); :meth:`MessageQueue.set_state` makes it live. The data manager freezes a live message back
 when its body leaves the buffer pool (:meth:`MessageQueue.freeze`).
 
-Gets by MsgId or CorrelId go through hash indexes, never a scan. This module holds no lock and
+Gets by MsgId or CorrelId go through indexes, never a scan: dictionaries for live messages, and
+for cold ones a compact hash table (:class:`IdIndex`). This module holds no lock and
 does no I/O: the engine calls it under its own lock, and reads evicted bodies itself.
 """
 
@@ -80,6 +81,31 @@ class Entry:
 
 
 NONE_ID = b"\x00" * 24  # MQMI_NONE / MQCI_NONE: never a selection, so never indexed
+
+
+def _index_add(index: dict, key: bytes, entry: Entry) -> None:
+    """Index a live entry by MsgId/CorrelId: a unique id maps to its entry, a repeated one to
+    {seq: entry}."""
+    found = index.get(key)
+    if found is None:
+        index[key] = entry
+    elif isinstance(found, Entry):
+        index[key] = {found.seq: found, entry.seq: entry}
+    else:
+        found[entry.seq] = entry
+
+
+def _index_remove(index: dict, key: bytes, seq: int) -> None:
+    found = index.get(key)
+    if found is None:
+        return
+    if isinstance(found, Entry):
+        if found.seq == seq:
+            del index[key]
+        return
+    found.pop(seq, None)
+    if len(found) == 1:
+        index[key] = next(iter(found.values()))
 
 #: A cold message's record: the pageset's index entry as restart reads it, then what the
 #: pageset index does not keep (a message loaded at restart has put time 0.0, report 0).
@@ -290,6 +316,10 @@ class MessageQueue:
         self.psid = 1
         self.subqueues: list[Subqueue] = [Subqueue() for _ in range(20)]
         self.live: dict[int, Entry] = {}  # sequence -> Entry of every message that has one
+        # live messages by id (an Entry, or {seq: Entry} for a repeated id)
+        self.live_msgid: dict[bytes, Entry | dict[int, Entry]] = {}
+        self.live_correlid: dict[bytes, Entry | dict[int, Entry]] = {}
+        # messages that were cold when indexed (they may have become live since)
         self.by_msgid = IdIndex()
         self.by_correlid = IdIndex()
         self.count = 0  # every entry, whatever its state
@@ -314,11 +344,10 @@ class MessageQueue:
         seq = entry.seq
         self.subqueues[k].insert(seq, _BLANK)
         self.live[seq] = entry
-        v = seq << 5 | k
         if entry.msgid != NONE_ID:
-            self.by_msgid.add(hash(entry.msgid), v)
+            _index_add(self.live_msgid, entry.msgid, entry)
         if entry.correlid != NONE_ID:
-            self.by_correlid.add(hash(entry.correlid), v)
+            _index_add(self.live_correlid, entry.correlid, entry)
         self.count += 1
         if entry.expiry_at > 0:
             self.expiring += 1
@@ -363,7 +392,7 @@ class MessageQueue:
 
         ids = self.by_msgid
         known = [(h, v) for h, v in zip(ids._h, ids._v, strict=True) if v > 0]
-        ids._reset(IdIndex.capacity_for(self.count))
+        ids._reset(IdIndex.capacity_for(self.count - len(live) + len(known)))
         ids.extend(known)
         ids.extend(cold_ids())
         self.expiring += expiring[0]
@@ -379,11 +408,18 @@ class MessageQueue:
         if where is None:
             return
         sq.delete(*where)
-        current = self.live.pop(seq, None) or entry
+        current = self.live.pop(seq, None)
+        if current is None:
+            current = entry
+        else:
+            if current.msgid != NONE_ID:
+                _index_remove(self.live_msgid, current.msgid, seq)
+            if current.correlid != NONE_ID:
+                _index_remove(self.live_correlid, current.correlid, seq)
         v = seq << 5 | k
-        if entry.msgid != NONE_ID:
+        if entry.msgid != NONE_ID and self.by_msgid._used:
             self.by_msgid.discard(hash(entry.msgid), v)
-        if entry.correlid != NONE_ID:
+        if entry.correlid != NONE_ID and self.by_correlid._used:
             self.by_correlid.discard(hash(entry.correlid), v)
         self.count -= 1
         if entry.expiry_at > 0:
@@ -400,7 +436,16 @@ class MessageQueue:
             self.getting += 1 if state == GET_PENDING else -1
         entry.state = state
         entry.owner = owner
-        self.live.setdefault(entry.seq, entry)
+        if entry.seq not in self.live:
+            self._thawed(entry)
+
+    def _thawed(self, entry: Entry) -> None:
+        """A cold message becomes live (its cold index slots stay; lookups find it live)."""
+        self.live[entry.seq] = entry
+        if entry.msgid != NONE_ID:
+            _index_add(self.live_msgid, entry.msgid, entry)
+        if entry.correlid != NONE_ID:
+            _index_add(self.live_correlid, entry.correlid, entry)
 
     def touch(self, entry: Entry) -> None:
         """Keep a change to a cold message's backout count or report options."""
@@ -422,7 +467,22 @@ class MessageQueue:
         if where is None:
             return
         self._pack(sq, where, entry)
-        del self.live[entry.seq]
+        seq = entry.seq
+        del self.live[seq]
+        v = seq << 5 | _subqueue(entry.priority, True)
+        if entry.msgid != NONE_ID:
+            _index_remove(self.live_msgid, entry.msgid, seq)
+            self._cold_index(self.by_msgid, entry.msgid, v)
+        if entry.correlid != NONE_ID:
+            _index_remove(self.live_correlid, entry.correlid, seq)
+            self._cold_index(self.by_correlid, entry.correlid, v)
+
+    @staticmethod
+    def _cold_index(index: IdIndex, key: bytes, v: int) -> None:
+        """Index a message going cold, unless it was cold (and so indexed) before."""
+        h = hash(key)
+        if v not in index.find(h):
+            index.add(h, v)
 
     @staticmethod
     def _pack(sq: Subqueue, where: tuple[int, int], e: Entry) -> None:
@@ -531,23 +591,33 @@ class MessageQueue:
             else:
                 yield from self._walk(k if np_size else k + 1, start)
 
-    def _matching(self, index: IdIndex, key: bytes, field: str) -> dict[int, Entry]:
-        out = {}
-        for v in index.find(hash(key)):
-            e = self._at(v & 31, v >> 5)
-            if e is not None and getattr(e, field) == key:
-                out[e.seq] = e
+    def _matching(self, live: dict, index: IdIndex, key: bytes, field: str) -> dict[int, Entry]:
+        found = live.get(key)
+        if found is None:
+            out = {}
+        elif isinstance(found, Entry):
+            out = {found.seq: found}
+        else:
+            out = dict(found)
+        if index._used:
+            for v in index.find(hash(key)):
+                if v >> 5 in out:
+                    continue
+                e = self._at(v & 31, v >> 5)
+                if e is not None and getattr(e, field) == key:
+                    out[e.seq] = e
         return out
 
     def matching(self, msgid: bytes | None, correlid: bytes | None) -> list[Entry]:
         """The entries carrying ``msgid`` and/or ``correlid``, from the indexes."""
         if msgid is not None:
-            found = self._matching(self.by_msgid, msgid, "msgid")
+            found = self._matching(self.live_msgid, self.by_msgid, msgid, "msgid")
             if correlid is not None:
                 found = {s: e for s, e in found.items() if e.correlid == correlid}
+        elif correlid is not None:
+            found = self._matching(self.live_correlid, self.by_correlid, correlid, "correlid")
         else:
-            found = self._matching(self.by_correlid, correlid, "correlid") \
-                if correlid is not None else {}
+            found = {}
         return list(found.values())
 
     def candidates(self, msgid: bytes | None, correlid: bytes | None, by_priority: bool,

@@ -159,4 +159,27 @@ def test_many_ids_grow_and_shrink_the_index():
     assert all([x.seq for x in mq.candidates(e.msgid, None, True)] == [e.seq]
                for e in entries[4900:])
     assert list(mq.candidates(entries[0].msgid, None, True)) == []
+    assert len(mq.live_msgid) == 100
+
+
+def test_many_cold_ids_are_found_after_removals_and_refreezing():
+    """Given thousands of cold messages with distinct MsgIds, when most are removed and one is
+    thawed by a lock, released and frozen again, then every remaining one is found exactly
+    once by its MsgId and the removed ones are not."""
+    mq = MessageQueue(1)
+    ids = [s.to_bytes(24, "big") for s in range(1, 5001)]
+    for seq, msgid in enumerate(ids, start=1):
+        mq.load(seq, pack_index(0, 0, 1, 0.0, msgid, NONE_ID))
+    mq.loaded()
+    for seq in range(1, 4901):
+        mq.remove(mq.get(seq))
+    e = mq.get(4950)
+    mq.set_state(e, GET_PENDING, object())
+    mq.set_state(e, AVAILABLE)
+    e.on_pageset = True
+    mq.freeze(e)
+    assert 4950 not in mq.live
+    assert all([x.seq for x in mq.candidates(ids[s - 1], None, True)] == [s]
+               for s in range(4901, 5001))
+    assert list(mq.candidates(ids[0], None, True)) == []
     assert len(mq.by_msgid) == 100
