@@ -1237,7 +1237,9 @@ class Connection:
                 after = h.browse_key if opts & CMQC.MQGMO_BROWSE_NEXT else None
                 entry = None
                 expired = []
-                for e in mq.candidates(msgid, correlid, by_priority, after):
+                found = mq.iter_order(by_priority, after) if msgid is None and correlid is None \
+                    else mq.candidates(msgid, correlid, by_priority, after)
+                for e in found:
                     state = e.state
                     if state != AVAILABLE and (state != PUT_PENDING or e.owner is not uow
                                                or uow is None):
