@@ -388,9 +388,11 @@ class DataManager:
             ps = self.pageset(psid)
             stale = []
             split, queues = R.split_msg_key, cat.queues
+            last_qid, mq = None, None
             for key, raw in ps.iter_index():
                 qid, seq = split(key)
-                mq = queues.get(qid)
+                if qid != last_qid:
+                    last_qid, mq = qid, queues.get(qid)
                 if mq is None:
                     stale.append(key)
                     continue

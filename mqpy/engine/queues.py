@@ -361,8 +361,21 @@ class MessageQueue:
 
         The MsgId/CorrelId indexes and the expiry count are built by :meth:`loaded`."""
         prio = index_entry[0]
-        self.subqueues[(prio if prio < 10 else 9) * 2 + 1].insert(seq, index_entry + _COLD_TAIL)
+        sq = self.subqueues[(prio if prio < 10 else 9) * 2 + 1]
         self.count += 1
+        maxes = sq.maxes
+        if maxes and seq > maxes[-1]:  # the pageset index comes in order: append in place
+            seqs = sq.seqs[-1]
+            if len(seqs) < _LOAD:
+                seqs.append(seq)
+                recs = sq.recs[-1]
+                recs += index_entry
+                recs += _COLD_TAIL
+                maxes[-1] = seq
+                sq.size += 1
+                sq.version += 1
+                return
+        sq.insert(seq, index_entry + _COLD_TAIL)
 
     def loaded(self) -> None:
         """Index the messages :meth:`load` brought in: call once, after the last load.
