@@ -39,7 +39,7 @@ from mqpy.engine.queues import AVAILABLE, GET_PENDING, PUT_PENDING, Entry, Messa
 from mqpy.engine.records import RecordType
 
 _COUNT = struct.Struct("<IQI")  # (qid, seq, backout count) in a BACKOUT record
-_RESERVED = {RecordType.COMMIT, RecordType.BACKOUT, RecordType.CHECKPOINT}
+_COMMIT, _BACKOUT, _CHECKPOINT = RecordType.COMMIT, RecordType.BACKOUT, RecordType.CHECKPOINT
 
 
 class UowBackedOut(Exception):
@@ -138,7 +138,8 @@ class DataManager:
     # ------------------------------------------------------------------ logging (engine lock held)
 
     def _append(self, rtype: RecordType, payload: bytes, uow: UnitOfWork | None = None) -> int:
-        reserved = rtype in _RESERVED
+        # identity, not ``in``: an IntEnum member hashes through a Python-level __hash__
+        reserved = rtype is _COMMIT or rtype is _BACKOUT or rtype is _CHECKPOINT
         try:
             end = self.log.append(rtype, payload, reserved=reserved)
         except LogFull:

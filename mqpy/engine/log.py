@@ -61,6 +61,7 @@ RecordHeader = c.Struct(
     "crc" / c.Int32ul,  # 24 CRC-32 of bytes 0..23 and the payload
 )  # 28 bytes
 _HDR = fast(RecordHeader)
+_HEAD = fast(c.Struct(*RecordHeader.subcons[:-1]))  # the header up to its CRC
 HEADER_SIZE = _HDR.size
 MAGIC = b"LR"
 #: Largest payload accepted: a 100 MB message plus its descriptor and headers.
@@ -122,7 +123,7 @@ def _crc(header_wo_crc: bytes, payload: bytes | memoryview) -> int:
 
 def encode_record(rtype: int, payload: bytes, lsn: int, durable: int) -> bytes:
     """Header + payload, as written to the log."""
-    head = _HDR.pack(MAGIC, rtype, 0, len(payload), lsn, durable, 0)[:-4]
+    head = _HEAD.pack(MAGIC, rtype, 0, len(payload), lsn, durable)
     return head + _crc(head, payload).to_bytes(4, "little") + payload
 
 
@@ -229,6 +230,15 @@ class RecoveryLog:
             os.close(dfd)
 
     def _pwrite(self, lsn: int, data: bytes | memoryview) -> None:
+        segno, off = divmod(lsn, self.segment_size)
+        if off + len(data) <= self.segment_size:  # the usual case: within one segment
+            fd = self._fds.get(segno)
+            if fd is None:
+                fd = self._fd(segno)
+            if os.pwrite(fd, data, off) == len(data):
+                self._unsynced.add(segno)
+                return
+            self._unsynced.add(segno)  # a short write: the loop below writes the rest again
         view = memoryview(data)
         while view:
             segno, off = divmod(lsn, self.segment_size)
@@ -277,17 +287,24 @@ class RecoveryLog:
         ``reserved`` records (commit, backout, checkpoint: small, and needed to *free* log
         space) may use one segment beyond the limit, so ending work never fails for want of log.
         """
-        if len(payload) > MAX_RECORD:
-            raise LogError(f"log record of {len(payload)} bytes exceeds {MAX_RECORD}")
+        n = len(payload)
+        if n > MAX_RECORD:
+            raise LogError(f"log record of {n} bytes exceeds {MAX_RECORD}")
         with self._lock:
             lsn = self._next
-            end = lsn + HEADER_SIZE + len(payload)
+            end = lsn + HEADER_SIZE + n
             self._check_space(end, 1 if reserved else 0)
-            self._buf += encode_record(rtype, payload, lsn, self._flushed)
+            # encode_record, written straight into the buffer (no copy of the payload between)
+            head = _HEAD.pack(MAGIC, rtype, 0, n, lsn, self._flushed)
+            buf = self._buf
+            buf += head
+            buf += (zlib.crc32(payload, zlib.crc32(head)) & 0xFFFFFFFF).to_bytes(4, "little")
+            buf += payload
             self._next = end
-            self.stats.records += 1
-            self.stats.bytes += end - lsn
-            if len(self._buf) >= _WRITE_THROUGH:
+            stats = self.stats
+            stats.records += 1
+            stats.bytes += end - lsn
+            if len(buf) >= _WRITE_THROUGH:
                 self._write_buffer_locked()
             return end
 
