@@ -132,14 +132,16 @@ def _subqueue(priority: int, persistent: bool) -> int:
 
 class Subqueue:
     """One subqueue: its messages' sequence numbers in order, in chunks of ``array('q')``, each
-    with a parallel bytearray of COLD_SIZE-byte records. Chunks keep an insert or a delete
-    anywhere a small memmove; ``maxes`` (the last sequence of each chunk) finds the chunk."""
+    with a parallel bytearray of COLD_SIZE-byte records, or None while every message of the
+    chunk is live (so a queue of live messages pays nothing for records). Chunks keep an insert
+    or a delete anywhere a small memmove; ``maxes`` (each chunk's last sequence) finds a chunk.
+    """
 
     __slots__ = ("seqs", "recs", "maxes", "size", "version")
 
     def __init__(self) -> None:
         self.seqs: list[array] = []
-        self.recs: list[bytearray] = []
+        self.recs: list[bytearray | None] = []
         self.maxes: list[int] = []
         self.size = 0
         self.version = 0  # changes with every insert or delete, so iterators can re-seek
@@ -147,18 +149,30 @@ class Subqueue:
     def __len__(self) -> int:
         return self.size
 
-    def insert(self, seq: int, rec: bytes) -> None:
+    def records(self, ci: int) -> bytearray:
+        """Chunk ``ci``'s records, made real if the chunk had none (about to hold a cold one)."""
+        recs = self.recs[ci]
+        if recs is None:
+            recs = self.recs[ci] = bytearray(len(self.seqs[ci]) * COLD_SIZE)
+        return recs
+
+    def insert(self, seq: int, rec: bytes | None) -> None:
+        """Add ``seq`` with its cold record, or with None for a live message."""
         self.size += 1
         self.version += 1
         maxes = self.maxes
         if not maxes or seq > maxes[-1]:
             if maxes and len(self.seqs[-1]) < _LOAD:
+                recs = self.recs[-1]
+                if rec is not None and recs is None:
+                    recs = self.records(len(maxes) - 1)  # before the append: one per message
                 self.seqs[-1].append(seq)
-                self.recs[-1] += rec
+                if recs is not None:
+                    recs += rec if rec is not None else _BLANK
                 maxes[-1] = seq
             else:
                 self.seqs.append(array("q", (seq,)))
-                self.recs.append(bytearray(rec))
+                self.recs.append(bytearray(rec) if rec is not None else None)
                 maxes.append(seq)
             return
         ci = bisect_left(maxes, seq)
@@ -167,15 +181,21 @@ class Subqueue:
         if chunk[pos] == seq:
             self.size -= 1
             raise KeyError(seq)
-        chunk.insert(pos, seq)
-        off = pos * COLD_SIZE
         recs = self.recs[ci]
-        recs[off:off] = rec
+        if rec is not None and recs is None:
+            recs = self.records(ci)
+        chunk.insert(pos, seq)
+        if recs is not None:
+            off = pos * COLD_SIZE
+            recs[off:off] = rec if rec is not None else _BLANK
         if len(chunk) > 2 * _LOAD:
             half = len(chunk) // 2
-            cut = half * COLD_SIZE
             self.seqs[ci:ci + 1] = [chunk[:half], chunk[half:]]
-            self.recs[ci:ci + 1] = [recs[:cut], recs[cut:]]
+            if recs is not None:
+                cut = half * COLD_SIZE
+                self.recs[ci:ci + 1] = [recs[:cut], recs[cut:]]
+            else:
+                self.recs[ci:ci + 1] = [None, None]
             maxes[ci:ci + 1] = [chunk[half - 1], chunk[-1]]
 
     def locate(self, seq: int) -> tuple[int, int] | None:
@@ -202,8 +222,10 @@ class Subqueue:
         self.version += 1
         chunk = self.seqs[ci]
         del chunk[pos]
-        off = pos * COLD_SIZE
-        del self.recs[ci][off:off + COLD_SIZE]
+        recs = self.recs[ci]
+        if recs is not None:
+            off = pos * COLD_SIZE
+            del recs[off:off + COLD_SIZE]
         if not chunk:
             del self.seqs[ci]
             del self.recs[ci]
@@ -342,7 +364,7 @@ class MessageQueue:
         """A new live message (put, redo, restart of an in-doubt put)."""
         k = _subqueue(entry.priority, entry.persistent)
         seq = entry.seq
-        self.subqueues[k].insert(seq, _BLANK)
+        self.subqueues[k].insert(seq, None)
         self.live[seq] = entry
         if entry.msgid != NONE_ID:
             _index_add(self.live_msgid, entry.msgid, entry)
@@ -366,9 +388,9 @@ class MessageQueue:
         maxes = sq.maxes
         if maxes and seq > maxes[-1]:  # the pageset index comes in order: append in place
             seqs = sq.seqs[-1]
-            if len(seqs) < _LOAD:
+            recs = sq.recs[-1]
+            if len(seqs) < _LOAD and recs is not None:
                 seqs.append(seq)
-                recs = sq.recs[-1]
                 recs += index_entry
                 recs += _COLD_TAIL
                 maxes[-1] = seq
@@ -389,6 +411,8 @@ class MessageQueue:
             for k in range(1, 20, 2):
                 sq = self.subqueues[k]
                 for ci, recs in enumerate(sq.recs):
+                    if recs is None:
+                        continue
                     seqs = sq.seqs[ci]
                     for pos, (expiry, msgid, correlid) in enumerate(
                             _EXPIRY_IDS.iter_unpack(recs)):
@@ -500,7 +524,7 @@ class MessageQueue:
     @staticmethod
     def _pack(sq: Subqueue, where: tuple[int, int], e: Entry) -> None:
         ci, pos = where
-        _COLD.pack_into(sq.recs[ci], pos * COLD_SIZE, e.priority, 1, 0, e.backout_count,
+        _COLD.pack_into(sq.records(ci), pos * COLD_SIZE, e.priority, 1, 0, e.backout_count,
                         e.length, e.expiry_at, e.msgid, e.correlid, e.put_time, e.report)
 
     @staticmethod
@@ -662,6 +686,8 @@ class MessageQueue:
         for k in range(1, 20, 2):
             sq = self.subqueues[k]
             for ci, recs in enumerate(sq.recs):
+                if recs is None:
+                    continue
                 seqs = sq.seqs[ci]
                 for pos, (expiry_at,) in enumerate(_EXPIRY.iter_unpack(recs)):
                     if 0 < expiry_at <= now and seqs[pos] not in self.live:
@@ -674,6 +700,8 @@ class MessageQueue:
         for k in range(1, 20, 2):
             sq = self.subqueues[k]
             for ci, recs in enumerate(sq.recs):
+                if recs is None:
+                    continue
                 seqs = sq.seqs[ci]
                 times.extend(t for pos, (t,) in enumerate(_PUT_TIME.iter_unpack(recs))
                              if seqs[pos] not in self.live)

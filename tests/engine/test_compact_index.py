@@ -183,3 +183,55 @@ def test_many_cold_ids_are_found_after_removals_and_refreezing():
                for s in range(4901, 5001))
     assert list(mq.candidates(ids[0], None, True)) == []
     assert len(mq.by_msgid) == 100
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.booleans(), st.sampled_from(["keep", "freeze",
+                                                                         "remove"])),
+                min_size=1, max_size=60, unique_by=lambda t: id(t)),
+       st.randoms(use_true_random=False))
+def test_small_chunks_split_and_fill_in_any_arrival_order(ops, rnd):
+    """Given chunks of 4 (so they split often), when messages arrive in any sequence order
+    (redo at restart inserts behind later ones), cold or live, and some are frozen or removed,
+    then every subqueue stays in sequence order and each message reads back as it was."""
+    from unittest import mock
+
+    from mqpy.engine import queues
+
+    with mock.patch.object(queues, "_LOAD", 4):
+        mq, model = MessageQueue(1), {}
+        seqs = list(range(1, len(ops) + 1))
+        rnd.shuffle(seqs)
+        for seq, (cold, persistent, _) in zip(seqs, ops, strict=True):
+            prio = seq % 3
+            if cold:
+                mq.load(seq, pack_index(prio, 0, seq, 0.0, IDS[1], NONE_ID))
+                model[seq] = (prio, True, seq, IDS[1])
+            else:
+                mq.add(_entry(seq, prio, persistent, IDS[2], NONE_ID, 0.0))
+                model[seq] = (prio, persistent, 10 + seq, IDS[2])
+        mq.loaded()
+        for seq, (_, _, action) in zip(seqs, ops, strict=True):
+            e = mq.get(seq)
+            if action == "freeze" and e.persistent:
+                e.record, e.on_pageset = None, True
+                mq.freeze(e)
+            elif action == "remove":
+                mq.remove(e)
+                del model[seq]
+        want = sorted(model, key=lambda s: (-model[s][0], s))
+        assert [e.seq for e in mq.iter_order(True)] == want
+        assert [e.seq for e in mq.iter_order(False)] == sorted(model)
+        for seq, (prio, persistent, length, msgid) in model.items():
+            e = mq.get(seq)
+            assert (e.seq, e.priority, e.persistent, e.length, e.msgid) == \
+                (seq, prio, persistent, length, msgid)
+        for msgid in IDS[1:3]:
+            assert sorted(e.seq for e in mq.candidates(msgid, None, False)) == \
+                sorted(s for s, m in model.items() if m[3] == msgid)
+        for sq in mq.subqueues:
+            flat = [s for chunk in sq.seqs for s in chunk]
+            assert flat == sorted(flat) and len(flat) == sq.size
+            assert sq.maxes == [chunk[-1] for chunk in sq.seqs]
+            for chunk, recs in zip(sq.seqs, sq.recs, strict=True):
+                assert recs is None or len(recs) == len(chunk) * 80
