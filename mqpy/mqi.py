@@ -216,12 +216,18 @@ class Queue:
         return self._hobj
 
     def put(self, msg: bytes | str, *opts: Any, **kw: Any) -> None:
-        md = kw.get("mDesc", kw.get("md", opts[0] if len(opts) > 0 else None))
-        pmo = kw.get("putOpts", kw.get("pmo", opts[1] if len(opts) > 1 else None))
+        if kw:
+            md = kw.get("mDesc", kw.get("md", opts[0] if len(opts) > 0 else None))
+            pmo = kw.get("putOpts", kw.get("pmo", opts[1] if len(opts) > 1 else None))
+        else:
+            md = opts[0] if opts else None
+            pmo = opts[1] if len(opts) > 1 else None
         md = md if md is not None else MD()
         pmo = pmo if pmo is not None else PMO()
-        hobj = self._ensure_open(CMQC.MQOO_OUTPUT)
-        data = _as_bytes(msg, self._qmgr.bytes_encoding)
+        hobj = self._hobj
+        if hobj is None:
+            hobj = self._ensure_open(CMQC.MQOO_OUTPUT)
+        data = msg if type(msg) is bytes else _as_bytes(msg, self._qmgr.bytes_encoding)
         warning = self._qmgr._backend().put(hobj, md, pmo, data)
         if warning:
             raise MQMIError(CMQC.MQCC_WARNING, warning)
@@ -233,13 +239,19 @@ class Queue:
 
     def get(self, maxLength: int | None = None, *opts: Any, **kw: Any) -> bytes:
         """MQGET. ``maxLength=None`` returns the whole message, however long."""
-        if "max_length" in kw:
-            maxLength = kw.pop("max_length")
-        md = kw.get("mDesc", kw.get("md", opts[0] if len(opts) > 0 else None))
-        gmo = kw.get("getOpts", kw.get("gmo", opts[1] if len(opts) > 1 else None))
+        if kw:
+            if "max_length" in kw:
+                maxLength = kw.pop("max_length")
+            md = kw.get("mDesc", kw.get("md", opts[0] if len(opts) > 0 else None))
+            gmo = kw.get("getOpts", kw.get("gmo", opts[1] if len(opts) > 1 else None))
+        else:
+            md = opts[0] if opts else None
+            gmo = opts[1] if len(opts) > 1 else None
         md = md if md is not None else MD()
         gmo = gmo if gmo is not None else GMO()
-        hobj = self._ensure_open(CMQC.MQOO_INPUT_AS_Q_DEF)
+        hobj = self._hobj
+        if hobj is None:
+            hobj = self._ensure_open(CMQC.MQOO_INPUT_AS_Q_DEF)
         return self._qmgr._backend().get(hobj, md, gmo, maxLength)
 
     def get_no_jms(self, maxLength: int | None = None, *opts: Any, **kw: Any) -> bytes:

@@ -34,12 +34,12 @@ from mqpy.engine import records as R
 from mqpy.engine.catalog import Catalog
 from mqpy.engine.log import HEADER_SIZE, LogConfig, LogFull, RecoveryLog
 from mqpy.engine.objects import ObjectDef
-from mqpy.engine.pageset import Pageset, pack_index, unpack_index
+from mqpy.engine.pageset import INDEX_SIZE, Pageset, PagesetError, pack_index
 from mqpy.engine.queues import AVAILABLE, GET_PENDING, PUT_PENDING, Entry, MessageQueue
 from mqpy.engine.records import RecordType
 
 _COUNT = struct.Struct("<IQI")  # (qid, seq, backout count) in a BACKOUT record
-_RESERVED = {RecordType.COMMIT, RecordType.BACKOUT, RecordType.CHECKPOINT}
+_COMMIT, _BACKOUT, _CHECKPOINT = RecordType.COMMIT, RecordType.BACKOUT, RecordType.CHECKPOINT
 
 
 class UowBackedOut(Exception):
@@ -94,7 +94,7 @@ class DataManager:
         self.log = RecoveryLog(log_dir or os.path.join(qmdir, "log"), log_config)
         self.pagesets: dict[int, Pageset] = {}
         self._dirty: dict[int, dict[bytes, tuple]] = {}
-        self._resident: collections.deque[tuple[Entry, int]] = collections.deque()
+        self._resident: collections.deque[tuple[Entry, MessageQueue]] = collections.deque()
         self.resident_bytes = 0
         self.records_since_checkpoint = 0
         self.active: dict[int, UnitOfWork] = {}  # uow id -> unit of work with log records
@@ -138,7 +138,8 @@ class DataManager:
     # ------------------------------------------------------------------ logging (engine lock held)
 
     def _append(self, rtype: RecordType, payload: bytes, uow: UnitOfWork | None = None) -> int:
-        reserved = rtype in _RESERVED
+        # identity, not ``in``: an IntEnum member hashes through a Python-level __hash__
+        reserved = rtype is _COMMIT or rtype is _BACKOUT or rtype is _CHECKPOINT
         try:
             end = self.log.append(rtype, payload, reserved=reserved)
         except LogFull:
@@ -249,7 +250,7 @@ class DataManager:
         dirty[key] = ("P", entry)
         if entry.record is not None:
             self.resident_bytes += len(entry.record)
-            self._resident.append((entry, mq.psid))
+            self._resident.append((entry, mq))
         if self.resident_bytes > self.tuning.BufferPoolBytes:
             self.checkpoint_wanted.set()
 
@@ -347,10 +348,11 @@ class DataManager:
         return work, meta, redo, lsn
 
     def _evict(self) -> None:
-        """Drop bodies that are safely on a pageset until the buffer pool is within budget."""
+        """Drop bodies that are safely on a pageset until the buffer pool is within budget;
+        a committed message left without its body goes cold (no Python object, queues.py)."""
         budget = self.tuning.BufferPoolBytes // 2
         while self.resident_bytes > budget and self._resident:
-            entry, _psid = self._resident[0]
+            entry, mq = self._resident[0]
             if entry.record is None:
                 self._resident.popleft()
                 continue
@@ -360,6 +362,7 @@ class DataManager:
             self.resident_bytes -= len(entry.record)
             entry.record = None
             self.stats.evictions += 1
+            mq.freeze(entry)
         # forget entries already got, so the deque does not grow without bound
         while self._resident and self._resident[0][0].record is None:
             self._resident.popleft()
@@ -385,18 +388,24 @@ class DataManager:
                 continue
             ps = self.pageset(psid)
             stale = []
+            split, queues = R.split_msg_key, cat.queues
+            last_qid, mq = None, None
             for key, raw in ps.iter_index():
-                qid, seq = R.split_msg_key(key)
-                mq = cat.queues.get(qid)
+                qid, seq = split(key)
+                if qid != last_qid:
+                    last_qid, mq = qid, queues.get(qid)
                 if mq is None:
                     stale.append(key)
                     continue
-                prio, backout, length, expiry_at, msgid, correlid = unpack_index(raw)
-                mq.add(Entry(seq, prio, True, msgid, correlid, expiry_at, length, None, 0.0,
-                             backout_count=backout, on_pageset=True))
-                self.next_seq = max(self.next_seq, seq + 1)
+                if len(raw) != INDEX_SIZE:
+                    raise PagesetError(ps.path, f"index entry {key.hex()} is {len(raw)} bytes")
+                mq.load(seq, raw)
             if stale:
                 self._dirty.setdefault(psid, {}).update({k: ("D",) for k in stale})
+
+        for mq in cat.queues.values():
+            mq.loaded()
+            self.next_seq = max(self.next_seq, mq.max_seq() + 1)
 
         redo = meta.get("redo_lsn", 0)
         self.log.open_at(redo)
@@ -447,6 +456,7 @@ class DataManager:
                     e = mq.get(seq) if mq is not None else None
                     if e is not None:
                         e.backout_count += 1
+                        mq.touch(e)
                         counts.append((qid, seq, e.backout_count))
                         self.backout_count_changed(mq, e)
                 self.log_backout(uow, counts)
@@ -493,6 +503,7 @@ class DataManager:
             e = mq.get(seq) if mq is not None else None
             if e is not None:
                 e.backout_count = count
+                mq.touch(e)
                 self.backout_count_changed(mq, e)
 
     def _redo_object(self, rec: dict) -> None:

@@ -15,9 +15,12 @@ reused segment's stale records are recognised), the payload length, the LSN that
 durable when the record was appended ("durable") and a CRC-32 over header and payload.
 
 ``append`` copies a record into the log buffer and returns the LSN just past it. ``force(lsn)``
-makes everything below ``lsn`` durable. Concurrent forcers elect one leader that writes the whole
-buffer and calls ``fdatasync`` once; the others wait for it and return (group commit). A commit
-thus costs one fsync shared by every committer that arrived while the previous fsync ran.
+makes everything below ``lsn`` durable. A forcer that finds no write in progress writes the
+whole buffer and calls ``fdatasync`` itself; forcers that arrive meanwhile queue up and sleep.
+When an fsync ends, the writer wakes exactly the forcers it covered and, if others are still
+queued, writes and syncs again for all of them before returning (at most a few rounds, then the
+first one left queued takes over). A commit thus costs one fsync shared by every committer that
+arrived while the previous fsync ran, and the disk never idles while someone waits for it.
 
 At restart :meth:`RecoveryLog.scan` reads records from a given LSN until the first record that is
 missing or invalid. That is the end of the log, unless some *later* valid record says that the
@@ -38,6 +41,7 @@ from __future__ import annotations
 import os
 import threading
 import zlib
+from _thread import allocate_lock
 from collections.abc import Iterator
 
 import attrs
@@ -57,6 +61,7 @@ RecordHeader = c.Struct(
     "crc" / c.Int32ul,  # 24 CRC-32 of bytes 0..23 and the payload
 )  # 28 bytes
 _HDR = fast(RecordHeader)
+_HEAD = fast(c.Struct(*RecordHeader.subcons[:-1]))  # the header up to its CRC
 HEADER_SIZE = _HDR.size
 MAGIC = b"LR"
 #: Largest payload accepted: a 100 MB message plus its descriptor and headers.
@@ -64,6 +69,21 @@ MAX_RECORD = 128 * 1024 * 1024
 
 # Above this many buffered bytes, append writes the buffer to the file (no fsync) to bound memory.
 _WRITE_THROUGH = 4 * 1024 * 1024
+# Extra write+fsync rounds a forcer does for those who queued behind it before handing over.
+_EXTRA_ROUNDS = 2
+
+
+class _Forcer:
+    """One thread waiting in ``force``: the LSN it needs and the lock it sleeps on."""
+
+    __slots__ = ("lsn", "wake", "lead", "error")
+
+    def __init__(self, lsn: int) -> None:
+        self.lsn = lsn
+        self.wake = allocate_lock()
+        self.wake.acquire()
+        self.lead = False  # woken to take over writing, not because it is durable
+        self.error: BaseException | None = None
 
 
 class LogError(Exception):
@@ -103,7 +123,7 @@ def _crc(header_wo_crc: bytes, payload: bytes | memoryview) -> int:
 
 def encode_record(rtype: int, payload: bytes, lsn: int, durable: int) -> bytes:
     """Header + payload, as written to the log."""
-    head = _HDR.pack(MAGIC, rtype, 0, len(payload), lsn, durable, 0)[:-4]
+    head = _HEAD.pack(MAGIC, rtype, 0, len(payload), lsn, durable)
     return head + _crc(head, payload).to_bytes(4, "little") + payload
 
 
@@ -136,7 +156,8 @@ class RecoveryLog:
         self.segment_size = self.config.segment_size
         os.makedirs(directory, exist_ok=True)
         self._lock = threading.Lock()  # buffer, next LSN, segment files
-        self._flush = threading.Condition()  # flushed LSN, leader election
+        self._flush = threading.Lock()  # flushed LSN, the writing flag, the queue of forcers
+        self._queue: list[_Forcer] = []
         self._buf = bytearray()
         self._buf_start = 0  # LSN of _buf[0]
         self._next = 0  # LSN of the next record
@@ -209,6 +230,15 @@ class RecoveryLog:
             os.close(dfd)
 
     def _pwrite(self, lsn: int, data: bytes | memoryview) -> None:
+        segno, off = divmod(lsn, self.segment_size)
+        if off + len(data) <= self.segment_size:  # the usual case: within one segment
+            fd = self._fds.get(segno)
+            if fd is None:
+                fd = self._fd(segno)
+            if os.pwrite(fd, data, off) == len(data):
+                self._unsynced.add(segno)
+                return
+            self._unsynced.add(segno)  # a short write: the loop below writes the rest again
         view = memoryview(data)
         while view:
             segno, off = divmod(lsn, self.segment_size)
@@ -257,17 +287,24 @@ class RecoveryLog:
         ``reserved`` records (commit, backout, checkpoint: small, and needed to *free* log
         space) may use one segment beyond the limit, so ending work never fails for want of log.
         """
-        if len(payload) > MAX_RECORD:
-            raise LogError(f"log record of {len(payload)} bytes exceeds {MAX_RECORD}")
+        n = len(payload)
+        if n > MAX_RECORD:
+            raise LogError(f"log record of {n} bytes exceeds {MAX_RECORD}")
         with self._lock:
             lsn = self._next
-            end = lsn + HEADER_SIZE + len(payload)
+            end = lsn + HEADER_SIZE + n
             self._check_space(end, 1 if reserved else 0)
-            self._buf += encode_record(rtype, payload, lsn, self._flushed)
+            # encode_record, written straight into the buffer (no copy of the payload between)
+            head = _HEAD.pack(MAGIC, rtype, 0, n, lsn, self._flushed)
+            buf = self._buf
+            buf += head
+            buf += (zlib.crc32(payload, zlib.crc32(head)) & 0xFFFFFFFF).to_bytes(4, "little")
+            buf += payload
             self._next = end
-            self.stats.records += 1
-            self.stats.bytes += end - lsn
-            if len(self._buf) >= _WRITE_THROUGH:
+            stats = self.stats
+            stats.records += 1
+            stats.bytes += end - lsn
+            if len(buf) >= _WRITE_THROUGH:
                 self._write_buffer_locked()
             return end
 
@@ -299,33 +336,75 @@ class RecoveryLog:
 
     def force(self, lsn: int | None = None) -> None:
         """Make the log durable up to ``lsn`` (default: everything appended)."""
-        if lsn is None:
+        if lsn is None or lsn > self._next:
             lsn = self._next
+        if self._flushed >= lsn:
+            return
         with self._flush:
-            while self._flushed < lsn:
-                if self._flushing:
-                    self._flush.wait()
-                    continue
-                self._flushing = True
-                break
-            else:
+            if self._flushed >= lsn:
                 return
-        end = self._flushed
-        try:
-            with self._lock:
-                end = self._write_buffer_locked()
-                segs = list(self._unsynced)
-                self._unsynced.clear()
-                fds = [self._fds[s] for s in segs if s in self._fds]
-            for fd in fds:
-                os.fdatasync(fd)
-            self.stats.forces += 1
-        finally:
+            if self._flushing:
+                me = _Forcer(lsn)
+                self._queue.append(me)
+            else:
+                self._flushing = True
+                me = None
+        if me is not None:
+            me.wake.acquire()  # released by the writer: durable, failed, or our turn to write
+            if me.error is not None:
+                raise me.error
+            if not me.lead:
+                return
+        self._write_rounds(lsn)
+
+    def _write_rounds(self, lsn: int) -> None:
+        """Write and sync (this thread holds the writing flag) until ``lsn`` is durable, then
+        for whoever queued meanwhile, a few rounds at most; then hand the flag over."""
+        rounds = 0
+        while True:
+            error = None
+            end = self._flushed
+            try:
+                with self._lock:
+                    end = self._write_buffer_locked()
+                    segs = list(self._unsynced)
+                    self._unsynced.clear()
+                    fds = [self._fds[s] for s in segs if s in self._fds]
+                for fd in fds:
+                    os.fdatasync(fd)
+                self.stats.forces += 1
+            except BaseException as exc:
+                error = exc
+            heir = None
             with self._flush:
-                if end > self._flushed:
-                    self._flushed = end
-                self._flushing = False
-                self._flush.notify_all()
+                if error is not None:
+                    done, self._queue = self._queue, []
+                    self._flushing = False
+                    finished = True
+                else:
+                    if end > self._flushed:
+                        self._flushed = end
+                    flushed = self._flushed
+                    done = [f for f in self._queue if f.lsn <= flushed]
+                    self._queue = [f for f in self._queue if f.lsn > flushed]
+                    finished = flushed >= lsn and (not self._queue or rounds >= _EXTRA_ROUNDS)
+                    if finished:
+                        if self._queue:  # hand the writing over to the first still waiting
+                            heir = self._queue.pop(0)
+                            heir.lead = True
+                        else:
+                            self._flushing = False
+            for f in done:
+                f.error = error
+                f.wake.release()
+            if heir is not None:
+                heir.wake.release()
+            if error is not None:
+                raise error
+            if finished:
+                return
+            if flushed >= lsn:
+                rounds += 1
 
     def release(self, lsn: int) -> None:
         """Restart needs nothing below ``lsn`` any more: its segments may be reused."""

@@ -45,6 +45,7 @@ IndexEntry = c.Struct(
     "correlid" / c.Bytes(24),  # 44
 )  # 68 bytes
 _IDX = fast(IndexEntry)
+INDEX_SIZE = _IDX.size
 _NONE = b"\x00" * 24
 
 

@@ -50,11 +50,35 @@ _BROWSE_OPTS = (CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_BROWSE_NEXT
 _MD_PRIORITY_OFF = 40  # offsets in the packed MQMD (spec/wire-format.md), for the hot path
 _MD_EXPIRY = struct.Struct("<i")
 _NONE24 = b"\x00" * 24
+# constants of the MQPUT/MQGET hot paths, read once
+_PMO_SYNCPOINT = CMQC.MQPMO_SYNCPOINT
+_PMO_SYNC_BOTH = CMQC.MQPMO_SYNCPOINT | CMQC.MQPMO_NO_SYNCPOINT
+_PMO_FAIL_IF_QUIESCING = CMQC.MQPMO_FAIL_IF_QUIESCING
+_PMO_NEW_MSG_ID = CMQC.MQPMO_NEW_MSG_ID
+_PMO_NEW_CORREL_ID = CMQC.MQPMO_NEW_CORREL_ID
+_MT_REQUEST = CMQC.MQMT_REQUEST
+_PER_AS_Q_DEF = CMQC.MQPER_PERSISTENCE_AS_Q_DEF
+_PERSISTENT = CMQC.MQPER_PERSISTENT
+_NOT_PERSISTENT = CMQC.MQPER_NOT_PERSISTENT
+_PRI_AS_Q_DEF = CMQC.MQPRI_PRIORITY_AS_Q_DEF
+_EI_UNLIMITED = CMQC.MQEI_UNLIMITED
+_GMO_SYNC_BOTH = CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_NO_SYNCPOINT
+_GMO_FAIL_IF_QUIESCING = CMQC.MQGMO_FAIL_IF_QUIESCING
+_GMO_UNDER_CURSOR = CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR | CMQC.MQGMO_MSG_UNDER_CURSOR
+_GMO_ACCEPT_TRUNCATED = CMQC.MQGMO_ACCEPT_TRUNCATED_MSG
+_OO_BROWSE = CMQC.MQOO_BROWSE
+_RO_COA = CMQC.MQRO_COA
+_RO_COD = CMQC.MQRO_COD
 
 
 def _id24(value: bytes) -> bytes:
     """A MsgId/CorrelId as its 24 stored bytes (pymqi lets applications give fewer)."""
+    if len(value) == 24 and type(value) is bytes:
+        return value
     return value[:24].ljust(24, b"\x00")
+
+
+_NO_ID = frozenset((b"", b"\x00" * 24))  # the usual spellings of MQMI_NONE / MQCI_NONE
 
 
 _NO_CONTEXT = {"UserIdentifier": b"", "AccountingToken": b"", "ApplIdentityData": b"",
@@ -65,6 +89,41 @@ _NO_CONTEXT = {"UserIdentifier": b"", "AccountingToken": b"", "ApplIdentityData"
 def _trusted(struc: MD, fields: dict[str, object]) -> None:
     """Set fields the queue manager itself computed, skipping the application-facing checks."""
     struc.__dict__.update(fields)
+
+
+# The MQMD of a stored message was packed by the queue manager itself, so the hot path packs
+# and unpacks it with the layout's compiled struct directly (mqstruct does the same after its
+# checks); anything unusual takes MD.pack / MD.unpack, which raise the proper MQRC.
+_MD_CODEC = {v: (MD._packers_[v], MD._layout_.struct(v, "<"), MD._names_[v],
+                 MD._layout_.length(v)) for v in MD._layout_.versions}
+_MD_BY_LENGTH = {codec[3]: v for v, codec in _MD_CODEC.items()}
+_MD_LATER = {v: tuple(f for f in MD._layout_.fields if f.since > v) for v in _MD_CODEC}
+_VERSION_AT = struct.Struct("<i")
+
+
+def _pack_md(md: MD) -> bytes:
+    """``md.pack()``, without re-deriving the layout on every call."""
+    d = md.__dict__
+    codec = _MD_CODEC.get(d["Version"])
+    if codec is None:
+        return md.pack()
+    try:
+        return codec[0](d, codec[1], "<")
+    except struct.error:
+        return md.pack()  # raises StructError with MQRC_MD_ERROR
+
+
+def _unpack_md(md: MD, md_bytes: bytes) -> None:
+    """``md.unpack(md_bytes)`` for an MQMD the queue manager packed itself."""
+    v = _MD_BY_LENGTH.get(len(md_bytes))
+    if v is None or _VERSION_AT.unpack_from(md_bytes, 4)[0] != v \
+            or md_bytes[:4] != CMQC.MQMD_STRUC_ID:
+        md.unpack(md_bytes)
+        return
+    d = md.__dict__
+    for f in _MD_LATER[v]:
+        d[f.name] = f.fresh_default()
+    d.update(zip(_MD_CODEC[v][2], _MD_CODEC[v][1].unpack_from(md_bytes), strict=True))
 
 
 _stamp_cache: list = [-1, b"", b""]
@@ -160,6 +219,12 @@ class Handle:
     remote_q: str | None = None  # set when ``base`` is a transmission queue: the destination
     remote_qm: str | None = None
     saved_context: MD | None = None  # MQOO_SAVE_ALL_CONTEXT: context of the last get
+    resolved: tuple[bytes, bytes] | None = None  # (ResolvedQName, ResolvedQMgrName), encoded
+
+    @property
+    def base_name(self) -> bytes:
+        """The local queue's name as MQGET's ResolvedQName."""
+        return self.base.name.encode()
     deleted: bool = False  # the queue was deleted while open (MQRC_Q_DELETED)
 
 
@@ -179,6 +244,7 @@ class QueueManagerEngine:
         self.connections: dict[int, Connection] = {}
         self._next_hconn = 1
         self._msgid_base = int(time.time() * 1_000_000)
+        self._msgid_prefix: bytes | None = None
         self.quiescing = False
         self.stopped = False
         self._checkpointer: threading.Thread | None = None
@@ -299,14 +365,16 @@ class QueueManagerEngine:
                put1: bool = False) -> int | None:
         """Put one message on local queue ``base`` (engine lock held); the LSN to force."""
         a = base.attributes
-        if len(body) > int(a.get("MAXMSGL", 4194304)):  # type: ignore[arg-type]
+        length = len(body)
+        if length > int(a.get("MAXMSGL", 4194304)):  # type: ignore[arg-type]
             raise _fail(CMQC.MQRC_MSG_TOO_BIG_FOR_Q)
-        if mq.depth >= int(a.get("MAXDEPTH", 5000)):  # type: ignore[arg-type]
+        if mq.count - mq.getting >= int(a.get("MAXDEPTH", 5000)):  # type: ignore[arg-type]
             raise _fail(CMQC.MQRC_Q_FULL)
         record = R.encode_message(now, md_bytes, body)
         expiry_at = now + expiry / 10.0 if expiry > 0 else 0.0
-        entry = Entry(self.data.new_seq(), priority, persistent, _id24(msgid), _id24(correlid),
-                      expiry_at, len(body), record, now)
+        entry = Entry(self.data.new_seq(), priority, persistent, _id24(msgid),
+                      _NONE24 if correlid in _NO_ID else _id24(correlid), expiry_at, length,
+                      record, now)
         entry.report = report
         lsn = None
         try:
@@ -333,22 +401,26 @@ class QueueManagerEngine:
             raise _fail(CMQC.MQRC_RESOURCE_PROBLEM) from None
         mq.last_put = now
         p = 1 if persistent else 0
-        qs = self.stats.queue(base.name)
-        counted = [self.stats.mqi, qs]
-        if conn is not None:  # accounting: the same, per connection
-            counted += [conn.accounting.mqi, conn.accounting.queue(base.name)]
+        stats = self.stats
+        qs = stats.queue(base.name)
+        if conn is None:
+            counted: tuple = (stats.mqi, qs)
+        else:  # accounting: the same, per connection
+            acc = conn.accounting
+            counted = (stats.mqi, qs, acc.mqi, acc.queue(base.name))
         for counters in counted:
             (counters.put1s if put1 else counters.puts)[p] += 1
-            counters.put_bytes[p] += len(body)
-        qs.depth_seen(mq.depth)
+            counters.put_bytes[p] += length
+        qs.depth_seen(mq.count - mq.getting)
         return lsn
 
     def _arrived(self, base: ObjectDef, mq: MessageQueue, entry: Entry, *,
                  committed: bool = False) -> None:
         """A message became available: wake getters, confirm on arrival, and (for a put
         outside syncpoint; a unit of work's puts were judged when put) check triggers."""
-        mq.wake()
-        if entry.report & CMQC.MQRO_COA and base.attributes.get("USAGE") != "XMITQ":
+        if mq.waiters:
+            mq.wake()
+        if entry.report & _RO_COA and base.attributes.get("USAGE") != "XMITQ":
             self._report_from_entry("COA", mq, entry)
         if not committed and base.attributes.get("TRIGGER") == "YES":
             self._trigger_check(base, mq, entry)
@@ -421,9 +493,7 @@ class QueueManagerEngine:
                   and e.state == PUT_PENDING) if uow is not None else 0
         if floor <= 0:
             return mq.count - mq.uncommitted + own
-        return own + sum(1 for p in range(floor, 10) for sq in (mq.subqueues[p * 2],
-                                                                  mq.subqueues[p * 2 + 1])
-                         for e in sq.values() if e.state == AVAILABLE)
+        return own + mq.available_at_or_above(floor)
 
     def _trigger_target(self, base: ObjectDef) -> tuple[ObjectDef | None, bool, ObjectDef | None]:
         """(initiation queue, someone listening on it, process definition) of a queue."""
@@ -491,10 +561,9 @@ class QueueManagerEngine:
         with self.lock:
             now = time.time()
             for mq in list(self.catalog.queues.values()):
-                for e in list(mq.entries()):
-                    if e.state == AVAILABLE and e.expired(now):
-                        lsn = self._expire_entry(mq, e) or lsn
-                        removed += 1
+                for e in mq.expired_entries(now):
+                    lsn = self._expire_entry(mq, e) or lsn
+                    removed += 1
         if lsn is not None:
             self.data.force(lsn)
         return removed
@@ -663,8 +732,10 @@ class QueueManagerEngine:
 
     def new_msgid(self) -> bytes:
         self._msgid_base += 1
-        return (b"AMQ " + self.name[:12].ljust(12).encode("latin-1")
-                + self._msgid_base.to_bytes(8, "big"))
+        prefix = self._msgid_prefix
+        if prefix is None:
+            prefix = self._msgid_prefix = b"AMQ " + self.name[:12].ljust(12).encode("latin-1")
+        return prefix + self._msgid_base.to_bytes(8, "big")
 
     # ------------------------------------------------------------------ in-doubt resolution
 
@@ -961,78 +1032,88 @@ class Connection:
         eng = self.engine
         opts = pmo.Options
         obj, base = h.obj, h.base
-        if opts & CMQC.MQPMO_SYNCPOINT and opts & CMQC.MQPMO_NO_SYNCPOINT:
+        d = md.__dict__  # fields read here without the attribute machinery (hot path)
+        if opts & _PMO_SYNC_BOTH == _PMO_SYNC_BOTH:
             raise _fail(CMQC.MQRC_OPTIONS_ERROR)
         ctx = opts & _CONTEXT_PMO
-        if ctx & (ctx - 1):
-            raise _fail(CMQC.MQRC_OPTIONS_ERROR)
-        if ctx and ctx in _CONTEXT_OPEN and not h.options & _CONTEXT_OPEN_OK[ctx]:
-            raise _fail(_CONTEXT_NOT_OPEN[ctx])
-        if (md.MsgType == CMQC.MQMT_REQUEST or md.Report & _REPORTS_NEEDING_REPLY_Q) \
-                and not md.ReplyToQ.strip(b" \x00"):
+        if ctx:
+            if ctx & (ctx - 1):
+                raise _fail(CMQC.MQRC_OPTIONS_ERROR)
+            if ctx in _CONTEXT_OPEN and not h.options & _CONTEXT_OPEN_OK[ctx]:
+                raise _fail(_CONTEXT_NOT_OPEN[ctx])
+        if (d["MsgType"] == _MT_REQUEST or d["Report"] & _REPORTS_NEEDING_REPLY_Q) \
+                and not d["ReplyToQ"].strip(b" \x00"):
             raise _fail(CMQC.MQRC_MISSING_REPLY_TO_Q)
-        if opts & CMQC.MQPMO_FAIL_IF_QUIESCING and eng.quiescing:
+        if opts & _PMO_FAIL_IF_QUIESCING and eng.quiescing:
             raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
         if obj.attributes.get("PUT") == "DISABLED" or base.attributes.get("PUT") == "DISABLED":
             raise _fail(CMQC.MQRC_PUT_INHIBITED)
-        if not isinstance(data, (bytes, bytearray, memoryview)):
-            raise _fail(CMQC.MQRC_DATA_LENGTH_ERROR)
-        data = bytes(data)
+        if type(data) is not bytes:
+            if not isinstance(data, (bytes, bytearray, memoryview)):
+                raise _fail(CMQC.MQRC_DATA_LENGTH_ERROR)
+            data = bytes(data)
         if len(data) > int(eng.catalog.qmgr.get("MAXMSGL", 4194304)):
             raise _fail(CMQC.MQRC_MSG_TOO_BIG_FOR_Q_MGR)
-        persistence = md.Persistence
-        if persistence == CMQC.MQPER_PERSISTENCE_AS_Q_DEF:
-            persistence = (CMQC.MQPER_PERSISTENT if obj.attributes.get("DEFPSIST") == "YES"
-                           else CMQC.MQPER_NOT_PERSISTENT)
-        elif persistence not in (CMQC.MQPER_PERSISTENT, CMQC.MQPER_NOT_PERSISTENT):
+        persistence = d["Persistence"]
+        if persistence == _PER_AS_Q_DEF:
+            persistence = (_PERSISTENT if obj.attributes.get("DEFPSIST") == "YES"
+                           else _NOT_PERSISTENT)
+        elif persistence != _PERSISTENT and persistence != _NOT_PERSISTENT:
             raise _fail(CMQC.MQRC_PERSISTENCE_ERROR)
-        if persistence == CMQC.MQPER_PERSISTENT and base.attributes.get("DEFTYPE") == "TEMPDYN":
+        if persistence == _PERSISTENT and base.attributes.get("DEFTYPE") == "TEMPDYN":
             raise _fail(CMQC.MQRC_PERSISTENT_NOT_ALLOWED)
-        priority = md.Priority
+        asked_priority = priority = d["Priority"]
         warning = 0
-        if priority == CMQC.MQPRI_PRIORITY_AS_Q_DEF:
+        if priority == _PRI_AS_Q_DEF:
             priority = int(obj.attributes.get("DEFPRTY", 0))
         elif priority < 0:
             raise _fail(CMQC.MQRC_PRIORITY_ERROR)
         elif priority > 9:
             priority = 9
             warning = CMQC.MQRC_PRIORITY_EXCEEDS_MAXIMUM
-        if md.Expiry <= 0 and md.Expiry != CMQC.MQEI_UNLIMITED:
+        expiry = d["Expiry"]
+        if expiry <= 0 and expiry != _EI_UNLIMITED:
             raise _fail(CMQC.MQRC_EXPIRY_ERROR)
-        syncpoint = bool(opts & CMQC.MQPMO_SYNCPOINT)
+        syncpoint = bool(opts & _PMO_SYNCPOINT)
         if syncpoint and self.backed_out:
             raise _fail(CMQC.MQRC_BACKED_OUT)
-        if opts & CMQC.MQPMO_NEW_MSG_ID or _id24(md.MsgId) == _NONE24:
-            _trusted(md, {"MsgId": eng.new_msgid()})
-        if opts & CMQC.MQPMO_NEW_CORREL_ID:
-            _trusted(md, {"CorrelId": eng.new_msgid()})
+        if opts & _PMO_NEW_MSG_ID or d["MsgId"] in _NO_ID or _id24(d["MsgId"]) == _NONE24:
+            d["MsgId"] = eng.new_msgid()
+        if opts & _PMO_NEW_CORREL_ID:
+            d["CorrelId"] = eng.new_msgid()
         now = time.time()
         self._set_context(md, opts, pmo, now)
-        if md.ReplyToQ.strip(b" \x00") and not md.ReplyToQMgr.strip(b" \x00"):
+        if d["ReplyToQ"].strip(b" \x00") and not d["ReplyToQMgr"].strip(b" \x00"):
             rq, rqm = resolution.resolve_reply_to(eng.catalog, eng.name, _strip(md.ReplyToQ), "")
             _trusted(md, {"ReplyToQ": rq.encode("latin-1"), "ReplyToQMgr": rqm.encode("latin-1")})
         # Priority and Persistence are input-only: the stored MQMD carries the resolved values,
         # the application's MQMD keeps what it asked for. Above MAXPRTY the message is queued
         # at 9 but its MQMD keeps the application's value.
-        asked = (md.Persistence, md.Priority, md.BackoutCount)
-        _trusted(md, {"Persistence": persistence, "Priority": asked[1] if warning else priority,
-                      "BackoutCount": 0})
+        asked_persistence, asked_backout = d["Persistence"], d["BackoutCount"]
+        d["Persistence"] = persistence
+        d["Priority"] = asked_priority if warning else priority
+        d["BackoutCount"] = 0
         try:
             if h.remote_qm is not None:
                 stored_md, body = _transmission_message(md, data, h.remote_q, h.remote_qm)
                 md_bytes = stored_md.pack()
             else:
-                md_bytes, body = md.pack(), data
-            report = md.Report
+                md_bytes, body = _pack_md(md), data
+            report = d["Report"]
         finally:
-            _trusted(md, dict(zip(("Persistence", "Priority", "BackoutCount"), asked,
-                                  strict=True)))
-        lsn = eng._store(self, h.base, h.mq, md_bytes, body, priority=priority,
-                         persistent=persistence == CMQC.MQPER_PERSISTENT, msgid=md.MsgId,
-                         correlid=md.CorrelId, expiry=md.Expiry, report=report, now=now,
+            d["Persistence"] = asked_persistence
+            d["Priority"] = asked_priority
+            d["BackoutCount"] = asked_backout
+        lsn = eng._store(self, base, h.mq, md_bytes, body, priority=priority,
+                         persistent=persistence == _PERSISTENT, msgid=d["MsgId"],
+                         correlid=d["CorrelId"], expiry=d["Expiry"], report=report, now=now,
                          syncpoint=syncpoint, put1=put1)
-        _trusted(pmo, {"ResolvedQName": (h.remote_q or base.name).encode(),
-                       "ResolvedQMgrName": (h.remote_qm or eng.name).encode()})
+        resolved = h.resolved
+        if resolved is None:
+            resolved = h.resolved = ((h.remote_q or base.name).encode(),
+                                     (h.remote_qm or eng.name).encode())
+        pd = pmo.__dict__
+        pd["ResolvedQName"], pd["ResolvedQMgrName"] = resolved
         return lsn, warning
 
     def _set_context(self, md: MD, opts: int, pmo: PMO, now: float) -> None:
@@ -1041,6 +1122,16 @@ class Connection:
         The values are the queue manager's own, already in canonical form, so they go straight
         into the structure's fields (``_trusted``) without per-field validation.
         """
+        if not opts & _CONTEXT_PMO:  # the default context, the usual case
+            d = md.__dict__
+            d["UserIdentifier"] = self.user
+            d["AccountingToken"] = b""
+            d["ApplIdentityData"] = b""
+            d["PutApplType"] = CMQC.MQAT_UNIX
+            d["PutApplName"] = self.appl_name
+            d["PutDate"], d["PutTime"] = _put_timestamp(now)
+            d["ApplOriginData"] = b""
+            return
         if opts & CMQC.MQPMO_SET_ALL_CONTEXT:
             return
         if opts & CMQC.MQPMO_NO_CONTEXT:
@@ -1111,16 +1202,16 @@ class Connection:
             h = self._handle(hobj)
             opts = gmo.Options
             browse = opts & _BROWSE_OPTS
-            if browse & (browse - 1):
-                raise _fail(CMQC.MQRC_OPTIONS_ERROR)
             if browse:
-                if not h.options & CMQC.MQOO_BROWSE:
+                if browse & (browse - 1):
+                    raise _fail(CMQC.MQRC_OPTIONS_ERROR)
+                if not h.options & _OO_BROWSE:
                     raise _fail(CMQC.MQRC_NOT_OPEN_FOR_BROWSE)
             elif not h.options & _INPUT_OPTS:
                 raise _fail(CMQC.MQRC_NOT_OPEN_FOR_INPUT)
-            if opts & CMQC.MQGMO_SYNCPOINT and opts & CMQC.MQGMO_NO_SYNCPOINT:
+            if opts & _GMO_SYNC_BOTH == _GMO_SYNC_BOTH:
                 raise _fail(CMQC.MQRC_OPTIONS_ERROR)
-            if opts & CMQC.MQGMO_FAIL_IF_QUIESCING and eng.quiescing:
+            if opts & _GMO_FAIL_IF_QUIESCING and eng.quiescing:
                 raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
             if not browse and (h.obj.attributes.get("GET") == "DISABLED"
                                or h.base.attributes.get("GET") == "DISABLED"):
@@ -1129,22 +1220,31 @@ class Connection:
                 raise _fail(CMQC.MQRC_BUFFER_LENGTH_ERROR)
             mq = h.mq
             by_priority = h.base.attributes.get("MSGDLVSQ", "PRIORITY") == "PRIORITY"
-            msgid, correlid = self._selection(md, gmo)
+            if md.MsgId in _NO_ID and md.CorrelId in _NO_ID:
+                msgid = correlid = None  # no selection whatever the match options say
+            else:
+                msgid, correlid = self._selection(md, gmo)
             uow = self.uow
             now = time.time()
-            if opts & (CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR | CMQC.MQGMO_MSG_UNDER_CURSOR):
-                entry = h.browse_entry
-                if (entry is None or mq.find(entry.seq, entry.priority, entry.persistent)
-                        is not entry or not entry.visible_to(uow)):
+            if opts & _GMO_UNDER_CURSOR:
+                cursor = h.browse_entry
+                # the same message (a cold one is a fresh Entry each time it is read)
+                entry = None if cursor is None else mq.find(cursor.seq, cursor.priority,
+                                                            cursor.persistent)
+                if entry is None or not entry.visible_to(uow):
                     raise _fail(CMQC.MQRC_NO_MSG_UNDER_CURSOR)
             else:
                 after = h.browse_key if opts & CMQC.MQGMO_BROWSE_NEXT else None
                 entry = None
                 expired = []
-                for e in mq.candidates(msgid, correlid, by_priority, after):
-                    if not e.visible_to(uow):
-                        continue
-                    if e.expired(now):
+                found = mq.iter_order(by_priority, after) if msgid is None and correlid is None \
+                    else mq.candidates(msgid, correlid, by_priority, after)
+                for e in found:
+                    state = e.state
+                    if state != AVAILABLE and (state != PUT_PENDING or e.owner is not uow
+                                               or uow is None):
+                        continue  # not visible to this unit of work (Entry.visible_to)
+                    if 0 < e.expiry_at <= now:
                         expired.append(e)
                         continue
                     entry = e
@@ -1162,35 +1262,45 @@ class Connection:
             record = eng.data.read_record(mq, entry)
             put_time, _backout, md_bytes, body = R.decode_message(record)
             truncated = max_length is not None and len(body) > max_length
-            if truncated and not opts & CMQC.MQGMO_ACCEPT_TRUNCATED_MSG and not browse:
+            if truncated and not opts & _GMO_ACCEPT_TRUNCATED and not browse:
                 self._fill_md(md, md_bytes, entry, put_time, now)
                 gmo.ReturnedLength = len(body)
                 err = _fail(CMQC.MQRC_TRUNCATED_MSG_FAILED, _WARNING)
                 err.original_length = len(body)  # type: ignore[attr-defined]
                 raise err
             self._fill_md(md, md_bytes, entry, put_time, now)
-            entry.report = md.Report
+            report = entry.report = md.__dict__["Report"]
+            if entry.seq not in mq.live:
+                mq.touch(entry)
             p = 1 if entry.persistent else 0
-            qs = eng.stats.queue(h.base.name)
-            for counters in (eng.stats.mqi, qs, self.accounting.mqi,
-                             self.accounting.queue(h.base.name)):
-                (counters.browses if browse else counters.gets)[p] += 1
-                (counters.browse_bytes if browse else counters.get_bytes)[p] += len(body)
-            if not browse:
+            n = len(body)
+            qname = h.base.name
+            qs = eng.stats.queue(qname)
+            acc = self.accounting
+            if browse:
+                for counters in (eng.stats.mqi, qs, acc.mqi, acc.queue(qname)):
+                    counters.browses[p] += 1
+                    counters.browse_bytes[p] += n
+            else:
+                for counters in (eng.stats.mqi, qs, acc.mqi, acc.queue(qname)):
+                    counters.gets[p] += 1
+                    counters.get_bytes[p] += n
                 qs.time_on_q_total[p] += max(0.0, now - put_time)
                 qs.time_on_q_count[p] += 1
-            _trusted(gmo, {"ResolvedQName": h.base.name.encode(), "ReturnedLength": len(body)})
+            gd = gmo.__dict__
+            gd["ResolvedQName"] = h.base_name
+            gd["ReturnedLength"] = n
             if h.options & CMQC.MQOO_SAVE_ALL_CONTEXT:
                 h.saved_context = md.copy()
             if browse:
                 h.browse_key = mq.order_key(entry, by_priority)
                 h.browse_entry = entry
             else:
-                lsn = self._remove_locked(mq, entry, opts) or lsn
-                if entry.state != GET_PENDING and entry.report & CMQC.MQRO_COD \
+                lsn = self._remove_locked(mq, entry, opts, now) or lsn
+                if entry.state != GET_PENDING and report & _RO_COD \
                         and h.base.attributes.get("USAGE") != "XMITQ":
                     eng.report("COD", md.copy(), body)
-                if h.browse_entry is entry:
+                if h.browse_entry is not None and h.browse_entry.seq == entry.seq:
                     h.browse_entry = None
             out = body[:max_length] if truncated else body
         if lsn is not None:
@@ -1214,17 +1324,19 @@ class Connection:
 
     @staticmethod
     def _fill_md(md: MD, md_bytes: bytes, entry: Entry, put_time: float, now: float) -> None:
-        md.unpack(md_bytes)
-        _trusted(md, {"BackoutCount": entry.backout_count})
+        _unpack_md(md, md_bytes)
+        d = md.__dict__
+        d["BackoutCount"] = entry.backout_count
         if entry.expiry_at > 0:
-            _trusted(md, {"Expiry": max(1, int(round((entry.expiry_at - now) * 10)))})
+            d["Expiry"] = max(1, int(round((entry.expiry_at - now) * 10)))
 
-    def _remove_locked(self, mq: MessageQueue, entry: Entry, opts: int) -> int | None:
+    def _remove_locked(self, mq: MessageQueue, entry: Entry, opts: int,
+                       now: float | None = None) -> int | None:
         """A destructive get: under syncpoint the message is locked, else it is gone."""
         eng = self.engine
         syncpoint = bool(opts & CMQC.MQGMO_SYNCPOINT) or (
             bool(opts & CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT) and entry.persistent)
-        mq.last_get = time.time()
+        mq.last_get = time.time() if now is None else now
         try:
             if entry.state == PUT_PENDING:
                 # got back in the unit of work that put it: both vanish at commit, and the GET

@@ -5,21 +5,37 @@ each in arrival order. Arrival order is a queue-manager-wide sequence number ass
 FIFO delivery (MSGDLVSQ(FIFO)) merges subqueues by sequence and priority delivery scans 9 -> 0,
 merging the persistent and non-persistent subqueue of each priority by sequence.
 
-A message is an :class:`Entry`; its state says who may see it:
+A message the engine is working with is an :class:`Entry`; its state says who may see it:
 - AVAILABLE: committed, visible to every getter and browser;
 - PUT_PENDING: put in a unit of work not yet committed, visible only to that unit of work;
 - GET_PENDING: got in a unit of work not yet committed, invisible to everybody (backout makes it
   AVAILABLE again in its old place, with its backout count raised).
 
-Gets by MsgId or CorrelId go through dictionaries, never a scan. This module holds no lock and
+A queue can hold millions of messages, most of them committed, persistent and with their body
+only on a pageset. Those are *cold*: no Python object at all, just their sequence number in the
+subqueue's array and a fixed 80-byte record beside it (the pageset's index entry, put time and
+report options). Every other message is *live*: an Entry in ``live``, keyed by sequence. Reading
+a cold message gives a fresh Entry each time (:meth:`MessageQueue.touch` writes back a change to
+one); :meth:`MessageQueue.set_state` makes it live. The data manager freezes a live message back
+when its body leaves the buffer pool (:meth:`MessageQueue.freeze`).
+
+Gets by MsgId or CorrelId go through indexes, never a scan: dictionaries for live messages, and
+for cold ones a compact hash table (:class:`IdIndex`). This module holds no lock and
 does no I/O: the engine calls it under its own lock, and reads evicted bodies itself.
 """
 
 from __future__ import annotations
 
+import heapq
+import struct
+from array import array
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 
-from sortedcontainers import SortedDict
+import construct as c
+
+from mqpy.engine.layout import fast
+from mqpy.engine.pageset import INDEX_SIZE, IndexEntry
 
 AVAILABLE = 0
 PUT_PENDING = 1
@@ -28,7 +44,7 @@ REMOVED = 3  # its queue was deleted under it; units of work holding it skip it
 
 
 class Entry:
-    """One message on a queue. Slots keep a million of them affordable."""
+    """One message on a queue. Slots keep the live ones affordable."""
 
     __slots__ = ("seq", "priority", "persistent", "msgid", "correlid", "expiry_at", "length",
                  "state", "owner", "record", "backout_count", "on_pageset", "put_time", "report")
@@ -68,9 +84,8 @@ NONE_ID = b"\x00" * 24  # MQMI_NONE / MQCI_NONE: never a selection, so never ind
 
 
 def _index_add(index: dict, key: bytes, entry: Entry) -> None:
-    """Index by MsgId/CorrelId: a unique id maps to its entry, a repeated one to {seq: entry}."""
-    if key == NONE_ID:
-        return
+    """Index a live entry by MsgId/CorrelId: a unique id maps to its entry, a repeated one to
+    {seq: entry}."""
     found = index.get(key)
     if found is None:
         index[key] = entry
@@ -80,30 +95,239 @@ def _index_add(index: dict, key: bytes, entry: Entry) -> None:
         found[entry.seq] = entry
 
 
-def _index_remove(index: dict, key: bytes, entry: Entry) -> None:
+def _index_remove(index: dict, key: bytes, seq: int) -> None:
     found = index.get(key)
     if found is None:
         return
     if isinstance(found, Entry):
-        if found is entry:
+        if found.seq == seq:
             del index[key]
         return
-    found.pop(entry.seq, None)
+    found.pop(seq, None)
     if len(found) == 1:
         index[key] = next(iter(found.values()))
 
-
-def _bucket(index: dict, key: bytes) -> dict[int, Entry]:
-    found = index.get(key)
-    if found is None:
-        return {}
-    if isinstance(found, Entry):
-        return {found.seq: found}
-    return found
+#: A cold message's record: the pageset's index entry as restart reads it, then what the
+#: pageset index does not keep (a message loaded at restart has put time 0.0, report 0).
+ColdRecord = c.Struct(
+    *IndexEntry.subcons,  # 0  priority, persistence, flags, backout, length, expiry, ids
+    "put_time" / c.Float64l,  # 68
+    "report" / c.Int32sl,  # 76
+)  # 80 bytes
+_COLD = fast(ColdRecord)
+COLD_SIZE = _COLD.size
+_COLD_TAIL = b"\x00" * (COLD_SIZE - INDEX_SIZE)
+_BLANK = b"\x00" * COLD_SIZE  # the record slot of a live message (the Entry is the truth)
+# views of ColdRecord for whole-subqueue scans (iter_unpack): fields at offsets 12, 20, 44, 68
+_EXPIRY_IDS = struct.Struct("<12xd24s24s12x")  # expiry, MsgId, CorrelId
+_EXPIRY = struct.Struct("<12xd60x")
+_PUT_TIME = struct.Struct("<68xd4x")
+assert _EXPIRY_IDS.size == _EXPIRY.size == _PUT_TIME.size == COLD_SIZE
+_LOAD = 256  # sequence numbers per chunk when appending; a chunk splits above twice that
 
 
 def _subqueue(priority: int, persistent: bool) -> int:
     return priority * 2 + (1 if persistent else 0)
+
+
+class Subqueue:
+    """One subqueue: its messages' sequence numbers in order, in chunks of ``array('q')``, each
+    with a parallel bytearray of COLD_SIZE-byte records, or None while every message of the
+    chunk is live (so a queue of live messages pays nothing for records). Chunks keep an insert
+    or a delete anywhere a small memmove; ``maxes`` (each chunk's last sequence) finds a chunk.
+    """
+
+    __slots__ = ("seqs", "recs", "maxes", "size", "version")
+
+    def __init__(self) -> None:
+        self.seqs: list[array] = []
+        self.recs: list[bytearray | None] = []
+        self.maxes: list[int] = []
+        self.size = 0
+        self.version = 0  # changes with every insert or delete, so iterators can re-seek
+
+    def __len__(self) -> int:
+        return self.size
+
+    def records(self, ci: int) -> bytearray:
+        """Chunk ``ci``'s records, made real if the chunk had none (about to hold a cold one)."""
+        recs = self.recs[ci]
+        if recs is None:
+            recs = self.recs[ci] = bytearray(len(self.seqs[ci]) * COLD_SIZE)
+        return recs
+
+    def insert(self, seq: int, rec: bytes | None) -> None:
+        """Add ``seq`` with its cold record, or with None for a live message."""
+        self.size += 1
+        self.version += 1
+        maxes = self.maxes
+        if not maxes or seq > maxes[-1]:
+            if maxes and len(self.seqs[-1]) < _LOAD:
+                recs = self.recs[-1]
+                if rec is not None and recs is None:
+                    recs = self.records(len(maxes) - 1)  # before the append: one per message
+                self.seqs[-1].append(seq)
+                if recs is not None:
+                    recs += rec if rec is not None else _BLANK
+                maxes[-1] = seq
+            else:
+                self.seqs.append(array("q", (seq,)))
+                self.recs.append(bytearray(rec) if rec is not None else None)
+                maxes.append(seq)
+            return
+        ci = bisect_left(maxes, seq)
+        chunk = self.seqs[ci]
+        pos = bisect_left(chunk, seq)
+        if chunk[pos] == seq:
+            self.size -= 1
+            raise KeyError(seq)
+        recs = self.recs[ci]
+        if rec is not None and recs is None:
+            recs = self.records(ci)
+        chunk.insert(pos, seq)
+        if recs is not None:
+            off = pos * COLD_SIZE
+            recs[off:off] = rec if rec is not None else _BLANK
+        if len(chunk) > 2 * _LOAD:
+            half = len(chunk) // 2
+            self.seqs[ci:ci + 1] = [chunk[:half], chunk[half:]]
+            if recs is not None:
+                cut = half * COLD_SIZE
+                self.recs[ci:ci + 1] = [recs[:cut], recs[cut:]]
+            else:
+                self.recs[ci:ci + 1] = [None, None]
+            maxes[ci:ci + 1] = [chunk[half - 1], chunk[-1]]
+
+    def locate(self, seq: int) -> tuple[int, int] | None:
+        """(chunk, position) of ``seq``, or None."""
+        maxes = self.maxes
+        ci = bisect_left(maxes, seq)
+        if ci == len(maxes):
+            return None
+        chunk = self.seqs[ci]
+        pos = bisect_left(chunk, seq)
+        if chunk[pos] != seq:
+            return None
+        return ci, pos
+
+    def after(self, seq: int) -> tuple[int, int]:
+        """(chunk, position) of the first sequence number greater than ``seq``."""
+        ci = bisect_right(self.maxes, seq)
+        if ci == len(self.maxes):
+            return ci, 0
+        return ci, bisect_right(self.seqs[ci], seq)
+
+    def delete(self, ci: int, pos: int) -> None:
+        self.size -= 1
+        self.version += 1
+        chunk = self.seqs[ci]
+        del chunk[pos]
+        recs = self.recs[ci]
+        if recs is not None:
+            off = pos * COLD_SIZE
+            del recs[off:off + COLD_SIZE]
+        if not chunk:
+            del self.seqs[ci]
+            del self.recs[ci]
+            del self.maxes[ci]
+        elif pos == len(chunk):
+            self.maxes[ci] = chunk[-1]
+
+
+class IdIndex:
+    """MsgId or CorrelId -> the messages carrying it, without a Python object per message.
+
+    An open-addressing table (linear probing) of two arrays: the id's hash, and the message as
+    ``seq << 5 | subqueue`` (0 empty, -1 deleted). Equal hashes are only candidates: the caller
+    compares the ids themselves. Repeated ids simply occupy several slots of one probe run.
+    """
+
+    __slots__ = ("_h", "_v", "_mask", "_used", "_filled")
+
+    def __init__(self, capacity: int = 8) -> None:
+        self._reset(capacity)
+
+    def _reset(self, capacity: int) -> None:
+        self._h = array("q", bytes(8 * capacity))
+        self._v = array("q", bytes(8 * capacity))
+        self._mask = capacity - 1
+        self._used = 0
+        self._filled = 0  # used + deleted slots: what the probes must walk
+
+    def __len__(self) -> int:
+        return self._used
+
+    @staticmethod
+    def capacity_for(n: int) -> int:
+        cap = 8
+        while cap < n * 2:
+            cap *= 2
+        return cap
+
+    def add(self, h: int, v: int) -> None:
+        if (self._filled + 1) * 4 > (self._mask + 1) * 3:
+            self._rebuild(self.capacity_for(self._used + 1))
+        hs, vs, mask = self._h, self._v, self._mask
+        i = h & mask
+        while vs[i] > 0:
+            i = (i + 1) & mask
+        if vs[i] == 0:
+            self._filled += 1
+        hs[i] = h
+        vs[i] = v
+        self._used += 1
+
+    def find(self, h: int) -> list[int]:
+        hs, vs, mask = self._h, self._v, self._mask
+        i = h & mask
+        out = []
+        while True:
+            v = vs[i]
+            if v == 0:
+                return out
+            if v > 0 and hs[i] == h:
+                out.append(v)
+            i = (i + 1) & mask
+
+    def discard(self, h: int, v: int) -> None:
+        hs, vs, mask = self._h, self._v, self._mask
+        i = h & mask
+        while True:
+            x = vs[i]
+            if x == 0:
+                return
+            if x == v and hs[i] == h:
+                vs[i] = -1
+                self._used -= 1
+                break
+            i = (i + 1) & mask
+        if not self._used:
+            if self._mask > 7:
+                self._reset(8)
+            else:  # nothing left: every slot is free again
+                self._v = array("q", bytes(8 * (self._mask + 1)))
+                self._filled = 0
+        elif self._used * 8 < self._mask + 1 and self._mask > 63:
+            self._rebuild(self.capacity_for(self._used))
+
+    def _rebuild(self, capacity: int) -> None:
+        old = [(h, v) for h, v in zip(self._h, self._v, strict=True) if v > 0]
+        self._reset(capacity)
+        self.extend(old)
+
+    def extend(self, items) -> None:
+        """Add many (hash, value) pairs; the table must already be large enough."""
+        hs, vs, mask = self._h, self._v, self._mask
+        n = 0
+        for h, v in items:
+            i = h & mask
+            while vs[i] != 0:
+                i = (i + 1) & mask
+            hs[i] = h
+            vs[i] = v
+            n += 1
+        self._used += n
+        self._filled += n
 
 
 class MessageQueue:
@@ -112,12 +336,18 @@ class MessageQueue:
     def __init__(self, qid: int) -> None:
         self.qid = qid
         self.psid = 1
-        self.subqueues: list[SortedDict] = [SortedDict() for _ in range(20)]
-        self.by_msgid: dict[bytes, Entry | dict[int, Entry]] = {}
-        self.by_correlid: dict[bytes, Entry | dict[int, Entry]] = {}
+        self.subqueues: list[Subqueue] = [Subqueue() for _ in range(20)]
+        self.live: dict[int, Entry] = {}  # sequence -> Entry of every message that has one
+        # live messages by id (an Entry, or {seq: Entry} for a repeated id)
+        self.live_msgid: dict[bytes, Entry | dict[int, Entry]] = {}
+        self.live_correlid: dict[bytes, Entry | dict[int, Entry]] = {}
+        # messages that were cold when indexed (they may have become live since)
+        self.by_msgid = IdIndex()
+        self.by_correlid = IdIndex()
         self.count = 0  # every entry, whatever its state
         self.getting = 0  # entries in GET_PENDING
         self.uncommitted = 0  # entries in PUT_PENDING or GET_PENDING
+        self.expiring = 0  # entries with an expiry time (so expiry scans can skip the queue)
         self.waiters: list[Callable[[], None]] = []
         self.last_put: float = 0.0
         self.last_get: float = 0.0
@@ -131,25 +361,109 @@ class MessageQueue:
     # ------------------------------------------------------------------ membership
 
     def add(self, entry: Entry) -> None:
-        self.subqueues[_subqueue(entry.priority, entry.persistent)][entry.seq] = entry
-        _index_add(self.by_msgid, entry.msgid, entry)
-        _index_add(self.by_correlid, entry.correlid, entry)
+        """A new live message (put, redo, restart of an in-doubt put)."""
+        k = _subqueue(entry.priority, entry.persistent)
+        seq = entry.seq
+        self.subqueues[k].insert(seq, None)
+        self.live[seq] = entry
+        if entry.msgid != NONE_ID:
+            _index_add(self.live_msgid, entry.msgid, entry)
+        if entry.correlid != NONE_ID:
+            _index_add(self.live_correlid, entry.correlid, entry)
         self.count += 1
+        if entry.expiry_at > 0:
+            self.expiring += 1
         if entry.state != AVAILABLE:
             self.uncommitted += 1
             if entry.state == GET_PENDING:
                 self.getting += 1
 
+    def load(self, seq: int, index_entry: bytes) -> None:
+        """A committed persistent message from the pageset index, kept cold (restart).
+
+        The MsgId/CorrelId indexes and the expiry count are built by :meth:`loaded`."""
+        prio = index_entry[0]
+        sq = self.subqueues[(prio if prio < 10 else 9) * 2 + 1]
+        self.count += 1
+        maxes = sq.maxes
+        if maxes and seq > maxes[-1]:  # the pageset index comes in order: append in place
+            seqs = sq.seqs[-1]
+            recs = sq.recs[-1]
+            if len(seqs) < _LOAD and recs is not None:
+                seqs.append(seq)
+                recs += index_entry
+                recs += _COLD_TAIL
+                maxes[-1] = seq
+                sq.size += 1
+                sq.version += 1
+                return
+        sq.insert(seq, index_entry + _COLD_TAIL)
+
+    def loaded(self) -> None:
+        """Index the messages :meth:`load` brought in: call once, after the last load.
+
+        One streaming pass, the MsgId table sized once, so restart builds no list per message."""
+        live = self.live
+        corr = self.by_correlid
+        expiring = [0]
+
+        def cold_ids() -> Iterator[tuple[int, int]]:
+            for k in range(1, 20, 2):
+                sq = self.subqueues[k]
+                for ci, recs in enumerate(sq.recs):
+                    if recs is None:
+                        continue
+                    seqs = sq.seqs[ci]
+                    for pos, (expiry, msgid, correlid) in enumerate(
+                            _EXPIRY_IDS.iter_unpack(recs)):
+                        seq = seqs[pos]
+                        if seq in live:
+                            continue
+                        v = seq << 5 | k
+                        if expiry > 0:
+                            expiring[0] += 1
+                        if correlid != NONE_ID:
+                            corr.add(hash(correlid), v)
+                        if msgid != NONE_ID:
+                            yield hash(msgid), v
+
+        ids = self.by_msgid
+        known = [(h, v) for h, v in zip(ids._h, ids._v, strict=True) if v > 0]
+        ids._reset(IdIndex.capacity_for(self.count - len(live) + len(known)))
+        ids.extend(known)
+        ids.extend(cold_ids())
+        self.expiring += expiring[0]
+
+    def max_seq(self) -> int:
+        return max((sq.maxes[-1] for sq in self.subqueues if sq.maxes), default=0)
+
     def remove(self, entry: Entry) -> None:
-        sq = self.subqueues[_subqueue(entry.priority, entry.persistent)]
-        if sq.pop(entry.seq, None) is None:
+        seq = entry.seq
+        k = _subqueue(entry.priority, entry.persistent)
+        sq = self.subqueues[k]
+        where = sq.locate(seq)
+        if where is None:
             return
-        _index_remove(self.by_msgid, entry.msgid, entry)
-        _index_remove(self.by_correlid, entry.correlid, entry)
+        sq.delete(*where)
+        current = self.live.pop(seq, None)
+        if current is None:
+            current = entry
+        else:
+            if current.msgid != NONE_ID:
+                _index_remove(self.live_msgid, current.msgid, seq)
+            if current.correlid != NONE_ID:
+                _index_remove(self.live_correlid, current.correlid, seq)
+        v = seq << 5 | k
+        if entry.msgid != NONE_ID and self.by_msgid._used:
+            self.by_msgid.discard(hash(entry.msgid), v)
+        if entry.correlid != NONE_ID and self.by_correlid._used:
+            self.by_correlid.discard(hash(entry.correlid), v)
         self.count -= 1
-        if entry.state != AVAILABLE:
+        if entry.expiry_at > 0:
+            self.expiring -= 1
+        if current.state != AVAILABLE:
             self.uncommitted -= 1
-            if entry.state == GET_PENDING:
+            if current.state == GET_PENDING:
                 self.getting -= 1
 
     def set_state(self, entry: Entry, state: int, owner: object = None) -> None:
@@ -159,16 +473,95 @@ class MessageQueue:
             self.getting += 1 if state == GET_PENDING else -1
         entry.state = state
         entry.owner = owner
+        if entry.seq not in self.live:
+            self._thawed(entry)
+
+    def _thawed(self, entry: Entry) -> None:
+        """A cold message becomes live (its cold index slots stay; lookups find it live)."""
+        self.live[entry.seq] = entry
+        if entry.msgid != NONE_ID:
+            _index_add(self.live_msgid, entry.msgid, entry)
+        if entry.correlid != NONE_ID:
+            _index_add(self.live_correlid, entry.correlid, entry)
+
+    def touch(self, entry: Entry) -> None:
+        """Keep a change to a cold message's backout count or report options."""
+        if entry.seq in self.live:
+            return
+        sq = self.subqueues[_subqueue(entry.priority, entry.persistent)]
+        where = sq.locate(entry.seq)
+        if where is not None:
+            self._pack(sq, where, entry)
+
+    def freeze(self, entry: Entry) -> None:
+        """Drop the Entry of a committed message whose body is only on the pageset now."""
+        if (entry.state != AVAILABLE or entry.owner is not None or entry.record is not None
+                or not entry.on_pageset or not entry.persistent
+                or self.live.get(entry.seq) is not entry):
+            return
+        sq = self.subqueues[_subqueue(entry.priority, True)]
+        where = sq.locate(entry.seq)
+        if where is None:
+            return
+        self._pack(sq, where, entry)
+        seq = entry.seq
+        del self.live[seq]
+        v = seq << 5 | _subqueue(entry.priority, True)
+        if entry.msgid != NONE_ID:
+            _index_remove(self.live_msgid, entry.msgid, seq)
+            self._cold_index(self.by_msgid, entry.msgid, v)
+        if entry.correlid != NONE_ID:
+            _index_remove(self.live_correlid, entry.correlid, seq)
+            self._cold_index(self.by_correlid, entry.correlid, v)
+
+    @staticmethod
+    def _cold_index(index: IdIndex, key: bytes, v: int) -> None:
+        """Index a message going cold, unless it was cold (and so indexed) before."""
+        h = hash(key)
+        if v not in index.find(h):
+            index.add(h, v)
+
+    @staticmethod
+    def _pack(sq: Subqueue, where: tuple[int, int], e: Entry) -> None:
+        ci, pos = where
+        _COLD.pack_into(sq.records(ci), pos * COLD_SIZE, e.priority, 1, 0, e.backout_count,
+                        e.length, e.expiry_at, e.msgid, e.correlid, e.put_time, e.report)
+
+    @staticmethod
+    def _thaw(k: int, seq: int, recs: bytearray, pos: int) -> Entry:
+        (_p, _ps, _f, backout, length, expiry_at, msgid, correlid, put_time,
+         report) = _COLD.unpack_from(recs, pos * COLD_SIZE)
+        if correlid == NONE_ID:
+            correlid = NONE_ID
+        e = Entry(seq, k >> 1, True, msgid, correlid, expiry_at, length, None, put_time,
+                  backout, AVAILABLE, None, True)
+        e.report = report
+        return e
+
+    def _at(self, k: int, seq: int) -> Entry | None:
+        e = self.live.get(seq)
+        if e is not None:
+            return e if _subqueue(e.priority, e.persistent) == k else None
+        sq = self.subqueues[k]
+        where = sq.locate(seq)
+        if where is None:
+            return None
+        return self._thaw(k, seq, sq.recs[where[0]], where[1])
 
     def get(self, seq: int) -> Entry | None:
-        for sq in self.subqueues:
-            e = sq.get(seq)
-            if e is not None:
-                return e
+        e = self.live.get(seq)
+        if e is not None:
+            return e
+        for k in range(1, 20, 2):  # cold messages are persistent
+            sq = self.subqueues[k]
+            if sq.size:
+                where = sq.locate(seq)
+                if where is not None:
+                    return self._thaw(k, seq, sq.recs[where[0]], where[1])
         return None
 
     def find(self, seq: int, priority: int, persistent: bool) -> Entry | None:
-        return self.subqueues[_subqueue(priority, persistent)].get(seq)
+        return self._at(_subqueue(priority, persistent), seq)
 
     # ------------------------------------------------------------------ delivery order
 
@@ -176,54 +569,93 @@ class MessageQueue:
     def order_key(entry: Entry, by_priority: bool) -> tuple[int, int]:
         return ((9 - entry.priority) if by_priority else 0, entry.seq)
 
+    def _walk(self, k: int, after_seq: int | None) -> Iterator[Entry]:
+        """One subqueue's messages in arrival order, strictly after ``after_seq``; re-seeks
+        if the subqueue changes between two steps."""
+        sq = self.subqueues[k]
+        live = self.live
+        last = -1 if after_seq is None else after_seq
+        ci, pos = sq.after(last) if after_seq is not None else (0, 0)
+        version = sq.version
+        while True:
+            if sq.version != version:
+                ci, pos = sq.after(last)
+                version = sq.version
+            if ci >= len(sq.seqs):
+                return
+            chunk = sq.seqs[ci]
+            if pos >= len(chunk):
+                ci += 1
+                pos = 0
+                continue
+            seq = chunk[pos]
+            e = live.get(seq)
+            if e is None:
+                e = self._thaw(k, seq, sq.recs[ci], pos)
+            last = seq
+            pos += 1
+            yield e
+
+    def _merge(self, ks, after_seq: int | None) -> Iterator[Entry]:
+        sqs = self.subqueues
+        ks = [k for k in ks if sqs[k].size]
+        if len(ks) == 1:
+            yield from self._walk(ks[0], after_seq)
+        elif ks:
+            yield from heapq.merge(*(self._walk(k, after_seq) for k in ks), key=_seq_of)
+
     def iter_order(self, by_priority: bool, after: tuple[int, int] | None = None
                    ) -> Iterator[Entry]:
         """Entries in delivery order, optionally strictly after a browse cursor key."""
-        if by_priority:
-            for prio in range(9, -1, -1):
-                band = 9 - prio
-                if after is not None and band < after[0]:
-                    continue
-                np_sq, p_sq = self.subqueues[prio * 2], self.subqueues[prio * 2 + 1]
-                if not np_sq and not p_sq:
-                    continue
-                start = after[1] if after is not None and band == after[0] else None
-                yield from self._merge((np_sq, p_sq), start)
-        else:
-            yield from self._merge(self.subqueues, after[1] if after is not None else None)
-
-    @staticmethod
-    def _merge(subqueues, after_seq: int | None) -> Iterator[Entry]:
-        iters = []
-        for sq in subqueues:
-            if not sq:
-                continue
-            keys = sq.irange(minimum=after_seq, inclusive=(False, True)) \
-                if after_seq is not None else iter(sq)
-            iters.append((keys, sq))
-        if len(iters) == 1:
-            keys, sq = iters[0]
-            for k in keys:
-                e = sq.get(k)
-                if e is not None:
-                    yield e
+        if not by_priority:
+            yield from self._merge(range(20), after[1] if after is not None else None)
             return
-        # k-way merge by sequence; subqueues may change while we iterate, so re-read lazily.
-        heads: list[list] = []
-        for keys, sq in iters:
-            k = next(keys, None)
-            if k is not None:
-                heads.append([k, keys, sq])
-        while heads:
-            best = min(heads, key=lambda h: h[0])
-            e = best[2].get(best[0])
-            k = next(best[1], None)
-            if k is None:
-                heads.remove(best)
+        sqs = self.subqueues
+        for k in range(18, -1, -2):  # the non-persistent subqueue of priority 9, 8, ... 0
+            np_size, p_size = sqs[k].size, sqs[k + 1].size
+            if not (np_size or p_size):
+                continue
+            start = None
+            if after is not None:
+                band = 9 - (k >> 1)
+                if band < after[0]:
+                    continue
+                if band == after[0]:
+                    start = after[1]
+            if np_size and p_size:
+                yield from heapq.merge(self._walk(k, start), self._walk(k + 1, start),
+                                       key=_seq_of)
             else:
-                best[0] = k
-            if e is not None:
-                yield e
+                yield from self._walk(k if np_size else k + 1, start)
+
+    def _matching(self, live: dict, index: IdIndex, key: bytes, field: str) -> dict[int, Entry]:
+        found = live.get(key)
+        if found is None:
+            out = {}
+        elif isinstance(found, Entry):
+            out = {found.seq: found}
+        else:
+            out = dict(found)
+        if index._used:
+            for v in index.find(hash(key)):
+                if v >> 5 in out:
+                    continue
+                e = self._at(v & 31, v >> 5)
+                if e is not None and getattr(e, field) == key:
+                    out[e.seq] = e
+        return out
+
+    def matching(self, msgid: bytes | None, correlid: bytes | None) -> list[Entry]:
+        """The entries carrying ``msgid`` and/or ``correlid``, from the indexes."""
+        if msgid is not None:
+            found = self._matching(self.live_msgid, self.by_msgid, msgid, "msgid")
+            if correlid is not None:
+                found = {s: e for s, e in found.items() if e.correlid == correlid}
+        elif correlid is not None:
+            found = self._matching(self.live_correlid, self.by_correlid, correlid, "correlid")
+        else:
+            found = {}
+        return list(found.values())
 
     def candidates(self, msgid: bytes | None, correlid: bytes | None, by_priority: bool,
                    after: tuple[int, int] | None = None) -> Iterator[Entry]:
@@ -231,19 +663,49 @@ class MessageQueue:
         if msgid is None and correlid is None:
             yield from self.iter_order(by_priority, after)
             return
-        if msgid is not None and correlid is not None:
-            a = _bucket(self.by_msgid, msgid)
-            b = _bucket(self.by_correlid, correlid)
-            small, other = (a, b) if len(a) <= len(b) else (b, a)
-            pool = [e for s, e in small.items() if s in other]
-        elif msgid is not None:
-            pool = list(_bucket(self.by_msgid, msgid).values())
-        else:
-            pool = list(_bucket(self.by_correlid, correlid).values())
-        pool.sort(key=lambda e: self.order_key(e, by_priority))
+        pool = self.matching(msgid, correlid)
+        if len(pool) > 1:
+            pool.sort(key=lambda e: self.order_key(e, by_priority))
         for e in pool:
             if after is None or self.order_key(e, by_priority) > after:
                 yield e
+
+    # ------------------------------------------------------------------ bulk questions
+
+    def available_at_or_above(self, floor: int) -> int:
+        """Committed, available messages of priority ``floor`` or higher (TRIGMPRI)."""
+        n = sum(self.subqueues[k].size for k in range(max(0, floor) * 2, 20))
+        return n - sum(1 for e in self.live.values()
+                       if e.priority >= floor and e.state != AVAILABLE)
+
+    def expired_entries(self, now: float) -> list[Entry]:
+        """Available messages whose expiry time has passed."""
+        if not self.expiring:
+            return []
+        out = [e for e in self.live.values() if e.state == AVAILABLE and e.expired(now)]
+        for k in range(1, 20, 2):
+            sq = self.subqueues[k]
+            for ci, recs in enumerate(sq.recs):
+                if recs is None:
+                    continue
+                seqs = sq.seqs[ci]
+                for pos, (expiry_at,) in enumerate(_EXPIRY.iter_unpack(recs)):
+                    if 0 < expiry_at <= now and seqs[pos] not in self.live:
+                        out.append(self._thaw(k, seqs[pos], recs, pos))
+        return out
+
+    def oldest_put_time(self) -> float:
+        """The earliest put time of any message (0.0 for an empty queue)."""
+        times = [e.put_time for e in self.live.values()]
+        for k in range(1, 20, 2):
+            sq = self.subqueues[k]
+            for ci, recs in enumerate(sq.recs):
+                if recs is None:
+                    continue
+                seqs = sq.seqs[ci]
+                times.extend(t for pos, (t,) in enumerate(_PUT_TIME.iter_unpack(recs))
+                             if seqs[pos] not in self.live)
+        return min(times, default=0.0)
 
     # ------------------------------------------------------------------ waiters
 
@@ -263,8 +725,10 @@ class MessageQueue:
             cb()
 
     def entries(self) -> Iterator[Entry]:
-        for sq in self.subqueues:
-            yield from list(sq.values())
+        """Every message, subqueue by subqueue (each subqueue read before it is yielded)."""
+        for k in range(20):
+            if self.subqueues[k].size:
+                yield from list(self._walk(k, None))
 
     def clear(self) -> list[Entry]:
         """Remove every message (queue deleted or purged); returns them, marked REMOVED."""
@@ -275,3 +739,7 @@ class MessageQueue:
             e.owner = None
         self.wake()
         return gone
+
+
+def _seq_of(entry: Entry) -> int:
+    return entry.seq

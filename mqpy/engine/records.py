@@ -111,8 +111,8 @@ def msg_key(qid: int, seq: int) -> bytes:
     return _MSGKEY.pack(qid, seq)
 
 
-def split_msg_key(key: bytes) -> tuple[int, int]:
-    return _MSGKEY.unpack(key)
+#: (queue id, arrival sequence) of a pageset key
+split_msg_key = _MSGKEY.unpack
 
 
 # ---------------------------------------------------------------- message record

@@ -754,7 +754,7 @@ class MQSCProcessor:
         with eng.lock:
             status = eng.queue_status(obj.name)
             mq = eng.catalog.queues.get(obj.qid)
-            oldest = min((e.put_time for e in mq.entries()), default=0.0) if mq else 0.0
+            oldest = mq.oldest_put_time() if mq else 0.0
             last_put = getattr(mq, "last_put", 0.0)
             last_get = getattr(mq, "last_get", 0.0)
             monq = obj.attributes.get("MONQ", "QMGR")

@@ -156,3 +156,101 @@ def _flip(path, lsn, cfg=SMALL):
         b = f.read(1)
         f.seek(off)
         f.write(bytes([b[0] ^ 0xFF]))
+
+
+class _SlowDisk:
+    """fdatasync that holds the first caller until released, so other forcers must queue, and
+    that can be made to fail; records which LSNs were durable when each sync returned."""
+
+    def __init__(self, log, monkeypatch):
+        import threading
+
+        self.log = log
+        self.gate = threading.Event()
+        self.entered = threading.Event()
+        self.fail: OSError | None = None
+        self.calls = 0
+        real = os.fdatasync
+
+        def fdatasync(fd):
+            self.calls += 1
+            self.entered.set()
+            self.gate.wait(10)
+            if self.fail is not None:
+                raise self.fail
+            real(fd)
+
+        monkeypatch.setattr("mqpy.engine.log.os.fdatasync", fdatasync)
+
+
+def _forcers(log, n):
+    """Start ``n`` threads that each append one record and force it; return them and results."""
+    import threading
+
+    results: dict[int, object] = {}
+
+    def worker(i):
+        try:
+            log.force(log.append(1, b"rec-%d" % i))
+            results[i] = "ok"
+        except OSError as e:
+            results[i] = e
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(n)]
+    return threads, results
+
+
+def test_forcers_queued_behind_a_slow_fsync_are_all_made_durable(tmp_path, monkeypatch):
+    """Given one force stuck in fdatasync, when 8 more threads force meanwhile, then once the
+    disk answers every one of them returns, each record is durable, and the queued ones
+    shared fsyncs (group commit with hand-over between writers)."""
+    log = RecoveryLog(str(tmp_path), LogConfig(LogFilePages=256))
+    list(log.scan(0))
+    disk = _SlowDisk(log, monkeypatch)
+    first, first_result = _forcers(log, 1)
+    first[0].start()
+    assert disk.entered.wait(10)
+    threads, results = _forcers(log, 8)
+    for t in threads:
+        t.start()
+    while len(log._queue) < 8 and any(t.is_alive() for t in threads):
+        threads[0].join(0.01)
+    disk.gate.set()
+    for t in first + threads:
+        t.join(10)
+    assert first_result == {0: "ok"}
+    assert results == {i: "ok" for i in range(8)}
+    assert disk.calls < 9 and log.flushed_lsn == log.end_lsn
+    assert not log._flushing and not log._queue
+    log.close()
+    _, out = read(str(tmp_path), LogConfig(LogFilePages=256))
+    assert len(out) == 9
+
+
+def test_a_failing_fsync_fails_every_forcer_waiting_on_it_and_the_next_force_retries(
+        tmp_path, monkeypatch):
+    """Given queued forcers behind a fdatasync that fails, then each of them gets the OSError
+    (none returns as if durable), and once the disk works again a force succeeds."""
+    log = RecoveryLog(str(tmp_path), LogConfig(LogFilePages=256))
+    list(log.scan(0))
+    disk = _SlowDisk(log, monkeypatch)
+    disk.fail = OSError(5, "I/O error")
+    first, first_result = _forcers(log, 1)
+    first[0].start()
+    assert disk.entered.wait(10)
+    threads, results = _forcers(log, 4)
+    for t in threads:
+        t.start()
+    while len(log._queue) < 4 and any(t.is_alive() for t in threads):
+        threads[0].join(0.01)
+    disk.gate.set()
+    for t in first + threads:
+        t.join(10)
+    assert isinstance(first_result[0], OSError)
+    assert all(isinstance(r, OSError) for r in results.values()) and len(results) == 4
+    assert log.flushed_lsn < log.end_lsn
+    disk.fail = None
+    end = log.append(1, b"after")
+    log.force(end)
+    assert log.flushed_lsn >= end
+    log.close()

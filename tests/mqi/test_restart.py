@@ -145,3 +145,31 @@ def test_deleted_queue_stays_deleted_after_restart(qmgr):
     assert qmgr.eng.lookup("QLOCAL", "Q1") is None
     qmgr.define("Q1")
     assert drain(qm, "Q1") == []
+
+
+def test_messages_gone_cold_are_browsed_selected_locked_and_backed_out_as_any_other(qmgr):
+    """Given persistent messages whose bodies were evicted (so the queue keeps them without a
+    Python object), when one is browsed and got under the cursor, one is got by MsgId under
+    syncpoint and backed out, then each call sees the right message, the backout count is
+    raised and survives a restart, and nothing else moves."""
+    qmgr.define("Q1")
+    qmgr.eng.data.tuning.BufferPoolBytes = 8 * 1024
+    sent = [put(qmgr.qm, "Q1", bytes([n]) * 1024, persistent=True) for n in range(30)]
+    qmgr.eng.data.checkpoint()
+    mq = qmgr.eng.catalog.queues[qmgr.eng.catalog.queue_def("Q1").qid]
+    assert len(mq.live) < 30  # some went cold
+    q = mqpy.Queue(qmgr.qm, "Q1", CMQC.MQOO_BROWSE | CMQC.MQOO_INPUT_SHARED)
+    md = mqpy.MD()
+    assert q.get(None, md, mqpy.GMO(Options=CMQC.MQGMO_BROWSE_FIRST)) == bytes([0]) * 1024
+    assert q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_BROWSE_NEXT)) == bytes([1]) * 1024
+    under = mqpy.GMO(Options=CMQC.MQGMO_MSG_UNDER_CURSOR | CMQC.MQGMO_NO_SYNCPOINT)
+    assert q.get(None, mqpy.MD(), under) == bytes([1]) * 1024
+    md = mqpy.MD(MsgId=sent[7].MsgId)
+    assert q.get(None, md, mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT)) == bytes([7]) * 1024
+    qmgr.qm.backout()
+    q.close()
+    qm = qmgr.restart()
+    md = mqpy.MD(MsgId=sent[7].MsgId)
+    data, md = get(qm, "Q1", md=md)
+    assert data == bytes([7]) * 1024 and md.BackoutCount == 1
+    assert drain(qm, "Q1") == [bytes([n]) * 1024 for n in range(30) if n not in (1, 7)]
