@@ -29,12 +29,14 @@ MQSERVER or CCDT, or a failed negotiation is MQRC_CHANNEL_CONFIG_ERROR (2539); a
 MAXINST / MAXINSTC is MQRC_CHANNEL_NOT_AVAILABLE (2537); a message longer than the channel's
 MAXMSGL is MQRC_DATA_LENGTH_ERROR (2010).
 
-Not here yet (later work): TLS (SSLCIPH, MQSCO), CHLAUTH / CONNAUTH -- ``user`` and
-``password`` are accepted for pymqi's signature but not sent -- and client reconnection.
+Security: ``user`` / ``password`` flow as an MQCSP (CONAUTH_INFO) before the MQCONN; a
+refusal by CONNAUTH, CHLAUTH or the object authority manager is MQRC_NOT_AUTHORIZED (2035).
+Not here yet (later work): client reconnection.
 """
 
 from __future__ import annotations
 
+import getpass
 import itertools
 import json
 import os
@@ -55,6 +57,7 @@ from mqpy import CMQC, mqiproto
 from mqpy.errors import MQMIError
 from mqpy.structures import GMO, MD, OD, PMO
 from mqpy_chinit import definitions as D
+from mqpy_chinit import userid
 from mqpy_chinit.framing import DEFAULT_MAX_TRANSMISSION_SIZE, SegmentReader, SegmentWriter
 from mqpy_chinit.negotiation import negotiate, reproposal
 from mqpy_chinit.wire import (
@@ -100,11 +103,19 @@ _STATUS_REASONS = {
     StatusCode.ENCODING_INVALID: CMQC.MQRC_CHANNEL_CONFIG_ERROR,
     StatusCode.FAP_LEVEL: CMQC.MQRC_CHANNEL_CONFIG_ERROR,
     StatusCode.NEGOTIATION_FAILED: CMQC.MQRC_CHANNEL_CONFIG_ERROR,
+    StatusCode.SECURITY_FAILURE: CMQC.MQRC_NOT_AUTHORIZED,
 }
 
 
 def _fail(reason: int) -> MQMIError:
     return MQMIError(_FAILED, reason)
+
+
+def _os_user() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # noqa: BLE001 - no user name in this environment
+        return ""
 
 
 def _appl_name() -> str:
@@ -449,7 +460,11 @@ def _open_socket(host: str, port: int, definition: ChannelDefinition, qmgr: str)
     except MQMIError:
         sock.close()
         raise
-    except (OSError, EOFError, ProtocolError):
+    except EOFError:
+        # closed before the channel started (a listener's BLOCKADDR, say): as MQ's client
+        sock.close()
+        raise _fail(CMQC.MQRC_Q_MGR_NOT_AVAILABLE) from None
+    except (OSError, ProtocolError):
         sock.close()
         raise _fail(CMQC.MQRC_CONNECTION_BROKEN) from None
 
@@ -467,7 +482,8 @@ def _conversation_on(definition: ChannelDefinition, qmgr: str) -> tuple[_Socket,
         except MQMIError as e:
             last = e
             if e.reason not in (CMQC.MQRC_HOST_NOT_AVAILABLE, CMQC.MQRC_CONNECTION_BROKEN,
-                                CMQC.MQRC_CHANNEL_NOT_AVAILABLE):
+                                CMQC.MQRC_CHANNEL_NOT_AVAILABLE,
+                                CMQC.MQRC_Q_MGR_NOT_AVAILABLE):
                 raise
             continue
         conv = instance.open_conversation()
@@ -483,14 +499,24 @@ def connect(qmgr: str, definition: ChannelDefinition, user: str | None = None,
             password: str | None = None) -> ClientConnection:
     """MQCONN to ``qmgr`` through the client channel ``definition``.
 
-    ``user`` / ``password`` are not sent yet (CONNAUTH is later work)."""
-    del user, password
+    Before the MQCONN the conversation flows USERID_DATA with this process's user id
+    (CHLAUTH's CLNTUSER) and, when ``user`` is given, CONAUTH_INFO with the MQCSP user id
+    and ``password`` (the queue manager's CONNAUTH checks them; ``mqpy_chinit.userid``)."""
     if not definition.channel:
         raise _fail(CMQC.MQRC_CHANNEL_CONFIG_ERROR)
     qmgr = _text(qmgr)
     instance, conv = _conversation_on(definition, qmgr)
     conn = ClientConnection(instance, conv, qmgr)
     try:
+        tshm = {"conv_id": conv.conv_id, "request_id": 0} if instance.tshm else {}
+        try:
+            instance.send(userid.userid_event(_os_user(), **tshm))
+            if user is not None:
+                instance.send(userid.conauth_event(
+                    userid.Credentials(user, password or ""), **tshm))
+        except OSError:
+            conn._lost()
+            raise _fail(CMQC.MQRC_CONNECTION_BROKEN) from None
         reply = conn._call(_T.MQCONN, [(qmgr, _appl_name())])
     except MQMIError:
         conn._forget()

@@ -74,9 +74,19 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
     def connect_qm():
         return _connect(name, data_path)
 
+    def connect_for(security, appl: str = ""):
+        """MQCONN for a client conversation: as the user CHLAUTH chose, with its MQCSP."""
+        from mqpy import bindings
+
+        qm = mqpy.QueueManager(None)
+        qm._conn = bindings.connect(name, data_path, security=security)
+        qm._name = qm._conn.qmgr_name
+        return qm
+
     async def main() -> None:
         channels = config.QMgrConfig.load(name, data_path).channels
-        chinit = ChannelInitiator(name, connect_qm, admin, log=log, channels_stanza=channels)
+        chinit = ChannelInitiator(name, connect_qm, admin, log=log, channels_stanza=channels,
+                                  connect_for=connect_for)
         try:
             from mqpy_chinit import svrconn  # client connections, when built
             chinit.svrconn_handler = svrconn.serve_client

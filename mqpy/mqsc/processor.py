@@ -120,6 +120,10 @@ RESPONSES: dict[str, str] = {
     "AMQ8931I": "IBM MQ storage class deleted.",
     "AMQ8932I": "IBM MQ storage class changed.",
     "AMQ8933I": "Display storage class details.",
+    "AMQ8563I": "IBM MQ authentication information object created.",
+    "AMQ8564I": "IBM MQ authentication information object deleted.",
+    "AMQ8567I": "IBM MQ authentication information changed.",
+    "AMQ8566I": "Display authentication information details.",
 }
 
 # objtype -> (created, deleted, changed) message ids
@@ -130,21 +134,24 @@ _OUTCOMES: dict[str, tuple[str, str, str]] = {
     "NAMELIST": ("AMQ8552I", "AMQ8553I", "AMQ8551I"),
     "LISTENER": ("AMQ8626I", "AMQ8627I", "AMQ8628I"),
     "STGCLASS": ("AMQ8930I", "AMQ8931I", "AMQ8932I"),
+    "AUTHINFO": ("AMQ8563I", "AMQ8564I", "AMQ8567I"),  # [M]
 }
 
 _HEADERS = {**DISPLAY_HEADERS, "STGCLASS": "AMQ8933I", "QSTATUS": "AMQ8450I",
-            "CONN": "AMQ8276I"}
+            "CONN": "AMQ8276I", "AUTHINFO": "AMQ8566I"}
 
 #: objtype -> the keyword of its name item in DISPLAY output.
 _NAME_ITEM = {**{q: "QUEUE" for q in QUEUE_TYPES}, "PROCESS": "PROCESS", "CHANNEL": "CHANNEL",
-              "NAMELIST": "NAMELIST", "STGCLASS": "STGCLASS", "LISTENER": "LISTENER"}
+              "NAMELIST": "NAMELIST", "STGCLASS": "STGCLASS", "LISTENER": "LISTENER",
+              "AUTHINFO": "AUTHINFO"}
 
 #: objtype -> the object DEFINE copies when no LIKE is given (IBM's default objects).
 _DEFAULT_OBJECT = {"QLOCAL": "SYSTEM.DEFAULT.LOCAL.QUEUE", "QMODEL": "SYSTEM.DEFAULT.MODEL.QUEUE",
                    "QALIAS": "SYSTEM.DEFAULT.ALIAS.QUEUE",
                    "QREMOTE": "SYSTEM.DEFAULT.REMOTE.QUEUE", "PROCESS": "SYSTEM.DEFAULT.PROCESS",
                    "NAMELIST": "SYSTEM.DEFAULT.NAMELIST",
-                   "LISTENER": "SYSTEM.DEFAULT.LISTENER.TCP"}
+                   "LISTENER": "SYSTEM.DEFAULT.LISTENER.TCP",
+                   "AUTHINFO": "SYSTEM.DEFAULT.AUTHINFO.IDPWOS"}
 
 _CONNAME_REQUIRED = ("SDR", "RQSTR", "CLNTCONN", "CLUSSDR", "CLUSRCVR")
 _CHINIT_VERBS = ("START", "STOP", "PING", "RESET", "RESOLVE")

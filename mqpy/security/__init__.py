@@ -49,7 +49,9 @@ __all__ = [
     "DEFAULT_AUTHINFO",
     "SecurityPolicy",
     "authority_records",
+    "channel_decision",
     "check_channel",
+    "is_privileged",
     "chlauth_records",
     "delete_authrec",
     "display_chlauth",
@@ -264,6 +266,40 @@ def check_channel(eng, channel: str, address: str, *, client_user: str | None = 
     return chlauth.evaluate(chlauth_records(eng), channel, address, client_user, remote_qmgr,
                             ssl_peer, mcauser, ssl_issuer=ssl_issuer,
                             default_user=default_user or _owner(), is_admin=users.is_admin)
+
+
+def channel_decision(eng, query: Mapping[str, object]) -> dict[str, object]:  # noqa: ANN001
+    """:func:`check_channel` for a query dict (the channel initiator's SPI call), as a dict.
+
+    ``query`` keys: ``channel``, ``address``, ``client_user``, ``remote_qmgr``, ``ssl_peer``,
+    ``ssl_issuer``, ``mcauser``; ``address_only`` asks about BLOCKADDR alone (the listener's
+    check, made before a channel name is known)."""
+    address = str(query.get("address") or "")
+    if query.get("address_only"):
+        if str(eng.catalog.qmgr.get("CHLAUTH", "ENABLED")) != "ENABLED":
+            return {"allowed": True, "user": "", "msgid": chlauth.AMQ9783I, "text": ""}
+        d = chlauth.evaluate([r for r in chlauth_records(eng) if r.type == "BLOCKADDR"],
+                             "", address)
+    else:
+        def opt(key: str) -> str | None:
+            v = query.get(key)
+            return None if v is None else str(v)
+
+        d = check_channel(eng, str(query.get("channel") or ""), address,
+                          client_user=opt("client_user"), remote_qmgr=opt("remote_qmgr"),
+                          ssl_peer=opt("ssl_peer"), ssl_issuer=opt("ssl_issuer"),
+                          mcauser=str(query.get("mcauser") or ""))
+    return {"allowed": d.allowed, "user": d.user, "msgid": d.msgid, "text": d.text,
+            "warning": d.warning}
+
+
+def is_privileged(qmdir: str, user: str | None) -> bool:
+    """The queue manager's owner or a member of mqm: may connect on behalf of others."""
+    if not user:
+        return False
+    if user[:12] == _owner()[:12]:
+        return True
+    return UserFile(users_path(qmdir)).is_admin(user[:12])
 
 
 # ------------------------------------------------------------------ the policy
