@@ -460,8 +460,8 @@ def _open_socket(host: str, port: int, definition: ChannelDefinition, qmgr: str)
     except MQMIError:
         sock.close()
         raise
-    except EOFError:
-        # closed before the channel started (a listener's BLOCKADDR, say): as MQ's client
+    except (EOFError, ConnectionError):
+        # closed (or reset) before the channel started (a listener's BLOCKADDR, say)
         sock.close()
         raise _fail(CMQC.MQRC_Q_MGR_NOT_AVAILABLE) from None
     except (OSError, ProtocolError):

@@ -95,9 +95,10 @@ DEFINE QLOCAL({QUEUE})
         return mqpy.connect(QM, channel, self.conn_info, user=user, password=password)
 
     def errors(self) -> str:
+        """AMQERR01.LOG with its line wrapping undone (runs of white space made one space)."""
         path = os.path.join(self.qmdir, "errors", "AMQERR01.LOG")
         with open(path, encoding="utf-8", errors="replace") as f:
-            return f.read()
+            return " ".join(f.read().split())
 
     def wait_for_log(self, text: str, timeout: float = 10) -> str:
         deadline = time.monotonic() + timeout
