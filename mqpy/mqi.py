@@ -95,7 +95,8 @@ class QueueManager:
             if len(args) > 1 and not opts:
                 opts = args[1]
         if cd is not None and _strip(getattr(cd, "ConnectionName", b"")):
-            self._conn = client.connect(_strip(name), client.ChannelDefinition.from_cd(cd),
+            self._conn = client.connect(_strip(name),
+                                        client.ChannelDefinition.from_cd(cd, sco),
                                         user, password)
             self._name = self._conn.qmgr_name
             return
@@ -107,11 +108,12 @@ class QueueManager:
 
     def connect_tcp_client(self, name: str | bytes, cd: Any, channel: str | bytes,
                            conn_name: str | bytes, user: str | None = None,
-                           password: str | None = None) -> None:
-        """A client connection through a SVRCONN channel (pymqi's signature)."""
+                           password: str | None = None, sco: Any = None) -> None:
+        """A client connection through a SVRCONN channel (pymqi's signature; ``sco``: an
+        MQSCO whose KeyRepository serves a TLS channel)."""
         cd.ChannelName = _name_bytes(channel)
         cd.ConnectionName = _name_bytes(conn_name)
-        self.connect_with_options(name, user=user, password=password, cd=cd)
+        self.connect_with_options(name, user=user, password=password, cd=cd, sco=sco)
 
     def disconnect(self) -> None:
         """MQDISC: a unit of work still open is committed, as MQ does on a normal end."""

@@ -392,6 +392,25 @@ class CD(MQStruct):
     )
 
 
+    #: The TLS peer name. C reaches it through SSLPeerNamePtr / SSLPeerNameLength; pymqi
+    #: programs set ``SSLPeerName``, so it is kept here (not packed) and its length set.
+    SSLPeerName: bytes = b""
+
+    def set(self, **kw: Any) -> None:
+        peer = kw.pop("SSLPeerName", None)
+        super().set(**kw)
+        if peer is not None:
+            self.SSLPeerName = peer
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "SSLPeerName":
+            raw = value.encode("utf-8") if isinstance(value, str) else bytes(value)
+            self.__dict__["SSLPeerName"] = raw
+            super().__setattr__("SSLPeerNameLength", len(raw))
+            return
+        super().__setattr__(name, value)
+
+
 class SCO(MQStruct):
     """MQSCO, TLS configuration options for a client connection: v1 536 .. v5 632 bytes."""
 

@@ -29,7 +29,7 @@ import trio
 import mqpy
 from mqpy import CMQC
 from mqpy_chinit import definitions as D
-from mqpy_chinit import syncq
+from mqpy_chinit import syncq, tls, tlsstream
 from mqpy_chinit.access import ChannelAccess
 from mqpy_chinit.mca import (
     CONFIRM_TIMEOUT,
@@ -227,6 +227,13 @@ class ChannelInitiator:
             with trio.CancelScope(shield=True):
                 await stream.aclose()  # BLOCKADDR: not a byte read, not a byte answered
             return
+        channel_stream = await tlsstream.accept(stream, self._key_repository, self.log,
+                                                peer_host)
+        if channel_stream is None:
+            with trio.CancelScope(shield=True):
+                await stream.aclose()
+            return
+        stream = channel_stream
         conv = Conversation(stream, ChannelStatus("", ""))
         try:
             first = await conv.recv(CONFIRM_TIMEOUT)
@@ -239,6 +246,13 @@ class ChannelInitiator:
             name = first.channel_name.strip()
             definition = await trio.to_thread.run_sync(self.admin.channel, name)
             chltype = D.str_attr(definition, "CHLTYPE") if definition else ""
+            refusal = tls.check_inbound(definition or {}, name, peer_host,
+                                        *_tls_session(stream))
+            if refusal is not None:
+                self.log(refusal.msgid, refusal.text)
+                with trio.CancelScope(shield=True):
+                    await conv.close(refusal.status)
+                return
             if chltype == "SVRCONN" and self.svrconn_handler is not None:
                 await self.svrconn_handler(self, conv, first, definition)
                 return
@@ -295,6 +309,10 @@ class ChannelInitiator:
         finally:
             if self.receivers.get(name, (None,))[0] is scope:
                 del self.receivers[name]
+
+    def _key_repository(self) -> str:
+        """QMGR SSLKEYR: the directory of the queue manager's PEM files (``tls``)."""
+        return str(self._qmgr_attr("SSLKEYR") or "").strip()
 
     async def _admitted(self, name: str, definition: dict[str, object], first: InitialData,
                         address: str, conv: Conversation) -> bool:
@@ -746,6 +764,14 @@ class ChannelInitiator:
                 await mqi(qm.put1, od, json.dumps(reply).encode(), rmd)
             except mqpy.MQMIError as e:
                 self.log("AMQ9999E", f"Reply to a channel command failed: reason {e.reason}.")
+
+
+def _tls_session(stream: Any) -> tuple[tuple[str, str, int] | None, dict | None]:
+    """(negotiated cipher, verified peer certificate) of a TLS channel; (None, None) if
+    plain."""
+    if not isinstance(stream, tlsstream.ChannelTLSStream):
+        return None, None
+    return stream.cipher(), stream.getpeercert() or None
 
 
 def _peer_address(stream: Any) -> str:

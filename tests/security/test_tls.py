@@ -1,0 +1,156 @@
+"""TLS on channels of a channel initiator started by strmqm: SSLCIPH (IBM CipherSpecs),
+SSLCAUTH, SSLPEER, QMGR SSLKEYR and the client's MQCD / MQSCO. The tests make their own CA
+(trustme) and key repositories (directories of PEM files)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+import trustme
+
+import mqpy
+from mqpy import CMQC
+
+from .site import ALICE, ALICE_PW, QM, QUEUE, Site
+
+CIPH = "ECDHE_ECDSA_AES_128_GCM_SHA256"
+
+
+def _repository(path: str, ca: trustme.CA, leaf: trustme.LeafCert | None) -> str:
+    os.makedirs(path, exist_ok=True)
+    ca.cert_pem.write_to_path(os.path.join(path, "ca.pem"))
+    if leaf is not None:
+        with open(os.path.join(path, "cert.pem"), "wb") as f:
+            for blob in leaf.cert_chain_pems:
+                f.write(blob.bytes())
+        leaf.private_key_pem.write_to_path(os.path.join(path, "key.pem"))
+    return path
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    root = tmp_path_factory.mktemp("tls")
+    ca = trustme.CA(organization_name="mqpy test CA")
+    qm_repo = _repository(str(root / "qmkeys"), ca,
+                          ca.issue_cert("qms.example", common_name="QMS",
+                                        organization_name="mqpy"))
+    s = Site(str(root / "data")).start()
+    s.repos = {  # type: ignore[attr-defined]
+        "app": _repository(str(root / "app"), ca,
+                           ca.issue_cert("app1.example", common_name="app1",
+                                         organization_name="mqpy")),
+        "nocert": _repository(str(root / "nocert"), ca, None),
+        "stranger": _repository(str(root / "stranger"), trustme.CA(), None),
+    }
+    s.mqsc(f"ALTER QMGR SSLKEYR('{qm_repo}')\n"
+           f"DEFINE CHANNEL(TLS.SVRCONN) CHLTYPE(SVRCONN) SSLCIPH({CIPH}) SSLCAUTH(REQUIRED)\n"
+           f"DEFINE CHANNEL(TLS13.SVRCONN) CHLTYPE(SVRCONN) SSLCIPH(TLS_AES_128_GCM_SHA256) "
+           f"SSLCAUTH(OPTIONAL)\n"
+           f"SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('{ALICE}') AUTHADD(CONNECT)\n"
+           f"SET AUTHREC PROFILE({QUEUE}) OBJTYPE(QUEUE) PRINCIPAL('{ALICE}') AUTHADD(PUT)\n")
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+def _client(site: Site, channel: str = "TLS.SVRCONN", cipher: str = CIPH,
+            repo: str = "app", peer: str = "") -> mqpy.QueueManager:
+    qm = mqpy.QueueManager(None)
+    cd = mqpy.CD(SSLCipherSpec=cipher.encode(), SSLPeerName=peer)
+    sco = mqpy.SCO(KeyRepository=site.repos[repo].encode())  # type: ignore[attr-defined]
+    qm.connect_tcp_client(QM, cd, channel, site.conn_info, ALICE, ALICE_PW, sco=sco)
+    return qm
+
+
+def _put(qm: mqpy.QueueManager) -> None:
+    try:
+        q = mqpy.Queue(qm, QUEUE, CMQC.MQOO_OUTPUT)
+        q.put(b"over TLS")
+        q.close()
+    finally:
+        qm.disconnect()
+
+
+def _refused(fn) -> int:
+    with pytest.raises(mqpy.MQMIError) as err:
+        fn()
+    return err.value.reason
+
+
+def test_matching_cipherspec_and_certificates(site):
+    """Given TLS.SVRCONN with SSLCIPH(ECDHE_ECDSA_AES_128_GCM_SHA256) SSLCAUTH(REQUIRED) and
+    the queue manager's certificate in QMGR SSLKEYR, when alice connects with the same
+    CipherSpec, her certificate and the queue manager's CA (MQSCO.KeyRepository), then she
+    can put, with CONNAUTH and object authorities applied as on a plain channel."""
+    _put(_client(site))
+
+
+def test_cipherspec_mismatch_is_amq9631(site):
+    """Given TLS.SVRCONN's CipherSpec, when a client proposes another one (AES 256), then the
+    queue manager refuses the channel with AMQ9631E (the client gets 2393) and serves the
+    next client."""
+    assert _refused(lambda: _client(site, cipher="ECDHE_ECDSA_AES_256_GCM_SHA384")) == \
+        CMQC.MQRC_SSL_INITIALIZATION_ERROR
+    log = site.wait_for_log("AMQ9631E")
+    assert "does not match the required CipherSpec for channel 'TLS.SVRCONN'" in log
+    _put(_client(site))
+
+
+def test_tls13_cipherspec_and_a_tls12_client(site):
+    """Given TLS13.SVRCONN with SSLCIPH(TLS_AES_128_GCM_SHA256), when a client uses
+    ANY_TLS13 it connects (SSLCAUTH(OPTIONAL): no client certificate needed); a TLS 1.2
+    CipherSpec is refused with AMQ9631E."""
+    _put(_client(site, "TLS13.SVRCONN", "ANY_TLS13", repo="nocert"))
+    assert _refused(lambda: _client(site, "TLS13.SVRCONN", CIPH)) == \
+        CMQC.MQRC_SSL_INITIALIZATION_ERROR
+    assert "channel 'TLS13.SVRCONN'" in site.wait_for_log("channel 'TLS13.SVRCONN'")
+
+
+def test_sslcauth_required_needs_a_client_certificate(site):
+    """Given SSLCAUTH(REQUIRED), when a client without a certificate connects, then it is
+    refused (2393) and AMQ9637E is logged."""
+    assert _refused(lambda: _client(site, repo="nocert")) == \
+        CMQC.MQRC_SSL_INITIALIZATION_ERROR
+    assert "AMQ9637E" in site.wait_for_log("AMQ9637E")
+
+
+def test_sslpeer_on_the_channel(site):
+    """Given SSLPEER('CN=app*, O=MQPY') on the channel, alice's certificate (CN=app1, O=mqpy)
+    matches (IBM compares case-blind, with wildcards); with SSLPEER('CN=somebody') she is
+    refused with 2398 and AMQ9636E."""
+    site.mqsc("ALTER CHANNEL(TLS.SVRCONN) CHLTYPE(SVRCONN) SSLPEER('CN=app*, O=MQPY')\n")
+    try:
+        _put(_client(site))
+        site.mqsc("ALTER CHANNEL(TLS.SVRCONN) CHLTYPE(SVRCONN) SSLPEER('CN=somebody')\n")
+        assert _refused(lambda: _client(site)) == CMQC.MQRC_SSL_PEER_NAME_MISMATCH
+        assert "AMQ9636E" in site.wait_for_log("AMQ9636E")
+    finally:
+        site.mqsc("ALTER CHANNEL(TLS.SVRCONN) CHLTYPE(SVRCONN) SSLPEER(' ')\n")
+
+
+def test_client_sslpeername_and_an_untrusted_queue_manager(site):
+    """Given the client's MQCD SSLPeerName, when it matches the queue manager's certificate
+    (CN=QMS, O=mqpy) the client connects, when not MQCONN is 2398; a client that does not
+    trust the queue manager's CA fails its handshake with 2393."""
+    _put(_client(site, peer="CN=QMS, O=mqpy"))
+    assert _refused(lambda: _client(site, peer="CN=OTHERQM")) == \
+        CMQC.MQRC_SSL_PEER_NAME_MISMATCH
+    assert _refused(lambda: _client(site, repo="stranger")) == \
+        CMQC.MQRC_SSL_INITIALIZATION_ERROR
+
+
+def test_plain_and_tls_mismatches(site):
+    """Given TLS.SVRCONN (SSLCIPH set) and APP.SVRCONN (none), when a client reaches the TLS
+    channel without TLS it is refused with AMQ9639E; when it reaches the plain channel with
+    TLS, AMQ9641E; the listener keeps serving."""
+    plain = mqpy.QueueManager(None)
+    assert _refused(lambda: plain.connect_tcp_client(QM, mqpy.CD(), "TLS.SVRCONN",
+                                                     site.conn_info, ALICE, ALICE_PW)) == \
+        CMQC.MQRC_SSL_INITIALIZATION_ERROR
+    assert "AMQ9639E" in site.wait_for_log("AMQ9639E")
+    assert _refused(lambda: _client(site, channel="APP.SVRCONN")) == \
+        CMQC.MQRC_SSL_INITIALIZATION_ERROR
+    assert "AMQ9641E" in site.wait_for_log("AMQ9641E")
+    _put(_client(site))
