@@ -56,9 +56,9 @@ import attrs
 
 from mqpy import CMQC, mqiproto
 from mqpy.errors import MQMIError
+from mqpy.security.chlauth import dn_matches
 from mqpy.structures import GMO, MD, OD, PMO
 from mqpy_chinit import definitions as D
-from mqpy.security.chlauth import dn_matches
 from mqpy_chinit import tls, userid
 from mqpy_chinit.framing import DEFAULT_MAX_TRANSMISSION_SIZE, SegmentReader, SegmentWriter
 from mqpy_chinit.negotiation import negotiate, reproposal

@@ -14,6 +14,8 @@ Pointer fields exist for pymqi compatibility and are always packed as 0. pymqi's
 
 from __future__ import annotations
 
+from typing import Any
+
 from mqpy import CMQC, CMQCFC, CMQXC
 from mqpy.mqstruct import (
     Layout,
