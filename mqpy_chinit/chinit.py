@@ -137,6 +137,7 @@ class ChannelInitiator:
         # async (chinit, conversation, first InitialData, definition) serving a SVRCONN
         self.svrconn_handler: SvrconnHandler | None = None
         self.access = ChannelAccess(admin, connect_qm, connect_for, self._log)
+        tlsstream.set_key_repository(self._key_repository)
 
     def _log(self, msgid: str, text: str) -> None:
         self.log(msgid, text)

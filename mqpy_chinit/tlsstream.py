@@ -1,4 +1,4 @@
-"""The responder's side of channel TLS in trio: tell TLS from plain MQ, then shake hands.
+"""Channel TLS in trio: the responder tells TLS from plain MQ, the initiator starts it.
 
 A listener cannot know which channel a partner wants before it has read the partner's
 INITIAL_DATA, and with TLS that flow is inside the session. So, as MQ's listener does, every
@@ -6,19 +6,25 @@ connection is looked at first: a TLS handshake record (first byte 0x16) is answe
 queue manager's certificate (``tls.server_context`` over QMGR SSLKEYR) and the channel's
 own rules are applied once its INITIAL_DATA names it (``tls.check_inbound``); a TSH is plain
 MQ. The byte looked at is given back to whoever reads the stream next (:class:`Prefixed`).
+
+An outbound message channel (SDR, SVR, RQSTR) with SSLCIPH opens its connection through
+:func:`open_channel_stream`: TLS with exactly its CipherSpec and the queue manager's own
+certificate, and the partner's certificate checked against its SSLPEER.
 """
 
 from __future__ import annotations
 
 import ssl
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import trio
 
-from mqpy_chinit.tls import KeyRepositoryError, server_context
+from mqpy.security.chlauth import dn_matches
+from mqpy_chinit.tls import KeyRepositoryError, client_context, peer_dn, server_context
 
-__all__ = ["ChannelTLSStream", "Prefixed", "accept"]
+__all__ = ["ChannelTLSError", "ChannelTLSStream", "Prefixed", "accept", "open_channel_stream",
+           "set_key_repository"]
 
 TLS_HANDSHAKE_RECORD = 0x16
 HANDSHAKE_TIMEOUT = 30.0
@@ -96,7 +102,7 @@ async def accept(stream: trio.SocketStream, repository: Callable[[], str],
     connection is unusable (closed, a failed handshake, no key repository); logged."""
     with trio.move_on_after(HANDSHAKE_TIMEOUT):
         try:
-            first = await stream.receive_some(1)
+            first = await stream.receive_some(65536)
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             return None
         if not first:
@@ -121,3 +127,50 @@ async def accept(stream: trio.SocketStream, repository: Callable[[], str],
     log("AMQ9259E", f"Connection timed out: {peer} started no channel within "
         f"{HANDSHAKE_TIMEOUT:.0f} seconds.")
     return None
+
+
+# ---------------------------------------------------------------------------- the initiator
+
+#: QMGR SSLKEYR of this channel initiator's queue manager (set by the channel initiator).
+_key_repository: Callable[[], str] = lambda: ""
+
+
+def set_key_repository(get: Callable[[], str]) -> None:
+    """Tell outbound channels where the queue manager's key repository is."""
+    global _key_repository
+    _key_repository = get
+
+
+class ChannelTLSError(OSError):
+    """An outbound channel's TLS could not start (an AMQ message id leads its text)."""
+
+
+async def open_channel_stream(host: str, port: int, definition: Mapping[str, object]
+                              ) -> trio.abc.Stream:
+    """TCP to a partner, with TLS when the channel's SSLCIPH is set (``tls``): the queue
+    manager's certificate from SSLKEYR, exactly the channel's CipherSpec, and SSLPEER
+    checked against the partner's certificate. ChannelTLSError (an OSError) if it fails."""
+    stream = await trio.open_tcp_stream(host, port)
+    cipher = str(definition.get("SSLCIPH") or "").strip()
+    if not cipher:
+        return stream
+    try:
+        ctx = client_context(await trio.to_thread.run_sync(_key_repository), cipher)
+    except (KeyError, KeyRepositoryError) as exc:
+        await stream.aclose()
+        raise ChannelTLSError(f"AMQ9635E: CipherSpec '{cipher}' or the key repository is "
+                              f"not usable: {exc}.") from None
+    tls_stream = trio.SSLStream(stream, ctx)
+    try:
+        await tls_stream.do_handshake()
+    except (trio.BrokenResourceError, ssl.SSLError) as exc:
+        await stream.aclose()
+        raise ChannelTLSError(f"AMQ9665E: the TLS handshake with {host}({port}) failed: "
+                              f"{exc.__cause__ or exc}.") from None
+    sslpeer = str(definition.get("SSLPEER") or "").strip()
+    dn = peer_dn(tls_stream.getpeercert())
+    if sslpeer and (dn is None or not dn_matches(sslpeer, dn)):
+        await tls_stream.aclose()
+        raise ChannelTLSError(f"AMQ9636E: SSL distinguished name '{dn or ''}' of "
+                              f"{host}({port}) does not match the peer name '{sslpeer}'.")
+    return tls_stream

@@ -154,3 +154,74 @@ def test_plain_and_tls_mismatches(site):
         CMQC.MQRC_SSL_INITIALIZATION_ERROR
     assert "AMQ9641E" in site.wait_for_log("AMQ9641E")
     _put(_client(site))
+
+
+def test_sender_channel_starts_tls_with_its_cipherspec(site, tmp_path):
+    """Given a SDR channel with SSLCIPH(ECDHE_ECDSA_AES_256_GCM_SHA384) whose partner is a TLS
+    server trusting the same CA, when the channel starts, then it shakes hands with exactly
+    that cipher, presents the queue manager's certificate (CN=QMS) and sends its TSH inside
+    the session; with SSLPEER('CN=NOTTHEPARTNER') the channel refuses the partner (AMQ9636E).
+    """
+    import socket
+    import ssl
+    import threading
+
+    ca_dir = site.repos["app"]  # type: ignore[attr-defined]
+    partner = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    partner.load_cert_chain(os.path.join(ca_dir, "cert.pem"), os.path.join(ca_dir, "key.pem"))
+    partner.load_verify_locations(os.path.join(ca_dir, "ca.pem"))
+    partner.verify_mode = ssl.CERT_REQUIRED
+    seen: dict[str, object] = {}
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+
+    def serve() -> None:
+        listener.settimeout(30)
+        try:
+            raw, _ = listener.accept()
+            with partner.wrap_socket(raw, server_side=True) as conn:
+                seen["cipher"] = conn.cipher()[0]
+                seen["peer"] = dict(x[0] for x in conn.getpeercert()["subject"])
+                seen["first"] = conn.recv(4)
+        except (OSError, ssl.SSLError) as exc:
+            seen["error"] = exc
+        finally:
+            listener.close()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    site.mqsc(f"DEFINE QLOCAL(TLS.XQ) USAGE(XMITQ) REPLACE\n"
+              f"DEFINE CHANNEL(TLS.SDR) CHLTYPE(SDR) CONNAME('127.0.0.1({port})') "
+              f"XMITQ(TLS.XQ) SSLCIPH(ECDHE_ECDSA_AES_256_GCM_SHA384) SHORTRTY(0) LONGRTY(0) "
+              f"REPLACE\n"
+              "START CHANNEL(TLS.SDR)\n")
+    thread.join(40)
+    assert seen.get("cipher") == "ECDHE-ECDSA-AES256-GCM-SHA384", seen
+    assert seen["peer"]["commonName"] == "QMS"
+    assert seen["first"] == b"TSH "
+    site.mqsc("STOP CHANNEL(TLS.SDR)\n", ok=False)
+
+    # a partner whose DN is not the channel's SSLPEER is refused after the handshake
+    listener2 = socket.create_server(("127.0.0.1", 0))
+    port2 = listener2.getsockname()[1]
+
+    def serve_once() -> None:
+        listener2.settimeout(30)
+        try:
+            raw, _ = listener2.accept()
+            with partner.wrap_socket(raw, server_side=True) as conn:
+                conn.recv(4)
+        except (OSError, ssl.SSLError):
+            pass
+        finally:
+            listener2.close()
+
+    thread = threading.Thread(target=serve_once, daemon=True)
+    thread.start()
+    site.mqsc(f"DEFINE CHANNEL(TLS.SDR2) CHLTYPE(SDR) CONNAME('127.0.0.1({port2})') "
+              f"XMITQ(TLS.XQ) SSLCIPH({CIPH}) SSLPEER('CN=NOTTHEPARTNER') SHORTRTY(0) "
+              f"LONGRTY(0) REPLACE\n"
+              "START CHANNEL(TLS.SDR2)\n")
+    thread.join(40)
+    log = site.wait_for_log("does not match the peer name 'CN=NOTTHEPARTNER'")
+    assert "AMQ9636E" in log and "'CN=NOTTHEPARTNER'" in log
