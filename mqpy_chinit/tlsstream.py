@@ -131,8 +131,13 @@ async def accept(stream: trio.SocketStream, repository: Callable[[], str],
 
 # ---------------------------------------------------------------------------- the initiator
 
-#: QMGR SSLKEYR of this channel initiator's queue manager (set by the channel initiator).
-_key_repository: Callable[[], str] = lambda: ""
+def _no_key_repository() -> str:
+    return ""
+
+
+#: QMGR SSLKEYR of this channel initiator's queue manager (set by the channel initiator;
+#: one per process, as a channel initiator serves one queue manager).
+_key_repository: Callable[[], str] = _no_key_repository
 
 
 def set_key_repository(get: Callable[[], str]) -> None:
