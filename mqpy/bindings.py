@@ -79,7 +79,8 @@ def _copy(dst: Any, src: Any) -> None:
 
 
 def connect(qmgr: str = "", data_path: str | None = None, *,
-            security: mqiproto.ConnSecurity | None = None) -> BindingsConnection:
+            security: mqiproto.ConnSecurity | None = None,
+            appl_name: str | None = None) -> BindingsConnection:
     """MQCONN in bindings mode to queue manager ``qmgr`` (default: mqs.ini's default).
 
     ``security`` carries an MQCSP (user id and password, checked by CONNAUTH's CHCKLOCL, the
@@ -98,7 +99,7 @@ def connect(qmgr: str = "", data_path: str | None = None, *,
         raise MQMIError(_FAILED, CMQC.MQRC_Q_MGR_NOT_AVAILABLE) from None
     conn = BindingsConnection(sock, name)
     try:
-        reply = conn._call(_T.MQCONN, [(name, _appl_name()), security])
+        reply = conn._call(_T.MQCONN, [(name, (appl_name or _appl_name())[:28]), security])
     except MQMIError as e:
         if e.reason == CMQC.MQRC_CONNECTION_BROKEN:  # it went away before answering
             raise MQMIError(_FAILED, CMQC.MQRC_Q_MGR_NOT_AVAILABLE) from None

@@ -79,7 +79,8 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
         from mqpy import bindings
 
         qm = mqpy.QueueManager(None)
-        qm._conn = bindings.connect(name, data_path, security=security)
+        qm._conn = bindings.connect(name, data_path, security=security,
+                                    appl_name=appl or None)
         qm._name = qm._conn.qmgr_name
         return qm
 

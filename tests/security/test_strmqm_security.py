@@ -134,3 +134,33 @@ def test_client_chckclnt_required_refuses_a_client_without_password(site):
     site.mqsc("ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) "
               "CHCKCLNT(REQDADM)\n")
 
+
+
+def _setmqaut(site, *args: str):
+    import subprocess
+    import sys
+
+    code = ("import sys; from mqpy_cli.security import setmqaut; "
+            "setmqaut.main(args=sys.argv[1:], prog_name='setmqaut')")
+    return subprocess.run([sys.executable, "-c", code, "-m", "QMS", *args], env=site.inst.env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_setmqaut_on_the_running_queue_manager(site):
+    """Given the queue manager running in its daemon, when setmqaut grants alice +browse on
+    APP.Q, then her bindings connection can browse it; setmqaut -remove takes her record away
+    (2035 again); an unknown principal is setmqaut's AMQ7026E (149)."""
+    site.mqsc(f"SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('{ALICE}') AUTHADD(CONNECT)\n")
+    proc = _setmqaut(site, "-t", "q", "-n", QUEUE, "-p", ALICE, "+browse", "+inq")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "completed successfully" in proc.stdout
+    qm = site.bindings(ALICE, ALICE_PW)
+    try:
+        mqpy.Queue(qm, QUEUE, CMQC.MQOO_BROWSE).close()
+        assert _setmqaut(site, "-t", "q", "-n", QUEUE, "-p", ALICE, "-remove").returncode == 0
+        assert _refused(lambda: mqpy.Queue(qm, QUEUE, CMQC.MQOO_BROWSE)) == \
+            CMQC.MQRC_NOT_AUTHORIZED
+    finally:
+        qm.disconnect()
+    proc = _setmqaut(site, "-t", "q", "-n", QUEUE, "-p", "nobody.here", "+put")
+    assert proc.returncode == 149 and "AMQ7026E" in proc.stderr
