@@ -210,6 +210,9 @@ class _Session:
                 self._refused_assertion(peer, appl)
                 raise MQMIError(_FAILED, CMQC.MQRC_NOT_AUTHORIZED)
             user, password, channel = sec.identity(peer)
+            if sec.asserts_identity and not sec.channel and sec.credentials is None \
+                    and sec.user == self._owner():
+                user = None  # the owner's own MQ process (channel initiator): trusted
         if password is not None:  # scrypt: tens of milliseconds, not in the event loop
             self.conn = await self._thread(functools.partial(
                 self.engine.connect, appl or None, user=user, password=password,
@@ -217,6 +220,12 @@ class _Session:
         else:
             self.conn = self.engine.connect(appl or None, user=user, channel=channel)
         return mqiproto.encode_reply(d.verb, [(self.engine.name, appl)], hobj=self.conn.hconn)
+
+    @staticmethod
+    def _owner() -> str:
+        from mqpy.security import owner
+
+        return owner()
 
     def _privileged(self, peer: str | None) -> bool:
         from mqpy.security import is_privileged

@@ -30,7 +30,7 @@ def _setup(qmgr: str, data_path: str | None) -> tuple[str, str | None]:
 
 def _connect(name: str, data_path: str | None):
     try:
-        qm = mqpy.connect(name) if not data_path else _bind(name, data_path)
+        qm = _bind(name, data_path)
     except mqpy.MQMIError as e:
         click.echo(f"AMQ8146E: WebSphere MQ queue manager not available. (reason {e.reason})",
                    err=True)
@@ -38,9 +38,17 @@ def _connect(name: str, data_path: str | None):
     return qm
 
 
-def _bind(name: str, data_path: str):
+def _bind(name: str, data_path: str | None):
+    """Bindings as the queue manager's own process: the channel initiator asserts its (the
+    owner's) identity, so CHCKLOCL does not ask it for a password (as MQ's runmqchi)."""
+    from mqpy import bindings, mqiproto
+    from mqpy.security import owner
+
     qm = mqpy.QueueManager(None)
-    qm.connect(name, data_path=data_path)
+    qm._conn = bindings.connect(name, data_path,
+                                security=mqiproto.ConnSecurity(user=owner()),
+                                appl_name="runmqchi")
+    qm._name = qm._conn.qmgr_name
     return qm
 
 

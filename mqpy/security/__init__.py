@@ -52,6 +52,7 @@ __all__ = [
     "channel_decision",
     "check_channel",
     "is_privileged",
+    "owner",
     "chlauth_records",
     "delete_authrec",
     "display_chlauth",
@@ -291,6 +292,11 @@ def channel_decision(eng, query: Mapping[str, object]) -> dict[str, object]:  # 
                           mcauser=str(query.get("mcauser") or ""))
     return {"allowed": d.allowed, "user": d.user, "msgid": d.msgid, "text": d.text,
             "warning": d.warning}
+
+
+def owner() -> str:
+    """The user this process runs as: the queue manager's owner in its daemon."""
+    return _owner()
 
 
 def is_privileged(qmdir: str, user: str | None) -> bool:

@@ -164,3 +164,48 @@ def test_setmqaut_on_the_running_queue_manager(site):
         qm.disconnect()
     proc = _setmqaut(site, "-t", "q", "-n", QUEUE, "-p", "nobody.here", "+put")
     assert proc.returncode == 149 and "AMQ7026E" in proc.stderr
+
+
+def test_chcklocl_reqdadm_and_the_queue_managers_own_processes(site):
+    """Given CHCKLOCL(REQDADM), when the owner (privileged) connects in bindings mode without
+    a password, then MQCONN is 2035 and runmqsc answers AMQ8135E; with runmqsc -u and the
+    password as its first input line it works. The channel initiator, a process of the queue
+    manager, is not asked for one: killed, it is restarted by the daemon and serves clients."""
+    import getpass
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from mqpy.security.users import UserFile, users_path
+
+    owner = getpass.getuser()[:12]
+    UserFile(users_path(site.qmdir)).set_password(owner, "owner-pw")
+    site.mqsc(f"SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('{ALICE}') AUTHADD(CONNECT)\n"
+              "ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) "
+              "CHCKLOCL(REQDADM)\n")
+    runmqsc = ("import sys; from mqpy_cli.runmqsc import runmqsc; "
+               "runmqsc.main(args=sys.argv[1:], prog_name='runmqsc')")
+    try:
+        assert _refused(site.bindings) == CMQC.MQRC_NOT_AUTHORIZED
+        site.bindings(owner, "owner-pw").disconnect()
+        assert "AMQ8135E" in site.mqsc("DISPLAY QMGR CHLAUTH\n", ok=False)
+        with open(os.path.join(site.qmdir, "chinit.pid")) as f:
+            old = int(f.read())
+        os.kill(old, signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while True:  # the daemon restarts it; it reconnects and restarts its listener
+            try:
+                site.client(ALICE, ALICE_PW).disconnect()
+                break
+            except mqpy.MQMIError:
+                assert time.monotonic() < deadline, "the channel initiator did not come back"
+                time.sleep(0.2)
+    finally:
+        proc = subprocess.run(
+            [sys.executable, "-c", runmqsc, "-u", owner, "QMS"], env=site.inst.env,
+            input="owner-pw\nALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) "
+                  "CHCKLOCL(OPTIONAL)\n", capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    site.bindings().disconnect()
