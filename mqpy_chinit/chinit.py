@@ -322,7 +322,7 @@ class ChannelInitiator:
         SECURITY_FAILURE and the log AMQ9776E / AMQ9777E."""
         d = await self.access.decide({
             "channel": name, "address": address, "remote_qmgr": first.qmgr_name.strip(),
-            "mcauser": D.str_attr(definition, "MCAUSER")})
+            "mcauser": D.str_attr(definition, "MCAUSER"), **tls_identity(conv.stream)})
         if d["allowed"]:
             if d.get("warning"):
                 self.log(str(d["msgid"]), f"{d['text']} (WARN(YES): allowed)")
@@ -765,6 +765,17 @@ class ChannelInitiator:
                 await mqi(qm.put1, od, json.dumps(reply).encode(), rmd)
             except mqpy.MQMIError as e:
                 self.log("AMQ9999E", f"Reply to a channel command failed: reason {e.reason}.")
+
+
+def tls_identity(stream: Any) -> dict[str, str]:
+    """The TLS partner's subject and issuer DNs for CHLAUTH's SSLPEERMAP ({} when plain)."""
+    _cipher, cert = _tls_session(stream)
+    out = {}
+    for key, field in (("ssl_peer", "subject"), ("ssl_issuer", "issuer")):
+        dn = tls.peer_dn(cert, field)
+        if dn is not None:
+            out[key] = dn
+    return out
 
 
 def _tls_session(stream: Any) -> tuple[tuple[str, str, int] | None, dict | None]:

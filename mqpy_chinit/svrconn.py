@@ -513,9 +513,11 @@ class SvrconnInstance:
         # an MQCSP's user id is the asserted one (MQ 8's MQCSP authentication mode): USERMAP
         # and BLOCKUSER judge the user the conversation will run as (ADOPTCTX(YES))
         client_user = ident.credentials.user if ident.credentials else ident.client_user
+        from mqpy_chinit.chinit import tls_identity
+
         decision = await self.chinit.channel_decision(
             {"channel": self.name, "address": self.peer, "client_user": client_user,
-             "mcauser": mcauser})
+             "mcauser": mcauser, **tls_identity(self.conv.stream)})
         if not decision["allowed"]:
             cc.refused = True
             self.log(str(decision["msgid"]), str(decision["text"]))

@@ -225,3 +225,30 @@ def test_sender_channel_starts_tls_with_its_cipherspec(site, tmp_path):
     thread.join(40)
     log = site.wait_for_log("does not match the peer name 'CN=NOTTHEPARTNER'")
     assert "AMQ9636E" in log and "'CN=NOTTHEPARTNER'" in log
+
+
+def test_sslpeermap_maps_the_certificate_to_a_user(site):
+    """Given SSLPEERMAP SSLPEER('CN=app1') USERSRC(MAP) MCAUSER('bob') on TLS.SVRCONN, when a
+    client with that certificate connects without an MQCSP, then it runs as bob (bob may not
+    put); with USERSRC(NOACCESS) it is refused with 2035 and AMQ9777E."""
+    site.mqsc("SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('bob') AUTHADD(CONNECT)\n"
+              "SET CHLAUTH(TLS.SVRCONN) TYPE(SSLPEERMAP) SSLPEER('CN=app1') USERSRC(MAP) "
+              "MCAUSER('bob')\n")
+    try:
+        qm = mqpy.QueueManager(None)
+        qm.connect_tcp_client(QM, mqpy.CD(SSLCipherSpec=CIPH.encode()), "TLS.SVRCONN",
+                              site.conn_info,
+                              sco=mqpy.SCO(KeyRepository=site.repos["app"].encode()))
+        try:
+            assert _refused(lambda: mqpy.Queue(qm, QUEUE, CMQC.MQOO_OUTPUT)) == \
+                CMQC.MQRC_NOT_AUTHORIZED
+        finally:
+            qm.disconnect()
+        site.mqsc("SET CHLAUTH(TLS.SVRCONN) TYPE(SSLPEERMAP) SSLPEER('CN=app1') "
+                  "USERSRC(NOACCESS) ACTION(REPLACE)\n")
+        assert _refused(lambda: _client(site)) == CMQC.MQRC_NOT_AUTHORIZED
+        log = site.wait_for_log("CN=app1) CLNTUSER")
+        assert "AMQ9777E" in log and "CN=app1) CLNTUSER(alice)" in log
+    finally:
+        site.mqsc("SET CHLAUTH(TLS.SVRCONN) TYPE(SSLPEERMAP) SSLPEER('CN=app1') "
+                  "ACTION(REMOVE)\n")
