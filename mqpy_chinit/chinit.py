@@ -248,7 +248,7 @@ class ChannelInitiator:
             definition = await trio.to_thread.run_sync(self.admin.channel, name)
             chltype = D.str_attr(definition, "CHLTYPE") if definition else ""
             refusal = tls.check_inbound(definition or {}, name, peer_host,
-                                        *_tls_session(stream))
+                                        *tlsstream.tls_session(stream))
             if refusal is not None:
                 self.log(refusal.msgid, refusal.text)
                 with trio.CancelScope(shield=True):
@@ -322,7 +322,7 @@ class ChannelInitiator:
         SECURITY_FAILURE and the log AMQ9776E / AMQ9777E."""
         d = await self.access.decide({
             "channel": name, "address": address, "remote_qmgr": first.qmgr_name.strip(),
-            "mcauser": D.str_attr(definition, "MCAUSER"), **tls_identity(conv.stream)})
+            "mcauser": D.str_attr(definition, "MCAUSER"), **tlsstream.tls_identity(conv.stream)})
         if d["allowed"]:
             if d.get("warning"):
                 self.log(str(d["msgid"]), f"{d['text']} (WARN(YES): allowed)")
@@ -765,25 +765,6 @@ class ChannelInitiator:
                 await mqi(qm.put1, od, json.dumps(reply).encode(), rmd)
             except mqpy.MQMIError as e:
                 self.log("AMQ9999E", f"Reply to a channel command failed: reason {e.reason}.")
-
-
-def tls_identity(stream: Any) -> dict[str, str]:
-    """The TLS partner's subject and issuer DNs for CHLAUTH's SSLPEERMAP ({} when plain)."""
-    _cipher, cert = _tls_session(stream)
-    out = {}
-    for key, field in (("ssl_peer", "subject"), ("ssl_issuer", "issuer")):
-        dn = tls.peer_dn(cert, field)
-        if dn is not None:
-            out[key] = dn
-    return out
-
-
-def _tls_session(stream: Any) -> tuple[tuple[str, str, int] | None, dict | None]:
-    """(negotiated cipher, verified peer certificate) of a TLS channel; (None, None) if
-    plain."""
-    if not isinstance(stream, tlsstream.ChannelTLSStream):
-        return None, None
-    return stream.cipher(), stream.getpeercert() or None
 
 
 def _peer_address(stream: Any) -> str:

@@ -61,7 +61,7 @@ import trio
 from mqpy import CMQC, mqiproto, waiting
 from mqpy.errors import MQMIError
 from mqpy_chinit import definitions as D
-from mqpy_chinit import userid
+from mqpy_chinit import tlsstream, userid
 from mqpy_chinit.mca import CONFIRM_TIMEOUT, MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
 from mqpy_chinit.negotiation import negotiate
 from mqpy_chinit.states import ChannelState, ChannelStatus
@@ -513,11 +513,9 @@ class SvrconnInstance:
         # an MQCSP's user id is the asserted one (MQ 8's MQCSP authentication mode): USERMAP
         # and BLOCKUSER judge the user the conversation will run as (ADOPTCTX(YES))
         client_user = ident.credentials.user if ident.credentials else ident.client_user
-        from mqpy_chinit.chinit import tls_identity
-
         decision = await self.chinit.channel_decision(
             {"channel": self.name, "address": self.peer, "client_user": client_user,
-             "mcauser": mcauser, **tls_identity(self.conv.stream)})
+             "mcauser": mcauser, **tlsstream.tls_identity(self.conv.stream)})
         if not decision["allowed"]:
             cc.refused = True
             self.log(str(decision["msgid"]), str(decision["text"]))

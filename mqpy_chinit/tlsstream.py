@@ -24,7 +24,7 @@ from mqpy.security.chlauth import dn_matches
 from mqpy_chinit.tls import KeyRepositoryError, client_context, peer_dn, server_context
 
 __all__ = ["ChannelTLSError", "ChannelTLSStream", "Prefixed", "accept", "open_channel_stream",
-           "set_key_repository"]
+           "set_key_repository", "tls_identity", "tls_session"]
 
 TLS_HANDSHAKE_RECORD = 0x16
 HANDSHAKE_TIMEOUT = 30.0
@@ -91,6 +91,25 @@ class ChannelTLSStream(trio.abc.Stream):
 
     async def aclose(self) -> None:
         await self.tls.aclose()
+
+
+def tls_session(stream: Any) -> tuple[tuple[str, str, int] | None, dict | None]:
+    """(negotiated cipher, verified peer certificate) of a channel's stream; (None, None)
+    when it is plain."""
+    if not isinstance(stream, ChannelTLSStream):
+        return None, None
+    return stream.cipher(), stream.getpeercert() or None
+
+
+def tls_identity(stream: Any) -> dict[str, str]:
+    """The TLS partner's subject and issuer DNs for CHLAUTH's SSLPEERMAP ({} when plain)."""
+    _cipher, cert = tls_session(stream)
+    out = {}
+    for key, field in (("ssl_peer", "subject"), ("ssl_issuer", "issuer")):
+        dn = peer_dn(cert, field)
+        if dn is not None:
+            out[key] = dn
+    return out
 
 
 async def accept(stream: trio.SocketStream, repository: Callable[[], str],
