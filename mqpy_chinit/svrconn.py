@@ -375,6 +375,9 @@ class SvrconnInstance:
         """USERID_DATA / CONAUTH_INFO before a conversation's MQCONN (mqpy_chinit.userid)."""
         key = ev.conv_id if self.sharing else None
         little = self._byte_order() == ByteOrder.LITTLE
+        if key not in self.identities and len(self.identities) >= max(self.sharing, 1):
+            raise ProtocolError(StatusCode.CONV_ID_ERROR, "user-id flows for more "
+                                "conversations than the channel shares")
         ident = self.identities.setdefault(key, _Identity())
         if ev.segment_type == _T.USERID_DATA:
             ident.client_user = userid.parse_uid(ev.body, little=little)

@@ -245,3 +245,20 @@ def test_client_may_not_assert_an_identity(site):
         instance.close()
     assert "carried a security context" in site.wait_for_log("carried a security context")
     _alice_works(site)
+
+
+def test_user_id_flows_for_too_many_conversations_end_the_instance(site):
+    """Given a started instance sharing SHARECNV conversations, when a client sends
+    USERID_DATA for more conversations than that without connecting any, then the instance
+    ends with AMQ9504E (nothing piles up in the channel initiator)."""
+    from mqpy_chinit import userid
+
+    instance, conv = _raw_conversation(site)
+    try:
+        for n in range(1, max(instance.sharing, 1) + 2):
+            instance.send(userid.userid_event("flood", conv_id=n, request_id=0))
+        assert conv.replies.get(timeout=20) is None
+    finally:
+        instance.close()
+    assert "user-id flows for more" in site.wait_for_log("user-id flows for more")
+    _alice_works(site)
