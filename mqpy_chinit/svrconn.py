@@ -61,7 +61,7 @@ import trio
 from mqpy import CMQC, mqiproto, waiting
 from mqpy.errors import MQMIError
 from mqpy_chinit import definitions as D
-from mqpy_chinit import tlsstream, userid
+from mqpy_chinit import tls, tlsstream, userid
 from mqpy_chinit.mca import CONFIRM_TIMEOUT, MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
 from mqpy_chinit.negotiation import negotiate
 from mqpy_chinit.states import ChannelState, ChannelStatus
@@ -119,6 +119,10 @@ class SvrconnStatus(ChannelStatus):
     max_conversations: int = 0
     remote_appl_tag: str = ""
     instance_key: str = ""
+    mcauser: str = ""  #: the user the conversations run as (CHLAUTH's decision, MQCSP)
+    sslciph: str = ""  #: the TLS cipher negotiated ("" when plain)
+    sslpeer: str = ""  #: the client certificate's DN
+    sslcerti: str = ""  #: its issuer's DN
 
     def as_mqsc(self) -> dict[str, object]:
         out = super().as_mqsc()
@@ -126,7 +130,8 @@ class SvrconnStatus(ChannelStatus):
                     "INDOUBT", "SHORTRTS", "LONGRTS", "BATCHES", "BATCHSZ", "XBATCHSZ"):
             out.pop(key, None)
         out.update(CURSHCNV=self.current_conversations, MAXSHCNV=self.max_conversations,
-                   RAPPLTAG=self.remote_appl_tag)
+                   RAPPLTAG=self.remote_appl_tag, MCAUSER=self.mcauser, SSLCIPH=self.sslciph,
+                   SSLPEER=self.sslpeer, SSLCERTI=self.sslcerti)
         return out
 
 
@@ -203,6 +208,11 @@ class SvrconnInstance:
         self.name = first.channel_name.strip()
         self.peer = _peer_host(conversation.stream)
         self.status = SvrconnStatus(self.name, "SVRCONN", conname=self.peer)
+        cipher, _cert = tlsstream.tls_session(conversation.stream)
+        tls_ids = tlsstream.tls_identity(conversation.stream)
+        self.status.sslciph = tls.ibm_name(cipher)
+        self.status.sslpeer = tls_ids.get("ssl_peer", "")
+        self.status.sslcerti = tls_ids.get("ssl_issuer", "")
         conversation.status = self.status
         self.registry = _registry(chinit)
         self.conversations: dict[int | None, _ClientConversation] = {}
@@ -527,6 +537,7 @@ class SvrconnInstance:
             self.log(str(decision["msgid"]), f"{decision['text']} (WARN(YES): allowed)")
         security = mqiproto.ConnSecurity(ident.credentials, user=str(decision["user"]),
                                          channel=self.name, address=self.peer)
+        self.status.mcauser = security.identity(None)[0] or ""
         qm = await self._thread(self.chinit.connect_for, security, appl)
         backend = qm.get_handle()
         if appl and isinstance(getattr(backend, "appl_name", None), bytes):

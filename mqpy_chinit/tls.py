@@ -41,7 +41,8 @@ from mqpy.security.chlauth import dn_matches
 from mqpy_chinit.wire import StatusCode
 
 __all__ = ["CIPHER_SPECS", "CipherSpec", "InboundRefusal", "KeyRepositoryError",
-           "check_inbound", "cipher_matches", "client_context", "peer_dn", "server_context"]
+           "check_inbound", "cipher_matches", "client_context", "ibm_name", "peer_dn",
+           "server_context"]
 
 CERT_FILE, KEY_FILE, CA_FILE = "cert.pem", "key.pem", "ca.pem"
 TLS12, TLS13 = "TLSv1.2", "TLSv1.3"
@@ -107,6 +108,17 @@ def cipher_matches(name: str, negotiated: tuple[str, str, int] | None) -> bool:
     if protocol not in spec.versions:
         return False
     return not spec.openssl or spec.openssl == cipher
+
+
+def ibm_name(negotiated: tuple[str, str, int] | None) -> str:
+    """The CipherSpec name IBM shows (DISPLAY CHSTATUS SSLCIPH) for a session's cipher."""
+    if negotiated is None:
+        return ""
+    cipher = negotiated[0]
+    for spec in CIPHER_SPECS.values():
+        if spec.openssl == cipher:
+            return spec.name
+    return cipher  # TLS 1.3: OpenSSL's names are IBM's
 
 
 def _files(repository: str) -> tuple[str, str, str]:

@@ -252,3 +252,15 @@ def test_sslpeermap_maps_the_certificate_to_a_user(site):
     finally:
         site.mqsc("SET CHLAUTH(TLS.SVRCONN) TYPE(SSLPEERMAP) SSLPEER('CN=app1') "
                   "ACTION(REMOVE)\n")
+
+
+def test_chstatus_shows_the_session(site):
+    """Given alice connected over TLS.SVRCONN, when DISPLAY CHSTATUS runs, then it shows the
+    CipherSpec negotiated (IBM's name), the client certificate's DN and the user the channel runs as."""
+    qm = _client(site)
+    try:
+        out = " ".join(site.mqsc("DISPLAY CHSTATUS(TLS.SVRCONN) ALL\n").split())
+    finally:
+        qm.disconnect()
+    assert f"SSLCIPH({CIPH})" in out
+    assert "CN=app1" in out and f"MCAUSER({ALICE})" in out
