@@ -12,7 +12,7 @@ authority, not an option), so their arguments are read here by hand::
 Both work on a queue manager running in this process, or on one that is not running (its
 engine is started for the command and ended after it). For a queue manager running in its
 daemon (strmqm), setmqaut sends the same change as MQSC SET / DELETE AUTHREC to its command
-server; dspmqaut answers AMQ8146E there (no DISPLAY ENTAUTH yet). Exit statuses are setmqaut's (0, 36, 40, 72, 133, 145-151).
+server, and dspmqaut reads the records with DISPLAY AUTHREC and resolves them here. Exit statuses are setmqaut's (0, 36, 40, 72, 133, 145-151).
 
 ``mqpyuser add|passwd|del|groups|list -m QM1 NAME`` manages ``<qmgr dir>/mqusers``, the user
 repository connection authentication checks (:mod:`mqpy.security.users`); it needs no
@@ -34,8 +34,10 @@ from mqpy.security import authority as oam
 from mqpy.security import (
     effective_authority,
     group_authority,
+    group_authority_of,
     remove_authority,
     set_authority,
+    user_authority,
 )
 from mqpy.security.users import UserError, UserFile, users_path
 
@@ -240,7 +242,36 @@ def dspmqaut(args: tuple[str, ...]) -> None:
         return oam.format_dspmqaut(group, name, auths,  # type: ignore[arg-type]
                                    entity_type="group")
 
-    _run(body, args, set())
+    def remote(opts, specs, seen) -> str:  # noqa: ANN001
+        """The running queue manager: its records of the object type through DISPLAY AUTHREC
+        (the command server), resolved here with the user file as the OAM does."""
+        from mqpy_chinit.admin import parse_display
+        from mqpy_cli.runmqsc import run_client
+
+        if specs:
+            raise _Exit(f"Unexpected argument '{specs[0]}'.", RC_INVALID_ARGS)
+        qm_name, root = opts["-m"], opts.get("--data-path")
+        otype, name = _target(opts, _Named(qm_name))
+        qmdir = config.qmgr_dir(qm_name, root)
+        principal, group = _entity(opts, qmdir)
+        lines, code = run_client(qm_name, [f"DISPLAY AUTHREC OBJTYPE({otype.upper()})\n"],
+                                 echo=False, data_path=root)
+        if code != 0 and not any("AMQ8147E" in x for x in lines):  # none is not an error
+            raise _Exit("AMQ8146E: IBM MQ queue manager not available.", RC_NOT_AVAILABLE)
+        records = [oam.AuthRecord(str(d.get("ENTTYPE", "")).lower(), str(d.get("ENTITY", "")),
+                                  otype, str(d.get("PROFILE", "")),
+                                  frozenset(a.lower() for a in str(d.get("AUTHLIST", ""))
+                                            .split(",") if a and a != "NONE"))
+                   for d in parse_display(lines)]
+        if principal:
+            auths = user_authority(records, UserFile(users_path(qmdir)), principal, otype,
+                                   name)
+            return oam.format_dspmqaut(principal, name, auths)
+        auths = group_authority_of(records, otype, name, group)  # type: ignore[arg-type]
+        return oam.format_dspmqaut(group, name, auths,  # type: ignore[arg-type]
+                                   entity_type="group")
+
+    _run(body, args, set(), remote)
 
 
 # ------------------------------------------------------------------ mqpyuser

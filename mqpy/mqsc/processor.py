@@ -98,6 +98,7 @@ RESPONSES: dict[str, str] = {
     "AMQ8884E": "Channel authentication record not found.",
     "AMQ8862I": "IBM MQ authority record set.",
     "AMQ8863I": "IBM MQ authority record deleted.",
+    "AMQ8864I": "Display authority record details.",  # [M]
     "AMQ8020I": "Ping IBM MQ channel complete.",
     "AMQ8023I": "IBM MQ channel reset.",
     "AMQ8019I": "Stop IBM MQ channel accepted.",
@@ -457,6 +458,8 @@ class MQSCProcessor:
             if cmd.objtype == "AUTHREC" and cmd.verb == "SET":
                 security.set_authrec(self.engine, cmd.params)
                 return [message("AMQ8862I")]
+            if cmd.objtype == "AUTHREC" and cmd.verb == "DISPLAY":
+                return self._display_authrec(cmd)
             if cmd.objtype == "AUTHREC" and cmd.verb == "DELETE":
                 if not security.delete_authrec(self.engine, cmd.params):
                     raise CommandFailed.of(CMQCFC.MQRCCF_OBJECT_NAME_ERROR, "AMQ8147E",
@@ -466,6 +469,35 @@ class MQSCProcessor:
             raise CommandFailed([message("AMQ8101S", f"{err.reason:X}")], err.reason) from None
         raise CommandFailed.of(CMQC.MQRC_FUNCTION_NOT_SUPPORTED, "AMQ8101S",
                                f"{CMQC.MQRC_FUNCTION_NOT_SUPPORTED:X}")
+
+    def _display_authrec(self, cmd: MQSCCommand) -> list[str]:
+        """DISPLAY AUTHREC [PROFILE()] [OBJTYPE()] [PRINCIPAL()|GROUP()]: the stored records,
+        PROFILE compared exactly (MATCH(PROFILE), IBM's default)."""
+        from mqpy import security
+
+        p = cmd.params
+        want_type = str(p.get("OBJTYPE") or "").lower()
+        lines: list[str] = []
+        for r in sorted(security.authority_records(self.engine),
+                        key=lambda r: (r.objtype, r.profile, r.entity_type, r.entity)):
+            if want_type and r.objtype != want_type:
+                continue
+            if p.get("PROFILE") and r.objtype != "qmgr" and r.profile != p["PROFILE"]:
+                continue
+            if p.get("PRINCIPAL") and (r.entity_type, r.entity) != ("principal",
+                                                                   p["PRINCIPAL"]):
+                continue
+            if p.get("GROUP") and (r.entity_type, r.entity) != ("group", p["GROUP"]):
+                continue
+            lines.append(message("AMQ8864I"))
+            lines.extend(format_attrs([
+                ("PROFILE", r.profile), ("ENTITY", r.entity),
+                ("ENTTYPE", r.entity_type.upper()), ("OBJTYPE", r.objtype.upper()),
+                ("AUTHLIST", ",".join(r.attributes()["AUTHLIST"]) or "NONE")]))
+        if not lines:
+            raise CommandFailed.of(CMQCFC.MQRCCF_OBJECT_NAME_ERROR, "AMQ8147E",
+                                   str(p.get("PROFILE", "")))
+        return lines
 
     @staticmethod
     def _no_chinit() -> CommandFailed:

@@ -63,6 +63,7 @@ __all__ = [
     "set_authority",
     "set_authrec",
     "set_chlauth",
+    "user_authority",
 ]
 
 DEFAULT_AUTHINFO = "SYSTEM.DEFAULT.AUTHINFO.IDPWOS"
@@ -208,19 +209,30 @@ def effective_authority(eng, qmdir: str, user: str, objtype: str, name: str  # n
                         ) -> frozenset[str]:
     """dspmqaut -p: what ``user`` may do with object ``name`` (mqm members: everything)."""
     otype = oam.objtype_of(objtype)
-    users = UserFile(users_path(qmdir))
+    return user_authority(authority_records(eng), UserFile(users_path(qmdir)), user, otype,
+                          name)
+
+
+def user_authority(records: Iterable[oam.AuthRecord], users: UserFile, user: str,
+                   otype: str, name: str) -> frozenset[str]:
+    """What ``user`` may do with object ``name`` given the authority ``records``."""
     if users.is_admin(user):
         return oam.OBJTYPES[otype]
-    return oam.effective(authority_records(eng), user, users.groups(user), otype, name)
+    return oam.effective(records, user, users.groups(user), otype, name)
 
 
 def group_authority(eng, objtype: str, name: str, group: str) -> frozenset[str]:  # noqa: ANN001
     """dspmqaut -g: the authorities group ``group`` holds for object ``name``."""
-    otype = oam.objtype_of(objtype)
+    return group_authority_of(authority_records(eng), oam.objtype_of(objtype), name, group)
+
+
+def group_authority_of(records: Iterable[oam.AuthRecord], otype: str, name: str,
+                       group: str) -> frozenset[str]:
+    """What group ``group`` holds for object ``name`` given the authority ``records``."""
     if group == ADMIN_GROUP:
         return oam.OBJTYPES[otype]
-    recs = [r for r in authority_records(eng) if r.entity_type == "group"]
-    return oam.effective(recs, "", [group], otype, name)
+    return oam.effective([r for r in records if r.entity_type == "group"], "", [group],
+                         otype, name)
 
 
 # ------------------------------------------------------------------ defaults

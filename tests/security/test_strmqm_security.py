@@ -209,3 +209,31 @@ def test_chcklocl_reqdadm_and_the_queue_managers_own_processes(site):
                   "CHCKLOCL(OPTIONAL)\n", capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     site.bindings().disconnect()
+
+
+def _dspmqaut(site, *args: str):
+    import subprocess
+    import sys
+
+    code = ("import sys; from mqpy_cli.security import dspmqaut; "
+            "dspmqaut.main(args=sys.argv[1:], prog_name='dspmqaut')")
+    return subprocess.run([sys.executable, "-c", code, "-m", "QMS", *args], env=site.inst.env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_dspmqaut_on_the_running_queue_manager(site):
+    """Given the queue manager running in its daemon and a group record for a generic
+    profile (SET AUTHREC PROFILE('APP.*') GROUP('apps') AUTHADD(BROWSE)) plus bob's own +inq
+    on APP.Q, when dspmqaut asks for bob (a member of apps) on APP.Q, then it lists browse
+    and inq; for the group it lists browse; the owner (mqm) has every authority."""
+    site.mqsc("SET AUTHREC PROFILE('APP.*') OBJTYPE(QUEUE) GROUP('apps') AUTHADD(BROWSE)\n"
+              f"SET AUTHREC PROFILE({QUEUE}) OBJTYPE(QUEUE) PRINCIPAL('bob') AUTHADD(INQ)\n")
+    out = _dspmqaut(site, "-t", "q", "-n", QUEUE, "-p", "bob")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.stdout.split()[-2:] == ["browse", "inq"]
+    out = _dspmqaut(site, "-t", "q", "-n", QUEUE, "-g", "apps")
+    assert out.stdout.split()[-1:] == ["browse"] and "inq" not in out.stdout
+    import getpass
+
+    out = _dspmqaut(site, "-t", "q", "-n", QUEUE, "-p", getpass.getuser()[:12])
+    assert "put" in out.stdout and "dlt" in out.stdout
