@@ -262,3 +262,33 @@ def test_user_id_flows_for_too_many_conversations_end_the_instance(site):
         instance.close()
     assert "user-id flows for more" in site.wait_for_log("user-id flows for more")
     _alice_works(site)
+
+
+def test_garbled_and_oversized_frames_at_the_daemons_listener(site):
+    """Given the listener of the channel initiator strmqm started, when a partner sends bytes
+    that are not MQ (an HTTP request), then it gets a STATUS and the connection is closed;
+    when a running instance announces a segment beyond the negotiated maximum, the same; both
+    are logged as AMQ9504E in AMQERR01.LOG and the listener serves alice next."""
+    import time
+
+    from mqpy_chinit.framing import SegmentReader
+
+    before = site.errors().count("AMQ9504E")
+    with socket.create_connection(("127.0.0.1", site.port), timeout=20) as sock:
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: mq\r\n\r\n")
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    events = SegmentReader().feed(data)
+    assert len(events) == 1 and isinstance(events[0], Status)
+    instance, conv = _raw_conversation(site)
+    try:
+        instance.sock.sendall(b"TSHM" + (50_000_000).to_bytes(4, "big") + bytes(28))
+        assert conv.replies.get(timeout=20) is None
+    finally:
+        instance.close()
+    deadline = time.monotonic() + 10
+    while site.errors().count("AMQ9504E") < before + 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert site.errors().count("AMQ9504E") >= before + 2
+    _alice_works(site)
