@@ -1,6 +1,6 @@
 """Client-connection round trips per second through a SVRCONN channel; JSON results.
 
-    python -m benchmarks.client_bench [--out FILE] [--quick] [--seconds S]
+    python -m benchmarks.client_bench [--out FILE] [--quick] [--seconds S] [--no-tls]
 
 A queue manager and its channel initiator (listening on 127.0.0.1, port 0) run in a child
 process, so that client and server do not share one interpreter lock, as on two machines.
@@ -12,6 +12,9 @@ round trip of a 1 KB message:
 - ``persistent_syncpoint``: MQPUT under syncpoint, MQCMIT, MQGET under syncpoint, MQCMIT,
   persistent (4 MQI flows, 2 log forces).
 
+Each scenario runs on a plain channel and on a TLS one (``BENCH.TLS.SVRCONN``,
+SSLCIPH(ECDHE_ECDSA_AES_128_GCM_SHA256), certificates from a CA made for the run with
+``trustme``, a test dependency; without it, or with ``--no-tls``, only the plain channel).
 Each result gives round trips per second, MQI calls per second and the mean round-trip
 latency. Nothing is asserted; the figures are to be read against the machine.
 """
@@ -30,6 +33,8 @@ import time
 
 QMGR = "CLBENCH"
 CHANNEL = "BENCH.SVRCONN"
+TLS_CHANNEL = "BENCH.TLS.SVRCONN"
+CIPHER = "ECDHE_ECDSA_AES_128_GCM_SHA256"
 CLIENT_COUNTS = (1, 16)
 SCENARIOS = {"nonpersistent": 2, "persistent_syncpoint": 4}  # MQI calls per round trip
 
@@ -49,6 +54,11 @@ def serve(root: str) -> None:
     local.create(QMGR, root)
     engine = local.start(QMGR, root)
     engine.define("CHANNEL", CHANNEL, {"CHLTYPE": "SVRCONN"})
+    qm_keys = os.path.join(root, "keys", "qm")
+    if os.path.isdir(qm_keys):
+        engine.alter_qmgr({"SSLKEYR": qm_keys})
+        engine.define("CHANNEL", TLS_CHANNEL, {"CHLTYPE": "SVRCONN", "SSLCIPH": CIPHER,
+                                               "SSLCAUTH": "OPTIONAL"})
     for i in range(max(CLIENT_COUNTS)):
         engine.define("QLOCAL", f"BENCH.Q.{i}", {"MAXDEPTH": 999999999})
 
@@ -70,11 +80,17 @@ def serve(root: str) -> None:
 
 
 def _client(port: int, index: int, scenario: str, stop: threading.Event,
-            counts: list[int], latencies: list[float], ready: threading.Barrier) -> None:
+            counts: list[int], latencies: list[float], ready: threading.Barrier,
+            tls_keys: str) -> None:
     import mqpy
     from mqpy import CMQC
 
-    qm = mqpy.connect(QMGR, CHANNEL, f"127.0.0.1({port})")
+    if tls_keys:
+        qm = mqpy.QueueManager(None)
+        qm.connect_tcp_client(QMGR, mqpy.CD(SSLCipherSpec=CIPHER.encode()), TLS_CHANNEL,
+                              f"127.0.0.1({port})", sco=mqpy.SCO(KeyRepository=tls_keys.encode()))
+    else:
+        qm = mqpy.connect(QMGR, CHANNEL, f"127.0.0.1({port})")
     queue = mqpy.Queue(qm, f"BENCH.Q.{index}", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_EXCLUSIVE)
     data = os.urandom(1024)
     persistent = scenario == "persistent_syncpoint"
@@ -101,13 +117,34 @@ def _client(port: int, index: int, scenario: str, stop: threading.Event,
     qm.disconnect()
 
 
-def run_scenario(port: int, scenario: str, clients: int, seconds: float) -> dict:
+def make_keys(root: str) -> str | None:
+    """A CA, the queue manager's key repository and the clients' (PEM directories, as
+    ``mqpy_chinit.tls`` reads them); None without trustme."""
+    try:
+        import trustme
+    except ImportError:
+        return None
+    ca = trustme.CA()
+    leaf = ca.issue_cert("bench.example", common_name=QMGR)
+    qm_keys, client_keys = os.path.join(root, "keys", "qm"), os.path.join(root, "keys", "app")
+    for d in (qm_keys, client_keys):
+        os.makedirs(d)
+        ca.cert_pem.write_to_path(os.path.join(d, "ca.pem"))
+    with open(os.path.join(qm_keys, "cert.pem"), "wb") as f:
+        for blob in leaf.cert_chain_pems:
+            f.write(blob.bytes())
+    leaf.private_key_pem.write_to_path(os.path.join(qm_keys, "key.pem"))
+    return client_keys
+
+
+def run_scenario(port: int, scenario: str, clients: int, seconds: float,
+                 tls_keys: str = "") -> dict:
     stop = threading.Event()
     counts = [0] * clients
     latencies = [0.0] * clients
     ready = threading.Barrier(clients + 1)
     threads = [threading.Thread(target=_client, args=(port, i, scenario, stop, counts,
-                                                      latencies, ready))
+                                                      latencies, ready, tls_keys))
                for i in range(clients)]
     for t in threads:
         t.start()
@@ -120,7 +157,8 @@ def run_scenario(port: int, scenario: str, clients: int, seconds: float) -> dict
     wall = time.perf_counter() - t0
     trips = sum(counts)
     return {
-        "scenario": scenario, "clients": clients, "message_bytes": 1024,
+        "scenario": scenario, "clients": clients, "tls": bool(tls_keys),
+        "message_bytes": 1024,
         "round_trips": trips, "seconds": round(wall, 3),
         "round_trips_per_s": round(trips / wall, 1),
         "mqi_calls_per_s": round(trips * SCENARIOS[scenario] / wall, 1),
@@ -133,6 +171,7 @@ def main() -> None:
     ap.add_argument("--out", default=None, help="also write the JSON document here")
     ap.add_argument("--quick", action="store_true", help="1 s per scenario, for a smoke run")
     ap.add_argument("--seconds", type=float, default=5.0)
+    ap.add_argument("--no-tls", action="store_true", help="the plain channel only")
     ap.add_argument("--serve", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.serve:
@@ -140,6 +179,7 @@ def main() -> None:
         return
     seconds = 1.0 if args.quick else args.seconds
     with tempfile.TemporaryDirectory(prefix="mqpy-client-bench-") as root:
+        tls_keys = None if args.no_tls else make_keys(root)
         server = subprocess.Popen(
             [sys.executable, "-m", "benchmarks.client_bench", "--serve", root],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
@@ -147,11 +187,12 @@ def main() -> None:
         try:
             port = int(server.stdout.readline())
             results = []
-            for scenario in SCENARIOS:
-                for clients in CLIENT_COUNTS:
-                    res = run_scenario(port, scenario, clients, seconds)
-                    print(json.dumps(res), file=sys.stderr, flush=True)
-                    results.append(res)
+            for keys in ("", tls_keys) if tls_keys else ("",):
+                for scenario in SCENARIOS:
+                    for clients in CLIENT_COUNTS:
+                        res = run_scenario(port, scenario, clients, seconds, keys)
+                        print(json.dumps(res), file=sys.stderr, flush=True)
+                        results.append(res)
         finally:
             server.stdin.close()
             server.wait(30)

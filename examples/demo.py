@@ -73,11 +73,13 @@ def main() -> None:
             run("strmqm", qm)
         run("dspmq")
 
-        say("QM2: a listener, the receiving end of channel QM1.TO.QM2, the target queue")
+        say("QM2: a listener, the receiving end of channel QM1.TO.QM2 (CHLAUTH lets it run "
+            "as the channel initiator's own, privileged, user), the target queue")
         mqsc("QM2", f"""
             DEFINE LISTENER(TCP.LISTENER) TRPTYPE(TCP) PORT({port}) CONTROL(QMGR)
             START LISTENER(TCP.LISTENER)
             DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR) TRPTYPE(TCP)
+            SET CHLAUTH(QM1.TO.QM2) TYPE(BLOCKUSER) USERLIST('nobody')
             DEFINE QLOCAL(APP.ORDERS) MAXDEPTH(100000)
             """)
 

@@ -78,8 +78,14 @@ def _copy(dst: Any, src: Any) -> None:
     dst.set(**src.get())
 
 
-def connect(qmgr: str = "", data_path: str | None = None) -> BindingsConnection:
-    """MQCONN in bindings mode to queue manager ``qmgr`` (default: mqs.ini's default)."""
+def connect(qmgr: str = "", data_path: str | None = None, *,
+            security: mqiproto.ConnSecurity | None = None,
+            appl_name: str | None = None) -> BindingsConnection:
+    """MQCONN in bindings mode to queue manager ``qmgr`` (default: mqs.ini's default).
+
+    ``security`` carries an MQCSP (user id and password, checked by CONNAUTH's CHCKLOCL, the
+    connection then runs as that user) and, for a channel initiator only, the identity of
+    the client it connects for. Refused: MQRC_NOT_AUTHORIZED (2035)."""
     name = qmgr.strip() or config.default_qmgr(data_path) or ""
     if not name:
         raise MQMIError(_FAILED, CMQC.MQRC_Q_MGR_NAME_ERROR)
@@ -93,7 +99,7 @@ def connect(qmgr: str = "", data_path: str | None = None) -> BindingsConnection:
         raise MQMIError(_FAILED, CMQC.MQRC_Q_MGR_NOT_AVAILABLE) from None
     conn = BindingsConnection(sock, name)
     try:
-        reply = conn._call(_T.MQCONN, [(name, _appl_name())])
+        reply = conn._call(_T.MQCONN, [(name, (appl_name or _appl_name())[:28]), security])
     except MQMIError as e:
         if e.reason == CMQC.MQRC_CONNECTION_BROKEN:  # it went away before answering
             raise MQMIError(_FAILED, CMQC.MQRC_Q_MGR_NOT_AVAILABLE) from None
@@ -220,6 +226,14 @@ class BindingsConnection:
 
     def set(self, hobj: int, selector: int, value: int | bytes | str) -> None:
         self._call(_T.MQSET, [selector, value], hobj=hobj)
+
+    def channel_decision(self, query: dict[str, Any]) -> dict[str, Any]:
+        """The queue manager's CHLAUTH decision for an inbound channel (channel initiator)."""
+        import json
+
+        reply = self._call(_T.SPI, [mqiproto.SpiVerb.CHLAUTH,
+                                    json.dumps(query).encode("utf-8"), 0])
+        return json.loads(reply.values[0][0])
 
     def prepare(self, luwid: bytes) -> None:
         """Harden the unit of work in doubt under ``luwid`` (a sending MCA's batch)."""

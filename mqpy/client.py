@@ -29,18 +29,21 @@ MQSERVER or CCDT, or a failed negotiation is MQRC_CHANNEL_CONFIG_ERROR (2539); a
 MAXINST / MAXINSTC is MQRC_CHANNEL_NOT_AVAILABLE (2537); a message longer than the channel's
 MAXMSGL is MQRC_DATA_LENGTH_ERROR (2010).
 
-Not here yet (later work): TLS (SSLCIPH, MQSCO), CHLAUTH / CONNAUTH -- ``user`` and
-``password`` are accepted for pymqi's signature but not sent -- and client reconnection.
+Security: ``user`` / ``password`` flow as an MQCSP (CONAUTH_INFO) before the MQCONN; a
+refusal by CONNAUTH, CHLAUTH or the object authority manager is MQRC_NOT_AUTHORIZED (2035).
+Not here yet (later work): client reconnection.
 """
 
 from __future__ import annotations
 
+import getpass
 import itertools
 import json
 import os
 import queue
 import select
 import socket
+import ssl
 import sys
 import threading
 import time
@@ -53,8 +56,10 @@ import attrs
 
 from mqpy import CMQC, mqiproto
 from mqpy.errors import MQMIError
+from mqpy.security.chlauth import dn_matches
 from mqpy.structures import GMO, MD, OD, PMO
 from mqpy_chinit import definitions as D
+from mqpy_chinit import tls, userid
 from mqpy_chinit.framing import DEFAULT_MAX_TRANSMISSION_SIZE, SegmentReader, SegmentWriter
 from mqpy_chinit.negotiation import negotiate, reproposal
 from mqpy_chinit.wire import (
@@ -100,11 +105,23 @@ _STATUS_REASONS = {
     StatusCode.ENCODING_INVALID: CMQC.MQRC_CHANNEL_CONFIG_ERROR,
     StatusCode.FAP_LEVEL: CMQC.MQRC_CHANNEL_CONFIG_ERROR,
     StatusCode.NEGOTIATION_FAILED: CMQC.MQRC_CHANNEL_CONFIG_ERROR,
+    StatusCode.SECURITY_FAILURE: CMQC.MQRC_NOT_AUTHORIZED,
+    # the queue manager refused the TLS session for this channel (AMQ9631E, AMQ9636E ...)
+    StatusCode.CIPHER_SPEC: CMQC.MQRC_SSL_INITIALIZATION_ERROR,
+    StatusCode.SSL_CLIENT_CERTIFICATE: CMQC.MQRC_SSL_INITIALIZATION_ERROR,
+    StatusCode.PEER_NAME: CMQC.MQRC_SSL_PEER_NAME_MISMATCH,
 }
 
 
 def _fail(reason: int) -> MQMIError:
     return MQMIError(_FAILED, reason)
+
+
+def _os_user() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # noqa: BLE001 - no user name in this environment
+        return ""
 
 
 def _appl_name() -> str:
@@ -130,10 +147,14 @@ class ChannelDefinition:
     heartbeat_interval: int = 300
     sharing_conversations: int = 10
     max_msg_length: int = 4194304
+    ssl_cipher_spec: str = ""  #: SSLCIPH: TLS when set (``mqpy_chinit.tls``)
+    ssl_peer_name: str = ""  #: SSLPEER: the queue manager certificate's DN must match
+    key_repository: str = ""  #: MQSCO.KeyRepository: a directory of PEM files
 
     @classmethod
-    def from_cd(cls, cd: Any) -> ChannelDefinition:
-        """From an MQCD (pymqi's ``CD``): ChannelName, ConnectionName and the tunables."""
+    def from_cd(cls, cd: Any, sco: Any = None) -> ChannelDefinition:
+        """From an MQCD (pymqi's ``CD``): ChannelName, ConnectionName and the tunables; TLS
+        from SSLCipherSpec / SSLPeerName and the MQSCO's KeyRepository (else MQSSLKEYR)."""
         conname = _text(cd.ConnectionName)
         try:
             connections = tuple(D.parse_conname(conname))
@@ -143,7 +164,11 @@ class ChannelDefinition:
                    qmgr=_text(getattr(cd, "QMgrName", "")),
                    heartbeat_interval=int(getattr(cd, "HeartbeatInterval", 300)),
                    sharing_conversations=int(getattr(cd, "SharingConversations", 10)),
-                   max_msg_length=int(getattr(cd, "MaxMsgLength", 4194304)))
+                   max_msg_length=int(getattr(cd, "MaxMsgLength", 4194304)),
+                   ssl_cipher_spec=_text(getattr(cd, "SSLCipherSpec", "")),
+                   ssl_peer_name=_text(getattr(cd, "SSLPeerName", "")),
+                   key_repository=_text(getattr(sco, "KeyRepository", "")) if sco is not None
+                   else os.environ.get("MQSSLKEYR", ""))
 
 
 def parse_mqserver(value: str) -> ChannelDefinition:
@@ -328,11 +353,14 @@ class _Socket:
         tick = self._tick()
         try:
             while True:
-                readable, _, _ = select.select([self.sock], [], [], tick)
-                if not readable:
-                    self._heartbeat_due()
-                    continue
-                data = self.sock.recv(1 << 16)
+                # a TLS socket may hold decrypted bytes select cannot see
+                pending = isinstance(self.sock, ssl.SSLSocket) and self.sock.pending()
+                if not pending:
+                    readable, _, _ = select.select([self.sock], [], [], tick)
+                    if not readable:
+                        self._heartbeat_due()
+                        continue
+                data = self._recv()
                 if not data:
                     return
                 self.last_received = time.monotonic()
@@ -345,6 +373,13 @@ class _Socket:
         finally:
             if not self.closing or self.conversations:
                 self._lost()
+
+    def _recv(self) -> bytes:
+        if not isinstance(self.sock, ssl.SSLSocket):
+            return self.sock.recv(1 << 16)
+        # one TLS session, two threads: reads and writes take turns (OpenSSL's rule)
+        with self.send_lock:
+            return self.sock.recv(1 << 16)
 
     def _heartbeat_due(self) -> None:
         now = time.monotonic()
@@ -381,7 +416,8 @@ _pool_lock = threading.Lock()
 
 def _pool_key(definition: ChannelDefinition, peer: Any) -> tuple[Any, ...]:
     return (definition.channel, peer[0], peer[1], definition.heartbeat_interval,
-            definition.sharing_conversations, definition.max_msg_length)
+            definition.sharing_conversations, definition.max_msg_length,
+            definition.ssl_cipher_spec, definition.ssl_peer_name, definition.key_repository)
 
 
 def _unpool(sock: _Socket) -> None:
@@ -419,6 +455,8 @@ def _open_socket(host: str, port: int, definition: ChannelDefinition, qmgr: str)
     except OSError:
         raise _fail(CMQC.MQRC_HOST_NOT_AVAILABLE) from None
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    if definition.ssl_cipher_spec:
+        sock = _start_tls(sock, definition)
     reader = SegmentReader(DEFAULT_MAX_TRANSMISSION_SIZE)
     writer = SegmentWriter(DEFAULT_MAX_TRANSMISSION_SIZE)
     pending: list[Event] = []
@@ -449,9 +487,38 @@ def _open_socket(host: str, port: int, definition: ChannelDefinition, qmgr: str)
     except MQMIError:
         sock.close()
         raise
-    except (OSError, EOFError, ProtocolError):
+    except (EOFError, ConnectionError):
+        # closed (or reset) before the channel started (a listener's BLOCKADDR, say)
+        sock.close()
+        raise _fail(CMQC.MQRC_Q_MGR_NOT_AVAILABLE) from None
+    except (OSError, ProtocolError):
         sock.close()
         raise _fail(CMQC.MQRC_CONNECTION_BROKEN) from None
+
+
+def _start_tls(sock: socket.socket, definition: ChannelDefinition) -> socket.socket:
+    """The TLS handshake of an SSLCIPH channel, then the SSLPEER check (IBM's reasons:
+    2393 unknown CipherSpec or failed handshake, 2381 unusable key repository, 2398 the
+    queue manager's DN does not match SSLPeerName)."""
+    try:
+        ctx = tls.client_context(definition.key_repository, definition.ssl_cipher_spec)
+    except KeyError:
+        sock.close()
+        raise _fail(CMQC.MQRC_SSL_INITIALIZATION_ERROR) from None
+    except tls.KeyRepositoryError:
+        sock.close()
+        raise _fail(CMQC.MQRC_KEY_REPOSITORY_ERROR) from None
+    try:
+        tsock = ctx.wrap_socket(sock)
+    except (ssl.SSLError, OSError):
+        sock.close()
+        raise _fail(CMQC.MQRC_SSL_INITIALIZATION_ERROR) from None
+    if definition.ssl_peer_name:
+        dn = tls.peer_dn(tsock.getpeercert())
+        if dn is None or not dn_matches(definition.ssl_peer_name, dn):
+            tsock.close()
+            raise _fail(CMQC.MQRC_SSL_PEER_NAME_MISMATCH)
+    return tsock
 
 
 def _conversation_on(definition: ChannelDefinition, qmgr: str) -> tuple[_Socket, _Conversation]:
@@ -467,7 +534,8 @@ def _conversation_on(definition: ChannelDefinition, qmgr: str) -> tuple[_Socket,
         except MQMIError as e:
             last = e
             if e.reason not in (CMQC.MQRC_HOST_NOT_AVAILABLE, CMQC.MQRC_CONNECTION_BROKEN,
-                                CMQC.MQRC_CHANNEL_NOT_AVAILABLE):
+                                CMQC.MQRC_CHANNEL_NOT_AVAILABLE,
+                                CMQC.MQRC_Q_MGR_NOT_AVAILABLE):
                 raise
             continue
         conv = instance.open_conversation()
@@ -483,14 +551,24 @@ def connect(qmgr: str, definition: ChannelDefinition, user: str | None = None,
             password: str | None = None) -> ClientConnection:
     """MQCONN to ``qmgr`` through the client channel ``definition``.
 
-    ``user`` / ``password`` are not sent yet (CONNAUTH is later work)."""
-    del user, password
+    Before the MQCONN the conversation flows USERID_DATA with this process's user id
+    (CHLAUTH's CLNTUSER) and, when ``user`` is given, CONAUTH_INFO with the MQCSP user id
+    and ``password`` (the queue manager's CONNAUTH checks them; ``mqpy_chinit.userid``)."""
     if not definition.channel:
         raise _fail(CMQC.MQRC_CHANNEL_CONFIG_ERROR)
     qmgr = _text(qmgr)
     instance, conv = _conversation_on(definition, qmgr)
     conn = ClientConnection(instance, conv, qmgr)
     try:
+        tshm = {"conv_id": conv.conv_id, "request_id": 0} if instance.tshm else {}
+        try:
+            instance.send(userid.userid_event(_os_user(), **tshm))
+            if user is not None:
+                instance.send(userid.conauth_event(
+                    userid.Credentials(user, password or ""), **tshm))
+        except OSError:
+            conn._lost()
+            raise _fail(CMQC.MQRC_CONNECTION_BROKEN) from None
         reply = conn._call(_T.MQCONN, [(qmgr, _appl_name())])
     except MQMIError:
         conn._forget()

@@ -175,6 +175,7 @@ def _run(name: str, root: str | None, qmdir: str, log: errorlog.ErrorLog,
         return EXIT_UNEXPECTED
     end = "immediate"
     try:
+        _install_security(eng)
         log.write(messages.AMQ8003, inserts={"vrmf": errorlog.VRMF})
         write_status(qmdir, "Running")
         end = _serve(eng, root, qmdir, console)
@@ -184,6 +185,16 @@ def _run(name: str, root: str | None, qmdir: str, log: errorlog.ErrorLog,
         log.write(messages.AMQ8004)
         write_status(qmdir, "Ended normally" if end == "controlled" else "Ended immediately")
     return 0
+
+
+def _install_security(eng: Any) -> None:
+    """Security is always on, as in MQ; what it checks is MQSC's business: QMGR CONNAUTH
+    names an AUTHINFO (CHCKLOCL / CHCKCLNT), QMGR CHLAUTH(ENABLED|DISABLED) switches the
+    channel authentication records, setmqaut grants object authorities. The first start
+    creates IBM's defaults (``mqpy.security.ensure_defaults``); the owner is in mqm."""
+    from mqpy import security
+
+    security.install(eng)
 
 
 def _serve(eng: Any, root: str | None, qmdir: str, console: _Console) -> str:

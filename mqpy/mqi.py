@@ -39,36 +39,47 @@ class QueueManager:
             self.connect(name)
 
     # -- connecting -------------------------------------------------------------------
-    def connect(self, name: str | bytes, *, data_path: str | None = None) -> None:
+    def connect(self, name: str | bytes, *, data_path: str | None = None,
+                user: str | None = None, password: str | None = None) -> None:
         """MQCONN in bindings mode: the queue manager running in this process, else the one
         serving its socket (``strmqm``); MQRC_Q_MGR_NOT_AVAILABLE when neither answers.
 
         As MQ's client library does, MQSERVER (``CHANNEL/TCP/host(port)``) or a JSON CCDT
         named by MQCCDTURL make this a client connection: always when MQ_CONNECT_TYPE is
-        CLIENT, otherwise when no queue manager of that name answers locally."""
+        CLIENT, otherwise when no queue manager of that name answers locally.
+
+        ``user`` / ``password`` are an MQCSP: checked by the queue manager's CONNAUTH
+        (CHCKLOCL for bindings), and the connection runs as that user."""
         import os
 
         from mqpy import client
 
         qm = _strip(name)
         if os.environ.get("MQ_CONNECT_TYPE", "").strip().upper() == "CLIENT":
-            self._conn = client.connect_from_environment(qm)
+            self._conn = client.connect_from_environment(qm, user, password)
             self._name = self._conn.qmgr_name
             return
         eng = local.running(qm, data_path) if qm else _default_running()
         if eng is None:
-            from mqpy import bindings
+            from mqpy import bindings, mqiproto
+            from mqpy_chinit.userid import Credentials
 
+            security = None
+            if user is not None:
+                security = mqiproto.ConnSecurity(Credentials(user, password or ""))
             try:
-                self._conn = bindings.connect(qm, data_path)
+                self._conn = bindings.connect(qm, data_path, security=security)
             except MQMIError as e:
                 if e.reason not in (CMQC.MQRC_Q_MGR_NOT_AVAILABLE, CMQC.MQRC_Q_MGR_NAME_ERROR) \
                         or not client.environment_configured():
                     raise
-                self._conn = client.connect_from_environment(qm)
+                self._conn = client.connect_from_environment(qm, user, password)
             self._name = self._conn.qmgr_name
             return
-        self._conn = eng.connect()
+        if user is not None:
+            self._conn = eng.connect(user=user, password=password or "")
+        else:
+            self._conn = eng.connect()
         self._name = eng.name
 
     def connect_with_options(self, name: str | bytes, *args: Any, user: str | None = None,
@@ -84,7 +95,8 @@ class QueueManager:
             if len(args) > 1 and not opts:
                 opts = args[1]
         if cd is not None and _strip(getattr(cd, "ConnectionName", b"")):
-            self._conn = client.connect(_strip(name), client.ChannelDefinition.from_cd(cd),
+            self._conn = client.connect(_strip(name),
+                                        client.ChannelDefinition.from_cd(cd, sco),
                                         user, password)
             self._name = self._conn.qmgr_name
             return
@@ -92,15 +104,16 @@ class QueueManager:
             self._conn = client.connect_from_environment(_strip(name), user, password)
             self._name = self._conn.qmgr_name
             return
-        self.connect(name)
+        self.connect(name, user=user, password=password)
 
     def connect_tcp_client(self, name: str | bytes, cd: Any, channel: str | bytes,
                            conn_name: str | bytes, user: str | None = None,
-                           password: str | None = None) -> None:
-        """A client connection through a SVRCONN channel (pymqi's signature)."""
+                           password: str | None = None, sco: Any = None) -> None:
+        """A client connection through a SVRCONN channel (pymqi's signature; ``sco``: an
+        MQSCO whose KeyRepository serves a TLS channel)."""
         cd.ChannelName = _name_bytes(channel)
         cd.ConnectionName = _name_bytes(conn_name)
-        self.connect_with_options(name, user=user, password=password, cd=cd)
+        self.connect_with_options(name, user=user, password=password, cd=cd, sco=sco)
 
     def disconnect(self) -> None:
         """MQDISC: a unit of work still open is committed, as MQ does on a normal end."""
@@ -294,7 +307,7 @@ def connect(queue_manager: str | bytes = "", channel: str | bytes | None = None,
 
         qm.connect_tcp_client(queue_manager, CD(), channel, conn_info, user, password)
         return qm
-    qm.connect(queue_manager)
+    qm.connect(queue_manager, user=user, password=password)
     return qm
 
 

@@ -42,6 +42,7 @@ import construct as cs
 from mqpy import CMQC
 from mqpy.mqstruct import MQStruct, StructError
 from mqpy.structures import GMO, MD, OD, PMO
+from mqpy_chinit.userid import Credentials, build_caut, parse_caut
 from mqpy_chinit.wire import (
     MQCONN_BODY,
     ByteOrder,
@@ -54,6 +55,7 @@ from mqpy_chinit.wire import (
 )
 
 __all__ = [
+    "ConnSecurity",
     "Decoded",
     "REPLIES",
     "REQUESTS",
@@ -73,6 +75,10 @@ class SpiVerb(enum.IntEnum):
     PREPARE = 1  #: harden the connection's unit of work in doubt under a LUWID
     RESOLVE = 2  #: commit (flag 1) or back out (flag 0) an in-doubt unit of work
     INDOUBT = 3  #: list the LUWIDs of in-doubt units of work
+    #: the CHLAUTH decision for an inbound channel: the LUWID field carries the query as
+    #: JSON (channel, address, client user, partner queue manager, MCAUSER ...), the reply
+    #: one JSON decision (allowed, user, msgid, text). Privileged callers only.
+    CHLAUTH = 4
 
 
 def is_char_selector(selector: int) -> bool:
@@ -187,6 +193,93 @@ class _ConnBody(_Item):
         return (parsed.QMgrName, parsed.ApplName), pos + self.size
 
 
+@attrs.frozen
+class ConnSecurity:
+    """What a bindings MQCONN may carry beyond the 120-byte body (mqpy's own tail).
+
+    ``credentials``: the application's MQCSP (user id and password), checked by CONNAUTH.
+    ``user`` / ``channel`` / ``address``: the identity a channel initiator connects *for*
+    (a client's SVRCONN conversation): accepted only from a privileged peer.
+    """
+
+    credentials: Credentials | None = None
+    user: str = ""
+    channel: str = ""
+    address: str = ""
+
+    @property
+    def asserts_identity(self) -> bool:
+        """Does it connect on behalf of someone (privileged callers only)?"""
+        return bool(self.user or self.channel)
+
+    def identity(self, default_user: str | None) -> tuple[str | None, str | None, str | None]:
+        """``(user, password, channel)`` for the engine's MQCONN: an MQCSP's user runs the
+        connection (ADOPTCTX(YES)), else the asserted user, else ``default_user``."""
+        user = self.user or default_user
+        if self.credentials is not None:
+            return self.credentials.user, self.credentials.password, self.channel or None
+        return user, None, self.channel or None
+
+
+#: The bindings MQCONN's security tail: CSEC, then a CAUT when Flags has CSEC_HAS_CSP.
+CSEC = cs.Struct(
+    "StructId" / cs.Const(b"CSEC"),  # 0
+    "Flags" / cs.Int32ul,  # 4
+    "UserId" / cs.Bytes(64),  # 8    asserted user (channel initiator only)
+    "ChannelName" / cs.Bytes(20),  # 72
+    "ConnName" / cs.Bytes(264),  # 92
+)  # 356
+CSEC_HAS_CSP = 1
+
+
+class _ConnSecurityItem(_Item):
+    name = "CSEC"
+
+    def pack(self, value: ConnSecurity, byte_order: ByteOrder) -> bytes:
+        def blank(text: str, size: int) -> bytes:
+            return text.encode("utf-8")[:size].ljust(size, b" ")
+
+        head = CSEC.build(dict(Flags=CSEC_HAS_CSP if value.credentials else 0,
+                               UserId=blank(value.user, 64),
+                               ChannelName=blank(value.channel, 20),
+                               ConnName=blank(value.address, 264)))
+        if value.credentials is None:
+            return head
+        return head + build_caut(value.credentials, little=byte_order == ByteOrder.LITTLE)
+
+    def unpack(self, buf: bytes, pos: int, byte_order: ByteOrder) -> tuple[ConnSecurity, int]:
+        size = CSEC.sizeof()
+        if pos + size > len(buf) or bytes(buf[pos:pos + 4]) != b"CSEC":
+            raise _bad("MQCONN: trailing bytes are not a CSEC")
+        head = CSEC.parse(bytes(buf[pos:pos + size]))
+        pos += size
+        creds = None
+        if head.Flags & CSEC_HAS_CSP:
+            creds, pos = parse_caut(bytes(buf), pos, little=byte_order == ByteOrder.LITTLE)
+
+        def text(raw: bytes) -> str:
+            return raw.rstrip(b" \x00").decode("utf-8", "replace")
+
+        return ConnSecurity(creds, text(head.UserId), text(head.ChannelName),
+                            text(head.ConnName)), pos
+
+
+class _Optional(_Item):
+    """An item that may be absent at the end of a body (packed as nothing when None)."""
+
+    def __init__(self, item: _Item) -> None:
+        self.item = item
+        self.name = item.name
+
+    def pack(self, value: Any, byte_order: ByteOrder) -> bytes:
+        return b"" if value is None else self.item.pack(value, byte_order)
+
+    def unpack(self, buf: bytes, pos: int, byte_order: ByteOrder) -> tuple[Any, int]:
+        if pos == len(buf):
+            return None, pos
+        return self.item.unpack(buf, pos, byte_order)
+
+
 class _Value(_Item):
     """One attribute value: MQLONG kind (0 integer, 1 characters) then an MQLONG or bytes."""
 
@@ -237,7 +330,7 @@ _DATA = _Bytes("message data")
 
 #: Request bodies, by verb. MQGET's maximum length is -1 for "the whole message".
 REQUESTS: dict[SegmentType, tuple[_Item, ...]] = {
-    SegmentType.MQCONN: (_ConnBody(),),
+    SegmentType.MQCONN: (_ConnBody(), _Optional(_ConnSecurityItem())),
     SegmentType.MQDISC: (),
     SegmentType.MQOPEN: (_OD, _Long("Options")),
     SegmentType.MQCLOSE: (_Long("Options"),),
@@ -274,6 +367,9 @@ def reply_type(request_type: SegmentType) -> SegmentType:
 
 
 def _pack(shape: tuple[_Item, ...], values: Sequence[Any], byte_order: ByteOrder) -> bytes:
+    values = list(values)
+    while len(values) < len(shape) and isinstance(shape[len(values)], _Optional):
+        values.append(None)
     if len(values) != len(shape):
         raise ValueError(f"{len(shape)} values expected, {len(values)} given")
     return b"".join(item.pack(v, byte_order) for item, v in zip(shape, values, strict=True))

@@ -23,6 +23,8 @@ Only the Unix socket is served (mode 0o660); nothing here listens on a network.
 
 from __future__ import annotations
 
+import functools
+import json
 import os
 import pwd
 import socket
@@ -197,11 +199,45 @@ class _Session:
             return mqiproto.encode_reply(d.verb, comp=_WARNING,
                                          reason=CMQC.MQRC_ALREADY_CONNECTED,
                                          values=[(self.engine.name, "")], hobj=self.conn.hconn)
-        qmgr, appl = d.values[0]
+        (qmgr, appl), sec = d.values
         if qmgr and qmgr != self.engine.name:
             raise MQMIError(_FAILED, CMQC.MQRC_Q_MGR_NAME_ERROR)
-        self.conn = self.engine.connect(appl or None, user=_peer_user(self.stream.socket))
+        peer = _peer_user(self.stream.socket)
+        user, password, channel = peer, None, None
+        if sec is not None:
+            if sec.asserts_identity and not self._privileged(peer):
+                # connecting on behalf of a client: the channel initiator, never an application
+                self._refused_assertion(peer, appl)
+                raise MQMIError(_FAILED, CMQC.MQRC_NOT_AUTHORIZED)
+            user, password, channel = sec.identity(peer)
+            if sec.asserts_identity and not sec.channel and sec.credentials is None \
+                    and sec.user == self._owner():
+                user = None  # the owner's own MQ process (channel initiator): trusted
+        if password is not None:  # scrypt: tens of milliseconds, not in the event loop
+            self.conn = await self._thread(functools.partial(
+                self.engine.connect, appl or None, user=user, password=password,
+                channel=channel))
+        else:
+            self.conn = self.engine.connect(appl or None, user=user, channel=channel)
         return mqiproto.encode_reply(d.verb, [(self.engine.name, appl)], hobj=self.conn.hconn)
+
+    @staticmethod
+    def _owner() -> str:
+        from mqpy.security import owner
+
+        return owner()
+
+    def _privileged(self, peer: str | None) -> bool:
+        from mqpy.security import is_privileged
+
+        return is_privileged(self.engine.qmdir, peer)
+
+    def _refused_assertion(self, peer: str | None, appl: str) -> None:
+        from mqpy import errorlog, messages
+
+        errorlog.ErrorLog(os.path.join(self.engine.qmdir, "errors"),
+                          qmgr=self.engine.name).write(
+            messages.AMQ5534, inserts={"user": peer or "", "appl": appl.strip()})
 
     async def _disc(self, d: mqiproto.Decoded) -> MQIReply:
         await self._thread(self.conn.disconnect)
@@ -297,6 +333,15 @@ class _Session:
             self.conn._check()
             await self._thread(self.engine.resolve, luwid, bool(commit))
             return mqiproto.encode_reply(d.verb, [[]])
+        if verb == mqiproto.SpiVerb.CHLAUTH:
+            self.conn._check()
+            if not self._privileged(_peer_user(self.stream.socket)):
+                raise MQMIError(_FAILED, CMQC.MQRC_NOT_AUTHORIZED)
+            from mqpy.security import channel_decision
+
+            query = json.loads(luwid.decode("utf-8"))
+            decision = await self._thread(channel_decision, self.engine, query)
+            return mqiproto.encode_reply(d.verb, [[json.dumps(decision).encode("utf-8")]])
         if verb == mqiproto.SpiVerb.INDOUBT:
             self.conn._check()
             return mqiproto.encode_reply(d.verb, [self.engine.indoubt()])

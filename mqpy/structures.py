@@ -14,6 +14,8 @@ Pointer fields exist for pymqi compatibility and are always packed as 0. pymqi's
 
 from __future__ import annotations
 
+from typing import Any
+
 from mqpy import CMQC, CMQCFC, CMQXC
 from mqpy.mqstruct import (
     Layout,
@@ -390,6 +392,25 @@ class CD(MQStruct):
         ],
         reason=CMQC.MQRC_CD_ERROR,
     )
+
+
+    #: The TLS peer name. C reaches it through SSLPeerNamePtr / SSLPeerNameLength; pymqi
+    #: programs set ``SSLPeerName``, so it is kept here (not packed) and its length set.
+    SSLPeerName: bytes = b""
+
+    def set(self, **kw: Any) -> None:
+        peer = kw.pop("SSLPeerName", None)
+        super().set(**kw)
+        if peer is not None:
+            self.SSLPeerName = peer
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "SSLPeerName":
+            raw = value.encode("utf-8") if isinstance(value, str) else bytes(value)
+            self.__dict__["SSLPeerName"] = raw
+            super().__setattr__("SSLPeerNameLength", len(raw))
+            return
+        super().__setattr__(name, value)
 
 
 class SCO(MQStruct):

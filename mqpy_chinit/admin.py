@@ -73,6 +73,11 @@ class MQSCAdmin:
 
         self._lock = threading.Lock()
         self._client = MQSCClient(qm, wait=wait)
+        self._qm = qm
+
+    def channel_decision(self, query: dict[str, object]) -> dict[str, object]:
+        """The CHLAUTH decision, straight from the queue manager (SPI over bindings)."""
+        return self._qm.get_handle().channel_decision(query)
 
     def run(self, text: str) -> tuple[bool, list[str]]:
         cmd = parse_command(text)

@@ -29,7 +29,8 @@ import trio
 import mqpy
 from mqpy import CMQC
 from mqpy_chinit import definitions as D
-from mqpy_chinit import syncq
+from mqpy_chinit import syncq, tls, tlsstream
+from mqpy_chinit.access import ChannelAccess
 from mqpy_chinit.mca import (
     CONFIRM_TIMEOUT,
     ChannelEnded,
@@ -84,6 +85,20 @@ class EngineAdmin:
     def qmgr_attribute(self, key: str) -> object:
         return self.engine.catalog.qmgr.get(key)
 
+    def channel_decision(self, query: dict[str, object]) -> dict[str, object]:
+        from mqpy.security import channel_decision
+
+        return channel_decision(self.engine, query)
+
+    def connect_for(self, security: Any, appl: str = "") -> mqpy.QueueManager:
+        """MQCONN as ``security`` says (the engine's policy checks it), for a client."""
+        user, password, channel = security.identity(None)
+        qm = mqpy.QueueManager(None)
+        qm._conn = self.engine.connect(appl or None, user=user, password=password,
+                                       channel=channel)
+        qm._name = self.engine.name
+        return qm
+
     def define_channel(self, name: str, like: str, attributes: dict[str, object]) -> None:
         self.engine.define("CHANNEL", name, attributes, like=like)
 
@@ -95,9 +110,11 @@ SvrconnHandler = Callable[[Any, Any, InitialData, dict[str, object]], Awaitable[
 class ChannelInitiator:
     def __init__(self, qmgr_name: str, connect_qm: QmFactory, admin: Admin, *,
                  log: LogFn | None = None, initq: str = INITQ,
-                 channels_stanza: dict[str, str] | None = None) -> None:
+                 channels_stanza: dict[str, str] | None = None,
+                 connect_for: Callable[[Any, str], Any] | None = None) -> None:
         """``channels_stanza``: qm.ini's Channels: (MaxChannels, MaxActiveChannels,
-        AdoptNewMCATimeout), IBM's defaults when absent."""
+        AdoptNewMCATimeout), IBM's defaults when absent. ``connect_for(security, appl)``:
+        MQCONN on behalf of a client conversation (default: the admin's)."""
         stanza = channels_stanza or {}
         self.max_channels = int(stanza.get("MaxChannels", 100))
         self.max_active = int(stanza.get("MaxActiveChannels", self.max_channels))
@@ -122,6 +139,19 @@ class ChannelInitiator:
         self._disabled: dict[str, str] = {}  # xmitq -> its TRIGGER before an error stop
         # async (chinit, conversation, first InitialData, definition) serving a SVRCONN
         self.svrconn_handler: SvrconnHandler | None = None
+        self.access = ChannelAccess(admin, connect_qm, connect_for, self._log)
+        tlsstream.set_key_repository(self._key_repository)
+
+    def _log(self, msgid: str, text: str) -> None:
+        self.log(msgid, text)
+
+    async def channel_decision(self, query: dict[str, object]) -> dict[str, object]:
+        """The queue manager's CHLAUTH decision for an inbound channel (``access``)."""
+        return await self.access.decide(query)
+
+    def connect_for(self, security: Any, appl: str = "") -> Any:
+        """MQCONN on behalf of a client conversation (blocking; ``access``)."""
+        return self.access.connect_for(security, appl)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -196,6 +226,18 @@ class ChannelInitiator:
     async def _inbound(self, stream: trio.SocketStream) -> None:
         """An inbound connection: its first flow names the channel; a server-connection
         channel is served by the SVRCONN handler, a message channel by a receiving MCA."""
+        peer_host = _peer_address(stream).rsplit(":", 1)[0]
+        if not await self.access.address_allowed(peer_host):
+            with trio.CancelScope(shield=True):
+                await stream.aclose()  # BLOCKADDR: not a byte read, not a byte answered
+            return
+        channel_stream = await tlsstream.accept(stream, self._key_repository, self.log,
+                                                peer_host)
+        if channel_stream is None:
+            with trio.CancelScope(shield=True):
+                await stream.aclose()
+            return
+        stream = channel_stream
         conv = Conversation(stream, ChannelStatus("", ""))
         try:
             first = await conv.recv(CONFIRM_TIMEOUT)
@@ -208,8 +250,17 @@ class ChannelInitiator:
             name = first.channel_name.strip()
             definition = await trio.to_thread.run_sync(self.admin.channel, name)
             chltype = D.str_attr(definition, "CHLTYPE") if definition else ""
+            refusal = tls.check_inbound(definition or {}, name, peer_host,
+                                        *tlsstream.tls_session(stream))
+            if refusal is not None:
+                self.log(refusal.msgid, refusal.text)
+                with trio.CancelScope(shield=True):
+                    await conv.close(refusal.status)
+                return
             if chltype == "SVRCONN" and self.svrconn_handler is not None:
                 await self.svrconn_handler(self, conv, first, definition)
+                return
+            if not await self._admitted(name, definition or {}, first, peer_host, conv):
                 return
             from_requester = bool(first.cap_flags1 & CapFlags1.REQUEST_INITIATION) and \
                 not first.cap_flags1 & CapFlags1.MQREQUEST
@@ -266,6 +317,27 @@ class ChannelInitiator:
                 mca.status.state = ChannelState.INACTIVE  # ended by STOP CHANNEL or adopted
             if self.receivers.get(key, (None,))[0] is scope:
                 del self.receivers[key]
+
+    def _key_repository(self) -> str:
+        """QMGR SSLKEYR: the directory of the queue manager's PEM files (``tls``)."""
+        return str(self._qmgr_attr("SSLKEYR") or "").strip()
+
+    async def _admitted(self, name: str, definition: dict[str, object], first: InitialData,
+                        address: str, conv: Conversation) -> bool:
+        """CHLAUTH for a receiving message channel (RCVR, RQSTR, SVR, CLUSRCVR) once its
+        INITIAL_DATA named it and its partner: refused, the partner gets STATUS
+        SECURITY_FAILURE and the log AMQ9776E / AMQ9777E."""
+        d = await self.access.decide({
+            "channel": name, "address": address, "remote_qmgr": first.qmgr_name.strip(),
+            "mcauser": D.str_attr(definition, "MCAUSER"), **tlsstream.tls_identity(conv.stream)})
+        if d["allowed"]:
+            if d.get("warning"):
+                self.log(str(d["msgid"]), f"{d['text']} (WARN(YES): allowed)")
+            return True
+        self.log(str(d["msgid"]), str(d["text"]))
+        with trio.CancelScope(shield=True):
+            await conv.close(StatusCode.SECURITY_FAILURE)
+        return False
 
     async def _adopt(self, key: tuple[str, str], peer: str) -> bool:
         """Adopt MCA (seed 003 §2.11): with ADOPTMCA(ALL), a new start of a receiving channel

@@ -45,6 +45,7 @@ from mqpy_chinit.framing import SegmentReader, SegmentWriter
 from mqpy_chinit.monitor import ChannelMonitor, effective_level
 from mqpy_chinit.negotiation import negotiate, reproposal
 from mqpy_chinit.states import ChannelState, ChannelStatus
+from mqpy_chinit.tlsstream import open_channel_stream
 from mqpy_chinit.wire import (
     OUR_FAP_LEVEL,
     XQH_WITH_MD_LENGTH,
@@ -288,7 +289,7 @@ async def open_conversation(definition: dict[str, object], status: ChannelStatus
         status.conname = f"{host}({port})"
         try:
             with trio.fail_after(CONNECT_TIMEOUT):
-                stream = await trio.open_tcp_stream(host, port)
+                stream = await open_channel_stream(host, port, definition)
             return Conversation(stream, status)
         except (OSError, trio.TooSlowError) as exc:
             last = exc
@@ -366,7 +367,7 @@ class SenderMCA:
         host, port = D.parse_conname(D.str_attr(self.definition, "CONNAME"))[0]
         try:
             with trio.fail_after(CONNECT_TIMEOUT):
-                stream = await trio.open_tcp_stream(host, port)
+                stream = await open_channel_stream(host, port, self.definition)
         except (OSError, trio.TooSlowError) as exc:
             raise ChannelEnded("AMQ9202E", f"Remote host '{host}({port})' not available: "
                                f"{exc}.") from None

@@ -33,8 +33,16 @@ Theory of operation
   under the key ``CHANNEL#n`` (several instances of one channel coexist); it leaves when the
   instance ends, as IBM shows no status for an ended SVRCONN instance.
 
-Not here (later work): TLS, CHLAUTH, CONNAUTH and MCAUSER-based authority checks (MCAUSER is
-only put in the connection's user identity), asynchronous consume, XA.
+Security: before its MQCONN a conversation may flow USERID_DATA (the client's user id) and
+CONAUTH_INFO (an MQCSP). At MQCONN the queue manager's channel authentication records decide
+(``chinit.channel_decision``: BLOCKUSER, USERMAP, ADDRESSMAP, USERSRC, the default back-stop
+rules) whether it may run and as whom (MCAUSER, else the mapped or flowed user id); a refusal
+is MQRC_NOT_AUTHORIZED (2035) with AMQ9776E / AMQ9777E in the log, and the instance ends when
+no other conversation is connected. The conversation then connects *as that user*
+(``chinit.connect_for``) so that CONNAUTH (CHCKCLNT) and the object authority manager apply to
+it in the queue manager. BLOCKADDR was checked by the listener before the first byte was read.
+
+Not here (later work): asynchronous consume, XA.
 """
 
 from __future__ import annotations
@@ -53,6 +61,7 @@ import trio
 from mqpy import CMQC, mqiproto, waiting
 from mqpy.errors import MQMIError
 from mqpy_chinit import definitions as D
+from mqpy_chinit import tls, tlsstream, userid
 from mqpy_chinit.mca import CONFIRM_TIMEOUT, MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
 from mqpy_chinit.negotiation import negotiate
 from mqpy_chinit.states import ChannelState, ChannelStatus
@@ -66,6 +75,7 @@ from mqpy_chinit.wire import (
     InitialData,
     MQIReply,
     MQIRequest,
+    OtherSegment,
     ProtocolError,
     SegmentType,
     Status,
@@ -86,6 +96,7 @@ WAIT_SLICE_MS = 1000
 THREAD_LIMIT = 64
 
 _T = SegmentType
+_IDENTITY_FLOWS = (SegmentType.USERID_DATA, SegmentType.CONAUTH_INFO)
 _OK, _WARNING, _FAILED = CMQC.MQCC_OK, CMQC.MQCC_WARNING, CMQC.MQCC_FAILED
 
 
@@ -108,6 +119,10 @@ class SvrconnStatus(ChannelStatus):
     max_conversations: int = 0
     remote_appl_tag: str = ""
     instance_key: str = ""
+    mcauser: str = ""  #: the user the conversations run as (CHLAUTH's decision, MQCSP)
+    sslciph: str = ""  #: the TLS cipher negotiated ("" when plain)
+    sslpeer: str = ""  #: the client certificate's DN
+    sslcerti: str = ""  #: its issuer's DN
 
     def as_mqsc(self) -> dict[str, object]:
         out = super().as_mqsc()
@@ -116,7 +131,8 @@ class SvrconnStatus(ChannelStatus):
                     "XQTIME"):
             out.pop(key, None)
         out.update(CURSHCNV=self.current_conversations, MAXSHCNV=self.max_conversations,
-                   RAPPLTAG=self.remote_appl_tag)
+                   RAPPLTAG=self.remote_appl_tag, MCAUSER=self.mcauser, SSLCIPH=self.sslciph,
+                   SSLPEER=self.sslpeer, SSLCERTI=self.sslcerti)
         return out
 
 
@@ -170,6 +186,15 @@ class _ClientConversation:
     backend: Any = None
     takes_waiter: bool = False
     ended: bool = False  # MQDISC done
+    refused: bool = False  # CHLAUTH refused its MQCONN
+
+
+@attrs.define
+class _Identity:
+    """What a client said about itself before its MQCONN (USERID_DATA, CONAUTH_INFO)."""
+
+    client_user: str | None = None
+    credentials: userid.Credentials | None = None
 
 
 class SvrconnInstance:
@@ -184,9 +209,15 @@ class SvrconnInstance:
         self.name = first.channel_name.strip()
         self.peer = _peer_host(conversation.stream)
         self.status = SvrconnStatus(self.name, "SVRCONN", conname=self.peer)
+        cipher, _cert = tlsstream.tls_session(conversation.stream)
+        tls_ids = tlsstream.tls_identity(conversation.stream)
+        self.status.sslciph = tls.ibm_name(cipher)
+        self.status.sslpeer = tls_ids.get("ssl_peer", "")
+        self.status.sslcerti = tls_ids.get("ssl_issuer", "")
         conversation.status = self.status
         self.registry = _registry(chinit)
         self.conversations: dict[int | None, _ClientConversation] = {}
+        self.identities: dict[int | None, _Identity] = {}
         self.send_lock = trio.Lock()
         self.hbint = 0
         self.sharing = 0
@@ -327,6 +358,13 @@ class SvrconnInstance:
                         await self._send(Heartbeat(**self._control()))
                 elif isinstance(ev, Status):
                     return  # the client closed the channel
+                elif isinstance(ev, OtherSegment) and ev.segment_type in _IDENTITY_FLOWS:
+                    try:
+                        self._identity_flow(ev)
+                    except ProtocolError as exc:
+                        await self._refuse(exc.status_code, "AMQ9504E",
+                                           f"Protocol error: {exc}")
+                        return
                 else:
                     await self._refuse(StatusCode.PROTOCOL_SEGMENT_TYPE, "AMQ9504E",
                                        f"Protocol error: {type(ev).__name__} segment on a "
@@ -343,6 +381,19 @@ class SvrconnInstance:
                 self.log(e.msgid, f"Channel '{self.name}' ({self.peer}): {e.text}")
         finally:
             self._end()
+
+    def _identity_flow(self, ev: OtherSegment) -> None:
+        """USERID_DATA / CONAUTH_INFO before a conversation's MQCONN (mqpy_chinit.userid)."""
+        key = ev.conv_id if self.sharing else None
+        little = self._byte_order() == ByteOrder.LITTLE
+        if key not in self.identities and len(self.identities) >= max(self.sharing, 1):
+            raise ProtocolError(StatusCode.CONV_ID_ERROR, "user-id flows for more "
+                                "conversations than the channel shares")
+        ident = self.identities.setdefault(key, _Identity())
+        if ev.segment_type == _T.USERID_DATA:
+            ident.client_user = userid.parse_uid(ev.body, little=little)
+        else:
+            ident.credentials = userid.parse_caut(ev.body, little=little)[0]
 
     async def _route(self, request: MQIRequest) -> None:
         key = request.conv_id if self.sharing else None
@@ -380,6 +431,10 @@ class SvrconnInstance:
                     self.last_call = time.monotonic()
                 self.status.msgs += 1
                 await self._reply(request, reply)
+                if cc.refused and not any(c.backend is not None
+                                          for c in self.conversations.values()):
+                    self.closing = True  # CHLAUTH refused the channel: it ends (logged)
+                    self._end()
                 if cc.ended or cc.backend is None:
                     break
         except ChannelEnded as e:
@@ -433,6 +488,12 @@ class SvrconnInstance:
         except ProtocolError as exc:
             await self._refuse(exc.status_code, "AMQ9504E", f"Protocol error: {exc}")
             raise ChannelEnded("", "", True, exc.status_code) from None
+        if verb == _T.MQCONN and decoded.values[1] is not None:
+            # mqpy's CSEC tail is for the bindings socket: a client may not assert identities
+            await self._refuse(StatusCode.PROTOCOL_INVALID_DATA, "AMQ9504E",
+                               "Protocol error: an MQCONN from a client carried a security "
+                               "context (CSEC).")
+            raise ChannelEnded("", "", True, StatusCode.PROTOCOL_INVALID_DATA)
         self.status.substate = verb.name
         if cc.backend is None and verb != _T.MQCONN:
             return mqiproto.encode_reply(verb, comp=_FAILED, reason=CMQC.MQRC_HCONN_ERROR)
@@ -461,13 +522,27 @@ class SvrconnInstance:
         qmgr = qmgr.strip()
         if qmgr and not qmgr.startswith("*") and qmgr != self.chinit.qmgr_name:
             raise MQMIError(_FAILED, CMQC.MQRC_Q_MGR_NAME_ERROR)
-        qm = await self._thread(self.chinit.connect_qm)
+        ident = self.identities.pop(cc.conv_id, None) or _Identity()
+        mcauser = str(_attr(self.definition, "MCAUSER") or "").strip()
+        # an MQCSP's user id is the asserted one (MQ 8's MQCSP authentication mode): USERMAP
+        # and BLOCKUSER judge the user the conversation will run as (ADOPTCTX(YES))
+        client_user = ident.credentials.user if ident.credentials else ident.client_user
+        decision = await self.chinit.channel_decision(
+            {"channel": self.name, "address": self.peer, "client_user": client_user,
+             "mcauser": mcauser, **tlsstream.tls_identity(self.conv.stream)})
+        if not decision["allowed"]:
+            cc.refused = True
+            self.log(str(decision["msgid"]), str(decision["text"]))
+            raise MQMIError(_FAILED, CMQC.MQRC_NOT_AUTHORIZED)
+        if decision.get("warning"):
+            self.log(str(decision["msgid"]), f"{decision['text']} (WARN(YES): allowed)")
+        security = mqiproto.ConnSecurity(ident.credentials, user=str(decision["user"]),
+                                         channel=self.name, address=self.peer)
+        self.status.mcauser = security.identity(None)[0] or ""
+        qm = await self._thread(self.chinit.connect_for, security, appl)
         backend = qm.get_handle()
         if appl and isinstance(getattr(backend, "appl_name", None), bytes):
             backend.appl_name = appl.encode("latin-1", "replace")[:28]
-        mcauser = str(_attr(self.definition, "MCAUSER") or "").strip()
-        if mcauser and isinstance(getattr(backend, "user", None), bytes):
-            backend.user = mcauser[:12].encode("latin-1", "replace")
         cc.qm, cc.backend = qm, backend
         try:
             cc.takes_waiter = "waiter" in inspect.signature(backend.get).parameters

@@ -30,7 +30,7 @@ def _setup(qmgr: str, data_path: str | None) -> tuple[str, str | None]:
 
 def _connect(name: str, data_path: str | None):
     try:
-        qm = mqpy.connect(name) if not data_path else _bind(name, data_path)
+        qm = _bind(name, data_path)
     except mqpy.MQMIError as e:
         click.echo(f"AMQ8146E: WebSphere MQ queue manager not available. (reason {e.reason})",
                    err=True)
@@ -38,9 +38,17 @@ def _connect(name: str, data_path: str | None):
     return qm
 
 
-def _bind(name: str, data_path: str):
+def _bind(name: str, data_path: str | None):
+    """Bindings as the queue manager's own process: the channel initiator asserts its (the
+    owner's) identity, so CHCKLOCL does not ask it for a password (as MQ's runmqchi)."""
+    from mqpy import bindings, mqiproto
+    from mqpy.security import owner
+
     qm = mqpy.QueueManager(None)
-    qm.connect(name, data_path=data_path)
+    qm._conn = bindings.connect(name, data_path,
+                                security=mqiproto.ConnSecurity(user=owner()),
+                                appl_name="runmqchi")
+    qm._name = qm._conn.qmgr_name
     return qm
 
 
@@ -74,9 +82,20 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
     def connect_qm():
         return _connect(name, data_path)
 
+    def connect_for(security, appl: str = ""):
+        """MQCONN for a client conversation: as the user CHLAUTH chose, with its MQCSP."""
+        from mqpy import bindings
+
+        qm = mqpy.QueueManager(None)
+        qm._conn = bindings.connect(name, data_path, security=security,
+                                    appl_name=appl or None)
+        qm._name = qm._conn.qmgr_name
+        return qm
+
     async def main() -> None:
         channels = config.QMgrConfig.load(name, data_path).channels
-        chinit = ChannelInitiator(name, connect_qm, admin, log=log, channels_stanza=channels)
+        chinit = ChannelInitiator(name, connect_qm, admin, log=log, channels_stanza=channels,
+                                  connect_for=connect_for)
         try:
             from mqpy_chinit import svrconn  # client connections, when built
             chinit.svrconn_handler = svrconn.serve_client

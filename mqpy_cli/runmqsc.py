@@ -105,20 +105,23 @@ class MQSCClient:
                 return Result(lines, ok)
 
 
-def _connect(name: str, data_path: str | None) -> QueueManager:
-    """A bindings connection; MQRC_Q_MGR_NOT_AVAILABLE if the queue manager is not reachable."""
+def _connect(name: str, data_path: str | None, user: str | None = None,
+             password: str | None = None) -> QueueManager:
+    """A bindings connection; MQRC_Q_MGR_NOT_AVAILABLE if the queue manager is not reachable.
+    ``user`` / ``password``: runmqsc -u, an MQCSP checked by CONNAUTH (CHCKLOCL)."""
     if not name:
         raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_Q_MGR_NOT_AVAILABLE)
-    if data_path and local.running(name, data_path) is not None:
+    if data_path and user is None and local.running(name, data_path) is not None:
         return embedded(name, data_path=data_path, create=False)
     qm = QueueManager(None)
-    qm.connect(name, data_path=data_path)  # bindings to the daemon (strmqm)
+    qm.connect(name, data_path=data_path, user=user, password=password)  # bindings (strmqm)
     return qm
 
 
 def run_client(qmgr_name: str, source: str | Iterable[str], *, verify: bool = False,
                echo: bool = True, wait: float | None = None, local_qmgr: str | None = None,
-               data_path: str | None = None, emit: Callable[[str], None] | None = None
+               data_path: str | None = None, emit: Callable[[str], None] | None = None,
+               user: str | None = None, password: str | None = None
                ) -> tuple[list[str], int]:
     """runmqsc's work: the report lines and the exit code."""
     out: list[str] = []
@@ -136,9 +139,12 @@ def run_client(qmgr_name: str, source: str | Iterable[str], *, verify: bool = Fa
         return out, code
     target = (local_qmgr or config.default_qmgr(data_path) or "") if wait else qmgr_name
     try:
-        qm = _connect(target, data_path)
-    except MQMIError:
-        say(message("AMQ8146E"))
+        qm = _connect(target, data_path, user, password)
+    except MQMIError as e:
+        if e.reason == CMQC.MQRC_NOT_AUTHORIZED:
+            say(f"AMQ8135E: Not authorized. (reason {e.reason})")  # [M]
+        else:
+            say(message("AMQ8146E"))
         return out, EXIT_FAILED
     try:
         client = MQSCClient(qm, remote_qmgr=qmgr_name if wait else "",
@@ -184,14 +190,21 @@ def run_local(engine: Any, text: str | Iterable[str], *, verify_only: bool = Fal
               help="With -w: the local queue manager to send through.")
 @click.option("--data-path", default=None, envvar=config.ENV_DATA_PATH,
               help="Data root of the queue managers.")
+@click.option("-u", "user", default=None,
+              help="Connect as this user (its password: prompted, or the first input line).")
 @click.argument("qmgr", required=False)
 def runmqsc(verify: bool, no_echo: bool, wait: int | None, local_qmgr: str | None,
-            data_path: str | None, qmgr: str | None) -> None:
+            data_path: str | None, user: str | None, qmgr: str | None) -> None:
     """Run MQSC commands read from standard input."""
     name = qmgr or config.default_qmgr(data_path) or ""
     stdin = sys.stdin
+    password = None
+    if user is not None:  # as IBM's runmqsc -u: redirected input starts with the password
+        password = (click.prompt("Enter password", hide_input=True, err=True)
+                    if stdin.isatty() else stdin.readline().rstrip("\r\n"))
     _, code = run_client(name, stdin, verify=verify, echo=not no_echo, wait=wait,
-                         local_qmgr=local_qmgr, data_path=data_path, emit=click.echo)
+                         local_qmgr=local_qmgr, data_path=data_path, emit=click.echo,
+                         user=user, password=password)
     sys.exit(code)
 
 

@@ -10,9 +10,9 @@ authority, not an option), so their arguments are read here by hand::
     dspmqaut -m QM1 -t queue -n Q1 -p alice
 
 Both work on a queue manager running in this process, or on one that is not running (its
-engine is started for the command and ended after it). A queue manager held by another
-process (the daemon) answers AMQ8146E: that path goes through the command server as MQSC
-SET AUTHREC (integration point). Exit statuses are setmqaut's (0, 36, 40, 72, 133, 145-151).
+engine is started for the command and ended after it). For a queue manager running in its
+daemon (strmqm), setmqaut sends the same change as MQSC SET / DELETE AUTHREC to its command
+server, and dspmqaut reads the records with DISPLAY AUTHREC and resolves them here. Exit statuses are setmqaut's (0, 36, 40, 72, 133, 145-151).
 
 ``mqpyuser add|passwd|del|groups|list -m QM1 NAME`` manages ``<qmgr dir>/mqusers``, the user
 repository connection authentication checks (:mod:`mqpy.security.users`); it needs no
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Iterator
 
 import click
@@ -33,8 +34,10 @@ from mqpy.security import authority as oam
 from mqpy.security import (
     effective_authority,
     group_authority,
+    group_authority_of,
     remove_authority,
     set_authority,
+    user_authority,
 )
 from mqpy.security.users import UserError, UserFile, users_path
 
@@ -95,6 +98,8 @@ def _engine(qmgr: str, root: str | None) -> Iterator[object]:
     try:
         eng = local.start(qmgr, root)
     except MQMIError:
+        if local.is_locked(config.qmgr_dir(qmgr, root)):
+            raise _HeldByDaemon from None
         raise _Exit("AMQ8146E: IBM MQ queue manager not available.", RC_NOT_AVAILABLE) from None
     try:
         yield eng
@@ -133,13 +138,30 @@ def _entity(opts: dict[str, str], qmdir: str) -> tuple[str | None, str | None]:
     return p, g
 
 
-def _run(body, args: tuple[str, ...], flags: set[str]) -> None:  # noqa: ANN001
+class _HeldByDaemon(Exception):  # noqa: N818 - a signal between helpers, not an error
+    """The queue manager runs in its daemon: go through its command server."""
+
+
+class _Named:
+    """What ``_target`` needs of an engine when only the queue manager's name is known."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+def _run(body, args: tuple[str, ...], flags: set[str], remote=None) -> None:  # noqa: ANN001
     try:
         opts, specs, seen = _parse(args, flags)
         if "-m" not in opts:
             raise _Exit("A queue manager name (-m) is required.", RC_INVALID_ARGS)
-        with _engine(opts["-m"], opts.get("--data-path")) as eng:
-            text = body(eng, opts, specs, seen)
+        try:
+            with _engine(opts["-m"], opts.get("--data-path")) as eng:
+                text = body(eng, opts, specs, seen)
+        except _HeldByDaemon:
+            if remote is None:
+                raise _Exit("AMQ8146E: IBM MQ queue manager not available.",
+                            RC_NOT_AVAILABLE) from None
+            text = remote(opts, specs, seen)
     except _Exit as exc:
         click.echo(str(exc), err=True)
         raise SystemExit(exc.rc) from None
@@ -173,7 +195,34 @@ def setmqaut(args: tuple[str, ...]) -> None:
         set_authority(eng, otype, profile, specs, principal=principal, group=group)
         return "The setmqaut command completed successfully."
 
-    _run(body, args, {"-remove"})
+    def remote(opts, specs, seen) -> str:  # noqa: ANN001
+        """The running queue manager: the same change as MQSC SET / DELETE AUTHREC, sent to
+        its command server (as runmqsc sends it)."""
+        from mqpy_cli.runmqsc import run_client
+
+        name, root = opts["-m"], opts.get("--data-path")
+        otype, profile = _target(opts, _Named(name))
+        principal, group = _entity(opts, config.qmgr_dir(name, root))
+        who = f"PRINCIPAL('{principal}')" if principal else f"GROUP('{group}')"
+        where = "" if otype == "qmgr" else f"PROFILE('{profile}') "
+        if "-remove" in seen:
+            command = f"DELETE AUTHREC {where}OBJTYPE({otype.upper()}) {who}"
+        else:
+            oam.parse_specs(otype, specs)  # setmqaut's own validation and return codes
+            adds = [x[1:].upper() for x in specs if x[0] == "+"]
+            rms = [x[1:].upper() for x in specs if x[0] == "-"]
+            command = f"SET AUTHREC {where}OBJTYPE({otype.upper()}) {who}"
+            command += f" AUTHADD({','.join(adds)})" if adds else ""
+            command += f" AUTHRMV({','.join(rms)})" if rms else ""
+        lines, code = run_client(name, [command + "\n"], echo=False, data_path=root)
+        if code != 0:
+            found = [x for x in lines if re.match(r"AMQ\d{4}[ES]:", x)]
+            raise _Exit("\n".join(found) or "AMQ8146E: IBM MQ queue manager not available.",
+                        RC_UNKNOWN_OBJECT if any("AMQ8147E" in x for x in found)
+                        else RC_NOT_AVAILABLE)
+        return "The setmqaut command completed successfully."
+
+    _run(body, args, {"-remove"}, remote)
 
 
 @click.command(context_settings=_RAW)
@@ -193,7 +242,36 @@ def dspmqaut(args: tuple[str, ...]) -> None:
         return oam.format_dspmqaut(group, name, auths,  # type: ignore[arg-type]
                                    entity_type="group")
 
-    _run(body, args, set())
+    def remote(opts, specs, seen) -> str:  # noqa: ANN001
+        """The running queue manager: its records of the object type through DISPLAY AUTHREC
+        (the command server), resolved here with the user file as the OAM does."""
+        from mqpy_chinit.admin import parse_display
+        from mqpy_cli.runmqsc import run_client
+
+        if specs:
+            raise _Exit(f"Unexpected argument '{specs[0]}'.", RC_INVALID_ARGS)
+        qm_name, root = opts["-m"], opts.get("--data-path")
+        otype, name = _target(opts, _Named(qm_name))
+        qmdir = config.qmgr_dir(qm_name, root)
+        principal, group = _entity(opts, qmdir)
+        lines, code = run_client(qm_name, [f"DISPLAY AUTHREC OBJTYPE({otype.upper()})\n"],
+                                 echo=False, data_path=root)
+        if code != 0 and not any("AMQ8147E" in x for x in lines):  # none is not an error
+            raise _Exit("AMQ8146E: IBM MQ queue manager not available.", RC_NOT_AVAILABLE)
+        records = [oam.AuthRecord(str(d.get("ENTTYPE", "")).lower(), str(d.get("ENTITY", "")),
+                                  otype, str(d.get("PROFILE", "")),
+                                  frozenset(a.lower() for a in str(d.get("AUTHLIST", ""))
+                                            .split(",") if a and a != "NONE"))
+                   for d in parse_display(lines)]
+        if principal:
+            auths = user_authority(records, UserFile(users_path(qmdir)), principal, otype,
+                                   name)
+            return oam.format_dspmqaut(principal, name, auths)
+        auths = group_authority_of(records, otype, name, group)  # type: ignore[arg-type]
+        return oam.format_dspmqaut(group, name, auths,  # type: ignore[arg-type]
+                                   entity_type="group")
+
+    _run(body, args, set(), remote)
 
 
 # ------------------------------------------------------------------ mqpyuser

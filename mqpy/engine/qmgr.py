@@ -715,17 +715,24 @@ class QueueManagerEngine:
 
     def connect(self, appl_name: str | None = None, *, user: str | None = None,
                 password: str | None = None, channel: str | None = None) -> Connection:
-        """MQCONN; ``authority`` may refuse it (2035)."""
+        """MQCONN; ``authority`` may refuse it (2035). The check runs outside the engine
+        lock: verifying a password takes tens of milliseconds (scrypt).
+
+        A connection that names no user, password or channel is made by this process itself
+        (the daemon's command server, statistics, an embedded application): it runs as the
+        process owner and is trusted as MQ trusts its own components."""
+        conn = Connection(self, 0, appl_name, user)
+        if user is not None or password is not None or channel is not None:
+            self.authority.check_connect(conn.user.decode("latin-1").strip(), password,
+                                         conn.appl_name.decode("latin-1"), channel)
         with self.lock:
             if self.stopped:
                 raise _fail(CMQC.MQRC_Q_MGR_NOT_AVAILABLE)
             if self.quiescing:
                 raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
-            hconn = self._next_hconn
+            conn.hconn = self._next_hconn
             self._next_hconn += 1
-            conn = Connection(self, hconn, appl_name, user)
-            self.authority.check_connect(conn.user.decode("latin-1").strip(), password,
-                                         conn.appl_name.decode("latin-1"), channel)
+            hconn = conn.hconn
             self.connections[hconn] = conn
             self.stats.mqi.connects += 1
             return conn

@@ -98,6 +98,7 @@ RESPONSES: dict[str, str] = {
     "AMQ8884E": "Channel authentication record not found.",
     "AMQ8862I": "IBM MQ authority record set.",
     "AMQ8863I": "IBM MQ authority record deleted.",
+    "AMQ8864I": "Display authority record details.",  # [M]
     "AMQ8020I": "Ping IBM MQ channel complete.",
     "AMQ8023I": "IBM MQ channel reset.",
     "AMQ8019I": "Stop IBM MQ channel accepted.",
@@ -120,6 +121,10 @@ RESPONSES: dict[str, str] = {
     "AMQ8931I": "IBM MQ storage class deleted.",
     "AMQ8932I": "IBM MQ storage class changed.",
     "AMQ8933I": "Display storage class details.",
+    "AMQ8563I": "IBM MQ authentication information object created.",
+    "AMQ8564I": "IBM MQ authentication information object deleted.",
+    "AMQ8567I": "IBM MQ authentication information changed.",
+    "AMQ8566I": "Display authentication information details.",
 }
 
 # objtype -> (created, deleted, changed) message ids
@@ -130,21 +135,24 @@ _OUTCOMES: dict[str, tuple[str, str, str]] = {
     "NAMELIST": ("AMQ8552I", "AMQ8553I", "AMQ8551I"),
     "LISTENER": ("AMQ8626I", "AMQ8627I", "AMQ8628I"),
     "STGCLASS": ("AMQ8930I", "AMQ8931I", "AMQ8932I"),
+    "AUTHINFO": ("AMQ8563I", "AMQ8564I", "AMQ8567I"),  # [M]
 }
 
 _HEADERS = {**DISPLAY_HEADERS, "STGCLASS": "AMQ8933I", "QSTATUS": "AMQ8450I",
-            "CONN": "AMQ8276I"}
+            "CONN": "AMQ8276I", "AUTHINFO": "AMQ8566I"}
 
 #: objtype -> the keyword of its name item in DISPLAY output.
 _NAME_ITEM = {**{q: "QUEUE" for q in QUEUE_TYPES}, "PROCESS": "PROCESS", "CHANNEL": "CHANNEL",
-              "NAMELIST": "NAMELIST", "STGCLASS": "STGCLASS", "LISTENER": "LISTENER"}
+              "NAMELIST": "NAMELIST", "STGCLASS": "STGCLASS", "LISTENER": "LISTENER",
+              "AUTHINFO": "AUTHINFO"}
 
 #: objtype -> the object DEFINE copies when no LIKE is given (IBM's default objects).
 _DEFAULT_OBJECT = {"QLOCAL": "SYSTEM.DEFAULT.LOCAL.QUEUE", "QMODEL": "SYSTEM.DEFAULT.MODEL.QUEUE",
                    "QALIAS": "SYSTEM.DEFAULT.ALIAS.QUEUE",
                    "QREMOTE": "SYSTEM.DEFAULT.REMOTE.QUEUE", "PROCESS": "SYSTEM.DEFAULT.PROCESS",
                    "NAMELIST": "SYSTEM.DEFAULT.NAMELIST",
-                   "LISTENER": "SYSTEM.DEFAULT.LISTENER.TCP"}
+                   "LISTENER": "SYSTEM.DEFAULT.LISTENER.TCP",
+                   "AUTHINFO": "SYSTEM.DEFAULT.AUTHINFO.IDPWOS"}
 
 _CONNAME_REQUIRED = ("SDR", "RQSTR", "CLNTCONN", "CLUSSDR", "CLUSRCVR")
 _CHINIT_VERBS = ("START", "STOP", "PING", "RESET", "RESOLVE")
@@ -528,6 +536,8 @@ class MQSCProcessor:
             if cmd.objtype == "AUTHREC" and cmd.verb == "SET":
                 security.set_authrec(self.engine, cmd.params)
                 return [message("AMQ8862I")]
+            if cmd.objtype == "AUTHREC" and cmd.verb == "DISPLAY":
+                return self._display_authrec(cmd)
             if cmd.objtype == "AUTHREC" and cmd.verb == "DELETE":
                 if not security.delete_authrec(self.engine, cmd.params):
                     raise CommandFailed.of(CMQCFC.MQRCCF_OBJECT_NAME_ERROR, "AMQ8147E",
@@ -537,6 +547,35 @@ class MQSCProcessor:
             raise CommandFailed([message("AMQ8101S", f"{err.reason:X}")], err.reason) from None
         raise CommandFailed.of(CMQC.MQRC_FUNCTION_NOT_SUPPORTED, "AMQ8101S",
                                f"{CMQC.MQRC_FUNCTION_NOT_SUPPORTED:X}")
+
+    def _display_authrec(self, cmd: MQSCCommand) -> list[str]:
+        """DISPLAY AUTHREC [PROFILE()] [OBJTYPE()] [PRINCIPAL()|GROUP()]: the stored records,
+        PROFILE compared exactly (MATCH(PROFILE), IBM's default)."""
+        from mqpy import security
+
+        p = cmd.params
+        want_type = str(p.get("OBJTYPE") or "").lower()
+        lines: list[str] = []
+        for r in sorted(security.authority_records(self.engine),
+                        key=lambda r: (r.objtype, r.profile, r.entity_type, r.entity)):
+            if want_type and r.objtype != want_type:
+                continue
+            if p.get("PROFILE") and r.objtype != "qmgr" and r.profile != p["PROFILE"]:
+                continue
+            if p.get("PRINCIPAL") and (r.entity_type, r.entity) != ("principal",
+                                                                   p["PRINCIPAL"]):
+                continue
+            if p.get("GROUP") and (r.entity_type, r.entity) != ("group", p["GROUP"]):
+                continue
+            lines.append(message("AMQ8864I"))
+            lines.extend(format_attrs([
+                ("PROFILE", r.profile), ("ENTITY", r.entity),
+                ("ENTTYPE", r.entity_type.upper()), ("OBJTYPE", r.objtype.upper()),
+                ("AUTHLIST", ",".join(r.attributes()["AUTHLIST"]) or "NONE")]))
+        if not lines:
+            raise CommandFailed.of(CMQCFC.MQRCCF_OBJECT_NAME_ERROR, "AMQ8147E",
+                                   str(p.get("PROFILE", "")))
+        return lines
 
     @staticmethod
     def _no_chinit() -> CommandFailed:

@@ -49,7 +49,10 @@ __all__ = [
     "DEFAULT_AUTHINFO",
     "SecurityPolicy",
     "authority_records",
+    "channel_decision",
     "check_channel",
+    "is_privileged",
+    "owner",
     "chlauth_records",
     "delete_authrec",
     "display_chlauth",
@@ -60,6 +63,7 @@ __all__ = [
     "set_authority",
     "set_authrec",
     "set_chlauth",
+    "user_authority",
 ]
 
 DEFAULT_AUTHINFO = "SYSTEM.DEFAULT.AUTHINFO.IDPWOS"
@@ -205,19 +209,30 @@ def effective_authority(eng, qmdir: str, user: str, objtype: str, name: str  # n
                         ) -> frozenset[str]:
     """dspmqaut -p: what ``user`` may do with object ``name`` (mqm members: everything)."""
     otype = oam.objtype_of(objtype)
-    users = UserFile(users_path(qmdir))
+    return user_authority(authority_records(eng), UserFile(users_path(qmdir)), user, otype,
+                          name)
+
+
+def user_authority(records: Iterable[oam.AuthRecord], users: UserFile, user: str,
+                   otype: str, name: str) -> frozenset[str]:
+    """What ``user`` may do with object ``name`` given the authority ``records``."""
     if users.is_admin(user):
         return oam.OBJTYPES[otype]
-    return oam.effective(authority_records(eng), user, users.groups(user), otype, name)
+    return oam.effective(records, user, users.groups(user), otype, name)
 
 
 def group_authority(eng, objtype: str, name: str, group: str) -> frozenset[str]:  # noqa: ANN001
     """dspmqaut -g: the authorities group ``group`` holds for object ``name``."""
-    otype = oam.objtype_of(objtype)
+    return group_authority_of(authority_records(eng), oam.objtype_of(objtype), name, group)
+
+
+def group_authority_of(records: Iterable[oam.AuthRecord], otype: str, name: str,
+                       group: str) -> frozenset[str]:
+    """What group ``group`` holds for object ``name`` given the authority ``records``."""
     if group == ADMIN_GROUP:
         return oam.OBJTYPES[otype]
-    recs = [r for r in authority_records(eng) if r.entity_type == "group"]
-    return oam.effective(recs, "", [group], otype, name)
+    return oam.effective([r for r in records if r.entity_type == "group"], "", [group],
+                         otype, name)
 
 
 # ------------------------------------------------------------------ defaults
@@ -264,6 +279,45 @@ def check_channel(eng, channel: str, address: str, *, client_user: str | None = 
     return chlauth.evaluate(chlauth_records(eng), channel, address, client_user, remote_qmgr,
                             ssl_peer, mcauser, ssl_issuer=ssl_issuer,
                             default_user=default_user or _owner(), is_admin=users.is_admin)
+
+
+def channel_decision(eng, query: Mapping[str, object]) -> dict[str, object]:  # noqa: ANN001
+    """:func:`check_channel` for a query dict (the channel initiator's SPI call), as a dict.
+
+    ``query`` keys: ``channel``, ``address``, ``client_user``, ``remote_qmgr``, ``ssl_peer``,
+    ``ssl_issuer``, ``mcauser``; ``address_only`` asks about BLOCKADDR alone (the listener's
+    check, made before a channel name is known)."""
+    address = str(query.get("address") or "")
+    if query.get("address_only"):
+        if str(eng.catalog.qmgr.get("CHLAUTH", "ENABLED")) != "ENABLED":
+            return {"allowed": True, "user": "", "msgid": chlauth.AMQ9783I, "text": ""}
+        d = chlauth.evaluate([r for r in chlauth_records(eng) if r.type == "BLOCKADDR"],
+                             "", address)
+    else:
+        def opt(key: str) -> str | None:
+            v = query.get(key)
+            return None if v is None else str(v)
+
+        d = check_channel(eng, str(query.get("channel") or ""), address,
+                          client_user=opt("client_user"), remote_qmgr=opt("remote_qmgr"),
+                          ssl_peer=opt("ssl_peer"), ssl_issuer=opt("ssl_issuer"),
+                          mcauser=str(query.get("mcauser") or ""))
+    return {"allowed": d.allowed, "user": d.user, "msgid": d.msgid, "text": d.text,
+            "warning": d.warning}
+
+
+def owner() -> str:
+    """The user this process runs as: the queue manager's owner in its daemon."""
+    return _owner()
+
+
+def is_privileged(qmdir: str, user: str | None) -> bool:
+    """The queue manager's owner or a member of mqm: may connect on behalf of others."""
+    if not user:
+        return False
+    if user[:12] == _owner()[:12]:
+        return True
+    return UserFile(users_path(qmdir)).is_admin(user[:12])
 
 
 # ------------------------------------------------------------------ the policy

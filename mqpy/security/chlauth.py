@@ -62,6 +62,7 @@ __all__ = [
     "address_matches",
     "apply_set",
     "display",
+    "dn_matches",
     "evaluate",
     "generic_matches",
     "runcheck_line",
@@ -341,6 +342,11 @@ def _dn_matches(pattern: str, dn: str) -> bool:
         else:
             return False
     return True
+
+
+def dn_matches(pattern: str, dn: str) -> bool:
+    """IBM's SSLPEER / SSLPEERMAP matching of a certificate DN (``CN=a*, O=b``)."""
+    return _dn_matches(pattern, dn)
 
 
 def _dn_key(pattern: str) -> tuple[int, int]:

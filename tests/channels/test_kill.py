@@ -51,10 +51,13 @@ def test_every_message_arrives_once_whatever_is_killed(site):
     for name in ("QM1", "QM2"):
         assert site.run("crtmqm", "-u", "SYSTEM.DEAD.LETTER.QUEUE", name).returncode == 0
         _start(site, name)
+    # the receiver runs as the (privileged) channel initiator: SET CHLAUTH lifts the
+    # default *MQADMIN BLOCKUSER rule for that channel, as an MQ administrator does
     out = mqsc(site, "QM2", f"""
         DEFINE LISTENER(L) TRPTYPE(TCP) PORT({port}) CONTROL(QMGR)
         START LISTENER(L)
         DEFINE CHANNEL(C) CHLTYPE(RCVR)
+        SET CHLAUTH('C') TYPE(BLOCKUSER) USERLIST('nobody')
         DEFINE QLOCAL(TARGET) MAXDEPTH(100000)
     """)
     assert out.returncode == 0, out.stdout

@@ -52,10 +52,13 @@ def test_sdr_rcvr_between_two_daemons_set_up_with_runmqsc(site):
         assert site.run("crtmqm", "-u", "SYSTEM.DEAD.LETTER.QUEUE", name).returncode == 0
         proc = site.run("strmqm", name)
         assert proc.returncode == 0, proc.stdout + proc.stderr
+    # the receiver runs as the (privileged) channel initiator: SET CHLAUTH lifts the
+    # default *MQADMIN BLOCKUSER rule for that channel, as an MQ administrator does
     out = mqsc(site, "QM2", f"""
         DEFINE LISTENER(TCP.LSTR) TRPTYPE(TCP) PORT({port}) CONTROL(QMGR)
         START LISTENER(TCP.LSTR)
         DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR) TRPTYPE(TCP)
+        SET CHLAUTH('QM1.TO.QM2') TYPE(BLOCKUSER) USERLIST('nobody')
         DEFINE QLOCAL(TARGET)
     """)
     assert out.returncode == 0, out.stdout

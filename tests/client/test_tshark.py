@@ -113,3 +113,39 @@ def test_tshark_decodes_a_client_session(env, tmp_path: Path):
                              capture_output=True, text=True, timeout=120, check=True).stdout
     assert "Malformed" not in verbose
     assert CHANNEL in verbose and QUEUE in verbose
+
+
+def test_tshark_decodes_the_user_id_flows(env, tmp_path: Path):
+    """Given a client connecting with user and password (an MQCSP), when tshark decodes the
+    recorded start of the session, then the USERID_DATA flow shows the UID structure with the
+    client's user id, the CONAUTH_INFO flow the CAUT structure with the MQCSP user id and the
+    password's length, and nothing is malformed."""
+    import getpass
+
+    proxy = _RecordingProxy(env.chinit.port)
+    qm = mqpy.connect(QMGR, CHANNEL, f"127.0.0.1({proxy.port})", user="alice",
+                      password="s3cret-pw")
+    qm.disconnect()
+    capture = _Capture()
+    capture.handshake()
+    with proxy.lock:
+        flows = list(proxy.flows)
+    for direction, segment in flows:
+        capture.send(CLIENT if direction == "c" else SERVER, [segment])
+    pcap = tmp_path / "userid.pcap"
+    capture.write(pcap)
+    fields = ["mq.tsh.type", "mq.uid.structid", "mq.uid.userid", "mq.caut.structid",
+              "mq.caut.usrlength", "mq.caut.pswlength", "mq.msh.userid", "_ws.malformed"]
+    result = subprocess.run(
+        [TSHARK, "-r", str(pcap), "-d", "tcp.port==1414,mq", "-T", "fields",
+         "-E", "occurrence=a", "-E", "separator=|"]
+        + [arg for field in fields for arg in ("-e", field)],
+        capture_output=True, text=True, timeout=120, check=True)
+    rows = [line.split("|") for line in result.stdout.splitlines()]
+    uid = [r for r in rows if r[0] and int(r[0], 16) == SegmentType.USERID_DATA]
+    caut = [r for r in rows if r[0] and int(r[0], 16) == SegmentType.CONAUTH_INFO]
+    assert uid and uid[0][1] == "UID " and uid[0][2].strip() == getpass.getuser()[:12]
+    assert caut and caut[0][3] == "CAUT"
+    assert (int(caut[0][4], 0), int(caut[0][5], 0)) == (5, len("s3cret-pw"))
+    assert caut[0][6].strip() == "alice"
+    assert not [row for row in rows if row[7]], result.stdout

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from mqpy import CMQC, mqiproto
 from mqpy.structures import GMO, MD, OD, PMO
 from mqpy_chinit.framing import SegmentReader, SegmentWriter
+from mqpy_chinit.userid import Credentials
 from mqpy_chinit.wire import ByteOrder, ProtocolError, SegmentType
 
 T = SegmentType
@@ -19,7 +20,9 @@ def _samples(data: bytes, options: int) -> dict:
     md = MD(Priority=7, Persistence=1, MsgId=b"M" * 24, CorrelId=b"C" * 24, Format=b"MQSTR")
     od = OD(ObjectName=b"Q1", Version=3, ResolvedQName=b"Q1")
     requests = {
-        T.MQCONN: [("QM1", "amqsput")],
+        T.MQCONN: [("QM1", "amqsput"), mqiproto.ConnSecurity(
+            Credentials("alice", data.decode("latin-1")[:100]), "bob", "APP.SVRCONN",
+            "127.0.0.1")],
         T.MQDISC: [],
         T.MQOPEN: [od, options],
         T.MQCLOSE: [options],

@@ -1,0 +1,77 @@
+"""Who may come in: the channel initiator's questions to its queue manager's security policy.
+
+The policy (CHLAUTH records, CONNAUTH, object authorities) lives in the queue manager
+(``mqpy.security``); the channel initiator is an MQI application of it and asks through its
+*admin* object (``EngineAdmin`` in this process, the bindings socket's SPI otherwise):
+
+- :meth:`ChannelAccess.address_allowed`: the listener's BLOCKADDR check, made before the first
+  byte of a new connection is read. A blocked address is closed at once (the client's MQCONN
+  fails with MQRC_Q_MGR_NOT_AVAILABLE, 2059) and AMQ9782E is logged.
+- :meth:`ChannelAccess.decide`: the full CHLAUTH decision for a channel once its name and the
+  partner's identity are known: a receiving message channel right after its INITIAL_DATA
+  (QMGRMAP / ADDRESSMAP / BLOCKUSER against the channel's MCAUSER), a SVRCONN conversation at
+  its MQCONN (``svrconn``). A refused message channel gets STATUS SECURITY_FAILURE; both log
+  IBM's AMQ9776E / AMQ9777E text.
+- :meth:`ChannelAccess.connect_for`: MQCONN on behalf of a client conversation, as the user
+  CHLAUTH decided and with the client's MQCSP, so that CONNAUTH (CHCKCLNT) and the object
+  authority manager judge the client, not the channel initiator.
+
+An admin without these methods (an older test double) allows everything and connects as the
+channel initiator itself: the behaviour of a queue manager without security.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import trio
+
+import mqpy
+
+__all__ = ["ChannelAccess"]
+
+_ALLOWED: dict[str, object] = {"allowed": True, "user": "", "msgid": "AMQ9783I", "text": "",
+                               "warning": False}
+
+
+class ChannelAccess:
+    def __init__(self, admin: Any, connect_qm: Callable[[], Any],
+                 connect_for: Callable[[Any, str], Any] | None,
+                 log: Callable[[str, str], None]) -> None:
+        self.admin = admin
+        self.connect_qm = connect_qm
+        self._connect_for = connect_for or getattr(admin, "connect_for", None)
+        self.log = log
+
+    async def decide(self, query: dict[str, object]) -> dict[str, object]:
+        """The CHLAUTH decision for ``query`` (keys: ``mqpy.security.channel_decision``).
+
+        If the queue manager cannot be asked, the channel is refused (never let in blind)."""
+        ask = getattr(self.admin, "channel_decision", None)
+        if ask is None:
+            return dict(_ALLOWED, user=str(query.get("mcauser") or
+                                           query.get("client_user") or ""))
+        try:
+            return await trio.to_thread.run_sync(ask, query)
+        except mqpy.MQMIError as e:
+            return {"allowed": False, "user": "", "msgid": "AMQ9999E",
+                    "text": f"Channel '{query.get('channel', '')}' from "
+                            f"{query.get('address', '')} refused: its channel authentication "
+                            f"could not be checked (reason {e.reason}).", "warning": False}
+
+    async def address_allowed(self, address: str) -> bool:
+        """BLOCKADDR, before anything is read from ``address``; logs AMQ9782E if blocked."""
+        if not address or not hasattr(self.admin, "channel_decision"):
+            return True
+        d = await self.decide({"address_only": True, "address": address})
+        if not d["allowed"]:
+            self.log(str(d["msgid"]), str(d["text"]))
+        return bool(d["allowed"])
+
+    def connect_for(self, security: Any, appl: str = "") -> mqpy.QueueManager:
+        """MQCONN for a client conversation (blocking: call from a worker thread)."""
+        if self._connect_for is None:
+            return self.connect_qm()
+        return self._connect_for(security, appl)
+

@@ -1,0 +1,233 @@
+"""TLS on channels: IBM CipherSpecs, key repositories, SSLCAUTH and SSLPEER. Rules, no I/O.
+
+IBM MQ protects a channel with TLS when its SSLCIPH names a *CipherSpec*; both ends must name
+the same one. mqpy keeps the rules here and lets trio (``trio.SSLStream``, the channel
+initiator) or the client's blocking socket (``ssl.SSLSocket``) carry the bytes:
+
+- **CipherSpecs** (:data:`CIPHER_SPECS`): IBM's names mapped to a TLS version and the
+  OpenSSL cipher. ``ANY_TLS12``, ``ANY_TLS12_OR_HIGHER``, ``ANY_TLS13`` and
+  ``ANY_TLS13_OR_HIGHER`` accept any cipher of those versions. Python's ``ssl`` cannot pin a
+  TLS 1.3 cipher suite, so a named TLS 1.3 CipherSpec is enforced by protocol version only
+  (``[inf]``; IBM compares the suite too).
+- **Key repository**: IBM's SSLKEYR names a CMS ``.kdb`` file; mqpy's names a *directory* of
+  PEM files: ``cert.pem`` (this end's certificate, leaf first, then its chain), ``key.pem``
+  (its private key) and ``ca.pem`` (the certificate authorities trusted for partners). The
+  queue manager's is QMGR SSLKEYR; a client's is MQSCO.KeyRepository (or MQSSLKEYR).
+- **The responder's checks** (:func:`check_inbound`), once the channel is named by its
+  INITIAL_DATA: a channel with SSLCIPH reached without TLS, or without SSLCIPH reached with
+  TLS, is refused (AMQ9639E / AMQ9641E [M]); a negotiated cipher that is not the channel's
+  CipherSpec is AMQ9631E; SSLCAUTH(REQUIRED) without a client certificate is AMQ9637E
+  [M]; a certificate whose DN does not match SSLPEER is AMQ9636E. Each answer comes with the
+  STATUS code the partner gets (CIPHER_SPEC, SSL_CLIENT_CERTIFICATE, PEER_NAME).
+- **SSLPEER** uses IBM's syntax: ``CN=app*, O=My Org, OU=a, OU=b``; every attribute named must
+  be in the certificate's subject, values case-blind, ``*`` at either end of a value
+  (``mqpy.security.chlauth``'s DN matching, shared with SSLPEERMAP).
+
+Certificates are checked against ``ca.pem`` (verify mode REQUIRED at the initiator,
+OPTIONAL at the responder, so that SSLCAUTH(OPTIONAL) can let a partner without one in);
+host names are not checked, as MQ does not: SSLPEER is MQ's identity check.
+"""
+
+from __future__ import annotations
+
+import os
+import ssl
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from mqpy.security.chlauth import dn_matches
+from mqpy_chinit.wire import StatusCode
+
+__all__ = ["CIPHER_SPECS", "CipherSpec", "InboundRefusal", "KeyRepositoryError",
+           "check_inbound", "cipher_matches", "client_context", "ibm_name", "peer_dn",
+           "server_context"]
+
+CERT_FILE, KEY_FILE, CA_FILE = "cert.pem", "key.pem", "ca.pem"
+TLS12, TLS13 = "TLSv1.2", "TLSv1.3"
+
+
+@attrs.frozen
+class CipherSpec:
+    name: str
+    versions: tuple[str, ...]  #: protocol versions allowed
+    openssl: str = ""  #: the OpenSSL cipher (TLS 1.2); "" for any cipher of the versions
+
+
+def _t12(name: str, openssl: str) -> CipherSpec:
+    return CipherSpec(name, (TLS12,), openssl)
+
+
+CIPHER_SPECS: dict[str, CipherSpec] = {c.name: c for c in (
+    CipherSpec("TLS_AES_128_GCM_SHA256", (TLS13,)),
+    CipherSpec("TLS_AES_256_GCM_SHA384", (TLS13,)),
+    CipherSpec("TLS_CHACHA20_POLY1305_SHA256", (TLS13,)),
+    CipherSpec("ANY_TLS13", (TLS13,)),
+    CipherSpec("ANY_TLS13_OR_HIGHER", (TLS13,)),
+    CipherSpec("ANY_TLS12", (TLS12,)),
+    CipherSpec("ANY_TLS12_OR_HIGHER", (TLS12, TLS13)),
+    _t12("TLS_RSA_WITH_AES_128_GCM_SHA256", "AES128-GCM-SHA256"),
+    _t12("TLS_RSA_WITH_AES_256_GCM_SHA384", "AES256-GCM-SHA384"),
+    _t12("TLS_RSA_WITH_AES_128_CBC_SHA256", "AES128-SHA256"),
+    _t12("TLS_RSA_WITH_AES_256_CBC_SHA256", "AES256-SHA256"),
+    _t12("ECDHE_RSA_AES_128_GCM_SHA256", "ECDHE-RSA-AES128-GCM-SHA256"),
+    _t12("ECDHE_RSA_AES_256_GCM_SHA384", "ECDHE-RSA-AES256-GCM-SHA384"),
+    _t12("ECDHE_RSA_AES_128_CBC_SHA256", "ECDHE-RSA-AES128-SHA256"),
+    _t12("ECDHE_RSA_AES_256_CBC_SHA384", "ECDHE-RSA-AES256-SHA384"),
+    _t12("ECDHE_ECDSA_AES_128_GCM_SHA256", "ECDHE-ECDSA-AES128-GCM-SHA256"),
+    _t12("ECDHE_ECDSA_AES_256_GCM_SHA384", "ECDHE-ECDSA-AES256-GCM-SHA384"),
+    _t12("ECDHE_ECDSA_AES_128_CBC_SHA256", "ECDHE-ECDSA-AES128-SHA256"),
+    _t12("ECDHE_ECDSA_AES_256_CBC_SHA384", "ECDHE-ECDSA-AES256-SHA384"),
+    _t12("ECDHE_RSA_CHACHA20_POLY1305_SHA256", "ECDHE-RSA-CHACHA20-POLY1305"),
+    _t12("ECDHE_ECDSA_CHACHA20_POLY1305_SHA256", "ECDHE-ECDSA-CHACHA20-POLY1305"),
+)}
+_TLS12_CIPHERS = ":".join(c.openssl for c in CIPHER_SPECS.values() if c.openssl)
+
+
+class KeyRepositoryError(ValueError):
+    """The key repository is missing or unusable (IBM: AMQ9657E [M])."""
+
+
+def cipher_spec(name: str) -> CipherSpec:
+    spec = CIPHER_SPECS.get(name.strip().upper())
+    if spec is None:
+        raise KeyError(name)
+    return spec
+
+
+def cipher_matches(name: str, negotiated: tuple[str, str, int] | None) -> bool:
+    """Does the session's ``(cipher, protocol, bits)`` satisfy CipherSpec ``name``?"""
+    if negotiated is None:
+        return False
+    try:
+        spec = cipher_spec(name)
+    except KeyError:
+        return False
+    cipher, protocol, _bits = negotiated
+    if protocol not in spec.versions:
+        return False
+    return not spec.openssl or spec.openssl == cipher
+
+
+def ibm_name(negotiated: tuple[str, str, int] | None) -> str:
+    """The CipherSpec name IBM shows (DISPLAY CHSTATUS SSLCIPH) for a session's cipher."""
+    if negotiated is None:
+        return ""
+    cipher = negotiated[0]
+    for spec in CIPHER_SPECS.values():
+        if spec.openssl == cipher:
+            return spec.name
+    return cipher  # TLS 1.3: OpenSSL's names are IBM's
+
+
+def _files(repository: str) -> tuple[str, str, str]:
+    if not repository or not os.path.isdir(repository):
+        raise KeyRepositoryError(f"key repository '{repository}' is not a directory")
+    return tuple(os.path.join(repository, f) for f in (CERT_FILE, KEY_FILE, CA_FILE))  # type: ignore[return-value]
+
+
+def _load(ctx: ssl.SSLContext, repository: str, *, need_cert: bool) -> None:
+    cert, key, ca = _files(repository)
+    try:
+        if os.path.exists(cert) and os.path.exists(key):
+            ctx.load_cert_chain(cert, key)
+        elif need_cert:
+            raise KeyRepositoryError(f"key repository '{repository}' has no {CERT_FILE} and "
+                                     f"{KEY_FILE}")
+        if os.path.exists(ca):
+            ctx.load_verify_locations(ca)
+    except (ssl.SSLError, OSError) as exc:
+        raise KeyRepositoryError(f"key repository '{repository}': {exc}") from None
+
+
+def server_context(repository: str) -> ssl.SSLContext:
+    """The responder's context: every CipherSpec's cipher offered, the channel chosen later."""
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.minimum_version = ssl.TLSVersion.TLSv1_2
+    ctx.set_ciphers(_TLS12_CIPHERS)
+    ctx.verify_mode = ssl.CERT_OPTIONAL
+    _load(ctx, repository, need_cert=True)
+    return ctx
+
+
+def client_context(repository: str, cipher: str) -> ssl.SSLContext:
+    """The initiator's context: exactly the CipherSpec ``cipher`` (KeyError if unknown)."""
+    spec = cipher_spec(cipher)
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    ctx.check_hostname = False  # MQ checks SSLPEER, not host names
+    ctx.verify_mode = ssl.CERT_REQUIRED
+    versions = [ssl.TLSVersion.TLSv1_2 if v == TLS12 else ssl.TLSVersion.TLSv1_3
+                for v in spec.versions]
+    ctx.minimum_version, ctx.maximum_version = min(versions), max(versions)
+    if spec.openssl:
+        ctx.set_ciphers(spec.openssl)
+    elif TLS12 in spec.versions:
+        ctx.set_ciphers(_TLS12_CIPHERS)
+    _load(ctx, repository, need_cert=False)
+    return ctx
+
+
+_SHORT = {"commonName": "CN", "organizationName": "O", "organizationalUnitName": "OU",
+          "countryName": "C", "localityName": "L", "stateOrProvinceName": "ST",
+          "serialNumber": "SERIALNUMBER", "emailAddress": "E", "domainComponent": "DC",
+          "postalCode": "PC", "streetAddress": "STREET", "title": "T"}
+
+
+def peer_dn(cert: Mapping[str, Any] | None, field: str = "subject") -> str | None:
+    """``getpeercert()``'s subject (or ``issuer``) as an IBM DN string: ``CN=x,O=y``."""
+    if not cert or field not in cert:
+        return None
+    parts = []
+    for rdn in cert[field]:
+        for key, value in rdn:
+            parts.append(f"{_SHORT.get(key, key)}={value}")
+    return ",".join(parts)
+
+
+@attrs.frozen
+class InboundRefusal:
+    status: StatusCode
+    msgid: str
+    text: str
+
+
+def check_inbound(definition: Mapping[str, object], channel: str, peer: str,
+                  negotiated: tuple[str, str, int] | None, cert: Mapping[str, Any] | None
+                  ) -> InboundRefusal | None:
+    """The responder's TLS checks for ``channel`` (module docstring); None if they pass.
+
+    ``negotiated`` is the session's ``cipher()`` (None: no TLS); ``cert`` its verified
+    ``getpeercert()`` (None or empty: the partner sent none)."""
+    wanted = str(definition.get("SSLCIPH") or "").strip()
+    if not wanted and negotiated is None:
+        return None
+    if wanted and negotiated is None:
+        return InboundRefusal(StatusCode.CIPHER_SPEC, "AMQ9639E",
+                              f"Remote channel '{channel}' ({peer}) did not specify a "
+                              f"CipherSpec when the local channel expected one to be "
+                              f"specified. The local CipherSpec is '{wanted}'.")
+    if not wanted:
+        return InboundRefusal(StatusCode.CIPHER_SPEC, "AMQ9641E",
+                              f"Remote channel '{channel}' ({peer}) specified a CipherSpec "
+                              f"when the local channel expected a blank CipherSpec.")
+    if not cipher_matches(wanted, negotiated):
+        got = f"{negotiated[0]} ({negotiated[1]})" if negotiated else "none"
+        return InboundRefusal(StatusCode.CIPHER_SPEC, "AMQ9631E",
+                              f"The CipherSpec negotiated during the SSL handshake does not "
+                              f"match the required CipherSpec for channel '{channel}'. The "
+                              f"required CipherSpec is '{wanted}'; the negotiated cipher is "
+                              f"{got}. The remote partner is {peer}.")
+    dn = peer_dn(cert)
+    sslcauth = str(definition.get("SSLCAUTH") or "REQUIRED").strip().upper()
+    if dn is None and sslcauth == "REQUIRED":
+        return InboundRefusal(StatusCode.SSL_CLIENT_CERTIFICATE, "AMQ9637E",
+                              f"Channel '{channel}' is lacking a certificate: the remote "
+                              f"partner {peer} sent none and SSLCAUTH is REQUIRED.")
+    sslpeer = str(definition.get("SSLPEER") or "").strip()
+    if sslpeer and (dn is None or not dn_matches(sslpeer, dn)):
+        return InboundRefusal(StatusCode.PEER_NAME, "AMQ9636E",
+                              f"SSL distinguished name '{dn or ''}' of the remote partner "
+                              f"{peer} does not match the peer name '{sslpeer}' of channel "
+                              f"'{channel}'.")
+    return None

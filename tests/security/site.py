@@ -1,0 +1,109 @@
+"""A queue manager started by strmqm with its channel initiator, for the security wiring tests.
+
+Set up as an operator would: crtmqm, strmqm, runmqsc (a listener on a free 127.0.0.1 port, a
+SVRCONN, a queue), and users in the queue manager's user file (what ``mqpyuser`` writes).
+Daemons are stopped by pid at teardown (``tests.daemon.conftest.Installation``).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+
+import mqpy
+
+from ..daemon.conftest import Installation
+
+QM = "QMS"
+CHANNEL = "APP.SVRCONN"
+QUEUE = "APP.Q"
+ALICE, ALICE_PW = "alice", "alice-secret"
+_RUNMQSC = ("import sys; from mqpy_cli.runmqsc import runmqsc; "
+            "runmqsc.main(args=sys.argv[1:], prog_name='runmqsc')")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Site:
+    def __init__(self, root: str) -> None:
+        self.inst = Installation(root)
+        self.inst.env.pop("MQPY_NO_CHINIT", None)
+        self.port = free_port()
+
+    @property
+    def qmdir(self) -> str:
+        return self.inst.qmdir(QM)
+
+    @property
+    def conn_info(self) -> str:
+        return f"127.0.0.1({self.port})"
+
+    def start(self) -> Site:
+        assert self.inst.run("crtmqm", QM).returncode == 0
+        proc = self.inst.run("strmqm", QM)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        self.mqsc(f"""
+DEFINE LISTENER(APP.LSTR) TRPTYPE(TCP) PORT({self.port}) IPADDR(127.0.0.1) CONTROL(QMGR)
+START LISTENER(APP.LSTR)
+DEFINE CHANNEL({CHANNEL}) CHLTYPE(SVRCONN)
+DEFINE QLOCAL({QUEUE})
+""")
+        from mqpy.security.users import UserFile, users_path
+
+        users = UserFile(users_path(self.qmdir))
+        users.add(ALICE, ALICE_PW)
+        users.add("bob", None, ["apps"])
+        self._wait_listening()
+        return self
+
+    def _wait_listening(self, timeout: float = 20) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise AssertionError("the listener did not start")
+
+    def stop(self) -> None:
+        self.inst.run("endmqm", "-i", QM)
+        self.inst.kill_all()
+
+    def mqsc(self, script: str, *, ok: bool = True) -> str:
+        proc = subprocess.run([sys.executable, "-c", _RUNMQSC, QM], input=script, text=True,
+                              capture_output=True, env=self.inst.env, timeout=120)
+        if ok:
+            assert proc.returncode == 0, proc.stdout + proc.stderr
+        return proc.stdout
+
+    def bindings(self, user: str | None = None, password: str | None = None
+                 ) -> mqpy.QueueManager:
+        qm = mqpy.QueueManager(None)
+        qm.connect(QM, data_path=self.inst.root, user=user, password=password)
+        return qm
+
+    def client(self, user: str | None = None, password: str | None = None,
+               channel: str = CHANNEL) -> mqpy.QueueManager:
+        return mqpy.connect(QM, channel, self.conn_info, user=user, password=password)
+
+    def errors(self) -> str:
+        """AMQERR01.LOG with its line wrapping undone (runs of white space made one space)."""
+        path = os.path.join(self.qmdir, "errors", "AMQERR01.LOG")
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return " ".join(f.read().split())
+
+    def wait_for_log(self, text: str, timeout: float = 10) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            log = self.errors()
+            if text in log or time.monotonic() > deadline:
+                return log
+            time.sleep(0.05)

@@ -1,0 +1,122 @@
+"""The sans-IO pieces of channel security: the UID / CAUT flows, the bindings MQCONN's
+security tail, and the TLS rules (CipherSpecs, SSLCAUTH, SSLPEER), without sockets."""
+
+from __future__ import annotations
+
+import pytest
+
+from mqpy import mqiproto
+from mqpy_chinit import tls, userid
+from mqpy_chinit.wire import ProtocolError, SegmentType, StatusCode
+
+# ---------------------------------------------------------------- UID and CAUT
+
+
+@pytest.mark.parametrize("little", [True, False])
+def test_uid_and_caut_round_trip(little):
+    """Given a user id and an MQCSP, when built and parsed in either byte order, then the
+    same values come back; the UID is the 132-byte layout Wireshark reads."""
+    body = userid.build_uid("alice", little=little)
+    assert len(body) == userid.UID_LENGTH == 132
+    assert userid.parse_uid(body, little=little) == "alice"
+    creds = userid.Credentials("ålice", "pässword")
+    raw = userid.build_caut(creds, little=little)
+    assert userid.parse_caut(raw, little=little) == (creds, len(raw))
+
+
+def test_malformed_identity_flows_are_protocol_errors():
+    """Given a UID of a wrong length, a CAUT whose lengths run past its segment, a CAUT of an
+    unknown AuthType, then each is a ProtocolError naming invalid data (AMQ9504E upstream)."""
+    good = userid.build_caut(userid.Credentials("a", "b"))
+    for bad in (lambda: userid.parse_uid(b"UID " + bytes(20)),
+                lambda: userid.parse_caut(good[:-1]),
+                lambda: userid.parse_caut(b"CAUT" + (7).to_bytes(4, "little") + good[8:]),
+                lambda: userid.parse_caut(b"XXXX" + good[4:])):
+        with pytest.raises(ProtocolError) as err:
+            bad()
+        assert err.value.status_code == StatusCode.PROTOCOL_INVALID_DATA
+
+
+def test_identity_events_are_the_segment_types_mq_uses():
+    assert userid.userid_event("bob").segment_type == SegmentType.USERID_DATA
+    assert userid.conauth_event(userid.Credentials("bob", "x")).segment_type == \
+        SegmentType.CONAUTH_INFO
+
+
+def test_bindings_mqconn_without_security_is_mq_s_120_bytes():
+    """Given an MQCONN with no MQCSP, then its body is MQ's 120 bytes (what tshark expects);
+    with one, the CSEC tail follows and decodes back."""
+    plain = mqiproto.encode_request(SegmentType.MQCONN, [("QM1", "app")])
+    assert len(plain.body) == 120
+    assert mqiproto.decode_request(plain).values == (("QM1", "app"), None)
+    sec = mqiproto.ConnSecurity(userid.Credentials("alice", "pw"))
+    assert not sec.asserts_identity and sec.identity("root") == ("alice", "pw", None)
+    asserted = mqiproto.ConnSecurity(None, user="bob", channel="APP.SVRCONN")
+    assert asserted.asserts_identity and asserted.identity("root") == ("bob", None,
+                                                                        "APP.SVRCONN")
+
+
+# ---------------------------------------------------------------- TLS rules
+
+
+@pytest.mark.parametrize("spec, negotiated, ok", [
+    ("ECDHE_ECDSA_AES_128_GCM_SHA256", ("ECDHE-ECDSA-AES128-GCM-SHA256", "TLSv1.2", 128), True),
+    ("ECDHE_ECDSA_AES_128_GCM_SHA256", ("ECDHE-ECDSA-AES256-GCM-SHA384", "TLSv1.2", 256), False),
+    ("ECDHE_ECDSA_AES_128_GCM_SHA256", ("TLS_AES_128_GCM_SHA256", "TLSv1.3", 128), False),
+    ("ANY_TLS12", ("ECDHE-RSA-AES256-GCM-SHA384", "TLSv1.2", 256), True),
+    ("ANY_TLS12", ("TLS_AES_128_GCM_SHA256", "TLSv1.3", 128), False),
+    ("ANY_TLS12_OR_HIGHER", ("TLS_AES_128_GCM_SHA256", "TLSv1.3", 128), True),
+    ("TLS_AES_256_GCM_SHA384", ("TLS_AES_128_GCM_SHA256", "TLSv1.3", 128), True),
+    ("NO_SUCH_CIPHERSPEC", ("TLS_AES_128_GCM_SHA256", "TLSv1.3", 128), False),
+    ("ANY_TLS13", None, False),
+])
+def test_cipherspec_matching(spec, negotiated, ok):
+    """IBM CipherSpec names against the negotiated session (TLS 1.3 names: version only)."""
+    assert tls.cipher_matches(spec, negotiated) is ok
+
+
+CERT = {"subject": ((("commonName", "app1"),), (("organizationName", "mqpy"),),
+                    (("organizationalUnitName", "pay"),))}
+SESSION = ("ECDHE-ECDSA-AES128-GCM-SHA256", "TLSv1.2", 128)
+
+
+def test_peer_dn_in_ibm_form():
+    assert tls.peer_dn(CERT) == "CN=app1,O=mqpy,OU=pay"
+    assert tls.peer_dn({}) is None and tls.peer_dn(None) is None
+
+
+@pytest.mark.parametrize("definition, negotiated, cert, expected", [
+    ({}, None, None, None),
+    ({"SSLCIPH": "ECDHE_ECDSA_AES_128_GCM_SHA256"}, SESSION, CERT, None),
+    ({"SSLCIPH": "ECDHE_ECDSA_AES_128_GCM_SHA256"}, None, None,
+     (StatusCode.CIPHER_SPEC, "AMQ9639E")),
+    ({}, SESSION, CERT, (StatusCode.CIPHER_SPEC, "AMQ9641E")),
+    ({"SSLCIPH": "ECDHE_ECDSA_AES_256_GCM_SHA384"}, SESSION, CERT,
+     (StatusCode.CIPHER_SPEC, "AMQ9631E")),
+    ({"SSLCIPH": "ANY_TLS12"}, SESSION, None, (StatusCode.SSL_CLIENT_CERTIFICATE, "AMQ9637E")),
+    ({"SSLCIPH": "ANY_TLS12", "SSLCAUTH": "OPTIONAL"}, SESSION, None, None),
+    ({"SSLCIPH": "ANY_TLS12", "SSLPEER": "CN=APP*, OU=pay"}, SESSION, CERT, None),
+    ({"SSLCIPH": "ANY_TLS12", "SSLPEER": "CN=app1, O=other"}, SESSION, CERT,
+     (StatusCode.PEER_NAME, "AMQ9636E")),
+    ({"SSLCIPH": "ANY_TLS12", "SSLCAUTH": "OPTIONAL", "SSLPEER": "CN=x"}, SESSION, None,
+     (StatusCode.PEER_NAME, "AMQ9636E")),
+])
+def test_responder_checks(definition, negotiated, cert, expected):
+    """The responder's TLS decision for each combination of channel attributes, session and
+    client certificate: the STATUS the partner gets and the AMQ message logged."""
+    refusal = tls.check_inbound(definition, "CH", "127.0.0.1", negotiated, cert)
+    if expected is None:
+        assert refusal is None
+    else:
+        assert refusal is not None and (refusal.status, refusal.msgid) == expected
+
+
+def test_key_repository_must_be_a_directory_with_a_certificate(tmp_path):
+    """A responder's key repository must hold cert.pem and key.pem (AMQ9657E otherwise); an
+    unknown CipherSpec is a KeyError for the initiator (2393 upstream)."""
+    with pytest.raises(tls.KeyRepositoryError):
+        tls.server_context(str(tmp_path / "missing"))
+    with pytest.raises(tls.KeyRepositoryError):
+        tls.server_context(str(tmp_path))
+    with pytest.raises(KeyError):
+        tls.client_context(str(tmp_path), "NOT_A_CIPHERSPEC")

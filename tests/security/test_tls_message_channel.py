@@ -1,0 +1,86 @@
+"""A sender-receiver channel over TLS: both ends' CipherSpec, certificates from each queue
+manager's SSLKEYR, SSLPEER checked at both ends, messages moved once. Two queue managers and
+their channel initiators in this process (as tests/channels runs them)."""
+
+from __future__ import annotations
+
+import pytest
+import trio
+import trustme
+
+from mqpy import local
+from tests.channels.conftest import QMgr
+
+from .test_tls import _repository
+
+CIPH = "ECDHE_ECDSA_AES_256_GCM_SHA384"
+
+
+@pytest.fixture
+def pair(tmp_path):
+    ca = trustme.CA()
+    made = []
+    for name in ("QM1", "QM2"):
+        root = str(tmp_path / name)
+        local.create(name, root, dead_letter_queue="SYSTEM.DEAD.LETTER.QUEUE")
+        qm = QMgr(name, root, local.start(name, root))
+        repo = _repository(str(tmp_path / f"{name}.keys"), ca,
+                           ca.issue_cert(f"{name.lower()}.example", common_name=name))
+        qm.engine.alter_qmgr({"SSLKEYR": repo})
+        made.append(qm)
+    yield made
+    local.stop_all()
+
+
+async def _until(pred, timeout: float = 20.0) -> None:
+    with trio.fail_after(timeout):
+        while not pred():
+            await trio.sleep(0.02)
+
+
+async def test_messages_cross_a_tls_channel(pair):
+    """Given SDR and RCVR QM1.TO.QM2 with SSLCIPH(ECDHE_ECDSA_AES_256_GCM_SHA384), each
+    naming the other's certificate in SSLPEER, when 50 messages are put for QM2 and the
+    channel starts, then all arrive in order (a plain or mismatched session would have been
+    refused by the receiver), and neither end logged a TLS refusal."""
+    qm1, qm2 = pair
+    async with trio.open_nursery() as nursery:
+        c2 = qm2.make_chinit()
+        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        qm1.define("QLOCAL", "QM2", USAGE="XMITQ")
+        qm1.define("CHANNEL", "QM1.TO.QM2", CHLTYPE="SDR", XMITQ="QM2", SSLCIPH=CIPH,
+                   SSLPEER="CN=QM2", CONNAME=f"127.0.0.1({c2.ports[0]})")
+        qm2.define("CHANNEL", "QM1.TO.QM2", CHLTYPE="RCVR", SSLCIPH=CIPH, SSLPEER="CN=QM1",
+                   MCAUSER="app")
+        qm2.define("QLOCAL", "TARGET", MAXDEPTH=1000)
+        for i in range(50):
+            qm1.put("TARGET", b"tls %02d" % i, qmgr="QM2")
+        c1 = qm1.make_chinit()
+        await nursery.start(c1.run)
+        assert c1.start_channel("QM1.TO.QM2") is None
+        await _until(lambda: qm2.committed("TARGET") == 50)
+        nursery.cancel_scope.cancel()
+    assert qm2.drain("TARGET") == [b"tls %02d" % i for i in range(50)]
+    assert not [t for m, t in qm2.log if m in ("AMQ9631E", "AMQ9636E", "AMQ9665E")]
+
+
+async def test_sslpeer_mismatch_refuses_the_sender(pair):
+    """Given a RCVR whose SSLPEER names another queue manager, when QM1's sender starts,
+    then QM2 refuses it with AMQ9636E and nothing crosses."""
+    qm1, qm2 = pair
+    async with trio.open_nursery() as nursery:
+        c2 = qm2.make_chinit()
+        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        qm1.define("QLOCAL", "QM2", USAGE="XMITQ")
+        qm1.define("CHANNEL", "QM1.TO.QM2", CHLTYPE="SDR", XMITQ="QM2", SSLCIPH=CIPH,
+                   CONNAME=f"127.0.0.1({c2.ports[0]})", SHORTRTY=0, LONGRTY=0)
+        qm2.define("CHANNEL", "QM1.TO.QM2", CHLTYPE="RCVR", SSLCIPH=CIPH,
+                   SSLPEER="CN=SOMEONE.ELSE", MCAUSER="app")
+        qm2.define("QLOCAL", "TARGET")
+        qm1.put("TARGET", b"stays", qmgr="QM2")
+        c1 = qm1.make_chinit()
+        await nursery.start(c1.run)
+        c1.start_channel("QM1.TO.QM2")
+        await _until(lambda: any(m == "AMQ9636E" for m, _ in qm2.log))
+        nursery.cancel_scope.cancel()
+    assert qm2.depth("TARGET") == 0 and qm1.depth("QM2") == 1
