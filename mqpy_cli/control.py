@@ -217,7 +217,7 @@ def dltmqm(data_path: str | None, qmgr: str) -> None:
 @click.argument("qmgr")
 def strmqm(data_path: str | None, qmgr: str) -> None:
     """Start a queue manager: its daemon runs detached until endmqm."""
-    qmdir = _ended_qmdir(qmgr, data_path)
+    _ended_qmdir(qmgr, data_path)  # exits with IBM's code when missing or running
     click.echo(MSG_STARTING.format(qmgr=qmgr))
     rc, lines = start_daemon(qmgr, data_path)
     for line in lines:
