@@ -39,6 +39,7 @@ from mqpy_chinit.mca import (
     ReceiverMCA,
     SenderMCA,
     mqi,
+    peer_address,
 )
 from mqpy_chinit.states import ChannelState, ChannelStatus
 from mqpy_chinit.wire import CapFlags1, InitialData, StatusCode
@@ -226,7 +227,7 @@ class ChannelInitiator:
     async def _inbound(self, stream: trio.SocketStream) -> None:
         """An inbound connection: its first flow names the channel; a server-connection
         channel is served by the SVRCONN handler, a message channel by a receiving MCA."""
-        peer_host = _peer_address(stream).rsplit(":", 1)[0]
+        peer_host = peer_address(stream).rsplit(":", 1)[0]
         if not await self.access.address_allowed(peer_host):
             with trio.CancelScope(shield=True):
                 await stream.aclose()  # BLOCKADDR: not a byte read, not a byte answered
@@ -279,7 +280,7 @@ class ChannelInitiator:
         name = first.channel_name.strip() if isinstance(first, InitialData) else ""
         partner = first.qmgr_name.strip() if isinstance(first, InitialData) else ""
         key = (name, partner)
-        peer = _peer_address(stream)
+        peer = peer_address(stream)
         stopped = self.statuses.get(name)
         if stopped is not None and stopped.state is ChannelState.STOPPED \
                 and name not in self.running:
@@ -810,14 +811,6 @@ class ChannelInitiator:
                 await mqi(qm.put1, od, json.dumps(reply).encode(), rmd)
             except mqpy.MQMIError as e:
                 self.log("AMQ9999E", f"Reply to a channel command failed: reason {e.reason}.")
-
-
-def _peer_address(stream: Any) -> str:
-    try:
-        host, port = stream.socket.getpeername()[:2]
-        return f"{host}:{port}"
-    except (AttributeError, OSError):
-        return ""
 
 
 def _generic_match(pattern: str, name: str) -> bool:

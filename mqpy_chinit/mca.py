@@ -121,12 +121,19 @@ async def monitoring(qm: mqpy.QueueManager, definition: dict[str, object]) -> Ch
     return ChannelMonitor(level=effective_level(definition.get("MONCHL"), qmgr_level))
 
 
-def _peer_host(stream: Any) -> str:
-    """The partner's address as DISPLAY CHSTATUS shows a receiver's CONNAME."""
+def peer_address(stream: Any) -> str:
+    """The partner's "host:port" ("" when the stream has no socket)."""
+    stream = getattr(stream, "transport_stream", stream)  # under TLS, the TCP stream
     try:
-        return str(stream.socket.getpeername()[0])
+        host, port = stream.socket.getpeername()[:2]
+        return f"{host}:{port}"
     except (AttributeError, OSError):
         return ""
+
+
+def _peer_host(stream: Any) -> str:
+    """The partner's address as DISPLAY CHSTATUS shows a receiver's CONNAME."""
+    return peer_address(stream).rsplit(":", 1)[0]
 
 
 def new_luwid() -> bytes:
