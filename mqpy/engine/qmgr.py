@@ -27,11 +27,12 @@ from collections.abc import Callable
 import attrs
 
 from mqpy import CMQC
+from mqpy.engine import cluster, reports, resolution, triggers
 from mqpy.engine import records as R
-from mqpy.engine import reports, resolution, triggers
 from mqpy.engine import selectors as sel
 from mqpy.engine.authority import AllowAll, Authority
 from mqpy.engine.catalog import Catalog
+from mqpy.engine.cluster import ClusterDirectory, ClusterRoute
 from mqpy.engine.datamgr import DataManager, Tuning, UnitOfWork, UowBackedOut
 from mqpy.engine.log import LogConfig, LogError, LogFull
 from mqpy.engine.objects import SYSTEM_OBJECTS, ObjectDef
@@ -161,6 +162,7 @@ class Handle:
     remote_qm: str | None = None
     saved_context: MD | None = None  # MQOO_SAVE_ALL_CONTEXT: context of the last get
     deleted: bool = False  # the queue was deleted while open (MQRC_Q_DELETED)
+    cluster: ClusterRoute | None = None  # a cluster queue: the route chosen at MQOPEN
 
 
 class QueueManagerEngine:
@@ -190,6 +192,7 @@ class QueueManagerEngine:
         self.stats_expired = 0
         self.expiry_interval = 60.0  # seconds between expiry scans
         self._last_expiry_scan = time.monotonic()
+        self.cluster: ClusterDirectory | None = None  # set by mqpy.local.start
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -823,7 +826,11 @@ class Connection:
                 raise _fail(CMQC.MQRC_OPTIONS_ERROR)
             if options & CMQC.MQOO_FAIL_IF_QUIESCING and eng.quiescing:
                 raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
-            res = resolution.resolve(eng.catalog, eng.name, name, qmname)
+            route = None
+            try:
+                res = resolution.resolve(eng.catalog, eng.name, name, qmname)
+            except MQMIError as err:
+                res, route = self._cluster_open(err, name, qmname, options)
             obj, base = res.opened, res.target
             eng.authority.check_open(self.user.decode("latin-1").strip(), obj.objtype,
                                      obj.name, options)
@@ -851,7 +858,7 @@ class Connection:
             hobj = self._next_hobj
             self._next_hobj += 1
             h = Handle(hobj, obj, base, mq, options, exclusive, dynamic=dynamic,
-                       remote_q=res.remote_q, remote_qm=res.remote_qm)
+                       remote_q=res.remote_q, remote_qm=res.remote_qm, cluster=route)
             self.handles[hobj] = h
             _trusted(od, {"ResolvedQName": (res.remote_q or base.name).encode(),
                           "ResolvedQMgrName": (res.remote_qm or eng.name).encode()})
@@ -860,6 +867,32 @@ class Connection:
             eng.stats.mqi.opens += 1
             self.accounting.mqi.opens += 1
             return hobj
+
+    def _cluster_open(self, err: MQMIError, name: str, qmname: str, options: int
+                      ) -> tuple[resolution.Resolved, ClusterRoute]:
+        """A name that does not resolve here may be a cluster queue or queue manager
+        (mqpy.engine.cluster); if the cluster does not know it either, ``err`` stands."""
+        eng = self.engine
+        local_qm = not qmname or qmname == eng.name
+        wanted = CMQC.MQRC_UNKNOWN_OBJECT_NAME if local_qm else CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR
+        if eng.cluster is None or err.reason != wanted:
+            raise err
+        if options & (_INPUT_OPTS | CMQC.MQOO_BROWSE | CMQC.MQOO_INQUIRE | CMQC.MQOO_SET):
+            raise err  # a cluster queue elsewhere is for output only
+        route = eng.cluster.open(name, "" if local_qm else qmname, options)
+        if route is None:
+            request = eng.cluster.unknown(name) if local_qm else None
+            if request is not None:
+                eng._system_put(cluster.COMMAND_QUEUE, "", MD(Format=cluster.REQUEST_FORMAT
+                                                              .encode()), request,
+                                dead_letter=False)
+            raise err
+        xmitq = eng.catalog.queue_def(route.xmitq)
+        if xmitq is None or xmitq.objtype != "QLOCAL":
+            raise _fail(CMQC.MQRC_UNKNOWN_XMIT_Q)
+        opened = ObjectDef("QCLUSTER", name, {"DEFPSIST": "YES" if route.defpsist else "NO",
+                                              "DEFPRTY": route.defprty})
+        return resolution.Resolved(opened, xmitq, route.remote_q, route.remote_qm), route
 
     def _create_dynamic(self, model: ObjectDef, dyn_name: str) -> tuple[ObjectDef, str]:
         eng = self.engine
@@ -975,6 +1008,11 @@ class Connection:
             raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
         if obj.attributes.get("PUT") == "DISABLED" or base.attributes.get("PUT") == "DISABLED":
             raise _fail(CMQC.MQRC_PUT_INHIBITED)
+        if h.cluster is not None and not h.cluster.fixed:  # BIND_NOT_FIXED: choose again
+            route = eng.cluster.put(h.cluster)  # type: ignore[union-attr]
+            h.remote_q, h.remote_qm = route.remote_q, route.remote_qm
+        else:
+            route = h.cluster
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise _fail(CMQC.MQRC_DATA_LENGTH_ERROR)
         data = bytes(data)
@@ -1018,8 +1056,11 @@ class Connection:
         _trusted(md, {"Persistence": persistence, "Priority": asked[1] if warning else priority,
                       "BackoutCount": 0})
         try:
+            correlid = md.CorrelId
             if h.remote_qm is not None:
                 stored_md, body = _transmission_message(md, data, h.remote_q, h.remote_qm)
+                if route is not None:  # on the cluster xmitq, keyed by its channel
+                    stored_md.CorrelId = correlid = route.correl_id
                 md_bytes = stored_md.pack()
             else:
                 md_bytes, body = md.pack(), data
@@ -1029,7 +1070,7 @@ class Connection:
                                   strict=True)))
         lsn = eng._store(self, h.base, h.mq, md_bytes, body, priority=priority,
                          persistent=persistence == CMQC.MQPER_PERSISTENT, msgid=md.MsgId,
-                         correlid=md.CorrelId, expiry=md.Expiry, report=report, now=now,
+                         correlid=correlid, expiry=md.Expiry, report=report, now=now,
                          syncpoint=syncpoint, put1=put1)
         _trusted(pmo, {"ResolvedQName": (h.remote_q or base.name).encode(),
                        "ResolvedQMgrName": (h.remote_qm or eng.name).encode()})
