@@ -87,6 +87,14 @@ class EngineAdmin:
     def define_channel(self, name: str, like: str, attributes: dict[str, object]) -> None:
         self.engine.define("CHANNEL", name, attributes, like=like)
 
+    def display(self, text: str) -> list[dict[str, object]]:
+        """An MQSC DISPLAY, parsed (as MQSCAdmin answers it through the command server)."""
+        from mqpy.mqsc.processor import MQSCProcessor
+        from mqpy_chinit.admin import parse_display
+
+        result = MQSCProcessor(self.engine).execute_text(text)
+        return parse_display(result.lines) if result.ok else []
+
 
 LogFn = Callable[[str, str], None]
 SvrconnHandler = Callable[[Any, Any, InitialData, dict[str, object]], Awaitable[None]]
@@ -95,9 +103,12 @@ SvrconnHandler = Callable[[Any, Any, InitialData, dict[str, object]], Awaitable[
 class ChannelInitiator:
     def __init__(self, qmgr_name: str, connect_qm: QmFactory, admin: Admin, *,
                  log: LogFn | None = None, initq: str = INITQ,
-                 channels_stanza: dict[str, str] | None = None) -> None:
+                 channels_stanza: dict[str, str] | None = None,
+                 cluster_cache: str | None = None) -> None:
         """``channels_stanza``: qm.ini's Channels: (MaxChannels, MaxActiveChannels,
-        AdoptNewMCATimeout), IBM's defaults when absent."""
+        AdoptNewMCATimeout), IBM's defaults when absent. ``cluster_cache``: where the
+        repository manager keeps the engine's cluster cache; None runs no repository
+        manager (mqpy_chinit.cluster.manager)."""
         stanza = channels_stanza or {}
         self.max_channels = int(stanza.get("MaxChannels", 100))
         self.max_active = int(stanza.get("MaxActiveChannels", self.max_channels))
@@ -119,6 +130,8 @@ class ChannelInitiator:
         self._disabled: dict[str, str] = {}  # xmitq -> its TRIGGER before an error stop
         # async (chinit, conversation, first InitialData, definition) serving a SVRCONN
         self.svrconn_handler: SvrconnHandler | None = None
+        self.cluster_cache = cluster_cache
+        self.cluster: Any = None  # the repository manager, once running
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -141,8 +154,25 @@ class ChannelInitiator:
                 await self._restore_states()
                 nursery.start_soon(self._serve_initq)
                 nursery.start_soon(self._channel_statistics)
+                if self.cluster_cache and hasattr(self.admin, "display"):
+                    nursery.start_soon(self._repository_manager)
                 self.log("AMQ8024I", "WebSphere MQ channel initiator started.")
             task_status.started()
+
+    async def _repository_manager(self) -> None:
+        """The cluster repository manager (IBM's amqrrmfa): a task of its own; if it fails,
+        the error is logged and channels go on."""
+        from mqpy_chinit.cluster.manager import RepositoryManager
+
+        manager = RepositoryManager(self, str(self.cluster_cache))
+        try:
+            self.cluster = manager
+            await manager.run()
+        except mqpy.MQMIError as e:
+            if e.reason not in _QMGR_GONE:
+                self.log("AMQ9448E", f"Repository manager ended: reason {e.reason}.")
+        finally:
+            self.cluster = None
 
     async def start_listener(self, name: str, definition: dict[str, object] | None = None
                              ) -> str | None:
@@ -223,6 +253,10 @@ class ChannelInitiator:
                          err or f"Channel '{name}' is calling back its requester.")
                 return
         name = first.channel_name.strip() if isinstance(first, InitialData) else ""
+        key = name
+        if isinstance(first, InitialData) and chltype == "CLUSRCVR":
+            # one cluster receiver serves every member of its cluster: one instance each
+            key = f"{name}@{first.qmgr_name.strip()}"
         peer = _peer_address(stream)
         stopped = self.statuses.get(name)
         if stopped is not None and stopped.state is ChannelState.STOPPED \
@@ -231,13 +265,13 @@ class ChannelInitiator:
             self.log("AMQ9558E", f"Channel '{name}' is STOPPED here: the start from {peer} was "
                      f"refused; use START CHANNEL.")
             return
-        if name not in self.receivers and self._instances() >= self.max_active:
+        if key not in self.receivers and self._instances() >= self.max_active:
             await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
             self.log("AMQ9513E", f"Channel '{name}' from {peer} refused: MaxActiveChannels "
                      f"({self.max_active}) reached.")
             return
-        if name in self.receivers:
-            if not await self._adopt(name, first, peer):
+        if key in self.receivers:
+            if not await self._adopt(key, first, peer):
                 await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
                 self.log("AMQ9514E", f"Channel '{name}' is in use: a second instance from "
                          f"{peer} was refused (adopt MCA not enabled or its checks failed).")
@@ -247,7 +281,7 @@ class ChannelInitiator:
                           autodefine=self._autodefine)
         scope = trio.CancelScope()
         if name:
-            self.receivers[name] = (scope, first.qmgr_name.strip(), peer)
+            self.receivers[key] = (scope, first.qmgr_name.strip(), peer)
         try:
             with scope:
                 await mca.run()
@@ -257,8 +291,8 @@ class ChannelInitiator:
             if mca.name and not scope.cancelled_caught:
                 self.log("AMQ9002I", f"Channel '{mca.name}' is ended.")
         finally:
-            if self.receivers.get(name, (None,))[0] is scope:
-                del self.receivers[name]
+            if self.receivers.get(key, (None,))[0] is scope:
+                del self.receivers[key]
 
     async def _adopt(self, name: str, first: InitialData, peer: str) -> bool:
         """Adopt MCA (seed 003 §2.11): with ADOPTMCA(ALL), a new start of a receiving channel
@@ -678,6 +712,12 @@ class ChannelInitiator:
                     {"LISTENER": n, "STATUS": "RUNNING", "PORT": p, "TRPTYPE": "TCP"}
                     for n, p in self.listener_ports.items()
                     if _generic_match(req.get("channel", "*"), n)]}
+            elif verb.startswith("CLUSTER_"):
+                if self.cluster is None:
+                    reply = {"ok": False, "reason": CMQC.MQRC_CLUSTER_RESOLUTION_ERROR,
+                             "message": "AMQ9456E: The repository manager is not running."}
+                else:
+                    reply = await self.cluster.command(req)
             elif verb == "STATUS":
                 reply = {"ok": True, "status": [
                     s.as_mqsc() for s in self.statuses.values()

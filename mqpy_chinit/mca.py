@@ -298,15 +298,18 @@ class SenderMCA:
         self.batchsz = D.int_attr(definition, "BATCHSZ")
         self.max_msg = D.int_attr(definition, "MAXMSGL")
         self.wrap = D.int_attr(definition, "SEQWRAP")
+        self.correl_id: bytes | None = None  # a CLUSSDR gets only messages keyed to it
 
     async def run(self) -> None:
         """Returns when the channel ends normally (disconnect interval, stop); raises
         ChannelEnded otherwise."""
         qm = await mqi(self.connect_qm)
         try:
-            xmitq_name = D.str_attr(self.definition, "XMITQ")
+            xmitq_name, self.correl_id = D.transmission_queue(
+                {**self.definition, "CHANNEL": self.name})
+            shared = CMQC.MQOO_INPUT_SHARED if self.correl_id else CMQC.MQOO_INPUT_EXCLUSIVE
             try:
-                xq = await mqi(mqpy.Queue, qm, xmitq_name, CMQC.MQOO_INPUT_EXCLUSIVE
+                xq = await mqi(mqpy.Queue, qm, xmitq_name, shared
                                | CMQC.MQOO_FAIL_IF_QUIESCING)
             except mqpy.MQMIError as e:
                 raise ChannelEnded("AMQ9511E", f"Messages cannot be put to a queue: "
@@ -434,7 +437,7 @@ class SenderMCA:
 
     async def _get(self, qm: mqpy.QueueManager, xq: mqpy.Queue, wait_ms: int
                    ) -> tuple[mqpy.MD, bytes] | None:
-        md = mqpy.MD()
+        md = mqpy.MD(CorrelId=self.correl_id) if self.correl_id else mqpy.MD()
         opts = CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING
         if wait_ms > 0:
             opts |= CMQC.MQGMO_WAIT
@@ -685,7 +688,7 @@ class ReceiverMCA:
             await conv.close(StatusCode.NO_CHANNEL)
             raise ChannelEnded("AMQ9519E", f"Channel '{name}' not found.", False,
                                StatusCode.NO_CHANNEL)
-        if D.str_attr(definition, "CHLTYPE") not in ("RCVR", "RQSTR"):
+        if D.str_attr(definition, "CHLTYPE") not in ("RCVR", "RQSTR", "CLUSRCVR"):
             await conv.close(StatusCode.CHANNEL_WRONG_TYPE)
             raise ChannelEnded("AMQ9502E", f"Type of channel '{name}' not suitable for action "
                                f"requested.", False, StatusCode.CHANNEL_WRONG_TYPE)
@@ -699,6 +702,14 @@ class ReceiverMCA:
                                                 adopt_seq_wrap=autodefined)
         self._agreed(agreed)
 
+    @property
+    def sync_name(self) -> str:
+        """The key of this end's sync record: one CLUSRCVR serves every member of its
+        cluster, so each partner has a sequence of its own."""
+        if self.status.chltype == "CLUSRCVR":
+            return syncq.partner_key(self.name, self.partner)
+        return self.name
+
     def _agreed(self, agreed: Any) -> None:
         self.hbint = agreed.heartbeat_interval
         self.wrap = agreed.seq_wrap_value
@@ -708,7 +719,8 @@ class ReceiverMCA:
         st.maxmsgl = agreed.max_msg_size
 
     async def _serve(self, conv: Conversation, qm: mqpy.QueueManager) -> None:
-        rec = await mqi(syncq.read, qm, self.name, "R") or syncq.SyncRecord(self.name, "R")
+        rec = await mqi(syncq.read, qm, self.sync_name, "R") or \
+            syncq.SyncRecord(self.sync_name, "R")
         self.seq = rec.seq
         self.status.last_seqno = self.status.cur_seqno = rec.seq
         self.status.last_luwid = rec.luwid
@@ -771,7 +783,7 @@ class ReceiverMCA:
 
     async def _commit_batch(self, qm: mqpy.QueueManager, seq: int, luwid: bytes
                             ) -> syncq.SyncRecord:
-        rec = syncq.SyncRecord(self.name, "R", seq, luwid, self.partner)
+        rec = syncq.SyncRecord(self.sync_name, "R", seq, luwid, self.partner)
         await mqi(syncq.replace_in_uow, qm, rec)
         await mqi(qm.commit)
         self.seq = seq

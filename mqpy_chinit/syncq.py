@@ -45,6 +45,15 @@ class SyncRecord:
                    d.get("partner", ""), bool(d.get("reset", False)))
 
 
+def partner_key(channel: str, partner_qm: str) -> str:
+    """The record name of one partner of a channel many partners start (a CLUSRCVR): short
+    enough for the CorrelId, the same for the same pair every time."""
+    import hashlib
+
+    digest = hashlib.sha1(f"{channel}\0{partner_qm}".encode("latin-1")).hexdigest()
+    return "~" + digest[:20]
+
+
 def correl_id(channel: str, role: str) -> bytes:
     """The CorrelId a channel's record is kept under: the role, then the channel name."""
     return (role.encode() + b":" + channel.encode("latin-1")).ljust(24, b" ")[:24]
