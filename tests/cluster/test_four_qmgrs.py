@@ -1,0 +1,175 @@
+"""A cluster of four real queue managers (two full repositories): join, advertise, balance,
+suspend, a full repository killed and restarted, REFRESH CLUSTER, FORCEREMOVE.
+
+The tests share one cluster (module fixture) and run in file order; each leaves the cluster
+as it found it, except the last (FORCEREMOVE).
+"""
+
+from __future__ import annotations
+
+import re
+
+import mqpy
+from mqpy import CMQC
+
+from .conftest import NAMES, wait_for
+
+
+def _clusqmgrs(out: str) -> dict[str, dict[str, str]]:
+    """DISPLAY CLUSQMGR output: CLUSQMGR name -> its attributes."""
+    rows: dict[str, dict[str, str]] = {}
+    for block in out.split("AMQ8441I")[1:]:
+        attrs = dict(re.findall(r"(\w+)\(([^)]*)\)", block))
+        rows[attrs["CLUSQMGR"]] = attrs
+    return rows
+
+
+def _members(cluster, qmgr: str) -> dict[str, dict[str, str]]:
+    out = cluster.mqsc(qmgr, "DISPLAY CLUSQMGR(*) QMTYPE DEFTYPE STATUS SUSPEND QMID\n")
+    return _clusqmgrs(out.stdout)
+
+
+def _put_many(cluster, qmgr: str, queue: str, n: int, options: int) -> None:
+    qm, q = cluster.open_output(qmgr, queue, options)
+    try:
+        for i in range(n):
+            q.put(b"msg %02d" % i, mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT))
+    finally:
+        q.close()
+        qm.disconnect()
+
+
+def _arrived(cluster, counts: dict[str, int]) -> dict[str, list[bytes]]:
+    """Wait until each queue manager's INVQ holds its count, then drain them."""
+    wait_for(f"INVQ depths {counts}", lambda: all(
+        cluster.depth(name, "INVQ") >= n for name, n in counts.items()))
+    return {name: cluster.drain(name, "INVQ") for name in counts}
+
+
+def _arrived_total(cluster, n: int) -> list[bytes]:
+    """Wait until the two instances of INVQ hold ``n`` messages between them; drain them."""
+    wait_for(f"{n} messages on INVQ", lambda: sum(
+        cluster.depth(name, "INVQ") for name in ("QM2", "QM4")) >= n)
+    return cluster.drain("QM2", "INVQ") + cluster.drain("QM4", "INVQ")
+
+
+def test_members_join_and_full_repositories_know_everyone(cluster):
+    """Given QM1 and QM2 full repositories with explicit CLUSSDRs to each other, and QM3,
+    QM4 partial repositories each with a CLUSRCVR and one CLUSSDR to QM1, when the cluster
+    settles, then DISPLAY CLUSQMGR on both full repositories lists all four members with
+    QMTYPE REPOS for QM1/QM2 and NORMAL for QM3/QM4, and a partial repository knows both
+    full repositories (auto-defined CLUSSDR to QM2).  spec: dqm-intercommunication 5;
+    operations-dlq-clusters 4 (DISPLAY CLUSQMGR)"""
+    for full in ("QM1", "QM2"):
+        rows = wait_for(f"four members at {full}",
+                        lambda full=full: (r := _members(cluster, full)) and
+                        set(r) == set(NAMES) and r)
+        assert {n: rows[n]["QMTYPE"] for n in NAMES} == {
+            "QM1": "REPOS", "QM2": "REPOS", "QM3": "NORMAL", "QM4": "NORMAL"}
+        assert rows[full]["DEFTYPE"] == "CLUSRCVR"
+        assert rows["QM3"]["DEFTYPE"] == "CLUSSDRA"
+    rows = wait_for("both repositories at QM3",
+                    lambda: (r := _members(cluster, "QM3")) and {"QM1", "QM2"} <= set(r) and r)
+    assert rows["QM1"]["DEFTYPE"] == "CLUSSDRB"  # explicit, and known by its record
+    assert rows["QM2"]["DEFTYPE"] == "CLUSSDRA"
+    assert rows["QM1"]["QMID"].startswith("QM1_")
+
+
+def test_queue_advertised_and_round_robin_from_a_partial_repository(cluster):
+    """Given INVQ hosted on QM2 and QM4 with CLUSTER(INV), when an application on partial
+    repository QM3 (which defines no INVQ and no channel to QM2 or QM4) opens INVQ with
+    MQOO_BIND_NOT_FIXED and puts 10 messages, then QM2 and QM4 each get 5 (round robin), and
+    DISPLAY QCLUSTER(INVQ) on QM1 shows both instances.  spec: operations-dlq-clusters 7.22;
+    dqm-intercommunication 5"""
+    out = wait_for("two instances at QM1", lambda: (o := cluster.mqsc(
+        "QM1", "DISPLAY QCLUSTER(INVQ)\n").stdout).count("TYPE(QCLUSTER)") == 2 and o)
+    assert "CLUSQMGR(QM2)" in out and "CLUSQMGR(QM4)" in out
+    _put_many(cluster, "QM3", "INVQ", 10, CMQC.MQOO_BIND_NOT_FIXED)
+    got = _arrived(cluster, {"QM2": 5, "QM4": 5})
+    assert len(got["QM2"]) == 5 and len(got["QM4"]) == 5
+    assert sorted(got["QM2"] + got["QM4"]) == [b"msg %02d" % i for i in range(10)]
+
+
+def test_bind_on_open_pins_one_handle_to_one_instance(cluster):
+    """Given the two instances of INVQ, when QM3 opens INVQ with MQOO_BIND_ON_OPEN and puts
+    6 messages, then all 6 arrive at one instance; a second such handle goes to the other
+    instance.  spec: operations-dlq-clusters 7.22"""
+    _put_many(cluster, "QM3", "INVQ", 6, CMQC.MQOO_BIND_ON_OPEN)
+    first = wait_for("6 messages at one instance", lambda: next(
+        (n for n in ("QM2", "QM4") if cluster.depth(n, "INVQ") == 6), None))
+    _put_many(cluster, "QM3", "INVQ", 6, CMQC.MQOO_BIND_ON_OPEN)
+    other = "QM4" if first == "QM2" else "QM2"
+    got = _arrived(cluster, {first: 6, other: 6})
+    assert len(got[first]) == 6 and len(got[other]) == 6
+
+
+def test_suspended_queue_manager_is_avoided_and_resume_restores_it(cluster):
+    """Given the two instances, when QM4 issues SUSPEND QMGR CLUSTER(INV), then QM3 sees
+    QM4 SUSPEND(YES) and its BIND_NOT_FIXED puts all go to QM2; after RESUME QMGR, QM4, now the least
+    recently used destination, gets the next ones.  spec: operations-dlq-clusters 7.23"""
+    out = cluster.mqsc("QM4", "SUSPEND QMGR CLUSTER(INV)\n")
+    assert "AMQ8559I" in out.stdout, out.stdout
+    wait_for("QM4 suspended at QM3",
+             lambda: _members(cluster, "QM3").get("QM4", {}).get("SUSPEND") == "YES")
+    _put_many(cluster, "QM3", "INVQ", 6, CMQC.MQOO_BIND_NOT_FIXED)
+    got = _arrived(cluster, {"QM2": 6})
+    assert len(got["QM2"]) == 6 and cluster.depth("QM4", "INVQ") == 0
+    out = cluster.mqsc("QM4", "RESUME QMGR CLUSTER(INV)\n")
+    assert "AMQ8560I" in out.stdout, out.stdout
+    wait_for("QM4 resumed at QM3",
+             lambda: _members(cluster, "QM3").get("QM4", {}).get("SUSPEND") == "NO")
+    # QM4 is now the least recently used destination: it is chosen first
+    _put_many(cluster, "QM3", "INVQ", 2, CMQC.MQOO_BIND_NOT_FIXED)
+    got = _arrived(cluster, {"QM4": 2})
+    assert len(got["QM4"]) == 2 and cluster.depth("QM2", "INVQ") == 0
+
+
+def test_full_repository_killed_and_restarted(cluster):
+    """Given the settled cluster, when full repository QM1 is killed with SIGKILL, then QM3
+    still reaches INVQ on QM2 and QM4 (what it learned is its own), a queue defined on QM4
+    meanwhile is learned through QM2; and when QM1 is restarted it knows every member again
+    from SYSTEM.CLUSTER.REPOSITORY.QUEUE and learns the new queue.
+    spec: operations-dlq-clusters 4 (repository as messages); dqm-intercommunication 5"""
+    cluster.kill("QM1")
+    _put_many(cluster, "QM3", "INVQ", 4, CMQC.MQOO_BIND_NOT_FIXED)
+    assert len(_arrived_total(cluster, 4)) == 4
+    out = cluster.mqsc("QM4", "DEFINE QLOCAL(NEWQ) CLUSTER(INV)\n")
+    assert out.returncode == 0, out.stdout
+    _put_many(cluster, "QM3", "NEWQ", 1, 0)
+    wait_for("NEWQ message at QM4", lambda: cluster.depth("QM4", "NEWQ") == 1)
+    cluster.start("QM1")
+    rows = wait_for("members at restarted QM1",
+                    lambda: (r := _members(cluster, "QM1")) and set(r) == set(NAMES) and r)
+    assert rows["QM1"]["QMTYPE"] == "REPOS"
+    wait_for("NEWQ known at QM1", lambda: "CLUSQMGR(QM4)" in cluster.mqsc(
+        "QM1", "DISPLAY QCLUSTER(NEWQ)\n").stdout)
+
+
+def test_refresh_cluster_relearns(cluster):
+    """Given QM3 knows QM4 and INVQ, when QM3 issues REFRESH CLUSTER(INV), then its
+    auto-defined channels and learned records go (DISPLAY CLUSQMGR shows only itself and the
+    full repositories at first) and it learns INVQ again when it is next used.
+    spec: operations-dlq-clusters 7.24"""
+    out = cluster.mqsc("QM3", "REFRESH CLUSTER(INV)\n")
+    assert "AMQ8598I" in out.stdout, out.stdout
+    rows = _members(cluster, "QM3")
+    assert "QM3" in rows and "QM1" in rows
+    _put_many(cluster, "QM3", "INVQ", 2, CMQC.MQOO_BIND_NOT_FIXED)
+    assert len(_arrived_total(cluster, 2)) == 2
+
+
+def test_forceremove_only_on_a_full_repository(cluster):
+    """Given the cluster, when RESET CLUSTER(INV) QMNAME(QM4) ACTION(FORCEREMOVE) is issued
+    on partial repository QM3, then it is refused; issued on full repository QM1 (after QM4
+    has ended), QM4 disappears from DISPLAY CLUSQMGR on QM1 and QM2 and its INVQ from
+    DISPLAY QCLUSTER.  spec: operations-dlq-clusters 7.25"""
+    out = cluster.mqsc("QM3", "RESET CLUSTER(INV) QMNAME(QM4) ACTION(FORCEREMOVE)\n")
+    assert out.returncode != 0 and "AMQ8101S" in out.stdout, out.stdout
+    cluster.kill("QM4")
+    out = cluster.mqsc("QM1", "RESET CLUSTER(INV) QMNAME(QM4) ACTION(FORCEREMOVE)\n")
+    assert "AMQ8599I" in out.stdout, out.stdout
+    for full in ("QM1", "QM2"):
+        wait_for(f"QM4 gone at {full}",
+                 lambda full=full: "QM4" not in _members(cluster, full))
+    wait_for("INVQ at QM4 gone at QM2", lambda: "CLUSQMGR(QM4)" not in cluster.mqsc(
+        "QM2", "DISPLAY QCLUSTER(INVQ)\n").stdout)
