@@ -879,9 +879,10 @@ class Connection:
             raise err
         if options & (_INPUT_OPTS | CMQC.MQOO_BROWSE | CMQC.MQOO_INQUIRE | CMQC.MQOO_SET):
             raise err  # a cluster queue elsewhere is for output only
-        route = eng.cluster.open(name, "" if local_qm else qmname, options)
+        target = "" if local_qm else resolution.qmgr_alias_target(eng.catalog, qmname)
+        route = eng.cluster.open(name, target, options)
         if route is None:
-            request = eng.cluster.unknown(name) if local_qm else None
+            request = eng.cluster.unknown(target or name)
             if request is not None:
                 eng._system_put(cluster.COMMAND_QUEUE, "", MD(Format=cluster.REQUEST_FORMAT
                                                               .encode()), request,

@@ -308,7 +308,7 @@ class RepositoryManager:
         repo = self.repo
         assert repo is not None and self.config is not None
         names = sorted({r.queue for r in repo.records().values()
-                        if isinstance(r, ClusterQueueRecord)})
+                        if isinstance(r, ClusterQueueRecord) and r.qtype != "QMGR"})
         queues = {}
         for name in names:
             records = {r.qmid: r for r in repo.records().values()
@@ -324,6 +324,13 @@ class RepositoryManager:
             if isinstance(r, ClusterQmgrRecord) and now < r.expiry and r.qmid != repo.qmid \
                     and r.cluster in repo.clusters:
                 qmgrs[r.qmgr] = {"channel": r.channel, "qmid": r.qmid}
+        for r in repo.records().values():
+            # a clustered queue-manager alias: the way to it is its host's (seed 002 uses 1, 2)
+            if isinstance(r, ClusterQueueRecord) and r.qtype == "QMGR" and now < r.expiry \
+                    and r.qmid != repo.qmid and r.queue not in qmgrs:
+                host = repo.records().get(("QMGR", r.cluster, r.qmid))
+                if isinstance(host, ClusterQmgrRecord) and now < host.expiry:
+                    qmgrs[r.queue] = {"channel": host.channel, "qmid": r.qmid}
         return Cache(qmgr=self.qmgr, clusters=sorted(repo.clusters),
                      clwluseq=self.config.clwluseq, clwlmruc=self.config.clwlmruc,
                      queues=queues, qmgrs=qmgrs, channels=self.channel_states())
