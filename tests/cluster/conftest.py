@@ -148,7 +148,7 @@ def cluster(tmp_path_factory):
         yield net
     finally:
         site.kill_all()
-        for name in NAMES:
+        for name in net.ports:  # the channel initiators, PALERMO's included
             try:
                 with open(os.path.join(site.qmdir(name), "chinit.pid")) as f:
                     os.kill(int(f.read().split()[0]), signal.SIGKILL)

@@ -8,11 +8,12 @@ as it found it, except the last (FORCEREMOVE).
 from __future__ import annotations
 
 import re
+import time
 
 import mqpy
 from mqpy import CMQC
 
-from .conftest import NAMES, wait_for
+from .conftest import NAMES, free_port, wait_for
 
 
 def _clusqmgrs(out: str) -> dict[str, dict[str, str]]:
@@ -156,6 +157,69 @@ def test_refresh_cluster_relearns(cluster):
     assert "QM3" in rows and "QM1" in rows
     _put_many(cluster, "QM3", "INVQ", 2, CMQC.MQOO_BIND_NOT_FIXED)
     assert len(_arrived_total(cluster, 2)) == 2
+
+
+def test_gateway_to_a_queue_manager_outside_and_balancing_from_outside(cluster):
+    """Given PALERMO outside cluster INV, joined to gateway QM1 by ordinary SDR/RCVR channels
+    both ways, and on QM1 the seed's definition DEFINE QREMOTE(ROME) RNAME(' ')
+    RQMNAME(PALERMO) XMITQ(PALXQ) CLUSTER(INV), when partial repository QM3 puts to Q at
+    queue manager ROME, then the message goes QM3 -> QM1 (cluster) -> PALXQ -> PALERMO's Q
+    (multi-hop); and when PALERMO sends 4 messages for INVQ to the gateway, which hosts no
+    instance, they are shared between the instances on QM2 and QM4.
+    spec: aliases-channels-storage 1 uses 2 and 5, 4.3, 4.9"""
+    site = cluster.site
+    assert site.run("crtmqm", "-u", "SYSTEM.DEAD.LETTER.QUEUE", "PALERMO").returncode == 0
+    cluster.start("PALERMO")
+    cluster.ports["PALERMO"] = port = free_port()
+    out = cluster.mqsc("PALERMO", f"""
+        DEFINE LISTENER(L) TRPTYPE(TCP) PORT({port}) CONTROL(QMGR)
+        START LISTENER(L)
+        DEFINE QLOCAL(Q)
+        DEFINE CHANNEL(QM1.TO.PAL) CHLTYPE(RCVR) TRPTYPE(TCP)
+        DEFINE QLOCAL(QM1) USAGE(XMITQ) TRIGGER INITQ(SYSTEM.CHANNEL.INITQ) +
+               TRIGDATA(PAL.TO.QM1)
+        DEFINE CHANNEL(PAL.TO.QM1) CHLTYPE(SDR) TRPTYPE(TCP) XMITQ(QM1) +
+               CONNAME({cluster.conname("QM1")})
+        DEFINE QREMOTE(INVQ) RNAME(INVQ) RQMNAME(QM1) XMITQ(QM1)
+    """)
+    assert out.returncode == 0, out.stdout
+    out = cluster.mqsc("QM1", f"""
+        DEFINE CHANNEL(PAL.TO.QM1) CHLTYPE(RCVR) TRPTYPE(TCP)
+        DEFINE QLOCAL(PALXQ) USAGE(XMITQ) TRIGGER INITQ(SYSTEM.CHANNEL.INITQ) +
+               TRIGDATA(QM1.TO.PAL)
+        DEFINE CHANNEL(QM1.TO.PAL) CHLTYPE(SDR) TRPTYPE(TCP) XMITQ(PALXQ) +
+               CONNAME({cluster.conname("PALERMO")})
+        DEFINE QREMOTE(ROME) RNAME(' ') RQMNAME(PALERMO) XMITQ(PALXQ) CLUSTER(INV)
+    """)
+    assert out.returncode == 0, out.stdout
+    deadline = time.monotonic() + 30
+    qm = cluster.bind("QM3")
+    try:
+        while True:
+            try:
+                qm.put1(mqpy.OD(ObjectName=b"Q", ObjectQMgrName=b"ROME"), b"via ROME",
+                        mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT))
+                break
+            except mqpy.MQMIError as e:  # 2087 until QM3 has learned ROME
+                assert e.reason == CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR
+                assert time.monotonic() < deadline, "ROME never became known at QM3"
+                time.sleep(0.2)
+    finally:
+        qm.disconnect()
+    wait_for("the message at PALERMO", lambda: cluster.depth("PALERMO", "Q") == 1)
+    assert cluster.drain("PALERMO", "Q") == [b"via ROME"]
+    qm = cluster.bind("PALERMO")
+    try:
+        for i in range(4):
+            qm.put1("INVQ", b"outside %d" % i, mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT))
+    finally:
+        qm.disconnect()
+    wait_for("4 messages on INVQ", lambda: cluster.depth("QM2", "INVQ")
+             + cluster.depth("QM4", "INVQ") == 4)
+    assert cluster.depth("QM2", "INVQ") >= 1 and cluster.depth("QM4", "INVQ") >= 1
+    assert sorted(cluster.drain("QM2", "INVQ") + cluster.drain("QM4", "INVQ")) == \
+        [b"outside %d" % i for i in range(4)]
+    cluster.kill("PALERMO")
 
 
 def test_forceremove_only_on_a_full_repository(cluster):
