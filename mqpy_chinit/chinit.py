@@ -405,6 +405,8 @@ class ChannelInitiator:
         does): asking the command server for it while it waits for us would deadlock."""
         if definition is None:
             definition = self.admin.channel(name)
+        if definition is None and self.cluster is not None:
+            definition = self.cluster.definition(name)  # an auto-defined cluster sender
         if definition is None:
             return f"AMQ8147E: WebSphere MQ object {name} not found."
         chltype = D.str_attr(definition, "CHLTYPE")
@@ -684,9 +686,14 @@ class ChannelInitiator:
         try:
             req = json.loads(data)
             verb, name = req["command"], req.get("channel", "")
-            if verb == "START":
+            if req.get("auto") and (self.cluster is None or
+                                    self.cluster.definition(name) is None):
+                # not a queue-manager object: an auto-defined cluster sender, or nothing
+                reply: dict[str, Any] = {"ok": False,
+                                         "message": f"AMQ8227E: Channel {name} not found."}
+            elif verb == "START":
                 err = self.start_channel(name, req.get("definition"))
-                reply: dict[str, Any] = {"ok": err is None, "message": err or ""}
+                reply = {"ok": err is None, "message": err or ""}
             elif verb == "STOP":
                 err = self.stop_channel(name, req.get("mode", "QUIESCE"),
                                         req.get("status", "STOPPED"))

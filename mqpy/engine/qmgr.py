@@ -1059,7 +1059,10 @@ class Connection:
         try:
             correlid = md.CorrelId
             if h.remote_qm is not None:
-                stored_md, body = _transmission_message(md, data, h.remote_q, h.remote_qm)
+                # an unbound cluster message names no queue manager in its MQXQH: it may
+                # go elsewhere if its channel fails (seed 001)
+                stored_md, body = _transmission_message(
+                    md, data, h.remote_q, h.remote_qm if route is None or route.fixed else "")
                 if route is not None:  # on the cluster xmitq, keyed by its channel
                     stored_md.CorrelId = correlid = route.correl_id
                 md_bytes = stored_md.pack()

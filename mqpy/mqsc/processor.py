@@ -306,6 +306,8 @@ class MQSCProcessor:
             return self._display_lsstatus(cmd)
         if obj == "CHANNEL" and verb in _CHINIT_VERBS:
             if self.engine.lookup("CHANNEL", cmd.name) is None:
+                if verb in ("START", "STOP"):  # perhaps an auto-defined cluster sender
+                    return self._auto_channel_control(cmd)
                 raise CommandFailed.of(CMQCFC.MQRCCF_CHANNEL_NOT_FOUND, "AMQ8227E", cmd.name)
             return self._channel_control(cmd)
         if obj == "LISTENER" and verb in ("START", "STOP"):
@@ -387,6 +389,23 @@ class MQSCProcessor:
             return self._reset(name, int(params.get("SEQNUM", 1)))
         raise CommandFailed.of(CMQC.MQRC_FUNCTION_NOT_SUPPORTED, "AMQ8101S",
                                f"{CMQC.MQRC_FUNCTION_NOT_SUPPORTED:X}")
+
+    def _auto_channel_control(self, cmd: MQSCCommand) -> list[str]:
+        """START/STOP CHANNEL of an auto-defined cluster sender: the repository manager
+        holds its definition (it is not a queue-manager object, as in IBM MQ)."""
+        try:
+            reply = self._chinit({"command": cmd.verb, "channel": cmd.name, "auto": True,
+                                  "mode": str(cmd.params.get("MODE", "QUIESCE")),
+                                  "status": str(cmd.params.get("STATUS", "STOPPED"))})
+        except CommandFailed:
+            raise CommandFailed.of(CMQCFC.MQRCCF_CHANNEL_NOT_FOUND, "AMQ8227E",
+                                   cmd.name) from None
+        if not reply.get("ok"):
+            text = str(reply.get("message"))
+            reason = CMQCFC.MQRCCF_CHANNEL_NOT_FOUND if text.startswith("AMQ8227E") else \
+                CMQCFC.MQRCCF_CHANNEL_NOT_ACTIVE
+            raise CommandFailed([text], reason)
+        return [message("AMQ8018I" if cmd.verb == "START" else "AMQ8019I", cmd.name)]
 
     def _reset(self, name: str, seqnum: int) -> list[str]:
         """RESET CHANNEL SEQNUM(n): this end's next message is number n (its sync record now

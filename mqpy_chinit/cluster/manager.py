@@ -40,9 +40,10 @@ from mqpy.engine import reports
 from mqpy.engine.cluster import COMMAND_QUEUE, REQUEST_FORMAT
 from mqpy_chinit import definitions as D
 from mqpy_chinit.states import ChannelState
+from mqpy_chinit.wire import XQH_WITH_MD_LENGTH
 
 from .config import LocalConfig, read_config
-from .directory import Cache, instance_to_dict, write_cache
+from .directory import _FIELDS, Cache, instance_to_dict, write_cache
 from .records import (
     CLUSTER_RECORD_FORMAT,
     ClusterCommand,
@@ -64,6 +65,7 @@ from .repository import (
     SendCommand,
     StopClusterReceivers,
 )
+from .workload import QueueInstance, RoundRobinState, reroute
 
 REPOSITORY_QUEUE = "SYSTEM.CLUSTER.REPOSITORY.QUEUE"
 COMMAND_WAIT_MS = 250
@@ -99,6 +101,7 @@ class RepositoryManager:
         self._xmitq: mqpy.Queue | None = None
         self._cache: bytes | None = None
         self._cache_lock = trio.Lock()
+        self._rr = RoundRobinState()  # for re-routing only; MQPUTs use the engine's
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -350,17 +353,32 @@ class RepositoryManager:
             async with self.lock:
                 got = await _mqi(self._get_command)
                 if got is not None:
-                    await self._on_command(*got)
+                    try:
+                        await self._on_command(*got)
+                    except (mqpy.MQMIError, ValueError, TypeError, KeyError) as exc:
+                        await self._failed_command(*got, exc)
             if got is None:
                 await trio.sleep(0)
 
-    def _get_command(self) -> tuple[mqpy.MD, bytes] | None:
+    async def _failed_command(self, md: mqpy.MD, data: bytes, exc: Exception) -> None:
+        """A command that could not be carried out is backed out and tried again; the third
+        time it goes to the dead-letter queue, so one bad message cannot stop the manager."""
+        await _mqi(self._qm.backout)  # type: ignore[union-attr]
+        self.chinit.log("AMQ9409E", f"Repository manager: a command from {COMMAND_QUEUE} "
+                        f"failed ({exc!r}); backout count {md.BackoutCount}.")
+        if md.BackoutCount >= 2:
+            got = await _mqi(self._get_command, md.MsgId)
+            if got is not None:
+                await _mqi(self._dead_letter, *got)
+                await _mqi(self._qm.commit)  # type: ignore[union-attr]
+
+    def _get_command(self, msgid: bytes | None = None) -> tuple[mqpy.MD, bytes] | None:
         assert self._cmdq is not None
-        md = mqpy.MD()
+        md = mqpy.MD(MsgId=msgid) if msgid else mqpy.MD()
         try:
             data = self._cmdq.get(None, md, mqpy.GMO(
                 Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING,
-                WaitInterval=COMMAND_WAIT_MS))
+                WaitInterval=COMMAND_WAIT_MS, MatchOptions=CMQC.MQMO_MATCH_MSG_ID))
         except mqpy.MQMIError as e:
             if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
                 return None
@@ -420,12 +438,66 @@ class RepositoryManager:
             while True:
                 for channel in await _mqi(_waiting_channels, xq):
                     self._start(channel)
+                    status = self.chinit.statuses.get(channel)
+                    if status is not None and status.state in (ChannelState.RETRYING,
+                                                               ChannelState.STOPPED):
+                        moved = await _mqi(self._reroute, qm, channel)
+                        if moved:
+                            self.chinit.log("AMQ9999I", f"{moved} unbound message(s) for "
+                                            f"failed cluster channel '{channel}' re-routed.")
                 if self._cache is not None and self.repo is not None:
                     await self._write_cache()
                 await trio.sleep(WATCH_INTERVAL)
         finally:
             with trio.CancelScope(shield=True):
                 await _mqi(_disconnect, qm)
+
+    def _reroute(self, qm: mqpy.QueueManager, channel: str) -> int:
+        """Messages of a failed cluster sender that are neither bound (no queue manager in
+        the MQXQH) nor in doubt (those are locked) go to another instance, if there is one
+        (seed 001 2.1.1; spec operations-dlq-clusters 7.28). Each is its own unit of work."""
+        cache = self.cache()
+        xq = mqpy.Queue(qm, D.CLUSTER_XMITQ, CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_OUTPUT
+                        | CMQC.MQOO_SET_ALL_CONTEXT | CMQC.MQOO_SAVE_ALL_CONTEXT)
+        moved = 0
+        try:
+            for md, data in _unbound(qm, channel):
+                xqh = mqpy.XQH().unpack(data)
+                queue = xqh.RemoteQName.rstrip(b" \x00").decode("latin-1")
+                instances = [QueueInstance(**{k: d[k] for k in _FIELDS if k in d})
+                             for d in cache.queues.get(queue, [])]
+                choice = reroute(channel, CMQC.MQBND_BIND_NOT_FIXED, False, instances,
+                                 cache.channels, self.qmgr, self._rr,
+                                 qmgr_clwluseq=cache.clwluseq)
+                if choice is None or choice.destination is None:
+                    continue  # nowhere else: it waits for its queue manager
+                self._rr = choice.state
+                dest = choice.destination
+                got = mqpy.MD(MsgId=md.MsgId, CorrelId=md.CorrelId)
+                try:
+                    data = xq.get(None, got, mqpy.GMO(
+                        Options=CMQC.MQGMO_SYNCPOINT,
+                        MatchOptions=CMQC.MQMO_MATCH_MSG_ID | CMQC.MQMO_MATCH_CORREL_ID))
+                except mqpy.MQMIError as e:
+                    if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
+                        continue  # the channel took it meanwhile
+                    raise
+                try:
+                    if dest.local:
+                        qm.put1(queue, data[XQH_WITH_MD_LENGTH:], xqh.MsgDesc,
+                                mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT
+                                         | CMQC.MQPMO_SET_ALL_CONTEXT))
+                    else:
+                        got.CorrelId = D.cluster_correl_id(dest.channel)
+                        xq.put(data, got, mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT
+                                                   | CMQC.MQPMO_SET_ALL_CONTEXT))
+                    qm.commit()
+                    moved += 1
+                except mqpy.MQMIError:
+                    qm.backout()
+        finally:
+            xq.close()
+        return moved
 
     async def _tick(self) -> None:
         while True:
@@ -503,6 +575,30 @@ def _waiting_channels(xq: mqpy.Queue) -> list[str]:
         name = D.channel_of_correl_id(md.CorrelId)
         if name and name not in seen:
             seen.append(name)
+
+
+def _unbound(qm: mqpy.QueueManager, channel: str) -> list[tuple[mqpy.MD, bytes]]:
+    """Browse the user messages keyed to ``channel`` whose MQXQH names no queue manager."""
+    q = mqpy.Queue(qm, D.CLUSTER_XMITQ, CMQC.MQOO_BROWSE)
+    out = []
+    options = CMQC.MQGMO_BROWSE_FIRST
+    try:
+        while True:
+            md = mqpy.MD(CorrelId=D.cluster_correl_id(channel))
+            try:
+                data = q.get(None, md, mqpy.GMO(Options=options | CMQC.MQGMO_NO_SYNCPOINT,
+                                                MatchOptions=CMQC.MQMO_MATCH_CORREL_ID))
+            except mqpy.MQMIError as e:
+                if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
+                    return out
+                raise
+            options = CMQC.MQGMO_BROWSE_NEXT
+            xqh = mqpy.XQH().unpack(data)
+            if not xqh.RemoteQMgrName.strip(b" \x00") and \
+                    xqh.RemoteQName.rstrip(b" \x00").decode("latin-1") != COMMAND_QUEUE:
+                out.append((md, data))
+    finally:
+        q.close()
 
 
 def _disconnect(qm: mqpy.QueueManager) -> None:

@@ -7,6 +7,7 @@ as it found it, except the last (FORCEREMOVE).
 
 from __future__ import annotations
 
+import os
 import re
 import time
 
@@ -85,6 +86,17 @@ def test_queue_advertised_and_round_robin_from_a_partial_repository(cluster):
     out = wait_for("two instances at QM1", lambda: (o := cluster.mqsc(
         "QM1", "DISPLAY QCLUSTER(INVQ)\n").stdout).count("TYPE(QCLUSTER)") == 2 and o)
     assert "CLUSQMGR(QM2)" in out and "CLUSQMGR(QM4)" in out
+    # QM3 learns INVQ, then one message to each host by name (no balancing) starts both
+    # channels: a channel still starting ranks below a running one (workload step 6)
+    qm, q = cluster.open_output("QM3", "INVQ")
+    q.close()
+    for host in ("QM2", "QM4"):
+        qm.put1(mqpy.OD(ObjectName=b"INVQ", ObjectQMgrName=host.encode()), b"warm-up")
+    qm.disconnect()
+    _arrived(cluster, {"QM2": 1, "QM4": 1})
+    wait_for("both channels running at QM3", lambda: all(
+        "STATUS(RUNNING)" in cluster.mqsc("QM3", f"DISPLAY CHSTATUS(TO.{h})\n").stdout
+        for h in ("QM2", "QM4")))
     _put_many(cluster, "QM3", "INVQ", 10, CMQC.MQOO_BIND_NOT_FIXED)
     got = _arrived(cluster, {"QM2": 5, "QM4": 5})
     assert len(got["QM2"]) == 5 and len(got["QM4"]) == 5
@@ -220,6 +232,24 @@ def test_gateway_to_a_queue_manager_outside_and_balancing_from_outside(cluster):
     assert sorted(cluster.drain("QM2", "INVQ") + cluster.drain("QM4", "INVQ")) == \
         [b"outside %d" % i for i in range(4)]
     cluster.kill("PALERMO")
+
+
+def test_messages_of_a_failed_channel_are_rerouted(cluster):
+    """Given the two instances of INVQ and QM3's channel to QM4 ended (INACTIVE, so nothing
+    is in doubt on it), when QM4 is killed (SIGKILL) and QM3 puts 6 messages with
+    BIND_NOT_FIXED, then the round robin sends some towards QM4, its channel fails, and those
+    messages, neither bound nor in doubt, are re-routed: all 6 arrive at QM2.
+    spec: operations-dlq-clusters 7.28"""
+    out = cluster.mqsc("QM3", "STOP CHANNEL(TO.QM4) MODE(FORCE) STATUS(INACTIVE)\n")
+    assert "AMQ8019I" in out.stdout, out.stdout
+    wait_for("TO.QM4 inactive at QM3", lambda: "STATUS(RUNNING)" not in cluster.mqsc(
+        "QM3", "DISPLAY CHSTATUS(TO.QM4)\n").stdout)
+    cluster.kill("QM4")
+    _put_many(cluster, "QM3", "INVQ", 6, CMQC.MQOO_BIND_NOT_FIXED)
+    got = _arrived(cluster, {"QM2": 6})
+    assert sorted(got["QM2"]) == [b"msg %02d" % i for i in range(6)]
+    with open(os.path.join(cluster.site.qmdir("QM3"), "errors", "runmqchi.out")) as f:
+        assert "re-routed" in f.read()
 
 
 def test_forceremove_only_on_a_full_repository(cluster):
