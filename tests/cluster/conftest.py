@@ -9,6 +9,7 @@ teardown.
 
 from __future__ import annotations
 
+import concurrent.futures
 import os
 import signal
 import socket
@@ -44,6 +45,20 @@ class Cluster:
     def mqsc(self, qmgr: str, script: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-c", _RUNMQSC, qmgr], input=script, text=True,
                               capture_output=True, env=self.site.env, timeout=120)
+
+    def command(self, qmgr: str, text: str) -> str:
+        """One MQSC command through the command server, from this process (as runmqsc sends
+        it, without starting an interpreter): the reply lines."""
+        from mqpy.mqsc.parser import parse_command
+        from mqpy_cli.runmqsc import MQSCClient
+
+        qm = self.bind(qmgr)
+        client = MQSCClient(qm, wait=30)
+        try:
+            return "\n".join(client.execute(parse_command(text)).lines)
+        finally:
+            client.close()
+            qm.disconnect()
 
     def bind(self, qmgr: str) -> mqpy.QueueManager:
         qm = mqpy.QueueManager(None)
@@ -121,30 +136,32 @@ def cluster(tmp_path_factory):
     site = Installation(str(tmp_path_factory.mktemp("cluster")))
     site.env.pop("MQPY_NO_CHINIT", None)
     net = Cluster(site)
+    sender_to = {"QM1": "QM2", "QM2": "QM1", "QM3": "QM1", "QM4": "QM1"}
+
+    def build(name: str) -> None:
+        net.start(name)
+        # auto-defined cluster senders take SYSTEM.DEF.CLUSSDR's timers: retry quickly
+        partner = sender_to[name]
+        out = net.mqsc(name, f"""
+            DEFINE LISTENER(L) TRPTYPE(TCP) PORT({net.ports[name]}) CONTROL(QMGR)
+            START LISTENER(L)
+            ALTER CHANNEL(SYSTEM.DEF.CLUSSDR) CHLTYPE(CLUSSDR) SHORTTMR(1)
+            {"ALTER QMGR REPOS(INV)" if name in ("QM1", "QM2") else ""}
+            DEFINE CHANNEL(TO.{name}) CHLTYPE(CLUSRCVR) TRPTYPE(TCP) +
+                   CONNAME({net.conname(name)}) CLUSTER(INV)
+            DEFINE CHANNEL(TO.{partner}) CHLTYPE(CLUSSDR) TRPTYPE(TCP) SHORTTMR(1) +
+                   CONNAME({net.conname(partner)}) CLUSTER(INV)
+            {"DEFINE QLOCAL(INVQ) CLUSTER(INV) DEFBIND(NOTFIXED)"
+             if name in ("QM2", "QM4") else ""}
+        """)
+        assert out.returncode == 0, out.stdout
+
     try:
-        for name in NAMES:
+        for name in NAMES:  # one at a time: crtmqm rewrites mqs.ini
             assert site.run("crtmqm", "-u", "SYSTEM.DEAD.LETTER.QUEUE", name).returncode == 0
-            net.start(name)
-        for name in NAMES:
-            # auto-defined cluster senders take SYSTEM.DEF.CLUSSDR's timers: retry quickly
-            out = net.mqsc(name, f"""
-                DEFINE LISTENER(L) TRPTYPE(TCP) PORT({net.ports[name]}) CONTROL(QMGR)
-                START LISTENER(L)
-                ALTER CHANNEL(SYSTEM.DEF.CLUSSDR) CHLTYPE(CLUSSDR) SHORTTMR(1)
-                {"ALTER QMGR REPOS(INV)" if name in ("QM1", "QM2") else ""}
-                DEFINE CHANNEL(TO.{name}) CHLTYPE(CLUSRCVR) TRPTYPE(TCP) +
-                       CONNAME({net.conname(name)}) CLUSTER(INV)
-            """)
-            assert out.returncode == 0, out.stdout
-        for name, partner in (("QM1", "QM2"), ("QM2", "QM1"), ("QM3", "QM1"), ("QM4", "QM1")):
-            out = net.mqsc(name, f"""
-                DEFINE CHANNEL(TO.{partner}) CHLTYPE(CLUSSDR) TRPTYPE(TCP) SHORTTMR(1) +
-                       CONNAME({net.conname(partner)}) CLUSTER(INV)
-            """)
-            assert out.returncode == 0, out.stdout
-        for name in ("QM2", "QM4"):
-            out = net.mqsc(name, "DEFINE QLOCAL(INVQ) CLUSTER(INV) DEFBIND(NOTFIXED)\n")
-            assert out.returncode == 0, out.stdout
+        with concurrent.futures.ThreadPoolExecutor(len(NAMES)) as pool:
+            for done in [pool.submit(build, name) for name in NAMES]:
+                done.result()
         yield net
     finally:
         site.kill_all()

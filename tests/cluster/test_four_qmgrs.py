@@ -27,8 +27,8 @@ def _clusqmgrs(out: str) -> dict[str, dict[str, str]]:
 
 
 def _members(cluster, qmgr: str) -> dict[str, dict[str, str]]:
-    out = cluster.mqsc(qmgr, "DISPLAY CLUSQMGR(*) QMTYPE DEFTYPE STATUS SUSPEND QMID\n")
-    return _clusqmgrs(out.stdout)
+    return _clusqmgrs(cluster.command(qmgr, "DISPLAY CLUSQMGR(*) QMTYPE DEFTYPE STATUS "
+                                            "SUSPEND QMID"))
 
 
 def _put_many(cluster, qmgr: str, queue: str, n: int, options: int) -> None:
@@ -83,8 +83,8 @@ def test_queue_advertised_and_round_robin_from_a_partial_repository(cluster):
     MQOO_BIND_NOT_FIXED and puts 10 messages, then QM2 and QM4 each get 5 (round robin), and
     DISPLAY QCLUSTER(INVQ) on QM1 shows both instances.  spec: operations-dlq-clusters 7.22;
     dqm-intercommunication 5"""
-    out = wait_for("two instances at QM1", lambda: (o := cluster.mqsc(
-        "QM1", "DISPLAY QCLUSTER(INVQ)\n").stdout).count("TYPE(QCLUSTER)") == 2 and o)
+    out = wait_for("two instances at QM1", lambda: (o := cluster.command(
+        "QM1", "DISPLAY QCLUSTER(INVQ)")).count("TYPE(QCLUSTER)") == 2 and o)
     assert "CLUSQMGR(QM2)" in out and "CLUSQMGR(QM4)" in out
     # QM3 learns INVQ, then one message to each host by name (no balancing) starts both
     # channels: a channel still starting ranks below a running one (workload step 6)
@@ -95,7 +95,7 @@ def test_queue_advertised_and_round_robin_from_a_partial_repository(cluster):
     qm.disconnect()
     _arrived(cluster, {"QM2": 1, "QM4": 1})
     wait_for("both channels running at QM3", lambda: all(
-        "STATUS(RUNNING)" in cluster.mqsc("QM3", f"DISPLAY CHSTATUS(TO.{h})\n").stdout
+        "STATUS(RUNNING)" in cluster.command("QM3", f"DISPLAY CHSTATUS(TO.{h})")
         for h in ("QM2", "QM4")))
     _put_many(cluster, "QM3", "INVQ", 10, CMQC.MQOO_BIND_NOT_FIXED)
     got = _arrived(cluster, {"QM2": 5, "QM4": 5})
@@ -154,8 +154,8 @@ def test_full_repository_killed_and_restarted(cluster):
     rows = wait_for("members at restarted QM1",
                     lambda: (r := _members(cluster, "QM1")) and set(r) == set(NAMES) and r)
     assert rows["QM1"]["QMTYPE"] == "REPOS"
-    wait_for("NEWQ known at QM1", lambda: "CLUSQMGR(QM4)" in cluster.mqsc(
-        "QM1", "DISPLAY QCLUSTER(NEWQ)\n").stdout)
+    wait_for("NEWQ known at QM1", lambda: "CLUSQMGR(QM4)" in cluster.command(
+        "QM1", "DISPLAY QCLUSTER(NEWQ)"))
 
 
 def test_refresh_cluster_relearns(cluster):
@@ -242,8 +242,8 @@ def test_messages_of_a_failed_channel_are_rerouted(cluster):
     spec: operations-dlq-clusters 7.28"""
     out = cluster.mqsc("QM3", "STOP CHANNEL(TO.QM4) MODE(FORCE) STATUS(INACTIVE)\n")
     assert "AMQ8019I" in out.stdout, out.stdout
-    wait_for("TO.QM4 inactive at QM3", lambda: "STATUS(RUNNING)" not in cluster.mqsc(
-        "QM3", "DISPLAY CHSTATUS(TO.QM4)\n").stdout)
+    wait_for("TO.QM4 inactive at QM3", lambda: "STATUS(RUNNING)" not in cluster.command(
+        "QM3", "DISPLAY CHSTATUS(TO.QM4)"))
     cluster.kill("QM4")
     _put_many(cluster, "QM3", "INVQ", 6, CMQC.MQOO_BIND_NOT_FIXED)
     got = _arrived(cluster, {"QM2": 6})
@@ -265,5 +265,5 @@ def test_forceremove_only_on_a_full_repository(cluster):
     for full in ("QM1", "QM2"):
         wait_for(f"QM4 gone at {full}",
                  lambda full=full: "QM4" not in _members(cluster, full))
-    wait_for("INVQ at QM4 gone at QM2", lambda: "CLUSQMGR(QM4)" not in cluster.mqsc(
-        "QM2", "DISPLAY QCLUSTER(INVQ)\n").stdout)
+    wait_for("INVQ at QM4 gone at QM2", lambda: "CLUSQMGR(QM4)" not in cluster.command(
+        "QM2", "DISPLAY QCLUSTER(INVQ)"))
