@@ -137,6 +137,22 @@ def test_suspended_queue_manager_is_avoided_and_resume_restores_it(cluster):
     assert len(got["QM4"]) == 2 and cluster.depth("QM2", "INVQ") == 0
 
 
+def test_put_disabled_instance_is_published_and_avoided(cluster):
+    """Given the two instances of INVQ, when QM4 issues ALTER QLOCAL(INVQ) PUT(DISABLED) (the
+    first step of seed 001's "remove a queue"), then QM3 learns it (DISPLAY QCLUSTER shows
+    PUT(DISABLED) for QM4's instance) and its puts all go to QM2; PUT(ENABLED) restores it.
+    spec: operations-dlq-clusters 4 (put-disabled cluster queue; remove a queue)"""
+    cluster.command("QM4", "ALTER QLOCAL(INVQ) PUT(DISABLED)")
+    wait_for("QM4's INVQ put-disabled at QM3", lambda: "PUT(DISABLED)" in cluster.command(
+        "QM3", "DISPLAY QCLUSTER(INVQ) WHERE(CLUSQMGR EQ QM4) PUT"))
+    _put_many(cluster, "QM3", "INVQ", 4, CMQC.MQOO_BIND_NOT_FIXED)
+    got = _arrived(cluster, {"QM2": 4})
+    assert len(got["QM2"]) == 4 and cluster.depth("QM4", "INVQ") == 0
+    cluster.command("QM4", "ALTER QLOCAL(INVQ) PUT(ENABLED)")
+    wait_for("QM4's INVQ enabled at QM3", lambda: "PUT(ENABLED)" in cluster.command(
+        "QM3", "DISPLAY QCLUSTER(INVQ) WHERE(CLUSQMGR EQ QM4) PUT"))
+
+
 def test_full_repository_killed_and_restarted(cluster):
     """Given the settled cluster, when full repository QM1 is killed with SIGKILL, then QM3
     still reaches INVQ on QM2 and QM4 (what it learned is its own), a queue defined on QM4
