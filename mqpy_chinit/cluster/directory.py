@@ -111,7 +111,7 @@ class CacheDirectory:
             if not cache.clusters:
                 return None
             if qmgr:
-                return self._to_qmgr(cache, queue, qmgr)
+                return self._to_qmgr(cache, queue, qmgr, options)
             instances = _instances(cache, queue)
             if not instances:
                 return None
@@ -177,10 +177,21 @@ class CacheDirectory:
                             defprty=self._defprty(cache, dest.queue))
 
     @staticmethod
-    def _to_qmgr(cache: Cache, queue: str, qmgr: str) -> ClusterRoute | None:
-        """A queue at a named cluster queue manager: no balancing (spec operations 4)."""
+    def _to_qmgr(cache: Cache, queue: str, qmgr: str, options: int) -> ClusterRoute | None:
+        """A queue at a named cluster queue manager: no balancing (spec operations 4).
+
+        A clustered queue-manager alias (``host`` set) is reached through the queue manager
+        that defines it, and the header keeps the alias name for that host to resolve (seed
+        002 uses 2 and 4). An application that opened with MQOO_BIND_ON_OPEN is bound to the
+        host itself: the header names the host, the alias is not applied there, and the
+        message ends on its dead-letter queue (seed 002 use 4). mqpy's reading: the alias's
+        own DEFBIND does not do this, since use 2's definition (DEFBIND OPEN by default) must
+        multi-hop."""
         member = cache.qmgrs.get(qmgr)
         if member is None:
             return None
-        return ClusterRoute(queue, CLUSTER_XMITQ, queue, qmgr,
+        target = qmgr
+        if member.get("host") and options & CMQC.MQOO_BIND_ON_OPEN:
+            target = str(member["host"])
+        return ClusterRoute(queue, CLUSTER_XMITQ, queue, target,
                             cluster_correl_id(str(member["channel"])))

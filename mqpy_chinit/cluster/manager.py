@@ -333,7 +333,8 @@ class RepositoryManager:
                     and r.qmid != repo.qmid and r.queue not in qmgrs:
                 host = repo.records().get(("QMGR", r.cluster, r.qmid))
                 if isinstance(host, ClusterQmgrRecord) and now < host.expiry:
-                    qmgrs[r.queue] = {"channel": host.channel, "qmid": r.qmid}
+                    qmgrs[r.queue] = {"channel": host.channel, "qmid": r.qmid,
+                                      "host": host.qmgr, "defbind": r.defbind}
         return Cache(qmgr=self.qmgr, clusters=sorted(repo.clusters),
                      clwluseq=self.config.clwluseq, clwlmruc=self.config.clwlmruc,
                      queues=queues, qmgrs=qmgrs, channels=self.channel_states())

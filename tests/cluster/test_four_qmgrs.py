@@ -11,6 +11,8 @@ import os
 import re
 import time
 
+import pytest
+
 import mqpy
 from mqpy import CMQC
 
@@ -247,6 +249,62 @@ def test_gateway_to_a_queue_manager_outside_and_balancing_from_outside(cluster):
     assert cluster.depth("QM2", "INVQ") >= 1 and cluster.depth("QM4", "INVQ") >= 1
     assert sorted(cluster.drain("QM2", "INVQ") + cluster.drain("QM4", "INVQ")) == \
         [b"outside %d" % i for i in range(4)]
+
+
+def test_gateway_between_two_clusters(cluster):
+    """Given gateway QM1 in clusters INV and CL2 (CLUSNL, full repository of both), PALERMO
+    joining CL2 only, and on QM1 a queue-manager alias for QM3 clustered in both clusters
+    (QREMOTE(QM3) RNAME(' ') RQMNAME(QM3) CLUSNL(BOTH) DEFBIND(NOTFIXED)), when PALERMO puts a
+    reply to RQ (not clustered) at queue manager QM3 with BIND_NOT_FIXED, then it goes
+    PALERMO -> QM1 (the alias's host, in CL2) -> QM3 (resolved in INV); opened with
+    BIND_ON_OPEN the header names QM1, which has no RQ: the message ends on QM1's dead-letter
+    queue.  spec: aliases-channels-storage 1 use 4, 4.8"""
+    if "PALERMO" not in cluster.ports:
+        pytest.skip("needs PALERMO from the previous test")
+    out = cluster.mqsc("QM1", """
+        DEFINE NAMELIST(BOTH) NAMES(INV, CL2)
+        ALTER QMGR REPOS(' ') REPOSNL(BOTH)
+        ALTER CHANNEL(TO.QM1) CHLTYPE(CLUSRCVR) CLUSTER(' ') CLUSNL(BOTH)
+        DEFINE QREMOTE(QM3) RNAME(' ') RQMNAME(QM3) CLUSNL(BOTH) DEFBIND(NOTFIXED)
+    """)
+    assert out.returncode == 0, out.stdout
+    out = cluster.mqsc("QM3", "DEFINE QLOCAL(RQ)\n")
+    assert out.returncode == 0, out.stdout
+    out = cluster.mqsc("PALERMO", f"""
+        ALTER CHANNEL(SYSTEM.DEF.CLUSSDR) CHLTYPE(CLUSSDR) SHORTTMR(1)
+        DEFINE CHANNEL(TO.PALERMO) CHLTYPE(CLUSRCVR) TRPTYPE(TCP) +
+               CONNAME({cluster.conname("PALERMO")}) CLUSTER(CL2)
+        DEFINE CHANNEL(TO.QM1) CHLTYPE(CLUSSDR) TRPTYPE(TCP) SHORTTMR(1) +
+               CONNAME({cluster.conname("QM1")}) CLUSTER(CL2)
+    """)
+    assert out.returncode == 0, out.stdout
+    deadline = time.monotonic() + 30
+    qm = cluster.bind("PALERMO")
+    try:
+        while True:
+            try:
+                q = mqpy.Queue(qm, mqpy.OD(ObjectName=b"RQ", ObjectQMgrName=b"QM3"),
+                               CMQC.MQOO_OUTPUT | CMQC.MQOO_BIND_NOT_FIXED)
+                break
+            except mqpy.MQMIError as e:  # 2087 until PALERMO has learned the alias
+                assert e.reason == CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR
+                assert time.monotonic() < deadline, "alias QM3 never known at PALERMO"
+                time.sleep(0.2)
+        q.put(b"reply", mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT))
+        q.close()
+        q = mqpy.Queue(qm, mqpy.OD(ObjectName=b"RQ", ObjectQMgrName=b"QM3"),
+                       CMQC.MQOO_OUTPUT | CMQC.MQOO_BIND_ON_OPEN)
+        q.put(b"bound reply", mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT))
+        q.close()
+    finally:
+        qm.disconnect()
+    wait_for("the reply at QM3", lambda: cluster.depth("QM3", "RQ") == 1)
+    assert cluster.drain("QM3", "RQ") == [b"reply"]
+    wait_for("the bound reply on QM1's DLQ",
+             lambda: cluster.depth("QM1", "SYSTEM.DEAD.LETTER.QUEUE") == 1)
+    data = cluster.drain("QM1", "SYSTEM.DEAD.LETTER.QUEUE")[0]
+    dlh = mqpy.DLH().unpack(data)
+    assert dlh.Reason == CMQC.MQRC_UNKNOWN_OBJECT_NAME and data.endswith(b"bound reply")
     cluster.kill("PALERMO")
 
 
