@@ -7,7 +7,9 @@ repository (``repository.py``) against real queues and channels.
   ``WANT`` when an application opened a name nobody here knows.
 - It keeps the repository on SYSTEM.CLUSTER.REPOSITORY.QUEUE, one persistent message per
   record, keyed by CorrelId (a digest of the record's key), so a restart of either process
-  finds what was learned (:meth:`Repository.load`).
+  finds what was learned (:meth:`Repository.load`). The subscriptions a full repository
+  holds for others, and the names this queue manager asked for, are kept there too and
+  replayed at start (answered again: duplicates change nothing).
 - It carries out the repository's actions: a message for another repository goes on
   SYSTEM.CLUSTER.TRANSMIT.QUEUE behind an MQXQH naming SYSTEM.CLUSTER.COMMAND.QUEUE at that
   queue manager, with CorrelId = the cluster-sender channel, and that channel is started.
@@ -51,6 +53,8 @@ from .records import (
     ClusterQueueRecord,
     DeletionRecord,
     RecordFormatError,
+    Subscription,
+    SubscriptionKind,
     decode,
     encode,
 )
@@ -102,6 +106,7 @@ class RepositoryManager:
         self._cache: bytes | None = None
         self._cache_lock = trio.Lock()
         self._rr = RoundRobinState()  # for re-routing only; MQPUTs use the engine's
+        self._also_keep: list[tuple[bytes, bytes, str]] = []  # with the next actions
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -114,13 +119,20 @@ class RepositoryManager:
                                       CMQC.MQOO_INPUT_EXCLUSIVE | CMQC.MQOO_OUTPUT
                                       | CMQC.MQOO_BROWSE)
             self._xmitq = await _mqi(mqpy.Queue, qm, D.CLUSTER_XMITQ, CMQC.MQOO_OUTPUT)
-            records = await _mqi(self._read_repository)
+            records, subscriptions, wanted = await _mqi(self._read_repository)
             config = await self._read_config()
             self.repo = Repository(self.qmgr, config.qmid, self.clock, repos=config.repos,
                                    reposnl=config.reposnl)
             async with self.lock:
                 actions = self.repo.load(records)
                 actions += self._reconfigure(config)
+                now = self.clock()
+                for sub in subscriptions:  # held for others: answered again, kept
+                    if now < sub.expiry:
+                        actions += self.repo.receive(ClusterCommand(sub.subscriber,
+                                                                    sub.subscriber_qmid, sub))
+                for queue in wanted:  # asked for by this queue manager's applications
+                    actions += self.repo.resolve_queue(queue).actions
                 await self._execute(actions)
             self.chinit.log("AMQ9410I", f"Repository manager started ({len(records)} "
                             f"records on {REPOSITORY_QUEUE}).")
@@ -137,10 +149,13 @@ class RepositoryManager:
         display = self.chinit.admin.display
         return await trio.to_thread.run_sync(read_config, display, self.qmgr)
 
-    def _read_repository(self) -> list[Any]:
-        """Every record on the repository queue (browse; they stay there)."""
+    def _read_repository(self) -> tuple[list[Any], list[Subscription], list[str]]:
+        """The repository queue (browsed; it stays as it is): the records, the subscriptions
+        held for others, and the names this queue manager asked for."""
         assert self._reposq is not None
-        out = []
+        out: list[Any] = []
+        subscriptions: list[Subscription] = []
+        wanted: list[str] = []
         options = CMQC.MQGMO_BROWSE_FIRST
         while True:
             md = mqpy.MD()
@@ -149,15 +164,23 @@ class RepositoryManager:
                                                           | CMQC.MQGMO_NO_SYNCPOINT))
             except mqpy.MQMIError as e:
                 if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
-                    return out
+                    return out, subscriptions, wanted
                 raise
             options = CMQC.MQGMO_BROWSE_NEXT
+            if md.Format.rstrip(b" \x00").decode("latin-1") == REQUEST_FORMAT:
+                try:
+                    wanted.append(str(json.loads(data)["queue"]))
+                except (ValueError, KeyError, TypeError):
+                    pass
+                continue
             try:
                 body = decode(data)
             except RecordFormatError:
                 continue
             if isinstance(body, (ClusterQmgrRecord, ClusterQueueRecord, DeletionRecord)):
                 out.append(body)
+            elif isinstance(body, Subscription):
+                subscriptions.append(body)
 
     # ------------------------------------------------------------------ local definitions
 
@@ -253,6 +276,9 @@ class RepositoryManager:
         stopped: list[str] = []
         receivers: list[str] = []
         try:
+            keep, self._also_keep = self._also_keep, []
+            for correl_id, body, fmt in keep:
+                self._keep(correl_id, body, fmt)
             for action in actions:
                 if isinstance(action, PersistRecord):
                     self._keep(record_correl_id(action.record.key), encode(action.record))
@@ -275,7 +301,8 @@ class RepositoryManager:
             raise
         return started, stopped, receivers
 
-    def _keep(self, correl_id: bytes, body: bytes | None) -> None:
+    def _keep(self, correl_id: bytes, body: bytes | None,
+              fmt: str = CLUSTER_RECORD_FORMAT) -> None:
         """Replace (or, with None, remove) the repository message with this CorrelId."""
         assert self._reposq is not None
         while True:
@@ -289,7 +316,7 @@ class RepositoryManager:
                 raise
         if body is not None:
             md = mqpy.MD(CorrelId=correl_id, Persistence=CMQC.MQPER_PERSISTENT,
-                         Format=CLUSTER_RECORD_FORMAT.encode())
+                         Format=fmt.encode())
             self._reposq.put(body, md, mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
 
     def _send(self, action: SendCommand) -> None:
@@ -400,7 +427,12 @@ class RepositoryManager:
             if kind == "CONFIG":
                 actions = self._reconfigure(await self._read_config())
             elif kind == "WANT":
-                actions = list(repo.resolve_queue(str(request.get("queue", ""))).actions)
+                queue = str(request.get("queue", ""))
+                before = repo.subscriptions()
+                actions = list(repo.resolve_queue(queue).actions)
+                if repo.subscriptions() != before:  # a new one: remembered across restarts
+                    self._also_keep.append((record_correl_id(("WANT", queue)), data,
+                                            REQUEST_FORMAT))
             else:
                 await _mqi(self._dead_letter, md, data)
         else:
@@ -410,6 +442,13 @@ class RepositoryManager:
                 command = None
             if isinstance(command, ClusterCommand):
                 actions = repo.receive(command)
+                sub = command.body
+                if isinstance(sub, Subscription) and repo.is_full(sub.cluster) and \
+                        sub.subscriber_qmid != repo.qmid and \
+                        sub.kind is not SubscriptionKind.ALL:
+                    # held for a partial repository: it must survive a restart
+                    self._also_keep.append((record_correl_id(("SUB", *sub.key)),
+                                            encode(sub), CLUSTER_RECORD_FORMAT))
             else:
                 await _mqi(self._dead_letter, md, data)
                 self.chinit.log("AMQ9430E", "A message that is not a repository message was "

@@ -1,8 +1,9 @@
 """Operator utilities like IBM's SupportPac MS0G: dump the repository, inspect and re-drive the
 cluster transmission queue (spec operations-dlq-clusters §4 "MS0G utilities", 7.29).
 
-- :func:`dump_repository` (``dumprepos``): every record on SYSTEM.CLUSTER.REPOSITORY.QUEUE,
-  browsed (the repository manager holds the queue for exclusive input; browsing is allowed).
+- :func:`dump_repository` (``dumprepos``): every record on SYSTEM.CLUSTER.REPOSITORY.QUEUE
+  (and the subscriptions kept there), browsed: the repository manager holds the queue for
+  exclusive input, and browsing is allowed.
 - :func:`xmitq` (``clusxq``): the messages on SYSTEM.CLUSTER.TRANSMIT.QUEUE by channel
   (CorrelId), *internal* (repository commands, for SYSTEM.CLUSTER.COMMAND.QUEUE) or *user*:
   ``statistics`` counts them, ``display`` lists them, ``delete`` removes them, ``reput`` gets
@@ -18,7 +19,7 @@ import attrs
 import mqpy
 from mqpy import CMQC
 from mqpy.engine import reports
-from mqpy.engine.cluster import COMMAND_QUEUE
+from mqpy.engine.cluster import COMMAND_QUEUE, REQUEST_FORMAT
 from mqpy_chinit.definitions import CLUSTER_XMITQ, channel_of_correl_id
 from mqpy_chinit.wire import XQH_WITH_MD_LENGTH
 
@@ -33,14 +34,17 @@ def dump_repository(qm: mqpy.QueueManager) -> list[str]:
     options = CMQC.MQGMO_BROWSE_FIRST
     try:
         while True:
+            md = mqpy.MD()
             try:
-                data = q.get(None, mqpy.MD(), mqpy.GMO(Options=options
-                                                        | CMQC.MQGMO_NO_SYNCPOINT))
+                data = q.get(None, md, mqpy.GMO(Options=options | CMQC.MQGMO_NO_SYNCPOINT))
             except mqpy.MQMIError as e:
                 if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
                     return lines
                 raise
             options = CMQC.MQGMO_BROWSE_NEXT
+            if md.Format.rstrip(b" \x00").decode("latin-1") == REQUEST_FORMAT:
+                lines.append(data.decode("utf-8", "replace"))  # a name asked for here
+                continue
             try:
                 lines.append(encode(decode(data)).decode())
             except RecordFormatError as exc:

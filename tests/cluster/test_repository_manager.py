@@ -122,3 +122,52 @@ async def test_a_message_that_is_not_a_repository_record_is_dead_lettered(qm1, c
     qm.disconnect()
     assert qm1.queue_status("SYSTEM.CLUSTER.COMMAND.QUEUE")["CURDEPTH"] == 0
     assert chinit.cluster is not None and os.path.exists(cache_path(qm1.qmdir))
+
+
+async def test_subscriptions_survive_a_restart_of_the_repository_manager(qm1):
+    """Given full repository QM1 holding a subscription of partial repository QM9 to INVQ,
+    and an application here having asked for a name the cluster does not know, when the
+    channel initiator is restarted, then the new repository manager still holds both (they
+    are kept on SYSTEM.CLUSTER.REPOSITORY.QUEUE), so updates keep flowing to QM9.
+    spec: operations-dlq-clusters 4 (requests kept 30 days)"""
+    from mqpy_chinit.cluster.records import ClusterCommand, Subscription, SubscriptionKind
+    from mqpy_chinit.cluster.records import encode as encode_record
+
+    def connect():
+        return mqpy.embedded("QM1", data_path=qm1.root, create=False)
+
+    async def started(nursery) -> ChannelInitiator:
+        ci = ChannelInitiator("QM1", connect, EngineAdmin(qm1),
+                              cluster_cache=cache_path(qm1.qmdir))
+        await nursery.start(ci.run, [("127.0.0.1", 0)])
+        await _until(lambda: ci.cluster is not None and ci.cluster.repo is not None, "manager")
+        return ci
+
+    async with trio.open_nursery() as nursery:
+        ci = await started(nursery)
+        await _mqsc(qm1, "ALTER QMGR REPOS(INV)")
+        await _mqsc(qm1, f"DEFINE CHANNEL(TO.QM1) CHLTYPE(CLUSRCVR) "
+                         f"CONNAME('127.0.0.1({ci.ports[0]})') CLUSTER(INV)")
+        await _until(lambda: ci.cluster.repo.is_full("INV"), "the full repository")
+        now = ci.cluster.clock()
+        sub = Subscription("INV", SubscriptionKind.QUEUE, "INVQ", "QM9", "QM9_id", "TO.QM9",
+                           published=now, expiry=now + 86_400)
+        qm = connect()
+        qm.put1("SYSTEM.CLUSTER.COMMAND.QUEUE",
+                encode_record(ClusterCommand("QM9", "QM9_id", sub)),
+                mqpy.MD(Format=b"MQPYCLUS"))
+        qm.disconnect()
+        await _until(lambda: ci.cluster.repo.subscribers(), "the subscription")
+        await _mqsc(qm1, "DEFINE CHANNEL(TO.QM1) CHLTYPE(CLUSRCVR) REPLACE "
+                         f"CONNAME('127.0.0.1({ci.ports[0]})') CLUSTER(INV2)")
+        await _until(lambda: "INV2" in ci.cluster.repo.clusters, "the partial repository")
+        with pytest.raises(mqpy.MQMIError):  # INV2: a partial repository asks for INVQ
+            connect().put1("INVQ", b"x")
+        await _until(lambda: ("INV2", "QUEUE", "INVQ") in ci.cluster.repo.subscriptions(),
+                     "the name asked for")
+        nursery.cancel_scope.cancel()
+    async with trio.open_nursery() as nursery:
+        ci = await started(nursery)
+        assert [s.subscriber for s in ci.cluster.repo.subscribers()] == ["QM9"]
+        assert ("INV2", "QUEUE", "INVQ") in ci.cluster.repo.subscriptions()
+        nursery.cancel_scope.cancel()
