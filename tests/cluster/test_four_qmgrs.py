@@ -322,7 +322,7 @@ def test_remove_a_queue_manager_and_add_it_back(cluster):
     and its INVQ disappear from the full repositories' DISPLAY CLUSQMGR and QCLUSTER; naming
     the cluster again ("add a queue manager") and RESUME bring both back.
     spec: operations-dlq-clusters 4 (procedures)"""
-    out = cluster.mqsc("QM4", f"""
+    out = cluster.mqsc("QM4", """
         SUSPEND QMGR CLUSTER(INV)
         ALTER CHANNEL(TO.QM4) CHLTYPE(CLUSRCVR) CLUSTER(' ')
     """)
@@ -331,7 +331,7 @@ def test_remove_a_queue_manager_and_add_it_back(cluster):
         wait_for(f"QM4 gone at {full}", lambda full=full: "QM4" not in _members(cluster, full))
     wait_for("QM4's INVQ gone at QM1", lambda: "CLUSQMGR(QM4)" not in cluster.command(
         "QM1", "DISPLAY QCLUSTER(INVQ)"))
-    out = cluster.mqsc("QM4", f"""
+    out = cluster.mqsc("QM4", """
         ALTER CHANNEL(TO.QM4) CHLTYPE(CLUSRCVR) CLUSTER(INV)
         RESUME QMGR CLUSTER(INV)
     """)
