@@ -481,7 +481,7 @@ class RepositoryManager:
                     status = self.chinit.statuses.get(channel)
                     if status is not None and status.state in (ChannelState.RETRYING,
                                                                ChannelState.STOPPED):
-                        moved = await _mqi(self._reroute, qm, channel)
+                        moved = await _mqi(self._reroute, qm, channel, self.cache())
                         if moved:
                             self.chinit.log("AMQ9999I", f"{moved} unbound message(s) for "
                                             f"failed cluster channel '{channel}' re-routed.")
@@ -492,11 +492,12 @@ class RepositoryManager:
             with trio.CancelScope(shield=True):
                 await _mqi(_disconnect, qm)
 
-    def _reroute(self, qm: mqpy.QueueManager, channel: str) -> int:
+    def _reroute(self, qm: mqpy.QueueManager, channel: str, cache: Cache) -> int:
         """Messages of a failed cluster sender that are neither bound (no queue manager in
         the MQXQH) nor in doubt (those are locked) go to another instance, if there is one
-        (seed 001 2.1.1; spec operations-dlq-clusters 7.28). Each is its own unit of work."""
-        cache = self.cache()
+        (seed 001 2.1.1; spec operations-dlq-clusters 7.28). Each is its own unit of work.
+        Runs in a worker thread: ``cache`` was taken in the trio thread, which owns the
+        repository."""
         xq = mqpy.Queue(qm, D.CLUSTER_XMITQ, CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_OUTPUT
                         | CMQC.MQOO_SET_ALL_CONTEXT | CMQC.MQOO_SAVE_ALL_CONTEXT)
         moved = 0
