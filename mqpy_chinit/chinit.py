@@ -276,8 +276,11 @@ class ChannelInitiator:
                 self.log("AMQ9514E", f"Channel '{name}' is in use: a second instance from "
                          f"{peer} was refused (adopt MCA not enabled or its checks failed).")
                 return
+        def register(channel: str, status: ChannelStatus) -> None:
+            self._register(key or channel, status)  # a CLUSRCVR: one status per partner
+
         mca = ReceiverMCA(stream, self.qmgr_name, self.connect_qm, self.admin.channel,
-                          self._register, conversation=conv, first=first,
+                          register, conversation=conv, first=first,
                           autodefine=self._autodefine)
         scope = trio.CancelScope()
         if name:
@@ -388,9 +391,9 @@ class ChannelInitiator:
         finally:
             self.running.pop(name, None)
 
-    def _register(self, name: str, status: ChannelStatus) -> None:
-        self.statuses[name] = status
-        self.log("AMQ9002I", f"Channel '{name}' is starting.")
+    def _register(self, key: str, status: ChannelStatus) -> None:
+        self.statuses[key] = status
+        self.log("AMQ9002I", f"Channel '{status.channel or key}' is starting.")
 
     # ------------------------------------------------------------------ commands
 

@@ -66,7 +66,8 @@ def test_members_join_and_full_repositories_know_everyone(cluster):
     QM4 partial repositories each with a CLUSRCVR and one CLUSSDR to QM1, when the cluster
     settles, then DISPLAY CLUSQMGR on both full repositories lists all four members with
     QMTYPE REPOS for QM1/QM2 and NORMAL for QM3/QM4, and a partial repository knows both
-    full repositories (auto-defined CLUSSDR to QM2).  spec: dqm-intercommunication 5;
+    full repositories (auto-defined CLUSSDR to QM2); QM1's CLUSRCVR runs one instance per
+    partner.  spec: dqm-intercommunication 5;
     operations-dlq-clusters 4 (DISPLAY CLUSQMGR)"""
     for full in ("QM1", "QM2"):
         rows = wait_for(f"four members at {full}",
@@ -81,6 +82,11 @@ def test_members_join_and_full_repositories_know_everyone(cluster):
     assert rows["QM1"]["DEFTYPE"] == "CLUSSDRB"  # explicit, and known by its record
     assert rows["QM2"]["DEFTYPE"] == "CLUSSDRA"
     assert rows["QM1"]["QMID"].startswith("QM1_")
+    # QM1's one CLUSRCVR serves every member: an instance (and a sequence) per partner
+    out = wait_for("three partners on TO.QM1", lambda: (o := cluster.command(
+        "QM1", "DISPLAY CHSTATUS(TO.QM1)")).count("AMQ8417I") >= 3 and o)
+    assert {"RQMNAME(QM2)", "RQMNAME(QM3)", "RQMNAME(QM4)"} <= set(
+        re.findall(r"RQMNAME\(\w+\)", out))
 
 
 def test_queue_advertised_and_round_robin_from_a_partial_repository(cluster):
