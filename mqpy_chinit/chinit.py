@@ -104,11 +104,13 @@ class ChannelInitiator:
     def __init__(self, qmgr_name: str, connect_qm: QmFactory, admin: Admin, *,
                  log: LogFn | None = None, initq: str = INITQ,
                  channels_stanza: dict[str, str] | None = None,
-                 cluster_cache: str | None = None) -> None:
+                 cluster_cache: str | None = None,
+                 cluster_clock: Callable[[], float] = time.time) -> None:
         """``channels_stanza``: qm.ini's Channels: (MaxChannels, MaxActiveChannels,
         AdoptNewMCATimeout), IBM's defaults when absent. ``cluster_cache``: where the
         repository manager keeps the engine's cluster cache; None runs no repository
-        manager (mqpy_chinit.cluster.manager)."""
+        manager (mqpy_chinit.cluster.manager). ``cluster_clock`` is its clock (record
+        lifetimes are 27, 30 and 90 days: tests pass a clock they advance)."""
         stanza = channels_stanza or {}
         self.max_channels = int(stanza.get("MaxChannels", 100))
         self.max_active = int(stanza.get("MaxActiveChannels", self.max_channels))
@@ -131,6 +133,7 @@ class ChannelInitiator:
         # async (chinit, conversation, first InitialData, definition) serving a SVRCONN
         self.svrconn_handler: SvrconnHandler | None = None
         self.cluster_cache = cluster_cache
+        self.cluster_clock = cluster_clock
         self.cluster: Any = None  # the repository manager, once running
 
     # ------------------------------------------------------------------ lifecycle
@@ -164,7 +167,7 @@ class ChannelInitiator:
         the error is logged and channels go on."""
         from mqpy_chinit.cluster.manager import RepositoryManager
 
-        manager = RepositoryManager(self, str(self.cluster_cache))
+        manager = RepositoryManager(self, str(self.cluster_cache), clock=self.cluster_clock)
         try:
             self.cluster = manager
             await manager.run()

@@ -543,9 +543,13 @@ class RepositoryManager:
     async def _tick(self) -> None:
         while True:
             await trio.sleep(TICK_INTERVAL)
-            async with self.lock:
-                assert self.repo is not None
-                await self._execute(self.repo.tick())
+            await self.tick()
+
+    async def tick(self) -> None:
+        """Run the record lifetimes now (every TICK_INTERVAL seconds anyway)."""
+        async with self.lock:
+            assert self.repo is not None
+            await self._execute(self.repo.tick())
 
     # ------------------------------------------------------------------ operator commands
 

@@ -171,3 +171,42 @@ async def test_subscriptions_survive_a_restart_of_the_repository_manager(qm1):
         assert [s.subscriber for s in ci.cluster.repo.subscribers()] == ["QM9"]
         assert ("INV2", "QUEUE", "INVQ") in ci.cluster.repo.subscriptions()
         nursery.cancel_scope.cancel()
+
+
+async def test_own_records_are_republished_after_27_days_and_kept_on_the_queue(qm1):
+    """Given a member whose repository manager runs on a clock the test advances, when 27
+    days pass, then its own record is published again (the newer version replaces the
+    message on SYSTEM.CLUSTER.REPOSITORY.QUEUE: still one message per record).
+    spec: operations-dlq-clusters 7.26"""
+    from mqpy_chinit.cluster.records import DAY
+
+    start = 1_000_000.0
+    now = [start]
+
+    def published() -> list[float]:
+        qm = mqpy.embedded("QM1", data_path=qm1.root, create=False)
+        try:
+            return [json.loads(line)["published"] for line in utilities.dump_repository(qm)]
+        finally:
+            qm.disconnect()
+
+    async with trio.open_nursery() as nursery:
+        ci = ChannelInitiator("QM1", lambda: mqpy.embedded("QM1", data_path=qm1.root,
+                                                           create=False),
+                              EngineAdmin(qm1), cluster_cache=cache_path(qm1.qmdir),
+                              cluster_clock=lambda: now[0])
+        await nursery.start(ci.run, [("127.0.0.1", 0)])
+        await _until(lambda: ci.cluster is not None and ci.cluster.repo is not None, "manager")
+        await _mqsc(qm1, f"DEFINE CHANNEL(TO.QM1) CHLTYPE(CLUSRCVR) "
+                         f"CONNAME('127.0.0.1({ci.ports[0]})') CLUSTER(INV)")
+        await _until(lambda: qm1.queue_status("SYSTEM.CLUSTER.REPOSITORY.QUEUE")[
+            "CURDEPTH"] == 1, "the record")
+        assert published() == [start]
+        now[0] += 26 * DAY
+        await ci.cluster.tick()
+        assert published() == [start]  # not yet
+        now[0] += 1 * DAY
+        await ci.cluster.tick()
+        assert published() == [start + 27 * DAY]
+        assert qm1.queue_status("SYSTEM.CLUSTER.REPOSITORY.QUEUE")["CURDEPTH"] == 1
+        nursery.cancel_scope.cancel()
