@@ -487,7 +487,9 @@ class RepositoryManager:
                                             f"failed cluster channel '{channel}' re-routed.")
                 if self._cache is not None and self.repo is not None:
                     await self._write_cache()
-                await trio.sleep(WATCH_INTERVAL)
+                # a queue manager in no cluster has little to watch
+                member = self.repo is not None and bool(self.repo.clusters)
+                await trio.sleep(WATCH_INTERVAL if member else 4 * WATCH_INTERVAL)
         finally:
             with trio.CancelScope(shield=True):
                 await _mqi(_disconnect, qm)
