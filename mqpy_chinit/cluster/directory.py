@@ -72,8 +72,11 @@ def instance_to_dict(instance: QueueInstance, **extra: Any) -> dict[str, Any]:
 
 
 def _instances(cache: Cache, queue: str) -> list[QueueInstance]:
-    return [QueueInstance(**{k: d[k] for k in _FIELDS if k in d})
-            for d in cache.queues.get(queue, [])]
+    """The instances the engine can route to: it asks only for names that do not resolve
+    locally, so a local instance in the cache is one just deleted (the cache lags)."""
+    found = [QueueInstance(**{k: d[k] for k in _FIELDS if k in d})
+             for d in cache.queues.get(queue, [])]
+    return [i for i in found if not i.local]
 
 
 class CacheDirectory:
@@ -144,8 +147,13 @@ class CacheDirectory:
                 CMQC.MQBND_BIND_NOT_FIXED, None, self._rr, qmgr_clwluseq=cache.clwluseq,
                 clwlmruc=cache.clwlmruc)
             self._rr = choice.state
-            assert choice.destination is not None
-            return self._route(cache, choice.destination, False)
+            route = self._route(cache, choice.destination, False) \
+                if choice.destination is not None else None
+            if route is None:
+                from mqpy.errors import MQMIError
+
+                raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_OBJECT_NAME)
+            return route
 
     def unknown(self, queue: str) -> bytes | None:
         with self._lock:

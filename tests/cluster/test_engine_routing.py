@@ -189,3 +189,18 @@ def test_unknown_name_asks_the_repository_manager(qm1):
         mqpy.Queue(qm, "INVQ", CMQC.MQOO_INPUT_AS_Q_DEF)
     assert e.value.reason == CMQC.MQRC_UNKNOWN_OBJECT_NAME
     qm.disconnect()
+
+
+def test_a_stale_local_instance_in_the_cache_is_not_chosen(qm1):
+    """Given a cache that still lists a local instance of INVQ (just deleted here: the cache
+    lags) and one on QM2, when INVQ is put to with BIND_NOT_FIXED, then every message goes to
+    QM2 and none fails.  spec: operations-dlq-clusters 7.22"""
+    local_instance = instance_to_dict(QueueInstance("INVQ", "QM1", "QM1_id", "INV", "",
+                                                    local=True))
+    qm1.test_cache(INVQ=[local_instance, _instance("QM2")])
+    qm = _connect(qm1)
+    q = mqpy.Queue(qm, "INVQ", CMQC.MQOO_OUTPUT | CMQC.MQOO_BIND_NOT_FIXED)
+    for i in range(3):
+        q.put(b"m%d" % i)
+    qm.disconnect()
+    assert {c for c, *_ in _sctq(qm1)} == {"TO.QM2"}

@@ -7,6 +7,7 @@ as it found it, except the last (FORCEREMOVE).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
@@ -31,6 +32,15 @@ def _clusqmgrs(out: str) -> dict[str, dict[str, str]]:
 def _members(cluster, qmgr: str) -> dict[str, dict[str, str]]:
     return _clusqmgrs(cluster.command(qmgr, "DISPLAY CLUSQMGR(*) QMTYPE DEFTYPE STATUS "
                                             "SUSPEND QMID"))
+
+
+def _cache_of(cluster, qmgr: str) -> dict:
+    """What the repository manager last told its engine (mqpy_chinit.cluster.directory)."""
+    try:
+        with open(os.path.join(cluster.site.qmdir(qmgr), "cluster.cache")) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return {"channels": {}}
 
 
 def _put_many(cluster, qmgr: str, queue: str, n: int, options: int) -> None:
@@ -106,8 +116,9 @@ def test_queue_advertised_and_round_robin_from_a_partial_repository(cluster):
         qm.put1(mqpy.OD(ObjectName=b"INVQ", ObjectQMgrName=host.encode()), b"warm-up")
     qm.disconnect()
     _arrived(cluster, {"QM2": 1, "QM4": 1})
-    wait_for("both channels running at QM3", lambda: all(
-        "STATUS(RUNNING)" in cluster.command("QM3", f"DISPLAY CHSTATUS(TO.{h})")
+    # ... as the engine sees them: the repository manager's cache lags the channels a little
+    wait_for("both channels running in QM3's cluster cache", lambda: all(
+        _cache_of(cluster, "QM3")["channels"].get(f"TO.{h}") == "RUNNING"
         for h in ("QM2", "QM4")))
     _put_many(cluster, "QM3", "INVQ", 10, CMQC.MQOO_BIND_NOT_FIXED)
     wait_for("10 messages on INVQ", lambda: cluster.depth("QM2", "INVQ")
