@@ -43,6 +43,13 @@ def _cache_of(cluster, qmgr: str) -> dict:
         return {"channels": {}}
 
 
+def _cached(cluster, qmgr: str, host: str, queue: str = "INVQ") -> dict:
+    """The instance of ``queue`` at ``host`` as ``qmgr``'s engine sees it ({} if none)."""
+    found = [i for i in _cache_of(cluster, qmgr).get("queues", {}).get(queue, [])
+             if i["qmgr"] == host]
+    return found[0] if found else {}
+
+
 def _put_many(cluster, qmgr: str, queue: str, n: int, options: int) -> None:
     qm, q = cluster.open_output(qmgr, queue, options)
     try:
@@ -151,6 +158,7 @@ def test_suspended_queue_manager_is_avoided_and_resume_restores_it(cluster):
     assert "AMQ8559I" in out.stdout, out.stdout
     wait_for("QM4 suspended at QM3",
              lambda: _members(cluster, "QM3").get("QM4", {}).get("SUSPEND") == "YES")
+    wait_for("... and in QM3's cache", lambda: _cached(cluster, "QM3", "QM4")["suspended"])
     _put_many(cluster, "QM3", "INVQ", 6, CMQC.MQOO_BIND_NOT_FIXED)
     got = _arrived(cluster, {"QM2": 6})
     assert len(got["QM2"]) == 6 and cluster.depth("QM4", "INVQ") == 0
@@ -158,6 +166,8 @@ def test_suspended_queue_manager_is_avoided_and_resume_restores_it(cluster):
     assert "AMQ8560I" in out.stdout, out.stdout
     wait_for("QM4 resumed at QM3",
              lambda: _members(cluster, "QM3").get("QM4", {}).get("SUSPEND") == "NO")
+    wait_for("... and in QM3's cache",
+             lambda: not _cached(cluster, "QM3", "QM4").get("suspended", True))
     # QM4 is now the least recently used destination: it is chosen first
     _put_many(cluster, "QM3", "INVQ", 2, CMQC.MQOO_BIND_NOT_FIXED)
     got = _arrived(cluster, {"QM4": 2})
@@ -172,12 +182,15 @@ def test_put_disabled_instance_is_published_and_avoided(cluster):
     cluster.command("QM4", "ALTER QLOCAL(INVQ) PUT(DISABLED)")
     wait_for("QM4's INVQ put-disabled at QM3", lambda: "PUT(DISABLED)" in cluster.command(
         "QM3", "DISPLAY QCLUSTER(INVQ) WHERE(CLUSQMGR EQ QM4) PUT"))
+    wait_for("... and in QM3's cache",
+             lambda: _cached(cluster, "QM3", "QM4").get("put_enabled") is False)
     _put_many(cluster, "QM3", "INVQ", 4, CMQC.MQOO_BIND_NOT_FIXED)
     got = _arrived(cluster, {"QM2": 4})
     assert len(got["QM2"]) == 4 and cluster.depth("QM4", "INVQ") == 0
     cluster.command("QM4", "ALTER QLOCAL(INVQ) PUT(ENABLED)")
     wait_for("QM4's INVQ enabled at QM3", lambda: "PUT(ENABLED)" in cluster.command(
         "QM3", "DISPLAY QCLUSTER(INVQ) WHERE(CLUSQMGR EQ QM4) PUT"))
+    wait_for("... and in QM3's cache", lambda: _cached(cluster, "QM3", "QM4").get("put_enabled"))
 
 
 def test_full_repository_killed_and_restarted(cluster):
