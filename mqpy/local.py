@@ -96,8 +96,21 @@ def start(name: str, root: str | None = None, *, create_if_missing: bool = False
         except BaseException:
             os.close(fd)
             raise
+        eng.cluster = _cluster_directory(qmdir)
         _engines[qmdir] = (eng, fd)
         return eng
+
+
+def _cluster_directory(qmdir: str):
+    """The engine's cluster directory (mqpy.engine.cluster): the channel initiator's cache
+    reader, when the channel initiator is installed; the engine never imports it itself."""
+    import importlib.util
+
+    if importlib.util.find_spec("mqpy_chinit") is None:
+        return None
+    from mqpy_chinit.cluster.directory import CacheDirectory
+
+    return CacheDirectory(qmdir)
 
 
 def running(name: str, root: str | None = None) -> QueueManagerEngine | None:

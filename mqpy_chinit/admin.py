@@ -91,6 +91,9 @@ class MQSCAdmin:
         ok, lines = self.run(text)
         return parse_display(lines) if ok else []
 
+    def display(self, text: str) -> list[dict[str, object]]:
+        return self._display(text)
+
     def channel(self, name: str) -> dict[str, object] | None:
         found = self._display(f"DISPLAY CHANNEL('{name}') ALL")
         return found[0] if found else None

@@ -103,6 +103,14 @@ class EngineAdmin:
     def define_channel(self, name: str, like: str, attributes: dict[str, object]) -> None:
         self.engine.define("CHANNEL", name, attributes, like=like)
 
+    def display(self, text: str) -> list[dict[str, object]]:
+        """An MQSC DISPLAY, parsed (as MQSCAdmin answers it through the command server)."""
+        from mqpy.mqsc.processor import MQSCProcessor
+        from mqpy_chinit.admin import parse_display
+
+        result = MQSCProcessor(self.engine).execute_text(text)
+        return parse_display(result.lines) if result.ok else []
+
 
 LogFn = Callable[[str, str], None]
 SvrconnHandler = Callable[[Any, Any, InitialData, dict[str, object]], Awaitable[None]]
@@ -112,10 +120,15 @@ class ChannelInitiator:
     def __init__(self, qmgr_name: str, connect_qm: QmFactory, admin: Admin, *,
                  log: LogFn | None = None, initq: str = INITQ,
                  channels_stanza: dict[str, str] | None = None,
-                 connect_for: Callable[[Any, str], Any] | None = None) -> None:
+                 connect_for: Callable[[Any, str], Any] | None = None,
+                 cluster_cache: str | None = None,
+                 cluster_clock: Callable[[], float] = time.time) -> None:
         """``channels_stanza``: qm.ini's Channels: (MaxChannels, MaxActiveChannels,
         AdoptNewMCATimeout), IBM's defaults when absent. ``connect_for(security, appl)``:
-        MQCONN on behalf of a client conversation (default: the admin's)."""
+        MQCONN on behalf of a client conversation (default: the admin's). ``cluster_cache``:
+        where the repository manager keeps the engine's cluster cache; None runs no
+        repository manager (mqpy_chinit.cluster.manager). ``cluster_clock`` is its clock
+        (record lifetimes are 27, 30 and 90 days: tests pass a clock they advance)."""
         stanza = channels_stanza or {}
         self.max_channels = int(stanza.get("MaxChannels", 100))
         self.max_active = int(stanza.get("MaxActiveChannels", self.max_channels))
@@ -142,6 +155,9 @@ class ChannelInitiator:
         self.svrconn_handler: SvrconnHandler | None = None
         self.access = ChannelAccess(admin, connect_qm, connect_for, self._log)
         tlsstream.set_key_repository(self._key_repository)
+        self.cluster_cache = cluster_cache
+        self.cluster_clock = cluster_clock
+        self.cluster: Any = None  # the repository manager, once running
 
     def _log(self, msgid: str, text: str) -> None:
         self.log(msgid, text)
@@ -175,8 +191,25 @@ class ChannelInitiator:
                 await self._restore_states()
                 nursery.start_soon(self._serve_initq)
                 nursery.start_soon(self._channel_statistics)
+                if self.cluster_cache and hasattr(self.admin, "display"):
+                    nursery.start_soon(self._repository_manager)
                 self.log("AMQ8024I", "WebSphere MQ channel initiator started.")
             task_status.started()
+
+    async def _repository_manager(self) -> None:
+        """The cluster repository manager (IBM's amqrrmfa): a task of its own; if it fails,
+        the error is logged and channels go on."""
+        from mqpy_chinit.cluster.manager import RepositoryManager
+
+        manager = RepositoryManager(self, str(self.cluster_cache), clock=self.cluster_clock)
+        try:
+            self.cluster = manager
+            await manager.run()
+        except mqpy.MQMIError as e:
+            if e.reason not in _QMGR_GONE:
+                self.log("AMQ9448E", f"Repository manager ended: reason {e.reason}.")
+        finally:
+            self.cluster = None
 
     async def start_listener(self, name: str, definition: dict[str, object] | None = None
                              ) -> str | None:
@@ -440,8 +473,10 @@ class ChannelInitiator:
             self.running.pop(name, None)
 
     def _register(self, name: str, partner: str, status: ChannelStatus) -> None:
-        """A receiving MCA's status: a RCVR instance per partner, a RQSTR by its name."""
-        self.statuses[(name, partner) if status.chltype == "RCVR" else name] = status
+        """A receiving MCA's status: a RCVR or CLUSRCVR instance per partner, a RQSTR by its
+        name."""
+        self.statuses[(name, partner) if status.chltype in ("RCVR", "CLUSRCVR")
+                      else name] = status
         self.log("AMQ9002I", f"Channel '{name}' is starting.")
 
     # ------------------------------------------------------------------ commands
@@ -466,6 +501,8 @@ class ChannelInitiator:
         does): asking the command server for it while it waits for us would deadlock."""
         if definition is None:
             definition = self.admin.channel(name)
+        if definition is None and self.cluster is not None:
+            definition = self.cluster.definition(name)  # an auto-defined cluster sender
         if definition is None:
             return f"AMQ8147E: WebSphere MQ object {name} not found."
         chltype = D.str_attr(definition, "CHLTYPE")
@@ -767,9 +804,14 @@ class ChannelInitiator:
         try:
             req = json.loads(data)
             verb, name = req["command"], req.get("channel", "")
-            if verb == "START":
+            if req.get("auto") and (self.cluster is None or
+                                    self.cluster.definition(name) is None):
+                # not a queue-manager object: an auto-defined cluster sender, or nothing
+                reply: dict[str, Any] = {"ok": False,
+                                         "message": f"AMQ8227E: Channel {name} not found."}
+            elif verb == "START":
                 err = self.start_channel(name, req.get("definition"))
-                reply: dict[str, Any] = {"ok": err is None, "message": err or ""}
+                reply = {"ok": err is None, "message": err or ""}
             elif verb == "STOP":
                 err = self.stop_channel(name, req.get("mode", "QUIESCE"),
                                         req.get("status", "STOPPED"), req.get("qmname", ""),
@@ -796,6 +838,12 @@ class ChannelInitiator:
                     {"LISTENER": n, "STATUS": "RUNNING", "PORT": p, "TRPTYPE": "TCP"}
                     for n, p in self.listener_ports.items()
                     if _generic_match(req.get("channel", "*"), n)]}
+            elif verb.startswith("CLUSTER_"):
+                if self.cluster is None:
+                    reply = {"ok": False, "reason": CMQC.MQRC_CLUSTER_RESOLUTION_ERROR,
+                             "message": "AMQ9456E: The repository manager is not running."}
+                else:
+                    reply = await self.cluster.command(req)
             elif verb == "STATUS":
                 reply = {"ok": True, "status": [
                     s.as_mqsc() for s in self.statuses.values()

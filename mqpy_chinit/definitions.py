@@ -38,10 +38,31 @@ DEFAULTS: dict[str, object] = {
 }
 
 SENDING_TYPES = frozenset({"SDR", "SVR", "CLUSSDR"})
+#: Every cluster-sender channel takes its messages from this queue, each message keyed by
+#: CorrelId = the channel it goes on (:func:`cluster_correl_id`), as IBM MQ does.
+CLUSTER_XMITQ = "SYSTEM.CLUSTER.TRANSMIT.QUEUE"
 RECEIVING_TYPES = frozenset({"RCVR", "RQSTR", "CLUSRCVR"})
 _NAME = re.compile(r"^[A-Za-z0-9._/%]{1,20}$")
 _CONNAME = re.compile(r"^\s*([^()\s]+)\s*(?:\(\s*(\d+)\s*\))?\s*$")
 DEFAULT_PORT = 1414
+
+
+def cluster_correl_id(channel: str) -> bytes:
+    """The CorrelId of a message on SYSTEM.CLUSTER.TRANSMIT.QUEUE for cluster sender
+    ``channel``: the name, blank-padded to 24 bytes."""
+    return channel.encode("latin-1").ljust(24, b" ")[:24]
+
+
+def channel_of_correl_id(correl_id: bytes) -> str:
+    return correl_id.rstrip(b" \x00").decode("latin-1")
+
+
+def transmission_queue(definition: dict[str, object]) -> tuple[str, bytes | None]:
+    """(queue, CorrelId to get by) of a sending channel: a CLUSSDR shares the cluster
+    transmission queue with every other cluster sender, so it gets only its own messages."""
+    if str_attr(definition, "CHLTYPE") == "CLUSSDR":
+        return CLUSTER_XMITQ, cluster_correl_id(str_attr(definition, "CHANNEL"))
+    return str_attr(definition, "XMITQ"), None
 
 
 def valid_channel_name(name: str) -> bool:

@@ -329,6 +329,7 @@ class SenderMCA:
         self.batchsz = D.int_attr(definition, "BATCHSZ")
         self.max_msg = D.int_attr(definition, "MAXMSGL")
         self.wrap = D.int_attr(definition, "SEQWRAP")
+        self.correl_id: bytes | None = None  # a CLUSSDR gets only messages keyed to it
 
     async def run(self) -> None:
         """Returns when the channel ends normally (disconnect interval, stop); raises
@@ -336,9 +337,11 @@ class SenderMCA:
         qm = await mqi(self.connect_qm)
         try:
             self.status.monitor = await monitoring(qm, self.definition)
-            xmitq_name = D.str_attr(self.definition, "XMITQ")
+            xmitq_name, self.correl_id = D.transmission_queue(
+                {**self.definition, "CHANNEL": self.name})
+            shared = CMQC.MQOO_INPUT_SHARED if self.correl_id else CMQC.MQOO_INPUT_EXCLUSIVE
             try:
-                xq = await mqi(mqpy.Queue, qm, xmitq_name, CMQC.MQOO_INPUT_EXCLUSIVE
+                xq = await mqi(mqpy.Queue, qm, xmitq_name, shared
                                | CMQC.MQOO_FAIL_IF_QUIESCING)
             except mqpy.MQMIError as e:
                 raise ChannelEnded("AMQ9511E", f"Messages cannot be put to a queue: "
@@ -466,7 +469,7 @@ class SenderMCA:
 
     async def _get(self, qm: mqpy.QueueManager, xq: mqpy.Queue, wait_ms: int
                    ) -> tuple[mqpy.MD, bytes] | None:
-        md = mqpy.MD()
+        md = mqpy.MD(CorrelId=self.correl_id) if self.correl_id else mqpy.MD()
         opts = CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING
         if wait_ms > 0:
             opts |= CMQC.MQGMO_WAIT
@@ -502,7 +505,8 @@ class SenderMCA:
             total = len(first[1])
             opts = mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING)
             while len(out) < count - 1 and not (max_bytes and total >= max_bytes):
-                md = mqpy.MD()
+                # a cluster sender takes only the messages keyed to its channel
+                md = mqpy.MD(CorrelId=self.correl_id) if self.correl_id else mqpy.MD()
                 try:
                     data = xq.get(None, md, opts)
                 except mqpy.MQMIError:
@@ -764,7 +768,7 @@ class ReceiverMCA:
             await conv.close(StatusCode.NO_CHANNEL)
             raise ChannelEnded("AMQ9519E", f"Channel '{name}' not found.", False,
                                StatusCode.NO_CHANNEL)
-        if D.str_attr(definition, "CHLTYPE") not in ("RCVR", "RQSTR"):
+        if D.str_attr(definition, "CHLTYPE") not in ("RCVR", "RQSTR", "CLUSRCVR"):
             await conv.close(StatusCode.CHANNEL_WRONG_TYPE)
             raise ChannelEnded("AMQ9502E", f"Type of channel '{name}' not suitable for action "
                                f"requested.", False, StatusCode.CHANNEL_WRONG_TYPE)

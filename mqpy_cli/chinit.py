@@ -18,6 +18,7 @@ import mqpy
 from mqpy import config, errorlog
 from mqpy_chinit.admin import MQSCAdmin
 from mqpy_chinit.chinit import INITQ, ChannelInitiator
+from mqpy_chinit.cluster.directory import cache_path
 from mqpy_chinit.states import ChannelState, ChannelStatus
 
 
@@ -95,7 +96,8 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
     async def main() -> None:
         channels = config.QMgrConfig.load(name, data_path).channels
         chinit = ChannelInitiator(name, connect_qm, admin, log=log, channels_stanza=channels,
-                                  connect_for=connect_for)
+                                  connect_for=connect_for,
+                                  cluster_cache=cache_path(config.qmgr_dir(name, data_path)))
         try:
             from mqpy_chinit import svrconn  # client connections, when built
             chinit.svrconn_handler = svrconn.serve_client

@@ -27,11 +27,12 @@ from collections.abc import Callable
 import attrs
 
 from mqpy import CMQC
+from mqpy.engine import cluster, reports, resolution, triggers
 from mqpy.engine import records as R
-from mqpy.engine import reports, resolution, triggers
 from mqpy.engine import selectors as sel
 from mqpy.engine.authority import AllowAll, Authority
 from mqpy.engine.catalog import Catalog
+from mqpy.engine.cluster import ClusterDirectory, ClusterRoute
 from mqpy.engine.datamgr import DataManager, Tuning, UnitOfWork, UowBackedOut
 from mqpy.engine.log import LogConfig, LogError, LogFull
 from mqpy.engine.objects import SYSTEM_OBJECTS, ObjectDef
@@ -226,6 +227,7 @@ class Handle:
         """The local queue's name as MQGET's ResolvedQName."""
         return self.base.name.encode()
     deleted: bool = False  # the queue was deleted while open (MQRC_Q_DELETED)
+    cluster: ClusterRoute | None = None  # a cluster queue: the route chosen at MQOPEN
 
 
 class QueueManagerEngine:
@@ -256,6 +258,7 @@ class QueueManagerEngine:
         self.stats_expired = 0
         self.expiry_interval = 60.0  # seconds between expiry scans
         self._last_expiry_scan = time.monotonic()
+        self.cluster: ClusterDirectory | None = None  # set by mqpy.local.start
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -901,10 +904,17 @@ class Connection:
                 raise _fail(CMQC.MQRC_OPTIONS_ERROR)
             if options & CMQC.MQOO_FAIL_IF_QUIESCING and eng.quiescing:
                 raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
-            res = resolution.resolve(eng.catalog, eng.name, name, qmname)
+            route = None
+            try:
+                res = resolution.resolve(eng.catalog, eng.name, name, qmname)
+            except MQMIError as err:
+                res, route = self._cluster_open(err, name, qmname, options)
             obj, base = res.opened, res.target
-            eng.authority.check_open(self.user.decode("latin-1").strip(), obj.objtype,
-                                     obj.name, options)
+            # a cluster queue hosted elsewhere is authorised on the cluster transmission
+            # queue (IBM's default, ClusterQueueAccessControl=Xmitq)
+            checked = base if route is not None else obj
+            eng.authority.check_open(self.user.decode("latin-1").strip(), checked.objtype,
+                                     checked.name, options)
             dynamic = None
             if base.objtype == "QMODEL":
                 base, dynamic = self._create_dynamic(base, _strip(od.DynamicQName))
@@ -929,7 +939,7 @@ class Connection:
             hobj = self._next_hobj
             self._next_hobj += 1
             h = Handle(hobj, obj, base, mq, options, exclusive, dynamic=dynamic,
-                       remote_q=res.remote_q, remote_qm=res.remote_qm)
+                       remote_q=res.remote_q, remote_qm=res.remote_qm, cluster=route)
             self.handles[hobj] = h
             _trusted(od, {"ResolvedQName": (res.remote_q or base.name).encode(),
                           "ResolvedQMgrName": (res.remote_qm or eng.name).encode()})
@@ -938,6 +948,33 @@ class Connection:
             eng.stats.mqi.opens += 1
             self.accounting.mqi.opens += 1
             return hobj
+
+    def _cluster_open(self, err: MQMIError, name: str, qmname: str, options: int
+                      ) -> tuple[resolution.Resolved, ClusterRoute]:
+        """A name that does not resolve here may be a cluster queue or queue manager
+        (mqpy.engine.cluster); if the cluster does not know it either, ``err`` stands."""
+        eng = self.engine
+        local_qm = not qmname or qmname == eng.name
+        wanted = CMQC.MQRC_UNKNOWN_OBJECT_NAME if local_qm else CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR
+        if eng.cluster is None or err.reason != wanted:
+            raise err
+        if options & (_INPUT_OPTS | CMQC.MQOO_BROWSE | CMQC.MQOO_INQUIRE | CMQC.MQOO_SET):
+            raise err  # a cluster queue elsewhere is for output only
+        target = "" if local_qm else resolution.qmgr_alias_target(eng.catalog, qmname)
+        route = eng.cluster.open(name, target, options)
+        if route is None:
+            request = eng.cluster.unknown(target or name)
+            if request is not None:
+                eng._system_put(cluster.COMMAND_QUEUE, "", MD(Format=cluster.REQUEST_FORMAT
+                                                              .encode()), request,
+                                dead_letter=False)
+            raise err
+        xmitq = eng.catalog.queue_def(route.xmitq)
+        if xmitq is None or xmitq.objtype != "QLOCAL":
+            raise _fail(CMQC.MQRC_UNKNOWN_XMIT_Q)
+        opened = ObjectDef("QCLUSTER", name, {"DEFPSIST": "YES" if route.defpsist else "NO",
+                                              "DEFPRTY": route.defprty})
+        return resolution.Resolved(opened, xmitq, route.remote_q, route.remote_qm), route
 
     def _create_dynamic(self, model: ObjectDef, dyn_name: str) -> tuple[ObjectDef, str]:
         eng = self.engine
@@ -1055,6 +1092,12 @@ class Connection:
             raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
         if obj.attributes.get("PUT") == "DISABLED" or base.attributes.get("PUT") == "DISABLED":
             raise _fail(CMQC.MQRC_PUT_INHIBITED)
+        if h.cluster is not None and not h.cluster.fixed:  # BIND_NOT_FIXED: choose again
+            route = eng.cluster.put(h.cluster)  # type: ignore[union-attr]
+            h.remote_q, h.remote_qm = route.remote_q, route.remote_qm
+            h.resolved = None  # the destination may differ from the last put's
+        else:
+            route = h.cluster
         if type(data) is not bytes:
             if not isinstance(data, (bytes, bytearray, memoryview)):
                 raise _fail(CMQC.MQRC_DATA_LENGTH_ERROR)
@@ -1101,8 +1144,14 @@ class Connection:
         d["Priority"] = asked_priority if warning else priority
         d["BackoutCount"] = 0
         try:
+            correlid = d["CorrelId"]
             if h.remote_qm is not None:
-                stored_md, body = _transmission_message(md, data, h.remote_q, h.remote_qm)
+                # an unbound cluster message names no queue manager in its MQXQH: it may
+                # go elsewhere if its channel fails (seed 001)
+                stored_md, body = _transmission_message(
+                    md, data, h.remote_q, h.remote_qm if route is None or route.fixed else "")
+                if route is not None:  # on the cluster xmitq, keyed by its channel
+                    stored_md.CorrelId = correlid = route.correl_id
                 md_bytes = stored_md.pack()
             else:
                 md_bytes, body = _pack_md(md), data
@@ -1113,7 +1162,7 @@ class Connection:
             d["BackoutCount"] = asked_backout
         lsn = eng._store(self, base, h.mq, md_bytes, body, priority=priority,
                          persistent=persistence == _PERSISTENT, msgid=d["MsgId"],
-                         correlid=d["CorrelId"], expiry=d["Expiry"], report=report, now=now,
+                         correlid=correlid, expiry=d["Expiry"], report=report, now=now,
                          syncpoint=syncpoint, put1=put1)
         resolved = h.resolved
         if resolved is None:

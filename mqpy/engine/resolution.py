@@ -163,6 +163,16 @@ def resolve(cat: Catalog, local_qm: str, qname: str, qmname: str = "", *,
     return _via_queue_manager(cat, local_qm, qname, qmname, arrival=arrival)
 
 
+def qmgr_alias_target(cat: Catalog, qmname: str) -> str:
+    """The queue manager a name stands for: a local queue-manager alias's RQMNAME, else the
+    name itself (for the cluster, which may know either, seed 002 use 1)."""
+    alias = cat.queue_def(qmname)
+    if _is_qmgr_alias(alias):
+        assert alias is not None
+        return _attr(alias, "RQMNAME") or qmname
+    return qmname
+
+
 def resolve_reply_to(cat: Catalog, local_qm: str, reply_q: str, reply_qm: str
                      ) -> tuple[str, str]:
     """The ReplyToQ/ReplyToQMgr a put stores (rule 4)."""

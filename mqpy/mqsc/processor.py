@@ -125,6 +125,12 @@ RESPONSES: dict[str, str] = {
     "AMQ8564I": "IBM MQ authentication information object deleted.",
     "AMQ8567I": "IBM MQ authentication information changed.",
     "AMQ8566I": "Display authentication information details.",
+    # clusters ([M]: ids and texts from memory)
+    "AMQ8441I": "Display Cluster Queue Manager details.",
+    "AMQ8559I": "Suspend Queue Manager Cluster accepted.",
+    "AMQ8560I": "Resume Queue Manager Cluster accepted.",
+    "AMQ8598I": "Refresh Cluster accepted.",
+    "AMQ8599I": "Reset Cluster accepted.",
 }
 
 # objtype -> (created, deleted, changed) message ids
@@ -159,6 +165,8 @@ _CHINIT_VERBS = ("START", "STOP", "PING", "RESET", "RESOLVE")
 # DISPLAY CHSTATUS MONITOR: the fields channel monitoring (MONCHL) collects
 _MONITOR_FIELDS = ["MONCHL", "XQTIME", "NETTIME", "XBATCHSZ", "EXITTIME", "COMPTIME",
                    "COMPRATE", "XQMSGSA"]
+_CLUSTER_COMMANDS = {("DISPLAY", "CLUSQMGR"), ("DISPLAY", "QCLUSTER"), ("REFRESH", "CLUSTER"),
+                     ("RESET", "CLUSTER")}
 
 # engine reason -> (message id, PCF reason)
 _REASONS: dict[int, tuple[str, int]] = {
@@ -238,6 +246,14 @@ def _stamp(when: float) -> tuple[str, str]:
     return time.strftime("%Y-%m-%d", lt), time.strftime("%H.%M.%S", lt)
 
 
+def qmid_of(name: str, qmgr_attributes: Mapping[str, object]) -> str:
+    """IBM's QMID: the name and the creation time (``QM1_2026-11-22_17.36.32``). It must not
+    change while the queue manager exists: cluster repositories know a member by it."""
+    date = str(qmgr_attributes.get("CRDATE") or "")
+    tod = str(qmgr_attributes.get("CRTIME") or "")
+    return f"{name}_{date}_{tod}" if date else name
+
+
 def _text(value: bytes | str) -> str:
     return value.decode("latin-1").rstrip(" \x00") if isinstance(value, bytes) else value
 
@@ -284,7 +300,10 @@ class MQSCProcessor:
             if verb == "DISPLAY":
                 return self._display_qmgr(cmd)
             if verb == "ALTER":
-                self.engine.alter_qmgr(to_stored(cmd.params, cmd.flags))
+                changes = to_stored(cmd.params, cmd.flags)
+                self.engine.alter_qmgr(changes)
+                if {"REPOS", "REPOSNL", "CLWLUSEQ", "CLWLMRUC"} & set(changes):
+                    self._cluster_changed("QMGR")
                 return [message("AMQ8005I")]
             if verb == "PING":
                 return [message("AMQ8415I")]
@@ -298,6 +317,8 @@ class MQSCProcessor:
             return self._display_lsstatus(cmd)
         if obj == "CHANNEL" and verb in _CHINIT_VERBS:
             if self.engine.lookup("CHANNEL", cmd.name) is None:
+                if verb in ("START", "STOP"):  # perhaps an auto-defined cluster sender
+                    return self._auto_channel_control(cmd)
                 raise CommandFailed.of(CMQCFC.MQRCCF_CHANNEL_NOT_FOUND, "AMQ8227E", cmd.name)
             return self._channel_control(cmd)
         if obj == "LISTENER" and verb in ("START", "STOP"):
@@ -309,6 +330,11 @@ class MQSCProcessor:
             if not reply.get("ok"):
                 raise CommandFailed([str(reply.get("message"))], CMQCFC.MQRCCF_LISTENER_NOT_STARTED)
             return [message("AMQ8021I" if verb == "START" else "AMQ8706I")]
+        if (verb, obj) in _CLUSTER_COMMANDS or (obj == "QMGR" and verb in ("SUSPEND",
+                                                                           "RESUME")):
+            return self._cluster(cmd)
+        if obj == "QUEUE" and verb == "DISPLAY" and cmd.params.get("TYPE") == "QCLUSTER":
+            return self._cluster(attrs.evolve(cmd, objtype="QCLUSTER"))
         if obj == "CHINIT" and verb in ("START", "STOP"):
             raise self._no_chinit()
         if obj in ("CHLAUTH", "AUTHREC"):
@@ -384,6 +410,23 @@ class MQSCProcessor:
             return self._reset(name, int(params.get("SEQNUM", 1)))
         raise CommandFailed.of(CMQC.MQRC_FUNCTION_NOT_SUPPORTED, "AMQ8101S",
                                f"{CMQC.MQRC_FUNCTION_NOT_SUPPORTED:X}")
+
+    def _auto_channel_control(self, cmd: MQSCCommand) -> list[str]:
+        """START/STOP CHANNEL of an auto-defined cluster sender: the repository manager
+        holds its definition (it is not a queue-manager object, as in IBM MQ)."""
+        try:
+            reply = self._chinit({"command": cmd.verb, "channel": cmd.name, "auto": True,
+                                  "mode": str(cmd.params.get("MODE", "QUIESCE")),
+                                  "status": str(cmd.params.get("STATUS", "STOPPED"))})
+        except CommandFailed:
+            raise CommandFailed.of(CMQCFC.MQRCCF_CHANNEL_NOT_FOUND, "AMQ8227E",
+                                   cmd.name) from None
+        if not reply.get("ok"):
+            text = str(reply.get("message"))
+            reason = CMQCFC.MQRCCF_CHANNEL_NOT_FOUND if text.startswith("AMQ8227E") else \
+                CMQCFC.MQRCCF_CHANNEL_NOT_ACTIVE
+            raise CommandFailed([text], reason)
+        return [message("AMQ8018I" if cmd.verb == "START" else "AMQ8019I", cmd.name)]
 
     def _reset(self, name: str, seqnum: int) -> list[str]:
         """RESET CHANNEL SEQNUM(n): this end's next message is number n (its sync record now
@@ -577,6 +620,91 @@ class MQSCProcessor:
                                    str(p.get("PROFILE", "")))
         return lines
 
+    # ------------------------------------------------------------------ clusters
+
+    def _cluster(self, cmd: MQSCCommand) -> list[str]:
+        """Cluster commands are the repository manager's, in the channel initiator."""
+        verb, obj, params = cmd.verb, cmd.objtype, cmd.params
+        if verb == "DISPLAY":
+            return self._display_cluster(cmd)
+        cluster = str(params.get("CLUSTER") or cmd.name or "")
+        if obj == "QMGR" and not cluster and params.get("CLUSNL"):
+            nl = self.engine.lookup("NAMELIST", str(params["CLUSNL"]))
+            names = list(nl.attributes.get("NAMES") or []) if nl is not None else []
+            lines: list[str] = []
+            for name in names:
+                lines = self._cluster(attrs.evolve(cmd, params={**params, "CLUSNL": "",
+                                                               "CLUSTER": name}))
+            return lines or [message("AMQ8559I" if verb == "SUSPEND" else "AMQ8560I")]
+        request: dict[str, object] = {"cluster": cluster}
+        if verb == "SUSPEND":
+            request.update(command="CLUSTER_SUSPEND", force=params.get("MODE") == "FORCE")
+            done = "AMQ8559I"
+        elif verb == "RESUME":
+            request.update(command="CLUSTER_RESUME")
+            done = "AMQ8560I"
+        elif verb == "REFRESH":
+            request.update(command="CLUSTER_REFRESH", repos=params.get("REPOS") == "YES")
+            done = "AMQ8598I"
+        else:
+            request.update(command="CLUSTER_RESET", qmname=str(params.get("QMNAME") or ""),
+                           qmid=str(params.get("QMID") or ""))
+            done = "AMQ8599I"
+        reply = self._chinit(request)
+        if not reply.get("ok"):
+            reason = int(reply.get("reason") or CMQCFC.MQRCCF_COMMAND_FAILED)
+            raise CommandFailed([message("AMQ8101S", f"{reason:X}"),
+                                 str(reply.get("message") or "")], reason)
+        return [message(done)]
+
+    def _display_cluster(self, cmd: MQSCCommand) -> list[str]:
+        """DISPLAY CLUSQMGR / QCLUSTER in IBM's layout: the name items, then what was asked."""
+        clusqmgr = cmd.objtype == "CLUSQMGR"
+        reply = self._chinit({"command": "CLUSTER_CLUSQMGR" if clusqmgr else
+                              "CLUSTER_QCLUSTER", "name": cmd.name or "*",
+                              "cluster": str(cmd.params.get("CLUSTER") or "")})
+        if not reply.get("ok"):
+            reason = int(reply.get("reason") or CMQCFC.MQRCCF_COMMAND_FAILED)
+            raise CommandFailed([message("AMQ8101S", f"{reason:X}"),
+                                 str(reply.get("message") or "")], reason)
+        rows = reply.get("rows") or []
+        head = ["CLUSQMGR", "CHANNEL", "CLUSTER"] if clusqmgr else \
+            ["QUEUE", "TYPE", "CLUSQMGR", "CLUSTER"]
+        everything = "ALL" in cmd.flags
+        wanted = list(cmd.display_attrs)
+        if cmd.where is not None:
+            wanted.append(cmd.where.keyword)
+        lines: list[str] = []
+        for row in rows:
+            row = {**row, "TYPE": "QCLUSTER"} if not clusqmgr else dict(row)
+            if cmd.where is not None and (cmd.where.keyword not in row or not _where_holds(
+                    cmd.where, row[cmd.where.keyword])):
+                continue
+            rest = sorted(k for k in row if k not in head and k != "EXPIRES"
+                          and (everything or k in wanted))
+            lines.append(message("AMQ8441I" if clusqmgr else "AMQ8409I"))
+            lines.extend(format_attrs([(k, row.get(k, "")) for k in head + rest]))
+        if not lines:
+            raise CommandFailed.of(CMQC.MQRC_UNKNOWN_OBJECT_NAME, "AMQ8147E", cmd.name)
+        return lines
+
+    def _cluster_changed(self, objtype: str, *views: Mapping[str, object] | None) -> None:
+        """Tell the repository manager that a definition it reads changed (IBM's queue
+        manager does the same through SYSTEM.CLUSTER.COMMAND.QUEUE)."""
+        from mqpy.engine import cluster
+        from mqpy.structures import MD
+
+        relevant = objtype in ("NAMELIST", "QMGR") or any(
+            v is not None and (str(v.get("CLUSTER") or "").strip()
+                               or str(v.get("CLUSNL") or "").strip()
+                               or v.get("CHLTYPE") in ("CLUSSDR", "CLUSRCVR"))
+            for v in views)
+        if not relevant:
+            return
+        self.engine._system_put(cluster.COMMAND_QUEUE, "",
+                                MD(Format=cluster.REQUEST_FORMAT.encode()),
+                                b'{"request": "CONFIG"}', dead_letter=False)
+
     @staticmethod
     def _no_chinit() -> CommandFailed:
         reason = CMQCFC.MQRCCF_NO_CHANNEL_INITIATOR
@@ -615,6 +743,7 @@ class MQSCProcessor:
             # a cluster object belongs to one cluster or to a namelist of them, not both
             raise CommandFailed.of(CMQCFC.MQRCCF_CLUSTER_NAME_CONFLICT, "AMQ8769E")
         self.engine.define(objtype, name, attributes, replace=existing is not None)
+        self._cluster_changed(objtype, attributes, existing.attributes if existing else None)
         return [message(_OUTCOMES[objtype][0])]
 
     def _base_attributes(self, cmd: MQSCCommand, existing: Any) -> dict[str, object]:
@@ -643,17 +772,22 @@ class MQSCProcessor:
         wanted = to_stored(cmd.params, cmd.flags)
         if objtype == "CHANNEL" and wanted.get("CHLTYPE") != obj.attributes.get("CHLTYPE"):
             raise CommandFailed.of(CMQCFC.MQRCCF_OBJECT_WRONG_TYPE, "AMQ8151E")
+        before = dict(obj.attributes)
         self.engine.alter(objtype, name, wanted)
+        self._cluster_changed(objtype, before, {**before, **wanted})
         return [message(_OUTCOMES[objtype][2])]
 
     def _delete(self, cmd: MQSCCommand) -> list[str]:
         objtype, name = str(cmd.objtype), str(cmd.name)
-        if self._existing(objtype, name) is None:
+        existing = self._existing(objtype, name)
+        if existing is None:
             raise CommandFailed.of(CMQC.MQRC_UNKNOWN_OBJECT_NAME, "AMQ8147E", name)
+        before = dict(existing.attributes)
         try:
             self.engine.delete(objtype, name, purge="PURGE" in cmd.flags)
         except MQMIError as err:
             raise _from_mqi(err, name) from None
+        self._cluster_changed(objtype, before)
         return [message(_OUTCOMES[objtype][1])]
 
     def _clear(self, cmd: MQSCCommand) -> list[str]:
@@ -740,7 +874,7 @@ class MQSCProcessor:
         eng = self.engine
         with eng.lock:
             view = {**EXTRA_DEFAULTS["QMGR"], **eng.catalog.qmgr}
-        view["QMID"] = view.get("QMID") or f"{eng.name}_{int(eng.started_at)}"
+        view["QMID"] = view.get("QMID") or qmid_of(eng.name, view)
         if view.get("CERTLABL") == "ibmwebspheremq":
             view["CERTLABL"] = "ibmwebspheremq" + eng.name.lower()
         shown = display_keywords("QMGR")

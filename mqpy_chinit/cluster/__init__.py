@@ -1,12 +1,20 @@
-"""Queue-manager clusters (issue 9): the pure core, with no I/O.
+"""Queue-manager clusters (issue 9).
+
+The pure core, with no I/O:
 
 - ``records``: the records a repository holds and exchanges, and their byte form.
 - ``repository``: one queue manager's repository as a state machine returning actions.
 - ``workload``: IBM's cluster workload management algorithm.
+- ``config``: the local definitions (CLUSRCVR, CLUSSDR, clustered queues, REPOS) from DISPLAYs.
 
-The channel initiator carries out the repository's actions (puts on SYSTEM.CLUSTER.TRANSMIT.
-QUEUE, auto-defined CLUSSDRs, SYSTEM.CLUSTER.REPOSITORY.QUEUE) and the engine calls
-``Repository.resolve_queue`` and ``workload.choose_destination`` for cluster queues.
+Wired in:
+
+- ``manager``: the repository manager, a task of the channel initiator, carries out the
+  repository's actions (SYSTEM.CLUSTER.COMMAND.QUEUE, SYSTEM.CLUSTER.REPOSITORY.QUEUE,
+  SYSTEM.CLUSTER.TRANSMIT.QUEUE, auto-defined cluster senders) and writes the cluster cache.
+- ``directory``: the cache, and the engine's ``ClusterDirectory`` reading it
+  (``mqpy.engine.cluster``), which runs ``workload.choose_destination`` at MQOPEN/MQPUT.
+- ``utilities``: dumprepos and clusxq (MS0G).
 """
 
 from .records import (

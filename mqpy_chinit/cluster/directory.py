@@ -1,0 +1,205 @@
+"""The cluster cache: what the repository manager tells its queue manager's engine.
+
+The repository manager (``manager.py``, in the channel initiator) writes :class:`Cache` to
+``<qmdir>/cluster.cache`` whenever what it knows changes: the instances of each cluster queue
+(as ``workload.QueueInstance``), the cluster queue managers and their channels, and the state
+of the cluster-sender channels (workload step 6). The file is replaced atomically (write, then
+rename), so a reader sees one whole version.
+
+:class:`CacheDirectory` is the engine's ``ClusterDirectory`` (``mqpy.engine.cluster``): the
+engine asks it only for names that do not resolve locally. It re-reads the file when its
+stamp changes and runs the workload algorithm (``workload.choose_destination``) with a
+round-robin state of its own, one per queue manager.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from typing import Any
+
+import attrs
+
+from mqpy import CMQC
+from mqpy.engine.cluster import ClusterRoute
+from mqpy_chinit.definitions import CLUSTER_XMITQ, cluster_correl_id
+
+from .workload import QueueInstance, RoundRobinState, choose_destination, effective_bind
+
+CACHE_FILE = "cluster.cache"
+#: An unknown name is asked for at most this often (seconds).
+ASK_AGAIN_AFTER = 5.0
+
+
+@attrs.define
+class Cache:
+    qmgr: str = ""
+    clusters: list[str] = attrs.Factory(list)
+    clwluseq: str = "LOCAL"
+    clwlmruc: int = 999_999_999
+    queues: dict[str, list[dict[str, Any]]] = attrs.Factory(dict)
+    qmgrs: dict[str, dict[str, Any]] = attrs.Factory(dict)  # name -> channel, qmid
+    channels: dict[str, str] = attrs.Factory(dict)  # cluster sender -> STATUS
+
+    def to_bytes(self) -> bytes:
+        return json.dumps(attrs.asdict(self), sort_keys=True).encode()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Cache:
+        d = json.loads(data)
+        return cls(**{f.name: d[f.name] for f in attrs.fields(cls) if f.name in d})
+
+
+def cache_path(qmdir: str) -> str:
+    return os.path.join(qmdir, CACHE_FILE)
+
+
+def write_cache(path: str, cache: Cache) -> None:
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "wb") as f:
+        f.write(cache.to_bytes())
+    os.replace(tmp, path)
+
+
+_FIELDS = tuple(f.name for f in attrs.fields(QueueInstance))
+
+
+def instance_to_dict(instance: QueueInstance, **extra: Any) -> dict[str, Any]:
+    """An instance as the cache keeps it; ``extra``: DEFPSIST/DEFPRTY of its queue record."""
+    return {**attrs.asdict(instance), **extra}
+
+
+def _instances(cache: Cache, queue: str) -> list[QueueInstance]:
+    """The instances the engine can route to: it asks only for names that do not resolve
+    locally, so a local instance in the cache is one just deleted (the cache lags)."""
+    found = [QueueInstance(**{k: d[k] for k in _FIELDS if k in d})
+             for d in cache.queues.get(queue, [])]
+    return [i for i in found if not i.local]
+
+
+class CacheDirectory:
+    """The engine's view of the cluster (see the module docstring)."""
+
+    def __init__(self, qmdir: str) -> None:
+        self.path = cache_path(qmdir)
+        self._lock = threading.Lock()
+        self._stamp: tuple[int, int, int] | None = None
+        self._cache = Cache()
+        self._rr = RoundRobinState()
+        self._asked: dict[str, float] = {}
+
+    def _current(self) -> Cache:
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            self._stamp, self._cache = None, Cache()
+            return self._cache
+        stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
+        if stamp != self._stamp:
+            try:
+                with open(self.path, "rb") as f:
+                    self._cache = Cache.from_bytes(f.read())
+                self._stamp = stamp
+            except (OSError, ValueError, TypeError):
+                pass  # being replaced: the previous version stands
+        return self._cache
+
+    # --- mqpy.engine.cluster.ClusterDirectory ---------------------------------------
+
+    def open(self, queue: str, qmgr: str, options: int) -> ClusterRoute | None:
+        with self._lock:
+            cache = self._current()
+            if not cache.clusters:
+                return None
+            if qmgr:
+                return self._to_qmgr(cache, queue, qmgr, options)
+            instances = _instances(cache, queue)
+            if not instances:
+                return None
+            first = next((i for i in instances if i.local), instances[0])
+            bind = effective_bind(options, first.defbind)
+            choice = choose_destination(
+                instances, cache.channels, cache.qmgr, first.clwluseq, bind, None, self._rr,
+                opening=True, qmgr_clwluseq=cache.clwluseq, clwlmruc=cache.clwlmruc)
+            self._rr = choice.state
+            fixed = bind != CMQC.MQBND_BIND_NOT_FIXED
+            if choice.destination is None:  # NOT_FIXED: chosen at each put
+                return ClusterRoute(queue, CLUSTER_XMITQ, queue, "", b"", fixed=False,
+                                    defpsist=self._defpsist(cache, queue),
+                                    defprty=self._defprty(cache, queue))
+            return self._route(cache, choice.destination, fixed)
+
+    def put(self, route: ClusterRoute) -> ClusterRoute:
+        if route.fixed:
+            return route
+        with self._lock:
+            cache = self._current()
+            instances = _instances(cache, route.queue)
+            if not instances:
+                from mqpy.errors import MQMIError
+
+                raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_OBJECT_NAME)
+            first = next((i for i in instances if i.local), instances[0])
+            choice = choose_destination(
+                instances, cache.channels, cache.qmgr, first.clwluseq,
+                CMQC.MQBND_BIND_NOT_FIXED, None, self._rr, qmgr_clwluseq=cache.clwluseq,
+                clwlmruc=cache.clwlmruc)
+            self._rr = choice.state
+            route = self._route(cache, choice.destination, False) \
+                if choice.destination is not None else None
+            if route is None:
+                from mqpy.errors import MQMIError
+
+                raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_OBJECT_NAME)
+            return route
+
+    def unknown(self, queue: str) -> bytes | None:
+        with self._lock:
+            cache = self._current()
+            now = time.monotonic()
+            if not cache.clusters or now - self._asked.get(queue, -1e9) < ASK_AGAIN_AFTER:
+                return None
+            self._asked[queue] = now
+            return json.dumps({"request": "WANT", "queue": queue}).encode()
+
+    # --- internals ---------------------------------------------------------------------
+
+    @staticmethod
+    def _defpsist(cache: Cache, queue: str) -> bool:
+        found = cache.queues.get(queue) or [{}]
+        return bool(found[0].get("defpsist", False))
+
+    @staticmethod
+    def _defprty(cache: Cache, queue: str) -> int:
+        found = cache.queues.get(queue) or [{}]
+        return int(found[0].get("defprty", 0))
+
+    def _route(self, cache: Cache, dest: QueueInstance, fixed: bool) -> ClusterRoute | None:
+        if dest.local:
+            return None  # the local instance resolves locally, not through the cluster
+        return ClusterRoute(dest.queue, CLUSTER_XMITQ, dest.queue, dest.qmgr,
+                            cluster_correl_id(dest.channel), fixed=fixed,
+                            defpsist=self._defpsist(cache, dest.queue),
+                            defprty=self._defprty(cache, dest.queue))
+
+    @staticmethod
+    def _to_qmgr(cache: Cache, queue: str, qmgr: str, options: int) -> ClusterRoute | None:
+        """A queue at a named cluster queue manager: no balancing (spec operations 4).
+
+        A clustered queue-manager alias (``host`` set) is reached through the queue manager
+        that defines it, and the header keeps the alias name for that host to resolve (seed
+        002 uses 2 and 4). An application that opened with MQOO_BIND_ON_OPEN is bound to the
+        host itself: the header names the host, the alias is not applied there, and the
+        message ends on its dead-letter queue (seed 002 use 4). mqpy's reading: the alias's
+        own DEFBIND does not do this, since use 2's definition (DEFBIND OPEN by default) must
+        multi-hop."""
+        member = cache.qmgrs.get(qmgr)
+        if member is None:
+            return None
+        target = qmgr
+        if member.get("host") and options & CMQC.MQOO_BIND_ON_OPEN:
+            target = str(member["host"])
+        return ClusterRoute(queue, CLUSTER_XMITQ, queue, target,
+                            cluster_correl_id(str(member["channel"])))

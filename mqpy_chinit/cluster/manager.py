@@ -1,0 +1,656 @@
+"""The repository manager (IBM's amqrrmfa): the channel initiator's task that runs the cluster
+repository (``repository.py``) against real queues and channels.
+
+- It reads SYSTEM.CLUSTER.COMMAND.QUEUE: records and subscriptions from other repositories
+  (Format MQPYCLUS, ``records.py``) and local requests (Format MQPYCLRQ, ``mqpy.engine.
+  cluster``): ``CONFIG`` when the command processor changed a cluster-relevant definition,
+  ``WANT`` when an application opened a name nobody here knows.
+- It keeps the repository on SYSTEM.CLUSTER.REPOSITORY.QUEUE, one persistent message per
+  record, keyed by CorrelId (a digest of the record's key), so a restart of either process
+  finds what was learned (:meth:`Repository.load`). The subscriptions a full repository
+  holds for others, and the names this queue manager asked for, are kept there too and
+  replayed at start (answered again: duplicates change nothing).
+- It carries out the repository's actions: a message for another repository goes on
+  SYSTEM.CLUSTER.TRANSMIT.QUEUE behind an MQXQH naming SYSTEM.CLUSTER.COMMAND.QUEUE at that
+  queue manager, with CorrelId = the cluster-sender channel, and that channel is started.
+  Auto-defined cluster senders live here (they are not queue-manager objects, as in MQ), made
+  from SYSTEM.DEF.CLUSSDR with the CONNAME and workload attributes of the CLUSRCVR record.
+- Every change of what is known, and every change of a cluster sender's status, rewrites the
+  engine's cluster cache (``directory.py``).
+- A watcher browses SYSTEM.CLUSTER.TRANSMIT.QUEUE and starts the cluster sender of every
+  channel with messages waiting (unless STOPPED), so application messages routed by the engine
+  start their channels too.
+
+Every step that gets a command message, changes the repository queue and puts on the
+transmission queue is one unit of work: a crash in between redoes it, and records are
+versioned, so a redelivered update changes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+import trio
+
+import mqpy
+from mqpy import CMQC
+from mqpy.engine import reports
+from mqpy.engine.cluster import COMMAND_QUEUE, REQUEST_FORMAT
+from mqpy_chinit import definitions as D
+from mqpy_chinit.states import ChannelState
+from mqpy_chinit.wire import XQH_WITH_MD_LENGTH
+
+from .config import LocalConfig, read_config
+from .directory import _FIELDS, Cache, instance_to_dict, write_cache
+from .records import (
+    CLUSTER_RECORD_FORMAT,
+    ClusterCommand,
+    ClusterQmgrRecord,
+    ClusterQueueRecord,
+    DeletionRecord,
+    RecordFormatError,
+    Subscription,
+    SubscriptionKind,
+    decode,
+    encode,
+)
+from .repository import (
+    Action,
+    ClusterCommandError,
+    DefineAutoClussdr,
+    DeleteAutoClussdr,
+    PersistRecord,
+    RemoveRecord,
+    Repository,
+    SendCommand,
+    StopClusterReceivers,
+)
+from .workload import QueueInstance, RoundRobinState, reroute
+
+REPOSITORY_QUEUE = "SYSTEM.CLUSTER.REPOSITORY.QUEUE"
+COMMAND_WAIT_MS = 250
+WATCH_INTERVAL = 0.3
+TICK_INTERVAL = 60.0
+
+
+def _mqi(fn: Callable[..., Any], *args: Any) -> Any:
+    return trio.to_thread.run_sync(lambda: fn(*args))
+
+
+def record_correl_id(key: tuple[str, ...]) -> bytes:
+    """Where a record is kept on the repository queue: a digest of its key."""
+    return hashlib.sha1(json.dumps(list(key)).encode()).digest() + b"MQCL"
+
+
+class RepositoryManager:
+    """One queue manager's repository manager, run by its channel initiator."""
+
+    def __init__(self, chinit: Any, cache_file: str, *,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.chinit = chinit
+        self.qmgr: str = chinit.qmgr_name
+        self.cache_file = cache_file
+        self.clock = clock
+        self.repo: Repository | None = None
+        self.config: LocalConfig | None = None
+        self.auto: dict[str, DefineAutoClussdr] = {}
+        self.lock = trio.Lock()
+        self._qm: mqpy.QueueManager | None = None
+        self._cmdq: mqpy.Queue | None = None
+        self._reposq: mqpy.Queue | None = None
+        self._xmitq: mqpy.Queue | None = None
+        self._cache: bytes | None = None
+        self._cache_lock = trio.Lock()
+        self._rr = RoundRobinState()  # for re-routing only; MQPUTs use the engine's
+        self._also_keep: list[tuple[bytes, bytes, str]] = []  # with the next actions
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
+                  ) -> None:
+        qm = self._qm = await _mqi(self.chinit.connect_qm)
+        try:
+            self._cmdq = await _mqi(mqpy.Queue, qm, COMMAND_QUEUE, CMQC.MQOO_INPUT_SHARED)
+            self._reposq = await _mqi(mqpy.Queue, qm, REPOSITORY_QUEUE,
+                                      CMQC.MQOO_INPUT_EXCLUSIVE | CMQC.MQOO_OUTPUT
+                                      | CMQC.MQOO_BROWSE)
+            self._xmitq = await _mqi(mqpy.Queue, qm, D.CLUSTER_XMITQ, CMQC.MQOO_OUTPUT)
+            records, subscriptions, wanted = await _mqi(self._read_repository)
+            config = await self._read_config()
+            self.repo = Repository(self.qmgr, config.qmid, self.clock, repos=config.repos,
+                                   reposnl=config.reposnl)
+            async with self.lock:
+                actions = self.repo.load(records)
+                actions += self._reconfigure(config)
+                now = self.clock()
+                for sub in subscriptions:  # held for others: answered again, kept
+                    if now < sub.expiry:
+                        actions += self.repo.receive(ClusterCommand(sub.subscriber,
+                                                                    sub.subscriber_qmid, sub))
+                for queue in wanted:  # asked for by this queue manager's applications
+                    actions += self.repo.resolve_queue(queue).actions
+                await self._execute(actions)
+            self.chinit.log("AMQ9410I", f"Repository manager started ({len(records)} "
+                            f"records on {REPOSITORY_QUEUE}).")
+            task_status.started()
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._serve_commands)
+                nursery.start_soon(self._watch)
+                nursery.start_soon(self._tick)
+        finally:
+            with trio.CancelScope(shield=True):
+                await _mqi(_disconnect, qm)
+
+    async def _read_config(self) -> LocalConfig:
+        display = self.chinit.admin.display
+        return await trio.to_thread.run_sync(read_config, display, self.qmgr)
+
+    def _read_repository(self) -> tuple[list[Any], list[Subscription], list[str]]:
+        """The repository queue (browsed; it stays as it is): the records, the subscriptions
+        held for others, and the names this queue manager asked for."""
+        assert self._reposq is not None
+        out: list[Any] = []
+        subscriptions: list[Subscription] = []
+        wanted: list[str] = []
+        options = CMQC.MQGMO_BROWSE_FIRST
+        while True:
+            md = mqpy.MD()
+            try:
+                data = self._reposq.get(None, md, mqpy.GMO(Options=options
+                                                          | CMQC.MQGMO_NO_SYNCPOINT))
+            except mqpy.MQMIError as e:
+                if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
+                    return out, subscriptions, wanted
+                raise
+            options = CMQC.MQGMO_BROWSE_NEXT
+            if md.Format.rstrip(b" \x00").decode("latin-1") == REQUEST_FORMAT:
+                try:
+                    wanted.append(str(json.loads(data)["queue"]))
+                except (ValueError, KeyError, TypeError):
+                    pass
+                continue
+            try:
+                body = decode(data)
+            except RecordFormatError:
+                continue
+            if isinstance(body, (ClusterQmgrRecord, ClusterQueueRecord, DeletionRecord)):
+                out.append(body)
+            elif isinstance(body, Subscription):
+                subscriptions.append(body)
+
+    # ------------------------------------------------------------------ local definitions
+
+    def _reconfigure(self, config: LocalConfig) -> list[Action]:
+        """Give the repository what changed in the local definitions."""
+        repo = self.repo
+        assert repo is not None
+        old = self.config
+        self.config = config
+        actions: list[Action] = []
+        if old is None or (old.repos, old.reposnl) != (config.repos, config.reposnl):
+            actions += repo.set_repos(config.repos, config.reposnl)
+        for r in config.receivers:
+            actions += repo.define_cluster_receiver(
+                r.name, r.conname, r.clusters, clwlprty=r.clwlprty, clwlrank=r.clwlrank,
+                clwlwght=r.clwlwght, netprty=r.netprty)
+        for name in sorted({r.name for r in (old.receivers if old else ())}
+                           - {r.name for r in config.receivers}):
+            actions += repo.delete_cluster_receiver(name)
+        for q in config.queues:
+            actions += repo.advertise_queue(
+                q.name, q.clusters, put_enabled=q.put_enabled, defbind=q.defbind,
+                defpsist=q.defpsist, defprty=q.defprty, clwlprty=q.clwlprty,
+                clwlrank=q.clwlrank, clwluseq=q.clwluseq, qtype=q.qtype)
+        for name in sorted({q.name for q in (old.queues if old else ())}
+                           - {q.name for q in config.queues}):
+            actions += repo.withdraw_queue(name)
+        for s in config.senders:
+            actions += repo.define_cluster_sender(s.name, s.conname, s.clusters)
+        for name in sorted({s.name for s in (old.senders if old else ())}
+                           - {s.name for s in config.senders}):
+            actions += repo.delete_cluster_sender(name)
+        return actions
+
+    # ------------------------------------------------------------------ channels
+
+    def definition(self, channel: str) -> dict[str, object] | None:
+        """A cluster sender's definition: the explicit CLUSSDR, else the auto-defined one."""
+        config = self.config
+        if config is not None and channel in config.channels and \
+                D.str_attr(config.channels[channel], "CHLTYPE") == "CLUSSDR":
+            return {**config.channels[channel], "CHANNEL": channel}
+        auto = self.auto.get(channel)
+        if auto is None:
+            return None
+        base = dict(config.channels.get("SYSTEM.DEF.CLUSSDR", {})) if config else {}
+        return {**base, "CHANNEL": channel, "CHLTYPE": "CLUSSDR", "CONNAME": auto.conname,
+                "CLUSTER": ",".join(auto.clusters), "CLWLPRTY": auto.clwlprty,
+                "CLWLRANK": auto.clwlrank, "CLWLWGHT": auto.clwlwght,
+                "NETPRTY": auto.netprty, "DESCR": f"Auto-defined to {auto.qmgr}"}
+
+    def _start(self, channel: str) -> None:
+        chinit = self.chinit
+        if channel in chinit.running:
+            return
+        status = chinit.statuses.get(channel)
+        if status is not None and status.state is ChannelState.STOPPED:
+            return  # STOPPED stays stopped until START CHANNEL
+        definition = self.definition(channel)
+        if definition is None:
+            return
+        err = chinit.start_channel(channel, definition)
+        if err:
+            chinit.log("AMQ9999E", f"Cluster channel '{channel}' not started: {err}")
+
+    def channel_states(self) -> dict[str, str]:
+        out = {}
+        for name, st in list(self.chinit.statuses.items()):
+            if st.chltype == "CLUSSDR" or name in self.auto:
+                out[name] = st.state.name
+        return out
+
+    # ------------------------------------------------------------------ actions
+
+    async def _execute(self, actions: list[Action]) -> None:
+        """Carry out actions in one unit of work (with whatever the caller got), commit,
+        then start, stop and refresh what they name. Caller holds ``self.lock``."""
+        started, stopped, receivers = await _mqi(self._execute_sync, actions)
+        for channel in started:
+            self._start(channel)
+        for channel in stopped:
+            if self.definition(channel) is None and channel in self.chinit.running:
+                self.chinit.stop_channel(channel, "FORCE", "INACTIVE")
+        for channel in receivers:
+            for (name, _partner), entry in list(self.chinit.receivers.items()):
+                if name == channel:
+                    entry[0].cancel()
+        await self._write_cache()
+
+    def _execute_sync(self, actions: list[Action]) -> tuple[list[str], list[str], list[str]]:
+        assert self._qm is not None
+        started: list[str] = []
+        stopped: list[str] = []
+        receivers: list[str] = []
+        try:
+            keep, self._also_keep = self._also_keep, []
+            for correl_id, body, fmt in keep:
+                self._keep(correl_id, body, fmt)
+            for action in actions:
+                if isinstance(action, PersistRecord):
+                    self._keep(record_correl_id(action.record.key), encode(action.record))
+                elif isinstance(action, RemoveRecord):
+                    self._keep(record_correl_id(action.key), None)
+                elif isinstance(action, SendCommand):
+                    self._send(action)
+                    if action.channel not in started:
+                        started.append(action.channel)
+                elif isinstance(action, DefineAutoClussdr):
+                    self.auto[action.channel] = action
+                elif isinstance(action, DeleteAutoClussdr):
+                    self.auto.pop(action.channel, None)
+                    stopped.append(action.channel)
+                elif isinstance(action, StopClusterReceivers):
+                    receivers.extend(action.channels)
+            self._qm.commit()
+        except mqpy.MQMIError:
+            self._qm.backout()
+            raise
+        return started, stopped, receivers
+
+    def _keep(self, correl_id: bytes, body: bytes | None,
+              fmt: str = CLUSTER_RECORD_FORMAT) -> None:
+        """Replace (or, with None, remove) the repository message with this CorrelId."""
+        assert self._reposq is not None
+        while True:
+            try:
+                self._reposq.get(None, mqpy.MD(CorrelId=correl_id),
+                                 mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT,
+                                          MatchOptions=CMQC.MQMO_MATCH_CORREL_ID))
+            except mqpy.MQMIError as e:
+                if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
+                    break
+                raise
+        if body is not None:
+            md = mqpy.MD(CorrelId=correl_id, Persistence=CMQC.MQPER_PERSISTENT,
+                         Format=fmt.encode())
+            self._reposq.put(body, md, mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+
+    def _send(self, action: SendCommand) -> None:
+        """A command for SYSTEM.CLUSTER.COMMAND.QUEUE at ``action.qmgr``, on its channel."""
+        assert self._xmitq is not None
+        inner = mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT, Format=CLUSTER_RECORD_FORMAT.encode())
+        xqh = mqpy.XQH()
+        xqh.RemoteQName = COMMAND_QUEUE.encode()
+        xqh.RemoteQMgrName = (action.qmgr or "").encode()
+        xqh.MsgDesc = inner
+        outer = mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT, Format=CMQC.MQFMT_XMIT_Q_HEADER,
+                        CorrelId=D.cluster_correl_id(action.channel))
+        self._xmitq.put(xqh.pack() + encode(action.command), outer,
+                        mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+
+    # ------------------------------------------------------------------ the cache
+
+    def cache(self) -> Cache:
+        repo = self.repo
+        assert repo is not None and self.config is not None
+        names = sorted({r.queue for r in repo.records().values()
+                        if isinstance(r, ClusterQueueRecord) and r.qtype != "QMGR"})
+        queues = {}
+        for name in names:
+            records = {r.qmid: r for r in repo.records().values()
+                       if isinstance(r, ClusterQueueRecord) and r.queue == name}
+            found = [instance_to_dict(i, defpsist=records[i.qmid].defpsist,
+                                      defprty=records[i.qmid].defprty)
+                     for i in repo.queue_instances(name)]
+            if found:
+                queues[name] = found
+        now = self.clock()
+        qmgrs = {}
+        for r in repo.records().values():
+            if isinstance(r, ClusterQmgrRecord) and now < r.expiry and r.qmid != repo.qmid \
+                    and r.cluster in repo.clusters:
+                qmgrs[r.qmgr] = {"channel": r.channel, "qmid": r.qmid}
+        for r in repo.records().values():
+            # a clustered queue-manager alias: the way to it is its host's (seed 002 uses 1, 2)
+            if isinstance(r, ClusterQueueRecord) and r.qtype == "QMGR" and now < r.expiry \
+                    and r.qmid != repo.qmid and r.queue not in qmgrs:
+                host = repo.records().get(("QMGR", r.cluster, r.qmid))
+                if isinstance(host, ClusterQmgrRecord) and now < host.expiry:
+                    qmgrs[r.queue] = {"channel": host.channel, "qmid": r.qmid,
+                                      "host": host.qmgr, "defbind": r.defbind}
+        return Cache(qmgr=self.qmgr, clusters=sorted(repo.clusters),
+                     clwluseq=self.config.clwluseq, clwlmruc=self.config.clwlmruc,
+                     queues=queues, qmgrs=qmgrs, channels=self.channel_states())
+
+    async def _write_cache(self) -> None:
+        async with self._cache_lock:
+            data = self.cache()
+            raw = data.to_bytes()
+            if raw != self._cache:
+                await trio.to_thread.run_sync(write_cache, self.cache_file, data)
+                self._cache = raw
+
+    # ------------------------------------------------------------------ tasks
+
+    async def _serve_commands(self) -> None:
+        while True:
+            async with self.lock:
+                got = await _mqi(self._get_command)
+                if got is not None:
+                    try:
+                        await self._on_command(*got)
+                    except (mqpy.MQMIError, ValueError, TypeError, KeyError) as exc:
+                        await self._failed_command(*got, exc)
+            if got is None:
+                await trio.sleep(0)
+
+    async def _failed_command(self, md: mqpy.MD, data: bytes, exc: Exception) -> None:
+        """A command that could not be carried out is backed out and tried again; the third
+        time it goes to the dead-letter queue, so one bad message cannot stop the manager."""
+        await _mqi(self._qm.backout)  # type: ignore[union-attr]
+        self.chinit.log("AMQ9409E", f"Repository manager: a command from {COMMAND_QUEUE} "
+                        f"failed ({exc!r}); backout count {md.BackoutCount}.")
+        if md.BackoutCount >= 2:
+            got = await _mqi(self._get_command, md.MsgId)
+            if got is not None:
+                await _mqi(self._dead_letter, *got)
+                await _mqi(self._qm.commit)  # type: ignore[union-attr]
+
+    def _get_command(self, msgid: bytes | None = None) -> tuple[mqpy.MD, bytes] | None:
+        assert self._cmdq is not None
+        md = mqpy.MD(MsgId=msgid) if msgid else mqpy.MD()
+        try:
+            data = self._cmdq.get(None, md, mqpy.GMO(
+                Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING,
+                WaitInterval=COMMAND_WAIT_MS, MatchOptions=CMQC.MQMO_MATCH_MSG_ID))
+        except mqpy.MQMIError as e:
+            if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
+                return None
+            raise
+        return md, data
+
+    async def _on_command(self, md: mqpy.MD, data: bytes) -> None:
+        repo = self.repo
+        assert repo is not None
+        fmt = md.Format.rstrip(b" \x00").decode("latin-1")
+        actions: list[Action] = []
+        if fmt == REQUEST_FORMAT:
+            try:
+                request = json.loads(data)
+                kind = request.get("request")
+            except (ValueError, AttributeError):
+                kind = None
+            if kind == "CONFIG":
+                actions = self._reconfigure(await self._read_config())
+            elif kind == "WANT":
+                queue = str(request.get("queue", ""))
+                before = repo.subscriptions()
+                actions = list(repo.resolve_queue(queue).actions)
+                if repo.subscriptions() != before:  # a new one: remembered across restarts
+                    self._also_keep.append((record_correl_id(("WANT", queue)), data,
+                                            REQUEST_FORMAT))
+            else:
+                await _mqi(self._dead_letter, md, data)
+        else:
+            try:
+                command = decode(data)
+            except RecordFormatError:
+                command = None
+            if isinstance(command, ClusterCommand):
+                actions = repo.receive(command)
+                sub = command.body
+                if isinstance(sub, Subscription) and repo.is_full(sub.cluster) and \
+                        sub.subscriber_qmid != repo.qmid and \
+                        sub.kind is not SubscriptionKind.ALL:
+                    # held for a partial repository: it must survive a restart
+                    self._also_keep.append((record_correl_id(("SUB", *sub.key)),
+                                            encode(sub), CLUSTER_RECORD_FORMAT))
+            else:
+                await _mqi(self._dead_letter, md, data)
+                self.chinit.log("AMQ9430E", "A message that is not a repository message was "
+                                f"found on {COMMAND_QUEUE}; it was put on the dead-letter "
+                                "queue.")
+        await self._execute(actions)
+
+    def _dead_letter(self, md: mqpy.MD, data: bytes) -> None:
+        """A message the repository manager cannot use goes to the DLQ (MQDLH reason
+        MQFB_NOT_A_REPOSITORY_MSG), in the unit of work that got it."""
+        assert self._qm is not None
+        deadq = self._qm.inquire(CMQC.MQCA_DEAD_LETTER_Q_NAME).strip(b" \x00")
+        if not deadq:
+            return  # discarded: nothing else can use it
+        dmd, body = reports.build_dead_letter(md, data, CMQC.MQFB_NOT_A_REPOSITORY_MSG,
+                                              COMMAND_QUEUE, self.qmgr,
+                                              put_appl_name=b"mqpy repository manager",
+                                              put_date=md.PutDate, put_time=md.PutTime)
+        self._qm.put1(deadq.decode("latin-1"), body, dmd,
+                      mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+
+    async def _watch(self) -> None:
+        """Start cluster senders with messages waiting; keep channel states in the cache."""
+        qm = await _mqi(self.chinit.connect_qm)
+        try:
+            xq = await _mqi(mqpy.Queue, qm, D.CLUSTER_XMITQ, CMQC.MQOO_BROWSE)
+            while True:
+                for channel in await _mqi(_waiting_channels, xq):
+                    self._start(channel)
+                    status = self.chinit.statuses.get(channel)
+                    if status is not None and status.state in (ChannelState.RETRYING,
+                                                               ChannelState.STOPPED):
+                        moved = await _mqi(self._reroute, qm, channel, self.cache())
+                        if moved:
+                            self.chinit.log("AMQ9999I", f"{moved} unbound message(s) for "
+                                            f"failed cluster channel '{channel}' re-routed.")
+                if self._cache is not None and self.repo is not None:
+                    await self._write_cache()
+                # a queue manager in no cluster has little to watch
+                member = self.repo is not None and bool(self.repo.clusters)
+                await trio.sleep(WATCH_INTERVAL if member else 4 * WATCH_INTERVAL)
+        finally:
+            with trio.CancelScope(shield=True):
+                await _mqi(_disconnect, qm)
+
+    def _reroute(self, qm: mqpy.QueueManager, channel: str, cache: Cache) -> int:
+        """Messages of a failed cluster sender that are neither bound (no queue manager in
+        the MQXQH) nor in doubt (those are locked) go to another instance, if there is one
+        (seed 001 2.1.1; spec operations-dlq-clusters 7.28). Each is its own unit of work.
+        Runs in a worker thread: ``cache`` was taken in the trio thread, which owns the
+        repository."""
+        xq = mqpy.Queue(qm, D.CLUSTER_XMITQ, CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_OUTPUT
+                        | CMQC.MQOO_SET_ALL_CONTEXT | CMQC.MQOO_SAVE_ALL_CONTEXT)
+        moved = 0
+        try:
+            for md, data in _unbound(qm, channel):
+                xqh = mqpy.XQH().unpack(data)
+                queue = xqh.RemoteQName.rstrip(b" \x00").decode("latin-1")
+                instances = [QueueInstance(**{k: d[k] for k in _FIELDS if k in d})
+                             for d in cache.queues.get(queue, [])]
+                choice = reroute(channel, CMQC.MQBND_BIND_NOT_FIXED, False, instances,
+                                 cache.channels, self.qmgr, self._rr,
+                                 qmgr_clwluseq=cache.clwluseq)
+                if choice is None or choice.destination is None:
+                    continue  # nowhere else: it waits for its queue manager
+                self._rr = choice.state
+                dest = choice.destination
+                got = mqpy.MD(MsgId=md.MsgId, CorrelId=md.CorrelId)
+                try:
+                    data = xq.get(None, got, mqpy.GMO(
+                        Options=CMQC.MQGMO_SYNCPOINT,
+                        MatchOptions=CMQC.MQMO_MATCH_MSG_ID | CMQC.MQMO_MATCH_CORREL_ID))
+                except mqpy.MQMIError as e:
+                    if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
+                        continue  # the channel took it meanwhile
+                    raise
+                try:
+                    if dest.local:
+                        qm.put1(queue, data[XQH_WITH_MD_LENGTH:], xqh.MsgDesc,
+                                mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT
+                                         | CMQC.MQPMO_SET_ALL_CONTEXT))
+                    else:
+                        got.CorrelId = D.cluster_correl_id(dest.channel)
+                        xq.put(data, got, mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT
+                                                   | CMQC.MQPMO_SET_ALL_CONTEXT))
+                    qm.commit()
+                    moved += 1
+                except mqpy.MQMIError:
+                    qm.backout()
+        finally:
+            xq.close()
+        return moved
+
+    async def _tick(self) -> None:
+        while True:
+            await trio.sleep(TICK_INTERVAL)
+            await self.tick()
+
+    async def tick(self) -> None:
+        """Run the record lifetimes now (every TICK_INTERVAL seconds anyway)."""
+        async with self.lock:
+            assert self.repo is not None
+            await self._execute(self.repo.tick())
+
+    # ------------------------------------------------------------------ operator commands
+
+    async def command(self, request: dict[str, Any]) -> dict[str, Any]:
+        """DISPLAY CLUSQMGR / QCLUSTER, SUSPEND, RESUME, REFRESH, RESET CLUSTER."""
+        repo = self.repo
+        if repo is None:
+            return {"ok": False, "reason": CMQC.MQRC_CLUSTER_RESOLUTION_ERROR,
+                    "message": "The repository manager is not running."}
+        verb = request["command"]
+        cluster = str(request.get("cluster", ""))
+        if verb == "CLUSTER_CLUSQMGR":
+            rows = repo.display_clusqmgr(str(request.get("name", "*")), self.channel_states())
+            return {"ok": True, "rows": [_row(r) for r in rows
+                                         if not cluster or r["CLUSTER"] == cluster]}
+        if verb == "CLUSTER_QCLUSTER":
+            rows = repo.display_qcluster(str(request.get("name", "*")))
+            return {"ok": True, "rows": [_row(r) for r in rows
+                                         if not cluster or r["CLUSTER"] == cluster]}
+        async with self.lock:
+            try:
+                if verb == "CLUSTER_SUSPEND":
+                    actions = repo.suspend(cluster, force=bool(request.get("force")))
+                elif verb == "CLUSTER_RESUME":
+                    actions = repo.resume(cluster)
+                elif verb == "CLUSTER_REFRESH":
+                    indoubt = [n for n, s in self.chinit.statuses.items() if s.indoubt]
+                    actions = repo.refresh(cluster, repos=bool(request.get("repos")),
+                                           in_doubt_channels=indoubt)
+                elif verb == "CLUSTER_RESET":
+                    actions = repo.reset_cluster(cluster, qmname=str(request.get("qmname", "")),
+                                                 qmid=str(request.get("qmid", "")))
+                else:
+                    return {"ok": False, "reason": CMQC.MQRC_FUNCTION_NOT_SUPPORTED,
+                            "message": f"unknown cluster command {verb}"}
+            except ClusterCommandError as e:
+                return {"ok": False, "reason": e.reason, "message": e.text}
+            await self._execute(actions)
+        return {"ok": True}
+
+    def dump(self) -> list[dict[str, Any]]:
+        """Every record held, as its JSON body (dumprepos)."""
+        assert self.repo is not None
+        return [json.loads(encode(r)) for _, r in sorted(self.repo.records().items())]
+
+
+def _row(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: (round(v) if isinstance(v, float) else v) for k, v in row.items()}
+
+
+def _waiting_channels(xq: mqpy.Queue) -> list[str]:
+    """The channels that messages on the cluster transmission queue are keyed to."""
+    seen: list[str] = []
+    options = CMQC.MQGMO_BROWSE_FIRST
+    while True:
+        md = mqpy.MD()
+        try:
+            xq.get(0, md, mqpy.GMO(Options=options | CMQC.MQGMO_NO_SYNCPOINT
+                                   | CMQC.MQGMO_ACCEPT_TRUNCATED_MSG))
+        except mqpy.MQMIError as e:
+            if e.reason == CMQC.MQRC_TRUNCATED_MSG_ACCEPTED:
+                pass
+            elif e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
+                return seen
+            else:
+                raise
+        options = CMQC.MQGMO_BROWSE_NEXT
+        name = D.channel_of_correl_id(md.CorrelId)
+        if name and name not in seen:
+            seen.append(name)
+
+
+def _unbound(qm: mqpy.QueueManager, channel: str) -> list[tuple[mqpy.MD, bytes]]:
+    """Browse the user messages keyed to ``channel`` whose MQXQH names no queue manager."""
+    q = mqpy.Queue(qm, D.CLUSTER_XMITQ, CMQC.MQOO_BROWSE)
+    out = []
+    options = CMQC.MQGMO_BROWSE_FIRST
+    try:
+        while True:
+            md = mqpy.MD(CorrelId=D.cluster_correl_id(channel))
+            try:
+                data = q.get(None, md, mqpy.GMO(Options=options | CMQC.MQGMO_NO_SYNCPOINT,
+                                                MatchOptions=CMQC.MQMO_MATCH_CORREL_ID))
+            except mqpy.MQMIError as e:
+                if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
+                    return out
+                raise
+            options = CMQC.MQGMO_BROWSE_NEXT
+            xqh = mqpy.XQH().unpack(data)
+            if not xqh.RemoteQMgrName.strip(b" \x00") and \
+                    xqh.RemoteQName.rstrip(b" \x00").decode("latin-1") != COMMAND_QUEUE:
+                out.append((md, data))
+    finally:
+        q.close()
+
+
+def _disconnect(qm: mqpy.QueueManager) -> None:
+    try:
+        qm.backout()
+        qm.disconnect()
+    except (mqpy.MQMIError, mqpy.PYIFError):
+        pass

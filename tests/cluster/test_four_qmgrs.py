@@ -1,0 +1,408 @@
+"""A cluster of four real queue managers (two full repositories): join, advertise, balance,
+suspend, a full repository killed and restarted, REFRESH CLUSTER, FORCEREMOVE.
+
+The tests share one cluster (module fixture) and run in file order; each leaves the cluster
+as it found it, except the last (FORCEREMOVE).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+
+import pytest
+
+import mqpy
+from mqpy import CMQC
+
+from .conftest import ADMIT_CHANNELS, NAMES, free_port, wait_for
+
+
+def _clusqmgrs(out: str) -> dict[str, dict[str, str]]:
+    """DISPLAY CLUSQMGR output: CLUSQMGR name -> its attributes."""
+    rows: dict[str, dict[str, str]] = {}
+    for block in out.split("AMQ8441I")[1:]:
+        attrs = dict(re.findall(r"(\w+)\(([^)]*)\)", block))
+        rows[attrs["CLUSQMGR"]] = attrs
+    return rows
+
+
+def _members(cluster, qmgr: str) -> dict[str, dict[str, str]]:
+    return _clusqmgrs(cluster.command(qmgr, "DISPLAY CLUSQMGR(*) QMTYPE DEFTYPE STATUS "
+                                            "SUSPEND QMID"))
+
+
+def _cache_of(cluster, qmgr: str) -> dict:
+    """What the repository manager last told its engine (mqpy_chinit.cluster.directory)."""
+    try:
+        with open(os.path.join(cluster.site.qmdir(qmgr), "cluster.cache")) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return {"channels": {}}
+
+
+def _cached(cluster, qmgr: str, host: str, queue: str = "INVQ") -> dict:
+    """The instance of ``queue`` at ``host`` as ``qmgr``'s engine sees it ({} if none)."""
+    found = [i for i in _cache_of(cluster, qmgr).get("queues", {}).get(queue, [])
+             if i["qmgr"] == host]
+    return found[0] if found else {}
+
+
+def _put_many(cluster, qmgr: str, queue: str, n: int, options: int) -> None:
+    qm, q = cluster.open_output(qmgr, queue, options)
+    try:
+        for i in range(n):
+            q.put(b"msg %02d" % i, mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT))
+    finally:
+        q.close()
+        qm.disconnect()
+
+
+def _arrived(cluster, counts: dict[str, int]) -> dict[str, list[bytes]]:
+    """Wait until each queue manager's INVQ holds its count, then drain them."""
+    try:
+        wait_for(f"INVQ depths {counts}", lambda: all(
+            cluster.depth(name, "INVQ") >= n for name, n in counts.items()))
+    except AssertionError:
+        seen = {name: cluster.depth(name, "INVQ") for name in ("QM2", "QM4")}
+        raise AssertionError(f"INVQ depths {seen}, wanted {counts}") from None
+    return {name: cluster.drain(name, "INVQ") for name in counts}
+
+
+def _arrived_total(cluster, n: int) -> list[bytes]:
+    """Wait until the two instances of INVQ hold ``n`` messages between them; drain them."""
+    wait_for(f"{n} messages on INVQ", lambda: sum(
+        cluster.depth(name, "INVQ") for name in ("QM2", "QM4")) >= n)
+    return cluster.drain("QM2", "INVQ") + cluster.drain("QM4", "INVQ")
+
+
+def test_members_join_and_full_repositories_know_everyone(cluster):
+    """Given QM1 and QM2 full repositories with explicit CLUSSDRs to each other, and QM3,
+    QM4 partial repositories each with a CLUSRCVR and one CLUSSDR to QM1, when the cluster
+    settles, then DISPLAY CLUSQMGR on both full repositories lists all four members with
+    QMTYPE REPOS for QM1/QM2 and NORMAL for QM3/QM4, and a partial repository knows both
+    full repositories (auto-defined CLUSSDR to QM2); QM1's CLUSRCVR runs one instance per
+    partner.  spec: dqm-intercommunication 5;
+    operations-dlq-clusters 4 (DISPLAY CLUSQMGR)"""
+    for full in ("QM1", "QM2"):
+        rows = wait_for(f"four members at {full}",
+                        lambda full=full: (r := _members(cluster, full)) and
+                        set(r) == set(NAMES) and r)
+        assert {n: rows[n]["QMTYPE"] for n in NAMES} == {
+            "QM1": "REPOS", "QM2": "REPOS", "QM3": "NORMAL", "QM4": "NORMAL"}
+        assert rows[full]["DEFTYPE"] == "CLUSRCVR"
+        assert rows["QM3"]["DEFTYPE"] == "CLUSSDRA"
+    rows = wait_for("both repositories at QM3",
+                    lambda: (r := _members(cluster, "QM3")) and {"QM1", "QM2"} <= set(r) and r)
+    assert rows["QM1"]["DEFTYPE"] == "CLUSSDRB"  # explicit, and known by its record
+    assert rows["QM2"]["DEFTYPE"] == "CLUSSDRA"
+    assert rows["QM1"]["QMID"].startswith("QM1_")
+    # QM1's one CLUSRCVR serves every member: an instance (and a sequence) per partner
+    out = wait_for("three partners on TO.QM1", lambda: (o := cluster.command(
+        "QM1", "DISPLAY CHSTATUS(TO.QM1)")).count("AMQ8417I") >= 3 and o)
+    assert {"RQMNAME(QM2)", "RQMNAME(QM3)", "RQMNAME(QM4)"} <= set(
+        re.findall(r"RQMNAME\(\w+\)", out))
+
+
+def test_queue_advertised_and_round_robin_from_a_partial_repository(cluster):
+    """Given INVQ hosted on QM2 and QM4 with CLUSTER(INV), when an application on partial
+    repository QM3 (which defines no INVQ and no channel to QM2 or QM4) opens INVQ with
+    MQOO_BIND_NOT_FIXED and puts 10 messages, then QM2 and QM4 share them (round robin), and
+    DISPLAY QCLUSTER(INVQ) on QM1 shows both instances.  spec: operations-dlq-clusters 7.22;
+    dqm-intercommunication 5"""
+    out = wait_for("two instances at QM1", lambda: (o := cluster.command(
+        "QM1", "DISPLAY QCLUSTER(INVQ)")).count("TYPE(QCLUSTER)") == 2 and o)
+    assert "CLUSQMGR(QM2)" in out and "CLUSQMGR(QM4)" in out
+    # QM3 learns INVQ, then one message to each host by name (no balancing) starts both
+    # channels: a channel still starting ranks below a running one (workload step 6)
+    qm, q = cluster.open_output("QM3", "INVQ")
+    q.close()
+    for host in ("QM2", "QM4"):
+        qm.put1(mqpy.OD(ObjectName=b"INVQ", ObjectQMgrName=host.encode()), b"warm-up")
+    qm.disconnect()
+    _arrived(cluster, {"QM2": 1, "QM4": 1})
+    # ... as the engine sees them: the repository manager's cache lags the channels a little
+    wait_for("both channels running in QM3's cluster cache", lambda: all(
+        _cache_of(cluster, "QM3")["channels"].get(f"TO.{h}") == "RUNNING"
+        for h in ("QM2", "QM4")))
+    _put_many(cluster, "QM3", "INVQ", 10, CMQC.MQOO_BIND_NOT_FIXED)
+    wait_for("10 messages on INVQ", lambda: cluster.depth("QM2", "INVQ")
+             + cluster.depth("QM4", "INVQ") == 10)
+    got = {name: cluster.drain(name, "INVQ") for name in ("QM2", "QM4")}
+    # 5 and 5 when both channels stay RUNNING; a channel seen in another state for a moment
+    # (a loaded machine) ranks lower for that put (workload step 6)
+    assert len(got["QM2"]) >= 3 and len(got["QM4"]) >= 3, {k: len(v) for k, v in got.items()}
+    assert sorted(got["QM2"] + got["QM4"]) == [b"msg %02d" % i for i in range(10)]
+
+
+def test_bind_on_open_pins_one_handle_to_one_instance(cluster):
+    """Given the two instances of INVQ, when QM3 opens INVQ with MQOO_BIND_ON_OPEN and puts
+    6 messages, then all 6 arrive at one instance; a second such handle goes to the other
+    instance.  spec: operations-dlq-clusters 7.22"""
+    _put_many(cluster, "QM3", "INVQ", 6, CMQC.MQOO_BIND_ON_OPEN)
+    first = wait_for("6 messages at one instance", lambda: next(
+        (n for n in ("QM2", "QM4") if cluster.depth(n, "INVQ") == 6), None))
+    _put_many(cluster, "QM3", "INVQ", 6, CMQC.MQOO_BIND_ON_OPEN)
+    other = "QM4" if first == "QM2" else "QM2"
+    got = _arrived(cluster, {first: 6, other: 6})
+    assert len(got[first]) == 6 and len(got[other]) == 6
+
+
+def test_suspended_queue_manager_is_avoided_and_resume_restores_it(cluster):
+    """Given the two instances, when QM4 issues SUSPEND QMGR CLUSTER(INV), then QM3 sees
+    QM4 SUSPEND(YES) and its BIND_NOT_FIXED puts all go to QM2; after RESUME QMGR, QM4, now the least
+    recently used destination, gets the next ones.  spec: operations-dlq-clusters 7.23"""
+    out = cluster.mqsc("QM4", "SUSPEND QMGR CLUSTER(INV)\n")
+    assert "AMQ8559I" in out.stdout, out.stdout
+    wait_for("QM4 suspended at QM3",
+             lambda: _members(cluster, "QM3").get("QM4", {}).get("SUSPEND") == "YES")
+    wait_for("... and in QM3's cache", lambda: _cached(cluster, "QM3", "QM4")["suspended"])
+    _put_many(cluster, "QM3", "INVQ", 6, CMQC.MQOO_BIND_NOT_FIXED)
+    got = _arrived(cluster, {"QM2": 6})
+    assert len(got["QM2"]) == 6 and cluster.depth("QM4", "INVQ") == 0
+    out = cluster.mqsc("QM4", "RESUME QMGR CLUSTER(INV)\n")
+    assert "AMQ8560I" in out.stdout, out.stdout
+    wait_for("QM4 resumed at QM3",
+             lambda: _members(cluster, "QM3").get("QM4", {}).get("SUSPEND") == "NO")
+    wait_for("... and in QM3's cache",
+             lambda: not _cached(cluster, "QM3", "QM4").get("suspended", True))
+    # QM4 is now the least recently used destination: it is chosen first
+    _put_many(cluster, "QM3", "INVQ", 2, CMQC.MQOO_BIND_NOT_FIXED)
+    got = _arrived(cluster, {"QM4": 2})
+    assert len(got["QM4"]) == 2 and cluster.depth("QM2", "INVQ") == 0
+
+
+def test_put_disabled_instance_is_published_and_avoided(cluster):
+    """Given the two instances of INVQ, when QM4 issues ALTER QLOCAL(INVQ) PUT(DISABLED) (the
+    first step of seed 001's "remove a queue"), then QM3 learns it (DISPLAY QCLUSTER shows
+    PUT(DISABLED) for QM4's instance) and its puts all go to QM2; PUT(ENABLED) restores it.
+    spec: operations-dlq-clusters 4 (put-disabled cluster queue; remove a queue)"""
+    cluster.command("QM4", "ALTER QLOCAL(INVQ) PUT(DISABLED)")
+    wait_for("QM4's INVQ put-disabled at QM3", lambda: "PUT(DISABLED)" in cluster.command(
+        "QM3", "DISPLAY QCLUSTER(INVQ) WHERE(CLUSQMGR EQ QM4) PUT"))
+    wait_for("... and in QM3's cache",
+             lambda: _cached(cluster, "QM3", "QM4").get("put_enabled") is False)
+    _put_many(cluster, "QM3", "INVQ", 4, CMQC.MQOO_BIND_NOT_FIXED)
+    got = _arrived(cluster, {"QM2": 4})
+    assert len(got["QM2"]) == 4 and cluster.depth("QM4", "INVQ") == 0
+    cluster.command("QM4", "ALTER QLOCAL(INVQ) PUT(ENABLED)")
+    wait_for("QM4's INVQ enabled at QM3", lambda: "PUT(ENABLED)" in cluster.command(
+        "QM3", "DISPLAY QCLUSTER(INVQ) WHERE(CLUSQMGR EQ QM4) PUT"))
+    wait_for("... and in QM3's cache", lambda: _cached(cluster, "QM3", "QM4").get("put_enabled"))
+
+
+def test_full_repository_killed_and_restarted(cluster):
+    """Given the settled cluster, when full repository QM1 is killed with SIGKILL, then QM3
+    still reaches INVQ on QM2 and QM4 (what it learned is its own), a queue defined on QM4
+    meanwhile is learned through QM2; and when QM1 is restarted it knows every member again
+    from SYSTEM.CLUSTER.REPOSITORY.QUEUE and learns the new queue.
+    spec: operations-dlq-clusters 4 (repository as messages); dqm-intercommunication 5"""
+    cluster.kill("QM1")
+    _put_many(cluster, "QM3", "INVQ", 4, CMQC.MQOO_BIND_NOT_FIXED)
+    assert len(_arrived_total(cluster, 4)) == 4
+    out = cluster.mqsc("QM4", "DEFINE QLOCAL(NEWQ) CLUSTER(INV)\n")
+    assert out.returncode == 0, out.stdout
+    _put_many(cluster, "QM3", "NEWQ", 1, 0)
+    wait_for("NEWQ message at QM4", lambda: cluster.depth("QM4", "NEWQ") == 1)
+    cluster.start("QM1")
+    rows = wait_for("members at restarted QM1",
+                    lambda: (r := _members(cluster, "QM1")) and set(r) == set(NAMES) and r)
+    assert rows["QM1"]["QMTYPE"] == "REPOS"
+    wait_for("NEWQ known at QM1", lambda: "CLUSQMGR(QM4)" in cluster.command(
+        "QM1", "DISPLAY QCLUSTER(NEWQ)"))
+
+
+def test_refresh_cluster_relearns(cluster):
+    """Given QM3 knows QM4 and INVQ, when QM3 issues REFRESH CLUSTER(INV), then its
+    auto-defined channels and learned records go (DISPLAY CLUSQMGR shows only itself and the
+    full repositories at first) and it learns INVQ again when it is next used.
+    spec: operations-dlq-clusters 7.24"""
+    out = cluster.mqsc("QM3", "REFRESH CLUSTER(INV)\n")
+    assert "AMQ8598I" in out.stdout, out.stdout
+    rows = _members(cluster, "QM3")
+    assert "QM3" in rows and "QM1" in rows
+    _put_many(cluster, "QM3", "INVQ", 2, CMQC.MQOO_BIND_NOT_FIXED)
+    assert len(_arrived_total(cluster, 2)) == 2
+
+
+def test_gateway_to_a_queue_manager_outside_and_balancing_from_outside(cluster):
+    """Given PALERMO outside cluster INV, joined to gateway QM1 by ordinary SDR/RCVR channels
+    both ways, and on QM1 the seed's definition DEFINE QREMOTE(ROME) RNAME(' ')
+    RQMNAME(PALERMO) XMITQ(PALXQ) CLUSTER(INV), when partial repository QM3 puts to Q at
+    queue manager ROME, then the message goes QM3 -> QM1 (cluster) -> PALXQ -> PALERMO's Q
+    (multi-hop); and when PALERMO sends 4 messages for INVQ to the gateway, which hosts no
+    instance, they are shared between the instances on QM2 and QM4.
+    spec: aliases-channels-storage 1 uses 2 and 5, 4.3, 4.9"""
+    site = cluster.site
+    assert site.run("crtmqm", "-u", "SYSTEM.DEAD.LETTER.QUEUE", "PALERMO").returncode == 0
+    cluster.start("PALERMO")
+    cluster.ports["PALERMO"] = port = free_port()
+    out = cluster.mqsc("PALERMO", f"""
+        {ADMIT_CHANNELS}
+        DEFINE LISTENER(L) TRPTYPE(TCP) PORT({port}) CONTROL(QMGR)
+        START LISTENER(L)
+        DEFINE QLOCAL(Q)
+        DEFINE CHANNEL(QM1.TO.PAL) CHLTYPE(RCVR) TRPTYPE(TCP)
+        DEFINE QLOCAL(QM1) USAGE(XMITQ) TRIGGER INITQ(SYSTEM.CHANNEL.INITQ) +
+               TRIGDATA(PAL.TO.QM1)
+        DEFINE CHANNEL(PAL.TO.QM1) CHLTYPE(SDR) TRPTYPE(TCP) XMITQ(QM1) +
+               CONNAME({cluster.conname("QM1")})
+        DEFINE QREMOTE(INVQ) RNAME(INVQ) RQMNAME(QM1) XMITQ(QM1)
+    """)
+    assert out.returncode == 0, out.stdout
+    out = cluster.mqsc("QM1", f"""
+        DEFINE CHANNEL(PAL.TO.QM1) CHLTYPE(RCVR) TRPTYPE(TCP)
+        DEFINE QLOCAL(PALXQ) USAGE(XMITQ) TRIGGER INITQ(SYSTEM.CHANNEL.INITQ) +
+               TRIGDATA(QM1.TO.PAL)
+        DEFINE CHANNEL(QM1.TO.PAL) CHLTYPE(SDR) TRPTYPE(TCP) XMITQ(PALXQ) +
+               CONNAME({cluster.conname("PALERMO")})
+        DEFINE QREMOTE(ROME) RNAME(' ') RQMNAME(PALERMO) XMITQ(PALXQ) CLUSTER(INV)
+    """)
+    assert out.returncode == 0, out.stdout
+    deadline = time.monotonic() + 30
+    qm = cluster.bind("QM3")
+    try:
+        while True:
+            try:
+                qm.put1(mqpy.OD(ObjectName=b"Q", ObjectQMgrName=b"ROME"), b"via ROME",
+                        mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT))
+                break
+            except mqpy.MQMIError as e:  # 2087 until QM3 has learned ROME
+                assert e.reason == CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR
+                assert time.monotonic() < deadline, "ROME never became known at QM3"
+                time.sleep(0.2)
+    finally:
+        qm.disconnect()
+    wait_for("the message at PALERMO", lambda: cluster.depth("PALERMO", "Q") == 1)
+    assert cluster.drain("PALERMO", "Q") == [b"via ROME"]
+    qm = cluster.bind("PALERMO")
+    try:
+        for i in range(4):
+            qm.put1("INVQ", b"outside %d" % i, mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT))
+    finally:
+        qm.disconnect()
+    wait_for("4 messages on INVQ", lambda: cluster.depth("QM2", "INVQ")
+             + cluster.depth("QM4", "INVQ") == 4)
+    assert cluster.depth("QM2", "INVQ") >= 1 and cluster.depth("QM4", "INVQ") >= 1
+    assert sorted(cluster.drain("QM2", "INVQ") + cluster.drain("QM4", "INVQ")) == \
+        [b"outside %d" % i for i in range(4)]
+
+
+def test_gateway_between_two_clusters(cluster):
+    """Given gateway QM1 in clusters INV and CL2 (CLUSNL, full repository of both), PALERMO
+    joining CL2 only, and on QM1 a queue-manager alias for QM3 clustered in both clusters
+    (QREMOTE(QM3) RNAME(' ') RQMNAME(QM3) CLUSNL(BOTH) DEFBIND(NOTFIXED)), when PALERMO puts a
+    reply to RQ (not clustered) at queue manager QM3 with BIND_NOT_FIXED, then it goes
+    PALERMO -> QM1 (the alias's host, in CL2) -> QM3 (resolved in INV); opened with
+    BIND_ON_OPEN the header names QM1, which has no RQ: the message ends on QM1's dead-letter
+    queue.  spec: aliases-channels-storage 1 use 4, 4.8"""
+    if "PALERMO" not in cluster.ports:
+        pytest.skip("needs PALERMO from the previous test")
+    out = cluster.mqsc("QM1", """
+        DEFINE NAMELIST(BOTH) NAMES(INV, CL2)
+        ALTER QMGR REPOS(' ') REPOSNL(BOTH)
+        ALTER CHANNEL(TO.QM1) CHLTYPE(CLUSRCVR) CLUSTER(' ') CLUSNL(BOTH)
+        DEFINE QREMOTE(QM3) RNAME(' ') RQMNAME(QM3) CLUSNL(BOTH) DEFBIND(NOTFIXED)
+    """)
+    assert out.returncode == 0, out.stdout
+    out = cluster.mqsc("QM3", "DEFINE QLOCAL(RQ)\n")
+    assert out.returncode == 0, out.stdout
+    out = cluster.mqsc("PALERMO", f"""
+        ALTER CHANNEL(SYSTEM.DEF.CLUSSDR) CHLTYPE(CLUSSDR) SHORTTMR(1)
+        DEFINE CHANNEL(TO.PALERMO) CHLTYPE(CLUSRCVR) TRPTYPE(TCP) +
+               CONNAME({cluster.conname("PALERMO")}) CLUSTER(CL2)
+        DEFINE CHANNEL(TO.QM1) CHLTYPE(CLUSSDR) TRPTYPE(TCP) SHORTTMR(1) +
+               CONNAME({cluster.conname("QM1")}) CLUSTER(CL2)
+    """)
+    assert out.returncode == 0, out.stdout
+    deadline = time.monotonic() + 30
+    qm = cluster.bind("PALERMO")
+    try:
+        while True:
+            try:
+                q = mqpy.Queue(qm, mqpy.OD(ObjectName=b"RQ", ObjectQMgrName=b"QM3"),
+                               CMQC.MQOO_OUTPUT | CMQC.MQOO_BIND_NOT_FIXED)
+                break
+            except mqpy.MQMIError as e:  # 2087 until PALERMO has learned the alias
+                assert e.reason == CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR
+                assert time.monotonic() < deadline, "alias QM3 never known at PALERMO"
+                time.sleep(0.2)
+        q.put(b"reply", mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT))
+        q.close()
+        q = mqpy.Queue(qm, mqpy.OD(ObjectName=b"RQ", ObjectQMgrName=b"QM3"),
+                       CMQC.MQOO_OUTPUT | CMQC.MQOO_BIND_ON_OPEN)
+        q.put(b"bound reply", mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT))
+        q.close()
+    finally:
+        qm.disconnect()
+    wait_for("the reply at QM3", lambda: cluster.depth("QM3", "RQ") == 1)
+    assert cluster.drain("QM3", "RQ") == [b"reply"]
+    wait_for("the bound reply on QM1's DLQ",
+             lambda: cluster.depth("QM1", "SYSTEM.DEAD.LETTER.QUEUE") == 1)
+    data = cluster.drain("QM1", "SYSTEM.DEAD.LETTER.QUEUE")[0]
+    dlh = mqpy.DLH().unpack(data)
+    assert dlh.Reason == CMQC.MQRC_UNKNOWN_OBJECT_NAME and data.endswith(b"bound reply")
+    cluster.kill("PALERMO")
+
+
+def test_remove_a_queue_manager_and_add_it_back(cluster):
+    """Given QM4 in the cluster, when it follows seed 001's "remove a queue manager" (SUSPEND
+    QMGR, then ALTER its CLUSRCVR CLUSTER(' '), which notifies the repositories), then QM4
+    and its INVQ disappear from the full repositories' DISPLAY CLUSQMGR and QCLUSTER; naming
+    the cluster again ("add a queue manager") and RESUME bring both back.
+    spec: operations-dlq-clusters 4 (procedures)"""
+    out = cluster.mqsc("QM4", """
+        SUSPEND QMGR CLUSTER(INV)
+        ALTER CHANNEL(TO.QM4) CHLTYPE(CLUSRCVR) CLUSTER(' ')
+    """)
+    assert out.returncode == 0, out.stdout
+    for full in ("QM1", "QM2"):
+        wait_for(f"QM4 gone at {full}", lambda full=full: "QM4" not in _members(cluster, full))
+    wait_for("QM4's INVQ gone at QM1", lambda: "CLUSQMGR(QM4)" not in cluster.command(
+        "QM1", "DISPLAY QCLUSTER(INVQ)"))
+    out = cluster.mqsc("QM4", """
+        ALTER CHANNEL(TO.QM4) CHLTYPE(CLUSRCVR) CLUSTER(INV)
+        RESUME QMGR CLUSTER(INV)
+    """)
+    assert out.returncode == 0, out.stdout
+    wait_for("QM4 back at QM1", lambda: _members(cluster, "QM1").get("QM4", {}).get(
+        "SUSPEND") == "NO")
+    wait_for("QM4's INVQ back at QM3", lambda: "CLUSQMGR(QM4)" in cluster.command(
+        "QM3", "DISPLAY QCLUSTER(INVQ)"))
+
+
+def test_messages_of_a_failed_channel_are_rerouted(cluster):
+    """Given the two instances of INVQ and QM3's channel to QM4 ended (INACTIVE, so nothing
+    is in doubt on it), when QM4 is killed (SIGKILL) and QM3 puts 6 messages with
+    BIND_NOT_FIXED, then the round robin sends some towards QM4, its channel fails, and those
+    messages, neither bound nor in doubt, are re-routed: all 6 arrive at QM2.
+    spec: operations-dlq-clusters 7.28"""
+    out = cluster.mqsc("QM3", "STOP CHANNEL(TO.QM4) MODE(FORCE) STATUS(INACTIVE)\n")
+    assert "AMQ8019I" in out.stdout, out.stdout
+    wait_for("TO.QM4 inactive at QM3", lambda: "STATUS(RUNNING)" not in cluster.command(
+        "QM3", "DISPLAY CHSTATUS(TO.QM4)"))
+    cluster.kill("QM4")
+    _put_many(cluster, "QM3", "INVQ", 6, CMQC.MQOO_BIND_NOT_FIXED)
+    got = _arrived(cluster, {"QM2": 6})
+    assert sorted(got["QM2"]) == [b"msg %02d" % i for i in range(6)]
+    with open(os.path.join(cluster.site.qmdir("QM3"), "errors", "runmqchi.out")) as f:
+        assert "re-routed" in f.read()
+
+
+def test_forceremove_only_on_a_full_repository(cluster):
+    """Given the cluster, when RESET CLUSTER(INV) QMNAME(QM4) ACTION(FORCEREMOVE) is issued
+    on partial repository QM3, then it is refused; issued on full repository QM1 (after QM4
+    has ended), QM4 disappears from DISPLAY CLUSQMGR on QM1 and QM2 and its INVQ from
+    DISPLAY QCLUSTER.  spec: operations-dlq-clusters 7.25"""
+    out = cluster.mqsc("QM3", "RESET CLUSTER(INV) QMNAME(QM4) ACTION(FORCEREMOVE)\n")
+    assert out.returncode != 0 and "AMQ8101S" in out.stdout, out.stdout
+    cluster.kill("QM4")
+    out = cluster.mqsc("QM1", "RESET CLUSTER(INV) QMNAME(QM4) ACTION(FORCEREMOVE)\n")
+    assert "AMQ8599I" in out.stdout, out.stdout
+    for full in ("QM1", "QM2"):
+        wait_for(f"QM4 gone at {full}",
+                 lambda full=full: "QM4" not in _members(cluster, full))
+    wait_for("INVQ at QM4 gone at QM2", lambda: "CLUSQMGR(QM4)" not in cluster.command(
+        "QM2", "DISPLAY QCLUSTER(INVQ)"))

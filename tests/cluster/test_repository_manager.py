@@ -1,0 +1,212 @@
+"""The repository manager in one process: one queue manager and its channel initiator, MQSC
+through the command processor (as the command server runs it)."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+import trio
+
+import mqpy
+from mqpy import CMQC, local
+from mqpy.mqsc.processor import MQSCProcessor
+from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
+from mqpy_chinit.cluster import utilities
+from mqpy_chinit.cluster.directory import Cache, cache_path
+
+
+@pytest.fixture
+def qm1(tmp_path):
+    root = str(tmp_path / "QM1")
+    local.create("QM1", root, dead_letter_queue="SYSTEM.DEAD.LETTER.QUEUE")
+    eng = local.start("QM1", root)
+    eng.root = root
+    yield eng
+    local.stop_all()
+
+
+async def _mqsc(eng, text: str) -> list[str]:
+    """MQSC in a worker thread: cluster commands wait for the channel initiator's reply."""
+    result = await trio.to_thread.run_sync(MQSCProcessor(eng).execute_text, text)
+    return result.lines if result.ok else ["FAILED", *result.lines]
+
+
+async def _until(check, what: str) -> None:
+    with trio.fail_after(20):
+        while not check():
+            await trio.sleep(0.05)
+
+
+def _cache(eng) -> Cache:
+    try:
+        with open(cache_path(eng.qmdir), "rb") as f:
+            return Cache.from_bytes(f.read())
+    except OSError:
+        return Cache()
+
+
+@pytest.fixture
+async def chinit(qm1, nursery):
+    ci = ChannelInitiator("QM1", lambda: mqpy.embedded("QM1", data_path=qm1.root,
+                                                       create=False),
+                          EngineAdmin(qm1), cluster_cache=cache_path(qm1.qmdir))
+    await nursery.start(ci.run, [("127.0.0.1", 0)])
+    await _until(lambda: ci.cluster is not None and ci.cluster.repo is not None,
+                 "the repository manager")
+    return ci
+
+
+async def test_definitions_become_records_on_the_repository_queue(qm1, chinit):
+    """Given a running channel initiator, when a CLUSRCVR naming INV and a clustered queue are
+    defined with MQSC, then the repository manager publishes them: SYSTEM.CLUSTER.REPOSITORY.
+    QUEUE holds the queue-manager and queue records (dumprepos shows them), the engine's cache
+    says QM1 is in INV, and DISPLAY CLUSQMGR / QCLUSTER show QM1 (DEFTYPE CLUSRCVR) and its
+    queue.  spec: operations-dlq-clusters 4 (repository as messages, DISPLAY)"""
+    port = chinit.ports[0]
+    await _mqsc(qm1, f"DEFINE CHANNEL(TO.QM1) CHLTYPE(CLUSRCVR) CONNAME('127.0.0.1({port})') "
+                     "CLUSTER(INV)")
+    await _mqsc(qm1, "DEFINE QLOCAL(INVQ) CLUSTER(INV)")
+    await _until(lambda: qm1.queue_status("SYSTEM.CLUSTER.REPOSITORY.QUEUE")["CURDEPTH"] == 2,
+                 "two records")
+    await _until(lambda: _cache(qm1).clusters == ["INV"], "the cache")
+    qm = mqpy.embedded("QM1", data_path=qm1.root, create=False)
+    records = [json.loads(line) for line in utilities.dump_repository(qm)]
+    qm.disconnect()
+    assert sorted(r["type"] for r in records) == ["QMGR", "QUEUE"]
+    lines = await _mqsc(qm1, "DISPLAY CLUSQMGR(*) DEFTYPE QMTYPE")
+    assert lines[0] == "AMQ8441I: Display Cluster Queue Manager details."
+    text = "\n".join(lines)
+    assert "CLUSQMGR(QM1)" in text and "DEFTYPE(CLUSRCVR)" in text and "QMTYPE(NORMAL)" in text
+    text = "\n".join(await _mqsc(qm1, "DISPLAY QCLUSTER(INVQ) ALL"))
+    assert "TYPE(QCLUSTER)" in text and "CLUSQMGR(QM1)" in text and "PUT(ENABLED)" in text
+
+
+async def test_full_repository_only_commands_are_refused_elsewhere(qm1, chinit):
+    """Given a partial repository, when RESET CLUSTER ... ACTION(FORCEREMOVE) is issued, then
+    it is refused with MQRCCF_ACTION_VALUE_ERROR; REFRESH CLUSTER REPOS(YES) is refused on a
+    full repository; SUSPEND of a cluster it is not in is refused.
+    spec: operations-dlq-clusters 7.25, 7.24"""
+    port = chinit.ports[0]
+    await _mqsc(qm1, f"DEFINE CHANNEL(TO.QM1) CHLTYPE(CLUSRCVR) CONNAME('127.0.0.1({port})') "
+                     "CLUSTER(INV)")
+    await _until(lambda: _cache(qm1).clusters == ["INV"], "the cache")
+    lines = await _mqsc(qm1, "RESET CLUSTER(INV) QMNAME(QM9) ACTION(FORCEREMOVE)")
+    assert lines[0] == "FAILED" and "full repository" in lines[2]
+    assert lines[1] == "AMQ8101S: IBM MQ error (C13) has occurred."  # MQRCCF_ACTION_VALUE_ERROR
+    lines = await _mqsc(qm1, "SUSPEND QMGR CLUSTER(OTHER)")
+    assert lines[0] == "FAILED"
+    await _mqsc(qm1, "ALTER QMGR REPOS(INV)")
+    await _until(lambda: chinit.cluster.repo.is_full("INV"), "the full repository")
+    lines = await _mqsc(qm1, "REFRESH CLUSTER(INV) REPOS(YES)")
+    assert lines[0] == "FAILED"
+    assert (await _mqsc(qm1, "REFRESH CLUSTER(INV)"))[0] == "AMQ8598I: Refresh Cluster accepted."
+
+
+async def test_a_message_that_is_not_a_repository_record_is_dead_lettered(qm1, chinit):
+    """Given a running repository manager, when a message that is not a repository record
+    arrives on SYSTEM.CLUSTER.COMMAND.QUEUE, then it goes to the dead-letter queue behind an
+    MQDLH with reason MQFB_NOT_A_REPOSITORY_MSG (280), and the manager goes on.
+    spec: operations-dlq-clusters 4 (repository failures)"""
+    qm = mqpy.embedded("QM1", data_path=qm1.root, create=False)
+    qm.put1("SYSTEM.CLUSTER.COMMAND.QUEUE", b"not a record")
+    await _until(lambda: qm1.queue_status("SYSTEM.DEAD.LETTER.QUEUE")["CURDEPTH"] == 1,
+                 "the dead letter")
+    dlq = mqpy.Queue(qm, "SYSTEM.DEAD.LETTER.QUEUE", CMQC.MQOO_INPUT_AS_Q_DEF)
+    data = dlq.get()
+    dlh = mqpy.DLH().unpack(data)
+    assert dlh.Reason == CMQC.MQFB_NOT_A_REPOSITORY_MSG
+    assert data.endswith(b"not a record")
+    dlq.close()
+    qm.disconnect()
+    assert qm1.queue_status("SYSTEM.CLUSTER.COMMAND.QUEUE")["CURDEPTH"] == 0
+    assert chinit.cluster is not None and os.path.exists(cache_path(qm1.qmdir))
+
+
+async def test_subscriptions_survive_a_restart_of_the_repository_manager(qm1):
+    """Given full repository QM1 holding a subscription of partial repository QM9 to INVQ,
+    and an application here having asked for a name the cluster does not know, when the
+    channel initiator is restarted, then the new repository manager still holds both (they
+    are kept on SYSTEM.CLUSTER.REPOSITORY.QUEUE), so updates keep flowing to QM9.
+    spec: operations-dlq-clusters 4 (requests kept 30 days)"""
+    from mqpy_chinit.cluster.records import ClusterCommand, Subscription, SubscriptionKind
+    from mqpy_chinit.cluster.records import encode as encode_record
+
+    def connect():
+        return mqpy.embedded("QM1", data_path=qm1.root, create=False)
+
+    async def started(nursery) -> ChannelInitiator:
+        ci = ChannelInitiator("QM1", connect, EngineAdmin(qm1),
+                              cluster_cache=cache_path(qm1.qmdir))
+        await nursery.start(ci.run, [("127.0.0.1", 0)])
+        await _until(lambda: ci.cluster is not None and ci.cluster.repo is not None, "manager")
+        return ci
+
+    async with trio.open_nursery() as nursery:
+        ci = await started(nursery)
+        await _mqsc(qm1, "ALTER QMGR REPOS(INV)")
+        await _mqsc(qm1, f"DEFINE CHANNEL(TO.QM1) CHLTYPE(CLUSRCVR) "
+                         f"CONNAME('127.0.0.1({ci.ports[0]})') CLUSTER(INV)")
+        await _until(lambda: ci.cluster.repo.is_full("INV"), "the full repository")
+        now = ci.cluster.clock()
+        sub = Subscription("INV", SubscriptionKind.QUEUE, "INVQ", "QM9", "QM9_id", "TO.QM9",
+                           published=now, expiry=now + 86_400)
+        qm = connect()
+        qm.put1("SYSTEM.CLUSTER.COMMAND.QUEUE",
+                encode_record(ClusterCommand("QM9", "QM9_id", sub)),
+                mqpy.MD(Format=b"MQPYCLUS"))
+        qm.disconnect()
+        await _until(lambda: ci.cluster.repo.subscribers(), "the subscription")
+        await _mqsc(qm1, "DEFINE CHANNEL(TO.QM1) CHLTYPE(CLUSRCVR) REPLACE "
+                         f"CONNAME('127.0.0.1({ci.ports[0]})') CLUSTER(INV2)")
+        await _until(lambda: "INV2" in ci.cluster.repo.clusters, "the partial repository")
+        with pytest.raises(mqpy.MQMIError):  # INV2: a partial repository asks for INVQ
+            connect().put1("INVQ", b"x")
+        await _until(lambda: ("INV2", "QUEUE", "INVQ") in ci.cluster.repo.subscriptions(),
+                     "the name asked for")
+        nursery.cancel_scope.cancel()
+    async with trio.open_nursery() as nursery:
+        ci = await started(nursery)
+        assert [s.subscriber for s in ci.cluster.repo.subscribers()] == ["QM9"]
+        assert ("INV2", "QUEUE", "INVQ") in ci.cluster.repo.subscriptions()
+        nursery.cancel_scope.cancel()
+
+
+async def test_own_records_are_republished_after_27_days_and_kept_on_the_queue(qm1):
+    """Given a member whose repository manager runs on a clock the test advances, when 27
+    days pass, then its own record is published again (the newer version replaces the
+    message on SYSTEM.CLUSTER.REPOSITORY.QUEUE: still one message per record).
+    spec: operations-dlq-clusters 7.26"""
+    from mqpy_chinit.cluster.records import DAY
+
+    start = 1_000_000.0
+    now = [start]
+
+    def published() -> list[float]:
+        qm = mqpy.embedded("QM1", data_path=qm1.root, create=False)
+        try:
+            return [json.loads(line)["published"] for line in utilities.dump_repository(qm)]
+        finally:
+            qm.disconnect()
+
+    async with trio.open_nursery() as nursery:
+        ci = ChannelInitiator("QM1", lambda: mqpy.embedded("QM1", data_path=qm1.root,
+                                                           create=False),
+                              EngineAdmin(qm1), cluster_cache=cache_path(qm1.qmdir),
+                              cluster_clock=lambda: now[0])
+        await nursery.start(ci.run, [("127.0.0.1", 0)])
+        await _until(lambda: ci.cluster is not None and ci.cluster.repo is not None, "manager")
+        await _mqsc(qm1, f"DEFINE CHANNEL(TO.QM1) CHLTYPE(CLUSRCVR) "
+                         f"CONNAME('127.0.0.1({ci.ports[0]})') CLUSTER(INV)")
+        await _until(lambda: qm1.queue_status("SYSTEM.CLUSTER.REPOSITORY.QUEUE")[
+            "CURDEPTH"] == 1, "the record")
+        assert published() == [start]
+        now[0] += 26 * DAY
+        await ci.cluster.tick()
+        assert published() == [start]  # not yet
+        now[0] += 1 * DAY
+        await ci.cluster.tick()
+        assert published() == [start + 27 * DAY]
+        assert qm1.queue_status("SYSTEM.CLUSTER.REPOSITORY.QUEUE")["CURDEPTH"] == 1
+        nursery.cancel_scope.cancel()
