@@ -129,11 +129,13 @@ async def test_saved_status_shows_the_in_doubt_batch_that_resolve_settles(qm1, q
 
         proxy = TapProxy(r2.port, policy=drop_the_second_confirmation)
         await nursery.start(proxy.run)
-        define_pair(qm1, qm2, proxy.port, BATCHSZ=3, HBINT=0, SHORTRTY=0, LONGRTY=0)
-        r1 = await start_chinit(nursery, qm1)
-        r1.chinit.start_channel(CHANNEL)
+        # BATCHINT holds a batch open until its three messages are there: two batches of 3
+        define_pair(qm1, qm2, proxy.port, BATCHSZ=3, BATCHINT=5000, HBINT=0, SHORTRTY=0,
+                    LONGRTY=0)
         for i in range(3):
             qm1.put("TARGET", b"c%d" % i, qmgr="QM2")
+        r1 = await start_chinit(nursery, qm1)
+        r1.chinit.start_channel(CHANNEL)
         st1 = r1.chinit.status_of(CHANNEL)
         await wait_until(lambda: st1.last_seqno == 3)
         first_luwid = st1.last_luwid.hex().upper()
