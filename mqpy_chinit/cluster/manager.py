@@ -28,10 +28,11 @@ versioned, so a redelivered update changes nothing.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import trio
@@ -123,17 +124,22 @@ class RepositoryManager:
             config = await self._read_config()
             self.repo = Repository(self.qmgr, config.qmid, self.clock, repos=config.repos,
                                    reposnl=config.reposnl)
-            async with self.lock:
-                actions = self.repo.load(records)
+            repo = self.repo
+
+            async def start() -> list[Action]:
+                actions = repo.load(records)
                 actions += self._reconfigure(config)
                 now = self.clock()
                 for sub in subscriptions:  # held for others: answered again, kept
                     if now < sub.expiry:
-                        actions += self.repo.receive(ClusterCommand(sub.subscriber,
-                                                                    sub.subscriber_qmid, sub))
+                        actions += repo.receive(ClusterCommand(sub.subscriber,
+                                                               sub.subscriber_qmid, sub))
                 for queue in wanted:  # asked for by this queue manager's applications
-                    actions += self.repo.resolve_queue(queue).actions
-                await self._execute(actions)
+                    actions += repo.resolve_queue(queue).actions
+                return actions
+
+            async with self.lock:
+                await self._unit_of_work(start)
             self.chinit.log("AMQ9410I", f"Repository manager started ({len(records)} "
                             f"records on {REPOSITORY_QUEUE}).")
             task_status.started()
@@ -255,10 +261,29 @@ class RepositoryManager:
 
     # ------------------------------------------------------------------ actions
 
-    async def _execute(self, actions: list[Action]) -> None:
-        """Carry out actions in one unit of work (with whatever the caller got), commit,
-        then start, stop and refresh what they name. Caller holds ``self.lock``."""
-        started, stopped, receivers = await _mqi(self._execute_sync, actions)
+    def _memento(self) -> tuple[Any, ...]:
+        assert self.repo is not None
+        return (self.repo.snapshot(), dict(self.auto), list(self._also_keep), self.config)
+
+    def _undo(self, memento: tuple[Any, ...]) -> None:
+        assert self.repo is not None
+        state, auto, also_keep, config = memento
+        self.repo.restore(state)
+        self.auto, self._also_keep, self.config = auto, also_keep, config
+
+    async def _unit_of_work(self, compute: Callable[[], Awaitable[list[Action]]]) -> None:
+        """Work out actions (``compute`` may get a command message, in syncpoint), carry them
+        out in one unit of work and commit, then start, stop and refresh what they name. If
+        anything fails before the commit, the unit of work is backed out and the manager's
+        memory (the repository, the auto-defined channels, what is still to be kept) goes
+        back to where it was: what comes again is applied again. Caller holds ``self.lock``."""
+        memento = self._memento()
+        try:
+            actions = await compute()
+            started, stopped, receivers = await _mqi(self._execute_sync, actions)
+        except BaseException:
+            self._undo(memento)
+            raise
         for channel in started:
             self._start(channel)
         for channel in stopped:
@@ -296,8 +321,11 @@ class RepositoryManager:
                 elif isinstance(action, StopClusterReceivers):
                     receivers.extend(action.channels)
             self._qm.commit()
-        except mqpy.MQMIError:
-            self._qm.backout()
+        except Exception:
+            try:
+                self._qm.backout()
+            except mqpy.MQMIError:
+                pass  # the connection went: nothing was committed
             raise
         return started, stopped, receivers
 
@@ -382,8 +410,10 @@ class RepositoryManager:
                 got = await _mqi(self._get_command)
                 if got is not None:
                     try:
-                        await self._on_command(*got)
-                    except (mqpy.MQMIError, ValueError, TypeError, KeyError) as exc:
+                        await self._unit_of_work(functools.partial(self._on_command, *got))
+                    except Exception as exc:  # noqa: BLE001 - backed out, tried again, DLQ
+                        if _qmgr_gone(exc):
+                            raise
                         await self._failed_command(*got, exc)
             if got is None:
                 await trio.sleep(0)
@@ -413,7 +443,9 @@ class RepositoryManager:
             raise
         return md, data
 
-    async def _on_command(self, md: mqpy.MD, data: bytes) -> None:
+    async def _on_command(self, md: mqpy.MD, data: bytes) -> list[Action]:
+        """What a command message asks for (a message nobody can use is dead-lettered in
+        the unit of work that got it)."""
         repo = self.repo
         assert repo is not None
         fmt = md.Format.rstrip(b" \x00").decode("latin-1")
@@ -454,7 +486,7 @@ class RepositoryManager:
                 self.chinit.log("AMQ9430E", "A message that is not a repository message was "
                                 f"found on {COMMAND_QUEUE}; it was put on the dead-letter "
                                 "queue.")
-        await self._execute(actions)
+        return actions
 
     def _dead_letter(self, md: mqpy.MD, data: bytes) -> None:
         """A message the repository manager cannot use goes to the DLQ (MQDLH reason
@@ -545,13 +577,25 @@ class RepositoryManager:
     async def _tick(self) -> None:
         while True:
             await trio.sleep(TICK_INTERVAL)
-            await self.tick()
+            try:
+                await self.tick()
+            except mqpy.MQMIError as e:
+                if _qmgr_gone(e):
+                    raise
+                self.chinit.log("AMQ9409E", f"Repository manager: the record lifetimes "
+                                f"could not be run (reason {e.reason}); tried again in "
+                                f"{TICK_INTERVAL:g} seconds.")
 
     async def tick(self) -> None:
         """Run the record lifetimes now (every TICK_INTERVAL seconds anyway)."""
+        repo = self.repo
+        assert repo is not None
+
+        async def lifetimes() -> list[Action]:
+            return repo.tick()
+
         async with self.lock:
-            assert self.repo is not None
-            await self._execute(self.repo.tick())
+            await self._unit_of_work(lifetimes)
 
     # ------------------------------------------------------------------ operator commands
 
@@ -571,25 +615,34 @@ class RepositoryManager:
             rows = repo.display_qcluster(str(request.get("name", "*")))
             return {"ok": True, "rows": [_row(r) for r in rows
                                          if not cluster or r["CLUSTER"] == cluster]}
+        if verb not in ("CLUSTER_SUSPEND", "CLUSTER_RESUME", "CLUSTER_REFRESH",
+                        "CLUSTER_RESET"):
+            return {"ok": False, "reason": CMQC.MQRC_FUNCTION_NOT_SUPPORTED,
+                    "message": f"unknown cluster command {verb}"}
+
+        async def operator() -> list[Action]:
+            if verb == "CLUSTER_SUSPEND":
+                return repo.suspend(cluster, force=bool(request.get("force")))
+            if verb == "CLUSTER_RESUME":
+                return repo.resume(cluster)
+            if verb == "CLUSTER_REFRESH":
+                indoubt = [n for n, s in self.chinit.statuses.items() if s.indoubt]
+                return repo.refresh(cluster, repos=bool(request.get("repos")),
+                                    in_doubt_channels=indoubt)
+            return repo.reset_cluster(cluster, qmname=str(request.get("qmname", "")),
+                                      qmid=str(request.get("qmid", "")))
+
         async with self.lock:
             try:
-                if verb == "CLUSTER_SUSPEND":
-                    actions = repo.suspend(cluster, force=bool(request.get("force")))
-                elif verb == "CLUSTER_RESUME":
-                    actions = repo.resume(cluster)
-                elif verb == "CLUSTER_REFRESH":
-                    indoubt = [n for n, s in self.chinit.statuses.items() if s.indoubt]
-                    actions = repo.refresh(cluster, repos=bool(request.get("repos")),
-                                           in_doubt_channels=indoubt)
-                elif verb == "CLUSTER_RESET":
-                    actions = repo.reset_cluster(cluster, qmname=str(request.get("qmname", "")),
-                                                 qmid=str(request.get("qmid", "")))
-                else:
-                    return {"ok": False, "reason": CMQC.MQRC_FUNCTION_NOT_SUPPORTED,
-                            "message": f"unknown cluster command {verb}"}
+                await self._unit_of_work(operator)
             except ClusterCommandError as e:
                 return {"ok": False, "reason": e.reason, "message": e.text}
-            await self._execute(actions)
+            except mqpy.MQMIError as e:  # backed out: nothing changed
+                if _qmgr_gone(e):
+                    raise
+                return {"ok": False, "reason": e.reason,
+                        "message": f"AMQ9409E: The repository manager could not carry out "
+                                   f"the command: reason {e.reason}; nothing was changed."}
         return {"ok": True}
 
     def dump(self) -> list[dict[str, Any]]:
@@ -646,6 +699,15 @@ def _unbound(qm: mqpy.QueueManager, channel: str) -> list[tuple[mqpy.MD, bytes]]
                 out.append((md, data))
     finally:
         q.close()
+
+
+#: Reasons that mean the queue manager went: the manager ends (its supervisor decides).
+QMGR_GONE = (CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_Q_MGR_QUIESCING,
+             CMQC.MQRC_Q_MGR_STOPPING, CMQC.MQRC_Q_MGR_NOT_AVAILABLE)
+
+
+def _qmgr_gone(exc: BaseException) -> bool:
+    return isinstance(exc, mqpy.MQMIError) and exc.reason in QMGR_GONE
 
 
 def _disconnect(qm: mqpy.QueueManager) -> None:

@@ -225,6 +225,29 @@ class Repository:
         self._registered: dict[str, set[str]] = {}  # cluster -> channels of full repositories
         self._sequence = 0
 
+    # --- units of work ----------------------------------------------------------------
+
+    _STATE = ("_full", "_receivers", "_senders", "_queue_defs", "_records", "_auto",
+              "_wanted", "_subscribers", "_registered", "_sequence")
+
+    def snapshot(self) -> dict[str, object]:
+        """Everything a call may change, copied. The integrator carries out a call's actions
+        in one unit of work; if that is backed out it restores this, so the command comes
+        again to a repository that has not seen it (a record "already held" would otherwise
+        never be kept or forwarded)."""
+        state: dict[str, object] = {name: getattr(self, name) for name in self._STATE}
+        for name in ("_receivers", "_senders", "_queue_defs", "_records", "_auto",
+                     "_subscribers"):
+            state[name] = dict(state[name])  # type: ignore[call-overload]
+        state["_wanted"] = {k: attrs.evolve(w) for k, w in self._wanted.items()}
+        state["_registered"] = {k: set(v) for k, v in self._registered.items()}
+        return state
+
+    def restore(self, state: dict[str, object]) -> None:
+        """Back to a :meth:`snapshot` (used once: take another to go back again)."""
+        for name in self._STATE:
+            setattr(self, name, state[name])
+
     # --- queries ----------------------------------------------------------------------
 
     @property

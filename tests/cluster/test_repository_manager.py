@@ -3,6 +3,7 @@ through the command processor (as the command server runs it)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 
@@ -210,3 +211,69 @@ async def test_own_records_are_republished_after_27_days_and_kept_on_the_queue(q
         assert published() == [start + 27 * DAY]
         assert qm1.queue_status("SYSTEM.CLUSTER.REPOSITORY.QUEUE")["CURDEPTH"] == 1
         nursery.cancel_scope.cancel()
+
+
+async def test_a_backed_out_operator_command_changes_nothing(qm1, chinit):
+    """Given a member whose SYSTEM.CLUSTER.REPOSITORY.QUEUE is put-inhibited, when SUSPEND
+    QMGR CLUSTER(INV) is issued, then it fails with reason 2051 and changes nothing (the
+    unit of work is backed out, the manager's memory with it: DISPLAY CLUSQMGR still shows
+    SUSPEND(NO)); once the queue is enabled the same command works and is kept.
+    spec: operations-dlq-clusters 7.23; 4 (repository as messages)"""
+    port = chinit.ports[0]
+    await _mqsc(qm1, f"DEFINE CHANNEL(TO.QM1) CHLTYPE(CLUSRCVR) CONNAME('127.0.0.1({port})') "
+                     "CLUSTER(INV)")
+    await _until(lambda: qm1.queue_status("SYSTEM.CLUSTER.REPOSITORY.QUEUE")["CURDEPTH"] == 1,
+                 "the record")
+    await _mqsc(qm1, "ALTER QLOCAL(SYSTEM.CLUSTER.REPOSITORY.QUEUE) PUT(DISABLED)")
+    lines = await _mqsc(qm1, "SUSPEND QMGR CLUSTER(INV)")
+    assert lines[0] == "FAILED" and "reason 2051" in lines[2], lines
+    assert "SUSPEND(NO)" in "\n".join(await _mqsc(qm1, "DISPLAY CLUSQMGR(QM1) SUSPEND"))
+    await _mqsc(qm1, "ALTER QLOCAL(SYSTEM.CLUSTER.REPOSITORY.QUEUE) PUT(ENABLED)")
+    assert (await _mqsc(qm1, "SUSPEND QMGR CLUSTER(INV)"))[0].startswith("AMQ8559I")
+    assert "SUSPEND(YES)" in "\n".join(await _mqsc(qm1, "DISPLAY CLUSQMGR(QM1) SUSPEND"))
+    qm = mqpy.embedded("QM1", data_path=qm1.root, create=False)
+    records = [json.loads(line) for line in utilities.dump_repository(qm)]
+    qm.disconnect()
+    assert [r["suspended"] for r in records if r["type"] == "QMGR"] == [True]
+
+
+async def test_a_record_whose_unit_of_work_is_backed_out_is_applied_again(qm1, chinit):
+    """Given full repository QM1, when a queue-manager record from QM9 arrives while
+    SYSTEM.CLUSTER.REPOSITORY.QUEUE is put-inhibited, then its unit of work is backed out
+    and the repository does not hold the record; when the same command comes again (as a
+    backed-out message does), the record is kept on the queue and QM9 is known.
+    spec: operations-dlq-clusters 4 (repository as messages)"""
+    from mqpy_chinit.cluster.records import (
+        ClusterCommand,
+        ClusterQmgrRecord,
+        RepositoryType,
+    )
+    from mqpy_chinit.cluster.records import encode as encode_record
+
+    port = chinit.ports[0]
+    await _mqsc(qm1, "ALTER QMGR REPOS(INV)")
+    await _mqsc(qm1, f"DEFINE CHANNEL(TO.QM1) CHLTYPE(CLUSRCVR) CONNAME('127.0.0.1({port})') "
+                     "CLUSTER(INV)")
+    manager = chinit.cluster
+    await _until(lambda: manager.repo.is_full("INV") and "INV" in manager.repo.clusters,
+                 "the full repository")
+    now = manager.clock()
+    record = ClusterQmgrRecord("INV", "QM9", "QM9_id", "TO.QM9", "127.0.0.1(9)",
+                               RepositoryType.PARTIAL, False, published=now, sequence=1,
+                               expiry=now + 86_400)
+    md = mqpy.MD(Format=b"MQPYCLUS")
+    data = encode_record(ClusterCommand("QM9", "QM9_id", record))
+    async with manager.lock:  # as _serve_commands runs one command message
+        await _mqsc(qm1, "ALTER QLOCAL(SYSTEM.CLUSTER.REPOSITORY.QUEUE) PUT(DISABLED)")
+        with pytest.raises(mqpy.MQMIError) as failed:
+            await manager._unit_of_work(functools.partial(manager._on_command, md, data))
+        assert failed.value.reason == CMQC.MQRC_PUT_INHIBITED
+        assert record.key not in manager.repo.records() and "TO.QM9" not in manager.auto
+        await _mqsc(qm1, "ALTER QLOCAL(SYSTEM.CLUSTER.REPOSITORY.QUEUE) PUT(ENABLED)")
+        await manager._unit_of_work(functools.partial(manager._on_command, md, data))
+    assert "TO.QM9" in manager.auto
+    qm = mqpy.embedded("QM1", data_path=qm1.root, create=False)
+    kept = [json.loads(line) for line in utilities.dump_repository(qm)]
+    qm.disconnect()
+    assert any(r["type"] == "QMGR" and r["qmgr"] == "QM9" for r in kept), kept
+
