@@ -20,6 +20,7 @@ Statuses live in memory here; DISPLAY CHSTATUS reads them through :meth:`status_
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
@@ -27,7 +28,7 @@ from typing import Any, Protocol
 import trio
 
 import mqpy
-from mqpy import CMQC
+from mqpy import CMQC, errorlog
 from mqpy_chinit import definitions as D
 from mqpy_chinit import syncq, tls, tlsstream
 from mqpy_chinit.access import ChannelAccess
@@ -48,6 +49,24 @@ INITQ = "SYSTEM.CHANNEL.INITQ"
 COMMAND_FORMAT = b"MQPYCHCM"
 _QMGR_GONE = (CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_Q_MGR_QUIESCING,
               CMQC.MQRC_Q_MGR_STOPPING, CMQC.MQRC_Q_MGR_NOT_AVAILABLE)  # mqpy's channel command messages on SYSTEM.CHANNEL.INITQ
+#: The repository manager is started again this long after it failed, doubling to the max.
+REPOS_RESTART_MIN = 1.0
+REPOS_RESTART_MAX = 60.0
+
+
+def _first_leaf(exc: BaseException) -> BaseException:
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
+def _mq_reasons(exc: BaseException) -> list[int]:
+    """The MQ reasons of an exception (or of every leaf of an exception group); [] if any
+    leaf is not an MQ error."""
+    if isinstance(exc, BaseExceptionGroup):
+        found = [_mq_reasons(e) for e in exc.exceptions]
+        return [r for f in found for r in f] if all(found) else []
+    return [exc.reason] if isinstance(exc, mqpy.MQMIError) else []
 
 
 class Admin(Protocol):
@@ -197,19 +216,50 @@ class ChannelInitiator:
             task_status.started()
 
     async def _repository_manager(self) -> None:
-        """The cluster repository manager (IBM's amqrrmfa): a task of its own; if it fails,
-        the error is logged and channels go on."""
+        """The cluster repository manager (IBM's amqrrmfa), supervised: whatever ends it
+        (an MQ error, a bug, a stray message it cannot read) is logged (AMQ9448E, with an
+        FDC for anything but an MQ reason) and it is started again after a pause that
+        doubles up to REPOS_RESTART_MAX; channels go on meanwhile. It ends for good only with
+        its queue manager."""
         from mqpy_chinit.cluster.manager import RepositoryManager
 
-        manager = RepositoryManager(self, str(self.cluster_cache), clock=self.cluster_clock)
+        delay = REPOS_RESTART_MIN
+        while True:
+            manager = RepositoryManager(self, str(self.cluster_cache), clock=self.cluster_clock)
+            began = trio.current_time()
+            try:
+                self.cluster = manager
+                await manager.run()
+                return
+            except Exception as exc:  # noqa: BLE001 - supervised: logged, then restarted
+                reasons = _mq_reasons(exc)
+                if reasons and all(r in _QMGR_GONE for r in reasons):
+                    return  # its queue manager went: so does the channel initiator
+                if trio.current_time() - began > REPOS_RESTART_MAX:
+                    delay = REPOS_RESTART_MIN  # it had been running well: a fresh failure
+                first = _first_leaf(exc)
+                cause = f"reason {reasons[0]}" if reasons else \
+                    f"{type(first).__name__}: {first}"
+                if not reasons:
+                    fdc = self._record_failure("RM000001", exc)
+                    cause += f" (FDC {fdc})" if fdc else ""
+                self.log("AMQ9448E", f"Repository manager ended: {cause}; it is restarted "
+                         f"in {delay:g} seconds.")
+            finally:
+                self.cluster = None
+            await trio.sleep(delay)
+            delay = min(delay * 2, REPOS_RESTART_MAX)
+
+    def _record_failure(self, probe: str, exc: BaseException) -> str | None:
+        """An FDC in the queue manager's errors directory (next to the cluster cache)."""
+        if not self.cluster_cache:
+            return None
+        directory = os.path.join(os.path.dirname(str(self.cluster_cache)), "errors")
         try:
-            self.cluster = manager
-            await manager.run()
-        except mqpy.MQMIError as e:
-            if e.reason not in _QMGR_GONE:
-                self.log("AMQ9448E", f"Repository manager ended: reason {e.reason}.")
-        finally:
-            self.cluster = None
+            return errorlog.write_fdc(directory, probe, "rrmRepositoryManager", exc,
+                                      qmgr=self.qmgr_name)
+        except OSError:
+            return None
 
     async def start_listener(self, name: str, definition: dict[str, object] | None = None
                              ) -> str | None:

@@ -277,3 +277,43 @@ async def test_a_record_whose_unit_of_work_is_backed_out_is_applied_again(qm1, c
     qm.disconnect()
     assert any(r["type"] == "QMGR" and r["qmgr"] == "QM9" for r in kept), kept
 
+
+async def test_the_repository_manager_is_restarted_after_a_failure(qm1, monkeypatch):
+    """Given a running channel initiator, when its repository manager fails with an
+    unexpected error, then the failure is logged (AMQ9448E, and an FDC in the errors
+    directory) and a new repository manager is started a moment later; the channel
+    initiator and its listener go on."""
+    from mqpy_chinit.cluster import manager as manager_module
+
+    log: list[tuple[str, str]] = []
+    real = manager_module._waiting_channels
+    failures = [RuntimeError("injected")]
+
+    def failing_once(xq):
+        if failures:
+            raise failures.pop()
+        return real(xq)
+
+    monkeypatch.setattr(manager_module, "_waiting_channels", failing_once)
+    async with trio.open_nursery() as nursery:
+        ci = ChannelInitiator("QM1", lambda: mqpy.embedded("QM1", data_path=qm1.root,
+                                                           create=False),
+                              EngineAdmin(qm1), cluster_cache=cache_path(qm1.qmdir),
+                              log=lambda msgid, text: log.append((msgid, text)))
+        await nursery.start(ci.run, [("127.0.0.1", 0)])
+        await _until(lambda: any(m == "AMQ9448E" for m, _ in log), "the failure logged")
+        text = next(t for m, t in log if m == "AMQ9448E")
+        assert "RuntimeError: injected" in text and "restarted" in text
+        assert any(name.endswith(".FDC") for name in os.listdir(
+            os.path.join(qm1.qmdir, "errors")))
+        await _until(lambda: ci.cluster is not None and ci.cluster.repo is not None and
+                     sum(m == "AMQ9410I" for m, _ in log) == 2, "a new repository manager")
+        assert not failures
+        port = ci.ports[0]
+        await _mqsc(qm1, f"DEFINE CHANNEL(TO.QM1) CHLTYPE(CLUSRCVR) "
+                         f"CONNAME('127.0.0.1({port})') CLUSTER(INV)")
+        await _until(lambda: _cache(qm1).clusters == ["INV"], "the new manager at work")
+        with trio.fail_after(10):
+            stream = await trio.open_tcp_stream("127.0.0.1", port)
+            await stream.aclose()
+        nursery.cancel_scope.cancel()
