@@ -536,8 +536,7 @@ class RepositoryManager:
                         | CMQC.MQOO_SET_ALL_CONTEXT | CMQC.MQOO_SAVE_ALL_CONTEXT)
         moved = 0
         try:
-            for md, data in _unbound(qm, channel):
-                xqh = mqpy.XQH().unpack(data)
+            for md, xqh in _unbound(qm, channel):
                 queue = xqh.RemoteQName.rstrip(b" \x00").decode("latin-1")
                 instances = [QueueInstance(**{k: d[k] for k in _FIELDS if k in d})
                              for d in cache.queues.get(queue, [])]
@@ -545,8 +544,7 @@ class RepositoryManager:
                                  cache.channels, self.qmgr, self._rr,
                                  qmgr_clwluseq=cache.clwluseq)
                 if choice is None or choice.destination is None:
-                    continue  # nowhere else: it waits for its queue manager
-                self._rr = choice.state
+                    continue  # nowhere better: it waits for its queue manager
                 dest = choice.destination
                 got = mqpy.MD(MsgId=md.MsgId, CorrelId=md.CorrelId)
                 try:
@@ -567,6 +565,7 @@ class RepositoryManager:
                         xq.put(data, got, mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT
                                                    | CMQC.MQPMO_SET_ALL_CONTEXT))
                     qm.commit()
+                    self._rr = choice.state
                     moved += 1
                 except mqpy.MQMIError:
                     qm.backout()
@@ -677,8 +676,10 @@ def _waiting_channels(xq: mqpy.Queue) -> list[str]:
             seen.append(name)
 
 
-def _unbound(qm: mqpy.QueueManager, channel: str) -> list[tuple[mqpy.MD, bytes]]:
-    """Browse the user messages keyed to ``channel`` whose MQXQH names no queue manager."""
+def _unbound(qm: mqpy.QueueManager, channel: str) -> list[tuple[mqpy.MD, mqpy.XQH]]:
+    """The user messages keyed to ``channel`` whose MQXQH names no queue manager (browsed,
+    reading only the MQXQH: the bodies stay where they are). Anything on the queue that is
+    not a transmission message is not for re-routing, and is left alone."""
     q = mqpy.Queue(qm, D.CLUSTER_XMITQ, CMQC.MQOO_BROWSE)
     out = []
     options = CMQC.MQGMO_BROWSE_FIRST
@@ -686,17 +687,27 @@ def _unbound(qm: mqpy.QueueManager, channel: str) -> list[tuple[mqpy.MD, bytes]]
         while True:
             md = mqpy.MD(CorrelId=D.cluster_correl_id(channel))
             try:
-                data = q.get(None, md, mqpy.GMO(Options=options | CMQC.MQGMO_NO_SYNCPOINT,
-                                                MatchOptions=CMQC.MQMO_MATCH_CORREL_ID))
+                head = q.get(XQH_WITH_MD_LENGTH, md, mqpy.GMO(
+                    Options=options | CMQC.MQGMO_NO_SYNCPOINT
+                    | CMQC.MQGMO_ACCEPT_TRUNCATED_MSG,
+                    MatchOptions=CMQC.MQMO_MATCH_CORREL_ID))
             except mqpy.MQMIError as e:
                 if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
                     return out
-                raise
+                if e.reason != CMQC.MQRC_TRUNCATED_MSG_ACCEPTED:
+                    raise
+                head = getattr(e, "message", b"")
             options = CMQC.MQGMO_BROWSE_NEXT
-            xqh = mqpy.XQH().unpack(data)
+            if md.Format.rstrip(b" \x00") != CMQC.MQFMT_XMIT_Q_HEADER.rstrip(b" ") or \
+                    len(head) < XQH_WITH_MD_LENGTH:
+                continue
+            try:
+                xqh = mqpy.XQH().unpack(head)
+            except ValueError:  # mqpy.mqstruct.StructError
+                continue
             if not xqh.RemoteQMgrName.strip(b" \x00") and \
                     xqh.RemoteQName.rstrip(b" \x00").decode("latin-1") != COMMAND_QUEUE:
-                out.append((md, data))
+                out.append((md, xqh))
     finally:
         q.close()
 

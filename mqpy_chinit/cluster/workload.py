@@ -157,9 +157,13 @@ def _keep_max(items: list[QueueInstance], attr: str) -> list[QueueInstance]:
 def _status_group(inst: QueueInstance, channel_states: Mapping[str, str]) -> int:
     if inst.local:
         return 0
-    status = channel_states.get(inst.channel, "INACTIVE").upper()
+    return _group_of(channel_states.get(inst.channel, "INACTIVE"))
+
+
+def _group_of(status: str) -> int:
+    """A channel status's group (workload step 6): lower is better; STOPPED is last."""
     for n, group in enumerate(STATUS_GROUPS):
-        if status in group:
+        if status.upper() in group:
             return n
     return len(STATUS_GROUPS)
 
@@ -282,8 +286,10 @@ def reroute(
     """A new destination for a message of ``failed_channel``, or None: it waits (seed 001).
 
     The failed channel's own instances are left out; with no alternative the message stays on
-    SYSTEM.CLUSTER.TRANSMIT.QUEUE for the original queue manager. Spec operations-dlq-clusters
-    7.28.
+    SYSTEM.CLUSTER.TRANSMIT.QUEUE for the original queue manager. A message moves only to
+    the local instance or to a channel in a strictly better status group than the failed
+    one's (workload step 6): between two RETRYING channels it would only go back and forth.
+    Spec operations-dlq-clusters 7.28.
     """
     if not may_reroute(bind, in_doubt):
         return None
@@ -291,8 +297,15 @@ def reroute(
     if not others:
         return None
     try:
-        return choose_destination(others, channel_states, local_qmgr, clwluseq,
-                                  CMQC.MQBND_BIND_NOT_FIXED, None, round_robin_state,
-                                  qmgr_clwluseq=qmgr_clwluseq)
+        choice = choose_destination(others, channel_states, local_qmgr, clwluseq,
+                                    CMQC.MQBND_BIND_NOT_FIXED, None, round_robin_state,
+                                    qmgr_clwluseq=qmgr_clwluseq)
     except MQMIError:
         return None  # every alternative is put-inhibited: wait for the original one
+    dest = choice.destination
+    if dest is None:
+        return None
+    failed = _group_of(channel_states.get(failed_channel, "INACTIVE"))
+    if not dest.local and _status_group(dest, channel_states) >= failed:
+        return None  # no better off there: it waits for its own channel
+    return choice

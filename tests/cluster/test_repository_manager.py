@@ -15,7 +15,8 @@ from mqpy import CMQC, local
 from mqpy.mqsc.processor import MQSCProcessor
 from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
 from mqpy_chinit.cluster import utilities
-from mqpy_chinit.cluster.directory import Cache, cache_path
+from mqpy_chinit.cluster.directory import Cache, cache_path, instance_to_dict
+from mqpy_chinit.definitions import CLUSTER_XMITQ, cluster_correl_id
 
 
 @pytest.fixture
@@ -317,3 +318,75 @@ async def test_the_repository_manager_is_restarted_after_a_failure(qm1, monkeypa
             stream = await trio.open_tcp_stream("127.0.0.1", port)
             await stream.aclose()
         nursery.cancel_scope.cancel()
+
+
+def _on_xmitq(qm, channel: str, queue: str, qmgr: str, body: bytes,
+              msgid: bytes = b"") -> None:
+    """A message on SYSTEM.CLUSTER.TRANSMIT.QUEUE as the engine puts it: unbound (no queue
+    manager in the MQXQH) when ``qmgr`` is empty."""
+    xqh = mqpy.XQH()
+    xqh.RemoteQName, xqh.RemoteQMgrName = queue.encode(), qmgr.encode()
+    xqh.MsgDesc = mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT)
+    md = mqpy.MD(Format=CMQC.MQFMT_XMIT_Q_HEADER, CorrelId=cluster_correl_id(channel))
+    if msgid:
+        md.MsgId = msgid
+    qm.put1(CLUSTER_XMITQ, xqh.pack() + body, md)
+
+
+def _keyed(qm, channel: str) -> list[bytes]:
+    """The bodies (after the MQXQH) of the messages keyed to ``channel``, browsed."""
+    q = mqpy.Queue(qm, CLUSTER_XMITQ, CMQC.MQOO_BROWSE)
+    out, options = [], CMQC.MQGMO_BROWSE_FIRST
+    try:
+        while True:
+            md = mqpy.MD(CorrelId=cluster_correl_id(channel))
+            try:
+                data = q.get(None, md, mqpy.GMO(Options=options,
+                                                MatchOptions=CMQC.MQMO_MATCH_CORREL_ID))
+            except mqpy.MQMIError as e:
+                assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+                return out
+            options = CMQC.MQGMO_BROWSE_NEXT
+            out.append(data[428:] if md.Format.startswith(b"MQXMIT") else data)
+    finally:
+        q.close()
+
+
+async def test_only_unbound_messages_not_in_doubt_are_rerouted_to_a_better_channel(
+        qm1, chinit):
+    """Given INVQ at QM2 (channel TO.QM2) and QM3 (TO.QM3), and keyed to TO.QM2 two unbound
+    messages, one bound to QM2, one in doubt (got in another unit of work, as a channel's
+    batch is) and one that is not a transmission message: when TO.QM2 is RETRYING and so is
+    TO.QM3, nothing moves (no ping-pong); when TO.QM3 is RUNNING, exactly the two unbound
+    ones not in doubt move to TO.QM3, whole; the others stay, and the stray message breaks
+    nothing.  spec: operations-dlq-clusters 7.28"""
+    from mqpy_chinit.cluster.workload import QueueInstance
+
+    qm = mqpy.embedded("QM1", data_path=qm1.root, create=False)
+    for body in (b"unbound 1", b"in doubt", b"unbound 2"):
+        _on_xmitq(qm, "TO.QM2", "INVQ", "", body, msgid=body.ljust(24))
+    _on_xmitq(qm, "TO.QM2", "INVQ", "QM2", b"bound")
+    qm.put1(CLUSTER_XMITQ, b"stray", mqpy.MD(CorrelId=cluster_correl_id("TO.QM2")))
+    batch = mqpy.embedded("QM1", data_path=qm1.root, create=False)
+    xq = mqpy.Queue(batch, CLUSTER_XMITQ, CMQC.MQOO_INPUT_SHARED)
+    xq.get(None, mqpy.MD(MsgId=b"in doubt".ljust(24)), mqpy.GMO(
+        Options=CMQC.MQGMO_SYNCPOINT, MatchOptions=CMQC.MQMO_MATCH_MSG_ID))
+
+    def instance(host: str) -> dict:
+        return instance_to_dict(QueueInstance("INVQ", host, f"{host}_id", "INV",
+                                              f"TO.{host}"))
+
+    manager = chinit.cluster
+    cache = Cache(qmgr="QM1", clusters=["INV"], queues={"INVQ": [instance("QM2"),
+                                                                  instance("QM3")]},
+                  channels={"TO.QM2": "RETRYING", "TO.QM3": "RETRYING"})
+    reroute = functools.partial(manager._reroute, qm, "TO.QM2")
+    assert await trio.to_thread.run_sync(reroute, cache) == 0
+    cache.channels["TO.QM3"] = "RUNNING"
+    assert await trio.to_thread.run_sync(reroute, cache) == 2
+    assert sorted(_keyed(qm, "TO.QM3")) == [b"unbound 1", b"unbound 2"]
+    batch.backout()  # the batch ends: its message is back, still for TO.QM2
+    assert sorted(_keyed(qm, "TO.QM2")) == [b"bound", b"in doubt", b"stray"]
+    xq.close()
+    batch.disconnect()
+    qm.disconnect()

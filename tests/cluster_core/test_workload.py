@@ -271,3 +271,27 @@ def test_instances_from_the_repository_feed_the_algorithm():
     net.do("P2", net.repos["P2"].suspend(CLUSTER))
     instances = net.repos["P1"].queue_instances("Q1")
     assert set(put_many(instances, 4, local_qmgr="P1")) == {"FR2"}
+
+
+def test_a_message_is_rerouted_only_to_a_better_channel_status():
+    """spec: operations-dlq-clusters 7.28 with workload step 6: a message of a RETRYING
+    channel moves to an instance whose channel is RUNNING or INACTIVE, or to the local
+    instance, never to another RETRYING one (it would only go back and forth); a message of
+    a STOPPED channel may move to a RETRYING one."""
+    instances = [inst("A"), inst("B")]
+    both_retrying = {"TO.A": "RETRYING", "TO.B": "RETRYING"}
+    assert reroute("TO.A", NOT_FIXED, False, instances, both_retrying, "GW",
+                   RoundRobinState()) is None
+    assert reroute("TO.B", NOT_FIXED, False, instances, both_retrying, "GW",
+                   RoundRobinState()) is None
+    moved = reroute("TO.A", NOT_FIXED, False, instances, {"TO.A": "RETRYING",
+                                                          "TO.B": "RUNNING"},
+                    "GW", RoundRobinState())
+    assert moved.destination.qmgr == "B"
+    moved = reroute("TO.A", NOT_FIXED, False, instances, {"TO.A": "STOPPED",
+                                                          "TO.B": "RETRYING"},
+                    "GW", RoundRobinState())
+    assert moved.destination.qmgr == "B"
+    local = [inst("A"), inst("GW", local=True)]
+    moved = reroute("TO.A", NOT_FIXED, False, local, both_retrying, "GW", RoundRobinState())
+    assert moved.destination.local
