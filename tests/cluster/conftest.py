@@ -21,12 +21,15 @@ from collections.abc import Callable
 import pytest
 
 import mqpy
-from mqpy import CMQC
+from mqpy import CMQC, local
 
 from ..daemon.conftest import Installation
 
 NAMES = ("QM1", "QM2", "QM3", "QM4")
 CLUSTER = "INV"
+#: How long a test waits for a condition: only a failure waits this long, and a loaded
+#: machine (a full test run on two busy cores) must not be mistaken for one.
+DEADLINE = 90.0
 _RUNMQSC = ("import sys; from mqpy_cli.runmqsc import runmqsc; "
             "runmqsc.main(args=sys.argv[1:], prog_name='runmqsc')")
 
@@ -103,6 +106,89 @@ class Cluster:
         finally:
             qm.disconnect()
 
+    def running(self, qmgr: str) -> bool:
+        return local.is_locked(self.site.qmdir(qmgr))
+
+    def ensure_running(self, qmgr: str) -> None:
+        """Start a queue manager a test killed (used in ``finally``: the next test finds the
+        cluster as the module built it)."""
+        if not self.running(qmgr):
+            self.start(qmgr)
+
+    def collect(self, queue: str, want: int, qmgrs: tuple[str, ...] = ("QM2", "QM4"),
+                timeout: float = DEADLINE) -> dict[str, list[bytes]]:
+        """Get messages from ``queue`` on ``qmgrs`` until ``want`` have been got between
+        them (or the deadline passes: what was got, for the caller's assertion). A depth is
+        no sign of arrival: CURDEPTH counts a receiving channel's batch before it commits."""
+        got: dict[str, list[bytes]] = {name: [] for name in qmgrs}
+        deadline = time.monotonic() + timeout
+        conns = {name: self.bind(name) for name in qmgrs}
+        try:
+            queues = {name: mqpy.Queue(qm, queue, CMQC.MQOO_INPUT_AS_Q_DEF)
+                      for name, qm in conns.items()}
+            while sum(map(len, got.values())) < want and time.monotonic() < deadline:
+                for name, q in queues.items():
+                    while True:
+                        try:
+                            got[name].append(q.get(None, mqpy.MD(), mqpy.GMO(
+                                Options=CMQC.MQGMO_WAIT, WaitInterval=100)))
+                        except mqpy.MQMIError as e:
+                            assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE, e
+                            break
+        finally:
+            for qm in conns.values():
+                qm.disconnect()
+        return got
+
+    def quiet(self, qmgrs: tuple[str, ...] = NAMES) -> None:
+        """Wait until no cluster command is in flight between the module's queue managers:
+        their command queues are empty and their cluster transmission queues hold nothing
+        for one another (a queue manager a test added and ended may still have some)."""
+        channels = {f"TO.{name}" for name in NAMES}
+
+        def empty() -> bool:
+            for name in qmgrs:
+                if not self.running(name):
+                    continue
+                if self.depth(name, "SYSTEM.CLUSTER.COMMAND.QUEUE"):
+                    return False
+                if channels & set(self.keyed(name)):
+                    return False
+            return True
+        wait_for("no cluster command in flight", empty)
+
+    def keyed(self, qmgr: str) -> list[str]:
+        """The channels the messages on ``qmgr``'s cluster transmission queue wait for."""
+        from mqpy_chinit.cluster.manager import _waiting_channels
+
+        qm = self.bind(qmgr)
+        try:
+            xq = mqpy.Queue(qm, "SYSTEM.CLUSTER.TRANSMIT.QUEUE", CMQC.MQOO_BROWSE)
+            try:
+                return _waiting_channels(xq)
+            finally:
+                xq.close()
+        finally:
+            qm.disconnect()
+
+    def diagnose(self) -> str:
+        """What each queue manager's cluster queues and channel initiator say (for a failed
+        assertion's message)."""
+        out = []
+        for name in self.ports:
+            if not self.running(name):
+                out.append(f"{name}: not running")
+                continue
+            depths = {q: self.depth(name, q) for q in ("SYSTEM.CLUSTER.TRANSMIT.QUEUE",
+                                                       "SYSTEM.CLUSTER.COMMAND.QUEUE")}
+            try:
+                with open(os.path.join(self.site.qmdir(name), "errors", "runmqchi.out")) as f:
+                    tail = f.read().splitlines()[-8:]
+            except OSError:
+                tail = []
+            out.append(f"{name}: {depths}\n    " + "\n    ".join(tail))
+        return "\n".join(out)
+
     def depth(self, qmgr: str, queue: str) -> int:
         qm = self.bind(qmgr)
         try:
@@ -111,7 +197,7 @@ class Cluster:
             qm.disconnect()
 
     def open_output(self, qmgr: str, queue: str, options: int = 0,
-                    timeout: float = 30.0) -> tuple[mqpy.QueueManager, mqpy.Queue]:
+                    timeout: float = DEADLINE) -> tuple[mqpy.QueueManager, mqpy.Queue]:
         """MQOPEN a cluster queue, retrying while the partial repository asks for it
         (MQRC_UNKNOWN_OBJECT_NAME at first, seed 001: "retry a put")."""
         deadline = time.monotonic() + timeout
@@ -127,7 +213,7 @@ class Cluster:
             time.sleep(0.2)
 
 
-def wait_for(what: str, check: Callable[[], object], timeout: float = 30.0) -> object:
+def wait_for(what: str, check: Callable[[], object], timeout: float = DEADLINE) -> object:
     deadline = time.monotonic() + timeout
     while True:
         result = check()
@@ -146,17 +232,20 @@ def cluster(tmp_path_factory):
 
     def build(name: str) -> None:
         net.start(name)
-        # auto-defined cluster senders take SYSTEM.DEF.CLUSSDR's timers: retry quickly
+        # auto-defined cluster senders take SYSTEM.DEF.CLUSSDR's timers: retry quickly, and
+        # for long enough (15 minutes, as IBM's defaults) that a queue manager a test kills
+        # and restarts is never left to LONGTMR's 20 minutes
         partner = sender_to[name]
         out = net.mqsc(name, f"""
             {ADMIT_CHANNELS}
             DEFINE LISTENER(L) TRPTYPE(TCP) PORT({net.ports[name]}) CONTROL(QMGR)
             START LISTENER(L)
-            ALTER CHANNEL(SYSTEM.DEF.CLUSSDR) CHLTYPE(CLUSSDR) SHORTTMR(1)
+            ALTER CHANNEL(SYSTEM.DEF.CLUSSDR) CHLTYPE(CLUSSDR) SHORTTMR(1) SHORTRTY(900)
             {"ALTER QMGR REPOS(INV)" if name in ("QM1", "QM2") else ""}
             DEFINE CHANNEL(TO.{name}) CHLTYPE(CLUSRCVR) TRPTYPE(TCP) +
                    CONNAME({net.conname(name)}) CLUSTER(INV)
             DEFINE CHANNEL(TO.{partner}) CHLTYPE(CLUSSDR) TRPTYPE(TCP) SHORTTMR(1) +
+                   SHORTRTY(900) +
                    CONNAME({net.conname(partner)}) CLUSTER(INV)
             {"DEFINE QLOCAL(INVQ) CLUSTER(INV) DEFBIND(NOTFIXED)"
              if name in ("QM2", "QM4") else ""}
