@@ -28,6 +28,7 @@ versioned, so a redelivered update changes nothing.
 
 from __future__ import annotations
 
+import fnmatch
 import functools
 import hashlib
 import json
@@ -511,12 +512,24 @@ class RepositoryManager:
                 for channel in await _mqi(_waiting_channels, xq):
                     self._start(channel)
                     status = self.chinit.statuses.get(channel)
-                    if status is not None and status.state in (ChannelState.RETRYING,
-                                                               ChannelState.STOPPED):
-                        moved = await _mqi(self._reroute, qm, channel, self.cache())
+                    # a channel no longer defined (its queue manager was removed) has failed
+                    # for good: its unbound messages go elsewhere, its bound ones to the DLQ
+                    gone = channel not in self.chinit.running and \
+                        self.definition(channel) is None
+                    if gone or status is not None and status.state in (
+                            ChannelState.RETRYING, ChannelState.STOPPED):
+                        cache = self.cache()
+                        if gone:
+                            cache.channels[channel] = ChannelState.STOPPED.name
+                        moved = await _mqi(self._reroute, qm, channel, cache)
                         if moved:
                             self.chinit.log("AMQ9999I", f"{moved} unbound message(s) for "
                                             f"failed cluster channel '{channel}' re-routed.")
+                        dead = await _mqi(self._dead_letter_bound, qm, channel) if gone else 0
+                        if dead:
+                            self.chinit.log("AMQ9999W", f"{dead} message(s) bound to the "
+                                            f"queue manager of deleted cluster channel "
+                                            f"'{channel}' put on the dead-letter queue.")
                 if self._cache is not None and self.repo is not None:
                     await self._write_cache()
                 # a queue manager in no cluster has little to watch
@@ -573,6 +586,53 @@ class RepositoryManager:
             xq.close()
         return moved
 
+    def _waiting(self) -> list[str]:
+        """The channels messages on SYSTEM.CLUSTER.TRANSMIT.QUEUE wait for."""
+        assert self._qm is not None
+        xq = mqpy.Queue(self._qm, D.CLUSTER_XMITQ, CMQC.MQOO_BROWSE)
+        try:
+            return _waiting_channels(xq)
+        finally:
+            xq.close()
+
+    def _dead_letter_bound(self, qm: mqpy.QueueManager, channel: str) -> int:
+        """The user messages bound to the queue manager of a cluster channel that is no
+        longer defined go to the dead-letter queue (MQRC_UNKNOWN_REMOTE_Q_MGR), each in its
+        own unit of work; without a DLQ they stay. Runs in a worker thread."""
+        deadq = qm.inquire(CMQC.MQCA_DEAD_LETTER_Q_NAME).strip(b" \x00")
+        if not deadq:
+            return 0
+        xq = mqpy.Queue(qm, D.CLUSTER_XMITQ, CMQC.MQOO_INPUT_SHARED)
+        dead = 0
+        try:
+            for md, xqh in _keyed_to(qm, channel, bound=True):
+                got = mqpy.MD(MsgId=md.MsgId, CorrelId=md.CorrelId)
+                try:
+                    data = xq.get(None, got, mqpy.GMO(
+                        Options=CMQC.MQGMO_SYNCPOINT,
+                        MatchOptions=CMQC.MQMO_MATCH_MSG_ID | CMQC.MQMO_MATCH_CORREL_ID))
+                except mqpy.MQMIError as e:
+                    if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
+                        continue
+                    raise
+                dmd, body = reports.build_dead_letter(
+                    xqh.MsgDesc, data[XQH_WITH_MD_LENGTH:], CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR,
+                    xqh.RemoteQName.rstrip(b" \x00").decode("latin-1"),
+                    xqh.RemoteQMgrName.rstrip(b" \x00").decode("latin-1"),
+                    put_appl_name=b"mqpy repository manager", put_date=got.PutDate,
+                    put_time=got.PutTime)
+                try:
+                    qm.put1(deadq.decode("latin-1"), body, dmd,
+                            mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT
+                                     | CMQC.MQPMO_SET_ALL_CONTEXT))
+                    qm.commit()
+                    dead += 1
+                except mqpy.MQMIError:
+                    qm.backout()  # the DLQ is full or inhibited: it waits
+        finally:
+            xq.close()
+        return dead
+
     async def _tick(self) -> None:
         while True:
             await trio.sleep(TICK_INTERVAL)
@@ -625,9 +685,18 @@ class RepositoryManager:
             if verb == "CLUSTER_RESUME":
                 return repo.resume(cluster)
             if verb == "CLUSTER_REFRESH":
-                indoubt = [n for n, s in self.chinit.statuses.items() if s.indoubt]
-                return repo.refresh(cluster, repos=bool(request.get("repos")),
-                                    in_doubt_channels=indoubt)
+                # auto-defined channels in doubt or with messages waiting stay (IBM: "it
+                # removes channels that do not have messages on the cluster transmission
+                # queue"); a generic name refreshes every cluster it matches
+                keep = [n for n, s in self.chinit.statuses.items() if s.indoubt]
+                keep += await _mqi(self._waiting)
+                names = sorted(c for c in repo.clusters if fnmatch.fnmatchcase(c, cluster)) \
+                    if "*" in cluster else [cluster]
+                actions: list[Action] = []
+                for name in names or [cluster]:
+                    actions += repo.refresh(name, repos=bool(request.get("repos")),
+                                            in_doubt_channels=keep)
+                return actions
             return repo.reset_cluster(cluster, qmname=str(request.get("qmname", "")),
                                       qmid=str(request.get("qmid", "")))
 
@@ -677,9 +746,15 @@ def _waiting_channels(xq: mqpy.Queue) -> list[str]:
 
 
 def _unbound(qm: mqpy.QueueManager, channel: str) -> list[tuple[mqpy.MD, mqpy.XQH]]:
-    """The user messages keyed to ``channel`` whose MQXQH names no queue manager (browsed,
-    reading only the MQXQH: the bodies stay where they are). Anything on the queue that is
-    not a transmission message is not for re-routing, and is left alone."""
+    """The user messages keyed to ``channel`` whose MQXQH names no queue manager."""
+    return _keyed_to(qm, channel, bound=False)
+
+
+def _keyed_to(qm: mqpy.QueueManager, channel: str, *, bound: bool
+              ) -> list[tuple[mqpy.MD, mqpy.XQH]]:
+    """The user messages keyed to ``channel`` whose MQXQH names a queue manager (``bound``)
+    or none, browsed reading only the MQXQH (the bodies stay where they are). Cluster
+    commands, and anything that is not a transmission message, are left alone."""
     q = mqpy.Queue(qm, D.CLUSTER_XMITQ, CMQC.MQOO_BROWSE)
     out = []
     options = CMQC.MQGMO_BROWSE_FIRST
@@ -705,8 +780,9 @@ def _unbound(qm: mqpy.QueueManager, channel: str) -> list[tuple[mqpy.MD, mqpy.XQ
                 xqh = mqpy.XQH().unpack(head)
             except ValueError:  # mqpy.mqstruct.StructError
                 continue
-            if not xqh.RemoteQMgrName.strip(b" \x00") and \
-                    xqh.RemoteQName.rstrip(b" \x00").decode("latin-1") != COMMAND_QUEUE:
+            if xqh.RemoteQName.rstrip(b" \x00").decode("latin-1") == COMMAND_QUEUE:
+                continue
+            if bool(xqh.RemoteQMgrName.strip(b" \x00")) == bound:
                 out.append((md, xqh))
     finally:
         q.close()

@@ -414,8 +414,9 @@ class Repository:
 
         Destroys what this queue manager learned about the cluster (keeping its own records
         and, without REPOS(YES), what it knows of the full repositories), deletes the
-        auto-defined CLUSSDRs that are not in doubt, then re-publishes itself and
-        re-subscribes. REPOS(YES) is refused on a full repository.
+        auto-defined CLUSSDRs except ``in_doubt_channels`` (the integrator names those in
+        doubt and those with messages waiting), then re-publishes itself and re-subscribes.
+        REPOS(YES) is refused on a full repository.
         """
         if cluster not in self.clusters:
             raise ClusterCommandError(CMQC.MQRC_CLUSTER_RESOLUTION_ERROR,

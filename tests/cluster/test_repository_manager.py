@@ -390,3 +390,77 @@ async def test_only_unbound_messages_not_in_doubt_are_rerouted_to_a_better_chann
     xq.close()
     batch.disconnect()
     qm.disconnect()
+
+
+async def _member_learning(qm1, chinit, *hosts: str):
+    """QM1 a full repository of INV that has received, from each of ``hosts``, its
+    queue-manager record and an instance of INVQ (an auto-defined channel TO.<host> each)."""
+    from mqpy_chinit.cluster.records import (
+        ClusterCommand,
+        ClusterQmgrRecord,
+        ClusterQueueRecord,
+        RepositoryType,
+    )
+    from mqpy_chinit.cluster.records import encode as encode_record
+
+    port = chinit.ports[0]
+    await _mqsc(qm1, "ALTER QMGR REPOS(INV)")
+    await _mqsc(qm1, f"DEFINE CHANNEL(TO.QM1) CHLTYPE(CLUSRCVR) CONNAME('127.0.0.1({port})') "
+                     "CLUSTER(INV)")
+    manager = chinit.cluster
+    await _until(lambda: "INV" in manager.repo.clusters, "the member")
+    now = manager.clock()
+    qm = mqpy.embedded("QM1", data_path=qm1.root, create=False)
+    for host in hosts:
+        for record in (
+                ClusterQmgrRecord("INV", host, f"{host}_id", f"TO.{host}", "127.0.0.1(9)",
+                                  RepositoryType.PARTIAL, False, published=now, sequence=1,
+                                  expiry=now + 86_400),
+                ClusterQueueRecord("INV", "INVQ", host, f"{host}_id", published=now,
+                                   sequence=2, expiry=now + 86_400)):
+            qm.put1("SYSTEM.CLUSTER.COMMAND.QUEUE",
+                    encode_record(ClusterCommand(host, f"{host}_id", record)),
+                    mqpy.MD(Format=b"MQPYCLUS"))
+    qm.disconnect()
+    await _until(lambda: all(f"TO.{h}" in manager.auto for h in hosts), "the channels")
+    return manager
+
+
+async def test_refresh_keeps_auto_channels_with_messages_waiting(qm1, chinit):
+    """Given auto-defined channels TO.QM8 and TO.QM9, and a message waiting for TO.QM9 on
+    SYSTEM.CLUSTER.TRANSMIT.QUEUE, when REFRESH CLUSTER(*) is issued (a generic name: every
+    cluster), then it is accepted, TO.QM8 is deleted and TO.QM9 is kept (IBM removes only
+    the channels with no messages on the cluster transmission queue).
+    spec: operations-dlq-clusters 7.24"""
+    manager = await _member_learning(qm1, chinit, "QM8", "QM9")
+    qm = mqpy.embedded("QM1", data_path=qm1.root, create=False)
+    _on_xmitq(qm, "TO.QM9", "INVQ", "QM9", b"waiting")
+    qm.disconnect()
+    lines = await _mqsc(qm1, "REFRESH CLUSTER(*)")
+    assert lines[0] == "AMQ8598I: Refresh Cluster accepted.", lines
+    assert "TO.QM9" in manager.auto and "TO.QM8" not in manager.auto
+
+
+async def test_messages_for_a_channel_no_longer_defined_are_rerouted_or_dead_lettered(
+        qm1, chinit):
+    """Given INVQ known at QM9 (auto-defined TO.QM9), and keyed to TO.QM7, a channel no
+    longer defined (its queue manager was removed), an unbound message for INVQ and one
+    bound to QM7, when the repository manager's watcher sees them, then the unbound one is
+    re-routed to TO.QM9 and the bound one goes to the dead-letter queue with
+    MQRC_UNKNOWN_REMOTE_Q_MGR (2087): nothing is stranded.
+    spec: operations-dlq-clusters 7.28, 7.25"""
+    await _member_learning(qm1, chinit, "QM9")
+    qm = mqpy.embedded("QM1", data_path=qm1.root, create=False)
+    _on_xmitq(qm, "TO.QM7", "INVQ", "", b"unbound")
+    _on_xmitq(qm, "TO.QM7", "INVQ", "QM7", b"bound")
+    await _until(lambda: _keyed(qm, "TO.QM9") == [b"unbound"] and
+                 qm1.queue_status("SYSTEM.DEAD.LETTER.QUEUE")["CURDEPTH"] == 1,
+                 "the watcher at work")
+    assert _keyed(qm, "TO.QM7") == []
+    dlq = mqpy.Queue(qm, "SYSTEM.DEAD.LETTER.QUEUE", CMQC.MQOO_INPUT_AS_Q_DEF)
+    data = dlq.get()
+    dlq.close()
+    qm.disconnect()
+    dlh = mqpy.DLH().unpack(data)
+    assert dlh.Reason == CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR and data.endswith(b"bound")
+    assert dlh.DestQMgrName.rstrip(b" \x00") == b"QM7"
