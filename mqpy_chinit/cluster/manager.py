@@ -56,7 +56,6 @@ from .records import (
     DeletionRecord,
     RecordFormatError,
     Subscription,
-    SubscriptionKind,
     decode,
     encode,
 )
@@ -108,7 +107,8 @@ class RepositoryManager:
         self._cache: bytes | None = None
         self._cache_lock = trio.Lock()
         self._rr = RoundRobinState()  # for re-routing only; MQPUTs use the engine's
-        self._also_keep: list[tuple[bytes, bytes, str]] = []  # with the next actions
+        self._also_keep: list[tuple[bytes, bytes | None, str]] = []  # with the next actions
+        self._held_now: dict[bytes, tuple[bytes, str] | None] = {}  # as on the queue
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -135,8 +135,14 @@ class RepositoryManager:
                     if now < sub.expiry:
                         actions += repo.receive(ClusterCommand(sub.subscriber,
                                                                sub.subscriber_qmid, sub))
-                for queue in wanted:  # asked for by this queue manager's applications
-                    actions += repo.resolve_queue(queue).actions
+                for want in wanted:  # asked for by this queue manager's applications
+                    if "cluster" in want:
+                        actions += repo.load_wanted(
+                            str(want["cluster"]), str(want.get("kind", "QUEUE")),
+                            str(want["queue"]), float(want.get("made", now)),
+                            bool(want.get("referenced")))
+                    else:  # kept by name only (an older repository queue)
+                        actions += repo.resolve_queue(str(want["queue"])).actions
                 return actions
 
             async with self.lock:
@@ -156,13 +162,13 @@ class RepositoryManager:
         display = self.chinit.admin.display
         return await trio.to_thread.run_sync(read_config, display, self.qmgr)
 
-    def _read_repository(self) -> tuple[list[Any], list[Subscription], list[str]]:
+    def _read_repository(self) -> tuple[list[Any], list[Subscription], list[dict[str, Any]]]:
         """The repository queue (browsed; it stays as it is): the records, the subscriptions
-        held for others, and the names this queue manager asked for."""
+        held for others, and those this queue manager made (``_held``)."""
         assert self._reposq is not None
         out: list[Any] = []
         subscriptions: list[Subscription] = []
-        wanted: list[str] = []
+        wanted: list[dict[str, Any]] = []
         options = CMQC.MQGMO_BROWSE_FIRST
         while True:
             md = mqpy.MD()
@@ -175,9 +181,12 @@ class RepositoryManager:
                 raise
             options = CMQC.MQGMO_BROWSE_NEXT
             if md.Format.rstrip(b" \x00").decode("latin-1") == REQUEST_FORMAT:
+                self._held_now[md.CorrelId] = None  # rewritten, or removed, at start
                 try:
-                    wanted.append(str(json.loads(data)["queue"]))
-                except (ValueError, KeyError, TypeError):
+                    want = json.loads(data)
+                    if isinstance(want, dict) and "queue" in want:
+                        wanted.append(want)
+                except ValueError:
                     pass
                 continue
             try:
@@ -187,6 +196,7 @@ class RepositoryManager:
             if isinstance(body, (ClusterQmgrRecord, ClusterQueueRecord, DeletionRecord)):
                 out.append(body)
             elif isinstance(body, Subscription):
+                self._held_now[md.CorrelId] = None
                 subscriptions.append(body)
 
     # ------------------------------------------------------------------ local definitions
@@ -262,6 +272,23 @@ class RepositoryManager:
 
     # ------------------------------------------------------------------ actions
 
+    def _held(self) -> dict[bytes, tuple[bytes, str]]:
+        """What the repository queue keeps besides records, so a restart finds it: the
+        subscriptions held for others, and those this queue manager made, with their age.
+        A unit of work writes what changed and removes what went (expired, REFRESH,
+        FORCEREMOVE)."""
+        repo = self.repo
+        assert repo is not None
+        out: dict[bytes, tuple[bytes, str]] = {}
+        for sub in repo.subscribers():
+            out[record_correl_id(("SUB", *sub.key))] = (encode(sub), CLUSTER_RECORD_FORMAT)
+        for (cluster, kind, name), (made, referenced) in repo.wanted().items():
+            body = json.dumps({"request": "WANT", "queue": name, "cluster": cluster,
+                               "kind": kind, "made": made, "referenced": referenced})
+            out[record_correl_id(("WANT", cluster, kind, name))] = (body.encode(),
+                                                                    REQUEST_FORMAT)
+        return out
+
     def _memento(self) -> tuple[Any, ...]:
         assert self.repo is not None
         return (self.repo.snapshot(), dict(self.auto), list(self._also_keep), self.config)
@@ -281,10 +308,17 @@ class RepositoryManager:
         memento = self._memento()
         try:
             actions = await compute()
+            held = self._held()
+            for correl_id in sorted(set(self._held_now) - set(held)):
+                self._also_keep.append((correl_id, None, CLUSTER_RECORD_FORMAT))
+            for correl_id, (body, fmt) in sorted(held.items()):
+                if self._held_now.get(correl_id) != (body, fmt):
+                    self._also_keep.append((correl_id, body, fmt))
             started, stopped, receivers = await _mqi(self._execute_sync, actions)
         except BaseException:
             self._undo(memento)
             raise
+        self._held_now = held
         for channel in started:
             self._start(channel)
         for channel in stopped:
@@ -461,11 +495,7 @@ class RepositoryManager:
                 actions = self._reconfigure(await self._read_config())
             elif kind == "WANT":
                 queue = str(request.get("queue", ""))
-                before = repo.subscriptions()
                 actions = list(repo.resolve_queue(queue).actions)
-                if repo.subscriptions() != before:  # a new one: remembered across restarts
-                    self._also_keep.append((record_correl_id(("WANT", queue)), data,
-                                            REQUEST_FORMAT))
             else:
                 await _mqi(self._dead_letter, md, data)
         else:
@@ -475,13 +505,6 @@ class RepositoryManager:
                 command = None
             if isinstance(command, ClusterCommand):
                 actions = repo.receive(command)
-                sub = command.body
-                if isinstance(sub, Subscription) and repo.is_full(sub.cluster) and \
-                        sub.subscriber_qmid != repo.qmid and \
-                        sub.kind is not SubscriptionKind.ALL:
-                    # held for a partial repository: it must survive a restart
-                    self._also_keep.append((record_correl_id(("SUB", *sub.key)),
-                                            encode(sub), CLUSTER_RECORD_FORMAT))
             else:
                 await _mqi(self._dead_letter, md, data)
                 self.chinit.log("AMQ9430E", "A message that is not a repository message was "

@@ -273,6 +273,24 @@ class Repository:
         """Subscriptions this full repository holds for others."""
         return sorted(self._subscribers.values(), key=lambda s: s.key)
 
+    def wanted(self) -> dict[tuple[str, str, str], tuple[float, bool]]:
+        """Subscriptions this partial repository made: (cluster, kind, name) -> (when
+        made, referenced since), what a restart needs to keep their lifetimes."""
+        return {(c, k.value, n): (w.made, w.referenced) for (c, k, n), w in
+                self._wanted.items()}
+
+    def load_wanted(self, cluster: str, kind: str, name: str, made: float,
+                    referenced: bool) -> list[Action]:
+        """Restart: a subscription this queue manager made (``wanted``), kept with its age
+        and sent again to the full repositories (a duplicate changes nothing there)."""
+        if cluster not in self.clusters or self.is_full(cluster):
+            return []
+        sub_kind = SubscriptionKind(kind)
+        self._wanted[(cluster, sub_kind, name)] = _Wanted(made, referenced)
+        actions: list[Action] = []
+        self._subscribe_targets(self._subscription(cluster, sub_kind, name), actions)
+        return actions
+
     # --- configuration: CLUSRCVR, CLUSSDR, REPOS, clustered queues ------------------------
 
     def define_cluster_receiver(self, channel: str, conname: str, clusters: Iterable[str], *,

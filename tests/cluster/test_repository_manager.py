@@ -464,3 +464,64 @@ async def test_messages_for_a_channel_no_longer_defined_are_rerouted_or_dead_let
     dlh = mqpy.DLH().unpack(data)
     assert dlh.Reason == CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR and data.endswith(b"bound")
     assert dlh.DestQMgrName.rstrip(b" \x00") == b"QM7"
+
+
+async def test_dropped_subscriptions_do_not_come_back_after_a_restart(qm1):
+    """Given full repository QM1 of INV holding QM9's subscription to INVQ, and partial
+    repository QM1 of INV2 and INV3 having asked for INVQ, when REFRESH CLUSTER(INV) drops
+    the subscription held and REFRESH CLUSTER(INV2) the one made there, then after a
+    restart of the channel initiator (a day later) neither is held again (their messages
+    went from SYSTEM.CLUSTER.REPOSITORY.QUEUE with them), and the one made in INV3 keeps the
+    time it was made.
+    spec: operations-dlq-clusters 7.24, 7.26"""
+    from mqpy_chinit.cluster.records import DAY, ClusterCommand, Subscription, SubscriptionKind
+    from mqpy_chinit.cluster.records import encode as encode_record
+
+    now = [1_000_000.0]
+
+    def connect():
+        return mqpy.embedded("QM1", data_path=qm1.root, create=False)
+
+    async def started(nursery) -> ChannelInitiator:
+        ci = ChannelInitiator("QM1", connect, EngineAdmin(qm1),
+                              cluster_cache=cache_path(qm1.qmdir),
+                              cluster_clock=lambda: now[0])
+        await nursery.start(ci.run, [("127.0.0.1", 0)])
+        await _until(lambda: ci.cluster is not None and ci.cluster.repo is not None, "manager")
+        return ci
+
+    async with trio.open_nursery() as nursery:
+        ci = await started(nursery)
+        await _mqsc(qm1, "ALTER QMGR REPOS(INV)")
+        await _mqsc(qm1, f"DEFINE CHANNEL(TO.QM1) CHLTYPE(CLUSRCVR) "
+                         f"CONNAME('127.0.0.1({ci.ports[0]})') CLUSTER(INV)")
+        await _mqsc(qm1, f"DEFINE CHANNEL(TO.QM1B) CHLTYPE(CLUSRCVR) "
+                         f"CONNAME('127.0.0.1({ci.ports[0]})') CLUSTER(INV2)")
+        await _mqsc(qm1, f"DEFINE CHANNEL(TO.QM1C) CHLTYPE(CLUSRCVR) "
+                         f"CONNAME('127.0.0.1({ci.ports[0]})') CLUSTER(INV3)")
+        await _until(lambda: ci.cluster.repo.clusters == {"INV", "INV2", "INV3"} and
+                     ci.cluster.repo.is_full("INV"), "the memberships")
+        sub = Subscription("INV", SubscriptionKind.QUEUE, "INVQ", "QM9", "QM9_id", "TO.QM9",
+                           published=now[0], expiry=now[0] + 30 * DAY)
+        qm = connect()
+        qm.put1("SYSTEM.CLUSTER.COMMAND.QUEUE",
+                encode_record(ClusterCommand("QM9", "QM9_id", sub)),
+                mqpy.MD(Format=b"MQPYCLUS"))
+        qm.disconnect()
+        await _until(lambda: ci.cluster.repo.subscribers(), "the subscription")
+        with pytest.raises(mqpy.MQMIError):  # INV2 and INV3: partial, they ask for INVQ
+            connect().put1("INVQ", b"x")
+        await _until(lambda: {("INV2", "QUEUE", "INVQ"), ("INV3", "QUEUE", "INVQ")} <=
+                     set(ci.cluster.repo.subscriptions()), "the names asked for")
+        made = ci.cluster.repo.wanted()[("INV3", "QUEUE", "INVQ")][0]
+        assert (await _mqsc(qm1, "REFRESH CLUSTER(INV)"))[0].startswith("AMQ8598I")
+        assert ci.cluster.repo.subscribers() == []
+        assert (await _mqsc(qm1, "REFRESH CLUSTER(INV2)"))[0].startswith("AMQ8598I")
+        now[0] += DAY
+        nursery.cancel_scope.cancel()
+    async with trio.open_nursery() as nursery:
+        ci = await started(nursery)
+        assert ci.cluster.repo.subscribers() == []
+        assert ci.cluster.repo.subscriptions() == [("INV3", "QUEUE", "INVQ")]
+        assert ci.cluster.repo.wanted()[("INV3", "QUEUE", "INVQ")][0] == made
+        nursery.cancel_scope.cancel()
