@@ -648,7 +648,8 @@ class MQSCProcessor:
             done = "AMQ8598I"
         else:
             request.update(command="CLUSTER_RESET", qmname=str(params.get("QMNAME") or ""),
-                           qmid=str(params.get("QMID") or ""))
+                           qmid=str(params.get("QMID") or ""),
+                           queues=params.get("QUEUES") == "YES")
             done = "AMQ8599I"
         reply = self._chinit(request)
         if not reply.get("ok"):

@@ -721,7 +721,8 @@ class RepositoryManager:
                                             in_doubt_channels=keep)
                 return actions
             return repo.reset_cluster(cluster, qmname=str(request.get("qmname", "")),
-                                      qmid=str(request.get("qmid", "")))
+                                      qmid=str(request.get("qmid", "")),
+                                      queues=bool(request.get("queues")))
 
         async with self.lock:
             try:

@@ -178,6 +178,7 @@ class DeletionRecord:
     published: float = 0.0
     sequence: int = 0
     expiry: float = 0.0
+    queues: bool = False  # a forced QMGR deletion that takes its queues (QUEUES(YES))
 
     @property
     def key(self) -> tuple[str, ...]:

@@ -462,12 +462,14 @@ class Repository:
         self._register_all(actions)
         return actions
 
-    def reset_cluster(self, cluster: str, *, qmname: str = "", qmid: str = "") -> list[Action]:
-        """RESET CLUSTER(cluster) QMNAME|QMID ACTION(FORCEREMOVE) (spec 7.25).
+    def reset_cluster(self, cluster: str, *, qmname: str = "", qmid: str = "",
+                      queues: bool = False) -> list[Action]:
+        """RESET CLUSTER(cluster) QMNAME|QMID ACTION(FORCEREMOVE) [QUEUES(NO|YES)] (7.25).
 
-        Full repositories only. Every member is told the queue manager and its queues are
-        deleted; that deletes the auto-defined CLUSSDRs to it everywhere. If it is still alive
-        and publishes again, it rejoins (its newer records win).
+        Full repositories only. Every member is told the queue manager is deleted; that
+        deletes the auto-defined CLUSSDRs to it everywhere. Its cluster queues go too only
+        with QUEUES(YES) (IBM's default is NO: they stay known, unusable without their host).
+        If it is still alive and publishes again, it rejoins (its newer records win).
         """
         if not self.is_full(cluster):
             raise ClusterCommandError(CMQCFC.MQRCCF_ACTION_VALUE_ERROR,
@@ -487,7 +489,7 @@ class Repository:
         now = self._clock()
         marker = DeletionRecord("QMGR", cluster, victim.qmgr, victim.qmid, forced=True,
                                 published=now, sequence=victim.sequence + 1,
-                                expiry=now + RECORD_LIFETIME)
+                                expiry=now + RECORD_LIFETIME, queues=queues)
         # everyone who may hold it: every known member, the victim excepted
         audience = sorted((r for r in self._live_qmgr_records(cluster)
                            if r.qmid not in (self.qmid, victim.qmid)), key=lambda r: r.qmgr)
@@ -912,13 +914,15 @@ class Repository:
     # --- internals: applying records and keeping channels ------------------------------
 
     def _apply(self, record: Record, actions: list[Action]) -> tuple[bool, Record | None]:
-        """Newest version wins; a forced queue-manager deletion takes its queues with it."""
+        """Newest version wins; a forced queue-manager deletion with QUEUES(YES) takes its
+        queues with it."""
         old = self._records.get(record.key)
         if old is not None and old.version >= record.version:
             return False, old
         self._records[record.key] = record
         actions.append(PersistRecord(record))
-        if isinstance(record, DeletionRecord) and record.kind == "QMGR" and record.forced:
+        if isinstance(record, DeletionRecord) and record.kind == "QMGR" and record.forced \
+                and record.queues:
             for key, queue in list(self._records.items()):
                 if isinstance(queue, ClusterQueueRecord) and queue.cluster == record.cluster \
                         and queue.qmid == record.qmid:

@@ -446,12 +446,13 @@ def test_messages_of_a_failed_channel_are_rerouted(cluster):
 def test_forceremove_only_on_a_full_repository(cluster):
     """Given the cluster, when RESET CLUSTER(INV) QMNAME(QM4) ACTION(FORCEREMOVE) is issued
     on partial repository QM3, then it is refused; issued on full repository QM1 (after QM4
-    has ended), QM4 disappears from DISPLAY CLUSQMGR on QM1 and QM2 and its INVQ from
-    DISPLAY QCLUSTER.  spec: operations-dlq-clusters 7.25"""
+    has ended) with QUEUES(YES), QM4 disappears from DISPLAY CLUSQMGR on QM1 and QM2 and
+    its INVQ from DISPLAY QCLUSTER.  spec: operations-dlq-clusters 7.25"""
     out = cluster.mqsc("QM3", "RESET CLUSTER(INV) QMNAME(QM4) ACTION(FORCEREMOVE)\n")
     assert out.returncode != 0 and "AMQ8101S" in out.stdout, out.stdout
     cluster.kill("QM4")
-    out = cluster.mqsc("QM1", "RESET CLUSTER(INV) QMNAME(QM4) ACTION(FORCEREMOVE)\n")
+    out = cluster.mqsc("QM1", "RESET CLUSTER(INV) QMNAME(QM4) ACTION(FORCEREMOVE) "
+                              "QUEUES(YES)\n")
     assert "AMQ8599I" in out.stdout, out.stdout
     for full in ("QM1", "QM2"):
         wait_for(f"QM4 gone at {full}",

@@ -127,10 +127,11 @@ def test_reset_cluster_forceremove_removes_the_queue_manager_everywhere():
     net.offline.add("QM9")
     for name in ("FR1", "FR2", "P1", "P2"):
         net.actions[name].clear()
-    net.do("FR1", net.repos["FR1"].reset_cluster(CLUSTER, qmname="QM9"))
+    net.do("FR1", net.repos["FR1"].reset_cluster(CLUSTER, qmname="QM9", queues=True))
     for name in ("FR1", "FR2", "P1", "P2"):
         assert "QM9" not in clusqmgrs(net, name), name
         assert "QM9" not in {i.qmgr for i in net.repos[name].queue_instances("Q1")}
+        assert "QM9" not in {r["CLUSQMGR"] for r in net.repos[name].display_qcluster()}
         assert "TO.QM9" not in net.auto_channels(name)
     assert any(isinstance(a, DeleteAutoClussdr) and a.channel == "TO.QM9"
                for a in net.actions["P1"])
@@ -170,3 +171,19 @@ def test_reposnl_makes_a_full_repository_of_each_cluster_named():
     repo = Repository("QM1", "QM1_X", lambda: 0.0)
     repo.set_repos(reposnl=["A", "B"])
     assert repo.is_full("A") and repo.is_full("B") and not repo.is_full("C")
+
+
+def test_reset_cluster_without_queues_keeps_the_queue_records():
+    """spec: operations-dlq-clusters 7.25; IBM's QUEUES(NO), the default: the force-removed
+    queue manager goes, its cluster queues stay known (DISPLAY QCLUSTER) but, with no way
+    to their host, no put chooses them."""
+    net = _with_queue_everywhere()
+    net.add("QM9")
+    net.join("QM9", "FR1")
+    net.do("QM9", net.repos["QM9"].advertise_queue("Q1", [CLUSTER]))
+    net.offline.add("QM9")
+    net.do("FR1", net.repos["FR1"].reset_cluster(CLUSTER, qmname="QM9"))
+    for name in ("FR1", "FR2"):
+        assert "QM9" not in clusqmgrs(net, name), name
+        assert "QM9" in {r["CLUSQMGR"] for r in net.repos[name].display_qcluster()}, name
+        assert "QM9" not in {i.qmgr for i in net.repos[name].queue_instances("Q1")}
