@@ -31,6 +31,8 @@ from .workload import QueueInstance, RoundRobinState, choose_destination, effect
 CACHE_FILE = "cluster.cache"
 #: An unknown name is asked for at most this often (seconds).
 ASK_AGAIN_AFTER = 5.0
+#: An MQPUT (BIND_NOT_FIXED) looks at the file at most this often; MQOPEN always does.
+PUT_RECHECK = 0.1
 
 
 @attrs.define
@@ -89,8 +91,14 @@ class CacheDirectory:
         self._cache = Cache()
         self._rr = RoundRobinState()
         self._asked: dict[str, float] = {}
+        self._checked = -1e9  # time.monotonic() of the last stat
 
-    def _current(self) -> Cache:
+    def _current(self, max_age: float = 0.0) -> Cache:
+        """The cache, re-read if the file changed (looked at if not within ``max_age``)."""
+        now = time.monotonic()
+        if now - self._checked < max_age:
+            return self._cache
+        self._checked = now
         try:
             st = os.stat(self.path)
         except OSError:
@@ -135,7 +143,7 @@ class CacheDirectory:
         if route.fixed:
             return route
         with self._lock:
-            cache = self._current()
+            cache = self._current(PUT_RECHECK)
             instances = _instances(cache, route.queue)
             if not instances:
                 from mqpy.errors import MQMIError

@@ -105,6 +105,7 @@ class RepositoryManager:
         self._reposq: mqpy.Queue | None = None
         self._xmitq: mqpy.Queue | None = None
         self._cache: bytes | None = None
+        self._cache_seen: tuple[object, ...] = ()
         self._cache_lock = trio.Lock()
         self._rr = RoundRobinState()  # for re-routing only; MQPUTs use the engine's
         self._also_keep: list[tuple[bytes, bytes | None, str]] = []  # with the next actions
@@ -429,8 +430,15 @@ class RepositoryManager:
                      clwluseq=self.config.clwluseq, clwlmruc=self.config.clwlmruc,
                      queues=queues, qmgrs=qmgrs, channels=self.channel_states())
 
+    def _cache_inputs(self) -> tuple[object, ...]:
+        """What the cache depends on besides the repository (whose every change goes
+        through a unit of work, which writes the cache): the channels' states, and the
+        clock (records expire), by the minute. The watcher rebuilds only when they moved."""
+        return (self.channel_states(), int(self.clock() // 60))
+
     async def _write_cache(self) -> None:
         async with self._cache_lock:
+            self._cache_seen = self._cache_inputs()
             data = self.cache()
             raw = data.to_bytes()
             if raw != self._cache:
@@ -553,8 +561,9 @@ class RepositoryManager:
                             self.chinit.log("AMQ9999W", f"{dead} message(s) bound to the "
                                             f"queue manager of deleted cluster channel "
                                             f"'{channel}' put on the dead-letter queue.")
-                if self._cache is not None and self.repo is not None:
-                    await self._write_cache()
+                if self._cache is not None and self.repo is not None and \
+                        self._cache_inputs() != self._cache_seen:
+                    await self._write_cache()  # a channel's state changed, or time passed
                 # a queue manager in no cluster has little to watch
                 member = self.repo is not None and bool(self.repo.clusters)
                 await trio.sleep(WATCH_INTERVAL if member else 4 * WATCH_INTERVAL)
