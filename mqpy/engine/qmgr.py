@@ -909,6 +909,9 @@ class Connection:
                 res = resolution.resolve(eng.catalog, eng.name, name, qmname)
             except MQMIError as err:
                 res, route = self._cluster_open(err, name, qmname, options)
+            else:
+                if eng.cluster is not None and res.target.attributes.get("PUT") == "DISABLED":
+                    res, route = self._around_put_disabled(res, name, qmname, options)
             obj, base = res.opened, res.target
             # a cluster queue hosted elsewhere is authorised on the cluster transmission
             # queue (IBM's default, ClusterQueueAccessControl=Xmitq)
@@ -969,12 +972,34 @@ class Connection:
                                                               .encode()), request,
                                 dead_letter=False)
             raise err
+        return self._cluster_resolved(name, route), route
+
+    def _around_put_disabled(self, res: resolution.Resolved, name: str, qmname: str,
+                             options: int) -> tuple[resolution.Resolved, ClusterRoute | None]:
+        """A clustered local queue that is put-inhibited is not "the local instance" the
+        workload algorithm prefers (IBM: CLWLUSEQ(LOCAL) applies only to a put-enabled
+        one): an MQOPEN for output goes to another instance if the cluster has one."""
+        target = res.target
+        clustered = str(target.attributes.get("CLUSTER") or "").strip() or \
+            str(target.attributes.get("CLUSNL") or "").strip()
+        if (not clustered or target.objtype != "QLOCAL" or res.opened is not target
+                or (qmname and qmname != self.engine.name)
+                or options & (_INPUT_OPTS | CMQC.MQOO_BROWSE | CMQC.MQOO_INQUIRE
+                              | CMQC.MQOO_SET)):
+            return res, None
+        route = self.engine.cluster.open(name, "", options)  # type: ignore[union-attr]
+        if route is None:
+            return res, None  # no other instance: MQPUT says 2051
+        return self._cluster_resolved(name, route), route
+
+    def _cluster_resolved(self, name: str, route: ClusterRoute) -> resolution.Resolved:
+        eng = self.engine
         xmitq = eng.catalog.queue_def(route.xmitq)
         if xmitq is None or xmitq.objtype != "QLOCAL":
             raise _fail(CMQC.MQRC_UNKNOWN_XMIT_Q)
         opened = ObjectDef("QCLUSTER", name, {"DEFPSIST": "YES" if route.defpsist else "NO",
                                               "DEFPRTY": route.defprty})
-        return resolution.Resolved(opened, xmitq, route.remote_q, route.remote_qm), route
+        return resolution.Resolved(opened, xmitq, route.remote_q, route.remote_qm)
 
     def _create_dynamic(self, model: ObjectDef, dyn_name: str) -> tuple[ObjectDef, str]:
         eng = self.engine

@@ -204,3 +204,26 @@ def test_a_stale_local_instance_in_the_cache_is_not_chosen(qm1):
         q.put(b"m%d" % i)
     qm.disconnect()
     assert {c for c, *_ in _sctq(qm1)} == {"TO.QM2"}
+
+
+def test_a_put_disabled_local_instance_gives_way_to_a_remote_one(qm1):
+    """Given INVQ defined here with CLUSTER(INV) and PUT(DISABLED), and an enabled instance
+    on QM2, when an application puts to INVQ, then the message goes to QM2 (IBM: the local
+    instance is preferred only when it is put-enabled); with no other instance the put
+    fails MQRC_PUT_INHIBITED (2051).  spec: operations-dlq-clusters 4 (put-disabled)"""
+    qm1.define("QLOCAL", "INVQ", {"CLUSTER": "INV", "PUT": "DISABLED"})
+    qm1.test_cache(INVQ=[_instance("QM1", local=True, put_enabled=False),
+                         _instance("QM2")])
+    qm = _connect(qm1)
+    try:
+        qm.put1("INVQ", b"elsewhere")
+        q = mqpy.Queue(qm, "INVQ", CMQC.MQOO_OUTPUT | CMQC.MQOO_BIND_NOT_FIXED)
+        q.put(b"elsewhere too")
+        q.close()
+        assert [(c, rq) for c, rq, *_ in _sctq(qm1)] == [("TO.QM2", "INVQ")] * 2
+        qm1.test_cache(INVQ=[_instance("QM1", local=True, put_enabled=False)])
+        with pytest.raises(mqpy.MQMIError) as e:
+            qm.put1("INVQ", b"nowhere")
+        assert e.value.reason == CMQC.MQRC_PUT_INHIBITED
+    finally:
+        qm.disconnect()
