@@ -23,7 +23,10 @@ repository (``repository.py``) against real queues and channels.
 
 Every step that gets a command message, changes the repository queue and puts on the
 transmission queue is one unit of work: a crash in between redoes it, and records are
-versioned, so a redelivered update changes nothing.
+versioned, so a redelivered update changes nothing. The unit of work covers the manager's
+memory too: if it is backed out, the repository goes back to where it was, so the update
+that comes again is applied again (``_unit_of_work``). The channel initiator restarts the
+manager if it fails (``ChannelInitiator._repository_manager``).
 """
 
 from __future__ import annotations
