@@ -203,22 +203,21 @@ class _Session:
         if qmgr and qmgr != self.engine.name:
             raise MQMIError(_FAILED, CMQC.MQRC_Q_MGR_NAME_ERROR)
         peer = _peer_user(self.stream.socket)
-        user, password, channel = peer, None, None
+        args: dict[str, Any] = {"user": peer}
         if sec is not None:
             if sec.asserts_identity and not self._privileged(peer):
                 # connecting on behalf of a client: the channel initiator, never an application
                 self._refused_assertion(peer, appl)
                 raise MQMIError(_FAILED, CMQC.MQRC_NOT_AUTHORIZED)
-            user, password, channel = sec.identity(peer)
+            args = sec.connect_args(peer)
             if sec.asserts_identity and not sec.channel and sec.credentials is None \
                     and sec.user == self._owner():
-                user = None  # the owner's own MQ process (channel initiator): trusted
-        if password is not None:  # scrypt: tens of milliseconds, not in the event loop
+                args["user"] = None  # the owner's own MQ process (channel initiator): trusted
+        if args.get("password") is not None:  # scrypt: tens of milliseconds, not in the loop
             self.conn = await self._thread(functools.partial(
-                self.engine.connect, appl or None, user=user, password=password,
-                channel=channel))
+                self.engine.connect, appl or None, **args))
         else:
-            self.conn = self.engine.connect(appl or None, user=user, channel=channel)
+            self.conn = self.engine.connect(appl or None, **args)
         return mqiproto.encode_reply(d.verb, [(self.engine.name, appl)], hobj=self.conn.hconn)
 
     @staticmethod

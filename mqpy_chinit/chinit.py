@@ -93,10 +93,8 @@ class EngineAdmin:
 
     def connect_for(self, security: Any, appl: str = "") -> mqpy.QueueManager:
         """MQCONN as ``security`` says (the engine's policy checks it), for a client."""
-        user, password, channel = security.identity(None)
         qm = mqpy.QueueManager(None)
-        qm._conn = self.engine.connect(appl or None, user=user, password=password,
-                                       channel=channel)
+        qm._conn = self.engine.connect(appl or None, **security.connect_args(None))
         qm._name = self.engine.name
         return qm
 

@@ -43,7 +43,7 @@ from mqpy.errorlog import ErrorLog
 from mqpy.errors import MQMIError
 from mqpy.security import authority as oam
 from mqpy.security import chlauth
-from mqpy.security.users import ADMIN_GROUP, UserFile, users_path
+from mqpy.security.users import ADMIN_GROUP, UserFile, mq_user_id, users_path
 
 __all__ = [
     "DEFAULT_AUTHINFO",
@@ -261,6 +261,33 @@ def _fields(r: chlauth.ChlauthRecord) -> dict[str, object]:
     return attrs.asdict(r, recurse=False)
 
 
+# ------------------------------------------------------------------ connection authentication
+
+
+def connauth_mode(eng, channel: str | None) -> str:  # noqa: ANN001
+    """CHCKCLNT (``channel`` given) or CHCKLOCL of the QMGR CONNAUTH AUTHINFO: NONE,
+    OPTIONAL, REQUIRED or REQDADM; NONE when CONNAUTH is blank; MISCONFIGURED when it names
+    no IDPWOS AUTHINFO (every connection is then refused)."""
+    name = str(eng.catalog.qmgr.get("CONNAUTH", "") or "")
+    if not name:
+        return "NONE"
+    ai = eng.catalog.lookup("AUTHINFO", name)
+    if ai is None or ai.attributes.get("AUTHTYPE", "IDPWOS") != "IDPWOS":
+        return "MISCONFIGURED"
+    key = "CHCKCLNT" if channel else "CHCKLOCL"
+    return str(ai.attributes.get(key, "OPTIONAL"))
+
+
+def _adopts(eng, *, client: bool) -> bool:  # noqa: ANN001
+    """Does an authenticated MQCSP user become the connection's user? Only when CONNAUTH
+    authenticates this kind of connection (``client``: CHCKCLNT, else CHCKLOCL) at all, and
+    its AUTHINFO says ADOPTCTX(YES)."""
+    if connauth_mode(eng, "client" if client else None) in ("NONE", "MISCONFIGURED"):
+        return False
+    ai = eng.catalog.lookup("AUTHINFO", str(eng.catalog.qmgr.get("CONNAUTH", "")))
+    return str(ai.attributes.get("ADOPTCTX", "YES")) == "YES"
+
+
 # ------------------------------------------------------------------ channels
 
 
@@ -335,14 +362,7 @@ class SecurityPolicy:
     # -------------------------------------------------------------- helpers
 
     def _connauth_mode(self, channel: str | None) -> str:
-        name = str(self.engine.catalog.qmgr.get("CONNAUTH", "") or "")
-        if not name:
-            return "NONE"
-        ai = self.engine.catalog.lookup("AUTHINFO", name)
-        if ai is None or ai.attributes.get("AUTHTYPE", "IDPWOS") != "IDPWOS":
-            return "MISCONFIGURED"
-        key = "CHCKCLNT" if channel else "CHCKLOCL"
-        return str(ai.attributes.get(key, "OPTIONAL"))
+        return connauth_mode(self.engine, channel)
 
     def _fail_auth(self, user: str, appl_name: str) -> MQMIError:
         self.errors.write(messages.AMQ5534, inserts={"user": user, "appl": appl_name.strip()})
@@ -364,19 +384,34 @@ class SecurityPolicy:
     # -------------------------------------------------------------- Authority protocol
 
     def check_connect(self, user: str, password: str | None, appl_name: str,
-                      channel: str | None) -> None:
+                      channel: str | None, *, asserted: str, adopted: bool = False) -> str:
+        """CONNAUTH, then connect authority; the user the connection runs as.
+
+        An MQCSP (``password`` given) is authenticated unless CONNAUTH is off for this kind
+        of connection (then it is ignored, never adopted); once authenticated, a bindings
+        connection adopts its user with ADOPTCTX(YES). A channel connection runs as
+        ``asserted``: the channel initiator has already applied ADOPTCTX and CHLAUTH
+        (:func:`channel_decision`), and ``adopted`` says that user came from the MQCSP, whose
+        password must then be right whatever CHCKCLNT says."""
         mode = self._connauth_mode(channel)
         if mode == "MISCONFIGURED":
             raise self._fail_auth(user, appl_name)
-        required = mode == "REQUIRED" or (mode == "REQDADM" and self.users.is_admin(user))
-        if mode != "NONE":
-            if password is not None:
-                if not self.users.verify(user, password):
-                    raise self._fail_auth(user, appl_name)
-            elif required:
-                raise self._fail_auth(user, appl_name)
-        if "connect" not in self._authorities(user, "qmgr", self.engine.name):
-            raise self._insufficient(user, self.engine.name, ["connect"])
+        base = mq_user_id(asserted if password is not None else user)
+        if base is None:
+            raise self._fail_auth(user if password is None else asserted, appl_name)
+        run_as = base
+        if password is None:
+            if mode == "REQUIRED" or (mode == "REQDADM" and self.users.is_admin(base)):
+                raise self._fail_auth(base, appl_name)
+        elif mode != "NONE" or adopted:
+            csp = mq_user_id(user)
+            if csp is None or not self.users.verify(csp, password):
+                raise self._fail_auth(csp or user, appl_name)
+            if channel is None and _adopts(self.engine, client=False):
+                run_as = csp
+        if "connect" not in self._authorities(run_as, "qmgr", self.engine.name):
+            raise self._insufficient(run_as, self.engine.name, ["connect"])
+        return run_as
 
     def check_open(self, user: str, objtype: str, name: str, options: int) -> None:
         on_obj, on_qmgr = oam.open_requirements(options)

@@ -111,3 +111,78 @@ def test_authenticated_user_without_connect_authority_is_2035(secured):
     secured.users.add("bob", "bob-pw")
     refused(lambda: secured.eng.connect("app", user="bob", password="bob-pw"))
     assert "AMQ8077W: Entity 'bob' has insufficient authority" in secured.errors()
+
+
+# ------------------------------------------------------------------ adopting the MQCSP user
+
+
+@pytest.fixture
+def admin2(alice):
+    """alice plus admin2, a member of mqm (every authority) with a password."""
+    alice.users.add("admin2", "admin2-pw", ["mqm"])
+    return alice
+
+
+def _owner() -> bytes:
+    from mqpy.security import owner
+
+    return owner()[:12].encode("latin-1")
+
+
+@pytest.mark.parametrize("how", ["CHCKLOCL(NONE)", "CONNAUTH blank"])
+def test_unchecked_mqcsp_user_is_not_adopted(admin2, how):
+    """Given no password checking (CHCKLOCL(NONE), or QMGR CONNAUTH blank), when an
+    application connects with admin2's user id and a wrong password, then it connects as
+    itself, never as admin2: IBM adopts an MQCSP user only after authenticating it."""
+    if how == "CONNAUTH blank":
+        admin2.eng.alter_qmgr({"CONNAUTH": ""})
+    else:
+        set_check(admin2, CHCKLOCL="NONE")
+    conn = admin2.eng.connect("app", user="admin2", password="WRONG")
+    assert conn.user.strip() == _owner()
+    conn.disconnect()
+
+
+def test_unchecked_mqcsp_user_is_not_adopted_on_a_channel(admin2):
+    """Given CHCKCLNT(NONE), when a SVRCONN connects for alice with admin2's MQCSP and a
+    wrong password, then the connection runs as alice."""
+    set_check(admin2, CHCKCLNT="NONE")
+    conn = admin2.eng.connect("c", user="admin2", password="WRONG", channel="APP.SVRCONN",
+                              asserted="alice")
+    assert conn.user.strip() == b"alice"
+    conn.disconnect()
+
+
+def test_adoptctx_no_authenticates_but_keeps_the_asserted_user(admin2):
+    """Given ADOPTCTX(NO), when alice's application gives admin2's right password, then the
+    password is checked (a wrong one is 2035) but the connection runs as alice."""
+    set_check(admin2, ADOPTCTX="NO")
+    refused(lambda: admin2.eng.connect("app", user="admin2", password="WRONG",
+                                       asserted="alice"))
+    conn = admin2.eng.connect("app", user="admin2", password="admin2-pw", asserted="alice")
+    assert conn.user.strip() == b"alice"
+    conn.disconnect()
+
+
+def test_adoptctx_yes_adopts_the_authenticated_user(admin2):
+    """Given ADOPTCTX(YES) (IBM's default), when alice's application gives admin2's right
+    password, then the connection runs as admin2."""
+    conn = admin2.eng.connect("app", user="admin2", password="admin2-pw", asserted="alice")
+    assert conn.user.strip() == b"admin2"
+    conn.disconnect()
+
+
+def test_channel_user_derived_from_the_mqcsp_is_always_authenticated(admin2):
+    """Given CHCKCLNT(NONE), when the channel initiator says the user it decided on came from
+    the MQCSP (``adopted``), then the password is checked anyway: a wrong one is 2035."""
+    set_check(admin2, CHCKCLNT="NONE")
+    refused(lambda: admin2.eng.connect("c", user="admin2", password="WRONG",
+                                       channel="APP.SVRCONN", asserted="admin2",
+                                       adopted=True))
+
+
+def test_mqcsp_user_that_is_not_a_user_id_is_refused(admin2):
+    """Given a user id with embedded blanks ('alice' + 7 blanks + 'zz': 12 characters
+    would read as alice), when it connects with alice's password, then 2035."""
+    refused(lambda: admin2.eng.connect("app", user="alice" + " " * 7 + "zz",
+                                       password=ALICE_PW))

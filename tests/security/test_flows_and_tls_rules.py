@@ -50,10 +50,17 @@ def test_bindings_mqconn_without_security_is_mq_s_120_bytes():
     assert len(plain.body) == 120
     assert mqiproto.decode_request(plain).values == (("QM1", "app"), None)
     sec = mqiproto.ConnSecurity(userid.Credentials("alice", "pw"))
-    assert not sec.asserts_identity and sec.identity("root") == ("alice", "pw", None)
+    assert not sec.asserts_identity
+    assert sec.connect_args("root") == {"user": "alice", "password": "pw", "channel": None,
+                                        "asserted": "root", "adopted": False}
     asserted = mqiproto.ConnSecurity(None, user="bob", channel="APP.SVRCONN")
-    assert asserted.asserts_identity and asserted.identity("root") == ("bob", None,
-                                                                        "APP.SVRCONN")
+    assert asserted.asserts_identity
+    assert asserted.connect_args("root") == {"user": "bob", "password": None,
+                                             "channel": "APP.SVRCONN"}
+    adopted = mqiproto.ConnSecurity(userid.Credentials("alice", "pw"), user="alice",
+                                    channel="APP.SVRCONN", adopted=True)
+    request = mqiproto.encode_request(SegmentType.MQCONN, [("QM1", "app"), adopted])
+    assert mqiproto.decode_request(request).values[1] == adopted
 
 
 # ---------------------------------------------------------------- TLS rules
