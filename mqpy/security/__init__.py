@@ -294,26 +294,38 @@ def _adopts(eng, *, client: bool) -> bool:  # noqa: ANN001
 def check_channel(eng, channel: str, address: str, *, client_user: str | None = None,  # noqa: ANN001
                   remote_qmgr: str | None = None, ssl_peer: str | None = None,
                   ssl_issuer: str | None = None, mcauser: str = "",
-                  default_user: str | None = None, qmdir: str | None = None
-                  ) -> chlauth.Decision:
-    """The CHLAUTH decision for an inbound channel (allowed as ``mcauser`` if CHLAUTH is
-    DISABLED). For the SVRCONN / RCVR MCA, before it connects for the partner."""
-    user = mcauser or client_user or default_user or _owner()
+                  default_user: str | None = None, qmdir: str | None = None,
+                  csp_user: str | None = None) -> chlauth.Decision:
+    """The CHLAUTH decision for an inbound channel (allowed as the user it would run as if
+    CHLAUTH is DISABLED). For the SVRCONN / RCVR MCA, before it connects for the partner.
+
+    ``csp_user``: the user id of the client's MQCSP. With CONNAUTH authenticating clients
+    and ADOPTCTX(YES) it is adopted (IBM's ChlauthEarlyAdopt order): USERMAP matches it, it
+    takes precedence over the channel's MCAUSER, USERSRC(MAP) still overrides it, and
+    BLOCKUSER judges the final user. The decision's ``adopted`` says so, and the MQCONN that
+    follows must then authenticate that MQCSP (``SecurityPolicy.check_connect``)."""
+    adopted = bool(csp_user) and _adopts(eng, client=True)
+    if adopted:
+        client_user = csp_user
     if str(eng.catalog.qmgr.get("CHLAUTH", "ENABLED")) != "ENABLED":
+        user = (client_user if adopted else None) or mcauser or client_user or \
+            default_user or _owner()
         return chlauth.Decision(True, user, chlauth.AMQ9783I,
-                                f"Channel will run using MCAUSER('{user}').")
+                                f"Channel will run using MCAUSER('{user}').",
+                                adopted=adopted)
     users = UserFile(users_path(qmdir or eng.qmdir))
     return chlauth.evaluate(chlauth_records(eng), channel, address, client_user, remote_qmgr,
                             ssl_peer, mcauser, ssl_issuer=ssl_issuer,
-                            default_user=default_user or _owner(), is_admin=users.is_admin)
+                            default_user=default_user or _owner(), is_admin=users.is_admin,
+                            adopted=adopted)
 
 
 def channel_decision(eng, query: Mapping[str, object]) -> dict[str, object]:  # noqa: ANN001
     """:func:`check_channel` for a query dict (the channel initiator's SPI call), as a dict.
 
-    ``query`` keys: ``channel``, ``address``, ``client_user``, ``remote_qmgr``, ``ssl_peer``,
-    ``ssl_issuer``, ``mcauser``; ``address_only`` asks about BLOCKADDR alone (the listener's
-    check, made before a channel name is known)."""
+    ``query`` keys: ``channel``, ``address``, ``client_user``, ``csp_user``, ``remote_qmgr``,
+    ``ssl_peer``, ``ssl_issuer``, ``mcauser``; ``address_only`` asks about BLOCKADDR alone
+    (the listener's check, made before a channel name is known)."""
     address = str(query.get("address") or "")
     if query.get("address_only"):
         if str(eng.catalog.qmgr.get("CHLAUTH", "ENABLED")) != "ENABLED":
@@ -325,12 +337,17 @@ def channel_decision(eng, query: Mapping[str, object]) -> dict[str, object]:  # 
             v = query.get(key)
             return None if v is None else str(v)
 
+        def user_id(key: str) -> str | None:
+            v = opt(key)
+            return None if v is None else mq_user_id(v)
+
         d = check_channel(eng, str(query.get("channel") or ""), address,
-                          client_user=opt("client_user"), remote_qmgr=opt("remote_qmgr"),
+                          client_user=user_id("client_user"), remote_qmgr=opt("remote_qmgr"),
                           ssl_peer=opt("ssl_peer"), ssl_issuer=opt("ssl_issuer"),
-                          mcauser=str(query.get("mcauser") or ""))
+                          mcauser=str(query.get("mcauser") or ""),
+                          csp_user=user_id("csp_user"))
     return {"allowed": d.allowed, "user": d.user, "msgid": d.msgid, "text": d.text,
-            "warning": d.warning}
+            "warning": d.warning, "adopted": d.adopted}
 
 
 def owner() -> str:

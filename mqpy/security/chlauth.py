@@ -505,6 +505,7 @@ class Decision:
     reason_qualifier: int = 0  # MQRQ_CHANNEL_BLOCKED_* when refused (or warned)
     warning: bool = False  # a WARN(YES) record would have refused it
     record: ChlauthRecord | None = None  # the record that decided
+    adopted: bool = False  # the user came from an MQCSP (ADOPTCTX): it must be authenticated
 
     @property
     def user_to_run_as(self) -> str:
@@ -562,14 +563,17 @@ def evaluate(rules: Iterable[ChlauthRecord], channel: str, address: str,
              client_user: str | None = None, remote_qmgr: str | None = None,
              ssl_peer: str | None = None, mcauser: str = "", *,
              ssl_issuer: str | None = None, default_user: str = "",
-             is_admin: Callable[[str], bool] = lambda user: False) -> Decision:
+             is_admin: Callable[[str], bool] = lambda user: False,
+             adopted: bool = False) -> Decision:
     """Decide whether an inbound channel may start, and as whom it runs.
 
     ``client_user`` is the user id a client flowed on a SVRCONN channel (None for a channel
     from a queue manager); ``remote_qmgr`` the partner queue manager's name (None for a
     client); ``mcauser`` the channel definition's MCAUSER; ``default_user`` the channel
     initiator's own user, used when nothing else names one; ``is_admin`` says whether a
-    user is privileged (``*MQADMIN``).
+    user is privileged (``*MQADMIN``); ``adopted``: ``client_user`` is an MQCSP user that
+    ADOPTCTX(YES) adopts, which IBM ranks above the channel's MCAUSER (and below
+    USERSRC(MAP)). BLOCKUSER judges the final user.
     """
     rules = list(rules)
     warned: tuple[str, int, ChlauthRecord] | None = None
@@ -592,7 +596,7 @@ def evaluate(rules: Iterable[ChlauthRecord], channel: str, address: str,
     candidates = [r for r in rules if _mapping_matches(r, channel, address, client_user,
                                                         remote_qmgr, ssl_peer, ssl_issuer)]
     best = max(candidates, key=_mapping_key) if candidates else None
-    flowed = mcauser or client_user or default_user
+    flowed = (client_user if adopted else None) or mcauser or client_user or default_user
     user = flowed
     if best is not None:
         if best.usersrc == "NOACCESS":
@@ -626,8 +630,9 @@ def evaluate(rules: Iterable[ChlauthRecord], channel: str, address: str,
     text = f"Channel will run using MCAUSER('{user}')."
     if warned is not None:
         msgid, rq, rec = warned
-        return Decision(True, user, msgid, text, rq, warning=True, record=rec)
-    return Decision(True, user, AMQ9783I, text, record=best)
+        return Decision(True, user, msgid, text, rq, warning=True, record=rec,
+                        adopted=adopted)
+    return Decision(True, user, AMQ9783I, text, record=best, adopted=adopted)
 
 
 def runcheck_line(decision: Decision) -> str:

@@ -134,6 +134,23 @@ def test_blockuser_on_the_channel(site):
     _alice_works(site)
 
 
+def test_adopted_mqcsp_user_is_the_one_chlauth_judges(site):
+    """Given a SVRCONN with MCAUSER('bob') and IBM's default *MQADMIN BLOCKUSER, when a client
+    authenticates as admin2 (a member of mqm) with the right password, then ADOPTCTX(YES)
+    makes admin2 the channel's user, so the channel is refused (2035, AMQ9776E naming
+    admin2) rather than judged as bob and run as admin2."""
+    from mqpy.security.users import UserFile, users_path
+
+    users = UserFile(users_path(site.qmdir))
+    if users.get("admin2") is None:
+        users.add("admin2", "admin2-pw", ["mqm"])
+    site.mqsc("DEFINE CHANNEL(BOB.SVRCONN) CHLTYPE(SVRCONN) MCAUSER('bob') REPLACE\n")
+    assert _refused(lambda: site.client("admin2", "admin2-pw", channel="BOB.SVRCONN")) == \
+        CMQC.MQRC_NOT_AUTHORIZED
+    assert "MCAUSER(admin2)" in site.wait_for_log("MCAUSER(admin2)")
+    _alice_works(site)
+
+
 def test_chlauth_disabled_evaluates_no_record(site):
     """Given ALTER QMGR CHLAUTH(DISABLED), when alice uses the SYSTEM.* channel the default
     rule blocks, then she is let in; CHLAUTH(ENABLED) blocks her again. (CONNAUTH still

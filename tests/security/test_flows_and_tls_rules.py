@@ -19,7 +19,7 @@ def test_uid_and_caut_round_trip(little):
     body = userid.build_uid("alice", little=little)
     assert len(body) == userid.UID_LENGTH == 132
     assert userid.parse_uid(body, little=little) == "alice"
-    creds = userid.Credentials("ålice", "pässword")
+    creds = userid.Credentials("alice.b", "pässword")
     raw = userid.build_caut(creds, little=little)
     assert userid.parse_caut(raw, little=little) == (creds, len(raw))
 
@@ -35,6 +35,27 @@ def test_malformed_identity_flows_are_protocol_errors():
         with pytest.raises(ProtocolError) as err:
             bad()
         assert err.value.status_code == StatusCode.PROTOCOL_INVALID_DATA
+
+
+@pytest.mark.parametrize("raw", ["alice" + " " * 7 + "zz", "mqm" + " " * 9 + "x", "ålice",
+                                 " mqm", ""])
+def test_flowed_user_ids_that_are_not_user_ids_are_protocol_errors(raw):
+    """Given a UID or CAUT whose user id has embedded blanks or characters no user id holds
+    ('mqm' + 9 blanks + 'x' would be mqm once cut to 12), then parsing refuses it, so no
+    check can judge one string while the connection runs as another."""
+    for parse in (lambda: userid.parse_uid(userid.build_uid(raw)),
+                  lambda: userid.parse_caut(userid.build_caut(userid.Credentials(raw, "pw")))):
+        with pytest.raises(ProtocolError) as err:
+            parse()
+        assert err.value.status_code == StatusCode.PROTOCOL_INVALID_DATA
+
+
+def test_flowed_user_ids_are_cut_to_twelve_once():
+    """Given a valid 14-character MQCSP user id, then it is read as its 12-character MQ user
+    id, the one string CHLAUTH, CONNAUTH and the OAM all see."""
+    raw = userid.build_caut(userid.Credentials("abcdefghijklmn", "pw"))
+    assert userid.parse_caut(raw)[0].user == "abcdefghijkl"
+    assert userid.parse_uid(userid.build_uid("alice   ")) == "alice"
 
 
 def test_identity_events_are_the_segment_types_mq_uses():
