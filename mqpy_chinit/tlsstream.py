@@ -129,10 +129,9 @@ async def accept(stream: trio.SocketStream, repository: Callable[[], str],
         prefixed = Prefixed(stream, first)
         if first[0] != TLS_HANDSHAKE_RECORD:
             return prefixed
-        path = await trio.to_thread.run_sync(repository)
         try:
-            ctx = server_context(path)
-        except KeyRepositoryError as exc:
+            ctx = server_context(await trio.to_thread.run_sync(repository))
+        except Exception as exc:  # noqa: BLE001 - no usable key repository: refuse, logged
             log("AMQ9657E", f"The key repository could not be opened for a TLS connection "
                 f"from {peer}: {exc}.")
             return None

@@ -264,8 +264,11 @@ def validate_address(pattern: str) -> None:
 
 
 def _address_parts(address: str) -> tuple[str, list[int]] | None:
+    # a link-local peer comes with its zone ('fe80::1%eth0'): the zone is no part of the
+    # address a pattern names, and ipaddress would keep it in ``exploded``
+    text = address.strip().strip("[]").split("%", 1)[0]
     try:
-        ip = ipaddress.ip_address(address.strip().strip("[]"))
+        ip = ipaddress.ip_address(text)
     except ValueError:
         return None
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:

@@ -148,3 +148,25 @@ def test_key_repository_must_be_a_directory_with_a_certificate(tmp_path):
         tls.server_context(str(tmp_path))
     with pytest.raises(KeyError):
         tls.client_context(str(tmp_path), "NOT_A_CIPHERSPEC")
+
+
+# ---------------------------------------------------------------- the channel initiator asks
+
+
+@pytest.mark.parametrize("fault", [ValueError("bad address"), RuntimeError("gone")])
+def test_any_fault_in_the_chlauth_question_refuses_the_channel(fault):
+    """Given an admin whose CHLAUTH answer fails with any exception (not only an MQ error),
+    when the channel initiator asks, then the channel is refused with AMQ9999E naming the
+    fault: never let in blind, never an exception that reaches the listener."""
+    import trio
+
+    from mqpy_chinit.access import ChannelAccess
+
+    class Admin:
+        def channel_decision(self, query):
+            raise fault
+
+    access = ChannelAccess(Admin(), lambda: None, None, lambda msgid, text: None)
+    d = trio.run(access.decide, {"channel": "APP.SVRCONN", "address": "fe80::1%eth0"})
+    assert not d["allowed"] and d["msgid"] == "AMQ9999E" and str(fault) in d["text"]
+    assert trio.run(access.address_allowed, "fe80::1%eth0") is False
