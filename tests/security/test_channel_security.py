@@ -20,12 +20,12 @@ from .site import ALICE, ALICE_PW, CHANNEL, QUEUE, Site
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    s = Site(str(tmp_path_factory.mktemp("chlauth"))).start()
-    s.mqsc(f"SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('{ALICE}') AUTHADD(CONNECT)\n"
-           "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('bob') AUTHADD(CONNECT)\n"
-           f"SET AUTHREC PROFILE({QUEUE}) OBJTYPE(QUEUE) PRINCIPAL('{ALICE}') "
-           "AUTHADD(PUT,GET)\n")
+    s = Site(str(tmp_path_factory.mktemp("chlauth")))
     try:
+        s.start().mqsc(f"SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('{ALICE}') AUTHADD(CONNECT)\n"
+                       "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('bob') AUTHADD(CONNECT)\n"
+                       f"SET AUTHREC PROFILE({QUEUE}) OBJTYPE(QUEUE) PRINCIPAL('{ALICE}') "
+                       "AUTHADD(PUT,GET)\n")
         yield s
     finally:
         s.stop()
