@@ -56,7 +56,7 @@ import attrs
 
 from mqpy import CMQC, mqiproto
 from mqpy.errors import MQMIError
-from mqpy.security.chlauth import dn_matches
+from mqpy.security.chlauth import dn_matches, valid_dn_pattern
 from mqpy.structures import GMO, MD, OD, PMO
 from mqpy_chinit import definitions as D
 from mqpy_chinit import tls, userid
@@ -514,6 +514,9 @@ def _start_tls(sock: socket.socket, definition: ChannelDefinition) -> socket.soc
         sock.close()
         raise _fail(CMQC.MQRC_SSL_INITIALIZATION_ERROR) from None
     if definition.ssl_peer_name:
+        if not valid_dn_pattern(definition.ssl_peer_name):
+            tsock.close()
+            raise _fail(CMQC.MQRC_SSL_PEER_NAME_ERROR)
         dn = tls.peer_dn(tsock.getpeercert())
         if dn is None or not dn_matches(definition.ssl_peer_name, dn):
             tsock.close()
