@@ -100,16 +100,32 @@ DEFINE QLOCAL({QUEUE})
                channel: str = CHANNEL) -> mqpy.QueueManager:
         return mqpy.connect(QM, channel, self.conn_info, user=user, password=password)
 
-    def errors(self) -> str:
-        """AMQERR01.LOG with its line wrapping undone (runs of white space made one space)."""
+    def _log_text(self) -> str:
         path = os.path.join(self.qmdir, "errors", "AMQERR01.LOG")
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return " ".join(f.read().split())
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                return f.read()
+        except FileNotFoundError:
+            return ""
 
-    def wait_for_log(self, text: str, timeout: float = 10) -> str:
+    def mark(self) -> int:
+        """Remember where AMQERR01.LOG ends now: ``wait_for_log`` then looks only at what is
+        written after it (a shared site's log holds earlier tests' entries too)."""
+        self._mark = len(self._log_text())
+        return self._mark
+
+    def errors(self, since: int = 0) -> str:
+        """AMQERR01.LOG from ``since`` on, line wrapping undone (white space runs made one)."""
+        text = self._log_text()
+        return " ".join(text[since if since <= len(text) else 0:].split())
+
+    def wait_for_log(self, text: str, timeout: float = 10, since: int | None = None) -> str:
+        """The log written since ``since`` (default: the last ``mark``), once it holds
+        ``text`` or ``timeout`` passed."""
+        start = getattr(self, "_mark", 0) if since is None else since
         deadline = time.monotonic() + timeout
         while True:
-            log = self.errors()
+            log = self.errors(start)
             if text in log or time.monotonic() > deadline:
                 return log
             time.sleep(0.05)

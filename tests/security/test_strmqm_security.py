@@ -21,6 +21,12 @@ def site(tmp_path_factory):
         s.stop()
 
 
+@pytest.fixture(autouse=True)
+def _log_mark(site):
+    """Each test's log checks see only what was written during that test."""
+    site.mark()
+
+
 def _refused(fn) -> int:
     with pytest.raises(mqpy.MQMIError) as err:
         fn()

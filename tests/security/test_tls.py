@@ -56,6 +56,12 @@ def site(tmp_path_factory):
         s.stop()
 
 
+@pytest.fixture(autouse=True)
+def _log_mark(site):
+    """Each test's log checks see only what was written during that test."""
+    site.mark()
+
+
 def _client(site: Site, channel: str = "TLS.SVRCONN", cipher: str = CIPH,
             repo: str = "app", peer: str = "") -> mqpy.QueueManager:
     qm = mqpy.QueueManager(None)
