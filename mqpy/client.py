@@ -184,7 +184,11 @@ def parse_mqserver(value: str) -> ChannelDefinition:
 
 
 def load_ccdt(url: str) -> list[ChannelDefinition]:
-    """The client-connection channels of an MQ 9 JSON CCDT (a path, file:// or http(s)://)."""
+    """The client-connection channels of an MQ 9 JSON CCDT (a path, file:// or http(s)://).
+
+    An entry with ``transmissionSecurity`` is a TLS channel: its connection uses TLS with
+    that CipherSpec and checks that peer name, and fails (never falls back to plaintext)
+    when TLS cannot start."""
     parsed = urllib.parse.urlparse(url)
     try:
         if parsed.scheme in ("http", "https"):
@@ -206,12 +210,18 @@ def load_ccdt(url: str) -> list[ChannelDefinition]:
                                 for c in cc.get("connection", []))
             if not connections:
                 continue
+            # TLS of the entry (IBM: transmissionSecurity.cipherSpecification and
+            # certificatePeerName); the key repository is MQSSLKEYR, as for any CCDT client
+            security = entry.get("transmissionSecurity", {})
             out.append(ChannelDefinition(
                 channel=str(entry["name"]), connections=connections,
                 qmgr=str(cc.get("queueManager", "")),
                 heartbeat_interval=int(management.get("heartbeatInterval", 300)),
                 sharing_conversations=int(management.get("sharingConversations", 10)),
-                max_msg_length=int(general.get("maximumMessageLength", 4194304))))
+                max_msg_length=int(general.get("maximumMessageLength", 4194304)),
+                ssl_cipher_spec=str(security.get("cipherSpecification", "") or "").strip(),
+                ssl_peer_name=str(security.get("certificatePeerName", "") or "").strip(),
+                key_repository=os.environ.get("MQSSLKEYR", "")))
         return out
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         raise _fail(CMQC.MQRC_CHANNEL_CONFIG_ERROR) from None
