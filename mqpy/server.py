@@ -44,6 +44,8 @@ __all__ = ["BindingsServer", "DEFAULT_THREAD_LIMIT"]
 
 #: Worker threads for engine calls that can block (log forces). Waiting gets take none.
 DEFAULT_THREAD_LIMIT = 32
+#: Worker threads for MQCONNs that check a password (scrypt), apart from the others.
+AUTH_THREAD_LIMIT = 2
 
 _T = SegmentType
 _OK, _WARNING, _FAILED = CMQC.MQCC_OK, CMQC.MQCC_WARNING, CMQC.MQCC_FAILED
@@ -68,6 +70,7 @@ class BindingsServer:
         self.engine = engine
         self.path = path or socket_path(engine.qmdir)
         self.limiter = trio.CapacityLimiter(thread_limit)
+        self.auth_limiter = trio.CapacityLimiter(AUTH_THREAD_LIMIT)
         self.sessions: set[_Session] = set()
         self._changed = trio.Event()
         self.on_unexpected = on_unexpected or self._write_fdc
@@ -213,9 +216,16 @@ class _Session:
             if sec.asserts_identity and not sec.channel and sec.credentials is None \
                     and sec.user == self._owner():
                 args["user"] = None  # the owner's own MQ process (channel initiator): trusted
-        if args.get("password") is not None:  # scrypt: tens of milliseconds, not in the loop
-            self.conn = await self._thread(functools.partial(
-                self.engine.connect, appl or None, **args))
+        if args.get("password") is not None:
+            # scrypt: tens of milliseconds and 16 MB each, so on threads of their own: a burst
+            # of password checks never holds the threads other applications' calls need
+            try:
+                self.conn = await trio.to_thread.run_sync(functools.partial(
+                    self.engine.connect, appl or None, **args),
+                    limiter=self.server.auth_limiter)
+            except MQMIError as e:
+                await trio.sleep(getattr(e, "fail_delay", 0))  # FAILDLAY: holds no thread
+                raise
         else:
             self.conn = self.engine.connect(appl or None, **args)
         return mqiproto.encode_reply(d.verb, [(self.engine.name, appl)], hobj=self.conn.hconn)

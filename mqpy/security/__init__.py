@@ -278,6 +278,16 @@ def connauth_mode(eng, channel: str | None) -> str:  # noqa: ANN001
     return str(ai.attributes.get(key, "OPTIONAL"))
 
 
+def _fail_delay(eng) -> float:  # noqa: ANN001
+    """FAILDLAY of the QMGR CONNAUTH AUTHINFO, seconds (0..60; IBM's default 1)."""
+    ai = eng.catalog.lookup("AUTHINFO", str(eng.catalog.qmgr.get("CONNAUTH", "") or ""))
+    try:
+        delay = int(ai.attributes.get("FAILDLAY", 1)) if ai is not None else 1
+    except (TypeError, ValueError):
+        delay = 1
+    return float(min(max(delay, 0), 60))
+
+
 def _adopts(eng, *, client: bool) -> bool:  # noqa: ANN001
     """Does an authenticated MQCSP user become the connection's user? Only when CONNAUTH
     authenticates this kind of connection (``client``: CHCKCLNT, else CHCKLOCL) at all, and
@@ -382,8 +392,13 @@ class SecurityPolicy:
         return connauth_mode(self.engine, channel)
 
     def _fail_auth(self, user: str, appl_name: str) -> MQMIError:
+        """AMQ5534E and 2035; the error carries ``fail_delay``, the CONNAUTH AUTHINFO's
+        FAILDLAY (IBM default 1 second), which the server waits before answering so that
+        passwords cannot be guessed at full speed (the wait holds no thread)."""
         self.errors.write(messages.AMQ5534, inserts={"user": user, "appl": appl_name.strip()})
-        return _refuse()
+        err = _refuse()
+        err.fail_delay = _fail_delay(self.engine)  # type: ignore[attr-defined]
+        return err
 
     def _insufficient(self, user: str, name: str, needed: Iterable[str]) -> MQMIError:
         self.errors.write_event(

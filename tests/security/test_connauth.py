@@ -186,3 +186,50 @@ def test_mqcsp_user_that_is_not_a_user_id_is_refused(admin2):
     would read as alice), when it connects with alice's password, then 2035."""
     refused(lambda: admin2.eng.connect("app", user="alice" + " " * 7 + "zz",
                                        password=ALICE_PW))
+
+
+# ------------------------------------------------------------------ FAILDLAY and threads
+
+
+def test_failed_authentication_carries_faildlay(alice):
+    """Given AUTHINFO FAILDLAY (IBM's default 1 second, here also 5), when a password is
+    wrong, then the 2035 carries that delay for the server to wait before answering; a
+    refusal for missing authority (not a failed password) carries none."""
+    with pytest.raises(mqpy.MQMIError) as err:
+        alice.eng.connect("app", user="alice", password="bad")
+    assert err.value.fail_delay == 1
+    set_check(alice, FAILDLAY=5)
+    with pytest.raises(mqpy.MQMIError) as err:
+        alice.eng.connect("app", user="alice", password="bad")
+    assert err.value.fail_delay == 5
+    alice.users.add("bob", "bob-pw")
+    with pytest.raises(mqpy.MQMIError) as err:
+        alice.eng.connect("app", user="bob", password="bob-pw")
+    assert not hasattr(err.value, "fail_delay")
+
+
+async def test_password_checks_have_threads_of_their_own(alice):
+    """Given the bindings server with every worker thread of its shared pool taken, when an
+    application connects with a password, then the check (scrypt) still runs and the
+    connection is made: password checks use a small pool of their own, so a burst of them
+    cannot hold the threads other applications' calls need, nor wait behind them."""
+    import trio
+
+    from mqpy import bindings, mqiproto
+    from mqpy.server import BindingsServer
+    from mqpy_chinit.userid import Credentials
+
+    server = BindingsServer(alice.eng)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(server.run)
+        for n in range(int(server.limiter.total_tokens)):
+            await server.limiter.acquire_on_behalf_of(("held", n))
+        with trio.fail_after(60):  # a guard against hanging, not a timing assertion
+            conn = await trio.to_thread.run_sync(lambda: bindings.connect(
+                "QMSEC", alice.root,
+                security=mqiproto.ConnSecurity(Credentials("alice", ALICE_PW))),
+                abandon_on_cancel=True)
+        for n in range(int(server.limiter.total_tokens)):
+            server.limiter.release_on_behalf_of(("held", n))  # MQDISC uses the shared pool
+        await trio.to_thread.run_sync(conn.disconnect)
+        nursery.cancel_scope.cancel()
