@@ -52,13 +52,17 @@ _OK, _WARNING, _FAILED = CMQC.MQCC_OK, CMQC.MQCC_WARNING, CMQC.MQCC_FAILED
 
 
 def _peer_user(sock: Any) -> str | None:
-    """The peer process's user name (SO_PEERCRED), as MQ takes it for a bindings connection."""
+    """The peer process's user name (SO_PEERCRED), as MQ takes it for a bindings connection;
+    its numeric uid when the name is unknown; None when the peer cannot be identified."""
     try:
         creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
         _pid, uid, _gid = struct.unpack("3i", creds)
-        return pwd.getpwuid(uid).pw_name
-    except (OSError, KeyError, AttributeError):
+    except (OSError, AttributeError, struct.error):
         return None
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return str(uid)
 
 
 class BindingsServer:
@@ -206,6 +210,11 @@ class _Session:
         if qmgr and qmgr != self.engine.name:
             raise MQMIError(_FAILED, CMQC.MQRC_Q_MGR_NAME_ERROR)
         peer = _peer_user(self.stream.socket)
+        if peer is None:
+            # an application nobody can name is never trusted as the owner (no user at all
+            # makes the engine run a connection as this process)
+            self._refused_assertion(peer, appl)
+            raise MQMIError(_FAILED, CMQC.MQRC_NOT_AUTHORIZED)
         args: dict[str, Any] = {"user": peer}
         if sec is not None:
             if sec.asserts_identity and not self._privileged(peer):

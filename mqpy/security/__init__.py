@@ -43,7 +43,13 @@ from mqpy.errorlog import ErrorLog
 from mqpy.errors import MQMIError
 from mqpy.security import authority as oam
 from mqpy.security import chlauth
-from mqpy.security.users import ADMIN_GROUP, UserFile, mq_user_id, users_path
+from mqpy.security.users import (
+    ADMIN_GROUP,
+    MAX_USER_LENGTH,
+    UserFile,
+    mq_user_id,
+    users_path,
+)
 
 __all__ = [
     "DEFAULT_AUTHINFO",
@@ -369,9 +375,9 @@ def is_privileged(qmdir: str, user: str | None) -> bool:
     """The queue manager's owner or a member of mqm: may connect on behalf of others."""
     if not user:
         return False
-    if user[:12] == _owner()[:12]:
+    if user == _owner():  # the whole operating-system name, not its first 12 characters
         return True
-    return UserFile(users_path(qmdir)).is_admin(user[:12])
+    return len(user) <= MAX_USER_LENGTH and UserFile(users_path(qmdir)).is_admin(user)
 
 
 # ------------------------------------------------------------------ the policy

@@ -233,3 +233,61 @@ async def test_password_checks_have_threads_of_their_own(alice):
             server.limiter.release_on_behalf_of(("held", n))  # MQDISC uses the shared pool
         await trio.to_thread.run_sync(conn.disconnect)
         nursery.cancel_scope.cancel()
+
+
+# ------------------------------------------------------------------ who the peer is
+
+
+def test_privilege_compares_whole_operating_system_names(alice, monkeypatch):
+    """Given an owner whose name is longer than 12 characters, when another user shares its
+    first 12, then that user is not privileged (may not connect on behalf of others)."""
+    from mqpy import security
+
+    monkeypatch.setattr(security, "_owner", lambda: "queuemanager1")
+    assert security.is_privileged(alice.eng.qmdir, "queuemanager1")
+    assert not security.is_privileged(alice.eng.qmdir, "queuemanager2")
+    alice.users.add("mqadmin", None, ["mqm"])
+    assert security.is_privileged(alice.eng.qmdir, "mqadmin")
+    assert not security.is_privileged(alice.eng.qmdir, "mqadmin" + "x" * 10)
+
+
+async def test_an_unidentified_bindings_peer_is_refused(alice, monkeypatch):
+    """Given a bindings application whose user cannot be read from the socket, when it
+    connects, then 2035 (and AMQ5534E): it is never trusted as the queue manager's owner."""
+    import trio
+
+    from mqpy import bindings, server
+    from mqpy.server import BindingsServer
+
+    monkeypatch.setattr(server, "_peer_user", lambda sock: None)
+    srv = BindingsServer(alice.eng)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(srv.run)
+        with trio.fail_after(60):  # a guard against hanging, not a timing assertion
+            with pytest.raises(mqpy.MQMIError) as err:
+                await trio.to_thread.run_sync(lambda: bindings.connect("QMSEC", alice.root),
+                                              abandon_on_cancel=True)
+        assert err.value.reason == CMQC.MQRC_NOT_AUTHORIZED
+        nursery.cancel_scope.cancel()
+    assert "AMQ5534E" in alice.errors()
+
+
+def test_a_peer_without_a_user_name_is_its_uid(monkeypatch):
+    """Given a peer uid with no passwd entry, then the bindings connection's user is the
+    numeric uid (an unprivileged id), not nobody."""
+    import socket
+
+    from mqpy import server
+
+    def unknown(uid):
+        raise KeyError(uid)
+
+    monkeypatch.setattr(server.pwd, "getpwuid", unknown)
+    a, b = socket.socketpair(socket.AF_UNIX)
+    try:
+        import os
+
+        assert server._peer_user(a) == str(os.getuid())
+    finally:
+        a.close()
+        b.close()
