@@ -209,34 +209,36 @@ class _Session:
         (qmgr, appl), sec = d.values
         if qmgr and qmgr != self.engine.name:
             raise MQMIError(_FAILED, CMQC.MQRC_Q_MGR_NAME_ERROR)
+        # the user file, the error log and the authority records are files: everything
+        # below that may read or write them runs on a worker thread, not the event loop
         peer = _peer_user(self.stream.socket)
         if peer is None:
             # an application nobody can name is never trusted as the owner (no user at all
             # makes the engine run a connection as this process)
-            self._refused_assertion(peer, appl)
+            await self._thread(self._refused_assertion, peer, appl)
             raise MQMIError(_FAILED, CMQC.MQRC_NOT_AUTHORIZED)
         args: dict[str, Any] = {"user": peer}
         if sec is not None:
-            if sec.asserts_identity and not self._privileged(peer):
+            if sec.asserts_identity and not await self._thread(self._privileged, peer):
                 # connecting on behalf of a client: the channel initiator, never an application
-                self._refused_assertion(peer, appl)
+                await self._thread(self._refused_assertion, peer, appl)
                 raise MQMIError(_FAILED, CMQC.MQRC_NOT_AUTHORIZED)
             args = sec.connect_args(peer)
             if sec.asserts_identity and not sec.channel and sec.credentials is None \
                     and sec.user == self._owner():
                 args["user"] = None  # the owner's own MQ process (channel initiator): trusted
-        if args.get("password") is not None:
+        connect = functools.partial(self.engine.connect, appl or None, **args)
+        if args.get("password") is None:
+            self.conn = await self._thread(connect)
+        else:
             # scrypt: tens of milliseconds and 16 MB each, so on threads of their own: a burst
             # of password checks never holds the threads other applications' calls need
             try:
-                self.conn = await trio.to_thread.run_sync(functools.partial(
-                    self.engine.connect, appl or None, **args),
-                    limiter=self.server.auth_limiter)
+                self.conn = await trio.to_thread.run_sync(connect,
+                                                          limiter=self.server.auth_limiter)
             except MQMIError as e:
                 await trio.sleep(getattr(e, "fail_delay", 0))  # FAILDLAY: holds no thread
                 raise
-        else:
-            self.conn = self.engine.connect(appl or None, **args)
         return mqiproto.encode_reply(d.verb, [(self.engine.name, appl)], hobj=self.conn.hconn)
 
     @staticmethod

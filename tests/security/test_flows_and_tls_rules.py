@@ -170,3 +170,27 @@ def test_any_fault_in_the_chlauth_question_refuses_the_channel(fault):
     d = trio.run(access.decide, {"channel": "APP.SVRCONN", "address": "fe80::1%eth0"})
     assert not d["allowed"] and d["msgid"] == "AMQ9999E" and str(fault) in d["text"]
     assert trio.run(access.address_allowed, "fe80::1%eth0") is False
+
+
+def test_tls_contexts_are_built_once_per_key_repository_version(tmp_path):
+    """Given a key repository, when contexts are asked for twice, then the same one is
+    reused (no per-connection file reads); once a PEM file changes, a new one is built."""
+    import os
+
+    import trustme
+
+    from mqpy_chinit import tlsstream
+
+    ca = trustme.CA()
+    leaf = ca.issue_cert("qm.example")
+    repo = tmp_path / "keys"
+    repo.mkdir()
+    ca.cert_pem.write_to_path(str(repo / "ca.pem"))
+    leaf.cert_chain_pems[0].write_to_path(str(repo / "cert.pem"))
+    leaf.private_key_pem.write_to_path(str(repo / "key.pem"))
+    first = tlsstream.context("server", str(repo))
+    assert tlsstream.context("server", str(repo)) is first
+    assert tlsstream.context("client", str(repo), "ANY_TLS12") is not first
+    st = os.stat(repo / "ca.pem")
+    os.utime(repo / "ca.pem", ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+    assert tlsstream.context("server", str(repo)) is not first
