@@ -84,8 +84,8 @@ def connect(qmgr: str = "", data_path: str | None = None, *,
     """MQCONN in bindings mode to queue manager ``qmgr`` (default: mqs.ini's default).
 
     ``security`` carries an MQCSP (user id and password, checked by CONNAUTH's CHCKLOCL, the
-    connection then runs as that user) and, for a channel initiator only, the identity of
-    the client it connects for. Refused: MQRC_NOT_AUTHORIZED (2035)."""
+    connection then runs as that user once authenticated, with ADOPTCTX(YES)) and, for a
+    channel initiator only, the identity of the client it connects for. Refused: MQRC_NOT_AUTHORIZED (2035)."""
     name = qmgr.strip() or config.default_qmgr(data_path) or ""
     if not name:
         raise MQMIError(_FAILED, CMQC.MQRC_Q_MGR_NAME_ERROR)

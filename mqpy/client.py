@@ -56,7 +56,7 @@ import attrs
 
 from mqpy import CMQC, mqiproto
 from mqpy.errors import MQMIError
-from mqpy.security.chlauth import dn_matches
+from mqpy.security.chlauth import dn_matches, valid_dn_pattern
 from mqpy.structures import GMO, MD, OD, PMO
 from mqpy_chinit import definitions as D
 from mqpy_chinit import tls, userid
@@ -184,7 +184,11 @@ def parse_mqserver(value: str) -> ChannelDefinition:
 
 
 def load_ccdt(url: str) -> list[ChannelDefinition]:
-    """The client-connection channels of an MQ 9 JSON CCDT (a path, file:// or http(s)://)."""
+    """The client-connection channels of an MQ 9 JSON CCDT (a path, file:// or http(s)://).
+
+    An entry with ``transmissionSecurity`` is a TLS channel: its connection uses TLS with
+    that CipherSpec and checks that peer name, and fails (never falls back to plaintext)
+    when TLS cannot start."""
     parsed = urllib.parse.urlparse(url)
     try:
         if parsed.scheme in ("http", "https"):
@@ -206,12 +210,18 @@ def load_ccdt(url: str) -> list[ChannelDefinition]:
                                 for c in cc.get("connection", []))
             if not connections:
                 continue
+            # TLS of the entry (IBM: transmissionSecurity.cipherSpecification and
+            # certificatePeerName); the key repository is MQSSLKEYR, as for any CCDT client
+            security = entry.get("transmissionSecurity", {})
             out.append(ChannelDefinition(
                 channel=str(entry["name"]), connections=connections,
                 qmgr=str(cc.get("queueManager", "")),
                 heartbeat_interval=int(management.get("heartbeatInterval", 300)),
                 sharing_conversations=int(management.get("sharingConversations", 10)),
-                max_msg_length=int(general.get("maximumMessageLength", 4194304))))
+                max_msg_length=int(general.get("maximumMessageLength", 4194304)),
+                ssl_cipher_spec=str(security.get("cipherSpecification", "") or "").strip(),
+                ssl_peer_name=str(security.get("certificatePeerName", "") or "").strip(),
+                key_repository=os.environ.get("MQSSLKEYR", "")))
         return out
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         raise _fail(CMQC.MQRC_CHANNEL_CONFIG_ERROR) from None
@@ -514,6 +524,9 @@ def _start_tls(sock: socket.socket, definition: ChannelDefinition) -> socket.soc
         sock.close()
         raise _fail(CMQC.MQRC_SSL_INITIALIZATION_ERROR) from None
     if definition.ssl_peer_name:
+        if not valid_dn_pattern(definition.ssl_peer_name):
+            tsock.close()
+            raise _fail(CMQC.MQRC_SSL_PEER_NAME_ERROR)
         dn = tls.peer_dn(tsock.getpeercert())
         if dn is None or not dn_matches(definition.ssl_peer_name, dn):
             tsock.close()

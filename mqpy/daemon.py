@@ -232,7 +232,10 @@ def _serve(eng: Any, root: str | None, qmdir: str, console: _Console) -> str:
                             nursery.start_soon(_end_when_idle, server, nursery.cancel_scope)
             finally:
                 proc, chinit["proc"] = chinit["proc"], None
-                _stop_chinit(proc)
+                # in a worker thread: the channel initiator's last MQI calls (its MQDISC
+                # among them) need this event loop to answer them while it ends
+                with trio.CancelScope(shield=True):
+                    await trio.to_thread.run_sync(_stop_chinit, proc)
                 stop_statistics()
                 if csv["stop"] is not None:
                     csv["stop"]()

@@ -199,26 +199,33 @@ class ConnSecurity:
 
     ``credentials``: the application's MQCSP (user id and password), checked by CONNAUTH.
     ``user`` / ``channel`` / ``address``: the identity a channel initiator connects *for*
-    (a client's SVRCONN conversation): accepted only from a privileged peer.
+    (a client's SVRCONN conversation): accepted only from a privileged peer. ``adopted``:
+    the channel initiator took ``user`` from the MQCSP (ADOPTCTX), so the queue manager must
+    authenticate it whatever CHCKCLNT says.
     """
 
     credentials: Credentials | None = None
     user: str = ""
     channel: str = ""
     address: str = ""
+    adopted: bool = False
 
     @property
     def asserts_identity(self) -> bool:
         """Does it connect on behalf of someone (privileged callers only)?"""
         return bool(self.user or self.channel)
 
-    def identity(self, default_user: str | None) -> tuple[str | None, str | None, str | None]:
-        """``(user, password, channel)`` for the engine's MQCONN: an MQCSP's user runs the
-        connection (ADOPTCTX(YES)), else the asserted user, else ``default_user``."""
-        user = self.user or default_user
+    def connect_args(self, default_user: str | None) -> dict[str, Any]:
+        """The engine's MQCONN keywords (``QueueManagerEngine.connect``): an MQCSP is passed
+        as ``user`` + ``password`` with the connecting identity (the asserted user, else
+        ``default_user``) as ``asserted``; the engine adopts the MQCSP user only once it is
+        authenticated."""
+        who = self.user or default_user
+        channel = self.channel or None
         if self.credentials is not None:
-            return self.credentials.user, self.credentials.password, self.channel or None
-        return user, None, self.channel or None
+            return {"user": self.credentials.user, "password": self.credentials.password,
+                    "channel": channel, "asserted": who, "adopted": self.adopted}
+        return {"user": who, "password": None, "channel": channel}
 
 
 #: The bindings MQCONN's security tail: CSEC, then a CAUT when Flags has CSEC_HAS_CSP.
@@ -230,6 +237,7 @@ CSEC = cs.Struct(
     "ConnName" / cs.Bytes(264),  # 92
 )  # 356
 CSEC_HAS_CSP = 1
+CSEC_ADOPTED = 2  # UserId was taken from the MQCSP (ConnSecurity.adopted)
 
 
 class _ConnSecurityItem(_Item):
@@ -239,7 +247,9 @@ class _ConnSecurityItem(_Item):
         def blank(text: str, size: int) -> bytes:
             return text.encode("utf-8")[:size].ljust(size, b" ")
 
-        head = CSEC.build(dict(Flags=CSEC_HAS_CSP if value.credentials else 0,
+        flags = (CSEC_HAS_CSP if value.credentials else 0) | \
+            (CSEC_ADOPTED if value.adopted else 0)
+        head = CSEC.build(dict(Flags=flags,
                                UserId=blank(value.user, 64),
                                ChannelName=blank(value.channel, 20),
                                ConnName=blank(value.address, 264)))
@@ -261,7 +271,7 @@ class _ConnSecurityItem(_Item):
             return raw.rstrip(b" \x00").decode("utf-8", "replace")
 
         return ConnSecurity(creds, text(head.UserId), text(head.ChannelName),
-                            text(head.ConnName)), pos
+                            text(head.ConnName), bool(head.Flags & CSEC_ADOPTED)), pos
 
 
 class _Optional(_Item):

@@ -44,19 +44,25 @@ __all__ = ["BindingsServer", "DEFAULT_THREAD_LIMIT"]
 
 #: Worker threads for engine calls that can block (log forces). Waiting gets take none.
 DEFAULT_THREAD_LIMIT = 32
+#: Worker threads for MQCONNs that check a password (scrypt), apart from the others.
+AUTH_THREAD_LIMIT = 2
 
 _T = SegmentType
 _OK, _WARNING, _FAILED = CMQC.MQCC_OK, CMQC.MQCC_WARNING, CMQC.MQCC_FAILED
 
 
 def _peer_user(sock: Any) -> str | None:
-    """The peer process's user name (SO_PEERCRED), as MQ takes it for a bindings connection."""
+    """The peer process's user name (SO_PEERCRED), as MQ takes it for a bindings connection;
+    its numeric uid when the name is unknown; None when the peer cannot be identified."""
     try:
         creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
         _pid, uid, _gid = struct.unpack("3i", creds)
-        return pwd.getpwuid(uid).pw_name
-    except (OSError, KeyError, AttributeError):
+    except (OSError, AttributeError, struct.error):
         return None
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return str(uid)
 
 
 class BindingsServer:
@@ -68,6 +74,7 @@ class BindingsServer:
         self.engine = engine
         self.path = path or socket_path(engine.qmdir)
         self.limiter = trio.CapacityLimiter(thread_limit)
+        self.auth_limiter = trio.CapacityLimiter(AUTH_THREAD_LIMIT)
         self.sessions: set[_Session] = set()
         self._changed = trio.Event()
         self.on_unexpected = on_unexpected or self._write_fdc
@@ -202,23 +209,36 @@ class _Session:
         (qmgr, appl), sec = d.values
         if qmgr and qmgr != self.engine.name:
             raise MQMIError(_FAILED, CMQC.MQRC_Q_MGR_NAME_ERROR)
+        # the user file, the error log and the authority records are files: everything
+        # below that may read or write them runs on a worker thread, not the event loop
         peer = _peer_user(self.stream.socket)
-        user, password, channel = peer, None, None
+        if peer is None:
+            # an application nobody can name is never trusted as the owner (no user at all
+            # makes the engine run a connection as this process)
+            await self._thread(self._refused_assertion, peer, appl)
+            raise MQMIError(_FAILED, CMQC.MQRC_NOT_AUTHORIZED)
+        args: dict[str, Any] = {"user": peer}
         if sec is not None:
-            if sec.asserts_identity and not self._privileged(peer):
+            if sec.asserts_identity and not await self._thread(self._privileged, peer):
                 # connecting on behalf of a client: the channel initiator, never an application
-                self._refused_assertion(peer, appl)
+                await self._thread(self._refused_assertion, peer, appl)
                 raise MQMIError(_FAILED, CMQC.MQRC_NOT_AUTHORIZED)
-            user, password, channel = sec.identity(peer)
+            args = sec.connect_args(peer)
             if sec.asserts_identity and not sec.channel and sec.credentials is None \
                     and sec.user == self._owner():
-                user = None  # the owner's own MQ process (channel initiator): trusted
-        if password is not None:  # scrypt: tens of milliseconds, not in the event loop
-            self.conn = await self._thread(functools.partial(
-                self.engine.connect, appl or None, user=user, password=password,
-                channel=channel))
+                args["user"] = None  # the owner's own MQ process (channel initiator): trusted
+        connect = functools.partial(self.engine.connect, appl or None, **args)
+        if args.get("password") is None:
+            self.conn = await self._thread(connect)
         else:
-            self.conn = self.engine.connect(appl or None, user=user, channel=channel)
+            # scrypt: tens of milliseconds and 16 MB each, so on threads of their own: a burst
+            # of password checks never holds the threads other applications' calls need
+            try:
+                self.conn = await trio.to_thread.run_sync(connect,
+                                                          limiter=self.server.auth_limiter)
+            except MQMIError as e:
+                await trio.sleep(getattr(e, "fail_delay", 0))  # FAILDLAY: holds no thread
+                raise
         return mqiproto.encode_reply(d.verb, [(self.engine.name, appl)], hobj=self.conn.hconn)
 
     @staticmethod

@@ -55,10 +55,13 @@ class ChannelAccess:
         try:
             return await trio.to_thread.run_sync(ask, query)
         except mqpy.MQMIError as e:
-            return {"allowed": False, "user": "", "msgid": "AMQ9999E",
-                    "text": f"Channel '{query.get('channel', '')}' from "
-                            f"{query.get('address', '')} refused: its channel authentication "
-                            f"could not be checked (reason {e.reason}).", "warning": False}
+            why = f"reason {e.reason}"
+        except Exception as exc:  # noqa: BLE001 - any fault in the check refuses, never lets in
+            why = f"{type(exc).__name__}: {exc}"
+        return {"allowed": False, "user": "", "msgid": "AMQ9999E",
+                "text": f"Channel '{query.get('channel', '')}' from "
+                        f"{query.get('address', '')} refused: its channel authentication "
+                        f"could not be checked ({why}).", "warning": False}
 
     async def address_allowed(self, address: str) -> bool:
         """BLOCKADDR, before anything is read from ``address``; logs AMQ9782E if blocked."""

@@ -112,10 +112,8 @@ class EngineAdmin:
 
     def connect_for(self, security: Any, appl: str = "") -> mqpy.QueueManager:
         """MQCONN as ``security`` says (the engine's policy checks it), for a client."""
-        user, password, channel = security.identity(None)
         qm = mqpy.QueueManager(None)
-        qm._conn = self.engine.connect(appl or None, user=user, password=password,
-                                       channel=channel)
+        qm._conn = self.engine.connect(appl or None, **security.connect_args(None))
         qm._name = self.engine.name
         return qm
 
@@ -309,98 +307,111 @@ class ChannelInitiator:
 
     async def _inbound(self, stream: trio.SocketStream) -> None:
         """An inbound connection: its first flow names the channel; a server-connection
-        channel is served by the SVRCONN handler, a message channel by a receiving MCA."""
-        peer_host = peer_address(stream).rsplit(":", 1)[0]
-        if not await self.access.address_allowed(peer_host):
-            with trio.CancelScope(shield=True):
-                await stream.aclose()  # BLOCKADDR: not a byte read, not a byte answered
-            return
-        channel_stream = await tlsstream.accept(stream, self._key_repository, self.log,
-                                                peer_host)
-        if channel_stream is None:
-            with trio.CancelScope(shield=True):
-                await stream.aclose()
-            return
-        stream = channel_stream
-        conv = Conversation(stream, ChannelStatus("", ""))
+        channel is served by the SVRCONN handler, a message channel by a receiving MCA.
+
+        Whatever goes wrong with one connection is logged and closes that connection: it
+        never reaches the listener, which goes on serving everyone else."""
+        peer_host = "an unknown address"
         try:
-            first = await conv.recv(CONFIRM_TIMEOUT)
-        except ChannelEnded as e:
-            self.log(e.msgid, f"Inbound connection: {e.text}")
-            with trio.CancelScope(shield=True):
-                await stream.aclose()
-            return
-        if isinstance(first, InitialData):
-            name = first.channel_name.strip()
-            definition = await trio.to_thread.run_sync(self.admin.channel, name)
-            chltype = D.str_attr(definition, "CHLTYPE") if definition else ""
-            refusal = tls.check_inbound(definition or {}, name, peer_host,
-                                        *tlsstream.tls_session(stream))
-            if refusal is not None:
-                self.log(refusal.msgid, refusal.text)
+            peer_host = peer_address(stream).rsplit(":", 1)[0]
+            if not await self.access.address_allowed(peer_host):
                 with trio.CancelScope(shield=True):
-                    await conv.close(refusal.status)
+                    await stream.aclose()  # BLOCKADDR: not a byte read, not a byte answered
                 return
-            if chltype == "SVRCONN" and self.svrconn_handler is not None:
-                await self.svrconn_handler(self, conv, first, definition)
-                return
-            if not await self._admitted(name, definition or {}, first, peer_host, conv):
-                return
-            from_requester = bool(first.cap_flags1 & CapFlags1.REQUEST_INITIATION) and \
-                not first.cap_flags1 & CapFlags1.MQREQUEST
-            if chltype == "SVR" and from_requester:
-                await self._serve_requester(name, definition, conv, first)
-                return
-            if chltype == "SDR" and from_requester:
-                # a requester calling a sender: the sender ends the call and calls back
-                # on its own CONNAME (seed 000 9.26)
+            channel_stream = await tlsstream.accept(stream, self._key_repository, self.log,
+                                                    peer_host)
+            if channel_stream is None:
                 with trio.CancelScope(shield=True):
                     await stream.aclose()
-                err = self.start_channel(name, definition)
-                self.log("AMQ9002I" if err is None else "AMQ9999E",
-                         err or f"Channel '{name}' is calling back its requester.")
                 return
-        name = first.channel_name.strip() if isinstance(first, InitialData) else ""
-        partner = first.qmgr_name.strip() if isinstance(first, InitialData) else ""
-        key = (name, partner)
-        peer = peer_address(stream)
-        stopped = self.statuses.get(name)
-        if stopped is not None and stopped.state is ChannelState.STOPPED \
-                and name not in self.running:
-            await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
-            self.log("AMQ9558E", f"Channel '{name}' is STOPPED here: the start from {peer} was "
-                     f"refused; use START CHANNEL.")
-            return
-        if key not in self.receivers and self._instances() >= self.max_active:
-            await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
-            self.log("AMQ9513E", f"Channel '{name}' from {peer} refused: MaxActiveChannels "
-                     f"({self.max_active}) reached.")
-            return
-        if key in self.receivers:
-            if not await self._adopt(key, peer):
+            stream = channel_stream
+            conv = Conversation(stream, ChannelStatus("", ""))
+            try:
+                first = await conv.recv(CONFIRM_TIMEOUT)
+            except ChannelEnded as e:
+                self.log(e.msgid, f"Inbound connection: {e.text}")
+                with trio.CancelScope(shield=True):
+                    await stream.aclose()
+                return
+            if isinstance(first, InitialData):
+                name = first.channel_name.strip()
+                definition = await trio.to_thread.run_sync(self.admin.channel, name)
+                chltype = D.str_attr(definition, "CHLTYPE") if definition else ""
+                refusal = tls.check_inbound(definition or {}, name, peer_host,
+                                            *tlsstream.tls_session(stream))
+                if refusal is not None:
+                    self.log(refusal.msgid, refusal.text)
+                    with trio.CancelScope(shield=True):
+                        await conv.close(refusal.status)
+                    return
+                if chltype == "SVRCONN" and self.svrconn_handler is not None:
+                    await self.svrconn_handler(self, conv, first, definition)
+                    return
+                if not await self._admitted(name, definition or {}, first, peer_host, conv):
+                    return
+                from_requester = bool(first.cap_flags1 & CapFlags1.REQUEST_INITIATION) and \
+                    not first.cap_flags1 & CapFlags1.MQREQUEST
+                if chltype == "SVR" and from_requester:
+                    await self._serve_requester(name, definition, conv, first)
+                    return
+                if chltype == "SDR" and from_requester:
+                    # a requester calling a sender: the sender ends the call and calls back
+                    # on its own CONNAME (seed 000 9.26)
+                    with trio.CancelScope(shield=True):
+                        await stream.aclose()
+                    err = self.start_channel(name, definition)
+                    self.log("AMQ9002I" if err is None else "AMQ9999E",
+                             err or f"Channel '{name}' is calling back its requester.")
+                    return
+            name = first.channel_name.strip() if isinstance(first, InitialData) else ""
+            partner = first.qmgr_name.strip() if isinstance(first, InitialData) else ""
+            key = (name, partner)
+            peer = peer_address(stream)
+            stopped = self.statuses.get(name)
+            if stopped is not None and stopped.state is ChannelState.STOPPED \
+                    and name not in self.running:
                 await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
-                self.log("AMQ9514E", f"Channel '{name}' is in use: a second instance from "
-                         f"{peer} was refused (adopt MCA not enabled or its checks failed).")
+                self.log("AMQ9558E", f"Channel '{name}' is STOPPED here: the start from {peer} was "
+                         f"refused; use START CHANNEL.")
                 return
-        mca = ReceiverMCA(stream, self.qmgr_name, self.connect_qm, self.admin.channel,
-                          self._register, conversation=conv, first=first,
-                          autodefine=self._autodefine)
-        scope = trio.CancelScope()
-        if name:
-            self.receivers[key] = (scope, peer)
-        try:
-            with scope:
-                await mca.run()
-        except ChannelEnded as e:
-            self.log(e.msgid, f"Channel '{mca.name}': {e.text}")
-        else:
-            if mca.name and not scope.cancelled_caught:
-                self.log("AMQ9002I", f"Channel '{mca.name}' is ended.")
-        finally:
-            if scope.cancelled_caught:
-                mca.status.state = ChannelState.INACTIVE  # ended by STOP CHANNEL or adopted
-            if self.receivers.get(key, (None,))[0] is scope:
-                del self.receivers[key]
+            if key not in self.receivers and self._instances() >= self.max_active:
+                await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
+                self.log("AMQ9513E", f"Channel '{name}' from {peer} refused: MaxActiveChannels "
+                         f"({self.max_active}) reached.")
+                return
+            if key in self.receivers:
+                if not await self._adopt(key, peer):
+                    await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
+                    self.log("AMQ9514E", f"Channel '{name}' is in use: a second instance from "
+                             f"{peer} was refused (adopt MCA not enabled or its checks failed).")
+                    return
+            mca = ReceiverMCA(stream, self.qmgr_name, self.connect_qm, self.admin.channel,
+                              self._register, conversation=conv, first=first,
+                              autodefine=self._autodefine)
+            scope = trio.CancelScope()
+            if name:
+                self.receivers[key] = (scope, peer)
+            try:
+                with scope:
+                    await mca.run()
+            except ChannelEnded as e:
+                self.log(e.msgid, f"Channel '{mca.name}': {e.text}")
+            else:
+                if mca.name and not scope.cancelled_caught:
+                    self.log("AMQ9002I", f"Channel '{mca.name}' is ended.")
+            finally:
+                if scope.cancelled_caught:
+                    mca.status.state = ChannelState.INACTIVE  # ended by STOP CHANNEL or adopted
+                if self.receivers.get(key, (None,))[0] is scope:
+                    del self.receivers[key]
+        except Exception as exc:  # noqa: BLE001 - one connection's fault, not the listener's
+            self.log("AMQ9999E", f"Inbound connection from {peer_host} ended by an "
+                     f"unexpected error: {exc!r}.")
+            with trio.CancelScope(shield=True):
+                try:
+                    await stream.aclose()
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                    pass
 
     def _key_repository(self) -> str:
         """QMGR SSLKEYR: the directory of the queue manager's PEM files (``tls``)."""

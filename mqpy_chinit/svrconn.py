@@ -524,11 +524,13 @@ class SvrconnInstance:
             raise MQMIError(_FAILED, CMQC.MQRC_Q_MGR_NAME_ERROR)
         ident = self.identities.pop(cc.conv_id, None) or _Identity()
         mcauser = str(_attr(self.definition, "MCAUSER") or "").strip()
-        # an MQCSP's user id is the asserted one (MQ 8's MQCSP authentication mode): USERMAP
-        # and BLOCKUSER judge the user the conversation will run as (ADOPTCTX(YES))
-        client_user = ident.credentials.user if ident.credentials else ident.client_user
+        # CHLAUTH judges the user the conversation will run as: the queue manager works it
+        # out in one place (mqpy.security.channel_decision: ADOPTCTX for the MQCSP user,
+        # then MCAUSER, USERSRC(MAP), BLOCKUSER), and CONNAUTH then authenticates the MQCSP
+        # before the connection runs as that same user
         decision = await self.chinit.channel_decision(
-            {"channel": self.name, "address": self.peer, "client_user": client_user,
+            {"channel": self.name, "address": self.peer, "client_user": ident.client_user,
+             "csp_user": ident.credentials.user if ident.credentials else None,
              "mcauser": mcauser, **tlsstream.tls_identity(self.conv.stream)})
         if not decision["allowed"]:
             cc.refused = True
@@ -537,8 +539,9 @@ class SvrconnInstance:
         if decision.get("warning"):
             self.log(str(decision["msgid"]), f"{decision['text']} (WARN(YES): allowed)")
         security = mqiproto.ConnSecurity(ident.credentials, user=str(decision["user"]),
-                                         channel=self.name, address=self.peer)
-        self.status.mcauser = security.identity(None)[0] or ""
+                                         channel=self.name, address=self.peer,
+                                         adopted=bool(decision.get("adopted")))
+        self.status.mcauser = security.user
         qm = await self._thread(self.chinit.connect_for, security, appl)
         backend = qm.get_handle()
         if appl and isinstance(getattr(backend, "appl_name", None), bytes):

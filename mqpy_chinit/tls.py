@@ -37,7 +37,7 @@ from typing import Any
 
 import attrs
 
-from mqpy.security.chlauth import dn_matches
+from mqpy.security.chlauth import dn_matches, escape_dn_value
 from mqpy_chinit.wire import StatusCode
 
 __all__ = ["CIPHER_SPECS", "CipherSpec", "InboundRefusal", "KeyRepositoryError",
@@ -175,13 +175,15 @@ _SHORT = {"commonName": "CN", "organizationName": "O", "organizationalUnitName":
 
 
 def peer_dn(cert: Mapping[str, Any] | None, field: str = "subject") -> str | None:
-    """``getpeercert()``'s subject (or ``issuer``) as an IBM DN string: ``CN=x,O=y``."""
+    """``getpeercert()``'s subject (or ``issuer``) as an IBM DN string: ``CN=x,O=y``, each
+    value escaped (RFC 4514) so that a comma inside a CN cannot pose as another attribute
+    when the string is matched (``chlauth.parse_dn``)."""
     if not cert or field not in cert:
         return None
     parts = []
     for rdn in cert[field]:
         for key, value in rdn:
-            parts.append(f"{_SHORT.get(key, key)}={value}")
+            parts.append(f"{_SHORT.get(key, key)}={escape_dn_value(value)}")
     return ",".join(parts)
 
 

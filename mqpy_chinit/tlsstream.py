@@ -14,16 +14,27 @@ certificate, and the partner's certificate checked against its SSLPEER.
 
 from __future__ import annotations
 
+import os
 import ssl
+import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import trio
 
 from mqpy.security.chlauth import dn_matches
-from mqpy_chinit.tls import KeyRepositoryError, client_context, peer_dn, server_context
+from mqpy_chinit.tls import (
+    CA_FILE,
+    CERT_FILE,
+    KEY_FILE,
+    KeyRepositoryError,
+    client_context,
+    peer_dn,
+    server_context,
+)
 
-__all__ = ["ChannelTLSError", "ChannelTLSStream", "Prefixed", "accept", "open_channel_stream",
+__all__ = ["ChannelTLSError", "ChannelTLSStream", "Prefixed", "accept", "context",
+           "open_channel_stream",
            "set_key_repository", "tls_identity", "tls_session"]
 
 TLS_HANDSHAKE_RECORD = 0x16
@@ -129,10 +140,9 @@ async def accept(stream: trio.SocketStream, repository: Callable[[], str],
         prefixed = Prefixed(stream, first)
         if first[0] != TLS_HANDSHAKE_RECORD:
             return prefixed
-        path = await trio.to_thread.run_sync(repository)
         try:
-            ctx = server_context(path)
-        except KeyRepositoryError as exc:
+            ctx = await trio.to_thread.run_sync(lambda: context("server", repository()))
+        except Exception as exc:  # noqa: BLE001 - no usable key repository: refuse, logged
             log("AMQ9657E", f"The key repository could not be opened for a TLS connection "
                 f"from {peer}: {exc}.")
             return None
@@ -146,6 +156,41 @@ async def accept(stream: trio.SocketStream, repository: Callable[[], str],
     log("AMQ9259E", f"Connection timed out: {peer} started no channel within "
         f"{HANDSHAKE_TIMEOUT:.0f} seconds.")
     return None
+
+
+# ---------------------------------------------------------------------------- contexts
+
+_contexts: dict[tuple, ssl.SSLContext] = {}
+_contexts_lock = threading.Lock()
+
+
+def _stamp(repository: str) -> tuple:
+    out = []
+    for name in (CERT_FILE, KEY_FILE, CA_FILE):
+        try:
+            st = os.stat(os.path.join(repository, name))
+            out.append((st.st_mtime_ns, st.st_size, st.st_ino))
+        except OSError:
+            out.append(None)
+    return tuple(out)
+
+
+def context(kind: str, repository: str, cipher: str = "") -> ssl.SSLContext:
+    """The ``server`` or ``client`` (for ``cipher``) context of ``repository``, built once
+    and reused until one of its PEM files changes (a new certificate is picked up at the
+    next connection, as after IBM's REFRESH SECURITY TYPE(SSL)). Blocking (it reads the
+    files): call it from a worker thread, never the event loop."""
+    key = (kind, repository, cipher, _stamp(repository))
+    with _contexts_lock:
+        ctx = _contexts.get(key)
+    if ctx is None:
+        ctx = server_context(repository) if kind == "server" else \
+            client_context(repository, cipher)
+        with _contexts_lock:
+            for old in [k for k in _contexts if k[:3] == key[:3]]:
+                del _contexts[old]
+            _contexts[key] = ctx
+    return ctx
 
 
 # ---------------------------------------------------------------------------- the initiator
@@ -179,7 +224,8 @@ async def open_channel_stream(host: str, port: int, definition: Mapping[str, obj
     if not cipher:
         return stream
     try:
-        ctx = client_context(await trio.to_thread.run_sync(_key_repository), cipher)
+        ctx = await trio.to_thread.run_sync(lambda: context("client", _key_repository(),
+                                                           cipher))
     except (KeyError, KeyRepositoryError) as exc:
         await stream.aclose()
         raise ChannelTLSError(f"AMQ9635E: CipherSpec '{cipher}' or the key repository is "

@@ -24,6 +24,7 @@ from __future__ import annotations
 import attrs
 import construct as cs
 
+from mqpy.security.users import mq_user_id
 from mqpy_chinit.wire import OtherSegment, ProtocolError, SegmentType, StatusCode
 
 __all__ = ["CAUT", "CAUT_HEADER_LENGTH", "UID", "UID_LENGTH", "Credentials", "build_caut",
@@ -83,13 +84,26 @@ def build_uid(user: str, *, little: bool = True) -> bytes:
                           LongUserId=_blank(user, 64), SecurityId=bytes(40)), little=little)
 
 
+def _user_id(raw: str, what: str) -> str:
+    """The 12-character MQ user id ``raw`` stands for (``users.mq_user_id``), cut once here
+    so that CHLAUTH, CONNAUTH and the OAM all judge the same string; ProtocolError if it is
+    not a user id (``'mqm' + 9 blanks + 'x'`` must not read as mqm to one check and as
+    something else to another)."""
+    uid = mq_user_id(raw)
+    if uid is None:
+        raise ProtocolError(StatusCode.PROTOCOL_INVALID_DATA,
+                            f"{what} user id {raw!r} is not a valid user id")
+    return uid
+
+
 def parse_uid(body: bytes, *, little: bool = True) -> str:
-    """The client's user id (LongUserId, else UserId); ProtocolError if malformed."""
+    """The client's user id (LongUserId, else UserId), as a 12-character MQ user id;
+    ProtocolError if malformed or not a user id."""
     if len(body) not in (28, UID_LENGTH) or body[:4] != STRUCTID_UID:
         raise ProtocolError(StatusCode.PROTOCOL_INVALID_DATA,
                             f"USERID_DATA of {len(body)} bytes is not a UID structure")
     long_id = _text(body[28:92]) if len(body) == UID_LENGTH else ""
-    return long_id or _text(body[4:16])
+    return _user_id(long_id or _text(body[4:16]), "USERID_DATA")
 
 
 def build_caut(creds: Credentials, *, little: bool = True) -> bytes:
@@ -118,10 +132,11 @@ def parse_caut(body: bytes, offset: int = 0, *, little: bool = True
         raise ProtocolError(StatusCode.PROTOCOL_INVALID_DATA,
                             f"CAUT AuthType {parsed.AuthType} or lengths not accepted")
     try:
-        creds = Credentials(parsed.UserId.decode("utf-8"), parsed.Password.decode("utf-8"))
+        user, password = parsed.UserId.decode("utf-8"), parsed.Password.decode("utf-8")
     except UnicodeDecodeError:
         raise ProtocolError(StatusCode.PROTOCOL_INVALID_DATA,
                             "CAUT user id or password is not UTF-8") from None
+    creds = Credentials(_user_id(user, "CAUT"), password)
     end = offset + CAUT_HEADER_LENGTH + parsed.UserIdLength + parsed.PasswordLength
     return creds, end
 

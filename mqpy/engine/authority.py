@@ -13,8 +13,13 @@ from typing import Protocol
 
 class Authority(Protocol):
     def check_connect(self, user: str, password: str | None, appl_name: str,
-                      channel: str | None) -> None:
-        """Raise MQMIError(2, 2035) to refuse the connection."""
+                      channel: str | None, *, asserted: str, adopted: bool = False) -> str:
+        """The user the connection runs as; raise MQMIError(2, 2035) to refuse it.
+
+        ``password`` None: ``user`` is an asserted identity. Otherwise ``user`` and
+        ``password`` are an MQCSP and ``asserted`` is who connects (the bindings peer, the
+        user a SVRCONN decided on): the MQCSP user replaces it only once authenticated.
+        ``adopted``: ``asserted`` was derived from the MQCSP, so it must be authenticated."""
 
     def check_open(self, user: str, objtype: str, name: str, options: int) -> None:
         """Raise MQMIError(2, 2035) to refuse the open."""
@@ -22,8 +27,9 @@ class Authority(Protocol):
 
 class AllowAll:
     def check_connect(self, user: str, password: str | None, appl_name: str,
-                      channel: str | None) -> None:
-        return None
+                      channel: str | None, *, asserted: str, adopted: bool = False) -> str:
+        # no CONNAUTH: an MQCSP is not authenticated, so its user is never adopted
+        return asserted if password is not None else user
 
     def check_open(self, user: str, objtype: str, name: str, options: int) -> None:
         return None

@@ -717,17 +717,28 @@ class QueueManagerEngine:
     # ------------------------------------------------------------------ connections
 
     def connect(self, appl_name: str | None = None, *, user: str | None = None,
-                password: str | None = None, channel: str | None = None) -> Connection:
+                password: str | None = None, channel: str | None = None,
+                asserted: str | None = None, adopted: bool = False) -> Connection:
         """MQCONN; ``authority`` may refuse it (2035). The check runs outside the engine
         lock: verifying a password takes tens of milliseconds (scrypt).
+
+        ``user`` alone is an asserted identity; ``user`` with ``password`` is an MQCSP, whose
+        user the connection runs as only once authenticated (``Authority.check_connect``),
+        else as ``asserted`` (default: this process's user). ``adopted``: the channel
+        initiator derived ``asserted`` from the MQCSP, so the password must be right.
 
         A connection that names no user, password or channel is made by this process itself
         (the daemon's command server, statistics, an embedded application): it runs as the
         process owner and is trusted as MQ trusts its own components."""
-        conn = Connection(self, 0, appl_name, user)
-        if user is not None or password is not None or channel is not None:
-            self.authority.check_connect(conn.user.decode("latin-1").strip(), password,
-                                         conn.appl_name.decode("latin-1"), channel)
+        conn = Connection(self, 0, appl_name, None)
+        if user is not None or password is not None or channel is not None \
+                or asserted is not None:
+            default = conn.user.decode("latin-1").strip()
+            run_as = self.authority.check_connect(
+                default if user is None else user, password,
+                conn.appl_name.decode("latin-1"), channel, asserted=asserted or default,
+                adopted=adopted)
+            conn.user = run_as[:12].encode("latin-1", "replace")
         with self.lock:
             if self.stopped:
                 raise _fail(CMQC.MQRC_Q_MGR_NOT_AVAILABLE)

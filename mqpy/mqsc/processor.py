@@ -211,6 +211,17 @@ def _from_mqi(err: MQMIError, name: str = "") -> CommandFailed:
     return CommandFailed.of(reason, msgid, name)
 
 
+def _check_sslpeer(wanted: dict[str, object]) -> None:
+    """A channel's SSLPEER is checked when it is entered (IBM, distributed platforms): a
+    malformed DN pattern is refused with MQRCCF_SSL_PEER_NAME_ERROR (4093)."""
+    from mqpy.security.chlauth import valid_dn_pattern
+
+    sslpeer = str(wanted.get("SSLPEER") or "").strip()
+    if sslpeer and not valid_dn_pattern(sslpeer):
+        raise CommandFailed([message("AMQ8101S", f"{CMQCFC.MQRCCF_SSL_PEER_NAME_ERROR:X}")],
+                            CMQCFC.MQRCCF_SSL_PEER_NAME_ERROR)
+
+
 def generic_match(pattern: str, value: str) -> bool:
     """MQSC generic names: ``*`` matches all, ``ABC*`` every name starting ABC."""
     if pattern.endswith("*"):
@@ -729,6 +740,7 @@ class MQSCProcessor:
         if existing is not None and existing.objtype != objtype:
             raise CommandFailed.of(CMQCFC.MQRCCF_OBJECT_WRONG_TYPE, "AMQ8151E")
         wanted = to_stored(cmd.params, cmd.flags)
+        _check_sslpeer(wanted)
         base = self._base_attributes(cmd, existing)
         if objtype == "CHANNEL":
             chltype = str(wanted.get("CHLTYPE") or base.get("CHLTYPE"))
@@ -771,6 +783,7 @@ class MQSCProcessor:
         if obj is None:
             raise CommandFailed.of(CMQC.MQRC_UNKNOWN_OBJECT_NAME, "AMQ8147E", name)
         wanted = to_stored(cmd.params, cmd.flags)
+        _check_sslpeer(wanted)
         if objtype == "CHANNEL" and wanted.get("CHLTYPE") != obj.attributes.get("CHLTYPE"):
             raise CommandFailed.of(CMQCFC.MQRCCF_OBJECT_WRONG_TYPE, "AMQ8151E")
         before = dict(obj.attributes)

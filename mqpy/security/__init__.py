@@ -43,7 +43,13 @@ from mqpy.errorlog import ErrorLog
 from mqpy.errors import MQMIError
 from mqpy.security import authority as oam
 from mqpy.security import chlauth
-from mqpy.security.users import ADMIN_GROUP, UserFile, users_path
+from mqpy.security.users import (
+    ADMIN_GROUP,
+    MAX_USER_LENGTH,
+    UserFile,
+    mq_user_id,
+    users_path,
+)
 
 __all__ = [
     "DEFAULT_AUTHINFO",
@@ -261,32 +267,81 @@ def _fields(r: chlauth.ChlauthRecord) -> dict[str, object]:
     return attrs.asdict(r, recurse=False)
 
 
+# ------------------------------------------------------------------ connection authentication
+
+
+def connauth_mode(eng, channel: str | None) -> str:  # noqa: ANN001
+    """CHCKCLNT (``channel`` given) or CHCKLOCL of the QMGR CONNAUTH AUTHINFO: NONE,
+    OPTIONAL, REQUIRED or REQDADM; NONE when CONNAUTH is blank; MISCONFIGURED when it names
+    no IDPWOS AUTHINFO (every connection is then refused)."""
+    name = str(eng.catalog.qmgr.get("CONNAUTH", "") or "")
+    if not name:
+        return "NONE"
+    ai = eng.catalog.lookup("AUTHINFO", name)
+    if ai is None or ai.attributes.get("AUTHTYPE", "IDPWOS") != "IDPWOS":
+        return "MISCONFIGURED"
+    key = "CHCKCLNT" if channel else "CHCKLOCL"
+    return str(ai.attributes.get(key, "OPTIONAL"))
+
+
+def _fail_delay(eng) -> float:  # noqa: ANN001
+    """FAILDLAY of the QMGR CONNAUTH AUTHINFO, seconds (0..60; IBM's default 1)."""
+    ai = eng.catalog.lookup("AUTHINFO", str(eng.catalog.qmgr.get("CONNAUTH", "") or ""))
+    try:
+        delay = int(ai.attributes.get("FAILDLAY", 1)) if ai is not None else 1
+    except (TypeError, ValueError):
+        delay = 1
+    return float(min(max(delay, 0), 60))
+
+
+def _adopts(eng, *, client: bool) -> bool:  # noqa: ANN001
+    """Does an authenticated MQCSP user become the connection's user? Only when CONNAUTH
+    authenticates this kind of connection (``client``: CHCKCLNT, else CHCKLOCL) at all, and
+    its AUTHINFO says ADOPTCTX(YES)."""
+    if connauth_mode(eng, "client" if client else None) in ("NONE", "MISCONFIGURED"):
+        return False
+    ai = eng.catalog.lookup("AUTHINFO", str(eng.catalog.qmgr.get("CONNAUTH", "")))
+    return str(ai.attributes.get("ADOPTCTX", "YES")) == "YES"
+
+
 # ------------------------------------------------------------------ channels
 
 
 def check_channel(eng, channel: str, address: str, *, client_user: str | None = None,  # noqa: ANN001
                   remote_qmgr: str | None = None, ssl_peer: str | None = None,
                   ssl_issuer: str | None = None, mcauser: str = "",
-                  default_user: str | None = None, qmdir: str | None = None
-                  ) -> chlauth.Decision:
-    """The CHLAUTH decision for an inbound channel (allowed as ``mcauser`` if CHLAUTH is
-    DISABLED). For the SVRCONN / RCVR MCA, before it connects for the partner."""
-    user = mcauser or client_user or default_user or _owner()
+                  default_user: str | None = None, qmdir: str | None = None,
+                  csp_user: str | None = None) -> chlauth.Decision:
+    """The CHLAUTH decision for an inbound channel (allowed as the user it would run as if
+    CHLAUTH is DISABLED). For the SVRCONN / RCVR MCA, before it connects for the partner.
+
+    ``csp_user``: the user id of the client's MQCSP. With CONNAUTH authenticating clients
+    and ADOPTCTX(YES) it is adopted (IBM's ChlauthEarlyAdopt order): USERMAP matches it, it
+    takes precedence over the channel's MCAUSER, USERSRC(MAP) still overrides it, and
+    BLOCKUSER judges the final user. The decision's ``adopted`` says so, and the MQCONN that
+    follows must then authenticate that MQCSP (``SecurityPolicy.check_connect``)."""
+    adopted = bool(csp_user) and _adopts(eng, client=True)
+    if adopted:
+        client_user = csp_user
     if str(eng.catalog.qmgr.get("CHLAUTH", "ENABLED")) != "ENABLED":
+        user = (client_user if adopted else None) or mcauser or client_user or \
+            default_user or _owner()
         return chlauth.Decision(True, user, chlauth.AMQ9783I,
-                                f"Channel will run using MCAUSER('{user}').")
+                                f"Channel will run using MCAUSER('{user}').",
+                                adopted=adopted)
     users = UserFile(users_path(qmdir or eng.qmdir))
     return chlauth.evaluate(chlauth_records(eng), channel, address, client_user, remote_qmgr,
                             ssl_peer, mcauser, ssl_issuer=ssl_issuer,
-                            default_user=default_user or _owner(), is_admin=users.is_admin)
+                            default_user=default_user or _owner(), is_admin=users.is_admin,
+                            adopted=adopted)
 
 
 def channel_decision(eng, query: Mapping[str, object]) -> dict[str, object]:  # noqa: ANN001
     """:func:`check_channel` for a query dict (the channel initiator's SPI call), as a dict.
 
-    ``query`` keys: ``channel``, ``address``, ``client_user``, ``remote_qmgr``, ``ssl_peer``,
-    ``ssl_issuer``, ``mcauser``; ``address_only`` asks about BLOCKADDR alone (the listener's
-    check, made before a channel name is known)."""
+    ``query`` keys: ``channel``, ``address``, ``client_user``, ``csp_user``, ``remote_qmgr``,
+    ``ssl_peer``, ``ssl_issuer``, ``mcauser``; ``address_only`` asks about BLOCKADDR alone
+    (the listener's check, made before a channel name is known)."""
     address = str(query.get("address") or "")
     if query.get("address_only"):
         if str(eng.catalog.qmgr.get("CHLAUTH", "ENABLED")) != "ENABLED":
@@ -298,12 +353,17 @@ def channel_decision(eng, query: Mapping[str, object]) -> dict[str, object]:  # 
             v = query.get(key)
             return None if v is None else str(v)
 
+        def user_id(key: str) -> str | None:
+            v = opt(key)
+            return None if v is None else mq_user_id(v)
+
         d = check_channel(eng, str(query.get("channel") or ""), address,
-                          client_user=opt("client_user"), remote_qmgr=opt("remote_qmgr"),
+                          client_user=user_id("client_user"), remote_qmgr=opt("remote_qmgr"),
                           ssl_peer=opt("ssl_peer"), ssl_issuer=opt("ssl_issuer"),
-                          mcauser=str(query.get("mcauser") or ""))
+                          mcauser=str(query.get("mcauser") or ""),
+                          csp_user=user_id("csp_user"))
     return {"allowed": d.allowed, "user": d.user, "msgid": d.msgid, "text": d.text,
-            "warning": d.warning}
+            "warning": d.warning, "adopted": d.adopted}
 
 
 def owner() -> str:
@@ -315,9 +375,9 @@ def is_privileged(qmdir: str, user: str | None) -> bool:
     """The queue manager's owner or a member of mqm: may connect on behalf of others."""
     if not user:
         return False
-    if user[:12] == _owner()[:12]:
+    if user == _owner():  # the whole operating-system name, not its first 12 characters
         return True
-    return UserFile(users_path(qmdir)).is_admin(user[:12])
+    return len(user) <= MAX_USER_LENGTH and UserFile(users_path(qmdir)).is_admin(user)
 
 
 # ------------------------------------------------------------------ the policy
@@ -335,18 +395,16 @@ class SecurityPolicy:
     # -------------------------------------------------------------- helpers
 
     def _connauth_mode(self, channel: str | None) -> str:
-        name = str(self.engine.catalog.qmgr.get("CONNAUTH", "") or "")
-        if not name:
-            return "NONE"
-        ai = self.engine.catalog.lookup("AUTHINFO", name)
-        if ai is None or ai.attributes.get("AUTHTYPE", "IDPWOS") != "IDPWOS":
-            return "MISCONFIGURED"
-        key = "CHCKCLNT" if channel else "CHCKLOCL"
-        return str(ai.attributes.get(key, "OPTIONAL"))
+        return connauth_mode(self.engine, channel)
 
     def _fail_auth(self, user: str, appl_name: str) -> MQMIError:
+        """AMQ5534E and 2035; the error carries ``fail_delay``, the CONNAUTH AUTHINFO's
+        FAILDLAY (IBM default 1 second), which the server waits before answering so that
+        passwords cannot be guessed at full speed (the wait holds no thread)."""
         self.errors.write(messages.AMQ5534, inserts={"user": user, "appl": appl_name.strip()})
-        return _refuse()
+        err = _refuse()
+        err.fail_delay = _fail_delay(self.engine)  # type: ignore[attr-defined]
+        return err
 
     def _insufficient(self, user: str, name: str, needed: Iterable[str]) -> MQMIError:
         self.errors.write_event(
@@ -364,19 +422,34 @@ class SecurityPolicy:
     # -------------------------------------------------------------- Authority protocol
 
     def check_connect(self, user: str, password: str | None, appl_name: str,
-                      channel: str | None) -> None:
+                      channel: str | None, *, asserted: str, adopted: bool = False) -> str:
+        """CONNAUTH, then connect authority; the user the connection runs as.
+
+        An MQCSP (``password`` given) is authenticated unless CONNAUTH is off for this kind
+        of connection (then it is ignored, never adopted); once authenticated, a bindings
+        connection adopts its user with ADOPTCTX(YES). A channel connection runs as
+        ``asserted``: the channel initiator has already applied ADOPTCTX and CHLAUTH
+        (:func:`channel_decision`), and ``adopted`` says that user came from the MQCSP, whose
+        password must then be right whatever CHCKCLNT says."""
         mode = self._connauth_mode(channel)
         if mode == "MISCONFIGURED":
             raise self._fail_auth(user, appl_name)
-        required = mode == "REQUIRED" or (mode == "REQDADM" and self.users.is_admin(user))
-        if mode != "NONE":
-            if password is not None:
-                if not self.users.verify(user, password):
-                    raise self._fail_auth(user, appl_name)
-            elif required:
-                raise self._fail_auth(user, appl_name)
-        if "connect" not in self._authorities(user, "qmgr", self.engine.name):
-            raise self._insufficient(user, self.engine.name, ["connect"])
+        base = mq_user_id(asserted if password is not None else user)
+        if base is None:
+            raise self._fail_auth(user if password is None else asserted, appl_name)
+        run_as = base
+        if password is None:
+            if mode == "REQUIRED" or (mode == "REQDADM" and self.users.is_admin(base)):
+                raise self._fail_auth(base, appl_name)
+        elif mode != "NONE" or adopted:
+            csp = mq_user_id(user)
+            if csp is None or not self.users.verify(csp, password):
+                raise self._fail_auth(csp or user, appl_name)
+            if channel is None and _adopts(self.engine, client=False):
+                run_as = csp
+        if "connect" not in self._authorities(run_as, "qmgr", self.engine.name):
+            raise self._insufficient(run_as, self.engine.name, ["connect"])
+        return run_as
 
     def check_open(self, user: str, objtype: str, name: str, options: int) -> None:
         on_obj, on_qmgr = oam.open_requirements(options)

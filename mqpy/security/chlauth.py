@@ -264,8 +264,11 @@ def validate_address(pattern: str) -> None:
 
 
 def _address_parts(address: str) -> tuple[str, list[int]] | None:
+    # a link-local peer comes with its zone ('fe80::1%eth0'): the zone is no part of the
+    # address a pattern names, and ipaddress would keep it in ``exploded``
+    text = address.strip().strip("[]").split("%", 1)[0]
     try:
-        ip = ipaddress.ip_address(address.strip().strip("[]"))
+        ip = ipaddress.ip_address(text)
     except ValueError:
         return None
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
@@ -317,24 +320,129 @@ def _address_key(pattern: str) -> tuple:
 
 
 def _norm_dn(dn: str) -> str:
-    return ",".join(f"{k}={v}" for k, v in _dn_pairs(dn))
+    return ",".join(f"{k}={v}" for k, v in (parse_dn(dn) or []))
 
 
-def _dn_pairs(dn: str) -> list[tuple[str, str]]:
-    """``'CN=a, O=b'`` -> ``[('CN','A'), ('O','B')]`` (IBM compares DNs case-blind)."""
-    pairs = []
-    for item in re.split(r"[,;]", dn):
-        if "=" in item:
-            k, v = item.split("=", 1)
-            pairs.append((k.strip().upper(), v.strip().upper()))
-    return pairs
+_DN_KEY = re.compile(r"[A-Za-z][A-Za-z0-9-]*|[0-9]+(?:\.[0-9]+)*")  # a name or an OID
+_DN_SEPARATORS = ",;+"
+_HEX2 = re.compile(r"[0-9A-Fa-f]{2}")
+
+
+def _dn_value(text: str, i: int) -> tuple[str, int] | None:
+    """One attribute value from ``text[i:]`` up to an unescaped separator: ``"quoted"``, or
+    with ``\\c`` / ``\\hh`` escapes; unescaped blanks around it dropped. (value, index of
+    the separator or the end), or None if malformed."""
+    n = len(text)
+    while i < n and text[i] == " ":
+        i += 1
+    if i < n and text[i] == '"':
+        out: list[str] = []
+        i += 1
+        while i < n and text[i] != '"':
+            if text[i] == "\\":
+                if i + 1 >= n:
+                    return None
+                i += 1
+            out.append(text[i])
+            i += 1
+        if i >= n:
+            return None  # unterminated quotes
+        i += 1
+        while i < n and text[i] == " ":
+            i += 1
+        if i < n and text[i] not in _DN_SEPARATORS:
+            return None
+        return "".join(out), i
+    chars: list[tuple[str, bool]] = []  # (character, escaped)
+    raw = bytearray()  # a run of \hh pairs: UTF-8 bytes
+
+    def flush() -> None:
+        if raw:
+            chars.extend((c, True) for c in raw.decode("utf-8", "replace"))
+            raw.clear()
+
+    while i < n and text[i] not in _DN_SEPARATORS:
+        c = text[i]
+        if c == "\\":
+            if i + 1 >= n:
+                return None  # a trailing backslash escapes nothing
+            if _HEX2.fullmatch(text[i + 1:i + 3]):
+                raw.append(int(text[i + 1:i + 3], 16))
+                i += 3
+                continue
+            flush()
+            chars.append((text[i + 1], True))
+            i += 2
+            continue
+        flush()
+        chars.append((c, False))
+        i += 1
+    flush()
+    while chars and chars[-1] == (" ", False):
+        chars.pop()
+    return "".join(c for c, _ in chars), i
+
+
+def parse_dn(text: str) -> list[tuple[str, str]] | None:
+    """A distinguished name or SSLPEER pattern as its (attribute, value) pairs, both upper
+    case (IBM compares DNs case-blind): ``'CN=a, O=b'`` -> ``[('CN', 'A'), ('O', 'B')]``.
+
+    Attributes are separated by unescaped ``,`` ``;`` or ``+`` (RFC 4514 with IBM's ``;``);
+    a value may be quoted or hold ``\\,``-style and ``\\2C``-style escapes, so a separator
+    inside a value never starts a new attribute. None if malformed: empty, an attribute
+    without ``=``, a key that is no attribute type, a dangling escape or quote."""
+    pairs: list[tuple[str, str]] = []
+    i, n = 0, len(text)
+    if not text.strip():
+        return None
+    while True:
+        eq = text.find("=", i)
+        if eq < 0:
+            return None
+        key = text[i:eq].strip()
+        if not _DN_KEY.fullmatch(key):
+            return None
+        got = _dn_value(text, eq + 1)
+        if got is None:
+            return None
+        value, i = got
+        pairs.append((key.upper(), value.upper()))
+        if i >= n:
+            return pairs
+        i += 1  # past the separator
+        if not text[i:].strip():
+            return None  # a separator with nothing after it
+
+
+def escape_dn_value(value: str) -> str:
+    """RFC 4514 escaping of one attribute value, for DN strings built from certificates."""
+    out = []
+    last = len(value) - 1
+    for i, c in enumerate(value):
+        if ord(c) < 0x20:
+            out.append(f"\\{ord(c):02X}")
+        elif c in ',;+"\\<>=' or (i == 0 and c in " #") or (i == last and c == " "):
+            out.append("\\" + c)
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+def valid_dn_pattern(pattern: str) -> bool:
+    """Is ``pattern`` a usable SSLPEER / SSLCERTI value (checked when it is entered, as IBM
+    does on distributed platforms): it parses, and ``*`` appears only at a value's ends."""
+    pairs = parse_dn(pattern)
+    return pairs is not None and all("*" not in v.strip("*") for _, v in pairs)
 
 
 def _dn_matches(pattern: str, dn: str) -> bool:
-    """Every attribute the pattern names is in the DN (values may start or end with ``*``)."""
-    have = _dn_pairs(dn)
+    """Every attribute the pattern names is in the DN (values may start or end with ``*``).
+    A malformed pattern or DN matches nothing."""
+    have, want = parse_dn(dn), parse_dn(pattern)
+    if have is None or want is None:
+        return False
     used: set[int] = set()
-    for k, v in _dn_pairs(pattern):
+    for k, v in want:
         for i, (hk, hv) in enumerate(have):
             if i not in used and hk == k and generic_matches(v, hv):
                 used.add(i)
@@ -345,12 +453,13 @@ def _dn_matches(pattern: str, dn: str) -> bool:
 
 
 def dn_matches(pattern: str, dn: str) -> bool:
-    """IBM's SSLPEER / SSLPEERMAP matching of a certificate DN (``CN=a*, O=b``)."""
+    """IBM's SSLPEER / SSLPEERMAP matching of a certificate DN (``CN=a*, O=b``); ``dn`` is
+    an escaped DN string (``mqpy_chinit.tls.peer_dn``)."""
     return _dn_matches(pattern, dn)
 
 
 def _dn_key(pattern: str) -> tuple[int, int]:
-    pairs = _dn_pairs(pattern)
+    pairs = parse_dn(pattern) or []
     return (len(pairs), sum(1 for _, v in pairs if "*" not in v))
 
 
@@ -377,6 +486,9 @@ def _validate(rec: ChlauthRecord) -> None:
         raise _fail(CMQCFC.MQRCCF_PARM_MISSING)
     if t == "SSLPEERMAP" and not rec.sslpeer:
         raise _fail(CMQCFC.MQRCCF_PARM_MISSING)
+    for dn in (rec.sslpeer, rec.sslcerti):
+        if dn and not valid_dn_pattern(dn):
+            raise _fail(CMQCFC.MQRCCF_SSL_PEER_NAME_ERROR)
     for a in (rec.address, *rec.addrlist):
         if a:
             validate_address(a)
@@ -505,6 +617,7 @@ class Decision:
     reason_qualifier: int = 0  # MQRQ_CHANNEL_BLOCKED_* when refused (or warned)
     warning: bool = False  # a WARN(YES) record would have refused it
     record: ChlauthRecord | None = None  # the record that decided
+    adopted: bool = False  # the user came from an MQCSP (ADOPTCTX): it must be authenticated
 
     @property
     def user_to_run_as(self) -> str:
@@ -562,14 +675,17 @@ def evaluate(rules: Iterable[ChlauthRecord], channel: str, address: str,
              client_user: str | None = None, remote_qmgr: str | None = None,
              ssl_peer: str | None = None, mcauser: str = "", *,
              ssl_issuer: str | None = None, default_user: str = "",
-             is_admin: Callable[[str], bool] = lambda user: False) -> Decision:
+             is_admin: Callable[[str], bool] = lambda user: False,
+             adopted: bool = False) -> Decision:
     """Decide whether an inbound channel may start, and as whom it runs.
 
     ``client_user`` is the user id a client flowed on a SVRCONN channel (None for a channel
     from a queue manager); ``remote_qmgr`` the partner queue manager's name (None for a
     client); ``mcauser`` the channel definition's MCAUSER; ``default_user`` the channel
     initiator's own user, used when nothing else names one; ``is_admin`` says whether a
-    user is privileged (``*MQADMIN``).
+    user is privileged (``*MQADMIN``); ``adopted``: ``client_user`` is an MQCSP user that
+    ADOPTCTX(YES) adopts, which IBM ranks above the channel's MCAUSER (and below
+    USERSRC(MAP)). BLOCKUSER judges the final user.
     """
     rules = list(rules)
     warned: tuple[str, int, ChlauthRecord] | None = None
@@ -592,7 +708,7 @@ def evaluate(rules: Iterable[ChlauthRecord], channel: str, address: str,
     candidates = [r for r in rules if _mapping_matches(r, channel, address, client_user,
                                                         remote_qmgr, ssl_peer, ssl_issuer)]
     best = max(candidates, key=_mapping_key) if candidates else None
-    flowed = mcauser or client_user or default_user
+    flowed = (client_user if adopted else None) or mcauser or client_user or default_user
     user = flowed
     if best is not None:
         if best.usersrc == "NOACCESS":
@@ -626,8 +742,9 @@ def evaluate(rules: Iterable[ChlauthRecord], channel: str, address: str,
     text = f"Channel will run using MCAUSER('{user}')."
     if warned is not None:
         msgid, rq, rec = warned
-        return Decision(True, user, msgid, text, rq, warning=True, record=rec)
-    return Decision(True, user, AMQ9783I, text, record=best)
+        return Decision(True, user, msgid, text, rq, warning=True, record=rec,
+                        adopted=adopted)
+    return Decision(True, user, AMQ9783I, text, record=best, adopted=adopted)
 
 
 def runcheck_line(decision: Decision) -> str:

@@ -38,6 +38,7 @@ __all__ = [
     "UserError",
     "UserFile",
     "hash_password",
+    "mq_user_id",
     "users_path",
     "verify_password",
 ]
@@ -55,6 +56,17 @@ _NAME = re.compile(r"[A-Za-z0-9_.@$#-]+")
 
 class UserError(ValueError):
     """A user name, group name or repository operation was refused."""
+
+
+def mq_user_id(raw: str) -> str | None:
+    """The MQ user id a flowed or MQCSP user id stands for: trailing blanks and NULs dropped,
+    cut to 12 characters once, here; None if it is no user id at all (empty, embedded
+    blanks, characters a user name cannot hold), which the caller refuses. Every check
+    (CHLAUTH, CONNAUTH, the OAM) then judges the same string the connection runs as."""
+    name = raw.rstrip(" \x00")
+    if not name or not _NAME.fullmatch(name):
+        return None
+    return name[:MAX_USER_LENGTH]
 
 
 def users_path(qmdir: str) -> str:

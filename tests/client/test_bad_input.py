@@ -142,3 +142,24 @@ def test_message_longer_than_maxmsgl_is_2010(env):
     queue.put(bytes(10000))
     qm.disconnect()
     assert env.depth() == 1
+
+
+def test_an_unexpected_fault_with_one_connection_leaves_the_listener_serving(env):
+    """Given a channel initiator whose lookup of one channel fails unexpectedly (any
+    exception, not an MQ error), when a partner starts that channel, then its connection is
+    closed with AMQ9999E in the log and the listener goes on serving other clients."""
+    chinit = env.chinit.chinit
+    lookup = chinit.admin.channel
+
+    def channel(name: str):
+        if name == "BOOM.RCVR":
+            raise RuntimeError("lookup failed")
+        return lookup(name)
+
+    chinit.admin.channel = channel
+    with socket.create_connection(("127.0.0.1", env.chinit.port)) as sock:
+        sock.sendall(SegmentWriter().send(InitialData(fap_level=10, channel_name="BOOM.RCVR",
+                                                      max_msg_batch=1)))
+        assert _answer(sock) == []  # closed, nothing answered
+    assert _wait_for(lambda: any("lookup failed" in t for t in env.chinit.messages("AMQ9999E")))
+    _still_serving(env)

@@ -136,8 +136,8 @@ def test_discint_does_not_cut_a_waiting_get(env):
 
 def test_heartbeats_flow_during_a_wait_and_between_calls(env):
     """Given HBINT(1) at both ends, when a client waits 2.6 s in MQGET and then idles 2.6 s,
-    then the channel instance sends heartbeats in both periods and the connection survives
-    (nobody times out)."""
+    then the channel instance sends heartbeats in both periods (at least one in each: a busy
+    machine may delay the second) and the connection survives (nobody times out)."""
     env.define("CHANNEL", CHANNEL, CHLTYPE="SVRCONN", HBINT=1)
     qm = env.client(HeartbeatInterval=1)
     assert qm.get_handle().heartbeat_interval == 1
@@ -151,7 +151,7 @@ def test_heartbeats_flow_during_a_wait_and_between_calls(env):
         queue.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=2600))
     assert err.value.reason == CMQC.MQRC_NO_MSG_AVAILABLE
     during_wait = sent() - before - 1  # less the MQGET reply
-    assert during_wait >= 2
+    assert during_wait >= 1
     def flows() -> int:
         status = env.chinit.svrconn_statuses()[0]
         return status["BUFSSENT"] + status["BUFSRCVD"]

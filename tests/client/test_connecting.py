@@ -166,3 +166,45 @@ def test_unreadable_ccdt_is_2539(monkeypatch, tmp_path):
     with pytest.raises(mqpy.MQMIError) as err:
         mqpy.QueueManager(QMGR)
     assert err.value.reason == CMQC.MQRC_CHANNEL_CONFIG_ERROR
+
+
+def test_ccdt_transmission_security_is_read(monkeypatch, tmp_path):
+    """Given a JSON CCDT entry with transmissionSecurity (IBM's cipherSpecification and
+    certificatePeerName), then its definition asks for TLS with that CipherSpec and peer
+    name, and the key repository MQSSLKEYR names."""
+    from mqpy.client import load_ccdt
+
+    doc = {"channel": [{"name": "TLS.SVRCONN", "type": "clientConnection",
+                        "clientConnection": {"connection": [{"host": "127.0.0.1",
+                                                             "port": 1414}],
+                                             "queueManager": QMGR},
+                        "transmissionSecurity": {"cipherSpecification": "ANY_TLS12",
+                                                 "certificatePeerName": "CN=QM1, O=mqpy"}}]}
+    path = tmp_path / "ccdt.json"
+    path.write_text(json.dumps(doc))
+    monkeypatch.setenv("MQSSLKEYR", str(tmp_path / "keys"))
+    (d,) = load_ccdt(path.as_uri())
+    assert (d.ssl_cipher_spec, d.ssl_peer_name, d.key_repository) == \
+        ("ANY_TLS12", "CN=QM1, O=mqpy", str(tmp_path / "keys"))
+
+
+def test_ccdt_tls_entry_never_connects_in_plaintext(env, monkeypatch, tmp_path):
+    """Given a CCDT entry with transmissionSecurity for a queue manager whose channel is
+    plain, and no usable key repository, when the application connects, then MQCONN fails
+    with a TLS reason (2381 key repository / 2393 TLS initialisation) and no plaintext
+    connection (no password in the clear) is made."""
+    doc = {"channel": [{"name": CHANNEL, "type": "clientConnection",
+                        "clientConnection": {"connection": [{"host": "127.0.0.1",
+                                                             "port": env.chinit.port}],
+                                             "queueManager": QMGR},
+                        "transmissionSecurity": {"cipherSpecification": "ANY_TLS12"}}]}
+    path = tmp_path / "ccdt.json"
+    path.write_text(json.dumps(doc))
+    monkeypatch.setenv("MQ_CONNECT_TYPE", "CLIENT")
+    monkeypatch.setenv("MQCCDTURL", path.as_uri())
+    monkeypatch.delenv("MQSSLKEYR", raising=False)
+    with pytest.raises(mqpy.MQMIError) as err:
+        mqpy.QueueManager(QMGR)
+    assert err.value.reason in (CMQC.MQRC_KEY_REPOSITORY_ERROR,
+                                CMQC.MQRC_SSL_INITIALIZATION_ERROR)
+    assert env.chinit.svrconn_statuses() == []

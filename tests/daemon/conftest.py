@@ -29,6 +29,7 @@ class Installation:
     def __init__(self, root: str) -> None:
         self.root = root
         self.pids: set[int] = set()
+        self.started: set[str] = set()  # queue managers strmqm started here
         self.env = {**os.environ, "MQPY_DATA_PATH": root, "MQPY_NO_CHINIT": "1"}
 
     def run(self, command: str, *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
@@ -36,6 +37,7 @@ class Installation:
         proc = subprocess.run([sys.executable, "-c", _RUN, command, *args], env=self.env,
                               capture_output=True, text=True, timeout=timeout)
         if command == "strmqm" and proc.returncode == 0:
+            self.started.add(args[-1])
             pid = self.pid(args[-1])
             if pid:
                 self.pids.add(pid)
@@ -74,16 +76,51 @@ class Installation:
             assert time.monotonic() < deadline, "the queue manager did not end"
             time.sleep(0.05)
 
+    def chinit_pid(self, name: str = QM) -> int | None:
+        """The channel initiator a daemon of this data path started (its own session, so
+        not killed with the daemon), if that process is still it: chinit.pid is checked
+        against the process's command line so that a reused pid is never killed."""
+        try:
+            with open(os.path.join(self.qmdir(name), "chinit.pid")) as f:
+                pid = int(f.read().split()[0])
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+        except (OSError, ValueError, IndexError):
+            return None
+        if b"mqpy_cli.chinit" in argv and name.encode() in argv and \
+                self.root.encode() in argv:
+            return pid
+        return None
+
     def kill_all(self) -> None:
-        for pid in self.pids:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            try:
-                os.waitpid(pid, 0)
-            except ChildProcessError:
-                pass
+        """SIGKILL every daemon started here, then (once the daemons are gone and can
+        restart nothing) the channel initiators they started."""
+        _kill(self.pids)
+        _kill({pid for name in self.started if (pid := self.chinit_pid(name))})
+
+
+def _gone(pid: int) -> bool:
+    """Ended (or a zombie waiting for a parent that is not us)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except (OSError, IndexError):
+        return True
+
+
+def _kill(pids: set[int]) -> None:
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    for pid in pids:
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:  # not our child (strmqm's daemon): wait for it to end
+            deadline = time.monotonic() + 10
+            while not _gone(pid) and time.monotonic() < deadline:
+                time.sleep(0.02)
 
 
 @pytest.fixture

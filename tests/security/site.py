@@ -74,8 +74,14 @@ DEFINE QLOCAL({QUEUE})
         raise AssertionError("the listener did not start")
 
     def stop(self) -> None:
-        self.inst.run("endmqm", "-i", QM)
-        self.inst.kill_all()
+        """endmqm -i, then whatever is left is killed by pid (daemon and channel initiator),
+        even when endmqm fails or times out."""
+        try:
+            self.inst.run("endmqm", "-i", QM)
+        except subprocess.TimeoutExpired:
+            pass
+        finally:
+            self.inst.kill_all()
 
     def mqsc(self, script: str, *, ok: bool = True) -> str:
         proc = subprocess.run([sys.executable, "-c", _RUNMQSC, QM], input=script, text=True,
@@ -94,16 +100,32 @@ DEFINE QLOCAL({QUEUE})
                channel: str = CHANNEL) -> mqpy.QueueManager:
         return mqpy.connect(QM, channel, self.conn_info, user=user, password=password)
 
-    def errors(self) -> str:
-        """AMQERR01.LOG with its line wrapping undone (runs of white space made one space)."""
+    def _log_text(self) -> str:
         path = os.path.join(self.qmdir, "errors", "AMQERR01.LOG")
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return " ".join(f.read().split())
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                return f.read()
+        except FileNotFoundError:
+            return ""
 
-    def wait_for_log(self, text: str, timeout: float = 10) -> str:
+    def mark(self) -> int:
+        """Remember where AMQERR01.LOG ends now: ``wait_for_log`` then looks only at what is
+        written after it (a shared site's log holds earlier tests' entries too)."""
+        self._mark = len(self._log_text())
+        return self._mark
+
+    def errors(self, since: int = 0) -> str:
+        """AMQERR01.LOG from ``since`` on, line wrapping undone (white space runs made one)."""
+        text = self._log_text()
+        return " ".join(text[since if since <= len(text) else 0:].split())
+
+    def wait_for_log(self, text: str, timeout: float = 10, since: int | None = None) -> str:
+        """The log written since ``since`` (default: the last ``mark``), once it holds
+        ``text`` or ``timeout`` passed."""
+        start = getattr(self, "_mark", 0) if since is None else since
         deadline = time.monotonic() + timeout
         while True:
-            log = self.errors()
+            log = self.errors(start)
             if text in log or time.monotonic() > deadline:
                 return log
             time.sleep(0.05)

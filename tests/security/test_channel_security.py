@@ -20,15 +20,21 @@ from .site import ALICE, ALICE_PW, CHANNEL, QUEUE, Site
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    s = Site(str(tmp_path_factory.mktemp("chlauth"))).start()
-    s.mqsc(f"SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('{ALICE}') AUTHADD(CONNECT)\n"
-           "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('bob') AUTHADD(CONNECT)\n"
-           f"SET AUTHREC PROFILE({QUEUE}) OBJTYPE(QUEUE) PRINCIPAL('{ALICE}') "
-           "AUTHADD(PUT,GET)\n")
+    s = Site(str(tmp_path_factory.mktemp("chlauth")))
     try:
+        s.start().mqsc(f"SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('{ALICE}') AUTHADD(CONNECT)\n"
+                       "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('bob') AUTHADD(CONNECT)\n"
+                       f"SET AUTHREC PROFILE({QUEUE}) OBJTYPE(QUEUE) PRINCIPAL('{ALICE}') "
+                       "AUTHADD(PUT,GET)\n")
         yield s
     finally:
         s.stop()
+
+
+@pytest.fixture(autouse=True)
+def _log_mark(site):
+    """Each test's log checks see only what was written during that test."""
+    site.mark()
 
 
 def _refused(fn) -> int:
@@ -48,9 +54,12 @@ def _alice_works(site: Site) -> None:
         qm.disconnect()
 
 
-def _runs_as_bob(qm: mqpy.QueueManager) -> None:
-    """bob may connect but not put to APP.Q: a 2035 at MQOPEN shows who the channel runs as."""
+def _runs_as_bob(site: Site, qm: mqpy.QueueManager) -> None:
+    """The channel runs as bob: DISPLAY CHSTATUS says MCAUSER(bob), and bob's authorities
+    apply (he may connect but not put to APP.Q: 2035 at MQOPEN)."""
     try:
+        status = site.mqsc(f"DISPLAY CHSTATUS({CHANNEL}) MCAUSER\n")
+        assert "MCAUSER(bob)" in status, status
         assert _refused(lambda: mqpy.Queue(qm, QUEUE, CMQC.MQOO_OUTPUT)) == \
             CMQC.MQRC_NOT_AUTHORIZED
     finally:
@@ -98,9 +107,10 @@ def test_addressmap_usersrc_map_and_noaccess(site):
     site.mqsc(f"SET CHLAUTH({CHANNEL}) TYPE(ADDRESSMAP) ADDRESS('127.0.0.1') USERSRC(MAP) "
               "MCAUSER('bob')\n")
     try:
-        _runs_as_bob(site.client())
+        _runs_as_bob(site, site.client())
         site.mqsc(f"SET CHLAUTH({CHANNEL}) TYPE(ADDRESSMAP) ADDRESS('127.0.0.1') "
                   "USERSRC(NOACCESS) ACTION(REPLACE)\n")
+        site.mark()
         assert _refused(lambda: site.client(ALICE, ALICE_PW)) == CMQC.MQRC_NOT_AUTHORIZED
         assert "USERSRC(NOACCESS)" in site.wait_for_log(f"'{CHANNEL}' was blocked")
     finally:
@@ -117,7 +127,7 @@ def test_usermap_maps_the_flowed_client_user(site):
     site.mqsc(f"SET CHLAUTH({CHANNEL}) TYPE(USERMAP) CLNTUSER('{me}') USERSRC(MAP) "
               "MCAUSER('bob')\n")
     try:
-        _runs_as_bob(site.client())
+        _runs_as_bob(site, site.client())
     finally:
         site.mqsc(f"SET CHLAUTH({CHANNEL}) TYPE(USERMAP) CLNTUSER('{me}') ACTION(REMOVE)\n")
 
@@ -131,6 +141,23 @@ def test_blockuser_on_the_channel(site):
         assert f"MCAUSER({ALICE})" in site.wait_for_log(f"MCAUSER({ALICE})")
     finally:
         site.mqsc(f"SET CHLAUTH({CHANNEL}) TYPE(BLOCKUSER) ACTION(REMOVEALL)\n")
+    _alice_works(site)
+
+
+def test_adopted_mqcsp_user_is_the_one_chlauth_judges(site):
+    """Given a SVRCONN with MCAUSER('bob') and IBM's default *MQADMIN BLOCKUSER, when a client
+    authenticates as admin2 (a member of mqm) with the right password, then ADOPTCTX(YES)
+    makes admin2 the channel's user, so the channel is refused (2035, AMQ9776E naming
+    admin2) rather than judged as bob and run as admin2."""
+    from mqpy.security.users import UserFile, users_path
+
+    users = UserFile(users_path(site.qmdir))
+    if users.get("admin2") is None:
+        users.add("admin2", "admin2-pw", ["mqm"])
+    site.mqsc("DEFINE CHANNEL(BOB.SVRCONN) CHLTYPE(SVRCONN) MCAUSER('bob') REPLACE\n")
+    assert _refused(lambda: site.client("admin2", "admin2-pw", channel="BOB.SVRCONN")) == \
+        CMQC.MQRC_NOT_AUTHORIZED
+    assert "MCAUSER(admin2)" in site.wait_for_log("MCAUSER(admin2)")
     _alice_works(site)
 
 
@@ -182,10 +209,12 @@ def test_receiver_blocked_by_default_and_by_qmgrmap(site):
     site.mqsc("ALTER CHANNEL(QMX.TO.QMS) CHLTYPE(RCVR) MCAUSER('bob')\n")
     assert isinstance(_start_receiver(site, "QMX.TO.QMS", "QMX"), InitialData)
     site.mqsc("SET CHLAUTH(QMX.TO.QMS) TYPE(QMGRMAP) QMNAME('QMX') USERSRC(NOACCESS)\n")
+    site.mark()
     try:
         answer = _start_receiver(site, "QMX.TO.QMS", "QMX")
         assert isinstance(answer, Status) and answer.code == StatusCode.SECURITY_FAILURE
-        assert "QMNAME(QMX)" in site.wait_for_log("QMNAME(QMX)")
+        log = site.wait_for_log("QMNAME(QMX)")
+        assert "AMQ9777E" in log and "QMNAME(QMX)" in log
         # another partner queue manager is not matched by the record
         assert isinstance(_start_receiver(site, "QMX.TO.QMS", "QMY"), InitialData)
     finally:

@@ -258,6 +258,10 @@ def test_a_usermap_with_an_address_beats_one_without():
     ("192.0.2.1", "::ffff:192.0.2.1", True),
     ("2001:DB8:0:0:0:0:0:*", "2001:db8::42", True),
     ("2001:DB8:0:0:0:0:0:0-8", "2001:db8::9", False),
+    # a link-local peer carries its zone; the zone is not part of the address
+    ("FE80:0:0:0:0:0:0:*", "fe80::1%eth0", True),
+    ("10.0.0.*", "fe80::1%eth0", False),
+    ("10.0.0.*", "[fe80::1%eth0]", False),
     ("*.example.com", "host.EXAMPLE.com", True),
 ])
 def test_generic_ip_addresses(pattern, address, expected):
@@ -328,3 +332,11 @@ def test_display_match_modes():
     assert {r.profile for r in display(recs, "SYSTEM.DEF.SVRCONN", match="ALL")} == {
         "SYSTEM.*", "*"}
     assert [r.type for r in display(recs, "*", type="BLOCKUSER")] == ["BLOCKUSER"]
+
+
+def test_blockaddr_with_a_scoped_ipv6_peer_is_answered_not_raised():
+    """Given BLOCKADDR with an IPv4 pattern, when a link-local IPv6 peer with a zone
+    (fe80::1%eth0) arrives, then evaluate answers (allowed) instead of raising, so the
+    listener's check cannot fail on the address alone."""
+    rules = rules_from(("*", {"TYPE": "BLOCKADDR", "ADDRLIST": ["10.0.0.*"]}))
+    assert evaluate(rules, "", "fe80::1%eth0").allowed

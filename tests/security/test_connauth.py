@@ -111,3 +111,183 @@ def test_authenticated_user_without_connect_authority_is_2035(secured):
     secured.users.add("bob", "bob-pw")
     refused(lambda: secured.eng.connect("app", user="bob", password="bob-pw"))
     assert "AMQ8077W: Entity 'bob' has insufficient authority" in secured.errors()
+
+
+# ------------------------------------------------------------------ adopting the MQCSP user
+
+
+@pytest.fixture
+def admin2(alice):
+    """alice plus admin2, a member of mqm (every authority) with a password."""
+    alice.users.add("admin2", "admin2-pw", ["mqm"])
+    return alice
+
+
+def _owner() -> bytes:
+    from mqpy.security import owner
+
+    return owner()[:12].encode("latin-1")
+
+
+@pytest.mark.parametrize("how", ["CHCKLOCL(NONE)", "CONNAUTH blank"])
+def test_unchecked_mqcsp_user_is_not_adopted(admin2, how):
+    """Given no password checking (CHCKLOCL(NONE), or QMGR CONNAUTH blank), when an
+    application connects with admin2's user id and a wrong password, then it connects as
+    itself, never as admin2: IBM adopts an MQCSP user only after authenticating it."""
+    if how == "CONNAUTH blank":
+        admin2.eng.alter_qmgr({"CONNAUTH": ""})
+    else:
+        set_check(admin2, CHCKLOCL="NONE")
+    conn = admin2.eng.connect("app", user="admin2", password="WRONG")
+    assert conn.user.strip() == _owner()
+    conn.disconnect()
+
+
+def test_unchecked_mqcsp_user_is_not_adopted_on_a_channel(admin2):
+    """Given CHCKCLNT(NONE), when a SVRCONN connects for alice with admin2's MQCSP and a
+    wrong password, then the connection runs as alice."""
+    set_check(admin2, CHCKCLNT="NONE")
+    conn = admin2.eng.connect("c", user="admin2", password="WRONG", channel="APP.SVRCONN",
+                              asserted="alice")
+    assert conn.user.strip() == b"alice"
+    conn.disconnect()
+
+
+def test_adoptctx_no_authenticates_but_keeps_the_asserted_user(admin2):
+    """Given ADOPTCTX(NO), when alice's application gives admin2's right password, then the
+    password is checked (a wrong one is 2035) but the connection runs as alice."""
+    set_check(admin2, ADOPTCTX="NO")
+    refused(lambda: admin2.eng.connect("app", user="admin2", password="WRONG",
+                                       asserted="alice"))
+    conn = admin2.eng.connect("app", user="admin2", password="admin2-pw", asserted="alice")
+    assert conn.user.strip() == b"alice"
+    conn.disconnect()
+
+
+def test_adoptctx_yes_adopts_the_authenticated_user(admin2):
+    """Given ADOPTCTX(YES) (IBM's default), when alice's application gives admin2's right
+    password, then the connection runs as admin2."""
+    conn = admin2.eng.connect("app", user="admin2", password="admin2-pw", asserted="alice")
+    assert conn.user.strip() == b"admin2"
+    conn.disconnect()
+
+
+def test_channel_user_derived_from_the_mqcsp_is_always_authenticated(admin2):
+    """Given CHCKCLNT(NONE), when the channel initiator says the user it decided on came from
+    the MQCSP (``adopted``), then the password is checked anyway: a wrong one is 2035."""
+    set_check(admin2, CHCKCLNT="NONE")
+    refused(lambda: admin2.eng.connect("c", user="admin2", password="WRONG",
+                                       channel="APP.SVRCONN", asserted="admin2",
+                                       adopted=True))
+
+
+def test_mqcsp_user_that_is_not_a_user_id_is_refused(admin2):
+    """Given a user id with embedded blanks ('alice' + 7 blanks + 'zz': 12 characters
+    would read as alice), when it connects with alice's password, then 2035."""
+    refused(lambda: admin2.eng.connect("app", user="alice" + " " * 7 + "zz",
+                                       password=ALICE_PW))
+
+
+# ------------------------------------------------------------------ FAILDLAY and threads
+
+
+def test_failed_authentication_carries_faildlay(alice):
+    """Given AUTHINFO FAILDLAY (IBM's default 1 second, here also 5), when a password is
+    wrong, then the 2035 carries that delay for the server to wait before answering; a
+    refusal for missing authority (not a failed password) carries none."""
+    with pytest.raises(mqpy.MQMIError) as err:
+        alice.eng.connect("app", user="alice", password="bad")
+    assert err.value.fail_delay == 1
+    set_check(alice, FAILDLAY=5)
+    with pytest.raises(mqpy.MQMIError) as err:
+        alice.eng.connect("app", user="alice", password="bad")
+    assert err.value.fail_delay == 5
+    alice.users.add("bob", "bob-pw")
+    with pytest.raises(mqpy.MQMIError) as err:
+        alice.eng.connect("app", user="bob", password="bob-pw")
+    assert not hasattr(err.value, "fail_delay")
+
+
+async def test_password_checks_have_threads_of_their_own(alice):
+    """Given the bindings server with every worker thread of its shared pool taken, when an
+    application connects with a password, then the check (scrypt) still runs and the
+    connection is made: password checks use a small pool of their own, so a burst of them
+    cannot hold the threads other applications' calls need, nor wait behind them."""
+    import trio
+
+    from mqpy import bindings, mqiproto
+    from mqpy.server import BindingsServer
+    from mqpy_chinit.userid import Credentials
+
+    server = BindingsServer(alice.eng)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(server.run)
+        for n in range(int(server.limiter.total_tokens)):
+            await server.limiter.acquire_on_behalf_of(("held", n))
+        with trio.fail_after(60):  # a guard against hanging, not a timing assertion
+            conn = await trio.to_thread.run_sync(lambda: bindings.connect(
+                "QMSEC", alice.root,
+                security=mqiproto.ConnSecurity(Credentials("alice", ALICE_PW))),
+                abandon_on_cancel=True)
+        for n in range(int(server.limiter.total_tokens)):
+            server.limiter.release_on_behalf_of(("held", n))  # MQDISC uses the shared pool
+        await trio.to_thread.run_sync(conn.disconnect)
+        nursery.cancel_scope.cancel()
+
+
+# ------------------------------------------------------------------ who the peer is
+
+
+def test_privilege_compares_whole_operating_system_names(alice, monkeypatch):
+    """Given an owner whose name is longer than 12 characters, when another user shares its
+    first 12, then that user is not privileged (may not connect on behalf of others)."""
+    from mqpy import security
+
+    monkeypatch.setattr(security, "_owner", lambda: "queuemanager1")
+    assert security.is_privileged(alice.eng.qmdir, "queuemanager1")
+    assert not security.is_privileged(alice.eng.qmdir, "queuemanager2")
+    alice.users.add("mqadmin", None, ["mqm"])
+    assert security.is_privileged(alice.eng.qmdir, "mqadmin")
+    assert not security.is_privileged(alice.eng.qmdir, "mqadmin" + "x" * 10)
+
+
+async def test_an_unidentified_bindings_peer_is_refused(alice, monkeypatch):
+    """Given a bindings application whose user cannot be read from the socket, when it
+    connects, then 2035 (and AMQ5534E): it is never trusted as the queue manager's owner."""
+    import trio
+
+    from mqpy import bindings, server
+    from mqpy.server import BindingsServer
+
+    monkeypatch.setattr(server, "_peer_user", lambda sock: None)
+    srv = BindingsServer(alice.eng)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(srv.run)
+        with trio.fail_after(60):  # a guard against hanging, not a timing assertion
+            with pytest.raises(mqpy.MQMIError) as err:
+                await trio.to_thread.run_sync(lambda: bindings.connect("QMSEC", alice.root),
+                                              abandon_on_cancel=True)
+        assert err.value.reason == CMQC.MQRC_NOT_AUTHORIZED
+        nursery.cancel_scope.cancel()
+    assert "AMQ5534E" in alice.errors()
+
+
+def test_a_peer_without_a_user_name_is_its_uid(monkeypatch):
+    """Given a peer uid with no passwd entry, then the bindings connection's user is the
+    numeric uid (an unprivileged id), not nobody."""
+    import socket
+
+    from mqpy import server
+
+    def unknown(uid):
+        raise KeyError(uid)
+
+    monkeypatch.setattr(server.pwd, "getpwuid", unknown)
+    a, b = socket.socketpair(socket.AF_UNIX)
+    try:
+        import os
+
+        assert server._peer_user(a) == str(os.getuid())
+    finally:
+        a.close()
+        b.close()

@@ -19,7 +19,7 @@ def test_uid_and_caut_round_trip(little):
     body = userid.build_uid("alice", little=little)
     assert len(body) == userid.UID_LENGTH == 132
     assert userid.parse_uid(body, little=little) == "alice"
-    creds = userid.Credentials("ålice", "pässword")
+    creds = userid.Credentials("alice.b", "pässword")
     raw = userid.build_caut(creds, little=little)
     assert userid.parse_caut(raw, little=little) == (creds, len(raw))
 
@@ -37,6 +37,27 @@ def test_malformed_identity_flows_are_protocol_errors():
         assert err.value.status_code == StatusCode.PROTOCOL_INVALID_DATA
 
 
+@pytest.mark.parametrize("raw", ["alice" + " " * 7 + "zz", "mqm" + " " * 9 + "x", "ålice",
+                                 " mqm", ""])
+def test_flowed_user_ids_that_are_not_user_ids_are_protocol_errors(raw):
+    """Given a UID or CAUT whose user id has embedded blanks or characters no user id holds
+    ('mqm' + 9 blanks + 'x' would be mqm once cut to 12), then parsing refuses it, so no
+    check can judge one string while the connection runs as another."""
+    for parse in (lambda: userid.parse_uid(userid.build_uid(raw)),
+                  lambda: userid.parse_caut(userid.build_caut(userid.Credentials(raw, "pw")))):
+        with pytest.raises(ProtocolError) as err:
+            parse()
+        assert err.value.status_code == StatusCode.PROTOCOL_INVALID_DATA
+
+
+def test_flowed_user_ids_are_cut_to_twelve_once():
+    """Given a valid 14-character MQCSP user id, then it is read as its 12-character MQ user
+    id, the one string CHLAUTH, CONNAUTH and the OAM all see."""
+    raw = userid.build_caut(userid.Credentials("abcdefghijklmn", "pw"))
+    assert userid.parse_caut(raw)[0].user == "abcdefghijkl"
+    assert userid.parse_uid(userid.build_uid("alice   ")) == "alice"
+
+
 def test_identity_events_are_the_segment_types_mq_uses():
     assert userid.userid_event("bob").segment_type == SegmentType.USERID_DATA
     assert userid.conauth_event(userid.Credentials("bob", "x")).segment_type == \
@@ -50,10 +71,17 @@ def test_bindings_mqconn_without_security_is_mq_s_120_bytes():
     assert len(plain.body) == 120
     assert mqiproto.decode_request(plain).values == (("QM1", "app"), None)
     sec = mqiproto.ConnSecurity(userid.Credentials("alice", "pw"))
-    assert not sec.asserts_identity and sec.identity("root") == ("alice", "pw", None)
+    assert not sec.asserts_identity
+    assert sec.connect_args("root") == {"user": "alice", "password": "pw", "channel": None,
+                                        "asserted": "root", "adopted": False}
     asserted = mqiproto.ConnSecurity(None, user="bob", channel="APP.SVRCONN")
-    assert asserted.asserts_identity and asserted.identity("root") == ("bob", None,
-                                                                        "APP.SVRCONN")
+    assert asserted.asserts_identity
+    assert asserted.connect_args("root") == {"user": "bob", "password": None,
+                                             "channel": "APP.SVRCONN"}
+    adopted = mqiproto.ConnSecurity(userid.Credentials("alice", "pw"), user="alice",
+                                    channel="APP.SVRCONN", adopted=True)
+    request = mqiproto.encode_request(SegmentType.MQCONN, [("QM1", "app"), adopted])
+    assert mqiproto.decode_request(request).values[1] == adopted
 
 
 # ---------------------------------------------------------------- TLS rules
@@ -120,3 +148,49 @@ def test_key_repository_must_be_a_directory_with_a_certificate(tmp_path):
         tls.server_context(str(tmp_path))
     with pytest.raises(KeyError):
         tls.client_context(str(tmp_path), "NOT_A_CIPHERSPEC")
+
+
+# ---------------------------------------------------------------- the channel initiator asks
+
+
+@pytest.mark.parametrize("fault", [ValueError("bad address"), RuntimeError("gone")])
+def test_any_fault_in_the_chlauth_question_refuses_the_channel(fault):
+    """Given an admin whose CHLAUTH answer fails with any exception (not only an MQ error),
+    when the channel initiator asks, then the channel is refused with AMQ9999E naming the
+    fault: never let in blind, never an exception that reaches the listener."""
+    import trio
+
+    from mqpy_chinit.access import ChannelAccess
+
+    class Admin:
+        def channel_decision(self, query):
+            raise fault
+
+    access = ChannelAccess(Admin(), lambda: None, None, lambda msgid, text: None)
+    d = trio.run(access.decide, {"channel": "APP.SVRCONN", "address": "fe80::1%eth0"})
+    assert not d["allowed"] and d["msgid"] == "AMQ9999E" and str(fault) in d["text"]
+    assert trio.run(access.address_allowed, "fe80::1%eth0") is False
+
+
+def test_tls_contexts_are_built_once_per_key_repository_version(tmp_path):
+    """Given a key repository, when contexts are asked for twice, then the same one is
+    reused (no per-connection file reads); once a PEM file changes, a new one is built."""
+    import os
+
+    import trustme
+
+    from mqpy_chinit import tlsstream
+
+    ca = trustme.CA()
+    leaf = ca.issue_cert("qm.example")
+    repo = tmp_path / "keys"
+    repo.mkdir()
+    ca.cert_pem.write_to_path(str(repo / "ca.pem"))
+    leaf.cert_chain_pems[0].write_to_path(str(repo / "cert.pem"))
+    leaf.private_key_pem.write_to_path(str(repo / "key.pem"))
+    first = tlsstream.context("server", str(repo))
+    assert tlsstream.context("server", str(repo)) is first
+    assert tlsstream.context("client", str(repo), "ANY_TLS12") is not first
+    st = os.stat(repo / "ca.pem")
+    os.utime(repo / "ca.pem", ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+    assert tlsstream.context("server", str(repo)) is not first

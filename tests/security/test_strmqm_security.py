@@ -14,11 +14,17 @@ from .site import ALICE, ALICE_PW, QUEUE, Site
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    s = Site(str(tmp_path_factory.mktemp("strmqmsec"))).start()
+    s = Site(str(tmp_path_factory.mktemp("strmqmsec")))
     try:
-        yield s
+        yield s.start()
     finally:
         s.stop()
+
+
+@pytest.fixture(autouse=True)
+def _log_mark(site):
+    """Each test's log checks see only what was written during that test."""
+    site.mark()
 
 
 def _refused(fn) -> int:
@@ -237,3 +243,19 @@ def test_dspmqaut_on_the_running_queue_manager(site):
 
     out = _dspmqaut(site, "-t", "q", "-n", QUEUE, "-p", getpass.getuser()[:12])
     assert "put" in out.stdout and "dlt" in out.stdout
+
+
+def test_teardown_kills_the_daemon_and_its_channel_initiator(tmp_path):
+    """Given a queue manager started by strmqm with its channel initiator (its own session,
+    so not ended with the daemon), when a test's teardown kills what it started (as it does
+    when endmqm fails), then neither process is left running."""
+    from ..daemon.conftest import _gone
+
+    s = Site(str(tmp_path))
+    try:
+        s.start()
+        daemon, chinit = s.inst.pid("QMS"), s.inst.chinit_pid("QMS")
+        assert daemon and chinit and not _gone(chinit)
+    finally:
+        s.inst.kill_all()
+    assert _gone(daemon) and _gone(chinit)

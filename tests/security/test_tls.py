@@ -35,24 +35,31 @@ def site(tmp_path_factory):
     qm_repo = _repository(str(root / "qmkeys"), ca,
                           ca.issue_cert("qms.example", common_name="QMS",
                                         organization_name="mqpy"))
-    s = Site(str(root / "data")).start()
-    s.repos = {  # type: ignore[attr-defined]
-        "app": _repository(str(root / "app"), ca,
-                           ca.issue_cert("app1.example", common_name="app1",
-                                         organization_name="mqpy")),
-        "nocert": _repository(str(root / "nocert"), ca, None),
-        "stranger": _repository(str(root / "stranger"), trustme.CA(), None),
-    }
-    s.mqsc(f"ALTER QMGR SSLKEYR('{qm_repo}')\n"
-           f"DEFINE CHANNEL(TLS.SVRCONN) CHLTYPE(SVRCONN) SSLCIPH({CIPH}) SSLCAUTH(REQUIRED)\n"
-           f"DEFINE CHANNEL(TLS13.SVRCONN) CHLTYPE(SVRCONN) SSLCIPH(TLS_AES_128_GCM_SHA256) "
-           f"SSLCAUTH(OPTIONAL)\n"
-           f"SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('{ALICE}') AUTHADD(CONNECT)\n"
-           f"SET AUTHREC PROFILE({QUEUE}) OBJTYPE(QUEUE) PRINCIPAL('{ALICE}') AUTHADD(PUT)\n")
+    s = Site(str(root / "data"))
     try:
+        s.start()
+        s.repos = {  # type: ignore[attr-defined]
+            "app": _repository(str(root / "app"), ca,
+                               ca.issue_cert("app1.example", common_name="app1",
+                                             organization_name="mqpy")),
+            "nocert": _repository(str(root / "nocert"), ca, None),
+            "stranger": _repository(str(root / "stranger"), trustme.CA(), None),
+        }
+        s.mqsc(f"ALTER QMGR SSLKEYR('{qm_repo}')\n"
+               f"DEFINE CHANNEL(TLS.SVRCONN) CHLTYPE(SVRCONN) SSLCIPH({CIPH}) SSLCAUTH(REQUIRED)\n"
+               f"DEFINE CHANNEL(TLS13.SVRCONN) CHLTYPE(SVRCONN) SSLCIPH(TLS_AES_128_GCM_SHA256) "
+               f"SSLCAUTH(OPTIONAL)\n"
+               f"SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('{ALICE}') AUTHADD(CONNECT)\n"
+               f"SET AUTHREC PROFILE({QUEUE}) OBJTYPE(QUEUE) PRINCIPAL('{ALICE}') AUTHADD(PUT)\n")
         yield s
     finally:
         s.stop()
+
+
+@pytest.fixture(autouse=True)
+def _log_mark(site):
+    """Each test's log checks see only what was written during that test."""
+    site.mark()
 
 
 def _client(site: Site, channel: str = "TLS.SVRCONN", cipher: str = CIPH,
