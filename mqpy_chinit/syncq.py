@@ -22,6 +22,7 @@ import attrs
 
 import mqpy
 from mqpy import CMQC
+from mqpy.browsing import browse
 
 SYNCQ = "SYSTEM.CHANNEL.SYNCQ"
 _PREFIX = b"CH2:"  # in-doubt keys; b"CHL:" keys (no previous LUWID) are still read
@@ -58,23 +59,8 @@ def _records(qm: mqpy.QueueManager, channel: str, role: str
              ) -> list[tuple[bytes, SyncRecord]]:
     """(MsgId, record) of the committed records of ``channel`` in ``role``: one for a sender,
     one a partner for a receiver (browse: nothing is locked or changed)."""
-    out: list[tuple[bytes, SyncRecord]] = []
-    q = mqpy.Queue(qm, SYNCQ, CMQC.MQOO_BROWSE)
-    try:
-        opts = CMQC.MQGMO_BROWSE_FIRST
-        while True:
-            md = mqpy.MD(CorrelId=correl_id(channel, role))
-            try:
-                data = q.get(None, md, mqpy.GMO(Options=opts,
-                                                MatchOptions=CMQC.MQMO_MATCH_CORREL_ID))
-            except mqpy.MQMIError as e:
-                if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
-                    return out
-                raise
-            opts = CMQC.MQGMO_BROWSE_NEXT
-            out.append((bytes(md.MsgId), SyncRecord.from_bytes(data)))
-    finally:
-        q.close()
+    return [(bytes(md.MsgId), SyncRecord.from_bytes(data))
+            for md, data in browse(qm, SYNCQ, correl_id=correl_id(channel, role))]
 
 
 def read(qm: mqpy.QueueManager, channel: str, role: str, partner: str = ""
@@ -90,7 +76,7 @@ def read_all(qm: mqpy.QueueManager) -> list[SyncRecord]:
     """Every channel's sync record, senders' and each receiver partner's (DISPLAY CHSTATUS
     SAVED, RESET CHANNEL at a generic receiver)."""
     out: list[SyncRecord] = []
-    for md, data in _browse(qm):
+    for md, data in browse(qm, SYNCQ):
         if md.CorrelId[:2] in (b"S:", b"R:"):
             out.append(SyncRecord.from_bytes(data))
     return out
@@ -127,24 +113,6 @@ def _replace(qm: mqpy.QueueManager, cid: bytes, msgids: list[bytes] | None,
         if body is not None:
             q.put(body, mqpy.MD(CorrelId=cid, Persistence=CMQC.MQPER_PERSISTENT),
                   mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
-    finally:
-        q.close()
-
-
-def _browse(qm: mqpy.QueueManager):  # noqa: ANN202 - a generator of (MD, body)
-    q = mqpy.Queue(qm, SYNCQ, CMQC.MQOO_BROWSE)
-    try:
-        opts = CMQC.MQGMO_BROWSE_FIRST
-        while True:
-            md = mqpy.MD()
-            try:
-                data = q.get(None, md, mqpy.GMO(Options=opts))
-            except mqpy.MQMIError as e:
-                if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
-                    return
-                raise
-            opts = CMQC.MQGMO_BROWSE_NEXT
-            yield md, data
     finally:
         q.close()
 
@@ -205,7 +173,7 @@ def write_state(qm: mqpy.QueueManager, channel: str, state: str | None) -> None:
 def read_states(qm: mqpy.QueueManager) -> dict[str, str]:
     """Every remembered channel state: channel -> STOPPED | RETRYING."""
     out: dict[str, str] = {}
-    for md, data in _browse(qm):
+    for md, data in browse(qm, SYNCQ):
         if md.CorrelId.startswith(_STATE_ROLE.encode() + b":"):
             d = json.loads(data)
             out[d["channel"]] = d["state"]

@@ -18,6 +18,7 @@ import attrs
 
 import mqpy
 from mqpy import CMQC
+from mqpy.browsing import browse
 from mqpy.engine import reports
 from mqpy.engine.cluster import COMMAND_QUEUE, REQUEST_FORMAT
 from mqpy_chinit.definitions import CLUSTER_XMITQ, channel_of_correl_id
@@ -29,28 +30,16 @@ from .records import RecordFormatError, decode, encode
 
 def dump_repository(qm: mqpy.QueueManager) -> list[str]:
     """One line per message on the repository queue: its record as JSON, or why not."""
-    q = mqpy.Queue(qm, REPOSITORY_QUEUE, CMQC.MQOO_BROWSE)
     lines: list[str] = []
-    options = CMQC.MQGMO_BROWSE_FIRST
-    try:
-        while True:
-            md = mqpy.MD()
-            try:
-                data = q.get(None, md, mqpy.GMO(Options=options | CMQC.MQGMO_NO_SYNCPOINT))
-            except mqpy.MQMIError as e:
-                if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
-                    return lines
-                raise
-            options = CMQC.MQGMO_BROWSE_NEXT
-            if md.Format.rstrip(b" \x00").decode("latin-1") == REQUEST_FORMAT:
-                lines.append(data.decode("utf-8", "replace"))  # a name asked for here
-                continue
-            try:
-                lines.append(encode(decode(data)).decode())
-            except RecordFormatError as exc:
-                lines.append(f"(not a repository record: {exc})")
-    finally:
-        q.close()
+    for md, data in browse(qm, REPOSITORY_QUEUE):
+        if md.Format.rstrip(b" \x00").decode("latin-1") == REQUEST_FORMAT:
+            lines.append(data.decode("utf-8", "replace"))  # a name asked for here
+            continue
+        try:
+            lines.append(encode(decode(data)).decode())
+        except RecordFormatError as exc:
+            lines.append(f"(not a repository record: {exc})")
+    return lines
 
 
 @attrs.frozen
@@ -120,22 +109,7 @@ def statistics(messages: list[XmitMessage]) -> dict[str, dict[str, int]]:
 
 
 def _browse(qm: mqpy.QueueManager) -> list[XmitMessage]:
-    q = mqpy.Queue(qm, CLUSTER_XMITQ, CMQC.MQOO_BROWSE)
-    out: list[XmitMessage] = []
-    options = CMQC.MQGMO_BROWSE_FIRST
-    try:
-        while True:
-            md = mqpy.MD()
-            try:
-                data = q.get(None, md, mqpy.GMO(Options=options | CMQC.MQGMO_NO_SYNCPOINT))
-            except mqpy.MQMIError as e:
-                if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
-                    return out
-                raise
-            options = CMQC.MQGMO_BROWSE_NEXT
-            out.append(_describe(md, data))
-    finally:
-        q.close()
+    return [_describe(md, data) for md, data in browse(qm, CLUSTER_XMITQ)]
 
 
 def _reput(qm: mqpy.QueueManager, msg: XmitMessage, data: bytes) -> None:
