@@ -88,7 +88,8 @@ def main() -> None:
             DEFINE QLOCAL(QM2) USAGE(XMITQ) TRIGGER TRIGTYPE(FIRST) +
                    INITQ(SYSTEM.CHANNEL.INITQ) TRIGDATA(QM1.TO.QM2)
             DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) TRPTYPE(TCP) +
-                   CONNAME('127.0.0.1({port})') XMITQ(QM2) BATCHSZ(50) DISCINT(60)
+                   CONNAME('127.0.0.1({port})') XMITQ(QM2) BATCHSZ(50) DISCINT(60) +
+                   MONCHL(HIGH)
             DEFINE QREMOTE(ORDERS) RNAME(APP.ORDERS) RQMNAME(QM2) XMITQ(QM2)
             """)
 
@@ -108,7 +109,7 @@ def main() -> None:
 
         say("status")
         mqsc("QM1", "DISPLAY CHSTATUS(QM1.TO.QM2) STATUS MSGS BATCHES CURSEQNO LSTLUWID "
-                    "XBATCHSZ\n")
+                    "XBATCHSZ NETTIME XQTIME\n")
         mqsc("QM2", "DISPLAY QSTATUS(APP.ORDERS) CURDEPTH IPPROCS OPPROCS\n")
         qm = bindings("QM2")
         q = mqpy.Queue(qm, "APP.ORDERS", CMQC.MQOO_INPUT_AS_Q_DEF)
