@@ -32,6 +32,7 @@ soak: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m benchmarks.run --out benchmarks/results.json
 	$(PY) -m benchmarks.channel_bench --out benchmarks/channel_results.json
+	$(PY) -m benchmarks.channel_daemons_bench --out benchmarks/channel_daemons_results.json
 
 demo: $(STAMP)
 	$(PY) -m examples.demo

@@ -1,0 +1,113 @@
+"""Channel throughput as deployed: two queue-manager daemons, each with its own channel
+initiator process (strmqm), one SDR-RCVR channel on loopback, 1 KB messages, BATCHSZ 50.
+
+    python -m benchmarks.channel_daemons_bench [--count N] [--out FILE]
+
+The messages are put on QM1 first (persistent or not), then the channel is started and the
+run is timed until an application on QM2 has got every one of them. Unlike
+benchmarks/channel_bench.py, the two ends do not share one interpreter (one GIL); every MQI
+call of an MCA crosses its queue manager's bindings socket, as in a real installation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+import mqpy
+from mqpy import CMQC
+
+BIN = os.path.dirname(sys.executable)
+
+
+def _run(cmd: str, *args: str, stdin: str | None = None) -> str:
+    proc = subprocess.run([os.path.join(BIN, cmd), *args], input=stdin, text=True,
+                          capture_output=True, timeout=300)
+    if proc.returncode not in (0, 10):
+        raise RuntimeError(f"{cmd} {' '.join(args)}: {proc.stdout}{proc.stderr}")
+    return proc.stdout
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def scenario(count: int, persistent: bool) -> dict:
+    root = tempfile.mkdtemp(prefix="mqpy-chldaemons-")
+    os.environ["MQPY_DATA_PATH"] = root
+    try:
+        for qm in ("QM1", "QM2"):
+            _run("crtmqm", qm)
+            _run("strmqm", qm)
+        port = _free_port()
+        _run("runmqsc", "QM2", stdin=f"""
+            DEFINE LISTENER(L) TRPTYPE(TCP) PORT({port}) CONTROL(QMGR)
+            START LISTENER(L)
+            DEFINE CHANNEL(C) CHLTYPE(RCVR) TRPTYPE(TCP)
+            SET CHLAUTH(C) TYPE(BLOCKUSER) USERLIST('nobody')
+            DEFINE QLOCAL(TARGET) MAXDEPTH(10000000)
+        """)
+        _run("runmqsc", "QM1", stdin=f"""
+            DEFINE QLOCAL(QM2) USAGE(XMITQ) MAXDEPTH(10000000)
+            DEFINE CHANNEL(C) CHLTYPE(SDR) TRPTYPE(TCP) XMITQ(QM2) BATCHSZ(50) +
+                   CONNAME('127.0.0.1({port})')
+            DEFINE QREMOTE(TARGET) RNAME(TARGET) RQMNAME(QM2) XMITQ(QM2)
+        """)
+        qm1 = mqpy.connect("QM1")
+        out = mqpy.Queue(qm1, "TARGET", CMQC.MQOO_OUTPUT)
+        md_persistence = CMQC.MQPER_PERSISTENT if persistent else CMQC.MQPER_NOT_PERSISTENT
+        pmo = mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT)
+        for i in range(count):
+            out.put(b"x" * 1024, mqpy.MD(Persistence=md_persistence), pmo)
+            if i % 50 == 49:
+                qm1.commit()
+        qm1.commit()
+        qm1.disconnect()
+        qm2 = mqpy.connect("QM2")
+        target = mqpy.Queue(qm2, "TARGET", CMQC.MQOO_INPUT_EXCLUSIVE)
+        t0 = time.perf_counter()
+        _run("runmqsc", "QM1", stdin="START CHANNEL(C)\n")
+        got = 0
+        gmo = mqpy.GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, WaitInterval=30000)
+        while got < count:
+            target.get(None, mqpy.MD(), gmo)
+            got += 1
+        seconds = time.perf_counter() - t0
+        qm2.disconnect()
+        return {"scenario": "channel_daemons_" + ("persistent" if persistent
+                                                  else "nonpersistent"),
+                "messages": count, "seconds": round(seconds, 3),
+                "msgs_per_s": round(count / seconds, 1),
+                "targets": {"msgs_per_s": 5000 if persistent else 20000}}
+    finally:
+        for qm in ("QM1", "QM2"):
+            subprocess.run([os.path.join(BIN, "endmqm"), "-i", qm], capture_output=True,
+                           timeout=120)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=5000)
+    parser.add_argument("--out", default=None)
+    args = parser.parse_args()
+    results = [scenario(args.count, True), scenario(args.count, False)]
+    for r in results:
+        print(json.dumps(r))
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump({"when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                       "results": results}, f, indent=2)
+
+
+if __name__ == "__main__":
+    main()
