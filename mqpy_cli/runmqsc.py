@@ -216,18 +216,23 @@ def _command_server_running(qm: QueueManager) -> bool:
         q.close()
 
 
-def _control_command_server(qmgr: str, data_path: str | None, want: str) -> None:
-    """strmqcsv / endmqcsv: ask the daemon (through its control file) and wait for it."""
+def _connect_or_end(qmgr: str, data_path: str | None) -> QueueManager:
+    """The command-server commands' connection; AMQ8146E and exit 40 when there is none."""
     try:
-        qm = _connect(qmgr, data_path)
+        return _connect(qmgr, data_path)
     except MQMIError:
         click.echo(message("AMQ8146E"))
         sys.exit(40)
+
+
+def _control_command_server(qmgr: str, data_path: str | None, want: str) -> None:
+    """strmqcsv / endmqcsv: ask the daemon (through its control file) and wait for it."""
+    qm = _connect_or_end(qmgr, data_path)
     try:
         if _command_server_running(qm) == (want == "START"):
             click.echo(f"AMQ8{'026' if want == 'START' else '025'}I: IBM MQ command server "
                        f"{'already running' if want == 'START' else 'not running'}.")
-            sys.exit(0 if want == "STOP" else 0)
+            sys.exit(0)
         ctl = os.path.join(config.qmgr_dir(qmgr, data_path), "cmdserver.ctl")
         with open(ctl, "w") as f:
             f.write(want + "\n")
@@ -264,11 +269,7 @@ def endmqcsv(data_path: str | None, qmgr: str) -> None:
 @click.argument("qmgr")
 def dspmqcsv(data_path: str | None, qmgr: str) -> None:
     """Display the status of QMGR's command server."""
-    try:
-        qm = _connect(qmgr, data_path)
-    except MQMIError:
-        click.echo(message("AMQ8146E"))
-        sys.exit(40)
+    qm = _connect_or_end(qmgr, data_path)
     try:
         state = "Running" if _command_server_running(qm) else "Stopped"
     finally:
