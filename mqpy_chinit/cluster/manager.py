@@ -595,14 +595,9 @@ class RepositoryManager:
                     continue  # nowhere better: it waits for its queue manager
                 dest = choice.destination
                 got = mqpy.MD(MsgId=md.MsgId, CorrelId=md.CorrelId)
-                try:
-                    data = xq.get(None, got, mqpy.GMO(
-                        Options=CMQC.MQGMO_SYNCPOINT,
-                        MatchOptions=CMQC.MQMO_MATCH_MSG_ID | CMQC.MQMO_MATCH_CORREL_ID))
-                except mqpy.MQMIError as e:
-                    if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
-                        continue  # the channel took it meanwhile
-                    raise
+                data = _take(xq, got)
+                if data is None:
+                    continue  # the channel took it meanwhile
                 try:
                     if dest.local:
                         qm.put1(queue, data[XQH_WITH_MD_LENGTH:], xqh.MsgDesc,
@@ -642,14 +637,9 @@ class RepositoryManager:
         try:
             for md, xqh in _keyed_to(qm, channel, bound=True):
                 got = mqpy.MD(MsgId=md.MsgId, CorrelId=md.CorrelId)
-                try:
-                    data = xq.get(None, got, mqpy.GMO(
-                        Options=CMQC.MQGMO_SYNCPOINT,
-                        MatchOptions=CMQC.MQMO_MATCH_MSG_ID | CMQC.MQMO_MATCH_CORREL_ID))
-                except mqpy.MQMIError as e:
-                    if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
-                        continue
-                    raise
+                data = _take(xq, got)
+                if data is None:
+                    continue  # the channel took it meanwhile
                 dmd, body = reports.build_dead_letter(
                     xqh.MsgDesc, data[XQH_WITH_MD_LENGTH:], CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR,
                     xqh.RemoteQName.rstrip(b" \x00").decode("latin-1"),
@@ -839,3 +829,16 @@ def _disconnect(qm: mqpy.QueueManager) -> None:
         qm.disconnect()
     except (mqpy.MQMIError, mqpy.PYIFError):
         pass
+
+
+def _take(xq: mqpy.Queue, md: mqpy.MD) -> bytes | None:
+    """Get, under syncpoint, the one message ``md``'s MsgId and CorrelId name; None when it is
+    gone (its channel took it meanwhile)."""
+    try:
+        return xq.get(None, md, mqpy.GMO(
+            Options=CMQC.MQGMO_SYNCPOINT,
+            MatchOptions=CMQC.MQMO_MATCH_MSG_ID | CMQC.MQMO_MATCH_CORREL_ID))
+    except mqpy.MQMIError as e:
+        if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
+            return None
+        raise
