@@ -713,6 +713,7 @@ class ReceiverMCA:
         self.wrap = 999999999
         self.hbint = 0
         self.partner = ""
+        self.conname = ""  # the partner's address
 
     async def run(self) -> None:
         if self.call_out is not None:
@@ -783,6 +784,7 @@ class ReceiverMCA:
         self._agreed(agreed)
 
     def _agreed(self, agreed: Any) -> None:
+        self.conname = _peer_host(self.stream)  # kept in each batch's sync record
         self.hbint = agreed.heartbeat_interval
         self.wrap = agreed.seq_wrap_value
         st = self.status
@@ -906,7 +908,7 @@ class ReceiverMCA:
     async def _commit_batch(self, qm: mqpy.QueueManager, seq: int, luwid: bytes
                             ) -> syncq.SyncRecord:
         rec = syncq.SyncRecord(self.name, "R", seq, luwid, self.partner,
-                               conname=_peer_host(self.stream))
+                               conname=self.conname)
         await mqi(syncq.replace_in_uow, qm, rec)
         await mqi(qm.commit)
         self.seq = seq

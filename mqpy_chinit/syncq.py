@@ -59,8 +59,18 @@ def _records(qm: mqpy.QueueManager, channel: str, role: str
              ) -> list[tuple[bytes, SyncRecord]]:
     """(MsgId, record) of the committed records of ``channel`` in ``role``: one for a sender,
     one a partner for a receiver (browse: nothing is locked or changed)."""
-    return [(bytes(md.MsgId), SyncRecord.from_bytes(data))
-            for md, data in browse(qm, SYNCQ, correl_id=correl_id(channel, role))]
+    return [(bytes(md.MsgId), record)
+            for md, data in browse(qm, SYNCQ, correl_id=correl_id(channel, role))
+            if (record := _decoded(data)) is not None]
+
+
+def _decoded(data: bytes) -> SyncRecord | None:
+    """A sync record, or None for a message that is not one (something else put on the
+    queue under a channel's CorrelId is ignored, never fatal to the channel)."""
+    try:
+        return SyncRecord.from_bytes(data)
+    except (ValueError, KeyError, TypeError):
+        return None
 
 
 def read(qm: mqpy.QueueManager, channel: str, role: str, partner: str = ""
@@ -77,8 +87,8 @@ def read_all(qm: mqpy.QueueManager) -> list[SyncRecord]:
     SAVED, RESET CHANNEL at a generic receiver)."""
     out: list[SyncRecord] = []
     for md, data in browse(qm, SYNCQ):
-        if md.CorrelId[:2] in (b"S:", b"R:"):
-            out.append(SyncRecord.from_bytes(data))
+        if md.CorrelId[:2] in (b"S:", b"R:") and (record := _decoded(data)) is not None:
+            out.append(record)
     return out
 
 

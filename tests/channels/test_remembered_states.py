@@ -37,3 +37,14 @@ async def test_a_stopped_channel_stays_stopped_across_a_restart(two_qmgrs):
         assert c1.start_channel("QM1.TO.QM2") is None
         await wait_until(lambda: qm2.committed("TARGET") == 1)
         nursery.cancel_scope.cancel()
+
+
+def test_a_message_that_is_not_a_sync_record_is_ignored():
+    """Given something that is not a sync record put on SYSTEM.CHANNEL.SYNCQ under a channel's
+    CorrelId, then reading the channel's records ignores it instead of failing the channel."""
+    from mqpy_chinit import syncq
+
+    assert syncq._decoded(b"not json") is None
+    assert syncq._decoded(b'{"channel": "C"}') is None
+    record = syncq.SyncRecord("C", "R", 7, bytes(8), "QM1")
+    assert syncq._decoded(record.to_bytes()) == record
