@@ -27,6 +27,7 @@ sequence number *means*.
 from __future__ import annotations
 
 import enum
+import struct
 from typing import Any, ClassVar
 
 import attrs
@@ -493,7 +494,6 @@ RESYNC = RESET
 
 # The layouts every message crosses, compiled by construct into Python source: the same
 # declarations (above, the one definition), parsed and built several times faster.
-_TSH_FAST = TSH.compile()
 _MSH_FAST = MSH.compile()
 _STATUS_FAST = STATUS.compile()
 _RESET_FAST = RESET.compile()
@@ -532,6 +532,20 @@ def id_length(fap_level: int) -> int:
 # ---------------------------------------------------------------------------------------------
 
 _NO_LUW = bytes(8)
+
+
+class _Headers:
+    """TSH/TSHM and the API header with ``struct``: every segment of every MQI call crosses
+    them, and construct, even compiled, costs several times more. The layouts are TSH and
+    API_HEADER above, field for field (tests/wire/test_structures.py holds the two to the
+    same bytes). Each mixes byte orders -- the TSH is big-endian up to LUWId and in its own
+    byte order after; ReplyLength is big-endian, the rest of the API header is not -- so
+    each is a big-endian head and a tail in the segment's byte order."""
+
+    TSH_HEAD = struct.Struct(">4sIBBBB8s")
+    TSHM_HEAD = struct.Struct(">4sIIIBBBB8s")
+    TSH_TAIL = {ByteOrder.LITTLE: struct.Struct("<IH2s"), ByteOrder.BIG: struct.Struct(">IH2s")}
+    API_TAIL = {ByteOrder.LITTLE: struct.Struct("<iiI"), ByteOrder.BIG: struct.Struct(">iiI")}
 
 
 @attrs.frozen
@@ -573,30 +587,37 @@ def parse_segment_header(data: bytes) -> SegmentHeader:
         raise ProtocolError(
             StatusCode.PROTOCOL_LENGTH_ERROR, f"{struct_id.decode()} needs {header_length} bytes"
         )
-    mpf = header_length - TSH_LENGTH
-    byte_order = data[8 + mpf]
+    tshm = header_length == TSHM_LENGTH
+    byte_order = data[header_length - 20]
     if byte_order not in (ByteOrder.BIG, ByteOrder.LITTLE):
         raise ProtocolError(
             StatusCode.PROTOCOL_INVALID_DATA, f"byte order {byte_order} is neither 1 nor 2"
         )
-    parsed = _TSH_FAST.parse(bytes(data[:header_length]))
-    if parsed.SegmentLength < header_length:
+    order = ByteOrder(byte_order)
+    if tshm:
+        (_, length, conv_id, request_id, _, segment_type, flags1, flags2,
+         luwid) = _Headers.TSHM_HEAD.unpack_from(data)
+    else:
+        _, length, _, segment_type, flags1, flags2, luwid = _Headers.TSH_HEAD.unpack_from(data)
+        conv_id = request_id = None
+    encoding, ccsid, _ = _Headers.TSH_TAIL[order].unpack_from(data, header_length - 8)
+    if length < header_length:
         raise ProtocolError(
             StatusCode.PROTOCOL_LENGTH_ERROR,
-            f"segment length {parsed.SegmentLength} is below the {header_length}-byte header",
+            f"segment length {length} is below the {header_length}-byte header",
         )
     return SegmentHeader(
         struct_id=struct_id,
-        segment_length=parsed.SegmentLength,
-        byte_order=ByteOrder(parsed.ByteOrder),
-        segment_type=parsed.SegmentType,
-        flags1=parsed.ControlFlags1,
-        flags2=parsed.ControlFlags2,
-        luwid=parsed.LUWId,
-        encoding=parsed.Encoding,
-        ccsid=parsed.CCSID,
-        conv_id=parsed.ConvId,
-        request_id=parsed.RequestId,
+        segment_length=length,
+        byte_order=order,
+        segment_type=segment_type,
+        flags1=ControlFlags1(flags1),
+        flags2=ControlFlags2(flags2),
+        luwid=luwid,
+        encoding=encoding,
+        ccsid=ccsid,
+        conv_id=conv_id,
+        request_id=request_id,
     )
 
 
@@ -614,23 +635,14 @@ def build_segment_header(
     request_id: int | None = None,
 ) -> bytes:
     """Encode a TSH (or a TSHM when ``conv_id`` is given); ``segment_length`` includes it."""
-    tshm = conv_id is not None
-    return _TSH_FAST.build(
-        dict(
-            StructId=STRUCTID_TSHM if tshm else STRUCTID_TSH,
-            SegmentLength=segment_length,
-            ConvId=conv_id if tshm else None,
-            RequestId=(request_id or 0) if tshm else None,
-            ByteOrder=int(byte_order),
-            SegmentType=int(segment_type),
-            ControlFlags1=flags1,
-            ControlFlags2=flags2,
-            LUWId=luwid,
-            Encoding=encoding,
-            CCSID=ccsid,
-            Reserved=b"\0\0",
-        )
-    )
+    order = ByteOrder(byte_order)
+    if conv_id is None:
+        head = _Headers.TSH_HEAD.pack(STRUCTID_TSH, segment_length, order, segment_type,
+                                      flags1, flags2, luwid)
+    else:
+        head = _Headers.TSHM_HEAD.pack(STRUCTID_TSHM, segment_length, conv_id, request_id or 0,
+                                       order, segment_type, flags1, flags2, luwid)
+    return head + _Headers.TSH_TAIL[order].pack(encoding, ccsid, b"\0\0")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -958,15 +970,9 @@ def encode_body(event: Event, byte_order: ByteOrder) -> tuple[bytes, bytes]:
         return b"", event.data
     if isinstance(event, (MQIRequest, MQIReply)):
         # ReplyLength is filled in by the writer, which knows the flow's total length.
-        api = API_HEADER.build(
-            dict(
-                ReplyLength=event.reply_length or 0,
-                CompCode=event.comp,
-                Reason=event.reason,
-                ObjectHandle=event.hobj,
-            ),
-            little=little,
-        )
+        api = (event.reply_length or 0).to_bytes(4, "big") + _Headers.API_TAIL[
+            ByteOrder.LITTLE if little else ByteOrder.BIG].pack(event.comp, event.reason,
+                                                                  event.hobj)
         return api, event.body
     if isinstance(event, OtherSegment):
         return b"", event.body
@@ -1086,22 +1092,16 @@ def decode_body(header: SegmentHeader, body: bytes) -> Event:
             raise ProtocolError(
                 StatusCode.PROTOCOL_LENGTH_ERROR, f"{segment_type.name} without its API header"
             )
-        api = _parse(
-            API_HEADER,
-            bytes(body[:API_HEADER_LENGTH]),
-            StatusCode.PROTOCOL_LENGTH_ERROR,
-            "API header",
-            little,
-        )
+        comp, reason, hobj = _Headers.API_TAIL[header.byte_order].unpack_from(body, 4)
         cls = MQIRequest if segment_type < 0x90 else MQIReply
         return cls(
             **common,
             segment_type=segment_type,
-            comp=api.CompCode,
-            reason=api.Reason,
-            hobj=api.ObjectHandle,
+            comp=comp,
+            reason=reason,
+            hobj=hobj,
             body=bytes(body[API_HEADER_LENGTH:]),
-            reply_length=api.ReplyLength,
+            reply_length=int.from_bytes(body[:4], "big"),
         )
 
     return OtherSegment(**common, segment_type=segment_type, body=bytes(body))

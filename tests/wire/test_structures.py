@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mqpy_chinit import wire
 from mqpy_chinit.framing import SegmentReader, SegmentWriter
@@ -285,3 +287,56 @@ def test_mqi_event_rejects_a_segment_type_outside_its_range() -> None:
     """Given MQIRequest with a reply type, then it is refused at construction."""
     with pytest.raises(ValueError):
         MQIRequest(segment_type=SegmentType.MQPUT_REPLY)
+
+
+# -- the struct fast path agrees with the construct declarations ---------------------------
+
+_u32 = st.integers(0, 2**32 - 1)
+_s32 = st.integers(-(2**31), 2**31 - 1)
+
+
+@given(tshm=st.booleans(), length=st.integers(36, 2**31 - 1), conv=_u32, request=_u32,
+       order=st.sampled_from(list(ByteOrder)), stype=st.integers(0, 255),
+       flags1=st.integers(0, 255), flags2=st.integers(0, 255), luwid=st.binary(min_size=8, max_size=8),
+       encoding=_u32, ccsid=st.integers(0, 65535))
+def test_segment_headers_are_the_tsh_declaration_byte_for_byte(
+        tshm: bool, length: int, conv: int, request: int, order: ByteOrder, stype: int,
+        flags1: int, flags2: int, luwid: bytes, encoding: int, ccsid: int) -> None:
+    """Given any TSH or TSHM, when built by the fast path, then the bytes are what the
+    construct TSH declaration builds, and both parsers read back the same fields."""
+    raw = wire.build_segment_header(stype, length, flags1=wire.ControlFlags1(flags1),
+                                    flags2=wire.ControlFlags2(flags2), luwid=luwid,
+                                    byte_order=order, encoding=encoding, ccsid=ccsid,
+                                    conv_id=conv if tshm else None,
+                                    request_id=request if tshm else None)
+    declared = wire.TSH.build(dict(
+        StructId=wire.STRUCTID_TSHM if tshm else wire.STRUCTID_TSH, SegmentLength=length,
+        ConvId=conv if tshm else None, RequestId=request if tshm else None, ByteOrder=int(order),
+        SegmentType=stype, ControlFlags1=wire.ControlFlags1(flags1),
+        ControlFlags2=wire.ControlFlags2(flags2), LUWId=luwid, Encoding=encoding, CCSID=ccsid,
+        Reserved=b"\0\0"))
+    assert raw == declared
+    header = wire.parse_segment_header(raw)
+    parsed = wire.TSH.parse(raw)
+    assert (header.segment_length, header.segment_type, int(header.flags1), int(header.flags2),
+            header.luwid, header.encoding, header.ccsid, header.conv_id, header.request_id) == (
+        parsed.SegmentLength, parsed.SegmentType, int(parsed.ControlFlags1),
+        int(parsed.ControlFlags2), parsed.LUWId, parsed.Encoding, parsed.CCSID, parsed.ConvId,
+        parsed.RequestId)
+
+
+@given(order=st.sampled_from(list(ByteOrder)), reply_length=_u32, comp=_s32, reason=_s32,
+       hobj=_u32)
+def test_api_headers_are_the_api_header_declaration_byte_for_byte(
+        order: ByteOrder, reply_length: int, comp: int, reason: int, hobj: int) -> None:
+    """Given any API header, when built by the fast path, then the bytes are what the construct
+    API_HEADER declaration builds, and decoding gives the fields back."""
+    event = MQIReply(segment_type=SegmentType.MQGET_REPLY, comp=comp, reason=reason, hobj=hobj,
+                     reply_length=reply_length)
+    api, _ = wire.encode_body(event, order)
+    assert api == wire.API_HEADER.build(dict(ReplyLength=reply_length, CompCode=comp,
+                                             Reason=reason, ObjectHandle=hobj),
+                                        little=order == ByteOrder.LITTLE)
+    header = wire.parse_segment_header(wire.build_segment_header(
+        SegmentType.MQGET_REPLY, wire.TSH_LENGTH + len(api), byte_order=order))
+    assert wire.decode_body(header, api) == event
