@@ -26,7 +26,7 @@ from typing import Any
 
 from mqpy import CMQC, config, mqiproto
 from mqpy.errors import MQMIError
-from mqpy.structures import GMO, MD, OD, PMO
+from mqpy.verbs import MQIVerbs
 from mqpy_chinit.framing import SegmentReader, SegmentWriter
 from mqpy_chinit.wire import ByteOrder, MQIReply, ProtocolError, SegmentType
 
@@ -72,12 +72,6 @@ def _appl_name() -> str:
     return (os.path.basename(sys.argv[0] or "python") or "python")[-28:]
 
 
-def _copy(dst: Any, src: Any) -> None:
-    """Give the caller's structure the fields the queue manager returned (MQ's in/out
-    parameters)."""
-    dst.set(**src.get())
-
-
 def connect(qmgr: str = "", data_path: str | None = None, *,
             security: mqiproto.ConnSecurity | None = None,
             appl_name: str | None = None) -> BindingsConnection:
@@ -109,15 +103,41 @@ def connect(qmgr: str = "", data_path: str | None = None, *,
     return conn
 
 
-class BindingsConnection:
+class Flows:
+    """The application's side of the socket's protocol, sans-IO: a request out as bytes,
+    bytes in, decoded replies out. A blocking and a trio connection drive it alike."""
+
+    def __init__(self) -> None:
+        self._reader = SegmentReader(MAX_TRANSMISSION_SIZE, max_msg_size=MAX_MSG_SIZE)
+        self._writer = SegmentWriter(MAX_TRANSMISSION_SIZE)
+        self._pending: list[Any] = []
+
+    def request(self, verb: SegmentType, values: Any, hobj: int) -> bytes:
+        return self._writer.send(mqiproto.encode_request(verb, values, hobj=hobj))
+
+    def reply(self) -> mqiproto.Decoded | None:
+        """The next reply, once its bytes are all in (None until then); EOFError for a flow
+        that is not an MQI reply, ProtocolError for a malformed one."""
+        if not self._pending:
+            return None
+        event = self._pending.pop(0)
+        if not isinstance(event, MQIReply):
+            raise EOFError(f"{type(event).__name__} where an MQI reply was expected")
+        return mqiproto.decode_reply(event, self._reader.partner_byte_order or ByteOrder.LITTLE)
+
+    def feed(self, data: bytes) -> None:
+        if not data:
+            raise EOFError("the queue manager closed the connection")
+        self._pending.extend(self._reader.feed(data))
+
+
+class BindingsConnection(MQIVerbs):
     """An Hconn held through the queue manager's socket; the engine Connection's methods."""
 
     def __init__(self, sock: socket.socket, qmgr_name: str) -> None:
         self._sock: socket.socket | None = sock
         self._lock = threading.Lock()
-        self._reader = SegmentReader(MAX_TRANSMISSION_SIZE, max_msg_size=MAX_MSG_SIZE)
-        self._writer = SegmentWriter(MAX_TRANSMISSION_SIZE)
-        self._pending: list[Any] = []
+        self._flows = Flows()
         self.qmgr_name = qmgr_name
         self.hconn = 0
         self.connected = True
@@ -127,31 +147,23 @@ class BindingsConnection:
 
     def _call(self, verb: SegmentType, values: Any = (), *, hobj: int = 0) -> mqiproto.Decoded:
         """Send one request, wait for its reply; raise MQMIError on MQCC_FAILED."""
-        request = mqiproto.encode_request(verb, values, hobj=hobj)
+        flows = self._flows
+        request = flows.request(verb, values, hobj)
         with self._lock:
-            if self._sock is None:
+            sock = self._sock
+            if sock is None:
                 raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN if self.broken
                                 else CMQC.MQRC_HCONN_ERROR)
             try:
-                self._sock.sendall(self._writer.send(request))
-                reply = self._receive(self._sock)
+                sock.sendall(request)
+                while (reply := flows.reply()) is None:
+                    flows.feed(sock.recv(1 << 16))
             except (OSError, ProtocolError, EOFError):
                 self._lost()
                 raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN) from None
         if reply.comp == _FAILED:
             raise MQMIError(reply.comp, reply.reason)
         return reply
-
-    def _receive(self, sock: socket.socket) -> mqiproto.Decoded:
-        while not self._pending:
-            data = sock.recv(1 << 16)
-            if not data:
-                raise EOFError("the queue manager closed the connection")
-            self._pending.extend(self._reader.feed(data))
-        event = self._pending.pop(0)
-        if not isinstance(event, MQIReply):
-            raise EOFError(f"{type(event).__name__} where an MQI reply was expected")
-        return mqiproto.decode_reply(event, self._reader.partner_byte_order or ByteOrder.LITTLE)
 
     def _lost(self) -> None:
         self.broken = True
@@ -160,72 +172,7 @@ class BindingsConnection:
             self._sock.close()
             self._sock = None
 
-    @staticmethod
-    def _warning(reply: mqiproto.Decoded) -> int:
-        """A warning reply without a body is raised (MQINQ's 2068); with one it is returned."""
-        if reply.comp == _WARNING and reply.values is None:
-            raise MQMIError(reply.comp, reply.reason)
-        return reply.reason if reply.comp == _WARNING else 0
-
-    # -- the MQI --------------------------------------------------------------------------
-
-    def open(self, od: OD, options: int) -> int:
-        reply = self._call(_T.MQOPEN, [od, options])
-        _copy(od, reply.values[0])
-        return reply.hobj
-
-    def close(self, hobj: int, options: int = CMQC.MQCO_NONE) -> None:
-        self._call(_T.MQCLOSE, [options], hobj=hobj)
-
-    def put(self, hobj: int, md: MD, pmo: PMO, data: bytes) -> int:
-        """MQPUT; returns 0 or the reason of the warning the call completed with."""
-        reply = self._call(_T.MQPUT, [md, pmo, bytes(data)], hobj=hobj)
-        warning = self._warning(reply)
-        _copy(md, reply.values[0])
-        _copy(pmo, reply.values[1])
-        return warning
-
-    def put1(self, od: OD, md: MD, pmo: PMO, data: bytes) -> int:
-        reply = self._call(_T.MQPUT1, [od, md, pmo, bytes(data)])
-        warning = self._warning(reply)
-        for dst, src in zip((od, md, pmo), reply.values, strict=True):
-            _copy(dst, src)
-        return warning
-
-    def get(self, hobj: int, md: MD, gmo: GMO, max_length: int | None) -> bytes:
-        """MQGET (waiting, with MQGMO_WAIT, in the queue manager). Truncation warnings are
-        raised as the engine raises them: 2079 with ``.message``, both with
-        ``.original_length``."""
-        reply = self._call(_T.MQGET, [md, gmo, -1 if max_length is None else max_length],
-                           hobj=hobj)
-        self._warning(reply)
-        reply_md, reply_gmo, original_length, data = reply.values
-        _copy(md, reply_md)
-        _copy(gmo, reply_gmo)
-        if reply.comp == _WARNING:
-            err = MQMIError(reply.comp, reply.reason)
-            err.original_length = original_length  # type: ignore[attr-defined]
-            if reply.reason == CMQC.MQRC_TRUNCATED_MSG_ACCEPTED:
-                err.message = data  # type: ignore[attr-defined]
-            raise err
-        return data
-
-    def commit(self) -> None:
-        self._call(_T.MQCMIT)
-
-    def backout(self) -> None:
-        self._call(_T.MQBACK)
-
-    def inquire(self, hobj: int, selector: int) -> int | bytes:
-        reply = self._call(_T.MQINQ, [[selector]], hobj=hobj)
-        self._warning(reply)
-        return reply.values[0][0]
-
-    def inquire_qmgr(self, selector: int) -> int | bytes:
-        return self.inquire(0, selector)
-
-    def set(self, hobj: int, selector: int, value: int | bytes | str) -> None:
-        self._call(_T.MQSET, [selector, value], hobj=hobj)
+    # -- the MQI: mqpy.verbs; the channel initiator's service interface ----------------------
 
     def channel_decision(self, query: dict[str, Any]) -> dict[str, Any]:
         """The queue manager's CHLAUTH decision for an inbound channel (channel initiator)."""

@@ -57,7 +57,7 @@ import attrs
 from mqpy import CMQC, mqiproto
 from mqpy.errors import MQMIError
 from mqpy.security.chlauth import dn_matches, valid_dn_pattern
-from mqpy.structures import GMO, MD, OD, PMO
+from mqpy.verbs import MQIVerbs
 from mqpy_chinit import definitions as D
 from mqpy_chinit import tls, userid
 from mqpy_chinit.framing import DEFAULT_MAX_TRANSMISSION_SIZE, SegmentReader, SegmentWriter
@@ -605,11 +605,7 @@ def _decode_reply(reply: MQIReply, byte_order: ByteOrder) -> mqiproto.Decoded:
         return mqiproto.decode_reply(attrs.evolve(reply, body=reply.body[:-4]), byte_order)
 
 
-def _copy(dst: Any, src: Any) -> None:
-    dst.set(**src.get())
-
-
-class ClientConnection:
+class ClientConnection(MQIVerbs):
     """An Hconn held through a SVRCONN channel; the engine Connection's methods."""
 
     def __init__(self, instance: _Socket, conv: _Conversation, qmgr_name: str) -> None:
@@ -679,78 +675,12 @@ class ClientConnection:
         if instance is not None and instance.end_conversation(self._conv):
             instance.close()
 
-    @staticmethod
-    def _warning(reply: mqiproto.Decoded) -> int:
-        if reply.comp == _WARNING and reply.values is None:
-            raise MQMIError(reply.comp, reply.reason)
-        return reply.reason if reply.comp == _WARNING else 0
-
     def _check_length(self, data: bytes) -> None:
         instance = self._instance
         if instance is not None and len(data) > instance.max_msg_size:
             raise _fail(CMQC.MQRC_DATA_LENGTH_ERROR)
 
-    # -- the MQI --------------------------------------------------------------------------
-
-    def open(self, od: OD, options: int) -> int:
-        reply = self._call(_T.MQOPEN, [od, options])
-        _copy(od, reply.values[0])
-        return reply.hobj
-
-    def close(self, hobj: int, options: int = CMQC.MQCO_NONE) -> None:
-        self._call(_T.MQCLOSE, [options], hobj=hobj)
-
-    def put(self, hobj: int, md: MD, pmo: PMO, data: bytes) -> int:
-        """MQPUT; returns 0 or the reason of the warning the call completed with."""
-        data = bytes(data)
-        self._check_length(data)
-        reply = self._call(_T.MQPUT, [md, pmo, data], hobj=hobj)
-        warning = self._warning(reply)
-        _copy(md, reply.values[0])
-        _copy(pmo, reply.values[1])
-        return warning
-
-    def put1(self, od: OD, md: MD, pmo: PMO, data: bytes) -> int:
-        data = bytes(data)
-        self._check_length(data)
-        reply = self._call(_T.MQPUT1, [od, md, pmo, data])
-        warning = self._warning(reply)
-        for dst, src in zip((od, md, pmo), reply.values, strict=True):
-            _copy(dst, src)
-        return warning
-
-    def get(self, hobj: int, md: MD, gmo: GMO, max_length: int | None) -> bytes:
-        """MQGET (a wait happens at the queue manager, which heartbeats us meanwhile)."""
-        reply = self._call(_T.MQGET, [md, gmo, -1 if max_length is None else max_length],
-                           hobj=hobj)
-        self._warning(reply)
-        reply_md, reply_gmo, original_length, data = reply.values
-        _copy(md, reply_md)
-        _copy(gmo, reply_gmo)
-        if reply.comp == _WARNING:
-            err = MQMIError(reply.comp, reply.reason)
-            err.original_length = original_length  # type: ignore[attr-defined]
-            if reply.reason == CMQC.MQRC_TRUNCATED_MSG_ACCEPTED:
-                err.message = data  # type: ignore[attr-defined]
-            raise err
-        return data
-
-    def commit(self) -> None:
-        self._call(_T.MQCMIT)
-
-    def backout(self) -> None:
-        self._call(_T.MQBACK)
-
-    def inquire(self, hobj: int, selector: int) -> int | bytes:
-        reply = self._call(_T.MQINQ, [[selector]], hobj=hobj)
-        self._warning(reply)
-        return reply.values[0][0]
-
-    def inquire_qmgr(self, selector: int) -> int | bytes:
-        return self.inquire(0, selector)
-
-    def set(self, hobj: int, selector: int, value: int | bytes | str) -> None:
-        self._call(_T.MQSET, [selector, value], hobj=hobj)
+    # -- the MQI: mqpy.verbs ----------------------------------------------------------------
 
     def disconnect(self) -> None:
         """MQDISC: the queue manager commits an open unit of work, as on a normal end."""

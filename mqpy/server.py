@@ -7,10 +7,11 @@ receiver running while a request is processed is what lets the server notice an 
 disappears in the middle of a long MQGET wait: its unit of work is backed out at once
 (``Connection.abend``), as MQ does when an application process ends without MQDISC.
 
-Engine calls that may block -- forcing the log at commit, persistent puts and gets outside
-syncpoint, MQPUT1, object definitions behind a model-queue open -- run in worker threads under one
-``CapacityLimiter``; calls that only touch memory (MQINQ, puts and gets under syncpoint) run in
-the event loop. A waiting MQGET holds no thread: the engine calls our *waiter* from whichever
+MQPUT, MQGET, MQCMIT, MQBACK and MQINQ run in the event loop: their work is in memory, and
+the log force persistent work needs is made on a worker thread before the reply
+(``mqpy.serving``). Calls that may block for other reasons -- MQCONN, MQOPEN and MQCLOSE (a
+model queue's definition), MQPUT1, MQSET, MQDISC, puts of very long messages -- run in worker
+threads under one ``CapacityLimiter``. A waiting MQGET holds no thread: the engine calls our *waiter* from whichever
 thread made a message available, and the waiter hands an ``Event.set`` to the trio loop
 (``TrioToken.run_sync_soon``, safe from any thread); WaitInterval is a ``move_on_at`` scope.
 
@@ -34,7 +35,7 @@ from typing import Any
 
 import trio
 
-from mqpy import CMQC, mqiproto, waiting
+from mqpy import CMQC, mqiproto, serving
 from mqpy.bindings import MAX_MSG_SIZE, MAX_TRANSMISSION_SIZE, bind_address, socket_path
 from mqpy.errors import MQMIError
 from mqpy_chinit.framing import SegmentReader, SegmentWriter
@@ -136,6 +137,7 @@ class _Session:
         self.reader = SegmentReader(MAX_TRANSMISSION_SIZE, max_msg_size=MAX_MSG_SIZE)
         self.writer = SegmentWriter(MAX_TRANSMISSION_SIZE)
         self.conn: Any = None
+        self.verbs: serving.EngineVerbs | None = None  # conn's MQI for this loop
         self.gone = trio.Event()  # the application closed its end (or broke the protocol)
         self.ended = False  # MQDISC done
 
@@ -184,6 +186,7 @@ class _Session:
 
     async def _thread(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await trio.to_thread.run_sync(fn, *args, limiter=self.server.limiter)
+
 
     async def _dispatch(self, request: MQIRequest) -> MQIReply:
         order = self.reader.partner_byte_order or ByteOrder.LITTLE
@@ -239,6 +242,7 @@ class _Session:
             except MQMIError as e:
                 await trio.sleep(getattr(e, "fail_delay", 0))  # FAILDLAY: holds no thread
                 raise
+        self.verbs = serving.EngineVerbs(self.conn, self.server.limiter, self.gone)
         return mqiproto.encode_reply(d.verb, [(self.engine.name, appl)], hobj=self.conn.hconn)
 
     @staticmethod
@@ -260,31 +264,28 @@ class _Session:
             messages.AMQ5534, inserts={"user": peer or "", "appl": appl.strip()})
 
     async def _disc(self, d: mqiproto.Decoded) -> MQIReply:
-        await self._thread(self.conn.disconnect)
+        await self.verbs.disconnect()
         self.ended = True
         return mqiproto.encode_reply(d.verb, [])
 
     async def _open(self, d: mqiproto.Decoded) -> MQIReply:
         od, options = d.values
-        hobj = await self._thread(self.conn.open, od, options)
+        hobj = await self.verbs.open(od, options)
         return mqiproto.encode_reply(d.verb, [od], hobj=hobj)
 
     async def _close(self, d: mqiproto.Decoded) -> MQIReply:
-        await self._thread(self.conn.close, d.hobj, d.values[0])
+        await self.verbs.close(d.hobj, d.values[0])
         return mqiproto.encode_reply(d.verb, [])
 
     async def _put(self, d: mqiproto.Decoded) -> MQIReply:
         md, pmo, data = d.values
-        if pmo.Options & CMQC.MQPMO_SYNCPOINT:  # logged, not forced: memory work only
-            warning = self.conn.put(d.hobj, md, pmo, data)
-        else:
-            warning = await self._thread(self.conn.put, d.hobj, md, pmo, data)
+        warning = await self.verbs.put(d.hobj, md, pmo, data)
         return mqiproto.encode_reply(d.verb, [md, pmo], comp=_WARNING if warning else _OK,
                                      reason=warning)
 
     async def _put1(self, d: mqiproto.Decoded) -> MQIReply:
         od, md, pmo, data = d.values
-        warning = await self._thread(self.conn.put1, od, md, pmo, data)
+        warning = await self.verbs.put1(od, md, pmo, data)
         return mqiproto.encode_reply(d.verb, [od, md, pmo], comp=_WARNING if warning else _OK,
                                      reason=warning)
 
@@ -292,7 +293,7 @@ class _Session:
         md, gmo, buffer_length = d.values
         max_length = None if buffer_length < 0 else buffer_length
         try:
-            data = await self._get_waiting(d.hobj, md, gmo, max_length)
+            data = await self.verbs.get(d.hobj, md, gmo, max_length)
         except MQMIError as e:
             if e.reason == CMQC.MQRC_TRUNCATED_MSG_ACCEPTED:
                 return mqiproto.encode_reply(
@@ -305,43 +306,25 @@ class _Session:
             raise
         return mqiproto.encode_reply(d.verb, [md, gmo, len(data), data])
 
-    async def _get_once(self, hobj: int, md: Any, gmo: Any, max_length: int | None,
-                        waiter: Callable[[], None] | None) -> bytes:
-        opts = gmo.Options
-        if opts & CMQC.MQGMO_SYNCPOINT or opts & (CMQC.MQGMO_BROWSE_FIRST
-                                                  | CMQC.MQGMO_BROWSE_NEXT):
-            return self.conn.get(hobj, md, gmo, max_length, waiter)  # nothing to force
-        return await self._thread(self.conn.get, hobj, md, gmo, max_length, waiter)
-
-    async def _get_waiting(self, hobj: int, md: Any, gmo: Any,
-                           max_length: int | None) -> bytes:
-        """MQGET; with MQGMO_WAIT, wait up to WaitInterval without holding a thread."""
-        if not gmo.Options & CMQC.MQGMO_WAIT:
-            return await self._get_once(hobj, md, gmo, max_length, None)
-        return await waiting.get_with_wait(
-            lambda waiter: self._get_once(hobj, md, gmo, max_length, waiter),
-            lambda waiter: self.conn._drop_waiter(hobj, waiter),
-            waiting.wait_deadline(gmo), self.gone)
-
     async def _cmit(self, d: mqiproto.Decoded) -> MQIReply:
-        await self._thread(self.conn.commit)
+        await self.verbs.commit()
         return mqiproto.encode_reply(d.verb, [])
 
     async def _back(self, d: mqiproto.Decoded) -> MQIReply:
-        await self._thread(self.conn.backout)
+        await self.verbs.backout()
         return mqiproto.encode_reply(d.verb, [])
 
     async def _inq(self, d: mqiproto.Decoded) -> MQIReply:
         (selectors,) = d.values
         if d.hobj == 0:
-            values = [self.conn.inquire_qmgr(s) for s in selectors]
+            values = [await self.verbs.inquire_qmgr(s) for s in selectors]
         else:
-            values = [self.conn.inquire(d.hobj, s) for s in selectors]
+            values = [await self.verbs.inquire(d.hobj, s) for s in selectors]
         return mqiproto.encode_reply(d.verb, [values])
 
     async def _set(self, d: mqiproto.Decoded) -> MQIReply:
         selector, value = d.values
-        await self._thread(self.conn.set, d.hobj, selector, value)
+        await self.verbs.set(d.hobj, selector, value)
         return mqiproto.encode_reply(d.verb, [])
 
     async def _spi(self, d: mqiproto.Decoded) -> MQIReply:

@@ -22,6 +22,7 @@ channel initiator itself: the behaviour of a queue manager without security.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -72,9 +73,12 @@ class ChannelAccess:
             self.log(str(d["msgid"]), str(d["text"]))
         return bool(d["allowed"])
 
-    def connect_for(self, security: Any, appl: str = "") -> mqpy.QueueManager:
-        """MQCONN for a client conversation (blocking: call from a worker thread)."""
+    async def connect_for(self, security: Any, appl: str = "") -> Any:
+        """MQCONN for a client conversation: an async connection when ``connect_for`` is a
+        coroutine function (``mqpy_chinit.qmconn``), else a blocking one made on a thread."""
         if self._connect_for is None:
-            return self.connect_qm()
-        return self._connect_for(security, appl)
+            return await trio.to_thread.run_sync(self.connect_qm)
+        if inspect.iscoroutinefunction(self._connect_for):
+            return await self._connect_for(security, appl)
+        return await trio.to_thread.run_sync(self._connect_for, security, appl)
 

@@ -183,9 +183,9 @@ class ChannelInitiator:
         """The queue manager's CHLAUTH decision for an inbound channel (``access``)."""
         return await self.access.decide(query)
 
-    def connect_for(self, security: Any, appl: str = "") -> Any:
-        """MQCONN on behalf of a client conversation (blocking; ``access``)."""
-        return self.access.connect_for(security, appl)
+    async def connect_for(self, security: Any, appl: str = "") -> Any:
+        """MQCONN on behalf of a client conversation (``access``)."""
+        return await self.access.connect_for(security, appl)
 
     # ------------------------------------------------------------------ lifecycle
 

@@ -25,10 +25,11 @@ Theory of operation
   (SVRCONN's DISCINT applies between calls only; 0, IBM's SVRCONN default, never).
 - However the instance ends, each conversation that did not MQDISC is *abended*: its unit of
   work is backed out, as for a bindings application that ends without MQDISC.
-- MQGET with MQGMO_WAIT waits without a thread when the queue manager's connection takes a
-  *waiter* (the engine in this process); through the bindings socket (a separate queue-manager
-  process) the wait is made of waits of at most :data:`WAIT_SLICE_MS`, so that a client's end is
-  seen within that time.
+- Each conversation's MQI connection is one async MQI (``mqpy.serving.mqi_port``): through the
+  queue manager's socket (``mqpy_chinit.qmconn``, a separate queue-manager process) every call
+  is a send and a receive in this loop, and an MQGET waits in the queue manager; with the
+  engine in this process, memory work runs in the loop and a waiting MQGET holds no thread.
+  A call cut off because its client went drops that connection: the unit of work backs out.
 - DISPLAY CHSTATUS: each running instance is a :class:`SvrconnStatus` in ``chinit.statuses``
   under the key ``CHANNEL#n`` (several instances of one channel coexist); it leaves when the
   instance ends, as IBM shows no status for an ended SVRCONN instance.
@@ -47,7 +48,6 @@ Not here (later work): asynchronous consume, XA.
 
 from __future__ import annotations
 
-import inspect
 import itertools
 import struct
 import time
@@ -58,7 +58,7 @@ from typing import Any
 import attrs
 import trio
 
-from mqpy import CMQC, mqiproto, waiting
+from mqpy import CMQC, mqiproto, serving
 from mqpy.errors import MQMIError
 from mqpy_chinit import definitions as D
 from mqpy_chinit import tls, tlsstream, userid
@@ -82,16 +82,14 @@ from mqpy_chinit.wire import (
     StatusCode,
 )
 
-__all__ = ["SVRCONN_DEFAULTS", "SvrconnInstance", "SvrconnStatus", "WAIT_SLICE_MS",
-           "instances", "serve_client"]
+__all__ = ["SVRCONN_DEFAULTS", "SvrconnInstance", "SvrconnStatus", "instances",
+           "serve_client"]
 
 #: IBM's defaults for the attributes a SVRCONN uses (DISCINT is 0 for SVRCONN, not 6000).
 SVRCONN_DEFAULTS: dict[str, object] = {
     "DISCINT": 0, "HBINT": 300, "SHARECNV": 10, "MAXINST": 999999999,
     "MAXINSTC": 999999999, "MAXMSGL": 4194304, "MCAUSER": "",
 }
-#: Longest single MQGET wait through a bindings connection (see the module docstring).
-WAIT_SLICE_MS = 1000
 #: Worker threads for MQI calls of all SVRCONN conversations of one channel initiator.
 THREAD_LIMIT = 64
 
@@ -182,9 +180,7 @@ class _ClientConversation:
     conv_id: int | None
     send: trio.MemorySendChannel[MQIRequest]
     receive: trio.MemoryReceiveChannel[MQIRequest]
-    qm: Any = None
-    backend: Any = None
-    takes_waiter: bool = False
+    backend: Any = None  # its async MQI (mqpy.serving.mqi_port)
     ended: bool = False  # MQDISC done
     refused: bool = False  # CHLAUTH refused its MQCONN
 
@@ -314,7 +310,7 @@ class SvrconnInstance:
         for cc in list(self.conversations.values()):
             if cc.backend is not None and not cc.ended:
                 try:
-                    await self._thread(cc.backend.abend)
+                    cc.backend.abend()
                 except (MQMIError, OSError):
                     pass
         self.conversations.clear()
@@ -478,9 +474,6 @@ class SvrconnInstance:
 
     # -- MQI calls ------------------------------------------------------------------------
 
-    async def _thread(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await trio.to_thread.run_sync(fn, *args, limiter=self.registry.limiter)
-
     async def _dispatch(self, cc: _ClientConversation, request: MQIRequest) -> MQIReply:
         verb = _T(request.segment_type)
         try:
@@ -542,27 +535,23 @@ class SvrconnInstance:
                                          channel=self.name, address=self.peer,
                                          adopted=bool(decision.get("adopted")))
         self.status.mcauser = security.user
-        qm = await self._thread(self.chinit.connect_for, security, appl)
-        backend = qm.get_handle()
-        if appl and isinstance(getattr(backend, "appl_name", None), bytes):
-            backend.appl_name = appl.encode("latin-1", "replace")[:28]
-        cc.qm, cc.backend = qm, backend
-        try:
-            cc.takes_waiter = "waiter" in inspect.signature(backend.get).parameters
-        except (TypeError, ValueError):
-            cc.takes_waiter = False
+        conn = await self.chinit.connect_for(security, appl)
+        handle = conn.get_handle() if hasattr(conn, "get_handle") else conn
+        if appl and isinstance(getattr(handle, "appl_name", None), bytes):
+            handle.appl_name = appl.encode("latin-1", "replace")[:28]
+        backend = cc.backend = serving.mqi_port(handle, self.registry.limiter)
         self.status.remote_appl_tag = appl
         return mqiproto.encode_reply(d.verb, [(self.chinit.qmgr_name, appl)],
                                      hobj=int(getattr(backend, "hconn", 1) or 1))
 
     async def _disc(self, cc: _ClientConversation, d: mqiproto.Decoded) -> MQIReply:
-        await self._thread(cc.qm.disconnect)
+        await cc.backend.disconnect()
         cc.ended = True
         return mqiproto.encode_reply(d.verb, [])
 
     async def _open(self, cc: _ClientConversation, d: mqiproto.Decoded) -> MQIReply:
         od, options = d.values
-        hobj = await self._thread(cc.backend.open, od, options)
+        hobj = await cc.backend.open(od, options)
         reply = mqiproto.encode_reply(d.verb, [od], hobj=hobj)
         # MQ's MQOPEN reply echoes the open options after the MQOD, as its request carries
         # them (Wireshark dissects both alike); mqiproto's reply shape stops at the MQOD.
@@ -573,7 +562,7 @@ class SvrconnInstance:
         return self.conv.reader.partner_byte_order or ByteOrder.LITTLE
 
     async def _close(self, cc: _ClientConversation, d: mqiproto.Decoded) -> MQIReply:
-        await self._thread(cc.backend.close, d.hobj, d.values[0])
+        await cc.backend.close(d.hobj, d.values[0])
         return mqiproto.encode_reply(d.verb, [])
 
     def _check_length(self, data: bytes) -> None:
@@ -583,7 +572,7 @@ class SvrconnInstance:
     async def _put(self, cc: _ClientConversation, d: mqiproto.Decoded) -> MQIReply:
         md, pmo, data = d.values
         self._check_length(data)
-        warning = await self._thread(cc.backend.put, d.hobj, md, pmo, data)
+        warning = await cc.backend.put(d.hobj, md, pmo, data)
         self.status.bytes_received += len(data)
         return mqiproto.encode_reply(d.verb, [md, pmo], comp=_WARNING if warning else _OK,
                                      reason=warning)
@@ -591,7 +580,7 @@ class SvrconnInstance:
     async def _put1(self, cc: _ClientConversation, d: mqiproto.Decoded) -> MQIReply:
         od, md, pmo, data = d.values
         self._check_length(data)
-        warning = await self._thread(cc.backend.put1, od, md, pmo, data)
+        warning = await cc.backend.put1(od, md, pmo, data)
         self.status.bytes_received += len(data)
         return mqiproto.encode_reply(d.verb, [od, md, pmo], comp=_WARNING if warning else _OK,
                                      reason=warning)
@@ -603,7 +592,7 @@ class SvrconnInstance:
         if limit is not None and max_length is not None:
             max_length = min(max_length, limit)
         try:
-            data = await self._get_waiting(cc, d.hobj, md, gmo, max_length)
+            data = await cc.backend.get(d.hobj, md, gmo, max_length)
         except MQMIError as e:
             if e.reason == CMQC.MQRC_TRUNCATED_MSG_ACCEPTED:
                 return mqiproto.encode_reply(
@@ -618,58 +607,26 @@ class SvrconnInstance:
         self.status.msgs -= 1  # message_moved counted it; _serve_conversation counts calls
         return mqiproto.encode_reply(d.verb, [md, gmo, len(data), data])
 
-    async def _get_waiting(self, cc: _ClientConversation, hobj: int, md: Any, gmo: Any,
-                           max_length: int | None) -> bytes:
-        """MQGET; with MQGMO_WAIT the wait happens here, cancellable when the client goes."""
-        backend = cc.backend
-        if not gmo.Options & CMQC.MQGMO_WAIT:
-            return await self._thread(backend.get, hobj, md, gmo, max_length)
-        deadline = waiting.wait_deadline(gmo)
-        if not cc.takes_waiter:
-            return await self._get_in_slices(backend, hobj, md, gmo, max_length, deadline)
-        drop = getattr(backend, "_drop_waiter", lambda hobj, waiter: None)
-        return await waiting.get_with_wait(
-            lambda waiter: self._thread(backend.get, hobj, md, gmo, max_length, waiter),
-            lambda waiter: drop(hobj, waiter), deadline)
-
-    async def _get_in_slices(self, backend: Any, hobj: int, md: Any, gmo: Any,
-                             max_length: int | None, deadline: float) -> bytes:
-        interval = gmo.WaitInterval
-        try:
-            while True:
-                left = deadline - trio.current_time()
-                gmo.WaitInterval = max(0, min(WAIT_SLICE_MS, int(left * 1000)))
-                try:
-                    return await self._thread(backend.get, hobj, md, gmo, max_length)
-                except MQMIError as e:
-                    if e.reason != CMQC.MQRC_NO_MSG_AVAILABLE or \
-                            trio.current_time() >= deadline:
-                        raise
-        finally:
-            gmo.WaitInterval = interval
-
     async def _cmit(self, cc: _ClientConversation, d: mqiproto.Decoded) -> MQIReply:
-        await self._thread(cc.backend.commit)
+        await cc.backend.commit()
         return mqiproto.encode_reply(d.verb, [])
 
     async def _back(self, cc: _ClientConversation, d: mqiproto.Decoded) -> MQIReply:
-        await self._thread(cc.backend.backout)
+        await cc.backend.backout()
         return mqiproto.encode_reply(d.verb, [])
 
     async def _inq(self, cc: _ClientConversation, d: mqiproto.Decoded) -> MQIReply:
         (selectors,) = d.values
         backend = cc.backend
-
-        def inquire() -> list[Any]:
-            if d.hobj == 0:
-                return [backend.inquire_qmgr(s) for s in selectors]
-            return [backend.inquire(d.hobj, s) for s in selectors]
-
-        return mqiproto.encode_reply(d.verb, [await self._thread(inquire)])
+        if d.hobj == 0:
+            values = [await backend.inquire_qmgr(s) for s in selectors]
+        else:
+            values = [await backend.inquire(d.hobj, s) for s in selectors]
+        return mqiproto.encode_reply(d.verb, [values])
 
     async def _set(self, cc: _ClientConversation, d: mqiproto.Decoded) -> MQIReply:
         selector, value = d.values
-        await self._thread(cc.backend.set, d.hobj, selector, value)
+        await cc.backend.set(d.hobj, selector, value)
         return mqiproto.encode_reply(d.verb, [])
 
 

@@ -83,15 +83,13 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
     def connect_qm():
         return _connect(name, data_path)
 
-    def connect_for(security, appl: str = ""):
-        """MQCONN for a client conversation: as the user CHLAUTH chose, with its MQCSP."""
-        from mqpy import bindings
+    async def connect_for(security, appl: str = ""):
+        """MQCONN for a client conversation: as the user CHLAUTH chose, with its MQCSP; an
+        async connection, so that the client's calls need no worker thread here."""
+        from mqpy_chinit import qmconn
 
-        qm = mqpy.QueueManager(None)
-        qm._conn = bindings.connect(name, data_path, security=security,
+        return await qmconn.connect(name, data_path, security=security,
                                     appl_name=appl or None)
-        qm._name = qm._conn.qmgr_name
-        return qm
 
     async def main() -> None:
         channels = config.QMgrConfig.load(name, data_path).channels

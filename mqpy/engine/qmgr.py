@@ -872,8 +872,23 @@ class Connection:
         self.broken = False  # the queue manager ended under us (MQRC_CONNECTION_BROKEN)
         self.connected = True
         self.connected_at = time.time()
+        #: Not None while a caller defers this connection's log forces (:meth:`_force`).
+        self.deferred_lsn: int | None = None
 
     # ------------------------------------------------------------------ helpers
+
+    def _force(self, lsn: int) -> None:
+        """Make the log durable up to ``lsn`` before the call returns; or, while
+        ``deferred_lsn`` is set, leave that to the caller, which forces before it answers.
+
+        An event loop serving many connections runs quick calls in its own thread and
+        must not wait there for an fdatasync: it defers, then forces on a worker thread
+        (``mqpy.serving``). Either way the call's answer follows the force."""
+        deferred = self.deferred_lsn
+        if deferred is None:
+            self.engine.data.force(lsn)
+        elif lsn > deferred:
+            self.deferred_lsn = lsn
 
     def _check(self) -> None:
         if self.broken or self.engine.stopped:
@@ -1086,7 +1101,7 @@ class Connection:
                 raise _fail(CMQC.MQRC_NOT_OPEN_FOR_OUTPUT)
             lsn, warning = self._put_locked(h, md, pmo, data)
         if lsn is not None:
-            eng.data.force(lsn)
+            self._force(lsn)
         return warning
 
     def put1(self, od: OD, md: MD, pmo: PMO, data: bytes) -> int:
@@ -1104,7 +1119,7 @@ class Connection:
                 if hobj in self.handles:
                     self.close(hobj)
         if lsn is not None:
-            self.engine.data.force(lsn)
+            self._force(lsn)
         return warning
 
     def _put_locked(self, h: Handle, md: MD, pmo: PMO, data: bytes, *, put1: bool = False
@@ -1348,7 +1363,7 @@ class Connection:
                     if waiter is not None and opts & CMQC.MQGMO_WAIT:
                         mq.add_waiter(waiter)
                     if lsn is not None:
-                        eng.data.force(lsn)
+                        self._force(lsn)
                     eng.stats.mqi.get_fails += 1
                     raise _fail(CMQC.MQRC_NO_MSG_AVAILABLE)
             record = eng.data.read_record(mq, entry)
@@ -1396,7 +1411,7 @@ class Connection:
                     h.browse_entry = None
             out = body[:max_length] if truncated else body
         if lsn is not None:
-            eng.data.force(lsn)
+            self._force(lsn)
         if truncated:
             err = _fail(CMQC.MQRC_TRUNCATED_MSG_ACCEPTED, _WARNING)
             err.message = out  # type: ignore[attr-defined]
@@ -1482,7 +1497,7 @@ class Connection:
                 _finish_uow(eng, uow, False)
                 raise _fail(CMQC.MQRC_BACKED_OUT) from None
         if lsn is not None:
-            eng.data.force(lsn)
+            self._force(lsn)
 
     def backout(self) -> None:
         eng = self.engine
@@ -1493,7 +1508,7 @@ class Connection:
             uow, self.uow = self.uow, None
             lsn = _finish_uow(eng, uow, False) if uow is not None else None
         if lsn is not None:
-            eng.data.force(lsn)  # backout counts survive restarts (HARDENBO)
+            self._force(lsn)  # backout counts survive restarts (HARDENBO)
 
     def prepare(self, luwid: bytes) -> None:
         """Harden the current unit of work in doubt under ``luwid`` (the sending MCA's batch).
@@ -1510,7 +1525,7 @@ class Connection:
             if luwid in eng.data.indoubt:
                 raise _fail(CMQC.MQRC_UOW_IN_PROGRESS)
             lsn = eng.data.log_prepare(uow, luwid)
-        eng.data.force(lsn)
+        self._force(lsn)
 
     def resolve(self, luwid: bytes, commit: bool) -> None:
         """Commit or back out a prepared unit of work (channel resynchronisation)."""
@@ -1591,7 +1606,7 @@ class Connection:
             lsn = _finish_uow(self.engine, uow, True) if uow is not None else None
             self._disconnect_locked(abnormal=False)
         if lsn is not None:
-            self.engine.data.force(lsn)
+            self._force(lsn)
 
     def _disconnect_locked(self, abnormal: bool) -> None:
         """Abnormal end backs the unit of work out; handles close (temporary queues go)."""

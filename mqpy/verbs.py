@@ -1,0 +1,209 @@
+"""The MQI verbs as one request and one reply, written once for every transport.
+
+A connection that reaches its queue manager by messages -- the bindings socket
+(``mqpy.bindings``), a SVRCONN channel (``mqpy.client``), the channel initiator's trio
+connection to its queue manager (``mqpy_chinit.qmconn``) -- offers the engine ``Connection``'s
+methods: ``open``, ``put``, ``get`` and the rest. What each verb sends and what it does with
+the reply (filling the caller's MQMD, MQGMO ... as MQ's in/out parameters, turning a warning
+into a return value or an exception) is the same everywhere and lives here, sans-IO, as an
+*exchange*: a generator that yields its request ``(verb, values, hobj)`` once and is sent
+the decoded reply. :class:`MQIVerbs` drives exchanges over a blocking ``_call``;
+:class:`AsyncMQIVerbs` over an awaitable one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any, TypeVar
+
+from mqpy import CMQC, mqiproto
+from mqpy.errors import MQMIError
+from mqpy_chinit.wire import SegmentType
+
+__all__ = ["AsyncMQIVerbs", "MQIVerbs", "copy_fields"]
+
+T = TypeVar("T")
+Request = tuple[SegmentType, Any, int]
+Exchange = Generator[Request, mqiproto.Decoded, T]
+
+_T = SegmentType
+_WARNING = CMQC.MQCC_WARNING
+
+
+def copy_fields(dst: Any, src: Any) -> None:
+    """Give the caller's structure the fields the queue manager returned (MQ's in/out
+    parameters)."""
+    dst.set(**src.get())
+
+
+def _warning(reply: mqiproto.Decoded) -> int:
+    """A warning reply without a body is raised (MQINQ's 2068); with one it is returned."""
+    if reply.comp == _WARNING and reply.values is None:
+        raise MQMIError(reply.comp, reply.reason)
+    return reply.reason if reply.comp == _WARNING else 0
+
+
+# -- the exchanges ------------------------------------------------------------------------
+
+def _open(od: Any, options: int) -> Exchange[int]:
+    reply = yield _T.MQOPEN, [od, options], 0
+    copy_fields(od, reply.values[0])
+    return reply.hobj
+
+
+def _close(hobj: int, options: int) -> Exchange[None]:
+    yield _T.MQCLOSE, [options], hobj
+
+
+def _put(hobj: int, md: Any, pmo: Any, data: bytes) -> Exchange[int]:
+    reply = yield _T.MQPUT, [md, pmo, data], hobj
+    warning = _warning(reply)
+    copy_fields(md, reply.values[0])
+    copy_fields(pmo, reply.values[1])
+    return warning
+
+
+def _put1(od: Any, md: Any, pmo: Any, data: bytes) -> Exchange[int]:
+    reply = yield _T.MQPUT1, [od, md, pmo, data], 0
+    warning = _warning(reply)
+    for dst, src in zip((od, md, pmo), reply.values, strict=True):
+        copy_fields(dst, src)
+    return warning
+
+
+def _get(hobj: int, md: Any, gmo: Any, max_length: int | None) -> Exchange[bytes]:
+    """Truncation warnings are raised as the engine raises them: 2079 with ``.message``,
+    both with ``.original_length``."""
+    reply = yield _T.MQGET, [md, gmo, -1 if max_length is None else max_length], hobj
+    _warning(reply)
+    reply_md, reply_gmo, original_length, data = reply.values
+    copy_fields(md, reply_md)
+    copy_fields(gmo, reply_gmo)
+    if reply.comp == _WARNING:
+        err = MQMIError(reply.comp, reply.reason)
+        err.original_length = original_length  # type: ignore[attr-defined]
+        if reply.reason == CMQC.MQRC_TRUNCATED_MSG_ACCEPTED:
+            err.message = data  # type: ignore[attr-defined]
+        raise err
+    return data
+
+
+def _simple(verb: SegmentType) -> Exchange[None]:
+    yield verb, (), 0
+
+
+def _inquire(hobj: int, selector: int) -> Exchange[int | bytes]:
+    reply = yield _T.MQINQ, [[selector]], hobj
+    _warning(reply)
+    return reply.values[0][0]
+
+
+def _set(hobj: int, selector: int, value: int | bytes | str) -> Exchange[None]:
+    yield _T.MQSET, [selector, value], hobj
+
+
+def _request(exchange: Exchange[Any]) -> Request:
+    return next(exchange)
+
+
+def _finish(exchange: Exchange[T], reply: mqiproto.Decoded) -> T:
+    try:
+        exchange.send(reply)
+    except StopIteration as done:
+        return done.value
+    raise RuntimeError("an MQI verb is one request and one reply")
+
+
+# -- drivers --------------------------------------------------------------------------------
+
+class MQIVerbs:
+    """The MQI over a blocking ``_call(verb, values, *, hobj)`` that returns the decoded
+    reply and raises MQMIError on MQCC_FAILED."""
+
+    def _call(self, verb: SegmentType, values: Any = (), *, hobj: int = 0) -> mqiproto.Decoded:
+        raise NotImplementedError
+
+    def _check_length(self, data: bytes) -> None:
+        """Refuse a message longer than the transport carries (MQRC_DATA_LENGTH_ERROR)."""
+
+    def _run(self, exchange: Exchange[T]) -> T:
+        verb, values, hobj = _request(exchange)
+        return _finish(exchange, self._call(verb, values, hobj=hobj))
+
+    def open(self, od: Any, options: int) -> int:
+        return self._run(_open(od, options))
+
+    def close(self, hobj: int, options: int = CMQC.MQCO_NONE) -> None:
+        self._run(_close(hobj, options))
+
+    def put(self, hobj: int, md: Any, pmo: Any, data: bytes) -> int:
+        """MQPUT; returns 0 or the reason of the warning the call completed with."""
+        data = bytes(data)
+        self._check_length(data)
+        return self._run(_put(hobj, md, pmo, data))
+
+    def put1(self, od: Any, md: Any, pmo: Any, data: bytes) -> int:
+        data = bytes(data)
+        self._check_length(data)
+        return self._run(_put1(od, md, pmo, data))
+
+    def get(self, hobj: int, md: Any, gmo: Any, max_length: int | None) -> bytes:
+        """MQGET; a wait happens at the queue manager."""
+        return self._run(_get(hobj, md, gmo, max_length))
+
+    def commit(self) -> None:
+        self._run(_simple(_T.MQCMIT))
+
+    def backout(self) -> None:
+        self._run(_simple(_T.MQBACK))
+
+    def inquire(self, hobj: int, selector: int) -> int | bytes:
+        return self._run(_inquire(hobj, selector))
+
+    def inquire_qmgr(self, selector: int) -> int | bytes:
+        return self.inquire(0, selector)
+
+    def set(self, hobj: int, selector: int, value: int | bytes | str) -> None:
+        self._run(_set(hobj, selector, value))
+
+
+class AsyncMQIVerbs:
+    """The same MQI over an awaitable ``_call``, for trio code (the channel initiator)."""
+
+    async def _call(self, verb: SegmentType, values: Any = (), *,
+                    hobj: int = 0) -> mqiproto.Decoded:
+        raise NotImplementedError
+
+    async def _run(self, exchange: Exchange[T]) -> T:
+        verb, values, hobj = _request(exchange)
+        return _finish(exchange, await self._call(verb, values, hobj=hobj))
+
+    async def open(self, od: Any, options: int) -> int:
+        return await self._run(_open(od, options))
+
+    async def close(self, hobj: int, options: int = CMQC.MQCO_NONE) -> None:
+        await self._run(_close(hobj, options))
+
+    async def put(self, hobj: int, md: Any, pmo: Any, data: bytes) -> int:
+        return await self._run(_put(hobj, md, pmo, bytes(data)))
+
+    async def put1(self, od: Any, md: Any, pmo: Any, data: bytes) -> int:
+        return await self._run(_put1(od, md, pmo, bytes(data)))
+
+    async def get(self, hobj: int, md: Any, gmo: Any, max_length: int | None) -> bytes:
+        return await self._run(_get(hobj, md, gmo, max_length))
+
+    async def commit(self) -> None:
+        await self._run(_simple(_T.MQCMIT))
+
+    async def backout(self) -> None:
+        await self._run(_simple(_T.MQBACK))
+
+    async def inquire(self, hobj: int, selector: int) -> int | bytes:
+        return await self._run(_inquire(hobj, selector))
+
+    async def inquire_qmgr(self, selector: int) -> int | bytes:
+        return await self.inquire(0, selector)
+
+    async def set(self, hobj: int, selector: int, value: int | bytes | str) -> None:
+        await self._run(_set(hobj, selector, value))
