@@ -22,8 +22,8 @@ Theory of operation
   replies carry one -- and MQGET's MQRC_TRUNCATED_MSG_FAILED (2080), which carries the MQMD,
   the MQGMO and the full message length, so the application can size its buffer.
 - mqpy's own calls that the channel initiator needs (prepare a batch in doubt, resolve it,
-  list the in-doubt units of work) go in the SPI segment (0x8C): an SPI verb, a LUWID and a
-  commit flag; the reply lists LUWIDs.
+  list the in-doubt units of work, run a channel batch's puts or gets as one call) go in the
+  SPI segment (0x8C): an SPI verb, a LUWID and a commit flag; the reply lists LUWIDs.
 
 Anything malformed -- short bodies, bad structures, trailing bytes, lengths beyond the body --
 raises ``mqpy_chinit.wire.ProtocolError`` and nothing else. This module does no I/O.
@@ -59,13 +59,17 @@ __all__ = [
     "Decoded",
     "REPLIES",
     "REQUESTS",
+    "RUN_BYTES",
+    "RUN_VERBS",
     "SpiVerb",
     "decode_reply",
     "decode_request",
     "encode_reply",
     "encode_request",
     "is_char_selector",
+    "pack_flows",
     "reply_type",
+    "unpack_flows",
 ]
 
 
@@ -79,6 +83,41 @@ class SpiVerb(enum.IntEnum):
     #: JSON (channel, address, client user, partner queue manager, MCAUSER ...), the reply
     #: one JSON decision (allowed, user, msgid, text). Privileged callers only.
     CHLAUTH = 4
+    #: several MQPUT / MQPUT1 / MQGET calls of the connection run in order as one: the LUWID
+    #: field carries their request flows (:func:`pack_flows`), the reply lists their reply
+    #: flows, up to and including the first that failed (for a get, a warning such as a
+    #: truncation counts), or up to the get that brings the message data got to ``Commit``
+    #: bytes (when Commit > 0). A channel's batch costs one round trip instead of one per
+    #: message, and each call keeps its own semantics and order.
+    RUN = 5
+
+
+#: The verbs an SPI RUN may carry: each stands alone (no connect, no unit-of-work control).
+RUN_VERBS = frozenset({SegmentType.MQPUT, SegmentType.MQPUT1, SegmentType.MQGET})
+#: Room kept in a RUN for its flows (requests or replies), so that it stays far below the
+#: largest flow a bindings connection accepts (a message of MAXMSGL plus headers).
+RUN_BYTES = 1 << 20
+
+
+def pack_flows(events: Sequence[MQIRequest | MQIReply]) -> bytes:
+    """MQI flows as the bytes of one SPI RUN field: each as the socket would carry it."""
+    from mqpy_chinit.framing import SegmentWriter
+
+    writer = SegmentWriter(RUN_BYTES + (1 << 16))
+    return b"".join(writer.send(e) for e in events)
+
+
+def unpack_flows(data: bytes) -> list[Any]:
+    """The flows of an SPI RUN field; ProtocolError unless it is whole MQI flows only."""
+    from mqpy_chinit.framing import SegmentReader
+
+    # no message-size limit of its own: the SPI flow around it was bounded when it arrived
+    reader = SegmentReader(RUN_BYTES + (1 << 16))
+    events = reader.feed(data)
+    if reader.buffered or reader.reassembling or not all(
+            isinstance(e, (MQIRequest, MQIReply)) for e in events):
+        raise _bad("SPI RUN: not a sequence of whole MQI flows")
+    return events
 
 
 def is_char_selector(selector: int) -> bool:

@@ -345,10 +345,33 @@ class _Session:
             query = json.loads(luwid.decode("utf-8"))
             decision = await self._thread(channel_decision, self.engine, query)
             return mqiproto.encode_reply(d.verb, [[json.dumps(decision).encode("utf-8")]])
+        if verb == mqiproto.SpiVerb.RUN:
+            return await self._run(d.verb, luwid, commit)
         if verb == mqiproto.SpiVerb.INDOUBT:
             self.conn._check()
             return mqiproto.encode_reply(d.verb, [self.engine.indoubt()])
         raise MQMIError(_FAILED, CMQC.MQRC_FUNCTION_NOT_SUPPORTED)
+
+    async def _run(self, verb: SegmentType, flows: bytes, limit: int) -> MQIReply:
+        """SPI RUN: the calls in order, each answered as on its own, until one fails or the
+        messages got reach ``limit`` bytes (mqiproto.SpiVerb.RUN)."""
+        requests = mqiproto.unpack_flows(flows)
+        if not all(isinstance(r, MQIRequest) and r.segment_type in mqiproto.RUN_VERBS
+                   for r in requests):
+            raise MQMIError(_FAILED, CMQC.MQRC_FUNCTION_NOT_SUPPORTED)
+        replies = []
+        carried = 0  # message data in the replies (what a channel's BATCHLIM counts)
+        for request in requests:
+            reply = await self._dispatch(request)
+            replies.append(reply)
+            if reply.comp == _FAILED or (reply.comp == _WARNING
+                                         and reply.segment_type == _T.MQGET_REPLY):
+                break  # a get's warning (truncation) is a failure to its caller: stop
+            if limit > 0 and reply.segment_type == _T.MQGET_REPLY:
+                carried += len(mqiproto.decode_reply(reply).values[3])
+                if carried >= limit:
+                    break
+        return mqiproto.encode_reply(verb, [[mqiproto.pack_flows([r]) for r in replies]])
 
 
 _HANDLERS: dict[SegmentType, Callable[[_Session, mqiproto.Decoded], Any]] = {

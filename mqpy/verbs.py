@@ -20,10 +20,12 @@ from mqpy import CMQC, mqiproto
 from mqpy.errors import MQMIError
 from mqpy_chinit.wire import SegmentType
 
-__all__ = ["AsyncMQIVerbs", "MQIVerbs", "copy_fields"]
+__all__ = ["AsyncMQIVerbs", "MQIVerbs", "copy_fields", "run_in_order"]
 
 T = TypeVar("T")
 Request = tuple[SegmentType, Any, int]
+#: One call of :func:`run_in_order`: a method name ("put", "put1", "get") and its arguments.
+Step = tuple[str, tuple[Any, ...]]
 Exchange = Generator[Request, mqiproto.Decoded, T]
 
 _T = SegmentType
@@ -102,6 +104,10 @@ def _set(hobj: int, selector: int, value: int | bytes | str) -> Exchange[None]:
     yield _T.MQSET, [selector, value], hobj
 
 
+#: The verbs :func:`run_in_order` takes, by method name.
+_EXCHANGES = {"put": _put, "put1": _put1, "get": _get}
+
+
 def _request(exchange: Exchange[Any]) -> Request:
     return next(exchange)
 
@@ -129,6 +135,40 @@ class MQIVerbs:
     def _run(self, exchange: Exchange[T]) -> T:
         verb, values, hobj = _request(exchange)
         return _finish(exchange, self._call(verb, values, hobj=hobj))
+
+    def _call_run(self, requests: list[Request], limit: int) -> list[mqiproto.Decoded]:
+        """The replies to ``requests``, made in order up to the first that fails: here one
+        call each; a transport that can carry them as one overrides this."""
+        replies: list[mqiproto.Decoded] = []
+        carried = 0
+        for verb, values, hobj in requests:
+            try:
+                reply = self._call(verb, values, hobj=hobj)
+            except MQMIError as e:
+                replies.append(mqiproto.Decoded(verb, e.comp, e.reason, hobj, None))
+                break
+            replies.append(reply)
+            if verb == _T.MQGET and reply.values is not None:
+                carried += len(reply.values[3])
+                if 0 < limit <= carried:
+                    break
+        return replies
+
+    def run(self, steps: list[Step], limit: int = 0) -> list[Any]:
+        """:func:`run_in_order` through this connection's transport."""
+        exchanges = [_EXCHANGES[name](*args) for name, args in steps]
+        replies = self._call_run([_request(ex) for ex in exchanges], limit)
+        out: list[Any] = []
+        for exchange, reply in zip(exchanges, replies, strict=False):  # fewer: it stopped
+            if reply.comp == CMQC.MQCC_FAILED:
+                out.append(MQMIError(reply.comp, reply.reason))
+                break
+            try:
+                out.append(_finish(exchange, reply))
+            except MQMIError as e:
+                out.append(e)
+                break
+        return out
 
     def open(self, od: Any, options: int) -> int:
         return self._run(_open(od, options))
@@ -207,3 +247,29 @@ class AsyncMQIVerbs:
 
     async def set(self, hobj: int, selector: int, value: int | bytes | str) -> None:
         await self._run(_set(hobj, selector, value))
+
+
+def run_in_order(handle: Any, steps: list[Step], limit: int = 0) -> list[Any]:
+    """MQPUT / MQPUT1 / MQGET calls on ``handle`` (any connection with the engine
+    Connection's methods), in order, until one fails: their results, the failure last as its
+    MQMIError (returned, not raised). The calls left after a failure are not made, so each
+    call means what it means alone; over a bindings connection they cost one round trip
+    (mqiproto.SpiVerb.RUN), which is what a channel's batch needs. With ``limit`` > 0 the
+    calls stop after the message got that brings the bytes got to ``limit`` or more (a
+    channel's BATCHLIM; the calls not made are left to the caller)."""
+    if isinstance(handle, MQIVerbs):
+        return handle.run(steps, limit)
+    out: list[Any] = []
+    carried = 0
+    for name, args in steps:
+        try:
+            result = getattr(handle, name)(*args)
+        except MQMIError as e:
+            out.append(e)
+            break
+        out.append(result)
+        if isinstance(result, bytes):
+            carried += len(result)
+            if 0 < limit <= carried:
+                break
+    return out

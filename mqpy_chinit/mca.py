@@ -37,8 +37,9 @@ import attrs
 import trio
 
 import mqpy
-from mqpy import CMQC
+from mqpy import CMQC, mqiproto
 from mqpy.engine import reports
+from mqpy.verbs import Step, run_in_order
 from mqpy_chinit import definitions as D
 from mqpy_chinit import syncq
 from mqpy_chinit.framing import SegmentReader, SegmentWriter
@@ -501,19 +502,23 @@ class SenderMCA:
             return [first]
 
         def more() -> list[tuple[mqpy.MD, bytes]]:
-            out: list[tuple[mqpy.MD, bytes]] = []
-            total = len(first[1])
-            opts = mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING)
-            while len(out) < count - 1 and not (max_bytes and total >= max_bytes):
-                # a cluster sender takes only the messages keyed to its channel
-                md = mqpy.MD(CorrelId=self.correl_id) if self.correl_id else mqpy.MD()
-                try:
-                    data = xq.get(None, md, opts)
-                except mqpy.MQMIError:
-                    break  # none left, or a failure the next single MQGET will report
-                out.append((md, data))
-                total += len(data)
-            return out
+            # One round trip for the rest (verbs.run_in_order): it stops at the first get
+            # that fails (none left, or a failure the next single MQGET will report) and
+            # after the message that reaches max_bytes. A message over RUN_BYTES is left for
+            # the next single MQGET, so that the run's reply stays small.
+            limit = max_bytes - len(first[1]) if max_bytes else mqiproto.RUN_BYTES
+            if limit <= 0:
+                return []
+            # a cluster sender takes only the messages keyed to its channel
+            mds = [mqpy.MD(CorrelId=self.correl_id) if self.correl_id else mqpy.MD()
+                   for _ in range(count - 1)]
+            opts = CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING
+            hobj = xq.get_handle()
+            got = run_in_order(qm.get_handle(), [
+                ("get", (hobj, md, mqpy.GMO(Options=opts), mqiproto.RUN_BYTES)) for md in mds],
+                min(limit, mqiproto.RUN_BYTES))
+            return [(md, data) for md, data in zip(mds, got, strict=False)
+                    if not isinstance(data, mqpy.MQMIError)]
 
         return [first, *await mqi(more)]
 
@@ -885,8 +890,11 @@ class ReceiverMCA:
 
     def _put_run(self, qm: mqpy.QueueManager, evs: list[MessageData], fast: bool) -> list[int]:
         """In a worker thread: put arrivals until one needs more than a plain put (a put that
-        fails, or rule 6); the sizes of those put."""
+        fails, or rule 6); the sizes of those put. The puts go as one round trip
+        (verbs.run_in_order), which stops at the first that fails, as one by one would."""
+        steps: list[Step] = []
         sizes: list[int] = []
+        carried = 0
         for ev in evs:
             xqh = ev.transmission_header
             md = xqh.MsgDesc
@@ -894,16 +902,19 @@ class ReceiverMCA:
             dest_qm = xqh.RemoteQMgrName.rstrip(b" \x00")
             if dest_qm in (b"", self.local_qm.encode("latin-1")) and \
                     self._qtype(qm, dest_q.decode("latin-1")) == CMQC.MQQT_REMOTE:
-                return sizes
+                break
+            if steps and carried + len(ev.data) > mqiproto.RUN_BYTES:
+                break  # the rest in the next run: one round trip stays a modest flow
             sync = CMQC.MQPMO_NO_SYNCPOINT if (
                 fast and md.Persistence != CMQC.MQPER_PERSISTENT) else CMQC.MQPMO_SYNCPOINT
-            try:
-                qm.put1(mqpy.OD(ObjectName=dest_q, ObjectQMgrName=dest_qm), ev.data, md,
-                        mqpy.PMO(Options=sync | CMQC.MQPMO_SET_ALL_CONTEXT))
-            except mqpy.MQMIError:
-                return sizes
+            steps.append(("put1", (mqpy.OD(ObjectName=dest_q, ObjectQMgrName=dest_qm), md,
+                                   mqpy.PMO(Options=sync | CMQC.MQPMO_SET_ALL_CONTEXT),
+                                   ev.data)))
             sizes.append(len(ev.data))
-        return sizes
+            carried += len(ev.data)
+        done = run_in_order(qm.get_handle(), steps)
+        return [n for n, result in zip(sizes, done, strict=False)
+                if not isinstance(result, mqpy.MQMIError)]
 
     async def _commit_batch(self, qm: mqpy.QueueManager, seq: int, luwid: bytes
                             ) -> syncq.SyncRecord:

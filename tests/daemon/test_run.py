@@ -1,0 +1,110 @@
+"""Calls run in order as one round trip (mqpy.verbs.run_in_order, mqiproto SPI RUN).
+
+A channel's batch puts or gets many messages; over the bindings socket they go as one SPI RUN,
+and each call must still mean what it means alone: made in order, the first failure ends the
+run, nothing after it is made, and the outcome is the same as in process.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import mqpy
+from mqpy import CMQC, bindings, mqiproto
+from mqpy.verbs import run_in_order
+from mqpy_chinit.wire import SegmentType
+from tests.daemon.conftest import QM
+
+IN, OUT = CMQC.MQOO_INPUT_AS_Q_DEF, CMQC.MQOO_OUTPUT
+SYNC = CMQC.MQPMO_SYNCPOINT
+
+
+def _put1(queue: str, data: bytes) -> tuple:
+    return ("put1", (mqpy.OD(ObjectName=queue), mqpy.MD(), mqpy.PMO(Options=SYNC), data))
+
+
+def _drain(handle, queue: str) -> list[bytes]:
+    hobj = handle.open(mqpy.OD(ObjectName=queue), IN)
+    out = []
+    try:
+        while True:
+            out.append(handle.get(hobj, mqpy.MD(), mqpy.GMO(), None))
+    except mqpy.MQMIError as e:
+        assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+    handle.close(hobj)
+    handle.commit()
+    return out
+
+
+def _program(handle) -> tuple:
+    """Puts that stop at an unknown queue, then gets bounded by a byte limit."""
+    puts = run_in_order(handle, [_put1("Q4", b"a" * 10), _put1("Q4", b"b" * 10),
+                                 _put1("NO.SUCH.QUEUE", b"x"), _put1("Q4", b"never")])
+    handle.commit()
+    put_outcome = [r if isinstance(r, int) else r.reason for r in puts]
+    for i in range(5):
+        run_in_order(handle, [_put1("Q5", bytes([65 + i]) * 100)])
+    handle.commit()
+    hobj = handle.open(mqpy.OD(ObjectName="Q5"), IN)
+    gmo = CMQC.MQGMO_SYNCPOINT
+    got = run_in_order(handle, [("get", (hobj, mqpy.MD(), mqpy.GMO(Options=gmo), None))
+                                for _ in range(5)], 250)
+    truncated = run_in_order(handle, [("get", (hobj, mqpy.MD(), mqpy.GMO(Options=gmo), 10)),
+                                      ("get", (hobj, mqpy.MD(), mqpy.GMO(Options=gmo), None))])
+    handle.close(hobj)
+    handle.commit()
+    return (put_outcome, _drain(handle, "Q4"), got,
+            [r.reason for r in truncated], _drain(handle, "Q5"))
+
+
+EXPECTED = ([0, 0, CMQC.MQRC_UNKNOWN_OBJECT_NAME], [b"a" * 10, b"b" * 10],
+            [b"A" * 100, b"B" * 100, b"C" * 100],  # the third reaches the 250-byte limit
+            [CMQC.MQRC_TRUNCATED_MSG_FAILED],  # not taken, and nothing after it is tried
+            [b"D" * 100, b"E" * 100])
+
+
+def test_a_run_over_bindings_stops_at_the_first_failure_and_at_its_byte_limit(running):
+    """Given a bindings connection, when puts run in order with one to an unknown queue, then
+    those before it are made, it fails 2085 and those after it are not made; gets with a
+    limit stop after the message that reaches it; a get that would truncate fails 2080,
+    leaves its message and ends the run."""
+    conn = bindings.connect(QM, running.root)
+    try:
+        assert _program(conn) == EXPECTED
+    finally:
+        conn.disconnect()
+
+
+def test_the_same_run_in_process_gives_the_same_outcome(tmp_path):
+    """Given an embedded queue manager (a channel initiator in the queue manager's process),
+    when the same calls run in order, then the outcome is the one over bindings."""
+    qm = mqpy.embedded("RUNQM", data_path=str(tmp_path))
+    from mqpy import local
+
+    eng = local.running("RUNQM", str(tmp_path))
+    for q in ("Q4", "Q5"):
+        eng.define("QLOCAL", q, {})
+    try:
+        assert _program(qm.get_handle()) == EXPECTED
+    finally:
+        qm.disconnect()
+        local.stop("RUNQM", str(tmp_path))
+
+
+@pytest.mark.parametrize("verb", [SegmentType.MQCMIT, SegmentType.MQOPEN])
+def test_a_run_carrying_anything_but_puts_and_gets_is_refused_whole(running, verb):
+    """Given an SPI RUN that carries a unit-of-work or open call, when it reaches the queue
+    manager, then it fails MQRC_FUNCTION_NOT_SUPPORTED (2298) and none of its calls is made."""
+    conn = bindings.connect(QM, running.root)
+    try:
+        values = [] if verb == SegmentType.MQCMIT else [mqpy.OD(ObjectName="Q3"), OUT]
+        flows = mqiproto.pack_flows([
+            mqiproto.encode_request(SegmentType.MQPUT1, [mqpy.OD(ObjectName="Q3"), mqpy.MD(),
+                                                         mqpy.PMO(), b"no"]),
+            mqiproto.encode_request(verb, values)])
+        with pytest.raises(mqpy.MQMIError) as e:
+            conn._call(SegmentType.SPI, [mqiproto.SpiVerb.RUN, flows, 0])
+        assert e.value.reason == CMQC.MQRC_FUNCTION_NOT_SUPPORTED
+        assert _drain(conn, "Q3") == []
+    finally:
+        conn.disconnect()
