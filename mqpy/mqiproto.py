@@ -69,6 +69,7 @@ __all__ = [
     "is_char_selector",
     "pack_flows",
     "reply_type",
+    "truncation_reply",
     "unpack_flows",
 ]
 
@@ -493,3 +494,17 @@ def decode_reply(event: MQIReply, byte_order: ByteOrder = ByteOrder.LITTLE) -> D
     else:
         values = _unpack(shape, event.body, byte_order, f"{verb.name} reply")
     return Decoded(verb, event.comp, event.reason, event.hobj, values)
+
+
+def truncation_reply(md: Any, gmo: Any, error: Any) -> MQIReply | None:
+    """The MQGET reply for an MQMIError that is a truncation warning -- 2079 with the part of
+    the message got, 2080 with none, both with the message's full length -- or None for any
+    other failure (sent as an empty reply)."""
+    if error.reason == CMQC.MQRC_TRUNCATED_MSG_ACCEPTED:
+        data = error.message
+    elif error.reason == CMQC.MQRC_TRUNCATED_MSG_FAILED:
+        data = b""
+    else:
+        return None
+    return encode_reply(SegmentType.MQGET, [md, gmo, error.original_length, data],
+                        comp=error.comp, reason=error.reason)

@@ -594,15 +594,10 @@ class SvrconnInstance:
         try:
             data = await cc.backend.get(d.hobj, md, gmo, max_length)
         except MQMIError as e:
-            if e.reason == CMQC.MQRC_TRUNCATED_MSG_ACCEPTED:
-                return mqiproto.encode_reply(
-                    d.verb, [md, gmo, e.original_length, e.message],  # type: ignore[attr-defined]
-                    comp=e.comp, reason=e.reason)
-            if e.reason == CMQC.MQRC_TRUNCATED_MSG_FAILED:
-                return mqiproto.encode_reply(
-                    d.verb, [md, gmo, e.original_length, b""],  # type: ignore[attr-defined]
-                    comp=e.comp, reason=e.reason)
-            raise
+            reply = mqiproto.truncation_reply(md, gmo, e)
+            if reply is None:
+                raise
+            return reply
         self.status.message_moved(len(data), sent=True)
         self.status.msgs -= 1  # message_moved counted it; _serve_conversation counts calls
         return mqiproto.encode_reply(d.verb, [md, gmo, len(data), data])
