@@ -37,13 +37,14 @@ import attrs
 import trio
 
 import mqpy
-from mqpy import CMQC
+from mqpy import CMQC, messages
 from mqpy.engine import reports
 from mqpy_chinit import definitions as D
 from mqpy_chinit import syncq
 from mqpy_chinit.framing import SegmentReader, SegmentWriter
 from mqpy_chinit.monitor import ChannelMonitor, effective_level
 from mqpy_chinit.negotiation import negotiate, reproposal
+from mqpy_chinit.putaut import PutAuthority
 from mqpy_chinit.states import ChannelState, ChannelStatus
 from mqpy_chinit.tlsstream import open_channel_stream
 from mqpy_chinit.wire import (
@@ -682,6 +683,15 @@ def _disconnect(qm: mqpy.QueueManager) -> None:
 
 # ---------------------------------------------------------------------------- receiver
 
+
+def _as_user(od: mqpy.OD, user: str | None) -> tuple[mqpy.OD, int]:
+    """``od`` naming ``user`` as its AlternateUserId, and the MQPUT1 option that makes the
+    queue manager judge that user (None: the MCA's own authority, no option)."""
+    if user is None:
+        return od, 0
+    od.AlternateUserId = user.encode("latin-1", "replace")[:12]
+    return od, CMQC.MQPMO_ALTERNATE_USER_AUTHORITY
+
 ChannelLookup = Callable[[str], "dict[str, object] | None"]
 
 
@@ -693,9 +703,13 @@ class ReceiverMCA:
                  | None = None, *, conversation: Conversation | None = None,
                  first: Event | None = None,
                  autodefine: Callable[[str, InitialData], dict[str, object] | None]
-                 | None = None, call_out: tuple[str, dict[str, object]] | None = None
+                 | None = None, call_out: tuple[str, dict[str, object]] | None = None,
+                 mca_user: str | None = None, log: Callable[[str, str], None] | None = None
                  ) -> None:
-        """``call_out`` (name, definition): a requester (RQSTR) calling its server."""
+        """``call_out`` (name, definition): a requester (RQSTR) calling its server.
+        ``mca_user``: the user CHLAUTH admitted the channel as (None: its MCAUSER), whose
+        authority the puts use (``putaut``); ``log(msgid, text)``: the channel initiator's
+        error log, for messages that do not end the channel."""
         self.stream = stream
         self.conversation = conversation
         self.first = first
@@ -714,6 +728,10 @@ class ReceiverMCA:
         self.hbint = 0
         self.partner = ""
         self.conname = ""  # the partner's address
+        self.mca_user = mca_user
+        self.log = log or (lambda msgid, text: None)
+        self.put_authority = PutAuthority()
+        self._may_put: dict[tuple[bytes, bytes], int] = {}  # ALTMCA: the MCA user's check
 
     async def run(self) -> None:
         if self.call_out is not None:
@@ -785,6 +803,8 @@ class ReceiverMCA:
 
     def _agreed(self, agreed: Any) -> None:
         self.conname = _peer_host(self.stream)  # kept in each batch's sync record
+        self.put_authority = PutAuthority.of(self.definition, self.mca_user)
+        self.status.mcauser = self.put_authority.mca_user
         self.hbint = agreed.heartbeat_interval
         self.wrap = agreed.seq_wrap_value
         st = self.status
@@ -861,6 +881,7 @@ class ReceiverMCA:
                 self.status.batch_done(in_batch, self.status.batchsz or 50)
                 in_batch = 0
                 self._qtypes.clear()  # definitions may change between batches
+                self._may_put.clear()  # and so may authorities
 
     async def _flush(self, conv: Conversation, qm: mqpy.QueueManager,
                      pending: list[MessageData], fast: bool) -> None:
@@ -898,12 +919,37 @@ class ReceiverMCA:
             sync = CMQC.MQPMO_NO_SYNCPOINT if (
                 fast and md.Persistence != CMQC.MQPER_PERSISTENT) else CMQC.MQPMO_SYNCPOINT
             try:
-                qm.put1(mqpy.OD(ObjectName=dest_q, ObjectQMgrName=dest_qm), ev.data, md,
-                        mqpy.PMO(Options=sync | CMQC.MQPMO_SET_ALL_CONTEXT))
+                self._put_arrival(qm, dest_q, dest_qm, md, ev.data, sync)
             except mqpy.MQMIError:
                 return sizes
             sizes.append(len(ev.data))
         return sizes
+
+    def _put_arrival(self, qm: mqpy.QueueManager, dest_q: bytes, dest_qm: bytes,
+                     md: mqpy.MD, data: bytes, sync: int) -> None:
+        """One arrival's MQPUT1 with the authority PUTAUT names (``putaut``); blocking."""
+        second = self.put_authority.also_checked()
+        if second is not None:
+            reason = self._may_put.get((dest_q, dest_qm))
+            if reason is None:
+                reason = self._probe_put(qm, dest_q, dest_qm, second)
+                self._may_put[(dest_q, dest_qm)] = reason
+            if reason:
+                raise mqpy.MQMIError(CMQC.MQCC_FAILED, reason)
+        od, options = _as_user(mqpy.OD(ObjectName=dest_q, ObjectQMgrName=dest_qm),
+                               self.put_authority.put_user(md.UserIdentifier))
+        qm.put1(od, data, md, mqpy.PMO(Options=sync | options | CMQC.MQPMO_SET_ALL_CONTEXT))
+
+    @staticmethod
+    def _probe_put(qm: mqpy.QueueManager, dest_q: bytes, dest_qm: bytes, user: str) -> int:
+        """May ``user`` put to the destination? 0, or the MQOPEN's reason (ALTMCA)."""
+        od, _ = _as_user(mqpy.OD(ObjectName=dest_q, ObjectQMgrName=dest_qm), user)
+        try:
+            q = mqpy.Queue(qm, od, CMQC.MQOO_OUTPUT | CMQC.MQOO_ALTERNATE_USER_AUTHORITY)
+        except mqpy.MQMIError as e:
+            return e.reason if e.reason == CMQC.MQRC_NOT_AUTHORIZED else 0
+        q.close()
+        return 0
 
     async def _commit_batch(self, qm: mqpy.QueueManager, seq: int, luwid: bytes
                             ) -> syncq.SyncRecord:
@@ -937,8 +983,8 @@ class ReceiverMCA:
                                              dest_q, dest_qm, sync)
         while True:
             try:
-                await mqi(qm.put1, od, ev.data, md,
-                          mqpy.PMO(Options=sync | CMQC.MQPMO_SET_ALL_CONTEXT))
+                await mqi(self._put_arrival, qm, od.ObjectName, od.ObjectQMgrName, md, ev.data,
+                          sync)
                 self.status.message_moved(len(ev.data), sent=False)
                 if self.status.state is ChannelState.PAUSED:
                     self.status.move(ChannelState.RUNNING)
@@ -998,12 +1044,22 @@ class ReceiverMCA:
             dmd, body = reports.build_dead_letter(md, data, reason, dest_q, dest_qm,
                                                   put_appl_name=b"mqpy receiver MCA",
                                                   put_date=md.PutDate, put_time=md.PutTime)
+            dod, options = _as_user(mqpy.OD(ObjectName=deadq),
+                                    self.put_authority.dead_letter_user())
             try:
-                await mqi(qm.put1, deadq, body, dmd,
-                          mqpy.PMO(Options=sync | CMQC.MQPMO_SET_ALL_CONTEXT))
-                return None
+                await mqi(qm.put1, dod, body, dmd,
+                          mqpy.PMO(Options=sync | options | CMQC.MQPMO_SET_ALL_CONTEXT))
             except mqpy.MQMIError:
                 pass
+            else:
+                self.log(messages.AMQ9544.msgid, f"Messages not put to destination queue. "
+                         f"During the processing of channel '{self.name}' a message for "
+                         f"queue '{dest_q}' at '{dest_qm or self.local_qm}' could not be "
+                         f"put (reason {reason}) and was put to the dead-letter queue "
+                         f"'{deadq.decode('latin-1')}'. The location of the queue is 1, "
+                         f"where 1 is the local dead-letter queue and 2 is the remote "
+                         f"dead-letter queue.")
+                return None
         if sync == CMQC.MQPMO_NO_SYNCPOINT:
             return None  # a fast non-persistent message is discarded (seed 000 §8)
         return ChannelEnded("AMQ9544E", f"Messages not put to destination queue {dest_q} "

@@ -451,14 +451,24 @@ class SecurityPolicy:
             raise self._insufficient(run_as, self.engine.name, ["connect"])
         return run_as
 
-    def check_open(self, user: str, objtype: str, name: str, options: int) -> None:
-        on_obj, on_qmgr = oam.open_requirements(options)
+    def check_open(self, user: str, objtype: str, name: str, options: int, *,
+                   alternate_user: str | None = None) -> None:
+        """The open's authorities (``oam.open_checks``): with alternate-user authority the
+        connection's user needs ``altusr`` (checked first) and the alternate user the
+        access; a blank alternate user holds nothing."""
         otype = oam.objtype_of(objtype)
-        missing = on_obj - self._authorities(user, otype, name)
-        if missing:
-            raise self._insufficient(user, name, missing)
-        if on_qmgr - self._authorities(user, "qmgr", self.engine.name):
-            raise self._insufficient(user, self.engine.name, on_qmgr)
+        checks = oam.open_checks(user, options, alternate_user)
+        checks.sort(key=lambda c: c[1] != "qmgr")  # altusr before the object's authorities
+        for entity, where, needed in checks:
+            if not needed:
+                continue
+            held = frozenset() if not entity else (
+                self._authorities(entity, "qmgr", self.engine.name) if where == "qmgr"
+                else self._authorities(entity, otype, name))
+            missing = needed - held
+            if missing:
+                raise self._insufficient(entity, self.engine.name if where == "qmgr"
+                                         else name, missing)
 
 
 def install(engine, qmdir: str | None = None) -> SecurityPolicy:  # noqa: ANN001
