@@ -171,7 +171,6 @@ class ChannelInitiator:
         # async (chinit, conversation, first InitialData, definition) serving a SVRCONN
         self.svrconn_handler: SvrconnHandler | None = None
         self.access = ChannelAccess(admin, connect_qm, connect_for, self._log)
-        tlsstream.set_key_repository(self._key_repository)
         self.cluster_cache = cluster_cache
         self.cluster_clock = cluster_clock
         self.cluster: Any = None  # the repository manager, once running
@@ -504,7 +503,7 @@ class ChannelInitiator:
         status.move(ChannelState.STARTING)
         status.move(ChannelState.BINDING)
         mca = SenderMCA(name, definition, self.qmgr_name, self.connect_qm, status,
-                        conversation=conv, first=first)
+                        conversation=conv, first=first, key_repository=self._key_repository)
         self.senders[name] = mca
         scope = trio.CancelScope()
         self.running[name] = scope
@@ -526,7 +525,8 @@ class ChannelInitiator:
                              status: ChannelStatus, scope: trio.CancelScope) -> None:
         """A requester (RQSTR): calls its server, then receives what it sends."""
         mca = ReceiverMCA(None, self.qmgr_name, self.connect_qm, self.admin.channel,
-                          call_out=(name, definition), log=self.log)
+                          call_out=(name, definition), log=self.log,
+                          key_repository=self._key_repository)
         mca.status = status
         try:
             with scope:
@@ -680,7 +680,8 @@ class ChannelInitiator:
                     self.log("AMQ9515I", f"Channel '{name}' got an active-channel slot.")
                 while True:
                     status.move(ChannelState.BINDING)
-                    mca = SenderMCA(name, definition, self.qmgr_name, self.connect_qm, status)
+                    mca = SenderMCA(name, definition, self.qmgr_name, self.connect_qm, status,
+                                    key_repository=self._key_repository)
                     self.senders[name] = mca
                     try:
                         self.log("AMQ9002I", f"Channel '{name}' is starting.")
@@ -888,7 +889,8 @@ class ChannelInitiator:
                     self.admin.channel, name)
                 try:
                     mca = SenderMCA(name, definition, self.qmgr_name, self.connect_qm,
-                                    ChannelStatus(name, "SDR"))
+                                    ChannelStatus(name, "SDR"),
+                                    key_repository=self._key_repository)
                     await mca.ping()
                     reply = {"ok": True, "message": ""}
                 except (ChannelEnded, ValueError) as exc:

@@ -46,7 +46,7 @@ from mqpy_chinit.monitor import ChannelMonitor, effective_level
 from mqpy_chinit.negotiation import negotiate, reproposal
 from mqpy_chinit.putaut import PutAuthority
 from mqpy_chinit.states import ChannelState, ChannelStatus
-from mqpy_chinit.tlsstream import open_channel_stream
+from mqpy_chinit.tlsstream import KeyRepository, open_channel_stream
 from mqpy_chinit.wire import (
     OUR_FAP_LEVEL,
     XQH_WITH_MD_LENGTH,
@@ -289,15 +289,16 @@ async def respond_id(conv: Conversation, ev: InitialData, ours: InitialData, *,
     raise ChannelEnded("AMQ9503E", "Channel negotiation failed.", False)
 
 
-async def open_conversation(definition: dict[str, object], status: ChannelStatus
-                            ) -> Conversation:
-    """Connect to the channel's CONNAME (the first address that answers)."""
+async def open_conversation(definition: dict[str, object], status: ChannelStatus,
+                            key_repository: KeyRepository | None = None) -> Conversation:
+    """Connect to the channel's CONNAME (the first address that answers); TLS with the
+    certificate of ``key_repository`` when the channel has an SSLCIPH."""
     last: Exception | None = None
     for host, port in D.parse_conname(D.str_attr(definition, "CONNAME")):
         status.conname = f"{host}({port})"
         try:
             with trio.fail_after(CONNECT_TIMEOUT):
-                stream = await open_channel_stream(host, port, definition)
+                stream = await open_channel_stream(host, port, definition, key_repository)
             return Conversation(stream, status)
         except (OSError, trio.TooSlowError) as exc:
             last = exc
@@ -313,8 +314,11 @@ class SenderMCA:
     def __init__(self, name: str, definition: dict[str, object], local_qm: str,
                  connect_qm: QmFactory, status: ChannelStatus, *,
                  conversation: Conversation | None = None,
-                 first: InitialData | None = None) -> None:
-        """``conversation`` and ``first``: a server (SVR) answering a requester's call."""
+                 first: InitialData | None = None,
+                 key_repository: KeyRepository | None = None) -> None:
+        """``conversation`` and ``first``: a server (SVR) answering a requester's call.
+        ``key_repository``: the channel initiator's QMGR SSLKEYR (for an SSLCIPH)."""
+        self.key_repository = key_repository
         self.conversation = conversation
         self.conversation_stream: Any = None
         self.first = first
@@ -351,7 +355,8 @@ class SenderMCA:
                     from None
             self.status.xmitq = xmitq_name
             if self.conversation is None:
-                conv = await open_conversation(self.definition, self.status)
+                conv = await open_conversation(self.definition, self.status,
+                                               self.key_repository)
             else:
                 conv = self.conversation
                 conv.status = self.status
@@ -378,7 +383,8 @@ class SenderMCA:
         host, port = D.parse_conname(D.str_attr(self.definition, "CONNAME"))[0]
         try:
             with trio.fail_after(CONNECT_TIMEOUT):
-                stream = await open_channel_stream(host, port, self.definition)
+                stream = await open_channel_stream(host, port, self.definition,
+                                                   self.key_repository)
         except (OSError, trio.TooSlowError) as exc:
             raise ChannelEnded("AMQ9202E", f"Remote host '{host}({port})' not available: "
                                f"{exc}.") from None
@@ -704,12 +710,14 @@ class ReceiverMCA:
                  first: Event | None = None,
                  autodefine: Callable[[str, InitialData], dict[str, object] | None]
                  | None = None, call_out: tuple[str, dict[str, object]] | None = None,
-                 mca_user: str | None = None, log: Callable[[str, str], None] | None = None
-                 ) -> None:
+                 mca_user: str | None = None, log: Callable[[str, str], None] | None = None,
+                 key_repository: KeyRepository | None = None) -> None:
         """``call_out`` (name, definition): a requester (RQSTR) calling its server.
         ``mca_user``: the user CHLAUTH admitted the channel as (None: its MCAUSER), whose
         authority the puts use (``putaut``); ``log(msgid, text)``: the channel initiator's
-        error log, for messages that do not end the channel."""
+        error log, for messages that do not end the channel. ``key_repository``: the channel
+        initiator's QMGR SSLKEYR (a requester with an SSLCIPH calls out with TLS)."""
+        self.key_repository = key_repository
         self.stream = stream
         self.conversation = conversation
         self.first = first
@@ -738,7 +746,8 @@ class ReceiverMCA:
             self.name, self.definition = self.call_out
             self.status.channel = self.name
             self.status.chltype = D.str_attr(self.definition, "CHLTYPE")
-            self.conversation = await open_conversation(self.definition, self.status)
+            self.conversation = await open_conversation(self.definition, self.status,
+                                                        self.key_repository)
             self.stream = self.conversation.stream
         conv = self.conversation or Conversation(self.stream, self.status)
         conv.status = self.status
