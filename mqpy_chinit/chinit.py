@@ -30,7 +30,7 @@ import trio
 import mqpy
 from mqpy import CMQC, errorlog
 from mqpy_chinit import definitions as D
-from mqpy_chinit import syncq, tls, tlsstream
+from mqpy_chinit import sslrefresh, syncq, tls, tlsstream
 from mqpy_chinit.access import ChannelAccess
 from mqpy_chinit.mca import (
     CONFIRM_TIMEOUT,
@@ -895,6 +895,8 @@ class ChannelInitiator:
                     reply = {"ok": True, "message": ""}
                 except (ChannelEnded, ValueError) as exc:
                     reply = {"ok": False, "message": str(exc)}
+            elif verb == "REFRESH_SSL":  # REFRESH SECURITY TYPE(SSL)
+                reply = await sslrefresh.refresh_ssl(self)
             elif verb == "START_LISTENER":
                 err = await self.start_listener(name, req.get("definition"))
                 reply = {"ok": err is None, "message": err or ""}
