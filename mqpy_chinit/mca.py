@@ -698,6 +698,7 @@ def _as_user(od: mqpy.OD, user: str | None) -> tuple[mqpy.OD, int]:
     od.AlternateUserId = user.encode("latin-1", "replace")[:12]
     return od, CMQC.MQPMO_ALTERNATE_USER_AUTHORITY
 
+
 ChannelLookup = Callable[[str], "dict[str, object] | None"]
 
 
