@@ -313,6 +313,7 @@ class CommandServer:
             CMQCFC.MQCMD_RESET_CHANNEL: lambda m: self._channel_control(m, "RESET"),
             CMQCFC.MQCMD_RESOLVE_CHANNEL: lambda m: self._channel_control(m, "RESOLVE"),
             CMQCFC.MQCMD_INQUIRE_CHANNEL_STATUS: self._inquire_channel_status,
+            CMQCFC.MQCMD_REFRESH_SECURITY: self._refresh_security,
         }.get(msg.header.Command)
         if handler is None:
             raise _Refused(CMQCFC.MQRCCF_CFH_COMMAND_ERROR)
@@ -558,6 +559,16 @@ class CommandServer:
                                else CMQCFC.MQRCCF_CFIN_PARM_ID_ERROR)
             params["ACTION"] = action
         return self._run(MQSCCommand(verb, "CHANNEL", name, params, frozenset()))
+
+    def _refresh_security(self, msg: pcf.PCFMessage) -> list[Response]:
+        """MQCMD_REFRESH_SECURITY: SecurityType AUTHSERV (default), SSL or CONNAUTH, as MQSC
+        REFRESH SECURITY TYPE(...) runs it; MQSECTYPE_CLASSES is z/OS's (refused)."""
+        kind = {CMQCFC.MQSECTYPE_AUTHSERV: "AUTHSERV", CMQCFC.MQSECTYPE_SSL: "SSL",
+                CMQCFC.MQSECTYPE_CONNAUTH: "CONNAUTH"}.get(
+            msg.get(CMQCFC.MQIACF_SECURITY_TYPE, CMQCFC.MQSECTYPE_AUTHSERV))
+        if kind is None:
+            raise _Refused(CMQCFC.MQRCCF_PARM_VALUE_ERROR)
+        return self._run(MQSCCommand("REFRESH", "SECURITY", "", {"TYPE": kind}, frozenset()))
 
     def _inquire_channel_status(self, msg: pcf.PCFMessage) -> list[Response]:
         """One response per channel instance: current status from the channel initiator, or

@@ -445,6 +445,14 @@ AMQ9777 = AMQMessage(  # [M]
     "Contact the systems administrator, who should examine the channel authentication "
     "records to ensure that the correct settings have been configured.",
     comment=("channel", "address", "values"))
+AMQ9557 = AMQMessage(  # [M] IBM's text (its inserts: the user id, CompCode, Reason)
+    "AMQ9557E", "Queue Manager User ID initialization failed for '{user}'.",
+    "The call to initialize the User ID '{user}' failed with CompCode 2 and Reason 2035. "
+    "If an MQCSP block was used, the User ID in the MQCSP block was '{csp}'. If a userID "
+    "flow was used, the User ID in the UID header was '{uid}'.",
+    "Correct the error and try again: an MQ user ID is at most 12 characters of A-Z, a-z, "
+    "0-9 and _ . @ $ # - with no blanks.",
+    comment=("user", "csp", "uid"))
 AMQ5534 = AMQMessage(  # [M]
     "AMQ5534E", "User ID '{user}' authentication failed",
     "The user ID and password supplied by '{appl}' could not be authenticated.",

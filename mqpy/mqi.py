@@ -56,6 +56,7 @@ class QueueManager:
 
         qm = _strip(name)
         if os.environ.get("MQ_CONNECT_TYPE", "").strip().upper() == "CLIENT":
+            _check_client_tls(None)
             self._conn = client.connect_from_environment(qm, user, password)
             self._name = self._conn.qmgr_name
             return
@@ -73,6 +74,7 @@ class QueueManager:
                 if e.reason not in (CMQC.MQRC_Q_MGR_NOT_AVAILABLE, CMQC.MQRC_Q_MGR_NAME_ERROR) \
                         or not client.environment_configured():
                     raise
+                _check_client_tls(None)
                 self._conn = client.connect_from_environment(qm, user, password)
             self._name = self._conn.qmgr_name
             return
@@ -95,12 +97,14 @@ class QueueManager:
             if len(args) > 1 and not opts:
                 opts = args[1]
         if cd is not None and _strip(getattr(cd, "ConnectionName", b"")):
+            _check_client_tls(sco)
             self._conn = client.connect(_strip(name),
                                         client.ChannelDefinition.from_cd(cd, sco),
                                         user, password)
             self._name = self._conn.qmgr_name
             return
         if opts & CMQC.MQCNO_CLIENT_BINDING:
+            _check_client_tls(sco)
             self._conn = client.connect_from_environment(_strip(name), user, password)
             self._name = self._conn.qmgr_name
             return
@@ -293,6 +297,18 @@ class Queue:
     def __exit__(self, *exc: Any) -> None:
         if self._hobj is not None:
             self.close()
+
+
+def _check_client_tls(sco: Any) -> None:
+    """MQCONN(X) of a client: a secret key reset count (MQSCO.KeyResetCount, MQSSLRESET)
+    outside 0..999 999 999 fails with MQRC_SSL_KEY_RESET_ERROR (2409), as IBM's client
+    does. A valid count is accepted; mqpy never resets the key (``mqpy_chinit.tls``)."""
+    import os
+
+    from mqpy_chinit import tls
+
+    if tls.client_key_reset_count(sco, os.environ) is None:
+        raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_SSL_KEY_RESET_ERROR)
 
 
 def connect(queue_manager: str | bytes = "", channel: str | bytes | None = None,

@@ -30,7 +30,7 @@ import trio
 import mqpy
 from mqpy import CMQC, errorlog
 from mqpy_chinit import definitions as D
-from mqpy_chinit import syncq, tls, tlsstream
+from mqpy_chinit import sslrefresh, syncq, tls, tlsstream
 from mqpy_chinit.access import ChannelAccess
 from mqpy_chinit.mca import (
     CONFIRM_TIMEOUT,
@@ -171,7 +171,6 @@ class ChannelInitiator:
         # async (chinit, conversation, first InitialData, definition) serving a SVRCONN
         self.svrconn_handler: SvrconnHandler | None = None
         self.access = ChannelAccess(admin, connect_qm, connect_for, self._log)
-        tlsstream.set_key_repository(self._key_repository)
         self.cluster_cache = cluster_cache
         self.cluster_clock = cluster_clock
         self.cluster: Any = None  # the repository manager, once running
@@ -347,7 +346,9 @@ class ChannelInitiator:
                 if chltype == "SVRCONN" and self.svrconn_handler is not None:
                     await self.svrconn_handler(self, conv, first, definition)
                     return
-                if not await self._admitted(name, definition or {}, first, peer_host, conv):
+                mca_user = await self._admitted(name, definition or {}, first, peer_host,
+                                                conv)
+                if mca_user is None:
                     return
                 from_requester = bool(first.cap_flags1 & CapFlags1.REQUEST_INITIATION) and \
                     not first.cap_flags1 & CapFlags1.MQREQUEST
@@ -363,6 +364,8 @@ class ChannelInitiator:
                     self.log("AMQ9002I" if err is None else "AMQ9999E",
                              err or f"Channel '{name}' is calling back its requester.")
                     return
+            else:
+                mca_user = None
             name = first.channel_name.strip() if isinstance(first, InitialData) else ""
             partner = first.qmgr_name.strip() if isinstance(first, InitialData) else ""
             key = (name, partner)
@@ -387,7 +390,7 @@ class ChannelInitiator:
                     return
             mca = ReceiverMCA(stream, self.qmgr_name, self.connect_qm, self.admin.channel,
                               self._register, conversation=conv, first=first,
-                              autodefine=self._autodefine)
+                              autodefine=self._autodefine, mca_user=mca_user, log=self.log)
             scope = trio.CancelScope()
             if name:
                 self.receivers[key] = (scope, peer)
@@ -418,21 +421,22 @@ class ChannelInitiator:
         return str(self._qmgr_attr("SSLKEYR") or "").strip()
 
     async def _admitted(self, name: str, definition: dict[str, object], first: InitialData,
-                        address: str, conv: Conversation) -> bool:
+                        address: str, conv: Conversation) -> str | None:
         """CHLAUTH for a receiving message channel (RCVR, RQSTR, SVR, CLUSRCVR) once its
-        INITIAL_DATA named it and its partner: refused, the partner gets STATUS
-        SECURITY_FAILURE and the log AMQ9776E / AMQ9777E."""
+        INITIAL_DATA named it and its partner: the user it runs as (its puts' authority,
+        PUTAUT), or None when refused: the partner gets STATUS SECURITY_FAILURE and the log
+        AMQ9776E / AMQ9777E."""
         d = await self.access.decide({
             "channel": name, "address": address, "remote_qmgr": first.qmgr_name.strip(),
             "mcauser": D.str_attr(definition, "MCAUSER"), **tlsstream.tls_identity(conv.stream)})
         if d["allowed"]:
             if d.get("warning"):
                 self.log(str(d["msgid"]), f"{d['text']} (WARN(YES): allowed)")
-            return True
+            return str(d.get("user") or "")
         self.log(str(d["msgid"]), str(d["text"]))
         with trio.CancelScope(shield=True):
             await conv.close(StatusCode.SECURITY_FAILURE)
-        return False
+        return None
 
     async def _adopt(self, key: tuple[str, str], peer: str) -> bool:
         """Adopt MCA (seed 003 §2.11): with ADOPTMCA(ALL), a new start of a receiving channel
@@ -499,7 +503,7 @@ class ChannelInitiator:
         status.move(ChannelState.STARTING)
         status.move(ChannelState.BINDING)
         mca = SenderMCA(name, definition, self.qmgr_name, self.connect_qm, status,
-                        conversation=conv, first=first)
+                        conversation=conv, first=first, key_repository=self._key_repository)
         self.senders[name] = mca
         scope = trio.CancelScope()
         self.running[name] = scope
@@ -521,7 +525,8 @@ class ChannelInitiator:
                              status: ChannelStatus, scope: trio.CancelScope) -> None:
         """A requester (RQSTR): calls its server, then receives what it sends."""
         mca = ReceiverMCA(None, self.qmgr_name, self.connect_qm, self.admin.channel,
-                          call_out=(name, definition))
+                          call_out=(name, definition), log=self.log,
+                          key_repository=self._key_repository)
         mca.status = status
         try:
             with scope:
@@ -675,7 +680,8 @@ class ChannelInitiator:
                     self.log("AMQ9515I", f"Channel '{name}' got an active-channel slot.")
                 while True:
                     status.move(ChannelState.BINDING)
-                    mca = SenderMCA(name, definition, self.qmgr_name, self.connect_qm, status)
+                    mca = SenderMCA(name, definition, self.qmgr_name, self.connect_qm, status,
+                                    key_repository=self._key_repository)
                     self.senders[name] = mca
                     try:
                         self.log("AMQ9002I", f"Channel '{name}' is starting.")
@@ -883,11 +889,14 @@ class ChannelInitiator:
                     self.admin.channel, name)
                 try:
                     mca = SenderMCA(name, definition, self.qmgr_name, self.connect_qm,
-                                    ChannelStatus(name, "SDR"))
+                                    ChannelStatus(name, "SDR"),
+                                    key_repository=self._key_repository)
                     await mca.ping()
                     reply = {"ok": True, "message": ""}
                 except (ChannelEnded, ValueError) as exc:
                     reply = {"ok": False, "message": str(exc)}
+            elif verb == "REFRESH_SSL":  # REFRESH SECURITY TYPE(SSL)
+                reply = await sslrefresh.refresh_ssl(self)
             elif verb == "START_LISTENER":
                 err = await self.start_listener(name, req.get("definition"))
                 reply = {"ok": err is None, "message": err or ""}

@@ -37,7 +37,7 @@ import attrs
 import trio
 
 import mqpy
-from mqpy import CMQC, mqiproto
+from mqpy import CMQC, messages, mqiproto
 from mqpy.engine import reports
 from mqpy.verbs import Step, run_in_order
 from mqpy_chinit import definitions as D
@@ -45,8 +45,9 @@ from mqpy_chinit import syncq
 from mqpy_chinit.framing import SegmentReader, SegmentWriter
 from mqpy_chinit.monitor import ChannelMonitor, effective_level
 from mqpy_chinit.negotiation import negotiate, reproposal
+from mqpy_chinit.putaut import PutAuthority
 from mqpy_chinit.states import ChannelState, ChannelStatus
-from mqpy_chinit.tlsstream import open_channel_stream
+from mqpy_chinit.tlsstream import KeyRepository, open_channel_stream
 from mqpy_chinit.wire import (
     OUR_FAP_LEVEL,
     XQH_WITH_MD_LENGTH,
@@ -289,15 +290,16 @@ async def respond_id(conv: Conversation, ev: InitialData, ours: InitialData, *,
     raise ChannelEnded("AMQ9503E", "Channel negotiation failed.", False)
 
 
-async def open_conversation(definition: dict[str, object], status: ChannelStatus
-                            ) -> Conversation:
-    """Connect to the channel's CONNAME (the first address that answers)."""
+async def open_conversation(definition: dict[str, object], status: ChannelStatus,
+                            key_repository: KeyRepository | None = None) -> Conversation:
+    """Connect to the channel's CONNAME (the first address that answers); TLS with the
+    certificate of ``key_repository`` when the channel has an SSLCIPH."""
     last: Exception | None = None
     for host, port in D.parse_conname(D.str_attr(definition, "CONNAME")):
         status.conname = f"{host}({port})"
         try:
             with trio.fail_after(CONNECT_TIMEOUT):
-                stream = await open_channel_stream(host, port, definition)
+                stream = await open_channel_stream(host, port, definition, key_repository)
             return Conversation(stream, status)
         except (OSError, trio.TooSlowError) as exc:
             last = exc
@@ -313,8 +315,11 @@ class SenderMCA:
     def __init__(self, name: str, definition: dict[str, object], local_qm: str,
                  connect_qm: QmFactory, status: ChannelStatus, *,
                  conversation: Conversation | None = None,
-                 first: InitialData | None = None) -> None:
-        """``conversation`` and ``first``: a server (SVR) answering a requester's call."""
+                 first: InitialData | None = None,
+                 key_repository: KeyRepository | None = None) -> None:
+        """``conversation`` and ``first``: a server (SVR) answering a requester's call.
+        ``key_repository``: the channel initiator's QMGR SSLKEYR (for an SSLCIPH)."""
+        self.key_repository = key_repository
         self.conversation = conversation
         self.conversation_stream: Any = None
         self.first = first
@@ -351,7 +356,8 @@ class SenderMCA:
                     from None
             self.status.xmitq = xmitq_name
             if self.conversation is None:
-                conv = await open_conversation(self.definition, self.status)
+                conv = await open_conversation(self.definition, self.status,
+                                               self.key_repository)
             else:
                 conv = self.conversation
                 conv.status = self.status
@@ -378,7 +384,8 @@ class SenderMCA:
         host, port = D.parse_conname(D.str_attr(self.definition, "CONNAME"))[0]
         try:
             with trio.fail_after(CONNECT_TIMEOUT):
-                stream = await open_channel_stream(host, port, self.definition)
+                stream = await open_channel_stream(host, port, self.definition,
+                                                   self.key_repository)
         except (OSError, trio.TooSlowError) as exc:
             raise ChannelEnded("AMQ9202E", f"Remote host '{host}({port})' not available: "
                                f"{exc}.") from None
@@ -687,6 +694,16 @@ def _disconnect(qm: mqpy.QueueManager) -> None:
 
 # ---------------------------------------------------------------------------- receiver
 
+
+def _as_user(od: mqpy.OD, user: str | None) -> tuple[mqpy.OD, int]:
+    """``od`` naming ``user`` as its AlternateUserId, and the MQPUT1 option that makes the
+    queue manager judge that user (None: the MCA's own authority, no option)."""
+    if user is None:
+        return od, 0
+    od.AlternateUserId = user.encode("latin-1", "replace")[:12]
+    return od, CMQC.MQPMO_ALTERNATE_USER_AUTHORITY
+
+
 ChannelLookup = Callable[[str], "dict[str, object] | None"]
 
 
@@ -698,9 +715,15 @@ class ReceiverMCA:
                  | None = None, *, conversation: Conversation | None = None,
                  first: Event | None = None,
                  autodefine: Callable[[str, InitialData], dict[str, object] | None]
-                 | None = None, call_out: tuple[str, dict[str, object]] | None = None
-                 ) -> None:
-        """``call_out`` (name, definition): a requester (RQSTR) calling its server."""
+                 | None = None, call_out: tuple[str, dict[str, object]] | None = None,
+                 mca_user: str | None = None, log: Callable[[str, str], None] | None = None,
+                 key_repository: KeyRepository | None = None) -> None:
+        """``call_out`` (name, definition): a requester (RQSTR) calling its server.
+        ``mca_user``: the user CHLAUTH admitted the channel as (None: its MCAUSER), whose
+        authority the puts use (``putaut``); ``log(msgid, text)``: the channel initiator's
+        error log, for messages that do not end the channel. ``key_repository``: the channel
+        initiator's QMGR SSLKEYR (a requester with an SSLCIPH calls out with TLS)."""
+        self.key_repository = key_repository
         self.stream = stream
         self.conversation = conversation
         self.first = first
@@ -719,13 +742,18 @@ class ReceiverMCA:
         self.hbint = 0
         self.partner = ""
         self.conname = ""  # the partner's address
+        self.mca_user = mca_user
+        self.log = log or (lambda msgid, text: None)
+        self.put_authority = PutAuthority()
+        self._may_put: dict[tuple[bytes, bytes], int] = {}  # ALTMCA: the MCA user's check
 
     async def run(self) -> None:
         if self.call_out is not None:
             self.name, self.definition = self.call_out
             self.status.channel = self.name
             self.status.chltype = D.str_attr(self.definition, "CHLTYPE")
-            self.conversation = await open_conversation(self.definition, self.status)
+            self.conversation = await open_conversation(self.definition, self.status,
+                                                        self.key_repository)
             self.stream = self.conversation.stream
         conv = self.conversation or Conversation(self.stream, self.status)
         conv.status = self.status
@@ -790,6 +818,8 @@ class ReceiverMCA:
 
     def _agreed(self, agreed: Any) -> None:
         self.conname = _peer_host(self.stream)  # kept in each batch's sync record
+        self.put_authority = PutAuthority.of(self.definition, self.mca_user)
+        self.status.mcauser = self.put_authority.mca_user
         self.hbint = agreed.heartbeat_interval
         self.wrap = agreed.seq_wrap_value
         st = self.status
@@ -866,6 +896,7 @@ class ReceiverMCA:
                 self.status.batch_done(in_batch, self.status.batchsz or 50)
                 in_batch = 0
                 self._qtypes.clear()  # definitions may change between batches
+                self._may_put.clear()  # and so may authorities
 
     async def _flush(self, conv: Conversation, qm: mqpy.QueueManager,
                      pending: list[MessageData], fast: bool) -> None:
@@ -907,14 +938,48 @@ class ReceiverMCA:
                 break  # the rest in the next run: one round trip stays a modest flow
             sync = CMQC.MQPMO_NO_SYNCPOINT if (
                 fast and md.Persistence != CMQC.MQPER_PERSISTENT) else CMQC.MQPMO_SYNCPOINT
-            steps.append(("put1", (mqpy.OD(ObjectName=dest_q, ObjectQMgrName=dest_qm), md,
-                                   mqpy.PMO(Options=sync | CMQC.MQPMO_SET_ALL_CONTEXT),
-                                   ev.data)))
+            try:
+                steps.append(("put1", self._arrival_put1(qm, dest_q, dest_qm, md, ev.data,
+                                                         sync)))
+            except mqpy.MQMIError:
+                break  # refused by PUTAUT's second check: _deliver takes it from here
             sizes.append(len(ev.data))
             carried += len(ev.data)
         done = run_in_order(qm.get_handle(), steps)
         return [n for n, result in zip(sizes, done, strict=False)
                 if not isinstance(result, mqpy.MQMIError)]
+
+    def _put_arrival(self, qm: mqpy.QueueManager, dest_q: bytes, dest_qm: bytes,
+                     md: mqpy.MD, data: bytes, sync: int) -> None:
+        """One arrival's MQPUT1 with the authority PUTAUT names (``putaut``); blocking."""
+        qm.get_handle().put1(*self._arrival_put1(qm, dest_q, dest_qm, md, data, sync))
+
+    def _arrival_put1(self, qm: mqpy.QueueManager, dest_q: bytes, dest_qm: bytes,
+                      md: mqpy.MD, data: bytes, sync: int) -> tuple[Any, ...]:
+        """The MQPUT1 arguments (od, md, pmo, data) of one arrival, with the authority PUTAUT
+        names; MQMIError 2035 when ALTMCA's check of the MCA user refuses it (blocking)."""
+        second = self.put_authority.also_checked()
+        if second is not None:
+            reason = self._may_put.get((dest_q, dest_qm))
+            if reason is None:
+                reason = self._probe_put(qm, dest_q, dest_qm, second)
+                self._may_put[(dest_q, dest_qm)] = reason
+            if reason:
+                raise mqpy.MQMIError(CMQC.MQCC_FAILED, reason)
+        od, options = _as_user(mqpy.OD(ObjectName=dest_q, ObjectQMgrName=dest_qm),
+                               self.put_authority.put_user(md.UserIdentifier))
+        return od, md, mqpy.PMO(Options=sync | options | CMQC.MQPMO_SET_ALL_CONTEXT), data
+
+    @staticmethod
+    def _probe_put(qm: mqpy.QueueManager, dest_q: bytes, dest_qm: bytes, user: str) -> int:
+        """May ``user`` put to the destination? 0, or the MQOPEN's reason (ALTMCA)."""
+        od, _ = _as_user(mqpy.OD(ObjectName=dest_q, ObjectQMgrName=dest_qm), user)
+        try:
+            q = mqpy.Queue(qm, od, CMQC.MQOO_OUTPUT | CMQC.MQOO_ALTERNATE_USER_AUTHORITY)
+        except mqpy.MQMIError as e:
+            return e.reason if e.reason == CMQC.MQRC_NOT_AUTHORIZED else 0
+        q.close()
+        return 0
 
     async def _commit_batch(self, qm: mqpy.QueueManager, seq: int, luwid: bytes
                             ) -> syncq.SyncRecord:
@@ -948,8 +1013,8 @@ class ReceiverMCA:
                                              dest_q, dest_qm, sync)
         while True:
             try:
-                await mqi(qm.put1, od, ev.data, md,
-                          mqpy.PMO(Options=sync | CMQC.MQPMO_SET_ALL_CONTEXT))
+                await mqi(self._put_arrival, qm, od.ObjectName, od.ObjectQMgrName, md, ev.data,
+                          sync)
                 self.status.message_moved(len(ev.data), sent=False)
                 if self.status.state is ChannelState.PAUSED:
                     self.status.move(ChannelState.RUNNING)
@@ -1009,12 +1074,22 @@ class ReceiverMCA:
             dmd, body = reports.build_dead_letter(md, data, reason, dest_q, dest_qm,
                                                   put_appl_name=b"mqpy receiver MCA",
                                                   put_date=md.PutDate, put_time=md.PutTime)
+            dod, options = _as_user(mqpy.OD(ObjectName=deadq),
+                                    self.put_authority.dead_letter_user())
             try:
-                await mqi(qm.put1, deadq, body, dmd,
-                          mqpy.PMO(Options=sync | CMQC.MQPMO_SET_ALL_CONTEXT))
-                return None
+                await mqi(qm.put1, dod, body, dmd,
+                          mqpy.PMO(Options=sync | options | CMQC.MQPMO_SET_ALL_CONTEXT))
             except mqpy.MQMIError:
                 pass
+            else:
+                self.log(messages.AMQ9544.msgid, f"Messages not put to destination queue. "
+                         f"During the processing of channel '{self.name}' a message for "
+                         f"queue '{dest_q}' at '{dest_qm or self.local_qm}' could not be "
+                         f"put (reason {reason}) and was put to the dead-letter queue "
+                         f"'{deadq.decode('latin-1')}'. The location of the queue is 1, "
+                         f"where 1 is the local dead-letter queue and 2 is the remote "
+                         f"dead-letter queue.")
+                return None
         if sync == CMQC.MQPMO_NO_SYNCPOINT:
             return None  # a fast non-persistent message is discarded (seed 000 §8)
         return ChannelEnded("AMQ9544E", f"Messages not put to destination queue {dest_q} "

@@ -105,6 +105,7 @@ class ChannelStatus:
     kaint: int = 0
     batch_heartbeats: int = 0
     stop_requested: str = ""  # "", QUIESCE, FORCE, TERMINATE
+    mcauser: str = ""  # a receiving channel's MCA user (PUTAUT): blank is the chinit's own
     monitor: ChannelMonitor = attrs.Factory(ChannelMonitor)
     history: list[ChannelState] = attrs.Factory(list)
 
@@ -156,5 +157,6 @@ class ChannelStatus:
             "MAXMSGL": self.maxmsgl, "LSTMSGDA": self.last_msg_date,
             "LSTMSGTI": self.last_msg_time, "CHSTADA": self.start_date,
             "CHSTATI": self.start_time, "KAINT": self.kaint,
-            "STOPREQ": "YES" if self.stop_requested else "NO", **self.monitor.as_mqsc(),
+            "STOPREQ": "YES" if self.stop_requested else "NO", "MCAUSER": self.mcauser,
+            **self.monitor.as_mqsc(),
         }

@@ -23,6 +23,15 @@ initiator) or the client's blocking socket (``ssl.SSLSocket``) carry the bytes:
   be in the certificate's subject, values case-blind, ``*`` at either end of a value
   (``mqpy.security.chlauth``'s DN matching, shared with SSLPEERMAP).
 
+- **Secret key reset** (QMGR SSLRKEYC, a client's MQSCO.KeyResetCount or MQSSLRESET): the
+  count is accepted with IBM's range checking (:func:`key_reset_count`: 0 through
+  999 999 999, 1 to 32 KB meaning 32 KB; a client's bad value is MQRC_SSL_KEY_RESET_ERROR,
+  2409, at MQCONN) and shown by DISPLAY QMGR / MQINQ, but **mqpy never resets the secret
+  key**: Python's ``ssl`` (3.11, OpenSSL 3) exposes neither TLS 1.2 renegotiation
+  (``SSL_renegotiate``) nor a TLS 1.3 KeyUpdate (``SSL_key_update``), so an initiating
+  mqpy end has no way to ask for one. (A KeyUpdate a TLS 1.3 partner sends is answered by
+  OpenSSL inside the session without Python's help; mqpy has no test of that.)
+
 Certificates are checked against ``ca.pem`` (verify mode REQUIRED at the initiator,
 OPTIONAL at the responder, so that SSLCAUTH(OPTIONAL) can let a partner without one in);
 host names are not checked, as MQ does not: SSLPEER is MQ's identity check.
@@ -41,8 +50,8 @@ from mqpy.security.chlauth import dn_matches, escape_dn_value
 from mqpy_chinit.wire import StatusCode
 
 __all__ = ["CIPHER_SPECS", "CipherSpec", "InboundRefusal", "KeyRepositoryError",
-           "check_inbound", "cipher_matches", "client_context", "ibm_name", "peer_dn",
-           "server_context"]
+           "check_inbound", "cipher_matches", "client_context", "client_key_reset_count",
+           "ibm_name", "key_reset_count", "peer_dn", "server_context"]
 
 CERT_FILE, KEY_FILE, CA_FILE = "cert.pem", "key.pem", "ca.pem"
 TLS12, TLS13 = "TLSv1.2", "TLSv1.3"
@@ -166,6 +175,34 @@ def client_context(repository: str, cipher: str) -> ssl.SSLContext:
         ctx.set_ciphers(_TLS12_CIPHERS)
     _load(ctx, repository, need_cert=False)
     return ctx
+
+
+#: IBM's secret key reset counts: 0 (never), up to 999 999 999 bytes, at least 32 KB.
+MAX_KEY_RESET_COUNT = 999_999_999
+MIN_KEY_RESET_COUNT = 32 * 1024
+
+
+def key_reset_count(value: object) -> int | None:
+    """The secret key reset count IBM would use for ``value`` (bytes; 0 = never): 1 to
+    32 KB is raised to 32 KB; None when ``value`` is no count in 0 through 999 999 999.
+    mqpy accepts the count and never acts on it (module docstring)."""
+    try:
+        count = int(str(value).strip())
+    except ValueError:
+        return None
+    if not 0 <= count <= MAX_KEY_RESET_COUNT:
+        return None
+    return count if count == 0 else max(count, MIN_KEY_RESET_COUNT)
+
+
+def client_key_reset_count(sco: Any, environ: Mapping[str, str]) -> int | None:
+    """A client's count: MQSCO.KeyResetCount (an MQSCO of version 2 or later), else the
+    MQSSLRESET environment variable, else 0; None when the one that applies is out of
+    range (MQCONN then fails with MQRC_SSL_KEY_RESET_ERROR, 2409)."""
+    if sco is not None and int(getattr(sco, "Version", 1)) >= 2:
+        return key_reset_count(getattr(sco, "KeyResetCount", 0))
+    raw = environ.get("MQSSLRESET")
+    return 0 if raw is None or not raw.strip() else key_reset_count(raw)
 
 
 _SHORT = {"commonName": "CN", "organizationName": "O", "organizationalUnitName": "OU",

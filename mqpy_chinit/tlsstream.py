@@ -8,8 +8,14 @@ own rules are applied once its INITIAL_DATA names it (``tls.check_inbound``); a 
 MQ. The byte looked at is given back to whoever reads the stream next (:class:`Prefixed`).
 
 An outbound message channel (SDR, SVR, RQSTR) with SSLCIPH opens its connection through
-:func:`open_channel_stream`: TLS with exactly its CipherSpec and the queue manager's own
-certificate, and the partner's certificate checked against its SSLPEER.
+:func:`open_channel_stream`: TLS with exactly its CipherSpec and its own queue manager's
+certificate (the key repository its channel initiator names: one per channel initiator, not
+one per process, so two queue managers' channel initiators in one process never use each
+other's certificates), and the partner's certificate checked against its SSLPEER.
+
+Key repository changes are picked up without a restart: SSLKEYR is asked for at every
+handshake, a context is rebuilt when one of its PEM files changes, and REFRESH SECURITY
+TYPE(SSL) drops the contexts of a repository outright (:func:`refresh`).
 """
 
 from __future__ import annotations
@@ -33,9 +39,9 @@ from mqpy_chinit.tls import (
     server_context,
 )
 
-__all__ = ["ChannelTLSError", "ChannelTLSStream", "Prefixed", "accept", "context",
-           "open_channel_stream",
-           "set_key_repository", "tls_identity", "tls_session"]
+__all__ = ["ChannelTLSError", "ChannelTLSStream", "KeyRepository", "Prefixed", "accept",
+           "context", "is_tls", "open_channel_stream", "refresh", "tls_identity",
+           "tls_session"]
 
 TLS_HANDSHAKE_RECORD = 0x16
 HANDSHAKE_TIMEOUT = 30.0
@@ -193,38 +199,48 @@ def context(kind: str, repository: str, cipher: str = "") -> ssl.SSLContext:
     return ctx
 
 
+def refresh(repository: str) -> int:
+    """REFRESH SECURITY TYPE(SSL): forget every context built from ``repository`` (the
+    next handshake reads its files again); how many were dropped."""
+    with _contexts_lock:
+        gone = [k for k in _contexts if k[1] == repository]
+        for k in gone:
+            del _contexts[k]
+    return len(gone)
+
+
+def is_tls(stream: Any) -> bool:
+    """Does ``stream`` carry a TLS session (inbound or outbound)?"""
+    return isinstance(stream, (ChannelTLSStream, trio.SSLStream))
+
+
 # ---------------------------------------------------------------------------- the initiator
 
-def _no_key_repository() -> str:
-    return ""
-
-
-#: QMGR SSLKEYR of this channel initiator's queue manager (set by the channel initiator;
-#: one per process, as a channel initiator serves one queue manager).
-_key_repository: Callable[[], str] = _no_key_repository
-
-
-def set_key_repository(get: Callable[[], str]) -> None:
-    """Tell outbound channels where the queue manager's key repository is."""
-    global _key_repository
-    _key_repository = get
+#: where a channel initiator's queue manager keeps its keys: QMGR SSLKEYR, asked for at each
+#: handshake (a blocking call: it may ask the queue manager).
+KeyRepository = Callable[[], str]
 
 
 class ChannelTLSError(OSError):
     """An outbound channel's TLS could not start (an AMQ message id leads its text)."""
 
 
-async def open_channel_stream(host: str, port: int, definition: Mapping[str, object]
+async def open_channel_stream(host: str, port: int, definition: Mapping[str, object],
+                              key_repository: KeyRepository | None = None
                               ) -> trio.abc.Stream:
-    """TCP to a partner, with TLS when the channel's SSLCIPH is set (``tls``): the queue
-    manager's certificate from SSLKEYR, exactly the channel's CipherSpec, and SSLPEER
-    checked against the partner's certificate. ChannelTLSError (an OSError) if it fails."""
-    stream = await trio.open_tcp_stream(host, port)
+    """TCP to a partner, with TLS when the channel's SSLCIPH is set (``tls``): the
+    certificate of ``key_repository`` (the channel initiator's QMGR SSLKEYR), exactly the
+    channel's CipherSpec, and SSLPEER checked against the partner's certificate.
+    ChannelTLSError (an OSError) if it fails, or if TLS is asked for and no key repository
+    was given."""
     cipher = str(definition.get("SSLCIPH") or "").strip()
+    stream = await trio.open_tcp_stream(host, port)
     if not cipher:
         return stream
     try:
-        ctx = await trio.to_thread.run_sync(lambda: context("client", _key_repository(),
+        if key_repository is None:
+            raise KeyRepositoryError("this channel initiator names no key repository")
+        ctx = await trio.to_thread.run_sync(lambda: context("client", key_repository(),
                                                            cipher))
     except (KeyError, KeyRepositoryError) as exc:
         await stream.aclose()

@@ -84,26 +84,27 @@ def build_uid(user: str, *, little: bool = True) -> bytes:
                           LongUserId=_blank(user, 64), SecurityId=bytes(40)), little=little)
 
 
-def _user_id(raw: str, what: str) -> str:
+def _user_id(raw: str) -> str:
     """The 12-character MQ user id ``raw`` stands for (``users.mq_user_id``), cut once here
-    so that CHLAUTH, CONNAUTH and the OAM all judge the same string; ProtocolError if it is
-    not a user id (``'mqm' + 9 blanks + 'x'`` must not read as mqm to one check and as
-    something else to another)."""
+    so that CHLAUTH, CONNAUTH and the OAM all judge the same string.
+
+    A name that is no MQ user id at all (embedded blanks, characters a user id cannot hold,
+    empty) comes back as it was sent, trailing blanks dropped and never cut: it is not a
+    protocol error (the flow itself is well formed), and the queue manager refuses it at
+    MQCONN with 2035 and AMQ9557E (``mqpy.security.channel_decision``), as IBM's does. Not
+    cutting it is what keeps ``'mqm' + 9 blanks + 'x'`` from ever reading as mqm."""
     uid = mq_user_id(raw)
-    if uid is None:
-        raise ProtocolError(StatusCode.PROTOCOL_INVALID_DATA,
-                            f"{what} user id {raw!r} is not a valid user id")
-    return uid
+    return raw.rstrip(" \x00") if uid is None else uid
 
 
 def parse_uid(body: bytes, *, little: bool = True) -> str:
-    """The client's user id (LongUserId, else UserId), as a 12-character MQ user id;
-    ProtocolError if malformed or not a user id."""
+    """The client's user id (LongUserId, else UserId), as a 12-character MQ user id (as
+    sent if it is none: ``_user_id``); ProtocolError if the structure is malformed."""
     if len(body) not in (28, UID_LENGTH) or body[:4] != STRUCTID_UID:
         raise ProtocolError(StatusCode.PROTOCOL_INVALID_DATA,
                             f"USERID_DATA of {len(body)} bytes is not a UID structure")
     long_id = _text(body[28:92]) if len(body) == UID_LENGTH else ""
-    return _user_id(long_id or _text(body[4:16]), "USERID_DATA")
+    return _user_id(long_id or _text(body[4:16]))
 
 
 def build_caut(creds: Credentials, *, little: bool = True) -> bytes:
@@ -136,7 +137,7 @@ def parse_caut(body: bytes, offset: int = 0, *, little: bool = True
     except UnicodeDecodeError:
         raise ProtocolError(StatusCode.PROTOCOL_INVALID_DATA,
                             "CAUT user id or password is not UTF-8") from None
-    creds = Credentials(_user_id(user, "CAUT"), password)
+    creds = Credentials(_user_id(user), password)
     end = offset + CAUT_HEADER_LENGTH + parsed.UserIdLength + parsed.PasswordLength
     return creds, end
 

@@ -21,8 +21,14 @@ class Authority(Protocol):
         user a SVRCONN decided on): the MQCSP user replaces it only once authenticated.
         ``adopted``: ``asserted`` was derived from the MQCSP, so it must be authenticated."""
 
-    def check_open(self, user: str, objtype: str, name: str, options: int) -> None:
-        """Raise MQMIError(2, 2035) to refuse the open."""
+    def check_open(self, user: str, objtype: str, name: str, options: int, *,
+                   alternate_user: str | None = None) -> None:
+        """Raise MQMIError(2, 2035) to refuse the open.
+
+        ``alternate_user``: the MQOD's AlternateUserId when the open asked for
+        MQOO_ALTERNATE_USER_AUTHORITY (MQPMO_ALTERNATE_USER_AUTHORITY on MQPUT1), else None:
+        ``user`` then needs ``altusr``, and the access the options ask for is judged for
+        the alternate user (blank: nobody), the context options still for ``user``."""
 
 
 class AllowAll:
@@ -31,5 +37,6 @@ class AllowAll:
         # no CONNAUTH: an MQCSP is not authenticated, so its user is never adopted
         return asserted if password is not None else user
 
-    def check_open(self, user: str, objtype: str, name: str, options: int) -> None:
+    def check_open(self, user: str, objtype: str, name: str, options: int, *,
+                   alternate_user: str | None = None) -> None:
         return None

@@ -942,8 +942,10 @@ class Connection:
             # a cluster queue hosted elsewhere is authorised on the cluster transmission
             # queue (IBM's default, ClusterQueueAccessControl=Xmitq)
             checked = base if route is not None else obj
+            alternate = _strip(od.AlternateUserId) \
+                if options & CMQC.MQOO_ALTERNATE_USER_AUTHORITY else None
             eng.authority.check_open(self.user.decode("latin-1").strip(), checked.objtype,
-                                     checked.name, options)
+                                     checked.name, options, alternate_user=alternate)
             dynamic = None
             if base.objtype == "QMODEL":
                 base, dynamic = self._create_dynamic(base, _strip(od.DynamicQName))
@@ -1107,6 +1109,8 @@ class Connection:
     def put1(self, od: OD, md: MD, pmo: PMO, data: bytes) -> int:
         """MQPUT1: open (with the context options the PMO needs), put, close, as one call."""
         opts = CMQC.MQOO_OUTPUT
+        if pmo.Options & CMQC.MQPMO_ALTERNATE_USER_AUTHORITY:
+            opts |= CMQC.MQOO_ALTERNATE_USER_AUTHORITY  # the OD's AlternateUserId is judged
         for pmo_opt, oo in _CONTEXT_OPEN.items():
             if pmo.Options & pmo_opt:
                 opts |= oo

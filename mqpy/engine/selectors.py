@@ -82,6 +82,7 @@ QMGR_SELECTORS: dict[int, str] = {
     CMQC.MQCA_COMMAND_INPUT_Q_NAME: "COMMANDQ",
     CMQC.MQCA_Q_MGR_DESC: "DESCR",
     CMQC.MQIA_MONITORING_CHANNEL: "MONCHL",
+    CMQC.MQIA_SSL_RESET_COUNT: "SSLRKEYC",
 }
 
 # Character attributes' lengths (MQ_*_LENGTH) for MQINQ answers.

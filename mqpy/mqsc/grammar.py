@@ -543,6 +543,7 @@ QMGR_ATTRS: dict[str, Attr] = _table(
     enum("ADOPTMCA", "ALL", "NO"),
     enum("ADOPTCHK", "ALL", "NETADDR", "NONE", "QMNAME"),
     string("SSLKEYR", 256),
+    integer("SSLRKEYC", 0, NINES),  # accepted and shown; mqpy never resets the key
     string("CERTLABL", 64),
     name("CONNAUTH"),
     enum("CHLAUTH", *ED),

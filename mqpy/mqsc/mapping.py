@@ -79,7 +79,7 @@ EXTRA_DEFAULTS: Mapping[str, Mapping[str, object]] = {
     "QMGR": {
         "DEFCLXQ": "SCTQ", "MAXHANDS": 256, "CHADEXIT": "", "STATACLS": "QMGR",
         "ACCTCONO": "DISABLED", "MONACLS": "QMGR", "ADOPTMCA": "ALL", "ADOPTCHK": "ALL",
-        "SSLKEYR": "", "CERTLABL": "ibmwebspheremq", "CONNAUTH": "", "CHLAUTH": "ENABLED",
+        "SSLKEYR": "", "SSLRKEYC": 0, "CERTLABL": "ibmwebspheremq", "CONNAUTH": "", "CHLAUTH": "ENABLED",
         "CLWLDATA": "", "CLWLEXIT": "", "CLWLLEN": 100, "CLWLMRUC": _NINES,
         "SCHINIT": "QMGR", "SCMDSERV": "QMGR", "MARKINT": 5000, "ROUTEREC": "MSG",
         "ACTIVREC": "MSG", "AUTHOREV": "DISABLED", "INHIBTEV": "DISABLED",

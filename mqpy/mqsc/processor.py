@@ -177,6 +177,10 @@ _REASONS: dict[int, tuple[str, int]] = {
 }
 
 
+#: REFRESH SECURITY's answer, IBM's id and text (RESPONSES gives AMQ8560I to RESUME QMGR).
+AMQ8560I_SECURITY = "AMQ8560I: IBM MQ security cache refreshed."
+
+
 def message(msgid: str, *inserts: object) -> str:
     """``AMQ8147E: IBM MQ object Q1 not found.``"""
     return f"{msgid}: {RESPONSES[msgid].format(*inserts)}"
@@ -350,6 +354,8 @@ class MQSCProcessor:
             raise self._no_chinit()
         if obj in ("CHLAUTH", "AUTHREC"):
             return self._security(cmd)
+        if obj == "SECURITY" and verb == "REFRESH":
+            return self._refresh_security(cmd)
         if obj == "QLOCAL" and verb == "CLEAR":
             return self._clear(cmd)
         if obj in _NAME_ITEM or obj == "QUEUE":
@@ -716,6 +722,28 @@ class MQSCProcessor:
         self.engine._system_put(cluster.COMMAND_QUEUE, "",
                                 MD(Format=cluster.REQUEST_FORMAT.encode()),
                                 b'{"request": "CONFIG"}', dead_letter=False)
+
+    def _refresh_security(self, cmd: MQSCCommand) -> list[str]:
+        """REFRESH SECURITY [TYPE(AUTHSERV|CONNAUTH|SSL|ALL)] (default AUTHSERV).
+
+        mqpy's authority records, AUTHINFO objects and user file are read when they are
+        used (the user file again whenever it changes), so AUTHSERV and CONNAUTH have no
+        cache to drop: their changes already apply to the next check. SSL (and ALL) asks
+        the channel initiator to drop its TLS contexts and restart its running TLS
+        channels (``mqpy_chinit.sslrefresh``); with no channel initiator running nothing
+        holds a key repository, and the command succeeds as it is."""
+        kind = str(cmd.params.get("TYPE") or "AUTHSERV")
+        if kind in ("SSL", "ALL"):
+            try:
+                reply = self._chinit({"command": "REFRESH_SSL"})
+            except CommandFailed as failed:
+                if failed.reason != CMQCFC.MQRCCF_NO_CHANNEL_INITIATOR:
+                    raise
+                reply = {"ok": True}
+            if not reply.get("ok"):
+                raise CommandFailed([str(reply.get("message") or "")],
+                                    CMQCFC.MQRCCF_COMMAND_FAILED)
+        return [AMQ8560I_SECURITY]
 
     @staticmethod
     def _no_chinit() -> CommandFailed:

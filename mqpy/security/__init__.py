@@ -64,6 +64,7 @@ __all__ = [
     "display_chlauth",
     "effective_authority",
     "ensure_defaults",
+    "flowed_user_refusal",
     "install",
     "remove_authority",
     "set_authority",
@@ -357,6 +358,9 @@ def channel_decision(eng, query: Mapping[str, object]) -> dict[str, object]:  # 
             v = opt(key)
             return None if v is None else mq_user_id(v)
 
+        refusal = flowed_user_refusal(opt("client_user"), opt("csp_user"))
+        if refusal is not None:
+            return refusal
         d = check_channel(eng, str(query.get("channel") or ""), address,
                           client_user=user_id("client_user"), remote_qmgr=opt("remote_qmgr"),
                           ssl_peer=opt("ssl_peer"), ssl_issuer=opt("ssl_issuer"),
@@ -364,6 +368,26 @@ def channel_decision(eng, query: Mapping[str, object]) -> dict[str, object]:  # 
                           csp_user=user_id("csp_user"))
     return {"allowed": d.allowed, "user": d.user, "msgid": d.msgid, "text": d.text,
             "warning": d.warning, "adopted": d.adopted}
+
+
+def _printable(text: str | None) -> str:
+    return "".join(c if c.isprintable() else "?" for c in (text or ""))[:64]
+
+
+def flowed_user_refusal(uid: str | None, csp: str | None) -> dict[str, object] | None:
+    """The refusal (a :func:`channel_decision` dict) when a client flowed a user name that
+    is no MQ user id, in its UID (``uid``) or its MQCSP (``csp``); None when both are user
+    ids or absent. IBM's queue manager fails that conversation's MQCONN with 2035 and logs
+    AMQ9557E rather than ending the channel, and the channel initiator answers so."""
+    bad_csp = csp is not None and mq_user_id(csp) is None
+    if not bad_csp and (uid is None or mq_user_id(uid) is not None):
+        return None
+    bad = csp if bad_csp else uid
+    r = messages.AMQ9557.render({"user": _printable(bad), "csp": _printable(csp),
+                                 "uid": _printable(uid)})
+    return {"allowed": False, "user": "", "msgid": r.msgid,
+            "text": f"{r.text} {r.explanation}",
+            "warning": False, "adopted": False}
 
 
 def owner() -> str:
@@ -451,14 +475,24 @@ class SecurityPolicy:
             raise self._insufficient(run_as, self.engine.name, ["connect"])
         return run_as
 
-    def check_open(self, user: str, objtype: str, name: str, options: int) -> None:
-        on_obj, on_qmgr = oam.open_requirements(options)
+    def check_open(self, user: str, objtype: str, name: str, options: int, *,
+                   alternate_user: str | None = None) -> None:
+        """The open's authorities (``oam.open_checks``): with alternate-user authority the
+        connection's user needs ``altusr`` (checked first) and the alternate user the
+        access; a blank alternate user holds nothing."""
         otype = oam.objtype_of(objtype)
-        missing = on_obj - self._authorities(user, otype, name)
-        if missing:
-            raise self._insufficient(user, name, missing)
-        if on_qmgr - self._authorities(user, "qmgr", self.engine.name):
-            raise self._insufficient(user, self.engine.name, on_qmgr)
+        checks = oam.open_checks(user, options, alternate_user)
+        checks.sort(key=lambda c: c[1] != "qmgr")  # altusr before the object's authorities
+        for entity, where, needed in checks:
+            if not needed:
+                continue
+            held = frozenset() if not entity else (
+                self._authorities(entity, "qmgr", self.engine.name) if where == "qmgr"
+                else self._authorities(entity, otype, name))
+            missing = needed - held
+            if missing:
+                raise self._insufficient(entity, self.engine.name if where == "qmgr"
+                                         else name, missing)
 
 
 def install(engine, qmdir: str | None = None) -> SecurityPolicy:  # noqa: ANN001

@@ -22,6 +22,13 @@ documentation, [inf] where mqpy chose):
   ``set``, PASS_IDENTITY_CONTEXT -> ``passid``, PASS_ALL_CONTEXT -> ``passall``,
   SET_IDENTITY_CONTEXT -> ``setid``, SET_ALL_CONTEXT -> ``setall``; and
   ALTERNATE_USER_AUTHORITY needs ``altusr`` on the queue manager.
+- Alternate-user authority (MQOO_ALTERNATE_USER_AUTHORITY, or MQPMO_ALTERNATE_USER_AUTHORITY
+  on MQPUT1): the connection's user needs ``altusr`` on the queue manager, and the access
+  the other options ask for (get, browse, put, inq, set) is judged for the MQOD's
+  AlternateUserId instead; the context options (passid ... setall) are still judged for the
+  connection's user (IBM: "some checks, for example context checks, are still carried out
+  with the current user identifier"). A blank AlternateUserId is nobody: the open succeeds
+  only if it needs no authority (:func:`open_checks`).
 """
 
 from __future__ import annotations
@@ -42,6 +49,7 @@ __all__ = [
     "effective",
     "format_dspmqaut",
     "objtype_of",
+    "open_checks",
     "open_requirements",
     "parse_specs",
     "profile_matches",
@@ -257,6 +265,22 @@ def open_requirements(options: int) -> tuple[frozenset[str], frozenset[str]]:
     qmgr = frozenset({"altusr"}) if options & CMQC.MQOO_ALTERNATE_USER_AUTHORITY else \
         frozenset()
     return obj, qmgr
+
+
+#: the authorities of the context open options: never delegated to an alternate user.
+CONTEXT_AUTHORITIES = frozenset({"passid", "passall", "setid", "setall"})
+
+
+def open_checks(user: str, options: int, alternate_user: str | None = None
+                ) -> list[tuple[str, str, frozenset[str]]]:
+    """Who must hold what for an MQOPEN with ``options``: ``(entity, "object"|"qmgr",
+    authorities)`` triples, the alternate user (``alternate_user``, given when the open asked
+    for alternate-user authority) taking the access options (module docstring)."""
+    on_obj, on_qmgr = open_requirements(options)
+    if not options & CMQC.MQOO_ALTERNATE_USER_AUTHORITY or alternate_user is None:
+        return [(user, "object", on_obj), (user, "qmgr", on_qmgr)]
+    return [(user, "qmgr", on_qmgr), (user, "object", on_obj & CONTEXT_AUTHORITIES),
+            (alternate_user, "object", on_obj - CONTEXT_AUTHORITIES)]
 
 
 def format_dspmqaut(entity: str, name: str, auths: Iterable[str], *,

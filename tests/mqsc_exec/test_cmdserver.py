@@ -219,3 +219,20 @@ def test_stopped_command_server_leaves_requests_unanswered(qmgr):
     assert e.value.reason == CMQC.MQRC_NO_MSG_AVAILABLE
     start_command_server("QM1", root)
     assert admin.collect(md)[0].header.CompCode == CMQC.MQCC_OK
+
+
+def test_refresh_security_and_sslrkeyc_in_pcf(admin):
+    """Given MQCMD_REFRESH_SECURITY with each distributed SecurityType (and none), then each
+    answers MQCC_OK (no channel initiator runs here, so nothing holds a key repository);
+    MQSECTYPE_CLASSES (z/OS only) is MQRCCF_PARM_VALUE_ERROR. MQCMD_INQUIRE_Q_MGR shows
+    MQIA_SSL_RESET_COUNT (SSLRKEYC, 0 by default)."""
+    for params in ([], [pcf.CFIN(CMQCFC.MQIACF_SECURITY_TYPE, CMQCFC.MQSECTYPE_SSL)],
+                   [pcf.CFIN(CMQCFC.MQIACF_SECURITY_TYPE, CMQCFC.MQSECTYPE_CONNAUTH)],
+                   [pcf.CFIN(CMQCFC.MQIACF_SECURITY_TYPE, CMQCFC.MQSECTYPE_AUTHSERV)]):
+        [r] = admin.command(CMQCFC.MQCMD_REFRESH_SECURITY, params)
+        assert r.header.CompCode == CMQC.MQCC_OK, r.header.Reason
+    [bad] = admin.command(CMQCFC.MQCMD_REFRESH_SECURITY, [
+        pcf.CFIN(CMQCFC.MQIACF_SECURITY_TYPE, CMQCFC.MQSECTYPE_CLASSES)])
+    assert bad.header.Reason == CMQCFC.MQRCCF_PARM_VALUE_ERROR
+    [qmgr] = admin.command(CMQCFC.MQCMD_INQUIRE_Q_MGR, [])
+    assert qmgr.to_dict()[CMQC.MQIA_SSL_RESET_COUNT] == 0

@@ -11,6 +11,7 @@ from mqpy.security.authority import (
     AuthRecord,
     AuthSpecError,
     effective,
+    open_checks,
     open_requirements,
     parse_specs,
     profile_matches,
@@ -96,9 +97,10 @@ def carol(secured):
     return secured
 
 
-def opens(conn, name: str, options: int) -> bool:
+def opens(conn, name: str, options: int, alternate: str = "") -> bool:
     try:
-        conn.close(conn.open(OD(ObjectName=name.encode()), options), 0)
+        od = OD(ObjectName=name.encode(), AlternateUserId=alternate.encode())
+        conn.close(conn.open(od, options), 0)
         return True
     except mqpy.MQMIError as exc:
         assert exc.reason == CMQC.MQRC_NOT_AUTHORIZED
@@ -142,7 +144,7 @@ def test_owner_has_all_authority(secured):
     every = (CMQC.MQOO_INPUT_EXCLUSIVE | CMQC.MQOO_BROWSE | CMQC.MQOO_OUTPUT
              | CMQC.MQOO_INQUIRE | CMQC.MQOO_SET | CMQC.MQOO_SET_ALL_CONTEXT
              | CMQC.MQOO_ALTERNATE_USER_AUTHORITY)
-    assert opens(conn, "ANY.Q", every)
+    assert opens(conn, "ANY.Q", every, alternate=owner)
     assert "put" in effective_authority(secured.eng, secured.eng.qmdir, owner, "queue",
                                         "ANY.Q")
     # the connection made before security was installed (the OS user) still works
@@ -165,3 +167,83 @@ def test_authority_records_survive_a_restart(carol):
     assert opens(conn, "Q1", CMQC.MQOO_OUTPUT)
     assert remove_authority(eng, "queue", "Q1", principal="carol")
     assert not opens(conn, "Q1", CMQC.MQOO_OUTPUT)
+
+
+# ------------------------------------------------------------------ alternate-user authority
+
+
+def test_open_checks_split_access_from_context():
+    """Pure rule: with alternate-user authority the connection's user needs altusr and keeps
+    the context options; the alternate user takes the access options."""
+    opts = CMQC.MQOO_OUTPUT | CMQC.MQOO_SET_ALL_CONTEXT | CMQC.MQOO_ALTERNATE_USER_AUTHORITY
+    assert sorted(open_checks("mca", opts, "bob")) == sorted([
+        ("mca", "qmgr", frozenset({"altusr"})), ("mca", "object", frozenset({"setall"})),
+        ("bob", "object", frozenset({"put"}))])
+    assert open_checks("mca", CMQC.MQOO_OUTPUT, None) == [
+        ("mca", "object", frozenset({"put"})), ("mca", "qmgr", frozenset())]
+
+
+@pytest.fixture
+def server(carol):
+    """carol is a server program: +put +setall on Q1 herself; dave is who she acts for."""
+    set_authority(carol.eng, "queue", "Q1", ["+put", "+setall"], principal="carol")
+    carol.users.add("dave", "dave-pw", [])
+    return carol
+
+
+ALT_PUT = CMQC.MQOO_OUTPUT | CMQC.MQOO_ALTERNATE_USER_AUTHORITY
+
+
+def test_alternate_user_needs_altusr_on_the_queue_manager(server):
+    """Given dave holds +put on Q1, when carol (no altusr) opens Q1 for output as alternate
+    user dave, then 2035 and AMQ8077W naming the queue manager; with +altusr on the queue
+    manager she can."""
+    set_authority(server.eng, "queue", "Q1", ["+put"], principal="dave")
+    assert not opens(server.conn, "Q1", ALT_PUT, alternate="dave")
+    assert f"access object '{server.eng.name}'" in server.errors()
+    assert "altusr" in server.errors()
+    set_authority(server.eng, "qmgr", server.eng.name, ["+altusr"], principal="carol")
+    assert opens(server.conn, "Q1", ALT_PUT, alternate="dave")
+
+
+def test_alternate_user_is_judged_for_access_not_the_connection(server):
+    """Given carol with +altusr and +put on Q1, when she opens Q1 for output as dave, who
+    has no authority on Q1, then 2035 (her own put does not count) and AMQ8077W names dave;
+    a blank AlternateUserId is nobody: 2035 too."""
+    set_authority(server.eng, "qmgr", server.eng.name, ["+altusr"], principal="carol")
+    assert not opens(server.conn, "Q1", ALT_PUT, alternate="dave")
+    assert "Entity 'dave' has insufficient authority to access object 'Q1'" in \
+        server.errors()
+    assert not opens(server.conn, "Q1", ALT_PUT, alternate="")
+
+
+def test_context_options_stay_with_the_connection_user(server):
+    """Given dave with +put (no setall) and carol with +altusr +setall, when carol opens Q1
+    with SET_ALL_CONTEXT as dave, then it succeeds: context checks use carol's authority;
+    without carol's setall it fails even if dave holds setall."""
+    set_authority(server.eng, "qmgr", server.eng.name, ["+altusr"], principal="carol")
+    set_authority(server.eng, "queue", "Q1", ["+put"], principal="dave")
+    ctx = ALT_PUT | CMQC.MQOO_SET_ALL_CONTEXT
+    assert opens(server.conn, "Q1", ctx, alternate="dave")
+    set_authority(server.eng, "queue", "Q1", ["-setall"], principal="carol")
+    set_authority(server.eng, "queue", "Q1", ["+setall"], principal="dave")
+    assert not opens(server.conn, "Q1", ctx, alternate="dave")
+
+
+def test_put1_with_alternate_user_authority(server):
+    """Given carol with +altusr, when she MQPUT1s to Q1 with MQPMO_ALTERNATE_USER_AUTHORITY
+    naming dave, then it is refused (2035) until dave has +put; without the option the
+    AlternateUserId is ignored and carol's own +put counts."""
+    from mqpy.structures import MD, PMO
+
+    set_authority(server.eng, "qmgr", server.eng.name, ["+altusr"], principal="carol")
+    od = OD(ObjectName=b"Q1", AlternateUserId=b"dave")
+    alt = PMO(Options=CMQC.MQPMO_ALTERNATE_USER_AUTHORITY | CMQC.MQPMO_NO_SYNCPOINT)
+    with pytest.raises(mqpy.MQMIError) as exc:
+        server.conn.put1(od, MD(), alt, b"as dave")
+    assert exc.value.reason == CMQC.MQRC_NOT_AUTHORIZED
+    server.conn.put1(OD(ObjectName=b"Q1", AlternateUserId=b"dave"), MD(),
+                     PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), b"as carol")
+    set_authority(server.eng, "queue", "Q1", ["+put"], principal="dave")
+    server.conn.put1(OD(ObjectName=b"Q1", AlternateUserId=b"dave"), MD(), alt, b"as dave")
+    assert server.eng.queue_status("Q1")["CURDEPTH"] == 2

@@ -237,6 +237,26 @@ def _tshm(instance, conv) -> dict[str, int]:
     return {"conv_id": conv.conv_id, "request_id": 1} if instance.tshm else {}
 
 
+@pytest.mark.parametrize("flow", ["UID", "MQCSP"])
+def test_client_user_name_that_is_no_user_id_fails_mqconn_with_2035(site, monkeypatch, flow):
+    """Given a client whose operating-system user name (the UID flow) or MQCSP user id is
+    'j doe' (a blank inside: no MQ user id), when it connects, then its MQCONN fails with
+    2035 (not a channel protocol error), AMQ9557E names the user in the queue manager's log
+    as IBM's does, no AMQ9504E is logged, and the listener serves alice next."""
+    from mqpy import client
+
+    if flow == "UID":
+        monkeypatch.setattr(client, "_os_user", lambda: "j doe")
+        assert _refused(lambda: site.client()) == CMQC.MQRC_NOT_AUTHORIZED
+    else:
+        assert _refused(lambda: site.client("j doe", "pw")) == CMQC.MQRC_NOT_AUTHORIZED
+    log = site.wait_for_log("AMQ9557E")
+    assert "AMQ9557E" in log and "initialization failed for 'j doe'" in log, log
+    assert "AMQ9504E" not in log
+    monkeypatch.undo()
+    _alice_works(site)
+
+
 def test_garbled_conauth_info_ends_the_instance_with_amq9504(site):
     """Given a started SVRCONN instance, when the client sends a CONAUTH_INFO whose CAUT
     lengths run past the segment, then the instance ends (the client sees its conversation

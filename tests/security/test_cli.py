@@ -127,3 +127,28 @@ def test_setmqaut_on_a_stopped_queue_manager(secured):
     assert local.running(QM, secured.root) is None
     shown = run(dspmqaut, "-m", QM, "-t", "qmgr", "-p", "alice", root=secured.root).output
     assert "\tconnect\n" in shown
+
+
+def test_setmqaut_altusr_lets_a_server_act_for_another_user(secured):
+    """Given alice (+connect) and dave with +put on Q1, when setmqaut -t qmgr grants alice
+    +altusr, then dspmqaut lists altusr for the queue manager and alice may open Q1 for
+    output as alternate user dave; +altusr on a queue is refused (rc 151)."""
+    secured.users.add("alice", "apw")
+    secured.users.add("dave", None)
+    secured.eng.define("QLOCAL", "Q1", {})
+    run(setmqaut, "-m", QM, "-t", "qmgr", "-p", "alice", "+connect", root=secured.root)
+    run(setmqaut, "-m", QM, "-t", "q", "-n", "Q1", "-p", "dave", "+put", root=secured.root)
+    conn = secured.eng.connect("app", user="alice", password="apw")
+    od = OD(ObjectName=b"Q1", AlternateUserId=b"dave")
+    alt = CMQC.MQOO_OUTPUT | CMQC.MQOO_ALTERNATE_USER_AUTHORITY
+    with pytest.raises(mqpy.MQMIError) as exc:
+        conn.open(od, alt)
+    assert exc.value.reason == CMQC.MQRC_NOT_AUTHORIZED
+    r = run(setmqaut, "-m", QM, "-t", "qmgr", "-p", "alice", "+altusr", root=secured.root)
+    assert r.exit_code == 0, r.output
+    shown = run(dspmqaut, "-m", QM, "-t", "qmgr", "-p", "alice", root=secured.root).output
+    assert "\taltusr\n" in shown and "\tconnect\n" in shown
+    conn.close(conn.open(od, alt), 0)
+    bad = run(setmqaut, "-m", QM, "-t", "q", "-n", "Q1", "-p", "alice", "+altusr",
+              root=secured.root)
+    assert bad.exit_code == 151

@@ -39,15 +39,21 @@ def test_malformed_identity_flows_are_protocol_errors():
 
 @pytest.mark.parametrize("raw", ["alice" + " " * 7 + "zz", "mqm" + " " * 9 + "x", "ålice",
                                  " mqm", ""])
-def test_flowed_user_ids_that_are_not_user_ids_are_protocol_errors(raw):
-    """Given a UID or CAUT whose user id has embedded blanks or characters no user id holds
-    ('mqm' + 9 blanks + 'x' would be mqm once cut to 12), then parsing refuses it, so no
-    check can judge one string while the connection runs as another."""
-    for parse in (lambda: userid.parse_uid(userid.build_uid(raw)),
-                  lambda: userid.parse_caut(userid.build_caut(userid.Credentials(raw, "pw")))):
-        with pytest.raises(ProtocolError) as err:
-            parse()
-        assert err.value.status_code == StatusCode.PROTOCOL_INVALID_DATA
+def test_flowed_user_ids_that_are_not_user_ids_come_back_uncut(raw):
+    """Given a well-formed UID or CAUT whose user id has embedded blanks or characters no
+    user id holds ('mqm' + 9 blanks + 'x' would be mqm once cut to 12), then parsing gives
+    it back as sent (trailing blanks dropped, never cut), so it is no user id to any check:
+    the queue manager refuses it at MQCONN (2035, AMQ9557E), not the channel (AMQ9504E)."""
+    from mqpy.security import flowed_user_refusal
+
+    for parsed in (userid.parse_uid(userid.build_uid(raw)),
+                   userid.parse_caut(userid.build_caut(userid.Credentials(raw, "pw")))[0].user):
+        assert parsed == raw.rstrip(" ")
+        d = flowed_user_refusal(parsed, None) or {}
+        assert d.get("allowed") is False and d.get("msgid") == "AMQ9557E"
+        assert flowed_user_refusal("alice", parsed)["msgid"] == "AMQ9557E"
+    assert flowed_user_refusal("alice", "bob") is None
+    assert flowed_user_refusal(None, None) is None
 
 
 def test_flowed_user_ids_are_cut_to_twelve_once():

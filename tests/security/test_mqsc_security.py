@@ -26,3 +26,21 @@ def test_chlauth_and_authrec_commands(tmp_path):
                                  "PRINCIPAL('alice')").ok
     finally:
         local.stop_all()
+
+
+def test_refresh_security_answers_amq8560i(tmp_path):
+    """Given a queue manager with no channel initiator, when REFRESH SECURITY is issued with
+    each TYPE (and none), then IBM's AMQ8560I comes back: nothing holds a key repository,
+    and authorities and CONNAUTH are read afresh at every check anyway; a TYPE mqpy does not
+    know is a syntax error."""
+    mqpy.embedded("SECQM", data_path=str(tmp_path))
+    proc = MQSCProcessor(local.running("SECQM", str(tmp_path)))
+    try:
+        for text in ("REFRESH SECURITY", "REFRESH SECURITY(*) TYPE(AUTHSERV)",
+                     "REFRESH SECURITY TYPE(CONNAUTH)", "REFRESH SECURITY TYPE(SSL)",
+                     "REFRESH SECURITY TYPE(ALL)"):
+            result = proc.execute_text(text)
+            assert result.ok and result.lines == ["AMQ8560I: IBM MQ security cache refreshed."]
+        assert not proc.execute_text("REFRESH SECURITY TYPE(BOGUS)").ok
+    finally:
+        local.stop_all()

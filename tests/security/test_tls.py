@@ -271,3 +271,28 @@ def test_chstatus_shows_the_session(site):
         qm.disconnect()
     assert f"SSLCIPH({CIPH})" in out
     assert "CN=app1" in out and f"MCAUSER({ALICE})" in out
+
+
+def test_refresh_security_ssl_ends_tls_client_instances(site):
+    """Given alice connected over TLS.SVRCONN and a plain client connected too, when REFRESH
+    SECURITY TYPE(SSL) is issued (AMQ8560I), then alice's connection is ended (her next
+    call fails with 2009) while the plain one goes on, and a new TLS connection (its
+    handshake with the refreshed key repository) works."""
+    tls_qm = _client(site)
+    plain = site.client(ALICE, ALICE_PW)
+    try:
+        out = site.mqsc("REFRESH SECURITY TYPE(SSL)\n")
+        assert "AMQ8560I: IBM MQ security cache refreshed." in out, out
+        assert "stopped by REFRESH SECURITY TYPE(SSL)" in site.wait_for_log("REFRESH SECURITY")
+        assert _refused(lambda: mqpy.Queue(tls_qm, QUEUE, CMQC.MQOO_OUTPUT)) == \
+            CMQC.MQRC_CONNECTION_BROKEN
+        q = mqpy.Queue(plain, QUEUE, CMQC.MQOO_OUTPUT)
+        q.put(b"plain goes on")
+        q.close()
+    finally:
+        plain.disconnect()
+        try:
+            tls_qm.disconnect()
+        except mqpy.MQMIError:
+            pass
+    _put(_client(site))

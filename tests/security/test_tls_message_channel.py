@@ -17,8 +17,12 @@ CIPH = "ECDHE_ECDSA_AES_256_GCM_SHA384"
 
 
 @pytest.fixture
-def pair(tmp_path):
-    ca = trustme.CA()
+def ca():
+    return trustme.CA()
+
+
+@pytest.fixture
+def pair(tmp_path, ca):
     made = []
     for name in ("QM1", "QM2"):
         root = str(tmp_path / name)
@@ -84,3 +88,113 @@ async def test_sslpeer_mismatch_refuses_the_sender(pair):
         await _until(lambda: any(m == "AMQ9636E" for m, _ in qm2.log))
         nursery.cancel_scope.cancel()
     assert qm2.depth("TARGET") == 0 and qm1.depth("QM2") == 1
+
+
+async def test_each_channel_initiator_uses_its_own_key_repository(pair):
+    """Given QM1 and QM2 with their channel initiators in one process, each with its own
+    SSLKEYR, and TLS senders both ways whose receivers' SSLPEER name the sending queue
+    manager, when both senders start (QM1's channel initiator started last), then messages
+    cross both ways: each outbound handshake shows its own queue manager's certificate,
+    not that of whichever channel initiator was made last."""
+    qm1, qm2 = pair
+    async with trio.open_nursery() as nursery:
+        c2 = qm2.make_chinit()
+        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        c1 = qm1.make_chinit()
+        await nursery.start(c1.run, [("127.0.0.1", 0)])
+        for src, dst, chinit in ((qm1, qm2, c2), (qm2, qm1, c1)):
+            channel = f"{src.name}.TO.{dst.name}"
+            src.define("QLOCAL", dst.name, USAGE="XMITQ")
+            src.define("CHANNEL", channel, CHLTYPE="SDR", XMITQ=dst.name, SSLCIPH=CIPH,
+                       SSLPEER=f"CN={dst.name}", CONNAME=f"127.0.0.1({chinit.ports[0]})")
+            dst.define("CHANNEL", channel, CHLTYPE="RCVR", SSLCIPH=CIPH,
+                       SSLPEER=f"CN={src.name}", MCAUSER="app")
+            dst.define("QLOCAL", "TARGET")
+            src.put("TARGET", f"from {src.name}".encode(), qmgr=dst.name)
+        assert c1.start_channel("QM1.TO.QM2") is None
+        assert c2.start_channel("QM2.TO.QM1") is None
+        await _until(lambda: qm2.committed("TARGET") == 1 and qm1.committed("TARGET") == 1)
+        nursery.cancel_scope.cancel()
+    assert qm2.drain("TARGET") == [b"from QM1"] and qm1.drain("TARGET") == [b"from QM2"]
+    assert not [t for m, t in qm1.log + qm2.log if m in ("AMQ9636E", "AMQ9665E")]
+
+
+async def test_a_new_sslkeyr_is_used_at_the_next_start(pair, ca, tmp_path):
+    """Given a RCVR on QM2 whose SSLPEER names CN=QM1.NEW, when QM1's sender starts with its
+    old certificate (CN=QM1), then QM2 refuses it (AMQ9636E); after ALTER QMGR SSLKEYR on
+    QM1 names a directory holding a CN=QM1.NEW certificate, the next start (no restart of
+    the channel initiator) crosses."""
+    from .test_tls import _repository
+
+    qm1, qm2 = pair
+    async with trio.open_nursery() as nursery:
+        c2 = qm2.make_chinit()
+        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        qm1.define("QLOCAL", "QM2", USAGE="XMITQ")
+        qm1.define("CHANNEL", "QM1.TO.QM2", CHLTYPE="SDR", XMITQ="QM2", SSLCIPH=CIPH,
+                   CONNAME=f"127.0.0.1({c2.ports[0]})", SHORTRTY=0, LONGRTY=0)
+        qm2.define("CHANNEL", "QM1.TO.QM2", CHLTYPE="RCVR", SSLCIPH=CIPH,
+                   SSLPEER="CN=QM1.NEW", MCAUSER="app")
+        qm2.define("QLOCAL", "TARGET")
+        qm1.put("TARGET", b"renewed", qmgr="QM2")
+        c1 = qm1.make_chinit()
+        await nursery.start(c1.run)
+        c1.start_channel("QM1.TO.QM2")
+        await _until(lambda: any(m == "AMQ9636E" for m, _ in qm2.log))
+        await _until(lambda: "QM1.TO.QM2" not in c1.running)
+        new = _repository(str(tmp_path / "QM1.new.keys"), ca,
+                          ca.issue_cert("qm1.example", common_name="QM1.NEW"))
+        qm1.engine.alter_qmgr({"SSLKEYR": new})
+        assert c1.start_channel("QM1.TO.QM2") is None
+        await _until(lambda: qm2.committed("TARGET") == 1)
+        nursery.cancel_scope.cancel()
+    assert qm2.drain("TARGET") == [b"renewed"]
+
+
+async def _mqsc(qm, text: str):
+    from mqpy.mqsc.processor import MQSCProcessor
+
+    return await trio.to_thread.run_sync(MQSCProcessor(qm.engine).execute_text, text)
+
+
+async def test_refresh_security_ssl_renews_running_tls_channels(pair, ca, tmp_path):
+    """Given a running TLS channel QM1.TO.QM2, when QM1's key repository files are replaced
+    by a CN=QM1.NEW certificate, QM2's RCVR is altered to SSLPEER('CN=QM1.NEW') and REFRESH
+    SECURITY TYPE(SSL) is issued on QM1, then AMQ8560I answers, the sender finishes its
+    batch and handshakes again on a new connection (QM2 admits the new certificate), and a
+    message put afterwards crosses; REFRESH SECURITY TYPE(SSL) on QM2 then stops the
+    receiving instance (AMQ9534I) and the sender's retry brings the channel back."""
+    from .test_tls import _repository
+
+    qm1, qm2 = pair
+    async with trio.open_nursery() as nursery:
+        c2 = qm2.make_chinit()
+        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        qm1.define("QLOCAL", "QM2", USAGE="XMITQ")
+        qm1.define("CHANNEL", "QM1.TO.QM2", CHLTYPE="SDR", XMITQ="QM2", SSLCIPH=CIPH,
+                   CONNAME=f"127.0.0.1({c2.ports[0]})", SHORTTMR=1, HBINT=0)
+        qm2.define("CHANNEL", "QM1.TO.QM2", CHLTYPE="RCVR", SSLCIPH=CIPH, SSLPEER="CN=QM1",
+                   MCAUSER="app")
+        qm2.define("QLOCAL", "TARGET")
+        qm1.put("TARGET", b"before", qmgr="QM2")
+        c1 = qm1.make_chinit()
+        await nursery.start(c1.run)
+        assert c1.start_channel("QM1.TO.QM2") is None
+        await _until(lambda: qm2.committed("TARGET") == 1)
+        [(_, first_peer)] = list(c2.receivers.values())
+        repo = str(qm1.engine.catalog.qmgr["SSLKEYR"])
+        _repository(repo, ca, ca.issue_cert("qm1.example", common_name="QM1.NEW"))
+        qm2.engine.alter("CHANNEL", "QM1.TO.QM2", {"SSLPEER": "CN=QM1.NEW"})
+        result = await _mqsc(qm1, "REFRESH SECURITY TYPE(SSL)")
+        assert result.ok and result.lines == ["AMQ8560I: IBM MQ security cache refreshed."]
+        await _until(lambda: any(p != first_peer for _, p in c2.receivers.values()))
+        qm1.put("TARGET", b"after", qmgr="QM2")
+        await _until(lambda: qm2.committed("TARGET") == 2)
+        result = await _mqsc(qm2, "REFRESH SECURITY TYPE(SSL)")
+        assert result.ok
+        await _until(lambda: any(m == "AMQ9534I" for m, _ in qm2.log))
+        qm1.put("TARGET", b"again", qmgr="QM2")
+        await _until(lambda: qm2.committed("TARGET") == 3)
+        nursery.cancel_scope.cancel()
+    assert qm2.drain("TARGET") == [b"before", b"after", b"again"]
+    assert not [t for m, t in qm2.log if m == "AMQ9636E"]
