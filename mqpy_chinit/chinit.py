@@ -19,6 +19,7 @@ Statuses live in memory here; DISPLAY CHSTATUS reads them through :meth:`status_
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import time
@@ -29,6 +30,7 @@ import trio
 
 import mqpy
 from mqpy import CMQC, errorlog
+from mqpy.engine.cluster import CLUSTER_RECEIVER_APPL
 from mqpy_chinit import definitions as D
 from mqpy_chinit import syncq, tls, tlsstream
 from mqpy_chinit.access import ChannelAccess
@@ -113,7 +115,8 @@ class EngineAdmin:
     def connect_for(self, security: Any, appl: str = "") -> mqpy.QueueManager:
         """MQCONN as ``security`` says (the engine's policy checks it), for a client."""
         qm = mqpy.QueueManager(None)
-        qm._conn = self.engine.connect(appl or None, **security.connect_args(None))
+        args = security.connect_args(None) if security is not None else {}
+        qm._conn = self.engine.connect(appl or None, **args)
         qm._name = self.engine.name
         return qm
 
@@ -186,6 +189,14 @@ class ChannelInitiator:
     def connect_for(self, security: Any, appl: str = "") -> Any:
         """MQCONN on behalf of a client conversation (blocking; ``access``)."""
         return self.access.connect_for(security, appl)
+
+    def _receiver_connect(self, chltype: str) -> QmFactory:
+        """A receiving MCA's MQCONN. A CLUSRCVR's connects under the name that makes its
+        puts "put by a cluster channel" (mqpy.engine.cluster): they take the local
+        instance of a cluster queue, whatever its CLWLUSEQ, so nothing ping-pongs."""
+        if chltype != "CLUSRCVR":
+            return self.connect_qm
+        return functools.partial(self.access.connect_for, None, CLUSTER_RECEIVER_APPL)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -385,7 +396,8 @@ class ChannelInitiator:
                     self.log("AMQ9514E", f"Channel '{name}' is in use: a second instance from "
                              f"{peer} was refused (adopt MCA not enabled or its checks failed).")
                     return
-            mca = ReceiverMCA(stream, self.qmgr_name, self.connect_qm, self.admin.channel,
+            mca = ReceiverMCA(stream, self.qmgr_name, self._receiver_connect(chltype),
+                              self.admin.channel,
                               self._register, conversation=conv, first=first,
                               autodefine=self._autodefine)
             scope = trio.CancelScope()

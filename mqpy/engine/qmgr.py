@@ -916,6 +916,8 @@ class Connection:
             if options & CMQC.MQOO_FAIL_IF_QUIESCING and eng.quiescing:
                 raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
             route = None
+            if qmname and resolution.is_blank_qmgr_alias(eng.catalog, qmname):
+                qmname = ""  # IBM: an alias with a blank RQMNAME equates its name with blank
             try:
                 res = resolution.resolve(eng.catalog, eng.name, name, qmname)
             except MQMIError as err:
@@ -923,6 +925,13 @@ class Connection:
             else:
                 if eng.cluster is not None and res.target.attributes.get("PUT") == "DISABLED":
                     res, route = self._around_put_disabled(res, name, qmname, options)
+                elif eng.cluster is not None and self._local_competes(res, qmname, options):
+                    local_queue = res.target
+                    res, route = self._with_local_instance(res, name, options)
+                    if route is not None:  # it may get messages: authorised as itself too
+                        eng.authority.check_open(self.user.decode("latin-1").strip(),
+                                                 local_queue.objtype, local_queue.name,
+                                                 options)
             obj, base = res.opened, res.target
             # a cluster queue hosted elsewhere is authorised on the cluster transmission
             # queue (IBM's default, ClusterQueueAccessControl=Xmitq)
@@ -1001,6 +1010,39 @@ class Connection:
         route = self.engine.cluster.open(name, "", options)  # type: ignore[union-attr]
         if route is None:
             return res, None  # no other instance: MQPUT says 2051
+        return self._cluster_resolved(name, route), route
+
+    def _local_competes(self, res: resolution.Resolved, qmname: str, options: int) -> bool:
+        """Whether a clustered local queue opened for output takes part in workload
+        balancing with the cluster's other instances: its CLWLUSEQ is ANY (or QMGR with the
+        queue manager's ANY), no queue manager was named, and the put is not by a cluster
+        channel (IBM: a message that arrived over a cluster channel goes to the local
+        instance). Spec aliases-channels-storage 1 use 5."""
+        target = res.target
+        if (qmname or target.objtype != "QLOCAL" or res.opened is not target
+                or not options & CMQC.MQOO_OUTPUT
+                or options & (_INPUT_OPTS | CMQC.MQOO_BROWSE | CMQC.MQOO_INQUIRE
+                              | CMQC.MQOO_SET)
+                or self.appl_name.rstrip(b" \x00").decode("latin-1")
+                == cluster.CLUSTER_RECEIVER_APPL):
+            return False
+        attributes = target.attributes
+        if not (str(attributes.get("CLUSTER") or "").strip()
+                or str(attributes.get("CLUSNL") or "").strip()):
+            return False
+        useq = str(attributes.get("CLWLUSEQ") or "QMGR").strip().upper()
+        if useq == "QMGR":
+            useq = str(self.engine.catalog.qmgr.get("CLWLUSEQ") or "LOCAL").strip().upper()
+        return useq == "ANY"
+
+    def _with_local_instance(self, res: resolution.Resolved, name: str, options: int
+                             ) -> tuple[resolution.Resolved, ClusterRoute | None]:
+        """The workload choice between the local queue and the cluster's other instances
+        (CLWLUSEQ(ANY)); with BIND_NOT_FIXED it is made again at each MQPUT."""
+        route = self.engine.cluster.open(  # type: ignore[union-attr]
+            name, "", options, local_instance=True)
+        if route is None or route.local:
+            return res, None  # no other instance, or bound to the local one
         return self._cluster_resolved(name, route), route
 
     def _cluster_resolved(self, name: str, route: ClusterRoute) -> resolution.Resolved:
@@ -1130,7 +1172,17 @@ class Connection:
             raise _fail(CMQC.MQRC_PUT_INHIBITED)
         if h.cluster is not None and not h.cluster.fixed:  # BIND_NOT_FIXED: choose again
             route = eng.cluster.put(h.cluster)  # type: ignore[union-attr]
-            h.remote_q, h.remote_qm = route.remote_q, route.remote_qm
+            if route.with_local:  # the local queue competes: it or the cluster xmitq
+                target = eng.catalog.queue_def(route.xmitq)
+                if target is None or target.objtype != "QLOCAL":
+                    raise _fail(CMQC.MQRC_UNKNOWN_OBJECT_NAME)
+                h.base = base = target
+                h.mq = eng.catalog.queues[target.qid]
+            if route.local:
+                h.remote_q, h.remote_qm = None, None
+                route = None
+            else:
+                h.remote_q, h.remote_qm = route.remote_q, route.remote_qm
             h.resolved = None  # the destination may differ from the last put's
         else:
             route = h.cluster

@@ -227,3 +227,89 @@ def test_a_put_disabled_local_instance_gives_way_to_a_remote_one(qm1):
         assert e.value.reason == CMQC.MQRC_PUT_INHIBITED
     finally:
         qm.disconnect()
+
+
+def _depth(eng, queue: str) -> int:
+    qm = _connect(eng)
+    try:
+        return mqpy.Queue(qm, queue, CMQC.MQOO_INQUIRE).inquire(CMQC.MQIA_CURRENT_Q_DEPTH)
+    finally:
+        qm.disconnect()
+
+
+@pytest.mark.parametrize("queue_useq, qmgr_useq", [("ANY", "LOCAL"), ("QMGR", "ANY")])
+def test_clwluseq_any_makes_the_local_instance_compete(qm1, queue_useq, qmgr_useq):
+    """Given INVQ defined here with CLUSTER(INV) and an instance on QM2, and CLWLUSEQ(ANY)
+    on the queue (or QMGR there and ANY on the queue manager), when an application puts 4
+    messages with BIND_NOT_FIXED, then the local queue and QM2 get 2 each (round robin);
+    with BIND_ON_OPEN two handles are bound one to each.
+    spec: aliases-channels-storage 1 use 5, 4.9"""
+    qm1.alter_qmgr({"CLWLUSEQ": qmgr_useq})
+    qm1.define("QLOCAL", "INVQ", {"CLUSTER": "INV", "CLWLUSEQ": queue_useq})
+    qm1.test_cache(INVQ=[_instance("QM1", local=True, clwluseq=queue_useq),
+                         _instance("QM2")])
+    qm = _connect(qm1)
+    try:
+        q = mqpy.Queue(qm, "INVQ", CMQC.MQOO_OUTPUT | CMQC.MQOO_BIND_NOT_FIXED)
+        for i in range(4):
+            q.put(b"m%d" % i)
+        q.close()
+        assert _depth(qm1, "INVQ") == 2
+        assert [c for c, *_ in _sctq(qm1)] == ["TO.QM2"] * 2
+        for _ in range(2):
+            q = mqpy.Queue(qm, "INVQ", CMQC.MQOO_OUTPUT | CMQC.MQOO_BIND_ON_OPEN)
+            q.put(b"bound")
+            q.put(b"bound again")
+            q.close()
+        assert _depth(qm1, "INVQ") == 4
+        assert [(c, rqm) for c, _, rqm, _ in _sctq(qm1)] == [("TO.QM2", "QM2")] * 2
+    finally:
+        qm.disconnect()
+
+
+def test_clwluseq_local_and_cluster_channel_puts_take_the_local_instance(qm1):
+    """Given INVQ here with CLUSTER(INV) and an instance on QM2, when CLWLUSEQ is LOCAL
+    (IBM's default, through QMGR), then every put goes to the local queue; and when it is
+    ANY but the put comes from a cluster-receiver MCA (put by a cluster channel), the
+    local queue gets it too, so a message never goes back into the cluster.
+    spec: aliases-channels-storage 4.9"""
+    from mqpy.engine.cluster import CLUSTER_RECEIVER_APPL
+
+    qm1.define("QLOCAL", "INVQ", {"CLUSTER": "INV"})
+    qm1.test_cache(INVQ=[_instance("QM1", local=True), _instance("QM2")])
+    qm = _connect(qm1)
+    try:
+        for i in range(3):
+            qm.put1("INVQ", b"m%d" % i)
+    finally:
+        qm.disconnect()
+    qm1.alter("QLOCAL", "INVQ", {"CLWLUSEQ": "ANY"})
+    mca = mqpy.QueueManager(None)
+    mca._conn = qm1.connect(CLUSTER_RECEIVER_APPL)
+    mca._name = "QM1"
+    try:
+        for i in range(3):
+            mca.put1("INVQ", b"arrived %d" % i)
+    finally:
+        mca.disconnect()
+    assert _depth(qm1, "INVQ") == 6
+    assert _sctq(qm1) == []
+
+
+def test_a_queue_manager_alias_with_blank_rqmname_means_any_instance(qm1):
+    """Given on gateway QM1 IBM's DEFINE QREMOTE(ANY.CLUSTER) RNAME(' ') RQMNAME(' ') and
+    INVQ on QM2 and QM3 only, when a message for INVQ at ANY.CLUSTER is put (as a receiver
+    from outside the cluster puts it), then it is balanced over the cluster's instances,
+    unbound (no queue manager in its MQXQH).  spec: aliases-channels-storage 1 use 5"""
+    qm1.define("QREMOTE", "ANY.CLUSTER", {"RNAME": "", "RQMNAME": ""})
+    not_fixed = CMQC.MQBND_BIND_NOT_FIXED  # DEFBIND(NOTFIXED), as in IBM's example
+    qm1.test_cache(INVQ=[_instance("QM2", defbind=not_fixed),
+                         _instance("QM3", defbind=not_fixed)])
+    qm = _connect(qm1)
+    try:
+        for i in range(2):
+            qm.put1(mqpy.OD(ObjectName=b"INVQ", ObjectQMgrName=b"ANY.CLUSTER"), b"m%d" % i)
+    finally:
+        qm.disconnect()
+    assert sorted((c, rq, rqm) for c, rq, rqm, _ in _sctq(qm1)) == [
+        ("TO.QM2", "INVQ", ""), ("TO.QM3", "INVQ", "")]

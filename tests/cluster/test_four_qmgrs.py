@@ -310,6 +310,49 @@ def test_gateway_to_a_queue_manager_outside_and_balancing_from_outside(cluster):
     cluster.palermo = True  # for the next test
 
 
+def test_balancing_from_outside_through_a_gateway_with_its_own_instance(cluster):
+    """Given PALERMO outside cluster INV sending to gateway QM1 with IBM's definitions
+    (on PALERMO QREMOTE(EDINBURGH) RNAME(EDINBURGH) RQMNAME(ANY.CLUSTER) XMITQ(QM1), on QM1
+    the queue-manager alias QREMOTE(ANY.CLUSTER) RNAME(' ') RQMNAME(' ')), EDINBURGH on QM1
+    itself and on QM2 with DEFBIND(NOTFIXED), and ALTER QMGR CLWLUSEQ(ANY) on QM1, when
+    PALERMO sends 6 messages, then both QM1's own instance and QM2's get some (with the
+    default CLWLUSEQ(LOCAL) the gateway would keep them all).
+    spec: aliases-channels-storage 1 use 5, 4.9"""
+    if not getattr(cluster, "palermo", False):
+        pytest.skip("needs PALERMO from the previous test")
+    try:
+        out = cluster.mqsc("QM1", """
+            ALTER QMGR CLWLUSEQ(ANY)
+            DEFINE QREMOTE(ANY.CLUSTER) RNAME(' ') RQMNAME(' ')
+            DEFINE QLOCAL(EDINBURGH) CLUSTER(INV) DEFBIND(NOTFIXED)
+        """)
+        assert out.returncode == 0, out.stdout
+        out = cluster.mqsc("QM2", "DEFINE QLOCAL(EDINBURGH) CLUSTER(INV) DEFBIND(NOTFIXED)")
+        assert out.returncode == 0, out.stdout
+        out = cluster.mqsc("PALERMO", "DEFINE QREMOTE(EDINBURGH) RNAME(EDINBURGH) "
+                                      "RQMNAME(ANY.CLUSTER) XMITQ(QM1)")
+        assert out.returncode == 0, out.stdout
+        wait_for("QM2's EDINBURGH in QM1's cache",
+                 lambda: _cached(cluster, "QM1", "QM2", "EDINBURGH"))
+        qm = cluster.bind("PALERMO")
+        try:
+            for i in range(6):
+                qm.put1("EDINBURGH", b"edinburgh %d" % i,
+                        mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT))
+        finally:
+            qm.disconnect()
+        got = cluster.collect("EDINBURGH", 6, ("QM1", "QM2"))
+        assert sum(map(len, got.values())) == 6, f"{got}\n{cluster.diagnose()}"
+        assert got["QM1"] and got["QM2"], got
+    finally:
+        cluster.mqsc("QM1", """
+            ALTER QMGR CLWLUSEQ(LOCAL)
+            DELETE QREMOTE(ANY.CLUSTER)
+            DELETE QLOCAL(EDINBURGH) PURGE
+        """)
+        cluster.mqsc("QM2", "DELETE QLOCAL(EDINBURGH) PURGE")
+
+
 def test_gateway_between_two_clusters(cluster):
     """Given gateway QM1 in clusters INV and CL2 (CLUSNL, full repository of both), PALERMO
     joining CL2 only, and on QM1 a queue-manager alias for QM3 clustered in both clusters
