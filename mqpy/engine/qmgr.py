@@ -87,6 +87,19 @@ _NO_CONTEXT = {"UserIdentifier": b"", "AccountingToken": b"", "ApplIdentityData"
                "PutTime": b"", "ApplOriginData": b""}
 
 
+_DEFBIND_OPTION = {"OPEN": CMQC.MQOO_BIND_ON_OPEN, "NOTFIXED": CMQC.MQOO_BIND_NOT_FIXED,
+                   "GROUP": CMQC.MQOO_BIND_ON_GROUP}
+_BIND_OPTIONS = CMQC.MQOO_BIND_ON_OPEN | CMQC.MQOO_BIND_NOT_FIXED | CMQC.MQOO_BIND_ON_GROUP
+
+
+def _with_defbind(options: int, opened: ObjectDef) -> int:
+    """MQOO_BIND_AS_Q_DEF takes the DEFBIND of the queue opened (an alias's own)."""
+    if options & _BIND_OPTIONS:
+        return options
+    return options | _DEFBIND_OPTION.get(str(opened.attributes.get("DEFBIND") or "OPEN")
+                                         .strip().upper(), CMQC.MQOO_BIND_ON_OPEN)
+
+
 def _trusted(struc: MD, fields: dict[str, object]) -> None:
     """Set fields the queue manager itself computed, skipping the application-facing checks."""
     struc.__dict__.update(fields)
@@ -935,7 +948,7 @@ class Connection:
             obj, base = res.opened, res.target
             # a cluster queue hosted elsewhere is authorised on the cluster transmission
             # queue (IBM's default, ClusterQueueAccessControl=Xmitq)
-            checked = base if route is not None else obj
+            checked = base if route is not None and obj.objtype == "QCLUSTER" else obj
             eng.authority.check_open(self.user.decode("latin-1").strip(), checked.objtype,
                                      checked.name, options)
             dynamic = None
@@ -978,6 +991,9 @@ class Connection:
         (mqpy.engine.cluster); if the cluster does not know it either, ``err`` stands."""
         eng = self.engine
         local_qm = not qmname or qmname == eng.name
+        if eng.cluster is not None and local_qm and err.reason in (
+                CMQC.MQRC_UNKNOWN_ALIAS_BASE_Q, CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR):
+            return self._cluster_behind_definition(err, name, options)
         wanted = CMQC.MQRC_UNKNOWN_OBJECT_NAME if local_qm else CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR
         if eng.cluster is None or err.reason != wanted:
             raise err
@@ -993,6 +1009,52 @@ class Connection:
                                 dead_letter=False)
             raise err
         return self._cluster_resolved(name, route), route
+
+    def _cluster_behind_definition(self, err: MQMIError, name: str, options: int
+                                   ) -> tuple[resolution.Resolved, ClusterRoute]:
+        """A local definition whose way on is through the cluster (IBM: a QALIAS's TARGET
+        may be a cluster queue; a QREMOTE's RQMNAME may be a cluster queue manager, reached
+        on SYSTEM.CLUSTER.TRANSMIT.QUEUE when no XMITQ, no transmission queue named like it
+        and no DEFXMITQ says otherwise). The definition opened keeps its DEFPSIST, DEFPRTY
+        and DEFBIND, and its authority is the one checked. Else ``err`` (2082, 2087)."""
+        eng = self.engine
+        opened = eng.catalog.queue_def(name)
+        if opened is None:
+            raise err
+        options = _with_defbind(options, opened)
+        step = opened
+        if step.objtype == "QALIAS":
+            target_name = str(step.attributes.get("TARGET") or "").strip()
+            step = eng.catalog.queue_def(target_name)
+            if step is None:  # 2082 here: a cluster queue hosted elsewhere?
+                return self._cluster_route_for(err, opened, target_name, "", options)
+        if (step.objtype == "QREMOTE" and err.reason == CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR
+                and str(step.attributes.get("RNAME") or "").strip()
+                and not str(step.attributes.get("XMITQ") or "").strip()):
+            rqm = str(step.attributes.get("RQMNAME") or "").strip()
+            if rqm and rqm != eng.name:
+                return self._cluster_route_for(
+                    err, opened, str(step.attributes["RNAME"]).strip(),
+                    resolution.qmgr_alias_target(eng.catalog, rqm), options)
+        raise err
+
+    def _cluster_route_for(self, err: MQMIError, opened: ObjectDef, queue: str, qmgr: str,
+                           options: int) -> tuple[resolution.Resolved, ClusterRoute]:
+        eng = self.engine
+        if options & (_INPUT_OPTS | CMQC.MQOO_BROWSE):
+            raise err  # a cluster queue elsewhere is for output (and inquire of the alias)
+        route = eng.cluster.open(queue, qmgr, options)  # type: ignore[union-attr]
+        if route is None:
+            request = eng.cluster.unknown(qmgr or queue)  # type: ignore[union-attr]
+            if request is not None:
+                eng._system_put(cluster.COMMAND_QUEUE, "", MD(Format=cluster.REQUEST_FORMAT
+                                                              .encode()), request,
+                                dead_letter=False)
+            raise err
+        xmitq = eng.catalog.queue_def(route.xmitq)
+        if xmitq is None or xmitq.objtype != "QLOCAL":
+            raise _fail(CMQC.MQRC_UNKNOWN_XMIT_Q)
+        return resolution.Resolved(opened, xmitq, route.remote_q, route.remote_qm), route
 
     def _around_put_disabled(self, res: resolution.Resolved, name: str, qmname: str,
                              options: int) -> tuple[resolution.Resolved, ClusterRoute | None]:

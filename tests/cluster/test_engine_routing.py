@@ -313,3 +313,51 @@ def test_a_queue_manager_alias_with_blank_rqmname_means_any_instance(qm1):
         qm.disconnect()
     assert sorted((c, rq, rqm) for c, rq, rqm, _ in _sctq(qm1)) == [
         ("TO.QM2", "INVQ", ""), ("TO.QM3", "INVQ", "")]
+
+
+def test_a_remote_queue_definition_reaches_a_cluster_queue_manager(qm1):
+    """Given QREMOTE(TOQM2) RNAME(INVQ) RQMNAME(QM2) with no XMITQ, no transmission queue
+    named QM2 and no DEFXMITQ, and QM2 a cluster queue manager, when an application puts
+    to TOQM2, then the message goes on the cluster transmission queue for QM2 (IBM: RQMNAME
+    may be a cluster queue manager), not MQRC_UNKNOWN_REMOTE_Q_MGR; a QREMOTE naming a
+    queue manager the cluster does not know still fails 2087.
+    spec: operations-dlq-clusters 4, aliases-channels-storage 1"""
+    qm1.define("QREMOTE", "TOQM2", {"RNAME": "INVQ", "RQMNAME": "QM2"})
+    qm1.define("QREMOTE", "TOQM9", {"RNAME": "INVQ", "RQMNAME": "QM9"})
+    qm1.test_cache()
+    qm = _connect(qm1)
+    try:
+        qm.put1("TOQM2", b"to QM2")
+        with pytest.raises(mqpy.MQMIError) as e:
+            qm.put1("TOQM9", b"nowhere")
+        assert e.value.reason == CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR
+    finally:
+        qm.disconnect()
+    assert [(c, rq, rqm) for c, rq, rqm, _ in _sctq(qm1)] == [("TO.QM2", "INVQ", "QM2")]
+
+
+def test_an_alias_of_a_cluster_queue_hosted_elsewhere_opens(qm1):
+    """Given QALIAS(MYINV) TARGET(INVQ) DEFBIND(NOTFIXED) DEFPRTY(7) here and INVQ a
+    cluster queue on QM2 and QM3 only, when an application opens MYINV for output and puts
+    twice, then the puts are balanced over both instances, unbound, with the alias's
+    DEFPRTY (IBM: an alias's target may be a cluster queue), instead of
+    MQRC_UNKNOWN_ALIAS_BASE_Q; an alias of a name nobody knows still fails 2082.
+    spec: operations-dlq-clusters 4 (clustered aliases, DEFBIND)"""
+    qm1.define("QALIAS", "MYINV", {"TARGET": "INVQ", "DEFBIND": "NOTFIXED", "DEFPRTY": 7})
+    qm1.define("QALIAS", "NOBODY", {"TARGET": "NOSUCHQ"})
+    qm1.test_cache(INVQ=[_instance("QM2"), _instance("QM3")])
+    qm = _connect(qm1)
+    try:
+        q = mqpy.Queue(qm, "MYINV", CMQC.MQOO_OUTPUT)
+        q.put(b"one")
+        q.put(b"two")
+        q.close()
+        with pytest.raises(mqpy.MQMIError) as e:
+            qm.put1("NOBODY", b"nowhere")
+        assert e.value.reason == CMQC.MQRC_UNKNOWN_ALIAS_BASE_Q
+    finally:
+        qm.disconnect()
+    got = _sctq(qm1)
+    assert sorted((c, rq, rqm) for c, rq, rqm, _ in got) == [
+        ("TO.QM2", "INVQ", ""), ("TO.QM3", "INVQ", "")]
+    assert {md.Priority for *_, md in got} == {7}
