@@ -69,6 +69,33 @@ class Cluster:
             client.close()
             qm.disconnect()
 
+    def pcf(self, qmgr: str, command: int, params: list) -> list:
+        """One PCF request on SYSTEM.ADMIN.COMMAND.QUEUE of ``qmgr``'s daemon, as an
+        administration tool sends it: the responses (mqpy.pcf.PCFMessage), in order, up to
+        the one with MQCFC_LAST."""
+        from mqpy import CMQCFC, pcf
+        from mqpy.structures import CFH
+
+        qm = self.bind(qmgr)
+        reply_name = f"PCF.REPLY.{os.getpid()}.{time.monotonic_ns()}".encode()
+        try:
+            reply_q = mqpy.Queue(qm, mqpy.OD(ObjectName=b"SYSTEM.DEFAULT.MODEL.QUEUE",
+                                             DynamicQName=reply_name),
+                                 CMQC.MQOO_INPUT_EXCLUSIVE)
+            md = mqpy.MD(Format=CMQC.MQFMT_ADMIN, MsgType=CMQC.MQMT_REQUEST,
+                         ReplyToQ=reply_name)
+            qm.put1("SYSTEM.ADMIN.COMMAND.QUEUE",
+                    pcf.build(pcf.PCFMessage(CFH(Command=command), params)), md)
+            out = []
+            while not out or out[-1].header.Control != CMQCFC.MQCFC_LAST:
+                out.append(pcf.parse(reply_q.get(None, mqpy.MD(CorrelId=md.MsgId), mqpy.GMO(
+                    Options=CMQC.MQGMO_WAIT, WaitInterval=60000,
+                    MatchOptions=CMQC.MQMO_MATCH_CORREL_ID))))
+            reply_q.close()
+            return out
+        finally:
+            qm.disconnect()
+
     def bind(self, qmgr: str) -> mqpy.QueueManager:
         qm = mqpy.QueueManager(None)
         qm.connect(qmgr, data_path=self.site.root)

@@ -185,6 +185,75 @@ def test_suspended_queue_manager_is_avoided_and_resume_restores_it(cluster):
     assert len(got["QM4"]) == 2, {k: len(v) for k, v in got.items()}
 
 
+def _ints(msg) -> dict[int, object]:
+    return {k: (v.rstrip(b" \x00").decode() if isinstance(v, bytes) else v)
+            for k, v in msg.to_dict().items()}
+
+
+def test_pcf_cluster_inquiries_and_commands(cluster):
+    """Given the cluster, when an administration tool sends PCF to the command servers:
+    Inquire Cluster Queue Manager at QM1 lists the four members (QMgrType, definition type,
+    QMID, channel status; ClusterQMgrAttrs limits the rest); Inquire Queue with QType
+    MQQT_CLUSTER lists INVQ's instances at QM2 and QM4; Suspend then Resume Queue Manager
+    Cluster at QM4 shows MQSUS_YES then MQSUS_NO; Reset Cluster on partial repository QM3
+    is refused; Refresh Cluster at QM3 works and QM3 relearns.
+    spec: operations-dlq-clusters 4 (commands)"""
+    from mqpy import CMQCFC, pcf
+
+    _settled(cluster)
+    name = pcf.CFST(CMQC.MQCA_CLUSTER_Q_MGR_NAME, b"*")
+    replies = cluster.pcf("QM1", CMQCFC.MQCMD_INQUIRE_CLUSTER_Q_MGR, [name])
+    rows = {r[CMQC.MQCA_CLUSTER_Q_MGR_NAME]: r for r in map(_ints, replies)}
+    assert set(rows) == set(NAMES), rows
+    assert {n: rows[n][CMQCFC.MQIACF_Q_MGR_TYPE] for n in NAMES} == {
+        "QM1": CMQCFC.MQQMT_REPOSITORY, "QM2": CMQCFC.MQQMT_REPOSITORY,
+        "QM3": CMQCFC.MQQMT_NORMAL, "QM4": CMQCFC.MQQMT_NORMAL}
+    assert rows["QM1"][CMQCFC.MQIACF_Q_MGR_DEFINITION_TYPE] == CMQCFC.MQQMDT_CLUSTER_RECEIVER
+    assert rows["QM3"][CMQC.MQCA_CLUSTER_NAME] == "INV"
+    assert rows["QM3"][CMQCFC.MQCACH_CHANNEL_NAME] == "TO.QM3"
+    assert str(rows["QM3"][CMQC.MQCA_Q_MGR_IDENTIFIER]).startswith("QM3_")
+    assert CMQCFC.MQIACH_CHANNEL_STATUS in rows["QM3"]
+    only = cluster.pcf("QM1", CMQCFC.MQCMD_INQUIRE_CLUSTER_Q_MGR, [
+        pcf.CFST(CMQC.MQCA_CLUSTER_Q_MGR_NAME, b"QM4"),
+        pcf.CFIL(CMQCFC.MQIACF_CLUSTER_Q_MGR_ATTRS, [CMQCFC.MQIACF_SUSPEND])])
+    assert len(only) == 1 and set(only[0].to_dict()) == {
+        CMQC.MQCA_CLUSTER_Q_MGR_NAME, CMQC.MQCA_CLUSTER_NAME, CMQCFC.MQCACH_CHANNEL_NAME,
+        CMQCFC.MQIACF_SUSPEND}
+    queues = [_ints(r) for r in cluster.pcf("QM1", CMQCFC.MQCMD_INQUIRE_Q, [
+        pcf.CFST(CMQC.MQCA_Q_NAME, b"INVQ"), pcf.CFIN(CMQC.MQIA_Q_TYPE, CMQC.MQQT_CLUSTER)])]
+    assert sorted(q[CMQC.MQCA_CLUSTER_Q_MGR_NAME] for q in queues) == ["QM2", "QM4"]
+    assert {(q[CMQC.MQIA_Q_TYPE], q[CMQC.MQIA_CLUSTER_Q_TYPE], q[CMQC.MQIA_DEF_BIND])
+            for q in queues} == {(CMQC.MQQT_CLUSTER, CMQC.MQCQT_LOCAL_Q,
+                                  CMQC.MQBND_BIND_NOT_FIXED)}
+    inv = pcf.CFST(CMQC.MQCA_CLUSTER_NAME, b"INV")
+
+    def suspended() -> int:
+        [row] = cluster.pcf("QM4", CMQCFC.MQCMD_INQUIRE_CLUSTER_Q_MGR, [
+            pcf.CFST(CMQC.MQCA_CLUSTER_Q_MGR_NAME, b"QM4")])
+        return row.get(CMQCFC.MQIACF_SUSPEND)
+
+    try:
+        [done] = cluster.pcf("QM4", CMQCFC.MQCMD_SUSPEND_Q_MGR_CLUSTER, [inv])
+        assert done.header.CompCode == CMQC.MQCC_OK, done.header
+        assert suspended() == CMQCFC.MQSUS_YES
+    finally:
+        [done] = cluster.pcf("QM4", CMQCFC.MQCMD_RESUME_Q_MGR_CLUSTER, [inv])
+    assert done.header.CompCode == CMQC.MQCC_OK, done.header
+    assert suspended() == CMQCFC.MQSUS_NO
+    [refused] = cluster.pcf("QM3", CMQCFC.MQCMD_RESET_CLUSTER, [
+        inv, pcf.CFIN(CMQCFC.MQIACF_ACTION, CMQCFC.MQACT_FORCE_REMOVE),
+        pcf.CFST(CMQC.MQCA_Q_MGR_NAME, b"QM4")])
+    assert refused.header.CompCode == CMQC.MQCC_FAILED and refused.header.Reason, \
+        refused.header
+    [bad] = cluster.pcf("QM3", CMQCFC.MQCMD_REFRESH_CLUSTER, [
+        pcf.CFST(CMQC.MQCA_CLUSTER_NAME, b"IN'V")])
+    assert bad.header.Reason == CMQCFC.MQRCCF_OBJECT_NAME_ERROR
+    [done] = cluster.pcf("QM3", CMQCFC.MQCMD_REFRESH_CLUSTER, [
+        inv, pcf.CFIN(CMQCFC.MQIACF_REFRESH_REPOSITORY, CMQCFC.MQCFO_REFRESH_REPOSITORY_NO)])
+    assert done.header.CompCode == CMQC.MQCC_OK, done.header
+    _settled(cluster)  # QM3 relearns INVQ and both its instances
+
+
 def test_put_disabled_instance_is_published_and_avoided(cluster):
     """Given the two instances of INVQ, when QM4 issues ALTER QLOCAL(INVQ) PUT(DISABLED) (the
     first step of seed 001's "remove a queue"), then QM3 learns it (DISPLAY QCLUSTER shows
