@@ -259,14 +259,14 @@ class ChannelInitiator:
             await trio.sleep(delay)
             delay = min(delay * 2, REPOS_RESTART_MAX)
 
-    def _record_failure(self, probe: str, exc: BaseException) -> str | None:
+    def _record_failure(self, probe: str, exc: BaseException,
+                        component: str = "rrmRepositoryManager") -> str | None:
         """An FDC in the queue manager's errors directory (next to the cluster cache)."""
         if not self.cluster_cache:
             return None
         directory = os.path.join(os.path.dirname(str(self.cluster_cache)), "errors")
         try:
-            return errorlog.write_fdc(directory, probe, "rrmRepositoryManager", exc,
-                                      qmgr=self.qmgr_name)
+            return errorlog.write_fdc(directory, probe, component, exc, qmgr=self.qmgr_name)
         except OSError:
             return None
 
@@ -691,7 +691,7 @@ class ChannelInitiator:
                     self.senders[name] = mca
                     try:
                         self.log("AMQ9002I", f"Channel '{name}' is starting.")
-                        await mca.run()
+                        await self._supervised(name, mca)
                     except ChannelEnded as e:
                         self.log(e.msgid, f"Channel '{name}': {e.text}")
                         if not e.retry or status.stop_requested:
@@ -733,6 +733,25 @@ class ChannelInitiator:
                 status.state = (ChannelState.STOPPED if status.stop_requested != "INACTIVE"
                                 else ChannelState.INACTIVE)
                 self.log("AMQ9534I", f"Channel '{name}' is stopped (forced).")
+
+    async def _supervised(self, name: str, mca: SenderMCA) -> None:
+        """One run of a sending MCA (SDR, SVR, CLUSSDR). Anything that is not a channel
+        error (a bug, an exception nobody expected) ends this channel only, as IBM's
+        AMQ9999E "channel program ended abnormally" does: logged, an FDC written, and the
+        channel retries (or stops when its retries are spent) like after any other error.
+        It never reaches the channel initiator's nursery, so the other channels go on."""
+        try:
+            await mca.run()
+        except ChannelEnded:
+            raise
+        except Exception as exc:  # noqa: BLE001 - supervised: this channel only
+            first = _first_leaf(exc)
+            if isinstance(first, ChannelEnded):
+                raise first from exc
+            fdc = self._record_failure("RM000002", exc, "rmmChannelProgram")
+            raise ChannelEnded("AMQ9999E", f"Channel program ended abnormally: "
+                               f"{type(first).__name__}: {first}"
+                               + (f" (FDC {fdc})" if fdc else "")) from exc
 
     def _stopped(self, name: str, definition: dict[str, object], status: ChannelStatus,
                  *, error: bool) -> None:

@@ -525,3 +525,47 @@ async def test_dropped_subscriptions_do_not_come_back_after_a_restart(qm1):
         assert ci.cluster.repo.subscriptions() == [("INV3", "QUEUE", "INVQ")]
         assert ci.cluster.repo.wanted()[("INV3", "QUEUE", "INVQ")][0] == made
         nursery.cancel_scope.cancel()
+
+
+async def test_a_sending_channel_that_fails_unexpectedly_ends_alone(qm1, monkeypatch):
+    """Given a running channel initiator and a sender TO.NOWHERE (SHORTRTY 1, LONGRTY 0),
+    when its channel program fails with an unexpected error (not a channel error), then
+    the failure is logged as AMQ9999E with an FDC, the channel retries like after any
+    other error and, its retries spent, is STOPPED; the channel initiator and its listener
+    go on.  spec: dqm-intercommunication 8 (channel error, sending side)"""
+    from mqpy_chinit import chinit as chinit_module
+    from mqpy_chinit.states import ChannelState
+
+    log: list[tuple[str, str]] = []
+    real = chinit_module.SenderMCA.run
+    failures = [RuntimeError("injected")]
+
+    async def failing_once(self):
+        if failures:
+            raise failures.pop()
+        return await real(self)
+
+    monkeypatch.setattr(chinit_module.SenderMCA, "run", failing_once)
+    with trio.socket.socket() as s:
+        await s.bind(("127.0.0.1", 0))
+        closed_port = s.getsockname()[1]  # nobody listens there once closed
+    await _mqsc(qm1, "DEFINE QLOCAL(XQ) USAGE(XMITQ)")
+    await _mqsc(qm1, f"DEFINE CHANNEL(TO.NOWHERE) CHLTYPE(SDR) XMITQ(XQ) "
+                     f"CONNAME('127.0.0.1({closed_port})') SHORTRTY(1) SHORTTMR(1) LONGRTY(0)")
+    async with trio.open_nursery() as nursery:
+        ci = ChannelInitiator("QM1", lambda: mqpy.embedded("QM1", data_path=qm1.root,
+                                                           create=False),
+                              EngineAdmin(qm1), cluster_cache=cache_path(qm1.qmdir),
+                              log=lambda msgid, text: log.append((msgid, text)))
+        await nursery.start(ci.run, [("127.0.0.1", 0)])
+        assert ci.start_channel("TO.NOWHERE") is None
+        await _until(lambda: any(m == "AMQ9553E" for m, _ in log), "the retries spent")
+        text = next(t for m, t in log if m == "AMQ9999E")
+        assert "RuntimeError: injected" in text and ".FDC" in text
+        assert [m for m, _ in log].index("AMQ9999E") < [m for m, _ in log].index("AMQ9209W")
+        await _until(lambda: ci.statuses["TO.NOWHERE"].state is ChannelState.STOPPED,
+                     "TO.NOWHERE stopped")
+        with trio.fail_after(10):
+            stream = await trio.open_tcp_stream("127.0.0.1", ci.ports[0])
+            await stream.aclose()
+        nursery.cancel_scope.cancel()
