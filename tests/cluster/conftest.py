@@ -259,17 +259,18 @@ def cluster(tmp_path_factory):
 
     def build(name: str) -> None:
         net.start(name)
-        # auto-defined cluster senders take SYSTEM.DEF.CLUSSDR's timers: retry quickly, and
-        # for long enough (15 minutes, as IBM's defaults) that a queue manager a test kills
-        # and restarts is never left to LONGTMR's 20 minutes
+        # auto-defined cluster senders are made from their partner's CLUSRCVR (IBM; not
+        # from SYSTEM.DEF.CLUSSDR, left at its defaults here): its timers retry quickly,
+        # and for long enough (15 minutes, as IBM's defaults) that a queue manager a test
+        # kills and restarts is never left to LONGTMR's 20 minutes
         partner = sender_to[name]
         out = net.mqsc(name, f"""
             {ADMIT_CHANNELS}
             DEFINE LISTENER(L) TRPTYPE(TCP) PORT({net.ports[name]}) CONTROL(QMGR)
             START LISTENER(L)
-            ALTER CHANNEL(SYSTEM.DEF.CLUSSDR) CHLTYPE(CLUSSDR) SHORTTMR(1) SHORTRTY(900)
             {"ALTER QMGR REPOS(INV)" if name in ("QM1", "QM2") else ""}
             DEFINE CHANNEL(TO.{name}) CHLTYPE(CLUSRCVR) TRPTYPE(TCP) +
+                   SHORTTMR(1) SHORTRTY(900) +
                    CONNAME({net.conname(name)}) CLUSTER(INV)
             DEFINE CHANNEL(TO.{partner}) CHLTYPE(CLUSSDR) TRPTYPE(TCP) SHORTTMR(1) +
                    SHORTRTY(900) +

@@ -106,6 +106,15 @@ def test_members_join_and_full_repositories_know_everyone(cluster):
     assert rows["QM1"]["DEFTYPE"] == "CLUSSDRB"  # explicit, and known by its record
     assert rows["QM2"]["DEFTYPE"] == "CLUSSDRA"
     assert rows["QM1"]["QMID"].startswith("QM1_")
+    # QM3's auto-defined CLUSSDR to QM2 is made from QM2's CLUSRCVR (SHORTRTY(900)), not
+    # from SYSTEM.DEF.CLUSSDR (IBM's SHORTRTY(10))
+    qm, q = cluster.open_output("QM3", "INVQ")  # QM3 needs QM2, and its channel starts
+    q.close()
+    qm.put1(mqpy.OD(ObjectName=b"INVQ", ObjectQMgrName=b"QM2"), b"start TO.QM2")
+    qm.disconnect()
+    assert cluster.collect("INVQ", 1, ("QM2",))["QM2"] == [b"start TO.QM2"]
+    out = cluster.command("QM3", "DISPLAY CHSTATUS(TO.QM2) SHORTRTS")
+    assert "SHORTRTS(900)" in out, out
     # QM1's one CLUSRCVR serves every member: an instance (and a sequence) per partner
     out = wait_for("three partners on TO.QM1", lambda: (o := cluster.command(
         "QM1", "DISPLAY CHSTATUS(TO.QM1)")).count("AMQ8417I") >= 3 and o)
@@ -457,8 +466,7 @@ def _gateway_between_two_clusters(cluster) -> None:
     out = cluster.mqsc("QM3", "DEFINE QLOCAL(RQ)\n")
     assert out.returncode == 0, out.stdout
     out = cluster.mqsc("PALERMO", f"""
-        ALTER CHANNEL(SYSTEM.DEF.CLUSSDR) CHLTYPE(CLUSSDR) SHORTTMR(1) SHORTRTY(900)
-        DEFINE CHANNEL(TO.PALERMO) CHLTYPE(CLUSRCVR) TRPTYPE(TCP) +
+        DEFINE CHANNEL(TO.PALERMO) CHLTYPE(CLUSRCVR) TRPTYPE(TCP) SHORTTMR(1) SHORTRTY(900) +
                CONNAME({cluster.conname("PALERMO")}) CLUSTER(CL2)
         DEFINE CHANNEL(TO.QM1) CHLTYPE(CLUSSDR) TRPTYPE(TCP) SHORTTMR(1) SHORTRTY(900) +
                CONNAME({cluster.conname("QM1")}) CLUSTER(CL2)
