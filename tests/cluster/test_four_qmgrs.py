@@ -579,3 +579,49 @@ def test_forceremove_only_on_a_full_repository(cluster):
                  lambda full=full: "QM4" not in _members(cluster, full))
     wait_for("INVQ at QM4 gone at QM2", lambda: "CLUSQMGR(QM4)" not in cluster.command(
         "QM2", "DISPLAY QCLUSTER(INVQ)"))
+
+
+def test_move_a_full_repository(cluster):
+    """Seed 001 2.3.7, with the queue managers as they are (QM1, QM2 full repositories, QM3
+    partial; QM4 may have been removed): ALTER QMGR REPOS(INV) on QM3, an explicit CLUSSDR
+    from QM3 to QM2 and from QM1 and QM2 to QM3, ALTER QMGR REPOS(' ') on QM2, then the
+    explicit CLUSSDRs that pointed to QM2 deleted (QM1's and QM3's). Then QM1 and QM3 show
+    QM3 as REPOS and QM2 as NORMAL, and a queue QM2 then advertises reaches the new full
+    repository QM3 unasked, and messages for it arrive from QM3.
+    spec: operations-dlq-clusters 4 (procedures: move a repository)"""
+    for name in ("QM1", "QM2", "QM3"):
+        cluster.ensure_running(name)
+    cluster.quiet(("QM1", "QM2", "QM3"))
+    sdr = "CHLTYPE(CLUSSDR) TRPTYPE(TCP) SHORTTMR(1) SHORTRTY(900) CLUSTER(INV)"
+    out = cluster.mqsc("QM3", f"""
+        ALTER QMGR REPOS(INV)
+        DEFINE CHANNEL(TO.QM2) {sdr} CONNAME({cluster.conname("QM2")})
+    """)
+    assert out.returncode == 0, out.stdout
+    for name in ("QM1", "QM2"):
+        out = cluster.mqsc(name, f"DEFINE CHANNEL(TO.QM3) {sdr} "
+                                 f"CONNAME({cluster.conname('QM3')})\n")
+        assert out.returncode == 0, out.stdout
+    wait_for("QM3 a full repository at QM1", lambda: _members(cluster, "QM1").get(
+        "QM3", {}).get("QMTYPE") == "REPOS")
+    out = cluster.mqsc("QM2", "ALTER QMGR REPOS(' ')\n")
+    assert out.returncode == 0, out.stdout
+    for name in ("QM1", "QM3"):
+        out = cluster.mqsc(name, """
+            STOP CHANNEL(TO.QM2) MODE(FORCE) STATUS(INACTIVE)
+            DELETE CHANNEL(TO.QM2)
+        """)
+        assert "AMQ8015I" in out.stdout, out.stdout  # channel deleted
+    for name in ("QM1", "QM3"):
+        rows = wait_for(f"QM2 NORMAL and QM3 REPOS at {name}", lambda name=name: (
+            r := _members(cluster, name)) and r.get("QM2", {}).get("QMTYPE") == "NORMAL"
+            and r.get("QM3", {}).get("QMTYPE") == "REPOS" and r)
+        assert rows["QM1"]["QMTYPE"] == "REPOS", rows
+    out = cluster.mqsc("QM2", "DEFINE QLOCAL(MOVEDQ) CLUSTER(INV) DEFBIND(NOTFIXED)\n")
+    assert out.returncode == 0, out.stdout
+    # a full repository holds every queue record: nobody at QM3 asks for MOVEDQ
+    wait_for("MOVEDQ known at QM3", lambda: "CLUSQMGR(QM2)" in cluster.command(
+        "QM3", "DISPLAY QCLUSTER(MOVEDQ)"))
+    _put_many(cluster, "QM3", "MOVEDQ", 2, CMQC.MQOO_BIND_NOT_FIXED)
+    got = cluster.collect("MOVEDQ", 2, ("QM2",))
+    assert len(got["QM2"]) == 2, f"{got}\n{cluster.diagnose()}"
