@@ -178,7 +178,9 @@ async def test_subscriptions_survive_a_restart_of_the_repository_manager(qm1):
 async def test_own_records_are_republished_after_27_days_and_kept_on_the_queue(qm1):
     """Given a member whose repository manager runs on a clock the test advances, when 27
     days pass, then its own record is published again (the newer version replaces the
-    message on SYSTEM.CLUSTER.REPOSITORY.QUEUE: still one message per record).
+    message on SYSTEM.CLUSTER.REPOSITORY.QUEUE: still one message per record); a
+    republication whose unit of work is backed out for an MQ error (the repository queue
+    put-inhibited) leaves the manager's memory as it was, and the next tick does it.
     spec: operations-dlq-clusters 7.26"""
     from mqpy_chinit.cluster.records import DAY
 
@@ -208,8 +210,19 @@ async def test_own_records_are_republished_after_27_days_and_kept_on_the_queue(q
         await ci.cluster.tick()
         assert published() == [start]  # not yet
         now[0] += 1 * DAY
+        # the republication's unit of work is backed out (MQ error): nothing of it stays
+        # in the manager's memory, and the next tick does it
+        await _mqsc(qm1, "ALTER QLOCAL(SYSTEM.CLUSTER.REPOSITORY.QUEUE) PUT(DISABLED)")
+        with pytest.raises(mqpy.MQMIError) as failed:
+            await ci.cluster.tick()
+        assert failed.value.reason == CMQC.MQRC_PUT_INHIBITED
+        assert [r.published for r in ci.cluster.repo.records().values()] == [start]
+        assert published() == [start]
+        await _mqsc(qm1, "ALTER QLOCAL(SYSTEM.CLUSTER.REPOSITORY.QUEUE) PUT(ENABLED)")
         await ci.cluster.tick()
         assert published() == [start + 27 * DAY]
+        assert [r.published for r in ci.cluster.repo.records().values()] == [
+            start + 27 * DAY]
         assert qm1.queue_status("SYSTEM.CLUSTER.REPOSITORY.QUEUE")["CURDEPTH"] == 1
         nursery.cancel_scope.cancel()
 
