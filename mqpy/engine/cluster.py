@@ -67,9 +67,11 @@ class ClusterDirectory(Protocol):
         CLWLUSEQ(ANY): it competes with the remote instances, and a route with ``local``
         set means the local queue was chosen."""
 
-    def put(self, route: ClusterRoute) -> ClusterRoute:
+    def put(self, route: ClusterRoute, *, local_enabled: bool = True) -> ClusterRoute:
         """The route for one MQPUT: ``route`` itself when bound, else a new choice (2051
-        when every instance is put-inhibited)."""
+        when every instance is put-inhibited). ``local_enabled``: for a route
+        ``with_local``, whether the local queue is put-enabled now (the engine knows it
+        before any cache does)."""
 
     def unknown(self, queue: str) -> bytes | None:
         """A request body for the repository manager about an unknown name, or None."""

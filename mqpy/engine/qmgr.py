@@ -1230,14 +1230,23 @@ class Connection:
             raise _fail(CMQC.MQRC_MISSING_REPLY_TO_Q)
         if opts & _PMO_FAIL_IF_QUIESCING and eng.quiescing:
             raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
-        if obj.attributes.get("PUT") == "DISABLED" or base.attributes.get("PUT") == "DISABLED":
+        competing = h.cluster is not None and h.cluster.with_local  # base: the last choice
+        if obj.attributes.get("PUT") == "DISABLED" or (
+                not competing and base.attributes.get("PUT") == "DISABLED"):
             raise _fail(CMQC.MQRC_PUT_INHIBITED)
         if h.cluster is not None and not h.cluster.fixed:  # BIND_NOT_FIXED: choose again
-            route = eng.cluster.put(h.cluster)  # type: ignore[union-attr]
+            local_enabled = True
+            if h.cluster.with_local:
+                local = eng.catalog.queue_def(h.cluster.queue)
+                local_enabled = local is not None and local.attributes.get("PUT") != "DISABLED"
+            route = eng.cluster.put(  # type: ignore[union-attr]
+                h.cluster, local_enabled=local_enabled)
             if route.with_local:  # the local queue competes: it or the cluster xmitq
                 target = eng.catalog.queue_def(route.xmitq)
                 if target is None or target.objtype != "QLOCAL":
                     raise _fail(CMQC.MQRC_UNKNOWN_OBJECT_NAME)
+                if target.attributes.get("PUT") == "DISABLED":
+                    raise _fail(CMQC.MQRC_PUT_INHIBITED)
                 h.base = base = target
                 h.mq = eng.catalog.queues[target.qid]
             if route.local:

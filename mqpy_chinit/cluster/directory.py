@@ -87,8 +87,9 @@ def _instances(cache: Cache, queue: str, with_local: bool = False) -> list[Queue
     if local is None:
         local = QueueInstance(queue, cache.qmgr, cache.qmgr, remote[0].cluster, "",
                               local=True)
-    # the engine decided it competes: its CLWLUSEQ (or the queue manager's) is ANY
-    return [attrs.evolve(local, local=True, put_enabled=True, clwluseq="ANY"), *remote]
+    # the engine decided it competes: its CLWLUSEQ (or the queue manager's) is ANY; a
+    # put-inhibited local queue is avoided like any other instance (workload step 1)
+    return [attrs.evolve(local, local=True, clwluseq="ANY"), *remote]
 
 
 class CacheDirectory:
@@ -151,12 +152,15 @@ class CacheDirectory:
                                     with_local=local_instance)
             return self._route(cache, choice.destination, fixed, local_instance)
 
-    def put(self, route: ClusterRoute) -> ClusterRoute:
+    def put(self, route: ClusterRoute, *, local_enabled: bool = True) -> ClusterRoute:
         if route.fixed:
             return route
         with self._lock:
             cache = self._current(PUT_RECHECK)
             instances = _instances(cache, route.queue, route.with_local)
+            if not local_enabled:
+                instances = [attrs.evolve(i, put_enabled=False) if i.local else i
+                             for i in instances]
             if not instances:
                 if route.with_local:  # the others went: the local queue is the only one
                     return attrs.evolve(route, xmitq=route.queue, remote_qm="", correl_id=b"",

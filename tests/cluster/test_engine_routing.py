@@ -361,3 +361,27 @@ def test_an_alias_of_a_cluster_queue_hosted_elsewhere_opens(qm1):
     assert sorted((c, rq, rqm) for c, rq, rqm, _ in got) == [
         ("TO.QM2", "INVQ", ""), ("TO.QM3", "INVQ", "")]
     assert {md.Priority for *_, md in got} == {7}
+
+
+def test_a_competing_local_instance_put_inhibited_later_is_avoided(qm1):
+    """Given INVQ here with CLUSTER(INV) CLWLUSEQ(ANY) and an instance on QM2, and a handle
+    opened with BIND_NOT_FIXED whose last put went to the local queue, when the local
+    queue is then PUT(DISABLED) (and the cache says so), then the next puts go to QM2
+    rather than failing 2051.  spec: operations-dlq-clusters 4 (put-disabled)"""
+    qm1.define("QLOCAL", "INVQ", {"CLUSTER": "INV", "CLWLUSEQ": "ANY"})
+    qm1.test_cache(INVQ=[_instance("QM1", local=True, clwluseq="ANY"), _instance("QM2")])
+    qm = _connect(qm1)
+    try:
+        q = mqpy.Queue(qm, "INVQ", CMQC.MQOO_OUTPUT | CMQC.MQOO_BIND_NOT_FIXED)
+        for i in range(3):
+            q.put(b"m%d" % i)  # local, QM2, local: the last choice is the local queue
+        qm1.alter("QLOCAL", "INVQ", {"PUT": "DISABLED"})
+        qm1.test_cache(INVQ=[_instance("QM1", local=True, clwluseq="ANY", put_enabled=False),
+                             _instance("QM2")])
+        for i in range(2):
+            q.put(b"after %d" % i)
+        q.close()
+    finally:
+        qm.disconnect()
+    assert _depth(qm1, "INVQ") == 2
+    assert [c for c, *_ in _sctq(qm1)] == ["TO.QM2"] * 3
