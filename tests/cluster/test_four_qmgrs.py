@@ -234,6 +234,12 @@ def test_pcf_cluster_inquiries_and_commands(cluster):
     assert {(q[CMQC.MQIA_Q_TYPE], q[CMQC.MQIA_CLUSTER_Q_TYPE], q[CMQC.MQIA_DEF_BIND])
             for q in queues} == {(CMQC.MQQT_CLUSTER, CMQC.MQCQT_LOCAL_Q,
                                   CMQC.MQBND_BIND_NOT_FIXED)}
+    with_local = [_ints(r) for r in cluster.pcf("QM2", CMQCFC.MQCMD_INQUIRE_Q, [
+        pcf.CFST(CMQC.MQCA_Q_NAME, b"INVQ"), pcf.CFIN(CMQC.MQIA_Q_TYPE, CMQC.MQQT_ALL),
+        pcf.CFIN(CMQCFC.MQIACF_CLUSTER_INFO, 1)])]  # the local queue and the instances
+    assert sorted((q[CMQC.MQIA_Q_TYPE], q.get(CMQC.MQCA_CLUSTER_Q_MGR_NAME, ""))
+                  for q in with_local) == [(CMQC.MQQT_LOCAL, ""), (CMQC.MQQT_CLUSTER, "QM2"),
+                                           (CMQC.MQQT_CLUSTER, "QM4")]
     inv = pcf.CFST(CMQC.MQCA_CLUSTER_NAME, b"INV")
 
     def suspended() -> int:
