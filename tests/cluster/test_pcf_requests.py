@@ -11,9 +11,9 @@ from mqpy.mqsc.processor import MQSCProcessor
 from mqpy.structures import CFH
 
 
-@pytest.fixture
-def server(tmp_path):
-    root = str(tmp_path / "QM1")
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    root = str(tmp_path_factory.mktemp("pcf") / "QM1")
     local.create("QM1", root)
     eng = local.start("QM1", root)
     yield CommandServer(None, lambda: MQSCProcessor(eng))
