@@ -166,6 +166,35 @@ def test_bind_on_open_pins_one_handle_to_one_instance(cluster):
     assert len(got[other]) == 6, {k: len(v) for k, v in got.items()}
 
 
+def test_local_definitions_that_lead_into_the_cluster(cluster):
+    """Given on partial repository QM3 (no transmission queue named QM4, no DEFXMITQ)
+    QREMOTE(INV.AT.QM4) RNAME(INVQ) RQMNAME(QM4) and QALIAS(INV.ALIAS) TARGET(INVQ), when
+    an application puts to each, then the first arrives at QM4's INVQ through the cluster
+    (not 2087) and the second at an instance of INVQ (not 2082).
+    spec: aliases-channels-storage 1; operations-dlq-clusters 4"""
+    _settled(cluster)
+    out = cluster.mqsc("QM3", """
+        DEFINE QREMOTE(INV.AT.QM4) RNAME(INVQ) RQMNAME(QM4)
+        DEFINE QALIAS(INV.ALIAS) TARGET(INVQ)
+    """)
+    assert out.returncode == 0, out.stdout
+    try:
+        qm = cluster.bind("QM3")
+        try:
+            qm.put1("INV.AT.QM4", b"by remote definition")
+            qm.put1("INV.ALIAS", b"by alias")
+        finally:
+            qm.disconnect()
+        got = _arrived(cluster, 2)
+        assert b"by remote definition" in got["QM4"], got
+        assert sorted(got["QM2"] + got["QM4"]) == [b"by alias", b"by remote definition"]
+    finally:
+        cluster.mqsc("QM3", """
+            DELETE QREMOTE(INV.AT.QM4)
+            DELETE QALIAS(INV.ALIAS)
+        """)
+
+
 def test_suspended_queue_manager_is_avoided_and_resume_restores_it(cluster):
     """Given the two instances, when QM4 issues SUSPEND QMGR CLUSTER(INV), then QM3 sees
     QM4 SUSPEND(YES) and its BIND_NOT_FIXED puts all go to QM2; after RESUME QMGR, QM4, now the least
