@@ -115,8 +115,14 @@ class EngineAdmin:
     def connect_for(self, security: Any, appl: str = "") -> mqpy.QueueManager:
         """MQCONN as ``security`` says (the engine's policy checks it), for a client."""
         qm = mqpy.QueueManager(None)
-        args = security.connect_args(None) if security is not None else {}
-        qm._conn = self.engine.connect(appl or None, **args)
+        qm._conn = self.engine.connect(appl or None, **security.connect_args(None))
+        qm._name = self.engine.name
+        return qm
+
+    def connect_as(self, appl: str) -> mqpy.QueueManager:
+        """MQCONN as this process, under application name ``appl`` (a receiving MCA's)."""
+        qm = mqpy.QueueManager(None)
+        qm._conn = self.engine.connect(appl)
         qm._name = self.engine.name
         return qm
 
@@ -142,13 +148,16 @@ class ChannelInitiator:
                  channels_stanza: dict[str, str] | None = None,
                  connect_for: Callable[[Any, str], Any] | None = None,
                  cluster_cache: str | None = None,
-                 cluster_clock: Callable[[], float] = time.time) -> None:
+                 cluster_clock: Callable[[], float] = time.time,
+                 connect_mca: Callable[[str], Any] | None = None) -> None:
         """``channels_stanza``: qm.ini's Channels: (MaxChannels, MaxActiveChannels,
         AdoptNewMCATimeout), IBM's defaults when absent. ``connect_for(security, appl)``:
         MQCONN on behalf of a client conversation (default: the admin's). ``cluster_cache``:
         where the repository manager keeps the engine's cluster cache; None runs no
         repository manager (mqpy_chinit.cluster.manager). ``cluster_clock`` is its clock
-        (record lifetimes are 27, 30 and 90 days: tests pass a clock they advance)."""
+        (record lifetimes are 27, 30 and 90 days: tests pass a clock they advance).
+        ``connect_mca(appl)``: a blocking MQCONN like ``connect_qm`` under an application
+        name (default: the admin's ``connect_as``; without either, ``connect_qm``)."""
         stanza = channels_stanza or {}
         self.max_channels = int(stanza.get("MaxChannels", 100))
         self.max_active = int(stanza.get("MaxActiveChannels", self.max_channels))
@@ -178,6 +187,7 @@ class ChannelInitiator:
         self.cluster_cache = cluster_cache
         self.cluster_clock = cluster_clock
         self.cluster: Any = None  # the repository manager, once running
+        self.connect_mca = connect_mca or getattr(admin, "connect_as", None)
 
     def _log(self, msgid: str, text: str) -> None:
         self.log(msgid, text)
@@ -194,9 +204,9 @@ class ChannelInitiator:
         """A receiving MCA's MQCONN. A CLUSRCVR's connects under the name that makes its
         puts "put by a cluster channel" (mqpy.engine.cluster): they take the local
         instance of a cluster queue, whatever its CLWLUSEQ, so nothing ping-pongs."""
-        if chltype != "CLUSRCVR":
+        if chltype != "CLUSRCVR" or self.connect_mca is None:
             return self.connect_qm
-        return functools.partial(self.access.connect_for, None, CLUSTER_RECEIVER_APPL)
+        return functools.partial(self.connect_mca, CLUSTER_RECEIVER_APPL)
 
     # ------------------------------------------------------------------ lifecycle
 

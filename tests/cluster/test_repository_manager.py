@@ -586,3 +586,23 @@ async def test_a_sending_channel_that_fails_unexpectedly_ends_alone(qm1, monkeyp
             stream = await trio.open_tcp_stream("127.0.0.1", ci.ports[0])
             await stream.aclose()
         nursery.cancel_scope.cancel()
+
+
+def test_a_cluster_receivers_puts_are_marked_as_put_by_a_cluster_channel(qm1):
+    """Given a channel initiator, when a CLUSRCVR's MCA connects, then its connection
+    carries the application name by which the engine knows a put by a cluster channel
+    (which always takes the local instance, whatever CLWLUSEQ says); any other receiver
+    connects as the channel initiator.  spec: aliases-channels-storage 4.9"""
+    from mqpy.engine.cluster import CLUSTER_RECEIVER_APPL
+
+    def connect_qm():
+        return mqpy.embedded("QM1", data_path=qm1.root, create=False)
+
+    ci = ChannelInitiator("QM1", connect_qm, EngineAdmin(qm1))
+    assert ci._receiver_connect("RCVR") is connect_qm
+    qm = ci._receiver_connect("CLUSRCVR")()
+    try:
+        names = {c.appl_name.rstrip(b" \x00").decode() for c in qm1.connections.values()}
+        assert CLUSTER_RECEIVER_APPL in names
+    finally:
+        qm.disconnect()
