@@ -26,6 +26,8 @@ exists :func:`start_command_server` runs the server in a thread of the calling p
 
 from __future__ import annotations
 
+import fnmatch
+import re
 import threading
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -314,7 +316,14 @@ class CommandServer:
             CMQCFC.MQCMD_RESOLVE_CHANNEL: lambda m: self._channel_control(m, "RESOLVE"),
             CMQCFC.MQCMD_INQUIRE_CHANNEL_STATUS: self._inquire_channel_status,
             CMQCFC.MQCMD_REFRESH_SECURITY: self._refresh_security,
+            CMQCFC.MQCMD_INQUIRE_CLUSTER_Q_MGR: self._inquire_cluster_q_mgr,
+            CMQCFC.MQCMD_SUSPEND_Q_MGR_CLUSTER: lambda m: self._suspend_resume(m, "SUSPEND"),
+            CMQCFC.MQCMD_RESUME_Q_MGR_CLUSTER: lambda m: self._suspend_resume(m, "RESUME"),
+            CMQCFC.MQCMD_REFRESH_CLUSTER: self._refresh_cluster,
+            CMQCFC.MQCMD_RESET_CLUSTER: self._reset_cluster,
         }.get(msg.header.Command)
+        if msg.header.Command == CMQCFC.MQCMD_INQUIRE_Q and _wants_cluster_queues(msg):
+            handler = self._inquire_cluster_q
         if handler is None:
             raise _Refused(CMQCFC.MQRCCF_CFH_COMMAND_ERROR)
         return handler(msg)
@@ -585,6 +594,221 @@ class CommandServer:
             return [Response([], CMQC.MQCC_FAILED, CMQCFC.MQRCCF_CHL_STATUS_NOT_FOUND)]
         return [Response([pcf.CFIN(CMQCFC.MQIACH_CHANNEL_INSTANCE_TYPE, instance),
                           *_chstatus_params(row)]) for row in rows]
+
+
+    # ------------------------------------------------------------------ clusters
+    #
+    # The repository is the channel initiator's (mqpy_chinit.cluster.manager): these run
+    # as their MQSC twins (DISPLAY CLUSQMGR / QCLUSTER, SUSPEND and RESUME QMGR, REFRESH
+    # and RESET CLUSTER) and translate the answer, so both interfaces say the same.
+
+    def _cluster_rows(self, text: str) -> list[dict[str, object]]:
+        from mqpy_chinit.admin import parse_display
+
+        result = self.processor.execute_text(text)
+        if not result.ok:
+            raise _Refused(result.reason or CMQCFC.MQRCCF_COMMAND_FAILED)
+        return parse_display(result.lines)
+
+    def _cluster_command(self, text: str) -> list[Response]:
+        result = self.processor.execute_text(text)
+        if result.ok:
+            return [Response()]
+        return [Response([], CMQC.MQCC_FAILED, result.reason or CMQCFC.MQRCCF_COMMAND_FAILED)]
+
+    def _inquire_cluster_q_mgr(self, msg: pcf.PCFMessage) -> list[Response]:
+        """Inquire Cluster Queue Manager: one response per member and cluster."""
+        name = _mqsc_name(self._required_name(msg, CMQC.MQCA_CLUSTER_Q_MGR_NAME))
+        cluster = _mqsc_name(_name(msg.get(CMQC.MQCA_CLUSTER_NAME) or b""), generic=False)
+        channel = _name(msg.get(CMQCFC.MQCACH_CHANNEL_NAME) or b"") or "*"
+        try:
+            rows = self._cluster_rows(f"DISPLAY CLUSQMGR({name}) ALL"
+                                      + (f" CLUSTER({cluster})" if cluster else ""))
+        except _Refused as refused:
+            return [Response([], CMQC.MQCC_FAILED, refused.reason)]
+        rows = [r for r in rows if fnmatch.fnmatchcase(str(r.get("CHANNEL", "")), channel)]
+        if not rows:
+            return [Response([], CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_OBJECT_NAME)]
+        wanted = self._wanted(msg, CMQCFC.MQIACF_CLUSTER_Q_MGR_ATTRS)
+        return [Response(_row_params(row, _CLUSQMGR_PCF, wanted, _CLUSQMGR_ALWAYS))
+                for row in rows]
+
+    def _inquire_cluster_q(self, msg: pcf.PCFMessage) -> list[Response]:
+        """Inquire Queue for cluster queues (QType MQQT_CLUSTER, or MQQT_ALL with
+        MQIACF_CLUSTER_INFO): one response per instance the repository knows."""
+        name = _mqsc_name(self._required_name(msg, CMQC.MQCA_Q_NAME))
+        cluster = _mqsc_name(_name(msg.get(CMQC.MQCA_CLUSTER_NAME) or b""), generic=False)
+        local: list[Response] = []
+        if msg.get(CMQC.MQIA_Q_TYPE) == CMQC.MQQT_ALL:
+            local = [r for r in self._inquire_q(msg) if r.comp == CMQC.MQCC_OK]
+        try:
+            rows = self._cluster_rows(f"DISPLAY QCLUSTER({name}) ALL"
+                                      + (f" CLUSTER({cluster})" if cluster else ""))
+        except _Refused as refused:
+            if local:
+                return local
+            return [Response([], CMQC.MQCC_FAILED, refused.reason)]
+        wanted = self._wanted(msg, CMQCFC.MQIACF_Q_ATTRS)
+        return local + [Response([pcf.CFIN(CMQC.MQIA_Q_TYPE, CMQC.MQQT_CLUSTER),
+                                  *_row_params(row, _QCLUSTER_PCF, wanted, _QCLUSTER_ALWAYS)])
+                        for row in rows]
+
+    def _suspend_resume(self, msg: pcf.PCFMessage, verb: str) -> list[Response]:
+        """Suspend / Resume Queue Manager Cluster: ClusterName or ClusterNamelist, and for
+        a suspension Mode (MQMODE_QUIESCE, the default, or MQMODE_FORCE)."""
+        target = self._cluster_target(msg)
+        mode = ""
+        if verb == "SUSPEND":
+            word = {CMQCFC.MQMODE_QUIESCE: "QUIESCE", CMQCFC.MQMODE_FORCE: "FORCE"}.get(
+                msg.get(CMQCFC.MQIACF_MODE, CMQCFC.MQMODE_QUIESCE))
+            if word is None:
+                raise _Refused(CMQCFC.MQRCCF_MODE_VALUE_ERROR)
+            mode = f" MODE({word})"
+        return self._cluster_command(f"{verb} QMGR {target}{mode}")
+
+    def _cluster_target(self, msg: pcf.PCFMessage) -> str:
+        cluster = _name(msg.get(CMQC.MQCA_CLUSTER_NAME) or b"")
+        namelist = _name(msg.get(CMQC.MQCA_CLUSTER_NAMELIST) or b"")
+        if bool(cluster) == bool(namelist):
+            raise _Refused(CMQCFC.MQRCCF_PARM_COUNT_TOO_SMALL if not cluster
+                           else CMQCFC.MQRCCF_PARM_CONFLICT)
+        if cluster:
+            return f"CLUSTER({_mqsc_name(cluster, generic=False)})"
+        return f"CLUSNL({_mqsc_name(namelist, generic=False)})"
+
+    def _refresh_cluster(self, msg: pcf.PCFMessage) -> list[Response]:
+        """Refresh Cluster: ClusterName (generic allowed), RefreshRepository."""
+        cluster = _mqsc_name(self._required_name(msg, CMQC.MQCA_CLUSTER_NAME))
+        repos = msg.get(CMQCFC.MQIACF_REFRESH_REPOSITORY, CMQCFC.MQCFO_REFRESH_REPOSITORY_NO)
+        if repos not in (CMQCFC.MQCFO_REFRESH_REPOSITORY_NO,
+                         CMQCFC.MQCFO_REFRESH_REPOSITORY_YES):
+            raise _Refused(CMQCFC.MQRCCF_PARM_VALUE_ERROR)
+        yes = repos == CMQCFC.MQCFO_REFRESH_REPOSITORY_YES
+        return self._cluster_command(f"REFRESH CLUSTER({cluster}) REPOS({'YES' if yes else 'NO'})")
+
+    def _reset_cluster(self, msg: pcf.PCFMessage) -> list[Response]:
+        """Reset Cluster: ClusterName, Action MQACT_FORCE_REMOVE, QMgrName or
+        QMgrIdentifier, RemoveQueues (full repositories only: the repository manager
+        refuses it elsewhere)."""
+        cluster = _mqsc_name(self._required_name(msg, CMQC.MQCA_CLUSTER_NAME), generic=False)
+        action = msg.get(CMQCFC.MQIACF_ACTION)
+        if action is None:
+            raise _Refused(CMQCFC.MQRCCF_PARM_COUNT_TOO_SMALL)
+        if action != CMQCFC.MQACT_FORCE_REMOVE:
+            raise _Refused(CMQCFC.MQRCCF_ACTION_VALUE_ERROR)
+        qmname = _name(msg.get(CMQC.MQCA_Q_MGR_NAME) or b"")
+        qmid = _name(msg.get(CMQC.MQCA_Q_MGR_IDENTIFIER) or b"")
+        if bool(qmname) == bool(qmid):
+            raise _Refused(CMQCFC.MQRCCF_PARM_COUNT_TOO_SMALL if not qmname
+                           else CMQCFC.MQRCCF_PARM_CONFLICT)
+        queues = msg.get(CMQCFC.MQIACF_REMOVE_QUEUES, CMQCFC.MQCFO_REMOVE_QUEUES_NO)
+        if queues not in (CMQCFC.MQCFO_REMOVE_QUEUES_NO, CMQCFC.MQCFO_REMOVE_QUEUES_YES):
+            raise _Refused(CMQCFC.MQRCCF_PARM_VALUE_ERROR)
+        who = f"QMNAME({_mqsc_name(qmname, generic=False)})" if qmname \
+            else f"QMID('{_mqsc_string(qmid)}')"
+        yes = queues == CMQCFC.MQCFO_REMOVE_QUEUES_YES
+        return self._cluster_command(f"RESET CLUSTER({cluster}) ACTION(FORCEREMOVE) {who} "
+                                     f"QUEUES({'YES' if yes else 'NO'})")
+
+
+def _wants_cluster_queues(msg: pcf.PCFMessage) -> bool:
+    """Inquire Queue asks about cluster queues: QType MQQT_CLUSTER, or MQQT_ALL with
+    ClusterInfo (IBM: cluster information is returned with the local queues)."""
+    qtype = msg.get(CMQC.MQIA_Q_TYPE)
+    return qtype == CMQC.MQQT_CLUSTER or (
+        qtype == CMQC.MQQT_ALL and msg.get(CMQCFC.MQIACF_CLUSTER_INFO) is not None)
+
+
+_MQSC_NAME = re.compile(r"[A-Za-z0-9._/%]{1,48}")
+
+
+def _mqsc_name(name: str, *, generic: bool = True) -> str:
+    """A name from a PCF request, safe to put in MQSC text: MQ's name characters only (and
+    a trailing * when generic); anything else is MQRCCF_OBJECT_NAME_ERROR."""
+    if not name:
+        return name
+    stem = name[:-1] if generic and name.endswith("*") else name
+    if (stem or not generic) and not _MQSC_NAME.fullmatch(stem):
+        raise _Refused(CMQCFC.MQRCCF_OBJECT_NAME_ERROR)
+    return name
+
+
+def _mqsc_string(value: str) -> str:
+    if "'" in value or len(value) > CMQC.MQ_Q_MGR_IDENTIFIER_LENGTH:
+        raise _Refused(CMQCFC.MQRCCF_PARM_VALUE_ERROR)
+    return value
+
+
+# DISPLAY CLUSQMGR / QCLUSTER keyword -> (parameter, string length, or 0 for an integer,
+# with its words if it is an enumeration)
+_PcfField = tuple[int, int, "dict[str, int] | None"]
+_CLUSQMGR_PCF: dict[str, _PcfField] = {
+    "CLUSQMGR": (CMQC.MQCA_CLUSTER_Q_MGR_NAME, CMQC.MQ_Q_MGR_NAME_LENGTH, None),
+    "CLUSTER": (CMQC.MQCA_CLUSTER_NAME, CMQC.MQ_CLUSTER_NAME_LENGTH, None),
+    "CHANNEL": (CMQCFC.MQCACH_CHANNEL_NAME, CMQC.MQ_CHANNEL_NAME_LENGTH, None),
+    "CONNAME": (CMQCFC.MQCACH_CONNECTION_NAME, CMQC.MQ_CONN_NAME_LENGTH, None),
+    "QMID": (CMQC.MQCA_Q_MGR_IDENTIFIER, CMQC.MQ_Q_MGR_IDENTIFIER_LENGTH, None),
+    "DEFTYPE": (CMQCFC.MQIACF_Q_MGR_DEFINITION_TYPE, 0, {
+        "CLUSSDR": CMQCFC.MQQMDT_EXPLICIT_CLUSTER_SENDER,
+        "CLUSSDRA": CMQCFC.MQQMDT_AUTO_CLUSTER_SENDER,
+        "CLUSSDRB": CMQCFC.MQQMDT_AUTO_EXP_CLUSTER_SENDER,
+        "CLUSRCVR": CMQCFC.MQQMDT_CLUSTER_RECEIVER}),
+    "QMTYPE": (CMQCFC.MQIACF_Q_MGR_TYPE, 0, {"REPOS": CMQCFC.MQQMT_REPOSITORY,
+                                            "NORMAL": CMQCFC.MQQMT_NORMAL}),
+    "STATUS": (CMQCFC.MQIACH_CHANNEL_STATUS, 0, _CHS),
+    "SUSPEND": (CMQCFC.MQIACF_SUSPEND, 0, {"YES": CMQCFC.MQSUS_YES, "NO": CMQCFC.MQSUS_NO}),
+    "CLWLPRTY": (CMQCFC.MQIACH_CLWL_CHANNEL_PRIORITY, 0, None),
+    "CLWLRANK": (CMQCFC.MQIACH_CLWL_CHANNEL_RANK, 0, None),
+    "CLWLWGHT": (CMQCFC.MQIACH_CLWL_CHANNEL_WEIGHT, 0, None),
+    "NETPRTY": (CMQCFC.MQIACH_NETWORK_PRIORITY, 0, None),
+}
+_CLUSQMGR_ALWAYS = ("CLUSQMGR", "CLUSTER", "CHANNEL")
+_QCLUSTER_PCF: dict[str, _PcfField] = {
+    "QUEUE": (CMQC.MQCA_Q_NAME, CMQC.MQ_Q_NAME_LENGTH, None),
+    "CLUSTER": (CMQC.MQCA_CLUSTER_NAME, CMQC.MQ_CLUSTER_NAME_LENGTH, None),
+    "CLUSQMGR": (CMQC.MQCA_CLUSTER_Q_MGR_NAME, CMQC.MQ_Q_MGR_NAME_LENGTH, None),
+    "QMID": (CMQC.MQCA_Q_MGR_IDENTIFIER, CMQC.MQ_Q_MGR_IDENTIFIER_LENGTH, None),
+    "CLUSQT": (CMQC.MQIA_CLUSTER_Q_TYPE, 0, {
+        "QLOCAL": CMQC.MQCQT_LOCAL_Q, "QALIAS": CMQC.MQCQT_ALIAS_Q,
+        "QREMOTE": CMQC.MQCQT_REMOTE_Q, "QMGR": CMQC.MQCQT_Q_MGR_ALIAS}),
+    "DEFBIND": (CMQC.MQIA_DEF_BIND, 0, {"OPEN": CMQC.MQBND_BIND_ON_OPEN,
+                                        "NOTFIXED": CMQC.MQBND_BIND_NOT_FIXED,
+                                        "GROUP": CMQC.MQBND_BIND_ON_GROUP}),
+    "DEFPRTY": (CMQC.MQIA_DEF_PRIORITY, 0, None),
+    "DEFPSIST": (CMQC.MQIA_DEF_PERSISTENCE, 0, {"YES": CMQC.MQPER_PERSISTENT,
+                                                "NO": CMQC.MQPER_NOT_PERSISTENT}),
+    "PUT": (CMQC.MQIA_INHIBIT_PUT, 0, {"ENABLED": CMQC.MQQA_PUT_ALLOWED,
+                                       "DISABLED": CMQC.MQQA_PUT_INHIBITED}),
+    "CLWLPRTY": (CMQC.MQIA_CLWL_Q_PRIORITY, 0, None),
+    "CLWLRANK": (CMQC.MQIA_CLWL_Q_RANK, 0, None),
+}
+_QCLUSTER_ALWAYS = ("QUEUE", "CLUSTER", "CLUSQMGR")
+
+
+def _row_params(row: dict[str, object], fields: dict[str, _PcfField],
+                wanted: set[int] | None, always: tuple[str, ...]) -> list[pcf.Parameter]:
+    """A DISPLAY row as PCF response parameters (the identifying ones always, the others
+    if ``wanted`` is None or names them)."""
+    out: list[pcf.Parameter] = []
+    for keyword, (parameter, length, words) in fields.items():
+        if keyword not in row:
+            continue
+        if keyword not in always and wanted is not None and parameter not in wanted:
+            continue
+        value = row[keyword]
+        if length:
+            text = "" if value is True else str(value)
+            out.append(pcf.CFST(parameter, text.encode("latin-1", "replace")
+                                .ljust(length)[:length]))
+        elif words is not None:
+            if str(value) in words:
+                out.append(pcf.CFIN(parameter, words[str(value)]))
+        else:
+            try:
+                out.append(pcf.CFIN(parameter, int(value)))  # type: ignore[arg-type]
+            except (TypeError, ValueError):
+                continue
+    return out
 
 
 # ---------------------------------------------------------------------- in-process running

@@ -19,6 +19,7 @@ Statuses live in memory here; DISPLAY CHSTATUS reads them through :meth:`status_
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import time
@@ -29,6 +30,7 @@ import trio
 
 import mqpy
 from mqpy import CMQC, errorlog
+from mqpy.engine.cluster import CLUSTER_RECEIVER_APPL
 from mqpy_chinit import definitions as D
 from mqpy_chinit import sslrefresh, syncq, tls, tlsstream
 from mqpy_chinit.access import ChannelAccess
@@ -117,6 +119,13 @@ class EngineAdmin:
         qm._name = self.engine.name
         return qm
 
+    def connect_as(self, appl: str) -> mqpy.QueueManager:
+        """MQCONN as this process, under application name ``appl`` (a receiving MCA's)."""
+        qm = mqpy.QueueManager(None)
+        qm._conn = self.engine.connect(appl)
+        qm._name = self.engine.name
+        return qm
+
     def define_channel(self, name: str, like: str, attributes: dict[str, object]) -> None:
         self.engine.define("CHANNEL", name, attributes, like=like)
 
@@ -139,13 +148,16 @@ class ChannelInitiator:
                  channels_stanza: dict[str, str] | None = None,
                  connect_for: Callable[[Any, str], Any] | None = None,
                  cluster_cache: str | None = None,
-                 cluster_clock: Callable[[], float] = time.time) -> None:
+                 cluster_clock: Callable[[], float] = time.time,
+                 connect_mca: Callable[[str], Any] | None = None) -> None:
         """``channels_stanza``: qm.ini's Channels: (MaxChannels, MaxActiveChannels,
         AdoptNewMCATimeout), IBM's defaults when absent. ``connect_for(security, appl)``:
         MQCONN on behalf of a client conversation (default: the admin's). ``cluster_cache``:
         where the repository manager keeps the engine's cluster cache; None runs no
         repository manager (mqpy_chinit.cluster.manager). ``cluster_clock`` is its clock
-        (record lifetimes are 27, 30 and 90 days: tests pass a clock they advance)."""
+        (record lifetimes are 27, 30 and 90 days: tests pass a clock they advance).
+        ``connect_mca(appl)``: a blocking MQCONN like ``connect_qm`` under an application
+        name (default: the admin's ``connect_as``; without either, ``connect_qm``)."""
         stanza = channels_stanza or {}
         self.max_channels = int(stanza.get("MaxChannels", 100))
         self.max_active = int(stanza.get("MaxActiveChannels", self.max_channels))
@@ -174,6 +186,7 @@ class ChannelInitiator:
         self.cluster_cache = cluster_cache
         self.cluster_clock = cluster_clock
         self.cluster: Any = None  # the repository manager, once running
+        self.connect_mca = connect_mca or getattr(admin, "connect_as", None)
 
     def _log(self, msgid: str, text: str) -> None:
         self.log(msgid, text)
@@ -185,6 +198,14 @@ class ChannelInitiator:
     async def connect_for(self, security: Any, appl: str = "") -> Any:
         """MQCONN on behalf of a client conversation (``access``)."""
         return await self.access.connect_for(security, appl)
+
+    def _receiver_connect(self, chltype: str) -> QmFactory:
+        """A receiving MCA's MQCONN. A CLUSRCVR's connects under the name that makes its
+        puts "put by a cluster channel" (mqpy.engine.cluster): they take the local
+        instance of a cluster queue, whatever its CLWLUSEQ, so nothing ping-pongs."""
+        if chltype != "CLUSRCVR" or self.connect_mca is None:
+            return self.connect_qm
+        return functools.partial(self.connect_mca, CLUSTER_RECEIVER_APPL)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -247,14 +268,14 @@ class ChannelInitiator:
             await trio.sleep(delay)
             delay = min(delay * 2, REPOS_RESTART_MAX)
 
-    def _record_failure(self, probe: str, exc: BaseException) -> str | None:
+    def _record_failure(self, probe: str, exc: BaseException,
+                        component: str = "rrmRepositoryManager") -> str | None:
         """An FDC in the queue manager's errors directory (next to the cluster cache)."""
         if not self.cluster_cache:
             return None
         directory = os.path.join(os.path.dirname(str(self.cluster_cache)), "errors")
         try:
-            return errorlog.write_fdc(directory, probe, "rrmRepositoryManager", exc,
-                                      qmgr=self.qmgr_name)
+            return errorlog.write_fdc(directory, probe, component, exc, qmgr=self.qmgr_name)
         except OSError:
             return None
 
@@ -388,7 +409,8 @@ class ChannelInitiator:
                     self.log("AMQ9514E", f"Channel '{name}' is in use: a second instance from "
                              f"{peer} was refused (adopt MCA not enabled or its checks failed).")
                     return
-            mca = ReceiverMCA(stream, self.qmgr_name, self.connect_qm, self.admin.channel,
+            mca = ReceiverMCA(stream, self.qmgr_name, self._receiver_connect(chltype),
+                              self.admin.channel,
                               self._register, conversation=conv, first=first,
                               autodefine=self._autodefine, mca_user=mca_user, log=self.log)
             scope = trio.CancelScope()
@@ -685,7 +707,7 @@ class ChannelInitiator:
                     self.senders[name] = mca
                     try:
                         self.log("AMQ9002I", f"Channel '{name}' is starting.")
-                        await mca.run()
+                        await self._supervised(name, mca)
                     except ChannelEnded as e:
                         self.log(e.msgid, f"Channel '{name}': {e.text}")
                         if not e.retry or status.stop_requested:
@@ -727,6 +749,25 @@ class ChannelInitiator:
                 status.state = (ChannelState.STOPPED if status.stop_requested != "INACTIVE"
                                 else ChannelState.INACTIVE)
                 self.log("AMQ9534I", f"Channel '{name}' is stopped (forced).")
+
+    async def _supervised(self, name: str, mca: SenderMCA) -> None:
+        """One run of a sending MCA (SDR, SVR, CLUSSDR). Anything that is not a channel
+        error (a bug, an exception nobody expected) ends this channel only, as IBM's
+        AMQ9999E "channel program ended abnormally" does: logged, an FDC written, and the
+        channel retries (or stops when its retries are spent) like after any other error.
+        It never reaches the channel initiator's nursery, so the other channels go on."""
+        try:
+            await mca.run()
+        except ChannelEnded:
+            raise
+        except Exception as exc:  # noqa: BLE001 - supervised: this channel only
+            first = _first_leaf(exc)
+            if isinstance(first, ChannelEnded):
+                raise first from exc
+            fdc = self._record_failure("RM000002", exc, "rmmChannelProgram")
+            raise ChannelEnded("AMQ9999E", f"Channel program ended abnormally: "
+                               f"{type(first).__name__}: {first}"
+                               + (f" (FDC {fdc})" if fdc else "")) from exc
 
     def _stopped(self, name: str, definition: dict[str, object], status: ChannelStatus,
                  *, error: bool) -> None:

@@ -29,9 +29,9 @@ def _setup(qmgr: str, data_path: str | None) -> tuple[str, str | None]:
     return name, data_path
 
 
-def _connect(name: str, data_path: str | None):
+def _connect(name: str, data_path: str | None, appl_name: str = "runmqchi"):
     try:
-        qm = _bind(name, data_path)
+        qm = _bind(name, data_path, appl_name)
     except mqpy.MQMIError as e:
         click.echo(f"AMQ8146E: WebSphere MQ queue manager not available. (reason {e.reason})",
                    err=True)
@@ -39,7 +39,7 @@ def _connect(name: str, data_path: str | None):
     return qm
 
 
-def _bind(name: str, data_path: str | None):
+def _bind(name: str, data_path: str | None, appl_name: str = "runmqchi"):
     """Bindings as the queue manager's own process: the channel initiator asserts its (the
     owner's) identity, so CHCKLOCL does not ask it for a password (as MQ's runmqchi)."""
     from mqpy import bindings, mqiproto
@@ -48,7 +48,7 @@ def _bind(name: str, data_path: str | None):
     qm = mqpy.QueueManager(None)
     qm._conn = bindings.connect(name, data_path,
                                 security=mqiproto.ConnSecurity(user=owner()),
-                                appl_name="runmqchi")
+                                appl_name=appl_name)
     qm._name = qm._conn.qmgr_name
     return qm
 
@@ -95,7 +95,8 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
         channels = config.QMgrConfig.load(name, data_path).channels
         chinit = ChannelInitiator(name, connect_qm, admin, log=log, channels_stanza=channels,
                                   connect_for=connect_for,
-                                  cluster_cache=cache_path(config.qmgr_dir(name, data_path)))
+                                  cluster_cache=cache_path(config.qmgr_dir(name, data_path)),
+                                  connect_mca=lambda appl: _connect(name, data_path, appl))
         try:
             from mqpy_chinit import svrconn  # client connections, when built
             chinit.svrconn_handler = svrconn.serve_client

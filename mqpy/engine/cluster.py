@@ -47,16 +47,31 @@ class ClusterRoute:
     fixed: bool = True
     defpsist: bool = False
     defprty: int = 0
+    #: the queue has a local instance that competes with the others (CLWLUSEQ(ANY))
+    with_local: bool = False
+    #: this choice is that local instance: the message goes on the local queue ``queue``
+    local: bool = False
+
+
+#: The application name a CLUSRCVR's MCA connects with: its puts are "put by a cluster
+#: channel" (IBM's MQWXP_PUT_BY_CLUSTER_CHL), which always take the local instance.
+CLUSTER_RECEIVER_APPL = "mqpy CLUSRCVR MCA"
 
 
 class ClusterDirectory(Protocol):
-    def open(self, queue: str, qmgr: str, options: int) -> ClusterRoute | None:
+    def open(self, queue: str, qmgr: str, options: int, *,
+             local_instance: bool = False) -> ClusterRoute | None:
         """MQOPEN/MQPUT1 of ``queue`` (at cluster queue manager ``qmgr``, or "" for any
-        instance); None when the cluster knows no such queue. Raises MQMIError (2268...)."""
+        instance); None when the cluster knows no such queue. Raises MQMIError (2268...).
+        ``local_instance``: the queue is also a local queue here, clustered with
+        CLWLUSEQ(ANY): it competes with the remote instances, and a route with ``local``
+        set means the local queue was chosen."""
 
-    def put(self, route: ClusterRoute) -> ClusterRoute:
+    def put(self, route: ClusterRoute, *, local_enabled: bool = True) -> ClusterRoute:
         """The route for one MQPUT: ``route`` itself when bound, else a new choice (2051
-        when every instance is put-inhibited)."""
+        when every instance is put-inhibited). ``local_enabled``: for a route
+        ``with_local``, whether the local queue is put-enabled now (the engine knows it
+        before any cache does)."""
 
     def unknown(self, queue: str) -> bytes | None:
         """A request body for the repository manager about an unknown name, or None."""

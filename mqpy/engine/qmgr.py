@@ -87,6 +87,19 @@ _NO_CONTEXT = {"UserIdentifier": b"", "AccountingToken": b"", "ApplIdentityData"
                "PutTime": b"", "ApplOriginData": b""}
 
 
+_DEFBIND_OPTION = {"OPEN": CMQC.MQOO_BIND_ON_OPEN, "NOTFIXED": CMQC.MQOO_BIND_NOT_FIXED,
+                   "GROUP": CMQC.MQOO_BIND_ON_GROUP}
+_BIND_OPTIONS = CMQC.MQOO_BIND_ON_OPEN | CMQC.MQOO_BIND_NOT_FIXED | CMQC.MQOO_BIND_ON_GROUP
+
+
+def _with_defbind(options: int, opened: ObjectDef) -> int:
+    """MQOO_BIND_AS_Q_DEF takes the DEFBIND of the queue opened (an alias's own)."""
+    if options & _BIND_OPTIONS:
+        return options
+    return options | _DEFBIND_OPTION.get(str(opened.attributes.get("DEFBIND") or "OPEN")
+                                         .strip().upper(), CMQC.MQOO_BIND_ON_OPEN)
+
+
 def _trusted(struc: MD, fields: dict[str, object]) -> None:
     """Set fields the queue manager itself computed, skipping the application-facing checks."""
     struc.__dict__.update(fields)
@@ -931,6 +944,8 @@ class Connection:
             if options & CMQC.MQOO_FAIL_IF_QUIESCING and eng.quiescing:
                 raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
             route = None
+            if qmname and resolution.is_blank_qmgr_alias(eng.catalog, qmname):
+                qmname = ""  # IBM: an alias with a blank RQMNAME equates its name with blank
             try:
                 res = resolution.resolve(eng.catalog, eng.name, name, qmname)
             except MQMIError as err:
@@ -938,10 +953,17 @@ class Connection:
             else:
                 if eng.cluster is not None and res.target.attributes.get("PUT") == "DISABLED":
                     res, route = self._around_put_disabled(res, name, qmname, options)
+                elif eng.cluster is not None and self._local_competes(res, qmname, options):
+                    local_queue = res.target
+                    res, route = self._with_local_instance(res, name, options)
+                    if route is not None:  # it may get messages: authorised as itself too
+                        eng.authority.check_open(self.user.decode("latin-1").strip(),
+                                                 local_queue.objtype, local_queue.name,
+                                                 options)
             obj, base = res.opened, res.target
             # a cluster queue hosted elsewhere is authorised on the cluster transmission
             # queue (IBM's default, ClusterQueueAccessControl=Xmitq)
-            checked = base if route is not None else obj
+            checked = base if route is not None and obj.objtype == "QCLUSTER" else obj
             alternate = _strip(od.AlternateUserId) \
                 if options & CMQC.MQOO_ALTERNATE_USER_AUTHORITY else None
             eng.authority.check_open(self.user.decode("latin-1").strip(), checked.objtype,
@@ -986,6 +1008,9 @@ class Connection:
         (mqpy.engine.cluster); if the cluster does not know it either, ``err`` stands."""
         eng = self.engine
         local_qm = not qmname or qmname == eng.name
+        if eng.cluster is not None and local_qm and err.reason in (
+                CMQC.MQRC_UNKNOWN_ALIAS_BASE_Q, CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR):
+            return self._cluster_behind_definition(err, name, options)
         wanted = CMQC.MQRC_UNKNOWN_OBJECT_NAME if local_qm else CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR
         if eng.cluster is None or err.reason != wanted:
             raise err
@@ -1001,6 +1026,52 @@ class Connection:
                                 dead_letter=False)
             raise err
         return self._cluster_resolved(name, route), route
+
+    def _cluster_behind_definition(self, err: MQMIError, name: str, options: int
+                                   ) -> tuple[resolution.Resolved, ClusterRoute]:
+        """A local definition whose way on is through the cluster (IBM: a QALIAS's TARGET
+        may be a cluster queue; a QREMOTE's RQMNAME may be a cluster queue manager, reached
+        on SYSTEM.CLUSTER.TRANSMIT.QUEUE when no XMITQ, no transmission queue named like it
+        and no DEFXMITQ says otherwise). The definition opened keeps its DEFPSIST, DEFPRTY
+        and DEFBIND, and its authority is the one checked. Else ``err`` (2082, 2087)."""
+        eng = self.engine
+        opened = eng.catalog.queue_def(name)
+        if opened is None:
+            raise err
+        options = _with_defbind(options, opened)
+        step = opened
+        if step.objtype == "QALIAS":
+            target_name = str(step.attributes.get("TARGET") or "").strip()
+            step = eng.catalog.queue_def(target_name)
+            if step is None:  # 2082 here: a cluster queue hosted elsewhere?
+                return self._cluster_route_for(err, opened, target_name, "", options)
+        if (step.objtype == "QREMOTE" and err.reason == CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR
+                and str(step.attributes.get("RNAME") or "").strip()
+                and not str(step.attributes.get("XMITQ") or "").strip()):
+            rqm = str(step.attributes.get("RQMNAME") or "").strip()
+            if rqm and rqm != eng.name:
+                return self._cluster_route_for(
+                    err, opened, str(step.attributes["RNAME"]).strip(),
+                    resolution.qmgr_alias_target(eng.catalog, rqm), options)
+        raise err
+
+    def _cluster_route_for(self, err: MQMIError, opened: ObjectDef, queue: str, qmgr: str,
+                           options: int) -> tuple[resolution.Resolved, ClusterRoute]:
+        eng = self.engine
+        if options & (_INPUT_OPTS | CMQC.MQOO_BROWSE):
+            raise err  # a cluster queue elsewhere is for output (and inquire of the alias)
+        route = eng.cluster.open(queue, qmgr, options)  # type: ignore[union-attr]
+        if route is None:
+            request = eng.cluster.unknown(qmgr or queue)  # type: ignore[union-attr]
+            if request is not None:
+                eng._system_put(cluster.COMMAND_QUEUE, "", MD(Format=cluster.REQUEST_FORMAT
+                                                              .encode()), request,
+                                dead_letter=False)
+            raise err
+        xmitq = eng.catalog.queue_def(route.xmitq)
+        if xmitq is None or xmitq.objtype != "QLOCAL":
+            raise _fail(CMQC.MQRC_UNKNOWN_XMIT_Q)
+        return resolution.Resolved(opened, xmitq, route.remote_q, route.remote_qm), route
 
     def _around_put_disabled(self, res: resolution.Resolved, name: str, qmname: str,
                              options: int) -> tuple[resolution.Resolved, ClusterRoute | None]:
@@ -1018,6 +1089,39 @@ class Connection:
         route = self.engine.cluster.open(name, "", options)  # type: ignore[union-attr]
         if route is None:
             return res, None  # no other instance: MQPUT says 2051
+        return self._cluster_resolved(name, route), route
+
+    def _local_competes(self, res: resolution.Resolved, qmname: str, options: int) -> bool:
+        """Whether a clustered local queue opened for output takes part in workload
+        balancing with the cluster's other instances: its CLWLUSEQ is ANY (or QMGR with the
+        queue manager's ANY), no queue manager was named, and the put is not by a cluster
+        channel (IBM: a message that arrived over a cluster channel goes to the local
+        instance). Spec aliases-channels-storage 1 use 5."""
+        target = res.target
+        if (qmname or target.objtype != "QLOCAL" or res.opened is not target
+                or not options & CMQC.MQOO_OUTPUT
+                or options & (_INPUT_OPTS | CMQC.MQOO_BROWSE | CMQC.MQOO_INQUIRE
+                              | CMQC.MQOO_SET)
+                or self.appl_name.rstrip(b" \x00").decode("latin-1")
+                == cluster.CLUSTER_RECEIVER_APPL):
+            return False
+        attributes = target.attributes
+        if not (str(attributes.get("CLUSTER") or "").strip()
+                or str(attributes.get("CLUSNL") or "").strip()):
+            return False
+        useq = str(attributes.get("CLWLUSEQ") or "QMGR").strip().upper()
+        if useq == "QMGR":
+            useq = str(self.engine.catalog.qmgr.get("CLWLUSEQ") or "LOCAL").strip().upper()
+        return useq == "ANY"
+
+    def _with_local_instance(self, res: resolution.Resolved, name: str, options: int
+                             ) -> tuple[resolution.Resolved, ClusterRoute | None]:
+        """The workload choice between the local queue and the cluster's other instances
+        (CLWLUSEQ(ANY)); with BIND_NOT_FIXED it is made again at each MQPUT."""
+        route = self.engine.cluster.open(  # type: ignore[union-attr]
+            name, "", options, local_instance=True)
+        if route is None or route.local:
+            return res, None  # no other instance, or bound to the local one
         return self._cluster_resolved(name, route), route
 
     def _cluster_resolved(self, name: str, route: ClusterRoute) -> resolution.Resolved:
@@ -1145,11 +1249,30 @@ class Connection:
             raise _fail(CMQC.MQRC_MISSING_REPLY_TO_Q)
         if opts & _PMO_FAIL_IF_QUIESCING and eng.quiescing:
             raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
-        if obj.attributes.get("PUT") == "DISABLED" or base.attributes.get("PUT") == "DISABLED":
+        competing = h.cluster is not None and h.cluster.with_local  # base: the last choice
+        if obj.attributes.get("PUT") == "DISABLED" or (
+                not competing and base.attributes.get("PUT") == "DISABLED"):
             raise _fail(CMQC.MQRC_PUT_INHIBITED)
         if h.cluster is not None and not h.cluster.fixed:  # BIND_NOT_FIXED: choose again
-            route = eng.cluster.put(h.cluster)  # type: ignore[union-attr]
-            h.remote_q, h.remote_qm = route.remote_q, route.remote_qm
+            local_enabled = True
+            if h.cluster.with_local:
+                local = eng.catalog.queue_def(h.cluster.queue)
+                local_enabled = local is not None and local.attributes.get("PUT") != "DISABLED"
+            route = eng.cluster.put(  # type: ignore[union-attr]
+                h.cluster, local_enabled=local_enabled)
+            if route.with_local:  # the local queue competes: it or the cluster xmitq
+                target = eng.catalog.queue_def(route.xmitq)
+                if target is None or target.objtype != "QLOCAL":
+                    raise _fail(CMQC.MQRC_UNKNOWN_OBJECT_NAME)
+                if target.attributes.get("PUT") == "DISABLED":
+                    raise _fail(CMQC.MQRC_PUT_INHIBITED)
+                h.base = base = target
+                h.mq = eng.catalog.queues[target.qid]
+            if route.local:
+                h.remote_q, h.remote_qm = None, None
+                route = None
+            else:
+                h.remote_q, h.remote_qm = route.remote_q, route.remote_qm
             h.resolved = None  # the destination may differ from the last put's
         else:
             route = h.cluster

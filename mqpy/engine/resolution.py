@@ -163,6 +163,16 @@ def resolve(cat: Catalog, local_qm: str, qname: str, qmname: str = "", *,
     return _via_queue_manager(cat, local_qm, qname, qmname, arrival=arrival)
 
 
+def is_blank_qmgr_alias(cat: Catalog, qmname: str) -> bool:
+    """A queue-manager alias with a blank RQMNAME and no XMITQ: IBM's "equates the queue
+    manager alias name with blank", so a message for it resolves as if no queue manager
+    were named (locally, else through the cluster with workload balancing: IBM's
+    "Configuring workload balancing from outside a cluster", seed 002 use 5)."""
+    alias = cat.queue_def(qmname)
+    return _is_qmgr_alias(alias) and not _attr(alias, "RQMNAME") \
+        and not _attr(alias, "XMITQ")  # type: ignore[arg-type]
+
+
 def qmgr_alias_target(cat: Catalog, qmname: str) -> str:
     """The queue manager a name stands for: a local queue-manager alias's RQMNAME, else the
     name itself (for the cluster, which may know either, seed 002 use 1)."""

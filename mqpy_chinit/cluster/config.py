@@ -14,6 +14,8 @@ import attrs
 
 from mqpy import CMQC
 
+from .records import channel_attr_pairs
+
 Display = Callable[[str], "list[dict[str, object]]"]
 
 #: The displays the configuration is read from (through the command server or in-process).
@@ -50,6 +52,8 @@ class ReceiverDef:
     clwlrank: int = 0
     clwlwght: int = 50
     netprty: int = 0
+    #: what an auto-defined CLUSSDR to this queue manager takes (records.CLUSRCVR_TO_CLUSSDR)
+    channel_attrs: tuple[tuple[str, str | int], ...] = ()
 
 
 @attrs.frozen
@@ -104,7 +108,8 @@ def read_config(display: Display, qmgr: str) -> LocalConfig:
         if chltype == "CLUSRCVR":
             receivers.append(ReceiverDef(name, _s(d, "CONNAME"), clusters(d),
                                          _i(d, "CLWLPRTY"), _i(d, "CLWLRANK"),
-                                         _i(d, "CLWLWGHT", 50), _i(d, "NETPRTY")))
+                                         _i(d, "CLWLWGHT", 50), _i(d, "NETPRTY"),
+                                         channel_attr_pairs(d)))
         elif chltype == "CLUSSDR":
             senders.append(SenderDef(name, _s(d, "CONNAME"), clusters(d)))
         if chltype in ("CLUSRCVR", "CLUSSDR") or name == "SYSTEM.DEF.CLUSSDR":

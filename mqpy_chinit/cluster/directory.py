@@ -73,12 +73,23 @@ def instance_to_dict(instance: QueueInstance, **extra: Any) -> dict[str, Any]:
     return {**attrs.asdict(instance), **extra}
 
 
-def _instances(cache: Cache, queue: str) -> list[QueueInstance]:
-    """The instances the engine can route to: it asks only for names that do not resolve
-    locally, so a local instance in the cache is one just deleted (the cache lags)."""
+def _instances(cache: Cache, queue: str, with_local: bool = False) -> list[QueueInstance]:
+    """The instances the engine can route to. Without ``with_local`` it asks only for names
+    that do not resolve locally, so a local instance in the cache is one just deleted (the
+    cache lags). With it, the engine has the local queue and it competes (CLWLUSEQ(ANY)):
+    the cache's record of it, or one made for it if the cache has not caught up."""
     found = [QueueInstance(**{k: d[k] for k in _FIELDS if k in d})
              for d in cache.queues.get(queue, [])]
-    return [i for i in found if not i.local]
+    remote = [i for i in found if not i.local and i.qmgr != cache.qmgr]
+    if not with_local or not remote:
+        return remote
+    local = next((i for i in found if i.local or i.qmgr == cache.qmgr), None)
+    if local is None:
+        local = QueueInstance(queue, cache.qmgr, cache.qmgr, remote[0].cluster, "",
+                              local=True)
+    # the engine decided it competes: its CLWLUSEQ (or the queue manager's) is ANY; a
+    # put-inhibited local queue is avoided like any other instance (workload step 1)
+    return [attrs.evolve(local, local=True, clwluseq="ANY"), *remote]
 
 
 class CacheDirectory:
@@ -116,14 +127,15 @@ class CacheDirectory:
 
     # --- mqpy.engine.cluster.ClusterDirectory ---------------------------------------
 
-    def open(self, queue: str, qmgr: str, options: int) -> ClusterRoute | None:
+    def open(self, queue: str, qmgr: str, options: int, *,
+             local_instance: bool = False) -> ClusterRoute | None:
         with self._lock:
             cache = self._current()
             if not cache.clusters:
                 return None
             if qmgr:
                 return self._to_qmgr(cache, queue, qmgr, options)
-            instances = _instances(cache, queue)
+            instances = _instances(cache, queue, local_instance)
             if not instances:
                 return None
             first = next((i for i in instances if i.local), instances[0])
@@ -136,16 +148,23 @@ class CacheDirectory:
             if choice.destination is None:  # NOT_FIXED: chosen at each put
                 return ClusterRoute(queue, CLUSTER_XMITQ, queue, "", b"", fixed=False,
                                     defpsist=self._defpsist(cache, queue),
-                                    defprty=self._defprty(cache, queue))
-            return self._route(cache, choice.destination, fixed)
+                                    defprty=self._defprty(cache, queue),
+                                    with_local=local_instance)
+            return self._route(cache, choice.destination, fixed, local_instance)
 
-    def put(self, route: ClusterRoute) -> ClusterRoute:
+    def put(self, route: ClusterRoute, *, local_enabled: bool = True) -> ClusterRoute:
         if route.fixed:
             return route
         with self._lock:
             cache = self._current(PUT_RECHECK)
-            instances = _instances(cache, route.queue)
+            instances = _instances(cache, route.queue, route.with_local)
+            if not local_enabled:
+                instances = [attrs.evolve(i, put_enabled=False) if i.local else i
+                             for i in instances]
             if not instances:
+                if route.with_local:  # the others went: the local queue is the only one
+                    return attrs.evolve(route, xmitq=route.queue, remote_qm="", correl_id=b"",
+                                        local=True)
                 from mqpy.errors import MQMIError
 
                 raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_OBJECT_NAME)
@@ -155,13 +174,13 @@ class CacheDirectory:
                 CMQC.MQBND_BIND_NOT_FIXED, None, self._rr, qmgr_clwluseq=cache.clwluseq,
                 clwlmruc=cache.clwlmruc)
             self._rr = choice.state
-            route = self._route(cache, choice.destination, False) \
+            found = self._route(cache, choice.destination, False, route.with_local) \
                 if choice.destination is not None else None
-            if route is None:
+            if found is None:
                 from mqpy.errors import MQMIError
 
                 raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_OBJECT_NAME)
-            return route
+            return found
 
     def unknown(self, queue: str) -> bytes | None:
         with self._lock:
@@ -184,13 +203,18 @@ class CacheDirectory:
         found = cache.queues.get(queue) or [{}]
         return int(found[0].get("defprty", 0))
 
-    def _route(self, cache: Cache, dest: QueueInstance, fixed: bool) -> ClusterRoute | None:
+    def _route(self, cache: Cache, dest: QueueInstance, fixed: bool,
+               with_local: bool = False) -> ClusterRoute | None:
         if dest.local:
-            return None  # the local instance resolves locally, not through the cluster
+            if not with_local:
+                return None  # the local instance resolves locally, not through the cluster
+            # the local queue itself, named as the "transmission queue" the put uses
+            return ClusterRoute(dest.queue, dest.queue, dest.queue, "", b"", fixed=fixed,
+                                with_local=True, local=True)
         return ClusterRoute(dest.queue, CLUSTER_XMITQ, dest.queue, dest.qmgr,
                             cluster_correl_id(dest.channel), fixed=fixed,
                             defpsist=self._defpsist(cache, dest.queue),
-                            defprty=self._defprty(cache, dest.queue))
+                            defprty=self._defprty(cache, dest.queue), with_local=with_local)
 
     @staticmethod
     def _to_qmgr(cache: Cache, queue: str, qmgr: str, options: int) -> ClusterRoute | None:

@@ -217,7 +217,7 @@ class RepositoryManager:
         for r in config.receivers:
             actions += repo.define_cluster_receiver(
                 r.name, r.conname, r.clusters, clwlprty=r.clwlprty, clwlrank=r.clwlrank,
-                clwlwght=r.clwlwght, netprty=r.netprty)
+                clwlwght=r.clwlwght, netprty=r.netprty, channel_attrs=dict(r.channel_attrs))
         for name in sorted({r.name for r in (old.receivers if old else ())}
                            - {r.name for r in config.receivers}):
             actions += repo.delete_cluster_receiver(name)
@@ -248,7 +248,10 @@ class RepositoryManager:
         if auto is None:
             return None
         base = dict(config.channels.get("SYSTEM.DEF.CLUSSDR", {})) if config else {}
-        return {**base, "CHANNEL": channel, "CHLTYPE": "CLUSSDR", "CONNAME": auto.conname,
+        # IBM: an auto-defined CLUSSDR is made from its partner's CLUSRCVR definition;
+        # SYSTEM.DEF.CLUSSDR gives only what that does not say
+        return {**base, **dict(auto.channel_attrs), "CHANNEL": channel, "CHLTYPE": "CLUSSDR",
+                "CONNAME": auto.conname,
                 "CLUSTER": ",".join(auto.clusters), "CLWLPRTY": auto.clwlprty,
                 "CLWLRANK": auto.clwlrank, "CLWLWGHT": auto.clwlwght,
                 "NETPRTY": auto.netprty, "DESCR": f"Auto-defined to {auto.qmgr}"}

@@ -101,6 +101,38 @@ def _version(record: Any) -> tuple[float, int]:
     return (record.published, record.sequence)
 
 
+#: What an auto-defined CLUSSDR takes from its partner's CLUSRCVR (the rest, and anything
+#: the CLUSRCVR does not say, from SYSTEM.DEF.CLUSSDR); CONNAME and the CLWL attributes
+#: travel in the record's own fields.
+CLUSRCVR_TO_CLUSSDR = ("BATCHHB", "BATCHINT", "BATCHLIM", "BATCHSZ", "COMPHDR", "COMPMSG",
+                       "CONVERT", "DISCINT", "HBINT", "KAINT", "LONGRTY", "LONGTMR",
+                       "MAXMSGL", "MONCHL", "NPMSPEED", "PROPCTL", "SEQWRAP", "SHORTRTY",
+                       "SHORTTMR", "SSLCIPH", "SSLPEER", "STATCHL", "TRPTYPE", "USEDLQ")
+
+
+def channel_attr_pairs(value: object) -> tuple[tuple[str, str | int], ...]:
+    """Channel attributes as sorted (keyword, value) pairs, from a mapping or pairs (as
+    JSON gives them back); only the keywords of CLUSRCVR_TO_CLUSSDR, only str/int values."""
+    if isinstance(value, dict):
+        items: Any = list(value.items())
+    elif isinstance(value, (list, tuple)):
+        items = value
+    elif value is None:
+        items = ()
+    else:
+        raise RecordFormatError(f"bad channel attributes {value!r:.40}")
+    out = {}
+    for item in items:
+        try:
+            key, val = item
+        except (TypeError, ValueError):
+            raise RecordFormatError(f"bad channel attribute {item!r:.40}") from None
+        if str(key) in CLUSRCVR_TO_CLUSSDR and isinstance(val, (str, int)) \
+                and not isinstance(val, bool):
+            out[str(key)] = val
+    return tuple(sorted(out.items()))
+
+
 @attrs.frozen
 class ClusterQmgrRecord:
     """A queue manager's membership of one cluster: what its CLUSRCVR advertises."""
@@ -120,6 +152,11 @@ class ClusterQmgrRecord:
     published: float = 0.0
     sequence: int = 0
     expiry: float = 0.0
+    #: the CLUSRCVR's other attributes an auto-defined CLUSSDR to it takes (IBM: "the
+    #: cluster-sender channel is defined from the cluster-receiver definition"): BATCHSZ,
+    #: HBINT, SHORTRTY ... as (keyword, value) pairs (CLUSRCVR_TO_CLUSSDR)
+    channel_attrs: tuple[tuple[str, str | int], ...] = attrs.field(
+        default=(), converter=channel_attr_pairs)
 
     @property
     def key(self) -> tuple[str, ...]:

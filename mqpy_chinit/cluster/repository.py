@@ -68,6 +68,7 @@ from .records import (
     RepositoryType,
     Subscription,
     SubscriptionKind,
+    channel_attr_pairs,
 )
 from .workload import QueueInstance
 
@@ -116,6 +117,8 @@ class DefineAutoClussdr:
     clwlrank: int = 0
     clwlwght: int = 50
     netprty: int = 0
+    #: the partner's CLUSRCVR attributes it takes (records.CLUSRCVR_TO_CLUSSDR)
+    channel_attrs: tuple[tuple[str, str | int], ...] = ()
 
 
 @attrs.frozen
@@ -181,6 +184,7 @@ class _Receiver:
     clwlrank: int = 0
     clwlwght: int = 50
     netprty: int = 0
+    channel_attrs: tuple[tuple[str, str | int], ...] = ()
 
 
 @attrs.frozen
@@ -295,7 +299,9 @@ class Repository:
 
     def define_cluster_receiver(self, channel: str, conname: str, clusters: Iterable[str], *,
                                 clwlprty: int = 0, clwlrank: int = 0, clwlwght: int = 50,
-                                netprty: int = 0) -> list[Action]:
+                                netprty: int = 0,
+                                channel_attrs: Mapping[str, object] | None = None
+                                ) -> list[Action]:
         """DEFINE/ALTER CHANNEL(channel) CHLTYPE(CLUSRCVR) CLUSTER(...): join or leave.
 
         Naming a cluster joins it (the queue manager "broadcasts its details"); dropping one
@@ -304,7 +310,8 @@ class Repository:
         actions: list[Action] = []
         old = self._receivers.get(channel)
         new = _Receiver(channel, conname, frozenset(c for c in clusters if c.strip()),
-                        clwlprty, clwlrank, clwlwght, netprty)
+                        clwlprty, clwlrank, clwlwght, netprty,
+                        channel_attr_pairs(dict(channel_attrs or {})))
         before = self.clusters
         self._receivers[channel] = new
         for cluster in sorted(new.clusters):
@@ -695,7 +702,8 @@ class Repository:
         role = RepositoryType.FULL if self.is_full(cluster) else RepositoryType.PARTIAL
         return ClusterQmgrRecord(cluster, self.qmgr, self.qmid, receiver.channel,
                                  receiver.conname, role, suspended, receiver.clwlprty,
-                                 receiver.clwlrank, receiver.clwlwght, receiver.netprty)
+                                 receiver.clwlrank, receiver.clwlwght, receiver.netprty,
+                                 channel_attrs=receiver.channel_attrs)
 
     def _own_records(self) -> list[Record]:
         return [r for r in self._records.values() if r.qmid == self.qmid]
@@ -948,7 +956,7 @@ class Repository:
             wanted[channel] = DefineAutoClussdr(
                 channel, top.qmgr, top.qmid, top.conname,
                 tuple(sorted({r.cluster for r in recs})), top.clwlprty, top.clwlrank,
-                top.clwlwght, top.netprty)
+                top.clwlwght, top.netprty, top.channel_attrs)
         for channel in sorted(set(self._auto) - set(wanted)):
             if channel in keep:
                 continue  # in doubt: REFRESH leaves it

@@ -17,12 +17,15 @@ IBM's order (IBM MQ "The cluster workload management algorithm"; spec operations
     BIND_NOT_FIXED, or with a local instance, MQOPEN succeeds and MQPUT fails
     MQRC_PUT_INHIBITED (2051) (seed 001; MQ 9 moved this step after the rank steps, MQ 6/7
     had it first, as here and as the brief asks).
- 2. Channels (queue managers) with a CLWLRANK below the highest are eliminated.
- 3. Queues with a CLWLRANK below the highest are eliminated. Rank is taken *before* channel
-    status, so an unreachable high-ranked destination still wins and the message waits.
- 4. If the local instance remains, it is chosen when the message was put by a cluster channel,
+ 2. If the local instance remains, it is chosen when the message was put by a cluster channel,
     or CLWLUSEQ is LOCAL (queue), or QMGR with the queue manager's CLWLUSEQ LOCAL. With ANY it
-    competes like any other instance (spec aliases-channels-storage 1 use 5, test 4.9).
+    competes like any other instance from here on (spec aliases-channels-storage 1 use 5,
+    test 4.9). IBM's MQ 6/7 order: this step comes before the rank steps, so a local
+    instance is used whatever the ranks of the remote ones.
+ 3. Channels (queue managers) with a CLWLRANK below the highest are eliminated (the local
+    instance has no channel and is not), then queues with a CLWLRANK below the highest.
+    Rank is taken *before* channel status, so an unreachable high-ranked destination still
+    wins and the message waits.
  5. Suspended queue managers are eliminated if any non-suspended remain (SUSPEND QMGR).
  6. Channel status, best group kept: {INACTIVE, RUNNING} (the local instance counts here),
     then {BINDING, INITIALIZING, STARTING, STOPPING}, then {RETRYING}, then the rest
@@ -217,13 +220,17 @@ def choose_destination(
     if opening and not fixed:
         return WorkloadChoice(None, state)
     candidates = enabled
-    # 2-3. rank: channels, then queues
-    candidates = _keep_max(candidates, "channel_rank")
-    candidates = _keep_max(candidates, "queue_rank")
-    # 4. the local instance
+    # 2. the local instance, before any rank: CLWLUSEQ(LOCAL) or a put by a cluster channel
+    # takes it whatever the remote instances' ranks; with ANY it competes from here on
     local = [i for i in candidates if i.local or i.qmgr == local_qmgr]
     if local and (put_by_cluster_channel or _useq_local(clwluseq, qmgr_clwluseq)):
         return WorkloadChoice(local[0], state)
+    # 3. rank: channels, then queues (the local instance has no channel: its channel
+    # rank counts as the highest, so only queue rank can set it aside)
+    top_channel_rank = max(i.channel_rank for i in candidates)
+    candidates = [i for i in candidates if i.local or i.qmgr == local_qmgr
+                  or i.channel_rank == top_channel_rank]
+    candidates = _keep_max(candidates, "queue_rank")
     # 5. suspended queue managers last
     active = [i for i in candidates if not i.suspended]
     candidates = active or candidates

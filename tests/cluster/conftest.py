@@ -69,6 +69,33 @@ class Cluster:
             client.close()
             qm.disconnect()
 
+    def pcf(self, qmgr: str, command: int, params: list) -> list:
+        """One PCF request on SYSTEM.ADMIN.COMMAND.QUEUE of ``qmgr``'s daemon, as an
+        administration tool sends it: the responses (mqpy.pcf.PCFMessage), in order, up to
+        the one with MQCFC_LAST."""
+        from mqpy import CMQCFC, pcf
+        from mqpy.structures import CFH
+
+        qm = self.bind(qmgr)
+        reply_name = f"PCF.REPLY.{os.getpid()}.{time.monotonic_ns()}".encode()
+        try:
+            reply_q = mqpy.Queue(qm, mqpy.OD(ObjectName=b"SYSTEM.DEFAULT.MODEL.QUEUE",
+                                             DynamicQName=reply_name),
+                                 CMQC.MQOO_INPUT_EXCLUSIVE)
+            md = mqpy.MD(Format=CMQC.MQFMT_ADMIN, MsgType=CMQC.MQMT_REQUEST,
+                         ReplyToQ=reply_name)
+            qm.put1("SYSTEM.ADMIN.COMMAND.QUEUE",
+                    pcf.build(pcf.PCFMessage(CFH(Command=command), params)), md)
+            out = []
+            while not out or out[-1].header.Control != CMQCFC.MQCFC_LAST:
+                out.append(pcf.parse(reply_q.get(None, mqpy.MD(CorrelId=md.MsgId), mqpy.GMO(
+                    Options=CMQC.MQGMO_WAIT, WaitInterval=60000,
+                    MatchOptions=CMQC.MQMO_MATCH_CORREL_ID))))
+            reply_q.close()
+            return out
+        finally:
+            qm.disconnect()
+
     def bind(self, qmgr: str) -> mqpy.QueueManager:
         qm = mqpy.QueueManager(None)
         qm.connect(qmgr, data_path=self.site.root)
@@ -232,17 +259,18 @@ def cluster(tmp_path_factory):
 
     def build(name: str) -> None:
         net.start(name)
-        # auto-defined cluster senders take SYSTEM.DEF.CLUSSDR's timers: retry quickly, and
-        # for long enough (15 minutes, as IBM's defaults) that a queue manager a test kills
-        # and restarts is never left to LONGTMR's 20 minutes
+        # auto-defined cluster senders are made from their partner's CLUSRCVR (IBM; not
+        # from SYSTEM.DEF.CLUSSDR, left at its defaults here): its timers retry quickly,
+        # and for long enough (15 minutes, as IBM's defaults) that a queue manager a test
+        # kills and restarts is never left to LONGTMR's 20 minutes
         partner = sender_to[name]
         out = net.mqsc(name, f"""
             {ADMIT_CHANNELS}
             DEFINE LISTENER(L) TRPTYPE(TCP) PORT({net.ports[name]}) CONTROL(QMGR)
             START LISTENER(L)
-            ALTER CHANNEL(SYSTEM.DEF.CLUSSDR) CHLTYPE(CLUSSDR) SHORTTMR(1) SHORTRTY(900)
             {"ALTER QMGR REPOS(INV)" if name in ("QM1", "QM2") else ""}
             DEFINE CHANNEL(TO.{name}) CHLTYPE(CLUSRCVR) TRPTYPE(TCP) +
+                   SHORTTMR(1) SHORTRTY(900) +
                    CONNAME({net.conname(name)}) CLUSTER(INV)
             DEFINE CHANNEL(TO.{partner}) CHLTYPE(CLUSSDR) TRPTYPE(TCP) SHORTTMR(1) +
                    SHORTRTY(900) +

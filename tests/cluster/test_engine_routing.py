@@ -227,3 +227,161 @@ def test_a_put_disabled_local_instance_gives_way_to_a_remote_one(qm1):
         assert e.value.reason == CMQC.MQRC_PUT_INHIBITED
     finally:
         qm.disconnect()
+
+
+def _depth(eng, queue: str) -> int:
+    qm = _connect(eng)
+    try:
+        return mqpy.Queue(qm, queue, CMQC.MQOO_INQUIRE).inquire(CMQC.MQIA_CURRENT_Q_DEPTH)
+    finally:
+        qm.disconnect()
+
+
+@pytest.mark.parametrize("queue_useq, qmgr_useq", [("ANY", "LOCAL"), ("QMGR", "ANY")])
+def test_clwluseq_any_makes_the_local_instance_compete(qm1, queue_useq, qmgr_useq):
+    """Given INVQ defined here with CLUSTER(INV) and an instance on QM2, and CLWLUSEQ(ANY)
+    on the queue (or QMGR there and ANY on the queue manager), when an application puts 4
+    messages with BIND_NOT_FIXED, then the local queue and QM2 get 2 each (round robin);
+    with BIND_ON_OPEN two handles are bound one to each.
+    spec: aliases-channels-storage 1 use 5, 4.9"""
+    qm1.alter_qmgr({"CLWLUSEQ": qmgr_useq})
+    qm1.define("QLOCAL", "INVQ", {"CLUSTER": "INV", "CLWLUSEQ": queue_useq})
+    qm1.test_cache(INVQ=[_instance("QM1", local=True, clwluseq=queue_useq),
+                         _instance("QM2")])
+    qm = _connect(qm1)
+    try:
+        q = mqpy.Queue(qm, "INVQ", CMQC.MQOO_OUTPUT | CMQC.MQOO_BIND_NOT_FIXED)
+        for i in range(4):
+            q.put(b"m%d" % i)
+        q.close()
+        assert _depth(qm1, "INVQ") == 2
+        assert [c for c, *_ in _sctq(qm1)] == ["TO.QM2"] * 2
+        for _ in range(2):
+            q = mqpy.Queue(qm, "INVQ", CMQC.MQOO_OUTPUT | CMQC.MQOO_BIND_ON_OPEN)
+            q.put(b"bound")
+            q.put(b"bound again")
+            q.close()
+        assert _depth(qm1, "INVQ") == 4
+        assert [(c, rqm) for c, _, rqm, _ in _sctq(qm1)] == [("TO.QM2", "QM2")] * 2
+    finally:
+        qm.disconnect()
+
+
+def test_clwluseq_local_and_cluster_channel_puts_take_the_local_instance(qm1):
+    """Given INVQ here with CLUSTER(INV) and an instance on QM2, when CLWLUSEQ is LOCAL
+    (IBM's default, through QMGR), then every put goes to the local queue; and when it is
+    ANY but the put comes from a cluster-receiver MCA (put by a cluster channel), the
+    local queue gets it too, so a message never goes back into the cluster.
+    spec: aliases-channels-storage 4.9"""
+    from mqpy.engine.cluster import CLUSTER_RECEIVER_APPL
+
+    qm1.define("QLOCAL", "INVQ", {"CLUSTER": "INV"})
+    qm1.test_cache(INVQ=[_instance("QM1", local=True), _instance("QM2")])
+    qm = _connect(qm1)
+    try:
+        for i in range(3):
+            qm.put1("INVQ", b"m%d" % i)
+    finally:
+        qm.disconnect()
+    qm1.alter("QLOCAL", "INVQ", {"CLWLUSEQ": "ANY"})
+    mca = mqpy.QueueManager(None)
+    mca._conn = qm1.connect(CLUSTER_RECEIVER_APPL)
+    mca._name = "QM1"
+    try:
+        for i in range(3):
+            mca.put1("INVQ", b"arrived %d" % i)
+    finally:
+        mca.disconnect()
+    assert _depth(qm1, "INVQ") == 6
+    assert _sctq(qm1) == []
+
+
+def test_a_queue_manager_alias_with_blank_rqmname_means_any_instance(qm1):
+    """Given on gateway QM1 IBM's DEFINE QREMOTE(ANY.CLUSTER) RNAME(' ') RQMNAME(' ') and
+    INVQ on QM2 and QM3 only, when a message for INVQ at ANY.CLUSTER is put (as a receiver
+    from outside the cluster puts it), then it is balanced over the cluster's instances,
+    unbound (no queue manager in its MQXQH).  spec: aliases-channels-storage 1 use 5"""
+    qm1.define("QREMOTE", "ANY.CLUSTER", {"RNAME": "", "RQMNAME": ""})
+    not_fixed = CMQC.MQBND_BIND_NOT_FIXED  # DEFBIND(NOTFIXED), as in IBM's example
+    qm1.test_cache(INVQ=[_instance("QM2", defbind=not_fixed),
+                         _instance("QM3", defbind=not_fixed)])
+    qm = _connect(qm1)
+    try:
+        for i in range(2):
+            qm.put1(mqpy.OD(ObjectName=b"INVQ", ObjectQMgrName=b"ANY.CLUSTER"), b"m%d" % i)
+    finally:
+        qm.disconnect()
+    assert sorted((c, rq, rqm) for c, rq, rqm, _ in _sctq(qm1)) == [
+        ("TO.QM2", "INVQ", ""), ("TO.QM3", "INVQ", "")]
+
+
+def test_a_remote_queue_definition_reaches_a_cluster_queue_manager(qm1):
+    """Given QREMOTE(TOQM2) RNAME(INVQ) RQMNAME(QM2) with no XMITQ, no transmission queue
+    named QM2 and no DEFXMITQ, and QM2 a cluster queue manager, when an application puts
+    to TOQM2, then the message goes on the cluster transmission queue for QM2 (IBM: RQMNAME
+    may be a cluster queue manager), not MQRC_UNKNOWN_REMOTE_Q_MGR; a QREMOTE naming a
+    queue manager the cluster does not know still fails 2087.
+    spec: operations-dlq-clusters 4, aliases-channels-storage 1"""
+    qm1.define("QREMOTE", "TOQM2", {"RNAME": "INVQ", "RQMNAME": "QM2"})
+    qm1.define("QREMOTE", "TOQM9", {"RNAME": "INVQ", "RQMNAME": "QM9"})
+    qm1.test_cache()
+    qm = _connect(qm1)
+    try:
+        qm.put1("TOQM2", b"to QM2")
+        with pytest.raises(mqpy.MQMIError) as e:
+            qm.put1("TOQM9", b"nowhere")
+        assert e.value.reason == CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR
+    finally:
+        qm.disconnect()
+    assert [(c, rq, rqm) for c, rq, rqm, _ in _sctq(qm1)] == [("TO.QM2", "INVQ", "QM2")]
+
+
+def test_an_alias_of_a_cluster_queue_hosted_elsewhere_opens(qm1):
+    """Given QALIAS(MYINV) TARGET(INVQ) DEFBIND(NOTFIXED) DEFPRTY(7) here and INVQ a
+    cluster queue on QM2 and QM3 only, when an application opens MYINV for output and puts
+    twice, then the puts are balanced over both instances, unbound, with the alias's
+    DEFPRTY (IBM: an alias's target may be a cluster queue), instead of
+    MQRC_UNKNOWN_ALIAS_BASE_Q; an alias of a name nobody knows still fails 2082.
+    spec: operations-dlq-clusters 4 (clustered aliases, DEFBIND)"""
+    qm1.define("QALIAS", "MYINV", {"TARGET": "INVQ", "DEFBIND": "NOTFIXED", "DEFPRTY": 7})
+    qm1.define("QALIAS", "NOBODY", {"TARGET": "NOSUCHQ"})
+    qm1.test_cache(INVQ=[_instance("QM2"), _instance("QM3")])
+    qm = _connect(qm1)
+    try:
+        q = mqpy.Queue(qm, "MYINV", CMQC.MQOO_OUTPUT)
+        q.put(b"one")
+        q.put(b"two")
+        q.close()
+        with pytest.raises(mqpy.MQMIError) as e:
+            qm.put1("NOBODY", b"nowhere")
+        assert e.value.reason == CMQC.MQRC_UNKNOWN_ALIAS_BASE_Q
+    finally:
+        qm.disconnect()
+    got = _sctq(qm1)
+    assert sorted((c, rq, rqm) for c, rq, rqm, _ in got) == [
+        ("TO.QM2", "INVQ", ""), ("TO.QM3", "INVQ", "")]
+    assert {md.Priority for *_, md in got} == {7}
+
+
+def test_a_competing_local_instance_put_inhibited_later_is_avoided(qm1):
+    """Given INVQ here with CLUSTER(INV) CLWLUSEQ(ANY) and an instance on QM2, and a handle
+    opened with BIND_NOT_FIXED whose last put went to the local queue, when the local
+    queue is then PUT(DISABLED) (and the cache says so), then the next puts go to QM2
+    rather than failing 2051.  spec: operations-dlq-clusters 4 (put-disabled)"""
+    qm1.define("QLOCAL", "INVQ", {"CLUSTER": "INV", "CLWLUSEQ": "ANY"})
+    qm1.test_cache(INVQ=[_instance("QM1", local=True, clwluseq="ANY"), _instance("QM2")])
+    qm = _connect(qm1)
+    try:
+        q = mqpy.Queue(qm, "INVQ", CMQC.MQOO_OUTPUT | CMQC.MQOO_BIND_NOT_FIXED)
+        for i in range(3):
+            q.put(b"m%d" % i)  # local, QM2, local: the last choice is the local queue
+        qm1.alter("QLOCAL", "INVQ", {"PUT": "DISABLED"})
+        qm1.test_cache(INVQ=[_instance("QM1", local=True, clwluseq="ANY", put_enabled=False),
+                             _instance("QM2")])
+        for i in range(2):
+            q.put(b"after %d" % i)
+        q.close()
+    finally:
+        qm.disconnect()
+    assert _depth(qm1, "INVQ") == 2
+    assert [c for c, *_ in _sctq(qm1)] == ["TO.QM2"] * 3

@@ -106,6 +106,15 @@ def test_members_join_and_full_repositories_know_everyone(cluster):
     assert rows["QM1"]["DEFTYPE"] == "CLUSSDRB"  # explicit, and known by its record
     assert rows["QM2"]["DEFTYPE"] == "CLUSSDRA"
     assert rows["QM1"]["QMID"].startswith("QM1_")
+    # QM3's auto-defined CLUSSDR to QM2 is made from QM2's CLUSRCVR (SHORTRTY(900)), not
+    # from SYSTEM.DEF.CLUSSDR (IBM's SHORTRTY(10))
+    qm, q = cluster.open_output("QM3", "INVQ")  # QM3 needs QM2, and its channel starts
+    q.close()
+    qm.put1(mqpy.OD(ObjectName=b"INVQ", ObjectQMgrName=b"QM2"), b"start TO.QM2")
+    qm.disconnect()
+    assert cluster.collect("INVQ", 1, ("QM2",))["QM2"] == [b"start TO.QM2"]
+    out = cluster.command("QM3", "DISPLAY CHSTATUS(TO.QM2) SHORTRTS")
+    assert "SHORTRTS(900)" in out, out
     # QM1's one CLUSRCVR serves every member: an instance (and a sequence) per partner
     out = wait_for("three partners on TO.QM1", lambda: (o := cluster.command(
         "QM1", "DISPLAY CHSTATUS(TO.QM1)")).count("AMQ8417I") >= 3 and o)
@@ -157,6 +166,35 @@ def test_bind_on_open_pins_one_handle_to_one_instance(cluster):
     assert len(got[other]) == 6, {k: len(v) for k, v in got.items()}
 
 
+def test_local_definitions_that_lead_into_the_cluster(cluster):
+    """Given on partial repository QM3 (no transmission queue named QM4, no DEFXMITQ)
+    QREMOTE(INV.AT.QM4) RNAME(INVQ) RQMNAME(QM4) and QALIAS(INV.ALIAS) TARGET(INVQ), when
+    an application puts to each, then the first arrives at QM4's INVQ through the cluster
+    (not 2087) and the second at an instance of INVQ (not 2082).
+    spec: aliases-channels-storage 1; operations-dlq-clusters 4"""
+    _settled(cluster)
+    out = cluster.mqsc("QM3", """
+        DEFINE QREMOTE(INV.AT.QM4) RNAME(INVQ) RQMNAME(QM4)
+        DEFINE QALIAS(INV.ALIAS) TARGET(INVQ)
+    """)
+    assert out.returncode == 0, out.stdout
+    try:
+        qm = cluster.bind("QM3")
+        try:
+            qm.put1("INV.AT.QM4", b"by remote definition")
+            qm.put1("INV.ALIAS", b"by alias")
+        finally:
+            qm.disconnect()
+        got = _arrived(cluster, 2)
+        assert b"by remote definition" in got["QM4"], got
+        assert sorted(got["QM2"] + got["QM4"]) == [b"by alias", b"by remote definition"]
+    finally:
+        cluster.mqsc("QM3", """
+            DELETE QREMOTE(INV.AT.QM4)
+            DELETE QALIAS(INV.ALIAS)
+        """)
+
+
 def test_suspended_queue_manager_is_avoided_and_resume_restores_it(cluster):
     """Given the two instances, when QM4 issues SUSPEND QMGR CLUSTER(INV), then QM3 sees
     QM4 SUSPEND(YES) and its BIND_NOT_FIXED puts all go to QM2; after RESUME QMGR, QM4, now the least
@@ -183,6 +221,81 @@ def test_suspended_queue_manager_is_avoided_and_resume_restores_it(cluster):
     _put_many(cluster, "QM3", "INVQ", 2, CMQC.MQOO_BIND_NOT_FIXED)
     got = _arrived(cluster, 2)
     assert len(got["QM4"]) == 2, {k: len(v) for k, v in got.items()}
+
+
+def _ints(msg) -> dict[int, object]:
+    return {k: (v.rstrip(b" \x00").decode() if isinstance(v, bytes) else v)
+            for k, v in msg.to_dict().items()}
+
+
+def test_pcf_cluster_inquiries_and_commands(cluster):
+    """Given the cluster, when an administration tool sends PCF to the command servers:
+    Inquire Cluster Queue Manager at QM1 lists the four members (QMgrType, definition type,
+    QMID, channel status; ClusterQMgrAttrs limits the rest); Inquire Queue with QType
+    MQQT_CLUSTER lists INVQ's instances at QM2 and QM4; Suspend then Resume Queue Manager
+    Cluster at QM4 shows MQSUS_YES then MQSUS_NO; Reset Cluster on partial repository QM3
+    is refused; Refresh Cluster at QM3 works and QM3 relearns.
+    spec: operations-dlq-clusters 4 (commands)"""
+    from mqpy import CMQCFC, pcf
+
+    _settled(cluster)
+    name = pcf.CFST(CMQC.MQCA_CLUSTER_Q_MGR_NAME, b"*")
+    replies = cluster.pcf("QM1", CMQCFC.MQCMD_INQUIRE_CLUSTER_Q_MGR, [name])
+    rows = {r[CMQC.MQCA_CLUSTER_Q_MGR_NAME]: r for r in map(_ints, replies)}
+    assert set(rows) == set(NAMES), rows
+    assert {n: rows[n][CMQCFC.MQIACF_Q_MGR_TYPE] for n in NAMES} == {
+        "QM1": CMQCFC.MQQMT_REPOSITORY, "QM2": CMQCFC.MQQMT_REPOSITORY,
+        "QM3": CMQCFC.MQQMT_NORMAL, "QM4": CMQCFC.MQQMT_NORMAL}
+    assert rows["QM1"][CMQCFC.MQIACF_Q_MGR_DEFINITION_TYPE] == CMQCFC.MQQMDT_CLUSTER_RECEIVER
+    assert rows["QM3"][CMQC.MQCA_CLUSTER_NAME] == "INV"
+    assert rows["QM3"][CMQCFC.MQCACH_CHANNEL_NAME] == "TO.QM3"
+    assert str(rows["QM3"][CMQC.MQCA_Q_MGR_IDENTIFIER]).startswith("QM3_")
+    assert CMQCFC.MQIACH_CHANNEL_STATUS in rows["QM3"]
+    only = cluster.pcf("QM1", CMQCFC.MQCMD_INQUIRE_CLUSTER_Q_MGR, [
+        pcf.CFST(CMQC.MQCA_CLUSTER_Q_MGR_NAME, b"QM4"),
+        pcf.CFIL(CMQCFC.MQIACF_CLUSTER_Q_MGR_ATTRS, [CMQCFC.MQIACF_SUSPEND])])
+    assert len(only) == 1 and set(only[0].to_dict()) == {
+        CMQC.MQCA_CLUSTER_Q_MGR_NAME, CMQC.MQCA_CLUSTER_NAME, CMQCFC.MQCACH_CHANNEL_NAME,
+        CMQCFC.MQIACF_SUSPEND}
+    queues = [_ints(r) for r in cluster.pcf("QM1", CMQCFC.MQCMD_INQUIRE_Q, [
+        pcf.CFST(CMQC.MQCA_Q_NAME, b"INVQ"), pcf.CFIN(CMQC.MQIA_Q_TYPE, CMQC.MQQT_CLUSTER)])]
+    assert sorted(q[CMQC.MQCA_CLUSTER_Q_MGR_NAME] for q in queues) == ["QM2", "QM4"]
+    assert {(q[CMQC.MQIA_Q_TYPE], q[CMQC.MQIA_CLUSTER_Q_TYPE], q[CMQC.MQIA_DEF_BIND])
+            for q in queues} == {(CMQC.MQQT_CLUSTER, CMQC.MQCQT_LOCAL_Q,
+                                  CMQC.MQBND_BIND_NOT_FIXED)}
+    with_local = [_ints(r) for r in cluster.pcf("QM2", CMQCFC.MQCMD_INQUIRE_Q, [
+        pcf.CFST(CMQC.MQCA_Q_NAME, b"INVQ"), pcf.CFIN(CMQC.MQIA_Q_TYPE, CMQC.MQQT_ALL),
+        pcf.CFIN(CMQCFC.MQIACF_CLUSTER_INFO, 1)])]  # the local queue and the instances
+    assert sorted((q[CMQC.MQIA_Q_TYPE], q.get(CMQC.MQCA_CLUSTER_Q_MGR_NAME, ""))
+                  for q in with_local) == [(CMQC.MQQT_LOCAL, ""), (CMQC.MQQT_CLUSTER, "QM2"),
+                                           (CMQC.MQQT_CLUSTER, "QM4")]
+    inv = pcf.CFST(CMQC.MQCA_CLUSTER_NAME, b"INV")
+
+    def suspended() -> int:
+        [row] = cluster.pcf("QM4", CMQCFC.MQCMD_INQUIRE_CLUSTER_Q_MGR, [
+            pcf.CFST(CMQC.MQCA_CLUSTER_Q_MGR_NAME, b"QM4")])
+        return row.get(CMQCFC.MQIACF_SUSPEND)
+
+    try:
+        [done] = cluster.pcf("QM4", CMQCFC.MQCMD_SUSPEND_Q_MGR_CLUSTER, [inv])
+        assert done.header.CompCode == CMQC.MQCC_OK, done.header
+        assert suspended() == CMQCFC.MQSUS_YES
+    finally:
+        [done] = cluster.pcf("QM4", CMQCFC.MQCMD_RESUME_Q_MGR_CLUSTER, [inv])
+    assert done.header.CompCode == CMQC.MQCC_OK, done.header
+    assert suspended() == CMQCFC.MQSUS_NO
+    [refused] = cluster.pcf("QM3", CMQCFC.MQCMD_RESET_CLUSTER, [
+        inv, pcf.CFIN(CMQCFC.MQIACF_ACTION, CMQCFC.MQACT_FORCE_REMOVE),
+        pcf.CFST(CMQC.MQCA_Q_MGR_NAME, b"QM4")])
+    assert refused.header.CompCode == CMQC.MQCC_FAILED and refused.header.Reason, \
+        refused.header
+    [bad] = cluster.pcf("QM3", CMQCFC.MQCMD_REFRESH_CLUSTER, [
+        pcf.CFST(CMQC.MQCA_CLUSTER_NAME, b"IN'V")])
+    assert bad.header.Reason == CMQCFC.MQRCCF_OBJECT_NAME_ERROR
+    [done] = cluster.pcf("QM3", CMQCFC.MQCMD_REFRESH_CLUSTER, [
+        inv, pcf.CFIN(CMQCFC.MQIACF_REFRESH_REPOSITORY, CMQCFC.MQCFO_REFRESH_REPOSITORY_NO)])
+    assert done.header.CompCode == CMQC.MQCC_OK, done.header
+    _settled(cluster)  # QM3 relearns INVQ and both its instances
 
 
 def test_put_disabled_instance_is_published_and_avoided(cluster):
@@ -310,6 +423,49 @@ def test_gateway_to_a_queue_manager_outside_and_balancing_from_outside(cluster):
     cluster.palermo = True  # for the next test
 
 
+def test_balancing_from_outside_through_a_gateway_with_its_own_instance(cluster):
+    """Given PALERMO outside cluster INV sending to gateway QM1 with IBM's definitions
+    (on PALERMO QREMOTE(EDINBURGH) RNAME(EDINBURGH) RQMNAME(ANY.CLUSTER) XMITQ(QM1), on QM1
+    the queue-manager alias QREMOTE(ANY.CLUSTER) RNAME(' ') RQMNAME(' ')), EDINBURGH on QM1
+    itself and on QM2 with DEFBIND(NOTFIXED), and ALTER QMGR CLWLUSEQ(ANY) on QM1, when
+    PALERMO sends 6 messages, then both QM1's own instance and QM2's get some (with the
+    default CLWLUSEQ(LOCAL) the gateway would keep them all).
+    spec: aliases-channels-storage 1 use 5, 4.9"""
+    if not getattr(cluster, "palermo", False):
+        pytest.skip("needs PALERMO from the previous test")
+    try:
+        out = cluster.mqsc("QM1", """
+            ALTER QMGR CLWLUSEQ(ANY)
+            DEFINE QREMOTE(ANY.CLUSTER) RNAME(' ') RQMNAME(' ')
+            DEFINE QLOCAL(EDINBURGH) CLUSTER(INV) DEFBIND(NOTFIXED)
+        """)
+        assert out.returncode == 0, out.stdout
+        out = cluster.mqsc("QM2", "DEFINE QLOCAL(EDINBURGH) CLUSTER(INV) DEFBIND(NOTFIXED)")
+        assert out.returncode == 0, out.stdout
+        out = cluster.mqsc("PALERMO", "DEFINE QREMOTE(EDINBURGH) RNAME(EDINBURGH) "
+                                      "RQMNAME(ANY.CLUSTER) XMITQ(QM1)")
+        assert out.returncode == 0, out.stdout
+        wait_for("QM2's EDINBURGH in QM1's cache",
+                 lambda: _cached(cluster, "QM1", "QM2", "EDINBURGH"))
+        qm = cluster.bind("PALERMO")
+        try:
+            for i in range(6):
+                qm.put1("EDINBURGH", b"edinburgh %d" % i,
+                        mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT))
+        finally:
+            qm.disconnect()
+        got = cluster.collect("EDINBURGH", 6, ("QM1", "QM2"))
+        assert sum(map(len, got.values())) == 6, f"{got}\n{cluster.diagnose()}"
+        assert got["QM1"] and got["QM2"], got
+    finally:
+        cluster.mqsc("QM1", """
+            ALTER QMGR CLWLUSEQ(LOCAL)
+            DELETE QREMOTE(ANY.CLUSTER)
+            DELETE QLOCAL(EDINBURGH) PURGE
+        """)
+        cluster.mqsc("QM2", "DELETE QLOCAL(EDINBURGH) PURGE")
+
+
 def test_gateway_between_two_clusters(cluster):
     """Given gateway QM1 in clusters INV and CL2 (CLUSNL, full repository of both), PALERMO
     joining CL2 only, and on QM1 a queue-manager alias for QM3 clustered in both clusters
@@ -345,8 +501,7 @@ def _gateway_between_two_clusters(cluster) -> None:
     out = cluster.mqsc("QM3", "DEFINE QLOCAL(RQ)\n")
     assert out.returncode == 0, out.stdout
     out = cluster.mqsc("PALERMO", f"""
-        ALTER CHANNEL(SYSTEM.DEF.CLUSSDR) CHLTYPE(CLUSSDR) SHORTTMR(1) SHORTRTY(900)
-        DEFINE CHANNEL(TO.PALERMO) CHLTYPE(CLUSRCVR) TRPTYPE(TCP) +
+        DEFINE CHANNEL(TO.PALERMO) CHLTYPE(CLUSRCVR) TRPTYPE(TCP) SHORTTMR(1) SHORTRTY(900) +
                CONNAME({cluster.conname("PALERMO")}) CLUSTER(CL2)
         DEFINE CHANNEL(TO.QM1) CHLTYPE(CLUSSDR) TRPTYPE(TCP) SHORTTMR(1) SHORTRTY(900) +
                CONNAME({cluster.conname("QM1")}) CLUSTER(CL2)
@@ -459,3 +614,49 @@ def test_forceremove_only_on_a_full_repository(cluster):
                  lambda full=full: "QM4" not in _members(cluster, full))
     wait_for("INVQ at QM4 gone at QM2", lambda: "CLUSQMGR(QM4)" not in cluster.command(
         "QM2", "DISPLAY QCLUSTER(INVQ)"))
+
+
+def test_move_a_full_repository(cluster):
+    """Seed 001 2.3.7, with the queue managers as they are (QM1, QM2 full repositories, QM3
+    partial; QM4 may have been removed): ALTER QMGR REPOS(INV) on QM3, an explicit CLUSSDR
+    from QM3 to QM2 and from QM1 and QM2 to QM3, ALTER QMGR REPOS(' ') on QM2, then the
+    explicit CLUSSDRs that pointed to QM2 deleted (QM1's and QM3's). Then QM1 and QM3 show
+    QM3 as REPOS and QM2 as NORMAL, and a queue QM2 then advertises reaches the new full
+    repository QM3 unasked, and messages for it arrive from QM3.
+    spec: operations-dlq-clusters 4 (procedures: move a repository)"""
+    for name in ("QM1", "QM2", "QM3"):
+        cluster.ensure_running(name)
+    cluster.quiet(("QM1", "QM2", "QM3"))
+    sdr = "CHLTYPE(CLUSSDR) TRPTYPE(TCP) SHORTTMR(1) SHORTRTY(900) CLUSTER(INV)"
+    out = cluster.mqsc("QM3", f"""
+        ALTER QMGR REPOS(INV)
+        DEFINE CHANNEL(TO.QM2) {sdr} CONNAME({cluster.conname("QM2")})
+    """)
+    assert out.returncode == 0, out.stdout
+    for name in ("QM1", "QM2"):
+        out = cluster.mqsc(name, f"DEFINE CHANNEL(TO.QM3) {sdr} "
+                                 f"CONNAME({cluster.conname('QM3')})\n")
+        assert out.returncode == 0, out.stdout
+    wait_for("QM3 a full repository at QM1", lambda: _members(cluster, "QM1").get(
+        "QM3", {}).get("QMTYPE") == "REPOS")
+    out = cluster.mqsc("QM2", "ALTER QMGR REPOS(' ')\n")
+    assert out.returncode == 0, out.stdout
+    for name in ("QM1", "QM3"):
+        out = cluster.mqsc(name, """
+            STOP CHANNEL(TO.QM2) MODE(FORCE) STATUS(INACTIVE)
+            DELETE CHANNEL(TO.QM2)
+        """)
+        assert "AMQ8015I" in out.stdout, out.stdout  # channel deleted
+    for name in ("QM1", "QM3"):
+        rows = wait_for(f"QM2 NORMAL and QM3 REPOS at {name}", lambda name=name: (
+            r := _members(cluster, name)) and r.get("QM2", {}).get("QMTYPE") == "NORMAL"
+            and r.get("QM3", {}).get("QMTYPE") == "REPOS" and r)
+        assert rows["QM1"]["QMTYPE"] == "REPOS", rows
+    out = cluster.mqsc("QM2", "DEFINE QLOCAL(MOVEDQ) CLUSTER(INV) DEFBIND(NOTFIXED)\n")
+    assert out.returncode == 0, out.stdout
+    # a full repository holds every queue record: nobody at QM3 asks for MOVEDQ
+    wait_for("MOVEDQ known at QM3", lambda: "CLUSQMGR(QM2)" in cluster.command(
+        "QM3", "DISPLAY QCLUSTER(MOVEDQ)"))
+    _put_many(cluster, "QM3", "MOVEDQ", 2, CMQC.MQOO_BIND_NOT_FIXED)
+    got = cluster.collect("MOVEDQ", 2, ("QM2",))
+    assert len(got["QM2"]) == 2, f"{got}\n{cluster.diagnose()}"

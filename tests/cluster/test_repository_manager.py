@@ -178,7 +178,9 @@ async def test_subscriptions_survive_a_restart_of_the_repository_manager(qm1):
 async def test_own_records_are_republished_after_27_days_and_kept_on_the_queue(qm1):
     """Given a member whose repository manager runs on a clock the test advances, when 27
     days pass, then its own record is published again (the newer version replaces the
-    message on SYSTEM.CLUSTER.REPOSITORY.QUEUE: still one message per record).
+    message on SYSTEM.CLUSTER.REPOSITORY.QUEUE: still one message per record); a
+    republication whose unit of work is backed out for an MQ error (the repository queue
+    put-inhibited) leaves the manager's memory as it was, and the next tick does it.
     spec: operations-dlq-clusters 7.26"""
     from mqpy_chinit.cluster.records import DAY
 
@@ -208,8 +210,19 @@ async def test_own_records_are_republished_after_27_days_and_kept_on_the_queue(q
         await ci.cluster.tick()
         assert published() == [start]  # not yet
         now[0] += 1 * DAY
+        # the republication's unit of work is backed out (MQ error): nothing of it stays
+        # in the manager's memory, and the next tick does it
+        await _mqsc(qm1, "ALTER QLOCAL(SYSTEM.CLUSTER.REPOSITORY.QUEUE) PUT(DISABLED)")
+        with pytest.raises(mqpy.MQMIError) as failed:
+            await ci.cluster.tick()
+        assert failed.value.reason == CMQC.MQRC_PUT_INHIBITED
+        assert [r.published for r in ci.cluster.repo.records().values()] == [start]
+        assert published() == [start]
+        await _mqsc(qm1, "ALTER QLOCAL(SYSTEM.CLUSTER.REPOSITORY.QUEUE) PUT(ENABLED)")
         await ci.cluster.tick()
         assert published() == [start + 27 * DAY]
+        assert [r.published for r in ci.cluster.repo.records().values()] == [
+            start + 27 * DAY]
         assert qm1.queue_status("SYSTEM.CLUSTER.REPOSITORY.QUEUE")["CURDEPTH"] == 1
         nursery.cancel_scope.cancel()
 
@@ -353,7 +366,7 @@ def _keyed(qm, channel: str) -> list[bytes]:
 
 
 async def test_only_unbound_messages_not_in_doubt_are_rerouted_to_a_better_channel(
-        qm1, chinit):
+        qm1, chinit, monkeypatch):
     """Given INVQ at QM2 (channel TO.QM2) and QM3 (TO.QM3), and keyed to TO.QM2 two unbound
     messages, one bound to QM2, one in doubt (got in another unit of work, as a channel's
     batch is) and one that is not a transmission message: when TO.QM2 is RETRYING and so is
@@ -362,6 +375,10 @@ async def test_only_unbound_messages_not_in_doubt_are_rerouted_to_a_better_chann
     nothing.  spec: operations-dlq-clusters 7.28"""
     from mqpy_chinit.cluster.workload import QueueInstance
 
+    # the manager's own watcher would see messages keyed to TO.QM2, a channel nobody
+    # defines, and dead-letter the bound one under this test (a loaded machine gives it
+    # the time): only the re-routing is tested here
+    monkeypatch.setattr(chinit.cluster, "_dead_letter_bound", lambda qm, channel: 0)
     qm = mqpy.embedded("QM1", data_path=qm1.root, create=False)
     for body in (b"unbound 1", b"in doubt", b"unbound 2"):
         _on_xmitq(qm, "TO.QM2", "INVQ", "", body, msgid=body.ljust(24))
@@ -525,3 +542,67 @@ async def test_dropped_subscriptions_do_not_come_back_after_a_restart(qm1):
         assert ci.cluster.repo.subscriptions() == [("INV3", "QUEUE", "INVQ")]
         assert ci.cluster.repo.wanted()[("INV3", "QUEUE", "INVQ")][0] == made
         nursery.cancel_scope.cancel()
+
+
+async def test_a_sending_channel_that_fails_unexpectedly_ends_alone(qm1, monkeypatch):
+    """Given a running channel initiator and a sender TO.NOWHERE (SHORTRTY 1, LONGRTY 0),
+    when its channel program fails with an unexpected error (not a channel error), then
+    the failure is logged as AMQ9999E with an FDC, the channel retries like after any
+    other error and, its retries spent, is STOPPED; the channel initiator and its listener
+    go on.  spec: dqm-intercommunication 8 (channel error, sending side)"""
+    from mqpy_chinit import chinit as chinit_module
+    from mqpy_chinit.states import ChannelState
+
+    log: list[tuple[str, str]] = []
+    real = chinit_module.SenderMCA.run
+    failures = [RuntimeError("injected")]
+
+    async def failing_once(self):
+        if failures:
+            raise failures.pop()
+        return await real(self)
+
+    monkeypatch.setattr(chinit_module.SenderMCA, "run", failing_once)
+    with trio.socket.socket() as s:
+        await s.bind(("127.0.0.1", 0))
+        closed_port = s.getsockname()[1]  # nobody listens there once closed
+    await _mqsc(qm1, "DEFINE QLOCAL(XQ) USAGE(XMITQ)")
+    await _mqsc(qm1, f"DEFINE CHANNEL(TO.NOWHERE) CHLTYPE(SDR) XMITQ(XQ) "
+                     f"CONNAME('127.0.0.1({closed_port})') SHORTRTY(1) SHORTTMR(1) LONGRTY(0)")
+    async with trio.open_nursery() as nursery:
+        ci = ChannelInitiator("QM1", lambda: mqpy.embedded("QM1", data_path=qm1.root,
+                                                           create=False),
+                              EngineAdmin(qm1), cluster_cache=cache_path(qm1.qmdir),
+                              log=lambda msgid, text: log.append((msgid, text)))
+        await nursery.start(ci.run, [("127.0.0.1", 0)])
+        assert ci.start_channel("TO.NOWHERE") is None
+        await _until(lambda: any(m == "AMQ9553E" for m, _ in log), "the retries spent")
+        text = next(t for m, t in log if m == "AMQ9999E")
+        assert "RuntimeError: injected" in text and ".FDC" in text
+        assert [m for m, _ in log].index("AMQ9999E") < [m for m, _ in log].index("AMQ9209W")
+        await _until(lambda: ci.statuses["TO.NOWHERE"].state is ChannelState.STOPPED,
+                     "TO.NOWHERE stopped")
+        with trio.fail_after(10):
+            stream = await trio.open_tcp_stream("127.0.0.1", ci.ports[0])
+            await stream.aclose()
+        nursery.cancel_scope.cancel()
+
+
+def test_a_cluster_receivers_puts_are_marked_as_put_by_a_cluster_channel(qm1):
+    """Given a channel initiator, when a CLUSRCVR's MCA connects, then its connection
+    carries the application name by which the engine knows a put by a cluster channel
+    (which always takes the local instance, whatever CLWLUSEQ says); any other receiver
+    connects as the channel initiator.  spec: aliases-channels-storage 4.9"""
+    from mqpy.engine.cluster import CLUSTER_RECEIVER_APPL
+
+    def connect_qm():
+        return mqpy.embedded("QM1", data_path=qm1.root, create=False)
+
+    ci = ChannelInitiator("QM1", connect_qm, EngineAdmin(qm1))
+    assert ci._receiver_connect("RCVR") is connect_qm
+    qm = ci._receiver_connect("CLUSRCVR")()
+    try:
+        names = {c.appl_name.rstrip(b" \x00").decode() for c in qm1.connections.values()}
+        assert CLUSTER_RECEIVER_APPL in names
+    finally:
+        qm.disconnect()

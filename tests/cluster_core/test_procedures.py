@@ -178,6 +178,27 @@ def test_rank_and_weight_come_from_the_clusrcvr():
     assert net.repos["P1"].auto_channels()["TO.P2"].clwlwght == 80
 
 
+def test_an_auto_defined_clussdr_is_made_from_the_partners_clusrcvr():
+    """Given P2's CLUSRCVR with BATCHSZ(20) HBINT(60) SHORTRTY(900) (and an attribute a
+    sender does not take, MCAUSER), when P1 learns P2 through the full repositories, then
+    P1's auto-defined CLUSSDR TO.P2 carries P2's sending attributes (IBM: an auto-defined
+    cluster sender is made from the cluster-receiver definition), through the records'
+    byte form; when P2 alters its CLUSRCVR, P1's channel follows.
+    spec: dqm-intercommunication 5 (auto-defined CLUSSDRs)"""
+    net = four_qmgr_cluster()
+    p2 = net.repos["P2"]
+    net.do("P2", p2.define_cluster_receiver(
+        "TO.P2", "p2(1414)", [CLUSTER],
+        channel_attrs={"BATCHSZ": 20, "HBINT": 60, "SHORTRTY": 900, "MCAUSER": "app"}))
+    net.do("P2", p2.advertise_queue("Q1", [CLUSTER]))
+    net.do("P1", list(net.repos["P1"].resolve_queue("Q1").actions))
+    auto = net.repos["P1"].auto_channels()["TO.P2"]
+    assert dict(auto.channel_attrs) == {"BATCHSZ": 20, "HBINT": 60, "SHORTRTY": 900}
+    net.do("P2", p2.define_cluster_receiver("TO.P2", "p2(1414)", [CLUSTER],
+                                            channel_attrs={"BATCHSZ": 50}))
+    assert dict(net.repos["P1"].auto_channels()["TO.P2"].channel_attrs) == {"BATCHSZ": 50}
+
+
 def test_duplicates_and_older_versions_change_nothing():
     """Given a record already applied, when the same command or an older version arrives
     again, then nothing changes and nothing is forwarded (newest version wins)."""

@@ -93,6 +93,18 @@ def test_clwluseq_any_spreads_across_local_and_remote_instances():
     assert len(set(put_many(instances, 9, clwluseq="QMGR", qmgr_clwluseq="ANY"))) == 3
 
 
+def test_the_local_instance_step_comes_before_rank():
+    """IBM's algorithm (MQ 6/7 order): the local-instance step comes before CLWLRANK. Given
+    a local instance and a remote one of higher channel and queue rank, with CLWLUSEQ LOCAL
+    every put stays local; with ANY the local instance (no channel) survives the channel
+    rank step and only queue rank sets it aside.  spec: aliases-channels-storage 4.9"""
+    instances = [inst("GW", local=True), inst("QM2", channel_rank=5, queue_rank=5)]
+    assert set(put_many(instances, 4, clwluseq="LOCAL")) == {"GW"}
+    assert set(put_many(instances, 4, clwluseq="ANY")) == {"QM2"}
+    by_channel = [inst("GW", local=True), inst("QM2", channel_rank=5)]
+    assert Counter(put_many(by_channel, 4, clwluseq="ANY")) == {"GW": 2, "QM2": 2}
+
+
 def test_gateway_without_an_instance_spreads():
     """spec: aliases-channels-storage 4.9: EDINBURGH on QM2 and QM3, arriving at a gateway
     without an instance: both get messages."""
