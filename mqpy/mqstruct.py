@@ -163,6 +163,12 @@ class Field:
                     f"{owner}.{self.name} is {len(value)} bytes; the maximum length is {self.size}"
                 )
             return value
+        if kind == "pointer" and isinstance(value, (list, tuple)):
+            # the Python face of a pointer to an array of records (MQOD ObjectRecPtr, MQPMO
+            # PutMsgRecPtr ...): the records themselves; still packed as 0
+            if not all(isinstance(v, MQStruct) for v in value):
+                raise TypeError(f"{owner}.{self.name} must be a list of MQ structures")
+            return list(value)
         if kind in ("long", "int64", "byte", "pointer"):
             if isinstance(value, bytes) and kind == "byte" and len(value) == 1:
                 return value[0]  # MQCHAR flags such as MQGS_* may be given as b'G'

@@ -27,7 +27,7 @@ from collections.abc import Callable
 import attrs
 
 from mqpy import CMQC
-from mqpy.engine import cluster, reports, resolution, triggers
+from mqpy.engine import cluster, distlist, reports, resolution, triggers
 from mqpy.engine import records as R
 from mqpy.engine import selectors as sel
 from mqpy.engine.authority import AllowAll, Authority
@@ -865,6 +865,7 @@ class Connection:
             default_user = "mqpy"
         self.user = (user or default_user)[:12].encode("latin-1", "replace")
         self.handles: dict[int, Handle] = {}
+        self.dist_lists: dict[int, distlist.DistList] = {}  # open distribution lists
         self._next_hobj = 1
         self.uow: UnitOfWork | None = None
         self.backed_out = False  # the queue manager backed our unit of work out (log full)
@@ -898,6 +899,8 @@ class Connection:
 
     def open(self, od: OD, options: int) -> int:
         """MQOPEN a queue, resolving its name (resolution.py); returns the object handle."""
+        if distlist.is_list_od(od):
+            return distlist.open_list(self, od, options)
         eng = self.engine
         with eng.lock:
             self._check()
@@ -1042,6 +1045,8 @@ class Connection:
             self._check()
             h = self.handles.get(hobj)
             if h is None:
+                if hobj in self.dist_lists:
+                    return distlist.close_list(self, hobj)
                 raise _fail(CMQC.MQRC_HOBJ_ERROR)
             if options & ~(CMQC.MQCO_DELETE | CMQC.MQCO_DELETE_PURGE | CMQC.MQCO_QUIESCE):
                 raise _fail(CMQC.MQRC_OPTIONS_ERROR)
@@ -1078,6 +1083,8 @@ class Connection:
 
         Returns 0, or the reason of a warning (MQCC_WARNING) the call completed with.
         """
+        if self.dist_lists and hobj in self.dist_lists:
+            return distlist.put_list(self, self.dist_lists[hobj], md, pmo, data)
         eng = self.engine
         with eng.lock:
             self._check()
@@ -1095,6 +1102,8 @@ class Connection:
         for pmo_opt, oo in _CONTEXT_OPEN.items():
             if pmo.Options & pmo_opt:
                 opts |= oo
+        if distlist.is_list_od(od):
+            return distlist.put1_list(self, od, md, pmo, data, opts)
         with self.engine.lock:
             hobj = self.open(od, opts)
             try:
