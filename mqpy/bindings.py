@@ -75,7 +75,7 @@ def _appl_name() -> str:
 def _copy(dst: Any, src: Any) -> None:
     """Give the caller's structure the fields the queue manager returned (MQ's in/out
     parameters)."""
-    dst.set(**src.get())
+    dst.update_from(src)
 
 
 def connect(qmgr: str = "", data_path: str | None = None, *,

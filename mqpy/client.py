@@ -606,7 +606,7 @@ def _decode_reply(reply: MQIReply, byte_order: ByteOrder) -> mqiproto.Decoded:
 
 
 def _copy(dst: Any, src: Any) -> None:
-    dst.set(**src.get())
+    dst.update_from(src)
 
 
 class ClientConnection:

@@ -474,6 +474,20 @@ class MQStruct:
         """All fields as a dict, in IBM's order."""
         return {f.name: self.__dict__[f.name] for f in self._layout_.fields}
 
+    def update_from(self, other: MQStruct) -> None:
+        """Take every field of ``other`` (a reply's copy of this structure). Record arrays
+        (the lists in pointer fields) are updated element by element, so an application
+        holding its MQPMR / MQRR list sees the values the queue manager returned."""
+        mine = self.__dict__
+        for name, value in other.get().items():
+            old = mine.get(name)
+            if isinstance(value, list) and isinstance(old, list) and len(old) == len(value) \
+                    and all(type(a) is type(b) for a, b in zip(old, value, strict=True)):
+                for a, b in zip(old, value, strict=True):
+                    a.set(**b.get())
+            else:
+                setattr(self, name, value)
+
     def __setattr__(self, name: str, value: Any) -> None:
         f = self._layout_.by_name.get(name)
         if f is None:
