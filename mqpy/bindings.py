@@ -125,8 +125,10 @@ class BindingsConnection:
 
     # -- one call -------------------------------------------------------------------------
 
-    def _call(self, verb: SegmentType, values: Any = (), *, hobj: int = 0) -> mqiproto.Decoded:
-        """Send one request, wait for its reply; raise MQMIError on MQCC_FAILED."""
+    def _call(self, verb: SegmentType, values: Any = (), *, hobj: int = 0,
+              into: tuple[Any, ...] = ()) -> mqiproto.Decoded:
+        """Send one request, wait for its reply; raise MQMIError on MQCC_FAILED (after
+        copying a failed reply's structures, if it has any, ``into`` the caller's)."""
         request = mqiproto.encode_request(verb, values, hobj=hobj)
         with self._lock:
             if self._sock is None:
@@ -139,6 +141,8 @@ class BindingsConnection:
                 self._lost()
                 raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN) from None
         if reply.comp == _FAILED:
+            for dst, src in zip(into, reply.values or (), strict=False):
+                _copy(dst, src)
             raise MQMIError(reply.comp, reply.reason)
         return reply
 
@@ -170,7 +174,7 @@ class BindingsConnection:
     # -- the MQI --------------------------------------------------------------------------
 
     def open(self, od: OD, options: int) -> int:
-        reply = self._call(_T.MQOPEN, [od, options])
+        reply = self._call(_T.MQOPEN, [od, options], into=(od,))
         _copy(od, reply.values[0])
         return reply.hobj
 
@@ -179,14 +183,14 @@ class BindingsConnection:
 
     def put(self, hobj: int, md: MD, pmo: PMO, data: bytes) -> int:
         """MQPUT; returns 0 or the reason of the warning the call completed with."""
-        reply = self._call(_T.MQPUT, [md, pmo, bytes(data)], hobj=hobj)
+        reply = self._call(_T.MQPUT, [md, pmo, bytes(data)], hobj=hobj, into=(md, pmo))
         warning = self._warning(reply)
         _copy(md, reply.values[0])
         _copy(pmo, reply.values[1])
         return warning
 
     def put1(self, od: OD, md: MD, pmo: PMO, data: bytes) -> int:
-        reply = self._call(_T.MQPUT1, [od, md, pmo, bytes(data)])
+        reply = self._call(_T.MQPUT1, [od, md, pmo, bytes(data)], into=(od, md, pmo))
         warning = self._warning(reply)
         for dst, src in zip((od, md, pmo), reply.values, strict=True):
             _copy(dst, src)

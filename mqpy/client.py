@@ -637,8 +637,10 @@ class ClientConnection:
 
     # -- one call -------------------------------------------------------------------------
 
-    def _call(self, verb: SegmentType, values: Any = (), *, hobj: int = 0) -> mqiproto.Decoded:
-        """Send one request, wait for its reply; raise MQMIError on MQCC_FAILED."""
+    def _call(self, verb: SegmentType, values: Any = (), *, hobj: int = 0,
+              into: tuple[Any, ...] = ()) -> mqiproto.Decoded:
+        """Send one request, wait for its reply; raise MQMIError on MQCC_FAILED (after
+        copying a failed reply's structures, if it has any, ``into`` the caller's)."""
         with self._lock:
             instance = self._instance
             if instance is None:
@@ -661,6 +663,8 @@ class ClientConnection:
                 self._lost()
                 raise _fail(CMQC.MQRC_CONNECTION_BROKEN) from None
         if decoded.comp == _FAILED:
+            for dst, src in zip(into, decoded.values or (), strict=False):
+                _copy(dst, src)
             raise MQMIError(decoded.comp, decoded.reason)
         return decoded
 
@@ -693,7 +697,7 @@ class ClientConnection:
     # -- the MQI --------------------------------------------------------------------------
 
     def open(self, od: OD, options: int) -> int:
-        reply = self._call(_T.MQOPEN, [od, options])
+        reply = self._call(_T.MQOPEN, [od, options], into=(od,))
         _copy(od, reply.values[0])
         return reply.hobj
 
@@ -704,7 +708,7 @@ class ClientConnection:
         """MQPUT; returns 0 or the reason of the warning the call completed with."""
         data = bytes(data)
         self._check_length(data)
-        reply = self._call(_T.MQPUT, [md, pmo, data], hobj=hobj)
+        reply = self._call(_T.MQPUT, [md, pmo, data], hobj=hobj, into=(md, pmo))
         warning = self._warning(reply)
         _copy(md, reply.values[0])
         _copy(pmo, reply.values[1])
@@ -713,7 +717,7 @@ class ClientConnection:
     def put1(self, od: OD, md: MD, pmo: PMO, data: bytes) -> int:
         data = bytes(data)
         self._check_length(data)
-        reply = self._call(_T.MQPUT1, [od, md, pmo, data])
+        reply = self._call(_T.MQPUT1, [od, md, pmo, data], into=(od, md, pmo))
         warning = self._warning(reply)
         for dst, src in zip((od, md, pmo), reply.values, strict=True):
             _copy(dst, src)

@@ -154,6 +154,7 @@ class QueueManager:
         pmo = kw.get("putOpts", kw.get("pmo", opts[1] if len(opts) > 1 else None)) or PMO()
         od = _as_od(qDesc)
         data = _as_bytes(msg, self.bytes_encoding)
+        _ask_for_responses(od, pmo)
         warning = self._backend().put1(od, md, pmo, data)
         if warning:
             raise MQMIError(CMQC.MQCC_WARNING, warning)
@@ -219,6 +220,17 @@ def _list_warning(od: OD) -> int:
     return 0
 
 
+def _ask_for_responses(od: OD | None, pmo: PMO) -> None:
+    """A put to a distribution list answers per destination in MQRRs, which the MQI returns
+    only when the MQPMO has room for them (version 2, RecsPresent): make that room."""
+    if od is None or od.Version < CMQC.MQOD_VERSION_2 or od.RecsPresent <= 0 \
+            or pmo.RecsPresent:
+        return
+    if pmo.Version < CMQC.MQPMO_VERSION_2:
+        pmo.Version = CMQC.MQPMO_VERSION_2
+    pmo.RecsPresent = od.RecsPresent
+
+
 def _as_bytes(msg: bytes | str | bytearray | memoryview, encoding: str) -> bytes:
     if isinstance(msg, str):
         return msg.encode(encoding)
@@ -233,7 +245,8 @@ class Queue:
     A list of destinations in place of the name -- queue names, (queue, queue manager) pairs
     or ``OR`` records -- or an ``OD`` of version 2 with RecsPresent and ObjectRecPtr opens a
     distribution list: one put reaches them all. ``response_records`` are then the MQRRs of
-    the last MQOPEN (or of the last MQPUT with a PMO of version 2 or later). An open where
+    the last MQOPEN or MQPUT (a put's PMO is given RecsPresent, so that they come back over
+    a client or bindings connection too); MQPMRs go in ``PMO.PutMsgRecPtr``. An open where
     only some destinations opened raises MQMIError(MQCC_WARNING, MQRC_MULTIPLE_REASONS) with
     the list open, as pymqi raises every warning.
     """
@@ -295,6 +308,8 @@ class Queue:
         if hobj is None:
             hobj = self._ensure_open(CMQC.MQOO_OUTPUT)
         data = msg if type(msg) is bytes else _as_bytes(msg, self._qmgr.bytes_encoding)
+        if self._responses:  # a distribution list
+            _ask_for_responses(self._od, pmo)
         try:
             warning = self._qmgr._backend().put(hobj, md, pmo, data)
         finally:

@@ -75,6 +75,7 @@ __all__ = [
     "decode_request",
     "encode_reply",
     "encode_request",
+    "failure_reply",
     "is_char_selector",
     "reply_type",
 ]
@@ -228,8 +229,8 @@ class _ListStruct(_Struct):
         n = d["RecsPresent"] if d["Version"] >= 2 else 0
         if n == 0:
             return obj, end
-        if n < 0 or n * RR.length() > len(buf) - end:
-            raise _bad(f"{self.name}: RecsPresent {n} with {len(buf) - end} bytes left")
+        if n < 0:
+            raise _bad(f"{self.name}: RecsPresent {n}")
         enc = mq_encoding(byte_order)
         fields = d.get("PutMsgRecFields", 0)
         own = end - pos  # the structure's own length: records start at or after it
@@ -538,6 +539,22 @@ def encode_reply(verb: SegmentType, values: Sequence[Any] | None = None, *,
     body = b"" if values is None else _pack(REPLIES[verb], values, byte_order)
     return MQIReply(segment_type=reply_type(verb), comp=comp, reason=reason, hobj=hobj,
                     body=body)
+
+
+#: Verbs whose failed reply still carries the structures: a distribution list that failed
+#: for several reasons (MQRC_MULTIPLE_REASONS) answers with its response records.
+_RECORDS_ON_FAILURE = {SegmentType.MQOPEN, SegmentType.MQPUT, SegmentType.MQPUT1}
+
+
+def failure_reply(verb: SegmentType, request: Decoded, comp: int, reason: int) -> MQIReply:
+    """The reply to ``request`` that failed with ``comp`` / ``reason``: an empty body, except
+    that MQRC_MULTIPLE_REASONS sends back the request's structures (MQOD / MQMD / MQPMO as
+    the queue manager left them, response records included)."""
+    if reason == CMQC.MQRC_MULTIPLE_REASONS and verb in _RECORDS_ON_FAILURE \
+            and request.values is not None:
+        return encode_reply(verb, request.values[:len(REPLIES[verb])], comp=comp,
+                            reason=reason, hobj=request.hobj)
+    return encode_reply(verb, comp=comp, reason=reason)
 
 
 def decode_reply(event: MQIReply, byte_order: ByteOrder = ByteOrder.LITTLE) -> Decoded:

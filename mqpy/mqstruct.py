@@ -168,7 +168,7 @@ class Field:
             # PutMsgRecPtr ...): the records themselves; still packed as 0
             if not all(isinstance(v, MQStruct) for v in value):
                 raise TypeError(f"{owner}.{self.name} must be a list of MQ structures")
-            return list(value)
+            return value if isinstance(value, list) else list(value)  # the caller's array
         if kind in ("long", "int64", "byte", "pointer"):
             if isinstance(value, bytes) and kind == "byte" and len(value) == 1:
                 return value[0]  # MQCHAR flags such as MQGS_* may be given as b'G'
