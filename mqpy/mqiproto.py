@@ -47,7 +47,6 @@ from mqpy.structures import (
     OD,
     OR,
     PMO,
-    PMR,
     RR,
     pack_put_msg_records,
     put_msg_record_length,
