@@ -105,12 +105,15 @@ def check_od(od: OD) -> list[OR]:
     return records[:n]
 
 
-def check_pmo(pmo: PMO, destinations: int) -> list[PMR] | None:
-    """The MQPMR records of a distribution-list put (None: the MQMD serves every one)."""
+def check_pmo(pmo: PMO) -> list[PMR] | None:
+    """The MQPMR records of a distribution-list put (None: the MQMD serves every one).
+
+    IBM: RecsPresent need not match the destinations -- records beyond them are not used,
+    destinations beyond the records take the MQMD's values."""
     if not is_list_pmo(pmo):
         return None
     n = pmo.RecsPresent
-    if n < 0 or n != destinations:
+    if n < 0:
         raise MQMIError(_FAILED, CMQC.MQRC_RECS_PRESENT_ERROR)
     fields = pmo.PutMsgRecFields
     if fields & ~_PMRF_ALL:
@@ -183,6 +186,8 @@ def split_dh_message(md: MD, body: bytes) -> tuple[MD, list[OR], list[PMR], int,
     inner = md.copy()
     inner.Format, inner.Encoding, inner.CodedCharSetId = dh.Format, dh.Encoding, \
         dh.CodedCharSetId
+    if dh.Flags & CMQC.MQDHF_NEW_MSG_IDS:
+        inner.MsgId = CMQC.MQMI_NONE  # each destination is given a MsgId of its own
     return inner, destinations, records, fields, body[dh.StrucLength:]
 
 
@@ -222,9 +227,9 @@ def _counts(conn: Connection, dests: list[Destination], failed: set[int]) -> tup
 
 def open_list(conn: Connection, od: OD, options: int) -> int:
     """MQOPEN of a distribution list: a handle per destination, one Hobj for them all."""
-    records = check_od(od)
     if od.ObjectType != CMQC.MQOT_Q:
-        raise MQMIError(_FAILED, CMQC.MQRC_OBJECT_TYPE_ERROR)
+        raise MQMIError(_FAILED, CMQC.MQRC_RECS_PRESENT_ERROR)  # lists are of queues only
+    records = check_od(od)
     if options & ~_LIST_OPEN_OPTIONS or not options & CMQC.MQOO_OUTPUT:
         raise MQMIError(_FAILED, CMQC.MQRC_OPTION_NOT_VALID_FOR_TYPE)
     with conn.engine.lock:
@@ -290,7 +295,7 @@ def put_list(conn: Connection, dl: DistList, md: MD, pmo: PMO, data: bytes, *,
     application gave it (each destination's copy has its own MsgId)."""
     eng = conn.engine
     dests = dl.destinations
-    records = check_pmo(pmo, len(dests))
+    records = check_pmo(pmo)
     fields = pmo.PutMsgRecFields if records is not None else 0
     responses = [RR(CompCode=d.comp, Reason=d.reason) for d in dests]
     lsns: list[int] = []
@@ -301,7 +306,8 @@ def put_list(conn: Connection, dl: DistList, md: MD, pmo: PMO, data: bytes, *,
         for i, dest in enumerate(dests):
             if not dest.hobj:
                 continue
-            mds[i] = _destination_md(md, pmo.Options, records[i] if records else None,
+            mds[i] = _destination_md(md, pmo.Options,
+                                     records[i] if records and i < len(records) else None,
                                      fields, eng.new_msgid)
             h = conn.handles[dest.hobj]
             together = (h.remote_qm is not None and h.cluster is None
@@ -325,15 +331,17 @@ def put_list(conn: Connection, dl: DistList, md: MD, pmo: PMO, data: bytes, *,
             outer.MsgId = eng.new_msgid()
             _put_one(conn, first, outer, pmo, body, put1, responses, members, lsns)
         for i, dmd in mds.items():
-            if records and fields & CMQC.MQPMRF_MSG_ID:
+            if records and i < len(records) and fields & CMQC.MQPMRF_MSG_ID:
                 records[i].MsgId = dmd.MsgId
     if lsns:
         eng.data.force(max(lsns))
+    if is_list_pmo(pmo) and pmo.RecsPresent > len(responses):  # records beyond: unused
+        responses += [RR() for _ in range(pmo.RecsPresent - len(responses))]
     pmo.ResponseRecPtr = responses
-    failed = {i for i, r in enumerate(responses) if r.CompCode == _FAILED}
+    failed = {i for i, r in enumerate(responses[:len(dests)]) if r.CompCode == _FAILED}
     pmo.KnownDestCount, pmo.UnknownDestCount, pmo.InvalidDestCount = _counts(conn, dests,
                                                                             failed)
-    comp, reason = outcome(responses)
+    comp, reason = outcome(responses[:len(dests)])
     if comp == _FAILED:
         raise MQMIError(comp, reason)
     return reason if comp == _WARNING else 0

@@ -73,6 +73,18 @@ def test_put_message_records_give_each_destination_its_fields(lists):
         assert md.MsgId == records[i].MsgId
 
 
+def test_fewer_put_message_records_than_destinations_leave_the_rest_to_the_mqmd(lists):
+    """IBM: RecsPresent need not be the number of destinations; destinations without an
+    MQPMR take the MQMD's fields (and, with MQMI_NONE, a MsgId each of their own)."""
+    qm = lists.qm
+    records = [mqpy.PMR(CorrelId=b"own")]
+    pmo = mqpy.PMO(RecsPresent=1, PutMsgRecFields=CMQC.MQPMRF_CORREL_ID, PutMsgRecPtr=records)
+    qm.put1(["A", "B", "C"], b"few", mqpy.MD(CorrelId=b"shared"), pmo)
+    got = [drain(qm, n)[0][1] for n in "ABC"]
+    assert [md.CorrelId.rstrip(b"\0") for md in got] == [b"own", b"shared", b"shared"]
+    assert len({md.MsgId for md in got}) == 3
+
+
 def test_some_destinations_unknown_is_a_warning_with_multiple_reasons(lists):
     """Given a list where one destination does not exist, when it is opened, then the open
     completes with MQCC_WARNING / MQRC_MULTIPLE_REASONS (2136), the response records say
@@ -177,6 +189,7 @@ def test_a_transmission_queue_with_distl_gets_one_mqdh_message(lists):
 
 @pytest.mark.parametrize("case,reason", [
     ("input", CMQC.MQRC_OPTION_NOT_VALID_FOR_TYPE),
+    ("not a queue", CMQC.MQRC_RECS_PRESENT_ERROR),
     ("too few records", CMQC.MQRC_OBJECT_RECORDS_ERROR),
     ("negative", CMQC.MQRC_RECS_PRESENT_ERROR),
     ("pmo count", CMQC.MQRC_RECS_PRESENT_ERROR),
@@ -189,6 +202,9 @@ def test_bad_lists_get_mq_reasons(lists, case, reason):
     with pytest.raises(mqpy.MQMIError) as err:
         if case == "input":
             mqpy.Queue(qm, od, CMQC.MQOO_INPUT_AS_Q_DEF)
+        elif case == "not a queue":
+            od.ObjectType = CMQC.MQOT_NAMELIST
+            mqpy.Queue(qm, od, CMQC.MQOO_OUTPUT)
         elif case == "too few records":
             od.RecsPresent = 3
             mqpy.Queue(qm, od, CMQC.MQOO_OUTPUT)
@@ -196,7 +212,7 @@ def test_bad_lists_get_mq_reasons(lists, case, reason):
             od.RecsPresent = -1
             mqpy.Queue(qm, od, CMQC.MQOO_OUTPUT)
         elif case == "pmo count":
-            qm.put1(od, b"x", mqpy.MD(), mqpy.PMO(RecsPresent=5))
+            qm.put1(od, b"x", mqpy.MD(), mqpy.PMO(RecsPresent=-1))
         else:
             qm.put1(od, b"x", mqpy.MD(), mqpy.PMO(RecsPresent=2, PutMsgRecFields=64))
     assert (err.value.comp, err.value.reason) == (_F, reason)

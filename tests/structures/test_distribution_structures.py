@@ -113,3 +113,17 @@ def test_records_pointing_outside_the_flow_are_a_protocol_error():
     with pytest.raises(ProtocolError):
         mqiproto.decode_request(type(req)(segment_type=req.segment_type, hobj=0,
                                           body=bytes(bad)))
+
+
+def test_mqdhf_new_msg_ids_leaves_each_destination_to_get_its_own_msgid():
+    """An MQDH from a queue manager that deferred the MsgIds (MQDHF_NEW_MSG_IDS, no MsgId in
+    its MQPMRs) splits into an MQMD with MQMI_NONE, so every destination's put makes one."""
+    outer, body = distlist.dh_message(mqpy.MD(MsgId=b"the list's own"), b"d",
+                                      [OR(ObjectName=b"A"), OR(ObjectName=b"B")], [], 0)
+    dh = DH.from_bytes(body)
+    dh.Flags = CMQC.MQDHF_NEW_MSG_IDS
+    inner, *_ = distlist.split_dh_message(outer, dh.pack() + body[DH.length():])
+    assert inner.MsgId == CMQC.MQMI_NONE
+    dh.Flags = CMQC.MQDHF_NONE
+    inner, *_ = distlist.split_dh_message(outer, dh.pack() + body[DH.length():])
+    assert inner.MsgId.rstrip(b"\0") == b"the list's own"
