@@ -4,6 +4,10 @@ list"; the capability travels in the ID flow's CapFlags2)."""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+
+import pytest
 import trio
 
 import mqpy
@@ -198,3 +202,31 @@ async def test_a_destination_the_receiver_cannot_reach_goes_to_its_dead_letter_q
     assert dlh.DestQName.rstrip() == b"NO.SUCH.Q"
     assert body[DLH.length():] == b"partly"
     assert (msgid, correl) == (records[1].MsgId, b"corr-1")
+
+
+@pytest.mark.skipif(shutil.which("tshark") is None, reason="tshark is not installed")
+async def test_a_list_message_on_the_wire_decodes_in_wireshark(two_qmgrs, tmp_path):
+    """Given a list message crossing a channel to a capable partner, when the traffic is
+    decoded by tshark as MQ, then the message is MQXQH + MQMD with Format MQHDIST and
+    nothing is malformed (this tshark shows the MQDH and its records as the data)."""
+    from tests.wire.test_tshark import CLIENT, SERVER, _Capture
+
+    qm1, qm2 = two_qmgrs
+    async with trio.open_nursery() as nursery:
+        c1, proxy = await _setup(nursery, qm1, qm2)
+        await run_channel(nursery, qm1, c1)
+        await stop_channel(c1)
+        put_list(qm1, [(t, "QM2") for t in TARGETS], b"seen by wireshark")
+        await run_channel(nursery, qm1, c1)
+        await wait_until(lambda: all(qm2.committed(t) == 1 for t in TARGETS))
+        nursery.cancel_scope.cancel()
+    capture = _Capture()
+    capture.handshake()
+    for direction, segment in proxy.recorded:
+        capture.send(CLIENT if direction == "s2r" else SERVER, [segment])
+    pcap = tmp_path / "list.pcap"
+    capture.write(pcap)
+    verbose = subprocess.run(["tshark", "-r", str(pcap), "-d", "tcp.port==1414,mq", "-V"],
+                             capture_output=True, text=True, timeout=120, check=True).stdout
+    assert "Malformed" not in verbose
+    assert "Format...: MQHDIST" in verbose and "Remote Q: T1" in verbose
