@@ -31,15 +31,22 @@ def partner_takes_lists(agreed: Any) -> bool:
     return bool(agreed.cap_flags2 & CapFlags2.DIST_LIST_CAPABLE)
 
 
-def mark_xmitq(qm: mqpy.QueueManager, xmitq: str, capable: bool) -> None:
-    """Set the transmission queue's DISTL (MQIA_DIST_LISTS) from the partner's capability."""
-    q = mqpy.Queue(qm, xmitq, CMQC.MQOO_SET | CMQC.MQOO_INQUIRE)
+def mark_xmitq(qm: mqpy.QueueManager, xmitq: str, capable: bool) -> bool:
+    """Set the transmission queue's DISTL (MQIA_DIST_LISTS) from the partner's capability.
+
+    False if the queue manager refused (the channel runs on: a stale DISTL(YES) only means
+    this MCA splits list messages itself, :func:`per_destination`)."""
+    wanted = CMQC.MQDL_SUPPORTED if capable else CMQC.MQDL_NOT_SUPPORTED
     try:
-        wanted = CMQC.MQDL_SUPPORTED if capable else CMQC.MQDL_NOT_SUPPORTED
-        if q.inquire(CMQC.MQIA_DIST_LISTS) != wanted:
-            q.set(CMQC.MQIA_DIST_LISTS, wanted)
-    finally:
-        q.close()
+        q = mqpy.Queue(qm, xmitq, CMQC.MQOO_SET | CMQC.MQOO_INQUIRE)
+        try:
+            if q.inquire(CMQC.MQIA_DIST_LISTS) != wanted:
+                q.set(CMQC.MQIA_DIST_LISTS, wanted)
+        finally:
+            q.close()
+    except mqpy.MQMIError:
+        return False
+    return True
 
 
 def is_dh_message(data: bytes) -> bool:

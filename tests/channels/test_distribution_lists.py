@@ -230,3 +230,56 @@ async def test_a_list_message_on_the_wire_decodes_in_wireshark(two_qmgrs, tmp_pa
                              capture_output=True, text=True, timeout=120, check=True).stdout
     assert "Malformed" not in verbose
     assert "Format...: MQHDIST" in verbose and "Remote Q: T1" in verbose
+
+
+def test_a_list_put_between_two_daemons_travels_once(site):
+    """Given two queue managers started with strmqm and a running SDR-RCVR channel (QM1's
+    xmitq then DISTL(YES)), when an application bound to QM1 puts one message to a list of
+    a remote-queue definition and two queues named at QM2, then each of the three queues at
+    QM2 gets it and DISPLAY CHSTATUS counts ONE message moved.
+    spec: dqm-intercommunication 9.48"""
+    import time
+
+    from .test_two_daemons import bind, depth, free_port, mqsc
+
+    port = free_port()
+    for name in ("QM1", "QM2"):
+        assert site.run("crtmqm", "-u", "SYSTEM.DEAD.LETTER.QUEUE", name).returncode == 0
+        proc = site.run("strmqm", name)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = mqsc(site, "QM2", f"""
+        DEFINE LISTENER(TCP.LSTR) TRPTYPE(TCP) PORT({port}) CONTROL(QMGR)
+        START LISTENER(TCP.LSTR)
+        DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR) TRPTYPE(TCP)
+        SET CHLAUTH('QM1.TO.QM2') TYPE(BLOCKUSER) USERLIST('nobody')
+        DEFINE QLOCAL(T1)
+        DEFINE QLOCAL(T2)
+        DEFINE QLOCAL(T3)
+    """)
+    assert out.returncode == 0, out.stdout
+    out = mqsc(site, "QM1", f"""
+        DEFINE QLOCAL(QM2) USAGE(XMITQ)
+        DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('127.0.0.1({port})') XMITQ(QM2)
+        DEFINE QREMOTE(T1.REMOTE) RNAME(T1) RQMNAME(QM2) XMITQ(QM2)
+        START CHANNEL(QM1.TO.QM2)
+    """)
+    assert out.returncode == 0, out.stdout
+    deadline = time.monotonic() + 30
+    while "DISTL(YES)" not in mqsc(site, "QM1", "DISPLAY QLOCAL(QM2) DISTL\n").stdout:
+        assert time.monotonic() < deadline, "the channel did not set DISTL"
+        time.sleep(0.2)
+    qm = bind(site, "QM1")
+    pmo = mqpy.PMO()
+    qm.put1([("T1.REMOTE", ""), ("T2", "QM2"), ("T3", "QM2")], b"from a daemon",
+            mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT), pmo)
+    assert (pmo.UnknownDestCount, pmo.InvalidDestCount) == (3, 0)
+    qm.disconnect()
+    while any(depth(site, "QM2", t) < 1 for t in TARGETS):
+        assert time.monotonic() < deadline + 30, "the message did not arrive everywhere"
+        time.sleep(0.2)
+    out = mqsc(site, "QM1", "DISPLAY CHSTATUS(QM1.TO.QM2) ALL\n")
+    assert "MSGS(1)" in out.stdout, out.stdout
+    qm = bind(site, "QM2")
+    for t in TARGETS:
+        assert mqpy.Queue(qm, t, CMQC.MQOO_INPUT_AS_Q_DEF).get() == b"from a daemon"
+    qm.disconnect()
