@@ -301,6 +301,9 @@ def put_list(conn: Connection, dl: DistList, md: MD, pmo: PMO, data: bytes, *,
     lsns: list[int] = []
     with eng.lock:
         conn._check()
+        if pmo.Options & CMQC.MQPMO_NEW_CORREL_ID:
+            # IBM: ONE new CorrelId for every destination, MQPMRs or not (unlike MsgIds)
+            md.CorrelId = eng.new_msgid()
         mds: dict[int, MD] = {}
         groups: dict[int, list[int]] = {}  # transmission queue (qid) -> destinations on it
         for i, dest in enumerate(dests):
@@ -309,6 +312,8 @@ def put_list(conn: Connection, dl: DistList, md: MD, pmo: PMO, data: bytes, *,
             mds[i] = _destination_md(md, pmo.Options,
                                      records[i] if records and i < len(records) else None,
                                      fields, eng.new_msgid)
+            if pmo.Options & CMQC.MQPMO_NEW_CORREL_ID:
+                mds[i].CorrelId = md.CorrelId
             h = conn.handles[dest.hobj]
             together = (h.remote_qm is not None and h.cluster is None
                         and h.base.attributes.get("DISTL") == "YES")
@@ -352,6 +357,8 @@ def _put_one(conn: Connection, h: Any, md: MD, pmo: PMO, data: bytes, put1: bool
     """One message to one handle on behalf of ``members``; their response records."""
     one = pmo.copy()
     one.RecsPresent = 0
+    # the identifiers were settled per destination already (_destination_md, put_list)
+    one.Options &= ~(CMQC.MQPMO_NEW_MSG_ID | CMQC.MQPMO_NEW_CORREL_ID)
     try:
         if not h.options & CMQC.MQOO_OUTPUT:
             raise MQMIError(_FAILED, CMQC.MQRC_NOT_OPEN_FOR_OUTPUT)

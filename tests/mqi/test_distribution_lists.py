@@ -85,6 +85,23 @@ def test_fewer_put_message_records_than_destinations_leave_the_rest_to_the_mqmd(
     assert len({md.MsgId for md in got}) == 3
 
 
+def test_new_msg_id_is_one_per_destination_new_correl_id_one_for_all(lists):
+    """IBM: MQPMO_NEW_MSG_ID gives every destination a MsgId of its own, even over an
+    MQPMR's; MQPMO_NEW_CORREL_ID gives them all the same new CorrelId, returned in the
+    MQMD."""
+    qm = lists.qm
+    records = [mqpy.PMR(MsgId=b"mine", CorrelId=b"mine") for _ in range(3)]
+    md = mqpy.MD()
+    pmo = mqpy.PMO(Options=CMQC.MQPMO_NEW_MSG_ID | CMQC.MQPMO_NEW_CORREL_ID, RecsPresent=3,
+                   PutMsgRecFields=CMQC.MQPMRF_MSG_ID | CMQC.MQPMRF_CORREL_ID,
+                   PutMsgRecPtr=records)
+    qm.put1(["A", "B", "C"], b"ids", md, pmo)
+    got = [drain(qm, n)[0][1] for n in "ABC"]
+    assert len({g.MsgId for g in got}) == 3 and b"mine" not in {g.MsgId[:4] for g in got}
+    assert {g.CorrelId for g in got} == {md.CorrelId}
+    assert md.CorrelId.startswith(b"AMQ")
+
+
 def test_some_destinations_unknown_is_a_warning_with_multiple_reasons(lists):
     """Given a list where one destination does not exist, when it is opened, then the open
     completes with MQCC_WARNING / MQRC_MULTIPLE_REASONS (2136), the response records say
