@@ -1124,6 +1124,8 @@ class Connection:
         d = md.__dict__  # fields read here without the attribute machinery (hot path)
         if opts & _PMO_SYNC_BOTH == _PMO_SYNC_BOTH:
             raise _fail(CMQC.MQRC_OPTIONS_ERROR)
+        if pmo.__dict__["RecsPresent"] and pmo.__dict__["Version"] >= 2:
+            raise _fail(CMQC.MQRC_RECS_PRESENT_ERROR)  # records are for distribution lists
         ctx = opts & _CONTEXT_PMO
         if ctx:
             if ctx & (ctx - 1):

@@ -204,6 +204,15 @@ def test_a_transmission_queue_with_distl_gets_one_mqdh_message(lists):
     assert amd.MsgId == records[1].MsgId
 
 
+def test_put_message_records_on_a_single_queue_are_2154(lists):
+    """IBM: RecsPresent greater than zero when the put is not to a distribution list fails
+    with MQRC_RECS_PRESENT_ERROR."""
+    with pytest.raises(mqpy.MQMIError) as err:
+        lists.qm.put1("A", b"x", mqpy.MD(), mqpy.PMO(RecsPresent=1))
+    assert err.value.reason == CMQC.MQRC_RECS_PRESENT_ERROR
+    assert drain(lists.qm, "A") == []
+
+
 @pytest.mark.parametrize("case,reason", [
     ("input", CMQC.MQRC_OPTION_NOT_VALID_FOR_TYPE),
     ("not a queue", CMQC.MQRC_RECS_PRESENT_ERROR),
