@@ -14,6 +14,7 @@ Pointer fields exist for pymqi compatibility and are always packed as 0. pymqi's
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 from mqpy import CMQC, CMQCFC, CMQXC
@@ -23,6 +24,7 @@ from mqpy.mqstruct import (
     StructError,
     binary,
     byte,
+    byte_order,
     char,
     int64,
     long,
@@ -33,8 +35,8 @@ from mqpy.mqstruct import (
     text,
 )
 
-__all__ = ["CD", "CFH", "DH", "DLH", "GMO", "MD", "OD", "OR", "PMO", "PMR", "RR", "SCO", "TM",
-           "TMC2", "XQH", "pack_put_msg_records", "put_msg_record_length",
+__all__ = ["CD", "CFH", "DH", "DLH", "GMO", "MD", "OD", "OR", "PMO", "PMR", "PMR_FIELDS", "RR",
+           "SCO", "TM", "TMC2", "XQH", "pack_put_msg_records", "put_msg_record_length",
            "unpack_put_msg_records"]
 
 
@@ -283,54 +285,46 @@ class PMR(MQStruct):
     )
 
 
-#: MQPMR's fields with their MQPMRF_* flag, struct code and size, in record order.
-_PMR_FIELDS = (
+#: MQPMR's fields with their MQPMRF_* flag, name, struct code and size, in record order.
+PMR_FIELDS = (
     (CMQC.MQPMRF_MSG_ID, "MsgId", "24s", 24),
     (CMQC.MQPMRF_CORREL_ID, "CorrelId", "24s", 24),
     (CMQC.MQPMRF_GROUP_ID, "GroupId", "24s", 24),
     (CMQC.MQPMRF_FEEDBACK, "Feedback", "i", 4),
     (CMQC.MQPMRF_ACCOUNTING_TOKEN, "AccountingToken", "32s", 32),
 )
-_PMRF_ALL = sum(flag for flag, *_ in _PMR_FIELDS)
+_PMRF_ALL = sum(flag for flag, *_ in PMR_FIELDS)
 
 
-def _pmr_struct(fields: int, encoding: int | None) -> Any:
-    import struct
-
-    from mqpy.mqstruct import byte_order
-
+def _pmr_struct(fields: int, encoding: int | None) -> struct.Struct:
     if fields & ~_PMRF_ALL:
         raise StructError(f"PutMsgRecFields {fields} names unknown MQPMRF_* flags",
                           CMQC.MQRC_PMO_RECORD_FLAGS_ERROR)
     return struct.Struct(byte_order(encoding)
-                         + "".join(code for flag, _, code, _ in _PMR_FIELDS if fields & flag))
+                         + "".join(code for flag, _, code, _ in PMR_FIELDS if fields & flag))
 
 
 def put_msg_record_length(fields: int) -> int:
     """Bytes of one MQPMR holding the fields ``fields`` (MQPMRF_*) names."""
-    return sum(size for flag, _, _, size in _PMR_FIELDS if fields & flag)
+    return sum(size for flag, _, _, size in PMR_FIELDS if fields & flag)
 
 
 def pack_put_msg_records(records: list[PMR], fields: int, encoding: int | None = None) -> bytes:
     """The MQPMR array as MQPMO and MQDH carry it: only the fields ``fields`` names."""
     s = _pmr_struct(fields, encoding)
-    names = [name for flag, name, _, _ in _PMR_FIELDS if fields & flag]
-    out = []
-    for r in records:
-        d = r.__dict__
-        out.append(s.pack(*(d[n].ljust(24 if n != "AccountingToken" else 32, b"\0")
-                            if isinstance(d[n], bytes) else d[n] for n in names)))
-    return b"".join(out)
+    names = [name for flag, name, _, _ in PMR_FIELDS if fields & flag]
+    # struct's "24s" pads identifiers with NULs, as MQ pads them
+    return b"".join(s.pack(*(r.__dict__[n] for n in names)) for r in records)
 
 
 def unpack_put_msg_records(buf: bytes, offset: int, count: int, fields: int,
                            encoding: int | None = None) -> list[PMR]:
     """``count`` MQPMRs of the fields ``fields`` names, from ``buf[offset:]``."""
     s = _pmr_struct(fields, encoding)
-    names = [name for flag, name, _, _ in _PMR_FIELDS if fields & flag]
+    names = [name for flag, name, _, _ in PMR_FIELDS if fields & flag]
     if count < 0 or offset < 0 or offset + count * s.size > len(buf):
         raise StructError(f"{count} MQPMR records of {s.size} bytes do not fit at {offset}",
-                          CMQC.MQRC_PMO_RECORD_FLAGS_ERROR)
+                          CMQC.MQRC_PUT_MSG_RECORDS_ERROR)
     out = []
     for i in range(count):
         values = s.unpack_from(buf, offset + i * s.size)

@@ -58,13 +58,7 @@ def is_dh_message(data: bytes) -> bool:
 def _single(xqh: Any, inner: mqpy.MD, dest: mqpy.OR, record: mqpy.PMR | None, fields: int
             ) -> Any:
     """The MQXQH of one destination's own copy: its queue names, its MQPMR's fields."""
-    md = inner.copy()
-    if record is not None:
-        for flag, name in ((CMQC.MQPMRF_MSG_ID, "MsgId"), (CMQC.MQPMRF_CORREL_ID, "CorrelId"),
-                           (CMQC.MQPMRF_GROUP_ID, "GroupId"), (CMQC.MQPMRF_FEEDBACK, "Feedback"),
-                           (CMQC.MQPMRF_ACCOUNTING_TOKEN, "AccountingToken")):
-            if fields & flag:
-                setattr(md, name, getattr(record, name))
+    md = distlist.with_record(inner, record, fields)
     one = xqh.copy()
     one.RemoteQName, one.RemoteQMgrName, one.MsgDesc = dest.ObjectName, dest.ObjectQMgrName, md
     return one

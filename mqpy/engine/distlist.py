@@ -40,6 +40,7 @@ from mqpy.structures import (
     OR,
     PMO,
     PMR,
+    PMR_FIELDS,
     RR,
     pack_put_msg_records,
     put_msg_record_length,
@@ -62,6 +63,7 @@ __all__ = [
     "put1_list",
     "put_list",
     "split_dh_message",
+    "with_record",
 ]
 
 _OK, _WARNING, _FAILED = CMQC.MQCC_OK, CMQC.MQCC_WARNING, CMQC.MQCC_FAILED
@@ -70,8 +72,7 @@ _LIST_OPEN_OPTIONS = (CMQC.MQOO_OUTPUT | CMQC.MQOO_PASS_IDENTITY_CONTEXT
                       | CMQC.MQOO_PASS_ALL_CONTEXT | CMQC.MQOO_SET_IDENTITY_CONTEXT
                       | CMQC.MQOO_SET_ALL_CONTEXT | CMQC.MQOO_ALTERNATE_USER_AUTHORITY
                       | CMQC.MQOO_FAIL_IF_QUIESCING)
-_PMRF_ALL = (CMQC.MQPMRF_MSG_ID | CMQC.MQPMRF_CORREL_ID | CMQC.MQPMRF_GROUP_ID
-             | CMQC.MQPMRF_FEEDBACK | CMQC.MQPMRF_ACCOUNTING_TOKEN)
+_PMRF_ALL = sum(flag for flag, *_ in PMR_FIELDS)
 _NO_ID = (b"", b"\x00" * 24)
 
 
@@ -265,22 +266,21 @@ def close_list(conn: Connection, hobj: int) -> None:
                 conn.close(dest.hobj)
 
 
+def with_record(md: MD, record: PMR | None, fields: int) -> MD:
+    """A copy of ``md`` with the fields an MQPMR holds (``fields``: MQPMRF_*) put over it."""
+    out = md.copy()
+    if record is not None:
+        for flag, name, _, _ in PMR_FIELDS:
+            if fields & flag:
+                setattr(out, name, getattr(record, name))
+    return out
+
+
 def _destination_md(md: MD, pmo_opts: int, record: PMR | None, fields: int,
                     new_msgid: Any) -> MD:
     """The MQMD one destination's copy carries: the MQPMR's fields over the application's,
     and a MsgId of its own when none is given (no two destinations share one)."""
-    dmd = md.copy()
-    if record is not None:
-        if fields & CMQC.MQPMRF_MSG_ID:
-            dmd.MsgId = record.MsgId
-        if fields & CMQC.MQPMRF_CORREL_ID:
-            dmd.CorrelId = record.CorrelId
-        if fields & CMQC.MQPMRF_GROUP_ID:
-            dmd.GroupId = record.GroupId
-        if fields & CMQC.MQPMRF_FEEDBACK:
-            dmd.Feedback = record.Feedback
-        if fields & CMQC.MQPMRF_ACCOUNTING_TOKEN:
-            dmd.AccountingToken = record.AccountingToken
+    dmd = with_record(md, record, fields)
     if pmo_opts & CMQC.MQPMO_NEW_MSG_ID or dmd.MsgId.rstrip(b"\x00") == b"":
         dmd.MsgId = new_msgid()
     return dmd
