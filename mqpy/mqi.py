@@ -154,8 +154,11 @@ class QueueManager:
         pmo = kw.get("putOpts", kw.get("pmo", opts[1] if len(opts) > 1 else None)) or PMO()
         od = _as_od(qDesc)
         data = _as_bytes(msg, self.bytes_encoding)
-        _ask_for_responses(od, pmo)
-        warning = self._backend().put1(od, md, pmo, data)
+        saved = _ask_for_responses(od, pmo)
+        try:
+            warning = self._backend().put1(od, md, pmo, data)
+        finally:
+            _restore(pmo, saved)
         if warning:
             raise MQMIError(CMQC.MQCC_WARNING, warning)
 
@@ -220,15 +223,22 @@ def _list_warning(od: OD) -> int:
     return 0
 
 
-def _ask_for_responses(od: OD | None, pmo: PMO) -> None:
+def _ask_for_responses(od: OD | None, pmo: PMO) -> tuple[int, int] | None:
     """A put to a distribution list answers per destination in MQRRs, which the MQI returns
-    only when the MQPMO has room for them (version 2, RecsPresent): make that room."""
+    only when the MQPMO has room for them (version 2, RecsPresent): make that room for the
+    call; the PMO's own (Version, RecsPresent) to restore after it, or None."""
     if od is None or od.Version < CMQC.MQOD_VERSION_2 or od.RecsPresent <= 0 \
-            or pmo.RecsPresent:
-        return
-    if pmo.Version < CMQC.MQPMO_VERSION_2:
-        pmo.Version = CMQC.MQPMO_VERSION_2
+            or pmo.Version >= CMQC.MQPMO_VERSION_2 and pmo.RecsPresent:
+        return None
+    saved = pmo.Version, pmo.RecsPresent
+    pmo.Version = max(pmo.Version, CMQC.MQPMO_VERSION_2)
     pmo.RecsPresent = od.RecsPresent
+    return saved
+
+
+def _restore(pmo: PMO, saved: tuple[int, int] | None) -> None:
+    if saved is not None:
+        pmo.Version, pmo.RecsPresent = saved
 
 
 def _as_bytes(msg: bytes | str | bytearray | memoryview, encoding: str) -> bytes:
@@ -308,13 +318,16 @@ class Queue:
         if hobj is None:
             hobj = self._ensure_open(CMQC.MQOO_OUTPUT)
         data = msg if type(msg) is bytes else _as_bytes(msg, self._qmgr.bytes_encoding)
-        if self._responses:  # a distribution list
-            _ask_for_responses(self._od, pmo)
-        try:
+        if not self._responses:
             warning = self._qmgr._backend().put(hobj, md, pmo, data)
-        finally:
-            if isinstance(pmo.ResponseRecPtr, list):
-                self._responses = pmo.ResponseRecPtr
+        else:  # a distribution list
+            saved = _ask_for_responses(self._od, pmo)
+            try:
+                warning = self._qmgr._backend().put(hobj, md, pmo, data)
+            finally:
+                _restore(pmo, saved)
+                if isinstance(pmo.ResponseRecPtr, list):
+                    self._responses = pmo.ResponseRecPtr
         if warning:
             raise MQMIError(CMQC.MQCC_WARNING, warning)
 

@@ -204,6 +204,17 @@ def test_a_transmission_queue_with_distl_gets_one_mqdh_message(lists):
     assert amd.MsgId == records[1].MsgId
 
 
+def test_a_pmo_used_for_a_list_serves_a_single_queue_afterwards(lists):
+    """The room mqpy makes for the response records lasts only for the call: the same PMO
+    then puts to a single queue (where RecsPresent > 0 would be 2154)."""
+    qm = lists.qm
+    pmo = mqpy.PMO()
+    qm.put1(["A", "B"], b"list", mqpy.MD(), pmo)
+    assert pmo.RecsPresent == 0 and rr(pmo.ResponseRecPtr) == [(0, 0), (0, 0)]
+    qm.put1("C", b"single", mqpy.MD(), pmo)
+    assert [len(drain(qm, n)) for n in "ABC"] == [1, 1, 1]
+
+
 def test_put_message_records_on_a_single_queue_are_2154(lists):
     """IBM: RecsPresent greater than zero when the put is not to a distribution list fails
     with MQRC_RECS_PRESENT_ERROR."""
