@@ -282,8 +282,10 @@ class Queue:
         if self._od is None:
             raise PYIFError("no queue name given")
         self._open_opts = openOpts if openOpts is not None else CMQC.MQOO_OUTPUT
-        self._hobj = self._qmgr._backend().open(self._od, self._open_opts)
-        self._responses = self._od.ResponseRecPtr
+        try:
+            self._hobj = self._qmgr._backend().open(self._od, self._open_opts)
+        finally:
+            self._responses = self._od.ResponseRecPtr
         warning = _list_warning(self._od)
         if warning:
             raise MQMIError(CMQC.MQCC_WARNING, warning)

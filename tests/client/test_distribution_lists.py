@@ -114,6 +114,16 @@ def test_put1_to_a_list_failing_for_several_reasons_returns_its_records(conn, en
     assert pmo.InvalidDestCount == 2
 
 
+def test_an_open_failing_for_several_reasons_answers_per_destination(conn, env):
+    q = mqpy.Queue(conn)
+    with pytest.raises(mqpy.MQMIError) as err:
+        q.open([("NOPE", ""), ("Q", "NO.SUCH.QM")], CMQC.MQOO_OUTPUT)
+    assert (err.value.comp, err.value.reason) == (_F, CMQC.MQRC_MULTIPLE_REASONS)
+    assert rr(q.response_records) == [(_F, CMQC.MQRC_UNKNOWN_OBJECT_NAME),
+                                      (_F, CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR)]
+    assert q.get_handle() is None
+
+
 def test_put1_to_a_list_reaches_every_queue(conn, env):
     conn.put1([("A", ""), ("B", ""), ("C", "")], b"all three")
     assert [drain(conn, q) for q in "ABC"] == [[b"all three"]] * 3
