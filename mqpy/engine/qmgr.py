@@ -1557,6 +1557,8 @@ class Connection:
             if keyword == "DEFTYPE" and h.obj.objtype == "QLOCAL":
                 return sel.to_mqi(selector, keyword,
                                   h.obj.attributes.get("DEFTYPE", "PREDEFINED"))
+            if keyword == "DISTL" and h.obj.objtype == "QLOCAL":  # older definitions lack it
+                return sel.to_mqi(selector, keyword, h.obj.attributes.get("DISTL", "NO"))
             if keyword not in h.obj.attributes:
                 raise _fail(CMQC.MQRC_SELECTOR_NOT_FOR_TYPE, _WARNING)
             return sel.to_mqi(selector, keyword, h.obj.attributes[keyword])
@@ -1582,7 +1584,8 @@ class Connection:
             if selector not in sel.SETTABLE:
                 raise _fail(CMQC.MQRC_SELECTOR_ERROR)
             keyword = sel.QUEUE_SELECTORS[selector]
-            if keyword not in h.obj.attributes:
+            if keyword not in h.obj.attributes and not (keyword == "DISTL"
+                                                         and h.obj.objtype == "QLOCAL"):
                 raise _fail(CMQC.MQRC_SELECTOR_NOT_FOR_TYPE)
             try:
                 stored = sel.from_mqi(keyword, value)

@@ -22,3 +22,16 @@ def test_distl_is_defined_altered_displayed_and_inquired(qmgr, proc):
     q.set(CMQC.MQIA_DIST_LISTS, CMQC.MQDL_NOT_SUPPORTED)
     q.close()
     assert any("DISTL(NO)" in line for line in run(proc, "DISPLAY QLOCAL(XQ) DISTL"))
+
+
+def test_a_queue_defined_before_distl_existed_takes_it(qmgr):
+    """A local queue whose stored definition has no DISTL (defined by an older mqpy) reads
+    as DISTL(NO) and takes MQSET, so a sending MCA can mark it."""
+    qm, eng, _ = qmgr
+    eng.define("QLOCAL", "OLD.XQ", {"USAGE": "XMITQ"})
+    del eng.lookup("QLOCAL", "OLD.XQ").attributes["DISTL"]
+    q = mqpy.Queue(qm, "OLD.XQ", CMQC.MQOO_INQUIRE | CMQC.MQOO_SET)
+    assert q.inquire(CMQC.MQIA_DIST_LISTS) == CMQC.MQDL_NOT_SUPPORTED
+    q.set(CMQC.MQIA_DIST_LISTS, CMQC.MQDL_SUPPORTED)
+    assert q.inquire(CMQC.MQIA_DIST_LISTS) == CMQC.MQDL_SUPPORTED
+    q.close()
