@@ -8,13 +8,13 @@ manager inside the calling process.
 from mqpy import CMQC, CMQCFC, CMQXC, CMQZC
 from mqpy.errors import Error, MQMIError, PYIFError
 from mqpy.mqi import Queue, QueueManager, connect, embedded, stop_embedded
-from mqpy.structures import CD, DLH, GMO, MD, OD, PMO, SCO, TM, TMC2, XQH
+from mqpy.structures import CD, DH, DLH, GMO, MD, OD, OR, PMO, PMR, RR, SCO, TM, TMC2, XQH
 
 __version__ = "0.1.0"
 
 __all__ = [
     "CMQC", "CMQCFC", "CMQXC", "CMQZC",
-    "CD", "DLH", "GMO", "MD", "OD", "PMO", "SCO", "TM", "TMC2", "XQH",
+    "CD", "DH", "DLH", "GMO", "MD", "OD", "OR", "PMO", "PMR", "RR", "SCO", "TM", "TMC2", "XQH",
     "Error", "MQMIError", "PYIFError",
     "Queue", "QueueManager", "connect", "embedded", "stop_embedded",
 ]

@@ -26,7 +26,7 @@ from typing import Any
 
 from mqpy import CMQC, config, mqiproto
 from mqpy.errors import MQMIError
-from mqpy.verbs import MQIVerbs
+from mqpy.verbs import MQIVerbs, copy_fields
 from mqpy_chinit.framing import SegmentReader, SegmentWriter
 from mqpy_chinit.wire import ByteOrder, MQIReply, ProtocolError, SegmentType
 
@@ -145,8 +145,10 @@ class BindingsConnection(MQIVerbs):
 
     # -- one call -------------------------------------------------------------------------
 
-    def _call(self, verb: SegmentType, values: Any = (), *, hobj: int = 0) -> mqiproto.Decoded:
-        """Send one request, wait for its reply; raise MQMIError on MQCC_FAILED."""
+    def _call(self, verb: SegmentType, values: Any = (), *, hobj: int = 0,
+              into: tuple[Any, ...] = ()) -> mqiproto.Decoded:
+        """Send one request, wait for its reply; raise MQMIError on MQCC_FAILED (after
+        copying a failed reply's structures, if it has any, ``into`` the caller's)."""
         flows = self._flows
         request = flows.request(verb, values, hobj)
         with self._lock:
@@ -162,6 +164,8 @@ class BindingsConnection(MQIVerbs):
                 self._lost()
                 raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN) from None
         if reply.comp == _FAILED:
+            for dst, src in zip(into, reply.values or (), strict=False):
+                copy_fields(dst, src)
             raise MQMIError(reply.comp, reply.reason)
         return reply
 
@@ -170,7 +174,7 @@ class BindingsConnection(MQIVerbs):
         if len(requests) < 2:
             return super()._call_run(requests, limit)
         flows = mqiproto.pack_flows([mqiproto.encode_request(verb, values, hobj=hobj)
-                                     for verb, values, hobj in requests])
+                                     for verb, values, hobj, _into in requests])
         reply = self._call(_T.SPI, [mqiproto.SpiVerb.RUN, flows, limit])
         try:
             return [mqiproto.decode_reply(event)

@@ -57,7 +57,7 @@ import attrs
 from mqpy import CMQC, mqiproto
 from mqpy.errors import MQMIError
 from mqpy.security.chlauth import dn_matches, valid_dn_pattern
-from mqpy.verbs import MQIVerbs
+from mqpy.verbs import MQIVerbs, copy_fields
 from mqpy_chinit import definitions as D
 from mqpy_chinit import tls, userid
 from mqpy_chinit.framing import DEFAULT_MAX_TRANSMISSION_SIZE, SegmentReader, SegmentWriter
@@ -633,8 +633,10 @@ class ClientConnection(MQIVerbs):
 
     # -- one call -------------------------------------------------------------------------
 
-    def _call(self, verb: SegmentType, values: Any = (), *, hobj: int = 0) -> mqiproto.Decoded:
-        """Send one request, wait for its reply; raise MQMIError on MQCC_FAILED."""
+    def _call(self, verb: SegmentType, values: Any = (), *, hobj: int = 0,
+              into: tuple[Any, ...] = ()) -> mqiproto.Decoded:
+        """Send one request, wait for its reply; raise MQMIError on MQCC_FAILED (after
+        copying a failed reply's structures, if it has any, ``into`` the caller's)."""
         with self._lock:
             instance = self._instance
             if instance is None:
@@ -657,6 +659,8 @@ class ClientConnection(MQIVerbs):
                 self._lost()
                 raise _fail(CMQC.MQRC_CONNECTION_BROKEN) from None
         if decoded.comp == _FAILED:
+            for dst, src in zip(into, decoded.values or (), strict=False):
+                copy_fields(dst, src)
             raise MQMIError(decoded.comp, decoded.reason)
         return decoded
 

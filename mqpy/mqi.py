@@ -13,7 +13,7 @@ from typing import Any
 
 from mqpy import CMQC, local
 from mqpy.errors import MQMIError, PYIFError
-from mqpy.structures import GMO, MD, OD, PMO
+from mqpy.structures import GMO, MD, OD, OR, PMO
 
 
 def _name_bytes(name: str | bytes) -> bytes:
@@ -158,7 +158,11 @@ class QueueManager:
         pmo = kw.get("putOpts", kw.get("pmo", opts[1] if len(opts) > 1 else None)) or PMO()
         od = _as_od(qDesc)
         data = _as_bytes(msg, self.bytes_encoding)
-        warning = self._backend().put1(od, md, pmo, data)
+        saved = _ask_for_responses(od, pmo)
+        try:
+            warning = self._backend().put1(od, md, pmo, data)
+        finally:
+            _restore(pmo, saved)
         if warning:
             raise MQMIError(CMQC.MQCC_WARNING, warning)
 
@@ -182,15 +186,63 @@ def _default_running():
     return local.running(name) if name else None
 
 
-def _as_od(qDesc: OD | str | bytes) -> OD:
+def _as_od(qDesc: OD | str | bytes | list) -> OD:
     if isinstance(qDesc, OD):
         return qDesc
+    if isinstance(qDesc, (list, tuple)):
+        return _list_od(qDesc)
     if isinstance(qDesc, (str, bytes)):
         name = _name_bytes(qDesc)
         if len(name.rstrip(b" \x00")) > 48:
             raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_OBJECT_NAME_ERROR)
         return OD(ObjectName=name)
     raise PYIFError(f"object descriptor must be a name or an OD, not {type(qDesc).__name__}")
+
+
+def _list_od(destinations: list | tuple) -> OD:
+    """A distribution list's MQOD (version 2) from its destinations: each an ``OR``, a queue
+    name, or a (queue, queue manager) pair."""
+    records = []
+    for dest in destinations:
+        if isinstance(dest, OR):
+            records.append(dest)
+        elif isinstance(dest, (str, bytes)):
+            records.append(OR(ObjectName=_name_bytes(dest)))
+        elif isinstance(dest, (list, tuple)) and len(dest) == 2:
+            records.append(OR(ObjectName=_name_bytes(dest[0]), ObjectQMgrName=_name_bytes(dest[1])))
+        else:
+            raise PYIFError(f"a distribution-list destination must be a name, a (queue, "
+                            f"queue manager) pair or an OR, not {dest!r}")
+    if not records:
+        raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_RECS_PRESENT_ERROR)
+    return OD(Version=CMQC.MQOD_VERSION_2, RecsPresent=len(records), ObjectRecPtr=records)
+
+
+def _list_warning(od: OD) -> int:
+    """MQOPEN of a distribution list where some destinations opened and some did not
+    completes with MQRC_MULTIPLE_REASONS (2136), a warning (the counts say which)."""
+    if od.Version >= CMQC.MQOD_VERSION_2 and od.RecsPresent and od.InvalidDestCount \
+            and od.KnownDestCount + od.UnknownDestCount:
+        return CMQC.MQRC_MULTIPLE_REASONS
+    return 0
+
+
+def _ask_for_responses(od: OD | None, pmo: PMO) -> tuple[int, int] | None:
+    """A put to a distribution list answers per destination in MQRRs, which the MQI returns
+    only when the MQPMO has room for them (version 2, RecsPresent): make that room for the
+    call; the PMO's own (Version, RecsPresent) to restore after it, or None."""
+    if od is None or od.Version < CMQC.MQOD_VERSION_2 or od.RecsPresent <= 0 \
+            or pmo.Version >= CMQC.MQPMO_VERSION_2 and pmo.RecsPresent:
+        return None
+    saved = pmo.Version, pmo.RecsPresent
+    pmo.Version = max(pmo.Version, CMQC.MQPMO_VERSION_2)
+    pmo.RecsPresent = od.RecsPresent
+    return saved
+
+
+def _restore(pmo: PMO, saved: tuple[int, int] | None) -> None:
+    if saved is not None:
+        pmo.Version, pmo.RecsPresent = saved
 
 
 def _as_bytes(msg: bytes | str | bytearray | memoryview, encoding: str) -> bytes:
@@ -202,11 +254,21 @@ def _as_bytes(msg: bytes | str | bytearray | memoryview, encoding: str) -> bytes
 
 
 class Queue:
-    """pymqi.Queue: ``Queue(qmgr, name[, open_opts])``; without options the open is lazy."""
+    """pymqi.Queue: ``Queue(qmgr, name[, open_opts])``; without options the open is lazy.
+
+    A list of destinations in place of the name -- queue names, (queue, queue manager) pairs
+    or ``OR`` records -- or an ``OD`` of version 2 with RecsPresent and ObjectRecPtr opens a
+    distribution list: one put reaches them all. ``response_records`` are then the MQRRs of
+    the last MQOPEN or MQPUT (a put's PMO is given RecsPresent, so that they come back over
+    a client or bindings connection too); MQPMRs go in ``PMO.PutMsgRecPtr``. An open where
+    only some destinations opened raises MQMIError(MQCC_WARNING, MQRC_MULTIPLE_REASONS) with
+    the list open, as pymqi raises every warning.
+    """
 
     def __init__(self, qMgr: QueueManager, *opts: Any, **kw: Any) -> None:
         self._qmgr = qMgr
         self._hobj: int | None = None
+        self._responses: Any = 0  # a distribution list's last MQRRs
         self._od: OD | None = None
         self._open_opts: int | None = None
         qdesc = kw.get("qDesc", opts[0] if len(opts) > 0 else None)
@@ -224,7 +286,24 @@ class Queue:
         if self._od is None:
             raise PYIFError("no queue name given")
         self._open_opts = openOpts if openOpts is not None else CMQC.MQOO_OUTPUT
-        self._hobj = self._qmgr._backend().open(self._od, self._open_opts)
+        try:
+            self._hobj = self._qmgr._backend().open(self._od, self._open_opts)
+        finally:
+            self._responses = self._od.ResponseRecPtr
+        warning = _list_warning(self._od)
+        if warning:
+            raise MQMIError(CMQC.MQCC_WARNING, warning)
+
+    @property
+    def od(self) -> OD | None:
+        """The object descriptor of the open (its counts and records, for a list)."""
+        return self._od
+
+    @property
+    def response_records(self) -> list:
+        """The MQRRs of the last MQOPEN or MQPUT of a distribution list ([] otherwise)."""
+        records = self._responses
+        return records if isinstance(records, list) else []
 
     def _ensure_open(self, default_opts: int) -> int:
         if self._hobj is None:
@@ -245,7 +324,16 @@ class Queue:
         if hobj is None:
             hobj = self._ensure_open(CMQC.MQOO_OUTPUT)
         data = msg if type(msg) is bytes else _as_bytes(msg, self._qmgr.bytes_encoding)
-        warning = self._qmgr._backend().put(hobj, md, pmo, data)
+        if not self._responses:
+            warning = self._qmgr._backend().put(hobj, md, pmo, data)
+        else:  # a distribution list
+            saved = _ask_for_responses(self._od, pmo)
+            try:
+                warning = self._qmgr._backend().put(hobj, md, pmo, data)
+            finally:
+                _restore(pmo, saved)
+                if isinstance(pmo.ResponseRecPtr, list):
+                    self._responses = pmo.ResponseRecPtr
         if warning:
             raise MQMIError(CMQC.MQCC_WARNING, warning)
 

@@ -41,7 +41,17 @@ import construct as cs
 
 from mqpy import CMQC
 from mqpy.mqstruct import MQStruct, StructError
-from mqpy.structures import GMO, MD, OD, PMO
+from mqpy.structures import (
+    GMO,
+    MD,
+    OD,
+    OR,
+    PMO,
+    RR,
+    pack_put_msg_records,
+    put_msg_record_length,
+    unpack_put_msg_records,
+)
 from mqpy_chinit.userid import Credentials, build_caut, parse_caut
 from mqpy_chinit.wire import (
     MQCONN_BODY,
@@ -66,6 +76,7 @@ __all__ = [
     "decode_request",
     "encode_reply",
     "encode_request",
+    "failure_reply",
     "is_char_selector",
     "pack_flows",
     "reply_type",
@@ -204,6 +215,88 @@ class _Struct(_Item):
         except (StructError, ValueError, struct.error) as exc:
             raise _bad(f"{self.name}: {exc}") from None
         return obj, pos + obj.packed_size()
+
+
+class _ListStruct(_Struct):
+    """An MQOD or MQPMO that may carry distribution-list records behind it.
+
+    As IBM's client flows carry them (and Wireshark dissects them): with Version >= 2 and
+    RecsPresent > 0, the records follow the structure at the offsets its *RecOffset fields
+    give, counted from the structure's start -- MQORs (ObjectRecOffset) or MQPMRs of the
+    PutMsgRecFields fields (PutMsgRecOffset), then MQRRs (ResponseRecOffset). An offset of 0
+    means those records are absent. In Python the records are the lists held in the
+    pointer fields (ObjectRecPtr, PutMsgRecPtr, ResponseRecPtr).
+    """
+
+    def __init__(self, cls: type[MQStruct], records: str, record_offset: str) -> None:
+        super().__init__(cls)
+        self.records, self.record_offset = records, record_offset
+
+    def _record_size(self, fields: int) -> int:
+        return OR.length() if self.cls is OD else put_msg_record_length(fields)
+
+    def pack(self, value: MQStruct, byte_order: ByteOrder) -> bytes:
+        d = value.__dict__
+        n = d["RecsPresent"] if d["Version"] >= 2 else 0
+        enc = mq_encoding(byte_order)
+        if n <= 0:
+            return value.pack(enc)
+        fields = d.get("PutMsgRecFields", 0)
+        out = value.copy()
+        pos = out.packed_size()
+        tail = []
+        records, responses = d[self.records], d["ResponseRecPtr"]
+        if isinstance(records, list) and len(records) >= n and (self.cls is OD or fields):
+            setattr(out, self.record_offset, pos)
+            if self.cls is OD:
+                tail.append(b"".join(r.pack(enc) for r in records[:n]))
+            else:
+                tail.append(pack_put_msg_records(records[:n], fields, enc))
+            pos += n * self._record_size(fields)
+        else:
+            setattr(out, self.record_offset, 0)
+        if isinstance(responses, list) and len(responses) >= n:
+            out.ResponseRecOffset = pos
+            tail.append(b"".join(r.pack(enc) for r in responses[:n]))
+        else:
+            out.ResponseRecOffset = 0
+        return out.pack(enc) + b"".join(tail)
+
+    def unpack(self, buf: bytes, pos: int, byte_order: ByteOrder) -> tuple[MQStruct, int]:
+        obj, end = super().unpack(buf, pos, byte_order)
+        d = obj.__dict__
+        n = d["RecsPresent"] if d["Version"] >= 2 else 0
+        if n == 0:
+            return obj, end
+        if n < 0:
+            raise _bad(f"{self.name}: RecsPresent {n}")
+        enc = mq_encoding(byte_order)
+        fields = d.get("PutMsgRecFields", 0)
+        own = end - pos  # the structure's own length: records start at or after it
+        try:
+            at = d[self.record_offset]
+            if at and (self.cls is OD or fields):
+                size = n * self._record_size(fields)
+                if at < own or pos + at + size > len(buf):
+                    raise _bad(f"{self.name}: records at offset {at} outside the body")
+                if self.cls is OD:
+                    recs: list[Any] = [OR.from_bytes(buf, enc, offset=pos + at + i * OR.length())
+                                       for i in range(n)]
+                else:
+                    recs = unpack_put_msg_records(buf, pos + at, n, fields, enc)
+                d[self.records] = recs
+                end = max(end, pos + at + size)
+            at = d["ResponseRecOffset"]
+            if at:
+                size = n * RR.length()
+                if at < own or pos + at + size > len(buf):
+                    raise _bad(f"{self.name}: response records at offset {at} outside the body")
+                d["ResponseRecPtr"] = [RR.from_bytes(buf, enc, offset=pos + at + i * RR.length())
+                                       for i in range(n)]
+                end = max(end, pos + at + size)
+        except (StructError, struct.error) as exc:
+            raise _bad(f"{self.name} records: {exc}") from None
+        return obj, end
 
 
 class _ConnBody(_Item):
@@ -375,7 +468,9 @@ class _List(_Item):
         return out, pos
 
 
-_OD, _MD, _PMO, _GMO = _Struct(OD), _Struct(MD), _Struct(PMO), _Struct(GMO)
+_MD, _GMO = _Struct(MD), _Struct(GMO)
+_OD = _ListStruct(OD, "ObjectRecPtr", "ObjectRecOffset")
+_PMO = _ListStruct(PMO, "PutMsgRecPtr", "PutMsgRecOffset")
 _DATA = _Bytes("message data")
 
 #: Request bodies, by verb. MQGET's maximum length is -1 for "the whole message".
@@ -483,6 +578,22 @@ def encode_reply(verb: SegmentType, values: Sequence[Any] | None = None, *,
     body = b"" if values is None else _pack(REPLIES[verb], values, byte_order)
     return MQIReply(segment_type=reply_type(verb), comp=comp, reason=reason, hobj=hobj,
                     body=body)
+
+
+#: Verbs whose failed reply still carries the structures: a distribution list that failed
+#: for several reasons (MQRC_MULTIPLE_REASONS) answers with its response records.
+_RECORDS_ON_FAILURE = {SegmentType.MQOPEN, SegmentType.MQPUT, SegmentType.MQPUT1}
+
+
+def failure_reply(verb: SegmentType, request: Decoded, comp: int, reason: int) -> MQIReply:
+    """The reply to ``request`` that failed with ``comp`` / ``reason``: an empty body, except
+    that MQRC_MULTIPLE_REASONS sends back the request's structures (MQOD / MQMD / MQPMO as
+    the queue manager left them, response records included)."""
+    if reason == CMQC.MQRC_MULTIPLE_REASONS and verb in _RECORDS_ON_FAILURE \
+            and request.values is not None:
+        return encode_reply(verb, request.values[:len(REPLIES[verb])], comp=comp,
+                            reason=reason, hobj=request.hobj)
+    return encode_reply(verb, comp=comp, reason=reason)
 
 
 def decode_reply(event: MQIReply, byte_order: ByteOrder = ByteOrder.LITTLE) -> Decoded:

@@ -163,6 +163,12 @@ class Field:
                     f"{owner}.{self.name} is {len(value)} bytes; the maximum length is {self.size}"
                 )
             return value
+        if kind == "pointer" and isinstance(value, (list, tuple)):
+            # the Python face of a pointer to an array of records (MQOD ObjectRecPtr, MQPMO
+            # PutMsgRecPtr ...): the records themselves; still packed as 0
+            if not all(isinstance(v, MQStruct) for v in value):
+                raise TypeError(f"{owner}.{self.name} must be a list of MQ structures")
+            return value if isinstance(value, list) else list(value)  # the caller's array
         if kind in ("long", "int64", "byte", "pointer"):
             if isinstance(value, bytes) and kind == "byte" and len(value) == 1:
                 return value[0]  # MQCHAR flags such as MQGS_* may be given as b'G'
@@ -467,6 +473,20 @@ class MQStruct:
     def get(self) -> dict[str, Any]:
         """All fields as a dict, in IBM's order."""
         return {f.name: self.__dict__[f.name] for f in self._layout_.fields}
+
+    def update_from(self, other: MQStruct) -> None:
+        """Take every field of ``other`` (a reply's copy of this structure). Record arrays
+        (the lists in pointer fields) are updated element by element, so an application
+        holding its MQPMR / MQRR list sees the values the queue manager returned."""
+        mine = self.__dict__
+        for name, value in other.get().items():
+            old = mine.get(name)
+            if isinstance(value, list) and isinstance(old, list) and len(old) == len(value) \
+                    and all(type(a) is type(b) for a, b in zip(old, value, strict=True)):
+                for a, b in zip(old, value, strict=True):
+                    a.set(**b.get())
+            else:
+                setattr(self, name, value)
 
     def __setattr__(self, name: str, value: Any) -> None:
         f = self._layout_.by_name.get(name)

@@ -197,7 +197,7 @@ class _Session:
         try:
             return await _HANDLERS[verb](self, decoded)
         except MQMIError as e:
-            return mqiproto.encode_reply(verb, comp=e.comp, reason=e.reason)
+            return mqiproto.failure_reply(verb, decoded, e.comp, e.reason)
         except (trio.Cancelled, KeyboardInterrupt):
             raise
         except Exception as exc:  # noqa: BLE001 - an engine fault: FDC, the call fails 2195

@@ -14,14 +14,17 @@ Pointer fields exist for pymqi compatibility and are always packed as 0. pymqi's
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 from mqpy import CMQC, CMQCFC, CMQXC
 from mqpy.mqstruct import (
     Layout,
     MQStruct,
+    StructError,
     binary,
     byte,
+    byte_order,
     char,
     int64,
     long,
@@ -32,7 +35,9 @@ from mqpy.mqstruct import (
     text,
 )
 
-__all__ = ["CD", "CFH", "DLH", "GMO", "MD", "OD", "PMO", "SCO", "TM", "TMC2", "XQH"]
+__all__ = ["CD", "CFH", "DH", "DLH", "GMO", "MD", "OD", "OR", "PMO", "PMR", "PMR_FIELDS", "RR",
+           "SCO", "TM", "TMC2", "XQH", "pack_put_msg_records", "put_msg_record_length",
+           "unpack_put_msg_records"]
 
 
 class MD(MQStruct):
@@ -233,6 +238,125 @@ class DLH(MQStruct):
         ],
         reason=CMQC.MQRC_DLH_ERROR,
         struc_id=CMQC.MQDLH_STRUC_ID,
+    )
+
+
+class OR(MQStruct):
+    """MQOR, one destination of a distribution list (MQOD ObjectRecPtr): 96 bytes."""
+
+    _layout_ = Layout(
+        "MQOR",
+        [
+            text("ObjectName", 48),  # 0
+            text("ObjectQMgrName", 48),  # 48
+        ],
+    )
+
+
+class RR(MQStruct):
+    """MQRR, one destination's outcome (MQOD / MQPMO ResponseRecPtr): 8 bytes."""
+
+    _layout_ = Layout(
+        "MQRR",
+        [
+            long("CompCode", CMQC.MQCC_OK),  # 0
+            long("Reason", CMQC.MQRC_NONE),  # 4
+        ],
+    )
+
+
+class PMR(MQStruct):
+    """MQPMR, one destination's message fields (MQPMO PutMsgRecPtr): at most 108 bytes.
+
+    IBM's record has no fixed layout: only the fields PutMsgRecFields names (MQPMRF_*) are
+    present, in this order. ``pack()`` gives all five; :func:`pack_put_msg_records` and
+    :func:`unpack_put_msg_records` give the records as MQPMO and MQDH carry them.
+    """
+
+    _layout_ = Layout(
+        "MQPMR",
+        [
+            binary("MsgId", 24),  # MQPMRF_MSG_ID
+            binary("CorrelId", 24),  # MQPMRF_CORREL_ID
+            binary("GroupId", 24),  # MQPMRF_GROUP_ID
+            long("Feedback", CMQC.MQFB_NONE),  # MQPMRF_FEEDBACK
+            binary("AccountingToken", 32),  # MQPMRF_ACCOUNTING_TOKEN
+        ],
+    )
+
+
+#: MQPMR's fields with their MQPMRF_* flag, name, struct code and size, in record order.
+PMR_FIELDS = (
+    (CMQC.MQPMRF_MSG_ID, "MsgId", "24s", 24),
+    (CMQC.MQPMRF_CORREL_ID, "CorrelId", "24s", 24),
+    (CMQC.MQPMRF_GROUP_ID, "GroupId", "24s", 24),
+    (CMQC.MQPMRF_FEEDBACK, "Feedback", "i", 4),
+    (CMQC.MQPMRF_ACCOUNTING_TOKEN, "AccountingToken", "32s", 32),
+)
+_PMRF_ALL = sum(flag for flag, *_ in PMR_FIELDS)
+
+
+def _pmr_struct(fields: int, encoding: int | None) -> struct.Struct:
+    if fields & ~_PMRF_ALL:
+        raise StructError(f"PutMsgRecFields {fields} names unknown MQPMRF_* flags",
+                          CMQC.MQRC_PMO_RECORD_FLAGS_ERROR)
+    return struct.Struct(byte_order(encoding)
+                         + "".join(code for flag, _, code, _ in PMR_FIELDS if fields & flag))
+
+
+def put_msg_record_length(fields: int) -> int:
+    """Bytes of one MQPMR holding the fields ``fields`` (MQPMRF_*) names."""
+    return sum(size for flag, _, _, size in PMR_FIELDS if fields & flag)
+
+
+def pack_put_msg_records(records: list[PMR], fields: int, encoding: int | None = None) -> bytes:
+    """The MQPMR array as MQPMO and MQDH carry it: only the fields ``fields`` names."""
+    s = _pmr_struct(fields, encoding)
+    names = [name for flag, name, _, _ in PMR_FIELDS if fields & flag]
+    # struct's "24s" pads identifiers with NULs, as MQ pads them
+    return b"".join(s.pack(*(r.__dict__[n] for n in names)) for r in records)
+
+
+def unpack_put_msg_records(buf: bytes, offset: int, count: int, fields: int,
+                           encoding: int | None = None) -> list[PMR]:
+    """``count`` MQPMRs of the fields ``fields`` names, from ``buf[offset:]``."""
+    s = _pmr_struct(fields, encoding)
+    names = [name for flag, name, _, _ in PMR_FIELDS if fields & flag]
+    if count < 0 or offset < 0 or offset + count * s.size > len(buf):
+        raise StructError(f"{count} MQPMR records of {s.size} bytes do not fit at {offset}",
+                          CMQC.MQRC_PUT_MSG_RECORDS_ERROR)
+    out = []
+    for i in range(count):
+        values = s.unpack_from(buf, offset + i * s.size)
+        out.append(PMR(**dict(zip(names, values, strict=True))))
+    return out
+
+
+class DH(MQStruct):
+    """MQDH, the distribution header: 48 bytes, then its MQOR and MQPMR records.
+
+    A message for several destinations behind one transmission queue travels once, with
+    Format MQHDIST: MQDH, RecsPresent MQORs at ObjectRecOffset, MQPMRs (PutMsgRecFields)
+    at PutMsgRecOffset, both from the start of the MQDH, then the data (StrucLength on).
+    """
+
+    _layout_ = Layout(
+        "MQDH",
+        [
+            text("StrucId", 4, CMQC.MQDH_STRUC_ID),  # 0
+            long("Version", CMQC.MQDH_VERSION_1),  # 4
+            long("StrucLength", CMQC.MQDH_LENGTH_1),  # 8
+            long("Encoding", CMQC.MQENC_NATIVE),  # 12
+            long("CodedCharSetId", CMQC.MQCCSI_UNDEFINED),  # 16
+            text("Format", 8, CMQC.MQFMT_NONE),  # 20
+            long("Flags", CMQC.MQDHF_NONE),  # 28
+            long("PutMsgRecFields", CMQC.MQPMRF_NONE),  # 32
+            long("RecsPresent", 0),  # 36
+            long("ObjectRecOffset", 0),  # 40
+            long("PutMsgRecOffset", 0),  # 44
+        ],
+        reason=CMQC.MQRC_FORMAT_ERROR,
+        struc_id=CMQC.MQDH_STRUC_ID,
     )
 
 

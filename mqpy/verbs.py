@@ -23,7 +23,9 @@ from mqpy_chinit.wire import SegmentType
 __all__ = ["AsyncMQIVerbs", "MQIVerbs", "copy_fields", "run_in_order"]
 
 T = TypeVar("T")
-Request = tuple[SegmentType, Any, int]
+#: A verb's request: the verb, its body values, the object handle, and the caller's structures
+#: that a *failed* reply still fills (a distribution list's response records).
+Request = tuple[SegmentType, Any, int, tuple[Any, ...]]
 #: One call of :func:`run_in_order`: a method name ("put", "put1", "get") and its arguments.
 Step = tuple[str, tuple[Any, ...]]
 Exchange = Generator[Request, mqiproto.Decoded, T]
@@ -35,7 +37,7 @@ _WARNING = CMQC.MQCC_WARNING
 def copy_fields(dst: Any, src: Any) -> None:
     """Give the caller's structure the fields the queue manager returned (MQ's in/out
     parameters)."""
-    dst.set(**src.get())
+    dst.update_from(src)
 
 
 def _warning(reply: mqiproto.Decoded) -> int:
@@ -48,17 +50,17 @@ def _warning(reply: mqiproto.Decoded) -> int:
 # -- the exchanges ------------------------------------------------------------------------
 
 def _open(od: Any, options: int) -> Exchange[int]:
-    reply = yield _T.MQOPEN, [od, options], 0
+    reply = yield _T.MQOPEN, [od, options], 0, (od,)
     copy_fields(od, reply.values[0])
     return reply.hobj
 
 
 def _close(hobj: int, options: int) -> Exchange[None]:
-    yield _T.MQCLOSE, [options], hobj
+    yield _T.MQCLOSE, [options], hobj, ()
 
 
 def _put(hobj: int, md: Any, pmo: Any, data: bytes) -> Exchange[int]:
-    reply = yield _T.MQPUT, [md, pmo, data], hobj
+    reply = yield _T.MQPUT, [md, pmo, data], hobj, (md, pmo)
     warning = _warning(reply)
     copy_fields(md, reply.values[0])
     copy_fields(pmo, reply.values[1])
@@ -66,7 +68,7 @@ def _put(hobj: int, md: Any, pmo: Any, data: bytes) -> Exchange[int]:
 
 
 def _put1(od: Any, md: Any, pmo: Any, data: bytes) -> Exchange[int]:
-    reply = yield _T.MQPUT1, [od, md, pmo, data], 0
+    reply = yield _T.MQPUT1, [od, md, pmo, data], 0, (od, md, pmo)
     warning = _warning(reply)
     for dst, src in zip((od, md, pmo), reply.values, strict=True):
         copy_fields(dst, src)
@@ -76,7 +78,7 @@ def _put1(od: Any, md: Any, pmo: Any, data: bytes) -> Exchange[int]:
 def _get(hobj: int, md: Any, gmo: Any, max_length: int | None) -> Exchange[bytes]:
     """Truncation warnings are raised as the engine raises them: 2079 with ``.message``,
     both with ``.original_length``."""
-    reply = yield _T.MQGET, [md, gmo, -1 if max_length is None else max_length], hobj
+    reply = yield _T.MQGET, [md, gmo, -1 if max_length is None else max_length], hobj, ()
     _warning(reply)
     reply_md, reply_gmo, original_length, data = reply.values
     copy_fields(md, reply_md)
@@ -91,17 +93,17 @@ def _get(hobj: int, md: Any, gmo: Any, max_length: int | None) -> Exchange[bytes
 
 
 def _simple(verb: SegmentType) -> Exchange[None]:
-    yield verb, (), 0
+    yield verb, (), 0, ()
 
 
 def _inquire(hobj: int, selector: int) -> Exchange[int | bytes]:
-    reply = yield _T.MQINQ, [[selector]], hobj
+    reply = yield _T.MQINQ, [[selector]], hobj, ()
     _warning(reply)
     return reply.values[0][0]
 
 
 def _set(hobj: int, selector: int, value: int | bytes | str) -> Exchange[None]:
-    yield _T.MQSET, [selector, value], hobj
+    yield _T.MQSET, [selector, value], hobj, ()
 
 
 #: The verbs :func:`run_in_order` takes, by method name.
@@ -126,24 +128,25 @@ class MQIVerbs:
     """The MQI over a blocking ``_call(verb, values, *, hobj)`` that returns the decoded
     reply and raises MQMIError on MQCC_FAILED."""
 
-    def _call(self, verb: SegmentType, values: Any = (), *, hobj: int = 0) -> mqiproto.Decoded:
+    def _call(self, verb: SegmentType, values: Any = (), *, hobj: int = 0,
+              into: tuple[Any, ...] = ()) -> mqiproto.Decoded:
         raise NotImplementedError
 
     def _check_length(self, data: bytes) -> None:
         """Refuse a message longer than the transport carries (MQRC_DATA_LENGTH_ERROR)."""
 
     def _run(self, exchange: Exchange[T]) -> T:
-        verb, values, hobj = _request(exchange)
-        return _finish(exchange, self._call(verb, values, hobj=hobj))
+        verb, values, hobj, into = _request(exchange)
+        return _finish(exchange, self._call(verb, values, hobj=hobj, into=into))
 
     def _call_run(self, requests: list[Request], limit: int) -> list[mqiproto.Decoded]:
         """The replies to ``requests``, made in order up to the first that fails: here one
         call each; a transport that can carry them as one overrides this."""
         replies: list[mqiproto.Decoded] = []
         carried = 0
-        for verb, values, hobj in requests:
+        for verb, values, hobj, into in requests:
             try:
-                reply = self._call(verb, values, hobj=hobj)
+                reply = self._call(verb, values, hobj=hobj, into=into)
             except MQMIError as e:
                 replies.append(mqiproto.Decoded(verb, e.comp, e.reason, hobj, None))
                 break
@@ -157,10 +160,14 @@ class MQIVerbs:
     def run(self, steps: list[Step], limit: int = 0) -> list[Any]:
         """:func:`run_in_order` through this connection's transport."""
         exchanges = [_EXCHANGES[name](*args) for name, args in steps]
-        replies = self._call_run([_request(ex) for ex in exchanges], limit)
+        requests = [_request(ex) for ex in exchanges]
+        replies = self._call_run(requests, limit)
         out: list[Any] = []
-        for exchange, reply in zip(exchanges, replies, strict=False):  # fewer: it stopped
+        for request, exchange, reply in zip(requests, exchanges, replies,
+                                            strict=False):  # fewer replies: it stopped
             if reply.comp == CMQC.MQCC_FAILED:
+                for dst, src in zip(request[3], reply.values or (), strict=False):
+                    copy_fields(dst, src)
                 out.append(MQMIError(reply.comp, reply.reason))
                 break
             try:
@@ -210,13 +217,13 @@ class MQIVerbs:
 class AsyncMQIVerbs:
     """The same MQI over an awaitable ``_call``, for trio code (the channel initiator)."""
 
-    async def _call(self, verb: SegmentType, values: Any = (), *,
-                    hobj: int = 0) -> mqiproto.Decoded:
+    async def _call(self, verb: SegmentType, values: Any = (), *, hobj: int = 0,
+                    into: tuple[Any, ...] = ()) -> mqiproto.Decoded:
         raise NotImplementedError
 
     async def _run(self, exchange: Exchange[T]) -> T:
-        verb, values, hobj = _request(exchange)
-        return _finish(exchange, await self._call(verb, values, hobj=hobj))
+        verb, values, hobj, into = _request(exchange)
+        return _finish(exchange, await self._call(verb, values, hobj=hobj, into=into))
 
     async def open(self, od: Any, options: int) -> int:
         return await self._run(_open(od, options))

@@ -41,7 +41,7 @@ from mqpy import CMQC, messages, mqiproto
 from mqpy.engine import reports
 from mqpy.verbs import Step, run_in_order
 from mqpy_chinit import definitions as D
-from mqpy_chinit import syncq
+from mqpy_chinit import distribution, syncq
 from mqpy_chinit.framing import SegmentReader, SegmentWriter
 from mqpy_chinit.monitor import ChannelMonitor, effective_level
 from mqpy_chinit.negotiation import negotiate, reproposal
@@ -52,6 +52,7 @@ from mqpy_chinit.wire import (
     OUR_FAP_LEVEL,
     XQH_WITH_MD_LENGTH,
     CapFlags1,
+    CapFlags2,
     ControlFlags1,
     Event,
     Heartbeat,
@@ -240,6 +241,7 @@ def _our_id(name: str, definition: dict[str, object], qmgr: str) -> InitialData:
         seq_wrap_value=D.int_attr(definition, "SEQWRAP"),
         heartbeat_interval=D.int_attr(definition, "HBINT"),
         cap_flags1=CapFlags1.MSG_SEQ | CapFlags1.SPLIT_MESSAGE,
+        cap_flags2=CapFlags2.DIST_LIST_CAPABLE,
         process_id=os.getpid(), product_id="MQPY0100")
 
 
@@ -336,6 +338,7 @@ class SenderMCA:
         self.max_msg = D.int_attr(definition, "MAXMSGL")
         self.wrap = D.int_attr(definition, "SEQWRAP")
         self.correl_id: bytes | None = None  # a CLUSSDR gets only messages keyed to it
+        self.dist_lists = False  # the partner takes distribution lists (ID negotiation)
 
     async def run(self) -> None:
         """Returns when the channel ends normally (disconnect interval, stop); raises
@@ -368,6 +371,8 @@ class SenderMCA:
                     await self._negotiate(conv)
                 else:
                     await self._respond(conv, self.first)
+                if not self.correl_id:  # a cluster transmission queue serves many partners
+                    await mqi(distribution.mark_xmitq, qm, xmitq_name, self.dist_lists)
                 await self._resync(conv, qm)
                 self.status.move(ChannelState.RUNNING)
                 await self._transfer(conv, qm, xq)
@@ -420,6 +425,7 @@ class SenderMCA:
         self.hbint = agreed.heartbeat_interval
         self.batchsz = agreed.max_msg_batch
         self.max_msg = agreed.max_msg_size or self.max_msg
+        self.dist_lists = distribution.partner_takes_lists(agreed)
         st = self.status
         st.rqmname, st.hbint, st.batchsz, st.maxmsgl = (self.partner, self.hbint,
                                                        self.batchsz, self.max_msg)
@@ -592,6 +598,10 @@ class SenderMCA:
         seq = self.seq
         while got:
             md, data = got.popleft()
+            if not self.dist_lists and distribution.is_dh_message(data):
+                # a partner without distribution lists gets a copy per destination (seed 000)
+                got.extendleft(reversed(distribution.per_destination(md, data)))
+                md, data = got.popleft()
             if len(data) - XQH_WITH_MD_LENGTH > self.max_msg:
                 if not await self._dead_letter_at_sender(qm, md, data,
                                                          CMQC.MQRC_MSG_TOO_BIG_FOR_CHANNEL):
@@ -931,6 +941,8 @@ class ReceiverMCA:
             md = xqh.MsgDesc
             dest_q = xqh.RemoteQName.rstrip(b" \x00")
             dest_qm = xqh.RemoteQMgrName.rstrip(b" \x00")
+            if md.Format == CMQC.MQFMT_DIST_HEADER:
+                return sizes  # for every destination it names: _deliver
             if dest_qm in (b"", self.local_qm.encode("latin-1")) and \
                     self._qtype(qm, dest_q.decode("latin-1")) == CMQC.MQQT_REMOTE:
                 break
@@ -998,6 +1010,8 @@ class ReceiverMCA:
         return it to its sender, or dead-letter it; a ChannelEnded when none of that works."""
         xqh = ev.transmission_header
         md = xqh.MsgDesc
+        if md.Format == CMQC.MQFMT_DIST_HEADER:
+            return await distribution.deliver_list(self, qm, ev, fast, mqi)
         dest_q = xqh.RemoteQName.rstrip(b" \x00").decode("latin-1")
         dest_qm = xqh.RemoteQMgrName.rstrip(b" \x00").decode("latin-1")
         persistent = md.Persistence == CMQC.MQPER_PERSISTENT

@@ -21,7 +21,7 @@ import trio
 from mqpy import CMQC, config, mqiproto
 from mqpy.bindings import Flows, bind_address, socket_path
 from mqpy.errors import MQMIError
-from mqpy.verbs import AsyncMQIVerbs
+from mqpy.verbs import AsyncMQIVerbs, copy_fields
 from mqpy_chinit.wire import ProtocolError, SegmentType
 
 __all__ = ["QMConnection", "connect"]
@@ -67,8 +67,8 @@ class QMConnection(AsyncMQIVerbs):
         self.hconn = 0
         self.broken = False
 
-    async def _call(self, verb: SegmentType, values: Any = (), *,
-                    hobj: int = 0) -> mqiproto.Decoded:
+    async def _call(self, verb: SegmentType, values: Any = (), *, hobj: int = 0,
+                    into: tuple[Any, ...] = ()) -> mqiproto.Decoded:
         flows = self._flows
         request = flows.request(verb, values, hobj)
         async with self._lock:
@@ -89,6 +89,8 @@ class QMConnection(AsyncMQIVerbs):
                     self.broken = True
                     self._drop()
         if reply.comp == _FAILED:
+            for dst, src in zip(into, reply.values or (), strict=False):
+                copy_fields(dst, src)  # a distribution list's response records
             raise MQMIError(reply.comp, reply.reason)
         return reply
 

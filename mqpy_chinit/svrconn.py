@@ -497,7 +497,7 @@ class SvrconnInstance:
         try:
             return await handler(self, cc, decoded)
         except MQMIError as e:
-            return mqiproto.encode_reply(verb, comp=e.comp, reason=e.reason)
+            return mqiproto.failure_reply(verb, decoded, e.comp, e.reason)
         except (trio.Cancelled, KeyboardInterrupt):
             raise
         except Exception as exc:  # noqa: BLE001 - a fault behind the MQI: the call fails 2195

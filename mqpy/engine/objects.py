@@ -55,6 +55,7 @@ _QLOCAL = {
     "CLWLUSEQ": "QMGR",
     "NPMCLASS": "NORMAL",
     "HARDENBO": "YES",
+    "DISTL": "NO",  # the partner takes distribution lists: set by the sending MCA (seed 000)
 }
 
 DEFAULTS: dict[str, dict[str, object]] = {

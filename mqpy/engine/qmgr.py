@@ -27,7 +27,7 @@ from collections.abc import Callable
 import attrs
 
 from mqpy import CMQC
-from mqpy.engine import cluster, reports, resolution, triggers
+from mqpy.engine import cluster, distlist, reports, resolution, triggers
 from mqpy.engine import records as R
 from mqpy.engine import selectors as sel
 from mqpy.engine.authority import AllowAll, Authority
@@ -878,6 +878,7 @@ class Connection:
             default_user = "mqpy"
         self.user = (user or default_user)[:12].encode("latin-1", "replace")
         self.handles: dict[int, Handle] = {}
+        self.dist_lists: dict[int, distlist.DistList] = {}  # open distribution lists
         self._next_hobj = 1
         self.uow: UnitOfWork | None = None
         self.backed_out = False  # the queue manager backed our unit of work out (log full)
@@ -926,6 +927,8 @@ class Connection:
 
     def open(self, od: OD, options: int) -> int:
         """MQOPEN a queue, resolving its name (resolution.py); returns the object handle."""
+        if distlist.is_list_od(od):
+            return distlist.open_list(self, od, options)
         eng = self.engine
         with eng.lock:
             self._check()
@@ -1163,6 +1166,8 @@ class Connection:
             self._check()
             h = self.handles.get(hobj)
             if h is None:
+                if hobj in self.dist_lists:
+                    return distlist.close_list(self, hobj)
                 raise _fail(CMQC.MQRC_HOBJ_ERROR)
             if options & ~(CMQC.MQCO_DELETE | CMQC.MQCO_DELETE_PURGE | CMQC.MQCO_QUIESCE):
                 raise _fail(CMQC.MQRC_OPTIONS_ERROR)
@@ -1199,6 +1204,8 @@ class Connection:
 
         Returns 0, or the reason of a warning (MQCC_WARNING) the call completed with.
         """
+        if self.dist_lists and hobj in self.dist_lists:
+            return distlist.put_list(self, self.dist_lists[hobj], md, pmo, data)
         eng = self.engine
         with eng.lock:
             self._check()
@@ -1218,6 +1225,8 @@ class Connection:
         for pmo_opt, oo in _CONTEXT_OPEN.items():
             if pmo.Options & pmo_opt:
                 opts |= oo
+        if distlist.is_list_od(od):
+            return distlist.put1_list(self, od, md, pmo, data, opts)
         with self.engine.lock:
             hobj = self.open(od, opts)
             try:
@@ -1238,6 +1247,8 @@ class Connection:
         d = md.__dict__  # fields read here without the attribute machinery (hot path)
         if opts & _PMO_SYNC_BOTH == _PMO_SYNC_BOTH:
             raise _fail(CMQC.MQRC_OPTIONS_ERROR)
+        if pmo.__dict__["RecsPresent"] and pmo.__dict__["Version"] >= 2:
+            raise _fail(CMQC.MQRC_RECS_PRESENT_ERROR)  # records are for distribution lists
         ctx = opts & _CONTEXT_PMO
         if ctx:
             if ctx & (ctx - 1):
@@ -1688,6 +1699,8 @@ class Connection:
             if keyword == "DEFTYPE" and h.obj.objtype == "QLOCAL":
                 return sel.to_mqi(selector, keyword,
                                   h.obj.attributes.get("DEFTYPE", "PREDEFINED"))
+            if keyword == "DISTL" and h.obj.objtype == "QLOCAL":  # older definitions lack it
+                return sel.to_mqi(selector, keyword, h.obj.attributes.get("DISTL", "NO"))
             if keyword not in h.obj.attributes:
                 raise _fail(CMQC.MQRC_SELECTOR_NOT_FOR_TYPE, _WARNING)
             return sel.to_mqi(selector, keyword, h.obj.attributes[keyword])
@@ -1713,7 +1726,8 @@ class Connection:
             if selector not in sel.SETTABLE:
                 raise _fail(CMQC.MQRC_SELECTOR_ERROR)
             keyword = sel.QUEUE_SELECTORS[selector]
-            if keyword not in h.obj.attributes:
+            if keyword not in h.obj.attributes and not (keyword == "DISTL"
+                                                         and h.obj.objtype == "QLOCAL"):
                 raise _fail(CMQC.MQRC_SELECTOR_NOT_FOR_TYPE)
             try:
                 stored = sel.from_mqi(keyword, value)

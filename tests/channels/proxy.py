@@ -12,9 +12,11 @@ Policy = Callable[[str, int, int], str]
 
 
 class FaultProxy:
-    def __init__(self, target_port: int, policy: Policy | None = None) -> None:
+    def __init__(self, target_port: int, policy: Policy | None = None,
+                 rewrite: Callable[[str, bytes], bytes] | None = None) -> None:
         self.target_port = target_port
         self.policy = policy or (lambda d, t, i: "pass")
+        self.rewrite = rewrite or (lambda d, seg: seg)  # (direction, segment) -> segment
         self.port = 0
         self.cuts = 0
         self.connections = 0
@@ -54,6 +56,7 @@ class FaultProxy:
                             action = self.policy(direction, seg[9], index)
                             index += 1
                             if action == "pass":
+                                seg = self.rewrite(direction, seg)
                                 out += seg
                                 self.recorded.append((direction, seg))
                             else:

@@ -1,0 +1,126 @@
+"""Distribution lists on message channels (seed 000, "Sending messages to a distribution list").
+
+- At channel start the sending MCA learns from the ID exchange whether its partner takes
+  distribution lists (CapFlags2 DIST_LIST_CAPABLE) and sets its transmission queue's DISTL
+  attribute to match (:func:`mark_xmitq`); the queue manager then puts one MQDH message per
+  transmission queue for a list's destinations behind it, or one copy per destination.
+- A sending MCA whose partner does not take them splits an MQDH message still on the queue
+  from an earlier partner into one message per destination (:func:`per_destination`).
+- A receiving MCA puts an arriving MQDH message to every destination it names as one
+  distribution-list MQPUT1 (:func:`deliver_list`); each destination that fails goes the
+  usual way on its own (message retry, exception report, dead-letter queue).
+
+The MQDH layout itself is ``mqpy.engine.distlist``'s (``dh_message`` / ``split_dh_message``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import mqpy
+from mqpy import CMQC
+from mqpy.engine import distlist
+from mqpy_chinit.wire import XQH_WITH_MD_LENGTH, CapFlags2, MessageData
+
+__all__ = ["deliver_list", "is_dh_message", "mark_xmitq", "partner_takes_lists",
+           "per_destination"]
+
+
+def partner_takes_lists(agreed: Any) -> bool:
+    """Did the ID exchange agree on distribution lists (both ends DIST_LIST_CAPABLE)?"""
+    return bool(agreed.cap_flags2 & CapFlags2.DIST_LIST_CAPABLE)
+
+
+def mark_xmitq(qm: mqpy.QueueManager, xmitq: str, capable: bool) -> bool:
+    """Set the transmission queue's DISTL (MQIA_DIST_LISTS) from the partner's capability.
+
+    False if the queue manager refused (the channel runs on: a stale DISTL(YES) only means
+    this MCA splits list messages itself, :func:`per_destination`)."""
+    wanted = CMQC.MQDL_SUPPORTED if capable else CMQC.MQDL_NOT_SUPPORTED
+    try:
+        q = mqpy.Queue(qm, xmitq, CMQC.MQOO_SET | CMQC.MQOO_INQUIRE)
+        try:
+            if q.inquire(CMQC.MQIA_DIST_LISTS) != wanted:
+                q.set(CMQC.MQIA_DIST_LISTS, wanted)
+        finally:
+            q.close()
+    except mqpy.MQMIError:
+        return False
+    return True
+
+
+def is_dh_message(data: bytes) -> bool:
+    """Is this transmission-queue message (MQXQH + data) an MQDH message?"""
+    # the MQMD embedded in the MQXQH starts at 104; its Format at 32 within it
+    return data[104 + 32:104 + 40] == CMQC.MQFMT_DIST_HEADER
+
+
+def _single(xqh: Any, inner: mqpy.MD, dest: mqpy.OR, record: mqpy.PMR | None, fields: int
+            ) -> Any:
+    """The MQXQH of one destination's own copy: its queue names, its MQPMR's fields."""
+    md = distlist.with_record(inner, record, fields)
+    one = xqh.copy()
+    one.RemoteQName, one.RemoteQMgrName, one.MsgDesc = dest.ObjectName, dest.ObjectQMgrName, md
+    return one
+
+
+def per_destination(md: mqpy.MD, data: bytes) -> list[tuple[mqpy.MD, bytes]]:
+    """An MQDH transmission-queue message as one message per destination (for a partner
+    without distribution lists); a damaged MQDH leaves the message whole, for the partner
+    to dead-letter."""
+    xqh = mqpy.XQH().unpack(data)
+    try:
+        inner, dests, records, fields, payload = distlist.split_dh_message(
+            xqh.MsgDesc, data[XQH_WITH_MD_LENGTH:])
+    except mqpy.MQMIError:
+        return [(md, data)]
+    return [(md, _single(xqh, inner, dest, records[i] if records else None, fields).pack()
+             + payload) for i, dest in enumerate(dests)]
+
+
+async def deliver_list(mca: Any, qm: mqpy.QueueManager, ev: MessageData, fast: bool,
+                       mqi: Any) -> Any:
+    """Put an arriving MQDH message to all its destinations (one distribution-list MQPUT1);
+    the destinations that fail, and those naming a local remote-queue definition, go one
+    by one through the MCA's ``_deliver`` (retry, report, dead-letter queue). Returns what
+    ``_deliver`` returns: None, or the ChannelEnded that stops the channel."""
+    xqh = ev.transmission_header
+    md = xqh.MsgDesc
+    sync = CMQC.MQPMO_NO_SYNCPOINT if (fast and md.Persistence != CMQC.MQPER_PERSISTENT) \
+        else CMQC.MQPMO_SYNCPOINT
+    try:
+        inner, dests, records, fields, payload = distlist.split_dh_message(md, ev.data)
+    except mqpy.MQMIError as e:
+        return await mca._undeliverable(
+            qm, md, ev.data, e.reason, xqh.RemoteQName.rstrip(b" \x00").decode("latin-1"),
+            xqh.RemoteQMgrName.rstrip(b" \x00").decode("latin-1"), sync)
+    local = {b"", mca.local_qm.encode("latin-1")}
+    alone = [i for i, d in enumerate(dests) if d.ObjectQMgrName.rstrip(b" \x00") in local
+             and await mca._is_remote_definition(
+                 qm, d.ObjectName.rstrip(b" \x00").decode("latin-1"))]
+    together = [i for i in range(len(dests)) if i not in alone]
+    failed = list(alone)
+    if together:
+        od = mqpy.OD(Version=CMQC.MQOD_VERSION_2, RecsPresent=len(together),
+                     ObjectRecPtr=[dests[i] for i in together])
+        pmo = mqpy.PMO(Options=sync | CMQC.MQPMO_SET_ALL_CONTEXT, RecsPresent=len(together),
+                       PutMsgRecFields=fields if records else 0,
+                       PutMsgRecPtr=[records[i] for i in together] if records else 0)
+        try:
+            await mqi(qm.put1, od, payload, inner.copy(), pmo)
+        except mqpy.MQMIError as e:
+            responses = pmo.ResponseRecPtr if isinstance(pmo.ResponseRecPtr, list) else []
+            if e.comp == CMQC.MQCC_WARNING and len(responses) == len(together):
+                failed += [i for i, rr in zip(together, responses, strict=True)
+                           if rr.CompCode == CMQC.MQCC_FAILED]
+            else:  # nothing was put: every destination on its own
+                failed += together
+        moved = len(together) - (len(failed) - len(alone))
+        if moved:
+            mca.status.message_moved(len(payload), sent=False)
+    for i in sorted(failed):
+        one = _single(xqh, inner, dests[i], records[i] if records else None, fields)
+        problem = await mca._deliver(qm, MessageData.from_xqh(ev.seqnum, one, payload), fast)
+        if problem is not None:
+            return problem
+    return None
