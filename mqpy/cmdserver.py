@@ -326,7 +326,20 @@ class CommandServer:
             handler = self._inquire_cluster_q
         if handler is None:
             raise _Refused(CMQCFC.MQRCCF_CFH_COMMAND_ERROR)
-        return handler(msg)
+        filters = [p for p in msg.params if isinstance(p, pcf.FILTERS)]
+        if not filters:
+            return handler(msg)
+        # a filter command: the inquiry without its filter, then only the objects that pass
+        (condition,) = filters if len(filters) == 1 else (None,)
+        if condition is None:
+            raise _Refused(CMQCFC.MQRCCF_TOO_MANY_FILTERS)
+        if not pcf.valid_filter(condition):
+            raise _Refused(CMQCFC.MQRCCF_FILTER_ERROR)
+        responses = handler(pcf.PCFMessage(msg.header,
+                                           [p for p in msg.params if p is not condition]))
+        kept = [r for r in responses
+                if r.comp != CMQC.MQCC_OK or pcf.filter_matches(condition, r.params)]
+        return kept or [Response()]
 
     def _escape(self, msg: pcf.PCFMessage) -> list[Response]:
         if msg.get(CMQCFC.MQIACF_ESCAPE_TYPE) != CMQCFC.MQET_MQSC:

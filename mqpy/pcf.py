@@ -38,10 +38,13 @@ __all__ = [
     "CFSF",
     "CFSL",
     "CFST",
+    "FILTERS",
     "PCFMessage",
     "Parameter",
     "build",
+    "filter_matches",
     "parse",
+    "valid_filter",
 ]
 
 
@@ -403,6 +406,61 @@ def _to_dict(params: list[Parameter]) -> dict[int, Any]:
         if isinstance(value, list) and len(value) == 1 and isinstance(value[0], dict):
             out[key] = value[0]
     return out
+
+
+# --------------------------------------------------------------------------- filters
+
+#: The filter structures an inquiry may carry (one at most, IBM's rule).
+FILTERS = (CFIF, CFSF, CFBF)
+_O = CMQCFC
+_COMPARE = {
+    _O.MQCFOP_LESS: lambda a, b: a < b, _O.MQCFOP_EQUAL: lambda a, b: a == b,
+    _O.MQCFOP_GREATER: lambda a, b: a > b, _O.MQCFOP_NOT_LESS: lambda a, b: a >= b,
+    _O.MQCFOP_NOT_EQUAL: lambda a, b: a != b, _O.MQCFOP_NOT_GREATER: lambda a, b: a <= b,
+}
+_ON_LISTS = {_O.MQCFOP_CONTAINS, _O.MQCFOP_EXCLUDES}
+_GENERIC = {_O.MQCFOP_LIKE, _O.MQCFOP_NOT_LIKE, _O.MQCFOP_CONTAINS_GEN, _O.MQCFOP_EXCLUDES_GEN}
+
+
+def valid_filter(f: CFIF | CFSF | CFBF) -> bool:
+    """Is the filter's operator one IBM allows for its type (generic ones for strings only)?"""
+    return f.Operator in _COMPARE or f.Operator in _ON_LISTS or (
+        isinstance(f, CFSF) and f.Operator in _GENERIC)
+
+
+def _blank_trimmed(value: Any) -> Any:
+    return value.rstrip(b" \0") if isinstance(value, bytes) else value
+
+
+def _generic(pattern: bytes, value: bytes) -> bool:
+    """MQ's generic value: a trailing asterisk matches any ending."""
+    pattern = pattern.rstrip(b" \0")
+    if pattern.endswith(b"*"):
+        return value.startswith(pattern[:-1])
+    return value == pattern
+
+
+def filter_matches(f: CFIF | CFSF | CFBF, params: list[Parameter]) -> bool:
+    """Does a response's data pass ``f`` (the filter command's "Parameter Operator
+    FilterValue")? Strings compare without their trailing blanks; a response without the
+    parameter does not pass."""
+    value = _first(params, f.Parameter, None)
+    if value is None:
+        return False
+    wanted = _blank_trimmed(f.FilterValue)
+    op = f.Operator
+    if isinstance(value, list):  # a list attribute: is the value among its items?
+        items = [_blank_trimmed(v) for v in value]
+        if op in (_O.MQCFOP_CONTAINS_GEN, _O.MQCFOP_EXCLUDES_GEN):
+            hit = any(_generic(wanted, v) for v in items)
+        else:
+            hit = wanted in items
+        return hit if op in (_O.MQCFOP_CONTAINS, _O.MQCFOP_CONTAINS_GEN) else not hit
+    value = _blank_trimmed(value)
+    if op in (_O.MQCFOP_LIKE, _O.MQCFOP_NOT_LIKE):
+        return _generic(wanted, value) == (op == _O.MQCFOP_LIKE)
+    compare = _COMPARE.get(op)
+    return compare is not None and compare(value, wanted)
 
 
 # --------------------------------------------------------------------------- messages

@@ -126,3 +126,39 @@ def test_ibm_filter_commands_round_trip(name, cls):
     members = [p for g in msg.params if isinstance(g, pcf.CFGR) for p in g.Parameters]
     assert any(isinstance(p, cls) for p in members)
     assert pcf.build(msg) == data
+
+
+# -- filter commands ---------------------------------------------------------------------
+
+_ROW = [pcf.CFST(CMQC.MQCA_Q_NAME, b"APP.ORDERS" + b" " * 38),
+        pcf.CFIN(CMQC.MQIA_CURRENT_Q_DEPTH, 7),
+        pcf.CFSL(CMQC.MQCA_NAMES, [b"ALPHA   ", b"BETA    "])]
+
+
+@pytest.mark.parametrize(("condition", "passes"), [
+    (pcf.CFIF(CMQC.MQIA_CURRENT_Q_DEPTH, CMQCFC.MQCFOP_GREATER, 6), True),
+    (pcf.CFIF(CMQC.MQIA_CURRENT_Q_DEPTH, CMQCFC.MQCFOP_GREATER, 7), False),
+    (pcf.CFIF(CMQC.MQIA_CURRENT_Q_DEPTH, CMQCFC.MQCFOP_NOT_LESS, 7), True),
+    (pcf.CFIF(CMQC.MQIA_CURRENT_Q_DEPTH, CMQCFC.MQCFOP_NOT_EQUAL, 7), False),
+    (pcf.CFSF(CMQC.MQCA_Q_NAME, CMQCFC.MQCFOP_EQUAL, b"APP.ORDERS"), True),
+    (pcf.CFSF(CMQC.MQCA_Q_NAME, CMQCFC.MQCFOP_LIKE, b"APP.*"), True),
+    (pcf.CFSF(CMQC.MQCA_Q_NAME, CMQCFC.MQCFOP_NOT_LIKE, b"APP.*"), False),
+    (pcf.CFSF(CMQC.MQCA_Q_NAME, CMQCFC.MQCFOP_LIKE, b"APP"), False),
+    (pcf.CFSF(CMQC.MQCA_NAMES, CMQCFC.MQCFOP_CONTAINS, b"BETA"), True),
+    (pcf.CFSF(CMQC.MQCA_NAMES, CMQCFC.MQCFOP_EXCLUDES, b"BETA"), False),
+    (pcf.CFSF(CMQC.MQCA_NAMES, CMQCFC.MQCFOP_CONTAINS_GEN, b"AL*"), True),
+    (pcf.CFSF(CMQC.MQCA_NAMES, CMQCFC.MQCFOP_EXCLUDES_GEN, b"G*"), True),
+    (pcf.CFIF(CMQC.MQIA_MAX_Q_DEPTH, CMQCFC.MQCFOP_LESS, 10), False),  # not in the response
+])
+def test_a_filter_condition_judges_a_response_as_ibm_defines_the_operators(condition, passes):
+    """Given a response's parameters, when a filter command's condition is applied, then
+    integers compare by value, strings without their trailing blanks, generic values by their
+    prefix, lists by membership; a response without the parameter does not pass."""
+    assert pcf.valid_filter(condition)
+    assert pcf.filter_matches(condition, _ROW) is passes
+
+
+def test_generic_operators_are_for_strings_only():
+    """Given an integer filter with LIKE, then it is not a valid filter (MQRCCF_FILTER_ERROR)."""
+    assert not pcf.valid_filter(pcf.CFIF(CMQC.MQIA_CURRENT_Q_DEPTH, CMQCFC.MQCFOP_LIKE, 1))
+    assert not pcf.valid_filter(pcf.CFSF(CMQC.MQCA_Q_NAME, 99, b"X"))

@@ -1,0 +1,199 @@
+"""pymqi's PCFExecute: PCF commands to a queue manager's command server, as a pymqi program
+sends them.
+
+``pcf = PCFExecute(qmgr)`` then ``pcf.MQCMD_INQUIRE_Q({CMQC.MQCA_Q_NAME: b"APP.*"})``: the
+command (any ``CMQCFC.MQCMD_*`` name) goes to SYSTEM.ADMIN.COMMAND.QUEUE as an MQFMT_ADMIN
+request; its responses come back on a temporary dynamic queue made from
+SYSTEM.DEFAULT.MODEL.QUEUE, matched by CorrelId, and are returned as pymqi returns them: one
+dict per response message, ``{parameter id: value}`` (strings as bytes, lists as lists). A
+response with a completion code other than MQCC_OK raises ``MQMIError(CompCode, Reason)``
+(an MQRCCF_* reason, e.g. 3008 for a bad parameter), and no response within
+``response_wait_interval`` milliseconds raises 2033, as in pymqi.
+
+``args`` is a dict ``{parameter: value}`` -- an int becomes an MQCFIN, bytes or str an MQCFST,
+a list of ints an MQCFIL, a list of strings an MQCFSL -- or a list of PCF structures
+(``CFST(Parameter=..., String=...)``). ``filters`` is a list of ``Filter(selector).op(value)``
+(pymqi's filter commands: less, equal, greater, not_less, not_equal, not_greater, like,
+not_like, contains, excludes, contains_gen, excludes_gen).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from mqpy import CMQC, CMQCFC, pcf
+from mqpy.errors import MQMIError
+from mqpy.mqi import Queue, QueueManager
+from mqpy.structures import CFH, GMO, MD, OD, PMO
+
+__all__ = ["Filter", "PCFExecute"]
+
+_OPERATORS = {
+    "less": CMQCFC.MQCFOP_LESS, "equal": CMQCFC.MQCFOP_EQUAL,
+    "greater": CMQCFC.MQCFOP_GREATER, "not_less": CMQCFC.MQCFOP_NOT_LESS,
+    "not_equal": CMQCFC.MQCFOP_NOT_EQUAL, "not_greater": CMQCFC.MQCFOP_NOT_GREATER,
+    "like": CMQCFC.MQCFOP_LIKE, "not_like": CMQCFC.MQCFOP_NOT_LIKE,
+    "contains": CMQCFC.MQCFOP_CONTAINS, "excludes": CMQCFC.MQCFOP_EXCLUDES,
+    "contains_gen": CMQCFC.MQCFOP_CONTAINS_GEN, "excludes_gen": CMQCFC.MQCFOP_EXCLUDES_GEN,
+}
+
+
+def _bytes(value: str | bytes, encoding: str = "utf8") -> bytes:
+    return value.encode(encoding) if isinstance(value, str) else bytes(value)
+
+
+@attrs.frozen
+class _Condition:
+    selector: int
+    operator: int
+    value: Any
+
+    def structure(self) -> pcf.Parameter:
+        if isinstance(self.value, int):
+            return pcf.CFIF(self.selector, self.operator, self.value)
+        return pcf.CFSF(self.selector, self.operator, _bytes(self.value))
+
+
+class Filter:
+    """``Filter(CMQC.MQIA_CURRENT_Q_DEPTH).greater(5)``: one condition of a filter command."""
+
+    def __init__(self, selector: int) -> None:
+        self.selector = selector
+
+    def __getattr__(self, name: str) -> Any:
+        operator = _OPERATORS.get(name)
+        if operator is None:
+            raise AttributeError(f"no filter operator {name!r}")
+        return lambda value: _Condition(self.selector, operator, value)
+
+
+def _structure(parameter: int, value: Any, encoding: str) -> pcf.Parameter:
+    if isinstance(value, bool) or not isinstance(value, (int, str, bytes, list, tuple)):
+        raise TypeError(f"PCF parameter {parameter}: {value!r} is not an int, a string "
+                        "or a list of them")
+    if isinstance(value, int):
+        return pcf.CFIN(parameter, value)
+    if isinstance(value, (str, bytes)):
+        return pcf.CFST(parameter, _bytes(value, encoding))
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return pcf.CFIL(parameter, list(value))
+    if all(isinstance(v, (str, bytes)) for v in value):
+        return pcf.CFSL(parameter, [_bytes(v, encoding) for v in value])
+    raise TypeError(f"PCF parameter {parameter}: a list of ints or of strings, not {value!r}")
+
+
+class _Command:
+    def __init__(self, pcf_exec: PCFExecute, name: str) -> None:
+        self._pcf = pcf_exec
+        self._name = name.removeprefix("CMQCFC.")
+
+    def __call__(self, args: dict[int, Any] | list[Any] | None = None,
+                 filters: list[_Condition] | None = None) -> list[dict[int, Any]]:
+        command = getattr(CMQCFC, self._name, None)
+        if not isinstance(command, int):
+            raise AttributeError(f"no PCF command {self._name}")
+        return self._pcf._execute(command, args, filters)
+
+
+class PCFExecute(QueueManager):
+    """pymqi.PCFExecute: ``PCFExecute(qmgr)`` (a connected QueueManager) or
+    ``PCFExecute("QM1")`` (connects itself); then ``pcf.MQCMD_*(args, filters)``."""
+
+    def __init__(self, name: Any = None, disconnect_on_exit: bool = True,
+                 model_queue_name: bytes | str = b"SYSTEM.DEFAULT.MODEL.QUEUE",
+                 dynamic_queue_name: bytes | str = b"PYMQPCF.*",
+                 command_queue_name: bytes | str = b"SYSTEM.ADMIN.COMMAND.QUEUE",
+                 response_wait_interval: int = 5000, convert: bool = False) -> None:
+        if isinstance(name, QueueManager):
+            super().__init__(None, bytes_encoding=name.bytes_encoding,
+                             default_ccsid=name.default_ccsid)
+            self.qm: QueueManager | None = name
+        else:
+            super().__init__(name)
+            self.qm = None
+        self.disconnect_on_exit = disconnect_on_exit
+        self.command_queue_name = _bytes(command_queue_name)
+        self.response_wait_interval = response_wait_interval
+        self.convert = convert  # mqpy's replies are in the requester's code page already
+        od = OD(ObjectName=_bytes(model_queue_name), DynamicQName=_bytes(dynamic_queue_name))
+        self._reply_queue: Queue | None = Queue(self._qmgr(), od, CMQC.MQOO_INPUT_EXCLUSIVE)
+        self.reply_queue_name = od.ObjectName.rstrip(b" \x00")
+
+    def _qmgr(self) -> QueueManager:
+        return self.qm if self.qm is not None else self
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith(("MQCMD_", "CMQCFC.")):
+            return _Command(self, name)
+        raise AttributeError(name)
+
+    def _execute(self, command: int, args: dict[int, Any] | list[Any] | None,
+                 filters: list[_Condition] | None) -> list[dict[int, Any]]:
+        reply_queue = self._reply_queue
+        if reply_queue is None:
+            raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_HOBJ_ERROR)
+        encoding = self.bytes_encoding
+        if isinstance(args, dict):
+            params = [_structure(k, v, encoding) for k, v in args.items()]
+        else:
+            params = list(args or [])
+        params += [f.structure() for f in filters or []]
+        request = pcf.build(pcf.PCFMessage(CFH(Command=command), params))
+        md = MD(Format=CMQC.MQFMT_ADMIN, MsgType=CMQC.MQMT_REQUEST,
+                ReplyToQ=self.reply_queue_name,
+                Expiry=max(1, self.response_wait_interval // 100),
+                Report=CMQC.MQRO_PASS_DISCARD_AND_EXPIRY | CMQC.MQRO_DISCARD_MSG)
+        self._qmgr().put1(self.command_queue_name, request, md,
+                          PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
+        responses: list[dict[int, Any]] = []
+        failed: MQMIError | None = None
+        while True:
+            gmo = GMO(Options=CMQC.MQGMO_NO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING
+                      | CMQC.MQGMO_WAIT, WaitInterval=self.response_wait_interval,
+                      Version=CMQC.MQGMO_VERSION_2, MatchOptions=CMQC.MQMO_MATCH_CORREL_ID)
+            data = reply_queue.get(None, MD(CorrelId=md.MsgId), gmo)
+            response = pcf.parse(data)
+            header = response.header
+            if header.CompCode != CMQC.MQCC_OK and failed is None:
+                failed = MQMIError(header.CompCode, header.Reason)
+            responses.append(response.to_dict())
+            if header.Control == CMQCFC.MQCFC_LAST:
+                break
+        if failed is not None:
+            raise failed
+        return responses
+
+    @staticmethod
+    def stringify_keys(raw: dict[int, Any]) -> dict[Any, Any]:
+        """``raw`` with its keys as constant names (MQCA_Q_NAME ...) where one is known."""
+        from mqpy.constants import lookup
+
+        out: dict[Any, Any] = {}
+        for key, value in raw.items():
+            prefixes = ("MQCA_", "MQCACF_", "MQCACH_") if isinstance(value, bytes) else (
+                "MQIA_", "MQIACF_", "MQIACH_")
+            names = [n for n in (lookup(p, key) for p in prefixes) if n]
+            out[names[0] if names else key] = value
+        return out
+
+    stringifyKeys = stringify_keys  # noqa: N815 - pymqi's older name
+
+    def disconnect(self) -> None:
+        """Close the reply queue; end the connection too if PCFExecute made it."""
+        reply_queue, self._reply_queue = self._reply_queue, None
+        try:
+            if reply_queue is not None:
+                reply_queue.close()
+        except MQMIError:
+            pass
+        if self.qm is None and self.is_connected:
+            super().disconnect()
+
+    def __del__(self) -> None:
+        if getattr(self, "disconnect_on_exit", False) and getattr(self, "_reply_queue", None):
+            try:
+                self.disconnect()
+            except Exception:  # noqa: BLE001 - a finaliser must not raise
+                pass
