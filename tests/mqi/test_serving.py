@@ -104,3 +104,29 @@ def test_a_waiting_get_served_from_the_loop_is_woken_by_a_put(qmgr):
                     Options=CMQC.MQGMO_WAIT, WaitInterval=30_000), None)
 
     assert trio.run(main) == b"late"
+
+
+def test_mqput1_runs_in_the_loop_unless_it_may_define_a_queue(qmgr):
+    """Given a local queue and a model queue, when MQPUT1s are served from the loop, then the
+    one to the local queue runs in the loop (its force on a thread), and the one to the model
+    queue, whose dynamic queue's definition forces the log at once, runs on a worker thread."""
+    qmgr.define("SERVQ")
+    qmgr.define("SERV.MODEL", {"DEFTYPE": "PERMDYN"}, objtype="QMODEL")
+    conn = qmgr.qm.get_handle()
+    eng = qmgr.eng
+    seen: list = []
+    _recording_forces(eng, seen)
+    defined_on: list = []
+    define = eng.define
+
+    def recording_define(*args, **kwargs):
+        defined_on.append(threading.current_thread() is threading.main_thread())
+        return define(*args, **kwargs)
+
+    eng.define = recording_define
+    persistent = mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT)
+    _serve(conn, ("put1", (mqpy.OD(ObjectName="SERVQ"), persistent, mqpy.PMO(), b"p")))
+    assert defined_on == [] and len(seen) == 1 and not seen[0][1]  # forced off the loop
+    _serve(conn, ("put1", (mqpy.OD(ObjectName="SERV.MODEL", DynamicQName="SERV.DYN.*"),
+                           mqpy.MD(), mqpy.PMO(), b"m")))
+    assert defined_on == [False]  # the definition ran on a worker thread
