@@ -531,7 +531,7 @@ class ChannelInitiator:
         self.running[name] = scope
         try:
             with scope:
-                await mca.run()
+                await self._supervised(name, mca)
                 status.move(ChannelState.INACTIVE)
         except ChannelEnded as e:
             self.log(e.msgid, f"Channel '{name}': {e.text}")
@@ -553,7 +553,7 @@ class ChannelInitiator:
         try:
             with scope:
                 status.move(ChannelState.BINDING)
-                await mca.run()
+                await self._supervised(name, mca)
         except ChannelEnded as e:
             self.log(e.msgid, f"Channel '{name}': {e.text}")
             status.state = ChannelState.STOPPED if not e.retry else ChannelState.INACTIVE
@@ -750,9 +750,10 @@ class ChannelInitiator:
                                 else ChannelState.INACTIVE)
                 self.log("AMQ9534I", f"Channel '{name}' is stopped (forced).")
 
-    async def _supervised(self, name: str, mca: SenderMCA) -> None:
-        """One run of a sending MCA (SDR, SVR, CLUSSDR). Anything that is not a channel
-        error (a bug, an exception nobody expected) ends this channel only, as IBM's
+    async def _supervised(self, name: str, mca: SenderMCA | ReceiverMCA) -> None:
+        """One run of an MCA the channel initiator starts itself: a sending one (SDR, SVR,
+        CLUSSDR, a SVR its requester called) or a requester (RQSTR). Anything that is not a
+        channel error (a bug, an exception nobody expected) ends this channel only, as IBM's
         AMQ9999E "channel program ended abnormally" does: logged, an FDC written, and the
         channel retries (or stops when its retries are spent) like after any other error.
         It never reaches the channel initiator's nursery, so the other channels go on."""

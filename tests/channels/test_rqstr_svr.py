@@ -56,3 +56,42 @@ async def test_requester_calling_a_sender_is_called_back(two_qmgrs):
         assert c2.start_channel("CALLBACK") is None
         await wait_until(lambda: qm2.committed("TARGET") == 1)
         nursery.cancel_scope.cancel()
+
+
+async def test_a_requester_whose_channel_program_fails_unexpectedly_ends_alone(
+        two_qmgrs, monkeypatch):
+    """Given QM2 with a RQSTR calling QM1's SVR, when the requester's channel program fails
+    with an unexpected error (not a channel error), then it is logged as AMQ9999E, the
+    requester ends INACTIVE, and QM2's channel initiator goes on: the requester starts again
+    and the messages arrive.  spec: dqm-intercommunication 8 (channel error)"""
+    from mqpy_chinit import chinit as chinit_module
+
+    qm1, qm2 = two_qmgrs
+    real = chinit_module.ReceiverMCA.run
+    failures = [RuntimeError("injected")]
+
+    async def failing_once(self):
+        if failures and self.call_out is not None:
+            raise failures.pop()
+        return await real(self)
+
+    monkeypatch.setattr(chinit_module.ReceiverMCA, "run", failing_once)
+    async with trio.open_nursery() as nursery:
+        c1 = qm1.make_chinit()
+        await nursery.start(c1.run, [("127.0.0.1", 0)])
+        qm1.define("QLOCAL", "QM2", USAGE="XMITQ")
+        qm1.define("CHANNEL", "QM1.SVR", CHLTYPE="SVR", XMITQ="QM2")
+        qm2.define("CHANNEL", "QM1.SVR", CHLTYPE="RQSTR", CONNAME=f"127.0.0.1({c1.ports[0]})")
+        qm2.define("QLOCAL", "TARGET")
+        qm1.put("TARGET", b"after the failure", qmgr="QM2")
+        logged: list[tuple[str, str]] = []
+        c2 = qm2.make_chinit()
+        c2.log = lambda msgid, text: logged.append((msgid, text))
+        await nursery.start(c2.run)
+        assert c2.start_channel("QM1.SVR") is None
+        await wait_until(lambda: any(m == "AMQ9999E" for m, _ in logged))
+        assert "RuntimeError: injected" in next(t for m, t in logged if m == "AMQ9999E")
+        await wait_until(lambda: "QM1.SVR" not in c2.running)
+        assert c2.start_channel("QM1.SVR") is None
+        await wait_until(lambda: qm2.committed("TARGET") == 1)
+        nursery.cancel_scope.cancel()
