@@ -42,9 +42,12 @@ async def engine_call(conn: Any, limiter: trio.CapacityLimiter,
     if it logged persistent work, the force on a worker thread under ``limiter``, whether the
     call succeeded or failed (a failed get may have expired messages it had to log)."""
     conn.deferred_lsn = 0
+    deferring = conn.engine.deferring  # the queue manager's own puts in the call (reports)
+    deferring.conn = conn
     try:
         return fn(*args)
     finally:
+        deferring.conn = None
         lsn, conn.deferred_lsn = conn.deferred_lsn, None
         if lsn:
             await trio.to_thread.run_sync(conn.engine.data.force, lsn, limiter=limiter)

@@ -151,6 +151,8 @@ class MQIVerbs:
                 replies.append(mqiproto.Decoded(verb, e.comp, e.reason, hobj, None))
                 break
             replies.append(reply)
+            if verb == _T.MQGET and reply.comp == _WARNING:
+                break  # a get's warning (truncation) is a failure to its caller: stop
             if verb == _T.MQGET and reply.values is not None:
                 carried += len(reply.values[3])
                 if 0 < limit <= carried:

@@ -60,6 +60,7 @@ import trio
 
 from mqpy import CMQC, mqiproto, serving
 from mqpy.errors import MQMIError
+from mqpy.verbs import AsyncMQIVerbs
 from mqpy_chinit import definitions as D
 from mqpy_chinit import tls, tlsstream, userid
 from mqpy_chinit.mca import CONFIRM_TIMEOUT, MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
@@ -310,7 +311,11 @@ class SvrconnInstance:
         for cc in list(self.conversations.values()):
             if cc.backend is not None and not cc.ended:
                 try:
-                    cc.backend.abend()
+                    if isinstance(cc.backend, AsyncMQIVerbs):
+                        cc.backend.abend()  # drops its socket: the queue manager backs out
+                    else:  # the engine here: a backout, temporary queues deleted (forces)
+                        await trio.to_thread.run_sync(cc.backend.abend,
+                                                      limiter=self.registry.limiter)
                 except (MQMIError, OSError):
                     pass
         self.conversations.clear()

@@ -272,6 +272,9 @@ class QueueManagerEngine:
         self.expiry_interval = 60.0  # seconds between expiry scans
         self._last_expiry_scan = time.monotonic()
         self.cluster: ClusterDirectory | None = None  # set by mqpy.local.start
+        #: ``.conn``: the connection whose call defers its log forces on this thread
+        #: (mqpy.serving); the queue manager's own puts in that call defer with it.
+        self.deferring = threading.local()
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -483,8 +486,18 @@ class QueueManagerEngine:
                 return self.dead_letter(md, body, e.reason, qname, qmname or self.name)
             return False
         if lsn is not None:
-            self.data.force(lsn)
+            self._force(lsn)
         return True
+
+    def _force(self, lsn: int) -> None:
+        """Force the log up to ``lsn`` for a put of the queue manager's own (a report, a
+        trigger message, a dead letter); inside an MQI call served from an event loop
+        (``deferring``) the force is left to that call, which makes it before it answers."""
+        conn = getattr(self.deferring, "conn", None)
+        if conn is not None:
+            conn._force(lsn)
+        else:
+            self.data.force(lsn)
 
     def dead_letter(self, md: MD, data: bytes, reason: int, dest_q: str, dest_qm: str) -> bool:
         """Put a message that cannot be delivered on DEADQ behind an MQDLH; False if there is

@@ -283,3 +283,33 @@ def test_a_list_put_between_two_daemons_travels_once(site):
     for t in TARGETS:
         assert mqpy.Queue(qm, t, CMQC.MQOO_INPUT_AS_Q_DEF).get() == b"from a daemon"
     qm.disconnect()
+
+
+async def test_plain_messages_around_a_list_message_in_one_batch_are_put_too(two_qmgrs):
+    """Given a plain message for T1, a list message for T1..T3 and a plain message for T2 on
+    the xmitq of a capable partner, when the channel moves them in one batch, then every
+    message arrives: the receiver's put run stops at the MQDH message after putting the
+    arrivals it had lined up ahead of it, it does not skip them.
+    spec: dqm-intercommunication 9.48"""
+    qm1, qm2 = two_qmgrs
+    async with trio.open_nursery() as nursery:
+        c1, _proxy = await _setup(nursery, qm1, qm2)
+        await run_channel(nursery, qm1, c1)
+        await stop_channel(c1)
+        conn = qm1.connect()
+        try:
+            conn.put1(mqpy.OD(ObjectName=b"T1", ObjectQMgrName=b"QM2"), b"plain first",
+                      mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT), mqpy.PMO())
+            put_list(qm1, [(t, "QM2") for t in TARGETS], b"list second")
+            conn.put1(mqpy.OD(ObjectName=b"T2", ObjectQMgrName=b"QM2"), b"plain third",
+                      mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT), mqpy.PMO())
+        finally:
+            conn.disconnect()
+        assert qm1.depth("QM2") == 3
+        await run_channel(nursery, qm1, c1)
+        await wait_until(lambda: qm1.depth("QM2") == 0)
+        await wait_until(lambda: qm2.committed("T3") == 1)
+        nursery.cancel_scope.cancel()
+    assert [d for d, *_ in got(qm2, "T1")] == [b"plain first", b"list second"]
+    assert [d for d, *_ in got(qm2, "T2")] == [b"list second", b"plain third"]
+    assert [d for d, *_ in got(qm2, "T3")] == [b"list second"]

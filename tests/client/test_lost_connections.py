@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 
 import pytest
@@ -144,3 +145,37 @@ def test_client_abend_backs_out(env):
     qm.get_handle().abend()
     assert _wait_for(lambda: env.chinit.svrconn_statuses() == [])
     assert env.depth() == 0 and env.uncommitted() in (0, "NO")
+
+
+def test_client_abend_ends_its_temporary_queue_off_the_event_loop(env):
+    """Given a client holding a temporary dynamic queue and a message got in syncpoint,
+    when it drops its connection without MQDISC, then its unit of work is backed out and the
+    queue deleted, and the deletion's log force ran on a worker thread, not in the channel
+    initiator's event loop (which serves every other conversation)."""
+    feeder = env.bindings()
+    mqpy.Queue(feeder, QUEUE).put(b"p")
+    feeder.disconnect()
+    qm = mqpy.connect(QMGR, CHANNEL, env.conn_info)
+    mqpy.Queue(qm, QUEUE, CMQC.MQOO_INPUT_SHARED).get(
+        None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT))
+    od = mqpy.OD(ObjectName=b"SYSTEM.DEFAULT.MODEL.QUEUE", DynamicQName=b"ABEND.*")
+    temporary = mqpy.Queue(qm, od, CMQC.MQOO_INPUT_EXCLUSIVE)
+    name = od.ObjectName.rstrip(b" \x00").decode()
+    assert env.engine.lookup("QLOCAL", name) is not None
+    log = env.engine.data.log
+    log_force = log.force
+    threads = []
+
+    def recorded(lsn=None):
+        threads.append(threading.current_thread())
+        log_force(lsn)
+
+    log.force = recorded
+    try:
+        qm.get_handle().abend()
+        assert _wait_for(lambda: env.chinit.svrconn_statuses() == [])
+    finally:
+        log.force = log_force
+    assert temporary is not None and env.engine.lookup("QLOCAL", name) is None
+    assert env.depth() == 1
+    assert threads and env.chinit._thread not in threads

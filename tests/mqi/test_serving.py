@@ -130,3 +130,40 @@ def test_mqput1_runs_in_the_loop_unless_it_may_define_a_queue(qmgr):
     _serve(conn, ("put1", (mqpy.OD(ObjectName="SERV.MODEL", DynamicQName="SERV.DYN.*"),
                            mqpy.MD(), mqpy.PMO(), b"m")))
     assert defined_on == [False]  # the definition ran on a worker thread
+
+
+def test_a_report_made_by_a_put_served_from_the_loop_is_forced_on_a_thread(qmgr):
+    """Given a queue and a reply queue, when a persistent MQPUT outside syncpoint asking for
+    a COA report is served from the loop, then both the message and the (persistent) report
+    the queue manager puts are forced on a worker thread, never in the loop, and durable
+    before the call returned."""
+    qmgr.define("SERVQ")
+    qmgr.define("REPLYQ")
+    conn = qmgr.qm.get_handle()
+    hobj = conn.open(mqpy.OD(ObjectName="SERVQ"), OUT)
+    seen: list = []
+    _recording_forces(qmgr.eng, seen)
+    md = mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT, Report=CMQC.MQRO_COA,
+                 ReplyToQ=b"REPLYQ")
+    _serve(conn, ("put", (hobj, md, mqpy.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), b"p")))
+    assert qmgr.eng.queue_status("REPLYQ")["CURDEPTH"] == 1
+    assert seen and all(not on_loop_thread and durable for _, on_loop_thread, durable in seen)
+    assert qmgr.eng.data.log.flushed_lsn >= max(lsn for lsn, _, _ in seen)
+
+
+def test_a_report_made_by_a_commit_served_from_the_loop_is_forced_on_a_thread(qmgr):
+    """Given a persistent message asking for a COD report, when it is got under syncpoint
+    and the commit is served from the loop, then the report's force is made on a worker
+    thread, not in the loop."""
+    qmgr.define("SERVQ")
+    qmgr.define("REPLYQ")
+    conn = qmgr.qm.get_handle()
+    hobj = conn.open(mqpy.OD(ObjectName="SERVQ"), OUT | IN)
+    conn.put(hobj, mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT, Report=CMQC.MQRO_COD,
+                           ReplyToQ=b"REPLYQ"), mqpy.PMO(), b"p")
+    seen: list = []
+    _recording_forces(qmgr.eng, seen)
+    _serve(conn, ("get", (hobj, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT), None)),
+           ("commit", ()))
+    assert qmgr.eng.queue_status("REPLYQ")["CURDEPTH"] == 1
+    assert seen and all(not on_loop_thread and durable for _, on_loop_thread, durable in seen)
