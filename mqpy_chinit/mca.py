@@ -942,7 +942,7 @@ class ReceiverMCA:
             dest_q = xqh.RemoteQName.rstrip(b" \x00")
             dest_qm = xqh.RemoteQMgrName.rstrip(b" \x00")
             if md.Format == CMQC.MQFMT_DIST_HEADER:
-                return sizes  # for every destination it names: _deliver
+                break  # for every destination it names: _deliver (after the run so far)
             if dest_qm in (b"", self.local_qm.encode("latin-1")) and \
                     self._qtype(qm, dest_q.decode("latin-1")) == CMQC.MQQT_REMOTE:
                 break

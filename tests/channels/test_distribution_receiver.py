@@ -1,0 +1,67 @@
+"""The receiving MCA's put of arriving MQDH messages, driven without a network: the
+transmission-queue messages of QM1 handed to a ReceiverMCA of QM2 as if they had arrived
+in one batch (seed 000, "Sending messages to a distribution list")."""
+
+from __future__ import annotations
+
+import mqpy
+from mqpy import CMQC
+from mqpy.structures import XQH
+from mqpy_chinit.mca import ReceiverMCA
+from mqpy_chinit.wire import XQH_WITH_MD_LENGTH, MessageData
+
+TARGETS = ("T1", "T2", "T3")
+
+
+def _arrivals(qm1) -> list[MessageData]:
+    """Every message on QM1's transmission queue QM2, as the receiver's MessageData."""
+    conn = qm1.connect()
+    out = []
+    try:
+        xq = mqpy.Queue(conn, "QM2", CMQC.MQOO_INPUT_AS_Q_DEF)
+        while True:
+            try:
+                data = xq.get()
+            except mqpy.MQMIError as e:
+                assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+                return out
+            out.append(MessageData.from_xqh(len(out) + 1, XQH().unpack(data),
+                                            data[XQH_WITH_MD_LENGTH:]))
+    finally:
+        conn.disconnect()
+
+
+def _given_a_plain_then_a_list_message(qm1, qm2) -> list[MessageData]:
+    qm1.define("QLOCAL", "QM2", USAGE="XMITQ", DISTL="YES")
+    for t in TARGETS:
+        qm2.define("QLOCAL", t)
+    qm1.put("T1", b"plain", qmgr="QM2")
+    conn = qm1.connect()
+    try:
+        conn.put1([("T2", "QM2"), ("T3", "QM2")], b"listed",
+                  mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT))
+    finally:
+        conn.disconnect()
+    pending = _arrivals(qm1)
+    assert [ev.transmission_header.MsgDesc.Format for ev in pending] == [
+        CMQC.MQFMT_NONE, CMQC.MQFMT_DIST_HEADER]
+    return pending
+
+
+async def test_a_plain_arrival_ahead_of_an_mqdh_message_is_put(two_qmgrs):
+    """Given a batch holding a plain message for T1 and then an MQDH message for T2 and T3,
+    when the receiving MCA puts the batch and commits, then T1 holds the plain message and
+    T2 and T3 the list's: no arrival ahead of a list message is lost.
+    spec: dqm-intercommunication 9.48"""
+    qm1, qm2 = two_qmgrs
+    pending = _given_a_plain_then_a_list_message(qm1, qm2)
+    rcv = ReceiverMCA(None, "QM2", qm2.connect, lambda name: None)
+    conn = qm2.connect()
+    try:
+        await rcv._flush(None, conn, pending, False)
+        conn.commit()
+    finally:
+        conn.disconnect()
+    assert qm2.drain("T1") == [b"plain"]
+    assert qm2.drain("T2") == [b"listed"]
+    assert qm2.drain("T3") == [b"listed"]
