@@ -239,8 +239,10 @@ def open_list(conn: Connection, od: OD, options: int) -> int:
         for rec in records:
             dest = Destination(rec)
             try:
+                # the list's AlternateUserId is judged for every destination
                 dest.hobj = conn.open(OD(ObjectName=rec.ObjectName,
-                                         ObjectQMgrName=rec.ObjectQMgrName), options)
+                                         ObjectQMgrName=rec.ObjectQMgrName,
+                                         AlternateUserId=od.AlternateUserId), options)
             except MQMIError as e:
                 dest.comp, dest.reason = e.comp, e.reason
             dests.append(dest)
