@@ -65,3 +65,32 @@ async def test_a_plain_arrival_ahead_of_an_mqdh_message_is_put(two_qmgrs):
     assert qm2.drain("T1") == [b"plain"]
     assert qm2.drain("T2") == [b"listed"]
     assert qm2.drain("T3") == [b"listed"]
+
+
+async def test_an_mqdh_message_is_put_with_the_authority_putaut_names(two_qmgrs):
+    """Given QM2 with security on and a receiving channel with PUTAUT(CTX), when a plain
+    message and an MQDH message for T2 and T3 arrive whose MQMD UserIdentifier is mallory
+    (no authority at QM2), then neither reaches its queues: each destination goes to the
+    dead-letter queue with reason 2035, as the plain message does. The list's put is judged
+    for the context user, not made with the channel initiator's own authority.
+    spec: dqm-intercommunication 9.48 (IBM: PUTAUT, "User IDs used by the channel initiator")"""
+    from mqpy.security import install
+    from mqpy_chinit.putaut import PutAuthority
+
+    qm1, qm2 = two_qmgrs
+    pending = _given_a_plain_then_a_list_message(qm1, qm2)
+    install(qm2.engine, qm2.engine.qmdir)
+    for i, ev in enumerate(pending):
+        xqh = ev.transmission_header
+        xqh.MsgDesc.UserIdentifier = b"mallory"
+        pending[i] = MessageData.from_xqh(ev.seqnum, xqh, ev.data)
+    rcv = ReceiverMCA(None, "QM2", qm2.connect, lambda name: None)
+    rcv.put_authority = PutAuthority("CTX", "")
+    conn = qm2.connect()
+    try:
+        await rcv._flush(None, conn, pending, False)
+        conn.commit()
+    finally:
+        conn.disconnect()
+    assert [qm2.depth(t) for t in TARGETS] == [0, 0, 0]
+    assert qm2.depth("SYSTEM.DEAD.LETTER.QUEUE") == 3
