@@ -947,6 +947,8 @@ class Connection:
             if options & CMQC.MQOO_FAIL_IF_QUIESCING and eng.quiescing:
                 raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
             route = None
+            alternate = _strip(od.AlternateUserId) \
+                if options & CMQC.MQOO_ALTERNATE_USER_AUTHORITY else None
             if qmname and resolution.is_blank_qmgr_alias(eng.catalog, qmname):
                 qmname = ""  # IBM: an alias with a blank RQMNAME equates its name with blank
             try:
@@ -962,13 +964,11 @@ class Connection:
                     if route is not None:  # it may get messages: authorised as itself too
                         eng.authority.check_open(self.user.decode("latin-1").strip(),
                                                  local_queue.objtype, local_queue.name,
-                                                 options)
+                                                 options, alternate_user=alternate)
             obj, base = res.opened, res.target
             # a cluster queue hosted elsewhere is authorised on the cluster transmission
             # queue (IBM's default, ClusterQueueAccessControl=Xmitq)
             checked = base if route is not None and obj.objtype == "QCLUSTER" else obj
-            alternate = _strip(od.AlternateUserId) \
-                if options & CMQC.MQOO_ALTERNATE_USER_AUTHORITY else None
             eng.authority.check_open(self.user.decode("latin-1").strip(), checked.objtype,
                                      checked.name, options, alternate_user=alternate)
             dynamic = None
