@@ -231,6 +231,11 @@ def open_list(conn: Connection, od: OD, options: int) -> int:
     if od.ObjectType != CMQC.MQOT_Q:
         raise MQMIError(_FAILED, CMQC.MQRC_RECS_PRESENT_ERROR)  # lists are of queues only
     records = check_od(od)
+    # IBM: the MQOD's own names are blank for a list (the MQORs name the queues)
+    if _strip(od.ObjectName):
+        raise MQMIError(_FAILED, CMQC.MQRC_OBJECT_NAME_ERROR)
+    if _strip(od.ObjectQMgrName):
+        raise MQMIError(_FAILED, CMQC.MQRC_OBJECT_Q_MGR_NAME_ERROR)
     if options & ~_LIST_OPEN_OPTIONS or not options & CMQC.MQOO_OUTPUT:
         raise MQMIError(_FAILED, CMQC.MQRC_OPTION_NOT_VALID_FOR_TYPE)
     with conn.engine.lock:
@@ -242,7 +247,8 @@ def open_list(conn: Connection, od: OD, options: int) -> int:
                 # the list's AlternateUserId is judged for every destination
                 dest.hobj = conn.open(OD(ObjectName=rec.ObjectName,
                                          ObjectQMgrName=rec.ObjectQMgrName,
-                                         AlternateUserId=od.AlternateUserId), options)
+                                         AlternateUserId=od.AlternateUserId), options,
+                                      no_model=True)
             except MQMIError as e:
                 dest.comp, dest.reason = e.comp, e.reason
             dests.append(dest)
