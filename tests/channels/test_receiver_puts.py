@@ -1,6 +1,7 @@
-"""The receiving MCA's put of arriving MQDH messages, driven without a network: the
-transmission-queue messages of QM1 handed to a ReceiverMCA of QM2 as if they had arrived
-in one batch (seed 000, "Sending messages to a distribution list")."""
+"""The receiving MCA's puts (plain arrivals, MQDH messages, exception reports) and the
+authority PUTAUT gives them, driven without a network: the transmission-queue messages of
+QM1 handed to a ReceiverMCA of QM2 as if they had arrived in one batch (seed 000, "Sending
+messages to a distribution list"; IBM's PUTAUT)."""
 
 from __future__ import annotations
 
@@ -94,3 +95,37 @@ async def test_an_mqdh_message_is_put_with_the_authority_putaut_names(two_qmgrs)
         conn.disconnect()
     assert [qm2.depth(t) for t in TARGETS] == [0, 0, 0]
     assert qm2.depth("SYSTEM.DEAD.LETTER.QUEUE") == 3
+
+
+async def test_an_exception_report_is_put_with_the_authority_putaut_names(two_qmgrs):
+    """Given QM2 with security on and a receiving channel with PUTAUT(CTX), when a message
+    from mallory (no authority at QM2) for T1 arrives asking for an exception report with
+    full data and MQRO_DISCARD_MSG, its reply-to queue being T2 at QM2, then the report is
+    not put to T2 (mallory may not put there either) and the message goes to the
+    dead-letter queue instead: the report is no way round the put authority.
+    spec: dqm-intercommunication 9.27 (IBM: PUTAUT)"""
+    from mqpy.security import install
+    from mqpy_chinit.putaut import PutAuthority
+
+    qm1, qm2 = two_qmgrs
+    qm1.define("QLOCAL", "QM2", USAGE="XMITQ")
+    for t in TARGETS:
+        qm2.define("QLOCAL", t)
+    qm1.put("T1", b"smuggled", qmgr="QM2",
+            Report=CMQC.MQRO_EXCEPTION_WITH_FULL_DATA | CMQC.MQRO_DISCARD_MSG,
+            ReplyToQ=b"T2", ReplyToQMgr=b"QM2")
+    [ev] = _arrivals(qm1)
+    install(qm2.engine, qm2.engine.qmdir)
+    xqh = ev.transmission_header
+    xqh.MsgDesc.UserIdentifier = b"mallory"
+    rcv = ReceiverMCA(None, "QM2", qm2.connect, lambda name: None)
+    rcv.definition = {"MRRTY": 0}
+    rcv.put_authority = PutAuthority("CTX", "")
+    conn = qm2.connect()
+    try:
+        await rcv._flush(None, conn, [MessageData.from_xqh(ev.seqnum, xqh, ev.data)], False)
+        conn.commit()
+    finally:
+        conn.disconnect()
+    assert [qm2.depth(t) for t in TARGETS] == [0, 0, 0]
+    assert qm2.depth("SYSTEM.DEAD.LETTER.QUEUE") == 1
