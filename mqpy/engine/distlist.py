@@ -348,8 +348,11 @@ def put_list(conn: Connection, dl: DistList, md: MD, pmo: PMO, data: bytes, *,
                 records[i].MsgId = dmd.MsgId
     if lsns:
         conn._force(max(lsns))  # deferred when served from an event loop (mqpy.serving)
-    if is_list_pmo(pmo) and pmo.RecsPresent > len(responses):  # records beyond: unused
-        responses += [RR() for _ in range(pmo.RecsPresent - len(responses))]
+    # records beyond the destinations are unused, but kept in the shape the caller gave:
+    # as many as it brought (never RecsPresent alone, which costs a caller nothing to inflate)
+    given = pmo.ResponseRecPtr if isinstance(pmo.ResponseRecPtr, list) else []
+    if is_list_pmo(pmo) and min(pmo.RecsPresent, len(given)) > len(responses):
+        responses += [RR() for _ in range(min(pmo.RecsPresent, len(given)) - len(responses))]
     pmo.ResponseRecPtr = responses
     failed = {i for i, r in enumerate(responses[:len(dests)]) if r.CompCode == _FAILED}
     pmo.KnownDestCount, pmo.UnknownDestCount, pmo.InvalidDestCount = _counts(conn, dests,

@@ -281,3 +281,15 @@ def test_a_model_queue_is_no_mqput1_or_list_destination(lists):
     assert (err.value.comp, err.value.reason) == (_W, CMQC.MQRC_MULTIPLE_REASONS)
     assert rr(pmo.ResponseRecPtr) == [(0, 0), (_F, CMQC.MQRC_Q_TYPE_ERROR)]
     assert [data for data, _ in drain(qm, "A")] == [b"x"]
+
+
+def test_a_pmo_recs_present_beyond_the_list_invents_no_records(lists):
+    """Given a 2-entry list, when it is put to with an MQPMO whose RecsPresent is far larger
+    and which brings no records of its own, then the put answers with the destinations'
+    two response records and no more: the queue manager never builds records nobody gave
+    it (a client could otherwise have it build a billion)."""
+    qm = lists.qm
+    pmo = mqpy.PMO(RecsPresent=50_000)
+    qm.put1(["A", "B"], b"x", mqpy.MD(), pmo)
+    assert rr(pmo.ResponseRecPtr) == [(0, 0), (0, 0)]
+    assert [len(drain(qm, n)) for n in "AB"] == [1, 1]
