@@ -957,6 +957,8 @@ class ReceiverMCA:
                 break  # refused by PUTAUT's second check: _deliver takes it from here
             sizes.append(len(ev.data))
             carried += len(ev.data)
+        if not steps:
+            return []  # the first arrival needs _deliver: no round trip for nothing
         done = run_in_order(qm.get_handle(), steps)
         return [n for n, result in zip(sizes, done, strict=False)
                 if not isinstance(result, mqpy.MQMIError)]
