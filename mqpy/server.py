@@ -10,8 +10,8 @@ disappears in the middle of a long MQGET wait: its unit of work is backed out at
 MQPUT, MQPUT1, MQGET, MQCMIT, MQBACK and MQINQ run in the event loop: their work is in
 memory, and the log force persistent work needs is made on a worker thread before the reply
 (``mqpy.serving``). Calls that may block for other reasons -- MQCONN, MQOPEN and MQCLOSE (a
-model queue's definition), an MQPUT1 to a model queue, MQSET, MQDISC, puts of very long
-messages -- run in worker threads under one ``CapacityLimiter``. A waiting MQGET holds no thread: the engine calls our *waiter* from whichever
+model queue's definition), MQSET, MQDISC, puts of very long messages -- run in worker
+threads under one ``CapacityLimiter``. A waiting MQGET holds no thread: the engine calls our *waiter* from whichever
 thread made a message available, and the waiter hands an ``Event.set`` to the trio loop
 (``TrioToken.run_sync_soon``, safe from any thread); WaitInterval is a ``move_on_at`` scope.
 

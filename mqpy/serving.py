@@ -81,9 +81,9 @@ class _Threaded:
 
 
 class EngineVerbs(_Threaded):
-    """An engine ``Connection``'s MQI for trio: puts, gets, commits, backouts, inquiries and
-    most MQPUT1s in the loop (their forces on a thread); opens, closes, MQSET, MQDISC, long
-    puts and MQPUT1s that may define a queue on threads. A waiting MQGET holds no thread (``mqpy.waiting``) and ends with
+    """An engine ``Connection``'s MQI for trio: puts, MQPUT1s, gets, commits, backouts and
+    inquiries in the loop (their forces on a thread); opens, closes, MQSET, MQDISC and long
+    puts on threads. A waiting MQGET holds no thread (``mqpy.waiting``) and ends with
     MQRC_CONNECTION_BROKEN when ``gone`` is set (the application went)."""
 
     def __init__(self, conn: Any, limiter: trio.CapacityLimiter,
@@ -97,19 +97,11 @@ class EngineVerbs(_Threaded):
         return await engine_call(self.conn, self.limiter, self.conn.put, hobj, md, pmo, data)
 
     async def put1(self, od: Any, md: Any, pmo: Any, data: bytes) -> int:
-        """MQPUT1 in the loop (a receiving MCA puts every arrival so), unless it may define
-        a queue (a model queue's dynamic queue: the definition forces the log at once), is a
-        distribution list, or carries a long message."""
-        if len(data) > INLINE_DATA_LIMIT or self._may_define(od):
+        """MQPUT1 in the loop (a receiving MCA puts every arrival so) unless its message is
+        long: it never defines a queue (a model queue is 2057 for MQPUT1, as IBM has it)."""
+        if len(data) > INLINE_DATA_LIMIT:
             return await self._thread(self.conn.put1, od, md, pmo, data)
         return await engine_call(self.conn, self.limiter, self.conn.put1, od, md, pmo, data)
-
-    def _may_define(self, od: Any) -> bool:
-        if getattr(od, "RecsPresent", 0):
-            return True  # a list's destinations may be model queues
-        name = od.ObjectName.rstrip(b" \x00").decode("latin-1")
-        named = self.conn.engine.catalog.queue_def(name)
-        return named is not None and named.objtype == "QMODEL"
 
     async def get(self, hobj: int, md: Any, gmo: Any, max_length: int | None) -> bytes:
         conn = self.conn

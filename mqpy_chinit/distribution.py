@@ -7,8 +7,10 @@
 - A sending MCA whose partner does not take them splits an MQDH message still on the queue
   from an earlier partner into one message per destination (:func:`per_destination`).
 - A receiving MCA puts an arriving MQDH message to every destination it names as one
-  distribution-list MQPUT1 (:func:`deliver_list`); each destination that fails goes the
-  usual way on its own (message retry, exception report, dead-letter queue).
+  distribution-list MQPUT1 (:func:`deliver_list`) with the authority the channel's PUTAUT
+  names (``mqpy_chinit.putaut``; ALTMCA's two users: one destination at a time); each
+  destination that fails goes the usual way on its own (message retry, exception report,
+  dead-letter queue).
 
 The MQDH layout itself is ``mqpy.engine.distlist``'s (``dh_message`` / ``split_dh_message``).
 """
@@ -95,15 +97,27 @@ async def deliver_list(mca: Any, qm: mqpy.QueueManager, ev: MessageData, fast: b
             qm, md, ev.data, e.reason, xqh.RemoteQName.rstrip(b" \x00").decode("latin-1"),
             xqh.RemoteQMgrName.rstrip(b" \x00").decode("latin-1"), sync)
     local = {b"", mca.local_qm.encode("latin-1")}
-    alone = [i for i, d in enumerate(dests) if d.ObjectQMgrName.rstrip(b" \x00") in local
-             and await mca._is_remote_definition(
-                 qm, d.ObjectName.rstrip(b" \x00").decode("latin-1"))]
+    authority = mca.put_authority
+    if authority.also_checked() is not None:
+        # ALTMCA: a second user is judged per destination; _deliver does that check
+        alone = list(range(len(dests)))
+    else:
+        alone = [i for i, d in enumerate(dests) if d.ObjectQMgrName.rstrip(b" \x00") in local
+                 and await mca._is_remote_definition(
+                     qm, d.ObjectName.rstrip(b" \x00").decode("latin-1"))]
     together = [i for i in range(len(dests)) if i not in alone]
     failed = list(alone)
     if together:
         od = mqpy.OD(Version=CMQC.MQOD_VERSION_2, RecsPresent=len(together),
                      ObjectRecPtr=[dests[i] for i in together])
-        pmo = mqpy.PMO(Options=sync | CMQC.MQPMO_SET_ALL_CONTEXT, RecsPresent=len(together),
+        # the list's put is judged for the user PUTAUT names, as every single arrival is
+        user = authority.put_user(md.UserIdentifier)
+        alternate = 0
+        if user is not None:
+            od.AlternateUserId = user.encode("latin-1", "replace")[:12]
+            alternate = CMQC.MQPMO_ALTERNATE_USER_AUTHORITY
+        pmo = mqpy.PMO(Options=sync | alternate | CMQC.MQPMO_SET_ALL_CONTEXT,
+                       RecsPresent=len(together),
                        PutMsgRecFields=fields if records else 0,
                        PutMsgRecPtr=[records[i] for i in together] if records else 0)
         try:

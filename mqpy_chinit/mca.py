@@ -957,6 +957,8 @@ class ReceiverMCA:
                 break  # refused by PUTAUT's second check: _deliver takes it from here
             sizes.append(len(ev.data))
             carried += len(ev.data)
+        if not steps:
+            return []  # the first arrival needs _deliver: no round trip for nothing
         done = run_in_order(qm.get_handle(), steps)
         return [n for n, result in zip(sizes, done, strict=False)
                 if not isinstance(result, mqpy.MQMIError)]
@@ -1076,9 +1078,14 @@ class ReceiverMCA:
                                          qmgr_name=self.local_qm, msgid=bytes(24))
             if built is not None:
                 rmd, body = built
-                rod = mqpy.OD(ObjectName=md.ReplyToQ, ObjectQMgrName=md.ReplyToQMgr)
+                # the sender names the reply-to queue: the report goes there with the
+                # authority PUTAUT names for the message itself, never the MCA's own
+                rod, options = _as_user(
+                    mqpy.OD(ObjectName=md.ReplyToQ, ObjectQMgrName=md.ReplyToQMgr),
+                    self.put_authority.put_user(md.UserIdentifier))
                 try:
-                    await mqi(qm.put1, rod, body, rmd, mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+                    await mqi(qm.put1, rod, body, rmd,
+                              mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT | options))
                     if md.Report & CMQC.MQRO_DISCARD_MSG:
                         return None
                 except mqpy.MQMIError:

@@ -51,7 +51,8 @@ async def refresh_ssl(chinit: Any) -> dict[str, object]:
         if D.str_attr(definition, "CHLTYPE") in _REHANDSHAKE:  # type: ignore[arg-type]
             status.stop_requested = "INACTIVE"
             mca.stop_requested.set()
-            chinit.nursery.start_soon(_restart, chinit, name, definition)
+            chinit.nursery.start_soon(_restart, chinit, name, definition,
+                                      chinit.running.get(name))
             restarted.append(name)
     for (name, partner), (scope, _peer) in list(chinit.receivers.items()):
         definition = await trio.to_thread.run_sync(chinit.admin.channel, name)
@@ -95,10 +96,15 @@ def _stop_client_instances(chinit: Any) -> list[str]:
     return out
 
 
-async def _restart(chinit: Any, name: str, definition: dict[str, object]) -> None:
-    """Start ``name`` again once its quiesced instance has ended (a new TLS handshake)."""
-    while name in chinit.running:
+async def _restart(chinit: Any, name: str, definition: dict[str, object],
+                   instance: Any) -> None:
+    """Start ``name`` again once its quiesced instance (``instance``: its scope in
+    ``chinit.running``) has ended (a new TLS handshake). If another instance is running by
+    then (a second refresh's restart, START CHANNEL), that one stands: nothing waits on it."""
+    while instance is not None and chinit.running.get(name) is instance:
         await trio.sleep(0.05)
+    if name in chinit.running:
+        return
     status = chinit.statuses.get(name)
     if status is None or status.state is ChannelState.STOPPED:
         return  # someone stopped it meanwhile: that stands

@@ -231,6 +231,11 @@ def open_list(conn: Connection, od: OD, options: int) -> int:
     if od.ObjectType != CMQC.MQOT_Q:
         raise MQMIError(_FAILED, CMQC.MQRC_RECS_PRESENT_ERROR)  # lists are of queues only
     records = check_od(od)
+    # IBM: the MQOD's own names are blank for a list (the MQORs name the queues)
+    if _strip(od.ObjectName):
+        raise MQMIError(_FAILED, CMQC.MQRC_OBJECT_NAME_ERROR)
+    if _strip(od.ObjectQMgrName):
+        raise MQMIError(_FAILED, CMQC.MQRC_OBJECT_Q_MGR_NAME_ERROR)
     if options & ~_LIST_OPEN_OPTIONS or not options & CMQC.MQOO_OUTPUT:
         raise MQMIError(_FAILED, CMQC.MQRC_OPTION_NOT_VALID_FOR_TYPE)
     with conn.engine.lock:
@@ -239,8 +244,11 @@ def open_list(conn: Connection, od: OD, options: int) -> int:
         for rec in records:
             dest = Destination(rec)
             try:
+                # the list's AlternateUserId is judged for every destination
                 dest.hobj = conn.open(OD(ObjectName=rec.ObjectName,
-                                         ObjectQMgrName=rec.ObjectQMgrName), options)
+                                         ObjectQMgrName=rec.ObjectQMgrName,
+                                         AlternateUserId=od.AlternateUserId), options,
+                                      no_model=True)
             except MQMIError as e:
                 dest.comp, dest.reason = e.comp, e.reason
             dests.append(dest)
@@ -340,8 +348,11 @@ def put_list(conn: Connection, dl: DistList, md: MD, pmo: PMO, data: bytes, *,
                 records[i].MsgId = dmd.MsgId
     if lsns:
         conn._force(max(lsns))  # deferred when served from an event loop (mqpy.serving)
-    if is_list_pmo(pmo) and pmo.RecsPresent > len(responses):  # records beyond: unused
-        responses += [RR() for _ in range(pmo.RecsPresent - len(responses))]
+    # records beyond the destinations are unused, but kept in the shape the caller gave:
+    # as many as it brought (never RecsPresent alone, which costs a caller nothing to inflate)
+    given = pmo.ResponseRecPtr if isinstance(pmo.ResponseRecPtr, list) else []
+    if is_list_pmo(pmo) and min(pmo.RecsPresent, len(given)) > len(responses):
+        responses += [RR() for _ in range(min(pmo.RecsPresent, len(given)) - len(responses))]
     pmo.ResponseRecPtr = responses
     failed = {i for i, r in enumerate(responses[:len(dests)]) if r.CompCode == _FAILED}
     pmo.KnownDestCount, pmo.UnknownDestCount, pmo.InvalidDestCount = _counts(conn, dests,

@@ -938,8 +938,10 @@ class Connection:
 
     # ------------------------------------------------------------------ MQOPEN / MQCLOSE
 
-    def open(self, od: OD, options: int) -> int:
-        """MQOPEN a queue, resolving its name (resolution.py); returns the object handle."""
+    def open(self, od: OD, options: int, *, no_model: bool = False) -> int:
+        """MQOPEN a queue, resolving its name (resolution.py); returns the object handle.
+        ``no_model``: a model queue is refused with 2057 (IBM: not valid on MQPUT1 nor as a
+        distribution list's MQOR) rather than a dynamic queue being made from it."""
         if distlist.is_list_od(od):
             return distlist.open_list(self, od, options)
         eng = self.engine
@@ -960,6 +962,8 @@ class Connection:
             if options & CMQC.MQOO_FAIL_IF_QUIESCING and eng.quiescing:
                 raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
             route = None
+            alternate = _strip(od.AlternateUserId) \
+                if options & CMQC.MQOO_ALTERNATE_USER_AUTHORITY else None
             if qmname and resolution.is_blank_qmgr_alias(eng.catalog, qmname):
                 qmname = ""  # IBM: an alias with a blank RQMNAME equates its name with blank
             try:
@@ -975,16 +979,16 @@ class Connection:
                     if route is not None:  # it may get messages: authorised as itself too
                         eng.authority.check_open(self.user.decode("latin-1").strip(),
                                                  local_queue.objtype, local_queue.name,
-                                                 options)
+                                                 options, alternate_user=alternate)
             obj, base = res.opened, res.target
             # a cluster queue hosted elsewhere is authorised on the cluster transmission
             # queue (IBM's default, ClusterQueueAccessControl=Xmitq)
             checked = base if route is not None and obj.objtype == "QCLUSTER" else obj
-            alternate = _strip(od.AlternateUserId) \
-                if options & CMQC.MQOO_ALTERNATE_USER_AUTHORITY else None
             eng.authority.check_open(self.user.decode("latin-1").strip(), checked.objtype,
                                      checked.name, options, alternate_user=alternate)
             dynamic = None
+            if base.objtype == "QMODEL" and no_model:
+                raise _fail(CMQC.MQRC_Q_TYPE_ERROR)
             if base.objtype == "QMODEL":
                 base, dynamic = self._create_dynamic(base, _strip(od.DynamicQName))
                 obj = base
@@ -1241,7 +1245,7 @@ class Connection:
         if distlist.is_list_od(od):
             return distlist.put1_list(self, od, md, pmo, data, opts)
         with self.engine.lock:
-            hobj = self.open(od, opts)
+            hobj = self.open(od, opts, no_model=True)
             try:
                 h = self.handles[hobj]
                 lsn, warning = self._put_locked(h, md, pmo, data, put1=True)

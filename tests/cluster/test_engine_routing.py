@@ -385,3 +385,33 @@ def test_a_competing_local_instance_put_inhibited_later_is_avoided(qm1):
         qm.disconnect()
     assert _depth(qm1, "INVQ") == 2
     assert [c for c, *_ in _sctq(qm1)] == ["TO.QM2"] * 3
+
+
+def test_an_alternate_user_is_judged_on_a_competing_local_instance(qm1):
+    """Given security on, INVQ here with CLUSTER(INV) CLWLUSEQ(ANY) and an instance on QM2,
+    carol with +altusr and +put on INVQ, and dave with +put on the cluster transmission
+    queue only, when carol opens INVQ for output as alternate user dave, then 2035: the
+    local instance the workload may choose is judged for dave, not for carol alone.
+    spec: aliases-channels-storage 1 use 5"""
+    from mqpy.security import install, set_authority, users_path
+    from mqpy.security.users import UserFile
+
+    qm1.define("QLOCAL", "INVQ", {"CLUSTER": "INV", "CLWLUSEQ": "ANY"})
+    qm1.test_cache(INVQ=[_instance("QM1", local=True, clwluseq="ANY"), _instance("QM2")])
+    install(qm1, qm1.qmdir)
+    users = UserFile(users_path(qm1.qmdir))
+    users.add("carol", "carol-pw", [])
+    users.add("dave", "dave-pw", [])
+    set_authority(qm1, "qmgr", "QM1", ["+connect", "+altusr"], principal="carol")
+    for who in ("carol", "dave"):
+        set_authority(qm1, "queue", SCTQ, ["+put"], principal=who)
+    set_authority(qm1, "queue", "INVQ", ["+put"], principal="carol")
+    conn = qm1.connect("app", user="carol", password="carol-pw")
+    od = mqpy.OD(ObjectName=b"INVQ", AlternateUserId=b"dave")
+    with pytest.raises(mqpy.MQMIError) as exc:
+        conn.open(od, CMQC.MQOO_OUTPUT | CMQC.MQOO_BIND_NOT_FIXED
+                  | CMQC.MQOO_ALTERNATE_USER_AUTHORITY)
+    assert exc.value.reason == CMQC.MQRC_NOT_AUTHORIZED
+    set_authority(qm1, "queue", "INVQ", ["+put"], principal="dave")
+    conn.close(conn.open(od, CMQC.MQOO_OUTPUT | CMQC.MQOO_BIND_NOT_FIXED
+                         | CMQC.MQOO_ALTERNATE_USER_AUTHORITY), 0)

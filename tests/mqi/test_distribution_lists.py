@@ -231,6 +231,8 @@ def test_put_message_records_on_a_single_queue_are_2154(lists):
     ("negative", CMQC.MQRC_RECS_PRESENT_ERROR),
     ("pmo count", CMQC.MQRC_RECS_PRESENT_ERROR),
     ("pmr flags", CMQC.MQRC_PMO_RECORD_FLAGS_ERROR),
+    ("object name", CMQC.MQRC_OBJECT_NAME_ERROR),
+    ("object qmgr name", CMQC.MQRC_OBJECT_Q_MGR_NAME_ERROR),
 ])
 def test_bad_lists_get_mq_reasons(lists, case, reason):
     qm = lists.qm
@@ -250,7 +252,44 @@ def test_bad_lists_get_mq_reasons(lists, case, reason):
             mqpy.Queue(qm, od, CMQC.MQOO_OUTPUT)
         elif case == "pmo count":
             qm.put1(od, b"x", mqpy.MD(), mqpy.PMO(RecsPresent=-1))
+        elif case == "object name":  # IBM: the MQOD's own names are blank for a list
+            od.ObjectName = b"A"
+            mqpy.Queue(qm, od, CMQC.MQOO_OUTPUT)
+        elif case == "object qmgr name":
+            od.ObjectQMgrName = b"QM2"
+            qm.put1(od, b"x", mqpy.MD(), mqpy.PMO())
         else:
             qm.put1(od, b"x", mqpy.MD(), mqpy.PMO(RecsPresent=2, PutMsgRecFields=64))
     assert (err.value.comp, err.value.reason) == (_F, reason)
     assert [len(drain(qm, n)) for n in "AB"] == [0, 0]
+
+
+def test_a_model_queue_is_no_mqput1_or_list_destination(lists):
+    """Given the model queue SYSTEM.DEFAULT.MODEL.QUEUE, when it is named by an MQPUT1, then
+    2057 MQRC_Q_TYPE_ERROR (IBM: a model queue is not valid on MQPUT1, nor as an MQOR),
+    and when a list names it beside A, then A gets the message and the model queue's
+    response record says 2057 (2136 overall): no message goes to a dynamic queue that the
+    close deletes at once."""
+    qm = lists.qm
+    model = "SYSTEM.DEFAULT.MODEL.QUEUE"
+    with pytest.raises(mqpy.MQMIError) as err:
+        qm.put1(model, b"x", mqpy.MD(), mqpy.PMO())
+    assert (err.value.comp, err.value.reason) == (_F, CMQC.MQRC_Q_TYPE_ERROR)
+    pmo = mqpy.PMO()
+    with pytest.raises(mqpy.MQMIError) as err:
+        qm.put1(["A", model], b"x", mqpy.MD(), pmo)
+    assert (err.value.comp, err.value.reason) == (_W, CMQC.MQRC_MULTIPLE_REASONS)
+    assert rr(pmo.ResponseRecPtr) == [(0, 0), (_F, CMQC.MQRC_Q_TYPE_ERROR)]
+    assert [data for data, _ in drain(qm, "A")] == [b"x"]
+
+
+def test_a_pmo_recs_present_beyond_the_list_invents_no_records(lists):
+    """Given a 2-entry list, when it is put to with an MQPMO whose RecsPresent is far larger
+    and which brings no records of its own, then the put answers with the destinations'
+    two response records and no more: the queue manager never builds records nobody gave
+    it (a client could otherwise have it build a billion)."""
+    qm = lists.qm
+    pmo = mqpy.PMO(RecsPresent=50_000)
+    qm.put1(["A", "B"], b"x", mqpy.MD(), pmo)
+    assert rr(pmo.ResponseRecPtr) == [(0, 0), (0, 0)]
+    assert [len(drain(qm, n)) for n in "AB"] == [1, 1]

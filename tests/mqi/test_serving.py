@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 
+import pytest
 import trio
 
 import mqpy
@@ -106,30 +107,32 @@ def test_a_waiting_get_served_from_the_loop_is_woken_by_a_put(qmgr):
     assert trio.run(main) == b"late"
 
 
-def test_mqput1_runs_in_the_loop_unless_it_may_define_a_queue(qmgr):
+def test_mqput1_runs_in_the_loop_and_never_defines_a_queue(qmgr):
     """Given a local queue and a model queue, when MQPUT1s are served from the loop, then the
-    one to the local queue runs in the loop (its force on a thread), and the one to the model
-    queue, whose dynamic queue's definition forces the log at once, runs on a worker thread."""
+    one to the local queue is forced on a worker thread, and the one to the model queue fails
+    MQRC_Q_TYPE_ERROR (2057) without defining a dynamic queue (whose definition would force
+    the log in the loop)."""
     qmgr.define("SERVQ")
     qmgr.define("SERV.MODEL", {"DEFTYPE": "PERMDYN"}, objtype="QMODEL")
     conn = qmgr.qm.get_handle()
     eng = qmgr.eng
     seen: list = []
     _recording_forces(eng, seen)
-    defined_on: list = []
+    defined: list = []
     define = eng.define
 
     def recording_define(*args, **kwargs):
-        defined_on.append(threading.current_thread() is threading.main_thread())
+        defined.append(args)
         return define(*args, **kwargs)
 
     eng.define = recording_define
     persistent = mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT)
     _serve(conn, ("put1", (mqpy.OD(ObjectName="SERVQ"), persistent, mqpy.PMO(), b"p")))
-    assert defined_on == [] and len(seen) == 1 and not seen[0][1]  # forced off the loop
-    _serve(conn, ("put1", (mqpy.OD(ObjectName="SERV.MODEL", DynamicQName="SERV.DYN.*"),
-                           mqpy.MD(), mqpy.PMO(), b"m")))
-    assert defined_on == [False]  # the definition ran on a worker thread
+    assert len(seen) == 1 and not seen[0][1]  # forced off the loop
+    with pytest.raises(mqpy.MQMIError) as e:
+        _serve(conn, ("put1", (mqpy.OD(ObjectName="SERV.MODEL", DynamicQName="SERV.DYN.*"),
+                               mqpy.MD(), mqpy.PMO(), b"m")))
+    assert e.value.reason == CMQC.MQRC_Q_TYPE_ERROR and defined == []
 
 
 def test_a_report_made_by_a_put_served_from_the_loop_is_forced_on_a_thread(qmgr):

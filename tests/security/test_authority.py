@@ -247,3 +247,22 @@ def test_put1_with_alternate_user_authority(server):
     set_authority(server.eng, "queue", "Q1", ["+put"], principal="dave")
     server.conn.put1(OD(ObjectName=b"Q1", AlternateUserId=b"dave"), MD(), alt, b"as dave")
     assert server.eng.queue_status("Q1")["CURDEPTH"] == 2
+
+
+def test_distribution_list_with_alternate_user_authority_judges_that_user(server):
+    """Given carol with +altusr and dave with +put on Q1 but not PAY.IN, when carol MQPUT1s
+    to the list [Q1, PAY.IN] with MQPMO_ALTERNATE_USER_AUTHORITY naming dave in the MQOD,
+    then Q1 gets the message and PAY.IN answers 2035 in its response record (2136 overall):
+    the list's AlternateUserId is judged for each destination, not dropped."""
+    from mqpy.structures import MD, OR, PMO
+
+    set_authority(server.eng, "qmgr", server.eng.name, ["+altusr"], principal="carol")
+    set_authority(server.eng, "queue", "Q1", ["+put"], principal="dave")
+    set_authority(server.eng, "queue", "PAY.IN", ["+put"], principal="carol")
+    od = OD(Version=CMQC.MQOD_VERSION_2, RecsPresent=2, AlternateUserId=b"dave",
+            ObjectRecPtr=[OR(ObjectName=b"Q1"), OR(ObjectName=b"PAY.IN")])
+    pmo = PMO(Options=CMQC.MQPMO_ALTERNATE_USER_AUTHORITY | CMQC.MQPMO_NO_SYNCPOINT)
+    assert server.conn.put1(od, MD(), pmo, b"as dave") == CMQC.MQRC_MULTIPLE_REASONS
+    assert [r.Reason for r in pmo.ResponseRecPtr] == [0, CMQC.MQRC_NOT_AUTHORIZED]
+    assert server.eng.queue_status("Q1")["CURDEPTH"] == 1
+    assert server.eng.queue_status("PAY.IN")["CURDEPTH"] == 0
