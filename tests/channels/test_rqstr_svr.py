@@ -7,9 +7,12 @@ import trio
 from .test_sdr_rcvr import wait_until
 
 
-def _server_side(qm1, port):
+def _svr_and_rqstr(qm1, qm2, port: int) -> None:
+    """QM1's SVR QM1.SVR (no CONNAME) on xmitq QM2; QM2's RQSTR calling QM1's listener."""
     qm1.define("QLOCAL", "QM2", USAGE="XMITQ")
-    qm1.define("QLOCAL", "TARGET")
+    qm1.define("CHANNEL", "QM1.SVR", CHLTYPE="SVR", XMITQ="QM2")
+    qm2.define("CHANNEL", "QM1.SVR", CHLTYPE="RQSTR", CONNAME=f"127.0.0.1({port})")
+    qm2.define("QLOCAL", "TARGET")
 
 
 async def test_requester_starts_and_server_sends_on_the_same_connection(two_qmgrs):
@@ -21,10 +24,7 @@ async def test_requester_starts_and_server_sends_on_the_same_connection(two_qmgr
     async with trio.open_nursery() as nursery:
         c1 = qm1.make_chinit()
         await nursery.start(c1.run, [("127.0.0.1", 0)])
-        qm1.define("QLOCAL", "QM2", USAGE="XMITQ")
-        qm1.define("CHANNEL", "QM1.SVR", CHLTYPE="SVR", XMITQ="QM2")
-        qm2.define("CHANNEL", "QM1.SVR", CHLTYPE="RQSTR", CONNAME=f"127.0.0.1({c1.ports[0]})")
-        qm2.define("QLOCAL", "TARGET")
+        _svr_and_rqstr(qm1, qm2, c1.ports[0])
         for i in range(10):
             qm1.put("TARGET", b"r%d" % i, qmgr="QM2")
         assert c1.start_channel("QM1.SVR") is not None  # a SVR without CONNAME cannot call
@@ -79,10 +79,7 @@ async def test_a_requester_whose_channel_program_fails_unexpectedly_ends_alone(
     async with trio.open_nursery() as nursery:
         c1 = qm1.make_chinit()
         await nursery.start(c1.run, [("127.0.0.1", 0)])
-        qm1.define("QLOCAL", "QM2", USAGE="XMITQ")
-        qm1.define("CHANNEL", "QM1.SVR", CHLTYPE="SVR", XMITQ="QM2")
-        qm2.define("CHANNEL", "QM1.SVR", CHLTYPE="RQSTR", CONNAME=f"127.0.0.1({c1.ports[0]})")
-        qm2.define("QLOCAL", "TARGET")
+        _svr_and_rqstr(qm1, qm2, c1.ports[0])
         qm1.put("TARGET", b"after the failure", qmgr="QM2")
         logged: list[tuple[str, str]] = []
         c2 = qm2.make_chinit()
