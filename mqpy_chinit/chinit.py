@@ -731,15 +731,19 @@ class ChannelInitiator:
                         self.log("AMQ9209W", f"Channel '{name}' is retrying in {wait} s.")
                         await trio.sleep(wait)
                         continue
-                    # a normal end: disconnect interval or STOP CHANNEL MODE(QUIESCE)
+                    # a normal end: disconnect interval or STOP CHANNEL MODE(QUIESCE). The
+                    # state is remembered first and shown last: from the moment the status
+                    # says STOPPED or INACTIVE, this instance is gone (no await before the
+                    # finally), so a START CHANNEL or trigger that follows is never ignored
+                    # as "already running"
                     if status.stop_requested == "STOPPED":
                         status.move(ChannelState.STOPPING)
-                        status.move(ChannelState.STOPPED)
                         await self._remember(name, "STOPPED")
+                        status.move(ChannelState.STOPPED)
                     else:
-                        status.move(ChannelState.INACTIVE)
                         if ChannelState.RETRYING in status.history:
                             await self._remember(name, None)
+                        status.move(ChannelState.INACTIVE)
                     self.log("AMQ9001I", f"Channel '{name}' ended normally.")
                     return
         finally:
