@@ -43,6 +43,9 @@ async def connect(qmgr: str, data_path: str | None, *,
     except OSError:
         sock.close()
         raise MQMIError(_FAILED, CMQC.MQRC_Q_MGR_NOT_AVAILABLE) from None
+    except BaseException:  # cancelled while connecting: the socket is ours to close
+        sock.close()
+        raise
     conn = QMConnection(trio.SocketStream(sock), qmgr)
     try:
         reply = await conn._call(SegmentType.MQCONN,

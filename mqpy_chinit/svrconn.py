@@ -544,10 +544,10 @@ class SvrconnInstance:
         handle = conn.get_handle() if hasattr(conn, "get_handle") else conn
         if appl and isinstance(getattr(handle, "appl_name", None), bytes):
             handle.appl_name = appl.encode("latin-1", "replace")[:28]
-        backend = cc.backend = serving.mqi_port(handle, self.registry.limiter)
+        cc.backend = serving.mqi_port(handle, self.registry.limiter)
         self.status.remote_appl_tag = appl
         return mqiproto.encode_reply(d.verb, [(self.chinit.qmgr_name, appl)],
-                                     hobj=int(getattr(backend, "hconn", 1) or 1))
+                                     hobj=int(getattr(handle, "hconn", 1) or 1))
 
     async def _disc(self, cc: _ClientConversation, d: mqiproto.Decoded) -> MQIReply:
         await cc.backend.disconnect()

@@ -208,3 +208,15 @@ def test_ccdt_tls_entry_never_connects_in_plaintext(env, monkeypatch, tmp_path):
     assert err.value.reason in (CMQC.MQRC_KEY_REPOSITORY_ERROR,
                                 CMQC.MQRC_SSL_INITIALIZATION_ERROR)
     assert env.chinit.svrconn_statuses() == []
+
+
+def test_each_client_gets_the_hconn_of_its_own_queue_manager_connection(env):
+    """Given two client connections, when they connect, then each MQCONN reply carries the
+    Hconn of its own connection in the queue manager (not one shared placeholder)."""
+    first, second = env.client(), env.client()
+    try:
+        hconns = {first.get_handle().hconn, second.get_handle().hconn}
+        assert len(hconns) == 2 and hconns <= set(env.engine.connections)
+    finally:
+        first.disconnect()
+        second.disconnect()
