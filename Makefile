@@ -33,6 +33,7 @@ bench: $(STAMP)
 	$(PY) -m benchmarks.run --out benchmarks/results.json
 	$(PY) -m benchmarks.channel_bench --out benchmarks/channel_results.json
 	$(PY) -m benchmarks.channel_daemons_bench --out benchmarks/channel_daemons_results.json
+	$(PY) -m benchmarks.client_bench --out benchmarks/client_results.json
 
 demo: $(STAMP)
 	$(PY) -m examples.demo
