@@ -975,8 +975,11 @@ class Connection:
                     res, route = self._around_put_disabled(res, name, qmname, options)
                 elif eng.cluster is not None and self._local_competes(res, qmname, options):
                     local_queue = res.target
+                    by_name = res.opened is local_queue  # not through an alias
                     res, route = self._with_local_instance(res, name, options)
-                    if route is not None:  # it may get messages: authorised as itself too
+                    if route is not None and by_name:
+                        # it may get messages: authorised as itself too (an alias opened
+                        # is judged alone, as IBM judges the object named in the MQOPEN)
                         eng.authority.check_open(self.user.decode("latin-1").strip(),
                                                  local_queue.objtype, local_queue.name,
                                                  options, alternate_user=alternate)
@@ -1118,7 +1121,9 @@ class Connection:
         channel (IBM: a message that arrived over a cluster channel goes to the local
         instance). Spec aliases-channels-storage 1 use 5."""
         target = res.target
-        if (qmname or target.objtype != "QLOCAL" or res.opened is not target
+        opened_as = res.opened.objtype  # the queue itself, or an alias whose TARGET it is
+        if (qmname or target.objtype != "QLOCAL"
+                or (res.opened is not target and opened_as != "QALIAS")
                 or not options & CMQC.MQOO_OUTPUT
                 or options & (_INPUT_OPTS | CMQC.MQOO_BROWSE | CMQC.MQOO_INQUIRE
                               | CMQC.MQOO_SET)
@@ -1137,12 +1142,23 @@ class Connection:
     def _with_local_instance(self, res: resolution.Resolved, name: str, options: int
                              ) -> tuple[resolution.Resolved, ClusterRoute | None]:
         """The workload choice between the local queue and the cluster's other instances
-        (CLWLUSEQ(ANY)); with BIND_NOT_FIXED it is made again at each MQPUT."""
+        (CLWLUSEQ(ANY)); with BIND_NOT_FIXED it is made again at each MQPUT. Opened through
+        a QALIAS, the choice is made for its TARGET with the alias's DEFBIND, and the alias
+        stays the object opened (its DEFPSIST, DEFPRTY and authority), as when the TARGET is
+        a cluster queue hosted elsewhere."""
+        opened, target = res.opened, res.target
+        if opened.objtype == "QALIAS":
+            options = _with_defbind(options, opened)
         route = self.engine.cluster.open(  # type: ignore[union-attr]
-            name, "", options, local_instance=True)
+            target.name, "", options, local_instance=True)
         if route is None or route.local:
             return res, None  # no other instance, or bound to the local one
-        return self._cluster_resolved(name, route), route
+        if opened.objtype != "QALIAS":
+            return self._cluster_resolved(name, route), route
+        xmitq = self.engine.catalog.queue_def(route.xmitq)
+        if xmitq is None or xmitq.objtype != "QLOCAL":
+            raise _fail(CMQC.MQRC_UNKNOWN_XMIT_Q)
+        return resolution.Resolved(opened, xmitq, route.remote_q, route.remote_qm), route
 
     def _cluster_resolved(self, name: str, route: ClusterRoute) -> resolution.Resolved:
         eng = self.engine

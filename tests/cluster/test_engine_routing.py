@@ -415,3 +415,24 @@ def test_an_alternate_user_is_judged_on_a_competing_local_instance(qm1):
     set_authority(qm1, "queue", "INVQ", ["+put"], principal="dave")
     conn.close(conn.open(od, CMQC.MQOO_OUTPUT | CMQC.MQOO_BIND_NOT_FIXED
                          | CMQC.MQOO_ALTERNATE_USER_AUTHORITY), 0)
+
+
+def test_a_local_instance_opened_through_an_alias_competes_under_clwluseq_any(qm1):
+    """Given INVQ defined here with CLUSTER(INV) and CLWLUSEQ(ANY), an instance on QM2, and a
+    QALIAS ORDERS whose TARGET is INVQ, when an application puts 4 messages to ORDERS with
+    BIND_NOT_FIXED, then the workload choice is made for INVQ as if it had been opened by
+    name: the local queue and QM2 get 2 each, and the message for QM2 names INVQ.
+    spec: aliases-channels-storage 1 use 5"""
+    qm1.define("QLOCAL", "INVQ", {"CLUSTER": "INV", "CLWLUSEQ": "ANY"})
+    qm1.define("QALIAS", "ORDERS", {"TARGET": "INVQ"})
+    qm1.test_cache(INVQ=[_instance("QM1", local=True, clwluseq="ANY"), _instance("QM2")])
+    qm = _connect(qm1)
+    try:
+        q = mqpy.Queue(qm, "ORDERS", CMQC.MQOO_OUTPUT | CMQC.MQOO_BIND_NOT_FIXED)
+        for i in range(4):
+            q.put(b"m%d" % i)
+        q.close()
+        assert _depth(qm1, "INVQ") == 2
+        assert [(c, rq) for c, rq, *_ in _sctq(qm1)] == [("TO.QM2", "INVQ")] * 2
+    finally:
+        qm.disconnect()
