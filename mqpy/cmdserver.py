@@ -13,6 +13,15 @@ commits, so a request is answered exactly once even across a crash. It serves:
   STOP_CHANNEL, PING_CHANNEL, RESET_CHANNEL, RESOLVE_CHANNEL and INQUIRE_CHANNEL_STATUS
   (current or saved), run as their MQSC twins.
 
+Authority (IBM's command server checks, :mod:`mqpy.security.commands`): each request is
+run for the MQMD UserIdentifier it carries, which the queue manager fills from the putting
+connection's user unless that connection had setid / setall authority on the command queue.
+With the security policy installed, a user outside mqm needs the authorities the command
+table names: a refusal is CompCode MQCC_FAILED, Reason MQRC_NOT_AUTHORIZED (2035) in PCF, the
+AMQ8135E "Not authorized." line in an MQCMD_ESCAPE answer, and AMQ8077W in the error log; a
+generic inquiry shows only the objects the user may display. The owner and members of mqm
+(runmqsc run by the operator) may do everything.
+
 Replies follow IBM: MQCFH Type MQCFT_RESPONSE, the request's Command, MsgSeqNumber from 1,
 Control MQCFC_LAST on the last, CompCode/Reason per message, one message per object;
 MQMD MsgType MQMT_REPLY, Format MQADMIN, CorrelId = the request's MsgId (or its CorrelId
@@ -41,8 +50,10 @@ from mqpy.mqi import Queue, QueueManager, embedded
 from mqpy.mqsc import pcfmap
 from mqpy.mqsc.mapping import display_keywords
 from mqpy.mqsc.parser import MQSCCommand
-from mqpy.mqsc.processor import MQSCProcessor, Result
+from mqpy.mqsc.processor import CommandFailed, MQSCProcessor, Result, message
 from mqpy.mqstruct import StructError
+from mqpy.security.authority import objtype_of
+from mqpy.security.commands import Need, command_needs
 from mqpy.structures import CFH, GMO, MD, OD, PMO
 
 __all__ = [
@@ -160,6 +171,18 @@ def _chstatus_params(row: dict[str, object]) -> list[pcf.Parameter]:
     return out
 
 
+# PCF inquiries answered without the MQSC processor -> (MQSC verb, object type, name parameter)
+_PCF_INQUIRIES: dict[int, tuple[str, str, int]] = {
+    CMQCFC.MQCMD_PING_Q_MGR: ("PING", "QMGR", 0),
+    CMQCFC.MQCMD_INQUIRE_Q_MGR: ("DISPLAY", "QMGR", 0),
+    CMQCFC.MQCMD_INQUIRE_Q: ("DISPLAY", "QUEUE", CMQC.MQCA_Q_NAME),
+    CMQCFC.MQCMD_INQUIRE_Q_NAMES: ("DISPLAY", "QUEUE", CMQC.MQCA_Q_NAME),
+    CMQCFC.MQCMD_INQUIRE_Q_STATUS: ("DISPLAY", "QSTATUS", CMQC.MQCA_Q_NAME),
+    CMQCFC.MQCMD_INQUIRE_CHANNEL: ("DISPLAY", "CHANNEL", CMQCFC.MQCACH_CHANNEL_NAME),
+    CMQCFC.MQCMD_INQUIRE_CHANNEL_STATUS: ("DISPLAY", "CHSTATUS", CMQCFC.MQCACH_CHANNEL_NAME),
+}
+
+
 class _Refused(Exception):
     def __init__(self, reason: int) -> None:
         super().__init__(reason)
@@ -204,6 +227,8 @@ class CommandServer:
         self.processor = processor_factory()
         self.command_queue = command_queue
         self.requests = 0
+        self._user = ""  # the current request's UserIdentifier, when it is checked
+        self._policy: Any = None  # the security policy, when the current request is checked
 
     # ------------------------------------------------------------------ the MQI loop
 
@@ -267,11 +292,14 @@ class CommandServer:
             command = msg.header.Command
             if msg.header.Type not in (CMQCFC.MQCFT_COMMAND, CMQCFC.MQCFT_COMMAND_XR):
                 raise _Refused(CMQCFC.MQRCCF_CFH_TYPE_ERROR)
+            self._arm(md)
             responses = self.dispatch(msg)
         except _Refused as refused:
             responses = [Response([], CMQC.MQCC_FAILED, refused.reason)]
         except Exception:  # noqa: BLE001 - a request must never stop the command server
             responses = [Response([], CMQC.MQCC_FAILED, CMQCFC.MQRCCF_COMMAND_FAILED)]
+        finally:
+            self._disarm()
         return [(self._reply_md(md), data) for data in self._pack(command, responses)]
 
     @staticmethod
@@ -291,6 +319,72 @@ class CommandServer:
                   CorrelId=request.CorrelId if report & CMQC.MQRO_PASS_CORREL_ID
                   else request.MsgId,
                   Persistence=request.Persistence, Priority=request.Priority)
+
+    # ------------------------------------------------------------------ authority
+
+    def _arm(self, md: MD) -> None:
+        """Check this request's user: the processor's guard and display filter are set
+        unless no security policy is installed or the user is privileged (mqm)."""
+        user = _name(md.UserIdentifier)
+        policy = getattr(self.processor.engine, "authority", None)
+        if not hasattr(policy, "admin_privileged") or policy.admin_privileged(user):
+            return
+        self._user, self._policy = user, policy
+        self.processor.guard = self._guard
+        self.processor.visible = self._visible
+
+    def _disarm(self) -> None:
+        self._user, self._policy = "", None
+        self.processor.guard = self.processor.visible = None
+
+    def _missing(self, needs: list[Need] | None) -> tuple[str, list[str]] | None:
+        """The first need the user lacks (object name, authorities); None if all held."""
+        if needs is None:
+            return self.processor.engine.name, ["mqm"]
+        for need in needs:
+            if not self._policy.admin_holds(self._user, need.objtype, need.name, need.auths):
+                return need.name, sorted(need.auths)
+        return None
+
+    def _check(self, needs: list[Need] | None) -> bool:
+        """True if the current request may proceed; else AMQ8077W is logged."""
+        if self._policy is None:
+            return True
+        missing = self._missing(needs)
+        if missing is None:
+            return True
+        self._policy.admin_refused(self._user, *missing)
+        return False
+
+    def _guard(self, cmd: MQSCCommand) -> None:
+        """The processor's guard: every MQSC command (escape or PCF twin) passes here."""
+        needs = command_needs(cmd.verb, cmd.objtype, cmd.name, cmd.params, cmd.flags,
+                              generic=cmd.generic, qmgr=self.processor.engine.name)
+        if not self._check(needs):
+            raise CommandFailed([message("AMQ8135E")], CMQC.MQRC_NOT_AUTHORIZED)
+
+    def _visible(self, obj: Any) -> bool:
+        """A generic inquiry shows an object only to a user with dsp on it."""
+        try:
+            otype = objtype_of(obj.objtype)
+        except ValueError:
+            return False
+        return bool(self._policy.admin_holds(self._user, otype, obj.name, {"dsp"}))
+
+    def _check_inquiry(self, msg: pcf.PCFMessage) -> None:
+        """The PCF inquiries answered without the MQSC processor, checked as their MQSC
+        twins: 2035 when refused."""
+        twin = _PCF_INQUIRIES.get(msg.header.Command)
+        if twin is None or self._policy is None:
+            return
+        verb, objtype, parameter = twin
+        name = _name(msg.get(parameter) or b"") if parameter else ""
+        if parameter and not name:
+            return  # the handler answers the missing name
+        needs = command_needs(verb, objtype, name, {}, frozenset(),
+                              generic=name.endswith("*"), qmgr=self.processor.engine.name)
+        if not self._check(needs):
+            raise _Refused(CMQC.MQRC_NOT_AUTHORIZED)
 
     # ------------------------------------------------------------------ commands
 
@@ -326,6 +420,7 @@ class CommandServer:
             handler = self._inquire_cluster_q
         if handler is None:
             raise _Refused(CMQCFC.MQRCCF_CFH_COMMAND_ERROR)
+        self._check_inquiry(msg)
         filters = [p for p in msg.params if isinstance(p, pcf.FILTERS)]
         if not filters:
             return handler(msg)

@@ -87,6 +87,7 @@ RESPONSES: dict[str, str] = {
     "AMQ8016I": "IBM MQ channel changed.",
     "AMQ8022I": "IBM MQ queue cleared.",
     "AMQ8101S": "IBM MQ error ({0}) has occurred.",
+    "AMQ8135E": "Not authorized.",
     "AMQ8143E": "IBM MQ queue {0} not empty.",
     "AMQ8146E": "IBM MQ queue manager not available.",
     "AMQ8148E": "IBM MQ object in use.",
@@ -278,12 +279,19 @@ class MQSCProcessor:
 
     def __init__(self, engine: Any) -> None:
         self.engine = engine
+        #: the command server's authority checks for the current request: ``guard`` may
+        #: refuse a command (CommandFailed), ``visible`` hides objects a generic DISPLAY
+        #: would show. None (runmqsc -v, tests): everything is allowed.
+        self.guard: Callable[[MQSCCommand], None] | None = None
+        self.visible: Callable[[Any], bool] | None = None
 
     # ------------------------------------------------------------------ entry points
 
     def execute(self, cmd: MQSCCommand) -> Result:
         """Run one parsed command; failures come back as ``Result(ok=False)``."""
         try:
+            if self.guard is not None:
+                self.guard(cmd)
             return Result(self._dispatch(cmd))
         except CommandFailed as failed:
             return Result(failed.lines, False, failed.reason)
@@ -850,6 +858,8 @@ class MQSCProcessor:
         with self.engine.lock:
             found = [o for o in self.engine.catalog.objects.values() if o.objtype in types
                      and (generic_match(name, o.name) if generic else o.name == name)]
+        if self.visible is not None:
+            found = [o for o in found if self.visible(o)]
         return sorted(found, key=lambda o: (o.name, o.objtype))
 
     def stored_view(self, obj: Any) -> dict[str, object]:

@@ -443,6 +443,21 @@ class SecurityPolicy:
         return oam.effective(authority_records(self.engine), user, self.users.groups(user),
                              objtype, name)
 
+    # -------------------------------------------------------------- administration
+
+    def admin_privileged(self, user: str) -> bool:
+        """The command server's question: may ``user`` (a request's UserIdentifier) issue
+        every command? The owner and members of mqm may."""
+        return is_privileged(self.qmdir, user)
+
+    def admin_holds(self, user: str, objtype: str, name: str, needed: Iterable[str]) -> bool:
+        """Does ``user`` hold ``needed`` on object ``name`` of OAM type ``objtype``?"""
+        return bool(user) and frozenset(needed) <= self._authorities(user, objtype, name)
+
+    def admin_refused(self, user: str, name: str, needed: Iterable[str]) -> None:
+        """AMQ8077W for a command the command server refuses (it answers 2035 / AMQ8135E)."""
+        self._insufficient(user or "(blank)", name, needed)
+
     # -------------------------------------------------------------- Authority protocol
 
     def check_connect(self, user: str, password: str | None, appl_name: str,

@@ -259,3 +259,38 @@ def test_teardown_kills_the_daemon_and_its_channel_initiator(tmp_path):
     finally:
         s.inst.kill_all()
     assert _gone(daemon) and _gone(chinit)
+
+
+def test_runmqsc_as_a_user_outside_mqm_is_checked_by_the_command_server(site):
+    """Given alice (not in mqm) with +connect, +dsp on the queue manager and what runmqsc
+    needs (put to the command queue, its reply queues), when she runs runmqsc -u, then
+    DISPLAY QLOCAL(APP.Q) and DEFINE QLOCAL(ALICE.Q) answer AMQ8135E, and AMQ8077W is
+    logged; after setmqaut +dsp on APP.Q she sees it; the operator's runmqsc is unaffected."""
+    import subprocess
+    import sys
+
+    site.mqsc(f"SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('{ALICE}') AUTHADD(CONNECT, DSP)\n"
+              f"SET AUTHREC PROFILE(SYSTEM.ADMIN.COMMAND.QUEUE) OBJTYPE(QUEUE) "
+              f"PRINCIPAL('{ALICE}') AUTHADD(PUT)\n"
+              f"SET AUTHREC PROFILE(SYSTEM.MQSC.REPLY.QUEUE) OBJTYPE(QUEUE) "
+              f"PRINCIPAL('{ALICE}') AUTHADD(GET, DSP)\n"
+              f"SET AUTHREC PROFILE('AMQ.MQSC.**') OBJTYPE(QUEUE) "
+              f"PRINCIPAL('{ALICE}') AUTHADD(GET)\n")
+    runmqsc = ("import sys; from mqpy_cli.runmqsc import runmqsc; "
+               "runmqsc.main(args=sys.argv[1:], prog_name='runmqsc')")
+
+    def as_alice(script: str) -> str:
+        proc = subprocess.run([sys.executable, "-c", runmqsc, "-u", ALICE, "QMS"],
+                              env=site.inst.env, input=f"{ALICE_PW}\n{script}",
+                              capture_output=True, text=True, timeout=120)
+        return proc.stdout + proc.stderr
+
+    out = as_alice(f"DISPLAY QLOCAL({QUEUE})\nDEFINE QLOCAL(ALICE.Q)\n")
+    assert out.count("AMQ8135E: Not authorized.") == 2, out
+    assert f"QUEUE({QUEUE})" not in out
+    assert "Entity 'alice' has insufficient authority to access object 'ALICE.Q'" in \
+        site.wait_for_log("ALICE.Q")
+    assert _setmqaut(site, "-t", "q", "-n", QUEUE, "-p", ALICE, "+dsp").returncode == 0
+    out = as_alice(f"DISPLAY QLOCAL({QUEUE})\n")
+    assert f"QUEUE({QUEUE})" in out and "AMQ8135E" not in out, out
+    assert "AMQ8006I" in site.mqsc("DEFINE QLOCAL(OPERATOR.Q)\n")

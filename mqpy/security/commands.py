@@ -1,0 +1,104 @@
+"""The object authorities an administration command needs (IBM's command server checks).
+
+Pure rules: one table from an MQSC command (the PCF commands run as their MQSC twins) to the
+``(OAM object type, name, authorities)`` the requester must hold; the command server
+(:mod:`mqpy.cmdserver`) asks the security policy about them for the MQMD UserIdentifier of
+each request. [M] IBM's "Authorizations for MQSC commands in escape PCFs" and for PCF
+commands; [inf] where mqpy chose:
+
+- Every command needs ``dsp`` on the queue manager (IBM: to issue PCF commands at all).
+- DISPLAY of an object needs ``dsp`` on it; a generic DISPLAY asks nothing here and shows only
+  the objects the user may display (the command server filters them). DISPLAY QSTATUS,
+  CHSTATUS and LSSTATUS need ``dsp`` on the queue, channel or listener; [inf] a generic
+  CHSTATUS / LSSTATUS (no per-row filter yet) needs mqm.
+- DEFINE needs ``crt``. [inf] IBM judges crt on the queue-manager-level profile of the object
+  class; mqpy's OAM keeps crt on the object type itself, judged against the name being
+  defined, so ``setmqaut -t queue -n '**' +crt`` is IBM's class-wide grant and
+  ``-n 'APP.**'`` limits it. DEFINE ... LIKE(x) also needs ``dsp`` on x; REPLACE also ``chg``.
+- ALTER ``chg``, DELETE ``dlt``, CLEAR ``clr``; START / STOP / PING CHANNEL ``ctrl``, RESET /
+  RESOLVE CHANNEL ``ctrlx``; START / STOP LISTENER and SERVICE ``ctrl``.
+- Queue-manager commands (ALTER QMGR, REFRESH SECURITY, SUSPEND / RESUME QMGR, REFRESH /
+  RESET CLUSTER, SET CHLAUTH, SET / DELETE AUTHREC) need ``chg`` on the queue manager; PING
+  QMGR, DISPLAY QMGR / CONN / CHLAUTH / AUTHREC / CLUSQMGR need ``dsp`` on it.
+- Any other command needs mqm membership (:data:`PRIVILEGED`): refusing what the table does
+  not know is safer than allowing it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import attrs
+
+from mqpy.security.authority import objtype_of
+
+__all__ = ["Need", "PRIVILEGED", "command_needs"]
+
+
+@attrs.frozen(slots=True)
+class Need:
+    """``auths`` on object ``name`` of OAM type ``objtype`` (``qmgr``: the queue manager)."""
+
+    objtype: str
+    name: str
+    auths: frozenset[str]
+
+
+#: the answer for a command only members of mqm may issue.
+PRIVILEGED = None
+
+#: MQSC object types that have OAM profiles of their own.
+OBJECTS = frozenset({"QLOCAL", "QMODEL", "QALIAS", "QREMOTE", "QUEUE", "CHANNEL", "PROCESS",
+                     "NAMELIST", "LISTENER", "SERVICE", "AUTHINFO", "TOPIC", "COMMINFO"})
+_ON_OBJECT = {"DISPLAY": "dsp", "DEFINE": "crt", "ALTER": "chg", "DELETE": "dlt"}
+_CONTROL = {("START", "CHANNEL"): "ctrl", ("STOP", "CHANNEL"): "ctrl",
+            ("PING", "CHANNEL"): "ctrl", ("RESET", "CHANNEL"): "ctrlx",
+            ("RESOLVE", "CHANNEL"): "ctrlx", ("START", "LISTENER"): "ctrl",
+            ("STOP", "LISTENER"): "ctrl", ("START", "SERVICE"): "ctrl",
+            ("STOP", "SERVICE"): "ctrl", ("CLEAR", "QLOCAL"): "clr"}
+_ON_QMGR = {("DISPLAY", "QMGR"): "dsp", ("PING", "QMGR"): "dsp", ("DISPLAY", "CONN"): "dsp",
+            ("DISPLAY", "CHLAUTH"): "dsp", ("DISPLAY", "AUTHREC"): "dsp",
+            ("DISPLAY", "CLUSQMGR"): "dsp", ("DISPLAY", "QCLUSTER"): "dsp",
+            ("ALTER", "QMGR"): "chg", ("REFRESH", "SECURITY"): "chg",
+            ("SUSPEND", "QMGR"): "chg", ("RESUME", "QMGR"): "chg",
+            ("REFRESH", "CLUSTER"): "chg", ("RESET", "CLUSTER"): "chg",
+            ("SET", "CHLAUTH"): "chg", ("SET", "AUTHREC"): "chg", ("DELETE", "AUTHREC"): "chg"}
+_STATUS = {"QSTATUS": "queue", "CHSTATUS": "channel", "LSSTATUS": "listener"}
+
+
+def _oam_type(objtype: str, params: Mapping[str, object]) -> str:
+    if objtype == "CHANNEL" and params.get("CHLTYPE") == "CLNTCONN":
+        return "clntconn"
+    return objtype_of(objtype)
+
+
+def command_needs(verb: str, objtype: str | None, name: str | None,
+                  params: Mapping[str, object], flags: frozenset[str], *, generic: bool,
+                  qmgr: str) -> list[Need] | None:
+    """What the requester must hold to run this command (module docstring); None: mqm only.
+
+    The queue manager's ``dsp`` (needed by every command) is the first need."""
+    base = [Need("qmgr", qmgr, frozenset({"dsp"}))]
+    verb, obj, name = verb.upper(), (objtype or "").upper(), name or ""
+    if verb in ("END", "EXIT", "QUIT"):
+        return []
+    if (verb, obj) in _ON_QMGR:
+        return base + [Need("qmgr", qmgr, frozenset({_ON_QMGR[verb, obj]}))]
+    if (verb, obj) in _CONTROL:
+        return base + [Need(_oam_type(obj, params), name, frozenset({_CONTROL[verb, obj]}))]
+    if verb == "DISPLAY" and obj in _STATUS:
+        if generic:
+            return base if obj == "QSTATUS" else PRIVILEGED  # QSTATUS rows are filtered
+        return base + [Need(_STATUS[obj], name, frozenset({"dsp"}))]
+    if obj not in OBJECTS or verb not in _ON_OBJECT:
+        return PRIVILEGED
+    if verb == "DISPLAY" and generic:
+        return base  # only the objects the user may display are shown
+    needs = base + [Need(_oam_type(obj, params), name, frozenset({_ON_OBJECT[verb]}))]
+    if verb == "DEFINE":
+        if "REPLACE" in flags:
+            needs.append(Need(_oam_type(obj, params), name, frozenset({"chg"})))
+        like = params.get("LIKE")
+        if like:
+            needs.append(Need(_oam_type(obj, params), str(like), frozenset({"dsp"})))
+    return needs
