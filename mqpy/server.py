@@ -187,7 +187,6 @@ class _Session:
     async def _thread(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await trio.to_thread.run_sync(fn, *args, limiter=self.server.limiter)
 
-
     async def _dispatch(self, request: MQIRequest) -> MQIReply:
         order = self.reader.partner_byte_order or ByteOrder.LITTLE
         decoded = mqiproto.decode_request(request, order)
@@ -198,8 +197,8 @@ class _Session:
             return await _HANDLERS[verb](self, decoded)
         except MQMIError as e:
             return mqiproto.failure_reply(verb, decoded, e.comp, e.reason)
-        except (trio.Cancelled, KeyboardInterrupt):
-            raise
+        except (trio.Cancelled, KeyboardInterrupt, ProtocolError):
+            raise  # a malformed flow, even inside an SPI RUN, ends the connection
         except Exception as exc:  # noqa: BLE001 - an engine fault: FDC, the call fails 2195
             self.server.on_unexpected(exc)
             return mqiproto.encode_reply(verb, comp=_FAILED, reason=CMQC.MQRC_UNEXPECTED_ERROR)

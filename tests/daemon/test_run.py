@@ -108,3 +108,20 @@ def test_a_run_carrying_anything_but_puts_and_gets_is_refused_whole(running, ver
         assert _drain(conn, "Q3") == []
     finally:
         conn.disconnect()
+
+
+def test_a_run_whose_flows_are_garbled_ends_that_connection_as_any_malformed_request(running):
+    """Given an SPI RUN whose field is not whole MQI flows, when it reaches the queue manager,
+    then that connection ends as for any malformed request (2009 at the application, its
+    unit of work backed out) with no FDC written, and the queue manager serves others."""
+    import glob
+    import os
+
+    fdcs = set(glob.glob(os.path.join(running.qmdir(), "errors", "*.FDC")))
+    conn = bindings.connect(QM, running.root)
+    with pytest.raises(mqpy.MQMIError) as e:
+        conn._call(SegmentType.SPI, [mqiproto.SpiVerb.RUN, b"TSH garbage", 0])
+    assert e.value.reason == CMQC.MQRC_CONNECTION_BROKEN
+    assert set(glob.glob(os.path.join(running.qmdir(), "errors", "*.FDC"))) == fdcs
+    other = bindings.connect(QM, running.root)
+    other.disconnect()
