@@ -80,6 +80,7 @@ __all__ = [
     "is_char_selector",
     "pack_flows",
     "reply_type",
+    "run_stops",
     "truncation_reply",
     "unpack_flows",
 ]
@@ -109,6 +110,16 @@ RUN_VERBS = frozenset({SegmentType.MQPUT, SegmentType.MQPUT1, SegmentType.MQGET}
 #: Room kept in a RUN for its flows (requests or replies), so that it stays far below the
 #: largest flow a bindings connection accepts (a message of MAXMSGL plus headers).
 RUN_BYTES = 1 << 20
+
+
+def run_stops(verb: SegmentType, comp: int, carried: int, limit: int) -> bool:
+    """Whether a run of calls (SPI RUN, or its twin made one call at a time) ends after a
+    call: it failed, it was a get that completed with a warning (a truncation is a failure
+    to its caller, and the message stays for the next single MQGET), or the messages got
+    have reached ``limit`` bytes (``limit`` > 0: a channel's BATCHLIM)."""
+    return (comp == CMQC.MQCC_FAILED
+            or (verb == SegmentType.MQGET and comp == CMQC.MQCC_WARNING)
+            or 0 < limit <= carried)
 
 
 def pack_flows(events: Sequence[MQIRequest | MQIReply]) -> bytes:

@@ -358,13 +358,11 @@ class _Session:
         for request in requests:
             reply = await self._dispatch(request)
             replies.append(reply)
-            if reply.comp == _FAILED or (reply.comp == _WARNING
-                                         and reply.segment_type == _T.MQGET_REPLY):
-                break  # a get's warning (truncation) is a failure to its caller: stop
-            if limit > 0 and reply.segment_type == _T.MQGET_REPLY:
+            called = _T(request.segment_type)
+            if limit > 0 and called == _T.MQGET and reply.comp == _OK:
                 carried += len(mqiproto.decode_reply(reply).values[3])
-                if carried >= limit:
-                    break
+            if mqiproto.run_stops(called, reply.comp, carried, limit):
+                break
         return mqiproto.encode_reply(verb, [[mqiproto.pack_flows([r]) for r in replies]])
 
 

@@ -151,12 +151,10 @@ class MQIVerbs:
                 replies.append(mqiproto.Decoded(verb, e.comp, e.reason, hobj, None))
                 break
             replies.append(reply)
-            if verb == _T.MQGET and reply.comp == _WARNING:
-                break  # a get's warning (truncation) is a failure to its caller: stop
-            if verb == _T.MQGET and reply.values is not None:
+            if verb == _T.MQGET and reply.comp == CMQC.MQCC_OK:
                 carried += len(reply.values[3])
-                if 0 < limit <= carried:
-                    break
+            if mqiproto.run_stops(verb, reply.comp, carried, limit):
+                break
         return replies
 
     def run(self, steps: list[Step], limit: int = 0) -> list[Any]:
