@@ -66,6 +66,9 @@ BIG = ">"
 
 _INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+_INT_RANGES = {"long": (_INT32_MIN, _INT32_MAX), "int64": (_INT64_MIN, _INT64_MAX),
+               "byte": (0, 255), "pointer": (0, 2**64 - 1)}
+_BYTES_KINDS = ("text", "binary")
 
 
 def byte_order(encoding: int | None) -> str:
@@ -151,6 +154,12 @@ class Field:
     def convert(self, owner: str, value: Any) -> Any:
         """Check and normalise a value assigned to this field; errors name the field."""
         kind = self.kind
+        # the usual cases first: an MQLONG that is a plain int in range, bytes that fit
+        if type(value) is int:
+            if kind == "long" and _INT32_MIN <= value <= _INT32_MAX:
+                return value
+        elif type(value) is bytes and len(value) <= self.size and kind in _BYTES_KINDS:
+            return value
         if kind in ("text", "binary"):
             if isinstance(value, str):
                 value = value.encode("utf-8")
@@ -174,12 +183,7 @@ class Field:
                 return value[0]  # MQCHAR flags such as MQGS_* may be given as b'G'
             if not isinstance(value, int):
                 raise TypeError(f"{owner}.{self.name} must be an int, not {type(value).__name__}")
-            lo, hi = {
-                "long": (_INT32_MIN, _INT32_MAX),
-                "int64": (_INT64_MIN, _INT64_MAX),
-                "byte": (0, 255),
-                "pointer": (0, 2**64 - 1),
-            }[kind]
+            lo, hi = _INT_RANGES[kind]
             if not lo <= value <= hi:
                 raise ValueError(f"{owner}.{self.name} = {value} is outside {lo}..{hi}")
             return int(value)
@@ -452,9 +456,23 @@ class MQStruct:
             cls._special_[v] = any(f.kind in ("longs", "nested") for f in fields)
 
     def __init__(self, **kw: Any) -> None:
-        self._reset()
+        d = self.__dict__
+        d.update(self._defaults_)
+        for f in self._mutable_:
+            d[f.name] = f.fresh_default()
         if kw:
-            self.set(**kw)
+            cls = type(self)
+            if cls.set is not MQStruct.set or cls.__setattr__ is not MQStruct.__setattr__:
+                self.set(**kw)  # a structure with fields of its own making (MQCD's SSLPeerName)
+                return
+            # ``set``, without a call per field
+            by_name = self._layout_.by_name
+            owner = type(self).__name__
+            for name, value in kw.items():
+                f = by_name.get(name)
+                if f is None:
+                    raise TypeError(f"{owner} has no field {name!r}")
+                d[name] = f.convert(owner, value)
 
     def _reset(self) -> None:
         d = self.__dict__

@@ -97,6 +97,7 @@ class DataManager:
         self._resident: collections.deque[tuple[Entry, MessageQueue]] = collections.deque()
         self.resident_bytes = 0
         self.records_since_checkpoint = 0
+        self._switch_lsn = 0  # an append ending at or beyond this LSN starts a new segment
         self.active: dict[int, UnitOfWork] = {}  # uow id -> unit of work with log records
         self.indoubt: dict[bytes, UnitOfWork] = {}  # LUWID -> prepared unit of work
         self.next_seq = 1
@@ -161,8 +162,11 @@ class DataManager:
                     if victim is uow:
                         raise UowBackedOut(uow.uow_id) from None
         self.records_since_checkpoint += 1
-        if (self.records_since_checkpoint >= self.tuning.LogLoad
-                or self.log.would_switch(0) or self.log.space_left() < self.log.segment_size):
+        if self.records_since_checkpoint >= self.tuning.LogLoad or end >= self._switch_lsn:
+            # LOGLOAD records, or the log moved into a new segment: a checkpoint lets the
+            # segments behind it be reused (and entering the last one still allowed is a switch)
+            seg = self.log.segment_size
+            self._switch_lsn = (end // seg + 1) * seg
             self.checkpoint_wanted.set()
         return end
 
@@ -479,6 +483,8 @@ class DataManager:
             self.active[uow_id] = uow
             self.indoubt[uow.luwid] = uow
             indoubt.append(uow)
+        seg = self.log.segment_size
+        self._switch_lsn = (self.log.end_lsn // seg + 1) * seg
         return indoubt
 
     def _redo_insert(self, qid: int, seq: int, record: bytes) -> None:

@@ -314,10 +314,6 @@ class RecoveryLog:
         if last_seg - first_needed >= self.config.max_segments + extra:
             raise LogFull(f"active log full at LSN {end}")
 
-    def would_switch(self, nbytes: int) -> bool:
-        """True if appending ``nbytes`` more would start a new segment (a checkpoint trigger)."""
-        return (self._next + nbytes) // self.segment_size != self._next // self.segment_size
-
     def space_left(self) -> int:
         """Bytes that can still be appended before LogFull."""
         first_needed = self._release // self.segment_size

@@ -808,6 +808,9 @@ def _qmgr_defaults() -> dict[str, object]:
     return dict(QMGR_DEFAULTS)
 
 
+_NO_IDS: frozenset[int] = frozenset()
+
+
 def _finish_uow(eng: QueueManagerEngine, uow: UnitOfWork, commit: bool) -> int | None:
     """Commit or back out ``uow`` in memory (engine lock held); return the LSN to force.
 
@@ -816,7 +819,7 @@ def _finish_uow(eng: QueueManagerEngine, uow: UnitOfWork, commit: bool) -> int |
     """
     data = eng.data
     lsn = None
-    own_puts = {id(e) for _, e in uow.puts}
+    own_puts = {id(e) for _, e in uow.puts} if uow.gets and uow.puts else _NO_IDS
     if commit:
         eng.stats.mqi.commits += 1
     else:

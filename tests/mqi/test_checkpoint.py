@@ -136,6 +136,28 @@ def test_logload_triggers_a_checkpoint_after_that_many_log_records(qmgr):
     assert len(list(eng.data.pageset(1).iter_index())) >= 40
 
 
+def test_a_log_segment_switch_asks_for_a_checkpoint(qmgr):
+    """Given a queue manager far below LOGLOAD, when its log moves into a new segment, then a
+    checkpoint is asked for (so the segments behind it can be reused), and not before:
+    checkpoints come every LOGLOAD records *or* at a log switch."""
+    qmgr.define("Q1")
+    data, log = qmgr.eng.data, qmgr.eng.data.log
+    data.tuning.LogLoad = 10**9
+    data.checkpoint()
+    before = data.stats.checkpoints
+    segment = log.end_lsn // log.segment_size
+    body = b"s" * 64 * 1024
+    while (log.end_lsn + len(body) + 1024) // log.segment_size == segment:
+        put(qmgr.qm, "Q1", body, persistent=True)
+    assert data.stats.checkpoints == before and not data.checkpoint_wanted.is_set()
+    put(qmgr.qm, "Q1", body, persistent=True)
+    assert log.end_lsn // log.segment_size == segment + 1
+    deadline = time.monotonic() + 5
+    while data.stats.checkpoints == before and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert data.stats.checkpoints == before + 1
+
+
 def test_get_logs_no_message_data_and_put_logs_all_of_it(qmgr):
     """Given persistent messages of 100 bytes and 1 MB, when each is put and got, then the put
     adds at least the message size to the log and the get adds the same few bytes for both.
