@@ -926,10 +926,12 @@ class Connection:
         if not self.connected:
             raise _fail(CMQC.MQRC_HCONN_ERROR)
 
-    def _handle(self, hobj: int) -> Handle:
+    def _handle(self, hobj: int, not_open: int = CMQC.MQRC_HOBJ_ERROR) -> Handle:
+        """The open handle ``hobj``. A distribution list's handle is open for output only, so
+        any other call on it fails with ``not_open`` (the call's MQRC_NOT_OPEN_FOR_*)."""
         h = self.handles.get(hobj)
         if h is None:
-            raise _fail(CMQC.MQRC_HOBJ_ERROR)
+            raise _fail(not_open if hobj in self.dist_lists else CMQC.MQRC_HOBJ_ERROR)
         if h.deleted:
             raise _fail(CMQC.MQRC_Q_DELETED)
         return h
@@ -1480,9 +1482,10 @@ class Connection:
         lsn = None
         with eng.lock:
             self._check()
-            h = self._handle(hobj)
             opts = gmo.Options
             browse = opts & _BROWSE_OPTS
+            h = self._handle(hobj, CMQC.MQRC_NOT_OPEN_FOR_BROWSE if browse
+                             else CMQC.MQRC_NOT_OPEN_FOR_INPUT)
             if browse:
                 if browse & (browse - 1):
                     raise _fail(CMQC.MQRC_OPTIONS_ERROR)
@@ -1718,7 +1721,7 @@ class Connection:
         eng = self.engine
         with eng.lock:
             self._check()
-            h = self._handle(hobj)
+            h = self._handle(hobj, CMQC.MQRC_NOT_OPEN_FOR_INQUIRE)
             if not h.options & CMQC.MQOO_INQUIRE:
                 raise _fail(CMQC.MQRC_NOT_OPEN_FOR_INQUIRE)
             if selector == CMQC.MQIA_Q_TYPE:
@@ -1756,7 +1759,7 @@ class Connection:
         eng = self.engine
         with eng.lock:
             self._check()
-            h = self._handle(hobj)
+            h = self._handle(hobj, CMQC.MQRC_NOT_OPEN_FOR_SET)
             if not h.options & CMQC.MQOO_SET:
                 raise _fail(CMQC.MQRC_NOT_OPEN_FOR_SET)
             if selector not in sel.SETTABLE:

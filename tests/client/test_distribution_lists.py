@@ -127,3 +127,14 @@ def test_an_open_failing_for_several_reasons_answers_per_destination(conn, env):
 def test_put1_to_a_list_reaches_every_queue(conn, env):
     conn.put1([("A", ""), ("B", ""), ("C", "")], b"all three")
     assert [drain(conn, q) for q in "ABC"] == [[b"all three"]] * 3
+
+
+def test_a_get_on_a_list_handle_is_not_open_for_input(conn, env):
+    """Given a list opened for output over the flows, when the application gets through its
+    handle, then the answer is MQRC_NOT_OPEN_FOR_INPUT (2037) and the list still puts."""
+    q = mqpy.Queue(conn, ["A", "B"], CMQC.MQOO_OUTPUT)
+    with pytest.raises(mqpy.MQMIError) as exc:
+        q.get()
+    assert (exc.value.comp, exc.value.reason) == (_F, CMQC.MQRC_NOT_OPEN_FOR_INPUT)
+    q.put(b"after")
+    assert drain(conn, "A") == [b"after"]

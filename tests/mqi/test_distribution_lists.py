@@ -293,3 +293,27 @@ def test_a_pmo_recs_present_beyond_the_list_invents_no_records(lists):
     qm.put1(["A", "B"], b"x", mqpy.MD(), pmo)
     assert rr(pmo.ResponseRecPtr) == [(0, 0), (0, 0)]
     assert [len(drain(qm, n)) for n in "AB"] == [1, 1]
+
+
+@pytest.mark.parametrize("call, reason", [
+    ("get", CMQC.MQRC_NOT_OPEN_FOR_INPUT),
+    ("browse", CMQC.MQRC_NOT_OPEN_FOR_BROWSE),
+    ("inquire", CMQC.MQRC_NOT_OPEN_FOR_INQUIRE),
+    ("set", CMQC.MQRC_NOT_OPEN_FOR_SET),
+])
+def test_a_list_handle_is_open_for_output_only(lists, call, reason):
+    """Given a distribution list opened for output (the only way a list opens), when the
+    application gets, browses, inquires or sets through its handle, then the call fails
+    with that call's MQRC_NOT_OPEN_FOR_* reason, not as a bad handle (2019)."""
+    q = mqpy.Queue(lists.qm, ["A", "B"], CMQC.MQOO_OUTPUT)
+    calls = {
+        "get": lambda: q.get(),
+        "browse": lambda: q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_BROWSE_FIRST)),
+        "inquire": lambda: q.inquire(CMQC.MQIA_CURRENT_Q_DEPTH),
+        "set": lambda: q.set(CMQC.MQIA_INHIBIT_PUT, CMQC.MQQA_PUT_INHIBITED),
+    }
+    with pytest.raises(mqpy.MQMIError) as exc:
+        calls[call]()
+    assert (exc.value.comp, exc.value.reason) == (_F, reason)
+    q.put(b"still open")
+    assert [m for m, _ in drain(lists.qm, "B")] == [b"still open"]
