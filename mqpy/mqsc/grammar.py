@@ -29,6 +29,8 @@ from types import MappingProxyType
 
 import attrs
 
+from mqpy_chinit.cluster.records import CLUSRCVR_TO_CLUSSDR
+
 __all__ = [
     "Attr",
     "CHANNEL_ATTRS",
@@ -856,6 +858,12 @@ CLUSQMGR_ATTRS: dict[str, Attr] = _table(
     string("ALTDATE", 10),
     string("ALTTIME", 8),
 )  # fmt: skip
+
+_CLWL_CHANNEL = ("CLWLPRTY", "CLWLRANK", "CLWLWGHT", "NETPRTY")
+# ... and the channel attributes the member's CLUSRCVR advertises (an auto-defined CLUSSDR
+# to it takes them), with their channel definitions' ranges
+CLUSQMGR_ATTRS.update({k: a for k, a in CHANNEL_ATTRS.items()
+                       if k in CLUSRCVR_TO_CLUSSDR or k in _CLWL_CHANNEL})
 
 QCLUSTER_ATTRS: dict[str, Attr] = _table(
     name("QUEUE"),

@@ -640,6 +640,7 @@ class Repository:
                 "CLWLPRTY": record.clwlprty, "CLWLRANK": record.clwlrank,
                 "CLWLWGHT": record.clwlwght, "NETPRTY": record.netprty,
                 "EXPIRES": record.expiry - now,
+                **dict(record.channel_attrs),  # as its CLUSRCVR advertises them
             })
         for sender in self._senders.values():
             for cluster in sorted(sender.clusters):

@@ -85,6 +85,24 @@ async def test_definitions_become_records_on_the_repository_queue(qm1, chinit):
     assert "TYPE(QCLUSTER)" in text and "CLUSQMGR(QM1)" in text and "PUT(ENABLED)" in text
 
 
+async def test_display_clusqmgr_shows_the_channel_attributes_a_member_advertises(qm1, chinit):
+    """Given a CLUSRCVR with BATCHSZ(20) HBINT(120) CLWLWGHT(70), when DISPLAY CLUSQMGR is
+    asked for ALL or for those attributes, then the member shows them as its CLUSRCVR
+    advertises them (what an auto-defined CLUSSDR to it takes), and WHERE filters on them."""
+    port = chinit.ports[0]
+    await _mqsc(qm1, f"DEFINE CHANNEL(TO.QM1) CHLTYPE(CLUSRCVR) CONNAME('127.0.0.1({port})') "
+                     "CLUSTER(INV) BATCHSZ(20) HBINT(120) CLWLWGHT(70)")
+    await _until(lambda: _cache(qm1).clusters == ["INV"], "the cache")
+    text = "\n".join(await _mqsc(qm1, "DISPLAY CLUSQMGR(QM1) ALL"))
+    for item in ("BATCHSZ(20)", "HBINT(120)", "CLWLWGHT(70)", "SHORTRTY(10)", "DEFTYPE(CLUSRCVR)"):
+        assert item in text
+    lines = await _mqsc(qm1, "DISPLAY CLUSQMGR(*) BATCHSZ HBINT")
+    text = "\n".join(lines)
+    assert "BATCHSZ(20)" in text and "HBINT(120)" in text and "SHORTRTY" not in text
+    lines = await _mqsc(qm1, "DISPLAY CLUSQMGR(*) WHERE(BATCHSZ GT 50)")
+    assert "CLUSQMGR(QM1)" not in "\n".join(lines)
+
+
 async def test_full_repository_only_commands_are_refused_elsewhere(qm1, chinit):
     """Given a partial repository, when RESET CLUSTER ... ACTION(FORCEREMOVE) is issued, then
     it is refused with MQRCCF_ACTION_VALUE_ERROR; REFRESH CLUSTER REPOS(YES) is refused on a
