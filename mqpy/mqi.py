@@ -352,12 +352,11 @@ class Queue:
         else:
             md = opts[0] if opts else None
             gmo = opts[1] if len(opts) > 1 else None
-        md = md if md is not None else MD()
         gmo = gmo if gmo is not None else GMO()
         hobj = self._hobj
         if hobj is None:
             hobj = self._ensure_open(CMQC.MQOO_INPUT_AS_Q_DEF)
-        return self._qmgr._backend().get(hobj, md, gmo, maxLength)
+        return self._qmgr._backend().get(hobj, md, gmo, maxLength)  # md None: not wanted back
 
     def get_no_jms(self, maxLength: int | None = None, *opts: Any, **kw: Any) -> bytes:
         return self.get(maxLength, *opts, **kw)

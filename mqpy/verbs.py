@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from mqpy import CMQC, mqiproto
 from mqpy.errors import MQMIError
+from mqpy.structures import MD
 from mqpy_chinit.wire import SegmentType
 
 __all__ = ["AsyncMQIVerbs", "MQIVerbs", "copy_fields", "run_in_order"]
@@ -77,7 +78,10 @@ def _put1(od: Any, md: Any, pmo: Any, data: bytes) -> Exchange[int]:
 
 def _get(hobj: int, md: Any, gmo: Any, max_length: int | None) -> Exchange[bytes]:
     """Truncation warnings are raised as the engine raises them: 2079 with ``.message``,
-    both with ``.original_length``."""
+    both with ``.original_length``. ``md`` None: a fresh MQMD goes on the wire (it is an
+    input too) and the one that comes back is dropped."""
+    if md is None:
+        md = MD()
     reply = yield _T.MQGET, [md, gmo, -1 if max_length is None else max_length], hobj, ()
     _warning(reply)
     reply_md, reply_gmo, original_length, data = reply.values

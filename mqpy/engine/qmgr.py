@@ -113,6 +113,7 @@ _MD_CODEC = {v: (MD._packers_[v], MD._layout_.struct(v, "<"), MD._names_[v],
 _MD_BY_LENGTH = {codec[3]: v for v, codec in _MD_CODEC.items()}
 _MD_LATER = {v: tuple(f for f in MD._layout_.fields if f.since > v) for v in _MD_CODEC}
 _VERSION_AT = struct.Struct("<i")
+_REPORT_AT = _VERSION_AT  # MQMD.Report: the MQLONG at offset 8 of every version
 
 
 def _pack_md(md: MD) -> bytes:
@@ -131,13 +132,16 @@ def _unpack_md(md: MD, md_bytes: bytes) -> None:
     """``md.unpack(md_bytes)`` for an MQMD the queue manager packed itself."""
     v = _MD_BY_LENGTH.get(len(md_bytes))
     if v is None or _VERSION_AT.unpack_from(md_bytes, 4)[0] != v \
-            or md_bytes[:4] != CMQC.MQMD_STRUC_ID:
+            or not md_bytes.startswith(CMQC.MQMD_STRUC_ID):
         md.unpack(md_bytes)
         return
     d = md.__dict__
-    for f in _MD_LATER[v]:
-        d[f.name] = f.fresh_default()
-    d.update(zip(_MD_CODEC[v][2], _MD_CODEC[v][1].unpack_from(md_bytes), strict=True))
+    later = _MD_LATER[v]
+    if later:  # a version 1 MQMD: the version 2 fields take their defaults
+        for f in later:
+            d[f.name] = f.fresh_default()
+    codec = _MD_CODEC[v]
+    d.update(zip(codec[2], codec[1].unpack_from(md_bytes), strict=False))  # equal lengths
 
 
 _stamp_cache: list = [-1, b"", b""]
@@ -1440,9 +1444,10 @@ class Connection:
 
     # ------------------------------------------------------------------ MQGET
 
-    def get(self, hobj: int, md: MD, gmo: GMO, max_length: int | None,
+    def get(self, hobj: int, md: MD | None, gmo: GMO, max_length: int | None,
             waiter: Callable[[], None] | None = None) -> bytes:
         """MQGET. With MQGMO_WAIT and no ``waiter``, blocks this thread up to WaitInterval.
+        ``md`` None: the caller wants no MQMD back, so none is filled in.
 
         With a ``waiter``, never blocks: when no message is available it registers ``waiter``
         on the queue and raises 2033; the caller waits for the callback and calls again.
@@ -1476,7 +1481,7 @@ class Connection:
             if h is not None:
                 h.mq.remove_waiter(cb)
 
-    def _get_once(self, hobj: int, md: MD, gmo: GMO, max_length: int | None,
+    def _get_once(self, hobj: int, md: MD | None, gmo: GMO, max_length: int | None,
                   waiter: Callable[[], None] | None) -> bytes:
         eng = self.engine
         lsn = None
@@ -1504,7 +1509,7 @@ class Connection:
                 raise _fail(CMQC.MQRC_BUFFER_LENGTH_ERROR)
             mq = h.mq
             by_priority = h.base.attributes.get("MSGDLVSQ", "PRIORITY") == "PRIORITY"
-            if md.MsgId in _NO_ID and md.CorrelId in _NO_ID:
+            if md is None or md.MsgId in _NO_ID and md.CorrelId in _NO_ID:
                 msgid = correlid = None  # no selection whatever the match options say
             else:
                 msgid, correlid = self._selection(md, gmo)
@@ -1547,13 +1552,20 @@ class Connection:
             put_time, _backout, md_bytes, body = R.decode_message(record)
             truncated = max_length is not None and len(body) > max_length
             if truncated and not opts & _GMO_ACCEPT_TRUNCATED and not browse:
-                self._fill_md(md, md_bytes, entry, put_time, now)
+                if md is not None:
+                    self._fill_md(md, md_bytes, entry, put_time, now)
                 gmo.ReturnedLength = len(body)
                 err = _fail(CMQC.MQRC_TRUNCATED_MSG_FAILED, _WARNING)
                 err.original_length = len(body)  # type: ignore[attr-defined]
                 raise err
-            self._fill_md(md, md_bytes, entry, put_time, now)
-            report = entry.report = md.__dict__["Report"]
+            if md is not None:
+                self._fill_md(md, md_bytes, entry, put_time, now)
+                report = entry.report = md.__dict__["Report"]
+            else:  # the caller wants no MQMD back (pymqi's get without one)
+                report = entry.report = _REPORT_AT.unpack_from(md_bytes, 8)[0]
+                if h.options & CMQC.MQOO_SAVE_ALL_CONTEXT or report & _RO_COD:
+                    md = MD()  # the context to save, the report's original
+                    self._fill_md(md, md_bytes, entry, put_time, now)
             if entry.seq not in mq.live:
                 mq.touch(entry)
             p = 1 if entry.persistent else 0

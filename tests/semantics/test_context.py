@@ -106,6 +106,22 @@ def _relay(qm1, pmo_ctx: int, open_ctx: int) -> mqpy.MD:
     return got
 
 
+def test_context_is_saved_when_the_getter_wants_no_mqmd_back(qm1):
+    """Given a handle opened with MQOO_SAVE_ALL_CONTEXT, when the original is got with
+    pymqi's ``q.get()`` (no MQMD passed), then its context is still saved and a put with
+    MQPMO_PASS_ALL_CONTEXT passes it on."""
+    _put_original(qm1.qm)
+    qm1.define("QLOCAL", "Q2")
+    src = mqpy.Queue(qm1.qm, "Q1", IN | CMQC.MQOO_SAVE_ALL_CONTEXT)
+    src.get()
+    _put(qm1.qm, "Q2", CMQC.MQPMO_PASS_ALL_CONTEXT, CMQC.MQOO_PASS_ALL_CONTEXT,
+         context=src.get_handle())
+    got, _ = get_one(qm1.qm, "Q2")
+    for name, value in ORIGINAL.items():
+        assert _field(got, name) == (value.rstrip(b" ") if isinstance(value, bytes)
+                                     else value), name
+
+
 def test_pass_all_context_copies_identity_and_origin(qm1):
     """Given a relay that got the original with MQOO_SAVE_ALL_CONTEXT, when it puts with
     MQPMO_PASS_ALL_CONTEXT (open MQOO_PASS_ALL_CONTEXT, pmo.Context = the input handle), then

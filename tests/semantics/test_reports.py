@@ -112,6 +112,15 @@ def test_cod_report_when_the_message_is_got(rq):
     assert md.CorrelId == sent.MsgId and data == b""
 
 
+def test_cod_report_when_the_getter_wants_no_mqmd_back(rq):
+    """Given MQRO_COD, when the message is got with pymqi's ``q.get()`` (no MQMD passed, so
+    none is filled in), then the COD report is still sent, from the message's own MQMD."""
+    sent = _send(rq, CMQC.MQRO_COD_WITH_DATA)
+    assert mqpy.Queue(rq.qm, "Q1", IN).get() == DATA
+    md, data = get_one(rq.qm, "RQ")
+    assert (md.Feedback, md.CorrelId, data) == (CMQC.MQFB_COD, sent.MsgId, DATA[:100])
+
+
 @pytest.mark.parametrize(("option", "expected"), [
     (CMQC.MQRO_COD_WITH_DATA, DATA[:100]),
     (CMQC.MQRO_COD_WITH_FULL_DATA, DATA),
