@@ -149,3 +149,53 @@ def test_tshark_decodes_the_user_id_flows(env, tmp_path: Path):
     assert (int(caut[0][4], 0), int(caut[0][5], 0)) == (5, len("s3cret-pw"))
     assert caut[0][6].strip() == "alice"
     assert not [row for row in rows if row[7]], result.stdout
+
+
+def _decode(flows: list[tuple[str, bytes]], tmp_path: Path, fields: list[str]) -> list[list[str]]:
+    capture = _Capture()
+    capture.handshake()
+    for direction, segment in flows:
+        capture.send(CLIENT if direction == "c" else SERVER, [segment])
+    pcap = tmp_path / "session.pcap"
+    capture.write(pcap)
+    result = subprocess.run(
+        [TSHARK, "-r", str(pcap), "-d", "tcp.port==1414,mq", "-T", "fields",
+         "-E", "occurrence=a", "-E", "separator=|"]
+        + [arg for field in fields for arg in ("-e", field)],
+        capture_output=True, text=True, timeout=120, check=True)
+    return [line.split("|") for line in result.stdout.splitlines()]
+
+
+def test_tshark_decodes_a_distribution_list_session(env, tmp_path: Path):
+    """Given a client that opens a distribution list of two queues (an MQOD version 2 with
+    its MQOR records) and puts to it with MQPMR records, when tshark decodes the traffic,
+    then the MQOD shows version 2, two records and the MQORs straight behind the MQOD's
+    208 bytes (ObjectRecOffset 208), the MQPUT carries one MQPMR per destination, and
+    nothing is malformed.  spec: dqm-intercommunication 9.48
+
+    The MQOR names themselves are not checked: the dissector (Wireshark 4.0) reads the
+    records at the MQOD's own start whatever ObjectRecOffset says, so no layout would show
+    them; this was tried with offsets 16 to 260."""
+    for name in ("DL.A", "DL.B"):
+        env.define("QLOCAL", name)
+    proxy = _RecordingProxy(env.chinit.port)
+    qm = mqpy.connect(QMGR, CHANNEL, f"127.0.0.1({proxy.port})")
+    queue = mqpy.Queue(qm, ["DL.A", "DL.B"], CMQC.MQOO_OUTPUT)
+    records = [mqpy.PMR(CorrelId=b"corr-%d" % i) for i in range(2)]
+    queue.put(b"to both", mqpy.MD(), mqpy.PMO(RecsPresent=2, PutMsgRecPtr=records,
+                                               PutMsgRecFields=CMQC.MQPMRF_CORREL_ID))
+    queue.close()
+    qm.disconnect()
+    with proxy.lock:
+        flows = list(proxy.flows)
+
+    rows = _decode(flows, tmp_path, ["mq.tsh.type", "mq.od.version", "mq.od.nbrrec",
+                                     "mq.od.offsetor", "mq.pmr.correlid", "_ws.malformed"])
+    assert not [row for row in rows if row[5]], rows  # nothing malformed
+    opens = [row for row in rows if row[0] and int(row[0], 16) == SegmentType.MQOPEN]
+    assert opens and opens[0][1:4] == ["2", "2", "208"]
+    opened = [segment for direction, segment in flows if direction == "c"
+              and segment[17] == SegmentType.MQOPEN]
+    assert b"DL.A" in opened[0] and b"DL.B" in opened[0]
+    puts = [row for row in rows if row[0] and int(row[0], 16) == SegmentType.MQPUT]
+    assert puts and puts[0][4].count(",") == 1  # one MQPMR per destination
