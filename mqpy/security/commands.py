@@ -9,8 +9,8 @@ commands; [inf] where mqpy chose:
 - Every command needs ``dsp`` on the queue manager (IBM: to issue PCF commands at all).
 - DISPLAY of an object needs ``dsp`` on it; a generic DISPLAY asks nothing here and shows only
   the objects the user may display (the command server filters them). DISPLAY QSTATUS,
-  CHSTATUS and LSSTATUS need ``dsp`` on the queue, channel or listener; [inf] a generic
-  CHSTATUS / LSSTATUS (no per-row filter yet) needs mqm.
+  CHSTATUS and LSSTATUS need ``dsp`` on the queue, channel or listener; a generic one shows
+  only the rows of the queues, channels and listeners the user may display.
 - DEFINE needs ``crt``. [inf] IBM judges crt on the queue-manager-level profile of the object
   class; mqpy's OAM keeps crt on the object type itself, judged against the name being
   defined, so ``setmqaut -t queue -n '**' +crt`` is IBM's class-wide grant and
@@ -88,7 +88,7 @@ def command_needs(verb: str, objtype: str | None, name: str | None,
         return base + [Need(_oam_type(obj, params), name, frozenset({_CONTROL[verb, obj]}))]
     if verb == "DISPLAY" and obj in _STATUS:
         if generic:
-            return base if obj == "QSTATUS" else PRIVILEGED  # QSTATUS rows are filtered
+            return base  # only the rows the user may display are shown
         return base + [Need(_STATUS[obj], name, frozenset({"dsp"}))]
     if obj not in OBJECTS or verb not in _ON_OBJECT:
         return PRIVILEGED
