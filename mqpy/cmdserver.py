@@ -53,8 +53,7 @@ from mqpy.mqsc.mapping import display_keywords
 from mqpy.mqsc.parser import MQSCCommand
 from mqpy.mqsc.processor import CommandFailed, MQSCProcessor, Result, message
 from mqpy.mqstruct import StructError
-from mqpy.security.authority import objtype_of
-from mqpy.security.commands import Need, command_needs
+from mqpy.security.commands import Need, command_needs, oam_type
 from mqpy.structures import CFH, GMO, MD, OD, PMO
 
 __all__ = [
@@ -365,15 +364,23 @@ class CommandServer:
     def _guard(self, cmd: MQSCCommand) -> None:
         """The processor's guard: every MQSC command (escape or PCF twin) passes here."""
         needs = command_needs(cmd.verb, cmd.objtype, cmd.name, cmd.params, cmd.flags,
-                              generic=cmd.generic, qmgr=self.processor.engine.name)
+                              generic=cmd.generic, qmgr=self.processor.engine.name,
+                              chltype=self._chltype(cmd.objtype, cmd.name, cmd.generic))
         if not self._check(needs):
             raise CommandFailed([message("AMQ8135E")], CMQC.MQRC_NOT_AUTHORIZED)
 
+    def _chltype(self, objtype: str | None, name: str | None, generic: bool) -> str | None:
+        """The CHLTYPE of the channel defined as ``name`` (None: not a channel, or none)."""
+        if (objtype or "").upper() != "CHANNEL" or not name or generic:
+            return None
+        obj = self.processor.engine.lookup("CHANNEL", name)
+        return None if obj is None else str(obj.attributes.get("CHLTYPE") or "")
+
     def _visible(self, objtype: str, name: str, attributes: Mapping[str, object]) -> bool:
         """A generic inquiry shows an object, or a channel's or listener's status row, only
-        to a user with dsp on that object."""
+        to a user with dsp on that object (a CLNTCONN channel: dsp as type clntconn)."""
         try:
-            otype = objtype_of(objtype)
+            otype = oam_type(objtype, attributes.get("CHLTYPE"))
         except ValueError:
             return False
         return bool(self._policy.admin_holds(self._user, otype, name, {"dsp"}))
@@ -388,8 +395,10 @@ class CommandServer:
         name = _name(msg.get(parameter) or b"") if parameter else ""
         if parameter and not name:
             return  # the handler answers the missing name
-        needs = command_needs(verb, objtype, name, {}, frozenset(),
-                              generic=name.endswith("*"), qmgr=self.processor.engine.name)
+        generic = name.endswith("*")
+        needs = command_needs(verb, objtype, name, {}, frozenset(), generic=generic,
+                              qmgr=self.processor.engine.name,
+                              chltype=self._chltype(objtype, name, generic))
         if not self._check(needs):
             raise _Refused(CMQC.MQRC_NOT_AUTHORIZED)
 

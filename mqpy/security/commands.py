@@ -15,6 +15,9 @@ commands; [inf] where mqpy chose:
   class; mqpy's OAM keeps crt on the object type itself, judged against the name being
   defined, so ``setmqaut -t queue -n '**' +crt`` is IBM's class-wide grant and
   ``-n 'APP.**'`` limits it. DEFINE ... LIKE(x) also needs ``dsp`` on x; REPLACE also ``chg``.
+- A CLNTCONN channel is judged as OAM type ``clntconn`` (``setmqaut -t clntconn``), every
+  other channel as ``channel``: DEFINE by the CHLTYPE given, ALTER / DELETE / DISPLAY by the
+  CHLTYPE of the channel defined under that name.
 - ALTER ``chg``, DELETE ``dlt``, CLEAR ``clr``; START / STOP / PING CHANNEL ``ctrl``, RESET /
   RESOLVE CHANNEL ``ctrlx``; START / STOP LISTENER and SERVICE ``ctrl``.
 - Queue-manager commands (ALTER QMGR, REFRESH SECURITY, SUSPEND / RESUME QMGR, REFRESH /
@@ -32,7 +35,7 @@ import attrs
 
 from mqpy.security.authority import objtype_of
 
-__all__ = ["Need", "PRIVILEGED", "command_needs"]
+__all__ = ["Need", "PRIVILEGED", "command_needs", "oam_type"]
 
 
 @attrs.frozen(slots=True)
@@ -66,26 +69,33 @@ _ON_QMGR = {("DISPLAY", "QMGR"): "dsp", ("PING", "QMGR"): "dsp", ("DISPLAY", "CO
 _STATUS = {"QSTATUS": "queue", "CHSTATUS": "channel", "LSSTATUS": "listener"}
 
 
-def _oam_type(objtype: str, params: Mapping[str, object]) -> str:
-    if objtype == "CHANNEL" and params.get("CHLTYPE") == "CLNTCONN":
+def oam_type(objtype: str, chltype: object = None) -> str:
+    """The OAM object type of an MQSC object type; a CLNTCONN channel is type clntconn."""
+    if objtype.upper() == "CHANNEL" and str(chltype or "").upper() == "CLNTCONN":
         return "clntconn"
     return objtype_of(objtype)
 
 
 def command_needs(verb: str, objtype: str | None, name: str | None,
                   params: Mapping[str, object], flags: frozenset[str], *, generic: bool,
-                  qmgr: str) -> list[Need] | None:
+                  qmgr: str, chltype: str | None = None) -> list[Need] | None:
     """What the requester must hold to run this command (module docstring); None: mqm only.
 
-    The queue manager's ``dsp`` (needed by every command) is the first need."""
+    ``chltype``: the CHLTYPE of the channel defined under ``name``, if one is. A channel
+    command is judged as type clntconn for a CLNTCONN channel: DEFINE by the CHLTYPE it
+    gives, any other command by the defined channel's (the command's own CHLTYPE only
+    when none is defined). The queue manager's ``dsp`` (needed by every command) is the
+    first need."""
     base = [Need("qmgr", qmgr, frozenset({"dsp"}))]
     verb, obj, name = verb.upper(), (objtype or "").upper(), name or ""
+    if verb == "DEFINE" or not chltype:
+        chltype = str(params.get("CHLTYPE") or "")
     if verb in ("END", "EXIT", "QUIT"):
         return []
     if (verb, obj) in _ON_QMGR:
         return base + [Need("qmgr", qmgr, frozenset({_ON_QMGR[verb, obj]}))]
     if (verb, obj) in _CONTROL:
-        return base + [Need(_oam_type(obj, params), name, frozenset({_CONTROL[verb, obj]}))]
+        return base + [Need(oam_type(obj, chltype), name, frozenset({_CONTROL[verb, obj]}))]
     if verb == "DISPLAY" and obj in _STATUS:
         if generic:
             return base  # only the rows the user may display are shown
@@ -94,11 +104,11 @@ def command_needs(verb: str, objtype: str | None, name: str | None,
         return PRIVILEGED
     if verb == "DISPLAY" and generic:
         return base  # only the objects the user may display are shown
-    needs = base + [Need(_oam_type(obj, params), name, frozenset({_ON_OBJECT[verb]}))]
+    needs = base + [Need(oam_type(obj, chltype), name, frozenset({_ON_OBJECT[verb]}))]
     if verb == "DEFINE":
         if "REPLACE" in flags:
-            needs.append(Need(_oam_type(obj, params), name, frozenset({"chg"})))
+            needs.append(Need(oam_type(obj, chltype), name, frozenset({"chg"})))
         like = params.get("LIKE")
         if like:
-            needs.append(Need(_oam_type(obj, params), str(like), frozenset({"dsp"})))
+            needs.append(Need(oam_type(obj, chltype), str(like), frozenset({"dsp"})))
     return needs
