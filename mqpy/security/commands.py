@@ -14,7 +14,10 @@ commands; [inf] where mqpy chose:
 - DEFINE needs ``crt``. [inf] IBM judges crt on the queue-manager-level profile of the object
   class; mqpy's OAM keeps crt on the object type itself, judged against the name being
   defined, so ``setmqaut -t queue -n '**' +crt`` is IBM's class-wide grant and
-  ``-n 'APP.**'`` limits it. DEFINE ... LIKE(x) also needs ``dsp`` on x; REPLACE also ``chg``.
+  ``-n 'APP.**'`` limits it. DEFINE ... LIKE(x) also needs ``dsp`` on x, and a DEFINE
+  without LIKE ``dsp`` on the system default object of its type, the one a definition
+  starts from (:func:`default_object`: SYSTEM.DEFAULT.LOCAL.QUEUE, SYSTEM.DEF.SVRCONN ...);
+  REPLACE also ``chg``.
 - A CLNTCONN channel is judged as OAM type ``clntconn`` (``setmqaut -t clntconn``), every
   other channel as ``channel``: DEFINE by the CHLTYPE given, ALTER / DELETE / DISPLAY by the
   CHLTYPE of the channel defined under that name.
@@ -35,7 +38,7 @@ import attrs
 
 from mqpy.security.authority import objtype_of
 
-__all__ = ["Need", "PRIVILEGED", "command_needs", "oam_type"]
+__all__ = ["Need", "PRIVILEGED", "command_needs", "default_object", "oam_type"]
 
 
 @attrs.frozen(slots=True)
@@ -67,6 +70,35 @@ _ON_QMGR = {("DISPLAY", "QMGR"): "dsp", ("PING", "QMGR"): "dsp", ("DISPLAY", "CO
             ("REFRESH", "CLUSTER"): "chg", ("RESET", "CLUSTER"): "chg",
             ("SET", "CHLAUTH"): "chg", ("SET", "AUTHREC"): "chg", ("DELETE", "AUTHREC"): "chg"}
 _STATUS = {"QSTATUS": "queue", "CHSTATUS": "channel", "LSSTATUS": "listener"}
+
+
+_DEFAULT_OBJECTS = {"QLOCAL": "SYSTEM.DEFAULT.LOCAL.QUEUE",
+                    "QMODEL": "SYSTEM.DEFAULT.MODEL.QUEUE",
+                    "QALIAS": "SYSTEM.DEFAULT.ALIAS.QUEUE",
+                    "QREMOTE": "SYSTEM.DEFAULT.REMOTE.QUEUE",
+                    "PROCESS": "SYSTEM.DEFAULT.PROCESS", "NAMELIST": "SYSTEM.DEFAULT.NAMELIST",
+                    "SERVICE": "SYSTEM.DEFAULT.SERVICE", "TOPIC": "SYSTEM.DEFAULT.TOPIC",
+                    "COMMINFO": "SYSTEM.DEFAULT.COMMINFO.MULTICAST"}
+_DEFAULT_CHANNELS = {"SDR": "SYSTEM.DEF.SENDER", "SVR": "SYSTEM.DEF.SERVER",
+                     "RCVR": "SYSTEM.DEF.RECEIVER", "RQSTR": "SYSTEM.DEF.REQUESTER",
+                     "SVRCONN": "SYSTEM.DEF.SVRCONN", "CLNTCONN": "SYSTEM.DEF.CLNTCONN",
+                     "CLUSSDR": "SYSTEM.DEF.CLUSSDR", "CLUSRCVR": "SYSTEM.DEF.CLUSRCVR",
+                     "AMQP": "SYSTEM.DEF.AMQP"}
+
+
+def default_object(objtype: str, params: Mapping[str, object]) -> str | None:
+    """IBM's system default object a DEFINE of ``objtype`` without LIKE starts from: by
+    CHLTYPE for a channel, TRPTYPE for a listener (TCP if not given), AUTHTYPE for an
+    authentication information object; None for a type that has none."""
+    obj = objtype.upper()
+    if obj == "CHANNEL":
+        return _DEFAULT_CHANNELS.get(str(params.get("CHLTYPE") or "").upper())
+    if obj == "LISTENER":
+        return f"SYSTEM.DEFAULT.LISTENER.{str(params.get('TRPTYPE') or 'TCP').upper()}"
+    if obj == "AUTHINFO":
+        kind = str(params.get("AUTHTYPE") or "").upper()
+        return f"SYSTEM.DEFAULT.AUTHINFO.{kind}" if kind else None
+    return _DEFAULT_OBJECTS.get(obj)
 
 
 def oam_type(objtype: str, chltype: object = None) -> str:
@@ -108,7 +140,7 @@ def command_needs(verb: str, objtype: str | None, name: str | None,
     if verb == "DEFINE":
         if "REPLACE" in flags:
             needs.append(Need(oam_type(obj, chltype), name, frozenset({"chg"})))
-        like = params.get("LIKE")
-        if like:
-            needs.append(Need(oam_type(obj, chltype), str(like), frozenset({"dsp"})))
+        source = params.get("LIKE") or default_object(obj, params)
+        if source:
+            needs.append(Need(oam_type(obj, chltype), str(source), frozenset({"dsp"})))
     return needs

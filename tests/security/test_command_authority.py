@@ -71,7 +71,8 @@ def test_generic_inquiry_shows_only_displayable_queues(carol):
 
 def test_define_needs_crt(carol):
     """Given carol without crt, when she creates APP.NEW (PCF), then 2035, AMQ8077W in the
-    error log and no queue; after setmqaut -t queue -n 'APP.**' +crt it is created."""
+    error log and no queue; after setmqaut -t queue -n 'APP.**' +crt (and dsp on the
+    default queue it starts from, test_define_authority) it is created."""
     create = [q_name("APP.NEW"), pcf.CFIN(CMQC.MQIA_Q_TYPE, CMQC.MQQT_LOCAL)]
     assert reason(carol.requester.command(CMQCFC.MQCMD_CREATE_Q, create)) == \
         CMQC.MQRC_NOT_AUTHORIZED
@@ -79,6 +80,8 @@ def test_define_needs_crt(carol):
     assert "Entity 'carol' has insufficient authority to access object 'APP.NEW'" in \
         " ".join(carol.errors().split())
     set_authority(carol.eng, "queue", "APP.**", ["+crt"], principal="carol")
+    set_authority(carol.eng, "queue", "SYSTEM.DEFAULT.LOCAL.QUEUE", ["+dsp"],
+                  principal="carol")
     ok = carol.requester.command(CMQCFC.MQCMD_CREATE_Q, create)
     assert ok[-1].header.CompCode == CMQC.MQCC_OK
     assert carol.eng.lookup("QLOCAL", "APP.NEW") is not None
