@@ -53,7 +53,7 @@ from mqpy.mqsc.mapping import display_keywords
 from mqpy.mqsc.parser import MQSCCommand
 from mqpy.mqsc.processor import CommandFailed, MQSCProcessor, Result, message
 from mqpy.mqstruct import StructError
-from mqpy.security.commands import Need, command_needs, oam_type
+from mqpy.security.commands import OBJECTS, Need, command_needs, oam_type
 from mqpy.structures import CFH, GMO, MD, OD, PMO
 
 __all__ = [
@@ -186,6 +186,13 @@ _PCF_INQUIRIES: dict[int, tuple[str, str, int]] = {
     CMQCFC.MQCMD_INQUIRE_CHANNEL_STATUS: ("DISPLAY", "CHSTATUS", CMQCFC.MQCACH_CHANNEL_NAME),
     CMQCFC.MQCMD_INQUIRE_LISTENER_STATUS: ("DISPLAY", "LSSTATUS", CMQCFC.MQCACH_LISTENER_NAME),
 }
+
+
+def _chltype_of(obj: Any) -> str | None:
+    """A defined channel's CHLTYPE (None: no object, or not a channel)."""
+    if obj is None or obj.objtype != "CHANNEL":
+        return None
+    return str(obj.attributes.get("CHLTYPE") or "")
 
 
 class _Refused(Exception):
@@ -363,18 +370,19 @@ class CommandServer:
 
     def _guard(self, cmd: MQSCCommand) -> None:
         """The processor's guard: every MQSC command (escape or PCF twin) passes here."""
+        defined = self._defined(cmd.objtype, cmd.name, cmd.generic)
         needs = command_needs(cmd.verb, cmd.objtype, cmd.name, cmd.params, cmd.flags,
                               generic=cmd.generic, qmgr=self.processor.engine.name,
-                              chltype=self._chltype(cmd.objtype, cmd.name, cmd.generic))
+                              chltype=_chltype_of(defined), exists=defined is not None)
         if not self._check(needs):
             raise CommandFailed([message("AMQ8135E")], CMQC.MQRC_NOT_AUTHORIZED)
 
-    def _chltype(self, objtype: str | None, name: str | None, generic: bool) -> str | None:
-        """The CHLTYPE of the channel defined as ``name`` (None: not a channel, or none)."""
-        if (objtype or "").upper() != "CHANNEL" or not name or generic:
+    def _defined(self, objtype: str | None, name: str | None, generic: bool) -> Any:
+        """The object a command names, if defined (in its type's namespace); None for a
+        generic name or a command on no object."""
+        if (objtype or "").upper() not in OBJECTS or not name or generic:
             return None
-        obj = self.processor.engine.lookup("CHANNEL", name)
-        return None if obj is None else str(obj.attributes.get("CHLTYPE") or "")
+        return self.processor.engine.lookup(str(objtype).upper(), name)
 
     def _visible(self, objtype: str, name: str, attributes: Mapping[str, object]) -> bool:
         """A generic inquiry shows an object, or a channel's or listener's status row, only
@@ -398,7 +406,7 @@ class CommandServer:
         generic = name.endswith("*")
         needs = command_needs(verb, objtype, name, {}, frozenset(), generic=generic,
                               qmgr=self.processor.engine.name,
-                              chltype=self._chltype(objtype, name, generic))
+                              chltype=_chltype_of(self._defined(objtype, name, generic)))
         if not self._check(needs):
             raise _Refused(CMQC.MQRC_NOT_AUTHORIZED)
 

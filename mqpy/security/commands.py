@@ -16,8 +16,9 @@ commands; [inf] where mqpy chose:
   defined, so ``setmqaut -t queue -n '**' +crt`` is IBM's class-wide grant and
   ``-n 'APP.**'`` limits it. DEFINE ... LIKE(x) also needs ``dsp`` on x, and a DEFINE
   without LIKE ``dsp`` on the system default object of its type, the one a definition
-  starts from (:func:`default_object`: SYSTEM.DEFAULT.LOCAL.QUEUE, SYSTEM.DEF.SVRCONN ...);
-  REPLACE also ``chg``.
+  starts from (:func:`default_object`: SYSTEM.DEFAULT.LOCAL.QUEUE, SYSTEM.DEF.SVRCONN ...).
+  DEFINE ... REPLACE of an object that exists needs ``chg`` instead of ``crt``; of one that
+  does not, what a DEFINE without REPLACE needs.
 - A CLNTCONN channel is judged as OAM type ``clntconn`` (``setmqaut -t clntconn``), every
   other channel as ``channel``: DEFINE by the CHLTYPE given, ALTER / DELETE / DISPLAY by the
   CHLTYPE of the channel defined under that name.
@@ -38,7 +39,7 @@ import attrs
 
 from mqpy.security.authority import objtype_of
 
-__all__ = ["Need", "PRIVILEGED", "command_needs", "default_object", "oam_type"]
+__all__ = ["Need", "OBJECTS", "PRIVILEGED", "command_needs", "default_object", "oam_type"]
 
 
 @attrs.frozen(slots=True)
@@ -110,14 +111,16 @@ def oam_type(objtype: str, chltype: object = None) -> str:
 
 def command_needs(verb: str, objtype: str | None, name: str | None,
                   params: Mapping[str, object], flags: frozenset[str], *, generic: bool,
-                  qmgr: str, chltype: str | None = None) -> list[Need] | None:
+                  qmgr: str, chltype: str | None = None, exists: bool = False
+                  ) -> list[Need] | None:
     """What the requester must hold to run this command (module docstring); None: mqm only.
 
     ``chltype``: the CHLTYPE of the channel defined under ``name``, if one is. A channel
     command is judged as type clntconn for a CLNTCONN channel: DEFINE by the CHLTYPE it
     gives, any other command by the defined channel's (the command's own CHLTYPE only
-    when none is defined). The queue manager's ``dsp`` (needed by every command) is the
-    first need."""
+    when none is defined). ``exists``: an object of that name is defined (a DEFINE
+    REPLACE of it needs chg, not crt). The queue manager's ``dsp`` (needed by every
+    command) is the first need."""
     base = [Need("qmgr", qmgr, frozenset({"dsp"}))]
     verb, obj, name = verb.upper(), (objtype or "").upper(), name or ""
     if verb == "DEFINE" or not chltype:
@@ -136,10 +139,11 @@ def command_needs(verb: str, objtype: str | None, name: str | None,
         return PRIVILEGED
     if verb == "DISPLAY" and generic:
         return base  # only the objects the user may display are shown
-    needs = base + [Need(oam_type(obj, chltype), name, frozenset({_ON_OBJECT[verb]}))]
+    auth = _ON_OBJECT[verb]
+    if verb == "DEFINE" and "REPLACE" in flags and exists:
+        auth = "chg"  # replacing an object changes it; a new one is created (crt)
+    needs = base + [Need(oam_type(obj, chltype), name, frozenset({auth}))]
     if verb == "DEFINE":
-        if "REPLACE" in flags:
-            needs.append(Need(oam_type(obj, chltype), name, frozenset({"chg"})))
         source = params.get("LIKE") or default_object(obj, params)
         if source:
             needs.append(Need(oam_type(obj, chltype), str(source), frozenset({"dsp"})))

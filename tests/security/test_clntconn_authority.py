@@ -20,16 +20,18 @@ pytestmark = pytest.mark.timeout(60)
 
 def _needs(verb, name, params=None, *, chltype=None, flags=frozenset(), generic=False):
     got = command_needs(verb, "CHANNEL", name, params or {}, flags, generic=generic,
-                        qmgr="QM", chltype=chltype)
+                        qmgr="QM", chltype=chltype, exists=chltype is not None)
     return [(n.objtype, n.name, set(n.auths)) for n in got[1:]]
 
 
 def test_command_table_uses_clntconn_for_clntconn_channels():
     """DEFINE by the CHLTYPE given (LIKE and REPLACE too); ALTER, DELETE and DISPLAY by the
     CHLTYPE of the channel defined under that name, whatever the command says."""
-    assert _needs("DEFINE", "C1", {"CHLTYPE": "CLNTCONN", "LIKE": "C0"},
-                  flags=frozenset({"REPLACE"}))[:3] == [
-        ("clntconn", "C1", {"crt"}), ("clntconn", "C1", {"chg"}), ("clntconn", "C0", {"dsp"})]
+    assert _needs("DEFINE", "C1", {"CHLTYPE": "CLNTCONN", "LIKE": "C0"}) == [
+        ("clntconn", "C1", {"crt"}), ("clntconn", "C0", {"dsp"})]
+    assert _needs("DEFINE", "C1", {"CHLTYPE": "CLNTCONN", "LIKE": "C0"}, chltype="CLNTCONN",
+                  flags=frozenset({"REPLACE"})) == [
+        ("clntconn", "C1", {"chg"}), ("clntconn", "C0", {"dsp"})]
     assert _needs("ALTER", "C1", {"CHLTYPE": "CLNTCONN"}, chltype="CLNTCONN") == [
         ("clntconn", "C1", {"chg"})]
     assert _needs("DELETE", "C1", chltype="CLNTCONN") == [("clntconn", "C1", {"dlt"})]

@@ -17,9 +17,9 @@ from .requester import q_name, reason
 pytestmark = pytest.mark.timeout(60)
 
 
-def _needs(objtype, name, params=None):
-    got = command_needs("DEFINE", objtype, name, params or {}, frozenset(), generic=False,
-                        qmgr="QM")
+def _needs(objtype, name, params=None, *, exists=False, flags=frozenset()):
+    got = command_needs("DEFINE", objtype, name, params or {}, flags, generic=False,
+                        qmgr="QM", exists=exists)
     return [(n.objtype, n.name, set(n.auths)) for n in got[1:]]
 
 
@@ -88,3 +88,21 @@ def test_define_channel_needs_dsp_on_its_default_channel(carol):
         "DEFINE CHANNEL(APP.SDR) CHLTYPE(SDR) CONNAME('127.0.0.1(1414)') XMITQ(Q1)")
     assert eng.lookup("CHANNEL", "APP.SVRCONN") is None
     assert eng.lookup("CHANNEL", "APP.SDR") is not None
+
+
+def test_define_replace_of_an_existing_object_needs_chg_not_crt(carol):
+    """IBM: DEFINE ... REPLACE needs chg when the object exists (no crt), and is checked as
+    a DEFINE without REPLACE (crt) when it does not. Given carol with chg on Q1 and dsp on
+    the default queue but no crt at all, DEFINE QLOCAL(Q1) REPLACE changes Q1, while
+    DEFINE QLOCAL(Q9) REPLACE (a new queue) is refused."""
+    eng, req = carol.eng, carol.requester
+    set_authority(eng, "queue", "Q*", ["+chg"], principal="carol")
+    set_authority(eng, "queue", "SYSTEM.DEFAULT.LOCAL.QUEUE", ["+dsp"], principal="carol")
+    assert "AMQ8135E" not in req.mqsc_text("DEFINE QLOCAL(Q1) MAXDEPTH(33) REPLACE")
+    assert eng.lookup("QLOCAL", "Q1").attributes["MAXDEPTH"] == 33
+    assert req.mqsc_text("DEFINE QLOCAL(Q9) REPLACE") == "AMQ8135E: Not authorized."
+    assert eng.lookup("QLOCAL", "Q9") is None
+    assert _needs("QLOCAL", "Q1", exists=True, flags=frozenset({"REPLACE"})) == [
+        ("queue", "Q1", {"chg"}), ("queue", "SYSTEM.DEFAULT.LOCAL.QUEUE", {"dsp"})]
+    assert _needs("QLOCAL", "Q9", flags=frozenset({"REPLACE"})) == [
+        ("queue", "Q9", {"crt"}), ("queue", "SYSTEM.DEFAULT.LOCAL.QUEUE", {"dsp"})]
