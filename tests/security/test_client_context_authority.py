@@ -1,8 +1,9 @@
 """A client connection's alternate-user and context authorities are judged for the user the
 conversation runs as (the SVRCONN's MCAUSER, or the user CHLAUTH mapped it to), never for the
 channel initiator that carries its calls: IBM's OAM checks ``altusr`` on the queue manager
-for MQOO/MQPMO_ALTERNATE_USER_AUTHORITY and ``setall`` (``setid``) on the queue for
-MQOO/MQPMO_SET_ALL_CONTEXT (SET_IDENTITY_CONTEXT) against the connection's user."""
+for MQOO/MQPMO_ALTERNATE_USER_AUTHORITY and ``setall`` (``setid``) for
+MQOO/MQPMO_SET_ALL_CONTEXT (SET_IDENTITY_CONTEXT), on the queue and on the queue manager,
+against the connection's user."""
 
 from __future__ import annotations
 
@@ -99,8 +100,8 @@ def test_altusr_is_judged_for_the_final_user(site, channel):
 def test_set_all_context_is_judged_for_the_final_user(site, channel):
     """Given a client conversation running as bob, when it puts (MQPUT1) to APP.Q with
     MQPMO_SET_ALL_CONTEXT, then 2035 and AMQ8077W naming bob and setall; an MQOPEN with
-    MQOO_SET_ALL_CONTEXT is refused too; once bob holds setall on APP.Q the put keeps the
-    context it set."""
+    MQOO_SET_ALL_CONTEXT is refused too; setall on APP.Q alone is not enough (IBM: on the
+    queue manager as well); once bob holds both the put keeps the context it set."""
     qm = site.client(channel=channel)
     try:
         site.mark()
@@ -112,9 +113,15 @@ def test_set_all_context_is_judged_for_the_final_user(site, channel):
             CMQC.MQRC_NOT_AUTHORIZED
         _grant(site, "QUEUE", QUEUE, "SETALL")
         try:
+            site.mark()  # IBM: setall on the queue manager as well as on the queue
+            assert _reason(lambda: _put1_set_all(qm)) == CMQC.MQRC_NOT_AUTHORIZED
+            log = site.wait_for_log("AMQ8077W")
+            assert "access object 'QMS'" in log and "setall" in log, log
+            _grant(site, "QMGR", "", "SETALL")
             _put1_set_all(qm)
         finally:
             _revoke(site, "QUEUE", QUEUE, "SETALL")
+            _revoke(site, "QMGR", "", "SETALL")
     finally:
         qm.disconnect()
     reader = site.bindings()
