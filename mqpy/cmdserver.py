@@ -11,7 +11,8 @@ commits, so a request is answered exactly once even across a crash. It serves:
   PING_Q_MGR, INQUIRE_Q_MGR, INQUIRE_CHANNEL, CREATE_CHANNEL, CHANGE_CHANNEL,
   DELETE_CHANNEL, with parameters translated by :mod:`mqpy.mqsc.pcfmap`; START_CHANNEL,
   STOP_CHANNEL, PING_CHANNEL, RESET_CHANNEL, RESOLVE_CHANNEL and INQUIRE_CHANNEL_STATUS
-  (current or saved), run as their MQSC twins.
+  (current or saved), run as their MQSC twins; INQUIRE_LISTENER_STATUS from the channel
+  initiator's running listeners.
 
 Authority (IBM's command server checks, :mod:`mqpy.security.commands`): each request is
 run for the MQMD UserIdentifier it carries, which the queue manager fills from the putting
@@ -38,7 +39,7 @@ from __future__ import annotations
 import fnmatch
 import re
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import attrs
@@ -52,8 +53,7 @@ from mqpy.mqsc.mapping import display_keywords
 from mqpy.mqsc.parser import MQSCCommand
 from mqpy.mqsc.processor import CommandFailed, MQSCProcessor, Result, message
 from mqpy.mqstruct import StructError
-from mqpy.security.authority import objtype_of
-from mqpy.security.commands import Need, command_needs
+from mqpy.security.commands import OBJECTS, Need, command_needs, oam_type
 from mqpy.structures import CFH, GMO, MD, OD, PMO
 
 __all__ = [
@@ -93,6 +93,10 @@ class Response:
 
 _MODE = {CMQCFC.MQMODE_QUIESCE: "QUIESCE", CMQCFC.MQMODE_FORCE: "FORCE",
          CMQCFC.MQMODE_TERMINATE: "TERMINATE"}
+#: a listener's status as Inquire Listener Status answers it (cmqcfc.h MQSVC_STATUS_*).
+_SVC_STATUS = {"STOPPED": 0, "STARTING": 1, "RUNNING": 2, "STOPPING": 3, "RETRYING": 4}
+_TRPTYPE = {"LU62": CMQC.MQXPT_LU62, "TCP": CMQC.MQXPT_TCP, "NETBIOS": CMQC.MQXPT_NETBIOS,
+            "SPX": CMQC.MQXPT_SPX}
 _STOP_STATUS = {CMQCFC.MQCHS_STOPPED: "STOPPED", CMQCFC.MQCHS_INACTIVE: "INACTIVE"}
 _CHS = {"BINDING": CMQCFC.MQCHS_BINDING, "STARTING": CMQCFC.MQCHS_STARTING,
         "RUNNING": CMQCFC.MQCHS_RUNNING, "PAUSED": CMQCFC.MQCHS_PAUSED,
@@ -180,7 +184,15 @@ _PCF_INQUIRIES: dict[int, tuple[str, str, int]] = {
     CMQCFC.MQCMD_INQUIRE_Q_STATUS: ("DISPLAY", "QSTATUS", CMQC.MQCA_Q_NAME),
     CMQCFC.MQCMD_INQUIRE_CHANNEL: ("DISPLAY", "CHANNEL", CMQCFC.MQCACH_CHANNEL_NAME),
     CMQCFC.MQCMD_INQUIRE_CHANNEL_STATUS: ("DISPLAY", "CHSTATUS", CMQCFC.MQCACH_CHANNEL_NAME),
+    CMQCFC.MQCMD_INQUIRE_LISTENER_STATUS: ("DISPLAY", "LSSTATUS", CMQCFC.MQCACH_LISTENER_NAME),
 }
+
+
+def _chltype_of(obj: Any) -> str | None:
+    """A defined channel's CHLTYPE (None: no object, or not a channel)."""
+    if obj is None or obj.objtype != "CHANNEL":
+        return None
+    return str(obj.attributes.get("CHLTYPE") or "")
 
 
 class _Refused(Exception):
@@ -358,18 +370,28 @@ class CommandServer:
 
     def _guard(self, cmd: MQSCCommand) -> None:
         """The processor's guard: every MQSC command (escape or PCF twin) passes here."""
+        defined = self._defined(cmd.objtype, cmd.name, cmd.generic)
         needs = command_needs(cmd.verb, cmd.objtype, cmd.name, cmd.params, cmd.flags,
-                              generic=cmd.generic, qmgr=self.processor.engine.name)
+                              generic=cmd.generic, qmgr=self.processor.engine.name,
+                              chltype=_chltype_of(defined), exists=defined is not None)
         if not self._check(needs):
             raise CommandFailed([message("AMQ8135E")], CMQC.MQRC_NOT_AUTHORIZED)
 
-    def _visible(self, obj: Any) -> bool:
-        """A generic inquiry shows an object only to a user with dsp on it."""
+    def _defined(self, objtype: str | None, name: str | None, generic: bool) -> Any:
+        """The object a command names, if defined (in its type's namespace); None for a
+        generic name or a command on no object."""
+        if (objtype or "").upper() not in OBJECTS or not name or generic:
+            return None
+        return self.processor.engine.lookup(str(objtype).upper(), name)
+
+    def _visible(self, objtype: str, name: str, attributes: Mapping[str, object]) -> bool:
+        """A generic inquiry shows an object, or a channel's or listener's status row, only
+        to a user with dsp on that object (a CLNTCONN channel: dsp as type clntconn)."""
         try:
-            otype = objtype_of(obj.objtype)
+            otype = oam_type(objtype, attributes.get("CHLTYPE"))
         except ValueError:
             return False
-        return bool(self._policy.admin_holds(self._user, otype, obj.name, {"dsp"}))
+        return bool(self._policy.admin_holds(self._user, otype, name, {"dsp"}))
 
     def _check_inquiry(self, msg: pcf.PCFMessage) -> None:
         """The PCF inquiries answered without the MQSC processor, checked as their MQSC
@@ -381,8 +403,10 @@ class CommandServer:
         name = _name(msg.get(parameter) or b"") if parameter else ""
         if parameter and not name:
             return  # the handler answers the missing name
-        needs = command_needs(verb, objtype, name, {}, frozenset(),
-                              generic=name.endswith("*"), qmgr=self.processor.engine.name)
+        generic = name.endswith("*")
+        needs = command_needs(verb, objtype, name, {}, frozenset(), generic=generic,
+                              qmgr=self.processor.engine.name,
+                              chltype=_chltype_of(self._defined(objtype, name, generic)))
         if not self._check(needs):
             raise _Refused(CMQC.MQRC_NOT_AUTHORIZED)
 
@@ -409,6 +433,7 @@ class CommandServer:
             CMQCFC.MQCMD_RESET_CHANNEL: lambda m: self._channel_control(m, "RESET"),
             CMQCFC.MQCMD_RESOLVE_CHANNEL: lambda m: self._channel_control(m, "RESOLVE"),
             CMQCFC.MQCMD_INQUIRE_CHANNEL_STATUS: self._inquire_channel_status,
+            CMQCFC.MQCMD_INQUIRE_LISTENER_STATUS: self._inquire_listener_status,
             CMQCFC.MQCMD_REFRESH_SECURITY: self._refresh_security,
             CMQCFC.MQCMD_INQUIRE_CLUSTER_Q_MGR: self._inquire_cluster_q_mgr,
             CMQCFC.MQCMD_SUSPEND_Q_MGR_CLUSTER: lambda m: self._suspend_resume(m, "SUSPEND"),
@@ -702,6 +727,33 @@ class CommandServer:
             return [Response([], CMQC.MQCC_FAILED, CMQCFC.MQRCCF_CHL_STATUS_NOT_FOUND)]
         return [Response([pcf.CFIN(CMQCFC.MQIACH_CHANNEL_INSTANCE_TYPE, instance),
                           *_chstatus_params(row)]) for row in rows]
+
+    def _inquire_listener_status(self, msg: pcf.PCFMessage) -> list[Response]:
+        """Inquire Listener Status: one response per running listener (the channel
+        initiator's), its name always, then Status, Port and TransportType as
+        ListenerStatusAttrs asks (default all)."""
+        name = self._required_name(msg, CMQCFC.MQCACH_LISTENER_NAME)
+        try:
+            rows = self.processor.listener_status_rows(name)
+        except CommandFailed as failed:
+            return [Response([], CMQC.MQCC_FAILED, failed.reason)]
+        if not rows:
+            return [Response([], CMQC.MQCC_FAILED, CMQCFC.MQRCCF_LSTR_STATUS_NOT_FOUND)]
+        wanted = self._wanted(msg, CMQCFC.MQIACF_LISTENER_STATUS_ATTRS)
+        out = []
+        for row in rows:
+            params: list[pcf.Parameter] = [pcf.CFST(
+                CMQCFC.MQCACH_LISTENER_NAME,
+                str(row.get("LISTENER", "")).ljust(CMQC.MQ_LISTENER_NAME_LENGTH))]
+            for parameter, value in (
+                    (CMQCFC.MQIACH_LISTENER_STATUS, _SVC_STATUS.get(str(row.get("STATUS")))),
+                    (CMQCFC.MQIACH_PORT, row.get("PORT")),
+                    (CMQCFC.MQIACH_XMIT_PROTOCOL_TYPE,
+                     _TRPTYPE.get(str(row.get("TRPTYPE"))))):
+                if value is not None and (wanted is None or parameter in wanted):
+                    params.append(pcf.CFIN(parameter, int(value)))  # type: ignore[arg-type]
+            out.append(Response(params))
+        return out
 
 
     # ------------------------------------------------------------------ clusters

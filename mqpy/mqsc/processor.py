@@ -280,10 +280,11 @@ class MQSCProcessor:
     def __init__(self, engine: Any) -> None:
         self.engine = engine
         #: the command server's authority checks for the current request: ``guard`` may
-        #: refuse a command (CommandFailed), ``visible`` hides objects a generic DISPLAY
+        #: refuse a command (CommandFailed), ``visible(objtype, name, attributes)`` hides
+        #: the objects, and the channel and listener status rows, that a generic DISPLAY
         #: would show. None (runmqsc -v, tests): everything is allowed.
         self.guard: Callable[[MQSCCommand], None] | None = None
-        self.visible: Callable[[Any], bool] | None = None
+        self.visible: Callable[[str, str, Mapping[str, object]], bool] | None = None
 
     # ------------------------------------------------------------------ entry points
 
@@ -508,7 +509,21 @@ class MQSCProcessor:
         for key, want in (("CONNAME", conname), ("XMITQ", xmitq)):
             if want:
                 rows = [r for r in rows if str(r.get(key, "")) == want]
-        return rows
+        return self._visible_rows("CHANNEL", rows)
+
+    def listener_status_rows(self, pattern: str) -> list[dict[str, object]]:
+        """The running listeners' status (the channel initiator's), as MQSC keywords;
+        DISPLAY LSSTATUS and PCF's Inquire Listener Status both show these."""
+        reply = self._chinit({"command": "LSSTATUS", "channel": pattern})
+        return self._visible_rows("LISTENER", reply.get("status") or [])
+
+    def _visible_rows(self, objtype: str, rows: list[dict[str, object]]
+                      ) -> list[dict[str, object]]:
+        """The status rows of the objects the requester may display (``visible``): each row
+        is judged as its channel or listener, as a generic DISPLAY of definitions is."""
+        if self.visible is None:
+            return rows
+        return [r for r in rows if self.visible(objtype, str(r.get(objtype, "")), r)]
 
     def _display_chstatus(self, cmd: MQSCCommand) -> list[str]:
         saved = "SAVED" in cmd.flags
@@ -573,8 +588,7 @@ class MQSCProcessor:
         return rows
 
     def _display_lsstatus(self, cmd: MQSCCommand) -> list[str]:
-        reply = self._chinit({"command": "LSSTATUS", "channel": cmd.name or "*"})
-        rows = reply.get("status") or []
+        rows = self.listener_status_rows(cmd.name or "*")
         if not rows:
             raise CommandFailed.of(CMQCFC.MQRCCF_NONE_FOUND, "AMQ8147E", cmd.name)
         lines: list[str] = []
@@ -859,7 +873,7 @@ class MQSCProcessor:
             found = [o for o in self.engine.catalog.objects.values() if o.objtype in types
                      and (generic_match(name, o.name) if generic else o.name == name)]
         if self.visible is not None:
-            found = [o for o in found if self.visible(o)]
+            found = [o for o in found if self.visible(o.objtype, o.name, o.attributes)]
         return sorted(found, key=lambda o: (o.name, o.objtype))
 
     def stored_view(self, obj: Any) -> dict[str, object]:

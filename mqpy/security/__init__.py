@@ -12,8 +12,10 @@
   decided on). A failed check writes AMQ5534E to the queue manager's error log and is
   refused with MQRC_NOT_AUTHORIZED (2035); so is a CONNAUTH naming no AUTHINFO object.
 - **MQOPEN** (:meth:`SecurityPolicy.check_open`): the authorities the open options need
-  (:func:`mqpy.security.authority.open_requirements`) on the object named, else AMQ8077W in
-  the error log and 2035.
+  (:func:`mqpy.security.authority.open_requirements`) on the object named and on the queue
+  manager (altusr, setid, setall), else AMQ8077W in the error log and 2035. They are judged
+  for the connection's user: for a client conversation the final user its SVRCONN decided
+  on (MCAUSER, a CHLAUTH map, an adopted MQCSP user), never the channel initiator.
 - **Channels**: :func:`check_channel` evaluates the channel authentication records
   (:mod:`mqpy.security.chlauth`) when QMGR CHLAUTH is ENABLED.
 

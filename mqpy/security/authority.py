@@ -21,7 +21,10 @@ documentation, [inf] where mqpy chose):
   INPUT_* -> ``get``, BROWSE -> ``browse``, OUTPUT -> ``put``, INQUIRE -> ``inq``, SET ->
   ``set``, PASS_IDENTITY_CONTEXT -> ``passid``, PASS_ALL_CONTEXT -> ``passall``,
   SET_IDENTITY_CONTEXT -> ``setid``, SET_ALL_CONTEXT -> ``setall``; and
-  ALTERNATE_USER_AUTHORITY needs ``altusr`` on the queue manager.
+  ALTERNATE_USER_AUTHORITY needs ``altusr`` on the queue manager. Setting context also
+  needs ``setid`` / ``setall`` on the queue manager (IBM: "To use setid or setall authority,
+  authorizations must be granted on both the appropriate queue object and also on the
+  queue manager object"); passing it does not.
 - Alternate-user authority (MQOO_ALTERNATE_USER_AUTHORITY, or MQPMO_ALTERNATE_USER_AUTHORITY
   on MQPUT1): the connection's user needs ``altusr`` on the queue manager, and the access
   the other options ask for (get, browse, put, inq, set) is judged for the MQOD's
@@ -259,11 +262,17 @@ _OPEN_NEEDS = (
 )
 
 
+#: open options that need an authority on the queue manager as well as (or instead of) on
+#: the object: alternate-user authority, and setting context (module docstring).
+_QMGR_NEEDS = ((CMQC.MQOO_ALTERNATE_USER_AUTHORITY, "altusr"),
+               (CMQC.MQOO_SET_IDENTITY_CONTEXT, "setid"),
+               (CMQC.MQOO_SET_ALL_CONTEXT, "setall"))
+
+
 def open_requirements(options: int) -> tuple[frozenset[str], frozenset[str]]:
     """MQOO_* options -> (authorities needed on the object, on the queue manager)."""
     obj = frozenset(a for bits, a in _OPEN_NEEDS if options & bits)
-    qmgr = frozenset({"altusr"}) if options & CMQC.MQOO_ALTERNATE_USER_AUTHORITY else \
-        frozenset()
+    qmgr = frozenset(a for bits, a in _QMGR_NEEDS if options & bits)
     return obj, qmgr
 
 

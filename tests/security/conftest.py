@@ -10,7 +10,8 @@ import pytest
 
 import mqpy
 from mqpy import local
-from mqpy.security import install, users_path
+from mqpy.cmdserver import COMMAND_QUEUE, start_command_server, stop_command_server
+from mqpy.security import install, set_authority, users_path
 from mqpy.security.users import UserFile
 
 QM = "QMSEC"
@@ -38,3 +39,25 @@ def secured(tmp_path):
         yield h
     finally:
         local.stop(QM, h.root)
+
+
+@pytest.fixture
+def carol(secured):
+    """carol: +connect and +dsp on the queue manager, +put on the command queue, +get on her
+    reply queue; queues Q1, PAY.IN, PAY.OUT; the command server running; her requests go
+    through ``secured.requester``."""
+    from .requester import REPLY, Requester
+
+    eng = secured.eng
+    secured.users.add("carol", "carol-pw", ["apps"])
+    set_authority(eng, "qmgr", eng.name, ["+connect", "+dsp"], principal="carol")
+    set_authority(eng, "queue", COMMAND_QUEUE, ["+put"], principal="carol")
+    for q in ("Q1", "PAY.IN", "PAY.OUT", REPLY):
+        eng.define("QLOCAL", q, {})
+    set_authority(eng, "queue", REPLY, ["+get"], principal="carol")
+    start_command_server(QM, secured.root)
+    try:
+        secured.requester = Requester(eng.connect("app", user="carol", password="carol-pw"))
+        yield secured
+    finally:
+        stop_command_server(QM, secured.root)

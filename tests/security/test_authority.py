@@ -81,7 +81,23 @@ def test_open_options_map_to_authorities():
     obj, qm = open_requirements(CMQC.MQOO_OUTPUT | CMQC.MQOO_SET_ALL_CONTEXT
                                 | CMQC.MQOO_PASS_IDENTITY_CONTEXT
                                 | CMQC.MQOO_ALTERNATE_USER_AUTHORITY)
-    assert obj == {"put", "setall", "passid"} and qm == {"altusr"}
+    assert obj == {"put", "setall", "passid"} and qm == {"altusr", "setall"}
+
+
+def test_set_context_needs_the_authority_on_the_queue_manager_too():
+    """IBM: "To use setid or setall authority, authorizations must be granted on both the
+    appropriate queue object and also on the queue manager object"; pass context does not."""
+    for option, auth in ((CMQC.MQOO_SET_IDENTITY_CONTEXT, "setid"),
+                         (CMQC.MQOO_SET_ALL_CONTEXT, "setall")):
+        obj, qm = open_requirements(CMQC.MQOO_OUTPUT | option)
+        assert obj == {"put", auth} and qm == {auth}
+    obj, qm = open_requirements(CMQC.MQOO_OUTPUT | CMQC.MQOO_PASS_ALL_CONTEXT)
+    assert obj == {"put", "passall"} and not qm
+    # with alternate-user authority, context is still the connection's user's business
+    checks = open_checks("carol", CMQC.MQOO_OUTPUT | CMQC.MQOO_SET_ALL_CONTEXT
+                         | CMQC.MQOO_ALTERNATE_USER_AUTHORITY, "dave")
+    assert ("carol", "qmgr", {"altusr", "setall"}) in checks
+    assert ("carol", "object", {"setall"}) in checks and ("dave", "object", {"put"}) in checks
 
 
 # ------------------------------------------------------------------ enforcement
@@ -123,13 +139,16 @@ def test_open_for_output_needs_put(carol):
 
 def test_generic_group_profile_grants_a_family_of_queues(carol):
     """Given group apps has +put +inq on PAY.*, then carol (in apps) may put to PAY.IN and
-    PAY.OUT but not Q1, and context options need their own authorities."""
+    PAY.OUT but not Q1, and context options need their own authorities (setall on the
+    queue and on the queue manager)."""
     set_authority(carol.eng, "queue", "PAY.*", ["+put", "+inq"], group="apps")
     assert opens(carol.conn, "PAY.IN", CMQC.MQOO_OUTPUT | CMQC.MQOO_INQUIRE)
     assert opens(carol.conn, "PAY.OUT", CMQC.MQOO_OUTPUT)
     assert not opens(carol.conn, "Q1", CMQC.MQOO_OUTPUT)
     assert not opens(carol.conn, "PAY.IN", CMQC.MQOO_OUTPUT | CMQC.MQOO_SET_ALL_CONTEXT)
     set_authority(carol.eng, "queue", "PAY.*", ["+setall"], group="apps")
+    assert not opens(carol.conn, "PAY.IN", CMQC.MQOO_OUTPUT | CMQC.MQOO_SET_ALL_CONTEXT)
+    set_authority(carol.eng, "qmgr", carol.eng.name, ["+setall"], group="apps")
     assert opens(carol.conn, "PAY.IN", CMQC.MQOO_OUTPUT | CMQC.MQOO_SET_ALL_CONTEXT)
     assert not opens(carol.conn, "PAY.IN", CMQC.MQOO_OUTPUT
                      | CMQC.MQOO_ALTERNATE_USER_AUTHORITY)
@@ -177,7 +196,8 @@ def test_open_checks_split_access_from_context():
     the context options; the alternate user takes the access options."""
     opts = CMQC.MQOO_OUTPUT | CMQC.MQOO_SET_ALL_CONTEXT | CMQC.MQOO_ALTERNATE_USER_AUTHORITY
     assert sorted(open_checks("mca", opts, "bob")) == sorted([
-        ("mca", "qmgr", frozenset({"altusr"})), ("mca", "object", frozenset({"setall"})),
+        ("mca", "qmgr", frozenset({"altusr", "setall"})),
+        ("mca", "object", frozenset({"setall"})),
         ("bob", "object", frozenset({"put"}))])
     assert open_checks("mca", CMQC.MQOO_OUTPUT, None) == [
         ("mca", "object", frozenset({"put"})), ("mca", "qmgr", frozenset())]
@@ -185,8 +205,10 @@ def test_open_checks_split_access_from_context():
 
 @pytest.fixture
 def server(carol):
-    """carol is a server program: +put +setall on Q1 herself; dave is who she acts for."""
+    """carol is a server program: +put +setall on Q1 herself (and setall on the queue
+    manager, which setting context needs too); dave is who she acts for."""
     set_authority(carol.eng, "queue", "Q1", ["+put", "+setall"], principal="carol")
+    set_authority(carol.eng, "qmgr", carol.eng.name, ["+setall"], principal="carol")
     carol.users.add("dave", "dave-pw", [])
     return carol
 

@@ -11,77 +11,14 @@ import pytest
 
 import mqpy
 from mqpy import CMQC, CMQCFC, pcf
-from mqpy.cmdserver import COMMAND_QUEUE, start_command_server, stop_command_server
+from mqpy.cmdserver import COMMAND_QUEUE
 from mqpy.security import set_authority
 from mqpy.security.commands import PRIVILEGED, command_needs
-from mqpy.structures import CFH, GMO, MD, OD, PMO
+from mqpy.structures import MD, PMO
 
-from .conftest import QM
+from .requester import Requester, q_name, reason
 
 pytestmark = pytest.mark.timeout(60)
-
-REPLY = "CAROL.REPLY"
-
-
-class Requester:
-    """PCF requests put by one engine connection; replies read from REPLY."""
-
-    def __init__(self, conn) -> None:
-        self.conn = conn
-        self.replies = conn.open(OD(ObjectName=REPLY.encode()), CMQC.MQOO_INPUT_SHARED)
-
-    def send(self, command: int, params, pmo: PMO | None = None, md: MD | None = None):
-        md = md or MD()
-        md.MsgType, md.Format, md.ReplyToQ = (CMQC.MQMT_REQUEST, CMQC.MQFMT_ADMIN,
-                                              REPLY.encode())
-        data = pcf.build(pcf.PCFMessage(CFH(Command=command), params))
-        self.conn.put1(OD(ObjectName=COMMAND_QUEUE.encode()), md, pmo or PMO(), data)
-        return md
-
-    def command(self, command: int, params) -> list[pcf.PCFMessage]:
-        request = self.send(command, params)
-        out = []
-        while True:
-            md = MD(CorrelId=request.MsgId)
-            gmo = GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=20000,
-                      MatchOptions=CMQC.MQMO_MATCH_CORREL_ID)
-            msg = pcf.parse(self.conn.get(self.replies, md, gmo, None))
-            out.append(msg)
-            if msg.header.Control == CMQCFC.MQCFC_LAST:
-                return out
-
-    def mqsc(self, text: str) -> list[pcf.PCFMessage]:
-        return self.command(CMQCFC.MQCMD_ESCAPE, [
-            pcf.CFIN(CMQCFC.MQIACF_ESCAPE_TYPE, CMQCFC.MQET_MQSC),
-            pcf.CFST(CMQCFC.MQCACF_ESCAPE_TEXT, text.encode())])
-
-
-def reason(replies: list[pcf.PCFMessage]) -> int:
-    return replies[-1].header.Reason
-
-
-def q_name(name: str) -> pcf.Parameter:
-    return pcf.CFST(CMQC.MQCA_Q_NAME, name.encode())
-
-
-@pytest.fixture
-def carol(secured):
-    """carol: +connect and +dsp on the queue manager, +put on the command queue, +get on her
-    reply queue; queues Q1, PAY.IN, PAY.OUT; the command server running."""
-    eng = secured.eng
-    secured.users.add("carol", "carol-pw", ["apps"])
-    set_authority(eng, "qmgr", eng.name, ["+connect", "+dsp"], principal="carol")
-    set_authority(eng, "queue", COMMAND_QUEUE, ["+put"], principal="carol")
-    for q in ("Q1", "PAY.IN", "PAY.OUT", REPLY):
-        eng.define("QLOCAL", q, {})
-    set_authority(eng, "queue", REPLY, ["+get"], principal="carol")
-    start_command_server(QM, secured.root)
-    try:
-        secured.requester = Requester(eng.connect("app", user="carol", password="carol-pw"))
-        yield secured
-    finally:
-        stop_command_server(QM, secured.root)
-
 
 # ------------------------------------------------------------------ the pure table
 
@@ -106,7 +43,8 @@ def test_command_table():
     assert needs("RESET", "CHANNEL", "C1") == [base, ("channel", "C1", {"ctrlx"})]
     assert needs("ALTER", "QMGR", None) == [base, ("qmgr", "QM", {"chg"})]
     assert needs("PING", "QMGR", None) == [base, base]
-    assert needs("DISPLAY", "CHSTATUS", "*", generic=True) is PRIVILEGED
+    assert needs("DISPLAY", "CHSTATUS", "*", generic=True) == [base]  # rows filtered
+    assert needs("DISPLAY", "LSSTATUS", "L1") == [base, ("listener", "L1", {"dsp"})]
     assert needs("STOP", "CHINIT", None) is PRIVILEGED
 
 
@@ -133,7 +71,8 @@ def test_generic_inquiry_shows_only_displayable_queues(carol):
 
 def test_define_needs_crt(carol):
     """Given carol without crt, when she creates APP.NEW (PCF), then 2035, AMQ8077W in the
-    error log and no queue; after setmqaut -t queue -n 'APP.**' +crt it is created."""
+    error log and no queue; after setmqaut -t queue -n 'APP.**' +crt (and dsp on the
+    default queue it starts from, test_define_authority) it is created."""
     create = [q_name("APP.NEW"), pcf.CFIN(CMQC.MQIA_Q_TYPE, CMQC.MQQT_LOCAL)]
     assert reason(carol.requester.command(CMQCFC.MQCMD_CREATE_Q, create)) == \
         CMQC.MQRC_NOT_AUTHORIZED
@@ -141,6 +80,8 @@ def test_define_needs_crt(carol):
     assert "Entity 'carol' has insufficient authority to access object 'APP.NEW'" in \
         " ".join(carol.errors().split())
     set_authority(carol.eng, "queue", "APP.**", ["+crt"], principal="carol")
+    set_authority(carol.eng, "queue", "SYSTEM.DEFAULT.LOCAL.QUEUE", ["+dsp"],
+                  principal="carol")
     ok = carol.requester.command(CMQCFC.MQCMD_CREATE_Q, create)
     assert ok[-1].header.CompCode == CMQC.MQCC_OK
     assert carol.eng.lookup("QLOCAL", "APP.NEW") is not None
