@@ -11,6 +11,7 @@ from mqpy.errors import Error, MQMIError, PYIFError
 from mqpy.mqi import Queue, QueueManager, connect, embedded, stop_embedded
 from mqpy.pcf import CFBS, CFGR, CFIF, CFIL, CFIN, CFSF, CFSL, CFST
 from mqpy.pcfexec import Filter, PCFExecute
+from mqpy.rfh2 import RFH2
 from mqpy.structures import CD, DH, DLH, GMO, MD, OD, OR, PMO, PMR, RR, SCO, TM, TMC2, XQH
 
 __version__ = "0.1.0"
@@ -21,4 +22,5 @@ __all__ = [
     "Error", "MQMIError", "PYIFError",
     "Queue", "QueueManager", "connect", "embedded", "stop_embedded",
     "CFBS", "CFGR", "CFIF", "CFIL", "CFIN", "CFSF", "CFSL", "CFST", "Filter", "PCFExecute",
+    "RFH2",
 ]

@@ -385,6 +385,65 @@ class Queue:
         if self._hobj is not None:
             self.close()
 
+    # -- pymqi's RFH2 helpers and handle setter ---------------------------------------------
+    def put_rfh2(self, msg: bytes, *opts: Any) -> None:
+        """pymqi's ``put_rfh2(msg[, md, pmo, [rfh2, ...]])``: MQPUT of the MQRFH2 headers
+        in the list, then ``msg``. Each header is packed in the Encoding of what precedes it
+        (the MQMD's for the first); MD.Format and each header's Format must already name
+        what follows, as in pymqi."""
+        if isinstance(msg, str):
+            raise TypeError(f"Python 3 style string (unicode) found but not allowed here: "
+                            f"`{msg}`. Convert to bytes.")
+        if len(opts) < 3:
+            self.put(msg, *opts)
+            return
+        headers = opts[2]
+        if headers is not None:
+            if not isinstance(headers, list):
+                raise TypeError("Third item of opts should be a list.")
+            encoding = opts[0]["Encoding"] if opts[0] is not None else CMQC.MQENC_NATIVE
+            packed = []
+            for header in headers:
+                if header is not None:
+                    packed.append(header.pack(encoding))
+                    encoding = header["Encoding"]
+            msg = b"".join(packed) + msg
+        self.put(msg, *opts[0:2])
+
+    def get_rfh2(self, max_length: int | None = None, *opts: Any) -> bytes:
+        """pymqi's ``get_rfh2([max_length[, md, gmo, headers]])``: MQGET, then every MQRFH2
+        at the front of the message (while the Format before it is MQFMT_RF_HEADER_2) is
+        unpacked, appended to the list ``headers`` and cut off; the rest is returned."""
+        from mqpy.rfh2 import RFH2
+
+        if len(opts) < 3:
+            return self.get(max_length, *opts)
+        headers = opts[2]
+        if headers is None:
+            raise AttributeError("get_opts cannot be None if passed.")
+        if not isinstance(headers, list):
+            raise TypeError("Third item of opts should be a list.")
+        md = opts[0] if opts[0] is not None else MD()
+        msg = self.get(max_length, md, opts[1])
+        found = []
+        fmt, encoding = md["Format"], md["Encoding"]
+        while fmt.ljust(8) == CMQC.MQFMT_RF_HEADER_2:
+            header = RFH2()
+            header.unpack(msg, encoding)
+            found.append(header)
+            msg = msg[header["StrucLength"]:]
+            fmt, encoding = header["Format"], header["Encoding"]
+        headers.extend(found)
+        return msg
+
+    def get_no_rfh2(self, max_length: int | None = None, *opts: Any, **kw: Any) -> bytes:
+        """pymqi's alias of ``get_no_jms``."""
+        return self.get_no_jms(max_length, *opts, **kw)
+
+    def set_handle(self, queue_handle: int | None) -> None:
+        """Adopt an object handle from an earlier MQI call (pymqi's ``set_handle``)."""
+        self._hobj = queue_handle
+
 
 def _check_client_tls(sco: Any) -> None:
     """MQCONN(X) of a client: a secret key reset count (MQSCO.KeyResetCount, MQSSLRESET)

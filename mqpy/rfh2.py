@@ -1,0 +1,214 @@
+"""MQRFH2, the rules-and-formatting header version 2, shaped like pymqi's ``RFH2``.
+
+An MQRFH2 is a 36-byte fixed part followed by name/value folders: each an MQLONG length (a
+multiple of 4) and that many bytes of XML whose root element names the folder (``<mcd>``,
+``<jms>``, ``<usr>`` ...). Messages carrying one have MQMD.Format MQFMT_RF_HEADER_2; the
+header's own Format names what follows it (another MQRFH2, or the body).
+
+As in pymqi, every folder appears as two attributes named after its root element:
+``rfh2['usr']`` is the folder's bytes (blank-padded to a multiple of 4) and
+``rfh2['usrLength']`` its length. The integers of an MQRFH2 are in the byte order of the
+*preceding* structure's Encoding (the MQMD's, or the previous header's), which is why
+``pack`` and ``unpack`` take an ``encoding``. Malformed headers raise PYIFError, pymqi's
+exception for them.
+"""
+
+from __future__ import annotations
+
+import struct
+import xml.etree.ElementTree as ET
+from typing import Any
+
+from mqpy import CMQC
+from mqpy.errors import PYIFError
+from mqpy.mqstruct import BIG, LITTLE, Layout, MQStruct, StructError, byte_order, long, text
+
+__all__ = ["RFH2"]
+
+_FIXED = CMQC.MQRFH_STRUC_LENGTH_FIXED_2  # 36
+
+
+class _Fixed(MQStruct):
+    """The fixed part of an MQRFH2 (cmqc.h MQRFH2, 36 bytes). Defaults are pymqi's."""
+
+    _layout_ = Layout(
+        "MQRFH2",
+        [
+            text("StrucId", 4, CMQC.MQRFH_STRUC_ID),  # 0
+            long("Version", CMQC.MQRFH_VERSION_2),  # 4
+            long("StrucLength", 0),  # 8
+            long("Encoding", CMQC.MQENC_NATIVE),  # 12
+            long("CodedCharSetId", CMQC.MQCCSI_Q_MGR),  # 16
+            text("Format", 8, CMQC.MQFMT_NONE),  # 20
+            long("Flags", 0),  # 28
+            long("NameValueCCSID", CMQC.MQCCSI_Q_MGR),  # 32
+        ],
+        reason=CMQC.MQRC_RFH_ERROR,
+        struc_id=CMQC.MQRFH_STRUC_ID,
+        highest_version=CMQC.MQRFH_VERSION_2,
+    )
+
+
+_HEADER_FIELDS = tuple(f.name for f in _Fixed._layout_.fields)
+
+
+def _folder_name(data: bytes) -> str:
+    """The root element of a folder, which must be well-formed XML (as pymqi checks)."""
+    try:
+        return ET.fromstring(data).tag
+    except (ET.ParseError, ValueError) as exc:
+        raise PYIFError(f"RFH2 - XML Folder not well formed. Exception: {exc}") from None
+
+
+def _not_text(value: Any, what: str) -> None:
+    if isinstance(value, str):
+        raise TypeError(f"Python 3 style string (unicode) found but not allowed here: "
+                        f"`{value}`. Convert to bytes. ({what})")
+
+
+class RFH2:
+    """pymqi.RFH2: ``RFH2(Format=CMQC.MQFMT_STRING)``, ``add_folder(b'<usr>..</usr>')``,
+    ``pack(encoding)``, ``unpack(buffer, encoding)``, ``get()``, ``set(**kw)``, ``rfh2[name]``.
+
+    ``StrucLength`` is kept equal to 36 plus the folders (each 4 + its length), as IBM
+    requires; pymqi computes it in ``add_folder`` the same way.
+    """
+
+    def __init__(self, **kw: Any) -> None:
+        object.__setattr__(self, "_header", _Fixed())
+        object.__setattr__(self, "_folders", [])  # [name, data] in order
+        self._header.StrucLength = _FIXED
+        self.set(**kw)
+
+    # -- folders ------------------------------------------------------------------------
+    def add_folder(self, folder_data: bytes) -> None:
+        """Append a folder: well-formed XML, blank-padded to a multiple of 4 bytes."""
+        _not_text(folder_data, "RFH2 folder")
+        folder_data = bytes(folder_data)
+        name = _folder_name(folder_data)
+        folder_data += b" " * (-len(folder_data) % 4)
+        self._folders.append([name, folder_data])
+        self._restate_length()
+
+    def _restate_length(self) -> None:
+        self._header.StrucLength = _FIXED + sum(4 + len(d) for _, d in self._folders)
+
+    def _folder(self, name: str) -> list | None:
+        for folder in reversed(self._folders):  # the last of a name wins, as in pymqi
+            if folder[0] == name:
+                return folder
+        return None
+
+    # -- pymqi's MQOpts face ----------------------------------------------------------------
+    def get(self) -> dict[str, Any]:
+        """All fields: the fixed part, then ``<folder>Length`` and ``<folder>`` per folder."""
+        d = self._header.get()
+        for name, data in self._folders:
+            d[name + "Length"] = len(data)
+            d[name] = data
+        return d
+
+    def set(self, **kw: Any) -> None:
+        for key, value in kw.items():
+            self[key] = value
+
+    def __getitem__(self, key: str) -> Any:
+        if key in _HEADER_FIELDS:
+            return self._header[key]
+        folder = self._folder(key)
+        if folder is not None:
+            return folder[1]
+        if key.endswith("Length"):
+            folder = self._folder(key[: -len("Length")])
+            if folder is not None:
+                return len(folder[1])
+        raise AttributeError(f"RFH2 has no field {key!r}")
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        _not_text(value, key)
+        if key in _HEADER_FIELDS:
+            setattr(self._header, key, value)
+            return
+        folder = self._folder(key)
+        if folder is not None:
+            folder[1] = bytes(value) + b" " * (-len(value) % 4)
+            self._restate_length()
+            return
+        if key.endswith("Length") and self._folder(key[: -len("Length")]) is not None:
+            return  # derived from the folder's bytes; pymqi's get()/set(**) round trip
+        raise AttributeError(f"RFH2 has no field {key!r}")
+
+    def __getattr__(self, key: str) -> Any:
+        if key.startswith("_"):
+            raise AttributeError(key)
+        return self[key]
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        self[key] = value
+
+    def get_length(self) -> int:
+        """Bytes ``pack`` produces (the StrucLength)."""
+        return _FIXED + sum(4 + len(d) for _, d in self._folders)
+
+    def __str__(self) -> str:
+        return "\n".join(f"{k}: {v}" for k, v in self.get().items())
+
+    def __repr__(self) -> str:
+        return f"RFH2({', '.join(f'{k}={v!r}' for k, v in self.get().items())})"
+
+    # -- bytes -----------------------------------------------------------------------------
+    def pack(self, encoding: int | None = None) -> bytes:
+        """The header and its folders, integers in ``encoding``'s byte order (the Encoding
+        of whatever precedes this header; None: native)."""
+        order = byte_order(encoding)
+        self._restate_length()
+        parts = [self._header.pack(encoding)]
+        for _, data in self._folders:
+            parts.append(struct.pack(order + "i", len(data)))
+            parts.append(data)
+        return b"".join(parts)
+
+    def unpack(self, buff: bytes, encoding: int | None = None) -> None:
+        """Read a header and its folders from the start of ``buff`` (message data may follow).
+
+        Without ``encoding`` the byte order is told from the Version field, as pymqi does.
+        """
+        _not_text(buff, "RFH2 buffer")
+        buff = bytes(buff)
+        if buff[0:4] != CMQC.MQRFH_STRUC_ID:
+            raise PYIFError(f"RFH2 - StrucId not MQRFH_STRUC_ID. Value: {buff[0:4]!r}")
+        if len(buff) < _FIXED:
+            raise PYIFError(f"RFH2 - Buffer too short. Should be 36+ bytes instead of "
+                            f"{len(buff)}")
+        if encoding is not None:
+            order = byte_order(encoding)
+        else:
+            order = BIG if buff[4:5] == b"\x00" else LITTLE
+        try:
+            header = _Fixed().unpack(buff, CMQC.MQENC_INTEGER_NORMAL if order == BIG
+                                     else CMQC.MQENC_INTEGER_REVERSED, version=1)
+        except StructError as exc:
+            raise PYIFError(f"RFH2 - {exc}") from None
+        length = header.StrucLength
+        if length < _FIXED:
+            raise PYIFError(f"RFH2 - \"StrucLength\" {length} is less than 36. "
+                            "Check numeric encoding.")
+        if length > len(buff):
+            raise PYIFError(f"RFH2 - Buffer too short. Expected: {length} Buffer Length: "
+                            f"{len(buff)}")
+        folders = []
+        pos = _FIXED
+        while pos < length:
+            if pos + 4 > length:
+                raise PYIFError(f"RFH2 - a folder length at offset {pos} runs past "
+                                f"StrucLength {length}")
+            (size,) = struct.unpack_from(order + "i", buff, pos)
+            pos += 4
+            if size < 0 or pos + size > length:
+                raise PYIFError(f"RFH2 - folder length {size} at offset {pos - 4} does not "
+                                f"fit in StrucLength {length}")
+            data = buff[pos : pos + size]
+            folders.append([_folder_name(data), data])
+            pos += size
+        object.__setattr__(self, "_header", header)
+        object.__setattr__(self, "_folders", folders)

@@ -1,0 +1,30 @@
+"""A queue manager reached the three ways a pymqi program reaches one: inside the process
+(embedded), over the bindings socket, and as a client over a SVRCONN channel. The queue
+manager and its channel initiator are tests/client's ``env``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+import mqpy
+from tests.client.conftest import QMGR, QUEUE, Env, env  # noqa: F401 - env is a fixture
+
+__all__ = ["QMGR", "QUEUE"]
+
+
+@pytest.fixture(params=["embedded", "bindings", "client"])
+def qmgr(request, env: Env) -> Iterator[mqpy.QueueManager]:  # noqa: F811
+    """A connected pymqi QueueManager to QM1 (APP.Q defined, empty)."""
+    if request.param == "embedded":
+        qm = mqpy.embedded(QMGR, data_path=env.root, create=False)
+    elif request.param == "bindings":
+        qm = env.bindings()
+    else:
+        qm = env.client()
+    try:
+        yield qm
+    finally:
+        if qm.is_connected:
+            qm.disconnect()
