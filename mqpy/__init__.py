@@ -1,26 +1,59 @@
 """mqpy: an MQSeries-style queue manager in pure Python, with a pymqi-shaped MQI.
 
 ``import mqpy as pymqi`` gives a pymqi program the names it uses: connect, QueueManager, Queue,
-MD, OD, PMO, GMO, CD, SCO, CMQC, CMQCFC, CMQXC, MQMIError, and PCFExecute (with the PCF
-structures and Filter) for the command server. ``mqpy.embedded(name)`` runs a queue manager
-inside the calling process.
+MD, OD, PMO, GMO, CD, SCO, RFH2, CMQC, CMQCFC, CMQXC, MQMIError, and PCFExecute (with the PCF
+structures, Filter and ByteString) for the command server. ``mqpy.embedded(name)`` runs a
+queue manager inside the calling process.
 """
 
 from mqpy import CMQC, CMQCFC, CMQXC, CMQZC
 from mqpy.errors import Error, MQMIError, PYIFError
-from mqpy.mqi import Queue, QueueManager, connect, embedded, stop_embedded
-from mqpy.pcf import CFBS, CFGR, CFIF, CFIL, CFIN, CFSF, CFSL, CFST
-from mqpy.pcfexec import Filter, PCFExecute
+from mqpy.mqi import (
+    Queue,
+    QueueManager,
+    common_q_args,
+    commonQArgs,
+    connect,
+    default,
+    embedded,
+    ensure_bytes,
+    ensure_not_unicode,
+    is_unicode,
+    make_q_desc,
+    makeQDesc,
+    stop_embedded,
+)
+from mqpy.pcf import CFBF, CFBS, CFGR, CFIF, CFIL, CFIL64, CFIN, CFIN64, CFSF, CFSL, CFST
+from mqpy.pcfexec import (
+    ByteString,
+    Filter,
+    FilterOperator,
+    IntegerFilter,
+    PCFExecute,
+    StringFilter,
+)
 from mqpy.rfh2 import RFH2
-from mqpy.structures import CD, DH, DLH, GMO, MD, OD, OR, PMO, PMR, RR, SCO, TM, TMC2, XQH
+from mqpy.structures import CD, CFH, DH, DLH, GMO, MD, OD, OR, PMO, PMR, RR, SCO, TM, TMC2, XQH
 
 __version__ = "0.1.0"
+
+# pymqi's lower-case aliases of the structure classes ("Backward compatibility" in pymqi)
+cd = CD
+gmo = GMO
+md = MD
+od = OD
+pmo = PMO
+sco = SCO
 
 __all__ = [
     "CMQC", "CMQCFC", "CMQXC", "CMQZC",
     "CD", "DH", "DLH", "GMO", "MD", "OD", "OR", "PMO", "PMR", "RR", "SCO", "TM", "TMC2", "XQH",
+    "RFH2", "cd", "gmo", "md", "od", "pmo", "sco",
     "Error", "MQMIError", "PYIFError",
     "Queue", "QueueManager", "connect", "embedded", "stop_embedded",
-    "CFBS", "CFGR", "CFIF", "CFIL", "CFIN", "CFSF", "CFSL", "CFST", "Filter", "PCFExecute",
-    "RFH2",
+    "common_q_args", "commonQArgs", "make_q_desc", "makeQDesc",
+    "default", "ensure_bytes", "ensure_not_unicode", "is_unicode",
+    "CFBF", "CFBS", "CFGR", "CFH", "CFIF", "CFIL", "CFIL64", "CFIN", "CFIN64", "CFSF", "CFSL",
+    "CFST", "ByteString", "Filter", "FilterOperator", "IntegerFilter", "PCFExecute",
+    "StringFilter",
 ]

@@ -178,6 +178,11 @@ class QueueManager:
                 self._conn.backout()
             self.disconnect()
 
+    # pymqi's older (camelCase) names of the same methods
+    getHandle = get_handle  # noqa: N815
+    connectWithOptions = connect_with_options  # noqa: N815
+    connectTCPClient = connect_tcp_client  # noqa: N815
+
 
 def _default_running():
     from mqpy import config
@@ -485,3 +490,52 @@ def embedded(name: str, *, data_path: str | None = None, create: bool = True) ->
 def stop_embedded(name: str, *, data_path: str | None = None) -> None:
     """End an embedded queue manager: open units of work back out, a checkpoint is taken."""
     local.stop(name, data_path)
+
+
+# -- pymqi's module-level helpers ---------------------------------------------------------
+
+
+class default:  # noqa: N801 - pymqi's name
+    """pymqi's defaults for text given as str: encoded as ``bytes_encoding``, announced
+    as ``ccsid`` (QueueManager's bytes_encoding / default_ccsid)."""
+
+    ccsid = 1208
+    bytes_encoding = "utf8"
+
+
+def is_unicode(s: Any) -> bool:
+    """True for a str (text that must be encoded before it travels)."""
+    return isinstance(s, str)
+
+
+def ensure_not_unicode(value: Any) -> None:
+    """TypeError for a str where pymqi wants bytes."""
+    if isinstance(value, str):
+        raise TypeError(f"Python 3 style string (unicode) found but not allowed here: "
+                        f"`{value}`. Convert to bytes.")
+
+
+def ensure_bytes(s: Any, encoding: str = "ascii") -> Any:
+    """A str encoded as ``encoding``; anything else unchanged (pymqi's helper)."""
+    return s.encode(encoding) if isinstance(s, str) else s
+
+
+def make_q_desc(qDescOrString: OD | str | bytes) -> OD:  # noqa: N803 - pymqi's name
+    """An MQOD for a queue name; an OD is returned as it is."""
+    if isinstance(qDescOrString, (str, bytes)):
+        return OD(ObjectName=ensure_bytes(qDescOrString))
+    return qDescOrString
+
+
+def common_q_args(*opts: Any) -> tuple[MD, Any]:
+    """(md, options) from put/get's optional arguments: a fresh MD when none is given, the
+    PMO / GMO or None. More than two is a TypeError, as in pymqi."""
+    if len(opts) > 2:
+        raise TypeError("Too many args")
+    md = opts[0] if opts else None
+    options = opts[1] if len(opts) == 2 else None
+    return (md if md is not None else MD()), options
+
+
+makeQDesc = make_q_desc  # noqa: N816 - pymqi's older names
+commonQArgs = common_q_args  # noqa: N816

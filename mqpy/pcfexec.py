@@ -21,14 +21,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
-
 from mqpy import CMQC, CMQCFC, pcf
-from mqpy.errors import MQMIError
+from mqpy.errors import Error, MQMIError
 from mqpy.mqi import Queue, QueueManager
 from mqpy.structures import CFH, GMO, MD, OD, PMO
 
-__all__ = ["Filter", "PCFExecute"]
+__all__ = ["ByteString", "Filter", "FilterOperator", "IntegerFilter", "PCFExecute",
+           "StringFilter"]
 
 _OPERATORS = {
     "less": CMQCFC.MQCFOP_LESS, "equal": CMQCFC.MQCFOP_EQUAL,
@@ -44,16 +43,84 @@ def _bytes(value: str | bytes, encoding: str = "utf8") -> bytes:
     return value.encode(encoding) if isinstance(value, str) else bytes(value)
 
 
-@attrs.frozen
-class _Condition:
-    selector: int
-    operator: int
-    value: Any
+class ByteString:
+    """pymqi.ByteString: marks a value that travels as an MQCFBS (a byte string, such as a
+    connection id), not as an MQCFST, in a PCF command's argument dict."""
+
+    def __init__(self, value: bytes) -> None:
+        self.value = value
+        self.pymqi_byte_string = True
+
+    def __len__(self) -> int:
+        return len(self.value)
+
+
+class _Filter:
+    """One condition of a filter command: ``selector`` (an MQIA_* / MQCA_* id), ``value``,
+    ``operator`` (MQCFOP_*). pymqi's base of StringFilter and IntegerFilter."""
+
+    _pymqi_filter_type: str | None = None
+
+    def __init__(self, selector: int, value: Any, operator: int) -> None:
+        self.selector = selector
+        self.value = value.encode("ascii") if isinstance(value, str) else value
+        self.operator = operator
+
+    def __repr__(self) -> str:
+        return (f"<{type(self).__name__} at {hex(id(self))} {self.selector}:{self.value!r}:"
+                f"{self.operator}>")
 
     def structure(self) -> pcf.Parameter:
-        if isinstance(self.value, int):
-            return pcf.CFIF(self.selector, self.operator, self.value)
-        return pcf.CFSF(self.selector, self.operator, _bytes(self.value))
+        raise NotImplementedError
+
+
+class StringFilter(_Filter):
+    """A string condition: an MQCFSF."""
+
+    _pymqi_filter_type = "string"
+
+    def structure(self) -> pcf.Parameter:
+        if not isinstance(self.value, (bytes, bytearray)):
+            raise TypeError(f"a string filter on {self.selector} needs bytes, not "
+                            f"{self.value!r}")
+        return pcf.CFSF(self.selector, self.operator, bytes(self.value))
+
+
+class IntegerFilter(_Filter):
+    """An integer condition: an MQCFIF."""
+
+    _pymqi_filter_type = "integer"
+
+    def structure(self) -> pcf.Parameter:
+        if isinstance(self.value, bool) or not isinstance(self.value, int):
+            raise TypeError(f"an integer filter on {self.selector} needs an int, not "
+                            f"{self.value!r}")
+        return pcf.CFIF(self.selector, self.operator, self.value)
+
+
+class FilterOperator:
+    """pymqi.FilterOperator(selector, operator_name): calling it with a value makes the
+    StringFilter (MQCA_* selector) or IntegerFilter (MQIA_*) for ``Filter(sel).name(value)``.
+    A selector of neither range, or an unknown operator name, is a pymqi ``Error``."""
+
+    operator_mapping = _OPERATORS
+
+    def __init__(self, selector: int, operator_name: str) -> None:
+        if CMQC.MQIA_FIRST <= selector <= CMQC.MQIA_LAST:
+            self.filter_cls: type[_Filter] = IntegerFilter
+        elif CMQC.MQCA_FIRST <= selector <= CMQC.MQCA_LAST:
+            self.filter_cls = StringFilter
+        else:
+            raise Error(f"selector [{selector}] is of an unsupported type (neither integer "
+                        "nor a string attribute)")
+        self.selector = selector
+        operator = self.operator_mapping.get(operator_name)
+        if operator is None:
+            raise Error(f"Operator [{operator_name}] is not supported.")
+        self.operator = operator
+
+    def __call__(self, value: Any) -> _Filter:
+        return self.filter_cls(self.selector, value, self.operator)
 
 
 class Filter:
@@ -63,17 +130,32 @@ class Filter:
         self.selector = selector
 
     def __getattr__(self, name: str) -> Any:
-        operator = _OPERATORS.get(name)
-        if operator is None:
-            raise AttributeError(f"no filter operator {name!r}")
-        return lambda value: _Condition(self.selector, operator, value)
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return FilterOperator(self.selector, name)
+
+
+def _attrs_list_parameters() -> frozenset[int]:
+    """MQIACF_*_ATTRS / MQIACH_*_ATTRS ids: pymqi sends a single int for one of these as a
+    one-element MQCFIL (MQAI's behaviour), since the command server expects a list."""
+    return frozenset(
+        value for name, value in vars(CMQCFC).items()
+        if name.startswith(("MQIACF_", "MQIACH_")) and name.endswith("_ATTRS")
+        and isinstance(value, int))
+
+
+_ATTRS_LISTS = _attrs_list_parameters()
 
 
 def _structure(parameter: int, value: Any, encoding: str) -> pcf.Parameter:
+    if isinstance(value, ByteString):
+        return pcf.CFBS(parameter, _bytes(value.value, encoding))
     if isinstance(value, bool) or not isinstance(value, (int, str, bytes, list, tuple)):
         raise TypeError(f"PCF parameter {parameter}: {value!r} is not an int, a string "
                         "or a list of them")
     if isinstance(value, int):
+        if parameter in _ATTRS_LISTS:
+            return pcf.CFIL(parameter, [value])
         return pcf.CFIN(parameter, value)
     if isinstance(value, (str, bytes)):
         return pcf.CFST(parameter, _bytes(value, encoding))
@@ -84,13 +166,63 @@ def _structure(parameter: int, value: Any, encoding: str) -> pcf.Parameter:
     raise TypeError(f"PCF parameter {parameter}: a list of ints or of strings, not {value!r}")
 
 
+def _filter_structure(condition: Any) -> pcf.Parameter:
+    """A filter as pymqi accepts them: Filter(...).op(value), or a CFIF / CFSF / CFBF."""
+    if isinstance(condition, _Filter):
+        return condition.structure()
+    if isinstance(condition, pcf.FILTERS):
+        return condition
+    raise TypeError(f"a PCF filter must be Filter(selector).operator(value) or a CFIF, "
+                    f"CFSF or CFBF, not {condition!r}")
+
+
+def _pymqi_dict(params: list[pcf.Parameter]) -> dict[int, Any]:
+    """pymqi's shape of a response: {parameter: value}, a filter as (Operator, FilterValue),
+    and every group as a list of dicts (one per MQCFGR of that id)."""
+    out: dict[int, Any] = {}
+    for p in params:
+        if isinstance(p, pcf.CFGR):
+            out.setdefault(p.Parameter, []).append(_pymqi_dict(p.Parameters))
+        elif isinstance(p, pcf.FILTERS):
+            out[p.Parameter] = (p.Operator, p.FilterValue)
+        else:
+            out[p.Parameter] = p.value
+    return out
+
+
+class _MQConst2String:
+    """pymqi's constant-to-name table for one prefix: ``table[value]`` is the name
+    (KeyError when there is none) and ``value in table`` asks whether there is one."""
+
+    def __init__(self, prefix: str) -> None:
+        self._prefix = prefix
+
+    def __getitem__(self, code: Any) -> str:
+        from mqpy.constants import lookup
+
+        name = lookup(self._prefix, code)
+        if name is None:
+            raise KeyError(code)
+        return name
+
+    def __contains__(self, code: Any) -> bool:
+        try:
+            self[code]
+        except (KeyError, TypeError):
+            return False
+        return True
+
+    def has_key(self, code: Any) -> bool:
+        return code in self
+
+
 class _Command:
     def __init__(self, pcf_exec: PCFExecute, name: str) -> None:
         self._pcf = pcf_exec
         self._name = name.removeprefix("CMQCFC.")
 
     def __call__(self, args: dict[int, Any] | list[Any] | None = None,
-                 filters: list[_Condition] | None = None) -> list[dict[int, Any]]:
+                 filters: list[Any] | None = None) -> list[dict[int, Any]]:
         command = getattr(CMQCFC, self._name, None)
         if not isinstance(command, int):
             raise AttributeError(f"no PCF command {self._name}")
@@ -130,7 +262,7 @@ class PCFExecute(QueueManager):
         raise AttributeError(name)
 
     def _execute(self, command: int, args: dict[int, Any] | list[Any] | None,
-                 filters: list[_Condition] | None) -> list[dict[int, Any]]:
+                 filters: list[Any] | None) -> list[dict[int, Any]]:
         reply_queue = self._reply_queue
         if reply_queue is None:
             raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_HOBJ_ERROR)
@@ -139,7 +271,7 @@ class PCFExecute(QueueManager):
             params = [_structure(k, v, encoding) for k, v in args.items()]
         else:
             params = list(args or [])
-        params += [f.structure() for f in filters or []]
+        params += [_filter_structure(f) for f in filters or []]
         request = pcf.build(pcf.PCFMessage(CFH(Command=command), params))
         md = MD(Format=CMQC.MQFMT_ADMIN, MsgType=CMQC.MQMT_REQUEST,
                 ReplyToQ=self.reply_queue_name,
@@ -158,7 +290,7 @@ class PCFExecute(QueueManager):
             header = response.header
             if header.CompCode != CMQC.MQCC_OK and failed is None:
                 failed = MQMIError(header.CompCode, header.Reason)
-            responses.append(response.to_dict())
+            responses.append(_pymqi_dict(response.params))
             if header.Control == CMQCFC.MQCFC_LAST:
                 break
         if failed is not None:
@@ -179,6 +311,29 @@ class PCFExecute(QueueManager):
         return out
 
     stringifyKeys = stringify_keys  # noqa: N815 - pymqi's older name
+
+    iaStringDict = _MQConst2String("MQIA_")  # noqa: N815 - pymqi's names
+    caStringDict = _MQConst2String("MQCA_")  # noqa: N815
+
+    @property
+    def reply_queue(self) -> Queue | None:
+        """The temporary dynamic queue the command server answers on (None once
+        disconnected)."""
+        return self._reply_queue
+
+    @staticmethod
+    def unpack(message: bytes) -> tuple[dict[int, Any], CFH]:
+        """pymqi's ``PCFExecute.unpack``: one PCF message as ({parameter: value}, its MQCFH).
+        A response whose CompCode is not MQCC_OK raises MQMIError(CompCode, Reason); a
+        malformed message raises MQMIError(MQCC_FAILED, its MQRCCF_* reason)."""
+        try:
+            response = pcf.parse(message)
+        except pcf.StructError as exc:
+            raise MQMIError(CMQC.MQCC_FAILED, exc.reason) from None
+        header = response.header
+        if header.CompCode:
+            raise MQMIError(header.CompCode, header.Reason)
+        return _pymqi_dict(response.params), header
 
     def disconnect(self) -> None:
         """Close the reply queue; end the connection too if PCFExecute made it."""

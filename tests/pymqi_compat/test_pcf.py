@@ -1,0 +1,151 @@
+"""The PCF names of pymqi beyond the basics (tests/client/test_pymqi_pcf.py has those):
+ByteString, FilterOperator / StringFilter / IntegerFilter, a single int for an *_ATTRS
+parameter, CF* filter structures in the filter list, PCFExecute.unpack, the constant-name
+tables and the reply queue, as pymqi 1.12 has them.
+
+spec: issue 6 -- "pymqi compatibility": the names in pymqi's documentation and examples
+exist with the same signatures and behaviour (PCFExecute for the command server).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+import mqpy as pymqi
+from mqpy import CMQC, CMQCFC, cmdserver, pcf
+from tests.pymqi_compat.conftest import QMGR, QUEUE
+
+
+@pytest.fixture
+def pcf_exec(qmgr, env) -> Iterator[pymqi.PCFExecute]:
+    """A PCFExecute over each connection type, with QM1's command server running."""
+    cmdserver.start_command_server(QMGR, env.root)
+    executor = pymqi.PCFExecute(qmgr)
+    try:
+        yield executor
+    finally:
+        executor.disconnect()
+        cmdserver.stop_command_server(QMGR, env.root)
+
+
+def test_a_single_int_for_an_attrs_parameter_asks_for_that_attribute(pcf_exec):
+    """Given a queue with one message, when a program inquires it with
+    {MQIACF_Q_ATTRS: MQIA_CURRENT_Q_DEPTH} (one int, as MQAI allowed), then the command
+    server gets a one-element list and answers the depth without the other attributes."""
+    pymqi.Queue(pcf_exec.qm, QUEUE).put(b"one")
+    (answer,) = pcf_exec.MQCMD_INQUIRE_Q({CMQC.MQCA_Q_NAME: QUEUE,
+                                          CMQCFC.MQIACF_Q_ATTRS: CMQC.MQIA_CURRENT_Q_DEPTH})
+    assert answer[CMQC.MQIA_CURRENT_Q_DEPTH] == 1
+    assert CMQC.MQIA_MAX_Q_DEPTH not in answer
+
+
+def test_filters_are_string_and_integer_filters_or_cf_structures(pcf_exec):
+    """Given one queue holding a message, when a program filters an inquiry with
+    Filter(...).op(value) (a StringFilter / IntegerFilter), with FilterOperator itself, or
+    with a CFIF structure, then each selects the same queue."""
+    pymqi.Queue(pcf_exec.qm, QUEUE).put(b"deep")
+    args = {CMQC.MQCA_Q_NAME: b"*", CMQC.MQIA_Q_TYPE: CMQC.MQQT_LOCAL}
+    by_depth = pymqi.Filter(CMQC.MQIA_CURRENT_Q_DEPTH).greater(0)
+    assert isinstance(by_depth, pymqi.IntegerFilter)
+    by_name = pymqi.FilterOperator(CMQC.MQCA_Q_NAME, "like")(b"APP.Q*")
+    assert isinstance(by_name, pymqi.StringFilter)
+    raw = pymqi.CFIF(Parameter=CMQC.MQIA_CURRENT_Q_DEPTH, Operator=CMQCFC.MQCFOP_EQUAL,
+                     FilterValue=1)
+    for condition in (by_depth, by_name, raw):
+        found = pcf_exec.MQCMD_INQUIRE_Q(args, [condition])
+        assert [q[CMQC.MQCA_Q_NAME].strip() for q in found] == [QUEUE.encode()]
+
+
+def test_unsupported_filters_are_pymqi_errors():
+    """Given a selector outside the MQIA_/MQCA_ ranges or an unknown operator name, when a
+    filter is made from it, then pymqi.Error says so (not an AttributeError)."""
+    with pytest.raises(pymqi.Error, match="unsupported type"):
+        pymqi.Filter(CMQCFC.MQGACF_Q_STATISTICS_DATA).equal(1)
+    with pytest.raises(pymqi.Error, match="not supported"):
+        pymqi.Filter(CMQC.MQIA_CURRENT_Q_DEPTH).bigger(1)
+    assert pymqi.Filter(CMQC.MQIA_Q_TYPE).selector == CMQC.MQIA_Q_TYPE
+
+
+def test_a_byte_string_travels_as_an_mqcfbs(env):
+    """Given a PCFExecute whose command queue is an application queue, answered by this
+    test acting as the command server, when a command carries a ByteString and an int
+    *_ATTRS value, then the request is an MQFMT_ADMIN request whose parameters are an
+    MQCFBS holding the bytes and a one-element MQCFIL, and the reply put to its ReplyToQ
+    with CorrelId = MsgId comes back as the command's result."""
+    qm = env.bindings()
+    executor = pymqi.PCFExecute(qm, command_queue_name=QUEUE.encode(),
+                                response_wait_interval=30000)
+    conn_id = pymqi.ByteString(b"\x01\x02AMQ" + bytes(19))
+    assert len(conn_id) == 24
+    outcome: dict = {}
+
+    def program() -> None:
+        try:
+            outcome["result"] = executor.MQCMD_INQUIRE_CONNECTION(
+                {CMQCFC.MQBACF_CONNECTION_ID: conn_id,
+                 CMQCFC.MQIACF_CONNECTION_ATTRS: CMQCFC.MQIACF_ALL})
+        except pymqi.Error as exc:
+            outcome["error"] = exc
+
+    caller = threading.Thread(target=program)
+    caller.start()
+    server = env.bindings()
+    md = pymqi.MD()
+    data = pymqi.Queue(server, QUEUE).get(
+        None, md, pymqi.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=30000))
+    request = pcf.parse(data)
+    assert md.Format == CMQC.MQFMT_ADMIN and md.MsgType == CMQC.MQMT_REQUEST
+    assert request.header.Command == CMQCFC.MQCMD_INQUIRE_CONNECTION
+    bytestring, attrs = request.params
+    assert isinstance(bytestring, pcf.CFBS) and bytestring.String == conn_id.value
+    assert isinstance(attrs, pcf.CFIL) and attrs.Values == [CMQCFC.MQIACF_ALL]
+    reply = pcf.build(pcf.PCFMessage(
+        pymqi.CFH(Type=CMQCFC.MQCFT_RESPONSE, Command=CMQCFC.MQCMD_INQUIRE_CONNECTION),
+        [pcf.CFBS(CMQCFC.MQBACF_CONNECTION_ID, conn_id.value)]))
+    server.put1(md.ReplyToQ, reply, pymqi.MD(CorrelId=md.MsgId, Format=CMQC.MQFMT_ADMIN,
+                                             MsgType=CMQC.MQMT_REPLY))
+    caller.join(60)
+    assert outcome == {"result": [{CMQCFC.MQBACF_CONNECTION_ID: conn_id.value}]}
+    assert md.ReplyToQ.strip() == executor.reply_queue_name
+    executor.disconnect()
+    assert executor.reply_queue is None
+    server.disconnect()
+    qm.disconnect()
+
+
+def test_unpack_gives_pymqis_shape_and_raises_for_failures():
+    """Given PCF responses as bytes, when PCFExecute.unpack reads them, then it returns
+    ({parameter: value}, the MQCFH), every group as a list of dicts; a response with
+    MQCC_FAILED raises MQMIError with its reason; a garbled one its MQRCCF_* reason."""
+    group = pcf.CFGR(CMQCFC.MQGACF_Q_STATISTICS_DATA,
+                     [pcf.CFST(CMQC.MQCA_Q_NAME, b"APP.Q"), pcf.CFIN(CMQCFC.MQIAMO_PUTS, 3)])
+    ok = pcf.build(pcf.PCFMessage(
+        pymqi.CFH(Type=CMQCFC.MQCFT_RESPONSE, Command=CMQCFC.MQCMD_INQUIRE_Q),
+        [pcf.CFST(CMQC.MQCA_Q_NAME, b"APP.Q"), pcf.CFIL(CMQCFC.MQIACF_Q_ATTRS, [1, 2]), group]))
+    values, header = pymqi.PCFExecute.unpack(ok)
+    assert header.Command == CMQCFC.MQCMD_INQUIRE_Q and header.Control == CMQCFC.MQCFC_LAST
+    assert values == {CMQC.MQCA_Q_NAME: b"APP.Q", CMQCFC.MQIACF_Q_ATTRS: [1, 2],
+                      CMQCFC.MQGACF_Q_STATISTICS_DATA: [{CMQC.MQCA_Q_NAME: b"APP.Q",
+                                                         CMQCFC.MQIAMO_PUTS: 3}]}
+    failed = pcf.build(pcf.PCFMessage(pymqi.CFH(Type=CMQCFC.MQCFT_RESPONSE,
+                                                CompCode=CMQC.MQCC_FAILED,
+                                                Reason=CMQC.MQRC_UNKNOWN_OBJECT_NAME)))
+    with pytest.raises(pymqi.MQMIError) as e:
+        pymqi.PCFExecute.unpack(failed)
+    assert (e.value.comp, e.value.reason) == (CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_OBJECT_NAME)
+    with pytest.raises(pymqi.MQMIError) as e:
+        pymqi.PCFExecute.unpack(ok[:-6])
+    assert e.value.reason > 3000  # an MQRCCF_* reason, not a traceback
+
+
+def test_constant_name_tables():
+    """Given PCFExecute's iaStringDict / caStringDict, when a program looks codes up, then
+    known ones give their MQIA_ / MQCA_ names, unknown ones are absent (KeyError)."""
+    assert pymqi.PCFExecute.caStringDict[CMQC.MQCA_Q_NAME] == "MQCA_Q_NAME"
+    assert pymqi.PCFExecute.iaStringDict[CMQC.MQIA_CURRENT_Q_DEPTH] == "MQIA_CURRENT_Q_DEPTH"
+    assert 999999 not in pymqi.PCFExecute.iaStringDict
+    with pytest.raises(KeyError):
+        pymqi.PCFExecute.caStringDict[999999]
