@@ -29,10 +29,13 @@ def _strip(b: bytes | str) -> str:
 class QueueManager:
     """pymqi.QueueManager: ``QueueManager(name)`` connects at once; ``QueueManager(None)`` later."""
 
-    def __init__(self, name: str | bytes | None = "", *, bytes_encoding: str = "utf8",
-                 default_ccsid: int = 1208) -> None:
+    def __init__(self, name: str | bytes | None = "", disconnect_on_exit: bool = True, *,
+                 bytes_encoding: str = "utf8", default_ccsid: int = 1208) -> None:
         self._conn: Any = None
         self._name = ""
+        # pymqi's parameter, kept for its signature: mqpy never disconnects when the object
+        # is collected (a channel keeps the backend connection of a QueueManager it drops)
+        self.disconnect_on_exit = disconnect_on_exit
         self.bytes_encoding = bytes_encoding
         self.default_ccsid = default_ccsid
         if name is not None:
@@ -464,11 +467,12 @@ def _check_client_tls(sco: Any) -> None:
 
 def connect(queue_manager: str | bytes = "", channel: str | bytes | None = None,
             conn_info: str | bytes | None = None, user: str | None = None,
-            password: str | None = None, *, bytes_encoding: str = "utf8",
-            default_ccsid: int = 1208) -> QueueManager:
+            password: str | None = None, disconnect_on_exit: bool = True, *,
+            bytes_encoding: str = "utf8", default_ccsid: int = 1208) -> QueueManager:
     """pymqi.connect: a client connection with a channel and a ``host(port)`` connection
     name, else MQCONN (bindings, or MQSERVER / MQCCDTURL as :meth:`QueueManager.connect`)."""
-    qm = QueueManager(None, bytes_encoding=bytes_encoding, default_ccsid=default_ccsid)
+    qm = QueueManager(None, disconnect_on_exit, bytes_encoding=bytes_encoding,
+                      default_ccsid=default_ccsid)
     if channel and conn_info:
         from mqpy.structures import CD
 

@@ -735,6 +735,10 @@ class MQStruct:
             lines.append(f"  {k:<24} {v!r}{'  ' + label if label else ''}")
         return "\n".join(lines)
 
+    def get_length(self) -> int:
+        """pymqi's ``MQOpts.get_length()``: bytes ``pack()`` produces (``packed_size``)."""
+        return self.packed_size()
+
 
 _SYMBOLIC = {
     "MsgType": "MQMT_",
