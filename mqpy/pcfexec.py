@@ -219,14 +219,21 @@ class _MQConst2String:
 class _Command:
     def __init__(self, pcf_exec: PCFExecute, name: str) -> None:
         self._pcf = pcf_exec
-        self._name = name.removeprefix("CMQCFC.")
+        self._name = name
 
     def __call__(self, args: dict[int, Any] | list[Any] | None = None,
                  filters: list[Any] | None = None) -> list[dict[int, Any]]:
-        command = getattr(CMQCFC, self._name, None)
+        name = self._name.removeprefix("CMQCFC.")
+        command = getattr(CMQCFC, name, None)
         if not isinstance(command, int):
-            raise AttributeError(f"no PCF command {self._name}")
+            raise AttributeError(f"no PCF command {name}")
         return self._pcf._execute(command, args, filters)
+
+    def __getattr__(self, name: str) -> _Command:
+        """``pcf.CMQCFC.MQCMD_PING_Q_MGR()``: pymqi resolves the dotted name at the call."""
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return _Command(self._pcf, f"{self._name}.{name}")
 
 
 class PCFExecute(QueueManager):
@@ -257,7 +264,7 @@ class PCFExecute(QueueManager):
         return self.qm if self.qm is not None else self
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith(("MQCMD_", "CMQCFC.")):
+        if name.startswith(("MQCMD_", "CMQCFC.")) or name == "CMQCFC":
             return _Command(self, name)
         raise AttributeError(name)
 

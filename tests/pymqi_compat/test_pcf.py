@@ -59,6 +59,14 @@ def test_filters_are_string_and_integer_filters_or_cf_structures(pcf_exec):
         assert [q[CMQC.MQCA_Q_NAME].strip() for q in found] == [QUEUE.encode()]
 
 
+def test_commands_may_be_named_through_cmqcfc(pcf_exec):
+    """Given a PCFExecute, when a program calls pcf.CMQCFC.MQCMD_PING_Q_MGR() (pymqi's
+    dotted form), then the command runs; an unknown command name is an AttributeError."""
+    assert pcf_exec.CMQCFC.MQCMD_PING_Q_MGR() == [{}]
+    with pytest.raises(AttributeError):
+        pcf_exec.MQCMD_NO_SUCH_COMMAND()
+
+
 def test_unsupported_filters_are_pymqi_errors():
     """Given a selector outside the MQIA_/MQCA_ ranges or an unknown operator name, when a
     filter is made from it, then pymqi.Error says so (not an AttributeError)."""
