@@ -23,7 +23,7 @@ from mqpy.mqi import (
     makeQDesc,
     stop_embedded,
 )
-from mqpy.mqstruct import MQOpts
+from mqpy.mqstruct import INTEGER64_TYPE, MQLONG_TYPE, MQOpts, padded_count, py23long
 from mqpy.pcf import CFBF, CFBS, CFGR, CFIF, CFIL, CFIL64, CFIN, CFIN64, CFSF, CFSL, CFST
 from mqpy.pcfexec import (
     ByteString,
@@ -49,7 +49,7 @@ sco = SCO
 __all__ = [
     "CMQC", "CMQCFC", "CMQXC", "CMQZC",
     "CD", "DH", "DLH", "GMO", "MD", "OD", "OR", "PMO", "PMR", "RR", "SCO", "TM", "TMC2", "XQH",
-    "MQOpts", "RFH2", "cd", "gmo", "md", "od", "pmo", "sco",
+    "MQOpts", "MQLONG_TYPE", "INTEGER64_TYPE", "padded_count", "py23long", "RFH2", "cd", "gmo", "md", "od", "pmo", "sco",
     "Error", "MQMIError", "PYIFError",
     "Queue", "QueueManager", "connect", "embedded", "stop_embedded",
     "common_q_args", "commonQArgs", "make_q_desc", "makeQDesc",

@@ -832,3 +832,19 @@ class MQOpts:
 
     def __repr__(self) -> str:
         return str(self.pack())
+
+
+#: pymqi's struct codes for MQOpts rows: an MQLONG (32 bits on every platform mqpy runs on)
+#: and an MQINT64
+MQLONG_TYPE = "i"
+INTEGER64_TYPE = "q"
+
+
+def py23long(x: int) -> int:
+    """pymqi's Python 2 shim, used in MQOpts rows: the int itself."""
+    return x + 0
+
+
+def padded_count(count: int, boundary: int = 4) -> int:
+    """``count`` rounded up to a multiple of ``boundary`` (PCF strings are padded to 4)."""
+    return count + (-count % boundary)

@@ -20,10 +20,10 @@ class Header(pymqi.MQOpts):
 
     def __init__(self, **kw):
         super().__init__([["StrucId", b"CIH ", "4s"],
-                          ["Version", 2, "i"],
+                          ["Version", pymqi.py23long(2), pymqi.MQLONG_TYPE],
                           ["Format", CMQC.MQFMT_NONE, "8s"],
-                          ["Flags", [0, 0, 0], "i", 3],
-                          ["Token", 0, "q"]], **kw)
+                          ["Flags", [0, 0, 0], pymqi.MQLONG_TYPE, 3],
+                          ["Token", 0, pymqi.INTEGER64_TYPE]], **kw)
 
 
 def test_declared_structure_packs_natively_and_round_trips():
@@ -66,3 +66,10 @@ def test_short_buffers_read_as_nul_padded():
     header = Header()
     header.unpack(b"CIH " + struct.pack("i", 2))
     assert (header.Version, header.Flags, header.Token) == (2, [0, 0, 0], 0)
+
+
+def test_padded_count_rounds_up_to_the_boundary():
+    """Given pymqi's padded_count, when lengths are rounded, then they go up to the next
+    multiple of 4 (or the boundary given) and multiples stay."""
+    assert [pymqi.padded_count(n) for n in (0, 1, 4, 5, 47)] == [0, 4, 4, 8, 48]
+    assert pymqi.padded_count(9, 8) == 16

@@ -26,7 +26,7 @@ PYMQI_NAMES = """
     CFH CFBF CFBS CFGR CFIF CFIL CFIL64 CFIN CFIN64 CFSF CFSL CFST
     Filter FilterOperator StringFilter IntegerFilter ByteString
     make_q_desc makeQDesc common_q_args commonQArgs ensure_bytes ensure_not_unicode
-    is_unicode default __version__
+    is_unicode default __version__ MQOpts MQLONG_TYPE INTEGER64_TYPE py23long padded_count
 """.split()
 
 
