@@ -7,6 +7,8 @@ module owns no numbers: names come from ``mqpy.constants``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from mqpy import CMQC
 from mqpy.constants import lookup
 
@@ -24,10 +26,12 @@ class MQMIError(Error):
     events. Compare ``.comp`` and ``.reason`` instead.
     """
 
-    def __init__(self, comp: int, reason: int) -> None:
+    def __init__(self, comp: int, reason: int, **kw: Any) -> None:
         super().__init__(comp, reason)
         self.comp = comp
         self.reason = reason
+        for name, value in kw.items():  # pymqi's extras: message=, original_length= ...
+            setattr(self, name, value)
 
     def errorAsString(self) -> str:  # noqa: N802 - pymqi's name
         """``'FAILED: MQRC_UNKNOWN_OBJECT_NAME'``, ``'WARNING: ...'`` or ``'OK'``."""

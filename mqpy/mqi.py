@@ -160,7 +160,7 @@ class QueueManager:
         md = kw.get("mDesc", kw.get("md", opts[0] if len(opts) > 0 else None)) or MD()
         pmo = kw.get("putOpts", kw.get("pmo", opts[1] if len(opts) > 1 else None)) or PMO()
         od = _as_od(qDesc)
-        data = _as_bytes(msg, self.bytes_encoding)
+        data = self._message_bytes(msg, md)
         saved = _ask_for_responses(od, pmo)
         try:
             warning = self._backend().put1(od, md, pmo, data)
@@ -171,6 +171,15 @@ class QueueManager:
 
     def inquire(self, attribute: int) -> int | bytes:
         return self._backend().inquire_qmgr(attribute)
+
+    def _message_bytes(self, msg: bytes | str, md: MD) -> bytes:
+        """A message to put as bytes. A str is text, as pymqi has it: encoded with
+        ``bytes_encoding``, and the MQMD says so (Format MQFMT_STRING, CodedCharSetId
+        ``default_ccsid``), so that a receiver converting with MQGMO_CONVERT can."""
+        if isinstance(msg, str):
+            md.Format = CMQC.MQFMT_STRING
+            md.CodedCharSetId = self.default_ccsid
+        return _as_bytes(msg, self.bytes_encoding)
 
     def __enter__(self) -> QueueManager:
         return self
@@ -331,7 +340,7 @@ class Queue:
         hobj = self._hobj
         if hobj is None:
             hobj = self._ensure_open(CMQC.MQOO_OUTPUT)
-        data = msg if type(msg) is bytes else _as_bytes(msg, self._qmgr.bytes_encoding)
+        data = msg if type(msg) is bytes else self._qmgr._message_bytes(msg, md)
         if not self._responses:
             warning = self._qmgr._backend().put(hobj, md, pmo, data)
         else:  # a distribution list
@@ -367,7 +376,13 @@ class Queue:
         return self._qmgr._backend().get(hobj, md, gmo, maxLength)  # md None: not wanted back
 
     def get_no_jms(self, maxLength: int | None = None, *opts: Any, **kw: Any) -> bytes:
-        return self.get(maxLength, *opts, **kw)
+        """MQGET asking for no message properties (MQGMO_NO_PROPERTIES, and
+        MQGMO_FAIL_IF_QUIESCING), as pymqi's: the caller's MQGMO gets the two options."""
+        md = kw.pop("mDesc", kw.pop("md", opts[0] if opts else None))
+        gmo = kw.pop("getOpts", kw.pop("gmo", opts[1] if len(opts) > 1 else None))
+        gmo = gmo if gmo is not None else GMO()
+        gmo.Options = gmo.Options | CMQC.MQGMO_NO_PROPERTIES | CMQC.MQGMO_FAIL_IF_QUIESCING
+        return self.get(maxLength, md, gmo, **kw)
 
     def close(self, options: int = CMQC.MQCO_NONE) -> None:
         if self._hobj is None:
