@@ -23,8 +23,10 @@ tools:
 	  && (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tshark) \
 	  >/dev/null 2>&1 || echo "tshark not installed: the Wireshark checks will be skipped"; }
 
+# Three workers on two cores: the suite mostly waits (daemons, channels, timers); a file's
+# tests stay on one worker so module-scoped set-ups are made once.
 test: $(STAMP) tools
-	$(PY) -m pytest -q -p no:cacheprovider
+	$(PY) -m pytest -q -p no:cacheprovider -n 3 --dist loadfile
 
 soak: $(STAMP)
 	$(PY) -m pytest -q -p no:cacheprovider -m soak -o addopts=""

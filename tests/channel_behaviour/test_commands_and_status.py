@@ -241,6 +241,8 @@ async def test_pcf_channel_commands_start_inquire_status_and_stop_a_channel(qm1,
         started = await trio.to_thread.run_sync(_pcf, qm1, CMQCFC.MQCMD_START_CHANNEL, [name])
         assert started[0].comp == 0, started
         await wait_until(lambda: qm2.committed("TARGET") == 1)
+        # the receiver commits before its confirmation reaches the sender: wait for that too
+        await wait_until(lambda: r1.chinit.status_of(CHANNEL).last_seqno == 1)
         current = await trio.to_thread.run_sync(_pcf, qm1, CMQCFC.MQCMD_INQUIRE_CHANNEL_STATUS,
                                                 [name])
         saved = await trio.to_thread.run_sync(
