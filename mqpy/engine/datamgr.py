@@ -255,7 +255,8 @@ class DataManager:
         if entry.record is not None:
             self.resident_bytes += len(entry.record)
             self._resident.append((entry, mq))
-        if self.resident_bytes > self.tuning.BufferPoolBytes:
+        if self.resident_bytes > self.tuning.BufferPoolBytes \
+                and not self.checkpoint_wanted.is_set():  # (set() takes a lock each time)
             self.checkpoint_wanted.set()
 
     def committed_get(self, mq: MessageQueue, entry: Entry) -> None:
