@@ -78,6 +78,7 @@ __all__ = [
     "encode_request",
     "failure_reply",
     "is_char_selector",
+    "pack_each",
     "pack_flows",
     "reply_type",
     "run_stops",
@@ -128,6 +129,14 @@ def pack_flows(events: Sequence[MQIRequest | MQIReply]) -> bytes:
 
     writer = SegmentWriter(RUN_BYTES + (1 << 16))
     return b"".join(writer.send(e) for e in events)
+
+
+def pack_each(events: Sequence[MQIRequest | MQIReply]) -> list[bytes]:
+    """Each flow packed on its own (an SPI RUN reply's list), with one writer for all."""
+    from mqpy_chinit.framing import SegmentWriter
+
+    writer = SegmentWriter(RUN_BYTES + (1 << 16))
+    return [writer.send(e) for e in events]
 
 
 def unpack_flows(data: bytes) -> list[Any]:

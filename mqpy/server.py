@@ -140,6 +140,7 @@ class _Session:
         self.verbs: serving.EngineVerbs | None = None  # conn's MQI for this loop
         self.gone = trio.Event()  # the application closed its end (or broke the protocol)
         self.ended = False  # MQDISC done
+        self.got_bytes = 0  # message data of the last MQGET answered (SPI RUN's BATCHLIM)
 
     async def run(self) -> None:
         send, receive = trio.open_memory_channel[MQIRequest](8)
@@ -298,6 +299,7 @@ class _Session:
             if reply is None:
                 raise
             return reply
+        self.got_bytes = len(data)  # for an SPI RUN's BATCHLIM: no need to decode the reply
         return mqiproto.encode_reply(d.verb, [md, gmo, len(data), data])
 
     async def _cmit(self, d: mqiproto.Decoded) -> MQIReply:
@@ -356,14 +358,15 @@ class _Session:
         replies = []
         carried = 0  # message data in the replies (what a channel's BATCHLIM counts)
         for request in requests:
+            self.got_bytes = 0
             reply = await self._dispatch(request)
             replies.append(reply)
             called = _T(request.segment_type)
-            if limit > 0 and called == _T.MQGET and reply.comp == _OK:
-                carried += len(mqiproto.decode_reply(reply).values[3])
+            if called == _T.MQGET and reply.comp == _OK:
+                carried += self.got_bytes
             if mqiproto.run_stops(called, reply.comp, carried, limit):
                 break
-        return mqiproto.encode_reply(verb, [[mqiproto.pack_flows([r]) for r in replies]])
+        return mqiproto.encode_reply(verb, [mqiproto.pack_each(replies)])
 
 
 _HANDLERS: dict[SegmentType, Callable[[_Session, mqiproto.Decoded], Any]] = {

@@ -36,7 +36,16 @@ _WARNING = CMQC.MQCC_WARNING
 
 def copy_fields(dst: Any, src: Any) -> None:
     """Give the caller's structure the fields the queue manager returned (MQ's in/out
-    parameters)."""
+    parameters). ``src`` was just decoded from the reply, so its values are already checked:
+    a structure of the same class without record arrays takes them as they are (a channel's
+    batch copies two structures per message); one with record arrays is updated element by
+    element (``update_from``), so an application keeps its own MQRR / MQPMR objects."""
+    if type(dst) is type(src):
+        mine, theirs = getattr(dst, "__dict__", None), getattr(src, "__dict__", None)
+        if mine is not None and theirs is not None and len(mine) == len(theirs) and \
+                not any(type(v) is list for v in theirs.values()):
+            mine.update(theirs)
+            return
     dst.update_from(src)
 
 

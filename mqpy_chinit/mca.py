@@ -339,11 +339,13 @@ class SenderMCA:
         self.wrap = D.int_attr(definition, "SEQWRAP")
         self.correl_id: bytes | None = None  # a CLUSSDR gets only messages keyed to it
         self.dist_lists = False  # the partner takes distribution lists (ID negotiation)
+        self.syncq: syncq.ChannelSyncQ | None = None  # this run's sync record
 
     async def run(self) -> None:
         """Returns when the channel ends normally (disconnect interval, stop); raises
         ChannelEnded otherwise."""
         qm = await mqi(self.connect_qm)
+        self.syncq = syncq.ChannelSyncQ(qm)
         try:
             self.status.monitor = await monitoring(qm, self.definition)
             xmitq_name, self.correl_id = D.transmission_queue(
@@ -451,7 +453,7 @@ class SenderMCA:
             if not isinstance(ev, Reset) or ev.seqnum != rec.seq:
                 raise ChannelEnded("AMQ9504E", "Protocol error: reset not acknowledged.")
             rec.reset = False
-            await mqi(syncq.replace_in_uow, qm, rec)
+            await mqi(self.syncq.replace_in_uow, rec)
             await mqi(qm.commit)
         seq, luwid = (indoubt.seq, indoubt.luwid) if indoubt else (rec.seq, rec.luwid)
         await conv.send(Resync(seqnum=seq, luwid=luwid))
@@ -639,11 +641,10 @@ class SenderMCA:
         # The end of the batch: sync record and in-doubt key, then the confirm request.
         luwid = new_luwid()
         last_seq = next_seq(seq, self.wrap) if held is not None else seq
-        await mqi(syncq.replace_in_uow, qm,
-                  syncq.SyncRecord(self.name, "S", last_seq, luwid, self.partner))
         key = syncq.prepare_key(self.name, self.seq, last_seq, luwid, self.partner,
                                 prev_luwid=self.status.last_luwid)
-        await mqi(qm.get_handle().prepare, key)
+        await mqi(self._harden, qm,
+                  syncq.SyncRecord(self.name, "S", last_seq, luwid, self.partner), key)
         self.status.indoubt = True
         self.status.cur_luwid = luwid
         self.status.cur_seqno = last_seq
@@ -671,6 +672,12 @@ class SenderMCA:
             self.status.indoubt = False
             raise _status_error(ev)
         raise ChannelEnded("AMQ9504E", "Protocol error: batch confirmation expected.")
+
+    def _harden(self, qm: mqpy.QueueManager, record: syncq.SyncRecord, key: bytes) -> None:
+        """In a worker thread: the batch's sync record into its unit of work, then the unit
+        of work prepared (in doubt) under ``key``."""
+        self.syncq.replace_in_uow(record)
+        qm.get_handle().prepare(key)
 
     @staticmethod
     def _message(seq: int, data: bytes, *, confirm: bool, luwid: bytes | None = None
@@ -756,6 +763,7 @@ class ReceiverMCA:
         self.log = log or (lambda msgid, text: None)
         self.put_authority = PutAuthority()
         self._may_put: dict[tuple[bytes, bytes], int] = {}  # ALTMCA: the MCA user's check
+        self.syncq: syncq.ChannelSyncQ | None = None  # this run's sync record
 
     async def run(self) -> None:
         if self.call_out is not None:
@@ -838,6 +846,7 @@ class ReceiverMCA:
         st.maxmsgl = agreed.max_msg_size
 
     async def _serve(self, conv: Conversation, qm: mqpy.QueueManager) -> None:
+        self.syncq = syncq.ChannelSyncQ(qm)
         # a partner's own record, else one RESET CHANNEL made before any partner was known
         rec = await mqi(syncq.read, qm, self.name, "R", self.partner) \
             or await mqi(syncq.read, qm, self.name, "R", "") \
@@ -896,12 +905,15 @@ class ReceiverMCA:
             self.status.cur_seqno = ev.seqnum
             pending.append(ev)
             confirm = bool(ev.flags & ControlFlags1.CONFIRM_REQUEST)
+            # the batch's end: its sync record goes with the last puts when it can
+            record = self._record(ev.seqnum, ev.luwid) if confirm else None
+            replaced = False
             if confirm or len(pending) >= PUT_RUN or not conv.pending:
                 # before waiting for the network: a fast non-persistent message is visible
                 # as soon as it has arrived (seed 000 §3), in order
-                await self._flush(conv, qm, pending, fast)
+                replaced = await self._flush(conv, qm, pending, fast, record)
             if confirm:
-                rec = await self._commit_batch(qm, ev.seqnum, ev.luwid)
+                rec = await self._commit_batch(qm, ev.seqnum, ev.luwid, replaced=replaced)
                 await conv.send(Status(code=0))
                 self.status.batch_done(in_batch, self.status.batchsz or 50)
                 in_batch = 0
@@ -909,12 +921,16 @@ class ReceiverMCA:
                 self._may_put.clear()  # and so may authorities
 
     async def _flush(self, conv: Conversation, qm: mqpy.QueueManager,
-                     pending: list[MessageData], fast: bool) -> None:
+                     pending: list[MessageData], fast: bool,
+                     record: syncq.SyncRecord | None = None) -> bool:
         """Put the received messages in order: plain puts in one worker-thread call, and
-        whatever that call could not put through :meth:`_deliver` (retry, report, DLQ)."""
+        whatever that call could not put through :meth:`_deliver` (retry, report, DLQ).
+        With ``record`` (the batch ends with these messages), the run that puts the last of
+        them replaces the sync record too when it can: whether it did."""
         done = 0
+        replaced = False
         while done < len(pending):
-            sizes = await mqi(self._put_run, qm, pending[done:], fast)
+            sizes, replaced = await mqi(self._put_run, qm, pending[done:], fast, record)
             for n in sizes:
                 self.status.message_moved(n, sent=False)
             done += len(sizes)
@@ -927,12 +943,17 @@ class ReceiverMCA:
                 await conv.close(problem.status_code or StatusCode.CAN_NOT_STORE)
                 raise problem
             done += 1
+            replaced = False  # the sync record is for the end: after _deliver's put
         pending.clear()
+        return replaced
 
-    def _put_run(self, qm: mqpy.QueueManager, evs: list[MessageData], fast: bool) -> list[int]:
+    def _put_run(self, qm: mqpy.QueueManager, evs: list[MessageData], fast: bool,
+                 record: syncq.SyncRecord | None = None) -> tuple[list[int], bool]:
         """In a worker thread: put arrivals until one needs more than a plain put (a put that
         fails, or rule 6); the sizes of those put. The puts go as one round trip
-        (verbs.run_in_order), which stops at the first that fails, as one by one would."""
+        (verbs.run_in_order), which stops at the first that fails, as one by one would.
+        When all of them are plain puts, the same round trip replaces ``record`` (the sync
+        record of the batch they end) if the MCA's record is known: whether it did."""
         steps: list[Step] = []
         sizes: list[int] = []
         carried = 0
@@ -957,11 +978,14 @@ class ReceiverMCA:
                 break  # refused by PUTAUT's second check: _deliver takes it from here
             sizes.append(len(ev.data))
             carried += len(ev.data)
+        tail = self.syncq.steps(record) if record is not None and len(steps) == len(evs) \
+            else []
         if not steps:
-            return []  # the first arrival needs _deliver: no round trip for nothing
-        done = run_in_order(qm.get_handle(), steps)
-        return [n for n, result in zip(sizes, done, strict=False)
-                if not isinstance(result, mqpy.MQMIError)]
+            return [], False  # the first arrival needs _deliver: no round trip for nothing
+        done = run_in_order(qm.get_handle(), steps + tail)
+        put = [n for n, result in zip(sizes, done, strict=False)
+               if not isinstance(result, mqpy.MQMIError)]
+        return put, bool(tail) and self.syncq.done(done[len(steps):])
 
     def _put_arrival(self, qm: mqpy.QueueManager, dest_q: bytes, dest_qm: bytes,
                      md: mqpy.MD, data: bytes, sync: int) -> None:
@@ -995,12 +1019,22 @@ class ReceiverMCA:
         q.close()
         return 0
 
-    async def _commit_batch(self, qm: mqpy.QueueManager, seq: int, luwid: bytes
-                            ) -> syncq.SyncRecord:
-        rec = syncq.SyncRecord(self.name, "R", seq, luwid, self.partner,
-                               conname=self.conname)
-        await mqi(syncq.replace_in_uow, qm, rec)
-        await mqi(qm.commit)
+    def _record(self, seq: int, luwid: bytes) -> syncq.SyncRecord:
+        return syncq.SyncRecord(self.name, "R", seq, luwid, self.partner,
+                                conname=self.conname)
+
+    async def _commit_batch(self, qm: mqpy.QueueManager, seq: int, luwid: bytes, *,
+                            replaced: bool = False) -> syncq.SyncRecord:
+        """Commit the batch with its sync record (already in the unit of work when
+        ``replaced``): one worker-thread call."""
+        rec = self._record(seq, luwid)
+
+        def harden() -> None:
+            if not replaced:
+                self.syncq.replace_in_uow(rec)
+            qm.commit()
+
+        await mqi(harden)
         self.seq = seq
         self.status.last_seqno = seq
         self.status.last_luwid = luwid
