@@ -180,10 +180,13 @@ class _Item:
         raise NotImplementedError
 
 
+_MQLONG = {ByteOrder.LITTLE: struct.Struct("<i"), ByteOrder.BIG: struct.Struct(">i")}
+
+
 def _long_at(buf: bytes, pos: int, byte_order: ByteOrder, what: str) -> tuple[int, int]:
     if pos + 4 > len(buf):
         raise _bad(f"{what}: body ends at {len(buf)}, an MQLONG needs {pos + 4}")
-    return struct.unpack_from(_order(byte_order) + "i", buf, pos)[0], pos + 4
+    return _MQLONG[byte_order].unpack_from(buf, pos)[0], pos + 4
 
 
 class _Long(_Item):
@@ -194,7 +197,7 @@ class _Long(_Item):
 
     def pack(self, value: int, byte_order: ByteOrder) -> bytes:
         try:
-            return struct.pack(_order(byte_order) + "i", value)
+            return _MQLONG[byte_order].pack(value)
         except struct.error as exc:
             raise ValueError(f"{self.name}: {exc}") from None
 
@@ -210,7 +213,7 @@ class _Bytes(_Item):
 
     def pack(self, value: bytes, byte_order: ByteOrder) -> bytes:
         value = bytes(value)
-        return struct.pack(_order(byte_order) + "i", len(value)) + value
+        return _MQLONG[byte_order].pack(len(value)) + value
 
     def unpack(self, buf: bytes, pos: int, byte_order: ByteOrder) -> tuple[bytes, int]:
         length, pos = _long_at(buf, pos, byte_order, self.name)
@@ -225,6 +228,7 @@ class _Struct(_Item):
     def __init__(self, cls: type[MQStruct]) -> None:
         self.cls = cls
         self.name = cls._layout_.mq_name
+        self._sizes: dict[Any, int] = {}  # packed size by Version: it depends on nothing else
 
     def pack(self, value: MQStruct, byte_order: ByteOrder) -> bytes:
         return value.pack(mq_encoding(byte_order))
@@ -234,7 +238,11 @@ class _Struct(_Item):
             obj = self.cls.from_bytes(buf, mq_encoding(byte_order), offset=pos)
         except (StructError, ValueError, struct.error) as exc:
             raise _bad(f"{self.name}: {exc}") from None
-        return obj, pos + obj.packed_size()
+        version = obj.Version
+        size = self._sizes.get(version)
+        if size is None:
+            size = self._sizes[version] = obj.packed_size()
+        return obj, pos + size
 
 
 class _ListStruct(_Struct):
@@ -473,7 +481,7 @@ class _List(_Item):
         self.item = item
 
     def pack(self, value: Sequence[Any], byte_order: ByteOrder) -> bytes:
-        parts = [struct.pack(_order(byte_order) + "i", len(value))]
+        parts = [_MQLONG[byte_order].pack(len(value))]
         parts += [self.item.pack(v, byte_order) for v in value]
         return b"".join(parts)
 
@@ -616,11 +624,13 @@ def failure_reply(verb: SegmentType, request: Decoded, comp: int, reason: int) -
     return encode_reply(verb, comp=comp, reason=reason)
 
 
-def decode_reply(event: MQIReply, byte_order: ByteOrder = ByteOrder.LITTLE) -> Decoded:
-    """Decode a reply event; ``values`` is None when the body is empty."""
+def decode_reply(event: MQIReply, byte_order: ByteOrder = ByteOrder.LITTLE, *,
+                 structures: bool = True) -> Decoded:
+    """Decode a reply event; ``values`` is None when the body is empty, or when
+    ``structures`` is False (the caller wants the API header's codes only)."""
     verb = _verb(int(event.segment_type), REPLIES, 0x10)
     shape = REPLIES[verb]
-    if not event.body and shape:
+    if (not event.body and shape) or not structures:
         values = None
     else:
         values = _unpack(shape, event.body, byte_order, f"{verb.name} reply")

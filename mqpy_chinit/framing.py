@@ -29,6 +29,7 @@ from mqpy_chinit.wire import (
     MSH_LENGTH,
     OUR_CCSID,
     OUR_ENCODING,
+    SEGMENT_TYPES,
     TSH_LENGTH,
     TSHM_LENGTH,
     XQH_WITH_MD_LENGTH,
@@ -59,6 +60,7 @@ __all__ = [
 DEFAULT_MAX_TRANSMISSION_SIZE = 32766
 
 _SEGMENT_TYPES = frozenset(int(t) for t in SegmentType)
+_FIRST, _LAST = int(ControlFlags1.FIRST), int(ControlFlags1.LAST)
 
 
 class SegmentWriter:
@@ -86,7 +88,7 @@ class SegmentWriter:
     def segments(self, event: Event) -> list[bytes]:
         """The segments that carry ``event``, FIRST on the first and LAST on the last."""
         prefix, payload = encode_body(event, self.byte_order)
-        segment_type = SegmentType(event.segment_type)
+        segment_type = SEGMENT_TYPES.get(event.segment_type) or SegmentType(event.segment_type)
         header_length = TSHM_LENGTH if event.conv_id is not None else TSH_LENGTH
         room = self.max_transmission_size - header_length
         flow = prefix + payload
@@ -113,12 +115,13 @@ class SegmentWriter:
 
         out = []
         last = len(chunks) - 1
+        event_flags = int(event.flags)
         for index, chunk in enumerate(chunks):
-            flags = event.flags
+            flags = event_flags
             if index == 0:
-                flags |= ControlFlags1.FIRST
+                flags |= _FIRST
             if index == last:
-                flags |= ControlFlags1.LAST
+                flags |= _LAST
             header = build_segment_header(
                 segment_type,
                 header_length + len(chunk),
@@ -252,9 +255,10 @@ class SegmentReader:
         self.partner_encoding = header.encoding
         self.partner_ccsid = header.ccsid
         body = segment[header.header_length :]
-        segment_type = SegmentType(header.segment_type)
-        first = bool(header.flags1 & ControlFlags1.FIRST)
-        last = bool(header.flags1 & ControlFlags1.LAST)
+        segment_type = SEGMENT_TYPES[header.segment_type]
+        flags1 = int(header.flags1)
+        first = bool(flags1 & _FIRST)
+        last = bool(flags1 & _LAST)
 
         pending = self._reassembly.get(header.conv_id)
         if pending is not None:

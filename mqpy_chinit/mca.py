@@ -972,8 +972,9 @@ class ReceiverMCA:
             sync = CMQC.MQPMO_NO_SYNCPOINT if (
                 fast and md.Persistence != CMQC.MQPER_PERSISTENT) else CMQC.MQPMO_SYNCPOINT
             try:
+                # nothing of the put's output structures is kept: no need to decode them
                 steps.append(("put1", self._arrival_put1(qm, dest_q, dest_qm, md, ev.data,
-                                                         sync)))
+                                                         sync), False))
             except mqpy.MQMIError:
                 break  # refused by PUTAUT's second check: _deliver takes it from here
             sizes.append(len(ev.data))

@@ -227,6 +227,13 @@ class ControlFlags2(enum.IntFlag):
     CMIT_INTERVAL = 0x08
 
 
+#: Every value of a TSH flags byte as its flag object, and as an event's flags (without
+#: FIRST / LAST): building an IntFlag costs microseconds, and every segment has two.
+FLAGS1 = tuple(ControlFlags1(i) for i in range(256))
+FLAGS2 = tuple(ControlFlags2(i) for i in range(256))
+_EVENT_FLAGS1 = tuple(ControlFlags1(i & ~FIRST_LAST) for i in range(256))
+
+
 class CapFlags1(enum.IntFlag):
     """ID byte 5 (and EchoedCapFlags1 at 6): ``MQ_ICF1_*``."""
 
@@ -532,6 +539,9 @@ def id_length(fap_level: int) -> int:
 # ---------------------------------------------------------------------------------------------
 
 _NO_LUW = bytes(8)
+_BYTE_ORDERS = {int(o): o for o in ByteOrder}
+#: Segment types by number (an IntEnum call costs more than the lookup).
+SEGMENT_TYPES = {int(t): t for t in SegmentType}
 
 
 class _Headers:
@@ -593,7 +603,7 @@ def parse_segment_header(data: bytes) -> SegmentHeader:
         raise ProtocolError(
             StatusCode.PROTOCOL_INVALID_DATA, f"byte order {byte_order} is neither 1 nor 2"
         )
-    order = ByteOrder(byte_order)
+    order = _BYTE_ORDERS[byte_order]
     if tshm:
         (_, length, conv_id, request_id, _, segment_type, flags1, flags2,
          luwid) = _Headers.TSHM_HEAD.unpack_from(data)
@@ -611,8 +621,8 @@ def parse_segment_header(data: bytes) -> SegmentHeader:
         segment_length=length,
         byte_order=order,
         segment_type=segment_type,
-        flags1=ControlFlags1(flags1),
-        flags2=ControlFlags2(flags2),
+        flags1=FLAGS1[flags1],
+        flags2=FLAGS2[flags2],
         luwid=luwid,
         encoding=encoding,
         ccsid=ccsid,
@@ -635,7 +645,7 @@ def build_segment_header(
     request_id: int | None = None,
 ) -> bytes:
     """Encode a TSH (or a TSHM when ``conv_id`` is given); ``segment_length`` includes it."""
-    order = ByteOrder(byte_order)
+    order = _BYTE_ORDERS.get(byte_order) or ByteOrder(byte_order)
     if conv_id is None:
         head = _Headers.TSH_HEAD.pack(STRUCTID_TSH, segment_length, order, segment_type,
                                       flags1, flags2, luwid)
@@ -651,13 +661,16 @@ def build_segment_header(
 
 
 def _luwid(value: bytes) -> bytes:
-    value = bytes(value)
+    if type(value) is not bytes:
+        value = bytes(value)
     if len(value) != 8:
         raise ValueError(f"a LUW id is 8 bytes, not {len(value)}")
     return value
 
 
 def _control_flags(value: int) -> ControlFlags1:
+    if type(value) in (int, ControlFlags1) and 0 <= value <= 0xFF:
+        return _EVENT_FLAGS1[value]
     return ControlFlags1(value) & ~FIRST_LAST
 
 
@@ -852,7 +865,7 @@ class Ping(Event):
 
 def _mqi_type(low: int, high: int) -> Any:
     def convert(value: int) -> SegmentType:
-        segment_type = SegmentType(value)
+        segment_type = value if type(value) is SegmentType else SegmentType(value)
         if not low <= segment_type <= high:
             raise ValueError(f"{segment_type.name} is not in 0x{low:02X}-0x{high:02X}")
         return segment_type
@@ -993,12 +1006,11 @@ def decode_body(header: SegmentHeader, body: bytes) -> Event:
 
     Raises ``ProtocolError`` (never anything else) for a truncated or inconsistent structure.
     """
-    try:
-        segment_type = SegmentType(header.segment_type)
-    except ValueError:
+    segment_type = SEGMENT_TYPES.get(header.segment_type)
+    if segment_type is None:
         raise ProtocolError(
             StatusCode.PROTOCOL_SEGMENT_TYPE, f"unknown segment type 0x{header.segment_type:02X}"
-        ) from None
+        )
     little = _le(header.byte_order)
     common: dict[str, Any] = dict(
         flags=header.flags1,

@@ -125,3 +125,27 @@ def test_a_run_whose_flows_are_garbled_ends_that_connection_as_any_malformed_req
     assert set(glob.glob(os.path.join(running.qmdir(), "errors", "*.FDC"))) == fdcs
     other = bindings.connect(QM, running.root)
     other.disconnect()
+
+
+def test_puts_whose_outputs_are_not_wanted_still_report_their_outcome(running):
+    """Given a run of MQPUT1s marked as keeping nothing of their output structures (a
+    receiving MCA's arrivals), when it runs over bindings with one to an unknown queue,
+    then the puts before it succeed (0), it fails 2085, none after it is made, and the
+    caller's MQMD is left as it was given; an unmarked put in the same run still gets its
+    MsgId back."""
+    conn = bindings.connect(QM, running.root)
+    try:
+        quiet_md, loud_md = mqpy.MD(), mqpy.MD()
+        quiet = ("put1", (mqpy.OD(ObjectName="Q4"), quiet_md, mqpy.PMO(Options=SYNC), b"q"),
+                 False)
+        results = run_in_order(conn, [quiet, _put1("Q4", b"r"), ("put1", (
+            mqpy.OD(ObjectName="Q4"), loud_md, mqpy.PMO(Options=SYNC), b"s")),
+            (*_put1("NO.SUCH.QUEUE", b"x"), False), _put1("Q4", b"never")])
+        conn.commit()
+        assert [r if isinstance(r, int) else r.reason for r in results] == [
+            0, 0, 0, CMQC.MQRC_UNKNOWN_OBJECT_NAME]
+        assert quiet_md.MsgId == mqpy.MD().MsgId
+        assert loud_md.MsgId.strip(b"\0")
+        assert _drain(conn, "Q4") == [b"q", b"r", b"s"]
+    finally:
+        conn.disconnect()
