@@ -501,7 +501,6 @@ RESYNC = RESET
 
 # The layouts every message crosses, compiled by construct into Python source: the same
 # declarations (above, the one definition), parsed and built several times faster.
-_MSH_FAST = MSH.compile()
 _STATUS_FAST = STATUS.compile()
 _RESET_FAST = RESET.compile()
 
@@ -556,6 +555,8 @@ class _Headers:
     TSHM_HEAD = struct.Struct(">4sIIIBBBB8s")
     TSH_TAIL = {ByteOrder.LITTLE: struct.Struct("<IH2s"), ByteOrder.BIG: struct.Struct(">IH2s")}
     API_TAIL = {ByteOrder.LITTLE: struct.Struct("<iiI"), ByteOrder.BIG: struct.Struct(">iiI")}
+    #: MSH, every message of a channel: StructId, SeqNum, DataLength, Unknown1, MsgLength
+    MSH = {ByteOrder.LITTLE: struct.Struct("<4sIIII"), ByteOrder.BIG: struct.Struct(">4sIIII")}
 
 
 @attrs.frozen
@@ -963,10 +964,11 @@ def encode_body(event: Event, byte_order: ByteOrder) -> tuple[bytes, bytes]:
         # The TSH's byte order governs the MQXQH's integers too (packet-mq.c reads them so).
         event = event.in_byte_order(byte_order)
         payload = event.xqh + event.data
-        msh = _MSH_FAST.build(
-            dict(SeqNum=event.seqnum, DataLength=len(payload), Unknown1=0, MsgLength=len(payload)),
-            little=little,
-        )
+        try:
+            msh = _Headers.MSH[_BYTE_ORDERS[byte_order]].pack(
+                STRUCTID_MSH, event.seqnum, len(payload), 0, len(payload))
+        except struct.error as exc:
+            raise ValueError(f"MSH: {exc}") from None
         return msh, payload
     if isinstance(event, Status):
         if event.value is None:
@@ -1039,13 +1041,12 @@ def decode_body(header: SegmentHeader, body: bytes) -> Event:
     if segment_type == SegmentType.MESSAGE_DATA:
         if len(body) < MSH_LENGTH or bytes(body[:4]) != STRUCTID_MSH:
             raise ProtocolError(StatusCode.PROTOCOL_MSH_ERROR, "MESSAGE_DATA without an MSH")
-        msh = _parse(_MSH_FAST, bytes(body[:MSH_LENGTH]), StatusCode.PROTOCOL_MSH_ERROR, "MSH",
-                     little)
+        _, seqnum, _, _, msg_length = _Headers.MSH[header.byte_order].unpack_from(body)
         payload = bytes(body[MSH_LENGTH:])
-        if msh.MsgLength != len(payload):
+        if msg_length != len(payload):
             raise ProtocolError(
                 StatusCode.MESSAGE_LENGTH_ERROR,
-                f"MSH announces {msh.MsgLength} bytes, the segments carried {len(payload)}",
+                f"MSH announces {msg_length} bytes, the segments carried {len(payload)}",
             )
         if len(payload) < XQH_WITH_MD_LENGTH:
             raise ProtocolError(
@@ -1057,7 +1058,7 @@ def decode_body(header: SegmentHeader, body: bytes) -> Event:
             )
         return MessageData(
             **common,
-            seqnum=msh.SeqNum,
+            seqnum=seqnum,
             xqh=payload[:XQH_WITH_MD_LENGTH],
             data=payload[XQH_WITH_MD_LENGTH:],
             byte_order=header.byte_order,
