@@ -515,39 +515,47 @@ class SenderMCA:
             return []
         if count <= 1 or (max_bytes and len(first[1]) >= max_bytes):
             return [first]
+        limit = max_bytes - len(first[1]) if max_bytes else 0
+        return [first, *await mqi(self._run_of_gets, qm, xq, count - 1, limit)]
 
-        def more() -> list[tuple[mqpy.MD, bytes]]:
-            # One round trip for the rest (verbs.run_in_order): it stops at the first get
-            # that fails (none left, or a failure the next single MQGET will report) and
-            # after the message that reaches max_bytes. A message over RUN_BYTES is left for
-            # the next single MQGET, so that the run's reply stays small.
-            limit = max_bytes - len(first[1]) if max_bytes else mqiproto.RUN_BYTES
-            if limit <= 0:
-                return []
-            # a cluster sender takes only the messages keyed to its channel
-            mds = [mqpy.MD(CorrelId=self.correl_id) if self.correl_id else mqpy.MD()
-                   for _ in range(count - 1)]
-            opts = CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING
-            hobj = xq.get_handle()
-            got = run_in_order(qm.get_handle(), [
-                ("get", (hobj, md, mqpy.GMO(Options=opts), mqiproto.RUN_BYTES)) for md in mds],
-                min(limit, mqiproto.RUN_BYTES))
-            return [(md, data) for md, data in zip(mds, got, strict=False)
-                    if not isinstance(data, mqpy.MQMIError)]
-
-        return [first, *await mqi(more)]
+    def _run_of_gets(self, qm: mqpy.QueueManager, xq: mqpy.Queue, count: int,
+                     max_bytes: int) -> list[tuple[mqpy.MD, bytes]]:
+        """In a worker thread: up to ``count`` messages already on the transmission queue
+        (about ``max_bytes``, 0 no limit) in one round trip (verbs.run_in_order). The run
+        stops at the first get that fails (none left, or a failure the next single MQGET
+        will report) and after the message that reaches max_bytes. A message over RUN_BYTES
+        is left for the next single MQGET, so that the run's reply stays small."""
+        limit = max_bytes if max_bytes else mqiproto.RUN_BYTES
+        if limit <= 0 or count <= 0:
+            return []
+        # a cluster sender takes only the messages keyed to its channel
+        mds = [mqpy.MD(CorrelId=self.correl_id) if self.correl_id else mqpy.MD()
+               for _ in range(count)]
+        opts = CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING
+        hobj = xq.get_handle()
+        got = run_in_order(qm.get_handle(), [
+            ("get", (hobj, md, mqpy.GMO(Options=opts), mqiproto.RUN_BYTES)) for md in mds],
+            min(limit, mqiproto.RUN_BYTES))
+        return [(md, data) for md, data in zip(mds, got, strict=False)
+                if not isinstance(data, mqpy.MQMIError)]
 
     async def _transfer(self, conv: Conversation, qm: mqpy.QueueManager, xq: mqpy.Queue) -> None:
         discint = D.int_attr(self.definition, "DISCINT")
         idle_since = time.monotonic()
         last_flow = time.monotonic()
+        full = False  # the last batch was full: more messages are probably waiting
         while True:
             if self.stop_requested.is_set():
                 await conv.send(Status(code=StatusCode.USER_CLOSED,
                                        flags=ControlFlags1.CLOSE_CHANNEL))
                 return
             self.status.substate = "MQGET"
-            got = await self._get(qm, xq, POLL_MS)
+            firsts: list[tuple[mqpy.MD, bytes]] = []
+            if full:
+                # the next batch's messages in one round trip, if they are there already
+                batchlim = D.int_attr(self.definition, "BATCHLIM") * 1024
+                firsts = await mqi(self._run_of_gets, qm, xq, self.batchsz, batchlim)
+            got = firsts[0] if firsts else await self._get(qm, xq, POLL_MS)
             if got is None:
                 now = time.monotonic()
                 if discint and now - idle_since >= discint:
@@ -558,7 +566,7 @@ class SenderMCA:
                     await self._heartbeat(conv)
                     last_flow = time.monotonic()
                 continue
-            await self._batch(conv, qm, xq, got)
+            full = await self._batch(conv, qm, xq, got, firsts[1:])
             idle_since = last_flow = time.monotonic()
 
     async def _heartbeat(self, conv: Conversation) -> None:
@@ -587,12 +595,15 @@ class SenderMCA:
         return True
 
     async def _batch(self, conv: Conversation, qm: mqpy.QueueManager, xq: mqpy.Queue,
-                     first: tuple[mqpy.MD, bytes]) -> None:
+                     first: tuple[mqpy.MD, bytes],
+                     more: list[tuple[mqpy.MD, bytes]] | None = None) -> bool:
+        """One batch, from its first message (and ``more`` got with it); whether it was
+        full (BATCHSZ messages, or BATCHLIM reached)."""
         batchint = D.int_attr(self.definition, "BATCHINT") / 1000.0
         # BATCHLIM: KB of data after which the batch ends, with the message that reached it
         batchlim = D.int_attr(self.definition, "BATCHLIM") * 1024
         started = time.monotonic()
-        got = collections.deque([first])
+        got = collections.deque([first, *(more or ())])
         held: tuple[mqpy.MD, bytes] | None = None  # the latest message: the batch's last?
         out: list[Event] = []  # messages ready to go, written together
         sent = 0
@@ -630,7 +641,9 @@ class SenderMCA:
             await self._send_messages(conv, out)
         if held is None and sent == 0:
             await mqi(qm.commit)  # only dead-lettered messages
-            return
+            return False
+        full = sent + (held is not None) >= self.batchsz or bool(
+            batchlim and batch_bytes >= batchlim)
         # Batch heartbeat (seed 003 §2.10): if the partner has been silent longer than BATCHHB,
         # check it is still there before going in doubt; a dead partner ends the channel with
         # the batch merely backed out, not in doubt.
@@ -665,7 +678,7 @@ class SenderMCA:
             self.status.last_luwid = luwid
             self.status.last_seqno = last_seq
             self.status.batch_done(sent, self.batchsz)
-            return
+            return full
         if isinstance(ev, Status):
             # The receiver backed its batch out: so do we; the messages stay on the xmitq.
             await mqi(qm.get_handle().resolve, key, False)
