@@ -180,6 +180,9 @@ class Conversation:
         self.status.buffers_sent += len(segments)
 
     async def recv(self, timeout: float | None) -> Event:
+        if self.pending:  # already in: no timer to arm (a batch's messages come many a read)
+            await trio.lowlevel.checkpoint()
+            return self.pending.popleft()
         with trio.move_on_after(timeout if timeout is not None else float("inf")) as scope:
             while not self.pending:
                 try:
@@ -531,10 +534,11 @@ class SenderMCA:
         # a cluster sender takes only the messages keyed to its channel
         mds = [mqpy.MD(CorrelId=self.correl_id) if self.correl_id else mqpy.MD()
                for _ in range(count)]
-        opts = CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING
+        # one MQGMO for all: every request is encoded before any reply fills it in
+        gmo = mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING)
         hobj = xq.get_handle()
         got = run_in_order(qm.get_handle(), [
-            ("get", (hobj, md, mqpy.GMO(Options=opts), mqiproto.RUN_BYTES)) for md in mds],
+            ("get", (hobj, md, gmo, mqiproto.RUN_BYTES)) for md in mds],
             min(limit, mqiproto.RUN_BYTES))
         return [(md, data) for md, data in zip(mds, got, strict=False)
                 if not isinstance(data, mqpy.MQMIError)]
@@ -872,11 +876,14 @@ class ReceiverMCA:
         in_batch = 0
         timeout = D.receive_timeout(self.hbint)
         pending: list[MessageData] = []  # received, not yet put: one worker-thread call puts many
+        pending_bytes = 0
+        visible = False  # pending holds a message that is to be visible at once
         while True:
             self.status.substate = "RECEIVE"
             ev = await conv.recv(timeout)
             if pending and not isinstance(ev, MessageData):
                 await self._flush(conv, qm, pending, fast)
+                pending_bytes, visible = 0, False
             if isinstance(ev, Resync):
                 await conv.send(Resync(seqnum=rec.seq, luwid=rec.luwid))
                 continue
@@ -917,14 +924,19 @@ class ReceiverMCA:
             in_batch += 1
             self.status.cur_seqno = ev.seqnum
             pending.append(ev)
+            pending_bytes += len(ev.data)
+            visible = visible or (fast and not ev.persistent)
             confirm = bool(ev.flags & ControlFlags1.CONFIRM_REQUEST)
             # the batch's end: its sync record goes with the last puts when it can
             record = self._record(ev.seqnum, ev.luwid) if confirm else None
             replaced = False
-            if confirm or len(pending) >= PUT_RUN or not conv.pending:
+            if confirm or len(pending) >= PUT_RUN or pending_bytes >= mqiproto.RUN_BYTES \
+                    or (visible and not conv.pending):
                 # before waiting for the network: a fast non-persistent message is visible
-                # as soon as it has arrived (seed 000 §3), in order
+                # as soon as it has arrived (seed 000 §3), in order; puts under syncpoint
+                # wait for the batch's end (nobody sees them before it), one round trip
                 replaced = await self._flush(conv, qm, pending, fast, record)
+                pending_bytes, visible = 0, False
             if confirm:
                 rec = await self._commit_batch(qm, ev.seqnum, ev.luwid, replaced=replaced)
                 await conv.send(Status(code=0))

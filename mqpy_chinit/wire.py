@@ -96,6 +96,8 @@ MSH_LENGTH = 20  #: message segment header, first segment of MESSAGE_DATA only
 XQH_LENGTH = 104  #: MQXQH up to, not including, its embedded MQMD
 MQMD_V1_LENGTH = 324
 XQH_WITH_MD_LENGTH = XQH_LENGTH + MQMD_V1_LENGTH  #: the whole MQXQH (428)
+#: Where the embedded MQMD's Persistence (an MQLONG) sits in the MQXQH
+MD_PERSISTENCE_AT = XQH_LENGTH + 44
 
 STRUCTID_TSH = b"TSH "
 STRUCTID_TSHC = b"TSHC"
@@ -788,6 +790,14 @@ class MessageData(Event):
     def md(self) -> Any:
         """The message's own MQMD (v1), the one embedded in the MQXQH."""
         return self.transmission_header.MsgDesc
+
+    @property
+    def persistent(self) -> bool:
+        """Is the message persistent? Read in place, without decoding the MQXQH (a receiving
+        MCA asks it of every arrival)."""
+        raw = self.xqh[MD_PERSISTENCE_AT:MD_PERSISTENCE_AT + 4]
+        order = "little" if self.byte_order == ByteOrder.LITTLE else "big"
+        return int.from_bytes(raw, order, signed=True) == CMQC.MQPER_PERSISTENT
 
     def in_byte_order(self, byte_order: ByteOrder) -> MessageData:
         """The same message with its MQXQH integers re-packed in ``byte_order``."""

@@ -357,3 +357,15 @@ def test_message_headers_are_the_msh_declaration_byte_for_byte(
     header = wire.parse_segment_header(wire.build_segment_header(
         SegmentType.MESSAGE_DATA, wire.TSH_LENGTH + len(msh) + len(payload), byte_order=order))
     assert wire.decode_body(header, msh + payload).seqnum == seqnum
+
+
+@pytest.mark.parametrize("order", list(ByteOrder))
+@pytest.mark.parametrize("persistence", [0, 1, 2])
+def test_a_message_says_whether_it_is_persistent_without_decoding(order: ByteOrder,
+                                                                  persistence: int) -> None:
+    """Given a message whose MQMD has any Persistence, in either byte order, then
+    MessageData.persistent reads it as the decoded MQXQH does."""
+    xqh = structures.XQH()
+    xqh.MsgDesc.Persistence = persistence
+    event = wire.MessageData.from_xqh(1, xqh, b"data", byte_order=order)
+    assert event.persistent == (event.md.Persistence == 1) == (persistence == 1)
