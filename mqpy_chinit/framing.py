@@ -183,6 +183,7 @@ class SegmentReader:
         self.partner_encoding: int | None = None
         self.partner_ccsid: int | None = None
         self._buffer = bytearray()
+        self._pos = 0  # where the next segment starts in _buffer, during feed
         self._reassembly: dict[int | None, _Reassembly] = {}
         self._error: ProtocolError | None = None
 
@@ -202,6 +203,7 @@ class SegmentReader:
             raise self._error
         self._buffer += data
         events: list[Event] = []
+        self._pos = 0
         try:
             while True:
                 segment = self._next_segment()
@@ -213,20 +215,25 @@ class SegmentReader:
         except ProtocolError as exc:
             self._error = exc
             raise
+        finally:
+            # the segments taken leave the buffer at once, not one by one (each would move
+            # everything behind it)
+            del self._buffer[:self._pos]
 
     # -- framing ----------------------------------------------------------------------------
 
     def _next_segment(self) -> bytes | None:
         buffer = self._buffer
+        pos = self._pos
         # Reject as early as the bytes allow: a bad id or length never waits for more data.
-        head = bytes(buffer[:4])
+        head = bytes(buffer[pos:pos + 4])
         if head and not any(sid.startswith(head) for sid in (b"TSH ", b"TSHC", b"TSHM")):
             raise ProtocolError(
                 StatusCode.PROTOCOL_SEGMENT_ERROR, f"segment starts with {head!r}, not a TSH"
             )
-        if len(buffer) < 8:
+        if len(buffer) - pos < 8:
             return None
-        length = int.from_bytes(buffer[4:8], "big")
+        length = int.from_bytes(buffer[pos + 4:pos + 8], "big")
         minimum = TSHM_LENGTH if head == b"TSHM" else TSH_LENGTH
         if length < minimum:
             raise ProtocolError(
@@ -238,10 +245,10 @@ class SegmentReader:
                 f"segment length {length} exceeds the maximum transmission size "
                 f"{self.max_transmission_size}",
             )
-        if len(buffer) < length:
+        if len(buffer) - pos < length:
             return None
-        segment = bytes(buffer[:length])
-        del buffer[:length]
+        segment = bytes(buffer[pos:pos + length])
+        self._pos = pos + length
         return segment
 
     def _on_segment(self, segment: bytes) -> Event | None:
