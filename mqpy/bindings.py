@@ -176,7 +176,11 @@ class BindingsConnection(MQIVerbs):
             return super()._call_run(requests, limit, quiet)
         flows = mqiproto.pack_flows([mqiproto.encode_request(verb, values, hobj=hobj)
                                      for verb, values, hobj, _into in requests])
-        reply = self._call(_T.SPI, [mqiproto.SpiVerb.RUN, flows, limit])
+        # every put quiet: the queue manager need not even pack their structures
+        spi = mqiproto.SpiVerb.RUN_QUIET if all(
+            i in quiet for i, request in enumerate(requests)
+            if request[0] in (_T.MQPUT, _T.MQPUT1)) else mqiproto.SpiVerb.RUN
+        reply = self._call(_T.SPI, [spi, flows, limit])
         try:
             return [mqiproto.decode_reply(event, structures=i not in quiet)
                     for i, event in enumerate(

@@ -104,6 +104,10 @@ class SpiVerb(enum.IntEnum):
     #: bytes (when Commit > 0). A channel's batch costs one round trip instead of one per
     #: message, and each call keeps its own semantics and order.
     RUN = 5
+    #: as RUN, for a caller that keeps nothing of its puts' output structures (a receiving
+    #: MCA's arrivals): an MQPUT or MQPUT1 that completes, with or without a warning, is
+    #: answered with its codes and an empty body, so that nobody packs or reads them.
+    RUN_QUIET = 6
 
 
 #: The verbs an SPI RUN may carry: each stands alone (no connect, no unit-of-work control).

@@ -17,6 +17,7 @@ MCA finds its in-doubt batch and resolves it with the partner's record.
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 import attrs
@@ -142,9 +143,9 @@ class ChannelSyncQ:
 
     The first replacement is :func:`replace_in_uow`'s (the records are looked for by
     CorrelId, a receiver's by browsing for its partner's). It remembers the MsgId of the
-    record it put, so every later batch replaces the record in one round trip: MQGET of that
-    MsgId, then MQPUT of the new record (:meth:`steps`), calls a receiver can even add to the
-    run of its batch's last puts. Whenever that MQGET does not find the record as this MCA
+    record it put (later ones it names itself), so every later batch replaces the record in
+    one round trip: MQGET of that MsgId, then MQPUT of the new record (:meth:`steps`), calls
+    a receiver can even add to the run of its batch's last puts. Whenever that MQGET does not find the record as this MCA
     left it (its unit of work was backed out, RESET CHANNEL replaced it), the replacement
     falls back to the full search, so the records end as :func:`replace_in_uow` leaves them.
     """
@@ -153,7 +154,7 @@ class ChannelSyncQ:
         self.qm = qm
         self.queue: mqpy.Queue | None = None
         self.msgid: bytes | None = None  # the record this MCA last put
-        self._put_md: mqpy.MD | None = None
+        self._put_msgid: bytes | None = None
 
     def _queue(self) -> mqpy.Queue:
         if self.queue is None:
@@ -168,17 +169,19 @@ class ChannelSyncQ:
             return []
         hobj = self._queue().get_handle()
         cid = correl_id(record.channel, record.role)
-        self._put_md = mqpy.MD(CorrelId=cid, Persistence=CMQC.MQPER_PERSISTENT)
+        # the MCA names the new record itself, so that nothing of the put comes back
+        self._put_msgid = os.urandom(24)
         match = CMQC.MQMO_MATCH_CORREL_ID | CMQC.MQMO_MATCH_MSG_ID
         return [("get", (hobj, mqpy.MD(CorrelId=cid, MsgId=self.msgid),
                          mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT, MatchOptions=match), None)),
-                ("put", (hobj, self._put_md, mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT),
-                         record.to_bytes()))]
+                ("put", (hobj, mqpy.MD(CorrelId=cid, MsgId=self._put_msgid,
+                                       Persistence=CMQC.MQPER_PERSISTENT),
+                         mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT), record.to_bytes()), False)]
 
     def done(self, results: list[Any]) -> bool:
         """Did the :meth:`steps` replace the record? (False: call :meth:`replace_in_uow`.)"""
         ok = len(results) == 2 and not any(isinstance(r, mqpy.MQMIError) for r in results)
-        self.msgid = bytes(self._put_md.MsgId) if ok and self._put_md is not None else None
+        self.msgid = self._put_msgid if ok else None
         return ok
 
     def replace_in_uow(self, record: SyncRecord) -> None:

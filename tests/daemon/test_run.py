@@ -149,3 +149,30 @@ def test_puts_whose_outputs_are_not_wanted_still_report_their_outcome(running):
         assert _drain(conn, "Q4") == [b"q", b"r", b"s"]
     finally:
         conn.disconnect()
+
+
+def test_a_quiet_run_answers_its_puts_without_their_structures(running):
+    """Given an SPI RUN_QUIET of two MQPUT1s and an MQGET, when it reaches the queue
+    manager, then the puts are made and answered with their codes and an empty body, and
+    the get is answered in full (its MQMD, MQGMO and message)."""
+    conn = bindings.connect(QM, running.root)
+    try:
+        hobj = conn.open(mqpy.OD(ObjectName="Q5"), IN | OUT)
+        conn.put(hobj, mqpy.MD(), mqpy.PMO(), b"waiting")
+        flows = mqiproto.pack_flows([
+            mqiproto.encode_request(SegmentType.MQPUT1, [mqpy.OD(ObjectName="Q3"), mqpy.MD(),
+                                                         mqpy.PMO(Options=SYNC), data])
+            for data in (b"one", b"two")] + [
+            mqiproto.encode_request(SegmentType.MQGET, [mqpy.MD(), mqpy.GMO(), -1],
+                                    hobj=hobj)])
+        reply = conn._call(SegmentType.SPI, [mqiproto.SpiVerb.RUN_QUIET, flows, 0])
+        replies = [mqiproto.decode_reply(e)
+                   for e in mqiproto.unpack_flows(b"".join(reply.values[0]))]
+        assert [(r.verb, r.comp, r.values) for r in replies[:2]] == [
+            (SegmentType.MQPUT1, CMQC.MQCC_OK, None)] * 2
+        assert replies[2].values[3] == b"waiting"
+        conn.close(hobj)
+        conn.commit()
+        assert _drain(conn, "Q3") == [b"one", b"two"]
+    finally:
+        conn.disconnect()
