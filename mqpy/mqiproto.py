@@ -55,6 +55,7 @@ from mqpy.structures import (
 from mqpy_chinit.userid import Credentials, build_caut, parse_caut
 from mqpy_chinit.wire import (
     MQCONN_BODY,
+    SEGMENT_TYPES,
     ByteOrder,
     MQIReply,
     MQIRequest,
@@ -540,16 +541,17 @@ REPLIES: dict[SegmentType, tuple[_Item, ...]] = {
 
 def reply_type(request_type: SegmentType) -> SegmentType:
     """The reply segment type of a request verb (request + 0x10)."""
-    return SegmentType(int(request_type) + 0x10)
+    return SEGMENT_TYPES.get(int(request_type) + 0x10) or SegmentType(int(request_type) + 0x10)
 
 
 def _pack(shape: tuple[_Item, ...], values: Sequence[Any], byte_order: ByteOrder) -> bytes:
-    values = list(values)
-    while len(values) < len(shape) and isinstance(shape[len(values)], _Optional):
-        values.append(None)
     if len(values) != len(shape):
-        raise ValueError(f"{len(shape)} values expected, {len(values)} given")
-    return b"".join(item.pack(v, byte_order) for item, v in zip(shape, values, strict=True))
+        values = list(values)
+        while len(values) < len(shape) and isinstance(shape[len(values)], _Optional):
+            values.append(None)
+        if len(values) != len(shape):
+            raise ValueError(f"{len(shape)} values expected, {len(values)} given")
+    return b"".join([item.pack(v, byte_order) for item, v in zip(shape, values, strict=True)])
 
 
 def _unpack(shape: tuple[_Item, ...], body: bytes, byte_order: ByteOrder,
@@ -566,10 +568,7 @@ def _unpack(shape: tuple[_Item, ...], body: bytes, byte_order: ByteOrder,
 
 def _verb(segment_type: int, table: dict[SegmentType, tuple[_Item, ...]],
           offset: int = 0) -> SegmentType:
-    try:
-        verb = SegmentType(segment_type - offset)
-    except ValueError:
-        verb = None
+    verb = SEGMENT_TYPES.get(segment_type - offset)
     if verb not in table:
         raise ProtocolError(StatusCode.PROTOCOL_SEGMENT_TYPE,
                             f"segment type 0x{segment_type:02X} is not a bindings MQI verb")

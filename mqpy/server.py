@@ -366,7 +366,7 @@ class _Session:
             self.got_bytes = 0
             reply = await self._dispatch(request)
             replies.append(reply)
-            called = _T(request.segment_type)
+            called = request.segment_type  # a SegmentType already (the event's converter)
             if called == _T.MQGET and reply.comp == _OK:
                 carried += self.got_bytes
             if mqiproto.run_stops(called, reply.comp, carried, limit):
