@@ -42,13 +42,27 @@ def copy_fields(dst: Any, src: Any) -> None:
     a structure of the same class without record arrays takes them as they are (a channel's
     batch copies two structures per message); one with record arrays is updated element by
     element (``update_from``), so an application keeps its own MQRR / MQPMR objects."""
-    if type(dst) is type(src):
+    cls = type(dst)
+    if cls is type(src):
         mine, theirs = getattr(dst, "__dict__", None), getattr(src, "__dict__", None)
-        if mine is not None and theirs is not None and len(mine) == len(theirs) and \
-                not any(type(v) is list for v in theirs.values()):
+        if mine is not None and theirs is not None and len(mine) == len(theirs) and (
+                _flat(cls) or not any(type(v) is list for v in theirs.values())):
             mine.update(theirs)
             return
     dst.update_from(src)
+
+
+_FLAT: dict[type, bool] = {}
+
+
+def _flat(cls: type) -> bool:
+    """Can no field of ``cls`` hold a list (no record pointer, array or nested structure)?"""
+    flat = _FLAT.get(cls)
+    if flat is None:
+        fields = getattr(getattr(cls, "_layout_", None), "fields", None)
+        flat = _FLAT[cls] = fields is not None and all(
+            getattr(f, "kind", "pointer") not in ("pointer", "longs", "nested") for f in fields)
+    return flat
 
 
 def _warning(reply: mqiproto.Decoded) -> int:
