@@ -41,7 +41,37 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def scenario(count: int, persistent: bool) -> dict:
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` so far (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _processes(root: str) -> dict[str, int]:
+    """The pids of each queue manager's daemon (qm.lock) and channel initiator."""
+    out = {}
+    for qm in ("QM1", "QM2"):
+        qmdir = os.path.join(root, "qmgrs", qm)
+        for what, name in (("daemon", "qm.lock"), ("chinit", "chinit.pid")):
+            try:
+                with open(os.path.join(qmdir, name), encoding="ascii") as f:
+                    out[f"{qm}.{what}"] = int(f.read().split()[0])
+            except (OSError, ValueError, IndexError):
+                pass
+    return out
+
+
+def scenario(count: int, persistent: bool, watch: str = "get") -> dict:
+    """``watch``: "get", an application gets every message (one MQGET each, outside
+    syncpoint, as the issue's benchmark has it); "depth", it only watches TARGET's depth
+    (MQINQ every 5 ms), so the rate is the channel's alone, without the application's gets
+    (a persistent MQGET outside syncpoint costs its queue manager a log force each). CURDEPTH
+    counts a batch's puts before its commit: the last batch's commit (a few milliseconds)
+    may fall outside the timing."""
     root = tempfile.mkdtemp(prefix="mqpy-chldaemons-")
     os.environ["MQPY_DATA_PATH"] = root
     try:
@@ -73,27 +103,50 @@ def scenario(count: int, persistent: bool) -> dict:
         qm1.commit()
         qm1.disconnect()
         qm2 = mqpy.connect("QM2")
-        target = mqpy.Queue(qm2, "TARGET", CMQC.MQOO_INPUT_EXCLUSIVE)
+        target = mqpy.Queue(qm2, "TARGET", CMQC.MQOO_INPUT_EXCLUSIVE | CMQC.MQOO_INQUIRE)
+        pids = _processes(root)
         t0 = time.perf_counter()
         _run("runmqsc", "QM1", stdin="START CHANNEL(C)\n")
         got = 0
         gmo = mqpy.GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, WaitInterval=30000)
         first = 0.0
+        cpu_first: dict[str, float] = {}
+        app_first = 0.0
         while got < count:
-            target.get(None, mqpy.MD(), gmo)
-            got += 1
+            if watch == "get":
+                target.get(None, mqpy.MD(), gmo)
+                got += 1
+            else:
+                depth = target.inquire(CMQC.MQIA_CURRENT_Q_DEPTH)
+                if got == 0 and depth:
+                    got = 1
+                elif depth >= count:
+                    got = count
+                else:
+                    time.sleep(0.005)
+                    continue
             if got == 1:
                 first = time.perf_counter()
+                cpu_first = {name: _cpu_seconds(pid) for name, pid in pids.items()}
+                app_first = time.process_time()
         last = time.perf_counter()
+        per_msg = 1e6 / max(count - 1, 1)
+        cpu = {name: round((_cpu_seconds(pid) - cpu_first[name]) * per_msg)
+               for name, pid in pids.items()}
+        cpu["application"] = round((time.process_time() - app_first) * per_msg)
         seconds = last - t0
         qm2.disconnect()
         return {"scenario": "channel_daemons_" + ("persistent" if persistent
-                                                  else "nonpersistent"),
+                                                  else "nonpersistent")
+                + ("" if watch == "get" else "_depth_watched"),
                 "messages": count, "seconds": round(seconds, 3),
                 "msgs_per_s": round(count / seconds, 1),
                 # from the first message got to the last: the channel's steady rate, without
                 # runmqsc's start-up and the channel's negotiation
                 "steady_msgs_per_s": round((count - 1) / max(last - first, 1e-9), 1),
+                # CPU microseconds per message of each process over the steady part (the
+                # application's includes its gets; its queue manager's daemon serves them)
+                "cpu_us_per_msg": cpu,
                 "targets": {"msgs_per_s": 5000 if persistent else 20000}}
     finally:
         for qm in ("QM1", "QM2"):
@@ -106,8 +159,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=5000)
     parser.add_argument("--out", default=None)
+    parser.add_argument("--watch", choices=("get", "depth"), default="get",
+                        help="get every message at QM2 (default), or only watch its depth")
     args = parser.parse_args()
-    results = [scenario(args.count, True), scenario(args.count, False)]
+    results = [scenario(args.count, True, args.watch), scenario(args.count, False, args.watch)]
     for r in results:
         print(json.dumps(r))
     if args.out:

@@ -169,16 +169,22 @@ class BindingsConnection(MQIVerbs):
             raise MQMIError(reply.comp, reply.reason)
         return reply
 
-    def _call_run(self, requests: list[Any], limit: int) -> list[mqiproto.Decoded]:
+    def _call_run(self, requests: list[Any], limit: int,
+                  quiet: frozenset[int] = frozenset()) -> list[mqiproto.Decoded]:
         """The calls as one SPI RUN: one round trip for a channel's batch."""
         if len(requests) < 2:
-            return super()._call_run(requests, limit)
+            return super()._call_run(requests, limit, quiet)
         flows = mqiproto.pack_flows([mqiproto.encode_request(verb, values, hobj=hobj)
                                      for verb, values, hobj, _into in requests])
-        reply = self._call(_T.SPI, [mqiproto.SpiVerb.RUN, flows, limit])
+        # every put quiet: the queue manager need not even pack their structures
+        spi = mqiproto.SpiVerb.RUN_QUIET if all(
+            i in quiet for i, request in enumerate(requests)
+            if request[0] in (_T.MQPUT, _T.MQPUT1)) else mqiproto.SpiVerb.RUN
+        reply = self._call(_T.SPI, [spi, flows, limit])
         try:
-            return [mqiproto.decode_reply(event)
-                    for event in mqiproto.unpack_flows(b"".join(reply.values[0]))]
+            return [mqiproto.decode_reply(event, structures=i not in quiet)
+                    for i, event in enumerate(
+                        mqiproto.unpack_flows(b"".join(reply.values[0])))]
         except ProtocolError:
             with self._lock:
                 self._lost()

@@ -55,6 +55,7 @@ from mqpy.structures import (
 from mqpy_chinit.userid import Credentials, build_caut, parse_caut
 from mqpy_chinit.wire import (
     MQCONN_BODY,
+    SEGMENT_TYPES,
     ByteOrder,
     MQIReply,
     MQIRequest,
@@ -78,6 +79,7 @@ __all__ = [
     "encode_request",
     "failure_reply",
     "is_char_selector",
+    "pack_each",
     "pack_flows",
     "reply_type",
     "run_stops",
@@ -103,6 +105,10 @@ class SpiVerb(enum.IntEnum):
     #: bytes (when Commit > 0). A channel's batch costs one round trip instead of one per
     #: message, and each call keeps its own semantics and order.
     RUN = 5
+    #: as RUN, for a caller that keeps nothing of its puts' output structures (a receiving
+    #: MCA's arrivals): an MQPUT or MQPUT1 that completes, with or without a warning, is
+    #: answered with its codes and an empty body, so that nobody packs or reads them.
+    RUN_QUIET = 6
 
 
 #: The verbs an SPI RUN may carry: each stands alone (no connect, no unit-of-work control).
@@ -128,6 +134,14 @@ def pack_flows(events: Sequence[MQIRequest | MQIReply]) -> bytes:
 
     writer = SegmentWriter(RUN_BYTES + (1 << 16))
     return b"".join(writer.send(e) for e in events)
+
+
+def pack_each(events: Sequence[MQIRequest | MQIReply]) -> list[bytes]:
+    """Each flow packed on its own (an SPI RUN reply's list), with one writer for all."""
+    from mqpy_chinit.framing import SegmentWriter
+
+    writer = SegmentWriter(RUN_BYTES + (1 << 16))
+    return [writer.send(e) for e in events]
 
 
 def unpack_flows(data: bytes) -> list[Any]:
@@ -171,10 +185,13 @@ class _Item:
         raise NotImplementedError
 
 
+_MQLONG = {ByteOrder.LITTLE: struct.Struct("<i"), ByteOrder.BIG: struct.Struct(">i")}
+
+
 def _long_at(buf: bytes, pos: int, byte_order: ByteOrder, what: str) -> tuple[int, int]:
     if pos + 4 > len(buf):
         raise _bad(f"{what}: body ends at {len(buf)}, an MQLONG needs {pos + 4}")
-    return struct.unpack_from(_order(byte_order) + "i", buf, pos)[0], pos + 4
+    return _MQLONG[byte_order].unpack_from(buf, pos)[0], pos + 4
 
 
 class _Long(_Item):
@@ -185,7 +202,7 @@ class _Long(_Item):
 
     def pack(self, value: int, byte_order: ByteOrder) -> bytes:
         try:
-            return struct.pack(_order(byte_order) + "i", value)
+            return _MQLONG[byte_order].pack(value)
         except struct.error as exc:
             raise ValueError(f"{self.name}: {exc}") from None
 
@@ -201,7 +218,7 @@ class _Bytes(_Item):
 
     def pack(self, value: bytes, byte_order: ByteOrder) -> bytes:
         value = bytes(value)
-        return struct.pack(_order(byte_order) + "i", len(value)) + value
+        return _MQLONG[byte_order].pack(len(value)) + value
 
     def unpack(self, buf: bytes, pos: int, byte_order: ByteOrder) -> tuple[bytes, int]:
         length, pos = _long_at(buf, pos, byte_order, self.name)
@@ -216,6 +233,7 @@ class _Struct(_Item):
     def __init__(self, cls: type[MQStruct]) -> None:
         self.cls = cls
         self.name = cls._layout_.mq_name
+        self._sizes: dict[Any, int] = {}  # packed size by Version: it depends on nothing else
 
     def pack(self, value: MQStruct, byte_order: ByteOrder) -> bytes:
         return value.pack(mq_encoding(byte_order))
@@ -225,7 +243,11 @@ class _Struct(_Item):
             obj = self.cls.from_bytes(buf, mq_encoding(byte_order), offset=pos)
         except (StructError, ValueError, struct.error) as exc:
             raise _bad(f"{self.name}: {exc}") from None
-        return obj, pos + obj.packed_size()
+        version = obj.Version
+        size = self._sizes.get(version)
+        if size is None:
+            size = self._sizes[version] = obj.packed_size()
+        return obj, pos + size
 
 
 class _ListStruct(_Struct):
@@ -464,7 +486,7 @@ class _List(_Item):
         self.item = item
 
     def pack(self, value: Sequence[Any], byte_order: ByteOrder) -> bytes:
-        parts = [struct.pack(_order(byte_order) + "i", len(value))]
+        parts = [_MQLONG[byte_order].pack(len(value))]
         parts += [self.item.pack(v, byte_order) for v in value]
         return b"".join(parts)
 
@@ -519,16 +541,17 @@ REPLIES: dict[SegmentType, tuple[_Item, ...]] = {
 
 def reply_type(request_type: SegmentType) -> SegmentType:
     """The reply segment type of a request verb (request + 0x10)."""
-    return SegmentType(int(request_type) + 0x10)
+    return SEGMENT_TYPES.get(int(request_type) + 0x10) or SegmentType(int(request_type) + 0x10)
 
 
 def _pack(shape: tuple[_Item, ...], values: Sequence[Any], byte_order: ByteOrder) -> bytes:
-    values = list(values)
-    while len(values) < len(shape) and isinstance(shape[len(values)], _Optional):
-        values.append(None)
     if len(values) != len(shape):
-        raise ValueError(f"{len(shape)} values expected, {len(values)} given")
-    return b"".join(item.pack(v, byte_order) for item, v in zip(shape, values, strict=True))
+        values = list(values)
+        while len(values) < len(shape) and isinstance(shape[len(values)], _Optional):
+            values.append(None)
+        if len(values) != len(shape):
+            raise ValueError(f"{len(shape)} values expected, {len(values)} given")
+    return b"".join([item.pack(v, byte_order) for item, v in zip(shape, values, strict=True)])
 
 
 def _unpack(shape: tuple[_Item, ...], body: bytes, byte_order: ByteOrder,
@@ -545,10 +568,7 @@ def _unpack(shape: tuple[_Item, ...], body: bytes, byte_order: ByteOrder,
 
 def _verb(segment_type: int, table: dict[SegmentType, tuple[_Item, ...]],
           offset: int = 0) -> SegmentType:
-    try:
-        verb = SegmentType(segment_type - offset)
-    except ValueError:
-        verb = None
+    verb = SEGMENT_TYPES.get(segment_type - offset)
     if verb not in table:
         raise ProtocolError(StatusCode.PROTOCOL_SEGMENT_TYPE,
                             f"segment type 0x{segment_type:02X} is not a bindings MQI verb")
@@ -607,11 +627,13 @@ def failure_reply(verb: SegmentType, request: Decoded, comp: int, reason: int) -
     return encode_reply(verb, comp=comp, reason=reason)
 
 
-def decode_reply(event: MQIReply, byte_order: ByteOrder = ByteOrder.LITTLE) -> Decoded:
-    """Decode a reply event; ``values`` is None when the body is empty."""
+def decode_reply(event: MQIReply, byte_order: ByteOrder = ByteOrder.LITTLE, *,
+                 structures: bool = True) -> Decoded:
+    """Decode a reply event; ``values`` is None when the body is empty, or when
+    ``structures`` is False (the caller wants the API header's codes only)."""
     verb = _verb(int(event.segment_type), REPLIES, 0x10)
     shape = REPLIES[verb]
-    if not event.body and shape:
+    if (not event.body and shape) or not structures:
         values = None
     else:
         values = _unpack(shape, event.body, byte_order, f"{verb.name} reply")

@@ -140,6 +140,8 @@ class _Session:
         self.verbs: serving.EngineVerbs | None = None  # conn's MQI for this loop
         self.gone = trio.Event()  # the application closed its end (or broke the protocol)
         self.ended = False  # MQDISC done
+        self.got_bytes = 0  # message data of the last MQGET answered (SPI RUN's BATCHLIM)
+        self.quiet_puts = False  # in an SPI RUN_QUIET: puts answer without their structures
 
     async def run(self) -> None:
         send, receive = trio.open_memory_channel[MQIRequest](8)
@@ -279,14 +281,14 @@ class _Session:
     async def _put(self, d: mqiproto.Decoded) -> MQIReply:
         md, pmo, data = d.values
         warning = await self.verbs.put(d.hobj, md, pmo, data)
-        return mqiproto.encode_reply(d.verb, [md, pmo], comp=_WARNING if warning else _OK,
-                                     reason=warning)
+        return mqiproto.encode_reply(d.verb, None if self.quiet_puts else [md, pmo],
+                                     comp=_WARNING if warning else _OK, reason=warning)
 
     async def _put1(self, d: mqiproto.Decoded) -> MQIReply:
         od, md, pmo, data = d.values
         warning = await self.verbs.put1(od, md, pmo, data)
-        return mqiproto.encode_reply(d.verb, [od, md, pmo], comp=_WARNING if warning else _OK,
-                                     reason=warning)
+        return mqiproto.encode_reply(d.verb, None if self.quiet_puts else [od, md, pmo],
+                                     comp=_WARNING if warning else _OK, reason=warning)
 
     async def _get(self, d: mqiproto.Decoded) -> MQIReply:
         md, gmo, buffer_length = d.values
@@ -298,6 +300,7 @@ class _Session:
             if reply is None:
                 raise
             return reply
+        self.got_bytes = len(data)  # for an SPI RUN's BATCHLIM: no need to decode the reply
         return mqiproto.encode_reply(d.verb, [md, gmo, len(data), data])
 
     async def _cmit(self, d: mqiproto.Decoded) -> MQIReply:
@@ -339,8 +342,12 @@ class _Session:
             query = json.loads(luwid.decode("utf-8"))
             decision = await self._thread(channel_decision, self.engine, query)
             return mqiproto.encode_reply(d.verb, [[json.dumps(decision).encode("utf-8")]])
-        if verb == mqiproto.SpiVerb.RUN:
-            return await self._run(d.verb, luwid, commit)
+        if verb in (mqiproto.SpiVerb.RUN, mqiproto.SpiVerb.RUN_QUIET):
+            self.quiet_puts = verb == mqiproto.SpiVerb.RUN_QUIET
+            try:
+                return await self._run(d.verb, luwid, commit)
+            finally:
+                self.quiet_puts = False
         if verb == mqiproto.SpiVerb.INDOUBT:
             self.conn._check()
             return mqiproto.encode_reply(d.verb, [self.engine.indoubt()])
@@ -356,14 +363,15 @@ class _Session:
         replies = []
         carried = 0  # message data in the replies (what a channel's BATCHLIM counts)
         for request in requests:
+            self.got_bytes = 0
             reply = await self._dispatch(request)
             replies.append(reply)
-            called = _T(request.segment_type)
-            if limit > 0 and called == _T.MQGET and reply.comp == _OK:
-                carried += len(mqiproto.decode_reply(reply).values[3])
+            called = request.segment_type  # a SegmentType already (the event's converter)
+            if called == _T.MQGET and reply.comp == _OK:
+                carried += self.got_bytes
             if mqiproto.run_stops(called, reply.comp, carried, limit):
                 break
-        return mqiproto.encode_reply(verb, [[mqiproto.pack_flows([r]) for r in replies]])
+        return mqiproto.encode_reply(verb, [mqiproto.pack_each(replies)])
 
 
 _HANDLERS: dict[SegmentType, Callable[[_Session, mqiproto.Decoded], Any]] = {

@@ -27,8 +27,10 @@ T = TypeVar("T")
 #: A verb's request: the verb, its body values, the object handle, and the caller's structures
 #: that a *failed* reply still fills (a distribution list's response records).
 Request = tuple[SegmentType, Any, int, tuple[Any, ...]]
-#: One call of :func:`run_in_order`: a method name ("put", "put1", "get") and its arguments.
-Step = tuple[str, tuple[Any, ...]]
+#: One call of :func:`run_in_order`: a method name ("put", "put1", "get") and its arguments;
+#: a third item False says that the caller of a put keeps nothing of its output structures
+#: (see :func:`run_in_order`).
+Step = tuple[Any, ...]
 Exchange = Generator[Request, mqiproto.Decoded, T]
 
 _T = SegmentType
@@ -37,8 +39,31 @@ _WARNING = CMQC.MQCC_WARNING
 
 def copy_fields(dst: Any, src: Any) -> None:
     """Give the caller's structure the fields the queue manager returned (MQ's in/out
-    parameters)."""
+    parameters). ``src`` was just decoded from the reply, so its values are already checked:
+    a structure of the same class without record arrays takes them as they are (a channel's
+    batch copies two structures per message); one with record arrays is updated element by
+    element (``update_from``), so an application keeps its own MQRR / MQPMR objects."""
+    cls = type(dst)
+    if cls is type(src):
+        mine, theirs = getattr(dst, "__dict__", None), getattr(src, "__dict__", None)
+        if mine is not None and theirs is not None and len(mine) == len(theirs) and (
+                _flat(cls) or not any(type(v) is list for v in theirs.values())):
+            mine.update(theirs)
+            return
     dst.update_from(src)
+
+
+_FLAT: dict[type, bool] = {}
+
+
+def _flat(cls: type) -> bool:
+    """Can no field of ``cls`` hold a list (no record pointer, array or nested structure)?"""
+    flat = _FLAT.get(cls)
+    if flat is None:
+        fields = getattr(getattr(cls, "_layout_", None), "fields", None)
+        flat = _FLAT[cls] = fields is not None and all(
+            getattr(f, "kind", "pointer") not in ("pointer", "longs", "nested") for f in fields)
+    return flat
 
 
 def _warning(reply: mqiproto.Decoded) -> int:
@@ -112,6 +137,8 @@ def _set(hobj: int, selector: int, value: int | bytes | str) -> Exchange[None]:
 
 #: The verbs :func:`run_in_order` takes, by method name.
 _EXCHANGES = {"put": _put, "put1": _put1, "get": _get}
+#: Those whose result is only a reason, so that their output structures may go unread.
+_QUIET = frozenset({"put", "put1"})
 
 
 def _request(exchange: Exchange[Any]) -> Request:
@@ -143,9 +170,11 @@ class MQIVerbs:
         verb, values, hobj, into = _request(exchange)
         return _finish(exchange, self._call(verb, values, hobj=hobj, into=into))
 
-    def _call_run(self, requests: list[Request], limit: int) -> list[mqiproto.Decoded]:
+    def _call_run(self, requests: list[Request], limit: int,
+                  quiet: frozenset[int] = frozenset()) -> list[mqiproto.Decoded]:
         """The replies to ``requests``, made in order up to the first that fails: here one
-        call each; a transport that can carry them as one overrides this."""
+        call each; a transport that can carry them as one overrides this (and need not
+        decode the structures of the replies whose index is in ``quiet``)."""
         replies: list[mqiproto.Decoded] = []
         carried = 0
         for verb, values, hobj, into in requests:
@@ -163,12 +192,17 @@ class MQIVerbs:
 
     def run(self, steps: list[Step], limit: int = 0) -> list[Any]:
         """:func:`run_in_order` through this connection's transport."""
-        exchanges = [_EXCHANGES[name](*args) for name, args in steps]
+        exchanges = [_EXCHANGES[step[0]](*step[1]) for step in steps]
         requests = [_request(ex) for ex in exchanges]
-        replies = self._call_run(requests, limit)
+        quiet = frozenset(i for i, step in enumerate(steps)
+                          if len(step) > 2 and not step[2] and step[0] in _QUIET)
+        replies = self._call_run(requests, limit, quiet)
         out: list[Any] = []
-        for request, exchange, reply in zip(requests, exchanges, replies,
-                                            strict=False):  # fewer replies: it stopped
+        for i, (request, exchange, reply) in enumerate(
+                zip(requests, exchanges, replies, strict=False)):  # fewer replies: stopped
+            if i in quiet and reply.comp != CMQC.MQCC_FAILED:
+                out.append(reply.reason if reply.comp == _WARNING else 0)
+                continue
             if reply.comp == CMQC.MQCC_FAILED:
                 for dst, src in zip(request[3], reply.values or (), strict=False):
                     copy_fields(dst, src)
@@ -267,12 +301,16 @@ def run_in_order(handle: Any, steps: list[Step], limit: int = 0) -> list[Any]:
     call means what it means alone; over a bindings connection they cost one round trip
     (mqiproto.SpiVerb.RUN), which is what a channel's batch needs. With ``limit`` > 0 the
     calls stop after the message got that brings the bytes got to ``limit`` or more (a
-    channel's BATCHLIM; the calls not made are left to the caller)."""
+    channel's BATCHLIM; the calls not made are left to the caller). A put step with a third
+    item False (``("put1", args, False)``) may leave its MQMD / MQPMO / MQOD as they were:
+    its caller keeps nothing of them (a receiving MCA's arrivals), so a transport need not
+    decode them from the reply."""
     if isinstance(handle, MQIVerbs):
         return handle.run(steps, limit)
     out: list[Any] = []
     carried = 0
-    for name, args in steps:
+    for step in steps:
+        name, args = step[0], step[1]
         try:
             result = getattr(handle, name)(*args)
         except MQMIError as e:

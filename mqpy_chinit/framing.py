@@ -29,6 +29,7 @@ from mqpy_chinit.wire import (
     MSH_LENGTH,
     OUR_CCSID,
     OUR_ENCODING,
+    SEGMENT_TYPES,
     TSH_LENGTH,
     TSHM_LENGTH,
     XQH_WITH_MD_LENGTH,
@@ -59,6 +60,7 @@ __all__ = [
 DEFAULT_MAX_TRANSMISSION_SIZE = 32766
 
 _SEGMENT_TYPES = frozenset(int(t) for t in SegmentType)
+_FIRST, _LAST = int(ControlFlags1.FIRST), int(ControlFlags1.LAST)
 
 
 class SegmentWriter:
@@ -86,7 +88,7 @@ class SegmentWriter:
     def segments(self, event: Event) -> list[bytes]:
         """The segments that carry ``event``, FIRST on the first and LAST on the last."""
         prefix, payload = encode_body(event, self.byte_order)
-        segment_type = SegmentType(event.segment_type)
+        segment_type = SEGMENT_TYPES.get(event.segment_type) or SegmentType(event.segment_type)
         header_length = TSHM_LENGTH if event.conv_id is not None else TSH_LENGTH
         room = self.max_transmission_size - header_length
         flow = prefix + payload
@@ -113,12 +115,13 @@ class SegmentWriter:
 
         out = []
         last = len(chunks) - 1
+        event_flags = int(event.flags)
         for index, chunk in enumerate(chunks):
-            flags = event.flags
+            flags = event_flags
             if index == 0:
-                flags |= ControlFlags1.FIRST
+                flags |= _FIRST
             if index == last:
-                flags |= ControlFlags1.LAST
+                flags |= _LAST
             header = build_segment_header(
                 segment_type,
                 header_length + len(chunk),
@@ -180,6 +183,7 @@ class SegmentReader:
         self.partner_encoding: int | None = None
         self.partner_ccsid: int | None = None
         self._buffer = bytearray()
+        self._pos = 0  # where the next segment starts in _buffer, during feed
         self._reassembly: dict[int | None, _Reassembly] = {}
         self._error: ProtocolError | None = None
 
@@ -199,6 +203,7 @@ class SegmentReader:
             raise self._error
         self._buffer += data
         events: list[Event] = []
+        self._pos = 0
         try:
             while True:
                 segment = self._next_segment()
@@ -210,20 +215,25 @@ class SegmentReader:
         except ProtocolError as exc:
             self._error = exc
             raise
+        finally:
+            # the segments taken leave the buffer at once, not one by one (each would move
+            # everything behind it)
+            del self._buffer[:self._pos]
 
     # -- framing ----------------------------------------------------------------------------
 
     def _next_segment(self) -> bytes | None:
         buffer = self._buffer
+        pos = self._pos
         # Reject as early as the bytes allow: a bad id or length never waits for more data.
-        head = bytes(buffer[:4])
+        head = bytes(buffer[pos:pos + 4])
         if head and not any(sid.startswith(head) for sid in (b"TSH ", b"TSHC", b"TSHM")):
             raise ProtocolError(
                 StatusCode.PROTOCOL_SEGMENT_ERROR, f"segment starts with {head!r}, not a TSH"
             )
-        if len(buffer) < 8:
+        if len(buffer) - pos < 8:
             return None
-        length = int.from_bytes(buffer[4:8], "big")
+        length = int.from_bytes(buffer[pos + 4:pos + 8], "big")
         minimum = TSHM_LENGTH if head == b"TSHM" else TSH_LENGTH
         if length < minimum:
             raise ProtocolError(
@@ -235,10 +245,10 @@ class SegmentReader:
                 f"segment length {length} exceeds the maximum transmission size "
                 f"{self.max_transmission_size}",
             )
-        if len(buffer) < length:
+        if len(buffer) - pos < length:
             return None
-        segment = bytes(buffer[:length])
-        del buffer[:length]
+        segment = bytes(buffer[pos:pos + length])
+        self._pos = pos + length
         return segment
 
     def _on_segment(self, segment: bytes) -> Event | None:
@@ -252,9 +262,10 @@ class SegmentReader:
         self.partner_encoding = header.encoding
         self.partner_ccsid = header.ccsid
         body = segment[header.header_length :]
-        segment_type = SegmentType(header.segment_type)
-        first = bool(header.flags1 & ControlFlags1.FIRST)
-        last = bool(header.flags1 & ControlFlags1.LAST)
+        segment_type = SEGMENT_TYPES[header.segment_type]
+        flags1 = int(header.flags1)
+        first = bool(flags1 & _FIRST)
+        last = bool(flags1 & _LAST)
 
         pending = self._reassembly.get(header.conv_id)
         if pending is not None:

@@ -180,6 +180,9 @@ class Conversation:
         self.status.buffers_sent += len(segments)
 
     async def recv(self, timeout: float | None) -> Event:
+        if self.pending:  # already in: no timer to arm (a batch's messages come many a read)
+            await trio.lowlevel.checkpoint()
+            return self.pending.popleft()
         with trio.move_on_after(timeout if timeout is not None else float("inf")) as scope:
             while not self.pending:
                 try:
@@ -339,11 +342,13 @@ class SenderMCA:
         self.wrap = D.int_attr(definition, "SEQWRAP")
         self.correl_id: bytes | None = None  # a CLUSSDR gets only messages keyed to it
         self.dist_lists = False  # the partner takes distribution lists (ID negotiation)
+        self.syncq: syncq.ChannelSyncQ | None = None  # this run's sync record
 
     async def run(self) -> None:
         """Returns when the channel ends normally (disconnect interval, stop); raises
         ChannelEnded otherwise."""
         qm = await mqi(self.connect_qm)
+        self.syncq = syncq.ChannelSyncQ(qm)
         try:
             self.status.monitor = await monitoring(qm, self.definition)
             xmitq_name, self.correl_id = D.transmission_queue(
@@ -451,7 +456,7 @@ class SenderMCA:
             if not isinstance(ev, Reset) or ev.seqnum != rec.seq:
                 raise ChannelEnded("AMQ9504E", "Protocol error: reset not acknowledged.")
             rec.reset = False
-            await mqi(syncq.replace_in_uow, qm, rec)
+            await mqi(self.syncq.replace_in_uow, rec)
             await mqi(qm.commit)
         seq, luwid = (indoubt.seq, indoubt.luwid) if indoubt else (rec.seq, rec.luwid)
         await conv.send(Resync(seqnum=seq, luwid=luwid))
@@ -513,39 +518,48 @@ class SenderMCA:
             return []
         if count <= 1 or (max_bytes and len(first[1]) >= max_bytes):
             return [first]
+        limit = max_bytes - len(first[1]) if max_bytes else 0
+        return [first, *await mqi(self._run_of_gets, qm, xq, count - 1, limit)]
 
-        def more() -> list[tuple[mqpy.MD, bytes]]:
-            # One round trip for the rest (verbs.run_in_order): it stops at the first get
-            # that fails (none left, or a failure the next single MQGET will report) and
-            # after the message that reaches max_bytes. A message over RUN_BYTES is left for
-            # the next single MQGET, so that the run's reply stays small.
-            limit = max_bytes - len(first[1]) if max_bytes else mqiproto.RUN_BYTES
-            if limit <= 0:
-                return []
-            # a cluster sender takes only the messages keyed to its channel
-            mds = [mqpy.MD(CorrelId=self.correl_id) if self.correl_id else mqpy.MD()
-                   for _ in range(count - 1)]
-            opts = CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING
-            hobj = xq.get_handle()
-            got = run_in_order(qm.get_handle(), [
-                ("get", (hobj, md, mqpy.GMO(Options=opts), mqiproto.RUN_BYTES)) for md in mds],
-                min(limit, mqiproto.RUN_BYTES))
-            return [(md, data) for md, data in zip(mds, got, strict=False)
-                    if not isinstance(data, mqpy.MQMIError)]
-
-        return [first, *await mqi(more)]
+    def _run_of_gets(self, qm: mqpy.QueueManager, xq: mqpy.Queue, count: int,
+                     max_bytes: int) -> list[tuple[mqpy.MD, bytes]]:
+        """In a worker thread: up to ``count`` messages already on the transmission queue
+        (about ``max_bytes``, 0 no limit) in one round trip (verbs.run_in_order). The run
+        stops at the first get that fails (none left, or a failure the next single MQGET
+        will report) and after the message that reaches max_bytes. A message over RUN_BYTES
+        is left for the next single MQGET, so that the run's reply stays small."""
+        limit = max_bytes if max_bytes else mqiproto.RUN_BYTES
+        if limit <= 0 or count <= 0:
+            return []
+        # a cluster sender takes only the messages keyed to its channel
+        mds = [mqpy.MD(CorrelId=self.correl_id) if self.correl_id else mqpy.MD()
+               for _ in range(count)]
+        # one MQGMO for all: every request is encoded before any reply fills it in
+        gmo = mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING)
+        hobj = xq.get_handle()
+        got = run_in_order(qm.get_handle(), [
+            ("get", (hobj, md, gmo, mqiproto.RUN_BYTES)) for md in mds],
+            min(limit, mqiproto.RUN_BYTES))
+        return [(md, data) for md, data in zip(mds, got, strict=False)
+                if not isinstance(data, mqpy.MQMIError)]
 
     async def _transfer(self, conv: Conversation, qm: mqpy.QueueManager, xq: mqpy.Queue) -> None:
         discint = D.int_attr(self.definition, "DISCINT")
         idle_since = time.monotonic()
         last_flow = time.monotonic()
+        full = False  # the last batch was full: more messages are probably waiting
         while True:
             if self.stop_requested.is_set():
                 await conv.send(Status(code=StatusCode.USER_CLOSED,
                                        flags=ControlFlags1.CLOSE_CHANNEL))
                 return
             self.status.substate = "MQGET"
-            got = await self._get(qm, xq, POLL_MS)
+            firsts: list[tuple[mqpy.MD, bytes]] = []
+            if full:
+                # the next batch's messages in one round trip, if they are there already
+                batchlim = D.int_attr(self.definition, "BATCHLIM") * 1024
+                firsts = await mqi(self._run_of_gets, qm, xq, self.batchsz, batchlim)
+            got = firsts[0] if firsts else await self._get(qm, xq, POLL_MS)
             if got is None:
                 now = time.monotonic()
                 if discint and now - idle_since >= discint:
@@ -556,7 +570,7 @@ class SenderMCA:
                     await self._heartbeat(conv)
                     last_flow = time.monotonic()
                 continue
-            await self._batch(conv, qm, xq, got)
+            full = await self._batch(conv, qm, xq, got, firsts[1:])
             idle_since = last_flow = time.monotonic()
 
     async def _heartbeat(self, conv: Conversation) -> None:
@@ -585,12 +599,15 @@ class SenderMCA:
         return True
 
     async def _batch(self, conv: Conversation, qm: mqpy.QueueManager, xq: mqpy.Queue,
-                     first: tuple[mqpy.MD, bytes]) -> None:
+                     first: tuple[mqpy.MD, bytes],
+                     more: list[tuple[mqpy.MD, bytes]] | None = None) -> bool:
+        """One batch, from its first message (and ``more`` got with it); whether it was
+        full (BATCHSZ messages, or BATCHLIM reached)."""
         batchint = D.int_attr(self.definition, "BATCHINT") / 1000.0
         # BATCHLIM: KB of data after which the batch ends, with the message that reached it
         batchlim = D.int_attr(self.definition, "BATCHLIM") * 1024
         started = time.monotonic()
-        got = collections.deque([first])
+        got = collections.deque([first, *(more or ())])
         held: tuple[mqpy.MD, bytes] | None = None  # the latest message: the batch's last?
         out: list[Event] = []  # messages ready to go, written together
         sent = 0
@@ -628,7 +645,9 @@ class SenderMCA:
             await self._send_messages(conv, out)
         if held is None and sent == 0:
             await mqi(qm.commit)  # only dead-lettered messages
-            return
+            return False
+        full = sent + (held is not None) >= self.batchsz or bool(
+            batchlim and batch_bytes >= batchlim)
         # Batch heartbeat (seed 003 §2.10): if the partner has been silent longer than BATCHHB,
         # check it is still there before going in doubt; a dead partner ends the channel with
         # the batch merely backed out, not in doubt.
@@ -639,11 +658,10 @@ class SenderMCA:
         # The end of the batch: sync record and in-doubt key, then the confirm request.
         luwid = new_luwid()
         last_seq = next_seq(seq, self.wrap) if held is not None else seq
-        await mqi(syncq.replace_in_uow, qm,
-                  syncq.SyncRecord(self.name, "S", last_seq, luwid, self.partner))
         key = syncq.prepare_key(self.name, self.seq, last_seq, luwid, self.partner,
                                 prev_luwid=self.status.last_luwid)
-        await mqi(qm.get_handle().prepare, key)
+        await mqi(self._harden, qm,
+                  syncq.SyncRecord(self.name, "S", last_seq, luwid, self.partner), key)
         self.status.indoubt = True
         self.status.cur_luwid = luwid
         self.status.cur_seqno = last_seq
@@ -664,13 +682,19 @@ class SenderMCA:
             self.status.last_luwid = luwid
             self.status.last_seqno = last_seq
             self.status.batch_done(sent, self.batchsz)
-            return
+            return full
         if isinstance(ev, Status):
             # The receiver backed its batch out: so do we; the messages stay on the xmitq.
             await mqi(qm.get_handle().resolve, key, False)
             self.status.indoubt = False
             raise _status_error(ev)
         raise ChannelEnded("AMQ9504E", "Protocol error: batch confirmation expected.")
+
+    def _harden(self, qm: mqpy.QueueManager, record: syncq.SyncRecord, key: bytes) -> None:
+        """In a worker thread: the batch's sync record into its unit of work, then the unit
+        of work prepared (in doubt) under ``key``."""
+        self.syncq.replace_in_uow(record)
+        qm.get_handle().prepare(key)
 
     @staticmethod
     def _message(seq: int, data: bytes, *, confirm: bool, luwid: bytes | None = None
@@ -756,6 +780,7 @@ class ReceiverMCA:
         self.log = log or (lambda msgid, text: None)
         self.put_authority = PutAuthority()
         self._may_put: dict[tuple[bytes, bytes], int] = {}  # ALTMCA: the MCA user's check
+        self.syncq: syncq.ChannelSyncQ | None = None  # this run's sync record
 
     async def run(self) -> None:
         if self.call_out is not None:
@@ -838,6 +863,7 @@ class ReceiverMCA:
         st.maxmsgl = agreed.max_msg_size
 
     async def _serve(self, conv: Conversation, qm: mqpy.QueueManager) -> None:
+        self.syncq = syncq.ChannelSyncQ(qm)
         # a partner's own record, else one RESET CHANNEL made before any partner was known
         rec = await mqi(syncq.read, qm, self.name, "R", self.partner) \
             or await mqi(syncq.read, qm, self.name, "R", "") \
@@ -850,11 +876,14 @@ class ReceiverMCA:
         in_batch = 0
         timeout = D.receive_timeout(self.hbint)
         pending: list[MessageData] = []  # received, not yet put: one worker-thread call puts many
+        pending_bytes = 0
+        visible = False  # pending holds a message that is to be visible at once
         while True:
             self.status.substate = "RECEIVE"
             ev = await conv.recv(timeout)
             if pending and not isinstance(ev, MessageData):
                 await self._flush(conv, qm, pending, fast)
+                pending_bytes, visible = 0, False
             if isinstance(ev, Resync):
                 await conv.send(Resync(seqnum=rec.seq, luwid=rec.luwid))
                 continue
@@ -895,13 +924,21 @@ class ReceiverMCA:
             in_batch += 1
             self.status.cur_seqno = ev.seqnum
             pending.append(ev)
+            pending_bytes += len(ev.data)
+            visible = visible or (fast and not ev.persistent)
             confirm = bool(ev.flags & ControlFlags1.CONFIRM_REQUEST)
-            if confirm or len(pending) >= PUT_RUN or not conv.pending:
+            # the batch's end: its sync record goes with the last puts when it can
+            record = self._record(ev.seqnum, ev.luwid) if confirm else None
+            replaced = False
+            if confirm or len(pending) >= PUT_RUN or pending_bytes >= mqiproto.RUN_BYTES \
+                    or (visible and not conv.pending):
                 # before waiting for the network: a fast non-persistent message is visible
-                # as soon as it has arrived (seed 000 §3), in order
-                await self._flush(conv, qm, pending, fast)
+                # as soon as it has arrived (seed 000 §3), in order; puts under syncpoint
+                # wait for the batch's end (nobody sees them before it), one round trip
+                replaced = await self._flush(conv, qm, pending, fast, record)
+                pending_bytes, visible = 0, False
             if confirm:
-                rec = await self._commit_batch(qm, ev.seqnum, ev.luwid)
+                rec = await self._commit_batch(qm, ev.seqnum, ev.luwid, replaced=replaced)
                 await conv.send(Status(code=0))
                 self.status.batch_done(in_batch, self.status.batchsz or 50)
                 in_batch = 0
@@ -909,12 +946,16 @@ class ReceiverMCA:
                 self._may_put.clear()  # and so may authorities
 
     async def _flush(self, conv: Conversation, qm: mqpy.QueueManager,
-                     pending: list[MessageData], fast: bool) -> None:
+                     pending: list[MessageData], fast: bool,
+                     record: syncq.SyncRecord | None = None) -> bool:
         """Put the received messages in order: plain puts in one worker-thread call, and
-        whatever that call could not put through :meth:`_deliver` (retry, report, DLQ)."""
+        whatever that call could not put through :meth:`_deliver` (retry, report, DLQ).
+        With ``record`` (the batch ends with these messages), the run that puts the last of
+        them replaces the sync record too when it can: whether it did."""
         done = 0
+        replaced = False
         while done < len(pending):
-            sizes = await mqi(self._put_run, qm, pending[done:], fast)
+            sizes, replaced = await mqi(self._put_run, qm, pending[done:], fast, record)
             for n in sizes:
                 self.status.message_moved(n, sent=False)
             done += len(sizes)
@@ -927,12 +968,17 @@ class ReceiverMCA:
                 await conv.close(problem.status_code or StatusCode.CAN_NOT_STORE)
                 raise problem
             done += 1
+            replaced = False  # the sync record is for the end: after _deliver's put
         pending.clear()
+        return replaced
 
-    def _put_run(self, qm: mqpy.QueueManager, evs: list[MessageData], fast: bool) -> list[int]:
+    def _put_run(self, qm: mqpy.QueueManager, evs: list[MessageData], fast: bool,
+                 record: syncq.SyncRecord | None = None) -> tuple[list[int], bool]:
         """In a worker thread: put arrivals until one needs more than a plain put (a put that
         fails, or rule 6); the sizes of those put. The puts go as one round trip
-        (verbs.run_in_order), which stops at the first that fails, as one by one would."""
+        (verbs.run_in_order), which stops at the first that fails, as one by one would.
+        When all of them are plain puts, the same round trip replaces ``record`` (the sync
+        record of the batch they end) if the MCA's record is known: whether it did."""
         steps: list[Step] = []
         sizes: list[int] = []
         carried = 0
@@ -951,17 +997,21 @@ class ReceiverMCA:
             sync = CMQC.MQPMO_NO_SYNCPOINT if (
                 fast and md.Persistence != CMQC.MQPER_PERSISTENT) else CMQC.MQPMO_SYNCPOINT
             try:
+                # nothing of the put's output structures is kept: no need to decode them
                 steps.append(("put1", self._arrival_put1(qm, dest_q, dest_qm, md, ev.data,
-                                                         sync)))
+                                                         sync), False))
             except mqpy.MQMIError:
                 break  # refused by PUTAUT's second check: _deliver takes it from here
             sizes.append(len(ev.data))
             carried += len(ev.data)
+        tail = self.syncq.steps(record) if record is not None and len(steps) == len(evs) \
+            else []
         if not steps:
-            return []  # the first arrival needs _deliver: no round trip for nothing
-        done = run_in_order(qm.get_handle(), steps)
-        return [n for n, result in zip(sizes, done, strict=False)
-                if not isinstance(result, mqpy.MQMIError)]
+            return [], False  # the first arrival needs _deliver: no round trip for nothing
+        done = run_in_order(qm.get_handle(), steps + tail)
+        put = [n for n, result in zip(sizes, done, strict=False)
+               if not isinstance(result, mqpy.MQMIError)]
+        return put, bool(tail) and self.syncq.done(done[len(steps):])
 
     def _put_arrival(self, qm: mqpy.QueueManager, dest_q: bytes, dest_qm: bytes,
                      md: mqpy.MD, data: bytes, sync: int) -> None:
@@ -995,12 +1045,22 @@ class ReceiverMCA:
         q.close()
         return 0
 
-    async def _commit_batch(self, qm: mqpy.QueueManager, seq: int, luwid: bytes
-                            ) -> syncq.SyncRecord:
-        rec = syncq.SyncRecord(self.name, "R", seq, luwid, self.partner,
-                               conname=self.conname)
-        await mqi(syncq.replace_in_uow, qm, rec)
-        await mqi(qm.commit)
+    def _record(self, seq: int, luwid: bytes) -> syncq.SyncRecord:
+        return syncq.SyncRecord(self.name, "R", seq, luwid, self.partner,
+                                conname=self.conname)
+
+    async def _commit_batch(self, qm: mqpy.QueueManager, seq: int, luwid: bytes, *,
+                            replaced: bool = False) -> syncq.SyncRecord:
+        """Commit the batch with its sync record (already in the unit of work when
+        ``replaced``): one worker-thread call."""
+        rec = self._record(seq, luwid)
+
+        def harden() -> None:
+            if not replaced:
+                self.syncq.replace_in_uow(rec)
+            qm.commit()
+
+        await mqi(harden)
         self.seq = seq
         self.status.last_seqno = seq
         self.status.last_luwid = luwid

@@ -17,12 +17,15 @@ MCA finds its in-doubt batch and resolves it with the partner's record.
 from __future__ import annotations
 
 import json
+import os
+from typing import Any
 
 import attrs
 
 import mqpy
 from mqpy import CMQC
 from mqpy.browsing import browse
+from mqpy.verbs import Step, run_in_order
 
 SYNCQ = "SYSTEM.CHANNEL.SYNCQ"
 _PREFIX = b"CH2:"  # in-doubt keys; b"CHL:" keys (no previous LUWID) are still read
@@ -104,10 +107,11 @@ def replace_in_uow(qm: mqpy.QueueManager, record: SyncRecord) -> None:
 
 
 def _replace(qm: mqpy.QueueManager, cid: bytes, msgids: list[bytes] | None,
-             body: bytes | None) -> None:
+             body: bytes | None, queue: mqpy.Queue | None = None) -> bytes | None:
     """Under syncpoint: remove the messages with CorrelId ``cid`` (those with ``msgids``
-    only, when given), then put ``body`` under it."""
-    q = mqpy.Queue(qm, SYNCQ, CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_OUTPUT)
+    only, when given), then put ``body`` under it; the MsgId it was put with. ``queue``: the
+    SYNCQ opened for input and output, left open (else it is opened and closed here)."""
+    q = queue or mqpy.Queue(qm, SYNCQ, _OPEN_OPTIONS)
     try:
         keys = [mqpy.MD(CorrelId=cid, MsgId=m) for m in msgids] if msgids is not None else None
         match = CMQC.MQMO_MATCH_CORREL_ID | (CMQC.MQMO_MATCH_MSG_ID if keys is not None else 0)
@@ -120,11 +124,79 @@ def _replace(qm: mqpy.QueueManager, cid: bytes, msgids: list[bytes] | None,
                     raise
                 if keys is None:
                     break  # (a record another instance holds is its own business)
-        if body is not None:
-            q.put(body, mqpy.MD(CorrelId=cid, Persistence=CMQC.MQPER_PERSISTENT),
-                  mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+        if body is None:
+            return None
+        md = mqpy.MD(CorrelId=cid, Persistence=CMQC.MQPER_PERSISTENT)
+        q.put(body, md, mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+        return bytes(md.MsgId)
     finally:
-        q.close()
+        if queue is None:
+            q.close()
+
+
+_OPEN_OPTIONS = CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_OUTPUT
+
+
+class ChannelSyncQ:
+    """One MCA's sync record, replaced batch after batch on a SYSTEM.CHANNEL.SYNCQ handle
+    held open for the channel's life (blocking calls, from a worker thread).
+
+    The first replacement is :func:`replace_in_uow`'s (the records are looked for by
+    CorrelId, a receiver's by browsing for its partner's). It remembers the MsgId of the
+    record it put (later ones it names itself), so every later batch replaces the record in
+    one round trip: MQGET of that MsgId, then MQPUT of the new record (:meth:`steps`), calls
+    a receiver can even add to the run of its batch's last puts. Whenever that MQGET does not find the record as this MCA
+    left it (its unit of work was backed out, RESET CHANNEL replaced it), the replacement
+    falls back to the full search, so the records end as :func:`replace_in_uow` leaves them.
+    """
+
+    def __init__(self, qm: mqpy.QueueManager) -> None:
+        self.qm = qm
+        self.queue: mqpy.Queue | None = None
+        self.msgid: bytes | None = None  # the record this MCA last put
+        self._put_msgid: bytes | None = None
+
+    def _queue(self) -> mqpy.Queue:
+        if self.queue is None:
+            self.queue = mqpy.Queue(self.qm, SYNCQ, _OPEN_OPTIONS)
+        return self.queue
+
+    def steps(self, record: SyncRecord) -> list[Step]:
+        """The MQGET of the record last put and the MQPUT of ``record``, as steps of
+        ``verbs.run_in_order`` (hand the results to :meth:`done`); [] when no record of
+        this MCA is known yet."""
+        if self.msgid is None:
+            return []
+        hobj = self._queue().get_handle()
+        cid = correl_id(record.channel, record.role)
+        # the MCA names the new record itself, so that nothing of the put comes back
+        self._put_msgid = os.urandom(24)
+        match = CMQC.MQMO_MATCH_CORREL_ID | CMQC.MQMO_MATCH_MSG_ID
+        return [("get", (hobj, mqpy.MD(CorrelId=cid, MsgId=self.msgid),
+                         mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT, MatchOptions=match), None)),
+                ("put", (hobj, mqpy.MD(CorrelId=cid, MsgId=self._put_msgid,
+                                       Persistence=CMQC.MQPER_PERSISTENT),
+                         mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT), record.to_bytes()), False)]
+
+    def done(self, results: list[Any]) -> bool:
+        """Did the :meth:`steps` replace the record? (False: call :meth:`replace_in_uow`.)"""
+        ok = len(results) == 2 and not any(isinstance(r, mqpy.MQMIError) for r in results)
+        self.msgid = self._put_msgid if ok else None
+        return ok
+
+    def replace_in_uow(self, record: SyncRecord) -> None:
+        """:func:`replace_in_uow` on the open handle: one round trip once the record this
+        MCA put is known, the full search otherwise."""
+        steps = self.steps(record)
+        if steps and self.done(run_in_order(self.qm.get_handle(), steps)):
+            return
+        self.msgid = None
+        msgids = None
+        if record.role == "R":
+            msgids = [msgid for msgid, r in _records(self.qm, record.channel, "R")
+                      if r.partner_qm in (record.partner_qm, "")]
+        self.msgid = _replace(self.qm, correl_id(record.channel, record.role), msgids,
+                              record.to_bytes(), self._queue())
 
 
 def prepare_key(channel: str, prev_seq: int, seq: int, luwid: bytes, partner: str, *,

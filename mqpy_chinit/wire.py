@@ -96,6 +96,8 @@ MSH_LENGTH = 20  #: message segment header, first segment of MESSAGE_DATA only
 XQH_LENGTH = 104  #: MQXQH up to, not including, its embedded MQMD
 MQMD_V1_LENGTH = 324
 XQH_WITH_MD_LENGTH = XQH_LENGTH + MQMD_V1_LENGTH  #: the whole MQXQH (428)
+#: Where the embedded MQMD's Persistence (an MQLONG) sits in the MQXQH
+MD_PERSISTENCE_AT = XQH_LENGTH + 44
 
 STRUCTID_TSH = b"TSH "
 STRUCTID_TSHC = b"TSHC"
@@ -225,6 +227,13 @@ class ControlFlags2(enum.IntFlag):
     MSG_COMP = 0x02
     CSH = 0x04
     CMIT_INTERVAL = 0x08
+
+
+#: Every value of a TSH flags byte as its flag object, and as an event's flags (without
+#: FIRST / LAST): building an IntFlag costs microseconds, and every segment has two.
+FLAGS1 = tuple(ControlFlags1(i) for i in range(256))
+FLAGS2 = tuple(ControlFlags2(i) for i in range(256))
+_EVENT_FLAGS1 = tuple(ControlFlags1(i & ~FIRST_LAST) for i in range(256))
 
 
 class CapFlags1(enum.IntFlag):
@@ -494,7 +503,6 @@ RESYNC = RESET
 
 # The layouts every message crosses, compiled by construct into Python source: the same
 # declarations (above, the one definition), parsed and built several times faster.
-_MSH_FAST = MSH.compile()
 _STATUS_FAST = STATUS.compile()
 _RESET_FAST = RESET.compile()
 
@@ -532,6 +540,9 @@ def id_length(fap_level: int) -> int:
 # ---------------------------------------------------------------------------------------------
 
 _NO_LUW = bytes(8)
+_BYTE_ORDERS = {int(o): o for o in ByteOrder}
+#: Segment types by number (an IntEnum call costs more than the lookup).
+SEGMENT_TYPES = {int(t): t for t in SegmentType}
 
 
 class _Headers:
@@ -546,6 +557,8 @@ class _Headers:
     TSHM_HEAD = struct.Struct(">4sIIIBBBB8s")
     TSH_TAIL = {ByteOrder.LITTLE: struct.Struct("<IH2s"), ByteOrder.BIG: struct.Struct(">IH2s")}
     API_TAIL = {ByteOrder.LITTLE: struct.Struct("<iiI"), ByteOrder.BIG: struct.Struct(">iiI")}
+    #: MSH, every message of a channel: StructId, SeqNum, DataLength, Unknown1, MsgLength
+    MSH = {ByteOrder.LITTLE: struct.Struct("<4sIIII"), ByteOrder.BIG: struct.Struct(">4sIIII")}
 
 
 @attrs.frozen
@@ -593,7 +606,7 @@ def parse_segment_header(data: bytes) -> SegmentHeader:
         raise ProtocolError(
             StatusCode.PROTOCOL_INVALID_DATA, f"byte order {byte_order} is neither 1 nor 2"
         )
-    order = ByteOrder(byte_order)
+    order = _BYTE_ORDERS[byte_order]
     if tshm:
         (_, length, conv_id, request_id, _, segment_type, flags1, flags2,
          luwid) = _Headers.TSHM_HEAD.unpack_from(data)
@@ -611,8 +624,8 @@ def parse_segment_header(data: bytes) -> SegmentHeader:
         segment_length=length,
         byte_order=order,
         segment_type=segment_type,
-        flags1=ControlFlags1(flags1),
-        flags2=ControlFlags2(flags2),
+        flags1=FLAGS1[flags1],
+        flags2=FLAGS2[flags2],
         luwid=luwid,
         encoding=encoding,
         ccsid=ccsid,
@@ -635,7 +648,7 @@ def build_segment_header(
     request_id: int | None = None,
 ) -> bytes:
     """Encode a TSH (or a TSHM when ``conv_id`` is given); ``segment_length`` includes it."""
-    order = ByteOrder(byte_order)
+    order = _BYTE_ORDERS.get(byte_order) or ByteOrder(byte_order)
     if conv_id is None:
         head = _Headers.TSH_HEAD.pack(STRUCTID_TSH, segment_length, order, segment_type,
                                       flags1, flags2, luwid)
@@ -651,13 +664,16 @@ def build_segment_header(
 
 
 def _luwid(value: bytes) -> bytes:
-    value = bytes(value)
+    if type(value) is not bytes:
+        value = bytes(value)
     if len(value) != 8:
         raise ValueError(f"a LUW id is 8 bytes, not {len(value)}")
     return value
 
 
 def _control_flags(value: int) -> ControlFlags1:
+    if type(value) in (int, ControlFlags1) and 0 <= value <= 0xFF:
+        return _EVENT_FLAGS1[value]
     return ControlFlags1(value) & ~FIRST_LAST
 
 
@@ -775,6 +791,14 @@ class MessageData(Event):
         """The message's own MQMD (v1), the one embedded in the MQXQH."""
         return self.transmission_header.MsgDesc
 
+    @property
+    def persistent(self) -> bool:
+        """Is the message persistent? Read in place, without decoding the MQXQH (a receiving
+        MCA asks it of every arrival)."""
+        raw = self.xqh[MD_PERSISTENCE_AT:MD_PERSISTENCE_AT + 4]
+        order = "little" if self.byte_order == ByteOrder.LITTLE else "big"
+        return int.from_bytes(raw, order, signed=True) == CMQC.MQPER_PERSISTENT
+
     def in_byte_order(self, byte_order: ByteOrder) -> MessageData:
         """The same message with its MQXQH integers re-packed in ``byte_order``."""
         if byte_order == self.byte_order:
@@ -852,7 +876,7 @@ class Ping(Event):
 
 def _mqi_type(low: int, high: int) -> Any:
     def convert(value: int) -> SegmentType:
-        segment_type = SegmentType(value)
+        segment_type = value if type(value) is SegmentType else SegmentType(value)
         if not low <= segment_type <= high:
             raise ValueError(f"{segment_type.name} is not in 0x{low:02X}-0x{high:02X}")
         return segment_type
@@ -950,10 +974,11 @@ def encode_body(event: Event, byte_order: ByteOrder) -> tuple[bytes, bytes]:
         # The TSH's byte order governs the MQXQH's integers too (packet-mq.c reads them so).
         event = event.in_byte_order(byte_order)
         payload = event.xqh + event.data
-        msh = _MSH_FAST.build(
-            dict(SeqNum=event.seqnum, DataLength=len(payload), Unknown1=0, MsgLength=len(payload)),
-            little=little,
-        )
+        try:
+            msh = _Headers.MSH[_BYTE_ORDERS[byte_order]].pack(
+                STRUCTID_MSH, event.seqnum, len(payload), 0, len(payload))
+        except struct.error as exc:
+            raise ValueError(f"MSH: {exc}") from None
         return msh, payload
     if isinstance(event, Status):
         if event.value is None:
@@ -993,12 +1018,11 @@ def decode_body(header: SegmentHeader, body: bytes) -> Event:
 
     Raises ``ProtocolError`` (never anything else) for a truncated or inconsistent structure.
     """
-    try:
-        segment_type = SegmentType(header.segment_type)
-    except ValueError:
+    segment_type = SEGMENT_TYPES.get(header.segment_type)
+    if segment_type is None:
         raise ProtocolError(
             StatusCode.PROTOCOL_SEGMENT_TYPE, f"unknown segment type 0x{header.segment_type:02X}"
-        ) from None
+        )
     little = _le(header.byte_order)
     common: dict[str, Any] = dict(
         flags=header.flags1,
@@ -1027,13 +1051,12 @@ def decode_body(header: SegmentHeader, body: bytes) -> Event:
     if segment_type == SegmentType.MESSAGE_DATA:
         if len(body) < MSH_LENGTH or bytes(body[:4]) != STRUCTID_MSH:
             raise ProtocolError(StatusCode.PROTOCOL_MSH_ERROR, "MESSAGE_DATA without an MSH")
-        msh = _parse(_MSH_FAST, bytes(body[:MSH_LENGTH]), StatusCode.PROTOCOL_MSH_ERROR, "MSH",
-                     little)
+        _, seqnum, _, _, msg_length = _Headers.MSH[header.byte_order].unpack_from(body)
         payload = bytes(body[MSH_LENGTH:])
-        if msh.MsgLength != len(payload):
+        if msg_length != len(payload):
             raise ProtocolError(
                 StatusCode.MESSAGE_LENGTH_ERROR,
-                f"MSH announces {msh.MsgLength} bytes, the segments carried {len(payload)}",
+                f"MSH announces {msg_length} bytes, the segments carried {len(payload)}",
             )
         if len(payload) < XQH_WITH_MD_LENGTH:
             raise ProtocolError(
@@ -1045,7 +1068,7 @@ def decode_body(header: SegmentHeader, body: bytes) -> Event:
             )
         return MessageData(
             **common,
-            seqnum=msh.SeqNum,
+            seqnum=seqnum,
             xqh=payload[:XQH_WITH_MD_LENGTH],
             data=payload[XQH_WITH_MD_LENGTH:],
             byte_order=header.byte_order,

@@ -125,3 +125,54 @@ def test_a_run_whose_flows_are_garbled_ends_that_connection_as_any_malformed_req
     assert set(glob.glob(os.path.join(running.qmdir(), "errors", "*.FDC"))) == fdcs
     other = bindings.connect(QM, running.root)
     other.disconnect()
+
+
+def test_puts_whose_outputs_are_not_wanted_still_report_their_outcome(running):
+    """Given a run of MQPUT1s marked as keeping nothing of their output structures (a
+    receiving MCA's arrivals), when it runs over bindings with one to an unknown queue,
+    then the puts before it succeed (0), it fails 2085, none after it is made, and the
+    caller's MQMD is left as it was given; an unmarked put in the same run still gets its
+    MsgId back."""
+    conn = bindings.connect(QM, running.root)
+    try:
+        quiet_md, loud_md = mqpy.MD(), mqpy.MD()
+        quiet = ("put1", (mqpy.OD(ObjectName="Q4"), quiet_md, mqpy.PMO(Options=SYNC), b"q"),
+                 False)
+        results = run_in_order(conn, [quiet, _put1("Q4", b"r"), ("put1", (
+            mqpy.OD(ObjectName="Q4"), loud_md, mqpy.PMO(Options=SYNC), b"s")),
+            (*_put1("NO.SUCH.QUEUE", b"x"), False), _put1("Q4", b"never")])
+        conn.commit()
+        assert [r if isinstance(r, int) else r.reason for r in results] == [
+            0, 0, 0, CMQC.MQRC_UNKNOWN_OBJECT_NAME]
+        assert quiet_md.MsgId == mqpy.MD().MsgId
+        assert loud_md.MsgId.strip(b"\0")
+        assert _drain(conn, "Q4") == [b"q", b"r", b"s"]
+    finally:
+        conn.disconnect()
+
+
+def test_a_quiet_run_answers_its_puts_without_their_structures(running):
+    """Given an SPI RUN_QUIET of two MQPUT1s and an MQGET, when it reaches the queue
+    manager, then the puts are made and answered with their codes and an empty body, and
+    the get is answered in full (its MQMD, MQGMO and message)."""
+    conn = bindings.connect(QM, running.root)
+    try:
+        hobj = conn.open(mqpy.OD(ObjectName="Q5"), IN | OUT)
+        conn.put(hobj, mqpy.MD(), mqpy.PMO(), b"waiting")
+        flows = mqiproto.pack_flows([
+            mqiproto.encode_request(SegmentType.MQPUT1, [mqpy.OD(ObjectName="Q3"), mqpy.MD(),
+                                                         mqpy.PMO(Options=SYNC), data])
+            for data in (b"one", b"two")] + [
+            mqiproto.encode_request(SegmentType.MQGET, [mqpy.MD(), mqpy.GMO(), -1],
+                                    hobj=hobj)])
+        reply = conn._call(SegmentType.SPI, [mqiproto.SpiVerb.RUN_QUIET, flows, 0])
+        replies = [mqiproto.decode_reply(e)
+                   for e in mqiproto.unpack_flows(b"".join(reply.values[0]))]
+        assert [(r.verb, r.comp, r.values) for r in replies[:2]] == [
+            (SegmentType.MQPUT1, CMQC.MQCC_OK, None)] * 2
+        assert replies[2].values[3] == b"waiting"
+        conn.close(hobj)
+        conn.commit()
+        assert _drain(conn, "Q3") == [b"one", b"two"]
+    finally:
+        conn.disconnect()

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from mqpy import structures
 from mqpy_chinit import wire
 from mqpy_chinit.framing import SegmentReader, SegmentWriter
 from mqpy_chinit.wire import (
@@ -340,3 +341,31 @@ def test_api_headers_are_the_api_header_declaration_byte_for_byte(
     header = wire.parse_segment_header(wire.build_segment_header(
         SegmentType.MQGET_REPLY, wire.TSH_LENGTH + len(api), byte_order=order))
     assert wire.decode_body(header, api) == event
+
+
+@given(order=st.sampled_from(list(ByteOrder)), seqnum=_u32,
+       data=st.binary(min_size=0, max_size=64))
+def test_message_headers_are_the_msh_declaration_byte_for_byte(
+        order: ByteOrder, seqnum: int, data: bytes) -> None:
+    """Given any message, when its MSH is built by the fast path, then the bytes are what the
+    construct MSH declaration builds, and decoding gives the sequence number back."""
+    event = wire.MessageData.from_xqh(seqnum, structures.XQH(), data, byte_order=order)
+    msh, payload = wire.encode_body(event, order)
+    assert msh == wire.MSH.build(dict(SeqNum=seqnum, DataLength=len(payload), Unknown1=0,
+                                      MsgLength=len(payload)),
+                                 little=order == ByteOrder.LITTLE)
+    header = wire.parse_segment_header(wire.build_segment_header(
+        SegmentType.MESSAGE_DATA, wire.TSH_LENGTH + len(msh) + len(payload), byte_order=order))
+    assert wire.decode_body(header, msh + payload).seqnum == seqnum
+
+
+@pytest.mark.parametrize("order", list(ByteOrder))
+@pytest.mark.parametrize("persistence", [0, 1, 2])
+def test_a_message_says_whether_it_is_persistent_without_decoding(order: ByteOrder,
+                                                                  persistence: int) -> None:
+    """Given a message whose MQMD has any Persistence, in either byte order, then
+    MessageData.persistent reads it as the decoded MQXQH does."""
+    xqh = structures.XQH()
+    xqh.MsgDesc.Persistence = persistence
+    event = wire.MessageData.from_xqh(1, xqh, b"data", byte_order=order)
+    assert event.persistent == (event.md.Persistence == 1) == (persistence == 1)
