@@ -50,7 +50,93 @@ async def engine_call(conn: Any, limiter: trio.CapacityLimiter,
         deferring.conn = None
         lsn, conn.deferred_lsn = conn.deferred_lsn, None
         if lsn:
-            await trio.to_thread.run_sync(conn.engine.data.force, lsn, limiter=limiter)
+            await _forcer(conn.engine.data).force(lsn, limiter)
+
+
+class LoopForcer:
+    """The log forces of one event loop's calls, made on worker threads a group at a time.
+
+    The log already shares one fdatasync among the threads that wait for it; this shares
+    the thread as well. The first call to need a force takes a worker thread for the highest
+    LSN asked for so far; calls that need one meanwhile queue, and when the thread comes
+    back the first of them takes the next one for all of the queue. So a loop serving many
+    committers pays one thread hand-over per fdatasync, not one per call.
+    """
+
+    def __init__(self, data: Any) -> None:
+        self.data = data
+        self.busy = False  # a worker thread is forcing for this loop
+        self.queue: list[_Wait] = []
+
+    async def force(self, lsn: int, limiter: trio.CapacityLimiter) -> None:
+        if self.data.log.flushed_lsn >= lsn:
+            return
+        if self.busy:
+            me = _Wait(lsn)
+            self.queue.append(me)
+            try:
+                await me.done.wait()  # durable, failed, or this call's turn to take the thread
+            except BaseException:  # cancelled: leave the queue, or pass the turn on
+                if me in self.queue:
+                    self.queue.remove(me)
+                elif me.lead:
+                    self._hand_over()
+                raise
+            if me.error is not None:
+                raise me.error
+            if not me.lead:
+                return
+        self.busy = True
+        group, self.queue = self.queue, []
+        target = max([lsn, *(w.lsn for w in group)])
+        error: BaseException | None = None
+        try:
+            # shielded: the group's force is made even if this caller is being cancelled
+            with trio.CancelScope(shield=True):
+                await trio.to_thread.run_sync(self.data.force, target, limiter=limiter)
+        except BaseException as exc:
+            error = exc
+            raise
+        finally:
+            for w in group:
+                w.error = error
+                w.done.set()
+            self._hand_over()
+
+    def _hand_over(self) -> None:
+        """The thread is back: the first call that queued meanwhile takes the next one."""
+        if self.queue:
+            heir = self.queue.pop(0)
+            heir.lead = True
+            heir.done.set()
+        else:
+            self.busy = False
+
+
+class _Wait:
+    __slots__ = ("done", "error", "lead", "lsn")
+
+    def __init__(self, lsn: int) -> None:
+        self.lsn = lsn
+        self.done = trio.Event()
+        self.lead = False
+        self.error: BaseException | None = None
+
+
+_FORCERS: trio.lowlevel.RunVar[dict[int, LoopForcer]] = trio.lowlevel.RunVar("mqpy_forcers")
+
+
+def _forcer(data: Any) -> LoopForcer:
+    """This event loop's forcer for the queue manager whose data manager is ``data``."""
+    try:
+        forcers = _FORCERS.get()
+    except LookupError:
+        forcers = {}
+        _FORCERS.set(forcers)
+    forcer = forcers.get(id(data))
+    if forcer is None or forcer.data is not data:
+        forcer = forcers[id(data)] = LoopForcer(data)
+    return forcer
 
 
 class _Threaded:
