@@ -64,9 +64,17 @@ class ChannelStateError(Exception):
         super().__init__(f"channel {channel}: {current.value} -> {wanted.value} is not allowed")
 
 
+_stamp: list = [-1, ("", "")]  # the second last formatted, and its (date, time)
+
+
 def _now_date_time() -> tuple[str, str]:
-    t = time.localtime()
-    return time.strftime("%Y-%m-%d", t), time.strftime("%H.%M.%S", t)
+    """Local date and time as DISPLAY CHSTATUS shows them; formatted once a second, since
+    every message moved stamps LSTMSGDA/LSTMSGTI."""
+    sec = int(time.time())
+    if sec != _stamp[0]:
+        t = time.localtime(sec)
+        _stamp[:] = [sec, (time.strftime("%Y-%m-%d", t), time.strftime("%H.%M.%S", t))]
+    return _stamp[1]
 
 
 @attrs.define
