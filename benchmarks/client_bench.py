@@ -137,8 +137,20 @@ def make_keys(root: str) -> str | None:
     return client_keys
 
 
+def _server_cpu(pid: int | None) -> float:
+    """CPU seconds (user + system) used so far by the server process (Linux /proc)."""
+    if pid is None:
+        return 0.0
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
 def run_scenario(port: int, scenario: str, clients: int, seconds: float,
-                 tls_keys: str = "") -> dict:
+                 tls_keys: str = "", server_pid: int | None = None) -> dict:
     stop = threading.Event()
     counts = [0] * clients
     latencies = [0.0] * clients
@@ -149,12 +161,13 @@ def run_scenario(port: int, scenario: str, clients: int, seconds: float,
     for t in threads:
         t.start()
     ready.wait()
-    t0 = time.perf_counter()
+    t0, cpu0, server0 = time.perf_counter(), time.process_time(), _server_cpu(server_pid)
     time.sleep(seconds)
     stop.set()
     for t in threads:
         t.join()
     wall = time.perf_counter() - t0
+    client_cpu, server_cpu = time.process_time() - cpu0, _server_cpu(server_pid) - server0
     trips = sum(counts)
     return {
         "scenario": scenario, "clients": clients, "tls": bool(tls_keys),
@@ -163,6 +176,11 @@ def run_scenario(port: int, scenario: str, clients: int, seconds: float,
         "round_trips_per_s": round(trips / wall, 1),
         "mqi_calls_per_s": round(trips * SCENARIOS[scenario] / wall, 1),
         "mean_round_trip_ms": round(sum(latencies) / trips * 1000, 3) if trips else None,
+        # CPU per round trip of each process (this one: the client threads, their
+        # disconnects included; the child: queue manager and channel initiator)
+        "client_cpu_us_per_trip": round(client_cpu / trips * 1e6, 1) if trips else None,
+        "server_cpu_us_per_trip": (round(server_cpu / trips * 1e6, 1)
+                                   if trips and server_pid else None),
     }
 
 
@@ -172,6 +190,10 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="1 s per scenario, for a smoke run")
     ap.add_argument("--seconds", type=float, default=5.0)
     ap.add_argument("--no-tls", action="store_true", help="the plain channel only")
+    ap.add_argument("--scenario", action="append", choices=sorted(SCENARIOS),
+                    help="run only this scenario (repeatable; default all)")
+    ap.add_argument("--clients", action="append", type=int,
+                    help="run only with this many clients, at most 16 (repeatable; default 1 and 16)")
     ap.add_argument("--serve", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.serve:
@@ -188,9 +210,9 @@ def main() -> None:
             port = int(server.stdout.readline())
             results = []
             for keys in ("", tls_keys) if tls_keys else ("",):
-                for scenario in SCENARIOS:
-                    for clients in CLIENT_COUNTS:
-                        res = run_scenario(port, scenario, clients, seconds, keys)
+                for scenario in args.scenario or SCENARIOS:
+                    for clients in args.clients or CLIENT_COUNTS:
+                        res = run_scenario(port, scenario, clients, seconds, keys, server.pid)
                         print(json.dumps(res), file=sys.stderr, flush=True)
                         results.append(res)
         finally:
