@@ -1,6 +1,7 @@
 """Client-connection round trips per second through a SVRCONN channel; JSON results.
 
     python -m benchmarks.client_bench [--out FILE] [--quick] [--seconds S] [--no-tls]
+                                      [--deployed] [--scenario NAME] [--clients N]
 
 A queue manager and its channel initiator (listening on 127.0.0.1, port 0) run in a child
 process, so that client and server do not share one interpreter lock, as on two machines.
@@ -15,8 +16,14 @@ round trip of a 1 KB message:
 Each scenario runs on a plain channel and on a TLS one (``BENCH.TLS.SVRCONN``,
 SSLCIPH(ECDHE_ECDSA_AES_128_GCM_SHA256), certificates from a CA made for the run with
 ``trustme``, a test dependency; without it, or with ``--no-tls``, only the plain channel).
-Each result gives round trips per second, MQI calls per second and the mean round-trip
-latency. Nothing is asserted; the figures are to be read against the machine.
+Each result gives round trips per second, MQI calls per second, the mean round-trip
+latency and the CPU per round trip of the client process and of the server processes.
+Nothing is asserted; the figures are to be read against the machine.
+
+``--deployed`` serves the clients as an installation does instead (plain channel only): a
+queue-manager daemon started by strmqm, whose channel initiator is a process of its own
+calling the daemon over its bindings socket (mqpy_chinit.qmconn), and a listener defined
+with runmqsc; the server CPU is then the daemon's and the channel initiator's together.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ import argparse
 import json
 import os
 import platform
+import socket
 import subprocess
 import sys
 import tempfile
@@ -137,8 +145,68 @@ def make_keys(root: str) -> str | None:
     return client_keys
 
 
+def _server_cpu(pids: list[int]) -> float:
+    """CPU seconds (user + system) used so far by the server processes (Linux /proc)."""
+    total = 0.0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError):
+            pass
+    return total
+
+
+def _run(cmd: str, *args: str, stdin: str | None = None) -> str:
+    proc = subprocess.run([os.path.join(os.path.dirname(sys.executable), cmd), *args],
+                          input=stdin, text=True, capture_output=True, timeout=300)
+    if proc.returncode not in (0, 10):
+        raise RuntimeError(f"{cmd} {' '.join(args)}: {proc.stdout}{proc.stderr}")
+    return proc.stdout
+
+
+def serve_deployed(root: str) -> tuple[int, list[int]]:
+    """crtmqm, strmqm, a listener and the channel and queues by runmqsc: (port, the pids of
+    the daemon and its channel initiator)."""
+    os.environ["MQPY_DATA_PATH"] = root
+    _run("crtmqm", QMGR)
+    _run("strmqm", QMGR)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    queues = "".join(f"DEFINE QLOCAL(BENCH.Q.{i}) MAXDEPTH(999999999)\n"
+                     for i in range(max(CLIENT_COUNTS)))
+    _run("runmqsc", QMGR, stdin=f"""
+        DEFINE LISTENER(BENCH) TRPTYPE(TCP) PORT({port}) IPADDR('127.0.0.1') CONTROL(QMGR)
+        START LISTENER(BENCH)
+        DEFINE CHANNEL({CHANNEL}) CHLTYPE(SVRCONN) TRPTYPE(TCP)
+        SET CHLAUTH({CHANNEL}) TYPE(BLOCKUSER) USERLIST('nobody')
+        ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) CHCKCLNT(NONE)
+        REFRESH SECURITY TYPE(CONNAUTH)
+        {queues}""")
+    pids = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as f:
+                    if root.encode() in f.read():
+                        pids.append(int(entry))
+            except OSError:
+                pass
+    import mqpy
+
+    for _ in range(100):  # until the listener answers
+        try:
+            mqpy.connect(QMGR, CHANNEL, f"127.0.0.1({port})").disconnect()
+            break
+        except mqpy.MQMIError:
+            time.sleep(0.1)
+    return port, pids
+
+
 def run_scenario(port: int, scenario: str, clients: int, seconds: float,
-                 tls_keys: str = "") -> dict:
+                 tls_keys: str = "", server_pids: list[int] | None = None) -> dict:
     stop = threading.Event()
     counts = [0] * clients
     latencies = [0.0] * clients
@@ -149,12 +217,14 @@ def run_scenario(port: int, scenario: str, clients: int, seconds: float,
     for t in threads:
         t.start()
     ready.wait()
-    t0 = time.perf_counter()
+    server_pids = server_pids or []
+    t0, cpu0, server0 = time.perf_counter(), time.process_time(), _server_cpu(server_pids)
     time.sleep(seconds)
     stop.set()
     for t in threads:
         t.join()
     wall = time.perf_counter() - t0
+    client_cpu, server_cpu = time.process_time() - cpu0, _server_cpu(server_pids) - server0
     trips = sum(counts)
     return {
         "scenario": scenario, "clients": clients, "tls": bool(tls_keys),
@@ -163,6 +233,11 @@ def run_scenario(port: int, scenario: str, clients: int, seconds: float,
         "round_trips_per_s": round(trips / wall, 1),
         "mqi_calls_per_s": round(trips * SCENARIOS[scenario] / wall, 1),
         "mean_round_trip_ms": round(sum(latencies) / trips * 1000, 3) if trips else None,
+        # CPU per round trip of the client process (its threads, their disconnects
+        # included) and of the server's (queue manager and channel initiator)
+        "client_cpu_us_per_trip": round(client_cpu / trips * 1e6, 1) if trips else None,
+        "server_cpu_us_per_trip": (round(server_cpu / trips * 1e6, 1)
+                                   if trips and server_pids else None),
     }
 
 
@@ -172,12 +247,55 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="1 s per scenario, for a smoke run")
     ap.add_argument("--seconds", type=float, default=5.0)
     ap.add_argument("--no-tls", action="store_true", help="the plain channel only")
+    ap.add_argument("--scenario", action="append", choices=sorted(SCENARIOS),
+                    help="run only this scenario (repeatable; default all)")
+    ap.add_argument("--clients", action="append", type=int,
+                    help="run only with this many clients, at most 16 (repeatable; default 1 and 16)")
+    ap.add_argument("--deployed", action="store_true",
+                    help="a daemon and its channel initiator started by strmqm (plain only)")
     ap.add_argument("--serve", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.serve:
         serve(args.serve)
         return
     seconds = 1.0 if args.quick else args.seconds
+    if args.deployed:
+        results = run_deployed(args, seconds)
+    else:
+        results = run_in_child(args, seconds)
+    doc = {"benchmark": "client_bench", "python": platform.python_version(),
+           "machine": platform.machine(), "cpus": os.cpu_count(),
+           "deployed": args.deployed, "results": results}
+    text = json.dumps(doc, indent=2)
+    print(text)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text + "\n")
+
+
+def _scenarios(args: argparse.Namespace, port: int, seconds: float, keys: str,
+               pids: list[int]) -> list[dict]:
+    results = []
+    for scenario in args.scenario or SCENARIOS:
+        for clients in args.clients or CLIENT_COUNTS:
+            res = run_scenario(port, scenario, clients, seconds, keys, pids)
+            res["deployed"] = args.deployed
+            print(json.dumps(res), file=sys.stderr, flush=True)
+            results.append(res)
+    return results
+
+
+def run_deployed(args: argparse.Namespace, seconds: float) -> list[dict]:
+    with tempfile.TemporaryDirectory(prefix="mqpy-client-bench-") as root:
+        try:
+            port, pids = serve_deployed(root)
+            return _scenarios(args, port, seconds, "", pids)
+        finally:
+            subprocess.run([os.path.join(os.path.dirname(sys.executable), "endmqm"), "-i",
+                            QMGR], capture_output=True, timeout=120)
+
+
+def run_in_child(args: argparse.Namespace, seconds: float) -> list[dict]:
     with tempfile.TemporaryDirectory(prefix="mqpy-client-bench-") as root:
         tls_keys = None if args.no_tls else make_keys(root)
         server = subprocess.Popen(
@@ -188,21 +306,11 @@ def main() -> None:
             port = int(server.stdout.readline())
             results = []
             for keys in ("", tls_keys) if tls_keys else ("",):
-                for scenario in SCENARIOS:
-                    for clients in CLIENT_COUNTS:
-                        res = run_scenario(port, scenario, clients, seconds, keys)
-                        print(json.dumps(res), file=sys.stderr, flush=True)
-                        results.append(res)
+                results += _scenarios(args, port, seconds, keys, [server.pid])
         finally:
             server.stdin.close()
             server.wait(30)
-    doc = {"benchmark": "client_bench", "python": platform.python_version(),
-           "machine": platform.machine(), "cpus": os.cpu_count(), "results": results}
-    text = json.dumps(doc, indent=2)
-    print(text)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text + "\n")
+    return results
 
 
 if __name__ == "__main__":

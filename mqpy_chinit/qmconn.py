@@ -74,14 +74,19 @@ class QMConnection(AsyncMQIVerbs):
                     into: tuple[Any, ...] = ()) -> mqiproto.Decoded:
         flows = self._flows
         request = flows.request(verb, values, hobj)
-        async with self._lock:
+        lock = self._lock
+        try:
+            lock.acquire_nowait()  # free (one call at a time): no scheduler round to take it
+        except trio.WouldBlock:
+            await lock.acquire()
+        try:
             stream = self._stream
             if stream is None:
                 raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN if self.broken
                                 else CMQC.MQRC_HCONN_ERROR)
             completed = False
             try:
-                await stream.send_all(request)
+                await stream.send_all(request)  # a checkpoint: the send yields
                 while (reply := flows.reply()) is None:
                     flows.feed(await stream.receive_some(1 << 16))
                 completed = True
@@ -91,6 +96,8 @@ class QMConnection(AsyncMQIVerbs):
                 if not completed:  # broken, or cancelled between request and reply
                     self.broken = True
                     self._drop()
+        finally:
+            lock.release()
         if reply.comp == _FAILED:
             for dst, src in zip(into, reply.values or (), strict=False):
                 copy_fields(dst, src)  # a distribution list's response records

@@ -342,9 +342,16 @@ class SvrconnInstance:
         return {"conv_id": 0, "request_id": 0} if self.sharing else {}
 
     async def _send(self, event: Event) -> None:
-        async with self.send_lock:
-            await self.conv.send(event)
+        lock = self.send_lock
+        try:
+            lock.acquire_nowait()  # free (nearly always): no scheduler round to take it
+        except trio.WouldBlock:
+            await lock.acquire()
+        try:
+            await self.conv.send(event)  # a checkpoint: the send yields to the scheduler
             self.last_sent = time.monotonic()
+        finally:
+            lock.release()
 
     # -- bytes in -------------------------------------------------------------------------
 
@@ -414,7 +421,10 @@ class SvrconnInstance:
             self.status.current_conversations = len(self.conversations)
             assert self.nursery is not None
             self.nursery.start_soon(self._serve_conversation, cc)
-        await cc.send.send(request)
+        try:
+            cc.send.send_nowait(request)  # room (nearly always): read on without a yield
+        except trio.WouldBlock:
+            await cc.send.send(request)
 
     async def _reply(self, request: MQIRequest, reply: MQIReply) -> None:
         if request.conv_id is not None:

@@ -53,6 +53,11 @@ class Prefixed(trio.abc.Stream):
     def __init__(self, stream: trio.abc.Stream, prefix: bytes) -> None:
         self.stream = stream
         self.prefix = prefix
+        # every send, and every receive once the prefix is given back, is the stream's own:
+        # bound here, a call costs no coroutine of ours
+        self.send_all = stream.send_all  # type: ignore[method-assign]
+        if not prefix:
+            self.receive_some = stream.receive_some  # type: ignore[method-assign]
 
     @property
     def socket(self) -> Any:
@@ -62,6 +67,8 @@ class Prefixed(trio.abc.Stream):
         if self.prefix:
             n = len(self.prefix) if max_bytes is None else max_bytes
             data, self.prefix = self.prefix[:n], self.prefix[n:]
+            if not self.prefix:
+                self.receive_some = self.stream.receive_some  # type: ignore[method-assign]
             return data
         return await self.stream.receive_some(max_bytes)
 
@@ -83,6 +90,9 @@ class ChannelTLSStream(trio.abc.Stream):
     def __init__(self, transport: Prefixed, ctx: ssl.SSLContext) -> None:
         self.transport = transport
         self.tls = trio.SSLStream(transport, ctx, server_side=True)
+        # the session's own methods, bound: a call costs no coroutine of ours
+        self.receive_some = self.tls.receive_some  # type: ignore[method-assign]
+        self.send_all = self.tls.send_all  # type: ignore[method-assign]
 
     @property
     def socket(self) -> Any:
