@@ -1,11 +1,12 @@
 """The queue manager's bindings listener: MQI requests over ``<qmgr dir>/qm.sock``, served by trio.
 
-Each accepted connection is one Hconn. It runs two tasks in its own nursery: a *receiver* that
-feeds bytes to a ``SegmentReader`` and passes whole requests on, and a *processor* that decodes
-each request (``mqpy.mqiproto``), calls the engine ``Connection`` and writes the reply. Keeping the
-receiver running while a request is processed is what lets the server notice an application that
-disappears in the middle of a long MQGET wait: its unit of work is backed out at once
-(``Connection.abend``), as MQ does when an application process ends without MQDISC.
+Each accepted connection is one Hconn, served by one task: read a request, decode it
+(``mqpy.mqiproto``), call the engine ``Connection``, write the reply. The MQI is synchronous, so
+between a request and its reply the application sends nothing; only while an MQGET may wait
+does a second task read the socket, so that an application that disappears in the middle of a
+long wait is noticed: its unit of work is backed out at once (``Connection.abend``), as MQ does
+when an application process ends without MQDISC. (Anything it does send meanwhile is kept for
+after the call.)
 
 MQPUT, MQPUT1, MQGET, MQCMIT, MQBACK and MQINQ run in the event loop: their work is in
 memory, and the log force persistent work needs is made on a worker thread before the reply
@@ -24,6 +25,7 @@ Only the Unix socket is served (mode 0o660); nothing here listens on a network.
 
 from __future__ import annotations
 
+import collections
 import functools
 import json
 import os
@@ -33,6 +35,7 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
+import outcome
 import trio
 
 from mqpy import CMQC, mqiproto, serving
@@ -139,50 +142,68 @@ class _Session:
         self.conn: Any = None
         self.verbs: serving.EngineVerbs | None = None  # conn's MQI for this loop
         self.gone = trio.Event()  # the application closed its end (or broke the protocol)
+        self.received: collections.deque[Any] = collections.deque()  # read, not yet served
         self.ended = False  # MQDISC done
         self.got_bytes = 0  # message data of the last MQGET answered (SPI RUN's BATCHLIM)
         self.quiet_puts = False  # in an SPI RUN_QUIET: puts answer without their structures
 
     async def run(self) -> None:
-        send, receive = trio.open_memory_channel[MQIRequest](8)
         try:
-            async with self.stream, trio.open_nursery() as nursery:
-                nursery.start_soon(self._receive, send)
-                await self._process(receive)
-                nursery.cancel_scope.cancel()
+            async with self.stream:
+                while not self.ended:
+                    request = await self._next_request()
+                    if request is None:
+                        return
+                    try:
+                        reply = await self._dispatch(request)
+                    except ProtocolError:
+                        return
+                    try:
+                        await self.stream.send_all(self.writer.send(reply))
+                    except (trio.BrokenResourceError, trio.ClosedResourceError):
+                        return
         finally:
+            self.gone.set()
             if self.conn is not None and not self.ended:
                 self.conn.abend()  # lost without MQDISC: back the unit of work out
 
-    async def _receive(self, send: trio.MemorySendChannel[MQIRequest]) -> None:
-        async with send:
+    async def _next_request(self) -> MQIRequest | None:
+        """The application's next request; None once it has gone or broken the protocol."""
+        while not self.received:
+            if self.gone.is_set():
+                return None
             try:
-                while True:
-                    data = await self.stream.receive_some(1 << 16)
-                    if not data:
-                        return
-                    for event in self.reader.feed(data):
-                        if not isinstance(event, MQIRequest):
-                            return  # not an MQI verb: the application broke the protocol
-                        await send.send(event)
+                data = await self.stream.receive_some(1 << 16)
+                if not data:
+                    return None
+                self.received.extend(self.reader.feed(data))
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError, ProtocolError):
-                return
-            finally:
-                self.gone.set()
+                return None
+        event = self.received.popleft()
+        return event if isinstance(event, MQIRequest) else None  # not an MQI verb: broken
 
-    async def _process(self, receive: trio.MemoryReceiveChannel[MQIRequest]) -> None:
-        async with receive:
-            async for request in receive:
-                try:
-                    reply = await self._dispatch(request)
-                except ProtocolError:
-                    return
-                try:
-                    await self.stream.send_all(self.writer.send(reply))
-                except (trio.BrokenResourceError, trio.ClosedResourceError):
-                    return
-                if self.ended:
-                    return
+    async def _watching(self, call: Callable[..., Any], *args: Any) -> Any:
+        """``call(*args)``, which may wait long, while the socket is watched: an application
+        that closes its end (or breaks the protocol) meanwhile sets ``gone``, which ends the
+        wait with MQRC_CONNECTION_BROKEN."""
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._watch)
+            # captured, so that the call's own error leaves the nursery as it is (not wrapped
+            # in an ExceptionGroup)
+            result = await outcome.acapture(call, *args)
+            nursery.cancel_scope.cancel()
+        return result.unwrap()
+
+    async def _watch(self) -> None:
+        try:
+            while True:
+                data = await self.stream.receive_some(1 << 16)
+                if not data:
+                    break
+                self.received.extend(self.reader.feed(data))  # kept for after the call
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError, ProtocolError):
+            pass
+        self.gone.set()
 
     # -- one request ------------------------------------------------------------------------
 
@@ -294,7 +315,10 @@ class _Session:
         md, gmo, buffer_length = d.values
         max_length = None if buffer_length < 0 else buffer_length
         try:
-            data = await self.verbs.get(d.hobj, md, gmo, max_length)
+            if gmo.Options & CMQC.MQGMO_WAIT:
+                data = await self._watching(self.verbs.get, d.hobj, md, gmo, max_length)
+            else:
+                data = await self.verbs.get(d.hobj, md, gmo, max_length)
         except MQMIError as e:
             reply = mqiproto.truncation_reply(md, gmo, e)
             if reply is None:

@@ -188,6 +188,34 @@ def test_a_client_killed_mid_unit_of_work_has_its_work_backed_out(running):
         setup.disconnect()
 
 
+def test_a_client_killed_while_its_get_waits_is_backed_out_at_once(running):
+    """Given a client process that got a message under syncpoint and now waits up to 60 s in
+    an MQGET on an empty queue, when it is SIGKILLed during the wait, then the queue manager
+    notices at once (the socket is watched while a get waits): the message it got is back
+    well before the wait would have ended."""
+    setup = mqpy.connect(QM)
+    setup.put1("KILLQ", b"held by a waiter")
+    proc = client(running, (
+        "import mqpy; from mqpy import CMQC\n"
+        "qm = mqpy.connect('QM1')\n"
+        "q = mqpy.Queue(qm, 'KILLQ', CMQC.MQOO_INPUT_AS_Q_DEF)\n"
+        "q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT))\n"
+        "w = mqpy.Queue(qm, 'WAITQ', CMQC.MQOO_INPUT_AS_Q_DEF)\n"
+        "print('waiting', flush=True)\n"
+        "w.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=60000))\n"))
+    try:
+        assert proc.stdout.readline().strip() == "waiting"
+        time.sleep(0.3)  # into the wait
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+        q = mqpy.Queue(setup, "KILLQ", IN)
+        got = q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=10000))
+        assert got == b"held by a waiter"
+    finally:
+        proc.kill()
+        setup.disconnect()
+
+
 def test_in_doubt_units_of_work_are_prepared_and_resolved_over_bindings(running):
     """Given a put under syncpoint prepared under a LUWID through the SPI segment, when the
     LUWID is listed and resolved with commit, then the message becomes available."""
