@@ -2,7 +2,7 @@
 
 Each accepted connection is one Hconn, served by one task: read a request, decode it
 (``mqpy.mqiproto``), call the engine ``Connection``, write the reply. The MQI is synchronous, so
-between a request and its reply the application sends nothing; only while an MQGET may wait
+between a request and its reply the application sends nothing; only while an MQGET waits
 does a second task read the socket, so that an application that disappears in the middle of a
 long wait is noticed: its unit of work is backed out at once (``Connection.abend``), as MQ does
 when an application process ends without MQDISC. (Anything it does send meanwhile is kept for
@@ -35,7 +35,6 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
-import outcome
 import trio
 
 from mqpy import CMQC, mqiproto, serving
@@ -182,19 +181,10 @@ class _Session:
         event = self.received.popleft()
         return event if isinstance(event, MQIRequest) else None  # not an MQI verb: broken
 
-    async def _watching(self, call: Callable[..., Any], *args: Any) -> Any:
-        """``call(*args)``, which may wait long, while the socket is watched: an application
-        that closes its end (or breaks the protocol) meanwhile sets ``gone``, which ends the
-        wait with MQRC_CONNECTION_BROKEN."""
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(self._watch)
-            # captured, so that the call's own error leaves the nursery as it is (not wrapped
-            # in an ExceptionGroup)
-            result = await outcome.acapture(call, *args)
-            nursery.cancel_scope.cancel()
-        return result.unwrap()
-
     async def _watch(self) -> None:
+        """While an MQGET waits (``waiting.get_with_wait``): an application that closes its
+        end (or breaks the protocol) sets ``gone``, which ends the wait with
+        MQRC_CONNECTION_BROKEN; anything it sends meanwhile is kept for after the call."""
         try:
             while True:
                 data = await self.stream.receive_some(1 << 16)
@@ -264,7 +254,7 @@ class _Session:
             except MQMIError as e:
                 await trio.sleep(getattr(e, "fail_delay", 0))  # FAILDLAY: holds no thread
                 raise
-        self.verbs = serving.EngineVerbs(self.conn, self.server.limiter, self.gone)
+        self.verbs = serving.EngineVerbs(self.conn, self.server.limiter, self.gone, self._watch)
         return mqiproto.encode_reply(d.verb, [(self.engine.name, appl)], hobj=self.conn.hconn)
 
     @staticmethod
@@ -315,10 +305,7 @@ class _Session:
         md, gmo, buffer_length = d.values
         max_length = None if buffer_length < 0 else buffer_length
         try:
-            if gmo.Options & CMQC.MQGMO_WAIT:
-                data = await self._watching(self.verbs.get, d.hobj, md, gmo, max_length)
-            else:
-                data = await self.verbs.get(d.hobj, md, gmo, max_length)
+            data = await self.verbs.get(d.hobj, md, gmo, max_length)
         except MQMIError as e:
             reply = mqiproto.truncation_reply(md, gmo, e)
             if reply is None:

@@ -173,9 +173,11 @@ class EngineVerbs(_Threaded):
     MQRC_CONNECTION_BROKEN when ``gone`` is set (the application went)."""
 
     def __init__(self, conn: Any, limiter: trio.CapacityLimiter,
-                 gone: trio.Event | None = None) -> None:
+                 gone: trio.Event | None = None,
+                 watch: Callable[[], Any] | None = None) -> None:
         super().__init__(conn, limiter)
         self.gone = gone
+        self.watch = watch  # run while a get waits: sets ``gone`` when the application goes
 
     async def put(self, hobj: int, md: Any, pmo: Any, data: bytes) -> int:
         if len(data) > INLINE_DATA_LIMIT:
@@ -199,7 +201,7 @@ class EngineVerbs(_Threaded):
         if not gmo.Options & CMQC.MQGMO_WAIT:
             return await attempt(None)
         return await waiting.get_with_wait(attempt, lambda w: conn._drop_waiter(hobj, w),
-                                           waiting.wait_deadline(gmo), self.gone)
+                                           waiting.wait_deadline(gmo), self.gone, self.watch)
 
     async def commit(self) -> None:
         await engine_call(self.conn, self.limiter, self.conn.commit)

@@ -30,8 +30,11 @@ def wait_deadline(gmo: Any) -> float:
 
 async def get_with_wait(attempt: Callable[[Waiter], Awaitable[bytes]],
                         drop: Callable[[Waiter], None], deadline: float,
-                        gone: trio.Event | None = None) -> bytes:
-    """Try attempt(waiter) until a message comes, the deadline passes, or gone is set."""
+                        gone: trio.Event | None = None,
+                        watch: Callable[[], Awaitable[None]] | None = None) -> bytes:
+    """Try attempt(waiter) until a message comes, the deadline passes, or gone is set.
+    ``watch``, run only while actually waiting, is what sets ``gone`` (the connection's
+    socket watched for its end)."""
     token = trio.lowlevel.current_trio_token()
     while True:
         arrived = trio.Event()
@@ -55,6 +58,8 @@ async def get_with_wait(attempt: Callable[[Waiter], Awaitable[bytes]],
                     async with trio.open_nursery() as nursery:
                         nursery.start_soon(_set_then_cancel, arrived, nursery)
                         nursery.start_soon(_set_then_cancel, gone, nursery)
+                        if watch is not None:
+                            nursery.start_soon(watch)
         finally:
             drop(waiter)
         if gone is not None and gone.is_set():
