@@ -190,7 +190,10 @@ class _Session:
                 data = await self.stream.receive_some(1 << 16)
                 if not data:
                     break
-                self.received.extend(self.reader.feed(data))  # kept for after the call
+                events = self.reader.feed(data)
+                self.received.extend(events)  # kept for after the call
+                if not all(isinstance(e, MQIRequest) for e in events):
+                    break  # not an MQI verb: the application broke the protocol
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError, ProtocolError):
             pass
         self.gone.set()

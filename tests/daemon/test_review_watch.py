@@ -1,0 +1,53 @@
+"""A waiting MQGET's connection is watched: an application that breaks the protocol while
+its get waits is dropped at once, as when it is killed."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import mqpy
+from mqpy import CMQC
+from mqpy_chinit.framing import SegmentWriter
+from mqpy_chinit.wire import Heartbeat
+from tests.daemon.conftest import QM
+
+IN = CMQC.MQOO_INPUT_AS_Q_DEF
+
+
+def test_a_non_mqi_segment_during_a_wait_backs_the_unit_of_work_out_at_once(running):
+    """Given an application that got a message under syncpoint and now waits up to 30 s in an
+    MQGET on an empty queue, when a well-formed segment that is not an MQI verb (a channel
+    heartbeat) arrives on its socket during the wait, then the queue manager ends that
+    connection at once, as it does for bytes that are not a TSH: the message it got is back
+    well before the wait would have ended."""
+    setup = mqpy.connect(QM)
+    setup.put1("KILLQ", b"held by a broken waiter")
+    app = mqpy.connect(QM)
+    q = mqpy.Queue(app, "KILLQ", IN)
+    assert q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT)) == \
+        b"held by a broken waiter"
+    w = mqpy.Queue(app, "WAITQ", IN)
+    outcome: list = []
+
+    def wait() -> None:
+        try:
+            w.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=30000))
+        except mqpy.MQMIError as e:
+            outcome.append(e.reason)
+
+    waiter = threading.Thread(target=wait)
+    waiter.start()
+    try:
+        time.sleep(0.3)  # into the wait (the segment is not interleaved with its request)
+        conn = app.get_handle()
+        sock = conn._sock
+        for segment in SegmentWriter(32768).segments(Heartbeat()):
+            sock.sendall(segment)
+        back = mqpy.Queue(setup, "KILLQ", IN)
+        got = back.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=10000))
+        assert got == b"held by a broken waiter"
+    finally:
+        waiter.join(40)
+        setup.disconnect()
+    assert outcome and outcome[0] != CMQC.MQRC_NO_MSG_AVAILABLE
