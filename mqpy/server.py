@@ -186,14 +186,13 @@ class _Session:
         end (or breaks the protocol) sets ``gone``, which ends the wait with
         MQRC_CONNECTION_BROKEN; anything it sends meanwhile is kept for after the call."""
         try:
-            while True:
+            # a segment that is not an MQI verb (read now, or with the request) breaks the
+            # protocol as much as a closed end
+            while all(isinstance(e, MQIRequest) for e in self.received):
                 data = await self.stream.receive_some(1 << 16)
                 if not data:
                     break
-                events = self.reader.feed(data)
-                self.received.extend(events)  # kept for after the call
-                if not all(isinstance(e, MQIRequest) for e in events):
-                    break  # not an MQI verb: the application broke the protocol
+                self.received.extend(self.reader.feed(data))  # kept for after the call
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError, ProtocolError):
             pass
         self.gone.set()

@@ -7,9 +7,9 @@ import threading
 import time
 
 import mqpy
-from mqpy import CMQC
+from mqpy import CMQC, bindings, mqiproto
 from mqpy_chinit.framing import SegmentWriter
-from mqpy_chinit.wire import Heartbeat
+from mqpy_chinit.wire import Heartbeat, SegmentType
 from tests.daemon.conftest import QM
 
 IN = CMQC.MQOO_INPUT_AS_Q_DEF
@@ -51,3 +51,30 @@ def test_a_non_mqi_segment_during_a_wait_backs_the_unit_of_work_out_at_once(runn
         waiter.join(40)
         setup.disconnect()
     assert outcome and outcome[0] != CMQC.MQRC_NO_MSG_AVAILABLE
+
+
+def test_a_non_mqi_segment_sent_with_the_waiting_get_ends_the_connection_too(running):
+    """Given an application that got a message under syncpoint, when it writes an MQGET that
+    waits up to 30 s and, in the same write, a channel heartbeat (the queue manager reads
+    both before the get waits), then the connection is ended at once all the same: the
+    message it got is back well before the wait would have ended."""
+    setup = mqpy.connect(QM)
+    setup.put1("KILLQ", b"held by a pipelining waiter")
+    app = mqpy.connect(QM)
+    q = mqpy.Queue(app, "KILLQ", IN)
+    assert q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT)) == \
+        b"held by a pipelining waiter"
+    w = mqpy.Queue(app, "WAITQ", IN)
+    writer = SegmentWriter(bindings.MAX_TRANSMISSION_SIZE)
+    request = mqiproto.encode_request(
+        SegmentType.MQGET, [mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=30000),
+                            -1], hobj=w._hobj)
+    sock = app.get_handle()._sock
+    try:
+        sock.sendall(writer.send(request) + b"".join(writer.segments(Heartbeat())))
+        back = mqpy.Queue(setup, "KILLQ", IN)
+        got = back.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=10000))
+        assert got == b"held by a pipelining waiter"
+    finally:
+        sock.close()
+        setup.disconnect()
