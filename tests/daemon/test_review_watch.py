@@ -78,3 +78,32 @@ def test_a_non_mqi_segment_sent_with_the_waiting_get_ends_the_connection_too(run
     finally:
         sock.close()
         setup.disconnect()
+
+
+def test_an_application_gone_during_a_wait_has_nothing_more_served(running):
+    """Given an application that got a message under syncpoint, when it writes an MQGET that
+    waits, an MQCMIT behind it (not waiting for the get's reply) and then closes its end,
+    then the queue manager serves nothing after noticing it has gone: the commit is not
+    made, its unit of work is backed out and the message is back."""
+    setup = mqpy.connect(QM)
+    setup.put1("KILLQ", b"not to be committed by the dead")
+    app = mqpy.connect(QM)
+    q = mqpy.Queue(app, "KILLQ", IN)
+    assert q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT)) == \
+        b"not to be committed by the dead"
+    w = mqpy.Queue(app, "WAITQ", IN)
+    writer = SegmentWriter(bindings.MAX_TRANSMISSION_SIZE)
+    get = mqiproto.encode_request(
+        SegmentType.MQGET, [mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=30000),
+                            -1], hobj=w._hobj)
+    sock = app.get_handle()._sock
+    try:
+        sock.sendall(writer.send(get))
+        time.sleep(0.3)  # into the wait: the commit is read by the socket's watcher
+        sock.sendall(writer.send(mqiproto.encode_request(SegmentType.MQCMIT, [])))
+        sock.close()
+        back = mqpy.Queue(setup, "KILLQ", IN)
+        got = back.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=10000))
+        assert got == b"not to be committed by the dead"
+    finally:
+        setup.disconnect()
