@@ -293,7 +293,10 @@ class PCFExecute(QueueManager):
                       | CMQC.MQGMO_WAIT, WaitInterval=self.response_wait_interval,
                       Version=CMQC.MQGMO_VERSION_2, MatchOptions=CMQC.MQMO_MATCH_CORREL_ID)
             data = reply_queue.get(None, MD(CorrelId=md.MsgId), gmo)
-            response = pcf.parse(data)
+            try:
+                response = pcf.parse(data)
+            except pcf.StructError as exc:  # a damaged reply: its MQRCCF_* reason, as unpack
+                raise MQMIError(CMQC.MQCC_FAILED, exc.reason) from None
             header = response.header
             if header.CompCode != CMQC.MQCC_OK and failed is None:
                 failed = MQMIError(header.CompCode, header.Reason)

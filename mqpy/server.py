@@ -186,7 +186,9 @@ class _Session:
         end (or breaks the protocol) sets ``gone``, which ends the wait with
         MQRC_CONNECTION_BROKEN; anything it sends meanwhile is kept for after the call."""
         try:
-            while True:
+            # a segment that is not an MQI verb (read now, or with the request) breaks the
+            # protocol as much as a closed end
+            while all(isinstance(e, MQIRequest) for e in self.received):
                 data = await self.stream.receive_some(1 << 16)
                 if not data:
                     break

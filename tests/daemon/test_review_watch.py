@@ -1,0 +1,109 @@
+"""A waiting MQGET's connection is watched: an application that breaks the protocol while
+its get waits is dropped at once, as when it is killed."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import mqpy
+from mqpy import CMQC, bindings, mqiproto
+from mqpy_chinit.framing import SegmentWriter
+from mqpy_chinit.wire import Heartbeat, SegmentType
+from tests.daemon.conftest import QM
+
+IN = CMQC.MQOO_INPUT_AS_Q_DEF
+
+
+def test_a_non_mqi_segment_during_a_wait_backs_the_unit_of_work_out_at_once(running):
+    """Given an application that got a message under syncpoint and now waits up to 30 s in an
+    MQGET on an empty queue, when a well-formed segment that is not an MQI verb (a channel
+    heartbeat) arrives on its socket during the wait, then the queue manager ends that
+    connection at once, as it does for bytes that are not a TSH: the message it got is back
+    well before the wait would have ended."""
+    setup = mqpy.connect(QM)
+    setup.put1("KILLQ", b"held by a broken waiter")
+    app = mqpy.connect(QM)
+    q = mqpy.Queue(app, "KILLQ", IN)
+    assert q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT)) == \
+        b"held by a broken waiter"
+    w = mqpy.Queue(app, "WAITQ", IN)
+    outcome: list = []
+
+    def wait() -> None:
+        try:
+            w.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=30000))
+        except mqpy.MQMIError as e:
+            outcome.append(e.reason)
+
+    waiter = threading.Thread(target=wait)
+    waiter.start()
+    try:
+        time.sleep(0.3)  # into the wait (the segment is not interleaved with its request)
+        conn = app.get_handle()
+        sock = conn._sock
+        for segment in SegmentWriter(32768).segments(Heartbeat()):
+            sock.sendall(segment)
+        back = mqpy.Queue(setup, "KILLQ", IN)
+        got = back.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=10000))
+        assert got == b"held by a broken waiter"
+    finally:
+        waiter.join(40)
+        setup.disconnect()
+    assert outcome and outcome[0] != CMQC.MQRC_NO_MSG_AVAILABLE
+
+
+def test_a_non_mqi_segment_sent_with_the_waiting_get_ends_the_connection_too(running):
+    """Given an application that got a message under syncpoint, when it writes an MQGET that
+    waits up to 30 s and, in the same write, a channel heartbeat (the queue manager reads
+    both before the get waits), then the connection is ended at once all the same: the
+    message it got is back well before the wait would have ended."""
+    setup = mqpy.connect(QM)
+    setup.put1("KILLQ", b"held by a pipelining waiter")
+    app = mqpy.connect(QM)
+    q = mqpy.Queue(app, "KILLQ", IN)
+    assert q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT)) == \
+        b"held by a pipelining waiter"
+    w = mqpy.Queue(app, "WAITQ", IN)
+    writer = SegmentWriter(bindings.MAX_TRANSMISSION_SIZE)
+    request = mqiproto.encode_request(
+        SegmentType.MQGET, [mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=30000),
+                            -1], hobj=w._hobj)
+    sock = app.get_handle()._sock
+    try:
+        sock.sendall(writer.send(request) + b"".join(writer.segments(Heartbeat())))
+        back = mqpy.Queue(setup, "KILLQ", IN)
+        got = back.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=10000))
+        assert got == b"held by a pipelining waiter"
+    finally:
+        sock.close()
+        setup.disconnect()
+
+
+def test_an_application_gone_during_a_wait_has_nothing_more_served(running):
+    """Given an application that got a message under syncpoint, when it writes an MQGET that
+    waits, an MQCMIT behind it (not waiting for the get's reply) and then closes its end,
+    then the queue manager serves nothing after noticing it has gone: the commit is not
+    made, its unit of work is backed out and the message is back."""
+    setup = mqpy.connect(QM)
+    setup.put1("KILLQ", b"not to be committed by the dead")
+    app = mqpy.connect(QM)
+    q = mqpy.Queue(app, "KILLQ", IN)
+    assert q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT)) == \
+        b"not to be committed by the dead"
+    w = mqpy.Queue(app, "WAITQ", IN)
+    writer = SegmentWriter(bindings.MAX_TRANSMISSION_SIZE)
+    get = mqiproto.encode_request(
+        SegmentType.MQGET, [mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=30000),
+                            -1], hobj=w._hobj)
+    sock = app.get_handle()._sock
+    try:
+        sock.sendall(writer.send(get))
+        time.sleep(0.3)  # into the wait: the commit is read by the socket's watcher
+        sock.sendall(writer.send(mqiproto.encode_request(SegmentType.MQCMIT, [])))
+        sock.close()
+        back = mqpy.Queue(setup, "KILLQ", IN)
+        got = back.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=10000))
+        assert got == b"not to be committed by the dead"
+    finally:
+        setup.disconnect()
