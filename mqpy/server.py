@@ -203,8 +203,13 @@ class _Session:
         return await trio.to_thread.run_sync(fn, *args, limiter=self.server.limiter)
 
     async def _dispatch(self, request: MQIRequest) -> MQIReply:
-        order = self.reader.partner_byte_order or ByteOrder.LITTLE
-        decoded = mqiproto.decode_request(request, order)
+        return await self._serve(self._decode(request))
+
+    def _decode(self, request: MQIRequest) -> mqiproto.Decoded:
+        return mqiproto.decode_request(request,
+                                       self.reader.partner_byte_order or ByteOrder.LITTLE)
+
+    async def _serve(self, decoded: mqiproto.Decoded) -> MQIReply:
         verb = decoded.verb
         if self.conn is None and verb != _T.MQCONN:
             return mqiproto.encode_reply(verb, comp=_FAILED, reason=CMQC.MQRC_HCONN_ERROR)
@@ -373,11 +378,14 @@ class _Session:
         if not all(isinstance(r, MQIRequest) and r.segment_type in mqiproto.RUN_VERBS
                    for r in requests):
             raise MQMIError(_FAILED, CMQC.MQRC_FUNCTION_NOT_SUPPORTED)
+        # every call decoded before any is made: a malformed one ends the connection with
+        # none of the run done, rather than after puts made outside syncpoint went unanswered
+        calls = [(request, self._decode(request)) for request in requests]
         replies = []
         carried = 0  # message data in the replies (what a channel's BATCHLIM counts)
-        for request in requests:
+        for request, decoded in calls:
             self.got_bytes = 0
-            reply = await self._dispatch(request)
+            reply = await self._serve(decoded)
             replies.append(reply)
             called = request.segment_type  # a SegmentType already (the event's converter)
             if called == _T.MQGET and reply.comp == _OK:

@@ -176,3 +176,32 @@ def test_a_quiet_run_answers_its_puts_without_their_structures(running):
         assert _drain(conn, "Q3") == [b"one", b"two"]
     finally:
         conn.disconnect()
+
+
+def test_a_run_with_a_malformed_call_in_the_middle_makes_none_of_its_calls(running):
+    """Given an SPI RUN of three MQPUT1s outside syncpoint whose second is malformed (its
+    body cut short), when it reaches the queue manager, then the connection ends as for any
+    malformed request (2009) and the first put was not made either: every call of a run is
+    decoded before any is made, so no put is done without its answer (a channel's sender
+    would send it again)."""
+    from mqpy_chinit.wire import MQIRequest
+
+    def put1(data: bytes) -> MQIRequest:
+        return mqiproto.encode_request(SegmentType.MQPUT1, [
+            mqpy.OD(ObjectName="Q4"), mqpy.MD(),
+            mqpy.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), data])
+
+    good = put1(b"first")
+    broken = put1(b"second")
+    broken = MQIRequest(segment_type=broken.segment_type, hobj=broken.hobj,
+                        body=broken.body[:100])  # cut inside the MQOD
+    conn = bindings.connect(QM, running.root)
+    with pytest.raises(mqpy.MQMIError) as e:
+        conn._call(SegmentType.SPI, [mqiproto.SpiVerb.RUN,
+                                     mqiproto.pack_flows([good, broken, put1(b"third")]), 0])
+    assert e.value.reason == CMQC.MQRC_CONNECTION_BROKEN
+    other = bindings.connect(QM, running.root)
+    try:
+        assert _drain(other, "Q4") == []
+    finally:
+        other.disconnect()
