@@ -13,6 +13,30 @@ from mqpy_chinit.wire import Heartbeat, SegmentType
 from tests.daemon.conftest import QM
 
 IN = CMQC.MQOO_INPUT_AS_Q_DEF
+WAIT_30S = mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=30000)
+
+
+def _holding(setup: mqpy.QueueManager, text: bytes) -> tuple[mqpy.QueueManager, mqpy.Queue]:
+    """A new application that got ``text`` from KILLQ under syncpoint (put by ``setup``),
+    and its handle on the empty WAITQ."""
+    setup.put1("KILLQ", text)
+    app = mqpy.connect(QM)
+    q = mqpy.Queue(app, "KILLQ", IN)
+    assert q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT)) == text
+    return app, mqpy.Queue(app, "WAITQ", IN)
+
+
+def _waiting_get(w: mqpy.Queue) -> bytes:
+    """The bytes of an MQGET on ``w`` that waits up to 30 s, as the application sends it."""
+    return SegmentWriter(bindings.MAX_TRANSMISSION_SIZE).send(mqiproto.encode_request(
+        SegmentType.MQGET, [mqpy.MD(), WAIT_30S, -1], hobj=w._hobj))
+
+
+def _back(setup: mqpy.QueueManager, text: bytes) -> None:
+    """``text`` is on KILLQ again well before any 30 s wait would have ended."""
+    back = mqpy.Queue(setup, "KILLQ", IN)
+    got = back.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=10000))
+    assert got == text
 
 
 def test_a_non_mqi_segment_during_a_wait_backs_the_unit_of_work_out_at_once(running):
@@ -22,17 +46,12 @@ def test_a_non_mqi_segment_during_a_wait_backs_the_unit_of_work_out_at_once(runn
     connection at once, as it does for bytes that are not a TSH: the message it got is back
     well before the wait would have ended."""
     setup = mqpy.connect(QM)
-    setup.put1("KILLQ", b"held by a broken waiter")
-    app = mqpy.connect(QM)
-    q = mqpy.Queue(app, "KILLQ", IN)
-    assert q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT)) == \
-        b"held by a broken waiter"
-    w = mqpy.Queue(app, "WAITQ", IN)
+    app, w = _holding(setup, b"held by a broken waiter")
     outcome: list = []
 
     def wait() -> None:
         try:
-            w.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=30000))
+            w.get(None, mqpy.MD(), WAIT_30S)
         except mqpy.MQMIError as e:
             outcome.append(e.reason)
 
@@ -44,9 +63,7 @@ def test_a_non_mqi_segment_during_a_wait_backs_the_unit_of_work_out_at_once(runn
         sock = conn._sock
         for segment in SegmentWriter(32768).segments(Heartbeat()):
             sock.sendall(segment)
-        back = mqpy.Queue(setup, "KILLQ", IN)
-        got = back.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=10000))
-        assert got == b"held by a broken waiter"
+        _back(setup, b"held by a broken waiter")
     finally:
         waiter.join(40)
         setup.disconnect()
@@ -59,22 +76,12 @@ def test_a_non_mqi_segment_sent_with_the_waiting_get_ends_the_connection_too(run
     both before the get waits), then the connection is ended at once all the same: the
     message it got is back well before the wait would have ended."""
     setup = mqpy.connect(QM)
-    setup.put1("KILLQ", b"held by a pipelining waiter")
-    app = mqpy.connect(QM)
-    q = mqpy.Queue(app, "KILLQ", IN)
-    assert q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT)) == \
-        b"held by a pipelining waiter"
-    w = mqpy.Queue(app, "WAITQ", IN)
-    writer = SegmentWriter(bindings.MAX_TRANSMISSION_SIZE)
-    request = mqiproto.encode_request(
-        SegmentType.MQGET, [mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=30000),
-                            -1], hobj=w._hobj)
+    app, w = _holding(setup, b"held by a pipelining waiter")
     sock = app.get_handle()._sock
     try:
-        sock.sendall(writer.send(request) + b"".join(writer.segments(Heartbeat())))
-        back = mqpy.Queue(setup, "KILLQ", IN)
-        got = back.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=10000))
-        assert got == b"held by a pipelining waiter"
+        heartbeat = b"".join(SegmentWriter(32768).segments(Heartbeat()))
+        sock.sendall(_waiting_get(w) + heartbeat)
+        _back(setup, b"held by a pipelining waiter")
     finally:
         sock.close()
         setup.disconnect()
@@ -86,24 +93,13 @@ def test_an_application_gone_during_a_wait_has_nothing_more_served(running):
     then the queue manager serves nothing after noticing it has gone: the commit is not
     made, its unit of work is backed out and the message is back."""
     setup = mqpy.connect(QM)
-    setup.put1("KILLQ", b"not to be committed by the dead")
-    app = mqpy.connect(QM)
-    q = mqpy.Queue(app, "KILLQ", IN)
-    assert q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT)) == \
-        b"not to be committed by the dead"
-    w = mqpy.Queue(app, "WAITQ", IN)
-    writer = SegmentWriter(bindings.MAX_TRANSMISSION_SIZE)
-    get = mqiproto.encode_request(
-        SegmentType.MQGET, [mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=30000),
-                            -1], hobj=w._hobj)
+    app, w = _holding(setup, b"not to be committed by the dead")
     sock = app.get_handle()._sock
     try:
-        sock.sendall(writer.send(get))
+        sock.sendall(_waiting_get(w))
         time.sleep(0.3)  # into the wait: the commit is read by the socket's watcher
-        sock.sendall(writer.send(mqiproto.encode_request(SegmentType.MQCMIT, [])))
+        sock.sendall(SegmentWriter(32768).send(mqiproto.encode_request(SegmentType.MQCMIT, [])))
         sock.close()
-        back = mqpy.Queue(setup, "KILLQ", IN)
-        got = back.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=10000))
-        assert got == b"not to be committed by the dead"
+        _back(setup, b"not to be committed by the dead")
     finally:
         setup.disconnect()
