@@ -112,6 +112,7 @@ def test_sigkill_at_random_moments_loses_and_duplicates_nothing(tmp_path):
 
 
 @pytest.mark.soak
+@pytest.mark.timeout(1800)  # 150 kills, each a restart of a growing queue: beyond the default
 def test_soak_sigkill_many_times(tmp_path):
     """The same, 150 times (make soak)."""
     run_kills(str(tmp_path), kills=150, seed=7)
