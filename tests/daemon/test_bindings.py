@@ -161,30 +161,45 @@ def test_two_hundred_concurrent_connections(running):
         qm.disconnect()
 
 
+def _kill_holder(running, then: str, settle: float = 0.0) -> None:
+    """A client process that got KILLQ's message under syncpoint and then runs ``then``
+    (Python lines that print one line when it is where the test wants it), SIGKILLed
+    ``settle`` seconds after that line."""
+    proc = client(running, (
+        "import time, mqpy; from mqpy import CMQC\n"
+        "qm = mqpy.connect('QM1')\n"
+        "q = mqpy.Queue(qm, 'KILLQ', CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_OUTPUT)\n"
+        "q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT))\n" + then))
+    try:
+        assert proc.stdout.readline().strip(), proc.stderr.read()
+        time.sleep(settle)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+    finally:
+        proc.kill()
+
+
+def _back_on_killq(setup, text: bytes, within_ms: int) -> mqpy.Queue:
+    q = mqpy.Queue(setup, "KILLQ", IN)
+    got = q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=within_ms))
+    assert got == text
+    return q
+
+
 def test_a_client_killed_mid_unit_of_work_has_its_work_backed_out(running):
     """Given a client process that got one message and put another under syncpoint, when it is
     SIGKILLed before committing, then its get is undone and its put never appears."""
     setup = mqpy.connect(QM)
     setup.put1("KILLQ", b"original")
-    proc = client(running, (
-        "import sys, time, mqpy; from mqpy import CMQC\n"
-        "qm = mqpy.connect('QM1')\n"
-        "q = mqpy.Queue(qm, 'KILLQ', CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_OUTPUT)\n"
-        "q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT))\n"
-        "q.put(b'uncommitted', mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))\n"
-        "print('in unit of work', flush=True)\n"
-        "time.sleep(60)\n"))
     try:
-        assert proc.stdout.readline().strip() == "in unit of work"
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait(10)
-        q = mqpy.Queue(setup, "KILLQ", IN)
-        got = q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=5000))
-        assert got == b"original"
+        _kill_holder(running, (
+            "q.put(b'uncommitted', mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))\n"
+            "print('in unit of work', flush=True)\n"
+            "time.sleep(60)\n"))
+        q = _back_on_killq(setup, b"original", 5000)
         with _raises(CMQC.MQRC_NO_MSG_AVAILABLE):
             q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=300))
     finally:
-        proc.kill()
         setup.disconnect()
 
 
@@ -195,24 +210,14 @@ def test_a_client_killed_while_its_get_waits_is_backed_out_at_once(running):
     well before the wait would have ended."""
     setup = mqpy.connect(QM)
     setup.put1("KILLQ", b"held by a waiter")
-    proc = client(running, (
-        "import mqpy; from mqpy import CMQC\n"
-        "qm = mqpy.connect('QM1')\n"
-        "q = mqpy.Queue(qm, 'KILLQ', CMQC.MQOO_INPUT_AS_Q_DEF)\n"
-        "q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT))\n"
-        "w = mqpy.Queue(qm, 'WAITQ', CMQC.MQOO_INPUT_AS_Q_DEF)\n"
-        "print('waiting', flush=True)\n"
-        "w.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=60000))\n"))
     try:
-        assert proc.stdout.readline().strip() == "waiting"
-        time.sleep(0.3)  # into the wait
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait(10)
-        q = mqpy.Queue(setup, "KILLQ", IN)
-        got = q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=10000))
-        assert got == b"held by a waiter"
+        _kill_holder(running, (
+            "w = mqpy.Queue(qm, 'WAITQ', CMQC.MQOO_INPUT_AS_Q_DEF)\n"
+            "print('waiting', flush=True)\n"
+            "w.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=60000))\n"),
+            settle=0.3)  # into the wait
+        _back_on_killq(setup, b"held by a waiter", 10000)
     finally:
-        proc.kill()
         setup.disconnect()
 
 
