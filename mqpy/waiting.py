@@ -34,7 +34,7 @@ async def get_with_wait(attempt: Callable[[Waiter], Awaitable[bytes]],
                         watch: Callable[[], Awaitable[None]] | None = None) -> bytes:
     """Try attempt(waiter) until a message comes, the deadline passes, or gone is set.
     ``watch``, run only while actually waiting, is what sets ``gone`` (the connection's
-    socket watched for its end)."""
+    socket watched for its end): it returns once it has set it."""
     token = trio.lowlevel.current_trio_token()
     while True:
         arrived = trio.Event()
@@ -55,11 +55,15 @@ async def get_with_wait(attempt: Callable[[Waiter], Awaitable[bytes]],
                 if gone is None:
                     await arrived.wait()
                 else:
+                    # one helper task: the watch (which sets gone when it returns), else a
+                    # task waiting for gone; this task waits for the message itself
                     async with trio.open_nursery() as nursery:
-                        nursery.start_soon(_set_then_cancel, arrived, nursery)
-                        nursery.start_soon(_set_then_cancel, gone, nursery)
                         if watch is not None:
-                            nursery.start_soon(watch)
+                            nursery.start_soon(_run_then_cancel, watch, nursery)
+                        else:
+                            nursery.start_soon(_set_then_cancel, gone, nursery)
+                        await arrived.wait()
+                        nursery.cancel_scope.cancel()
         finally:
             drop(waiter)
         if gone is not None and gone.is_set():
@@ -70,4 +74,9 @@ async def get_with_wait(attempt: Callable[[Waiter], Awaitable[bytes]],
 
 async def _set_then_cancel(event: trio.Event, nursery: trio.Nursery) -> None:
     await event.wait()
+    nursery.cancel_scope.cancel()
+
+
+async def _run_then_cancel(watch: Callable[[], Awaitable[None]], nursery: trio.Nursery) -> None:
+    await watch()
     nursery.cancel_scope.cancel()
