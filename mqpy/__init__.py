@@ -17,13 +17,19 @@ from mqpy.mqi import (
     default,
     embedded,
     ensure_bytes,
-    ensure_not_unicode,
     is_unicode,
     make_q_desc,
     makeQDesc,
     stop_embedded,
 )
-from mqpy.mqstruct import INTEGER64_TYPE, MQLONG_TYPE, MQOpts, padded_count, py23long
+from mqpy.mqstruct import (
+    INTEGER64_TYPE,
+    MQLONG_TYPE,
+    MQOpts,
+    ensure_not_unicode,
+    padded_count,
+    py23long,
+)
 from mqpy.pcf import CFBF, CFBS, CFGR, CFIF, CFIL, CFIL64, CFIN, CFIN64, CFSF, CFSL, CFST
 from mqpy.pcfexec import (
     ByteString,
@@ -49,7 +55,8 @@ sco = SCO
 __all__ = [
     "CMQC", "CMQCFC", "CMQXC", "CMQZC",
     "CD", "DH", "DLH", "GMO", "MD", "OD", "OR", "PMO", "PMR", "RR", "SCO", "TM", "TMC2", "XQH",
-    "MQOpts", "MQLONG_TYPE", "INTEGER64_TYPE", "padded_count", "py23long", "RFH2", "cd", "gmo", "md", "od", "pmo", "sco",
+    "MQOpts", "MQLONG_TYPE", "INTEGER64_TYPE", "padded_count", "py23long", "RFH2",
+    "cd", "gmo", "md", "od", "pmo", "sco",
     "Error", "MQMIError", "PYIFError",
     "Queue", "QueueManager", "connect", "embedded", "stop_embedded",
     "common_q_args", "commonQArgs", "make_q_desc", "makeQDesc",

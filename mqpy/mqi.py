@@ -13,6 +13,7 @@ from typing import Any
 
 from mqpy import CMQC, local
 from mqpy.errors import MQMIError, PYIFError
+from mqpy.mqstruct import ensure_not_unicode
 from mqpy.structures import GMO, MD, OD, OR, PMO
 
 
@@ -157,8 +158,9 @@ class QueueManager:
 
     # -- MQPUT1 / MQINQ -----------------------------------------------------------------
     def put1(self, qDesc: OD | str | bytes, msg: bytes | str, *opts: Any, **kw: Any) -> None:
-        md = kw.get("mDesc", kw.get("md", opts[0] if len(opts) > 0 else None)) or MD()
-        pmo = kw.get("putOpts", kw.get("pmo", opts[1] if len(opts) > 1 else None)) or PMO()
+        md, pmo = _md_and_options(opts, kw, "putOpts", "pmo")
+        md = md if md is not None else MD()
+        pmo = pmo if pmo is not None else PMO()
         od = _as_od(qDesc)
         data = self._message_bytes(msg, md)
         saved = _ask_for_responses(od, pmo)
@@ -201,6 +203,15 @@ def _default_running():
 
     name = config.default_qmgr()
     return local.running(name) if name else None
+
+
+def _md_and_options(opts: tuple, kw: dict[str, Any], options_key: str, short_key: str
+                    ) -> tuple[Any, Any]:
+    """put/get's optional MQMD and MQPMO / MQGMO: positional, or by pymqi's keywords
+    (``mDesc``/``md``, and ``putOpts``/``pmo`` or ``getOpts``/``gmo``)."""
+    md = kw.get("mDesc", kw.get("md", opts[0] if opts else None))
+    options = kw.get(options_key, kw.get(short_key, opts[1] if len(opts) > 1 else None))
+    return md, options
 
 
 def _as_od(qDesc: OD | str | bytes | list) -> OD:
@@ -330,9 +341,8 @@ class Queue:
 
     def put(self, msg: bytes | str, *opts: Any, **kw: Any) -> None:
         if kw:
-            md = kw.get("mDesc", kw.get("md", opts[0] if len(opts) > 0 else None))
-            pmo = kw.get("putOpts", kw.get("pmo", opts[1] if len(opts) > 1 else None))
-        else:
+            md, pmo = _md_and_options(opts, kw, "putOpts", "pmo")
+        else:  # the usual call, positional: no keyword lookups
             md = opts[0] if opts else None
             pmo = opts[1] if len(opts) > 1 else None
         md = md if md is not None else MD()
@@ -364,9 +374,8 @@ class Queue:
         if kw:
             if "max_length" in kw:
                 maxLength = kw.pop("max_length")
-            md = kw.get("mDesc", kw.get("md", opts[0] if len(opts) > 0 else None))
-            gmo = kw.get("getOpts", kw.get("gmo", opts[1] if len(opts) > 1 else None))
-        else:
+            md, gmo = _md_and_options(opts, kw, "getOpts", "gmo")
+        else:  # the usual call, positional: no keyword lookups
             md = opts[0] if opts else None
             gmo = opts[1] if len(opts) > 1 else None
         gmo = gmo if gmo is not None else GMO()
@@ -378,11 +387,10 @@ class Queue:
     def get_no_jms(self, maxLength: int | None = None, *opts: Any, **kw: Any) -> bytes:
         """MQGET asking for no message properties (MQGMO_NO_PROPERTIES, and
         MQGMO_FAIL_IF_QUIESCING), as pymqi's: the caller's MQGMO gets the two options."""
-        md = kw.pop("mDesc", kw.pop("md", opts[0] if opts else None))
-        gmo = kw.pop("getOpts", kw.pop("gmo", opts[1] if len(opts) > 1 else None))
+        md, gmo = _md_and_options(opts, kw, "getOpts", "gmo")
         gmo = gmo if gmo is not None else GMO()
         gmo.Options = gmo.Options | CMQC.MQGMO_NO_PROPERTIES | CMQC.MQGMO_FAIL_IF_QUIESCING
-        return self.get(maxLength, md, gmo, **kw)
+        return self.get(kw.get("max_length", maxLength), md, gmo)
 
     def close(self, options: int = CMQC.MQCO_NONE) -> None:
         if self._hobj is None:
@@ -414,9 +422,7 @@ class Queue:
         in the list, then ``msg``. Each header is packed in the Encoding of what precedes it
         (the MQMD's for the first); MD.Format and each header's Format must already name
         what follows, as in pymqi."""
-        if isinstance(msg, str):
-            raise TypeError(f"Python 3 style string (unicode) found but not allowed here: "
-                            f"`{msg}`. Convert to bytes.")
+        ensure_not_unicode(msg)
         if len(opts) < 3:
             self.put(msg, *opts)
             return
@@ -527,13 +533,6 @@ def is_unicode(s: Any) -> bool:
     return isinstance(s, str)
 
 
-def ensure_not_unicode(value: Any) -> None:
-    """TypeError for a str where pymqi wants bytes."""
-    if isinstance(value, str):
-        raise TypeError(f"Python 3 style string (unicode) found but not allowed here: "
-                        f"`{value}`. Convert to bytes.")
-
-
 def ensure_bytes(s: Any, encoding: str = "ascii") -> Any:
     """A str encoded as ``encoding``; anything else unchanged (pymqi's helper)."""
     return s.encode(encoding) if isinstance(s, str) else s
@@ -541,9 +540,7 @@ def ensure_bytes(s: Any, encoding: str = "ascii") -> Any:
 
 def make_q_desc(qDescOrString: OD | str | bytes) -> OD:  # noqa: N803 - pymqi's name
     """An MQOD for a queue name; an OD is returned as it is."""
-    if isinstance(qDescOrString, (str, bytes)):
-        return OD(ObjectName=ensure_bytes(qDescOrString))
-    return qDescOrString
+    return _as_od(qDescOrString) if isinstance(qDescOrString, (str, bytes)) else qDescOrString
 
 
 def common_q_args(*opts: Any) -> tuple[MD, Any]:

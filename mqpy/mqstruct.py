@@ -456,18 +456,16 @@ class MQStruct:
             cls._special_[v] = any(f.kind in ("longs", "nested") for f in fields)
 
     def __init__(self, **kw: Any) -> None:
-        d = self.__dict__
-        d.update(self._defaults_)
-        for f in self._mutable_:
-            d[f.name] = f.fresh_default()
+        self._reset()
         if kw:
             cls = type(self)
             if cls.set is not MQStruct.set or cls.__setattr__ is not MQStruct.__setattr__:
                 self.set(**kw)  # a structure with fields of its own making (MQCD's SSLPeerName)
                 return
             # ``set``, without a call per field
+            d = self.__dict__
             by_name = self._layout_.by_name
-            owner = type(self).__name__
+            owner = cls.__name__
             for name, value in kw.items():
                 f = by_name.get(name)
                 if f is None:
@@ -752,6 +750,12 @@ _SYMBOLIC = {
 }
 
 
+def ensure_not_unicode(value: Any) -> None:
+    """pymqi's TypeError for a str where bytes are wanted (structures, headers, messages)."""
+    if isinstance(value, str):
+        raise TypeError(f"Python 3 style string (unicode) found but not allowed here: "
+                        f"`{value}`. Convert to bytes.")
+
 
 class MQOpts:
     """pymqi's ``MQOpts(memlist, **kw)``: a structure a program declares itself, as rows
@@ -779,12 +783,6 @@ class MQOpts:
             object.__setattr__(self, row[0], list(value) if isinstance(value, list) else value)
         self.set(**kw)
 
-    @staticmethod
-    def _refuse_text(value: Any) -> None:
-        if isinstance(value, str):
-            raise TypeError(f"Python 3 style string (unicode) found but not allowed here: "
-                            f"`{value}`. Convert to bytes.")
-
     def set(self, **kw: Any) -> None:
         """Set existing members; an unknown name is an AttributeError, as in pymqi."""
         for name, value in kw.items():
@@ -792,7 +790,7 @@ class MQOpts:
 
     def __setitem__(self, key: str, value: Any) -> None:
         getattr(self, key)
-        self._refuse_text(value)
+        ensure_not_unicode(value)
         setattr(self, key, value)
 
     def __getitem__(self, key: str) -> Any:
@@ -809,7 +807,7 @@ class MQOpts:
         for row in self.__rows:
             value = getattr(self, row[0])
             for item in value if isinstance(value, list) else [value]:
-                self._refuse_text(item)
+                ensure_not_unicode(item)
                 args.append(item)
         try:
             return self.__struct.pack(*args)
@@ -818,7 +816,7 @@ class MQOpts:
 
     def unpack(self, buff: bytes) -> None:
         """Fill the members from ``buff``; a short buffer is read as if NUL-padded."""
-        self._refuse_text(buff)
+        ensure_not_unicode(buff)
         buff = bytes(buff).ljust(self.__struct.size, b"\0")[: self.__struct.size]
         values = iter(self.__struct.unpack(buff))
         for name, default, _, count in self.__rows:

@@ -246,13 +246,12 @@ class PCFExecute(QueueManager):
                  command_queue_name: bytes | str = b"SYSTEM.ADMIN.COMMAND.QUEUE",
                  response_wait_interval: int = 5000, convert: bool = False) -> None:
         if isinstance(name, QueueManager):
-            super().__init__(None, bytes_encoding=name.bytes_encoding,
+            super().__init__(None, disconnect_on_exit, bytes_encoding=name.bytes_encoding,
                              default_ccsid=name.default_ccsid)
             self.qm: QueueManager | None = name
         else:
-            super().__init__(name)
+            super().__init__(name, disconnect_on_exit)
             self.qm = None
-        self.disconnect_on_exit = disconnect_on_exit
         self.command_queue_name = _bytes(command_queue_name)
         self.response_wait_interval = response_wait_interval
         self.convert = convert  # mqpy's replies are in the requester's code page already

@@ -21,7 +21,17 @@ from typing import Any
 
 from mqpy import CMQC
 from mqpy.errors import PYIFError
-from mqpy.mqstruct import BIG, LITTLE, Layout, MQStruct, StructError, byte_order, long, text
+from mqpy.mqstruct import (
+    BIG,
+    LITTLE,
+    Layout,
+    MQStruct,
+    StructError,
+    byte_order,
+    ensure_not_unicode,
+    long,
+    text,
+)
 
 __all__ = ["RFH2"]
 
@@ -60,12 +70,6 @@ def _folder_name(data: bytes) -> str:
         raise PYIFError(f"RFH2 - XML Folder not well formed. Exception: {exc}") from None
 
 
-def _not_text(value: Any, what: str) -> None:
-    if isinstance(value, str):
-        raise TypeError(f"Python 3 style string (unicode) found but not allowed here: "
-                        f"`{value}`. Convert to bytes. ({what})")
-
-
 class RFH2:
     """pymqi.RFH2: ``RFH2(Format=CMQC.MQFMT_STRING)``, ``add_folder(b'<usr>..</usr>')``,
     ``pack(encoding)``, ``unpack(buffer, encoding)``, ``get()``, ``set(**kw)``, ``rfh2[name]``.
@@ -83,7 +87,7 @@ class RFH2:
     # -- folders ------------------------------------------------------------------------
     def add_folder(self, folder_data: bytes) -> None:
         """Append a folder: well-formed XML, blank-padded to a multiple of 4 bytes."""
-        _not_text(folder_data, "RFH2 folder")
+        ensure_not_unicode(folder_data)
         folder_data = bytes(folder_data)
         name = _folder_name(folder_data)
         folder_data += b" " * (-len(folder_data) % 4)
@@ -125,7 +129,7 @@ class RFH2:
         raise AttributeError(f"RFH2 has no field {key!r}")
 
     def __setitem__(self, key: str, value: Any) -> None:
-        _not_text(value, key)
+        ensure_not_unicode(value)
         if key in _HEADER_FIELDS:
             setattr(self._header, key, value)
             return
@@ -173,7 +177,7 @@ class RFH2:
 
         Without ``encoding`` the byte order is told from the Version field, as pymqi does.
         """
-        _not_text(buff, "RFH2 buffer")
+        ensure_not_unicode(buff)
         buff = bytes(buff)
         if buff[0:4] != CMQC.MQRFH_STRUC_ID:
             raise PYIFError(f"RFH2 - StrucId not MQRFH_STRUC_ID. Value: {buff[0:4]!r}")

@@ -95,15 +95,18 @@ def read_all(qm: mqpy.QueueManager) -> list[SyncRecord]:
     return out
 
 
-def replace_in_uow(qm: mqpy.QueueManager, record: SyncRecord) -> None:
-    """Replace the channel's record inside the caller's current unit of work. A receiver
-    replaces only its partner's record, and one RESET CHANNEL made before any partner was
-    known (the first partner to commit has taken its number over)."""
+def replace_in_uow(qm: mqpy.QueueManager, record: SyncRecord,
+                   queue: mqpy.Queue | None = None) -> bytes | None:
+    """Replace the channel's record inside the caller's current unit of work; the MsgId of
+    the record put. A receiver replaces only its partner's record, and one RESET CHANNEL
+    made before any partner was known (the first partner to commit has taken its number
+    over). ``queue``: the SYNCQ already open for input and output (see ``_replace``)."""
     msgids = None
     if record.role == "R":
         msgids = [msgid for msgid, r in _records(qm, record.channel, "R")
                   if r.partner_qm in (record.partner_qm, "")]
-    _replace(qm, correl_id(record.channel, record.role), msgids, record.to_bytes())
+    return _replace(qm, correl_id(record.channel, record.role), msgids, record.to_bytes(),
+                    queue)
 
 
 def _replace(qm: mqpy.QueueManager, cid: bytes, msgids: list[bytes] | None,
@@ -190,13 +193,8 @@ class ChannelSyncQ:
         steps = self.steps(record)
         if steps and self.done(run_in_order(self.qm.get_handle(), steps)):
             return
-        self.msgid = None
-        msgids = None
-        if record.role == "R":
-            msgids = [msgid for msgid, r in _records(self.qm, record.channel, "R")
-                      if r.partner_qm in (record.partner_qm, "")]
-        self.msgid = _replace(self.qm, correl_id(record.channel, record.role), msgids,
-                              record.to_bytes(), self._queue())
+        self.msgid = None  # unknown until the full search has put the record
+        self.msgid = replace_in_uow(self.qm, record, self._queue())
 
 
 def prepare_key(channel: str, prev_seq: int, seq: int, luwid: bytes, partner: str, *,
