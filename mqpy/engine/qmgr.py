@@ -1526,8 +1526,14 @@ class Connection:
                 after = h.browse_key if opts & CMQC.MQGMO_BROWSE_NEXT else None
                 entry = None
                 expired = []
-                found = mq.iter_order(by_priority, after) if msgid is None and correlid is None \
-                    else mq.candidates(msgid, correlid, by_priority, after)
+                if msgid is None and correlid is None:
+                    if after is None:  # the usual get: the head of the queue, if it can be had
+                        e = mq.head(by_priority)
+                        if e is not None and e.state == AVAILABLE and not 0 < e.expiry_at <= now:
+                            entry = e
+                    found = () if entry is not None else mq.iter_order(by_priority, after)
+                else:
+                    found = mq.candidates(msgid, correlid, by_priority, after)
                 for e in found:
                     state = e.state
                     if state != AVAILABLE and (state != PUT_PENDING or e.owner is not uow

@@ -604,6 +604,35 @@ class MessageQueue:
         elif ks:
             yield from heapq.merge(*(self._walk(k, after_seq) for k in ks), key=_seq_of)
 
+    def head(self, by_priority: bool) -> Entry | None:
+        """The first message in delivery order, whatever its state: what :meth:`iter_order`
+        yields first, found without generators (a destructive get usually takes it)."""
+        sqs = self.subqueues
+        best_k = -1
+        best_seq = 0
+        if by_priority:
+            for k in range(18, -1, -2):
+                np_sq, p_sq = sqs[k], sqs[k + 1]
+                if np_sq.size:
+                    best_k, best_seq = k, np_sq.seqs[0][0]
+                    if p_sq.size and p_sq.seqs[0][0] < best_seq:
+                        best_k, best_seq = k + 1, p_sq.seqs[0][0]
+                    break
+                if p_sq.size:
+                    best_k, best_seq = k + 1, p_sq.seqs[0][0]
+                    break
+        else:
+            for k in range(20):
+                sq = sqs[k]
+                if sq.size and (best_k < 0 or sq.seqs[0][0] < best_seq):
+                    best_k, best_seq = k, sq.seqs[0][0]
+        if best_k < 0:
+            return None
+        e = self.live.get(best_seq)
+        if e is not None:
+            return e
+        return self._thaw(best_k, best_seq, sqs[best_k].recs[0], 0)
+
     def iter_order(self, by_priority: bool, after: tuple[int, int] | None = None
                    ) -> Iterator[Entry]:
         """Entries in delivery order, optionally strictly after a browse cursor key."""

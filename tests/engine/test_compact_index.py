@@ -37,7 +37,10 @@ def _entry(seq, prio, pers, msgid, correlid, expiry, state=AVAILABLE, owner=None
 
 def _check(mq: MessageQueue, model: Model) -> None:
     for by_priority in (True, False):
-        assert [e.seq for e in mq.iter_order(by_priority)] == model.order(by_priority)
+        order = model.order(by_priority)
+        assert [e.seq for e in mq.iter_order(by_priority)] == order
+        head = mq.head(by_priority)  # what a plain MQGET looks at first, cold or live
+        assert (head.seq if head is not None else None) == (order[0] if order else None)
     assert mq.count == len(model.msgs)
     assert mq.getting == sum(1 for m in model.msgs.values() if m["state"] == GET_PENDING)
     assert mq.uncommitted == sum(1 for m in model.msgs.values() if m["state"] != AVAILABLE)

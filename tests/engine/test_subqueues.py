@@ -34,6 +34,9 @@ def test_priority_delivery_is_highest_first_then_arrival(msgs, removed):
     assert [e.seq for e in mq.iter_order(True)] == \
         [e.seq for e in sorted(left, key=lambda e: (-e.priority, e.seq))]
     assert [e.seq for e in mq.iter_order(False)] == [e.seq for e in left]
+    for by_priority in (True, False):  # the head a plain MQGET takes is the order's first
+        first = next(iter(mq.iter_order(by_priority)), None)
+        assert mq.head(by_priority) is first
     assert mq.depth == len(left)
 
 
