@@ -67,6 +67,7 @@ MAGIC = b"LR"
 #: Largest payload accepted: a 100 MB message plus its descriptor and headers.
 MAX_RECORD = 128 * 1024 * 1024
 
+_ZERO_PAGE = bytes(PAGE_SIZE)
 # Above this many buffered bytes, append writes the buffer to the file (no fsync) to bound memory.
 _WRITE_THROUGH = 4 * 1024 * 1024
 # Extra write+fsync rounds a forcer does for those who queued behind it before handing over.
@@ -160,6 +161,9 @@ class RecoveryLog:
         self._queue: list[_Forcer] = []
         self._buf = bytearray()
         self._buf_start = 0  # LSN of _buf[0]
+        # the bytes already written on the page _buf_start falls in (None: not known, after a
+        # restart that could not read them back), so that writes cover whole pages
+        self._page_head: bytearray | None = bytearray()
         self._next = 0  # LSN of the next record
         self._written = 0  # bytes below this LSN are in the files (maybe not synced)
         self._flushed = 0  # bytes below this LSN are durable
@@ -321,14 +325,35 @@ class RecoveryLog:
         return limit - self._next
 
     def _write_buffer_locked(self) -> int:
+        """Write the buffer (no fsync) as whole pages: the part of its first page written
+        before, then the buffer, then zeros to the end of its last page. A write of part of a
+        page the kernel no longer caches would read the page from disk first, with the log
+        lock held; a write of whole pages never does. The zeros lie past the end of the log,
+        where restart expects nothing valid (the next write covers them again)."""
         data = self._buf
         start = self._buf_start
+        end = start + len(data)
         self._buf = bytearray()
-        self._buf_start = start + len(data)
+        self._buf_start = end
         if data:
-            self._pwrite(start, data)
-        self._written = self._buf_start
-        return self._written
+            head = self._page_head
+            if head is not None and len(head) == start % PAGE_SIZE:
+                block = head + data
+                pad = -end % PAGE_SIZE
+                if pad:
+                    block += _ZERO_PAGE[:pad]
+                self._pwrite(start - len(head), block)
+            else:
+                self._pwrite(start, data)
+            cut = end % PAGE_SIZE  # bytes of the last page written so far
+            if cut <= len(data):
+                self._page_head = data[len(data) - cut:]
+            elif head is not None:
+                self._page_head = head + data
+            else:
+                self._page_head = None
+        self._written = end
+        return end
 
     def force(self, lsn: int | None = None) -> None:
         """Make the log durable up to ``lsn`` (default: everything appended)."""
@@ -471,6 +496,9 @@ class RecoveryLog:
         with self._lock:
             self._next = self._buf_start = self._written = self._flushed = lsn
             self._buf = bytearray()
+            page = lsn - lsn % PAGE_SIZE
+            head = self._pread(page, lsn - page)
+            self._page_head = bytearray(head) if len(head) == lsn - page else None
             # Scrub what follows the end of the log in its segment, so a torn record there can
             # never later pass for a valid one.
             segno, off = divmod(lsn, self.segment_size)

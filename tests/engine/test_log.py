@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mqpy.engine.log import HEADER_SIZE, LogConfig, LogCorrupt, LogFull, RecoveryLog
+from mqpy.engine.log import HEADER_SIZE, PAGE_SIZE, LogConfig, LogCorrupt, LogFull, RecoveryLog
 
 SMALL = LogConfig(LogFilePages=4, LogPrimaryFiles=2, LogSecondaryFiles=1)  # 16 KB segments
 
@@ -63,6 +63,40 @@ def test_a_torn_tail_is_cut_at_the_last_whole_record(tmp_path_factory, records, 
     _, out = read(path, cfg)
     ends = [lsn + HEADER_SIZE + len(p) for lsn, (_, p) in zip(lsns, records, strict=True)]
     assert out == [r for r, end in zip(records, ends, strict=True) if end <= cut]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(batches=st.lists(st.lists(st.binary(max_size=2500), min_size=1, max_size=6),
+                        min_size=1, max_size=6))
+def test_the_log_writes_whole_pages_and_restart_keeps_what_the_page_held(
+        tmp_path_factory, batches):
+    """Given batches of records, each batch forced and the log reopened after it (so appending
+    resumes in the middle of a page), then every write of the buffer covers whole pages (a
+    recycled segment's page is never read from disk before it is written) and the reopened
+    log holds every record in order."""
+    path = str(tmp_path_factory.mktemp("log"))
+    cfg = LogConfig(LogFilePages=2, LogPrimaryFiles=60, LogSecondaryFiles=0)
+    writes = []
+    real = RecoveryLog._pwrite
+
+    def recording(self, lsn, data):
+        writes.append((lsn, len(data)))
+        real(self, lsn, data)
+
+    RecoveryLog._pwrite = recording
+    try:
+        for batch in batches:
+            log = RecoveryLog(path, cfg)
+            list(log.scan(0))
+            for payload in batch:
+                log.append(1, payload)
+            log.force()
+            log.close()
+    finally:
+        RecoveryLog._pwrite = real
+    assert writes and all(lsn % PAGE_SIZE == 0 and n % PAGE_SIZE == 0 for lsn, n in writes)
+    _, out = read(path, cfg)
+    assert out == [(1, p) for batch in batches for p in batch]
 
 
 def test_a_torn_record_followed_by_an_unforced_one_is_a_torn_tail(tmp_path):
