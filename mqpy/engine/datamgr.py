@@ -32,11 +32,14 @@ import attrs
 
 from mqpy.engine import records as R
 from mqpy.engine.catalog import Catalog
-from mqpy.engine.log import HEADER_SIZE, LogConfig, LogFull, RecoveryLog
+from mqpy import CMQC
+from mqpy.engine.log import (HEADER_SIZE, LogConfig, LogDiskFull, LogError, LogFull,
+                            LogWriteError, RecoveryLog)
 from mqpy.engine.objects import ObjectDef
 from mqpy.engine.pageset import INDEX_SIZE, Pageset, PagesetError, pack_index
 from mqpy.engine.queues import AVAILABLE, GET_PENDING, PUT_PENDING, Entry, MessageQueue
 from mqpy.engine.records import RecordType
+from mqpy.errors import MQMIError
 
 _COUNT = struct.Struct("<IQI")  # (qid, seq, backout count) in a BACKOUT record
 _COMMIT, _BACKOUT, _CHECKPOINT = RecordType.COMMIT, RecordType.BACKOUT, RecordType.CHECKPOINT
@@ -108,6 +111,8 @@ class DataManager:
         self.lock: threading.RLock | None = None  # the engine lock, set by the engine
         # set by the engine: back out this unit of work to free log space
         self.on_log_full: Callable[[UnitOfWork], None] | None = None
+        # set by the engine: the log could not be formatted (disk full) or written
+        self.on_log_failure: Callable[[LogError], None] | None = None
 
     # ------------------------------------------------------------------ pagesets
 
@@ -143,6 +148,8 @@ class DataManager:
         reserved = rtype is _COMMIT or rtype is _BACKOUT or rtype is _CHECKPOINT
         try:
             end = self.log.append(rtype, payload, reserved=reserved)
+        except LogWriteError as exc:
+            raise self._broken(exc) from exc
         except LogFull:
             # Free segments by checkpointing. If a long-running unit of work still pins the
             # log, the queue manager backs it out, oldest first, as IBM MQ does with circular
@@ -153,9 +160,11 @@ class DataManager:
                 try:
                     end = self.log.append(rtype, payload, reserved=reserved)
                     break
-                except LogFull:
+                except LogFull as exc:
                     victim = self._oldest_inflight()
                     if victim is None or self.on_log_full is None:
+                        if isinstance(exc, LogDiskFull) and self.on_log_failure is not None:
+                            self.on_log_failure(exc)  # AMQ6708; the caller gets 2102
                         raise
                     self.on_log_full(victim)
                     self.checkpoint()
@@ -229,7 +238,7 @@ class DataManager:
         """Log an object change, force it, then write it through to pageset 0."""
         payload = obj.to_json() if op != "delete" else {"objtype": obj.objtype, "name": obj.name}
         end = self._append(RecordType.OBJECT, R.object_payload(op, obj.objtype, obj.name, payload))
-        self.log.force(end)
+        self.force(end)
         self._store_object(op, payload)
 
     def _store_object(self, op: str, payload: dict) -> None:
@@ -240,7 +249,18 @@ class DataManager:
                                      payload if op != "delete" else None)
 
     def force(self, lsn: int) -> None:
-        self.log.force(lsn)
+        """Force the log up to ``lsn``. If the log cannot be written the queue manager stops
+        (``on_log_failure``) and the caller gets MQRC_CONNECTION_BROKEN: whether its work
+        reached the disk is for restart to say, as when a queue manager ends under a call."""
+        try:
+            self.log.force(lsn)
+        except LogWriteError as exc:
+            raise self._broken(exc) from exc
+
+    def _broken(self, exc: LogWriteError) -> MQMIError:
+        if self.on_log_failure is not None:
+            self.on_log_failure(exc)
+        return MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_CONNECTION_BROKEN)
 
     # ------------------------------------------------------------------ dirty set
 
@@ -314,7 +334,7 @@ class DataManager:
                 self._ckpt_mutex.release()
                 raise
         try:
-            self.log.force(lsn)  # the write-ahead rule
+            self.force(lsn)  # the write-ahead rule
             for psid, (puts, deletes, updates) in work.items():
                 self.pageset(psid).apply(puts, deletes, updates, {})
             self.pageset(0).apply([], [], [], meta)

@@ -95,6 +95,28 @@ class LogFull(LogError):
     """No segment can be released: the active log is full (MQRC_RESOURCE_PROBLEM)."""
 
 
+class LogDiskFull(LogFull):
+    """A new segment could not be formatted (disk full, AMQ6708): the log is full as far as
+    the caller is concerned, and nothing was appended."""
+
+    def __init__(self, location: str, detail: str) -> None:
+        super().__init__(f"disk full formatting a new log file in {location}: {detail}")
+        self.location = location
+        self.detail = detail
+
+
+class LogWriteError(LogError):
+    """Writing or syncing the log failed. What was buffered may or may not be on disk, and
+    after a failed fdatasync the kernel may have dropped the pages, so a retry proves
+    nothing: the log refuses every later append and force (fail-stop), and restart recovers
+    from what the disk holds."""
+
+    def __init__(self, directory: str, error: OSError) -> None:
+        super().__init__(f"{error.strerror or error} writing the log in {directory}")
+        self.errno = error.errno
+        self.detail = f"{error.errno} - {error.strerror or error}"
+
+
 @attrs.define
 class LogCorrupt(LogError):
     """A forced record is damaged: restart must not go on."""
@@ -171,6 +193,7 @@ class RecoveryLog:
         self._release = 0  # restart needs nothing below this LSN
         self._fds: dict[int, int] = {}
         self._unsynced: set[int] = set()
+        self._failed: LogWriteError | None = None
         self.stats = LogStats()
 
     # ------------------------------------------------------------------ files
@@ -221,8 +244,11 @@ class RecoveryLog:
                 os.write(fd, zeros[:n])
                 left -= n
             os.fsync(fd)
-        finally:
+        except OSError:
             os.close(fd)
+            os.unlink(tmp)  # give back what the half-formatted file took
+            raise
+        os.close(fd)
         os.rename(tmp, path)
         self._sync_dir()
 
@@ -295,9 +321,13 @@ class RecoveryLog:
         if n > MAX_RECORD:
             raise LogError(f"log record of {n} bytes exceeds {MAX_RECORD}")
         with self._lock:
+            if self._failed is not None:
+                raise self._failed
             lsn = self._next
             end = lsn + HEADER_SIZE + n
             self._check_space(end, 1 if reserved else 0)
+            if (end - 1) // self.segment_size not in self._fds:
+                self._format(lsn, end)
             # encode_record, written straight into the buffer (no copy of the payload between)
             head = _HEAD.pack(MAGIC, rtype, 0, n, lsn, self._flushed)
             buf = self._buf
@@ -309,8 +339,31 @@ class RecoveryLog:
             stats.records += 1
             stats.bytes += end - lsn
             if len(buf) >= _WRITE_THROUGH:
-                self._write_buffer_locked()
+                try:
+                    self._write_buffer_locked()
+                except OSError as exc:
+                    raise self._failure(exc) from exc
             return end
+
+    def _format(self, lsn: int, end: int) -> None:
+        """Make the segments ``[lsn, end)`` falls in exist before a record is buffered, so
+        that a full disk refuses the append (LogDiskFull) rather than a later force."""
+        for segno in range(lsn // self.segment_size, (end - 1) // self.segment_size + 1):
+            if segno not in self._fds:
+                try:
+                    self._fd(segno)
+                except OSError as exc:
+                    raise LogDiskFull(self.directory, exc.strerror or str(exc)) from exc
+
+    def _failure(self, exc: OSError) -> LogWriteError:
+        """The first write or sync failure, kept: the log takes nothing more."""
+        if self._failed is None:
+            self._failed = LogWriteError(self.directory, exc)
+        return self._failed
+
+    @property
+    def failed(self) -> LogWriteError | None:
+        return self._failed
 
     def _check_space(self, end: int, extra: int = 0) -> None:
         last_seg = (end - 1) // self.segment_size
@@ -361,6 +414,8 @@ class RecoveryLog:
             lsn = self._next
         if self._flushed >= lsn:
             return
+        if self._failed is not None:
+            raise self._failed
         with self._flush:
             if self._flushed >= lsn:
                 return
@@ -394,6 +449,8 @@ class RecoveryLog:
                 for fd in fds:
                     os.fdatasync(fd)
                 self.stats.forces += 1
+            except OSError as exc:
+                error = self._failure(exc)
             except BaseException as exc:
                 error = exc
             heir = None

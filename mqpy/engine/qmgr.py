@@ -34,7 +34,7 @@ from mqpy.engine.authority import AllowAll, Authority
 from mqpy.engine.catalog import Catalog
 from mqpy.engine.cluster import ClusterDirectory, ClusterRoute
 from mqpy.engine.datamgr import DataManager, Tuning, UnitOfWork, UowBackedOut
-from mqpy.engine.log import LogConfig, LogError, LogFull
+from mqpy.engine.log import LogConfig, LogDiskFull, LogError, LogFull
 from mqpy.engine.objects import SYSTEM_OBJECTS, ObjectDef
 from mqpy.engine.pageset import PagesetError, PagesetFull
 from mqpy.engine.queues import AVAILABLE, GET_PENDING, PUT_PENDING, Entry, MessageQueue
@@ -260,12 +260,16 @@ class QueueManagerEngine:
                                 log_dir)
         self.data.lock = self.lock
         self.data.on_log_full = self._back_out_for_log
+        self.data.on_log_failure = self._log_failed
         self.connections: dict[int, Connection] = {}
         self._next_hconn = 1
         self._msgid_base = int(time.time() * 1_000_000)
         self._msgid_prefix: bytes | None = None
         self.quiescing = False
         self.stopped = False
+        self.failed: LogError | None = None  # the log write that stopped the queue manager
+        self._closed = False
+        self._disk_full_reported = 0.0
         self._checkpointer: threading.Thread | None = None
         self._expiry_stop = threading.Event()
         self.started_at = time.time()
@@ -353,15 +357,19 @@ class QueueManagerEngine:
                     raise
 
     def close(self, *, checkpoint: bool = True) -> None:
-        """Shut down: back out open units of work, checkpoint, close files."""
+        """Shut down: back out open units of work, checkpoint, close files. After a log
+        failure nothing more is written: restart backs out what was in flight."""
         with self.lock:
-            if self.stopped:
+            if self._closed:
                 return
+            self._closed = True
             self.quiescing = True
+            failed = self.failed is not None
             for conn in list(self.connections.values()):
-                conn._disconnect_locked(abnormal=True)
+                if not failed:
+                    conn._disconnect_locked(abnormal=True)
                 conn.broken = True
-        if checkpoint:
+        if checkpoint and not failed:
             self.data.checkpoint()
         self.stopped = True
         self.data.checkpoint_wanted.set()
@@ -369,6 +377,30 @@ class QueueManagerEngine:
             self._checkpointer.join(5)
         with self.lock:
             self.data.close()
+
+    def _log_failed(self, exc: LogError) -> None:
+        """The log could not be formatted (a full disk: AMQ6708, the call gets 2102 and the
+        queue manager goes on) or written (AMQ6119: the queue manager stops at once, every
+        connection gets MQRC_CONNECTION_BROKEN, and nothing more reaches the log or the
+        pagesets, so restart recovers exactly what the disk holds)."""
+        from mqpy import errorlog, messages
+
+        log = errorlog.ErrorLog(os.path.join(self.qmdir, "errors"), qmgr=self.name,
+                                program="amqzxma0")
+        if isinstance(exc, LogDiskFull):
+            now = time.monotonic()
+            if now - self._disk_full_reported >= 60.0:  # once a minute while it lasts
+                self._disk_full_reported = now
+                log.write(messages.AMQ6708, inserts={"location": exc.location})
+            return
+        with self.lock:
+            if self.failed is not None:
+                return
+            self.failed = exc
+            self.stopped = True
+            for mq in self.catalog.queues.values():
+                mq.wake()  # waiting getters see the connection broken
+        log.write(messages.AMQ6119, inserts={"detail": f"{exc} (the queue manager ended)"})
 
     def quiesce(self) -> None:
         """A controlled end: calls with FAIL_IF_QUIESCING now fail with 2161; waiters wake."""

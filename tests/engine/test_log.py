@@ -8,7 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mqpy.engine.log import HEADER_SIZE, PAGE_SIZE, LogConfig, LogCorrupt, LogFull, RecoveryLog
+from mqpy.engine.log import (HEADER_SIZE, PAGE_SIZE, LogConfig, LogCorrupt, LogFull,
+                             LogWriteError, RecoveryLog)
 
 SMALL = LogConfig(LogFilePages=4, LogPrimaryFiles=2, LogSecondaryFiles=1)  # 16 KB segments
 
@@ -227,7 +228,7 @@ def _forcers(log, n):
         try:
             log.force(log.append(1, b"rec-%d" % i))
             results[i] = "ok"
-        except OSError as e:
+        except (OSError, LogWriteError) as e:
             results[i] = e
 
     threads = [threading.Thread(target=worker, args=(i,)) for i in range(n)]
@@ -261,10 +262,12 @@ def test_forcers_queued_behind_a_slow_fsync_are_all_made_durable(tmp_path, monke
     assert len(out) == 9
 
 
-def test_a_failing_fsync_fails_every_forcer_waiting_on_it_and_the_next_force_retries(
+def test_a_failing_fsync_fails_every_forcer_waiting_on_it_and_the_log_takes_nothing_more(
         tmp_path, monkeypatch):
-    """Given queued forcers behind a fdatasync that fails, then each of them gets the OSError
-    (none returns as if durable), and once the disk works again a force succeeds."""
+    """Given queued forcers behind a fdatasync that fails, then each of them gets
+    LogWriteError (none returns as if durable); and even once the disk answers again the log
+    refuses appends and forces: after a failed fdatasync the kernel may have dropped the
+    pages, so a later successful one would prove nothing (fail-stop; restart decides)."""
     log = RecoveryLog(str(tmp_path), LogConfig(LogFilePages=256))
     list(log.scan(0))
     disk = _SlowDisk(log, monkeypatch)
@@ -280,11 +283,12 @@ def test_a_failing_fsync_fails_every_forcer_waiting_on_it_and_the_next_force_ret
     disk.gate.set()
     for t in first + threads:
         t.join(10)
-    assert isinstance(first_result[0], OSError)
-    assert all(isinstance(r, OSError) for r in results.values()) and len(results) == 4
+    assert isinstance(first_result[0], LogWriteError) and first_result[0].errno == 5
+    assert all(isinstance(r, LogWriteError) for r in results.values()) and len(results) == 4
     assert log.flushed_lsn < log.end_lsn
     disk.fail = None
-    end = log.append(1, b"after")
-    log.force(end)
-    assert log.flushed_lsn >= end
+    with pytest.raises(LogWriteError):
+        log.append(1, b"after")
+    with pytest.raises(LogWriteError):
+        log.force()
     log.close()

@@ -1,0 +1,169 @@
+"""A full disk or a failing log device: a clear MQ answer, an AMQ message, no lost message.
+
+A new log segment that cannot be formatted is a full log for the call that needed it (2102,
+AMQ6708E) and the queue manager goes on. A log write or sync that fails stops the queue
+manager at once (AMQ6119S, 2009 to everybody): nothing more is written, so a restart recovers
+exactly what the disk holds and every acknowledged message is still there.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+
+import pytest
+
+import mqpy
+from mqpy import CMQC, config, local
+from mqpy.engine import log as log_module
+
+
+class _Disk:
+    """The log module's view of ``os``, with chosen calls failing."""
+
+    def __init__(self) -> None:
+        self.failing: dict[str, int] = {}
+
+    def __getattr__(self, name: str):
+        real = getattr(os, name)
+        if name not in self.failing:
+            return real
+
+        def fail(*_args, **_kwargs):
+            code = self.failing[name]
+            raise OSError(code, os.strerror(code))
+
+        return fail
+
+
+@pytest.fixture
+def disk(monkeypatch):
+    fake = _Disk()
+    monkeypatch.setattr(log_module, "os", fake)
+    return fake
+
+
+@pytest.fixture
+def qm_root(tmp_path):
+    root = str(tmp_path)
+    cfg = config.QMgrConfig("DISKQM", config.qmgr_dir("DISKQM", root))
+    cfg.log.LogFilePages = 16  # 64 KB segments
+    cfg.log.LogPrimaryFiles = 3
+    cfg.log.LogSecondaryFiles = 1
+    local.create("DISKQM", root, cfg=cfg)
+    eng = local.start("DISKQM", root)
+    eng.define("QLOCAL", "Q", {"MAXDEPTH": 100000})
+    yield root
+    local.stop_all()
+
+
+def _errlog(root: str) -> str:
+    path = os.path.join(config.qmgr_dir("DISKQM", root), "errors", "AMQERR01.LOG")
+    return open(path).read() if os.path.exists(path) else ""
+
+
+def _contents(qm) -> list[bytes]:
+    q = mqpy.Queue(qm, "Q", CMQC.MQOO_BROWSE)
+    out = []
+    gmo = mqpy.GMO(Options=CMQC.MQGMO_BROWSE_NEXT)
+    while True:
+        try:
+            out.append(q.get(None, mqpy.MD(), gmo))
+        except mqpy.MQMIError as e:
+            assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+            return out
+
+
+def _put(q, data: bytes, persistence: int = CMQC.MQPER_PERSISTENT) -> None:
+    q.put(data, mqpy.MD(Persistence=persistence))
+
+
+def test_a_log_segment_that_cannot_be_formatted_fails_the_call_with_2102_and_amq6708(
+        qm_root, disk):
+    """Given a disk that fills up, when persistent puts need a new log segment, then the put
+    that needs it gets MQRC_RESOURCE_PROBLEM (2102), AMQ6708E is logged, no half-formatted
+    file is left, non-persistent work goes on; once there is space again persistent puts work,
+    and after a restart every acknowledged message is there.
+    spec: the engine issue's 'log space exhausted ... 2102 to the caller and nothing else breaks'"""
+    qm = mqpy.embedded("DISKQM", data_path=qm_root)
+    q = mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT)
+    disk.failing["write"] = errno.ENOSPC
+    acknowledged = []
+    with pytest.raises(mqpy.MQMIError) as exc:
+        for i in range(200):  # 200 x 2 KB: more than the segments the log has formatted
+            data = b"%04d" % i + b"p" * 2000
+            _put(q, data)
+            acknowledged.append(data)
+    assert exc.value.reason == CMQC.MQRC_RESOURCE_PROBLEM
+    assert "AMQ6708E" in _errlog(qm_root)
+    logdir = os.path.join(config.qmgr_dir("DISKQM", qm_root), "log")
+    assert not [n for n in os.listdir(logdir) if n.endswith(".new")]
+    _put(q, b"fast", CMQC.MQPER_NOT_PERSISTENT)  # the queue manager goes on
+    del disk.failing["write"]
+    _put(q, b"after")
+    acknowledged.append(b"after")
+    qm.disconnect()
+    local.stop_all()
+    local.start("DISKQM", qm_root)
+    qm = mqpy.embedded("DISKQM", data_path=qm_root)
+    assert _contents(qm) == acknowledged  # the non-persistent one is gone with the restart
+
+
+@pytest.mark.parametrize("call", ["pwrite", "fdatasync"])
+def test_a_failing_log_write_stops_the_queue_manager_and_restart_loses_nothing(
+        qm_root, disk, call):
+    """Given acknowledged persistent messages, when the log device fails under a get outside
+    syncpoint, then that get and every later call get MQRC_CONNECTION_BROKEN (2009), waiting
+    getters are woken with it, AMQ6119S is logged, nothing is checkpointed at shutdown; after
+    a restart the acknowledged messages are all there (a failed write) or the got one is gone
+    and only it (a failed sync: the outcome 2009 leaves open)."""
+    qm = mqpy.embedded("DISKQM", data_path=qm_root)
+    q = mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
+    for data in (b"first", b"second"):
+        _put(q, data)
+    disk.failing[call] = errno.EIO
+    with pytest.raises(mqpy.MQMIError) as exc:
+        q.get()
+    assert exc.value.reason == CMQC.MQRC_CONNECTION_BROKEN
+    for attempt in (lambda: _put(q, b"third"), lambda: _put(q, b"np", CMQC.MQPER_NOT_PERSISTENT),
+                    lambda: mqpy.embedded("DISKQM", data_path=qm_root)):
+        with pytest.raises(mqpy.MQMIError) as exc:
+            attempt()
+        assert exc.value.reason in (CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_Q_MGR_NOT_AVAILABLE)
+    text = _errlog(qm_root)
+    assert "AMQ6119S" in text and os.strerror(errno.EIO) in text
+    local.stop_all()
+    disk.failing.clear()
+    local.start("DISKQM", qm_root)
+    left = _contents(mqpy.embedded("DISKQM", data_path=qm_root))
+    assert left == [b"first", b"second"] or (call == "fdatasync" and left == [b"second"])
+
+
+def test_a_getter_waiting_when_the_log_fails_is_woken_with_2009(qm_root, disk):
+    """Given an application waiting in MQGET, when another connection's persistent put hits a
+    failing log, then the waiter returns MQRC_CONNECTION_BROKEN at once instead of waiting out
+    its interval."""
+    import threading
+    import time
+
+    waiter = mqpy.embedded("DISKQM", data_path=qm_root)
+    wq = mqpy.Queue(waiter, "Q", CMQC.MQOO_INPUT_AS_Q_DEF)
+    outcome: list[object] = []
+
+    def wait() -> None:
+        gmo = mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=30_000)
+        try:
+            outcome.append(wq.get(None, mqpy.MD(), gmo))
+        except mqpy.MQMIError as e:
+            outcome.append(e.reason)
+
+    t = threading.Thread(target=wait)
+    t.start()
+    time.sleep(0.2)  # the waiter is registered (a late one fails the same way)
+    putter = mqpy.embedded("DISKQM", data_path=qm_root)
+    disk.failing["pwrite"] = errno.EIO
+    with pytest.raises(mqpy.MQMIError):
+        _put(mqpy.Queue(putter, "Q", CMQC.MQOO_OUTPUT), b"lost?")
+    t.join(10)
+    assert not t.is_alive()
+    assert outcome == [CMQC.MQRC_CONNECTION_BROKEN]
