@@ -246,8 +246,10 @@ AMQ6767 = AMQMessage(  # [M]
     comment=("logfile", "detail"))
 AMQ7002 = AMQMessage(  # [C] id and line (MQ 8 catalogue); [X] pageset wording
     "AMQ7002S", "An error occurred manipulating a file.",
-    "The queue manager could not use the pageset file {path} at offset {offset}: {detail}. "
-    "The queue manager {qmgr} did not start.",
+    "The queue manager {qmgr} could not use the pageset file {path} at offset {offset}: "
+    "{detail}. At restart the queue manager does not start; while it runs, its checkpoint "
+    "is not written: the log keeps everything since the last one and the next checkpoint "
+    "tries again, until the log is full (MQRC_RESOURCE_PROBLEM).",
     "Check that the file system holding the queue manager directory is mounted, not full "
     "and writable; restore the pageset from a backup if it is damaged.",
     arith=("offset",), comment=("qmgr", "path", "detail"))

@@ -97,6 +97,8 @@ class DataManager:
         self.log = RecoveryLog(log_dir or os.path.join(qmdir, "log"), log_config)
         self.pagesets: dict[int, Pageset] = {}
         self._dirty: dict[int, dict[bytes, tuple]] = {}
+        # the dirty set of a checkpoint that could not be written: the next one writes it
+        self._unwritten: dict[int, dict[bytes, tuple]] | None = None
         self._resident: collections.deque[tuple[Entry, MessageQueue]] = collections.deque()
         self.resident_bytes = 0
         self.records_since_checkpoint = 0
@@ -113,6 +115,8 @@ class DataManager:
         self.on_log_full: Callable[[UnitOfWork], None] | None = None
         # set by the engine: the log could not be formatted (disk full) or written
         self.on_log_failure: Callable[[LogError], None] | None = None
+        # set by the engine: a checkpoint could not be written to the pagesets
+        self.on_checkpoint_failure: Callable[[Exception], None] | None = None
 
     # ------------------------------------------------------------------ pagesets
 
@@ -155,7 +159,7 @@ class DataManager:
             # log, the queue manager backs it out, oldest first, as IBM MQ does with circular
             # logging (AMQ7469); its owner sees MQRC_BACKED_OUT. Units of work in doubt are
             # never touched: if they alone fill the log the caller gets MQRC_RESOURCE_PROBLEM.
-            self.checkpoint()
+            self._checkpoint_for_space()
             while True:
                 try:
                     end = self.log.append(rtype, payload, reserved=reserved)
@@ -167,7 +171,7 @@ class DataManager:
                             self.on_log_failure(exc)  # AMQ6708; the caller gets 2102
                         raise
                     self.on_log_full(victim)
-                    self.checkpoint()
+                    self._checkpoint_for_space()
                     if victim is uow:
                         raise UowBackedOut(uow.uow_id) from None
         self.records_since_checkpoint += 1
@@ -178,6 +182,16 @@ class DataManager:
             self._switch_lsn = (end // seg + 1) * seg
             self.checkpoint_wanted.set()
         return end
+
+    def _checkpoint_for_space(self) -> None:
+        """A checkpoint to free log space; if the pagesets cannot take it (a full disk), the
+        log stays full for this call (MQRC_RESOURCE_PROBLEM), not a pageset error."""
+        try:
+            self.checkpoint()
+        except PagesetError as exc:
+            if self.on_checkpoint_failure is not None:
+                self.on_checkpoint_failure(exc)
+            raise LogFull(f"active log full: the checkpoint to free it failed ({exc})") from exc
 
     def _oldest_inflight(self) -> UnitOfWork | None:
         live = [u for u in self.active.values() if u.luwid is None and u.first_lsn is not None]
@@ -329,7 +343,7 @@ class DataManager:
             self._ckpt_mutex.acquire()
             try:
                 self.checkpoint_wanted.clear()
-                work, meta, redo, lsn = self._snapshot()
+                taken, work, meta, redo, lsn = self._snapshot()
             except BaseException:
                 self._ckpt_mutex.release()
                 raise
@@ -339,6 +353,12 @@ class DataManager:
                 self.pageset(psid).apply(puts, deletes, updates, {})
             self.pageset(0).apply([], [], [], meta)
             self.log.release(redo)
+        except BaseException:
+            # Nothing is released, so the log still holds all of it; the next checkpoint
+            # writes these changes with its own (under the mutex, so none can come between).
+            self._unwritten = taken
+            self.checkpoint_wanted.set()
+            raise
         finally:
             self._ckpt_mutex.release()
         with self.lock:
@@ -346,9 +366,20 @@ class DataManager:
         self.stats.checkpoints += 1
         self.stats.checkpoint_seconds += time.perf_counter() - started
 
-    def _snapshot(self) -> tuple[dict, dict[str, int], int, int]:
-        """Take the dirty set and the redo point, and log the checkpoint (engine lock held)."""
+    def _snapshot(self) -> tuple[dict, dict, dict[str, int], int, int]:
+        """Take the dirty set (with what a failed checkpoint left unwritten) and the redo
+        point, and log the checkpoint (engine lock and checkpoint mutex held)."""
         snapshot, self._dirty = self._dirty, {}
+        if self._unwritten is not None:
+            for psid, older in self._unwritten.items():
+                ops = snapshot.setdefault(psid, {})
+                for key, op in older.items():
+                    newer = ops.get(key)
+                    # a later get (D) or put supersedes; a later backout count (B) does not
+                    # supersede a put the pageset never had: the put writes the current entry
+                    if newer is None or (op[0] == "P" and newer[0] == "B"):
+                        ops[key] = op
+            self._unwritten = None
         end = self.log.end_lsn
         firsts = [u.first_lsn for u in self.active.values() if u.first_lsn is not None]
         redo = min([end, *firsts])
@@ -370,7 +401,7 @@ class DataManager:
                               R.checkpoint_payload(redo, self.next_seq, self.next_uow),
                               reserved=True)
         self.records_since_checkpoint = 0
-        return work, meta, redo, lsn
+        return snapshot, work, meta, redo, lsn
 
     def _evict(self) -> None:
         """Drop bodies that are safely on a pageset until the buffer pool is within budget;

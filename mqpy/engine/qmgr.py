@@ -79,6 +79,7 @@ def _id24(value: bytes) -> bytes:
     return value[:24].ljust(24, b"\x00")
 
 
+_CHECKPOINT_RETRY_SECONDS = 5  # after a failed checkpoint, before the next attempt
 _NO_ID = frozenset((b"", b"\x00" * 24))  # the usual spellings of MQMI_NONE / MQCI_NONE
 
 
@@ -261,6 +262,7 @@ class QueueManagerEngine:
         self.data.lock = self.lock
         self.data.on_log_full = self._back_out_for_log
         self.data.on_log_failure = self._log_failed
+        self.data.on_checkpoint_failure = self._checkpoint_failed
         self.connections: dict[int, Connection] = {}
         self._next_hconn = 1
         self._msgid_base = int(time.time() * 1_000_000)
@@ -270,6 +272,7 @@ class QueueManagerEngine:
         self.failed: LogError | None = None  # the log write that stopped the queue manager
         self._closed = False
         self._disk_full_reported = 0.0
+        self._pageset_error_reported = 0.0
         self._checkpointer: threading.Thread | None = None
         self._expiry_stop = threading.Event()
         self.started_at = time.time()
@@ -351,10 +354,32 @@ class QueueManagerEngine:
             if self.data.checkpoint_wanted.is_set():
                 try:
                     self.data.checkpoint()
-                except Exception:  # noqa: BLE001 - reported by the error log in the daemon
+                except Exception as exc:  # noqa: BLE001 - logged; tried again later
                     if self.stopped:
                         break
-                    raise
+                    self._checkpoint_failed(exc)
+                    for _ in range(_CHECKPOINT_RETRY_SECONDS):  # not in a tight loop
+                        if self.stopped:
+                            break
+                        time.sleep(1.0)
+
+    def _checkpoint_failed(self, exc: Exception) -> None:
+        """A checkpoint could not be written: the pagesets keep their last one, the log keeps
+        everything since (so nothing is lost), and the next checkpoint tries again. A pageset
+        that cannot be written (a full disk) is AMQ7002, once a minute; anything else an FDC."""
+        from mqpy import errorlog, messages
+
+        errors = os.path.join(self.qmdir, "errors")
+        log = errorlog.ErrorLog(errors, qmgr=self.name, program="amqzxma0")
+        if isinstance(exc, PagesetError):
+            now = time.monotonic()
+            if now - self._pageset_error_reported >= 60.0:
+                self._pageset_error_reported = now
+                log.write(messages.AMQ7002, inserts={"offset": 0, "path": exc.path,
+                                                     "detail": exc.detail})
+        else:
+            errorlog.write_fdc(errors, "HL081001", "checkpoint", exc, qmgr=self.name,
+                               errorlog=log)
 
     def close(self, *, checkpoint: bool = True) -> None:
         """Shut down: back out open units of work, checkpoint, close files. After a log

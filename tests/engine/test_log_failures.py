@@ -167,3 +167,43 @@ def test_a_getter_waiting_when_the_log_fails_is_woken_with_2009(qm_root, disk):
     t.join(10)
     assert not t.is_alive()
     assert outcome == [CMQC.MQRC_CONNECTION_BROKEN]
+
+
+def test_pagesets_that_cannot_take_a_checkpoint_fill_the_log_then_2102_and_nothing_is_lost(
+        qm_root, monkeypatch):
+    """Given pagesets that cannot be written (a full disk), when persistent work goes on, then
+    checkpoints fail without stopping anything (AMQ7002S in the error log), the log fills,
+    and the call that finds it full gets MQRC_RESOURCE_PROBLEM (2102), never a traceback; once
+    the disk has space the next checkpoint frees the log, work goes on, and after a restart
+    every acknowledged message is there."""
+    from mqpy.engine import pageset
+
+    real_apply = pageset.Pageset.apply
+    full = {"on": True}
+
+    def apply(self, *args, **kwargs):
+        if full["on"]:
+            raise pageset.PagesetFull(self.path, "MDB_MAP_FULL: Environment mapsize limit reached")
+        return real_apply(self, *args, **kwargs)
+
+    monkeypatch.setattr(pageset.Pageset, "apply", apply)
+    qm = mqpy.embedded("DISKQM", data_path=qm_root)
+    q = mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
+    queued = []  # what the queue must hold: acknowledged puts less acknowledged gets
+    with pytest.raises(mqpy.MQMIError) as exc:
+        for i in range(600):  # 2 KB each: more than the whole log (4 segments of 64 KB)
+            data = b"%04d" % i + b"c" * 2000
+            _put(q, data)
+            queued.append(data)
+            if i % 3 == 2:  # some got again meanwhile: they must not come back
+                assert q.get() == queued.pop(0)
+    assert exc.value.reason == CMQC.MQRC_RESOURCE_PROBLEM
+    assert "AMQ7002S" in _errlog(qm_root)
+    full["on"] = False
+    _put(q, b"after")
+    queued.append(b"after")
+    assert q.get() == queued.pop(0)
+    qm.disconnect()
+    local.stop_all()
+    local.start("DISKQM", qm_root)
+    assert _contents(mqpy.embedded("DISKQM", data_path=qm_root)) == queued
