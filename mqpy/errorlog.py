@@ -307,23 +307,28 @@ class ErrorLog:
             c_comp, c_line = _caller()
             comp = comp if comp is not None else c_comp
             line = line if line is not None else c_line
-        os.makedirs(self.directory, exist_ok=True)
-        with _locked(self.directory):
-            # Timestamp under the lock, so file order is time order across processes.
-            text = format_entry(rendered, when=self.clock(), pid=os.getpid(),
-                                tid=threading.get_native_id(), user=self.user,
-                                program=program or self.program, host=self.host,
-                                installation=self.installation, vrmf=self.vrmf, qmgr=qm,
-                                comp=comp, line=line)
-            data = text.encode("utf-8")
-            self._rotate_if_needed(len(data))
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o660)
-            try:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view):]
-            finally:
-                os.close(fd)
+        text = ""
+        try:
+            os.makedirs(self.directory, exist_ok=True)
+            with _locked(self.directory):
+                # Timestamp under the lock, so file order is time order across processes.
+                text = format_entry(rendered, when=self.clock(), pid=os.getpid(),
+                                    tid=threading.get_native_id(), user=self.user,
+                                    program=program or self.program, host=self.host,
+                                    installation=self.installation, vrmf=self.vrmf, qmgr=qm,
+                                    comp=comp, line=line)
+                data = text.encode("utf-8")
+                self._rotate_if_needed(len(data))
+                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o660)
+                try:
+                    view = memoryview(data)
+                    while view:
+                        view = view[os.write(fd, view):]
+                finally:
+                    os.close(fd)
+        except OSError as exc:
+            text = text or f"{rendered.msgid}: {rendered.text}\n"
+            _unwritten(self.path, exc, text)
         return text
 
     def _rotate_if_needed(self, incoming: int) -> None:
@@ -517,6 +522,15 @@ def _box_field(label: str, value: object) -> list[str]:
     out = [_box_line(f"{label:<{_LABEL}}:- {chunks[0]}")]
     out += [_box_line(" " * (_LABEL + 3) + c) for c in chunks[1:]]
     return out
+
+
+def _unwritten(path: str, exc: OSError, text: str) -> None:
+    """An entry the disk would not take (full, read-only, gone): it goes to stderr instead,
+    and the caller carries on; an error about an error must not end a queue manager."""
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.write(f"mqpy: could not write {path} ({exc.strerror or exc}); "
+                         f"the entry follows.\n{text}")
+        sys.stderr.flush()
 
 
 def _fdc_open(directory: str) -> tuple[str, int]:

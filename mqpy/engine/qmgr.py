@@ -378,8 +378,11 @@ class QueueManagerEngine:
                 log.write(messages.AMQ7002, inserts={"offset": 0, "path": exc.path,
                                                      "detail": exc.detail})
         else:
-            errorlog.write_fdc(errors, "HL081001", "checkpoint", exc, qmgr=self.name,
-                               errorlog=log)
+            try:
+                errorlog.write_fdc(errors, "HL081001", "checkpoint", exc, qmgr=self.name,
+                                   errorlog=log)
+            except OSError:  # no room even for the FDC: the error log entry says enough
+                log.write(messages.AMQ6119, inserts={"detail": f"checkpoint failed: {exc}"})
 
     def close(self, *, checkpoint: bool = True) -> None:
         """Shut down: back out open units of work, checkpoint, close files. After a log

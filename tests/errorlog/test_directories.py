@@ -33,3 +33,18 @@ def test_early_errors_use_default_prefix_when_readable(tmp_path):
     root = str(tmp_path)
     assert early_errors_dir(root) == os.path.join(root, "errors")
     assert early_errors_dir(root, "/srv/mq") == os.path.join("/srv/mq", "errors")
+
+
+def test_an_error_log_the_disk_will_not_take_goes_to_stderr_and_the_caller_carries_on(
+        tmp_path, capsys):
+    """Given an errors directory that cannot be written (here a file stands in its place, as
+    a full or read-only disk would refuse it), when an entry is written, then it does not
+    raise (an error about an error must not end a queue manager): the entry goes to stderr."""
+    from mqpy.errorlog import ErrorLog
+
+    blocked = tmp_path / "errors"
+    blocked.write_text("not a directory")
+    text = ErrorLog(str(blocked), qmgr="QM1").write(M.AMQ6119, inserts={"detail": "28 - full"})
+    assert "AMQ6119S" in text
+    err = capsys.readouterr().err
+    assert "could not write" in err and "AMQ6119S" in err and "28 - full" in err
