@@ -1718,9 +1718,11 @@ class Connection:
                 mq.set_state(entry, GET_PENDING, uow)
                 uow.gets.append((mq, entry))
                 return None
+            if entry.persistent:  # logged first: a full log leaves the message where it was
+                lsn = eng.data.log_get1(mq, entry)
+                mq.remove(entry)
+                return lsn
             mq.remove(entry)
-            if entry.persistent:
-                return eng.data.log_get1(mq, entry)
             entry.record = None
             return None
         except UowBackedOut:

@@ -207,3 +207,28 @@ def test_pagesets_that_cannot_take_a_checkpoint_fill_the_log_then_2102_and_nothi
     local.stop_all()
     local.start("DISKQM", qm_root)
     assert _contents(mqpy.embedded("DISKQM", data_path=qm_root)) == queued
+
+
+def test_a_get_that_finds_the_log_full_leaves_the_message_on_the_queue(qm_root, monkeypatch):
+    """Given a persistent message, when a get outside syncpoint cannot log its removal (the
+    log is full), then it fails with MQRC_RESOURCE_PROBLEM (2102) and the message is still
+    there for the next get, not gone until a restart."""
+    from mqpy.engine.log import LogFull, RecoveryLog
+    from mqpy.engine.records import RecordType
+
+    qm = mqpy.embedded("DISKQM", data_path=qm_root)
+    q = mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
+    _put(q, b"keep me")
+    real_append = RecoveryLog.append
+
+    def append(self, rtype, payload, **kwargs):
+        if rtype == RecordType.GET1:
+            raise LogFull("active log full")
+        return real_append(self, rtype, payload, **kwargs)
+
+    monkeypatch.setattr(RecoveryLog, "append", append)
+    with pytest.raises(mqpy.MQMIError) as exc:
+        q.get()
+    assert exc.value.reason == CMQC.MQRC_RESOURCE_PROBLEM
+    monkeypatch.setattr(RecoveryLog, "append", real_append)
+    assert q.get() == b"keep me"
