@@ -510,7 +510,10 @@ class QueueManagerEngine:
 
     def _report_from_entry(self, kind: str, mq: MessageQueue, entry: Entry,
                            feedback: int | None = None) -> None:
-        _put_time, _bo, md_bytes, body = R.decode_message(self.data.read_record(mq, entry))
+        self._report_from_record(kind, self.data.read_record(mq, entry), feedback)
+
+    def _report_from_record(self, kind: str, record: bytes, feedback: int | None = None) -> None:
+        _put_time, _bo, md_bytes, body = R.decode_message(record)
         self.report(kind, MD().unpack(md_bytes), body, feedback=feedback)
 
     def report(self, kind: str, original: MD, data: bytes, *, feedback: int | None = None) -> None:
@@ -655,25 +658,37 @@ class QueueManagerEngine:
             now = time.time()
             for mq in list(self.catalog.queues.values()):
                 for e in mq.expired_entries(now):
-                    lsn = self._expire_entry(mq, e) or lsn
-                    removed += 1
+                    done = self._expire_entry(mq, e)
+                    if done is not False:
+                        lsn = done or lsn
+                        removed += 1
         if lsn is not None:
             self.data.force(lsn)
         return removed
 
-    def _expire_entry(self, mq: MessageQueue, entry: Entry) -> int | None:
-        if entry.report & CMQC.MQRO_EXPIRATION:
-            self._report_from_entry("EXPIRATION", mq, entry)
+    def _expire_entry(self, mq: MessageQueue, entry: Entry) -> int | None | bool:
+        """Remove an expired message (its removal logged first) and send its expiration
+        report; the LSN to force. False when the log is full: the message stays, to be
+        removed by a later get or scan, and no report goes out twice."""
+        record = (self.data.read_record(mq, entry) if entry.report & CMQC.MQRO_EXPIRATION
+                  else None)
+        lsn = None
+        if entry.persistent:
+            try:
+                lsn = self.data.log_get1(mq, entry)
+            except LogFull:
+                return False
+        else:
+            entry.record = None
         mq.remove(entry)
         self.stats_expired += 1
         self.stats.mqi.expired += 1
         base = self.catalog.by_qid.get(mq.qid)
         if base is not None:
             self.stats.queue(base.name).expired += 1
-        if entry.persistent:
-            return self.data.log_get1(mq, entry)
-        entry.record = None
-        return None
+        if record is not None:
+            self._report_from_record("EXPIRATION", record)
+        return lsn
 
     def _back_out_for_log(self, uow: UnitOfWork) -> None:
         """The log is full and ``uow`` pins it: back it out; its owner's next call says so."""
@@ -1731,7 +1746,7 @@ class Connection:
             raise _fail(CMQC.MQRC_RESOURCE_PROBLEM) from None
 
     def _expire(self, mq: MessageQueue, entry: Entry) -> int | None:
-        return self.engine._expire_entry(mq, entry)
+        return self.engine._expire_entry(mq, entry) or None
 
     # ------------------------------------------------------------------ MQCMIT / MQBACK
 

@@ -232,3 +232,44 @@ def test_a_get_that_finds_the_log_full_leaves_the_message_on_the_queue(qm_root, 
     assert exc.value.reason == CMQC.MQRC_RESOURCE_PROBLEM
     monkeypatch.setattr(RecoveryLog, "append", real_append)
     assert q.get() == b"keep me"
+
+
+def test_an_expired_message_the_full_log_cannot_remove_stays_and_is_reported_once(
+        qm_root, monkeypatch):
+    """Given an expired persistent message asking for an expiration report, when the log is
+    full as a get and the expiry scan find it, then neither fails with anything but the usual
+    2033, and the message stays; once the log has room it is removed and reported exactly
+    once. spec: the engine issue's 'log space exhausted ... nothing else breaks'"""
+    import time
+
+    from mqpy.engine.log import LogFull, RecoveryLog
+    from mqpy.engine.records import RecordType
+
+    eng = local.running("DISKQM", qm_root)
+    eng.define("QLOCAL", "REPLY", {})
+    qm = mqpy.embedded("DISKQM", data_path=qm_root)
+    q = mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
+    q.put(b"short-lived", mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT, Expiry=1,
+                                   Report=CMQC.MQRO_EXPIRATION, ReplyToQ=b"REPLY"))
+    time.sleep(0.2)
+    real_append = RecoveryLog.append
+
+    def append(self, rtype, payload, **kwargs):
+        if rtype == RecordType.GET1:
+            raise LogFull("active log full")
+        return real_append(self, rtype, payload, **kwargs)
+
+    monkeypatch.setattr(RecoveryLog, "append", append)
+    with pytest.raises(mqpy.MQMIError) as exc:
+        q.get()
+    assert exc.value.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+    assert eng.expire_scan() == 0
+    assert eng.catalog.queues[eng.catalog.queue_def("Q").qid].depth == 1
+    monkeypatch.setattr(RecoveryLog, "append", real_append)
+    assert eng.expire_scan() == 1
+    reply = mqpy.Queue(qm, "REPLY", CMQC.MQOO_INPUT_AS_Q_DEF)
+    md = mqpy.MD()
+    reply.get(None, md)  # MQRO_EXPIRATION: a report without the message's data
+    assert md.Feedback == CMQC.MQFB_EXPIRATION and md.MsgType == CMQC.MQMT_REPORT
+    with pytest.raises(mqpy.MQMIError):
+        reply.get()
