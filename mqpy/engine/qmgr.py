@@ -348,25 +348,26 @@ class QueueManagerEngine:
             self.data.checkpoint_wanted.wait(1.0)
             if self.stopped:
                 break
-            if time.monotonic() - self._last_expiry_scan >= self.expiry_interval:
-                self._last_expiry_scan = time.monotonic()
-                self.expire_scan()
-            if self.data.checkpoint_wanted.is_set():
-                try:
+            try:
+                if time.monotonic() - self._last_expiry_scan >= self.expiry_interval:
+                    self._last_expiry_scan = time.monotonic()
+                    self.expire_scan()
+                if self.data.checkpoint_wanted.is_set():
                     self.data.checkpoint()
-                except Exception as exc:  # noqa: BLE001 - logged; tried again later
+            except Exception as exc:  # noqa: BLE001 - logged; tried again later
+                if self.stopped:
+                    break
+                self._checkpoint_failed(exc)
+                for _ in range(_CHECKPOINT_RETRY_SECONDS):  # not in a tight loop
                     if self.stopped:
                         break
-                    self._checkpoint_failed(exc)
-                    for _ in range(_CHECKPOINT_RETRY_SECONDS):  # not in a tight loop
-                        if self.stopped:
-                            break
-                        time.sleep(1.0)
+                    time.sleep(1.0)
 
     def _checkpoint_failed(self, exc: Exception) -> None:
-        """A checkpoint could not be written: the pagesets keep their last one, the log keeps
-        everything since (so nothing is lost), and the next checkpoint tries again. A pageset
-        that cannot be written (a full disk) is AMQ7002, once a minute; anything else an FDC."""
+        """A checkpoint (or an expiry scan) failed: the pagesets keep their last checkpoint,
+        the log keeps everything since (so nothing is lost), and the housekeeping thread tries
+        again. A pageset that cannot be written (a full disk) is AMQ7002, once a minute;
+        anything else an FDC."""
         from mqpy import errorlog, messages
 
         errors = os.path.join(self.qmdir, "errors")
