@@ -30,11 +30,18 @@ from collections.abc import Callable
 
 import attrs
 
+from mqpy import CMQC
 from mqpy.engine import records as R
 from mqpy.engine.catalog import Catalog
-from mqpy import CMQC
-from mqpy.engine.log import (HEADER_SIZE, LogConfig, LogDiskFull, LogError, LogFull,
-                            LogWriteError, RecoveryLog)
+from mqpy.engine.log import (
+    HEADER_SIZE,
+    LogConfig,
+    LogDiskFull,
+    LogError,
+    LogFull,
+    LogWriteError,
+    RecoveryLog,
+)
 from mqpy.engine.objects import ObjectDef
 from mqpy.engine.pageset import INDEX_SIZE, Pageset, PagesetError, pack_index
 from mqpy.engine.queues import AVAILABLE, GET_PENDING, PUT_PENDING, Entry, MessageQueue

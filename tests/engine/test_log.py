@@ -8,8 +8,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mqpy.engine.log import (HEADER_SIZE, PAGE_SIZE, LogConfig, LogCorrupt, LogFull,
-                             LogWriteError, RecoveryLog)
+from mqpy.engine.log import (
+    HEADER_SIZE,
+    PAGE_SIZE,
+    LogConfig,
+    LogCorrupt,
+    LogFull,
+    LogWriteError,
+    RecoveryLog,
+)
 
 SMALL = LogConfig(LogFilePages=4, LogPrimaryFiles=2, LogSecondaryFiles=1)  # 16 KB segments
 

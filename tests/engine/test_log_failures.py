@@ -209,41 +209,48 @@ def test_pagesets_that_cannot_take_a_checkpoint_fill_the_log_then_2102_and_nothi
     assert _contents(mqpy.embedded("DISKQM", data_path=qm_root)) == queued
 
 
-def test_a_get_that_finds_the_log_full_leaves_the_message_on_the_queue(qm_root, monkeypatch):
-    """Given a persistent message, when a get outside syncpoint cannot log its removal (the
-    log is full), then it fails with MQRC_RESOURCE_PROBLEM (2102) and the message is still
-    there for the next get, not gone until a restart."""
+@pytest.fixture
+def full_for_gets(monkeypatch):
+    """A log with no room for the record of a get outside syncpoint while ``.on`` is set."""
     from mqpy.engine.log import LogFull, RecoveryLog
     from mqpy.engine.records import RecordType
 
-    qm = mqpy.embedded("DISKQM", data_path=qm_root)
-    q = mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
-    _put(q, b"keep me")
     real_append = RecoveryLog.append
 
+    class Switch:
+        on = False
+
     def append(self, rtype, payload, **kwargs):
-        if rtype == RecordType.GET1:
+        if Switch.on and rtype == RecordType.GET1:
             raise LogFull("active log full")
         return real_append(self, rtype, payload, **kwargs)
 
     monkeypatch.setattr(RecoveryLog, "append", append)
+    return Switch
+
+
+def test_a_get_that_finds_the_log_full_leaves_the_message_on_the_queue(qm_root, full_for_gets):
+    """Given a persistent message, when a get outside syncpoint cannot log its removal (the
+    log is full), then it fails with MQRC_RESOURCE_PROBLEM (2102) and the message is still
+    there for the next get, not gone until a restart."""
+    qm = mqpy.embedded("DISKQM", data_path=qm_root)
+    q = mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
+    _put(q, b"keep me")
+    full_for_gets.on = True
     with pytest.raises(mqpy.MQMIError) as exc:
         q.get()
     assert exc.value.reason == CMQC.MQRC_RESOURCE_PROBLEM
-    monkeypatch.setattr(RecoveryLog, "append", real_append)
+    full_for_gets.on = False
     assert q.get() == b"keep me"
 
 
 def test_an_expired_message_the_full_log_cannot_remove_stays_and_is_reported_once(
-        qm_root, monkeypatch):
+        qm_root, full_for_gets):
     """Given an expired persistent message asking for an expiration report, when the log is
     full as a get and the expiry scan find it, then neither fails with anything but the usual
     2033, and the message stays; once the log has room it is removed and reported exactly
     once. spec: the engine issue's 'log space exhausted ... nothing else breaks'"""
     import time
-
-    from mqpy.engine.log import LogFull, RecoveryLog
-    from mqpy.engine.records import RecordType
 
     eng = local.running("DISKQM", qm_root)
     eng.define("QLOCAL", "REPLY", {})
@@ -252,20 +259,13 @@ def test_an_expired_message_the_full_log_cannot_remove_stays_and_is_reported_onc
     q.put(b"short-lived", mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT, Expiry=1,
                                    Report=CMQC.MQRO_EXPIRATION, ReplyToQ=b"REPLY"))
     time.sleep(0.2)
-    real_append = RecoveryLog.append
-
-    def append(self, rtype, payload, **kwargs):
-        if rtype == RecordType.GET1:
-            raise LogFull("active log full")
-        return real_append(self, rtype, payload, **kwargs)
-
-    monkeypatch.setattr(RecoveryLog, "append", append)
+    full_for_gets.on = True
     with pytest.raises(mqpy.MQMIError) as exc:
         q.get()
     assert exc.value.reason == CMQC.MQRC_NO_MSG_AVAILABLE
     assert eng.expire_scan() == 0
     assert eng.catalog.queues[eng.catalog.queue_def("Q").qid].depth == 1
-    monkeypatch.setattr(RecoveryLog, "append", real_append)
+    full_for_gets.on = False
     assert eng.expire_scan() == 1
     reply = mqpy.Queue(qm, "REPLY", CMQC.MQOO_INPUT_AS_Q_DEF)
     md = mqpy.MD()
