@@ -180,11 +180,12 @@ def _run(name: str, root: str | None, qmdir: str, log: errorlog.ErrorLog,
         write_status(qmdir, "Running")
         end = _serve(eng, root, qmdir, console)
     finally:
-        write_status(qmdir, "Ending immediately" if end == "immediate" else "Quiescing")
+        write_status(qmdir, "Quiescing" if end == "controlled" else "Ending immediately")
         local.stop(name, root)
         log.write(messages.AMQ8004)
-        write_status(qmdir, "Ended normally" if end == "controlled" else "Ended immediately")
-    return 0
+        write_status(qmdir, {"controlled": "Ended normally",
+                             "failed": "Ended unexpectedly"}.get(end, "Ended immediately"))
+    return EXIT_UNEXPECTED if end == "failed" else 0
 
 
 def _install_security(eng: Any) -> None:
@@ -213,6 +214,7 @@ def _serve(eng: Any, root: str | None, qmdir: str, console: _Console) -> str:
             csv = {"stop": stop_command_server}
             nursery.start_soon(_watch_command_server_requests, eng, root, qmdir, csv)
             stop_statistics = _start_statistics(eng)
+            nursery.start_soon(_watch_engine, eng, outcome, nursery.cancel_scope)
             chinit = {"proc": _start_chinit(eng.name, root, qmdir)}
             await _chinit_ready(eng, chinit["proc"])
             if chinit["proc"] is not None:
@@ -245,6 +247,17 @@ def _serve(eng: Any, root: str | None, qmdir: str, console: _Console) -> str:
     return outcome["end"]
 
 
+async def _watch_engine(eng: Any, outcome: dict, scope: Any) -> None:
+    """A log that cannot be written stops the engine (AMQ6119S, every call 2009): the queue
+    manager then ends, "Ended unexpectedly", rather than serve nothing but 2009."""
+    import trio
+
+    while eng.failed is None:
+        await trio.sleep(0.2)
+    outcome["end"] = "failed"
+    scope.cancel()
+
+
 async def _end_when_idle(server: Any, scope: Any) -> None:
     await server.wait_idle()
     scope.cancel()
@@ -257,7 +270,10 @@ def _start_command_server(name: str, root: str | None) -> Callable[[], None] | N
         return None
     from mqpy import cmdserver
 
-    return cmdserver.start_command_server(name, root).stop
+    try:
+        return cmdserver.start_command_server(name, root).stop
+    except MQMIError:  # the queue manager already ended (a log failure): nothing to serve
+        return None
 
 
 async def _watch_command_server_requests(eng: Any, root: str | None, qmdir: str,
