@@ -41,6 +41,16 @@ async def _until(check, what: str) -> None:
             await trio.sleep(0.05)
 
 
+async def _full_repository_of_inv(qm1, port: int, manager) -> None:
+    """QM1 made a full repository of INV, with its CLUSRCVR TO.QM1 at ``port``; ``manager()``
+    is the repository manager that must know it."""
+    await _mqsc(qm1, "ALTER QMGR REPOS(INV)")
+    await _mqsc(qm1, f"DEFINE CHANNEL(TO.QM1) CHLTYPE(CLUSRCVR) CONNAME('127.0.0.1({port})') "
+                     "CLUSTER(INV)")
+    await _until(lambda: manager().repo.is_full("INV") and "INV" in manager().repo.clusters,
+                 "the full repository")
+
+
 def _cache(eng) -> Cache:
     try:
         with open(cache_path(eng.qmdir), "rb") as f:
@@ -165,10 +175,7 @@ async def test_subscriptions_survive_a_restart_of_the_repository_manager(qm1):
 
     async with trio.open_nursery() as nursery:
         ci = await started(nursery)
-        await _mqsc(qm1, "ALTER QMGR REPOS(INV)")
-        await _mqsc(qm1, f"DEFINE CHANNEL(TO.QM1) CHLTYPE(CLUSRCVR) "
-                         f"CONNAME('127.0.0.1({ci.ports[0]})') CLUSTER(INV)")
-        await _until(lambda: ci.cluster.repo.is_full("INV"), "the full repository")
+        await _full_repository_of_inv(qm1, ci.ports[0], lambda: ci.cluster)
         now = ci.cluster.clock()
         sub = Subscription("INV", SubscriptionKind.QUEUE, "INVQ", "QM9", "QM9_id", "TO.QM9",
                            published=now, expiry=now + 86_400)
@@ -282,13 +289,8 @@ async def test_a_record_whose_unit_of_work_is_backed_out_is_applied_again(qm1, c
     )
     from mqpy_chinit.cluster.records import encode as encode_record
 
-    port = chinit.ports[0]
-    await _mqsc(qm1, "ALTER QMGR REPOS(INV)")
-    await _mqsc(qm1, f"DEFINE CHANNEL(TO.QM1) CHLTYPE(CLUSRCVR) CONNAME('127.0.0.1({port})') "
-                     "CLUSTER(INV)")
+    await _full_repository_of_inv(qm1, chinit.ports[0], lambda: chinit.cluster)
     manager = chinit.cluster
-    await _until(lambda: manager.repo.is_full("INV") and "INV" in manager.repo.clusters,
-                 "the full repository")
     now = manager.clock()
     record = ClusterQmgrRecord("INV", "QM9", "QM9_id", "TO.QM9", "127.0.0.1(9)",
                                RepositoryType.PARTIAL, False, published=now, sequence=1,
@@ -438,12 +440,8 @@ async def _member_learning(qm1, chinit, *hosts: str):
     )
     from mqpy_chinit.cluster.records import encode as encode_record
 
-    port = chinit.ports[0]
-    await _mqsc(qm1, "ALTER QMGR REPOS(INV)")
-    await _mqsc(qm1, f"DEFINE CHANNEL(TO.QM1) CHLTYPE(CLUSRCVR) CONNAME('127.0.0.1({port})') "
-                     "CLUSTER(INV)")
+    await _full_repository_of_inv(qm1, chinit.ports[0], lambda: chinit.cluster)
     manager = chinit.cluster
-    await _until(lambda: "INV" in manager.repo.clusters, "the member")
     now = manager.clock()
     qm = mqpy.embedded("QM1", data_path=qm1.root, create=False)
     for host in hosts:
