@@ -253,7 +253,7 @@ async def _watch_engine(eng: Any, outcome: dict, scope: Any) -> None:
     import trio
 
     while eng.failed is None:
-        await trio.sleep(0.2)
+        await trio.sleep(0.5)
     outcome["end"] = "failed"
     scope.cancel()
 
