@@ -301,7 +301,10 @@ def _start_statistics(eng: Any) -> Callable[[], None]:
     """Statistics messages every STATINT (when STATMQI/STATQ are ON), as a thread."""
     from mqpy.stats.collector import start_statistics
 
-    return start_statistics(eng, local.attach(eng))
+    try:
+        return start_statistics(eng, local.attach(eng))
+    except MQMIError:  # the queue manager already ended (a log failure): nothing to count
+        return lambda: None
 
 
 def _start_chinit(name: str, root: str | None, qmdir: str) -> Any:
