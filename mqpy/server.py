@@ -1,12 +1,14 @@
 """The queue manager's bindings listener: MQI requests over ``<qmgr dir>/qm.sock``, served by trio.
 
 Each accepted connection is one Hconn, served by one task: read a request, decode it
-(``mqpy.mqiproto``), call the engine ``Connection``, write the reply. The MQI is synchronous, so
-between a request and its reply the application sends nothing; only while an MQGET waits
-does a second task read the socket, so that an application that disappears in the middle of a
-long wait is noticed: its unit of work is backed out at once (``Connection.abend``), as MQ does
-when an application process ends without MQDISC. (Anything it does send meanwhile is kept for
-after the call.)
+(``mqpy.mqiproto``), call the engine ``Connection``, write the reply. The task drives the plain
+socket itself: the MQI is synchronous, so between a request and its reply the application
+sends nothing, and once the reply is written the task waits for the socket to be readable and
+reads once (one trip through the scheduler per request). While an MQGET waits, the same task
+watches the socket, so that an application that disappears in the middle of a long wait is
+noticed: its unit of work is backed out at once (``Connection.abend``), as MQ does when an
+application process ends without MQDISC. (Anything it does send meanwhile is kept for after
+the call.)
 
 MQPUT, MQPUT1, MQGET, MQCMIT, MQBACK and MQINQ run in the event loop: their work is in
 memory, and the log force persistent work needs is made on a worker thread before the reply
