@@ -1,12 +1,14 @@
 """The queue manager's bindings listener: MQI requests over ``<qmgr dir>/qm.sock``, served by trio.
 
 Each accepted connection is one Hconn, served by one task: read a request, decode it
-(``mqpy.mqiproto``), call the engine ``Connection``, write the reply. The MQI is synchronous, so
-between a request and its reply the application sends nothing; only while an MQGET waits
-does a second task read the socket, so that an application that disappears in the middle of a
-long wait is noticed: its unit of work is backed out at once (``Connection.abend``), as MQ does
-when an application process ends without MQDISC. (Anything it does send meanwhile is kept for
-after the call.)
+(``mqpy.mqiproto``), call the engine ``Connection``, write the reply. The task drives the plain
+socket itself: the MQI is synchronous, so between a request and its reply the application
+sends nothing, and once the reply is written the task waits for the socket to be readable and
+reads once (one trip through the scheduler per request). While an MQGET waits, the same task
+watches the socket, so that an application that disappears in the middle of a long wait is
+noticed: its unit of work is backed out at once (``Connection.abend``), as MQ does when an
+application process ends without MQDISC. (Anything it does send meanwhile is kept for after
+the call.)
 
 MQPUT, MQPUT1, MQGET, MQCMIT, MQBACK and MQINQ run in the event loop: their work is in
 memory, and the log force persistent work needs is made on a worker thread before the reply
@@ -49,6 +51,9 @@ __all__ = ["BindingsServer", "DEFAULT_THREAD_LIMIT"]
 DEFAULT_THREAD_LIMIT = 32
 #: Worker threads for MQCONNs that check a password (scrypt), apart from the others.
 AUTH_THREAD_LIMIT = 2
+#: One read takes whatever the application has sent, up to this: a whole request but the
+#: longest (a long message arrives over several reads and is reassembled).
+RECEIVE_SIZE = 1 << 16
 
 _T = SegmentType
 _OK, _WARNING, _FAILED = CMQC.MQCC_OK, CMQC.MQCC_WARNING, CMQC.MQCC_FAILED
@@ -113,7 +118,10 @@ class BindingsServer:
             await self._changed.wait()
 
     async def _serve_one(self, stream: trio.SocketStream) -> None:
-        session = _Session(self, stream)
+        # the session drives the plain socket itself (``_Session._receive``)
+        sock = socket.socket(fileno=stream.socket.detach())
+        sock.setblocking(False)
+        session = _Session(self, sock)
         self.sessions.add(session)
         try:
             await session.run()
@@ -132,10 +140,10 @@ class BindingsServer:
 class _Session:
     """One application connection: its engine Connection, framing state and wait events."""
 
-    def __init__(self, server: BindingsServer, stream: trio.SocketStream) -> None:
+    def __init__(self, server: BindingsServer, sock: socket.socket) -> None:
         self.server = server
         self.engine = server.engine
-        self.stream = stream
+        self.sock = sock  # non-blocking; its waits are trio's (wait_readable / wait_writable)
         self.reader = SegmentReader(MAX_TRANSMISSION_SIZE, max_msg_size=MAX_MSG_SIZE)
         self.writer = SegmentWriter(MAX_TRANSMISSION_SIZE)
         self.conn: Any = None
@@ -148,53 +156,92 @@ class _Session:
 
     async def run(self) -> None:
         try:
-            async with self.stream:
-                while not self.ended:
-                    request = await self._next_request()
-                    if request is None:
-                        return
-                    try:
-                        reply = await self._dispatch(request)
-                    except ProtocolError:
-                        return
-                    try:
-                        await self.stream.send_all(self.writer.send(reply))
-                    except (trio.BrokenResourceError, trio.ClosedResourceError):
-                        return
+            while not self.ended:
+                request = await self._next_request()
+                if request is None:
+                    return
+                try:
+                    reply = await self._dispatch(request)
+                except ProtocolError:
+                    return
+                if not await self._send(self.writer.send(reply)):
+                    return
         finally:
             self.gone.set()
+            trio.lowlevel.notify_closing(self.sock)
+            self.sock.close()
             if self.conn is not None and not self.ended:
                 self.conn.abend()  # lost without MQDISC: back the unit of work out
 
+    async def _send(self, data: bytes) -> bool:
+        """Write ``data`` whole; False once the application has gone. The reply usually fits
+        the socket's buffer: one send, and no trip through the scheduler for it."""
+        sock = self.sock
+        try:
+            try:
+                sent = sock.send(data)
+            except BlockingIOError:
+                sent = 0
+            if sent == len(data):
+                return True
+            with memoryview(data) as view:
+                while sent < len(view):
+                    await trio.lowlevel.wait_writable(sock)
+                    try:
+                        sent += sock.send(view[sent:])
+                    except BlockingIOError:
+                        pass
+        except (OSError, trio.ClosedResourceError):
+            return False
+        return True
+
+    async def _receive(self) -> bool:
+        """Wait until the application has sent something, and take what is there (whole
+        requests, or the start of a long one) into ``received``; False once it has gone or
+        broken the protocol.
+
+        An MQI application sends nothing between its request and our reply, so once the
+        reply is out there is nothing to read yet: we wait first and read once, rather than
+        read, fail, wait and read again (trio's ``receive_some``) -- one trip through the
+        scheduler per request instead of three."""
+        sock = self.sock
+        try:
+            await trio.lowlevel.wait_readable(sock)
+            data = sock.recv(RECEIVE_SIZE)
+        except BlockingIOError:
+            return True  # woken for nothing: wait again
+        except (OSError, trio.ClosedResourceError):
+            return False
+        if not data:
+            return False
+        try:
+            self.received.extend(self.reader.feed(data))
+        except ProtocolError:
+            return False
+        return True
+
     async def _next_request(self) -> MQIRequest | None:
         """The application's next request; None once it has gone or broken the protocol."""
-        while not self.received:
-            if self.gone.is_set():
+        received = self.received
+        if received:
+            # read with an earlier request (or during a wait): it still waits its turn in
+            # the scheduler, as one read from the socket would
+            await trio.lowlevel.checkpoint()
+        while not received:
+            if self.gone.is_set() or not await self._receive():
                 return None
-            try:
-                data = await self.stream.receive_some(1 << 16)
-                if not data:
-                    return None
-                self.received.extend(self.reader.feed(data))
-            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError, ProtocolError):
-                return None
-        event = self.received.popleft()
+        event = received.popleft()
         return event if isinstance(event, MQIRequest) else None  # not an MQI verb: broken
 
     async def _watch(self) -> None:
         """While an MQGET waits (``waiting.get_with_wait``): an application that closes its
         end (or breaks the protocol) sets ``gone``, which ends the wait with
         MQRC_CONNECTION_BROKEN; anything it sends meanwhile is kept for after the call."""
-        try:
-            # a segment that is not an MQI verb (read now, or with the request) breaks the
-            # protocol as much as a closed end
-            while all(isinstance(e, MQIRequest) for e in self.received):
-                data = await self.stream.receive_some(1 << 16)
-                if not data:
-                    break
-                self.received.extend(self.reader.feed(data))  # kept for after the call
-        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError, ProtocolError):
-            pass
+        # a segment that is not an MQI verb (read now, or with the request) breaks the
+        # protocol as much as a closed end
+        while all(isinstance(e, MQIRequest) for e in self.received):
+            if not await self._receive():
+                break
         self.gone.set()
 
     # -- one request ------------------------------------------------------------------------
@@ -233,7 +280,7 @@ class _Session:
             raise MQMIError(_FAILED, CMQC.MQRC_Q_MGR_NAME_ERROR)
         # the user file, the error log and the authority records are files: everything
         # below that may read or write them runs on a worker thread, not the event loop
-        peer = _peer_user(self.stream.socket)
+        peer = _peer_user(self.sock)
         if peer is None:
             # an application nobody can name is never trusted as the owner (no user at all
             # makes the engine run a connection as this process)
@@ -353,7 +400,7 @@ class _Session:
             return mqiproto.encode_reply(d.verb, [[]])
         if verb == mqiproto.SpiVerb.CHLAUTH:
             self.conn._check()
-            if not self._privileged(_peer_user(self.stream.socket)):
+            if not self._privileged(_peer_user(self.sock)):
                 raise MQMIError(_FAILED, CMQC.MQRC_NOT_AUTHORIZED)
             from mqpy.security import channel_decision
 

@@ -36,6 +36,8 @@ async def get_with_wait(attempt: Callable[[Waiter], Awaitable[bytes]],
     ``watch``, run only while actually waiting, is what sets ``gone`` (the connection's
     socket watched for its end): it returns once it has set it."""
     token = trio.lowlevel.current_trio_token()
+    if watch is not None and gone is not None:
+        return await _get_watching(attempt, drop, deadline, gone, watch, token)
     while True:
         arrived = trio.Event()
 
@@ -55,13 +57,9 @@ async def get_with_wait(attempt: Callable[[Waiter], Awaitable[bytes]],
                 if gone is None:
                     await arrived.wait()
                 else:
-                    # one helper task: the watch (which sets gone when it returns), else a
-                    # task waiting for gone; this task waits for the message itself
+                    # a helper task waiting for gone; this task waits for the message
                     async with trio.open_nursery() as nursery:
-                        if watch is not None:
-                            nursery.start_soon(_run_then_cancel, watch, nursery)
-                        else:
-                            nursery.start_soon(_set_then_cancel, gone, nursery)
+                        nursery.start_soon(_set_then_cancel, gone, nursery)
                         await arrived.wait()
                         nursery.cancel_scope.cancel()
         finally:
@@ -72,11 +70,44 @@ async def get_with_wait(attempt: Callable[[Waiter], Awaitable[bytes]],
             raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_NO_MSG_AVAILABLE)
 
 
+async def _get_watching(attempt: Callable[[Waiter], Awaitable[bytes]],
+                        drop: Callable[[Waiter], None], deadline: float, gone: trio.Event,
+                        watch: Callable[[], Awaitable[None]], token: Any) -> bytes:
+    """get_with_wait with a watch, in this task alone: the task runs the watch inside a
+    cancel scope whose deadline is the wait's, and a message that may have arrived cancels
+    that scope -- no helper task, no nursery, one wake-up per wait."""
+    while True:
+        scope = trio.CancelScope(deadline=deadline)
+        woken: list[bool] = []
+
+        def wake(scope: trio.CancelScope = scope, woken: list[bool] = woken) -> None:
+            woken.append(True)
+            scope.cancel()  # a no-op once the wait is over
+
+        def waiter(wake: Callable[[], None] = wake) -> None:
+            try:
+                token.run_sync_soon(wake)
+            except trio.RunFinishedError:
+                pass
+
+        try:
+            return await attempt(waiter)
+        except MQMIError as e:
+            if e.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
+                raise
+        try:
+            with scope:
+                await watch()  # returns once the application has gone (and gone is set)
+        finally:
+            drop(waiter)
+        if gone.is_set():
+            raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_CONNECTION_BROKEN)  # nobody to answer
+        if not woken:
+            raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_NO_MSG_AVAILABLE)
+
+
 async def _set_then_cancel(event: trio.Event, nursery: trio.Nursery) -> None:
     await event.wait()
     nursery.cancel_scope.cancel()
 
 
-async def _run_then_cancel(watch: Callable[[], Awaitable[None]], nursery: trio.Nursery) -> None:
-    await watch()
-    nursery.cancel_scope.cancel()

@@ -26,6 +26,7 @@ from __future__ import annotations
 import attrs
 
 from mqpy_chinit.wire import (
+    API_HEADER_LENGTH,
     MSH_LENGTH,
     OUR_CCSID,
     OUR_ENCODING,
@@ -43,9 +44,11 @@ from mqpy_chinit.wire import (
     SegmentHeader,
     SegmentType,
     StatusCode,
+    build_mqi_segment,
     build_segment_header,
     decode_body,
     encode_body,
+    parse_mqi_segment,
     parse_segment_header,
 )
 
@@ -60,6 +63,7 @@ __all__ = [
 DEFAULT_MAX_TRANSMISSION_SIZE = 32766
 
 _SEGMENT_TYPES = frozenset(int(t) for t in SegmentType)
+_MQI_EVENTS = (MQIRequest, MQIReply)
 _FIRST, _LAST = int(ControlFlags1.FIRST), int(ControlFlags1.LAST)
 
 
@@ -85,8 +89,25 @@ class SegmentWriter:
         self.ccsid = ccsid
         self.flags2 = flags2
 
+    def _one_mqi_segment(self, event: Event) -> bytes | None:
+        """An MQI flow that fits one segment (nearly every call and reply) in one go; None
+        for anything else."""
+        if type(event) not in _MQI_EVENTS:
+            return None
+        header_length = TSH_LENGTH if event.conv_id is None else TSHM_LENGTH
+        if header_length + API_HEADER_LENGTH + len(event.body) > self.max_transmission_size:
+            return None
+        return build_mqi_segment(event, self.byte_order, self.encoding, self.ccsid,
+                                 self.flags2)
+
     def segments(self, event: Event) -> list[bytes]:
         """The segments that carry ``event``, FIRST on the first and LAST on the last."""
+        one = self._one_mqi_segment(event)
+        if one is not None:
+            return [one]
+        return self._segments(event)
+
+    def _segments(self, event: Event) -> list[bytes]:
         prefix, payload = encode_body(event, self.byte_order)
         segment_type = SEGMENT_TYPES.get(event.segment_type) or SegmentType(event.segment_type)
         header_length = TSHM_LENGTH if event.conv_id is not None else TSH_LENGTH
@@ -139,7 +160,10 @@ class SegmentWriter:
 
     def send(self, event: Event) -> bytes:
         """All of ``event``'s segments, concatenated, ready for the socket."""
-        return b"".join(self.segments(event))
+        one = self._one_mqi_segment(event)
+        if one is not None:
+            return one
+        return b"".join(self._segments(event))
 
 
 def split_segments(
@@ -201,8 +225,24 @@ class SegmentReader:
         """Take ``data`` from the stream; return the events it completes, in order."""
         if self._error is not None:
             raise self._error
-        self._buffer += data
         events: list[Event] = []
+        if not self._buffer and not self._reassembly and type(data) is bytes:
+            # whole one-segment MQI flows straight from the bytes received, as long as they
+            # last; whatever follows them takes the general way
+            pos, end, limit = 0, len(data), self.max_transmission_size
+            while pos < end:
+                flow = parse_mqi_segment(data, pos, limit)
+                if flow is None:
+                    break
+                (event, length, self.partner_byte_order, self.partner_encoding,
+                 self.partner_ccsid) = flow
+                events.append(event)
+                pos += length
+            if pos == end:
+                return events
+            if pos:
+                data = data[pos:]
+        self._buffer += data
         self._pos = 0
         try:
             while True:

@@ -26,6 +26,9 @@ from mqpy_chinit.wire import ProtocolError, SegmentType
 
 __all__ = ["QMConnection", "connect"]
 
+#: One read takes whatever the queue manager has sent, up to this.
+RECEIVE_SIZE = 1 << 16
+
 _FAILED = CMQC.MQCC_FAILED
 _BROKEN = (trio.BrokenResourceError, trio.ClosedResourceError, OSError, ProtocolError,
            EOFError)
@@ -46,7 +49,7 @@ async def connect(qmgr: str, data_path: str | None, *,
     except BaseException:  # cancelled while connecting: the socket is ours to close
         sock.close()
         raise
-    conn = QMConnection(trio.SocketStream(sock), qmgr)
+    conn = QMConnection(socket.socket(fileno=sock.detach()), qmgr)
     try:
         reply = await conn._call(SegmentType.MQCONN,
                                  [(qmgr, (appl_name or "runmqchi")[:28]), security])
@@ -59,11 +62,34 @@ async def connect(qmgr: str, data_path: str | None, *,
     return conn
 
 
-class QMConnection(AsyncMQIVerbs):
-    """An Hconn on the queue manager's socket, for trio tasks; one call at a time."""
+async def _send_all(sock: socket.socket, data: bytes) -> None:
+    """Write ``data`` whole: at once when the socket's buffer takes it, else as it drains."""
+    try:
+        sent = sock.send(data)
+    except BlockingIOError:
+        sent = 0
+    if sent == len(data):
+        return
+    with memoryview(data) as view:
+        while sent < len(view):
+            await trio.lowlevel.wait_writable(sock)
+            try:
+                sent += sock.send(view[sent:])
+            except BlockingIOError:
+                pass
 
-    def __init__(self, stream: trio.SocketStream, qmgr_name: str) -> None:
-        self._stream: trio.SocketStream | None = stream
+
+class QMConnection(AsyncMQIVerbs):
+    """An Hconn on the queue manager's socket, for trio tasks; one call at a time.
+
+    The connection drives the plain socket itself: a request usually fits the socket's
+    buffer and goes in one send, and the reply is waited for and then read, so a call makes
+    one trip through the scheduler (trio's streams make three: a send and a read each
+    yield once done, and the read first tries, fails and waits)."""
+
+    def __init__(self, sock: socket.socket, qmgr_name: str) -> None:
+        sock.setblocking(False)
+        self._sock: socket.socket | None = sock
         self._lock = trio.Lock()
         self._flows = Flows()
         self.qmgr_name = qmgr_name
@@ -80,15 +106,20 @@ class QMConnection(AsyncMQIVerbs):
         except trio.WouldBlock:
             await lock.acquire()
         try:
-            stream = self._stream
-            if stream is None:
+            sock = self._sock
+            if sock is None:
                 raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN if self.broken
                                 else CMQC.MQRC_HCONN_ERROR)
             completed = False
             try:
-                await stream.send_all(request)  # a checkpoint: the send yields
+                await _send_all(sock, request)
                 while (reply := flows.reply()) is None:
-                    flows.feed(await stream.receive_some(1 << 16))
+                    await trio.lowlevel.wait_readable(sock)  # a checkpoint: the call yields
+                    try:
+                        data = sock.recv(RECEIVE_SIZE)
+                    except BlockingIOError:
+                        continue
+                    flows.feed(data)  # EOFError when the queue manager closed its end
                 completed = True
             except _BROKEN:
                 raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN) from None
@@ -105,13 +136,14 @@ class QMConnection(AsyncMQIVerbs):
         return reply
 
     def _drop(self) -> None:
-        stream, self._stream = self._stream, None
-        if stream is not None:
-            stream.socket.close()
+        sock, self._sock = self._sock, None
+        if sock is not None:
+            trio.lowlevel.notify_closing(sock)  # no-op unless a task waits on it
+            sock.close()
 
     async def disconnect(self) -> None:
         """MQDISC: the queue manager commits an open unit of work, as on a normal end."""
-        if self._stream is None:
+        if self._sock is None:
             return
         try:
             await self._call(SegmentType.MQDISC)

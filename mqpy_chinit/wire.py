@@ -917,6 +917,78 @@ class OtherSegment(Event):
 
 
 # ---------------------------------------------------------------------------------------------
+# One-segment MQI flows: the fast path of every MQI call and reply
+# ---------------------------------------------------------------------------------------------
+
+_FIRST_LAST = int(FIRST_LAST)
+#: (segment type, event class) of the MQI verbs and replies, by segment type number.
+_MQI_KINDS = {int(t): (t, MQIRequest if t < 0x90 else MQIReply)
+              for t in SegmentType if t.has_api_header}
+
+
+def parse_mqi_segment(data: bytes, pos: int, limit: int) -> tuple[Any, ...] | None:
+    """The whole one-segment MQI flow (TSH or TSHM, FIRST and LAST) at ``data[pos:]``:
+    ``(event, segment length, byte order, encoding, ccsid)``, decoded from the fixed layouts
+    in one go -- or None for anything else (another segment type, part of a split flow, a
+    segment not all there, or not valid), which ``parse_segment_header`` and
+    ``decode_body`` then take, with their errors. What it accepts, they decode alike
+    (tests/wire/test_framing.py holds the two to the same events)."""
+    avail = len(data) - pos
+    if avail < TSH_LENGTH + API_HEADER_LENGTH:
+        return None
+    struct_id = data[pos:pos + 4]
+    if struct_id == STRUCTID_TSH:
+        _, length, order, segment_type, flags1, _, luwid = \
+            _Headers.TSH_HEAD.unpack_from(data, pos)
+        conv_id = request_id = None
+        header_length = TSH_LENGTH
+    elif struct_id == STRUCTID_TSHM:
+        if avail < TSHM_LENGTH + API_HEADER_LENGTH:
+            return None
+        (_, length, conv_id, request_id, order, segment_type, flags1, _,
+         luwid) = _Headers.TSHM_HEAD.unpack_from(data, pos)
+        header_length = TSHM_LENGTH
+    else:
+        return None
+    kind = _MQI_KINDS.get(segment_type)
+    byte_order = _BYTE_ORDERS.get(order)
+    if (kind is None or byte_order is None or flags1 & _FIRST_LAST != _FIRST_LAST
+            or not header_length + API_HEADER_LENGTH <= length <= min(avail, limit)):
+        return None
+    encoding, ccsid, _ = _Headers.TSH_TAIL[byte_order].unpack_from(data, pos + header_length - 8)
+    at = pos + header_length
+    comp, reason, hobj = _Headers.API_TAIL[byte_order].unpack_from(data, at + 4)
+    segment_type, cls = kind
+    event = cls(flags=flags1, luwid=luwid, conv_id=conv_id, request_id=request_id,
+                segment_type=segment_type, comp=comp, reason=reason, hobj=hobj,
+                body=data[at + API_HEADER_LENGTH:pos + length],
+                reply_length=int.from_bytes(data[at:at + 4], "big"))
+    return event, length, byte_order, encoding, ccsid
+
+
+def build_mqi_segment(event: MQIRequest | MQIReply, byte_order: ByteOrder, encoding: int,
+                      ccsid: int, flags2: int) -> bytes:
+    """An MQI flow as one segment, FIRST and LAST (the caller knows it fits): the bytes
+    ``build_segment_header`` and ``encode_body`` make, without their generality."""
+    body = event.body
+    conv_id = event.conv_id
+    total = (TSH_LENGTH if conv_id is None else TSHM_LENGTH) + API_HEADER_LENGTH + len(body)
+    flags1 = int(event.flags) | _FIRST_LAST
+    if conv_id is None:
+        head = _Headers.TSH_HEAD.pack(STRUCTID_TSH, total, byte_order, event.segment_type,
+                                      flags1, flags2, event.luwid)
+    else:
+        head = _Headers.TSHM_HEAD.pack(STRUCTID_TSHM, total, conv_id, event.request_id or 0,
+                                       byte_order, event.segment_type, flags1, flags2,
+                                       event.luwid)
+    reply_length = total if event.reply_length is None else event.reply_length
+    return b"".join((head, _Headers.TSH_TAIL[byte_order].pack(encoding, ccsid, b"\0\0"),
+                     reply_length.to_bytes(4, "big"),
+                     _Headers.API_TAIL[byte_order].pack(event.comp, event.reason, event.hobj),
+                     body))
+
+
+# ---------------------------------------------------------------------------------------------
 # Body codecs: event <-> (first-segment prefix, payload)
 # ---------------------------------------------------------------------------------------------
 

@@ -1,0 +1,157 @@
+"""The one-segment MQI fast path of SegmentReader / SegmentWriter gives what the general
+path gives: the same bytes written, the same events read, the same errors."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mqpy_chinit import wire
+from mqpy_chinit.framing import SegmentReader, SegmentWriter
+from mqpy_chinit.wire import (
+    ByteOrder,
+    ControlFlags1,
+    ControlFlags2,
+    Heartbeat,
+    MQIReply,
+    MQIRequest,
+    ProtocolError,
+    SegmentType,
+    Status,
+    StatusCode,
+)
+
+_SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_LONG = st.integers(min_value=-(2**31), max_value=2**31 - 1)
+_MQI_TYPES = [t for t in SegmentType if t.has_api_header]
+
+
+@st.composite
+def _mqi_events(draw: st.DrawFn) -> MQIRequest | MQIReply:
+    segment_type = draw(st.sampled_from(_MQI_TYPES))
+    cls = MQIRequest if segment_type < 0x90 else MQIReply
+    conv_id = draw(st.none() | st.integers(min_value=0, max_value=2**32 - 1))
+    return cls(
+        segment_type=segment_type,
+        flags=draw(st.sampled_from([ControlFlags1.NONE, ControlFlags1.CONFIRM_REQUEST,
+                                    ControlFlags1.ERROR, ControlFlags1.REQUEST_CLOSE])),
+        luwid=draw(st.binary(min_size=8, max_size=8)),
+        conv_id=conv_id,
+        request_id=None if conv_id is None else draw(st.integers(0, 2**32 - 1)),
+        comp=draw(_LONG), reason=draw(_LONG),
+        hobj=draw(st.integers(min_value=0, max_value=2**32 - 1)),
+        body=draw(st.binary(max_size=2000)),
+        reply_length=draw(st.none() | st.integers(min_value=0, max_value=2**32 - 1)),
+    )
+
+
+def _writer(order: ByteOrder, maximum: int = 32766) -> SegmentWriter:
+    return SegmentWriter(maximum, byte_order=order, encoding=273 if order == ByteOrder.BIG else 546,
+                         ccsid=1208, flags2=ControlFlags2.NONE)
+
+
+def _trickled(raw: bytes, reader: SegmentReader) -> list[wire.Event]:
+    """The events of ``raw`` fed one byte at a time: always the general path."""
+    return [event for i in range(len(raw)) for event in reader.feed(raw[i:i + 1])]
+
+
+@_SETTINGS
+@given(_mqi_events(), st.sampled_from(list(ByteOrder)))
+def test_a_one_segment_mqi_flow_is_written_as_the_general_path_writes_it(event, order) -> None:
+    """Given any MQI verb or reply that fits one segment, when written, then its bytes are
+    those of the general segment builder, and it is one segment with FIRST and LAST."""
+    writer = _writer(order)
+    raw = writer.send(event)
+    assert raw == b"".join(writer._segments(event))
+    assert writer.segments(event) == [raw]
+    assert raw[(36 if event.conv_id is not None else 28) - 18] & 0x30 == 0x30  # FIRST | LAST
+
+
+@_SETTINGS
+@given(_mqi_events(), st.sampled_from(list(ByteOrder)))
+def test_a_one_segment_mqi_flow_is_read_as_the_general_path_reads_it(event, order) -> None:
+    """Given any MQI verb or reply as one segment, when fed whole (the fast path) and byte by
+    byte (the general path), then both give the event written, and the same partner byte
+    order, encoding and CCSID."""
+    raw = _writer(order).send(event)
+    assert wire.parse_mqi_segment(raw, 0, 32766) is not None  # whole: the fast path takes it
+    fast, general = SegmentReader(), SegmentReader()
+    expected = event if event.reply_length is not None else \
+        wire.decode_body(wire.parse_segment_header(raw), raw[len(raw) - len(event.body) - 16:])
+    assert fast.feed(raw) == _trickled(raw, general) == [expected]
+    for attribute in ("partner_byte_order", "partner_encoding", "partner_ccsid"):
+        assert getattr(fast, attribute) == getattr(general, attribute)
+    assert fast.partner_byte_order == order
+
+
+def _mixed() -> list[wire.Event]:
+    return [
+        MQIRequest(segment_type=SegmentType.MQPUT, hobj=5, body=b"a" * 100),
+        MQIReply(segment_type=SegmentType.MQPUT_REPLY, comp=1, reason=2049, body=b"b" * 10),
+        MQIRequest(segment_type=SegmentType.MQPUT, hobj=5, body=b"long" * 1000),  # split
+        Heartbeat(),
+        MQIRequest(segment_type=SegmentType.MQGET, conv_id=3, request_id=9, body=b"c" * 50),
+        Status(code=0),
+        MQIReply(segment_type=SegmentType.MQGET_REPLY, body=b"d" * 900),
+    ]
+
+
+@pytest.mark.parametrize("order", list(ByteOrder))
+def test_fast_and_general_flows_in_one_stream_keep_their_order(order: ByteOrder) -> None:
+    """Given one-segment MQI flows mixed with a split MQI flow, a heartbeat and a STATUS,
+    when fed all at once, byte by byte, or cut at every 700 bytes, then the events are the
+    same and in the same order."""
+    writer = _writer(order, maximum=1024)
+    stream = b"".join(writer.send(e) for e in _mixed())
+    whole = SegmentReader(1024).feed(stream)
+    cut = SegmentReader(1024)
+    chunked = [e for i in range(0, len(stream), 700) for e in cut.feed(stream[i:i + 700])]
+    assert [(type(e), e.segment_type) for e in whole] == \
+        [(type(e), e.segment_type) for e in _mixed()]
+    assert whole == _trickled(stream, SegmentReader(1024)) == chunked
+    assert whole[2].body == b"long" * 1000
+
+
+_GOOD = SegmentWriter().send(MQIRequest(segment_type=SegmentType.MQINQ, body=bytes(8)))
+
+
+def _bad_order(raw: bytes) -> bytes:
+    return raw[:8] + b"\x03" + raw[9:]
+
+
+def _too_long(raw: bytes) -> bytes:
+    return raw[:4] + (40000).to_bytes(4, "big") + raw[8:]
+
+
+@pytest.mark.parametrize("mangle, code", [
+    (_bad_order, StatusCode.PROTOCOL_INVALID_DATA),
+    (_too_long, StatusCode.PROTOCOL_LENGTH_ERROR),
+    (lambda raw: raw[:4] + (40).to_bytes(4, "big") + raw[8:40], StatusCode.PROTOCOL_LENGTH_ERROR),
+    (lambda raw: raw[:9] + b"\x90" + raw[10:], StatusCode.PROTOCOL_SEGMENT_TYPE),
+], ids=["byte order 3", "longer than the maximum", "no API header", "type 0x90"])
+def test_a_bad_segment_after_a_good_one_fails_as_on_the_general_path(mangle, code) -> None:
+    """Given a good one-segment MQI flow followed by a bad one in the same bytes, when fed at
+    once, then the reader fails with the status code the general path gives, and stays
+    failed."""
+    raw = _GOOD + mangle(_GOOD)
+    for reader, feed in ((SegmentReader(), lambda r: r.feed(raw)),
+                         (SegmentReader(), lambda r: _trickled(raw, r))):
+        with pytest.raises(ProtocolError) as info:
+            feed(reader)
+        assert info.value.status_code == code
+        with pytest.raises(ProtocolError):
+            reader.feed(_GOOD)
+
+
+def test_a_one_segment_flow_is_not_taken_whole_inside_a_split_one() -> None:
+    """Given the first segment of a split MQPUT, when a one-segment MQI flow (FIRST and LAST)
+    arrives before its last segment, then PROTOCOL_SEGMENT_ERROR, as for any FIRST inside a
+    split flow."""
+    first = SegmentWriter(1024).segments(
+        MQIRequest(segment_type=SegmentType.MQPUT, body=bytes(3000)))[0]
+    reader = SegmentReader(1024)
+    assert reader.feed(first) == [] and reader.reassembling
+    with pytest.raises(ProtocolError) as info:
+        reader.feed(_GOOD)
+    assert info.value.status_code == StatusCode.PROTOCOL_SEGMENT_ERROR
