@@ -375,7 +375,15 @@ class DataManager:
 
     def _snapshot(self) -> tuple[dict, dict, dict[str, int], int, int]:
         """Take the dirty set (with what a failed checkpoint left unwritten) and the redo
-        point, and log the checkpoint (engine lock and checkpoint mutex held)."""
+        point, and log the checkpoint (engine lock and checkpoint mutex held). The checkpoint
+        record is appended first: if the log refuses it (full, or a full disk cannot format
+        the segment it needs) nothing has been taken, and the next checkpoint writes it all."""
+        end = self.log.end_lsn
+        firsts = [u.first_lsn for u in self.active.values() if u.first_lsn is not None]
+        redo = min([end, *firsts])
+        lsn = self.log.append(RecordType.CHECKPOINT,
+                              R.checkpoint_payload(redo, self.next_seq, self.next_uow),
+                              reserved=True)
         snapshot, self._dirty = self._dirty, {}
         if self._unwritten is not None:
             for psid, older in self._unwritten.items():
@@ -387,9 +395,6 @@ class DataManager:
                     if newer is None or (op[0] == "P" and newer[0] == "B"):
                         ops[key] = op
             self._unwritten = None
-        end = self.log.end_lsn
-        firsts = [u.first_lsn for u in self.active.values() if u.first_lsn is not None]
-        redo = min([end, *firsts])
         work = {}
         for psid, ops in snapshot.items():
             puts, deletes, updates = [], [], []
@@ -404,9 +409,6 @@ class DataManager:
             work[psid] = (puts, deletes, updates)
         meta = {"redo_lsn": redo, "next_seq": self.next_seq, "next_uow": self.next_uow,
                 "next_qid": self.catalog.next_qid}
-        lsn = self.log.append(RecordType.CHECKPOINT,
-                              R.checkpoint_payload(redo, self.next_seq, self.next_uow),
-                              reserved=True)
         self.records_since_checkpoint = 0
         return snapshot, work, meta, redo, lsn
 
