@@ -342,7 +342,9 @@ class DataManager:
 
         Lock order: the checkpoint mutex is only ever taken while holding the engine lock, and
         whoever holds the mutex never waits for the engine lock. So a thread inside an MQI call
-        (engine lock held) may checkpoint synchronously while the checkpoint thread runs.
+        (engine lock held) may checkpoint synchronously while the checkpoint thread runs. A
+        log that fails under the checkpoint is reported (``on_log_failure``, which takes the
+        engine lock) only once the mutex is released.
         """
         assert self.lock is not None
         started = time.perf_counter()
@@ -351,23 +353,31 @@ class DataManager:
             try:
                 self.checkpoint_wanted.clear()
                 taken, work, meta, redo, lsn = self._snapshot()
+            except LogWriteError as exc:
+                self._ckpt_mutex.release()
+                raise self._broken(exc) from exc
             except BaseException:
                 self._ckpt_mutex.release()
                 raise
+        broken: LogWriteError | None = None
         try:
-            self.force(lsn)  # the write-ahead rule
+            self.log.force(lsn)  # the write-ahead rule
             for psid, (puts, deletes, updates) in work.items():
                 self.pageset(psid).apply(puts, deletes, updates, {})
             self.pageset(0).apply([], [], [], meta)
             self.log.release(redo)
-        except BaseException:
+        except BaseException as exc:
             # Nothing is released, so the log still holds all of it; the next checkpoint
             # writes these changes with its own (under the mutex, so none can come between).
             self._unwritten = taken
             self.checkpoint_wanted.set()
-            raise
+            if not isinstance(exc, LogWriteError):
+                raise
+            broken = exc
         finally:
             self._ckpt_mutex.release()
+        if broken is not None:
+            raise self._broken(broken) from broken
         with self.lock:
             self._evict()
         self.stats.checkpoints += 1

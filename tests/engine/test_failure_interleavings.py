@@ -81,3 +81,77 @@ def test_a_checkpoint_whose_record_the_full_disk_refuses_keeps_its_dirty_set(
     eng.data.checkpoint()  # the redo point moves past the puts' records
     qm.disconnect()
     assert _contents(_restart(qm_root)) == [b"one", b"two"]
+
+
+def test_a_log_failure_under_a_checkpoint_while_a_call_waits_for_it_does_not_hang(
+        qm_root, monkeypatch):
+    """Given a checkpoint forcing the log (it holds the checkpoint mutex) and an MQPUT that
+    found the log full and waits, engine lock held, to checkpoint in turn, when the log device
+    fails under the checkpoint's force, then both end (the checkpoint and the put with
+    MQRC_CONNECTION_BROKEN, 2009) instead of each waiting for the lock the other holds, and
+    after a restart the acknowledged message is there."""
+    from mqpy.engine.log import LogFull
+
+    qm = mqpy.embedded("FAILQM", data_path=qm_root)
+    q = mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT)
+    _put(q, b"acknowledged")
+    eng = local.running("FAILQM", qm_root)
+    qmdir = config.qmgr_dir("FAILQM", qm_root)
+
+    entered, go = threading.Event(), threading.Event()
+    outcome: dict[str, object] = {}
+    full = {"on": False}
+    real_append = RecoveryLog.append
+
+    def append(self, rtype, payload, **kwargs):
+        if full["on"] and rtype == RecordType.PUT1:
+            raise LogFull("active log full")
+        return real_append(self, rtype, payload, **kwargs)
+
+    class Disk:
+        def __getattr__(self, name):
+            return getattr(os, name)
+
+        @staticmethod
+        def fdatasync(fd):
+            if threading.current_thread() is checkpointer:
+                entered.set()
+                go.wait(30)
+                raise OSError(errno.EIO, os.strerror(errno.EIO))
+            return os.fdatasync(fd)
+
+    def run(key, fn):
+        try:
+            fn()
+            outcome[key] = "ok"
+        except mqpy.MQMIError as e:
+            outcome[key] = e.reason
+        except Exception as e:  # noqa: BLE001 - recorded for the assertion
+            outcome[key] = repr(e)
+
+    monkeypatch.setattr(RecoveryLog, "append", append)
+    monkeypatch.setattr(log_module, "os", Disk())
+    checkpointer = threading.Thread(target=run, args=("checkpoint", eng.data.checkpoint),
+                                    daemon=True)
+    checkpointer.start()
+    assert entered.wait(30)
+    full["on"] = True
+    putter = threading.Thread(target=run, args=("put", lambda: _put(q, b"unacknowledged")),
+                              daemon=True)
+    putter.start()
+    for _ in range(300):  # until the put holds the engine lock (it then waits for the mutex)
+        if not eng.lock.acquire(blocking=False):
+            break
+        eng.lock.release()
+        threading.Event().wait(0.01)
+    go.set()
+    checkpointer.join(20)
+    putter.join(20)
+    if checkpointer.is_alive() or putter.is_alive():
+        local._engines.pop(qmdir, None)  # deadlocked: teardown must not wait for it too
+        pytest.fail("the checkpoint and the put wait for each other's lock")
+    assert outcome == {"checkpoint": CMQC.MQRC_CONNECTION_BROKEN,
+                       "put": CMQC.MQRC_CONNECTION_BROKEN}
+    assert eng.failed is not None
+    monkeypatch.undo()
+    assert _contents(_restart(qm_root)) == [b"acknowledged"]
