@@ -442,6 +442,10 @@ class RecoveryLog:
             end = self._flushed
             try:
                 with self._lock:
+                    if self._failed is not None:
+                        # an append's write-through failed meanwhile: what it took from the
+                        # buffer is not in the file, so no round may say it is durable
+                        raise self._failed
                     end = self._write_buffer_locked()
                     segs = list(self._unsynced)
                     self._unsynced.clear()

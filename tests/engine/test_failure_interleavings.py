@@ -155,3 +155,72 @@ def test_a_log_failure_under_a_checkpoint_while_a_call_waits_for_it_does_not_han
     assert eng.failed is not None
     monkeypatch.undo()
     assert _contents(_restart(qm_root)) == [b"acknowledged"]
+
+
+def test_a_forcer_waiting_when_a_buffer_write_fails_is_not_told_its_record_is_durable(
+        tmp_path, monkeypatch):
+    """Given a force in fdatasync and a second forcer queued behind it for a later record,
+    when an append writes the buffer through (it grew past the write-through size) and that
+    write fails, then the queued forcer gets LogWriteError: its record was in the buffer that
+    never reached the file, so no later round may report it durable (fail-stop)."""
+    from mqpy.engine.log import LogConfig, LogWriteError
+
+    cfg = LogConfig(LogFilePages=256)
+    log = RecoveryLog(str(tmp_path), cfg)
+    list(log.scan(0))
+    gate, entered = threading.Event(), threading.Event()
+    failing = {"pwrite": False}
+    real_fdatasync, real_pwrite = os.fdatasync, os.pwrite
+
+    class Disk:
+        def __getattr__(self, name):
+            return getattr(os, name)
+
+        @staticmethod
+        def fdatasync(fd):
+            if threading.current_thread() is leader:
+                entered.set()
+                gate.wait(30)
+            return real_fdatasync(fd)
+
+        @staticmethod
+        def pwrite(fd, data, off):
+            if failing["pwrite"]:
+                raise OSError(errno.EIO, os.strerror(errno.EIO))
+            return real_pwrite(fd, data, off)
+
+    monkeypatch.setattr(log_module, "os", Disk())
+    results: dict[str, object] = {}
+
+    def force(key, lsn):
+        try:
+            log.force(lsn)
+            results[key] = "ok"
+        except LogWriteError as e:
+            results[key] = e
+
+    first = log.append(1, b"first")
+    leader = threading.Thread(target=force, args=("leader", first), daemon=True)
+    leader.start()
+    assert entered.wait(30)
+    second = log.append(1, b"second")
+    queued = threading.Thread(target=force, args=("queued", second), daemon=True)
+    queued.start()
+    while not log._queue and queued.is_alive():
+        queued.join(0.01)
+    failing["pwrite"] = True
+    monkeypatch.setattr(log_module, "_WRITE_THROUGH", 1)
+    with pytest.raises(LogWriteError):
+        log.append(1, b"third")  # writes "second" and "third" through: the write fails
+    failing["pwrite"] = False
+    gate.set()
+    leader.join(30)
+    queued.join(30)
+    # the leader's own record was durable before the failure: either answer is true for it
+    assert results["leader"] == "ok" or isinstance(results["leader"], LogWriteError)
+    assert isinstance(results["queued"], LogWriteError)
+    log.close()
+    monkeypatch.undo()
+    reread = RecoveryLog(str(tmp_path), cfg)
+    assert [r.payload for r in reread.scan(0)] == [b"first"]  # "second" never reached the disk
+    reread.close()
