@@ -224,3 +224,69 @@ def test_a_forcer_waiting_when_a_buffer_write_fails_is_not_told_its_record_is_du
     reread = RecoveryLog(str(tmp_path), cfg)
     assert [r.payload for r in reread.scan(0)] == [b"first"]  # "second" never reached the disk
     reread.close()
+
+
+class _NoCheckpointsWanted:
+    """checkpoint_wanted that never fires, so no checkpoint record moves the log's end."""
+
+    def set(self) -> None: ...
+
+    def clear(self) -> None: ...
+
+    def is_set(self) -> bool:
+        return False
+
+    def wait(self, timeout: float | None = None) -> bool:
+        threading.Event().wait(timeout)
+        return False
+
+
+@pytest.mark.parametrize("end", ["commit", "backout"])
+def test_a_unit_of_work_ends_at_a_segment_boundary_on_a_full_disk(qm_root, monkeypatch, end):
+    """Given a unit of work whose last put ends just short of a log segment's end, when the
+    disk is full and MQCMIT or MQBACK logs its (reserved) record there, then it works: the
+    records that end work find the next segment already formatted (an ordinary record
+    formats the room they may need), and after a restart the outcome is there. Before, the
+    commit record's LogDiskFull backed the unit of work out to free log, whose backout record
+    failed the same way, recursively: MQCMIT and MQBACK raised RecursionError."""
+    eng = local.running("FAILQM", qm_root)
+    monkeypatch.setattr(eng.data, "checkpoint_wanted", _NoCheckpointsWanted())
+    log = eng.data.log
+    seg = log.segment_size
+    qm = mqpy.embedded("FAILQM", data_path=qm_root)
+    q = mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT)
+    pmo = mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT)
+    md = lambda: mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT)  # noqa: E731
+
+    def put(n: int) -> int:
+        before = log.end_lsn
+        q.put(b"x" * n, md(), pmo)
+        return log.end_lsn - before
+
+    size_100 = put(100)  # a put record's size, for a body of 100 bytes
+    bodies = [100]
+    while True:
+        gap = -log.end_lsn % seg
+        if gap >= size_100 + 10:
+            break
+        bodies.append(100 + gap)  # over the boundary, to start afresh in the next segment
+        put(bodies[-1])
+    bodies.append(100 + gap - 10 - size_100)
+    assert put(bodies[-1]) == gap - 10  # 10 bytes left in the segment: no room for the end
+    monkeypatch.setattr(log_module, "os", _FullDisk())
+    getattr(qm, end)()
+    monkeypatch.undo()
+    qm.disconnect()
+    expected = [b"x" * n for n in bodies] if end == "commit" else []
+    assert _contents(_restart(qm_root)) == expected
+
+
+class _FullDisk:
+    """The log module's os, with no space for new files' contents."""
+
+    def __getattr__(self, name):
+        return getattr(os, name)
+
+    @staticmethod
+    def write(fd, data):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
