@@ -387,7 +387,8 @@ class QueueManagerEngine:
 
     def close(self, *, checkpoint: bool = True) -> None:
         """Shut down: back out open units of work, checkpoint, close files. After a log
-        failure nothing more is written: restart backs out what was in flight."""
+        failure nothing more is written: restart backs out what was in flight. A checkpoint
+        the pagesets refuse is reported and the shutdown goes on (restart redoes the log)."""
         with self.lock:
             if self._closed:
                 return
@@ -399,7 +400,11 @@ class QueueManagerEngine:
                     conn._disconnect_locked(abnormal=True)
                 conn.broken = True
         if checkpoint and not failed:
-            self.data.checkpoint()
+            try:
+                self.data.checkpoint()
+            except Exception as exc:  # noqa: BLE001 - the log keeps it all: restart redoes it
+                if self.failed is None:  # (a log failure under it was reported already)
+                    self._checkpoint_failed(exc)
         self.stopped = True
         self.data.checkpoint_wanted.set()
         if self._checkpointer is not None and self._checkpointer is not threading.current_thread():
