@@ -366,10 +366,13 @@ class QueueManagerEngine:
     def _checkpoint_failed(self, exc: Exception) -> None:
         """A checkpoint (or an expiry scan) failed: the pagesets keep their last checkpoint,
         the log keeps everything since (so nothing is lost), and the housekeeping thread tries
-        again. A pageset that cannot be written (a full disk) is AMQ7002, once a minute;
-        anything else an FDC."""
+        again. A pageset that cannot be written (a full disk) is AMQ7002, once a minute, a
+        log segment the disk cannot take AMQ6708 (the same); anything else an FDC."""
         from mqpy import errorlog, messages
 
+        if isinstance(exc, LogDiskFull):  # its record needs a log segment the disk refused
+            self._log_failed(exc)  # AMQ6708, once a minute
+            return
         errors = os.path.join(self.qmdir, "errors")
         log = errorlog.ErrorLog(errors, qmgr=self.name, program="amqzxma0")
         if isinstance(exc, PagesetError):

@@ -322,3 +322,34 @@ def test_a_shutdown_whose_checkpoint_the_pagesets_refuse_still_ends_the_queue_ma
     monkeypatch.setattr(pageset.Pageset, "apply", real_apply)
     local.start("FAILQM", qm_root)
     assert _contents(mqpy.embedded("FAILQM", data_path=qm_root)) == [b"one", b"two"]
+
+
+def test_a_housekeeping_checkpoint_the_full_log_disk_refuses_is_amq6708_not_an_fdc(
+        qm_root, monkeypatch):
+    """Given a full disk that cannot format the log segment a checkpoint record needs, when
+    the housekeeping thread checkpoints, then the error log says AMQ6708E (disk full
+    formatting a new log file, at most once a minute) and no FDC is cut: before, each retry
+    (every 5 s while the disk stayed full) wrote an FFST, or AMQ6119S 'internal error' when
+    even that failed."""
+    eng = local.running("FAILQM", qm_root)
+    errors = os.path.join(config.qmgr_dir("FAILQM", qm_root), "errors")
+    real_append = RecoveryLog.append
+    refused = threading.Event()
+
+    def append(self, rtype, payload, **kwargs):
+        if rtype == RecordType.CHECKPOINT:
+            refused.set()
+            raise LogDiskFull(self.directory, "No space left on device")
+        return real_append(self, rtype, payload, **kwargs)
+
+    monkeypatch.setattr(RecoveryLog, "append", append)
+    eng.data.checkpoint_wanted.set()
+    assert refused.wait(30)
+    log = os.path.join(errors, "AMQERR01.LOG")
+    for _ in range(300):  # the thread reports after the refusal
+        if os.path.exists(log) and "AMQ" in open(log).read():
+            break
+        threading.Event().wait(0.02)
+    text = open(log).read()
+    assert "AMQ6708E" in text and "AMQ6119S" not in text and "AMQ6184W" not in text
+    assert not [n for n in os.listdir(errors) if n.endswith(".FDC")]
