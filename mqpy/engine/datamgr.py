@@ -426,7 +426,10 @@ class DataManager:
         """Drop bodies that are safely on a pageset until the buffer pool is within budget;
         a committed message left without its body goes cold (no Python object, queues.py)."""
         budget = self.tuning.BufferPoolBytes // 2
-        while self.resident_bytes > budget and self._resident:
+        # While a failed checkpoint's changes are unwritten, ``on_pageset`` of their puts is
+        # set (so that a get records the delete) though no pageset has them: keep every body
+        # until the next checkpoint has written them.
+        while self.resident_bytes > budget and self._resident and self._unwritten is None:
             entry, mq = self._resident[0]
             if entry.record is None:
                 self._resident.popleft()

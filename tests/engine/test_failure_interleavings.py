@@ -353,3 +353,54 @@ def test_a_housekeeping_checkpoint_the_full_log_disk_refuses_is_amq6708_not_an_f
     text = open(log).read()
     assert "AMQ6708E" in text and "AMQ6119S" not in text and "AMQ6184W" not in text
     assert not [n for n in os.listdir(errors) if n.endswith(".FDC")]
+
+
+def test_a_message_a_failed_checkpoint_left_unwritten_is_not_evicted(qm_root, monkeypatch):
+    """Given the housekeeping checkpoint between its pageset write and its eviction, when a
+    checkpoint made meanwhile (for log space, engine lock held) fails to write a newer
+    message to its pageset, then the eviction that follows keeps that message's body in
+    memory: it is on no pageset (only in the log and the unwritten dirty set), so a get
+    still returns it, and so does a restart. Before, it was evicted as if written: the get
+    failed with a traceback (missing from pageset)."""
+    from mqpy.engine import pageset
+
+    eng = local.running("FAILQM", qm_root)
+    monkeypatch.setattr(eng.data, "checkpoint_wanted", _NoCheckpointsWanted())
+    eng.data.tuning.BufferPoolBytes = 0  # evict every body that is on a pageset
+    qm = mqpy.embedded("FAILQM", data_path=qm_root)
+    q = mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
+    _put(q, b"written")
+    real_apply = pageset.Pageset.apply
+    in_apply, go = threading.Event(), threading.Event()
+    housekeeping_result: list[object] = []
+
+    def apply(self, *args, **kwargs):
+        if threading.current_thread() is housekeeping:
+            in_apply.set()
+            go.wait(30)
+            return real_apply(self, *args, **kwargs)
+        raise pageset.PagesetFull(self.path, "MDB_MAP_FULL: Environment mapsize limit reached")
+
+    def checkpoint():
+        try:
+            eng.data.checkpoint()
+            housekeeping_result.append("ok")
+        except Exception as e:  # noqa: BLE001 - recorded for the assertion
+            housekeeping_result.append(e)
+
+    monkeypatch.setattr(pageset.Pageset, "apply", apply)
+    housekeeping = threading.Thread(target=checkpoint, daemon=True)
+    housekeeping.start()
+    assert in_apply.wait(30)
+    with eng.lock:  # an MQI call: the housekeeping thread evicts only after it
+        go.set()
+        _put(q, b"unwritten")
+        with pytest.raises(pageset.PagesetFull):
+            eng.data.checkpoint()  # waits for the housekeeping write, then fails its own
+    housekeeping.join(30)
+    assert housekeeping_result == ["ok"]
+    monkeypatch.setattr(pageset.Pageset, "apply", real_apply)
+    assert q.get() == b"written"
+    assert q.get() == b"unwritten"
+    qm.disconnect()
+    assert _contents(_restart(qm_root)) == []
