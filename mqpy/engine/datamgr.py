@@ -173,7 +173,7 @@ class DataManager:
                     break
                 except LogFull as exc:
                     victim = self._oldest_inflight()
-                    if victim is None or self.on_log_full is None:
+                    if victim is None or self.on_log_full is None or not self._pins(victim):
                         if isinstance(exc, LogDiskFull) and self.on_log_failure is not None:
                             self.on_log_failure(exc)  # AMQ6708; the caller gets 2102
                         raise
@@ -199,6 +199,13 @@ class DataManager:
             if self.on_checkpoint_failure is not None:
                 self.on_checkpoint_failure(exc)
             raise LogFull(f"active log full: the checkpoint to free it failed ({exc})") from exc
+
+    def _pins(self, victim: UnitOfWork) -> bool:
+        """Would backing out ``victim`` (the oldest in flight) free a segment? Not if it began
+        in the segment being written: then every later unit of work did too, and the redo
+        point cannot leave that segment (a full disk, or a record too big for the log)."""
+        seg = self.log.segment_size
+        return victim.first_lsn // seg < self.log.end_lsn // seg
 
     def _oldest_inflight(self) -> UnitOfWork | None:
         live = [u for u in self.active.values() if u.luwid is None and u.first_lsn is not None]

@@ -404,3 +404,37 @@ def test_a_message_a_failed_checkpoint_left_unwritten_is_not_evicted(qm_root, mo
     assert q.get() == b"unwritten"
     qm.disconnect()
     assert _contents(_restart(qm_root)) == []
+
+
+def test_a_put_the_full_disk_refuses_does_not_back_out_units_of_work_that_free_nothing(
+        qm_root, monkeypatch):
+    """Given three units of work in flight that all began in the log segment being written,
+    when a persistent put needs log segments that the full disk cannot format, then that put
+    gets MQRC_RESOURCE_PROBLEM (2102) and the three commit: backing them out could not free a
+    segment to reuse. Before, each was backed out in turn (three MQRC_BACKED_OUT)."""
+    eng = local.running("FAILQM", qm_root)
+    monkeypatch.setattr(eng.data, "checkpoint_wanted", _NoCheckpointsWanted())
+    eng.data.checkpoint()
+    seg = eng.data.log.segment_size
+    owners = []
+    for i in range(3):
+        qm = mqpy.embedded("FAILQM", data_path=qm_root)
+        mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT).put(
+            b"uow%d" % i, mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT),
+            mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+        owners.append(qm)
+    assert {u.first_lsn // seg for u in eng.data.active.values()} == \
+        {eng.data.log.end_lsn // seg}
+    monkeypatch.setattr(log_module, "os", _FullDisk())
+    qm = mqpy.embedded("FAILQM", data_path=qm_root)
+    with pytest.raises(mqpy.MQMIError) as exc:
+        _put(mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT), b"x" * (3 * seg))
+    assert exc.value.reason == CMQC.MQRC_RESOURCE_PROBLEM
+    for owner in owners:
+        owner.commit()
+    assert eng.log_full_backouts == 0
+    monkeypatch.undo()
+    qm.disconnect()
+    for owner in owners:
+        owner.disconnect()
+    assert sorted(_contents(_restart(qm_root))) == [b"uow0", b"uow1", b"uow2"]
