@@ -438,3 +438,58 @@ def test_a_put_the_full_disk_refuses_does_not_back_out_units_of_work_that_free_n
     for owner in owners:
         owner.disconnect()
     assert sorted(_contents(_restart(qm_root))) == [b"uow0", b"uow1", b"uow2"]
+
+
+
+def test_gets_backouts_and_commits_between_a_failed_and_the_next_checkpoint_survive_restart(
+        qm_root, monkeypatch):
+    """Given puts that a failed checkpoint left unwritten (P), when before the next one a
+    message is got and backed out (B after P), another got for good (D after P), and one
+    already on the pageset is got and backed out (B), then the next checkpoint writes the
+    union right: after a restart exactly the queued messages are there, each with its
+    backout count."""
+    from mqpy.engine import pageset
+
+    eng = local.running("FAILQM", qm_root)
+    monkeypatch.setattr(eng.data, "checkpoint_wanted", _NoCheckpointsWanted())
+    qm = mqpy.embedded("FAILQM", data_path=qm_root)
+    q = mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
+    _put(q, b"old")
+    eng.data.checkpoint()  # "old" is on the pageset
+    msgids = {}
+    for data in (b"a", b"b", b"c"):
+        md = mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT)
+        q.put(data, md)
+        msgids[data] = md.MsgId
+    real_apply = pageset.Pageset.apply
+
+    def apply(self, *args, **kwargs):
+        raise pageset.PagesetFull(self.path, "MDB_MAP_FULL: Environment mapsize limit reached")
+
+    monkeypatch.setattr(pageset.Pageset, "apply", apply)
+    with pytest.raises(pageset.PagesetFull):
+        eng.data.checkpoint()
+    monkeypatch.setattr(pageset.Pageset, "apply", real_apply)
+
+    def get(data: bytes, opts: int) -> bytes:
+        return q.get(None, mqpy.MD(MsgId=msgids[data]), mqpy.GMO(Options=opts))
+
+    sync = CMQC.MQGMO_SYNCPOINT
+    assert q.get(None, mqpy.MD(), mqpy.GMO(Options=sync)) == b"old"
+    assert get(b"a", sync) == b"a"
+    qm.backout()  # B on the pageset for "old", B after P for "a"
+    assert get(b"b", sync) == b"b"
+    qm.commit()  # D after P
+    eng.data.checkpoint()
+    qm.disconnect()
+    qm = _restart(qm_root)
+    q = mqpy.Queue(qm, "Q", CMQC.MQOO_INPUT_AS_Q_DEF)
+    out = []
+    while True:
+        md = mqpy.MD()
+        try:
+            out.append((q.get(None, md), md.BackoutCount))
+        except mqpy.MQMIError as e:
+            assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+            break
+    assert out == [(b"old", 1), (b"a", 1), (b"c", 0)]
