@@ -166,7 +166,8 @@ class DataManager:
             # log, the queue manager backs it out, oldest first, as IBM MQ does with circular
             # logging (AMQ7469); its owner sees MQRC_BACKED_OUT. Units of work in doubt are
             # never touched: if they alone fill the log the caller gets MQRC_RESOURCE_PROBLEM.
-            self._checkpoint_for_space()
+            if self._checkpoint_frees():
+                self._checkpoint_for_space()
             while True:
                 try:
                     end = self.log.append(rtype, payload, reserved=reserved)
@@ -199,6 +200,14 @@ class DataManager:
             if self.on_checkpoint_failure is not None:
                 self.on_checkpoint_failure(exc)
             raise LogFull(f"active log full: the checkpoint to free it failed ({exc})") from exc
+
+    def _checkpoint_frees(self) -> bool:
+        """Would a checkpoint now move the redo point into a later segment? If not it frees
+        nothing, and a caller retrying against a full log (or disk) would only fill the log
+        with checkpoint records until some unit of work pinned it and was backed out."""
+        seg = self.log.segment_size
+        firsts = [u.first_lsn for u in self.active.values() if u.first_lsn is not None]
+        return min([self.log.end_lsn, *firsts]) // seg > self.log.release_lsn // seg
 
     def _pins(self, victim: UnitOfWork) -> bool:
         """Would backing out ``victim`` (the oldest in flight) free a segment? Not if it began

@@ -92,10 +92,15 @@ def test_a_log_failure_under_a_checkpoint_while_a_call_waits_for_it_does_not_han
     after a restart the acknowledged message is there."""
     from mqpy.engine.log import LogFull
 
+    eng = local.running("FAILQM", qm_root)
+    monkeypatch.setattr(eng.data, "checkpoint_wanted", _NoCheckpointsWanted())
     qm = mqpy.embedded("FAILQM", data_path=qm_root)
     q = mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT)
-    _put(q, b"acknowledged")
-    eng = local.running("FAILQM", qm_root)
+    acknowledged = [b"%02d" % i + b"f" * 2000 for i in range(40)]
+    for data in acknowledged:  # into the next segment: a checkpoint for space would free one
+        _put(q, data)
+    log = eng.data.log
+    assert log.end_lsn // log.segment_size > log.release_lsn // log.segment_size
     qmdir = config.qmgr_dir("FAILQM", qm_root)
 
     entered, go = threading.Event(), threading.Event()
@@ -154,7 +159,7 @@ def test_a_log_failure_under_a_checkpoint_while_a_call_waits_for_it_does_not_han
                        "put": CMQC.MQRC_CONNECTION_BROKEN}
     assert eng.failed is not None
     monkeypatch.undo()
-    assert _contents(_restart(qm_root)) == [b"acknowledged"]
+    assert _contents(_restart(qm_root)) == acknowledged
 
 
 def test_a_forcer_waiting_when_a_buffer_write_fails_is_not_told_its_record_is_durable(
@@ -493,3 +498,31 @@ def test_gets_backouts_and_commits_between_a_failed_and_the_next_checkpoint_surv
             assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE
             break
     assert out == [(b"old", 1), (b"a", 1), (b"c", 0)]
+
+
+def test_puts_retried_against_a_full_disk_do_not_fill_the_log_with_checkpoints(
+        qm_root, monkeypatch):
+    """Given a unit of work in flight and a full disk, when an application retries a put
+    that needs new log segments a thousand times (2102 each time), then the log's end has
+    not moved (a checkpoint that can free no segment is not taken), and the unit of work
+    commits. Before, every retry appended a checkpoint record, the log's end crossed into
+    later segments, and the unit of work was backed out as if it pinned the log (2003)."""
+    eng = local.running("FAILQM", qm_root)
+    monkeypatch.setattr(eng.data, "checkpoint_wanted", _NoCheckpointsWanted())
+    owner = mqpy.embedded("FAILQM", data_path=qm_root)
+    mqpy.Queue(owner, "Q", CMQC.MQOO_OUTPUT).put(
+        b"in flight", mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT),
+        mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+    log = eng.data.log
+    monkeypatch.setattr(log_module, "os", _FullDisk())
+    qm = mqpy.embedded("FAILQM", data_path=qm_root)
+    q = mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT)
+    ends = set()
+    for _ in range(1000):
+        with pytest.raises(mqpy.MQMIError) as exc:
+            _put(q, b"x" * (3 * log.segment_size))
+        assert exc.value.reason == CMQC.MQRC_RESOURCE_PROBLEM
+        ends.add(log.end_lsn)
+    assert len(ends) <= 2  # at most the one checkpoint that could free something
+    owner.commit()
+    assert eng.log_full_backouts == 0
