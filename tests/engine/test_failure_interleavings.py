@@ -526,3 +526,48 @@ def test_puts_retried_against_a_full_disk_do_not_fill_the_log_with_checkpoints(
     assert len(ends) <= 2  # at most the one checkpoint that could free something
     owner.commit()
     assert eng.log_full_backouts == 0
+
+
+@pytest.mark.xfail(strict=True, reason="open (main too): every put retried against pagesets that refuse "
+                   "writes appends a checkpoint record, and these use up the reserve that "
+                   "commit and backout records need; MQBACK then raises LogFull")
+def test_puts_retried_against_full_pagesets_leave_room_to_end_units_of_work(
+        qm_root, monkeypatch):
+    """Given pagesets that refuse writes and a unit of work that got two messages when the log
+    was already in its last segment, when an application retries a put until the log has no
+    room left even for checkpoint records, then MQBACK still ends the unit of work with an MQ
+    answer (its record has the reserve), never a Python exception."""
+    from mqpy.engine import pageset
+    from mqpy.engine.log import LogFull
+
+    eng = local.running("FAILQM", qm_root)
+    log = eng.data.log
+    qm = mqpy.embedded("FAILQM", data_path=qm_root)
+    q = mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
+    for data in (b"one", b"two"):
+        _put(q, data)
+
+    def apply(self, *args, **kwargs):
+        raise pageset.PagesetFull(self.path, "MDB_MAP_FULL: Environment mapsize limit reached")
+
+    monkeypatch.setattr(pageset.Pageset, "apply", apply)
+    other = mqpy.embedded("FAILQM", data_path=qm_root)
+    oq = mqpy.Queue(other, "Q", CMQC.MQOO_OUTPUT)
+    last = eng.data.log.config.max_segments - 1
+    while log.end_lsn // log.segment_size < last:
+        _put(oq, b"f" * 2000)
+    sync = mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT)
+    assert [q.get(None, mqpy.MD(), sync) for _ in range(2)] == [b"one", b"two"]
+    ends: list[int] = []
+    while len(ends) < 3 or ends[-1] != ends[-3]:  # until not even a checkpoint record fits
+        try:
+            _put(oq, b"f" * 2000)
+        except mqpy.MQMIError as e:
+            assert e.reason == CMQC.MQRC_RESOURCE_PROBLEM
+        ends.append(log.end_lsn)
+    try:
+        qm.backout()
+    except mqpy.MQMIError:
+        pass
+    except LogFull as exc:
+        pytest.fail(f"MQBACK raised {exc!r}")
