@@ -407,9 +407,15 @@ class DataManager:
         end = self.log.end_lsn
         firsts = [u.first_lsn for u in self.active.values() if u.first_lsn is not None]
         redo = min([end, *firsts])
-        lsn = self.log.append(RecordType.CHECKPOINT,
-                              R.checkpoint_payload(redo, self.next_seq, self.next_uow),
-                              reserved=True)
+        if self._unwritten is None:
+            lsn = self.log.append(RecordType.CHECKPOINT,
+                                  R.checkpoint_payload(redo, self.next_seq, self.next_uow),
+                                  reserved=True)
+        else:
+            # A retry while the pagesets refuse writes: restart takes the redo point from
+            # pageset 0, not from this record, so one per retry would only use up the log
+            # that commit and backout records are kept room for.
+            lsn = end
         snapshot, self._dirty = self._dirty, {}
         if self._unwritten is not None:
             for psid, older in self._unwritten.items():
