@@ -166,14 +166,15 @@ class DataManager:
             # log, the queue manager backs it out, oldest first, as IBM MQ does with circular
             # logging (AMQ7469); its owner sees MQRC_BACKED_OUT. Units of work in doubt are
             # never touched: if they alone fill the log the caller gets MQRC_RESOURCE_PROBLEM.
-            self._checkpoint_for_space()
+            if self._checkpoint_frees():
+                self._checkpoint_for_space()
             while True:
                 try:
                     end = self.log.append(rtype, payload, reserved=reserved)
                     break
                 except LogFull as exc:
                     victim = self._oldest_inflight()
-                    if victim is None or self.on_log_full is None:
+                    if victim is None or self.on_log_full is None or not self._pins(victim):
                         if isinstance(exc, LogDiskFull) and self.on_log_failure is not None:
                             self.on_log_failure(exc)  # AMQ6708; the caller gets 2102
                         raise
@@ -199,6 +200,21 @@ class DataManager:
             if self.on_checkpoint_failure is not None:
                 self.on_checkpoint_failure(exc)
             raise LogFull(f"active log full: the checkpoint to free it failed ({exc})") from exc
+
+    def _checkpoint_frees(self) -> bool:
+        """Would a checkpoint now move the redo point into a later segment? If not it frees
+        nothing, and a caller retrying against a full log (or disk) would only fill the log
+        with checkpoint records until some unit of work pinned it and was backed out."""
+        seg = self.log.segment_size
+        firsts = [u.first_lsn for u in self.active.values() if u.first_lsn is not None]
+        return min([self.log.end_lsn, *firsts]) // seg > self.log.release_lsn // seg
+
+    def _pins(self, victim: UnitOfWork) -> bool:
+        """Would backing out ``victim`` (the oldest in flight) free a segment? Not if it began
+        in the segment being written: then every later unit of work did too, and the redo
+        point cannot leave that segment (a full disk, or a record too big for the log)."""
+        seg = self.log.segment_size
+        return victim.first_lsn // seg < self.log.end_lsn // seg
 
     def _oldest_inflight(self) -> UnitOfWork | None:
         live = [u for u in self.active.values() if u.luwid is None and u.first_lsn is not None]
@@ -342,7 +358,9 @@ class DataManager:
 
         Lock order: the checkpoint mutex is only ever taken while holding the engine lock, and
         whoever holds the mutex never waits for the engine lock. So a thread inside an MQI call
-        (engine lock held) may checkpoint synchronously while the checkpoint thread runs.
+        (engine lock held) may checkpoint synchronously while the checkpoint thread runs. A
+        log that fails under the checkpoint is reported (``on_log_failure``, which takes the
+        engine lock) only once the mutex is released.
         """
         assert self.lock is not None
         started = time.perf_counter()
@@ -351,23 +369,31 @@ class DataManager:
             try:
                 self.checkpoint_wanted.clear()
                 taken, work, meta, redo, lsn = self._snapshot()
+            except LogWriteError as exc:
+                self._ckpt_mutex.release()
+                raise self._broken(exc) from exc
             except BaseException:
                 self._ckpt_mutex.release()
                 raise
+        broken: LogWriteError | None = None
         try:
-            self.force(lsn)  # the write-ahead rule
+            self.log.force(lsn)  # the write-ahead rule
             for psid, (puts, deletes, updates) in work.items():
                 self.pageset(psid).apply(puts, deletes, updates, {})
             self.pageset(0).apply([], [], [], meta)
             self.log.release(redo)
-        except BaseException:
+        except BaseException as exc:
             # Nothing is released, so the log still holds all of it; the next checkpoint
             # writes these changes with its own (under the mutex, so none can come between).
             self._unwritten = taken
             self.checkpoint_wanted.set()
-            raise
+            if not isinstance(exc, LogWriteError):
+                raise
+            broken = exc
         finally:
             self._ckpt_mutex.release()
+        if broken is not None:
+            raise self._broken(broken) from broken
         with self.lock:
             self._evict()
         self.stats.checkpoints += 1
@@ -375,7 +401,21 @@ class DataManager:
 
     def _snapshot(self) -> tuple[dict, dict, dict[str, int], int, int]:
         """Take the dirty set (with what a failed checkpoint left unwritten) and the redo
-        point, and log the checkpoint (engine lock and checkpoint mutex held)."""
+        point, and log the checkpoint (engine lock and checkpoint mutex held). The checkpoint
+        record is appended first: if the log refuses it (full, or a full disk cannot format
+        the segment it needs) nothing has been taken, and the next checkpoint writes it all."""
+        end = self.log.end_lsn
+        firsts = [u.first_lsn for u in self.active.values() if u.first_lsn is not None]
+        redo = min([end, *firsts])
+        if self._unwritten is None:
+            lsn = self.log.append(RecordType.CHECKPOINT,
+                                  R.checkpoint_payload(redo, self.next_seq, self.next_uow),
+                                  reserved=True)
+        else:
+            # A retry while the pagesets refuse writes: restart takes the redo point from
+            # pageset 0, not from this record, so one per retry would only use up the log
+            # that commit and backout records are kept room for.
+            lsn = end
         snapshot, self._dirty = self._dirty, {}
         if self._unwritten is not None:
             for psid, older in self._unwritten.items():
@@ -387,9 +427,6 @@ class DataManager:
                     if newer is None or (op[0] == "P" and newer[0] == "B"):
                         ops[key] = op
             self._unwritten = None
-        end = self.log.end_lsn
-        firsts = [u.first_lsn for u in self.active.values() if u.first_lsn is not None]
-        redo = min([end, *firsts])
         work = {}
         for psid, ops in snapshot.items():
             puts, deletes, updates = [], [], []
@@ -404,9 +441,6 @@ class DataManager:
             work[psid] = (puts, deletes, updates)
         meta = {"redo_lsn": redo, "next_seq": self.next_seq, "next_uow": self.next_uow,
                 "next_qid": self.catalog.next_qid}
-        lsn = self.log.append(RecordType.CHECKPOINT,
-                              R.checkpoint_payload(redo, self.next_seq, self.next_uow),
-                              reserved=True)
         self.records_since_checkpoint = 0
         return snapshot, work, meta, redo, lsn
 
@@ -414,7 +448,10 @@ class DataManager:
         """Drop bodies that are safely on a pageset until the buffer pool is within budget;
         a committed message left without its body goes cold (no Python object, queues.py)."""
         budget = self.tuning.BufferPoolBytes // 2
-        while self.resident_bytes > budget and self._resident:
+        # While a failed checkpoint's changes are unwritten, ``on_pageset`` of their puts is
+        # set (so that a get records the delete) though no pageset has them: keep every body
+        # until the next checkpoint has written them.
+        while self.resident_bytes > budget and self._resident and self._unwritten is None:
             entry, mq = self._resident[0]
             if entry.record is None:
                 self._resident.popleft()

@@ -70,6 +70,8 @@ MAX_RECORD = 128 * 1024 * 1024
 _ZERO_PAGE = bytes(PAGE_SIZE)
 # Above this many buffered bytes, append writes the buffer to the file (no fsync) to bound memory.
 _WRITE_THROUGH = 4 * 1024 * 1024
+# Formatted log kept ahead of ordinary records for the records that end work (see append).
+_RESERVE = 64 * 1024
 # Extra write+fsync rounds a forcer does for those who queued behind it before handing over.
 _EXTRA_ROUNDS = 2
 
@@ -177,6 +179,9 @@ class RecoveryLog:
         self.directory = directory
         self.config = config or LogConfig()
         self.segment_size = self.config.segment_size
+        # formatted log kept free after each record that does not end work, for the commit,
+        # backout and checkpoint records that may follow it when the disk is full
+        self._reserve = min(_RESERVE, self.segment_size)
         os.makedirs(directory, exist_ok=True)
         self._lock = threading.Lock()  # buffer, next LSN, segment files
         self._flush = threading.Lock()  # flushed LSN, the writing flag, the queue of forcers
@@ -326,8 +331,11 @@ class RecoveryLog:
             lsn = self._next
             end = lsn + HEADER_SIZE + n
             self._check_space(end, 1 if reserved else 0)
-            if (end - 1) // self.segment_size not in self._fds:
-                self._format(lsn, end)
+            # a record that does not end work also needs the formatted room after it that the
+            # records which do may take (the reserve): on a full disk it fails, not they
+            last = (end - 1 + (0 if reserved else self._reserve)) // self.segment_size
+            if last not in self._fds:
+                self._format(lsn // self.segment_size, last)
             # encode_record, written straight into the buffer (no copy of the payload between)
             head = _HEAD.pack(MAGIC, rtype, 0, n, lsn, self._flushed)
             buf = self._buf
@@ -345,10 +353,10 @@ class RecoveryLog:
                     raise self._failure(exc) from exc
             return end
 
-    def _format(self, lsn: int, end: int) -> None:
-        """Make the segments ``[lsn, end)`` falls in exist before a record is buffered, so
+    def _format(self, first: int, last: int) -> None:
+        """Make the segments ``first`` to ``last`` exist before a record is buffered, so
         that a full disk refuses the append (LogDiskFull) rather than a later force."""
-        for segno in range(lsn // self.segment_size, (end - 1) // self.segment_size + 1):
+        for segno in range(first, last + 1):
             if segno not in self._fds:
                 try:
                     self._fd(segno)
@@ -442,6 +450,10 @@ class RecoveryLog:
             end = self._flushed
             try:
                 with self._lock:
+                    if self._failed is not None:
+                        # an append's write-through failed meanwhile: what it took from the
+                        # buffer is not in the file, so no round may say it is durable
+                        raise self._failed
                     end = self._write_buffer_locked()
                     segs = list(self._unsynced)
                     self._unsynced.clear()

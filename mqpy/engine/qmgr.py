@@ -366,10 +366,13 @@ class QueueManagerEngine:
     def _checkpoint_failed(self, exc: Exception) -> None:
         """A checkpoint (or an expiry scan) failed: the pagesets keep their last checkpoint,
         the log keeps everything since (so nothing is lost), and the housekeeping thread tries
-        again. A pageset that cannot be written (a full disk) is AMQ7002, once a minute;
-        anything else an FDC."""
+        again. A pageset that cannot be written (a full disk) is AMQ7002, once a minute, a
+        log segment the disk cannot take AMQ6708 (the same); anything else an FDC."""
         from mqpy import errorlog, messages
 
+        if isinstance(exc, LogDiskFull):  # its record needs a log segment the disk refused
+            self._log_failed(exc)  # AMQ6708, once a minute
+            return
         errors = os.path.join(self.qmdir, "errors")
         log = errorlog.ErrorLog(errors, qmgr=self.name, program="amqzxma0")
         if isinstance(exc, PagesetError):
@@ -387,7 +390,8 @@ class QueueManagerEngine:
 
     def close(self, *, checkpoint: bool = True) -> None:
         """Shut down: back out open units of work, checkpoint, close files. After a log
-        failure nothing more is written: restart backs out what was in flight."""
+        failure nothing more is written: restart backs out what was in flight. A checkpoint
+        the pagesets refuse is reported and the shutdown goes on (restart redoes the log)."""
         with self.lock:
             if self._closed:
                 return
@@ -399,7 +403,11 @@ class QueueManagerEngine:
                     conn._disconnect_locked(abnormal=True)
                 conn.broken = True
         if checkpoint and not failed:
-            self.data.checkpoint()
+            try:
+                self.data.checkpoint()
+            except Exception as exc:  # noqa: BLE001 - the log keeps it all: restart redoes it
+                if self.failed is None:  # (a log failure under it was reported already)
+                    self._checkpoint_failed(exc)
         self.stopped = True
         self.data.checkpoint_wanted.set()
         if self._checkpointer is not None and self._checkpointer is not threading.current_thread():
