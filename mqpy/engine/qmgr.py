@@ -1658,6 +1658,8 @@ class Connection:
                     self._fill_md(md, md_bytes, entry, put_time, now)
             if entry.seq not in mq.live:
                 mq.touch(entry)
+            if not browse:  # first: a log too full to record it (2102) leaves it uncounted
+                lsn = self._remove_locked(mq, entry, opts, now) or lsn
             p = 1 if entry.persistent else 0
             n = len(body)
             qname = h.base.name
@@ -1682,7 +1684,6 @@ class Connection:
                 h.browse_key = mq.order_key(entry, by_priority)
                 h.browse_entry = entry
             else:
-                lsn = self._remove_locked(mq, entry, opts, now) or lsn
                 if entry.state != GET_PENDING and report & _RO_COD \
                         and h.base.attributes.get("USAGE") != "XMITQ":
                     eng.report("COD", md.copy(), body)

@@ -231,17 +231,21 @@ def full_for_gets(monkeypatch):
 
 def test_a_get_that_finds_the_log_full_leaves_the_message_on_the_queue(qm_root, full_for_gets):
     """Given a persistent message, when a get outside syncpoint cannot log its removal (the
-    log is full), then it fails with MQRC_RESOURCE_PROBLEM (2102) and the message is still
-    there for the next get, not gone until a restart."""
+    log is full), then it fails with MQRC_RESOURCE_PROBLEM (2102), is not counted as a get in
+    the statistics, and the message is still there for the next get, not gone until a
+    restart."""
     qm = mqpy.embedded("DISKQM", data_path=qm_root)
     q = mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
     _put(q, b"keep me")
     full_for_gets.on = True
+    eng = local.running("DISKQM", qm_root)
     with pytest.raises(mqpy.MQMIError) as exc:
         q.get()
     assert exc.value.reason == CMQC.MQRC_RESOURCE_PROBLEM
+    assert eng.stats.queue("Q").gets == [0, 0]  # a get that failed is not counted as one
     full_for_gets.on = False
     assert q.get() == b"keep me"
+    assert eng.stats.queue("Q").gets == [0, 1]
 
 
 def test_an_expired_message_the_full_log_cannot_remove_stays_and_is_reported_once(
