@@ -196,9 +196,11 @@ class DataManager:
         log stays full for this call (MQRC_RESOURCE_PROBLEM), not a pageset error."""
         try:
             self.checkpoint()
-        except PagesetError as exc:
+        except (PagesetError, LogDiskFull) as exc:
             if self.on_checkpoint_failure is not None:
-                self.on_checkpoint_failure(exc)
+                self.on_checkpoint_failure(exc)  # AMQ7002, or AMQ6708 for the log's disk
+            if isinstance(exc, LogDiskFull):
+                raise
             raise LogFull(f"active log full: the checkpoint to free it failed ({exc})") from exc
 
     def _checkpoint_frees(self) -> bool:

@@ -277,3 +277,20 @@ def test_an_expired_message_the_full_log_cannot_remove_stays_and_is_reported_onc
     assert md.Feedback == CMQC.MQFB_EXPIRATION and md.MsgType == CMQC.MQMT_REPORT
     with pytest.raises(mqpy.MQMIError):
         reply.get()
+
+
+def test_a_checkpoint_for_log_space_that_the_full_disk_refuses_is_amq6708(qm_root, monkeypatch):
+    """Given a call that found the log full, when the checkpoint it makes to free space needs
+    a log segment the full disk refuses, then the call's failure stays a full log (2102 to the
+    application) and the error log says AMQ6708E."""
+    from mqpy.engine.log import LogDiskFull, LogFull
+
+    eng = local.running("DISKQM", qm_root)
+
+    def refused() -> None:
+        raise LogDiskFull("/the/log", "No space left on device")
+
+    monkeypatch.setattr(eng.data, "checkpoint", refused)
+    with pytest.raises(LogFull):
+        eng.data._checkpoint_for_space()
+    assert "AMQ6708E" in _errlog(qm_root)
