@@ -49,6 +49,7 @@ Not here (later work): asynchronous consume, XA.
 from __future__ import annotations
 
 import itertools
+import os
 import struct
 import time
 import weakref
@@ -759,6 +760,15 @@ def _got_data_length(body: bytes) -> int:
     return int(_LONG.unpack_from(body, md + gmo + 4)[0])
 
 
+def _write_now(stream: trio.SocketStream, data: bytes) -> int:
+    """What of ``data`` the socket takes at once (a non-blocking write, no scheduler round;
+    the caller's wait for the reply is its checkpoint)."""
+    try:
+        return os.write(stream.socket.fileno(), data)
+    except BlockingIOError:
+        return 0
+
+
 class _Broken(Exception):  # noqa: N818 - an internal signal
     """The queue manager's connection broke under a relayed call."""
 
@@ -784,7 +794,10 @@ async def _exchange(conn: QMConnection, request: MQIRequest) -> MQIReply:
             raise _Broken()
         completed = False
         try:
-            await stream.send_all(flows._writer.send(request))
+            data = flows._writer.send(request)
+            sent = _write_now(stream, data)
+            if sent < len(data):
+                await stream.send_all(memoryview(data)[sent:])
             pending = flows._pending
             while not pending:
                 data = await stream.receive_some(1 << 16)

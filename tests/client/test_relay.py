@@ -72,13 +72,15 @@ def _wait_for(predicate, timeout: float = 10.0) -> bool:
 
 def test_structures_and_data_pass_through_both_ways(site):
     """Given a client of the deployed channel initiator, when it puts messages of 0 bytes,
-    1 KB and 200 KB (several segments each way) with MQMD fields set and gets them back,
+    1 KB, 200 KB and 2 MB (several segments each way) with MQMD fields set and gets them back,
     then the MsgIds the queue manager gave come back to the putter, the getter's MQMD and
     MQGMO are the queue manager's, the data is whole, and an empty queue answers 2033."""
     qm = site.client()
     try:
         q = mqpy.Queue(qm, "RELAY.Q", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
-        bodies = [b"", bytes(range(256)) * 4, bytes(range(256)) * 800]
+        # 2 MB: more than a Unix socket takes at once, so the relay's write is split too
+        bodies = [b"", bytes(range(256)) * 4, bytes(range(256)) * 800,
+                  bytes(range(256)) * 8192]
         sent = []
         for i, body in enumerate(bodies):
             md = mqpy.MD(Format=CMQC.MQFMT_STRING, CorrelId=bytes([i + 1]) * 24,
