@@ -449,19 +449,24 @@ class _Socket:
         return events
 
     def _background(self) -> None:
-        """Between calls, the socket is read here, once a tick (heartbeats, a STATUS that
-        ends the channel); while calls are in progress their threads read it."""
+        """While no call is in progress the socket is read here, as by a receiver thread
+        (heartbeats, the receive timeout, a STATUS that ends the channel); while calls are in
+        progress their threads read it. After reading something this thread waits a tick
+        before it takes the role again, so that a run of calls keeps reading for itself."""
         tick = self._tick() or 1.0
         try:
-            while not self.ended.wait(tick):
+            while not self.ended.is_set():
                 with self.role_lock:
                     take = not self.reading and not self.in_calls and not self.broken
                     if take:
                         self.reading = True
                 if not take:
+                    self.ended.wait(tick)
                     continue
+                events: list[Event] = []
                 try:
-                    for event in self._read():
+                    events = self._read()
+                    for event in events:
                         self._on_event(event)
                 except (OSError, ValueError, ProtocolError, _Lost):
                     if not self.closing or self.conversations:
@@ -469,6 +474,8 @@ class _Socket:
                     raise
                 finally:
                     self._pass_role()
+                if events:
+                    self.ended.wait(tick)
         except (OSError, ValueError, ProtocolError, _Lost):
             pass
         finally:
