@@ -253,3 +253,36 @@ def _bad_field_put() -> bytes:
     at = mqpy.MD.length(2) + mqpy.PMO._layout_.offsets["RecsPresent"]
     body[at:at + 4] = (-1).to_bytes(4, "little", signed=True)
     return bytes(body)
+
+
+def test_a_client_lost_during_a_waiting_get_ends_that_get(site):
+    """Given a client waiting in MQGET (outside syncpoint) through the relay, when its
+    connection is dropped, then its call fails 2009 and the wait ends in the queue manager
+    too: a message put afterwards stays on the queue for the next application."""
+    import threading
+
+    qm = site.client()
+    q = mqpy.Queue(qm, "RELAY.Q", CMQC.MQOO_INPUT_AS_Q_DEF)
+    reasons: list[int] = []
+
+    def wait() -> None:
+        try:
+            q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT,
+                                            WaitInterval=30000))
+        except mqpy.MQMIError as e:
+            reasons.append(e.reason)
+
+    waiting = threading.Thread(target=wait, daemon=True)
+    waiting.start()
+    time.sleep(0.5)  # its MQGET waits in the queue manager
+    qm.get_handle().abend()
+    waiting.join(20)
+    assert reasons == [CMQC.MQRC_CONNECTION_BROKEN]
+    # the channel instance ends, and with it the queue manager connection that waited
+    assert _wait_for(lambda: "AMQ8420I" in site.mqsc(f"DISPLAY CHSTATUS({CHANNEL})\n",
+                                                    ok=False))  # status not found
+    other = site.bindings()
+    mqpy.Queue(other, "RELAY.Q").put(b"for the next one")
+    other.disconnect()
+    time.sleep(0.5)  # a get still waiting would have taken it by now
+    assert _depth(site) == 1
