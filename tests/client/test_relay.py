@@ -286,3 +286,41 @@ def test_a_client_lost_during_a_waiting_get_ends_that_get(site):
     other.disconnect()
     time.sleep(0.5)  # a get still waiting would have taken it by now
     assert _depth(site) == 1
+
+
+def test_tshark_decodes_relayed_flows(site, tmp_path):
+    """Given a deployed client session whose MQPUT, MQGET, MQCMIT and MQBACK are relayed,
+    when tshark decodes the recorded segments as MQ, then every verb and reply shows the
+    segment type sent, the reply codes are the queue manager's (2033 included), and nothing
+    is malformed: the relayed replies carry the client's TSHM, with its own ReplyLength."""
+    from tests.client.test_tshark import TSHARK, _decode, _RecordingProxy
+
+    if TSHARK is None:
+        pytest.skip("tshark is not installed")
+    proxy = _RecordingProxy(site.port)
+    qm = mqpy.connect(QM, CHANNEL, f"127.0.0.1({proxy.port})")
+    q = mqpy.Queue(qm, "RELAY.Q", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
+    q.put(b"relayed", mqpy.MD(Format=CMQC.MQFMT_STRING), mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+    qm.backout()
+    q.put(b"relayed", mqpy.MD(Format=CMQC.MQFMT_STRING), mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+    qm.commit()
+    assert q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)) == b"relayed"
+    with pytest.raises(mqpy.MQMIError):
+        q.get()  # 2033
+    q.close()
+    qm.disconnect()
+    with proxy.lock:
+        flows = list(proxy.flows)
+    sent_types = [segment[17] if segment[:4] == b"TSHM" else segment[9] for _, segment in flows]
+    for verb in ("MQPUT", "MQBACK", "MQCMIT", "MQGET"):
+        assert SegmentType[verb] in sent_types and SegmentType[verb + "_REPLY"] in sent_types
+    # every flow's ReplyLength (after the TSHM) is its own length
+    for _, segment in flows:
+        if segment[:4] == b"TSHM" and segment[17] in (SegmentType.MQPUT_REPLY,
+                                                       SegmentType.MQGET_REPLY):
+            assert int.from_bytes(segment[36:40], "big") == len(segment)
+    rows = _decode(flows, tmp_path, ["mq.tsh.type", "mq.api.reasoncode", "_ws.malformed"])
+    assert [int(row[0], 16) for row in rows if row[0]] == sent_types
+    assert not [row for row in rows if row[2]]  # nothing malformed
+    assert CMQC.MQRC_NO_MSG_AVAILABLE in {int(r) for row in rows for r in row[1].split(",")
+                                          if r}
