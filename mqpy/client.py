@@ -22,8 +22,8 @@ Theory of operation
   While calls are in progress the role is an application thread's that waits for its reply:
   it reads its own reply itself (no hand-over to another thread per call), and when its reply
   is in it hands the role to another conversation still waiting, if any. Between calls a
-  background thread per socket takes the role, once a tick, to keep up heartbeats and notice
-  a channel that ended.
+  background thread per socket has the role, as a receiver thread would; after it has read
+  something it leaves the role for a tick, so that a run of calls reads for itself.
 - Where a connection goes: an MQCD (``connect_tcp_client`` / ``connect_with_options``), else
   the MQSERVER environment variable (``CHANNEL/TCP/host(port)``), else a JSON client channel
   definition table named by MQCCDTURL (MQ 9's format), as MQ's client does.
@@ -286,7 +286,7 @@ _TURN = object()  #: put in a waiting conversation's queue: it now reads the soc
 
 
 class _Socket:
-    """One channel instance: the TCP connection, its negotiated values and receiver thread."""
+    """One channel instance: the TCP connection, its negotiated values, who reads it."""
 
     def __init__(self, sock: socket.socket, definition: ChannelDefinition, agreed: Any,
                  reader: SegmentReader) -> None:
