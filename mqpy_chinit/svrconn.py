@@ -30,6 +30,11 @@ Theory of operation
   is a send and a receive in this loop, and an MQGET waits in the queue manager; with the
   engine in this process, memory work runs in the loop and a waiting MQGET holds no thread.
   A call cut off because its client went drops that connection: the unit of work backs out.
+- Through the queue manager's socket, the calls of a client's message traffic (MQPUT, MQGET,
+  MQCMIT, MQBACK) are *relayed*: the body the client sent goes on as it is and the queue
+  manager's reply comes back as it is, since both sockets carry the same bodies; only an
+  MQGET's buffer length may be capped at MAXMSGL. Everything else (MQCONN and its security,
+  MQOPEN, a body of another byte order or shape) is decoded and called as before.
 - DISPLAY CHSTATUS: each running instance is a :class:`SvrconnStatus` in ``chinit.statuses``
   under the key ``CHANNEL#n`` (several instances of one channel coexist); it leaves when the
   instance ends, as IBM shows no status for an ended SVRCONN instance.
