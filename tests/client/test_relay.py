@@ -17,7 +17,7 @@ import mqpy
 from mqpy import CMQC, mqiproto
 from mqpy_chinit.framing import SegmentReader, SegmentWriter
 from mqpy_chinit.wire import InitialData, MQIRequest, SegmentType, Status, StatusCode
-from tests.security.site import CHANNEL, QM, QUEUE, Site
+from tests.security.site import CHANNEL, QM, Site
 
 
 @pytest.fixture(scope="module")
