@@ -23,7 +23,8 @@ Nothing is asserted; the figures are to be read against the machine.
 ``--deployed`` serves the clients as an installation does instead (plain channel only): a
 queue-manager daemon started by strmqm, whose channel initiator is a process of its own
 calling the daemon over its bindings socket (mqpy_chinit.qmconn), and a listener defined
-with runmqsc; the server CPU is then the daemon's and the channel initiator's together.
+with runmqsc; the server CPU is then the daemon's and the channel initiator's together, and
+``server_cpu_us_per_trip_by_process`` gives each (``qmgr``, ``chinit``).
 """
 
 from __future__ import annotations
@@ -145,17 +146,29 @@ def make_keys(root: str) -> str | None:
     return client_keys
 
 
+def _process_cpu(pid: int) -> float:
+    """CPU seconds (user + system) used so far by process ``pid`` (Linux /proc)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
 def _server_cpu(pids: list[int]) -> float:
-    """CPU seconds (user + system) used so far by the server processes (Linux /proc)."""
-    total = 0.0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        except (OSError, ValueError, IndexError):
-            pass
-    return total
+    """CPU seconds (user + system) used so far by the server processes."""
+    return sum(_process_cpu(pid) for pid in pids)
+
+
+def _process_role(pid: int) -> str:
+    """What a deployed server process is: its channel initiator or the queue manager."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            cmdline = f.read()
+    except OSError:
+        return str(pid)
+    return "chinit" if b"mqpy_cli.chinit" in cmdline else "qmgr"
 
 
 def _run(cmd: str, *args: str, stdin: str | None = None) -> str:
@@ -218,14 +231,21 @@ def run_scenario(port: int, scenario: str, clients: int, seconds: float,
         t.start()
     ready.wait()
     server_pids = server_pids or []
-    t0, cpu0, server0 = time.perf_counter(), time.process_time(), _server_cpu(server_pids)
+    t0, cpu0 = time.perf_counter(), time.process_time()
+    each0 = {pid: _process_cpu(pid) for pid in server_pids}
     time.sleep(seconds)
     stop.set()
     for t in threads:
         t.join()
     wall = time.perf_counter() - t0
-    client_cpu, server_cpu = time.process_time() - cpu0, _server_cpu(server_pids) - server0
+    client_cpu = time.process_time() - cpu0
+    each = {pid: _process_cpu(pid) - each0[pid] for pid in server_pids}
+    server_cpu = sum(each.values())
     trips = sum(counts)
+    by_role: dict[str, float] = {}
+    for pid, cpu in each.items():
+        role = _process_role(pid) if len(server_pids) > 1 else "server"
+        by_role[role] = by_role.get(role, 0.0) + cpu
     return {
         "scenario": scenario, "clients": clients, "tls": bool(tls_keys),
         "message_bytes": 1024,
@@ -238,6 +258,10 @@ def run_scenario(port: int, scenario: str, clients: int, seconds: float,
         "client_cpu_us_per_trip": round(client_cpu / trips * 1e6, 1) if trips else None,
         "server_cpu_us_per_trip": (round(server_cpu / trips * 1e6, 1)
                                    if trips and server_pids else None),
+        # deployed: the same split by process (the daemon, its channel initiator)
+        "server_cpu_us_per_trip_by_process": (
+            {role: round(cpu / trips * 1e6, 1) for role, cpu in sorted(by_role.items())}
+            if trips and server_pids else None),
     }
 
 

@@ -14,11 +14,16 @@ Theory of operation
   (Hconns) of this process; their flows use a TSHM whose ConvId names the conversation and
   whose RequestId pairs a reply with its request. SHARECNV(0) is MQ's pre-v7 mode: plain TSH,
   one conversation per socket.
-- A receiver thread per socket reads every segment: it routes MQI replies to the waiting
-  conversation, answers the queue manager's heartbeats (HBINT, during MQGET waits and between
+- One thread at a time *reads* a socket (its reading role): it routes MQI replies to their
+  conversations, answers the queue manager's heartbeats (HBINT, during MQGET waits and between
   calls), sends ours when the socket has been quiet for the heartbeat interval, and declares the
   connection lost when nothing has been heard for the receive timeout (seed 003: twice HBINT
   below 60 s). A lost socket is MQRC_CONNECTION_BROKEN (2009) for every conversation on it.
+  While calls are in progress the role is an application thread's that waits for its reply:
+  it reads its own reply itself (no hand-over to another thread per call), and when its reply
+  is in it hands the role to another conversation still waiting, if any. Between calls a
+  background thread per socket has the role, as a receiver thread would; after it has read
+  something it leaves the role for a tick, so that a run of calls reads for itself.
 - Where a connection goes: an MQCD (``connect_tcp_client`` / ``connect_with_options``), else
   the MQSERVER environment variable (``CHANNEL/TCP/host(port)``), else a JSON client channel
   definition table named by MQCCDTURL (MQ 9's format), as MQ's client does.
@@ -268,16 +273,20 @@ def connect_from_environment(qmgr: str = "", user: str | None = None,
 
 
 class _Conversation:
-    """One Hconn's share of a socket: its ConvId and the queue its replies arrive on."""
+    """One Hconn's share of a socket: its ConvId and the queue its replies arrive on (an
+    MQI reply, None when the socket is lost, or _TURN: the reading role is now its)."""
 
     def __init__(self, conv_id: int | None) -> None:
         self.conv_id = conv_id
-        self.replies: queue.SimpleQueue[MQIReply | None] = queue.SimpleQueue()
+        self.replies: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.request_ids = itertools.count(1)
 
 
+_TURN = object()  #: put in a waiting conversation's queue: it now reads the socket
+
+
 class _Socket:
-    """One channel instance: the TCP connection, its negotiated values and receiver thread."""
+    """One channel instance: the TCP connection, its negotiated values, who reads it."""
 
     def __init__(self, sock: socket.socket, definition: ChannelDefinition, agreed: Any,
                  reader: SegmentReader) -> None:
@@ -298,7 +307,14 @@ class _Socket:
         self.broken = False
         self.closing = False
         self.last_received = self.last_sent = time.monotonic()
-        self.thread = threading.Thread(target=self._receive_loop, daemon=True,
+        # the reading role: ``reading`` while some thread has it; ``waiters`` are the
+        # conversations whose call waits for a reply the reader will hand them
+        self.role_lock = threading.Lock()
+        self.reading = False
+        self.in_calls = 0
+        self.waiters: dict[int | None, _Conversation] = {}
+        self.ended = threading.Event()  # closed or lost: the background thread stops
+        self.thread = threading.Thread(target=self._background, daemon=True,
                                        name=f"mqpy-client-{definition.channel}")
 
     @property
@@ -332,6 +348,7 @@ class _Socket:
 
     def close(self) -> None:
         self.closing = True
+        self.ended.set()
         _unpool(self)
         try:
             self.sock.shutdown(socket.SHUT_RDWR)
@@ -343,6 +360,7 @@ class _Socket:
         with self.state_lock:
             self.broken = True
             waiting = list(self.conversations.values())
+        self.ended.set()
         _unpool(self)
         for conv in waiting:
             conv.replies.put(None)
@@ -351,35 +369,115 @@ class _Socket:
         except OSError:
             pass
 
-    # -- the receiver thread ------------------------------------------------------------
+    # -- reading: the role, the background thread ---------------------------------------
 
     def _tick(self) -> float | None:
         if self.hbint <= 0:
             return None
         return max(0.2, min(self.hbint / 2, 5.0))
 
-    def _receive_loop(self) -> None:
-        # select, not a socket timeout: a timeout would also cut short other threads' sendall
-        tick = self._tick()
+    def await_reply(self, conv: _Conversation) -> MQIReply:
+        """The reply to the request ``conv`` just sent: read by this thread when nobody else
+        reads the socket, else handed over by the reader (or the role is). _Lost when the
+        socket is lost (or ProtocolError / OSError / ValueError reading it: lost too)."""
+        with self.role_lock:
+            if not conv.replies.empty():  # already read by another thread
+                item = conv.replies.get_nowait()
+                if item is None:
+                    raise _Lost()
+                return item  # type: ignore[no-any-return]
+            if self.broken:
+                raise _Lost()
+            leader = not self.reading
+            if leader:
+                self.reading = True
+            else:
+                self.waiters[conv.conv_id] = conv
+        if not leader:
+            item = conv.replies.get()
+            if item is None:
+                raise _Lost()
+            if item is not _TURN:
+                return item  # type: ignore[no-any-return]
         try:
-            while True:
-                # a TLS socket may hold decrypted bytes select cannot see
-                pending = isinstance(self.sock, ssl.SSLSocket) and self.sock.pending()
-                if not pending:
-                    readable, _, _ = select.select([self.sock], [], [], tick)
-                    if not readable:
-                        self._heartbeat_due()
+            own: MQIReply | None = None
+            while own is None:
+                for event in self._read():
+                    if own is None and isinstance(event, MQIReply) and \
+                            (event.conv_id if self.tshm else None) == conv.conv_id:
+                        own = event
                         continue
-                data = self._recv()
-                if not data:
-                    return
-                self.last_received = time.monotonic()
-                for event in self.reader.feed(data):
-                    self._on_event(event)
-                if self.hbint:
-                    self._heartbeat_due()
+                    try:
+                        self._on_event(event)  # others' replies, heartbeats, a STATUS
+                    except _Lost:
+                        if own is None:
+                            raise
+                        self._lost()  # the channel ended just after answering us
+            return own
         except (OSError, ValueError, ProtocolError, _Lost):
-            return
+            self._lost()
+            raise
+        finally:
+            self._pass_role()
+
+    def _pass_role(self) -> None:
+        """Give the reading role to a conversation still waiting for its reply, if any."""
+        with self.role_lock:
+            if self.waiters and not self.broken:
+                _, conv = self.waiters.popitem()
+                conv.replies.put(_TURN)
+            else:
+                self.reading = False
+
+    def _read(self) -> list[Event]:
+        """One read of the socket (after up to a tick of waiting): its events, maybe none.
+        Heartbeats and the receive timeout are seen to on the way."""
+        # select, not a socket timeout: a timeout would also cut short other threads' sendall;
+        # a TLS socket may hold decrypted bytes select cannot see
+        if not (isinstance(self.sock, ssl.SSLSocket) and self.sock.pending()):
+            readable, _, _ = select.select([self.sock], [], [], self._tick())
+            if not readable:
+                self._heartbeat_due()
+                return []
+        data = self._recv()
+        if not data:
+            raise _Lost()
+        self.last_received = time.monotonic()
+        events = self.reader.feed(data)
+        if self.hbint:
+            self._heartbeat_due()
+        return events
+
+    def _background(self) -> None:
+        """While no call is in progress the socket is read here, as by a receiver thread
+        (heartbeats, the receive timeout, a STATUS that ends the channel); while calls are in
+        progress their threads read it. After reading something this thread waits a tick
+        before it takes the role again, so that a run of calls keeps reading for itself."""
+        tick = self._tick() or 1.0
+        try:
+            while not self.ended.is_set():
+                with self.role_lock:
+                    take = not self.reading and not self.in_calls and not self.broken
+                    if take:
+                        self.reading = True
+                if not take:
+                    self.ended.wait(tick)
+                    continue
+                events: list[Event] = []
+                try:
+                    events = self._read()
+                    for event in events:
+                        self._on_event(event)
+                except (OSError, ValueError, ProtocolError, _Lost):
+                    if not self.closing or self.conversations:
+                        self._lost()  # before the role passes: nobody reads a lost socket
+                    raise
+                finally:
+                    self._pass_role()
+                if events:
+                    self.ended.wait(tick)
+        except (OSError, ValueError, ProtocolError, _Lost):
+            pass
         finally:
             if not self.closing or self.conversations:
                 self._lost()
@@ -404,9 +502,12 @@ class _Socket:
 
     def _on_event(self, event: Event) -> None:
         if isinstance(event, MQIReply):
-            conv = self.conversations.get(event.conv_id if self.tshm else None)
+            key = event.conv_id if self.tshm else None
+            conv = self.conversations.get(key)
             if conv is not None:
-                conv.replies.put(event)
+                with self.role_lock:  # with the lock: await_reply looks before it waits
+                    self.waiters.pop(key, None)  # it has its reply: the role is not for it
+                    conv.replies.put(event)
             return
         if isinstance(event, Heartbeat):
             if event.flags & ControlFlags1.CONFIRM_REQUEST:
@@ -646,18 +747,21 @@ class ClientConnection(MQIVerbs):
             if instance.tshm:
                 request = attrs.evolve(request, conv_id=self._conv.conv_id,
                                        request_id=next(self._conv.request_ids))
+            with instance.role_lock:
+                instance.in_calls += 1
             try:
                 if instance.broken:
                     raise _Lost()
                 instance.send(request)
-                reply = self._conv.replies.get()
-                if reply is None:
-                    raise _Lost()
+                reply = instance.await_reply(self._conv)
                 decoded = _decode_reply(
                     reply, instance.reader.partner_byte_order or ByteOrder.LITTLE)
-            except (OSError, ProtocolError, _Lost):
+            except (OSError, ValueError, ProtocolError, _Lost):
                 self._lost()
                 raise _fail(CMQC.MQRC_CONNECTION_BROKEN) from None
+            finally:
+                with instance.role_lock:
+                    instance.in_calls -= 1
         if decoded.comp == _FAILED:
             for dst, src in zip(into, decoded.values or (), strict=False):
                 copy_fields(dst, src)

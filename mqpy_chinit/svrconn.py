@@ -30,6 +30,11 @@ Theory of operation
   is a send and a receive in this loop, and an MQGET waits in the queue manager; with the
   engine in this process, memory work runs in the loop and a waiting MQGET holds no thread.
   A call cut off because its client went drops that connection: the unit of work backs out.
+- Through the queue manager's socket, the calls of a client's message traffic (MQPUT, MQGET,
+  MQCMIT, MQBACK) are *relayed*: the body the client sent goes on as it is and the queue
+  manager's reply comes back as it is, since both sockets carry the same bodies; only an
+  MQGET's buffer length may be capped at MAXMSGL. Everything else (MQCONN and its security,
+  MQOPEN, a body of another byte order or shape) is decoded and called as before.
 - DISPLAY CHSTATUS: each running instance is a :class:`SvrconnStatus` in ``chinit.statuses``
   under the key ``CHANNEL#n`` (several instances of one channel coexist); it leaves when the
   instance ends, as IBM shows no status for an ended SVRCONN instance.
@@ -49,6 +54,7 @@ Not here (later work): asynchronous consume, XA.
 from __future__ import annotations
 
 import itertools
+import os
 import struct
 import time
 import weakref
@@ -60,11 +66,13 @@ import trio
 
 from mqpy import CMQC, mqiproto, serving
 from mqpy.errors import MQMIError
+from mqpy.structures import GMO, MD, PMO
 from mqpy.verbs import AsyncMQIVerbs
 from mqpy_chinit import definitions as D
 from mqpy_chinit import tls, tlsstream, userid
 from mqpy_chinit.mca import CONFIRM_TIMEOUT, MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
 from mqpy_chinit.negotiation import negotiate
+from mqpy_chinit.qmconn import QMConnection
 from mqpy_chinit.states import ChannelState, ChannelStatus
 from mqpy_chinit.wire import (
     OUR_FAP_LEVEL,
@@ -427,7 +435,8 @@ class SvrconnInstance:
             await cc.send.send(request)
 
     async def _reply(self, request: MQIRequest, reply: MQIReply) -> None:
-        if request.conv_id is not None:
+        if request.conv_id is not None and (reply.conv_id != request.conv_id
+                                            or reply.request_id != request.request_id):
             reply = attrs.evolve(reply, conv_id=request.conv_id, request_id=request.request_id)
         await self._send(reply)
 
@@ -491,6 +500,11 @@ class SvrconnInstance:
 
     async def _dispatch(self, cc: _ClientConversation, request: MQIRequest) -> MQIReply:
         verb = _T(request.segment_type)
+        if verb in _RELAYED and type(cc.backend) is QMConnection \
+                and self._byte_order() == ByteOrder.LITTLE:
+            reply = await self._relay(cc, request, verb)
+            if reply is not None:
+                return reply
         try:
             decoded = mqiproto.decode_request(request, self._byte_order())
         except ProtocolError as exc:
@@ -521,6 +535,61 @@ class SvrconnInstance:
             return mqiproto.encode_reply(verb, comp=_FAILED, reason=CMQC.MQRC_UNEXPECTED_ERROR)
         finally:
             self.status.substate = "RECEIVE"
+
+    # -- relayed MQI calls ----------------------------------------------------------------
+
+    async def _relay(self, cc: _ClientConversation, request: MQIRequest,
+                     verb: SegmentType) -> MQIReply | None:
+        """An MQPUT, MQGET, MQCMIT or MQBACK passed to the queue manager's socket as the
+        client sent it, its reply passed back as the queue manager sent it: both sides
+        speak the same bodies (``mqpy.mqiproto``) in the same byte order, and nothing in
+        these calls is the channel's to change, except an MQGET's buffer length, capped at
+        the channel's MAXMSGL as the decoding path caps it. None: the body is not of the
+        plain shape this needs (another byte order, distribution-list records, longer than
+        MAXMSGL), and the call goes the decoding way, which also answers a malformed one."""
+        body = request.body
+        if verb == _T.MQPUT:
+            data_length = _put_data_length(body)
+            if data_length is None or (self.max_msg_size and data_length > self.max_msg_size):
+                return None
+        elif verb == _T.MQGET:
+            if not _plain_get(body):
+                return None
+            (buffer_length,) = _LONG.unpack_from(body, len(body) - 4)
+            limit = self.max_msg_size or None
+            max_length = limit if buffer_length < 0 else buffer_length
+            if limit is not None and max_length is not None:
+                max_length = min(max_length, limit)
+            if max_length != buffer_length:
+                body = body[:-4] + _LONG.pack(-1 if max_length is None else max_length)
+        elif body:  # MQCMIT, MQBACK: nothing follows the API header
+            return None
+        self.status.substate = verb.name
+        try:
+            reply = await _exchange(cc.backend, MQIRequest(segment_type=verb, hobj=request.hobj,
+                                                            body=body))
+        except _Broken:
+            # the queue manager ended the connection: gone, or this body did not decode
+            # there (its codec is ours); a malformed flow ends the channel as it always has
+            try:
+                mqiproto.decode_request(request, ByteOrder.LITTLE)
+            except ProtocolError as exc:
+                await self._refuse(exc.status_code, "AMQ9504E", f"Protocol error: {exc}")
+                raise ChannelEnded("", "", True, exc.status_code) from None
+            return mqiproto.encode_reply(verb, comp=_FAILED,
+                                         reason=CMQC.MQRC_CONNECTION_BROKEN)
+        finally:
+            self.status.substate = "RECEIVE"
+        if reply.comp != _FAILED:
+            if verb == _T.MQPUT:
+                self.status.bytes_received += data_length
+            elif verb == _T.MQGET and reply.comp == _OK:
+                self.status.message_moved(_got_data_length(reply.body), sent=True)
+                self.status.msgs -= 1  # message_moved counted it; _serve_conversation counts calls
+        # ReplyLength is the flow's own length: the writer puts the client's (TSH or TSHM)
+        return MQIReply(segment_type=reply.segment_type, comp=reply.comp, reason=reply.reason,
+                        hobj=reply.hobj, body=reply.body, conv_id=request.conv_id,
+                        request_id=request.request_id)
 
     async def _conn(self, cc: _ClientConversation, d: mqiproto.Decoded) -> MQIReply:
         if cc.backend is not None:
@@ -638,6 +707,122 @@ class SvrconnInstance:
         selector, value = d.values
         await cc.backend.set(d.hobj, selector, value)
         return mqiproto.encode_reply(d.verb, [])
+
+
+# ---------------------------------------------------------------------------- relaying
+
+#: The calls :meth:`SvrconnInstance._relay` passes through without decoding them.
+_RELAYED = frozenset({_T.MQPUT, _T.MQGET, _T.MQCMIT, _T.MQBACK})
+_LONG = struct.Struct("<i")
+_HEAD = struct.Struct("<4si")  # an MQ structure's StrucId and Version
+
+
+def _sizes(cls: Any) -> tuple[bytes, dict[int, int]]:
+    """A structure's StrucId and its length by every Version it may carry."""
+    layout = cls._layout_
+    return cls().StrucId, {v: layout.length(layout.effective_version(v))
+                           for v in range(1, layout.highest_version + 1)}
+
+
+_MD_ID, _MD_SIZES = _sizes(MD)
+_PMO_ID, _PMO_SIZES = _sizes(PMO)
+_GMO_ID, _GMO_SIZES = _sizes(GMO)
+
+
+def _size_at(body: bytes, pos: int, strucid: bytes, sizes: dict[int, int]) -> int:
+    """The length of the structure at ``pos`` from its StrucId and Version; 0 if there is
+    none there that this module knows."""
+    if pos + 8 > len(body):
+        return 0
+    found, version = _HEAD.unpack_from(body, pos)
+    return sizes.get(version, 0) if found == strucid else 0
+
+
+def _put_data_length(body: bytes) -> int | None:
+    """An MQPUT body's message length when it is exactly MQMD, MQPMO (no records), length,
+    data; else None."""
+    md = _size_at(body, 0, _MD_ID, _MD_SIZES)
+    pmo = md and _size_at(body, md, _PMO_ID, _PMO_SIZES)
+    if not pmo or md + pmo + 4 > len(body):
+        return None
+    (length,) = _LONG.unpack_from(body, md + pmo)
+    return length if md + pmo + 4 + length == len(body) else None
+
+
+def _plain_get(body: bytes) -> bool:
+    """Is an MQGET body exactly MQMD, MQGMO, buffer length?"""
+    md = _size_at(body, 0, _MD_ID, _MD_SIZES)
+    gmo = md and _size_at(body, md, _GMO_ID, _GMO_SIZES)
+    return bool(gmo) and md + gmo + 4 == len(body)
+
+
+def _got_data_length(body: bytes) -> int:
+    """The message length in an MQGET reply (MQMD, MQGMO, DataLength, length, data)."""
+    md = _size_at(body, 0, _MD_ID, _MD_SIZES)
+    gmo = md and _size_at(body, md, _GMO_ID, _GMO_SIZES)
+    if not gmo or md + gmo + 8 > len(body):
+        return 0
+    return int(_LONG.unpack_from(body, md + gmo + 4)[0])
+
+
+def _write_now(stream: trio.SocketStream, data: bytes) -> int:
+    """What of ``data`` the socket takes at once (a non-blocking write, no scheduler round;
+    the caller's wait for the reply is its checkpoint)."""
+    try:
+        return os.write(stream.socket.fileno(), data)
+    except BlockingIOError:
+        return 0
+
+
+class _Broken(Exception):  # noqa: N818 - an internal signal
+    """The queue manager's connection broke under a relayed call."""
+
+
+_BROKEN = (trio.BrokenResourceError, trio.ClosedResourceError, OSError, ProtocolError,
+           EOFError)
+
+
+async def _exchange(conn: QMConnection, request: MQIRequest) -> MQIReply:
+    """One request as it is, its reply as it comes, on ``conn``'s socket: what
+    ``QMConnection._call`` does without encoding the request or decoding the reply (the
+    same lock, the same reader and writer, and the same rule that a call cut off half-way
+    drops the connection, so that the queue manager backs the unit of work out)."""
+    flows = conn._flows
+    lock = conn._lock
+    try:
+        lock.acquire_nowait()
+    except trio.WouldBlock:
+        await lock.acquire()
+    try:
+        stream = conn._stream
+        if stream is None:
+            raise _Broken()
+        completed = False
+        try:
+            data = flows._writer.send(request)
+            sent = _write_now(stream, data)
+            if sent < len(data):
+                await stream.send_all(memoryview(data)[sent:])
+            pending = flows._pending
+            while not pending:
+                data = await stream.receive_some(1 << 16)
+                if not data:
+                    raise EOFError("the queue manager closed the connection")
+                pending.extend(flows._reader.feed(data))
+            reply = pending.pop(0)
+            if not isinstance(reply, MQIReply) or \
+                    reply.segment_type != mqiproto.reply_type(request.segment_type):
+                raise EOFError(f"{type(reply).__name__} where the MQI reply was expected")
+            completed = True
+        except _BROKEN:
+            raise _Broken() from None
+        finally:
+            if not completed:
+                conn.broken = True
+                conn._drop()
+    finally:
+        lock.release()
+    return reply
 
 
 def _peer_host(stream: Any) -> str:
