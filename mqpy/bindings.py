@@ -28,7 +28,7 @@ from mqpy import CMQC, config, mqiproto
 from mqpy.errors import MQMIError
 from mqpy.verbs import MQIVerbs, copy_fields
 from mqpy_chinit.framing import SegmentReader, SegmentWriter
-from mqpy_chinit.wire import ByteOrder, MQIReply, ProtocolError, SegmentType
+from mqpy_chinit.wire import ByteOrder, MQIReply, MQIRequest, ProtocolError, SegmentType
 
 __all__ = [
     "MAX_MSG_SIZE",
@@ -129,6 +129,19 @@ class Flows:
         if not data:
             raise EOFError("the queue manager closed the connection")
         self._pending.extend(self._reader.feed(data))
+
+    # -- a request passed on as it came (the SVRCONN relay) ----------------------------------
+    def relayed(self, request: MQIRequest) -> bytes:
+        return self._writer.send(request)
+
+    def relayed_reply(self, verb: SegmentType) -> MQIReply | None:
+        """The reply to a relayed ``verb`` as it came (None until its bytes are all in)."""
+        if not self._pending:
+            return None
+        event = self._pending.pop(0)
+        if not isinstance(event, MQIReply) or event.segment_type != mqiproto.reply_type(verb):
+            raise EOFError(f"{type(event).__name__} where the MQI reply was expected")
+        return event
 
 
 class BindingsConnection(MQIVerbs):

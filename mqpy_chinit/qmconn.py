@@ -14,7 +14,8 @@ ends without MQDISC.
 from __future__ import annotations
 
 import socket
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import trio
 
@@ -22,9 +23,11 @@ from mqpy import CMQC, config, mqiproto
 from mqpy.bindings import Flows, bind_address, socket_path
 from mqpy.errors import MQMIError
 from mqpy.verbs import AsyncMQIVerbs, copy_fields
-from mqpy_chinit.wire import ProtocolError, SegmentType
+from mqpy_chinit.wire import MQIReply, MQIRequest, ProtocolError, SegmentType
 
 __all__ = ["QMConnection", "connect"]
+
+_R = TypeVar("_R")
 
 #: One read takes whatever the queue manager has sent, up to this.
 RECEIVE_SIZE = 1 << 16
@@ -99,7 +102,26 @@ class QMConnection(AsyncMQIVerbs):
     async def _call(self, verb: SegmentType, values: Any = (), *, hobj: int = 0,
                     into: tuple[Any, ...] = ()) -> mqiproto.Decoded:
         flows = self._flows
-        request = flows.request(verb, values, hobj)
+        reply = await self._exchange(flows.request(verb, values, hobj), flows.reply)
+        if reply.comp == _FAILED:
+            for dst, src in zip(into, reply.values or (), strict=False):
+                copy_fields(dst, src)  # a distribution list's response records
+            raise MQMIError(reply.comp, reply.reason)
+        return reply
+
+    async def relay(self, request: MQIRequest) -> MQIReply:
+        """One request passed on as it came, its reply as it comes (an SVRCONN's MQPUT,
+        MQGET, MQCMIT or MQBACK: nothing in them is the channel's to change). The same lock,
+        and the same rule as any call: cut off half-way, the connection is dropped, so that
+        the queue manager backs the unit of work out (MQRC_CONNECTION_BROKEN)."""
+        flows = self._flows
+        verb = SegmentType(request.segment_type)
+        return await self._exchange(flows.relayed(request), lambda: flows.relayed_reply(verb))
+
+    async def _exchange(self, request: bytes, take_reply: Callable[[], _R | None]) -> _R:
+        """Write ``request``, then read until ``take_reply`` has the reply: one call at a
+        time on the socket."""
+        flows = self._flows
         lock = self._lock
         try:
             lock.acquire_nowait()  # free (one call at a time): no scheduler round to take it
@@ -113,7 +135,7 @@ class QMConnection(AsyncMQIVerbs):
             completed = False
             try:
                 await _send_all(sock, request)
-                while (reply := flows.reply()) is None:
+                while (reply := take_reply()) is None:
                     await trio.lowlevel.wait_readable(sock)  # a checkpoint: the call yields
                     try:
                         data = sock.recv(RECEIVE_SIZE)
@@ -129,10 +151,6 @@ class QMConnection(AsyncMQIVerbs):
                     self._drop()
         finally:
             lock.release()
-        if reply.comp == _FAILED:
-            for dst, src in zip(into, reply.values or (), strict=False):
-                copy_fields(dst, src)  # a distribution list's response records
-            raise MQMIError(reply.comp, reply.reason)
         return reply
 
     def _drop(self) -> None:

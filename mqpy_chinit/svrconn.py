@@ -54,7 +54,6 @@ Not here (later work): asynchronous consume, XA.
 from __future__ import annotations
 
 import itertools
-import os
 import struct
 import time
 import weakref
@@ -566,9 +565,9 @@ class SvrconnInstance:
             return None
         self.status.substate = verb.name
         try:
-            reply = await _exchange(cc.backend, MQIRequest(segment_type=verb, hobj=request.hobj,
-                                                            body=body))
-        except _Broken:
+            reply = await cc.backend.relay(MQIRequest(segment_type=verb, hobj=request.hobj,
+                                                      body=body))
+        except MQMIError:  # MQRC_CONNECTION_BROKEN
             # the queue manager ended the connection: gone, or this body did not decode
             # there (its codec is ours); a malformed flow ends the channel as it always has
             try:
@@ -763,66 +762,6 @@ def _got_data_length(body: bytes) -> int:
     if not gmo or md + gmo + 8 > len(body):
         return 0
     return int(_LONG.unpack_from(body, md + gmo + 4)[0])
-
-
-def _write_now(stream: trio.SocketStream, data: bytes) -> int:
-    """What of ``data`` the socket takes at once (a non-blocking write, no scheduler round;
-    the caller's wait for the reply is its checkpoint)."""
-    try:
-        return os.write(stream.socket.fileno(), data)
-    except BlockingIOError:
-        return 0
-
-
-class _Broken(Exception):  # noqa: N818 - an internal signal
-    """The queue manager's connection broke under a relayed call."""
-
-
-_BROKEN = (trio.BrokenResourceError, trio.ClosedResourceError, OSError, ProtocolError,
-           EOFError)
-
-
-async def _exchange(conn: QMConnection, request: MQIRequest) -> MQIReply:
-    """One request as it is, its reply as it comes, on ``conn``'s socket: what
-    ``QMConnection._call`` does without encoding the request or decoding the reply (the
-    same lock, the same reader and writer, and the same rule that a call cut off half-way
-    drops the connection, so that the queue manager backs the unit of work out)."""
-    flows = conn._flows
-    lock = conn._lock
-    try:
-        lock.acquire_nowait()
-    except trio.WouldBlock:
-        await lock.acquire()
-    try:
-        stream = conn._stream
-        if stream is None:
-            raise _Broken()
-        completed = False
-        try:
-            data = flows._writer.send(request)
-            sent = _write_now(stream, data)
-            if sent < len(data):
-                await stream.send_all(memoryview(data)[sent:])
-            pending = flows._pending
-            while not pending:
-                data = await stream.receive_some(1 << 16)
-                if not data:
-                    raise EOFError("the queue manager closed the connection")
-                pending.extend(flows._reader.feed(data))
-            reply = pending.pop(0)
-            if not isinstance(reply, MQIReply) or \
-                    reply.segment_type != mqiproto.reply_type(request.segment_type):
-                raise EOFError(f"{type(reply).__name__} where the MQI reply was expected")
-            completed = True
-        except _BROKEN:
-            raise _Broken() from None
-        finally:
-            if not completed:
-                conn.broken = True
-                conn._drop()
-    finally:
-        lock.release()
-    return reply
 
 
 def _peer_host(stream: Any) -> str:
