@@ -144,6 +144,18 @@ def display_chlauth(eng, profile: str, params: Mapping[str, object] | None = Non
     return [r.attributes() for r in found]
 
 
+#: How many times authority records have changed in this process (setmqaut, SET / DELETE
+#: AUTHREC: every writer of AUTHREC objects is below, and a running queue manager's are
+#: made in its own process, through its command server). A policy's cached decisions are
+#: good while it is the same, so a change applies to the very next check.
+_authrec_changes = 0
+
+
+def _authrecs_changed() -> None:
+    global _authrec_changes
+    _authrec_changes += 1
+
+
 def authority_records(eng) -> list[oam.AuthRecord]:  # noqa: ANN001
     with eng.lock:
         return [oam.AuthRecord.from_attributes(o.attributes)
@@ -172,12 +184,15 @@ def set_authority(eng, objtype: str, profile: str, specs: Iterable[str], *,  # n
         current = oam.AuthRecord.from_attributes(old.attributes).auths if old else frozenset()
         auths = oam.parse_specs(otype, list(specs), current)
         rec = oam.AuthRecord(etype, entity, otype, profile, auths)
-        if not auths:
-            if old is not None:
-                eng.delete("AUTHREC", key.object_name)
-            return None
-        eng.define("AUTHREC", rec.object_name, rec.attributes(), replace=True)
-        return rec
+        try:
+            if not auths:
+                if old is not None:
+                    eng.delete("AUTHREC", key.object_name)
+                return None
+            eng.define("AUTHREC", rec.object_name, rec.attributes(), replace=True)
+            return rec
+        finally:
+            _authrecs_changed()  # after the change: a check made meanwhile is not kept
 
 
 def remove_authority(eng, objtype: str, profile: str, *, principal: str | None = None,  # noqa: ANN001
@@ -189,6 +204,7 @@ def remove_authority(eng, objtype: str, profile: str, *, principal: str | None =
         if eng.lookup("AUTHREC", key.object_name) is None:
             return False
         eng.delete("AUTHREC", key.object_name)
+        _authrecs_changed()
         return True
 
 
@@ -409,6 +425,10 @@ def is_privileged(qmdir: str, user: str | None) -> bool:
 # ------------------------------------------------------------------ the policy
 
 
+#: at most this many cached authority decisions per policy (then they start again)
+_MAX_DECISIONS = 4096
+
+
 class SecurityPolicy:
     """The engine's Authority: CONNAUTH and OAM checks (module docstring)."""
 
@@ -417,6 +437,10 @@ class SecurityPolicy:
         self.qmdir = qmdir
         self.users = UserFile(users_path(qmdir))
         self.errors = ErrorLog(os.path.join(qmdir, "errors"), qmgr=engine.name)
+        # (entity, OAM object type, name) -> the authorities it holds, decided while the user
+        # file had stamp and the authority records version of ``_valid_for``
+        self._held: dict[tuple[str, str, str], frozenset[str]] = {}
+        self._valid_for: tuple[object, int] | None = None
 
     # -------------------------------------------------------------- helpers
 
@@ -439,11 +463,34 @@ class SecurityPolicy:
                       f"{' '.join(sorted(needed))}.")
         return _refuse()
 
-    def _authorities(self, user: str, objtype: str, name: str) -> frozenset[str]:
-        if self.users.is_admin(user):
-            return oam.OBJTYPES[objtype]
-        return oam.effective(authority_records(self.engine), user, self.users.groups(user),
-                             objtype, name)
+    def _decisions(self) -> dict[tuple[str, str, str], frozenset[str]]:
+        """The decisions still good: those made since the user file and the authority
+        records last changed (one ``stat`` of the user file). A group added with mqpyuser,
+        a setmqaut or SET AUTHREC applies to the next check, as without the cache, so
+        REFRESH SECURITY still has nothing to drop."""
+        valid_for = (self.users.stamp(), _authrec_changes)
+        if valid_for != self._valid_for or len(self._held) >= _MAX_DECISIONS:
+            self._held = {}  # (a bound: dynamic queues have names never seen again)
+            self._valid_for = valid_for
+        return self._held
+
+    def _authorities(self, user: str, objtype: str, name: str,
+                     decisions: dict[tuple[str, str, str], frozenset[str]] | None = None
+                     ) -> frozenset[str]:
+        """What ``user`` holds on object ``name``; ``decisions``: those of this check's
+        :meth:`_decisions` (a check that asks several times stats the user file once)."""
+        if decisions is None:
+            decisions = self._decisions()
+        key = (user, objtype, name)
+        held = decisions.get(key)
+        if held is None:
+            if self.users.is_admin(user):
+                held = oam.OBJTYPES[objtype]
+            else:
+                held = oam.effective(authority_records(self.engine), user,
+                                     self.users.groups(user), objtype, name)
+            decisions[key] = held
+        return held
 
     # -------------------------------------------------------------- administration
 
@@ -500,12 +547,13 @@ class SecurityPolicy:
         otype = oam.objtype_of(objtype)
         checks = oam.open_checks(user, options, alternate_user)
         checks.sort(key=lambda c: c[1] != "qmgr")  # altusr before the object's authorities
+        decisions = self._decisions()
         for entity, where, needed in checks:
             if not needed:
                 continue
             held = frozenset() if not entity else (
-                self._authorities(entity, "qmgr", self.engine.name) if where == "qmgr"
-                else self._authorities(entity, otype, name))
+                self._authorities(entity, "qmgr", self.engine.name, decisions)
+                if where == "qmgr" else self._authorities(entity, otype, name, decisions))
             missing = needed - held
             if missing:
                 raise self._insufficient(entity, self.engine.name if where == "qmgr"
