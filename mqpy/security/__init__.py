@@ -425,8 +425,24 @@ def is_privileged(qmdir: str, user: str | None) -> bool:
 # ------------------------------------------------------------------ the policy
 
 
-#: at most this many cached authority decisions per policy (then they start again)
+#: at most this many cached authority decisions per policy (then they start again: dynamic
+#: queues have names never seen again)
 _MAX_DECISIONS = 4096
+
+
+@attrs.define
+class _Decisions:
+    """A policy's decisions while the user file had one stamp and the authority records one
+    change count (``valid_for``)."""
+
+    valid_for: tuple[object, int] | None
+    #: (entity, OAM object type, name) -> the authorities the entity holds
+    held: dict[tuple[str, str, str], frozenset[str]] = attrs.Factory(dict)
+    #: the opens allowed: (user, object type, name, options, alternate user)
+    opens: set[tuple[str, str, str, int, str | None]] = attrs.Factory(set)
+
+    def full(self) -> bool:
+        return len(self.held) >= _MAX_DECISIONS or len(self.opens) >= _MAX_DECISIONS
 
 
 class SecurityPolicy:
@@ -437,10 +453,7 @@ class SecurityPolicy:
         self.qmdir = qmdir
         self.users = UserFile(users_path(qmdir))
         self.errors = ErrorLog(os.path.join(qmdir, "errors"), qmgr=engine.name)
-        # (entity, OAM object type, name) -> the authorities it holds, decided while the user
-        # file had stamp and the authority records version of ``_valid_for``
-        self._held: dict[tuple[str, str, str], frozenset[str]] = {}
-        self._valid_for: tuple[object, int] | None = None
+        self._decided = _Decisions(None)
 
     # -------------------------------------------------------------- helpers
 
@@ -463,33 +476,33 @@ class SecurityPolicy:
                       f"{' '.join(sorted(needed))}.")
         return _refuse()
 
-    def _decisions(self) -> dict[tuple[str, str, str], frozenset[str]]:
+    def _decisions(self) -> _Decisions:
         """The decisions still good: those made since the user file and the authority
         records last changed (one ``stat`` of the user file). A group added with mqpyuser,
-        a setmqaut or SET AUTHREC applies to the next check, as without the cache, so
-        REFRESH SECURITY still has nothing to drop."""
+        a setmqaut or SET AUTHREC applies to the next check, as without them, so REFRESH
+        SECURITY still has nothing to drop. A check keeps the one object it got, so what
+        it decides never lands among decisions made since a change."""
         valid_for = (self.users.stamp(), _authrec_changes)
-        if valid_for != self._valid_for or len(self._held) >= _MAX_DECISIONS:
-            self._held = {}  # (a bound: dynamic queues have names never seen again)
-            self._valid_for = valid_for
-        return self._held
+        decided = self._decided
+        if valid_for != decided.valid_for or decided.full():
+            decided = self._decided = _Decisions(valid_for)
+        return decided
 
     def _authorities(self, user: str, objtype: str, name: str,
-                     decisions: dict[tuple[str, str, str], frozenset[str]] | None = None
-                     ) -> frozenset[str]:
-        """What ``user`` holds on object ``name``; ``decisions``: those of this check's
+                     decided: _Decisions | None = None) -> frozenset[str]:
+        """What ``user`` holds on object ``name``; ``decided``: this check's
         :meth:`_decisions` (a check that asks several times stats the user file once)."""
-        if decisions is None:
-            decisions = self._decisions()
+        if decided is None:
+            decided = self._decisions()
         key = (user, objtype, name)
-        held = decisions.get(key)
+        held = decided.held.get(key)
         if held is None:
             if self.users.is_admin(user):
                 held = oam.OBJTYPES[objtype]
             else:
                 held = oam.effective(authority_records(self.engine), user,
                                      self.users.groups(user), objtype, name)
-            decisions[key] = held
+            decided.held[key] = held
         return held
 
     # -------------------------------------------------------------- administration
@@ -543,21 +556,27 @@ class SecurityPolicy:
                    alternate_user: str | None = None) -> None:
         """The open's authorities (``oam.open_checks``): with alternate-user authority the
         connection's user needs ``altusr`` (checked first) and the alternate user the
-        access; a blank alternate user holds nothing."""
+        access; a blank alternate user holds nothing. An open allowed since nothing
+        changed (:meth:`_decisions`) is allowed again without judging it; a refusal is
+        judged (and logged) every time."""
+        decided = self._decisions()
+        opened = (user, objtype, name, options, alternate_user)
+        if opened in decided.opens:
+            return
         otype = oam.objtype_of(objtype)
         checks = oam.open_checks(user, options, alternate_user)
         checks.sort(key=lambda c: c[1] != "qmgr")  # altusr before the object's authorities
-        decisions = self._decisions()
         for entity, where, needed in checks:
             if not needed:
                 continue
             held = frozenset() if not entity else (
-                self._authorities(entity, "qmgr", self.engine.name, decisions)
-                if where == "qmgr" else self._authorities(entity, otype, name, decisions))
+                self._authorities(entity, "qmgr", self.engine.name, decided)
+                if where == "qmgr" else self._authorities(entity, otype, name, decided))
             missing = needed - held
             if missing:
                 raise self._insufficient(entity, self.engine.name if where == "qmgr"
                                          else name, missing)
+        decided.opens.add(opened)
 
 
 def install(engine, qmdir: str | None = None) -> SecurityPolicy:  # noqa: ANN001

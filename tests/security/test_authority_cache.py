@@ -112,3 +112,32 @@ def test_an_open_reads_the_user_file_stamp_once(carol, monkeypatch):
     monkeypatch.setattr(UserFile, "_stamp", lambda self: stamps.append(1) or real(self))
     assert opens(carol.conn, "Q1", options)
     assert len(stamps) == 1
+
+
+def test_an_allowed_open_allows_only_the_same_open(carol):
+    """Given carol's open of Q1 for output allowed (and remembered), then an open with more
+    options, of another queue, or with another alternate user is still judged on its own."""
+    set_authority(carol.eng, "queue", "Q1", ["+put"], principal="carol")
+    set_authority(carol.eng, "qmgr", carol.eng.name, ["+altusr"], principal="carol")
+    carol.eng.define("QLOCAL", "Q2", {})
+    carol.users.add("dave", None, ["apps"])
+    carol.users.add("erin", None, ["apps"])
+    set_authority(carol.eng, "queue", "Q1", ["+put"], principal="dave")
+    assert opens(carol.conn, "Q1")
+    assert opens(carol.conn, "Q1")
+    assert not opens(carol.conn, "Q1", CMQC.MQOO_OUTPUT | CMQC.MQOO_SET_ALL_CONTEXT)
+    assert not opens(carol.conn, "Q2")
+
+    def as_alternate(user: str) -> bool:
+        od = OD(ObjectName=b"Q1", AlternateUserId=user.encode())
+        try:
+            carol.conn.close(carol.conn.open(
+                od, CMQC.MQOO_OUTPUT | CMQC.MQOO_ALTERNATE_USER_AUTHORITY), 0)
+            return True
+        except mqpy.MQMIError as exc:
+            assert exc.reason == CMQC.MQRC_NOT_AUTHORIZED
+            return False
+
+    assert as_alternate("dave")
+    assert as_alternate("dave")
+    assert not as_alternate("erin")
