@@ -120,10 +120,11 @@ async def test_each_put_user_gets_its_own_handle(two_qmgrs):
     for who in ("alice", "mallory"):
         users.add(who, None, ["apps"])
     set_authority(qm2.engine, "queue", "T1", ["+put"], principal="alice")
-    for who, body in (("alice", b"a1"), ("mallory", b"m1"), ("alice", b"a2")):
+    senders = (("alice", b"a1"), ("mallory", b"m1"), ("alice", b"a2"))
+    for _, body in senders:
         qm1.put("T1", body, qmgr="QM2")
     pending = [_with_context(ev, UserIdentifier=who.encode())
-               for ev, who in zip(_arrivals(qm1), ("alice", "mallory", "alice"), strict=True)]
+               for ev, (who, _) in zip(_arrivals(qm1), senders, strict=True)]
     rcv = ReceiverMCA(None, "QM2", qm2.connect, lambda name: None)
     rcv.put_authority = PutAuthority("CTX", "")
     rcv, conn = await _receive(qm2, pending, rcv)
