@@ -70,6 +70,7 @@ MAX_TRANSMISSION_SIZE = 32766
 CONNECT_TIMEOUT = 20.0
 CONFIRM_TIMEOUT = 60.0  # when no heartbeat interval bounds the wait for a confirmation
 PUT_RUN = 64  # arrivals a receiver puts in one worker-thread call, at most
+BATCH_HANDLES = 8  # destinations (and put users) a receiver opens for a batch, at most
 POLL_MS = 500  # longest single MQGET wait, so that a stop request is seen promptly
 
 QmFactory = Callable[[], mqpy.QueueManager]
@@ -1073,11 +1074,15 @@ class ReceiverMCA:
         :meth:`_qtype`'s check, as before. A failed open raises its MQMIError (the caller
         leaves the arrival to _deliver). The handle is held for the batch only
         (:meth:`_close_handles` after its commit): while it is open the queue cannot be
-        deleted, so what the open found holds for every put."""
+        deleted, so what the open found holds for every put. At most BATCH_HANDLES a
+        batch: beyond them (PUTAUT(CTX) with many users) an open each would cost more
+        round trips than it saves, and arrivals go by MQPUT1."""
         user = self.put_authority.put_user(context_user)
         key = (dest_q, dest_qm, user)
         if key in self._handles:
             return self._handles[key]
+        if len(self._handles) >= BATCH_HANDLES:
+            return None  # (PUTAUT(CTX) and many users, say): an open each would not pay
         # version 3: the open's answer carries the resolved names
         od, alternate = _as_user(mqpy.OD(Version=CMQC.MQOD_VERSION_3, ObjectName=dest_q,
                                          ObjectQMgrName=dest_qm), user)

@@ -132,3 +132,34 @@ async def test_each_put_user_gets_its_own_handle(two_qmgrs):
     conn.disconnect()
     assert qm2.drain("T1") == [b"a1", b"a2"]
     assert _dead_letters(qm2) == [(CMQC.MQRC_NOT_AUTHORIZED, b"T1")]
+
+
+async def test_more_put_users_than_handles_still_arrive_in_order(two_qmgrs):
+    """Given PUTAUT(CTX) and one batch for T1 from twelve users, each with +put on T1, more
+    than the receiver opens handles for in a batch, then all twelve messages are on T1 in
+    the order they were sent (the users beyond the handles go by MQPUT1)."""
+    from mqpy.security import install, set_authority, users_path
+    from mqpy.security.users import UserFile
+    from mqpy_chinit.mca import BATCH_HANDLES
+    from mqpy_chinit.putaut import PutAuthority
+
+    qm1, qm2 = two_qmgrs
+    qm1.define("QLOCAL", "QM2", USAGE="XMITQ")
+    qm2.define("QLOCAL", "T1")
+    install(qm2.engine, qm2.engine.qmdir)
+    users = UserFile(users_path(qm2.engine.qmdir))
+    senders = [f"user{i}" for i in range(BATCH_HANDLES + 4)]
+    for who in senders:
+        users.add(who, None, ["apps"])
+    set_authority(qm2.engine, "queue", "T1", ["+put"], group="apps")
+    for who in senders:
+        qm1.put("T1", who.encode(), qmgr="QM2")
+    pending = [_with_context(ev, UserIdentifier=who.encode())
+               for ev, who in zip(_arrivals(qm1), senders, strict=True)]
+    rcv = ReceiverMCA(None, "QM2", qm2.connect, lambda name: None)
+    rcv.put_authority = PutAuthority("CTX", "")
+    rcv, conn = await _receive(qm2, pending, rcv)
+    assert len(rcv._handles) == BATCH_HANDLES
+    rcv._close_handles(conn)
+    conn.disconnect()
+    assert qm2.drain("T1") == [who.encode() for who in senders]
