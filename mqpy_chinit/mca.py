@@ -70,6 +70,7 @@ MAX_TRANSMISSION_SIZE = 32766
 CONNECT_TIMEOUT = 20.0
 CONFIRM_TIMEOUT = 60.0  # when no heartbeat interval bounds the wait for a confirmation
 PUT_RUN = 64  # arrivals a receiver puts in one worker-thread call, at most
+BATCH_HANDLES = 8  # destinations (and put users) a receiver opens for a batch, at most
 POLL_MS = 500  # longest single MQGET wait, so that a stop request is seen promptly
 
 QmFactory = Callable[[], mqpy.QueueManager]
@@ -780,6 +781,9 @@ class ReceiverMCA:
         self.log = log or (lambda msgid, text: None)
         self.put_authority = PutAuthority()
         self._may_put: dict[tuple[bytes, bytes], int] = {}  # ALTMCA: the MCA user's check
+        # (queue, queue manager, alternate user) -> the batch's open handle for its puts, or
+        # None: that destination's arrivals go by MQPUT1 (see _destination)
+        self._handles: dict[tuple[bytes, bytes, str | None], int | None] = {}
         self.syncq: syncq.ChannelSyncQ | None = None  # this run's sync record
 
     async def run(self) -> None:
@@ -893,6 +897,8 @@ class ReceiverMCA:
                 rec = await self._commit_batch(qm, ev.seqnum, bytes(8))
                 self.status.cur_seqno = ev.seqnum
                 await conv.send(Reset(seqnum=ev.seqnum))
+                if self._handles:
+                    await mqi(self._close_handles, qm)
                 continue
             if isinstance(ev, Ping):
                 await conv.send(Ping(data=ev.data))  # PING CHANNEL: the data comes back
@@ -944,6 +950,8 @@ class ReceiverMCA:
                 in_batch = 0
                 self._qtypes.clear()  # definitions may change between batches
                 self._may_put.clear()  # and so may authorities
+                if self._handles:  # after the answer: the sender need not wait for this
+                    await mqi(self._close_handles, qm)
 
     async def _flush(self, conv: Conversation, qm: mqpy.QueueManager,
                      pending: list[MessageData], fast: bool,
@@ -982,6 +990,7 @@ class ReceiverMCA:
         steps: list[Step] = []
         sizes: list[int] = []
         carried = 0
+        local = self.local_qm.encode("latin-1")
         for ev in evs:
             xqh = ev.transmission_header
             md = xqh.MsgDesc
@@ -989,19 +998,31 @@ class ReceiverMCA:
             dest_qm = xqh.RemoteQMgrName.rstrip(b" \x00")
             if md.Format == CMQC.MQFMT_DIST_HEADER:
                 break  # for every destination it names: _deliver, after the run's puts
-            if dest_qm in (b"", self.local_qm.encode("latin-1")) and \
-                    self._qtype(qm, dest_q.decode("latin-1")) == CMQC.MQQT_REMOTE:
-                break
             if steps and carried + len(ev.data) > mqiproto.RUN_BYTES:
                 break  # the rest in the next run: one round trip stays a modest flow
             sync = CMQC.MQPMO_NO_SYNCPOINT if (
                 fast and md.Persistence != CMQC.MQPER_PERSISTENT) else CMQC.MQPMO_SYNCPOINT
             try:
-                # nothing of the put's output structures is kept: no need to decode them
-                steps.append(("put1", self._arrival_put1(qm, dest_q, dest_qm, md, ev.data,
-                                                         sync), False))
+                self._second_check(qm, dest_q, dest_qm)
+                hobj = self._destination(qm, dest_q, dest_qm, md.UserIdentifier) \
+                    if dest_qm in (b"", local) else None
             except mqpy.MQMIError:
-                break  # refused by PUTAUT's second check: _deliver takes it from here
+                # refused by PUTAUT's second check, or the destination cannot be opened:
+                # _deliver takes it from here (its MQPUT1 gives the reason)
+                break
+            if hobj is not None:
+                # a local queue of that name, open for the batch: an MQPUT, and rule 6
+                # holds (the open resolved to no remote-queue definition)
+                step: Step = ("put", (hobj, md, mqpy.PMO(
+                    Options=sync | CMQC.MQPMO_SET_ALL_CONTEXT), ev.data), False)
+            elif dest_qm in (b"", local) and \
+                    self._qtype(qm, dest_q.decode("latin-1")) == CMQC.MQQT_REMOTE:
+                break
+            else:
+                step = ("put1", self._arrival_put1(qm, dest_q, dest_qm, md, ev.data, sync),
+                        False)
+            # nothing of the put's output structures is kept: no need to decode them
+            steps.append(step)
             sizes.append(len(ev.data))
             carried += len(ev.data)
         tail = self.syncq.steps(record) if record is not None and len(steps) == len(evs) \
@@ -1022,6 +1043,14 @@ class ReceiverMCA:
                       md: mqpy.MD, data: bytes, sync: int) -> tuple[Any, ...]:
         """The MQPUT1 arguments (od, md, pmo, data) of one arrival, with the authority PUTAUT
         names; MQMIError 2035 when ALTMCA's check of the MCA user refuses it (blocking)."""
+        self._second_check(qm, dest_q, dest_qm)
+        od, options = _as_user(mqpy.OD(ObjectName=dest_q, ObjectQMgrName=dest_qm),
+                               self.put_authority.put_user(md.UserIdentifier))
+        return od, md, mqpy.PMO(Options=sync | options | CMQC.MQPMO_SET_ALL_CONTEXT), data
+
+    def _second_check(self, qm: mqpy.QueueManager, dest_q: bytes, dest_qm: bytes) -> None:
+        """ALTMCA's check of the MCA user (once a batch per destination): MQMIError 2035
+        when it may not put there (blocking)."""
         second = self.put_authority.also_checked()
         if second is not None:
             reason = self._may_put.get((dest_q, dest_qm))
@@ -1030,9 +1059,68 @@ class ReceiverMCA:
                 self._may_put[(dest_q, dest_qm)] = reason
             if reason:
                 raise mqpy.MQMIError(CMQC.MQCC_FAILED, reason)
-        od, options = _as_user(mqpy.OD(ObjectName=dest_q, ObjectQMgrName=dest_qm),
-                               self.put_authority.put_user(md.UserIdentifier))
-        return od, md, mqpy.PMO(Options=sync | options | CMQC.MQPMO_SET_ALL_CONTEXT), data
+
+    def _destination(self, qm: mqpy.QueueManager, dest_q: bytes, dest_qm: bytes,
+                     context_user: bytes) -> int | None:
+        """The batch's handle for arrivals to a local queue named ``dest_q`` (blocking).
+
+        The first arrival for a destination (and put user) opens it as its MQPUT1 would --
+        output, set-all context, the PUTAUT user as alternate user, not bound to one
+        cluster instance -- so the batch's puts are MQPUTs, without an open, a name
+        resolution and an authority check each. The open's resolved names say whether the
+        name is a local queue: resolved to itself at this queue manager, it is neither a
+        remote-queue definition (rule 6: those always resolve to another queue manager)
+        nor an alias or a model; anything else is closed again and goes by MQPUT1 after
+        :meth:`_qtype`'s check, as before. A failed open raises its MQMIError (the caller
+        leaves the arrival to _deliver). The handle is held for the batch only
+        (:meth:`_close_handles` after its commit): while it is open the queue cannot be
+        deleted, so what the open found holds for every put. At most BATCH_HANDLES a
+        batch: beyond them (PUTAUT(CTX) with many users) an open each would cost more
+        round trips than it saves, and arrivals go by MQPUT1."""
+        user = self.put_authority.put_user(context_user)
+        key = (dest_q, dest_qm, user)
+        if key in self._handles:
+            return self._handles[key]
+        if len(self._handles) >= BATCH_HANDLES:
+            return None  # (PUTAUT(CTX) and many users, say): an open each would not pay
+        # version 3: the open's answer carries the resolved names
+        od, alternate = _as_user(mqpy.OD(Version=CMQC.MQOD_VERSION_3, ObjectName=dest_q,
+                                         ObjectQMgrName=dest_qm), user)
+        options = CMQC.MQOO_OUTPUT | CMQC.MQOO_SET_ALL_CONTEXT | CMQC.MQOO_BIND_NOT_FIXED
+        if alternate:
+            options |= CMQC.MQOO_ALTERNATE_USER_AUTHORITY
+        handle = qm.get_handle()
+        try:
+            hobj = handle.open(od, options)
+        except mqpy.MQMIError:
+            self._handles[key] = None  # the rest of the batch's arrivals there: MQPUT1
+            raise
+        if od.ObjectName.rstrip(b" \x00") != dest_q:
+            # a model queue: the open made a dynamic queue, which goes again at once (an
+            # arrival's MQPUT1 refuses a model, 2057)
+            self._qtypes[dest_q.decode("latin-1")] = CMQC.MQQT_MODEL
+            handle.close(hobj, CMQC.MQCO_DELETE_PURGE)
+            self._handles[key] = None
+            return None
+        if (od.ResolvedQName.rstrip(b" \x00") != dest_q
+                or od.ResolvedQMgrName.rstrip(b" \x00") != self.local_qm.encode("latin-1")):
+            handle.close(hobj)
+            self._handles[key] = None
+            return None
+        self._handles[key] = hobj
+        return hobj
+
+    def _close_handles(self, qm: mqpy.QueueManager) -> None:
+        """Close the batch's destination handles (blocking); a close that fails (the
+        connection is going) leaves the rest to the disconnect."""
+        handles, self._handles = self._handles, {}
+        handle = qm.get_handle()
+        try:
+            for hobj in handles.values():
+                if hobj is not None:
+                    handle.close(hobj)
+        except mqpy.MQMIError:
+            pass  # the next call says what became of the connection
 
     @staticmethod
     def _probe_put(qm: mqpy.QueueManager, dest_q: bytes, dest_qm: bytes, user: str) -> int:

@@ -144,6 +144,18 @@ def display_chlauth(eng, profile: str, params: Mapping[str, object] | None = Non
     return [r.attributes() for r in found]
 
 
+#: How many times authority records have changed in this process (setmqaut, SET / DELETE
+#: AUTHREC: every writer of AUTHREC objects is below, and a running queue manager's are
+#: made in its own process, through its command server). A policy's cached decisions are
+#: good while it is the same, so a change applies to the very next check.
+_authrec_changes = 0
+
+
+def _authrecs_changed() -> None:
+    global _authrec_changes
+    _authrec_changes += 1
+
+
 def authority_records(eng) -> list[oam.AuthRecord]:  # noqa: ANN001
     with eng.lock:
         return [oam.AuthRecord.from_attributes(o.attributes)
@@ -172,12 +184,15 @@ def set_authority(eng, objtype: str, profile: str, specs: Iterable[str], *,  # n
         current = oam.AuthRecord.from_attributes(old.attributes).auths if old else frozenset()
         auths = oam.parse_specs(otype, list(specs), current)
         rec = oam.AuthRecord(etype, entity, otype, profile, auths)
-        if not auths:
-            if old is not None:
-                eng.delete("AUTHREC", key.object_name)
-            return None
-        eng.define("AUTHREC", rec.object_name, rec.attributes(), replace=True)
-        return rec
+        try:
+            if not auths:
+                if old is not None:
+                    eng.delete("AUTHREC", key.object_name)
+                return None
+            eng.define("AUTHREC", rec.object_name, rec.attributes(), replace=True)
+            return rec
+        finally:
+            _authrecs_changed()  # after the change: a check made meanwhile is not kept
 
 
 def remove_authority(eng, objtype: str, profile: str, *, principal: str | None = None,  # noqa: ANN001
@@ -189,6 +204,7 @@ def remove_authority(eng, objtype: str, profile: str, *, principal: str | None =
         if eng.lookup("AUTHREC", key.object_name) is None:
             return False
         eng.delete("AUTHREC", key.object_name)
+        _authrecs_changed()
         return True
 
 
@@ -409,6 +425,26 @@ def is_privileged(qmdir: str, user: str | None) -> bool:
 # ------------------------------------------------------------------ the policy
 
 
+#: at most this many cached authority decisions per policy (then they start again: dynamic
+#: queues have names never seen again)
+_MAX_DECISIONS = 4096
+
+
+@attrs.define
+class _Decisions:
+    """A policy's decisions while the user file had one stamp and the authority records one
+    change count (``valid_for``)."""
+
+    valid_for: tuple[object, int] | None
+    #: (entity, OAM object type, name) -> the authorities the entity holds
+    held: dict[tuple[str, str, str], frozenset[str]] = attrs.Factory(dict)
+    #: the opens allowed: (user, object type, name, options, alternate user)
+    opens: set[tuple[str, str, str, int, str | None]] = attrs.Factory(set)
+
+    def full(self) -> bool:
+        return len(self.held) >= _MAX_DECISIONS or len(self.opens) >= _MAX_DECISIONS
+
+
 class SecurityPolicy:
     """The engine's Authority: CONNAUTH and OAM checks (module docstring)."""
 
@@ -417,6 +453,7 @@ class SecurityPolicy:
         self.qmdir = qmdir
         self.users = UserFile(users_path(qmdir))
         self.errors = ErrorLog(os.path.join(qmdir, "errors"), qmgr=engine.name)
+        self._decided = _Decisions(None)
 
     # -------------------------------------------------------------- helpers
 
@@ -439,11 +476,34 @@ class SecurityPolicy:
                       f"{' '.join(sorted(needed))}.")
         return _refuse()
 
-    def _authorities(self, user: str, objtype: str, name: str) -> frozenset[str]:
-        if self.users.is_admin(user):
-            return oam.OBJTYPES[objtype]
-        return oam.effective(authority_records(self.engine), user, self.users.groups(user),
-                             objtype, name)
+    def _decisions(self) -> _Decisions:
+        """The decisions still good: those made since the user file and the authority
+        records last changed (one ``stat`` of the user file). A group added with mqpyuser,
+        a setmqaut or SET AUTHREC applies to the next check, as without them, so REFRESH
+        SECURITY still has nothing to drop. A check keeps the one object it got, so what
+        it decides never lands among decisions made since a change."""
+        valid_for = (self.users.stamp(), _authrec_changes)
+        decided = self._decided
+        if valid_for != decided.valid_for or decided.full():
+            decided = self._decided = _Decisions(valid_for)
+        return decided
+
+    def _authorities(self, user: str, objtype: str, name: str,
+                     decided: _Decisions | None = None) -> frozenset[str]:
+        """What ``user`` holds on object ``name``; ``decided``: this check's
+        :meth:`_decisions` (a check that asks several times stats the user file once)."""
+        if decided is None:
+            decided = self._decisions()
+        key = (user, objtype, name)
+        held = decided.held.get(key)
+        if held is None:
+            if self.users.is_admin(user):
+                held = oam.OBJTYPES[objtype]
+            else:
+                held = oam.effective(authority_records(self.engine), user,
+                                     self.users.groups(user), objtype, name)
+            decided.held[key] = held
+        return held
 
     # -------------------------------------------------------------- administration
 
@@ -496,7 +556,13 @@ class SecurityPolicy:
                    alternate_user: str | None = None) -> None:
         """The open's authorities (``oam.open_checks``): with alternate-user authority the
         connection's user needs ``altusr`` (checked first) and the alternate user the
-        access; a blank alternate user holds nothing."""
+        access; a blank alternate user holds nothing. An open allowed since nothing
+        changed (:meth:`_decisions`) is allowed again without judging it; a refusal is
+        judged (and logged) every time."""
+        decided = self._decisions()
+        opened = (user, objtype, name, options, alternate_user)
+        if opened in decided.opens:
+            return
         otype = oam.objtype_of(objtype)
         checks = oam.open_checks(user, options, alternate_user)
         checks.sort(key=lambda c: c[1] != "qmgr")  # altusr before the object's authorities
@@ -504,12 +570,13 @@ class SecurityPolicy:
             if not needed:
                 continue
             held = frozenset() if not entity else (
-                self._authorities(entity, "qmgr", self.engine.name) if where == "qmgr"
-                else self._authorities(entity, otype, name))
+                self._authorities(entity, "qmgr", self.engine.name, decided)
+                if where == "qmgr" else self._authorities(entity, otype, name, decided))
             missing = needed - held
             if missing:
                 raise self._insufficient(entity, self.engine.name if where == "qmgr"
                                          else name, missing)
+        decided.opens.add(opened)
 
 
 def install(engine, qmdir: str | None = None) -> SecurityPolicy:  # noqa: ANN001

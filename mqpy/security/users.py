@@ -133,16 +133,24 @@ class UserFile:
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self._cache: tuple[tuple[int, int], dict[str, UserEntry]] | None = None
+        self._cache: tuple[tuple[int, int, int], dict[str, UserEntry]] | None = None
 
     # -------------------------------------------------------------- reading
 
-    def _stamp(self) -> tuple[int, int] | None:
+    def _stamp(self) -> tuple[int, int, int] | None:
+        """What says the file changed: modification time, size and inode (a writer replaces
+        the file, so even a rewrite of the same size within the clock's resolution shows);
+        None when there is no file."""
         try:
             st = os.stat(self.path)
         except FileNotFoundError:
             return None
-        return (st.st_mtime_ns, st.st_size)
+        return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+    def stamp(self) -> tuple[int, int, int] | None:
+        """The file's current stamp (one ``stat``): a cache of anything decided from the
+        file is good while the stamp is the same."""
+        return self._stamp()
 
     def exists(self) -> bool:
         return self._stamp() is not None
