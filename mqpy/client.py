@@ -22,8 +22,8 @@ Theory of operation
   While calls are in progress the role is an application thread's that waits for its reply:
   it reads its own reply itself (no hand-over to another thread per call), and when its reply
   is in it hands the role to another conversation still waiting, if any. Between calls a
-  background thread per socket has the role, as a receiver thread would; after it has read
-  something it leaves the role for a tick, so that a run of calls reads for itself.
+  background thread per socket has the role, as a receiver thread would; if a call started
+  while it was reading, it leaves the role for a tick, so that a run of calls reads for itself.
 - Where a connection goes: an MQCD (``connect_tcp_client`` / ``connect_with_options``), else
   the MQSERVER environment variable (``CHANNEL/TCP/host(port)``), else a JSON client channel
   definition table named by MQCCDTURL (MQ 9's format), as MQ's client does.
@@ -451,8 +451,11 @@ class _Socket:
     def _background(self) -> None:
         """While no call is in progress the socket is read here, as by a receiver thread
         (heartbeats, the receive timeout, a STATUS that ends the channel); while calls are in
-        progress their threads read it. After reading something this thread waits a tick
-        before it takes the role again, so that a run of calls keeps reading for itself."""
+        progress their threads read it. If a call started while this thread was reading, it
+        waits a tick before it takes the role again, so that a run of calls keeps reading for
+        itself; otherwise it reads on at once, so that a heartbeat is answered at once (with
+        HBINT(1) the partner's receive timeout is 2 s, and a tick's pause after every read
+        made a loaded machine miss it)."""
         tick = self._tick() or 1.0
         try:
             while not self.ended.is_set():
@@ -474,7 +477,7 @@ class _Socket:
                     raise
                 finally:
                     self._pass_role()
-                if events:
+                if events and self.in_calls:
                     self.ended.wait(tick)
         except (OSError, ValueError, ProtocolError, _Lost):
             pass
