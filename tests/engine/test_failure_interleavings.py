@@ -16,32 +16,18 @@ from mqpy import CMQC, config, local
 from mqpy.engine import log as log_module
 from mqpy.engine.log import LogDiskFull, RecoveryLog
 from mqpy.engine.records import RecordType
+from tests.engine import small_log
 
 
 @pytest.fixture
 def qm_root(tmp_path):
     root = str(tmp_path)
-    cfg = config.QMgrConfig("FAILQM", config.qmgr_dir("FAILQM", root))
-    cfg.log.LogFilePages = 16  # 64 KB segments
-    cfg.log.LogPrimaryFiles = 3
-    cfg.log.LogSecondaryFiles = 1
-    local.create("FAILQM", root, cfg=cfg)
-    eng = local.start("FAILQM", root)
-    eng.define("QLOCAL", "Q", {"MAXDEPTH": 100000})
+    small_log.start("FAILQM", root)
     yield root
     local.stop_all()
 
 
-def _contents(qm) -> list[bytes]:
-    q = mqpy.Queue(qm, "Q", CMQC.MQOO_BROWSE)
-    out = []
-    gmo = mqpy.GMO(Options=CMQC.MQGMO_BROWSE_NEXT)
-    while True:
-        try:
-            out.append(q.get(None, mqpy.MD(), gmo))
-        except mqpy.MQMIError as e:
-            assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE
-            return out
+_contents = small_log.contents
 
 
 def _put(q, data: bytes) -> None:

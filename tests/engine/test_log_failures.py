@@ -16,6 +16,7 @@ import pytest
 import mqpy
 from mqpy import CMQC, config, local
 from mqpy.engine import log as log_module
+from tests.engine import small_log
 
 
 class _Disk:
@@ -46,13 +47,7 @@ def disk(monkeypatch):
 @pytest.fixture
 def qm_root(tmp_path):
     root = str(tmp_path)
-    cfg = config.QMgrConfig("DISKQM", config.qmgr_dir("DISKQM", root))
-    cfg.log.LogFilePages = 16  # 64 KB segments
-    cfg.log.LogPrimaryFiles = 3
-    cfg.log.LogSecondaryFiles = 1
-    local.create("DISKQM", root, cfg=cfg)
-    eng = local.start("DISKQM", root)
-    eng.define("QLOCAL", "Q", {"MAXDEPTH": 100000})
+    small_log.start("DISKQM", root)
     yield root
     local.stop_all()
 
@@ -62,16 +57,7 @@ def _errlog(root: str) -> str:
     return open(path).read() if os.path.exists(path) else ""
 
 
-def _contents(qm) -> list[bytes]:
-    q = mqpy.Queue(qm, "Q", CMQC.MQOO_BROWSE)
-    out = []
-    gmo = mqpy.GMO(Options=CMQC.MQGMO_BROWSE_NEXT)
-    while True:
-        try:
-            out.append(q.get(None, mqpy.MD(), gmo))
-        except mqpy.MQMIError as e:
-            assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE
-            return out
+_contents = small_log.contents
 
 
 def _put(q, data: bytes, persistence: int = CMQC.MQPER_PERSISTENT) -> None:

@@ -1,0 +1,29 @@
+"""A queue manager with a small log (64 KB segments, 4 of them) and queue Q, for the tests of
+full logs and failing disks; and what Q holds, in order."""
+
+from __future__ import annotations
+
+import mqpy
+from mqpy import CMQC, config, local
+
+
+def start(name: str, root: str) -> None:
+    cfg = config.QMgrConfig(name, config.qmgr_dir(name, root))
+    cfg.log.LogFilePages = 16  # 64 KB segments
+    cfg.log.LogPrimaryFiles = 3
+    cfg.log.LogSecondaryFiles = 1
+    local.create(name, root, cfg=cfg)
+    local.start(name, root).define("QLOCAL", "Q", {"MAXDEPTH": 100000})
+
+
+def contents(qm: mqpy.QueueManager) -> list[bytes]:
+    """Every message on Q, browsed in order."""
+    q = mqpy.Queue(qm, "Q", CMQC.MQOO_BROWSE)
+    out = []
+    gmo = mqpy.GMO(Options=CMQC.MQGMO_BROWSE_NEXT)
+    while True:
+        try:
+            out.append(q.get(None, mqpy.MD(), gmo))
+        except mqpy.MQMIError as e:
+            assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+            return out
