@@ -176,21 +176,8 @@ class _Session:
     async def _send(self, data: bytes) -> bool:
         """Write ``data`` whole; False once the application has gone. The reply usually fits
         the socket's buffer: one send, and no trip through the scheduler for it."""
-        sock = self.sock
         try:
-            try:
-                sent = sock.send(data)
-            except BlockingIOError:
-                sent = 0
-            if sent == len(data):
-                return True
-            with memoryview(data) as view:
-                while sent < len(view):
-                    await trio.lowlevel.wait_writable(sock)
-                    try:
-                        sent += sock.send(view[sent:])
-                    except BlockingIOError:
-                        pass
+            await serving.send_all(self.sock, data)
         except (OSError, trio.ClosedResourceError):
             return False
         return True

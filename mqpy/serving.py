@@ -24,7 +24,8 @@ from mqpy import CMQC, waiting
 from mqpy.errors import MQMIError
 from mqpy.verbs import AsyncMQIVerbs
 
-__all__ = ["INLINE_DATA_LIMIT", "EngineVerbs", "ThreadVerbs", "engine_call", "mqi_port"]
+__all__ = ["INLINE_DATA_LIMIT", "EngineVerbs", "ThreadVerbs", "engine_call", "mqi_port",
+           "send_all"]
 
 #: A put whose message is longer than this goes to a worker thread whole: copying and
 #: logging tens of megabytes would stall every other conversation of the loop.
@@ -263,3 +264,22 @@ def mqi_port(handle: Any, limiter: trio.CapacityLimiter,
     if hasattr(handle, "deferred_lsn"):
         return EngineVerbs(handle, limiter, gone)
     return ThreadVerbs(handle, limiter)
+
+
+async def send_all(sock: Any, data: bytes) -> None:
+    """Write ``data`` whole on a non-blocking socket: at once when the socket's buffer takes
+    it (no trip through the scheduler, as trio's ``send_all`` would make), else as it drains.
+    OSError once the other end has gone."""
+    try:
+        sent = sock.send(data)
+    except BlockingIOError:
+        sent = 0
+    if sent == len(data):
+        return
+    with memoryview(data) as view:
+        while sent < len(view):
+            await trio.lowlevel.wait_writable(sock)
+            try:
+                sent += sock.send(view[sent:])
+            except BlockingIOError:
+                pass

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 import trio
 
-from mqpy import CMQC, config, mqiproto
+from mqpy import CMQC, config, mqiproto, serving
 from mqpy.bindings import Flows, bind_address, socket_path
 from mqpy.errors import MQMIError
 from mqpy.verbs import AsyncMQIVerbs, copy_fields
@@ -63,23 +63,6 @@ async def connect(qmgr: str, data_path: str | None, *,
         raise
     conn.hconn = reply.hobj
     return conn
-
-
-async def _send_all(sock: socket.socket, data: bytes) -> None:
-    """Write ``data`` whole: at once when the socket's buffer takes it, else as it drains."""
-    try:
-        sent = sock.send(data)
-    except BlockingIOError:
-        sent = 0
-    if sent == len(data):
-        return
-    with memoryview(data) as view:
-        while sent < len(view):
-            await trio.lowlevel.wait_writable(sock)
-            try:
-                sent += sock.send(view[sent:])
-            except BlockingIOError:
-                pass
 
 
 class QMConnection(AsyncMQIVerbs):
@@ -134,7 +117,7 @@ class QMConnection(AsyncMQIVerbs):
                                 else CMQC.MQRC_HCONN_ERROR)
             completed = False
             try:
-                await _send_all(sock, request)
+                await serving.send_all(sock, request)
                 while (reply := take_reply()) is None:
                     await trio.lowlevel.wait_readable(sock)  # a checkpoint: the call yields
                     try:
