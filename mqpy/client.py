@@ -307,6 +307,7 @@ class _Socket:
         self.broken = False
         self.closing = False
         self.last_received = self.last_sent = time.monotonic()
+        self.last_probe = 0.0  # our last heartbeat asking for an answer
         # the reading role: ``reading`` while some thread has it; ``waiters`` are the
         # conversations whose call waits for a reply the reader will hand them
         self.role_lock = threading.Lock()
@@ -497,7 +498,10 @@ class _Socket:
         timeout = D.receive_timeout(self.hbint)
         if timeout is not None and now - self.last_received > timeout:
             raise _Lost()
-        if now - max(self.last_received, self.last_sent) >= self.hbint:
+        # a probe once nothing has been heard for HBINT (what we sent does not count), so
+        # that the partner has HBINT to answer before our receive timeout
+        if now - max(self.last_received, self.last_probe) >= self.hbint:
+            self.last_probe = now
             self.send(Heartbeat(flags=ControlFlags1.CONFIRM_REQUEST, **self._control()))
 
     def _control(self) -> dict[str, int]:

@@ -19,7 +19,7 @@ Theory of operation
   conversation (created by its MQCONN), which calls the queue manager and sends the reply with
   the request's ConvId and RequestId. Keeping the receiver running while a call is in progress
   is how a client that disappears during a long MQGET wait is noticed at once.
-- A timer task sends a heartbeat when the socket has been quiet for HBINT (during MQGET waits
+- A timer task sends a heartbeat when nothing has come from the client for HBINT (during MQGET waits
   and between calls), ends the instance when nothing has come from the client for the receive
   timeout (AMQ9259E), and ends it after DISCINT seconds without an MQI call in progress
   (SVRCONN's DISCINT applies between calls only; 0, IBM's SVRCONN default, never).
@@ -229,6 +229,7 @@ class SvrconnInstance:
         self.discint = _int(definition, "DISCINT")
         self.busy = 0
         self.last_call = self.last_sent = time.monotonic()
+        self.last_probe = 0.0  # our last heartbeat asking for an answer
         self.nursery: trio.Nursery | None = None
         self.closing = False  # the instance is ending by our decision (already logged)
         self.key = ""
@@ -482,7 +483,11 @@ class SvrconnInstance:
                 self.closing = True
                 self._end()
                 return
-            if self.hbint and now - max(self.conv.last_received, self.last_sent) >= self.hbint:
+            # a probe once nothing has been heard for HBINT (what we sent does not count:
+            # after our reply the client owes us nothing), so that it has HBINT to answer
+            # before the receive timeout; none again until that probe is HBINT old
+            if self.hbint and now - max(self.conv.last_received, self.last_probe) >= self.hbint:
+                self.last_probe = now
                 self.status.substate = "HEARTBEAT"
                 await self._send(Heartbeat(flags=ControlFlags1.CONFIRM_REQUEST,
                                            **self._control()))
