@@ -184,7 +184,8 @@ async def test_channel_statistics_messages(two_qmgrs):
 async def test_kaint_auto_and_batch_heartbeat(two_qmgrs):
     """Given KAINT(AUTO) and HBINT(300), then CHSTATUS KAINT is 360 (aliases 4.14); given
     BATCHHB(1) and a partner silent for longer, then a batch heartbeat precedes the confirm
-    request and the batch still commits (aliases 4.19)."""
+    request and the batch still commits (aliases 4.19).
+    spec: aliases-channels-storage 4.14, 4.19"""
     qm1, qm2 = two_qmgrs
     async with trio.open_nursery() as nursery:
         c2 = await listening(nursery, qm2)

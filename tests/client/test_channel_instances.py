@@ -56,7 +56,7 @@ def test_sharecnv_zero_is_one_conversation_per_socket_on_plain_tsh(env):
 def test_maxinst_refuses_with_2537_and_amq9489(env):
     """Given MAXINST(2) and SHARECNV(1), when a third instance starts, then its MQCONN fails
     MQRC_CHANNEL_NOT_AVAILABLE (2537), the log says AMQ9489E, and once an instance ends a new
-    connection is accepted again."""
+    connection is accepted again. spec: aliases-channels-storage 4.31"""
     env.define("CHANNEL", CHANNEL, CHLTYPE="SVRCONN", SHARECNV=1, MAXINST=2)
     a, b = env.client(), env.client()
     with pytest.raises(mqpy.MQMIError) as err:
@@ -73,7 +73,7 @@ def test_maxinst_refuses_with_2537_and_amq9489(env):
 
 def test_maxinstc_limits_one_client_address(env):
     """Given MAXINSTC(1) and SHARECNV(1), when the same client address starts a second
-    instance, then it is refused 2537 with AMQ9490E."""
+    instance, then it is refused 2537 with AMQ9490E. spec: aliases-channels-storage 4.31"""
     env.define("CHANNEL", CHANNEL, CHLTYPE="SVRCONN", SHARECNV=1, MAXINSTC=1)
     a = env.client()
     with pytest.raises(mqpy.MQMIError) as err:
@@ -105,7 +105,8 @@ def test_chstatus_shows_each_client_instance(env):
 
 def test_discint_ends_an_idle_instance_and_backs_out(env):
     """Given DISCINT(1), when a client puts in syncpoint then makes no call for 2 s, then the
-    instance ends (AMQ9001I), the put is backed out and the next call gets 2009."""
+    instance ends (AMQ9001I), the put is backed out and the next call gets 2009.
+    spec: aliases-channels-storage 4.30"""
     env.define("CHANNEL", CHANNEL, CHLTYPE="SVRCONN", DISCINT=1)
     qm = env.client()
     queue = mqpy.Queue(qm, QUEUE)
@@ -137,7 +138,8 @@ def test_discint_does_not_cut_a_waiting_get(env):
 def test_heartbeats_flow_during_a_wait_and_between_calls(env):
     """Given HBINT(1) at both ends, when a client waits 2.6 s in MQGET and then idles 2.6 s,
     then the channel instance sends heartbeats in both periods (at least one in each: a busy
-    machine may delay the second) and the connection survives (nobody times out)."""
+    machine may delay the second) and the connection survives (nobody times out).
+    spec: aliases-channels-storage 4.13 (heartbeats outside MQGET)"""
     env.define("CHANNEL", CHANNEL, CHLTYPE="SVRCONN", HBINT=1)
     qm = env.client(HeartbeatInterval=1)
     assert qm.get_handle().heartbeat_interval == 1
