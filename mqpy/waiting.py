@@ -34,48 +34,18 @@ async def get_with_wait(attempt: Callable[[Waiter], Awaitable[bytes]],
                         watch: Callable[[], Awaitable[None]] | None = None) -> bytes:
     """Try attempt(waiter) until a message comes, the deadline passes, or gone is set.
     ``watch``, run only while actually waiting, is what sets ``gone`` (the connection's
-    socket watched for its end): it returns once it has set it."""
-    token = trio.lowlevel.current_trio_token()
-    if watch is not None and gone is not None:
-        return await _get_watching(attempt, drop, deadline, gone, watch, token)
-    while True:
-        arrived = trio.Event()
+    socket watched for its end): it returns once it has set it.
 
-        def waiter(arrived: trio.Event = arrived) -> None:
-            try:
-                token.run_sync_soon(arrived.set)
-            except trio.RunFinishedError:
-                pass
-
-        try:
-            return await attempt(waiter)
-        except MQMIError as e:
-            if e.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
-                raise
-        try:
-            with trio.move_on_at(deadline):
-                if gone is None:
-                    await arrived.wait()
-                else:
-                    # a helper task waiting for gone; this task waits for the message
-                    async with trio.open_nursery() as nursery:
-                        nursery.start_soon(_set_then_cancel, gone, nursery)
-                        await arrived.wait()
-                        nursery.cancel_scope.cancel()
-        finally:
-            drop(waiter)
-        if gone is not None and gone.is_set():
-            raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_CONNECTION_BROKEN)  # nobody to answer
-        if not arrived.is_set():
-            raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_NO_MSG_AVAILABLE)
-
-
-async def _get_watching(attempt: Callable[[Waiter], Awaitable[bytes]],
-                        drop: Callable[[Waiter], None], deadline: float, gone: trio.Event,
-                        watch: Callable[[], Awaitable[None]], token: Any) -> bytes:
-    """get_with_wait with a watch, in this task alone: the task runs the watch inside a
+    All in this task: it waits for the connection's end (the watch, or ``gone``) inside a
     cancel scope whose deadline is the wait's, and a message that may have arrived cancels
     that scope -- no helper task, no nursery, one wake-up per wait."""
+    token = trio.lowlevel.current_trio_token()
+    if watch is not None:
+        until_gone = watch
+    elif gone is not None:
+        until_gone = gone.wait
+    else:
+        until_gone = trio.sleep_forever
     while True:
         scope = trio.CancelScope(deadline=deadline)
         woken: list[bool] = []
@@ -97,17 +67,10 @@ async def _get_watching(attempt: Callable[[Waiter], Awaitable[bytes]],
                 raise
         try:
             with scope:
-                await watch()  # returns once the application has gone (and gone is set)
+                await until_gone()  # returns once the application has gone
         finally:
             drop(waiter)
-        if gone.is_set():
+        if gone is not None and gone.is_set():
             raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_CONNECTION_BROKEN)  # nobody to answer
         if not woken:
             raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_NO_MSG_AVAILABLE)
-
-
-async def _set_then_cancel(event: trio.Event, nursery: trio.Nursery) -> None:
-    await event.wait()
-    nursery.cancel_scope.cancel()
-
-
