@@ -306,7 +306,7 @@ class _Socket:
         self._conv_ids = itertools.count(1)
         self.broken = False
         self.closing = False
-        self.last_received = self.last_sent = time.monotonic()
+        self.last_received = time.monotonic()
         self.last_probe = 0.0  # our last heartbeat asking for an answer
         # the reading role: ``reading`` while some thread has it; ``waiters`` are the
         # conversations whose call waits for a reply the reader will hand them
@@ -345,7 +345,6 @@ class _Socket:
         data = self.writer.send(event)
         with self.send_lock:
             self.sock.sendall(data)
-            self.last_sent = time.monotonic()
 
     def close(self) -> None:
         self.closing = True

@@ -228,7 +228,7 @@ class SvrconnInstance:
         self.max_msg_size = _int(definition, "MAXMSGL")
         self.discint = _int(definition, "DISCINT")
         self.busy = 0
-        self.last_call = self.last_sent = time.monotonic()
+        self.last_call = time.monotonic()
         self.last_probe = 0.0  # our last heartbeat asking for an answer
         self.nursery: trio.Nursery | None = None
         self.closing = False  # the instance is ending by our decision (already logged)
@@ -357,7 +357,6 @@ class SvrconnInstance:
             await lock.acquire()
         try:
             await self.conv.send(event)  # a checkpoint: the send yields to the scheduler
-            self.last_sent = time.monotonic()
         finally:
             lock.release()
 

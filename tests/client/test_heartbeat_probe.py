@@ -14,6 +14,7 @@ from mqpy_chinit.wire import ControlFlags1, Heartbeat
 def _socket(hbint: int, heard_ago: float, sent_ago: float):
     now = time.monotonic()
     sent: list[object] = []
+    # last_sent: what the old rule counted as activity (the connection no longer keeps it)
     sock = types.SimpleNamespace(hbint=hbint, last_received=now - heard_ago,
                                  last_sent=now - sent_ago, last_probe=0.0, tshm=False,
                                  send=sent.append)
@@ -68,7 +69,8 @@ def test_the_svrconn_that_just_answered_but_heard_nothing_for_hbint_probes_the_c
         sent.append(event)
 
     inst = types.SimpleNamespace(
-        hbint=1, discint=0, busy=False, closing=False, last_call=now, last_sent=now - 0.1,
+        hbint=1, discint=0, busy=False, closing=False, last_call=now,
+        last_sent=now - 0.1,  # the reply just sent: the old rule counted it as activity
         last_probe=0.0, conv=types.SimpleNamespace(last_received=now - 1.2),
         status=types.SimpleNamespace(substate="RECEIVE"), _send=send, _control=lambda: {},
         log=lambda *a: sent.append(("log", a)), _end=lambda: sent.append("ended"))
