@@ -42,7 +42,7 @@ from mqpy.engine import reports
 from mqpy.verbs import Step, run_in_order
 from mqpy_chinit import definitions as D
 from mqpy_chinit import distribution, syncq
-from mqpy_chinit.framing import SegmentReader, SegmentWriter
+from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
 from mqpy_chinit.monitor import ChannelMonitor, effective_level
 from mqpy_chinit.negotiation import negotiate, reproposal
 from mqpy_chinit.putaut import PutAuthority
@@ -59,14 +59,12 @@ from mqpy_chinit.wire import (
     InitialData,
     MessageData,
     Ping,
-    ProtocolError,
     Reset,
     Resync,
     Status,
     StatusCode,
 )
 
-MAX_TRANSMISSION_SIZE = 32766
 CONNECT_TIMEOUT = 20.0
 CONFIRM_TIMEOUT = 60.0  # when no heartbeat interval bounds the wait for a confirmation
 PUT_RUN = 64  # arrivals a receiver puts in one worker-thread call, at most
@@ -74,19 +72,6 @@ BATCH_HANDLES = 8  # destinations (and put users) a receiver opens for a batch, 
 POLL_MS = 500  # longest single MQGET wait, so that a stop request is seen promptly
 
 QmFactory = Callable[[], mqpy.QueueManager]
-
-
-@attrs.define
-class ChannelEnded(Exception):  # noqa: N818 - it is an event, named as MQ names it
-    """The channel instance ended abnormally: what to log, and whether a retry may help."""
-
-    msgid: str
-    text: str
-    retry: bool = True  # False: the channel goes to STOPPED (operator action needed)
-    status_code: StatusCode | None = None  # what the partner was, or is to be, told
-
-    def __str__(self) -> str:
-        return f"{self.msgid}: {self.text}"
 
 
 async def mqi(fn: Callable[..., Any], *args: Any, **kw: Any) -> Any:
@@ -149,73 +134,6 @@ def new_luwid() -> bytes:
 
 def next_seq(seq: int, wrap: int) -> int:
     return 1 if seq >= wrap else seq + 1
-
-
-class Conversation:
-    """Events over one TCP stream, with the status counters of the channel it carries."""
-
-    def __init__(self, stream: trio.abc.Stream, status: ChannelStatus,
-                 max_transmission_size: int = MAX_TRANSMISSION_SIZE) -> None:
-        self.stream = stream
-        self.status = status
-        self.reader = SegmentReader(max_transmission_size)
-        self.writer = SegmentWriter(max_transmission_size)
-        self.pending: collections.deque[Event] = collections.deque()
-        self.last_received = time.monotonic()
-
-    def agreed(self, max_transmission_size: int, max_msg_size: int) -> None:
-        self.reader.max_transmission_size = max_transmission_size
-        self.reader.max_msg_size = max_msg_size
-        self.writer = SegmentWriter(max_transmission_size)
-
-    async def send(self, event: Event) -> None:
-        await self.send_many([event])
-
-    async def send_many(self, events: list[Event]) -> None:
-        """Events written together: one system call for a run of a batch's messages."""
-        segments = [seg for event in events for seg in self.writer.segments(event)]
-        try:
-            await self.stream.send_all(b"".join(segments))
-        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
-            raise ChannelEnded("AMQ9206E", f"Error sending data: {exc}") from None
-        self.status.buffers_sent += len(segments)
-
-    async def recv(self, timeout: float | None) -> Event:
-        if self.pending:  # already in: no timer to arm (a batch's messages come many a read)
-            await trio.lowlevel.checkpoint()
-            return self.pending.popleft()
-        with trio.move_on_after(timeout if timeout is not None else float("inf")) as scope:
-            while not self.pending:
-                try:
-                    data = await self.stream.receive_some(65536)
-                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
-                    raise ChannelEnded("AMQ9208E", f"Error on receive from host: {exc}") \
-                        from None
-                if not data:
-                    raise ChannelEnded("AMQ9209E", "Connection to host closed.")
-                self.status.buffers_received += 1
-                self.last_received = time.monotonic()
-                try:
-                    self.pending.extend(self.reader.feed(data))
-                except ProtocolError as exc:
-                    await self._refuse(exc.status_code)
-                    raise ChannelEnded("AMQ9504E", f"Protocol error: {exc}", True,
-                                       exc.status_code) from None
-        if scope.cancelled_caught:
-            raise ChannelEnded("AMQ9259E", "Connection timed out: nothing received within "
-                               f"{timeout:.0f} seconds.")
-        return self.pending.popleft()
-
-    async def _refuse(self, code: StatusCode) -> None:
-        try:
-            await self.send(Status(code=code, flags=ControlFlags1.ERROR))
-        except ChannelEnded:
-            pass
-
-    async def close(self, code: StatusCode | None = None) -> None:
-        if code is not None:
-            await self._refuse(code)
-        await self.stream.aclose()
 
 
 def _status_error(ev: Status) -> ChannelEnded:

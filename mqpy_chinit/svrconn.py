@@ -69,7 +69,8 @@ from mqpy.structures import GMO, MD, PMO
 from mqpy.verbs import AsyncMQIVerbs
 from mqpy_chinit import definitions as D
 from mqpy_chinit import tls, tlsstream, userid
-from mqpy_chinit.mca import CONFIRM_TIMEOUT, MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
+from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
+from mqpy_chinit.mca import CONFIRM_TIMEOUT
 from mqpy_chinit.negotiation import negotiate
 from mqpy_chinit.qmconn import QMConnection
 from mqpy_chinit.states import ChannelState, ChannelStatus
