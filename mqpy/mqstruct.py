@@ -422,6 +422,40 @@ def _compile_pack(layout: Layout, version: int) -> Any:
     return namespace["pack"]
 
 
+@attrs.frozen
+class _Plan:
+    """How ``from_bytes`` reads one Version in one byte order without the general path."""
+
+    need: int  #: bytes the version occupies
+    struct: struct.Struct
+    names: tuple[str, ...]  #: the fields the struct's values fill, in order
+    absent: dict[str, Any]  #: defaults of the fields the version does not carry
+
+
+def _fast_readers(cls: Any, layout: Layout) -> Any:
+    """``MQStruct._fast_`` for ``cls``: only for a versioned structure with a StrucId and an
+    MQLONG Version, read by MQStruct's own ``unpack``, and only the versions whose fields
+    are all plain (no arrays, no nested structures, none to create fresh)."""
+    version_field = layout.by_name.get("Version")
+    if (layout.struc_id is None or version_field is None or version_field.kind != "long"
+            or cls.unpack is not MQStruct.unpack):
+        return None
+    out = {}
+    for order in (LITTLE, BIG):
+        plans = {}
+        for number in range(layout.versions[0], layout.highest_version + 1):
+            v = layout.effective_version(number)
+            if cls._special_[v] or any(f.since > v for f in cls._mutable_):
+                continue
+            names = cls._names_[v]
+            plans[number] = _Plan(
+                layout.length(v), layout.struct(v, order), names,
+                {k: val for k, val in cls._defaults_.items() if k not in names})
+        out[order] = (struct.Struct(order + "i"), layout.offsets["Version"], layout.struc_id,
+                      plans)
+    return out
+
+
 class MQStruct:
     """Base of MD, OD, PMO, GMO ...: a pymqi-shaped view of one ``Layout``.
 
@@ -436,6 +470,10 @@ class MQStruct:
     _special_: ClassVar[dict[int, bool]]
     _defaults_: ClassVar[dict[str, Any]]
     _mutable_: ClassVar[tuple[Field, ...]]
+    #: byte order -> (Version reader, its offset, StrucId, {Version number: _Plan}); None
+    #: when the structure cannot be read without the general path (see ``from_bytes``)
+    _packs_: ClassVar[dict[tuple[int, str], tuple[Any, struct.Struct]]]
+    _fast_: ClassVar[dict[str, tuple[struct.Struct, int, bytes, dict[int, _Plan]]] | None]
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
@@ -454,6 +492,14 @@ class MQStruct:
             cls._packers_[v] = _compile_pack(layout, v)
             cls._names_[v] = tuple(f.name for f in fields)
             cls._special_[v] = any(f.kind in ("longs", "nested") for f in fields)
+        cls._fast_ = _fast_readers(cls, layout)
+        # (Version number, byte order) -> (packer, struct), for each valid MQLONG Version
+        cls._packs_ = {
+            (number, order): (cls._packers_[v], layout.struct(v, order))
+            for number in range(layout.versions[0], layout.highest_version + 1)
+            for v in (layout.effective_version(number),)
+            for order in (LITTLE, BIG)
+        } if layout.versioned and layout.by_name["Version"].kind == "long" else {}
 
     def __init__(self, **kw: Any) -> None:
         self._reset()
@@ -554,6 +600,14 @@ class MQStruct:
         layout = self._layout_
         d = self.__dict__
         if version is None:
+            number = d.get("Version")
+            packer = self._packs_.get((number, order)) if type(number) is int else None
+            if packer is not None:
+                try:
+                    return packer[0](d, packer[1], order)
+                except struct.error as exc:
+                    raise StructError(f"cannot pack {layout.mq_name}: {exc}",
+                                      layout.reason) from None
             v = self._layout_version()
         else:
             v = layout.effective_version(version)
@@ -662,7 +716,28 @@ class MQStruct:
         offset: int = 0,
         version: int | None = None,
     ) -> Any:
-        """A new structure read from ``buf`` (see ``unpack``)."""
+        """A new structure read from ``buf`` (see ``unpack``).
+
+        The usual case -- a valid StrucId, a Version of plain fields, enough bytes -- takes
+        one struct unpack and no field loop (``_fast_``); anything else, errors included,
+        goes through ``unpack``."""
+        fast = cls._fast_
+        if fast is not None and version is None:
+            order = LITTLE if encoding is None or encoding & CMQC.MQENC_INTEGER_MASK != \
+                CMQC.MQENC_INTEGER_NORMAL else BIG
+            reader, at, struc_id, plans = fast[order]
+            try:
+                plan = plans.get(reader.unpack_from(buf, offset + at)[0])
+            except struct.error:
+                plan = None
+            if plan is not None and len(buf) - offset >= plan.need \
+                    and buf[offset:offset + len(struc_id)] == struc_id:
+                obj = cls.__new__(cls)
+                d = obj.__dict__
+                if plan.absent:
+                    d.update(plan.absent)
+                d.update(zip(plan.names, plan.struct.unpack_from(buf, offset), strict=True))
+                return obj
         obj = cls.__new__(cls)
         obj._reset()
         return obj.unpack(buf, encoding, offset=offset, version=version)
