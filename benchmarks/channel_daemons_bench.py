@@ -66,12 +66,13 @@ def _processes(root: str) -> dict[str, int]:
 
 
 def scenario(count: int, persistent: bool, watch: str = "get") -> dict:
-    """``watch``: "get", an application gets every message (one MQGET each, outside
-    syncpoint, as the issue's benchmark has it); "depth", it only watches TARGET's depth
-    (MQINQ every 5 ms), so the rate is the channel's alone, without the application's gets
-    (a persistent MQGET outside syncpoint costs its queue manager a log force each). CURDEPTH
-    counts a batch's puts before its commit: the last batch's commit (a few milliseconds)
-    may fall outside the timing."""
+    """``watch``: "get", an application gets every message in units of work of 50 (as the
+    putting application puts them), so a persistent message costs QM2 one share of a log
+    force, not a force of its own; "get1", one MQGET outside syncpoint each (a persistent one
+    is then a log force each, which caps the rate near the disk's fdatasync rate); "depth",
+    it only watches TARGET's depth (MQINQ every 5 ms), so the rate is the channel's alone.
+    CURDEPTH counts a batch's puts before its commit: the last batch's commit (a few
+    milliseconds) may fall outside the timing."""
     root = tempfile.mkdtemp(prefix="mqpy-chldaemons-")
     os.environ["MQPY_DATA_PATH"] = root
     try:
@@ -108,14 +109,17 @@ def scenario(count: int, persistent: bool, watch: str = "get") -> dict:
         t0 = time.perf_counter()
         _run("runmqsc", "QM1", stdin="START CHANNEL(C)\n")
         got = 0
-        gmo = mqpy.GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, WaitInterval=30000)
+        syncpoint = CMQC.MQGMO_SYNCPOINT if watch == "get" else CMQC.MQGMO_NO_SYNCPOINT
+        gmo = mqpy.GMO(Options=CMQC.MQGMO_WAIT | syncpoint, WaitInterval=30000)
         first = 0.0
         cpu_first: dict[str, float] = {}
         app_first = 0.0
         while got < count:
-            if watch == "get":
+            if watch in ("get", "get1"):
                 target.get(None, mqpy.MD(), gmo)
                 got += 1
+                if watch == "get" and (got % 50 == 0 or got == count):
+                    qm2.commit()
             else:
                 depth = target.inquire(CMQC.MQIA_CURRENT_Q_DEPTH)
                 if got == 0 and depth:
@@ -141,7 +145,7 @@ def scenario(count: int, persistent: bool, watch: str = "get") -> dict:
         qm2.disconnect()
         return {"scenario": "channel_daemons_" + ("persistent" if persistent
                                                   else "nonpersistent")
-                + ("" if watch == "get" else "_depth_watched"),
+                + {"get": "", "get1": "_got_one_by_one", "depth": "_depth_watched"}[watch],
                 "messages": count, "seconds": round(seconds, 3),
                 "msgs_per_s": round(count / seconds, 1),
                 # from the first message got to the last: the channel's steady rate, without
@@ -162,8 +166,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=5000)
     parser.add_argument("--out", default=None)
-    parser.add_argument("--watch", choices=("get", "depth"), default="get",
-                        help="get every message at QM2 (default), or only watch its depth")
+    parser.add_argument("--watch", choices=("get", "get1", "depth"), default="get",
+                        help="get every message at QM2 in units of work of 50 (default), "
+                             "get each outside syncpoint, or only watch its depth")
     parser.add_argument("--repeat", type=int, default=1,
                         help="run each scenario this many times (alternating); a last line "
                              "gives each one's median channel_total CPU per message, steadier "
