@@ -49,7 +49,7 @@ async def test_adopt_ends_the_orphaned_receiver_and_the_new_instance_runs(make_q
     """Given a receiver orphaned in RECEIVE and adopt on (AdoptNewMCA=ALL, ADOPTMCA(ALL)
     ADOPTCHK(ALL)), when the same sender reconnects from the same address, then the orphaned
     instance is ended (its socket closed by QM2) and the new one runs and delivers.
-    spec: aliases-channels-storage 4.20, 2.11; dqm-intercommunication 9.51"""
+    spec: aliases-channels-storage 4.20; aliases-channels-storage 2.11; dqm-intercommunication 9.51"""
     qm1, qm2 = make_qmgr("QM1"), make_qmgr("QM2", channels=ADOPT_ON)
     qm2.engine.alter_qmgr({"ADOPTMCA": "ALL", "ADOPTCHK": "ALL"})
     async with trio.open_nursery() as nursery:

@@ -110,7 +110,7 @@ async def test_auto_definition_creates_the_receiver_from_system_auto_receiver(qm
 
 async def test_without_auto_definition_an_unknown_channel_is_refused(qm1, qm2):
     """Given CHAD(DISABLED) (the default) on QM2 and no channel CHX there, when SDR CHX starts,
-    then no channel is defined and nothing arrives.  spec: dqm-intercommunication 9.24, 9.25"""
+    then no channel is defined and nothing arrives.  spec: dqm-intercommunication 9.24; dqm-intercommunication 9.25"""
     async with trio.open_nursery() as nursery:
         r2 = await start_chinit(nursery, qm2, listen=True)
         _xmitq_and_target(qm1, qm2)
@@ -239,7 +239,7 @@ async def test_a_stopped_generic_receiver_is_started_again_by_start_channel(make
     """Given RCVR CH.GEN at QM2 stopped with STOP CHANNEL (STATUS(STOPPED)), when a sender
     starts, then it is refused; after START CHANNEL(CH.GEN) at QM2 it is accepted and the
     message is delivered. STOP CHANNEL QMNAME() STATUS(STOPPED) is refused: a channel cannot be
-    stopped for one partner only.  spec: dqm-intercommunication 9.38, 9.53"""
+    stopped for one partner only.  spec: dqm-intercommunication 9.38; dqm-intercommunication 9.53"""
     async with trio.open_nursery() as nursery:
         qm1, qm2, _, r2, (c1, _c3) = await _generic(make_qmgr, nursery)
         conflict = await mqsc(qm2, "STOP CHANNEL(CH.GEN) QMNAME(QM1) STATUS(STOPPED)")

@@ -68,7 +68,7 @@ async def test_chstatus_shows_sequence_numbers_batches_and_sync_state(qm1, qm2):
     ends, then the sender shows STATUS(RUNNING) LSTSEQNO(10) CURSEQNO(10) INDOUBT(NO)
     MSGS(10) BATCHES(2) XBATCHSZ 5, a NETTIME above 0 and BATCHSZ(5); the receiver shows
     LSTSEQNO(10) MSGS(10) BATCHES(2) INDOUBT(NO); and LSTLUWID is the same at both ends.
-    spec: dqm-intercommunication 9.28; aliases-channels-storage 2.13, 4.15, 4.34"""
+    spec: dqm-intercommunication 9.28; aliases-channels-storage 2.13; aliases-channels-storage 4.15; aliases-channels-storage 4.34"""
     async with trio.open_nursery() as nursery:
         r2 = await start_chinit(nursery, qm2, listen=True)
         define_pair(qm1, qm2, r2.port, BATCHSZ=5, HBINT=0, MONCHL="HIGH")
@@ -95,7 +95,7 @@ async def test_chstatus_shows_sequence_numbers_batches_and_sync_state(qm1, qm2):
 async def test_chstatus_of_a_retrying_channel_shows_the_retries_left(qm1, qm2):
     """Given SDR SHORTRTY(5) SHORTTMR(1) LONGRTY(7) and an unreachable partner, when the first
     attempt fails, then DISPLAY CHSTATUS shows STATUS(RETRYING) SHORTRTS(4) LONGRTS(7).
-    spec: aliases-channels-storage 2.1, 2.13, 4.23"""
+    spec: aliases-channels-storage 2.1; aliases-channels-storage 2.13; aliases-channels-storage 4.23"""
     async with trio.open_nursery() as nursery:
         define_pair(qm1, qm2, free_port(), SHORTRTY=5, SHORTTMR=1, LONGRTY=7)
         r1 = await start_chinit(nursery, qm1)
@@ -176,7 +176,7 @@ async def test_monitor_fields_follow_monchl_of_the_channel_and_the_queue_manager
     the queue manager's default MONCHL(OFF), when four messages that waited 0.3 s on the xmitq
     cross in batches of 2, then DISPLAY CHSTATUS MONITOR at QM1 shows MONCHL(MEDIUM), XQTIME
     pairs of at least 300000 microseconds, XBATCHSZ(2,2) and NETTIME above 0; at QM2 it shows
-    MONCHL(OFF) with the fields blank.  spec: aliases-channels-storage 2.13, 4.34"""
+    MONCHL(OFF) with the fields blank.  spec: aliases-channels-storage 2.13; aliases-channels-storage 4.34"""
     qm1.engine.alter_qmgr({"MONCHL": "MEDIUM"})
     async with trio.open_nursery() as nursery:
         r2 = await start_chinit(nursery, qm2, listen=True)

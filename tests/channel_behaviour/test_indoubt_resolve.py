@@ -111,7 +111,7 @@ async def test_in_doubt_with_a_different_queue_manager_ends_the_channel(make_qmg
     """Given a sender in doubt with QM2, when its CONNAME is changed to reach QM3 (which has a
     receiver of the same name) and it starts, then it ends at once (STOPPED, no retry) with
     the batch still in doubt and nothing delivered to QM3; RESOLVE CHANNEL ACTION(BACKOUT)
-    then puts the messages back on the xmitq.  spec: aliases-channels-storage 4.17, 2.9"""
+    then puts the messages back on the xmitq.  spec: aliases-channels-storage 4.17; aliases-channels-storage 2.9"""
     qm1, qm2, qm3 = make_qmgr("QM1"), make_qmgr("QM2"), make_qmgr("QM3")
     async with trio.open_nursery() as nursery:
         await _left_in_doubt(qm1, qm2, nursery,

@@ -44,7 +44,7 @@ async def test_unreachable_partner_retries_short_then_long_then_stops(qm1, qm2):
     SHORTRTS counting 1, 0 and then LONGRTS counting 1, 0, a second apart; after the last
     retry it is STOPPED, its xmitq GET(DISABLED) and NOTRIGGER, and a new message does not
     start it again.
-    spec: dqm-intercommunication 9.37, 9.38; aliases-channels-storage 4.23"""
+    spec: dqm-intercommunication 9.37; dqm-intercommunication 9.38; aliases-channels-storage 4.23"""
     port = free_port()
     async with trio.open_nursery() as nursery:
         define_pair(qm1, qm2, port, SHORTRTY=2, SHORTTMR=1, LONGRTY=2, LONGTMR=1)

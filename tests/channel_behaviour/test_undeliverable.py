@@ -216,7 +216,7 @@ async def test_message_too_big_for_the_channel_goes_to_the_senders_dlq(qm1, qm2)
     above it, when a 2000-byte message and then a small one are sent, then the big one is on
     QM1's (the sender's) DLQ with reason 2218 (MQRC_MSG_TOO_BIG_FOR_CHANNEL) naming TARGET at
     QM2, the small one is delivered and the channel keeps RUNNING.
-    spec: aliases-channels-storage 4.28, 2.2 (sender side DLQ)"""
+    spec: aliases-channels-storage 4.28; aliases-channels-storage 2.2 (sender side DLQ)"""
     big = bytes(range(256)) * 7 + b"x" * 208
     async with trio.open_nursery() as nursery:
         r2 = await start_chinit(nursery, qm2, listen=True)

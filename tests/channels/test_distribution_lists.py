@@ -179,7 +179,7 @@ async def test_a_destination_the_receiver_cannot_reach_goes_to_its_dead_letter_q
     """Given a list message for T1, NO.SUCH.Q and T3 at QM2 travelling as one MQDH message,
     when the receiving MCA puts it, then T1 and T3 get it and the missing destination alone
     goes to QM2's DLQ behind an MQDLH with reason 2085 naming it; the channel keeps RUNNING.
-    spec: dqm-intercommunication 9.48, 9.27 (seed 000: failed destinations are established
+    spec: dqm-intercommunication 9.48; dqm-intercommunication 9.27 (seed 000: failed destinations are established
     and handled on their own)"""
     qm1, qm2 = two_qmgrs
     async with trio.open_nursery() as nursery:

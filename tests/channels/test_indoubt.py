@@ -48,7 +48,7 @@ async def test_reply_lost_after_receiver_commit_sender_commits_at_restart(two_qm
     """Given the link drops after the receiver committed a batch but before its confirmation
     reached the sender, when the channel retries, then the sender, in doubt, resynchronises,
     finds the receiver has its LUWID, commits: every message once.
-    spec: dqm-intercommunication 9.31; aliases-channels-storage 4.15, 4.16"""
+    spec: dqm-intercommunication 9.31; aliases-channels-storage 4.15; aliases-channels-storage 4.16"""
     qm1, qm2 = two_qmgrs
     proxy, c1 = await _run_with_proxy(qm1, qm2, once("r2s", STATUS, "drop-and-cut"))
     assert proxy.cuts == 1 and proxy.connections >= 2

@@ -46,7 +46,7 @@ def test_every_message_arrives_once_whatever_is_killed(site):
     messages in batches of 20, when the sending channel initiator, then the receiving queue
     manager, then the sending queue manager are each killed with SIGKILL in the middle of the
     transfer and restarted, then every message arrives exactly once and in order.
-    spec: dqm-intercommunication 9.31; aliases-channels-storage 4.15, 4.16"""
+    spec: dqm-intercommunication 9.31; aliases-channels-storage 4.15; aliases-channels-storage 4.16"""
     port = free_port()
     for name in ("QM1", "QM2"):
         assert site.run("crtmqm", "-u", "SYSTEM.DEAD.LETTER.QUEUE", name).returncode == 0

@@ -41,7 +41,7 @@ async def test_messages_cross_the_channel_in_order_exactly_once(two_qmgrs):
     """Given QM1 with xmitq QM2 and SDR QM1.TO.QM2, QM2 with RCVR QM1.TO.QM2 and a listener,
     when 120 persistent messages for TARGET@QM2 are put on QM1 and the channel is started,
     then all 120 arrive on QM2's TARGET in order, the xmitq is empty, and sequence numbers are
-    120 at both ends.  spec: dqm-intercommunication 9.23, 9.28"""
+    120 at both ends.  spec: dqm-intercommunication 9.23; dqm-intercommunication 9.28"""
     qm1, qm2 = two_qmgrs
     async with trio.open_nursery() as nursery:
         c2 = await listening(nursery, qm2)
@@ -129,7 +129,7 @@ async def test_arrivals_ignore_remote_queue_definitions(two_qmgrs):
 async def test_dlq_handler_retries_what_a_channel_dead_lettered(two_qmgrs):
     """Given a channel that dead-lettered messages for a queue QM2 did not have, when the queue
     is defined and runmqdlq runs with a RETRY rule (WAIT NO), then the messages reach the queue
-    without their MQDLH and the DLQ is empty.  spec: operations-dlq-clusters 7.36, 7.39"""
+    without their MQDLH and the DLQ is empty.  spec: operations-dlq-clusters 7.36; operations-dlq-clusters 7.39"""
     import io
 
     from mqpy.dlq import DeadLetterHandler, parse_rules
@@ -185,7 +185,7 @@ async def test_kaint_auto_and_batch_heartbeat(two_qmgrs):
     """Given KAINT(AUTO) and HBINT(300), then CHSTATUS KAINT is 360 (aliases 4.14); given
     BATCHHB(1) and a partner silent for longer, then a batch heartbeat precedes the confirm
     request and the batch still commits (aliases 4.19).
-    spec: aliases-channels-storage 4.14, 4.19"""
+    spec: aliases-channels-storage 4.14; aliases-channels-storage 4.19"""
     qm1, qm2 = two_qmgrs
     async with trio.open_nursery() as nursery:
         c2 = await listening(nursery, qm2)

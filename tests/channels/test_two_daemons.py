@@ -46,7 +46,7 @@ def test_sdr_rcvr_between_two_daemons_set_up_with_runmqsc(site):
     listener, RCVR and target queue defined on QM2 and an xmitq, SDR and remote-queue definition
     on QM1 with runmqsc, when 50 persistent messages are put to the remote queue and START
     CHANNEL is issued, then all 50 arrive on QM2, and DISPLAY CHSTATUS shows the channel
-    RUNNING with 50 messages.  spec: dqm-intercommunication 9.1, 9.23"""
+    RUNNING with 50 messages.  spec: dqm-intercommunication 9.1; dqm-intercommunication 9.23"""
     port = free_port()
     for name in ("QM1", "QM2"):
         assert site.run("crtmqm", "-u", "SYSTEM.DEAD.LETTER.QUEUE", name).returncode == 0

@@ -71,7 +71,7 @@ def test_not_fixed_puts_go_round_robin_on_the_cluster_xmitq_keyed_by_channel(qm1
     application opens INVQ with MQOO_BIND_NOT_FIXED and puts 4 messages, then 4 messages wait
     on SYSTEM.CLUSTER.TRANSMIT.QUEUE, 2 with CorrelId TO.QM2, 2 with TO.QM3, each with an
     MQXQH naming INVQ and no queue manager (unbound: it may be re-routed if its channel
-    fails).  spec: operations-dlq-clusters 7.22, 7.28; dqm-intercommunication 5"""
+    fails).  spec: operations-dlq-clusters 7.22; operations-dlq-clusters 7.28; dqm-intercommunication 5"""
     qm1.test_cache(INVQ=[_instance("QM2"), _instance("QM3")])
     qm = _connect(qm1)
     q = mqpy.Queue(qm, "INVQ", CMQC.MQOO_OUTPUT | CMQC.MQOO_BIND_NOT_FIXED)

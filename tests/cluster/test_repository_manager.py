@@ -117,7 +117,7 @@ async def test_full_repository_only_commands_are_refused_elsewhere(qm1, chinit):
     """Given a partial repository, when RESET CLUSTER ... ACTION(FORCEREMOVE) is issued, then
     it is refused with MQRCCF_ACTION_VALUE_ERROR; REFRESH CLUSTER REPOS(YES) is refused on a
     full repository; SUSPEND of a cluster it is not in is refused.
-    spec: operations-dlq-clusters 7.25, 7.24"""
+    spec: operations-dlq-clusters 7.25; operations-dlq-clusters 7.24"""
     port = chinit.ports[0]
     await _mqsc(qm1, f"DEFINE CHANNEL(TO.QM1) CHLTYPE(CLUSRCVR) CONNAME('127.0.0.1({port})') "
                      "CLUSTER(INV)")
@@ -481,7 +481,7 @@ async def test_messages_for_a_channel_no_longer_defined_are_rerouted_or_dead_let
     bound to QM7, when the repository manager's watcher sees them, then the unbound one is
     re-routed to TO.QM9 and the bound one goes to the dead-letter queue with
     MQRC_UNKNOWN_REMOTE_Q_MGR (2087): nothing is stranded.
-    spec: operations-dlq-clusters 7.28, 7.25"""
+    spec: operations-dlq-clusters 7.28; operations-dlq-clusters 7.25"""
     await _member_learning(qm1, chinit, "QM9")
     qm = mqpy.embedded("QM1", data_path=qm1.root, create=False)
     _on_xmitq(qm, "TO.QM7", "INVQ", "", b"unbound")
@@ -506,7 +506,7 @@ async def test_dropped_subscriptions_do_not_come_back_after_a_restart(qm1):
     restart of the channel initiator (a day later) neither is held again (their messages
     went from SYSTEM.CLUSTER.REPOSITORY.QUEUE with them), and the one made in INV3 keeps the
     time it was made.
-    spec: operations-dlq-clusters 7.24, 7.26"""
+    spec: operations-dlq-clusters 7.24; operations-dlq-clusters 7.26"""
     from mqpy_chinit.cluster.records import DAY, ClusterCommand, Subscription, SubscriptionKind
     from mqpy_chinit.cluster.records import encode as encode_record
 

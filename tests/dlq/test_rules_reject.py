@@ -45,7 +45,7 @@ def test_spec_rejects_name_line_and_keyword(
     """Given one bad rule on line 2 after a good one, when parsed, then the table is rejected
     with the error on line 2 naming the keyword.
 
-    spec: operations-dlq-clusters 7.31, 7.34
+    spec: operations-dlq-clusters 7.31; operations-dlq-clusters 7.34
     """
     assert located("ACTION(IGNORE)\n" + rule) == expected
 

@@ -115,7 +115,7 @@ def test_arrival_through_an_alias_queue_to_a_local_queue(qmb):
 def test_arrival_for_an_unknown_queue_manager_without_route_fails_2087(qm1):
     """Given an intermediate QM with no xmitq, alias or DEFXMITQ for QMX, when a message for
     QMX arrives, then resolution fails with 2087, and the MCA's dead-letter put records that
-    reason and the destination. spec: dqm-intercommunication 9.16, 1 rule 7"""
+    reason and the destination. spec: dqm-intercommunication 9.16; dqm-intercommunication 1 rule 7"""
     with raises_mq(CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR) as info:
         arrive(qm1, "Q", "QMX")
     md = mqpy.MD(Format=CMQC.MQFMT_STRING)
