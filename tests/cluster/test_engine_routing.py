@@ -155,7 +155,7 @@ def test_local_queue_manager_alias_remaps_into_the_cluster(qm1):
     """Given QM1 (not CLUSQM) with DEFINE QREMOTE(YORK) RNAME(' ') RQMNAME(QM3), when an
     application puts to Q at queue manager YORK, then the message waits on the cluster
     transmission queue with a header naming QM3, on channel TO.QM3.
-    spec: aliases-channels-storage 1 use 1, 4.1"""
+    spec: aliases-channels-storage 1 use 1; aliases-channels-storage 4.1"""
     qm1.test_cache()
     qm1.define("QREMOTE", "YORK", {"RNAME": "", "RQMNAME": "QM3"})
     qm = _connect(qm1)
@@ -243,7 +243,7 @@ def test_clwluseq_any_makes_the_local_instance_compete(qm1, queue_useq, qmgr_use
     on the queue (or QMGR there and ANY on the queue manager), when an application puts 4
     messages with BIND_NOT_FIXED, then the local queue and QM2 get 2 each (round robin);
     with BIND_ON_OPEN two handles are bound one to each.
-    spec: aliases-channels-storage 1 use 5, 4.9"""
+    spec: aliases-channels-storage 1 use 5; aliases-channels-storage 4.9"""
     qm1.alter_qmgr({"CLWLUSEQ": qmgr_useq})
     qm1.define("QLOCAL", "INVQ", {"CLUSTER": "INV", "CLWLUSEQ": queue_useq})
     qm1.test_cache(INVQ=[_instance("QM1", local=True, clwluseq=queue_useq),

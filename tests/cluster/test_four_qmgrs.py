@@ -195,6 +195,50 @@ def test_local_definitions_that_lead_into_the_cluster(cluster):
         """)
 
 
+def test_queue_manager_alias_is_used_by_others_only_once_clustered(cluster):
+    """Given on QM1 the queue-manager alias DEFINE QREMOTE(YORK) RNAME(' ') RQMNAME(QM4)
+    without CLUSTER, when QM3 puts to Q at queue manager YORK, then QM1's alias is not
+    applied: QM3 knows no YORK (2087). When QM1 adds CLUSTER(INV) to the alias, then QM3's
+    puts to Q at YORK go to QM1 and on, by the alias, to QM4's Q.
+    spec: aliases-channels-storage 1 use 1; aliases-channels-storage 4.2"""
+    _settled(cluster)
+    out = cluster.mqsc("QM4", "DEFINE QLOCAL(YORK.TARGET)")
+    assert out.returncode == 0, out.stdout
+    out = cluster.mqsc("QM1", "DEFINE QREMOTE(YORK) RNAME(' ') RQMNAME(QM4)")
+    assert out.returncode == 0, out.stdout
+    od = mqpy.OD(ObjectName=b"YORK.TARGET", ObjectQMgrName=b"YORK")
+    try:
+        cluster.quiet()
+        qm = cluster.bind("QM3")
+        try:
+            with pytest.raises(mqpy.MQMIError) as e:
+                qm.put1(od, b"not clustered")
+            assert e.value.reason == CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR
+        finally:
+            qm.disconnect()
+        out = cluster.mqsc("QM1", "ALTER QREMOTE(YORK) CLUSTER(INV)")
+        assert out.returncode == 0, out.stdout
+        deadline = time.monotonic() + DEADLINE
+        qm = cluster.bind("QM3")
+        try:
+            while True:
+                try:
+                    qm.put1(od, b"via the clustered alias",
+                            mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT))
+                    break
+                except mqpy.MQMIError as e:  # 2087 until QM3 has learned YORK
+                    assert e.reason == CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR
+                    assert time.monotonic() < deadline, "YORK never became known at QM3"
+                    time.sleep(0.2)
+        finally:
+            qm.disconnect()
+        assert _arrived(cluster, 1, "YORK.TARGET", ("QM4",)) == {
+            "QM4": [b"via the clustered alias"]}
+    finally:
+        cluster.mqsc("QM1", "DELETE QREMOTE(YORK)")
+        cluster.mqsc("QM4", "DELETE QLOCAL(YORK.TARGET) PURGE")
+
+
 def test_suspended_queue_manager_is_avoided_and_resume_restores_it(cluster):
     """Given the two instances, when QM4 issues SUSPEND QMGR CLUSTER(INV), then QM3 sees
     QM4 SUSPEND(YES) and its BIND_NOT_FIXED puts all go to QM2; after RESUME QMGR, QM4, now the least
@@ -368,7 +412,8 @@ def test_gateway_to_a_queue_manager_outside_and_balancing_from_outside(cluster):
     queue manager ROME, then the message goes QM3 -> QM1 (cluster) -> PALXQ -> PALERMO's Q
     (multi-hop); and when PALERMO sends 4 messages for INVQ to the gateway, which hosts no
     instance, they are shared between the instances on QM2 and QM4.
-    spec: aliases-channels-storage 1 uses 2 and 5, 4.3, 4.9"""
+    spec: aliases-channels-storage 1 uses 2 and 5;
+    aliases-channels-storage 4.3; aliases-channels-storage 4.9"""
     site = cluster.site
     _settled(cluster)
     assert site.run("crtmqm", "-u", "SYSTEM.DEAD.LETTER.QUEUE", "PALERMO").returncode == 0
@@ -430,7 +475,7 @@ def test_balancing_from_outside_through_a_gateway_with_its_own_instance(cluster)
     itself and on QM2 with DEFBIND(NOTFIXED), and ALTER QMGR CLWLUSEQ(ANY) on QM1, when
     PALERMO sends 6 messages, then both QM1's own instance and QM2's get some (with the
     default CLWLUSEQ(LOCAL) the gateway would keep them all).
-    spec: aliases-channels-storage 1 use 5, 4.9"""
+    spec: aliases-channels-storage 1 use 5; aliases-channels-storage 4.9"""
     if not getattr(cluster, "palermo", False):
         pytest.skip("needs PALERMO from the previous test")
     try:
@@ -473,7 +518,8 @@ def test_gateway_between_two_clusters(cluster):
     reply to RQ (not clustered) at queue manager QM3 with BIND_NOT_FIXED, then it goes
     PALERMO -> QM1 (the alias's host, in CL2) -> QM3 (resolved in INV); opened with
     BIND_ON_OPEN the header names QM1, which has no RQ: the message ends on QM1's dead-letter
-    queue.  spec: aliases-channels-storage 1 use 4, 4.8"""
+    queue.  spec: aliases-channels-storage 1 use 4;
+    aliases-channels-storage 4.8"""
     if not getattr(cluster, "palermo", False):
         pytest.skip("needs PALERMO from the previous test")
     try:
