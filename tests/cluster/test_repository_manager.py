@@ -392,7 +392,7 @@ async def test_only_unbound_messages_not_in_doubt_are_rerouted_to_a_better_chann
     batch is) and one that is not a transmission message: when TO.QM2 is RETRYING and so is
     TO.QM3, nothing moves (no ping-pong); when TO.QM3 is RUNNING, exactly the two unbound
     ones not in doubt move to TO.QM3, whole; the others stay, and the stray message breaks
-    nothing.  spec: operations-dlq-clusters 7.28"""
+    nothing.  spec: operations-dlq-clusters 7.28; aliases-channels-storage 4.18"""
     from mqpy_chinit.cluster.workload import QueueInstance
 
     # the manager's own watcher would see messages keyed to TO.QM2, a channel nobody
