@@ -184,8 +184,8 @@ async def test_chstatus_shows_one_instance_per_partner_of_a_generic_receiver(mak
 async def test_stop_channel_qmname_ends_one_instance_of_a_generic_receiver(make_qmgr):
     """Given two senders running into one generic RCVR CH.GEN on QM2, when STOP CHANNEL(CH.GEN)
     QMNAME(QM1) is issued at QM2, then only the instance from QM1 ends; the one from QM3 keeps
-    delivering, and the channel itself is not marked STOPPED.  spec: dqm-intercommunication
-    9.53; §2 (RCVR definitions may be generic)"""
+    delivering, and the channel itself is not marked STOPPED.  spec:
+    dqm-intercommunication 9.53; §2 (RCVR definitions may be generic)"""
     async with trio.open_nursery() as nursery:
         qm1, qm2, qm3, r2, (c1, c3) = await _generic(make_qmgr, nursery)
         c1.start_channel("CH.GEN")

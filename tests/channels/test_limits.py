@@ -19,8 +19,8 @@ def _senders(qm1, port, names):
 
 async def test_max_active_channels_makes_a_start_wait_in_starting(two_qmgrs):
     """Given MaxActiveChannels=1 and channel A running, when channel B is started, then B
-    waits in STARTING; when A stops, B gets the slot and runs.  spec: dqm-intercommunication
-    9.41"""
+    waits in STARTING; when A stops, B gets the slot and runs.  spec:
+    dqm-intercommunication 9.41"""
     qm1, qm2 = two_qmgrs
     async with trio.open_nursery() as nursery:
         c2 = qm2.make_chinit()

@@ -18,8 +18,8 @@ def _svr_and_rqstr(qm1, qm2, port: int) -> None:
 async def test_requester_starts_and_server_sends_on_the_same_connection(two_qmgrs):
     """Given QM1 with a SVR (no CONNAME) on xmitq QM2 and messages for QM2, and QM2 with a
     RQSTR whose CONNAME is QM1's listener, when the requester is started, then the server
-    answers on that connection and the messages arrive on QM2.  spec: dqm-intercommunication
-    9.27"""
+    answers on that connection and the messages arrive on QM2.  spec:
+    dqm-intercommunication 9.27"""
     qm1, qm2 = two_qmgrs
     async with trio.open_nursery() as nursery:
         c1 = qm1.make_chinit()

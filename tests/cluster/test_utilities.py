@@ -74,8 +74,8 @@ def test_reput_goes_through_the_workload_choice_and_failures_to_the_dlq(qm):
     """Given user messages for INVQ on TO.QM2 (QM2 since removed; INVQ now only on QM4) and
     one for FULLQ, a local queue that is full, when clusxq -xru runs, then the INVQ messages
     are re-put to channel TO.QM4 and the FULLQ one goes to the dead-letter queue with reason
-    MQRC_Q_FULL (2053); the internal message is left alone.  spec: operations-dlq-clusters
-    7.29"""
+    MQRC_Q_FULL (2053); the internal message is left alone.  spec:
+    operations-dlq-clusters 7.29"""
     write_cache(cache_path(qm.engine.qmdir), Cache(qmgr="QM1", clusters=["INV"], queues={
         "INVQ": [instance_to_dict(QueueInstance("INVQ", "QM4", "QM4_id", "INV", "TO.QM4"))]}))
     _load(qm)

@@ -49,8 +49,8 @@ def test_delete_of_a_queue_with_messages_fails_2055_unless_purge(qmgr):
 def test_delete_of_a_queue_with_uncommitted_messages_fails_2055_even_with_purge(qmgr):
     """Given Q1 has an uncommitted put and no open handle, when DELETE QLOCAL(Q1) PURGE, then
     it fails with MQRC_Q_NOT_EMPTY (IBM: "also returned from a command to clear or delete ...
-    a queue, if the queue contains uncommitted messages"). spec: aliases-channels-storage
-    4.44"""
+    a queue, if the queue contains uncommitted messages"). spec:
+    aliases-channels-storage 4.44"""
     qmgr.define("Q1")
     put(qmgr.qm, "Q1", b"x", syncpoint=True)
     with raises_mq(CMQC.MQRC_Q_NOT_EMPTY):

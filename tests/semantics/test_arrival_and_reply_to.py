@@ -83,8 +83,8 @@ def test_arrival_forwarded_by_an_alias_to_another_queue_manager(qmb):
 
 def test_arrival_through_an_xmitq_choosing_alias_keeps_the_header(qmb):
     """Given alias QMD_PRIORITY -> XMITQ(QMD_fast) (RQMNAME unchanged), when Q@QMD_PRIORITY
-    arrives, then it goes on QMD_fast with the header unchanged. spec: dqm-intercommunication
-    9.10"""
+    arrives, then it goes on QMD_fast with the header unchanged. spec:
+    dqm-intercommunication 9.10"""
     qmb.xmitq("QMD_fast")
     qmb.define("QREMOTE", "QMD_PRIORITY", RNAME="", RQMNAME="QMD_PRIORITY", XMITQ="QMD_fast")
     assert where(arrive(qmb, "Q", "QMD_PRIORITY")) == ("QMD_fast", "Q", "QMD_PRIORITY")

@@ -260,8 +260,8 @@ def test_queue_manager_alias_remaps_yourqm_to_realqm(qma):
 
 def test_queue_manager_alias_on_realqm_itself_delivers_locally(make_qmgr):
     """Given the same QREMOTE(YOURQM) RQMNAME(REALQM) on the queue manager REALQM, when
-    THISQ@YOURQM is put there, then it lands on the local THISQ. spec: dqm-intercommunication
-    9.5"""
+    THISQ@YOURQM is put there, then it lands on the local THISQ. spec:
+    dqm-intercommunication 9.5"""
     real = make_qmgr("REALQM")
     real.define("QLOCAL", "THISQ")
     real.define("QREMOTE", "YOURQM", RNAME="", RQMNAME="REALQM")
