@@ -158,8 +158,8 @@ class BindingsConnection(MQIVerbs):
 
     # -- one call -------------------------------------------------------------------------
 
-    def _call(self, verb: SegmentType, values: Any = (), *, hobj: int = 0,
-              into: tuple[Any, ...] = ()) -> mqiproto.Decoded:
+    def _exchange(self, verb: SegmentType, values: Any, hobj: int,
+                  into: tuple[Any, ...]) -> mqiproto.Decoded:
         """Send one request, wait for its reply; raise MQMIError on MQCC_FAILED (after
         copying a failed reply's structures, if it has any, ``into`` the caller's)."""
         flows = self._flows

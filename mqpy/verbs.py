@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from mqpy import CMQC, mqiproto
 from mqpy.errors import MQMIError
 from mqpy.structures import MD
+from mqpy.trace import TRACER
 from mqpy_chinit.wire import SegmentType
 
 __all__ = ["AsyncMQIVerbs", "MQIVerbs", "copy_fields", "run_in_order"]
@@ -156,11 +157,21 @@ def _finish(exchange: Exchange[T], reply: mqiproto.Decoded) -> T:
 # -- drivers --------------------------------------------------------------------------------
 
 class MQIVerbs:
-    """The MQI over a blocking ``_call(verb, values, *, hobj)`` that returns the decoded
-    reply and raises MQMIError on MQCC_FAILED."""
+    """The MQI over a blocking ``_exchange(verb, values, hobj, into)`` that returns the
+    decoded reply and raises MQMIError on MQCC_FAILED."""
+
+    qmgr_name: str
 
     def _call(self, verb: SegmentType, values: Any = (), *, hobj: int = 0,
               into: tuple[Any, ...] = ()) -> mqiproto.Decoded:
+        """One MQI call, in the process's trace if strmqtrc asks for it (mqpy/trace.py)."""
+        if TRACER.spec_for(self.qmgr_name) is None:
+            return self._exchange(verb, values, hobj, into)
+        return TRACER.call(self.qmgr_name, verb.name, hobj, values,
+                           lambda: self._exchange(verb, values, hobj, into))
+
+    def _exchange(self, verb: SegmentType, values: Any, hobj: int,
+                  into: tuple[Any, ...]) -> mqiproto.Decoded:
         raise NotImplementedError
 
     def _check_length(self, data: bytes) -> None:
