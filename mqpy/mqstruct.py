@@ -430,12 +430,14 @@ class _Plan:
     struct: struct.Struct
     names: tuple[str, ...]  #: the fields the struct's values fill, in order
     absent: dict[str, Any]  #: defaults of the fields the version does not carry
+    #: (value index, structure class, its version) of each nested structure (MQXQH's MQMD)
+    nested: tuple[tuple[int, Any, int], ...] = ()
 
 
 def _fast_readers(cls: Any, layout: Layout) -> Any:
     """``MQStruct._fast_`` for ``cls``: only for a versioned structure with a StrucId and an
     MQLONG Version, read by MQStruct's own ``unpack``, and only the versions whose fields
-    are all plain (no arrays, no nested structures, none to create fresh)."""
+    are all plain or nested structures (no arrays, none to create fresh)."""
     version_field = layout.by_name.get("Version")
     if (layout.struc_id is None or version_field is None or version_field.kind != "long"
             or cls.unpack is not MQStruct.unpack):
@@ -445,12 +447,16 @@ def _fast_readers(cls: Any, layout: Layout) -> Any:
         plans = {}
         for number in range(layout.versions[0], layout.highest_version + 1):
             v = layout.effective_version(number)
-            if cls._special_[v] or any(f.since > v for f in cls._mutable_):
+            fields = layout.version_fields(v)
+            if any(f.kind == "longs" for f in fields) or any(f.since > v
+                                                              for f in cls._mutable_):
                 continue
             names = cls._names_[v]
+            nested = tuple((names.index(f.name), f.nested, f.nested_version)
+                           for f in fields if f.kind == "nested")
             plans[number] = _Plan(
                 layout.length(v), layout.struct(v, order), names,
-                {k: val for k, val in cls._defaults_.items() if k not in names})
+                {k: val for k, val in cls._defaults_.items() if k not in names}, nested)
         out[order] = (struct.Struct(order + "i"), layout.offsets["Version"], layout.struc_id,
                       plans)
     return out
@@ -722,21 +728,30 @@ class MQStruct:
         one struct unpack and no field loop (``_fast_``); anything else, errors included,
         goes through ``unpack``."""
         fast = cls._fast_
-        if fast is not None and version is None:
+        if fast is not None:
             order = LITTLE if encoding is None or encoding & CMQC.MQENC_INTEGER_MASK != \
                 CMQC.MQENC_INTEGER_NORMAL else BIG
             reader, at, struc_id, plans = fast[order]
-            try:
-                plan = plans.get(reader.unpack_from(buf, offset + at)[0])
-            except struct.error:
-                plan = None
+            if version is None:
+                try:
+                    plan = plans.get(reader.unpack_from(buf, offset + at)[0])
+                except struct.error:
+                    plan = None
+            else:
+                plan = plans.get(version)
             if plan is not None and len(buf) - offset >= plan.need \
                     and buf[offset:offset + len(struc_id)] == struc_id:
                 obj = cls.__new__(cls)
                 d = obj.__dict__
                 if plan.absent:
                     d.update(plan.absent)
-                d.update(zip(plan.names, plan.struct.unpack_from(buf, offset), strict=True))
+                values = plan.struct.unpack_from(buf, offset)
+                if plan.nested:
+                    values = list(values)
+                    for i, nested, nested_version in plan.nested:
+                        values[i] = nested.from_bytes(values[i], encoding,
+                                                      version=nested_version)
+                d.update(zip(plan.names, values, strict=True))
                 return obj
         obj = cls.__new__(cls)
         obj._reset()

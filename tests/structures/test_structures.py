@@ -381,10 +381,11 @@ def _all_structures():
 @pytest.mark.parametrize("cls", _all_structures(), ids=lambda c: c.__name__)
 @pytest.mark.parametrize("encoding", [LE, BE])
 def test_from_bytes_fast_path_reads_what_unpack_reads(cls, encoding):
-    """Given every version of every structure, packed with non-default values, at an offset
-    inside a larger buffer (bytes and memoryview), when from_bytes reads it, then it equals
-    what the general unpack reads, field by field, and a corrupted StrucId or a buffer one
-    byte short still fails as unpack fails."""
+    """Given every version of every structure (MQXQH with its nested MQMD included), packed
+    with non-default values, at an offset inside a larger buffer (bytes and memoryview), when
+    from_bytes reads it (its Version read from the bytes, or given), then it equals what the
+    general unpack reads, field by field, and a corrupted StrucId or a buffer one byte short
+    still fails as unpack fails."""
     layout = cls._layout_
     numeric = layout.versioned and layout.by_name["Version"].kind == "long"
     versions = range(layout.versions[0], layout.highest_version + 1) if numeric else [None]
@@ -401,6 +402,12 @@ def test_from_bytes_fast_path_reads_what_unpack_reads(cls, encoding):
             general._reset()
             general.unpack(buf, encoding, offset=4)
             assert cls.from_bytes(buf, encoding, offset=4).get() == general.get()
+            if number is not None:  # the version given by the caller, as MQXQH gives its MQMD's
+                forced = cls.__new__(cls)
+                forced._reset()
+                forced.unpack(buf, encoding, offset=4, version=number)
+                assert cls.from_bytes(buf, encoding, offset=4, version=number).get() == \
+                    forced.get()
         if layout.struc_id is not None:
             bad = data[:4] + b"\x00" + data[5:]
             with pytest.raises(StructError):
