@@ -14,7 +14,9 @@ import trio
 import mqpy
 from mqpy import CMQC
 from mqpy import local
-from mqpy_chinit.chinit import INITQ
+from mqpy_chinit.chinit import INITQ, ChannelInitiator, EngineAdmin
+from mqpy_chinit.cluster.directory import cache_path
+from mqpy_chinit.cluster.records import decode as decode_record
 from mqpy_chinit.mca import ReceiverMCA
 from mqpy_chinit.wire import SegmentType
 
@@ -357,3 +359,48 @@ async def test_ping_channel_with_no_listener_fails_and_logs(qm1, qm2):
     assert not result.ok and result.reason == CMQCFC.MQRCCF_PING_ERROR, result
     assert "AMQ9202E" in " ".join(result.lines), result.lines
     assert any(m.startswith("AMQ9202") for m, _ in qm1.log), qm1.log
+
+
+# ---------------------------------------------------------------------------- clusters
+
+
+async def _with_repository_manager(nursery, qm) -> ChannelInitiator:
+    """``qm``'s channel initiator with its repository manager, as strmqm starts it."""
+    ci = ChannelInitiator(qm.name, qm.connect, EngineAdmin(qm.engine),
+                          log=lambda msgid, text: qm.log.append((msgid, text)),
+                          cluster_cache=cache_path(qm.engine.qmdir))
+    qm.chinit = ci
+    await nursery.start(ci.run, [("127.0.0.1", 0)])
+    await wait_until(lambda: ci.cluster is not None and ci.cluster.repo is not None)
+    return ci
+
+
+async def test_an_update_for_a_full_cluster_command_queue_is_dead_lettered(qm1, qm2):
+    """Given QM2's SYSTEM.CLUSTER.COMMAND.QUEUE full (MAXDEPTH(1) and one message its
+    repository manager has not taken) behind CLUSRCVR TO.QM2 MRRTY(1), when QM1 joins cluster
+    INV with a CLUSSDR to QM2 and its repository manager sends QM2 its record, then the
+    update goes to QM2's dead-letter queue behind an MQDLH (reason 2053 MQRC_Q_FULL, DestQName
+    SYSTEM.CLUSTER.COMMAND.QUEUE, the record's format) with the record
+    unchanged after it; the command queue still holds its one message.
+    spec: operations-dlq-clusters 7.27"""
+    async with trio.open_nursery() as nursery:
+        r2 = await start_chinit(nursery, qm2, listen=True)  # no repository manager runs
+        qm2.engine.alter("QLOCAL", COMMAND_QUEUE, {"MAXDEPTH": 1})
+        qm2.put(COMMAND_QUEUE, b"not yet taken")
+        qm2.define("CHANNEL", "TO.QM2", CHLTYPE="CLUSRCVR", CLUSTER="INV",
+                   CONNAME=f"127.0.0.1({r2.port})", MRRTY=1, MRTMR=100)
+        c1 = await _with_repository_manager(nursery, qm1)
+        for command in (f"DEFINE CHANNEL(TO.QM1) CHLTYPE(CLUSRCVR) CLUSTER(INV) "
+                        f"CONNAME('127.0.0.1({c1.ports[0]})')",
+                        f"DEFINE CHANNEL(TO.QM2) CHLTYPE(CLUSSDR) CLUSTER(INV) HBINT(0) "
+                        f"CONNAME('127.0.0.1({r2.port})')"):
+            result = await mqsc(qm1, command)
+            assert result.ok, result.lines
+        await wait_until(lambda: qm2.committed(DLQ) >= 1, 30)
+        finish(nursery)
+    ((dlh, body), *_) = dead_letters(qm2)
+    assert dlh.Reason == CMQC.MQRC_Q_FULL
+    assert dlh.DestQName.rstrip(b" \x00").decode() == COMMAND_QUEUE
+    assert dlh.Format == b"MQPYCLUS"
+    assert decode_record(body).sender == "QM1"
+    assert qm2.drain(COMMAND_QUEUE) == [b"not yet taken"]
