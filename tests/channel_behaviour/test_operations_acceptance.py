@@ -19,6 +19,8 @@ from mqpy_chinit.cluster.directory import cache_path
 from mqpy_chinit.cluster.records import decode as decode_record
 from mqpy_chinit.mca import ReceiverMCA
 from mqpy_chinit.wire import SegmentType
+from tests.channels.proxy import FaultProxy
+from tests.channels.test_indoubt import once
 
 from .conftest import (
     CHANNEL,
@@ -404,3 +406,41 @@ async def test_an_update_for_a_full_cluster_command_queue_is_dead_lettered(qm1, 
     assert dlh.Format == b"MQPYCLUS"
     assert decode_record(body).sender == "QM1"
     assert qm2.drain(COMMAND_QUEUE) == [b"not yet taken"]
+
+
+# ---------------------------------------------------------------------------- in doubt
+
+
+@pytest.mark.xfail(strict=True, reason="RESOLVE CHANNEL (MQSCProcessor._resolve) settles the "
+                   "in-doubt unit of work only; the xmitq an error stop GET-disabled stays "
+                   "GET(DISABLED)")
+async def test_resolve_commit_reenables_the_xmitq_of_a_stopped_in_doubt_sender(qm1, qm2):
+    """Given a sender left in doubt when its link was cut after the receiver committed the
+    batch (the confirmation lost) and, with no retries defined, STOPPED by that error (xmitq
+    GET(DISABLED)), when DISPLAY CHSTATUS SAVED shows CURLUWID at the sender equal to LSTLUWID
+    at the receiver and RESOLVE CHANNEL ACTION(COMMIT) is issued, then the in-doubt
+    messages leave the xmitq and the xmitq is GET(ENABLED) again, so another channel could
+    use it.  spec: operations-dlq-clusters 7.16"""
+    async with trio.open_nursery() as nursery:
+        r2 = await start_chinit(nursery, qm2, listen=True)
+        proxy = FaultProxy(r2.port, once("r2s", SegmentType.STATUS_DATA, "drop-and-cut"))
+        await nursery.start(proxy.run)
+        define_pair(qm1, qm2, proxy.port, BATCHSZ=3, SHORTRTY=0, LONGRTY=0, HBINT=0)
+        for i in range(3):
+            qm1.put("TARGET", b"m%d" % i, qmgr="QM2")
+        r1 = await start_chinit(nursery, qm1)
+        r1.chinit.start_channel(CHANNEL)
+        st1 = r1.chinit.status_of(CHANNEL)
+        await wait_until(lambda: st1.state is ChannelState.STOPPED)
+        await wait_until(lambda: qm2.committed("TARGET") == 3)
+        assert xmitq_attrs(qm1)[0] == "DISABLED"
+        sender = chstatus((await mqsc(qm1, f"DISPLAY CHSTATUS({CHANNEL}) SAVED ALL")).lines)
+        receiver = chstatus((await mqsc(qm2, f"DISPLAY CHSTATUS({CHANNEL}) SAVED ALL")).lines)
+        assert sender["INDOUBT"] == "YES"
+        assert sender["CURLUWID"] == receiver["LSTLUWID"]
+        result = await mqsc(qm1, f"RESOLVE CHANNEL({CHANNEL}) ACTION(COMMIT)")
+        assert result.ok, result.lines
+        depth, attrs = qm1.depth("QM2"), xmitq_attrs(qm1)
+        finish(nursery)
+    assert depth == 0 and not qm1.engine.indoubt()
+    assert attrs[0] == "ENABLED"
