@@ -12,8 +12,7 @@ import pytest
 import trio
 
 import mqpy
-from mqpy import CMQC
-from mqpy import local
+from mqpy import CMQC, local
 from mqpy_chinit.chinit import INITQ, ChannelInitiator, EngineAdmin
 from mqpy_chinit.cluster.directory import cache_path
 from mqpy_chinit.cluster.records import decode as decode_record

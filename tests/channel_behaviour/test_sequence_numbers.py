@@ -97,7 +97,8 @@ async def test_reset_at_the_sender_is_carried_to_the_receiver_at_the_next_start(
     issued at the sender only and the channel is started, then the new number flows to the
     receiver (RESET_DATA) and the channel runs: IBM resets the receiving end 'the next time
     this channel is initiated'. spec: operations-dlq-clusters 5 (RESET: the sender sends the
-    new number at start); dqm-intercommunication §3 (reset of sequence numbers)"""
+    new number at start); dqm-intercommunication §3 (reset of sequence numbers);
+    operations-dlq-clusters 7.17"""
     async with trio.open_nursery() as nursery:
         r1, r2, proxy = await _two_moved_then_stopped(qm1, qm2, nursery)
         result = await mqsc(qm1, f"RESET CHANNEL({CHANNEL}) SEQNUM(1)")
@@ -110,4 +111,6 @@ async def test_reset_at_the_sender_is_carried_to_the_receiver_at_the_next_start(
         await wait_until(lambda: proxy.of_type(SegmentType.RESET_DATA, "s2r"))
         await wait_until(lambda: qm2.committed("TARGET") == 3)
         assert r2.chinit.status_of(CHANNEL).last_seqno == 1
+        st1 = r1.chinit.status_of(CHANNEL)
+        await wait_until(lambda: st1.last_seqno == 1 and not st1.indoubt)
         finish(nursery)
