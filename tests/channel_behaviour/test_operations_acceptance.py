@@ -143,6 +143,12 @@ async def test_retrying_and_stopped_states_survive_a_queue_manager_restart(qm1, 
         await r1.stop()
         _restart_qmgr(qm1)
         r1 = await start_chinit(nursery, qm1)
+        # the remembered states are read as the channel initiator starts; CH.RETRY is started
+        # again and shows RETRYING once its first new attempt has failed
+        await wait_until(lambda: all((s := r1.chinit.status_of(name)) is not None
+                                     and s.state is state
+                                     for name, state in (("CH.RETRY", ChannelState.RETRYING),
+                                                         ("CH.STOP", ChannelState.STOPPED))))
         for name, state in (("CH.RETRY", "RETRYING"), ("CH.STOP", "STOPPED")):
             shown = await mqsc(qm1, f"DISPLAY CHSTATUS({name})")
             assert chstatus(shown.lines).get("STATUS") == state, (name, shown.lines)
@@ -287,9 +293,11 @@ async def test_hbint_zero_never_ends_a_silent_channel(qm1, qm2):
         define_pair(qm1, qm2, proxy.port, HBINT=0, DISCINT=0, rcvr={"HBINT": 0})
         r1 = await start_chinit(nursery, qm1)
         r1.chinit.start_channel(CHANNEL)
+        st1 = r1.chinit.status_of(CHANNEL)
         await wait_until(lambda: (s := r2.chinit.status_of(CHANNEL)) is not None
-                         and s.state is ChannelState.RUNNING)
-        st1, st2 = r1.chinit.status_of(CHANNEL), r2.chinit.status_of(CHANNEL)
+                         and s.state is ChannelState.RUNNING
+                         and st1.state is ChannelState.RUNNING)
+        st2 = r2.chinit.status_of(CHANNEL)
         assert st1.hbint == 0 and st2.hbint == 0
         proxy.silent = True
         await trio.sleep(2.5)

@@ -110,7 +110,9 @@ async def test_reset_at_the_sender_is_carried_to_the_receiver_at_the_next_start(
         # flow itself, not for a status the old run may still show)
         await wait_until(lambda: proxy.of_type(SegmentType.RESET_DATA, "s2r"))
         await wait_until(lambda: qm2.committed("TARGET") == 3)
-        assert r2.chinit.status_of(CHANNEL).last_seqno == 1
+        # the receiver's status takes the number just after its commit: wait for it, as
+        # for the sender's (which confirms after that)
+        await wait_until(lambda: r2.chinit.status_of(CHANNEL).last_seqno == 1)
         st1 = r1.chinit.status_of(CHANNEL)
         await wait_until(lambda: st1.last_seqno == 1 and not st1.indoubt)
         finish(nursery)
