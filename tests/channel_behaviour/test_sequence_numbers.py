@@ -78,9 +78,8 @@ async def test_reset_at_both_ends_puts_the_channel_back_in_step(qm1, qm2):
         await wait_until(lambda: st1.state is ChannelState.STOPPED)
         result = await mqsc(qm1, f"RESET CHANNEL({CHANNEL}) SEQNUM(1)")
         assert result.ok, result.lines
-        # the error stop disabled the xmitq; START CHANNEL should re-enable it but does not
-        # (see test_start_channel_after_an_error_stop_reenables_the_xmitq): do it by hand
-        qm1.engine.alter("QLOCAL", "QM2", {"GET": "ENABLED"})
+        # the error stop disabled the xmitq; START CHANNEL enables it again
+        assert qm1.engine.lookup("QLOCAL", "QM2").attributes["GET"] == "DISABLED"
         result = await mqsc(qm1, f"START CHANNEL({CHANNEL})")
         assert result.ok, result.lines
         await wait_until(lambda: qm2.committed("TARGET") == 3 and qm1.depth("QM2") == 0)
