@@ -33,7 +33,8 @@ async def test_ping_channel_gets_its_data_back_from_the_receiver(qm1, qm2):
     """Given SDR QM1.TO.QM2 (not running) with a message on its xmitq and RCVR QM1.TO.QM2 at a
     listening QM2, when PING CHANNEL is issued at QM1, then it answers AMQ8020I, the PING data
     went to the receiver and came back unchanged, and the xmitq was not touched.
-    spec: dqm-intercommunication 9.52; operations-dlq-clusters 5 (PING: no xmitq)"""
+    spec: dqm-intercommunication 9.52;
+    operations-dlq-clusters 7.19; operations-dlq-clusters 5 (PING: no xmitq)"""
     async with trio.open_nursery() as nursery:
         r2 = await start_chinit(nursery, qm2, listen=True)
         proxy = TapProxy(r2.port)
@@ -53,7 +54,8 @@ async def test_ping_channel_gets_its_data_back_from_the_receiver(qm1, qm2):
 
 async def test_ping_channel_to_an_unreachable_partner_fails(qm1, qm2):
     """Given an SDR whose CONNAME nobody listens on, when PING CHANNEL is issued, then the
-    command fails with MQRCCF_PING_ERROR.  spec: dqm-intercommunication 9.52"""
+    command fails with MQRCCF_PING_ERROR.  spec: dqm-intercommunication 9.52;
+    operations-dlq-clusters 7.19"""
     async with trio.open_nursery() as nursery:
         define_pair(qm1, qm2, free_port())
         await start_chinit(nursery, qm1)

@@ -87,7 +87,8 @@ async def test_receiver_ends_after_twice_hbint_of_silence(qm1, qm2):
     reaching the receiver (the socket stays open), then the receiving MCA ends the channel
     with a receive timeout (AMQ9259) about 2 x HBINT after the last thing it received: not
     sooner, and not much later.
-    spec: aliases-channels-storage 4.12; dqm-intercommunication 9.36"""
+    spec: aliases-channels-storage 4.12; dqm-intercommunication 9.36;
+    operations-dlq-clusters 7.15"""
     async with trio.open_nursery() as nursery:
         r2 = await start_chinit(nursery, qm2, listen=True)
         proxy = TapProxy(r2.port)

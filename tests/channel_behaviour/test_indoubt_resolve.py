@@ -57,7 +57,8 @@ async def test_resolve_commit_when_the_receiver_has_the_batch(qm1, qm2):
     LSTLUWID at the receiver, finds them equal and issues RESOLVE CHANNEL ACTION(COMMIT),
     then the in-doubt messages leave the xmitq, and after a restart the channel carries on in
     step: every message once.
-    spec: dqm-intercommunication 9.32, §3 (manual procedure); aliases-channels-storage 4.17"""
+    spec: dqm-intercommunication 9.32, §3 (manual procedure); aliases-channels-storage 4.17;
+    operations-dlq-clusters 7.16"""
     async with trio.open_nursery() as nursery:
         _, sender, receiver = await _left_in_doubt(
             qm1, qm2, nursery, once("r2s", SegmentType.STATUS_DATA, "drop-and-cut"))
@@ -66,6 +67,7 @@ async def test_resolve_commit_when_the_receiver_has_the_batch(qm1, qm2):
         result = await mqsc(qm1, f"RESOLVE CHANNEL({CHANNEL}) ACTION(COMMIT)")
         assert result.ok and "AMQ8096I" in result.lines[0], result.lines
         assert indoubt_keys(qm1) == [] and qm1.depth("QM2") == 0
+        assert qm1.engine.lookup("QLOCAL", "QM2").attributes["GET"] == "ENABLED"
         qm1.put("TARGET", b"after", qmgr="QM2")
         r1 = await start_chinit(nursery, qm1)
         r1.chinit.start_channel(CHANNEL)
@@ -79,7 +81,8 @@ async def test_resolve_backout_when_the_receiver_never_had_the_batch(qm1, qm2):
     """Given a sender left in doubt after its confirm request was lost (the receiver backed the
     batch out), when the LUWIDs differ and RESOLVE CHANNEL ACTION(BACKOUT) is issued, then the
     messages are back on the xmitq, and after a restart they are sent again: every message
-    once, in order.  spec: dqm-intercommunication 9.32; aliases-channels-storage 4.17"""
+    once, in order.  spec: dqm-intercommunication 9.32; aliases-channels-storage 4.17;
+    operations-dlq-clusters 7.16"""
     async with trio.open_nursery() as nursery:
         _, sender, receiver = await _left_in_doubt(qm1, qm2, nursery, nth_message(BATCH))
         assert sender["INDOUBT"] == "YES"

@@ -66,8 +66,8 @@ async def test_different_sequence_wrap_values_refuse_to_start(qm1, qm2):
     """Given SDR SEQWRAP(1000) and RCVR SEQWRAP(999999999), when the channel starts, then the
     start is refused (STATUS WRAP_VALUE_ERROR on the wire, AMQ9527 at the sender), the sender
     is STOPPED without retrying and nothing moves.
-    spec: operations-dlq-clusters 5 (different sequence wrap values); dqm-intercommunication
-    §3 (sequence-wrap value negotiated)"""
+    spec: operations-dlq-clusters 7.18; operations-dlq-clusters 5 (different sequence wrap
+    values); dqm-intercommunication §3 (sequence-wrap value negotiated)"""
     async with trio.open_nursery() as nursery:
         r2 = await start_chinit(nursery, qm2, listen=True)
         proxy = TapProxy(r2.port)

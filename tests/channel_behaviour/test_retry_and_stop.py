@@ -44,7 +44,8 @@ async def test_unreachable_partner_retries_short_then_long_then_stops(qm1, qm2):
     SHORTRTS counting 1, 0 and then LONGRTS counting 1, 0, a second apart; after the last
     retry it is STOPPED, its xmitq GET(DISABLED) and NOTRIGGER, and a new message does not
     start it again.
-    spec: dqm-intercommunication 9.37; dqm-intercommunication 9.38; aliases-channels-storage 4.23"""
+    spec: dqm-intercommunication 9.37; dqm-intercommunication 9.38; aliases-channels-storage 4.23;
+    operations-dlq-clusters 7.9; operations-dlq-clusters 7.20"""
     port = free_port()
     async with trio.open_nursery() as nursery:
         define_pair(qm1, qm2, port, SHORTRTY=2, SHORTTMR=1, LONGRTY=2, LONGTMR=1)
@@ -77,8 +78,8 @@ async def test_start_channel_after_an_error_stop_reenables_the_xmitq(qm1, qm2):
     """Given a triggered xmitq whose channel went STOPPED after its retries ran out (xmitq
     GET(DISABLED), NOTRIGGER), when the partner is back and START CHANNEL is issued, then the
     xmitq is GET(ENABLED) with TRIGGER again and the waiting message is delivered.
-    spec: dqm-intercommunication 9.38; operations-dlq-clusters 5 (START CHANNEL resets GET
-    and triggering)"""
+    spec: dqm-intercommunication 9.38; operations-dlq-clusters 7.10; operations-dlq-clusters 5
+    (START CHANNEL resets GET and triggering)"""
     port = free_port()
     async with trio.open_nursery() as nursery:
         define_pair(qm1, qm2, port, SHORTRTY=0, LONGRTY=0)
@@ -88,7 +89,8 @@ async def test_start_channel_after_an_error_stop_reenables_the_xmitq(qm1, qm2):
         await trio.to_thread.run_sync(qm1.put, "TARGET", b"waiting", "QM2")
         await wait_until(lambda: (s := r1.chinit.status_of(CHANNEL)) is not None
                          and s.state is ChannelState.STOPPED)
-        assert qm1.engine.lookup("QLOCAL", "QM2").attributes["GET"] == "DISABLED"
+        xq = qm1.engine.lookup("QLOCAL", "QM2").attributes
+        assert xq["GET"] == "DISABLED" and xq["TRIGGER"] == "NO"
         await start_chinit(nursery, qm2, listen=True, port=port)
         result = await mqsc(qm1, f"START CHANNEL({CHANNEL})")
         assert result.ok, result.lines

@@ -78,9 +78,8 @@ async def test_reset_at_both_ends_puts_the_channel_back_in_step(qm1, qm2):
         await wait_until(lambda: st1.state is ChannelState.STOPPED)
         result = await mqsc(qm1, f"RESET CHANNEL({CHANNEL}) SEQNUM(1)")
         assert result.ok, result.lines
-        # the error stop disabled the xmitq; START CHANNEL should re-enable it but does not
-        # (see test_start_channel_after_an_error_stop_reenables_the_xmitq): do it by hand
-        qm1.engine.alter("QLOCAL", "QM2", {"GET": "ENABLED"})
+        # the error stop disabled the xmitq; START CHANNEL enables it again
+        assert qm1.engine.lookup("QLOCAL", "QM2").attributes["GET"] == "DISABLED"
         result = await mqsc(qm1, f"START CHANNEL({CHANNEL})")
         assert result.ok, result.lines
         await wait_until(lambda: qm2.committed("TARGET") == 3 and qm1.depth("QM2") == 0)
@@ -97,7 +96,8 @@ async def test_reset_at_the_sender_is_carried_to_the_receiver_at_the_next_start(
     issued at the sender only and the channel is started, then the new number flows to the
     receiver (RESET_DATA) and the channel runs: IBM resets the receiving end 'the next time
     this channel is initiated'. spec: operations-dlq-clusters 5 (RESET: the sender sends the
-    new number at start); dqm-intercommunication §3 (reset of sequence numbers)"""
+    new number at start); dqm-intercommunication §3 (reset of sequence numbers);
+    operations-dlq-clusters 7.17"""
     async with trio.open_nursery() as nursery:
         r1, r2, proxy = await _two_moved_then_stopped(qm1, qm2, nursery)
         result = await mqsc(qm1, f"RESET CHANNEL({CHANNEL}) SEQNUM(1)")
@@ -109,6 +109,9 @@ async def test_reset_at_the_sender_is_carried_to_the_receiver_at_the_next_start(
         # flow itself, not for a status the old run may still show)
         await wait_until(lambda: proxy.of_type(SegmentType.RESET_DATA, "s2r"))
         await wait_until(lambda: qm2.committed("TARGET") == 3)
-        # the receiver's status follows its commit: on a loaded machine a moment later
+        # the receiver's status takes the number just after its commit: wait for it, as
+        # for the sender's (which confirms after that)
         await wait_until(lambda: r2.chinit.status_of(CHANNEL).last_seqno == 1)
+        st1 = r1.chinit.status_of(CHANNEL)
+        await wait_until(lambda: st1.last_seqno == 1 and not st1.indoubt)
         finish(nursery)

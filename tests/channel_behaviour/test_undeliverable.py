@@ -69,7 +69,8 @@ async def test_full_target_pauses_the_channel_then_dead_letters_after_the_retrie
     then the receiving channel is PAUSED while it retries the put, and after the three
     retries (at least 0.6 s) the message is on QM2's DLQ with reason 2053 (MQRC_Q_FULL); the
     channel is RUNNING again and the xmitq is empty.
-    spec: dqm-intercommunication 9.43; aliases-channels-storage 4.25"""
+    spec: dqm-intercommunication 9.43; aliases-channels-storage 4.25;
+    operations-dlq-clusters 7.12"""
     async with trio.open_nursery() as nursery:
         t0 = time.monotonic()
         r1, r2 = await _full_target(qm1, qm2, nursery, 3, 200)
@@ -133,14 +134,14 @@ async def test_exception_with_full_data_and_discard_returns_the_message_to_its_s
     MQRO_DISCARD_MSG and ReplyToQ REPLY at QM1, when the channel delivers it, then an
     exception report (MsgType REPORT, Feedback 2085) carrying the whole original message
     travels back to REPLY on QM1, and nothing goes to QM2's DLQ.
-    spec: dqm-intercommunication 9.44, §8 (return to sender)"""
+    spec: dqm-intercommunication 9.44, §8 (return to sender); operations-dlq-clusters 7.13"""
     async with trio.open_nursery() as nursery:
         r1, _ = await _with_return_route(qm1, qm2, nursery)
         qm1.put("NO.SUCH.Q", b"please return me", qmgr="QM2", Report=REPORT_FULL_DISCARD,
                 ReplyToQ=b"REPLY", ReplyToQMgr=b"QM1")
         r1.chinit.start_channel(CHANNEL)
         await wait_until(lambda: qm1.committed("REPLY") == 1)
-        assert qm2.committed(DLQ) == 0
+        assert qm2.committed(DLQ) == 0 and qm1.committed(DLQ) == 0
         finish(nursery)
     ((md, body),) = get_with_md(qm1, "REPLY")
     assert md.MsgType == CMQC.MQMT_REPORT
@@ -171,7 +172,8 @@ async def test_no_dlq_and_a_bad_target_ends_the_channel_and_keeps_the_batch(make
     for a queue QM2 does not have, when the channel delivers them, then the receiver backs the
     batch out, the channel ends (STOPPED here: no retries defined) and both messages are
     still on QM1's xmitq; nothing reached the target.
-    spec: dqm-intercommunication 9.45, §8 item 4; aliases-channels-storage 4.27"""
+    spec: dqm-intercommunication 9.45, §8 item 4; aliases-channels-storage 4.27;
+    operations-dlq-clusters 7.14"""
     qm1, qm2 = make_qmgr("QM1"), make_qmgr("QM2", dlq=False)
     async with trio.open_nursery() as nursery:
         r2 = await start_chinit(nursery, qm2, listen=True)
@@ -192,7 +194,8 @@ async def test_fast_nonpersistent_message_for_a_bad_target_is_discarded_without_
     """Given NPMSPEED(FAST), QM2 without a DLQ and a non-persistent message for a queue QM2
     does not have, followed by a persistent one for TARGET, when the channel delivers them,
     then the non-persistent message is discarded, the channel keeps RUNNING and the
-    persistent one arrives.  spec: dqm-intercommunication 9.46, §3 (fast NP)"""
+    persistent one arrives.  spec: dqm-intercommunication 9.46, §3 (fast NP);
+    operations-dlq-clusters 7.14"""
     qm1, qm2 = make_qmgr("QM1"), make_qmgr("QM2", dlq=False)
     async with trio.open_nursery() as nursery:
         r2 = await start_chinit(nursery, qm2, listen=True)
