@@ -939,7 +939,11 @@ class ChannelInitiator:
                                     key_repository=self._key_repository)
                     await mca.ping()
                     reply = {"ok": True, "message": ""}
-                except (ChannelEnded, ValueError) as exc:
+                except ChannelEnded as exc:
+                    # as for a channel run: the operator finds why in the error log too
+                    self.log(exc.msgid, f"PING CHANNEL({name}): {exc.text}")
+                    reply = {"ok": False, "message": str(exc)}
+                except ValueError as exc:
                     reply = {"ok": False, "message": str(exc)}
             elif verb == "REFRESH_SSL":  # REFRESH SECURITY TYPE(SSL)
                 reply = await sslrefresh.refresh_ssl(self)

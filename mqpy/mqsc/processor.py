@@ -490,8 +490,19 @@ class MQSCProcessor:
             parsed = syncq.parse_prepare_key(key)
             if parsed is not None and parsed.channel == name:
                 self.engine.resolve(key, action == "COMMIT")
+                self._enable_xmitq_get(name)
                 return [message("AMQ8096I", name)]
         raise CommandFailed([message("AMQ9528E", name)], CMQCFC.MQRCCF_INDOUBT_VALUE_ERROR)
+
+    def _enable_xmitq_get(self, name: str) -> None:
+        """A resolved channel's transmission queue is GET(ENABLED) again, if the error stop
+        that left the batch in doubt disabled it (seed 000 ch. 8, in-doubt channels): its messages can move, by
+        this channel once started or by another. Triggering is START CHANNEL's to restore."""
+        definition = self.engine.lookup("CHANNEL", name)
+        xmitq = str(definition.attributes.get("XMITQ") or "") if definition else ""
+        queue = self.engine.lookup("QLOCAL", xmitq) if xmitq else None
+        if queue is not None and queue.attributes.get("GET") == "DISABLED":
+            self.engine.alter("QLOCAL", xmitq, {"GET": "ENABLED"})
 
     def channel_status_rows(self, pattern: str, saved: bool = False, conname: str = "",
                             xmitq: str = "") -> list[dict[str, object]]:

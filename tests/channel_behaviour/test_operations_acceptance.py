@@ -2,7 +2,7 @@
 other channel tests do not check: MAXMSGL's default and limit, remembered states across a
 queue-manager restart, message retry, an unusable dead-letter queue, HBINT(0), channel names
 that differ only in case, PING without a transmission queue, a full cluster command queue,
-and RESOLVE of a sender an error stopped. Three tests are strict xfails: each documents a gap
+and RESOLVE of a sender an error stopped. One test is a strict xfail: it documents a gap
 between the product and the document, named in its reason."""
 
 from __future__ import annotations
@@ -352,9 +352,6 @@ async def test_ping_channel_works_without_a_transmission_queue(qm1, qm2):
         finish(nursery)
 
 
-@pytest.mark.xfail(strict=True, reason="a failed PING CHANNEL is answered to the command "
-                   "(MQRCCF_PING_ERROR) but nothing is written to the error log: the PING "
-                   "branch of ChannelInitiator's command handling never calls self.log")
 async def test_ping_channel_with_no_listener_fails_and_logs(qm1, qm2):
     """Given an SDR whose CONNAME nobody listens on, when PING CHANNEL is issued, then the
     command fails with MQRCCF_PING_ERROR naming the unreachable host (AMQ9202E), and the
@@ -417,9 +414,6 @@ async def test_an_update_for_a_full_cluster_command_queue_is_dead_lettered(qm1, 
 # ---------------------------------------------------------------------------- in doubt
 
 
-@pytest.mark.xfail(strict=True, reason="RESOLVE CHANNEL (MQSCProcessor._resolve) settles the "
-                   "in-doubt unit of work only; the xmitq an error stop GET-disabled stays "
-                   "GET(DISABLED)")
 async def test_resolve_commit_reenables_the_xmitq_of_a_stopped_in_doubt_sender(qm1, qm2):
     """Given a sender left in doubt when its link was cut after the receiver committed the
     batch (the confirmation lost) and, with no retries defined, STOPPED by that error (xmitq
