@@ -808,8 +808,10 @@ class MQSCProcessor:
             allowed = g.CHLTYPE_ATTRS[chltype]
             base = {**channel_defaults(chltype),
                     **{k: v for k, v in base.items() if k in allowed}}
-            if chltype in _CONNAME_REQUIRED and not (wanted.get("CONNAME")
-                                                     or base.get("CONNAME")):
+            # IBM: the parameter must be *present* (CONNAME(' ') is), unless the channel
+            # already has one (so that dmpmqcfg's dump of SYSTEM.DEF.SENDER replays)
+            if chltype in _CONNAME_REQUIRED and "CONNAME" not in wanted \
+                    and not base.get("CONNAME"):
                 raise CommandFailed.of(CMQCFC.MQRCCF_CONN_NAME_ERROR, "AMQ8214E")
         attributes = {**EXTRA_DEFAULTS.get(objtype, {}), **base, **wanted}
         if str(attributes.get("CLUSTER") or "").strip() and \
