@@ -138,7 +138,7 @@ async def test_a_malformed_or_oversized_frame_is_answered_and_ends_the_conversat
     async with _connected() as (ours, partner):
         conv = _conversation(ours)
         await partner.send_all(garbage)
-        with pytest.raises(ChannelEnded) as ended:
+        with pytest.raises(ChannelEnded) as ended, trio.fail_after(30):
             await conv.recv(None)
         (status,) = await _read_events(partner, 1)
     assert (ended.value.msgid, ended.value.status_code) == ("AMQ9504E", code)
@@ -154,7 +154,7 @@ async def test_a_partner_closing_mid_frame_ends_the_conversation():
         conv = _conversation(ours)
         await partner.send_all(wire[:200])
         await partner.aclose()
-        with pytest.raises(ChannelEnded) as ended:
+        with pytest.raises(ChannelEnded) as ended, trio.fail_after(30):  # not a hang
             await conv.recv(None)
     assert ended.value.msgid == "AMQ9209E"
 
@@ -192,7 +192,7 @@ async def test_closing_the_stream_under_a_waiting_receive_ends_it():
                 await trio.testing.wait_all_tasks_blocked()
                 await conv.stream.aclose()
             nursery.start_soon(close_soon)
-            with pytest.raises(ChannelEnded) as received:
+            with pytest.raises(ChannelEnded) as received, trio.fail_after(30):  # not a hang
                 await conv.recv(None)
         with pytest.raises(ChannelEnded) as sent:
             await conv.send(Heartbeat())
