@@ -67,9 +67,7 @@ class Conversation:
         self.writer = SegmentWriter(max_transmission_size)
 
     async def send(self, event: Event) -> None:
-        segments = self.writer.segments(event)
-        await self._send(segments[0] if len(segments) == 1 else b"".join(segments),
-                         len(segments))
+        await self._send(*self.writer.send_counted(event))
 
     async def send_many(self, events: list[Event]) -> None:
         """Events written together: one system call for a run of a batch's messages."""
@@ -140,7 +138,7 @@ class Conversation:
     async def _receive(self) -> None:
         """One read from the stream into ``pending``."""
         try:
-            if self.sock is None:
+            if self.sock is None or (type(self.stream) is Prefixed and self.stream.prefix):
                 data = await self.stream.receive_some(RECEIVE_SIZE)
             else:
                 data = await self._receive_plain()
@@ -158,13 +156,10 @@ class Conversation:
                                exc.status_code) from None
 
     async def _receive_plain(self) -> bytes:
-        """What the plain socket has, once it has something. The bytes a ``Prefixed``
-        stream already read come first, as its ``receive_some`` gives them. The partner
-        of a channel sends nothing while it waits for us, so the socket is waited for
-        before it is read: one trip through the scheduler, no read that fails first."""
-        stream = self.stream
-        if type(stream) is Prefixed and stream.prefix:
-            return await stream.receive_some(RECEIVE_SIZE)
+        """What the plain socket has, once it has something (the bytes a ``Prefixed``
+        stream already read were taken before, by its ``receive_some``). The partner of a
+        channel sends nothing while it waits for us, so the socket is waited for before it
+        is read: one trip through the scheduler, no read that fails first."""
         sock = self.sock
         while True:
             if sock.fileno() == -1:

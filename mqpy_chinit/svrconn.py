@@ -223,7 +223,9 @@ class SvrconnInstance:
         self.registry = _registry(chinit)
         self.conversations: dict[int | None, _ClientConversation] = {}
         self.identities: dict[int | None, _Identity] = {}
-        self.send_lock = trio.Lock()
+        # a semaphore as the lock: taken and given back without the owner bookkeeping of
+        # trio.Lock, twice per MQI call; the same first-come order for a send that waits
+        self.send_lock = trio.Semaphore(1, max_value=1)
         self.hbint = 0
         self.sharing = 0
         self.max_msg_size = _int(definition, "MAXMSGL")
@@ -503,9 +505,9 @@ class SvrconnInstance:
     # -- MQI calls ------------------------------------------------------------------------
 
     async def _dispatch(self, cc: _ClientConversation, request: MQIRequest) -> MQIReply:
-        verb = _T(request.segment_type)
+        verb = request.segment_type  # a SegmentType already (MQIRequest converts it)
         if verb in _RELAYED and type(cc.backend) is QMConnection \
-                and self._byte_order() == ByteOrder.LITTLE:
+                and self.conv.reader.partner_byte_order in _LITTLE:
             reply = await self._relay(cc, request, verb)
             if reply is not None:
                 return reply
@@ -520,7 +522,7 @@ class SvrconnInstance:
                                "Protocol error: an MQCONN from a client carried a security "
                                "context (CSEC).")
             raise ChannelEnded("", "", True, StatusCode.PROTOCOL_INVALID_DATA)
-        self.status.substate = verb.name
+        self.status.substate = _NAMES[verb]
         if cc.backend is None and verb != _T.MQCONN:
             return mqiproto.encode_reply(verb, comp=_FAILED, reason=CMQC.MQRC_HCONN_ERROR)
         handler = _HANDLERS.get(verb)
@@ -568,7 +570,7 @@ class SvrconnInstance:
                 body = body[:-4] + _LONG.pack(-1 if max_length is None else max_length)
         elif body:  # MQCMIT, MQBACK: nothing follows the API header
             return None
-        self.status.substate = verb.name
+        self.status.substate = _NAMES[verb]
         try:
             reply = await cc.backend.relay(MQIRequest(segment_type=verb, hobj=request.hobj,
                                                       body=body))
@@ -717,6 +719,10 @@ class SvrconnInstance:
 
 #: The calls :meth:`SvrconnInstance._relay` passes through without decoding them.
 _RELAYED = frozenset({_T.MQPUT, _T.MQGET, _T.MQCMIT, _T.MQBACK})
+#: a partner byte order that is little-endian (None: none seen yet, little is assumed)
+_LITTLE = frozenset({ByteOrder.LITTLE, None})
+#: CHSTATUS SUBSTATE of a call in progress, by verb (``SegmentType.name`` is a property)
+_NAMES = {t: t.name for t in SegmentType}
 _LONG = struct.Struct("<i")
 _HEAD = struct.Struct("<4si")  # an MQ structure's StrucId and Version
 
