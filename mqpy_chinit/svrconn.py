@@ -89,6 +89,7 @@ from mqpy_chinit.wire import (
     SegmentType,
     Status,
     StatusCode,
+    mqi_event,
 )
 
 __all__ = ["SVRCONN_DEFAULTS", "SvrconnInstance", "SvrconnStatus", "instances",
@@ -572,8 +573,9 @@ class SvrconnInstance:
             return None
         self.status.substate = _NAMES[verb]
         try:
-            reply = await cc.backend.relay(MQIRequest(segment_type=verb, hobj=request.hobj,
-                                                      body=body))
+            reply = await cc.backend.relay(mqi_event(
+                MQIRequest, ControlFlags1.NONE, _NO_LUW, None, None, verb, 0, 0, request.hobj,
+                body, None))
         except MQMIError:  # MQRC_CONNECTION_BROKEN
             # the queue manager ended the connection: gone, or this body did not decode
             # there (its codec is ours); a malformed flow ends the channel as it always has
@@ -593,9 +595,9 @@ class SvrconnInstance:
                 self.status.message_moved(_got_data_length(reply.body), sent=True)
                 self.status.msgs -= 1  # message_moved counted it; _serve_conversation counts calls
         # ReplyLength is the flow's own length: the writer puts the client's (TSH or TSHM)
-        return MQIReply(segment_type=reply.segment_type, comp=reply.comp, reason=reply.reason,
-                        hobj=reply.hobj, body=reply.body, conv_id=request.conv_id,
-                        request_id=request.request_id)
+        return mqi_event(MQIReply, ControlFlags1.NONE, _NO_LUW, request.conv_id,
+                         request.request_id, reply.segment_type, reply.comp, reply.reason,
+                         reply.hobj, reply.body, None)
 
     async def _conn(self, cc: _ClientConversation, d: mqiproto.Decoded) -> MQIReply:
         if cc.backend is not None:
@@ -719,6 +721,7 @@ class SvrconnInstance:
 
 #: The calls :meth:`SvrconnInstance._relay` passes through without decoding them.
 _RELAYED = frozenset({_T.MQPUT, _T.MQGET, _T.MQCMIT, _T.MQBACK})
+_NO_LUW = bytes(8)  # an MQI flow's LUW id: none
 #: a partner byte order that is little-endian (None: none seen yet, little is assumed)
 _LITTLE = frozenset({ByteOrder.LITTLE, None})
 #: CHSTATUS SUBSTATE of a call in progress, by verb (``SegmentType.name`` is a property)
