@@ -23,8 +23,8 @@ import attrs
 import trio
 
 from mqpy_chinit.framing import SegmentReader, SegmentWriter
-from mqpy_chinit.tlsstream import Prefixed
 from mqpy_chinit.states import ChannelStatus
+from mqpy_chinit.tlsstream import Prefixed
 from mqpy_chinit.wire import ControlFlags1, Event, ProtocolError, Status, StatusCode
 
 MAX_TRANSMISSION_SIZE = 32766

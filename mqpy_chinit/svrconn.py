@@ -360,7 +360,9 @@ class SvrconnInstance:
         except trio.WouldBlock:
             await lock.acquire()
         try:
-            await self.conv.send(event)  # a checkpoint: the send yields to the scheduler
+            # on a plain socket the send is done at once when the socket takes it (it
+            # waits, and the lock is held across, only when the socket's buffer is full)
+            await self.conv.send(event)
         finally:
             lock.release()
 
