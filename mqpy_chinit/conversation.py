@@ -2,21 +2,35 @@
 
 The message channel agents and the SVRCONN use it; ``framing.py`` cuts and joins the
 segments, this module only moves them and counts buffers.
+
+On a plain TCP stream the conversation drives the stream's non-blocking socket itself, as
+the queue manager's bindings server does (``mqpy.serving.send_all``): a send goes straight
+to the socket and waits only when its buffer is full, a receive waits until the socket is
+readable and then reads, and no cancel scope is opened for a receive without a timeout.
+trio's streams make a trip through the scheduler per send and, per receive, a read that
+fails before the wait. The stream still owns the socket (closing, addresses, keepalive) and
+the errors are those its methods raise (``_translated``). A TLS stream keeps the stream path.
 """
 
 from __future__ import annotations
 
 import collections
+import errno
 import time
+from typing import Any
 
 import attrs
 import trio
 
 from mqpy_chinit.framing import SegmentReader, SegmentWriter
 from mqpy_chinit.states import ChannelStatus
+from mqpy_chinit.tlsstream import Prefixed
 from mqpy_chinit.wire import ControlFlags1, Event, ProtocolError, Status, StatusCode
 
 MAX_TRANSMISSION_SIZE = 32766
+#: One read takes whatever the partner has sent, up to this (as trio's streams would).
+RECEIVE_SIZE = 65536
+_INF = float("inf")
 
 
 @attrs.define
@@ -43,6 +57,9 @@ class Conversation:
         self.writer = SegmentWriter(max_transmission_size)
         self.pending: collections.deque[Event] = collections.deque()
         self.last_received = time.monotonic()
+        #: the plain stream's socket, driven here; None: the stream's own methods (TLS)
+        self.sock, self.trio_socket = _plain_socket(stream)
+        self._sending = False  # a send waiting for room (trio's streams refuse a second)
 
     def agreed(self, max_transmission_size: int, max_msg_size: int) -> None:
         self.reader.max_transmission_size = max_transmission_size
@@ -50,42 +67,110 @@ class Conversation:
         self.writer = SegmentWriter(max_transmission_size)
 
     async def send(self, event: Event) -> None:
-        await self.send_many([event])
+        await self._send(*self.writer.send_counted(event))
 
     async def send_many(self, events: list[Event]) -> None:
         """Events written together: one system call for a run of a batch's messages."""
         segments = [seg for event in events for seg in self.writer.segments(event)]
+        await self._send(b"".join(segments), len(segments))
+
+    async def _send(self, data: bytes, buffers: int) -> None:
         try:
-            await self.stream.send_all(b"".join(segments))
+            if self.sock is None:
+                await self.stream.send_all(data)
+            else:
+                await self._send_plain(data)
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
             raise ChannelEnded("AMQ9206E", f"Error sending data: {exc}") from None
-        self.status.buffers_sent += len(segments)
+        self.status.buffers_sent += buffers
+
+    async def _send_plain(self, data: bytes) -> None:
+        """``data`` whole on the plain socket: at once when its buffer takes it (nearly
+        always), else as it drains; trio's ``SocketStream.send_all`` without its trip
+        through the scheduler, with its checks and errors."""
+        await trio.lowlevel.checkpoint_if_cancelled()
+        if self.trio_socket.did_shutdown_SHUT_WR:
+            raise trio.ClosedResourceError("can't send data after sending EOF")
+        if self._sending:
+            raise trio.BusyResourceError("another task is currently sending data on this "
+                                         "SocketStream")
+        sock = self.sock
+        self._sending = True
+        try:
+            if not data:
+                if sock.fileno() == -1:
+                    raise trio.ClosedResourceError("socket was already closed")
+                return
+            try:
+                sent = sock.send(data)
+            except BlockingIOError:
+                sent = 0
+            if sent == len(data):
+                return
+            with memoryview(data) as view:
+                while sent < len(view):
+                    await trio.lowlevel.wait_writable(sock)
+                    try:
+                        sent += sock.send(view[sent:])
+                    except BlockingIOError:
+                        pass
+        except OSError as exc:
+            raise _translated(exc) from exc
+        finally:
+            self._sending = False
 
     async def recv(self, timeout: float | None) -> Event:
         if self.pending:  # already in: no timer to arm (a batch's messages come many a read)
             await trio.lowlevel.checkpoint()
             return self.pending.popleft()
-        with trio.move_on_after(timeout if timeout is not None else float("inf")) as scope:
+        if timeout is None or timeout == _INF:  # no timer to arm: no cancel scope
             while not self.pending:
-                try:
-                    data = await self.stream.receive_some(65536)
-                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
-                    raise ChannelEnded("AMQ9208E", f"Error on receive from host: {exc}") \
-                        from None
-                if not data:
-                    raise ChannelEnded("AMQ9209E", "Connection to host closed.")
-                self.status.buffers_received += 1
-                self.last_received = time.monotonic()
-                try:
-                    self.pending.extend(self.reader.feed(data))
-                except ProtocolError as exc:
-                    await self._refuse(exc.status_code)
-                    raise ChannelEnded("AMQ9504E", f"Protocol error: {exc}", True,
-                                       exc.status_code) from None
+                await self._receive()
+            return self.pending.popleft()
+        with trio.move_on_after(timeout) as scope:
+            while not self.pending:
+                await self._receive()
         if scope.cancelled_caught:
             raise ChannelEnded("AMQ9259E", "Connection timed out: nothing received within "
                                f"{timeout:.0f} seconds.")
         return self.pending.popleft()
+
+    async def _receive(self) -> None:
+        """One read from the stream into ``pending``."""
+        try:
+            if self.sock is None or (type(self.stream) is Prefixed and self.stream.prefix):
+                data = await self.stream.receive_some(RECEIVE_SIZE)
+            else:
+                data = await self._receive_plain()
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+            raise ChannelEnded("AMQ9208E", f"Error on receive from host: {exc}") from None
+        if not data:
+            raise ChannelEnded("AMQ9209E", "Connection to host closed.")
+        self.status.buffers_received += 1
+        self.last_received = time.monotonic()
+        try:
+            self.pending.extend(self.reader.feed(data))
+        except ProtocolError as exc:
+            await self._refuse(exc.status_code)
+            raise ChannelEnded("AMQ9504E", f"Protocol error: {exc}", True,
+                               exc.status_code) from None
+
+    async def _receive_plain(self) -> bytes:
+        """What the plain socket has, once it has something (the bytes a ``Prefixed``
+        stream already read were taken before, by its ``receive_some``). The partner of a
+        channel sends nothing while it waits for us, so the socket is waited for before it
+        is read: one trip through the scheduler, no read that fails first."""
+        sock = self.sock
+        while True:
+            if sock.fileno() == -1:
+                raise trio.ClosedResourceError("this socket was already closed")
+            await trio.lowlevel.wait_readable(sock)  # a checkpoint: cancellable here
+            try:
+                return sock.recv(RECEIVE_SIZE)
+            except BlockingIOError:
+                continue  # woken for nothing: wait again
+            except OSError as exc:
+                raise _translated(exc) from exc
 
     async def _refuse(self, code: StatusCode) -> None:
         try:
@@ -97,3 +182,26 @@ class Conversation:
         if code is not None:
             await self._refuse(code)
         await self.stream.aclose()
+
+
+#: errnos of a socket already closed, as trio's streams tell them from a broken one
+_CLOSED = frozenset({errno.EBADF, errno.ENOTSOCK})
+
+
+def _translated(exc: OSError) -> trio.ClosedResourceError | trio.BrokenResourceError:
+    """The error trio's ``SocketStream`` raises for ``exc``, with its text."""
+    if exc.errno in _CLOSED:
+        return trio.ClosedResourceError("this socket was already closed")
+    return trio.BrokenResourceError(f"socket connection broken: {exc}")
+
+
+def _plain_socket(stream: Any) -> tuple[Any, Any]:
+    """The non-blocking socket under a plain TCP stream (a ``trio.SocketStream``, bare or
+    in a ``Prefixed``) and its trio socket; (None, None) for TLS and anything else."""
+    inner = stream.stream if type(stream) is Prefixed else stream
+    if type(inner) is not trio.SocketStream:
+        return None, None
+    sock = getattr(inner.socket, "_sock", None)  # the stdlib socket trio's socket wraps
+    if sock is None or sock.getblocking():
+        return None, None
+    return sock, inner.socket

@@ -165,6 +165,14 @@ class SegmentWriter:
             return one
         return b"".join(self._segments(event))
 
+    def send_counted(self, event: Event) -> tuple[bytes, int]:
+        """``send(event)`` and how many segments it made (a channel counts buffers sent)."""
+        one = self._one_mqi_segment(event)
+        if one is not None:
+            return one, 1
+        segments = self._segments(event)
+        return b"".join(segments), len(segments)
+
 
 def split_segments(
     event: Event,

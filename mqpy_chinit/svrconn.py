@@ -89,6 +89,7 @@ from mqpy_chinit.wire import (
     SegmentType,
     Status,
     StatusCode,
+    mqi_event,
 )
 
 __all__ = ["SVRCONN_DEFAULTS", "SvrconnInstance", "SvrconnStatus", "instances",
@@ -223,7 +224,9 @@ class SvrconnInstance:
         self.registry = _registry(chinit)
         self.conversations: dict[int | None, _ClientConversation] = {}
         self.identities: dict[int | None, _Identity] = {}
-        self.send_lock = trio.Lock()
+        # a semaphore as the lock: taken and given back without the owner bookkeeping of
+        # trio.Lock, twice per MQI call; the same first-come order for a send that waits
+        self.send_lock = trio.Semaphore(1, max_value=1)
         self.hbint = 0
         self.sharing = 0
         self.max_msg_size = _int(definition, "MAXMSGL")
@@ -357,7 +360,9 @@ class SvrconnInstance:
         except trio.WouldBlock:
             await lock.acquire()
         try:
-            await self.conv.send(event)  # a checkpoint: the send yields to the scheduler
+            # on a plain socket the send is done at once when the socket takes it (it
+            # waits, and the lock is held across, only when the socket's buffer is full)
+            await self.conv.send(event)
         finally:
             lock.release()
 
@@ -503,9 +508,9 @@ class SvrconnInstance:
     # -- MQI calls ------------------------------------------------------------------------
 
     async def _dispatch(self, cc: _ClientConversation, request: MQIRequest) -> MQIReply:
-        verb = _T(request.segment_type)
+        verb = request.segment_type  # a SegmentType already (MQIRequest converts it)
         if verb in _RELAYED and type(cc.backend) is QMConnection \
-                and self._byte_order() == ByteOrder.LITTLE:
+                and self.conv.reader.partner_byte_order in _LITTLE:
             reply = await self._relay(cc, request, verb)
             if reply is not None:
                 return reply
@@ -520,7 +525,7 @@ class SvrconnInstance:
                                "Protocol error: an MQCONN from a client carried a security "
                                "context (CSEC).")
             raise ChannelEnded("", "", True, StatusCode.PROTOCOL_INVALID_DATA)
-        self.status.substate = verb.name
+        self.status.substate = _NAMES[verb]
         if cc.backend is None and verb != _T.MQCONN:
             return mqiproto.encode_reply(verb, comp=_FAILED, reason=CMQC.MQRC_HCONN_ERROR)
         handler = _HANDLERS.get(verb)
@@ -568,10 +573,11 @@ class SvrconnInstance:
                 body = body[:-4] + _LONG.pack(-1 if max_length is None else max_length)
         elif body:  # MQCMIT, MQBACK: nothing follows the API header
             return None
-        self.status.substate = verb.name
+        self.status.substate = _NAMES[verb]
         try:
-            reply = await cc.backend.relay(MQIRequest(segment_type=verb, hobj=request.hobj,
-                                                      body=body))
+            reply = await cc.backend.relay(mqi_event(
+                MQIRequest, ControlFlags1.NONE, _NO_LUW, None, None, verb, 0, 0, request.hobj,
+                body, None))
         except MQMIError:  # MQRC_CONNECTION_BROKEN
             # the queue manager ended the connection: gone, or this body did not decode
             # there (its codec is ours); a malformed flow ends the channel as it always has
@@ -591,9 +597,9 @@ class SvrconnInstance:
                 self.status.message_moved(_got_data_length(reply.body), sent=True)
                 self.status.msgs -= 1  # message_moved counted it; _serve_conversation counts calls
         # ReplyLength is the flow's own length: the writer puts the client's (TSH or TSHM)
-        return MQIReply(segment_type=reply.segment_type, comp=reply.comp, reason=reply.reason,
-                        hobj=reply.hobj, body=reply.body, conv_id=request.conv_id,
-                        request_id=request.request_id)
+        return mqi_event(MQIReply, ControlFlags1.NONE, _NO_LUW, request.conv_id,
+                         request.request_id, reply.segment_type, reply.comp, reply.reason,
+                         reply.hobj, reply.body, None)
 
     async def _conn(self, cc: _ClientConversation, d: mqiproto.Decoded) -> MQIReply:
         if cc.backend is not None:
@@ -717,6 +723,11 @@ class SvrconnInstance:
 
 #: The calls :meth:`SvrconnInstance._relay` passes through without decoding them.
 _RELAYED = frozenset({_T.MQPUT, _T.MQGET, _T.MQCMIT, _T.MQBACK})
+_NO_LUW = bytes(8)  # an MQI flow's LUW id: none
+#: a partner byte order that is little-endian (None: none seen yet, little is assumed)
+_LITTLE = frozenset({ByteOrder.LITTLE, None})
+#: CHSTATUS SUBSTATE of a call in progress, by verb (``SegmentType.name`` is a property)
+_NAMES = {t: t.name for t in SegmentType}
 _LONG = struct.Struct("<i")
 _HEAD = struct.Struct("<4si")  # an MQ structure's StrucId and Version
 

@@ -1,0 +1,121 @@
+"""Client flows that arrive in pieces, or stop half-way: the SVRCONN reads its client's
+socket itself (mqpy_chinit/conversation.py), and a request cut into several writes is still
+one call, while a client that closes in the middle of a request is a client gone without
+MQDISC (spec: issue 6, a killed client has its unit of work backed out; bad input)."""
+
+from __future__ import annotations
+
+import socket
+import time
+
+import attrs
+
+import mqpy
+from mqpy import CMQC, mqiproto
+from mqpy_chinit.framing import SegmentReader, SegmentWriter
+from mqpy_chinit.wire import InitialData, MQIReply, SegmentType
+from tests.client.conftest import CHANNEL, QMGR, QUEUE
+
+
+def _wait_for(predicate, timeout: float = 10.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return predicate()
+
+
+class _RawClient:
+    """A client speaking the channel protocol by hand on conversation 1."""
+
+    def __init__(self, port: int) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.sock.settimeout(10)
+        self.reader = SegmentReader()
+        self.writer = SegmentWriter()
+        self.request_id = 0
+        self.sock.sendall(self.writer.send(InitialData(
+            fap_level=10, channel_name=CHANNEL, conv_per_socket=10, max_msg_batch=1)))
+        assert isinstance(self._next(), InitialData)
+
+    def _next(self):
+        events: list = []
+        while not events:
+            data = self.sock.recv(65536)
+            assert data, "the channel initiator closed the connection"
+            events = self.reader.feed(data)
+        assert len(events) == 1
+        return events[0]
+
+    def flow(self, verb: SegmentType, values, hobj: int = 0) -> bytes:
+        self.request_id += 1
+        request = mqiproto.encode_request(verb, values, hobj=hobj)
+        return self.writer.send(attrs.evolve(request, conv_id=1, request_id=self.request_id))
+
+    def call(self, raw: bytes, *, pieces: int = 1) -> MQIReply:
+        """Send ``raw`` in ``pieces`` writes, a moment apart, and read the reply."""
+        step = -(-len(raw) // pieces)
+        for i in range(0, len(raw), step):
+            self.sock.sendall(raw[i:i + step])
+            time.sleep(0.02)
+        reply = self._next()
+        assert isinstance(reply, MQIReply)
+        return reply
+
+
+def _open_for_output(client: _RawClient) -> int:
+    conn = client.call(client.flow(SegmentType.MQCONN, [(QMGR, "partial"), None]))
+    assert conn.comp == CMQC.MQCC_OK
+    opened = client.call(client.flow(SegmentType.MQOPEN, [mqpy.OD(ObjectName=QUEUE),
+                                                          CMQC.MQOO_OUTPUT]))
+    assert opened.comp == CMQC.MQCC_OK
+    return opened.hobj
+
+
+def _put(client: _RawClient, hobj: int, data: bytes, options: int) -> bytes:
+    return client.flow(SegmentType.MQPUT, [mqpy.MD(), mqpy.PMO(Options=options), data],
+                       hobj=hobj)
+
+
+def test_a_request_written_in_pieces_is_one_call(env):
+    """Given a client whose MQPUT of 20 KB reaches the channel in 7 writes, a moment
+    apart, then the channel serves it as one call: one reply, one message of the whole
+    20 KB on the queue."""
+    client = _RawClient(env.chinit.port)
+    try:
+        hobj = _open_for_output(client)
+        data = bytes(range(256)) * 80
+        reply = client.call(_put(client, hobj, data, CMQC.MQPMO_NO_SYNCPOINT), pieces=7)
+        assert (reply.segment_type, reply.comp) == (SegmentType.MQPUT_REPLY, CMQC.MQCC_OK)
+    finally:
+        client.sock.close()
+    qm = env.bindings()
+    try:
+        got = mqpy.Queue(qm, QUEUE, CMQC.MQOO_INPUT_AS_Q_DEF).get()
+    finally:
+        qm.disconnect()
+    assert got == data
+
+
+def test_a_client_closing_mid_request_is_backed_out_and_logged(env):
+    """Given a client with a message put in syncpoint, when it sends half of its next
+    MQPUT and closes the connection, then the instance ends with AMQ9209E (ended without
+    MQDISC), the uncommitted message is backed out, and other clients are served."""
+    client = _RawClient(env.chinit.port)
+    hobj = _open_for_output(client)
+    reply = client.call(_put(client, hobj, b"in doubt", CMQC.MQPMO_SYNCPOINT))
+    assert reply.comp == CMQC.MQCC_OK
+    assert _wait_for(lambda: env.uncommitted() not in (0, "NO"))
+    half = _put(client, hobj, b"x" * 4000, CMQC.MQPMO_SYNCPOINT)
+    client.sock.sendall(half[:len(half) // 2])
+    client.sock.close()
+    assert _wait_for(lambda: env.chinit.messages("AMQ9209E"))
+    assert _wait_for(lambda: env.uncommitted() in (0, "NO") and env.depth() == 0)
+    assert _wait_for(lambda: not env.chinit.svrconn_statuses())
+    other = mqpy.connect(QMGR, CHANNEL, env.conn_info)
+    try:
+        mqpy.Queue(other, QUEUE).put(b"still served")
+    finally:
+        other.disconnect()
+    assert env.depth() == 1
