@@ -780,18 +780,25 @@ class ChannelInitiator:
             status.state = ChannelState.STOPPED
             status.history.append(ChannelState.STOPPED)
         assert self.nursery is not None
-        self.nursery.start_soon(self._remember, name, "STOPPED")
+        disabled = None
         if error:
             self._enable_xmitq(definition, False)
+            xmitq = D.str_attr(definition, "XMITQ")
+            if xmitq in self._disabled:
+                disabled = (xmitq, self._disabled[xmitq])
+        self.nursery.start_soon(self._remember, name, "STOPPED", disabled)
 
     # ------------------------------------------------------------------ remembered states
 
-    async def _remember(self, name: str, state: str | None) -> None:
-        """STOPPED and RETRYING survive a restart of either process (seed 000 9.40)."""
+    async def _remember(self, name: str, state: str | None,
+                        disabled: tuple[str, str] | None = None) -> None:
+        """STOPPED and RETRYING survive a restart of either process (seed 000 9.40); so does
+        the transmission queue an error stop disabled, with the TRIGGER it had, for the
+        START CHANNEL that puts both back."""
         try:
             qm = await mqi(self.connect_qm)
             try:
-                await mqi(syncq.write_state, qm, name, state)
+                await mqi(syncq.write_state, qm, name, state, disabled)
             finally:
                 await mqi(qm.disconnect)
         except mqpy.MQMIError as e:
@@ -804,10 +811,13 @@ class ChannelInitiator:
             qm = await mqi(self.connect_qm)
             try:
                 states = await mqi(syncq.read_states, qm)
+                disabled = await mqi(syncq.read_disabled_xmitqs, qm)
             finally:
                 await mqi(qm.disconnect)
         except mqpy.MQMIError:
             return
+        for xmitq, trigger in disabled.items():
+            self._disabled.setdefault(xmitq, trigger)
         for name, state in states.items():
             definition = await trio.to_thread.run_sync(self.admin.channel, name)
             if definition is None:

@@ -243,18 +243,29 @@ def indoubt_batch(qm: mqpy.QueueManager, channel: str) -> InDoubt | None:
 _STATE_ROLE = "T"
 
 
-def write_state(qm: mqpy.QueueManager, channel: str, state: str | None) -> None:
-    """Remember that ``channel`` is STOPPED or RETRYING across restarts; None forgets it."""
-    body = json.dumps({"channel": channel, "state": state}).encode() if state else None
+def write_state(qm: mqpy.QueueManager, channel: str, state: str | None,
+                disabled: tuple[str, str] | None = None) -> None:
+    """Remember that ``channel`` is STOPPED or RETRYING across restarts; None forgets it.
+    ``disabled``: the (transmission queue, its TRIGGER) that the error stop disabled."""
+    record: dict[str, object] = {"channel": channel, "state": state}
+    if disabled is not None:
+        record["xmitq"], record["trigger"] = disabled
+    body = json.dumps(record).encode() if state else None
     _replace(qm, correl_id(channel, _STATE_ROLE), None, body)
     qm.commit()
 
 
 def read_states(qm: mqpy.QueueManager) -> dict[str, str]:
     """Every remembered channel state: channel -> STOPPED | RETRYING."""
-    out: dict[str, str] = {}
-    for md, data in browse(qm, SYNCQ):
-        if md.CorrelId.startswith(_STATE_ROLE.encode() + b":"):
-            d = json.loads(data)
-            out[d["channel"]] = d["state"]
-    return out
+    return {d["channel"]: d["state"] for d in _state_records(qm)}
+
+
+def read_disabled_xmitqs(qm: mqpy.QueueManager) -> dict[str, str]:
+    """The transmission queues error stops disabled: xmitq -> the TRIGGER it had."""
+    return {str(d["xmitq"]): str(d.get("trigger") or "NO") for d in _state_records(qm)
+            if d.get("state") == "STOPPED" and d.get("xmitq")}
+
+
+def _state_records(qm: mqpy.QueueManager) -> list[dict[str, object]]:
+    return [json.loads(data) for md, data in browse(qm, SYNCQ)
+            if md.CorrelId.startswith(_STATE_ROLE.encode() + b":")]

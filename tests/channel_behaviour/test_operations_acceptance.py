@@ -2,14 +2,12 @@
 other channel tests do not check: MAXMSGL's default and limit, remembered states across a
 queue-manager restart, message retry, an unusable dead-letter queue, HBINT(0), channel names
 that differ only in case, PING without a transmission queue, a full cluster command queue,
-and RESOLVE of a sender an error stopped. One test is a strict xfail: it documents a gap
-between the product and the document, named in its reason."""
+and RESOLVE of a sender an error stopped."""
 
 from __future__ import annotations
 
 import socket
 
-import pytest
 import trio
 
 import mqpy
@@ -163,8 +161,6 @@ async def test_retrying_and_stopped_states_survive_a_queue_manager_restart(qm1, 
         finish(nursery)
 
 
-@pytest.mark.xfail(strict=True, reason="START CHANNEL re-enables the xmitq only if this "
-                   "channel initiator disabled it (ChannelInitiator._disabled is in memory)")
 async def test_start_channel_after_a_restart_reenables_the_xmitq(qm1, qm2):
     """Given CH.STOP STOPPED after an error (its triggered xmitq GET(DISABLED) NOTRIGGER) and
     the queue manager restarted since, when the partner is back and START CHANNEL is issued,
