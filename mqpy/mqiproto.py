@@ -71,6 +71,8 @@ __all__ = [
     "REPLIES",
     "REQUESTS",
     "RUN_BYTES",
+    "RESOLVE_NO_WAIT",
+    "RUN_SPI_VERBS",
     "RUN_VERBS",
     "SpiVerb",
     "decode_reply",
@@ -111,8 +113,21 @@ class SpiVerb(enum.IntEnum):
     RUN_QUIET = 6
 
 
-#: The verbs an SPI RUN may carry: each stands alone (no connect, no unit-of-work control).
-RUN_VERBS = frozenset({SegmentType.MQPUT, SegmentType.MQPUT1, SegmentType.MQGET})
+#: SPI RESOLVE's Commit field: 0 back out, 1 commit; with RESOLVE_NO_WAIT as well (3), a
+#: commit answered without waiting for the log force of its commit record (a sending MCA's
+#: batch: its prepare was forced, and a commit record lost in a crash leaves the unit of
+#: work in doubt, resolved to commit again from the partner's sync record). A queue manager
+#: that does not know the bit takes 3 as a commit, forced: nothing breaks.
+RESOLVE_NO_WAIT = 2
+
+#: The verbs an SPI RUN may carry: each stands alone (no connect, no unit-of-work control
+#: of the connection's own: an SPI call in a run may only resolve an in-doubt unit of work,
+#: see RUN_SPI_VERBS).
+RUN_VERBS = frozenset({SegmentType.MQPUT, SegmentType.MQPUT1, SegmentType.MQGET,
+                       SegmentType.SPI})
+#: The SPI calls a run may carry: a sending MCA commits its confirmed batch and gets the next
+#: batch's first messages in one round trip.
+RUN_SPI_VERBS = frozenset({SpiVerb.RESOLVE})
 #: Room kept in a RUN for its flows (requests or replies), so that it stays far below the
 #: largest flow a bindings connection accepts (a message of MAXMSGL plus headers).
 RUN_BYTES = 1 << 20

@@ -135,8 +135,15 @@ def _set(hobj: int, selector: int, value: int | bytes | str) -> Exchange[None]:
     yield _T.MQSET, [selector, value], hobj, ()
 
 
+def _resolve(luwid: bytes, commit: bool, wait: bool = True) -> Exchange[None]:
+    """SPI RESOLVE of an in-doubt unit of work; ``wait`` False: a commit answered before its
+    log force (mqiproto.RESOLVE_NO_WAIT)."""
+    flag = int(bool(commit)) | (mqiproto.RESOLVE_NO_WAIT if commit and not wait else 0)
+    yield _T.SPI, [mqiproto.SpiVerb.RESOLVE, luwid, flag], 0, ()
+
+
 #: The verbs :func:`run_in_order` takes, by method name.
-_EXCHANGES = {"put": _put, "put1": _put1, "get": _get}
+_EXCHANGES = {"put": _put, "put1": _put1, "get": _get, "resolve": _resolve}
 #: Those whose result is only a reason, so that their output structures may go unread.
 _QUIET = frozenset({"put", "put1"})
 
@@ -297,7 +304,9 @@ class AsyncMQIVerbs:
 def run_in_order(handle: Any, steps: list[Step], limit: int = 0) -> list[Any]:
     """MQPUT / MQPUT1 / MQGET calls on ``handle`` (any connection with the engine
     Connection's methods), in order, until one fails: their results, the failure last as its
-    MQMIError (returned, not raised). The calls left after a failure are not made, so each
+    MQMIError (returned, not raised). A step ``("resolve", (luwid, commit, wait))`` resolves
+    an in-doubt unit of work (a sending MCA's confirmed batch, before the next batch's
+    gets). The calls left after a failure are not made, so each
     call means what it means alone; over a bindings connection they cost one round trip
     (mqiproto.SpiVerb.RUN), which is what a channel's batch needs. With ``limit`` > 0 the
     calls stop after the message got that brings the bytes got to ``limit`` or more (a

@@ -450,34 +450,61 @@ class SenderMCA:
         limit = max_bytes if max_bytes else mqiproto.RUN_BYTES
         if limit <= 0 or count <= 0:
             return []
+        mds, steps = self._get_steps(xq, count)
+        got = run_in_order(qm.get_handle(), steps, min(limit, mqiproto.RUN_BYTES))
+        return self._got(mds, got)
+
+    def _get_steps(self, xq: mqpy.Queue, count: int) -> tuple[list[mqpy.MD], list[Step]]:
+        """``count`` MQGETs of the transmission queue as run_in_order steps, with the MQMDs
+        they fill in."""
         # a cluster sender takes only the messages keyed to its channel
         mds = [mqpy.MD(CorrelId=self.correl_id) if self.correl_id else mqpy.MD()
                for _ in range(count)]
         # one MQGMO for all: every request is encoded before any reply fills it in
         gmo = mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING)
         hobj = xq.get_handle()
-        got = run_in_order(qm.get_handle(), [
-            ("get", (hobj, md, gmo, mqiproto.RUN_BYTES)) for md in mds],
-            min(limit, mqiproto.RUN_BYTES))
-        return [(md, data) for md, data in zip(mds, got, strict=False)
+        return mds, [("get", (hobj, md, gmo, mqiproto.RUN_BYTES)) for md in mds]
+
+    @staticmethod
+    def _got(mds: list[mqpy.MD], results: list[Any]) -> list[tuple[mqpy.MD, bytes]]:
+        return [(md, data) for md, data in zip(mds, results, strict=False)
                 if not isinstance(data, mqpy.MQMIError)]
+
+    def _confirmed(self, qm: mqpy.QueueManager, xq: mqpy.Queue, key: bytes, count: int,
+                   max_bytes: int) -> list[tuple[mqpy.MD, bytes]]:
+        """In a worker thread: commit the batch the partner confirmed, without waiting for
+        the log force of its commit record, and (``count`` > 0) get the next batch's first
+        messages already on the transmission queue, all in one round trip.
+
+        The commit need not wait: the prepare was forced before the confirm request went,
+        and should the commit record be lost in a crash, the batch is in doubt at the next
+        start and the partner's sync record (which has its LUWID) resolves it to commit
+        again (:meth:`_resync`). The next batch's prepare forces the log, commit record
+        included, before anything more is asked of the partner."""
+        steps: list[Step] = [("resolve", (key, True, False))]
+        mds: list[mqpy.MD] = []
+        limit = max_bytes if max_bytes else mqiproto.RUN_BYTES
+        if count > 0 and limit > 0:
+            mds, gets = self._get_steps(xq, count)
+            steps += gets
+        done = run_in_order(qm.get_handle(), steps, min(limit, mqiproto.RUN_BYTES))
+        if isinstance(done[0], mqpy.MQMIError):
+            raise done[0]
+        return self._got(mds, done[1:])
 
     async def _transfer(self, conv: Conversation, qm: mqpy.QueueManager, xq: mqpy.Queue) -> None:
         discint = D.int_attr(self.definition, "DISCINT")
         idle_since = time.monotonic()
         last_flow = time.monotonic()
-        full = False  # the last batch was full: more messages are probably waiting
+        # the next batch's first messages, got with the last batch's commit when that batch
+        # was full (more were probably waiting)
+        firsts: list[tuple[mqpy.MD, bytes]] = []
         while True:
             if self.stop_requested.is_set():
                 await conv.send(Status(code=StatusCode.USER_CLOSED,
                                        flags=ControlFlags1.CLOSE_CHANNEL))
-                return
+                return  # (the end of the channel backs out whatever firsts holds)
             self.status.substate = "MQGET"
-            firsts: list[tuple[mqpy.MD, bytes]] = []
-            if full:
-                # the next batch's messages in one round trip, if they are there already
-                batchlim = D.int_attr(self.definition, "BATCHLIM") * 1024
-                firsts = await mqi(self._run_of_gets, qm, xq, self.batchsz, batchlim)
             got = firsts[0] if firsts else await self._get(qm, xq, POLL_MS)
             if got is None:
                 now = time.monotonic()
@@ -489,7 +516,7 @@ class SenderMCA:
                     await self._heartbeat(conv)
                     last_flow = time.monotonic()
                 continue
-            full = await self._batch(conv, qm, xq, got, firsts[1:])
+            firsts = await self._batch(conv, qm, xq, got, firsts[1:])
             idle_since = last_flow = time.monotonic()
 
     async def _heartbeat(self, conv: Conversation) -> None:
@@ -519,9 +546,11 @@ class SenderMCA:
 
     async def _batch(self, conv: Conversation, qm: mqpy.QueueManager, xq: mqpy.Queue,
                      first: tuple[mqpy.MD, bytes],
-                     more: list[tuple[mqpy.MD, bytes]] | None = None) -> bool:
-        """One batch, from its first message (and ``more`` got with it); whether it was
-        full (BATCHSZ messages, or BATCHLIM reached)."""
+                     more: list[tuple[mqpy.MD, bytes]] | None = None
+                     ) -> list[tuple[mqpy.MD, bytes]]:
+        """One batch, from its first message (and ``more`` got with it). When it was full
+        (BATCHSZ messages, or BATCHLIM reached), the messages already waiting for the next
+        one are got with its commit: those (none when it was not full)."""
         batchint = D.int_attr(self.definition, "BATCHINT") / 1000.0
         # BATCHLIM: KB of data after which the batch ends, with the message that reached it
         batchlim = D.int_attr(self.definition, "BATCHLIM") * 1024
@@ -564,7 +593,7 @@ class SenderMCA:
             await self._send_messages(conv, out)
         if held is None and sent == 0:
             await mqi(qm.commit)  # only dead-lettered messages
-            return False
+            return []
         full = sent + (held is not None) >= self.batchsz or bool(
             batchlim and batch_bytes >= batchlim)
         # Batch heartbeat (seed 003 §2.10): if the partner has been silent longer than BATCHHB,
@@ -594,14 +623,17 @@ class SenderMCA:
         self.status.substate = "RECEIVE"
         ev = await conv.recv(D.receive_timeout(self.hbint) or CONFIRM_TIMEOUT)
         if isinstance(ev, Status) and ev.code == 0:
-            await mqi(qm.get_handle().resolve, key, True)
+            # the next batch's first messages with the commit, if they are there already
+            # (not once a stop is asked: the end of the channel would only back them out)
             self.status.round_trip(int((time.perf_counter() - t0) * 1e6))
+            ahead = self.batchsz if full and not self.stop_requested.is_set() else 0
+            firsts = await mqi(self._confirmed, qm, xq, key, ahead, batchlim)
             self.seq = last_seq
             self.status.indoubt = False
             self.status.last_luwid = luwid
             self.status.last_seqno = last_seq
             self.status.batch_done(sent, self.batchsz)
-            return full
+            return firsts
         if isinstance(ev, Status):
             # The receiver backed its batch out: so do we; the messages stay on the xmitq.
             await mqi(qm.get_handle().resolve, key, False)

@@ -879,14 +879,20 @@ class QueueManagerEngine:
         with self.lock:
             return list(self.data.indoubt)
 
-    def resolve(self, luwid: bytes, commit: bool) -> None:
-        """Commit or back out a prepared unit of work (RESOLVE CHANNEL, channel resync)."""
+    def resolve(self, luwid: bytes, commit: bool, *, wait: bool = True) -> None:
+        """Commit or back out a prepared unit of work (RESOLVE CHANNEL, channel resync).
+
+        ``wait`` False (a commit only): return without waiting for the log force of the
+        commit record; the log's next force covers it. A sending MCA's batch may: its
+        prepare was forced, and a commit record lost in a crash leaves the unit of work in
+        doubt at restart, where the partner's sync record (which has the batch) resolves it
+        to commit again."""
         with self.lock:
             uow = self.data.indoubt.get(luwid)
             if uow is None:
                 raise _fail(CMQC.MQRC_UNKNOWN_OBJECT_NAME)
             lsn = _finish_uow(self, uow, commit)
-        if lsn is not None:
+        if lsn is not None and (wait or not commit):
             self.data.force(lsn)
 
 
@@ -1809,10 +1815,11 @@ class Connection:
             lsn = eng.data.log_prepare(uow, luwid)
         self._force(lsn)
 
-    def resolve(self, luwid: bytes, commit: bool) -> None:
-        """Commit or back out a prepared unit of work (channel resynchronisation)."""
+    def resolve(self, luwid: bytes, commit: bool, wait: bool = True) -> None:
+        """Commit or back out a prepared unit of work (channel resynchronisation); ``wait``
+        False: a commit that need not wait for its log force (QueueManagerEngine.resolve)."""
         self._check()
-        self.engine.resolve(luwid, commit)
+        self.engine.resolve(luwid, commit, wait=wait)
 
     def indoubt(self) -> list[bytes]:
         """The LUWIDs of every prepared unit of work of this queue manager."""
