@@ -68,10 +68,11 @@ from mqpy_chinit.wire import (
 __all__ = [
     "ConnSecurity",
     "Decoded",
+    "Packed",
     "REPLIES",
     "REQUESTS",
-    "RUN_BYTES",
     "RESOLVE_NO_WAIT",
+    "RUN_BYTES",
     "RUN_SPI_VERBS",
     "RUN_VERBS",
     "SpiVerb",
@@ -242,6 +243,26 @@ class _Bytes(_Item):
         return bytes(buf[pos : pos + length]), pos + length
 
 
+@attrs.frozen
+class Packed:
+    """An MQ structure already in IBM's layout, integers in ``byte_order``: a request carries
+    ``raw`` as it is (a receiving MCA's MQMD, passed on as it arrived in the transmission
+    header, or one MQPMO packed once for a run of puts), without decoding and re-encoding
+    it. Only for a caller that keeps nothing of the call's output structures (a quiet put):
+    the reply's copy is not taken into it (:meth:`update_from`)."""
+
+    cls: type[MQStruct]
+    raw: bytes
+    byte_order: ByteOrder = ByteOrder.LITTLE
+
+    def unpacked(self) -> MQStruct:
+        """The structure decoded (for a connection that needs the object: in process)."""
+        return self.cls.from_bytes(self.raw, mq_encoding(self.byte_order))
+
+    def update_from(self, other: Any) -> None:
+        """The caller keeps nothing of the output: what a reply brings back is dropped."""
+
+
 class _Struct(_Item):
     """An MQ structure in IBM's layout; its StrucId and Version give its length."""
 
@@ -250,7 +271,11 @@ class _Struct(_Item):
         self.name = cls._layout_.mq_name
         self._sizes: dict[Any, int] = {}  # packed size by Version: it depends on nothing else
 
-    def pack(self, value: MQStruct, byte_order: ByteOrder) -> bytes:
+    def pack(self, value: MQStruct | Packed, byte_order: ByteOrder) -> bytes:
+        if type(value) is Packed:
+            if value.byte_order == byte_order and value.cls is self.cls:
+                return value.raw
+            value = value.unpacked()
         return value.pack(mq_encoding(byte_order))
 
     def unpack(self, buf: bytes, pos: int, byte_order: ByteOrder) -> tuple[MQStruct, int]:
@@ -283,7 +308,11 @@ class _ListStruct(_Struct):
     def _record_size(self, fields: int) -> int:
         return OR.length() if self.cls is OD else put_msg_record_length(fields)
 
-    def pack(self, value: MQStruct, byte_order: ByteOrder) -> bytes:
+    def pack(self, value: MQStruct | Packed, byte_order: ByteOrder) -> bytes:
+        if type(value) is Packed:
+            if value.byte_order == byte_order and value.cls is self.cls:
+                return value.raw  # (packed records and all)
+            value = value.unpacked()
         d = value.__dict__
         n = d["RecsPresent"] if d["Version"] >= 2 else 0
         enc = mq_encoding(byte_order)

@@ -313,13 +313,17 @@ def run_in_order(handle: Any, steps: list[Step], limit: int = 0) -> list[Any]:
     channel's BATCHLIM; the calls not made are left to the caller). A put step with a third
     item False (``("put1", args, False)``) may leave its MQMD / MQPMO / MQOD as they were:
     its caller keeps nothing of them (a receiving MCA's arrivals), so a transport need not
-    decode them from the reply."""
+    decode them from the reply; such a put may pass its structures already packed
+    (mqiproto.Packed: a bindings flow carries them as they are, a connection in process
+    decodes them)."""
     if isinstance(handle, MQIVerbs):
         return handle.run(steps, limit)
     out: list[Any] = []
     carried = 0
     for step in steps:
         name, args = step[0], step[1]
+        if any(type(a) is mqiproto.Packed for a in args):  # structures passed on as bytes:
+            args = tuple(a.unpacked() if type(a) is mqiproto.Packed else a for a in args)
         try:
             result = getattr(handle, name)(*args)
         except MQMIError as e:

@@ -50,7 +50,9 @@ from mqpy_chinit.states import ChannelState, ChannelStatus
 from mqpy_chinit.tlsstream import KeyRepository, open_channel_stream
 from mqpy_chinit.wire import (
     OUR_FAP_LEVEL,
+    XQH_LENGTH,
     XQH_WITH_MD_LENGTH,
+    ByteOrder,
     CapFlags1,
     CapFlags2,
     ControlFlags1,
@@ -63,6 +65,7 @@ from mqpy_chinit.wire import (
     Resync,
     Status,
     StatusCode,
+    mq_encoding,
 )
 
 CONNECT_TIMEOUT = 20.0
@@ -692,6 +695,52 @@ def _as_user(od: mqpy.OD, user: str | None) -> tuple[mqpy.OD, int]:
 ChannelLookup = Callable[[str], "dict[str, object] | None"]
 
 
+def _field(cls: Any, name: str, base: int = 0) -> slice:
+    """Where field ``name`` of MQ structure ``cls`` lies, ``base`` bytes into a buffer."""
+    at = base + cls.offset_of(name)
+    return slice(at, at + cls._layout_.by_name[name].size)
+
+
+# what a receiving MCA reads of each arrival, in place in its MQXQH
+_REMOTE_Q = _field(mqpy.XQH, "RemoteQName")
+_REMOTE_QMGR = _field(mqpy.XQH, "RemoteQMgrName")
+_MD_STRUC_ID = _field(mqpy.MD, "StrucId", XQH_LENGTH)
+_MD_VERSION = _field(mqpy.MD, "Version", XQH_LENGTH)
+_MD_FORMAT = _field(mqpy.MD, "Format", XQH_LENGTH)
+_MD_USER = _field(mqpy.MD, "UserIdentifier", XQH_LENGTH)
+_MD_V1 = {ByteOrder.LITTLE: (1).to_bytes(4, "little"), ByteOrder.BIG: (1).to_bytes(4, "big")}
+
+
+def _arrival(ev: MessageData) -> tuple[bytes, bytes, Any, bytes, bytes]:
+    """An arrival's destination queue and queue manager, its MQMD, Format and
+    UserIdentifier, read in place in the transmission header. The MQMD is passed on as it
+    arrived (mqiproto.Packed: a bindings put carries those bytes as they are, rather than
+    decoding and encoding them again) when it is an MQMD version 1, as an MQXQH's is;
+    anything else is decoded as before."""
+    raw = ev.xqh
+    if raw[_MD_STRUC_ID] == CMQC.MQMD_STRUC_ID and raw[_MD_VERSION] == _MD_V1[ev.byte_order]:
+        md: Any = mqiproto.Packed(mqpy.MD, raw[XQH_LENGTH:], ev.byte_order)
+        return (raw[_REMOTE_Q].rstrip(b" \x00"), raw[_REMOTE_QMGR].rstrip(b" \x00"), md,
+                raw[_MD_FORMAT], raw[_MD_USER])
+    xqh = ev.transmission_header
+    md = xqh.MsgDesc
+    return (xqh.RemoteQName.rstrip(b" \x00"), xqh.RemoteQMgrName.rstrip(b" \x00"), md,
+            md.Format, md.UserIdentifier)
+
+
+_PMOS: dict[int, mqiproto.Packed] = {}
+
+
+def _arrival_pmo(options: int) -> mqiproto.Packed:
+    """The MQPMO of an arrival's put with ``options``, packed once (the bindings flow's byte
+    order): nothing of a receiving MCA's puts' output is kept, so one serves every put."""
+    pmo = _PMOS.get(options)
+    if pmo is None:
+        pmo = _PMOS[options] = mqiproto.Packed(
+            mqpy.PMO, mqpy.PMO(Options=options).pack(mq_encoding(ByteOrder.LITTLE)))
+    return pmo
+
+
 class ReceiverMCA:
     """The responder end of a message channel (RCVR), for one inbound connection."""
 
@@ -942,19 +991,16 @@ class ReceiverMCA:
         carried = 0
         local = self.local_qm.encode("latin-1")
         for ev in evs:
-            xqh = ev.transmission_header
-            md = xqh.MsgDesc
-            dest_q = xqh.RemoteQName.rstrip(b" \x00")
-            dest_qm = xqh.RemoteQMgrName.rstrip(b" \x00")
-            if md.Format == CMQC.MQFMT_DIST_HEADER:
+            dest_q, dest_qm, md, fmt, context_user = _arrival(ev)
+            if fmt == CMQC.MQFMT_DIST_HEADER:
                 break  # for every destination it names: _deliver, after the run's puts
             if steps and carried + len(ev.data) > mqiproto.RUN_BYTES:
                 break  # the rest in the next run: one round trip stays a modest flow
             sync = CMQC.MQPMO_NO_SYNCPOINT if (
-                fast and md.Persistence != CMQC.MQPER_PERSISTENT) else CMQC.MQPMO_SYNCPOINT
+                fast and not ev.persistent) else CMQC.MQPMO_SYNCPOINT
             try:
                 self._second_check(qm, dest_q, dest_qm)
-                hobj = self._destination(qm, dest_q, dest_qm, md.UserIdentifier) \
+                hobj = self._destination(qm, dest_q, dest_qm, context_user) \
                     if dest_qm in (b"", local) else None
             except mqpy.MQMIError:
                 # refused by PUTAUT's second check, or the destination cannot be opened:
@@ -963,14 +1009,14 @@ class ReceiverMCA:
             if hobj is not None:
                 # a local queue of that name, open for the batch: an MQPUT, and rule 6
                 # holds (the open resolved to no remote-queue definition)
-                step: Step = ("put", (hobj, md, mqpy.PMO(
-                    Options=sync | CMQC.MQPMO_SET_ALL_CONTEXT), ev.data), False)
+                step: Step = ("put", (hobj, md, _arrival_pmo(
+                    sync | CMQC.MQPMO_SET_ALL_CONTEXT), ev.data), False)
             elif dest_qm in (b"", local) and \
                     self._qtype(qm, dest_q.decode("latin-1")) == CMQC.MQQT_REMOTE:
                 break
             else:
-                step = ("put1", self._arrival_put1(qm, dest_q, dest_qm, md, ev.data, sync),
-                        False)
+                step = ("put1", self._arrival_put1(qm, dest_q, dest_qm, md, ev.data, sync,
+                                                   context_user), False)
             # nothing of the put's output structures is kept: no need to decode them
             steps.append(step)
             sizes.append(len(ev.data))
@@ -987,15 +1033,18 @@ class ReceiverMCA:
     def _put_arrival(self, qm: mqpy.QueueManager, dest_q: bytes, dest_qm: bytes,
                      md: mqpy.MD, data: bytes, sync: int) -> None:
         """One arrival's MQPUT1 with the authority PUTAUT names (``putaut``); blocking."""
-        qm.get_handle().put1(*self._arrival_put1(qm, dest_q, dest_qm, md, data, sync))
+        qm.get_handle().put1(*self._arrival_put1(qm, dest_q, dest_qm, md, data, sync,
+                                                  md.UserIdentifier))
 
     def _arrival_put1(self, qm: mqpy.QueueManager, dest_q: bytes, dest_qm: bytes,
-                      md: mqpy.MD, data: bytes, sync: int) -> tuple[Any, ...]:
+                      md: Any, data: bytes, sync: int, context_user: bytes
+                      ) -> tuple[Any, ...]:
         """The MQPUT1 arguments (od, md, pmo, data) of one arrival, with the authority PUTAUT
-        names; MQMIError 2035 when ALTMCA's check of the MCA user refuses it (blocking)."""
+        names (``context_user``: the MQMD's UserIdentifier); MQMIError 2035 when ALTMCA's
+        check of the MCA user refuses it (blocking)."""
         self._second_check(qm, dest_q, dest_qm)
         od, options = _as_user(mqpy.OD(ObjectName=dest_q, ObjectQMgrName=dest_qm),
-                               self.put_authority.put_user(md.UserIdentifier))
+                               self.put_authority.put_user(context_user))
         return od, md, mqpy.PMO(Options=sync | options | CMQC.MQPMO_SET_ALL_CONTEXT), data
 
     def _second_check(self, qm: mqpy.QueueManager, dest_q: bytes, dest_qm: bytes) -> None:

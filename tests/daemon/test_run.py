@@ -277,3 +277,72 @@ def test_a_run_carrying_an_spi_call_other_than_resolve_is_refused_whole(running,
         assert _drain(conn, "Q3") == []
     finally:
         conn.disconnect()
+
+
+def _passed_on(handle, byte_order) -> list:
+    """Quiet puts whose MQMD and MQPMO go already packed (mqiproto.Packed: a receiving MCA
+    passes an arrival's MQMD on as it came in the transmission header), then the messages
+    got back with their MQMDs."""
+    from mqpy_chinit.wire import mq_encoding
+
+    enc = mq_encoding(byte_order)
+    pmo = mqiproto.Packed(mqpy.PMO, mqpy.PMO(
+        Options=SYNC | CMQC.MQPMO_SET_ALL_CONTEXT).pack(enc), byte_order)
+    hobj = handle.open(mqpy.OD(ObjectName="Q4"), OUT | CMQC.MQOO_SET_ALL_CONTEXT)
+    steps = []
+    for i in range(2):
+        md = mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT, Priority=7, MsgId=b"ID%02d" % i,
+                     UserIdentifier=b"alice", PutApplName=b"sender app",
+                     Format=CMQC.MQFMT_STRING, Report=CMQC.MQRO_EXCEPTION, ReplyToQ=b"RQ")
+        steps.append(("put", (hobj, mqiproto.Packed(mqpy.MD, md.pack(enc), byte_order), pmo,
+                              b"passed on %d" % i), False))
+    done = run_in_order(handle, steps)
+    handle.close(hobj)
+    handle.commit()
+    got = []
+    hobj = handle.open(mqpy.OD(ObjectName="Q4"), IN)
+    for _ in range(2):
+        md = mqpy.MD()
+        data = handle.get(hobj, md, mqpy.GMO(), None)
+        got.append((data, md.Persistence, md.Priority, md.MsgId.rstrip(b"\0"),
+                    md.UserIdentifier.strip(), md.PutApplName.strip(), md.Format,
+                    md.Report, md.ReplyToQ.strip()))
+    handle.close(hobj)
+    handle.commit()
+    return [done, got]
+
+
+PASSED_ON = [[0, 0], [(b"passed on %d" % i, CMQC.MQPER_PERSISTENT, 7, b"ID%02d" % i, b"alice",
+                       b"sender app", CMQC.MQFMT_STRING, CMQC.MQRO_EXCEPTION, b"RQ")
+                      for i in range(2)]]
+
+
+@pytest.mark.parametrize("order", ["LITTLE", "BIG"])
+def test_structures_passed_on_packed_arrive_as_they_were(running, order):
+    """Given an MQMD and an MQPMO already packed (in the bindings flow's byte order, or in
+    the other one, as from a partner of the other byte order), when quiet puts carry them
+    over bindings, then the messages are put with every field of that MQMD (context set as
+    SET_ALL_CONTEXT asks), as when the structures go as objects."""
+    from mqpy_chinit.wire import ByteOrder
+
+    conn = bindings.connect(QM, running.root)
+    try:
+        assert _passed_on(conn, ByteOrder[order]) == PASSED_ON
+    finally:
+        conn.disconnect()
+
+
+def test_structures_passed_on_packed_are_decoded_in_process(tmp_path):
+    """Given an embedded queue manager (no flow to carry the bytes), when the same quiet puts
+    run with packed structures, then the outcome is the one over bindings."""
+    from mqpy import local
+    from mqpy_chinit.wire import ByteOrder
+
+    qm = mqpy.embedded("RUNQM", data_path=str(tmp_path))
+    eng = local.running("RUNQM", str(tmp_path))
+    eng.define("QLOCAL", "Q4", {})
+    try:
+        assert _passed_on(qm.get_handle(), ByteOrder.LITTLE) == PASSED_ON
+    finally:
+        qm.disconnect()
+        local.stop("RUNQM", str(tmp_path))
