@@ -243,6 +243,10 @@ class _Bytes(_Item):
         return bytes(buf[pos : pos + length]), pos + length
 
 
+#: Structures' bytes whose decoding each ``_Struct`` keeps (cleared when full).
+_DECODED_KEPT = 64
+
+
 @attrs.frozen
 class Packed:
     """An MQ structure already in IBM's layout, integers in ``byte_order``: a request carries
@@ -270,6 +274,12 @@ class _Struct(_Item):
         self.cls = cls
         self.name = cls._layout_.mq_name
         self._sizes: dict[Any, int] = {}  # packed size by Version: it depends on nothing else
+        # what recent bytes decoded to (their fields), by byte order and bytes; the size by
+        # byte order and the raw Version field, to cut the key out before decoding
+        self._decoded: dict[tuple[ByteOrder, bytes], dict[str, Any]] = {}
+        self._raw_sizes: dict[tuple[ByteOrder, bytes], int] = {}
+        self._flat = all(getattr(f, "kind", "pointer") not in ("pointer", "longs", "nested")
+                         for f in cls._layout_.fields)  # no field can hold a list
 
     def pack(self, value: MQStruct | Packed, byte_order: ByteOrder) -> bytes:
         if type(value) is Packed:
@@ -279,6 +289,16 @@ class _Struct(_Item):
         return value.pack(mq_encoding(byte_order))
 
     def unpack(self, buf: bytes, pos: int, byte_order: ByteOrder) -> tuple[MQStruct, int]:
+        # the same bytes again (a channel's every MQGMO, MQPMO, a fresh MQMD): a copy of
+        # what they decoded to last time, without decoding them field by field
+        sized = self._raw_sizes.get((byte_order, buf[pos + 4:pos + 8]))
+        if sized is not None:
+            key = (byte_order, buf[pos:pos + sized])
+            fields = self._decoded.get(key)
+            if fields is not None:
+                obj = self.cls.__new__(self.cls)
+                obj.__dict__.update(fields)
+                return obj, pos + sized
         try:
             obj = self.cls.from_bytes(buf, mq_encoding(byte_order), offset=pos)
         except (StructError, ValueError, struct.error) as exc:
@@ -287,7 +307,24 @@ class _Struct(_Item):
         size = self._sizes.get(version)
         if size is None:
             size = self._sizes[version] = obj.packed_size()
+        if not self.cls._mutable_:
+            self._remember(obj, buf, pos, size, byte_order)
         return obj, pos + size
+
+    def _remember(self, obj: MQStruct, buf: bytes, pos: int, size: int,
+                  byte_order: ByteOrder) -> None:
+        """Keep what these bytes decoded to, for the next time they come (a structure with
+        nothing mutable in it: a copy of its fields is an independent structure)."""
+        fields = dict(obj.__dict__)
+        if not self._flat and any(type(v) is list for v in fields.values()):
+            return  # records: decoded afresh each time
+        raw = bytes(buf[pos:pos + size])
+        if len(raw) != size:
+            return
+        self._raw_sizes[(byte_order, raw[4:8])] = size
+        if len(self._decoded) >= _DECODED_KEPT:
+            self._decoded.clear()  # the ones that recur come back at once
+        self._decoded[(byte_order, raw)] = fields
 
 
 class _ListStruct(_Struct):

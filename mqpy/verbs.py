@@ -101,13 +101,17 @@ def _put1(od: Any, md: Any, pmo: Any, data: bytes) -> Exchange[int]:
     return warning
 
 
-def _get(hobj: int, md: Any, gmo: Any, max_length: int | None) -> Exchange[bytes]:
+def _get(hobj: int, md: Any, gmo: Any, max_length: int | None,
+         request_md: Any = None) -> Exchange[bytes]:
     """Truncation warnings are raised as the engine raises them: 2079 with ``.message``,
     both with ``.original_length``. ``md`` None: a fresh MQMD goes on the wire (it is an
-    input too) and the one that comes back is dropped."""
+    input too) and the one that comes back is dropped. ``request_md``: the MQMD the request
+    carries instead of ``md`` (one packed once, mqiproto.Packed, for a channel's every
+    get); ``md`` still takes the one that comes back."""
     if md is None:
         md = MD()
-    reply = yield _T.MQGET, [md, gmo, -1 if max_length is None else max_length], hobj, ()
+    sent = md if request_md is None else request_md
+    reply = yield _T.MQGET, [sent, gmo, -1 if max_length is None else max_length], hobj, ()
     _warning(reply)
     reply_md, reply_gmo, original_length, data = reply.values
     copy_fields(md, reply_md)
@@ -322,6 +326,8 @@ def run_in_order(handle: Any, steps: list[Step], limit: int = 0) -> list[Any]:
     carried = 0
     for step in steps:
         name, args = step[0], step[1]
+        if name == "get" and len(args) > 4:
+            args = args[:4]  # request_md is md's content packed: md itself is the input here
         if any(type(a) is mqiproto.Packed for a in args):  # structures passed on as bytes:
             args = tuple(a.unpacked() if type(a) is mqiproto.Packed else a for a in args)
         try:

@@ -265,6 +265,7 @@ class SenderMCA:
         self.correl_id: bytes | None = None  # a CLUSSDR gets only messages keyed to it
         self.dist_lists = False  # the partner takes distribution lists (ID negotiation)
         self.syncq: syncq.ChannelSyncQ | None = None  # this run's sync record
+        self._packed_md: mqiproto.Packed | None = None  # see _request_md
 
     async def run(self) -> None:
         """Returns when the channel ends normally (disconnect interval, stop); raises
@@ -463,10 +464,22 @@ class SenderMCA:
         # a cluster sender takes only the messages keyed to its channel
         mds = [mqpy.MD(CorrelId=self.correl_id) if self.correl_id else mqpy.MD()
                for _ in range(count)]
-        # one MQGMO for all: every request is encoded before any reply fills it in
-        gmo = mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING)
         hobj = xq.get_handle()
-        return mds, [("get", (hobj, md, gmo, mqiproto.RUN_BYTES)) for md in mds]
+        # one MQGMO for all, packed once (nothing of its output is read), and each request's
+        # MQMD (a fresh one, as ``md``) packed once too
+        request_md = self._request_md()
+        return mds, [("get", (hobj, md, _XMITQ_GMO, mqiproto.RUN_BYTES, request_md))
+                     for md in mds]
+
+    def _request_md(self) -> mqiproto.Packed:
+        """The MQMD of a transmission-queue get's request, packed (as a fresh MD() or, for a
+        cluster sender, one with its CorrelId)."""
+        packed = self._packed_md
+        if packed is None:
+            md = mqpy.MD(CorrelId=self.correl_id) if self.correl_id else mqpy.MD()
+            packed = self._packed_md = mqiproto.Packed(
+                mqpy.MD, md.pack(mq_encoding(ByteOrder.LITTLE)))
+        return packed
 
     @staticmethod
     def _got(mds: list[mqpy.MD], results: list[Any]) -> list[tuple[mqpy.MD, bytes]]:
@@ -663,6 +676,13 @@ class SenderMCA:
         for ev in out:
             self.status.message_moved(len(ev.xqh) + len(ev.data), sent=True)
         out.clear()
+
+
+#: The MQGMO of a sending MCA's run of gets, packed once (mqiproto.Packed): the gets of a
+#: batch, under syncpoint, none waiting (the batch's first get, which may wait, is _get's).
+_XMITQ_GMO = mqiproto.Packed(mqpy.GMO, mqpy.GMO(
+    Options=CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING).pack(
+        mq_encoding(ByteOrder.LITTLE)))
 
 
 def _disconnect(qm: mqpy.QueueManager) -> None:
