@@ -1605,6 +1605,7 @@ class Connection:
                 msgid, correlid = self._selection(md, gmo)
             uow = self.uow
             now = time.time()
+            clean = False  # see below: the usual get learns what it need not walk past again
             if opts & _GMO_UNDER_CURSOR:
                 cursor = h.browse_entry
                 # the same message (a cold one is a fresh Entry each time it is read)
@@ -1616,24 +1617,38 @@ class Connection:
                 after = h.browse_key if opts & CMQC.MQGMO_BROWSE_NEXT else None
                 entry = None
                 expired = []
+                # the usual get, from the head: it skips what is got under syncpoint already
+                # (mq.got_prefix), and learns how far that goes; ``clean`` while every
+                # message skipped is such a one
+                usual = msgid is None and correlid is None and after is None
+                clean = usual and not browse
+                last_got: Entry | None = None
                 if msgid is None and correlid is None:
                     if after is None:  # the usual get: the head of the queue, if it can be had
                         e = mq.head(by_priority)
                         if e is not None and e.state == AVAILABLE and not 0 < e.expiry_at <= now:
                             entry = e
-                    found = () if entry is not None else mq.iter_order(by_priority, after)
+                    found = () if entry is not None else mq.iter_order(
+                        by_priority, mq.after_got(by_priority) if clean else after)
                 else:
                     found = mq.candidates(msgid, correlid, by_priority, after)
                 for e in found:
                     state = e.state
                     if state != AVAILABLE and (state != PUT_PENDING or e.owner is not uow
                                                or uow is None):
+                        if state == GET_PENDING:
+                            last_got = e
+                        else:
+                            clean = False
                         continue  # not visible to this unit of work (Entry.visible_to)
                     if 0 < e.expiry_at <= now:
                         expired.append(e)
+                        clean = False
                         continue
                     entry = e
                     break
+                if clean and last_got is not None:
+                    mq.got_prefix = (by_priority, mq.order_key(last_got, by_priority))
                 for e in expired:
                     if e.state == AVAILABLE:
                         lsn = self._expire(mq, e) or lsn
@@ -1666,6 +1681,9 @@ class Connection:
                 mq.touch(entry)
             if not browse:  # first: a log too full to record it (2102) leaves it uncounted
                 lsn = self._remove_locked(mq, entry, opts, now) or lsn
+                if clean and entry.state == GET_PENDING:
+                    # everything up to this message is got under syncpoint now
+                    mq.got_prefix = (by_priority, mq.order_key(entry, by_priority))
             p = 1 if entry.persistent else 0
             n = len(body)
             qname = h.base.name
