@@ -245,6 +245,7 @@ class _Bytes(_Item):
 
 #: Structures' bytes whose decoding each ``_Struct`` keeps (cleared when full).
 _DECODED_KEPT = 64
+_NO_MSGID = bytes(24)
 
 
 @attrs.frozen
@@ -315,7 +316,10 @@ class _Struct(_Item):
                   byte_order: ByteOrder) -> None:
         """Keep what these bytes decoded to, for the next time they come (a structure with
         nothing mutable in it: a copy of its fields is an independent structure)."""
-        fields = dict(obj.__dict__)
+        d = obj.__dict__
+        if d.get("MsgId", _NO_MSGID) != _NO_MSGID:
+            return  # a message's own MQMD (an arrival's, a message got): it will not recur
+        fields = dict(d)
         if not self._flat and any(type(v) is list for v in fields.values()):
             return  # records: decoded afresh each time
         raw = bytes(buf[pos:pos + size])
