@@ -421,7 +421,8 @@ class _Session:
         calls = [(request, self._decode(request)) for request in requests]
         if any(d.verb == _T.SPI and d.values[0] not in mqiproto.RUN_SPI_VERBS
                for _, d in calls):
-            raise MQMIError(_FAILED, CMQC.MQRC_FUNCTION_NOT_SUPPORTED)  # a run in a run ...
+            # only RESOLVE: no run within a run, no prepare or CHLAUTH
+            raise MQMIError(_FAILED, CMQC.MQRC_FUNCTION_NOT_SUPPORTED)
         replies = []
         carried = 0  # message data in the replies (what a channel's BATCHLIM counts)
         for request, decoded in calls:
