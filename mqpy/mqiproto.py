@@ -68,9 +68,12 @@ from mqpy_chinit.wire import (
 __all__ = [
     "ConnSecurity",
     "Decoded",
+    "Packed",
     "REPLIES",
     "REQUESTS",
+    "RESOLVE_NO_WAIT",
     "RUN_BYTES",
+    "RUN_SPI_VERBS",
     "RUN_VERBS",
     "SpiVerb",
     "decode_reply",
@@ -111,8 +114,21 @@ class SpiVerb(enum.IntEnum):
     RUN_QUIET = 6
 
 
-#: The verbs an SPI RUN may carry: each stands alone (no connect, no unit-of-work control).
-RUN_VERBS = frozenset({SegmentType.MQPUT, SegmentType.MQPUT1, SegmentType.MQGET})
+#: SPI RESOLVE's Commit field: 0 back out, 1 commit; with RESOLVE_NO_WAIT as well (3), a
+#: commit answered without waiting for the log force of its commit record (a sending MCA's
+#: batch: its prepare was forced, and a commit record lost in a crash leaves the unit of
+#: work in doubt, resolved to commit again from the partner's sync record). A queue manager
+#: that does not know the bit takes 3 as a commit, forced: nothing breaks.
+RESOLVE_NO_WAIT = 2
+
+#: The verbs an SPI RUN may carry: each stands alone (no connect, no unit-of-work control
+#: of the connection's own: an SPI call in a run may only resolve an in-doubt unit of work,
+#: see RUN_SPI_VERBS).
+RUN_VERBS = frozenset({SegmentType.MQPUT, SegmentType.MQPUT1, SegmentType.MQGET,
+                       SegmentType.SPI})
+#: The SPI calls a run may carry: a sending MCA commits its confirmed batch and gets the next
+#: batch's first messages in one round trip.
+RUN_SPI_VERBS = frozenset({SpiVerb.RESOLVE})
 #: Room kept in a RUN for its flows (requests or replies), so that it stays far below the
 #: largest flow a bindings connection accepts (a message of MAXMSGL plus headers).
 RUN_BYTES = 1 << 20
@@ -227,6 +243,31 @@ class _Bytes(_Item):
         return bytes(buf[pos : pos + length]), pos + length
 
 
+#: Structures' bytes whose decoding each ``_Struct`` keeps (cleared when full).
+_DECODED_KEPT = 64
+_NO_MSGID = bytes(24)
+
+
+@attrs.frozen
+class Packed:
+    """An MQ structure already in IBM's layout, integers in ``byte_order``: a request carries
+    ``raw`` as it is (a receiving MCA's MQMD, passed on as it arrived in the transmission
+    header, or one MQPMO packed once for a run of puts), without decoding and re-encoding
+    it. Only for a caller that keeps nothing of the call's output structures (a quiet put):
+    the reply's copy is not taken into it (:meth:`update_from`)."""
+
+    cls: type[MQStruct]
+    raw: bytes
+    byte_order: ByteOrder = ByteOrder.LITTLE
+
+    def unpacked(self) -> MQStruct:
+        """The structure decoded (for a connection that needs the object: in process)."""
+        return self.cls.from_bytes(self.raw, mq_encoding(self.byte_order))
+
+    def update_from(self, other: Any) -> None:
+        """The caller keeps nothing of the output: what a reply brings back is dropped."""
+
+
 class _Struct(_Item):
     """An MQ structure in IBM's layout; its StrucId and Version give its length."""
 
@@ -234,11 +275,31 @@ class _Struct(_Item):
         self.cls = cls
         self.name = cls._layout_.mq_name
         self._sizes: dict[Any, int] = {}  # packed size by Version: it depends on nothing else
+        # what recent bytes decoded to (their fields), by byte order and bytes; the size by
+        # byte order and the raw Version field, to cut the key out before decoding
+        self._decoded: dict[tuple[ByteOrder, bytes], dict[str, Any]] = {}
+        self._raw_sizes: dict[tuple[ByteOrder, bytes], int] = {}
+        self._flat = all(getattr(f, "kind", "pointer") not in ("pointer", "longs", "nested")
+                         for f in cls._layout_.fields)  # no field can hold a list
 
-    def pack(self, value: MQStruct, byte_order: ByteOrder) -> bytes:
+    def pack(self, value: MQStruct | Packed, byte_order: ByteOrder) -> bytes:
+        if type(value) is Packed:
+            if value.byte_order == byte_order and value.cls is self.cls:
+                return value.raw
+            value = value.unpacked()
         return value.pack(mq_encoding(byte_order))
 
     def unpack(self, buf: bytes, pos: int, byte_order: ByteOrder) -> tuple[MQStruct, int]:
+        # the same bytes again (a channel's every MQGMO, MQPMO, a fresh MQMD): a copy of
+        # what they decoded to last time, without decoding them field by field
+        sized = self._raw_sizes.get((byte_order, buf[pos + 4:pos + 8]))
+        if sized is not None:
+            key = (byte_order, buf[pos:pos + sized])
+            fields = self._decoded.get(key)
+            if fields is not None:
+                obj = self.cls.__new__(self.cls)
+                obj.__dict__.update(fields)
+                return obj, pos + sized
         try:
             obj = self.cls.from_bytes(buf, mq_encoding(byte_order), offset=pos)
         except (StructError, ValueError, struct.error) as exc:
@@ -247,7 +308,27 @@ class _Struct(_Item):
         size = self._sizes.get(version)
         if size is None:
             size = self._sizes[version] = obj.packed_size()
+        if not self.cls._mutable_:
+            self._remember(obj, buf, pos, size, byte_order)
         return obj, pos + size
+
+    def _remember(self, obj: MQStruct, buf: bytes, pos: int, size: int,
+                  byte_order: ByteOrder) -> None:
+        """Keep what these bytes decoded to, for the next time they come (a structure with
+        nothing mutable in it: a copy of its fields is an independent structure)."""
+        d = obj.__dict__
+        if d.get("MsgId", _NO_MSGID) != _NO_MSGID:
+            return  # a message's own MQMD (an arrival's, a message got): it will not recur
+        fields = dict(d)
+        if not self._flat and any(type(v) is list for v in fields.values()):
+            return  # records: decoded afresh each time
+        raw = bytes(buf[pos:pos + size])
+        if len(raw) != size:
+            return
+        self._raw_sizes[(byte_order, raw[4:8])] = size
+        if len(self._decoded) >= _DECODED_KEPT:
+            self._decoded.clear()  # the ones that recur come back at once
+        self._decoded[(byte_order, raw)] = fields
 
 
 class _ListStruct(_Struct):
@@ -268,7 +349,11 @@ class _ListStruct(_Struct):
     def _record_size(self, fields: int) -> int:
         return OR.length() if self.cls is OD else put_msg_record_length(fields)
 
-    def pack(self, value: MQStruct, byte_order: ByteOrder) -> bytes:
+    def pack(self, value: MQStruct | Packed, byte_order: ByteOrder) -> bytes:
+        if type(value) is Packed:
+            if value.byte_order == byte_order and value.cls is self.cls:
+                return value.raw  # (packed records and all)
+            value = value.unpacked()
         d = value.__dict__
         n = d["RecsPresent"] if d["Version"] >= 2 else 0
         enc = mq_encoding(byte_order)

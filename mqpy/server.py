@@ -383,7 +383,11 @@ class _Session:
             return mqiproto.encode_reply(d.verb, [[]])
         if verb == mqiproto.SpiVerb.RESOLVE:
             self.conn._check()
-            await self._thread(self.engine.resolve, luwid, bool(commit))
+            if commit & 1 and commit & mqiproto.RESOLVE_NO_WAIT:
+                # memory only, in the loop: the log's next force covers the commit record
+                await self.verbs.resolve(luwid, True, wait=False)
+            else:
+                await self._thread(self.engine.resolve, luwid, bool(commit))
             return mqiproto.encode_reply(d.verb, [[]])
         if verb == mqiproto.SpiVerb.CHLAUTH:
             self.conn._check()
@@ -415,6 +419,10 @@ class _Session:
         # every call decoded before any is made: a malformed one ends the connection with
         # none of the run done, rather than after puts made outside syncpoint went unanswered
         calls = [(request, self._decode(request)) for request in requests]
+        if any(d.verb == _T.SPI and d.values[0] not in mqiproto.RUN_SPI_VERBS
+               for _, d in calls):
+            # only RESOLVE: no run within a run, no prepare or CHLAUTH
+            raise MQMIError(_FAILED, CMQC.MQRC_FUNCTION_NOT_SUPPORTED)
         replies = []
         carried = 0  # message data in the replies (what a channel's BATCHLIM counts)
         for request, decoded in calls:

@@ -210,6 +210,14 @@ class EngineVerbs(_Threaded):
     async def backout(self) -> None:
         await engine_call(self.conn, self.limiter, self.conn.backout)
 
+    async def resolve(self, luwid: bytes, commit: bool, *, wait: bool = True) -> None:
+        """Resolve an in-doubt unit of work: in the loop when it need not wait for its log
+        force (``wait`` False, a commit), else on a worker thread (the force)."""
+        if wait or not commit:
+            await self._thread(self.conn.resolve, luwid, commit)
+        else:
+            await engine_call(self.conn, self.limiter, self.conn.resolve, luwid, True, False)
+
     async def inquire(self, hobj: int, selector: int) -> int | bytes:
         return self.conn.inquire(hobj, selector)
 

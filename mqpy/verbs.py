@@ -102,13 +102,17 @@ def _put1(od: Any, md: Any, pmo: Any, data: bytes) -> Exchange[int]:
     return warning
 
 
-def _get(hobj: int, md: Any, gmo: Any, max_length: int | None) -> Exchange[bytes]:
+def _get(hobj: int, md: Any, gmo: Any, max_length: int | None,
+         request_md: Any = None) -> Exchange[bytes]:
     """Truncation warnings are raised as the engine raises them: 2079 with ``.message``,
     both with ``.original_length``. ``md`` None: a fresh MQMD goes on the wire (it is an
-    input too) and the one that comes back is dropped."""
+    input too) and the one that comes back is dropped. ``request_md``: the MQMD the request
+    carries instead of ``md`` (one packed once, mqiproto.Packed, for a channel's every
+    get); ``md`` still takes the one that comes back."""
     if md is None:
         md = MD()
-    reply = yield _T.MQGET, [md, gmo, -1 if max_length is None else max_length], hobj, ()
+    sent = md if request_md is None else request_md
+    reply = yield _T.MQGET, [sent, gmo, -1 if max_length is None else max_length], hobj, ()
     _warning(reply)
     reply_md, reply_gmo, original_length, data = reply.values
     copy_fields(md, reply_md)
@@ -136,8 +140,15 @@ def _set(hobj: int, selector: int, value: int | bytes | str) -> Exchange[None]:
     yield _T.MQSET, [selector, value], hobj, ()
 
 
+def _resolve(luwid: bytes, commit: bool, wait: bool = True) -> Exchange[None]:
+    """SPI RESOLVE of an in-doubt unit of work; ``wait`` False: a commit answered before its
+    log force (mqiproto.RESOLVE_NO_WAIT)."""
+    flag = int(bool(commit)) | (mqiproto.RESOLVE_NO_WAIT if commit and not wait else 0)
+    yield _T.SPI, [mqiproto.SpiVerb.RESOLVE, luwid, flag], 0, ()
+
+
 #: The verbs :func:`run_in_order` takes, by method name.
-_EXCHANGES = {"put": _put, "put1": _put1, "get": _get}
+_EXCHANGES = {"put": _put, "put1": _put1, "get": _get, "resolve": _resolve}
 #: Those whose result is only a reason, so that their output structures may go unread.
 _QUIET = frozenset({"put", "put1"})
 
@@ -308,20 +319,28 @@ class AsyncMQIVerbs:
 def run_in_order(handle: Any, steps: list[Step], limit: int = 0) -> list[Any]:
     """MQPUT / MQPUT1 / MQGET calls on ``handle`` (any connection with the engine
     Connection's methods), in order, until one fails: their results, the failure last as its
-    MQMIError (returned, not raised). The calls left after a failure are not made, so each
+    MQMIError (returned, not raised). A step ``("resolve", (luwid, commit, wait))`` resolves
+    an in-doubt unit of work (a sending MCA's confirmed batch, before the next batch's
+    gets). The calls left after a failure are not made, so each
     call means what it means alone; over a bindings connection they cost one round trip
     (mqiproto.SpiVerb.RUN), which is what a channel's batch needs. With ``limit`` > 0 the
     calls stop after the message got that brings the bytes got to ``limit`` or more (a
     channel's BATCHLIM; the calls not made are left to the caller). A put step with a third
     item False (``("put1", args, False)``) may leave its MQMD / MQPMO / MQOD as they were:
     its caller keeps nothing of them (a receiving MCA's arrivals), so a transport need not
-    decode them from the reply."""
+    decode them from the reply; such a put may pass its structures already packed
+    (mqiproto.Packed: a bindings flow carries them as they are, a connection in process
+    decodes them)."""
     if isinstance(handle, MQIVerbs):
         return handle.run(steps, limit)
     out: list[Any] = []
     carried = 0
     for step in steps:
         name, args = step[0], step[1]
+        if name == "get" and len(args) > 4:
+            args = args[:4]  # request_md is md's content packed: md itself is the input here
+        if any(type(a) is mqiproto.Packed for a in args):  # structures passed on as bytes:
+            args = tuple(a.unpacked() if type(a) is mqiproto.Packed else a for a in args)
         try:
             result = getattr(handle, name)(*args)
         except MQMIError as e:

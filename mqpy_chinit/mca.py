@@ -50,7 +50,9 @@ from mqpy_chinit.states import ChannelState, ChannelStatus
 from mqpy_chinit.tlsstream import KeyRepository, open_channel_stream
 from mqpy_chinit.wire import (
     OUR_FAP_LEVEL,
+    XQH_LENGTH,
     XQH_WITH_MD_LENGTH,
+    ByteOrder,
     CapFlags1,
     CapFlags2,
     ControlFlags1,
@@ -63,6 +65,7 @@ from mqpy_chinit.wire import (
     Resync,
     Status,
     StatusCode,
+    mq_encoding,
 )
 
 CONNECT_TIMEOUT = 20.0
@@ -262,6 +265,7 @@ class SenderMCA:
         self.correl_id: bytes | None = None  # a CLUSSDR gets only messages keyed to it
         self.dist_lists = False  # the partner takes distribution lists (ID negotiation)
         self.syncq: syncq.ChannelSyncQ | None = None  # this run's sync record
+        self._packed_md: mqiproto.Packed | None = None  # see _request_md
 
     async def run(self) -> None:
         """Returns when the channel ends normally (disconnect interval, stop); raises
@@ -450,34 +454,73 @@ class SenderMCA:
         limit = max_bytes if max_bytes else mqiproto.RUN_BYTES
         if limit <= 0 or count <= 0:
             return []
+        mds, steps = self._get_steps(xq, count)
+        got = run_in_order(qm.get_handle(), steps, min(limit, mqiproto.RUN_BYTES))
+        return self._got(mds, got)
+
+    def _get_steps(self, xq: mqpy.Queue, count: int) -> tuple[list[mqpy.MD], list[Step]]:
+        """``count`` MQGETs of the transmission queue as run_in_order steps, with the MQMDs
+        they fill in."""
         # a cluster sender takes only the messages keyed to its channel
         mds = [mqpy.MD(CorrelId=self.correl_id) if self.correl_id else mqpy.MD()
                for _ in range(count)]
-        # one MQGMO for all: every request is encoded before any reply fills it in
-        gmo = mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING)
         hobj = xq.get_handle()
-        got = run_in_order(qm.get_handle(), [
-            ("get", (hobj, md, gmo, mqiproto.RUN_BYTES)) for md in mds],
-            min(limit, mqiproto.RUN_BYTES))
-        return [(md, data) for md, data in zip(mds, got, strict=False)
+        # one MQGMO for all, packed once (nothing of its output is read), and each request's
+        # MQMD (a fresh one, as ``md``) packed once too
+        request_md = self._request_md()
+        return mds, [("get", (hobj, md, _XMITQ_GMO, mqiproto.RUN_BYTES, request_md))
+                     for md in mds]
+
+    def _request_md(self) -> mqiproto.Packed:
+        """The MQMD of a transmission-queue get's request, packed (as a fresh MD() or, for a
+        cluster sender, one with its CorrelId)."""
+        packed = self._packed_md
+        if packed is None:
+            md = mqpy.MD(CorrelId=self.correl_id) if self.correl_id else mqpy.MD()
+            packed = self._packed_md = mqiproto.Packed(
+                mqpy.MD, md.pack(mq_encoding(ByteOrder.LITTLE)))
+        return packed
+
+    @staticmethod
+    def _got(mds: list[mqpy.MD], results: list[Any]) -> list[tuple[mqpy.MD, bytes]]:
+        return [(md, data) for md, data in zip(mds, results, strict=False)
                 if not isinstance(data, mqpy.MQMIError)]
+
+    def _confirmed(self, qm: mqpy.QueueManager, xq: mqpy.Queue, key: bytes, count: int,
+                   max_bytes: int) -> list[tuple[mqpy.MD, bytes]]:
+        """In a worker thread: commit the batch the partner confirmed, without waiting for
+        the log force of its commit record, and (``count`` > 0) get the next batch's first
+        messages already on the transmission queue, all in one round trip.
+
+        The commit need not wait: the prepare was forced before the confirm request went,
+        and should the commit record be lost in a crash, the batch is in doubt at the next
+        start and the partner's sync record (which has its LUWID) resolves it to commit
+        again (:meth:`_resync`). The next batch's prepare forces the log, commit record
+        included, before anything more is asked of the partner."""
+        steps: list[Step] = [("resolve", (key, True, False))]
+        mds: list[mqpy.MD] = []
+        limit = max_bytes if max_bytes else mqiproto.RUN_BYTES
+        if count > 0 and limit > 0:
+            mds, gets = self._get_steps(xq, count)
+            steps += gets
+        done = run_in_order(qm.get_handle(), steps, min(limit, mqiproto.RUN_BYTES))
+        if isinstance(done[0], mqpy.MQMIError):
+            raise done[0]
+        return self._got(mds, done[1:])
 
     async def _transfer(self, conv: Conversation, qm: mqpy.QueueManager, xq: mqpy.Queue) -> None:
         discint = D.int_attr(self.definition, "DISCINT")
         idle_since = time.monotonic()
         last_flow = time.monotonic()
-        full = False  # the last batch was full: more messages are probably waiting
+        # the next batch's first messages, got with the last batch's commit when that batch
+        # was full (more were probably waiting)
+        firsts: list[tuple[mqpy.MD, bytes]] = []
         while True:
             if self.stop_requested.is_set():
                 await conv.send(Status(code=StatusCode.USER_CLOSED,
                                        flags=ControlFlags1.CLOSE_CHANNEL))
-                return
+                return  # (the end of the channel backs out whatever firsts holds)
             self.status.substate = "MQGET"
-            firsts: list[tuple[mqpy.MD, bytes]] = []
-            if full:
-                # the next batch's messages in one round trip, if they are there already
-                batchlim = D.int_attr(self.definition, "BATCHLIM") * 1024
-                firsts = await mqi(self._run_of_gets, qm, xq, self.batchsz, batchlim)
             got = firsts[0] if firsts else await self._get(qm, xq, POLL_MS)
             if got is None:
                 now = time.monotonic()
@@ -489,7 +532,7 @@ class SenderMCA:
                     await self._heartbeat(conv)
                     last_flow = time.monotonic()
                 continue
-            full = await self._batch(conv, qm, xq, got, firsts[1:])
+            firsts = await self._batch(conv, qm, xq, got, firsts[1:])
             idle_since = last_flow = time.monotonic()
 
     async def _heartbeat(self, conv: Conversation) -> None:
@@ -519,9 +562,11 @@ class SenderMCA:
 
     async def _batch(self, conv: Conversation, qm: mqpy.QueueManager, xq: mqpy.Queue,
                      first: tuple[mqpy.MD, bytes],
-                     more: list[tuple[mqpy.MD, bytes]] | None = None) -> bool:
-        """One batch, from its first message (and ``more`` got with it); whether it was
-        full (BATCHSZ messages, or BATCHLIM reached)."""
+                     more: list[tuple[mqpy.MD, bytes]] | None = None
+                     ) -> list[tuple[mqpy.MD, bytes]]:
+        """One batch, from its first message (and ``more`` got with it). When it was full
+        (BATCHSZ messages, or BATCHLIM reached), the messages already waiting for the next
+        one are got with its commit: those (none when it was not full)."""
         batchint = D.int_attr(self.definition, "BATCHINT") / 1000.0
         # BATCHLIM: KB of data after which the batch ends, with the message that reached it
         batchlim = D.int_attr(self.definition, "BATCHLIM") * 1024
@@ -564,7 +609,7 @@ class SenderMCA:
             await self._send_messages(conv, out)
         if held is None and sent == 0:
             await mqi(qm.commit)  # only dead-lettered messages
-            return False
+            return []
         full = sent + (held is not None) >= self.batchsz or bool(
             batchlim and batch_bytes >= batchlim)
         # Batch heartbeat (seed 003 §2.10): if the partner has been silent longer than BATCHHB,
@@ -594,14 +639,17 @@ class SenderMCA:
         self.status.substate = "RECEIVE"
         ev = await conv.recv(D.receive_timeout(self.hbint) or CONFIRM_TIMEOUT)
         if isinstance(ev, Status) and ev.code == 0:
-            await mqi(qm.get_handle().resolve, key, True)
+            # the next batch's first messages with the commit, if they are there already
+            # (not once a stop is asked: the end of the channel would only back them out)
             self.status.round_trip(int((time.perf_counter() - t0) * 1e6))
+            ahead = self.batchsz if full and not self.stop_requested.is_set() else 0
+            firsts = await mqi(self._confirmed, qm, xq, key, ahead, batchlim)
             self.seq = last_seq
             self.status.indoubt = False
             self.status.last_luwid = luwid
             self.status.last_seqno = last_seq
             self.status.batch_done(sent, self.batchsz)
-            return full
+            return firsts
         if isinstance(ev, Status):
             # The receiver backed its batch out: so do we; the messages stay on the xmitq.
             await mqi(qm.get_handle().resolve, key, False)
@@ -628,6 +676,13 @@ class SenderMCA:
         for ev in out:
             self.status.message_moved(len(ev.xqh) + len(ev.data), sent=True)
         out.clear()
+
+
+#: The MQGMO of a sending MCA's run of gets, packed once (mqiproto.Packed): the gets of a
+#: batch, under syncpoint, none waiting (the batch's first get, which may wait, is _get's).
+_XMITQ_GMO = mqiproto.Packed(mqpy.GMO, mqpy.GMO(
+    Options=CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING).pack(
+        mq_encoding(ByteOrder.LITTLE)))
 
 
 def _disconnect(qm: mqpy.QueueManager) -> None:
@@ -658,6 +713,52 @@ def _as_user(od: mqpy.OD, user: str | None) -> tuple[mqpy.OD, int]:
 
 
 ChannelLookup = Callable[[str], "dict[str, object] | None"]
+
+
+def _field(cls: Any, name: str, base: int = 0) -> slice:
+    """Where field ``name`` of MQ structure ``cls`` lies, ``base`` bytes into a buffer."""
+    at = base + cls.offset_of(name)
+    return slice(at, at + cls._layout_.by_name[name].size)
+
+
+# what a receiving MCA reads of each arrival, in place in its MQXQH
+_REMOTE_Q = _field(mqpy.XQH, "RemoteQName")
+_REMOTE_QMGR = _field(mqpy.XQH, "RemoteQMgrName")
+_MD_STRUC_ID = _field(mqpy.MD, "StrucId", XQH_LENGTH)
+_MD_VERSION = _field(mqpy.MD, "Version", XQH_LENGTH)
+_MD_FORMAT = _field(mqpy.MD, "Format", XQH_LENGTH)
+_MD_USER = _field(mqpy.MD, "UserIdentifier", XQH_LENGTH)
+_MD_V1 = {ByteOrder.LITTLE: (1).to_bytes(4, "little"), ByteOrder.BIG: (1).to_bytes(4, "big")}
+
+
+def _arrival(ev: MessageData) -> tuple[bytes, bytes, Any, bytes, bytes]:
+    """An arrival's destination queue and queue manager, its MQMD, Format and
+    UserIdentifier, read in place in the transmission header. The MQMD is passed on as it
+    arrived (mqiproto.Packed: a bindings put carries those bytes as they are, rather than
+    decoding and encoding them again) when it is an MQMD version 1, as an MQXQH's is;
+    anything else is decoded as before."""
+    raw = ev.xqh
+    if raw[_MD_STRUC_ID] == CMQC.MQMD_STRUC_ID and raw[_MD_VERSION] == _MD_V1[ev.byte_order]:
+        md: Any = mqiproto.Packed(mqpy.MD, raw[XQH_LENGTH:], ev.byte_order)
+        return (raw[_REMOTE_Q].rstrip(b" \x00"), raw[_REMOTE_QMGR].rstrip(b" \x00"), md,
+                raw[_MD_FORMAT], raw[_MD_USER])
+    xqh = ev.transmission_header
+    md = xqh.MsgDesc
+    return (xqh.RemoteQName.rstrip(b" \x00"), xqh.RemoteQMgrName.rstrip(b" \x00"), md,
+            md.Format, md.UserIdentifier)
+
+
+_PMOS: dict[int, mqiproto.Packed] = {}
+
+
+def _arrival_pmo(options: int) -> mqiproto.Packed:
+    """The MQPMO of an arrival's put with ``options``, packed once (the bindings flow's byte
+    order): nothing of a receiving MCA's puts' output is kept, so one serves every put."""
+    pmo = _PMOS.get(options)
+    if pmo is None:
+        pmo = _PMOS[options] = mqiproto.Packed(
+            mqpy.PMO, mqpy.PMO(Options=options).pack(mq_encoding(ByteOrder.LITTLE)))
+    return pmo
 
 
 class ReceiverMCA:
@@ -910,19 +1011,16 @@ class ReceiverMCA:
         carried = 0
         local = self.local_qm.encode("latin-1")
         for ev in evs:
-            xqh = ev.transmission_header
-            md = xqh.MsgDesc
-            dest_q = xqh.RemoteQName.rstrip(b" \x00")
-            dest_qm = xqh.RemoteQMgrName.rstrip(b" \x00")
-            if md.Format == CMQC.MQFMT_DIST_HEADER:
+            dest_q, dest_qm, md, fmt, context_user = _arrival(ev)
+            if fmt == CMQC.MQFMT_DIST_HEADER:
                 break  # for every destination it names: _deliver, after the run's puts
             if steps and carried + len(ev.data) > mqiproto.RUN_BYTES:
                 break  # the rest in the next run: one round trip stays a modest flow
             sync = CMQC.MQPMO_NO_SYNCPOINT if (
-                fast and md.Persistence != CMQC.MQPER_PERSISTENT) else CMQC.MQPMO_SYNCPOINT
+                fast and not ev.persistent) else CMQC.MQPMO_SYNCPOINT
             try:
                 self._second_check(qm, dest_q, dest_qm)
-                hobj = self._destination(qm, dest_q, dest_qm, md.UserIdentifier) \
+                hobj = self._destination(qm, dest_q, dest_qm, context_user) \
                     if dest_qm in (b"", local) else None
             except mqpy.MQMIError:
                 # refused by PUTAUT's second check, or the destination cannot be opened:
@@ -931,14 +1029,14 @@ class ReceiverMCA:
             if hobj is not None:
                 # a local queue of that name, open for the batch: an MQPUT, and rule 6
                 # holds (the open resolved to no remote-queue definition)
-                step: Step = ("put", (hobj, md, mqpy.PMO(
-                    Options=sync | CMQC.MQPMO_SET_ALL_CONTEXT), ev.data), False)
+                step: Step = ("put", (hobj, md, _arrival_pmo(
+                    sync | CMQC.MQPMO_SET_ALL_CONTEXT), ev.data), False)
             elif dest_qm in (b"", local) and \
                     self._qtype(qm, dest_q.decode("latin-1")) == CMQC.MQQT_REMOTE:
                 break
             else:
-                step = ("put1", self._arrival_put1(qm, dest_q, dest_qm, md, ev.data, sync),
-                        False)
+                step = ("put1", self._arrival_put1(qm, dest_q, dest_qm, md, ev.data, sync,
+                                                   context_user), False)
             # nothing of the put's output structures is kept: no need to decode them
             steps.append(step)
             sizes.append(len(ev.data))
@@ -955,15 +1053,18 @@ class ReceiverMCA:
     def _put_arrival(self, qm: mqpy.QueueManager, dest_q: bytes, dest_qm: bytes,
                      md: mqpy.MD, data: bytes, sync: int) -> None:
         """One arrival's MQPUT1 with the authority PUTAUT names (``putaut``); blocking."""
-        qm.get_handle().put1(*self._arrival_put1(qm, dest_q, dest_qm, md, data, sync))
+        qm.get_handle().put1(*self._arrival_put1(qm, dest_q, dest_qm, md, data, sync,
+                                                  md.UserIdentifier))
 
     def _arrival_put1(self, qm: mqpy.QueueManager, dest_q: bytes, dest_qm: bytes,
-                      md: mqpy.MD, data: bytes, sync: int) -> tuple[Any, ...]:
+                      md: Any, data: bytes, sync: int, context_user: bytes
+                      ) -> tuple[Any, ...]:
         """The MQPUT1 arguments (od, md, pmo, data) of one arrival, with the authority PUTAUT
-        names; MQMIError 2035 when ALTMCA's check of the MCA user refuses it (blocking)."""
+        names (``context_user``: the MQMD's UserIdentifier); MQMIError 2035 when ALTMCA's
+        check of the MCA user refuses it (blocking)."""
         self._second_check(qm, dest_q, dest_qm)
         od, options = _as_user(mqpy.OD(ObjectName=dest_q, ObjectQMgrName=dest_qm),
-                               self.put_authority.put_user(md.UserIdentifier))
+                               self.put_authority.put_user(context_user))
         return od, md, mqpy.PMO(Options=sync | options | CMQC.MQPMO_SET_ALL_CONTEXT), data
 
     def _second_check(self, qm: mqpy.QueueManager, dest_q: bytes, dest_qm: bytes) -> None:

@@ -879,14 +879,20 @@ class QueueManagerEngine:
         with self.lock:
             return list(self.data.indoubt)
 
-    def resolve(self, luwid: bytes, commit: bool) -> None:
-        """Commit or back out a prepared unit of work (RESOLVE CHANNEL, channel resync)."""
+    def resolve(self, luwid: bytes, commit: bool, *, wait: bool = True) -> None:
+        """Commit or back out a prepared unit of work (RESOLVE CHANNEL, channel resync).
+
+        ``wait`` False (a commit only): return without waiting for the log force of the
+        commit record; the log's next force covers it. A sending MCA's batch may: its
+        prepare was forced, and a commit record lost in a crash leaves the unit of work in
+        doubt at restart, where the partner's sync record (which has the batch) resolves it
+        to commit again."""
         with self.lock:
             uow = self.data.indoubt.get(luwid)
             if uow is None:
                 raise _fail(CMQC.MQRC_UNKNOWN_OBJECT_NAME)
             lsn = _finish_uow(self, uow, commit)
-        if lsn is not None:
+        if lsn is not None and (wait or not commit):
             self.data.force(lsn)
 
 
@@ -1599,6 +1605,7 @@ class Connection:
                 msgid, correlid = self._selection(md, gmo)
             uow = self.uow
             now = time.time()
+            clean = False  # see below: the usual get learns what it need not walk past again
             if opts & _GMO_UNDER_CURSOR:
                 cursor = h.browse_entry
                 # the same message (a cold one is a fresh Entry each time it is read)
@@ -1610,24 +1617,38 @@ class Connection:
                 after = h.browse_key if opts & CMQC.MQGMO_BROWSE_NEXT else None
                 entry = None
                 expired = []
+                # the usual get, from the head: it skips what is got under syncpoint already
+                # (mq.got_prefix), and learns how far that goes; ``clean`` while every
+                # message skipped is such a one
+                usual = msgid is None and correlid is None and after is None
+                clean = usual and not browse
+                last_got: Entry | None = None
                 if msgid is None and correlid is None:
                     if after is None:  # the usual get: the head of the queue, if it can be had
                         e = mq.head(by_priority)
                         if e is not None and e.state == AVAILABLE and not 0 < e.expiry_at <= now:
                             entry = e
-                    found = () if entry is not None else mq.iter_order(by_priority, after)
+                    found = () if entry is not None else mq.iter_order(
+                        by_priority, mq.after_got(by_priority) if clean else after)
                 else:
                     found = mq.candidates(msgid, correlid, by_priority, after)
                 for e in found:
                     state = e.state
                     if state != AVAILABLE and (state != PUT_PENDING or e.owner is not uow
                                                or uow is None):
+                        if state == GET_PENDING:
+                            last_got = e
+                        else:
+                            clean = False
                         continue  # not visible to this unit of work (Entry.visible_to)
                     if 0 < e.expiry_at <= now:
                         expired.append(e)
+                        clean = False
                         continue
                     entry = e
                     break
+                if clean and last_got is not None:
+                    mq.got_prefix = (by_priority, mq.order_key(last_got, by_priority))
                 for e in expired:
                     if e.state == AVAILABLE:
                         lsn = self._expire(mq, e) or lsn
@@ -1660,6 +1681,9 @@ class Connection:
                 mq.touch(entry)
             if not browse:  # first: a log too full to record it (2102) leaves it uncounted
                 lsn = self._remove_locked(mq, entry, opts, now) or lsn
+                if clean and entry.state == GET_PENDING:
+                    # everything up to this message is got under syncpoint now
+                    mq.got_prefix = (by_priority, mq.order_key(entry, by_priority))
             p = 1 if entry.persistent else 0
             n = len(body)
             qname = h.base.name
@@ -1809,10 +1833,11 @@ class Connection:
             lsn = eng.data.log_prepare(uow, luwid)
         self._force(lsn)
 
-    def resolve(self, luwid: bytes, commit: bool) -> None:
-        """Commit or back out a prepared unit of work (channel resynchronisation)."""
+    def resolve(self, luwid: bytes, commit: bool, wait: bool = True) -> None:
+        """Commit or back out a prepared unit of work (channel resynchronisation); ``wait``
+        False: a commit that need not wait for its log force (QueueManagerEngine.resolve)."""
         self._check()
-        self.engine.resolve(luwid, commit)
+        self.engine.resolve(luwid, commit, wait=wait)
 
     def indoubt(self) -> list[bytes]:
         """The LUWIDs of every prepared unit of work of this queue manager."""

@@ -352,6 +352,10 @@ class MessageQueue:
         self.last_put: float = 0.0
         self.last_get: float = 0.0
         self.last_trigger: float | None = None  # ms, for TRIGINT
+        #: (by_priority, order key): every message up to that key, in that delivery order,
+        #: is got under syncpoint (GET_PENDING), so a get need not walk past them again
+        #: (a channel's batch gets 50 messages before committing any). None: not known.
+        self.got_prefix: tuple[bool, tuple[int, int]] | None = None
 
     @property
     def depth(self) -> int:
@@ -377,6 +381,9 @@ class MessageQueue:
             self.uncommitted += 1
             if entry.state == GET_PENDING:
                 self.getting += 1
+        prefix = self.got_prefix
+        if prefix is not None and self.order_key(entry, prefix[0]) < prefix[1]:
+            self.got_prefix = None  # (a higher priority) before messages got: walk again
 
     def load(self, seq: int, index_entry: bytes) -> None:
         """A committed persistent message from the pageset index, kept cold (restart).
@@ -471,6 +478,8 @@ class MessageQueue:
             self.uncommitted += 1 if state != AVAILABLE else -1
         if (entry.state == GET_PENDING) != (state == GET_PENDING):
             self.getting += 1 if state == GET_PENDING else -1
+            if state != GET_PENDING:
+                self.got_prefix = None  # a get backed out: it may be had again
         entry.state = state
         entry.owner = owner
         if entry.seq not in self.live:
@@ -759,8 +768,15 @@ class MessageQueue:
             if self.subqueues[k].size:
                 yield from list(self._walk(k, None))
 
+    def after_got(self, by_priority: bool) -> tuple[int, int] | None:
+        """Where a get may start looking in ``by_priority`` order: strictly after the
+        messages known to be got under syncpoint (:attr:`got_prefix`); None: from the head."""
+        prefix = self.got_prefix
+        return prefix[1] if prefix is not None and prefix[0] == by_priority else None
+
     def clear(self) -> list[Entry]:
         """Remove every message (queue deleted or purged); returns them, marked REMOVED."""
+        self.got_prefix = None
         gone = list(self.entries())
         for e in gone:
             self.remove(e)

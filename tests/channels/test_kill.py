@@ -108,3 +108,86 @@ def test_every_message_arrives_once_whatever_is_killed(site):
     assert len(data) == N, f"{len(data)} messages for {N} sent"
     assert data == [b"%05d" % i for i in range(N)]
     assert depth(site, "QM1", "QM2") == 0
+
+
+def _put_persistent(site, first: int, count: int) -> None:
+    qm = bind(site, "QM1")
+    q = mqpy.Queue(qm, "REMOTE", CMQC.MQOO_OUTPUT)
+    for i in range(first, first + count):
+        q.put(b"%05d" % i, mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT),
+              mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+    qm.commit()
+    qm.disconnect()
+
+
+def _wait_for(what, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not what():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def test_sending_qmgr_killed_right_after_a_confirmed_batch(site):
+    """Given an SDR-RCVR channel between two daemons that has just moved one full batch of
+    persistent messages (the receiver committed it, the sender's transmission queue is
+    empty: the sender committed its batch without waiting for that commit's log force),
+    when the sending queue manager is killed with SIGKILL before anything else forces its
+    log, then at restart the batch is in doubt rather than lost or sent again: the channel
+    resynchronises, commits it from the receiver's sync record, and every message (those
+    and the next batch's) arrives exactly once and in order.
+    spec: dqm-intercommunication 9.31; aliases-channels-storage 4.15, 4.16"""
+    from mqpy import local
+
+    port = free_port()
+    for name in ("QM1", "QM2"):
+        assert site.run("crtmqm", "-u", "SYSTEM.DEAD.LETTER.QUEUE", name).returncode == 0
+        _start(site, name)
+    out = mqsc(site, "QM2", f"""
+        DEFINE LISTENER(L) TRPTYPE(TCP) PORT({port}) CONTROL(QMGR)
+        START LISTENER(L)
+        DEFINE CHANNEL(C) CHLTYPE(RCVR)
+        SET CHLAUTH('C') TYPE(BLOCKUSER) USERLIST('nobody')
+        DEFINE QLOCAL(TARGET)
+    """)
+    assert out.returncode == 0, out.stdout
+    out = mqsc(site, "QM1", f"""
+        DEFINE QLOCAL(QM2) USAGE(XMITQ) TRIGGER TRIGTYPE(FIRST) +
+               INITQ(SYSTEM.CHANNEL.INITQ) TRIGDATA(C)
+        DEFINE CHANNEL(C) CHLTYPE(SDR) CONNAME('127.0.0.1({port})') XMITQ(QM2) BATCHSZ(10) +
+               SHORTRTY(1000) SHORTTMR(1) DISCINT(0)
+        DEFINE QREMOTE(REMOTE) RNAME(TARGET) RQMNAME(QM2) XMITQ(QM2)
+    """)
+    assert out.returncode == 0, out.stdout
+    _put_persistent(site, 0, 10)
+    _wait_for(lambda: _progress(site) == 10 and depth(site, "QM1", "QM2") == 0)
+    os.kill(_pid(site, "QM1", "qm.lock"), signal.SIGKILL)
+    os.kill(_pid(site, "QM1", "chinit.pid"), signal.SIGKILL)
+    time.sleep(0.3)
+
+    # the log as the crash left it: the batch's commit record was never forced
+    eng = local.start("QM1", site.root)
+    try:
+        assert len(eng.indoubt()) == 1
+    finally:
+        local.stop("QM1", site.root)
+
+    _start(site, "QM1")
+    _put_persistent(site, 10, 10)  # the trigger starts the channel again, if need be
+    _wait_for(lambda: _progress(site) >= 20 and depth(site, "QM1", "QM2") == 0)
+    time.sleep(1.0)  # a duplicate would arrive now, if there were one
+    qm = bind(site, "QM2")
+    got = mqpy.Queue(qm, "TARGET", CMQC.MQOO_INPUT_AS_Q_DEF)
+    data = []
+    while True:
+        try:
+            data.append(got.get())
+        except mqpy.MQMIError as e:
+            assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+            break
+    qm.disconnect()
+    assert data == [b"%05d" % i for i in range(20)]
+    eng_qm = bind(site, "QM1")
+    try:
+        assert eng_qm.get_handle().indoubt() == []
+    finally:
+        eng_qm.disconnect()

@@ -131,3 +131,47 @@ def test_a_non_mqi_segment_type_is_refused():
     """Given MQSTAT (not a bindings verb), when encoded, then ProtocolError."""
     with pytest.raises(ProtocolError):
         mqiproto.encode_request(T.MQSTAT, [])
+
+
+def test_the_same_structure_bytes_again_decode_to_an_equal_independent_structure():
+    """Given a request whose MQMD and MQGMO bytes come again (a channel's every get), when it
+    is decoded twice, then each decoding gives equal structures that are not the same
+    objects: what the queue manager writes into one is not in the next."""
+    event = mqiproto.encode_request(T.MQGET, [MD(Priority=4), GMO(Options=2, WaitInterval=9),
+                                              -1])
+    first = mqiproto.decode_request(event)
+    first.values[0].MsgId = b"written by the first call".ljust(24)[:24]
+    first.values[1].Options = 0
+    second = mqiproto.decode_request(event)
+    assert second.values[0] == MD(Priority=4)
+    assert second.values[1] == GMO(Options=2, WaitInterval=9)
+    assert second.values[0] is not first.values[0]
+
+
+def test_bytes_decoded_in_one_byte_order_are_not_taken_for_the_other():
+    """Given an MQGMO decoded once in its own byte order, when the same bytes come as a
+    request of the other byte order, then they are decoded (and refused) as before, not
+    taken for the structure they were in the first order."""
+    body = mqiproto.encode_request(T.MQGET, [MD(), GMO(Options=2), -1],
+                                   byte_order=ByteOrder.LITTLE).body
+    mqiproto.decode_request(type(mqiproto.encode_request(T.MQGET, [MD(), GMO(), -1]))(
+        segment_type=T.MQGET, body=body), ByteOrder.LITTLE)
+    with pytest.raises(ProtocolError):
+        mqiproto.decode_request(type(mqiproto.encode_request(T.MQGET, [MD(), GMO(), -1]))(
+            segment_type=T.MQGET, body=body), ByteOrder.BIG)
+
+
+def test_structures_with_records_decode_afresh_each_time():
+    """Given an MQPMO that carries put-message records (a distribution list), when the same
+    request is decoded twice, then each has its own record lists."""
+    from mqpy.structures import PMR, RR
+
+    pmo = PMO(Version=2, RecsPresent=2, PutMsgRecFields=CMQC.MQPMRF_MSG_ID,
+              PutMsgRecPtr=[PMR(MsgId=b"A" * 24), PMR(MsgId=b"B" * 24)],
+              ResponseRecPtr=[RR(), RR()])
+    event = mqiproto.encode_request(T.MQPUT, [MD(), pmo, b"x"])
+    first = mqiproto.decode_request(event).values[1]
+    first.PutMsgRecPtr[0].MsgId = b"Z" * 24
+    second = mqiproto.decode_request(event).values[1]
+    assert [r.MsgId for r in second.PutMsgRecPtr] == [b"A" * 24, b"B" * 24]
+    assert second.PutMsgRecPtr is not first.PutMsgRecPtr

@@ -205,3 +205,144 @@ def test_a_run_with_a_malformed_call_in_the_middle_makes_none_of_its_calls(runni
         assert _drain(other, "Q4") == []
     finally:
         other.disconnect()
+
+
+def _commit_then_gets(handle) -> tuple:
+    """A sending MCA's confirmed batch: a prepared unit of work committed without waiting for
+    its log force, and the next messages got, in one run; then a run whose resolve names an
+    unknown LUWID."""
+    hobj = handle.open(mqpy.OD(ObjectName="Q4"), IN | OUT)
+    for data in (b"next-1", b"next-2"):
+        handle.put(hobj, mqpy.MD(), mqpy.PMO(), data)
+    handle.put(hobj, mqpy.MD(), mqpy.PMO(Options=SYNC), b"in-doubt")
+    handle.prepare(b"LUWRUN01")
+    gmo = CMQC.MQGMO_SYNCPOINT
+    done = run_in_order(handle, [("resolve", (b"LUWRUN01", True, False))] + [
+        ("get", (hobj, mqpy.MD(), mqpy.GMO(Options=gmo), None)) for _ in range(4)])
+    outcome = [r.reason if isinstance(r, mqpy.MQMIError) else r for r in done]
+    indoubt = handle.indoubt()
+    unknown = run_in_order(handle, [("resolve", (b"NOSUCHID", True, False)),
+                                    ("get", (hobj, mqpy.MD(), mqpy.GMO(Options=gmo), None))])
+    handle.close(hobj)
+    handle.commit()
+    return outcome, indoubt, [r.reason for r in unknown]
+
+
+COMMIT_THEN_GETS = ([None, b"next-1", b"next-2", b"in-doubt", CMQC.MQRC_NO_MSG_AVAILABLE],
+                    [], [CMQC.MQRC_UNKNOWN_OBJECT_NAME])
+
+
+def test_a_run_commits_an_in_doubt_unit_of_work_then_gets(running):
+    """Given a put prepared in doubt under a LUWID, when a run resolves it with commit (not
+    waiting for the log force) and then gets, then the commit is made first (the gets find
+    its message after those already there), the LUWID is no longer in doubt, and a run
+    whose resolve names an unknown LUWID fails 2085 with none of its gets made."""
+    conn = bindings.connect(QM, running.root)
+    try:
+        assert _commit_then_gets(conn) == COMMIT_THEN_GETS
+    finally:
+        conn.disconnect()
+
+
+def test_the_same_commit_and_gets_in_process_give_the_same_outcome(tmp_path):
+    """Given an embedded queue manager, when the same resolve-then-gets runs, then the
+    outcome is the one over bindings."""
+    qm = mqpy.embedded("RUNQM", data_path=str(tmp_path))
+    from mqpy import local
+
+    eng = local.running("RUNQM", str(tmp_path))
+    eng.define("QLOCAL", "Q4", {})
+    try:
+        assert _commit_then_gets(qm.get_handle()) == COMMIT_THEN_GETS
+    finally:
+        qm.disconnect()
+        local.stop("RUNQM", str(tmp_path))
+
+
+@pytest.mark.parametrize("spi", [mqiproto.SpiVerb.PREPARE, mqiproto.SpiVerb.RUN,
+                                 mqiproto.SpiVerb.INDOUBT])
+def test_a_run_carrying_an_spi_call_other_than_resolve_is_refused_whole(running, spi):
+    """Given an SPI RUN that carries an SPI call that is not RESOLVE (a prepare, a run in the
+    run), when it reaches the queue manager, then it fails MQRC_FUNCTION_NOT_SUPPORTED
+    (2298) and none of its calls is made."""
+    conn = bindings.connect(QM, running.root)
+    try:
+        flows = mqiproto.pack_flows([
+            mqiproto.encode_request(SegmentType.MQPUT1, [mqpy.OD(ObjectName="Q3"), mqpy.MD(),
+                                                         mqpy.PMO(), b"no"]),
+            mqiproto.encode_request(SegmentType.SPI, [spi, b"LUWRUN02", 0])])
+        with pytest.raises(mqpy.MQMIError) as e:
+            conn._call(SegmentType.SPI, [mqiproto.SpiVerb.RUN, flows, 0])
+        assert e.value.reason == CMQC.MQRC_FUNCTION_NOT_SUPPORTED
+        assert _drain(conn, "Q3") == []
+    finally:
+        conn.disconnect()
+
+
+def _passed_on(handle, byte_order) -> list:
+    """Quiet puts whose MQMD and MQPMO go already packed (mqiproto.Packed: a receiving MCA
+    passes an arrival's MQMD on as it came in the transmission header), then the messages
+    got back with their MQMDs."""
+    from mqpy_chinit.wire import mq_encoding
+
+    enc = mq_encoding(byte_order)
+    pmo = mqiproto.Packed(mqpy.PMO, mqpy.PMO(
+        Options=SYNC | CMQC.MQPMO_SET_ALL_CONTEXT).pack(enc), byte_order)
+    hobj = handle.open(mqpy.OD(ObjectName="Q4"), OUT | CMQC.MQOO_SET_ALL_CONTEXT)
+    steps = []
+    for i in range(2):
+        md = mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT, Priority=7, MsgId=b"ID%02d" % i,
+                     UserIdentifier=b"alice", PutApplName=b"sender app",
+                     Format=CMQC.MQFMT_STRING, Report=CMQC.MQRO_EXCEPTION, ReplyToQ=b"RQ")
+        steps.append(("put", (hobj, mqiproto.Packed(mqpy.MD, md.pack(enc), byte_order), pmo,
+                              b"passed on %d" % i), False))
+    done = run_in_order(handle, steps)
+    handle.close(hobj)
+    handle.commit()
+    got = []
+    hobj = handle.open(mqpy.OD(ObjectName="Q4"), IN)
+    for _ in range(2):
+        md = mqpy.MD()
+        data = handle.get(hobj, md, mqpy.GMO(), None)
+        got.append((data, md.Persistence, md.Priority, md.MsgId.rstrip(b"\0"),
+                    md.UserIdentifier.strip(), md.PutApplName.strip(), md.Format,
+                    md.Report, md.ReplyToQ.strip()))
+    handle.close(hobj)
+    handle.commit()
+    return [done, got]
+
+
+PASSED_ON = [[0, 0], [(b"passed on %d" % i, CMQC.MQPER_PERSISTENT, 7, b"ID%02d" % i, b"alice",
+                       b"sender app", CMQC.MQFMT_STRING, CMQC.MQRO_EXCEPTION, b"RQ")
+                      for i in range(2)]]
+
+
+@pytest.mark.parametrize("order", ["LITTLE", "BIG"])
+def test_structures_passed_on_packed_arrive_as_they_were(running, order):
+    """Given an MQMD and an MQPMO already packed (in the bindings flow's byte order, or in
+    the other one, as from a partner of the other byte order), when quiet puts carry them
+    over bindings, then the messages are put with every field of that MQMD (context set as
+    SET_ALL_CONTEXT asks), as when the structures go as objects."""
+    from mqpy_chinit.wire import ByteOrder
+
+    conn = bindings.connect(QM, running.root)
+    try:
+        assert _passed_on(conn, ByteOrder[order]) == PASSED_ON
+    finally:
+        conn.disconnect()
+
+
+def test_structures_passed_on_packed_are_decoded_in_process(tmp_path):
+    """Given an embedded queue manager (no flow to carry the bytes), when the same quiet puts
+    run with packed structures, then the outcome is the one over bindings."""
+    from mqpy import local
+    from mqpy_chinit.wire import ByteOrder
+
+    qm = mqpy.embedded("RUNQM", data_path=str(tmp_path))
+    eng = local.running("RUNQM", str(tmp_path))
+    eng.define("QLOCAL", "Q4", {})
+    try:
+        assert _passed_on(qm.get_handle(), ByteOrder.LITTLE) == PASSED_ON
+    finally:
+        qm.disconnect()
+        local.stop("RUNQM", str(tmp_path))
