@@ -488,16 +488,19 @@ class SenderMCA:
 
     def _confirmed(self, qm: mqpy.QueueManager, xq: mqpy.Queue, key: bytes, count: int,
                    max_bytes: int) -> list[tuple[mqpy.MD, bytes]]:
-        """In a worker thread: commit the batch the partner confirmed, without waiting for
-        the log force of its commit record, and (``count`` > 0) get the next batch's first
-        messages already on the transmission queue, all in one round trip.
+        """In a worker thread: commit the batch the partner confirmed and (``count`` > 0,
+        the batch was full) get the next batch's first messages already on the transmission
+        queue, all in one round trip.
 
-        The commit need not wait: the prepare was forced before the confirm request went,
-        and should the commit record be lost in a crash, the batch is in doubt at the next
-        start and the partner's sync record (which has its LUWID) resolves it to commit
-        again (:meth:`_resync`). The next batch's prepare forces the log, commit record
-        included, before anything more is asked of the partner."""
-        steps: list[Step] = [("resolve", (key, True, False))]
+        When a next batch is likely (``count`` > 0) the commit does not wait for the log
+        force of its commit record: the prepare was forced before the confirm request went,
+        should the commit record be lost in a crash the batch is in doubt at the next start
+        and the partner's sync record (which has its LUWID) resolves it to commit again
+        (:meth:`_resync`), and the next batch's prepare forces the log, commit record
+        included, before anything more is asked of the partner. A batch that was not full
+        (the queue drained: the channel is about to wait) is committed with its force, so
+        that an idle channel does not stay in doubt until the log's next force."""
+        steps: list[Step] = [("resolve", (key, True, count <= 0))]
         mds: list[mqpy.MD] = []
         limit = max_bytes if max_bytes else mqiproto.RUN_BYTES
         if count > 0 and limit > 0:

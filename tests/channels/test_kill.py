@@ -127,17 +127,7 @@ def _wait_for(what, timeout: float = 60.0) -> None:
         time.sleep(0.05)
 
 
-def test_sending_qmgr_killed_right_after_a_confirmed_batch(site):
-    """Given an SDR-RCVR channel between two daemons that has just moved one full batch of
-    persistent messages (the receiver committed it, the sender's transmission queue is
-    empty: the sender committed its batch without waiting for that commit's log force),
-    when the sending queue manager is killed with SIGKILL before anything else forces its
-    log, then at restart the batch is in doubt rather than lost or sent again: the channel
-    resynchronises, commits it from the receiver's sync record, and every message (those
-    and the next batch's) arrives exactly once and in order.
-    spec: dqm-intercommunication 9.31; aliases-channels-storage 4.15, 4.16"""
-    from mqpy import local
-
+def _two_daemons_and_a_triggered_channel(site, batchsz: int) -> None:
     port = free_port()
     for name in ("QM1", "QM2"):
         assert site.run("crtmqm", "-u", "SYSTEM.DEAD.LETTER.QUEUE", name).returncode == 0
@@ -153,11 +143,49 @@ def test_sending_qmgr_killed_right_after_a_confirmed_batch(site):
     out = mqsc(site, "QM1", f"""
         DEFINE QLOCAL(QM2) USAGE(XMITQ) TRIGGER TRIGTYPE(FIRST) +
                INITQ(SYSTEM.CHANNEL.INITQ) TRIGDATA(C)
-        DEFINE CHANNEL(C) CHLTYPE(SDR) CONNAME('127.0.0.1({port})') XMITQ(QM2) BATCHSZ(10) +
-               SHORTRTY(1000) SHORTTMR(1) DISCINT(0)
+        DEFINE CHANNEL(C) CHLTYPE(SDR) CONNAME('127.0.0.1({port})') XMITQ(QM2) +
+               BATCHSZ({batchsz}) SHORTRTY(1000) SHORTTMR(1) DISCINT(0)
         DEFINE QREMOTE(REMOTE) RNAME(TARGET) RQMNAME(QM2) XMITQ(QM2)
     """)
     assert out.returncode == 0, out.stdout
+
+
+def test_a_channel_going_idle_is_not_left_in_doubt_by_a_crash(site):
+    """Given an SDR-RCVR channel between two daemons that has just moved a batch smaller
+    than BATCHSZ (its transmission queue drained: the channel is about to wait), when the
+    sending queue manager is killed with SIGKILL, then at restart nothing is in doubt: the
+    commit of a batch that is not followed by another waits for its log force."""
+    from mqpy import local
+
+    _two_daemons_and_a_triggered_channel(site, batchsz=10)
+    _put_persistent(site, 0, 4)
+    _wait_for(lambda: _progress(site) == 4 and depth(site, "QM1", "QM2") == 0)
+    # the sender's commit, now in memory, has its force well within this (runmqsc is not
+    # used to look: its reply queue's definition would force the log itself)
+    time.sleep(0.5)
+    os.kill(_pid(site, "QM1", "qm.lock"), signal.SIGKILL)
+    os.kill(_pid(site, "QM1", "chinit.pid"), signal.SIGKILL)
+    time.sleep(0.3)
+    eng = local.start("QM1", site.root)
+    try:
+        assert eng.indoubt() == []
+    finally:
+        local.stop("QM1", site.root)
+
+
+def test_sending_qmgr_killed_right_after_a_confirmed_batch(site):
+    """Given an SDR-RCVR channel between two daemons that has just moved one full batch of
+    persistent messages (the receiver committed it, the sender's transmission queue is
+    empty: the sender committed its batch without waiting for that commit's log force),
+    when the sending queue manager is killed with SIGKILL before anything else forces its
+    log, then at restart the batch is in doubt rather than lost or sent again: the channel
+    resynchronises, commits it from the receiver's sync record, and every message (those
+    and the next batch's) arrives exactly once and in order.
+    spec: dqm-intercommunication 9.31; aliases-channels-storage 4.15;
+    aliases-channels-storage 4.16"""
+    from mqpy import local
+
+    _two_daemons_and_a_triggered_channel(site, batchsz=10)
     _put_persistent(site, 0, 10)
     _wait_for(lambda: _progress(site) == 10 and depth(site, "QM1", "QM2") == 0)
     os.kill(_pid(site, "QM1", "qm.lock"), signal.SIGKILL)
