@@ -127,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(name: str, root: str | None, console: _Console) -> int:
+    if root:  # for what reads the data root from the environment (trace, its children)
+        os.environ[config.ENV_DATA_PATH] = config.data_root(root)
     qmdir = config.qmgr_dir(name, root)
     if not os.path.exists(os.path.join(qmdir, "pageset00")):
         console.say(MSG_NOT_EXIST)

@@ -42,6 +42,7 @@ import trio
 from mqpy import CMQC, mqiproto, serving
 from mqpy.bindings import MAX_MSG_SIZE, MAX_TRANSMISSION_SIZE, bind_address, socket_path
 from mqpy.errors import MQMIError
+from mqpy.trace import TRACER
 from mqpy_chinit.framing import SegmentReader, SegmentWriter
 from mqpy_chinit.wire import ByteOrder, MQIReply, MQIRequest, ProtocolError, SegmentType
 
@@ -237,7 +238,14 @@ class _Session:
         return await trio.to_thread.run_sync(fn, *args, limiter=self.server.limiter)
 
     async def _dispatch(self, request: MQIRequest) -> MQIReply:
-        return await self._serve(self._decode(request))
+        decoded = self._decode(request)
+        call = TRACER.begin(self.engine.name, decoded.verb.name, decoded.hobj,
+                            decoded.values, "lqmflows")
+        if call is None:
+            return await self._serve(decoded)
+        reply = await self._serve(decoded)  # strmqtrc: the queue manager's side of a call
+        call.end(reply)
+        return reply
 
     def _decode(self, request: MQIRequest) -> mqiproto.Decoded:
         return mqiproto.decode_request(request,

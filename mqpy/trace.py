@@ -33,9 +33,9 @@ CONTROL_FILE = "mqtrace.ctl"
 MAX_SPECS = 16  # IBM: at most 16 strmqtrc invocations in effect at once
 CHECK_INTERVAL = 1.0  # seconds between looks at the control file
 
-#: IBM's trace types (strmqtrc -t / -x). mqpy records "api" (the MQI calls of the process),
-#: "versiondata" (the file's header) and the "parms" and "timing" details; the others are
-#: accepted, as IBM accepts them, and record nothing more here.
+#: IBM's trace types (strmqtrc -t / -x). mqpy records "api" (the MQI calls of an
+#: application), "lqmflows" (the queue manager's daemon serving them) and the "parms" and
+#: "timing" details; the others are accepted, as IBM accepts them, and record nothing more.
 TRACE_TYPES = (
     "all", "api", "commentary", "comms", "csdata", "csflows", "detail", "lqmdata",
     "lqmflows", "otherdata", "otherflows", "parms", "remotedata", "remoteflows",
@@ -287,36 +287,65 @@ class Tracer:
     def call(self, qmgr: str | None, verb: str, hobj: int, values: Any,
              fn: Callable[[], T]) -> T:
         """Run one MQI call (``fn``), recorded if this process traces ``qmgr``."""
-        spec = self.spec_for(qmgr)
-        if spec is None or not spec.traces("api"):
+        call = self.begin(qmgr, verb, hobj, values)
+        if call is None:
             return fn()
-        out = self.file(spec)
-        tid = threading.get_native_id()
-        entry: dict[str, Any] = {"t": time.time(), "tid": tid, "k": "{", "fn": verb,
-                                 "qm": qmgr, "hobj": hobj}
-        if spec.traces("parms"):
-            entry["parms"] = dict(parameters(verb, values))
-        out.write(entry)
-        t0 = time.perf_counter()
-        comp, reason = CMQC.MQCC_OK, CMQC.MQRC_NONE
         result: Any = None
         try:
             result = fn()
-            comp = getattr(result, "comp", comp)
-            reason = getattr(result, "reason", reason)
             return result
         except Exception as e:
-            comp = getattr(e, "comp", CMQC.MQCC_FAILED)
-            reason = getattr(e, "reason", CMQC.MQRC_UNEXPECTED_ERROR)
+            call.failed(e)
             raise
         finally:
-            exit_: dict[str, Any] = {"t": time.time(), "tid": tid, "k": "}", "fn": verb,
-                                     "cc": comp, "rc": reason}
-            if spec.traces("timing"):
-                exit_["us"] = round((time.perf_counter() - t0) * 1e6)
-            if result is not None and spec.traces("parms"):
-                exit_["parms"] = dict(reply_parameters(verb, result))
-            out.write(exit_)
+            call.end(result)
+
+    def begin(self, qmgr: str | None, verb: str, hobj: int, values: Any,
+              kind: str = "api") -> TracedCall | None:
+        """The entry record of one call of trace type ``kind`` ("api": an application's
+        MQI; "lqmflows": the queue manager serving it); None when it is not traced."""
+        spec = self.spec_for(qmgr)
+        if spec is None or not spec.traces(kind):
+            return None
+        out = self.file(spec)
+        call = TracedCall(out, spec, verb, threading.get_native_id())
+        entry: dict[str, Any] = {"t": time.time(), "tid": call.tid, "k": "{", "fn": verb,
+                                 "qm": qmgr, "hobj": hobj}
+        if kind != "api":
+            entry["side"] = kind
+        if spec.traces("parms"):
+            entry["parms"] = dict(parameters(verb, values))
+        out.write(entry)
+        return call
+
+
+@attrs.define
+class TracedCall:
+    """One traced call between its entry and exit records."""
+
+    out: TraceFile
+    spec: TraceSpec
+    verb: str
+    tid: int
+    t0: float = attrs.Factory(time.perf_counter)
+    comp: int = CMQC.MQCC_OK
+    reason: int = CMQC.MQRC_NONE
+
+    def failed(self, e: BaseException) -> None:
+        self.comp = getattr(e, "comp", CMQC.MQCC_FAILED)
+        self.reason = getattr(e, "reason", CMQC.MQRC_UNEXPECTED_ERROR)
+
+    def end(self, result: Any = None) -> None:
+        """The exit record: CompCode and Reason (the result's, if it carries them)."""
+        comp = getattr(result, "comp", self.comp)
+        reason = getattr(result, "reason", self.reason)
+        exit_: dict[str, Any] = {"t": time.time(), "tid": self.tid, "k": "}", "fn": self.verb,
+                                 "cc": comp, "rc": reason}
+        if self.spec.traces("timing"):
+            exit_["us"] = round((time.perf_counter() - self.t0) * 1e6)
+        if result is not None and self.spec.traces("parms"):
+            exit_["parms"] = dict(reply_parameters(self.verb, result))
+        self.out.write(exit_)
 
 
 def parameters(verb: str, values: Any) -> Iterator[tuple[str, Any]]:
@@ -392,6 +421,8 @@ def format_records(lines: Iterable[str], *, header: bool = True) -> Iterator[str
             depth[tid] = level + 1
             parms = " ".join(f"{k}={v}" for k, v in (rec.get("parms") or {}).items())
             qm = f" QMgr={rec['qm']}" if rec.get("qm") else ""
+            if rec.get("side"):
+                qm += f" ({rec['side']})"
             text = f"{'  ' * level}{{ {rec.get('fn')}{qm} Hobj={rec.get('hobj')} {parms}"
         else:
             level = max(depth.get(tid, 1) - 1, 0)

@@ -103,6 +103,22 @@ def test_strmqtrc_traces_a_running_application_and_endmqtrc_stops_it(traced):
     assert len(_records(traced, pid)) == len(records)
 
 
+def test_the_queue_manager_traces_its_side_of_the_calls(traced):
+    """Given strmqtrc -m QM1 -t lqmflows while the daemon runs, when an application puts and
+    gets (a second after, so the daemon has looked at the control file), then the daemon's
+    own AMQ<pid>.TRC has those calls as it served them, and the application, which does not
+    trace lqmflows, writes none."""
+    assert _cmd(traced, "strmqtrc", "-m", "QM1", "-t", "lqmflows").returncode == 0
+    pid, proc = _app(traced)
+    _finish(proc, "again")
+    daemon = traced.pid("QM1")
+    served = _records(traced, daemon)[1:]
+    assert all(r.get("side") == "lqmflows" for r in served if r["k"] == "{")
+    assert ("{", "MQPUT") in [(r["k"], r["fn"]) for r in served]
+    assert any(r["k"] == "}" and r["fn"] == "MQGET" and r["rc"] == 2033 for r in served), served
+    assert not os.path.exists(os.path.join(traced.root, "trace", f"AMQ{pid}.TRC"))
+
+
 def test_only_the_named_queue_managers_and_programs_are_traced(traced):
     """Given strmqtrc for another queue manager, or for QM1 but another program, when an
     application of QM1 runs, then it writes no trace; given a wildcard that matches QM1 and
