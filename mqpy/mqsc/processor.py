@@ -892,6 +892,10 @@ class MQSCProcessor:
     def stored_view(self, obj: Any) -> dict[str, object]:
         """An object's attributes as DISPLAY sees them: defaults, stored values, live status."""
         view: dict[str, object] = {**EXTRA_DEFAULTS.get(obj.objtype, {}), **obj.attributes}
+        chltype = obj.attributes.get("CHLTYPE") if obj.objtype == "CHANNEL" else None
+        if chltype in g.CHLTYPE_ATTRS:
+            # a channel crtmqm made (SYSTEM.DEF.*) stores only its type: IBM's defaults show
+            view = {**channel_defaults(str(chltype)), **view}
         if obj.objtype == "QLOCAL":
             try:
                 status = self.engine.queue_status(obj.name)

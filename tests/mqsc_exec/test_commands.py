@@ -151,6 +151,18 @@ def test_channel_definitions_get_ibm_defaults_per_type(proc):
     assert run(proc, "DELETE CHANNEL(TO.QM2)") == ["AMQ8015I: IBM MQ channel deleted."]
 
 
+def test_the_channels_crtmqm_makes_show_ibm_defaults(proc):
+    """Given the SYSTEM.DEF.* channels crtmqm made (stored with their type only), when they
+    are displayed, then they show IBM's defaults for their type, a blank CONNAME as
+    CONNAME( ), as any channel defined with nothing more does."""
+    out = run(proc, "DISPLAY CHANNEL(SYSTEM.DEF.SENDER) CONNAME BATCHSZ XMITQ")
+    assert out[1:] == ["   CHANNEL(SYSTEM.DEF.SENDER)              CHLTYPE(SDR)",
+                       "   BATCHSZ(50)                             CONNAME( )",
+                       "   XMITQ( )"]
+    out = run(proc, "DISPLAY CHANNEL(SYSTEM.DEF.SVRCONN) SHARECNV MAXINST")
+    assert "SHARECNV(10)" in out[2] and "MAXINST(999999999)" in out[2]
+
+
 def test_other_objects_define_display_delete(proc):
     out = run(proc, "DEFINE PROCESS(P1) APPLICID('/bin/true')\nDEFINE LISTENER(L1) "
                     "TRPTYPE(TCP) PORT(1415)\nDEFINE STGCLASS(S1) PSID(2)\n"
