@@ -205,13 +205,29 @@ class TraceFile:
             f = self._f
             if f is None:
                 return
-            f.write(line)
-            f.flush()
-            if self.limit and f.tell() >= self.limit:
-                # as IBM: the full file becomes AMQ<pid>.TRS, a new AMQ<pid>.TRC starts
+            try:
+                f.write(line)
+                f.flush()
+                if self.limit and f.tell() >= self.limit:
+                    # as IBM: the full file becomes AMQ<pid>.TRS, a new AMQ<pid>.TRC starts
+                    f.close()
+                    self._f = None
+                    os.replace(self.path, self.path[:-4] + ".TRS")
+                    self._f = self._open()
+            except OSError as exc:
+                # a full disk or a trace directory taken away: the process stops tracing
+                # (an MQI call never fails for its trace), and says so once
+                self._stop(exc)
+
+    def _stop(self, exc: OSError) -> None:
+        f, self._f = self._f, None
+        if f is not None:
+            try:
                 f.close()
-                os.replace(self.path, self.path[:-4] + ".TRS")
-                self._f = self._open()
+            except OSError:
+                pass
+        sys.stderr.write(f"mqpy trace: {self.path}: {exc.strerror or exc}; tracing stopped "
+                         "in this process.\n")
 
     def close(self) -> None:
         with self._lock:
@@ -307,7 +323,10 @@ class Tracer:
         spec = self.spec_for(qmgr)
         if spec is None or not spec.traces(kind):
             return None
-        out = self.file(spec)
+        try:
+            out = self.file(spec)
+        except OSError:
+            return None  # the trace directory cannot be written: the call goes untraced
         call = TracedCall(out, spec, verb, threading.get_native_id())
         entry: dict[str, Any] = {"t": time.time(), "tid": call.tid, "k": "{", "fn": verb,
                                  "qm": qmgr, "hobj": hobj}

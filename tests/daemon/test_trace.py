@@ -214,3 +214,41 @@ def test_spec_matching_is_the_and_of_its_qualifiers():
     assert not kinds.traces("api") and kinds.traces("timing") and not kinds.traces("parms")
     assert trace.TraceSpec(types=("api", "detail")).traces("parms")
     assert trace.TraceSpec(types=("parms",)).traces("api")  # a level alone: every type
+
+
+def test_a_trace_file_that_cannot_be_written_never_fails_a_call(traced, monkeypatch):
+    """Given tracing on for QM1 and this process's trace file impossible to create (a
+    directory stands in its place), when the process makes MQI calls, then they work as
+    untraced calls; given a trace file whose writes fail (a full disk), then the process
+    stops tracing, says so once on stderr, and its calls go on."""
+    import mqpy
+    from mqpy import CMQC
+
+    monkeypatch.setenv("MQPY_DATA_PATH", traced.root)
+    assert _cmd(traced, "strmqtrc", "-m", "QM1").returncode == 0
+    blocker = os.path.join(traced.root, "trace", f"AMQ{os.getpid()}.TRC")
+    os.makedirs(blocker)
+    tracer = trace.Tracer()
+    monkeypatch.setattr("mqpy.verbs.TRACER", tracer)
+    try:
+        qm = mqpy.connect("QM1")
+        q = mqpy.Queue(qm, "Q1", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED)
+        q.put(b"untraced")
+        assert q.get() == b"untraced"
+        os.rmdir(blocker)
+        tracer._checked = -trace.CHECK_INTERVAL  # look again now
+
+        def full(*_args):
+            raise OSError(28, "No space left on device")
+
+        q.put(b"traced")  # opens the file
+        monkeypatch.setattr(tracer._file._f, "write", full)
+        assert q.get() == b"traced"  # its write fails: tracing stops, the call does not
+        q.put(b"after")
+        assert q.get() == b"after"
+        assert tracer._file._f is None
+        q.close()
+        qm.disconnect()
+    finally:
+        if os.path.isdir(blocker):
+            os.rmdir(blocker)
