@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import fnmatch
 import getpass
-import re
 import socket
 import sys
 import time
@@ -36,8 +35,6 @@ _TYPES = {
     # IBM MQ object types mqpy does not have: nothing to dump
     "service": (), "topic": (), "comminfo": (), "clntconn": (), "mqttchl": (),
 }
-_CLNTCONN = re.compile(r"CHANNEL\(\s*'?([^')]+)'?\s*\).*CONNAME\(\s*'?([^']+?)'?\s*\)\s*$",
-                       re.I | re.S)
 RC_FAILED = 20
 
 
@@ -71,11 +68,14 @@ def _connect(qmgr: str, client: str | None) -> mqpy.QueueManager:
         qm._conn = mq_client.connect_from_environment(qmgr, None, None)
         qm._name = qm._conn.qmgr_name
         return qm
-    m = _CLNTCONN.search(client)
-    if m is None:
+    from mqpy.mqsc.parser import MQSCCommand, parse_command
+
+    command = parse_command(client)  # IBM's form: an MQSC DEFINE of the CLNTCONN channel
+    if not isinstance(command, MQSCCommand) or command.objtype != "CHANNEL" \
+            or command.params.get("CHLTYPE") != "CLNTCONN" or not command.params.get("CONNAME"):
         raise click.UsageError("-c takes 'default' or \"DEFINE CHANNEL(name) CHLTYPE(CLNTCONN)"
                                " CONNAME('host(port)')\"")
-    return mqpy.connect(qmgr, m.group(1).strip(), m.group(2).strip())
+    return mqpy.connect(qmgr, str(command.name), str(command.params["CONNAME"]))
 
 
 def _header(qmgr: str, shown: dict[str, str | None], argv: list[str]) -> list[str]:

@@ -160,3 +160,12 @@ def test_display_lines_are_read_back_item_by_item():
                                "AMQ8409I: Display Queue details.\n"
                                "   QUEUE(B)                                TYPE(QALIAS)\n")
     assert [o["QUEUE"] for o in shown] == ["A", "B"]
+
+
+def test_a_client_definition_that_is_not_a_clntconn_is_refused(two_qmgrs):
+    """Given -c with something other than 'default' or an MQSC DEFINE of a CLNTCONN channel
+    with a CONNAME, then dmpmqcfg refuses it with its usage, before connecting."""
+    for bad in ("DEFINE CHANNEL(X) CHLTYPE(SVRCONN)", "DEFINE CHANNEL(X) CHLTYPE(CLNTCONN)",
+                "DEFINE CHANNEL(X) CHLTYPE(", "host(1414)"):
+        out = _cli(two_qmgrs, "dmpmqcfg", "dmpmqcfg", "-m", "QM1", "-c", bad)
+        assert out.returncode == 2 and "-c takes 'default'" in out.stderr, (bad, out.stderr)
