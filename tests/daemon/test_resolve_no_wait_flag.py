@@ -1,0 +1,56 @@
+"""SPI RESOLVE's Commit field over bindings: only its commit bit may commit.
+
+mqiproto.RESOLVE_NO_WAIT (2) is a modifier of a commit (3: commit, answered before the log
+force). A request whose commit bit is clear is a backout, whatever other bits it carries: a
+backout taken as a commit takes a channel's batch off the transmission queue although the
+partner did not confirm it (a lost batch).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import mqpy
+from mqpy import CMQC, bindings, mqiproto
+from mqpy_chinit.wire import SegmentType
+from tests.daemon.conftest import QM
+
+
+def _drain(handle, queue: str) -> list[bytes]:
+    hobj = handle.open(mqpy.OD(ObjectName=queue), CMQC.MQOO_INPUT_AS_Q_DEF)
+    out = []
+    try:
+        while True:
+            out.append(handle.get(hobj, mqpy.MD(), mqpy.GMO(), None))
+    except mqpy.MQMIError as e:
+        assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+    handle.close(hobj)
+    handle.commit()
+    return out
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "mqpy/server.py _Session._spi: an SPI RESOLVE whose Commit field is RESOLVE_NO_WAIT "
+    "without the commit bit (2) falls to engine.resolve(luwid, bool(commit)) and bool(2) is "
+    "True: a backout request commits the in-doubt unit of work"))
+def test_a_resolve_with_the_no_wait_bit_but_not_the_commit_bit_backs_out(running):
+    """Given a put under syncpoint prepared in doubt under a LUWID, when an SPI RESOLVE
+    arrives whose Commit field is RESOLVE_NO_WAIT alone (commit bit clear), then the unit of
+    work is backed out (or the call refused): the message is not on the queue, and the
+    LUWID is no longer in doubt only if it was backed out."""
+    conn = bindings.connect(QM, running.root)
+    try:
+        _drain(conn, "Q5")
+        hobj = conn.open(mqpy.OD(ObjectName="Q5"), CMQC.MQOO_OUTPUT)
+        conn.put(hobj, mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT), b"not confirmed")
+        conn.close(hobj)
+        conn.prepare(b"LUWFLAG2")
+        try:
+            conn._call(SegmentType.SPI, [mqiproto.SpiVerb.RESOLVE, b"LUWFLAG2",
+                                         mqiproto.RESOLVE_NO_WAIT])
+        except mqpy.MQMIError:
+            conn._call(SegmentType.SPI, [mqiproto.SpiVerb.RESOLVE, b"LUWFLAG2", 0])
+        assert b"LUWFLAG2" not in conn.indoubt()
+        assert _drain(conn, "Q5") == []
+    finally:
+        conn.disconnect()
