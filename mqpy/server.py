@@ -395,7 +395,7 @@ class _Session:
                 # memory only, in the loop: the log's next force covers the commit record
                 await self.verbs.resolve(luwid, True, wait=False)
             else:
-                await self._thread(self.engine.resolve, luwid, bool(commit))
+                await self._thread(self.engine.resolve, luwid, bool(commit & 1))
             return mqiproto.encode_reply(d.verb, [[]])
         if verb == mqiproto.SpiVerb.CHLAUTH:
             self.conn._check()

@@ -1680,8 +1680,11 @@ class Connection:
             if entry.seq not in mq.live:
                 mq.touch(entry)
             if not browse:  # first: a log too full to record it (2102) leaves it uncounted
+                drops = mq.got_prefix_drops
                 lsn = self._remove_locked(mq, entry, opts, now) or lsn
-                if clean and entry.state == GET_PENDING:
+                # (its log record may have backed another unit of work out for log space,
+                # making messages before this one available again: then no hint)
+                if clean and entry.state == GET_PENDING and mq.got_prefix_drops == drops:
                     # everything up to this message is got under syncpoint now
                     mq.got_prefix = (by_priority, mq.order_key(entry, by_priority))
             p = 1 if entry.persistent else 0

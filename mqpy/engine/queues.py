@@ -356,6 +356,9 @@ class MessageQueue:
         #: is got under syncpoint (GET_PENDING), so a get need not walk past them again
         #: (a channel's batch gets 50 messages before committing any). None: not known.
         self.got_prefix: tuple[bool, tuple[int, int]] | None = None
+        #: how many times the hint was dropped: a get that wrote the log (which may back
+        #: another unit of work out for log space, dropping it) sets it only if unchanged
+        self.got_prefix_drops = 0
 
     @property
     def depth(self) -> int:
@@ -383,7 +386,7 @@ class MessageQueue:
                 self.getting += 1
         prefix = self.got_prefix
         if prefix is not None and self.order_key(entry, prefix[0]) < prefix[1]:
-            self.got_prefix = None  # (a higher priority) before messages got: walk again
+            self.forget_got()  # (a higher priority) before messages got: walk again
 
     def load(self, seq: int, index_entry: bytes) -> None:
         """A committed persistent message from the pageset index, kept cold (restart).
@@ -479,7 +482,7 @@ class MessageQueue:
         if (entry.state == GET_PENDING) != (state == GET_PENDING):
             self.getting += 1 if state == GET_PENDING else -1
             if state != GET_PENDING:
-                self.got_prefix = None  # a get backed out: it may be had again
+                self.forget_got()  # a get backed out: it may be had again
         entry.state = state
         entry.owner = owner
         if entry.seq not in self.live:
@@ -768,6 +771,11 @@ class MessageQueue:
             if self.subqueues[k].size:
                 yield from list(self._walk(k, None))
 
+    def forget_got(self) -> None:
+        """Drop the got-messages hint (:attr:`got_prefix`): gets walk from the head again."""
+        self.got_prefix = None
+        self.got_prefix_drops += 1
+
     def after_got(self, by_priority: bool) -> tuple[int, int] | None:
         """Where a get may start looking in ``by_priority`` order: strictly after the
         messages known to be got under syncpoint (:attr:`got_prefix`); None: from the head."""
@@ -776,7 +784,7 @@ class MessageQueue:
 
     def clear(self) -> list[Entry]:
         """Remove every message (queue deleted or purged); returns them, marked REMOVED."""
-        self.got_prefix = None
+        self.forget_got()
         gone = list(self.entries())
         for e in gone:
             self.remove(e)

@@ -8,8 +8,6 @@ partner did not confirm it (a lost batch).
 
 from __future__ import annotations
 
-import pytest
-
 import mqpy
 from mqpy import CMQC, bindings, mqiproto
 from mqpy_chinit.wire import SegmentType
@@ -29,10 +27,6 @@ def _drain(handle, queue: str) -> list[bytes]:
     return out
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "mqpy/server.py _Session._spi: an SPI RESOLVE whose Commit field is RESOLVE_NO_WAIT "
-    "without the commit bit (2) falls to engine.resolve(luwid, bool(commit)) and bool(2) is "
-    "True: a backout request commits the in-doubt unit of work"))
 def test_a_resolve_with_the_no_wait_bit_but_not_the_commit_bit_backs_out(running):
     """Given a put under syncpoint prepared in doubt under a LUWID, when an SPI RESOLVE
     arrives whose Commit field is RESOLVE_NO_WAIT alone (commit bit clear), then the unit of

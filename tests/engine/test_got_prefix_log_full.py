@@ -29,11 +29,6 @@ def small_log_qm(tmp_path):
     local.stop_all()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "mqpy/engine/qmgr.py Connection._get_once: after _remove_locked (whose log_get can back "
-    "out another unit of work for log space, making its got messages AVAILABLE and clearing "
-    "mq.got_prefix) the get sets mq.got_prefix to its own message from a 'clean' computed "
-    "before that backout, so later gets walk past the backed-out messages"))
 def test_messages_of_a_unit_of_work_backed_out_for_log_space_are_got_again(small_log_qm):
     """Given E holding the head of a FIFO queue got under syncpoint (not persistent), A the
     next two (persistent: A pins the log), B's committed work filling the log nearly to the
