@@ -22,6 +22,7 @@ from typing import Any
 import attrs
 import trio
 
+from mqpy import serving
 from mqpy_chinit.framing import SegmentReader, SegmentWriter
 from mqpy_chinit.states import ChannelStatus
 from mqpy_chinit.tlsstream import Prefixed
@@ -101,19 +102,7 @@ class Conversation:
                 if sock.fileno() == -1:
                     raise trio.ClosedResourceError("socket was already closed")
                 return
-            try:
-                sent = sock.send(data)
-            except BlockingIOError:
-                sent = 0
-            if sent == len(data):
-                return
-            with memoryview(data) as view:
-                while sent < len(view):
-                    await trio.lowlevel.wait_writable(sock)
-                    try:
-                        sent += sock.send(view[sent:])
-                    except BlockingIOError:
-                        pass
+            await serving.send_all(sock, data)  # the bindings sockets' loop
         except OSError as exc:
             raise _translated(exc) from exc
         finally:

@@ -47,28 +47,7 @@ def test_every_message_arrives_once_whatever_is_killed(site):
     manager, then the sending queue manager are each killed with SIGKILL in the middle of the
     transfer and restarted, then every message arrives exactly once and in order.
     spec: dqm-intercommunication 9.31; aliases-channels-storage 4.15; aliases-channels-storage 4.16"""
-    port = free_port()
-    for name in ("QM1", "QM2"):
-        assert site.run("crtmqm", "-u", "SYSTEM.DEAD.LETTER.QUEUE", name).returncode == 0
-        _start(site, name)
-    # the receiver runs as the (privileged) channel initiator: SET CHLAUTH lifts the
-    # default *MQADMIN BLOCKUSER rule for that channel, as an MQ administrator does
-    out = mqsc(site, "QM2", f"""
-        DEFINE LISTENER(L) TRPTYPE(TCP) PORT({port}) CONTROL(QMGR)
-        START LISTENER(L)
-        DEFINE CHANNEL(C) CHLTYPE(RCVR)
-        SET CHLAUTH('C') TYPE(BLOCKUSER) USERLIST('nobody')
-        DEFINE QLOCAL(TARGET) MAXDEPTH(100000)
-    """)
-    assert out.returncode == 0, out.stdout
-    out = mqsc(site, "QM1", f"""
-        DEFINE QLOCAL(QM2) USAGE(XMITQ) MAXDEPTH(100000) TRIGGER TRIGTYPE(FIRST) +
-               INITQ(SYSTEM.CHANNEL.INITQ) TRIGDATA(C)
-        DEFINE CHANNEL(C) CHLTYPE(SDR) CONNAME('127.0.0.1({port})') XMITQ(QM2) BATCHSZ(20) +
-               SHORTRTY(1000) SHORTTMR(1) DISCINT(0)
-        DEFINE QREMOTE(REMOTE) RNAME(TARGET) RQMNAME(QM2) XMITQ(QM2)
-    """)
-    assert out.returncode == 0, out.stdout
+    _two_daemons_and_a_triggered_channel(site, batchsz=20)
     qm = bind(site, "QM1")
     q = mqpy.Queue(qm, "REMOTE", CMQC.MQOO_OUTPUT)
     for i in range(N):
@@ -95,16 +74,7 @@ def test_every_message_arrives_once_whatever_is_killed(site):
         assert time.monotonic() < deadline, f"only {_progress(site)} of {N} arrived"
         time.sleep(0.2)
     time.sleep(1.0)  # a duplicate would arrive now, if there were one
-    qm = bind(site, "QM2")
-    got = mqpy.Queue(qm, "TARGET", CMQC.MQOO_INPUT_AS_Q_DEF)
-    data = []
-    while True:
-        try:
-            data.append(got.get())
-        except mqpy.MQMIError as e:
-            assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE
-            break
-    qm.disconnect()
+    data = _drain(site)
     assert len(data) == N, f"{len(data)} messages for {N} sent"
     assert data == [b"%05d" % i for i in range(N)]
     assert depth(site, "QM1", "QM2") == 0
@@ -127,28 +97,46 @@ def _wait_for(what, timeout: float = 60.0) -> None:
         time.sleep(0.05)
 
 
+def _drain(site) -> list[bytes]:
+    """Every message on QM2's TARGET, got in order."""
+    qm = bind(site, "QM2")
+    got = mqpy.Queue(qm, "TARGET", CMQC.MQOO_INPUT_AS_Q_DEF)
+    data = []
+    while True:
+        try:
+            data.append(got.get())
+        except mqpy.MQMIError as e:
+            assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+            break
+    qm.disconnect()
+    return data
+
+
 def _two_daemons_and_a_triggered_channel(site, batchsz: int) -> None:
+    """QM1 and QM2 started; QM1's transmission queue QM2 triggers SDR C (BATCHSZ
+    ``batchsz``, retrying every second) into RCVR C at QM2; REMOTE at QM1 is TARGET at QM2."""
     port = free_port()
     for name in ("QM1", "QM2"):
         assert site.run("crtmqm", "-u", "SYSTEM.DEAD.LETTER.QUEUE", name).returncode == 0
         _start(site, name)
+    # the receiver runs as the (privileged) channel initiator: SET CHLAUTH lifts the
+    # default *MQADMIN BLOCKUSER rule for that channel, as an MQ administrator does
     out = mqsc(site, "QM2", f"""
         DEFINE LISTENER(L) TRPTYPE(TCP) PORT({port}) CONTROL(QMGR)
         START LISTENER(L)
         DEFINE CHANNEL(C) CHLTYPE(RCVR)
         SET CHLAUTH('C') TYPE(BLOCKUSER) USERLIST('nobody')
-        DEFINE QLOCAL(TARGET)
+        DEFINE QLOCAL(TARGET) MAXDEPTH(100000)
     """)
     assert out.returncode == 0, out.stdout
     out = mqsc(site, "QM1", f"""
-        DEFINE QLOCAL(QM2) USAGE(XMITQ) TRIGGER TRIGTYPE(FIRST) +
+        DEFINE QLOCAL(QM2) USAGE(XMITQ) MAXDEPTH(100000) TRIGGER TRIGTYPE(FIRST) +
                INITQ(SYSTEM.CHANNEL.INITQ) TRIGDATA(C)
         DEFINE CHANNEL(C) CHLTYPE(SDR) CONNAME('127.0.0.1({port})') XMITQ(QM2) +
                BATCHSZ({batchsz}) SHORTRTY(1000) SHORTTMR(1) DISCINT(0)
         DEFINE QREMOTE(REMOTE) RNAME(TARGET) RQMNAME(QM2) XMITQ(QM2)
     """)
     assert out.returncode == 0, out.stdout
-
 
 def test_a_channel_going_idle_is_not_left_in_doubt_by_a_crash(site):
     """Given an SDR-RCVR channel between two daemons that has just moved a batch smaller
@@ -203,16 +191,7 @@ def test_sending_qmgr_killed_right_after_a_confirmed_batch(site):
     _put_persistent(site, 10, 10)  # the trigger starts the channel again, if need be
     _wait_for(lambda: _progress(site) >= 20 and depth(site, "QM1", "QM2") == 0)
     time.sleep(1.0)  # a duplicate would arrive now, if there were one
-    qm = bind(site, "QM2")
-    got = mqpy.Queue(qm, "TARGET", CMQC.MQOO_INPUT_AS_Q_DEF)
-    data = []
-    while True:
-        try:
-            data.append(got.get())
-        except mqpy.MQMIError as e:
-            assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE
-            break
-    qm.disconnect()
+    data = _drain(site)
     assert data == [b"%05d" % i for i in range(20)]
     eng_qm = bind(site, "QM1")
     try:
