@@ -34,8 +34,9 @@ MAX_SPECS = 16  # IBM: at most 16 strmqtrc invocations in effect at once
 CHECK_INTERVAL = 1.0  # seconds between looks at the control file
 
 #: IBM's trace types (strmqtrc -t / -x). mqpy records "api" (the MQI calls of an
-#: application), "lqmflows" (the queue manager's daemon serving them) and the "parms" and
-#: "timing" details; the others are accepted, as IBM accepts them, and record nothing more.
+#: application), "lqmflows" (the queue manager's daemon serving them), "comms" (a channel
+#: initiator's flows) and the "parms" and "timing" details; the others are accepted, as IBM
+#: accepts them, and record nothing more.
 TRACE_TYPES = (
     "all", "api", "commentary", "comms", "csdata", "csflows", "detail", "lqmdata",
     "lqmflows", "otherdata", "otherflows", "parms", "remotedata", "remoteflows",
@@ -252,6 +253,8 @@ class Tracer:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
+        #: the queue manager a channel initiator serves: what its network flows are traced for
+        self.process_qmgr: str | None = None
         self._checked = -CHECK_INTERVAL
         self._stamp: tuple[str, int, int] | None = None
         self._specs: list[TraceSpec] = []
@@ -336,6 +339,21 @@ class Tracer:
             entry["parms"] = dict(parameters(verb, values))
         out.write(entry)
         return call
+
+
+    def flows(self, direction: str, channel: str, events: Iterable[Any], size: int) -> None:
+        """A channel initiator's send (``direction`` ">") or receive ("<"): the flows'
+        kinds and bytes, if strmqtrc asks for comms for this process's queue manager."""
+        spec = self.spec_for(self.process_qmgr)
+        if spec is None or not spec.traces("comms"):
+            return
+        try:
+            out = self.file(spec)
+        except OSError:
+            return
+        out.write({"t": time.time(), "tid": threading.get_native_id(), "k": direction,
+                   "fn": ",".join(type(e).__name__ for e in events), "channel": channel,
+                   "bytes": size})
 
 
 @attrs.define
@@ -435,6 +453,12 @@ def format_records(lines: Iterable[str], *, header: bool = True) -> Iterator[str
                 yield f"{'Timestamp':<28}{'Thread':<10}Trace data"
             continue
         tid = rec.get("tid", 0)
+        if rec.get("k") in (">", "<"):  # a channel's flows (-t comms)
+            arrow = "sent" if rec["k"] == ">" else "received"
+            text = (f"{'  ' * depth.get(tid, 0)}{rec['k'] * 2} {rec.get('fn')} {arrow} on "
+                    f"channel {rec.get('channel')} ({rec.get('bytes')} bytes)")
+            yield f"{_when(rec.get('t')):<28}{tid:<10}{text}"
+            continue
         if rec.get("k") == "{":
             level = depth.get(tid, 0)
             depth[tid] = level + 1

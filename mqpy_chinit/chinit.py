@@ -31,6 +31,7 @@ import trio
 import mqpy
 from mqpy import CMQC, errorlog
 from mqpy.engine.cluster import CLUSTER_RECEIVER_APPL
+from mqpy.trace import TRACER
 from mqpy_chinit import definitions as D
 from mqpy_chinit import sslrefresh, syncq, tls, tlsstream
 from mqpy_chinit.access import ChannelAccess
@@ -159,6 +160,7 @@ class ChannelInitiator:
         ``connect_mca(appl)``: a blocking MQCONN like ``connect_qm`` under an application
         name (default: the admin's ``connect_as``; without either, ``connect_qm``)."""
         stanza = channels_stanza or {}
+        TRACER.process_qmgr = qmgr_name  # strmqtrc -m qmgr -t comms traces its flows
         self.max_channels = int(stanza.get("MaxChannels", 100))
         self.max_active = int(stanza.get("MaxActiveChannels", self.max_channels))
         self.qmgr_name = qmgr_name

@@ -23,6 +23,7 @@ import attrs
 import trio
 
 from mqpy import serving
+from mqpy.trace import TRACER
 from mqpy_chinit.framing import SegmentReader, SegmentWriter
 from mqpy_chinit.states import ChannelStatus
 from mqpy_chinit.tlsstream import Prefixed
@@ -68,12 +69,16 @@ class Conversation:
         self.writer = SegmentWriter(max_transmission_size)
 
     async def send(self, event: Event) -> None:
-        await self._send(*self.writer.send_counted(event))
+        data, buffers = self.writer.send_counted(event)
+        await self._send(data, buffers)
+        TRACER.flows(">", self.status.channel, (event,), len(data))
 
     async def send_many(self, events: list[Event]) -> None:
         """Events written together: one system call for a run of a batch's messages."""
         segments = [seg for event in events for seg in self.writer.segments(event)]
-        await self._send(b"".join(segments), len(segments))
+        data = b"".join(segments)
+        await self._send(data, len(segments))
+        TRACER.flows(">", self.status.channel, events, len(data))
 
     async def _send(self, data: bytes, buffers: int) -> None:
         try:
@@ -138,11 +143,13 @@ class Conversation:
         self.status.buffers_received += 1
         self.last_received = time.monotonic()
         try:
-            self.pending.extend(self.reader.feed(data))
+            events = self.reader.feed(data)
+            self.pending.extend(events)
         except ProtocolError as exc:
             await self._refuse(exc.status_code)
             raise ChannelEnded("AMQ9504E", f"Protocol error: {exc}", True,
                                exc.status_code) from None
+        TRACER.flows("<", self.status.channel, events, len(data))
 
     async def _receive_plain(self) -> bytes:
         """What the plain socket has, once it has something (the bytes a ``Prefixed``

@@ -227,3 +227,39 @@ async def test_sends_are_counted_and_received_in_order():
         got = await _read_events(partner, 3)
     assert [type(e) for e in got] == [Heartbeat, MQIReply, Status]
     assert conv.status.buffers_sent == 3
+
+
+async def test_strmqtrc_comms_records_a_channel_initiators_flows(tmp_path, monkeypatch):
+    """Given strmqtrc -m QM1 -t comms and a channel initiator of QM1, when a conversation
+    sends a heartbeat and the partner receives it, then the process's AMQ<pid>.TRC has the
+    flow sent and the flow received, with the channel's name and the bytes, and dspmqtrc
+    shows them; traced for another queue manager, nothing is written."""
+    import json
+    import os
+
+    from mqpy import trace
+    from mqpy_chinit.wire import ControlFlags1, Heartbeat
+
+    monkeypatch.setenv("MQPY_DATA_PATH", str(tmp_path))
+    tracer = trace.Tracer()
+    tracer.process_qmgr = "QM1"
+    monkeypatch.setattr("mqpy_chinit.conversation.TRACER", tracer)
+    path = tmp_path / "trace" / f"AMQ{os.getpid()}.TRC"
+    trace.start(trace.TraceSpec(qmgr="QM2", types=("comms",)))
+    left, right = trio.testing.memory_stream_pair()
+    a = Conversation(left, ChannelStatus("TO.QM2", "SDR"))
+    b = Conversation(right, ChannelStatus("TO.QM2", "RCVR"))
+    await a.send(Heartbeat(flags=ControlFlags1.CONFIRM_REQUEST))
+    await b.recv(5)
+    assert not path.exists()
+    trace.start(trace.TraceSpec(qmgr="QM1", types=("comms",)))
+    tracer._checked = -trace.CHECK_INTERVAL  # look at the control file again now
+    await a.send(Heartbeat(flags=ControlFlags1.CONFIRM_REQUEST))
+    await b.recv(5)
+    records = [json.loads(line) for line in path.read_text().splitlines()][1:]
+    assert [(r["k"], r["fn"], r["channel"]) for r in records] == [
+        (">", "Heartbeat", "TO.QM2"), ("<", "Heartbeat", "TO.QM2")]
+    assert records[0]["bytes"] == records[1]["bytes"] > 0
+    shown = "\n".join(trace.format_records(path.read_text().splitlines()))
+    assert ">> Heartbeat sent on channel TO.QM2" in shown
+    assert "<< Heartbeat received on channel TO.QM2" in shown
