@@ -476,9 +476,10 @@ class MQStruct:
     _special_: ClassVar[dict[int, bool]]
     _defaults_: ClassVar[dict[str, Any]]
     _mutable_: ClassVar[tuple[Field, ...]]
+    #: (Version number, byte order) -> (packer, its struct), for ``pack``
+    _packs_: ClassVar[dict[tuple[int, str], tuple[Any, struct.Struct]]]
     #: byte order -> (Version reader, its offset, StrucId, {Version number: _Plan}); None
     #: when the structure cannot be read without the general path (see ``from_bytes``)
-    _packs_: ClassVar[dict[tuple[int, str], tuple[Any, struct.Struct]]]
     _fast_: ClassVar[dict[str, tuple[struct.Struct, int, bytes, dict[int, _Plan]]] | None]
 
     def __init_subclass__(cls, **kw: Any) -> None:

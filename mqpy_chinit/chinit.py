@@ -182,6 +182,8 @@ class ChannelInitiator:
         self._adopt_timeout = int((channels_stanza or {}).get("AdoptNewMCATimeout", 60))
         self.listener_ports: dict[str, int] = {}
         self._disabled: dict[str, str] = {}  # xmitq -> its TRIGGER before an error stop
+        # channel -> (xmitq, TRIGGER) its error stop disabled: remembered with its STOPPED
+        self._disabled_by_channel: dict[str, tuple[str, str]] = {}
         # async (chinit, conversation, first InitialData, definition) serving a SVRCONN
         self.svrconn_handler: SvrconnHandler | None = None
         self.access = ChannelAccess(admin, connect_qm, connect_for, self._log)
@@ -618,6 +620,7 @@ class ChannelInitiator:
         if status is not None and status.state is ChannelState.STOPPED:
             # START CHANNEL re-enables what an error stop disabled (seed 000 9.38)
             self._enable_xmitq(definition, True)
+            self._disabled_by_channel.pop(name, None)
             self.nursery.start_soon(self._remember, name, None)
         if status is None or status.state in (ChannelState.INACTIVE, ChannelState.STOPPED):
             status = self.statuses[name] = ChannelStatus(name, chltype)
@@ -782,21 +785,20 @@ class ChannelInitiator:
             status.state = ChannelState.STOPPED
             status.history.append(ChannelState.STOPPED)
         assert self.nursery is not None
-        disabled = None
         if error:
             self._enable_xmitq(definition, False)
             xmitq = D.str_attr(definition, "XMITQ")
             if xmitq in self._disabled:
-                disabled = (xmitq, self._disabled[xmitq])
-        self.nursery.start_soon(self._remember, name, "STOPPED", disabled)
+                self._disabled_by_channel[name] = (xmitq, self._disabled[xmitq])
+        self.nursery.start_soon(self._remember, name, "STOPPED")
 
     # ------------------------------------------------------------------ remembered states
 
-    async def _remember(self, name: str, state: str | None,
-                        disabled: tuple[str, str] | None = None) -> None:
+    async def _remember(self, name: str, state: str | None) -> None:
         """STOPPED and RETRYING survive a restart of either process (seed 000 9.40); so does
         the transmission queue an error stop disabled, with the TRIGGER it had, for the
         START CHANNEL that puts both back."""
+        disabled = self._disabled_by_channel.get(name) if state == "STOPPED" else None
         try:
             qm = await mqi(self.connect_qm)
             try:
@@ -818,8 +820,9 @@ class ChannelInitiator:
                 await mqi(qm.disconnect)
         except mqpy.MQMIError:
             return
-        for xmitq, trigger in disabled.items():
+        for channel, (xmitq, trigger) in disabled.items():
             self._disabled.setdefault(xmitq, trigger)
+            self._disabled_by_channel[channel] = (xmitq, trigger)
         for name, state in states.items():
             definition = await trio.to_thread.run_sync(self.admin.channel, name)
             if definition is None:

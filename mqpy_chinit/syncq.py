@@ -260,10 +260,11 @@ def read_states(qm: mqpy.QueueManager) -> dict[str, str]:
     return {d["channel"]: d["state"] for d in _state_records(qm)}
 
 
-def read_disabled_xmitqs(qm: mqpy.QueueManager) -> dict[str, str]:
-    """The transmission queues error stops disabled: xmitq -> the TRIGGER it had."""
-    return {str(d["xmitq"]): str(d.get("trigger") or "NO") for d in _state_records(qm)
-            if d.get("state") == "STOPPED" and d.get("xmitq")}
+def read_disabled_xmitqs(qm: mqpy.QueueManager) -> dict[str, tuple[str, str]]:
+    """The transmission queues error stops disabled: channel -> (xmitq, the TRIGGER it
+    had)."""
+    return {str(d["channel"]): (str(d["xmitq"]), str(d.get("trigger") or "NO"))
+            for d in _state_records(qm) if d.get("state") == "STOPPED" and d.get("xmitq")}
 
 
 def _state_records(qm: mqpy.QueueManager) -> list[dict[str, object]]:

@@ -496,8 +496,9 @@ class MQSCProcessor:
 
     def _enable_xmitq_get(self, name: str) -> None:
         """A resolved channel's transmission queue is GET(ENABLED) again, if the error stop
-        that left the batch in doubt disabled it (seed 000 ch. 8, in-doubt channels): its messages can move, by
-        this channel once started or by another. Triggering is START CHANNEL's to restore."""
+        that left the batch in doubt disabled it (seed 000 ch. 8, in-doubt channels): its
+        messages can move, by this channel once started or by another. Triggering is START
+        CHANNEL's to restore."""
         definition = self.engine.lookup("CHANNEL", name)
         xmitq = str(definition.attributes.get("XMITQ") or "") if definition else ""
         queue = self.engine.lookup("QLOCAL", xmitq) if xmitq else None
