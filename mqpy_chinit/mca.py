@@ -1261,6 +1261,7 @@ class ReceiverMCA:
                 except mqpy.MQMIError:
                     pass
         deadq = (await mqi(qm.inquire, CMQC.MQCA_DEAD_LETTER_Q_NAME)).strip(b" \x00")
+        dlq_problem = "no dead-letter queue"
         if deadq:
             dmd, body = reports.build_dead_letter(md, data, reason, dest_q, dest_qm,
                                                   put_appl_name=b"mqpy receiver MCA",
@@ -1270,8 +1271,10 @@ class ReceiverMCA:
             try:
                 await mqi(qm.put1, dod, body, dmd,
                           mqpy.PMO(Options=sync | options | CMQC.MQPMO_SET_ALL_CONTEXT))
-            except mqpy.MQMIError:
-                pass
+            except mqpy.MQMIError as e:
+                # the operator is told why the DLQ would not take it, not that there is none
+                dlq_problem = (f"the dead-letter queue {deadq.decode('latin-1')} refused it "
+                               f"(reason {e.reason})")
             else:
                 self.log(messages.AMQ9544.msgid, f"Messages not put to destination queue. "
                          f"During the processing of channel '{self.name}' a message for "
@@ -1284,5 +1287,5 @@ class ReceiverMCA:
         if sync == CMQC.MQPMO_NO_SYNCPOINT:
             return None  # a fast non-persistent message is discarded (seed 000 §8)
         return ChannelEnded("AMQ9544E", f"Messages not put to destination queue {dest_q} "
-                            f"at {dest_qm}: reason {reason}; no dead-letter queue.", True,
+                            f"at {dest_qm}: reason {reason}; {dlq_problem}.", True,
                             StatusCode.CAN_NOT_STORE)

@@ -229,8 +229,8 @@ async def test_an_unusable_dlq_stops_the_channel_and_disables_triggering(qm1, qm
     persistent messages, the second for a queue QM2 does not have, when the trigger starts
     the channel, then the receiver backs the batch out, the channel stops (STOPPED: no
     retries defined), both messages are back on QM1's xmitq, which is GET(DISABLED) and
-    NOTRIGGER; errors are logged at both ends and nothing reached TARGET or the DLQ.
-    spec: operations-dlq-clusters 7.14"""
+    NOTRIGGER; errors are logged at both ends (the receiver's naming the DLQ's refusal,
+    2051) and nothing reached TARGET or the DLQ.  spec: operations-dlq-clusters 7.14"""
     async with trio.open_nursery() as nursery:
         qm2.engine.alter("QLOCAL", DLQ, {"PUT": "DISABLED"})
         r2 = await start_chinit(nursery, qm2, listen=True)
@@ -249,6 +249,9 @@ async def test_an_unusable_dlq_stops_the_channel_and_disables_triggering(qm1, qm
         await wait_until(lambda: any(m.startswith("AMQ9544") for m, _ in qm2.log))
         assert any(m.startswith("AMQ9") and m[-1] == "E" for m, _ in qm1.log), qm1.log
         finish(nursery)
+    # the receiver's log says why the DLQ did not take it (put inhibited), not "no DLQ"
+    said = " ".join(text for m, text in qm2.log if m.startswith("AMQ9544"))
+    assert f"the dead-letter queue {DLQ} refused it (reason 2051)" in said, said
     waiting = browse(qm1, "QM2")
     assert [m.endswith(b"good") for m in waiting] == [True, False], waiting
     assert waiting[1].endswith(b"bad")
