@@ -115,6 +115,7 @@ class DataManager:
         self.next_seq = 1
         self.next_uow = 1
         self._ckpt_mutex = threading.Lock()
+        self.closed = False  # close(): no checkpoint after it
         self.checkpoint_wanted = threading.Event()
         self.stats = DataStats()
         self.lock: threading.RLock | None = None  # the engine lock, set by the engine
@@ -368,6 +369,9 @@ class DataManager:
         started = time.perf_counter()
         with self.lock:
             self._ckpt_mutex.acquire()
+            if self.closed:  # the housekeeping thread, late: the queue manager has ended
+                self._ckpt_mutex.release()
+                return
             try:
                 self.checkpoint_wanted.clear()
                 taken, work, meta, redo, lsn = self._snapshot()
@@ -634,7 +638,13 @@ class DataManager:
                 dirty.pop(key, None)
 
     def close(self) -> None:
-        self.log.close()
-        for ps in self.pagesets.values():
-            ps.close()
-        self.pagesets.clear()
+        """Close the log and the pagesets, once no checkpoint is writing them: the
+        housekeeping thread's may still be (close() waits for that thread a while only), and
+        an LMDB environment closed under a write transaction is not to be had. Taken with
+        the engine lock held, as checkpoint() takes the mutex."""
+        with self._ckpt_mutex:
+            self.closed = True
+            self.log.close()
+            for ps in self.pagesets.values():
+                ps.close()
+            self.pagesets.clear()

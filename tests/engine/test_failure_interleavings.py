@@ -556,3 +556,49 @@ def test_puts_retried_against_full_pagesets_leave_room_to_end_units_of_work(
     except LogFull as exc:
         pytest.fail(f"MQBACK raised {exc!r}")
     assert _contents(qm)[:2] == [b"one", b"two"]  # back on the queue (browsed: no log)
+
+
+def test_shutdown_waits_for_a_checkpoint_still_writing_the_pagesets(qm_root, monkeypatch):
+    """Given the housekeeping thread's checkpoint still writing the pagesets (held here in
+    the middle of its write), when the queue manager closes its log and pagesets, then the
+    close waits for that checkpoint to finish instead of closing LMDB under it; a checkpoint
+    that comes after the close does nothing; after a restart every message is there."""
+    from mqpy.engine.pageset import Pageset
+
+    qm = mqpy.embedded("FAILQM", data_path=qm_root)
+    q = mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT)
+    for i in range(20):
+        _put(q, b"m%02d" % i)
+    qm.disconnect()
+    eng = local.running("FAILQM", qm_root)
+    writing, release = threading.Event(), threading.Event()
+    apply = Pageset.apply
+
+    def slow_apply(self, *args, **kw):
+        writing.set()
+        release.wait(10)
+        return apply(self, *args, **kw)
+
+    monkeypatch.setattr(Pageset, "apply", slow_apply)
+    checkpointer = threading.Thread(target=eng.data.checkpoint)
+    checkpointer.start()
+    assert writing.wait(10)
+    def close_data() -> None:
+        with eng.lock:  # as the engine's close() calls it
+            eng.data.close()
+
+    closer = threading.Thread(target=close_data)
+    closer.start()
+    closer.join(0.3)
+    still_waiting = closer.is_alive()  # (without the wait, the close is done by now)
+    release.set()
+    checkpointer.join(10)
+    closer.join(10)
+    assert still_waiting and not closer.is_alive() and not checkpointer.is_alive()
+    monkeypatch.setattr(Pageset, "apply", apply)
+    eng.data.checkpoint()  # after the close: nothing to do, and no error
+    assert eng.failed is None
+    local.stop_all()
+    local.start("FAILQM", qm_root)
+    qm = mqpy.embedded("FAILQM", data_path=qm_root)
+    assert _contents(qm) == [b"m%02d" % i for i in range(20)]
