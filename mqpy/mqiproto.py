@@ -260,6 +260,11 @@ class Packed:
     raw: bytes
     byte_order: ByteOrder = ByteOrder.LITTLE
 
+    @classmethod
+    def of(cls, struc: MQStruct) -> Packed:
+        """``struc`` packed once, in the bindings flows' (little-endian) byte order."""
+        return cls(type(struc), struc.pack(mq_encoding(ByteOrder.LITTLE)))
+
     def unpacked(self) -> MQStruct:
         """The structure decoded (for a connection that needs the object: in process)."""
         return self.cls.from_bytes(self.raw, mq_encoding(self.byte_order))

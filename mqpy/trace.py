@@ -439,6 +439,8 @@ def format_records(lines: Iterable[str], *, header: bool = True) -> Iterator[str
         try:
             rec = json.loads(line)
         except ValueError:
+            rec = None
+        if not isinstance(rec, dict) or not isinstance(rec.get("header", {}), dict):
             yield f"(line {number}: not a trace record)"
             continue
         if "header" in rec:

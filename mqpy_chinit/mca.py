@@ -65,7 +65,6 @@ from mqpy_chinit.wire import (
     Resync,
     Status,
     StatusCode,
-    mq_encoding,
 )
 
 CONNECT_TIMEOUT = 20.0
@@ -477,8 +476,7 @@ class SenderMCA:
         packed = self._packed_md
         if packed is None:
             md = mqpy.MD(CorrelId=self.correl_id) if self.correl_id else mqpy.MD()
-            packed = self._packed_md = mqiproto.Packed(
-                mqpy.MD, md.pack(mq_encoding(ByteOrder.LITTLE)))
+            packed = self._packed_md = mqiproto.Packed.of(md)
         return packed
 
     @staticmethod
@@ -683,9 +681,8 @@ class SenderMCA:
 
 #: The MQGMO of a sending MCA's run of gets, packed once (mqiproto.Packed): the gets of a
 #: batch, under syncpoint, none waiting (the batch's first get, which may wait, is _get's).
-_XMITQ_GMO = mqiproto.Packed(mqpy.GMO, mqpy.GMO(
-    Options=CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING).pack(
-        mq_encoding(ByteOrder.LITTLE)))
+_XMITQ_GMO = mqiproto.Packed.of(mqpy.GMO(
+    Options=CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING))
 
 
 def _disconnect(qm: mqpy.QueueManager) -> None:
@@ -759,8 +756,7 @@ def _arrival_pmo(options: int) -> mqiproto.Packed:
     order): nothing of a receiving MCA's puts' output is kept, so one serves every put."""
     pmo = _PMOS.get(options)
     if pmo is None:
-        pmo = _PMOS[options] = mqiproto.Packed(
-            mqpy.PMO, mqpy.PMO(Options=options).pack(mq_encoding(ByteOrder.LITTLE)))
+        pmo = _PMOS[options] = mqiproto.Packed.of(mqpy.PMO(Options=options))
     return pmo
 
 

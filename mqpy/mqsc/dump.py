@@ -140,8 +140,7 @@ def _definition(verb: str, objtype: str, name: str | None, shown: Mapping[str, s
         if key not in allowed:
             continue
         if not every and key in defaults and _same(value, defaults[key]) \
-                and key not in _ALWAYS.get(objtype, ()) and key not in always \
-                and not any(key in group for group in spec.required):
+                and key not in always and not any(key in group for group in spec.required):
             continue  # a default, unless DEFINE must be given it
         items.append((key, _value_text(spec.params.get(key), value)))
     given = {k for k, _ in items}
@@ -183,7 +182,7 @@ def object_definitions(kind: str, shown: Iterable[Mapping[str, str | None]], *,
                 continue
             allowed = _allowed(spec)
             first: tuple[tuple[str, str | None], ...] = ()
-            always: tuple[str, ...] = ()
+            always = _ALWAYS.get(objtype, ())
             if kind == "CHANNEL":
                 chltype = obj.get("CHLTYPE") or ""
                 if chltype in _CONNAME_REQUIRED:

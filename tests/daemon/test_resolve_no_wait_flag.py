@@ -12,19 +12,7 @@ import mqpy
 from mqpy import CMQC, bindings, mqiproto
 from mqpy_chinit.wire import SegmentType
 from tests.daemon.conftest import QM
-
-
-def _drain(handle, queue: str) -> list[bytes]:
-    hobj = handle.open(mqpy.OD(ObjectName=queue), CMQC.MQOO_INPUT_AS_Q_DEF)
-    out = []
-    try:
-        while True:
-            out.append(handle.get(hobj, mqpy.MD(), mqpy.GMO(), None))
-    except mqpy.MQMIError as e:
-        assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE
-    handle.close(hobj)
-    handle.commit()
-    return out
+from tests.daemon.test_run import _drain
 
 
 def test_a_resolve_with_the_no_wait_bit_but_not_the_commit_bit_backs_out(running):

@@ -252,3 +252,11 @@ def test_a_trace_file_that_cannot_be_written_never_fails_a_call(traced, monkeypa
     finally:
         if os.path.isdir(blocker):
             os.rmdir(blocker)
+
+
+def test_dspmqtrc_names_lines_that_are_not_trace_records():
+    """Given a trace file with lines that are not records (not JSON, JSON of another shape),
+    when dspmqtrc formats it, then each such line is named as such, and no traceback."""
+    lines = ["not json", "[1, 2]", '{"header": 5}', "7"]
+    assert list(trace.format_records(lines)) == [
+        f"(line {n}: not a trace record)" for n in range(1, 5)]
