@@ -667,8 +667,9 @@ class MQSCProcessor:
                 ("ENTTYPE", r.entity_type.upper()), ("OBJTYPE", r.objtype.upper()),
                 ("AUTHLIST", ",".join(r.attributes()["AUTHLIST"]) or "NONE")]))
         if not lines:
+            # no PROFILE: the records asked for were "all", as DISPLAY QUEUE(*) names them
             raise CommandFailed.of(CMQCFC.MQRCCF_OBJECT_NAME_ERROR, "AMQ8147E",
-                                   str(p.get("PROFILE", "")))
+                                   str(p.get("PROFILE") or "*"))
         return lines
 
     # ------------------------------------------------------------------ clusters

@@ -28,6 +28,23 @@ def test_chlauth_and_authrec_commands(tmp_path):
         local.stop_all()
 
 
+def test_display_authrec_with_nothing_to_show_names_what_was_asked(tmp_path):
+    """Given a queue manager with no authority records of its own, when DISPLAY AUTHREC asks
+    for a profile, or for every record, then the command fails with AMQ8147E naming that
+    profile, or '*' when none was named (not an empty name)."""
+    mqpy.embedded("SECQM", data_path=str(tmp_path))
+    proc = MQSCProcessor(local.running("SECQM", str(tmp_path)))
+    try:
+        named = proc.execute_text("DISPLAY AUTHREC PROFILE(NO.SUCH.Q) OBJTYPE(QUEUE)")
+        assert not named.ok
+        assert named.lines == ["AMQ8147E: IBM MQ object NO.SUCH.Q not found."]
+        everything = proc.execute_text("DISPLAY AUTHREC PRINCIPAL('nobody')")
+        assert not everything.ok
+        assert everything.lines == ["AMQ8147E: IBM MQ object * not found."]
+    finally:
+        local.stop_all()
+
+
 def test_refresh_security_answers_amq8560i(tmp_path):
     """Given a queue manager with no channel initiator, when REFRESH SECURITY is issued with
     each TYPE (and none), then IBM's AMQ8560I comes back: nothing holds a key repository,
