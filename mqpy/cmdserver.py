@@ -95,6 +95,24 @@ _MODE = {CMQCFC.MQMODE_QUIESCE: "QUIESCE", CMQCFC.MQMODE_FORCE: "FORCE",
          CMQCFC.MQMODE_TERMINATE: "TERMINATE"}
 #: a listener's status as Inquire Listener Status answers it (cmqcfc.h MQSVC_STATUS_*).
 _SVC_STATUS = {"STOPPED": 0, "STARTING": 1, "RUNNING": 2, "STOPPING": 3, "RETRYING": 4}
+_QMGR_STATUS = {"STARTING": CMQCFC.MQQMSTA_STARTING, "RUNNING": CMQCFC.MQQMSTA_RUNNING,
+                "QUIESCING": CMQCFC.MQQMSTA_QUIESCING, "STANDBY": CMQCFC.MQQMSTA_STANDBY}
+#: Inquire Queue Manager Status's parameters: (parameter, DISPLAY QMSTATUS keyword, string
+#: length; None for an MQCFIN)
+_QMGR_STATUS_FIELDS = (
+    (CMQCFC.MQIACF_CHINIT_STATUS, "CHINIT", None),
+    (CMQCFC.MQIACF_CMD_SERVER_STATUS, "CMDSERV", None),
+    (CMQCFC.MQIACF_CONNECTION_COUNT, "CONNS", None),
+    (CMQCFC.MQCACF_Q_MGR_START_DATE, "STARTDA", CMQC.MQ_DATE_LENGTH),
+    (CMQCFC.MQCACF_Q_MGR_START_TIME, "STARTTI", CMQC.MQ_TIME_LENGTH),
+    (CMQCFC.MQCACF_CURRENT_LOG_EXTENT_NAME, "CURRLOG", CMQCFC.MQ_LOG_EXTENT_NAME_LENGTH),
+    (CMQCFC.MQCACF_RESTART_LOG_EXTENT_NAME, "RECLOG", CMQCFC.MQ_LOG_EXTENT_NAME_LENGTH),
+    (CMQCFC.MQCACF_MEDIA_LOG_EXTENT_NAME, "MEDIALOG", CMQCFC.MQ_LOG_EXTENT_NAME_LENGTH),
+    (CMQCFC.MQCACF_LOG_PATH, "LOGPATH", CMQCFC.MQ_LOG_PATH_LENGTH),
+    (CMQCFC.MQIACF_LOG_IN_USE, "LOGINUSE", None),
+    (CMQC.MQCA_INSTALLATION_NAME, "INSTNAME", CMQC.MQ_INSTALLATION_NAME_LENGTH),
+    (CMQC.MQCA_INSTALLATION_PATH, "INSTPATH", CMQC.MQ_INSTALLATION_PATH_LENGTH),
+)
 _TRPTYPE = {"LU62": CMQC.MQXPT_LU62, "TCP": CMQC.MQXPT_TCP, "NETBIOS": CMQC.MQXPT_NETBIOS,
             "SPX": CMQC.MQXPT_SPX}
 _STOP_STATUS = {CMQCFC.MQCHS_STOPPED: "STOPPED", CMQCFC.MQCHS_INACTIVE: "INACTIVE"}
@@ -423,6 +441,8 @@ class CommandServer:
             CMQCFC.MQCMD_CHANGE_Q: lambda m: self._change_q(m, "ALTER"),
             CMQCFC.MQCMD_DELETE_Q: lambda m: self._change_q(m, "DELETE"),
             CMQCFC.MQCMD_INQUIRE_Q_MGR: self._inquire_q_mgr,
+            CMQCFC.MQCMD_INQUIRE_Q_MGR_STATUS: self._inquire_q_mgr_status,
+            CMQCFC.MQCMD_RESET_Q_MGR: self._reset_q_mgr,
             CMQCFC.MQCMD_INQUIRE_CHANNEL: self._inquire_channel,
             CMQCFC.MQCMD_CREATE_CHANNEL: lambda m: self._change_channel(m, "DEFINE"),
             CMQCFC.MQCMD_CHANGE_CHANNEL: lambda m: self._change_channel(m, "ALTER"),
@@ -578,6 +598,39 @@ class CommandServer:
                 if p is not None:
                     params.append(p)
         return [Response(params)]
+
+    def _inquire_q_mgr_status(self, msg: pcf.PCFMessage) -> list[Response]:
+        """Inquire Queue Manager Status: DISPLAY QMSTATUS's values; QMgrName and
+        QMgrStatus always, the rest as QMStatusAttrs asks (default all)."""
+        view = self.processor.qmgr_status_view()
+        wanted = self._wanted(msg, CMQCFC.MQIACF_Q_MGR_STATUS_ATTRS)
+        params: list[pcf.Parameter] = [
+            pcf.CFST(CMQC.MQCA_Q_MGR_NAME,
+                     self.processor.engine.name.ljust(CMQC.MQ_Q_MGR_NAME_LENGTH)),
+            pcf.CFIN(CMQCFC.MQIACF_Q_MGR_STATUS, _QMGR_STATUS[str(view["STATUS"])])]
+        for parameter, keyword, length in _QMGR_STATUS_FIELDS:
+            if wanted is not None and parameter not in wanted:
+                continue
+            value = view[keyword]
+            if length is None:
+                value = _SVC_STATUS.get(str(value), value)
+                params.append(pcf.CFIN(parameter, int(value)))  # type: ignore[arg-type]
+            else:
+                params.append(pcf.CFST(parameter, str(value).ljust(length)))
+        return [Response(params)]
+
+    def _reset_q_mgr(self, msg: pcf.PCFMessage) -> list[Response]:
+        """Reset Queue Manager, Action MQACT_COLLECT_STATISTICS: RESET QMGR
+        TYPE(STATISTICS); the other actions are not supported (see the MQSC twin)."""
+        action = msg.get(CMQCFC.MQIACF_ACTION)
+        if action is None:
+            raise _Refused(CMQCFC.MQRCCF_PARM_COUNT_TOO_SMALL)
+        if action != CMQCFC.MQACT_COLLECT_STATISTICS:
+            return [Response([], CMQC.MQCC_FAILED, CMQC.MQRC_FUNCTION_NOT_SUPPORTED)]
+        result = self.processor.execute_text("RESET QMGR TYPE(STATISTICS)")
+        if not result.ok:
+            return [Response([], CMQC.MQCC_FAILED, result.reason or CMQCFC.MQRCCF_COMMAND_FAILED)]
+        return [Response()]
 
     def _inquire_channel(self, msg: pcf.PCFMessage) -> list[Response]:
         name = self._required_name(msg, CMQCFC.MQCACH_CHANNEL_NAME)

@@ -18,17 +18,20 @@ re-checked, [X] mqpy's own; z/OS-only objects have no Multiplatforms message):
   8415I 8420I 8450I 8552I 8626I
 - [M] AMQ8011I 8012I (process deleted/changed), 8015I (channel deleted), 8143E, 8148E,
   8151E, 8276I, 8551I 8553I (namelist changed/deleted), 8627I 8628I (listener deleted/
-  changed), 8101S (an unexpected reason, printed in hex)
+  changed), 8101S (an unexpected reason, printed in hex), 8705I (DISPLAY QMSTATUS), and
+  8005I as the answer to RESET QMGR TYPE(STATISTICS)
 - [X] AMQ8930I-8933I for storage classes (STGCLASS is a z/OS object in IBM MQ).
 
-Channel START/STOP/PING/RESET/RESOLVE, START/STOP LISTENER and DISPLAY CHSTATUS belong to
-the channel initiator, which does not exist yet: they fail with MQRCCF_NO_CHANNEL_INITIATOR
-(``AMQ8101S: IBM MQ error (C91) has occurred.``); DISPLAY CHSTATUS answers IBM's
-``AMQ8420I: Channel Status not found.`` as a queue manager with no channel running does.
+Channel START/STOP/PING/RESET/RESOLVE, START/STOP LISTENER and DISPLAY LSSTATUS are the
+channel initiator's: sent to it (mqpy_chinit.commands) while one serves SYSTEM.CHANNEL.INITQ,
+else they fail with MQRCCF_NO_CHANNEL_INITIATOR (``AMQ8101S: IBM MQ error (C91) has
+occurred.``). DISPLAY CHSTATUS with no channel initiator finds no current status: IBM's
+``AMQ8420I: Channel Status not found.`` (SAVED status is the queue manager's sync records).
 """
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -339,6 +342,10 @@ class MQSCProcessor:
             return self._display_chstatus(cmd)
         if obj == "LSSTATUS" and verb == "DISPLAY":
             return self._display_lsstatus(cmd)
+        if obj == "QMSTATUS" and verb == "DISPLAY":
+            return self._display_qmstatus(cmd)
+        if obj == "QMGR" and verb == "RESET":
+            return self._reset_qmgr(cmd)
         if obj == "CHANNEL" and verb in _CHINIT_VERBS:
             if self.engine.lookup("CHANNEL", cmd.name) is None:
                 if verb in ("START", "STOP"):  # perhaps an auto-defined cluster sender
@@ -598,6 +605,77 @@ class MQSCProcessor:
                 "CURMSGS": (doubt.seq - doubt.prev_seq) % 999999999 if doubt else 0,
                 "INDOUBT": "YES" if doubt else "NO"})
         return rows
+
+    def qmgr_status_view(self) -> dict[str, object]:
+        """DISPLAY QMSTATUS values (PCF's Inquire Queue Manager Status shows the same).
+
+        CHINIT and CMDSERV are RUNNING while something serves SYSTEM.CHANNEL.INITQ and
+        SYSTEM.ADMIN.COMMAND.QUEUE. CURRLOG is the log extent being written and RECLOG the
+        oldest one restart still needs; LOGINUSE is the log between them as a percentage of
+        the primary log space (above 100: secondary extents are in use). MEDIALOG is blank:
+        there are no media images (rcdmqimg) to recover from. LOGUTIL, IBM's estimate from
+        the workload's history, is not kept and not shown."""
+        from mqpy.errorlog import DEFAULT_INSTALLATION
+        from mqpy_chinit.chinit import INITQ
+
+        eng = self.engine
+        log = eng.data.log
+        seg = log.segment_size
+        with eng.lock:
+            conns = len(eng.connections)
+            quiescing = eng.quiescing
+        in_use = log.end_lsn - log.release_lsn
+        primary = log.config.LogPrimaryFiles * seg
+        startda, startti = _stamp(eng.started_at)
+
+        def served(queue: str) -> str:
+            try:
+                return "RUNNING" if eng.queue_status(queue)["IPPROCS"] else "STOPPED"
+            except MQMIError:
+                return "STOPPED"
+
+        import mqpy
+
+        return {
+            "STATUS": "QUIESCING" if quiescing else "RUNNING",
+            "CHINIT": served(INITQ), "CMDSERV": served("SYSTEM.ADMIN.COMMAND.QUEUE"),
+            "CONNS": conns, "STARTDA": startda, "STARTTI": startti,
+            "CURRLOG": f"S{log.end_lsn // seg:07d}.LOG",
+            "RECLOG": f"S{log.release_lsn // seg:07d}.LOG", "MEDIALOG": "",
+            "LOGPATH": log.directory + "/",
+            "LOGINUSE": (100 * in_use + primary - 1) // primary if primary else 0,
+            "INSTNAME": DEFAULT_INSTALLATION,
+            "INSTPATH": os.path.dirname(os.path.abspath(mqpy.__file__)),
+        }  # fmt: skip
+
+    def _display_qmstatus(self, cmd: MQSCCommand) -> list[str]:
+        """DISPLAY QMSTATUS: QMNAME and STATUS always, the rest as ALL or a list asks."""
+        view = self.qmgr_status_view()
+        rest = self._selected(cmd, view, exclude=("STATUS",))
+        lines = [message(_HEADERS["QMSTATUS"])]
+        lines.extend(format_attrs([("QMNAME", self.engine.name), ("STATUS", view["STATUS"]),
+                                   *display_items(rest)]))
+        return lines
+
+    def _reset_qmgr(self, cmd: MQSCCommand) -> list[str]:
+        """RESET QMGR TYPE(STATISTICS): the statistics interval ends now, its records are
+        written (those STATMQI and STATQ ask for) and a new one begins, as at STATINT. The
+        other types (ADVANCELOG and REDUCELOG for linear logs, PUBSUB) have nothing to act
+        on here: MQRC_FUNCTION_NOT_SUPPORTED."""
+        from mqpy import local
+        from mqpy.stats.collector import emit_statistics_now
+
+        if cmd.params.get("TYPE") != "STATISTICS":
+            raise CommandFailed.of(CMQC.MQRC_FUNCTION_NOT_SUPPORTED, "AMQ8101S",
+                                   f"{CMQC.MQRC_FUNCTION_NOT_SUPPORTED:X}")
+        qm = local.attach(self.engine)
+        try:
+            emit_statistics_now(self.engine, qm)
+        except MQMIError as err:
+            raise CommandFailed([message("AMQ8101S", f"{err.reason:X}")], err.reason) from None
+        finally:
+            qm.disconnect()
+        return [message("AMQ8005I")]
 
     def _display_lsstatus(self, cmd: MQSCCommand) -> list[str]:
         rows = self.listener_status_rows(cmd.name or "*")

@@ -59,6 +59,7 @@ class StatisticsCollector:
         self._storage_prev: tuple[int, ...] = (0,) * 8
         self._acct_start = time.time()
         self.last_error: BaseException | None = None
+        self._emitting = threading.Lock()
 
     # -- reading the engine -----------------------------------------------------------
     def _storage_counters(self) -> tuple[int, ...]:
@@ -157,11 +158,14 @@ class StatisticsCollector:
 
     # -- putting ------------------------------------------------------------------------
     def emit(self, now: float | None = None, *, statistics: bool = True,
-             accounting: bool = True) -> int:
-        """Collect and put; returns the number of messages put."""
-        msgs = self.collect(now, statistics=statistics, accounting=accounting)
-        for queue, msg in msgs:
-            put_pcf(self.qm, queue, msg)
+             accounting: bool = True, qm: QueueManager | None = None) -> int:
+        """Collect and put (through ``qm``, default the collector's own connection);
+        returns the number of messages put. One interval ends at a time: the statistics
+        task's and a RESET QMGR's never interleave."""
+        with self._emitting:
+            msgs = self.collect(now, statistics=statistics, accounting=accounting)
+            for queue, msg in msgs:
+                put_pcf(qm or self.qm, queue, msg)
         return len(msgs)
 
 
@@ -186,6 +190,16 @@ def _collector(engine: Any, qm: QueueManager) -> StatisticsCollector:
 def emit_now(engine: Any, qm: QueueManager) -> int:
     """End the current interval now (RESET QMGR TYPE(STATISTICS)); returns messages put."""
     return _collector(engine, qm).emit()
+
+
+def emit_statistics_now(engine: Any, qm: QueueManager) -> int:
+    """RESET QMGR TYPE(STATISTICS): end the statistics interval now (accounting keeps its
+    own); returns messages put. The collector is the statistics task's, so the two never
+    report the same counts."""
+    collector = _collectors.get(id(engine))
+    if collector is None or collector.engine is not engine:
+        collector = _collector(engine, qm)  # no statistics task yet
+    return collector.emit(statistics=True, accounting=False, qm=qm)
 
 
 def start_statistics(engine: Any, qm: QueueManager) -> Callable[[], None]:

@@ -1,0 +1,140 @@
+"""DISPLAY QMSTATUS and RESET QMGR TYPE(STATISTICS), in MQSC and in PCF (Inquire Queue
+Manager Status, Reset Queue Manager)."""
+
+from __future__ import annotations
+
+import pytest
+
+import mqpy
+from mqpy import CMQC, CMQCFC, pcf
+from mqpy.cmdserver import start_command_server, stop_command_server
+from mqpy.stats.collector import STATISTICS_QUEUE
+
+from .conftest import run
+from .test_cmdserver import Admin
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def _attrs(lines: list[str]) -> dict[str, str]:
+    """KEYWORD -> value of one DISPLAY's attribute lines."""
+    out = {}
+    for line in lines:
+        for item in line.split():
+            if "(" in item and item.endswith(")"):
+                key, value = item[:-1].split("(", 1)
+                out[key] = value
+    return out
+
+
+def test_display_qmstatus_shows_name_and_status_and_all_asks_for_the_rest(proc):
+    """Given a running queue manager with no channel initiator or command server, when
+    DISPLAY QMSTATUS is issued, then AMQ8705I shows QMNAME and STATUS(RUNNING) only; with ALL,
+    the channel initiator and command server are STOPPED, the connections are counted, and
+    the log extents are named as the files in LOGPATH; a list shows only what it names."""
+    lines = run(proc, "DISPLAY QMSTATUS")
+    assert lines[0] == "AMQ8705I: Display Queue Manager Status Details."
+    assert _attrs(lines[1:]) == {"QMNAME": "QM1", "STATUS": "RUNNING"}
+
+    shown = _attrs(run(proc, "DISPLAY QMSTATUS ALL")[1:])
+    assert shown["CHINIT"] == "STOPPED" and shown["CMDSERV"] == "STOPPED"
+    assert int(shown["CONNS"]) >= 1  # the test's own connection at least
+    assert shown["CURRLOG"] == "S0000000.LOG" and shown["RECLOG"] == "S0000000.LOG"
+    assert shown["LOGPATH"].endswith("/qmgrs/QM1/log/")
+    assert 0 <= int(shown["LOGINUSE"]) <= 100
+    assert shown["STARTDA"].count("-") == 2 and shown["STARTTI"].count(".") == 2
+    assert shown["INSTNAME"] == "Installation1"
+
+    picked = _attrs(run(proc, "DISPLAY QMSTATUS CONNS")[1:])
+    assert set(picked) == {"QMNAME", "STATUS", "CONNS"}
+
+
+def test_qmstatus_counts_connections_and_sees_the_command_server(qmgr, proc):
+    """Given one more connection and a running command server, when DISPLAY QMSTATUS ALL is
+    issued, then CONNS has grown by one and CMDSERV is RUNNING (it serves the command queue);
+    after the server stops, CMDSERV is STOPPED again."""
+    _, _, root = qmgr
+    before = int(_attrs(run(proc, "DISPLAY QMSTATUS CONNS")[1:])["CONNS"])
+    other = mqpy.embedded("QM1", data_path=root)
+    try:
+        assert int(_attrs(run(proc, "DISPLAY QMSTATUS CONNS")[1:])["CONNS"]) == before + 1
+    finally:
+        other.disconnect()
+    start_command_server("QM1", root)
+    try:
+        assert _attrs(run(proc, "DISPLAY QMSTATUS CMDSERV")[1:])["CMDSERV"] == "RUNNING"
+    finally:
+        stop_command_server("QM1", root)
+    assert _attrs(run(proc, "DISPLAY QMSTATUS CMDSERV")[1:])["CMDSERV"] == "STOPPED"
+
+
+def _statistics_depth(qm) -> int:
+    q = mqpy.Queue(qm, STATISTICS_QUEUE, CMQC.MQOO_INQUIRE)
+    try:
+        return q.inquire(CMQC.MQIA_CURRENT_Q_DEPTH)
+    finally:
+        q.close()
+
+
+def test_reset_qmgr_statistics_ends_the_interval_now(qmgr, proc):
+    """Given STATMQI(ON) and five MQPUTs, when RESET QMGR TYPE(STATISTICS) is issued, then an
+    MQI statistics message is on SYSTEM.ADMIN.STATISTICS.QUEUE at once counting those puts,
+    and a second reset counts none (the interval really ended; the statistics message itself
+    is an MQPUT1); the other TYPEs answer
+    MQRC_FUNCTION_NOT_SUPPORTED and TYPE is required."""
+    qm = qmgr[0]
+    run(proc, "DEFINE QLOCAL(ST.Q)\nALTER QMGR STATMQI(ON)")
+    q = mqpy.Queue(qm, "ST.Q", CMQC.MQOO_OUTPUT)
+    for _ in range(5):
+        q.put(b"counted")
+    q.close()
+    assert run(proc, "RESET QMGR TYPE(STATISTICS)") == [
+        "AMQ8005I: IBM MQ queue manager changed."]
+    assert _statistics_depth(qm) == 1
+    stats = mqpy.Queue(qm, STATISTICS_QUEUE, CMQC.MQOO_INPUT_SHARED)
+    first = pcf.parse(stats.get())
+    assert first.header.Command == CMQCFC.MQCMD_STATISTICS_MQI
+    assert sum(first.get(CMQCFC.MQIAMO_PUTS)) == 5
+    run(proc, "RESET QMGR TYPE(STATISTICS)")
+    second = pcf.parse(stats.get())
+    assert sum(second.get(CMQCFC.MQIAMO_PUTS)) == 0
+    stats.close()
+    assert run(proc, "RESET QMGR TYPE(ADVANCELOG)") == ["AMQ8101S: IBM MQ error (8FA) has occurred."]
+    assert run(proc, "RESET QMGR")[0].startswith("AMQ8405I")
+
+
+def test_pcf_inquire_q_mgr_status_and_reset_q_mgr(qmgr):
+    """Given a running command server, when a PCF application sends Inquire Queue Manager
+    Status, then the reply has QMgrName, QMgrStatus MQQMSTA_RUNNING, CommandServerStatus
+    MQSVC_STATUS_RUNNING and the log extent names; QMStatusAttrs narrows the reply; Reset
+    Queue Manager with MQACT_COLLECT_STATISTICS writes the statistics, and another action is
+    MQRC_FUNCTION_NOT_SUPPORTED."""
+    qm, _, root = qmgr
+    start_command_server("QM1", root)
+    try:
+        admin = Admin(qm)
+        [status] = admin.command(CMQCFC.MQCMD_INQUIRE_Q_MGR_STATUS, [])
+        assert status.get(CMQC.MQCA_Q_MGR_NAME).decode().rstrip() == "QM1"
+        assert status.get(CMQCFC.MQIACF_Q_MGR_STATUS) == CMQCFC.MQQMSTA_RUNNING
+        assert status.get(CMQCFC.MQIACF_CMD_SERVER_STATUS) == 2  # MQSVC_STATUS_RUNNING
+        assert status.get(CMQCFC.MQIACF_CHINIT_STATUS) == 0  # MQSVC_STATUS_STOPPED
+        assert status.get(CMQCFC.MQCACF_CURRENT_LOG_EXTENT_NAME).decode().rstrip() == \
+            "S0000000.LOG"
+        [narrow] = admin.command(CMQCFC.MQCMD_INQUIRE_Q_MGR_STATUS, [
+            pcf.CFIL(CMQCFC.MQIACF_Q_MGR_STATUS_ATTRS, [CMQCFC.MQIACF_CONNECTION_COUNT])])
+        assert narrow.get(CMQCFC.MQIACF_CONNECTION_COUNT) >= 2  # ours and the server's
+        assert narrow.get(CMQCFC.MQCACF_LOG_PATH) is None
+
+        admin.command(CMQCFC.MQCMD_ESCAPE, [
+            pcf.CFIN(CMQCFC.MQIACF_ESCAPE_TYPE, CMQCFC.MQET_MQSC),
+            pcf.CFST(CMQCFC.MQCACF_ESCAPE_TEXT, b"ALTER QMGR STATMQI(ON)")])
+        [reset] = admin.command(CMQCFC.MQCMD_RESET_Q_MGR, [
+            pcf.CFIN(CMQCFC.MQIACF_ACTION, CMQCFC.MQACT_COLLECT_STATISTICS)])
+        assert reset.header.CompCode == CMQC.MQCC_OK
+        assert _statistics_depth(qm) == 1
+        [refused] = admin.command(CMQCFC.MQCMD_RESET_Q_MGR, [
+            pcf.CFIN(CMQCFC.MQIACF_ACTION, CMQCFC.MQACT_ADVANCE_LOG)])
+        assert (refused.header.CompCode, refused.header.Reason) == (
+            CMQC.MQCC_FAILED, CMQC.MQRC_FUNCTION_NOT_SUPPORTED)
+    finally:
+        stop_command_server("QM1", root)
