@@ -20,7 +20,9 @@ from mqpy.mqsc.processor import MQSCProcessor
 
 #: a server: records its pid and arguments, writes a line to stdout and stderr, sleeps
 SERVER = """\
-import os, sys, time
+import os, signal, sys, time
+if os.environ.get("SVC_IGNORE_TERM"):
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
 pidfile = sys.argv[1]
 with open(pidfile + ".tmp", "w") as f:
     f.write(str(os.getpid()))

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from mqpy import CMQC, CMQCFC
+from mqpy import CMQC, CMQCFC, services
 
 from .conftest import alive, attrs_of, errlog, read_pid, run, wait_for
 
@@ -158,3 +158,28 @@ def test_bad_input_gets_mq_answers(qmgr, proc, programs):
         result = proc.execute_text(command)
         assert (result.reason, result.lines) == (
             CMQC.MQRC_UNKNOWN_OBJECT_NAME, ["AMQ8147E: IBM MQ object NOSUCH not found."])
+
+
+def test_queue_manager_end_stops_control_qmgr_servers_by_signal(qmgr, proc, programs):
+    """Given CONTROL(QMGR) servers without a STOPCMD, one of them ignoring SIGTERM, and a
+    STARTONLY server, when the queue manager's end stops its services (as the daemon does
+    at endmqm), then the first ends by SIGTERM, the second by SIGKILL after the grace
+    period, both are logged AMQ5029I, and the STARTONLY server still runs."""
+    _, eng, root = qmgr
+    py, server = programs.python, programs.path("server.py")
+    for name, control, env in (("TERM", "QMGR", ""), ("STUBBORN", "QMGR", "SVC_IGNORE_TERM=1"),
+                               ("KEEP", "STARTONLY", "")):
+        run(proc, f"DEFINE SERVICE({name}) SERVTYPE(SERVER) CONTROL({control}) "
+                  f"STARTCMD('/usr/bin/env') "
+                  f"STARTARG('{env} {py} {server} {programs.path(name + '.pid')}')")
+    services.start_at_qmgr_start(eng)
+    pids = {n: wait_for(lambda n=n: read_pid(programs.path(f"{n}.pid")))
+            for n in ("TERM", "STUBBORN", "KEEP")}
+    runner = services.runner_for(eng)
+    runner.grace = 1.0
+    services.stop_at_qmgr_end(eng)
+    assert not alive(pids["TERM"]) and not alive(pids["STUBBORN"])
+    assert alive(pids["KEEP"])
+    log = wait_for(lambda: errlog(root).count("AMQ5029I") == 2 and errlog(root))
+    for name in ("TERM", "STUBBORN"):
+        assert f"The Server '{name}' has ended. ProcessId({pids[name]})." in log
