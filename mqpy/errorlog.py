@@ -132,7 +132,7 @@ AMQ5030 = AMQMessage(  # [C]
     "AMQ5030I", "The Command '{service}' has started. ProcessId({pid}).",
     "The Command has started.", arith=("pid",), comment=("service",))
 AMQ8934 = AMQMessage(  # [X] mqpy's own: IBM's id for a program that cannot start is unknown
-    "AMQ8934E", "Service '{service}' could not be started: {detail}.",
+    "AMQ8934E", "A program of service '{service}' could not be run: {detail}.",
     "The program named by the service's STARTCMD or STOPCMD could not be run (it does not "
     "exist, is not executable, or an STDOUT or STDERR file could not be opened).",
     "Correct the service definition with ALTER SERVICE and start it again.",

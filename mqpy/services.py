@@ -212,31 +212,40 @@ class Running:
         return int(self.proc.pid)
 
 
-def _open_output(path: str) -> Any:
-    if not path:
-        return subprocess.DEVNULL
-    return open(path, "ab")  # noqa: SIM115 - closed by the caller once the child has it
-
-
 def _spawn(launch: Launch) -> subprocess.Popen:
-    """Start ``launch`` in a session of its own; OSError (no such program, not executable,
-    an output file that cannot be opened) as ServiceError with IBM's reason."""
-    out = err = subprocess.DEVNULL
+    """Start ``launch`` in a session of its own. What stops it is a ServiceError with IBM's
+    reason and the cause: an output file that cannot be opened (MQRCCF_FILE_NOT_AVAILABLE),
+    a program that does not exist or cannot be run (MQRCCF_PROGRAM_NOT_AVAILABLE,
+    MQRCCF_PROGRAM_AUTH_FAILED)."""
+    opened: list[Any] = []
     try:
-        out = _open_output(launch.stdout)
-        err = _open_output(launch.stderr)
-        return subprocess.Popen(list(launch.argv), env=dict(launch.env),
-                                stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                                start_new_session=True, close_fds=True)
-    except OSError as exc:
-        reason = (CMQCFC.MQRCCF_PROGRAM_AUTH_FAILED if isinstance(exc, PermissionError)
-                  else CMQCFC.MQRCCF_PROGRAM_NOT_AVAILABLE)
-        where = exc.filename or launch.argv[0]
-        raise ServiceError(reason, f"'{where}': {exc.strerror or exc}") from None
+        files = []
+        for path in (launch.stdout, launch.stderr):
+            if not path:
+                files.append(subprocess.DEVNULL)
+                continue
+            try:
+                f = open(path, "ab")  # noqa: SIM115 - closed below, once the child has it
+            except OSError as exc:
+                raise ServiceError(CMQCFC.MQRCCF_FILE_NOT_AVAILABLE,
+                                   f"'{path}': {exc.strerror or exc}") from None
+            opened.append(f)
+            files.append(f)
+        try:
+            return subprocess.Popen(list(launch.argv), env=dict(launch.env),
+                                    stdin=subprocess.DEVNULL, stdout=files[0],
+                                    stderr=files[1], start_new_session=True, close_fds=True)
+        except OSError as exc:
+            reason = (CMQCFC.MQRCCF_PROGRAM_AUTH_FAILED if isinstance(exc, PermissionError)
+                      else CMQCFC.MQRCCF_PROGRAM_NOT_AVAILABLE)
+            where = exc.filename or launch.argv[0]
+            raise ServiceError(reason, f"'{where}': {exc.strerror or exc}") from None
+        except ValueError as exc:  # a NUL inside the command or an argument
+            raise ServiceError(CMQCFC.MQRCCF_PROGRAM_NOT_AVAILABLE,
+                               f"'{launch.argv[0]}': {exc}") from None
     finally:
-        for f in (out, err):
-            if f is not subprocess.DEVNULL:
-                f.close()
+        for f in opened:
+            f.close()
 
 
 def _alive(proc: Any) -> bool:

@@ -153,7 +153,7 @@ RESPONSES: dict[str, str] = {
     "AMQ8632I": "Display service status details.",
     "AMQ8733I": "Request to start Service accepted.",
     "AMQ8734I": "Request to stop Service accepted.",
-    "AMQ8934E": "Service '{0}' could not be started: {1}.",  # [X]
+    "AMQ8934E": "A program of service '{0}' could not be run: {1}.",  # [X]
 }
 
 # objtype -> (created, deleted, changed) message ids
@@ -830,9 +830,13 @@ class MQSCProcessor:
         name = str(cmd.name)
         if not cmd.generic and self._existing("SERVICE", name) is None:
             raise CommandFailed.of(CMQC.MQRC_UNKNOWN_OBJECT_NAME, "AMQ8147E", name)
+        rows = self.service_status_rows(name, cmd.generic)
+        if not rows:
+            reason = CMQCFC.MQRCCF_SERV_STATUS_NOT_FOUND
+            raise CommandFailed.of(reason, "AMQ8101S", f"{reason:X}")
         lines: list[str] = []
         head = ("SERVICE", "STATUS", "PID")
-        for row in self.service_status_rows(name, cmd.generic):
+        for row in rows:  # a WHERE that excludes every row shows nothing, as DISPLAY does
             if cmd.where is not None and (cmd.where.keyword not in row or not _where_holds(
                     cmd.where, row[cmd.where.keyword])):
                 continue
@@ -840,9 +844,6 @@ class MQSCProcessor:
             lines.append(message(_HEADERS["SVSTATUS"]))
             lines.extend(format_attrs([(k, row[k]) for k in head]
                                       + sorted(rest.items())))
-        if not lines:
-            reason = CMQCFC.MQRCCF_SERV_STATUS_NOT_FOUND
-            raise CommandFailed.of(reason, "AMQ8101S", f"{reason:X}")
         return lines
 
     # ------------------------------------------------------------------ clusters

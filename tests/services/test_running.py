@@ -29,7 +29,7 @@ def test_a_server_runs_shows_its_real_pid_and_has_no_status_once_stopped(qmgr, p
     """Given a SERVER service running a Python program, when START SERVICE is issued, then
     AMQ8733I answers, the program runs, DISPLAY SVSTATUS shows STATUS(RUNNING) and the pid
     the program itself recorded, with STARTDA/STARTTI and the definition's attributes under
-    ALL; when STOP SERVICE runs its STOPCMD (given the server's pid), the program ends,
+    ALL (a list and WHERE as other status displays); when STOP SERVICE runs its STOPCMD (given the server's pid), the program ends,
     SVSTATUS finds no status (CB4, MQRCCF_SERV_STATUS_NOT_FOUND), and the error log has
     AMQ5028I and AMQ5029I with that pid."""
     pidfile = _define_server(proc, programs, extra=(
@@ -41,6 +41,11 @@ def test_a_server_runs_shows_its_real_pid_and_has_no_status_once_stopped(qmgr, p
     lines = run(proc, "DISPLAY SVSTATUS(S1)")
     assert lines[0] == "AMQ8632I: Display service status details."
     assert attrs_of(lines[1:]) == {"SERVICE": "S1", "STATUS": "RUNNING", "PID": str(pid)}
+    assert attrs_of(run(proc, "DISPLAY SVSTATUS(S*) STARTCMD")[1:]) == {
+        "SERVICE": "S1", "STATUS": "RUNNING", "PID": str(pid), "STARTCMD": programs.python}
+    assert attrs_of(run(proc, "DISPLAY SVSTATUS(*) WHERE(CONTROL EQ MANUAL)")[1:]) == {
+        "SERVICE": "S1", "STATUS": "RUNNING", "PID": str(pid), "CONTROL": "MANUAL"}
+    assert run(proc, "DISPLAY SVSTATUS(*) WHERE(CONTROL EQ QMGR)") == []
     shown = attrs_of(run(proc, "DISPLAY SVSTATUS(*) ALL")[1:])
     assert shown["SERVTYPE"] == "SERVER" and shown["CONTROL"] == "MANUAL"
     assert shown["STARTDA"].count("-") == 2 and shown["STARTTI"].count(".") == 2
@@ -139,7 +144,9 @@ def test_a_command_service_runs_each_time_and_has_no_status(qmgr, proc, programs
 def test_bad_input_gets_mq_answers(qmgr, proc, programs):
     """Given services with a blank STARTCMD and with a STARTCMD that does not exist, when
     started, then the first is MQRCCF_NO_START_CMD (CBE), the second MQRCCF_PROGRAM_NOT_
-    AVAILABLE with a message naming the program (also in the error log), no traceback;
+    AVAILABLE with a message naming the program (also in the error log), no traceback; a
+    program that is not executable is MQRCCF_PROGRAM_AUTH_FAILED, an STDOUT that cannot be
+    opened MQRCCF_FILE_NOT_AVAILABLE;
     START, STOP and DISPLAY SVSTATUS of an unknown service are AMQ8147E / 2085."""
     run(proc, "DEFINE SERVICE(BLANK) SERVTYPE(SERVER)\n"
               "DEFINE SERVICE(GONE) SERVTYPE(SERVER) STARTCMD('/no/such/program')")
@@ -148,9 +155,19 @@ def test_bad_input_gets_mq_answers(qmgr, proc, programs):
                                              ["AMQ8101S: IBM MQ error (CBE) has occurred."])
     result = proc.execute_text("START SERVICE(GONE)")
     assert result.reason == CMQCFC.MQRCCF_PROGRAM_NOT_AVAILABLE
-    assert result.lines == ["AMQ8934E: Service 'GONE' could not be started: "
+    assert result.lines == ["AMQ8934E: A program of service 'GONE' could not be run: "
                             "'/no/such/program': No such file or directory."]
-    assert "AMQ8934E: Service 'GONE' could not be started" in errlog(qmgr[2])
+    assert "AMQ8934E: A program of service 'GONE' could not be run" in errlog(qmgr[2])
+    # a program that is not executable, an output file that cannot be opened
+    run(proc, f"DEFINE SERVICE(NOEXEC) STARTCMD('{programs.path('server.py')}')\n"
+              f"DEFINE SERVICE(NOFILE) STARTCMD('{programs.python}') "
+              f"STDOUT('{programs.dir}')")
+    assert proc.execute_text("START SERVICE(NOEXEC)").reason == \
+        CMQCFC.MQRCCF_PROGRAM_AUTH_FAILED
+    result = proc.execute_text("START SERVICE(NOFILE)")
+    assert result.reason == CMQCFC.MQRCCF_FILE_NOT_AVAILABLE
+    assert result.lines == [f"AMQ8934E: A program of service 'NOFILE' could not be run: "
+                            f"'{programs.dir}': Is a directory."]
     assert run(proc, "DISPLAY SVSTATUS(GONE)") == [
         "AMQ8101S: IBM MQ error (CB4) has occurred."]
     for command in ("START SERVICE(NOSUCH)", "STOP SERVICE(NOSUCH)",
