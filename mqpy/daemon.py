@@ -239,6 +239,9 @@ def _serve(eng: Any, root: str | None, qmdir: str, console: _Console) -> str:
                             outcome["end"] = "controlled"
                             eng.quiesce()
                             write_status(qmdir, "Quiescing")
+                            # services end as the end begins: a connected one (a trigger
+                            # monitor) would otherwise hold the controlled end for ever
+                            nursery.start_soon(trio.to_thread.run_sync, _stop_services, eng)
                             nursery.start_soon(_end_when_idle, server, nursery.cancel_scope)
             finally:
                 # CONTROL(QMGR) services end first, while this loop still serves their

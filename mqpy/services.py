@@ -269,6 +269,7 @@ class ServiceRunner:
         self._lock = threading.Lock()
         self.servers: dict[str, Running] = {}
         self.children: set[int] = set()  #: every process started here that still runs
+        self.ending = False  #: end_all has run since the last start_all
 
     # -------------------------------------------------------------- commands
 
@@ -334,6 +335,7 @@ class ServiceRunner:
     def start_all(self, definitions: Iterable[tuple[str, Mapping[str, object]]]) -> None:
         """At the queue manager's start: every CONTROL(QMGR) and CONTROL(STARTONLY) service
         with a start program (a failure is logged, the others still start)."""
+        self.ending = False
         for name, definition in definitions:
             if definition.get("CONTROL") not in ("QMGR", "STARTONLY"):
                 continue
@@ -345,7 +347,12 @@ class ServiceRunner:
     def end_all(self, definitions: Iterable[tuple[str, Mapping[str, object]]]) -> None:
         """At the queue manager's end: CONTROL(QMGR) services are stopped (a command's stop
         program run, a server stopped by its STOPCMD or SIGTERM); waits for them, at most
-        the grace period, then SIGKILLs a server that has not ended."""
+        the grace period, then SIGKILLs a server that has not ended. Once per start: a
+        controlled end stops the services as it begins, and again at its end does nothing."""
+        with self._lock:
+            if self.ending:
+                return
+            self.ending = True
         waiting: list[Any] = []
         for name, definition in definitions:
             if definition.get("CONTROL") != "QMGR":

@@ -23,6 +23,9 @@ SERVER = """\
 import os, signal, sys, time
 if os.environ.get("SVC_IGNORE_TERM"):
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+if os.environ.get("SVC_CONNECT"):  # an application of the queue manager, as runmqtrm is
+    import mqpy
+    qm = mqpy.connect(os.environ["SVC_CONNECT"])
 pidfile = sys.argv[1]
 with open(pidfile + ".tmp", "w") as f:
     f.write(str(os.getpid()))

@@ -92,3 +92,28 @@ def test_control_qmgr_startonly_and_manual(install, programs):
     assert f"AMQ5029I: The Server 'AUTO' has ended. ProcessId({auto})." in log
     assert "The Server 'ONCE' has ended" not in log
     assert "AMQ5030I: The Command 'LOGGER' has started." in log
+
+
+def test_a_controlled_end_stops_a_connected_control_qmgr_server(install, programs):
+    """Given a CONTROL(QMGR) server that is connected to its queue manager (as a trigger
+    monitor is) and has no STOPCMD, when endmqm -c asks for a controlled end, then the
+    server is stopped as the end begins (SIGTERM), so its connection goes and the queue
+    manager, which waits for its applications, ends."""
+    assert install.run("crtmqm", QM).returncode == 0
+    pidfile = programs.path("TRM.pid")
+    eng = local.start(QM, install.root)
+    try:
+        lines, code = MQSCProcessor(eng).run_script(
+            f"DEFINE SERVICE(TRM) SERVTYPE(SERVER) CONTROL(QMGR) STARTCMD('/usr/bin/env') "
+            f"STARTARG('SVC_CONNECT=+QMNAME+ {programs.python} {programs.path('server.py')} "
+            f"{pidfile}')", echo=False)
+        assert code == 0, lines
+    finally:
+        local.stop(QM, install.root)
+    install.start()
+    pid = wait_for(lambda: read_pid(pidfile))
+    assert install.run("endmqm", "-c", QM).returncode == 0
+    install.wait_ended(timeout=60)
+    wait_for(lambda: not alive(pid))
+    log = open(os.path.join(install.qmdir(), "errors", "AMQERR01.LOG")).read()
+    assert f"AMQ5029I: The Server 'TRM' has ended. ProcessId({pid})." in log
