@@ -904,12 +904,9 @@ class CommandServer:
         ignore = msg.get(CMQCFC.MQIACF_IGNORE_STATE, CMQCFC.MQIS_NO)
         if ignore not in (CMQCFC.MQIS_NO, CMQCFC.MQIS_YES):
             raise _Refused(CMQCFC.MQRCCF_PARM_VALUE_ERROR)
-        responses = self._run(MQSCCommand(verb, "SERVICE", name, {}, frozenset()))
-        already = (CMQCFC.MQRCCF_SERVICE_RUNNING if verb == "START"
-                   else CMQCFC.MQRCCF_SERVICE_STOPPED)
-        if ignore == CMQCFC.MQIS_YES and responses[0].reason == already:
-            return [Response()]
-        return responses
+        return self._run(MQSCCommand(verb, "SERVICE", name,
+                                     {"IGNSTATE": "YES" if ignore == CMQCFC.MQIS_YES else "NO"},
+                                     frozenset()))
 
     def _inquire_service_status(self, msg: pcf.PCFMessage) -> list[Response]:
         """Inquire Service Status: one response per running server service, its name

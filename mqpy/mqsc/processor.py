@@ -784,8 +784,8 @@ class MQSCProcessor:
         return services.runner_for(self.engine)
 
     def _service_control(self, cmd: MQSCCommand) -> list[str]:
-        """START / STOP SERVICE: the service's start or stop program, run by this process
-        (``mqpy.services``); IBM's PCF reasons for what cannot be done."""
+        """START / STOP SERVICE [IGNSTATE(YES)]: the service's start or stop program, run by
+        this process (``mqpy.services``); IBM's PCF reasons for what cannot be done."""
         from mqpy.services import ServiceError
 
         name = str(cmd.name)
@@ -800,6 +800,10 @@ class MQSCProcessor:
             else:
                 runner.stop(name, definition)
         except ServiceError as err:
+            already = (CMQCFC.MQRCCF_SERVICE_RUNNING if cmd.verb == "START"
+                       else CMQCFC.MQRCCF_SERVICE_STOPPED)
+            if err.reason == already and cmd.params.get("IGNSTATE") == "YES":
+                return [message("AMQ8733I" if cmd.verb == "START" else "AMQ8734I")]
             if err.detail:
                 raise CommandFailed([message("AMQ8934E", name, err.detail)],
                                     err.reason) from None

@@ -67,16 +67,19 @@ def test_a_server_runs_shows_its_real_pid_and_has_no_status_once_stopped(qmgr, p
 
 def test_only_one_instance_of_a_server_and_stop_without_stopcmd_is_refused(proc, programs):
     """Given a running server with no STOPCMD, when START SERVICE is issued again, then it is
-    refused with MQRCCF_SERVICE_RUNNING (CB3) and no second program starts; STOP SERVICE is
+    refused with MQRCCF_SERVICE_RUNNING (CB3), or accepted with IGNSTATE(YES), and no second
+    program starts; STOP SERVICE is
     refused with MQRCCF_NO_STOP_CMD (CBF) as IBM documents, and DELETE SERVICE with
     AMQ8148E while it runs; once it has ended by itself, STOP is MQRCCF_SERVICE_STOPPED
-    (CB5) and DELETE works."""
+    (CB5), accepted with IGNSTATE(YES), and DELETE works."""
     pidfile = _define_server(proc, programs)
     run(proc, "START SERVICE(S1)")
     pid = wait_for(lambda: read_pid(pidfile))
     result = proc.execute_text("START SERVICE(S1)")
     assert (result.ok, result.reason) == (False, CMQCFC.MQRCCF_SERVICE_RUNNING)
     assert result.lines == ["AMQ8101S: IBM MQ error (CB3) has occurred."]
+    assert run(proc, "START SERVICE(S1) IGNSTATE(YES)") == [
+        "AMQ8733I: Request to start Service accepted."]
     result = proc.execute_text("STOP SERVICE(S1)")
     assert result.reason == CMQCFC.MQRCCF_NO_STOP_CMD
     assert result.lines == ["AMQ8101S: IBM MQ error (CBF) has occurred."]
@@ -89,6 +92,8 @@ def test_only_one_instance_of_a_server_and_stop_without_stopcmd_is_refused(proc,
     result = proc.execute_text("STOP SERVICE(S1)")
     assert (result.reason, result.lines) == (CMQCFC.MQRCCF_SERVICE_STOPPED,
                                              ["AMQ8101S: IBM MQ error (CB5) has occurred."])
+    assert run(proc, "STOP SERVICE(S1) IGNSTATE(YES)") == [
+        "AMQ8734I: Request to stop Service accepted."]
     assert run(proc, "DELETE SERVICE(S1)") == ["AMQ8624I: IBM MQ service deleted."]
 
 
