@@ -291,7 +291,8 @@ class ServiceRunner:
             self.children.add(proc.pid)
             if server:
                 self.servers[name] = Running(name, proc, time.time())
-        self._log("started" if server else "command", name, proc.pid)
+            # under the lock: a program that ends at once is logged ended after started
+            self._log("started" if server else "command", name, proc.pid)
         threading.Thread(target=self._reap, args=(name, proc, server), daemon=True,
                          name=f"amqzmgr0-{name}").start()
         return int(proc.pid)
@@ -342,7 +343,8 @@ class ServiceRunner:
             try:
                 self.start(name, definition)
             except ServiceError:
-                continue  # logged by start (a blank STARTCMD or a server already running)
+                continue  # a program that cannot run is logged by start; a blank STARTCMD
+                # or a server already running has nothing to start
 
     def end_all(self, definitions: Iterable[tuple[str, Mapping[str, object]]]) -> None:
         """At the queue manager's end: CONTROL(QMGR) services are stopped (a command's stop

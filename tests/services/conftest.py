@@ -43,6 +43,13 @@ with open(sys.argv[1], "w") as f:
 os.kill(int(sys.argv[2]), signal.SIGTERM)
 """
 
+#: a stop program that ends only once a file exists (and stops nothing)
+HOLD = """\
+import os, sys, time
+while not os.path.exists(sys.argv[1]):
+    time.sleep(0.05)
+"""
+
 #: a command: appends its arguments to a file
 COMMAND = """\
 import sys
@@ -85,7 +92,7 @@ class Programs:
     def __init__(self, directory: str) -> None:
         self.dir = directory
         for name, text in (("server.py", SERVER), ("stopper.py", STOPPER),
-                           ("command.py", COMMAND)):
+                           ("command.py", COMMAND), ("hold.py", HOLD)):
             with open(os.path.join(directory, name), "w") as f:
                 f.write(text)
         self.python = sys.executable

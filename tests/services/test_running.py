@@ -97,6 +97,24 @@ def test_only_one_instance_of_a_server_and_stop_without_stopcmd_is_refused(proc,
     assert run(proc, "DELETE SERVICE(S1)") == ["AMQ8624I: IBM MQ service deleted."]
 
 
+def test_a_server_is_stopping_while_its_stop_program_runs(proc, programs):
+    """Given a running server whose STOPCMD does not end it, when STOP SERVICE is issued,
+    then SVSTATUS shows STATUS(STOPPING) while the stop program runs, and RUNNING again
+    once the stop program has ended with the server still running."""
+    release = programs.path("release")
+    pidfile = _define_server(proc, programs, extra=(
+        f"STOPCMD('{programs.python}') STOPARG('{programs.path('hold.py')} {release}')"))
+    run(proc, "START SERVICE(S1)")
+    pid = wait_for(lambda: read_pid(pidfile))
+    assert run(proc, "STOP SERVICE(S1)") == ["AMQ8734I: Request to stop Service accepted."]
+    assert attrs_of(run(proc, "DISPLAY SVSTATUS(S1)")[1:]) == {
+        "SERVICE": "S1", "STATUS": "STOPPING", "PID": str(pid)}
+    open(release, "w").close()
+    wait_for(lambda: attrs_of(run(proc, "DISPLAY SVSTATUS(S1)")[1:]).get("STATUS")
+             == "RUNNING")
+    assert alive(pid)
+
+
 def test_inserts_environment_and_output_files(qmgr, proc, programs):
     """Given service.env in the queue manager's directory and a server whose STARTARG,
     STDOUT and STDERR use inserts, when it is started twice (stopped in between), then the
