@@ -12,7 +12,9 @@ commits, so a request is answered exactly once even across a crash. It serves:
   DELETE_CHANNEL, with parameters translated by :mod:`mqpy.mqsc.pcfmap`; START_CHANNEL,
   STOP_CHANNEL, PING_CHANNEL, RESET_CHANNEL, RESOLVE_CHANNEL and INQUIRE_CHANNEL_STATUS
   (current or saved), run as their MQSC twins; INQUIRE_LISTENER_STATUS from the channel
-  initiator's running listeners.
+  initiator's running listeners; CREATE_SERVICE, CHANGE_SERVICE, COPY_SERVICE,
+  DELETE_SERVICE, INQUIRE_SERVICE, START_SERVICE, STOP_SERVICE (IgnoreState) and
+  INQUIRE_SERVICE_STATUS, run as their MQSC twins (:data:`SERVICE_PCF`).
 
 Authority (IBM's command server checks, :mod:`mqpy.security.commands`): each request is
 run for the MQMD UserIdentifier it carries, which the queue manager fills from the putting
@@ -203,7 +205,38 @@ _PCF_INQUIRIES: dict[int, tuple[str, str, int]] = {
     CMQCFC.MQCMD_INQUIRE_CHANNEL: ("DISPLAY", "CHANNEL", CMQCFC.MQCACH_CHANNEL_NAME),
     CMQCFC.MQCMD_INQUIRE_CHANNEL_STATUS: ("DISPLAY", "CHSTATUS", CMQCFC.MQCACH_CHANNEL_NAME),
     CMQCFC.MQCMD_INQUIRE_LISTENER_STATUS: ("DISPLAY", "LSSTATUS", CMQCFC.MQCACH_LISTENER_NAME),
+    CMQCFC.MQCMD_INQUIRE_SERVICE: ("DISPLAY", "SERVICE", CMQC.MQCA_SERVICE_NAME),
+    CMQCFC.MQCMD_INQUIRE_SERVICE_STATUS: ("DISPLAY", "SVSTATUS", CMQC.MQCA_SERVICE_NAME),
 }
+
+#: service attributes (DEFINE/DISPLAY SERVICE, DISPLAY SVSTATUS <-> the service PCF
+#: commands): keyword -> (parameter, string length or 0, words of an MQCFIN)
+SERVICE_PCF: dict[str, tuple[int, int, dict[str, int] | None]] = {
+    "DESCR": (CMQC.MQCA_SERVICE_DESC, CMQC.MQ_SERVICE_DESC_LENGTH, None),
+    "SERVTYPE": (CMQC.MQIA_SERVICE_TYPE, 0, {"COMMAND": CMQC.MQSVC_TYPE_COMMAND,
+                                            "SERVER": CMQC.MQSVC_TYPE_SERVER}),
+    "CONTROL": (CMQC.MQIA_SERVICE_CONTROL, 0, {"QMGR": CMQC.MQSVC_CONTROL_Q_MGR,
+                                              "STARTONLY": CMQC.MQSVC_CONTROL_Q_MGR_START,
+                                              "MANUAL": CMQC.MQSVC_CONTROL_MANUAL}),
+    "STARTCMD": (CMQC.MQCA_SERVICE_START_COMMAND, CMQC.MQ_SERVICE_COMMAND_LENGTH, None),
+    "STARTARG": (CMQC.MQCA_SERVICE_START_ARGS, CMQC.MQ_SERVICE_ARGS_LENGTH, None),
+    "STOPCMD": (CMQC.MQCA_SERVICE_STOP_COMMAND, CMQC.MQ_SERVICE_COMMAND_LENGTH, None),
+    "STOPARG": (CMQC.MQCA_SERVICE_STOP_ARGS, CMQC.MQ_SERVICE_ARGS_LENGTH, None),
+    "STDOUT": (CMQC.MQCA_STDOUT_DESTINATION, CMQC.MQ_SERVICE_PATH_LENGTH, None),
+    "STDERR": (CMQC.MQCA_STDERR_DESTINATION, CMQC.MQ_SERVICE_PATH_LENGTH, None),
+    "ALTDATE": (CMQC.MQCA_ALTERATION_DATE, CMQC.MQ_DATE_LENGTH, None),
+    "ALTTIME": (CMQC.MQCA_ALTERATION_TIME, CMQC.MQ_TIME_LENGTH, None),
+}
+#: Inquire Service Status's own fields
+_SVSTATUS_PCF: dict[str, tuple[int, int, dict[str, int] | None]] = {
+    "STATUS": (CMQCFC.MQIACF_SERVICE_STATUS, 0, _SVC_STATUS),
+    "PID": (CMQCFC.MQIACF_PROCESS_ID, 0, None),
+    "STARTDA": (CMQCFC.MQCACF_SERVICE_START_DATE, CMQC.MQ_DATE_LENGTH, None),
+    "STARTTI": (CMQCFC.MQCACF_SERVICE_START_TIME, CMQC.MQ_TIME_LENGTH, None),
+}
+_SERVICE_BY_PARAMETER = {parameter: (keyword, length, words)
+                         for keyword, (parameter, length, words) in SERVICE_PCF.items()
+                         if keyword not in ("ALTDATE", "ALTTIME")}
 
 
 def _chltype_of(obj: Any) -> str | None:
@@ -454,6 +487,14 @@ class CommandServer:
             CMQCFC.MQCMD_RESOLVE_CHANNEL: lambda m: self._channel_control(m, "RESOLVE"),
             CMQCFC.MQCMD_INQUIRE_CHANNEL_STATUS: self._inquire_channel_status,
             CMQCFC.MQCMD_INQUIRE_LISTENER_STATUS: self._inquire_listener_status,
+            CMQCFC.MQCMD_CREATE_SERVICE: lambda m: self._change_service(m, "DEFINE"),
+            CMQCFC.MQCMD_CHANGE_SERVICE: lambda m: self._change_service(m, "ALTER"),
+            CMQCFC.MQCMD_COPY_SERVICE: lambda m: self._change_service(m, "COPY"),
+            CMQCFC.MQCMD_DELETE_SERVICE: lambda m: self._change_service(m, "DELETE"),
+            CMQCFC.MQCMD_INQUIRE_SERVICE: self._inquire_service,
+            CMQCFC.MQCMD_START_SERVICE: lambda m: self._service_control(m, "START"),
+            CMQCFC.MQCMD_STOP_SERVICE: lambda m: self._service_control(m, "STOP"),
+            CMQCFC.MQCMD_INQUIRE_SERVICE_STATUS: self._inquire_service_status,
             CMQCFC.MQCMD_REFRESH_SECURITY: self._refresh_security,
             CMQCFC.MQCMD_INQUIRE_CLUSTER_Q_MGR: self._inquire_cluster_q_mgr,
             CMQCFC.MQCMD_SUSPEND_Q_MGR_CLUSTER: lambda m: self._suspend_resume(m, "SUSPEND"),
@@ -808,6 +849,83 @@ class CommandServer:
             out.append(Response(params))
         return out
 
+
+    # ------------------------------------------------------------------ services
+
+    def _change_service(self, msg: pcf.PCFMessage, verb: str) -> list[Response]:
+        """Create / Change / Copy / Delete Service: DEFINE (LIKE for a copy) / ALTER /
+        DELETE SERVICE with the attributes translated by :data:`SERVICE_PCF`."""
+        params: dict[str, object] = {}
+        if verb == "COPY":
+            like = self._required_name(msg, CMQCFC.MQCACF_FROM_SERVICE_NAME)
+            name = self._required_name(msg, CMQCFC.MQCACF_TO_SERVICE_NAME)
+            params["LIKE"] = like
+            verb = "DEFINE"
+        else:
+            name = self._required_name(msg, CMQC.MQCA_SERVICE_NAME)
+        if verb != "DELETE":
+            skip = {CMQC.MQCA_SERVICE_NAME, CMQCFC.MQCACF_FROM_SERVICE_NAME,
+                    CMQCFC.MQCACF_TO_SERVICE_NAME, CMQCFC.MQIACF_REPLACE}
+            for p in msg.params:
+                if p.Parameter in skip:
+                    continue
+                field = _SERVICE_BY_PARAMETER.get(p.Parameter)
+                if field is None:
+                    raise _Refused(CMQCFC.MQRCCF_CFST_PARM_ID_ERROR
+                                   if isinstance(p, (pcf.CFST, pcf.CFSL))
+                                   else CMQCFC.MQRCCF_CFIN_PARM_ID_ERROR)
+                keyword, length, words = field
+                if length:
+                    params[keyword] = _name(p.value)
+                    continue
+                word = next((w for w, n in (words or {}).items() if n == p.value), None)
+                if word is None:
+                    raise _Refused(CMQCFC.MQRCCF_PARM_VALUE_ERROR)
+                params[keyword] = word
+        return self._run(MQSCCommand(verb, "SERVICE", name, params, self._flags(msg)))
+
+    def _inquire_service(self, msg: pcf.PCFMessage) -> list[Response]:
+        """Inquire Service: ServiceName always, the rest as ServiceAttrs asks."""
+        name = self._required_name(msg, CMQC.MQCA_SERVICE_NAME)
+        objs = self._objects(("SERVICE",), name)
+        if not objs:
+            return [Response([], CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_OBJECT_NAME)]
+        wanted = self._wanted(msg, CMQCFC.MQIACF_SERVICE_ATTRS)
+        return [Response([pcf.CFST(CMQC.MQCA_SERVICE_NAME,
+                                   obj.name.ljust(CMQC.MQ_OBJECT_NAME_LENGTH)),
+                          *_row_params(self.processor.stored_view(obj), SERVICE_PCF,
+                                       wanted, ())])
+                for obj in objs]
+
+    def _service_control(self, msg: pcf.PCFMessage, verb: str) -> list[Response]:
+        """Start / Stop Service; with IgnoreState MQIS_YES a service already running (or
+        already stopped) is no failure."""
+        name = self._required_name(msg, CMQC.MQCA_SERVICE_NAME)
+        ignore = msg.get(CMQCFC.MQIACF_IGNORE_STATE, CMQCFC.MQIS_NO)
+        if ignore not in (CMQCFC.MQIS_NO, CMQCFC.MQIS_YES):
+            raise _Refused(CMQCFC.MQRCCF_PARM_VALUE_ERROR)
+        return self._run(MQSCCommand(verb, "SERVICE", name,
+                                     {"IGNSTATE": "YES" if ignore == CMQCFC.MQIS_YES else "NO"},
+                                     frozenset()))
+
+    def _inquire_service_status(self, msg: pcf.PCFMessage) -> list[Response]:
+        """Inquire Service Status: one response per running server service, its name
+        always, then Status, ProcessId, StartDate, StartTime and the definition's
+        attributes as ServiceStatusAttrs asks (default all)."""
+        name = self._required_name(msg, CMQC.MQCA_SERVICE_NAME)
+        generic = name.endswith("*")
+        if not generic and self.processor.engine.lookup("SERVICE", name) is None:
+            return [Response([], CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_OBJECT_NAME)]
+        rows = self.processor.service_status_rows(name, generic)
+        if not rows:
+            return [Response([], CMQC.MQCC_FAILED, CMQCFC.MQRCCF_SERV_STATUS_NOT_FOUND)]
+        wanted = self._wanted(msg, CMQCFC.MQIACF_SERVICE_STATUS_ATTRS)
+        fields = {**_SVSTATUS_PCF, **{k: v for k, v in SERVICE_PCF.items()
+                                      if k not in ("ALTDATE", "ALTTIME")}}
+        return [Response([pcf.CFST(CMQC.MQCA_SERVICE_NAME,
+                                   str(row["SERVICE"]).ljust(CMQC.MQ_OBJECT_NAME_LENGTH)),
+                          *_row_params(row, fields, wanted, ())])
+                for row in rows]
 
     # ------------------------------------------------------------------ clusters
     #

@@ -20,6 +20,10 @@ Running, Quiescing, Ended normally / immediately / unexpectedly / pre-emptively)
 ``--ready-fd``, the process reports to the starting command through that pipe: error messages
 as lines, then ``READY`` once the socket accepts connections.
 
+Services (``DEFINE SERVICE``) are this process's children: CONTROL(QMGR) and STARTONLY
+ones start once the socket serves, CONTROL(QMGR) ones are stopped at the end
+(``mqpy.services``).
+
 Checkpoints and the periodic expiry scan run in the engine's own thread. The command server
 runs here, in a thread (:func:`_start_command_server`); the channel initiator is a separate
 process, not started here yet.
@@ -221,6 +225,8 @@ def _serve(eng: Any, root: str | None, qmdir: str, console: _Console) -> str:
             await _chinit_ready(eng, chinit["proc"])
             if chinit["proc"] is not None:
                 nursery.start_soon(_watch_chinit, eng, root, qmdir, chinit)
+            # CONTROL(QMGR) and STARTONLY services, once applications can connect
+            await trio.to_thread.run_sync(_start_services, eng)
             try:
                 with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT,
                                                signal.SIGUSR1) as signals:
@@ -233,8 +239,15 @@ def _serve(eng: Any, root: str | None, qmdir: str, console: _Console) -> str:
                             outcome["end"] = "controlled"
                             eng.quiesce()
                             write_status(qmdir, "Quiescing")
+                            # services end as the end begins: a connected one (a trigger
+                            # monitor) would otherwise hold the controlled end for ever
+                            nursery.start_soon(trio.to_thread.run_sync, _stop_services, eng)
                             nursery.start_soon(_end_when_idle, server, nursery.cancel_scope)
             finally:
+                # CONTROL(QMGR) services end first, while this loop still serves their
+                # stop programs' MQI calls
+                with trio.CancelScope(shield=True):
+                    await trio.to_thread.run_sync(_stop_services, eng)
                 proc, chinit["proc"] = chinit["proc"], None
                 # in a worker thread: the channel initiator's last MQI calls (its MQDISC
                 # among them) need this event loop to answer them while it ends
@@ -359,6 +372,21 @@ async def _watch_chinit(eng: Any, root: str | None, qmdir: str, chinit: dict) ->
                             f"status {proc.returncode}; it is being restarted.")
             chinit["proc"] = _start_chinit(eng.name, root, qmdir)
             await _chinit_ready(eng, chinit["proc"])
+
+
+def _start_services(eng: Any) -> None:
+    """The queue manager's CONTROL(QMGR) and CONTROL(STARTONLY) services (``mqpy.services``:
+    they run as children of this process, each logged AMQ5028 or AMQ5030)."""
+    from mqpy import services
+
+    services.start_at_qmgr_start(eng)
+
+
+def _stop_services(eng: Any) -> None:
+    """endmqm: CONTROL(QMGR) services are stopped (STARTONLY and MANUAL ones keep running)."""
+    from mqpy import services
+
+    services.stop_at_qmgr_end(eng)
 
 
 def _stop_chinit(proc: Any) -> None:

@@ -118,6 +118,27 @@ def _vrmf() -> str:
 VRMF = _vrmf()
 
 
+# ------------------------------------------------------------------ service objects
+# IBM's texts and inserts as its "Managing services" page shows the log entries of a server
+# and a command service (amqzmgr0); severity letter I as mqpy's other informational ids.
+
+AMQ5028 = AMQMessage(  # [C] text from IBM's "Managing services" example
+    "AMQ5028I", "The Server '{service}' has started. ProcessId({pid}).",
+    "The Server process has started.", arith=("pid",), comment=("service",))
+AMQ5029 = AMQMessage(  # [C]
+    "AMQ5029I", "The Server '{service}' has ended. ProcessId({pid}).",
+    "The Server process has ended.", arith=("pid",), comment=("service",))
+AMQ5030 = AMQMessage(  # [C]
+    "AMQ5030I", "The Command '{service}' has started. ProcessId({pid}).",
+    "The Command has started.", arith=("pid",), comment=("service",))
+AMQ8934 = AMQMessage(  # [X] mqpy's own: IBM's id for a program that cannot start is unknown
+    "AMQ8934E", "A program of service '{service}' could not be run: {detail}.",
+    "The program named by the service's STARTCMD or STOPCMD could not be run (it does not "
+    "exist, is not executable, or an STDOUT or STDERR file could not be opened).",
+    "Correct the service definition with ALTER SERVICE and start it again.",
+    comment=("service", "detail"))
+
+
 # ---------------------------------------------------------------------------- directories
 
 

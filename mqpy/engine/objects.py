@@ -1,4 +1,5 @@
-"""Object definitions (queues, processes, namelists, storage classes, channels, the queue manager).
+"""Object definitions (queues, processes, namelists, storage classes, channels, listeners,
+services, the queue manager).
 
 An object is its type, its name and a dictionary of attributes keyed by the MQSC keyword, with
 values as MQSC shows them (integers, or upper-case words such as ``ENABLED``). Defaults are IBM's.
@@ -71,6 +72,9 @@ DEFAULTS: dict[str, dict[str, object]] = {
     "LISTENER": {"DESCR": "", "TRPTYPE": "TCP", "PORT": 1414, "IPADDR": "", "CONTROL": "MANUAL",
                  "BACKLOG": 0},
     "CHANNEL": {"DESCR": ""},
+    # IBM's DEFINE SERVICE defaults (SERVTYPE(COMMAND), CONTROL(MANUAL), blank strings)
+    "SERVICE": {"DESCR": "", "SERVTYPE": "COMMAND", "CONTROL": "MANUAL", "STARTCMD": "",
+                "STARTARG": "", "STOPCMD": "", "STOPARG": "", "STDOUT": "", "STDERR": ""},
 }
 
 QMGR_DEFAULTS: dict[str, object] = {
@@ -178,6 +182,7 @@ SYSTEM_OBJECTS: list[tuple[str, str, dict[str, object]]] = [
                                                    "SHARE": "NO", "DEFSOPT": "EXCL"}),
     ("QMODEL", "SYSTEM.COMMAND.REPLY.MODEL", {}),
     ("LISTENER", "SYSTEM.DEFAULT.LISTENER.TCP", {}),
+    ("SERVICE", "SYSTEM.DEFAULT.SERVICE", {}),
     ("CHANNEL", "SYSTEM.DEF.SENDER", {"CHLTYPE": "SDR", "TRPTYPE": "TCP"}),
     ("CHANNEL", "SYSTEM.DEF.SERVER", {"CHLTYPE": "SVR", "TRPTYPE": "TCP"}),
     ("CHANNEL", "SYSTEM.DEF.RECEIVER", {"CHLTYPE": "RCVR", "TRPTYPE": "TCP"}),

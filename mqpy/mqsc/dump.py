@@ -31,7 +31,7 @@ _FIRST_COLUMN = 40
 #: DISPLAY's name item -> the DEFINE object keyword (queues take theirs from TYPE)
 _NAME_ITEMS = {"QUEUE": "QUEUE", "CHANNEL": "CHANNEL", "LISTENER": "LISTENER",
                "NAMELIST": "NAMELIST", "PROCESS": "PROCESS", "STGCLASS": "STGCLASS",
-               "AUTHINFO": "AUTHINFO", "CHLAUTH": "CHLAUTH"}
+               "AUTHINFO": "AUTHINFO", "CHLAUTH": "CHLAUTH", "SERVICE": "SERVICE"}
 
 #: keywords never dumped: stamps, status, and what the object's own keyword already says
 _NEVER = {*mapping.STAMPS, "CURDEPTH", "IPPROCS", "OPPROCS", "TYPE", "CHLTYPE",

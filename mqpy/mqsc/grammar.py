@@ -1124,8 +1124,12 @@ _add(CommandSpec("STOP", "LISTENER", "optional",
                  params=_pick(LISTENER_ATTRS, ["TRPTYPE", "PORT", "IPADDR"])))  # fmt: skip
 _add(CommandSpec("DISPLAY", "LSSTATUS", "required", generic=True, flags=frozenset({"ALL"}),
                  display=LSSTATUS_ATTRS, where=True))  # fmt: skip
-_add(CommandSpec("START", "SERVICE", "required"))
-_add(CommandSpec("STOP", "SERVICE", "required"))
+# IGNSTATE (IBM MQ 9.2): YES makes starting a running service, or stopping a stopped one,
+# no failure
+_add(CommandSpec("START", "SERVICE", "required",
+                 params={"IGNSTATE": enum("IGNSTATE", *YESNO)}))
+_add(CommandSpec("STOP", "SERVICE", "required",
+                 params={"IGNSTATE": enum("IGNSTATE", *YESNO)}))
 _add(CommandSpec("DISPLAY", "SVSTATUS", "required", generic=True, flags=frozenset({"ALL"}),
                  display=SVSTATUS_ATTRS, where=True))  # fmt: skip
 _add(CommandSpec("DISPLAY", "QSTATUS", "required", generic=True, flags=frozenset({"ALL"}),

@@ -21,6 +21,16 @@ re-checked, [X] mqpy's own; z/OS-only objects have no Multiplatforms message):
   changed), 8101S (an unexpected reason, printed in hex), 8705I (DISPLAY QMSTATUS), and
   8005I as the answer to RESET QMGR TYPE(STATISTICS)
 - [X] AMQ8930I-8933I for storage classes (STGCLASS is a z/OS object in IBM MQ).
+- services: [C] the texts of AMQ8733I ("Request to start Service accepted.") and of the
+  created message (seen in a tool that parses runmqsc output); [M] the ids AMQ8623I 8624I
+  8625I (service created/deleted/changed), 8629I (DISPLAY SERVICE), 8632I (DISPLAY
+  SVSTATUS), 8733I, 8734I (stop accepted); [X] AMQ8934E (a start or stop program that
+  cannot be run). A refusal IBM gives only a PCF reason for (MQRCCF_NO_START_CMD,
+  MQRCCF_NO_STOP_CMD, MQRCCF_SERVICE_RUNNING, MQRCCF_SERVICE_STOPPED,
+  MQRCCF_SERV_STATUS_NOT_FOUND) is printed as AMQ8101S with the reason in hex.
+
+Services (START/STOP SERVICE, DISPLAY SVSTATUS) run in this process: ``mqpy.services``
+keeps the running instances of the queue manager this processor serves.
 
 Channel START/STOP/PING/RESET/RESOLVE, START/STOP LISTENER and DISPLAY LSSTATUS are the
 channel initiator's: sent to it (mqpy_chinit.commands) while one serves SYSTEM.CHANNEL.INITQ,
@@ -135,6 +145,15 @@ RESPONSES: dict[str, str] = {
     "AMQ8560I": "Resume Queue Manager Cluster accepted.",
     "AMQ8598I": "Refresh Cluster accepted.",
     "AMQ8599I": "Reset Cluster accepted.",
+    # services ([M] ids, see the module docstring)
+    "AMQ8623I": "IBM MQ service created.",
+    "AMQ8624I": "IBM MQ service deleted.",
+    "AMQ8625I": "IBM MQ service changed.",
+    "AMQ8629I": "Display service information details.",
+    "AMQ8632I": "Display service status details.",
+    "AMQ8733I": "Request to start Service accepted.",
+    "AMQ8734I": "Request to stop Service accepted.",
+    "AMQ8934E": "A program of service '{0}' could not be run: {1}.",  # [X]
 }
 
 # objtype -> (created, deleted, changed) message ids
@@ -146,15 +165,17 @@ _OUTCOMES: dict[str, tuple[str, str, str]] = {
     "LISTENER": ("AMQ8626I", "AMQ8627I", "AMQ8628I"),
     "STGCLASS": ("AMQ8930I", "AMQ8931I", "AMQ8932I"),
     "AUTHINFO": ("AMQ8563I", "AMQ8564I", "AMQ8567I"),  # [M]
+    "SERVICE": ("AMQ8623I", "AMQ8624I", "AMQ8625I"),  # [M]
 }
 
 _HEADERS = {**DISPLAY_HEADERS, "STGCLASS": "AMQ8933I", "QSTATUS": "AMQ8450I",
-            "CONN": "AMQ8276I", "AUTHINFO": "AMQ8566I"}
+            "CONN": "AMQ8276I", "AUTHINFO": "AMQ8566I", "SERVICE": "AMQ8629I",
+            "SVSTATUS": "AMQ8632I"}
 
 #: objtype -> the keyword of its name item in DISPLAY output.
 _NAME_ITEM = {**{q: "QUEUE" for q in QUEUE_TYPES}, "PROCESS": "PROCESS", "CHANNEL": "CHANNEL",
               "NAMELIST": "NAMELIST", "STGCLASS": "STGCLASS", "LISTENER": "LISTENER",
-              "AUTHINFO": "AUTHINFO"}
+              "AUTHINFO": "AUTHINFO", "SERVICE": "SERVICE"}
 
 #: objtype -> the object DEFINE copies when no LIKE is given (IBM's default objects).
 _DEFAULT_OBJECT = {"QLOCAL": "SYSTEM.DEFAULT.LOCAL.QUEUE", "QMODEL": "SYSTEM.DEFAULT.MODEL.QUEUE",
@@ -162,7 +183,8 @@ _DEFAULT_OBJECT = {"QLOCAL": "SYSTEM.DEFAULT.LOCAL.QUEUE", "QMODEL": "SYSTEM.DEF
                    "QREMOTE": "SYSTEM.DEFAULT.REMOTE.QUEUE", "PROCESS": "SYSTEM.DEFAULT.PROCESS",
                    "NAMELIST": "SYSTEM.DEFAULT.NAMELIST",
                    "LISTENER": "SYSTEM.DEFAULT.LISTENER.TCP",
-                   "AUTHINFO": "SYSTEM.DEFAULT.AUTHINFO.IDPWOS"}
+                   "AUTHINFO": "SYSTEM.DEFAULT.AUTHINFO.IDPWOS",
+                   "SERVICE": "SYSTEM.DEFAULT.SERVICE"}
 
 _CONNAME_REQUIRED = ("SDR", "RQSTR", "CLNTCONN", "CLUSSDR", "CLUSRCVR")
 _CHINIT_VERBS = ("START", "STOP", "PING", "RESET", "RESOLVE")
@@ -361,6 +383,10 @@ class MQSCProcessor:
             if not reply.get("ok"):
                 raise CommandFailed([str(reply.get("message"))], CMQCFC.MQRCCF_LISTENER_NOT_STARTED)
             return [message("AMQ8021I" if verb == "START" else "AMQ8706I")]
+        if obj == "SERVICE" and verb in ("START", "STOP"):
+            return self._service_control(cmd)
+        if obj == "SVSTATUS" and verb == "DISPLAY":
+            return self._display_svstatus(cmd)
         if (verb, obj) in _CLUSTER_COMMANDS or (obj == "QMGR" and verb in ("SUSPEND",
                                                                            "RESUME")):
             return self._cluster(cmd)
@@ -750,6 +776,80 @@ class MQSCProcessor:
                                    str(p.get("PROFILE") or "*"))
         return lines
 
+    # ------------------------------------------------------------------ services
+
+    def _services(self) -> Any:
+        from mqpy import services
+
+        return services.runner_for(self.engine)
+
+    def _service_control(self, cmd: MQSCCommand) -> list[str]:
+        """START / STOP SERVICE [IGNSTATE(YES)]: the service's start or stop program, run by
+        this process (``mqpy.services``); IBM's PCF reasons for what cannot be done."""
+        from mqpy.services import ServiceError
+
+        name = str(cmd.name)
+        obj = self._existing("SERVICE", name)
+        if obj is None:
+            raise CommandFailed.of(CMQC.MQRC_UNKNOWN_OBJECT_NAME, "AMQ8147E", name)
+        definition = dict(obj.attributes)
+        runner = self._services()
+        try:
+            if cmd.verb == "START":
+                runner.start(name, definition)
+            else:
+                runner.stop(name, definition)
+        except ServiceError as err:
+            already = (CMQCFC.MQRCCF_SERVICE_RUNNING if cmd.verb == "START"
+                       else CMQCFC.MQRCCF_SERVICE_STOPPED)
+            if err.reason == already and cmd.params.get("IGNSTATE") == "YES":
+                return [message("AMQ8733I" if cmd.verb == "START" else "AMQ8734I")]
+            if err.detail:
+                raise CommandFailed([message("AMQ8934E", name, err.detail)],
+                                    err.reason) from None
+            raise CommandFailed.of(err.reason, "AMQ8101S", f"{err.reason:X}") from None
+        return [message("AMQ8733I" if cmd.verb == "START" else "AMQ8734I")]
+
+    def service_status_rows(self, pattern: str, generic: bool) -> list[dict[str, object]]:
+        """The running server services whose names match, each as DISPLAY SVSTATUS sees it:
+        SERVICE, STATUS, PID, STARTDA, STARTTI and the definition's attributes."""
+        from mqpy.services import start_stamp
+
+        rows: list[dict[str, object]] = []
+        for running in self._services().status():
+            if not (generic_match(pattern, running.name) if generic
+                    else running.name == pattern):
+                continue
+            obj = self.engine.lookup("SERVICE", running.name)
+            definition = {k: v for k, v in (obj.attributes if obj is not None else {}).items()
+                          if k not in STAMPS}
+            date, tod = start_stamp(running.started)
+            rows.append({"SERVICE": running.name, "STATUS": running.status,
+                         "PID": running.pid, "STARTDA": date, "STARTTI": tod, **definition})
+        return self._visible_rows("SERVICE", rows)
+
+    def _display_svstatus(self, cmd: MQSCCommand) -> list[str]:
+        """DISPLAY SVSTATUS: SERVICE, STATUS and PID always, the rest as asked (ALL, a list,
+        the WHERE keyword); only running SERVTYPE(SERVER) services have a status."""
+        name = str(cmd.name)
+        if not cmd.generic and self._existing("SERVICE", name) is None:
+            raise CommandFailed.of(CMQC.MQRC_UNKNOWN_OBJECT_NAME, "AMQ8147E", name)
+        rows = self.service_status_rows(name, cmd.generic)
+        if not rows:
+            reason = CMQCFC.MQRCCF_SERV_STATUS_NOT_FOUND
+            raise CommandFailed.of(reason, "AMQ8101S", f"{reason:X}")
+        lines: list[str] = []
+        head = ("SERVICE", "STATUS", "PID")
+        for row in rows:  # a WHERE that excludes every row shows nothing, as DISPLAY does
+            if cmd.where is not None and (cmd.where.keyword not in row or not _where_holds(
+                    cmd.where, row[cmd.where.keyword])):
+                continue
+            rest = self._selected(cmd, row, exclude=head)
+            lines.append(message(_HEADERS["SVSTATUS"]))
+            lines.extend(format_attrs([(k, row[k]) for k in head]
+                                      + sorted(rest.items())))
+        return lines
+
     # ------------------------------------------------------------------ clusters
 
     def _cluster(self, cmd: MQSCCommand) -> list[str]:
@@ -940,6 +1040,9 @@ class MQSCProcessor:
         if existing is None:
             raise CommandFailed.of(CMQC.MQRC_UNKNOWN_OBJECT_NAME, "AMQ8147E", name)
         before = dict(existing.attributes)
+        if objtype == "SERVICE" and self._services().is_running(name):
+            # IBM: a running server service cannot be deleted; stop it first [M]
+            raise CommandFailed.of(CMQCFC.MQRCCF_OBJECT_IN_USE, "AMQ8148E")
         try:
             self.engine.delete(objtype, name, purge="PURGE" in cmd.flags)
         except MQMIError as err:

@@ -1,0 +1,166 @@
+"""Fixtures for the service tests: an embedded queue manager and its MQSC processor, small
+Python programs a service runs (sys.executable), and a teardown that ends, by pid, every
+process a test started (the programs record their pid in a file)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable
+
+import pytest
+
+import mqpy
+from mqpy import local, services
+from mqpy.cmdserver import stop_command_server
+from mqpy.mqsc.dump import parse_items
+from mqpy.mqsc.processor import MQSCProcessor
+
+#: a server: records its pid and arguments, writes a line to stdout and stderr, sleeps
+SERVER = """\
+import os, signal, sys, time
+if os.environ.get("SVC_IGNORE_TERM"):
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+if os.environ.get("SVC_CONNECT"):  # an application of the queue manager, as runmqtrm is
+    import mqpy
+    qm = mqpy.connect(os.environ["SVC_CONNECT"])
+pidfile = sys.argv[1]
+with open(pidfile + ".tmp", "w") as f:
+    f.write(str(os.getpid()))
+os.replace(pidfile + ".tmp", pidfile)
+print("out", *sys.argv[2:], flush=True)
+print("err", os.environ.get("SVC_COLOUR", ""), file=sys.stderr, flush=True)
+time.sleep(float(os.environ.get("SVC_SLEEP", "120")))
+"""
+
+#: a stop program: records its arguments in a file, then sends SIGTERM to the pid given
+STOPPER = """\
+import os, signal, sys
+with open(sys.argv[1], "w") as f:
+    f.write(" ".join(sys.argv[2:]))
+os.kill(int(sys.argv[2]), signal.SIGTERM)
+"""
+
+#: a stop program that ends only once a file exists (and stops nothing)
+HOLD = """\
+import os, sys, time
+while not os.path.exists(sys.argv[1]):
+    time.sleep(0.05)
+"""
+
+#: a command: appends its arguments to a file
+COMMAND = """\
+import sys
+with open(sys.argv[1], "a") as f:
+    f.write(" ".join(sys.argv[2:]) + "\\n")
+"""
+
+
+def wait_for(check: Callable[[], object], timeout: float = 20.0) -> object:
+    """Poll ``check`` until it returns something true (no timing is asserted)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"gave up waiting for {check}"
+        time.sleep(0.05)
+
+
+def read_pid(path: str) -> int | None:
+    try:
+        with open(path) as f:
+            return int(f.read())
+    except (OSError, ValueError):
+        return None
+
+
+def alive(pid: int) -> bool:
+    """Running (a zombie, ended but not yet waited for by its parent, is not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except (OSError, IndexError):
+        return False
+
+
+class Programs:
+    """The test's programs in a directory, and the pid files they write."""
+
+    def __init__(self, directory: str) -> None:
+        self.dir = directory
+        for name, text in (("server.py", SERVER), ("stopper.py", STOPPER),
+                           ("command.py", COMMAND), ("hold.py", HOLD)):
+            with open(os.path.join(directory, name), "w") as f:
+                f.write(text)
+        self.python = sys.executable
+
+    def path(self, name: str) -> str:
+        return os.path.join(self.dir, name)
+
+    def pidfiles(self) -> list[str]:
+        return [os.path.join(self.dir, n) for n in os.listdir(self.dir) if n.endswith(".pid")]
+
+    def kill_all(self, extra: set[int] = frozenset()) -> None:  # type: ignore[assignment]
+        pids = {p for f in self.pidfiles() if (p := read_pid(f))} | set(extra)
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+@pytest.fixture
+def programs(tmp_path) -> Programs:
+    directory = tmp_path / "programs"
+    directory.mkdir()
+    return Programs(str(directory))
+
+
+@pytest.fixture
+def qmgr(tmp_path, programs):
+    root = str(tmp_path / "data")
+    qm = mqpy.embedded("QM1", data_path=root)
+    eng = local.running("QM1", root)
+    runner = services.runner_for(eng)
+    try:
+        yield qm, eng, root
+    finally:
+        programs.kill_all(set(runner.children))
+        stop_command_server("QM1", root)
+        try:
+            qm.disconnect()
+        except Exception:  # noqa: BLE001 - the test may have disconnected already
+            pass
+        mqpy.stop_embedded("QM1", data_path=root)
+
+
+@pytest.fixture
+def proc(qmgr) -> MQSCProcessor:
+    return MQSCProcessor(qmgr[1])
+
+
+def run(proc: MQSCProcessor, text: str) -> list[str]:
+    """The response lines of a script (no heading, no echo, no summary)."""
+    lines, _ = proc.run_script(text, echo=False)
+    return lines[4:-3]
+
+
+def attrs_of(lines: list[str]) -> dict[str, str | None]:
+    """KEYWORD -> value of one DISPLAY's attribute lines, read as dmpmqcfg reads them (a
+    blank value is " ")."""
+    out: dict[str, str | None] = {}
+    for line in lines:
+        for key, value in parse_items(line):
+            out[key] = " " if value == "" else value
+    return out
+
+
+def errlog(root: str) -> str:
+    try:
+        with open(os.path.join(root, "qmgrs", "QM1", "errors", "AMQERR01.LOG")) as f:
+            return f.read()
+    except OSError:
+        return ""
