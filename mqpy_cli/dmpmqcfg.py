@@ -27,13 +27,13 @@ from mqpy_cli.control import _data_path, _err
 
 #: -t values -> the DISPLAY object keywords they dump (IBM's names; some are IBM's only)
 _TYPES = {
-    "all": ("QMGR", "QUEUE", "CHANNEL", "LISTENER", "NAMELIST", "PROCESS", "STGCLASS",
-            "AUTHINFO"),
+    "all": ("QMGR", "QUEUE", "CHANNEL", "LISTENER", "SERVICE", "NAMELIST", "PROCESS",
+            "STGCLASS", "AUTHINFO"),
     "qmgr": ("QMGR",), "queue": ("QUEUE",), "channel": ("CHANNEL",), "listener": ("LISTENER",),
     "namelist": ("NAMELIST",), "process": ("PROCESS",), "stgclass": ("STGCLASS",),
-    "authinfo": ("AUTHINFO",),
+    "authinfo": ("AUTHINFO",), "service": ("SERVICE",),
     # IBM MQ object types mqpy does not have: nothing to dump
-    "service": (), "topic": (), "comminfo": (), "clntconn": (), "mqttchl": (),
+    "topic": (), "comminfo": (), "clntconn": (), "mqttchl": (),
 }
 RC_FAILED = 20
 

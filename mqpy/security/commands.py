@@ -9,8 +9,8 @@ commands; [inf] where mqpy chose:
 - Every command needs ``dsp`` on the queue manager (IBM: to issue PCF commands at all).
 - DISPLAY of an object needs ``dsp`` on it; a generic DISPLAY asks nothing here and shows only
   the objects the user may display (the command server filters them). DISPLAY QSTATUS,
-  CHSTATUS and LSSTATUS need ``dsp`` on the queue, channel or listener; a generic one shows
-  only the rows of the queues, channels and listeners the user may display.
+  CHSTATUS, LSSTATUS and SVSTATUS need ``dsp`` on the queue, channel, listener or service; a
+  generic one shows only the rows of the objects the user may display.
 - DEFINE needs ``crt``. [inf] IBM judges crt on the queue-manager-level profile of the object
   class; mqpy's OAM keeps crt on the object type itself, judged against the name being
   defined, so ``setmqaut -t queue -n '**' +crt`` is IBM's class-wide grant and
@@ -25,8 +25,9 @@ commands; [inf] where mqpy chose:
 - ALTER ``chg``, DELETE ``dlt``, CLEAR ``clr``; START / STOP / PING CHANNEL ``ctrl``, RESET /
   RESOLVE CHANNEL ``ctrlx``; START / STOP LISTENER and SERVICE ``ctrl``.
 - Queue-manager commands (ALTER QMGR, REFRESH SECURITY, SUSPEND / RESUME QMGR, REFRESH /
-  RESET CLUSTER, SET CHLAUTH, SET / DELETE AUTHREC) need ``chg`` on the queue manager; PING
-  QMGR, DISPLAY QMGR / CONN / CHLAUTH / AUTHREC / CLUSQMGR need ``dsp`` on it.
+  RESET CLUSTER, RESET QMGR, SET CHLAUTH, SET / DELETE AUTHREC) need ``chg`` on the queue
+  manager; PING QMGR, DISPLAY QMGR / QMSTATUS / CONN / CHLAUTH / AUTHREC / CLUSQMGR need
+  ``dsp`` on it.
 - Any other command needs mqm membership (:data:`PRIVILEGED`): refusing what the table does
   not know is safer than allowing it.
 """
@@ -66,11 +67,13 @@ _CONTROL = {("START", "CHANNEL"): "ctrl", ("STOP", "CHANNEL"): "ctrl",
 _ON_QMGR = {("DISPLAY", "QMGR"): "dsp", ("PING", "QMGR"): "dsp", ("DISPLAY", "CONN"): "dsp",
             ("DISPLAY", "CHLAUTH"): "dsp", ("DISPLAY", "AUTHREC"): "dsp",
             ("DISPLAY", "CLUSQMGR"): "dsp", ("DISPLAY", "QCLUSTER"): "dsp",
+            ("DISPLAY", "QMSTATUS"): "dsp", ("RESET", "QMGR"): "chg",
             ("ALTER", "QMGR"): "chg", ("REFRESH", "SECURITY"): "chg",
             ("SUSPEND", "QMGR"): "chg", ("RESUME", "QMGR"): "chg",
             ("REFRESH", "CLUSTER"): "chg", ("RESET", "CLUSTER"): "chg",
             ("SET", "CHLAUTH"): "chg", ("SET", "AUTHREC"): "chg", ("DELETE", "AUTHREC"): "chg"}
-_STATUS = {"QSTATUS": "queue", "CHSTATUS": "channel", "LSSTATUS": "listener"}
+_STATUS = {"QSTATUS": "queue", "CHSTATUS": "channel", "LSSTATUS": "listener",
+           "SVSTATUS": "service"}
 
 
 _DEFAULT_OBJECTS = {"QLOCAL": "SYSTEM.DEFAULT.LOCAL.QUEUE",

@@ -45,6 +45,10 @@ def test_command_table():
     assert needs("PING", "QMGR", None) == [base, base]
     assert needs("DISPLAY", "CHSTATUS", "*", generic=True) == [base]  # rows filtered
     assert needs("DISPLAY", "LSSTATUS", "L1") == [base, ("listener", "L1", {"dsp"})]
+    assert needs("DISPLAY", "SVSTATUS", "S1") == [base, ("service", "S1", {"dsp"})]
+    assert needs("START", "SERVICE", "S1") == [base, ("service", "S1", {"ctrl"})]
+    assert needs("DISPLAY", "QMSTATUS", None) == [base, base]
+    assert needs("RESET", "QMGR", None) == [base, ("qmgr", "QM", {"chg"})]
     assert needs("STOP", "CHINIT", None) is PRIVILEGED
 
 
