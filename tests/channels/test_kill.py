@@ -112,12 +112,15 @@ def _drain(site) -> list[bytes]:
     return data
 
 
-def _two_daemons_and_a_triggered_channel(site, batchsz: int) -> None:
+def _two_daemons_and_a_triggered_channel(site, batchsz: int, pipeline: int = 0) -> None:
     """QM1 and QM2 started; QM1's transmission queue QM2 triggers SDR C (BATCHSZ
-    ``batchsz``, retrying every second) into RCVR C at QM2; REMOTE at QM1 is TARGET at QM2."""
+    ``batchsz``, retrying every second) into RCVR C at QM2; REMOTE at QM1 is TARGET at QM2.
+    ``pipeline``: QM1's qm.ini Channels: PipeLineLength (0: as crtmqm wrote it)."""
     port = free_port()
     for name in ("QM1", "QM2"):
         assert site.run("crtmqm", "-u", "SYSTEM.DEAD.LETTER.QUEUE", name).returncode == 0
+        if name == "QM1" and pipeline:
+            _set_pipeline(site, name, pipeline)
         _start(site, name)
     # the receiver runs as the (privileged) channel initiator: SET CHLAUTH lifts the
     # default *MQADMIN BLOCKUSER rule for that channel, as an MQ administrator does
@@ -198,3 +201,17 @@ def test_sending_qmgr_killed_right_after_a_confirmed_batch(site):
         assert eng_qm.get_handle().indoubt() == []
     finally:
         eng_qm.disconnect()
+
+
+def _set_pipeline(site, name: str, length: int) -> None:
+    """qm.ini Channels: PipeLineLength=``length`` for queue manager ``name``."""
+    from mqpy import config
+
+    path = os.path.join(site.qmdir(name), "qm.ini")
+    stanzas = config.read_stanzas(path)
+    if not any(n == "Channels" for n, _ in stanzas):
+        stanzas.append(("Channels", {}))
+    for n, values in stanzas:
+        if n == "Channels":
+            values["PipeLineLength"] = str(length)
+    config.write_stanzas(path, stanzas)

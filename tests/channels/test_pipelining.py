@@ -1,0 +1,260 @@
+"""Channel pipelining: qm.ini ``Channels: PipeLineLength=2`` lets a sending MCA get and send
+the next batch while the partner confirms the one before (mca.SenderMCA), with every message
+delivered once and in order, and no more than one batch in doubt."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import trio
+
+from mqpy import config
+from mqpy.browsing import browse
+from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
+from mqpy_chinit.framing import SegmentReader
+from mqpy_chinit.states import ChannelState
+from mqpy_chinit.wire import ControlFlags1, MessageData, SegmentType, Status
+
+from .proxy import FaultProxy
+from .test_kill import (
+    N,
+    _drain,
+    _pid,
+    _progress,
+    _put_persistent,
+    _start,
+    _two_daemons_and_a_triggered_channel,
+    _wait_progress,
+)
+from .test_sdr_rcvr import define_pair, wait_until
+from .test_two_daemons import depth
+
+CHANNEL = "QM1.TO.QM2"
+PIPELINED = {"PipeLineLength": "2"}
+DLQ = "SYSTEM.DEAD.LETTER.QUEUE"
+
+
+# ------------------------------------------------------------------- qm.ini PipeLineLength
+
+
+def test_pipeline_length_is_1_2_or_the_default():
+    """Given qm.ini Channels: PipeLineLength absent, 1, 2, above 2, spelt in capitals, or not
+    a positive number, then the sending MCAs run 1, 1, 2, 2 (IBM: "any value greater than 1
+    is treated as 2"), 2, and the default 1 with a warning for the error log."""
+    assert config.pipeline_length(None) == (1, None)
+    assert config.pipeline_length({"MaxChannels": "10"}) == (1, None)
+    assert config.pipeline_length({"PipeLineLength": "1"}) == (1, None)
+    assert config.pipeline_length({"PipeLineLength": "2"}) == (2, None)
+    assert config.pipeline_length({"PipeLineLength": "7"}) == (2, None)
+    assert config.pipeline_length({"PIPELINELENGTH": " 2 "}) == (2, None)
+    for bad in ("two", "0", "-1", ""):
+        value, warning = config.pipeline_length({"PipeLineLength": bad})
+        assert value == 1 and warning is not None
+        assert warning.startswith("AMQ9999W") and f"PipeLineLength={bad} " in warning
+
+
+def test_a_bad_pipeline_length_is_logged_by_the_channel_initiator(two_qmgrs):
+    """Given PipeLineLength=x in the Channels stanza, when the channel initiator starts,
+    then its error log says the value is not valid and its channels do not pipeline."""
+    qm1, _ = two_qmgrs
+    log: list[tuple[str, str]] = []
+    chinit = ChannelInitiator("QM1", qm1.connect, EngineAdmin(qm1.engine),
+                              log=lambda msgid, text: log.append((msgid, text)),
+                              channels_stanza={"PipeLineLength": "x"})
+    assert chinit.pipeline == 1
+    assert [m for m, _ in log] == ["AMQ9999W"] and "PipeLineLength=x" in log[0][1]
+    assert ChannelInitiator("QM1", qm1.connect, EngineAdmin(qm1.engine),
+                            channels_stanza={"PipeLineLength": "3"}).pipeline == 2
+
+
+# ------------------------------------------------------------------- flows
+
+
+def _flows(recorded: list[tuple[str, bytes]]) -> list[tuple[str, object]]:
+    """The proxy's recorded segments decoded, in the order it passed them."""
+    readers = {"s2r": SegmentReader(), "r2s": SegmentReader()}
+    out = []
+    for direction, seg in recorded:
+        out.extend((direction, ev) for ev in readers[direction].feed(seg))
+    return out
+
+
+def _overlaps(flows: list[tuple[str, object]]) -> int:
+    """Messages the sender sent while a confirm request of its was still unanswered."""
+    waiting = 0
+    ahead = 0
+    for direction, ev in flows:
+        if direction == "s2r" and isinstance(ev, MessageData):
+            ahead += waiting > 0
+            if ev.flags & ControlFlags1.CONFIRM_REQUEST:
+                waiting += 1
+        elif direction == "r2s" and isinstance(ev, Status):
+            waiting -= 1
+    return ahead
+
+
+def _delay_statuses(count: int):
+    """Proxy policy: the first ``count`` STATUS flows from the receiver arrive late."""
+    seen = []
+
+    def policy(d, t, i):
+        if d == "r2s" and t == SegmentType.STATUS_DATA and len(seen) < count:
+            seen.append(i)
+            return "delay"
+        return "pass"
+    return policy
+
+
+async def _move(qm1, qm2, stanza, count=120, **sdr):
+    """``count`` messages, persistent and not in turn, across QM1.TO.QM2 (BATCHSZ 10)
+    through a proxy that holds back the first three confirmations: the proxy."""
+    async with trio.open_nursery() as nursery:
+        c2 = qm2.make_chinit()
+        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        proxy = FaultProxy(c2.ports[0], _delay_statuses(3))
+        await nursery.start(proxy.run)
+        define_pair(qm1, qm2, proxy.port, BATCHSZ=10, **sdr)
+        for i in range(count):
+            qm1.put("TARGET", b"m%04d" % i, qmgr="QM2", persistent=i % 2 == 0)
+        c1 = qm1.make_chinit(stanza)
+        await nursery.start(c1.run)
+        assert c1.start_channel(CHANNEL) is None
+        await wait_until(lambda: qm2.depth("TARGET") == count and qm1.depth("QM2") == 0, 30)
+        st1 = c1.status_of(CHANNEL)
+        await wait_until(lambda: not st1.indoubt and st1.last_seqno == count)
+        assert st1.msgs == count and st1.state is ChannelState.RUNNING
+        assert not qm1.engine.indoubt()
+        nursery.cancel_scope.cancel()
+    assert qm2.drain("TARGET") == [b"m%04d" % i for i in range(count)]
+    return proxy
+
+
+async def test_a_pipelined_channel_sends_the_next_batch_before_the_confirmation(two_qmgrs):
+    """Given PipeLineLength=2 and 120 messages (persistent and non-persistent in turn) on
+    the transmission queue, BATCHSZ 10, the receiver's first confirmations late, when the
+    channel runs, then the sender sends the next batch's messages while a batch awaits its
+    confirmation, and every message arrives once, in order, nothing left in doubt.
+    spec: dqm-intercommunication 9.28; dqm-intercommunication 9.33"""
+    qm1, qm2 = two_qmgrs
+    proxy = await _move(qm1, qm2, PIPELINED)
+    flows = _flows(proxy.recorded)
+    assert _overlaps(flows) > 0
+    # sequence numbers run on, batch after batch, whatever was in flight
+    seqs = [ev.seqnum for d, ev in flows if d == "s2r" and isinstance(ev, MessageData)]
+    assert seqs == list(range(1, 121))
+
+
+async def test_without_pipelining_the_sender_waits_for_each_confirmation(two_qmgrs):
+    """Given no PipeLineLength (the default 1), the same run: no message of a batch goes
+    before the confirmation of the batch before it (the flows of an unpipelined channel)."""
+    qm1, qm2 = two_qmgrs
+    proxy = await _move(qm1, qm2, None)
+    assert _overlaps(_flows(proxy.recorded)) == 0
+
+
+async def test_a_batch_the_receiver_backs_out_leaves_both_batches_on_the_xmitq(two_qmgrs):
+    """Given PipeLineLength=2, BATCHSZ 5, 15 messages of which the third cannot be put at
+    QM2 (no such queue, the DLQ put-inhibited), the confirmations late, when the channel
+    runs, then the receiver backs the first batch out while the second is already sent, the
+    sender backs out both: every message is back on QM1's transmission queue in order,
+    nothing is in doubt, nothing reached QM2, and the channel stops (no retries).
+    spec: operations-dlq-clusters 7.14; dqm-intercommunication 9.33"""
+    qm1, qm2 = two_qmgrs
+    qm2.engine.alter("QLOCAL", DLQ, {"PUT": "DISABLED"})
+    names = [b"m%02d" % i for i in range(15)]
+    async with trio.open_nursery() as nursery:
+        c2 = qm2.make_chinit()
+        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        proxy = FaultProxy(c2.ports[0], _delay_statuses(1))
+        await nursery.start(proxy.run)
+        define_pair(qm1, qm2, proxy.port, BATCHSZ=5, SHORTRTY=0, LONGRTY=0, HBINT=0)
+        for i, body in enumerate(names):
+            qm1.put("NO.SUCH.Q" if i == 2 else "TARGET", body, qmgr="QM2")
+        c1 = qm1.make_chinit(PIPELINED)
+        await nursery.start(c1.run)
+        assert c1.start_channel(CHANNEL) is None
+        await wait_until(lambda: (s := c1.status_of(CHANNEL)) is not None
+                         and s.state is ChannelState.STOPPED, 20)
+        await wait_until(lambda: qm1.committed("QM2") == 15)
+        nursery.cancel_scope.cancel()
+    flows = _flows(proxy.recorded)
+    sent = [ev.seqnum for d, ev in flows if d == "s2r" and isinstance(ev, MessageData)]
+    assert max(sent) > 5  # the second batch was on its way when the first was refused
+    assert not qm1.engine.indoubt()
+    assert qm2.depth("TARGET") == 0
+    qm = qm1.connect()
+    try:  # (the stop disabled the transmission queue for gets: browsed)
+        waiting = [data for _md, data in browse(qm, "QM2")]
+    finally:
+        qm.disconnect()
+    assert [m[-3:] for m in waiting] == names
+
+
+# ------------------------------------------------------------------- SIGKILL, two daemons
+
+
+def _pipelined_transfer(site) -> None:
+    """Two daemons, QM1's qm.ini with PipeLineLength=2, the triggered channel C (BATCHSZ 20)
+    moving N persistent messages: under way."""
+    _two_daemons_and_a_triggered_channel(site, batchsz=20, pipeline=2)
+    _put_persistent(site, 0, N)
+    _wait_progress(site, 0)
+
+
+def _all_arrive_once_in_order(site) -> None:
+    deadline = time.monotonic() + 120
+    while _progress(site) < N:
+        assert time.monotonic() < deadline, f"only {_progress(site)} of {N} arrived"
+        time.sleep(0.2)
+    time.sleep(1.0)  # a duplicate would arrive now, if there were one
+    data = _drain(site)
+    assert len(data) == N, f"{len(data)} messages for {N} sent"
+    assert data == [b"%05d" % i for i in range(N)]
+    assert depth(site, "QM1", "QM2") == 0
+
+
+def test_sending_qmgr_killed_with_batches_in_flight(site):
+    """Given a pipelined SDR-RCVR channel between two daemons moving 1200 persistent
+    messages in batches of 20, when the sending queue manager and its channel initiator are
+    killed with SIGKILL in the middle of the transfer, then at restart at most one batch is
+    in doubt, and once restarted every message arrives exactly once and in order.
+    spec: dqm-intercommunication 9.31; dqm-intercommunication 9.33;
+    aliases-channels-storage 4.15; aliases-channels-storage 4.16"""
+    from mqpy import local
+
+    _pipelined_transfer(site)
+    os.kill(_pid(site, "QM1", "qm.lock"), signal.SIGKILL)
+    os.kill(_pid(site, "QM1", "chinit.pid"), signal.SIGKILL)
+    time.sleep(0.3)
+    eng = local.start("QM1", site.root)
+    try:
+        assert len(eng.indoubt()) <= 1
+    finally:
+        local.stop("QM1", site.root)
+    _start(site, "QM1")
+    _all_arrive_once_in_order(site)
+
+
+def test_sending_chinit_killed_with_batches_in_flight(site):
+    """Given the same pipelined transfer, when the sending channel initiator alone is
+    killed with SIGKILL, twice, then every message arrives exactly once and in order.
+    spec: dqm-intercommunication 9.31; aliases-channels-storage 4.16"""
+    _pipelined_transfer(site)
+    os.kill(_pid(site, "QM1", "chinit.pid"), signal.SIGKILL)
+    seen = _wait_progress(site, _progress(site), 60)
+    os.kill(_pid(site, "QM1", "chinit.pid"), signal.SIGKILL)
+    _wait_progress(site, seen, 60)
+    _all_arrive_once_in_order(site)
+
+
+def test_receiving_qmgr_killed_with_batches_in_flight(site):
+    """Given the same pipelined transfer, when the receiving queue manager is killed with
+    SIGKILL and restarted, then every message arrives exactly once and in order.
+    spec: dqm-intercommunication 9.31; aliases-channels-storage 4.16"""
+    _pipelined_transfer(site)
+    os.kill(_pid(site, "QM2", "qm.lock"), signal.SIGKILL)
+    time.sleep(0.3)
+    _start(site, "QM2")
+    _all_arrive_once_in_order(site)
