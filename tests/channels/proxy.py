@@ -9,6 +9,7 @@ import trio
 
 # decide(direction, segment_type, index_in_direction) -> "pass" | "drop-and-cut" | "cut"
 # | "delay" (the segment, and what follows it that way, passes DELAY seconds later)
+# | "delay-drop-and-cut" (DELAY seconds later, as "drop-and-cut")
 Policy = Callable[[str, int, int], str]
 
 
@@ -73,6 +74,12 @@ class FaultProxy:
                                 finally:
                                     self.delaying -= 1
                                 continue
+                            if action == "delay-drop-and-cut":
+                                if out:
+                                    await dst.send_all(out)
+                                    out = b""
+                                await trio.sleep(DELAY)
+                                action = "drop-and-cut"
                             if action == "pass":
                                 seg = self.rewrite(direction, seg)
                                 out += seg

@@ -5,6 +5,7 @@ delivered once and in order, and no more than one batch in doubt."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import time
 
@@ -12,12 +13,14 @@ import trio
 
 from mqpy import config
 from mqpy.browsing import browse
+from mqpy.mqsc.processor import MQSCProcessor
 from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
 from mqpy_chinit.framing import SegmentReader
 from mqpy_chinit.states import ChannelState
 from mqpy_chinit.wire import ControlFlags1, MessageData, SegmentType, Status
 
 from .proxy import FaultProxy
+from .test_indoubt import _run_with_proxy, nth_message, once
 from .test_kill import (
     N,
     _drain,
@@ -258,3 +261,124 @@ def test_receiving_qmgr_killed_with_batches_in_flight(site):
     time.sleep(0.3)
     _start(site, "QM2")
     _all_arrive_once_in_order(site)
+
+
+# ------------------------------------------------------------------- in doubt
+
+
+async def test_confirmation_lost_with_the_next_batch_sent_resolves_at_restart(two_qmgrs):
+    """Given PipeLineLength=2 and the link dropped after the receiver committed a batch but
+    before its confirmation reached the sender (which was sending the next batch), when the
+    channel retries, then the sender resynchronises its one in-doubt batch, commits it, and
+    every message arrives once, in order.
+    spec: dqm-intercommunication 9.31; dqm-intercommunication 9.33"""
+    qm1, qm2 = two_qmgrs
+    proxy, c1 = await _run_with_proxy(qm1, qm2, once("r2s", SegmentType.STATUS_DATA,
+                                                     "drop-and-cut"),
+                                      channels_stanza=PIPELINED)
+    assert proxy.cuts == 1 and proxy.connections >= 2
+    assert qm2.drain("TARGET") == [b"m%03d" % i for i in range(30)]
+
+
+async def test_confirm_request_lost_with_the_next_batch_sent_backs_out(two_qmgrs):
+    """Given PipeLineLength=2 and the link dropped with a batch's confirm request in flight,
+    when the channel retries, then the sender backs out its in-doubt batch (the receiver
+    never committed it) and re-sends: every message once, in order.
+    spec: dqm-intercommunication 9.31"""
+    qm1, qm2 = two_qmgrs
+    proxy, _ = await _run_with_proxy(qm1, qm2, nth_message(10), channels_stanza=PIPELINED)
+    assert proxy.cuts == 1
+    assert qm2.drain("TARGET") == [b"m%03d" % i for i in range(30)]
+
+
+async def test_link_cut_in_the_next_batch_backs_it_out(two_qmgrs):
+    """Given PipeLineLength=2 and the link dropped in the middle of the second batch (the
+    first one's confirmation perhaps not yet back), then the retry delivers every message
+    once, in order."""
+    qm1, qm2 = two_qmgrs
+    proxy, _ = await _run_with_proxy(qm1, qm2, nth_message(15), channels_stanza=PIPELINED)
+    assert proxy.cuts == 1
+    assert qm2.drain("TARGET") == [b"m%03d" % i for i in range(30)]
+
+
+async def test_a_stopped_pipelined_sender_has_one_batch_to_resolve(two_qmgrs):
+    """Given PipeLineLength=2, BATCHSZ 3 and nine messages, the first confirmation lost
+    after the second batch was sent, and no retries defined (the channel STOPPED), then one
+    batch only is in doubt (the second was never prepared), DISPLAY CHSTATUS SAVED shows INDOUBT(YES)
+    with the sender's CURLUWID the receiver's LSTLUWID, and RESOLVE CHANNEL ACTION(COMMIT)
+    removes that batch alone: the six messages after it wait on the transmission queue, in
+    order.  spec: dqm-intercommunication 9.32; dqm-intercommunication 9.33;
+    operations-dlq-clusters 7.16"""
+    qm1, qm2 = two_qmgrs
+    async with trio.open_nursery() as nursery:
+        c2 = qm2.make_chinit()
+        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        # the confirmation is lost only once the second batch has had time to go
+        proxy = FaultProxy(c2.ports[0], once("r2s", SegmentType.STATUS_DATA,
+                                             "delay-drop-and-cut"))
+        await nursery.start(proxy.run)
+        define_pair(qm1, qm2, proxy.port, BATCHSZ=3, SHORTRTY=0, LONGRTY=0, HBINT=0)
+        for i in range(9):
+            qm1.put("TARGET", b"m%d" % i, qmgr="QM2")
+        c1 = qm1.make_chinit(PIPELINED)
+        await nursery.start(c1.run)
+        assert c1.start_channel(CHANNEL) is None
+        st1 = c1.status_of(CHANNEL)
+        await wait_until(lambda: st1.state is ChannelState.STOPPED)
+        await wait_until(lambda: qm2.committed("TARGET") == 3)
+        nursery.cancel_scope.cancel()
+    sent = [ev.seqnum for d, ev in _flows(proxy.recorded)
+            if d == "s2r" and isinstance(ev, MessageData)]
+    # the second batch went, but for its last message (its confirm request): that waits
+    # for the first batch's confirmation
+    assert sent == [1, 2, 3, 4, 5]
+    assert len(qm1.engine.indoubt()) == 1
+    sender = _chstatus(MQSCProcessor(qm1.engine).execute_text(
+        f"DISPLAY CHSTATUS({CHANNEL}) SAVED ALL").lines)
+    receiver = _chstatus(MQSCProcessor(qm2.engine).execute_text(
+        f"DISPLAY CHSTATUS({CHANNEL}) SAVED ALL").lines)
+    assert sender["INDOUBT"] == "YES" and sender["CURSEQNO"] == "3"
+    assert sender["CURLUWID"] == receiver["LSTLUWID"]
+    result = MQSCProcessor(qm1.engine).execute_text(f"RESOLVE CHANNEL({CHANNEL}) ACTION(COMMIT)")
+    assert result.ok, result.lines
+    assert not qm1.engine.indoubt()
+    assert [m[-2:] for m in qm1.drain("QM2")] == [b"m%d" % i for i in range(3, 9)]
+    assert qm2.drain("TARGET") == [b"m0", b"m1", b"m2"]
+
+
+def _chstatus(lines: list[str]) -> dict[str, str]:
+    """The KEY(value) pairs of a DISPLAY CHSTATUS answer about one channel instance."""
+    return {k: v.strip("' ") for k, v in re.findall(r"([A-Z]+)\(([^)]*)\)", " ".join(lines))}
+
+
+async def test_a_refused_batch_is_backed_out_whatever_the_sender_was_doing(two_qmgrs):
+    """Given PipeLineLength=2, BATCHSZ 50 and 300 messages of which the second cannot be put
+    at QM2 (the DLQ put-inhibited), no proxy, when the channel runs, then wherever the
+    sender was when the receiver refused the first batch and closed the connection (sending
+    the next batch, or waiting for the confirmation), every message is back on QM1's
+    transmission queue in order and nothing is in doubt.
+    spec: operations-dlq-clusters 7.14"""
+    qm1, qm2 = two_qmgrs
+    qm2.engine.alter("QLOCAL", DLQ, {"PUT": "DISABLED"})
+    names = [b"m%03d" % i for i in range(300)]
+    async with trio.open_nursery() as nursery:
+        c2 = qm2.make_chinit()
+        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        define_pair(qm1, qm2, c2.ports[0], BATCHSZ=50, SHORTRTY=0, LONGRTY=0, HBINT=0)
+        for i, body in enumerate(names):
+            qm1.put("NO.SUCH.Q" if i == 1 else "TARGET", b"x" * 2000 + body, qmgr="QM2")
+        c1 = qm1.make_chinit(PIPELINED)
+        await nursery.start(c1.run)
+        assert c1.start_channel(CHANNEL) is None
+        await wait_until(lambda: (s := c1.status_of(CHANNEL)) is not None
+                         and s.state is ChannelState.STOPPED, 20)
+        await wait_until(lambda: qm1.committed("QM2") == 300)
+        nursery.cancel_scope.cancel()
+    assert not qm1.engine.indoubt()
+    assert qm2.depth("TARGET") == 0
+    qm = qm1.connect()
+    try:
+        waiting = [data for _md, data in browse(qm, "QM2")]
+    finally:
+        qm.disconnect()
+    assert [m[-4:] for m in waiting] == names
