@@ -659,11 +659,17 @@ class SenderMCA:
                 continue
             if out:
                 await self._send_messages(conv, out)  # before waiting for more
+            left = batchlim - batch_bytes if batchlim else 0
             wait = max(0.0, batchint - (time.monotonic() - started))
             if wait > 0 and self._inflight is not None:
-                await self._settle(conv, qm, force=True)  # not left waiting for BATCHINT
-            got.extend(await self._get_many(qm, xq, int(wait * 1000), room,
-                                            batchlim - batch_bytes if batchlim else 0))
+                # BATCHINT keeps this batch open: the batch in flight is not left waiting
+                # with it, once nothing more is there already
+                got.extend(await self._get_many(qm, xq, 0, room, left))
+                if got:
+                    continue
+                await self._settle(conv, qm, force=True)
+                wait = max(0.0, batchint - (time.monotonic() - started))
+            got.extend(await self._get_many(qm, xq, int(wait * 1000), room, left))
         if out:
             await self._send_messages(conv, out)
         if held is None and sent == 0:

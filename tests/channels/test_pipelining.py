@@ -29,6 +29,7 @@ from .test_kill import (
     _put_persistent,
     _start,
     _two_daemons_and_a_triggered_channel,
+    _wait_for,
     _wait_progress,
 )
 from .test_sdr_rcvr import define_pair, wait_until
@@ -382,3 +383,88 @@ async def test_a_refused_batch_is_backed_out_whatever_the_sender_was_doing(two_q
     finally:
         qm.disconnect()
     assert [m[-4:] for m in waiting] == names
+
+
+# ------------------------------------------------------------------- waits and stops
+
+
+async def test_batchint_does_not_hold_the_batch_in_flight(two_qmgrs):
+    """Given PipeLineLength=2, BATCHSZ 5, BATCHINT 10 s and 12 messages, when the third
+    batch (two messages) waits for more, then the batch before it is already confirmed and
+    committed (not in doubt for the length of BATCHINT); three more messages fill the third
+    batch, and all 15 arrive once, in order.  spec: dqm-intercommunication 9.30"""
+    qm1, qm2 = two_qmgrs
+    async with trio.open_nursery() as nursery:
+        c2 = qm2.make_chinit()
+        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        define_pair(qm1, qm2, c2.ports[0], BATCHSZ=5, BATCHINT=10000)
+        for i in range(12):
+            qm1.put("TARGET", b"m%02d" % i, qmgr="QM2")
+        c1 = qm1.make_chinit(PIPELINED)
+        await nursery.start(c1.run)
+        assert c1.start_channel(CHANNEL) is None
+        st1 = c1.status_of(CHANNEL)
+        # (the third batch's wait is 10 s; this state only exists within it)
+        await wait_until(lambda: not st1.indoubt and st1.last_seqno == 10, 8)
+        assert qm2.committed("TARGET") == 10 and not qm1.engine.indoubt()
+        for i in range(12, 15):
+            qm1.put("TARGET", b"m%02d" % i, qmgr="QM2")
+        await wait_until(lambda: qm2.committed("TARGET") == 15, 20)
+        nursery.cancel_scope.cancel()
+    assert qm2.drain("TARGET") == [b"m%02d" % i for i in range(15)]
+
+
+async def test_stop_channel_with_a_batch_in_flight_ends_it_first(two_qmgrs):
+    """Given PipeLineLength=2, BATCHSZ 10, 200 messages and every confirmation late (a batch
+    is nearly always in flight), when STOP CHANNEL is issued mid-transfer, then the channel
+    stops with nothing in doubt: the messages that left QM1's transmission queue are on
+    QM2's TARGET, the others wait on the transmission queue, each once and in order.
+    spec: dqm-intercommunication 9.39"""
+    qm1, qm2 = two_qmgrs
+    names = [b"m%03d" % i for i in range(200)]
+    async with trio.open_nursery() as nursery:
+        c2 = qm2.make_chinit()
+        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        proxy = FaultProxy(c2.ports[0], _delay_statuses(1000))
+        await nursery.start(proxy.run)
+        define_pair(qm1, qm2, proxy.port, BATCHSZ=10)
+        for body in names:
+            qm1.put("TARGET", body, qmgr="QM2")
+        c1 = qm1.make_chinit(PIPELINED)
+        await nursery.start(c1.run)
+        assert c1.start_channel(CHANNEL) is None
+        await wait_until(lambda: qm2.committed("TARGET") >= 10, 20)
+        c1.stop_channel(CHANNEL)
+        st1 = c1.status_of(CHANNEL)
+        await wait_until(lambda: st1.state is ChannelState.STOPPED, 20)
+        nursery.cancel_scope.cancel()
+    assert not qm1.engine.indoubt()
+    arrived = qm2.drain("TARGET")
+    qm = qm1.connect()
+    try:
+        waiting = [data[-4:] for _md, data in browse(qm, "QM2")]
+    finally:
+        qm.disconnect()
+    assert 10 <= len(arrived) < 200
+    assert arrived + waiting == names
+
+
+def test_a_pipelined_channel_going_idle_is_not_left_in_doubt_by_a_crash(site):
+    """Given a pipelined SDR-RCVR channel between two daemons that has just moved 25
+    messages in batches of 10 (its transmission queue drained), when the sending queue
+    manager is killed with SIGKILL, then at restart nothing is in doubt: the batch in flight
+    when the queue drained was committed with its log force before the channel waited."""
+    from mqpy import local
+
+    _two_daemons_and_a_triggered_channel(site, batchsz=10, pipeline=2)
+    _put_persistent(site, 0, 25)
+    _wait_for(lambda: _progress(site) == 25 and depth(site, "QM1", "QM2") == 0)
+    time.sleep(0.5)  # (as test_kill's unpipelined case: the commit's force is well within)
+    os.kill(_pid(site, "QM1", "qm.lock"), signal.SIGKILL)
+    os.kill(_pid(site, "QM1", "chinit.pid"), signal.SIGKILL)
+    time.sleep(0.3)
+    eng = local.start("QM1", site.root)
+    try:
+        assert eng.indoubt() == []
+    finally:
+        local.stop("QM1", site.root)
