@@ -32,6 +32,7 @@ from .test_kill import (
     _wait_for,
     _wait_progress,
 )
+from .test_rqstr_svr import _svr_and_rqstr
 from .test_sdr_rcvr import define_pair, wait_until
 from .test_two_daemons import depth
 
@@ -468,3 +469,28 @@ def test_a_pipelined_channel_going_idle_is_not_left_in_doubt_by_a_crash(site):
         assert eng.indoubt() == []
     finally:
         local.stop("QM1", site.root)
+
+
+async def test_a_pipelined_server_answering_a_requester(two_qmgrs):
+    """Given QM1 with PipeLineLength=2 and a SVR (no CONNAME) with 95 messages in batches of
+    10, when QM2's requester starts it, then the server sends pipelined on the requester's
+    connection and every message arrives once, in order, nothing left in doubt.
+    spec: dqm-intercommunication 9.27"""
+    qm1, qm2 = two_qmgrs
+    async with trio.open_nursery() as nursery:
+        c1 = qm1.make_chinit(PIPELINED)
+        await nursery.start(c1.run, [("127.0.0.1", 0)])
+        _svr_and_rqstr(qm1, qm2, c1.ports[0])
+        qm1.engine.alter("CHANNEL", "QM1.SVR", {"BATCHSZ": 10})
+        qm2.engine.alter("CHANNEL", "QM1.SVR", {"BATCHSZ": 10})
+        for i in range(95):
+            qm1.put("TARGET", b"r%02d" % i, qmgr="QM2")
+        c2 = qm2.make_chinit()
+        await nursery.start(c2.run)
+        assert c2.start_channel("QM1.SVR") is None
+        await wait_until(lambda: qm2.committed("TARGET") == 95 and qm1.depth("QM2") == 0)
+        st1 = c1.status_of("QM1.SVR")
+        await wait_until(lambda: not st1.indoubt and st1.last_seqno == 95)
+        assert st1.batches >= 10 and not qm1.engine.indoubt()
+        nursery.cancel_scope.cancel()
+    assert qm2.drain("TARGET") == [b"r%02d" % i for i in range(95)]
