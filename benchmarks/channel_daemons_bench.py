@@ -22,7 +22,7 @@ import tempfile
 import time
 
 import mqpy
-from mqpy import CMQC
+from mqpy import CMQC, config
 
 BIN = os.path.dirname(sys.executable)
 
@@ -65,21 +65,6 @@ def _processes(root: str) -> dict[str, int]:
     return out
 
 
-def _pipeline_in_qm_ini(qm: str, length: int) -> None:
-    """qm.ini Channels: PipeLineLength=``length`` for ``qm`` (read by its channel initiator
-    at strmqm)."""
-    from mqpy import config
-
-    path = os.path.join(config.qmgr_dir(qm), "qm.ini")
-    stanzas = config.read_stanzas(path)
-    if not any(name == "Channels" for name, _ in stanzas):
-        stanzas.append(("Channels", {}))
-    for name, values in stanzas:
-        if name == "Channels":
-            values["PipeLineLength"] = str(length)
-    config.write_stanzas(path, stanzas)
-
-
 def scenario(count: int, persistent: bool, watch: str = "get", pipeline: int = 0) -> dict:
     """``watch``: "get", an application gets every message in units of work of 50 (as the
     putting application puts them), so a persistent message costs QM2 one share of a log
@@ -94,8 +79,8 @@ def scenario(count: int, persistent: bool, watch: str = "get", pipeline: int = 0
     try:
         for qm in ("QM1", "QM2"):
             _run("crtmqm", qm)
-            if qm == "QM1" and pipeline:
-                _pipeline_in_qm_ini(qm, pipeline)
+            if qm == "QM1" and pipeline:  # read by its channel initiator at strmqm
+                config.set_channels_value(qm, "PipeLineLength", str(pipeline))
             _run("strmqm", qm)
         port = _free_port()
         _run("runmqsc", "QM2", stdin=f"""

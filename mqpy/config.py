@@ -173,6 +173,19 @@ def pipeline_length(channels: dict[str, str] | None) -> tuple[int, str | None]:
     return min(value, 2), None
 
 
+def set_channels_value(name: str, key: str, value: str, root: str | None = None) -> None:
+    """Set ``key=value`` in queue manager ``name``'s qm.ini Channels: stanza (added when
+    absent), leaving every other stanza and value as it is; read at the next strmqm."""
+    path = os.path.join(qmgr_dir(name, root), "qm.ini")
+    stanzas = read_stanzas(path)
+    if not any(n == "Channels" for n, _ in stanzas):
+        stanzas.append(("Channels", {}))
+    for n, values in stanzas:
+        if n == "Channels":
+            values[key] = value
+    write_stanzas(path, stanzas)
+
+
 # ---------------------------------------------------------------- mqs.ini
 
 

@@ -17,24 +17,29 @@ from mqpy.mqsc.processor import MQSCProcessor
 from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
 from mqpy_chinit.framing import SegmentReader
 from mqpy_chinit.states import ChannelState
-from mqpy_chinit.wire import ControlFlags1, MessageData, SegmentType, Status
+from mqpy_chinit.wire import (
+    XQH_WITH_MD_LENGTH,
+    ControlFlags1,
+    MessageData,
+    SegmentType,
+    Status,
+)
 
 from .proxy import FaultProxy
 from .test_indoubt import _run_with_proxy, nth_message, once
 from .test_kill import (
     N,
-    _drain,
     _pid,
     _progress,
     _put_persistent,
     _start,
     _two_daemons_and_a_triggered_channel,
-    _wait_for,
     _wait_progress,
+    all_arrive_once_in_order,
+    idle_then_killed,
 )
 from .test_rqstr_svr import _svr_and_rqstr
 from .test_sdr_rcvr import define_pair, wait_until
-from .test_two_daemons import depth
 
 CHANNEL = "QM1.TO.QM2"
 PIPELINED = {"PipeLineLength": "2"}
@@ -58,6 +63,20 @@ def test_pipeline_length_is_1_2_or_the_default():
         value, warning = config.pipeline_length({"PipeLineLength": bad})
         assert value == 1 and warning is not None
         assert warning.startswith("AMQ9999W") and f"PipeLineLength={bad} " in warning
+
+
+def test_pipeline_length_written_into_qm_ini_is_read_back(two_qmgrs):
+    """Given QM1's qm.ini as created, when Channels: PipeLineLength=2 is set in it
+    (config.set_channels_value, as the kill tests and the benchmark do), then the stanza
+    read back has it beside the values it had, and the other stanzas are unchanged."""
+    qm1, _ = two_qmgrs
+    before = config.QMgrConfig.load("QM1", qm1.root)
+    config.set_channels_value("QM1", "PipeLineLength", "2", qm1.root)
+    after = config.QMgrConfig.load("QM1", qm1.root)
+    assert after.channels == {**before.channels, "PipeLineLength": "2"}
+    assert config.pipeline_length(after.channels) == (2, None)
+    assert [st for st in after.raw if st[0] != "Channels"] == \
+        [st for st in before.raw if st[0] != "Channels"]
 
 
 def test_a_bad_pipeline_length_is_logged_by_the_channel_initiator(two_qmgrs):
@@ -98,6 +117,43 @@ def _overlaps(flows: list[tuple[str, object]]) -> int:
         elif direction == "r2s" and isinstance(ev, Status):
             waiting -= 1
     return ahead
+
+
+async def _refused(qm1, qm2, names: list[bytes], bad: int, batchsz: int, policy=None):
+    """The pipelined channel (no retries) run until it stops, over ``names`` for TARGET at
+    QM2 but for the ``bad``-th, for a queue QM2 does not have (its DLQ put-inhibited); the
+    proxy between the two (with ``policy``; None: no proxy)."""
+    qm2.engine.alter("QLOCAL", DLQ, {"PUT": "DISABLED"})
+    proxy = None
+    async with trio.open_nursery() as nursery:
+        c2 = qm2.make_chinit()
+        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        port = c2.ports[0]
+        if policy is not None:
+            proxy = FaultProxy(port, policy)
+            await nursery.start(proxy.run)
+            port = proxy.port
+        define_pair(qm1, qm2, port, BATCHSZ=batchsz, SHORTRTY=0, LONGRTY=0, HBINT=0)
+        for i, body in enumerate(names):
+            qm1.put("NO.SUCH.Q" if i == bad else "TARGET", body, qmgr="QM2")
+        c1 = qm1.make_chinit(PIPELINED)
+        await nursery.start(c1.run)
+        assert c1.start_channel(CHANNEL) is None
+        await wait_until(lambda: (s := c1.status_of(CHANNEL)) is not None
+                         and s.state is ChannelState.STOPPED, 20)
+        await wait_until(lambda: qm1.committed("QM2") == len(names))
+        nursery.cancel_scope.cancel()
+    return proxy
+
+
+def _on_xmitq(qm1) -> list[bytes]:
+    """The application data of the messages on QM1's transmission queue QM2 (after their
+    MQXQH), browsed: a channel's error stop disables the queue for gets."""
+    qm = qm1.connect()
+    try:
+        return [data[XQH_WITH_MD_LENGTH:] for _md, data in browse(qm, "QM2")]
+    finally:
+        qm.disconnect()
 
 
 def _delay_statuses(count: int):
@@ -167,34 +223,14 @@ async def test_a_batch_the_receiver_backs_out_leaves_both_batches_on_the_xmitq(t
     nothing is in doubt, nothing reached QM2, and the channel stops (no retries).
     spec: operations-dlq-clusters 7.14; dqm-intercommunication 9.33"""
     qm1, qm2 = two_qmgrs
-    qm2.engine.alter("QLOCAL", DLQ, {"PUT": "DISABLED"})
     names = [b"m%02d" % i for i in range(15)]
-    async with trio.open_nursery() as nursery:
-        c2 = qm2.make_chinit()
-        await nursery.start(c2.run, [("127.0.0.1", 0)])
-        proxy = FaultProxy(c2.ports[0], _delay_statuses(1))
-        await nursery.start(proxy.run)
-        define_pair(qm1, qm2, proxy.port, BATCHSZ=5, SHORTRTY=0, LONGRTY=0, HBINT=0)
-        for i, body in enumerate(names):
-            qm1.put("NO.SUCH.Q" if i == 2 else "TARGET", body, qmgr="QM2")
-        c1 = qm1.make_chinit(PIPELINED)
-        await nursery.start(c1.run)
-        assert c1.start_channel(CHANNEL) is None
-        await wait_until(lambda: (s := c1.status_of(CHANNEL)) is not None
-                         and s.state is ChannelState.STOPPED, 20)
-        await wait_until(lambda: qm1.committed("QM2") == 15)
-        nursery.cancel_scope.cancel()
+    proxy = await _refused(qm1, qm2, names, 2, 5, _delay_statuses(1))
     flows = _flows(proxy.recorded)
     sent = [ev.seqnum for d, ev in flows if d == "s2r" and isinstance(ev, MessageData)]
     assert max(sent) > 5  # the second batch was on its way when the first was refused
     assert not qm1.engine.indoubt()
     assert qm2.depth("TARGET") == 0
-    qm = qm1.connect()
-    try:  # (the stop disabled the transmission queue for gets: browsed)
-        waiting = [data for _md, data in browse(qm, "QM2")]
-    finally:
-        qm.disconnect()
-    assert [m[-3:] for m in waiting] == names
+    assert _on_xmitq(qm1) == names
 
 
 # ------------------------------------------------------------------- SIGKILL, two daemons
@@ -206,18 +242,6 @@ def _pipelined_transfer(site) -> None:
     _two_daemons_and_a_triggered_channel(site, batchsz=20, pipeline=2)
     _put_persistent(site, 0, N)
     _wait_progress(site, 0)
-
-
-def _all_arrive_once_in_order(site) -> None:
-    deadline = time.monotonic() + 120
-    while _progress(site) < N:
-        assert time.monotonic() < deadline, f"only {_progress(site)} of {N} arrived"
-        time.sleep(0.2)
-    time.sleep(1.0)  # a duplicate would arrive now, if there were one
-    data = _drain(site)
-    assert len(data) == N, f"{len(data)} messages for {N} sent"
-    assert data == [b"%05d" % i for i in range(N)]
-    assert depth(site, "QM1", "QM2") == 0
 
 
 def test_sending_qmgr_killed_with_batches_in_flight(site):
@@ -239,7 +263,7 @@ def test_sending_qmgr_killed_with_batches_in_flight(site):
     finally:
         local.stop("QM1", site.root)
     _start(site, "QM1")
-    _all_arrive_once_in_order(site)
+    all_arrive_once_in_order(site)
 
 
 def test_sending_chinit_killed_with_batches_in_flight(site):
@@ -251,7 +275,7 @@ def test_sending_chinit_killed_with_batches_in_flight(site):
     seen = _wait_progress(site, _progress(site), 60)
     os.kill(_pid(site, "QM1", "chinit.pid"), signal.SIGKILL)
     _wait_progress(site, seen, 60)
-    _all_arrive_once_in_order(site)
+    all_arrive_once_in_order(site)
 
 
 def test_receiving_qmgr_killed_with_batches_in_flight(site):
@@ -262,7 +286,7 @@ def test_receiving_qmgr_killed_with_batches_in_flight(site):
     os.kill(_pid(site, "QM2", "qm.lock"), signal.SIGKILL)
     time.sleep(0.3)
     _start(site, "QM2")
-    _all_arrive_once_in_order(site)
+    all_arrive_once_in_order(site)
 
 
 # ------------------------------------------------------------------- in doubt
@@ -306,9 +330,9 @@ async def test_link_cut_in_the_next_batch_backs_it_out(two_qmgrs):
 async def test_a_stopped_pipelined_sender_has_one_batch_to_resolve(two_qmgrs):
     """Given PipeLineLength=2, BATCHSZ 3 and nine messages, the first confirmation lost
     after the second batch was sent, and no retries defined (the channel STOPPED), then one
-    batch only is in doubt (the second was never prepared), DISPLAY CHSTATUS SAVED shows INDOUBT(YES)
-    with the sender's CURLUWID the receiver's LSTLUWID, and RESOLVE CHANNEL ACTION(COMMIT)
-    removes that batch alone: the six messages after it wait on the transmission queue, in
+    batch only is in doubt (the second was never prepared), DISPLAY CHSTATUS SAVED shows
+    INDOUBT(YES) with the sender's CURLUWID the receiver's LSTLUWID, and RESOLVE CHANNEL
+    ACTION(COMMIT) removes that batch alone: the six messages after it wait on the transmission queue, in
     order.  spec: dqm-intercommunication 9.32; dqm-intercommunication 9.33;
     operations-dlq-clusters 7.16"""
     qm1, qm2 = two_qmgrs
@@ -361,29 +385,11 @@ async def test_a_refused_batch_is_backed_out_whatever_the_sender_was_doing(two_q
     transmission queue in order and nothing is in doubt.
     spec: operations-dlq-clusters 7.14"""
     qm1, qm2 = two_qmgrs
-    qm2.engine.alter("QLOCAL", DLQ, {"PUT": "DISABLED"})
-    names = [b"m%03d" % i for i in range(300)]
-    async with trio.open_nursery() as nursery:
-        c2 = qm2.make_chinit()
-        await nursery.start(c2.run, [("127.0.0.1", 0)])
-        define_pair(qm1, qm2, c2.ports[0], BATCHSZ=50, SHORTRTY=0, LONGRTY=0, HBINT=0)
-        for i, body in enumerate(names):
-            qm1.put("NO.SUCH.Q" if i == 1 else "TARGET", b"x" * 2000 + body, qmgr="QM2")
-        c1 = qm1.make_chinit(PIPELINED)
-        await nursery.start(c1.run)
-        assert c1.start_channel(CHANNEL) is None
-        await wait_until(lambda: (s := c1.status_of(CHANNEL)) is not None
-                         and s.state is ChannelState.STOPPED, 20)
-        await wait_until(lambda: qm1.committed("QM2") == 300)
-        nursery.cancel_scope.cancel()
+    names = [b"x" * 2000 + b"m%03d" % i for i in range(300)]
+    await _refused(qm1, qm2, names, 1, 50)
     assert not qm1.engine.indoubt()
     assert qm2.depth("TARGET") == 0
-    qm = qm1.connect()
-    try:
-        waiting = [data for _md, data in browse(qm, "QM2")]
-    finally:
-        qm.disconnect()
-    assert [m[-4:] for m in waiting] == names
+    assert _on_xmitq(qm1) == names
 
 
 # ------------------------------------------------------------------- waits and stops
@@ -441,11 +447,7 @@ async def test_stop_channel_with_a_batch_in_flight_ends_it_first(two_qmgrs):
         nursery.cancel_scope.cancel()
     assert not qm1.engine.indoubt()
     arrived = qm2.drain("TARGET")
-    qm = qm1.connect()
-    try:
-        waiting = [data[-4:] for _md, data in browse(qm, "QM2")]
-    finally:
-        qm.disconnect()
+    waiting = _on_xmitq(qm1)
     assert 10 <= len(arrived) < 200
     assert arrived + waiting == names
 
@@ -455,20 +457,7 @@ def test_a_pipelined_channel_going_idle_is_not_left_in_doubt_by_a_crash(site):
     messages in batches of 10 (its transmission queue drained), when the sending queue
     manager is killed with SIGKILL, then at restart nothing is in doubt: the batch in flight
     when the queue drained was committed with its log force before the channel waited."""
-    from mqpy import local
-
-    _two_daemons_and_a_triggered_channel(site, batchsz=10, pipeline=2)
-    _put_persistent(site, 0, 25)
-    _wait_for(lambda: _progress(site) == 25 and depth(site, "QM1", "QM2") == 0)
-    time.sleep(0.5)  # (as test_kill's unpipelined case: the commit's force is well within)
-    os.kill(_pid(site, "QM1", "qm.lock"), signal.SIGKILL)
-    os.kill(_pid(site, "QM1", "chinit.pid"), signal.SIGKILL)
-    time.sleep(0.3)
-    eng = local.start("QM1", site.root)
-    try:
-        assert eng.indoubt() == []
-    finally:
-        local.stop("QM1", site.root)
+    assert idle_then_killed(site, 25, pipeline=2) == []
 
 
 async def test_a_pipelined_server_answering_a_requester(two_qmgrs):
