@@ -1,7 +1,7 @@
 """Channel throughput as deployed: two queue-manager daemons, each with its own channel
 initiator process (strmqm), one SDR-RCVR channel on loopback, 1 KB messages, BATCHSZ 50.
 
-    python -m benchmarks.channel_daemons_bench [--count N] [--out FILE]
+    python -m benchmarks.channel_daemons_bench [--count N] [--out FILE] [--pipeline N]
 
 The messages are put on QM1 first (persistent or not), then the channel is started and the
 run is timed until an application on QM2 has got every one of them. Unlike
@@ -22,7 +22,7 @@ import tempfile
 import time
 
 import mqpy
-from mqpy import CMQC
+from mqpy import CMQC, config
 
 BIN = os.path.dirname(sys.executable)
 
@@ -65,19 +65,22 @@ def _processes(root: str) -> dict[str, int]:
     return out
 
 
-def scenario(count: int, persistent: bool, watch: str = "get") -> dict:
+def scenario(count: int, persistent: bool, watch: str = "get", pipeline: int = 0) -> dict:
     """``watch``: "get", an application gets every message in units of work of 50 (as the
     putting application puts them), so a persistent message costs QM2 one share of a log
     force, not a force of its own; "get1", one MQGET outside syncpoint each (a persistent one
     is then a log force each, which caps the rate near the disk's fdatasync rate); "depth",
     it only watches TARGET's depth (MQINQ every 5 ms), so the rate is the channel's alone.
     CURDEPTH counts a batch's puts before its commit: the last batch's commit (a few
-    milliseconds) may fall outside the timing."""
+    milliseconds) may fall outside the timing. ``pipeline`` > 0: QM1's qm.ini gets
+    Channels: PipeLineLength=``pipeline`` before strmqm (0: qm.ini as crtmqm wrote it)."""
     root = tempfile.mkdtemp(prefix="mqpy-chldaemons-")
     os.environ["MQPY_DATA_PATH"] = root
     try:
         for qm in ("QM1", "QM2"):
             _run("crtmqm", qm)
+            if qm == "QM1" and pipeline:  # read by its channel initiator at strmqm
+                config.set_channels_value(qm, "PipeLineLength", str(pipeline))
             _run("strmqm", qm)
         port = _free_port()
         _run("runmqsc", "QM2", stdin=f"""
@@ -145,7 +148,8 @@ def scenario(count: int, persistent: bool, watch: str = "get") -> dict:
         qm2.disconnect()
         return {"scenario": "channel_daemons_" + ("persistent" if persistent
                                                   else "nonpersistent")
-                + {"get": "", "get1": "_got_one_by_one", "depth": "_depth_watched"}[watch],
+                + {"get": "", "get1": "_got_one_by_one", "depth": "_depth_watched"}[watch]
+                + (f"_pipeline{pipeline}" if pipeline else ""),
                 "messages": count, "seconds": round(seconds, 3),
                 "msgs_per_s": round(count / seconds, 1),
                 # from the first message got to the last: the channel's steady rate, without
@@ -173,12 +177,16 @@ def main() -> None:
                         help="run each scenario this many times (alternating); a last line "
                              "gives each one's median channel_total CPU per message, steadier "
                              "than one run on a shared machine")
+    parser.add_argument("--pipeline", type=int, nargs="+", default=[0], metavar="N",
+                        help="write PipeLineLength=N into QM1's qm.ini before strmqm; several "
+                             "values (e.g. 1 2) alternate run by run")
     args = parser.parse_args()
     results = []
     for _ in range(max(args.repeat, 1)):
         for persistent in (True, False):
-            results.append(scenario(args.count, persistent, args.watch))
-            print(json.dumps(results[-1]), flush=True)
+            for pipeline in args.pipeline:
+                results.append(scenario(args.count, persistent, args.watch, pipeline))
+                print(json.dumps(results[-1]), flush=True)
     if args.repeat > 1:
         medians = {}
         for name in dict.fromkeys(r["scenario"] for r in results):

@@ -150,6 +150,42 @@ class QMgrConfig:
         write_stanzas(os.path.join(self.directory, "qm.ini"), st)
 
 
+#: qm.ini Channels: PipeLineLength: 1 (the default) no pipelining; any value above 1 is 2.
+PIPELINE_DEFAULT = 1
+
+
+def pipeline_length(channels: dict[str, str] | None) -> tuple[int, str | None]:
+    """qm.ini ``Channels: PipeLineLength`` (IBM spells it PIPELINELENGTH too: the key is
+    matched whatever its case): the number of batches a sending MCA may have in flight, 1
+    or 2 (IBM: "any value greater than 1 is treated as 2"), and a warning for the error log
+    when the value is not a positive number (the default 1 is then used, as if absent)."""
+    raw = next((v for k, v in (channels or {}).items() if k.lower() == "pipelinelength"),
+               None)
+    if raw is None:
+        return PIPELINE_DEFAULT, None
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        value = 0
+    if value < 1:
+        return PIPELINE_DEFAULT, (f"AMQ9999W: qm.ini Channels: PipeLineLength={raw} is not "
+                                  f"valid; the default {PIPELINE_DEFAULT} is used.")
+    return min(value, 2), None
+
+
+def set_channels_value(name: str, key: str, value: str, root: str | None = None) -> None:
+    """Set ``key=value`` in queue manager ``name``'s qm.ini Channels: stanza (added when
+    absent), leaving every other stanza and value as it is; read at the next strmqm."""
+    path = os.path.join(qmgr_dir(name, root), "qm.ini")
+    stanzas = read_stanzas(path)
+    if not any(n == "Channels" for n, _ in stanzas):
+        stanzas.append(("Channels", {}))
+    for n, values in stanzas:
+        if n == "Channels":
+            values[key] = value
+    write_stanzas(path, stanzas)
+
+
 # ---------------------------------------------------------------- mqs.ini
 
 

@@ -29,7 +29,7 @@ from typing import Any, Protocol
 import trio
 
 import mqpy
-from mqpy import CMQC, errorlog
+from mqpy import CMQC, config, errorlog
 from mqpy.engine.cluster import CLUSTER_RECEIVER_APPL
 from mqpy.trace import TRACER
 from mqpy_chinit import definitions as D
@@ -152,7 +152,7 @@ class ChannelInitiator:
                  cluster_clock: Callable[[], float] = time.time,
                  connect_mca: Callable[[str], Any] | None = None) -> None:
         """``channels_stanza``: qm.ini's Channels: (MaxChannels, MaxActiveChannels,
-        AdoptNewMCATimeout), IBM's defaults when absent. ``connect_for(security, appl)``:
+        AdoptNewMCATimeout, PipeLineLength), IBM's defaults when absent. ``connect_for(security, appl)``:
         MQCONN on behalf of a client conversation (default: the admin's). ``cluster_cache``:
         where the repository manager keeps the engine's cluster cache; None runs no
         repository manager (mqpy_chinit.cluster.manager). ``cluster_clock`` is its clock
@@ -168,6 +168,10 @@ class ChannelInitiator:
         self.admin = admin
         self.initq = initq
         self.log = log or (lambda msgid, text: None)
+        # PipeLineLength: batches a sending MCA may have in flight (mca.SenderMCA)
+        self.pipeline, warning = config.pipeline_length(stanza)
+        if warning is not None:
+            self.log(*warning.split(": ", 1))
         # channel name -> status; a receiver instance is keyed (name, partner queue manager)
         # because one generic RCVR definition serves many senders (seed 000 §2), and a
         # SVRCONN instance "name#n"
@@ -529,7 +533,8 @@ class ChannelInitiator:
         status.move(ChannelState.STARTING)
         status.move(ChannelState.BINDING)
         mca = SenderMCA(name, definition, self.qmgr_name, self.connect_qm, status,
-                        conversation=conv, first=first, key_repository=self._key_repository)
+                        conversation=conv, first=first, key_repository=self._key_repository,
+                        pipeline=self.pipeline)
         self.senders[name] = mca
         scope = trio.CancelScope()
         self.running[name] = scope
@@ -708,7 +713,8 @@ class ChannelInitiator:
                 while True:
                     status.move(ChannelState.BINDING)
                     mca = SenderMCA(name, definition, self.qmgr_name, self.connect_qm, status,
-                                    key_repository=self._key_repository)
+                                    key_repository=self._key_repository,
+                                    pipeline=self.pipeline)
                     self.senders[name] = mca
                     try:
                         self.log("AMQ9002I", f"Channel '{name}' is starting.")

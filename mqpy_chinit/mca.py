@@ -22,6 +22,39 @@ its in-doubt sequence number and LUWID, the receiver answers with its record, an
 commits if the receiver has that LUWID, backs out if the receiver is still at the previous
 sequence number, and stops the channel otherwise. Nothing is lost and nothing is delivered
 twice.
+
+Pipelining (qm.ini ``Channels: PipeLineLength``; IBM: "the maximum number of concurrent
+threads a channel will use. The default is 1. Any value greater than 1 is treated as 2",
+and "Each MCA is limited to a maximum of two threads", Channels stanza of the qm.ini file
+and "Multiple thread support - pipelining" in IBM MQ's documentation). With 1 the cycle is
+as above, step after step. With 2 the sending MCA does not wait at step 3: once batch N's
+confirm request has gone it gets and sends batch N+1's messages while the partner puts and
+commits N. Before N+1 goes in doubt it reads N's STATUS; N's commit then goes in the same
+round trip as N+1's sync-record replacement, and N+1's prepare forces both to the log. So:
+
+- Two units of work at the sender, one connection: a prepared unit of work belongs to the
+  queue manager, not to the connection that prepared it (``Connection.prepare``), so N stays
+  in doubt under its key while the connection's next unit of work holds N+1's gets; N is
+  committed (or backed out) by its key. No second MQI connection is needed, and the
+  transmission queue stays open once, for exclusive input.
+- At most one batch in doubt (spec dqm-intercommunication 9.33): N+1 is prepared only after
+  N is committed. A crash leaves N in doubt and N+1's gets merely uncommitted (backed out at
+  restart); the receiver never saw N+1's confirm request, so N+1 is not committed there
+  either. The resynchronisation at the next start, RESOLVE CHANNEL and DISPLAY CHSTATUS
+  SAVED are those of an unpipelined channel. For the same reason one sync record per
+  channel still serves: N+1 replaces the record N's commit made visible.
+- Sequence numbers and LUWIDs stay per batch and in order: N+1's numbers follow N's last.
+- A STATUS error for N (the receiver backed N out) backs out N and the unit of work holding
+  N+1's gets: every message is back on the transmission queue, in order, and the channel
+  ends as it would have. A failure while N+1 is being sent (the partner closed the
+  connection after refusing N) first reads N's STATUS if it came, so that N is backed out
+  rather than left in doubt.
+- The channel never waits with a batch in flight: when the transmission queue is empty
+  (before the waiting MQGET, BATCHINT's wait, the disconnect interval, heartbeats) and
+  before a stop, the batch in flight is confirmed and committed with its log force.
+- The receiver needs no change: it reads the stream in order, so N+1's messages wait in
+  the socket buffers while it commits N (the sender only writes; the STATUS it sends is
+  small), and a batch's sequence numbers check against the one before as always.
 """
 
 from __future__ import annotations
@@ -242,9 +275,12 @@ class SenderMCA:
                  connect_qm: QmFactory, status: ChannelStatus, *,
                  conversation: Conversation | None = None,
                  first: InitialData | None = None,
-                 key_repository: KeyRepository | None = None) -> None:
+                 key_repository: KeyRepository | None = None, pipeline: int = 1) -> None:
         """``conversation`` and ``first``: a server (SVR) answering a requester's call.
-        ``key_repository``: the channel initiator's QMGR SSLKEYR (for an SSLCIPH)."""
+        ``key_repository``: the channel initiator's QMGR SSLKEYR (for an SSLCIPH).
+        ``pipeline``: qm.ini PipeLineLength, batches in flight at once (1, or 2 above 1)."""
+        self.pipeline = 2 if pipeline > 1 else 1
+        self._inflight: _InFlight | None = None  # PipeLineLength 2: the batch awaiting STATUS
         self.key_repository = key_repository
         self.conversation = conversation
         self.conversation_stream: Any = None
@@ -518,10 +554,20 @@ class SenderMCA:
         firsts: list[tuple[mqpy.MD, bytes]] = []
         while True:
             if self.stop_requested.is_set():
+                if self._inflight is not None:
+                    await self._settle(conv, qm, force=True)  # QUIESCE ends the batch first
                 await conv.send(Status(code=StatusCode.USER_CLOSED,
                                        flags=ControlFlags1.CLOSE_CHANNEL))
                 return  # (the end of the channel backs out whatever firsts holds)
             self.status.substate = "MQGET"
+            if self._inflight is not None and not firsts:
+                # pipelined: the next batch's first messages, those already there; none
+                # (the queue drained): the batch in flight is ended before any wait
+                firsts = await mqi(self._run_of_gets, qm, xq, self.batchsz,
+                                   D.int_attr(self.definition, "BATCHLIM") * 1024)
+                if not firsts:
+                    await self._settle(conv, qm, force=True)
+                    continue
             got = firsts[0] if firsts else await self._get(qm, xq, POLL_MS)
             if got is None:
                 now = time.monotonic()
@@ -533,7 +579,16 @@ class SenderMCA:
                     await self._heartbeat(conv)
                     last_flow = time.monotonic()
                 continue
-            firsts = await self._batch(conv, qm, xq, got, firsts[1:])
+            try:
+                firsts = await self._batch(conv, qm, xq, got, firsts[1:])
+            except ChannelEnded:
+                if self._inflight is None:
+                    raise
+                # pipelined: whatever ended this batch (the partner closed the connection
+                # after refusing the batch in flight, say), the batch in flight is settled
+                # first, its STATUS read if it came: an error there is the one to report
+                await self._settle(conv, qm, force=True)
+                raise
             idle_since = last_flow = time.monotonic()
 
     async def _heartbeat(self, conv: Conversation) -> None:
@@ -577,7 +632,8 @@ class SenderMCA:
         out: list[Event] = []  # messages ready to go, written together
         sent = 0
         batch_bytes = 0
-        seq = self.seq
+        # pipelined, this batch's numbers follow those of the batch still in flight
+        seq = self._inflight.last_seq if self._inflight is not None else self.seq
         while got:
             md, data = got.popleft()
             if not self.dist_lists and distribution.is_dh_message(data):
@@ -603,9 +659,17 @@ class SenderMCA:
                 continue
             if out:
                 await self._send_messages(conv, out)  # before waiting for more
+            left = batchlim - batch_bytes if batchlim else 0
             wait = max(0.0, batchint - (time.monotonic() - started))
-            got.extend(await self._get_many(qm, xq, int(wait * 1000), room,
-                                            batchlim - batch_bytes if batchlim else 0))
+            if wait > 0 and self._inflight is not None:
+                # BATCHINT keeps this batch open: the batch in flight is not left waiting
+                # with it, once nothing more is there already
+                got.extend(await self._get_many(qm, xq, 0, room, left))
+                if got:
+                    continue
+                await self._settle(conv, qm, force=True)
+                wait = max(0.0, batchint - (time.monotonic() - started))
+            got.extend(await self._get_many(qm, xq, int(wait * 1000), room, left))
         if out:
             await self._send_messages(conv, out)
         if held is None and sent == 0:
@@ -613,6 +677,10 @@ class SenderMCA:
             return []
         full = sent + (held is not None) >= self.batchsz or bool(
             batchlim and batch_bytes >= batchlim)
+        # Pipelined: the batch in flight is confirmed before this one goes in doubt (at most
+        # one batch in doubt, spec dqm-intercommunication 9.33); its commit goes with this
+        # batch's sync record (_harden).
+        settled = await self._confirmation(conv, qm) if self._inflight is not None else None
         # Batch heartbeat (seed 003 §2.10): if the partner has been silent longer than BATCHHB,
         # check it is still there before going in doubt; a dead partner ends the channel with
         # the batch merely backed out, not in doubt.
@@ -623,10 +691,15 @@ class SenderMCA:
         # The end of the batch: sync record and in-doubt key, then the confirm request.
         luwid = new_luwid()
         last_seq = next_seq(seq, self.wrap) if held is not None else seq
-        key = syncq.prepare_key(self.name, self.seq, last_seq, luwid, self.partner,
-                                prev_luwid=self.status.last_luwid)
+        prev_seq, prev_luwid = (settled.last_seq, settled.luwid) if settled is not None \
+            else (self.seq, self.status.last_luwid)
+        key = syncq.prepare_key(self.name, prev_seq, last_seq, luwid, self.partner,
+                                prev_luwid=prev_luwid)
         await mqi(self._harden, qm,
-                  syncq.SyncRecord(self.name, "S", last_seq, luwid, self.partner), key)
+                  syncq.SyncRecord(self.name, "S", last_seq, luwid, self.partner), key,
+                  settled.key if settled is not None else None)
+        if settled is not None:
+            self._batch_confirmed(settled)
         self.status.indoubt = True
         self.status.cur_luwid = luwid
         self.status.cur_seqno = last_seq
@@ -637,6 +710,11 @@ class SenderMCA:
             sent += 1
         else:
             await conv.send(Heartbeat(flags=ControlFlags1.CONFIRM_REQUEST, luwid=luwid))
+        if self.pipeline > 1:
+            # the STATUS is read when the next batch ends (or the queue drains): meanwhile
+            # the next batch's messages are got and sent
+            self._inflight = _InFlight(key, luwid, last_seq, sent, t0)
+            return []
         self.status.substate = "RECEIVE"
         ev = await conv.recv(D.receive_timeout(self.hbint) or CONFIRM_TIMEOUT)
         if isinstance(ev, Status) and ev.code == 0:
@@ -658,11 +736,66 @@ class SenderMCA:
             raise _status_error(ev)
         raise ChannelEnded("AMQ9504E", "Protocol error: batch confirmation expected.")
 
-    def _harden(self, qm: mqpy.QueueManager, record: syncq.SyncRecord, key: bytes) -> None:
+    def _harden(self, qm: mqpy.QueueManager, record: syncq.SyncRecord, key: bytes,
+                commit: bytes | None = None) -> None:
         """In a worker thread: the batch's sync record into its unit of work, then the unit
-        of work prepared (in doubt) under ``key``."""
-        self.syncq.replace_in_uow(record)
+        of work prepared (in doubt) under ``key``. ``commit``: the in-doubt key of the batch
+        before it, confirmed by the partner (pipelining), committed first in the same round
+        trip as the record's replacement; its commit record is forced with the prepare."""
+        if commit is None:
+            self.syncq.replace_in_uow(record)
+        else:
+            steps: list[Step] = [("resolve", (commit, True, False)),
+                                 *self.syncq.steps(record)]
+            done = run_in_order(qm.get_handle(), steps)
+            if isinstance(done[0], mqpy.MQMIError):
+                raise done[0]
+            if len(steps) == 1 or not self.syncq.done(done[1:]):
+                self.syncq.replace_in_uow(record)
         qm.get_handle().prepare(key)
+
+    async def _confirmation(self, conv: Conversation, qm: mqpy.QueueManager) -> _InFlight:
+        """Pipelining: the partner's STATUS for the batch in flight, which is returned (no
+        longer in flight; the caller commits it). An error STATUS: the partner backed that
+        batch out, so this end backs it out too, with the batch being got after it (every
+        message stays on the transmission queue, in order), and the channel ends as it does
+        without pipelining."""
+        flight, self._inflight = self._inflight, None
+        assert flight is not None
+        self.status.substate = "RECEIVE"
+        ev = await conv.recv(D.receive_timeout(self.hbint) or CONFIRM_TIMEOUT)
+        if isinstance(ev, Status) and ev.code == 0:
+            self.status.round_trip(int((time.perf_counter() - flight.t0) * 1e6))
+            return flight
+        if isinstance(ev, Status):
+            await mqi(self._back_out, qm, flight.key)
+            self.status.indoubt = False
+            raise _status_error(ev)
+        raise ChannelEnded("AMQ9504E", "Protocol error: batch confirmation expected.")
+
+    async def _settle(self, conv: Conversation, qm: mqpy.QueueManager, *, force: bool) -> None:
+        """Pipelining: confirm and commit the batch in flight before the channel waits,
+        stops or ends. ``force``: the commit waits for its log force (nothing follows that
+        would force it)."""
+        flight = await self._confirmation(conv, qm)
+        done = await mqi(run_in_order, qm.get_handle(), [("resolve", (flight.key, True, force))])
+        if isinstance(done[0], mqpy.MQMIError):
+            raise done[0]
+        self._batch_confirmed(flight)
+
+    def _batch_confirmed(self, flight: _InFlight) -> None:
+        self.seq = flight.last_seq
+        self.status.indoubt = False
+        self.status.last_luwid = flight.luwid
+        self.status.last_seqno = flight.last_seq
+        self.status.batch_done(flight.sent, self.batchsz)
+
+    @staticmethod
+    def _back_out(qm: mqpy.QueueManager, key: bytes) -> None:
+        """In a worker thread: back out the in-doubt batch ``key`` and the unit of work in
+        progress (the next batch's gets)."""
+        qm.get_handle().resolve(key, False)
+        qm.backout()
 
     @staticmethod
     def _message(seq: int, data: bytes, *, confirm: bool, luwid: bytes | None = None
@@ -677,6 +810,18 @@ class SenderMCA:
         for ev in out:
             self.status.message_moved(len(ev.xqh) + len(ev.data), sent=True)
         out.clear()
+
+
+@attrs.define
+class _InFlight:
+    """PipeLineLength 2: a batch prepared (in doubt) whose confirm request has gone, while
+    the next batch is got and sent."""
+
+    key: bytes  # its in-doubt key
+    luwid: bytes
+    last_seq: int
+    sent: int  # messages
+    t0: float  # when its confirm request went (the round trip, NETTIME)
 
 
 #: The MQGMO of a sending MCA's run of gets, packed once (mqiproto.Packed): the gets of a

@@ -59,9 +59,11 @@ class QMgr:
         finally:
             qm.disconnect()
 
-    def make_chinit(self) -> ChannelInitiator:
+    def make_chinit(self, channels_stanza: dict[str, str] | None = None) -> ChannelInitiator:
+        """``channels_stanza``: qm.ini's Channels: as runmqchi would pass it."""
         self.chinit = ChannelInitiator(self.name, self.connect, EngineAdmin(self.engine),
-                                       log=lambda msgid, text: self.log.append((msgid, text)))
+                                       log=lambda msgid, text: self.log.append((msgid, text)),
+                                       channels_stanza=channels_stanza)
         return self.chinit
 
 

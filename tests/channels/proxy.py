@@ -8,7 +8,12 @@ from collections.abc import Callable
 import trio
 
 # decide(direction, segment_type, index_in_direction) -> "pass" | "drop-and-cut" | "cut"
+# | "delay" (the segment, and what follows it that way, passes DELAY seconds later)
+# | "delay-drop-and-cut" (DELAY seconds later, as "drop-and-cut")
 Policy = Callable[[str, int, int], str]
+
+
+DELAY = 0.3
 
 
 class FaultProxy:
@@ -21,6 +26,7 @@ class FaultProxy:
         self.cuts = 0
         self.connections = 0
         self.recorded: list[tuple[str, bytes]] = []  # (direction, segment) in passing order
+        self.delaying = 0  # segments held back by a "delay" now
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
@@ -55,6 +61,25 @@ class FaultProxy:
                             seg, buf = buf[:length], buf[length:]
                             action = self.policy(direction, seg[9], index)
                             index += 1
+                            if action == "delay":
+                                if out:
+                                    await dst.send_all(out)
+                                    out = b""
+                                self.delaying += 1
+                                try:
+                                    await trio.sleep(DELAY)
+                                    seg = self.rewrite(direction, seg)
+                                    self.recorded.append((direction, seg))
+                                    await dst.send_all(seg)
+                                finally:
+                                    self.delaying -= 1
+                                continue
+                            if action == "delay-drop-and-cut":
+                                if out:
+                                    await dst.send_all(out)
+                                    out = b""
+                                await trio.sleep(DELAY)
+                                action = "drop-and-cut"
                             if action == "pass":
                                 seg = self.rewrite(direction, seg)
                                 out += seg
@@ -71,6 +96,8 @@ class FaultProxy:
                             await dst.send_all(out)
                 except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                     pass
+                while self.delaying:  # what the other way holds back still goes through
+                    await trio.sleep(0.01)
                 cut.set()
 
             nursery.start_soon(pump, client, server, "s2r")

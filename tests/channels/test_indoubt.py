@@ -25,7 +25,7 @@ def once(direction: str, seg_type: int, action: str):
     return policy
 
 
-async def _run_with_proxy(qm1, qm2, policy, count=30):
+async def _run_with_proxy(qm1, qm2, policy, count=30, channels_stanza=None):
     async with trio.open_nursery() as nursery:
         c2 = qm2.make_chinit()
         await nursery.start(c2.run, [("127.0.0.1", 0)])
@@ -34,7 +34,7 @@ async def _run_with_proxy(qm1, qm2, policy, count=30):
         define_pair(qm1, qm2, proxy.port, SHORTTMR=0, BATCHSZ=10)
         for i in range(count):
             qm1.put("TARGET", b"m%03d" % i, qmgr="QM2")
-        c1 = qm1.make_chinit()
+        c1 = qm1.make_chinit(channels_stanza)
         await nursery.start(c1.run)
         c1.start_channel("QM1.TO.QM2")
         await wait_until(lambda: qm1.depth("QM2") == 0 and qm2.depth("TARGET") == count, 20)

@@ -7,7 +7,7 @@ import signal
 import time
 
 import mqpy
-from mqpy import CMQC
+from mqpy import CMQC, config
 
 from .test_two_daemons import bind, depth, free_port, mqsc
 
@@ -68,7 +68,12 @@ def test_every_message_arrives_once_whatever_is_killed(site):
     os.kill(_pid(site, "QM1", "qm.lock"), signal.SIGKILL)          # sending qmgr
     time.sleep(0.3)
     _start(site, "QM1")
+    all_arrive_once_in_order(site)
 
+
+def all_arrive_once_in_order(site) -> None:
+    """The N messages arrive on QM2's TARGET (within 2 minutes), each once and in order,
+    and nothing is left on QM1's transmission queue."""
     deadline = time.monotonic() + 120
     while _progress(site) < N:
         assert time.monotonic() < deadline, f"only {_progress(site)} of {N} arrived"
@@ -112,12 +117,15 @@ def _drain(site) -> list[bytes]:
     return data
 
 
-def _two_daemons_and_a_triggered_channel(site, batchsz: int) -> None:
+def _two_daemons_and_a_triggered_channel(site, batchsz: int, pipeline: int = 0) -> None:
     """QM1 and QM2 started; QM1's transmission queue QM2 triggers SDR C (BATCHSZ
-    ``batchsz``, retrying every second) into RCVR C at QM2; REMOTE at QM1 is TARGET at QM2."""
+    ``batchsz``, retrying every second) into RCVR C at QM2; REMOTE at QM1 is TARGET at QM2.
+    ``pipeline``: QM1's qm.ini Channels: PipeLineLength (0: as crtmqm wrote it)."""
     port = free_port()
     for name in ("QM1", "QM2"):
         assert site.run("crtmqm", "-u", "SYSTEM.DEAD.LETTER.QUEUE", name).returncode == 0
+        if name == "QM1" and pipeline:
+            config.set_channels_value(name, "PipeLineLength", str(pipeline), site.root)
         _start(site, name)
     # the receiver runs as the (privileged) channel initiator: SET CHLAUTH lifts the
     # default *MQADMIN BLOCKUSER rule for that channel, as an MQ administrator does
@@ -143,11 +151,18 @@ def test_a_channel_going_idle_is_not_left_in_doubt_by_a_crash(site):
     than BATCHSZ (its transmission queue drained: the channel is about to wait), when the
     sending queue manager is killed with SIGKILL, then at restart nothing is in doubt: the
     commit of a batch that is not followed by another waits for its log force."""
+    assert idle_then_killed(site, 4) == []
+
+
+def idle_then_killed(site, count: int, pipeline: int = 0) -> list[bytes]:
+    """``count`` persistent messages moved by the channel C (BATCHSZ 10; QM1's
+    PipeLineLength ``pipeline``), its transmission queue drained, then QM1 killed with
+    SIGKILL (daemon and channel initiator): the in-doubt units of work QM1 restarts with."""
     from mqpy import local
 
-    _two_daemons_and_a_triggered_channel(site, batchsz=10)
-    _put_persistent(site, 0, 4)
-    _wait_for(lambda: _progress(site) == 4 and depth(site, "QM1", "QM2") == 0)
+    _two_daemons_and_a_triggered_channel(site, batchsz=10, pipeline=pipeline)
+    _put_persistent(site, 0, count)
+    _wait_for(lambda: _progress(site) == count and depth(site, "QM1", "QM2") == 0)
     # the sender's commit, now in memory, has its force well within this (runmqsc is not
     # used to look: its reply queue's definition would force the log itself)
     time.sleep(0.5)
@@ -156,7 +171,7 @@ def test_a_channel_going_idle_is_not_left_in_doubt_by_a_crash(site):
     time.sleep(0.3)
     eng = local.start("QM1", site.root)
     try:
-        assert eng.indoubt() == []
+        return eng.indoubt()
     finally:
         local.stop("QM1", site.root)
 
@@ -198,3 +213,4 @@ def test_sending_qmgr_killed_right_after_a_confirmed_batch(site):
         assert eng_qm.get_handle().indoubt() == []
     finally:
         eng_qm.disconnect()
+
