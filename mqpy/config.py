@@ -115,22 +115,34 @@ class QMgrConfig:
 
     @classmethod
     def load(cls, name: str, root: str | None = None) -> QMgrConfig:
+        """qm.ini read and checked: a number that is not one, or is out of its range, is a
+        :class:`ConfigError` naming the stanza, key and value (strmqm refuses to start, as
+        IBM's strmqm checks its Channels stanza first)."""
         directory = qmgr_dir(name, root)
-        st = read_stanzas(os.path.join(directory, "qm.ini"))
+        path = os.path.join(directory, "qm.ini")
+        st = read_stanzas(path)
         log = stanza(st, "Log")
         tun = stanza(st, "TuningParameters")
         cfg = cls(name, directory, raw=st)
+
+        def number(where: str, values: dict[str, str], key: str, default: int) -> int:
+            return _number(path, where, values, key, default)
+
         cfg.log = LogConfig(
-            LogFilePages=int(log.get("LogFilePages", cfg.log.LogFilePages)),
-            LogPrimaryFiles=int(log.get("LogPrimaryFiles", cfg.log.LogPrimaryFiles)),
-            LogSecondaryFiles=int(log.get("LogSecondaryFiles", cfg.log.LogSecondaryFiles)),
+            LogFilePages=number("Log", log, "LogFilePages", cfg.log.LogFilePages),
+            LogPrimaryFiles=number("Log", log, "LogPrimaryFiles", cfg.log.LogPrimaryFiles),
+            LogSecondaryFiles=number("Log", log, "LogSecondaryFiles",
+                                     cfg.log.LogSecondaryFiles),
         )
         cfg.log_path = log.get("LogPath", "")
         cfg.tuning = Tuning(
-            LogLoad=int(tun.get("LogLoad", cfg.tuning.LogLoad)),
-            BufferPoolBytes=int(tun.get("BufferPoolBytes", cfg.tuning.BufferPoolBytes)),
+            LogLoad=number("TuningParameters", tun, "LogLoad", cfg.tuning.LogLoad),
+            BufferPoolBytes=number("TuningParameters", tun, "BufferPoolBytes",
+                                   cfg.tuning.BufferPoolBytes),
         )
         cfg.channels = stanza(st, "Channels")
+        for key in _CHANNELS_NUMBERS:
+            number("Channels", cfg.channels, key, _RANGES[key][0])
         return cfg
 
     def save(self) -> None:
@@ -148,6 +160,46 @@ class QMgrConfig:
         ]
         os.makedirs(self.directory, exist_ok=True)
         write_stanzas(os.path.join(self.directory, "qm.ini"), st)
+
+
+class ConfigError(ValueError):
+    """A qm.ini value the queue manager cannot start with."""
+
+    def __init__(self, path: str, stanza_name: str, key: str, value: str, low: int,
+                 high: int) -> None:
+        self.path, self.stanza, self.key, self.value = path, stanza_name, key, value
+        self.low, self.high = low, high
+        super().__init__(f"{path}: {stanza_name}: {key}={value} is not a number from {low} "
+                         f"to {high}")
+
+
+#: qm.ini numbers: key -> (lowest, highest). Log: IBM's ranges (the lower LogFilePages lets
+#: tests and crtmqm -lf keep logs small); Channels: IBM's ranges where documented.
+_RANGES: dict[str, tuple[int, int]] = {
+    "LogFilePages": (4, 65535), "LogPrimaryFiles": (1, 510), "LogSecondaryFiles": (0, 509),
+    "LogLoad": (1, 999_999_999), "BufferPoolBytes": (0, 2**62),
+    "MaxChannels": (1, 999_999_999), "MaxActiveChannels": (1, 999_999_999),
+    "MaxInitiators": (1, 3), "AdoptNewMCATimeout": (1, 3600),
+    "PipeLineLength": (1, 999_999_999),
+}
+_CHANNELS_NUMBERS = ("MaxChannels", "MaxActiveChannels", "MaxInitiators",
+                     "AdoptNewMCATimeout", "PipeLineLength")
+
+
+def _number(path: str, where: str, values: dict[str, str], key: str, default: int) -> int:
+    """``values[key]`` as a number in its range (:data:`_RANGES`), ``default`` if absent;
+    the key is matched whatever its case, as IBM reads qm.ini."""
+    raw = next((v for k, v in values.items() if k.lower() == key.lower()), None)
+    if raw is None:
+        return default
+    low, high = _RANGES[key]
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        value = low - 1
+    if not low <= value <= high:
+        raise ConfigError(path, where, key, raw, low, high)
+    return value
 
 
 #: qm.ini Channels: PipeLineLength: 1 (the default) no pipelining; any value above 1 is 2.

@@ -43,6 +43,7 @@ from mqpy import CMQC, config, errorlog, local, messages
 from mqpy.errors import MQMIError
 
 __all__ = [
+    "EXIT_CONFIG",
     "EXIT_LOG_NOT_AVAILABLE",
     "EXIT_NOT_EXIST",
     "EXIT_RUNNING",
@@ -58,6 +59,7 @@ EXIT_RUNNING = 5
 EXIT_NOT_EXIST = 16
 EXIT_LOG_NOT_AVAILABLE = 23
 EXIT_UNEXPECTED = errorlog.EXIT_UNEXPECTED  # 71
+EXIT_CONFIG = 39  #: strmqm's "invalid parameter": a qm.ini value it cannot start with
 
 READY = "READY"
 STATUS_FILE = "qm.status"
@@ -153,6 +155,17 @@ def _run(name: str, root: str | None, qmdir: str, log: errorlog.ErrorLog,
     from mqpy.engine.pageset import PagesetError
 
     previous = read_status(qmdir)
+    try:
+        config.QMgrConfig.load(name, root)  # checked before anything starts
+    except config.ConfigError as e:
+        entry = messages.AMQ8940
+        inserts = {"path": e.path, "setting": f"{e.stanza}: {e.key}={e.value}",
+                   "low": e.low, "high": e.high}
+        log.write(entry, inserts=inserts)
+        rendered = entry.render({**inserts, "qmgr": name})
+        console.say(f"{entry.msgid}: {rendered.text}")
+        console.say(rendered.explanation)
+        return EXIT_CONFIG
     write_status(qmdir, "Starting")
     try:
         eng = local.start(name, root)

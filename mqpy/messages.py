@@ -227,6 +227,16 @@ AMQ7469 = AMQMessage(  # [C]
     "Change the applications so that units of work are shorter.",
     arith=("count",), comment=("qmgr",))
 
+# ------------------------------------------------------------------ qm.ini
+
+AMQ8940 = AMQMessage(  # [X] mqpy's own id: IBM's for a bad qm.ini value was not found
+    "AMQ8940E", "The configuration file of queue manager {qmgr} is not valid.",
+    "In {path}, {setting} is not a number from {low} to {high}. The queue manager {qmgr} "
+    "did not start.",
+    "Correct the value in qm.ini (or remove it: IBM's default is used) and start the queue "
+    "manager again.",
+    arith=("low", "high"), comment=("qmgr", "path", "setting"))
+
 # ------------------------------------------------------------------ damaged log or pageset
 
 AMQ7017 = AMQMessage(  # [M] id and line; [X] explanation names the file and offset

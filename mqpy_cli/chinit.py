@@ -76,6 +76,12 @@ async def _until_signalled(scope: trio.CancelScope) -> None:
 
 def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
            start_listeners: bool) -> None:
+    try:
+        channels = config.QMgrConfig.load(name, data_path).channels
+    except config.ConfigError as e:  # (qm.ini edited since strmqm checked it)
+        print(f"AMQ8940E: The configuration file of queue manager {name} is not valid: {e}.",
+              file=sys.stderr)
+        sys.exit(20)
     qm = _connect(name, data_path)
     admin = MQSCAdmin(qm)
     log = _error_log(name, data_path)
@@ -92,7 +98,6 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
                                     appl_name=appl or None)
 
     async def main() -> None:
-        channels = config.QMgrConfig.load(name, data_path).channels
         chinit = ChannelInitiator(name, connect_qm, admin, log=log, channels_stanza=channels,
                                   connect_for=connect_for,
                                   cluster_cache=cache_path(config.qmgr_dir(name, data_path)),

@@ -163,3 +163,58 @@ def test_a_damaged_log_stops_strmqm_with_amq7017_naming_the_file(install):
     log = open(os.path.join(install.qmdir(), "errors", "AMQERR01.LOG")).read()
     assert "AMQ7017S" in log and "S0000000.LOG" in log
     assert "Traceback" not in failed.stderr
+
+
+def test_a_bad_qm_ini_number_stops_strmqm_with_amq8940_naming_it(install):
+    """Given a qm.ini whose Channels stanza says MaxChannels=lots, or whose Log stanza has a
+    LogPrimaryFiles out of range, when strmqm runs, then it fails with 39 and AMQ8940E naming
+    the file, stanza, key and value, on the console and in the error log, with no FDC and no
+    traceback, and nothing is left running; once the value is corrected it starts."""
+    from mqpy import config
+
+    install.create(queues=("Q1",))
+    ini = os.path.join(install.qmdir(), "qm.ini")
+    good = open(ini).read()
+    for stanza, key, value in (("Channels", "MaxChannels", "lots"),
+                               ("Log", "LogPrimaryFiles", "0")):
+        config.write_stanzas(ini, [(n, {**v, key: value} if n == stanza else v)
+                                   for n, v in config.read_stanzas(ini)])
+        failed = install.run("strmqm", QM)
+        assert failed.returncode == 39, failed.stdout + failed.stderr
+        assert "AMQ8940E" in failed.stderr
+        assert f"{stanza}: {key}={value} is not a number" in failed.stderr
+        assert "Traceback" not in failed.stderr
+        assert "STATUS(Running)" not in install.run("dspmq", "-m", QM).stdout
+        log = open(os.path.join(install.qmdir(), "errors", "AMQERR01.LOG")).read()
+        assert f"{stanza}: {key}={value}" in log
+        assert not [f for f in os.listdir(os.path.join(install.qmdir(), "errors"))
+                    if f.endswith(".FDC")]
+        with open(ini, "w") as f:
+            f.write(good)
+    install.start()
+    assert install.run("endmqm", "-i", QM).returncode == 0
+
+
+def test_qm_ini_numbers_are_read_whatever_the_case_within_their_ranges(tmp_path):
+    """Given qm.ini keys in IBM's other spelling (PIPELINELENGTH, maxchannels), when the
+    configuration is loaded, then they are read; a value outside its range or not a number
+    is a ConfigError naming the stanza and key."""
+    import pytest
+
+    from mqpy import config
+
+    qmdir = config.qmgr_dir("CFGQM", str(tmp_path))
+    os.makedirs(qmdir)
+    ini = os.path.join(qmdir, "qm.ini")
+    config.write_stanzas(ini, [("Log", {"LogFilePages": "64"}),
+                               ("Channels", {"maxchannels": "7", "PIPELINELENGTH": "2"})])
+    cfg = config.QMgrConfig.load("CFGQM", str(tmp_path))
+    assert cfg.log.LogFilePages == 64
+    assert config.pipeline_length(cfg.channels) == (2, None)
+    for stanza, key, value in (("Channels", "MaxInitiators", "4"),
+                               ("Channels", "AdoptNewMCATimeout", "x"),
+                               ("Log", "LogFilePages", "3")):
+        config.write_stanzas(ini, [(stanza, {key: value})])
+        with pytest.raises(config.ConfigError) as err:
+            config.QMgrConfig.load("CFGQM", str(tmp_path))
+        assert (err.value.stanza, err.value.key, err.value.value) == (stanza, key, value)
