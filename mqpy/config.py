@@ -202,6 +202,16 @@ def _number(path: str, where: str, values: dict[str, str], key: str, default: in
     return value
 
 
+def channels_number(channels: dict[str, str] | None, key: str, default: int) -> int:
+    """A number of qm.ini's Channels stanza (MaxChannels ...), whatever the key's case;
+    ``default`` when absent or not valid (strmqm has refused a queue manager whose value is
+    not valid: :meth:`QMgrConfig.load`)."""
+    try:
+        return _number("qm.ini", "Channels", channels or {}, key, default)
+    except ConfigError:
+        return default
+
+
 #: qm.ini Channels: PipeLineLength: 1 (the default) no pipelining; any value above 1 is 2.
 PIPELINE_DEFAULT = 1
 

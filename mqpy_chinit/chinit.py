@@ -161,8 +161,9 @@ class ChannelInitiator:
         name (default: the admin's ``connect_as``; without either, ``connect_qm``)."""
         stanza = channels_stanza or {}
         TRACER.process_qmgr = qmgr_name  # strmqtrc -m qmgr -t comms traces its flows
-        self.max_channels = int(stanza.get("MaxChannels", 100))
-        self.max_active = int(stanza.get("MaxActiveChannels", self.max_channels))
+        self.max_channels = config.channels_number(stanza, "MaxChannels", 100)
+        self.max_active = config.channels_number(stanza, "MaxActiveChannels",
+                                                 self.max_channels)
         self.qmgr_name = qmgr_name
         self.connect_qm = connect_qm
         self.admin = admin
@@ -183,7 +184,7 @@ class ChannelInitiator:
         self.listener_scopes: dict[str, trio.CancelScope] = {}
         # running receiving channels: (name, partner qmgr) -> (cancel scope, peer address)
         self.receivers: dict[tuple[str, str], tuple[trio.CancelScope, str]] = {}
-        self._adopt_timeout = int((channels_stanza or {}).get("AdoptNewMCATimeout", 60))
+        self._adopt_timeout = config.channels_number(stanza, "AdoptNewMCATimeout", 60)
         self.listener_ports: dict[str, int] = {}
         self._disabled: dict[str, str] = {}  # xmitq -> its TRIGGER before an error stop
         # channel -> (xmitq, TRIGGER) its error stop disabled: remembered with its STOPPED

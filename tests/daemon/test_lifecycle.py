@@ -211,6 +211,8 @@ def test_qm_ini_numbers_are_read_whatever_the_case_within_their_ranges(tmp_path)
     cfg = config.QMgrConfig.load("CFGQM", str(tmp_path))
     assert cfg.log.LogFilePages == 64
     assert config.pipeline_length(cfg.channels) == (2, None)
+    assert config.channels_number(cfg.channels, "MaxChannels", 100) == 7  # as the chinit reads
+    assert config.channels_number({"MaxChannels": "x"}, "MaxChannels", 100) == 100
     for stanza, key, value in (("Channels", "MaxInitiators", "4"),
                                ("Channels", "AdoptNewMCATimeout", "x"),
                                ("Log", "LogFilePages", "3")):
