@@ -220,7 +220,8 @@ def pipeline_length(channels: dict[str, str] | None) -> tuple[int, str | None]:
     """qm.ini ``Channels: PipeLineLength`` (IBM spells it PIPELINELENGTH too: the key is
     matched whatever its case): the number of batches a sending MCA may have in flight, 1
     or 2 (IBM: "any value greater than 1 is treated as 2"), and a warning for the error log
-    when the value is not a positive number (the default 1 is then used, as if absent)."""
+    when the value is not a positive number (the default 1 is then used, as if absent;
+    AMQ8941W is mqpy's id, [X]). strmqm refuses such a file (:meth:`QMgrConfig.load`)."""
     raw = next((v for k, v in (channels or {}).items() if k.lower() == "pipelinelength"),
                None)
     if raw is None:
@@ -230,7 +231,7 @@ def pipeline_length(channels: dict[str, str] | None) -> tuple[int, str | None]:
     except ValueError:
         value = 0
     if value < 1:
-        return PIPELINE_DEFAULT, (f"AMQ9999W: qm.ini Channels: PipeLineLength={raw} is not "
+        return PIPELINE_DEFAULT, (f"AMQ8941W: qm.ini Channels: PipeLineLength={raw} is not "
                                   f"valid; the default {PIPELINE_DEFAULT} is used.")
     return min(value, 2), None
 

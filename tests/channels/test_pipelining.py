@@ -62,7 +62,7 @@ def test_pipeline_length_is_1_2_or_the_default():
     for bad in ("two", "0", "-1", ""):
         value, warning = config.pipeline_length({"PipeLineLength": bad})
         assert value == 1 and warning is not None
-        assert warning.startswith("AMQ9999W") and f"PipeLineLength={bad} " in warning
+        assert warning.startswith("AMQ8941W") and f"PipeLineLength={bad} " in warning
 
 
 def test_pipeline_length_written_into_qm_ini_is_read_back(two_qmgrs):
@@ -88,7 +88,7 @@ def test_a_bad_pipeline_length_is_logged_by_the_channel_initiator(two_qmgrs):
                               log=lambda msgid, text: log.append((msgid, text)),
                               channels_stanza={"PipeLineLength": "x"})
     assert chinit.pipeline == 1
-    assert [m for m, _ in log] == ["AMQ9999W"] and "PipeLineLength=x" in log[0][1]
+    assert [m for m, _ in log] == ["AMQ8941W"] and "PipeLineLength=x" in log[0][1]
     assert ChannelInitiator("QM1", qm1.connect, EngineAdmin(qm1.engine),
                             channels_stanza={"PipeLineLength": "3"}).pipeline == 2
 
