@@ -560,11 +560,12 @@ class RepositoryManager:
                             cache.channels[channel] = ChannelState.STOPPED.name
                         moved = await _mqi(self._reroute, qm, channel, cache)
                         if moved:
-                            self.chinit.log("AMQ9999I", f"{moved} unbound message(s) for "
+                            # AMQ8942I / AMQ8943W: mqpy ids [X] (IBM's ids for these events were not found)
+                            self.chinit.log("AMQ8942I", f"{moved} unbound message(s) for "
                                             f"failed cluster channel '{channel}' re-routed.")
                         dead = await _mqi(self._dead_letter_bound, qm, channel) if gone else 0
                         if dead:
-                            self.chinit.log("AMQ9999W", f"{dead} message(s) bound to the "
+                            self.chinit.log("AMQ8943W", f"{dead} message(s) bound to the "
                                             f"queue manager of deleted cluster channel "
                                             f"'{channel}' put on the dead-letter queue.")
                 if self._cache is not None and self.repo is not None and \
