@@ -73,6 +73,7 @@ _NOT_PERSISTENT = CMQC.MQPER_NOT_PERSISTENT
 _PRI_AS_Q_DEF = CMQC.MQPRI_PRIORITY_AS_Q_DEF
 _EI_UNLIMITED = CMQC.MQEI_UNLIMITED
 _GMO_SYNC_BOTH = CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_NO_SYNCPOINT
+_GMO_SYNC_ANY = CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT
 _GMO_FAIL_IF_QUIESCING = CMQC.MQGMO_FAIL_IF_QUIESCING
 _GMO_UNDER_CURSOR = CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR | CMQC.MQGMO_MSG_UNDER_CURSOR
 _GMO_ACCEPT_TRUNCATED = CMQC.MQGMO_ACCEPT_TRUNCATED_MSG
@@ -127,6 +128,8 @@ _MD_BY_LENGTH = {codec[3]: v for v, codec in _MD_CODEC.items()}
 _MD_LATER = {v: tuple(f for f in MD._layout_.fields if f.since > v) for v in _MD_CODEC}
 _VERSION_AT = struct.Struct("<i")
 _REPORT_AT = _VERSION_AT  # MQMD.Report: the MQLONG at offset 8 of every version
+_MSG_HEADER = R.MESSAGE_HEADER  # a stored message: this header, its MQMD, its data
+_MSG_HEADER_SIZE = R.MESSAGE_HEADER_SIZE
 
 
 def _pack_md(md: MD) -> bytes:
@@ -158,16 +161,23 @@ def _unpack_md(md: MD, md_bytes: bytes) -> None:
 
 
 _stamp_cache: list = [-1, b"", b""]
+_stamp_last: list = [-1, (b"", b"")]  # the last hundredth of a second asked for, and its stamp
 
 
 def _put_timestamp(now: float) -> tuple[bytes, bytes]:
     """PutDate YYYYMMDD and PutTime HHMMSSTH, in GMT as MQ fills them."""
+    hundredths = int(now * 100)
+    last = _stamp_last
+    if hundredths == last[0]:
+        return last[1]
     sec = int(now)
     if sec != _stamp_cache[0]:
         gm = time.gmtime(sec)
         _stamp_cache[:] = [sec, time.strftime("%Y%m%d", gm).encode(),
                            time.strftime("%H%M%S", gm).encode()]
-    return _stamp_cache[1], _stamp_cache[2] + b"%02d" % (int(now * 100) % 100)
+    stamp = (_stamp_cache[1], _stamp_cache[2] + b"%02d" % (hundredths % 100))
+    last[0], last[1] = hundredths, stamp
+    return stamp
 
 
 _IDENTITY = ("UserIdentifier", "AccountingToken", "ApplIdentityData")
@@ -1447,7 +1457,11 @@ class Connection:
         queue, values in range, room on the queue. Returns the LSN to force (None if none), or
         _GENERAL, having changed nothing, for anything else: the general path then does it all.
         """
-        f = self._facts(h)
+        eng = self.engine
+        f = h.facts
+        if f is None or f.obj_attrs is not h.obj.attributes \
+                or f.base_attrs is not h.base.attributes or f.qmgr_attrs is not eng.catalog.qmgr:
+            f = self._facts(h)
         if not f.put:
             return _GENERAL
         if pmo is None:
@@ -1458,7 +1472,6 @@ class Connection:
             if opts & _PMO_NOT_FAST or opts & _PMO_SYNC_BOTH == _PMO_SYNC_BOTH or (
                     pd["RecsPresent"] and pd["Version"] >= 2):
                 return _GENERAL
-        eng = self.engine
         if opts & _PMO_FAIL_IF_QUIESCING and eng.quiescing:
             return _GENERAL
         if type(data) is not bytes:
@@ -1535,12 +1548,21 @@ class Connection:
             if mq.waiters:
                 mq.wake()
         mq.last_put = now
-        c = self._counters(h)
+        c = h.counters
+        if c is None or c[0] is not eng.stats.mqi or c[2] is not self.accounting.mqi \
+                or c[4] is not h.base:
+            c = self._counters(h)
         p = 1 if persistent else 0
-        for counters in c[:4]:
-            counters.puts[p] += 1
-            counters.put_bytes[p] += length
-        c[1].depth_seen(mq.count - mq.getting)
+        qs = c[1]
+        c[0].puts[p] += 1
+        c[0].put_bytes[p] += length
+        qs.puts[p] += 1
+        qs.put_bytes[p] += length
+        c[2].puts[p] += 1
+        c[2].put_bytes[p] += length
+        c[3].puts[p] += 1
+        c[3].put_bytes[p] += length
+        qs.depth_seen(mq.count - mq.getting)
         if pmo is not None:
             resolved = h.resolved
             if resolved is None:
@@ -1984,10 +2006,13 @@ class Connection:
             return _GENERAL
         if not h.options & _INPUT_OPTS or h.options & _OO_SAVE_ALL_CONTEXT:
             return _GENERAL
-        f = self._facts(h)
+        eng = self.engine
+        f = h.facts
+        if f is None or f.obj_attrs is not h.obj.attributes \
+                or f.base_attrs is not h.base.attributes or f.qmgr_attrs is not eng.catalog.qmgr:
+            f = self._facts(h)
         if not f.get:
             return _GENERAL
-        eng = self.engine
         if opts & _GMO_FAIL_IF_QUIESCING and eng.quiescing:
             return _GENERAL
         mq = h.mq
@@ -2018,31 +2043,47 @@ class Connection:
         if 0 < entry.expiry_at <= now:
             return _GENERAL
         record = entry.record
-        if record is None:
+        if type(record) is not bytes:  # (None: only on a pageset)
             return _GENERAL
-        put_time, _backout, md_bytes, body = R.decode_message(record)
+        put_time, _backout, md_length, _ = _MSG_HEADER.unpack_from(record)  # R.decode_message
+        body = record[_MSG_HEADER_SIZE + md_length:]
         length = len(body)
         if max_length is not None and (max_length < 0 or length > max_length):
             return _GENERAL
-        report = _REPORT_AT.unpack_from(md_bytes, 8)[0]
+        report = _REPORT_AT.unpack_from(record, _MSG_HEADER_SIZE + 8)[0]
         if report & _RO_COD:
             return _GENERAL
         # from here on as _get_once
         if md is not None:
-            self._fill_md(md, md_bytes, entry, put_time, now)
+            self._fill_md(md, record[_MSG_HEADER_SIZE:_MSG_HEADER_SIZE + md_length], entry,
+                          put_time, now)
         entry.report = report
         eng.data.stats.body_hits += 1  # (DataManager.read_record, from memory)
-        drops = mq.got_prefix_drops
-        lsn = self._remove_locked(mq, entry, opts, now)
-        if msgid is None and entry.state == GET_PENDING and mq.got_prefix_drops == drops:
-            mq.got_prefix = (by_priority, ((9 - entry.priority) if by_priority else 0,
-                                           entry.seq))
+        if entry.persistent or opts & _GMO_SYNC_ANY:
+            drops = mq.got_prefix_drops
+            lsn = self._remove_locked(mq, entry, opts, now)
+            if msgid is None and entry.state == GET_PENDING and mq.got_prefix_drops == drops:
+                mq.got_prefix = (by_priority, ((9 - entry.priority) if by_priority else 0,
+                                               entry.seq))
+        else:  # (_remove_locked's last case)
+            lsn = None
+            mq.last_get = now
+            mq.remove(entry)
+            entry.record = None
         p = 1 if entry.persistent else 0
-        c = self._counters(h)
-        for counters in c[:4]:
-            counters.gets[p] += 1
-            counters.get_bytes[p] += length
+        c = h.counters
+        if c is None or c[0] is not eng.stats.mqi or c[2] is not self.accounting.mqi \
+                or c[4] is not h.base:
+            c = self._counters(h)
         qs = c[1]
+        c[0].gets[p] += 1
+        c[0].get_bytes[p] += length
+        qs.gets[p] += 1
+        qs.get_bytes[p] += length
+        c[2].gets[p] += 1
+        c[2].get_bytes[p] += length
+        c[3].gets[p] += 1
+        c[3].get_bytes[p] += length
         qs.time_on_q_total[p] += max(0.0, now - put_time)
         qs.time_on_q_count[p] += 1
         if gmo is not None:

@@ -376,8 +376,13 @@ class MessageQueue:
         self.subqueues[k].insert(seq, None)
         self.occupied |= 1 << k
         self.live[seq] = entry
-        if entry.msgid != NONE_ID:
-            _index_add(self.live_msgid, entry.msgid, entry)
+        key = entry.msgid
+        if key != NONE_ID:
+            index = self.live_msgid
+            if key not in index:  # a unique MsgId, the usual case
+                index[key] = entry
+            else:
+                _index_add(index, key, entry)
         if entry.correlid != NONE_ID:
             _index_add(self.live_correlid, entry.correlid, entry)
         self.count += 1
@@ -454,20 +459,29 @@ class MessageQueue:
 
     def remove(self, entry: Entry) -> None:
         seq = entry.seq
-        k = _subqueue(entry.priority, entry.persistent)
+        k = entry.priority * 2 + 1 if entry.persistent else entry.priority * 2
         sq = self.subqueues[k]
-        where = sq.locate(seq)
-        if where is None:
-            return
-        sq.delete(*where)
+        seqs = sq.seqs
+        if seqs and seqs[0][0] == seq:  # the first of its subqueue: what a get usually takes
+            sq.delete(0, 0)
+        else:
+            where = sq.locate(seq)
+            if where is None:
+                return
+            sq.delete(*where)
         if not sq.size:
             self.occupied &= ~(1 << k)
         current = self.live.pop(seq, None)
         if current is None:
             current = entry
         else:
-            if current.msgid != NONE_ID:
-                _index_remove(self.live_msgid, current.msgid, seq)
+            key = current.msgid
+            if key != NONE_ID:
+                index = self.live_msgid
+                if index.get(key) is current:  # a unique MsgId, the usual case
+                    del index[key]
+                else:
+                    _index_remove(index, key, seq)
             if current.correlid != NONE_ID:
                 _index_remove(self.live_correlid, current.correlid, seq)
         v = seq << 5 | k
