@@ -184,6 +184,10 @@ class RecoveryLog:
         self._reserve = min(_RESERVE, self.segment_size)
         os.makedirs(directory, exist_ok=True)
         self._lock = threading.Lock()  # buffer, next LSN, segment files
+        # held from taking a buffer to write (under _lock, so writes go in LSN order) until
+        # it is in the files; the write itself is made without _lock, so that appenders (who
+        # hold the engine lock) never wait on a disk write
+        self._io = threading.Lock()
         self._flush = threading.Lock()  # flushed LSN, the writing flag, the queue of forcers
         self._queue: list[_Forcer] = []
         self._buf = bytearray()
@@ -346,12 +350,12 @@ class RecoveryLog:
             stats = self.stats
             stats.records += 1
             stats.bytes += end - lsn
-            if len(buf) >= _WRITE_THROUGH:
-                try:
-                    self._write_buffer_locked()
-                except OSError as exc:
-                    raise self._failure(exc) from exc
-            return end
+            if len(buf) < _WRITE_THROUGH:
+                return end
+            job = self._take_buffer_locked()[1]
+            self._io.acquire()
+        self._write_out(job)
+        return end
 
     def _format(self, first: int, last: int) -> None:
         """Make the segments ``first`` to ``last`` exist before a record is buffered, so
@@ -385,17 +389,23 @@ class RecoveryLog:
         limit = (first_needed + self.config.max_segments) * self.segment_size
         return limit - self._next
 
-    def _write_buffer_locked(self) -> int:
-        """Write the buffer (no fsync) as whole pages: the part of its first page written
-        before, then the buffer, then zeros to the end of its last page. A write of part of a
-        page the kernel no longer caches would read the page from disk first, with the log
-        lock held; a write of whole pages never does. The zeros lie past the end of the log,
-        where restart expects nothing valid (the next write covers them again)."""
+    def _take_buffer_locked(self) -> tuple[int, tuple[int, bytes | bytearray] | None]:
+        """Take the buffer for writing (log lock held): the LSN it ends at, and where to
+        write what (None: nothing).
+
+        The write covers whole pages: the part of the buffer's first page written before, then
+        the buffer, then zeros to the end of its last page. A write of part of a page the
+        kernel no longer caches would read the page from disk first; a write of whole pages
+        never does. The zeros lie past the end of the log, where restart expects nothing valid
+        (the next write covers them again). The segments written are open already (append
+        formats them before it buffers a record)."""
         data = self._buf
         start = self._buf_start
         end = start + len(data)
         self._buf = bytearray()
         self._buf_start = end
+        self._written = end
+        job = None
         if data:
             head = self._page_head
             if head is not None and len(head) == start % PAGE_SIZE:
@@ -403,9 +413,16 @@ class RecoveryLog:
                 pad = -end % PAGE_SIZE
                 if pad:
                     block += _ZERO_PAGE[:pad]
-                self._pwrite(start - len(head), block)
+                job = (start - len(head), block)
             else:
-                self._pwrite(start, data)
+                job = (start, data)
+            try:
+                for segno in range(job[0] // self.segment_size,
+                                   (job[0] + len(job[1]) - 1) // self.segment_size + 1):
+                    if segno not in self._fds:
+                        self._fd(segno)
+            except OSError as exc:
+                raise self._failure(exc) from exc
             cut = end % PAGE_SIZE  # bytes of the last page written so far
             if cut <= len(data):
                 self._page_head = data[len(data) - cut:]
@@ -413,8 +430,20 @@ class RecoveryLog:
                 self._page_head = head + data
             else:
                 self._page_head = None
-        self._written = end
-        return end
+        return end, job
+
+    def _write_out(self, job: tuple[int, bytes | bytearray] | None) -> None:
+        """Write what :meth:`_take_buffer_locked` took, without the log lock; the caller
+        acquired ``_io`` with the log lock held and it is released here. A failure is kept
+        (fail-stop) before ``_io`` is released, so that a write round after this one, which
+        must wait for ``_io``, sees it and says nothing is durable."""
+        try:
+            if job is not None:
+                self._pwrite(*job)
+        except OSError as exc:
+            raise self._failure(exc) from exc
+        finally:
+            self._io.release()
 
     def force(self, lsn: int | None = None) -> None:
         """Make the log durable up to ``lsn`` (default: everything appended)."""
@@ -454,7 +483,12 @@ class RecoveryLog:
                         # an append's write-through failed meanwhile: what it took from the
                         # buffer is not in the file, so no round may say it is durable
                         raise self._failed
-                    end = self._write_buffer_locked()
+                    end, job = self._take_buffer_locked()
+                    self._io.acquire()
+                self._write_out(job)
+                with self._lock:
+                    if self._failed is not None:  # (a write-through before ours failed)
+                        raise self._failed
                     segs = list(self._unsynced)
                     self._unsynced.clear()
                     fds = [self._fds[s] for s in segs if s in self._fds]
@@ -585,7 +619,7 @@ class RecoveryLog:
                     os.unlink(self.path_of(old))
 
     def close(self) -> None:
-        with self._lock:
+        with self._lock, self._io:  # (no write in flight)
             for fd in self._fds.values():
                 os.close(fd)
             self._fds.clear()
