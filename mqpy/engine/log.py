@@ -18,9 +18,11 @@ durable when the record was appended ("durable") and a CRC-32 over header and pa
 makes everything below ``lsn`` durable. A forcer that finds no write in progress writes the
 whole buffer and calls ``fdatasync`` itself; forcers that arrive meanwhile queue up and sleep.
 When an fsync ends, the writer wakes exactly the forcers it covered and, if others are still
-queued, writes and syncs again for all of them before returning (at most a few rounds, then the
-first one left queued takes over). A commit thus costs one fsync shared by every committer that
-arrived while the previous fsync ran, and the disk never idles while someone waits for it.
+queued, hands the writing over to the first of them, which writes and syncs for all of them
+(``_EXTRA_ROUNDS`` more rounds by the same writer first: none, see there). A commit thus costs
+one fsync shared by every committer that arrived while the previous fsync ran, and the disk
+never idles while someone waits for it. Writes are made without the log lock (``_io`` keeps
+them in order), so an append never waits on the disk.
 
 At restart :meth:`RecoveryLog.scan` reads records from a given LSN until the first record that is
 missing or invalid. That is the end of the log, unless some *later* valid record says that the
@@ -73,7 +75,12 @@ _WRITE_THROUGH = 4 * 1024 * 1024
 # Formatted log kept ahead of ordinary records for the records that end work (see append).
 _RESERVE = 64 * 1024
 # Extra write+fsync rounds a forcer does for those who queued behind it before handing over.
-_EXTRA_ROUNDS = 2
+# None: a writer whose own record is durable returns to its caller at once (its connection goes
+# on to its next unit of work, whose commit joins a later group) and the first forcer queued
+# writes the next round. With 8 persistent connections, 2 extra rounds kept one connection of
+# the 8 waiting for three fsyncs a commit: 13% more fsyncs (smaller groups) and 18-25% fewer
+# messages a second than none.
+_EXTRA_ROUNDS = 0
 
 
 class _Forcer:

@@ -394,3 +394,49 @@ def test_a_write_through_waits_for_the_write_before_it(tmp_path, monkeypatch):
     reread = RecoveryLog(str(tmp_path), cfg)
     assert [r.payload for r in reread.scan(0)] == [b"first", b"second"]
     reread.close()
+
+
+def test_a_writer_hands_the_next_round_to_the_first_forcer_queued(tmp_path, monkeypatch):
+    """Given a writer whose fdatasync is held and a second forcer queued behind it, when the
+    fdatasync ends, then the writer returns to its caller with its own record durable and
+    the queued forcer writes and syncs its record itself (group commit goes on without
+    keeping the first committer waiting for the others' fsyncs); both records are durable."""
+    import threading
+
+    from mqpy.engine import log as log_module
+
+    cfg = LogConfig(LogFilePages=256)
+    log = RecoveryLog(str(tmp_path), cfg)
+    list(log.scan(0))
+    gate, entered = threading.Event(), threading.Event()
+    synced_by: list[str] = []
+    real_fdatasync = os.fdatasync
+
+    class Disk:
+        def __getattr__(self, name):
+            return getattr(os, name)
+
+        @staticmethod
+        def fdatasync(fd):
+            if threading.current_thread() is first:
+                entered.set()
+                gate.wait(120)
+            synced_by.append(threading.current_thread().name)
+            return real_fdatasync(fd)
+
+    monkeypatch.setattr(log_module, "os", Disk())
+    lsn1 = log.append(1, b"one")
+    first = threading.Thread(target=log.force, args=(lsn1,), name="first", daemon=True)
+    first.start()
+    assert entered.wait(30)
+    lsn2 = log.append(1, b"two")
+    second = threading.Thread(target=log.force, args=(lsn2,), name="second", daemon=True)
+    second.start()
+    while not log._queue and second.is_alive():
+        second.join(0.01)
+    gate.set()
+    first.join(30)
+    second.join(30)
+    assert synced_by == ["first", "second"]
+    assert log.flushed_lsn >= lsn2
+    log.close()
