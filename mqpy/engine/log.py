@@ -423,13 +423,16 @@ class RecoveryLog:
                 job = (start - len(head), block)
             else:
                 job = (start, data)
-            try:
-                for segno in range(job[0] // self.segment_size,
-                                   (job[0] + len(job[1]) - 1) // self.segment_size + 1):
-                    if segno not in self._fds:
-                        self._fd(segno)
-            except OSError as exc:
-                raise self._failure(exc) from exc
+            first = job[0] // self.segment_size
+            last = (job[0] + len(job[1]) - 1) // self.segment_size
+            fds = self._fds
+            if first not in fds or last not in fds or last - first > 1:  # (usually open)
+                try:
+                    for segno in range(first, last + 1):
+                        if segno not in fds:
+                            self._fd(segno)
+                except OSError as exc:
+                    raise self._failure(exc) from exc
             cut = end % PAGE_SIZE  # bytes of the last page written so far
             if cut <= len(data):
                 self._page_head = data[len(data) - cut:]
