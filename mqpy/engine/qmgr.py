@@ -160,23 +160,26 @@ def _unpack_md(md: MD, md_bytes: bytes) -> None:
     d.update(zip(codec[2], codec[1].unpack_from(md_bytes), strict=False))  # equal lengths
 
 
-_stamp_cache: list = [-1, b"", b""]
-_stamp_last: list = [-1, (b"", b"")]  # the last hundredth of a second asked for, and its stamp
+# (second, PutDate, PutTime's HHMMSS) and (hundredth of a second, its stamp), each replaced
+# whole (one store), so that engines in other threads never read half of one
+_stamp_second: list = [(-1, b"", b"")]
+_stamp_last: list = [(-1, (b"", b""))]
 
 
 def _put_timestamp(now: float) -> tuple[bytes, bytes]:
     """PutDate YYYYMMDD and PutTime HHMMSSTH, in GMT as MQ fills them."""
     hundredths = int(now * 100)
-    last = _stamp_last
+    last = _stamp_last[0]
     if hundredths == last[0]:
         return last[1]
     sec = int(now)
-    if sec != _stamp_cache[0]:
+    cached = _stamp_second[0]
+    if sec != cached[0]:
         gm = time.gmtime(sec)
-        _stamp_cache[:] = [sec, time.strftime("%Y%m%d", gm).encode(),
-                           time.strftime("%H%M%S", gm).encode()]
-    stamp = (_stamp_cache[1], _stamp_cache[2] + b"%02d" % (hundredths % 100))
-    last[0], last[1] = hundredths, stamp
+        cached = _stamp_second[0] = (sec, time.strftime("%Y%m%d", gm).encode(),
+                                     time.strftime("%H%M%S", gm).encode())
+    stamp = (cached[1], cached[2] + b"%02d" % (hundredths % 100))
+    _stamp_last[0] = (hundredths, stamp)
     return stamp
 
 

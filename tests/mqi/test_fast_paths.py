@@ -270,3 +270,22 @@ def test_a_get_by_msgid_under_syncpoint_hides_nothing_before_it(qm):
     assert q.get(None, mqpy.MD(MsgId=mds[2].MsgId), mqpy.GMO(Options=sync)) == b"3"
     assert q.get(None, None, mqpy.GMO(Options=sync)) == b"2"
     qm.commit()
+
+
+def test_put_date_and_time_are_right_whatever_order_the_clock_is_read_in():
+    """Given times in and across hundredths, seconds and days, in any order (other engines'
+    calls interleave), then PutDate/PutTime (worked out once per hundredth and per second)
+    are always those of the time asked for, in GMT."""
+    import time
+
+    rnd = random.Random(7)
+    base = 1_700_000_000.0
+    times = [base + d * 86400 + s + h / 100 + 0.001
+             for d in (0, 1) for s in (0, 1, 59) for h in (0, 1, 99)]
+    times += times
+    rnd.shuffle(times)
+    for t in times:
+        gm = time.gmtime(t)
+        want = (time.strftime("%Y%m%d", gm).encode(),
+                time.strftime("%H%M%S", gm).encode() + b"%02d" % (int(t * 100) % 100))
+        assert engine_qmgr._put_timestamp(t) == want, t
