@@ -345,15 +345,18 @@ class Queue:
         else:  # the usual call, positional: no keyword lookups
             md = opts[0] if opts else None
             pmo = opts[1] if len(opts) > 1 else None
-        md = md if md is not None else MD()
-        pmo = pmo if pmo is not None else PMO()
         hobj = self._hobj
         if hobj is None:
             hobj = self._ensure_open(CMQC.MQOO_OUTPUT)
-        data = msg if type(msg) is bytes else self._qmgr._message_bytes(msg, md)
-        if not self._responses:
+        if type(msg) is not bytes:
+            md = md if md is not None else MD()
+            msg = self._qmgr._message_bytes(msg, md)
+        data = msg
+        if not self._responses:  # md or pmo None: the caller keeps none to be filled in
             warning = self._qmgr._backend().put(hobj, md, pmo, data)
         else:  # a distribution list
+            md = md if md is not None else MD()
+            pmo = pmo if pmo is not None else PMO()
             saved = _ask_for_responses(self._od, pmo)
             try:
                 warning = self._qmgr._backend().put(hobj, md, pmo, data)
@@ -378,11 +381,11 @@ class Queue:
         else:  # the usual call, positional: no keyword lookups
             md = opts[0] if opts else None
             gmo = opts[1] if len(opts) > 1 else None
-        gmo = gmo if gmo is not None else GMO()
         hobj = self._hobj
         if hobj is None:
             hobj = self._ensure_open(CMQC.MQOO_INPUT_AS_Q_DEF)
-        return self._qmgr._backend().get(hobj, md, gmo, maxLength)  # md None: not wanted back
+        # md or gmo None: the caller keeps none to be filled in
+        return self._qmgr._backend().get(hobj, md, gmo, maxLength)
 
     def get_no_jms(self, maxLength: int | None = None, *opts: Any, **kw: Any) -> bytes:
         """MQGET asking for no message properties (MQGMO_NO_PROPERTIES, and

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from mqpy import CMQC, mqiproto
 from mqpy.errors import MQMIError
-from mqpy.structures import MD
+from mqpy.structures import GMO, MD, PMO
 from mqpy.trace import TRACER
 from mqpy_chinit.wire import SegmentType
 
@@ -244,10 +244,12 @@ class MQIVerbs:
         self._run(_close(hobj, options))
 
     def put(self, hobj: int, md: Any, pmo: Any, data: bytes) -> int:
-        """MQPUT; returns 0 or the reason of the warning the call completed with."""
+        """MQPUT; returns 0 or the reason of the warning the call completed with. ``md`` or
+        ``pmo`` None: a default one goes (the caller keeps none to be filled in)."""
         data = bytes(data)
         self._check_length(data)
-        return self._run(_put(hobj, md, pmo, data))
+        return self._run(_put(hobj, MD() if md is None else md, PMO() if pmo is None else pmo,
+                              data))
 
     def put1(self, od: Any, md: Any, pmo: Any, data: bytes) -> int:
         data = bytes(data)
@@ -255,8 +257,8 @@ class MQIVerbs:
         return self._run(_put1(od, md, pmo, data))
 
     def get(self, hobj: int, md: Any, gmo: Any, max_length: int | None) -> bytes:
-        """MQGET; a wait happens at the queue manager."""
-        return self._run(_get(hobj, md, gmo, max_length))
+        """MQGET; a wait happens at the queue manager. ``md`` or ``gmo`` None: as put."""
+        return self._run(_get(hobj, md, GMO() if gmo is None else gmo, max_length))
 
     def commit(self) -> None:
         self._run(_simple(_T.MQCMIT))
@@ -292,13 +294,14 @@ class AsyncMQIVerbs:
         await self._run(_close(hobj, options))
 
     async def put(self, hobj: int, md: Any, pmo: Any, data: bytes) -> int:
-        return await self._run(_put(hobj, md, pmo, bytes(data)))
+        return await self._run(_put(hobj, MD() if md is None else md,
+                                    PMO() if pmo is None else pmo, bytes(data)))
 
     async def put1(self, od: Any, md: Any, pmo: Any, data: bytes) -> int:
         return await self._run(_put1(od, md, pmo, bytes(data)))
 
     async def get(self, hobj: int, md: Any, gmo: Any, max_length: int | None) -> bytes:
-        return await self._run(_get(hobj, md, gmo, max_length))
+        return await self._run(_get(hobj, md, GMO() if gmo is None else gmo, max_length))
 
     async def commit(self) -> None:
         await self._run(_simple(_T.MQCMIT))

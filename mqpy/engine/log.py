@@ -18,9 +18,11 @@ durable when the record was appended ("durable") and a CRC-32 over header and pa
 makes everything below ``lsn`` durable. A forcer that finds no write in progress writes the
 whole buffer and calls ``fdatasync`` itself; forcers that arrive meanwhile queue up and sleep.
 When an fsync ends, the writer wakes exactly the forcers it covered and, if others are still
-queued, writes and syncs again for all of them before returning (at most a few rounds, then the
-first one left queued takes over). A commit thus costs one fsync shared by every committer that
-arrived while the previous fsync ran, and the disk never idles while someone waits for it.
+queued, hands the writing over to the first of them, which writes and syncs for all of them
+(``_EXTRA_ROUNDS`` more rounds by the same writer first: none, see there). A commit thus costs
+one fsync shared by every committer that arrived while the previous fsync ran, and the disk
+never idles while someone waits for it. Writes are made without the log lock (``_io`` keeps
+them in order), so an append never waits on the disk.
 
 At restart :meth:`RecoveryLog.scan` reads records from a given LSN until the first record that is
 missing or invalid. That is the end of the log, unless some *later* valid record says that the
@@ -73,7 +75,12 @@ _WRITE_THROUGH = 4 * 1024 * 1024
 # Formatted log kept ahead of ordinary records for the records that end work (see append).
 _RESERVE = 64 * 1024
 # Extra write+fsync rounds a forcer does for those who queued behind it before handing over.
-_EXTRA_ROUNDS = 2
+# None: a writer whose own record is durable returns to its caller at once (its connection goes
+# on to its next unit of work, whose commit joins a later group) and the first forcer queued
+# writes the next round. With 8 persistent connections, 2 extra rounds kept one connection of
+# the 8 waiting for three fsyncs a commit: 13% more fsyncs (smaller groups) and 18-25% fewer
+# messages a second than none.
+_EXTRA_ROUNDS = 0
 
 
 class _Forcer:
@@ -184,6 +191,10 @@ class RecoveryLog:
         self._reserve = min(_RESERVE, self.segment_size)
         os.makedirs(directory, exist_ok=True)
         self._lock = threading.Lock()  # buffer, next LSN, segment files
+        # held from taking a buffer to write (under _lock, so writes go in LSN order) until
+        # it is in the files; the write itself is made without _lock, so that appenders (who
+        # hold the engine lock) never wait on a disk write
+        self._io = threading.Lock()
         self._flush = threading.Lock()  # flushed LSN, the writing flag, the queue of forcers
         self._queue: list[_Forcer] = []
         self._buf = bytearray()
@@ -346,12 +357,12 @@ class RecoveryLog:
             stats = self.stats
             stats.records += 1
             stats.bytes += end - lsn
-            if len(buf) >= _WRITE_THROUGH:
-                try:
-                    self._write_buffer_locked()
-                except OSError as exc:
-                    raise self._failure(exc) from exc
-            return end
+            if len(buf) < _WRITE_THROUGH:
+                return end
+            job = self._take_buffer_locked()[1]
+            self._io.acquire()
+        self._write_out(job)
+        return end
 
     def _format(self, first: int, last: int) -> None:
         """Make the segments ``first`` to ``last`` exist before a record is buffered, so
@@ -385,17 +396,23 @@ class RecoveryLog:
         limit = (first_needed + self.config.max_segments) * self.segment_size
         return limit - self._next
 
-    def _write_buffer_locked(self) -> int:
-        """Write the buffer (no fsync) as whole pages: the part of its first page written
-        before, then the buffer, then zeros to the end of its last page. A write of part of a
-        page the kernel no longer caches would read the page from disk first, with the log
-        lock held; a write of whole pages never does. The zeros lie past the end of the log,
-        where restart expects nothing valid (the next write covers them again)."""
+    def _take_buffer_locked(self) -> tuple[int, tuple[int, bytes | bytearray] | None]:
+        """Take the buffer for writing (log lock held): the LSN it ends at, and where to
+        write what (None: nothing).
+
+        The write covers whole pages: the part of the buffer's first page written before, then
+        the buffer, then zeros to the end of its last page. A write of part of a page the
+        kernel no longer caches would read the page from disk first; a write of whole pages
+        never does. The zeros lie past the end of the log, where restart expects nothing valid
+        (the next write covers them again). The segments written are open already (append
+        formats them before it buffers a record)."""
         data = self._buf
         start = self._buf_start
         end = start + len(data)
         self._buf = bytearray()
         self._buf_start = end
+        self._written = end
+        job = None
         if data:
             head = self._page_head
             if head is not None and len(head) == start % PAGE_SIZE:
@@ -403,9 +420,19 @@ class RecoveryLog:
                 pad = -end % PAGE_SIZE
                 if pad:
                     block += _ZERO_PAGE[:pad]
-                self._pwrite(start - len(head), block)
+                job = (start - len(head), block)
             else:
-                self._pwrite(start, data)
+                job = (start, data)
+            first = job[0] // self.segment_size
+            last = (job[0] + len(job[1]) - 1) // self.segment_size
+            fds = self._fds
+            if first not in fds or last not in fds or last - first > 1:  # (usually open)
+                try:
+                    for segno in range(first, last + 1):
+                        if segno not in fds:
+                            self._fd(segno)
+                except OSError as exc:
+                    raise self._failure(exc) from exc
             cut = end % PAGE_SIZE  # bytes of the last page written so far
             if cut <= len(data):
                 self._page_head = data[len(data) - cut:]
@@ -413,8 +440,20 @@ class RecoveryLog:
                 self._page_head = head + data
             else:
                 self._page_head = None
-        self._written = end
-        return end
+        return end, job
+
+    def _write_out(self, job: tuple[int, bytes | bytearray] | None) -> None:
+        """Write what :meth:`_take_buffer_locked` took, without the log lock; the caller
+        acquired ``_io`` with the log lock held and it is released here. A failure is kept
+        (fail-stop) before ``_io`` is released, so that a write round after this one, which
+        must wait for ``_io``, sees it and says nothing is durable."""
+        try:
+            if job is not None:
+                self._pwrite(*job)
+        except OSError as exc:
+            raise self._failure(exc) from exc
+        finally:
+            self._io.release()
 
     def force(self, lsn: int | None = None) -> None:
         """Make the log durable up to ``lsn`` (default: everything appended)."""
@@ -454,7 +493,12 @@ class RecoveryLog:
                         # an append's write-through failed meanwhile: what it took from the
                         # buffer is not in the file, so no round may say it is durable
                         raise self._failed
-                    end = self._write_buffer_locked()
+                    end, job = self._take_buffer_locked()
+                    self._io.acquire()
+                self._write_out(job)
+                with self._lock:
+                    if self._failed is not None:  # (a write-through before ours failed)
+                        raise self._failed
                     segs = list(self._unsynced)
                     self._unsynced.clear()
                     fds = [self._fds[s] for s in segs if s in self._fds]
@@ -585,7 +629,7 @@ class RecoveryLog:
                     os.unlink(self.path_of(old))
 
     def close(self) -> None:
-        with self._lock:
+        with self._lock, self._io:  # (no write in flight)
             for fd in self._fds.values():
                 os.close(fd)
             self._fds.clear()

@@ -57,6 +57,15 @@ _PMO_SYNC_BOTH = CMQC.MQPMO_SYNCPOINT | CMQC.MQPMO_NO_SYNCPOINT
 _PMO_FAIL_IF_QUIESCING = CMQC.MQPMO_FAIL_IF_QUIESCING
 _PMO_NEW_MSG_ID = CMQC.MQPMO_NEW_MSG_ID
 _PMO_NEW_CORREL_ID = CMQC.MQPMO_NEW_CORREL_ID
+_OO_OUTPUT = CMQC.MQOO_OUTPUT
+_AT_UNIX = CMQC.MQAT_UNIX
+#: The fast paths (Connection._put_fast, _get_fast) serve the usual calls; False sends every
+#: call down the general path (the tests compare the two).
+_FAST_PATHS = True
+_GENERAL = object()  # what a fast path returns for a call it leaves to the general path
+_MO_MATCH_MSG_ID = CMQC.MQMO_MATCH_MSG_ID
+_MO_MATCH_CORREL_ID = CMQC.MQMO_MATCH_CORREL_ID
+_MO_MATCH_BOTH = _MO_MATCH_MSG_ID | _MO_MATCH_CORREL_ID
 _MT_REQUEST = CMQC.MQMT_REQUEST
 _PER_AS_Q_DEF = CMQC.MQPER_PERSISTENCE_AS_Q_DEF
 _PERSISTENT = CMQC.MQPER_PERSISTENT
@@ -64,12 +73,16 @@ _NOT_PERSISTENT = CMQC.MQPER_NOT_PERSISTENT
 _PRI_AS_Q_DEF = CMQC.MQPRI_PRIORITY_AS_Q_DEF
 _EI_UNLIMITED = CMQC.MQEI_UNLIMITED
 _GMO_SYNC_BOTH = CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_NO_SYNCPOINT
+_GMO_SYNC_ANY = CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT
 _GMO_FAIL_IF_QUIESCING = CMQC.MQGMO_FAIL_IF_QUIESCING
 _GMO_UNDER_CURSOR = CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR | CMQC.MQGMO_MSG_UNDER_CURSOR
 _GMO_ACCEPT_TRUNCATED = CMQC.MQGMO_ACCEPT_TRUNCATED_MSG
 _OO_BROWSE = CMQC.MQOO_BROWSE
 _RO_COA = CMQC.MQRO_COA
 _RO_COD = CMQC.MQRO_COD
+_OO_SAVE_ALL_CONTEXT = CMQC.MQOO_SAVE_ALL_CONTEXT
+#: MQGMO options only _get_once handles (browse, cursors)
+_GMO_NOT_FAST = _BROWSE_OPTS | _GMO_UNDER_CURSOR | CMQC.MQGMO_BROWSE_NEXT
 
 
 def _id24(value: bytes) -> bytes:
@@ -115,6 +128,8 @@ _MD_BY_LENGTH = {codec[3]: v for v, codec in _MD_CODEC.items()}
 _MD_LATER = {v: tuple(f for f in MD._layout_.fields if f.since > v) for v in _MD_CODEC}
 _VERSION_AT = struct.Struct("<i")
 _REPORT_AT = _VERSION_AT  # MQMD.Report: the MQLONG at offset 8 of every version
+_MSG_HEADER = R.MESSAGE_HEADER  # a stored message: this header, its MQMD, its data
+_MSG_HEADER_SIZE = R.MESSAGE_HEADER_SIZE
 
 
 def _pack_md(md: MD) -> bytes:
@@ -145,17 +160,27 @@ def _unpack_md(md: MD, md_bytes: bytes) -> None:
     d.update(zip(codec[2], codec[1].unpack_from(md_bytes), strict=False))  # equal lengths
 
 
-_stamp_cache: list = [-1, b"", b""]
+# (second, PutDate, PutTime's HHMMSS) and (hundredth of a second, its stamp), each replaced
+# whole (one store), so that engines in other threads never read half of one
+_stamp_second: list = [(-1, b"", b"")]
+_stamp_last: list = [(-1, (b"", b""))]
 
 
 def _put_timestamp(now: float) -> tuple[bytes, bytes]:
     """PutDate YYYYMMDD and PutTime HHMMSSTH, in GMT as MQ fills them."""
+    hundredths = int(now * 100)
+    last = _stamp_last[0]
+    if hundredths == last[0]:
+        return last[1]
     sec = int(now)
-    if sec != _stamp_cache[0]:
+    cached = _stamp_second[0]
+    if sec != cached[0]:
         gm = time.gmtime(sec)
-        _stamp_cache[:] = [sec, time.strftime("%Y%m%d", gm).encode(),
-                           time.strftime("%H%M%S", gm).encode()]
-    return _stamp_cache[1], _stamp_cache[2] + b"%02d" % (int(now * 100) % 100)
+        cached = _stamp_second[0] = (sec, time.strftime("%Y%m%d", gm).encode(),
+                                     time.strftime("%H%M%S", gm).encode())
+    stamp = (cached[1], cached[2] + b"%02d" % (hundredths % 100))
+    _stamp_last[0] = (hundredths, stamp)
+    return stamp
 
 
 _IDENTITY = ("UserIdentifier", "AccountingToken", "ApplIdentityData")
@@ -172,6 +197,11 @@ _CONTEXT_NOT_OPEN = {CMQC.MQPMO_PASS_IDENTITY_CONTEXT: CMQC.MQRC_NOT_OPEN_FOR_PA
                      CMQC.MQPMO_PASS_ALL_CONTEXT: CMQC.MQRC_NOT_OPEN_FOR_PASS_ALL,
                      CMQC.MQPMO_SET_IDENTITY_CONTEXT: CMQC.MQRC_NOT_OPEN_FOR_SET_IDENT,
                      CMQC.MQPMO_SET_ALL_CONTEXT: CMQC.MQRC_NOT_OPEN_FOR_SET_ALL}
+_PMO_NOT_FAST = _CONTEXT_PMO | _PMO_NEW_CORREL_ID  # options only _put_locked handles
+_BLANK_NAMES = frozenset((b"", b" " * 48, b"\x00" * 48))  # a ReplyToQ naming no queue
+_MD_MSGID_AT = MD._layout_.offsets["MsgId"]
+_MD_DATE_AT = MD._layout_.offsets["PutDate"]  # PutTime follows
+assert MD._layout_.offsets["PutTime"] == _MD_DATE_AT + 8
 _REPORTS_NEEDING_REPLY_Q = (CMQC.MQRO_COA | CMQC.MQRO_COD | CMQC.MQRO_EXCEPTION
                             | CMQC.MQRO_EXPIRATION | CMQC.MQRO_PAN | CMQC.MQRO_NAN)
 # PMO context option -> the open options any of which permit it (each implies the weaker ones)
@@ -246,6 +276,43 @@ class Handle:
         return self.base.name.encode()
     deleted: bool = False  # the queue was deleted while open (MQRC_Q_DELETED)
     cluster: ClusterRoute | None = None  # a cluster queue: the route chosen at MQOPEN
+    facts: _Facts | None = None  # what MQPUT and MQGET read of the attributes (_facts)
+    #: the statistics and accounting counters a put or get adds to (Connection._counters)
+    counters: tuple | None = None
+
+
+class _Facts:
+    """What a handle's MQPUT and MQGET read of the queue's, the object's and the queue
+    manager's attributes, worked out once rather than on every call.
+
+    Valid while those three dictionaries are the very objects it was made from: ALTER, MQSET,
+    DEFINE REPLACE and ALTER QMGR install new dictionaries and never change one in place, so
+    an identity test is enough (:meth:`Connection._facts`). ``put`` and ``get`` say whether the
+    fast paths (:meth:`Connection._put_fast`, :meth:`Connection._get_fast`) may serve the
+    handle at all: a local queue, not a cluster queue nor a remote one, enabled, without
+    triggering; anything else takes the general path."""
+
+    __slots__ = ("obj_attrs", "base_attrs", "qmgr_attrs", "put", "get", "persistence",
+                 "priority", "tempdyn", "maxmsgl", "maxdepth", "by_priority")
+
+    def __init__(self, h: Handle, qmgr_attrs: dict) -> None:
+        oa, ba = h.obj.attributes, h.base.attributes
+        self.obj_attrs, self.base_attrs, self.qmgr_attrs = oa, ba, qmgr_attrs
+        self.by_priority = ba.get("MSGDLVSQ", "PRIORITY") == "PRIORITY"
+        self.get = oa.get("GET") != "DISABLED" and ba.get("GET") != "DISABLED"
+        self.put = False
+        self.persistence = _PERSISTENT if oa.get("DEFPSIST") == "YES" else _NOT_PERSISTENT
+        self.tempdyn = ba.get("DEFTYPE") == "TEMPDYN"
+        try:
+            self.priority = int(oa.get("DEFPRTY", 0))  # type: ignore[arg-type]
+            self.maxmsgl = min(int(ba.get("MAXMSGL", 4194304)),  # type: ignore[arg-type]
+                               int(qmgr_attrs.get("MAXMSGL", 4194304)))  # type: ignore[arg-type]
+            self.maxdepth = int(ba.get("MAXDEPTH", 5000))  # type: ignore[arg-type]
+        except (TypeError, ValueError):  # the general path says what is wrong
+            return
+        self.put = (h.cluster is None and h.remote_qm is None and h.obj.objtype != "QCLUSTER"
+                    and oa.get("PUT") != "DISABLED" and ba.get("PUT") != "DISABLED"
+                    and ba.get("TRIGGER") != "YES")
 
 
 class QueueManagerEngine:
@@ -468,29 +535,7 @@ class QueueManagerEngine:
                       _NONE24 if correlid in _NO_ID else _id24(correlid), expiry_at, length,
                       record, now)
         entry.report = report
-        lsn = None
-        try:
-            if syncpoint:
-                assert conn is not None
-                uow = conn._uow()
-                if persistent:
-                    self.data.log_put(uow, mq, entry)
-                entry.state, entry.owner = PUT_PENDING, uow
-                mq.add(entry)
-                uow.puts.append((mq, entry))
-                if a.get("TRIGGER") == "YES":
-                    self._trigger_check(base, mq, entry, uow=uow)
-            else:
-                if persistent:
-                    lsn = self.data.log_put1(mq, entry)
-                mq.add(entry)
-                self._arrived(base, mq, entry)
-        except UowBackedOut:
-            raise _fail(CMQC.MQRC_BACKED_OUT) from None
-        except PagesetFull:
-            raise _fail(CMQC.MQRC_STORAGE_MEDIUM_FULL) from None
-        except LogError:  # LogFull included
-            raise _fail(CMQC.MQRC_RESOURCE_PROBLEM) from None
+        lsn = self._enqueue(conn, base, mq, entry, persistent, syncpoint)
         mq.last_put = now
         p = 1 if persistent else 0
         stats = self.stats
@@ -504,6 +549,34 @@ class QueueManagerEngine:
             (counters.put1s if put1 else counters.puts)[p] += 1
             counters.put_bytes[p] += length
         qs.depth_seen(mq.count - mq.getting)
+        return lsn
+
+    def _enqueue(self, conn: Connection | None, base: ObjectDef, mq: MessageQueue,
+                 entry: Entry, persistent: bool, syncpoint: bool) -> int | None:
+        """Log (if persistent) and queue a new message; the LSN to force, if any."""
+        lsn = None
+        try:
+            if syncpoint:
+                assert conn is not None
+                uow = conn._uow()
+                if persistent:
+                    self.data.log_put(uow, mq, entry)
+                entry.state, entry.owner = PUT_PENDING, uow
+                mq.add(entry)
+                uow.puts.append((mq, entry))
+                if base.attributes.get("TRIGGER") == "YES":
+                    self._trigger_check(base, mq, entry, uow=uow)
+            else:
+                if persistent:
+                    lsn = self.data.log_put1(mq, entry)
+                mq.add(entry)
+                self._arrived(base, mq, entry)
+        except UowBackedOut:
+            raise _fail(CMQC.MQRC_BACKED_OUT) from None
+        except PagesetFull:
+            raise _fail(CMQC.MQRC_STORAGE_MEDIUM_FULL) from None
+        except LogError:  # LogFull included
+            raise _fail(CMQC.MQRC_RESOURCE_PROBLEM) from None
         return lsn
 
     def _arrived(self, base: ObjectDef, mq: MessageQueue, entry: Entry, *,
@@ -998,6 +1071,8 @@ class Connection:
         self.connected_at = time.time()
         #: Not None while a caller defers this connection's log forces (:meth:`_force`).
         self.deferred_lsn: int | None = None
+        #: packed default MQMDs by (persistence, priority, user, application) (_default_md)
+        self._md_templates: dict[tuple, tuple[bytes, bytes, bytes]] = {}
 
     # ------------------------------------------------------------------ helpers
 
@@ -1331,23 +1406,191 @@ class Connection:
 
     # ------------------------------------------------------------------ MQPUT
 
-    def put(self, hobj: int, md: MD, pmo: PMO, data: bytes) -> int:
+    def _facts(self, h: Handle) -> _Facts:
+        """The handle's :class:`_Facts`, made again when an attribute dictionary changed."""
+        f = h.facts
+        qmgr_attrs = self.engine.catalog.qmgr
+        if f is None or f.obj_attrs is not h.obj.attributes \
+                or f.base_attrs is not h.base.attributes or f.qmgr_attrs is not qmgr_attrs:
+            f = h.facts = _Facts(h, qmgr_attrs)
+        return f
+
+    def _counters(self, h: Handle) -> tuple:
+        """The counters a put or get on ``h`` adds to: the queue manager's MQI and queue
+        statistics, then this connection's (accounting). Kept on the handle while neither
+        interval ended (an interval's end replaces ``mqi`` and the queue counters at once)."""
+        c = h.counters
+        stats, acc = self.engine.stats, self.accounting
+        if c is None or c[0] is not stats.mqi or c[2] is not acc.mqi or c[4] is not h.base:
+            name = h.base.name
+            c = h.counters = (stats.mqi, stats.queue(name), acc.mqi, acc.queue(name), h.base)
+        return c
+
+    def put(self, hobj: int, md: MD | None, pmo: PMO | None, data: bytes) -> int:
         """MQPUT: fills md (MsgId, context) and pmo.ResolvedQName like the real call.
+        ``md`` / ``pmo`` None: the caller passed none (default ones, and nothing comes back).
 
         Returns 0, or the reason of a warning (MQCC_WARNING) the call completed with.
         """
         if self.dist_lists and hobj in self.dist_lists:
-            return distlist.put_list(self, self.dist_lists[hobj], md, pmo, data)
+            return distlist.put_list(self, self.dist_lists[hobj], md or MD(), pmo or PMO(),
+                                     data)
         eng = self.engine
         with eng.lock:
-            self._check()
-            h = self._handle(hobj)
-            if not h.options & CMQC.MQOO_OUTPUT:
+            h = self.handles.get(hobj)
+            if (h is None or h.deleted or self.broken or eng.stopped or not self.connected
+                    or not h.options & _OO_OUTPUT):
+                self._check()
+                h = self._handle(hobj)
                 raise _fail(CMQC.MQRC_NOT_OPEN_FOR_OUTPUT)
-            lsn, warning = self._put_locked(h, md, pmo, data)
+            lsn = self._put_fast(h, md, pmo, data) if _FAST_PATHS else _GENERAL
+            if lsn is _GENERAL:
+                lsn, warning = self._put_locked(h, md if md is not None else MD(),
+                                                pmo if pmo is not None else PMO(), data)
+            else:
+                warning = 0
         if lsn is not None:
             self._force(lsn)
         return warning
+
+    def _put_fast(self, h: Handle, md: MD | None, pmo: PMO | None, data: bytes
+                  ) -> int | object | None:
+        """MQPUT's usual case, as :meth:`_put_locked` does it, with less asked each time: a
+        local queue (:class:`_Facts`), the default context, no report options nor reply-to
+        queue, values in range, room on the queue. Returns the LSN to force (None if none), or
+        _GENERAL, having changed nothing, for anything else: the general path then does it all.
+        """
+        eng = self.engine
+        f = h.facts
+        if f is None or f.obj_attrs is not h.obj.attributes \
+                or f.base_attrs is not h.base.attributes or f.qmgr_attrs is not eng.catalog.qmgr:
+            f = self._facts(h)
+        if not f.put:
+            return _GENERAL
+        if pmo is None:
+            opts = 0
+        else:
+            pd = pmo.__dict__
+            opts = pd["Options"]
+            if opts & _PMO_NOT_FAST or opts & _PMO_SYNC_BOTH == _PMO_SYNC_BOTH or (
+                    pd["RecsPresent"] and pd["Version"] >= 2):
+                return _GENERAL
+        if opts & _PMO_FAIL_IF_QUIESCING and eng.quiescing:
+            return _GENERAL
+        if type(data) is not bytes:
+            return _GENERAL
+        length = len(data)
+        mq = h.mq
+        if length > f.maxmsgl or mq.count - mq.getting >= f.maxdepth:
+            return _GENERAL
+        syncpoint = opts & _PMO_SYNCPOINT
+        if syncpoint and self.backed_out:
+            return _GENERAL
+        if md is None:  # nobody will read the MQMD: its bytes from the connection's template
+            persistence, priority = f.persistence, f.priority
+            if persistence == _PERSISTENT and f.tempdyn:
+                return _GENERAL
+            msgid = eng.new_msgid()
+            now = time.time()
+            md_bytes = self._default_md(persistence, priority, msgid, now)
+            correlid = _NONE24
+            expiry_at = 0.0
+        else:
+            d = md.__dict__
+            if d["Report"] or d["MsgType"] == _MT_REQUEST or d["ReplyToQ"] not in _BLANK_NAMES:
+                return _GENERAL
+            persistence = d["Persistence"]
+            if persistence == _PER_AS_Q_DEF:
+                persistence = f.persistence
+            elif persistence != _PERSISTENT and persistence != _NOT_PERSISTENT:
+                return _GENERAL
+            if persistence == _PERSISTENT and f.tempdyn:
+                return _GENERAL
+            asked_priority = priority = d["Priority"]
+            if priority == _PRI_AS_Q_DEF:
+                priority = f.priority
+            elif not 0 <= priority <= 9:
+                return _GENERAL
+            expiry = d["Expiry"]
+            if expiry <= 0 and expiry != _EI_UNLIMITED:
+                return _GENERAL
+            # from here on as _put_locked: MsgId, context, the stored MQMD
+            msgid = d["MsgId"]
+            if opts & _PMO_NEW_MSG_ID or msgid in _NO_ID or _id24(msgid) == _NONE24:
+                msgid = d["MsgId"] = eng.new_msgid()
+            now = time.time()
+            d["UserIdentifier"] = self.user
+            d["AccountingToken"] = b""
+            d["ApplIdentityData"] = b""
+            d["PutApplType"] = _AT_UNIX
+            d["PutApplName"] = self.appl_name
+            d["PutDate"], d["PutTime"] = _put_timestamp(now)
+            d["ApplOriginData"] = b""
+            asked_persistence, asked_backout = d["Persistence"], d["BackoutCount"]
+            d["Persistence"] = persistence
+            d["Priority"] = priority
+            d["BackoutCount"] = 0
+            try:
+                md_bytes = _pack_md(md)
+            finally:
+                d["Persistence"] = asked_persistence
+                d["Priority"] = asked_priority
+                d["BackoutCount"] = asked_backout
+            correlid = d["CorrelId"]
+            correlid = _NONE24 if correlid in _NO_ID else _id24(correlid)
+            expiry_at = now + expiry / 10.0 if expiry > 0 else 0.0
+            msgid = _id24(msgid)
+        persistent = persistence == _PERSISTENT
+        entry = Entry(eng.data.new_seq(), priority, persistent, msgid, correlid, expiry_at,
+                      length, R.encode_message(now, md_bytes, data), now)
+        lsn = None
+        if persistent or syncpoint:
+            lsn = eng._enqueue(self, h.base, mq, entry, persistent, bool(syncpoint))
+        else:
+            mq.add(entry)
+            if mq.waiters:
+                mq.wake()
+        mq.last_put = now
+        c = h.counters
+        if c is None or c[0] is not eng.stats.mqi or c[2] is not self.accounting.mqi \
+                or c[4] is not h.base:
+            c = self._counters(h)
+        p = 1 if persistent else 0
+        qs = c[1]
+        c[0].puts[p] += 1
+        c[0].put_bytes[p] += length
+        qs.puts[p] += 1
+        qs.put_bytes[p] += length
+        c[2].puts[p] += 1
+        c[2].put_bytes[p] += length
+        c[3].puts[p] += 1
+        c[3].put_bytes[p] += length
+        qs.depth_seen(mq.count - mq.getting)
+        if pmo is not None:
+            resolved = h.resolved
+            if resolved is None:
+                resolved = h.resolved = (h.base.name.encode(), eng.name.encode())
+            pd["ResolvedQName"], pd["ResolvedQMgrName"] = resolved
+        return lsn
+
+    def _default_md(self, persistence: int, priority: int, msgid: bytes, now: float) -> bytes:
+        """The MQMD a put without one stores: a default MQMD as :meth:`_put_locked` fills and
+        packs it, made from this connection's template with MsgId, PutDate and PutTime."""
+        key = (persistence, priority, self.user, self.appl_name)
+        t = self._md_templates.get(key)
+        if t is None:
+            md = MD()
+            d = md.__dict__
+            d["MsgId"] = _NONE24
+            self._set_context(md, 0, PMO(), now)
+            d["PutDate"], d["PutTime"] = b"", b""
+            d["Persistence"], d["Priority"], d["BackoutCount"] = persistence, priority, 0
+            packed = _pack_md(md)
+            t = self._md_templates[key] = (packed[:_MD_MSGID_AT], packed[_MD_MSGID_AT + 24:
+                                                                       _MD_DATE_AT],
+                                            packed[_MD_DATE_AT + 16:])
+        date, tod = _put_timestamp(now)
+        return b"".join((t[0], msgid, t[1], date, tod, t[2]))
 
     def put1(self, od: OD, md: MD, pmo: PMO, data: bytes) -> int:
         """MQPUT1: open (with the context options the PMO needs), put, close, as one call."""
@@ -1534,14 +1777,17 @@ class Connection:
 
     # ------------------------------------------------------------------ MQGET
 
-    def get(self, hobj: int, md: MD | None, gmo: GMO, max_length: int | None,
+    def get(self, hobj: int, md: MD | None, gmo: GMO | None, max_length: int | None,
             waiter: Callable[[], None] | None = None) -> bytes:
         """MQGET. With MQGMO_WAIT and no ``waiter``, blocks this thread up to WaitInterval.
-        ``md`` None: the caller wants no MQMD back, so none is filled in.
+        ``md`` None: the caller wants no MQMD back, so none is filled in; ``gmo`` None: the
+        default MQGMO, none to fill in either.
 
         With a ``waiter``, never blocks: when no message is available it registers ``waiter``
         on the queue and raises 2033; the caller waits for the callback and calls again.
         """
+        if gmo is None:  # the caller passed no MQGMO: the default one, not wanted back
+            return self._get_once(hobj, md, None, max_length, waiter)
         opts = gmo.Options
         if not opts & CMQC.MQGMO_WAIT or waiter is not None:
             return self._get_once(hobj, md, gmo, max_length, waiter)
@@ -1571,8 +1817,25 @@ class Connection:
             if h is not None:
                 h.mq.remove_waiter(cb)
 
-    def _get_once(self, hobj: int, md: MD | None, gmo: GMO, max_length: int | None,
+    def _get_once(self, hobj: int, md: MD | None, gmo: GMO | None, max_length: int | None,
                   waiter: Callable[[], None] | None) -> bytes:
+        if _FAST_PATHS:
+            eng = self.engine
+            with eng.lock:
+                h = self.handles.get(hobj)
+                if h is None or h.deleted or self.broken or eng.stopped or not self.connected:
+                    done = _GENERAL
+                else:
+                    done = self._get_fast(h, md, gmo, max_length)
+            if done is not _GENERAL:
+                lsn, out = done  # type: ignore[misc]
+                if lsn is not None:
+                    self._force(lsn)
+                return out
+        return self._get_general(hobj, md, GMO() if gmo is None else gmo, max_length, waiter)
+
+    def _get_general(self, hobj: int, md: MD | None, gmo: GMO, max_length: int | None,
+                     waiter: Callable[[], None] | None) -> bytes:
         eng = self.engine
         lsn = None
         with eng.lock:
@@ -1725,6 +1988,115 @@ class Connection:
             err.original_length = len(body)  # type: ignore[attr-defined]
             raise err
         return out
+
+    def _get_fast(self, h: Handle, md: MD | None, gmo: GMO | None, max_length: int | None
+                  ) -> tuple[int | None, bytes] | object:
+        """MQGET's usual cases, as :meth:`_get_once` does them: a destructive get of the
+        head of the queue, or of the one message carrying the MsgId asked for (no CorrelId;
+        the live index alone, no cold message), without browse or cursor; a live message,
+        available and unexpired, that fits the buffer and asks for no COD report, on a
+        handle that saves no context. Returns (LSN to force or None, the message), or
+        _GENERAL, having changed nothing, for anything else: the general path then does it
+        all."""
+        if gmo is None:
+            opts = 0
+            match = _MO_MATCH_BOTH
+        else:
+            gd = gmo.__dict__
+            opts = gd["Options"]
+            match = gd["MatchOptions"] if gd["Version"] >= 2 else _MO_MATCH_BOTH
+        if opts & _GMO_NOT_FAST or opts & _GMO_SYNC_BOTH == _GMO_SYNC_BOTH:
+            return _GENERAL
+        if not h.options & _INPUT_OPTS or h.options & _OO_SAVE_ALL_CONTEXT:
+            return _GENERAL
+        eng = self.engine
+        f = h.facts
+        if f is None or f.obj_attrs is not h.obj.attributes \
+                or f.base_attrs is not h.base.attributes or f.qmgr_attrs is not eng.catalog.qmgr:
+            f = self._facts(h)
+        if not f.get:
+            return _GENERAL
+        if opts & _GMO_FAIL_IF_QUIESCING and eng.quiescing:
+            return _GENERAL
+        mq = h.mq
+        by_priority = f.by_priority
+        msgid = None
+        if md is not None:
+            d = md.__dict__
+            if d["CorrelId"] not in _NO_ID and match & _MO_MATCH_CORREL_ID:
+                return _GENERAL
+            msgid = d["MsgId"]
+            if msgid in _NO_ID or not match & _MO_MATCH_MSG_ID:
+                msgid = None
+            else:
+                msgid = _id24(msgid)
+                if msgid == _NONE24:
+                    msgid = None
+        if msgid is None:  # the usual get: the head of the queue
+            entry = mq.head(by_priority)
+            if entry is None or entry.seq not in mq.live:
+                return _GENERAL
+        else:  # the one live message with this MsgId, none cold
+            entry = mq.live_msgid.get(msgid)
+            if type(entry) is not Entry or mq.by_msgid._used:
+                return _GENERAL
+        if entry.state != AVAILABLE:
+            return _GENERAL
+        now = time.time()
+        if 0 < entry.expiry_at <= now:
+            return _GENERAL
+        record = entry.record
+        if type(record) is not bytes:  # (None: only on a pageset)
+            return _GENERAL
+        put_time, _backout, md_length, _ = _MSG_HEADER.unpack_from(record)  # R.decode_message
+        body = record[_MSG_HEADER_SIZE + md_length:]
+        length = len(body)
+        if max_length is not None and (max_length < 0 or length > max_length):
+            return _GENERAL
+        report = _REPORT_AT.unpack_from(record, _MSG_HEADER_SIZE + 8)[0]
+        if report & _RO_COD:
+            return _GENERAL
+        # from here on as _get_once
+        if md is not None:
+            self._fill_md(md, record[_MSG_HEADER_SIZE:_MSG_HEADER_SIZE + md_length], entry,
+                          put_time, now)
+        entry.report = report
+        eng.data.stats.body_hits += 1  # (DataManager.read_record, from memory)
+        if entry.persistent or opts & _GMO_SYNC_ANY:
+            drops = mq.got_prefix_drops
+            lsn = self._remove_locked(mq, entry, opts, now)
+            if msgid is None and entry.state == GET_PENDING and mq.got_prefix_drops == drops:
+                mq.got_prefix = (by_priority, ((9 - entry.priority) if by_priority else 0,
+                                               entry.seq))
+        else:  # (_remove_locked's last case)
+            lsn = None
+            mq.last_get = now
+            mq.remove(entry)
+            entry.record = None
+        p = 1 if entry.persistent else 0
+        c = h.counters
+        if c is None or c[0] is not eng.stats.mqi or c[2] is not self.accounting.mqi \
+                or c[4] is not h.base:
+            c = self._counters(h)
+        qs = c[1]
+        c[0].gets[p] += 1
+        c[0].get_bytes[p] += length
+        qs.gets[p] += 1
+        qs.get_bytes[p] += length
+        c[2].gets[p] += 1
+        c[2].get_bytes[p] += length
+        c[3].gets[p] += 1
+        c[3].get_bytes[p] += length
+        qs.time_on_q_total[p] += max(0.0, now - put_time)
+        qs.time_on_q_count[p] += 1
+        if gmo is not None:
+            gd = gmo.__dict__
+            gd["ResolvedQName"] = h.base_name
+            gd["ReturnedLength"] = length
+        cursor = h.browse_entry
+        if cursor is not None and cursor.seq == entry.seq:
+            h.browse_entry = None
+        return lsn, body
 
     @staticmethod
     def _selection(md: MD, gmo: GMO) -> tuple[bytes | None, bytes | None]:

@@ -337,6 +337,8 @@ class MessageQueue:
         self.qid = qid
         self.psid = 1
         self.subqueues: list[Subqueue] = [Subqueue() for _ in range(20)]
+        #: bit k set while subqueue k holds a message: :meth:`head` looks at those only
+        self.occupied = 0
         self.live: dict[int, Entry] = {}  # sequence -> Entry of every message that has one
         # live messages by id (an Entry, or {seq: Entry} for a repeated id)
         self.live_msgid: dict[bytes, Entry | dict[int, Entry]] = {}
@@ -369,12 +371,18 @@ class MessageQueue:
 
     def add(self, entry: Entry) -> None:
         """A new live message (put, redo, restart of an in-doubt put)."""
-        k = _subqueue(entry.priority, entry.persistent)
+        k = entry.priority * 2 + 1 if entry.persistent else entry.priority * 2
         seq = entry.seq
         self.subqueues[k].insert(seq, None)
+        self.occupied |= 1 << k
         self.live[seq] = entry
-        if entry.msgid != NONE_ID:
-            _index_add(self.live_msgid, entry.msgid, entry)
+        key = entry.msgid
+        if key != NONE_ID:
+            index = self.live_msgid
+            if key not in index:  # a unique MsgId, the usual case
+                index[key] = entry
+            else:
+                _index_add(index, key, entry)
         if entry.correlid != NONE_ID:
             _index_add(self.live_correlid, entry.correlid, entry)
         self.count += 1
@@ -393,7 +401,9 @@ class MessageQueue:
 
         The MsgId/CorrelId indexes and the expiry count are built by :meth:`loaded`."""
         prio = index_entry[0]
-        sq = self.subqueues[(prio if prio < 10 else 9) * 2 + 1]
+        k = (prio if prio < 10 else 9) * 2 + 1
+        sq = self.subqueues[k]
+        self.occupied |= 1 << k
         self.count += 1
         maxes = sq.maxes
         if maxes and seq > maxes[-1]:  # the pageset index comes in order: append in place
@@ -449,18 +459,29 @@ class MessageQueue:
 
     def remove(self, entry: Entry) -> None:
         seq = entry.seq
-        k = _subqueue(entry.priority, entry.persistent)
+        k = entry.priority * 2 + 1 if entry.persistent else entry.priority * 2
         sq = self.subqueues[k]
-        where = sq.locate(seq)
-        if where is None:
-            return
-        sq.delete(*where)
+        seqs = sq.seqs
+        if seqs and seqs[0][0] == seq:  # the first of its subqueue: what a get usually takes
+            sq.delete(0, 0)
+        else:
+            where = sq.locate(seq)
+            if where is None:
+                return
+            sq.delete(*where)
+        if not sq.size:
+            self.occupied &= ~(1 << k)
         current = self.live.pop(seq, None)
         if current is None:
             current = entry
         else:
-            if current.msgid != NONE_ID:
-                _index_remove(self.live_msgid, current.msgid, seq)
+            key = current.msgid
+            if key != NONE_ID:
+                index = self.live_msgid
+                if index.get(key) is current:  # a unique MsgId, the usual case
+                    del index[key]
+                else:
+                    _index_remove(index, key, seq)
             if current.correlid != NONE_ID:
                 _index_remove(self.live_correlid, current.correlid, seq)
         v = seq << 5 | k
@@ -618,28 +639,31 @@ class MessageQueue:
 
     def head(self, by_priority: bool) -> Entry | None:
         """The first message in delivery order, whatever its state: what :meth:`iter_order`
-        yields first, found without generators (a destructive get usually takes it)."""
-        sqs = self.subqueues
-        best_k = -1
-        best_seq = 0
-        if by_priority:
-            for k in range(18, -1, -2):
-                np_sq, p_sq = sqs[k], sqs[k + 1]
-                if np_sq.size:
-                    best_k, best_seq = k, np_sq.seqs[0][0]
-                    if p_sq.size and p_sq.seqs[0][0] < best_seq:
-                        best_k, best_seq = k + 1, p_sq.seqs[0][0]
-                    break
-                if p_sq.size:
-                    best_k, best_seq = k + 1, p_sq.seqs[0][0]
-                    break
-        else:
-            for k in range(20):
-                sq = sqs[k]
-                if sq.size and (best_k < 0 or sq.seqs[0][0] < best_seq):
-                    best_k, best_seq = k, sq.seqs[0][0]
-        if best_k < 0:
+        yields first, found without generators (a destructive get usually takes it). Only
+        the subqueues :attr:`occupied` says hold messages are looked at."""
+        occupied = self.occupied
+        if not occupied:
             return None
+        sqs = self.subqueues
+        if by_priority:  # the highest band holding anything: its two subqueues by arrival
+            best_k = (occupied.bit_length() - 1) & ~1
+            np_sq, p_sq = sqs[best_k], sqs[best_k + 1]
+            if np_sq.size:
+                best_seq = np_sq.seqs[0][0]
+                if p_sq.size and p_sq.seqs[0][0] < best_seq:
+                    best_k, best_seq = best_k + 1, p_sq.seqs[0][0]
+            else:
+                best_k, best_seq = best_k + 1, p_sq.seqs[0][0]
+        else:  # the earliest arrival of every subqueue holding anything
+            best_k = -1
+            best_seq = 0
+            while occupied:
+                low = occupied & -occupied
+                k = low.bit_length() - 1
+                occupied ^= low
+                first = sqs[k].seqs[0][0]
+                if best_k < 0 or first < best_seq:
+                    best_k, best_seq = k, first
         e = self.live.get(best_seq)
         if e is not None:
             return e

@@ -123,11 +123,11 @@ MessageHeader = c.Struct(
     "md_length" / c.Int16ul,  # 12 length of the packed MQMD that follows
     "flags" / c.Int16ul,  # 14 reserved
 )  # 16 bytes, then MQMD, then data
-_MSGHDR = fast(MessageHeader)
+_MSGHDR = MESSAGE_HEADER = fast(MessageHeader)
 
 
 def encode_message(put_time: float, md_bytes: bytes, data: bytes, backout_count: int = 0) -> bytes:
-    return _MSGHDR.pack(put_time, backout_count, len(md_bytes), 0) + md_bytes + data
+    return b"".join((_MSGHDR.pack(put_time, backout_count, len(md_bytes), 0), md_bytes, data))
 
 
 def decode_message(record: bytes | memoryview) -> tuple[float, int, bytes, bytes]:

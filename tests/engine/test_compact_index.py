@@ -232,6 +232,10 @@ def test_small_chunks_split_and_fill_in_any_arrival_order(ops, rnd):
         for msgid in IDS[1:3]:
             assert sorted(e.seq for e in mq.candidates(msgid, None, False)) == \
                 sorted(s for s, m in model.items() if m[3] == msgid)
+        for by_priority in (True, False):  # head, from the occupied marks, is the order's first
+            first, head = next(iter(mq.iter_order(by_priority)), None), mq.head(by_priority)
+            assert (head and head.seq) == (first and first.seq)
+        assert mq.occupied == sum(1 << k for k, sq in enumerate(mq.subqueues) if sq.size)
         for sq in mq.subqueues:
             flat = [s for chunk in sq.seqs for s in chunk]
             assert flat == sorted(flat) and len(flat) == sq.size

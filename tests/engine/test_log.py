@@ -300,3 +300,143 @@ def test_a_failing_fsync_fails_every_forcer_waiting_on_it_and_the_log_takes_noth
     with pytest.raises(LogWriteError):
         log.force()
     log.close()
+
+
+def test_an_append_does_not_wait_for_a_log_write_in_progress(tmp_path, monkeypatch):
+    """Given a forcer whose write of the log buffer is held up in the disk, when another
+    thread appends a record, then the append completes meanwhile (appenders hold the engine
+    lock, so they must never wait on the disk: every other call would queue behind them),
+    and once the write is let go both records are durable and read back in order."""
+    import threading
+
+    from mqpy.engine import log as log_module
+
+    cfg = LogConfig(LogFilePages=256)
+    log = RecoveryLog(str(tmp_path), cfg)
+    list(log.scan(0))
+    gate, entered = threading.Event(), threading.Event()
+    real_pwrite = os.pwrite
+
+    class Disk:
+        def __getattr__(self, name):
+            return getattr(os, name)
+
+        @staticmethod
+        def pwrite(fd, data, off):
+            if threading.current_thread() is writer:
+                entered.set()
+                gate.wait(120)  # (longer than the test waits for the append)
+            return real_pwrite(fd, data, off)
+
+    monkeypatch.setattr(log_module, "os", Disk())
+    first = log.append(1, b"first")
+    writer = threading.Thread(target=log.force, args=(first,), daemon=True)
+    writer.start()
+    try:
+        assert entered.wait(30)
+        appended = threading.Event()
+        appender = threading.Thread(target=lambda: (log.append(1, b"second"), appended.set()),
+                                    daemon=True)
+        appender.start()
+        assert appended.wait(30), "the append waited for the disk write"
+    finally:
+        gate.set()
+    writer.join(30)
+    log.force()
+    log.close()
+    monkeypatch.undo()
+    reread = RecoveryLog(str(tmp_path), cfg)
+    assert [r.payload for r in reread.scan(0)] == [b"first", b"second"]
+    reread.close()
+
+
+def test_a_write_through_waits_for_the_write_before_it(tmp_path, monkeypatch):
+    """Given a forcer whose write is held up in the disk, when another thread's append fills
+    the buffer past the write-through size, then its write goes after the held one (they
+    share a page: the later write covers the earlier's records again, the earlier one ends
+    in zeros), and after a force and a reopening both records read back in order."""
+    import threading
+
+    from mqpy.engine import log as log_module
+
+    cfg = LogConfig(LogFilePages=256)
+    log = RecoveryLog(str(tmp_path), cfg)
+    list(log.scan(0))
+    gate, entered = threading.Event(), threading.Event()
+    real_pwrite = os.pwrite
+
+    class Disk:
+        def __getattr__(self, name):
+            return getattr(os, name)
+
+        @staticmethod
+        def pwrite(fd, data, off):
+            if threading.current_thread() is writer:
+                entered.set()
+                gate.wait(120)
+            return real_pwrite(fd, data, off)
+
+    monkeypatch.setattr(log_module, "os", Disk())
+    first = log.append(1, b"first")
+    writer = threading.Thread(target=log.force, args=(first,), daemon=True)
+    writer.start()
+    assert entered.wait(30)
+    monkeypatch.setattr(log_module, "_WRITE_THROUGH", 1)
+    through = threading.Thread(target=log.append, args=(1, b"second"), daemon=True)
+    through.start()
+    through.join(0.5)  # (it waits for the held write; let it queue behind it)
+    gate.set()
+    writer.join(30)
+    through.join(30)
+    log.force()
+    log.close()
+    monkeypatch.undo()
+    reread = RecoveryLog(str(tmp_path), cfg)
+    assert [r.payload for r in reread.scan(0)] == [b"first", b"second"]
+    reread.close()
+
+
+def test_a_writer_hands_the_next_round_to_the_first_forcer_queued(tmp_path, monkeypatch):
+    """Given a writer whose fdatasync is held and a second forcer queued behind it, when the
+    fdatasync ends, then the writer returns to its caller with its own record durable and
+    the queued forcer writes and syncs its record itself (group commit goes on without
+    keeping the first committer waiting for the others' fsyncs); both records are durable."""
+    import threading
+
+    from mqpy.engine import log as log_module
+
+    cfg = LogConfig(LogFilePages=256)
+    log = RecoveryLog(str(tmp_path), cfg)
+    list(log.scan(0))
+    gate, entered = threading.Event(), threading.Event()
+    synced_by: list[str] = []
+    real_fdatasync = os.fdatasync
+
+    class Disk:
+        def __getattr__(self, name):
+            return getattr(os, name)
+
+        @staticmethod
+        def fdatasync(fd):
+            if threading.current_thread() is first:
+                entered.set()
+                gate.wait(120)
+            synced_by.append(threading.current_thread().name)
+            return real_fdatasync(fd)
+
+    monkeypatch.setattr(log_module, "os", Disk())
+    lsn1 = log.append(1, b"one")
+    first = threading.Thread(target=log.force, args=(lsn1,), name="first", daemon=True)
+    first.start()
+    assert entered.wait(30)
+    lsn2 = log.append(1, b"two")
+    second = threading.Thread(target=log.force, args=(lsn2,), name="second", daemon=True)
+    second.start()
+    while not log._queue and second.is_alive():
+        second.join(0.01)
+    gate.set()
+    first.join(30)
+    second.join(30)
+    assert synced_by == ["first", "second"]
+    assert log.flushed_lsn >= lsn2
+    log.close()

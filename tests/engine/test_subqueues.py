@@ -37,6 +37,8 @@ def test_priority_delivery_is_highest_first_then_arrival(msgs, removed):
     for by_priority in (True, False):  # the head a plain MQGET takes is the order's first
         first = next(iter(mq.iter_order(by_priority)), None)
         assert mq.head(by_priority) is first
+    # head looks only at the subqueues marked occupied: the marks are exactly the non-empty ones
+    assert mq.occupied == sum(1 << k for k, sq in enumerate(mq.subqueues) if sq.size)
     assert mq.depth == len(left)
 
 
