@@ -442,18 +442,28 @@ class RecoveryLog:
                 self._page_head = None
         return end, job
 
-    def _write_out(self, job: tuple[int, bytes | bytearray] | None) -> None:
+    def _write_out(self, job: tuple[int, bytes | bytearray] | None, *,
+                   take_unsynced: bool = False) -> set[int]:
         """Write what :meth:`_take_buffer_locked` took, without the log lock; the caller
         acquired ``_io`` with the log lock held and it is released here. A failure is kept
         (fail-stop) before ``_io`` is released, so that a write round after this one, which
-        must wait for ``_io``, sees it and says nothing is durable."""
+        must wait for ``_io``, sees it and says nothing is durable.
+
+        ``take_unsynced`` (a force round): the segments written since the last sync, this
+        write's included, are taken while ``_io`` is still held, so that no later write can
+        add itself to the set this round syncs and clears: a write that lands after this
+        round has taken it is in the next round's set, never lost between two."""
+        segs: set[int] = set()
         try:
             if job is not None:
                 self._pwrite(*job)
         except OSError as exc:
             raise self._failure(exc) from exc
         finally:
+            if take_unsynced:
+                segs, self._unsynced = self._unsynced, set()
             self._io.release()
+        return segs
 
     def force(self, lsn: int | None = None) -> None:
         """Make the log durable up to ``lsn`` (default: everything appended)."""
@@ -495,13 +505,11 @@ class RecoveryLog:
                         raise self._failed
                     end, job = self._take_buffer_locked()
                     self._io.acquire()
-                self._write_out(job)
+                segs = self._write_out(job, take_unsynced=True)
                 with self._lock:
                     if self._failed is not None:  # (a write-through before ours failed)
                         raise self._failed
-                    segs = list(self._unsynced)
-                    self._unsynced.clear()
-                    fds = [self._fds[s] for s in segs if s in self._fds]
+                    fds = [self._fds[s] for s in sorted(segs) if s in self._fds]
                 for fd in fds:
                     os.fdatasync(fd)
                 self.stats.forces += 1

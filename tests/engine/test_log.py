@@ -440,3 +440,87 @@ def test_a_writer_hands_the_next_round_to_the_first_forcer_queued(tmp_path, monk
     assert synced_by == ["first", "second"]
     assert log.flushed_lsn >= lsn2
     log.close()
+
+
+def test_a_write_through_landing_while_a_round_syncs_is_synced_before_it_is_durable(
+        tmp_path, monkeypatch):
+    """Given a force round F that has written its record and is about to sync, when a
+    write-through append B (a record crossing into the next segment) finishes its write just
+    as F gathers the segments to sync, and B then forces its own record, then B's segment is
+    fdatasync'ed after B's write before B is told its record is durable. (The review of the
+    log-writes-outside-the-lock change found that F could drop B's segment from the set to
+    sync while B's force, finding nothing left to write, synced nothing.)"""
+    import threading
+
+    from mqpy.engine import log as log_module
+
+    lg = RecoveryLog(str(tmp_path), LogConfig(LogFilePages=4, LogPrimaryFiles=3,
+                                              LogSecondaryFiles=2))
+    list(lg.scan(0))
+    seg = lg.segment_size
+    while lg.end_lsn < seg - 3000:
+        lg.append(1, b"x" * 500)
+    lg.force()
+    f_record = lg.append(1, b"a" * 100)  # F's record, in segment 0
+
+    b_in_pwrite, b_go, b_written = threading.Event(), threading.Event(), threading.Event()
+    synced: list[tuple[list[int], bool]] = []  # (segments of the fd, after B's write?)
+    real_fdatasync = os.fdatasync
+
+    def fdatasync(fd):
+        synced.append(([s for s, f in lg._fds.items() if f == fd], b_written.is_set()))
+        real_fdatasync(fd)
+
+    monkeypatch.setattr(os, "fdatasync", fdatasync)
+    real_pwrite = RecoveryLog._pwrite
+
+    def pwrite(self, lsn, data):
+        if threading.current_thread().name == "B":
+            b_in_pwrite.set()
+            assert b_go.wait(30)
+            real_pwrite(self, lsn, data)
+            b_written.set()
+        else:
+            real_pwrite(self, lsn, data)
+
+    monkeypatch.setattr(RecoveryLog, "_pwrite", pwrite)
+    out: dict[str, int] = {}
+
+    def b_thread():
+        monkeypatch.setattr(log_module, "_WRITE_THROUGH", 1)  # this append writes through
+        out["end"] = lg.append(1, b"B" * 6000)  # crosses into segment 1
+        monkeypatch.setattr(log_module, "_WRITE_THROUGH", 4 * 1024 * 1024)
+        lg.force(out["end"])
+
+    b = threading.Thread(target=b_thread, name="B", daemon=True)
+    real_write_out = RecoveryLog._write_out
+
+    def write_out(self, job, **kw):
+        result = real_write_out(self, job, **kw)
+        if threading.current_thread().name == "F" and not b.is_alive() and "end" not in out:
+            b.start()  # B's write-through may now take _io: it waits in its pwrite
+            assert b_in_pwrite.wait(30)
+        return result
+
+    monkeypatch.setattr(RecoveryLog, "_write_out", write_out)
+
+    class Unsynced(set):
+        """The set of segments to sync: as F reads it, B's write ends (a thread switch)."""
+
+        def __iter__(self):
+            snapshot = list(set.__iter__(self))
+            if threading.current_thread().name == "F" and b_in_pwrite.is_set() \
+                    and not b_written.is_set():
+                b_go.set()
+                assert b_written.wait(30)
+            return iter(snapshot)
+
+    lg._unsynced = Unsynced()
+    f = threading.Thread(target=lambda: lg.force(f_record), name="F", daemon=True)
+    f.start()
+    f.join(60)
+    b.join(60)
+    assert (out["end"] - 1) // seg == 1
+    assert lg.flushed_lsn >= out["end"]
+    assert any(1 in segs and after for segs, after in synced), synced
+    lg.close()
