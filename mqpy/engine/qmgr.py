@@ -286,8 +286,8 @@ class _Facts:
     manager's attributes, worked out once rather than on every call.
 
     Valid while those three dictionaries are the very objects it was made from: ALTER, MQSET,
-    DEFINE REPLACE and ALTER QMGR install new dictionaries and never change one in place, so
-    an identity test is enough (:meth:`Connection._facts`). ``put`` and ``get`` say whether the
+    DEFINE ... REPLACE and ALTER QMGR install new dictionaries and never change one in place,
+    so an identity test is enough (:meth:`Connection._facts`). ``put`` and ``get`` say whether the
     fast paths (:meth:`Connection._put_fast`, :meth:`Connection._get_fast`) may serve the
     handle at all: a local queue, not a cluster queue nor a remote one, enabled, without
     triggering; anything else takes the general path."""
@@ -795,10 +795,12 @@ class QueueManagerEngine:
                     raise _fail(CMQC.MQRC_OBJECT_ALREADY_EXISTS)
                 merged = dict(old.attributes)
                 merged.update(attributes or {})
-                obj = ObjectDef(objtype, name, merged, old.qid)
-                self.data.log_object("alter", obj)
-                self.catalog.install(obj)
-                return obj
+                self.data.log_object("alter", ObjectDef(objtype, name, merged, old.qid))
+                # as ALTER does: the same object with a new dictionary, so that handles
+                # already open obey the new definition at their next call
+                old.attributes = merged
+                self.catalog.install(old)
+                return old
             base = self.catalog.lookup(objtype, like) if like else None
             obj = ObjectDef.new(objtype, name, attributes, like=base)
             if objtype == "QLOCAL":

@@ -31,6 +31,29 @@ def test_like_copies_attributes_and_replace_resets_unspecified(proc):
     assert (a["DESCR"], a["MAXDEPTH"], a["TRIGGER"]) == ("", 9, "NO")
 
 
+def test_replace_is_obeyed_by_handles_already_open(qmgr, proc):
+    """Given a queue open for output and input, when DEFINE QLOCAL ... REPLACE disables PUT
+    and then GET, then the open handle's next MQPUT fails with 2051 and its next MQGET with
+    2016, as after ALTER (IBM: REPLACE acts as an ALTER of every attribute)."""
+    qm, _, _ = qmgr
+    run(proc, "DEFINE QLOCAL(OPENQ)")
+    q = mqpy.Queue(qm, "OPENQ", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED)
+    q.put(b"before")
+    run(proc, "DEFINE QLOCAL(OPENQ) PUT(DISABLED) REPLACE")
+    try:
+        q.put(b"after")
+        raise AssertionError("put allowed on a PUT(DISABLED) queue")
+    except mqpy.MQMIError as e:
+        assert e.reason == CMQC.MQRC_PUT_INHIBITED
+    run(proc, "DEFINE QLOCAL(OPENQ) GET(DISABLED) REPLACE")
+    try:
+        q.get()
+        raise AssertionError("get allowed on a GET(DISABLED) queue")
+    except mqpy.MQMIError as e:
+        assert e.reason == CMQC.MQRC_GET_INHIBITED
+    q.close()
+
+
 def test_replace_keeps_messages(qmgr, proc):
     qm, _, _ = qmgr
     run(proc, "DEFINE QLOCAL(KEEP)")
