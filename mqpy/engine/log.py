@@ -22,7 +22,8 @@ queued, hands the writing over to the first of them, which writes and syncs for 
 (``_EXTRA_ROUNDS`` more rounds by the same writer first: none, see there). A commit thus costs
 one fsync shared by every committer that arrived while the previous fsync ran, and the disk
 never idles while someone waits for it. Writes are made without the log lock (``_io`` keeps
-them in order), so an append never waits on the disk.
+them in order), so an append waits on the disk only when a write-through (a buffer of 4 MB)
+is being written: the next buffer taken, under the log lock, waits for it.
 
 At restart :meth:`RecoveryLog.scan` reads records from a given LSN until the first record that is
 missing or invalid. That is the end of the log, unless some *later* valid record says that the
@@ -193,7 +194,7 @@ class RecoveryLog:
         self._lock = threading.Lock()  # buffer, next LSN, segment files
         # held from taking a buffer to write (under _lock, so writes go in LSN order) until
         # it is in the files; the write itself is made without _lock, so that appenders (who
-        # hold the engine lock) never wait on a disk write
+        # hold the engine lock) wait on a disk write only behind a write-through
         self._io = threading.Lock()
         self._flush = threading.Lock()  # flushed LSN, the writing flag, the queue of forcers
         self._queue: list[_Forcer] = []
