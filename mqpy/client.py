@@ -21,9 +21,14 @@ Theory of operation
   below 60 s). A lost socket is MQRC_CONNECTION_BROKEN (2009) for every conversation on it.
   While calls are in progress the role is an application thread's that waits for its reply:
   it reads its own reply itself (no hand-over to another thread per call), and when its reply
-  is in it hands the role to another conversation still waiting, if any. Between calls a
-  background thread per socket has the role, as a receiver thread would; if a call started
-  while it was reading, it leaves the role for a tick, so that a run of calls reads for itself.
+  is in it hands the role to another conversation still waiting, if any. So the common case,
+  one call at a time on the socket, is: pack, sendall, a blocking recv of the reply, unpack,
+  in the calling thread. A plain socket's recv gives up after a tick (SO_RCVTIMEO, which
+  leaves other threads' sendall blocking) to see to heartbeats and the receive timeout; a
+  TLS socket is waited for in select, unless it holds decrypted bytes select cannot see.
+  Between calls a background thread per socket has the role, as a receiver thread would; if a
+  call started while it was reading, it leaves the role for a tick, so that a run of calls
+  reads for itself.
 - Where a connection goes: an MQCD (``connect_tcp_client`` / ``connect_with_options``), else
   the MQSERVER environment variable (``CHANNEL/TCP/host(port)``), else a JSON client channel
   definition table named by MQCCDTURL (MQ 9's format), as MQ's client does.
@@ -49,6 +54,7 @@ import queue
 import select
 import socket
 import ssl
+import struct
 import sys
 import threading
 import time
@@ -76,10 +82,12 @@ from mqpy_chinit.wire import (
     Heartbeat,
     InitialData,
     MQIReply,
+    MQIRequest,
     ProtocolError,
     SegmentType,
     Status,
     StatusCode,
+    mqi_event,
 )
 
 __all__ = [
@@ -315,6 +323,10 @@ class _Socket:
         self.in_calls = 0
         self.waiters: dict[int | None, _Conversation] = {}
         self.ended = threading.Event()  # closed or lost: the background thread stops
+        # a plain socket is read by a blocking recv that the kernel cuts short after a
+        # tick (SO_RCVTIMEO: receives only, so other threads' sendall still block); a TLS
+        # socket is waited for by select, as it may hold decrypted bytes select cannot see
+        self.plain = not isinstance(sock, ssl.SSLSocket) and _receive_timeout(sock, self._tick())
         self.thread = threading.Thread(target=self._background, daemon=True,
                                        name=f"mqpy-client-{definition.channel}")
 
@@ -376,77 +388,110 @@ class _Socket:
             return None
         return max(0.2, min(self.hbint / 2, 5.0))
 
-    def await_reply(self, conv: _Conversation) -> MQIReply:
-        """The reply to the request ``conv`` just sent: read by this thread when nobody else
-        reads the socket, else handed over by the reader (or the role is). _Lost when the
-        socket is lost (or ProtocolError / OSError / ValueError reading it: lost too)."""
+    def call(self, conv: _Conversation, request: MQIRequest) -> MQIReply:
+        """Send ``request`` for ``conv`` and return its reply. When nobody else reads the
+        socket (one conversation, or the others between calls) this thread takes the
+        reading role, sends, and reads until its reply is in: a sendall and a blocking
+        recv, no hand-over. Otherwise the reader hands it the reply, or the role. _Lost
+        when the socket is lost (or ProtocolError / OSError / ValueError using it: lost
+        too)."""
+        data = self.writer.send(request)
         with self.role_lock:
-            if not conv.replies.empty():  # already read by another thread
-                item = conv.replies.get_nowait()
-                if item is None:
-                    raise _Lost()
-                return item  # type: ignore[no-any-return]
             if self.broken:
                 raise _Lost()
+            self.in_calls += 1
             leader = not self.reading
             if leader:
                 self.reading = True
             else:
+                # registered before the send: the reader hands over the reply (or the
+                # role) however soon it comes
                 self.waiters[conv.conv_id] = conv
-        if not leader:
-            item = conv.replies.get()
-            if item is None:
-                raise _Lost()
-            if item is not _TURN:
-                return item  # type: ignore[no-any-return]
+        reading = leader
         try:
-            own: MQIReply | None = None
-            while own is None:
-                for event in self._read():
-                    if own is None and isinstance(event, MQIReply) and \
-                            (event.conv_id if self.tshm else None) == conv.conv_id:
-                        own = event
-                        continue
-                    try:
-                        self._on_event(event)  # others' replies, heartbeats, a STATUS
-                    except _Lost:
-                        if own is None:
-                            raise
-                        self._lost()  # the channel ended just after answering us
-            return own
+            with self.send_lock:
+                self.sock.sendall(data)
+            if not leader:
+                item = conv.replies.get()
+                if item is None:
+                    raise _Lost()
+                if item is not _TURN:
+                    return item  # type: ignore[no-any-return]
+                reading = True
+            return self._read_own(conv.conv_id)
         except (OSError, ValueError, ProtocolError, _Lost):
             self._lost()
             raise
         finally:
-            self._pass_role()
+            with self.role_lock:
+                self.in_calls -= 1
+                if reading:
+                    self._pass_role_locked()
+                elif not leader:
+                    self.waiters.pop(conv.conv_id, None)
+
+    def _read_own(self, conv_id: int | None) -> MQIReply:
+        """Read the socket (this thread has the reading role) until the reply of
+        conversation ``conv_id`` is in; others' replies, heartbeats and a STATUS are seen
+        to on the way."""
+        tshm = self.tshm
+        while True:
+            events = self._read()
+            if len(events) == 1:  # the common case: just our reply
+                event = events[0]
+                if type(event) is MQIReply and (event.conv_id if tshm else None) == conv_id:
+                    return event
+            own: MQIReply | None = None
+            for event in events:
+                if own is None and isinstance(event, MQIReply) and \
+                        (event.conv_id if tshm else None) == conv_id:
+                    own = event
+                    continue
+                try:
+                    self._on_event(event)  # others' replies, heartbeats, a STATUS
+                except _Lost:
+                    if own is None:
+                        raise
+                    self._lost()  # the channel ended just after answering us
+            if own is not None:
+                return own
 
     def _pass_role(self) -> None:
         """Give the reading role to a conversation still waiting for its reply, if any."""
         with self.role_lock:
-            if self.waiters and not self.broken:
-                _, conv = self.waiters.popitem()
-                conv.replies.put(_TURN)
-            else:
-                self.reading = False
+            self._pass_role_locked()
+
+    def _pass_role_locked(self) -> None:
+        if self.waiters and not self.broken:
+            _, conv = self.waiters.popitem()
+            conv.replies.put(_TURN)
+        else:
+            self.reading = False
 
     def _read(self) -> list[Event]:
         """One read of the socket (after up to a tick of waiting): its events, maybe none.
-        Heartbeats and the receive timeout are seen to on the way."""
-        # select, not a socket timeout: a timeout would also cut short other threads' sendall;
-        # a TLS socket may hold decrypted bytes select cannot see
-        if not (isinstance(self.sock, ssl.SSLSocket) and self.sock.pending()):
-            readable, _, _ = select.select([self.sock], [], [], self._tick())
-            if not readable:
+        Heartbeats and the receive timeout are seen to when a tick passes without a byte
+        (after bytes they are not due: nothing is, for HBINT)."""
+        sock = self.sock
+        if self.plain:
+            try:
+                data = sock.recv(1 << 16)  # a tick at most: SO_RCVTIMEO
+            except BlockingIOError:
                 self._heartbeat_due()
                 return []
-        data = self._recv()
+        else:
+            # select, not a socket timeout: a timeout would also cut short other threads'
+            # sendall; a TLS socket may hold decrypted bytes select cannot see
+            if not (isinstance(sock, ssl.SSLSocket) and sock.pending()):
+                readable, _, _ = select.select([sock], [], [], self._tick())
+                if not readable:
+                    self._heartbeat_due()
+                    return []
+            data = self._recv()
         if not data:
             raise _Lost()
         self.last_received = time.monotonic()
-        events = self.reader.feed(data)
-        if self.hbint:
-            self._heartbeat_due()
-        return events
+        return self.reader.feed(data)
 
     def _background(self) -> None:
         """While no call is in progress the socket is read here, as by a receiver thread
@@ -542,6 +587,19 @@ def _unpool(sock: _Socket) -> None:
         shared = _pool.get(sock.key)
         if shared is not None and sock in shared:
             shared.remove(sock)
+
+
+def _receive_timeout(sock: socket.socket, tick: float | None) -> bool:
+    """Make a blocking ``recv`` of ``sock`` give up after ``tick`` seconds (SO_RCVTIMEO;
+    None: never), so that the reader sees to heartbeats between bytes; False when the
+    system does not take it (the reader then waits in select)."""
+    seconds = 0.0 if tick is None else tick
+    timeval = struct.pack("@ll", int(seconds), int(seconds % 1 * 1_000_000))
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, timeval)
+    except (OSError, struct.error):
+        return False
+    return True
 
 
 def _our_id(definition: ChannelDefinition, qmgr: str) -> InitialData:
@@ -750,24 +808,19 @@ class ClientConnection(MQIVerbs):
                 raise _fail(CMQC.MQRC_CONNECTION_BROKEN if self.broken
                             else CMQC.MQRC_HCONN_ERROR)
             request = mqiproto.encode_request(verb, values, hobj=hobj)
-            if instance.tshm:
-                request = attrs.evolve(request, conv_id=self._conv.conv_id,
-                                       request_id=next(self._conv.request_ids))
-            with instance.role_lock:
-                instance.in_calls += 1
+            conv = self._conv
+            if instance.tshm:  # the request's own fields, with its ConvId and RequestId
+                request = mqi_event(MQIRequest, request.flags, request.luwid, conv.conv_id,
+                                    next(conv.request_ids), request.segment_type,
+                                    request.comp, request.reason, request.hobj, request.body,
+                                    request.reply_length)
             try:
-                if instance.broken:
-                    raise _Lost()
-                instance.send(request)
-                reply = instance.await_reply(self._conv)
+                reply = instance.call(conv, request)
                 decoded = _decode_reply(
                     reply, instance.reader.partner_byte_order or ByteOrder.LITTLE)
             except (OSError, ValueError, ProtocolError, _Lost):
                 self._lost()
                 raise _fail(CMQC.MQRC_CONNECTION_BROKEN) from None
-            finally:
-                with instance.role_lock:
-                    instance.in_calls -= 1
         if decoded.comp == _FAILED:
             for dst, src in zip(into, decoded.values or (), strict=False):
                 copy_fields(dst, src)
