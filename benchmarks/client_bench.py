@@ -25,6 +25,8 @@ queue-manager daemon started by strmqm, whose channel initiator is a process of 
 calling the daemon over its bindings socket (mqpy_chinit.qmconn), and a listener defined
 with runmqsc; the server CPU is then the daemon's and the channel initiator's together, and
 ``server_cpu_us_per_trip_by_process`` gives each (``qmgr``, ``chinit``).
+``cpu_us_per_trip_user_system`` splits each process's CPU a trip (the client's too) into
+user and system time: the system part is mostly the sockets' calls, the user part Python.
 """
 
 from __future__ import annotations
@@ -148,12 +150,19 @@ def make_keys(root: str) -> str | None:
 
 def _process_cpu(pid: int) -> float:
     """CPU seconds (user + system) used so far by process ``pid`` (Linux /proc)."""
+    return sum(_process_user_sys(pid))
+
+
+def _process_user_sys(pid: int) -> tuple[float, float]:
+    """CPU seconds in user and in system mode used so far by process ``pid`` (Linux /proc):
+    the system part is mostly the sockets' system calls."""
     try:
         with open(f"/proc/{pid}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        tick = os.sysconf("SC_CLK_TCK")
+        return int(fields[11]) / tick, int(fields[12]) / tick
     except (OSError, ValueError, IndexError):
-        return 0.0
+        return 0.0, 0.0
 
 
 def _server_cpu(pids: list[int]) -> float:
@@ -231,21 +240,27 @@ def run_scenario(port: int, scenario: str, clients: int, seconds: float,
         t.start()
     ready.wait()
     server_pids = server_pids or []
-    t0, cpu0 = time.perf_counter(), time.process_time()
-    each0 = {pid: _process_cpu(pid) for pid in server_pids}
+    t0, cpu0, times0 = time.perf_counter(), time.process_time(), os.times()
+    each0 = {pid: _process_user_sys(pid) for pid in server_pids}
     time.sleep(seconds)
     stop.set()
     for t in threads:
         t.join()
     wall = time.perf_counter() - t0
     client_cpu = time.process_time() - cpu0
-    each = {pid: _process_cpu(pid) - each0[pid] for pid in server_pids}
+    times1 = os.times()
+    split = {pid: tuple(b - a for a, b in zip(each0[pid], _process_user_sys(pid), strict=True))
+             for pid in server_pids}
+    each = {pid: sum(us) for pid, us in split.items()}
     server_cpu = sum(each.values())
     trips = sum(counts)
     by_role: dict[str, float] = {}
+    user_sys = {"client": (times1.user - times0.user, times1.system - times0.system)}
     for pid, cpu in each.items():
         role = _process_role(pid) if len(server_pids) > 1 else "server"
         by_role[role] = by_role.get(role, 0.0) + cpu
+        u, s = user_sys.get(role, (0.0, 0.0))
+        user_sys[role] = (u + split[pid][0], s + split[pid][1])
     return {
         "scenario": scenario, "clients": clients, "tls": bool(tls_keys),
         "message_bytes": 1024,
@@ -262,6 +277,10 @@ def run_scenario(port: int, scenario: str, clients: int, seconds: float,
         "server_cpu_us_per_trip_by_process": (
             {role: round(cpu / trips * 1e6, 1) for role, cpu in sorted(by_role.items())}
             if trips and server_pids else None),
+        # the same CPU as [user, system] by process (the system part: mostly socket calls)
+        "cpu_us_per_trip_user_system": (
+            {role: [round(u / trips * 1e6, 1), round(s / trips * 1e6, 1)]
+             for role, (u, s) in sorted(user_sys.items())} if trips else None),
     }
 
 
