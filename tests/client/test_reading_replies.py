@@ -46,7 +46,7 @@ class Relay:
 ``pieces`` bytes at a time); ``heartbeat``:
     before passing on an MQI reply, ask the client for a heartbeat and hold the reply until
     its answer has come; ``close_on``: when a request of that type comes from the client,
-    pass it on and close the client's socket instead of answering; ``silent`` (set at any
+    close the client's socket instead of passing the request on; ``silent`` (set at any
 time): from then on nothing from the channel initiator reaches the client."""
 
     def __init__(self, upstream: int, *, pieces: int = 0, heartbeat: bool = False,
@@ -92,12 +92,14 @@ time): from then on nothing from the channel initiator reaches the client."""
                         self.answers += 1
                         self.answered.release()  # our request's answer: not passed on
                         continue
-                    server.sendall(segment)
                     if self.close_on is not None and kind == self.close_on:
+                        # closed before the request goes on: its reply can never arrive
+                        # (passed on first, a quick reply could beat the close)
                         self.closed.set()
                         client.shutdown(socket.SHUT_RDWR)
                         client.close()
                         return
+                    server.sendall(segment)
         except OSError:
             pass
         finally:
