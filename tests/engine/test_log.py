@@ -302,6 +302,56 @@ def test_a_failing_fsync_fails_every_forcer_waiting_on_it_and_the_log_takes_noth
     log.close()
 
 
+class _HeldWrite:
+    """A log whose first forcer's pwrite is held in the "disk" until ``release()``: the
+    forcer (thread ``writer``) has taken the buffer and is writing it, outside the log
+    lock, when the test goes on."""
+
+    def __init__(self, tmp_path, monkeypatch) -> None:
+        import threading
+
+        from mqpy.engine import log as log_module
+
+        self.cfg = LogConfig(LogFilePages=256)
+        self.log = RecoveryLog(str(tmp_path), self.cfg)
+        list(self.log.scan(0))
+        self.gate, entered = threading.Event(), threading.Event()
+        real_pwrite, gate = os.pwrite, self.gate
+        held = self
+
+        class Disk:
+            def __getattr__(self, name):
+                return getattr(os, name)
+
+            @staticmethod
+            def pwrite(fd, data, off):
+                if threading.current_thread() is held.writer:
+                    entered.set()
+                    gate.wait(120)  # (longer than a test waits for anything)
+                return real_pwrite(fd, data, off)
+
+        monkeypatch.setattr(log_module, "os", Disk())
+        first = self.log.append(1, b"first")
+        self.writer = threading.Thread(target=self.log.force, args=(first,), daemon=True)
+        self.writer.start()
+        assert entered.wait(30)
+
+    def release(self) -> None:
+        self.gate.set()
+        self.writer.join(30)
+
+    def reread(self, tmp_path, monkeypatch) -> list[bytes]:
+        """Force, close, and read the log back from a new instance (the disk real again)."""
+        self.log.force()
+        self.log.close()
+        monkeypatch.undo()
+        reread = RecoveryLog(str(tmp_path), self.cfg)
+        try:
+            return [r.payload for r in reread.scan(0)]
+        finally:
+            reread.close()
+
+
 def test_an_append_does_not_wait_for_a_log_write_in_progress(tmp_path, monkeypatch):
     """Given a forcer whose write of the log buffer is held up in the disk, when another
     thread appends a record, then the append completes meanwhile (appenders hold the engine
@@ -309,45 +359,16 @@ def test_an_append_does_not_wait_for_a_log_write_in_progress(tmp_path, monkeypat
     and once the write is let go both records are durable and read back in order."""
     import threading
 
-    from mqpy.engine import log as log_module
-
-    cfg = LogConfig(LogFilePages=256)
-    log = RecoveryLog(str(tmp_path), cfg)
-    list(log.scan(0))
-    gate, entered = threading.Event(), threading.Event()
-    real_pwrite = os.pwrite
-
-    class Disk:
-        def __getattr__(self, name):
-            return getattr(os, name)
-
-        @staticmethod
-        def pwrite(fd, data, off):
-            if threading.current_thread() is writer:
-                entered.set()
-                gate.wait(120)  # (longer than the test waits for the append)
-            return real_pwrite(fd, data, off)
-
-    monkeypatch.setattr(log_module, "os", Disk())
-    first = log.append(1, b"first")
-    writer = threading.Thread(target=log.force, args=(first,), daemon=True)
-    writer.start()
+    held = _HeldWrite(tmp_path, monkeypatch)
     try:
-        assert entered.wait(30)
         appended = threading.Event()
-        appender = threading.Thread(target=lambda: (log.append(1, b"second"), appended.set()),
-                                    daemon=True)
+        appender = threading.Thread(
+            target=lambda: (held.log.append(1, b"second"), appended.set()), daemon=True)
         appender.start()
         assert appended.wait(30), "the append waited for the disk write"
     finally:
-        gate.set()
-    writer.join(30)
-    log.force()
-    log.close()
-    monkeypatch.undo()
-    reread = RecoveryLog(str(tmp_path), cfg)
-    assert [r.payload for r in reread.scan(0)] == [b"first", b"second"]
-    reread.close()
+        held.release()
+    assert held.reread(tmp_path, monkeypatch) == [b"first", b"second"]
 
 
 def test_a_write_through_waits_for_the_write_before_it(tmp_path, monkeypatch):
@@ -359,41 +380,14 @@ def test_a_write_through_waits_for_the_write_before_it(tmp_path, monkeypatch):
 
     from mqpy.engine import log as log_module
 
-    cfg = LogConfig(LogFilePages=256)
-    log = RecoveryLog(str(tmp_path), cfg)
-    list(log.scan(0))
-    gate, entered = threading.Event(), threading.Event()
-    real_pwrite = os.pwrite
-
-    class Disk:
-        def __getattr__(self, name):
-            return getattr(os, name)
-
-        @staticmethod
-        def pwrite(fd, data, off):
-            if threading.current_thread() is writer:
-                entered.set()
-                gate.wait(120)
-            return real_pwrite(fd, data, off)
-
-    monkeypatch.setattr(log_module, "os", Disk())
-    first = log.append(1, b"first")
-    writer = threading.Thread(target=log.force, args=(first,), daemon=True)
-    writer.start()
-    assert entered.wait(30)
+    held = _HeldWrite(tmp_path, monkeypatch)
     monkeypatch.setattr(log_module, "_WRITE_THROUGH", 1)
-    through = threading.Thread(target=log.append, args=(1, b"second"), daemon=True)
+    through = threading.Thread(target=held.log.append, args=(1, b"second"), daemon=True)
     through.start()
     through.join(0.5)  # (it waits for the held write; let it queue behind it)
-    gate.set()
-    writer.join(30)
+    held.release()
     through.join(30)
-    log.force()
-    log.close()
-    monkeypatch.undo()
-    reread = RecoveryLog(str(tmp_path), cfg)
-    assert [r.payload for r in reread.scan(0)] == [b"first", b"second"]
-    reread.close()
+    assert held.reread(tmp_path, monkeypatch) == [b"first", b"second"]
 
 
 def test_a_writer_hands_the_next_round_to_the_first_forcer_queued(tmp_path, monkeypatch):
