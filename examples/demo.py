@@ -111,6 +111,7 @@ def main() -> None:
         mqsc("QM1", "DISPLAY CHSTATUS(QM1.TO.QM2) STATUS MSGS BATCHES CURSEQNO LSTLUWID "
                     "XBATCHSZ NETTIME XQTIME\n")
         mqsc("QM2", "DISPLAY QSTATUS(APP.ORDERS) CURDEPTH IPPROCS OPPROCS\n")
+        mqsc("QM2", "DISPLAY QMSTATUS CHINIT CMDSERV CONNS CURRLOG LOGINUSE\n")
         qm = bindings("QM2")
         q = mqpy.Queue(qm, "APP.ORDERS", CMQC.MQOO_INPUT_AS_Q_DEF)
         got = [q.get() for _ in range(depth("QM2", "APP.ORDERS"))]
