@@ -5,6 +5,12 @@ blocking ``mqpy.bindings`` connection each call had to go to a worker thread and
 connection is the same protocol on the same socket (``<qmgr dir>/qm.sock``) driven by the
 event loop, so a call costs a send and a receive. The verbs are ``mqpy.verbs``' exchanges.
 
+A relayed call (an SVRCONN's MQPUT, MQGET, MQCMIT, MQBACK) may be made in two halves by two
+tasks: :meth:`QMConnection.send_relayed` puts the request on the socket at once, from the task
+that received it from the client, and :meth:`QMConnection.relayed_reply` takes the reply in
+the conversation's own task, which waits on this socket between calls
+(:meth:`QMConnection.wait_readable`): one task wake-up a call instead of two.
+
 A waiting MQGET waits in the queue manager. A call cut off half-way (the conversation's
 client went, the channel was stopped) leaves request and reply out of step, so the connection
 is dropped: the queue manager then backs its unit of work out, as for any application that
@@ -78,6 +84,8 @@ class QMConnection(AsyncMQIVerbs):
         self._sock: socket.socket | None = sock
         self._lock = trio.Lock()
         self._flows = Flows()
+        self._relaying: SegmentType | None = None  # sent by send_relayed, reply not yet taken
+        self._unsent = b""  # what of that request the socket did not take at once
         self.qmgr_name = qmgr_name
         self.hconn = 0
         self.broken = False
@@ -101,6 +109,88 @@ class QMConnection(AsyncMQIVerbs):
         verb = SegmentType(request.segment_type)
         return await self._exchange(flows.relayed(request), lambda: flows.relayed_reply(verb))
 
+    @property
+    def relaying(self) -> bool:
+        """A request sent by :meth:`send_relayed` awaits :meth:`relayed_reply`."""
+        return self._relaying is not None
+
+    @property
+    def usable(self) -> bool:
+        """The socket is still there (not dropped)."""
+        return self._sock is not None
+
+    def send_relayed(self, request: MQIRequest) -> bool:
+        """The first half of :meth:`relay`, for a task other than the one that takes the
+        reply: the request goes to the socket now, without a yield. False, and nothing
+        sent, when a call is in progress or the connection is gone. A request the socket
+        does not take whole waits for :meth:`relayed_reply` to send the rest (its caller
+        must then wake the task that will call it)."""
+        sock = self._sock
+        if sock is None or self._relaying is not None or self._lock.locked():
+            return False
+        data = self._flows.relayed(request)
+        try:
+            sent = sock.send(data)
+        except BlockingIOError:
+            sent = 0
+        except OSError:
+            self.broken = True
+            self._drop()
+            return False
+        self._relaying = SegmentType(request.segment_type)
+        self._unsent = data[sent:] if sent < len(data) else b""
+        return True
+
+    @property
+    def unsent(self) -> bool:
+        """Part of the request :meth:`send_relayed` sent still waits to be written."""
+        return bool(self._unsent)
+
+    async def wait_readable(self) -> None:
+        """Until the socket has something to read: the reply of a relayed call, or (no call
+        in progress) the queue manager's end. ClosedResourceError if it is dropped
+        meanwhile (an abend), as for any wait on it."""
+        sock = self._sock
+        if sock is None:
+            raise trio.ClosedResourceError("the connection was dropped")
+        await trio.lowlevel.wait_readable(sock)
+
+    async def relayed_reply(self) -> MQIReply | None:
+        """The second half of :meth:`relay`: the reply to the request :meth:`send_relayed`
+        sent, as the queue manager sent it (what is in is read first, then more waited
+        for). MQRC_CONNECTION_BROKEN when the connection breaks, and the same rule as any
+        call: cut off half-way, the connection is dropped. With no relayed call in progress
+        whatever is readable is the queue manager's end (or a flow out of step): the
+        connection is dropped and None returned (the next call fails 2009)."""
+        verb = self._relaying
+        sock = self._sock
+        flows = self._flows
+        completed = False
+        try:
+            if sock is None:
+                raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN)
+            if verb is None:
+                return None  # the finally drops the connection
+            if self._unsent:
+                unsent, self._unsent = self._unsent, b""
+                await serving.send_all(sock, unsent)
+            while (reply := flows.relayed_reply(verb)) is None:
+                try:
+                    data = sock.recv(RECEIVE_SIZE)
+                except BlockingIOError:
+                    await trio.lowlevel.wait_readable(sock)  # a checkpoint: the call yields
+                    continue
+                flows.feed(data)  # EOFError when the queue manager closed its end
+            completed = True
+        except _BROKEN:
+            raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN) from None
+        finally:
+            self._relaying = None
+            if not completed:  # broken, cancelled between request and reply, out of step
+                self.broken = True
+                self._drop()
+        return reply
+
     async def _exchange(self, request: bytes, take_reply: Callable[[], _R | None]) -> _R:
         """Write ``request``, then read until ``take_reply`` has the reply: one call at a
         time on the socket."""
@@ -115,6 +205,8 @@ class QMConnection(AsyncMQIVerbs):
             if sock is None:
                 raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN if self.broken
                                 else CMQC.MQRC_HCONN_ERROR)
+            if self._relaying is not None:  # its reply is relayed_reply's: out of step
+                raise MQMIError(_FAILED, CMQC.MQRC_HCONN_ERROR)
             completed = False
             try:
                 await serving.send_all(sock, request)

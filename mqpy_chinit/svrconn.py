@@ -34,7 +34,12 @@ Theory of operation
   MQCMIT, MQBACK) are *relayed*: the body the client sent goes on as it is and the queue
   manager's reply comes back as it is, since both sockets carry the same bodies; only an
   MQGET's buffer length may be capped at MAXMSGL. Everything else (MQCONN and its security,
-  MQOPEN, a body of another byte order or shape) is decoded and called as before.
+  MQOPEN, a body of another byte order or shape) is decoded and called as before. Once a
+  conversation's call has been relayed, its task waits between calls on the queue manager's
+  socket: the receiver sends the next relayed call there itself at once, and the reply wakes
+  the conversation's task, which passes it on (one task wake-up a call, not two); any other
+  request is queued for the task, whose wait the receiver then cancels, so that calls of a
+  conversation are still served in the order they came.
 - DISPLAY CHSTATUS: each running instance is a :class:`SvrconnStatus` in ``chinit.statuses``
   under the key ``CHANNEL#n`` (several instances of one channel coexist); it leaves when the
   instance ends, as IBM shows no status for an ended SVRCONN instance.
@@ -193,6 +198,13 @@ class _ClientConversation:
     backend: Any = None  # its async MQI (mqpy.serving.mqi_port)
     ended: bool = False  # MQDISC done
     refused: bool = False  # CHLAUTH refused its MQCONN
+    #: its last call was relayed: between calls its task waits on the queue manager's
+    #: socket, so that the receiver can relay the next one at once (``_start_relay``)
+    on_qm: bool = False
+    idle: trio.CancelScope | None = None  # while it waits there: cancelled to wake it
+    queued: int = 0  # requests sent to its task (``send``) and not yet taken
+    #: a call the receiver relayed, whose reply is the task's: (request, verb, data length)
+    relayed: tuple[MQIRequest, SegmentType, int | None] | None = None
 
 
 @attrs.define
@@ -434,6 +446,13 @@ class SvrconnInstance:
             self.status.current_conversations = len(self.conversations)
             assert self.nursery is not None
             self.nursery.start_soon(self._serve_conversation, cc)
+        elif cc.idle is not None and cc.relayed is None and self._start_relay(cc, request):
+            return  # sent on: the conversation's task wakes for the reply only
+        idle = cc.idle
+        if idle is not None:  # it waits on the queue manager's socket: a request to serve
+            cc.idle = None  # (and no later request is relayed past this one)
+            idle.cancel()
+        cc.queued += 1
         try:
             cc.send.send_nowait(request)  # room (nearly always): read on without a yield
         except trio.WouldBlock:
@@ -447,7 +466,18 @@ class SvrconnInstance:
 
     async def _serve_conversation(self, cc: _ClientConversation) -> None:
         try:
-            async for request in cc.receive:
+            while True:
+                if cc.relayed is not None:  # the receiver sent it on: the reply is ours
+                    await self._finish_relay(cc)
+                    continue
+                try:
+                    if cc.on_qm and not cc.queued:
+                        await self._serve_relayed(cc)
+                        continue
+                    request = await cc.receive.receive()
+                except trio.EndOfChannel:
+                    break
+                cc.queued -= 1
                 self.busy += 1
                 try:
                     reply = await self._dispatch(cc, request)
@@ -514,6 +544,7 @@ class SvrconnInstance:
             reply = await self._relay(cc, request, verb)
             if reply is not None:
                 return reply
+        cc.on_qm = False
         try:
             decoded = mqiproto.decode_request(request, self._byte_order())
         except ProtocolError as exc:
@@ -547,16 +578,15 @@ class SvrconnInstance:
 
     # -- relayed MQI calls ----------------------------------------------------------------
 
-    async def _relay(self, cc: _ClientConversation, request: MQIRequest,
-                     verb: SegmentType) -> MQIReply | None:
-        """An MQPUT, MQGET, MQCMIT or MQBACK passed to the queue manager's socket as the
-        client sent it, its reply passed back as the queue manager sent it: both sides
-        speak the same bodies (``mqpy.mqiproto``) in the same byte order, and nothing in
-        these calls is the channel's to change, except an MQGET's buffer length, capped at
-        the channel's MAXMSGL as the decoding path caps it. None: the body is not of the
-        plain shape this needs (another byte order, distribution-list records, longer than
-        MAXMSGL), and the call goes the decoding way, which also answers a malformed one."""
+    def _relay_body(self, request: MQIRequest, verb: SegmentType
+                    ) -> tuple[bytes, int | None] | None:
+        """What a relayed call sends the queue manager: the client's body (an MQGET's
+        buffer length capped at the channel's MAXMSGL, as the decoding path caps it), and
+        an MQPUT's message length. None: the body is not of the plain shape relaying needs
+        (distribution-list records, longer than MAXMSGL, anything after an MQCMIT or MQBACK
+        header), and the call goes the decoding way, which also answers a malformed one."""
         body = request.body
+        data_length = None
         if verb == _T.MQPUT:
             data_length = _put_data_length(body)
             if data_length is None or (self.max_msg_size and data_length > self.max_msg_size):
@@ -573,29 +603,129 @@ class SvrconnInstance:
                 body = body[:-4] + _LONG.pack(-1 if max_length is None else max_length)
         elif body:  # MQCMIT, MQBACK: nothing follows the API header
             return None
+        return body, data_length
+
+    async def _relay(self, cc: _ClientConversation, request: MQIRequest,
+                     verb: SegmentType) -> MQIReply | None:
+        """An MQPUT, MQGET, MQCMIT or MQBACK passed to the queue manager's socket as the
+        client sent it, its reply passed back as the queue manager sent it: both sides
+        speak the same bodies (``mqpy.mqiproto``) in the same byte order, and nothing in
+        these calls is the channel's to change (``_relay_body``). None: the call goes the
+        decoding way. Once a call of a conversation has been relayed its task waits between
+        calls on the queue manager's socket, and the receiver relays the next call itself
+        (``_start_relay``, ``_finish_relay``)."""
+        prepared = self._relay_body(request, verb)
+        if prepared is None:
+            return None
+        body, data_length = prepared
         self.status.substate = _NAMES[verb]
         try:
             reply = await cc.backend.relay(mqi_event(
                 MQIRequest, ControlFlags1.NONE, _NO_LUW, None, None, verb, 0, 0, request.hobj,
                 body, None))
         except MQMIError:  # MQRC_CONNECTION_BROKEN
-            # the queue manager ended the connection: gone, or this body did not decode
-            # there (its codec is ours); a malformed flow ends the channel as it always has
-            try:
-                mqiproto.decode_request(request, ByteOrder.LITTLE)
-            except ProtocolError as exc:
-                await self._refuse(exc.status_code, "AMQ9504E", f"Protocol error: {exc}")
-                raise ChannelEnded("", "", True, exc.status_code) from None
-            return mqiproto.encode_reply(verb, comp=_FAILED,
-                                         reason=CMQC.MQRC_CONNECTION_BROKEN)
+            return await self._relay_failed(request, verb)
         finally:
             self.status.substate = "RECEIVE"
+        cc.on_qm = cc.backend.usable
+        return self._relayed(request, verb, data_length, reply)
+
+    def _start_relay(self, cc: _ClientConversation, request: MQIRequest) -> bool:
+        """The receiver's half of a relayed call of a conversation whose task waits on the
+        queue manager's socket: the request goes there at once, and the reply wakes that
+        task (``_finish_relay``), one task wake-up a call. False: not relayed this way (not
+        a relayed call or shape, another byte order, the connection busy or gone): the
+        request goes to the task as any other."""
+        verb = request.segment_type
+        if verb not in _RELAYED or self.conv.reader.partner_byte_order not in _LITTLE:
+            return False
+        prepared = self._relay_body(request, verb)
+        if prepared is None:
+            return False
+        body, data_length = prepared
+        backend = cc.backend
+        if not backend.send_relayed(mqi_event(
+                MQIRequest, ControlFlags1.NONE, _NO_LUW, None, None, verb, 0, 0, request.hobj,
+                body, None)):
+            return False
+        cc.relayed = (request, verb, data_length)
+        self.busy += 1
+        self.status.substate = _NAMES[verb]
+        idle = cc.idle
+        if backend.unsent and idle is not None:
+            cc.idle = None
+            idle.cancel()  # the rest of the request is the task's to write
+        return True
+
+    async def _serve_relayed(self, cc: _ClientConversation) -> None:
+        """Between calls of a conversation whose last call was relayed: wait on the queue
+        manager's socket, and pass on the replies of the calls the receiver relays
+        (``_start_relay``) as they come, until a request is queued for the task (the
+        receiver cancels the wait: only while the task waits, so that a reply is never cut
+        off half-way). One cancel scope serves the whole run: a scope a call costs about as
+        much as the wake-up saved. Readable with no call relayed: the queue manager ended,
+        and the connection is dropped (the next call fails 2009)."""
+        backend = cc.backend
+        with trio.CancelScope() as scope:
+            while True:
+                try:
+                    cc.idle = scope
+                    await backend.wait_readable()
+                except (trio.ClosedResourceError, OSError):
+                    cc.on_qm = False  # dropped meanwhile: calls go the task's way again
+                    return
+                finally:
+                    cc.idle = None
+                if scope.cancel_called or cc.relayed is None:
+                    break  # woken for a request as the reply came: the reply is taken outside
+                await self._finish_relay(cc)  # not cancelled: cc.idle is None meanwhile
+                if cc.queued or not cc.on_qm:
+                    return
+        if scope.cancelled_caught or scope.cancel_called or cc.relayed is not None:
+            return
+        await backend.relayed_reply()  # readable, no call in progress: drops the connection
+        cc.on_qm = False
+
+    async def _finish_relay(self, cc: _ClientConversation) -> None:
+        """The task's half of a call ``_start_relay`` relayed: the reply, to the client."""
+        assert cc.relayed is not None
+        request, verb, data_length = cc.relayed
+        try:
+            try:
+                reply = await cc.backend.relayed_reply()
+            finally:
+                cc.relayed = None
+                self.busy -= 1
+                self.last_call = time.monotonic()
+                self.status.substate = "RECEIVE"
+            assert reply is not None
+            out = self._relayed(request, verb, data_length, reply)
+        except MQMIError:  # MQRC_CONNECTION_BROKEN
+            cc.on_qm = False
+            out = await self._relay_failed(request, verb)
+        self.status.msgs += 1
+        await self._reply(request, out)
+
+    async def _relay_failed(self, request: MQIRequest, verb: SegmentType) -> MQIReply:
+        """The queue manager ended a relayed call's connection: it is gone, or this body
+        did not decode there (its codec is ours); a malformed flow ends the channel as it
+        always has, else the call fails MQRC_CONNECTION_BROKEN."""
+        try:
+            mqiproto.decode_request(request, ByteOrder.LITTLE)
+        except ProtocolError as exc:
+            await self._refuse(exc.status_code, "AMQ9504E", f"Protocol error: {exc}")
+            raise ChannelEnded("", "", True, exc.status_code) from None
+        return mqiproto.encode_reply(verb, comp=_FAILED, reason=CMQC.MQRC_CONNECTION_BROKEN)
+
+    def _relayed(self, request: MQIRequest, verb: SegmentType, data_length: int | None,
+                 reply: MQIReply) -> MQIReply:
+        """A relayed call's reply for the client, counted in the channel status."""
         if reply.comp != _FAILED:
             if verb == _T.MQPUT:
-                self.status.bytes_received += data_length
+                self.status.bytes_received += data_length or 0
             elif verb == _T.MQGET and reply.comp == _OK:
                 self.status.message_moved(_got_data_length(reply.body), sent=True)
-                self.status.msgs -= 1  # message_moved counted it; _serve_conversation counts calls
+                self.status.msgs -= 1  # message_moved counted it; a call is counted apart
         # ReplyLength is the flow's own length: the writer puts the client's (TSH or TSHM)
         return mqi_event(MQIReply, ControlFlags1.NONE, _NO_LUW, request.conv_id,
                          request.request_id, reply.segment_type, reply.comp, reply.reason,

@@ -246,6 +246,86 @@ def test_a_malformed_put_still_ends_the_channel(site, body):
     qm.disconnect()
 
 
+def _raw_session(sock: socket.socket) -> tuple[SegmentWriter, SegmentReader, int]:
+    """MQCONN and MQOPEN (output, input, inquire) of RELAY.Q on a started instance, as
+    conversation 1: (writer, reader, hobj)."""
+    writer, reader = SegmentWriter(), SegmentReader()
+    conn = mqiproto.encode_request(SegmentType.MQCONN, [(QM, "raw")])
+    sock.sendall(writer.send(attrs.evolve(conn, conv_id=1, request_id=1)))
+    assert _replies(sock, reader, 1)[0].comp == 0
+    od = mqpy.OD(ObjectName=b"RELAY.Q")
+    opened = mqiproto.encode_request(SegmentType.MQOPEN, [od, CMQC.MQOO_OUTPUT
+                                     | CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_INQUIRE])
+    sock.sendall(writer.send(attrs.evolve(opened, conv_id=1, request_id=2)))
+    (reply,) = _replies(sock, reader, 1)
+    assert reply.comp == 0
+    return writer, reader, reply.hobj
+
+
+def _replies(sock: socket.socket, reader: SegmentReader, n: int) -> list:
+    sock.settimeout(20)
+    events: list = []
+    while len(events) < n:
+        data = sock.recv(65536)
+        assert data, f"closed after {events}"
+        events += reader.feed(data)
+    return events
+
+
+def _request(verb: SegmentType, values: list, hobj: int, request_id: int) -> MQIRequest:
+    return attrs.evolve(mqiproto.encode_request(verb, values, hobj=hobj), conv_id=1,
+                        request_id=request_id)
+
+
+def test_requests_sent_without_waiting_are_answered_in_order(site):
+    """Given a conversation whose last call was a relayed MQPUT, when its client sends five
+    requests without waiting for replies (MQINQ, MQPUT, MQGET, MQGET, MQPUT), then the five
+    replies come in that order with their RequestIds, the inquiry gives the depth at its
+    turn and the gets the messages in the order put: a call the receiver could relay at
+    once never overtakes one queued for the conversation's task."""
+    with _started_instance(site) as sock:
+        writer, reader, hobj = _raw_session(sock)
+        put = [mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)]
+        get = [mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), 100]
+        sock.sendall(writer.send(_request(SegmentType.MQPUT, [*put, b"one"], hobj, 3)))
+        assert _replies(sock, reader, 1)[0].comp == 0
+        burst = [_request(SegmentType.MQINQ, [[CMQC.MQIA_CURRENT_Q_DEPTH]], hobj, 4),
+                 _request(SegmentType.MQPUT, [*put, b"two"], hobj, 5),
+                 _request(SegmentType.MQGET, get, hobj, 6),
+                 _request(SegmentType.MQGET, get, hobj, 7),
+                 _request(SegmentType.MQPUT, [*put, b"three"], hobj, 8)]
+        sock.sendall(b"".join(writer.send(r) for r in burst))
+        replies = _replies(sock, reader, 5)
+    assert [r.request_id for r in replies] == [4, 5, 6, 7, 8]
+    assert [r.segment_type for r in replies] == [
+        SegmentType.MQINQ_REPLY, SegmentType.MQPUT_REPLY, SegmentType.MQGET_REPLY,
+        SegmentType.MQGET_REPLY, SegmentType.MQPUT_REPLY]
+    assert all(r.comp == 0 for r in replies)
+    decoded = [mqiproto.decode_reply(r) for r in replies]
+    assert decoded[0].values[0] == [1]
+    assert decoded[2].values[3] == b"one" and decoded[3].values[3] == b"two"
+    assert _wait_for(lambda: _depth(site) == 1)
+
+
+def test_a_malformed_put_after_a_relayed_one_still_ends_the_channel(site):
+    """Given a conversation whose last call was a relayed MQPUT, when its next MQPUT has a
+    field the queue manager's codec refuses (sent on by the task that received it), then
+    the instance ends with STATUS PROTOCOL_INVALID_DATA and AMQ9504E is logged, as on the
+    conversation task's way."""
+    with _started_instance(site) as sock:
+        writer, reader, hobj = _raw_session(sock)
+        sock.sendall(writer.send(_request(SegmentType.MQPUT, [
+            mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), b"good"], hobj, 3)))
+        assert _replies(sock, reader, 1)[0].comp == 0
+        sock.sendall(writer.send(MQIRequest(segment_type=SegmentType.MQPUT,
+                                            body=_bad_field_put(), hobj=hobj, conv_id=1,
+                                            request_id=4)))
+        events = _answer(sock)
+    assert isinstance(events[-1], Status)
+    assert events[-1].code == StatusCode.PROTOCOL_INVALID_DATA
+    assert "AMQ9504E" in site.wait_for_log("AMQ9504E")
+
+
 def _bad_field_put() -> bytes:
     """An MQPUT of the plain shape (MQMD, MQPMO version 2, data) whose RecsPresent is -1."""
     body = bytearray(mqiproto.encode_request(
@@ -255,14 +335,20 @@ def _bad_field_put() -> bytes:
     return bytes(body)
 
 
-def test_a_client_lost_during_a_waiting_get_ends_that_get(site):
+@pytest.mark.parametrize("after_relayed", [False, True], ids=["first-call", "after-a-put"])
+def test_a_client_lost_during_a_waiting_get_ends_that_get(site, after_relayed):
     """Given a client waiting in MQGET (outside syncpoint) through the relay, when its
     connection is dropped, then its call fails 2009 and the wait ends in the queue manager
-    too: a message put afterwards stays on the queue for the next application."""
+    too: a message put afterwards stays on the queue for the next application. After a put
+    and get, the get is sent on by the task that receives it and its reply awaited by the
+    conversation's own task (``_start_relay``): cut off there, the same."""
     import threading
 
     qm = site.client()
-    q = mqpy.Queue(qm, "RELAY.Q", CMQC.MQOO_INPUT_AS_Q_DEF)
+    q = mqpy.Queue(qm, "RELAY.Q", CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_OUTPUT)
+    if after_relayed:
+        q.put(b"first")
+        assert q.get() == b"first"
     reasons: list[int] = []
 
     def wait() -> None:
