@@ -8,6 +8,7 @@ authority, not an option), so their arguments are read here by hand::
     setmqaut -m QM1 -t queue -n 'PAY.**' -g payments +allmqi
     setmqaut -m QM1 -t queue -n Q1 -p alice -remove
     dspmqaut -m QM1 -t queue -n Q1 -p alice
+    dmpmqaut -m QM1 [-t queue] [-n 'PAY.**'] [-p alice | -g payments]
 
 Both work on a queue manager running in this process, or on one that is not running (its
 engine is started for the command and ended after it). For a queue manager running in its
@@ -41,7 +42,7 @@ from mqpy.security import (
 )
 from mqpy.security.users import UserError, UserFile, users_path
 
-__all__ = ["dspmqaut", "mqpyuser", "setmqaut"]
+__all__ = ["dmpmqaut", "dspmqaut", "mqpyuser", "setmqaut"]
 
 RC_OK = 0
 RC_INVALID_ARGS = 36
@@ -223,6 +224,61 @@ def setmqaut(args: tuple[str, ...]) -> None:
         return "The setmqaut command completed successfully."
 
     _run(body, args, {"-remove"}, remote)
+
+
+def _dumped(records: list[oam.AuthRecord], opts: dict[str, str]) -> str:
+    """dmpmqaut's selection: -t, -n (the profile as written: IBM's default, exact match),
+    -p, -g; the records by object type, profile and entity."""
+    if opts.get("-p") and opts.get("-g"):
+        raise _Exit("AMQ7026E: A principal or group name was invalid.", RC_ENTITY)
+    try:
+        otype = oam.objtype_of(opts["-t"]) if "-t" in opts else None
+    except oam.AuthSpecError as exc:
+        raise _Exit(str(exc), exc.rc) from None
+    chosen = [r for r in records
+              if (otype is None or r.objtype == otype)
+              and ("-n" not in opts or r.profile == opts["-n"])
+              and ("-p" not in opts or (r.entity_type, r.entity) == ("principal", opts["-p"]))
+              and ("-g" not in opts or (r.entity_type, r.entity) == ("group", opts["-g"]))]
+    if not chosen:
+        raise _Exit("No matching authority records.", RC_OK)
+    chosen.sort(key=lambda r: (r.objtype, r.profile, r.entity_type, r.entity))
+    return oam.format_dmpmqaut(chosen)
+
+
+@click.command(context_settings=_RAW)
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+def dmpmqaut(args: tuple[str, ...]) -> None:
+    """dmpmqaut -m QM [-t TYPE] [-n PROFILE] [-p PRINCIPAL | -g GROUP]: the authority
+    records, as IBM's dmpmqaut prints them."""
+    from mqpy.security import authority_records
+
+    def body(eng, opts, specs, seen) -> str:  # noqa: ANN001
+        if specs:
+            raise _Exit(f"Unexpected argument '{specs[0]}'.", RC_INVALID_ARGS)
+        return _dumped(authority_records(eng), opts)
+
+    def remote(opts, specs, seen) -> str:  # noqa: ANN001
+        """The running queue manager: its records through DISPLAY AUTHREC (command server)."""
+        from mqpy_chinit.admin import parse_display
+        from mqpy_cli.runmqsc import run_client
+
+        if specs:
+            raise _Exit(f"Unexpected argument '{specs[0]}'.", RC_INVALID_ARGS)
+        lines, code = run_client(opts["-m"], ["DISPLAY AUTHREC\n"], echo=False,
+                                 data_path=opts.get("--data-path"))
+        if code != 0 and not any("AMQ8147E" in x for x in lines):  # none is not an error
+            found = [x for x in lines if re.match(r"AMQ\d{4}[ES]:", x)]  # (2035, say)
+            raise _Exit("\n".join(found) or "AMQ8146E: IBM MQ queue manager not available.",
+                        RC_NOT_AVAILABLE)
+        records = [oam.AuthRecord(str(d.get("ENTTYPE", "")).lower(), str(d.get("ENTITY", "")),
+                                  str(d.get("OBJTYPE", "")).lower(), str(d.get("PROFILE", "")),
+                                  frozenset(a.lower() for a in str(d.get("AUTHLIST", ""))
+                                            .split(",") if a and a != "NONE"))
+                   for d in parse_display(lines)]
+        return _dumped(records, opts)
+
+    _run(body, args, set(), remote)
 
 
 @click.command(context_settings=_RAW)

@@ -292,6 +292,20 @@ def open_checks(user: str, options: int, alternate_user: str | None = None
             (alternate_user, "object", on_obj - CONTEXT_AUTHORITIES)]
 
 
+def format_dmpmqaut(records: Iterable[AuthRecord]) -> str:
+    """dmpmqaut's report: one block a record, as IBM lays it out (profile, object type,
+    entity, entity type, authority), each block ended by a dashed line."""
+    blocks = []
+    for r in records:
+        listed = [a for a in AUTHORITIES if a in r.auths]
+        blocks.append("\n".join([
+            f"profile:     {r.profile}", f"object type: {r.objtype}", f"entity:      {r.entity}",
+            f"entity type: {r.entity_type}", f"authority:   {' '.join(listed) or 'none'}",
+            "- - - - - - - - - ",
+        ]))
+    return "\n".join(blocks)
+
+
 def format_dspmqaut(entity: str, name: str, auths: Iterable[str], *,
                     entity_type: str = "principal") -> str:
     """dspmqaut's report: ``Entity alice has the following authorizations for object Q1:``."""

@@ -9,7 +9,7 @@ import mqpy
 from mqpy import CMQC, local
 from mqpy.security.users import UserFile
 from mqpy.structures import OD
-from mqpy_cli.security import dspmqaut, mqpyuser, setmqaut
+from mqpy_cli.security import dmpmqaut, dspmqaut, mqpyuser, setmqaut
 
 QM = "QMSEC"
 
@@ -152,3 +152,33 @@ def test_setmqaut_altusr_lets_a_server_act_for_another_user(secured):
     bad = run(setmqaut, "-m", QM, "-t", "q", "-n", "Q1", "-p", "alice", "+altusr",
               root=secured.root)
     assert bad.exit_code == 151
+
+
+def test_dmpmqaut_dumps_the_records_as_ibm_lays_them_out(secured):
+    """Given records for alice on Q1 and the queue manager and for the group apps on PAY.*,
+    when dmpmqaut runs, then each record is a block (profile, object type, entity, entity
+    type, authority) ended by a dashed line, in object-type then profile order; -t, -n and
+    -p narrow the dump; nothing matching says so; -p with -g is AMQ7026E."""
+    secured.users.add("alice", "apw", groups=("apps",))
+    secured.eng.define("QLOCAL", "Q1", {})
+    for args in (("-t", "qmgr", "-p", "alice", "+connect"),
+                 ("-t", "queue", "-n", "Q1", "-p", "alice", "+put", "+get"),
+                 ("-t", "queue", "-n", "PAY.*", "-g", "apps", "+browse")):
+        assert run(setmqaut, "-m", QM, *args, root=secured.root).exit_code == 0
+    dump = run(dmpmqaut, "-m", QM, root=secured.root)
+    assert dump.exit_code == 0, dump.output
+    blocks = [b.strip() for b in dump.output.split("- - - - - - - - -") if b.strip()]
+    assert blocks == [
+        "profile:     QMSEC\nobject type: qmgr\nentity:      alice\n"
+        "entity type: principal\nauthority:   connect",
+        "profile:     PAY.*\nobject type: queue\nentity:      apps\n"
+        "entity type: group\nauthority:   browse",
+        "profile:     Q1\nobject type: queue\nentity:      alice\n"
+        "entity type: principal\nauthority:   get put",
+    ]
+    only = run(dmpmqaut, "-m", QM, "-t", "q", "-n", "Q1", "-p", "alice", root=secured.root)
+    assert only.output.count("profile:") == 1 and "profile:     Q1" in only.output
+    none = run(dmpmqaut, "-m", QM, "-p", "nobody", root=secured.root)
+    assert none.exit_code == 0 and "No matching authority records." in none.output
+    both = run(dmpmqaut, "-m", QM, "-p", "alice", "-g", "apps", root=secured.root)
+    assert both.exit_code == 149 and "AMQ7026E" in both.output

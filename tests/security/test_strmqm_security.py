@@ -294,3 +294,20 @@ def test_runmqsc_as_a_user_outside_mqm_is_checked_by_the_command_server(site):
     out = as_alice(f"DISPLAY QLOCAL({QUEUE})\n")
     assert f"QUEUE({QUEUE})" in out and "AMQ8135E" not in out, out
     assert "AMQ8006I" in site.mqsc("DEFINE QLOCAL(OPERATOR.Q)\n")
+
+
+def test_dmpmqaut_on_the_running_queue_manager(site):
+    """Given the queue manager running in its daemon and a group record on APP.*, when
+    dmpmqaut runs for that group, then the record is read through the command server
+    (DISPLAY AUTHREC) and printed as IBM's dmpmqaut prints it."""
+    import subprocess
+    import sys
+
+    site.mqsc("SET AUTHREC PROFILE('APP.*') OBJTYPE(QUEUE) GROUP('apps') AUTHADD(BROWSE,INQ)\n")
+    code = ("import sys; from mqpy_cli.security import dmpmqaut; "
+            "dmpmqaut.main(args=sys.argv[1:], prog_name='dmpmqaut')")
+    out = subprocess.run([sys.executable, "-c", code, "-m", "QMS", "-g", "apps", "-t", "q"],
+                         env=site.inst.env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "profile:     APP.*\nobject type: queue\nentity:      apps\n" \
+           "entity type: group\nauthority:   browse inq" in out.stdout
