@@ -222,16 +222,11 @@ def pipeline_length(channels: dict[str, str] | None) -> tuple[int, str | None]:
     or 2 (IBM: "any value greater than 1 is treated as 2"), and a warning for the error log
     when the value is not a positive number (the default 1 is then used, as if absent;
     AMQ8941W is mqpy's id, [X]). strmqm refuses such a file (:meth:`QMgrConfig.load`)."""
-    raw = next((v for k, v in (channels or {}).items() if k.lower() == "pipelinelength"),
-               None)
-    if raw is None:
-        return PIPELINE_DEFAULT, None
     try:
-        value = int(raw.strip())
-    except ValueError:
-        value = 0
-    if value < 1:
-        return PIPELINE_DEFAULT, (f"AMQ8941W: qm.ini Channels: PipeLineLength={raw} is not "
+        value = _number("qm.ini", "Channels", channels or {}, "PipeLineLength",
+                        PIPELINE_DEFAULT)
+    except ConfigError as e:
+        return PIPELINE_DEFAULT, (f"AMQ8941W: qm.ini Channels: PipeLineLength={e.value} is not "
                                   f"valid; the default {PIPELINE_DEFAULT} is used.")
     return min(value, 2), None
 

@@ -174,13 +174,8 @@ class QMConnection(AsyncMQIVerbs):
             if self._unsent:
                 unsent, self._unsent = self._unsent, b""
                 await serving.send_all(sock, unsent)
-            while (reply := flows.relayed_reply(verb)) is None:
-                try:
-                    data = sock.recv(RECEIVE_SIZE)
-                except BlockingIOError:
-                    await trio.lowlevel.wait_readable(sock)  # a checkpoint: the call yields
-                    continue
-                flows.feed(data)  # EOFError when the queue manager closed its end
+            reply = await self._read_until(sock, lambda: flows.relayed_reply(verb),
+                                           readable=True)
             completed = True
         except _BROKEN:
             raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN) from None
@@ -191,10 +186,25 @@ class QMConnection(AsyncMQIVerbs):
                 self._drop()
         return reply
 
+    async def _read_until(self, sock: Any, take_reply: Callable[[], _R | None], *,
+                          readable: bool) -> _R:
+        """Read the queue manager's socket until ``take_reply`` has the reply. ``readable``:
+        something is there already (read before waiting); else the reply is yet to come, so
+        the socket is waited for first rather than read, fail and wait."""
+        while (reply := take_reply()) is None:
+            if not readable:
+                await trio.lowlevel.wait_readable(sock)  # a checkpoint: the call yields
+            readable = False
+            try:
+                data = sock.recv(RECEIVE_SIZE)
+            except BlockingIOError:
+                continue
+            self._flows.feed(data)  # EOFError when the queue manager closed its end
+        return reply
+
     async def _exchange(self, request: bytes, take_reply: Callable[[], _R | None]) -> _R:
         """Write ``request``, then read until ``take_reply`` has the reply: one call at a
         time on the socket."""
-        flows = self._flows
         lock = self._lock
         try:
             lock.acquire_nowait()  # free (one call at a time): no scheduler round to take it
@@ -210,13 +220,7 @@ class QMConnection(AsyncMQIVerbs):
             completed = False
             try:
                 await serving.send_all(sock, request)
-                while (reply := take_reply()) is None:
-                    await trio.lowlevel.wait_readable(sock)  # a checkpoint: the call yields
-                    try:
-                        data = sock.recv(RECEIVE_SIZE)
-                    except BlockingIOError:
-                        continue
-                    flows.feed(data)  # EOFError when the queue manager closed its end
+                reply = await self._read_until(sock, take_reply, readable=False)
                 completed = True
             except _BROKEN:
                 raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN) from None

@@ -29,9 +29,11 @@ _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 def reason_line(reason: int) -> str | None:
     """IBM's layout of one reason code; None when it has no MQRC_/MQRCCF_ name."""
     name = constants.lookup("MQRC_", reason) or constants.lookup("MQRCCF_", reason)
-    if name is None:
-        return None
-    return f"{reason:>10}  0x{reason & 0xFFFFFFFF:08x}  {name}"
+    return None if name is None else _code_line(reason, name)
+
+
+def _code_line(value: int, name: str) -> str:
+    return f"{value:>10}  0x{value & 0xFFFFFFFF:08x}  {name}"
 
 
 def symbol_line(symbol: str) -> str | None:
@@ -43,7 +45,7 @@ def symbol_line(symbol: str) -> str | None:
     name = symbol.strip().upper()
     if isinstance(value, bytes):
         return f"{name} = {value!r}"
-    return f"{value:>10}  0x{value & 0xFFFFFFFF:08x}  {name}"
+    return _code_line(value, name)
 
 
 def _catalogue() -> Iterator[tuple[str, str, str, str]]:

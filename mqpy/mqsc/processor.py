@@ -641,6 +641,7 @@ class MQSCProcessor:
         the primary log space (above 100: secondary extents are in use). MEDIALOG is blank:
         there are no media images (rcdmqimg) to recover from. LOGUTIL, IBM's estimate from
         the workload's history, is not kept and not shown."""
+        import mqpy
         from mqpy.errorlog import DEFAULT_INSTALLATION
         from mqpy_chinit.chinit import INITQ
 
@@ -659,8 +660,6 @@ class MQSCProcessor:
                 return "RUNNING" if eng.queue_status(queue)["IPPROCS"] else "STOPPED"
             except MQMIError:
                 return "STOPPED"
-
-        import mqpy
 
         return {
             "STATUS": "QUIESCING" if quiescing else "RUNNING",
