@@ -49,7 +49,7 @@ import attrs
 from mqpy import CMQC, CMQCFC, local, pcf
 from mqpy.engine.objects import QUEUE_TYPES
 from mqpy.errors import MQMIError
-from mqpy.mqi import Queue, QueueManager, embedded
+from mqpy.mqi import Queue, QueueManager
 from mqpy.mqsc import pcfmap
 from mqpy.mqsc.mapping import display_keywords
 from mqpy.mqsc.parser import MQSCCommand
@@ -1196,7 +1196,7 @@ def start_command_server(qmgr_name: str, data_path: str | None = None) -> Comman
         engine = local.running(qmgr_name, data_path)
         if engine is None:
             raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_Q_MGR_NOT_AVAILABLE)
-        qm = embedded(qmgr_name, data_path=data_path, create=False)
+        qm = local.attach(engine)  # the queue manager's own: not in an application's trace
         server = CommandServer(qm, lambda: MQSCProcessor(engine))
         stop = threading.Event()
         thread = threading.Thread(target=server.serve, args=(stop,),
@@ -1204,7 +1204,7 @@ def start_command_server(qmgr_name: str, data_path: str | None = None) -> Comman
         handle = CommandServerHandle(qmgr_name, thread, stop, qm, server)
         thread.start()
         for n in range(1, WORKERS):
-            wqm = embedded(qmgr_name, data_path=data_path, create=False)
+            wqm = local.attach(engine)
             worker = CommandServer(wqm, lambda: MQSCProcessor(engine))
             wthread = threading.Thread(target=worker.serve, args=(stop,),
                                        name=f"amqpcsea-{qmgr_name}-{n}", daemon=True)

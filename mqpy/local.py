@@ -15,6 +15,7 @@ import threading
 from mqpy import CMQC, config
 from mqpy.engine.qmgr import QueueManagerEngine
 from mqpy.errors import MQMIError
+from mqpy.trace import TRACER
 
 _engines: dict[str, tuple[QueueManagerEngine, int]] = {}
 _lock = threading.Lock()
@@ -98,7 +99,8 @@ def start(name: str, root: str | None = None, *, create_if_missing: bool = False
             raise
         eng.cluster = _cluster_directory(qmdir)
         _engines[qmdir] = (eng, fd)
-        return eng
+    TRACER.watch()  # strmqtrc reaches this process's embedded connections (mqpy.tracedconn)
+    return eng
 
 
 def _cluster_directory(qmdir: str):

@@ -15,6 +15,8 @@ from mqpy import CMQC, local
 from mqpy.errors import MQMIError, PYIFError
 from mqpy.mqstruct import ensure_not_unicode
 from mqpy.structures import GMO, MD, OD, OR, PMO
+from mqpy.trace import TRACER
+from mqpy.tracedconn import TracedConnection
 
 
 def _name_bytes(name: str | bytes) -> bytes:
@@ -34,6 +36,9 @@ class QueueManager:
                  bytes_encoding: str = "utf8", default_ccsid: int = 1208) -> None:
         self._conn: Any = None
         self._name = ""
+        #: an application's connection to a queue manager of this process, traced here when
+        #: strmqtrc asks (the queue manager's own, made by local.attach, are not)
+        self._embedded = False
         # pymqi's parameter, kept for its signature: mqpy never disconnects when the object
         # is collected (a channel keeps the backend connection of a QueueManager it drops)
         self.disconnect_on_exit = disconnect_on_exit
@@ -82,11 +87,9 @@ class QueueManager:
                 self._conn = client.connect_from_environment(qm, user, password)
             self._name = self._conn.qmgr_name
             return
-        if user is not None:
-            self._conn = eng.connect(user=user, password=password or "")
-        else:
-            self._conn = eng.connect()
+        self._conn = _connect_engine(eng, user, password)
         self._name = eng.name
+        self._embedded = True
 
     def connect_with_options(self, name: str | bytes, *args: Any, user: str | None = None,
                              password: str | None = None, cd: Any = None, sco: Any = None,
@@ -127,7 +130,8 @@ class QueueManager:
         """MQDISC: a unit of work still open is committed, as MQ does on a normal end."""
         if self._conn is None:
             raise PYIFError("not connected")
-        conn, self._conn = self._conn, None
+        conn = self._backend()
+        self._conn = None
         conn.disconnect()
 
     @property
@@ -135,15 +139,24 @@ class QueueManager:
         return self._conn is not None and getattr(self._conn, "connected", True)
 
     def get_handle(self) -> Any:
-        return self._backend()
+        """The connection itself (an embedded one is the engine's, never a trace wrapper)."""
+        if self._conn is None:
+            raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_HCONN_ERROR)
+        return self._conn
 
     def get_name(self) -> str:
         return self._name
 
     def _backend(self) -> Any:
-        if self._conn is None:
+        """What an MQI call goes to: the connection, or, while strmqtrc traces an embedded
+        connection's queue manager, the connection wrapped to record its calls (bindings
+        and client connections record their own, in mqpy.verbs)."""
+        conn = self._conn
+        if conn is None:
             raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_HCONN_ERROR)
-        return self._conn
+        if self._embedded and TRACER.active and TRACER.spec_for(self._name) is not None:
+            return TracedConnection(conn, self._name)
+        return conn
 
     # -- units of work ----------------------------------------------------------------
     def begin(self) -> None:
@@ -510,9 +523,22 @@ def embedded(name: str, *, data_path: str | None = None, create: bool = True) ->
     """Start (or join) queue manager ``name`` inside this process and connect to it."""
     eng = local.start(name, data_path, create_if_missing=create)
     qm = QueueManager(None)
-    qm._conn = eng.connect()
+    qm._conn = _connect_engine(eng)
     qm._name = eng.name
+    qm._embedded = True
     return qm
+
+
+def _connect_engine(eng: Any, user: str | None = None, password: str | None = None) -> Any:
+    """MQCONN to a queue manager of this process (traced as a bindings MQCONN is)."""
+    def connect() -> Any:
+        if user is not None:
+            return eng.connect(user=user, password=password or "")
+        return eng.connect()
+
+    if TRACER.spec_for(eng.name) is None:
+        return connect()
+    return TRACER.call(eng.name, "MQCONN", 0, (), connect)
 
 
 def stop_embedded(name: str, *, data_path: str | None = None) -> None:

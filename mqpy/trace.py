@@ -260,6 +260,25 @@ class Tracer:
         self._specs: list[TraceSpec] = []
         self._sinks: dict[str | None, TraceSpec | None] = {}
         self._file: TraceFile | None = None
+        #: some strmqtrc is in effect (kept current by spec_for's look, or by watch())
+        self.active = False
+        self._watcher: threading.Thread | None = None
+
+    def watch(self) -> None:
+        """Keep :attr:`active` current from a thread of its own (one a process, looking at
+        the control file once a second), so that a call into an embedded queue manager,
+        which has no request to trace, pays one attribute read while nothing is traced."""
+        with self._lock:
+            if self._watcher is not None and self._watcher.is_alive():
+                return
+            self._watcher = threading.Thread(target=self._watch, name="mqpy-trace-watch",
+                                             daemon=True)
+            self._watcher.start()
+
+    def _watch(self) -> None:
+        while True:
+            self._refresh(time.monotonic())
+            time.sleep(CHECK_INTERVAL)
 
     def spec_for(self, qmgr: str | None) -> TraceSpec | None:
         """The specification that traces this process's calls to ``qmgr`` (None: none)."""
@@ -289,6 +308,7 @@ class Tracer:
                 return
             self._stamp = stamp
             self._specs = read_specs() if stamp else []
+            self.active = bool(self._specs)
             self._sinks = {}
             if self._file is not None and (not self._specs or os.path.dirname(
                     self._file.path) != directory):
