@@ -133,10 +133,10 @@ _RECORD = ("Record the values above, the error logs and any FDC files in the err
 
 # ------------------------------------------------------------------ queue manager life cycle
 
-AMQ8001 = AMQMessage(  # [M]
+AMQ8001 = AMQMessage(  # [C] line, severity and <insert_5> (MQ 8.0 catalogue)
     "AMQ8001I", "IBM MQ queue manager created.",
     "IBM MQ queue manager {qmgr} created.",
-    comment=("qmgr",))
+    comment=(None, None, "qmgr"))
 AMQ8003 = AMQMessage(  # [C] inserts as in IBM 9.1 logs: CommentInsert1(VRMF) CommentInsert3(QM)
     "AMQ8003I", "IBM MQ queue manager '{qmgr}' started using V{vrmf}.",
     "IBM MQ queue manager '{qmgr}' started using V{vrmf}.",
@@ -180,13 +180,13 @@ AMQ7233 = AMQMessage(  # [C]
 
 # ------------------------------------------------------------------ checkpoint and log space
 
-AMQ7467 = AMQMessage(  # [M] issued after a checkpoint
+AMQ7467 = AMQMessage(  # [C] id and letter (IBM "Managing log files"); line [M]
     "AMQ7467I", "The oldest log file required to start queue manager {qmgr} is {logfile}.",
     "The log file {logfile} contains the oldest log record required to restart the queue "
     "manager. Log records older than this are not needed for restart.",
     "Log files older than this one are no longer needed to restart the queue manager.",
     comment=("qmgr", "logfile"))
-AMQ7468 = AMQMessage(  # [M] issued after a checkpoint
+AMQ7468 = AMQMessage(  # [C] id (IBM "Managing log files"); letter and line [M]
     "AMQ7468I", "The oldest log file required to perform media recovery of queue manager "
                 "{qmgr} is {logfile}.",
     "The log file {logfile} contains the oldest log record required to recreate any of the "
@@ -239,7 +239,7 @@ AMQ8940 = AMQMessage(  # [X] mqpy's own id: IBM's for a bad qm.ini value was not
 
 # ------------------------------------------------------------------ damaged log or pageset
 
-AMQ7017 = AMQMessage(  # [M] id and line; [X] explanation names the file and offset
+AMQ7017 = AMQMessage(  # [C] id and line (IBM APARs); severity letter [M]; [X] explanation
     "AMQ7017S", "Log not available.",
     "The queue manager could not use its log: the log record at offset {offset} of log "
     "file {logfile} (LSN {lsn}) is damaged. Restart cannot continue past a damaged "
@@ -449,7 +449,7 @@ AMQ9776 = AMQMessage(  # [M]
     "Contact the systems administrator, who should examine the channel authentication "
     "records to ensure that the correct settings have been configured.",
     comment=("channel", "address", "values"))
-AMQ9777 = AMQMessage(  # [M]
+AMQ9777 = AMQMessage(  # [C] line and explanation (IBM APAR text); severity letter [M]
     "AMQ9777E", "Channel was blocked",
     "The inbound channel '{channel}' was blocked from address '{address}' because the "
     "active values of the channel matched a record configured with USERSRC(NOACCESS). The "
@@ -457,11 +457,12 @@ AMQ9777 = AMQMessage(  # [M]
     "Contact the systems administrator, who should examine the channel authentication "
     "records to ensure that the correct settings have been configured.",
     comment=("channel", "address", "values"))
-AMQ9557 = AMQMessage(  # [M] IBM's text (its inserts: the user id, CompCode, Reason)
+AMQ9557 = AMQMessage(  # [C] IBM's line, severity, explanation (MQ 9.1 log; APAR IT22990)
     "AMQ9557E", "Queue Manager User ID initialization failed for '{user}'.",
     "The call to initialize the User ID '{user}' failed with CompCode 2 and Reason 2035. "
     "If an MQCSP block was used, the User ID in the MQCSP block was '{csp}'. If a userID "
-    "flow was used, the User ID in the UID header was '{uid}'.",
+    "flow was used, the User ID in the UID header was '{uid}' and any CHLAUTH rules "
+    "applied prior to user adoption were evaluated case-sensitively against this value.",
     "Correct the error and try again: an MQ user ID is at most 12 characters of A-Z, a-z, "
     "0-9 and _ . @ $ # - with no blanks.",
     comment=("user", "csp", "uid"))
@@ -481,14 +482,14 @@ AMQ8101 = AMQMessage(  # [M]
     "reason codes 2001 to 2999.",
     "Correct the error and then try the command again.",
     comment=(None, "code"))
-AMQ6119 = AMQMessage(  # [M]
+AMQ6119 = AMQMessage(  # [C] line (IBM APAR IV90040 FDC text); severity letter [M]
     "AMQ6119S", "An internal IBM MQ error has occurred ({detail})",
     "An unexpected error occurred when calling the operating system: {detail}. The error "
     "recording routine has been called.",
     "Save the FDC files written to the errors directory and the error logs, and report "
     "the problem.",
     comment=("detail",))
-AMQ6125 = AMQMessage(  # [M]
+AMQ6125 = AMQMessage(  # [C] line (IBM APAR IV90040 FDC text); severity letter [M]
     "AMQ6125E", "An internal IBM MQ error has occurred.",
     "An internal error has occurred with identifier {probe}. This message is issued in "
     "association with other messages.",
