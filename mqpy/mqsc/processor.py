@@ -15,8 +15,10 @@ Message ids (evidence: [C] seen in real runmqsc output, [M] IBM's id from memory
 re-checked, [X] mqpy's own; z/OS-only objects have no Multiplatforms message):
 
 - [C] AMQ8005I 8006I 8007I 8008I 8010I 8014I 8016I 8022I 8147E 8150E 8227E 8405I 8409I
-  8415I 8420I 8450I 8552I 8626I
-- [M] AMQ8011I 8012I (process deleted/changed), 8015I (channel deleted), 8143E, 8148E,
+  8415I 8420I 8450I 8552I 8626I; AMQ8011I 8012I 8015I (process deleted/changed, channel
+  deleted: ids, severity 0 and meaning in IBM's MQ 8.0 AMQ8xxx catalogue, zh-TW edition);
+  AMQ8878I (runmqsc output in an IBM technote)
+- [M] AMQ8143E, 8148E,
   8151E, 8276I, 8551I 8553I (namelist changed/deleted), 8627I 8628I (listener deleted/
   changed), 8101S (an unexpected reason, printed in hex), 8705I (DISPLAY QMSTATUS), and
   8005I as the answer to RESET QMGR TYPE(STATISTICS)

@@ -81,8 +81,10 @@ AUTHINFO_DEFAULTS: dict[str, object] = {"AUTHTYPE": "IDPWOS", "CHCKLOCL": "OPTIO
                                         "FAILDLAY": 1, "DESCR": ""}
 _MARKER = ("SECURITY", "SECINIT")
 AMQ8077W = "AMQ8077W"  # Entity '...' has insufficient authority to access object '...'.
-AMQ8877I = "AMQ8877I: IBM MQ channel authentication record set."  # [M]
-AMQ8878I = "AMQ8878I: Display channel authentication record details."  # [M]
+# [C] ids and lines (IBM technote "How to remove an IBM MQ channel authentication record",
+# runmqsc output); severity letters [M]
+AMQ8877I = "AMQ8877I: IBM MQ channel authentication record set."
+AMQ8878I = "AMQ8878I: Display channel authentication record details."
 
 
 def _refuse() -> MQMIError:
