@@ -74,7 +74,7 @@ from mqpy import CMQC, messages, mqiproto
 from mqpy.engine import reports
 from mqpy.verbs import Step, run_in_order
 from mqpy_chinit import definitions as D
-from mqpy_chinit import distribution, syncq
+from mqpy_chinit import distribution, syncq, xmitgets
 from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
 from mqpy_chinit.monitor import ChannelMonitor, effective_level
 from mqpy_chinit.negotiation import negotiate, reproposal
@@ -300,7 +300,7 @@ class SenderMCA:
         self.correl_id: bytes | None = None  # a CLUSSDR gets only messages keyed to it
         self.dist_lists = False  # the partner takes distribution lists (ID negotiation)
         self.syncq: syncq.ChannelSyncQ | None = None  # this run's sync record
-        self._packed_md: mqiproto.Packed | None = None  # see _request_md
+        self._gets: xmitgets.XmitqGets | None = None  # see _xmitq_gets
 
     async def run(self) -> None:
         """Returns when the channel ends normally (disconnect interval, stop); raises
@@ -480,48 +480,31 @@ class SenderMCA:
         return [first, *await mqi(self._run_of_gets, qm, xq, count - 1, limit)]
 
     def _run_of_gets(self, qm: mqpy.QueueManager, xq: mqpy.Queue, count: int,
-                     max_bytes: int) -> list[tuple[mqpy.MD, bytes]]:
+                     max_bytes: int) -> list[xmitgets.Got]:
         """In a worker thread: up to ``count`` messages already on the transmission queue
-        (about ``max_bytes``, 0 no limit) in one round trip (verbs.run_in_order). The run
-        stops at the first get that fails (none left, or a failure the next single MQGET
-        will report) and after the message that reaches max_bytes. A message over RUN_BYTES
-        is left for the next single MQGET, so that the run's reply stays small."""
+        (about ``max_bytes``, 0 no limit) in one round trip (xmitgets: an SPI RUN whose
+        MQMDs stay packed). The run stops at the first get that fails (none left, or a
+        failure the next single MQGET will report) and after the message that reaches
+        max_bytes. A message over RUN_BYTES is left for the next single MQGET, so that the
+        run's reply stays small."""
         limit = max_bytes if max_bytes else mqiproto.RUN_BYTES
         if limit <= 0 or count <= 0:
             return []
-        mds, steps = self._get_steps(xq, count)
-        got = run_in_order(qm.get_handle(), steps, min(limit, mqiproto.RUN_BYTES))
-        return self._got(mds, got)
+        return self._xmitq_gets(xq).run(qm.get_handle(), count, limit)
 
-    def _get_steps(self, xq: mqpy.Queue, count: int) -> tuple[list[mqpy.MD], list[Step]]:
-        """``count`` MQGETs of the transmission queue as run_in_order steps, with the MQMDs
-        they fill in."""
-        # a cluster sender takes only the messages keyed to its channel
-        mds = [mqpy.MD(CorrelId=self.correl_id) if self.correl_id else mqpy.MD()
-               for _ in range(count)]
-        hobj = xq.get_handle()
-        # one MQGMO for all, packed once (nothing of its output is read), and each request's
-        # MQMD (a fresh one, as ``md``) packed once too
-        request_md = self._request_md()
-        return mds, [("get", (hobj, md, _XMITQ_GMO, mqiproto.RUN_BYTES, request_md))
-                     for md in mds]
-
-    def _request_md(self) -> mqiproto.Packed:
-        """The MQMD of a transmission-queue get's request, packed (as a fresh MD() or, for a
-        cluster sender, one with its CorrelId)."""
-        packed = self._packed_md
-        if packed is None:
+    def _xmitq_gets(self, xq: mqpy.Queue) -> xmitgets.XmitqGets:
+        """The runs of gets of the transmission queue: one MQGMO for all, packed once
+        (nothing of its output is read), and the request's MQMD (a fresh one or, for a
+        cluster sender, one with its CorrelId) packed once too."""
+        gets = self._gets
+        if gets is None or gets.hobj != xq.get_handle():
             md = mqpy.MD(CorrelId=self.correl_id) if self.correl_id else mqpy.MD()
-            packed = self._packed_md = mqiproto.Packed.of(md)
-        return packed
-
-    @staticmethod
-    def _got(mds: list[mqpy.MD], results: list[Any]) -> list[tuple[mqpy.MD, bytes]]:
-        return [(md, data) for md, data in zip(mds, results, strict=False)
-                if not isinstance(data, mqpy.MQMIError)]
+            gets = self._gets = xmitgets.XmitqGets(xq.get_handle(), mqiproto.Packed.of(md),
+                                                   _XMITQ_GMO, self.correl_id)
+        return gets
 
     def _confirmed(self, qm: mqpy.QueueManager, xq: mqpy.Queue, key: bytes, count: int,
-                   max_bytes: int) -> list[tuple[mqpy.MD, bytes]]:
+                   max_bytes: int) -> list[xmitgets.Got]:
         """In a worker thread: commit the batch the partner confirmed and (``count`` > 0,
         the batch was full) get the next batch's first messages already on the transmission
         queue, all in one round trip.
@@ -534,16 +517,10 @@ class SenderMCA:
         included, before anything more is asked of the partner. A batch that was not full
         (the queue drained: the channel is about to wait) is committed with its force, so
         that an idle channel does not stay in doubt until the log's next force."""
-        steps: list[Step] = [("resolve", (key, True, count <= 0))]
-        mds: list[mqpy.MD] = []
         limit = max_bytes if max_bytes else mqiproto.RUN_BYTES
-        if count > 0 and limit > 0:
-            mds, gets = self._get_steps(xq, count)
-            steps += gets
-        done = run_in_order(qm.get_handle(), steps, min(limit, mqiproto.RUN_BYTES))
-        if isinstance(done[0], mqpy.MQMIError):
-            raise done[0]
-        return self._got(mds, done[1:])
+        gets = count if count > 0 and limit > 0 else 0
+        return self._xmitq_gets(xq).run(qm.get_handle(), gets, limit,
+                                        resolve=(key, True, count <= 0))
 
     async def _transfer(self, conv: Conversation, qm: mqpy.QueueManager, xq: mqpy.Queue) -> None:
         discint = D.int_attr(self.definition, "DISCINT")
@@ -604,6 +581,7 @@ class SenderMCA:
                                      reason: int) -> bool:
         """A message the channel cannot carry (too long) goes to the local DLQ (seed 003)."""
         xqh = mqpy.XQH().unpack(data)
+        put_date, put_time = xmitgets.put_stamp(md)
         deadq = (await mqi(qm.inquire, CMQC.MQCA_DEAD_LETTER_Q_NAME)).strip(b" \x00")
         if not deadq:
             return False
@@ -611,7 +589,7 @@ class SenderMCA:
             xqh.MsgDesc, data[XQH_WITH_MD_LENGTH:], reason,
             xqh.RemoteQName.rstrip(b" \x00").decode("latin-1"),
             xqh.RemoteQMgrName.rstrip(b" \x00").decode("latin-1"),
-            put_appl_name=b"mqpy sender MCA", put_date=md.PutDate, put_time=md.PutTime)
+            put_appl_name=b"mqpy sender MCA", put_date=put_date, put_time=put_time)
         await mqi(qm.put1, deadq, body, dmd,
                   mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT | CMQC.MQPMO_SET_ALL_CONTEXT))
         return True
@@ -648,7 +626,8 @@ class SenderMCA:
                                        "message length and no dead-letter queue.", False)
             else:
                 batch_bytes += len(data)
-                self.status.monitor.message_got(md.PutDate, md.PutTime)
+                if self.status.monitor.on:  # XQTIME
+                    self.status.monitor.message_got(*xmitgets.put_stamp(md))
                 if held is not None:
                     seq = next_seq(seq, self.wrap)
                     out.append(self._message(seq, held[1], confirm=False))
