@@ -301,6 +301,7 @@ class SenderMCA:
         self.dist_lists = False  # the partner takes distribution lists (ID negotiation)
         self.syncq: syncq.ChannelSyncQ | None = None  # this run's sync record
         self._gets: xmitgets.XmitqGets | None = None  # see _xmitq_gets
+        self.clock: Callable[[], float] = time.perf_counter  # NETTIME's (a test's own)
 
     async def run(self) -> None:
         """Returns when the channel ends normally (disconnect interval, stop); raises
@@ -542,6 +543,7 @@ class SenderMCA:
                 # (the queue drained): the batch in flight is ended before any wait
                 firsts = await mqi(self._run_of_gets, qm, xq, self.batchsz,
                                    D.int_attr(self.definition, "BATCHLIM") * 1024)
+                self._note_answer(conv)
                 if not firsts:
                     await self._settle(conv, qm, force=True)
                     continue
@@ -644,11 +646,13 @@ class SenderMCA:
                 # BATCHINT keeps this batch open: the batch in flight is not left waiting
                 # with it, once nothing more is there already
                 got.extend(await self._get_many(qm, xq, 0, room, left))
+                self._note_answer(conv)
                 if got:
                     continue
                 await self._settle(conv, qm, force=True)
                 wait = max(0.0, batchint - (time.monotonic() - started))
             got.extend(await self._get_many(qm, xq, int(wait * 1000), room, left))
+            self._note_answer(conv)
         if out:
             await self._send_messages(conv, out)
         if held is None and sent == 0:
@@ -682,7 +686,7 @@ class SenderMCA:
         self.status.indoubt = True
         self.status.cur_luwid = luwid
         self.status.cur_seqno = last_seq
-        t0 = time.perf_counter()
+        t0 = self.clock()
         if held is not None:
             await self._send_messages(conv, [self._message(last_seq, held[1], confirm=True,
                                                            luwid=luwid)])
@@ -699,7 +703,7 @@ class SenderMCA:
         if isinstance(ev, Status) and ev.code == 0:
             # the next batch's first messages with the commit, if they are there already
             # (not once a stop is asked: the end of the channel would only back them out)
-            self.status.round_trip(int((time.perf_counter() - t0) * 1e6))
+            self.status.round_trip(int((self.clock() - t0) * 1e6))
             ahead = self.batchsz if full and not self.stop_requested.is_set() else 0
             firsts = await mqi(self._confirmed, qm, xq, key, ahead, batchlim)
             self.seq = last_seq
@@ -744,7 +748,10 @@ class SenderMCA:
         self.status.substate = "RECEIVE"
         ev = await conv.recv(D.receive_timeout(self.hbint) or CONFIRM_TIMEOUT)
         if isinstance(ev, Status) and ev.code == 0:
-            self.status.round_trip(int((time.perf_counter() - flight.t0) * 1e6))
+            # NETTIME: to when the answer was first seen (_note_answer), not to now: the
+            # batch after it was being got and sent meanwhile
+            answered = flight.answered if flight.answered is not None else self.clock()
+            self.status.round_trip(round((answered - flight.t0) * 1e6))
             return flight
         if isinstance(ev, Status):
             await mqi(self._back_out, qm, flight.key)
@@ -789,6 +796,18 @@ class SenderMCA:
         for ev in out:
             self.status.message_moved(len(ev.xqh) + len(ev.data), sent=True)
         out.clear()
+        self._note_answer(conv)
+
+    def _note_answer(self, conv: Conversation) -> None:
+        """Pipelining with monitoring on: whether the answer to the batch in flight has come,
+        asked of the socket without waiting (after each round trip to the queue manager
+        and each send of the next batch), so that NETTIME is the partner's answer time and
+        not that plus the time the next batch took to get and send before the answer was
+        read."""
+        flight = self._inflight
+        if flight is not None and flight.answered is None and self.status.monitor.on \
+                and conv.arrived():
+            flight.answered = self.clock()
 
 
 @attrs.define
@@ -801,6 +820,7 @@ class _InFlight:
     last_seq: int
     sent: int  # messages
     t0: float  # when its confirm request went (the round trip, NETTIME)
+    answered: float | None = None  # when its answer was first seen on the socket
 
 
 #: The MQGMO of a sending MCA's run of gets, packed once (mqiproto.Packed): the gets of a

@@ -16,10 +16,12 @@ from mqpy import CMQC, mqiproto
 from mqpy.bindings import BindingsConnection
 from mqpy.verbs import run_in_order
 from mqpy_chinit import xmitgets
-from mqpy_chinit.conversation import PENDING_YIELD, Conversation
+from mqpy_chinit.conversation import PENDING_YIELD, ChannelEnded, Conversation
 from mqpy_chinit.framing import SegmentWriter
+from mqpy_chinit.mca import SenderMCA, _InFlight
+from mqpy_chinit.monitor import ChannelMonitor
 from mqpy_chinit.states import ChannelStatus
-from mqpy_chinit.wire import Heartbeat, Ping
+from mqpy_chinit.wire import Heartbeat, Ping, Status
 
 
 @asynccontextmanager
@@ -153,3 +155,80 @@ def test_a_run_of_gets_kept_packed_gives_what_decoded_gets_give(daemon):
         xq.close()
     finally:
         qm.disconnect()
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class _AnsweredPartner:
+    """A conversation whose partner has answered the batch in flight: the STATUS is on the
+    socket (``arrived``), and reading it happens ``late`` seconds on (the sending MCA was
+    busy with the next batch)."""
+
+    def __init__(self, clock: _Clock, late: float) -> None:
+        self.clock, self.late = clock, late
+
+    def arrived(self) -> bool:
+        return True
+
+    async def recv(self, timeout: float | None) -> Status:
+        self.clock.now += self.late
+        return Status(code=0)
+
+
+async def test_pipelined_nettime_is_the_partners_answer_time_not_when_it_was_read():
+    """Given PipeLineLength 2 and MONCHL(HIGH) (NETTIME: the round trip at batch confirm,
+    aliases-channels-storage "Monitor fields"), a batch
+    whose confirm request went at t and whose STATUS was on the socket 4 ms later, when the
+    sending MCA reads it only 500 ms after that (it was getting and sending the next
+    batch), then NETTIME is 4 ms, not 504; a batch whose answer had not come before it was
+    read is timed to the read."""
+    clock = _Clock()
+    status = ChannelStatus("C", "SDR")
+    status.monitor = ChannelMonitor(level="HIGH")
+    mca = SenderMCA("C", {}, "QM1", lambda: None, status, pipeline=2)
+    mca.clock = clock
+    partner = _AnsweredPartner(clock, late=0.5)
+    mca._inflight = _InFlight(b"key", bytes(8), 50, 50, clock())
+    clock.now += 0.004
+    mca._note_answer(partner)  # after the next batch's gets: the answer is there
+    clock.now += 0.1
+    mca._note_answer(partner)  # seen again later: the first sighting counts
+    flight = await mca._confirmation(partner, None)
+    assert flight.last_seq == 50
+    assert status.net_time_us == 4000
+    mca._inflight = _InFlight(b"key2", bytes(8), 100, 50, clock())
+    await mca._confirmation(_AnsweredPartner(clock, late=0.02), None)  # not seen before
+    assert status.net_time_us == 20000
+    assert status.monitor.nettime.samples == 2
+
+
+async def test_what_arrived_asks_without_waiting_is_received_as_a_read_would_have():
+    """Given a conversation asked whether its partner has sent anything (without waiting),
+    then nothing sent is no; a flow sent is yes, and the next receive gives that flow whole
+    (bytes read early and the rest read later); the partner's end, seen early, ends the
+    next receive as a read would (AMQ9209E)."""
+    async with _connected() as (ours, partner):
+        conv = Conversation(ours, ChannelStatus("C", "SDR"))
+        assert not conv.arrived()
+        wire = SegmentWriter().send(Ping(data=b"p" * 5000))
+        await partner.send_all(wire[:100])
+        with trio.fail_after(10):
+            while not conv.arrived():
+                await trio.sleep(0.01)
+        assert conv.arrived()  # asked again: still yes, nothing lost
+        await partner.send_all(wire[100:])
+        assert (await conv.recv(30)).data == b"p" * 5000
+        assert not conv.arrived()
+        await partner.aclose()
+        with trio.fail_after(10):
+            while not conv.arrived():
+                await trio.sleep(0.01)
+        with pytest.raises(ChannelEnded) as ended:
+            await conv.recv(30)
+        assert ended.value.msgid == "AMQ9209E"
