@@ -33,6 +33,9 @@ MAX_TRANSMISSION_SIZE = 32766
 #: One read takes whatever the partner has sent, up to this (as trio's streams would).
 RECEIVE_SIZE = 65536
 _INF = float("inf")
+#: Of the events taken one after another from what was already read, every this many
+#: yields to the other tasks; the others are only cancellation points.
+PENDING_YIELD = 16
 
 
 @attrs.define
@@ -62,6 +65,10 @@ class Conversation:
         #: the plain stream's socket, driven here; None: the stream's own methods (TLS)
         self.sock, self.trio_socket = _plain_socket(stream)
         self._sending = False  # a send waiting for room (trio's streams refuse a second)
+        self._taken = 0  # events taken from ``pending`` without a read (see recv)
+        #: what ``arrived`` found on the socket (bytes, b"" for its end, or the error), for
+        #: the next receive
+        self._early: bytes | OSError | None = None
 
     def agreed(self, max_transmission_size: int, max_msg_size: int) -> None:
         self.reader.max_transmission_size = max_transmission_size
@@ -115,7 +122,14 @@ class Conversation:
 
     async def recv(self, timeout: float | None) -> Event:
         if self.pending:  # already in: no timer to arm (a batch's messages come many a read)
-            await trio.lowlevel.checkpoint()
+            # a batch's messages come dozens a read: each taken is a cancellation point,
+            # but only every PENDING_YIELD-th a trip through the scheduler (one a message
+            # cost the receiving MCA more than anything else it does for the message)
+            self._taken += 1
+            if self._taken % PENDING_YIELD:
+                await trio.lowlevel.checkpoint_if_cancelled()
+            else:
+                await trio.lowlevel.checkpoint()
             return self.pending.popleft()
         if timeout is None or timeout == _INF:  # no timer to arm: no cancel scope
             while not self.pending:
@@ -129,10 +143,35 @@ class Conversation:
                                f"{timeout:.0f} seconds.")
         return self.pending.popleft()
 
+    def arrived(self) -> bool:
+        """Whether the partner has sent something not received yet, without waiting: events
+        already read, or bytes on the plain socket (read now and kept for the next
+        receive, which takes them as it would have read them). A TLS stream tells only of
+        the events already read. A sending MCA with a batch in flight asks this now and
+        then, to time the partner's answer (NETTIME) when it comes rather than when it is
+        read."""
+        if self.pending or self._early is not None:
+            return True
+        sock = self.sock
+        if sock is None or (type(self.stream) is Prefixed and self.stream.prefix):
+            return False
+        try:
+            self._early = sock.recv(RECEIVE_SIZE)
+        except BlockingIOError:
+            return False
+        except OSError as exc:
+            self._early = exc
+        return True
+
     async def _receive(self) -> None:
         """One read from the stream into ``pending``."""
         try:
-            if self.sock is None or (type(self.stream) is Prefixed and self.stream.prefix):
+            if self._early is not None:
+                data, self._early = self._early, None
+                await trio.lowlevel.checkpoint()  # as a read that found data at once
+                if isinstance(data, OSError):
+                    raise _translated(data)
+            elif self.sock is None or (type(self.stream) is Prefixed and self.stream.prefix):
                 data = await self.stream.receive_some(RECEIVE_SIZE)
             else:
                 data = await self._receive_plain()

@@ -74,7 +74,7 @@ from mqpy import CMQC, messages, mqiproto
 from mqpy.engine import reports
 from mqpy.verbs import Step, run_in_order
 from mqpy_chinit import definitions as D
-from mqpy_chinit import distribution, syncq
+from mqpy_chinit import distribution, syncq, xmitgets
 from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
 from mqpy_chinit.monitor import ChannelMonitor, effective_level
 from mqpy_chinit.negotiation import negotiate, reproposal
@@ -300,7 +300,8 @@ class SenderMCA:
         self.correl_id: bytes | None = None  # a CLUSSDR gets only messages keyed to it
         self.dist_lists = False  # the partner takes distribution lists (ID negotiation)
         self.syncq: syncq.ChannelSyncQ | None = None  # this run's sync record
-        self._packed_md: mqiproto.Packed | None = None  # see _request_md
+        self._gets: xmitgets.XmitqGets | None = None  # see _xmitq_gets
+        self.clock: Callable[[], float] = time.perf_counter  # NETTIME's (a test's own)
 
     async def run(self) -> None:
         """Returns when the channel ends normally (disconnect interval, stop); raises
@@ -480,48 +481,31 @@ class SenderMCA:
         return [first, *await mqi(self._run_of_gets, qm, xq, count - 1, limit)]
 
     def _run_of_gets(self, qm: mqpy.QueueManager, xq: mqpy.Queue, count: int,
-                     max_bytes: int) -> list[tuple[mqpy.MD, bytes]]:
+                     max_bytes: int) -> list[xmitgets.Got]:
         """In a worker thread: up to ``count`` messages already on the transmission queue
-        (about ``max_bytes``, 0 no limit) in one round trip (verbs.run_in_order). The run
-        stops at the first get that fails (none left, or a failure the next single MQGET
-        will report) and after the message that reaches max_bytes. A message over RUN_BYTES
-        is left for the next single MQGET, so that the run's reply stays small."""
+        (about ``max_bytes``, 0 no limit) in one round trip (xmitgets: an SPI RUN whose
+        MQMDs stay packed). The run stops at the first get that fails (none left, or a
+        failure the next single MQGET will report) and after the message that reaches
+        max_bytes. A message over RUN_BYTES is left for the next single MQGET, so that the
+        run's reply stays small."""
         limit = max_bytes if max_bytes else mqiproto.RUN_BYTES
         if limit <= 0 or count <= 0:
             return []
-        mds, steps = self._get_steps(xq, count)
-        got = run_in_order(qm.get_handle(), steps, min(limit, mqiproto.RUN_BYTES))
-        return self._got(mds, got)
+        return self._xmitq_gets(xq).run(qm.get_handle(), count, limit)
 
-    def _get_steps(self, xq: mqpy.Queue, count: int) -> tuple[list[mqpy.MD], list[Step]]:
-        """``count`` MQGETs of the transmission queue as run_in_order steps, with the MQMDs
-        they fill in."""
-        # a cluster sender takes only the messages keyed to its channel
-        mds = [mqpy.MD(CorrelId=self.correl_id) if self.correl_id else mqpy.MD()
-               for _ in range(count)]
-        hobj = xq.get_handle()
-        # one MQGMO for all, packed once (nothing of its output is read), and each request's
-        # MQMD (a fresh one, as ``md``) packed once too
-        request_md = self._request_md()
-        return mds, [("get", (hobj, md, _XMITQ_GMO, mqiproto.RUN_BYTES, request_md))
-                     for md in mds]
-
-    def _request_md(self) -> mqiproto.Packed:
-        """The MQMD of a transmission-queue get's request, packed (as a fresh MD() or, for a
-        cluster sender, one with its CorrelId)."""
-        packed = self._packed_md
-        if packed is None:
+    def _xmitq_gets(self, xq: mqpy.Queue) -> xmitgets.XmitqGets:
+        """The runs of gets of the transmission queue: one MQGMO for all, packed once
+        (nothing of its output is read), and the request's MQMD (a fresh one or, for a
+        cluster sender, one with its CorrelId) packed once too."""
+        gets = self._gets
+        if gets is None or gets.hobj != xq.get_handle():
             md = mqpy.MD(CorrelId=self.correl_id) if self.correl_id else mqpy.MD()
-            packed = self._packed_md = mqiproto.Packed.of(md)
-        return packed
-
-    @staticmethod
-    def _got(mds: list[mqpy.MD], results: list[Any]) -> list[tuple[mqpy.MD, bytes]]:
-        return [(md, data) for md, data in zip(mds, results, strict=False)
-                if not isinstance(data, mqpy.MQMIError)]
+            gets = self._gets = xmitgets.XmitqGets(xq.get_handle(), mqiproto.Packed.of(md),
+                                                   _XMITQ_GMO, self.correl_id)
+        return gets
 
     def _confirmed(self, qm: mqpy.QueueManager, xq: mqpy.Queue, key: bytes, count: int,
-                   max_bytes: int) -> list[tuple[mqpy.MD, bytes]]:
+                   max_bytes: int) -> list[xmitgets.Got]:
         """In a worker thread: commit the batch the partner confirmed and (``count`` > 0,
         the batch was full) get the next batch's first messages already on the transmission
         queue, all in one round trip.
@@ -534,16 +518,10 @@ class SenderMCA:
         included, before anything more is asked of the partner. A batch that was not full
         (the queue drained: the channel is about to wait) is committed with its force, so
         that an idle channel does not stay in doubt until the log's next force."""
-        steps: list[Step] = [("resolve", (key, True, count <= 0))]
-        mds: list[mqpy.MD] = []
         limit = max_bytes if max_bytes else mqiproto.RUN_BYTES
-        if count > 0 and limit > 0:
-            mds, gets = self._get_steps(xq, count)
-            steps += gets
-        done = run_in_order(qm.get_handle(), steps, min(limit, mqiproto.RUN_BYTES))
-        if isinstance(done[0], mqpy.MQMIError):
-            raise done[0]
-        return self._got(mds, done[1:])
+        gets = count if count > 0 and limit > 0 else 0
+        return self._xmitq_gets(xq).run(qm.get_handle(), gets, limit,
+                                        resolve=(key, True, count <= 0))
 
     async def _transfer(self, conv: Conversation, qm: mqpy.QueueManager, xq: mqpy.Queue) -> None:
         discint = D.int_attr(self.definition, "DISCINT")
@@ -565,6 +543,7 @@ class SenderMCA:
                 # (the queue drained): the batch in flight is ended before any wait
                 firsts = await mqi(self._run_of_gets, qm, xq, self.batchsz,
                                    D.int_attr(self.definition, "BATCHLIM") * 1024)
+                self._note_answer(conv)
                 if not firsts:
                     await self._settle(conv, qm, force=True)
                     continue
@@ -604,6 +583,7 @@ class SenderMCA:
                                      reason: int) -> bool:
         """A message the channel cannot carry (too long) goes to the local DLQ (seed 003)."""
         xqh = mqpy.XQH().unpack(data)
+        put_date, put_time = xmitgets.put_stamp(md)
         deadq = (await mqi(qm.inquire, CMQC.MQCA_DEAD_LETTER_Q_NAME)).strip(b" \x00")
         if not deadq:
             return False
@@ -611,7 +591,7 @@ class SenderMCA:
             xqh.MsgDesc, data[XQH_WITH_MD_LENGTH:], reason,
             xqh.RemoteQName.rstrip(b" \x00").decode("latin-1"),
             xqh.RemoteQMgrName.rstrip(b" \x00").decode("latin-1"),
-            put_appl_name=b"mqpy sender MCA", put_date=md.PutDate, put_time=md.PutTime)
+            put_appl_name=b"mqpy sender MCA", put_date=put_date, put_time=put_time)
         await mqi(qm.put1, deadq, body, dmd,
                   mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT | CMQC.MQPMO_SET_ALL_CONTEXT))
         return True
@@ -648,7 +628,8 @@ class SenderMCA:
                                        "message length and no dead-letter queue.", False)
             else:
                 batch_bytes += len(data)
-                self.status.monitor.message_got(md.PutDate, md.PutTime)
+                if self.status.monitor.on:  # XQTIME
+                    self.status.monitor.message_got(*xmitgets.put_stamp(md))
                 if held is not None:
                     seq = next_seq(seq, self.wrap)
                     out.append(self._message(seq, held[1], confirm=False))
@@ -665,11 +646,13 @@ class SenderMCA:
                 # BATCHINT keeps this batch open: the batch in flight is not left waiting
                 # with it, once nothing more is there already
                 got.extend(await self._get_many(qm, xq, 0, room, left))
+                self._note_answer(conv)
                 if got:
                     continue
                 await self._settle(conv, qm, force=True)
                 wait = max(0.0, batchint - (time.monotonic() - started))
             got.extend(await self._get_many(qm, xq, int(wait * 1000), room, left))
+            self._note_answer(conv)
         if out:
             await self._send_messages(conv, out)
         if held is None and sent == 0:
@@ -703,7 +686,7 @@ class SenderMCA:
         self.status.indoubt = True
         self.status.cur_luwid = luwid
         self.status.cur_seqno = last_seq
-        t0 = time.perf_counter()
+        t0 = self.clock()
         if held is not None:
             await self._send_messages(conv, [self._message(last_seq, held[1], confirm=True,
                                                            luwid=luwid)])
@@ -720,7 +703,7 @@ class SenderMCA:
         if isinstance(ev, Status) and ev.code == 0:
             # the next batch's first messages with the commit, if they are there already
             # (not once a stop is asked: the end of the channel would only back them out)
-            self.status.round_trip(int((time.perf_counter() - t0) * 1e6))
+            self.status.round_trip(int((self.clock() - t0) * 1e6))
             ahead = self.batchsz if full and not self.stop_requested.is_set() else 0
             firsts = await mqi(self._confirmed, qm, xq, key, ahead, batchlim)
             self.seq = last_seq
@@ -765,7 +748,10 @@ class SenderMCA:
         self.status.substate = "RECEIVE"
         ev = await conv.recv(D.receive_timeout(self.hbint) or CONFIRM_TIMEOUT)
         if isinstance(ev, Status) and ev.code == 0:
-            self.status.round_trip(int((time.perf_counter() - flight.t0) * 1e6))
+            # NETTIME: to when the answer was first seen (_note_answer), not to now: the
+            # batch after it was being got and sent meanwhile
+            answered = flight.answered if flight.answered is not None else self.clock()
+            self.status.round_trip(round((answered - flight.t0) * 1e6))
             return flight
         if isinstance(ev, Status):
             await mqi(self._back_out, qm, flight.key)
@@ -810,6 +796,18 @@ class SenderMCA:
         for ev in out:
             self.status.message_moved(len(ev.xqh) + len(ev.data), sent=True)
         out.clear()
+        self._note_answer(conv)
+
+    def _note_answer(self, conv: Conversation) -> None:
+        """Pipelining with monitoring on: whether the answer to the batch in flight has come,
+        asked of the socket without waiting (after each round trip to the queue manager
+        and each send of the next batch), so that NETTIME is the partner's answer time and
+        not that plus the time the next batch took to get and send before the answer was
+        read."""
+        flight = self._inflight
+        if flight is not None and flight.answered is None and self.status.monitor.on \
+                and conv.arrived():
+            flight.answered = self.clock()
 
 
 @attrs.define
@@ -822,6 +820,7 @@ class _InFlight:
     last_seq: int
     sent: int  # messages
     t0: float  # when its confirm request went (the round trip, NETTIME)
+    answered: float | None = None  # when its answer was first seen on the socket
 
 
 #: The MQGMO of a sending MCA's run of gets, packed once (mqiproto.Packed): the gets of a

@@ -1,0 +1,234 @@
+"""The channel initiator's fast paths keep what the slow ones did: a conversation's events
+already read come out in order, stay cancellable and still let other tasks run; a sending
+MCA's run of transmission-queue gets kept packed gives the messages and MQMDs the decoded
+gets gave."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import pytest
+import trio
+
+import mqpy
+from mqpy import CMQC, mqiproto
+from mqpy.bindings import BindingsConnection
+from mqpy.verbs import run_in_order
+from mqpy_chinit import xmitgets
+from mqpy_chinit.conversation import PENDING_YIELD, ChannelEnded, Conversation
+from mqpy_chinit.framing import SegmentWriter
+from mqpy_chinit.mca import SenderMCA, _InFlight
+from mqpy_chinit.monitor import ChannelMonitor
+from mqpy_chinit.states import ChannelStatus
+from mqpy_chinit.wire import Heartbeat, Ping, Status
+
+
+@asynccontextmanager
+async def _connected() -> AsyncIterator[tuple[trio.SocketStream, trio.SocketStream]]:
+    """Both ends of a loopback TCP connection: (ours, the partner's)."""
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    port = listeners[0].socket.getsockname()[1]
+    partner = await trio.open_tcp_stream("127.0.0.1", port)
+    ours = await listeners[0].accept()
+    try:
+        yield ours, partner
+    finally:
+        for s in (ours, partner, *listeners):
+            await s.aclose()
+
+
+def _messages(count: int) -> bytes:
+    writer = SegmentWriter()
+    return b"".join(writer.send(Ping(data=n.to_bytes(4, "big"))) for n in range(1, count + 1))
+
+
+async def test_events_already_read_come_in_order_yield_now_and_then_and_stay_cancellable():
+    """Given a batch's messages read in one go, when the receiving side takes them one by
+    one, then they come in order, other tasks run at least every PENDING_YIELD events (a
+    trip through the scheduler is not made for each one, but never skipped for long), and a
+    cancelled scope stops the taking at once."""
+    count = 5 * PENDING_YIELD
+    async with _connected() as (ours, partner):
+        conv = Conversation(ours, ChannelStatus("C", "RCVR"))
+        await partner.send_all(_messages(count))
+        first = await conv.recv(30)
+        while len(conv.pending) < count - 1:  # the rest of the batch is in
+            conv.pending.extend(conv.reader.feed(await ours.receive_some(65536)))
+        ticks = 0
+        seen_between: list[int] = []
+
+        async def other_task() -> None:
+            nonlocal ticks
+            while True:
+                ticks += 1
+                await trio.lowlevel.checkpoint()
+
+        got = [first]
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(other_task)
+            await trio.lowlevel.checkpoint()
+            for _ in range(2 * PENDING_YIELD):
+                before = ticks
+                got.append(await conv.recv(30))
+                seen_between.append(ticks - before)
+            nursery.cancel_scope.cancel()
+        assert [int.from_bytes(e.data, 'big') for e in got] == list(range(1, 2 * PENDING_YIELD + 2))
+        # some takes let the other task run, but not every one
+        assert 0 < sum(1 for n in seen_between if n) < len(seen_between)
+        with trio.CancelScope() as scope:
+            scope.cancel()
+            await conv.recv(30)  # raises Cancelled: the event stays
+        assert scope.cancelled_caught
+        rest = [await conv.recv(30) for _ in range(count - len(got))]
+        assert [int.from_bytes(e.data, 'big') for e in got + rest] == list(range(1, count + 1))
+        assert not conv.pending
+        await partner.send_all(SegmentWriter().send(Heartbeat()))
+        assert isinstance(await conv.recv(30), Heartbeat)
+
+
+@pytest.fixture
+def daemon(tmp_path, monkeypatch):
+    """QM1 started by strmqm (no channel initiator), its test queues defined; the tests
+    connect to it over its bindings socket."""
+    from ..daemon.conftest import Installation
+
+    inst = Installation(str(tmp_path))
+    monkeypatch.setenv("MQPY_DATA_PATH", inst.root)
+    inst.create("QM1")
+    inst.start("QM1")
+    try:
+        yield inst
+    finally:
+        inst.kill_all()
+
+
+def _put_some(qm: mqpy.QueueManager, count: int) -> list[bytes]:
+    q = mqpy.Queue(qm, "Q1", CMQC.MQOO_OUTPUT)
+    bodies = [bytes([n]) * (100 + n) for n in range(count)]
+    for n, body in enumerate(bodies):
+        q.put(body, mqpy.MD(Persistence=n % 2, Format=CMQC.MQFMT_STRING,
+                            CorrelId=bytes([n]) * 24), mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+    qm.commit()
+    q.close()
+    return bodies
+
+
+def test_a_run_of_gets_kept_packed_gives_what_decoded_gets_give(daemon):
+    """Given messages on a queue, when a sending MCA's run of gets takes them over the
+    bindings socket with their MQMDs kept packed, then each comes with its data and an MQMD
+    that decodes to exactly the MQMD a decoded get fills in (PutDate and PutTime read from
+    the packed bytes too); BATCHLIM's limit stops the run after the message that reaches
+    it, an empty queue ends it, and the gets are in the unit of work as any get."""
+    qm = mqpy.connect("QM1")
+    try:
+        handle = qm.get_handle()
+        assert type(handle) is BindingsConnection  # the path under test
+        bodies = _put_some(qm, 6)
+        xq = mqpy.Queue(qm, "Q1", CMQC.MQOO_INPUT_EXCLUSIVE)
+        # the decoded gets, as verbs.run_in_order makes them, then backed out
+        mds = [mqpy.MD() for _ in bodies]
+        gmo = mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING)
+        decoded = run_in_order(handle, [("get", (xq.get_handle(), md, gmo, 1 << 20))
+                                        for md in mds])
+        assert decoded == bodies
+        qm.backout()
+        gets = xmitgets.XmitqGets(xq.get_handle(), mqiproto.Packed.of(mqpy.MD()),
+                                  mqiproto.Packed.of(gmo))
+        first = gets.run(handle, 2, 150)  # 100 + 101 bytes: the second reaches the limit
+        rest = gets.run(handle, 10, 0)
+        assert gets.run(handle, 3, 0) == []  # none left
+        got = first + rest
+        assert len(first) == 2
+        assert [data for _md, data in got] == bodies
+        for (md, _data), want in zip(got, mds, strict=True):
+            assert type(md) is mqiproto.Packed
+            fields = dict(xmitgets.unpacked(md).__dict__)
+            assert fields.pop("BackoutCount") == want.BackoutCount + 1  # got before: backed out
+            assert fields == {k: v for k, v in want.__dict__.items() if k != "BackoutCount"}
+            assert xmitgets.put_stamp(md) == (want.PutDate, want.PutTime)
+        qm.backout()  # the gets were under syncpoint: all back
+        again = gets.run(handle, 10, 0)
+        assert [data for _md, data in again] == bodies
+        qm.commit()
+        assert gets.run(handle, 1, 0) == []
+        xq.close()
+    finally:
+        qm.disconnect()
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class _AnsweredPartner:
+    """A conversation whose partner has answered the batch in flight: the STATUS is on the
+    socket (``arrived``), and reading it happens ``late`` seconds on (the sending MCA was
+    busy with the next batch)."""
+
+    def __init__(self, clock: _Clock, late: float) -> None:
+        self.clock, self.late = clock, late
+
+    def arrived(self) -> bool:
+        return True
+
+    async def recv(self, timeout: float | None) -> Status:
+        self.clock.now += self.late
+        return Status(code=0)
+
+
+async def test_pipelined_nettime_is_the_partners_answer_time_not_when_it_was_read():
+    """Given PipeLineLength 2 and MONCHL(HIGH) (NETTIME: the round trip at batch confirm,
+    aliases-channels-storage "Monitor fields"), a batch
+    whose confirm request went at t and whose STATUS was on the socket 4 ms later, when the
+    sending MCA reads it only 500 ms after that (it was getting and sending the next
+    batch), then NETTIME is 4 ms, not 504; a batch whose answer had not come before it was
+    read is timed to the read."""
+    clock = _Clock()
+    status = ChannelStatus("C", "SDR")
+    status.monitor = ChannelMonitor(level="HIGH")
+    mca = SenderMCA("C", {}, "QM1", lambda: None, status, pipeline=2)
+    mca.clock = clock
+    partner = _AnsweredPartner(clock, late=0.5)
+    mca._inflight = _InFlight(b"key", bytes(8), 50, 50, clock())
+    clock.now += 0.004
+    mca._note_answer(partner)  # after the next batch's gets: the answer is there
+    clock.now += 0.1
+    mca._note_answer(partner)  # seen again later: the first sighting counts
+    flight = await mca._confirmation(partner, None)
+    assert flight.last_seq == 50
+    assert status.net_time_us == 4000
+    mca._inflight = _InFlight(b"key2", bytes(8), 100, 50, clock())
+    await mca._confirmation(_AnsweredPartner(clock, late=0.02), None)  # not seen before
+    assert status.net_time_us == 20000
+    assert status.monitor.nettime.samples == 2
+
+
+async def test_what_arrived_asks_without_waiting_is_received_as_a_read_would_have():
+    """Given a conversation asked whether its partner has sent anything (without waiting),
+    then nothing sent is no; a flow sent is yes, and the next receive gives that flow whole
+    (bytes read early and the rest read later); the partner's end, seen early, ends the
+    next receive as a read would (AMQ9209E)."""
+    async with _connected() as (ours, partner):
+        conv = Conversation(ours, ChannelStatus("C", "SDR"))
+        assert not conv.arrived()
+        wire = SegmentWriter().send(Ping(data=b"p" * 5000))
+        await partner.send_all(wire[:100])
+        with trio.fail_after(10):
+            while not conv.arrived():
+                await trio.sleep(0.01)
+        assert conv.arrived()  # asked again: still yes, nothing lost
+        await partner.send_all(wire[100:])
+        assert (await conv.recv(30)).data == b"p" * 5000
+        assert not conv.arrived()
+        await partner.aclose()
+        with trio.fail_after(10):
+            while not conv.arrived():
+                await trio.sleep(0.01)
+        with pytest.raises(ChannelEnded) as ended:
+            await conv.recv(30)
+        assert ended.value.msgid == "AMQ9209E"
