@@ -44,6 +44,7 @@ from __future__ import annotations
 import os
 import threading
 import zlib
+from time import perf_counter
 from _thread import allocate_lock
 from collections.abc import Iterator
 
@@ -477,6 +478,7 @@ class RecoveryLog:
         with self._flush:
             if self._flushed >= lsn:
                 return
+            self.stats.forced += 1
             if self._flushing:
                 me = _Forcer(lsn)
                 self._queue.append(me)
@@ -511,9 +513,12 @@ class RecoveryLog:
                     if self._failed is not None:  # (a write-through before ours failed)
                         raise self._failed
                     fds = [self._fds[s] for s in sorted(segs) if s in self._fds]
+                began = perf_counter()
                 for fd in fds:
                     os.fdatasync(fd)
-                self.stats.forces += 1
+                stats = self.stats
+                stats.sync_seconds += perf_counter() - began
+                stats.forces += 1
             except OSError as exc:
                 error = self._failure(exc)
             except BaseException as exc:
@@ -650,4 +655,8 @@ class LogStats:
 
     records: int = 0
     bytes: int = 0
-    forces: int = 0
+    forces: int = 0  # write+sync rounds
+    #: forces that waited for a round (a commit each, mostly): ``forced / forces`` is the
+    #: number of commits an fsync carries
+    forced: int = 0
+    sync_seconds: float = 0.0  # time spent in the rounds' syncs
