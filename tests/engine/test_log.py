@@ -169,6 +169,21 @@ def test_segments_below_the_release_point_are_reused_and_the_log_has_a_limit(tmp
     assert len(list(log2.scan(start))) == 10
 
 
+def test_the_statistics_count_each_force_that_waited_for_a_round_once(tmp_path):
+    """Given one thread appending and forcing 5 records, then a force of what is already
+    durable, then the log counts 5 rounds, 5 forces that waited for one (the commits an
+    fsync carries: 1) and some time in the syncs; the force with nothing to do is not
+    counted."""
+    log = RecoveryLog(str(tmp_path), LogConfig(LogFilePages=256))
+    list(log.scan(0))
+    for i in range(5):
+        log.force(log.append(1, b"r%d" % i))
+    log.force()
+    assert (log.stats.forces, log.stats.forced) == (5, 5)
+    assert log.stats.sync_seconds > 0
+    log.close()
+
+
 def test_concurrent_forces_share_fsyncs(tmp_path):
     """Given 8 threads each appending and forcing 50 records, then there are fewer fsyncs than
     forces (group commit) and every record is durable and readable."""
@@ -265,6 +280,8 @@ def test_forcers_queued_behind_a_slow_fsync_are_all_made_durable(tmp_path, monke
     assert results == {i: "ok" for i in range(8)}
     assert disk.calls < 9 and log.flushed_lsn == log.end_lsn
     assert not log._flushing and not log._queue
+    # the statistics count each of the 9 forces once, whichever round made it durable
+    assert log.stats.forced == 9 and log.stats.forces == disk.calls
     log.close()
     _, out = read(str(tmp_path), LogConfig(LogFilePages=256))
     assert len(out) == 9
