@@ -3,7 +3,9 @@
     python -m benchmarks.run [--out FILE] [--quick] [--scenario NAME]
 
 Every scenario reports msgs/s, CPU microseconds per message (user+system of the whole process,
-all threads) and the process's peak RSS. Beside them the same run measures the raw limits of
+all threads) and the process's peak RSS; the persistent ones also the log's figures: fsyncs
+(``log_forces``), commits an fsync carried, the mean fsync time and the share of the wall
+clock some fsync was running. Beside them the same run measures the raw limits of
 this disk (fdatasync rate of 1 KB appends, and of 100 x 1 KB per fsync) so the figures can be
 read against the machine. Targets (2 cores) are from the engine issue and printed beside each
 figure; nothing here is asserted.
@@ -131,17 +133,25 @@ def _persistent(root: str, quick: bool, conns: int) -> dict:
         th.start()
     start.wait()
     cpu0, _ = _usage()
+    sys0 = resource.getrusage(resource.RUSAGE_SELF).ru_stime
     t = time.perf_counter()
     for th in threads:
         th.join()
     wall = time.perf_counter() - t
     cpu1, _ = _usage()
+    sys1 = resource.getrusage(resource.RUSAGE_SELF).ru_stime
     n = per * conns
     from mqpy import local
 
-    forces = local.running("BENCH", root).data.log.stats.forces
+    stats = local.running("BENCH", root).data.log.stats
+    forces = stats.forces
     return _result(f"persistent_{conns}", n, wall, cpu1 - cpu0, connections=conns, size=1024,
-                   log_forces=forces, errors=[repr(e) for e in errors[:3]],
+                   log_forces=forces,
+                   commits_per_force=round(stats.forced / forces, 2) if forces else None,
+                   sync_share=round(stats.sync_seconds / wall, 2) if wall else None,
+                   sync_us=round(stats.sync_seconds / forces * 1e6, 1) if forces else None,
+                   sys_cpu_us_per_msg=round((sys1 - sys0) / n * 1e6, 2),
+                   errors=[repr(e) for e in errors[:3]],
                    note="put+commit then get(by MsgId)+commit of a 1 KB persistent message")
 
 

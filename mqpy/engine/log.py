@@ -21,9 +21,14 @@ When an fsync ends, the writer wakes exactly the forcers it covered and, if othe
 queued, hands the writing over to the first of them, which writes and syncs for all of them
 (``_EXTRA_ROUNDS`` more rounds by the same writer first: none, see there). A commit thus costs
 one fsync shared by every committer that arrived while the previous fsync ran, and the disk
-never idles while someone waits for it. Writes are made without the log lock (``_io`` keeps
-them in order), so an append waits on the disk only when a write-through (a buffer of 4 MB)
-is being written: the next buffer taken, under the log lock, waits for it.
+never idles while someone waits for it. The writer wakes the first forcer it covered and each
+woken forcer wakes the next: waking a thread blocked on a lock costs the waker some
+microseconds with the GIL held, and the woken thread then contends for the GIL the waker
+holds, so one writer waking them all in a row delayed its own return and the next round
+(with 8 persistent connections, 15% fewer messages a second than the chain). Writes are made
+without the log lock (``_io`` keeps them in order), so an append waits on the disk only when
+a write-through (a buffer of 4 MB) is being written: the next buffer taken, under the log
+lock, waits for it.
 
 At restart :meth:`RecoveryLog.scan` reads records from a given LSN until the first record that is
 missing or invalid. That is the end of the log, unless some *later* valid record says that the
@@ -44,6 +49,7 @@ from __future__ import annotations
 import os
 import threading
 import zlib
+from time import perf_counter
 from _thread import allocate_lock
 from collections.abc import Iterator
 
@@ -87,7 +93,7 @@ _EXTRA_ROUNDS = 0
 class _Forcer:
     """One thread waiting in ``force``: the LSN it needs and the lock it sleeps on."""
 
-    __slots__ = ("lsn", "wake", "lead", "error")
+    __slots__ = ("lsn", "wake", "lead", "error", "after")
 
     def __init__(self, lsn: int) -> None:
         self.lsn = lsn
@@ -95,6 +101,7 @@ class _Forcer:
         self.wake.acquire()
         self.lead = False  # woken to take over writing, not because it is durable
         self.error: BaseException | None = None
+        self.after: list[_Forcer] | None = None  # the others to wake, one by one (force)
 
 
 class LogError(Exception):
@@ -477,6 +484,7 @@ class RecoveryLog:
         with self._flush:
             if self._flushed >= lsn:
                 return
+            self.stats.forced += 1
             if self._flushing:
                 me = _Forcer(lsn)
                 self._queue.append(me)
@@ -485,6 +493,11 @@ class RecoveryLog:
                 me = None
         if me is not None:
             me.wake.acquire()  # released by the writer: durable, failed, or our turn to write
+            after = me.after
+            if after:  # the round's wake-up goes on: this thread wakes the next forcer
+                nxt = after.pop()
+                nxt.after = after
+                nxt.wake.release()
             if me.error is not None:
                 raise me.error
             if not me.lead:
@@ -511,9 +524,12 @@ class RecoveryLog:
                     if self._failed is not None:  # (a write-through before ours failed)
                         raise self._failed
                     fds = [self._fds[s] for s in sorted(segs) if s in self._fds]
+                began = perf_counter()
                 for fd in fds:
                     os.fdatasync(fd)
-                self.stats.forces += 1
+                stats = self.stats
+                stats.sync_seconds += perf_counter() - began
+                stats.forces += 1
             except OSError as exc:
                 error = self._failure(exc)
             except BaseException as exc:
@@ -539,9 +555,12 @@ class RecoveryLog:
                             self._flushing = False
             for f in done:
                 f.error = error
-                f.wake.release()
             if heir is not None:
                 heir.wake.release()
+            if done:  # wake one; it wakes the next (see _Forcer.after and force)
+                first = done.pop()
+                first.after = done
+                first.wake.release()
             if error is not None:
                 raise error
             if finished:
@@ -650,4 +669,8 @@ class LogStats:
 
     records: int = 0
     bytes: int = 0
-    forces: int = 0
+    forces: int = 0  # write+sync rounds
+    #: forces that waited for a round (a commit each, mostly): ``forced / forces`` is the
+    #: number of commits an fsync carries
+    forced: int = 0
+    sync_seconds: float = 0.0  # time spent in the rounds' syncs

@@ -169,6 +169,21 @@ def test_segments_below_the_release_point_are_reused_and_the_log_has_a_limit(tmp
     assert len(list(log2.scan(start))) == 10
 
 
+def test_the_statistics_count_each_force_that_waited_for_a_round_once(tmp_path):
+    """Given one thread appending and forcing 5 records, then a force of what is already
+    durable, then the log counts 5 rounds, 5 forces that waited for one (the commits an
+    fsync carries: 1) and some time in the syncs; the force with nothing to do is not
+    counted."""
+    log = RecoveryLog(str(tmp_path), LogConfig(LogFilePages=256))
+    list(log.scan(0))
+    for i in range(5):
+        log.force(log.append(1, b"r%d" % i))
+    log.force()
+    assert (log.stats.forces, log.stats.forced) == (5, 5)
+    assert log.stats.sync_seconds > 0
+    log.close()
+
+
 def test_concurrent_forces_share_fsyncs(tmp_path):
     """Given 8 threads each appending and forcing 50 records, then there are fewer fsyncs than
     forces (group commit) and every record is durable and readable."""
@@ -265,6 +280,8 @@ def test_forcers_queued_behind_a_slow_fsync_are_all_made_durable(tmp_path, monke
     assert results == {i: "ok" for i in range(8)}
     assert disk.calls < 9 and log.flushed_lsn == log.end_lsn
     assert not log._flushing and not log._queue
+    # the statistics count each of the 9 forces once, whichever round made it durable
+    assert log.stats.forced == 9 and log.stats.forces == disk.calls
     log.close()
     _, out = read(str(tmp_path), LogConfig(LogFilePages=256))
     assert len(out) == 9
@@ -518,3 +535,57 @@ def test_a_write_through_landing_while_a_round_syncs_is_synced_before_it_is_dura
     assert lg.flushed_lsn >= out["end"]
     assert any(1 in segs and after for segs, after in synced), synced
     lg.close()
+
+
+def test_the_forcers_a_round_covered_are_woken_one_by_the_other(tmp_path, monkeypatch):
+    """Given one force stuck in fdatasync and 8 more queued behind it, when the disk answers,
+    then every forcer returns with its record durable, and no thread wakes more than one
+    other: the writer wakes the next writer and one forcer it covered, and each woken forcer
+    wakes the next (waking a blocked thread costs the waker time with the GIL held)."""
+    import collections
+    import threading
+
+    from mqpy.engine import log as log_module
+
+    wakers: list[str] = []
+
+    class Wake:
+        def __init__(self, lock):
+            self.lock = lock
+
+        def acquire(self, *args, **kwargs):
+            return self.lock.acquire(*args, **kwargs)
+
+        def release(self):
+            wakers.append(threading.current_thread().name)
+            self.lock.release()
+
+    class Forcer(log_module._Forcer):
+        __slots__ = ()
+
+        def __init__(self, lsn):
+            super().__init__(lsn)
+            self.wake = Wake(self.wake)
+
+    monkeypatch.setattr(log_module, "_Forcer", Forcer)
+    log = RecoveryLog(str(tmp_path), LogConfig(LogFilePages=256))
+    list(log.scan(0))
+    disk = _SlowDisk(log, monkeypatch)
+    first, first_result = _forcers(log, 1)
+    first[0].start()
+    assert disk.entered.wait(10)
+    threads, results = _forcers(log, 8)
+    for t in threads:
+        t.start()
+    while len(log._queue) < 8 and any(t.is_alive() for t in threads):
+        threads[0].join(0.01)
+    disk.gate.set()
+    for t in first + threads:
+        t.join(10)
+    assert first_result == {0: "ok"} and results == {i: "ok" for i in range(8)}
+    assert log.flushed_lsn == log.end_lsn
+    # the first writer wakes the next writer (its round covered no one else), which wakes
+    # one of the 7 its round covered, who wakes the next, and so on
+    assert len(wakers) == 8
+    assert max(collections.Counter(wakers).values()) == 1, wakers
+    log.close()
