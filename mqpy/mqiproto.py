@@ -40,7 +40,7 @@ import attrs
 import construct as cs
 
 from mqpy import CMQC
-from mqpy.mqstruct import MQStruct, StructError
+from mqpy.mqstruct import MQStruct, StructError, pack_arguments
 from mqpy.structures import (
     GMO,
     MD,
@@ -596,6 +596,207 @@ _OD = _ListStruct(OD, "ObjectRecPtr", "ObjectRecOffset")
 _PMO = _ListStruct(PMO, "PutMsgRecPtr", "PutMsgRecOffset")
 _DATA = _Bytes("message data")
 
+# ---------------------------------------------------------------------- fused verb bodies
+
+
+class _Fused:
+    """The common form of one verb body -- its structures (no distribution-list records),
+    then MQLONGs, then perhaps message data -- packed and unpacked with one ``struct`` call.
+
+    MQPUT, MQGET and MQPUT1 and their replies cross every connection once per message; the
+    general path (:func:`_pack` / :func:`_unpack`) goes item by item, structure by
+    structure. Here the body's layout for each combination of structure versions and byte
+    order is one ``struct.Struct`` made of the structures' own (``Layout.struct``, with
+    their ``mqstruct.pack_arguments``): the same definition, in one call. Whatever is not
+    the common form -- another class or a ``Packed`` structure, records, a bad StrucId or
+    Version, a length that does not add up, a value out of range -- is left to the general
+    path (``None``), which gives the bytes, or the error, it always gave.
+    """
+
+    def __init__(self, shape: tuple[_Item, ...]) -> None:
+        n = 0
+        while n < len(shape) and isinstance(shape[n], _Struct):
+            n += 1
+        rest = shape[n:]
+        self.data = bool(rest) and isinstance(rest[-1], _Bytes)
+        self.longs = len(rest) - self.data
+        if not all(type(item) is _Long for item in rest[:self.longs]):
+            raise ValueError("a fused body is structures, MQLONGs, then perhaps data")
+        self.classes: tuple[type[MQStruct], ...] = tuple(item.cls for item in shape[:n])
+        #: the structures that may carry records: RecsPresent must be 0 (Version >= 2)
+        self.listed = tuple(isinstance(item, _ListStruct) for item in shape[:n])
+        self.width = len(shape)
+        # per byte order: for each structure, {Version number: bytes it occupies}
+        self.sizes = {order: tuple({number: plan.need
+                                    for number, plan in cls._fast_[_order(order)][3].items()}
+                                   for cls in self.classes)
+                      for order in ByteOrder}
+        self._packers: dict[tuple[Any, ...], Any] = {}
+        self._versions: dict[ByteOrder, Any] = {}
+        self._readers: dict[tuple[Any, ...], Any] = {}
+
+    def _plans(self, key: tuple[Any, ...]) -> list[Any]:
+        order = _order(key[0])
+        return [cls._fast_[order][3][number]
+                for cls, number in zip(self.classes, key[1:], strict=True)]
+
+    def _struct(self, key: tuple[Any, ...]) -> struct.Struct:
+        fmt = "".join(plan.struct.format[1:] for plan in self._plans(key))
+        return struct.Struct(_order(key[0]) + fmt + "i" * (self.longs + self.data))
+
+    # -- packing -------------------------------------------------------------------------
+    def pack(self, values: Sequence[Any], byte_order: ByteOrder) -> bytes | None:
+        if len(values) != self.width:
+            return None
+        key: list[Any] = [byte_order]
+        dicts = []
+        for cls, listed, value in zip(self.classes, self.listed, values, strict=False):
+            if type(value) is not cls:
+                return None
+            d = value.__dict__
+            version = d["Version"]
+            if type(version) is not int or (listed and version >= 2 and d["RecsPresent"] > 0):
+                return None
+            key.append(version)
+            dicts.append(d)
+        packer = self._packers.get(tk := tuple(key))
+        if packer is None:
+            if any(v not in sizes for v, sizes in zip(key[1:], self.sizes[byte_order],
+                                                        strict=True)):
+                return None
+            packer = self._packers[tk] = self._compile_pack(tk)
+        try:
+            return packer(dicts, values)
+        except (struct.error, TypeError, KeyError, AttributeError):
+            return None  # the general path says what is wrong, as it always did
+
+    def _compile_pack(self, key: tuple[Any, ...]) -> Any:
+        args = []
+        for i, (cls, number) in enumerate(zip(self.classes, key[1:], strict=True)):
+            layout = cls._layout_
+            args += pack_arguments(layout, layout.effective_version(number), f"d{i}")
+        n = len(self.classes)
+        args += [f"values[{n + i}]" for i in range(self.longs)]
+        unpacked = ", ".join(f"d{i}" for i in range(n))
+        src = f"def pack(dicts, values):\n    {unpacked}, = dicts\n"
+        if self.data:
+            args.append("len(data)")
+            src += (f"    data = values[{n + self.longs}]\n"
+                    "    if type(data) is not bytes:\n        raise TypeError\n"
+                    f"    return S.pack({', '.join(args)}) + data\n")
+        else:
+            src += f"    return S.pack({', '.join(args)})\n"
+        namespace: dict[str, Any] = {"S": self._struct(key)}
+        exec(compile(src, f"<mqpy fused pack {key}>", "exec"), namespace)  # noqa: S102
+        return namespace["pack"]
+
+    # -- unpacking -----------------------------------------------------------------------
+    def unpack(self, body: bytes, byte_order: ByteOrder,
+               into: Sequence[Any] = ()) -> tuple[Any, ...] | None:
+        """The body's values, or None for the general path. ``into``: the caller's
+        structures, filled in place (and returned) instead of new ones, for those of the
+        body's class -- only once the whole body has been read and checked."""
+        if type(body) is not bytes:
+            return None
+        versions = self._versions.get(byte_order)
+        if versions is None:
+            versions = self._versions[byte_order] = self._compile_versions(byte_order)
+        try:
+            key = versions(body)
+        except (struct.error, KeyError):
+            return None  # too short for the Versions, or one mqpy does not know
+        reader = self._readers.get(key)
+        if reader is None:
+            reader = self._readers[key] = self._compile_unpack(key)
+        return reader(body, into)
+
+    def _compile_versions(self, byte_order: ByteOrder) -> Any:
+        """``versions(body)``: the key (byte order, each structure's Version) of a body,
+        each Version read where the structures before it end."""
+        src = ["def versions(body):"]
+        numbers = []
+        for i in range(len(self.classes)):
+            at = "4" if i == 0 else "p + 4"
+            src.append(f"    v{i} = read(body, {at})[0]")
+            src.append(f"    p {'=' if i == 0 else '+='} SIZES[{i}][v{i}]")
+            numbers.append(f"v{i}")
+        src.append(f"    return (ORDER, {', '.join(numbers)})")
+        namespace = {"read": _MQLONG[byte_order].unpack_from, "SIZES": self.sizes[byte_order],
+                     "ORDER": byte_order}
+        exec(compile("\n".join(src) + "\n", "<mqpy fused versions>", "exec"),  # noqa: S102
+             namespace)
+        return namespace["versions"]
+
+    def _compile_unpack(self, key: tuple[Any, ...]) -> Any:
+        """``unpack(body, into)`` for one key: checks, one struct call, then the objects.
+
+        Each structure's bytes that recur (a fresh MQMD, a channel's every MQGMO) are kept
+        with what they decoded to, and copied in one update the next time, as ``_Struct``
+        does; a message's own MQMD (a MsgId set) will not recur and is not kept."""
+        s = self._struct(key)
+        fixed = s.size
+        ns: dict[str, Any] = {"S": s.unpack_from, "new": object.__new__, "Z": _NO_MSGID,
+                              "KEPT": _DECODED_KEPT}
+        src = ["def unpack(body, into):", "    size = len(body)"]
+        if self.data:
+            src.append(f"    if size < {fixed}: return None")
+        else:
+            src.append(f"    if size != {fixed}: return None")
+        at = start = 0
+        parts = []
+        for i, (cls, listed, plan) in enumerate(zip(self.classes, self.listed,
+                                                    self._plans(key), strict=True)):
+            struc_id = cls._layout_.struc_id
+            src.append(f"    if body[{at}:{at + len(struc_id)}] != {struc_id!r}: return None")
+            end = start + len(plan.names)
+            parts.append((i, cls, at, at + plan.need, start, end, plan))
+            at += plan.need
+            start = end
+        src.append("    values = S(body)")
+        if self.data:
+            src.append("    length = values[-1]")
+            src.append(f"    if length < 0 or {fixed} + length != size: return None")
+        for i, _cls, _at, _until, begin, _end, plan in parts:
+            if self.listed[i] and "RecsPresent" in plan.names:  # records: the general path
+                src.append(f"    if values[{begin + plan.names.index('RecsPresent')}]: "
+                           "return None")
+        src.append("    n = len(into)")
+        out = []
+        for i, cls, begin_at, until, begin, end, plan in parts:
+            count = len(plan.names) + len(plan.absent)
+            ns[f"C{i}"], ns[f"N{i}"], ns[f"A{i}"], ns[f"K{i}"] = \
+                cls, plan.names, plan.absent, {}
+            src += [
+                f"    o = into[{i}] if n > {i} else None",
+                f"    if type(o) is not C{i} or len(d := o.__dict__) != {count}:",
+                f"        o = new(C{i})",
+                "        d = o.__dict__",
+                f"    raw = body[{begin_at}:{until}]",
+                f"    f = K{i}.get(raw)",
+                "    if f is not None:",
+                "        d.update(f)",
+                "    else:",
+            ]
+            if plan.absent:
+                src.append(f"        d.update(A{i})")
+            src += [
+                f"        d.update(zip(N{i}, values[{begin}:{end}]))",
+                "        if d.get('MsgId', Z) == Z:",
+                f"            if len(K{i}) >= KEPT: K{i}.clear()",
+                f"            K{i}[raw] = dict(d)",
+                f"    o{i} = o",
+            ]
+            out.append(f"o{i}")
+        last = len(self.classes) and parts[-1][5]
+        out += [f"values[{last + k}]" for k in range(self.longs)]
+        if self.data:
+            out.append(f"body[{fixed}:]")
+        src.append(f"    return ({', '.join(out)},)")
+        exec(compile("\n".join(src) + "\n", f"<mqpy fused unpack {key}>", "exec"),  # noqa: S102
+             ns)
+        return ns["unpack"]
+
+
 #: Request bodies, by verb. MQGET's maximum length is -1 for "the whole message".
 REQUESTS: dict[SegmentType, tuple[_Item, ...]] = {
     SegmentType.MQCONN: (_ConnBody(), _Optional(_ConnSecurityItem())),
@@ -627,6 +828,12 @@ REPLIES: dict[SegmentType, tuple[_Item, ...]] = {
     SegmentType.MQBACK: (),
     SegmentType.SPI: (_List("LUWIDs", _Bytes("LUWID")),),
 }
+
+
+#: The verbs whose bodies have a fused form (:class:`_Fused`): a message's every call.
+_FUSED_VERBS = (SegmentType.MQPUT, SegmentType.MQGET, SegmentType.MQPUT1, SegmentType.MQOPEN)
+_FUSED_REQUESTS = {verb: _Fused(REQUESTS[verb]) for verb in _FUSED_VERBS}
+_FUSED_REPLIES = {verb: _Fused(REPLIES[verb]) for verb in _FUSED_VERBS}
 
 
 def reply_type(request_type: SegmentType) -> SegmentType:
@@ -680,14 +887,20 @@ def encode_request(verb: SegmentType, values: Sequence[Any] = (), *, hobj: int =
                    byte_order: ByteOrder = ByteOrder.LITTLE) -> MQIRequest:
     """The ``MQIRequest`` event for ``verb`` with body ``values`` (shape :data:`REQUESTS`)."""
     verb = _verb(int(verb), REQUESTS)
-    return MQIRequest(segment_type=verb, hobj=hobj,
-                      body=_pack(REQUESTS[verb], values, byte_order))
+    fused = _FUSED_REQUESTS.get(verb)
+    body = None if fused is None else fused.pack(values, byte_order)
+    if body is None:
+        body = _pack(REQUESTS[verb], values, byte_order)
+    return MQIRequest(segment_type=verb, hobj=hobj, body=body)
 
 
 def decode_request(event: MQIRequest, byte_order: ByteOrder = ByteOrder.LITTLE) -> Decoded:
     """Check and decode a request event's body; ProtocolError if it is malformed."""
     verb = _verb(int(event.segment_type), REQUESTS)
-    values = _unpack(REQUESTS[verb], event.body, byte_order, verb.name)
+    fused = _FUSED_REQUESTS.get(verb)
+    values = None if fused is None else fused.unpack(event.body, byte_order)
+    if values is None:
+        values = _unpack(REQUESTS[verb], event.body, byte_order, verb.name)
     return Decoded(verb, event.comp, event.reason, event.hobj, values)
 
 
@@ -696,7 +909,13 @@ def encode_reply(verb: SegmentType, values: Sequence[Any] | None = None, *,
                  byte_order: ByteOrder = ByteOrder.LITTLE) -> MQIReply:
     """The ``MQIReply`` to request ``verb``; ``values=None`` sends an empty body."""
     verb = _verb(int(verb), REPLIES)
-    body = b"" if values is None else _pack(REPLIES[verb], values, byte_order)
+    if values is None:
+        body = b""
+    else:
+        fused = _FUSED_REPLIES.get(verb)
+        body = None if fused is None else fused.pack(values, byte_order)
+        if body is None:
+            body = _pack(REPLIES[verb], values, byte_order)
     return MQIReply(segment_type=reply_type(verb), comp=comp, reason=reason, hobj=hobj,
                     body=body)
 
@@ -718,15 +937,24 @@ def failure_reply(verb: SegmentType, request: Decoded, comp: int, reason: int) -
 
 
 def decode_reply(event: MQIReply, byte_order: ByteOrder = ByteOrder.LITTLE, *,
-                 structures: bool = True) -> Decoded:
+                 structures: bool = True, into: Sequence[Any] = ()) -> Decoded:
     """Decode a reply event; ``values`` is None when the body is empty, or when
-    ``structures`` is False (the caller wants the API header's codes only)."""
+    ``structures`` is False (the caller wants the API header's codes only).
+
+    ``into``: the caller's structures that the reply's leading structures are copied into
+    (``verbs.copy_fields``), in order. A reply of the common form is then read straight into
+    them -- once the whole body has been checked -- and ``values`` holds them; otherwise
+    ``values`` holds new structures, as without ``into``, for the caller to copy."""
     verb = _verb(int(event.segment_type), REPLIES, 0x10)
     shape = REPLIES[verb]
-    if (not event.body and shape) or not structures:
+    body = event.body
+    if (not body and shape) or not structures:
         values = None
     else:
-        values = _unpack(shape, event.body, byte_order, f"{verb.name} reply")
+        fused = _FUSED_REPLIES.get(verb)
+        values = None if fused is None else fused.unpack(body, byte_order, into)
+        if values is None:
+            values = _unpack(shape, body, byte_order, f"{verb.name} reply")
     return Decoded(verb, event.comp, event.reason, event.hobj, values)
 
 

@@ -56,6 +56,7 @@ __all__ = [
     "long",
     "longs",
     "nested",
+    "pack_arguments",
     "pointer",
     "since",
     "text",
@@ -401,11 +402,15 @@ class Layout:
 # --------------------------------------------------------------------------- the Python face
 
 
-def _compile_pack(layout: Layout, version: int) -> Any:
-    """Generate ``pack(d, S)`` for one version: a single struct.pack call, no Python loop."""
+def pack_arguments(layout: Layout, version: int, var: str = "d") -> list[str]:
+    """The Python expressions, reading the field dict ``var``, that ``layout.struct(version,
+    order).pack`` takes for one version: text padded with blanks, pointers left out (the
+    struct's ``8x`` packs them as 0), arrays spread. Every packer of the layout -- the
+    structure's own, and the fused verb-body packers of ``mqiproto`` -- is generated from
+    these, so that there is one definition of how a field goes into its bytes."""
     args = []
     for f in layout.version_fields(version):
-        ref = f"d[{f.name!r}]"
+        ref = f"{var}[{f.name!r}]"
         if f.kind == "text":
             args.append(f"{ref}.ljust({f.size}, b' ')")
         elif f.kind == "pointer":
@@ -416,6 +421,12 @@ def _compile_pack(layout: Layout, version: int) -> Any:
             args.append(f"{ref}._pack_as({f.nested_version}, order)")
         else:
             args.append(ref)
+    return args
+
+
+def _compile_pack(layout: Layout, version: int) -> Any:
+    """Generate ``pack(d, S)`` for one version: a single struct.pack call, no Python loop."""
+    args = pack_arguments(layout, version)
     src = f"def pack(d, S, order):\n    return S.pack({', '.join(args)})\n"
     namespace: dict[str, Any] = {}
     exec(compile(src, f"<mqpy pack {layout.mq_name} v{version}>", "exec"), namespace)  # noqa: S102
