@@ -60,9 +60,11 @@ from mqpy_chinit.wire import (
     MQIReply,
     MQIRequest,
     ProtocolError,
+    ControlFlags1,
     SegmentType,
     StatusCode,
     mq_encoding,
+    mqi_event,
 )
 
 __all__ = [
@@ -841,6 +843,13 @@ def reply_type(request_type: SegmentType) -> SegmentType:
     return SEGMENT_TYPES.get(int(request_type) + 0x10) or SegmentType(int(request_type) + 0x10)
 
 
+#: Each verb's reply segment type, and each reply's verb, looked up once.
+_REPLY_TYPES = {verb: reply_type(verb) for verb in REPLIES}
+_VERB_OF_REPLY = {reply: verb for verb, reply in _REPLY_TYPES.items()}
+_NO_FLAGS = ControlFlags1.NONE
+_NO_LUW = bytes(8)
+
+
 def _pack(shape: tuple[_Item, ...], values: Sequence[Any], byte_order: ByteOrder) -> bytes:
     if len(values) != len(shape):
         values = list(values)
@@ -886,17 +895,22 @@ class Decoded:
 def encode_request(verb: SegmentType, values: Sequence[Any] = (), *, hobj: int = 0,
                    byte_order: ByteOrder = ByteOrder.LITTLE) -> MQIRequest:
     """The ``MQIRequest`` event for ``verb`` with body ``values`` (shape :data:`REQUESTS`)."""
-    verb = _verb(int(verb), REQUESTS)
+    if type(verb) is not SegmentType or verb not in REQUESTS:
+        verb = _verb(int(verb), REQUESTS)
     fused = _FUSED_REQUESTS.get(verb)
     body = None if fused is None else fused.pack(values, byte_order)
     if body is None:
         body = _pack(REQUESTS[verb], values, byte_order)
-    return MQIRequest(segment_type=verb, hobj=hobj, body=body)
+    # the event MQIRequest(segment_type=verb, hobj=hobj, body=body) makes, its fields
+    # already in their converted form (every REQUESTS verb is in 0x81-0x8F)
+    return mqi_event(MQIRequest, _NO_FLAGS, _NO_LUW, None, None, verb, 0, 0, hobj, body, None)
 
 
 def decode_request(event: MQIRequest, byte_order: ByteOrder = ByteOrder.LITTLE) -> Decoded:
     """Check and decode a request event's body; ProtocolError if it is malformed."""
-    verb = _verb(int(event.segment_type), REQUESTS)
+    verb = event.segment_type
+    if type(verb) is not SegmentType or verb not in REQUESTS:
+        verb = _verb(int(verb), REQUESTS)
     fused = _FUSED_REQUESTS.get(verb)
     values = None if fused is None else fused.unpack(event.body, byte_order)
     if values is None:
@@ -908,7 +922,8 @@ def encode_reply(verb: SegmentType, values: Sequence[Any] | None = None, *,
                  comp: int = CMQC.MQCC_OK, reason: int = CMQC.MQRC_NONE, hobj: int = 0,
                  byte_order: ByteOrder = ByteOrder.LITTLE) -> MQIReply:
     """The ``MQIReply`` to request ``verb``; ``values=None`` sends an empty body."""
-    verb = _verb(int(verb), REPLIES)
+    if type(verb) is not SegmentType or verb not in REPLIES:
+        verb = _verb(int(verb), REPLIES)
     if values is None:
         body = b""
     else:
@@ -916,8 +931,9 @@ def encode_reply(verb: SegmentType, values: Sequence[Any] | None = None, *,
         body = None if fused is None else fused.pack(values, byte_order)
         if body is None:
             body = _pack(REPLIES[verb], values, byte_order)
-    return MQIReply(segment_type=reply_type(verb), comp=comp, reason=reason, hobj=hobj,
-                    body=body)
+    # MQIReply(segment_type=reply_type(verb), comp=..., body=body), fields as converted
+    return mqi_event(MQIReply, _NO_FLAGS, _NO_LUW, None, None, _REPLY_TYPES[verb], comp,
+                     reason, hobj, body, None)
 
 
 #: Verbs whose failed reply still carries the structures: a distribution list that failed
@@ -945,7 +961,9 @@ def decode_reply(event: MQIReply, byte_order: ByteOrder = ByteOrder.LITTLE, *,
     (``verbs.copy_fields``), in order. A reply of the common form is then read straight into
     them -- once the whole body has been checked -- and ``values`` holds them; otherwise
     ``values`` holds new structures, as without ``into``, for the caller to copy."""
-    verb = _verb(int(event.segment_type), REPLIES, 0x10)
+    verb = _VERB_OF_REPLY.get(event.segment_type)
+    if verb is None:
+        verb = _verb(int(event.segment_type), REPLIES, 0x10)
     shape = REPLIES[verb]
     body = event.body
     if (not body and shape) or not structures:

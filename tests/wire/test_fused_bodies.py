@@ -272,3 +272,26 @@ def test_the_same_bytes_again_decode_to_independent_structures() -> None:
     assert second[0].Priority == CMQC.MQPRI_PRIORITY_AS_Q_DEF
     assert second[1].WaitInterval == 5
     assert second[0] is not first[0]
+
+
+@pytest.mark.parametrize("verb", list(mqiproto.REQUESTS))
+def test_encoded_events_are_the_ones_their_constructors_make(verb) -> None:
+    """Given any verb, when its request and its reply are encoded (events made without the
+    constructors' converters), then they equal, field for field and type for type, the
+    events MQIRequest(...) and MQIReply(...) make from the same body."""
+    request = mqiproto.encode_request(verb, [], hobj=7) if not mqiproto.REQUESTS[verb] \
+        else None
+    if request is not None:
+        made = MQIRequest(segment_type=verb, hobj=7, body=b"")
+        assert request == made
+        assert [type(getattr(request, a.name)) for a in MQIRequest.__attrs_attrs__] == \
+            [type(getattr(made, a.name)) for a in MQIRequest.__attrs_attrs__]
+    reply = mqiproto.encode_reply(verb, comp=2, reason=2009, hobj=3)
+    made = MQIReply(segment_type=mqiproto.reply_type(verb), comp=2, reason=2009, hobj=3,
+                    body=b"")
+    assert reply == made
+    assert [type(getattr(reply, a.name)) for a in MQIReply.__attrs_attrs__] == \
+        [type(getattr(made, a.name)) for a in MQIReply.__attrs_attrs__]
+    event = mqiproto.encode_request(int(T.MQGET), [MD(), GMO(), -1])
+    assert event == MQIRequest(segment_type=T.MQGET, body=event.body)
+    assert type(event.segment_type) is SegmentType
