@@ -633,7 +633,7 @@ class _Fused:
                                     for number, plan in cls._fast_[_order(order)][3].items()}
                                    for cls in self.classes)
                       for order in ByteOrder}
-        self._packers: dict[tuple[Any, ...], Any] = {}
+        self._entries: dict[ByteOrder, Any] = {}
         self._versions: dict[ByteOrder, Any] = {}
         self._readers: dict[tuple[Any, ...], Any] = {}
 
@@ -648,43 +648,64 @@ class _Fused:
 
     # -- packing -------------------------------------------------------------------------
     def pack(self, values: Sequence[Any], byte_order: ByteOrder) -> bytes | None:
-        if len(values) != self.width:
-            return None
-        key: list[Any] = [byte_order]
-        dicts = []
-        for cls, listed, value in zip(self.classes, self.listed, values, strict=False):
-            if type(value) is not cls:
-                return None
-            d = value.__dict__
-            version = d["Version"]
-            if type(version) is not int or (listed and version >= 2 and d["RecsPresent"] > 0):
-                return None
-            key.append(version)
-            dicts.append(d)
-        packer = self._packers.get(tk := tuple(key))
-        if packer is None:
-            if any(v not in sizes for v, sizes in zip(key[1:], self.sizes[byte_order],
-                                                        strict=True)):
-                return None
-            packer = self._packers[tk] = self._compile_pack(tk)
+        """The body's bytes, or None for the general path."""
+        entry = self._entries.get(byte_order)
+        if entry is None:
+            entry = self._entries[byte_order] = self._compile_entry(byte_order)
         try:
-            return packer(dicts, values)
-        except (struct.error, TypeError, KeyError, AttributeError):
+            return entry(values)  # type: ignore[no-any-return]
+        except (struct.error, TypeError, KeyError, AttributeError, IndexError):
             return None  # the general path says what is wrong, as it always did
 
+    def _compile_entry(self, byte_order: ByteOrder) -> Any:
+        """``pack(values)`` for one byte order: the checks that the values are of the
+        common form, their Versions, then the packer of those Versions."""
+        n = len(self.classes)
+        src = ["def pack(values):", f"    if len(values) != {self.width}: return None"]
+        for i in range(n):
+            src += [f"    s{i} = values[{i}]",
+                    f"    if type(s{i}) is not C{i}: return None",
+                    f"    d{i} = s{i}.__dict__",
+                    f"    v{i} = d{i}['Version']",
+                    f"    if type(v{i}) is not int: return None"]
+            if self.listed[i]:  # records: the general path
+                src.append(f"    if v{i} >= 2 and d{i}['RecsPresent'] > 0: return None")
+        versions = ", ".join(f"v{i}" for i in range(n))
+        dicts = ", ".join(f"d{i}" for i in range(n))
+        src += [f"    packer = PACKERS.get(({versions},))",
+                "    if packer is None:",
+                f"        packer = MAKE(({versions},))",
+                "        if packer is None: return None",
+                f"    return packer({dicts}, values)"]
+        packers: dict[tuple[int, ...], Any] = {}
+
+        def make(numbers: tuple[int, ...]) -> Any:
+            if any(v not in sizes for v, sizes in zip(numbers, self.sizes[byte_order],
+                                                      strict=True)):
+                return None  # a Version mqpy does not know: the general path's error
+            packer = packers[numbers] = self._compile_pack((byte_order, *numbers))
+            return packer
+
+        namespace: dict[str, Any] = {f"C{i}": cls for i, cls in enumerate(self.classes)}
+        namespace.update(PACKERS=packers, MAKE=make)
+        exec(compile("\n".join(src) + "\n", "<mqpy fused pack entry>", "exec"),  # noqa: S102
+             namespace)
+        return namespace["pack"]
+
     def _compile_pack(self, key: tuple[Any, ...]) -> Any:
+        """``pack(d0, d1 .., values)`` for one key: one struct call (and the data)."""
         args = []
         for i, (cls, number) in enumerate(zip(self.classes, key[1:], strict=True)):
             layout = cls._layout_
             args += pack_arguments(layout, layout.effective_version(number), f"d{i}")
         n = len(self.classes)
         args += [f"values[{n + i}]" for i in range(self.longs)]
-        unpacked = ", ".join(f"d{i}" for i in range(n))
-        src = f"def pack(dicts, values):\n    {unpacked}, = dicts\n"
+        dicts = ", ".join(f"d{i}" for i in range(n))
+        src = f"def pack({dicts}, values):\n"
         if self.data:
             args.append("len(data)")
             src += (f"    data = values[{n + self.longs}]\n"
-                    "    if type(data) is not bytes:\n        raise TypeError\n"
+                    "    if type(data) is not bytes:\n        return None\n"
                     f"    return S.pack({', '.join(args)}) + data\n")
         else:
             src += f"    return S.pack({', '.join(args)})\n"
