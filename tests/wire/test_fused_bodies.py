@@ -295,3 +295,37 @@ def test_encoded_events_are_the_ones_their_constructors_make(verb) -> None:
     event = mqiproto.encode_request(int(T.MQGET), [MD(), GMO(), -1])
     assert event == MQIRequest(segment_type=T.MQGET, body=event.body)
     assert type(event.segment_type) is SegmentType
+
+
+def _answered(flows, verb, values, reply_values, comp=CMQC.MQCC_OK, reason=0,
+              targets=()):
+    """One call through the bindings flows (sans-IO): the request's bytes read as the queue
+    manager reads them, answered with ``reply_values``, the reply read into ``targets``."""
+    from mqpy_chinit.framing import SegmentReader, SegmentWriter
+
+    (request,) = SegmentReader().feed(flows.request(verb, values, 0))
+    assert mqiproto.decode_request(request).verb == verb
+    flows.feed(SegmentWriter(32766).send(
+        mqiproto.encode_reply(verb, reply_values, comp=comp, reason=reason)))
+    return flows.reply(targets)
+
+
+def test_the_bindings_flows_decode_a_get_reply_into_the_callers_structures() -> None:
+    """Given an MQGET through the bindings flows with the caller's MQMD and MQGMO as
+    targets, when the reply comes, then they hold what the queue manager returned and the
+    reply's values are them; when a reply that failed carries structures, then the caller's
+    are left alone (the exchange copies a failed reply's only into its ``into``)."""
+    from mqpy.bindings import Flows
+
+    flows = Flows()
+    md, gmo = MD(), GMO(Options=CMQC.MQGMO_WAIT)
+    sent = MD(MsgId=b"m" * 24, Persistence=1)
+    back = GMO(ReturnedLength=3, ResolvedQName=b"Q")
+    reply = _answered(flows, T.MQGET, [md, gmo, -1], [sent, back, 3, b"abc"],
+                      targets=(md, gmo))
+    assert reply.values[0] is md and reply.values[1] is gmo
+    assert md == sent and gmo == back and reply.values[2:] == (3, b"abc")
+    md2, gmo2 = MD(), GMO()
+    reply = _answered(flows, T.MQGET, [md2, gmo2, -1], [sent, back, 3, b"abc"],
+                      comp=CMQC.MQCC_FAILED, reason=2033, targets=(md2, gmo2))
+    assert reply.values[0] is not md2 and md2 == MD() and gmo2 == GMO()
