@@ -487,6 +487,10 @@ class MQStruct:
     _special_: ClassVar[dict[int, bool]]
     _defaults_: ClassVar[dict[str, Any]]
     _mutable_: ClassVar[tuple[Field, ...]]
+    #: the constructor may store an int MQLONG in range, bytes that fit, directly (see _plain)
+    _plain_init_: ClassVar[bool]
+    _long_names_: ClassVar[frozenset[str]]
+    _bytes_sizes_: ClassVar[dict[str, int]]
     #: (Version number, byte order) -> (packer, its struct), for ``pack``
     _packs_: ClassVar[dict[tuple[int, str], tuple[Any, struct.Struct]]]
     #: byte order -> (Version reader, its offset, StrucId, {Version number: _Plan}); None
@@ -495,6 +499,7 @@ class MQStruct:
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
+        cls._plain_init_ = cls._plain()  # every subclass, a pymqi program's own included
         layout = cls.__dict__.get("_layout_")
         if layout is None:
             return
@@ -511,6 +516,8 @@ class MQStruct:
             cls._names_[v] = tuple(f.name for f in fields)
             cls._special_[v] = any(f.kind in ("longs", "nested") for f in fields)
         cls._fast_ = _fast_readers(cls, layout)
+        cls._long_names_ = frozenset(f.name for f in layout.fields if f.kind == "long")
+        cls._bytes_sizes_ = {f.name: f.size for f in layout.fields if f.kind in _BYTES_KINDS}
         # (Version number, byte order) -> (packer, struct), for each valid MQLONG Version
         cls._packs_ = {
             (number, order): (cls._packers_[v], layout.struct(v, order))
@@ -520,21 +527,40 @@ class MQStruct:
         } if layout.versioned and layout.by_name["Version"].kind == "long" else {}
 
     def __init__(self, **kw: Any) -> None:
-        self._reset()
+        d = self.__dict__
+        d.update(self._defaults_)
+        for f in self._mutable_:
+            d[f.name] = f.fresh_default()
         if kw:
             cls = type(self)
-            if cls.set is not MQStruct.set or cls.__setattr__ is not MQStruct.__setattr__:
+            if not cls._plain_init_:
                 self.set(**kw)  # a structure with fields of its own making (MQCD's SSLPeerName)
                 return
-            # ``set``, without a call per field
-            d = self.__dict__
+            # ``set``, without a call per field; the usual values (an MQLONG that is an int
+            # in range, bytes that fit) taken as ``Field.convert`` would take them
+            longs, sizes = cls._long_names_, cls._bytes_sizes_
             by_name = self._layout_.by_name
-            owner = cls.__name__
             for name, value in kw.items():
+                kind = type(value)
+                if kind is int:
+                    if name in longs and _INT32_MIN <= value <= _INT32_MAX:
+                        d[name] = value
+                        continue
+                elif kind is bytes:
+                    size = sizes.get(name)
+                    if size is not None and len(value) <= size:
+                        d[name] = value
+                        continue
                 f = by_name.get(name)
                 if f is None:
-                    raise TypeError(f"{owner} has no field {name!r}")
-                d[name] = f.convert(owner, value)
+                    raise TypeError(f"{cls.__name__} has no field {name!r}")
+                d[name] = f.convert(cls.__name__, value)
+
+    @classmethod
+    def _plain(cls) -> bool:
+        """Does ``cls`` set its fields as MQStruct does (no ``set`` / ``__setattr__`` of
+        its own)? Then its constructor may store the usual values directly."""
+        return cls.set is MQStruct.set and cls.__setattr__ is MQStruct.__setattr__
 
     def _reset(self) -> None:
         d = self.__dict__
