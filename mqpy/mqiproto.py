@@ -57,10 +57,10 @@ from mqpy_chinit.wire import (
     MQCONN_BODY,
     SEGMENT_TYPES,
     ByteOrder,
+    ControlFlags1,
     MQIReply,
     MQIRequest,
     ProtocolError,
-    ControlFlags1,
     SegmentType,
     StatusCode,
     mq_encoding,
@@ -767,8 +767,7 @@ class _Fused:
             src.append(f"    if size != {fixed}: return None")
         at = start = 0
         parts = []
-        for i, (cls, listed, plan) in enumerate(zip(self.classes, self.listed,
-                                                    self._plans(key), strict=True)):
+        for i, (cls, plan) in enumerate(zip(self.classes, self._plans(key), strict=True)):
             struc_id = cls._layout_.struc_id
             src.append(f"    if body[{at}:{at + len(struc_id)}] != {struc_id!r}: return None")
             end = start + len(plan.names)

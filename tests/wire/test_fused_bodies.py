@@ -18,8 +18,14 @@ from hypothesis import strategies as st
 from mqpy import CMQC, mqiproto
 from mqpy.structures import GMO, MD, OD, OR, PMO, RR
 from mqpy.verbs import copy_fields
-from mqpy_chinit.wire import ByteOrder, MQIReply, MQIRequest, ProtocolError, SegmentType, \
-    mq_encoding
+from mqpy_chinit.wire import (
+    ByteOrder,
+    MQIReply,
+    MQIRequest,
+    ProtocolError,
+    SegmentType,
+    mq_encoding,
+)
 
 T = SegmentType
 _SETTINGS = settings(max_examples=150, deadline=None,
