@@ -115,15 +115,17 @@ class Flows:
     def request(self, verb: SegmentType, values: Any, hobj: int) -> bytes:
         return self._writer.send(mqiproto.encode_request(verb, values, hobj=hobj))
 
-    def reply(self) -> mqiproto.Decoded | None:
+    def reply(self, targets: tuple[Any, ...] = ()) -> mqiproto.Decoded | None:
         """The next reply, once its bytes are all in (None until then); EOFError for a flow
-        that is not an MQI reply, ProtocolError for a malformed one."""
+        that is not an MQI reply, ProtocolError for a malformed one. ``targets``: the
+        caller's structures a reply that did not fail is decoded into (verbs.Request)."""
         if not self._pending:
             return None
         event = self._pending.pop(0)
         if not isinstance(event, MQIReply):
             raise EOFError(f"{type(event).__name__} where an MQI reply was expected")
-        return mqiproto.decode_reply(event, self._reader.partner_byte_order or ByteOrder.LITTLE)
+        return mqiproto.decode_reply(event, self._reader.partner_byte_order or ByteOrder.LITTLE,
+                                     into=targets if event.comp != _FAILED else ())
 
     def feed(self, data: bytes) -> None:
         if not data:
@@ -159,7 +161,7 @@ class BindingsConnection(MQIVerbs):
     # -- one call -------------------------------------------------------------------------
 
     def _exchange(self, verb: SegmentType, values: Any, hobj: int,
-                  into: tuple[Any, ...]) -> mqiproto.Decoded:
+                  into: tuple[Any, ...], targets: tuple[Any, ...] = ()) -> mqiproto.Decoded:
         """Send one request, wait for its reply; raise MQMIError on MQCC_FAILED (after
         copying a failed reply's structures, if it has any, ``into`` the caller's)."""
         flows = self._flows
@@ -171,7 +173,7 @@ class BindingsConnection(MQIVerbs):
                                 else CMQC.MQRC_HCONN_ERROR)
             try:
                 sock.sendall(request)
-                while (reply := flows.reply()) is None:
+                while (reply := flows.reply(targets)) is None:
                     flows.feed(sock.recv(1 << 16))
             except (OSError, ProtocolError, EOFError):
                 self._lost()
@@ -188,14 +190,17 @@ class BindingsConnection(MQIVerbs):
         if len(requests) < 2:
             return super()._call_run(requests, limit, quiet)
         flows = mqiproto.pack_flows([mqiproto.encode_request(verb, values, hobj=hobj)
-                                     for verb, values, hobj, _into in requests])
+                                     for verb, values, hobj, _into, _targets in requests])
         # every put quiet: the queue manager need not even pack their structures
         spi = mqiproto.SpiVerb.RUN_QUIET if all(
             i in quiet for i, request in enumerate(requests)
             if request[0] in (_T.MQPUT, _T.MQPUT1)) else mqiproto.SpiVerb.RUN
         reply = self._call(_T.SPI, [spi, flows, limit])
         try:
-            return [mqiproto.decode_reply(event, structures=i not in quiet)
+            return [mqiproto.decode_reply(
+                        event, structures=i not in quiet,
+                        into=requests[i][4] if event.comp != _FAILED and i < len(requests)
+                        else ())
                     for i, event in enumerate(
                         mqiproto.unpack_flows(b"".join(reply.values[0])))]
         except ProtocolError:

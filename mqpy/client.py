@@ -759,15 +759,20 @@ def connect(qmgr: str, definition: ChannelDefinition, user: str | None = None,
 # ---------------------------------------------------------------------------- an Hconn
 
 
-def _decode_reply(reply: MQIReply, byte_order: ByteOrder) -> mqiproto.Decoded:
+def _decode_reply(reply: MQIReply, byte_order: ByteOrder,
+                  targets: tuple[Any, ...] = ()) -> mqiproto.Decoded:
     """``mqiproto.decode_reply``, allowing the open options MQ echoes after the MQOD of an
-    MQOPEN reply (the SVRCONN sends them so that the flow is MQ's; see svrconn.py)."""
+    MQOPEN reply (the SVRCONN sends them so that the flow is MQ's; see svrconn.py). A reply
+    that did not fail is decoded into ``targets`` (verbs.Request)."""
+    if reply.comp == _FAILED:
+        targets = ()
     try:
-        return mqiproto.decode_reply(reply, byte_order)
+        return mqiproto.decode_reply(reply, byte_order, into=targets)
     except ProtocolError:
         if reply.segment_type != _T.MQOPEN_REPLY or len(reply.body) < 4:
             raise
-        return mqiproto.decode_reply(attrs.evolve(reply, body=reply.body[:-4]), byte_order)
+        return mqiproto.decode_reply(attrs.evolve(reply, body=reply.body[:-4]), byte_order,
+                                     into=targets)
 
 
 class ClientConnection(MQIVerbs):
@@ -799,7 +804,7 @@ class ClientConnection(MQIVerbs):
     # -- one call -------------------------------------------------------------------------
 
     def _exchange(self, verb: SegmentType, values: Any, hobj: int,
-                  into: tuple[Any, ...]) -> mqiproto.Decoded:
+                  into: tuple[Any, ...], targets: tuple[Any, ...] = ()) -> mqiproto.Decoded:
         """Send one request, wait for its reply; raise MQMIError on MQCC_FAILED (after
         copying a failed reply's structures, if it has any, ``into`` the caller's)."""
         with self._lock:
@@ -817,7 +822,7 @@ class ClientConnection(MQIVerbs):
             try:
                 reply = instance.call(conv, request)
                 decoded = _decode_reply(
-                    reply, instance.reader.partner_byte_order or ByteOrder.LITTLE)
+                    reply, instance.reader.partner_byte_order or ByteOrder.LITTLE, targets)
             except (OSError, ValueError, ProtocolError, _Lost):
                 self._lost()
                 raise _fail(CMQC.MQRC_CONNECTION_BROKEN) from None

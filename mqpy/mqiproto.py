@@ -40,7 +40,7 @@ import attrs
 import construct as cs
 
 from mqpy import CMQC
-from mqpy.mqstruct import MQStruct, StructError
+from mqpy.mqstruct import MQStruct, StructError, pack_arguments
 from mqpy.structures import (
     GMO,
     MD,
@@ -57,12 +57,14 @@ from mqpy_chinit.wire import (
     MQCONN_BODY,
     SEGMENT_TYPES,
     ByteOrder,
+    ControlFlags1,
     MQIReply,
     MQIRequest,
     ProtocolError,
     SegmentType,
     StatusCode,
     mq_encoding,
+    mqi_event,
 )
 
 __all__ = [
@@ -596,6 +598,227 @@ _OD = _ListStruct(OD, "ObjectRecPtr", "ObjectRecOffset")
 _PMO = _ListStruct(PMO, "PutMsgRecPtr", "PutMsgRecOffset")
 _DATA = _Bytes("message data")
 
+# ---------------------------------------------------------------------- fused verb bodies
+
+
+class _Fused:
+    """The common form of one verb body -- its structures (no distribution-list records),
+    then MQLONGs, then perhaps message data -- packed and unpacked with one ``struct`` call.
+
+    MQPUT, MQGET and MQPUT1 and their replies cross every connection once per message; the
+    general path (:func:`_pack` / :func:`_unpack`) goes item by item, structure by
+    structure. Here the body's layout for each combination of structure versions and byte
+    order is one ``struct.Struct`` made of the structures' own (``Layout.struct``, with
+    their ``mqstruct.pack_arguments``): the same definition, in one call. Whatever is not
+    the common form -- another class or a ``Packed`` structure, records, a bad StrucId or
+    Version, a length that does not add up, a value out of range -- is left to the general
+    path (``None``), which gives the bytes, or the error, it always gave.
+    """
+
+    def __init__(self, shape: tuple[_Item, ...]) -> None:
+        n = 0
+        while n < len(shape) and isinstance(shape[n], _Struct):
+            n += 1
+        rest = shape[n:]
+        self.data = bool(rest) and isinstance(rest[-1], _Bytes)
+        self.longs = len(rest) - self.data
+        if not all(type(item) is _Long for item in rest[:self.longs]):
+            raise ValueError("a fused body is structures, MQLONGs, then perhaps data")
+        self.classes: tuple[type[MQStruct], ...] = tuple(item.cls for item in shape[:n])
+        #: the structures that may carry records: RecsPresent must be 0 (Version >= 2)
+        self.listed = tuple(isinstance(item, _ListStruct) for item in shape[:n])
+        self.width = len(shape)
+        # per byte order: for each structure, {Version number: bytes it occupies}
+        self.sizes = {order: tuple({number: plan.need
+                                    for number, plan in cls._fast_[_order(order)][3].items()}
+                                   for cls in self.classes)
+                      for order in ByteOrder}
+        self._entries: dict[ByteOrder, Any] = {}
+        self._versions: dict[ByteOrder, Any] = {}
+        self._readers: dict[tuple[Any, ...], Any] = {}
+
+    def _plans(self, key: tuple[Any, ...]) -> list[Any]:
+        order = _order(key[0])
+        return [cls._fast_[order][3][number]
+                for cls, number in zip(self.classes, key[1:], strict=True)]
+
+    def _struct(self, key: tuple[Any, ...]) -> struct.Struct:
+        fmt = "".join(plan.struct.format[1:] for plan in self._plans(key))
+        return struct.Struct(_order(key[0]) + fmt + "i" * (self.longs + self.data))
+
+    # -- packing -------------------------------------------------------------------------
+    def pack(self, values: Sequence[Any], byte_order: ByteOrder) -> bytes | None:
+        """The body's bytes, or None for the general path."""
+        entry = self._entries.get(byte_order)
+        if entry is None:
+            entry = self._entries[byte_order] = self._compile_entry(byte_order)
+        try:
+            return entry(values)  # type: ignore[no-any-return]
+        except (struct.error, TypeError, KeyError, AttributeError, IndexError):
+            return None  # the general path says what is wrong, as it always did
+
+    def _compile_entry(self, byte_order: ByteOrder) -> Any:
+        """``pack(values)`` for one byte order: the checks that the values are of the
+        common form, their Versions, then the packer of those Versions."""
+        n = len(self.classes)
+        src = ["def pack(values):", f"    if len(values) != {self.width}: return None"]
+        for i in range(n):
+            src += [f"    s{i} = values[{i}]",
+                    f"    if type(s{i}) is not C{i}: return None",
+                    f"    d{i} = s{i}.__dict__",
+                    f"    v{i} = d{i}['Version']",
+                    f"    if type(v{i}) is not int: return None"]
+            if self.listed[i]:  # records: the general path
+                src.append(f"    if v{i} >= 2 and d{i}['RecsPresent'] > 0: return None")
+        versions = ", ".join(f"v{i}" for i in range(n))
+        dicts = ", ".join(f"d{i}" for i in range(n))
+        src += [f"    packer = PACKERS.get(({versions},))",
+                "    if packer is None:",
+                f"        packer = MAKE(({versions},))",
+                "        if packer is None: return None",
+                f"    return packer({dicts}, values)"]
+        packers: dict[tuple[int, ...], Any] = {}
+
+        def make(numbers: tuple[int, ...]) -> Any:
+            if any(v not in sizes for v, sizes in zip(numbers, self.sizes[byte_order],
+                                                      strict=True)):
+                return None  # a Version mqpy does not know: the general path's error
+            packer = packers[numbers] = self._compile_pack((byte_order, *numbers))
+            return packer
+
+        namespace: dict[str, Any] = {f"C{i}": cls for i, cls in enumerate(self.classes)}
+        namespace.update(PACKERS=packers, MAKE=make)
+        exec(compile("\n".join(src) + "\n", "<mqpy fused pack entry>", "exec"),  # noqa: S102
+             namespace)
+        return namespace["pack"]
+
+    def _compile_pack(self, key: tuple[Any, ...]) -> Any:
+        """``pack(d0, d1 .., values)`` for one key: one struct call (and the data)."""
+        args = []
+        for i, (cls, number) in enumerate(zip(self.classes, key[1:], strict=True)):
+            layout = cls._layout_
+            args += pack_arguments(layout, layout.effective_version(number), f"d{i}")
+        n = len(self.classes)
+        args += [f"values[{n + i}]" for i in range(self.longs)]
+        dicts = ", ".join(f"d{i}" for i in range(n))
+        src = f"def pack({dicts}, values):\n"
+        if self.data:
+            args.append("len(data)")
+            src += (f"    data = values[{n + self.longs}]\n"
+                    "    if type(data) is not bytes:\n        return None\n"
+                    f"    return S.pack({', '.join(args)}) + data\n")
+        else:
+            src += f"    return S.pack({', '.join(args)})\n"
+        namespace: dict[str, Any] = {"S": self._struct(key)}
+        exec(compile(src, f"<mqpy fused pack {key}>", "exec"), namespace)  # noqa: S102
+        return namespace["pack"]
+
+    # -- unpacking -----------------------------------------------------------------------
+    def unpack(self, body: bytes, byte_order: ByteOrder,
+               into: Sequence[Any] = ()) -> tuple[Any, ...] | None:
+        """The body's values, or None for the general path. ``into``: the caller's
+        structures, filled in place (and returned) instead of new ones, for those of the
+        body's class -- only once the whole body has been read and checked."""
+        if type(body) is not bytes:
+            return None
+        versions = self._versions.get(byte_order)
+        if versions is None:
+            versions = self._versions[byte_order] = self._compile_versions(byte_order)
+        try:
+            key = versions(body)
+        except (struct.error, KeyError):
+            return None  # too short for the Versions, or one mqpy does not know
+        reader = self._readers.get(key)
+        if reader is None:
+            reader = self._readers[key] = self._compile_unpack(key)
+        return reader(body, into)
+
+    def _compile_versions(self, byte_order: ByteOrder) -> Any:
+        """``versions(body)``: the key (byte order, each structure's Version) of a body,
+        each Version read where the structures before it end."""
+        src = ["def versions(body):"]
+        numbers = []
+        for i in range(len(self.classes)):
+            at = "4" if i == 0 else "p + 4"
+            src.append(f"    v{i} = read(body, {at})[0]")
+            src.append(f"    p {'=' if i == 0 else '+='} SIZES[{i}][v{i}]")
+            numbers.append(f"v{i}")
+        src.append(f"    return (ORDER, {', '.join(numbers)})")
+        namespace = {"read": _MQLONG[byte_order].unpack_from, "SIZES": self.sizes[byte_order],
+                     "ORDER": byte_order}
+        exec(compile("\n".join(src) + "\n", "<mqpy fused versions>", "exec"),  # noqa: S102
+             namespace)
+        return namespace["versions"]
+
+    def _compile_unpack(self, key: tuple[Any, ...]) -> Any:
+        """``unpack(body, into)`` for one key: checks, one struct call, then the objects.
+
+        Each structure's bytes that recur (a fresh MQMD, a channel's every MQGMO) are kept
+        with what they decoded to, and copied in one update the next time, as ``_Struct``
+        does; a message's own MQMD (a MsgId set) will not recur and is not kept."""
+        s = self._struct(key)
+        fixed = s.size
+        ns: dict[str, Any] = {"S": s.unpack_from, "new": object.__new__, "Z": _NO_MSGID,
+                              "KEPT": _DECODED_KEPT}
+        src = ["def unpack(body, into):", "    size = len(body)"]
+        if self.data:
+            src.append(f"    if size < {fixed}: return None")
+        else:
+            src.append(f"    if size != {fixed}: return None")
+        at = start = 0
+        parts = []
+        for i, (cls, plan) in enumerate(zip(self.classes, self._plans(key), strict=True)):
+            struc_id = cls._layout_.struc_id
+            src.append(f"    if body[{at}:{at + len(struc_id)}] != {struc_id!r}: return None")
+            end = start + len(plan.names)
+            parts.append((i, cls, at, at + plan.need, start, end, plan))
+            at += plan.need
+            start = end
+        src.append("    values = S(body)")
+        if self.data:
+            src.append("    length = values[-1]")
+            src.append(f"    if length < 0 or {fixed} + length != size: return None")
+        for i, _cls, _at, _until, begin, _end, plan in parts:
+            if self.listed[i] and "RecsPresent" in plan.names:  # records: the general path
+                src.append(f"    if values[{begin + plan.names.index('RecsPresent')}]: "
+                           "return None")
+        src.append("    n = len(into)")
+        out = []
+        for i, cls, begin_at, until, begin, end, plan in parts:
+            count = len(plan.names) + len(plan.absent)
+            ns[f"C{i}"], ns[f"N{i}"], ns[f"A{i}"], ns[f"K{i}"] = \
+                cls, plan.names, plan.absent, {}
+            src += [
+                f"    o = into[{i}] if n > {i} else None",
+                f"    if type(o) is not C{i} or len(d := o.__dict__) != {count}:",
+                f"        o = new(C{i})",
+                "        d = o.__dict__",
+                f"    raw = body[{begin_at}:{until}]",
+                f"    f = K{i}.get(raw)",
+                "    if f is not None:",
+                "        d.update(f)",
+                "    else:",
+            ]
+            if plan.absent:
+                src.append(f"        d.update(A{i})")
+            src += [
+                f"        d.update(zip(N{i}, values[{begin}:{end}]))",
+                "        if d.get('MsgId', Z) == Z:",
+                f"            if len(K{i}) >= KEPT: K{i}.clear()",
+                f"            K{i}[raw] = dict(d)",
+                f"    o{i} = o",
+            ]
+            out.append(f"o{i}")
+        last = len(self.classes) and parts[-1][5]
+        out += [f"values[{last + k}]" for k in range(self.longs)]
+        if self.data:
+            out.append(f"body[{fixed}:]")
+        src.append(f"    return ({', '.join(out)},)")
+        exec(compile("\n".join(src) + "\n", f"<mqpy fused unpack {key}>", "exec"),  # noqa: S102
+             ns)
+        return ns["unpack"]
+
+
 #: Request bodies, by verb. MQGET's maximum length is -1 for "the whole message".
 REQUESTS: dict[SegmentType, tuple[_Item, ...]] = {
     SegmentType.MQCONN: (_ConnBody(), _Optional(_ConnSecurityItem())),
@@ -629,9 +852,22 @@ REPLIES: dict[SegmentType, tuple[_Item, ...]] = {
 }
 
 
+#: The verbs whose bodies have a fused form (:class:`_Fused`): a message's every call.
+_FUSED_VERBS = (SegmentType.MQPUT, SegmentType.MQGET, SegmentType.MQPUT1, SegmentType.MQOPEN)
+_FUSED_REQUESTS = {verb: _Fused(REQUESTS[verb]) for verb in _FUSED_VERBS}
+_FUSED_REPLIES = {verb: _Fused(REPLIES[verb]) for verb in _FUSED_VERBS}
+
+
 def reply_type(request_type: SegmentType) -> SegmentType:
     """The reply segment type of a request verb (request + 0x10)."""
     return SEGMENT_TYPES.get(int(request_type) + 0x10) or SegmentType(int(request_type) + 0x10)
+
+
+#: Each verb's reply segment type, and each reply's verb, looked up once.
+_REPLY_TYPES = {verb: reply_type(verb) for verb in REPLIES}
+_VERB_OF_REPLY = {reply: verb for verb, reply in _REPLY_TYPES.items()}
+_NO_FLAGS = ControlFlags1.NONE
+_NO_LUW = bytes(8)
 
 
 def _pack(shape: tuple[_Item, ...], values: Sequence[Any], byte_order: ByteOrder) -> bytes:
@@ -679,15 +915,26 @@ class Decoded:
 def encode_request(verb: SegmentType, values: Sequence[Any] = (), *, hobj: int = 0,
                    byte_order: ByteOrder = ByteOrder.LITTLE) -> MQIRequest:
     """The ``MQIRequest`` event for ``verb`` with body ``values`` (shape :data:`REQUESTS`)."""
-    verb = _verb(int(verb), REQUESTS)
-    return MQIRequest(segment_type=verb, hobj=hobj,
-                      body=_pack(REQUESTS[verb], values, byte_order))
+    if type(verb) is not SegmentType or verb not in REQUESTS:
+        verb = _verb(int(verb), REQUESTS)
+    fused = _FUSED_REQUESTS.get(verb)
+    body = None if fused is None else fused.pack(values, byte_order)
+    if body is None:
+        body = _pack(REQUESTS[verb], values, byte_order)
+    # the event MQIRequest(segment_type=verb, hobj=hobj, body=body) makes, its fields
+    # already in their converted form (every REQUESTS verb is in 0x81-0x8F)
+    return mqi_event(MQIRequest, _NO_FLAGS, _NO_LUW, None, None, verb, 0, 0, hobj, body, None)
 
 
 def decode_request(event: MQIRequest, byte_order: ByteOrder = ByteOrder.LITTLE) -> Decoded:
     """Check and decode a request event's body; ProtocolError if it is malformed."""
-    verb = _verb(int(event.segment_type), REQUESTS)
-    values = _unpack(REQUESTS[verb], event.body, byte_order, verb.name)
+    verb = event.segment_type
+    if type(verb) is not SegmentType or verb not in REQUESTS:
+        verb = _verb(int(verb), REQUESTS)
+    fused = _FUSED_REQUESTS.get(verb)
+    values = None if fused is None else fused.unpack(event.body, byte_order)
+    if values is None:
+        values = _unpack(REQUESTS[verb], event.body, byte_order, verb.name)
     return Decoded(verb, event.comp, event.reason, event.hobj, values)
 
 
@@ -695,10 +942,18 @@ def encode_reply(verb: SegmentType, values: Sequence[Any] | None = None, *,
                  comp: int = CMQC.MQCC_OK, reason: int = CMQC.MQRC_NONE, hobj: int = 0,
                  byte_order: ByteOrder = ByteOrder.LITTLE) -> MQIReply:
     """The ``MQIReply`` to request ``verb``; ``values=None`` sends an empty body."""
-    verb = _verb(int(verb), REPLIES)
-    body = b"" if values is None else _pack(REPLIES[verb], values, byte_order)
-    return MQIReply(segment_type=reply_type(verb), comp=comp, reason=reason, hobj=hobj,
-                    body=body)
+    if type(verb) is not SegmentType or verb not in REPLIES:
+        verb = _verb(int(verb), REPLIES)
+    if values is None:
+        body = b""
+    else:
+        fused = _FUSED_REPLIES.get(verb)
+        body = None if fused is None else fused.pack(values, byte_order)
+        if body is None:
+            body = _pack(REPLIES[verb], values, byte_order)
+    # MQIReply(segment_type=reply_type(verb), comp=..., body=body), fields as converted
+    return mqi_event(MQIReply, _NO_FLAGS, _NO_LUW, None, None, _REPLY_TYPES[verb], comp,
+                     reason, hobj, body, None)
 
 
 #: Verbs whose failed reply still carries the structures: a distribution list that failed
@@ -718,15 +973,26 @@ def failure_reply(verb: SegmentType, request: Decoded, comp: int, reason: int) -
 
 
 def decode_reply(event: MQIReply, byte_order: ByteOrder = ByteOrder.LITTLE, *,
-                 structures: bool = True) -> Decoded:
+                 structures: bool = True, into: Sequence[Any] = ()) -> Decoded:
     """Decode a reply event; ``values`` is None when the body is empty, or when
-    ``structures`` is False (the caller wants the API header's codes only)."""
-    verb = _verb(int(event.segment_type), REPLIES, 0x10)
+    ``structures`` is False (the caller wants the API header's codes only).
+
+    ``into``: the caller's structures that the reply's leading structures are copied into
+    (``verbs.copy_fields``), in order. A reply of the common form is then read straight into
+    them -- once the whole body has been checked -- and ``values`` holds them; otherwise
+    ``values`` holds new structures, as without ``into``, for the caller to copy."""
+    verb = _VERB_OF_REPLY.get(event.segment_type)
+    if verb is None:
+        verb = _verb(int(event.segment_type), REPLIES, 0x10)
     shape = REPLIES[verb]
-    if (not event.body and shape) or not structures:
+    body = event.body
+    if (not body and shape) or not structures:
         values = None
     else:
-        values = _unpack(shape, event.body, byte_order, f"{verb.name} reply")
+        fused = _FUSED_REPLIES.get(verb)
+        values = None if fused is None else fused.unpack(body, byte_order, into)
+        if values is None:
+            values = _unpack(shape, body, byte_order, f"{verb.name} reply")
     return Decoded(verb, event.comp, event.reason, event.hobj, values)
 
 

@@ -56,6 +56,7 @@ __all__ = [
     "long",
     "longs",
     "nested",
+    "pack_arguments",
     "pointer",
     "since",
     "text",
@@ -401,11 +402,15 @@ class Layout:
 # --------------------------------------------------------------------------- the Python face
 
 
-def _compile_pack(layout: Layout, version: int) -> Any:
-    """Generate ``pack(d, S)`` for one version: a single struct.pack call, no Python loop."""
+def pack_arguments(layout: Layout, version: int, var: str = "d") -> list[str]:
+    """The Python expressions, reading the field dict ``var``, that ``layout.struct(version,
+    order).pack`` takes for one version: text padded with blanks, pointers left out (the
+    struct's ``8x`` packs them as 0), arrays spread. Every packer of the layout -- the
+    structure's own, and the fused verb-body packers of ``mqiproto`` -- is generated from
+    these, so that there is one definition of how a field goes into its bytes."""
     args = []
     for f in layout.version_fields(version):
-        ref = f"d[{f.name!r}]"
+        ref = f"{var}[{f.name!r}]"
         if f.kind == "text":
             args.append(f"{ref}.ljust({f.size}, b' ')")
         elif f.kind == "pointer":
@@ -416,6 +421,12 @@ def _compile_pack(layout: Layout, version: int) -> Any:
             args.append(f"{ref}._pack_as({f.nested_version}, order)")
         else:
             args.append(ref)
+    return args
+
+
+def _compile_pack(layout: Layout, version: int) -> Any:
+    """Generate ``pack(d, S)`` for one version: a single struct.pack call, no Python loop."""
+    args = pack_arguments(layout, version)
     src = f"def pack(d, S, order):\n    return S.pack({', '.join(args)})\n"
     namespace: dict[str, Any] = {}
     exec(compile(src, f"<mqpy pack {layout.mq_name} v{version}>", "exec"), namespace)  # noqa: S102
@@ -476,6 +487,10 @@ class MQStruct:
     _special_: ClassVar[dict[int, bool]]
     _defaults_: ClassVar[dict[str, Any]]
     _mutable_: ClassVar[tuple[Field, ...]]
+    #: the constructor may store an int MQLONG in range, bytes that fit, directly (see _plain)
+    _plain_init_: ClassVar[bool]
+    _long_names_: ClassVar[frozenset[str]]
+    _bytes_sizes_: ClassVar[dict[str, int]]
     #: (Version number, byte order) -> (packer, its struct), for ``pack``
     _packs_: ClassVar[dict[tuple[int, str], tuple[Any, struct.Struct]]]
     #: byte order -> (Version reader, its offset, StrucId, {Version number: _Plan}); None
@@ -484,6 +499,7 @@ class MQStruct:
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
+        cls._plain_init_ = cls._plain()  # every subclass, a pymqi program's own included
         layout = cls.__dict__.get("_layout_")
         if layout is None:
             return
@@ -500,6 +516,8 @@ class MQStruct:
             cls._names_[v] = tuple(f.name for f in fields)
             cls._special_[v] = any(f.kind in ("longs", "nested") for f in fields)
         cls._fast_ = _fast_readers(cls, layout)
+        cls._long_names_ = frozenset(f.name for f in layout.fields if f.kind == "long")
+        cls._bytes_sizes_ = {f.name: f.size for f in layout.fields if f.kind in _BYTES_KINDS}
         # (Version number, byte order) -> (packer, struct), for each valid MQLONG Version
         cls._packs_ = {
             (number, order): (cls._packers_[v], layout.struct(v, order))
@@ -509,21 +527,40 @@ class MQStruct:
         } if layout.versioned and layout.by_name["Version"].kind == "long" else {}
 
     def __init__(self, **kw: Any) -> None:
-        self._reset()
+        d = self.__dict__
+        d.update(self._defaults_)
+        for f in self._mutable_:
+            d[f.name] = f.fresh_default()
         if kw:
             cls = type(self)
-            if cls.set is not MQStruct.set or cls.__setattr__ is not MQStruct.__setattr__:
+            if not cls._plain_init_:
                 self.set(**kw)  # a structure with fields of its own making (MQCD's SSLPeerName)
                 return
-            # ``set``, without a call per field
-            d = self.__dict__
+            # ``set``, without a call per field; the usual values (an MQLONG that is an int
+            # in range, bytes that fit) taken as ``Field.convert`` would take them
+            longs, sizes = cls._long_names_, cls._bytes_sizes_
             by_name = self._layout_.by_name
-            owner = cls.__name__
             for name, value in kw.items():
+                kind = type(value)
+                if kind is int:
+                    if name in longs and _INT32_MIN <= value <= _INT32_MAX:
+                        d[name] = value
+                        continue
+                elif kind is bytes:
+                    size = sizes.get(name)
+                    if size is not None and len(value) <= size:
+                        d[name] = value
+                        continue
                 f = by_name.get(name)
                 if f is None:
-                    raise TypeError(f"{owner} has no field {name!r}")
-                d[name] = f.convert(owner, value)
+                    raise TypeError(f"{cls.__name__} has no field {name!r}")
+                d[name] = f.convert(cls.__name__, value)
+
+    @classmethod
+    def _plain(cls) -> bool:
+        """Does ``cls`` set its fields as MQStruct does (no ``set`` / ``__setattr__`` of
+        its own)? Then its constructor may store the usual values directly."""
+        return cls.set is MQStruct.set and cls.__setattr__ is MQStruct.__setattr__
 
     def _reset(self) -> None:
         d = self.__dict__

@@ -25,9 +25,12 @@ from mqpy_chinit.wire import SegmentType
 __all__ = ["AsyncMQIVerbs", "MQIVerbs", "copy_fields", "run_in_order"]
 
 T = TypeVar("T")
-#: A verb's request: the verb, its body values, the object handle, and the caller's structures
-#: that a *failed* reply still fills (a distribution list's response records).
-Request = tuple[SegmentType, Any, int, tuple[Any, ...]]
+#: A verb's request: the verb, its body values, the object handle, the caller's structures
+#: that a *failed* reply still fills (a distribution list's response records), and the
+#: caller's structures that a reply that did not fail fills, in the order of the reply's
+#: structures (MQ's output parameters): a transport may decode the reply straight into them
+#: (``mqiproto.decode_reply(into=...)``) instead of into new ones copied by the exchange.
+Request = tuple[SegmentType, Any, int, tuple[Any, ...], tuple[Any, ...]]
 #: One call of :func:`run_in_order`: a method name ("put", "put1", "get") and its arguments;
 #: a third item False says that the caller of a put keeps nothing of its output structures
 #: (see :func:`run_in_order`).
@@ -44,6 +47,8 @@ def copy_fields(dst: Any, src: Any) -> None:
     a structure of the same class without record arrays takes them as they are (a channel's
     batch copies two structures per message); one with record arrays is updated element by
     element (``update_from``), so an application keeps its own MQRR / MQPMR objects."""
+    if dst is src:
+        return  # decoded straight into the caller's (mqiproto.decode_reply(into=...))
     cls = type(dst)
     if cls is type(src):
         mine, theirs = getattr(dst, "__dict__", None), getattr(src, "__dict__", None)
@@ -77,17 +82,17 @@ def _warning(reply: mqiproto.Decoded) -> int:
 # -- the exchanges ------------------------------------------------------------------------
 
 def _open(od: Any, options: int) -> Exchange[int]:
-    reply = yield _T.MQOPEN, [od, options], 0, (od,)
+    reply = yield _T.MQOPEN, [od, options], 0, (od,), (od,)
     copy_fields(od, reply.values[0])
     return reply.hobj
 
 
 def _close(hobj: int, options: int) -> Exchange[None]:
-    yield _T.MQCLOSE, [options], hobj, ()
+    yield _T.MQCLOSE, [options], hobj, (), ()
 
 
 def _put(hobj: int, md: Any, pmo: Any, data: bytes) -> Exchange[int]:
-    reply = yield _T.MQPUT, [md, pmo, data], hobj, (md, pmo)
+    reply = yield _T.MQPUT, [md, pmo, data], hobj, (md, pmo), (md, pmo)
     warning = _warning(reply)
     copy_fields(md, reply.values[0])
     copy_fields(pmo, reply.values[1])
@@ -95,7 +100,7 @@ def _put(hobj: int, md: Any, pmo: Any, data: bytes) -> Exchange[int]:
 
 
 def _put1(od: Any, md: Any, pmo: Any, data: bytes) -> Exchange[int]:
-    reply = yield _T.MQPUT1, [od, md, pmo, data], 0, (od, md, pmo)
+    reply = yield _T.MQPUT1, [od, md, pmo, data], 0, (od, md, pmo), (od, md, pmo)
     warning = _warning(reply)
     for dst, src in zip((od, md, pmo), reply.values, strict=True):
         copy_fields(dst, src)
@@ -112,7 +117,8 @@ def _get(hobj: int, md: Any, gmo: Any, max_length: int | None,
     if md is None:
         md = MD()
     sent = md if request_md is None else request_md
-    reply = yield _T.MQGET, [sent, gmo, -1 if max_length is None else max_length], hobj, ()
+    reply = yield (_T.MQGET, [sent, gmo, -1 if max_length is None else max_length], hobj, (),
+                   (md, gmo))
     _warning(reply)
     reply_md, reply_gmo, original_length, data = reply.values
     copy_fields(md, reply_md)
@@ -127,24 +133,24 @@ def _get(hobj: int, md: Any, gmo: Any, max_length: int | None,
 
 
 def _simple(verb: SegmentType) -> Exchange[None]:
-    yield verb, (), 0, ()
+    yield verb, (), 0, (), ()
 
 
 def _inquire(hobj: int, selector: int) -> Exchange[int | bytes]:
-    reply = yield _T.MQINQ, [[selector]], hobj, ()
+    reply = yield _T.MQINQ, [[selector]], hobj, (), ()
     _warning(reply)
     return reply.values[0][0]
 
 
 def _set(hobj: int, selector: int, value: int | bytes | str) -> Exchange[None]:
-    yield _T.MQSET, [selector, value], hobj, ()
+    yield _T.MQSET, [selector, value], hobj, (), ()
 
 
 def _resolve(luwid: bytes, commit: bool, wait: bool = True) -> Exchange[None]:
     """SPI RESOLVE of an in-doubt unit of work; ``wait`` False: a commit answered before its
     log force (mqiproto.RESOLVE_NO_WAIT)."""
     flag = int(bool(commit)) | (mqiproto.RESOLVE_NO_WAIT if commit and not wait else 0)
-    yield _T.SPI, [mqiproto.SpiVerb.RESOLVE, luwid, flag], 0, ()
+    yield _T.SPI, [mqiproto.SpiVerb.RESOLVE, luwid, flag], 0, (), ()
 
 
 #: The verbs :func:`run_in_order` takes, by method name.
@@ -174,23 +180,26 @@ class MQIVerbs:
     qmgr_name: str
 
     def _call(self, verb: SegmentType, values: Any = (), *, hobj: int = 0,
-              into: tuple[Any, ...] = ()) -> mqiproto.Decoded:
+              into: tuple[Any, ...] = (), targets: tuple[Any, ...] = ()) -> mqiproto.Decoded:
         """One MQI call, in the process's trace if strmqtrc asks for it (mqpy/trace.py)."""
         if TRACER.spec_for(self.qmgr_name) is None:
-            return self._exchange(verb, values, hobj, into)
+            return self._exchange(verb, values, hobj, into, targets)
         return TRACER.call(self.qmgr_name, verb.name, hobj, values,
-                           lambda: self._exchange(verb, values, hobj, into))
+                           lambda: self._exchange(verb, values, hobj, into, targets))
 
     def _exchange(self, verb: SegmentType, values: Any, hobj: int,
-                  into: tuple[Any, ...]) -> mqiproto.Decoded:
+                  into: tuple[Any, ...], targets: tuple[Any, ...] = ()) -> mqiproto.Decoded:
+        """Send one request, return its decoded reply (MQMIError on MQCC_FAILED); a reply
+        that did not fail may be decoded straight into ``targets`` (see ``Request``)."""
         raise NotImplementedError
 
     def _check_length(self, data: bytes) -> None:
         """Refuse a message longer than the transport carries (MQRC_DATA_LENGTH_ERROR)."""
 
     def _run(self, exchange: Exchange[T]) -> T:
-        verb, values, hobj, into = _request(exchange)
-        return _finish(exchange, self._call(verb, values, hobj=hobj, into=into))
+        verb, values, hobj, into, targets = _request(exchange)
+        return _finish(exchange, self._call(verb, values, hobj=hobj, into=into,
+                                            targets=targets))
 
     def _call_run(self, requests: list[Request], limit: int,
                   quiet: frozenset[int] = frozenset()) -> list[mqiproto.Decoded]:
@@ -199,9 +208,9 @@ class MQIVerbs:
         decode the structures of the replies whose index is in ``quiet``)."""
         replies: list[mqiproto.Decoded] = []
         carried = 0
-        for verb, values, hobj, into in requests:
+        for verb, values, hobj, into, targets in requests:
             try:
-                reply = self._call(verb, values, hobj=hobj, into=into)
+                reply = self._call(verb, values, hobj=hobj, into=into, targets=targets)
             except MQMIError as e:
                 replies.append(mqiproto.Decoded(verb, e.comp, e.reason, hobj, None))
                 break
@@ -284,7 +293,7 @@ class AsyncMQIVerbs:
         raise NotImplementedError
 
     async def _run(self, exchange: Exchange[T]) -> T:
-        verb, values, hobj, into = _request(exchange)
+        verb, values, hobj, into, _targets = _request(exchange)
         return _finish(exchange, await self._call(verb, values, hobj=hobj, into=into))
 
     async def open(self, od: Any, options: int) -> int:

@@ -414,3 +414,27 @@ def test_from_bytes_fast_path_reads_what_unpack_reads(cls, encoding):
                 cls.from_bytes(bad, encoding, offset=4)
         with pytest.raises(StructError):
             cls.from_bytes(data[:4 + len(obj.pack(encoding)) - 1], encoding, offset=4)
+
+
+def test_keyword_construction_keeps_validation_and_a_subclasss_own_setattr() -> None:
+    """Given the constructor's direct store of the usual values (an int MQLONG in range,
+    bytes that fit), when a value is not usual -- out of range, too long, a str, a wrong
+    type, an unknown name -- then the errors are those of attribute assignment; and a
+    program's subclass with its own __setattr__ still sees every keyword."""
+    from mqpy.structures import MD
+
+    assert MD(Persistence=1, MsgId=b"x" * 24).MsgId == b"x" * 24
+    assert MD(Format="MQSTR").Format == b"MQSTR"
+    for kw, error in (({"Priority": 2**31}, ValueError), ({"MsgId": b"x" * 25}, ValueError),
+                      ({"Priority": "5"}, TypeError), ({"Nope": 1}, TypeError),
+                      ({"Format": 5}, TypeError)):
+        with pytest.raises(error):
+            MD(**kw)
+    seen = []
+
+    class Watched(MD):
+        def __setattr__(self, name, value):
+            seen.append(name)
+            super().__setattr__(name, value)
+
+    assert Watched(Priority=3).Priority == 3 and seen == ["Priority"]
