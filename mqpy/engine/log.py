@@ -49,9 +49,9 @@ from __future__ import annotations
 import os
 import threading
 import zlib
-from time import perf_counter
 from _thread import allocate_lock
 from collections.abc import Iterator
+from time import perf_counter
 
 import attrs
 import construct as c
