@@ -625,6 +625,10 @@ class _Fused:
         if not all(type(item) is _Long for item in rest[:self.longs]):
             raise ValueError("a fused body is structures, MQLONGs, then perhaps data")
         self.classes: tuple[type[MQStruct], ...] = tuple(item.cls for item in shape[:n])
+        if any(f.kind in ("nested", "longs") for cls in self.classes
+               for f in cls._layout_.fields):
+            # the fused packer and reader know flat fields only (MQMD, MQGMO, MQPMO, MQOD)
+            raise ValueError("a fused body's structures have no nested or array fields")
         #: the structures that may carry records: RecsPresent must be 0 (Version >= 2)
         self.listed = tuple(isinstance(item, _ListStruct) for item in shape[:n])
         self.width = len(shape)

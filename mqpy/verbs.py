@@ -174,8 +174,9 @@ def _finish(exchange: Exchange[T], reply: mqiproto.Decoded) -> T:
 # -- drivers --------------------------------------------------------------------------------
 
 class MQIVerbs:
-    """The MQI over a blocking ``_exchange(verb, values, hobj, into)`` that returns the
-    decoded reply and raises MQMIError on MQCC_FAILED."""
+    """The MQI over a blocking ``_exchange(verb, values, hobj, into, targets)`` that returns
+    the decoded reply (a successful one decoded into ``targets``, the caller's structures)
+    and raises MQMIError on MQCC_FAILED."""
 
     qmgr_name: str
 
