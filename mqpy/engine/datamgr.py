@@ -48,6 +48,9 @@ from mqpy.engine.queues import AVAILABLE, GET_PENDING, PUT_PENDING, Entry, Messa
 from mqpy.engine.records import RecordType
 from mqpy.errors import MQMIError
 
+#: how many checkpoints LOGUTIL looks back over
+RESTART_LOG_HISTORY = 10
+
 _COUNT = struct.Struct("<IQI")  # (qid, seq, backout count) in a BACKOUT record
 _COMMIT, _BACKOUT, _CHECKPOINT = RecordType.COMMIT, RecordType.BACKOUT, RecordType.CHECKPOINT
 
@@ -117,6 +120,10 @@ class DataManager:
         self._ckpt_mutex = threading.Lock()
         self.closed = False  # close(): no checkpoint after it
         self.checkpoint_wanted = threading.Event()
+        #: the log restart needed (bytes) just before each of the last checkpoints released
+        #: some: DISPLAY QMSTATUS's LOGUTIL, how well the workload fits the primary log
+        self.restart_log_history: collections.deque[int] = collections.deque(
+            maxlen=RESTART_LOG_HISTORY)
         self.stats = DataStats()
         self.lock: threading.RLock | None = None  # the engine lock, set by the engine
         # set by the engine: back out this unit of work to free log space
@@ -387,6 +394,7 @@ class DataManager:
             for psid, (puts, deletes, updates) in work.items():
                 self.pageset(psid).apply(puts, deletes, updates, {})
             self.pageset(0).apply([], [], [], meta)
+            self.restart_log_history.append(lsn - self.log.release_lsn)
             self.log.release(redo)
         except BaseException as exc:
             # Nothing is released, so the log still holds all of it; the next checkpoint

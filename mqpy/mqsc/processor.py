@@ -640,9 +640,10 @@ class MQSCProcessor:
         CHINIT and CMDSERV are RUNNING while something serves SYSTEM.CHANNEL.INITQ and
         SYSTEM.ADMIN.COMMAND.QUEUE. CURRLOG is the log extent being written and RECLOG the
         oldest one restart still needs; LOGINUSE is the log between them as a percentage of
-        the primary log space (above 100: secondary extents are in use). MEDIALOG is blank:
-        there are no media images (rcdmqimg) to recover from. LOGUTIL, IBM's estimate from
-        the workload's history, is not kept and not shown."""
+        the primary log space (above 100: secondary extents are in use). LOGUTIL is IBM's
+        estimate of how well the workload fits the primary log; here, the most log restart
+        needed now or just before any of the last ten checkpoints, as the same percentage.
+        MEDIALOG is blank: there are no media images (rcdmqimg) to recover from."""
         import mqpy
         from mqpy.errorlog import DEFAULT_INSTALLATION
         from mqpy_chinit.chinit import INITQ
@@ -654,6 +655,7 @@ class MQSCProcessor:
             conns = len(eng.connections)
             quiescing = eng.quiescing
         in_use = log.end_lsn - log.release_lsn
+        peak = max([in_use, *eng.data.restart_log_history])
         primary = log.config.LogPrimaryFiles * seg
         startda, startti = _stamp(eng.started_at)
 
@@ -671,6 +673,7 @@ class MQSCProcessor:
             "RECLOG": f"S{log.release_lsn // seg:07d}.LOG", "MEDIALOG": "",
             "LOGPATH": log.directory + "/",
             "LOGINUSE": (100 * in_use + primary - 1) // primary if primary else 0,
+            "LOGUTIL": (100 * peak + primary - 1) // primary if primary else 0,
             "INSTNAME": DEFAULT_INSTALLATION,
             "INSTPATH": os.path.dirname(os.path.abspath(mqpy.__file__)),
         }  # fmt: skip

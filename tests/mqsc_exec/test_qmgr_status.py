@@ -49,6 +49,30 @@ def test_display_qmstatus_shows_name_and_status_and_all_asks_for_the_rest(proc):
     assert set(picked) == {"QMNAME", "STATUS", "CONNS"}
 
 
+def test_logutil_remembers_the_log_restart_needed_before_a_checkpoint_freed_it(qmgr, proc):
+    """Given a queue manager whose persistent puts used some 5% of the primary log, when a
+    checkpoint lets that log go, then LOGINUSE falls back to almost nothing while LOGUTIL
+    (the most log restart needed over the last checkpoints) still shows what the workload
+    took; both are percentages of the primary log space, in MQSC and in PCF."""
+    qm, eng, root = qmgr
+    q = mqpy.Queue(qm, "SYSTEM.DEFAULT.LOCAL.QUEUE", CMQC.MQOO_OUTPUT)
+    for _ in range(40):
+        q.put(b"x" * 16384, mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT),
+              mqpy.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
+    busy = _attrs(run(proc, "DISPLAY QMSTATUS LOGINUSE LOGUTIL")[1:])
+    assert int(busy["LOGINUSE"]) >= 5 and int(busy["LOGUTIL"]) >= int(busy["LOGINUSE"])
+
+    eng.checkpoint()
+    quiet = _attrs(run(proc, "DISPLAY QMSTATUS LOGINUSE LOGUTIL")[1:])
+    assert int(quiet["LOGINUSE"]) <= 1
+    assert int(quiet["LOGUTIL"]) >= int(busy["LOGINUSE"])
+
+    start_command_server("QM1", root)
+    [status] = Admin(qm).command(CMQCFC.MQCMD_INQUIRE_Q_MGR_STATUS, [
+        pcf.CFIL(CMQCFC.MQIACF_Q_MGR_STATUS_ATTRS, [CMQCFC.MQIACF_LOG_UTILIZATION])])
+    assert status.get(CMQCFC.MQIACF_LOG_UTILIZATION) >= int(busy["LOGINUSE"])
+
+
 def test_qmstatus_counts_connections_and_sees_the_command_server(qmgr, proc):
     """Given one more connection and a running command server, when DISPLAY QMSTATUS ALL is
     issued, then CONNS has grown by one and CMDSERV is RUNNING (it serves the command queue);
