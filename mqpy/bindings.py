@@ -195,18 +195,33 @@ class BindingsConnection(MQIVerbs):
         spi = mqiproto.SpiVerb.RUN_QUIET if all(
             i in quiet for i, request in enumerate(requests)
             if request[0] in (_T.MQPUT, _T.MQPUT1)) else mqiproto.SpiVerb.RUN
-        reply = self._call(_T.SPI, [spi, flows, limit])
+        events = self.run_flows(flows, limit, spi)
         try:
             return [mqiproto.decode_reply(
                         event, structures=i not in quiet,
                         into=requests[i][4] if event.comp != _FAILED and i < len(requests)
                         else ())
-                    for i, event in enumerate(
-                        mqiproto.unpack_flows(b"".join(reply.values[0])))]
+                    for i, event in enumerate(events)]
         except ProtocolError:
-            with self._lock:
-                self._lost()
-            raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN) from None
+            raise self.out_of_step() from None
+
+    def run_flows(self, flows: bytes, limit: int,
+                  spi: mqiproto.SpiVerb = mqiproto.SpiVerb.RUN) -> list[Any]:
+        """One SPI RUN of requests already packed (``flows``, mqiproto.pack_flows): the
+        replies' events, not decoded, for a caller that reads only part of each (the sending
+        MCA's gets keep their MQMDs packed, mqpy_chinit.xmitgets)."""
+        reply = self._call(_T.SPI, [spi, flows, limit])
+        try:
+            return mqiproto.unpack_flows(b"".join(reply.values[0]))
+        except ProtocolError:
+            raise self.out_of_step() from None
+
+    def out_of_step(self) -> MQMIError:
+        """Replies that cannot be read: the connection is out of step with the queue manager
+        and is dropped; the error for the caller to raise (MQRC_CONNECTION_BROKEN)."""
+        with self._lock:
+            self._lost()
+        return MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN)
 
     def _lost(self) -> None:
         self.broken = True

@@ -25,7 +25,7 @@ from mqpy import CMQC, mqiproto
 from mqpy.bindings import BindingsConnection
 from mqpy.errors import MQMIError
 from mqpy.verbs import Step, run_in_order
-from mqpy_chinit.wire import ProtocolError, SegmentType
+from mqpy_chinit.wire import SegmentType
 
 _T = SegmentType
 _LONG = struct.Struct("<i")
@@ -81,9 +81,8 @@ class XmitqGets:
                 _T.SPI, [mqiproto.SpiVerb.RESOLVE, luwid, flag])]) + flows
         if resolve is None and count < 1:
             return []
-        reply = handle._call(_T.SPI, [mqiproto.SpiVerb.RUN, flows, limit])
+        replies = handle.run_flows(flows, limit)
         try:
-            replies = mqiproto.unpack_flows(b"".join(reply.values[0]))
             if resolve is not None:
                 first = replies.pop(0)
                 if first.comp == CMQC.MQCC_FAILED:
@@ -94,10 +93,8 @@ class XmitqGets:
                     break  # its message (if any) stays: the next single MQGET says why
                 out.append(_message(event.body))
             return out
-        except (ProtocolError, ValueError, IndexError, KeyError, struct.error):
-            with handle._lock:  # out of step with the queue manager: as a bindings run does
-                handle._lost()
-            raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_CONNECTION_BROKEN) from None
+        except (ValueError, IndexError, KeyError, struct.error):
+            raise handle.out_of_step() from None  # as a bindings run does
 
     def _get_flow(self) -> bytes:
         flow = self._flow
