@@ -258,10 +258,9 @@ def _forcers(log, n):
     return threads, results
 
 
-def test_forcers_queued_behind_a_slow_fsync_are_all_made_durable(tmp_path, monkeypatch):
-    """Given one force stuck in fdatasync, when 8 more threads force meanwhile, then once the
-    disk answers every one of them returns, each record is durable, and the queued ones
-    shared fsyncs (group commit with hand-over between writers)."""
+def _eight_behind_a_slow_fsync(tmp_path, monkeypatch):
+    """One force stuck in fdatasync, 8 more queued behind it, then the disk answers and all
+    are joined: the log, the disk, and the first's and the 8's results."""
     log = RecoveryLog(str(tmp_path), LogConfig(LogFilePages=256))
     list(log.scan(0))
     disk = _SlowDisk(log, monkeypatch)
@@ -276,6 +275,14 @@ def test_forcers_queued_behind_a_slow_fsync_are_all_made_durable(tmp_path, monke
     disk.gate.set()
     for t in first + threads:
         t.join(10)
+    return log, disk, first_result, results
+
+
+def test_forcers_queued_behind_a_slow_fsync_are_all_made_durable(tmp_path, monkeypatch):
+    """Given one force stuck in fdatasync, when 8 more threads force meanwhile, then once the
+    disk answers every one of them returns, each record is durable, and the queued ones
+    shared fsyncs (group commit with hand-over between writers)."""
+    log, disk, first_result, results = _eight_behind_a_slow_fsync(tmp_path, monkeypatch)
     assert first_result == {0: "ok"}
     assert results == {i: "ok" for i in range(8)}
     assert disk.calls < 9 and log.flushed_lsn == log.end_lsn
@@ -568,20 +575,7 @@ def test_the_forcers_a_round_covered_are_woken_one_by_the_other(tmp_path, monkey
             self.wake = Wake(self.wake)
 
     monkeypatch.setattr(log_module, "_Forcer", Forcer)
-    log = RecoveryLog(str(tmp_path), LogConfig(LogFilePages=256))
-    list(log.scan(0))
-    disk = _SlowDisk(log, monkeypatch)
-    first, first_result = _forcers(log, 1)
-    first[0].start()
-    assert disk.entered.wait(10)
-    threads, results = _forcers(log, 8)
-    for t in threads:
-        t.start()
-    while len(log._queue) < 8 and any(t.is_alive() for t in threads):
-        threads[0].join(0.01)
-    disk.gate.set()
-    for t in first + threads:
-        t.join(10)
+    log, disk, first_result, results = _eight_behind_a_slow_fsync(tmp_path, monkeypatch)
     assert first_result == {0: "ok"} and results == {i: "ok" for i in range(8)}
     assert log.flushed_lsn == log.end_lsn
     # the first writer wakes the next writer (its round covered no one else), which wakes
