@@ -5,9 +5,6 @@ gets gave."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-
 import pytest
 import trio
 
@@ -22,20 +19,7 @@ from mqpy_chinit.mca import SenderMCA, _InFlight
 from mqpy_chinit.monitor import ChannelMonitor
 from mqpy_chinit.states import ChannelStatus
 from mqpy_chinit.wire import Heartbeat, Ping, Status
-
-
-@asynccontextmanager
-async def _connected() -> AsyncIterator[tuple[trio.SocketStream, trio.SocketStream]]:
-    """Both ends of a loopback TCP connection: (ours, the partner's)."""
-    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
-    port = listeners[0].socket.getsockname()[1]
-    partner = await trio.open_tcp_stream("127.0.0.1", port)
-    ours = await listeners[0].accept()
-    try:
-        yield ours, partner
-    finally:
-        for s in (ours, partner, *listeners):
-            await s.aclose()
+from tests.wire.test_conversation_io import _connected
 
 
 def _messages(count: int) -> bytes:
