@@ -283,11 +283,7 @@ class ServiceRunner:
         with self._lock:
             if server and name in self.servers:
                 raise ServiceError(CMQCFC.MQRCCF_SERVICE_RUNNING)
-            try:
-                proc = _spawn(launch)
-            except ServiceError as err:
-                self._log("failed", name, 0, detail=err.detail)
-                raise
+            proc = self._run_program(name, launch)
             self.children.add(proc.pid)
             if server:
                 self.servers[name] = Running(name, proc, time.time())
@@ -296,6 +292,15 @@ class ServiceRunner:
         threading.Thread(target=self._reap, args=(name, proc, server), daemon=True,
                          name=f"amqzmgr0-{name}").start()
         return int(proc.pid)
+
+    def _run_program(self, name: str, launch: Launch) -> Any:
+        """Run a service's start or stop program; one that cannot run is logged (AMQ8934E)
+        and its ServiceError raised."""
+        try:
+            return _spawn(launch)
+        except ServiceError as err:
+            self._log("failed", name, 0, detail=err.detail)
+            raise
 
     def stop(self, name: str, definition: Mapping[str, object]) -> None:
         """STOP SERVICE: run the stop program (a server must be running); it returns at
@@ -309,11 +314,7 @@ class ServiceRunner:
                            running.pid if running is not None else 0)
         if launch is None:
             raise ServiceError(CMQCFC.MQRCCF_NO_STOP_CMD)
-        try:
-            proc = _spawn(launch)
-        except ServiceError as err:
-            self._log("failed", name, 0, detail=err.detail)
-            raise
+        proc = self._run_program(name, launch)
         with self._lock:
             self.children.add(proc.pid)
             if running is not None and name in self.servers:
