@@ -226,9 +226,10 @@ def _spawn(launch: Launch) -> subprocess.Popen:
                 continue
             try:
                 f = open(path, "ab")  # noqa: SIM115 - closed below, once the child has it
-            except OSError as exc:
+            except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
                 raise ServiceError(CMQCFC.MQRCCF_FILE_NOT_AVAILABLE,
-                                   f"'{path}': {exc.strerror or exc}") from None
+                                   f"'{path}': {getattr(exc, 'strerror', None) or exc}"
+                                   ) from None
             opened.append(f)
             files.append(f)
         try:
@@ -304,12 +305,15 @@ class ServiceRunner:
 
     def stop(self, name: str, definition: Mapping[str, object]) -> None:
         """STOP SERVICE: run the stop program (a server must be running); it returns at
-        once, the server keeps STATUS(STOPPING) until it ends."""
-        server = definition.get("SERVTYPE") == "SERVER"
+        once, the server keeps STATUS(STOPPING) until it ends. A server instance is this
+        runner's, whatever the definition says now (an ALTER to SERVTYPE(COMMAND) does not
+        orphan it); one already STOPPING is not given a second stop program."""
         with self._lock:
-            running = self.servers.get(name) if server else None
-            if server and running is None:
+            running = self.servers.get(name)
+            if running is None and definition.get("SERVTYPE") == "SERVER":
                 raise ServiceError(CMQCFC.MQRCCF_SERVICE_STOPPED)
+            if running is not None and running.status == "STOPPING":
+                return
         launch = plan_stop(name, definition, self._ctx_factory(),
                            running.pid if running is not None else 0)
         if launch is None:

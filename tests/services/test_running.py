@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 
 import pytest
 
@@ -109,10 +110,37 @@ def test_a_server_is_stopping_while_its_stop_program_runs(proc, programs):
     assert run(proc, "STOP SERVICE(S1)") == ["AMQ8734I: Request to stop Service accepted."]
     assert attrs_of(run(proc, "DISPLAY SVSTATUS(S1)")[1:]) == {
         "SERVICE": "S1", "STATUS": "STOPPING", "PID": str(pid)}
+    # a second STOP while it is stopping is accepted and starts no second stop program
+    children = set(services.runner_for(proc.engine).children)
+    assert run(proc, "STOP SERVICE(S1)") == ["AMQ8734I: Request to stop Service accepted."]
+    assert services.runner_for(proc.engine).children == children
     open(release, "w").close()
     wait_for(lambda: attrs_of(run(proc, "DISPLAY SVSTATUS(S1)")[1:]).get("STATUS")
              == "RUNNING")
     assert alive(pid)
+
+
+def test_a_server_altered_to_a_command_while_it_runs_can_still_be_stopped(proc, programs):
+    """Given a running server whose STOPCMD kills +MQ_SERVER_PID+, when it is altered to
+    SERVTYPE(COMMAND) and STOP SERVICE is issued, then the stop program gets the running
+    server's pid (not 0) and the server ends."""
+    pidfile = _define_server(proc, programs, extra="STOPCMD('/bin/kill') "
+                                                   "STOPARG('+MQ_SERVER_PID+')")
+    run(proc, "START SERVICE(S1)")
+    pid = wait_for(lambda: read_pid(pidfile))
+    run(proc, "ALTER SERVICE(S1) SERVTYPE(COMMAND)")
+    assert run(proc, "STOP SERVICE(S1)") == ["AMQ8734I: Request to stop Service accepted."]
+    wait_for(lambda: not alive(pid))
+
+
+def test_an_output_file_name_with_a_nul_is_file_not_available(proc, programs):
+    """Given a service whose STDOUT holds a NUL byte, when it is started, then the answer is
+    MQRCCF_FILE_NOT_AVAILABLE naming the file, not a traceback."""
+    runner = services.runner_for(proc.engine)
+    with pytest.raises(services.ServiceError) as err:
+        runner.start("NUL", {"SERVTYPE": "COMMAND", "STARTCMD": programs.python,
+                             "STDOUT": programs.path("out\x00put")})
+    assert err.value.reason == CMQCFC.MQRCCF_FILE_NOT_AVAILABLE
 
 
 def test_inserts_environment_and_output_files(qmgr, proc, programs):
@@ -217,8 +245,12 @@ def test_queue_manager_end_stops_control_qmgr_servers_by_signal(qmgr, proc, prog
             for n in ("TERM", "STUBBORN", "KEEP")}
     runner = services.runner_for(eng)
     runner.grace = 1.0
+    ended = {n: runner.servers[n].proc for n in ("TERM", "STUBBORN")}
     services.stop_at_qmgr_end(eng)
     assert not alive(pids["TERM"]) and not alive(pids["STUBBORN"])
+    wait_for(lambda: all(p.returncode is not None for p in ended.values()))
+    assert (ended["TERM"].returncode, ended["STUBBORN"].returncode) == (
+        -signal.SIGTERM, -signal.SIGKILL)
     assert alive(pids["KEEP"])
     log = wait_for(lambda: errlog(root).count("AMQ5029I") == 2 and errlog(root))
     for name in ("TERM", "STUBBORN"):
