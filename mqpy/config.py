@@ -172,6 +172,20 @@ class ConfigError(ValueError):
         super().__init__(f"{path}: {stanza_name}: {key}={value} is not a number from {low} "
                          f"to {high}")
 
+    @property
+    def inserts(self) -> dict[str, object]:
+        """The inserts of AMQ8940E (mqpy.messages), which says this to the operator."""
+        return {"path": self.path, "setting": f"{self.stanza}: {self.key}={self.value}",
+                "low": self.low, "high": self.high}
+
+
+def log_dir_of(name: str, root: str | None = None) -> str:
+    """Where a queue manager's log is (qm.ini ``Log: LogPath``), read without checking the
+    numbers: dltmqm deletes a queue manager whose qm.ini strmqm would refuse."""
+    directory = qmgr_dir(name, root)
+    st = read_stanzas(os.path.join(directory, "qm.ini"))
+    return stanza(st, "Log").get("LogPath", "") or os.path.join(directory, "log")
+
 
 #: qm.ini numbers: key -> (lowest, highest). Log: IBM's ranges (the lower LogFilePages lets
 #: tests and crtmqm -lf keep logs small); Channels: IBM's ranges where documented.

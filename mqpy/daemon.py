@@ -159,10 +159,8 @@ def _run(name: str, root: str | None, qmdir: str, log: errorlog.ErrorLog,
         config.QMgrConfig.load(name, root)  # checked before anything starts
     except config.ConfigError as e:
         entry = messages.AMQ8940
-        inserts = {"path": e.path, "setting": f"{e.stanza}: {e.key}={e.value}",
-                   "low": e.low, "high": e.high}
-        log.write(entry, inserts=inserts)
-        rendered = entry.render({**inserts, "qmgr": name})
+        log.write(entry, inserts=e.inserts)
+        rendered = entry.render({**e.inserts, "qmgr": name})
         console.say(f"{entry.msgid}: {rendered.text}")
         console.say(rendered.explanation)
         return EXIT_CONFIG

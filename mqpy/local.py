@@ -87,7 +87,14 @@ def start(name: str, root: str | None = None, *, create_if_missing: bool = False
             if not create_if_missing:
                 raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_Q_MGR_NAME_ERROR)
             create(name, root)
-        cfg = config.QMgrConfig.load(name, root)
+        try:
+            cfg = config.QMgrConfig.load(name, root)
+        except config.ConfigError as e:  # the queue manager cannot start: AMQ8940E, 2059
+            from mqpy import errorlog, messages
+
+            errorlog.ErrorLog(os.path.join(qmdir, "errors"), qmgr=name).write(
+                messages.AMQ8940, inserts=e.inserts)
+            raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_Q_MGR_NOT_AVAILABLE) from None
         try:
             fd = _take_lock(qmdir)
         except QMgrLocked:

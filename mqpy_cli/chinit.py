@@ -15,7 +15,7 @@ import click
 import trio
 
 import mqpy
-from mqpy import config, errorlog
+from mqpy import config, errorlog, messages
 from mqpy_chinit.admin import MQSCAdmin
 from mqpy_chinit.chinit import INITQ, ChannelInitiator
 from mqpy_chinit.cluster.directory import cache_path
@@ -79,7 +79,8 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
     try:
         channels = config.QMgrConfig.load(name, data_path).channels
     except config.ConfigError as e:  # (qm.ini edited since strmqm checked it)
-        print(f"AMQ8940E: The configuration file of queue manager {name} is not valid: {e}.",
+        rendered = messages.AMQ8940.render({**e.inserts, "qmgr": name})
+        print(f"{messages.AMQ8940.msgid}: {rendered.text}\n{rendered.explanation}",
               file=sys.stderr)
         sys.exit(20)
     qm = _connect(name, data_path)

@@ -201,7 +201,7 @@ def _ended_qmdir(qmgr: str, data_path: str | None) -> str:
 def dltmqm(data_path: str | None, qmgr: str) -> None:
     """Delete a queue manager (it must be ended)."""
     qmdir = _ended_qmdir(qmgr, data_path)
-    log_dir = config.QMgrConfig.load(qmgr, data_path).log_dir
+    log_dir = config.log_dir_of(qmgr, data_path)
     config.unregister_qmgr(qmgr, data_path)
     if not log_dir.startswith(qmdir + os.sep):
         shutil.rmtree(log_dir, ignore_errors=True)

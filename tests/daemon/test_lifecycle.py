@@ -8,6 +8,8 @@ import signal
 import threading
 import time
 
+import pytest
+
 import mqpy
 from mqpy import CMQC
 from mqpy_cli.control import format_dspmq_line
@@ -193,6 +195,33 @@ def test_a_bad_qm_ini_number_stops_strmqm_with_amq8940_naming_it(install):
             f.write(good)
     install.start()
     assert install.run("endmqm", "-i", QM).returncode == 0
+
+
+def test_a_bad_qm_ini_number_refuses_an_embedded_start_and_dltmqm_still_deletes(tmp_path):
+    """Given a queue manager whose qm.ini has LogFilePages=abc, when an application starts
+    it in its own process, then MQCONN fails with 2059 (MQRC_Q_MGR_NOT_AVAILABLE) and the
+    error log has AMQ8940E naming the value, no traceback; dltmqm still deletes it."""
+    from click.testing import CliRunner
+
+    import mqpy
+    from mqpy import CMQC, config
+    from mqpy_cli.control import dltmqm
+
+    root = str(tmp_path)
+    mqpy.embedded("BADINI", data_path=root).disconnect()
+    mqpy.stop_embedded("BADINI", data_path=root)
+    qmdir = config.qmgr_dir("BADINI", root)
+    ini = os.path.join(qmdir, "qm.ini")
+    config.write_stanzas(ini, [(n, {**v, "LogFilePages": "abc"} if n == "Log" else v)
+                               for n, v in config.read_stanzas(ini)])
+    with pytest.raises(mqpy.MQMIError) as err:
+        mqpy.embedded("BADINI", data_path=root, create=False)
+    assert err.value.reason == CMQC.MQRC_Q_MGR_NOT_AVAILABLE
+    log = open(os.path.join(qmdir, "errors", "AMQERR01.LOG")).read()
+    assert "AMQ8940E" in log and "Log: LogFilePages=abc" in log
+    result = CliRunner().invoke(dltmqm, ["--data-path", root, "BADINI"])
+    assert result.exit_code == 0, result.output
+    assert not os.path.exists(qmdir)
 
 
 def test_qm_ini_numbers_are_read_whatever_the_case_within_their_ranges(tmp_path):
