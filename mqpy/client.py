@@ -87,7 +87,6 @@ from mqpy_chinit.wire import (
     SegmentType,
     Status,
     StatusCode,
-    mqi_event,
 )
 
 __all__ = [
@@ -812,13 +811,13 @@ class ClientConnection(MQIVerbs):
             if instance is None:
                 raise _fail(CMQC.MQRC_CONNECTION_BROKEN if self.broken
                             else CMQC.MQRC_HCONN_ERROR)
-            request = mqiproto.encode_request(verb, values, hobj=hobj)
             conv = self._conv
-            if instance.tshm:  # the request's own fields, with its ConvId and RequestId
-                request = mqi_event(MQIRequest, request.flags, request.luwid, conv.conv_id,
-                                    next(conv.request_ids), request.segment_type,
-                                    request.comp, request.reason, request.hobj, request.body,
-                                    request.reply_length)
+            if instance.tshm:  # with its ConvId and RequestId
+                request = mqiproto.encode_request(verb, values, hobj=hobj,
+                                                  conv_id=conv.conv_id,
+                                                  request_id=next(conv.request_ids))
+            else:
+                request = mqiproto.encode_request(verb, values, hobj=hobj)
             try:
                 reply = instance.call(conv, request)
                 decoded = _decode_reply(

@@ -74,6 +74,7 @@ __all__ = [
     "REPLIES",
     "REQUESTS",
     "RESOLVE_NO_WAIT",
+    "resolve_values",
     "RUN_BYTES",
     "RUN_SPI_VERBS",
     "RUN_VERBS",
@@ -122,6 +123,12 @@ class SpiVerb(enum.IntEnum):
 #: work in doubt, resolved to commit again from the partner's sync record). A queue manager
 #: that does not know the bit takes 3 as a commit, forced: nothing breaks.
 RESOLVE_NO_WAIT = 2
+
+
+def resolve_values(luwid: bytes, commit: bool, wait: bool = True) -> list[Any]:
+    """An SPI RESOLVE request's body values: ``wait`` False makes a commit RESOLVE_NO_WAIT."""
+    flag = int(bool(commit)) | (RESOLVE_NO_WAIT if commit and not wait else 0)
+    return [SpiVerb.RESOLVE, luwid, flag]
 
 #: The verbs an SPI RUN may carry: each stands alone (no connect, no unit-of-work control
 #: of the connection's own: an SPI call in a run may only resolve an in-doubt unit of work,
@@ -917,8 +924,10 @@ class Decoded:
 
 
 def encode_request(verb: SegmentType, values: Sequence[Any] = (), *, hobj: int = 0,
-                   byte_order: ByteOrder = ByteOrder.LITTLE) -> MQIRequest:
-    """The ``MQIRequest`` event for ``verb`` with body ``values`` (shape :data:`REQUESTS`)."""
+                   byte_order: ByteOrder = ByteOrder.LITTLE, conv_id: int | None = None,
+                   request_id: int | None = None) -> MQIRequest:
+    """The ``MQIRequest`` event for ``verb`` with body ``values`` (shape :data:`REQUESTS`);
+    ``conv_id`` and ``request_id``: a client conversation's (TSHM)."""
     if type(verb) is not SegmentType or verb not in REQUESTS:
         verb = _verb(int(verb), REQUESTS)
     fused = _FUSED_REQUESTS.get(verb)
@@ -927,7 +936,8 @@ def encode_request(verb: SegmentType, values: Sequence[Any] = (), *, hobj: int =
         body = _pack(REQUESTS[verb], values, byte_order)
     # the event MQIRequest(segment_type=verb, hobj=hobj, body=body) makes, its fields
     # already in their converted form (every REQUESTS verb is in 0x81-0x8F)
-    return mqi_event(MQIRequest, _NO_FLAGS, _NO_LUW, None, None, verb, 0, 0, hobj, body, None)
+    return mqi_event(MQIRequest, _NO_FLAGS, _NO_LUW, conv_id, request_id, verb, 0, 0, hobj,
+                     body, None)
 
 
 def decode_request(event: MQIRequest, byte_order: ByteOrder = ByteOrder.LITTLE) -> Decoded:

@@ -149,8 +149,7 @@ def _set(hobj: int, selector: int, value: int | bytes | str) -> Exchange[None]:
 def _resolve(luwid: bytes, commit: bool, wait: bool = True) -> Exchange[None]:
     """SPI RESOLVE of an in-doubt unit of work; ``wait`` False: a commit answered before its
     log force (mqiproto.RESOLVE_NO_WAIT)."""
-    flag = int(bool(commit)) | (mqiproto.RESOLVE_NO_WAIT if commit and not wait else 0)
-    yield _T.SPI, [mqiproto.SpiVerb.RESOLVE, luwid, flag], 0, (), ()
+    yield _T.SPI, mqiproto.resolve_values(luwid, commit, wait), 0, (), ()
 
 
 #: The verbs :func:`run_in_order` takes, by method name.

@@ -579,7 +579,7 @@ class SenderMCA:
             raise _status_error(ev)
         self.status.round_trip(int((time.perf_counter() - t0) * 1e6))
 
-    async def _dead_letter_at_sender(self, qm: mqpy.QueueManager, md: mqpy.MD, data: bytes,
+    async def _dead_letter_at_sender(self, qm: mqpy.QueueManager, md: Any, data: bytes,
                                      reason: int) -> bool:
         """A message the channel cannot carry (too long) goes to the local DLQ (seed 003)."""
         xqh = mqpy.XQH().unpack(data)

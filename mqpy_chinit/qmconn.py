@@ -110,11 +110,6 @@ class QMConnection(AsyncMQIVerbs):
         return await self._exchange(flows.relayed(request), lambda: flows.relayed_reply(verb))
 
     @property
-    def relaying(self) -> bool:
-        """A request sent by :meth:`send_relayed` awaits :meth:`relayed_reply`."""
-        return self._relaying is not None
-
-    @property
     def usable(self) -> bool:
         """The socket is still there (not dropped)."""
         return self._sock is not None

@@ -73,14 +73,12 @@ class XmitqGets:
         limit = min(limit or mqiproto.RUN_BYTES, mqiproto.RUN_BYTES)
         if type(handle) is not BindingsConnection:
             return self._run_in_order(handle, count, limit, resolve)
-        flows = self._get_flow() * count
-        if resolve is not None:
-            luwid, commit, wait = resolve
-            flag = int(commit) | (mqiproto.RESOLVE_NO_WAIT if commit and not wait else 0)
-            flows = mqiproto.pack_flows([mqiproto.encode_request(
-                _T.SPI, [mqiproto.SpiVerb.RESOLVE, luwid, flag])]) + flows
         if resolve is None and count < 1:
             return []
+        flows = self._get_flow() * count
+        if resolve is not None:
+            flows = mqiproto.pack_flows([mqiproto.encode_request(
+                _T.SPI, mqiproto.resolve_values(*resolve))]) + flows
         replies = handle.run_flows(flows, limit)
         try:
             if resolve is not None:
