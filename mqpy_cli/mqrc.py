@@ -20,7 +20,7 @@ from collections.abc import Iterator
 import click
 
 from mqpy import constants, errorlog, messages
-from mqpy.mqsc import messages as mqsc_messages
+from mqpy.mqsc.processor import RESPONSES
 
 _AMQ = re.compile(r"^AMQ(\d{4})[A-Z]?$", re.IGNORECASE)
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -54,7 +54,7 @@ def _catalogue() -> Iterator[tuple[str, str, str, str]]:
         for value in vars(module).values():
             if isinstance(value, messages.AMQMessage):
                 yield value.msgid, value.text, value.explanation, value.action
-    for msgid, text in mqsc_messages.MESSAGES.items():
+    for msgid, text in RESPONSES.items():  # runmqsc's answers (MESSAGES included)
         yield msgid, text, "", ""
 
 

@@ -32,6 +32,8 @@ def test_an_amq_message_prints_its_text_and_explanation_unless_brief():
     brief = _run("-b", "-m", "AMQ7017S").output
     assert "AMQ7017S: Log not available." in brief and "EXPLANATION:" not in brief
     assert "AMQ8147E: IBM MQ object <insert> not found." in _run("AMQ8147").output
+    # runmqsc's own answers too (the service commands' AMQ8733I)
+    assert "AMQ8733I: Request to start Service accepted." in _run("AMQ8733").output
 
 
 def test_a_range_of_reason_codes_and_what_is_not_known():

@@ -14,8 +14,8 @@ import pytest
 _RUN = ("import sys; from mqpy_cli import trace; "
         "getattr(trace, sys.argv[1]).main(args=sys.argv[2:], prog_name=sys.argv[1])")
 
-#: an embedded queue manager: puts and gets on Q1, says its pid, then on "again" (after the
-#: once-a-second look at the control file has had its chance) does it once more
+#: an embedded queue manager: puts and gets on Q1, says its pid, then on "again-traced" or
+#: "again-untraced" (once its look at the control file says so) does it once more
 APP = r"""
 import os, sys, time
 import mqpy
@@ -37,8 +37,14 @@ def work():
 work()
 assert type(qm.get_handle()) is Connection  # the engine's own, traced or not
 print(os.getpid(), flush=True)
-if sys.stdin.readline().strip() == "again":
-    time.sleep(1.3)
+wanted = sys.stdin.readline().strip()
+if wanted.startswith("again"):
+    # the watch thread's next look at the control file (once a second): waited for, with
+    # a bound, rather than slept for
+    from mqpy.trace import TRACER
+    deadline = time.monotonic() + 30
+    while TRACER.active != (wanted == "again-traced") and time.monotonic() < deadline:
+        time.sleep(0.05)
     work()
 q.close()
 qm.disconnect()
@@ -102,7 +108,7 @@ def test_an_embedded_application_is_traced_until_endmqtrc(env):
         assert gets[0]["parms"]["DataLength"] == 6
         assert ("}", "MQCMIT") in calls
         _cmd(env, "endmqtrc", "-m", "EMB")
-        _finish(proc, "again")
+        _finish(proc, "again-untraced")
     finally:
         proc.kill()
     assert len(_calls(env, pid)) == len(records)
@@ -124,7 +130,7 @@ def test_strmqtrc_reaches_an_embedded_application_already_running(env):
     try:
         assert not os.path.exists(_trace_file(env, pid))
         _cmd(env, "strmqtrc", "-m", "EMB")
-        _finish(proc, "again")
+        _finish(proc, "again-traced")
     finally:
         proc.kill()
     calls = [(r["k"], r["fn"]) for r in _calls(env, pid)]
