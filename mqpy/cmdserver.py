@@ -14,7 +14,7 @@ commits, so a request is answered exactly once even across a crash. It serves:
   (current or saved), run as their MQSC twins; INQUIRE_LISTENER_STATUS from the channel
   initiator's running listeners; CREATE_SERVICE, CHANGE_SERVICE, COPY_SERVICE,
   DELETE_SERVICE, INQUIRE_SERVICE, START_SERVICE, STOP_SERVICE (IgnoreState) and
-  INQUIRE_SERVICE_STATUS, run as their MQSC twins (:data:`SERVICE_PCF`).
+  INQUIRE_SERVICE_STATUS, run as their MQSC twins (``pcfmap.SERVICE``).
 
 Authority (IBM's command server checks, :mod:`mqpy.security.commands`): each request is
 run for the MQMD UserIdentifier it carries, which the queue manager fills from the putting
@@ -96,7 +96,7 @@ class Response:
 _MODE = {CMQCFC.MQMODE_QUIESCE: "QUIESCE", CMQCFC.MQMODE_FORCE: "FORCE",
          CMQCFC.MQMODE_TERMINATE: "TERMINATE"}
 #: a listener's status as Inquire Listener Status answers it (cmqcfc.h MQSVC_STATUS_*).
-_SVC_STATUS = {"STOPPED": 0, "STARTING": 1, "RUNNING": 2, "STOPPING": 3, "RETRYING": 4}
+_SVC_STATUS = pcfmap.SVC_STATUS
 _QMGR_STATUS = {"STARTING": CMQCFC.MQQMSTA_STARTING, "RUNNING": CMQCFC.MQQMSTA_RUNNING,
                 "QUIESCING": CMQCFC.MQQMSTA_QUIESCING, "STANDBY": CMQCFC.MQQMSTA_STANDBY}
 #: Inquire Queue Manager Status's parameters: (parameter, DISPLAY QMSTATUS keyword, string
@@ -210,34 +210,13 @@ _PCF_INQUIRIES: dict[int, tuple[str, str, int]] = {
     CMQCFC.MQCMD_INQUIRE_SERVICE_STATUS: ("DISPLAY", "SVSTATUS", CMQC.MQCA_SERVICE_NAME),
 }
 
-#: service attributes (DEFINE/DISPLAY SERVICE, DISPLAY SVSTATUS <-> the service PCF
-#: commands): keyword -> (parameter, string length or 0, words of an MQCFIN)
-SERVICE_PCF: dict[str, tuple[int, int, dict[str, int] | None]] = {
-    "DESCR": (CMQC.MQCA_SERVICE_DESC, CMQC.MQ_SERVICE_DESC_LENGTH, None),
-    "SERVTYPE": (CMQC.MQIA_SERVICE_TYPE, 0, {"COMMAND": CMQC.MQSVC_TYPE_COMMAND,
-                                            "SERVER": CMQC.MQSVC_TYPE_SERVER}),
-    "CONTROL": (CMQC.MQIA_SERVICE_CONTROL, 0, {"QMGR": CMQC.MQSVC_CONTROL_Q_MGR,
-                                              "STARTONLY": CMQC.MQSVC_CONTROL_Q_MGR_START,
-                                              "MANUAL": CMQC.MQSVC_CONTROL_MANUAL}),
-    "STARTCMD": (CMQC.MQCA_SERVICE_START_COMMAND, CMQC.MQ_SERVICE_COMMAND_LENGTH, None),
-    "STARTARG": (CMQC.MQCA_SERVICE_START_ARGS, CMQC.MQ_SERVICE_ARGS_LENGTH, None),
-    "STOPCMD": (CMQC.MQCA_SERVICE_STOP_COMMAND, CMQC.MQ_SERVICE_COMMAND_LENGTH, None),
-    "STOPARG": (CMQC.MQCA_SERVICE_STOP_ARGS, CMQC.MQ_SERVICE_ARGS_LENGTH, None),
-    "STDOUT": (CMQC.MQCA_STDOUT_DESTINATION, CMQC.MQ_SERVICE_PATH_LENGTH, None),
-    "STDERR": (CMQC.MQCA_STDERR_DESTINATION, CMQC.MQ_SERVICE_PATH_LENGTH, None),
-    "ALTDATE": (CMQC.MQCA_ALTERATION_DATE, CMQC.MQ_DATE_LENGTH, None),
-    "ALTTIME": (CMQC.MQCA_ALTERATION_TIME, CMQC.MQ_TIME_LENGTH, None),
-}
-#: Inquire Service Status's own fields
-_SVSTATUS_PCF: dict[str, tuple[int, int, dict[str, int] | None]] = {
-    "STATUS": (CMQCFC.MQIACF_SERVICE_STATUS, 0, _SVC_STATUS),
-    "PID": (CMQCFC.MQIACF_PROCESS_ID, 0, None),
-    "STARTDA": (CMQCFC.MQCACF_SERVICE_START_DATE, CMQC.MQ_DATE_LENGTH, None),
-    "STARTTI": (CMQCFC.MQCACF_SERVICE_START_TIME, CMQC.MQ_TIME_LENGTH, None),
-}
-_SERVICE_BY_PARAMETER = {parameter: (keyword, length, words)
-                         for keyword, (parameter, length, words) in SERVICE_PCF.items()
-                         if keyword not in ("ALTDATE", "ALTTIME")}
+_SERVICE = pcfmap.by_parameter(pcfmap.SERVICE)
+#: what a service command's parameters name rather than set
+_SERVICE_CONTROL = {CMQC.MQCA_SERVICE_NAME, CMQCFC.MQCACF_FROM_SERVICE_NAME,
+                    CMQCFC.MQCACF_TO_SERVICE_NAME, CMQCFC.MQIACF_REPLACE}
+#: attributes a request may not set (the queue manager keeps them)
+_READ_ONLY = frozenset({"CURDEPTH", "IPPROCS", "OPPROCS", "CRDATE", "CRTIME", "ALTDATE",
+                        "ALTTIME"})
 
 
 def _chltype_of(obj: Any) -> str | None:
@@ -280,6 +259,19 @@ def _param(attr: pcfmap.PcfAttr, value: object) -> pcf.Parameter | None:
     if isinstance(converted, bytes):
         return pcf.CFST(attr.parameter, converted)
     return pcf.CFIN(attr.parameter, converted)
+
+
+def _attr_params(view: Mapping[str, object], table: Iterable[pcfmap.PcfAttr],
+                 wanted: set[int] | None) -> list[pcf.Parameter]:
+    """The attributes of ``table`` that ``view`` has (all, or those ``wanted`` names) as
+    response parameters; a value PCF cannot carry is left out."""
+    out: list[pcf.Parameter] = []
+    for attr in table:
+        if attr.keyword in view and (wanted is None or attr.parameter in wanted):
+            p = _param(attr, view[attr.keyword])
+            if p is not None:
+                out.append(p)
+    return out
 
 
 class CommandServer:
@@ -704,18 +696,21 @@ class CommandServer:
     # ------------------------------------------------------------------ changes
 
     @staticmethod
-    def _attributes(msg: pcf.PCFMessage, table: dict[int, pcfmap.PcfAttr]
-                    ) -> dict[str, object]:
+    def _attributes(msg: pcf.PCFMessage, table: Mapping[int, pcfmap.PcfAttr],
+                    control: Iterable[int] = _CONTROL) -> dict[str, object]:
+        """A create or change request's attributes as MQSC keywords and stored values. A
+        parameter the object does not have, one the queue manager keeps, or one in the
+        wrong structure (an MQCFIN for a string, an MQCFSL for one name) is refused with
+        the reason naming the structure it came in (MQRCCF_CFIN_PARM_ID_ERROR...); a word
+        with no meaning is MQRCCF_PARM_VALUE_ERROR."""
         out: dict[str, object] = {}
+        skip = set(control)
         for p in msg.params:
-            if p.Parameter in _CONTROL:
+            if p.Parameter in skip:
                 continue
             attr = table.get(p.Parameter)
-            if attr is None or attr.keyword in ("CURDEPTH", "IPPROCS", "OPPROCS", "CRDATE",
-                                                "CRTIME", "ALTDATE", "ALTTIME"):
-                raise _Refused(CMQCFC.MQRCCF_CFST_PARM_ID_ERROR
-                               if isinstance(p, (pcf.CFST, pcf.CFSL))
-                               else CMQCFC.MQRCCF_CFIN_PARM_ID_ERROR)
+            if attr is None or attr.keyword in _READ_ONLY or not attr.accepts(p):
+                raise _Refused(pcfmap.parm_id_error(p))
             try:
                 out[attr.keyword] = attr.from_pcf(p.value)
             except (TypeError, ValueError):
@@ -751,7 +746,7 @@ class CommandServer:
             objtype = _QTYPE_TO_OBJ[qtype]
         else:
             raise _Refused(CMQCFC.MQRCCF_Q_TYPE_ERROR)
-        params = {} if verb == "DELETE" else self._attributes(msg, dict(_Q))
+        params = {} if verb == "DELETE" else self._attributes(msg, _Q)
         return self._run(MQSCCommand(verb, objtype, name, params, self._flags(msg)))
 
     def _change_channel(self, msg: pcf.PCFMessage, verb: str) -> list[Response]:
@@ -765,7 +760,7 @@ class CommandServer:
                 params["CHLTYPE"] = _CHL_BY_KW["CHLTYPE"].from_pcf(chltype)
             except ValueError:
                 raise _Refused(CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR) from None
-            params.update(self._attributes(msg, dict(_CHL)))
+            params.update(self._attributes(msg, _CHL))
         return self._run(MQSCCommand(verb, "CHANNEL", name, params, self._flags(msg)))
 
     # ------------------------------------------------------------------ channel control
@@ -855,34 +850,16 @@ class CommandServer:
 
     def _change_service(self, msg: pcf.PCFMessage, verb: str) -> list[Response]:
         """Create / Change / Copy / Delete Service: DEFINE (LIKE for a copy) / ALTER /
-        DELETE SERVICE with the attributes translated by :data:`SERVICE_PCF`."""
+        DELETE SERVICE with the attributes translated by ``pcfmap.SERVICE``."""
         params: dict[str, object] = {}
         if verb == "COPY":
-            like = self._required_name(msg, CMQCFC.MQCACF_FROM_SERVICE_NAME)
+            params["LIKE"] = self._required_name(msg, CMQCFC.MQCACF_FROM_SERVICE_NAME)
             name = self._required_name(msg, CMQCFC.MQCACF_TO_SERVICE_NAME)
-            params["LIKE"] = like
             verb = "DEFINE"
         else:
             name = self._required_name(msg, CMQC.MQCA_SERVICE_NAME)
         if verb != "DELETE":
-            skip = {CMQC.MQCA_SERVICE_NAME, CMQCFC.MQCACF_FROM_SERVICE_NAME,
-                    CMQCFC.MQCACF_TO_SERVICE_NAME, CMQCFC.MQIACF_REPLACE}
-            for p in msg.params:
-                if p.Parameter in skip:
-                    continue
-                field = _SERVICE_BY_PARAMETER.get(p.Parameter)
-                if field is None:
-                    raise _Refused(CMQCFC.MQRCCF_CFST_PARM_ID_ERROR
-                                   if isinstance(p, (pcf.CFST, pcf.CFSL))
-                                   else CMQCFC.MQRCCF_CFIN_PARM_ID_ERROR)
-                keyword, length, words = field
-                if length:
-                    params[keyword] = _name(p.value)
-                    continue
-                word = next((w for w, n in (words or {}).items() if n == p.value), None)
-                if word is None:
-                    raise _Refused(CMQCFC.MQRCCF_PARM_VALUE_ERROR)
-                params[keyword] = word
+            params.update(self._attributes(msg, _SERVICE, _SERVICE_CONTROL))
         return self._run(MQSCCommand(verb, "SERVICE", name, params, self._flags(msg)))
 
     def _inquire_service(self, msg: pcf.PCFMessage) -> list[Response]:
@@ -892,10 +869,9 @@ class CommandServer:
         if not objs:
             return [Response([], CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_OBJECT_NAME)]
         wanted = self._wanted(msg, CMQCFC.MQIACF_SERVICE_ATTRS)
-        return [Response([pcf.CFST(CMQC.MQCA_SERVICE_NAME,
-                                   obj.name.ljust(CMQC.MQ_OBJECT_NAME_LENGTH)),
-                          *_row_params(self.processor.stored_view(obj), SERVICE_PCF,
-                                       wanted, ())])
+        return [Response([_param(pcfmap.SERVICE[0], obj.name),  # type: ignore[list-item]
+                          *_attr_params(self.processor.stored_view(obj),
+                                        pcfmap.SERVICE[1:], wanted)])
                 for obj in objs]
 
     def _service_control(self, msg: pcf.PCFMessage, verb: str) -> list[Response]:
@@ -921,11 +897,10 @@ class CommandServer:
         if not rows:
             return [Response([], CMQC.MQCC_FAILED, CMQCFC.MQRCCF_SERV_STATUS_NOT_FOUND)]
         wanted = self._wanted(msg, CMQCFC.MQIACF_SERVICE_STATUS_ATTRS)
-        fields = {**_SVSTATUS_PCF, **{k: v for k, v in SERVICE_PCF.items()
-                                      if k not in ("ALTDATE", "ALTTIME")}}
-        return [Response([pcf.CFST(CMQC.MQCA_SERVICE_NAME,
-                                   str(row["SERVICE"]).ljust(CMQC.MQ_OBJECT_NAME_LENGTH)),
-                          *_row_params(row, fields, wanted, ())])
+        fields = pcfmap.SERVICE_STATUS + tuple(a for a in pcfmap.SERVICE[1:]
+                                               if a.keyword not in ("ALTDATE", "ALTTIME"))
+        return [Response([_param(pcfmap.SERVICE[0], row["SERVICE"]),  # type: ignore[list-item]
+                          *_attr_params(row, fields, wanted)])
                 for row in rows]
 
     # ------------------------------------------------------------------ clusters

@@ -16,10 +16,11 @@ from collections.abc import Mapping
 
 import attrs
 
-from mqpy import CMQC, CMQCFC, CMQXC
+from mqpy import CMQC, CMQCFC, CMQXC, pcf
 from mqpy.engine import selectors
 
-__all__ = ["CHANNEL", "PcfAttr", "QMGR", "QUEUE", "WORDS", "by_keyword", "by_parameter"]
+__all__ = ["CHANNEL", "PcfAttr", "QMGR", "QUEUE", "SERVICE", "SERVICE_STATUS", "WORDS",
+           "by_keyword", "by_parameter", "parm_id_error"]
 
 #: keyword -> {MQSC word: MQ number}; the engine's MQINQ enums first.
 WORDS: dict[str, dict[str, int]] = {
@@ -69,6 +70,9 @@ WORDS: dict[str, dict[str, int]] = {
                 "MEDIUM": CMQC.MQMON_MEDIUM, "HIGH": CMQC.MQMON_HIGH,
                 "NONE": CMQC.MQMON_NONE},
     "KAINT": {"AUTO": CMQXC.MQKAI_AUTO},
+    "SERVTYPE": {"COMMAND": CMQC.MQSVC_TYPE_COMMAND, "SERVER": CMQC.MQSVC_TYPE_SERVER},
+    "CONTROL": {"QMGR": CMQC.MQSVC_CONTROL_Q_MGR, "STARTONLY": CMQC.MQSVC_CONTROL_Q_MGR_START,
+                "MANUAL": CMQC.MQSVC_CONTROL_MANUAL},
     "PLATFORM": {"UNIX": CMQC.MQPL_UNIX},
     "SYNCPT": {"AVAILABLE": CMQC.MQSP_AVAILABLE},
 }  # fmt: skip
@@ -76,15 +80,26 @@ WORDS: dict[str, dict[str, int]] = {
 
 @attrs.frozen(slots=True)
 class PcfAttr:
-    """One attribute in PCF: its parameter id, MQSC keyword, and (strings) MQ length."""
+    """One attribute in PCF: its parameter id, MQSC keyword, (strings) MQ length, and (an
+    integer whose words are its own, not :data:`WORDS`'s for its keyword) its words."""
 
     parameter: int
     keyword: str
     length: int = 0  #: 0 for integers; the MQ_*_LENGTH a string is padded to
+    own_words: Mapping[str, int] | None = None
 
     @property
     def is_string(self) -> bool:
         return self.length > 0
+
+    @property
+    def words(self) -> Mapping[str, int] | None:
+        return self.own_words if self.own_words is not None else WORDS.get(self.keyword)
+
+    def accepts(self, param: object) -> bool:
+        """Whether a request's PCF structure is the type this attribute is carried in: an
+        MQCFST for a string, an MQCFIN for an integer."""
+        return isinstance(param, pcf.CFST if self.is_string else pcf.CFIN)
 
     def to_pcf(self, value: object) -> int | bytes | list[bytes]:
         """A stored value as PCF carries it."""
@@ -93,7 +108,7 @@ class PcfAttr:
                 return [str(v).encode("latin-1", "replace").ljust(self.length)
                         for v in value]
             return str(value).encode("latin-1", "replace")[: self.length].ljust(self.length)
-        words = WORDS.get(self.keyword)
+        words = self.words
         if words is not None and str(value) in words:
             return words[str(value)]
         return int(value)  # type: ignore[call-overload]
@@ -105,7 +120,7 @@ class PcfAttr:
                 return [v.decode("latin-1").rstrip(" \x00") for v in value]
             raw = value if isinstance(value, bytes) else str(value).encode("latin-1")
             return raw.decode("latin-1").rstrip(" \x00")
-        words = WORDS.get(self.keyword)
+        words = self.words
         if words is not None:
             for word, number in words.items():
                 if number == value:
@@ -115,7 +130,8 @@ class PcfAttr:
         return int(value)  # type: ignore[call-overload]
 
 
-def _t(*rows: tuple[int, str] | tuple[int, str, int]) -> tuple[PcfAttr, ...]:
+def _t(*rows: tuple[int, str] | tuple[int, str, int] | tuple[int, str, int, Mapping[str, int]]
+       ) -> tuple[PcfAttr, ...]:
     return tuple(PcfAttr(*row) for row in rows)
 
 
@@ -251,6 +267,48 @@ QMGR: tuple[PcfAttr, ...] = _t(
     (CMQC.MQCA_CREATION_DATE, "CRDATE", CMQC.MQ_CREATION_DATE_LENGTH),
     (CMQC.MQCA_CREATION_TIME, "CRTIME", CMQC.MQ_CREATION_TIME_LENGTH),
 )
+
+
+#: service attributes (DEFINE/ALTER/DISPLAY SERVICE <-> Create/Change/Copy/Inquire Service).
+SERVICE: tuple[PcfAttr, ...] = _t(
+    (CMQC.MQCA_SERVICE_NAME, "SERVICE", CMQC.MQ_OBJECT_NAME_LENGTH),
+    (CMQC.MQCA_SERVICE_DESC, "DESCR", CMQC.MQ_SERVICE_DESC_LENGTH),
+    (CMQC.MQIA_SERVICE_TYPE, "SERVTYPE"),
+    (CMQC.MQIA_SERVICE_CONTROL, "CONTROL"),
+    (CMQC.MQCA_SERVICE_START_COMMAND, "STARTCMD", CMQC.MQ_SERVICE_COMMAND_LENGTH),
+    (CMQC.MQCA_SERVICE_START_ARGS, "STARTARG", CMQC.MQ_SERVICE_ARGS_LENGTH),
+    (CMQC.MQCA_SERVICE_STOP_COMMAND, "STOPCMD", CMQC.MQ_SERVICE_COMMAND_LENGTH),
+    (CMQC.MQCA_SERVICE_STOP_ARGS, "STOPARG", CMQC.MQ_SERVICE_ARGS_LENGTH),
+    (CMQC.MQCA_STDOUT_DESTINATION, "STDOUT", CMQC.MQ_SERVICE_PATH_LENGTH),
+    (CMQC.MQCA_STDERR_DESTINATION, "STDERR", CMQC.MQ_SERVICE_PATH_LENGTH),
+    (CMQC.MQCA_ALTERATION_DATE, "ALTDATE", CMQC.MQ_DATE_LENGTH),
+    (CMQC.MQCA_ALTERATION_TIME, "ALTTIME", CMQC.MQ_TIME_LENGTH),
+)
+
+#: Inquire Service Status's own fields (DISPLAY SVSTATUS); the service's status words are
+#: cmqcfc.h's MQSVC_STATUS_* (a listener's too), which the generated constants lack.
+SVC_STATUS: dict[str, int] = {"STOPPED": 0, "STARTING": 1, "RUNNING": 2, "STOPPING": 3,
+                              "RETRYING": 4}
+SERVICE_STATUS: tuple[PcfAttr, ...] = _t(
+    (CMQCFC.MQIACF_SERVICE_STATUS, "STATUS", 0, SVC_STATUS),
+    (CMQCFC.MQIACF_PROCESS_ID, "PID"),
+    (CMQCFC.MQCACF_SERVICE_START_DATE, "STARTDA", CMQC.MQ_DATE_LENGTH),
+    (CMQCFC.MQCACF_SERVICE_START_TIME, "STARTTI", CMQC.MQ_TIME_LENGTH),
+)
+
+
+def parm_id_error(param: object) -> int:
+    """The MQRCCF_*_PARM_ID_ERROR a command server answers for a parameter it does not take
+    in the structure it came in (IBM names the structure: MQCFST, MQCFIN, MQCFSL...)."""
+    return {pcf.CFST: CMQCFC.MQRCCF_CFST_PARM_ID_ERROR,
+            pcf.CFSL: CMQCFC.MQRCCF_CFSL_PARM_ID_ERROR,
+            pcf.CFIL: CMQCFC.MQRCCF_CFIL_PARM_ID_ERROR,
+            pcf.CFBS: CMQCFC.MQRCCF_CFBS_PARM_ID_ERROR,
+            pcf.CFGR: CMQCFC.MQRCCF_CFGR_PARM_ID_ERROR,
+            pcf.CFIF: CMQCFC.MQRCCF_CFIF_PARM_ID_ERROR,
+            pcf.CFSF: CMQCFC.MQRCCF_CFSF_PARM_ID_ERROR,
+            pcf.CFBF: CMQCFC.MQRCCF_CFBF_PARM_ID_ERROR,
+            }.get(type(param), CMQCFC.MQRCCF_CFIN_PARM_ID_ERROR)
 
 
 def by_parameter(table: tuple[PcfAttr, ...]) -> Mapping[int, PcfAttr]:

@@ -125,3 +125,45 @@ def test_start_inquire_status_stop(admin, programs):
     (reply,) = admin.command(CMQCFC.MQCMD_INQUIRE_SERVICE_STATUS,
                              [pcf.CFST(CMQC.MQCA_SERVICE_NAME, b"NOSUCH")])
     assert reply.header.Reason == CMQC.MQRC_UNKNOWN_OBJECT_NAME
+
+
+def test_a_parameter_in_the_wrong_structure_is_refused_not_stored(admin, programs):
+    """Given a service, when Change Service sends ServiceDesc as an MQCFIN, StartCommand as
+    an MQCFSL, or ServiceType as an MQCFST, then each is refused with the reason naming the
+    structure it came in (MQRCCF_CFIN_PARM_ID_ERROR, MQRCCF_CFSL_PARM_ID_ERROR,
+    MQRCCF_CFST_PARM_ID_ERROR, as IBM's command server answers) and nothing is stored: the
+    description is not "5" and the start command is not the list's text."""
+    _server(admin, programs)
+    name = pcf.CFST(CMQC.MQCA_SERVICE_NAME, b"P1")
+    for param, reason in (
+            (pcf.CFIN(CMQC.MQCA_SERVICE_DESC, 5), CMQCFC.MQRCCF_CFIN_PARM_ID_ERROR),
+            (pcf.CFSL(CMQC.MQCA_SERVICE_START_COMMAND, [b"/bin/a", b"/bin/b"]),
+             CMQCFC.MQRCCF_CFSL_PARM_ID_ERROR),
+            (pcf.CFST(CMQC.MQIA_SERVICE_TYPE, b"SERVER"), CMQCFC.MQRCCF_CFST_PARM_ID_ERROR),
+            (pcf.CFST(CMQC.MQCA_ALTERATION_DATE, b"2026-01-01"),
+             CMQCFC.MQRCCF_CFST_PARM_ID_ERROR)):
+        (reply,) = admin.command(CMQCFC.MQCMD_CHANGE_SERVICE, [name, param])
+        assert (reply.header.CompCode, reply.header.Reason) == (CMQC.MQCC_FAILED, reason)
+        (reply,) = admin.command(CMQCFC.MQCMD_CREATE_SERVICE, [
+            pcf.CFST(CMQC.MQCA_SERVICE_NAME, b"NEW"), param])
+        assert reply.header.Reason == reason
+    (shown,) = admin.command(CMQCFC.MQCMD_INQUIRE_SERVICE, [name])
+    assert _name(shown.get(CMQC.MQCA_SERVICE_DESC)) == "pcf server"
+    assert _name(shown.get(CMQC.MQCA_SERVICE_START_COMMAND)) == programs.python
+    assert shown.get(CMQC.MQIA_SERVICE_TYPE) == CMQC.MQSVC_TYPE_SERVER
+    (reply,) = admin.command(CMQCFC.MQCMD_INQUIRE_SERVICE,
+                             [pcf.CFST(CMQC.MQCA_SERVICE_NAME, b"NEW")])
+    assert reply.header.Reason == CMQC.MQRC_UNKNOWN_OBJECT_NAME
+
+
+def test_a_queue_attribute_in_the_wrong_structure_is_refused(admin):
+    """Given Create Queue, when a string attribute (QDesc) comes as an MQCFIN or an integer
+    one (MaxQDepth) as an MQCFST, then the request is refused with the structure's
+    PARM_ID_ERROR by the same attribute check the service commands use."""
+    for param, reason in ((pcf.CFIN(CMQC.MQCA_Q_DESC, 5), CMQCFC.MQRCCF_CFIN_PARM_ID_ERROR),
+                          (pcf.CFST(CMQC.MQIA_MAX_Q_DEPTH, b"10"),
+                           CMQCFC.MQRCCF_CFST_PARM_ID_ERROR)):
+        (reply,) = admin.command(CMQCFC.MQCMD_CREATE_Q, [
+            pcf.CFST(CMQC.MQCA_Q_NAME, b"Q.WRONG"), pcf.CFIN(CMQC.MQIA_Q_TYPE, CMQC.MQQT_LOCAL),
+            param])
+        assert reply.header.Reason == reason
