@@ -261,6 +261,15 @@ def generic_match(pattern: str, value: str) -> bool:
     return value == pattern
 
 
+def where_passes(where: Where | None, row: Mapping[str, object]) -> bool:
+    """The WHERE filter of every DISPLAY: no WHERE passes all; a row without the filter's
+    keyword fails it (IBM: an object or status the keyword does not apply to is not
+    shown); otherwise the keyword's value is compared."""
+    if where is None:
+        return True
+    return where.keyword in row and _where_holds(where, row[where.keyword])
+
+
 def _where_holds(where: Where, value: object) -> bool:
     op, want = where.operator, where.value
     if op in ("CT", "EX", "CTG", "EXG"):
@@ -580,6 +589,8 @@ class MQSCProcessor:
         if not rows:
             raise CommandFailed.of(CMQCFC.MQRCCF_CHL_STATUS_NOT_FOUND, "AMQ8420I")
         wanted = [a for a in (cmd.display_attrs or ())]
+        if cmd.where is not None:
+            wanted.append(cmd.where.keyword)
         if "MONITOR" in cmd.flags or "MONITOR" in wanted:
             wanted += _MONITOR_FIELDS
         # the saved status is the few sync fields: shown whole
@@ -589,6 +600,8 @@ class MQSCProcessor:
                 "XMITQ"]
         lines: list[str] = []
         for row in rows:
+            if not where_passes(cmd.where, row):
+                continue
             row = {**row, kind: None}
             keys = head + sorted(k for k in row if k not in head
                                  and (everything or k in wanted))
@@ -713,6 +726,8 @@ class MQSCProcessor:
             raise CommandFailed.of(CMQCFC.MQRCCF_NONE_FOUND, "AMQ8147E", cmd.name)
         lines: list[str] = []
         for row in rows:
+            if not where_passes(cmd.where, row):
+                continue
             lines.append(message("AMQ8631I"))
             lines.extend(format_attrs(list(row.items())))
         return lines
@@ -845,8 +860,7 @@ class MQSCProcessor:
         lines: list[str] = []
         head = ("SERVICE", "STATUS", "PID")
         for row in rows:  # a WHERE that excludes every row shows nothing, as DISPLAY does
-            if cmd.where is not None and (cmd.where.keyword not in row or not _where_holds(
-                    cmd.where, row[cmd.where.keyword])):
+            if not where_passes(cmd.where, row):
                 continue
             rest = self._selected(cmd, row, exclude=head)
             lines.append(message(_HEADERS["SVSTATUS"]))
@@ -912,8 +926,7 @@ class MQSCProcessor:
         lines: list[str] = []
         for row in rows:
             row = {**row, "TYPE": "QCLUSTER"} if not clusqmgr else dict(row)
-            if cmd.where is not None and (cmd.where.keyword not in row or not _where_holds(
-                    cmd.where, row[cmd.where.keyword])):
+            if not where_passes(cmd.where, row):
                 continue
             rest = sorted(k for k in row if k not in head and k != "EXPIRES"
                           and (everything or k in wanted))
@@ -1112,10 +1125,8 @@ class MQSCProcessor:
             chltype = str(view.get("CHLTYPE", ""))
             shown = display_keywords(obj.objtype, chltype)
             view = {k: v for k, v in view.items() if k in shown}
-            if cmd.where is not None:
-                if cmd.where.keyword not in view or not _where_holds(cmd.where,
-                                                                     view[cmd.where.keyword]):
-                    continue
+            if not where_passes(cmd.where, view):
+                continue
             head = [(_NAME_ITEM[obj.objtype], obj.name)]
             if obj.objtype in QUEUE_TYPES:
                 head.append(("TYPE", obj.objtype))
@@ -1176,8 +1187,7 @@ class MQSCProcessor:
                 if opentype == "OUTPUT" and not (view.get("OPPROCS") or view.get("OUTPUT")
                                                  == "YES"):
                     continue
-                if cmd.where is not None and (cmd.where.keyword not in view or not _where_holds(
-                        cmd.where, view[cmd.where.keyword])):
+                if not where_passes(cmd.where, view):
                     continue
                 default = not cmd.display_attrs and "ALL" not in cmd.flags
                 if handles:
@@ -1265,8 +1275,7 @@ class MQSCProcessor:
         ctype = str(cmd.params.get("TYPE", "CONN"))
         lines: list[str] = []
         for conn, view, handles in rows:
-            if cmd.where is not None and (cmd.where.keyword not in view or not _where_holds(
-                    cmd.where, view[cmd.where.keyword])):
+            if not where_passes(cmd.where, view):
                 continue
             cid = self.conn_id(conn)
             items: list[tuple[str, object]] = [("CONN", cid),
