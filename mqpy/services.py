@@ -4,8 +4,8 @@ A SERVICE definition (``DEFINE SERVICE``) names a program (STARTCMD and STARTARG
 program that stops it (STOPCMD and STOPARG), files for its standard output and error, and how
 it is controlled. IBM's rules, as its "Working with services" pages give them:
 
-- SERVTYPE(SERVER): one instance at a time, whose status DISPLAY SVSTATUS shows (RUNNING or
-  STOPPING, PID, STARTDA, STARTTI); the queue manager logs AMQ5028 when it starts and
+- SERVTYPE(SERVER): one instance at a time, whose status DISPLAY SVSTATUS shows (STARTING,
+  RUNNING or STOPPING, PID, STARTDA, STARTTI); the queue manager logs AMQ5028 when it starts and
   AMQ5029 when it ends, by itself or by STOP SERVICE. SERVTYPE(COMMAND): started as often as
   asked, no status, AMQ5030 at each start.
 - CONTROL(QMGR): started when the queue manager starts, stopped when it ends;
@@ -20,6 +20,10 @@ it is controlled. IBM's rules, as its "Working with services" pages give them:
 - STOP SERVICE of a service with a blank STOPCMD is MQRCCF_NO_STOP_CMD; STOP SERVICE runs
   STOPCMD and returns (IBM: "processed asynchronously"): the server keeps its status,
   STOPPING, until it ends.
+
+STARTING is IBM's "in the process of initializing": here, from START SERVICE until the
+program's process exists (PID 0 meanwhile), which is as long as the fork and exec take; a
+second START then is MQRCCF_SERVICE_RUNNING and a STOP MQRCCF_SERVICE_REQUEST_PENDING.
 
 mqpy's own choices where IBM says nothing: at the queue manager's end a CONTROL(QMGR) server
 is asked to stop by its STOPCMD or, with none, by SIGTERM; one still running after a grace
@@ -203,13 +207,16 @@ class Running:
     """A server service's instance: its process and status."""
 
     name: str
-    proc: Any  # subprocess.Popen
+    proc: Any  # subprocess.Popen; None while STARTING
     started: float
-    status: str = "RUNNING"  # RUNNING, or STOPPING while its stop program runs
+    #: STARTING while its start program is being launched, RUNNING once it has a process,
+    #: STOPPING while its stop program runs
+    status: str = "RUNNING"
 
     @property
     def pid(self) -> int:
-        return int(self.proc.pid)
+        """The program's process id; 0 while it is STARTING (it has none yet)."""
+        return 0 if self.proc is None else int(self.proc.pid)
 
 
 def _spawn(launch: Launch) -> subprocess.Popen:
@@ -250,7 +257,8 @@ def _spawn(launch: Launch) -> subprocess.Popen:
 
 
 def _alive(proc: Any) -> bool:
-    return proc.poll() is None
+    """Running, or (None) still being launched."""
+    return proc is None or proc.poll() is None
 
 
 class ServiceRunner:
@@ -271,6 +279,7 @@ class ServiceRunner:
         self.servers: dict[str, Running] = {}
         self.children: set[int] = set()  #: every process started here that still runs
         self.ending = False  #: end_all has run since the last start_all
+        self.spawn: Callable[[Launch], Any] = _spawn  #: how a program is launched
 
     # -------------------------------------------------------------- commands
 
@@ -281,13 +290,25 @@ class ServiceRunner:
         if launch is None:
             raise ServiceError(CMQCFC.MQRCCF_NO_START_CMD)
         server = definition.get("SERVTYPE") == "SERVER"
+        running: Running | None = None
         with self._lock:
-            if server and name in self.servers:
-                raise ServiceError(CMQCFC.MQRCCF_SERVICE_RUNNING)
-            proc = self._run_program(name, launch)
-            self.children.add(proc.pid)
             if server:
-                self.servers[name] = Running(name, proc, time.time())
+                if name in self.servers:
+                    raise ServiceError(CMQCFC.MQRCCF_SERVICE_RUNNING)
+                # STARTING while the program is launched (outside the lock: a DISPLAY
+                # SVSTATUS meanwhile shows it, and a second START is refused)
+                running = self.servers[name] = Running(name, None, time.time(), "STARTING")
+        try:
+            proc = self._run_program(name, launch)
+        except ServiceError:
+            with self._lock:
+                if running is not None and self.servers.get(name) is running:
+                    del self.servers[name]
+            raise
+        with self._lock:
+            self.children.add(proc.pid)
+            if running is not None:
+                running.proc, running.status = proc, "RUNNING"
             # under the lock: a program that ends at once is logged ended after started
             self._log("started" if server else "command", name, proc.pid)
         threading.Thread(target=self._reap, args=(name, proc, server), daemon=True,
@@ -298,7 +319,7 @@ class ServiceRunner:
         """Run a service's start or stop program; one that cannot run is logged (AMQ8934E)
         and its ServiceError raised."""
         try:
-            return _spawn(launch)
+            return self.spawn(launch)
         except ServiceError as err:
             self._log("failed", name, 0, detail=err.detail)
             raise
@@ -314,6 +335,9 @@ class ServiceRunner:
                 raise ServiceError(CMQCFC.MQRCCF_SERVICE_STOPPED)
             if running is not None and running.status == "STOPPING":
                 return
+            if running is not None and running.status == "STARTING":
+                # nothing to give a stop program yet (no pid): ask again once it runs
+                raise ServiceError(CMQCFC.MQRCCF_SERVICE_REQUEST_PENDING)
         launch = plan_stop(name, definition, self._ctx_factory(),
                            running.pid if running is not None else 0)
         if launch is None:

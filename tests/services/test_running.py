@@ -255,3 +255,52 @@ def test_queue_manager_end_stops_control_qmgr_servers_by_signal(qmgr, proc, prog
     log = wait_for(lambda: errlog(root).count("AMQ5029I") == 2 and errlog(root))
     for name in ("TERM", "STUBBORN"):
         assert f"The Server '{name}' has ended. ProcessId({pids[name]})." in log
+
+
+def test_a_server_is_starting_until_its_process_exists(qmgr, proc, programs):
+    """Given a server whose program is still being launched (the runner's launch held at a
+    gate), when DISPLAY SVSTATUS is issued, then it shows STATUS(STARTING) and PID(0), a
+    second START is MQRCCF_SERVICE_RUNNING (CB3) and a STOP MQRCCF_SERVICE_REQUEST_PENDING
+    (CBD); once the launch completes, START's answer is AMQ8733I and the status RUNNING with
+    the program's own pid. A launch that fails leaves no status."""
+    import threading
+
+    pidfile = _define_server(proc, programs)
+    runner = services.runner_for(proc.engine)
+    gate, launching = threading.Event(), threading.Event()
+    real = runner.spawn
+
+    def held(launch):
+        launching.set()
+        assert gate.wait(30)
+        return real(launch)
+    runner.spawn = held
+    answer: list[list[str]] = []
+    starter = threading.Thread(target=lambda: answer.append(run(proc, "START SERVICE(S1)")))
+    starter.start()
+    try:
+        assert launching.wait(30)
+        assert attrs_of(run(proc, "DISPLAY SVSTATUS(S1)")[1:]) == {
+            "SERVICE": "S1", "STATUS": "STARTING", "PID": "0"}
+        assert proc.execute_text("START SERVICE(S1)").reason == CMQCFC.MQRCCF_SERVICE_RUNNING
+        result = proc.execute_text("STOP SERVICE(S1)")
+        assert (result.reason, result.lines) == (
+            CMQCFC.MQRCCF_SERVICE_REQUEST_PENDING, ["AMQ8101S: IBM MQ error (CBD) has occurred."])
+    finally:
+        gate.set()
+        starter.join(30)
+    assert answer == [["AMQ8733I: Request to start Service accepted."]]
+    pid = wait_for(lambda: read_pid(pidfile))
+    assert attrs_of(run(proc, "DISPLAY SVSTATUS(S1)")[1:]) == {
+        "SERVICE": "S1", "STATUS": "RUNNING", "PID": str(pid)}
+
+    # a launch that fails: STARTING is withdrawn
+    def failing(launch):
+        raise services.ServiceError(CMQCFC.MQRCCF_PROGRAM_NOT_AVAILABLE, "'x': gone")
+    runner.spawn = failing
+    run(proc, f"DEFINE SERVICE(S2) LIKE(S1) STARTARG('{programs.path('server.py')} "
+              f"{programs.path('S2.pid')}')")
+    assert proc.execute_text("START SERVICE(S2)").reason == \
+        CMQCFC.MQRCCF_PROGRAM_NOT_AVAILABLE
+    assert proc.execute_text("DISPLAY SVSTATUS(S2)").reason == \
+        CMQCFC.MQRCCF_SERV_STATUS_NOT_FOUND
