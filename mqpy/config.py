@@ -97,6 +97,42 @@ def stanza(stanzas: list[tuple[str, dict[str, str]]], name: str) -> dict[str, st
     return {}
 
 
+#: qm.ini Channels: PipeLineLength: 1 (the default) no pipelining; any value above 1 is 2.
+PIPELINE_DEFAULT = 1
+
+
+@attrs.frozen
+class ChannelsConfig:
+    """qm.ini's Channels stanza as the channel initiator uses it, checked once (by
+    :meth:`parse`, which :meth:`QMgrConfig.load` calls: strmqm and runmqchi refuse a value
+    that is not valid, so nothing downstream has a fallback for one). IBM's defaults."""
+
+    max_channels: int = 100
+    max_active_channels: int = 100  #: MaxActiveChannels, default MaxChannels
+    max_initiators: int = 3
+    adopt_timeout: int = 60  #: AdoptNewMCATimeout, seconds
+    #: PipeLineLength: batches a sending MCA may have in flight, 1 or 2 (IBM: "any value
+    #: greater than 1 is treated as 2")
+    pipeline_length: int = PIPELINE_DEFAULT
+
+    @classmethod
+    def parse(cls, values: dict[str, str] | None, path: str = "qm.ini") -> ChannelsConfig:
+        """The stanza's numbers (keys matched whatever their case); a value that is not a
+        number in its range is a :class:`ConfigError` naming it."""
+        values = values or {}
+
+        def number(key: str, default: int) -> int:
+            return _number(path, "Channels", values, key, default)
+
+        default = cls()
+        max_channels = number("MaxChannels", default.max_channels)
+        return cls(max_channels=max_channels,
+                   max_active_channels=number("MaxActiveChannels", max_channels),
+                   max_initiators=number("MaxInitiators", default.max_initiators),
+                   adopt_timeout=number("AdoptNewMCATimeout", default.adopt_timeout),
+                   pipeline_length=min(number("PipeLineLength", PIPELINE_DEFAULT), 2))
+
+
 @attrs.define
 class QMgrConfig:
     """What qm.ini says about one queue manager."""
@@ -106,8 +142,10 @@ class QMgrConfig:
     log: LogConfig = attrs.Factory(LogConfig)
     log_path: str = ""
     tuning: Tuning = attrs.Factory(Tuning)
-    channels: dict[str, str] = attrs.Factory(dict)
+    channels: dict[str, str] = attrs.Factory(dict)  #: the Channels stanza as written
     raw: list = attrs.Factory(list)
+    #: the Channels stanza's numbers, as load checked them
+    channel_limits: ChannelsConfig = attrs.Factory(ChannelsConfig)
 
     @property
     def log_dir(self) -> str:
@@ -141,8 +179,7 @@ class QMgrConfig:
                                    cfg.tuning.BufferPoolBytes),
         )
         cfg.channels = stanza(st, "Channels")
-        for key in _CHANNELS_NUMBERS:
-            number("Channels", cfg.channels, key, _RANGES[key][0])
+        cfg.channel_limits = ChannelsConfig.parse(cfg.channels, path)
         return cfg
 
     def save(self) -> None:
@@ -196,8 +233,6 @@ _RANGES: dict[str, tuple[int, int]] = {
     "MaxInitiators": (1, 3), "AdoptNewMCATimeout": (1, 3600),
     "PipeLineLength": (1, 999_999_999),
 }
-_CHANNELS_NUMBERS = ("MaxChannels", "MaxActiveChannels", "MaxInitiators",
-                     "AdoptNewMCATimeout", "PipeLineLength")
 
 
 def _number(path: str, where: str, values: dict[str, str], key: str, default: int) -> int:
@@ -214,35 +249,6 @@ def _number(path: str, where: str, values: dict[str, str], key: str, default: in
     if not low <= value <= high:
         raise ConfigError(path, where, key, raw, low, high)
     return value
-
-
-def channels_number(channels: dict[str, str] | None, key: str, default: int) -> int:
-    """A number of qm.ini's Channels stanza (MaxChannels ...), whatever the key's case;
-    ``default`` when absent or not valid (strmqm has refused a queue manager whose value is
-    not valid: :meth:`QMgrConfig.load`)."""
-    try:
-        return _number("qm.ini", "Channels", channels or {}, key, default)
-    except ConfigError:
-        return default
-
-
-#: qm.ini Channels: PipeLineLength: 1 (the default) no pipelining; any value above 1 is 2.
-PIPELINE_DEFAULT = 1
-
-
-def pipeline_length(channels: dict[str, str] | None) -> tuple[int, str | None]:
-    """qm.ini ``Channels: PipeLineLength`` (IBM spells it PIPELINELENGTH too: the key is
-    matched whatever its case): the number of batches a sending MCA may have in flight, 1
-    or 2 (IBM: "any value greater than 1 is treated as 2"), and a warning for the error log
-    when the value is not a positive number (the default 1 is then used, as if absent;
-    AMQ8941W is mqpy's id, [X]). strmqm refuses such a file (:meth:`QMgrConfig.load`)."""
-    try:
-        value = _number("qm.ini", "Channels", channels or {}, "PipeLineLength",
-                        PIPELINE_DEFAULT)
-    except ConfigError as e:
-        return PIPELINE_DEFAULT, (f"AMQ8941W: qm.ini Channels: PipeLineLength={e.value} is not "
-                                  f"valid; the default {PIPELINE_DEFAULT} is used.")
-    return min(value, 2), None
 
 
 def set_channels_value(name: str, key: str, value: str, root: str | None = None) -> None:

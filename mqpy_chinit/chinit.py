@@ -146,33 +146,33 @@ SvrconnHandler = Callable[[Any, Any, InitialData, dict[str, object]], Awaitable[
 class ChannelInitiator:
     def __init__(self, qmgr_name: str, connect_qm: QmFactory, admin: Admin, *,
                  log: LogFn | None = None, initq: str = INITQ,
+                 channels: config.ChannelsConfig | None = None,
                  channels_stanza: dict[str, str] | None = None,
                  connect_for: Callable[[Any, str], Any] | None = None,
                  cluster_cache: str | None = None,
                  cluster_clock: Callable[[], float] = time.time,
                  connect_mca: Callable[[str], Any] | None = None) -> None:
-        """``channels_stanza``: qm.ini's Channels: (MaxChannels, MaxActiveChannels,
-        AdoptNewMCATimeout, PipeLineLength), IBM's defaults when absent. ``connect_for(security, appl)``:
+        """``channels``: qm.ini's Channels numbers (MaxChannels, MaxActiveChannels,
+        AdoptNewMCATimeout, PipeLineLength) as ``QMgrConfig.load`` checked them, IBM's
+        defaults when absent; or ``channels_stanza``, the stanza as written, checked here the
+        same way (a value that is not valid is a ConfigError). ``connect_for(security, appl)``:
         MQCONN on behalf of a client conversation (default: the admin's). ``cluster_cache``:
         where the repository manager keeps the engine's cluster cache; None runs no
         repository manager (mqpy_chinit.cluster.manager). ``cluster_clock`` is its clock
         (record lifetimes are 27, 30 and 90 days: tests pass a clock they advance).
         ``connect_mca(appl)``: a blocking MQCONN like ``connect_qm`` under an application
         name (default: the admin's ``connect_as``; without either, ``connect_qm``)."""
-        stanza = channels_stanza or {}
+        limits = channels or config.ChannelsConfig.parse(channels_stanza)
         TRACER.process_qmgr = qmgr_name  # strmqtrc -m qmgr -t comms traces its flows
-        self.max_channels = config.channels_number(stanza, "MaxChannels", 100)
-        self.max_active = config.channels_number(stanza, "MaxActiveChannels",
-                                                 self.max_channels)
+        self.max_channels = limits.max_channels
+        self.max_active = limits.max_active_channels
         self.qmgr_name = qmgr_name
         self.connect_qm = connect_qm
         self.admin = admin
         self.initq = initq
         self.log = log or (lambda msgid, text: None)
         # PipeLineLength: batches a sending MCA may have in flight (mca.SenderMCA)
-        self.pipeline, warning = config.pipeline_length(stanza)
-        if warning is not None:
-            self.log(*warning.split(": ", 1))
+        self.pipeline = limits.pipeline_length
         # channel name -> status; a receiver instance is keyed (name, partner queue manager)
         # because one generic RCVR definition serves many senders (seed 000 §2), and a
         # SVRCONN instance "name#n"
@@ -184,7 +184,7 @@ class ChannelInitiator:
         self.listener_scopes: dict[str, trio.CancelScope] = {}
         # running receiving channels: (name, partner qmgr) -> (cancel scope, peer address)
         self.receivers: dict[tuple[str, str], tuple[trio.CancelScope, str]] = {}
-        self._adopt_timeout = config.channels_number(stanza, "AdoptNewMCATimeout", 60)
+        self._adopt_timeout = limits.adopt_timeout
         self.listener_ports: dict[str, int] = {}
         self._disabled: dict[str, str] = {}  # xmitq -> its TRIGGER before an error stop
         # channel -> (xmitq, TRIGGER) its error stop disabled: remembered with its STOPPED

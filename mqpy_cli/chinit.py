@@ -74,15 +74,22 @@ async def _until_signalled(scope: trio.CancelScope) -> None:
             return
 
 
-def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
-           start_listeners: bool) -> None:
+def _channel_limits(name: str, data_path: str | None) -> config.ChannelsConfig:
+    """qm.ini's Channels numbers, checked as strmqm checks them: a value that is not valid
+    (qm.ini edited since strmqm) is AMQ8940E and exit 20, as a queue manager that cannot be
+    served."""
     try:
-        channels = config.QMgrConfig.load(name, data_path).channels
-    except config.ConfigError as e:  # (qm.ini edited since strmqm checked it)
+        return config.QMgrConfig.load(name, data_path).channel_limits
+    except config.ConfigError as e:
         rendered = messages.AMQ8940.render({**e.inserts, "qmgr": name})
         print(f"{messages.AMQ8940.msgid}: {rendered.text}\n{rendered.explanation}",
               file=sys.stderr)
         sys.exit(20)
+
+
+def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
+           start_listeners: bool) -> None:
+    channels = _channel_limits(name, data_path)
     qm = _connect(name, data_path)
     admin = MQSCAdmin(qm)
     log = _error_log(name, data_path)
@@ -99,7 +106,7 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
                                     appl_name=appl or None)
 
     async def main() -> None:
-        chinit = ChannelInitiator(name, connect_qm, admin, log=log, channels_stanza=channels,
+        chinit = ChannelInitiator(name, connect_qm, admin, log=log, channels=channels,
                                   connect_for=connect_for,
                                   cluster_cache=cache_path(config.qmgr_dir(name, data_path)),
                                   connect_mca=lambda appl: _connect(name, data_path, appl))
@@ -160,6 +167,7 @@ def runmqlsr(trptype: str, port: int, ipaddr: str, qmgr: str, data_path: str | N
 def runmqchl(channel: str, qmgr: str, data_path: str | None) -> None:
     """Run one sending channel in the foreground until it ends."""
     name, data_path = _setup(qmgr, data_path)
+    channels = _channel_limits(name, data_path)
     qm = _connect(name, data_path)
     admin = MQSCAdmin(qm)
     definition = admin.channel(channel)
@@ -170,7 +178,8 @@ def runmqchl(channel: str, qmgr: str, data_path: str | None) -> None:
     status = ChannelStatus(channel, str(definition.get("CHLTYPE")))
 
     async def main() -> None:
-        chinit = ChannelInitiator(name, lambda: _connect(name, data_path), admin, log=log)
+        chinit = ChannelInitiator(name, lambda: _connect(name, data_path), admin, log=log,
+                                  channels=channels)
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_until_signalled, nursery.cancel_scope)
             chinit.nursery = nursery

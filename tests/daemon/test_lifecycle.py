@@ -239,9 +239,11 @@ def test_qm_ini_numbers_are_read_whatever_the_case_within_their_ranges(tmp_path)
                                ("Channels", {"maxchannels": "7", "PIPELINELENGTH": "2"})])
     cfg = config.QMgrConfig.load("CFGQM", str(tmp_path))
     assert cfg.log.LogFilePages == 64
-    assert config.pipeline_length(cfg.channels) == (2, None)
-    assert config.channels_number(cfg.channels, "MaxChannels", 100) == 7  # as the chinit reads
-    assert config.channels_number({"MaxChannels": "x"}, "MaxChannels", 100) == 100
+    # the numbers are kept as load checked them, for the channel initiator
+    assert cfg.channel_limits == config.ChannelsConfig(
+        max_channels=7, max_active_channels=7, pipeline_length=2)
+    assert config.ChannelsConfig.parse({"PipeLineLength": "9"}).pipeline_length == 2
+    assert config.ChannelsConfig.parse(None) == config.ChannelsConfig()
     for stanza, key, value in (("Channels", "MaxInitiators", "4"),
                                ("Channels", "AdoptNewMCATimeout", "x"),
                                ("Log", "LogFilePages", "3")):
@@ -249,3 +251,30 @@ def test_qm_ini_numbers_are_read_whatever_the_case_within_their_ranges(tmp_path)
         with pytest.raises(config.ConfigError) as err:
             config.QMgrConfig.load("CFGQM", str(tmp_path))
         assert (err.value.stanza, err.value.key, err.value.value) == (stanza, key, value)
+
+
+def test_runmqchi_and_runmqchl_refuse_a_qm_ini_edited_after_strmqm_with_exit_20(install):
+    """Given a running queue manager whose qm.ini is then edited to PipeLineLength=x, when
+    runmqchi (or runmqchl) starts, then it ends with 20 (the queue manager cannot be served)
+    and AMQ8940E naming the stanza, key and value, no traceback, as strmqm refuses the same
+    file; it does not fall back to a default."""
+    import subprocess
+    import sys
+
+    from mqpy import config
+
+    install.create(queues=())
+    install.start()
+    ini = os.path.join(install.qmdir(), "qm.ini")
+    config.set_channels_value(QM, "PipeLineLength", "x", install.root)
+    assert "PipeLineLength=x" in open(ini).read()
+    for command, args in (("runmqchi", ["-m", QM]), ("runmqchl", ["-c", "ANY", "-m", QM])):
+        done = subprocess.run(
+            [sys.executable, "-c", f"import sys; from mqpy_cli.chinit import {command} as c; "
+             f"c.main(args=sys.argv[1:], prog_name='{command}')", *args,
+             "--data-path", install.root],
+            env=install.env, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 20, (command, done.stdout, done.stderr)
+        assert "AMQ8940E" in done.stderr and "Channels: PipeLineLength=x" in done.stderr
+        assert "Traceback" not in done.stderr
+    assert install.run("endmqm", "-i", QM).returncode == 0
