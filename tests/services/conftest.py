@@ -1,6 +1,8 @@
-"""Fixtures for the service tests: an embedded queue manager and its MQSC processor, small
-Python programs a service runs (sys.executable), and a teardown that ends, by pid, every
-process a test started (the programs record their pid in a file)."""
+"""Fixtures for the service tests, one set for every file: an embedded queue manager
+(``qmgr``), its MQSC processor (``proc``) and a PCF administrator through its command server
+(``admin``); an installation whose queue managers strmqm starts (``install``); small Python
+programs a service runs (sys.executable); and a teardown that ends, by pid, every process a
+test started (the programs record their pid in a file)."""
 
 from __future__ import annotations
 
@@ -14,9 +16,11 @@ import pytest
 
 import mqpy
 from mqpy import local, services
-from mqpy.cmdserver import stop_command_server
+from mqpy.cmdserver import start_command_server, stop_command_server
 from mqpy.mqsc.dump import parse_items
 from mqpy.mqsc.processor import MQSCProcessor
+from tests.daemon.conftest import Installation
+from tests.mqsc_exec.test_cmdserver import Admin
 
 #: a server: records its pid and arguments, writes a line to stdout and stderr, sleeps
 SERVER = """\
@@ -140,6 +144,29 @@ def qmgr(tmp_path, programs):
 @pytest.fixture
 def proc(qmgr) -> MQSCProcessor:
     return MQSCProcessor(qmgr[1])
+
+
+@pytest.fixture
+def admin(qmgr) -> Admin:
+    """PCF requests to the embedded queue manager's command server, and their replies."""
+    qm, _, root = qmgr
+    start_command_server("QM1", root)
+    yield Admin(qm)
+    stop_command_server("QM1", root)
+
+
+@pytest.fixture
+def install(tmp_path, programs, monkeypatch) -> Installation:
+    """A data path whose queue managers strmqm starts (tests.daemon's Installation); its
+    daemons, channel initiators and the test's programs are killed at teardown."""
+    inst = Installation(str(tmp_path / "inst"))
+    os.makedirs(inst.root)
+    monkeypatch.setenv("MQPY_DATA_PATH", inst.root)
+    try:
+        yield inst
+    finally:
+        inst.kill_all()
+        programs.kill_all()
 
 
 def run(proc: MQSCProcessor, text: str) -> list[str]:

@@ -12,24 +12,12 @@ import pytest
 
 from mqpy import local
 from mqpy.mqsc.processor import MQSCProcessor
-from tests.daemon.conftest import QM, Installation
+from tests.daemon.conftest import QM
 from tests.daemon.test_dmpmqcfg import _cli
 
 from .conftest import alive, read_pid, wait_for
 
 pytestmark = pytest.mark.timeout(120)
-
-
-@pytest.fixture
-def install(tmp_path, programs, monkeypatch):
-    inst = Installation(str(tmp_path / "inst"))
-    os.makedirs(inst.root)
-    monkeypatch.setenv("MQPY_DATA_PATH", inst.root)
-    try:
-        yield inst
-    finally:
-        inst.kill_all()
-        programs.kill_all()
 
 
 def test_control_qmgr_startonly_and_manual(install, programs):

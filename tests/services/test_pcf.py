@@ -9,20 +9,10 @@ import os
 import pytest
 
 from mqpy import CMQC, CMQCFC, pcf
-from mqpy.cmdserver import start_command_server, stop_command_server
-from tests.mqsc_exec.test_cmdserver import Admin
 
 from .conftest import read_pid, wait_for
 
 pytestmark = pytest.mark.timeout(60)
-
-
-@pytest.fixture
-def admin(qmgr):
-    qm, _, root = qmgr
-    start_command_server("QM1", root)
-    yield Admin(qm)
-    stop_command_server("QM1", root)
 
 
 def _name(value: bytes) -> str:

@@ -304,3 +304,28 @@ def test_a_server_is_starting_until_its_process_exists(qmgr, proc, programs):
         CMQCFC.MQRCCF_PROGRAM_NOT_AVAILABLE
     assert proc.execute_text("DISPLAY SVSTATUS(S2)").reason == \
         CMQCFC.MQRCCF_SERV_STATUS_NOT_FOUND
+
+
+def test_start_all_goes_on_past_services_that_cannot_start(qmgr, proc, programs):
+    """Given CONTROL(QMGR) services whose program does not exist, with a blank STARTCMD,
+    and whose output file cannot be opened, named so they come first, and a good
+    CONTROL(STARTONLY) server after them, when the queue manager's start starts its
+    services, then the good one runs, each failure is logged (AMQ8934E naming the service
+    and its cause) and nothing is raised."""
+    py, server = programs.python, programs.path("server.py")
+    run(proc, "DEFINE SERVICE(A.GONE) SERVTYPE(SERVER) CONTROL(QMGR) "
+              "STARTCMD('/no/such/program')\n"
+              "DEFINE SERVICE(B.BLANK) SERVTYPE(SERVER) CONTROL(QMGR)\n"
+              f"DEFINE SERVICE(C.NOFILE) SERVTYPE(COMMAND) CONTROL(QMGR) STARTCMD('{py}') "
+              f"STDOUT('{programs.dir}')\n"
+              f"DEFINE SERVICE(D.GOOD) SERVTYPE(SERVER) CONTROL(STARTONLY) STARTCMD('{py}') "
+              f"STARTARG('{server} {programs.path('GOOD.pid')}')")
+    services.start_at_qmgr_start(proc.engine)
+    pid = wait_for(lambda: read_pid(programs.path("GOOD.pid")))
+    assert attrs_of(run(proc, "DISPLAY SVSTATUS(*)")[1:]) == {
+        "SERVICE": "D.GOOD", "STATUS": "RUNNING", "PID": str(pid)}
+    log = " ".join(errlog(qmgr[2]).split())  # (the log wraps its lines)
+    assert "AMQ8934E: A program of service 'A.GONE' could not be run: " \
+           "'/no/such/program': No such file or directory." in log
+    assert f"A program of service 'C.NOFILE' could not be run: '{programs.dir}'" in log
+    assert "B.BLANK" not in log  # nothing to start: IBM starts nothing and says nothing
