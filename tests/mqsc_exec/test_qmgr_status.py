@@ -162,3 +162,48 @@ def test_pcf_inquire_q_mgr_status_and_reset_q_mgr(qmgr):
             CMQC.MQCC_FAILED, CMQC.MQRC_FUNCTION_NOT_SUPPORTED)
     finally:
         stop_command_server("QM1", root)
+
+
+def test_reset_qmgr_statistics_whose_write_fails_answers_the_reason(qmgr, proc):
+    """Given STATMQI(ON) and SYSTEM.ADMIN.STATISTICS.QUEUE put-inhibited, when RESET QMGR
+    TYPE(STATISTICS) is issued, then it fails with AMQ8101S naming MQRC_PUT_INHIBITED (803),
+    in PCF CompCode MQCC_FAILED Reason 2051, with no traceback and nothing written; once
+    puts are allowed again, the next reset writes its statistics message."""
+    qm, _, root = qmgr
+    run(proc, f"ALTER QMGR STATMQI(ON)\nALTER QLOCAL({STATISTICS_QUEUE}) PUT(DISABLED)")
+    result = proc.execute_text("RESET QMGR TYPE(STATISTICS)")
+    assert (result.ok, result.reason) == (False, CMQC.MQRC_PUT_INHIBITED)
+    assert result.lines == ["AMQ8101S: IBM MQ error (803) has occurred."]
+    start_command_server("QM1", root)
+    try:
+        [reset] = Admin(qm).command(CMQCFC.MQCMD_RESET_Q_MGR, [
+            pcf.CFIN(CMQCFC.MQIACF_ACTION, CMQCFC.MQACT_COLLECT_STATISTICS)])
+        assert (reset.header.CompCode, reset.header.Reason) == (
+            CMQC.MQCC_FAILED, CMQC.MQRC_PUT_INHIBITED)
+    finally:
+        stop_command_server("QM1", root)
+    assert _statistics_depth(qm) == 0
+    run(proc, f"ALTER QLOCAL({STATISTICS_QUEUE}) PUT(ENABLED)")
+    assert run(proc, "RESET QMGR TYPE(STATISTICS)") == [
+        "AMQ8005I: IBM MQ queue manager changed."]
+    assert _statistics_depth(qm) == 1
+
+
+def test_qmstatus_shows_a_running_channel_initiator_and_a_quiescing_queue_manager(qmgr, proc):
+    """Given an application serving SYSTEM.CHANNEL.INITQ (as the channel initiator does),
+    when DISPLAY QMSTATUS CHINIT is issued, then CHINIT(RUNNING); once it closes the queue,
+    STOPPED. Given a controlled end begun (the queue manager quiescing), then
+    STATUS(QUIESCING). (PCF is not asked then: the command server's MQGET fails if
+    quiescing, so it ends with the queue manager, as IBM's does.)"""
+    from mqpy_chinit.chinit import INITQ
+
+    qm, eng, root = qmgr
+    initq = mqpy.Queue(qm, INITQ, CMQC.MQOO_INPUT_SHARED)
+    assert _attrs(run(proc, "DISPLAY QMSTATUS CHINIT")[1:]) == {
+        "QMNAME": "QM1", "STATUS": "RUNNING", "CHINIT": "RUNNING"}
+    initq.close()
+    assert _attrs(run(proc, "DISPLAY QMSTATUS CHINIT")[1:])["CHINIT"] == "STOPPED"
+
+    eng.quiesce()
+    assert _attrs(run(proc, "DISPLAY QMSTATUS")[1:]) == {"QMNAME": "QM1",
+                                                        "STATUS": "QUIESCING"}
