@@ -4,7 +4,9 @@
     mqrc -r 2085 -s MQRC_Q_FULL -m AMQ7017          mqrc -R -f 2030 -l 2040
 
 A reason code prints as IBM's mqrc prints it, ``      2085  0x00000825  MQRC_UNKNOWN_OBJECT_NAME``
-(MQRC_ and PCF MQRCCF_ names, mqpy.constants); a symbol of any family prints with its value;
+(MQRC_ and PCF MQRCCF_ names, mqpy.constants); a symbol of any family prints with its value
+(an integer in the same layout, ``        16  0x00000010  MQOO_OUTPUT``; a character constant
+as ``MQFMT_ADMIN = 'MQADMIN '``), and ``-s`` takes symbols only;
 an AMQ message prints its text and, unless ``-b``, its explanation and action as mqpy's error
 log and MQSC catalogues hold them (inserts shown as ``<name>``). Numbers are decimal, or hex
 after ``0x``. Exit status 0 when every argument was found, 1 otherwise (each one not found
@@ -43,8 +45,8 @@ def symbol_line(symbol: str) -> str | None:
     except KeyError:
         return None
     name = symbol.strip().upper()
-    if isinstance(value, bytes):
-        return f"{name} = {value!r}"
+    if isinstance(value, bytes):  # a character constant (MQFMT_ADMIN): its MQ characters
+        return f"{name} = '{value.decode('latin-1')}'"
     return _code_line(value, name)
 
 

@@ -50,3 +50,20 @@ def test_a_range_of_reason_codes_and_what_is_not_known():
     assert "'NO_SUCH_THING' is not a reason code" in result.stderr
     bad = CliRunner().invoke(mqrc, ["-R", "-f", "x"])
     assert bad.exit_code == 2 and "AMQ7027E" in bad.stderr
+
+
+def test_a_symbol_that_is_not_a_reason_code_prints_its_value():
+    """Given -s with an option (MQOO_OUTPUT), a selector (MQCA_Q_NAME) and a character
+    constant (MQFMT_ADMIN), when mqrc runs, then each prints its value, an integer in the
+    reason-code layout and the characters quoted (no Python bytes repr); -s with a number
+    or an AMQ id is not a symbol: named on stderr, exit status 1."""
+    result = _run("-s", "MQOO_OUTPUT", "-s", "mqca_q_name", "-s", "MQFMT_ADMIN")
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert lines == ["        16  0x00000010  MQOO_OUTPUT",
+                     "      2016  0x000007e0  MQCA_Q_NAME",
+                     "MQFMT_ADMIN = 'MQADMIN '"]
+    for arg in ("2085", "AMQ8147"):
+        refused = CliRunner().invoke(mqrc, ["-s", arg])
+        assert refused.exit_code == 1
+        assert f"'{arg}' is not a reason code, AMQ message or symbol" in refused.stderr
