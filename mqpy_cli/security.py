@@ -226,15 +226,21 @@ def setmqaut(args: tuple[str, ...]) -> None:
     _run(body, args, {"-remove"}, remote)
 
 
-def _dumped(records: list[oam.AuthRecord], opts: dict[str, str]) -> str:
-    """dmpmqaut's selection: -t, -n (the profile as written: IBM's default, exact match),
-    -p, -g; the records by object type, profile and entity."""
+def _dump_type(opts: dict[str, str]) -> str | None:
+    """dmpmqaut's -t as an OAM object type (None: every type), checked with -p/-g before
+    any record is read: a bad -t or both -p and -g are refused with their own codes."""
     if opts.get("-p") and opts.get("-g"):
         raise _Exit("AMQ7026E: A principal or group name was invalid.", RC_ENTITY)
     try:
-        otype = oam.objtype_of(opts["-t"]) if "-t" in opts else None
+        return oam.objtype_of(opts["-t"]) if "-t" in opts else None
     except oam.AuthSpecError as exc:
         raise _Exit(str(exc), exc.rc) from None
+
+
+def _dumped(records: list[oam.AuthRecord], opts: dict[str, str]) -> str:
+    """dmpmqaut's selection: -t, -n (the profile as written: IBM's default, exact match),
+    -p, -g; the records by object type, profile and entity."""
+    otype = _dump_type(opts)
     chosen = [r for r in records
               if (otype is None or r.objtype == otype)
               and ("-n" not in opts or r.profile == opts["-n"])
@@ -265,6 +271,7 @@ def dmpmqaut(args: tuple[str, ...]) -> None:
 
         if specs:
             raise _Exit(f"Unexpected argument '{specs[0]}'.", RC_INVALID_ARGS)
+        _dump_type(opts)  # a bad -t asks the queue manager nothing
         lines, code = run_client(opts["-m"], ["DISPLAY AUTHREC\n"], echo=False,
                                  data_path=opts.get("--data-path"))
         if code != 0 and not any("AMQ8147E" in x for x in lines):  # none is not an error

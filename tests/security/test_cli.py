@@ -182,3 +182,49 @@ def test_dmpmqaut_dumps_the_records_as_ibm_lays_them_out(secured):
     assert none.exit_code == 0 and "No matching authority records." in none.output
     both = run(dmpmqaut, "-m", QM, "-p", "alice", "-g", "apps", root=secured.root)
     assert both.exit_code == 149 and "AMQ7026E" in both.output
+
+
+def test_dmpmqaut_refuses_a_bad_object_type(secured):
+    """Given -t with a word that is no object type, when dmpmqaut runs, then it ends with
+    148 and names the type; -t with an alias (q) is taken."""
+    bad = run(dmpmqaut, "-m", QM, "-t", "nosuch", root=secured.root)
+    assert bad.exit_code == 148 and "Object type 'nosuch' is not valid." in bad.output
+    assert run(dmpmqaut, "-m", QM, "-t", "q", root=secured.root).exit_code == 0
+
+
+def test_dmpmqaut_on_a_daemon_passes_on_its_command_servers_refusals(secured, monkeypatch):
+    """Given the queue manager held by its daemon (dmpmqaut then asks the command server,
+    DISPLAY AUTHREC), when the answer is a refusal, then dmpmqaut prints the refusal's AMQ
+    line (AMQ8135E for 2035) or AMQ8146E when nothing answered, and ends with 40; "no record"
+    (AMQ8147E) is no error; a bad -t or -p with -g is refused before anything is asked."""
+    import contextlib
+
+    import mqpy_cli.runmqsc
+    import mqpy_cli.security as cli
+
+    @contextlib.contextmanager
+    def held(qmgr, root):  # noqa: ANN001, ARG001
+        raise cli._HeldByDaemon
+        yield
+    answers: list[tuple[list[str], int]] = []
+    asked: list[list[str]] = []
+
+    def client(qmgr, source, **kw):  # noqa: ANN001, ANN003, ARG001
+        asked.append(list(source))
+        return answers.pop(0)
+    monkeypatch.setattr(cli, "_engine", held)
+    monkeypatch.setattr(mqpy_cli.runmqsc, "run_client", client)
+
+    answers.append((["AMQ8135E: Not authorized."], 20))
+    refused = run(dmpmqaut, "-m", QM, root=secured.root)
+    assert (refused.exit_code, refused.output.strip()) == (40, "AMQ8135E: Not authorized.")
+    answers.append(([], 20))
+    gone = run(dmpmqaut, "-m", QM, root=secured.root)
+    assert gone.exit_code == 40 and "AMQ8146E" in gone.output
+    answers.append((["AMQ8147E: IBM MQ object * not found."], 10))
+    none = run(dmpmqaut, "-m", QM, root=secured.root)
+    assert none.exit_code == 0 and "No matching authority records." in none.output
+    assert asked == [["DISPLAY AUTHREC\n"]] * 3
+    assert run(dmpmqaut, "-m", QM, "-t", "nosuch", root=secured.root).exit_code == 148
+    assert run(dmpmqaut, "-m", QM, "-p", "a", "-g", "b", root=secured.root).exit_code == 149
+    assert len(asked) == 3  # neither asked the command server
