@@ -180,13 +180,13 @@ AMQ7233 = AMQMessage(  # [C]
 
 # ------------------------------------------------------------------ checkpoint and log space
 
-AMQ7467 = AMQMessage(  # [C] id and letter (IBM "Managing log files"); line [M]
+AMQ7467 = AMQMessage(  # [C] id and letter (IBM "Managing log files"); line (MQSeries::ErrorLog)
     "AMQ7467I", "The oldest log file required to start queue manager {qmgr} is {logfile}.",
     "The log file {logfile} contains the oldest log record required to restart the queue "
     "manager. Log records older than this are not needed for restart.",
     "Log files older than this one are no longer needed to restart the queue manager.",
     comment=("qmgr", "logfile"))
-AMQ7468 = AMQMessage(  # [C] id (IBM "Managing log files"); letter and line [M]
+AMQ7468 = AMQMessage(  # [C] id (IBM "Managing log files"), line (MQSeries::ErrorLog); letter [M]
     "AMQ7468I", "The oldest log file required to perform media recovery of queue manager "
                 "{qmgr} is {logfile}.",
     "The log file {logfile} contains the oldest log record required to recreate any of the "
@@ -405,16 +405,19 @@ AMQ9528 = AMQMessage(  # [C]
     "AMQ9528I", "User requested closure of channel '{channel}'.",
     "The channel is closing because of a request by the user.",
     comment=("channel",))
-AMQ9544 = AMQMessage(  # [C] line; severity letter [M]
+# [C] line; explanation with its PID sentence (MQSeries::ErrorLog); severity letter [M]; the
+# PID's insert slot is not known, so it is text only (extra)
+AMQ9544 = AMQMessage(
     "AMQ9544W", "Messages not put to destination queue.",
     "During the processing of channel '{channel}' one or more messages could not be put "
     "to the destination queue and attempts were made to put them to a dead-letter queue. "
     "The location of the queue is {location}, where 1 is the local dead-letter queue and 2 "
-    "is the remote dead-letter queue.",
+    "is the remote dead-letter queue. The program identifier (PID) of the processing "
+    "program was '{pid}'.",
     "Examine the contents of the dead-letter queue. Each message is contained in a "
     "structure (MQDLH) that describes why it was put to the queue and where it was "
     "originally addressed.",
-    arith=("location",), comment=("channel",))
+    arith=("location",), comment=("channel",), extra=("pid",))
 AMQ9545 = AMQMessage(  # [C]
     "AMQ9545I", "Disconnect interval expired.",
     "Channel '{channel}' closed because no messages arrived on the transmission queue "
@@ -441,15 +444,15 @@ AMQ9999 = AMQMessage(  # [C]
     "Look at previous error messages for the channel program in the error logs to "
     "determine the cause of the failure.",
     arith=("pid",), comment=("channel", "host"))
-AMQ9776 = AMQMessage(  # [M]
+AMQ9776 = AMQMessage(  # [C] id, letter, line, explanation, action (IBM error-log entries quoted)
     "AMQ9776E", "Channel was blocked by userid",
     "The inbound channel '{channel}' was blocked from address '{address}' because the "
-    "active values of the channel were mapped to a user ID which should be blocked. The "
+    "active values of the channel were mapped to a userid which should be blocked. The "
     "active values of the channel were '{values}'.",
     "Contact the systems administrator, who should examine the channel authentication "
     "records to ensure that the correct settings have been configured.",
     comment=("channel", "address", "values"))
-AMQ9777 = AMQMessage(  # [C] line and explanation (IBM APAR text); severity letter [M]
+AMQ9777 = AMQMessage(  # [C] line and explanation (IBM APAR text), letter (IBM Cloud MQ docs)
     "AMQ9777E", "Channel was blocked",
     "The inbound channel '{channel}' was blocked from address '{address}' because the "
     "active values of the channel matched a record configured with USERSRC(NOACCESS). The "
@@ -466,7 +469,7 @@ AMQ9557 = AMQMessage(  # [C] IBM's line, severity, explanation (MQ 9.1 log; APAR
     "Correct the error and try again: an MQ user ID is at most 12 characters of A-Z, a-z, "
     "0-9 and _ . @ $ # - with no blanks.",
     comment=("user", "csp", "uid"))
-AMQ5534 = AMQMessage(  # [M]
+AMQ5534 = AMQMessage(  # [C] id and letter (public reports of AMQ5534E); line [M]
     "AMQ5534E", "User ID '{user}' authentication failed",
     "The user ID and password supplied by '{appl}' could not be authenticated.",
     "Ensure that the correct user ID and password are provided by the application, and "
@@ -475,7 +478,9 @@ AMQ5534 = AMQMessage(  # [M]
 
 # ------------------------------------------------------------------ internal errors
 
-AMQ8101 = AMQMessage(  # [M]
+# [C] explanation's first sentence and its slot, <insert_4> (MQ 5.x text, MQSeries::ErrorLog);
+# line and letter [M]
+AMQ8101 = AMQMessage(
     "AMQ8101S", "IBM MQ error ({code}) has occurred.",
     "An unexpected reason code with hexadecimal value {code} was received from the queue "
     "manager during command processing. Hexadecimal values X'07D1' to X'0BB7' are MQI "
@@ -489,14 +494,19 @@ AMQ6119 = AMQMessage(  # [C] line (IBM APAR IV90040 FDC text); severity letter [
     "Save the FDC files written to the errors directory and the error logs, and report "
     "the problem.",
     comment=("detail",))
-AMQ6125 = AMQMessage(  # [C] line (IBM APAR IV90040 FDC text); severity letter [M]
+# [C] line (IBM APAR IV90040 FDC text), explanation's "with identifier" (MQSeries::ErrorLog);
+# severity letter [M]; [X] IBM's identifier is a number, <insert_1>: mqpy's probe id is a
+# string, so it is CommentInsert1
+AMQ6125 = AMQMessage(
     "AMQ6125E", "An internal IBM MQ error has occurred.",
     "An internal error has occurred with identifier {probe}. This message is issued in "
     "association with other messages.",
     "Save the FDC files written to the errors directory and the error logs, and report "
     "the problem.",
     comment=("probe",))
-AMQ6183 = AMQMessage(  # [M] line; [X] the FDC file and probe in the explanation
+# [C] "The failing process is process <pid>." (MQSeries::ErrorLog); line [M]; [X] the FDC
+# file and probe in the explanation
+AMQ6183 = AMQMessage(
     "AMQ6183W", "An internal IBM MQ error has occurred.",
     "An error has been detected, and the error recording routine has been called. The "
     "failing process is process {pid}. The failure was recorded with probe {probe} in "
