@@ -193,8 +193,12 @@ def test_qmstatus_shows_a_running_channel_initiator_and_a_quiescing_queue_manage
     """Given an application serving SYSTEM.CHANNEL.INITQ (as the channel initiator does),
     when DISPLAY QMSTATUS CHINIT is issued, then CHINIT(RUNNING); once it closes the queue,
     STOPPED. Given a controlled end begun (the queue manager quiescing), then
-    STATUS(QUIESCING). (PCF is not asked then: the command server's MQGET fails if
-    quiescing, so it ends with the queue manager, as IBM's does.)"""
+    STATUS(QUIESCING); PCF's answer, built by the command server's dispatch (its MQGET
+    fails if quiescing, so it is not asked through the queue), has QMgrStatus
+    MQQMSTA_QUIESCING."""
+    from mqpy.cmdserver import CommandServer
+    from mqpy.mqsc.processor import MQSCProcessor
+    from mqpy.structures import CFH
     from mqpy_chinit.chinit import INITQ
 
     qm, eng, root = qmgr
@@ -207,3 +211,8 @@ def test_qmstatus_shows_a_running_channel_initiator_and_a_quiescing_queue_manage
     eng.quiesce()
     assert _attrs(run(proc, "DISPLAY QMSTATUS")[1:]) == {"QMNAME": "QM1",
                                                         "STATUS": "QUIESCING"}
+    server = CommandServer(None, lambda: MQSCProcessor(eng))
+    request = pcf.PCFMessage(CFH(Command=CMQCFC.MQCMD_INQUIRE_Q_MGR_STATUS), [])
+    [answer] = server.dispatch(request)
+    assert {p.Parameter: p.value for p in answer.params}[CMQCFC.MQIACF_Q_MGR_STATUS] == \
+        CMQCFC.MQQMSTA_QUIESCING
