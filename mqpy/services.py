@@ -393,13 +393,16 @@ class ServiceRunner:
                 running = self.servers.get(name)
             if server and running is None:
                 continue
+            if running is not None and running.status == "STARTING":
+                self._until_launched(running)  # then it has a pid to stop
             try:
                 self.stop(name, definition)
             except ServiceError as err:
-                if err.reason != CMQCFC.MQRCCF_NO_STOP_CMD or running is None:
+                if err.reason != CMQCFC.MQRCCF_NO_STOP_CMD or running is None \
+                        or running.proc is None:
                     continue
                 _signal(running.proc, signal.SIGTERM)
-            if running is not None:
+            if running is not None and running.proc is not None:
                 waiting.append(running.proc)
         deadline = time.monotonic() + self.grace
         for proc in waiting:
@@ -411,6 +414,15 @@ class ServiceRunner:
                     proc.wait(5)
                 except subprocess.TimeoutExpired:
                     pass
+
+    def _until_launched(self, running: Running) -> None:
+        """Wait (at most the grace period) for a STARTING server's launch to end."""
+        deadline = time.monotonic() + self.grace
+        while time.monotonic() < deadline:
+            with self._lock:
+                if running.status != "STARTING":
+                    return
+            time.sleep(0.02)
 
     # -------------------------------------------------------------- reaping
 

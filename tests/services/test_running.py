@@ -329,3 +329,37 @@ def test_start_all_goes_on_past_services_that_cannot_start(qmgr, proc, programs)
            "'/no/such/program': No such file or directory." in log
     assert f"A program of service 'C.NOFILE' could not be run: '{programs.dir}'" in log
     assert "B.BLANK" not in log  # nothing to start: IBM starts nothing and says nothing
+
+
+def test_the_queue_managers_end_stops_a_server_still_starting(qmgr, proc, programs):
+    """Given a CONTROL(QMGR) server whose launch is held (STATUS(STARTING)) when the queue
+    manager's end stops its services, when the launch then completes, then the end waits
+    for it and stops the server (SIGTERM, no STOPCMD) instead of leaving it running."""
+    import threading
+
+    pidfile = programs.path("LATE.pid")
+    run(proc, f"DEFINE SERVICE(LATE) SERVTYPE(SERVER) CONTROL(QMGR) "
+              f"STARTCMD('{programs.python}') "
+              f"STARTARG('{programs.path('server.py')} {pidfile}')")
+    runner = services.runner_for(proc.engine)
+    gate, launching = threading.Event(), threading.Event()
+    real = runner.spawn
+
+    def held(launch):
+        launching.set()
+        assert gate.wait(30)
+        return real(launch)
+    runner.spawn = held
+    starter = threading.Thread(target=services.start_at_qmgr_start, args=(proc.engine,))
+    starter.start()
+    assert launching.wait(30)
+    ender = threading.Thread(target=services.stop_at_qmgr_end, args=(proc.engine,))
+    ender.start()
+    gate.set()
+    starter.join(30)
+    ender.join(60)
+    assert not ender.is_alive()
+    pid = read_pid(pidfile)
+    wait_for(lambda: proc.execute_text("DISPLAY SVSTATUS(LATE)").reason
+             == CMQCFC.MQRCCF_SERV_STATUS_NOT_FOUND)
+    assert pid is None or not alive(pid)
