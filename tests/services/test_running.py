@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import threading
 
 import pytest
 
@@ -257,16 +258,9 @@ def test_queue_manager_end_stops_control_qmgr_servers_by_signal(qmgr, proc, prog
         assert f"The Server '{name}' has ended. ProcessId({pids[name]})." in log
 
 
-def test_a_server_is_starting_until_its_process_exists(qmgr, proc, programs):
-    """Given a server whose program is still being launched (the runner's launch held at a
-    gate), when DISPLAY SVSTATUS is issued, then it shows STATUS(STARTING) and PID(0), a
-    second START is MQRCCF_SERVICE_RUNNING (CB3) and a STOP MQRCCF_SERVICE_REQUEST_PENDING
-    (CBD); once the launch completes, START's answer is AMQ8733I and the status RUNNING with
-    the program's own pid. A launch that fails leaves no status."""
-    import threading
-
-    pidfile = _define_server(proc, programs)
-    runner = services.runner_for(proc.engine)
+def _hold_launches(runner):
+    """The runner's launches wait at a gate: (gate, launching), events the test sets and
+    waits for; a held launch is a server STATUS(STARTING)."""
     gate, launching = threading.Event(), threading.Event()
     real = runner.spawn
 
@@ -275,6 +269,18 @@ def test_a_server_is_starting_until_its_process_exists(qmgr, proc, programs):
         assert gate.wait(30)
         return real(launch)
     runner.spawn = held
+    return gate, launching
+
+
+def test_a_server_is_starting_until_its_process_exists(qmgr, proc, programs):
+    """Given a server whose program is still being launched (the runner's launch held at a
+    gate), when DISPLAY SVSTATUS is issued, then it shows STATUS(STARTING) and PID(0), a
+    second START is MQRCCF_SERVICE_RUNNING (CB3) and a STOP MQRCCF_SERVICE_REQUEST_PENDING
+    (CBD); once the launch completes, START's answer is AMQ8733I and the status RUNNING with
+    the program's own pid. A launch that fails leaves no status."""
+    pidfile = _define_server(proc, programs)
+    runner = services.runner_for(proc.engine)
+    gate, launching = _hold_launches(runner)
     answer: list[list[str]] = []
     starter = threading.Thread(target=lambda: answer.append(run(proc, "START SERVICE(S1)")))
     starter.start()
@@ -335,21 +341,11 @@ def test_the_queue_managers_end_stops_a_server_still_starting(qmgr, proc, progra
     """Given a CONTROL(QMGR) server whose launch is held (STATUS(STARTING)) when the queue
     manager's end stops its services, when the launch then completes, then the end waits
     for it and stops the server (SIGTERM, no STOPCMD) instead of leaving it running."""
-    import threading
-
     pidfile = programs.path("LATE.pid")
     run(proc, f"DEFINE SERVICE(LATE) SERVTYPE(SERVER) CONTROL(QMGR) "
               f"STARTCMD('{programs.python}') "
               f"STARTARG('{programs.path('server.py')} {pidfile}')")
-    runner = services.runner_for(proc.engine)
-    gate, launching = threading.Event(), threading.Event()
-    real = runner.spawn
-
-    def held(launch):
-        launching.set()
-        assert gate.wait(30)
-        return real(launch)
-    runner.spawn = held
+    gate, launching = _hold_launches(services.runner_for(proc.engine))
     starter = threading.Thread(target=services.start_at_qmgr_start, args=(proc.engine,))
     starter.start()
     assert launching.wait(30)
