@@ -218,6 +218,8 @@ class RecoveryLog:
         self._fds: dict[int, int] = {}
         self._unsynced: set[int] = set()
         self._failed: LogWriteError | None = None
+        #: an append ending at or below this LSN needs no space check (_make_room)
+        self._room = 0
         self.stats = LogStats()
 
     # ------------------------------------------------------------------ files
@@ -349,12 +351,8 @@ class RecoveryLog:
                 raise self._failed
             lsn = self._next
             end = lsn + HEADER_SIZE + n
-            self._check_space(end, 1 if reserved else 0)
-            # a record that does not end work also needs the formatted room after it that the
-            # records which do may take (the reserve): on a full disk it fails, not they
-            last = (end - 1 + (0 if reserved else self._reserve)) // self.segment_size
-            if last not in self._fds:
-                self._format(lsn // self.segment_size, last)
+            if end > self._room:  # (below _room both checks are known to pass)
+                self._make_room(lsn, end, reserved)
             # encode_record, written straight into the buffer (no copy of the payload between)
             head = _HEAD.pack(MAGIC, rtype, 0, n, lsn, self._flushed)
             buf = self._buf
@@ -371,6 +369,28 @@ class RecoveryLog:
             self._io.acquire()
         self._write_out(job)
         return end
+
+    def _make_room(self, lsn: int, end: int, reserved: bool) -> None:
+        """The space checks of an append ending at ``end`` (LogFull, LogDiskFull), and
+        ``_room``: the end below which the next appends need none of them.
+
+        A record that does not end work also needs the formatted room after it that the
+        records which do may take (the reserve): on a full disk it fails, not they. ``_room``
+        stays true while the log only grows: the release point only moves forward (more
+        space), and the segments formatted ahead are closed only by :meth:`_position` and
+        :meth:`close`, which reset it."""
+        seg = self.segment_size
+        self._check_space(end, 1 if reserved else 0)
+        last = (end - 1 + (0 if reserved else self._reserve)) // seg
+        if last not in self._fds:
+            self._format(lsn // seg, last)
+        if reserved:
+            return  # (it may have used the segment kept in reserve: no room is known)
+        # every segment from this record's to ``last`` is open (formatted), so a record of
+        # the ordinary kind ending at or below room passes both checks above
+        first_needed = self._release // seg
+        self._room = min((first_needed + self.config.max_segments) * seg,
+                         (last + 1) * seg - self._reserve)
 
     def _format(self, first: int, last: int) -> None:
         """Make the segments ``first`` to ``last`` exist before a record is buffered, so
@@ -636,6 +656,7 @@ class RecoveryLog:
     def _position(self, lsn: int) -> None:
         with self._lock:
             self._next = self._buf_start = self._written = self._flushed = lsn
+            self._room = 0
             self._buf = bytearray()
             page = lsn - lsn % PAGE_SIZE
             head = self._pread(page, lsn - page)
@@ -658,6 +679,7 @@ class RecoveryLog:
 
     def close(self) -> None:
         with self._lock, self._io:  # (no write in flight)
+            self._room = 0
             for fd in self._fds.values():
                 os.close(fd)
             self._fds.clear()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from mqpy.engine.log import (
@@ -583,3 +583,43 @@ def test_the_forcers_a_round_covered_are_woken_one_by_the_other(tmp_path, monkey
     assert len(wakers) == 8
     assert max(collections.Counter(wakers).values()) == 1, wakers
     log.close()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@example(pages=20, steps=[(30000, False, False)] * 8 + [(10000, False, False)])  # the limit
+@given(pages=st.sampled_from([2, 20]),  # a segment smaller than the reserve, and larger
+       steps=st.lists(st.tuples(st.integers(0, 30000), st.booleans(), st.booleans()),
+                      min_size=1, max_size=40))
+def test_appends_known_to_fit_are_refused_exactly_where_a_checked_append_is(
+        tmp_path_factory, pages, steps):
+    """Given the same appends (ordinary or reserved, of any size, some followed by a release
+    of the log so far) on two logs, one checking the space for every append (its ``_room``
+    cleared before each) and one skipping the checks below the room it knows, then both give
+    the same LSN or the same LogFull for every append and hold the same segment files. (The
+    skipped checks are the append's fast path: a room too large would accept a record the
+    log has no space, or no formatted reserve, for.)"""
+    cfg = LogConfig(LogFilePages=pages, LogPrimaryFiles=2, LogSecondaryFiles=1)
+    logs = []
+    for _ in range(2):
+        lg = RecoveryLog(str(tmp_path_factory.mktemp("log")), cfg)
+        list(lg.scan(0))
+        logs.append(lg)
+    checked, fast = logs
+    try:
+        for size, reserved, release in steps:
+            outcomes = []
+            for lg in logs:
+                if lg is checked:
+                    lg._room = 0
+                try:
+                    outcomes.append(lg.append(1, b"r" * size, reserved=reserved))
+                except LogFull:
+                    outcomes.append("full")
+                if release:
+                    lg.force()
+                    lg.release(lg.end_lsn)
+            assert outcomes[0] == outcomes[1]
+            assert sorted(os.listdir(checked.directory)) == sorted(os.listdir(fast.directory))
+    finally:
+        for lg in logs:
+            lg.close()
