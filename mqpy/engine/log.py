@@ -540,13 +540,17 @@ class RecoveryLog:
                     end, job = self._take_buffer_locked()
                     self._io.acquire()
                 segs = self._write_out(job, take_unsynced=True)
-                with self._lock:
-                    if self._failed is not None:  # (a write-through before ours failed)
-                        raise self._failed
-                    fds = [self._fds[s] for s in sorted(segs) if s in self._fds]
+                # (a write-through before ours failed: it said so before it let _io go)
+                if self._failed is not None:
+                    raise self._failed
+                # (read without the log lock: a segment is closed only once wholly below
+                # the release point, which never passes what is not yet durable)
+                fds = self._fds
                 began = perf_counter()
-                for fd in fds:
-                    os.fdatasync(fd)
+                for segno in sorted(segs) if len(segs) > 1 else segs:
+                    fd = fds.get(segno)
+                    if fd is not None:
+                        os.fdatasync(fd)
                 stats = self.stats
                 stats.sync_seconds += perf_counter() - began
                 stats.forces += 1

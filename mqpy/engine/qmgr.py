@@ -1018,9 +1018,11 @@ def _finish_uow(eng: QueueManagerEngine, uow: UnitOfWork, commit: bool) -> int |
                     data.committed_get(mq, e)
                 mq.last_get = time.time()
         for mq, e in arrived:
-            base = eng.catalog.by_qid.get(mq.qid)
-            if base is not None and e.state == AVAILABLE:
-                eng._arrived(base, mq, e, committed=True)
+            # (_arrived, committed: it wakes getters and confirms on arrival, nothing else)
+            if (mq.waiters or e.report & _RO_COA) and e.state == AVAILABLE:
+                base = eng.catalog.by_qid.get(mq.qid)
+                if base is not None:
+                    eng._arrived(base, mq, e, committed=True)
     else:
         counts = []
         for mq, e in uow.gets:
@@ -1041,10 +1043,11 @@ def _finish_uow(eng: QueueManagerEngine, uow: UnitOfWork, commit: bool) -> int |
                 lsn = None  # nothing to harden: losing this record changes nothing at restart
     for mq in woken.values():
         mq.wake()
-    pending, uow.triggers = uow.triggers, []
-    for base, mq, initq, proc, switch_off in pending:
-        if eng.catalog.by_qid.get(mq.qid) is base:
-            eng._fire_trigger(base, mq, initq, proc, switch_off)
+    if uow.triggers:
+        pending, uow.triggers = uow.triggers, []
+        for base, mq, initq, proc, switch_off in pending:
+            if eng.catalog.by_qid.get(mq.qid) is base:
+                eng._fire_trigger(base, mq, initq, proc, switch_off)
     uow.puts.clear()
     uow.gets.clear()
     return lsn
@@ -2179,7 +2182,8 @@ class Connection:
     def commit(self) -> None:
         eng = self.engine
         with eng.lock:
-            self._check()
+            if self.broken or eng.stopped or not self.connected:
+                self._check()
             self.accounting.mqi.commits += 1
             uow, self.uow = self.uow, None
             if self.backed_out:

@@ -1,7 +1,10 @@
-"""A get that can have no message (2033) is answered by the fast path when the queue holds
+"""Shortcuts of the engine's usual calls, each giving what the longer way gives.
+
+A get that can have no message (2033) is answered by the fast path when the queue holds
 nothing, or nothing but messages got under syncpoint (a sending MCA's batch ends with such a
 get): the same answer, statistic and waiter as the general path, and every error the
-general path puts before 2033 still comes first."""
+general path puts before 2033 still comes first. A commit looks a queue up only for the
+puts that have a getter to wake or an arrival to confirm."""
 
 from __future__ import annotations
 
@@ -128,3 +131,20 @@ def test_the_errors_the_general_path_gives_before_2033_still_come_first(engine, 
                 "not_input": CMQC.MQRC_NOT_OPEN_FOR_INPUT}[case]
     assert _reason(lambda: conn.get(q.get_handle(), mqpy.MD(), mqpy.GMO(), length)) \
         == expected
+
+
+def test_a_coa_report_of_a_put_under_syncpoint_arrives_at_its_commit(engine):
+    """Given a put under syncpoint asking for a COA report, then no report is on the reply
+    queue before the commit, and one (MQFB_COA) is after it: the commit, which looks at
+    waiters and report options before it looks the queue up, still confirms arrival."""
+    eng, root = engine
+    eng.define("QLOCAL", "REPLY", {})
+    qm = mqpy.embedded("NOMSG", data_path=root)
+    md = mqpy.MD(Report=CMQC.MQRO_COA, ReplyToQ=b"REPLY", Persistence=PERSISTENT)
+    mqpy.Queue(qm, "Q", OUT).put(b"confirm me", md, mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+    reply = mqpy.Queue(qm, "REPLY", IN)
+    assert _reason(lambda: reply.get()) == CMQC.MQRC_NO_MSG_AVAILABLE
+    qm.commit()
+    report = mqpy.MD()
+    reply.get(None, report)
+    assert report.MsgType == CMQC.MQMT_REPORT and report.Feedback == CMQC.MQFB_COA
