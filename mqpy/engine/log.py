@@ -28,7 +28,15 @@ holds, so one writer waking them all in a row delayed its own return and the nex
 (with 8 persistent connections, 15% fewer messages a second than the chain). Writes are made
 without the log lock (``_io`` keeps them in order), so an append waits on the disk only when
 a write-through (a buffer of 4 MB) is being written: the next buffer taken, under the log
-lock, waits for it.
+lock, waits for it (and, behind a round's one-call write and sync, for that sync).
+
+A round writes and syncs with one system call (``pwritev`` with RWF_DSYNC) when its write
+lies in one segment and nothing written before it awaits a sync; otherwise (a write-through
+before it, a write crossing segments) it writes with ``pwrite`` and ``fdatasync``s every
+segment written since the last sync. One call rather than two also lets the GIL go once, not
+twice: between a ``pwrite`` and its ``fdatasync`` another thread could take the GIL and hold
+the round up (six alternating runs of 8 persistent connections on this shared machine:
+5,450-6,310 messages a second with two calls, mean 5,850; 5,680-6,780 with one, mean 6,280).
 
 At restart :meth:`RecoveryLog.scan` reads records from a given LSN until the first record that is
 missing or invalid. That is the end of the log, unless some *later* valid record says that the
@@ -88,6 +96,9 @@ _RESERVE = 64 * 1024
 # the 8 waiting for three fsyncs a commit: 13% more fsyncs (smaller groups) and 18-25% fewer
 # messages a second than none.
 _EXTRA_ROUNDS = 0
+#: Rounds write and sync with one system call where they can (RecoveryLog._write_dsync).
+_RWF_DSYNC = getattr(os, "RWF_DSYNC", 0)
+_DSYNC_WRITES = bool(_RWF_DSYNC) and os.environ.get("MQPY_LOG_DSYNC", "1") == "1"
 
 
 class _Forcer:
@@ -493,6 +504,28 @@ class RecoveryLog:
             self._io.release()
         return segs
 
+    def _write_dsync(self, lsn: int, data: bytes | bytearray) -> bool:
+        """Write a round's buffer and sync it in one call (``pwritev`` with RWF_DSYNC), when
+        the write lies in one segment and no earlier write awaits a sync (RWF_DSYNC makes
+        durable the range written, not the file). True: done, and ``_io`` (acquired by the
+        caller with the log lock, so that no later write reaches the file before this one)
+        released; False: nothing written, ``_io`` still held, the caller writes and syncs
+        as usual. A failure is kept (fail-stop) before ``_io`` is released."""
+        segno, off = divmod(lsn, self.segment_size)
+        n = len(data)
+        fd = self._fds.get(segno)
+        if self._unsynced or off + n > self.segment_size or fd is None:
+            return False
+        try:
+            done = os.pwritev(fd, (data,), off, _RWF_DSYNC)
+            while done < n:  # a short write: the rest, synced the same way
+                done += os.pwritev(fd, (memoryview(data)[done:],), off + done, _RWF_DSYNC)
+        except OSError as exc:
+            raise self._failure(exc) from exc
+        finally:
+            self._io.release()
+        return True
+
     def force(self, lsn: int | None = None) -> None:
         """Make the log durable up to ``lsn`` (default: everything appended)."""
         if lsn is None or lsn > self._next:
@@ -539,14 +572,17 @@ class RecoveryLog:
                         raise self._failed
                     end, job = self._take_buffer_locked()
                     self._io.acquire()
-                segs = self._write_out(job, take_unsynced=True)
+                began = perf_counter()
+                if _DSYNC_WRITES and job is not None and self._write_dsync(*job):
+                    segs = ()  # written and synced by one call
+                else:
+                    segs = self._write_out(job, take_unsynced=True)
                 # (a write-through before ours failed: it said so before it let _io go)
                 if self._failed is not None:
                     raise self._failed
                 # (read without the log lock: a segment is closed only once wholly below
                 # the release point, which never passes what is not yet durable)
                 fds = self._fds
-                began = perf_counter()
                 for segno in sorted(segs) if len(segs) > 1 else segs:
                     fd = fds.get(segno)
                     if fd is not None:
@@ -699,4 +735,4 @@ class LogStats:
     #: forces that waited for a round (a commit each, mostly): ``forced / forces`` is the
     #: number of commits an fsync carries
     forced: int = 0
-    sync_seconds: float = 0.0  # time spent in the rounds' syncs
+    sync_seconds: float = 0.0  # time spent in the rounds' writes and syncs
