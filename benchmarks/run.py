@@ -4,8 +4,9 @@
 
 Every scenario reports msgs/s, CPU microseconds per message (user+system of the whole process,
 all threads) and the process's peak RSS; the persistent ones also the log's figures: fsyncs
-(``log_forces``), commits an fsync carried, the mean fsync time and the share of the wall
-clock some fsync was running. Beside them the same run measures the raw limits of
+(``log_forces``), commits an fsync carried, the mean time of a round's write and sync
+(``sync_us``; one ``pwritev`` with RWF_DSYNC, or ``pwrite`` then ``fdatasync``) and the share
+of the wall clock some round was writing or syncing. Beside them the same run measures the raw limits of
 this disk (fdatasync rate of 1 KB appends, and of 100 x 1 KB per fsync) so the figures can be
 read against the machine. Targets (2 cores) are from the engine issue and printed beside each
 figure; nothing here is asserted.

@@ -63,6 +63,7 @@ _AT_UNIX = CMQC.MQAT_UNIX
 #: call down the general path (the tests compare the two).
 _FAST_PATHS = True
 _GENERAL = object()  # what a fast path returns for a call it leaves to the general path
+_NO_MESSAGE = object()  # what _get_fast returns when no message can be had (2033)
 _MO_MATCH_MSG_ID = CMQC.MQMO_MATCH_MSG_ID
 _MO_MATCH_CORREL_ID = CMQC.MQMO_MATCH_CORREL_ID
 _MO_MATCH_BOTH = _MO_MATCH_MSG_ID | _MO_MATCH_CORREL_ID
@@ -75,6 +76,7 @@ _EI_UNLIMITED = CMQC.MQEI_UNLIMITED
 _GMO_SYNC_BOTH = CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_NO_SYNCPOINT
 _GMO_SYNC_ANY = CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT
 _GMO_FAIL_IF_QUIESCING = CMQC.MQGMO_FAIL_IF_QUIESCING
+_GMO_WAIT = CMQC.MQGMO_WAIT
 _GMO_UNDER_CURSOR = CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR | CMQC.MQGMO_MSG_UNDER_CURSOR
 _GMO_ACCEPT_TRUNCATED = CMQC.MQGMO_ACCEPT_TRUNCATED_MSG
 _OO_BROWSE = CMQC.MQOO_BROWSE
@@ -1016,9 +1018,11 @@ def _finish_uow(eng: QueueManagerEngine, uow: UnitOfWork, commit: bool) -> int |
                     data.committed_get(mq, e)
                 mq.last_get = time.time()
         for mq, e in arrived:
-            base = eng.catalog.by_qid.get(mq.qid)
-            if base is not None and e.state == AVAILABLE:
-                eng._arrived(base, mq, e, committed=True)
+            # (_arrived, committed: it wakes getters and confirms on arrival, nothing else)
+            if (mq.waiters or e.report & _RO_COA) and e.state == AVAILABLE:
+                base = eng.catalog.by_qid.get(mq.qid)
+                if base is not None:
+                    eng._arrived(base, mq, e, committed=True)
     else:
         counts = []
         for mq, e in uow.gets:
@@ -1039,10 +1043,11 @@ def _finish_uow(eng: QueueManagerEngine, uow: UnitOfWork, commit: bool) -> int |
                 lsn = None  # nothing to harden: losing this record changes nothing at restart
     for mq in woken.values():
         mq.wake()
-    pending, uow.triggers = uow.triggers, []
-    for base, mq, initq, proc, switch_off in pending:
-        if eng.catalog.by_qid.get(mq.qid) is base:
-            eng._fire_trigger(base, mq, initq, proc, switch_off)
+    if uow.triggers:
+        pending, uow.triggers = uow.triggers, []
+        for base, mq, initq, proc, switch_off in pending:
+            if eng.catalog.by_qid.get(mq.qid) is base:
+                eng._fire_trigger(base, mq, initq, proc, switch_off)
     uow.puts.clear()
     uow.gets.clear()
     return lsn
@@ -1829,6 +1834,12 @@ class Connection:
                     done = _GENERAL
                 else:
                     done = self._get_fast(h, md, gmo, max_length)
+                    if done is _NO_MESSAGE:  # as _get_general ends when it finds none
+                        if waiter is not None and gmo is not None \
+                                and gmo.__dict__["Options"] & _GMO_WAIT:
+                            h.mq.add_waiter(waiter)
+                        eng.stats.mqi.get_fails += 1
+                        raise _fail(CMQC.MQRC_NO_MSG_AVAILABLE)
             if done is not _GENERAL:
                 lsn, out = done  # type: ignore[misc]
                 if lsn is not None:
@@ -1997,9 +2008,10 @@ class Connection:
         head of the queue, or of the one message carrying the MsgId asked for (no CorrelId;
         the live index alone, no cold message), without browse or cursor; a live message,
         available and unexpired, that fits the buffer and asks for no COD report, on a
-        handle that saves no context. Returns (LSN to force or None, the message), or
-        _GENERAL, having changed nothing, for anything else: the general path then does it
-        all."""
+        handle that saves no context. Returns (LSN to force or None, the message),
+        _NO_MESSAGE when the queue holds no message a get could have (none, or all got
+        under syncpoint: the caller answers 2033), or _GENERAL, having changed nothing, for
+        anything else: the general path then does it all."""
         if gmo is None:
             opts = 0
             match = _MO_MATCH_BOTH
@@ -2021,6 +2033,12 @@ class Connection:
         if opts & _GMO_FAIL_IF_QUIESCING and eng.quiescing:
             return _GENERAL
         mq = h.mq
+        if mq.count == mq.getting:
+            # nothing but messages got under syncpoint (a sending MCA's batch has them all),
+            # or nothing at all: no get can have any, whatever it selects
+            if max_length is not None and max_length < 0:
+                return _GENERAL  # (2005 comes first)
+            return _NO_MESSAGE
         by_priority = f.by_priority
         msgid = None
         if md is not None:
@@ -2164,7 +2182,8 @@ class Connection:
     def commit(self) -> None:
         eng = self.engine
         with eng.lock:
-            self._check()
+            if self.broken or eng.stopped or not self.connected:
+                self._check()
             self.accounting.mqi.commits += 1
             uow, self.uow = self.uow, None
             if self.backed_out:

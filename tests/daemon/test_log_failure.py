@@ -25,7 +25,8 @@ class _FailingDisk:
 
     def __getattr__(self, name: str):
         real = getattr(os, name)
-        if name == "pwrite" and self.broken:
+        # (pwritev: a round of the log writes and syncs in one call where it can)
+        if name in ("pwrite", "pwritev") and self.broken:
             def fail(*_args):
                 raise OSError(errno.EIO, os.strerror(errno.EIO))
             return fail

@@ -111,6 +111,14 @@ def test_a_log_failure_under_a_checkpoint_while_a_call_waits_for_it_does_not_han
                 raise OSError(errno.EIO, os.strerror(errno.EIO))
             return os.fdatasync(fd)
 
+        @staticmethod
+        def pwritev(fd, buffers, off, flags=0):  # (a round's write and sync in one call)
+            if flags & log_module._RWF_DSYNC and threading.current_thread() is checkpointer:
+                entered.set()
+                go.wait(30)
+                raise OSError(errno.EIO, os.strerror(errno.EIO))
+            return os.pwritev(fd, buffers, off, flags)
+
     def run(key, fn):
         try:
             fn()
@@ -173,6 +181,13 @@ def test_a_forcer_waiting_when_a_buffer_write_fails_is_not_told_its_record_is_du
                 entered.set()
                 gate.wait(30)
             return real_fdatasync(fd)
+
+        @staticmethod
+        def pwritev(fd, buffers, off, flags=0):  # (a round's write and sync in one call)
+            if flags & log_module._RWF_DSYNC and threading.current_thread() is leader:
+                entered.set()
+                gate.wait(30)
+            return os.pwritev(fd, buffers, off, flags)
 
         @staticmethod
         def pwrite(fd, data, off):

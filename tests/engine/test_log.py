@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from mqpy.engine.log import (
@@ -85,13 +85,19 @@ def test_the_log_writes_whole_pages_and_restart_keeps_what_the_page_held(
     path = str(tmp_path_factory.mktemp("log"))
     cfg = LogConfig(LogFilePages=2, LogPrimaryFiles=60, LogSecondaryFiles=0)
     writes = []
-    real = RecoveryLog._pwrite
+    real, real_dsync = RecoveryLog._pwrite, RecoveryLog._write_dsync
 
     def recording(self, lsn, data):
         writes.append((lsn, len(data)))
         real(self, lsn, data)
 
-    RecoveryLog._pwrite = recording
+    def recording_dsync(self, lsn, data):  # (a round's write and sync in one call)
+        done = real_dsync(self, lsn, data)
+        if done:
+            writes.append((lsn, len(data)))
+        return done
+
+    RecoveryLog._pwrite, RecoveryLog._write_dsync = recording, recording_dsync
     try:
         for batch in batches:
             log = RecoveryLog(path, cfg)
@@ -101,7 +107,7 @@ def test_the_log_writes_whole_pages_and_restart_keeps_what_the_page_held(
             log.force()
             log.close()
     finally:
-        RecoveryLog._pwrite = real
+        RecoveryLog._pwrite, RecoveryLog._write_dsync = real, real_dsync
     assert writes and all(lsn % PAGE_SIZE == 0 and n % PAGE_SIZE == 0 for lsn, n in writes)
     _, out = read(path, cfg)
     assert out == [(1, p) for batch in batches for p in batch]
@@ -217,28 +223,39 @@ def _flip(path, lsn, cfg=SMALL):
 
 
 class _SlowDisk:
-    """fdatasync that holds the first caller until released, so other forcers must queue, and
-    that can be made to fail; records which LSNs were durable when each sync returned."""
+    """A sync (fdatasync, or a write with RWF_DSYNC: a round's one call) that holds the first
+    caller until released, so other forcers must queue, and that can be made to fail."""
 
     def __init__(self, log, monkeypatch):
         import threading
+
+        from mqpy.engine import log as log_module
 
         self.log = log
         self.gate = threading.Event()
         self.entered = threading.Event()
         self.fail: OSError | None = None
         self.calls = 0
-        real = os.fdatasync
+        real, real_pwritev = os.fdatasync, os.pwritev
 
-        def fdatasync(fd):
+        def sync():
             self.calls += 1
             self.entered.set()
             self.gate.wait(10)
             if self.fail is not None:
                 raise self.fail
+
+        def fdatasync(fd):
+            sync()
             real(fd)
 
+        def pwritev(fd, buffers, offset, flags=0):
+            if flags & log_module._RWF_DSYNC:
+                sync()
+            return real_pwritev(fd, buffers, offset, flags)
+
         monkeypatch.setattr("mqpy.engine.log.os.fdatasync", fdatasync)
+        monkeypatch.setattr("mqpy.engine.log.os.pwritev", pwritev)
 
 
 def _forcers(log, n):
@@ -340,7 +357,7 @@ class _HeldWrite:
         self.log = RecoveryLog(str(tmp_path), self.cfg)
         list(self.log.scan(0))
         self.gate, entered = threading.Event(), threading.Event()
-        real_pwrite, gate = os.pwrite, self.gate
+        real_pwrite, real_pwritev, gate = os.pwrite, os.pwritev, self.gate
         held = self
 
         class Disk:
@@ -353,6 +370,13 @@ class _HeldWrite:
                     entered.set()
                     gate.wait(120)  # (longer than a test waits for anything)
                 return real_pwrite(fd, data, off)
+
+            @staticmethod
+            def pwritev(fd, buffers, off, flags=0):  # (a round's write and sync in one call)
+                if threading.current_thread() is held.writer:
+                    entered.set()
+                    gate.wait(120)
+                return real_pwritev(fd, buffers, off, flags)
 
         monkeypatch.setattr(log_module, "os", Disk())
         first = self.log.append(1, b"first")
@@ -428,7 +452,13 @@ def test_a_writer_hands_the_next_round_to_the_first_forcer_queued(tmp_path, monk
     list(log.scan(0))
     gate, entered = threading.Event(), threading.Event()
     synced_by: list[str] = []
-    real_fdatasync = os.fdatasync
+    real_fdatasync, real_pwritev = os.fdatasync, os.pwritev
+
+    def syncing():
+        if threading.current_thread() is first:
+            entered.set()
+            gate.wait(120)
+        synced_by.append(threading.current_thread().name)
 
     class Disk:
         def __getattr__(self, name):
@@ -436,11 +466,14 @@ def test_a_writer_hands_the_next_round_to_the_first_forcer_queued(tmp_path, monk
 
         @staticmethod
         def fdatasync(fd):
-            if threading.current_thread() is first:
-                entered.set()
-                gate.wait(120)
-            synced_by.append(threading.current_thread().name)
+            syncing()
             return real_fdatasync(fd)
+
+        @staticmethod
+        def pwritev(fd, buffers, off, flags=0):  # (a round's write and sync in one call)
+            if flags & log_module._RWF_DSYNC:
+                syncing()
+            return real_pwritev(fd, buffers, off, flags)
 
     monkeypatch.setattr(log_module, "os", Disk())
     lsn1 = log.append(1, b"one")
@@ -472,6 +505,9 @@ def test_a_write_through_landing_while_a_round_syncs_is_synced_before_it_is_dura
 
     from mqpy.engine import log as log_module
 
+    # (the round that writes then syncs the segments written since the last sync: F's own
+    # write then goes by pwrite too, as when a write-through is waiting to be synced)
+    monkeypatch.setattr(log_module, "_DSYNC_WRITES", False)
     lg = RecoveryLog(str(tmp_path), LogConfig(LogFilePages=4, LogPrimaryFiles=3,
                                               LogSecondaryFiles=2))
     list(lg.scan(0))
@@ -583,3 +619,107 @@ def test_the_forcers_a_round_covered_are_woken_one_by_the_other(tmp_path, monkey
     assert len(wakers) == 8
     assert max(collections.Counter(wakers).values()) == 1, wakers
     log.close()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@example(pages=20, steps=[(30000, False, False)] * 8 + [(10000, False, False)])  # the limit
+@given(pages=st.sampled_from([2, 20]),  # a segment smaller than the reserve, and larger
+       steps=st.lists(st.tuples(st.integers(0, 30000), st.booleans(), st.booleans()),
+                      min_size=1, max_size=40))
+def test_appends_known_to_fit_are_refused_exactly_where_a_checked_append_is(
+        tmp_path_factory, pages, steps):
+    """Given the same appends (ordinary or reserved, of any size, some followed by a release
+    of the log so far) on two logs, one checking the space for every append (its ``_room``
+    cleared before each) and one skipping the checks below the room it knows, then both give
+    the same LSN or the same LogFull for every append and hold the same segment files. (The
+    skipped checks are the append's fast path: a room too large would accept a record the
+    log has no space, or no formatted reserve, for.)"""
+    cfg = LogConfig(LogFilePages=pages, LogPrimaryFiles=2, LogSecondaryFiles=1)
+    logs = []
+    for _ in range(2):
+        lg = RecoveryLog(str(tmp_path_factory.mktemp("log")), cfg)
+        list(lg.scan(0))
+        logs.append(lg)
+    checked, fast = logs
+    try:
+        for size, reserved, release in steps:
+            outcomes = []
+            for lg in logs:
+                if lg is checked:
+                    lg._room = 0
+                try:
+                    outcomes.append(lg.append(1, b"r" * size, reserved=reserved))
+                except LogFull:
+                    outcomes.append("full")
+                if release:
+                    lg.force()
+                    lg.release(lg.end_lsn)
+            assert outcomes[0] == outcomes[1]
+            assert sorted(os.listdir(checked.directory)) == sorted(os.listdir(fast.directory))
+    finally:
+        for lg in logs:
+            lg.close()
+
+
+class _Calls:
+    """The log module's view of ``os``, recording its writes and syncs (call, fd)."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, int]] = []
+
+    def __getattr__(self, name):
+        real = getattr(os, name)
+        if name not in ("pwrite", "pwritev", "fdatasync"):
+            return real
+
+        def recording(fd, *args):
+            from mqpy.engine import log as log_module
+
+            dsync = name == "pwritev" and len(args) > 2 and args[2] & log_module._RWF_DSYNC
+            self.calls.append(("pwritev+dsync" if dsync else name, fd))
+            return real(fd, *args)
+
+        return recording
+
+
+@pytest.mark.skipif(not getattr(os, "RWF_DSYNC", 0), reason="no RWF_DSYNC on this system")
+def test_a_round_writes_and_syncs_in_one_call_unless_a_write_awaits_its_sync(
+        tmp_path, monkeypatch):
+    """Given a log, when a record is forced, then its round is one pwritev with RWF_DSYNC
+    (no pwrite, no fdatasync); when an append has written the buffer through (a write not
+    yet synced) and a record is forced, then the round writes with pwrite and fdatasyncs the
+    segment (RWF_DSYNC would make durable its own range only, not the write-through's); and
+    when a round's write crosses into the next segment, both segments are written and synced
+    apart. Every record reads back."""
+    from mqpy.engine import log as log_module
+
+    cfg = LogConfig(LogFilePages=4, LogPrimaryFiles=3, LogSecondaryFiles=1)  # 16 KB segments
+    lg = RecoveryLog(str(tmp_path), cfg)
+    list(lg.scan(0))
+    disk = _Calls()
+    monkeypatch.setattr(log_module, "os", disk)
+    lg.force(lg.append(1, b"usual"))
+    assert disk.calls == [("pwritev+dsync", lg._fds[0])]
+
+    disk.calls.clear()
+    monkeypatch.setattr(log_module, "_WRITE_THROUGH", 1)
+    lg.append(1, b"written through")  # the append writes the buffer (pwrite, no sync)
+    monkeypatch.setattr(log_module, "_WRITE_THROUGH", 4 * 1024 * 1024)
+    lg.force(lg.append(1, b"after it"))
+    assert [c for c, _ in disk.calls] == ["pwrite", "pwrite", "fdatasync"]
+    assert disk.calls[-1] == ("fdatasync", lg._fds[0])
+
+    disk.calls.clear()
+    while lg.end_lsn < lg.segment_size - 2000:
+        lg.append(1, b"f" * 500)
+    lg.force()
+    disk.calls.clear()
+    lg.force(lg.append(1, b"c" * 5000))  # crosses into segment 1
+    synced = sorted(fd for call, fd in disk.calls if call == "fdatasync")
+    assert "pwritev+dsync" not in [c for c, _ in disk.calls]
+    assert synced == sorted((lg._fds[0], lg._fds[1]))
+    lg.close()
+    monkeypatch.undo()
+    payloads = [r.payload for r in RecoveryLog(str(tmp_path), cfg).scan(0)]
+    assert payloads[:3] == [b"usual", b"written through", b"after it"]
+    assert payloads[-1] == b"c" * 5000 and len(payloads) == 4 + payloads.count(b"f" * 500)

@@ -20,13 +20,26 @@ from tests.engine import small_log
 
 
 class _Disk:
-    """The log module's view of ``os``, with chosen calls failing."""
+    """The log module's view of ``os``, with chosen calls failing. A round of the log that
+    writes and syncs in one call (``pwritev`` with RWF_DSYNC) fails with ``pwrite`` (before
+    writing) and with ``fdatasync`` (having written: the sync failed)."""
 
     def __init__(self) -> None:
         self.failing: dict[str, int] = {}
 
     def __getattr__(self, name: str):
         real = getattr(os, name)
+        if name == "pwritev" and ("pwrite" in self.failing or "fdatasync" in self.failing):
+            def pwritev(fd, buffers, offset, flags=0):
+                code = self.failing.get("pwrite")
+                if code is None:
+                    done = real(fd, buffers, offset, flags)
+                    code = self.failing.get("fdatasync")
+                    if code is None or not flags & log_module._RWF_DSYNC:
+                        return done
+                raise OSError(code, os.strerror(code))
+
+            return pwritev
         if name not in self.failing:
             return real
 
