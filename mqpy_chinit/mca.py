@@ -72,7 +72,7 @@ import trio
 import mqpy
 from mqpy import CMQC, messages, mqiproto
 from mqpy.engine import reports
-from mqpy.verbs import Step, run_in_order
+from mqpy.verbs import Step
 from mqpy_chinit import definitions as D
 from mqpy_chinit import distribution, syncq, xmitgets
 from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
@@ -725,16 +725,9 @@ class SenderMCA:
         of work prepared (in doubt) under ``key``. ``commit``: the in-doubt key of the batch
         before it, confirmed by the partner (pipelining), committed first in the same round
         trip as the record's replacement; its commit record is forced with the prepare."""
-        if commit is None:
-            self.syncq.replace_in_uow(record)
-        else:
-            steps: list[Step] = [("resolve", (commit, True, False)),
-                                 *self.syncq.steps(record)]
-            done = run_in_order(qm.get_handle(), steps)
-            if isinstance(done[0], mqpy.MQMIError):
-                raise done[0]
-            if len(steps) == 1 or not self.syncq.done(done[1:]):
-                self.syncq.replace_in_uow(record)
+        before: list[Step] = [("resolve", (commit, True, False))] if commit is not None \
+            else []
+        self.syncq.replace_in_uow(record, before)
         qm.get_handle().prepare(key)
 
     async def _confirmation(self, conv: Conversation, qm: mqpy.QueueManager) -> _InFlight:
@@ -764,9 +757,7 @@ class SenderMCA:
         stops or ends. ``force``: the commit waits for its log force (nothing follows that
         would force it)."""
         flight = await self._confirmation(conv, qm)
-        done = await mqi(run_in_order, qm.get_handle(), [("resolve", (flight.key, True, force))])
-        if isinstance(done[0], mqpy.MQMIError):
-            raise done[0]
+        await mqi(qm.get_handle().resolve, flight.key, True, force)
         self._batch_confirmed(flight)
 
     def _batch_confirmed(self, flight: _InFlight) -> None:

@@ -321,3 +321,29 @@ def test_a_receivers_packed_puts_deliver_what_the_verbs_path_delivers(daemon, mo
         q2.close()
     finally:
         qm.disconnect()
+
+
+def test_a_bindings_resolve_may_commit_without_waiting_for_the_force(daemon):
+    """Given two units of work prepared (in doubt) over the bindings socket, when one is
+    committed with BindingsConnection.resolve(wait=False) (a pipelined sending MCA's
+    settle before more work) and the other backed out, then the first's message is there,
+    the second's is not, and nothing is left in doubt."""
+    qm = mqpy.connect("QM1")
+    try:
+        handle = qm.get_handle()
+        q = mqpy.Queue(qm, "Q4", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
+        for body, luwid in ((b"kept", b"K" * 8), (b"gone", b"G" * 8)):
+            q.put(body, mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT),
+                  mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+            handle.prepare(luwid)
+        assert sorted(handle.indoubt()) == [b"G" * 8, b"K" * 8]
+        handle.resolve(b"K" * 8, True, wait=False)
+        handle.resolve(b"G" * 8, False)
+        assert handle.indoubt() == []
+        assert q.get() == b"kept"
+        with pytest.raises(mqpy.MQMIError) as none:
+            q.get()
+        assert none.value.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+        q.close()
+    finally:
+        qm.disconnect()
