@@ -1246,7 +1246,10 @@ class ReceiverMCA:
         destination queues open between batches ("MCAs for receiver channels ... may keep
         the destination queues open even when messages are not being transmitted", IBM MQ
         reason 2042, MQRC_OBJECT_IN_USE), and an open and a close a batch were two of its
-        four round trips. At most BATCH_HANDLES at once: beyond them (PUTAUT(CTX) with
+        four round trips. As for any application holding a handle, what the open checked
+        (the put user's authority) holds until the handle is closed: an authority taken
+        away applies from the next open, after a batch that does not put there, an idle
+        heartbeat interval or the channel's end. At most BATCH_HANDLES at once: beyond them (PUTAUT(CTX) with
         many users) an open each would cost more round trips than it saves, and arrivals
         go by MQPUT1."""
         user = self.put_authority.put_user(context_user)
