@@ -244,9 +244,11 @@ class BindingsConnection(MQIVerbs):
         """Harden the unit of work in doubt under ``luwid`` (a sending MCA's batch)."""
         self._call(_T.SPI, [mqiproto.SpiVerb.PREPARE, luwid, 0])
 
-    def resolve(self, luwid: bytes, commit: bool) -> None:
-        """Commit or back out the in-doubt unit of work ``luwid``."""
-        self._call(_T.SPI, [mqiproto.SpiVerb.RESOLVE, luwid, int(commit)])
+    def resolve(self, luwid: bytes, commit: bool, wait: bool = True) -> None:
+        """Commit or back out the in-doubt unit of work ``luwid``; ``wait`` False: a commit
+        answered before its log force (mqiproto.RESOLVE_NO_WAIT), as the engine
+        Connection's."""
+        self._call(_T.SPI, mqiproto.resolve_values(luwid, commit, wait))
 
     def indoubt(self) -> list[bytes]:
         """LUWIDs of the queue manager's in-doubt units of work."""

@@ -72,7 +72,7 @@ import trio
 import mqpy
 from mqpy import CMQC, messages, mqiproto
 from mqpy.engine import reports
-from mqpy.verbs import Step, run_in_order
+from mqpy.verbs import Step
 from mqpy_chinit import definitions as D
 from mqpy_chinit import distribution, syncq, xmitgets
 from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
@@ -725,16 +725,9 @@ class SenderMCA:
         of work prepared (in doubt) under ``key``. ``commit``: the in-doubt key of the batch
         before it, confirmed by the partner (pipelining), committed first in the same round
         trip as the record's replacement; its commit record is forced with the prepare."""
-        if commit is None:
-            self.syncq.replace_in_uow(record)
-        else:
-            steps: list[Step] = [("resolve", (commit, True, False)),
-                                 *self.syncq.steps(record)]
-            done = run_in_order(qm.get_handle(), steps)
-            if isinstance(done[0], mqpy.MQMIError):
-                raise done[0]
-            if len(steps) == 1 or not self.syncq.done(done[1:]):
-                self.syncq.replace_in_uow(record)
+        before: list[Step] = [("resolve", (commit, True, False))] if commit is not None \
+            else []
+        self.syncq.replace_in_uow(record, before)
         qm.get_handle().prepare(key)
 
     async def _confirmation(self, conv: Conversation, qm: mqpy.QueueManager) -> _InFlight:
@@ -764,9 +757,7 @@ class SenderMCA:
         stops or ends. ``force``: the commit waits for its log force (nothing follows that
         would force it)."""
         flight = await self._confirmation(conv, qm)
-        done = await mqi(run_in_order, qm.get_handle(), [("resolve", (flight.key, True, force))])
-        if isinstance(done[0], mqpy.MQMIError):
-            raise done[0]
+        await mqi(qm.get_handle().resolve, flight.key, True, force)
         self._batch_confirmed(flight)
 
     def _batch_confirmed(self, flight: _InFlight) -> None:
@@ -946,6 +937,7 @@ class ReceiverMCA:
         # (queue, queue manager, alternate user) -> the batch's open handle for its puts, or
         # None: that destination's arrivals go by MQPUT1 (see _destination)
         self._handles: dict[tuple[bytes, bytes, str | None], int | None] = {}
+        self._used: set[tuple[bytes, bytes, str | None]] = set()  # this batch's destinations
         self.syncq: syncq.ChannelSyncQ | None = None  # this run's sync record
 
     async def run(self) -> None:
@@ -1072,6 +1064,10 @@ class ReceiverMCA:
                     await conv.send(Status(code=0))
                 elif ev.flags & ControlFlags1.CONFIRM_REQUEST:
                     await conv.send(Heartbeat())
+                if in_batch == 0 and self._handles:
+                    # the sender had nothing to send for a heartbeat interval: the channel
+                    # is idle, and its destinations are not held open meanwhile
+                    await mqi(self._close_handles, qm)
                 continue
             if isinstance(ev, Status):
                 if ev.code == StatusCode.USER_CLOSED:
@@ -1095,25 +1091,26 @@ class ReceiverMCA:
             pending_bytes += len(ev.data)
             visible = visible or (fast and not ev.persistent)
             confirm = bool(ev.flags & ControlFlags1.CONFIRM_REQUEST)
-            # the batch's end: its sync record goes with the last puts when it can
+            # the batch's end: its sync record and commit go with the last puts when they can
             record = self._record(ev.seqnum, ev.luwid) if confirm else None
-            replaced = False
+            committed = False
             if confirm or len(pending) >= PUT_RUN or pending_bytes >= mqiproto.RUN_BYTES \
                     or (visible and not conv.pending):
                 # before waiting for the network: a fast non-persistent message is visible
                 # as soon as it has arrived (seed 000 §3), in order; puts under syncpoint
                 # wait for the batch's end (nobody sees them before it), one round trip
-                replaced = await self._flush(conv, qm, pending, fast, record)
+                committed = await self._flush(conv, qm, pending, fast, record)
                 pending_bytes, visible = 0, False
             if confirm:
-                rec = await self._commit_batch(qm, ev.seqnum, ev.luwid, replaced=replaced)
+                rec = await self._commit_batch(qm, ev.seqnum, ev.luwid, committed=committed)
                 await conv.send(Status(code=0))
                 self.status.batch_done(in_batch, self.status.batchsz or 50)
                 in_batch = 0
                 self._qtypes.clear()  # definitions may change between batches
                 self._may_put.clear()  # and so may authorities
-                if self._handles:  # after the answer: the sender need not wait for this
-                    await mqi(self._close_handles, qm)
+                unused = self._unused_handles()
+                if unused:  # after the answer: the sender need not wait for this
+                    await mqi(self._close_handles, qm, unused)
 
     async def _flush(self, conv: Conversation, qm: mqpy.QueueManager,
                      pending: list[MessageData], fast: bool,
@@ -1121,11 +1118,12 @@ class ReceiverMCA:
         """Put the received messages in order: plain puts in one worker-thread call, and
         whatever that call could not put through :meth:`_deliver` (retry, report, DLQ).
         With ``record`` (the batch ends with these messages), the run that puts the last of
-        them replaces the sync record too when it can: whether it did."""
+        them replaces the sync record too when it can, and the same worker-thread call
+        commits the batch: whether it did (else :meth:`_commit_batch` does both)."""
         done = 0
-        replaced = False
+        committed = False
         while done < len(pending):
-            sizes, replaced = await mqi(self._put_run, qm, pending[done:], fast, record)
+            sizes, committed = await mqi(self._put_run, qm, pending[done:], fast, record)
             for n in sizes:
                 self.status.message_moved(n, sent=False)
             done += len(sizes)
@@ -1138,17 +1136,20 @@ class ReceiverMCA:
                 await conv.close(problem.status_code or StatusCode.CAN_NOT_STORE)
                 raise problem
             done += 1
-            replaced = False  # the sync record is for the end: after _deliver's put
+            committed = False  # the record and commit are for the end: after _deliver's put
         pending.clear()
-        return replaced
+        return committed
 
     def _put_run(self, qm: mqpy.QueueManager, evs: list[MessageData], fast: bool,
                  record: syncq.SyncRecord | None = None) -> tuple[list[int], bool]:
         """In a worker thread: put arrivals until one needs more than a plain put (a put that
         fails, or rule 6); the sizes of those put. The puts go as one round trip
-        (verbs.run_in_order), which stops at the first that fails, as one by one would.
-        When all of them are plain puts, the same round trip replaces ``record`` (the sync
-        record of the batch they end) if the MCA's record is known: whether it did."""
+        (xmitgets.run_quiet: one SPI RUN_QUIET of packed flows over the bindings socket),
+        which stops at the first that fails, as one by one would. When all of them are
+        plain puts, the same round trip replaces ``record`` (the sync record of the batch
+        they end) if the MCA's record is known, and the batch is committed at once (MQCMIT
+        may not go in an SPI RUN: a second round trip, but no second worker-thread call):
+        whether it was."""
         steps: list[Step] = []
         sizes: list[int] = []
         carried = 0
@@ -1188,10 +1189,13 @@ class ReceiverMCA:
             else []
         if not steps:
             return [], False  # the first arrival needs _deliver: no round trip for nothing
-        done = run_in_order(qm.get_handle(), steps + tail)
+        done = xmitgets.run_quiet(qm.get_handle(), steps + tail)
         put = [n for n, result in zip(sizes, done, strict=False)
                if not isinstance(result, mqpy.MQMIError)]
-        return put, bool(tail) and self.syncq.done(done[len(steps):])
+        if not tail or not self.syncq.done(done[len(steps):]):
+            return put, False
+        qm.commit()
+        return put, True
 
     def _put_arrival(self, qm: mqpy.QueueManager, dest_q: bytes, dest_qm: bytes,
                      md: mqpy.MD, data: bytes, sync: int) -> None:
@@ -1234,13 +1238,23 @@ class ReceiverMCA:
         remote-queue definition (rule 6: those always resolve to another queue manager)
         nor an alias or a model; anything else is closed again and goes by MQPUT1 after
         :meth:`_qtype`'s check, as before. A failed open raises its MQMIError (the caller
-        leaves the arrival to _deliver). The handle is held for the batch only
-        (:meth:`_close_handles` after its commit): while it is open the queue cannot be
-        deleted, so what the open found holds for every put. At most BATCH_HANDLES a
-        batch: beyond them (PUTAUT(CTX) with many users) an open each would cost more
-        round trips than it saves, and arrivals go by MQPUT1."""
+        leaves the arrival to _deliver). While it is open the queue cannot be deleted, so
+        what the open found holds for every put through it. The handle stays open from
+        batch to batch while each batch puts there (:meth:`_unused_handles`), and is closed
+        after the commit of a batch that did not, when the channel idles (a heartbeat), at
+        RESET CHANNEL and at the end of the channel: IBM's receiving MCAs also keep their
+        destination queues open between batches ("MCAs for receiver channels ... may keep
+        the destination queues open even when messages are not being transmitted", IBM MQ
+        reason 2042, MQRC_OBJECT_IN_USE), and an open and a close a batch were two of its
+        four round trips. As for any application holding a handle, what the open checked
+        (the put user's authority) holds until the handle is closed: an authority taken
+        away applies from the next open, after a batch that does not put there, an idle
+        heartbeat interval or the channel's end. At most BATCH_HANDLES at once: beyond them (PUTAUT(CTX) with
+        many users) an open each would cost more round trips than it saves, and arrivals
+        go by MQPUT1."""
         user = self.put_authority.put_user(context_user)
         key = (dest_q, dest_qm, user)
+        self._used.add(key)
         if key in self._handles:
             return self._handles[key]
         if len(self._handles) >= BATCH_HANDLES:
@@ -1272,10 +1286,29 @@ class ReceiverMCA:
         self._handles[key] = hobj
         return hobj
 
-    def _close_handles(self, qm: mqpy.QueueManager) -> None:
-        """Close the batch's destination handles (blocking); a close that fails (the
-        connection is going) leaves the rest to the disconnect."""
-        handles, self._handles = self._handles, {}
+    def _unused_handles(self) -> list[tuple[bytes, bytes, str | None]]:
+        """At a batch's end: the destinations it did not put to, whose handles go (and every
+        MQPUT1-only entry, decided again next batch); the others stay open for the next
+        batch, as IBM's receiving MCAs keep their destination queues open. What is left to
+        close (nothing: no worker-thread call)."""
+        used, self._used = self._used, set()
+        unused = []
+        for key, hobj in list(self._handles.items()):
+            if hobj is None:
+                del self._handles[key]
+            elif key not in used:
+                unused.append(key)
+        return unused
+
+    def _close_handles(self, qm: mqpy.QueueManager,
+                       keys: list[tuple[bytes, bytes, str | None]] | None = None) -> None:
+        """Close destination handles (blocking): those of ``keys``, or all of them; a close
+        that fails (the connection is going) leaves the rest to the disconnect."""
+        if keys is None:
+            handles, self._handles = self._handles, {}
+            self._used = set()
+        else:
+            handles = {key: self._handles.pop(key) for key in keys if key in self._handles}
         handle = qm.get_handle()
         try:
             for hobj in handles.values():
@@ -1300,17 +1333,17 @@ class ReceiverMCA:
                                 conname=self.conname)
 
     async def _commit_batch(self, qm: mqpy.QueueManager, seq: int, luwid: bytes, *,
-                            replaced: bool = False) -> syncq.SyncRecord:
-        """Commit the batch with its sync record (already in the unit of work when
-        ``replaced``): one worker-thread call."""
+                            committed: bool = False) -> syncq.SyncRecord:
+        """Commit the batch with its sync record: one worker-thread call, none when the run
+        of its last puts did both (``committed``)."""
         rec = self._record(seq, luwid)
 
         def harden() -> None:
-            if not replaced:
-                self.syncq.replace_in_uow(rec)
+            self.syncq.replace_in_uow(rec)
             qm.commit()
 
-        await mqi(harden)
+        if not committed:
+            await mqi(harden)
         self.seq = seq
         self.status.last_seqno = seq
         self.status.last_luwid = luwid

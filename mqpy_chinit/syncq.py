@@ -187,12 +187,21 @@ class ChannelSyncQ:
         self.msgid = self._put_msgid if ok else None
         return ok
 
-    def replace_in_uow(self, record: SyncRecord) -> None:
+    def replace_in_uow(self, record: SyncRecord, before: list[Step] | None = None) -> None:
         """:func:`replace_in_uow` on the open handle: one round trip once the record this
-        MCA put is known, the full search otherwise."""
-        steps = self.steps(record)
-        if steps and self.done(run_in_order(self.qm.get_handle(), steps)):
-            return
+        MCA put is known, the full search otherwise. ``before``: calls of
+        ``verbs.run_in_order`` made first, in the same round trip (a pipelined sending
+        MCA's commit of the batch before); the first of them that fails is raised, with
+        the record not replaced."""
+        before = before or []
+        ours = self.steps(record)
+        if before or ours:
+            done = run_in_order(self.qm.get_handle(), [*before, *ours])
+            for result in done[:len(before)]:
+                if isinstance(result, mqpy.MQMIError):
+                    raise result
+            if ours and self.done(done[len(before):]):
+                return
         self.msgid = None  # unknown until the full search has put the record
         self.msgid = replace_in_uow(self.qm, record, self._queue())
 

@@ -1,4 +1,5 @@
-"""A sending MCA's runs of transmission-queue gets, the messages' MQMDs kept packed.
+"""An MCA's runs of MQI calls packed by hand: a sending MCA's transmission-queue gets, the
+MQMDs kept packed, and a receiving MCA's puts of its arrivals.
 
 A sending MCA gets a message only to pass it on: the data (MQXQH, the message's own MQMD,
 its data) goes into MESSAGE_DATA as it is, and of the transmission-queue message's own MQMD
@@ -10,13 +11,20 @@ the MQMD stays as it came (``mqiproto.Packed``), the MQGMO is skipped, the data 
 out. The request is the one run_in_order sends (the same flow for every get, packed once),
 so the queue manager serves it as any run.
 
-Over a connection that is not a bindings socket (an engine in the same process) the gets
-go through ``verbs.run_in_order`` and the MQMDs are the objects it fills in: callers take
+A receiving MCA keeps nothing of its puts' output structures (the MQMD goes as it arrived,
+the MQPMO is one packed once): :func:`run_quiet` sends a batch's puts (and its sync
+record's MQGET and MQPUT) as one SPI RUN_QUIET of request flows encoded here, and reads of
+each reply only its completion code and reason -- what ``verbs.run_in_order`` returns for a
+quiet put -- without an exchange, a decoded reply and a result object per message.
+
+Over a connection that is not a bindings socket (an engine in the same process) both go
+through ``verbs.run_in_order`` and the MQMDs are the objects it fills in: callers take
 either (:func:`put_stamp`, :func:`unpacked`).
 """
 
 from __future__ import annotations
 
+import functools
 import struct
 from typing import Any
 
@@ -25,13 +33,10 @@ from mqpy import CMQC, mqiproto
 from mqpy.bindings import BindingsConnection
 from mqpy.errors import MQMIError
 from mqpy.verbs import Step, run_in_order
-from mqpy_chinit.wire import SegmentType
+from mqpy_chinit.wire import MQIReply, SegmentType
 
 _T = SegmentType
 _LONG = struct.Struct("<i")
-#: packed sizes of an MQMD and an MQGMO by Version (little-endian, as the bindings flows)
-_MD_SIZES = {v: mqpy.MD(Version=v).packed_size() for v in (1, 2)}
-_GMO_SIZES = {v: mqpy.GMO(Version=v).packed_size() for v in (1, 2, 3, 4)}
 _PUT_DATE = slice(mqpy.MD.offset_of("PutDate"), mqpy.MD.offset_of("PutDate") + 8)
 _PUT_TIME = slice(mqpy.MD.offset_of("PutTime"), mqpy.MD.offset_of("PutTime") + 8)
 
@@ -120,13 +125,79 @@ class XmitqGets:
                 if not isinstance(data, MQMIError)]
 
 
+@functools.cache
+def _structure_sizes() -> tuple[Any, ...]:
+    """svrconn's reading of a flow's MQMD and MQGMO lengths (StrucId checked, every Version
+    its layouts know). Imported on first use: svrconn imports mca, which imports this
+    module."""
+    from mqpy_chinit.svrconn import _GMO_ID, _GMO_SIZES, _MD_ID, _MD_SIZES, _size_at
+
+    return _size_at, _MD_ID, _MD_SIZES, _GMO_ID, _GMO_SIZES
+
+
 def _message(body: bytes) -> Got:
     """An MQGET reply's body (MQMD, MQGMO, DataLength, data): the MQMD as it came, and the
     data."""
-    md_size = _MD_SIZES[_LONG.unpack_from(body, 4)[0]]
-    pos = md_size + _GMO_SIZES[_LONG.unpack_from(body, md_size + 4)[0]] + 4  # + DataLength
+    size_at, md_id, md_sizes, gmo_id, gmo_sizes = _structure_sizes()
+    md_size = size_at(body, 0, md_id, md_sizes)
+    gmo_size = md_size and size_at(body, md_size, gmo_id, gmo_sizes)
+    if not gmo_size:
+        raise ValueError("MQGET reply: no MQMD and MQGMO where expected")
+    pos = md_size + gmo_size + 4  # + DataLength
     (length,) = _LONG.unpack_from(body, pos)
     pos += 4
     if length < 0 or pos + length != len(body):
         raise ValueError("MQGET reply: message data length does not match")
     return mqiproto.Packed(mqpy.MD, body[:md_size]), body[pos:]
+
+
+# ---------------------------------------------------------------- a receiving MCA's puts
+
+_QUIET_OK = 0
+_REPLIES = {verb: mqiproto.reply_type(verb) for verb in (_T.MQPUT, _T.MQPUT1, _T.MQGET)}
+
+
+def run_quiet(handle: Any, steps: list[Step]) -> list[Any]:
+    """In a worker thread: ``verbs.run_in_order(handle, steps)`` for steps that are all
+    quiet puts (``("put", args, False)``, ``("put1", args, False)``: a receiving MCA's
+    arrivals, its sync record's MQPUT) and plain MQGETs whose output nobody reads (the sync
+    record's MQGET of the record it replaces). Over a bindings socket the calls go as one
+    SPI RUN_QUIET of flows encoded here and each reply is read for its codes only: a
+    completed put or get is 0, or the reason of the warning it completed with (a get's
+    warning, a truncation, ends the run as a failure, as run_in_order's does), and the
+    first failure ends the list as its MQMIError. Anything else goes by run_in_order."""
+    if type(handle) is not BindingsConnection or not all(
+            len(step) > 2 and step[2] is False for step in steps if step[0] != "get"):
+        return run_in_order(handle, steps)
+    requests = []
+    for step in steps:
+        name, args = step[0], step[1]
+        if name == "put":
+            hobj, md, pmo, data = args
+            requests.append(mqiproto.encode_request(_T.MQPUT, [md, pmo, data], hobj=hobj))
+        elif name == "put1":
+            requests.append(mqiproto.encode_request(_T.MQPUT1, list(args)))
+        elif name == "get" and len(args) == 4:
+            hobj, md, gmo, max_length = args
+            requests.append(mqiproto.encode_request(
+                _T.MQGET, [md, gmo, -1 if max_length is None else max_length], hobj=hobj))
+        else:
+            return run_in_order(handle, steps)
+    if not requests:
+        return []
+    events = handle.run_flows(mqiproto.pack_flows(requests), 0, mqiproto.SpiVerb.RUN_QUIET)
+    if len(events) > len(requests):
+        raise handle.out_of_step()
+    out: list[Any] = []
+    for request, event in zip(requests, events, strict=False):
+        if type(event) is not MQIReply or event.segment_type != _REPLIES[request.segment_type]:
+            raise handle.out_of_step()  # as a bindings run does with a reply it cannot read
+        comp = event.comp
+        if comp == CMQC.MQCC_OK:
+            out.append(_QUIET_OK)
+        elif comp == CMQC.MQCC_WARNING and request.segment_type != _T.MQGET:
+            out.append(event.reason)
+        else:
+            out.append(MQMIError(comp, event.reason))
+            break
+    return out

@@ -3,13 +3,20 @@ segment. It parses only the TSH framing (length at offset 4, segment type at off
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
+from typing import Any
 
 import trio
 
 # decide(direction, segment_type, index_in_direction) -> "pass" | "drop-and-cut" | "cut"
 # | "delay" (the segment, and what follows it that way, passes DELAY seconds later)
 # | "delay-drop-and-cut" (DELAY seconds later, as "drop-and-cut")
+# | "hold" (the segment, and what follows it that way, passes once the proxy's ``release``
+#   says so -- e.g. once the other way has passed the next batch's messages: a state
+#   reached whatever the machine's speed -- or after ``hold_max`` seconds, or when the
+#   other way ends, as a delayed segment still goes through)
+# | "hold-drop-and-cut" (held as "hold", then as "drop-and-cut")
 Policy = Callable[[str, int, int], str]
 
 
@@ -18,15 +25,24 @@ DELAY = 0.3
 
 class FaultProxy:
     def __init__(self, target_port: int, policy: Policy | None = None,
-                 rewrite: Callable[[str, bytes], bytes] | None = None) -> None:
+                 rewrite: Callable[[str, bytes], bytes] | None = None,
+                 release: Callable[[FaultProxy], bool] | None = None,
+                 hold_max: float = 30.0) -> None:
         self.target_port = target_port
         self.policy = policy or (lambda d, t, i: "pass")
+        self.release = release or (lambda proxy: True)
+        self.hold_max = hold_max
+        self.holding = 0  # segments held back by a "hold" now
         self.rewrite = rewrite or (lambda d, seg: seg)  # (direction, segment) -> segment
         self.port = 0
         self.cuts = 0
         self.connections = 0
         self.recorded: list[tuple[str, bytes]] = []  # (direction, segment) in passing order
-        self.delaying = 0  # segments held back by a "delay" now
+        self.delaying = 0  # segments held back by a "delay" (or "hold") now
+
+    def passed(self, direction: str, segment_type: int) -> int:
+        """How many segments of ``segment_type`` have passed ``direction`` (all connections)."""
+        return sum(1 for d, seg in self.recorded if d == direction and seg[9] == segment_type)
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
@@ -43,6 +59,7 @@ class FaultProxy:
             return
         async with trio.open_nursery() as nursery:
             cut = trio.Event()
+            ending = trio.Event()  # one way has ended: a held segment goes now
 
             async def pump(src, dst, direction):
                 buf = b""
@@ -74,6 +91,26 @@ class FaultProxy:
                                 finally:
                                     self.delaying -= 1
                                 continue
+                            if action in ("hold", "hold-drop-and-cut"):
+                                if out:
+                                    await dst.send_all(out)
+                                    out = b""
+                                self.delaying += 1
+                                self.holding += 1
+                                try:
+                                    with trio.move_on_after(self.hold_max):
+                                        while not self.release(self) and not ending.is_set():
+                                            await trio.sleep(0.01)
+                                    if action == "hold":
+                                        seg = self.rewrite(direction, seg)
+                                        self.recorded.append((direction, seg))
+                                        await dst.send_all(seg)
+                                finally:
+                                    self.holding -= 1
+                                    self.delaying -= 1
+                                if action == "hold":
+                                    continue
+                                action = "drop-and-cut"
                             if action == "delay-drop-and-cut":
                                 if out:
                                     await dst.send_all(out)
@@ -96,6 +133,7 @@ class FaultProxy:
                             await dst.send_all(out)
                 except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                     pass
+                ending.set()
                 while self.delaying:  # what the other way holds back still goes through
                     await trio.sleep(0.01)
                 cut.set()
@@ -107,3 +145,35 @@ class FaultProxy:
         for s in (client, server):
             with trio.CancelScope(shield=True):
                 await s.aclose()
+
+
+class ThreadedProxy:
+    """A FaultProxy in a thread of its own (its own trio loop), for tests whose channels run
+    in daemons: ``start()`` gives the port to name in CONNAME, ``stop()`` ends it."""
+
+    def __init__(self, target_port: int, policy: Policy | None = None, **options: Any) -> None:
+        self.proxy = FaultProxy(target_port, policy, **options)
+        self._ready = threading.Event()
+        self._token: trio.lowlevel.TrioToken | None = None
+        self._scope: trio.CancelScope | None = None
+        self._thread = threading.Thread(target=trio.run, args=(self._main,), daemon=True)
+
+    async def _main(self) -> None:
+        async with trio.open_nursery() as nursery:
+            self._token = trio.lowlevel.current_trio_token()
+            self._scope = nursery.cancel_scope
+            await nursery.start(self.proxy.run)
+            self._ready.set()
+
+    def start(self) -> int:
+        self._thread.start()
+        assert self._ready.wait(30), "the proxy did not start"
+        return self.proxy.port
+
+    def stop(self) -> None:
+        if self._token is not None and self._scope is not None:
+            try:
+                self._token.run_sync_soon(self._scope.cancel)
+            except trio.RunFinishedError:
+                pass
+        self._thread.join(30)

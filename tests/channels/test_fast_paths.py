@@ -1,7 +1,8 @@
 """The channel initiator's fast paths keep what the slow ones did: a conversation's events
 already read come out in order, stay cancellable and still let other tasks run; a sending
 MCA's run of transmission-queue gets kept packed gives the messages and MQMDs the decoded
-gets gave."""
+gets gave; a receiving MCA's packed run of puts delivers what the verbs layer's puts
+delivered."""
 
 from __future__ import annotations
 
@@ -11,14 +12,15 @@ import trio
 import mqpy
 from mqpy import CMQC, mqiproto
 from mqpy.bindings import BindingsConnection
+from mqpy.structures import XQH
 from mqpy.verbs import run_in_order
-from mqpy_chinit import xmitgets
+from mqpy_chinit import syncq, xmitgets
 from mqpy_chinit.conversation import PENDING_YIELD, ChannelEnded, Conversation
 from mqpy_chinit.framing import SegmentWriter
-from mqpy_chinit.mca import SenderMCA, _InFlight
+from mqpy_chinit.mca import ReceiverMCA, SenderMCA, _InFlight
 from mqpy_chinit.monitor import ChannelMonitor
 from mqpy_chinit.states import ChannelStatus
-from mqpy_chinit.wire import Heartbeat, Ping, Status
+from mqpy_chinit.wire import ByteOrder, Heartbeat, MessageData, Ping, Status
 from tests.wire.test_conversation_io import _connected
 
 
@@ -216,3 +218,132 @@ async def test_what_arrived_asks_without_waiting_is_received_as_a_read_would_hav
         with pytest.raises(ChannelEnded) as ended:
             await conv.recv(30)
         assert ended.value.msgid == "AMQ9209E"
+
+
+def _made_arrivals(qmgr: str) -> list[MessageData]:
+    """Arrivals for Q1 and Q3 at ``qmgr`` whose MQMDs set every field a sender's can carry
+    (context, report options, expiry, priority, feedback, encoding, CCSID ...), persistent
+    and not, little- and big-endian; the fourth for Q2."""
+    out = []
+    for n in range(6):
+        md = mqpy.MD(MsgId=bytes([n + 1]) * 24, CorrelId=bytes([n + 7]) * 24,
+                     Persistence=n % 2, Priority=n, Expiry=100000 + n,
+                     Report=CMQC.MQRO_EXCEPTION if n == 2 else CMQC.MQRO_NONE,
+                     Feedback=n, Encoding=546 if n % 3 else 273, CodedCharSetId=819 + n,
+                     Format=CMQC.MQFMT_STRING if n % 2 else CMQC.MQFMT_NONE,
+                     MsgType=CMQC.MQMT_DATAGRAM, ReplyToQ=b"REPLY.Q%d" % n,
+                     ReplyToQMgr=b"QMX", UserIdentifier=b"user%d" % n,
+                     AccountingToken=bytes([n]) * 32, ApplIdentityData=b"ident%d" % n,
+                     PutApplType=CMQC.MQAT_UNIX, PutApplName=b"sender app %d" % n,
+                     PutDate=b"2026112%d" % n, PutTime=b"1234560%d" % n,
+                     ApplOriginData=b"orig")
+        queue = b"Q2" if n == 3 else (b"Q1" if n % 2 == 0 else b"Q3")
+        xqh = XQH(RemoteQName=queue, RemoteQMgrName=qmgr.encode(), MsgDesc=md)
+        order = ByteOrder.BIG if n == 4 else ByteOrder.LITTLE
+        out.append(MessageData.from_xqh(n + 1, xqh, b"body %d " % n * (50 + n),
+                                        byte_order=order))
+    return out
+
+
+def _arrived(qm: mqpy.QueueManager) -> dict[str, list[tuple[bytes, bytes]]]:
+    """Every message on Q1, Q2 and Q3 got (committed): its MQMD's bytes and its data."""
+    out = {}
+    for name in ("Q1", "Q2", "Q3"):
+        q = mqpy.Queue(qm, name, CMQC.MQOO_INPUT_AS_Q_DEF)
+        got = []
+        while True:
+            md = mqpy.MD()
+            try:
+                data = q.get(None, md)
+            except mqpy.MQMIError as e:
+                assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+                break
+            got.append((md.pack(), data))
+        q.close()
+        out[name] = got
+    qm.commit()
+    return out
+
+
+def test_a_receivers_packed_puts_deliver_what_the_verbs_path_delivers(daemon, monkeypatch):
+    """Given arrivals whose MQMDs set every field (some big-endian, some persistent), when
+    a receiving MCA puts them over the bindings socket as one packed SPI RUN_QUIET
+    (xmitgets.run_quiet) and then, once more, through the verbs layer (run_in_order),
+    then the same messages arrive, each MQMD byte for byte the same and the sender's (its
+    context kept); a put that fails (Q2 put-inhibited) stops both runs at the same
+    message; and the run that ends a batch replaces the sync record and commits it, in
+    the fast path as in the other."""
+    qm = mqpy.connect("QM1")
+    try:
+        handle = qm.get_handle()
+        assert type(handle) is BindingsConnection  # the path under test
+        evs = _made_arrivals("QM1")
+        q2 = mqpy.Queue(qm, "Q2", CMQC.MQOO_SET)
+        rcv = ReceiverMCA(None, "QM1", lambda: qm, lambda name: None)
+        rcv.name, rcv.partner = "C", "QMX"
+        rcv.syncq = syncq.ChannelSyncQ(qm)
+        rcv.syncq.replace_in_uow(syncq.SyncRecord("C", "R", 0, bytes(8), "QMX"))
+        qm.commit()
+        calls = []
+
+        def verbs_path(handle, steps):
+            calls.append(len(steps))
+            return run_in_order(handle, steps)
+
+        arrived = []
+        for path in ("packed", "verbs"):
+            if path == "verbs":
+                monkeypatch.setattr(xmitgets, "run_quiet", verbs_path)
+            # a batch of three, its sync record replaced and committed in the same call
+            put, committed = rcv._put_run(qm, evs[:3], False, rcv._record(3, b"1" * 8))
+            assert put == [len(ev.data) for ev in evs[:3]] and committed
+            # Q2 refuses puts: the run stops at once, nothing of it done
+            q2.set(CMQC.MQIA_INHIBIT_PUT, CMQC.MQQA_PUT_INHIBITED)
+            put, committed = rcv._put_run(qm, evs[3:], False, rcv._record(6, b"2" * 8))
+            assert put == [] and not committed
+            qm.backout()
+            # Q2 takes them: the record, lost track of, goes by the full search
+            q2.set(CMQC.MQIA_INHIBIT_PUT, CMQC.MQQA_PUT_ALLOWED)
+            put, committed = rcv._put_run(qm, evs[3:], False, rcv._record(6, b"2" * 8))
+            assert put == [len(ev.data) for ev in evs[3:]] and not committed
+            rcv.syncq.replace_in_uow(rcv._record(6, b"2" * 8))
+            qm.commit()
+            rec = syncq.read(qm, "C", "R", "QMX")
+            assert (rec.seq, rec.luwid) == (6, b"2" * 8)
+            arrived.append(_arrived(qm))
+            rcv._close_handles(qm)
+        assert calls  # the second time round did go through the verbs layer
+        packed, verbs = arrived
+        assert packed == verbs
+        # each MQMD as the sender set it (the highest priority first)
+        for name, sent in (("Q1", (4, 2, 0)), ("Q2", (3,)), ("Q3", (5, 1))):
+            assert packed[name] == [(evs[n].md.pack(), evs[n].data) for n in sent]
+        q2.close()
+    finally:
+        qm.disconnect()
+
+
+def test_a_bindings_resolve_may_commit_without_waiting_for_the_force(daemon):
+    """Given two units of work prepared (in doubt) over the bindings socket, when one is
+    committed with BindingsConnection.resolve(wait=False) (a pipelined sending MCA's
+    settle before more work) and the other backed out, then the first's message is there,
+    the second's is not, and nothing is left in doubt."""
+    qm = mqpy.connect("QM1")
+    try:
+        handle = qm.get_handle()
+        q = mqpy.Queue(qm, "Q4", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
+        for body, luwid in ((b"kept", b"K" * 8), (b"gone", b"G" * 8)):
+            q.put(body, mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT),
+                  mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+            handle.prepare(luwid)
+        assert sorted(handle.indoubt()) == [b"G" * 8, b"K" * 8]
+        handle.resolve(b"K" * 8, True, wait=False)
+        handle.resolve(b"G" * 8, False)
+        assert handle.indoubt() == []
+        assert q.get() == b"kept"
+        with pytest.raises(mqpy.MQMIError) as none:
+            q.get()
+        assert none.value.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+        q.close()
+    finally:
+        qm.disconnect()

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import trio
-
 from mqpy_chinit.states import ChannelState
 from mqpy_chinit.wire import SegmentType
 
-from .proxy import FaultProxy
-from .test_sdr_rcvr import define_pair, wait_until
+from .pairs import running_pair
+from .test_sdr_rcvr import wait_until
 
 STATUS = SegmentType.STATUS_DATA
 MESSAGE = SegmentType.MESSAGE_DATA
@@ -26,22 +24,12 @@ def once(direction: str, seg_type: int, action: str):
 
 
 async def _run_with_proxy(qm1, qm2, policy, count=30, channels_stanza=None):
-    async with trio.open_nursery() as nursery:
-        c2 = qm2.make_chinit()
-        await nursery.start(c2.run, [("127.0.0.1", 0)])
-        proxy = FaultProxy(c2.ports[0], policy)
-        await nursery.start(proxy.run)
-        define_pair(qm1, qm2, proxy.port, SHORTTMR=0, BATCHSZ=10)
-        for i in range(count):
-            qm1.put("TARGET", b"m%03d" % i, qmgr="QM2")
-        c1 = qm1.make_chinit(channels_stanza)
-        await nursery.start(c1.run)
-        c1.start_channel("QM1.TO.QM2")
+    async with running_pair(qm1, qm2, [b"m%03d" % i for i in range(count)], policy=policy,
+                            stanza=channels_stanza, SHORTTMR=0, BATCHSZ=10) as pair:
         await wait_until(lambda: qm1.depth("QM2") == 0 and qm2.depth("TARGET") == count, 20)
-        st = c1.status_of("QM1.TO.QM2")
+        st = pair.c1.status_of("QM1.TO.QM2")
         await wait_until(lambda: st.state is ChannelState.RUNNING and not st.indoubt)
-        nursery.cancel_scope.cancel()
-    return proxy, c1
+    return pair.proxy, pair.c1
 
 
 async def test_reply_lost_after_receiver_commit_sender_commits_at_restart(two_qmgrs):

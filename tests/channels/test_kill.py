@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import time
+from collections.abc import Callable
 
 import mqpy
 from mqpy import CMQC, config
@@ -113,11 +114,14 @@ def _drain(site) -> list[bytes]:
     return data
 
 
-def _two_daemons_and_a_triggered_channel(site, batchsz: int, pipeline: int = 0) -> None:
+def _two_daemons_and_a_triggered_channel(site, batchsz: int, pipeline: int = 0,
+                                         through: Callable[[int], int] | None = None) -> None:
     """QM1 and QM2 started; QM1's transmission queue QM2 triggers SDR C (BATCHSZ
     ``batchsz``, retrying every second) into RCVR C at QM2; REMOTE at QM1 is TARGET at QM2.
-    ``pipeline``: QM1's qm.ini Channels: PipeLineLength (0: as crtmqm wrote it)."""
+    ``pipeline``: QM1's qm.ini Channels: PipeLineLength (0: as crtmqm wrote it).
+    ``through``: given QM2's listener port, the port SDR C is to call instead (a proxy)."""
     port = free_port()
+    conname_port = through(port) if through is not None else port
     for name in ("QM1", "QM2"):
         assert site.run("crtmqm", "-u", "SYSTEM.DEAD.LETTER.QUEUE", name).returncode == 0
         if name == "QM1" and pipeline:
@@ -136,7 +140,7 @@ def _two_daemons_and_a_triggered_channel(site, batchsz: int, pipeline: int = 0) 
     out = mqsc(site, "QM1", f"""
         DEFINE QLOCAL(QM2) USAGE(XMITQ) MAXDEPTH(100000) TRIGGER TRIGTYPE(FIRST) +
                INITQ(SYSTEM.CHANNEL.INITQ) TRIGDATA(C)
-        DEFINE CHANNEL(C) CHLTYPE(SDR) CONNAME('127.0.0.1({port})') XMITQ(QM2) +
+        DEFINE CHANNEL(C) CHLTYPE(SDR) CONNAME('127.0.0.1({conname_port})') XMITQ(QM2) +
                BATCHSZ({batchsz}) SHORTRTY(1000) SHORTTMR(1) DISCINT(0)
         DEFINE QREMOTE(REMOTE) RNAME(TARGET) RQMNAME(QM2) XMITQ(QM2)
     """)

@@ -7,13 +7,17 @@ from __future__ import annotations
 import os
 import re
 import signal
+import threading
 import time
 
+import attrs
+import pytest
 import trio
 
 from mqpy import config
 from mqpy.browsing import browse
 from mqpy.mqsc.processor import MQSCProcessor
+from mqpy_chinit import syncq
 from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
 from mqpy_chinit.framing import SegmentReader
 from mqpy_chinit.states import ChannelState
@@ -25,7 +29,8 @@ from mqpy_chinit.wire import (
     Status,
 )
 
-from .proxy import FaultProxy
+from .pairs import CHANNEL, PIPELINED, hold_statuses, messages_passed_beyond, running_pair
+from .proxy import ThreadedProxy
 from .test_indoubt import _run_with_proxy, nth_message, once
 from .test_kill import (
     N,
@@ -39,10 +44,8 @@ from .test_kill import (
     idle_then_killed,
 )
 from .test_rqstr_svr import _svr_and_rqstr
-from .test_sdr_rcvr import define_pair, wait_until
+from .test_sdr_rcvr import wait_until
 
-CHANNEL = "QM1.TO.QM2"
-PIPELINED = {"PipeLineLength": "2"}
 DLQ = "SYSTEM.DEAD.LETTER.QUEUE"
 
 
@@ -119,31 +122,20 @@ def _overlaps(flows: list[tuple[str, object]]) -> int:
     return ahead
 
 
-async def _refused(qm1, qm2, names: list[bytes], bad: int, batchsz: int, policy=None):
+async def _refused(qm1, qm2, names: list[bytes], bad: int, batchsz: int, policy=None,
+                   release=None):
     """The pipelined channel (no retries) run until it stops, over ``names`` for TARGET at
     QM2 but for the ``bad``-th, for a queue QM2 does not have (its DLQ put-inhibited); the
-    proxy between the two (with ``policy``; None: no proxy)."""
+    proxy between the two (with ``policy`` and ``release``; None: no proxy)."""
     qm2.engine.alter("QLOCAL", DLQ, {"PUT": "DISABLED"})
-    proxy = None
-    async with trio.open_nursery() as nursery:
-        c2 = qm2.make_chinit()
-        await nursery.start(c2.run, [("127.0.0.1", 0)])
-        port = c2.ports[0]
-        if policy is not None:
-            proxy = FaultProxy(port, policy)
-            await nursery.start(proxy.run)
-            port = proxy.port
-        define_pair(qm1, qm2, port, BATCHSZ=batchsz, SHORTRTY=0, LONGRTY=0, HBINT=0)
-        for i, body in enumerate(names):
-            qm1.put("NO.SUCH.Q" if i == bad else "TARGET", body, qmgr="QM2")
-        c1 = qm1.make_chinit(PIPELINED)
-        await nursery.start(c1.run)
-        assert c1.start_channel(CHANNEL) is None
-        await wait_until(lambda: (s := c1.status_of(CHANNEL)) is not None
+    messages = [("NO.SUCH.Q" if i == bad else "TARGET", body, True)
+                for i, body in enumerate(names)]
+    async with running_pair(qm1, qm2, messages, policy=policy, release=release,
+                            BATCHSZ=batchsz, SHORTRTY=0, LONGRTY=0, HBINT=0) as pair:
+        await wait_until(lambda: (s := pair.c1.status_of(CHANNEL)) is not None
                          and s.state is ChannelState.STOPPED, 20)
         await wait_until(lambda: qm1.committed("QM2") == len(names))
-        nursery.cancel_scope.cancel()
-    return proxy
+    return pair.proxy
 
 
 def _on_xmitq(qm1) -> list[bytes]:
@@ -168,63 +160,61 @@ def _delay_statuses(count: int):
     return policy
 
 
-async def _move(qm1, qm2, stanza, count=120, **sdr):
+async def _move(qm1, qm2, stanza, count=120, hold_max=30.0, **sdr):
     """``count`` messages, persistent and not in turn, across QM1.TO.QM2 (BATCHSZ 10)
-    through a proxy that holds back the first three confirmations: the proxy."""
-    async with trio.open_nursery() as nursery:
-        c2 = qm2.make_chinit()
-        await nursery.start(c2.run, [("127.0.0.1", 0)])
-        proxy = FaultProxy(c2.ports[0], _delay_statuses(3))
-        await nursery.start(proxy.run)
-        define_pair(qm1, qm2, proxy.port, BATCHSZ=10, **sdr)
-        for i in range(count):
-            qm1.put("TARGET", b"m%04d" % i, qmgr="QM2", persistent=i % 2 == 0)
-        c1 = qm1.make_chinit(stanza)
-        await nursery.start(c1.run)
-        assert c1.start_channel(CHANNEL) is None
+    through a proxy that holds back the first three confirmations until the sender has
+    sent a message beyond the batches they confirm (or for ``hold_max`` seconds): the
+    proxy."""
+    messages = [("TARGET", b"m%04d" % i, i % 2 == 0) for i in range(count)]
+    async with running_pair(qm1, qm2, messages, policy=hold_statuses(3),
+                            release=messages_passed_beyond(10), hold_max=hold_max,
+                            stanza=stanza, BATCHSZ=10, **sdr) as pair:
         await wait_until(lambda: qm2.depth("TARGET") == count and qm1.depth("QM2") == 0, 30)
-        st1 = c1.status_of(CHANNEL)
+        st1 = pair.c1.status_of(CHANNEL)
         await wait_until(lambda: not st1.indoubt and st1.last_seqno == count)
         assert st1.msgs == count and st1.state is ChannelState.RUNNING
         assert not qm1.engine.indoubt()
-        nursery.cancel_scope.cancel()
     assert qm2.drain("TARGET") == [b"m%04d" % i for i in range(count)]
-    return proxy
+    return pair.proxy
 
 
 async def test_a_pipelined_channel_sends_the_next_batch_before_the_confirmation(two_qmgrs):
     """Given PipeLineLength=2 and 120 messages (persistent and non-persistent in turn) on
-    the transmission queue, BATCHSZ 10, the receiver's first confirmations late, when the
-    channel runs, then the sender sends the next batch's messages while a batch awaits its
-    confirmation, and every message arrives once, in order, nothing left in doubt.
+    the transmission queue, BATCHSZ 10, the receiver's first three confirmations held back
+    until the sender has sent a message of the next batch, when the channel runs, then the
+    sender sends the next batch's messages, all but its last, while each held batch awaits
+    its confirmation, and every message arrives once, in order, nothing left in doubt.
     spec: dqm-intercommunication 9.28; dqm-intercommunication 9.33"""
     qm1, qm2 = two_qmgrs
     proxy = await _move(qm1, qm2, PIPELINED)
     flows = _flows(proxy.recorded)
-    assert _overlaps(flows) > 0
+    assert _overlaps(flows) >= 3 * 9  # batch 2, 3 and 4's messages but their last
     # sequence numbers run on, batch after batch, whatever was in flight
     seqs = [ev.seqnum for d, ev in flows if d == "s2r" and isinstance(ev, MessageData)]
     assert seqs == list(range(1, 121))
 
 
 async def test_without_pipelining_the_sender_waits_for_each_confirmation(two_qmgrs):
-    """Given no PipeLineLength (the default 1), the same run: no message of a batch goes
-    before the confirmation of the batch before it (the flows of an unpipelined channel)."""
+    """Given no PipeLineLength (the default 1), the same run, each held confirmation
+    released after 1 s (nothing of the next batch comes to release it): no message of a
+    batch goes before the confirmation of the batch before it (the flows of an unpipelined
+    channel)."""
     qm1, qm2 = two_qmgrs
-    proxy = await _move(qm1, qm2, None)
+    proxy = await _move(qm1, qm2, None, hold_max=1.0)
     assert _overlaps(_flows(proxy.recorded)) == 0
 
 
 async def test_a_batch_the_receiver_backs_out_leaves_both_batches_on_the_xmitq(two_qmgrs):
     """Given PipeLineLength=2, BATCHSZ 5, 15 messages of which the third cannot be put at
-    QM2 (no such queue, the DLQ put-inhibited), the confirmations late, when the channel
-    runs, then the receiver backs the first batch out while the second is already sent, the
+    QM2 (no such queue, the DLQ put-inhibited), the receiver's answer held back until the
+    sender has sent a message of the second batch, when the channel runs, then the
+    receiver backs the first batch out while the second is already sent, the
     sender backs out both: every message is back on QM1's transmission queue in order,
     nothing is in doubt, nothing reached QM2, and the channel stops (no retries).
     spec: operations-dlq-clusters 7.14; dqm-intercommunication 9.33"""
     qm1, qm2 = two_qmgrs
     names = [b"m%02d" % i for i in range(15)]
-    proxy = await _refused(qm1, qm2, names, 2, 5, _delay_statuses(1))
+    proxy = await _refused(qm1, qm2, names, 2, 5, hold_statuses(1), messages_passed_beyond(5))
     flows = _flows(proxy.recorded)
     sent = [ev.seqnum for d, ev in flows if d == "s2r" and isinstance(ev, MessageData)]
     assert max(sent) > 5  # the second batch was on its way when the first was refused
@@ -236,54 +226,100 @@ async def test_a_batch_the_receiver_backs_out_leaves_both_batches_on_the_xmitq(t
 # ------------------------------------------------------------------- SIGKILL, two daemons
 
 
-def _pipelined_transfer(site) -> None:
-    """Two daemons, QM1's qm.ini with PipeLineLength=2, the triggered channel C (BATCHSZ 20)
-    moving N persistent messages: under way."""
-    _two_daemons_and_a_triggered_channel(site, batchsz=20, pipeline=2)
-    _put_persistent(site, 0, N)
-    _wait_progress(site, 0)
+HELD = 3  # the batch whose confirmation the proxy holds back in the kill tests
 
 
-def test_sending_qmgr_killed_with_batches_in_flight(site):
+@attrs.define
+class _InFlight:
+    proxy: ThreadedProxy
+    released: threading.Event  # set: the held confirmation may go
+
+
+@pytest.fixture
+def in_flight(site):
+    """Two daemons, QM1's qm.ini with PipeLineLength=2, the triggered channel C (BATCHSZ
+    20) moving N persistent messages through a proxy that holds back the receiver's
+    confirmation of the third batch (first connection only, until ``released``): yielded
+    once the sender has sent the fourth batch but its last message while the third is
+    still in doubt -- two batches in flight, whatever the machine's speed."""
+    released = threading.Event()
+    statuses: list[int] = []
+    made: list[ThreadedProxy] = []
+
+    def policy(d, t, i):
+        if d == "r2s" and t == SegmentType.STATUS_DATA and made[0].proxy.connections == 1:
+            statuses.append(i)
+            if len(statuses) == HELD:
+                return "hold"
+        return "pass"
+
+    def through(port: int) -> int:
+        made.append(ThreadedProxy(port, policy, release=lambda p: released.is_set(),
+                                  hold_max=120.0))
+        return made[0].start()
+
+    try:
+        _two_daemons_and_a_triggered_channel(site, batchsz=20, pipeline=2, through=through)
+        _put_persistent(site, 0, N)
+        proxy = made[0].proxy
+        deadline = time.monotonic() + 60
+        while not (proxy.holding == 1 and proxy.passed(
+                "s2r", SegmentType.MESSAGE_DATA) >= HELD * 20 + 19):
+            assert time.monotonic() < deadline, "the pipelined batches never got in flight"
+            time.sleep(0.02)
+        yield _InFlight(made[0], released)
+    finally:
+        released.set()
+        if made:
+            made[0].stop()
+
+
+def test_sending_qmgr_killed_with_batches_in_flight(site, in_flight):
     """Given a pipelined SDR-RCVR channel between two daemons moving 1200 persistent
     messages in batches of 20, when the sending queue manager and its channel initiator are
-    killed with SIGKILL in the middle of the transfer, then at restart at most one batch is
-    in doubt, and once restarted every message arrives exactly once and in order.
+    killed with SIGKILL with the third batch in doubt (its confirmation held back) and the
+    fourth sent but its last message, then at restart exactly that batch is in doubt (the
+    fourth's gets are simply backed out), and once restarted every message arrives exactly
+    once and in order.
     spec: dqm-intercommunication 9.31; dqm-intercommunication 9.33;
     aliases-channels-storage 4.15; aliases-channels-storage 4.16"""
     from mqpy import local
 
-    _pipelined_transfer(site)
     os.kill(_pid(site, "QM1", "qm.lock"), signal.SIGKILL)
     os.kill(_pid(site, "QM1", "chinit.pid"), signal.SIGKILL)
     time.sleep(0.3)
     eng = local.start("QM1", site.root)
     try:
-        assert len(eng.indoubt()) <= 1
+        keys = [syncq.parse_prepare_key(key) for key in eng.indoubt()]
+        assert [(k.channel, k.prev_seq, k.seq) for k in keys] == [("C", 40, 60)]
     finally:
         local.stop("QM1", site.root)
+    in_flight.released.set()
     _start(site, "QM1")
     all_arrive_once_in_order(site)
 
 
-def test_sending_chinit_killed_with_batches_in_flight(site):
+def test_sending_chinit_killed_with_batches_in_flight(site, in_flight):
     """Given the same pipelined transfer, when the sending channel initiator alone is
-    killed with SIGKILL, twice, then every message arrives exactly once and in order.
+    killed with SIGKILL with two batches in flight, then again later in the transfer,
+    then every message arrives exactly once and in order.
     spec: dqm-intercommunication 9.31; aliases-channels-storage 4.16"""
-    _pipelined_transfer(site)
     os.kill(_pid(site, "QM1", "chinit.pid"), signal.SIGKILL)
+    in_flight.released.set()
     seen = _wait_progress(site, _progress(site), 60)
     os.kill(_pid(site, "QM1", "chinit.pid"), signal.SIGKILL)
     _wait_progress(site, seen, 60)
     all_arrive_once_in_order(site)
 
 
-def test_receiving_qmgr_killed_with_batches_in_flight(site):
+def test_receiving_qmgr_killed_with_batches_in_flight(site, in_flight):
     """Given the same pipelined transfer, when the receiving queue manager is killed with
-    SIGKILL and restarted, then every message arrives exactly once and in order.
+    SIGKILL with two batches in flight (the third committed there, its confirmation not yet
+    at the sender; the fourth's messages arriving) and restarted, then every message
+    arrives exactly once and in order.
     spec: dqm-intercommunication 9.31; aliases-channels-storage 4.16"""
-    _pipelined_transfer(site)
     os.kill(_pid(site, "QM2", "qm.lock"), signal.SIGKILL)
+    in_flight.released.set()
     time.sleep(0.3)
     _start(site, "QM2")
     all_arrive_once_in_order(site)
@@ -336,24 +372,15 @@ async def test_a_stopped_pipelined_sender_has_one_batch_to_resolve(two_qmgrs):
     order.  spec: dqm-intercommunication 9.32; dqm-intercommunication 9.33;
     operations-dlq-clusters 7.16"""
     qm1, qm2 = two_qmgrs
-    async with trio.open_nursery() as nursery:
-        c2 = qm2.make_chinit()
-        await nursery.start(c2.run, [("127.0.0.1", 0)])
-        # the confirmation is lost only once the second batch has had time to go
-        proxy = FaultProxy(c2.ports[0], once("r2s", SegmentType.STATUS_DATA,
-                                             "delay-drop-and-cut"))
-        await nursery.start(proxy.run)
-        define_pair(qm1, qm2, proxy.port, BATCHSZ=3, SHORTRTY=0, LONGRTY=0, HBINT=0)
-        for i in range(9):
-            qm1.put("TARGET", b"m%d" % i, qmgr="QM2")
-        c1 = qm1.make_chinit(PIPELINED)
-        await nursery.start(c1.run)
-        assert c1.start_channel(CHANNEL) is None
-        st1 = c1.status_of(CHANNEL)
+    # the confirmation is lost once the second batch has gone, all but its last message
+    async with running_pair(qm1, qm2, [b"m%d" % i for i in range(9)],
+                            policy=once("r2s", SegmentType.STATUS_DATA, "hold-drop-and-cut"),
+                            release=lambda p: p.passed("s2r", SegmentType.MESSAGE_DATA) >= 5,
+                            BATCHSZ=3, SHORTRTY=0, LONGRTY=0, HBINT=0) as pair:
+        st1 = pair.c1.status_of(CHANNEL)
         await wait_until(lambda: st1.state is ChannelState.STOPPED)
         await wait_until(lambda: qm2.committed("TARGET") == 3)
-        nursery.cancel_scope.cancel()
-    sent = [ev.seqnum for d, ev in _flows(proxy.recorded)
+    sent = [ev.seqnum for d, ev in _flows(pair.proxy.recorded)
             if d == "s2r" and isinstance(ev, MessageData)]
     # the second batch went, but for its last message (its confirm request): that waits
     # for the first batch's confirmation
@@ -401,23 +428,15 @@ async def test_batchint_does_not_hold_the_batch_in_flight(two_qmgrs):
     committed (not in doubt for the length of BATCHINT); three more messages fill the third
     batch, and all 15 arrive once, in order.  spec: dqm-intercommunication 9.30"""
     qm1, qm2 = two_qmgrs
-    async with trio.open_nursery() as nursery:
-        c2 = qm2.make_chinit()
-        await nursery.start(c2.run, [("127.0.0.1", 0)])
-        define_pair(qm1, qm2, c2.ports[0], BATCHSZ=5, BATCHINT=10000)
-        for i in range(12):
-            qm1.put("TARGET", b"m%02d" % i, qmgr="QM2")
-        c1 = qm1.make_chinit(PIPELINED)
-        await nursery.start(c1.run)
-        assert c1.start_channel(CHANNEL) is None
-        st1 = c1.status_of(CHANNEL)
+    async with running_pair(qm1, qm2, [b"m%02d" % i for i in range(12)], BATCHSZ=5,
+                            BATCHINT=10000) as pair:
+        st1 = pair.c1.status_of(CHANNEL)
         # (the third batch's wait is 10 s; this state only exists within it)
         await wait_until(lambda: not st1.indoubt and st1.last_seqno == 10, 8)
         assert qm2.committed("TARGET") == 10 and not qm1.engine.indoubt()
         for i in range(12, 15):
             qm1.put("TARGET", b"m%02d" % i, qmgr="QM2")
         await wait_until(lambda: qm2.committed("TARGET") == 15, 20)
-        nursery.cancel_scope.cancel()
     assert qm2.drain("TARGET") == [b"m%02d" % i for i in range(15)]
 
 
@@ -429,22 +448,12 @@ async def test_stop_channel_with_a_batch_in_flight_ends_it_first(two_qmgrs):
     spec: dqm-intercommunication 9.39"""
     qm1, qm2 = two_qmgrs
     names = [b"m%03d" % i for i in range(200)]
-    async with trio.open_nursery() as nursery:
-        c2 = qm2.make_chinit()
-        await nursery.start(c2.run, [("127.0.0.1", 0)])
-        proxy = FaultProxy(c2.ports[0], _delay_statuses(1000))
-        await nursery.start(proxy.run)
-        define_pair(qm1, qm2, proxy.port, BATCHSZ=10)
-        for body in names:
-            qm1.put("TARGET", body, qmgr="QM2")
-        c1 = qm1.make_chinit(PIPELINED)
-        await nursery.start(c1.run)
-        assert c1.start_channel(CHANNEL) is None
+    async with running_pair(qm1, qm2, names, policy=_delay_statuses(1000),
+                            BATCHSZ=10) as pair:
         await wait_until(lambda: qm2.committed("TARGET") >= 10, 20)
-        c1.stop_channel(CHANNEL)
-        st1 = c1.status_of(CHANNEL)
+        pair.c1.stop_channel(CHANNEL)
+        st1 = pair.c1.status_of(CHANNEL)
         await wait_until(lambda: st1.state is ChannelState.STOPPED, 20)
-        nursery.cancel_scope.cancel()
     assert not qm1.engine.indoubt()
     arrived = qm2.drain("TARGET")
     waiting = _on_xmitq(qm1)

@@ -1,17 +1,24 @@
 """Where a receiving MCA's arrivals go, and through what: a batch's arrivals for a local
-queue are MQPUTs through one handle opened for the batch (closed after its commit); any
+queue are MQPUTs through one handle, opened by the first batch that puts there and kept
+open while the batches after it do (IBM's receiving MCAs keep their destination queues
+open between batches); any
 other destination (an alias, a remote-queue definition, a model, a name that cannot be
 opened) goes as before, by MQPUT1 after the rule-6 check. Driven without a network, as
 tests/channels/test_receiver_puts.py does (seed 000 §1 "rule 6"; IBM: PUTAUT)."""
 
 from __future__ import annotations
 
+import pytest
+import trio
+
 import mqpy
 from mqpy import CMQC
 from mqpy_chinit.mca import ReceiverMCA
+from mqpy_chinit.states import ChannelState
 from mqpy_chinit.wire import MessageData
 
 from .test_receiver_puts import _arrivals
+from .test_sdr_rcvr import listening, started, wait_until
 
 DLQ = "SYSTEM.DEAD.LETTER.QUEUE"
 
@@ -163,3 +170,41 @@ async def test_more_put_users_than_handles_still_arrive_in_order(two_qmgrs):
     rcv._close_handles(conn)
     conn.disconnect()
     assert qm2.drain("T1") == [who.encode() for who in senders]
+
+
+async def test_a_destination_stays_open_while_batches_use_it(two_qmgrs):
+    """Given a channel QM1.TO.QM2 (BATCHSZ 5, HBINT 5 at both ends) moving ten messages for
+    TARGET, when their two batches are committed, then the receiver still holds TARGET open
+    for output (OPPROCS 1), so DELETE QLOCAL(TARGET) is refused with MQRC_OBJECT_IN_USE, as
+    IBM's receiving MCAs keep their destination queues open between batches (reason 2042);
+    a batch for T2 alone closes TARGET's handle after its commit; and once the channel
+    idles (its heartbeat) no destination is held open, so T2 can be deleted."""
+    qm1, qm2 = two_qmgrs
+    async with trio.open_nursery() as nursery:
+        c2 = await listening(nursery, qm2)
+        qm1.define("QLOCAL", "QM2", USAGE="XMITQ")
+        qm1.define("CHANNEL", "QM1.TO.QM2", CHLTYPE="SDR", XMITQ="QM2", BATCHSZ=5, HBINT=5,
+                   CONNAME=f"127.0.0.1({c2.ports[0]})")
+        qm2.define("CHANNEL", "QM1.TO.QM2", CHLTYPE="RCVR", HBINT=5)
+        for q in ("TARGET", "T2"):
+            qm2.define("QLOCAL", q)
+        for i in range(10):
+            qm1.put("TARGET", b"m%d" % i, qmgr="QM2")
+        c1 = await started(nursery, qm1, "QM1.TO.QM2")
+        st1 = c1.status_of("QM1.TO.QM2")
+        await wait_until(lambda: qm2.committed("TARGET") == 10 and st1.last_seqno == 10)
+        # (the next heartbeat is five seconds away)
+        assert qm2.engine.queue_status("TARGET")["OPPROCS"] == 1
+        with pytest.raises(mqpy.MQMIError) as refused:
+            qm2.engine.delete("QLOCAL", "TARGET", purge=True)
+        assert refused.value.reason == CMQC.MQRC_OBJECT_IN_USE
+        for i in range(5):
+            qm1.put("T2", b"t%d" % i, qmgr="QM2")
+        await wait_until(lambda: qm2.committed("T2") == 5
+                         and qm2.engine.queue_status("TARGET")["OPPROCS"] == 0)
+        assert qm2.engine.queue_status("T2")["OPPROCS"] == 1
+        await wait_until(lambda: qm2.engine.queue_status("T2")["OPPROCS"] == 0, 30)
+        assert st1.state is ChannelState.RUNNING
+        nursery.cancel_scope.cancel()
+    qm2.engine.delete("QLOCAL", "T2", purge=True)
+    assert qm2.drain("TARGET") == [b"m%d" % i for i in range(10)]
