@@ -709,17 +709,10 @@ class SvrconnInstance:
         """The task's half of a call ``_start_relay`` relayed: the reply, to the client."""
         assert cc.relayed is not None
         request, verb, data_length = cc.relayed
-        writer = self.conv.writer
-        readdress = None
-        if writer.byte_order == ByteOrder.LITTLE:
-            def readdress(data: bytes) -> tuple[bytes, int] | None:
-                return readdressed_mqi_reply(
-                    data, _REPLY_TYPES[verb], request.conv_id, request.request_id,
-                    writer.encoding, writer.ccsid, writer.flags2, writer.max_transmission_size)
         segment: bytes | None = None
         try:
             try:
-                reply = await cc.backend.relayed_reply(readdress)
+                reply = await cc.backend.relayed_reply(self._readdresser(request, verb))
             finally:
                 cc.relayed = None
                 self.busy -= 1
@@ -742,6 +735,23 @@ class SvrconnInstance:
             await self._send_segment(segment)
         else:
             await self._reply(request, out)
+
+    def _readdresser(self, request: MQIRequest, verb: SegmentType
+                     ) -> Callable[[bytes], tuple[bytes, int] | None] | None:
+        """What makes the client's segment of a relayed reply straight from the queue
+        manager's bytes (``wire.readdressed_mqi_reply``); None when our writer is not
+        little-endian, as the queue manager's flows are."""
+        writer = self.conv.writer
+        if writer.byte_order != ByteOrder.LITTLE:
+            return None
+        reply_type, conv_id, request_id = _REPLY_TYPES[verb], request.conv_id, request.request_id
+
+        def readdress(data: bytes) -> tuple[bytes, int] | None:
+            return readdressed_mqi_reply(data, reply_type, conv_id, request_id, writer.encoding,
+                                         writer.ccsid, writer.flags2,
+                                         writer.max_transmission_size)
+
+        return readdress
 
     async def _relay_failed(self, request: MQIRequest, verb: SegmentType) -> MQIReply:
         """The queue manager ended a relayed call's connection: it is gone, or this body

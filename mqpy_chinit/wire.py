@@ -37,7 +37,6 @@ from construct import this
 from mqpy import CMQC
 
 __all__ = [
-    "readdressed_mqi_reply",
     "API_HEADER",
     "API_HEADER_LENGTH",
     "ID",
@@ -84,6 +83,7 @@ __all__ = [
     "mq_encoding",
     "mqi_event",
     "parse_segment_header",
+    "readdressed_mqi_reply",
     "build_segment_header",
 ]
 
