@@ -27,6 +27,12 @@ with runmqsc; the server CPU is then the daemon's and the channel initiator's to
 ``server_cpu_us_per_trip_by_process`` gives each (``qmgr``, ``chinit``).
 ``cpu_us_per_trip_user_system`` splits each process's CPU a trip (the client's too) into
 user and system time: the system part is mostly the sockets' calls, the user part Python.
+
+``--floor`` measures what the deployed topology costs before any MQI work: the same client
+threads send 1,100 bytes (an MQPUT's flow) over TCP to a relay process (trio, as the
+channel initiator) which passes them over a Unix socket to a server process (trio, as the
+queue manager), which sends them back the same way. Its CPU per exchange by process is
+the floor under each MQI call of ``--deployed`` (two calls a round trip).
 """
 
 from __future__ import annotations
@@ -284,6 +290,108 @@ def run_scenario(port: int, scenario: str, clients: int, seconds: float,
     }
 
 
+FLOOR_BYTES = 1100  #: about an MQPUT of 1 KB with its headers
+
+
+def run_floor(clients: int, seconds: float) -> dict:
+    """Bytes only through client threads -> TCP -> relay process -> Unix socket -> server
+    process and back (``--floor``): CPU microseconds per exchange of each process."""
+    root = tempfile.mkdtemp(prefix="mqpy-client-floor-")
+    path = os.path.join(root, "floor.sock")
+    unix = socket.socket(socket.AF_UNIX)
+    unix.bind(path)
+    unix.listen(64)
+    tcp = socket.create_server(("127.0.0.1", 0))
+    port = tcp.getsockname()[1]
+    pids = []
+    for role in ("server", "relay"):
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child's life
+            try:
+                import trio
+
+                trio.run(_floor_child, role, clients, unix, tcp, path)
+            finally:
+                os._exit(0)
+        pids.append(pid)
+    socks = [socket.create_connection(("127.0.0.1", port)) for _ in range(clients)]
+    for s in socks:
+        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    stop = threading.Event()
+    counts = [0] * clients
+    msg = os.urandom(FLOOR_BYTES)
+
+    def exchange(i: int) -> None:
+        s, n = socks[i], 0
+        while not stop.is_set():
+            s.sendall(msg)
+            got = 0
+            while got < FLOOR_BYTES:
+                got += len(s.recv(65536))
+            n += 1
+        counts[i] = n
+
+    threads = [threading.Thread(target=exchange, args=(i,)) for i in range(clients)]
+    cpu0 = [_process_cpu(p) for p in pids]
+    t0, own0 = time.perf_counter(), time.process_time()
+    for t in threads:
+        t.start()
+    time.sleep(seconds)
+    stop.set()
+    for t in threads:
+        t.join()
+    wall, own = time.perf_counter() - t0, time.process_time() - own0
+    cpu = [_process_cpu(p) - c for p, c in zip(pids, cpu0, strict=True)]
+    for s in socks:
+        s.close()
+    for p in pids:
+        os.waitpid(p, 0)
+    unix.close()
+    tcp.close()
+    os.unlink(path)
+    os.rmdir(root)
+    total = sum(counts)
+    return {"scenario": "floor", "clients": clients, "message_bytes": FLOOR_BYTES,
+            "exchanges": total, "exchanges_per_s": round(total / wall, 1),
+            "cpu_us_per_exchange": {"client": round(own / total * 1e6, 1),
+                                    "relay": round(cpu[1] / total * 1e6, 1),
+                                    "server": round(cpu[0] / total * 1e6, 1)}}
+
+
+async def _floor_child(role: str, clients: int, unix: socket.socket, tcp: socket.socket,
+                       path: str) -> None:
+    """The server (echo) or the relay (pass both ways) of ``run_floor``, in trio, driving
+    the plain sockets as mqpy.server and mqpy_chinit.qmconn do."""
+    import trio
+
+    from mqpy.serving import send_all
+
+    async def pump(a: socket.socket, b: socket.socket) -> None:
+        while True:
+            await trio.lowlevel.wait_readable(a)
+            data = a.recv(65536)
+            if not data:  # passed on as an end of writing, so that every pump ends
+                b.shutdown(socket.SHUT_WR)
+                return
+            await send_all(b, data)
+
+    async with trio.open_nursery() as nursery:
+        for _ in range(clients):
+            if role == "server":
+                conn, _ = unix.accept()
+                conn.setblocking(False)
+                nursery.start_soon(pump, conn, conn)
+            else:
+                conn, _ = tcp.accept()
+                conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                up = socket.socket(socket.AF_UNIX)
+                up.connect(path)
+                conn.setblocking(False)
+                up.setblocking(False)
+                nursery.start_soon(pump, conn, up)
+                nursery.start_soon(pump, up, conn)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=None, help="also write the JSON document here")
@@ -296,13 +404,17 @@ def main() -> None:
                     help="run only with this many clients, at most 16 (repeatable; default 1 and 16)")
     ap.add_argument("--deployed", action="store_true",
                     help="a daemon and its channel initiator started by strmqm (plain only)")
+    ap.add_argument("--floor", action="store_true",
+                    help="bytes only through the deployed topology: the floor under a call")
     ap.add_argument("--serve", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.serve:
         serve(args.serve)
         return
     seconds = 1.0 if args.quick else args.seconds
-    if args.deployed:
+    if args.floor:
+        results = [run_floor(n, seconds) for n in args.clients or CLIENT_COUNTS]
+    elif args.deployed:
         results = run_deployed(args, seconds)
     else:
         results = run_in_child(args, seconds)

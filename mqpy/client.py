@@ -353,7 +353,10 @@ class _Socket:
             return False
 
     def send(self, event: Event) -> None:
-        data = self.writer.send(event)
+        self._write(self.writer.send(event))
+
+    def _write(self, data: bytes) -> None:
+        """``data`` whole on the socket, one thread's flows at a time (never interleaved)."""
         with self.send_lock:
             self.sock.sendall(data)
 
@@ -408,8 +411,7 @@ class _Socket:
                 self.waiters[conv.conv_id] = conv
         reading = leader
         try:
-            with self.send_lock:
-                self.sock.sendall(data)
+            self._write(data)
             if not leader:
                 item = conv.replies.get()
                 if item is None:

@@ -150,13 +150,19 @@ class QMConnection(AsyncMQIVerbs):
             raise trio.ClosedResourceError("the connection was dropped")
         await trio.lowlevel.wait_readable(sock)
 
-    async def relayed_reply(self) -> MQIReply | None:
+    async def relayed_reply(self, readdress: Callable[[bytes], _R | None] | None = None
+                            ) -> MQIReply | _R | None:
         """The second half of :meth:`relay`: the reply to the request :meth:`send_relayed`
         sent, as the queue manager sent it (what is in is read first, then more waited
         for). MQRC_CONNECTION_BROKEN when the connection breaks, and the same rule as any
         call: cut off half-way, the connection is dropped. With no relayed call in progress
         whatever is readable is the queue manager's end (or a flow out of step): the
-        connection is dropped and None returned (the next call fails 2009)."""
+        connection is dropped and None returned (the next call fails 2009).
+
+        ``readdress``: when the reply is what one read gives (nearly always), it is offered
+        the bytes first, and what it makes of them (not None) is returned instead of the
+        reply: the SVRCONN passes a reply on without taking it apart
+        (``wire.readdressed_mqi_reply``); None from it, and the bytes go the general way."""
         verb = self._relaying
         sock = self._sock
         flows = self._flows
@@ -169,8 +175,22 @@ class QMConnection(AsyncMQIVerbs):
             if self._unsent:
                 unsent, self._unsent = self._unsent, b""
                 await serving.send_all(sock, unsent)
-            reply = await self._read_until(sock, lambda: flows.relayed_reply(verb),
-                                           readable=True)
+            take = lambda: flows.relayed_reply(verb)  # noqa: E731
+            reply = None if readdress is None else take()  # one read in already: as it is
+            if readdress is not None and reply is None:
+                while True:
+                    try:
+                        data = sock.recv(RECEIVE_SIZE)
+                        break
+                    except BlockingIOError:
+                        await trio.lowlevel.wait_readable(sock)
+                readdressed = readdress(data)
+                if readdressed is not None:
+                    completed = True
+                    return readdressed
+                flows.feed(data)  # EOFError when the queue manager closed its end
+            if reply is None:
+                reply = await self._read_until(sock, take, readable=False)
             completed = True
         except _BROKEN:
             raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN) from None

@@ -71,6 +71,7 @@ import trio
 from mqpy import CMQC, mqiproto, serving
 from mqpy.errors import MQMIError
 from mqpy.structures import GMO, MD, PMO
+from mqpy.trace import TRACER
 from mqpy.verbs import AsyncMQIVerbs
 from mqpy_chinit import definitions as D
 from mqpy_chinit import tls, tlsstream, userid
@@ -80,7 +81,10 @@ from mqpy_chinit.negotiation import negotiate
 from mqpy_chinit.qmconn import QMConnection
 from mqpy_chinit.states import ChannelState, ChannelStatus
 from mqpy_chinit.wire import (
+    API_HEADER_LENGTH,
     OUR_FAP_LEVEL,
+    TSH_LENGTH,
+    TSHM_LENGTH,
     ByteOrder,
     CapFlags1,
     ControlFlags1,
@@ -95,6 +99,7 @@ from mqpy_chinit.wire import (
     Status,
     StatusCode,
     mqi_event,
+    readdressed_mqi_reply,
 )
 
 __all__ = ["SVRCONN_DEFAULTS", "SvrconnInstance", "SvrconnStatus", "instances",
@@ -377,6 +382,20 @@ class SvrconnInstance:
             await self.conv.send(event)
         finally:
             lock.release()
+
+    async def _send_segment(self, segment: bytes) -> None:
+        """A segment made already (a relayed reply readdressed, ``_finish_relay``), as
+        :meth:`_send` sends an event: under the send lock, counted, traced."""
+        lock = self.send_lock
+        try:
+            lock.acquire_nowait()
+        except trio.WouldBlock:
+            await lock.acquire()
+        try:
+            await self.conv._send(segment, 1)  # noqa: SLF001 - Conversation.send's bytes part
+        finally:
+            lock.release()
+        TRACER.flows(">", self.status.channel, _A_REPLY, len(segment))
 
     # -- bytes in -------------------------------------------------------------------------
 
@@ -690,21 +709,49 @@ class SvrconnInstance:
         """The task's half of a call ``_start_relay`` relayed: the reply, to the client."""
         assert cc.relayed is not None
         request, verb, data_length = cc.relayed
+        segment: bytes | None = None
         try:
             try:
-                reply = await cc.backend.relayed_reply()
+                reply = await cc.backend.relayed_reply(self._readdresser(request, verb))
             finally:
                 cc.relayed = None
                 self.busy -= 1
                 self.last_call = time.monotonic()
                 self.status.substate = "RECEIVE"
             assert reply is not None
-            out = self._relayed(request, verb, data_length, reply)
+            if type(reply) is tuple:  # the client's segment, made from the bytes as they came
+                segment, comp = reply
+                body_at = (TSH_LENGTH if request.conv_id is None else TSHM_LENGTH) \
+                    + API_HEADER_LENGTH
+                self._count_relayed(verb, data_length, comp,
+                                    memoryview(segment)[body_at:] if verb == _T.MQGET else b"")
+            else:
+                out = self._relayed(request, verb, data_length, reply)
         except MQMIError:  # MQRC_CONNECTION_BROKEN
             cc.on_qm = False
             out = await self._relay_failed(request, verb)
         self.status.msgs += 1
-        await self._reply(request, out)
+        if segment is not None:
+            await self._send_segment(segment)
+        else:
+            await self._reply(request, out)
+
+    def _readdresser(self, request: MQIRequest, verb: SegmentType
+                     ) -> Callable[[bytes], tuple[bytes, int] | None] | None:
+        """What makes the client's segment of a relayed reply straight from the queue
+        manager's bytes (``wire.readdressed_mqi_reply``); None when our writer is not
+        little-endian, as the queue manager's flows are."""
+        writer = self.conv.writer
+        if writer.byte_order != ByteOrder.LITTLE:
+            return None
+        reply_type, conv_id, request_id = _REPLY_TYPES[verb], request.conv_id, request.request_id
+
+        def readdress(data: bytes) -> tuple[bytes, int] | None:
+            return readdressed_mqi_reply(data, reply_type, conv_id, request_id, writer.encoding,
+                                         writer.ccsid, writer.flags2,
+                                         writer.max_transmission_size)
+
+        return readdress
 
     async def _relay_failed(self, request: MQIRequest, verb: SegmentType) -> MQIReply:
         """The queue manager ended a relayed call's connection: it is gone, or this body
@@ -720,16 +767,22 @@ class SvrconnInstance:
     def _relayed(self, request: MQIRequest, verb: SegmentType, data_length: int | None,
                  reply: MQIReply) -> MQIReply:
         """A relayed call's reply for the client, counted in the channel status."""
-        if reply.comp != _FAILED:
-            if verb == _T.MQPUT:
-                self.status.bytes_received += data_length or 0
-            elif verb == _T.MQGET and reply.comp == _OK:
-                self.status.message_moved(_got_data_length(reply.body), sent=True)
-                self.status.msgs -= 1  # message_moved counted it; a call is counted apart
+        self._count_relayed(verb, data_length, reply.comp, reply.body)
         # ReplyLength is the flow's own length: the writer puts the client's (TSH or TSHM)
         return mqi_event(MQIReply, ControlFlags1.NONE, _NO_LUW, request.conv_id,
                          request.request_id, reply.segment_type, reply.comp, reply.reason,
                          reply.hobj, reply.body, None)
+
+    def _count_relayed(self, verb: SegmentType, data_length: int | None, comp: int,
+                       body: bytes | memoryview) -> None:
+        """A relayed call in the channel status: a put's bytes, a got message (``body``:
+        the MQGET reply's)."""
+        if comp != _FAILED:
+            if verb == _T.MQPUT:
+                self.status.bytes_received += data_length or 0
+            elif verb == _T.MQGET and comp == _OK:
+                self.status.message_moved(_got_data_length(body), sent=True)
+                self.status.msgs -= 1  # message_moved counted it; a call is counted apart
 
     async def _conn(self, cc: _ClientConversation, d: mqiproto.Decoded) -> MQIReply:
         if cc.backend is not None:
@@ -854,6 +907,10 @@ class SvrconnInstance:
 #: The calls :meth:`SvrconnInstance._relay` passes through without decoding them.
 _RELAYED = frozenset({_T.MQPUT, _T.MQGET, _T.MQCMIT, _T.MQBACK})
 _NO_LUW = bytes(8)  # an MQI flow's LUW id: none
+#: each relayed verb's reply segment type
+_REPLY_TYPES = {verb: mqiproto.reply_type(verb) for verb in _RELAYED}
+#: what the trace of a readdressed reply's send names (its kind: an MQIReply)
+_A_REPLY = (MQIReply(segment_type=SegmentType.MQGET_REPLY),)
 #: a partner byte order that is little-endian (None: none seen yet, little is assumed)
 _LITTLE = frozenset({ByteOrder.LITTLE, None})
 #: CHSTATUS SUBSTATE of a call in progress, by verb (``SegmentType.name`` is a property)

@@ -83,6 +83,7 @@ __all__ = [
     "mq_encoding",
     "mqi_event",
     "parse_segment_header",
+    "readdressed_mqi_reply",
     "build_segment_header",
 ]
 
@@ -1015,6 +1016,42 @@ def build_mqi_segment(event: MQIRequest | MQIReply, byte_order: ByteOrder, encod
                      reply_length.to_bytes(4, "big"),
                      _Headers.API_TAIL[byte_order].pack(event.comp, event.reason, event.hobj),
                      body))
+
+
+def readdressed_mqi_reply(data: bytes, segment_type: int, conv_id: int | None,
+                          request_id: int | None, encoding: int, ccsid: int, flags2: int,
+                          limit: int) -> tuple[bytes, int] | None:
+    """A relayed MQI reply passed on without being taken apart: ``data`` -- what one read
+    of the queue manager's socket gave -- when it is exactly one whole one-segment flow of
+    ``segment_type`` with a little-endian TSH, becomes the segment a little-endian
+    ``SegmentWriter`` (``encoding``, ``ccsid``, ``flags2``) makes of its reply event
+    readdressed to the client: TSHM with ``conv_id`` and ``request_id`` (TSH when
+    ``conv_id`` is None), no LUW, no flags but FIRST and LAST, ReplyLength its own length;
+    API header codes and body as they came. Returns (segment, CompCode), or None for
+    anything else (more or less than one such segment, another type or byte order, longer
+    than ``limit``), which the caller then takes the general way. (tests/wire/
+    test_mqi_fast_path.py holds it to parse_mqi_segment, mqi_event and build_mqi_segment.)"""
+    length = len(data)
+    if (length < TSH_LENGTH + API_HEADER_LENGTH or data[:4] != STRUCTID_TSH
+            or int.from_bytes(data[4:8], "big") != length or data[8] != ByteOrder.LITTLE
+            or data[9] != segment_type or data[10] & _FIRST_LAST != _FIRST_LAST):
+        return None
+    at = TSH_LENGTH + 4  # CompCode, Reason, Hobj and the body: in little-endian order already
+    total = (TSH_LENGTH if conv_id is None else TSHM_LENGTH) + length - TSH_LENGTH
+    if total > limit:
+        return None
+    if conv_id is None:
+        head = _Headers.TSH_HEAD.pack(STRUCTID_TSH, total, ByteOrder.LITTLE, segment_type,
+                                      _FIRST_LAST, flags2, _NO_LUW)
+    else:
+        head = _Headers.TSHM_HEAD.pack(STRUCTID_TSHM, total, conv_id, request_id or 0,
+                                       ByteOrder.LITTLE, segment_type, _FIRST_LAST, flags2,
+                                       _NO_LUW)
+    with memoryview(data) as view:
+        segment = b"".join((head, _Headers.TSH_TAIL[ByteOrder.LITTLE].pack(encoding, ccsid,
+                                                                         b"\0\0"),
+                            total.to_bytes(4, "big"), view[at:]))
+    return segment, int.from_bytes(data[at:at + 4], "little", signed=True)
 
 
 # ---------------------------------------------------------------------------------------------

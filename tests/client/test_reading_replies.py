@@ -61,6 +61,9 @@ time): from then on nothing from the channel initiator reaches the client."""
         self.answers = 0
         self.unanswered = 0  # replies passed on after waiting in vain for an answer
         self.closed = threading.Event()
+        #: segments passed on to the channel initiator, by segment type (under ``passing``)
+        self.passed: dict[int, int] = {}
+        self.passing = threading.Condition()
         self.sockets: list[socket.socket] = []
         threading.Thread(target=self._accept, daemon=True).start()
 
@@ -100,6 +103,9 @@ time): from then on nothing from the channel initiator reaches the client."""
                         client.close()
                         return
                     server.sendall(segment)
+                    with self.passing:
+                        self.passed[kind] = self.passed.get(kind, 0) + 1
+                        self.passing.notify_all()
         except OSError:
             pass
         finally:
@@ -136,6 +142,12 @@ time): from then on nothing from the channel initiator reaches the client."""
             pass
         finally:
             client.close()
+
+    def wait_passed(self, kind: SegmentType, count: int = 1) -> bool:
+        """Until ``count`` segments of type ``kind`` have gone on to the channel initiator
+        (False after 30 s without)."""
+        with self.passing:
+            return self.passing.wait_for(lambda: self.passed.get(kind, 0) >= count, 30)
 
     def close(self) -> None:
         self.listener.close()
@@ -300,7 +312,7 @@ def test_a_socket_closed_mid_call_fails_every_conversation_on_it(env, relay):
         None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=60000)))),
         daemon=True)
     t.start()
-    time.sleep(0.3)  # its MQGET waits in the queue manager
+    assert relay.wait_passed(SegmentType.MQGET)  # its MQGET is on its way to the queue manager
     relay.close_on = SegmentType.MQGET
     got = _in_thread(lambda: oq.get(None, mqpy.MD(), mqpy.GMO(
         Options=CMQC.MQGMO_WAIT, WaitInterval=60000)))

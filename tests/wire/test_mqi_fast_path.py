@@ -188,3 +188,62 @@ def test_a_one_segment_flow_is_not_taken_whole_inside_a_split_one() -> None:
     with pytest.raises(ProtocolError) as info:
         reader.feed(_GOOD)
     assert info.value.status_code == StatusCode.PROTOCOL_SEGMENT_ERROR
+
+
+# -- a relayed reply readdressed without being taken apart (the SVRCONN's relay) ----------
+
+def _readdressed_the_general_way(raw: bytes, conv_id: int | None, request_id: int | None,
+                                 client: SegmentWriter) -> bytes:
+    """What the SVRCONN sent before: the queue manager's bytes read into a reply event,
+    a new event for the client's conversation, written by the client's writer."""
+    (reply,) = SegmentReader().feed(raw)
+    return client.send(wire.mqi_event(
+        MQIReply, ControlFlags1.NONE, bytes(8), conv_id, request_id, reply.segment_type,
+        reply.comp, reply.reason, reply.hobj, reply.body, None))
+
+
+@_SETTINGS
+@given(_mqi_events().filter(lambda e: type(e) is MQIReply),
+       st.none() | st.integers(min_value=0, max_value=2**32 - 1),
+       st.integers(min_value=0, max_value=2**32 - 1),
+       st.sampled_from([ControlFlags2.NONE, *list(ControlFlags2)[:2]]))
+def test_a_readdressed_reply_is_the_segment_the_general_path_writes(
+        event, conv_id, request_id, flags2) -> None:
+    """Given any one-segment MQI reply as the queue manager's socket carries it (TSH,
+    little-endian), when it is readdressed for a client's conversation (TSHM with its
+    ConvId and RequestId, or TSH), then the bytes are those the general path -- read the
+    reply, make the client's event, write it -- gives, and the CompCode is the reply's."""
+    raw = _writer(ByteOrder.LITTLE).send(attrs.evolve(event, conv_id=None, request_id=None))
+    client = SegmentWriter(byte_order=ByteOrder.LITTLE, flags2=flags2, encoding=546,
+                           ccsid=1208)
+    got = wire.readdressed_mqi_reply(raw, event.segment_type, conv_id,
+                                     request_id if conv_id is not None else None,
+                                     client.encoding, client.ccsid, client.flags2,
+                                     client.max_transmission_size)
+    assert got is not None
+    assert got[0] == _readdressed_the_general_way(
+        raw, conv_id, request_id if conv_id is not None else None, client)
+    assert got[1] == event.comp
+
+
+def test_anything_but_one_whole_little_endian_reply_of_the_type_is_left_alone() -> None:
+    """Given bytes that are not exactly one whole one-segment little-endian MQI reply of
+    the expected type -- part of one, two at once, a big-endian one, another type, a TSHM,
+    one a split flow's first segment, one the client's maximum would have to split --
+    when readdressing is tried, then it declines (None) and the general path takes them."""
+    reply = MQIReply(segment_type=SegmentType.MQGET_REPLY, body=b"x" * 100)
+    raw = _writer(ByteOrder.LITTLE).send(reply)
+    args = (1, 2, 273, 1208, 0, 32766)
+    T = SegmentType.MQGET_REPLY
+    assert wire.readdressed_mqi_reply(raw, T, *args) is not None
+    assert wire.readdressed_mqi_reply(raw[:-1], T, *args) is None
+    assert wire.readdressed_mqi_reply(raw + raw, T, *args) is None
+    assert wire.readdressed_mqi_reply(b"", T, *args) is None
+    assert wire.readdressed_mqi_reply(_writer(ByteOrder.BIG).send(reply), T, *args) is None
+    assert wire.readdressed_mqi_reply(raw, SegmentType.MQPUT_REPLY, *args) is None
+    tshm = _writer(ByteOrder.LITTLE).send(attrs.evolve(reply, conv_id=1, request_id=1))
+    assert wire.readdressed_mqi_reply(tshm, T, *args) is None
+    first_only = raw[:10] + bytes([raw[10] & ~int(ControlFlags1.LAST)]) + raw[11:]
+    assert wire.readdressed_mqi_reply(first_only, T, *args) is None
+    assert wire.readdressed_mqi_reply(raw, T, 1, 2, 273, 1208, 0, len(raw) + 7) is None
+    assert wire.readdressed_mqi_reply(raw, T, 1, 2, 273, 1208, 0, len(raw) + 8) is not None
