@@ -53,19 +53,21 @@ DLQ = "SYSTEM.DEAD.LETTER.QUEUE"
 
 
 def test_pipeline_length_is_1_2_or_the_default():
-    """Given qm.ini Channels: PipeLineLength absent, 1, 2, above 2, spelt in capitals, or not
-    a positive number, then the sending MCAs run 1, 1, 2, 2 (IBM: "any value greater than 1
-    is treated as 2"), 2, and the default 1 with a warning for the error log."""
-    assert config.pipeline_length(None) == (1, None)
-    assert config.pipeline_length({"MaxChannels": "10"}) == (1, None)
-    assert config.pipeline_length({"PipeLineLength": "1"}) == (1, None)
-    assert config.pipeline_length({"PipeLineLength": "2"}) == (2, None)
-    assert config.pipeline_length({"PipeLineLength": "7"}) == (2, None)
-    assert config.pipeline_length({"PIPELINELENGTH": " 2 "}) == (2, None)
+    """Given qm.ini Channels: PipeLineLength absent, 1, 2, above 2, or spelt in capitals,
+    then the sending MCAs run 1, 1, 2, 2 (IBM: "any value greater than 1 is treated as 2"),
+    2; a value that is not a positive number is refused (strmqm and runmqchi: AMQ8940E)."""
+    def length(values):
+        return config.ChannelsConfig.parse(values).pipeline_length
+    assert length(None) == 1
+    assert length({"MaxChannels": "10"}) == 1
+    assert length({"PipeLineLength": "1"}) == 1
+    assert length({"PipeLineLength": "2"}) == 2
+    assert length({"PipeLineLength": "7"}) == 2
+    assert length({"PIPELINELENGTH": " 2 "}) == 2
     for bad in ("two", "0", "-1", ""):
-        value, warning = config.pipeline_length({"PipeLineLength": bad})
-        assert value == 1 and warning is not None
-        assert warning.startswith("AMQ8941W") and f"PipeLineLength={bad} " in warning
+        with pytest.raises(config.ConfigError) as err:
+            length({"PipeLineLength": bad})
+        assert (err.value.key, err.value.value) == ("PipeLineLength", bad)
 
 
 def test_pipeline_length_written_into_qm_ini_is_read_back(two_qmgrs):
@@ -77,23 +79,23 @@ def test_pipeline_length_written_into_qm_ini_is_read_back(two_qmgrs):
     config.set_channels_value("QM1", "PipeLineLength", "2", qm1.root)
     after = config.QMgrConfig.load("QM1", qm1.root)
     assert after.channels == {**before.channels, "PipeLineLength": "2"}
-    assert config.pipeline_length(after.channels) == (2, None)
+    assert after.channel_limits.pipeline_length == 2
     assert [st for st in after.raw if st[0] != "Channels"] == \
         [st for st in before.raw if st[0] != "Channels"]
 
 
-def test_a_bad_pipeline_length_is_logged_by_the_channel_initiator(two_qmgrs):
-    """Given PipeLineLength=x in the Channels stanza, when the channel initiator starts,
-    then its error log says the value is not valid and its channels do not pipeline."""
+def test_the_channel_initiator_pipelines_as_qm_ini_says(two_qmgrs):
+    """Given PipeLineLength=3 (or the numbers QMgrConfig.load checked), when the channel
+    initiator is made, then its channels pipeline 2 batches; PipeLineLength=x is refused
+    with the ConfigError strmqm and runmqchi report as AMQ8940E."""
     qm1, _ = two_qmgrs
-    log: list[tuple[str, str]] = []
-    chinit = ChannelInitiator("QM1", qm1.connect, EngineAdmin(qm1.engine),
-                              log=lambda msgid, text: log.append((msgid, text)),
-                              channels_stanza={"PipeLineLength": "x"})
-    assert chinit.pipeline == 1
-    assert [m for m, _ in log] == ["AMQ8941W"] and "PipeLineLength=x" in log[0][1]
     assert ChannelInitiator("QM1", qm1.connect, EngineAdmin(qm1.engine),
                             channels_stanza={"PipeLineLength": "3"}).pipeline == 2
+    assert ChannelInitiator("QM1", qm1.connect, EngineAdmin(qm1.engine),
+                            channels=config.ChannelsConfig(pipeline_length=2)).pipeline == 2
+    with pytest.raises(config.ConfigError):
+        ChannelInitiator("QM1", qm1.connect, EngineAdmin(qm1.engine),
+                         channels_stanza={"PipeLineLength": "x"})
 
 
 # ------------------------------------------------------------------- flows
