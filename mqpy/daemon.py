@@ -354,35 +354,59 @@ def _start_chinit(name: str, root: str | None, qmdir: str) -> Any:
     return proc
 
 
-async def _chinit_ready(eng: Any, proc: Any, timeout: float = 30.0) -> None:
+async def _chinit_ready(eng: Any, proc: Any, timeout: float = 30.0) -> bool:
     """strmqm returns once the channel initiator serves SYSTEM.CHANNEL.INITQ, so that the
-    operator's next START CHANNEL finds it (it has the queue open for input by then)."""
+    operator's next START CHANNEL finds it (it has the queue open for input by then): whether
+    it did (False: it ended first, or is not serving after ``timeout``)."""
     import trio
 
     if proc is None:
-        return
+        return False
     with trio.move_on_after(timeout):
         while proc.poll() is None:
             if eng.queue_status("SYSTEM.CHANNEL.INITQ")["IPPROCS"]:
-                return
+                return True
             await trio.sleep(0.05)
+    return False
+
+
+#: a channel initiator that ended before it ever served SYSTEM.CHANNEL.INITQ (a qm.ini it
+#: refuses: exit 20) is restarted after twice the last wait, up to CHINIT_RETRY_MAX, instead of
+#: every second; one that had been serving is restarted after CHINIT_RETRY_FIRST
+CHINIT_RETRY_FIRST = 1.0
+CHINIT_RETRY_MAX = 60.0
+
+
+def chinit_restart_delay(was_ready: bool, last_delay: float | None) -> float:
+    """How long to wait before restarting a channel initiator that ended, whether it had
+    become ready (``was_ready``), the wait before its last restart being ``last_delay``."""
+    if was_ready or last_delay is None:
+        return CHINIT_RETRY_FIRST
+    return min(2 * last_delay, CHINIT_RETRY_MAX)
 
 
 async def _watch_chinit(eng: Any, root: str | None, qmdir: str, chinit: dict) -> None:
-    """The channel initiator is restarted if it ends while its queue manager runs."""
+    """The channel initiator is restarted if it ends while its queue manager runs; one that
+    keeps ending at once is restarted less and less often (:func:`chinit_restart_delay`)."""
     import trio
 
     log = errorlog.ErrorLog(os.path.join(qmdir, "errors"), qmgr=eng.name, program="amqzxma0")
+    ready, delay = True, None
     while True:
         await trio.sleep(1.0)
         proc = chinit["proc"]
         if proc is None or eng.quiescing:
             return
         if proc.poll() is not None:
+            delay = chinit_restart_delay(ready, delay)
             log.write_event("AMQ9570E", f"The channel initiator (pid {proc.pid}) ended with "
-                            f"status {proc.returncode}; it is being restarted.")
+                            f"status {proc.returncode}; it is being restarted in "
+                            f"{delay:g} seconds.")
+            await trio.sleep(delay - 1.0)  # (the loop's own second comes on top)
+            if eng.quiescing:
+                return
             chinit["proc"] = _start_chinit(eng.name, root, qmdir)
-            await _chinit_ready(eng, chinit["proc"])
+            ready = await _chinit_ready(eng, chinit["proc"])
 
 
 def _start_services(eng: Any) -> None:

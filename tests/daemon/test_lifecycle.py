@@ -278,3 +278,48 @@ def test_runmqchi_and_runmqchl_refuse_a_qm_ini_edited_after_strmqm_with_exit_20(
         assert "AMQ8940E" in done.stderr and "Channels: PipeLineLength=x" in done.stderr
         assert "Traceback" not in done.stderr
     assert install.run("endmqm", "-i", QM).returncode == 0
+
+
+def test_chinit_restart_waits_double_each_time_it_ends_before_serving():
+    """Given a channel initiator that had served SYSTEM.CHANNEL.INITQ, when it ends, then it is
+    restarted after 1 s; given restarts that end before serving (a qm.ini it refuses), then
+    each waits twice as long as the last, up to a minute, and a serving one starts over."""
+    from mqpy.daemon import CHINIT_RETRY_MAX, chinit_restart_delay
+
+    assert chinit_restart_delay(True, None) == 1.0
+    assert chinit_restart_delay(False, None) == 1.0
+    waits, delay = [], None
+    for ready in (True, False, False, False):
+        delay = chinit_restart_delay(ready, delay)
+        waits.append(delay)
+    assert waits == [1.0, 2.0, 4.0, 8.0]
+    assert chinit_restart_delay(False, 50.0) == CHINIT_RETRY_MAX == 60.0
+    assert chinit_restart_delay(True, 60.0) == 1.0
+
+
+def test_a_channel_initiator_refusing_its_qm_ini_is_restarted_less_and_less_often(install):
+    """Given a running queue manager whose qm.ini is then edited to PipeLineLength=x, when its
+    channel initiator is killed, then the daemon restarts it after 1 s (AMQ9570E), each
+    restart ends with 20, and the next restarts wait 2 s, then 4 s: not one a second."""
+    from mqpy import config
+
+    install.env = {k: v for k, v in install.env.items() if k != "MQPY_NO_CHINIT"}
+    install.create(queues=())
+    install.start()
+    deadline = time.monotonic() + 30
+    while install.chinit_pid() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    pid = install.chinit_pid()
+    assert pid is not None
+    config.set_channels_value(QM, "PipeLineLength", "x", install.root)
+    os.kill(pid, signal.SIGKILL)
+    log = os.path.join(install.qmdir(), "errors", "AMQERR01.LOG")
+    waits: list[str] = []
+    deadline = time.monotonic() + 30
+    while len(waits) < 3 and time.monotonic() < deadline:
+        time.sleep(0.2)
+        text = open(log, errors="replace").read() if os.path.exists(log) else ""
+        waits = [line.split("restarted in ")[1].split()[0]
+                 for line in text.splitlines() if "restarted in " in line]
+    assert waits[:3] == ["1", "2", "4"], waits
+    assert install.run("endmqm", "-i", QM).returncode == 0
