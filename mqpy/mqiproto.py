@@ -869,6 +869,32 @@ _FUSED_REQUESTS = {verb: _Fused(REQUESTS[verb]) for verb in _FUSED_VERBS}
 _FUSED_REPLIES = {verb: _Fused(REPLIES[verb]) for verb in _FUSED_VERBS}
 
 
+_HEAD = struct.Struct("<4si")  # an MQ structure's StrucId and Version (little-endian flows)
+
+
+def _sizes(cls: Any) -> tuple[bytes, dict[int, int]]:
+    layout = cls._layout_
+    return cls().StrucId, {v: layout.length(layout.effective_version(v))
+                           for v in range(1, layout.highest_version + 1)}
+
+
+#: StrucId and length by every Version, of the structures an MQPUT, MQGET or reply body
+#: starts with: what :func:`size_at` reads a body by without decoding it
+MD_SIZES = _sizes(MD)
+PMO_SIZES = _sizes(PMO)
+GMO_SIZES = _sizes(GMO)
+
+
+def size_at(body: bytes, pos: int, sizes: tuple[bytes, dict[int, int]]) -> int:
+    """The length of the structure of ``sizes`` (e.g. :data:`MD_SIZES`) at ``pos`` of a
+    little-endian body, from its StrucId and Version; 0 if there is none there."""
+    if pos + 8 > len(body):
+        return 0
+    found, version = _HEAD.unpack_from(body, pos)
+    strucid, by_version = sizes
+    return by_version.get(version, 0) if found == strucid else 0
+
+
 def reply_type(request_type: SegmentType) -> SegmentType:
     """The reply segment type of a request verb (request + 0x10)."""
     return SEGMENT_TYPES.get(int(request_type) + 0x10) or SegmentType(int(request_type) + 0x10)

@@ -80,6 +80,12 @@ class Conversation:
         await self._send(data, buffers)
         TRACER.flows(">", self.status.channel, (event,), len(data))
 
+    async def send_made(self, segment: bytes, events: tuple[Event, ...]) -> None:
+        """A segment made already (one buffer), counted and traced as :meth:`send`'s;
+        ``events``: what the trace names it."""
+        await self._send(segment, 1)
+        TRACER.flows(">", self.status.channel, events, len(segment))
+
     async def send_many(self, events: list[Event]) -> None:
         """Events written together: one system call for a run of a batch's messages."""
         segments = [seg for event in events for seg in self.writer.segments(event)]

@@ -62,7 +62,7 @@ import itertools
 import struct
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import attrs
@@ -70,8 +70,6 @@ import trio
 
 from mqpy import CMQC, mqiproto, serving
 from mqpy.errors import MQMIError
-from mqpy.structures import GMO, MD, PMO
-from mqpy.trace import TRACER
 from mqpy.verbs import AsyncMQIVerbs
 from mqpy_chinit import definitions as D
 from mqpy_chinit import tls, tlsstream, userid
@@ -371,6 +369,15 @@ class SvrconnInstance:
         return {"conv_id": 0, "request_id": 0} if self.sharing else {}
 
     async def _send(self, event: Event) -> None:
+        await self._locked(self.conv.send, event)
+
+    async def _send_segment(self, segment: bytes) -> None:
+        """A segment made already (a relayed reply readdressed, ``_finish_relay``), sent as
+        :meth:`_send` sends an event."""
+        await self._locked(self.conv.send_made, segment, _A_REPLY)
+
+    async def _locked(self, send: Callable[..., Awaitable[None]], *args: Any) -> None:
+        """``send(*args)`` under the send lock, one flow at a time on the socket."""
         lock = self.send_lock
         try:
             lock.acquire_nowait()  # free (nearly always): no scheduler round to take it
@@ -379,23 +386,9 @@ class SvrconnInstance:
         try:
             # on a plain socket the send is done at once when the socket takes it (it
             # waits, and the lock is held across, only when the socket's buffer is full)
-            await self.conv.send(event)
+            await send(*args)
         finally:
             lock.release()
-
-    async def _send_segment(self, segment: bytes) -> None:
-        """A segment made already (a relayed reply readdressed, ``_finish_relay``), as
-        :meth:`_send` sends an event: under the send lock, counted, traced."""
-        lock = self.send_lock
-        try:
-            lock.acquire_nowait()
-        except trio.WouldBlock:
-            await lock.acquire()
-        try:
-            await self.conv._send(segment, 1)  # noqa: SLF001 - Conversation.send's bytes part
-        finally:
-            lock.release()
-        TRACER.flows(">", self.status.channel, _A_REPLY, len(segment))
 
     # -- bytes in -------------------------------------------------------------------------
 
@@ -916,35 +909,11 @@ _LITTLE = frozenset({ByteOrder.LITTLE, None})
 #: CHSTATUS SUBSTATE of a call in progress, by verb (``SegmentType.name`` is a property)
 _NAMES = {t: t.name for t in SegmentType}
 _LONG = struct.Struct("<i")
-_HEAD = struct.Struct("<4si")  # an MQ structure's StrucId and Version
-
-
-def _sizes(cls: Any) -> tuple[bytes, dict[int, int]]:
-    """A structure's StrucId and its length by every Version it may carry."""
-    layout = cls._layout_
-    return cls().StrucId, {v: layout.length(layout.effective_version(v))
-                           for v in range(1, layout.highest_version + 1)}
-
-
-_MD_ID, _MD_SIZES = _sizes(MD)
-_PMO_ID, _PMO_SIZES = _sizes(PMO)
-_GMO_ID, _GMO_SIZES = _sizes(GMO)
-
-
-def _size_at(body: bytes, pos: int, strucid: bytes, sizes: dict[int, int]) -> int:
-    """The length of the structure at ``pos`` from its StrucId and Version; 0 if there is
-    none there that this module knows."""
-    if pos + 8 > len(body):
-        return 0
-    found, version = _HEAD.unpack_from(body, pos)
-    return sizes.get(version, 0) if found == strucid else 0
-
-
 def _put_data_length(body: bytes) -> int | None:
     """An MQPUT body's message length when it is exactly MQMD, MQPMO (no records), length,
     data; else None."""
-    md = _size_at(body, 0, _MD_ID, _MD_SIZES)
-    pmo = md and _size_at(body, md, _PMO_ID, _PMO_SIZES)
+    md = mqiproto.size_at(body, 0, mqiproto.MD_SIZES)
+    pmo = md and mqiproto.size_at(body, md, mqiproto.PMO_SIZES)
     if not pmo or md + pmo + 4 > len(body):
         return None
     (length,) = _LONG.unpack_from(body, md + pmo)
@@ -953,15 +922,15 @@ def _put_data_length(body: bytes) -> int | None:
 
 def _plain_get(body: bytes) -> bool:
     """Is an MQGET body exactly MQMD, MQGMO, buffer length?"""
-    md = _size_at(body, 0, _MD_ID, _MD_SIZES)
-    gmo = md and _size_at(body, md, _GMO_ID, _GMO_SIZES)
+    md = mqiproto.size_at(body, 0, mqiproto.MD_SIZES)
+    gmo = md and mqiproto.size_at(body, md, mqiproto.GMO_SIZES)
     return bool(gmo) and md + gmo + 4 == len(body)
 
 
 def _got_data_length(body: bytes) -> int:
     """The message length in an MQGET reply (MQMD, MQGMO, DataLength, length, data)."""
-    md = _size_at(body, 0, _MD_ID, _MD_SIZES)
-    gmo = md and _size_at(body, md, _GMO_ID, _GMO_SIZES)
+    md = mqiproto.size_at(body, 0, mqiproto.MD_SIZES)
+    gmo = md and mqiproto.size_at(body, md, mqiproto.GMO_SIZES)
     if not gmo or md + gmo + 8 > len(body):
         return 0
     return int(_LONG.unpack_from(body, md + gmo + 4)[0])

@@ -24,7 +24,6 @@ either (:func:`put_stamp`, :func:`unpacked`).
 
 from __future__ import annotations
 
-import functools
 import struct
 from typing import Any
 
@@ -125,22 +124,11 @@ class XmitqGets:
                 if not isinstance(data, MQMIError)]
 
 
-@functools.cache
-def _structure_sizes() -> tuple[Any, ...]:
-    """svrconn's reading of a flow's MQMD and MQGMO lengths (StrucId checked, every Version
-    its layouts know). Imported on first use: svrconn imports mca, which imports this
-    module."""
-    from mqpy_chinit.svrconn import _GMO_ID, _GMO_SIZES, _MD_ID, _MD_SIZES, _size_at
-
-    return _size_at, _MD_ID, _MD_SIZES, _GMO_ID, _GMO_SIZES
-
-
 def _message(body: bytes) -> Got:
     """An MQGET reply's body (MQMD, MQGMO, DataLength, data): the MQMD as it came, and the
     data."""
-    size_at, md_id, md_sizes, gmo_id, gmo_sizes = _structure_sizes()
-    md_size = size_at(body, 0, md_id, md_sizes)
-    gmo_size = md_size and size_at(body, md_size, gmo_id, gmo_sizes)
+    md_size = mqiproto.size_at(body, 0, mqiproto.MD_SIZES)
+    gmo_size = md_size and mqiproto.size_at(body, md_size, mqiproto.GMO_SIZES)
     if not gmo_size:
         raise ValueError("MQGET reply: no MQMD and MQGMO where expected")
     pos = md_size + gmo_size + 4  # + DataLength
