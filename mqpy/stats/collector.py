@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -35,6 +36,11 @@ from mqpy.structures import MD, OD, PMO
 
 STATISTICS_QUEUE = "SYSTEM.ADMIN.STATISTICS.QUEUE"
 ACCOUNTING_QUEUE = "SYSTEM.ADMIN.ACCOUNTING.QUEUE"
+
+# Messages of ended intervals that could not be put yet (queue full, put-inhibited, deleted)
+# wait for the next interval, oldest first; past this many the oldest are dropped (and
+# counted), so a statistics queue nobody empties cannot grow the queue manager's memory.
+PENDING_LIMIT = 1000
 
 
 def _on(value: object) -> bool:
@@ -60,6 +66,8 @@ class StatisticsCollector:
         self._acct_start = time.time()
         self.last_error: BaseException | None = None
         self._emitting = threading.Lock()
+        self._pending: deque[tuple[str, PCFMessage]] = deque()
+        self.dropped = 0  # messages of ended intervals given up (more than PENDING_LIMIT)
 
     # -- reading the engine -----------------------------------------------------------
     def _storage_counters(self) -> tuple[int, ...]:
@@ -161,12 +169,25 @@ class StatisticsCollector:
              accounting: bool = True, qm: QueueManager | None = None) -> int:
         """Collect and put (through ``qm``, default the collector's own connection);
         returns the number of messages put. One interval ends at a time: the statistics
-        task's and a RESET QMGR's never interleave."""
+        task's and a RESET QMGR's never interleave.
+
+        The interval's counters are reset when they are collected, so a message that cannot
+        be put (MQMIError, raised to the caller) is kept, with those after it, and put first
+        at the next interval: its counts are reported late, not lost."""
         with self._emitting:
-            msgs = self.collect(now, statistics=statistics, accounting=accounting)
-            for queue, msg in msgs:
+            self._pending.extend(self.collect(now, statistics=statistics,
+                                              accounting=accounting))
+            excess = len(self._pending) - PENDING_LIMIT
+            for _ in range(max(0, excess)):
+                self._pending.popleft()
+                self.dropped += 1
+            done = 0
+            while self._pending:
+                queue, msg = self._pending[0]
                 put_pcf(qm or self.qm, queue, msg)
-        return len(msgs)
+                self._pending.popleft()
+                done += 1
+        return done
 
 
 def put_pcf(qm: QueueManager, queue: str, msg: PCFMessage) -> None:
@@ -222,7 +243,7 @@ def start_statistics(engine: Any, qm: QueueManager) -> Callable[[], None]:
             due_stat, due_acct = now >= next_stat, now >= next_acct
             try:
                 collector.emit(statistics=due_stat, accounting=due_acct)
-            except MQMIError as exc:  # queue full, quiescing: keep counting, report next time
+            except MQMIError as exc:  # queue full, quiescing: put at the next interval
                 collector.last_error = exc
             if due_stat:
                 next_stat = now + interval("STATINT")

@@ -7,6 +7,8 @@ import time
 
 import pytest
 
+import mqpy
+
 from mqpy import CMQC, CMQCFC, pcf
 from mqpy.engine.stats import MQICounters, QueueCounters, Statistics
 from mqpy.stats import records as R
@@ -212,3 +214,52 @@ def test_start_statistics_writes_every_statint(qmgr):
     stop()
     msgs = _by_command(drain(qm, STATISTICS_QUEUE))
     assert len(msgs[CMQCFC.MQCMD_STATISTICS_MQI]) >= 3
+
+
+def test_an_interval_that_cannot_be_put_is_reported_at_the_next(qmgr):
+    """Given SYSTEM.ADMIN.STATISTICS.QUEUE full (MAXDEPTH 1, one message on it), when an
+    interval with 2 puts on Q1 ends, then the put fails with 2053 and, once the queue has
+    room, the next interval's emit puts that interval's messages first, with its counts,
+    then its own: late, not lost."""
+    _, _, qm, eng = qmgr
+    eng.define("QLOCAL", "Q1", {})
+    eng.alter_qmgr({"STATMQI": "OFF"})
+    eng.alter("QLOCAL", STATISTICS_QUEUE, {"MAXDEPTH": 1})
+    put(qm, STATISTICS_QUEUE, 1, 10, False)
+    put(qm, "Q1", 2, 100, True)
+    with pytest.raises(mqpy.MQMIError) as failed:
+        emit_now(eng, qm)
+    assert failed.value.reason == CMQC.MQRC_Q_FULL
+    get(qm, STATISTICS_QUEUE, 1)
+    eng.alter("QLOCAL", STATISTICS_QUEUE, {"MAXDEPTH": 100})
+    put(qm, "Q1", 5, 100, True)
+
+    assert emit_now(eng, qm) == 2
+    late, now = [m for _, m in drain(qm, STATISTICS_QUEUE)]
+
+    def q1_puts(msg):
+        (grp,) = [g for g in msg.groups(CMQCFC.MQGACF_Q_STATISTICS_DATA)
+                  if g.get(CMQC.MQCA_Q_NAME).strip() == b"Q1"]
+        return grp.get(CMQCFC.MQIAMO_PUTS)
+
+    assert (q1_puts(late), q1_puts(now)) == ([0, 2], [0, 5])
+
+
+def test_pending_intervals_are_bounded(qmgr, monkeypatch):
+    """Given the statistics queue put-inhibited, when more intervals end than PENDING_LIMIT
+    can hold, then the oldest are dropped and counted, and the newest are put once it is
+    enabled again."""
+    from mqpy.stats import collector as C
+
+    _, _, qm, eng = qmgr
+    monkeypatch.setattr(C, "PENDING_LIMIT", 2)
+    eng.alter_qmgr({"STATMQI": "ON", "STATQ": "OFF"})
+    eng.alter("QLOCAL", STATISTICS_QUEUE, {"PUT": "DISABLED"})
+    for _ in range(3):
+        with pytest.raises(mqpy.MQMIError) as failed:
+            emit_now(eng, qm)
+        assert failed.value.reason == CMQC.MQRC_PUT_INHIBITED
+    eng.alter("QLOCAL", STATISTICS_QUEUE, {"PUT": "ENABLED"})
+    assert emit_now(eng, qm) == 2
+    assert C._collectors[id(eng)].dropped == 2
+    assert len(drain(qm, STATISTICS_QUEUE)) == 2
