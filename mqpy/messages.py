@@ -15,7 +15,8 @@ Evidence, per message, in a trailing comment:
 - ``[C]`` message line confirmed in public material read while writing this (IBM error-log
   samples shipped as test data by Elastic's Filebeat ibmmq module, IBM technotes, IBM
   Knowledge Center excerpts, MQSeries::ErrorLog's table of 5.x texts).
-- ``[M]`` id and message line from memory of IBM's catalogue; not re-checked.
+- ``[M]`` id and message line from memory of IBM's catalogue; not confirmed: looked for in
+  IBM's catalogue pages and in public error logs and transcripts, and not found there.
 - ``[X]`` mqpy's own addition to IBM's explanation (the id and message line are IBM's).
 """
 
@@ -239,7 +240,8 @@ AMQ8940 = AMQMessage(  # [X] mqpy's own id: IBM's for a bad qm.ini value was not
 
 # ------------------------------------------------------------------ damaged log or pageset
 
-AMQ7017 = AMQMessage(  # [C] id and line (IBM APARs); severity letter [M]; [X] explanation
+AMQ7017 = AMQMessage(  # [C] id and line (IBM APARs, ibm-messaging/mq-container's README);
+    # severity letter [M] (one public guide writes AMQ7017E); [X] explanation
     "AMQ7017S", "Log not available.",
     "The queue manager could not use its log: the log record at offset {offset} of log "
     "file {logfile} (LSN {lsn}) is damaged. Restart cannot continue past a damaged "
@@ -247,7 +249,8 @@ AMQ7017 = AMQMessage(  # [C] id and line (IBM APARs); severity letter [M]; [X] e
     "Restore the log file from a backup, or recreate the queue manager. Do not delete log "
     "files by hand.",
     arith=("offset", "lsn"), comment=("qmgr", "logfile"))
-AMQ6767 = AMQMessage(  # [M]
+AMQ6767 = AMQMessage(  # [C] id for a missing log file (IBM's "media recovery" text, quoted
+    # in public notes: "operator message AMQ6767 is issued"); line and letter [M]
     "AMQ6767E", "Log file {logfile} could not be opened for use.",
     "The log file {logfile} could not be opened: {detail}. It may be missing, not readable "
     "by this user, or its contents may be incorrect.",
@@ -479,7 +482,8 @@ AMQ5534 = AMQMessage(  # [C] id and letter (public reports of AMQ5534E); line [M
 # ------------------------------------------------------------------ internal errors
 
 # [C] explanation's first sentence and its slot, <insert_4> (MQ 5.x text, MQSeries::ErrorLog);
-# line and letter [M]
+# [C] line (IBM's line, "error (80F) has occurred", in a Chinese runmqsc transcript) and
+# letter ("AMQ8101S" in a public note)
 AMQ8101 = AMQMessage(
     "AMQ8101S", "IBM MQ error ({code}) has occurred.",
     "An unexpected reason code with hexadecimal value {code} was received from the queue "

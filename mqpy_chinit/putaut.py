@@ -9,7 +9,9 @@ manager from the channel initiator's user and ``put`` on the destination from th
 alternate user (2035 otherwise; ``mqpy.security.authority.open_checks``).
 
 Who that is, per IBM's "PUT authority (PUTAUT)" and "User IDs used by the channel initiator"
-([M] from IBM's documentation):
+([C] DEF and CTX, and ONLYMCA being z/OS-only, in IBM MQ 8.0 "PUT authority (PUTAUT)": DEF
+checks the user running the MCA, CTX moves the MQMD UserIdentifier into AlternateUserId and
+opens with MQOO_ALTERNATE_USER_AUTHORITY; [M] ALTMCA's two checks):
 
 - **DEF** (default): the MCA user: the channel's MCAUSER, or the user CHLAUTH mapped the
   channel to (USERSRC(MAP)), as decided when the channel was admitted. Blank (a requester

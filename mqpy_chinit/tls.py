@@ -15,9 +15,12 @@ initiator) or the client's blocking socket (``ssl.SSLSocket``) carry the bytes:
   queue manager's is QMGR SSLKEYR; a client's is MQSCO.KeyRepository (or MQSSLKEYR).
 - **The responder's checks** (:func:`check_inbound`), once the channel is named by its
   INITIAL_DATA: a channel with SSLCIPH reached without TLS, or without SSLCIPH reached with
-  TLS, is refused (AMQ9639E / AMQ9641E [M]); a negotiated cipher that is not the channel's
-  CipherSpec is AMQ9631E; SSLCAUTH(REQUIRED) without a client certificate is AMQ9637E
-  [M]; a certificate whose DN does not match SSLPEER is AMQ9636E. Each answer comes with the
+  TLS, is refused (AMQ9639E / AMQ9641E, both [M]: IBM's AMQ9641 line is "Remote CipherSpec
+  error for channel '...' to host '...'." as a client reports it, so IBM may log another id
+  at this end); a negotiated cipher that is not the channel's CipherSpec is AMQ9631E;
+  SSLCAUTH(REQUIRED) without a client certificate is AMQ9637E ([C]: "AMQ9637E: Channel is
+  lacking a certificate." in public troubleshooting notes); a certificate whose DN does not
+  match SSLPEER is AMQ9636E. Each answer comes with the
   STATUS code the partner gets (CIPHER_SPEC, SSL_CLIENT_CERTIFICATE, PEER_NAME).
 - **SSLPEER** uses IBM's syntax: ``CN=app*, O=My Org, OU=a, OU=b``; every attribute named must
   be in the certificate's subject, values case-blind, ``*`` at either end of a value
@@ -95,7 +98,8 @@ _TLS12_CIPHERS = ":".join(c.openssl for c in CIPHER_SPECS.values() if c.openssl)
 
 
 class KeyRepositoryError(ValueError):
-    """The key repository is missing or unusable (IBM: AMQ9657E [M])."""
+    """The key repository is missing or unusable (IBM: AMQ9657E; [C] the id, which public MQ
+    notes name for key repository errors, [M] its line)."""
 
 
 def cipher_spec(name: str) -> CipherSpec:

@@ -12,8 +12,7 @@ codes (IBM's ansible modules test 5, 8, 16, 40 and 72, for instance). Each takes
   a short grace for -p.
 - ``dspmq`` reads ``qm.lock`` (held while running) and ``qm.status`` written by the daemon.
 
-Console messages are IBM's wording; ``[M]`` in the table below marks ids recalled rather than
-re-checked against IBM's catalogue.
+Console messages are IBM's wording; the evidence for an id is given beside it below.
 """
 
 from __future__ import annotations
@@ -47,8 +46,11 @@ MSG_RUNNING = "IBM MQ queue manager running."  # strmqm / dltmqm, no id
 MSG_EXISTS = "AMQ8110E: IBM MQ queue manager already exists."
 MSG_NOT_EXIST = "AMQ8118E: IBM MQ queue manager does not exist."
 MSG_NOT_AVAILABLE = "AMQ8146E: IBM MQ queue manager not available."
-MSG_NAME_NOT_KNOWN = "AMQ7048E: The queue manager name is either not valid or not known."  # [M]
-MSG_BAD_ARGUMENT = "AMQ7027E: Argument '{arg}' supplied is not valid."  # [M]
+# [C] AMQ7048E's line (what scripts match in dspmq's output); AMQ7027E's wording ("Argument
+# ... supplied to command ... is invalid", public Ansible modules quoting it), the argument's
+# quoting [M]
+MSG_NAME_NOT_KNOWN = "AMQ7048E: The queue manager name is either not valid or not known."
+MSG_BAD_ARGUMENT = "AMQ7027E: Argument {arg} supplied to command {command} is invalid."
 MSG_FAILED_START = "AMQ6184W: The queue manager '{qmgr}' ended unexpectedly ({rc})."
 
 # --------------------------------------------------------------------------- return codes
@@ -141,12 +143,12 @@ def crtmqm(make_default: bool, dead_letter_queue: str, log_path: str | None,
     from mqpy.engine.objects import SYSTEM_OBJECTS
 
     if not config.valid_qmgr_name(qmgr):
-        _err(MSG_BAD_ARGUMENT.format(arg=qmgr))
+        _err(MSG_BAD_ARGUMENT.format(arg=qmgr, command="crtmqm"))
         sys.exit(RC_NAME_ERROR)
     for label, value, low in (("-lf", log_file_pages, 4), ("-lp", log_primary, 1),
                               ("-ls", log_secondary, 0)):
         if value is not None and value < low:
-            _err(MSG_BAD_ARGUMENT.format(arg=f"{label} {value}"))
+            _err(MSG_BAD_ARGUMENT.format(arg=f"{label} {value}", command="crtmqm"))
             sys.exit(RC_INVALID_PARAMETER)
     if _exists(qmgr, data_path):
         _err(MSG_EXISTS)

@@ -142,7 +142,7 @@ def run_client(qmgr_name: str, source: str | Iterable[str], *, verify: bool = Fa
         qm = _connect(target, data_path, user, password)
     except MQMIError as e:
         if e.reason == CMQC.MQRC_NOT_AUTHORIZED:
-            say(f"AMQ8135E: Not authorized. (reason {e.reason})")  # [M]
+            say(message("AMQ8135E"))  # [C] IBM's line, as runmqsc prints it
         else:
             say(message("AMQ8146E"))
         return out, EXIT_FAILED

@@ -11,25 +11,35 @@ numbers, continuation and comment lines under ``       :``, the closing summary,
 0 / 10 / 20); :meth:`MQSCProcessor.run_script` runs it in-process, ``mqpy_cli.runmqsc`` runs
 it through the command server.
 
-Message ids (evidence: [C] seen in real runmqsc output, [M] IBM's id from memory, not
-re-checked, [X] mqpy's own; z/OS-only objects have no Multiplatforms message):
+Message ids (evidence: [C] seen in real runmqsc output or in IBM's catalogue, [M] IBM's id
+from memory, not confirmed, [X] mqpy's own; z/OS-only objects have no Multiplatforms message).
+Public runmqsc output read for the [C] marks: transcripts in public repositories (MQ 7 to
+9.4), IBM MQ Appliance lab guides, tools that parse runmqsc output.
 
 - [C] AMQ8005I 8006I 8007I 8008I 8010I 8014I 8016I 8022I 8147E 8150E 8227E 8405I 8409I
   8415I 8420I 8450I 8552I 8626I; AMQ8011I 8012I 8015I (process deleted/changed, channel
   deleted: ids, severity 0 and meaning in IBM's MQ 8.0 AMQ8xxx catalogue, zh-TW edition);
-  AMQ8878I (runmqsc output in an IBM technote)
-- [M] AMQ8143E, 8148E,
-  8151E, 8276I, 8551I 8553I (namelist changed/deleted), 8627I 8628I (listener deleted/
-  changed), 8101S (an unexpected reason, printed in hex), 8705I (DISPLAY QMSTATUS), and
-  8005I as the answer to RESET QMGR TYPE(STATISTICS)
+  AMQ8878I (runmqsc output in an IBM technote); AMQ8148E ("IBM MQ object in use.", MQ 9.1
+  output), 8143 ("IBM MQ queue not empty.": the line has no queue name; letter [M]),
+  8276I, 8551I, 8705I, 8441I, 8864I, 8623I (listener changed, MQ 8.0 output), 8563I 8567I
+  (authentication information created / changed), 8101S ("IBM MQ error (80F) has
+  occurred." in a zh runmqsc transcript, the letter in a public note)
+- [M] AMQ8151E, 8553I (namelist deleted), 8627I (listener deleted), 8564I (authentication
+  information deleted), and 8005I as the answer to RESET QMGR TYPE(STATISTICS)
 - [X] AMQ8930I-8933I for storage classes (STGCLASS is a z/OS object in IBM MQ).
-- services: [C] the texts of AMQ8733I ("Request to start Service accepted.") and of the
-  created message (seen in a tool that parses runmqsc output); [M] the ids AMQ8623I 8624I
-  8625I (service created/deleted/changed), 8629I (DISPLAY SERVICE), 8632I (DISPLAY
-  SVSTATUS), 8733I, 8734I (stop accepted); [X] AMQ8934E (a start or stop program that
-  cannot be run). A refusal IBM gives only a PCF reason for (MQRCCF_NO_START_CMD,
-  MQRCCF_NO_STOP_CMD, MQRCCF_SERVICE_RUNNING, MQRCCF_SERVICE_STOPPED,
-  MQRCCF_SERV_STATUS_NOT_FOUND) is printed as AMQ8101S with the reason in hex.
+- services: [C] AMQ8733I ("Request to start Service accepted."), AMQ8632I (the DISPLAY
+  SVSTATUS header a public monitoring script filters out); AMQ8625I for a new service and
+  AMQ8732I for STOP SERVICE from public scripts run against MQ on Linux that grep runmqsc's
+  answer for them (their texts [M]); [M] 8624I (service deleted), 8628I (service changed:
+  a guess; IBM's AMQ8623 is "listener changed", not "service created" as mqpy had), 8629I
+  (DISPLAY SERVICE); [X] AMQ8934E (a start or stop program that cannot be run). A refusal
+  IBM gives only a PCF reason for (MQRCCF_NO_START_CMD, MQRCCF_NO_STOP_CMD,
+  MQRCCF_SERVICE_RUNNING, MQRCCF_SERVICE_STOPPED, MQRCCF_SERV_STATUS_NOT_FOUND) is printed
+  as AMQ8101S with the reason in hex.
+- clusters: [M] AMQ8559I 8560I 8598I 8599I for SUSPEND / RESUME QMGR, REFRESH and RESET
+  CLUSTER are known to be wrong and the right ids were not found: IBM's AMQ8560I is "IBM MQ
+  security cache refreshed." (REFRESH SECURITY, confirmed), AMQ8598 is the JMQI message
+  "Failed to load the IBM MQ native JNI library" and AMQ8599 a runmqras message.
 
 Services (START/STOP SERVICE, DISPLAY SVSTATUS) run in this process: ``mqpy.services``
 keeps the running instances of the queue manager this processor serves.
@@ -103,7 +113,7 @@ RESPONSES: dict[str, str] = {
     "AMQ8022I": "IBM MQ queue cleared.",
     "AMQ8101S": "IBM MQ error ({0}) has occurred.",
     "AMQ8135E": "Not authorized.",
-    "AMQ8143E": "IBM MQ queue {0} not empty.",
+    "AMQ8143E": "IBM MQ queue not empty.",
     "AMQ8146E": "IBM MQ queue manager not available.",
     "AMQ8148E": "IBM MQ object in use.",
     "AMQ8151E": "IBM MQ object has different type.",
@@ -114,7 +124,7 @@ RESPONSES: dict[str, str] = {
     "AMQ8884E": "Channel authentication record not found.",
     "AMQ8862I": "IBM MQ authority record set.",
     "AMQ8863I": "IBM MQ authority record deleted.",
-    "AMQ8864I": "Display authority record details.",  # [M]
+    "AMQ8864I": "Display authority record details.",
     "AMQ8020I": "Ping IBM MQ channel complete.",
     "AMQ8023I": "IBM MQ channel reset.",
     "AMQ8019I": "Stop IBM MQ channel accepted.",
@@ -132,7 +142,7 @@ RESPONSES: dict[str, str] = {
     "AMQ8553I": "IBM MQ namelist deleted.",
     "AMQ8626I": "IBM MQ listener created.",
     "AMQ8627I": "IBM MQ listener deleted.",
-    "AMQ8628I": "IBM MQ listener changed.",
+    "AMQ8623I": "IBM MQ listener changed.",
     "AMQ8930I": "IBM MQ storage class created.",
     "AMQ8931I": "IBM MQ storage class deleted.",
     "AMQ8932I": "IBM MQ storage class changed.",
@@ -141,20 +151,20 @@ RESPONSES: dict[str, str] = {
     "AMQ8564I": "IBM MQ authentication information object deleted.",
     "AMQ8567I": "IBM MQ authentication information changed.",
     "AMQ8566I": "Display authentication information details.",
-    # clusters ([M]: ids and texts from memory)
+    # clusters ([M]: ids and texts from memory; see the module docstring)
     "AMQ8441I": "Display Cluster Queue Manager details.",
     "AMQ8559I": "Suspend Queue Manager Cluster accepted.",
     "AMQ8560I": "Resume Queue Manager Cluster accepted.",
     "AMQ8598I": "Refresh Cluster accepted.",
     "AMQ8599I": "Reset Cluster accepted.",
-    # services ([M] ids, see the module docstring)
-    "AMQ8623I": "IBM MQ service created.",
+    # services (see the module docstring)
+    "AMQ8625I": "IBM MQ service created.",
     "AMQ8624I": "IBM MQ service deleted.",
-    "AMQ8625I": "IBM MQ service changed.",
+    "AMQ8628I": "IBM MQ service changed.",
     "AMQ8629I": "Display service information details.",
     "AMQ8632I": "Display service status details.",
     "AMQ8733I": "Request to start Service accepted.",
-    "AMQ8734I": "Request to stop Service accepted.",
+    "AMQ8732I": "Request to stop Service accepted.",
     "AMQ8934E": "A program of service '{0}' could not be run: {1}.",  # [X]
 }
 
@@ -164,10 +174,10 @@ _OUTCOMES: dict[str, tuple[str, str, str]] = {
     "PROCESS": ("AMQ8010I", "AMQ8011I", "AMQ8012I"),
     "CHANNEL": ("AMQ8014I", "AMQ8015I", "AMQ8016I"),
     "NAMELIST": ("AMQ8552I", "AMQ8553I", "AMQ8551I"),
-    "LISTENER": ("AMQ8626I", "AMQ8627I", "AMQ8628I"),
+    "LISTENER": ("AMQ8626I", "AMQ8627I", "AMQ8623I"),
     "STGCLASS": ("AMQ8930I", "AMQ8931I", "AMQ8932I"),
-    "AUTHINFO": ("AMQ8563I", "AMQ8564I", "AMQ8567I"),  # [M]
-    "SERVICE": ("AMQ8623I", "AMQ8624I", "AMQ8625I"),  # [M]
+    "AUTHINFO": ("AMQ8563I", "AMQ8564I", "AMQ8567I"),  # [C] 8563I 8567I; [M] 8564I
+    "SERVICE": ("AMQ8625I", "AMQ8624I", "AMQ8628I"),  # see the module docstring
 }
 
 _HEADERS = {**DISPLAY_HEADERS, "STGCLASS": "AMQ8933I", "QSTATUS": "AMQ8450I",
@@ -822,12 +832,12 @@ class MQSCProcessor:
             already = (CMQCFC.MQRCCF_SERVICE_RUNNING if cmd.verb == "START"
                        else CMQCFC.MQRCCF_SERVICE_STOPPED)
             if err.reason == already and cmd.params.get("IGNSTATE") == "YES":
-                return [message("AMQ8733I" if cmd.verb == "START" else "AMQ8734I")]
+                return [message("AMQ8733I" if cmd.verb == "START" else "AMQ8732I")]
             if err.detail:
                 raise CommandFailed([message("AMQ8934E", name, err.detail)],
                                     err.reason) from None
             raise CommandFailed.of(err.reason, "AMQ8101S", f"{err.reason:X}") from None
-        return [message("AMQ8733I" if cmd.verb == "START" else "AMQ8734I")]
+        return [message("AMQ8733I" if cmd.verb == "START" else "AMQ8732I")]
 
     def service_status_rows(self, pattern: str, generic: bool) -> list[dict[str, object]]:
         """The running server services whose names match, each as DISPLAY SVSTATUS sees it:

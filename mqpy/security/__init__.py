@@ -82,7 +82,8 @@ AUTHINFO_DEFAULTS: dict[str, object] = {"AUTHTYPE": "IDPWOS", "CHCKLOCL": "OPTIO
 _MARKER = ("SECURITY", "SECINIT")
 AMQ8077W = "AMQ8077W"  # Entity '...' has insufficient authority to access object '...'.
 # [C] ids and lines (IBM technote "How to remove an IBM MQ channel authentication record",
-# runmqsc output); severity letters [M]
+# runmqsc output); [C] letters (MQ 9.1 runmqsc transcripts print AMQ8877I; tools that parse
+# runmqsc output match AMQ8878I)
 AMQ8877I = "AMQ8877I: IBM MQ channel authentication record set."
 AMQ8878I = "AMQ8878I: Display channel authentication record details."
 

@@ -8,7 +8,7 @@ Theory of operation (IBM MQ "Channel authentication records"; [M] from IBM's doc
 remembered, [inf] where mqpy had to choose):
 
 1. **BLOCKADDR** is checked first, before the channel name is known (IBM checks it in the
-   listener): an address in any ADDRLIST is refused, AMQ9782E [M], reason qualifier
+   listener): an address in any ADDRLIST is refused, AMQ9782E (id [M]), reason qualifier
    MQRQ_CHANNEL_BLOCKED_ADDRESS.
 2. **Mapping records** (SSLPEERMAP, USERMAP, QMGRMAP, ADDRESSMAP) whose channel profile
    matches the channel name and whose identity matches the partner are ranked, and only the
@@ -32,7 +32,7 @@ remembered, [inf] where mqpy had to choose):
    specific applies (so ``SET CHLAUTH('MY.SVRCONN') TYPE(BLOCKUSER) USERLIST('nobody')``
    overrides the default ``*MQADMIN`` rule for that channel). If the user the channel would
    run as is in its USERLIST, or the list has ``*MQADMIN`` and the user is privileged, the
-   channel is refused: AMQ9776E, MQRQ_CHANNEL_BLOCKED_USERID [M].
+   channel is refused: AMQ9776E ([C], mqpy.messages), MQRQ_CHANNEL_BLOCKED_USERID [M].
 4. A refusing record with WARN(YES) lets the channel in; the decision says it would have been
    blocked (``warning``), for an MQRC_CHANNEL_BLOCKED_WARNING event and an error-log entry.
 
@@ -75,8 +75,9 @@ USERSRC = ("MAP", "NOACCESS", "CHANNEL")
 ADMIN_USERS = "*MQADMIN"
 _TYPE_RANK = {"SSLPEERMAP": 3, "USERMAP": 2, "QMGRMAP": 2, "ADDRESSMAP": 1}
 
-# Message ids of the decisions ([M]: IBM's ids as remembered; AMQ9783I confirmed in public
-# scripts that parse DISPLAY CHLAUTH MATCH(RUNCHECK) output).
+# Message ids of the decisions: [C] AMQ9783I (public scripts that check DISPLAY CHLAUTH
+# MATCH(RUNCHECK) output for it), AMQ9776E and AMQ9777E (see mqpy.messages); [M] AMQ9782E,
+# not found in public material.
 AMQ9776E = "AMQ9776E"  # Channel was blocked by userid
 AMQ9777E = "AMQ9777E"  # Channel was blocked
 AMQ9782E = "AMQ9782E"  # Remote connection blocked (BLOCKADDR)

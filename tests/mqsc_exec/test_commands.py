@@ -197,6 +197,9 @@ def test_other_objects_define_display_delete(proc):
                    "AMQ8006I: IBM MQ queue created."]
     assert run(proc, "DISPLAY LISTENER(L1) PORT")[1] == (
         "   LISTENER(L1)                            PORT(1415)")
+    # IBM's answer to ALTER LISTENER is AMQ8623 (real runmqsc output, MQ 8.0)
+    assert run(proc, "ALTER LISTENER(L1) TRPTYPE(TCP) PORT(1416)") == [
+        "AMQ8623I: IBM MQ listener changed."]
     assert run(proc, "DISPLAY PROCESS(P1) APPLICID")[1].endswith("APPLICID(/bin/true)")
     assert run(proc, "DISPLAY QMODEL(M1) DEFTYPE")[2] == "   DEFTYPE(TEMPDYN)"
     assert run(proc, "DELETE PROCESS(P1)\nDELETE LISTENER(L1)\nDELETE NAMELIST(N1)") == [

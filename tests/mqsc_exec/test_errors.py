@@ -43,7 +43,7 @@ def test_delete_of_non_empty_queue_needs_purge(qmgr, proc):
     qm, eng, _ = qmgr
     run(proc, "DEFINE QLOCAL(FULL)")
     qm.put1("FULL", b"x")
-    assert run(proc, "DELETE QLOCAL(FULL)") == ["AMQ8143E: IBM MQ queue FULL not empty."]
+    assert run(proc, "DELETE QLOCAL(FULL)") == ["AMQ8143E: IBM MQ queue not empty."]
     assert run(proc, "DELETE QLOCAL(FULL) PURGE") == ["AMQ8007I: IBM MQ queue deleted."]
 
 

@@ -31,10 +31,10 @@ def test_define_takes_the_default_objects_values_and_display_shows_what_is_asked
     without CONTROL, then it has STARTONLY (copied from the default object); DISPLAY with an
     attribute list shows the name and those attributes only."""
     assert run(proc, "ALTER SERVICE(SYSTEM.DEFAULT.SERVICE) CONTROL(STARTONLY)") == [
-        "AMQ8625I: IBM MQ service changed."]
+        "AMQ8628I: IBM MQ service changed."]
     assert run(proc, "DEFINE SERVICE(S1) SERVTYPE(SERVER) STARTCMD('/bin/sleep') "
                      "STARTARG('100') DESCR('a server')") == [
-        "AMQ8623I: IBM MQ service created."]
+        "AMQ8625I: IBM MQ service created."]
     lines = run(proc, "DISPLAY SERVICE(S1) CONTROL SERVTYPE STARTARG")
     assert attrs_of(lines[1:]) == {"SERVICE": "S1", "CONTROL": "STARTONLY",
                                    "SERVTYPE": "SERVER", "STARTARG": "100"}
@@ -46,15 +46,15 @@ def test_like_replace_and_alter(proc):
     run(proc, "DEFINE SERVICE(S1) SERVTYPE(SERVER) CONTROL(QMGR) STARTCMD('/bin/sleep') "
               "STDOUT('/tmp/x.out')")
     assert run(proc, "DEFINE SERVICE(S2) LIKE(S1) STARTARG('5')") == [
-        "AMQ8623I: IBM MQ service created."]
+        "AMQ8625I: IBM MQ service created."]
     shown = attrs_of(run(proc, "DISPLAY SERVICE(S2) ALL")[1:])
     assert (shown["SERVTYPE"], shown["CONTROL"], shown["STARTCMD"], shown["STDOUT"],
             shown["STARTARG"]) == ("SERVER", "QMGR", "/bin/sleep", "/tmp/x.out", "5")
     assert run(proc, "DEFINE SERVICE(S1)") == ["AMQ8150E: IBM MQ object already exists."]
     assert run(proc, "DEFINE SERVICE(S1) STARTCMD('/bin/true') REPLACE") == [
-        "AMQ8623I: IBM MQ service created."]
+        "AMQ8625I: IBM MQ service created."]
     assert run(proc, "ALTER SERVICE(S2) CONTROL(MANUAL)") == [
-        "AMQ8625I: IBM MQ service changed."]
+        "AMQ8628I: IBM MQ service changed."]
     shown = attrs_of(run(proc, "DISPLAY SERVICE(S2) ALL")[1:])
     assert shown["CONTROL"] == "MANUAL" and shown["STARTARG"] == "5"
     assert run(proc, "DEFINE SERVICE(S3) LIKE(NOSUCH)") == [
@@ -90,7 +90,7 @@ def test_dmpmqcfg_dumps_a_service_as_define_replace(proc):
     assert "CONTROL(QMGR)" in mqsc and "SERVTYPE(SERVER)" in mqsc
     assert "STARTARG('-m +QMNAME+ -q ''A B''')" in mqsc
     assert "STOPCMD" not in mqsc  # IBM's default: not dumped
-    assert run(proc, mqsc.replace("'TRM'", "'TRM2'")) == ["AMQ8623I: IBM MQ service created."]
+    assert run(proc, mqsc.replace("'TRM'", "'TRM2'")) == ["AMQ8625I: IBM MQ service created."]
     again = attrs_of(run(proc, "DISPLAY SERVICE(TRM2) STARTCMD CONTROL SERVTYPE")[1:])
     assert again == {"SERVICE": "TRM2", "STARTCMD": "+MQ_INSTALL_PATH+bin/runmqtrm",
                      "CONTROL": "QMGR", "SERVTYPE": "SERVER"}

@@ -23,7 +23,7 @@ def _define_server(proc, programs, name="S1", extra=""):
     assert run(proc, f"DEFINE SERVICE({name}) SERVTYPE(SERVER) CONTROL(MANUAL) "
                      f"STARTCMD('{programs.python}') "
                      f"STARTARG('{programs.path('server.py')} {pidfile}') {extra}") == [
-        "AMQ8623I: IBM MQ service created."]
+        "AMQ8625I: IBM MQ service created."]
     return pidfile
 
 
@@ -53,7 +53,7 @@ def test_a_server_runs_shows_its_real_pid_and_has_no_status_once_stopped(qmgr, p
     assert shown["STARTDA"].count("-") == 2 and shown["STARTTI"].count(".") == 2
     assert shown["STARTCMD"] == programs.python
 
-    assert run(proc, "STOP SERVICE(S1)") == ["AMQ8734I: Request to stop Service accepted."]
+    assert run(proc, "STOP SERVICE(S1)") == ["AMQ8732I: Request to stop Service accepted."]
     # the stop program got the server's pid and the queue manager's name
     assert wait_for(lambda: os.path.exists(programs.path("stopped")) and
                     open(programs.path("stopped")).read()) == f"{pid} QM1"
@@ -95,7 +95,7 @@ def test_only_one_instance_of_a_server_and_stop_without_stopcmd_is_refused(proc,
     assert (result.reason, result.lines) == (CMQCFC.MQRCCF_SERVICE_STOPPED,
                                              ["AMQ8101S: IBM MQ error (CB5) has occurred."])
     assert run(proc, "STOP SERVICE(S1) IGNSTATE(YES)") == [
-        "AMQ8734I: Request to stop Service accepted."]
+        "AMQ8732I: Request to stop Service accepted."]
     assert run(proc, "DELETE SERVICE(S1)") == ["AMQ8624I: IBM MQ service deleted."]
 
 
@@ -108,12 +108,12 @@ def test_a_server_is_stopping_while_its_stop_program_runs(proc, programs):
         f"STOPCMD('{programs.python}') STOPARG('{programs.path('hold.py')} {release}')"))
     run(proc, "START SERVICE(S1)")
     pid = wait_for(lambda: read_pid(pidfile))
-    assert run(proc, "STOP SERVICE(S1)") == ["AMQ8734I: Request to stop Service accepted."]
+    assert run(proc, "STOP SERVICE(S1)") == ["AMQ8732I: Request to stop Service accepted."]
     assert attrs_of(run(proc, "DISPLAY SVSTATUS(S1)")[1:]) == {
         "SERVICE": "S1", "STATUS": "STOPPING", "PID": str(pid)}
     # a second STOP while it is stopping is accepted and starts no second stop program
     children = set(services.runner_for(proc.engine).children)
-    assert run(proc, "STOP SERVICE(S1)") == ["AMQ8734I: Request to stop Service accepted."]
+    assert run(proc, "STOP SERVICE(S1)") == ["AMQ8732I: Request to stop Service accepted."]
     assert services.runner_for(proc.engine).children == children
     open(release, "w").close()
     wait_for(lambda: attrs_of(run(proc, "DISPLAY SVSTATUS(S1)")[1:]).get("STATUS")
@@ -130,7 +130,7 @@ def test_a_server_altered_to_a_command_while_it_runs_can_still_be_stopped(proc, 
     run(proc, "START SERVICE(S1)")
     pid = wait_for(lambda: read_pid(pidfile))
     run(proc, "ALTER SERVICE(S1) SERVTYPE(COMMAND)")
-    assert run(proc, "STOP SERVICE(S1)") == ["AMQ8734I: Request to stop Service accepted."]
+    assert run(proc, "STOP SERVICE(S1)") == ["AMQ8732I: Request to stop Service accepted."]
     wait_for(lambda: not alive(pid))
 
 
@@ -186,7 +186,7 @@ def test_a_command_service_runs_each_time_and_has_no_status(qmgr, proc, programs
         "AMQ8733I: Request to start Service accepted."] * 2
     wait_for(lambda: os.path.exists(record) and open(record).read().count("\n") == 2)
     assert run(proc, "DISPLAY SVSTATUS(C1)") == ["AMQ8101S: IBM MQ error (CB4) has occurred."]
-    assert run(proc, "STOP SERVICE(C1)") == ["AMQ8734I: Request to stop Service accepted."]
+    assert run(proc, "STOP SERVICE(C1)") == ["AMQ8732I: Request to stop Service accepted."]
     wait_for(lambda: open(record).read().count("\n") == 3)
     assert open(record).read() == "start C1\nstart C1\nstop 0\n"
     log = errlog(qmgr[2])
