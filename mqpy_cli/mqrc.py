@@ -23,6 +23,7 @@ import click
 
 from mqpy import constants, errorlog, messages
 from mqpy.mqsc.processor import RESPONSES
+from mqpy_cli.control import MSG_BAD_ARGUMENT
 
 _AMQ = re.compile(r"^AMQ(\d{4})[A-Z]?$", re.IGNORECASE)
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -123,8 +124,8 @@ def mqrc(brief: bool, reasons: tuple[str, ...], symbols: tuple[str, ...],
         lo = _number(first) if first is not None else None
         hi = _number(last) if last is not None else None
         if (first is not None and lo is None) or (last is not None and hi is None):
-            click.echo(f"AMQ7027E: Argument '{first if lo is None else last}' supplied is "
-                       "not valid.", err=True)
+            click.echo(MSG_BAD_ARGUMENT.format(arg=first if lo is None else last,
+                                               command="mqrc"), err=True)
             sys.exit(2)
         blocks.append(_all_reasons(lo, hi))
     items = ([("r", r) for r in reasons] + [("s", s) for s in symbols]
