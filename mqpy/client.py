@@ -444,8 +444,9 @@ class _Socket:
         return max(0.2, min(self.hbint / 2, 5.0))
 
     def call(self, conv: _Conversation, data: bytes) -> MQIReply:
-        """Send ``data`` (a request of ``conv``: :meth:`frame`) and return its reply. When nobody else reads the
-        socket (one conversation, or the others between calls) this thread takes the
+        """Send ``data`` (a request of ``conv``: :meth:`frame`) and return its reply. When
+        nobody else reads the socket (one conversation, or the others between calls) this
+        thread takes the
         reading role, sends, and reads until its reply is in: a sendall and a blocking
         recv, no hand-over. Otherwise the reader hands it the reply, or the role. _Lost
         when the socket is lost (or ProtocolError / OSError / ValueError using it: lost
