@@ -74,7 +74,11 @@ from mqpy_chinit import tls, userid
 from mqpy_chinit.framing import DEFAULT_MAX_TRANSMISSION_SIZE, SegmentReader, SegmentWriter
 from mqpy_chinit.negotiation import negotiate, reproposal
 from mqpy_chinit.wire import (
+    API_HEADER_LENGTH,
     OUR_FAP_LEVEL,
+    SEGMENT_TYPES,
+    TSH_LENGTH,
+    TSHM_LENGTH,
     ByteOrder,
     CapFlags1,
     ControlFlags1,
@@ -87,6 +91,7 @@ from mqpy_chinit.wire import (
     SegmentType,
     Status,
     StatusCode,
+    mqi_event,
 )
 
 __all__ = [
@@ -291,6 +296,28 @@ class _Conversation:
 
 _TURN = object()  #: put in a waiting conversation's queue: it now reads the socket
 
+# A request's segment as SegmentWriter makes it (FIRST and LAST, no LUW, ReplyLength its own
+# length, CompCode and Reason 0), in two struct calls: the big-endian head up to Reason,
+# with the bytes from the byte-order byte to the TSH's end made once per verb, then the
+# Hobj in the segment's (little-endian) order. tests/client/test_framing_fast.py holds
+# them to SegmentWriter's bytes.
+_TSHM_REQUEST = struct.Struct(">4sIII20sI8x")  #: StructId, length, ConvId, RequestId ..
+_TSH_REQUEST = struct.Struct(">4sI20sI8x")  #: the same without ConvId and RequestId
+_LE_HOBJ = struct.Struct("<I")
+# A whole one-segment reply to a shared conversation (TSHM), as parse_mqi_segment reads it:
+# StructId .. LUWID big-endian, then Encoding, CCSID, reserved, ReplyLength (big-endian,
+# as bytes), CompCode, Reason, Hobj in the little-endian order of every mqpy partner
+_REPLY_HEAD = struct.Struct(">4sIIIBBBB8s")
+_REPLY_TAIL = struct.Struct("<IH2s4siiI")
+_REPLY_PREFIX = TSHM_LENGTH + API_HEADER_LENGTH
+_FIRST_LAST = int(ControlFlags1.FIRST | ControlFlags1.LAST)
+_LITTLE = ByteOrder.LITTLE
+_NO_FLAGS = ControlFlags1.NONE
+_NO_LUW = bytes(8)
+#: the segment types of MQI replies (0x91-0x9F), by number
+_REPLY_TYPES = {number: t for number, t in SEGMENT_TYPES.items()
+                if 0x91 <= number <= 0x9F and t.has_api_header}
+
 
 class _Socket:
     """One channel instance: the TCP connection, its negotiated values, who reads it."""
@@ -307,6 +334,7 @@ class _Socket:
         self.reader.max_transmission_size = agreed.max_transmission_size
         self.reader.max_msg_size = self.max_msg_size
         self.writer = SegmentWriter(agreed.max_transmission_size)
+        self._mids: dict[int, bytes] = {}  # see frame
         self.send_lock = threading.Lock()
         self.state_lock = threading.Lock()
         self.conversations: dict[int | None, _Conversation] = {}
@@ -355,6 +383,31 @@ class _Socket:
     def send(self, event: Event) -> None:
         self._write(self.writer.send(event))
 
+    def frame(self, verb: SegmentType, body: bytes, hobj: int, conv_id: int | None,
+              request_id: int | None) -> bytes:
+        """The bytes of the MQI request ``verb`` with ``body`` (mqiproto.request_body):
+        ``writer.send`` of its event (mqiproto.encode_request's), made here without the
+        event when it fits one segment."""
+        writer = self.writer
+        total = (TSH_LENGTH if conv_id is None else TSHM_LENGTH) + API_HEADER_LENGTH + len(body)
+        if total <= writer.max_transmission_size and writer.byte_order == _LITTLE:
+            mid = self._mids.get(verb)
+            if mid is None:
+                mid = self._mids[verb] = (
+                    bytes((_LITTLE, verb, _FIRST_LAST, writer.flags2)) + _NO_LUW
+                    + struct.pack("<IH2x", writer.encoding, writer.ccsid))
+            try:
+                if conv_id is None:
+                    head = _TSH_REQUEST.pack(b"TSH ", total, mid, total)
+                else:
+                    head = _TSHM_REQUEST.pack(b"TSHM", total, conv_id, request_id or 0, mid,
+                                              total)
+                return b"".join((head, _LE_HOBJ.pack(hobj), body))
+            except struct.error:
+                pass  # a value out of range: the event says what is wrong
+        return writer.send(mqi_event(MQIRequest, _NO_FLAGS, _NO_LUW, conv_id, request_id,
+                                     verb, 0, 0, hobj, body, None))
+
     def _write(self, data: bytes) -> None:
         """``data`` whole on the socket, one thread's flows at a time (never interleaved)."""
         with self.send_lock:
@@ -390,14 +443,14 @@ class _Socket:
             return None
         return max(0.2, min(self.hbint / 2, 5.0))
 
-    def call(self, conv: _Conversation, request: MQIRequest) -> MQIReply:
-        """Send ``request`` for ``conv`` and return its reply. When nobody else reads the
-        socket (one conversation, or the others between calls) this thread takes the
+    def call(self, conv: _Conversation, data: bytes) -> MQIReply:
+        """Send ``data`` (a request of ``conv``: :meth:`frame`) and return its reply. When
+        nobody else reads the socket (one conversation, or the others between calls) this
+        thread takes the
         reading role, sends, and reads until its reply is in: a sendall and a blocking
         recv, no hand-over. Otherwise the reader hands it the reply, or the role. _Lost
         when the socket is lost (or ProtocolError / OSError / ValueError using it: lost
         too)."""
-        data = self.writer.send(request)
         with self.role_lock:
             if self.broken:
                 raise _Lost()
@@ -437,13 +490,14 @@ class _Socket:
         to on the way."""
         tshm = self.tshm
         while True:
-            events = self._read()
-            if len(events) == 1:  # the common case: just our reply
-                event = events[0]
-                if type(event) is MQIReply and (event.conv_id if tshm else None) == conv_id:
-                    return event
-            own: MQIReply | None = None
-            for event in events:
+            data = self._receive()
+            if data is None:
+                continue
+            own = self._sole_reply(data, conv_id)
+            if own is not None:  # the common case: just our reply
+                return own
+            own = None
+            for event in self.reader.feed(data):
                 if own is None and isinstance(event, MQIReply) and \
                         (event.conv_id if tshm else None) == conv_id:
                     own = event
@@ -456,6 +510,33 @@ class _Socket:
                     self._lost()  # the channel ended just after answering us
             if own is not None:
                 return own
+
+    def _sole_reply(self, data: bytes, conv_id: int | None) -> MQIReply | None:
+        """``data`` as the reader would take it when it is exactly one whole one-segment
+        MQI reply to conversation ``conv_id`` (TSHM, little-endian, nothing buffered before
+        it): its event, read without the reader's generality; None for anything else, which
+        the reader takes (tests/client/test_framing_fast.py holds the two to the same
+        events)."""
+        n = len(data)
+        reader = self.reader
+        if n < _REPLY_PREFIX or conv_id is None or type(data) is not bytes \
+                or n > reader.max_transmission_size or reader.buffered \
+                or reader.reassembling:
+            return None
+        struct_id, length, conv, request_id, order, kind, flags1, _, luwid = \
+            _REPLY_HEAD.unpack_from(data)
+        segment_type = _REPLY_TYPES.get(kind)
+        if (struct_id != b"TSHM" or length != n or conv != conv_id or order != _LITTLE
+                or flags1 != _FIRST_LAST or segment_type is None):
+            return None
+        encoding, ccsid, _, reply_length, comp, reason, hobj = \
+            _REPLY_TAIL.unpack_from(data, TSHM_LENGTH - 8)
+        reader.partner_byte_order = _LITTLE
+        reader.partner_encoding = encoding
+        reader.partner_ccsid = ccsid
+        return mqi_event(MQIReply, _NO_FLAGS, luwid, conv, request_id, segment_type, comp,
+                         reason, hobj, data[_REPLY_PREFIX:],
+                         int.from_bytes(reply_length, "big"))
 
     def _pass_role(self) -> None:
         """Give the reading role to a conversation still waiting for its reply, if any."""
@@ -470,16 +551,21 @@ class _Socket:
             self.reading = False
 
     def _read(self) -> list[Event]:
-        """One read of the socket (after up to a tick of waiting): its events, maybe none.
-        Heartbeats and the receive timeout are seen to when a tick passes without a byte
-        (after bytes they are not due: nothing is, for HBINT)."""
+        """One read of the socket (after up to a tick of waiting): its events, maybe none."""
+        data = self._receive()
+        return [] if data is None else self.reader.feed(data)
+
+    def _receive(self) -> bytes | None:
+        """One read of the socket (after up to a tick of waiting): the bytes, or None when a
+        tick passed without any. Heartbeats and the receive timeout are seen to when a tick
+        passes without a byte (after bytes they are not due: nothing is, for HBINT)."""
         sock = self.sock
         if self.plain:
             try:
                 data = sock.recv(1 << 16)  # a tick at most: SO_RCVTIMEO
             except BlockingIOError:
                 self._heartbeat_due()
-                return []
+                return None
         else:
             # select, not a socket timeout: a timeout would also cut short other threads'
             # sendall; a TLS socket may hold decrypted bytes select cannot see
@@ -487,12 +573,12 @@ class _Socket:
                 readable, _, _ = select.select([sock], [], [], self._tick())
                 if not readable:
                     self._heartbeat_due()
-                    return []
+                    return None
             data = self._recv()
         if not data:
             raise _Lost()
         self.last_received = time.monotonic()
-        return self.reader.feed(data)
+        return data
 
     def _background(self) -> None:
         """While no call is in progress the socket is read here, as by a receiver thread
@@ -814,12 +900,9 @@ class ClientConnection(MQIVerbs):
                 raise _fail(CMQC.MQRC_CONNECTION_BROKEN if self.broken
                             else CMQC.MQRC_HCONN_ERROR)
             conv = self._conv
-            if instance.tshm:  # with its ConvId and RequestId
-                request = mqiproto.encode_request(verb, values, hobj=hobj,
-                                                  conv_id=conv.conv_id,
-                                                  request_id=next(conv.request_ids))
-            else:
-                request = mqiproto.encode_request(verb, values, hobj=hobj)
+            conv_id = conv.conv_id  # with its ConvId and RequestId (TSHM), else None
+            request = instance.frame(verb, mqiproto.request_body(verb, values), hobj, conv_id,
+                                     None if conv_id is None else next(conv.request_ids))
             try:
                 reply = instance.call(conv, request)
                 decoded = _decode_reply(

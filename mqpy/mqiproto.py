@@ -1048,3 +1048,15 @@ def truncation_reply(md: Any, gmo: Any, error: Any) -> MQIReply | None:
         return None
     return encode_reply(SegmentType.MQGET, [md, gmo, error.original_length, data],
                         comp=error.comp, reason=error.reason)
+
+
+def request_body(verb: SegmentType, values: Sequence[Any] = (),
+                 byte_order: ByteOrder = ByteOrder.LITTLE) -> bytes:
+    """The body :func:`encode_request` puts in the request event of ``verb``, alone: for a
+    transport that frames its requests itself (``mqpy.client``: the TSHM and API header of
+    a client's call are one ``struct`` call, without an event on the way)."""
+    if type(verb) is not SegmentType or verb not in REQUESTS:
+        verb = _verb(int(verb), REQUESTS)
+    fused = _FUSED_REQUESTS.get(verb)
+    body = None if fused is None else fused.pack(values, byte_order)
+    return _pack(REQUESTS[verb], values, byte_order) if body is None else body

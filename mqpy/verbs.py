@@ -93,6 +93,12 @@ def _close(hobj: int, options: int) -> Exchange[None]:
 
 def _put(hobj: int, md: Any, pmo: Any, data: bytes) -> Exchange[int]:
     reply = yield _T.MQPUT, [md, pmo, data], hobj, (md, pmo), (md, pmo)
+    return _put_done(md, pmo, reply)
+
+
+def _put_done(md: Any, pmo: Any, reply: mqiproto.Decoded) -> int:
+    """What an MQPUT's reply gives its caller (the exchange's end, for a driver that calls
+    it without the generator: :meth:`MQIVerbs.put`)."""
     warning = _warning(reply)
     copy_fields(md, reply.values[0])
     copy_fields(pmo, reply.values[1])
@@ -119,6 +125,11 @@ def _get(hobj: int, md: Any, gmo: Any, max_length: int | None,
     sent = md if request_md is None else request_md
     reply = yield (_T.MQGET, [sent, gmo, -1 if max_length is None else max_length], hobj, (),
                    (md, gmo))
+    return _get_done(md, gmo, reply)
+
+
+def _get_done(md: Any, gmo: Any, reply: mqiproto.Decoded) -> bytes:
+    """What an MQGET's reply gives its caller (see :func:`_put_done`)."""
     _warning(reply)
     reply_md, reply_gmo, original_length, data = reply.values
     copy_fields(md, reply_md)
@@ -257,8 +268,11 @@ class MQIVerbs:
         ``pmo`` None: a default one goes (the caller keeps none to be filled in)."""
         data = bytes(data)
         self._check_length(data)
-        return self._run(_put(hobj, MD() if md is None else md, PMO() if pmo is None else pmo,
-                              data))
+        # _put's exchange, without a generator: a message's every call comes here
+        md = MD() if md is None else md
+        pmo = PMO() if pmo is None else pmo
+        return _put_done(md, pmo, self._call(_T.MQPUT, [md, pmo, data], hobj=hobj,
+                                             into=(md, pmo), targets=(md, pmo)))
 
     def put1(self, od: Any, md: Any, pmo: Any, data: bytes) -> int:
         data = bytes(data)
@@ -267,7 +281,12 @@ class MQIVerbs:
 
     def get(self, hobj: int, md: Any, gmo: Any, max_length: int | None) -> bytes:
         """MQGET; a wait happens at the queue manager. ``md`` or ``gmo`` None: as put."""
-        return self._run(_get(hobj, md, GMO() if gmo is None else gmo, max_length))
+        # _get's exchange, without a generator (see put)
+        md = MD() if md is None else md
+        gmo = GMO() if gmo is None else gmo
+        return _get_done(md, gmo, self._call(
+            _T.MQGET, [md, gmo, -1 if max_length is None else max_length], hobj=hobj,
+            targets=(md, gmo)))
 
     def commit(self) -> None:
         self._run(_simple(_T.MQCMIT))

@@ -191,3 +191,26 @@ def test_truncation_and_large_messages(connect):
     assert err.value.reason == CMQC.MQRC_TRUNCATED_MSG_FAILED
     assert err.value.original_length == len(data)
     assert queue.get() == data
+
+
+def test_a_truncated_get_still_fills_the_callers_md_and_gmo(connect):
+    """Given a 100-byte message put with a CorrelId and Priority 7, when a program gets it
+    into 10 bytes accepting truncation, then MQMIError 2079 (a warning) carries the first
+    10 bytes and the length 100, and the MD and GMO the program passed were filled in
+    place, as pymqi's are: the message's MsgId, CorrelId and Priority, the queue's name."""
+    qmgr = connect()
+    put_md = pymqi.MD(CorrelId=b"C" * 24, Priority=7)
+    pymqi.Queue(qmgr, QUEUE).put(bytes(range(100)), put_md)
+    queue = pymqi.Queue(qmgr, QUEUE, CMQC.MQOO_INPUT_AS_Q_DEF)
+    md, gmo = pymqi.MD(), pymqi.GMO(Options=CMQC.MQGMO_ACCEPT_TRUNCATED_MSG)
+    with pytest.raises(pymqi.MQMIError) as err:
+        queue.get(10, md, gmo)
+    assert (err.value.comp, err.value.reason) == (CMQC.MQCC_WARNING,
+                                                  CMQC.MQRC_TRUNCATED_MSG_ACCEPTED)
+    assert err.value.message == bytes(range(10))
+    assert err.value.original_length == 100
+    assert (md.MsgId, md.CorrelId, md.Priority) == (put_md.MsgId, b"C" * 24, 7)
+    assert gmo.ResolvedQName.rstrip(b" \x00") == QUEUE.encode()
+    with pytest.raises(pymqi.MQMIError) as err:
+        queue.get(None, pymqi.MD(), pymqi.GMO())
+    assert err.value.reason == CMQC.MQRC_NO_MSG_AVAILABLE
