@@ -1980,7 +1980,8 @@ class Connection:
                 qs.time_on_q_count[p] += 1
             gd = gmo.__dict__
             gd["ResolvedQName"] = h.base_name
-            gd["ReturnedLength"] = n
+            # the data returned in the buffer (IBM's ReturnedLength), not the message's
+            gd["ReturnedLength"] = max_length if truncated else n
             if h.options & CMQC.MQOO_SAVE_ALL_CONTEXT:
                 h.saved_context = md.copy()
             if browse:

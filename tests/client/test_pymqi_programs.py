@@ -197,7 +197,8 @@ def test_a_truncated_get_still_fills_the_callers_md_and_gmo(connect):
     """Given a 100-byte message put with a CorrelId and Priority 7, when a program gets it
     into 10 bytes accepting truncation, then MQMIError 2079 (a warning) carries the first
     10 bytes and the length 100, and the MD and GMO the program passed were filled in
-    place, as pymqi's are: the message's MsgId, CorrelId and Priority, the queue's name."""
+    place, as pymqi's are: the message's MsgId, CorrelId and Priority, the queue's name, and
+    ReturnedLength 10 (IBM: the length of the data returned in the buffer)."""
     qmgr = connect()
     put_md = pymqi.MD(CorrelId=b"C" * 24, Priority=7)
     pymqi.Queue(qmgr, QUEUE).put(bytes(range(100)), put_md)
@@ -211,6 +212,7 @@ def test_a_truncated_get_still_fills_the_callers_md_and_gmo(connect):
     assert err.value.original_length == 100
     assert (md.MsgId, md.CorrelId, md.Priority) == (put_md.MsgId, b"C" * 24, 7)
     assert gmo.ResolvedQName.rstrip(b" \x00") == QUEUE.encode()
+    assert gmo.ReturnedLength == 10
     with pytest.raises(pymqi.MQMIError) as err:
         queue.get(None, pymqi.MD(), pymqi.GMO())
     assert err.value.reason == CMQC.MQRC_NO_MSG_AVAILABLE
