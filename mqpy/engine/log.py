@@ -76,7 +76,7 @@ import os
 import threading
 import zlib
 from _thread import allocate_lock
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from time import perf_counter
 
 import attrs
@@ -264,6 +264,9 @@ class RecoveryLog:
         self._expect = 0
         self._round_end = 0.0
         self._holder: _Forcer | None = None
+        #: may this thread's force wait for them? (None: yes; the data manager says no
+        #: while the engine lock, which they need to come back, is held)
+        self.may_hold: Callable[[], bool] | None = None
         self._release = 0  # restart needs nothing below this LSN
         self._fds: dict[int, int] = {}
         self._unsynced: set[int] = set()
@@ -573,7 +576,7 @@ class RecoveryLog:
             return
         if self._failed is not None:
             raise self._failed
-        hold = None
+        holding = None
         with self._flush:
             if self._flushed >= lsn:
                 return
@@ -584,8 +587,9 @@ class RecoveryLog:
             if not self._flushing:
                 self._flushing = True
                 me = None
-                if expect:  # others of the last round will force soon: wait for them
-                    hold = self._holder = _Forcer(lsn)
+                if expect and (self.may_hold is None or self.may_hold()):
+                    # others of the last round will force soon: wait for them
+                    holding = self._holder = _Forcer(lsn)
             elif not expect and self._holder is not None:
                 # the last one awaited: it writes the round, and the writer that held it
                 # waits for it as a queued forcer does
@@ -595,8 +599,8 @@ class RecoveryLog:
             else:
                 me = _Forcer(lsn)
                 self._queue.append(me)
-        if hold is not None:
-            if not self._hold(hold):
+        if holding is not None:
+            if not self._hold(holding):
                 return
         elif me is not None and self._woken(me):
             return

@@ -693,6 +693,42 @@ def test_a_round_waits_for_the_others_no_longer_than_a_round_takes(tmp_path, mon
     log.close()
 
 
+def test_a_force_that_may_not_wait_writes_its_round_at_once(tmp_path, monkeypatch):
+    """Given a round that made two forcers' records durable, when one of them forces again
+    saying it may not wait (it holds the engine lock the other needs to come back), then it
+    writes its round at once, without the other."""
+    from mqpy.engine import log as log_module
+
+    monkeypatch.setattr(log_module, "_HOLD", 1000.0)
+    log, disk = _a_round_of_two(tmp_path, monkeypatch)
+    log.may_hold = lambda: False
+    log.force(log.append(1, b"locked"))
+    assert disk.by == ["MainThread"] and log.flushed_lsn == log.end_lsn
+    log.close()
+
+
+def test_a_force_under_the_engine_lock_does_not_wait_for_others(tmp_path):
+    """Given an engine's data manager, then its log's forces may wait for other forcers
+    except while this thread holds the engine lock."""
+    import threading
+
+    from mqpy.engine.catalog import Catalog
+    from mqpy.engine.datamgr import DataManager
+
+    dm = DataManager(str(tmp_path), Catalog(), lambda *a: None)
+    dm.lock = threading.RLock()
+    assert dm.log.may_hold()
+    with dm.lock:
+        assert not dm.log.may_hold()
+    other: list[bool] = []
+    with dm.lock:  # held here, not by the other thread
+        t = threading.Thread(target=lambda: other.append(dm.log.may_hold()))
+        t.start()
+        t.join(10)
+    assert other == [True]
+    dm.close()
+
+
 def test_a_failed_round_written_for_a_waiting_forcer_fails_it_too(tmp_path, monkeypatch):
     """Given a forcer waiting for the other forcer of the last round, when that other one
     writes the round and its sync fails, then both get LogWriteError: neither returns as
