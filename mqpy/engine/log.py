@@ -38,15 +38,21 @@ others queued for the next (with 8 persistent connections rounds alternated betw
 commits and 8). So a forcer that finds no round in progress while some of those have not
 forced again holds the writing flag and waits for them (``_hold``); the last of them to
 queue writes the round, with the one that waited queued in it (no wake-up between the two),
-and if they are not all back one mean round time after the last round ended, the waiting
-one writes it. A lone committer never waits (the last round covered only itself), nor does a
-force that comes later than that after a round. Alternating runs of 8 persistent connections
-on this shared 2-core machine (10 pairs): 7,082-9,589 messages a second, mean 8,422, against
-6,304-8,002, mean 7,228, without the wait; 81 against 89 us of CPU a message; 6.4 commits an
-fsync instead of 4.4. The gain shrinks as the disk gets faster (8 pairs at a mean sync of
-190 us: 8,064 against 8,018): the commits of a held round no longer overlap its sync with
-the work of the others, so what it costs is the Python each committer runs between two
-forces, and that is where the next gains are.
+and if they are not all back one mean round time (1 ms at most) after the last round ended,
+the waiting one writes it. A forcer handed the writing by the last round's writer waits the
+same way (else a round cut short by the limit left its latecomers a small round of their
+own, and rounds alternated again). A lone committer never waits (the last round covered only
+itself), nor does a force that comes later than that after a round, nor one made with the
+engine lock held (``may_hold``: the others need that lock to come back). Alternating runs of
+8 persistent connections on this shared 2-core machine, with only a forcer finding the disk
+idle waiting: 10 pairs, 7,082-9,589 messages a second (mean 8,422) against 6,304-8,002 (mean
+7,228), 81 against 89 us of CPU a message, 6.4 commits an fsync instead of 4.4; the gain
+shrinks as the disk gets faster (8 pairs at a mean sync of 190 us: 8,064 against 8,018).
+With the handed-over writer waiting too: 7.3-7.9 commits an fsync; two sets of runs of three
+(main, without, with), 5 and 7 runs each: means 7,795 / 7,603 / 8,166 and 6,519 / 6,964 /
+7,076 messages a second, CPU 106.7 / 102.5 / 92.9 and 101.5 / 93.2 / 87.9 us a message. A
+held round's commits no longer overlap its sync with the others' work, so what it costs is
+the Python each committer runs between two forces: that is where the next gains are.
 
 A round writes and syncs with one system call (``pwritev`` with RWF_DSYNC) when its write
 lies in one segment and nothing written before it awaits a sync; otherwise (a write-through
@@ -130,8 +136,11 @@ _EXTRA_ROUNDS = 0
 _RWF_DSYNC = getattr(os, "RWF_DSYNC", 0)
 _DSYNC_WRITES = bool(_RWF_DSYNC) and os.environ.get("MQPY_LOG_DSYNC", "1") == "1"
 # The longest a round waits for the forcers of the round before (RecoveryLog._hold), in mean
-# round times (write and sync), counted from the end of that round.
+# round times (write and sync), counted from the end of that round, and at most _HOLD_MAX
+# seconds (they come back in tens of microseconds; a disk that once stalled for seconds must
+# not make every later round wait that long).
 _HOLD = 1.0
+_HOLD_MAX = 0.001
 
 
 class _Forcer:
@@ -264,6 +273,7 @@ class RecoveryLog:
         self._expect = 0
         self._round_end = 0.0
         self._holder: _Forcer | None = None
+        self._hold_began = 0.0
         #: may this thread's force wait for them? (None: yes; the data manager says no
         #: while the engine lock, which they need to come back, is held)
         self.may_hold: Callable[[], bool] | None = None
@@ -590,19 +600,28 @@ class RecoveryLog:
                 if expect and (self.may_hold is None or self.may_hold()):
                     # others of the last round will force soon: wait for them
                     holding = self._holder = _Forcer(lsn)
+                    self._hold_began = perf_counter()
             elif not expect and self._holder is not None:
                 # the last one awaited: it writes the round, and the writer that held it
                 # waits for it as a queued forcer does
                 me = None
                 self._queue.append(self._holder)
                 self._holder = None
+                stats = self.stats
+                stats.holds += 1
+                stats.hold_seconds += perf_counter() - self._hold_began
             else:
                 me = _Forcer(lsn)
                 self._queue.append(me)
-        if holding is not None:
-            if not self._hold(holding):
+        if holding is None and me is not None:
+            if self._woken(me):
                 return
-        elif me is not None and self._woken(me):
+            with self._flush:  # handed the writing: wait for the last round's forcers too
+                if self._expect and self._holder is None and (
+                        self.may_hold is None or self.may_hold()):
+                    holding = self._holder = _Forcer(lsn)
+                    self._hold_began = perf_counter()
+        if holding is not None and not self._hold(holding):
             return
         self._write_rounds(lsn)
 
@@ -626,14 +645,20 @@ class RecoveryLog:
         operation). The last of them to queue writes the round, with this one queued in it.
         True: write the round here; False: a round made ``hold`` durable."""
         stats = self.stats
-        limit = stats.sync_seconds / stats.forces * _HOLD if stats.forces else 0.0
-        left = self._round_end + limit - perf_counter()
+        limit = min(stats.sync_seconds / stats.forces * _HOLD, _HOLD_MAX) if stats.forces \
+            else 0.0
+        began = perf_counter()
+        left = self._round_end + limit - began
         if left > 0 and hold.wake.acquire(True, left):
             return not self._woken(hold, wait=False)  # (queued, and its round has ended)
         with self._flush:
             if self._holder is hold:  # nobody took the round over: write it
                 self._holder = None
                 self._expect = 0
+                if left > 0:
+                    stats.holds += 1
+                    stats.hold_timeouts += 1
+                    stats.hold_seconds += perf_counter() - began
                 return True
         return not self._woken(hold)  # queued by the last one awaited, which writes
 
@@ -818,3 +843,8 @@ class LogStats:
     #: number of commits an fsync carries
     forced: int = 0
     sync_seconds: float = 0.0  # time spent in the rounds' writes and syncs
+    #: rounds that waited for the last round's forcers (_hold), how many of them ended the
+    #: wait at its limit (not every one came back), and the time they waited
+    holds: int = 0
+    hold_timeouts: int = 0
+    hold_seconds: float = 0.0

@@ -648,6 +648,14 @@ def _force_in_thread(log, name, results):
     return t
 
 
+def _no_end_to_the_wait(monkeypatch):
+    """A round waits for the last round's forcers without a limit that a test could meet."""
+    from mqpy.engine import log as log_module
+
+    monkeypatch.setattr(log_module, "_HOLD", 1000.0)
+    monkeypatch.setattr(log_module, "_HOLD_MAX", 120.0)
+
+
 def _holding(log, thread):
     """Wait until a force is holding its round (bounded by the thread's life)."""
     while log._holder is None and thread.is_alive():
@@ -661,9 +669,8 @@ def test_a_round_waits_for_the_forcers_of_the_round_before_and_the_last_of_them_
     with the disk idle, then it writes nothing yet; when the other forces too, then one
     round, written by that other thread, makes both records durable (a committer that is
     quickly back joins the next round instead of leaving it to the first one back alone)."""
-    from mqpy.engine import log as log_module
 
-    monkeypatch.setattr(log_module, "_HOLD", 1000.0)  # (no end to the wait but the other)
+    _no_end_to_the_wait(monkeypatch)
     log, disk = _a_round_of_two(tmp_path, monkeypatch)
     results: dict[str, object] = {}
     back = _force_in_thread(log, "back", results)
@@ -678,6 +685,34 @@ def test_a_round_waits_for_the_forcers_of_the_round_before_and_the_last_of_them_
     log.close()
     _, out = read(str(tmp_path), LogConfig(LogFilePages=256))
     assert [p for _, p in out][-2:] == [b"back", b"last"]
+
+
+def test_a_forcer_handed_the_writing_waits_for_the_last_rounds_forcers_too(
+        tmp_path, monkeypatch):
+    """Given a forcer queued behind a round whose writer is stuck in its sync, when the sync
+    ends and the writing is handed to the queued forcer, then it writes nothing until the
+    last round's writer forces again, and then one round, written by that one, makes both
+    records durable."""
+    _no_end_to_the_wait(monkeypatch)
+    log = RecoveryLog(str(tmp_path), LogConfig(LogFilePages=256))
+    list(log.scan(0))
+    disk = _SlowDisk(log, monkeypatch)
+    results: dict[str, object] = {}
+    first = _force_in_thread(log, "first", results)
+    assert disk.entered.wait(10)
+    queued = _force_in_thread(log, "queued", results)
+    while not log._queue and queued.is_alive():
+        queued.join(0.01)
+    disk.gate.set()
+    first.join(30)
+    assert _holding(log, queued)
+    assert disk.by == ["first"] and "queued" not in results
+    again = _force_in_thread(log, "again", results)
+    queued.join(30)
+    again.join(30)
+    assert results == {"first": "ok", "queued": "ok", "again": "ok"}
+    assert disk.by == ["first", "again"] and log.flushed_lsn == log.end_lsn
+    log.close()
 
 
 def test_a_round_waits_for_the_others_no_longer_than_a_round_takes(tmp_path, monkeypatch):
@@ -697,9 +732,7 @@ def test_a_force_that_may_not_wait_writes_its_round_at_once(tmp_path, monkeypatc
     """Given a round that made two forcers' records durable, when one of them forces again
     saying it may not wait (it holds the engine lock the other needs to come back), then it
     writes its round at once, without the other."""
-    from mqpy.engine import log as log_module
-
-    monkeypatch.setattr(log_module, "_HOLD", 1000.0)
+    _no_end_to_the_wait(monkeypatch)
     log, disk = _a_round_of_two(tmp_path, monkeypatch)
     log.may_hold = lambda: False
     log.force(log.append(1, b"locked"))
@@ -733,9 +766,7 @@ def test_a_failed_round_written_for_a_waiting_forcer_fails_it_too(tmp_path, monk
     """Given a forcer waiting for the other forcer of the last round, when that other one
     writes the round and its sync fails, then both get LogWriteError: neither returns as
     if its record were durable."""
-    from mqpy.engine import log as log_module
-
-    monkeypatch.setattr(log_module, "_HOLD", 1000.0)
+    _no_end_to_the_wait(monkeypatch)
     log, disk = _a_round_of_two(tmp_path, monkeypatch)
     results: dict[str, object] = {}
     back = _force_in_thread(log, "back", results)
