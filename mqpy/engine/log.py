@@ -139,6 +139,9 @@ _DSYNC_WRITES = bool(_RWF_DSYNC) and os.environ.get("MQPY_LOG_DSYNC", "1") == "1
 # round times (write and sync), counted from the end of that round, and at most _HOLD_MAX
 # seconds (they come back in tens of microseconds; a disk that once stalled for seconds must
 # not make every later round wait that long).
+# Measured at 2 and 4 as well: rounds a little fuller (7.5-7.9 commits), less CPU a
+# message, no clear difference in messages a second; 1 keeps a committer waiting least when
+# the others of its round never come back.
 _HOLD = 1.0
 _HOLD_MAX = 0.001
 
