@@ -6,7 +6,10 @@ Every scenario reports msgs/s, CPU microseconds per message (user+system of the 
 all threads) and the process's peak RSS; the persistent ones also the log's figures: fsyncs
 (``log_forces``), commits an fsync carried, the mean time of a round's write and sync
 (``sync_us``; one ``pwritev`` with RWF_DSYNC, or ``pwrite`` then ``fdatasync``) and the share
-of the wall clock some round was writing or syncing. Beside them the same run measures the raw limits of
+of the wall clock some round was writing or syncing, and the share of rounds that first
+waited for the forcers of the round before (``held_share``), the mean wait (``hold_us``) and
+the share of those waits that ended at their limit (``hold_timeout_share``).
+Beside them the same run measures the raw limits of
 this disk (fdatasync rate of 1 KB appends, and of 100 x 1 KB per fsync) so the figures can be
 read against the machine. Targets (2 cores) are from the engine issue and printed beside each
 figure; nothing here is asserted.
@@ -151,6 +154,11 @@ def _persistent(root: str, quick: bool, conns: int) -> dict:
                    commits_per_force=round(stats.forced / forces, 2) if forces else None,
                    sync_share=round(stats.sync_seconds / wall, 2) if wall else None,
                    sync_us=round(stats.sync_seconds / forces * 1e6, 1) if forces else None,
+                   held_share=round(stats.holds / forces, 2) if forces else None,
+                   hold_us=round(stats.hold_seconds / stats.holds * 1e6, 1)
+                   if stats.holds else None,
+                   hold_timeout_share=round(stats.hold_timeouts / stats.holds, 2)
+                   if stats.holds else None,
                    sys_cpu_us_per_msg=round((sys1 - sys0) / n * 1e6, 2),
                    errors=[repr(e) for e in errors[:3]],
                    note="put+commit then get(by MsgId)+commit of a 1 KB persistent message")

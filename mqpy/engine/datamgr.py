@@ -105,6 +105,7 @@ class DataManager:
         self.make_entry = make_entry
         self.tuning = tuning or Tuning()
         self.log = RecoveryLog(log_dir or os.path.join(qmdir, "log"), log_config)
+        self.log.may_hold = self._may_hold
         self.pagesets: dict[int, Pageset] = {}
         self._dirty: dict[int, dict[bytes, tuple]] = {}
         # the dirty set of a checkpoint that could not be written: the next one writes it
@@ -303,6 +304,13 @@ class DataManager:
             self.log.force(lsn)
         except LogWriteError as exc:
             raise self._broken(exc) from exc
+
+    def _may_hold(self) -> bool:
+        """May a log force of this thread wait for the last round's forcers (the log's
+        ``may_hold``)? Not with the engine lock held (an object definition, a report put
+        inside a commit): they need that lock to come back."""
+        lock = self.lock
+        return lock is None or not lock._is_owned()  # type: ignore[attr-defined]
 
     def _broken(self, exc: LogWriteError) -> MQMIError:
         if self.on_log_failure is not None:

@@ -236,10 +236,12 @@ class _SlowDisk:
         self.entered = threading.Event()
         self.fail: OSError | None = None
         self.calls = 0
+        self.by: list[str] = []  # the threads that synced, in order
         real, real_pwritev = os.fdatasync, os.pwritev
 
         def sync():
             self.calls += 1
+            self.by.append(threading.current_thread().name)
             self.entered.set()
             self.gate.wait(10)
             if self.fail is not None:
@@ -275,19 +277,19 @@ def _forcers(log, n):
     return threads, results
 
 
-def _eight_behind_a_slow_fsync(tmp_path, monkeypatch):
-    """One force stuck in fdatasync, 8 more queued behind it, then the disk answers and all
-    are joined: the log, the disk, and the first's and the 8's results."""
+def _eight_behind_a_slow_fsync(tmp_path, monkeypatch, n=8):
+    """One force stuck in fdatasync, ``n`` more queued behind it, then the disk answers and
+    all are joined: the log, the disk, and the first's and the n's results."""
     log = RecoveryLog(str(tmp_path), LogConfig(LogFilePages=256))
     list(log.scan(0))
     disk = _SlowDisk(log, monkeypatch)
     first, first_result = _forcers(log, 1)
     first[0].start()
     assert disk.entered.wait(10)
-    threads, results = _forcers(log, 8)
+    threads, results = _forcers(log, n)
     for t in threads:
         t.start()
-    while len(log._queue) < 8 and any(t.is_alive() for t in threads):
+    while len(log._queue) < n and any(t.is_alive() for t in threads):
         threads[0].join(0.01)
     disk.gate.set()
     for t in first + threads:
@@ -618,6 +620,188 @@ def test_the_forcers_a_round_covered_are_woken_one_by_the_other(tmp_path, monkey
     # one of the 7 its round covered, who wakes the next, and so on
     assert len(wakers) == 8
     assert max(collections.Counter(wakers).values()) == 1, wakers
+    log.close()
+
+
+def _a_round_of_two(tmp_path, monkeypatch):
+    """A log whose last round made the records of two forcers durable (one stuck in a slow
+    fdatasync while they queued, then one round for both), and its disk (no longer slow;
+    ``by`` emptied)."""
+    log, disk, _, results = _eight_behind_a_slow_fsync(tmp_path, monkeypatch, n=2)
+    assert results == {0: "ok", 1: "ok"} and disk.calls == 2
+    disk.by.clear()
+    return log, disk
+
+
+def _force_in_thread(log, name, results):
+    import threading
+
+    def run():
+        try:
+            log.force(log.append(1, name.encode()))
+            results[name] = "ok"
+        except LogWriteError as e:
+            results[name] = e
+
+    t = threading.Thread(target=run, name=name, daemon=True)
+    t.start()
+    return t
+
+
+def _no_end_to_the_wait(monkeypatch):
+    """A round waits for the last round's forcers without a limit that a test could meet."""
+    from mqpy.engine import log as log_module
+
+    monkeypatch.setattr(log_module, "_HOLD", 1000.0)
+    monkeypatch.setattr(log_module, "_HOLD_MAX", 120.0)
+
+
+def _holding(log, thread):
+    """Wait until a force is holding its round (bounded by the thread's life)."""
+    while log._holder is None and thread.is_alive():
+        thread.join(0.01)
+    return log._holder is not None
+
+
+def test_a_round_waits_for_the_forcers_of_the_round_before_and_the_last_of_them_writes_it(
+        tmp_path, monkeypatch):
+    """Given a round that made two forcers' records durable, when one of them forces again
+    with the disk idle, then it writes nothing yet; when the other forces too, then one
+    round, written by that other thread, makes both records durable (a committer that is
+    quickly back joins the next round instead of leaving it to the first one back alone)."""
+
+    _no_end_to_the_wait(monkeypatch)
+    log, disk = _a_round_of_two(tmp_path, monkeypatch)
+    results: dict[str, object] = {}
+    back = _force_in_thread(log, "back", results)
+    assert _holding(log, back)
+    assert disk.by == [] and "back" not in results
+    last = _force_in_thread(log, "last", results)
+    back.join(30)
+    last.join(30)
+    assert results == {"back": "ok", "last": "ok"}
+    assert disk.by == ["last"]
+    assert log.flushed_lsn == log.end_lsn and not log._flushing and log._holder is None
+    log.close()
+    _, out = read(str(tmp_path), LogConfig(LogFilePages=256))
+    assert [p for _, p in out][-2:] == [b"back", b"last"]
+
+
+def test_a_forcer_handed_the_writing_waits_for_the_last_rounds_forcers_too(
+        tmp_path, monkeypatch):
+    """Given a forcer queued behind a round whose writer is stuck in its sync, when the sync
+    ends and the writing is handed to the queued forcer, then it writes nothing until the
+    last round's writer forces again, and then one round, written by that one, makes both
+    records durable."""
+    _no_end_to_the_wait(monkeypatch)
+    log = RecoveryLog(str(tmp_path), LogConfig(LogFilePages=256))
+    list(log.scan(0))
+    disk = _SlowDisk(log, monkeypatch)
+    results: dict[str, object] = {}
+    first = _force_in_thread(log, "first", results)
+    assert disk.entered.wait(10)
+    queued = _force_in_thread(log, "queued", results)
+    while not log._queue and queued.is_alive():
+        queued.join(0.01)
+    disk.gate.set()
+    first.join(30)
+    assert _holding(log, queued)
+    assert disk.by == ["first"] and "queued" not in results
+    again = _force_in_thread(log, "again", results)
+    queued.join(30)
+    again.join(30)
+    assert results == {"first": "ok", "queued": "ok", "again": "ok"}
+    assert disk.by == ["first", "again"] and log.flushed_lsn == log.end_lsn
+    log.close()
+
+
+def test_a_round_waits_for_the_others_no_longer_than_a_round_takes(tmp_path, monkeypatch):
+    """Given a round that made two forcers' records durable, when one of them forces again
+    and the other never does, then the wait ends (after about one round's time) and the
+    first writes its round itself: its record is durable."""
+    log, disk = _a_round_of_two(tmp_path, monkeypatch)
+    results: dict[str, object] = {}
+    back = _force_in_thread(log, "back", results)
+    back.join(30)
+    assert not back.is_alive() and results == {"back": "ok"}
+    assert disk.by == ["back"] and log.flushed_lsn == log.end_lsn
+    log.close()
+
+
+def test_a_force_that_may_not_wait_writes_its_round_at_once(tmp_path, monkeypatch):
+    """Given a round that made two forcers' records durable, when one of them forces again
+    saying it may not wait (it holds the engine lock the other needs to come back), then it
+    writes its round at once, without the other."""
+    _no_end_to_the_wait(monkeypatch)
+    log, disk = _a_round_of_two(tmp_path, monkeypatch)
+    log.may_hold = lambda: False
+    log.force(log.append(1, b"locked"))
+    assert disk.by == ["MainThread"] and log.flushed_lsn == log.end_lsn
+    log.close()
+
+
+def test_a_force_under_the_engine_lock_does_not_wait_for_others(tmp_path):
+    """Given an engine's data manager, then its log's forces may wait for other forcers
+    except while this thread holds the engine lock."""
+    import threading
+
+    from mqpy.engine.catalog import Catalog
+    from mqpy.engine.datamgr import DataManager
+
+    dm = DataManager(str(tmp_path), Catalog(), lambda *a: None)
+    dm.lock = threading.RLock()
+    assert dm.log.may_hold()
+    with dm.lock:
+        assert not dm.log.may_hold()
+    other: list[bool] = []
+    with dm.lock:  # held here, not by the other thread
+        t = threading.Thread(target=lambda: other.append(dm.log.may_hold()))
+        t.start()
+        t.join(10)
+    assert other == [True]
+    dm.close()
+
+
+def test_a_failed_round_written_for_a_waiting_forcer_fails_it_too(tmp_path, monkeypatch):
+    """Given a forcer waiting for the other forcer of the last round, when that other one
+    writes the round and its sync fails, then both get LogWriteError: neither returns as
+    if its record were durable."""
+    _no_end_to_the_wait(monkeypatch)
+    log, disk = _a_round_of_two(tmp_path, monkeypatch)
+    results: dict[str, object] = {}
+    back = _force_in_thread(log, "back", results)
+    assert _holding(log, back)
+    disk.fail = OSError(5, "I/O error")
+    last = _force_in_thread(log, "last", results)
+    back.join(30)
+    last.join(30)
+    assert disk.by == ["last"]
+    assert isinstance(results["back"], LogWriteError) and isinstance(results["last"],
+                                                                     LogWriteError)
+    assert log.flushed_lsn < log.end_lsn
+    log.close()
+
+
+def test_a_lone_forcer_never_waits_for_anyone(tmp_path, monkeypatch):
+    """Given one thread forcing record after record, then no force waits for others (the
+    round before covered only this thread): each is a round of its own at once."""
+    from mqpy.engine.log import RecoveryLog as Log
+
+    held: list[object] = []
+    real_hold = Log._hold
+
+    def hold(self, forcer):
+        held.append(forcer)
+        return real_hold(self, forcer)
+
+    monkeypatch.setattr(Log, "_hold", hold)
+    log = RecoveryLog(str(tmp_path), LogConfig(LogFilePages=256))
+    list(log.scan(0))
+    disk = _SlowDisk(log, monkeypatch)
+    disk.gate.set()
+    for i in range(20):
+        log.force(log.append(1, b"%d" % i))
+    assert held == [] and len(disk.by) == 20
     log.close()
 
 
