@@ -419,17 +419,22 @@ class _Session:
 
     async def _run(self, verb: SegmentType, flows: bytes, limit: int) -> MQIReply:
         """SPI RUN: the calls in order, each answered as on its own, until one fails or the
-        messages got reach ``limit`` bytes (mqiproto.SpiVerb.RUN)."""
+        messages got reach ``limit`` bytes (mqiproto.SpiVerb.RUN); an MQCMIT or an SPI
+        PREPARE may end it (mqiproto.RUN_LAST_VERBS, RUN_LAST_SPI_VERBS), made only if every
+        call before it completed."""
         requests = mqiproto.unpack_flows(flows)
-        if not all(isinstance(r, MQIRequest) and r.segment_type in mqiproto.RUN_VERBS
+        if not all(isinstance(r, MQIRequest) and (
+                r.segment_type in mqiproto.RUN_VERBS
+                or (r is requests[-1] and r.segment_type in mqiproto.RUN_LAST_VERBS))
                    for r in requests):
             raise MQMIError(_FAILED, CMQC.MQRC_FUNCTION_NOT_SUPPORTED)
         # every call decoded before any is made: a malformed one ends the connection with
         # none of the run done, rather than after puts made outside syncpoint went unanswered
         calls = [(request, self._decode(request)) for request in requests]
-        if any(d.verb == _T.SPI and d.values[0] not in mqiproto.RUN_SPI_VERBS
-               for _, d in calls):
-            # only RESOLVE: no run within a run, no prepare or CHLAUTH
+        if any(d.verb == _T.SPI and d.values[0] not in mqiproto.RUN_SPI_VERBS and not (
+                request is requests[-1] and d.values[0] in mqiproto.RUN_LAST_SPI_VERBS)
+               for request, d in calls):
+            # only RESOLVE, and PREPARE at the end: no run within a run, no CHLAUTH
             raise MQMIError(_FAILED, CMQC.MQRC_FUNCTION_NOT_SUPPORTED)
         replies = []
         carried = 0  # message data in the replies (what a channel's BATCHLIM counts)
