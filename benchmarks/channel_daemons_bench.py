@@ -20,9 +20,11 @@ import subprocess
 import sys
 import tempfile
 import time
+import types
 
 import mqpy
 from mqpy import CMQC, config
+from mqpy_cli.runmqsc import MQSCClient
 
 BIN = os.path.dirname(sys.executable)
 
@@ -65,7 +67,8 @@ def _processes(root: str) -> dict[str, int]:
     return out
 
 
-def scenario(count: int, persistent: bool, watch: str = "get", pipeline: int = 0) -> dict:
+def scenario(count: int, persistent: bool, watch: str = "get", pipeline: int = 0,
+             start: str = "runmqsc") -> dict:
     """``watch``: "get", an application gets every message in units of work of 50 (as the
     putting application puts them), so a persistent message costs QM2 one share of a log
     force, not a force of its own; "get1", one MQGET outside syncpoint each (a persistent one
@@ -73,7 +76,11 @@ def scenario(count: int, persistent: bool, watch: str = "get", pipeline: int = 0
     it only watches TARGET's depth (MQINQ every 5 ms), so the rate is the channel's alone.
     CURDEPTH counts a batch's puts before its commit: the last batch's commit (a few
     milliseconds) may fall outside the timing. ``pipeline`` > 0: QM1's qm.ini gets
-    Channels: PipeLineLength=``pipeline`` before strmqm (0: qm.ini as crtmqm wrote it)."""
+    Channels: PipeLineLength=``pipeline`` before strmqm (0: qm.ini as crtmqm wrote it).
+    ``start``: "runmqsc" runs ``runmqsc QM1`` with START CHANNEL(C), so the timing includes
+    that process's start (about 0.5 s of interpreter and imports); "mqsc" sends the same
+    command to QM1's command server from a connection made before the timing starts, so
+    the timing is the command's and the channel's alone."""
     root = tempfile.mkdtemp(prefix="mqpy-chldaemons-")
     os.environ["MQPY_DATA_PATH"] = root
     try:
@@ -109,8 +116,17 @@ def scenario(count: int, persistent: bool, watch: str = "get", pipeline: int = 0
         qm2 = mqpy.connect("QM2")
         target = mqpy.Queue(qm2, "TARGET", CMQC.MQOO_INPUT_EXCLUSIVE | CMQC.MQOO_INQUIRE)
         pids = _processes(root)
+        if start == "mqsc":  # connected beforehand: the timing starts at the command
+            admin = mqpy.connect("QM1")
+            client = MQSCClient(admin)
         t0 = time.perf_counter()
-        _run("runmqsc", "QM1", stdin="START CHANNEL(C)\n")
+        if start == "mqsc":
+            result = client.execute(types.SimpleNamespace(text="START CHANNEL(C)"))
+            if not result.ok:
+                raise RuntimeError(f"START CHANNEL: {result.lines}")
+        else:
+            _run("runmqsc", "QM1", stdin="START CHANNEL(C)\n")
+        accepted = time.perf_counter()
         got = 0
         syncpoint = CMQC.MQGMO_SYNCPOINT if watch == "get" else CMQC.MQGMO_NO_SYNCPOINT
         gmo = mqpy.GMO(Options=CMQC.MQGMO_WAIT | syncpoint, WaitInterval=30000)
@@ -146,11 +162,16 @@ def scenario(count: int, persistent: bool, watch: str = "get", pipeline: int = 0
         cpu["application"] = round((time.process_time() - app_first) * per_msg)
         seconds = last - t0
         qm2.disconnect()
+        if start == "mqsc":
+            client.close()
+            admin.disconnect()
         return {"scenario": "channel_daemons_" + ("persistent" if persistent
                                                   else "nonpersistent")
                 + {"get": "", "get1": "_got_one_by_one", "depth": "_depth_watched"}[watch]
                 + (f"_pipeline{pipeline}" if pipeline else ""),
                 "messages": count, "seconds": round(seconds, 3),
+                # START CHANNEL accepted (its reply from the command server), first message
+                "accepted_s": round(accepted - t0, 3), "first_s": round(first - t0, 3),
                 "msgs_per_s": round(count / seconds, 1),
                 # from the first message got to the last: the channel's steady rate, without
                 # runmqsc's start-up and the channel's negotiation
@@ -180,12 +201,16 @@ def main() -> None:
     parser.add_argument("--pipeline", type=int, nargs="+", default=[0], metavar="N",
                         help="write PipeLineLength=N into QM1's qm.ini before strmqm; several "
                              "values (e.g. 1 2) alternate run by run")
+    parser.add_argument("--start", choices=("runmqsc", "mqsc"), default="runmqsc",
+                        help="START CHANNEL by running runmqsc (default; its process start "
+                             "is timed) or from a command-server connection made before")
     args = parser.parse_args()
     results = []
     for _ in range(max(args.repeat, 1)):
         for persistent in (True, False):
             for pipeline in args.pipeline:
-                results.append(scenario(args.count, persistent, args.watch, pipeline))
+                results.append(scenario(args.count, persistent, args.watch, pipeline,
+                                        args.start))
                 print(json.dumps(results[-1]), flush=True)
     if args.repeat > 1:
         medians = {}

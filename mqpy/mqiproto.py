@@ -76,6 +76,8 @@ __all__ = [
     "RESOLVE_NO_WAIT",
     "resolve_values",
     "RUN_BYTES",
+    "RUN_LAST_SPI_VERBS",
+    "RUN_LAST_VERBS",
     "RUN_SPI_VERBS",
     "RUN_VERBS",
     "SpiVerb",
@@ -138,6 +140,14 @@ RUN_VERBS = frozenset({SegmentType.MQPUT, SegmentType.MQPUT1, SegmentType.MQGET,
 #: The SPI calls a run may carry: a sending MCA commits its confirmed batch and gets the next
 #: batch's first messages in one round trip.
 RUN_SPI_VERBS = frozenset({SpiVerb.RESOLVE})
+#: The calls a run may end with, and only end with: the connection's MQCMIT, made only when
+#: every call before it completed (a failure ends the run before it), so that a receiving
+#: MCA's batch -- its last puts, its sync record and the commit -- is one round trip.
+RUN_LAST_VERBS = frozenset({SegmentType.MQCMIT})
+#: The SPI calls a run may end with, and only end with: PREPARE, made only when every call
+#: before it completed, so that a sending MCA's batch end -- the commit of the batch before,
+#: its sync record and the prepare (in doubt) -- is one round trip.
+RUN_LAST_SPI_VERBS = frozenset({SpiVerb.PREPARE})
 #: Room kept in a RUN for its flows (requests or replies), so that it stays far below the
 #: largest flow a bindings connection accepts (a message of MAXMSGL plus headers).
 RUN_BYTES = 1 << 20

@@ -341,6 +341,8 @@ class _Session:
     async def _put(self, d: mqiproto.Decoded) -> MQIReply:
         md, pmo, data = d.values
         warning = await self.verbs.put(d.hobj, md, pmo, data)
+        if self.quiet_puts and not warning:
+            return _QUIET_PUT_OK  # (packed once: _run)
         return mqiproto.encode_reply(d.verb, None if self.quiet_puts else [md, pmo],
                                      comp=_WARNING if warning else _OK, reason=warning)
 
@@ -419,30 +421,45 @@ class _Session:
 
     async def _run(self, verb: SegmentType, flows: bytes, limit: int) -> MQIReply:
         """SPI RUN: the calls in order, each answered as on its own, until one fails or the
-        messages got reach ``limit`` bytes (mqiproto.SpiVerb.RUN)."""
+        messages got reach ``limit`` bytes (mqiproto.SpiVerb.RUN); an MQCMIT or an SPI
+        PREPARE may end it (mqiproto.RUN_LAST_VERBS, RUN_LAST_SPI_VERBS), made only if every
+        call before it completed."""
         requests = mqiproto.unpack_flows(flows)
-        if not all(isinstance(r, MQIRequest) and r.segment_type in mqiproto.RUN_VERBS
+        if not all(isinstance(r, MQIRequest) and (
+                r.segment_type in mqiproto.RUN_VERBS
+                or (r is requests[-1] and r.segment_type in mqiproto.RUN_LAST_VERBS))
                    for r in requests):
             raise MQMIError(_FAILED, CMQC.MQRC_FUNCTION_NOT_SUPPORTED)
         # every call decoded before any is made: a malformed one ends the connection with
         # none of the run done, rather than after puts made outside syncpoint went unanswered
         calls = [(request, self._decode(request)) for request in requests]
-        if any(d.verb == _T.SPI and d.values[0] not in mqiproto.RUN_SPI_VERBS
-               for _, d in calls):
-            # only RESOLVE: no run within a run, no prepare or CHLAUTH
+        if any(d.verb == _T.SPI and d.values[0] not in mqiproto.RUN_SPI_VERBS and not (
+                request is requests[-1] and d.values[0] in mqiproto.RUN_LAST_SPI_VERBS)
+               for request, d in calls):
+            # only RESOLVE, and PREPARE at the end: no run within a run, no CHLAUTH
             raise MQMIError(_FAILED, CMQC.MQRC_FUNCTION_NOT_SUPPORTED)
-        replies = []
+        replies = []  # each packed as mqiproto.pack_each packs it
         carried = 0  # message data in the replies (what a channel's BATCHLIM counts)
         for request, decoded in calls:
             self.got_bytes = 0
             reply = await self._serve(decoded)
-            replies.append(reply)
+            # a receiving MCA's every arrival is a quiet put answered OK: the same bytes
+            replies.append(_QUIET_PUT_OK_FLOW if reply is _QUIET_PUT_OK
+                           else _RUN_WRITER.send(reply))
             called = request.segment_type  # a SegmentType already (the event's converter)
             if called == _T.MQGET and reply.comp == _OK:
                 carried += self.got_bytes
             if mqiproto.run_stops(called, reply.comp, carried, limit):
                 break
-        return mqiproto.encode_reply(verb, [mqiproto.pack_each(replies)])
+        return mqiproto.encode_reply(verb, [replies])
+
+
+#: An SPI RUN's replies are packed as mqiproto.pack_each packs them (the writer keeps no
+#: state); the reply of a quiet MQPUT that completed without a warning -- codes only, an
+#: empty body -- is always the same event, packed once.
+_RUN_WRITER = SegmentWriter(mqiproto.RUN_BYTES + (1 << 16))
+_QUIET_PUT_OK = mqiproto.encode_reply(_T.MQPUT)
+_QUIET_PUT_OK_FLOW = _RUN_WRITER.send(_QUIET_PUT_OK)
 
 
 _HANDLERS: dict[SegmentType, Callable[[_Session, mqiproto.Decoded], Any]] = {

@@ -38,16 +38,19 @@ from mqpy_chinit.wire import (
     ControlFlags1,
     ControlFlags2,
     Event,
+    MessageData,
     MQIReply,
     MQIRequest,
     ProtocolError,
     SegmentHeader,
     SegmentType,
     StatusCode,
+    build_message_segment,
     build_mqi_segment,
     build_segment_header,
     decode_body,
     encode_body,
+    parse_message_segment,
     parse_mqi_segment,
     parse_segment_header,
 )
@@ -65,6 +68,7 @@ DEFAULT_MAX_TRANSMISSION_SIZE = 32766
 _SEGMENT_TYPES = frozenset(int(t) for t in SegmentType)
 _MQI_EVENTS = (MQIRequest, MQIReply)
 _FIRST, _LAST = int(ControlFlags1.FIRST), int(ControlFlags1.LAST)
+_MESSAGE_DATA = bytes([SegmentType.MESSAGE_DATA])  # a TSH's segment type byte (offset 9)
 
 
 class SegmentWriter:
@@ -89,10 +93,18 @@ class SegmentWriter:
         self.ccsid = ccsid
         self.flags2 = flags2
 
-    def _one_mqi_segment(self, event: Event) -> bytes | None:
-        """An MQI flow that fits one segment (nearly every call and reply) in one go; None
-        for anything else."""
-        if type(event) not in _MQI_EVENTS:
+    def _one_segment(self, event: Event) -> bytes | None:
+        """An MQI flow or a message that fits one segment (nearly every call and reply,
+        every message of a channel but the long ones) in one go; None for anything else."""
+        kind = type(event)
+        if kind is MessageData:
+            if (event.conv_id is None and event.byte_order == self.byte_order
+                    and TSH_LENGTH + MSH_LENGTH + len(event.xqh) + len(event.data)
+                    <= self.max_transmission_size):
+                return build_message_segment(event, self.byte_order, self.encoding,
+                                             self.ccsid, self.flags2)
+            return None
+        if kind not in _MQI_EVENTS:
             return None
         header_length = TSH_LENGTH if event.conv_id is None else TSHM_LENGTH
         if header_length + API_HEADER_LENGTH + len(event.body) > self.max_transmission_size:
@@ -102,7 +114,7 @@ class SegmentWriter:
 
     def segments(self, event: Event) -> list[bytes]:
         """The segments that carry ``event``, FIRST on the first and LAST on the last."""
-        one = self._one_mqi_segment(event)
+        one = self._one_segment(event)
         if one is not None:
             return [one]
         return self._segments(event)
@@ -160,14 +172,14 @@ class SegmentWriter:
 
     def send(self, event: Event) -> bytes:
         """All of ``event``'s segments, concatenated, ready for the socket."""
-        one = self._one_mqi_segment(event)
+        one = self._one_segment(event)
         if one is not None:
             return one
         return b"".join(self._segments(event))
 
     def send_counted(self, event: Event) -> tuple[bytes, int]:
         """``send(event)`` and how many segments it made (a channel counts buffers sent)."""
-        one = self._one_mqi_segment(event)
+        one = self._one_segment(event)
         if one is not None:
             return one, 1
         segments = self._segments(event)
@@ -234,12 +246,25 @@ class SegmentReader:
         if self._error is not None:
             raise self._error
         events: list[Event] = []
-        if not self._buffer and not self._reassembly and type(data) is bytes:
-            # whole one-segment MQI flows straight from the bytes received, as long as they
-            # last; whatever follows them takes the general way
+        buffered = len(self._buffer)
+        if not self._reassembly and type(data) is bytes and (
+                not buffered or (len(data) >= buffered and buffered >= 8 and len(data)
+                                 + buffered >= int.from_bytes(self._buffer[4:8], "big"))):
+            # whole one-segment MQI flows and messages straight from the bytes received, as
+            # long as they last; whatever follows them takes the general way. A segment
+            # begun in an earlier read (a read seldom ends where a segment does) is joined
+            # to this one when this one completes it and is at least as long (so that the
+            # bytes copied stay within twice those received)
+            if buffered:
+                data = bytes(self._buffer) + data
+                self._buffer.clear()
             pos, end, limit = 0, len(data), self.max_transmission_size
+            max_msg_size = self.max_msg_size
             while pos < end:
-                flow = parse_mqi_segment(data, pos, limit)
+                if data[pos + 9:pos + 10] == _MESSAGE_DATA:
+                    flow = parse_message_segment(data, pos, limit, max_msg_size)
+                else:
+                    flow = parse_mqi_segment(data, pos, limit)
                 if flow is None:
                     break
                 (event, length, self.partner_byte_order, self.partner_encoding,

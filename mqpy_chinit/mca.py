@@ -98,9 +98,11 @@ from mqpy_chinit.wire import (
     Resync,
     Status,
     StatusCode,
+    message_event,
 )
 
 CONNECT_TIMEOUT = 20.0
+_NO_LUWID = bytes(8)
 CONFIRM_TIMEOUT = 60.0  # when no heartbeat interval bounds the wait for a confirmation
 PUT_RUN = 64  # arrivals a receiver puts in one worker-thread call, at most
 BATCH_HANDLES = 8  # destinations (and put users) a receiver opens for a batch, at most
@@ -724,11 +726,12 @@ class SenderMCA:
         """In a worker thread: the batch's sync record into its unit of work, then the unit
         of work prepared (in doubt) under ``key``. ``commit``: the in-doubt key of the batch
         before it, confirmed by the partner (pipelining), committed first in the same round
-        trip as the record's replacement; its commit record is forced with the prepare."""
+        trip as the record's replacement; its commit record is forced with the prepare,
+        which ends that round trip too when it can (syncq.ChannelSyncQ.replace_in_uow)."""
         before: list[Step] = [("resolve", (commit, True, False))] if commit is not None \
             else []
-        self.syncq.replace_in_uow(record, before)
-        qm.get_handle().prepare(key)
+        if not self.syncq.replace_in_uow(record, before, prepare=key):
+            qm.get_handle().prepare(key)
 
     async def _confirmation(self, conv: Conversation, qm: mqpy.QueueManager) -> _InFlight:
         """Pipelining: the partner's STATUS for the batch in flight, which is returned (no
@@ -778,6 +781,12 @@ class SenderMCA:
     def _message(seq: int, data: bytes, *, confirm: bool, luwid: bytes | None = None
                  ) -> MessageData:
         flags = ControlFlags1.CONFIRM_REQUEST if confirm else ControlFlags1.NONE
+        if type(data) is bytes and len(data) >= XQH_WITH_MD_LENGTH and (
+                luwid is None or (type(luwid) is bytes and len(luwid) == 8)):
+            # the usual message: the event its constructor makes, without its converters
+            return message_event(flags, _NO_LUWID if luwid is None else luwid, seq,
+                                 data[:XQH_WITH_MD_LENGTH], data[XQH_WITH_MD_LENGTH:],
+                                 ByteOrder.LITTLE)
         extra = {"luwid": luwid} if luwid is not None else {}
         return MessageData(seqnum=seq, xqh=data[:XQH_WITH_MD_LENGTH],
                            data=data[XQH_WITH_MD_LENGTH:], flags=flags, **extra)
@@ -1147,9 +1156,8 @@ class ReceiverMCA:
         (xmitgets.run_quiet: one SPI RUN_QUIET of packed flows over the bindings socket),
         which stops at the first that fails, as one by one would. When all of them are
         plain puts, the same round trip replaces ``record`` (the sync record of the batch
-        they end) if the MCA's record is known, and the batch is committed at once (MQCMIT
-        may not go in an SPI RUN: a second round trip, but no second worker-thread call):
-        whether it was."""
+        they end) if the MCA's record is known and commits the batch (an MQCMIT may end an
+        SPI RUN, mqiproto.RUN_LAST_VERBS): whether it was."""
         steps: list[Step] = []
         sizes: list[int] = []
         carried = 0
@@ -1189,12 +1197,15 @@ class ReceiverMCA:
             else []
         if not steps:
             return [], False  # the first arrival needs _deliver: no round trip for nothing
-        done = xmitgets.run_quiet(qm.get_handle(), steps + tail)
+        # the commit ends the same round trip: made only if every call completed, which
+        # is when syncq.done holds
+        done, committed = xmitgets.run_quiet(qm.get_handle(), steps + tail, bool(tail))
         put = [n for n, result in zip(sizes, done, strict=False)
                if not isinstance(result, mqpy.MQMIError)]
         if not tail or not self.syncq.done(done[len(steps):]):
             return put, False
-        qm.commit()
+        if not committed:
+            qm.commit()
         return put, True
 
     def _put_arrival(self, qm: mqpy.QueueManager, dest_q: bytes, dest_qm: bytes,

@@ -25,7 +25,8 @@ import attrs
 import mqpy
 from mqpy import CMQC
 from mqpy.browsing import browse
-from mqpy.verbs import Step, run_in_order
+from mqpy.verbs import Step
+from mqpy_chinit import xmitgets
 
 SYNCQ = "SYSTEM.CHANNEL.SYNCQ"
 _PREFIX = b"CH2:"  # in-doubt keys; b"CHL:" keys (no previous LUWID) are still read
@@ -187,23 +188,28 @@ class ChannelSyncQ:
         self.msgid = self._put_msgid if ok else None
         return ok
 
-    def replace_in_uow(self, record: SyncRecord, before: list[Step] | None = None) -> None:
+    def replace_in_uow(self, record: SyncRecord, before: list[Step] | None = None,
+                       prepare: bytes | None = None) -> bool:
         """:func:`replace_in_uow` on the open handle: one round trip once the record this
         MCA put is known, the full search otherwise. ``before``: calls of
         ``verbs.run_in_order`` made first, in the same round trip (a pipelined sending
         MCA's commit of the batch before); the first of them that fails is raised, with
-        the record not replaced."""
+        the record not replaced. ``prepare``: an in-doubt key under which that round trip
+        also prepares the unit of work once the record is replaced (a sending MCA's batch
+        end, xmitgets.run_quiet): whether it did (else the caller prepares)."""
         before = before or []
         ours = self.steps(record)
         if before or ours:
-            done = run_in_order(self.qm.get_handle(), [*before, *ours])
+            done, prepared = xmitgets.run_quiet(self.qm.get_handle(), [*before, *ours],
+                                                prepare=prepare if ours else None)
             for result in done[:len(before)]:
                 if isinstance(result, mqpy.MQMIError):
                     raise result
             if ours and self.done(done[len(before):]):
-                return
+                return prepared
         self.msgid = None  # unknown until the full search has put the record
         self.msgid = replace_in_uow(self.qm, record, self._queue())
+        return False
 
 
 def prepare_key(channel: str, prev_seq: int, seq: int, luwid: bytes, partner: str, *,

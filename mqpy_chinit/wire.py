@@ -81,7 +81,11 @@ __all__ = [
     "encode_body",
     "id_length",
     "mq_encoding",
+    "message_event",
     "mqi_event",
+    "build_message_segment",
+    "build_mqi_request",
+    "parse_message_segment",
     "parse_segment_header",
     "readdressed_mqi_reply",
     "build_segment_header",
@@ -1018,6 +1022,21 @@ def build_mqi_segment(event: MQIRequest | MQIReply, byte_order: ByteOrder, encod
                      body))
 
 
+def build_mqi_request(segment_type: SegmentType, hobj: int, body: tuple[bytes, ...]) -> bytes:
+    """An MQI request whose body is ``body`` joined, as one little-endian segment (TSH,
+    FIRST and LAST, no LUW, our encoding and CCSID, ReplyLength its own length): the bytes
+    a little-endian ``SegmentWriter`` makes of ``mqiproto.encode_request``'s event, without
+    the event (a receiving MCA's puts, packed by hand: mqpy_chinit.xmitgets)."""
+    total = TSH_LENGTH + API_HEADER_LENGTH + sum(map(len, body))
+    return b"".join((_Headers.TSH_HEAD.pack(STRUCTID_TSH, total, ByteOrder.LITTLE, segment_type,
+                                            _FIRST_LAST, 0, _NO_LUW),
+                     _OUR_TAIL, total.to_bytes(4, "big"),
+                     _Headers.API_TAIL[ByteOrder.LITTLE].pack(0, 0, hobj), *body))
+
+
+_OUR_TAIL = _Headers.TSH_TAIL[ByteOrder.LITTLE].pack(OUR_ENCODING, OUR_CCSID, b"\0\0")
+
+
 def readdressed_mqi_reply(data: bytes, segment_type: int, conv_id: int | None,
                           request_id: int | None, encoding: int, ccsid: int, flags2: int,
                           limit: int) -> tuple[bytes, int] | None:
@@ -1052,6 +1071,84 @@ def readdressed_mqi_reply(data: bytes, segment_type: int, conv_id: int | None,
                                                                          b"\0\0"),
                             total.to_bytes(4, "big"), view[at:]))
     return segment, int.from_bytes(data[at:at + 4], "little", signed=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# One-segment MESSAGE_DATA: the fast path of every message a channel carries
+# ---------------------------------------------------------------------------------------------
+
+_MESSAGE_DATA = int(SegmentType.MESSAGE_DATA)
+#: the shortest one-segment MESSAGE_DATA: TSH, MSH and an MQXQH with its MQMD, no data
+_MESSAGE_MIN = TSH_LENGTH + MSH_LENGTH + XQH_WITH_MD_LENGTH
+
+
+def message_event(flags: ControlFlags1, luwid: bytes, seqnum: int, xqh: bytes, data: bytes,
+                  byte_order: ByteOrder) -> MessageData:
+    """A MessageData (plain TSH: no ``conv_id``) from fields already in the form its
+    converters give (``flags`` a ControlFlags1 without FIRST or LAST, an 8-byte ``luwid``,
+    ``xqh`` bytes of the MQXQH's length, ``data`` bytes, a ByteOrder): the event its
+    constructor would make, without its converters and validator -- a sending MCA makes
+    one and a receiving MCA reads one for every message. (tests/wire/
+    test_message_fast_path.py holds these to the constructor's, field by field.)"""
+    event = _new(MessageData)
+    _set(event, "flags", flags)
+    _set(event, "luwid", luwid)
+    _set(event, "conv_id", None)
+    _set(event, "request_id", None)
+    _set(event, "seqnum", seqnum)
+    _set(event, "xqh", xqh)
+    _set(event, "data", data)
+    _set(event, "byte_order", byte_order)
+    return event
+
+
+def parse_message_segment(data: bytes, pos: int, limit: int, max_msg_size: int = 0
+                          ) -> tuple[Any, ...] | None:
+    """The whole one-segment MESSAGE_DATA (plain TSH, FIRST and LAST) at ``data[pos:]``:
+    ``(event, segment length, byte order, encoding, ccsid)`` read from the fixed layouts
+    in one go -- or None for anything else (another segment type, part of a split flow, a
+    segment not all there, a message above ``max_msg_size``, or anything not valid), which
+    ``parse_segment_header`` and ``decode_body`` then take, with their errors. What it
+    accepts, they decode alike (tests/wire/test_message_fast_path.py)."""
+    avail = len(data) - pos
+    if avail < _MESSAGE_MIN or data[pos:pos + 4] != STRUCTID_TSH:
+        return None
+    _, length, order, segment_type, flags1, _, luwid = _Headers.TSH_HEAD.unpack_from(data, pos)
+    byte_order = _BYTE_ORDERS.get(order)
+    if (segment_type != _MESSAGE_DATA or byte_order is None
+            or flags1 & _FIRST_LAST != _FIRST_LAST
+            or not _MESSAGE_MIN <= length <= min(avail, limit)):
+        return None
+    encoding, ccsid, _ = _Headers.TSH_TAIL[byte_order].unpack_from(data, pos + TSH_LENGTH - 8)
+    at = pos + TSH_LENGTH
+    struct_id, seqnum, _, _, msg_length = _Headers.MSH[byte_order].unpack_from(data, at)
+    at += MSH_LENGTH
+    md_at = at + XQH_LENGTH
+    if (struct_id != STRUCTID_MSH or msg_length != length - TSH_LENGTH - MSH_LENGTH
+            or (max_msg_size and msg_length > max_msg_size + XQH_WITH_MD_LENGTH)
+            or data[at:at + 4] != STRUCTID_XQH or data[md_at:md_at + 4] != STRUCTID_MD):
+        return None
+    end = at + XQH_WITH_MD_LENGTH
+    event = message_event(_EVENT_FLAGS1[flags1], luwid, seqnum, data[at:end],
+                          data[end:pos + length], byte_order)
+    return event, length, byte_order, encoding, ccsid
+
+
+def build_message_segment(event: MessageData, byte_order: ByteOrder, encoding: int,
+                          ccsid: int, flags2: int) -> bytes | None:
+    """A MessageData in ``byte_order`` (plain TSH) as one segment, FIRST and LAST (the
+    caller knows it fits): the bytes ``build_segment_header`` and ``encode_body`` make,
+    in one join; None when a number does not fit its field (the general path says so)."""
+    length = len(event.xqh) + len(event.data)
+    try:
+        head = _Headers.TSH_HEAD.pack(STRUCTID_TSH, TSH_LENGTH + MSH_LENGTH + length,
+                                      byte_order, _MESSAGE_DATA, int(event.flags) | _FIRST_LAST,
+                                      flags2, event.luwid)
+        msh = _Headers.MSH[byte_order].pack(STRUCTID_MSH, event.seqnum, length, 0, length)
+    except struct.error:
+        return None
+    return b"".join((head, _Headers.TSH_TAIL[byte_order].pack(encoding, ccsid, b"\0\0"), msh,
+                     event.xqh, event.data))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from mqpy import CMQC, mqiproto
 from mqpy.bindings import BindingsConnection
 from mqpy.errors import MQMIError
 from mqpy.verbs import Step, run_in_order
-from mqpy_chinit.wire import MQIReply, SegmentType
+from mqpy_chinit.wire import ByteOrder, MQIReply, MQIRequest, SegmentType, build_mqi_request
 
 _T = SegmentType
 _LONG = struct.Struct("<i")
@@ -142,50 +142,106 @@ def _message(body: bytes) -> Got:
 # ---------------------------------------------------------------- a receiving MCA's puts
 
 _QUIET_OK = 0
-_REPLIES = {verb: mqiproto.reply_type(verb) for verb in (_T.MQPUT, _T.MQPUT1, _T.MQGET)}
+_REPLIES = {verb: mqiproto.reply_type(verb)
+            for verb in (_T.MQPUT, _T.MQPUT1, _T.MQGET, _T.SPI)}
+_COMMIT = mqiproto.pack_flows([mqiproto.encode_request(_T.MQCMIT)])
+_COMMIT_REPLY = mqiproto.reply_type(_T.MQCMIT)
+_LITTLE = ByteOrder.LITTLE
 
 
-def run_quiet(handle: Any, steps: list[Step]) -> list[Any]:
+def _flow(request: MQIRequest) -> bytes:
+    return mqiproto.pack_flows([request])
+
+
+def _put_flow(hobj: int, md: Any, pmo: Any, data: bytes) -> bytes | None:
+    """An arrival's MQPUT request flow, packed here in one join when its MQMD and MQPMO are
+    already packed little-endian (mqiproto.Packed: an arrival from a little-endian partner,
+    the MQPMO packed once): the bytes ``mqiproto.pack_flows`` makes of
+    ``encode_request(MQPUT, [md, pmo, data])``, without the event and the general packer
+    (tests/channels/test_fast_paths.py holds the two to the same bytes). None for anything
+    else (the general way)."""
+    if (type(md) is not mqiproto.Packed or type(pmo) is not mqiproto.Packed
+            or md.cls is not mqpy.MD or pmo.cls is not mqpy.PMO or md.byte_order != _LITTLE
+            or pmo.byte_order != _LITTLE or type(data) is not bytes
+            or len(data) > mqiproto.RUN_BYTES):
+        return None
+    return build_mqi_request(_T.MQPUT, hobj, (md.raw, pmo.raw, _LONG.pack(len(data)), data))
+
+
+def run_quiet(handle: Any, steps: list[Step], commit: bool = False,
+              prepare: bytes | None = None) -> tuple[list[Any], bool]:
     """In a worker thread: ``verbs.run_in_order(handle, steps)`` for steps that are all
     quiet puts (``("put", args, False)``, ``("put1", args, False)``: a receiving MCA's
     arrivals, its sync record's MQPUT) and plain MQGETs whose output nobody reads (the sync
-    record's MQGET of the record it replaces). Over a bindings socket the calls go as one
+    record's MQGET of the record it replaces), and resolves (``("resolve", (luwid, commit,
+    wait))``, a sending MCA's commit of its batch before). Over a bindings socket the calls
+    go as one
     SPI RUN_QUIET of flows encoded here and each reply is read for its codes only: a
     completed put or get is 0, or the reason of the warning it completed with (a get's
     warning, a truncation, ends the run as a failure, as run_in_order's does), and the
-    first failure ends the list as its MQMIError. Anything else goes by run_in_order."""
+    first failure ends the list as its MQMIError. Anything else goes by run_in_order.
+
+    ``commit``: an MQCMIT ends the same round trip, made (by the queue manager) only if
+    every call completed (mqiproto.RUN_LAST_VERBS); ``prepare``: an SPI PREPARE of the unit
+    of work under that key ends it instead (RUN_LAST_SPI_VERBS). Its failure is raised.
+    Returns the results and whether that commit or prepare was made (never over
+    run_in_order: the caller makes it, as it must when a call failed)."""
     if type(handle) is not BindingsConnection or not all(
-            len(step) > 2 and step[2] is False for step in steps if step[0] != "get"):
-        return run_in_order(handle, steps)
-    requests = []
+            len(step) > 2 and step[2] is False for step in steps
+            if step[0] not in ("get", "resolve")):
+        return run_in_order(handle, steps), False
+    verbs: list[SegmentType] = []  # each call's, in order
+    flows: list[bytes] = []
     for step in steps:
         name, args = step[0], step[1]
         if name == "put":
             hobj, md, pmo, data = args
-            requests.append(mqiproto.encode_request(_T.MQPUT, [md, pmo, data], hobj=hobj))
+            flow = _put_flow(hobj, md, pmo, data)
+            flows.append(flow if flow is not None else _flow(mqiproto.encode_request(
+                _T.MQPUT, [md, pmo, data], hobj=hobj)))
+            verbs.append(_T.MQPUT)
         elif name == "put1":
-            requests.append(mqiproto.encode_request(_T.MQPUT1, list(args)))
+            flows.append(_flow(mqiproto.encode_request(_T.MQPUT1, list(args))))
+            verbs.append(_T.MQPUT1)
+        elif name == "resolve":
+            flows.append(_flow(mqiproto.encode_request(_T.SPI, mqiproto.resolve_values(*args))))
+            verbs.append(_T.SPI)
         elif name == "get" and len(args) == 4:
             hobj, md, gmo, max_length = args
-            requests.append(mqiproto.encode_request(
-                _T.MQGET, [md, gmo, -1 if max_length is None else max_length], hobj=hobj))
+            flows.append(_flow(mqiproto.encode_request(
+                _T.MQGET, [md, gmo, -1 if max_length is None else max_length], hobj=hobj)))
+            verbs.append(_T.MQGET)
         else:
-            return run_in_order(handle, steps)
-    if not requests:
-        return []
-    events = handle.run_flows(mqiproto.pack_flows(requests), 0, mqiproto.SpiVerb.RUN_QUIET)
-    if len(events) > len(requests):
+            return run_in_order(handle, steps), False
+    if not flows:
+        return [], False
+    calls = len(flows)
+    if commit:
+        flows.append(_COMMIT)
+    elif prepare is not None:
+        flows.append(_flow(mqiproto.encode_request(
+            _T.SPI, [mqiproto.SpiVerb.PREPARE, prepare, 0])))
+    events = handle.run_flows(b"".join(flows), 0, mqiproto.SpiVerb.RUN_QUIET)
+    if len(events) > len(flows):
         raise handle.out_of_step()
+    committed = len(events) > calls
+    if committed:
+        event = events.pop()
+        if type(event) is not MQIReply or event.segment_type != (
+                _COMMIT_REPLY if commit else _REPLIES[_T.SPI]):
+            raise handle.out_of_step()
+        if event.comp == CMQC.MQCC_FAILED:
+            raise MQMIError(event.comp, event.reason)
     out: list[Any] = []
-    for request, event in zip(requests, events, strict=False):
-        if type(event) is not MQIReply or event.segment_type != _REPLIES[request.segment_type]:
+    for verb, event in zip(verbs, events, strict=False):
+        if type(event) is not MQIReply or event.segment_type != _REPLIES[verb]:
             raise handle.out_of_step()  # as a bindings run does with a reply it cannot read
         comp = event.comp
         if comp == CMQC.MQCC_OK:
             out.append(_QUIET_OK)
-        elif comp == CMQC.MQCC_WARNING and request.segment_type != _T.MQGET:
+        elif comp == CMQC.MQCC_WARNING and verb != _T.MQGET:
             out.append(event.reason)
         else:
             out.append(MQMIError(comp, event.reason))
             break
-    return out
+    return out, committed

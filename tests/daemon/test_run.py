@@ -93,19 +93,85 @@ def test_the_same_run_in_process_gives_the_same_outcome(tmp_path):
 
 @pytest.mark.parametrize("verb", [SegmentType.MQCMIT, SegmentType.MQOPEN])
 def test_a_run_carrying_anything_but_puts_and_gets_is_refused_whole(running, verb):
-    """Given an SPI RUN that carries a unit-of-work or open call, when it reaches the queue
-    manager, then it fails MQRC_FUNCTION_NOT_SUPPORTED (2298) and none of its calls is made."""
+    """Given an SPI RUN that carries an open call, or an MQCMIT anywhere but at its end,
+    when it reaches the queue manager, then it fails MQRC_FUNCTION_NOT_SUPPORTED (2298) and
+    none of its calls is made."""
     conn = bindings.connect(QM, running.root)
     try:
         values = [] if verb == SegmentType.MQCMIT else [mqpy.OD(ObjectName="Q3"), OUT]
         flows = mqiproto.pack_flows([
+            mqiproto.encode_request(verb, values),
             mqiproto.encode_request(SegmentType.MQPUT1, [mqpy.OD(ObjectName="Q3"), mqpy.MD(),
-                                                         mqpy.PMO(), b"no"]),
-            mqiproto.encode_request(verb, values)])
+                                                         mqpy.PMO(), b"no"])])
         with pytest.raises(mqpy.MQMIError) as e:
             conn._call(SegmentType.SPI, [mqiproto.SpiVerb.RUN, flows, 0])
         assert e.value.reason == CMQC.MQRC_FUNCTION_NOT_SUPPORTED
         assert _drain(conn, "Q3") == []
+    finally:
+        conn.disconnect()
+
+
+def test_a_run_may_end_with_a_commit_made_only_if_every_call_before_it_completed(running):
+    """Given an SPI RUN_QUIET of puts under syncpoint ending with an MQCMIT (a receiving
+    MCA's batch and its commit in one round trip), when every put completes, then the
+    commit is made and answered, and the messages are committed; when a put fails, then
+    the run ends there, the commit is not made (no reply for it) and the puts before the
+    failure stay in the unit of work, for the caller to back out."""
+    conn = bindings.connect(QM, running.root)
+    try:
+        def run(*queues: str) -> list:
+            flows = mqiproto.pack_flows([
+                mqiproto.encode_request(SegmentType.MQPUT1, [
+                    mqpy.OD(ObjectName=q), mqpy.MD(), mqpy.PMO(Options=SYNC), q.encode()])
+                for q in queues] + [mqiproto.encode_request(SegmentType.MQCMIT)])
+            reply = conn._call(SegmentType.SPI, [mqiproto.SpiVerb.RUN_QUIET, flows, 0])
+            return [(e.segment_type, e.comp, e.reason)
+                    for e in mqiproto.unpack_flows(b"".join(reply.values[0]))]
+
+        ok = (SegmentType.MQPUT1_REPLY, CMQC.MQCC_OK, 0)
+        assert run("Q3", "Q3") == [ok, ok, (SegmentType.MQCMIT_REPLY, CMQC.MQCC_OK, 0)]
+        other = bindings.connect(QM, running.root)
+        try:
+            assert _drain(other, "Q3") == [b"Q3", b"Q3"]  # committed: another sees them
+            assert run("Q4", "NO.SUCH.QUEUE", "Q4") == [
+                ok, (SegmentType.MQPUT1_REPLY, CMQC.MQCC_FAILED,
+                     CMQC.MQRC_UNKNOWN_OBJECT_NAME)]
+            assert _drain(other, "Q4") == []  # not committed
+            conn.backout()
+            assert _drain(conn, "Q4") == []
+        finally:
+            other.disconnect()
+    finally:
+        conn.disconnect()
+
+
+def test_a_run_may_end_with_a_prepare_made_only_if_every_call_before_it_completed(running):
+    """Given an SPI RUN of puts under syncpoint ending with an SPI PREPARE (a sending MCA's
+    sync record and batch end in one round trip), when every put completes, then the unit
+    of work is in doubt under that LUWID, and a commit of it delivers the messages; when a
+    put fails, then the prepare is not made and nothing is in doubt."""
+    conn = bindings.connect(QM, running.root)
+    try:
+        def run(luwid: bytes, *queues: str) -> list:
+            flows = mqiproto.pack_flows([
+                mqiproto.encode_request(SegmentType.MQPUT1, [
+                    mqpy.OD(ObjectName=q), mqpy.MD(), mqpy.PMO(Options=SYNC), q.encode()])
+                for q in queues] + [mqiproto.encode_request(
+                    SegmentType.SPI, [mqiproto.SpiVerb.PREPARE, luwid, 0])])
+            reply = conn._call(SegmentType.SPI, [mqiproto.SpiVerb.RUN, flows, 0])
+            return [(e.segment_type, e.comp)
+                    for e in mqiproto.unpack_flows(b"".join(reply.values[0]))]
+
+        ok = (SegmentType.MQPUT1_REPLY, CMQC.MQCC_OK)
+        assert run(b"LUWPREP1", "Q4", "Q4") == [ok, ok, (SegmentType.SPI_REPLY, CMQC.MQCC_OK)]
+        assert conn.indoubt() == [b"LUWPREP1"]
+        conn.resolve(b"LUWPREP1", True)
+        assert _drain(conn, "Q4") == [b"Q4", b"Q4"]
+        assert run(b"LUWPREP2", "Q4", "NO.SUCH.QUEUE") == [
+            ok, (SegmentType.MQPUT1_REPLY, CMQC.MQCC_FAILED)]
+        assert conn.indoubt() == []
+        conn.backout()
+        assert _drain(conn, "Q4") == []
     finally:
         conn.disconnect()
 
@@ -262,15 +328,15 @@ def test_the_same_commit_and_gets_in_process_give_the_same_outcome(tmp_path):
 @pytest.mark.parametrize("spi", [mqiproto.SpiVerb.PREPARE, mqiproto.SpiVerb.RUN,
                                  mqiproto.SpiVerb.INDOUBT])
 def test_a_run_carrying_an_spi_call_other_than_resolve_is_refused_whole(running, spi):
-    """Given an SPI RUN that carries an SPI call that is not RESOLVE (a prepare, a run in the
-    run), when it reaches the queue manager, then it fails MQRC_FUNCTION_NOT_SUPPORTED
-    (2298) and none of its calls is made."""
+    """Given an SPI RUN that carries an SPI call that is not RESOLVE (a prepare anywhere but
+    at its end, a run in the run), when it reaches the queue manager, then it fails
+    MQRC_FUNCTION_NOT_SUPPORTED (2298) and none of its calls is made."""
     conn = bindings.connect(QM, running.root)
     try:
         flows = mqiproto.pack_flows([
+            mqiproto.encode_request(SegmentType.SPI, [spi, b"LUWRUN02", 0]),
             mqiproto.encode_request(SegmentType.MQPUT1, [mqpy.OD(ObjectName="Q3"), mqpy.MD(),
-                                                         mqpy.PMO(), b"no"]),
-            mqiproto.encode_request(SegmentType.SPI, [spi, b"LUWRUN02", 0])])
+                                                         mqpy.PMO(), b"no"])])
         with pytest.raises(mqpy.MQMIError) as e:
             conn._call(SegmentType.SPI, [mqiproto.SpiVerb.RUN, flows, 0])
         assert e.value.reason == CMQC.MQRC_FUNCTION_NOT_SUPPORTED
