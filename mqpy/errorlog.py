@@ -99,7 +99,7 @@ PAGE_WIDTH = 79
 #: Continuation indent of the header lines of an entry (IBM UNIX layout).
 INDENT = " " * 20
 DEFAULT_INSTALLATION = "Installation1"
-FFST_TITLE = "WebSphere MQ First Failure Symptom Report"
+FFST_TITLE = "IBM MQ First Failure Symptom Report"
 #: Exit status of a command that stopped on an unexpected error (IBM control commands: 71).
 EXIT_UNEXPECTED = 71
 

@@ -78,7 +78,7 @@ class TriggerMonitor:
     def serve(self, stop: threading.Event, wait_ms: int = 1000) -> None:
         """Get trigger messages until ``stop`` is set (or the queue manager quiesces)."""
         q = mqpy.Queue(self.qm, self.initq, CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_FAIL_IF_QUIESCING)
-        self._say("WebSphere MQ trigger monitor started.")
+        self._say("IBM MQ trigger monitor started.")
         try:
             while not stop.is_set():
                 gmo = mqpy.GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_FAIL_IF_QUIESCING
@@ -96,7 +96,7 @@ class TriggerMonitor:
                 self.handle(md, data)
         finally:
             q.close()
-            self._say("WebSphere MQ trigger monitor ended.")
+            self._say("IBM MQ trigger monitor ended.")
 
     def handle(self, md: mqpy.MD, data: bytes) -> None:
         if md.Format != CMQC.MQFMT_TRIGGER or len(data) < CMQC.MQTM_LENGTH_1:

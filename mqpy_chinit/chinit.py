@@ -239,7 +239,7 @@ class ChannelInitiator:
                 nursery.start_soon(self._channel_statistics)
                 if self.cluster_cache and hasattr(self.admin, "display"):
                     nursery.start_soon(self._repository_manager)
-                self.log("AMQ8024I", "WebSphere MQ channel initiator started.")
+                self.log("AMQ8024I", "IBM MQ channel initiator started.")
             task_status.started()
 
     async def _repository_manager(self) -> None:
@@ -298,7 +298,7 @@ class ChannelInitiator:
                      if d.get("LISTENER") == name]
             definition = found[0] if found else None
         if definition is None:
-            return f"AMQ8147E: WebSphere MQ object {name} not found."
+            return f"AMQ8147E: IBM MQ object {name} not found."
         assert self.nursery is not None
         scope = trio.CancelScope()
         self.listener_scopes[name] = scope
@@ -330,7 +330,7 @@ class ChannelInitiator:
         """A TCP listener (runmqlsr): every connection is a receiving MCA."""
         listeners = await trio.open_tcp_listeners(port, host=host or None)
         actual = listeners[0].socket.getsockname()[1]
-        self.log("AMQ8021I", f"Request to start WebSphere MQ listener accepted: port {actual}.")
+        self.log("AMQ8021I", f"Request to start IBM MQ listener accepted: port {actual}.")
         task_status.started(actual)
         await trio.serve_listeners(self._inbound, listeners)
 
@@ -602,7 +602,7 @@ class ChannelInitiator:
         if definition is None and self.cluster is not None:
             definition = self.cluster.definition(name)  # an auto-defined cluster sender
         if definition is None:
-            return f"AMQ8147E: WebSphere MQ object {name} not found."
+            return f"AMQ8147E: IBM MQ object {name} not found."
         chltype = D.str_attr(definition, "CHLTYPE")
         if chltype == "RCVR":
             # START CHANNEL on a receiver makes a STOPPED one available to its partners again

@@ -33,7 +33,7 @@ def _connect(name: str, data_path: str | None, appl_name: str = "runmqchi"):
     try:
         qm = _bind(name, data_path, appl_name)
     except mqpy.MQMIError as e:
-        click.echo(f"AMQ8146E: WebSphere MQ queue manager not available. (reason {e.reason})",
+        click.echo(f"AMQ8146E: IBM MQ queue manager not available. (reason {e.reason})",
                    err=True)
         sys.exit(20)
     return qm
@@ -125,7 +125,7 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
 
             await nursery.start(run_chinit)
             for port in chinit.ports:
-                print(f"AMQ8021I: Request to start WebSphere MQ listener accepted (port {port}).",
+                print(f"AMQ8021I: Request to start IBM MQ listener accepted (port {port}).",
                       flush=True)
 
     try:

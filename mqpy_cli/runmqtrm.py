@@ -25,7 +25,7 @@ def runmqtrm(qmgr: str, initq: str, data_path: str | None) -> None:
     try:
         qm = mqpy.connect(qmgr)
     except mqpy.MQMIError as e:
-        click.echo(f"AMQ8146E: WebSphere MQ queue manager not available. ({e.reason})", err=True)
+        click.echo(f"AMQ8146E: IBM MQ queue manager not available. ({e.reason})", err=True)
         sys.exit(20)
     stop = threading.Event()
     try:
@@ -33,7 +33,7 @@ def runmqtrm(qmgr: str, initq: str, data_path: str | None) -> None:
     except KeyboardInterrupt:
         stop.set()
     except mqpy.MQMIError as e:
-        click.echo(f"AMQ8147E: WebSphere MQ object {initq} not found or not usable "
+        click.echo(f"AMQ8147E: IBM MQ object {initq} not found or not usable "
                    f"(reason {e.reason}).", err=True)
         sys.exit(10)
     finally:
