@@ -156,14 +156,20 @@ def test_a_log_failure_under_a_checkpoint_while_a_call_waits_for_it_does_not_han
     assert _contents(_restart(qm_root)) == acknowledged
 
 
+@pytest.mark.parametrize("one_call", [False, True], ids=["pwrite+fdatasync", "rwf_dsync"])
 def test_a_forcer_waiting_when_a_buffer_write_fails_is_not_told_its_record_is_durable(
-        tmp_path, monkeypatch):
-    """Given a force in fdatasync and a second forcer queued behind it for a later record,
+        tmp_path, monkeypatch, one_call):
+    """Given a force in its sync and a second forcer queued behind it for a later record,
     when an append writes the buffer through (it grew past the write-through size) and that
-    write fails, then the queued forcer gets LogWriteError: its record was in the buffer that
-    never reached the file, so no later round may report it durable (fail-stop)."""
+    write fails, then the append and the queued forcer get LogWriteError: its record was in
+    the buffer that never reached the file, so no later round may report it durable
+    (fail-stop). With a round's write and sync in one call the write-through waits for that
+    round; with fdatasync it runs during the sync."""
     from mqpy.engine.log import LogConfig, LogWriteError
 
+    if one_call and not log_module._RWF_DSYNC:
+        pytest.skip("no RWF_DSYNC on this platform")
+    monkeypatch.setattr(log_module, "_DSYNC_WRITES", one_call)
     cfg = LogConfig(LogFilePages=256)
     log = RecoveryLog(str(tmp_path), cfg)
     list(log.scan(0))
@@ -216,10 +222,22 @@ def test_a_forcer_waiting_when_a_buffer_write_fails_is_not_told_its_record_is_du
         queued.join(0.01)
     failing["pwrite"] = True
     monkeypatch.setattr(log_module, "_WRITE_THROUGH", 1)
-    with pytest.raises(LogWriteError):
-        log.append(1, b"third")  # writes "second" and "third" through: the write fails
-    failing["pwrite"] = False
+    appended: dict[str, object] = {}
+
+    def third():
+        try:
+            log.append(1, b"third")  # writes "second" and "third" through: the write fails
+            appended["third"] = "ok"
+        except LogWriteError as e:
+            appended["third"] = e
+
+    appender = threading.Thread(target=third, daemon=True)
+    appender.start()
+    appender.join(0.5)  # (done by now with fdatasync; behind the round's call with RWF_DSYNC)
     gate.set()
+    appender.join(30)
+    failing["pwrite"] = False
+    assert isinstance(appended["third"], LogWriteError)
     leader.join(30)
     queued.join(30)
     # the leader's own record was durable before the failure: either answer is true for it
