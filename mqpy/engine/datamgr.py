@@ -78,6 +78,8 @@ class UnitOfWork:
     luwid: bytes | None = None  # set when prepared (in doubt)
     # trigger messages its puts caused, made available when it commits *or* backs out
     triggers: list = attrs.Factory(list)
+    # log kept formatted for its backout record's counts (RecoveryLog.reserve_more)
+    backout_room: int = 0
 
     @property
     def logged(self) -> bool:
@@ -236,8 +238,24 @@ class DataManager:
         return self._log_in_uow(uow, RecordType.PUT, payload)
 
     def log_get(self, uow: UnitOfWork, mq: MessageQueue, entry: Entry) -> int:
+        # room for this message's count in a backout record, kept before the get is logged
+        self._reserve_backout(uow, _COUNT.size)
         payload = R.get_payload(uow.uow_id, mq.qid, entry.seq)
-        return self._log_in_uow(uow, RecordType.GET, payload)
+        try:
+            return self._log_in_uow(uow, RecordType.GET, payload)
+        except BaseException:
+            self._reserve_backout(uow, -_COUNT.size)  # not logged: nothing to undo for it
+            raise
+
+    def _reserve_backout(self, uow: UnitOfWork, n: int) -> None:
+        uow.backout_room += n
+        self.log.reserve_more(n)
+
+    def _release_backout(self, uow: UnitOfWork) -> None:
+        """The unit of work has ended (its record is in the log): its reserve is free."""
+        if uow.backout_room:
+            self.log.reserve_more(-uow.backout_room)
+            uow.backout_room = 0
 
     def _log_in_uow(self, uow: UnitOfWork, rtype: RecordType, payload: bytes) -> int:
         end = self._append(rtype, payload, uow)
@@ -259,6 +277,7 @@ class DataManager:
 
     def log_commit(self, uow: UnitOfWork) -> int:
         end = self._append(RecordType.COMMIT, R.uow_payload(uow.uow_id))
+        self._release_backout(uow)
         self.active.pop(uow.uow_id, None)
         if uow.luwid is not None:
             self.indoubt.pop(uow.luwid, None)
@@ -267,6 +286,7 @@ class DataManager:
     def log_backout(self, uow: UnitOfWork, counts: list[tuple[int, int, int]]) -> int:
         extra = b"".join(_COUNT.pack(*c) for c in counts)
         end = self._append(RecordType.BACKOUT, R.uow_payload(uow.uow_id, extra))
+        self._release_backout(uow)
         self.active.pop(uow.uow_id, None)
         if uow.luwid is not None:
             self.indoubt.pop(uow.luwid, None)
@@ -598,6 +618,7 @@ class DataManager:
                 if e is not None and e.state == AVAILABLE:
                     mq.set_state(e, GET_PENDING, uow)
                     uow.gets.append((mq, e))
+            self._reserve_backout(uow, _COUNT.size * len(uow.gets))  # (RESOLVE may back out)
             self.active[uow_id] = uow
             self.indoubt[uow.luwid] = uow
             indoubt.append(uow)

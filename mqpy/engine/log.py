@@ -251,8 +251,10 @@ class RecoveryLog:
         self.config = config or LogConfig()
         self.segment_size = self.config.segment_size
         # formatted log kept free after each record that does not end work, for the commit,
-        # backout and checkpoint records that may follow it when the disk is full
+        # backout and checkpoint records that may follow it when the disk is full: _RESERVE,
+        # plus what the open units of work's backout records need (reserve_more)
         self._reserve = min(_RESERVE, self.segment_size)
+        self._reserved_for_backout = 0
         os.makedirs(directory, exist_ok=True)
         self._lock = threading.Lock()  # buffer, next LSN, segment files
         # held from taking a buffer to write (under _lock, so writes go in LSN order) until
@@ -435,6 +437,22 @@ class RecoveryLog:
             self._io.acquire()
         self._write_out(job)
         return end
+
+    def reserve_more(self, n: int) -> None:
+        """Keep ``n`` more bytes (fewer, if negative) of formatted log after each ordinary
+        record, for the backout records of the units of work now open: as IBM MQ reserves log
+        space for undoing each unit of work, so that backing one out never fails for want of
+        log on a full disk. A backout record grows with the messages its unit of work got
+        (each one's new backout count), past the fixed reserve once it has got a few
+        thousand. At most one segment in all: the one a record ending work may use beyond
+        the log's limit."""
+        with self._lock:
+            self._reserved_for_backout = max(0, self._reserved_for_backout + n)
+            before = self._reserve
+            self._reserve = min(_RESERVE + self._reserved_for_backout, self.segment_size)
+            if self._reserve > before:
+                # (_room left the old reserve after the formatted end: now the new one)
+                self._room -= self._reserve - before
 
     def _make_room(self, lsn: int, end: int, reserved: bool) -> None:
         """The space checks of an append ending at ``end`` (LogFull, LogDiskFull), and

@@ -293,3 +293,72 @@ def test_a_checkpoint_for_log_space_that_the_full_disk_refuses_is_amq6708(qm_roo
     with pytest.raises(LogFull):
         eng.data._checkpoint_for_space()
     assert "AMQ6708E" in _errlog(qm_root)
+
+
+class _NoNewSegments:
+    """The log module's os on a full disk: a new segment file cannot be written."""
+
+    def __getattr__(self, name):
+        return getattr(os, name)
+
+    @staticmethod
+    def write(fd, data):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+@pytest.mark.parametrize("reserved_for_it", [True, False])
+def test_a_backout_record_larger_than_the_fixed_reserve_fits_on_a_full_disk(
+        tmp_path, monkeypatch, reserved_for_it):
+    """Given the units of work open reserving room for a 100 KB backout record (a unit of
+    work that got over 6,000 messages: 16 bytes of backout count each), when ordinary
+    records bring the log within 90 KB of its segment's end and the disk fills, then that
+    backout record is still appended and made durable; without the reservation it would
+    need a segment the full disk cannot hold (LogDiskFull): the fixed 64 KB reserve is
+    not enough."""
+    from mqpy.engine.log import LogConfig, LogDiskFull, RecoveryLog
+
+    cfg = LogConfig(LogFilePages=64)  # 256 KB segments
+    log = RecoveryLog(str(tmp_path), cfg)
+    list(log.scan(0))
+    backout = b"c" * 100_000
+    if reserved_for_it:
+        log.reserve_more(len(backout))
+    while log.end_lsn < cfg.segment_size - 90_000:
+        log.append(1, b"g" * 10_000)
+    log.force(log.end_lsn)
+    monkeypatch.setattr(log_module, "os", _NoNewSegments())
+    if not reserved_for_it:
+        with pytest.raises(LogDiskFull):
+            log.append(3, backout, reserved=True)
+        return
+    end = log.append(3, backout, reserved=True)
+    log.force(end)
+    monkeypatch.undo()
+    log.reserve_more(-len(backout))
+    log.close()
+    reread = RecoveryLog(str(tmp_path), cfg)
+    assert [r.payload for r in reread.scan(0)][-1] == backout
+    reread.close()
+
+
+def test_each_get_under_syncpoint_reserves_its_backout_count_until_the_unit_ends(tmp_path):
+    """Given 3 persistent messages, when they are got under syncpoint, then the log keeps
+    48 bytes more formatted for the backout record (16 a message); when the unit of work
+    backs out, and again when it commits, the reservation is given back."""
+    qm = mqpy.embedded("RSVQM", data_path=str(tmp_path))
+    eng = local.running("RSVQM", str(tmp_path))
+    log = eng.data.log
+    eng.define("QLOCAL", "Q", {})
+    q = mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED)
+    for _ in range(3):
+        q.put(b"m", mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT))
+    base = log._reserve
+    for end in (qm.backout, qm.commit):
+        for _ in range(3):
+            q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT))
+        assert log._reserve == base + 48
+        end()
+        assert log._reserve == base
+    q.close()
+    qm.disconnect()
+    local.stop("RSVQM", str(tmp_path))
