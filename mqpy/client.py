@@ -76,7 +76,6 @@ from mqpy_chinit.negotiation import negotiate, reproposal
 from mqpy_chinit.wire import (
     API_HEADER_LENGTH,
     OUR_FAP_LEVEL,
-    SEGMENT_TYPES,
     TSH_LENGTH,
     TSHM_LENGTH,
     ByteOrder,
@@ -91,7 +90,9 @@ from mqpy_chinit.wire import (
     SegmentType,
     Status,
     StatusCode,
+    build_mqi_request,
     mqi_event,
+    parse_mqi_segment,
 )
 
 __all__ = [
@@ -296,27 +297,9 @@ class _Conversation:
 
 _TURN = object()  #: put in a waiting conversation's queue: it now reads the socket
 
-# A request's segment as SegmentWriter makes it (FIRST and LAST, no LUW, ReplyLength its own
-# length, CompCode and Reason 0), in two struct calls: the big-endian head up to Reason,
-# with the bytes from the byte-order byte to the TSH's end made once per verb, then the
-# Hobj in the segment's (little-endian) order. tests/client/test_framing_fast.py holds
-# them to SegmentWriter's bytes.
-_TSHM_REQUEST = struct.Struct(">4sIII20sI8x")  #: StructId, length, ConvId, RequestId ..
-_TSH_REQUEST = struct.Struct(">4sI20sI8x")  #: the same without ConvId and RequestId
-_LE_HOBJ = struct.Struct("<I")
-# A whole one-segment reply to a shared conversation (TSHM), as parse_mqi_segment reads it:
-# StructId .. LUWID big-endian, then Encoding, CCSID, reserved, ReplyLength (big-endian,
-# as bytes), CompCode, Reason, Hobj in the little-endian order of every mqpy partner
-_REPLY_HEAD = struct.Struct(">4sIIIBBBB8s")
-_REPLY_TAIL = struct.Struct("<IH2s4siiI")
-_REPLY_PREFIX = TSHM_LENGTH + API_HEADER_LENGTH
-_FIRST_LAST = int(ControlFlags1.FIRST | ControlFlags1.LAST)
 _LITTLE = ByteOrder.LITTLE
 _NO_FLAGS = ControlFlags1.NONE
 _NO_LUW = bytes(8)
-#: the segment types of MQI replies (0x91-0x9F), by number
-_REPLY_TYPES = {number: t for number, t in SEGMENT_TYPES.items()
-                if 0x91 <= number <= 0x9F and t.has_api_header}
 
 
 class _Socket:
@@ -334,7 +317,6 @@ class _Socket:
         self.reader.max_transmission_size = agreed.max_transmission_size
         self.reader.max_msg_size = self.max_msg_size
         self.writer = SegmentWriter(agreed.max_transmission_size)
-        self._mids: dict[int, bytes] = {}  # see frame
         self.send_lock = threading.Lock()
         self.state_lock = threading.Lock()
         self.conversations: dict[int | None, _Conversation] = {}
@@ -391,19 +373,11 @@ class _Socket:
         writer = self.writer
         total = (TSH_LENGTH if conv_id is None else TSHM_LENGTH) + API_HEADER_LENGTH + len(body)
         if total <= writer.max_transmission_size and writer.byte_order == _LITTLE:
-            mid = self._mids.get(verb)
-            if mid is None:
-                mid = self._mids[verb] = (
-                    bytes((_LITTLE, verb, _FIRST_LAST, writer.flags2)) + _NO_LUW
-                    + struct.pack("<IH2x", writer.encoding, writer.ccsid))
             try:
-                if conv_id is None:
-                    head = _TSH_REQUEST.pack(b"TSH ", total, mid, total)
-                else:
-                    head = _TSHM_REQUEST.pack(b"TSHM", total, conv_id, request_id or 0, mid,
-                                              total)
-                return b"".join((head, _LE_HOBJ.pack(hobj), body))
-            except struct.error:
+                return build_mqi_request(verb, hobj, (body,), conv_id=conv_id,
+                                         request_id=request_id, encoding=writer.encoding,
+                                         ccsid=writer.ccsid, flags2=writer.flags2)
+            except (struct.error, OverflowError):
                 pass  # a value out of range: the event says what is wrong
         return writer.send(mqi_event(MQIRequest, _NO_FLAGS, _NO_LUW, conv_id, request_id,
                                      verb, 0, 0, hobj, body, None))
@@ -512,31 +486,25 @@ class _Socket:
                 return own
 
     def _sole_reply(self, data: bytes, conv_id: int | None) -> MQIReply | None:
-        """``data`` as the reader would take it when it is exactly one whole one-segment
-        MQI reply to conversation ``conv_id`` (TSHM, little-endian, nothing buffered before
-        it): its event, read without the reader's generality; None for anything else, which
-        the reader takes (tests/client/test_framing_fast.py holds the two to the same
-        events)."""
-        n = len(data)
+        """``data`` as the reader takes it when it is exactly one whole one-segment MQI
+        reply to conversation ``conv_id`` (nothing buffered before it): its event, read by
+        the reader's own one-segment parser without the rest of ``feed``; None for anything
+        else, which ``feed`` takes (tests/client/test_framing_fast.py holds the two to the
+        same events)."""
         reader = self.reader
-        if n < _REPLY_PREFIX or conv_id is None or type(data) is not bytes \
-                or n > reader.max_transmission_size or reader.buffered \
+        if conv_id is None or type(data) is not bytes or reader.buffered \
                 or reader.reassembling:
             return None
-        struct_id, length, conv, request_id, order, kind, flags1, _, luwid = \
-            _REPLY_HEAD.unpack_from(data)
-        segment_type = _REPLY_TYPES.get(kind)
-        if (struct_id != b"TSHM" or length != n or conv != conv_id or order != _LITTLE
-                or flags1 != _FIRST_LAST or segment_type is None):
+        flow = parse_mqi_segment(data, 0, reader.max_transmission_size)
+        if flow is None:
             return None
-        encoding, ccsid, _, reply_length, comp, reason, hobj = \
-            _REPLY_TAIL.unpack_from(data, TSHM_LENGTH - 8)
-        reader.partner_byte_order = _LITTLE
+        event, length, byte_order, encoding, ccsid = flow
+        if length != len(data) or type(event) is not MQIReply or event.conv_id != conv_id:
+            return None
+        reader.partner_byte_order = byte_order
         reader.partner_encoding = encoding
         reader.partner_ccsid = ccsid
-        return mqi_event(MQIReply, _NO_FLAGS, luwid, conv, request_id, segment_type, comp,
-                         reason, hobj, data[_REPLY_PREFIX:],
-                         int.from_bytes(reply_length, "big"))
+        return event
 
     def _pass_role(self) -> None:
         """Give the reading role to a conversation still waiting for its reply, if any."""

@@ -1004,37 +1004,43 @@ def build_mqi_segment(event: MQIRequest | MQIReply, byte_order: ByteOrder, encod
                       ccsid: int, flags2: int) -> bytes:
     """An MQI flow as one segment, FIRST and LAST (the caller knows it fits): the bytes
     ``build_segment_header`` and ``encode_body`` make, without their generality."""
-    body = event.body
-    conv_id = event.conv_id
-    total = (TSH_LENGTH if conv_id is None else TSHM_LENGTH) + API_HEADER_LENGTH + len(body)
-    flags1 = int(event.flags) | _FIRST_LAST
+    return _mqi_segment(byte_order, event.segment_type, int(event.flags) | _FIRST_LAST, flags2,
+                        event.luwid, event.conv_id, event.request_id, encoding, ccsid,
+                        event.reply_length, event.comp, event.reason, event.hobj,
+                        (event.body,))
+
+
+def build_mqi_request(segment_type: SegmentType, hobj: int, body: tuple[bytes, ...], *,
+                      conv_id: int | None = None, request_id: int | None = None,
+                      encoding: int = OUR_ENCODING, ccsid: int = OUR_CCSID,
+                      flags2: int = 0) -> bytes:
+    """An MQI request whose body is ``body`` joined, as one little-endian segment (TSH, or
+    TSHM with ``conv_id``; FIRST and LAST, no LUW, ReplyLength its own length): the bytes a
+    little-endian ``SegmentWriter`` makes of ``mqiproto.encode_request``'s event, without
+    the event (a receiving MCA's puts, packed by hand: mqpy_chinit.xmitgets; a client's
+    every call: mqpy.client). ``struct.error`` / OverflowError for a number that does not
+    fit its field."""
+    return _mqi_segment(ByteOrder.LITTLE, segment_type, _FIRST_LAST, flags2, _NO_LUW, conv_id,
+                        request_id, encoding, ccsid, None, 0, 0, hobj, body)
+
+
+def _mqi_segment(byte_order: ByteOrder, segment_type: int, flags1: int, flags2: int,
+                 luwid: bytes, conv_id: int | None, request_id: int | None, encoding: int,
+                 ccsid: int, reply_length: int | None, comp: int, reason: int, hobj: int,
+                 body: tuple[bytes, ...]) -> bytes:
+    """The one packer of a one-segment MQI flow: TSH or TSHM, then the API header, then the
+    body's parts (``reply_length`` None: the segment's own length)."""
+    total = (TSH_LENGTH if conv_id is None else TSHM_LENGTH) + API_HEADER_LENGTH \
+        + sum(map(len, body))
     if conv_id is None:
-        head = _Headers.TSH_HEAD.pack(STRUCTID_TSH, total, byte_order, event.segment_type,
-                                      flags1, flags2, event.luwid)
+        head = _Headers.TSH_HEAD.pack(STRUCTID_TSH, total, byte_order, segment_type, flags1,
+                                      flags2, luwid)
     else:
-        head = _Headers.TSHM_HEAD.pack(STRUCTID_TSHM, total, conv_id, event.request_id or 0,
-                                       byte_order, event.segment_type, flags1, flags2,
-                                       event.luwid)
-    reply_length = total if event.reply_length is None else event.reply_length
+        head = _Headers.TSHM_HEAD.pack(STRUCTID_TSHM, total, conv_id, request_id or 0,
+                                       byte_order, segment_type, flags1, flags2, luwid)
     return b"".join((head, _Headers.TSH_TAIL[byte_order].pack(encoding, ccsid, b"\0\0"),
-                     reply_length.to_bytes(4, "big"),
-                     _Headers.API_TAIL[byte_order].pack(event.comp, event.reason, event.hobj),
-                     body))
-
-
-def build_mqi_request(segment_type: SegmentType, hobj: int, body: tuple[bytes, ...]) -> bytes:
-    """An MQI request whose body is ``body`` joined, as one little-endian segment (TSH,
-    FIRST and LAST, no LUW, our encoding and CCSID, ReplyLength its own length): the bytes
-    a little-endian ``SegmentWriter`` makes of ``mqiproto.encode_request``'s event, without
-    the event (a receiving MCA's puts, packed by hand: mqpy_chinit.xmitgets)."""
-    total = TSH_LENGTH + API_HEADER_LENGTH + sum(map(len, body))
-    return b"".join((_Headers.TSH_HEAD.pack(STRUCTID_TSH, total, ByteOrder.LITTLE, segment_type,
-                                            _FIRST_LAST, 0, _NO_LUW),
-                     _OUR_TAIL, total.to_bytes(4, "big"),
-                     _Headers.API_TAIL[ByteOrder.LITTLE].pack(0, 0, hobj), *body))
-
-
-_OUR_TAIL = _Headers.TSH_TAIL[ByteOrder.LITTLE].pack(OUR_ENCODING, OUR_CCSID, b"\0\0")
+                     (total if reply_length is None else reply_length).to_bytes(4, "big"),
+                     _Headers.API_TAIL[byte_order].pack(comp, reason, hobj), *body))
 
 
 def readdressed_mqi_reply(data: bytes, segment_type: int, conv_id: int | None,

@@ -3,6 +3,9 @@ full logs and failing disks; and what Q holds, in order."""
 
 from __future__ import annotations
 
+import errno
+import os
+
 import mqpy
 from mqpy import CMQC, config, local
 
@@ -27,3 +30,15 @@ def contents(qm: mqpy.QueueManager) -> list[bytes]:
         except mqpy.MQMIError as e:
             assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE
             return out
+
+
+class FullDisk:
+    """The log module's ``os`` on a full disk: no new segment file's contents can be
+    written (monkeypatch ``mqpy.engine.log.os`` with one)."""
+
+    def __getattr__(self, name):
+        return getattr(os, name)
+
+    @staticmethod
+    def write(fd, data):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))

@@ -297,23 +297,12 @@ def test_a_unit_of_work_ends_at_a_segment_boundary_on_a_full_disk(qm_root, monke
         put(bodies[-1])
     bodies.append(100 + gap - 10 - size_100)
     assert put(bodies[-1]) == gap - 10  # 10 bytes left in the segment: no room for the end
-    monkeypatch.setattr(log_module, "os", _FullDisk())
+    monkeypatch.setattr(log_module, "os", small_log.FullDisk())
     getattr(qm, end)()
     monkeypatch.undo()
     qm.disconnect()
     expected = [b"x" * n for n in bodies] if end == "commit" else []
     assert _contents(_restart(qm_root)) == expected
-
-
-class _FullDisk:
-    """The log module's os, with no space for new files' contents."""
-
-    def __getattr__(self, name):
-        return getattr(os, name)
-
-    @staticmethod
-    def write(fd, data):
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
 
 def test_a_shutdown_whose_checkpoint_the_pagesets_refuse_still_ends_the_queue_manager(
@@ -449,7 +438,7 @@ def test_a_put_the_full_disk_refuses_does_not_back_out_units_of_work_that_free_n
         owners.append(qm)
     assert {u.first_lsn // seg for u in eng.data.active.values()} == \
         {eng.data.log.end_lsn // seg}
-    monkeypatch.setattr(log_module, "os", _FullDisk())
+    monkeypatch.setattr(log_module, "os", small_log.FullDisk())
     qm = mqpy.embedded("FAILQM", data_path=qm_root)
     with pytest.raises(mqpy.MQMIError) as exc:
         _put(mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT), b"x" * (3 * seg))
@@ -533,7 +522,7 @@ def test_puts_retried_against_a_full_disk_do_not_fill_the_log_with_checkpoints(
         b"in flight", mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT),
         mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
     log = eng.data.log
-    monkeypatch.setattr(log_module, "os", _FullDisk())
+    monkeypatch.setattr(log_module, "os", small_log.FullDisk())
     qm = mqpy.embedded("FAILQM", data_path=qm_root)
     q = mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT)
     ends = set()

@@ -295,17 +295,6 @@ def test_a_checkpoint_for_log_space_that_the_full_disk_refuses_is_amq6708(qm_roo
     assert "AMQ6708E" in _errlog(qm_root)
 
 
-class _NoNewSegments:
-    """The log module's os on a full disk: a new segment file cannot be written."""
-
-    def __getattr__(self, name):
-        return getattr(os, name)
-
-    @staticmethod
-    def write(fd, data):
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-
-
 @pytest.mark.parametrize("reserved_for_it", [True, False])
 def test_a_backout_record_larger_than_the_fixed_reserve_fits_on_a_full_disk(
         tmp_path, monkeypatch, reserved_for_it):
@@ -326,7 +315,7 @@ def test_a_backout_record_larger_than_the_fixed_reserve_fits_on_a_full_disk(
     while log.end_lsn < cfg.segment_size - 90_000:
         log.append(1, b"g" * 10_000)
     log.force(log.end_lsn)
-    monkeypatch.setattr(log_module, "os", _NoNewSegments())
+    monkeypatch.setattr(log_module, "os", small_log.FullDisk())
     if not reserved_for_it:
         with pytest.raises(LogDiskFull):
             log.append(3, backout, reserved=True)

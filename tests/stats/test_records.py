@@ -8,7 +8,6 @@ import time
 import pytest
 
 import mqpy
-
 from mqpy import CMQC, CMQCFC, pcf
 from mqpy.engine.stats import MQICounters, QueueCounters, Statistics
 from mqpy.stats import records as R
