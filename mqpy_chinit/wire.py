@@ -1031,16 +1031,24 @@ def _mqi_segment(byte_order: ByteOrder, segment_type: int, flags1: int, flags2: 
     """The one packer of a one-segment MQI flow: TSH or TSHM, then the API header, then the
     body's parts (``reply_length`` None: the segment's own length)."""
     total = (TSH_LENGTH if conv_id is None else TSHM_LENGTH) + API_HEADER_LENGTH \
-        + sum(map(len, body))
+        + (len(body[0]) if len(body) == 1 else sum(map(len, body)))
+    order = int(byte_order)  # (an IntEnum hashes and converts through Python code)
     if conv_id is None:
-        head = _Headers.TSH_HEAD.pack(STRUCTID_TSH, total, byte_order, segment_type, flags1,
-                                      flags2, luwid)
+        head = _TSH_HEAD_PACK(STRUCTID_TSH, total, order, segment_type, flags1, flags2, luwid)
     else:
-        head = _Headers.TSHM_HEAD.pack(STRUCTID_TSHM, total, conv_id, request_id or 0,
-                                       byte_order, segment_type, flags1, flags2, luwid)
-    return b"".join((head, _Headers.TSH_TAIL[byte_order].pack(encoding, ccsid, b"\0\0"),
+        head = _TSHM_HEAD_PACK(STRUCTID_TSHM, total, conv_id, request_id or 0, order,
+                               segment_type, flags1, flags2, luwid)
+    tail, api = _TAILS[order]
+    return b"".join((head, tail(encoding, ccsid, b"\0\0"),
                      (total if reply_length is None else reply_length).to_bytes(4, "big"),
-                     _Headers.API_TAIL[byte_order].pack(comp, reason, hobj), *body))
+                     api(comp, reason, hobj), *body))
+
+
+_TSH_HEAD_PACK = _Headers.TSH_HEAD.pack
+_TSHM_HEAD_PACK = _Headers.TSHM_HEAD.pack
+#: by the byte order's number: its TSH tail's and API header tail's packers
+_TAILS = {int(order): (_Headers.TSH_TAIL[order].pack, _Headers.API_TAIL[order].pack)
+          for order in (ByteOrder.LITTLE, ByteOrder.BIG)}
 
 
 def readdressed_mqi_reply(data: bytes, segment_type: int, conv_id: int | None,
