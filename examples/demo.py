@@ -20,7 +20,7 @@ import textwrap
 import time
 
 import mqpy
-from mqpy import CMQC
+from mqpy import CMQC, errorlog
 
 BIN = os.path.dirname(sys.executable)
 
@@ -120,10 +120,9 @@ def main() -> None:
               f"in order: {got == sorted(got)}")
 
         say("QM1's error log (last entries)")
-        with open(os.path.join(data, "qmgrs", "QM1", "errors", "AMQERR01.LOG")) as f:
-            entries = [line for line in f if line.startswith("AMQ")]
-        for line in entries[-6:]:
-            print("  " + line.rstrip())
+        entries = errorlog.read_entries(os.path.join(data, "qmgrs", "QM1", "errors"))
+        for entry in entries[-6:]:
+            print(f"  {entry.msgid}: {entry.text}")
 
         say("crash recovery: a writer is killed with SIGKILL in its third unit of work")
         child = textwrap.dedent("""
