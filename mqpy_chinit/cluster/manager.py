@@ -151,8 +151,7 @@ class RepositoryManager:
 
             async with self.lock:
                 await self._unit_of_work(start)
-            self.chinit.log("AMQ9410I", f"Repository manager started ({len(records)} "
-                            f"records on {REPOSITORY_QUEUE}).")
+            self.chinit.log("AMQ9410I", "Repository manager started.")
             task_status.started()
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(self._serve_commands)
