@@ -86,6 +86,14 @@ class Conversation:
         await self._send(segment, 1)
         TRACER.flows(">", self.status.channel, events, len(segment))
 
+    async def send_segments(self, segments: list[bytes], events: tuple[Event, ...]) -> None:
+        """Segments made already, written together (one system call for the replies to a
+        run of requests read at once), counted and traced as :meth:`send_many`'s;
+        ``events``: what the trace names them."""
+        data = segments[0] if len(segments) == 1 else b"".join(segments)
+        await self._send(data, len(segments))
+        TRACER.flows(">", self.status.channel, events, len(data))
+
     async def send_many(self, events: list[Event]) -> None:
         """Events written together: one system call for a run of a batch's messages."""
         segments = [seg for event in events for seg in self.writer.segments(event)]
@@ -149,6 +157,21 @@ class Conversation:
                                f"{timeout:.0f} seconds.")
         return self.pending.popleft()
 
+    async def take(self) -> list[Event]:
+        """Every event received and not yet taken, reading the stream when there is none
+        (as many reads as it takes to complete one), without a timeout: for a reader that
+        deals with what one read brought together (the SVRCONN's receiver serves a run of
+        calls and answers them in one send)."""
+        if self.pending:
+            await trio.lowlevel.checkpoint_if_cancelled()
+            events = list(self.pending)
+            self.pending.clear()
+            return events
+        while True:
+            events = await self._read()
+            if events:
+                return events
+
     def arrived(self) -> bool:
         """Whether the partner has sent something not received yet, without waiting: events
         already read, or bytes on the plain socket (read now and kept for the next
@@ -171,6 +194,10 @@ class Conversation:
 
     async def _receive(self) -> None:
         """One read from the stream into ``pending``."""
+        self.pending.extend(await self._read())
+
+    async def _read(self) -> list[Event]:
+        """One read from the stream: the events it completes."""
         try:
             if self._early is not None:
                 data, self._early = self._early, None
@@ -189,12 +216,12 @@ class Conversation:
         self.last_received = time.monotonic()
         try:
             events = self.reader.feed(data)
-            self.pending.extend(events)
         except ProtocolError as exc:
             await self._refuse(exc.status_code)
             raise ChannelEnded("AMQ9504E", f"Protocol error: {exc}", True,
                                exc.status_code) from None
         TRACER.flows("<", self.status.channel, events, len(data))
+        return events
 
     async def _receive_plain(self) -> bytes:
         """What the plain socket has, once it has something (the bytes a ``Prefixed``
