@@ -8,12 +8,17 @@ acknowledged is durable)."""
 from __future__ import annotations
 
 import attrs
+import trio
 
 import mqpy
 from mqpy import CMQC, mqiproto
-from mqpy_chinit.wire import MQIReply, SegmentType
+from mqpy_chinit.conversation import PENDING_YIELD, Conversation
+from mqpy_chinit.framing import SegmentWriter
+from mqpy_chinit.states import ChannelStatus
+from mqpy_chinit.wire import Heartbeat, MQIReply, Ping, SegmentType
 from tests.client.conftest import QMGR, QUEUE
 from tests.client.test_partial_frames import _RawClient
+from tests.wire.test_conversation_io import _connected
 
 _T = SegmentType
 
@@ -134,3 +139,44 @@ def test_a_call_served_at_once_never_overtakes_one_its_conversation_has_queued(e
     assert [r.request_id for r in (inquired, put, got)] == [3, 4, 5]
     assert mqiproto.decode_reply(inquired).values[0] == [0]
     assert _data(got) == b"later"
+
+
+async def test_the_receiver_reads_what_is_in_at_once_and_still_lets_others_run():
+    """Given a SVRCONN's conversation whose partner's flows are in before each read, when
+    the receiver takes them (``Conversation.take``), then each comes in order, read at once
+    rather than waited for, which lets other tasks run every PENDING_YIELD reads rather
+    than at about every other one, as a wait for each would; a cancelled scope stops a take before it reads, and what was not
+    read comes with the next."""
+    async with _connected() as (ours, partner):
+        conv = Conversation(ours, ChannelStatus("APP.SVRCONN", "SVRCONN"))
+        writer = SegmentWriter()
+        ticks = 0
+
+        async def other_task() -> None:
+            nonlocal ticks
+            while True:
+                ticks += 1
+                await trio.lowlevel.checkpoint()
+
+        got: list[int] = []
+        ran_between: list[int] = []
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(other_task)
+            await trio.lowlevel.checkpoint()
+            for n in range(3 * PENDING_YIELD):
+                await partner.send_all(writer.send(Ping(data=n.to_bytes(4, "big"))))
+                await trio.sleep(0.001)  # in the socket before the take
+                before = ticks
+                got += [int.from_bytes(e.data, "big") for e in await conv.take()]
+                ran_between.append(ticks - before)
+            nursery.cancel_scope.cancel()
+        assert got == list(range(3 * PENDING_YIELD))
+        # a wait lets them run about every other time (trio runs a batch's tasks in a
+        # random order); reads at once, every PENDING_YIELD-th time
+        assert 0 < sum(1 for n in ran_between if n) <= len(ran_between) // 4
+        await partner.send_all(writer.send(Heartbeat()))
+        with trio.CancelScope() as scope:
+            scope.cancel()
+            await conv.take()
+        assert scope.cancelled_caught
+        assert [type(e) for e in await conv.take()] == [Heartbeat]
