@@ -19,6 +19,14 @@ Theory of operation
   conversation (created by its MQCONN), which calls the queue manager and sends the reply with
   the request's ConvId and RequestId. Keeping the receiver running while a call is in progress
   is how a client that disappears during a long MQGET wait is noticed at once.
+- A client's message traffic with the queue manager in this process (an MQPUT, an MQGET
+  without wait, of the common form) never waits, so the receiver makes such a call itself
+  when the conversation's task has nothing to do, and answers it (``_serve_now``): no
+  hand-over, no wake-up of the task. The receiver reads the socket before waiting for it and
+  takes what one read brought together, so the replies to requests of several conversations
+  read at once go in one write. A call that logged persistent work is answered only after
+  its log force, made by the conversation's task (``_answer``), so that nothing is
+  acknowledged before it is durable; calls queued for the task are never overtaken.
 - A timer task sends a heartbeat when nothing has come from the client for HBINT (during MQGET waits
   and between calls), ends the instance when nothing has come from the client for the receive
   timeout (AMQ9259E), and ends it after DISCINT seconds without an MQI call in progress
@@ -714,8 +722,11 @@ class SvrconnInstance:
                                                  request.conv_id, request.request_id)
                 if segment is not None:
                     return [segment]
-            reply = mqiproto.encode_reply(verb, parts, comp=comp, reason=reason,
-                                          byte_order=order)
+            try:
+                reply = mqiproto.encode_reply(verb, parts, comp=comp, reason=reason,
+                                              byte_order=order)
+            except Exception as exc:  # noqa: BLE001 - as _dispatch says of its handlers'
+                reply = self._unexpected(verb, exc)
         return self.conv.writer.segments(mqi_event(
             MQIReply, reply.flags, reply.luwid, request.conv_id, request.request_id,
             reply.segment_type, reply.comp, reply.reason, reply.hobj, reply.body,
