@@ -81,6 +81,8 @@ __all__ = [
     "RUN_SPI_VERBS",
     "RUN_VERBS",
     "SpiVerb",
+    "common_reply_body",
+    "common_request",
     "decode_reply",
     "decode_request",
     "encode_reply",
@@ -986,6 +988,21 @@ def decode_request(event: MQIRequest, byte_order: ByteOrder = ByteOrder.LITTLE) 
     if values is None:
         values = _unpack(REQUESTS[verb], event.body, byte_order, verb.name)
     return Decoded(verb, event.comp, event.reason, event.hobj, values)
+
+
+def common_request(verb: SegmentType, body: bytes,
+                   byte_order: ByteOrder = ByteOrder.LITTLE) -> tuple[Any, ...] | None:
+    """The values of an MQPUT, MQGET, MQPUT1 or MQOPEN body of the common form (no
+    distribution-list records, structures mqpy knows, lengths that add up), read in one
+    go; None for anything else, which :func:`decode_request` takes, with its errors."""
+    return _FUSED_REQUESTS[verb].unpack(body, byte_order)
+
+
+def common_reply_body(verb: SegmentType, values: Sequence[Any],
+                      byte_order: ByteOrder = ByteOrder.LITTLE) -> bytes | None:
+    """The body :func:`encode_reply` gives an MQPUT, MQGET, MQPUT1 or MQOPEN reply of the
+    common form (``values`` as its), packed in one go; None for anything else."""
+    return _FUSED_REPLIES[verb].pack(values, byte_order)
 
 
 def encode_reply(verb: SegmentType, values: Sequence[Any] | None = None, *,

@@ -24,8 +24,8 @@ from mqpy import CMQC, waiting
 from mqpy.errors import MQMIError
 from mqpy.verbs import AsyncMQIVerbs
 
-__all__ = ["INLINE_DATA_LIMIT", "EngineVerbs", "ThreadVerbs", "engine_call", "mqi_port",
-           "send_all"]
+__all__ = ["INLINE_DATA_LIMIT", "EngineVerbs", "ThreadVerbs", "defer", "engine_call", "force",
+           "mqi_port", "send_all", "undefer"]
 
 #: A put whose message is longer than this goes to a worker thread whole: copying and
 #: logging tens of megabytes would stall every other conversation of the loop.
@@ -42,16 +42,34 @@ async def engine_call(conn: Any, limiter: trio.CapacityLimiter,
     """``fn(*args)`` (a method of the engine ``Connection`` ``conn``) in the event loop; then,
     if it logged persistent work, the force on a worker thread under ``limiter``, whether the
     call succeeded or failed (a failed get may have expired messages it had to log)."""
-    conn.deferred_lsn = 0
-    deferring = conn.engine.deferring  # the queue manager's own puts in the call (reports)
-    deferring.conn = conn
+    defer(conn)
     try:
         return fn(*args)
     finally:
-        deferring.conn = None
-        lsn, conn.deferred_lsn = conn.deferred_lsn, None
+        lsn = undefer(conn)
         if lsn:
-            await _forcer(conn.engine.data).force(lsn, limiter)
+            await force(conn, lsn, limiter)
+
+
+def defer(conn: Any) -> None:
+    """From here on the log forces of ``conn``'s calls (an engine ``Connection``) are left
+    to the caller: :func:`undefer` says up to where, :func:`force` makes it durable."""
+    conn.deferred_lsn = 0
+    conn.engine.deferring.conn = conn  # the queue manager's own puts in the call (reports)
+
+
+def undefer(conn: Any) -> int:
+    """The end of :func:`defer`: the LSN the calls since need forced before they are
+    answered (0: none)."""
+    conn.engine.deferring.conn = None
+    lsn, conn.deferred_lsn = conn.deferred_lsn, None
+    return lsn or 0
+
+
+async def force(conn: Any, lsn: int, limiter: trio.CapacityLimiter) -> None:
+    """The log of ``conn``'s queue manager durable up to ``lsn``, forced on a worker thread
+    (shared with this loop's other calls waiting for one: :class:`LoopForcer`)."""
+    await _forcer(conn.engine.data).force(lsn, limiter)
 
 
 class LoopForcer:

@@ -66,6 +66,7 @@ class Conversation:
         self.sock, self.trio_socket = _plain_socket(stream)
         self._sending = False  # a send waiting for room (trio's streams refuse a second)
         self._taken = 0  # events taken from ``pending`` without a read (see recv)
+        self._in_a_row = 0  # eager reads that found something, one after another
         #: what ``arrived`` found on the socket (bytes, b"" for its end, or the error), for
         #: the next receive
         self._early: bytes | OSError | None = None
@@ -85,6 +86,29 @@ class Conversation:
         ``events``: what the trace names it."""
         await self._send(segment, 1)
         TRACER.flows(">", self.status.channel, events, len(segment))
+
+    async def send_segments(self, segments: list[bytes], events: tuple[Event, ...]) -> None:
+        """Segments made already, written together (one system call for the replies to a
+        run of requests read at once), counted and traced as :meth:`send_many`'s;
+        ``events``: what the trace names them."""
+        data = segments[0] if len(segments) == 1 else b"".join(segments)
+        sock = self.sock
+        if sock is None or self._sending or self.trio_socket.did_shutdown_SHUT_WR:
+            await self._send(data, len(segments))
+        else:  # _send_plain's first write, here: the socket takes it all nearly always
+            await trio.lowlevel.checkpoint_if_cancelled()
+            try:
+                sent = sock.send(data)
+            except BlockingIOError:
+                sent = 0
+            except OSError as exc:
+                raise ChannelEnded("AMQ9206E",
+                                   f"Error sending data: {_translated(exc)}") from None
+            if sent == len(data):
+                self.status.buffers_sent += len(segments)
+            else:
+                await self._send(memoryview(data)[sent:], len(segments))
+        TRACER.flows(">", self.status.channel, events, len(data))
 
     async def send_many(self, events: list[Event]) -> None:
         """Events written together: one system call for a run of a batch's messages."""
@@ -149,6 +173,47 @@ class Conversation:
                                f"{timeout:.0f} seconds.")
         return self.pending.popleft()
 
+    async def take(self) -> list[Event]:
+        """Every event received and not yet taken, reading the stream when there is none
+        (as many reads as it takes to complete one), without a timeout: for a reader that
+        deals with what one read brought together (the SVRCONN's receiver serves a run of
+        calls and answers them in one send)."""
+        if self.pending:
+            await trio.lowlevel.checkpoint_if_cancelled()
+            events = list(self.pending)
+            self.pending.clear()
+            return events
+        sock = self.sock
+        if sock is not None and self._early is None and not (
+                type(self.stream) is Prefixed and self.stream.prefix):
+            # the socket carries several conversations, whose requests are often in
+            # already when the last one is answered: it is read first, and waited for
+            # only when it has nothing. A read that finds something is a cancellation
+            # point, and every PENDING_YIELD-th in a row a trip through the scheduler too
+            await trio.lowlevel.checkpoint_if_cancelled()
+            try:
+                data = sock.recv(RECEIVE_SIZE)
+            except BlockingIOError:
+                self._in_a_row = 0
+            except OSError as exc:
+                raise ChannelEnded("AMQ9208E", "Error on receive from host: "
+                                   f"{_translated(exc)}") from None
+            else:
+                self._in_a_row += 1
+                if not self._in_a_row % PENDING_YIELD:
+                    await trio.lowlevel.cancel_shielded_checkpoint()
+                try:
+                    events = self._events(data)
+                except ProtocolError as exc:
+                    await self._protocol_error(exc)
+                    raise  # (never: it raises ChannelEnded)
+                if events:
+                    return events
+        while True:
+            events = await self._read()
+            if events:
+                return events
+
     def arrived(self) -> bool:
         """Whether the partner has sent something not received yet, without waiting: events
         already read, or bytes on the plain socket (read now and kept for the next
@@ -171,6 +236,10 @@ class Conversation:
 
     async def _receive(self) -> None:
         """One read from the stream into ``pending``."""
+        self.pending.extend(await self._read())
+
+    async def _read(self) -> list[Event]:
+        """One read from the stream: the events it completes."""
         try:
             if self._early is not None:
                 data, self._early = self._early, None
@@ -183,18 +252,28 @@ class Conversation:
                 data = await self._receive_plain()
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
             raise ChannelEnded("AMQ9208E", f"Error on receive from host: {exc}") from None
+        try:
+            return self._events(data)
+        except ProtocolError as exc:
+            await self._protocol_error(exc)
+            raise  # (never: it raises ChannelEnded)
+
+    def _events(self, data: bytes) -> list[Event]:
+        """The events ``data``, read from the stream, completes; counted and traced.
+        ProtocolError for a malformed stream (:meth:`_protocol_error`)."""
         if not data:
             raise ChannelEnded("AMQ9209E", "Connection to host closed.")
         self.status.buffers_received += 1
         self.last_received = time.monotonic()
-        try:
-            events = self.reader.feed(data)
-            self.pending.extend(events)
-        except ProtocolError as exc:
-            await self._refuse(exc.status_code)
-            raise ChannelEnded("AMQ9504E", f"Protocol error: {exc}", True,
-                               exc.status_code) from None
+        events = self.reader.feed(data)
         TRACER.flows("<", self.status.channel, events, len(data))
+        return events
+
+    async def _protocol_error(self, exc: ProtocolError) -> None:
+        """The partner broke the protocol: told with STATUS, the channel ends."""
+        await self._refuse(exc.status_code)
+        raise ChannelEnded("AMQ9504E", f"Protocol error: {exc}", True,
+                           exc.status_code) from None
 
     async def _receive_plain(self) -> bytes:
         """What the plain socket has, once it has something (the bytes a ``Prefixed``

@@ -46,6 +46,7 @@ from mqpy_chinit.wire import (
     SegmentType,
     StatusCode,
     build_message_segment,
+    build_mqi_reply,
     build_mqi_segment,
     build_segment_header,
     decode_body,
@@ -111,6 +112,19 @@ class SegmentWriter:
             return None
         return build_mqi_segment(event, self.byte_order, self.encoding, self.ccsid,
                                  self.flags2)
+
+    def reply(self, segment_type: int, comp: int, reason: int, hobj: int,
+              body: tuple[bytes, ...], conv_id: int | None,
+              request_id: int | None) -> bytes | None:
+        """The one segment :meth:`send` makes of an MQI reply event with these fields (no
+        flags, no LUW, ReplyLength its own length) and ``body`` joined, without the event;
+        None when it does not fit one segment."""
+        total = (TSH_LENGTH if conv_id is None else TSHM_LENGTH) + API_HEADER_LENGTH \
+            + sum(map(len, body))
+        if total > self.max_transmission_size:
+            return None
+        return build_mqi_reply(segment_type, comp, reason, hobj, body, self.byte_order,
+                               self.encoding, self.ccsid, self.flags2, conv_id, request_id)
 
     def segments(self, event: Event) -> list[bytes]:
         """The segments that carry ``event``, FIRST on the first and LAST on the last."""

@@ -19,6 +19,14 @@ Theory of operation
   conversation (created by its MQCONN), which calls the queue manager and sends the reply with
   the request's ConvId and RequestId. Keeping the receiver running while a call is in progress
   is how a client that disappears during a long MQGET wait is noticed at once.
+- A client's message traffic with the queue manager in this process (an MQPUT, an MQGET
+  without wait, of the common form) never waits, so the receiver makes such a call itself
+  when the conversation's task has nothing to do, and answers it (``_serve_now``): no
+  hand-over, no wake-up of the task. The receiver reads the socket before waiting for it and
+  takes what one read brought together, so the replies to requests of several conversations
+  read at once go in one write. A call that logged persistent work is answered only after
+  its log force, made by the conversation's task (``_answer``), so that nothing is
+  acknowledged before it is durable; calls queued for the task are never overtaken.
 - A timer task sends a heartbeat when nothing has come from the client for HBINT (during MQGET waits
   and between calls), ends the instance when nothing has come from the client for the receive
   timeout (AMQ9259E), and ends it after DISCINT seconds without an MQI call in progress
@@ -206,6 +214,7 @@ class _ClientConversation:
     on_qm: bool = False
     idle: trio.CancelScope | None = None  # while it waits there: cancelled to wake it
     queued: int = 0  # requests sent to its task (``send``) and not yet taken
+    calling: bool = False  # its task has taken a request and not yet sent the reply
     #: a call the receiver relayed, whose reply is the task's: (request, verb, data length)
     relayed: tuple[MQIRequest, SegmentType, int | None] | None = None
 
@@ -393,28 +402,24 @@ class SvrconnInstance:
     # -- bytes in -------------------------------------------------------------------------
 
     async def _receive(self) -> None:
+        conv = self.conv
+        replies: list[bytes] = []  # to the calls served at once, from what one read gave
         try:
             while True:
-                ev = await self.conv.recv(None)
-                if isinstance(ev, MQIRequest):
-                    await self._route(ev)
-                elif isinstance(ev, Heartbeat):
-                    if ev.flags & ControlFlags1.CONFIRM_REQUEST:
-                        await self._send(Heartbeat(**self._control()))
-                elif isinstance(ev, Status):
-                    return  # the client closed the channel
-                elif isinstance(ev, OtherSegment) and ev.segment_type in _IDENTITY_FLOWS:
-                    try:
-                        self._identity_flow(ev)
-                    except ProtocolError as exc:
-                        await self._refuse(exc.status_code, "AMQ9504E",
-                                           f"Protocol error: {exc}")
+                for ev in await conv.take():
+                    if type(ev) is MQIRequest:
+                        segments = self._serve_now(ev)
+                        if segments is not None:
+                            replies += segments
+                            continue
+                    if replies:  # answered before anything that may wait
+                        await self._send_replies(replies)
+                        replies = []
+                    if not await self._on_event(ev):
                         return
-                else:
-                    await self._refuse(StatusCode.PROTOCOL_SEGMENT_TYPE, "AMQ9504E",
-                                       f"Protocol error: {type(ev).__name__} segment on a "
-                                       f"server-connection channel.")
-                    return
+                if replies:
+                    await self._send_replies(replies)
+                    replies = []
         except ChannelEnded as e:
             if self.closing:
                 pass  # we ended the instance ourselves and said why
@@ -426,6 +431,29 @@ class SvrconnInstance:
                 self.log(e.msgid, f"Channel '{self.name}' ({self.peer}): {e.text}")
         finally:
             self._end()
+
+    async def _on_event(self, ev: Event) -> bool:
+        """What the client sent, other than a call served at once; False: the instance
+        ends (the client closed it, or sent what a SVRCONN does not take)."""
+        if isinstance(ev, MQIRequest):
+            await self._route(ev)
+        elif isinstance(ev, Heartbeat):
+            if ev.flags & ControlFlags1.CONFIRM_REQUEST:
+                await self._send(Heartbeat(**self._control()))
+        elif isinstance(ev, Status):
+            return False  # the client closed the channel
+        elif isinstance(ev, OtherSegment) and ev.segment_type in _IDENTITY_FLOWS:
+            try:
+                self._identity_flow(ev)
+            except ProtocolError as exc:
+                await self._refuse(exc.status_code, "AMQ9504E", f"Protocol error: {exc}")
+                return False
+        else:
+            await self._refuse(StatusCode.PROTOCOL_SEGMENT_TYPE, "AMQ9504E",
+                               f"Protocol error: {type(ev).__name__} segment on a "
+                               f"server-connection channel.")
+            return False
+        return True
 
     def _identity_flow(self, ev: OtherSegment) -> None:
         """USERID_DATA / CONAUTH_INFO before a conversation's MQCONN (mqpy_chinit.userid)."""
@@ -471,10 +499,26 @@ class SvrconnInstance:
             await cc.send.send(request)
 
     async def _reply(self, request: MQIRequest, reply: MQIReply) -> None:
-        if request.conv_id is not None and (reply.conv_id != request.conv_id
-                                            or reply.request_id != request.request_id):
-            reply = attrs.evolve(reply, conv_id=request.conv_id, request_id=request.request_id)
+        conv_id = request.conv_id
+        if conv_id is not None and (reply.conv_id != conv_id
+                                    or reply.request_id != request.request_id):
+            reply = mqi_event(MQIReply, reply.flags, reply.luwid, conv_id, request.request_id,
+                              reply.segment_type, reply.comp, reply.reason, reply.hobj,
+                              reply.body, reply.reply_length)
         await self._send(reply)
+
+    async def _send_replies(self, replies: list[bytes]) -> None:
+        """Replies made already (``_serve_now``), written together under the send lock
+        (taken here as :meth:`_locked` takes it: one coroutine fewer a call)."""
+        lock = self.send_lock
+        try:
+            lock.acquire_nowait()
+        except trio.WouldBlock:
+            await lock.acquire()
+        try:
+            await self.conv.send_segments(replies, _A_REPLY * len(replies))
+        finally:
+            lock.release()
 
     async def _serve_conversation(self, cc: _ClientConversation) -> None:
         try:
@@ -490,14 +534,21 @@ class SvrconnInstance:
                 except trio.EndOfChannel:
                     break
                 cc.queued -= 1
-                self.busy += 1
+                cc.calling = True
                 try:
-                    reply = await self._dispatch(cc, request)
+                    if type(request) is _Answer:  # served at once, its log force still due
+                        await self._answer(cc, request)
+                        continue
+                    self.busy += 1
+                    try:
+                        reply = await self._dispatch(cc, request)
+                    finally:
+                        self.busy -= 1
+                        self.last_call = time.monotonic()
+                    self.status.msgs += 1
+                    await self._reply(request, reply)
                 finally:
-                    self.busy -= 1
-                    self.last_call = time.monotonic()
-                self.status.msgs += 1
-                await self._reply(request, reply)
+                    cc.calling = False
                 if cc.refused and not any(c.backend is not None
                                           for c in self.conversations.values()):
                     self.closing = True  # CHLAUTH refused the channel: it ends (logged)
@@ -582,11 +633,140 @@ class SvrconnInstance:
         except (trio.Cancelled, KeyboardInterrupt):
             raise
         except Exception as exc:  # noqa: BLE001 - a fault behind the MQI: the call fails 2195
-            self.log("AMQ9999E", f"Channel '{self.name}': unexpected error in "
-                     f"{verb.name}: {exc!r}.")
-            return mqiproto.encode_reply(verb, comp=_FAILED, reason=CMQC.MQRC_UNEXPECTED_ERROR)
+            return self._unexpected(verb, exc)
         finally:
             self.status.substate = "RECEIVE"
+
+    # -- MQI calls served at once ---------------------------------------------------------
+
+    def _serve_now(self, request: MQIRequest) -> list[bytes] | None:
+        """An MQPUT or MQGET without wait of the common form, on a conversation whose
+        queue manager is in this process and whose task has nothing to do, served here in
+        the receiver, in one go: decoded, called, its reply made and counted (the
+        conversation's task would do the same, a hand-over and a wake-up later). Returns
+        the reply's segments; none when the call logged persistent work whose force is due
+        before it is answered (the task then forces and answers, :meth:`_answer`); None
+        for anything else, which takes the task's way (:meth:`_route`) unchanged."""
+        verb = request.segment_type
+        if verb is not _T.MQPUT and verb is not _T.MQGET:
+            return None
+        cc = self.conversations.get(request.conv_id if self.sharing else None)
+        if cc is None or cc.queued or cc.calling or type(cc.backend) is not serving.EngineVerbs:
+            return None
+        values = mqiproto.common_request(verb, request.body, self._byte_order())
+        if values is None:
+            return None
+        if verb is _T.MQPUT:
+            data = values[2]
+            if len(data) > serving.INLINE_DATA_LIMIT or (
+                    self.max_msg_size and len(data) > self.max_msg_size):
+                return None  # a long put goes to a thread; one beyond MAXMSGL fails 2010
+        elif values[1].Options & CMQC.MQGMO_WAIT:
+            return None
+        conn = cc.backend.conn
+        serving.defer(conn)
+        try:
+            outcome = self._call_now(verb, request, values, conn)
+        finally:
+            lsn = serving.undefer(conn)
+        self.last_call = time.monotonic()
+        if lsn:
+            cc.queued += 1
+            cc.send.send_nowait(_Answer(request, values, outcome, lsn))  # (it was empty)
+            return []
+        return self._answered(request, values, outcome)
+
+    def _call_now(self, verb: SegmentType, request: MQIRequest, values: tuple[Any, ...],
+                  conn: Any) -> tuple[int, int, Any]:
+        """The engine's call for :meth:`_serve_now`: (CompCode, Reason, the message an
+        MQGET got) when it did not fail, else (CompCode, Reason, its reply)."""
+        try:
+            if verb is _T.MQPUT:
+                md, pmo, data = values
+                warning = conn.put(request.hobj, md, pmo, data)
+                return (_WARNING if warning else _OK), warning, None
+            md, gmo, buffer_length = values
+            return _OK, 0, conn.get(request.hobj, md, gmo, self._max_length(buffer_length))
+        except MQMIError as e:
+            reply = mqiproto.truncation_reply(values[0], values[1], e) if verb is _T.MQGET \
+                else None
+            if reply is None:
+                reply = mqiproto.failure_reply(verb, _decoded(request, values), e.comp,
+                                               e.reason)
+            return e.comp, e.reason, reply
+        except Exception as exc:  # noqa: BLE001 - a fault behind the MQI: as _dispatch says
+            return _FAILED, CMQC.MQRC_UNEXPECTED_ERROR, self._unexpected(verb, exc)
+
+    def _answered(self, request: MQIRequest, values: tuple[Any, ...],
+                  outcome: tuple[int, int, Any]) -> list[bytes]:
+        """The reply segments of a call served at once, counted in the channel status as
+        the task counts its calls (``_put``, ``_get``, ``_serve_conversation``)."""
+        comp, reason, out = outcome
+        verb = request.segment_type
+        status = self.status
+        status.msgs += 1
+        if type(out) is MQIReply:  # it failed (or a truncated get): nothing moved
+            reply = out
+        else:
+            if verb is _T.MQPUT:
+                status.bytes_received += len(values[2])
+                parts: tuple[Any, ...] = (values[0], values[1])
+            else:
+                status.message_moved(len(out), sent=True)
+                status.msgs -= 1  # message_moved counted it; the call is counted above
+                parts = (values[0], values[1], len(out), out)
+            order = self.conv.writer.byte_order  # the replies' bodies are in the TSH's
+            body = mqiproto.common_reply_body(verb, parts, order)
+            if body is not None:
+                segment = self.conv.writer.reply(_REPLY_TYPES[verb], comp, reason, 0, (body,),
+                                                 request.conv_id, request.request_id)
+                if segment is not None:
+                    return [segment]
+            try:
+                reply = mqiproto.encode_reply(verb, parts, comp=comp, reason=reason,
+                                              byte_order=order)
+            except Exception as exc:  # noqa: BLE001 - as _dispatch says of its handlers'
+                reply = self._unexpected(verb, exc)
+        return self.conv.writer.segments(mqi_event(
+            MQIReply, reply.flags, reply.luwid, request.conv_id, request.request_id,
+            reply.segment_type, reply.comp, reply.reason, reply.hobj, reply.body,
+            reply.reply_length))
+
+    async def _answer(self, cc: _ClientConversation, answer: _Answer) -> None:
+        """A call :meth:`_serve_now` made whose log force is due: forced (on a worker
+        thread, with the other calls of this loop waiting for one), then answered; a force
+        that fails fails the call, as it fails a call made by :meth:`_dispatch`."""
+        request, values = answer.request, answer.values
+        verb = request.segment_type
+        self.busy += 1
+        self.status.substate = _NAMES[verb]
+        outcome = answer.outcome
+        try:
+            await serving.force(cc.backend.conn, answer.lsn, self.registry.limiter)
+        except MQMIError as e:
+            outcome = (e.comp, e.reason, mqiproto.failure_reply(
+                verb, _decoded(request, values), e.comp, e.reason))
+        except Exception as exc:  # noqa: BLE001 - as _dispatch says
+            outcome = (_FAILED, CMQC.MQRC_UNEXPECTED_ERROR, self._unexpected(verb, exc))
+        finally:
+            self.busy -= 1
+            self.last_call = time.monotonic()
+            self.status.substate = "RECEIVE"
+        await self._send_replies(self._answered(request, values, outcome))
+
+    def _max_length(self, buffer_length: int) -> int | None:
+        """An MQGET's longest message: its buffer length (-1: any), within MAXMSGL."""
+        limit = self.max_msg_size or None
+        max_length = limit if buffer_length < 0 else buffer_length
+        if limit is not None and max_length is not None:
+            max_length = min(max_length, limit)
+        return max_length
+
+    def _unexpected(self, verb: SegmentType, exc: Exception) -> MQIReply:
+        """A fault behind the MQI, logged: the call fails MQRC_UNEXPECTED_ERROR (2195)."""
+        self.log("AMQ9999E", f"Channel '{self.name}': unexpected error in {verb.name}: "
+                 f"{exc!r}.")
+        return mqiproto.encode_reply(verb, comp=_FAILED, reason=CMQC.MQRC_UNEXPECTED_ERROR)
 
     # -- relayed MQI calls ----------------------------------------------------------------
 
@@ -607,10 +787,7 @@ class SvrconnInstance:
             if not _plain_get(body):
                 return None
             (buffer_length,) = _LONG.unpack_from(body, len(body) - 4)
-            limit = self.max_msg_size or None
-            max_length = limit if buffer_length < 0 else buffer_length
-            if limit is not None and max_length is not None:
-                max_length = min(max_length, limit)
+            max_length = self._max_length(buffer_length)
             if max_length != buffer_length:
                 body = body[:-4] + _LONG.pack(-1 if max_length is None else max_length)
         elif body:  # MQCMIT, MQBACK: nothing follows the API header
@@ -857,12 +1034,8 @@ class SvrconnInstance:
 
     async def _get(self, cc: _ClientConversation, d: mqiproto.Decoded) -> MQIReply:
         md, gmo, buffer_length = d.values
-        limit = self.max_msg_size or None
-        max_length = limit if buffer_length < 0 else buffer_length
-        if limit is not None and max_length is not None:
-            max_length = min(max_length, limit)
         try:
-            data = await cc.backend.get(d.hobj, md, gmo, max_length)
+            data = await cc.backend.get(d.hobj, md, gmo, self._max_length(buffer_length))
         except MQMIError as e:
             reply = mqiproto.truncation_reply(md, gmo, e)
             if reply is None:
@@ -909,6 +1082,25 @@ _LITTLE = frozenset({ByteOrder.LITTLE, None})
 #: CHSTATUS SUBSTATE of a call in progress, by verb (``SegmentType.name`` is a property)
 _NAMES = {t: t.name for t in SegmentType}
 _LONG = struct.Struct("<i")
+
+
+@attrs.frozen
+class _Answer:
+    """A call the receiver made at once (``_serve_now``) whose log force is due before it
+    is answered: for the conversation's task, in its requests' order."""
+
+    request: MQIRequest
+    values: tuple[Any, ...]
+    outcome: tuple[int, int, Any]  # as SvrconnInstance._call_now gives it
+    lsn: int
+
+
+def _decoded(request: MQIRequest, values: tuple[Any, ...]) -> mqiproto.Decoded:
+    """What ``mqiproto.decode_request`` gives for ``request``, whose ``values`` are read."""
+    return mqiproto.Decoded(request.segment_type, request.comp, request.reason, request.hobj,
+                            values)
+
+
 def _put_data_length(body: bytes) -> int | None:
     """An MQPUT body's message length when it is exactly MQMD, MQPMO (no records), length,
     data; else None."""

@@ -1000,6 +1000,18 @@ def parse_mqi_segment(data: bytes, pos: int, limit: int) -> tuple[Any, ...] | No
     return event, length, byte_order, encoding, ccsid
 
 
+def build_mqi_reply(segment_type: int, comp: int, reason: int, hobj: int,
+                    body: tuple[bytes, ...], byte_order: ByteOrder, encoding: int, ccsid: int,
+                    flags2: int, conv_id: int | None, request_id: int | None) -> bytes:
+    """An MQI reply whose body is ``body`` joined, as one segment (TSH, or TSHM with
+    ``conv_id``; FIRST and LAST, no LUW, ReplyLength its own length): the bytes a
+    ``SegmentWriter`` of ``byte_order`` / ``encoding`` / ``ccsid`` / ``flags2`` makes of
+    ``mqiproto.encode_reply``'s event readdressed to the request, without the event (the
+    SVRCONN's replies to the calls it serves at once). The caller knows it fits."""
+    return _mqi_segment(byte_order, segment_type, _FIRST_LAST, flags2, _NO_LUW, conv_id,
+                        request_id, encoding, ccsid, None, comp, reason, hobj, body)
+
+
 def build_mqi_segment(event: MQIRequest | MQIReply, byte_order: ByteOrder, encoding: int,
                       ccsid: int, flags2: int) -> bytes:
     """An MQI flow as one segment, FIRST and LAST (the caller knows it fits): the bytes
