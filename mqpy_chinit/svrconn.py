@@ -999,11 +999,12 @@ class SvrconnInstance:
     async def _open(self, cc: _ClientConversation, d: mqiproto.Decoded) -> MQIReply:
         od, options = d.values
         hobj = await cc.backend.open(od, options)
-        reply = mqiproto.encode_reply(d.verb, [od], hobj=hobj)
+        order = self.conv.writer.byte_order  # the reply's body is in our TSH's order
+        reply = mqiproto.encode_reply(d.verb, [od], hobj=hobj, byte_order=order)
         # MQ's MQOPEN reply echoes the open options after the MQOD, as its request carries
         # them (Wireshark dissects both alike); mqiproto's reply shape stops at the MQOD.
-        order = "<" if self._byte_order() == ByteOrder.LITTLE else ">"
-        return attrs.evolve(reply, body=reply.body + struct.pack(order + "i", options))
+        fmt = "<i" if order == ByteOrder.LITTLE else ">i"
+        return attrs.evolve(reply, body=reply.body + struct.pack(fmt, options))
 
     def _byte_order(self) -> ByteOrder:
         return self.conv.reader.partner_byte_order or ByteOrder.LITTLE
