@@ -371,7 +371,7 @@ class _Session:
         anything but a plain put goes the usual way, decoded then."""
         conn = self.conn
         done = await serving.engine_call(conn, self.server.limiter, packed.put, conn,
-                                         call.hobj, call.md, call.struc, call.data)
+                                         call.hobj, call.raw, call.struc, call.data)
         if done is packed.GENERAL:
             return await self._put(self._decode(call.request))
         return _QUIET_PUT_OK
@@ -389,7 +389,17 @@ class _Session:
         md, data = got
         self.got_bytes = len(data)
         length = _LONG.pack(len(data))  # DataLength, then the data's own length
-        body = b"".join((md, gmo.pack(_LITTLE_ENCODING), length, length, data))
+        # the MQGMO as the get left it: the request's, ResolvedQName and ReturnedLength
+        # filled in -- the same bytes for every get of a channel's batch, packed once
+        gd = gmo.__dict__
+        key = (call.raw, gd["ResolvedQName"], gd["ReturnedLength"])
+        gmo_bytes = _GMO_REPLIES.get(key)
+        if gmo_bytes is None:
+            gmo_bytes = gmo.pack(_LITTLE_ENCODING)
+            if len(_GMO_REPLIES) >= _STRUCS_KEPT:
+                _GMO_REPLIES.clear()
+            _GMO_REPLIES[key] = gmo_bytes
+        body = b"".join((md, gmo_bytes, length, length, data))
         return mqi_event(MQIReply, ControlFlags1.NONE, _NO_LUW, None, None, _GET_REPLY, _OK,
                          CMQC.MQRC_NONE, 0, body, None)
 
@@ -517,18 +527,25 @@ _NO_IDS = bytes(48)
 #: and get carries the same ones), by class and bytes; cleared when full
 _STRUCS: dict[tuple[type, bytes], dict[str, Any]] = {}
 _STRUCS_KEPT = 64
+#: packed MQGETs' request bodies seen lately: their MQGMO bytes and buffer length
+_GETS: dict[bytes, tuple[bytes, int | None]] = {}
+#: the MQGMO bytes of packed MQGETs' replies, by request MQGMO, ResolvedQName and
+#: ReturnedLength (all a get changes in it)
+_GMO_REPLIES: dict[tuple[bytes, bytes, int], bytes] = {}
 
 
 class _PackedCall:
     """An MQPUT or MQGET of an SPI RUN taken out of its request without decoding its MQMD
-    (:func:`_packed_call`); ``values`` None, as a failed call's Decoded has none."""
+    (:func:`_packed_call`): ``raw`` is a put's MQMD, a get's MQGMO, as they came; ``struc``
+    its MQPMO or MQGMO decoded; ``data`` a put's message, a get's buffer length (None: any).
+    ``values`` None, as a failed call's Decoded has none."""
 
-    __slots__ = ("data", "hobj", "md", "request", "struc", "verb")
+    __slots__ = ("data", "hobj", "raw", "request", "struc", "verb")
     values = None
 
-    def __init__(self, verb: SegmentType, hobj: int, md: bytes, struc: Any, data: Any,
+    def __init__(self, verb: SegmentType, hobj: int, raw: bytes, struc: Any, data: Any,
                  request: MQIRequest) -> None:
-        self.verb, self.hobj, self.md, self.struc, self.data = verb, hobj, md, struc, data
+        self.verb, self.hobj, self.raw, self.struc, self.data = verb, hobj, raw, struc, data
         self.request = request
 
 
@@ -576,16 +593,24 @@ def _packed_call(request: MQIRequest, quiet: bool) -> _PackedCall | None:
                                                     body[pos + 4:], request)
     if verb is _T.MQGET:
         body = request.body
-        md_size = packed.md_size(body)
-        gmo_size = md_size and mqiproto.size_at(body, md_size, mqiproto.GMO_SIZES)
-        if not gmo_size or len(body) != md_size + gmo_size + 4 \
-                or body[_MD_IDS] != _NO_IDS:
-            return None
-        (buffer_length,) = _LONG.unpack_from(body, md_size + gmo_size)
-        gmo = _struc(GMO, body[md_size:-4])
-        return None if gmo is None else _PackedCall(
-            verb, request.hobj, b"", gmo, None if buffer_length < 0 else buffer_length,
-            request)
+        known = _GETS.get(body)  # a channel's every get of a batch is the same request
+        if known is None:
+            md_size = packed.md_size(body)
+            gmo_size = md_size and mqiproto.size_at(body, md_size, mqiproto.GMO_SIZES)
+            if not gmo_size or len(body) != md_size + gmo_size + 4 \
+                    or body[_MD_IDS] != _NO_IDS:
+                return None
+            (buffer_length,) = _LONG.unpack_from(body, md_size + gmo_size)
+            gmo_raw = body[md_size:-4]
+            if _struc(GMO, gmo_raw) is None:
+                return None
+            known = (gmo_raw, None if buffer_length < 0 else buffer_length)
+            if len(_GETS) >= _STRUCS_KEPT:
+                _GETS.clear()
+            _GETS[body] = known
+        gmo_raw, max_length = known
+        return _PackedCall(verb, request.hobj, gmo_raw, _struc(GMO, gmo_raw), max_length,
+                           request)
     return None
 
 

@@ -53,6 +53,17 @@ _MD_STRUC_ID = CMQC.MQMD_STRUC_ID
 assert _PRIORITY_AT + 4 == _OFF["Persistence"] and _EXPIRY_AT == 16
 assert _OFF["CorrelId"] == MSGID_AT + 24
 
+# the engine's hot-path constants, bound here once
+_OO_OUTPUT, _INPUT_OPTS, _OO_SAVE_ALL_CONTEXT = Q._OO_OUTPUT, Q._INPUT_OPTS, Q._OO_SAVE_ALL_CONTEXT
+_GMO_NOT_FAST, _GMO_SYNC_BOTH, _GMO_SYNC_ANY = Q._GMO_NOT_FAST, Q._GMO_SYNC_BOTH, Q._GMO_SYNC_ANY
+_GMO_FAIL_IF_QUIESCING, _RO_COD = Q._GMO_FAIL_IF_QUIESCING, Q._RO_COD
+_MSG_HEADER, _MSG_HEADER_SIZE = Q._MSG_HEADER, Q._MSG_HEADER_SIZE
+_PMO_SYNCPOINT, _PMO_SYNC_BOTH = Q._PMO_SYNCPOINT, Q._PMO_SYNC_BOTH
+_PMO_FAIL_IF_QUIESCING, _MT_REQUEST, _BLANK_NAMES = (Q._PMO_FAIL_IF_QUIESCING, Q._MT_REQUEST,
+                                                     Q._BLANK_NAMES)
+_PERSISTENT, _NOT_PERSISTENT, _PER_AS_Q_DEF = Q._PERSISTENT, Q._NOT_PERSISTENT, Q._PER_AS_Q_DEF
+_PRI_AS_Q_DEF, _EI_UNLIMITED, _NONE24 = Q._PRI_AS_Q_DEF, Q._EI_UNLIMITED, Q._NONE24
+
 _SET_ALL = CMQC.MQPMO_SET_ALL_CONTEXT
 #: MQPMO options :func:`put` serves: set-all context, the syncpoint choice, quiescing
 _PMO_PACKED = (_SET_ALL | CMQC.MQPMO_SYNCPOINT | CMQC.MQPMO_NO_SYNCPOINT
@@ -85,7 +96,7 @@ def put(conn: Any, hobj: int, md: bytes, pmo: Any, data: bytes) -> object | None
     with eng.lock:
         h = conn.handles.get(hobj)
         if (h is None or h.deleted or conn.broken or eng.stopped or not conn.connected
-                or not h.options & Q._OO_OUTPUT or not h.options & _OO_SET_ALL):
+                or not h.options & _OO_OUTPUT or not h.options & _OO_SET_ALL):
             return GENERAL
         lsn = _put_locked(conn, eng, h, md, pmo, data)
     if lsn is GENERAL:
@@ -100,15 +111,18 @@ def _put_locked(conn: Any, eng: Any, h: Any, md: bytes, pmo: Any, data: bytes
     """As ``Connection._put_fast``, the MQMD's context kept (set-all context) and its bytes
     stored as they came but for the resolved Persistence and Priority and a BackoutCount of
     0. The LSN to force (None if none), or GENERAL."""
-    f = conn._facts(h)
+    f = h.facts
+    if f is None or f.obj_attrs is not h.obj.attributes \
+            or f.base_attrs is not h.base.attributes or f.qmgr_attrs is not eng.catalog.qmgr:
+        f = conn._facts(h)
     if not f.put:
         return GENERAL
     pd = pmo.__dict__
     opts = pd["Options"]
-    if (opts & ~_PMO_PACKED or not opts & _SET_ALL or opts & Q._PMO_SYNC_BOTH
-            == Q._PMO_SYNC_BOTH or (pd["RecsPresent"] and pd["Version"] >= 2)):
+    if (opts & ~_PMO_PACKED or not opts & _SET_ALL or opts & _PMO_SYNC_BOTH
+            == _PMO_SYNC_BOTH or (pd["RecsPresent"] and pd["Version"] >= 2)):
         return GENERAL
-    if opts & Q._PMO_FAIL_IF_QUIESCING and eng.quiescing:
+    if opts & _PMO_FAIL_IF_QUIESCING and eng.quiescing:
         return GENERAL
     if type(data) is not bytes or type(md) is not bytes:
         return GENERAL
@@ -116,7 +130,7 @@ def _put_locked(conn: Any, eng: Any, h: Any, md: bytes, pmo: Any, data: bytes
     mq = h.mq
     if length > f.maxmsgl or mq.count - mq.getting >= f.maxdepth:
         return GENERAL
-    syncpoint = opts & Q._PMO_SYNCPOINT
+    syncpoint = opts & _PMO_SYNCPOINT
     if syncpoint and conn.backed_out:
         return GENERAL
     if _MD_SIZES.get(len(md)) is None:
@@ -124,33 +138,33 @@ def _put_locked(conn: Any, eng: Any, h: Any, md: bytes, pmo: Any, data: bytes
     strucid, version, report, msg_type, expiry = _MD_HEAD.unpack_from(md)
     if strucid != _MD_STRUC_ID or _MD_SIZES[len(md)] != version:
         return GENERAL
-    if report or msg_type == Q._MT_REQUEST or md[_REPLY_TO_Q] not in Q._BLANK_NAMES:
+    if report or msg_type == _MT_REQUEST or md[_REPLY_TO_Q] not in _BLANK_NAMES:
         return GENERAL
     asked_priority, persistence = _PRIORITY_PERSISTENCE.unpack_from(md, _PRIORITY_AT)
-    if persistence == Q._PER_AS_Q_DEF:
+    if persistence == _PER_AS_Q_DEF:
         persistence = f.persistence
-    elif persistence != Q._PERSISTENT and persistence != Q._NOT_PERSISTENT:
+    elif persistence != _PERSISTENT and persistence != _NOT_PERSISTENT:
         return GENERAL
-    if persistence == Q._PERSISTENT and f.tempdyn:
+    if persistence == _PERSISTENT and f.tempdyn:
         return GENERAL
     priority = asked_priority
-    if priority == Q._PRI_AS_Q_DEF:
+    if priority == _PRI_AS_Q_DEF:
         priority = f.priority
     elif not 0 <= priority <= 9:
         return GENERAL
-    if expiry <= 0 and expiry != Q._EI_UNLIMITED:
+    if expiry <= 0 and expiry != _EI_UNLIMITED:
         return GENERAL
     msgid = md[_MSGID]
     if msgid == _ZERO24:
         return GENERAL  # a new MsgId: the usual path makes it
     correlid = md[_CORRELID]
-    if correlid == Q._NONE24:
-        correlid = Q._NONE24  # (the one object every message without one shares)
+    if correlid == _NONE24:
+        correlid = _NONE24  # (the one object every message without one shares)
     now = time.time()
     # the MQMD as _put_locked packs it: resolved Persistence and Priority, BackoutCount 0
     stored = b"".join((md[:_PRIORITY_AT], _PRIORITY_PERSISTENCE.pack(priority, persistence),
                        md[_PRIORITY_AT + 8:_BACKOUT_AT], bytes(4), md[_BACKOUT_AT + 4:]))
-    persistent = persistence == Q._PERSISTENT
+    persistent = persistence == _PERSISTENT
     entry = Entry(eng.data.new_seq(), priority, persistent, msgid, correlid,
                   now + expiry / 10.0 if expiry > 0 else 0.0, length,
                   R.encode_message(now, stored, data), now)
@@ -162,22 +176,23 @@ def _put_locked(conn: Any, eng: Any, h: Any, md: bytes, pmo: Any, data: bytes
         if mq.waiters:
             mq.wake()
     mq.last_put = now
-    c = _counters(conn, eng, h)
-    p = 1 if persistent else 0
-    qs = c[1]
-    for counters in (c[0], qs, c[2], c[3]):
-        counters.puts[p] += 1
-        counters.put_bytes[p] += length
+    qs = _count(conn, eng, h, "puts", "put_bytes", 1 if persistent else 0, length)
     qs.depth_seen(mq.count - mq.getting)
     return lsn
 
 
-def _counters(conn: Any, eng: Any, h: Any) -> tuple:
+def _count(conn: Any, eng: Any, h: Any, calls: str, data: str, p: int, length: int) -> Any:
+    """One put or get (``calls``, ``data``: the counters' names) of ``length`` bytes,
+    persistent (``p`` 1) or not, counted as the fast paths count it: the queue manager's and
+    the connection's MQI and queue statistics. The queue's statistics, returned."""
     c = h.counters
     if c is None or c[0] is not eng.stats.mqi or c[2] is not conn.accounting.mqi \
             or c[4] is not h.base:
         c = conn._counters(h)
-    return c
+    for counters in c[:4]:
+        getattr(counters, calls)[p] += 1
+        getattr(counters, data)[p] += length
+    return c[1]
 
 
 def get(conn: Any, hobj: int, gmo: Any, max_length: int | None
@@ -208,14 +223,17 @@ def _get_locked(conn: Any, eng: Any, h: Any, gmo: Any, max_length: int | None
     under syncpoint at the head as ``_get_general`` goes past them."""
     gd = gmo.__dict__
     opts = gd["Options"]
-    if opts & Q._GMO_NOT_FAST or opts & Q._GMO_SYNC_BOTH == Q._GMO_SYNC_BOTH:
+    if opts & _GMO_NOT_FAST or opts & _GMO_SYNC_BOTH == _GMO_SYNC_BOTH:
         return GENERAL
-    if not h.options & Q._INPUT_OPTS or h.options & Q._OO_SAVE_ALL_CONTEXT:
+    if not h.options & _INPUT_OPTS or h.options & _OO_SAVE_ALL_CONTEXT:
         return GENERAL
-    f = conn._facts(h)
+    f = h.facts
+    if f is None or f.obj_attrs is not h.obj.attributes \
+            or f.base_attrs is not h.base.attributes or f.qmgr_attrs is not eng.catalog.qmgr:
+        f = conn._facts(h)
     if not f.get:
         return GENERAL
-    if opts & Q._GMO_FAIL_IF_QUIESCING and eng.quiescing:
+    if opts & _GMO_FAIL_IF_QUIESCING and eng.quiescing:
         return GENERAL
     mq = h.mq
     if mq.count == mq.getting:
@@ -241,8 +259,8 @@ def _get_locked(conn: Any, eng: Any, h: Any, gmo: Any, max_length: int | None
     record = entry.record
     if type(record) is not bytes:
         return GENERAL
-    put_time, _backout, md_length, _ = Q._MSG_HEADER.unpack_from(record)
-    start = Q._MSG_HEADER_SIZE
+    put_time, _backout, md_length, _ = _MSG_HEADER.unpack_from(record)
+    start = _MSG_HEADER_SIZE
     body = record[start + md_length:]
     length = len(body)
     if max_length is not None and (max_length < 0 or length > max_length):
@@ -251,7 +269,7 @@ def _get_locked(conn: Any, eng: Any, h: Any, gmo: Any, max_length: int | None
     if _MD_SIZES.get(md_length) != _LONG.unpack_from(md, 4)[0] or md[:4] != _MD_STRUC_ID:
         return GENERAL  # (an MQMD the engine did not pack: _fill_md's general way)
     report = _LONG.unpack_from(md, 8)[0]
-    if report & Q._RO_COD:
+    if report & _RO_COD:
         return GENERAL
     # the MQMD as _fill_md leaves it: BackoutCount, and the Expiry left
     expiry = _LONG.unpack_from(md, _EXPIRY_AT)[0]
@@ -263,7 +281,7 @@ def _get_locked(conn: Any, eng: Any, h: Any, gmo: Any, max_length: int | None
         mq.got_prefix = (by_priority, mq.order_key(last_got, by_priority))
     entry.report = report
     eng.data.stats.body_hits += 1
-    if entry.persistent or opts & Q._GMO_SYNC_ANY:
+    if entry.persistent or opts & _GMO_SYNC_ANY:
         drops = mq.got_prefix_drops
         lsn = conn._remove_locked(mq, entry, opts, now)
         if entry.state == GET_PENDING and mq.got_prefix_drops == drops:
@@ -274,11 +292,7 @@ def _get_locked(conn: Any, eng: Any, h: Any, gmo: Any, max_length: int | None
         mq.remove(entry)
         entry.record = None
     p = 1 if entry.persistent else 0
-    c = _counters(conn, eng, h)
-    qs = c[1]
-    for counters in (c[0], qs, c[2], c[3]):
-        counters.gets[p] += 1
-        counters.get_bytes[p] += length
+    qs = _count(conn, eng, h, "gets", "get_bytes", p, length)
     qs.time_on_q_total[p] += max(0.0, now - put_time)
     qs.time_on_q_count[p] += 1
     gd["ResolvedQName"] = h.base_name

@@ -40,6 +40,20 @@ def _arrival(i: int, version: int) -> mqpy.MD:
                    PutTime=b"12000000", UserIdentifier=b"alice", ApplIdentityData=b"id")
 
 
+def _counted(conn, queue: str) -> tuple:
+    """The queue's statistics and the connection's accounting of it, as puts and gets
+    (persistent or not) and their bytes."""
+    counters = (conn.engine.stats.queue(queue), conn.accounting.queue(queue))
+    return tuple((c.puts, c.put_bytes, c.gets, c.get_bytes, c.max_depth) for c in counters)
+
+
+def _backed_out(got: tuple[bytes, bytes]) -> tuple[bytes, bytes]:
+    """A message got (MQMD bytes, data) as a get gives it again after one backout."""
+    md = mqpy.MD.from_bytes(got[0])
+    md.BackoutCount = 1
+    return md.pack(), got[1]
+
+
 def _stored(conn, queue: str) -> list[tuple[bytes, bytes]]:
     """Each message on ``queue``, in order: its stored MQMD and data."""
     mq = conn.engine.catalog.queues[conn.engine.catalog.queue_def(queue).qid]
@@ -62,6 +76,7 @@ def test_a_packed_put_stores_what_a_put_of_the_decoded_mqmd_stores(conn, syncpoi
     conn.commit()
     assert _stored(conn, "A") == _stored(conn, "B")
     assert len(_stored(conn, "A")) == 12
+    assert _counted(conn, "A") == _counted(conn, "B")
 
 
 def test_a_packed_put_leaves_what_it_does_not_serve_to_the_usual_put(conn):
@@ -117,6 +132,7 @@ def test_a_packed_get_gives_what_a_get_fills_in_past_the_messages_got(conn):
     conn.commit()
     other.backout()
     assert _stored(conn, "A") == _stored(conn, "B")  # the batch in flight's, back
+    assert _counted(conn, "A") == _counted(conn, "B")
     assert len(_stored(conn, "A")) == 3
     other.disconnect()
 
@@ -126,7 +142,9 @@ def test_over_bindings_a_packed_run_moves_what_single_calls_move(running):  # no
     them (an SPI RUN_QUIET of puts carrying their MQMDs packed, ending with a commit) and
     to another as single MQPUTs, and come back from the first as a sending MCA gets them
     (an SPI RUN of gets, MQMDs kept packed) and from the other as single MQGETs, then the
-    MQMDs and data are the same, in the same order, and a second run finds none left."""
+    MQMDs and data are the same, in the same order, and a second run finds none left; got
+    again, backed out, by a run of gets from both queues in turn, each get's MQMD, data,
+    ResolvedQName and ReturnedLength are its own."""
     from mqpy import bindings, mqiproto
     from mqpy.verbs import run_in_order
     from mqpy_chinit import xmitgets
@@ -160,6 +178,14 @@ def test_over_bindings_a_packed_run_moves_what_single_calls_move(running):  # no
         assert gets.run(conn, 10, 0) == []
         assert run_in_order(conn, [("get", (run_in, mqpy.MD(), mqpy.GMO(), None))]
                             )[0].reason == CMQC.MQRC_NO_MSG_AVAILABLE
+        conn.backout()  # the messages again, got as any application's run of gets gets them
+        steps = [("get", (h, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT), None))
+                 for h in (run_in, one_in, run_in)]
+        assert [(md.pack(), data) for md, data in zip(
+            [s[1][1] for s in steps], run_in_order(conn, steps), strict=True)] == [
+            _backed_out(singles[0]), _backed_out(singles[0]), _backed_out(singles[1])]
+        assert [(s[1][2].ResolvedQName.rstrip(), s[1][2].ReturnedLength) for s in steps] == [
+            (b"Q1", 6), (b"Q2", 6), (b"Q1", 6)]
         conn.commit()
     finally:
         conn.disconnect()
