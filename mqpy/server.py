@@ -41,10 +41,22 @@ import trio
 
 from mqpy import CMQC, mqiproto, serving
 from mqpy.bindings import MAX_MSG_SIZE, MAX_TRANSMISSION_SIZE, bind_address, socket_path
+from mqpy.engine import packed
 from mqpy.errors import MQMIError
+from mqpy.mqstruct import StructError
+from mqpy.structures import GMO, PMO
 from mqpy.trace import TRACER
 from mqpy_chinit.framing import SegmentReader, SegmentWriter
-from mqpy_chinit.wire import ByteOrder, MQIReply, MQIRequest, ProtocolError, SegmentType
+from mqpy_chinit.wire import (
+    ByteOrder,
+    ControlFlags1,
+    MQIReply,
+    MQIRequest,
+    ProtocolError,
+    SegmentType,
+    mq_encoding,
+    mqi_event,
+)
 
 __all__ = ["BindingsServer", "DEFAULT_THREAD_LIMIT"]
 
@@ -256,6 +268,8 @@ class _Session:
         if self.conn is None and verb != _T.MQCONN:
             return mqiproto.encode_reply(verb, comp=_FAILED, reason=CMQC.MQRC_HCONN_ERROR)
         try:
+            if type(decoded) is _PackedCall:
+                return await _PACKED_HANDLERS[verb](self, decoded)
             return await _HANDLERS[verb](self, decoded)
         except MQMIError as e:
             return mqiproto.failure_reply(verb, decoded, e.comp, e.reason)
@@ -352,6 +366,43 @@ class _Session:
         return mqiproto.encode_reply(d.verb, None if self.quiet_puts else [od, md, pmo],
                                      comp=_WARNING if warning else _OK, reason=warning)
 
+    async def _put_packed(self, call: _PackedCall) -> MQIReply:
+        """A quiet MQPUT of an SPI RUN_QUIET with its MQMD as it came (``engine.packed``);
+        anything but a plain put goes the usual way, decoded then."""
+        conn = self.conn
+        done = await serving.engine_call(conn, self.server.limiter, packed.put, conn,
+                                         call.hobj, call.raw, call.struc, call.data)
+        if done is packed.GENERAL:
+            return await self._put(self._decode(call.request))
+        return _QUIET_PUT_OK
+
+    async def _get_packed(self, call: _PackedCall) -> MQIReply:
+        """An MQGET of an SPI RUN that selects nothing: the message's MQMD goes back as the
+        engine keeps it (``engine.packed``), not through an MD object; anything but the
+        usual get goes the usual way, decoded then."""
+        conn = self.conn
+        gmo = call.struc
+        got = await serving.engine_call(conn, self.server.limiter, packed.get, conn,
+                                        call.hobj, gmo, call.data)
+        if got is packed.GENERAL:
+            return await self._get(self._decode(call.request))
+        md, data = got
+        self.got_bytes = len(data)
+        length = _LONG.pack(len(data))  # DataLength, then the data's own length
+        # the MQGMO as the get left it: the request's, ResolvedQName and ReturnedLength
+        # filled in -- the same bytes for every get of a channel's batch, packed once
+        gd = gmo.__dict__
+        key = (call.raw, gd["ResolvedQName"], gd["ReturnedLength"])
+        gmo_bytes = _GMO_REPLIES.get(key)
+        if gmo_bytes is None:
+            gmo_bytes = gmo.pack(_LITTLE_ENCODING)
+            if len(_GMO_REPLIES) >= _STRUCS_KEPT:
+                _GMO_REPLIES.clear()
+            _GMO_REPLIES[key] = gmo_bytes
+        body = b"".join((md, gmo_bytes, length, length, data))
+        return mqi_event(MQIReply, ControlFlags1.NONE, _NO_LUW, None, None, _GET_REPLY, _OK,
+                         CMQC.MQRC_NONE, 0, body, None)
+
     async def _get(self, d: mqiproto.Decoded) -> MQIReply:
         md, gmo, buffer_length = d.values
         max_length = None if buffer_length < 0 else buffer_length
@@ -432,7 +483,10 @@ class _Session:
             raise MQMIError(_FAILED, CMQC.MQRC_FUNCTION_NOT_SUPPORTED)
         # every call decoded before any is made: a malformed one ends the connection with
         # none of the run done, rather than after puts made outside syncpoint went unanswered
-        calls = [(request, self._decode(request)) for request in requests]
+        little = (self.reader.partner_byte_order or ByteOrder.LITTLE) == ByteOrder.LITTLE
+        quiet = self.quiet_puts
+        calls = [(request, (little and _packed_call(request, quiet))
+                  or self._decode(request)) for request in requests]
         if any(d.verb == _T.SPI and d.values[0] not in mqiproto.RUN_SPI_VERBS and not (
                 request is requests[-1] and d.values[0] in mqiproto.RUN_LAST_SPI_VERBS)
                for request, d in calls):
@@ -460,6 +514,110 @@ class _Session:
 _RUN_WRITER = SegmentWriter(mqiproto.RUN_BYTES + (1 << 16))
 _QUIET_PUT_OK = mqiproto.encode_reply(_T.MQPUT)
 _QUIET_PUT_OK_FLOW = _RUN_WRITER.send(_QUIET_PUT_OK)
+
+
+_LONG = struct.Struct("<i")
+_LITTLE_ENCODING = mq_encoding(ByteOrder.LITTLE)
+_NO_LUW = bytes(8)
+_GET_REPLY = mqiproto.reply_type(_T.MQGET)
+_PMO_RECS_AT = PMO._layout_.offsets["RecsPresent"]
+_MD_IDS = slice(packed.MSGID_AT, packed.MSGID_AT + 48)  # MsgId, then CorrelId
+_NO_IDS = bytes(48)
+#: what recent MQPMO and MQGMO bytes of packed calls decoded to (a channel's every put
+#: and get carries the same ones), by class and bytes; cleared when full
+_STRUCS: dict[tuple[type, bytes], dict[str, Any]] = {}
+_STRUCS_KEPT = 64
+#: packed MQGETs' request bodies seen lately: their MQGMO bytes and buffer length
+_GETS: dict[bytes, tuple[bytes, int | None]] = {}
+#: the MQGMO bytes of packed MQGETs' replies, by request MQGMO, ResolvedQName and
+#: ReturnedLength (all a get changes in it)
+_GMO_REPLIES: dict[tuple[bytes, bytes, int], bytes] = {}
+
+
+class _PackedCall:
+    """An MQPUT or MQGET of an SPI RUN taken out of its request without decoding its MQMD
+    (:func:`_packed_call`): ``raw`` is a put's MQMD, a get's MQGMO, as they came; ``struc``
+    its MQPMO or MQGMO decoded; ``data`` a put's message, a get's buffer length (None: any).
+    ``values`` None, as a failed call's Decoded has none."""
+
+    __slots__ = ("data", "hobj", "raw", "request", "struc", "verb")
+    values = None
+
+    def __init__(self, verb: SegmentType, hobj: int, raw: bytes, struc: Any, data: Any,
+                 request: MQIRequest) -> None:
+        self.verb, self.hobj, self.raw, self.struc, self.data = verb, hobj, raw, struc, data
+        self.request = request
+
+
+def _struc(cls: type, raw: bytes) -> Any:
+    """A fresh ``cls`` decoded from little-endian ``raw`` (recent bytes remembered); None if
+    they do not decode."""
+    key = (cls, raw)
+    fields = _STRUCS.get(key)
+    if fields is None:
+        try:
+            fields = dict(cls.from_bytes(raw, _LITTLE_ENCODING).__dict__)
+        except (StructError, ValueError, struct.error):
+            return None  # decode_request says what is wrong
+        if len(_STRUCS) >= _STRUCS_KEPT:
+            _STRUCS.clear()
+        _STRUCS[key] = fields
+    obj = cls.__new__(cls)
+    obj.__dict__.update(fields)
+    return obj
+
+
+def _packed_call(request: MQIRequest, quiet: bool) -> _PackedCall | None:
+    """A little-endian SPI RUN's MQPUT (quiet: nothing of its output is sent back) or MQGET
+    selecting no MsgId or CorrelId, with a plain MQMD (version 1 or 2) and MQPMO or MQGMO,
+    as a packed call; None for anything else (decoded as usual). The body is read as
+    ``mqiproto.decode_request`` reads it: a body it would refuse is not a packed call."""
+    verb = request.segment_type
+    if verb is _T.MQPUT:
+        if not quiet:
+            return None
+        body = request.body
+        md_size = packed.md_size(body)
+        pmo_size = md_size and mqiproto.size_at(body, md_size, mqiproto.PMO_SIZES)
+        if not pmo_size:
+            return None
+        pos = md_size + pmo_size
+        if len(body) < pos + 4 or (_LONG.unpack_from(body, md_size + 4)[0] >= 2
+                                   and _LONG.unpack_from(body, md_size + _PMO_RECS_AT)[0]):
+            return None  # (a distribution list's records follow)
+        (length,) = _LONG.unpack_from(body, pos)
+        if length != len(body) - pos - 4 or length > serving.INLINE_DATA_LIMIT:
+            return None
+        pmo = _struc(PMO, body[md_size:pos])
+        return None if pmo is None else _PackedCall(verb, request.hobj, body[:md_size], pmo,
+                                                    body[pos + 4:], request)
+    if verb is _T.MQGET:
+        body = request.body
+        known = _GETS.get(body)  # a channel's every get of a batch is the same request
+        if known is None:
+            md_size = packed.md_size(body)
+            gmo_size = md_size and mqiproto.size_at(body, md_size, mqiproto.GMO_SIZES)
+            if not gmo_size or len(body) != md_size + gmo_size + 4 \
+                    or body[_MD_IDS] != _NO_IDS:
+                return None
+            (buffer_length,) = _LONG.unpack_from(body, md_size + gmo_size)
+            gmo_raw = body[md_size:-4]
+            if _struc(GMO, gmo_raw) is None:
+                return None
+            known = (gmo_raw, None if buffer_length < 0 else buffer_length)
+            if len(_GETS) >= _STRUCS_KEPT:
+                _GETS.clear()
+            _GETS[body] = known
+        gmo_raw, max_length = known
+        return _PackedCall(verb, request.hobj, gmo_raw, _struc(GMO, gmo_raw), max_length,
+                           request)
+    return None
+
+
+_PACKED_HANDLERS: dict[SegmentType, Callable[[_Session, _PackedCall], Any]] = {
+    _T.MQPUT: _Session._put_packed,
+    _T.MQGET: _Session._get_packed,
+}
 
 
 _HANDLERS: dict[SegmentType, Callable[[_Session, mqiproto.Decoded], Any]] = {
