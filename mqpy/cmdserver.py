@@ -110,6 +110,11 @@ _SHAPES: dict[int, type] = {
                      CMQCFC.MQCACF_TO_SERVICE_NAME), _S),
 }
 _FILTER_TYPES = (pcf.CFIF, pcf.CFSF, pcf.CFBF)
+#: the reasons that end the command server's loop: its queue manager (or connection) ends
+_ENDING = frozenset({CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_Q_MGR_QUIESCING,
+                     CMQC.MQRC_Q_MGR_STOPPING, CMQC.MQRC_CONNECTION_QUIESCING,
+                     CMQC.MQRC_CONNECTION_STOPPING, CMQC.MQRC_HCONN_ERROR,
+                     CMQC.MQRC_Q_MGR_NOT_AVAILABLE})
 
 
 def _check_shapes(msg: pcf.PCFMessage) -> None:
@@ -337,19 +342,30 @@ class CommandServer:
                           | CMQC.MQGMO_FAIL_IF_QUIESCING, WaitInterval=poll_ms)
                 try:
                     data = queue.get(None, md, gmo)
+                    self.requests += 1
+                    for reply_md, reply in self.handle(md, data):
+                        self._reply(md, reply_md, reply)
+                    self.qm.commit()
                 except MQMIError as err:
                     if err.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
                         continue
-                    return  # quiescing, connection broken: the server ends with its qmgr
-                self.requests += 1
-                for reply_md, reply in self.handle(md, data):
-                    self._reply(md, reply_md, reply)
-                self.qm.commit()
+                    if err.reason in _ENDING:
+                        return  # quiescing, connection broken: the server ends with its qmgr
+                    # anything else (a full log at commit...): the request and its replies
+                    # are backed out, to be served again a moment later
+                    self._backout()
+                    stop.wait(poll_ms / 1000)
         finally:
             try:
                 queue.close()
             except MQMIError:
                 pass
+
+    def _backout(self) -> None:
+        try:
+            self.qm.backout()
+        except MQMIError:
+            pass  # the next get says whether the queue manager is still there
 
     def _reply(self, request: MD, md: MD, data: bytes) -> None:
         reply_q = _name(request.ReplyToQ)
