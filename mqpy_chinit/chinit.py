@@ -428,8 +428,8 @@ class ChannelInitiator:
             try:
                 with scope:
                     await mca.run()
-            except ChannelEnded as e:
-                self.log(e.msgid, f"Channel '{mca.name}': {e.text}")
+            except ChannelEnded as e:  # (a channel never known by name: the text says it)
+                self.log(e.msgid, f"Channel '{mca.name}': {e.text}" if mca.name else e.text)
             else:
                 if mca.name and not scope.cancelled_caught:
                     self.log("AMQ9002I", f"Channel '{mca.name}' is ended.")

@@ -4,12 +4,19 @@ bad requests cost milliseconds each."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 import mqpy
 from mqpy import local
 from mqpy.cmdserver import CommandServer
 from mqpy.mqsc.processor import MQSCProcessor
+from tests.daemon.conftest import Installation
+
+_CHINIT = ("import sys; from mqpy_cli import chinit; "
+           "getattr(chinit, sys.argv[1]).main(args=sys.argv[2:], prog_name=sys.argv[1])")
 
 
 @pytest.fixture(scope="module")
@@ -29,3 +36,25 @@ def server(engine):
     srv.faults = []
     srv.on_unexpected = srv.faults.append
     return srv
+
+
+@pytest.fixture(scope="module")
+def running(tmp_path_factory):
+    """QM1 started by strmqm (no channel initiator: runmqlsr is the listener here)."""
+    inst = Installation(str(tmp_path_factory.mktemp("control")))
+    inst.create(queues=())
+    inst.start()
+    try:
+        yield inst
+    finally:
+        inst.kill_all()
+
+
+def chinit_command(inst: Installation, command: str, *args: str) -> list[str]:
+    return [sys.executable, "-c", _CHINIT, command, *args]
+
+
+def run_chinit(inst: Installation, command: str, *args: str) -> subprocess.CompletedProcess:
+    """runmqlsr, runmqchi or runmqchl run to its end, as an operator runs it."""
+    return subprocess.run(chinit_command(inst, command, *args), env=inst.env,
+                          capture_output=True, text=True, timeout=30)

@@ -9,34 +9,13 @@ import socket
 import pytest
 
 from tests.daemon.conftest import Installation
-
-
-@pytest.fixture(scope="module")
-def running(tmp_path_factory):
-    """QM1 started by strmqm (no channel initiator: runmqlsr is the listener here)."""
-    inst = Installation(str(tmp_path_factory.mktemp("control")))
-    inst.create(queues=())
-    inst.start()
-    try:
-        yield inst
-    finally:
-        inst.kill_all()
+from tests.robustness.conftest import run_chinit
 
 
 def _refused(proc, msgid: str) -> None:
     assert proc.returncode != 0, proc.stdout + proc.stderr
     assert "Traceback" not in proc.stdout + proc.stderr
     assert msgid in proc.stdout + proc.stderr
-
-
-def _run_chinit(inst: Installation, command: str, *args: str):
-    import subprocess
-    import sys
-
-    code = ("import sys; from mqpy_cli import chinit; "
-            "getattr(chinit, sys.argv[1]).main(args=sys.argv[2:], prog_name=sys.argv[1])")
-    return subprocess.run([sys.executable, "-c", code, command, *args], env=inst.env,
-                          capture_output=True, text=True, timeout=30)
 
 
 def test_crtmqm_with_a_log_path_that_cannot_be_used_is_amq7064(tmp_path):
@@ -57,13 +36,13 @@ def test_runmqlsr_on_a_port_in_use_is_amq9218(running):
         holder.bind(("127.0.0.1", 0))
         holder.listen()
         port = holder.getsockname()[1]
-        proc = _run_chinit(running, "runmqlsr", "-m", "QM1", "-t", "tcp",
+        proc = run_chinit(running, "runmqlsr", "-m", "QM1", "-t", "tcp",
                            "-i", "127.0.0.1", "-p", str(port))
     _refused(proc, "AMQ9218E")
 
 
 def test_runmqlsr_on_an_address_that_is_no_address_is_amq9218(running):
-    proc = _run_chinit(running, "runmqlsr", "-m", "QM1", "-t", "tcp", "-i", "999.1.1.1",
+    proc = run_chinit(running, "runmqlsr", "-m", "QM1", "-t", "tcp", "-i", "999.1.1.1",
                        "-p", "1415")
     _refused(proc, "AMQ9218E")
 
@@ -72,7 +51,7 @@ def test_runmqlsr_on_an_address_that_is_no_address_is_amq9218(running):
 def test_runmqlsr_port_outside_tcp_ports_is_refused(running, port):
     """Given -p that is no TCP port, then runmqlsr refuses it (IBM: it must not exceed
     65535) rather than listen on another port."""
-    proc = _run_chinit(running, "runmqlsr", "-m", "QM1", "-t", "tcp", "-p", port)
+    proc = run_chinit(running, "runmqlsr", "-m", "QM1", "-t", "tcp", "-p", port)
     assert proc.returncode != 0
     assert "Traceback" not in proc.stdout + proc.stderr
     assert "AMQ8021I" not in proc.stdout
