@@ -4,6 +4,7 @@ bad requests cost milliseconds each."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -44,9 +45,15 @@ def running(tmp_path_factory):
     inst = Installation(str(tmp_path_factory.mktemp("control")))
     inst.create(queues=())
     inst.start()
+    old = os.environ.get("MQPY_DATA_PATH")
+    os.environ["MQPY_DATA_PATH"] = inst.root  # for this process's own connections
     try:
         yield inst
     finally:
+        if old is None:
+            os.environ.pop("MQPY_DATA_PATH", None)
+        else:
+            os.environ["MQPY_DATA_PATH"] = old
         inst.kill_all()
 
 
