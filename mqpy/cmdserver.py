@@ -574,8 +574,8 @@ class CommandServer:
         (condition,) = filters if len(filters) == 1 else (None,)
         if condition is None:
             raise _Refused(CMQCFC.MQRCCF_TOO_MANY_FILTERS)
-        if not pcf.valid_filter(condition):
-            raise _Refused(CMQCFC.MQRCCF_FILTER_ERROR)
+        if reason := pcf.filter_error(condition):
+            raise _Refused(reason)
         responses = handler(pcf.PCFMessage(msg.header,
                                            [p for p in msg.params if p is not condition]))
         kept = [r for r in responses

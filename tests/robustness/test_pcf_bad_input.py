@@ -125,3 +125,23 @@ def test_inquire_channel_of_an_unknown_type_is_channel_type_error(server, value)
                          pcf.CFIN(CMQCFC.MQIACH_CHANNEL_TYPE, value)])
     assert (comp, reason) == (CMQC.MQCC_FAILED, CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR)
 
+
+
+@pytest.mark.parametrize("condition, reason", [
+    (pcf.CFSF(CMQC.MQIA_CURRENT_Q_DEPTH, CMQCFC.MQCFOP_LIKE, b"Q*"),
+     CMQCFC.MQRCCF_CFSF_PARM_ID_ERROR),
+    (pcf.CFSF(CMQC.MQIA_MAX_Q_DEPTH, CMQCFC.MQCFOP_NOT_LESS, b"5"),
+     CMQCFC.MQRCCF_CFSF_PARM_ID_ERROR),
+    (pcf.CFIF(CMQC.MQCA_Q_DESC, CMQCFC.MQCFOP_GREATER, 1), CMQCFC.MQRCCF_CFIF_PARM_ID_ERROR),
+    (pcf.CFBF(CMQC.MQIA_CURRENT_Q_DEPTH, CMQCFC.MQCFOP_EQUAL, b"\x01"),
+     CMQCFC.MQRCCF_CFBF_PARM_ID_ERROR),
+])
+def test_a_filter_of_the_wrong_type_for_its_parameter_is_parm_id_error(server, engine,
+                                                                       condition, reason):
+    """Given Inquire Queue with a string filter on an integer attribute (or the reverse),
+    then MQRCCF_CFSF/CFIF/CFBF_PARM_ID_ERROR, as IBM names the filter it cannot apply."""
+    if engine.lookup("QLOCAL", "Q1") is None:
+        engine.define("QLOCAL", "Q1", {})
+    comp, got = _ask(server, CMQCFC.MQCMD_INQUIRE_Q, [pcf.CFST(CMQC.MQCA_Q_NAME, b"*"),
+                                                       condition])
+    assert (comp, got) == (CMQC.MQCC_FAILED, reason)
