@@ -9,6 +9,7 @@ import re
 import socket
 import struct
 import subprocess
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 
 from mqpy_chinit.framing import SegmentWriter
 from mqpy_chinit.wire import InitialData
+from tests.daemon.conftest import Installation
 from tests.robustness.conftest import chinit_command
 
 pytestmark = pytest.mark.timeout(120)
@@ -99,3 +101,30 @@ def test_garbage_and_truncated_frames_close_only_that_connection(running, listen
     assert proc.poll() is None
     _still_serving(port)
     assert "Traceback" not in _log(running)
+
+
+def test_start_listener_on_a_port_in_use_is_amq9218(tmp_path):
+    """Given a LISTENER object whose port another program holds, when START LISTENER runs
+    (through the channel initiator strmqm started), then AMQ9218E names the port and the
+    command fails; the queue manager goes on."""
+    inst = Installation(str(tmp_path))
+    inst.env.pop("MQPY_NO_CHINIT")
+    inst.create(queues=())
+    try:
+        inst.start()
+        with socket.socket() as holder:
+            holder.bind(("127.0.0.1", 0))
+            holder.listen()
+            port = holder.getsockname()[1]
+            code = ("import sys; from mqpy_cli.runmqsc import runmqsc; "
+                    "runmqsc.main(args=['QM1'], prog_name='runmqsc')")
+            proc = subprocess.run(
+                [sys.executable, "-c", code], env=inst.env, capture_output=True, text=True,
+                timeout=60, input=f"DEFINE LISTENER(L1) TRPTYPE(TCP) IPADDR('127.0.0.1') "
+                                  f"PORT({port})\nSTART LISTENER(L1)\nPING QMGR\n")
+        assert f"AMQ9218E: The TCP/IP listener program could not bind to port number {port}" \
+            in proc.stdout, proc.stdout
+        assert proc.returncode == 10
+        assert "AMQ8415I" in proc.stdout  # PING QMGR: still served
+    finally:
+        inst.kill_all()
