@@ -39,6 +39,7 @@ exists :func:`start_command_server` runs the server in a thread of the calling p
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
 import threading
 from collections.abc import Callable, Iterable, Mapping
@@ -82,6 +83,47 @@ _QMGR_BY_KW = pcfmap.by_keyword(pcfmap.QMGR)
 _CONTROL = {CMQC.MQCA_Q_NAME, CMQC.MQIA_Q_TYPE, CMQCFC.MQIACF_REPLACE, CMQCFC.MQIACF_PURGE,
             CMQCFC.MQCACH_CHANNEL_NAME, CMQCFC.MQIACH_CHANNEL_TYPE, CMQCFC.MQCACF_FROM_Q_NAME,
             CMQCFC.MQCACF_FROM_CHANNEL_NAME}
+_S, _I, _L = pcf.CFST, pcf.CFIN, pcf.CFIL
+#: the structure each parameter the server reads itself must come in (a filter aside):
+#: another is refused MQRCCF_<structure>_PARM_ID_ERROR, as IBM's command server refuses it
+_SHAPES: dict[int, type] = {
+    **dict.fromkeys((CMQC.MQIA_Q_TYPE, CMQCFC.MQIACH_CHANNEL_TYPE, CMQCFC.MQIACH_IN_DOUBT,
+                     CMQCFC.MQIACH_DATA_COUNT, CMQCFC.MQIACF_MODE, CMQCFC.MQIACF_ACTION,
+                     CMQCFC.MQIACH_MSG_SEQUENCE_NUMBER, CMQCFC.MQIACH_CHANNEL_STATUS,
+                     CMQCFC.MQIACH_CHANNEL_INSTANCE_TYPE, CMQCFC.MQIACF_SECURITY_TYPE,
+                     CMQCFC.MQIACF_REPLACE, CMQCFC.MQIACF_PURGE, CMQCFC.MQIACF_Q_STATUS_TYPE,
+                     CMQCFC.MQIACF_ESCAPE_TYPE, CMQCFC.MQIACF_REMOVE_QUEUES,
+                     CMQCFC.MQIACF_REFRESH_REPOSITORY, CMQCFC.MQIACF_IGNORE_STATE,
+                     CMQCFC.MQIACF_CLUSTER_INFO), _I),
+    **dict.fromkeys((CMQCFC.MQIACF_Q_ATTRS, CMQCFC.MQIACF_Q_MGR_ATTRS,
+                     CMQCFC.MQIACF_Q_MGR_STATUS_ATTRS, CMQCFC.MQIACF_CHANNEL_ATTRS,
+                     CMQCFC.MQIACF_LISTENER_STATUS_ATTRS, CMQCFC.MQIACF_SERVICE_ATTRS,
+                     CMQCFC.MQIACF_SERVICE_STATUS_ATTRS, CMQCFC.MQIACF_CLUSTER_Q_MGR_ATTRS), _L),
+    **dict.fromkeys((CMQC.MQCA_Q_NAME, CMQCFC.MQCACH_CHANNEL_NAME, CMQC.MQCA_SERVICE_NAME,
+                     CMQCFC.MQCACH_LISTENER_NAME, CMQCFC.MQCACF_ESCAPE_TEXT,
+                     CMQC.MQCA_Q_MGR_NAME, CMQC.MQCA_Q_MGR_IDENTIFIER,
+                     CMQCFC.MQCACH_CONNECTION_NAME, CMQCFC.MQCACH_XMIT_Q_NAME,
+                     CMQC.MQCA_CLUSTER_NAME, CMQC.MQCA_CLUSTER_NAMELIST,
+                     CMQC.MQCA_CLUSTER_Q_MGR_NAME, CMQCFC.MQCACF_FROM_Q_NAME,
+                     CMQCFC.MQCACF_TO_Q_NAME, CMQCFC.MQCACF_FROM_CHANNEL_NAME,
+                     CMQCFC.MQCACF_TO_CHANNEL_NAME, CMQCFC.MQCACF_FROM_SERVICE_NAME,
+                     CMQCFC.MQCACF_TO_SERVICE_NAME), _S),
+}
+_FILTER_TYPES = (pcf.CFIF, pcf.CFSF, pcf.CFBF)
+#: the reasons that end the command server's loop: its queue manager (or connection) ends
+_ENDING = frozenset({CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_Q_MGR_QUIESCING,
+                     CMQC.MQRC_Q_MGR_STOPPING, CMQC.MQRC_CONNECTION_QUIESCING,
+                     CMQC.MQRC_CONNECTION_STOPPING, CMQC.MQRC_HCONN_ERROR,
+                     CMQC.MQRC_Q_MGR_NOT_AVAILABLE})
+
+
+def _check_shapes(msg: pcf.PCFMessage) -> None:
+    """Refuse a parameter the server reads itself in a structure it cannot be in (a list
+    where one integer belongs, a string for an attribute list...)."""
+    for p in msg.params:
+        shape = _SHAPES.get(p.Parameter)
+        if shape is not None and type(p) is not shape and not isinstance(p, _FILTER_TYPES):
+            raise _Refused(pcfmap.parm_id_error(p))
 
 
 @attrs.frozen(slots=True)
@@ -283,6 +325,8 @@ class CommandServer:
         self.processor = processor_factory()
         self.command_queue = command_queue
         self.requests = 0
+        #: an internal fault answering a request (answered 3008): an FDC, as IBM's writes
+        self.on_unexpected: Callable[[BaseException], None] = self._write_fdc
         self._user = ""  # the current request's UserIdentifier, when it is checked
         self._policy: Any = None  # the security policy, when the current request is checked
 
@@ -298,19 +342,30 @@ class CommandServer:
                           | CMQC.MQGMO_FAIL_IF_QUIESCING, WaitInterval=poll_ms)
                 try:
                     data = queue.get(None, md, gmo)
+                    self.requests += 1
+                    for reply_md, reply in self.handle(md, data):
+                        self._reply(md, reply_md, reply)
+                    self.qm.commit()
                 except MQMIError as err:
                     if err.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
                         continue
-                    return  # quiescing, connection broken: the server ends with its qmgr
-                self.requests += 1
-                for reply_md, reply in self.handle(md, data):
-                    self._reply(md, reply_md, reply)
-                self.qm.commit()
+                    if err.reason in _ENDING:
+                        return  # quiescing, connection broken: the server ends with its qmgr
+                    # anything else (a full log at commit...): the request and its replies
+                    # are backed out, to be served again a moment later
+                    self._backout()
+                    stop.wait(poll_ms / 1000)
         finally:
             try:
                 queue.close()
             except MQMIError:
                 pass
+
+    def _backout(self) -> None:
+        try:
+            self.qm.backout()
+        except MQMIError:
+            pass  # the next get says whether the queue manager is still there
 
     def _reply(self, request: MD, md: MD, data: bytes) -> None:
         reply_q = _name(request.ReplyToQ)
@@ -352,11 +407,22 @@ class CommandServer:
             responses = self.dispatch(msg)
         except _Refused as refused:
             responses = [Response([], CMQC.MQCC_FAILED, refused.reason)]
-        except Exception:  # noqa: BLE001 - a request must never stop the command server
+        except Exception as exc:  # noqa: BLE001 - a request must never stop the command server
+            self.on_unexpected(exc)
             responses = [Response([], CMQC.MQCC_FAILED, CMQCFC.MQRCCF_COMMAND_FAILED)]
         finally:
             self._disarm()
         return [(self._reply_md(md), data) for data in self._pack(command, responses)]
+
+    def _write_fdc(self, exc: BaseException) -> None:
+        from mqpy import errorlog
+
+        engine = self.processor.engine
+        try:
+            errorlog.write_fdc(os.path.join(engine.qmdir, "errors"), "XC320010",
+                               "mqpy.cmdserver", exc, qmgr=engine.name)
+        except Exception:  # noqa: BLE001 - no FDC (a full disk): the answer is still 3008
+            pass
 
     @staticmethod
     def _pack(command: int, responses: list[Response]) -> Iterable[bytes]:
@@ -499,6 +565,7 @@ class CommandServer:
             handler = self._inquire_cluster_q
         if handler is None:
             raise _Refused(CMQCFC.MQRCCF_CFH_COMMAND_ERROR)
+        _check_shapes(msg)
         self._check_inquiry(msg)
         filters = [p for p in msg.params if isinstance(p, pcf.FILTERS)]
         if not filters:
@@ -507,8 +574,8 @@ class CommandServer:
         (condition,) = filters if len(filters) == 1 else (None,)
         if condition is None:
             raise _Refused(CMQCFC.MQRCCF_TOO_MANY_FILTERS)
-        if not pcf.valid_filter(condition):
-            raise _Refused(CMQCFC.MQRCCF_FILTER_ERROR)
+        if reason := pcf.filter_error(condition):
+            raise _Refused(reason)
         responses = handler(pcf.PCFMessage(msg.header,
                                            [p for p in msg.params if p is not condition]))
         kept = [r for r in responses
@@ -671,7 +738,10 @@ class CommandServer:
         objs = self._objects(("CHANNEL",), name)
         chltype = msg.get(CMQCFC.MQIACH_CHANNEL_TYPE, CMQC.MQCHT_ALL)
         if chltype != CMQC.MQCHT_ALL:
-            word = _CHL_BY_KW["CHLTYPE"].from_pcf(chltype)
+            try:
+                word = _CHL_BY_KW["CHLTYPE"].from_pcf(chltype)
+            except ValueError:
+                raise _Refused(CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR) from None
             objs = [o for o in objs if o.attributes.get("CHLTYPE") == word]
         if not objs:
             return [Response([], CMQC.MQCC_FAILED, CMQCFC.MQRCCF_CHANNEL_NOT_FOUND)]

@@ -42,6 +42,7 @@ __all__ = [
     "PCFMessage",
     "Parameter",
     "build",
+    "filter_error",
     "filter_matches",
     "parse",
     "valid_filter",
@@ -420,6 +421,25 @@ _COMPARE = {
 }
 _ON_LISTS = {_O.MQCFOP_CONTAINS, _O.MQCFOP_EXCLUDES}
 _GENERIC = {_O.MQCFOP_LIKE, _O.MQCFOP_NOT_LIKE, _O.MQCFOP_CONTAINS_GEN, _O.MQCFOP_EXCLUDES_GEN}
+
+
+#: the parameter ids each filter structure may name (IBM's id ranges: MQIA* 1-2000,
+#: MQCA* 2001-4000, MQBA* 6001-8000)
+_FILTER_IDS = {CFIF: range(CMQC.MQIA_FIRST, CMQC.MQIA_LAST + 1),
+               CFSF: range(CMQC.MQCA_FIRST, CMQC.MQCA_LAST + 1),
+               CFBF: range(CMQC.MQBA_FIRST, CMQC.MQBA_LAST + 1)}
+_FILTER_ID_ERRORS = {CFIF: CMQCFC.MQRCCF_CFIF_PARM_ID_ERROR,
+                     CFSF: CMQCFC.MQRCCF_CFSF_PARM_ID_ERROR,
+                     CFBF: CMQCFC.MQRCCF_CFBF_PARM_ID_ERROR}
+
+
+def filter_error(f: CFIF | CFSF | CFBF) -> int:
+    """0 for a filter a command server can apply; else its MQRCCF_*: a parameter of another
+    type than the filter (a string filter on an integer attribute...) names the filter's
+    structure, an operator not allowed for it is MQRCCF_FILTER_ERROR."""
+    if f.Parameter not in _FILTER_IDS[type(f)]:
+        return _FILTER_ID_ERRORS[type(f)]
+    return 0 if valid_filter(f) else CMQCFC.MQRCCF_FILTER_ERROR
 
 
 def valid_filter(f: CFIF | CFSF | CFBF) -> bool:

@@ -310,9 +310,11 @@ class ChannelInitiator:
                                     task_status=task_status)
         try:
             port = await self.nursery.start(run_listener)
-        except OSError as exc:
+        except OSError as exc:  # IBM's message for a listener that cannot bind, and why
             self.listener_scopes.pop(name, None)
-            return f"AMQ9212E: A TCP/IP listener for {name} could not be started: {exc}"
+            return (f"AMQ9218E: The TCP/IP listener program could not bind to port number "
+                    f"{int(definition.get('PORT') or D.DEFAULT_PORT)}. "
+                    f"({exc.strerror or exc}, listener {name})")
         self.listener_ports[name] = port
         return None
 
@@ -428,8 +430,8 @@ class ChannelInitiator:
             try:
                 with scope:
                     await mca.run()
-            except ChannelEnded as e:
-                self.log(e.msgid, f"Channel '{mca.name}': {e.text}")
+            except ChannelEnded as e:  # (a channel never known by name: the text says it)
+                self.log(e.msgid, f"Channel '{mca.name}': {e.text}" if mca.name else e.text)
             else:
                 if mca.name and not scope.cancelled_caught:
                     self.log("AMQ9002I", f"Channel '{mca.name}' is ended.")

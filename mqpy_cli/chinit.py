@@ -123,11 +123,19 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
                                  start_listeners=start_listeners, task_status=task_status)
                 nursery.cancel_scope.cancel()  # it ended (its queue manager went): so do we
 
-            await nursery.start(run_chinit)
+            try:
+                await nursery.start(run_chinit)
+            except* OSError as failed:  # the listener's port or address cannot be used
+                _cannot_bind(log, listen, _first_leaf(failed))
+                unserved.append(True)
+            if unserved:
+                nursery.cancel_scope.cancel()
+                return
             for port in chinit.ports:
                 print(f"AMQ8021I: Request to start IBM MQ listener accepted (port {port}).",
                       flush=True)
 
+    unserved: list[bool] = []
     try:
         trio.run(main)
     finally:
@@ -136,6 +144,21 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
             qm.disconnect()
         except mqpy.MQMIError:
             pass
+    if unserved:
+        sys.exit(20)
+
+
+def _first_leaf(group: BaseException) -> BaseException:
+    while isinstance(group, BaseExceptionGroup):
+        group = group.exceptions[0]
+    return group
+
+
+def _cannot_bind(log, listen: list, exc: BaseException) -> None:
+    """AMQ9218E (IBM's text for a listener that cannot bind), with the system's reason."""
+    ports = ", ".join(str(port) for _, port in listen) or "?"
+    log("AMQ9218E", f"The TCP/IP listener program could not bind to port number {ports}. "
+                    f"({getattr(exc, 'strerror', None) or exc})")
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -150,7 +173,7 @@ def runmqchi(qmgr: str, initq: str, data_path: str | None) -> None:
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("-t", "trptype", default="tcp", type=click.Choice(["tcp", "TCP"]))
-@click.option("-p", "port", default=1414, type=int)
+@click.option("-p", "port", default=1414, type=click.IntRange(0, 65535))
 @click.option("-i", "ipaddr", default="")
 @click.option("-m", "qmgr", default="")
 @click.option("--data-path", default=None)

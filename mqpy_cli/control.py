@@ -52,6 +52,8 @@ MSG_NOT_AVAILABLE = "AMQ8146E: IBM MQ queue manager not available."
 MSG_NAME_NOT_KNOWN = "AMQ7048E: The queue manager name is either not valid or not known."
 MSG_BAD_ARGUMENT = "AMQ7027E: Argument {arg} supplied to command {command} is invalid."
 MSG_FAILED_START = "AMQ6184W: The queue manager '{qmgr}' ended unexpectedly ({rc})."
+MSG_LOG_PATH = "AMQ7064E: Log path not valid or inaccessible."
+MSG_FILE_ERROR = "AMQ7002S: An error occurred manipulating a file."
 
 # --------------------------------------------------------------------------- return codes
 
@@ -67,6 +69,7 @@ RC_NOT_AVAILABLE = 40
 RC_STOPPING = 49
 RC_UNEXPECTED = 71
 RC_NAME_ERROR = 72
+RC_LOG_LOCATION = 100  # crtmqm: log location invalid
 
 START_TIMEOUT = 120.0  # seconds strmqm waits for the daemon (a long log replay)
 PREEMPT_GRACE = 2.0  # endmqm -p: seconds between SIGTERM and SIGKILL
@@ -161,8 +164,18 @@ def crtmqm(make_default: bool, dead_letter_queue: str, log_path: str | None,
         LogPrimaryFiles=log_primary or defaults.LogPrimaryFiles,
         LogSecondaryFiles=defaults.LogSecondaryFiles if log_secondary is None
         else log_secondary)
+    made = [] if os.path.exists(qmdir) else [qmdir]  # removed again if creating fails
     if log_path:
         cfg.log_path = os.path.join(os.path.abspath(log_path), config.qmgr_dirname(qmgr))
+        if not os.path.exists(cfg.log_path):
+            made.append(cfg.log_path)
+        try:  # the log path must exist and take the queue manager's log directory
+            if not os.path.isdir(log_path):
+                raise NotADirectoryError(log_path)
+            os.makedirs(cfg.log_path, exist_ok=True)
+        except OSError:
+            _err(MSG_LOG_PATH)
+            sys.exit(RC_LOG_LOCATION)
     try:
         local.create(qmgr, data_path, dead_letter_queue=dead_letter_queue, cfg=cfg,
                      make_default=make_default)
@@ -172,6 +185,11 @@ def crtmqm(make_default: bool, dead_letter_queue: str, log_path: str | None,
     except local.QMgrLocked:
         _err(MSG_RUNNING)
         sys.exit(RC_RUNNING)
+    except OSError as exc:  # a full disk, a directory it may not write: nothing half-made
+        for directory in made:
+            shutil.rmtree(directory, ignore_errors=True)
+        _err(f"{MSG_FILE_ERROR} ({exc})")
+        sys.exit(RC_UNEXPECTED)
     click.echo(MSG_CREATED)
     click.echo(f"Directory '{qmdir}' created.")
     click.echo("The queue manager is associated with installation 'Installation1'.")

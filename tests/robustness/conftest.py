@@ -1,0 +1,67 @@
+"""Fixtures for the robustness suite: an embedded queue manager and a command server object
+driven directly (``CommandServer.handle``: request bytes in, reply bytes out), so that many
+bad requests cost milliseconds each."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+import mqpy
+from mqpy import local
+from mqpy.cmdserver import CommandServer
+from mqpy.mqsc.processor import MQSCProcessor
+from tests.daemon.conftest import Installation
+
+_CHINIT = ("import sys; from mqpy_cli import chinit; "
+           "getattr(chinit, sys.argv[1]).main(args=sys.argv[2:], prog_name=sys.argv[1])")
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory):
+    root = str(tmp_path_factory.mktemp("robust"))
+    mqpy.embedded("QM1", data_path=root)
+    try:
+        yield local.running("QM1", root)
+    finally:
+        mqpy.stop_embedded("QM1", data_path=root)
+
+
+@pytest.fixture(scope="module")
+def server(engine):
+    """A command server whose unexpected faults are recorded, not only answered 3008."""
+    srv = CommandServer(local.attach(engine), lambda: MQSCProcessor(engine))
+    srv.faults = []
+    srv.on_unexpected = srv.faults.append
+    return srv
+
+
+@pytest.fixture(scope="module")
+def running(tmp_path_factory):
+    """QM1 started by strmqm (no channel initiator: runmqlsr is the listener here)."""
+    inst = Installation(str(tmp_path_factory.mktemp("control")))
+    inst.create(queues=())
+    inst.start()
+    old = os.environ.get("MQPY_DATA_PATH")
+    os.environ["MQPY_DATA_PATH"] = inst.root  # for this process's own connections
+    try:
+        yield inst
+    finally:
+        if old is None:
+            os.environ.pop("MQPY_DATA_PATH", None)
+        else:
+            os.environ["MQPY_DATA_PATH"] = old
+        inst.kill_all()
+
+
+def chinit_command(inst: Installation, command: str, *args: str) -> list[str]:
+    return [sys.executable, "-c", _CHINIT, command, *args]
+
+
+def run_chinit(inst: Installation, command: str, *args: str) -> subprocess.CompletedProcess:
+    """runmqlsr, runmqchi or runmqchl run to its end, as an operator runs it."""
+    return subprocess.run(chinit_command(inst, command, *args), env=inst.env,
+                          capture_output=True, text=True, timeout=30)
