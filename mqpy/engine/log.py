@@ -405,13 +405,19 @@ class RecoveryLog:
     def flushed_lsn(self) -> int:
         return self._flushed
 
-    def append(self, rtype: int, payload: bytes, *, reserved: bool = False) -> int:
+    def append(self, rtype: int, payload: bytes, *, reserved: bool = False,
+               prefix: bytes = b"", reserve: int = 0) -> int:
         """Buffer one record; return the LSN just past it (what ``force`` must reach).
 
         ``reserved`` records (commit, backout, checkpoint: small, and needed to *free* log
         space) may use one segment beyond the limit, so ending work never fails for want of log.
+        ``prefix``: bytes of the payload before ``payload`` (a record's key), copied into the
+        buffer beside it rather than joined to it first. ``reserve``: :meth:`reserve_more`
+        made under the same hold of the log lock, kept only if the append succeeds: a
+        positive one (a get's) before the space checks, so that they count it, a negative
+        one (the end of a unit of work) once the record is buffered.
         """
-        n = len(payload)
+        n = len(prefix) + len(payload)
         if n > MAX_RECORD:
             raise LogError(f"log record of {n} bytes exceeds {MAX_RECORD}")
         with self._lock:
@@ -419,15 +425,30 @@ class RecoveryLog:
                 raise self._failed
             lsn = self._next
             end = lsn + HEADER_SIZE + n
+            if reserve > 0:
+                self._reserve_locked(reserve)
             if end > self._room:  # (below _room both checks are known to pass)
-                self._make_room(lsn, end, reserved)
+                try:
+                    self._make_room(lsn, end, reserved)
+                except BaseException:
+                    if reserve > 0:
+                        self._reserve_locked(-reserve)
+                    raise
             # encode_record, written straight into the buffer (no copy of the payload between)
             head = _HEAD.pack(MAGIC, rtype, 0, n, lsn, self._flushed)
+            crc = zlib.crc32(head)
             buf = self._buf
             buf += head
-            buf += (zlib.crc32(payload, zlib.crc32(head)) & 0xFFFFFFFF).to_bytes(4, "little")
+            if prefix:
+                crc = zlib.crc32(prefix, crc)
+                buf += (zlib.crc32(payload, crc) & 0xFFFFFFFF).to_bytes(4, "little")
+                buf += prefix
+            else:
+                buf += (zlib.crc32(payload, crc) & 0xFFFFFFFF).to_bytes(4, "little")
             buf += payload
             self._next = end
+            if reserve < 0:
+                self._reserve_locked(reserve)
             stats = self.stats
             stats.records += 1
             stats.bytes += end - lsn
@@ -435,7 +456,13 @@ class RecoveryLog:
                 return end
             job = self._take_buffer_locked()[1]
             self._io.acquire()
-        self._write_out(job)
+        try:
+            self._write_out(job)
+        except BaseException:
+            if reserve:  # (the log takes nothing more; the caller's count stays right)
+                with self._lock:
+                    self._reserve_locked(-reserve)
+            raise
         return end
 
     def reserve_more(self, n: int) -> None:
@@ -445,14 +472,17 @@ class RecoveryLog:
         log on a full disk. A backout record grows with the messages its unit of work got
         (each one's new backout count), past the fixed reserve once it has got a few
         thousand. At most one segment in all: the one a record ending work may use beyond
-        the log's limit."""
+        the log's limit. (:meth:`append` does the same with its record: ``reserve``.)"""
         with self._lock:
-            self._reserved_for_backout = max(0, self._reserved_for_backout + n)
-            before = self._reserve
-            self._reserve = min(_RESERVE + self._reserved_for_backout, self.segment_size)
-            if self._reserve > before:
-                # (_room left the old reserve after the formatted end: now the new one)
-                self._room -= self._reserve - before
+            self._reserve_locked(n)
+
+    def _reserve_locked(self, n: int) -> None:
+        self._reserved_for_backout = max(0, self._reserved_for_backout + n)
+        before = self._reserve
+        self._reserve = min(_RESERVE + self._reserved_for_backout, self.segment_size)
+        if self._reserve > before:
+            # (_room left the old reserve after the formatted end: now the new one)
+            self._room -= self._reserve - before
 
     def _make_room(self, lsn: int, end: int, reserved: bool) -> None:
         """The space checks of an append ending at ``end`` (LogFull, LogDiskFull), and
