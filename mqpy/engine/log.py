@@ -132,6 +132,16 @@ _EXTRA_ROUNDS = 0
 # started sooner and carried 3.9 commits, 20-40% fewer messages a second in 3 pairs. A round
 # that waits for the last round's forcers (_hold) with the waiter woken to write it: 6.3-7.4
 # commits a fsync but 8-17% fewer messages a second than the last forcer writing it (3 pairs).
+# Session 11, 3 pairs each: a woken forcer waking the next one only when it next blocks in
+# force (one wake-up a hand-over instead of the woken thread's failed GIL take and second
+# wake-up; a timed wait as fallback): 6,398-6,737 against 5,884-8,278 messages a second, 102-110
+# against 83-91 us CPU, more system CPU; rounds waiting only for half of the forcers last seen
+# (two groups taking turns, one's sync beside the other's Python): 4.7 commits a fsync,
+# 5,908-7,207 against 4,681-7,585, 105-119 against 92-102 us CPU. Where a round goes (traced,
+# 8 connections): the sync (a 1 KB pwrite+fdatasync alone takes ~140 us here, 170-280 in the
+# runs) and then each forcer of the round coming back one after another, 35-50 us apart, of
+# which ~27 us is the Python of a put or get and its commit (thread CPU, one connection, sync
+# stubbed) and the rest the hand-over between threads.
 #: Rounds write and sync with one system call where they can (RecoveryLog._write_dsync).
 _RWF_DSYNC = getattr(os, "RWF_DSYNC", 0)
 _DSYNC_WRITES = bool(_RWF_DSYNC) and os.environ.get("MQPY_LOG_DSYNC", "1") == "1"
