@@ -165,11 +165,14 @@ class DataManager:
 
     # ------------------------------------------------------------------ logging (engine lock held)
 
-    def _append(self, rtype: RecordType, payload: bytes, uow: UnitOfWork | None = None) -> int:
+    def _append(self, rtype: RecordType, payload: bytes, uow: UnitOfWork | None = None, *,
+                prefix: bytes = b"", reserve: int = 0) -> int:
+        """Append one record (``prefix`` and ``reserve``: as RecoveryLog.append)."""
         # identity, not ``in``: an IntEnum member hashes through a Python-level __hash__
         reserved = rtype is _COMMIT or rtype is _BACKOUT or rtype is _CHECKPOINT
         try:
-            end = self.log.append(rtype, payload, reserved=reserved)
+            end = self.log.append(rtype, payload, reserved=reserved, prefix=prefix,
+                                  reserve=reserve)
         except LogWriteError as exc:
             raise self._broken(exc) from exc
         except LogFull:
@@ -181,7 +184,8 @@ class DataManager:
                 self._checkpoint_for_space()
             while True:
                 try:
-                    end = self.log.append(rtype, payload, reserved=reserved)
+                    end = self.log.append(rtype, payload, reserved=reserved, prefix=prefix,
+                                          reserve=reserve)
                     break
                 except LogFull as exc:
                     victim = self._oldest_inflight()
@@ -234,36 +238,27 @@ class DataManager:
         return min(live, key=lambda u: u.first_lsn) if live else None
 
     def log_put(self, uow: UnitOfWork, mq: MessageQueue, entry: Entry) -> int:
-        payload = R.put_payload(uow.uow_id, mq.qid, entry.seq, entry.record)
-        return self._log_in_uow(uow, RecordType.PUT, payload)
+        # R.put_payload, without joining the key to the message record first
+        key = R.uow_key(uow.uow_id, mq.qid, entry.seq)
+        end = self._append(RecordType.PUT, entry.record, uow, prefix=key)
+        if uow.first_lsn is None:
+            self._uow_logged(uow, end - HEADER_SIZE - len(key) - len(entry.record))
+        return end
 
     def log_get(self, uow: UnitOfWork, mq: MessageQueue, entry: Entry) -> int:
-        # room for this message's count in a backout record, kept before the get is logged
-        self._reserve_backout(uow, _COUNT.size)
+        # room for this message's count in a backout record, kept from the get's record on
+        # (the log reserves it with the append, before its space checks)
         payload = R.get_payload(uow.uow_id, mq.qid, entry.seq)
-        try:
-            return self._log_in_uow(uow, RecordType.GET, payload)
-        except BaseException:
-            self._reserve_backout(uow, -_COUNT.size)  # not logged: nothing to undo for it
-            raise
-
-    def _reserve_backout(self, uow: UnitOfWork, n: int) -> None:
-        uow.backout_room += n
-        self.log.reserve_more(n)
-
-    def _release_backout(self, uow: UnitOfWork) -> None:
-        """The unit of work has ended (its record is in the log): its reserve is free."""
-        if uow.backout_room:
-            self.log.reserve_more(-uow.backout_room)
-            uow.backout_room = 0
-
-    def _log_in_uow(self, uow: UnitOfWork, rtype: RecordType, payload: bytes) -> int:
-        end = self._append(rtype, payload, uow)
+        end = self._append(RecordType.GET, payload, uow, reserve=_COUNT.size)
+        uow.backout_room += _COUNT.size
         if uow.first_lsn is None:
-            # restart must redo from the *start* of the unit of work's first record
-            uow.first_lsn = end - HEADER_SIZE - len(payload)
-            self.active[uow.uow_id] = uow
+            self._uow_logged(uow, end - HEADER_SIZE - len(payload))
         return end
+
+    def _uow_logged(self, uow: UnitOfWork, first_lsn: int) -> None:
+        """The unit of work's first record: restart must redo from its *start*."""
+        uow.first_lsn = first_lsn
+        self.active[uow.uow_id] = uow
 
     def log_put1(self, mq: MessageQueue, entry: Entry) -> int:
         end = self._append(RecordType.PUT1, R.put1_payload(mq.qid, entry.seq, entry.record))
@@ -276,8 +271,11 @@ class DataManager:
         return end
 
     def log_commit(self, uow: UnitOfWork) -> int:
-        end = self._append(RecordType.COMMIT, R.uow_payload(uow.uow_id))
-        self._release_backout(uow)
+        # the unit of work ends with its record: its backout reserve is free (the log
+        # gives it back with the append)
+        end = self._append(RecordType.COMMIT, R.uow_payload(uow.uow_id),
+                           reserve=-uow.backout_room)
+        uow.backout_room = 0
         self.active.pop(uow.uow_id, None)
         if uow.luwid is not None:
             self.indoubt.pop(uow.luwid, None)
@@ -285,8 +283,9 @@ class DataManager:
 
     def log_backout(self, uow: UnitOfWork, counts: list[tuple[int, int, int]]) -> int:
         extra = b"".join(_COUNT.pack(*c) for c in counts)
-        end = self._append(RecordType.BACKOUT, R.uow_payload(uow.uow_id, extra))
-        self._release_backout(uow)
+        end = self._append(RecordType.BACKOUT, R.uow_payload(uow.uow_id, extra),
+                           reserve=-uow.backout_room)
+        uow.backout_room = 0
         self.active.pop(uow.uow_id, None)
         if uow.luwid is not None:
             self.indoubt.pop(uow.luwid, None)
@@ -618,7 +617,8 @@ class DataManager:
                 if e is not None and e.state == AVAILABLE:
                     mq.set_state(e, GET_PENDING, uow)
                     uow.gets.append((mq, e))
-            self._reserve_backout(uow, _COUNT.size * len(uow.gets))  # (RESOLVE may back out)
+            uow.backout_room = _COUNT.size * len(uow.gets)  # (RESOLVE may back out)
+            self.log.reserve_more(uow.backout_room)
             self.active[uow_id] = uow
             self.indoubt[uow.luwid] = uow
             indoubt.append(uow)

@@ -132,6 +132,16 @@ _EXTRA_ROUNDS = 0
 # started sooner and carried 3.9 commits, 20-40% fewer messages a second in 3 pairs. A round
 # that waits for the last round's forcers (_hold) with the waiter woken to write it: 6.3-7.4
 # commits a fsync but 8-17% fewer messages a second than the last forcer writing it (3 pairs).
+# Session 11, 3 pairs each: a woken forcer waking the next one only when it next blocks in
+# force (one wake-up a hand-over instead of the woken thread's failed GIL take and second
+# wake-up; a timed wait as fallback): 6,398-6,737 against 5,884-8,278 messages a second, 102-110
+# against 83-91 us CPU, more system CPU; rounds waiting only for half of the forcers last seen
+# (two groups taking turns, one's sync beside the other's Python): 4.7 commits a fsync,
+# 5,908-7,207 against 4,681-7,585, 105-119 against 92-102 us CPU. Where a round goes (traced,
+# 8 connections): the sync (a 1 KB pwrite+fdatasync alone takes ~140 us here, 170-280 in the
+# runs) and then each forcer of the round coming back one after another, 35-50 us apart, of
+# which ~27 us is the Python of a put or get and its commit (thread CPU, one connection, sync
+# stubbed) and the rest the hand-over between threads.
 #: Rounds write and sync with one system call where they can (RecoveryLog._write_dsync).
 _RWF_DSYNC = getattr(os, "RWF_DSYNC", 0)
 _DSYNC_WRITES = bool(_RWF_DSYNC) and os.environ.get("MQPY_LOG_DSYNC", "1") == "1"
@@ -405,13 +415,19 @@ class RecoveryLog:
     def flushed_lsn(self) -> int:
         return self._flushed
 
-    def append(self, rtype: int, payload: bytes, *, reserved: bool = False) -> int:
+    def append(self, rtype: int, payload: bytes, *, reserved: bool = False,
+               prefix: bytes = b"", reserve: int = 0) -> int:
         """Buffer one record; return the LSN just past it (what ``force`` must reach).
 
         ``reserved`` records (commit, backout, checkpoint: small, and needed to *free* log
         space) may use one segment beyond the limit, so ending work never fails for want of log.
+        ``prefix``: bytes of the payload before ``payload`` (a record's key), copied into the
+        buffer beside it rather than joined to it first. ``reserve``: :meth:`reserve_more`
+        made under the same hold of the log lock, kept only if the append succeeds: a
+        positive one (a get's) before the space checks, so that they count it, a negative
+        one (the end of a unit of work) once the record is buffered.
         """
-        n = len(payload)
+        n = len(prefix) + len(payload)
         if n > MAX_RECORD:
             raise LogError(f"log record of {n} bytes exceeds {MAX_RECORD}")
         with self._lock:
@@ -419,15 +435,30 @@ class RecoveryLog:
                 raise self._failed
             lsn = self._next
             end = lsn + HEADER_SIZE + n
+            if reserve > 0:
+                self._reserve_locked(reserve)
             if end > self._room:  # (below _room both checks are known to pass)
-                self._make_room(lsn, end, reserved)
+                try:
+                    self._make_room(lsn, end, reserved)
+                except BaseException:
+                    if reserve > 0:
+                        self._reserve_locked(-reserve)
+                    raise
             # encode_record, written straight into the buffer (no copy of the payload between)
             head = _HEAD.pack(MAGIC, rtype, 0, n, lsn, self._flushed)
+            crc = zlib.crc32(head)
             buf = self._buf
             buf += head
-            buf += (zlib.crc32(payload, zlib.crc32(head)) & 0xFFFFFFFF).to_bytes(4, "little")
+            if prefix:
+                crc = zlib.crc32(prefix, crc)
+                buf += (zlib.crc32(payload, crc) & 0xFFFFFFFF).to_bytes(4, "little")
+                buf += prefix
+            else:
+                buf += (zlib.crc32(payload, crc) & 0xFFFFFFFF).to_bytes(4, "little")
             buf += payload
             self._next = end
+            if reserve < 0:
+                self._reserve_locked(reserve)
             stats = self.stats
             stats.records += 1
             stats.bytes += end - lsn
@@ -435,7 +466,13 @@ class RecoveryLog:
                 return end
             job = self._take_buffer_locked()[1]
             self._io.acquire()
-        self._write_out(job)
+        try:
+            self._write_out(job)
+        except BaseException:
+            if reserve:  # (the log takes nothing more; the caller's count stays right)
+                with self._lock:
+                    self._reserve_locked(-reserve)
+            raise
         return end
 
     def reserve_more(self, n: int) -> None:
@@ -445,14 +482,17 @@ class RecoveryLog:
         log on a full disk. A backout record grows with the messages its unit of work got
         (each one's new backout count), past the fixed reserve once it has got a few
         thousand. At most one segment in all: the one a record ending work may use beyond
-        the log's limit."""
+        the log's limit. (:meth:`append` does the same with its record: ``reserve``.)"""
         with self._lock:
-            self._reserved_for_backout = max(0, self._reserved_for_backout + n)
-            before = self._reserve
-            self._reserve = min(_RESERVE + self._reserved_for_backout, self.segment_size)
-            if self._reserve > before:
-                # (_room left the old reserve after the formatted end: now the new one)
-                self._room -= self._reserve - before
+            self._reserve_locked(n)
+
+    def _reserve_locked(self, n: int) -> None:
+        self._reserved_for_backout = max(0, self._reserved_for_backout + n)
+        before = self._reserve
+        self._reserve = min(_RESERVE + self._reserved_for_backout, self.segment_size)
+        if self._reserve > before:
+            # (_room left the old reserve after the formatted end: now the new one)
+            self._room -= self._reserve - before
 
     def _make_room(self, lsn: int, end: int, reserved: bool) -> None:
         """The space checks of an append ending at ``end`` (LogFull, LogDiskFull), and

@@ -990,33 +990,33 @@ def _finish_uow(eng: QueueManagerEngine, uow: UnitOfWork, commit: bool) -> int |
     """
     data = eng.data
     lsn = None
-    own_puts = {id(e) for _, e in uow.puts} if uow.gets and uow.puts else _NO_IDS
+    puts, gets = uow.puts, uow.gets
+    own_puts = {id(e) for _, e in puts} if gets and puts else _NO_IDS
+    woken: dict[int, MessageQueue] | None = None
     if commit:
         eng.stats.mqi.commits += 1
-    else:
-        eng.stats.mqi.backouts += 1
-    woken: dict[int, MessageQueue] = {}
-    if commit:
-        if uow.logged:
+        if uow.first_lsn is not None:  # (uow.logged)
             lsn = data.log_commit(uow)
         arrived = []
-        for mq, e in uow.puts:
+        for mq, e in puts:
             if e.state == PUT_PENDING and e.owner is uow:
                 mq.set_state(e, AVAILABLE)
                 data.committed_put(mq, e)
                 arrived.append((mq, e))
-        for mq, e in uow.gets:
-            if e.state == GET_PENDING and e.owner is uow:
-                if id(e) not in own_puts and e.report & CMQC.MQRO_COD:
-                    base = eng.catalog.by_qid.get(mq.qid)
-                    if base is not None and base.attributes.get("USAGE") != "XMITQ":
-                        eng._report_from_entry("COD", mq, e)
-                mq.remove(e)
-                if id(e) in own_puts:
-                    e.record = None
-                else:
-                    data.committed_get(mq, e)
-                mq.last_get = time.time()
+        if gets:
+            now = time.time()
+            for mq, e in gets:
+                if e.state == GET_PENDING and e.owner is uow:
+                    if e.report & _RO_COD and id(e) not in own_puts:
+                        base = eng.catalog.by_qid.get(mq.qid)
+                        if base is not None and base.attributes.get("USAGE") != "XMITQ":
+                            eng._report_from_entry("COD", mq, e)
+                    mq.remove(e)
+                    if id(e) in own_puts:
+                        e.record = None
+                    else:
+                        data.committed_get(mq, e)
+                    mq.last_get = now
         for mq, e in arrived:
             # (_arrived, committed: it wakes getters and confirms on arrival, nothing else)
             if (mq.waiters or e.report & _RO_COA) and e.state == AVAILABLE:
@@ -1024,8 +1024,10 @@ def _finish_uow(eng: QueueManagerEngine, uow: UnitOfWork, commit: bool) -> int |
                 if base is not None:
                     eng._arrived(base, mq, e, committed=True)
     else:
+        eng.stats.mqi.backouts += 1
+        woken = {}
         counts = []
-        for mq, e in uow.gets:
+        for mq, e in gets:
             if e.state == GET_PENDING and e.owner is uow and id(e) not in own_puts:
                 mq.set_state(e, AVAILABLE)
                 e.backout_count += 1
@@ -1033,16 +1035,17 @@ def _finish_uow(eng: QueueManagerEngine, uow: UnitOfWork, commit: bool) -> int |
                     counts.append((mq.qid, e.seq, e.backout_count))
                     data.backout_count_changed(mq, e)
                 woken[id(mq)] = mq
-        for mq, e in uow.puts:
+        for mq, e in puts:
             if e.state in (PUT_PENDING, GET_PENDING) and e.owner is uow:
                 mq.remove(e)
                 e.record = None
-        if uow.logged:
+        if uow.first_lsn is not None:  # (uow.logged)
             lsn = data.log_backout(uow, counts)
             if not counts:
                 lsn = None  # nothing to harden: losing this record changes nothing at restart
-    for mq in woken.values():
-        mq.wake()
+    if woken:
+        for mq in woken.values():
+            mq.wake()
     if uow.triggers:
         pending, uow.triggers = uow.triggers, []
         for base, mq, initq, proc, switch_off in pending:

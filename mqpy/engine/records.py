@@ -47,6 +47,11 @@ def put_payload(uow: int, qid: int, seq: int, record: bytes) -> bytes:
     return _UOWKEY.pack(uow, qid, seq) + record
 
 
+#: (uow, qid, seq) packed: a PUT record's key (the log copies it and the message record
+#: into its buffer one after the other, see RecoveryLog.append) and a GET record
+uow_key = _UOWKEY.pack
+
+
 def get_payload(uow: int, qid: int, seq: int) -> bytes:
     return _UOWKEY.pack(uow, qid, seq)
 

@@ -94,3 +94,30 @@ def test_units_of_work_in_doubt_are_never_backed_out_the_caller_gets_2102(small_
     got: list[bytes] = []
     _drain(b, got)  # what b's failed loop left, and the resolved message
     assert got.count(b"in doubt") == 1
+
+
+def test_a_unit_of_work_backed_out_by_its_own_get_leaves_the_others_backout_reserve(
+        small_log_qm):
+    """Given connection B holding one get under syncpoint (16 bytes of log reserved for its
+    backout record) and connection A, older, getting under syncpoint until the log is full,
+    when A's get that finds the log full backs A out (2003), then the log still reserves
+    B's 16 bytes: A's failed get gave back only what it had taken, not B's too."""
+    root, eng = small_log_qm
+    a = mqpy.embedded("LOGQM", data_path=root)
+    b = mqpy.embedded("LOGQM", data_path=root)
+    for _ in range(30):
+        _put(a, 50, CMQC.MQPMO_NO_SYNCPOINT, data=b"m")
+    log = eng.data.log
+    qa = mqpy.Queue(a, "Q", CMQC.MQOO_INPUT_SHARED)
+    qb = mqpy.Queue(b, "Q", CMQC.MQOO_INPUT_SHARED)
+    gmo = mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT)
+    qa.get(None, mqpy.MD(), gmo)  # A began first: the oldest unit of work in flight
+    qb.get(None, mqpy.MD(), gmo)
+    with pytest.raises(mqpy.MQMIError) as exc:
+        for _ in range(1499):
+            qa.get(None, mqpy.MD(), gmo)
+    assert exc.value.reason == CMQC.MQRC_BACKED_OUT
+    assert eng.log_full_backouts == 1
+    assert log._reserved_for_backout == 16
+    b.commit()
+    assert log._reserved_for_backout == 0
