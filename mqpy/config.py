@@ -60,11 +60,14 @@ def system_errors_dir(root: str | None = None) -> str:
 
 
 def read_stanzas(path: str) -> list[tuple[str, dict[str, str]]]:
-    """Parse an IBM stanza file into (stanza name, {key: value}) in file order."""
+    """Parse an IBM stanza file into (stanza name, {key: value}) in file order. The file
+    is read as bytes are, as MQ reads its ini files: a byte that is not UTF-8 (a comment or
+    a path in another code page) is kept as it is (``surrogateescape``, which os functions
+    take back to the same bytes) instead of making the file unreadable."""
     out: list[tuple[str, dict[str, str]]] = []
     if not os.path.exists(path):
         return out
-    with open(path, encoding="utf-8") as f:
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
         for raw in f:
             line = raw.split("#", 1)[0].split(";", 1)[0].rstrip()
             if not line.strip():
@@ -83,7 +86,7 @@ def write_stanzas(path: str, stanzas: list[tuple[str, dict[str, str]]]) -> None:
         lines.append(f"{name}:")
         lines += [f"   {k}={v}" for k, v in values.items()]
     tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
+    with open(tmp, "w", encoding="utf-8", errors="surrogateescape") as f:
         f.write("\n".join(lines) + "\n")
         f.flush()
         os.fsync(f.fileno())

@@ -65,3 +65,24 @@ def test_crtmqm_with_a_log_path_it_cannot_write_is_amq7064(tmp_path):
     _refused(proc, "AMQ7064E")
     assert proc.returncode == 100
     assert not os.path.exists(inst.qmdir("QMX"))
+
+
+def test_a_byte_that_is_not_utf8_in_the_ini_files_is_kept_not_fatal(tmp_path):
+    """Given mqs.ini and qm.ini holding a byte that is not UTF-8 (a comment in another code
+    page), when dspmq, strmqm, endmqm and crtmqm (which rewrites mqs.ini) run, then they
+    work as with a clean file (MQ reads its ini files as bytes)."""
+    inst = Installation(str(tmp_path))
+    assert inst.run("crtmqm", "QMA").returncode == 0
+    mqs_ini = os.path.join(inst.root, "mqs.ini")
+    qm_ini = os.path.join(inst.qmdir("QMA"), "qm.ini")
+    for path in (mqs_ini, qm_ini):
+        with open(path, "ab") as f:
+            f.write(b"# r\xe9sum\xe9 in latin-1\n")
+    proc = inst.run("dspmq")
+    assert proc.returncode == 0 and "QMNAME(QMA)" in proc.stdout, proc.stdout + proc.stderr
+    assert inst.run("strmqm", "QMA").returncode == 0
+    assert inst.run("endmqm", "-i", "QMA").returncode == 0
+    assert inst.run("crtmqm", "QMB").returncode == 0
+    proc = inst.run("dspmq")
+    assert "QMNAME(QMA)" in proc.stdout and "QMNAME(QMB)" in proc.stdout
+    assert "Traceback" not in proc.stdout + proc.stderr
