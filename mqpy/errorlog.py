@@ -300,12 +300,13 @@ class ErrorLog:
         """Append an entry whose text is already composed (channel events and the like).
 
         The explanation and action come from the catalogue when it knows ``msgid`` and they
-        need no inserts; otherwise they say only that the text is the whole message."""
+        need no inserts (the message line may); otherwise they say only that the text is the
+        whole message."""
         if len(msgid) == 7:
             msgid += "I"
         known = messages.MESSAGES.get(msgid)
         explanation, action = "See the message text.", "None."
-        if known is not None and not known.names:
+        if known is not None and known.fixed_explanation:
             explanation, action = known.explanation, known.action
         msg = AMQMessage(msgid, text.replace("{", "{{").replace("}", "}}"),
                          explanation, action)

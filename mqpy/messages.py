@@ -102,6 +102,12 @@ class AMQMessage:
         slots = (*self.arith, *self.comment, *self.extra)
         return frozenset(n for n in slots if n is not None)
 
+    @property
+    def fixed_explanation(self) -> bool:
+        """Whether the explanation and action need no inserts, so that they can go with a
+        message line composed elsewhere (``ErrorLog.write_event``)."""
+        return not (_placeholders(self.explanation) | _placeholders(self.action))
+
     def render(self, inserts: Mapping[str, object]) -> Rendered:
         """Fill the templates; raise InsertError on a missing or unknown insert."""
         missing = self.names - inserts.keys()
@@ -149,6 +155,12 @@ AMQ8004 = AMQMessage(  # [C]
 
 # ------------------------------------------------------------------ restart and recovery
 
+AMQ7064 = AMQMessage(  # [M]
+    "AMQ7064E", "Log path not valid or inaccessible.",
+    "The log path given to crtmqm (-ld) is not a directory that the queue manager can "
+    "create and write its log in.",
+    "Give crtmqm a log path that exists or can be created, on a file system with room for "
+    "the log, writable by the user that runs the queue manager.")
 AMQ7229 = AMQMessage(  # [C]
     "AMQ7229I", "{records} log records accessed on queue manager '{qmgr}' during the log "
                 "replay phase.",
@@ -317,6 +329,14 @@ AMQ9213 = AMQMessage(  # [C]
     "An unexpected error occurred in communications.",
     "The return code from the TCP/IP {call} call was {rc} (X'{rc:X}'). " + _RECORD,
     arith=("rc",), comment=("call",))
+AMQ9218 = AMQMessage(  # [M]
+    "AMQ9218E", "The TCP/IP listener program could not bind to port number {port}.",
+    "An attempt to bind the TCP/IP socket to the listener's port failed: another program "
+    "(often another listener) is using the port, or the address to listen on is not one "
+    "of this host's.",
+    "End the program using the port, or give the listener another PORT (and the channels "
+    "that reach it the new CONNAME), or an IPADDR of this host.",
+    arith=("port",))
 AMQ9228 = AMQMessage(  # [C]
     "AMQ9228E", "The TCP/IP responder program could not be started.",
     "An attempt was made to start an instance of the responder program, but the program "

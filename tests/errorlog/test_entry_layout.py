@@ -170,3 +170,21 @@ def test_templates_use_only_plain_format_fields():
         for t in (msg.text, msg.explanation, msg.action):
             fields = {f for _, f, _, _ in string.Formatter().parse(t) if f}
             assert fields <= msg.names, msg.msgid
+
+
+def test_an_event_line_composed_elsewhere_takes_the_catalogues_explanation(tmp_path):
+    """Given a message line composed by its writer (a channel event, ErrorLog.write_event)
+    whose id the catalogue knows with an explanation that needs no inserts, then the entry
+    carries that explanation and action; an id the catalogue does not know says only that
+    the line is the whole message."""
+    from mqpy.errorlog import ErrorLog
+
+    log = ErrorLog(str(tmp_path), qmgr="QM1")
+    log.write_event("AMQ9218E", "The TCP/IP listener program could not bind to port number "
+                                "1414. (Address already in use)")
+    log.write_event("AMQ9998E", "Something only its writer knows.")
+    bound, unknown = read_entries(str(tmp_path))
+    assert bound.text.endswith("(Address already in use)")
+    assert bound.explanation == " ".join(M.AMQ9218.explanation.split())
+    assert bound.action == " ".join(M.AMQ9218.action.split())
+    assert unknown.explanation == "See the message text."
