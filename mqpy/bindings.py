@@ -158,6 +158,13 @@ class BindingsConnection(MQIVerbs):
         self.connected = True
         self.broken = False
 
+    def _check_length(self, data: bytes) -> None:
+        """A message longer than MAXMSGL's largest value (100 MB) is longer than any queue
+        manager takes: MQRC_MSG_TOO_BIG_FOR_Q_MGR (2031) here, as the queue manager would
+        answer, rather than a flow its socket refuses, which would break the connection."""
+        if len(data) > MAX_MSG_SIZE:
+            raise MQMIError(_FAILED, CMQC.MQRC_MSG_TOO_BIG_FOR_Q_MGR)
+
     # -- one call -------------------------------------------------------------------------
 
     def _exchange(self, verb: SegmentType, values: Any, hobj: int,

@@ -110,6 +110,28 @@ def test_put_warnings_and_inquire_failures_keep_their_codes(running):
         qm.disconnect()
 
 
+def test_a_message_longer_than_any_queue_manager_takes_is_2031_and_the_connection_lives(
+        running):
+    """Given messages longer than 100 MB (MAXMSGL's largest value), by a byte and by a MB
+    (more than the bindings socket takes in one flow), when MQPUT and MQPUT1 send them over
+    bindings, then each fails MQRC_MSG_TOO_BIG_FOR_Q_MGR (2031) and the connection still
+    serves the next call (spec: the engine issue, 'message longer than
+    MAXMSGL')."""
+    qm = mqpy.connect(QM)
+    try:
+        q = mqpy.Queue(qm, "Q3", OUT)
+        for beyond in (1, 1 << 20):
+            too_long = bytes(bindings.MAX_MSG_SIZE + beyond)
+            with _raises(CMQC.MQRC_MSG_TOO_BIG_FOR_Q_MGR):
+                q.put(too_long)
+            with _raises(CMQC.MQRC_MSG_TOO_BIG_FOR_Q_MGR):
+                qm.put1("Q3", too_long)
+            del too_long
+            q.put(b"still connected")
+    finally:
+        qm.disconnect()
+
+
 def test_a_waiting_get_is_woken_by_a_put_from_another_process(running):
     """Given a get waiting up to 20 s, when another client process puts a message, then the get
     returns it at once, long before the interval ends."""
