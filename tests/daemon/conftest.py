@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -138,6 +139,12 @@ def running(tmp_path_factory):
     """QM1 created with the test queues and started by strmqm, shared by a module."""
     inst = Installation(str(tmp_path_factory.mktemp("daemon")))
     inst.create()
+    yield from started(inst)
+
+
+def started(inst: Installation) -> Iterator[Installation]:
+    """A module fixture's body: ``inst``'s queue manager started by strmqm, this process's
+    own connections pointed at it (MQPY_DATA_PATH), and every process killed at the end."""
     inst.start()
     old = os.environ.get("MQPY_DATA_PATH")
     os.environ["MQPY_DATA_PATH"] = inst.root

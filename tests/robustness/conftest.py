@@ -4,7 +4,6 @@ bad requests cost milliseconds each."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 
@@ -14,7 +13,7 @@ import mqpy
 from mqpy import local
 from mqpy.cmdserver import CommandServer
 from mqpy.mqsc.processor import MQSCProcessor
-from tests.daemon.conftest import Installation
+from tests.daemon.conftest import Installation, started
 
 _CHINIT = ("import sys; from mqpy_cli import chinit; "
            "getattr(chinit, sys.argv[1]).main(args=sys.argv[2:], prog_name=sys.argv[1])")
@@ -44,17 +43,7 @@ def running(tmp_path_factory):
     """QM1 started by strmqm (no channel initiator: runmqlsr is the listener here)."""
     inst = Installation(str(tmp_path_factory.mktemp("control")))
     inst.create(queues=())
-    inst.start()
-    old = os.environ.get("MQPY_DATA_PATH")
-    os.environ["MQPY_DATA_PATH"] = inst.root  # for this process's own connections
-    try:
-        yield inst
-    finally:
-        if old is None:
-            os.environ.pop("MQPY_DATA_PATH", None)
-        else:
-            os.environ["MQPY_DATA_PATH"] = old
-        inst.kill_all()
+    yield from started(inst)
 
 
 def chinit_command(inst: Installation, command: str, *args: str) -> list[str]:
