@@ -1505,8 +1505,8 @@ class Connection:
             if opts & _PMO_NOT_FAST or opts & _PMO_SYNC_BOTH == _PMO_SYNC_BOTH or (
                     pd["RecsPresent"] and pd["Version"] >= 2):
                 return _GENERAL
-            if opts & _PMO_SET_ALL and not h.options & _OO_SET_ALL:
-                return _GENERAL  # (2098)
+            if opts & _PMO_SET_ALL and (md is None or not h.options & _OO_SET_ALL):
+                return _GENERAL  # (2098; or the default MQMD's context, set)
         if opts & _PMO_FAIL_IF_QUIESCING and eng.quiescing:
             return _GENERAL
         if type(data) is not bytes:
@@ -1519,8 +1519,6 @@ class Connection:
         if syncpoint and self.backed_out:
             return _GENERAL
         if md is None:  # nobody will read the MQMD: its bytes from the connection's template
-            if opts & _PMO_SET_ALL:
-                return _GENERAL  # (the default MQMD's context, set: the general path)
             persistence, priority = f.persistence, f.priority
             if persistence == _PERSISTENT and f.tempdyn:
                 return _GENERAL
@@ -2116,7 +2114,11 @@ class Connection:
         last_got = None
         if msgid is None:  # the usual get: the head of the queue
             entry = mq.head(by_priority)
-            if entry is not None and entry.state == GET_PENDING:
+            if entry is None:
+                return _GENERAL
+            if entry.state != AVAILABLE:
+                if entry.state != GET_PENDING:
+                    return _GENERAL
                 # got already under syncpoint: the first message behind what is known to be
                 # got, as _get_general finds it
                 entry = None
@@ -2125,14 +2127,14 @@ class Connection:
                         entry = e
                         break
                     last_got = e
-            if entry is None or mq.live.get(entry.seq) is not entry:
+                if entry is None or entry.state != AVAILABLE:
+                    return _GENERAL
+            if entry.seq not in mq.live:
                 return _GENERAL
         else:  # the one live message with this MsgId, none cold
             entry = mq.live_msgid.get(msgid)
-            if type(entry) is not Entry or mq.by_msgid._used:
+            if type(entry) is not Entry or mq.by_msgid._used or entry.state != AVAILABLE:
                 return _GENERAL
-        if entry.state != AVAILABLE:
-            return _GENERAL
         now = time.time()
         if 0 < entry.expiry_at <= now:
             return _GENERAL
