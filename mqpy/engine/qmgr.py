@@ -199,11 +199,28 @@ _CONTEXT_NOT_OPEN = {CMQC.MQPMO_PASS_IDENTITY_CONTEXT: CMQC.MQRC_NOT_OPEN_FOR_PA
                      CMQC.MQPMO_PASS_ALL_CONTEXT: CMQC.MQRC_NOT_OPEN_FOR_PASS_ALL,
                      CMQC.MQPMO_SET_IDENTITY_CONTEXT: CMQC.MQRC_NOT_OPEN_FOR_SET_IDENT,
                      CMQC.MQPMO_SET_ALL_CONTEXT: CMQC.MQRC_NOT_OPEN_FOR_SET_ALL}
-_PMO_NOT_FAST = _CONTEXT_PMO | _PMO_NEW_CORREL_ID  # options only _put_locked handles
+_PMO_SET_ALL = CMQC.MQPMO_SET_ALL_CONTEXT
+_OO_SET_ALL = CMQC.MQOO_SET_ALL_CONTEXT
+#: options only _put_locked handles (set-all context: the fast path too, opened for it)
+_PMO_NOT_FAST = (_CONTEXT_PMO & ~_PMO_SET_ALL) | _PMO_NEW_CORREL_ID
 _BLANK_NAMES = frozenset((b"", b" " * 48, b"\x00" * 48))  # a ReplyToQ naming no queue
 _MD_MSGID_AT = MD._layout_.offsets["MsgId"]
 _MD_DATE_AT = MD._layout_.offsets["PutDate"]  # PutTime follows
 assert MD._layout_.offsets["PutTime"] == _MD_DATE_AT + 8
+# the packed MQMD's fields read and written in place (engine.packed's puts and gets)
+_MD_OFFSETS = MD._layout_.offsets
+_MD_HEAD = struct.Struct("<4s4i")  # StrucId, Version, Report, MsgType, Expiry
+_MD_STRUC_ID = CMQC.MQMD_STRUC_ID
+_MD_PRIORITY_AT = _MD_OFFSETS["Priority"]  # Persistence follows
+_MD_PRIORITY_PERSISTENCE = struct.Struct("<2i")
+_MD_MSGID = slice(_MD_MSGID_AT, _MD_MSGID_AT + 24)
+_MD_CORRELID = slice(_MD_OFFSETS["CorrelId"], _MD_OFFSETS["CorrelId"] + 24)
+_MD_REPLY_TO_Q = slice(_MD_OFFSETS["ReplyToQ"], _MD_OFFSETS["ReplyToQ"] + 48)
+_MD_BACKOUT_AT = _MD_OFFSETS["BackoutCount"]
+_MD_EXPIRY_AT = _MD_OFFSETS["Expiry"]
+_ZERO_LONG = bytes(4)
+assert _MD_OFFSETS["Persistence"] == _MD_PRIORITY_AT + 4 and _MD_EXPIRY_AT == 16
+assert _MD_OFFSETS["CorrelId"] == _MD_MSGID_AT + 24
 _REPORTS_NEEDING_REPLY_Q = (CMQC.MQRO_COA | CMQC.MQRO_COD | CMQC.MQRO_EXCEPTION
                             | CMQC.MQRO_EXPIRATION | CMQC.MQRO_PAN | CMQC.MQRO_NAN)
 # PMO context option -> the open options any of which permit it (each implies the weaker ones)
@@ -1463,11 +1480,14 @@ class Connection:
             self._force(lsn)
         return warning
 
-    def _put_fast(self, h: Handle, md: MD | None, pmo: PMO | None, data: bytes
+    def _put_fast(self, h: Handle, md: MD | bytes | None, pmo: PMO | None, data: bytes
                   ) -> int | object | None:
         """MQPUT's usual case, as :meth:`_put_locked` does it, with less asked each time: a
-        local queue (:class:`_Facts`), the default context, no report options nor reply-to
-        queue, values in range, room on the queue. Returns the LSN to force (None if none), or
+        local queue (:class:`_Facts`), the default context or all of it set (opened for
+        that), no report options nor reply-to queue, values in range, room on the queue.
+        ``md`` may be the MQMD packed little-endian (``engine.packed``: a channel's arrival,
+        set-all context, its bytes stored as they came but for the resolved Persistence and
+        Priority and a BackoutCount of 0). Returns the LSN to force (None if none), or
         _GENERAL, having changed nothing, for anything else: the general path then does it all.
         """
         eng = self.engine
@@ -1485,6 +1505,8 @@ class Connection:
             if opts & _PMO_NOT_FAST or opts & _PMO_SYNC_BOTH == _PMO_SYNC_BOTH or (
                     pd["RecsPresent"] and pd["Version"] >= 2):
                 return _GENERAL
+            if opts & _PMO_SET_ALL and (md is None or not h.options & _OO_SET_ALL):
+                return _GENERAL  # (2098; or the default MQMD's context, set)
         if opts & _PMO_FAIL_IF_QUIESCING and eng.quiescing:
             return _GENERAL
         if type(data) is not bytes:
@@ -1506,50 +1528,79 @@ class Connection:
             correlid = _NONE24
             expiry_at = 0.0
         else:
-            d = md.__dict__
-            if d["Report"] or d["MsgType"] == _MT_REQUEST or d["ReplyToQ"] not in _BLANK_NAMES:
-                return _GENERAL
-            persistence = d["Persistence"]
+            packed = type(md) is bytes  # (engine.packed: set-all context, nothing filled in)
+            if packed:
+                if not opts & _PMO_SET_ALL or opts & _PMO_NEW_MSG_ID:
+                    return _GENERAL
+                version = _MD_BY_LENGTH.get(len(md))
+                if version is None:
+                    return _GENERAL
+                strucid, md_version, report, msg_type, expiry = _MD_HEAD.unpack_from(md)
+                if strucid != _MD_STRUC_ID or md_version != version or report \
+                        or msg_type == _MT_REQUEST or md[_MD_REPLY_TO_Q] not in _BLANK_NAMES:
+                    return _GENERAL
+                asked_priority, asked_persistence = _MD_PRIORITY_PERSISTENCE.unpack_from(
+                    md, _MD_PRIORITY_AT)
+            else:
+                d = md.__dict__
+                if d["Report"] or d["MsgType"] == _MT_REQUEST \
+                        or d["ReplyToQ"] not in _BLANK_NAMES:
+                    return _GENERAL
+                asked_persistence, asked_priority = d["Persistence"], d["Priority"]
+                expiry = d["Expiry"]
+            persistence = asked_persistence
             if persistence == _PER_AS_Q_DEF:
                 persistence = f.persistence
             elif persistence != _PERSISTENT and persistence != _NOT_PERSISTENT:
                 return _GENERAL
             if persistence == _PERSISTENT and f.tempdyn:
                 return _GENERAL
-            asked_priority = priority = d["Priority"]
+            priority = asked_priority
             if priority == _PRI_AS_Q_DEF:
                 priority = f.priority
             elif not 0 <= priority <= 9:
                 return _GENERAL
-            expiry = d["Expiry"]
             if expiry <= 0 and expiry != _EI_UNLIMITED:
                 return _GENERAL
-            # from here on as _put_locked: MsgId, context, the stored MQMD
-            msgid = d["MsgId"]
-            if opts & _PMO_NEW_MSG_ID or msgid in _NO_ID or _id24(msgid) == _NONE24:
-                msgid = d["MsgId"] = eng.new_msgid()
-            now = time.time()
-            d["UserIdentifier"] = self.user
-            d["AccountingToken"] = b""
-            d["ApplIdentityData"] = b""
-            d["PutApplType"] = _AT_UNIX
-            d["PutApplName"] = self.appl_name
-            d["PutDate"], d["PutTime"] = _put_timestamp(now)
-            d["ApplOriginData"] = b""
-            asked_persistence, asked_backout = d["Persistence"], d["BackoutCount"]
-            d["Persistence"] = persistence
-            d["Priority"] = priority
-            d["BackoutCount"] = 0
-            try:
-                md_bytes = _pack_md(md)
-            finally:
-                d["Persistence"] = asked_persistence
-                d["Priority"] = asked_priority
-                d["BackoutCount"] = asked_backout
-            correlid = d["CorrelId"]
-            correlid = _NONE24 if correlid in _NO_ID else _id24(correlid)
+            if packed:  # its bytes as they came but for Persistence, Priority, BackoutCount
+                msgid = md[_MD_MSGID]
+                if msgid == _NONE24:
+                    return _GENERAL  # a new MsgId: the general path makes it
+                correlid = md[_MD_CORRELID]
+                if correlid == _NONE24:
+                    correlid = _NONE24  # (the one object every message without one shares)
+                now = time.time()
+                md_bytes = b"".join((md[:_MD_PRIORITY_AT],
+                                     _MD_PRIORITY_PERSISTENCE.pack(priority, persistence),
+                                     md[_MD_PRIORITY_AT + 8:_MD_BACKOUT_AT], _ZERO_LONG,
+                                     md[_MD_BACKOUT_AT + 4:]))
+            else:  # from here on as _put_locked: MsgId, context, the stored MQMD
+                msgid = d["MsgId"]
+                if opts & _PMO_NEW_MSG_ID or msgid in _NO_ID or _id24(msgid) == _NONE24:
+                    msgid = d["MsgId"] = eng.new_msgid()
+                msgid = _id24(msgid)
+                now = time.time()
+                if not opts & _PMO_SET_ALL:  # (_set_context: set-all context keeps them all)
+                    d["UserIdentifier"] = self.user
+                    d["AccountingToken"] = b""
+                    d["ApplIdentityData"] = b""
+                    d["PutApplType"] = _AT_UNIX
+                    d["PutApplName"] = self.appl_name
+                    d["PutDate"], d["PutTime"] = _put_timestamp(now)
+                    d["ApplOriginData"] = b""
+                asked_backout = d["BackoutCount"]
+                d["Persistence"] = persistence
+                d["Priority"] = priority
+                d["BackoutCount"] = 0
+                try:
+                    md_bytes = _pack_md(md)
+                finally:
+                    d["Persistence"] = asked_persistence
+                    d["Priority"] = asked_priority
+                    d["BackoutCount"] = asked_backout
+                correlid = d["CorrelId"]
+                correlid = _NONE24 if correlid in _NO_ID else _id24(correlid)
             expiry_at = now + expiry / 10.0 if expiry > 0 else 0.0
-            msgid = _id24(msgid)
         persistent = persistence == _PERSISTENT
         entry = Entry(eng.data.new_seq(), priority, persistent, msgid, correlid, expiry_at,
                       length, R.encode_message(now, md_bytes, data), now)
@@ -2006,16 +2057,20 @@ class Connection:
             raise err
         return out
 
-    def _get_fast(self, h: Handle, md: MD | None, gmo: GMO | None, max_length: int | None
-                  ) -> tuple[int | None, bytes] | object:
+    def _get_fast(self, h: Handle, md: MD | None, gmo: GMO | None, max_length: int | None,
+                  packed: bool = False) -> tuple[int | None, object] | object:
         """MQGET's usual cases, as :meth:`_get_once` does them: a destructive get of the
-        head of the queue, or of the one message carrying the MsgId asked for (no CorrelId;
-        the live index alone, no cold message), without browse or cursor; a live message,
-        available and unexpired, that fits the buffer and asks for no COD report, on a
-        handle that saves no context. Returns (LSN to force or None, the message),
-        _NO_MESSAGE when the queue holds no message a get could have (none, or all got
-        under syncpoint: the caller answers 2033), or _GENERAL, having changed nothing, for
-        anything else: the general path then does it all."""
+        first message in delivery order (past those got under syncpoint at the head, as
+        :meth:`_get_general` goes past them: a batch in progress), or of the one message
+        carrying the MsgId asked for (no CorrelId; the live index alone, no cold message),
+        without browse or cursor; a live message, available and unexpired, that fits the
+        buffer and asks for no COD report, on a handle that saves no context. Returns (LSN
+        to force or None, the message), _NO_MESSAGE when the queue holds no message a get
+        could have (none, or all got under syncpoint: the caller answers 2033), or _GENERAL,
+        having changed nothing, for anything else: the general path then does it all.
+
+        ``packed`` (``engine.packed``; ``md`` None): the message comes back as (its MQMD
+        packed little-endian, as :meth:`_fill_md` would fill one, its data)."""
         if gmo is None:
             opts = 0
             match = _MO_MATCH_BOTH
@@ -2056,16 +2111,30 @@ class Connection:
                 msgid = _id24(msgid)
                 if msgid == _NONE24:
                     msgid = None
+        last_got = None
         if msgid is None:  # the usual get: the head of the queue
             entry = mq.head(by_priority)
-            if entry is None or entry.seq not in mq.live:
+            if entry is None:
+                return _GENERAL
+            if entry.state != AVAILABLE:
+                if entry.state != GET_PENDING:
+                    return _GENERAL
+                # got already under syncpoint: the first message behind what is known to be
+                # got, as _get_general finds it
+                entry = None
+                for e in mq.iter_order(by_priority, mq.after_got(by_priority)):
+                    if e.state != GET_PENDING:
+                        entry = e
+                        break
+                    last_got = e
+                if entry is None or entry.state != AVAILABLE:
+                    return _GENERAL
+            if entry.seq not in mq.live:
                 return _GENERAL
         else:  # the one live message with this MsgId, none cold
             entry = mq.live_msgid.get(msgid)
-            if type(entry) is not Entry or mq.by_msgid._used:
+            if type(entry) is not Entry or mq.by_msgid._used or entry.state != AVAILABLE:
                 return _GENERAL
-        if entry.state != AVAILABLE:
-            return _GENERAL
         now = time.time()
         if 0 < entry.expiry_at <= now:
             return _GENERAL
@@ -2080,10 +2149,27 @@ class Connection:
         report = _REPORT_AT.unpack_from(record, _MSG_HEADER_SIZE + 8)[0]
         if report & _RO_COD:
             return _GENERAL
+        if packed:  # the stored MQMD as _fill_md leaves it: its BackoutCount, Expiry left
+            md_bytes = record[_MSG_HEADER_SIZE:_MSG_HEADER_SIZE + md_length]
+            if _MD_BY_LENGTH.get(md_length) != _VERSION_AT.unpack_from(md_bytes, 4)[0] \
+                    or md_bytes[:4] != _MD_STRUC_ID:
+                return _GENERAL  # (an MQMD the engine did not pack: _fill_md's general way)
+            expiry = _VERSION_AT.unpack_from(md_bytes, _MD_EXPIRY_AT)[0]
+            if entry.expiry_at > 0:
+                expiry = max(1, int(round((entry.expiry_at - now) * 10)))
+            out = (b"".join((md_bytes[:_MD_EXPIRY_AT], _VERSION_AT.pack(expiry),
+                             md_bytes[_MD_EXPIRY_AT + 4:_MD_BACKOUT_AT],
+                             _VERSION_AT.pack(entry.backout_count),
+                             md_bytes[_MD_BACKOUT_AT + 4:])), body)
+        else:
+            out = body
+            if md is not None:
+                self._fill_md(md, record[_MSG_HEADER_SIZE:_MSG_HEADER_SIZE + md_length],
+                              entry, put_time, now)
         # from here on as _get_once
-        if md is not None:
-            self._fill_md(md, record[_MSG_HEADER_SIZE:_MSG_HEADER_SIZE + md_length], entry,
-                          put_time, now)
+        if last_got is not None:  # (_get_general learns the same on its way)
+            mq.got_prefix = (by_priority, ((9 - last_got.priority) if by_priority else 0,
+                                           last_got.seq))
         entry.report = report
         eng.data.stats.body_hits += 1  # (DataManager.read_record, from memory)
         if entry.persistent or opts & _GMO_SYNC_ANY:
@@ -2120,7 +2206,7 @@ class Connection:
         cursor = h.browse_entry
         if cursor is not None and cursor.seq == entry.seq:
             h.browse_entry = None
-        return lsn, body
+        return lsn, out
 
     @staticmethod
     def _selection(md: MD, gmo: GMO) -> tuple[bytes | None, bytes | None]:

@@ -289,3 +289,41 @@ def test_put_date_and_time_are_right_whatever_order_the_clock_is_read_in():
         want = (time.strftime("%Y%m%d", gm).encode(),
                 time.strftime("%H%M%S", gm).encode() + b"%02d" % (int(t * 100) % 100))
         assert engine_qmgr._put_timestamp(t) == want, t
+
+
+def test_a_put_setting_all_context_keeps_it_as_the_general_path_does(qmgr, monkeypatch):
+    """Given a handle opened with MQOO_SET_ALL_CONTEXT, when a message is put with
+    MQPMO_SET_ALL_CONTEXT and its sender's context (the fast path serving it) and another the
+    same on the general path, then both are got with the same MQMD, the context as given;
+    and a handle not opened for it is refused 2098 on either path."""
+    qmgr.define("Q1", {"DEFPRTY": 3})
+    q = mqpy.Queue(qmgr.qm, "Q1", OUT | IN | CMQC.MQOO_SET_ALL_CONTEXT)
+    served = _Served(monkeypatch)
+    set_all = mqpy.PMO(Options=CMQC.MQPMO_SET_ALL_CONTEXT | CMQC.MQPMO_SYNCPOINT)
+
+    def arrival() -> mqpy.MD:
+        return mqpy.MD(MsgId=b"M" * 24, UserIdentifier=b"alice", AccountingToken=b"\x01" * 32,
+                       ApplIdentityData=b"ident", PutApplType=CMQC.MQAT_JAVA,
+                       PutApplName=b"sender", PutDate=b"20260101", PutTime=b"12000000",
+                       ApplOriginData=b"orig", BackoutCount=4,
+                       Priority=CMQC.MQPRI_PRIORITY_AS_Q_DEF)
+
+    q.put(b"fast", arrival(), set_all)
+    assert served.puts == 1
+    monkeypatch.setattr(engine_qmgr, "_FAST_PATHS", False)
+    q.put(b"general", arrival(), set_all)
+    qmgr.qm.commit()
+    got = []
+    for _ in range(2):
+        md = mqpy.MD()
+        got.append((q.get(None, md), md.__dict__))
+    assert [g[0] for g in got] == [b"fast", b"general"]
+    assert got[0][1] == got[1][1]
+    assert (got[0][1]["UserIdentifier"].rstrip(), got[0][1]["PutDate"],
+            got[0][1]["PutApplType"], got[0][1]["Priority"], got[0][1]["BackoutCount"]) \
+        == (b"alice", b"20260101", CMQC.MQAT_JAVA, 3, 0)
+    plain = mqpy.Queue(qmgr.qm, "Q1", OUT)
+    for fast in (True, False):
+        monkeypatch.setattr(engine_qmgr, "_FAST_PATHS", fast)
+        with raises_mq(CMQC.MQRC_NOT_OPEN_FOR_SET_ALL):
+            plain.put(b"x", arrival(), mqpy.PMO(Options=CMQC.MQPMO_SET_ALL_CONTEXT))
