@@ -48,7 +48,6 @@ _WARNING = CMQC.MQCC_WARNING
 _INPUT_OPTS = (CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INPUT_EXCLUSIVE)
 _BROWSE_OPTS = (CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_BROWSE_NEXT
                 | CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR)
-_MD_PRIORITY_OFF = 40  # offsets in the packed MQMD (spec/wire-format.md), for the hot path
 _MD_EXPIRY = struct.Struct("<i")
 _NONE24 = b"\x00" * 24
 # constants of the MQPUT/MQGET hot paths, read once
