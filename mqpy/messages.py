@@ -155,7 +155,7 @@ AMQ8004 = AMQMessage(  # [C]
 
 # ------------------------------------------------------------------ restart and recovery
 
-AMQ7064 = AMQMessage(  # [M]
+AMQ7064 = AMQMessage(  # [C] a public MQ setup script quotes it
     "AMQ7064E", "Log path not valid or inaccessible.",
     "The log path given to crtmqm (-ld) is not a directory that the queue manager can "
     "create and write its log in.",
@@ -329,7 +329,7 @@ AMQ9213 = AMQMessage(  # [C]
     "An unexpected error occurred in communications.",
     "The return code from the TCP/IP {call} call was {rc} (X'{rc:X}'). " + _RECORD,
     arith=("rc",), comment=("call",))
-AMQ9218 = AMQMessage(  # [M]
+AMQ9218 = AMQMessage(  # [C] MQSeries::ErrorLog's table
     "AMQ9218E", "The TCP/IP listener program could not bind to port number {port}.",
     "An attempt to bind the TCP/IP socket to the listener's port failed: another program "
     "(often another listener) is using the port, or the address to listen on is not one "
