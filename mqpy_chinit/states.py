@@ -127,8 +127,11 @@ class ChannelStatus:
         if new is ChannelState.STARTING:
             self.start_date, self.start_time = _now_date_time()
 
-    def message_moved(self, nbytes: int, sent: bool) -> None:
-        self.msgs += 1
+    def message_moved(self, nbytes: int, sent: bool, *, counted: bool = True) -> None:
+        """A message of ``nbytes`` sent or received, counted in MSGS unless ``counted`` is
+        False (a SVRCONN counts MQI calls in MSGS, each once, whatever it moved)."""
+        if counted:
+            self.msgs += 1
         if sent:
             self.bytes_sent += nbytes
         else:

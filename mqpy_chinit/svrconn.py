@@ -712,8 +712,7 @@ class SvrconnInstance:
                 status.bytes_received += len(values[2])
                 parts: tuple[Any, ...] = (values[0], values[1])
             else:
-                status.message_moved(len(out), sent=True)
-                status.msgs -= 1  # message_moved counted it; the call is counted above
+                status.message_moved(len(out), sent=True, counted=False)  # (counted above)
                 parts = (values[0], values[1], len(out), out)
             order = self.conv.writer.byte_order  # the replies' bodies are in the TSH's
             body = mqiproto.common_reply_body(verb, parts, order)
@@ -951,8 +950,7 @@ class SvrconnInstance:
             if verb == _T.MQPUT:
                 self.status.bytes_received += data_length or 0
             elif verb == _T.MQGET and comp == _OK:
-                self.status.message_moved(_got_data_length(body), sent=True)
-                self.status.msgs -= 1  # message_moved counted it; a call is counted apart
+                self.status.message_moved(_got_data_length(body), sent=True, counted=False)
 
     async def _conn(self, cc: _ClientConversation, d: mqiproto.Decoded) -> MQIReply:
         if cc.backend is not None:
@@ -1042,8 +1040,8 @@ class SvrconnInstance:
             if reply is None:
                 raise
             return reply
-        self.status.message_moved(len(data), sent=True)
-        self.status.msgs -= 1  # message_moved counted it; _serve_conversation counts calls
+        # (_serve_conversation counts the call in MSGS)
+        self.status.message_moved(len(data), sent=True, counted=False)
         return mqiproto.encode_reply(d.verb, [md, gmo, len(data), data])
 
     async def _cmit(self, cc: _ClientConversation, d: mqiproto.Decoded) -> MQIReply:

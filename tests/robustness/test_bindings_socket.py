@@ -44,7 +44,8 @@ def _session(running, requests: list[bytes]) -> None:
 def test_malformed_requests_end_only_that_connection(running, connected, verb, hobj, body,
                                                      cut):
     """Given an MQI verb with any body (after an MQCONN or without one), whole or cut
-    short, then the daemon still serves a new application."""
+    short, then the daemon still serves a new application and writes no FDC and no
+    traceback."""
     writer = SegmentWriter(bindings.MAX_TRANSMISSION_SIZE)
     requests = []
     if connected:
@@ -54,10 +55,11 @@ def test_malformed_requests_end_only_that_connection(running, connected, verb, h
     _session(running, requests)
     qm = mqpy.connect("QM1")
     qm.disconnect()
+    _no_fault_written(running)
 
 
-def test_nothing_the_daemon_wrote_holds_a_traceback(running):
-    """(After the garbage above.) No FDC, no traceback in the error logs."""
+def _no_fault_written(running) -> None:
+    """No FDC, no traceback in the queue manager's error logs."""
     errors = os.path.join(running.qmdir(), "errors")
     assert glob.glob(os.path.join(errors, "*.FDC")) == []
     for path in glob.glob(os.path.join(errors, "*.LOG")):

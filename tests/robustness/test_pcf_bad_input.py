@@ -126,7 +126,6 @@ def test_inquire_channel_of_an_unknown_type_is_channel_type_error(server, value)
     assert (comp, reason) == (CMQC.MQCC_FAILED, CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR)
 
 
-
 @pytest.mark.parametrize("condition, reason", [
     (pcf.CFSF(CMQC.MQIA_CURRENT_Q_DEPTH, CMQCFC.MQCFOP_LIKE, b"Q*"),
      CMQCFC.MQRCCF_CFSF_PARM_ID_ERROR),
