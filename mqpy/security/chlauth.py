@@ -228,8 +228,11 @@ def _parse_pattern(pattern: str) -> tuple[str, list[_Part]] | None:
         sep, base, family = ":", 16, "6"
         if "::" in p:
             if "*" in p or "-" in p:
-                raise _fail(CMQCFC.MQRCCF_CONN_NAME_ERROR)
-            p = ipaddress.IPv6Address(p).exploded
+                raise _fail(CMQCFC.MQRCCF_IPADDR_ERROR)
+            try:
+                p = ipaddress.IPv6Address(p).exploded
+            except ValueError:
+                raise _fail(CMQCFC.MQRCCF_IPADDR_ERROR) from None
     else:
         return None
     parts: list[_Part] = []
@@ -243,8 +246,10 @@ def _parse_pattern(pattern: str) -> tuple[str, list[_Part]] | None:
             elif "-" in text:
                 lo_s, hi_s = text.split("-")
                 lo, hi = int(lo_s, base), int(hi_s, base)
-                if not 0 <= lo <= hi <= limit:
+                if not 0 <= lo <= limit or not 0 <= hi <= limit:
                     raise ValueError(text)
+                if lo >= hi:  # IBM: the smaller number must be below the larger
+                    raise _fail(CMQCFC.MQRCCF_IPADDR_RANGE_ERROR)
                 parts.append(_Part(lo, hi))
             else:
                 v = int(text, base)
@@ -252,15 +257,16 @@ def _parse_pattern(pattern: str) -> tuple[str, list[_Part]] | None:
                     raise ValueError(text)
                 parts.append(_Part(v, v))
         except ValueError:
-            raise _fail(CMQCFC.MQRCCF_CONN_NAME_ERROR) from None
+            raise _fail(CMQCFC.MQRCCF_IPADDR_ERROR) from None
     want = 4 if family == "4" else 8
     if len(parts) > want or (len(parts) < want and not any(x.star for x in parts)):
-        raise _fail(CMQCFC.MQRCCF_CONN_NAME_ERROR)
+        raise _fail(CMQCFC.MQRCCF_IPADDR_ERROR)
     return (family, parts)
 
 
 def validate_address(pattern: str) -> None:
-    """Raise MQRCCF_CONN_NAME_ERROR for an IP pattern IBM would refuse."""
+    """Raise MQRCCF_IPADDR_ERROR (3345) for an IP pattern IBM would refuse, and
+    MQRCCF_IPADDR_RANGE_ERROR (3346) for a range whose first number is not below its last."""
     _parse_pattern(pattern)
 
 

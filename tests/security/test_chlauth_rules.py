@@ -269,13 +269,24 @@ def test_generic_ip_addresses(pattern, address, expected):
     assert address_matches(pattern, address) is expected
 
 
-@pytest.mark.parametrize("bad", ["192.0.2", "192.0.2.300", "192.0.2.9-1", "192.0.*.*"])
+@pytest.mark.parametrize("bad", ["192.0.2", "192.0.2.300", "192.0.2.1-300", "192.0*",
+                                 "192.0.*.*", "2001::*", "2001:::1"])
 def test_invalid_ip_patterns_are_refused(bad):
-    """Given a pattern IBM refuses (too few parts, out of range, adjacent asterisks), when it
-    is set, then MQRCCF_CONN_NAME_ERROR."""
+    """Given a pattern IBM refuses (too few parts, out of range, a star not a part of its
+    own, adjacent asterisks, a double colon with a star), when it is set, then
+    MQRCCF_IPADDR_ERROR (3345), IBM's reason for an invalid address or pattern."""
     with pytest.raises(MQMIError) as exc:
         apply_set([], "C", {"TYPE": "ADDRESSMAP", "ADDRESS": bad, "USERSRC": "CHANNEL"})
-    assert exc.value.reason == CMQCFC.MQRCCF_CONN_NAME_ERROR
+    assert exc.value.reason == CMQCFC.MQRCCF_IPADDR_ERROR == 3345
+
+
+@pytest.mark.parametrize("bad", ["192.0.2.9-1", "192.0.2.4-4", "10.*.1-1"])
+def test_ip_ranges_not_ascending_are_refused(bad):
+    """Given a range whose first number is not below its last, when it is set, then
+    MQRCCF_IPADDR_RANGE_ERROR (3346)."""
+    with pytest.raises(MQMIError) as exc:
+        apply_set([], "*", {"TYPE": "BLOCKADDR", "ADDRLIST": (bad,)})
+    assert exc.value.reason == CMQCFC.MQRCCF_IPADDR_RANGE_ERROR == 3346
 
 
 # ------------------------------------------------------------------ SET / DISPLAY semantics
