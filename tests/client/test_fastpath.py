@@ -358,3 +358,43 @@ def test_only_the_queue_managers_user_may_hand_over():
     assert clienthost.peer_allowed(os.getuid())
     assert not clienthost.peer_allowed(os.getuid() + 1)
     assert not clienthost.peer_allowed(0, own_uid=1000)
+
+
+def test_a_controlled_end_waits_for_the_daemons_clients(tmp_path):
+    """Given a client of a FASTPATH queue manager, when endmqm -c asks for a controlled end,
+    then the client is not cut off: its calls that fail if quiescing get 2161 while it stays
+    connected, and the queue manager ends once it disconnects."""
+    s = FastpathSite(str(tmp_path / "data"))
+    try:
+        s.start()
+        qm = s.client()
+        q = mqpy.Queue(qm, QUEUE, CMQC.MQOO_OUTPUT | CMQC.MQOO_FAIL_IF_QUIESCING)
+        assert s.inst.run("endmqm", "-c", QM).returncode == 0
+        pmo = mqpy.PMO(Options=CMQC.MQPMO_FAIL_IF_QUIESCING | CMQC.MQPMO_NO_SYNCPOINT)
+        with pytest.raises(mqpy.MQMIError) as quiescing:
+            for _ in range(2000):
+                q.put(b"while it quiesces", mqpy.MD(), pmo)
+                time.sleep(0.01)
+        assert quiescing.value.reason == CMQC.MQRC_Q_MGR_QUIESCING
+        qm.disconnect()
+        s.inst.wait_ended(QM, timeout=30)
+    finally:
+        s.stop()
+
+
+def test_a_failed_hand_off_is_served_by_the_channel_initiator(env, tmp_path):
+    """Given a FASTPATH channel initiator whose queue manager does not take sockets (no
+    client host listening), when a client connects, then the channel initiator serves it
+    as with STANDARD and logs why."""
+    chinit = env.chinit.chinit
+    missing = str(tmp_path / clienthost.SOCKET_NAME)
+    env.chinit.run_sync(lambda: setattr(chinit, "fastpath", missing))
+    qm = env.client()
+    try:
+        q = mqpy.Queue(qm, "APP.Q", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
+        q.put(b"served here")
+        assert q.get() == b"served here"
+    finally:
+        qm.disconnect()
+    assert any("the queue manager did not take it" in text
+               for text in env.chinit.messages("AMQ9999E"))
