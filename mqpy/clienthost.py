@@ -198,6 +198,12 @@ class ClientHost:
         self._changed = trio.Event()
 
     async def _serve_request(self, conn: Any) -> None:
+        try:
+            await self._serve_request_on(conn)
+        finally:
+            conn.close()
+
+    async def _serve_request_on(self, conn: Any) -> None:
         fds: list[int] = []
         try:
             uid = _peer_uid(conn)
@@ -229,8 +235,7 @@ class ClientHost:
         except OSError:
             client.close()  # the channel initiator serves it itself, having had no answer
             return
-        finally:
-            conn.close()
+        conn.close()
         self._served(+1)
         try:
             await self._serve_client(client, body, str(header.get("peer", "")))

@@ -26,7 +26,9 @@ ones start once the socket serves, CONTROL(QMGR) ones are stopped at the end
 
 Checkpoints and the periodic expiry scan run in the engine's own thread. The command server
 runs here, in a thread (:func:`_start_command_server`); the channel initiator is a separate
-process, not started here yet.
+process (runmqchi), started and restarted here. With qm.ini ``Channels: MQIBindType=FASTPATH``
+this process also serves the plain SVRCONN connections its channel initiator's listener hands
+over (``mqpy.clienthost``): their conversations are this process's, ending with it.
 """
 
 from __future__ import annotations
