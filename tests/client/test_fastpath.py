@@ -19,7 +19,7 @@ import pytest
 import trustme
 
 import mqpy
-from mqpy import CMQC, clienthost, config
+from mqpy import CMQC, CMQCFC, clienthost, config
 from tests.security.site import CHANNEL, QM, Site
 
 QUEUE = "FP.Q"
@@ -170,8 +170,9 @@ def test_pymqi_programs_are_served_by_the_daemon(site):
 
 def test_chstatus_and_conn_show_the_daemons_client(site):
     """Given a client of a FASTPATH queue manager, when the operator displays its channel's
-    status and the connections, then both show it, as with STANDARD: CHSTATUS from the
-    daemon's client host through the channel initiator, CONN from the engine."""
+    status (runmqsc and PCF) and the connections, then they show it, as with STANDARD:
+    CHSTATUS from the daemon's client host through the channel initiator, CONN from the
+    engine."""
     qm = site.client()
     q = mqpy.Queue(qm, QUEUE, CMQC.MQOO_OUTPUT)
     try:
@@ -180,6 +181,14 @@ def test_chstatus_and_conn_show_the_daemons_client(site):
         assert f"CHANNEL({CHANNEL})" in out and "CHLTYPE(SVRCONN)" in out
         assert "STATUS(RUNNING)" in out and "CONNAME(127.0.0.1)" in out
         assert "CURSHCNV(1)" in out
+        admin = site.bindings()
+        try:
+            pcf = mqpy.PCFExecute(admin).MQCMD_INQUIRE_CHANNEL_STATUS(
+                {CMQCFC.MQCACH_CHANNEL_NAME: CHANNEL.encode()})
+        finally:
+            admin.disconnect()
+        assert [r[CMQCFC.MQIACH_CHANNEL_TYPE] for r in pcf] == [CMQC.MQCHT_SVRCONN]
+        assert pcf[0][CMQCFC.MQIACH_CHANNEL_STATUS] == CMQCFC.MQCHS_RUNNING
         conns = " ".join(site.mqsc("DISPLAY CONN(*) TYPE(ALL)").split())
         assert f"OBJNAME({QUEUE})" in conns  # the client's open queue, in its connection
     finally:
