@@ -191,6 +191,7 @@ def test_chstatus_and_conn_show_the_daemons_client(site):
         assert pcf[0][CMQCFC.MQIACH_CHANNEL_STATUS] == CMQCFC.MQCHS_RUNNING
         conns = " ".join(site.mqsc("DISPLAY CONN(*) TYPE(ALL)").split())
         assert f"OBJNAME({QUEUE})" in conns  # the client's open queue, in its connection
+        q.close()
     finally:
         qm.disconnect()
     assert _wait_for(lambda: "STATUS(RUNNING)" not in " ".join(
