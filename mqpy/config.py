@@ -100,6 +100,8 @@ def stanza(stanzas: list[tuple[str, dict[str, str]]], name: str) -> dict[str, st
     return {}
 
 
+#: qm.ini Channels: MQIBindType's values (IBM's: FASTPATH|STANDARD, STANDARD the default).
+BIND_TYPES = ("FASTPATH", "STANDARD")
 #: qm.ini Channels: PipeLineLength: 1 (the default) no pipelining; any value above 1 is 2.
 PIPELINE_DEFAULT = 1
 
@@ -117,6 +119,13 @@ class ChannelsConfig:
     #: PipeLineLength: batches a sending MCA may have in flight, 1 or 2 (IBM: "any value
     #: greater than 1 is treated as 2")
     pipeline_length: int = PIPELINE_DEFAULT
+    #: MQIBindType: FASTPATH ("there is no agent process": a plain SVRCONN's socket is handed
+    #: by the listener to the queue-manager process, ``mqpy.clienthost``) or STANDARD
+    mqi_bind_type: str = "STANDARD"
+
+    @property
+    def fastpath(self) -> bool:
+        return self.mqi_bind_type == "FASTPATH"
 
     @classmethod
     def parse(cls, values: dict[str, str] | None, path: str = "qm.ini") -> ChannelsConfig:
@@ -133,7 +142,9 @@ class ChannelsConfig:
                    max_active_channels=number("MaxActiveChannels", max_channels),
                    max_initiators=number("MaxInitiators", default.max_initiators),
                    adopt_timeout=number("AdoptNewMCATimeout", default.adopt_timeout),
-                   pipeline_length=min(number("PipeLineLength", PIPELINE_DEFAULT), 2))
+                   pipeline_length=min(number("PipeLineLength", PIPELINE_DEFAULT), 2),
+                   mqi_bind_type=_choice(path, "Channels", values, "MQIBindType",
+                                         BIND_TYPES, default.mqi_bind_type))
 
 
 @attrs.define
@@ -203,14 +214,15 @@ class QMgrConfig:
 
 
 class ConfigError(ValueError):
-    """A qm.ini value the queue manager cannot start with."""
+    """A qm.ini value the queue manager cannot start with: a number out of ``low``..``high``,
+    or, with ``choices``, a word that is none of them."""
 
-    def __init__(self, path: str, stanza_name: str, key: str, value: str, low: int,
-                 high: int) -> None:
+    def __init__(self, path: str, stanza_name: str, key: str, value: str, low: int = 0,
+                 high: int = 0, choices: tuple[str, ...] = ()) -> None:
         self.path, self.stanza, self.key, self.value = path, stanza_name, key, value
-        self.low, self.high = low, high
-        super().__init__(f"{path}: {stanza_name}: {key}={value} is not a number from {low} "
-                         f"to {high}")
+        self.low, self.high, self.choices = low, high, choices
+        wanted = " or ".join(choices) if choices else f"a number from {low} to {high}"
+        super().__init__(f"{path}: {stanza_name}: {key}={value} is not {wanted}")
 
     @property
     def inserts(self) -> dict[str, object]:
@@ -252,6 +264,18 @@ def _number(path: str, where: str, values: dict[str, str], key: str, default: in
     if not low <= value <= high:
         raise ConfigError(path, where, key, raw, low, high)
     return value
+
+
+def _choice(path: str, where: str, values: dict[str, str], key: str,
+            choices: tuple[str, ...], default: str) -> str:
+    """``values[key]`` as one of ``choices`` (whatever its case, as IBM reads qm.ini),
+    ``default`` if absent; another word is a :class:`ConfigError`."""
+    raw = next((v for k, v in values.items() if k.lower() == key.lower()), None)
+    if raw is None:
+        return default
+    if raw.strip().upper() not in choices:
+        raise ConfigError(path, where, key, raw, choices=choices)
+    return raw.strip().upper()
 
 
 def set_channels_value(name: str, key: str, value: str, root: str | None = None) -> None:

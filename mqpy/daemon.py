@@ -26,7 +26,9 @@ ones start once the socket serves, CONTROL(QMGR) ones are stopped at the end
 
 Checkpoints and the periodic expiry scan run in the engine's own thread. The command server
 runs here, in a thread (:func:`_start_command_server`); the channel initiator is a separate
-process, not started here yet.
+process (runmqchi), started and restarted here. With qm.ini ``Channels: MQIBindType=FASTPATH``
+this process also serves the plain SVRCONN connections its channel initiator's listener hands
+over (``mqpy.clienthost``): their conversations are this process's, ending with it.
 """
 
 from __future__ import annotations
@@ -156,7 +158,7 @@ def _run(name: str, root: str | None, qmdir: str, log: errorlog.ErrorLog,
 
     previous = read_status(qmdir)
     try:
-        config.QMgrConfig.load(name, root)  # checked before anything starts
+        qmini = config.QMgrConfig.load(name, root)  # checked before anything starts
     except config.ConfigError as e:
         entry = messages.AMQ8940
         log.write(entry, inserts=e.inserts)
@@ -195,7 +197,8 @@ def _run(name: str, root: str | None, qmdir: str, log: errorlog.ErrorLog,
         _install_security(eng)
         log.write(messages.AMQ8003, inserts={"vrmf": errorlog.VRMF})
         write_status(qmdir, "Running")
-        end = _serve(eng, root, qmdir, console)
+        end = _serve(eng, root, qmdir, console,
+                     log if qmini.channel_limits.fastpath else None)
     finally:
         write_status(qmdir, "Quiescing" if end == "controlled" else "Ending immediately")
         local.stop(name, root)
@@ -215,8 +218,11 @@ def _install_security(eng: Any) -> None:
     security.install(eng)
 
 
-def _serve(eng: Any, root: str | None, qmdir: str, console: _Console) -> str:
-    """Serve the socket until endmqm; return how it ended ("controlled" or "immediate")."""
+def _serve(eng: Any, root: str | None, qmdir: str, console: _Console,
+           fastpath_log: errorlog.ErrorLog | None = None) -> str:
+    """Serve the socket until endmqm; return how it ended ("controlled" or "immediate").
+    With ``fastpath_log`` (qm.ini MQIBindType=FASTPATH) the client host serves the plain
+    SVRCONN sockets the channel initiator hands over, logging there."""
     import trio
 
     from mqpy.server import BindingsServer
@@ -227,6 +233,8 @@ def _serve(eng: Any, root: str | None, qmdir: str, console: _Console) -> str:
         server = BindingsServer(eng)
         async with trio.open_nursery() as nursery:
             await nursery.start(server.run)
+            # before the channel initiator starts: its first hand-off finds the host
+            host = await _start_client_host(eng, qmdir, fastpath_log, nursery)
             stop_command_server = _start_command_server(eng.name, root)
             csv = {"stop": stop_command_server}
             nursery.start_soon(_watch_command_server_requests, eng, root, qmdir, csv)
@@ -253,7 +261,8 @@ def _serve(eng: Any, root: str | None, qmdir: str, console: _Console) -> str:
                             # services end as the end begins: a connected one (a trigger
                             # monitor) would otherwise hold the controlled end for ever
                             nursery.start_soon(trio.to_thread.run_sync, _stop_services, eng)
-                            nursery.start_soon(_end_when_idle, server, nursery.cancel_scope)
+                            nursery.start_soon(_end_when_idle, server, host,
+                                               nursery.cancel_scope)
             finally:
                 # CONTROL(QMGR) services end first, while this loop still serves their
                 # stop programs' MQI calls
@@ -284,9 +293,31 @@ async def _watch_engine(eng: Any, outcome: dict, scope: Any) -> None:
     scope.cancel()
 
 
-async def _end_when_idle(server: Any, scope: Any) -> None:
+async def _end_when_idle(server: Any, host: Any, scope: Any) -> None:
+    """A controlled end: once no application is connected, through the bindings socket or
+    as a client the client host serves."""
     await server.wait_idle()
+    if host is not None:
+        await host.wait_idle()
+        await server.wait_idle()  # (one may have connected meanwhile)
     scope.cancel()
+
+
+async def _start_client_host(eng: Any, qmdir: str, log: errorlog.ErrorLog | None,
+                             nursery: Any) -> Any:
+    """MQIBindType=FASTPATH (``log`` given): the client host (``mqpy.clienthost``) on
+    ``qm.fastpath.sock``, serving in this event loop, beside the bindings socket; None
+    with STANDARD. Its conversations end with the queue manager (their units of work backed
+    out), not with the channel initiator: a channel initiator that ends or is killed leaves
+    its handed-over clients connected, as IBM's running channels outlive runmqchi."""
+    if log is None:
+        return None
+    from mqpy.clienthost import SOCKET_NAME, ClientHost
+
+    host = ClientHost(eng, os.path.join(qmdir, SOCKET_NAME),
+                      lambda msgid, text: log.write_event(msgid, text))
+    await nursery.start(host.run)
+    return host
 
 
 def _start_command_server(name: str, root: str | None) -> Callable[[], None] | None:

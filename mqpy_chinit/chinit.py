@@ -196,6 +196,15 @@ class ChannelInitiator:
         self.cluster_clock = cluster_clock
         self.cluster: Any = None  # the repository manager, once running
         self.connect_mca = connect_mca or getattr(admin, "connect_as", None)
+        #: MQIBindType=FASTPATH: the queue manager's client host (``mqpy.clienthost``) that
+        #: plain SVRCONN sockets are handed to, and that serves them; None: STANDARD
+        self.fastpath: str | None = None
+        if limits.fastpath:
+            from mqpy import clienthost
+
+            qmdir = os.path.dirname(cluster_cache) if cluster_cache else \
+                config.qmgr_dir(qmgr_name)
+            self.fastpath = os.path.join(qmdir, clienthost.SOCKET_NAME)
 
     def _log(self, msgid: str, text: str) -> None:
         self.log(msgid, text)
@@ -356,7 +365,10 @@ class ChannelInitiator:
                     await stream.aclose()
                 return
             stream = channel_stream
-            conv = Conversation(stream, ChannelStatus("", ""))
+            # FASTPATH: what is read from a plain connection is kept, for a hand-off
+            recording = _Recording(stream) if self.fastpath is not None and \
+                type(stream) is tlsstream.Prefixed else None
+            conv = Conversation(recording or stream, ChannelStatus("", ""))
             try:
                 first = await conv.recv(CONFIRM_TIMEOUT)
             except ChannelEnded as e:
@@ -375,6 +387,22 @@ class ChannelInitiator:
                     with trio.CancelScope(shield=True):
                         await conv.close(refusal.status)
                     return
+                if chltype == "SVRCONN" and self.svrconn_handler is not None:
+                    stopped = self.statuses.get(name)
+                    if stopped is not None and stopped.state is ChannelState.STOPPED:
+                        self.log("AMQ9558E", f"Channel '{name}' is STOPPED here: the client "
+                                 f"from {peer_host} was refused; use START CHANNEL.")
+                        with trio.CancelScope(shield=True):
+                            await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
+                        return
+                    if recording is not None and await self._handed_off(recording,
+                                                                        peer_host):
+                        return
+                if recording is not None:
+                    # kept here: read again from what was read, on the plain socket's path
+                    conv = Conversation(tlsstream.Prefixed(stream.stream, recording.read),
+                                        ChannelStatus("", ""))
+                    first = await conv.recv(CONFIRM_TIMEOUT)
                 if chltype == "SVRCONN" and self.svrconn_handler is not None:
                     await self.svrconn_handler(self, conv, first, definition)
                     return
@@ -448,6 +476,25 @@ class ChannelInitiator:
                     await stream.aclose()
                 except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                     pass
+
+    async def _handed_off(self, recording: _Recording, peer_host: str) -> bool:
+        """FASTPATH: give a plain SVRCONN's socket, with what was read from it, to the queue
+        manager's client host and close ours; False (logged) if it did not take it: the
+        connection is then served here, as with STANDARD."""
+        from mqpy import clienthost
+
+        prefixed = recording.stream
+        assert self.fastpath is not None
+        try:
+            await clienthost.hand_off(self.fastpath, prefixed.stream.socket, recording.read,
+                                      peer_host)
+        except clienthost.HandOffFailed as exc:
+            self.log("AMQ9999E", f"A client connection from {peer_host} is served by the "
+                     f"channel initiator: the queue manager did not take it ({exc}).")
+            return False
+        with trio.CancelScope(shield=True):
+            await prefixed.stream.aclose()
+        return True
 
     def _key_repository(self) -> str:
         """QMGR SSLKEYR: the directory of the queue manager's PEM files (``tls``)."""
@@ -581,6 +628,26 @@ class ChannelInitiator:
 
     # ------------------------------------------------------------------ commands
 
+    def status_list(self, pattern: str) -> list[dict[str, object]]:
+        """DISPLAY CHSTATUS: the statuses of the channels ``pattern`` names, MQSC's way."""
+        return [s.as_mqsc() for s in self.statuses.values()
+                if _generic_match(pattern, s.channel)]
+
+    async def _ask_client_host(self, request: dict[str, Any]) -> dict[str, Any]:
+        """FASTPATH: a STATUS or STOP for the SVRCONN instances the queue manager's client
+        host serves; its reply ({} with STANDARD, or when it cannot be asked: logged)."""
+        if self.fastpath is None:
+            return {}
+        from mqpy import clienthost
+
+        try:
+            return await clienthost.ask(self.fastpath, request)
+        except clienthost.HandOffFailed as exc:
+            self.log("AMQ9999E", f"Channel command {request.get('command')} for "
+                     f"'{request.get('channel', '')}' did not reach the queue manager's "
+                     f"client connections: {exc}.")
+            return {}
+
     def status_of(self, name: str, partner: str | None = None) -> ChannelStatus | None:
         """The status of channel ``name``: of its instance from ``partner`` when given, else
         its own (a sending channel, or a STOPPED mark), else its most active instance."""
@@ -606,8 +673,9 @@ class ChannelInitiator:
         if definition is None:
             return f"AMQ8147E: IBM MQ object {name} not found."
         chltype = D.str_attr(definition, "CHLTYPE")
-        if chltype == "RCVR":
-            # START CHANNEL on a receiver makes a STOPPED one available to its partners again
+        if chltype in ("RCVR", "SVRCONN"):
+            # START CHANNEL on a receiver (or a server-connection channel) makes a STOPPED
+            # one available to its partners (its clients) again
             status = self.statuses.get(name)
             if status is not None and status.state is ChannelState.STOPPED:
                 status.move(ChannelState.INACTIVE)
@@ -644,7 +712,15 @@ class ChannelInitiator:
     def stop_channel(self, name: str, mode: str = "QUIESCE", status: str = "STOPPED",
                      qmname: str = "", conname: str = "", chltype: str = "") -> str | None:
         """STOP CHANNEL MODE(QUIESCE|FORCE|TERMINATE) STATUS(STOPPED|INACTIVE) [QMNAME()]
-        [CONNAME()]: QMNAME and CONNAME pick instances of a receiver (seed 000 §2)."""
+        [CONNAME()]: QMNAME and CONNAME pick instances of a receiver (seed 000 §2), CONNAME
+        those of a SVRCONN (``svrconn.stop_instances``; FASTPATH: the client host's too,
+        :meth:`_command`)."""
+        if chltype == "SVRCONN":
+            from mqpy_chinit import svrconn
+
+            svrconn.stop_instances(self, name, mode, conname)
+            if conname:
+                return None
         instances = [(key, scope) for key, (scope, peer) in self.receivers.items()
                      if key[0] == name and qmname in ("", key[1])
                      and conname in ("", peer.rsplit(":", 1)[0])]
@@ -953,6 +1029,8 @@ class ChannelInitiator:
                 err = self.stop_channel(name, req.get("mode", "QUIESCE"),
                                         req.get("status", "STOPPED"), req.get("qmname", ""),
                                         req.get("conname", ""), req.get("chltype", ""))
+                if err is None and req.get("chltype") == "SVRCONN":
+                    await self._ask_client_host(req)
                 reply = {"ok": err is None, "message": err or ""}
             elif verb == "PING":
                 definition = req.get("definition") or await trio.to_thread.run_sync(
@@ -989,9 +1067,9 @@ class ChannelInitiator:
                 else:
                     reply = await self.cluster.command(req)
             elif verb == "STATUS":
-                reply = {"ok": True, "status": [
-                    s.as_mqsc() for s in self.statuses.values()
-                    if _generic_match(req.get("channel", "*"), s.channel)]}
+                hosted = await self._ask_client_host(req)
+                reply = {"ok": True, "status": self.status_list(req.get("channel", "*"))
+                         + list(hosted.get("status") or [])}
             else:
                 reply = {"ok": False, "message": f"AMQ8405E: unknown channel command {verb}"}
         except (ValueError, KeyError) as exc:
@@ -1003,6 +1081,33 @@ class ChannelInitiator:
                 await mqi(qm.put1, od, json.dumps(reply).encode(), rmd)
             except mqpy.MQMIError as e:
                 self.log("AMQ9999E", f"Reply to a channel command failed: reason {e.reason}.")
+
+
+class _Recording(trio.abc.Stream):
+    """A plain stream whose bytes received are kept (``read``): under a listener's first
+    read of a connection that may be handed to the client host (FASTPATH)."""
+
+    def __init__(self, stream: tlsstream.Prefixed) -> None:
+        self.stream = stream
+        self.read = b""
+
+    @property
+    def socket(self) -> Any:
+        return self.stream.socket
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes:
+        data = await self.stream.receive_some(max_bytes)
+        self.read += data
+        return data
+
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        await self.stream.send_all(data)
+
+    async def wait_send_all_might_not_block(self) -> None:
+        await self.stream.wait_send_all_might_not_block()
+
+    async def aclose(self) -> None:
+        await self.stream.aclose()
 
 
 def _generic_match(pattern: str, name: str) -> bool:

@@ -109,13 +109,17 @@ from mqpy_chinit.wire import (
 )
 
 __all__ = ["SVRCONN_DEFAULTS", "SvrconnInstance", "SvrconnStatus", "instances",
-           "serve_client"]
+           "serve_client", "stop_instances"]
 
 #: IBM's defaults for the attributes a SVRCONN uses (DISCINT is 0 for SVRCONN, not 6000).
 SVRCONN_DEFAULTS: dict[str, object] = {
     "DISCINT": 0, "HBINT": 300, "SHARECNV": 10, "MAXINST": 999999999,
     "MAXINSTC": 999999999, "MAXMSGL": 4194304, "MCAUSER": "",
 }
+#: STOP CHANNEL MODE(QUIESCE) waits this long at most for an instance's MQI call in progress
+#: (an MQGET waiting, say) before it ends the instance anyway, as IBM's client "gets
+#: CONNECTION_BROKEN after a few seconds"
+QUIESCE_GRACE = 5.0
 #: Worker threads for MQI calls of all SVRCONN conversations of one channel initiator.
 THREAD_LIMIT = 64
 
@@ -190,6 +194,15 @@ def instances(chinit: Any, channel: str | None = None) -> list[SvrconnInstance]:
     return [i for group in running.values() for i in group]
 
 
+def stop_instances(chinit: Any, channel: str, mode: str, conname: str = "") -> int:
+    """STOP CHANNEL of a SVRCONN: end its running instances in ``chinit`` (those from
+    ``conname`` only, when given) as :meth:`SvrconnInstance.stop` says; how many."""
+    chosen = [i for i in instances(chinit, channel) if conname in ("", i.peer)]
+    for instance in chosen:
+        instance.stop(mode)
+    return len(chosen)
+
+
 async def serve_client(chinit: Any, conversation: Conversation, first: InitialData,
                        definition: dict[str, object]) -> None:
     """The ``svrconn_handler`` of a ChannelInitiator: run one SVRCONN instance to its end."""
@@ -260,6 +273,7 @@ class SvrconnInstance:
         self.last_probe = 0.0  # our last heartbeat asking for an answer
         self.nursery: trio.Nursery | None = None
         self.closing = False  # the instance is ending by our decision (already logged)
+        self.stopping = False  # STOP CHANNEL asked it to end
         self.key = ""
 
     def log(self, msgid: str, text: str) -> None:
@@ -283,6 +297,8 @@ class SvrconnInstance:
             self.chinit.statuses[self.key] = self.status
             for state in (ChannelState.STARTING, ChannelState.BINDING, ChannelState.RUNNING):
                 self.status.move(state)
+            if self.stopping:  # STOP CHANNEL came while it negotiated
+                return
             async with trio.open_nursery() as nursery:
                 self.nursery = nursery
                 nursery.start_soon(self._timers)
@@ -299,6 +315,32 @@ class SvrconnInstance:
                 del self.registry.running[self.name]
             if self.key:
                 self.chinit.statuses.pop(self.key, None)
+
+    def stop(self, mode: str) -> None:
+        """STOP CHANNEL: MODE(FORCE) and MODE(TERMINATE) end the instance now, MODE(QUIESCE)
+        once no MQI call is in progress (at most QUIESCE_GRACE seconds). Its conversations'
+        units of work are backed out and its socket closed: each client's next call gets
+        MQRC_CONNECTION_BROKEN (2009)."""
+        if self.stopping:
+            return
+        self.stopping = self.closing = True
+        self.status.stop_requested = mode or "QUIESCE"
+        if self.status.state is ChannelState.RUNNING:
+            self.status.move(ChannelState.STOPPING)
+        self.log("AMQ9534I", f"Channel '{self.name}' ({self.peer}) is ending: STOP CHANNEL "
+                 f"MODE({self.status.stop_requested}).")
+        if self.nursery is None:
+            return  # still negotiating: it ends once that is done
+        if self.status.stop_requested == "QUIESCE" and self.busy:
+            self.nursery.start_soon(self._end_when_idle)
+        else:
+            self._end()
+
+    async def _end_when_idle(self) -> None:
+        with trio.move_on_after(QUIESCE_GRACE):
+            while self.busy:
+                await trio.sleep(0.05)
+        self._end()
 
     def _refusal(self) -> tuple[str, str] | None:
         """MAXINST / MAXINSTC: the AMQ message refusing a new instance, or None."""

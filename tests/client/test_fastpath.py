@@ -1,0 +1,410 @@
+"""qm.ini ``Channels: MQIBindType=FASTPATH``: a plain SVRCONN's socket is handed by the channel
+initiator's listener to the queue-manager daemon, which serves the client on its own engine
+(``mqpy.clienthost``). What must not change for the application or the operator: the MQI's
+semantics, DISPLAY CHSTATUS / CONN, STOP CHANNEL, MAXINST, units of work backed out when a
+client or the queue manager goes; TLS channels stay in the channel initiator.
+
+Each test checks who holds the client's server-side socket (:func:`_holders`), so that it
+fails if the connection was served by the channel initiator instead."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+import trustme
+
+import mqpy
+from mqpy import CMQC, CMQCFC, clienthost, config
+from tests.security.site import CHANNEL, QM, Site
+
+QUEUE = "FP.Q"
+CIPH = "ECDHE_ECDSA_AES_128_GCM_SHA256"
+
+
+class FastpathSite(Site):
+    """Site, with qm.ini's Channels stanza saying MQIBindType=FASTPATH before strmqm."""
+
+    def start(self) -> FastpathSite:
+        assert self.inst.run("crtmqm", QM).returncode == 0
+        config.set_channels_value(QM, "MQIBindType", "FASTPATH", self.inst.root)
+        proc = self.inst.run("strmqm", QM)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        self.mqsc(f"""
+DEFINE LISTENER(APP.LSTR) TRPTYPE(TCP) PORT({self.port}) IPADDR(127.0.0.1) CONTROL(QMGR)
+START LISTENER(APP.LSTR)
+DEFINE CHANNEL({CHANNEL}) CHLTYPE(SVRCONN)
+SET CHLAUTH({CHANNEL}) TYPE(BLOCKUSER) USERLIST('nobody')
+ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) CHCKCLNT(NONE)
+REFRESH SECURITY TYPE(CONNAUTH)
+DEFINE QLOCAL({QUEUE}) MAXDEPTH(1000)
+""")
+        self._wait_listening()
+        return self
+
+
+def _repository(path: str, ca: trustme.CA, leaf: trustme.LeafCert | None) -> str:
+    os.makedirs(path, exist_ok=True)
+    ca.cert_pem.write_to_path(os.path.join(path, "ca.pem"))
+    if leaf is not None:
+        with open(os.path.join(path, "cert.pem"), "wb") as f:
+            for blob in leaf.cert_chain_pems:
+                f.write(blob.bytes())
+        leaf.private_key_pem.write_to_path(os.path.join(path, "key.pem"))
+    return path
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    root = tmp_path_factory.mktemp("fastpath")
+    s = FastpathSite(str(root / "data"))
+    try:
+        s.start()
+        yield s
+    finally:
+        s.stop()
+
+
+@pytest.fixture(autouse=True)
+def _clean(site):
+    site.mark()
+    yield
+    site.mqsc(f"START CHANNEL({CHANNEL})\nALTER CHANNEL({CHANNEL}) CHLTYPE(SVRCONN) "
+              f"MAXINST(999999999) SHARECNV(10)\n", ok=False)
+    qm = site.bindings()
+    try:
+        q = mqpy.Queue(qm, QUEUE, CMQC.MQOO_INPUT_AS_Q_DEF)
+        try:
+            while True:
+                q.get()
+        except mqpy.MQMIError:
+            pass
+        q.close()
+    finally:
+        qm.disconnect()
+
+
+def _wait_for(predicate, timeout: float = 10.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return predicate()
+
+
+def _depth(site: Site) -> int:
+    qm = site.bindings()
+    try:
+        return mqpy.Queue(qm, QUEUE, CMQC.MQOO_INQUIRE).inquire(CMQC.MQIA_CURRENT_Q_DEPTH)
+    finally:
+        qm.disconnect()
+
+
+def _holders(site: Site) -> set[str]:
+    """Which processes ("daemon", "chinit") hold a connected socket on the listener's port:
+    the server side of the clients' connections (/proc/net/tcp, then each process's fds)."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(table) as f:
+                rows = f.read().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            fields = row.split()
+            if fields[3] == "01" and int(fields[1].rsplit(":", 1)[1], 16) == site.port:
+                inodes.add(fields[9])
+    roles = {site.inst.pid(QM): "daemon", site.inst.chinit_pid(QM): "chinit"}
+    found = set()
+    for pid, role in roles.items():
+        if pid is None:
+            continue
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                link = os.readlink(f"/proc/{pid}/fd/{fd}")
+            except OSError:
+                continue
+            if link.startswith("socket:[") and link[8:-1] in inodes:
+                found.add(role)
+    return found
+
+
+def test_pymqi_programs_are_served_by_the_daemon(site):
+    """Given a FASTPATH queue manager, when a pymqi program puts, browses, gets with wait and
+    commits and backs out through its SVRCONN, then every call answers as in bindings mode,
+    and the client's socket is held by the daemon, not by the channel initiator."""
+    qm = site.client()
+    try:
+        assert _holders(site) == {"daemon"}
+        q = mqpy.Queue(qm, QUEUE, CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF
+                       | CMQC.MQOO_BROWSE)
+        q.put(b"first")
+        q.put(b"second")
+        browsed = q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_BROWSE_FIRST))
+        assert browsed == b"first" and _depth(site) == 2
+        assert q.get() == b"first" and q.get() == b"second"
+        with pytest.raises(mqpy.MQMIError) as got:
+            q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=200))
+        assert got.value.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+        q.put(b"kept", mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+        assert "UNCOM(1)" in _qstatus(site)
+        qm.commit()
+        assert "UNCOM(NO)" in _qstatus(site)
+        q.put(b"dropped", mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+        qm.backout()
+        assert _depth(site) == 1
+        assert q.get() == b"kept"
+        q.close()
+    finally:
+        qm.disconnect()
+
+
+def test_chstatus_and_conn_show_the_daemons_client(site):
+    """Given a client of a FASTPATH queue manager, when the operator displays its channel's
+    status (runmqsc and PCF) and the connections, then they show it, as with STANDARD:
+    CHSTATUS from the daemon's client host through the channel initiator, CONN from the
+    engine."""
+    qm = site.client()
+    q = mqpy.Queue(qm, QUEUE, CMQC.MQOO_OUTPUT)
+    try:
+        assert _holders(site) == {"daemon"}
+        out = " ".join(site.mqsc(f"DISPLAY CHSTATUS({CHANNEL}) ALL").split())
+        assert f"CHANNEL({CHANNEL})" in out and "CHLTYPE(SVRCONN)" in out
+        assert "STATUS(RUNNING)" in out and "CONNAME(127.0.0.1)" in out
+        assert "CURSHCNV(1)" in out
+        admin = site.bindings()
+        try:
+            pcf = mqpy.PCFExecute(admin).MQCMD_INQUIRE_CHANNEL_STATUS(
+                {CMQCFC.MQCACH_CHANNEL_NAME: CHANNEL.encode()})
+        finally:
+            admin.disconnect()
+        assert [r[CMQCFC.MQIACH_CHANNEL_TYPE] for r in pcf] == [CMQC.MQCHT_SVRCONN]
+        assert pcf[0][CMQCFC.MQIACH_CHANNEL_STATUS] == CMQCFC.MQCHS_RUNNING
+        conns = " ".join(site.mqsc("DISPLAY CONN(*) TYPE(ALL)").split())
+        assert f"OBJNAME({QUEUE})" in conns  # the client's open queue, in its connection
+        q.close()
+    finally:
+        qm.disconnect()
+    assert _wait_for(lambda: "STATUS(RUNNING)" not in " ".join(
+        site.mqsc(f"DISPLAY CHSTATUS({CHANNEL})", ok=False).split()))
+
+
+def test_stop_channel_ends_the_daemons_instances(site):
+    """Given a client served by the daemon, when the operator stops its channel
+    (MODE(FORCE) STATUS(INACTIVE)), then the client's next call gets 2009; with
+    STATUS(STOPPED) a new client is refused (2537) until START CHANNEL."""
+    qm = site.client()
+    q = mqpy.Queue(qm, QUEUE, CMQC.MQOO_OUTPUT)
+    site.mqsc(f"STOP CHANNEL({CHANNEL}) MODE(FORCE) STATUS(INACTIVE)")
+    assert "AMQ9534I" in site.wait_for_log("AMQ9534I")
+    with pytest.raises(mqpy.MQMIError) as broken:
+        q.put(b"after the stop")
+    assert broken.value.reason == CMQC.MQRC_CONNECTION_BROKEN
+    site.mqsc(f"STOP CHANNEL({CHANNEL}) STATUS(STOPPED)")
+    with pytest.raises(mqpy.MQMIError) as refused:
+        site.client()
+    assert refused.value.reason == CMQC.MQRC_CHANNEL_NOT_AVAILABLE
+    site.mqsc(f"START CHANNEL({CHANNEL})")
+    site.client().disconnect()
+
+
+def test_maxinst_is_counted_in_the_daemon(site):
+    """Given MAXINST(1) on the channel and one client connected, when a second client
+    connects (a channel instance of its own), then it is refused with 2537 and AMQ9489E."""
+    site.mqsc(f"ALTER CHANNEL({CHANNEL}) CHLTYPE(SVRCONN) MAXINST(1) SHARECNV(1)")
+    first = site.client()
+    try:
+        assert _holders(site) == {"daemon"}
+        with pytest.raises(mqpy.MQMIError) as refused:
+            site.client().disconnect()
+        assert refused.value.reason == CMQC.MQRC_CHANNEL_NOT_AVAILABLE
+        assert "AMQ9489E" in site.wait_for_log("AMQ9489E")
+    finally:
+        first.disconnect()
+
+
+_KILLED = """
+import sys, time, mqpy
+from mqpy import CMQC
+qm = mqpy.connect("{qm}", "{channel}", "{conn}")
+q = mqpy.Queue(qm, "{queue}", CMQC.MQOO_OUTPUT)
+q.put(b"never committed", mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+print("put", flush=True)
+time.sleep(60)
+"""
+
+
+def test_killed_clients_unit_of_work_is_backed_out(site):
+    """Given a client process that put a message under syncpoint through the daemon, when
+    it is killed, then its unit of work is backed out: the queue holds nothing, committed
+    or not."""
+    proc = subprocess.Popen([sys.executable, "-c", _KILLED.format(
+        qm=QM, channel=CHANNEL, conn=site.conn_info, queue=QUEUE)], stdout=subprocess.PIPE,
+        text=True, env=site.inst.env)
+    try:
+        assert proc.stdout.readline().strip() == "put"
+        assert _holders(site) == {"daemon"}
+        assert "UNCOM(1)" in _qstatus(site)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    assert _wait_for(lambda: "UNCOM(NO)" in _qstatus(site))
+    assert _depth(site) == 0
+
+
+def _qstatus(site: Site) -> str:
+    return " ".join(site.mqsc(f"DISPLAY QSTATUS({QUEUE}) UNCOM CURDEPTH").split())
+
+
+def test_a_tls_svrconn_stays_in_the_channel_initiator(site, tmp_path):
+    """Given a FASTPATH queue manager with a TLS SVRCONN, when a client connects over TLS,
+    then it works, served by the channel initiator (a TLS session is not handed over)."""
+    ca = trustme.CA(organization_name="mqpy test CA")
+    qm_repo = _repository(str(tmp_path / "qmkeys"), ca,
+                          ca.issue_cert("qms.example", common_name="QMS"))
+    app = _repository(str(tmp_path / "app"), ca, ca.issue_cert("app.example",
+                                                               common_name="app"))
+    site.mqsc(f"ALTER QMGR SSLKEYR('{qm_repo}')\n"
+              f"DEFINE CHANNEL(TLS.SVRCONN) CHLTYPE(SVRCONN) SSLCIPH({CIPH}) "
+              f"SSLCAUTH(OPTIONAL) REPLACE\n"
+              f"SET CHLAUTH(TLS.SVRCONN) TYPE(BLOCKUSER) USERLIST('nobody')\n")
+    qm = mqpy.QueueManager(None)
+    qm.connect_tcp_client(QM, mqpy.CD(SSLCipherSpec=CIPH.encode()), "TLS.SVRCONN",
+                          site.conn_info, sco=mqpy.SCO(KeyRepository=app.encode()))
+    try:
+        assert _holders(site) == {"chinit"}
+        q = mqpy.Queue(qm, QUEUE, CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
+        q.put(b"over TLS")
+        assert q.get() == b"over TLS"
+        q.close()
+        out = " ".join(site.mqsc("DISPLAY CHSTATUS(TLS.SVRCONN) ALL").split())
+        assert "CHANNEL(TLS.SVRCONN)" in out and f"SSLCIPH({CIPH})" in out
+    finally:
+        qm.disconnect()
+
+
+def test_a_killed_channel_initiator_leaves_the_daemons_clients_connected(site):
+    """Given a client served by the daemon, when the channel initiator is SIGKILLed, then
+    the client's calls go on (the daemon serves them), and once the daemon has restarted
+    the channel initiator, DISPLAY CHSTATUS shows the client again and new clients are
+    handed over as before."""
+    qm = site.client()
+    try:
+        q = mqpy.Queue(qm, QUEUE, CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
+        old = site.inst.chinit_pid(QM)
+        os.kill(old, signal.SIGKILL)
+        q.put(b"while the channel initiator is down")
+        assert q.get() == b"while the channel initiator is down"
+        assert _wait_for(lambda: site.inst.chinit_pid(QM) not in (None, old), 30)
+        site._wait_listening(30)
+        out = " ".join(site.mqsc(f"DISPLAY CHSTATUS({CHANNEL})").split())
+        assert f"CHANNEL({CHANNEL})" in out and "STATUS(RUNNING)" in out
+        second = site.client()
+        assert _holders(site) == {"daemon"}
+        second.disconnect()
+        q.close()
+    finally:
+        qm.disconnect()
+
+
+def test_endmqm_backs_out_the_daemons_clients(tmp_path):
+    """Given a client of a FASTPATH queue manager with a message put under syncpoint, when
+    endmqm -i ends the queue manager, then the client's next call gets 2009 (or 2161/2162),
+    and after strmqm the message is not there."""
+    s = FastpathSite(str(tmp_path / "data"))
+    try:
+        s.start()
+        qm = s.client()
+        q = mqpy.Queue(qm, QUEUE, CMQC.MQOO_OUTPUT)
+        q.put(b"in flight", mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+        assert s.inst.run("endmqm", "-i", QM).returncode == 0
+        s.inst.wait_ended(QM)
+        with pytest.raises(mqpy.MQMIError) as ended:
+            q.put(b"after the end")
+        assert ended.value.reason in (CMQC.MQRC_CONNECTION_BROKEN,
+                                      CMQC.MQRC_Q_MGR_STOPPING, CMQC.MQRC_Q_MGR_QUIESCING)
+        assert s.inst.run("strmqm", QM).returncode == 0
+        assert _depth(s) == 0
+    finally:
+        s.stop()
+
+
+def test_a_bad_mqibindtype_is_refused_by_strmqm(tmp_path):
+    """Given qm.ini Channels: MQIBindType=TURBO, when strmqm starts the queue manager, then
+    it refuses (exit 39) with AMQ8940E naming the setting, as for any bad Channels value."""
+    s = Site(str(tmp_path / "data"))
+    try:
+        assert s.inst.run("crtmqm", QM).returncode == 0
+        config.set_channels_value(QM, "MQIBindType", "TURBO", s.inst.root)
+        proc = s.inst.run("strmqm", QM)
+        assert proc.returncode == 39
+        assert "AMQ8940E" in proc.stdout + proc.stderr
+        assert "MQIBindType=TURBO" in proc.stdout + proc.stderr
+    finally:
+        s.inst.kill_all()
+
+
+def test_mqibindtype_values():
+    """FASTPATH and STANDARD in any case; STANDARD when absent; anything else refused."""
+    parse = config.ChannelsConfig.parse
+    assert parse({}).mqi_bind_type == "STANDARD" and not parse({}).fastpath
+    assert parse({"mqibindtype": "fastpath"}).fastpath
+    assert parse({"MQIBindType": " STANDARD "}).mqi_bind_type == "STANDARD"
+    with pytest.raises(config.ConfigError, match="FASTPATH or STANDARD"):
+        parse({"MQIBindType": "TURBO"})
+
+
+def test_only_the_queue_managers_user_may_hand_over():
+    """The hand-off socket's check: the peer's uid must be the queue manager's own."""
+    assert clienthost.peer_allowed(os.getuid())
+    assert not clienthost.peer_allowed(os.getuid() + 1)
+    assert not clienthost.peer_allowed(0, own_uid=1000)
+
+
+def test_a_controlled_end_waits_for_the_daemons_clients(tmp_path):
+    """Given a client of a FASTPATH queue manager, when endmqm -c asks for a controlled end,
+    then the client is not cut off: its calls that fail if quiescing get 2161 while it stays
+    connected, and the queue manager ends once it disconnects."""
+    s = FastpathSite(str(tmp_path / "data"))
+    try:
+        s.start()
+        qm = s.client()
+        q = mqpy.Queue(qm, QUEUE, CMQC.MQOO_OUTPUT | CMQC.MQOO_FAIL_IF_QUIESCING)
+        assert s.inst.run("endmqm", "-c", QM).returncode == 0
+        pmo = mqpy.PMO(Options=CMQC.MQPMO_FAIL_IF_QUIESCING | CMQC.MQPMO_NO_SYNCPOINT)
+        with pytest.raises(mqpy.MQMIError) as quiescing:
+            for _ in range(2000):
+                q.put(b"while it quiesces", mqpy.MD(), pmo)
+                time.sleep(0.01)
+        assert quiescing.value.reason == CMQC.MQRC_Q_MGR_QUIESCING
+        qm.disconnect()
+        s.inst.wait_ended(QM, timeout=30)
+    finally:
+        s.stop()
+
+
+def test_a_failed_hand_off_is_served_by_the_channel_initiator(env, tmp_path):
+    """Given a FASTPATH channel initiator whose queue manager does not take sockets (no
+    client host listening), when a client connects, then the channel initiator serves it
+    as with STANDARD and logs why."""
+    chinit = env.chinit.chinit
+    missing = str(tmp_path / clienthost.SOCKET_NAME)
+    env.chinit.run_sync(lambda: setattr(chinit, "fastpath", missing))
+    qm = env.client()
+    try:
+        q = mqpy.Queue(qm, "APP.Q", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
+        q.put(b"served here")
+        assert q.get() == b"served here"
+    finally:
+        qm.disconnect()
+    assert any("the queue manager did not take it" in text
+               for text in env.chinit.messages("AMQ9999E"))
