@@ -221,14 +221,14 @@ class ConfigError(ValueError):
                  high: int = 0, choices: tuple[str, ...] = ()) -> None:
         self.path, self.stanza, self.key, self.value = path, stanza_name, key, value
         self.low, self.high, self.choices = low, high, choices
-        wanted = " or ".join(choices) if choices else f"a number from {low} to {high}"
-        super().__init__(f"{path}: {stanza_name}: {key}={value} is not {wanted}")
+        self.wanted = " or ".join(choices) if choices else f"a number from {low} to {high}"
+        super().__init__(f"{path}: {stanza_name}: {key}={value} is not {self.wanted}")
 
     @property
     def inserts(self) -> dict[str, object]:
         """The inserts of AMQ8940E (mqpy.messages), which says this to the operator."""
         return {"path": self.path, "setting": f"{self.stanza}: {self.key}={self.value}",
-                "low": self.low, "high": self.high}
+                "low": self.low, "high": self.high, "wanted": self.wanted}
 
 
 def log_dir_of(name: str, root: str | None = None) -> str:

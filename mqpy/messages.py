@@ -244,11 +244,10 @@ AMQ7469 = AMQMessage(  # [C]
 
 AMQ8940 = AMQMessage(  # [X] mqpy's own id: IBM's for a bad qm.ini value was not found
     "AMQ8940E", "The configuration file of queue manager {qmgr} is not valid.",
-    "In {path}, {setting} is not a number from {low} to {high}. The queue manager {qmgr} "
-    "did not start.",
+    "In {path}, {setting} is not {wanted}. The queue manager {qmgr} did not start.",
     "Correct the value in qm.ini (or remove it: IBM's default is used) and start the queue "
     "manager again.",
-    arith=("low", "high"), comment=("qmgr", "path", "setting"))
+    arith=("low", "high"), comment=("qmgr", "path", "setting"), extra=("wanted",))
 
 # ------------------------------------------------------------------ damaged log or pageset
 

@@ -327,8 +327,8 @@ class SvrconnInstance:
         self.status.stop_requested = mode or "QUIESCE"
         if self.status.state is ChannelState.RUNNING:
             self.status.move(ChannelState.STOPPING)
-        self.log("AMQ9534I", f"Channel '{self.name}' ({self.peer}) is ending: STOP CHANNEL "
-                 f"MODE({self.status.stop_requested}).")
+        self.log("AMQ9528I", f"User requested closure of channel '{self.name}' "
+                 f"({self.peer}): STOP CHANNEL MODE({self.status.stop_requested}).")
         if self.nursery is None:
             return  # still negotiating: it ends once that is done
         if self.status.stop_requested == "QUIESCE" and self.busy:

@@ -205,7 +205,7 @@ def test_stop_channel_ends_the_daemons_instances(site):
     qm = site.client()
     q = mqpy.Queue(qm, QUEUE, CMQC.MQOO_OUTPUT)
     site.mqsc(f"STOP CHANNEL({CHANNEL}) MODE(FORCE) STATUS(INACTIVE)")
-    assert "AMQ9534I" in site.wait_for_log("AMQ9534I")
+    assert "AMQ9528I" in site.wait_for_log("AMQ9528I")
     with pytest.raises(mqpy.MQMIError) as broken:
         q.put(b"after the stop")
     assert broken.value.reason == CMQC.MQRC_CONNECTION_BROKEN
@@ -340,7 +340,8 @@ def test_endmqm_backs_out_the_daemons_clients(tmp_path):
 
 def test_a_bad_mqibindtype_is_refused_by_strmqm(tmp_path):
     """Given qm.ini Channels: MQIBindType=TURBO, when strmqm starts the queue manager, then
-    it refuses (exit 39) with AMQ8940E naming the setting, as for any bad Channels value."""
+    it refuses (exit 39) with AMQ8940E naming the setting and the words it takes, as for
+    any bad Channels value."""
     s = Site(str(tmp_path / "data"))
     try:
         assert s.inst.run("crtmqm", QM).returncode == 0
@@ -349,6 +350,7 @@ def test_a_bad_mqibindtype_is_refused_by_strmqm(tmp_path):
         assert proc.returncode == 39
         assert "AMQ8940E" in proc.stdout + proc.stderr
         assert "MQIBindType=TURBO" in proc.stdout + proc.stderr
+        assert "is not FASTPATH or STANDARD" in proc.stdout + proc.stderr
     finally:
         s.inst.kill_all()
 

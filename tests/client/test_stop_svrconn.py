@@ -31,7 +31,7 @@ def test_stop_channel_ends_a_client_between_calls(env, mode):
             q.put(b"after")
             env.chinit.run_sync(lambda: None)
     assert broken.value.reason == CMQC.MQRC_CONNECTION_BROKEN
-    assert any(f"MODE({mode})" in text for text in env.chinit.messages("AMQ9534I"))
+    assert any(f"MODE({mode})" in text for text in env.chinit.messages("AMQ9528I"))
     assert env.depth() >= 1
 
 
