@@ -38,8 +38,13 @@ others queued for the next (with 8 persistent connections rounds alternated betw
 commits and 8). So a forcer that finds no round in progress while some of those have not
 forced again holds the writing flag and waits for them (``_hold``); the last of them to
 queue writes the round, with the one that waited queued in it (no wake-up between the two),
-and if they are not all back one mean round time (1 ms at most) after the last round ended,
-the waiting one writes it. A forcer handed the writing by the last round's writer waits the
+and if they are not all back one mean round time, or 1.5 times the mean time they took to come
+back in the last held rounds, whichever is longer (1 ms at most), after the last round
+ended, the waiting one writes it. (The second: they come back one after the other, each
+running its caller's Python between two forces with the GIL, so with 8 connections the
+last is back some 250 us after the round, later than a sync takes on a fast disk; with the
+sync's time alone as the limit, 42-61% of the rounds ended their wait before the last one
+was back, 6.9-7.2 commits an fsync; with both, 1%, 7.9.) A forcer handed the writing by the last round's writer waits the
 same way (else a round cut short by the limit left its latecomers a small round of their
 own, and rounds alternated again). A lone committer never waits (the last round covered only
 itself), nor does a force that comes later than that after a round, nor one made with the
@@ -177,6 +182,11 @@ _STAGE_SIZE = 256 * 1024
 # the others of its round never come back.
 _HOLD = 1.0
 _HOLD_MAX = 0.001
+# ... and at least _BACK times the mean time all of them took to come back, in the last held
+# rounds they all came back to (RecoveryLog._back): with 8 connections each one's Python
+# between two forces takes 25-35 us and the GIL lets one run at a time, so the last is back
+# some 250 us after the round, later than a sync (120-250 us here) and the limit above.
+_BACK = 1.5
 
 
 class _Forcer:
@@ -310,6 +320,7 @@ class RecoveryLog:
         # for them sleeps on (_hold)
         self._expect = 0
         self._round_end = 0.0
+        self._back = 0.0  # (a moving mean: see _BACK)
         self._holder: _Forcer | None = None
         self._hold_began = 0.0
         #: may this thread's force wait for them? (None: yes; the data manager says no
@@ -741,7 +752,9 @@ class RecoveryLog:
                 self._holder = None
                 stats = self.stats
                 stats.holds += 1
-                stats.hold_seconds += perf_counter() - self._hold_began
+                now = perf_counter()
+                stats.hold_seconds += now - self._hold_began
+                self._back += (now - self._round_end - self._back) * 0.125
             else:
                 me = _Forcer(lsn)
                 self._queue.append(me)
@@ -777,8 +790,8 @@ class RecoveryLog:
         operation). The last of them to queue writes the round, with this one queued in it.
         True: write the round here; False: a round made ``hold`` durable."""
         stats = self.stats
-        limit = min(stats.sync_seconds / stats.forces * _HOLD, _HOLD_MAX) if stats.forces \
-            else 0.0
+        limit = min(max(stats.sync_seconds / stats.forces * _HOLD, self._back * _BACK),
+                    _HOLD_MAX) if stats.forces else 0.0
         began = perf_counter()
         left = self._round_end + limit - began
         if left > 0 and hold.wake.acquire(True, left):
