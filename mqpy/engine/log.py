@@ -72,8 +72,13 @@ neither copies it into the page cache nor writes cached pages back before the sy
 machine's ext4 (2 pages at a time, each write rewriting the last one's page, 40 of each kind
 in turn, three runs) that took 718 / 517 / 120 us of wall clock and 44 / 52 / 38 us of system
 CPU a sync, against 807 / 650 / 141 and 55 / 67 / 42 through the page cache (the disk was
-shared and busy). A file system that refuses O_DIRECT (tmpfs) gets the page cache for good;
-anything else the write raises is a failure of the log, as any write's (fail-stop).
+shared and busy). persistent_1 (a sync a commit), 4 alternating pairs with MQPY_LOG_DIRECT
+1 and 0: 4,047 / 3,873 / 3,972 / 4,337 against 3,962 / 3,530 / 3,930 / 3,489 messages a
+second, 127-134 against 134-153 us of CPU (45-60 against 60-75 of it system); with 8
+connections (a sync for 8 commits) 7 pairs showed no difference beyond the noise (means
+8,822 and 8,883 messages a second). A file system that refuses O_DIRECT (tmpfs) gets the
+page cache for good; anything else the write raises is a failure of the log, as any write's
+(fail-stop). MQPY_LOG_DIRECT=0 turns O_DIRECT off.
 
 At restart :meth:`RecoveryLog.scan` reads records from a given LSN until the first record that is
 missing or invalid. That is the end of the log, unless some *later* valid record says that the
