@@ -38,8 +38,13 @@ others queued for the next (with 8 persistent connections rounds alternated betw
 commits and 8). So a forcer that finds no round in progress while some of those have not
 forced again holds the writing flag and waits for them (``_hold``); the last of them to
 queue writes the round, with the one that waited queued in it (no wake-up between the two),
-and if they are not all back one mean round time (1 ms at most) after the last round ended,
-the waiting one writes it. A forcer handed the writing by the last round's writer waits the
+and if they are not all back one mean round time, or 1.5 times the mean time they took to come
+back in the last held rounds, whichever is longer (1 ms at most), after the last round
+ended, the waiting one writes it. (The second: they come back one after the other, each
+running its caller's Python between two forces with the GIL, so with 8 connections the
+last is back some 250 us after the round, later than a sync takes on a fast disk; with the
+sync's time alone as the limit, 42-61% of the rounds ended their wait before the last one
+was back, 6.9-7.2 commits an fsync; with both, 1%, 7.9.) A forcer handed the writing by the last round's writer waits the
 same way (else a round cut short by the limit left its latecomers a small round of their
 own, and rounds alternated again). A lone committer never waits (the last round covered only
 itself), nor does a force that comes later than that after a round, nor one made with the
@@ -61,6 +66,19 @@ segment written since the last sync. One call rather than two also lets the GIL 
 twice: between a ``pwrite`` and its ``fdatasync`` another thread could take the GIL and hold
 the round up (six alternating runs of 8 persistent connections on this shared machine:
 5,450-6,310 messages a second with two calls, mean 5,850; 5,680-6,780 with one, mean 6,280).
+Such a round is a block of whole pages (see _take_buffer_locked), and it goes through an
+O_DIRECT descriptor of the segment, copied first into a page-aligned buffer: the kernel then
+neither copies it into the page cache nor writes cached pages back before the sync. On this
+machine's ext4 (2 pages at a time, each write rewriting the last one's page, 40 of each kind
+in turn, three runs) that took 718 / 517 / 120 us of wall clock and 44 / 52 / 38 us of system
+CPU a sync, against 807 / 650 / 141 and 55 / 67 / 42 through the page cache (the disk was
+shared and busy). persistent_1 (a sync a commit), 4 alternating pairs with MQPY_LOG_DIRECT
+1 and 0: 4,047 / 3,873 / 3,972 / 4,337 against 3,962 / 3,530 / 3,930 / 3,489 messages a
+second, 127-134 against 134-153 us of CPU (45-60 against 60-75 of it system); with 8
+connections (a sync for 8 commits) 7 pairs showed no difference beyond the noise (means
+8,822 and 8,883 messages a second). A file system that refuses O_DIRECT (tmpfs) gets the
+page cache for good; anything else the write raises is a failure of the log, as any write's
+(fail-stop). MQPY_LOG_DIRECT=0 turns O_DIRECT off.
 
 At restart :meth:`RecoveryLog.scan` reads records from a given LSN until the first record that is
 missing or invalid. That is the end of the log, unless some *later* valid record says that the
@@ -78,6 +96,8 @@ caller turns it into MQRC_RESOURCE_PROBLEM (2102).
 
 from __future__ import annotations
 
+import errno
+import mmap
 import os
 import threading
 import zlib
@@ -142,9 +162,22 @@ _EXTRA_ROUNDS = 0
 # runs) and then each forcer of the round coming back one after another, 35-50 us apart, of
 # which ~27 us is the Python of a put or get and its commit (thread CPU, one connection, sync
 # stubbed) and the rest the hand-over between threads.
+# Session 12: the forcers a round covers asleep on one semaphore of the round (an eventfd,
+# EFD_SEMAPHORE), which the writer opens with one write made without the GIL, instead of
+# each woken forcer waking the next: all 7 wake at once and contend for the GIL, preempting
+# the thread that has it. Traced (8 connections, 3 pairs, medians): a hand-over 5.0 us
+# against 6.4, but each forcer's Python 22.5-22.8 against 20.8-22.5 us and a round 384-412
+# against 362-396 us; 4 alternating pairs of the benchmark: 5,075-7,992 against 7,604-8,573
+# messages a second. (A model of the same, 8 threads doing 10 us of Python, had shown the
+# semaphore twice as fast: the real Python between forces is what it slows.)
 #: Rounds write and sync with one system call where they can (RecoveryLog._write_dsync).
 _RWF_DSYNC = getattr(os, "RWF_DSYNC", 0)
 _DSYNC_WRITES = bool(_RWF_DSYNC) and os.environ.get("MQPY_LOG_DSYNC", "1") == "1"
+#: Rounds of whole pages write through O_DIRECT descriptors (RecoveryLog._write_direct), from
+#: a page-aligned buffer of this size (a larger round goes through the page cache).
+_DIRECT = _DSYNC_WRITES and hasattr(os, "O_DIRECT") \
+    and os.environ.get("MQPY_LOG_DIRECT", "1") == "1"
+_STAGE_SIZE = 256 * 1024
 # The longest a round waits for the forcers of the round before (RecoveryLog._hold), in mean
 # round times (write and sync), counted from the end of that round, and at most _HOLD_MAX
 # seconds (they come back in tens of microseconds; a disk that once stalled for seconds must
@@ -154,6 +187,11 @@ _DSYNC_WRITES = bool(_RWF_DSYNC) and os.environ.get("MQPY_LOG_DSYNC", "1") == "1
 # the others of its round never come back.
 _HOLD = 1.0
 _HOLD_MAX = 0.001
+# ... and at least _BACK times the mean time all of them took to come back, in the last held
+# rounds they all came back to (RecoveryLog._back): with 8 connections each one's Python
+# between two forces takes 25-35 us and the GIL lets one run at a time, so the last is back
+# some 250 us after the round, later than a sync (120-250 us here) and the limit above.
+_BACK = 1.5
 
 
 class _Forcer:
@@ -287,6 +325,7 @@ class RecoveryLog:
         # for them sleeps on (_hold)
         self._expect = 0
         self._round_end = 0.0
+        self._back = 0.0  # (a moving mean: see _BACK)
         self._holder: _Forcer | None = None
         self._hold_began = 0.0
         #: may this thread's force wait for them? (None: yes; the data manager says no
@@ -294,6 +333,12 @@ class RecoveryLog:
         self.may_hold: Callable[[], bool] | None = None
         self._release = 0  # restart needs nothing below this LSN
         self._fds: dict[int, int] = {}
+        # O_DIRECT descriptors of the segments, for the rounds that can write a page-aligned
+        # block from _stage (a page-aligned buffer, as O_DIRECT asks); _direct_ok goes False
+        # for good once the file system refuses O_DIRECT (tmpfs, some network ones)
+        self._direct: dict[int, int] = {}
+        self._direct_ok = _DIRECT
+        self._stage: mmap.mmap | None = None
         self._unsynced: set[int] = set()
         self._failed: LogWriteError | None = None
         #: an append ending at or below this LSN needs no space check (_make_room)
@@ -331,9 +376,7 @@ class RecoveryLog:
                           f"{self.config.max_segments} segments")
         for old in self._existing_segments():
             if (old + 1) * self.segment_size <= self._release and old < segno:
-                fd = self._fds.pop(old, None)
-                if fd is not None:
-                    os.close(fd)
+                self._close_segment(old)
                 self._unsynced.discard(old)
                 os.rename(self.path_of(old), path)
                 self._sync_dir()
@@ -623,14 +666,23 @@ class RecoveryLog:
         durable the range written, not the file). True: done, and ``_io`` (acquired by the
         caller with the log lock, so that no later write reaches the file before this one)
         released; False: nothing written, ``_io`` still held, the caller writes and syncs
-        as usual. A failure is kept (fail-stop) before ``_io`` is released."""
+        as usual. A failure is kept (fail-stop) before ``_io`` is released.
+
+        A block of whole pages (the usual round: see _take_buffer_locked) goes through the
+        segment's O_DIRECT descriptor, from a page-aligned copy: the kernel then neither
+        copies it into the page cache nor writes the cached pages back before the sync, and
+        the round takes less time and less system CPU (see Theory of operation)."""
         segno, off = divmod(lsn, self.segment_size)
         n = len(data)
         fd = self._fds.get(segno)
         if self._unsynced or off + n > self.segment_size or fd is None:
             return False
         try:
-            done = os.pwritev(fd, (data,), off, _RWF_DSYNC)
+            done = 0
+            if self._direct_ok and not (off | n) % PAGE_SIZE and n <= _STAGE_SIZE:
+                done = self._write_direct(segno, off, data)
+            if not done:
+                done = os.pwritev(fd, (data,), off, _RWF_DSYNC)
             while done < n:  # a short write: the rest, synced the same way
                 done += os.pwritev(fd, (memoryview(data)[done:],), off + done, _RWF_DSYNC)
         except OSError as exc:
@@ -638,6 +690,41 @@ class RecoveryLog:
         finally:
             self._io.release()
         return True
+
+    def _write_direct(self, segno: int, off: int, data: bytes | bytearray) -> int:
+        """Write (and sync: RWF_DSYNC) whole pages at ``off`` through the segment's O_DIRECT
+        descriptor; the bytes written, 0 if O_DIRECT is refused here (nothing written:
+        the caller writes through the page cache, and so does every later round)."""
+        dfd = self._direct.get(segno)
+        if dfd is None:
+            try:
+                dfd = self._direct[segno] = os.open(self.path_of(segno),
+                                                    os.O_RDWR | os.O_DIRECT)
+            except OSError:  # (EINVAL: no O_DIRECT on this file system; the page cache will do)
+                self._direct_ok = False
+                return 0
+        stage = self._stage
+        if stage is None:
+            stage = self._stage = mmap.mmap(-1, _STAGE_SIZE)  # (page-aligned)
+        n = len(data)
+        stage[:n] = data
+        try:
+            with memoryview(stage) as view, view[:n] as block:
+                return os.pwritev(dfd, (block,), off, _RWF_DSYNC)
+        except OSError as exc:
+            if exc.errno != errno.EINVAL:
+                raise
+            # the file system wants an alignment larger than a page: refused before anything
+            # is written
+            self._direct_ok = False
+            return 0
+
+    def _close_segment(self, segno: int) -> None:
+        """Close a segment's descriptors (it is reused under another number, or removed)."""
+        for fds in (self._fds, self._direct):
+            fd = fds.pop(segno, None)
+            if fd is not None:
+                os.close(fd)
 
     def force(self, lsn: int | None = None) -> None:
         """Make the log durable up to ``lsn`` (default: everything appended)."""
@@ -670,7 +757,9 @@ class RecoveryLog:
                 self._holder = None
                 stats = self.stats
                 stats.holds += 1
-                stats.hold_seconds += perf_counter() - self._hold_began
+                now = perf_counter()
+                stats.hold_seconds += now - self._hold_began
+                self._back += (now - self._round_end - self._back) * 0.125
             else:
                 me = _Forcer(lsn)
                 self._queue.append(me)
@@ -706,8 +795,8 @@ class RecoveryLog:
         operation). The last of them to queue writes the round, with this one queued in it.
         True: write the round here; False: a round made ``hold`` durable."""
         stats = self.stats
-        limit = min(stats.sync_seconds / stats.forces * _HOLD, _HOLD_MAX) if stats.forces \
-            else 0.0
+        limit = min(max(stats.sync_seconds / stats.forces * _HOLD, self._back * _BACK),
+                    _HOLD_MAX) if stats.forces else 0.0
         began = perf_counter()
         left = self._round_end + limit - began
         if left > 0 and hold.wake.acquire(True, left):
@@ -880,17 +969,15 @@ class RecoveryLog:
             # Segments wholly past the end hold only stale data: they are free for reuse.
             for old in self._existing_segments():
                 if old > segno:
-                    fd = self._fds.pop(old, None)
-                    if fd is not None:
-                        os.close(fd)
+                    self._close_segment(old)
                     os.unlink(self.path_of(old))
 
     def close(self) -> None:
         with self._lock, self._io:  # (no write in flight)
             self._room = 0
-            for fd in self._fds.values():
-                os.close(fd)
-            self._fds.clear()
+            for segno in list(self._fds) + list(self._direct):
+                self._close_segment(segno)
+            self._stage = None  # (freed with its last view)
 
 
 @attrs.define
