@@ -499,10 +499,11 @@ class ConnSecurity:
         authenticated."""
         who = self.user or default_user
         channel = self.channel or None
+        where = {"channel": channel, "conname": self.address or None}
         if self.credentials is not None:
             return {"user": self.credentials.user, "password": self.credentials.password,
-                    "channel": channel, "asserted": who, "adopted": self.adopted}
-        return {"user": who, "password": None, "channel": channel}
+                    "asserted": who, "adopted": self.adopted, **where}
+        return {"user": who, "password": None, **where}
 
 
 #: The bindings MQCONN's security tail: CSEC, then a CAUT when Flags has CSEC_HAS_CSP.

@@ -924,7 +924,8 @@ class QueueManagerEngine:
 
     def connect(self, appl_name: str | None = None, *, user: str | None = None,
                 password: str | None = None, channel: str | None = None,
-                asserted: str | None = None, adopted: bool = False) -> Connection:
+                asserted: str | None = None, adopted: bool = False,
+                conname: str | None = None) -> Connection:
         """MQCONN; ``authority`` may refuse it (2035). The check runs outside the engine
         lock: verifying a password takes tens of milliseconds (scrypt).
 
@@ -932,6 +933,8 @@ class QueueManagerEngine:
         user the connection runs as only once authenticated (``Authority.check_connect``),
         else as ``asserted`` (default: this process's user). ``adopted``: the channel
         initiator derived ``asserted`` from the MQCSP, so the password must be right.
+        ``channel`` and ``conname``: the SVRCONN and the client's address a channel initiator
+        connects for (DISPLAY CONN shows them).
 
         A connection that names no user, password or channel is made by this process itself
         (the daemon's command server, statistics, an embedded application): it runs as the
@@ -945,6 +948,7 @@ class QueueManagerEngine:
                 conn.appl_name.decode("latin-1"), channel, asserted=asserted or default,
                 adopted=adopted)
             conn.user = run_as[:12].encode("latin-1", "replace")
+        conn.channel, conn.conname = channel or "", conname or ""
         with self.lock:
             if self.stopped:
                 raise _fail(CMQC.MQRC_Q_MGR_NOT_AVAILABLE)
@@ -1094,6 +1098,8 @@ class Connection:
         self.broken = False  # the queue manager ended under us (MQRC_CONNECTION_BROKEN)
         self.connected = True
         self.connected_at = time.time()
+        self.channel = ""  # a client's: its SVRCONN (DISPLAY CONN CHANNEL)
+        self.conname = ""  # and its address (CONNAME)
         #: Not None while a caller defers this connection's log forces (:meth:`_force`).
         self.deferred_lsn: int | None = None
         #: packed default MQMDs by (persistence, priority, user, application) (_default_md)

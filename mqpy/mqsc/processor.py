@@ -1274,7 +1274,8 @@ class MQSCProcessor:
                 handles = [(h.obj.name, "QUEUE") for h in c.handles.values()]
                 rows.append((c, {
                     "APPLTAG": _text(c.appl_name), "APPLTYPE": "USER", "ASTATE": "NONE",
-                    "CHANNEL": "", "CONNAME": "", "CONNOPTS": ("MQCNO_SHARED_BINDING",),
+                    "CHANNEL": c.channel, "CONNAME": c.conname,
+                    "CONNOPTS": ("MQCNO_SHARED_BINDING",),
                     "USERID": _text(c.user), "UOWLOGDA": "", "UOWLOGTI": "",
                     "UOWSTDA": date if uow else "", "UOWSTTI": tod if uow else "",
                     "UOWSTATE": "ACTIVE" if uow else "NONE", "QMURID": "", "EXTURID": "",

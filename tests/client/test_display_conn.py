@@ -1,0 +1,39 @@
+"""DISPLAY CONN of a client connection names its SVRCONN and the client's address, whether
+the channel initiator relays its calls (MQIBindType=STANDARD) or the queue manager serves
+them (FASTPATH)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.client.test_fastpath import FastpathSite
+from tests.security.site import CHANNEL, Site
+
+
+@pytest.mark.parametrize("site_class", [Site, FastpathSite], ids=["standard", "fastpath"])
+def test_display_conn_names_a_clients_channel_and_address(tmp_path, site_class):
+    """Given a client connected through a SVRCONN and an application connected in bindings
+    mode, when the operator displays connections with CHANNEL and CONNAME, then the client's
+    connection shows the channel and 127.0.0.1 and the bindings one shows neither."""
+    site = site_class(str(tmp_path / "data"))
+    try:
+        site.start()
+        # the client runs as this user, whom the default rules block as privileged
+        site.mqsc(f"SET CHLAUTH({CHANNEL}) TYPE(BLOCKUSER) USERLIST('nobody')\n"
+                  "ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) "
+                  "CHCKCLNT(NONE)\nREFRESH SECURITY TYPE(CONNAUTH)\n")
+        client = site.client()
+        local = site.bindings()
+        try:
+            out = site.mqsc("DISPLAY CONN(*) TYPE(CONN) CHANNEL CONNAME APPLTAG")
+        finally:
+            client.disconnect()
+            local.disconnect()
+    finally:
+        site.stop()
+    blocks = [" ".join(b.split()) for b in out.split("AMQ8276I")[1:]]
+    clients = [b for b in blocks if f"CHANNEL({CHANNEL})" in b]
+    assert len(clients) == 1, out
+    assert "CONNAME(127.0.0.1)" in clients[0]
+    assert any("CHANNEL( )" in b and "CONNAME( )" in b for b in blocks), out
+
