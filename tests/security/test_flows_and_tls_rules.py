@@ -79,11 +79,14 @@ def test_bindings_mqconn_without_security_is_mq_s_120_bytes():
     sec = mqiproto.ConnSecurity(userid.Credentials("alice", "pw"))
     assert not sec.asserts_identity
     assert sec.connect_args("root") == {"user": "alice", "password": "pw", "channel": None,
-                                        "asserted": "root", "adopted": False}
-    asserted = mqiproto.ConnSecurity(None, user="bob", channel="APP.SVRCONN")
+                                        "asserted": "root", "adopted": False,
+                                        "conname": None}
+    asserted = mqiproto.ConnSecurity(None, user="bob", channel="APP.SVRCONN",
+                                     address="192.0.2.7")
     assert asserted.asserts_identity
     assert asserted.connect_args("root") == {"user": "bob", "password": None,
-                                             "channel": "APP.SVRCONN"}
+                                             "channel": "APP.SVRCONN",
+                                             "conname": "192.0.2.7"}
     adopted = mqiproto.ConnSecurity(userid.Credentials("alice", "pw"), user="alice",
                                     channel="APP.SVRCONN", adopted=True)
     request = mqiproto.encode_request(SegmentType.MQCONN, [("QM1", "app"), adopted])
