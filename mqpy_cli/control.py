@@ -25,6 +25,7 @@ import signal
 import subprocess
 import sys
 import time
+import typing
 
 import click
 
@@ -247,19 +248,37 @@ def strmqm(data_path: str | None, qmgr: str) -> None:
     click.echo(MSG_STARTED.format(qmgr=qmgr, vrmf=VRMF))
 
 
+#: What the daemon writes to its stdout and stderr (anything the error log and FDCs do not
+#: take: the interpreter's own complaints), beside the channel initiator's runmqchi.out.
+DAEMON_OUTPUT = "daemon.out"
+
+
+def _daemon_output(qmgr: str, root: str) -> typing.BinaryIO | int:
+    """The daemon's output file in the queue manager's errors directory, appended to; the
+    null device if it cannot be opened (the daemon starts all the same)."""
+    path = os.path.join(config.qmgr_dir(qmgr, root), "errors", DAEMON_OUTPUT)
+    try:
+        return open(path, "ab")  # noqa: SIM115 - closed once the daemon has it
+    except OSError:
+        return subprocess.DEVNULL
+
+
 def start_daemon(qmgr: str, data_path: str | None,
                  timeout: float = START_TIMEOUT) -> tuple[int, list[str]]:
     """Spawn the daemon detached; return (0, []) once it serves, else its rc and messages."""
     root = config.data_root(data_path)
     read_fd, write_fd = os.pipe()
+    out = _daemon_output(qmgr, root)
     try:
         child = subprocess.Popen(
             [sys.executable, "-m", "mqpy.daemon", qmgr, "--data-path", root,
              "--ready-fd", str(write_fd)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL, stdout=out, stderr=out,
             pass_fds=(write_fd,), start_new_session=True, close_fds=True)
     finally:
         os.close(write_fd)
+        if out is not subprocess.DEVNULL:
+            out.close()
     lines: list[str] = []
     buffer = b""
     deadline = time.monotonic() + timeout

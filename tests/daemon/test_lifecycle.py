@@ -84,6 +84,17 @@ def test_immediate_end_and_a_killed_daemon_show_in_dspmq(install):
     assert install.start()  # and it restarts
 
 
+def test_what_the_daemon_writes_outside_its_error_log_is_kept(install):
+    """Given a queue manager whose daemon's interpreter writes to stderr (here Python's
+    import-time profile, asked for through the environment strmqm passes on), when strmqm
+    starts it, then that output is in the queue manager's errors/daemon.out, not lost."""
+    install.create(queues=())
+    install.env["PYTHONPROFILEIMPORTTIME"] = "1"
+    install.start()
+    with open(os.path.join(install.qmdir(), "errors", "daemon.out")) as f:
+        assert "import time:" in f.read()
+
+
 def test_a_killed_daemon_breaks_connections_with_2009(install):
     """Given an application connected over bindings, when the queue-manager process is
     SIGKILLed, then its next call fails with MQRC_CONNECTION_BROKEN, and so do later ones."""
