@@ -101,7 +101,7 @@ def test_sigkilled_runmqdlq_neither_loses_nor_duplicates(tmp_path):
                 child.stdin.close()
                 first = child.stdout.readline()
                 assert b"AMQ8708" in first, first + child.stdout.read()
-                time.sleep(rng.uniform(0.05, 0.6))
+                time.sleep(rng.uniform(0.02, 0.2))
             finally:
                 child.kill()
                 child.wait(10)
