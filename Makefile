@@ -36,6 +36,8 @@ bench: $(STAMP)
 	$(PY) -m benchmarks.channel_bench --out benchmarks/channel_results.json
 	$(PY) -m benchmarks.channel_daemons_bench --out benchmarks/channel_daemons_results.json
 	$(PY) -m benchmarks.client_bench --out benchmarks/client_results.json
+	$(PY) -m benchmarks.client_bench --deployed --fastpath --no-tls \
+		--out benchmarks/client_fastpath_results.json
 
 demo: $(STAMP)
 	$(PY) -m examples.demo
