@@ -262,13 +262,16 @@ class SegmentReader:
         events: list[Event] = []
         buffered = len(self._buffer)
         if not self._reassembly and type(data) is bytes and (
-                not buffered or (len(data) >= buffered and buffered >= 8 and len(data)
-                                 + buffered >= int.from_bytes(self._buffer[4:8], "big"))):
+                not buffered or (buffered >= 8 and len(data) + buffered
+                                 >= int.from_bytes(self._buffer[4:8], "big"))):
             # whole one-segment MQI flows and messages straight from the bytes received, as
             # long as they last; whatever follows them takes the general way. A segment
             # begun in an earlier read (a read seldom ends where a segment does) is joined
-            # to this one when this one completes it and is at least as long (so that the
-            # bytes copied stay within twice those received)
+            # to this one when this one completes it: the bytes buffered are all that
+            # segment's (the reads before left only its beginning), so each byte received
+            # is copied once more at most, however the reads cut it -- a long flow (an SPI
+            # RUN's, a run of gets' reply) cut by 64 KB reads, whose last read is the
+            # shorter, among them
             if buffered:
                 data = bytes(self._buffer) + data
                 self._buffer.clear()

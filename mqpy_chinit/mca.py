@@ -104,6 +104,7 @@ from mqpy_chinit.wire import (
 CONNECT_TIMEOUT = 20.0
 _NO_LUWID = bytes(8)
 CONFIRM_TIMEOUT = 60.0  # when no heartbeat interval bounds the wait for a confirmation
+_CONFIRM_REQUEST = int(ControlFlags1.CONFIRM_REQUEST)
 PUT_RUN = 64  # arrivals a receiver puts in one worker-thread call, at most
 BATCH_HANDLES = 8  # destinations (and put users) a receiver opens for a batch, at most
 POLL_MS = 500  # longest single MQGET wait, so that a stop request is seen promptly
@@ -793,8 +794,8 @@ class SenderMCA:
 
     async def _send_messages(self, conv: Conversation, out: list[Event]) -> None:
         await conv.send_many(out)
-        for ev in out:
-            self.status.message_moved(len(ev.xqh) + len(ev.data), sent=True)
+        self.status.messages_moved(len(out), sum(len(ev.xqh) + len(ev.data) for ev in out),
+                                   sent=True)
         out.clear()
         self._note_answer(conv)
 
@@ -1048,7 +1049,49 @@ class ReceiverMCA:
         while True:
             self.status.substate = "RECEIVE"
             ev = await conv.recv(timeout)
-            if pending and not isinstance(ev, MessageData):
+            if type(ev) is MessageData:  # nearly every flow: first
+                expected = next_seq(self.seq, self.wrap)
+                if ev.seqnum != expected:
+                    await mqi(qm.backout)
+                    await conv.close(StatusCode.MSG_SEQUENCE_ERROR)
+                    raise ChannelEnded("AMQ9526E", f"Message sequence number error for "
+                                       f"channel {self.name}: sent {ev.seqnum}, expected "
+                                       f"{expected}.", False, StatusCode.MSG_SEQUENCE_ERROR)
+                self.seq = ev.seqnum
+                in_batch += 1
+                self.status.cur_seqno = ev.seqnum
+                pending.append(ev)
+                pending_bytes += len(ev.data)
+                visible = visible or (fast and not ev.persistent)
+                # (an int's test: an IntFlag's & is Python code, and this is every message)
+                confirm = bool(int(ev.flags) & _CONFIRM_REQUEST)
+                # the batch's end: its sync record and commit go with the last puts when
+                # they can
+                record = self._record(ev.seqnum, ev.luwid) if confirm else None
+                committed = False
+                if confirm or len(pending) >= PUT_RUN or pending_bytes >= mqiproto.RUN_BYTES \
+                        or (visible and not conv.received_more()):
+                    # before waiting for the network: a fast non-persistent message is
+                    # visible as soon as it has arrived (seed 000 §3), in order -- with those
+                    # that have arrived behind it meanwhile, read without waiting, so that a
+                    # run is what the socket holds and not only what the last read brought;
+                    # puts under syncpoint wait for the batch's end (nobody sees them before
+                    # it), one round trip
+                    committed = await self._flush(conv, qm, pending, fast, record)
+                    pending_bytes, visible = 0, False
+                if confirm:
+                    rec = await self._commit_batch(qm, ev.seqnum, ev.luwid,
+                                                   committed=committed)
+                    await conv.send(Status(code=0))
+                    self.status.batch_done(in_batch, self.status.batchsz or 50)
+                    in_batch = 0
+                    self._qtypes.clear()  # definitions may change between batches
+                    self._may_put.clear()  # and so may authorities
+                    unused = self._unused_handles()
+                    if unused:  # after the answer: the sender need not wait for this
+                        await mqi(self._close_handles, qm, unused)
+                continue
+            if pending:
                 await self._flush(conv, qm, pending, fast)
                 pending_bytes, visible = 0, False
             if isinstance(ev, Resync):
@@ -1084,42 +1127,6 @@ class ReceiverMCA:
                     return
                 await mqi(qm.backout)
                 raise _status_error(ev)
-            if not isinstance(ev, MessageData):
-                continue
-            expected = next_seq(self.seq, self.wrap)
-            if ev.seqnum != expected:
-                await mqi(qm.backout)
-                await conv.close(StatusCode.MSG_SEQUENCE_ERROR)
-                raise ChannelEnded("AMQ9526E", f"Message sequence number error for channel "
-                                   f"{self.name}: sent {ev.seqnum}, expected {expected}.",
-                                   False, StatusCode.MSG_SEQUENCE_ERROR)
-            self.seq = ev.seqnum
-            in_batch += 1
-            self.status.cur_seqno = ev.seqnum
-            pending.append(ev)
-            pending_bytes += len(ev.data)
-            visible = visible or (fast and not ev.persistent)
-            confirm = bool(ev.flags & ControlFlags1.CONFIRM_REQUEST)
-            # the batch's end: its sync record and commit go with the last puts when they can
-            record = self._record(ev.seqnum, ev.luwid) if confirm else None
-            committed = False
-            if confirm or len(pending) >= PUT_RUN or pending_bytes >= mqiproto.RUN_BYTES \
-                    or (visible and not conv.pending):
-                # before waiting for the network: a fast non-persistent message is visible
-                # as soon as it has arrived (seed 000 §3), in order; puts under syncpoint
-                # wait for the batch's end (nobody sees them before it), one round trip
-                committed = await self._flush(conv, qm, pending, fast, record)
-                pending_bytes, visible = 0, False
-            if confirm:
-                rec = await self._commit_batch(qm, ev.seqnum, ev.luwid, committed=committed)
-                await conv.send(Status(code=0))
-                self.status.batch_done(in_batch, self.status.batchsz or 50)
-                in_batch = 0
-                self._qtypes.clear()  # definitions may change between batches
-                self._may_put.clear()  # and so may authorities
-                unused = self._unused_handles()
-                if unused:  # after the answer: the sender need not wait for this
-                    await mqi(self._close_handles, qm, unused)
 
     async def _flush(self, conv: Conversation, qm: mqpy.QueueManager,
                      pending: list[MessageData], fast: bool,
@@ -1133,8 +1140,8 @@ class ReceiverMCA:
         committed = False
         while done < len(pending):
             sizes, committed = await mqi(self._put_run, qm, pending[done:], fast, record)
-            for n in sizes:
-                self.status.message_moved(n, sent=False)
+            if sizes:
+                self.status.messages_moved(len(sizes), sum(sizes), sent=False)
             done += len(sizes)
             if done == len(pending):
                 break
