@@ -44,11 +44,13 @@ from mqpy_chinit.wire import (
     ProtocolError,
     SegmentHeader,
     SegmentType,
+    Status,
     StatusCode,
     build_message_segment,
     build_mqi_reply,
     build_mqi_segment,
     build_segment_header,
+    build_status_segment,
     decode_body,
     encode_body,
     parse_message_segment,
@@ -95,8 +97,9 @@ class SegmentWriter:
         self.flags2 = flags2
 
     def _one_segment(self, event: Event) -> bytes | None:
-        """An MQI flow or a message that fits one segment (nearly every call and reply,
-        every message of a channel but the long ones) in one go; None for anything else."""
+        """An MQI flow, a message or a STATUS without a value that fits one segment
+        (nearly every call and reply, every message of a channel but the long ones, every
+        batch's answer) in one go; None for anything else."""
         kind = type(event)
         if kind is MessageData:
             if (event.conv_id is None and event.byte_order == self.byte_order
@@ -104,6 +107,11 @@ class SegmentWriter:
                     <= self.max_transmission_size):
                 return build_message_segment(event, self.byte_order, self.encoding,
                                              self.ccsid, self.flags2)
+            return None
+        if kind is Status:
+            if event.value is None and event.conv_id is None:
+                return build_status_segment(event, self.byte_order, self.encoding,
+                                            self.ccsid, self.flags2)
             return None
         if kind not in _MQI_EVENTS:
             return None
