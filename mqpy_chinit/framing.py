@@ -56,6 +56,7 @@ from mqpy_chinit.wire import (
     parse_message_segment,
     parse_mqi_segment,
     parse_segment_header,
+    parse_status_segment,
 )
 
 __all__ = [
@@ -72,6 +73,7 @@ _SEGMENT_TYPES = frozenset(int(t) for t in SegmentType)
 _MQI_EVENTS = (MQIRequest, MQIReply)
 _FIRST, _LAST = int(ControlFlags1.FIRST), int(ControlFlags1.LAST)
 _MESSAGE_DATA = bytes([SegmentType.MESSAGE_DATA])  # a TSH's segment type byte (offset 9)
+_STATUS_DATA = bytes([SegmentType.STATUS_DATA])
 
 
 class SegmentWriter:
@@ -286,8 +288,11 @@ class SegmentReader:
             pos, end, limit = 0, len(data), self.max_transmission_size
             max_msg_size = self.max_msg_size
             while pos < end:
-                if data[pos + 9:pos + 10] == _MESSAGE_DATA:
+                kind = data[pos + 9:pos + 10]
+                if kind == _MESSAGE_DATA:
                     flow = parse_message_segment(data, pos, limit, max_msg_size)
+                elif kind == _STATUS_DATA:
+                    flow = parse_status_segment(data, pos, limit)
                 else:
                     flow = parse_mqi_segment(data, pos, limit)
                 if flow is None:

@@ -1203,6 +1203,27 @@ def build_status_segment(event: Status, byte_order: ByteOrder, encoding: int, cc
     return b"".join((head, _TAILS[order][0](encoding, ccsid, b"\0\0"), body))
 
 
+def parse_status_segment(data: bytes, pos: int, limit: int) -> tuple[Any, ...] | None:
+    """The STATUS without a value (plain TSH, an 8-byte body whose Length is 8) at
+    ``data[pos:]``: ``(event, segment length, byte order, encoding, ccsid)`` -- a sending
+    MCA reads one for every batch -- or None for anything else, which
+    ``parse_segment_header`` and ``decode_body`` then take, with their errors. What it
+    accepts, they decode alike (tests/channels/test_status_fast_path.py)."""
+    if len(data) - pos < TSH_LENGTH + 8 or data[pos:pos + 4] != STRUCTID_TSH:
+        return None
+    _, length, order, segment_type, flags1, _, luwid = _Headers.TSH_HEAD.unpack_from(data, pos)
+    byte_order = _BYTE_ORDERS.get(order)
+    if (segment_type != _STATUS_DATA or byte_order is None or length != TSH_LENGTH + 8
+            or length > limit):
+        return None
+    encoding, ccsid, _ = _Headers.TSH_TAIL[byte_order].unpack_from(data, pos + TSH_LENGTH - 8)
+    body_length, code = _STATUS_BODY[order].unpack_from(data, pos + TSH_LENGTH)
+    if body_length != 8:
+        return None
+    event = Status(flags=_EVENT_FLAGS1[flags1], luwid=luwid, code=code)
+    return event, length, byte_order, encoding, ccsid
+
+
 # ---------------------------------------------------------------------------------------------
 # Body codecs: event <-> (first-segment prefix, payload)
 # ---------------------------------------------------------------------------------------------
