@@ -3,7 +3,10 @@
 This module only moves bytes, runs timers and calls the MQI: segments go through
 ``framing.py``, the initial-data negotiation through ``negotiation.py``, channel states through
 ``states.py``, sync records and in-doubt keys through ``syncq.py``. MQI calls block, so they run
-in worker threads; a channel's MQI connection is used by one task at a time.
+in worker threads -- except a batch's runs of calls over a bindings connection (the receiver's
+puts with its sync record and commit, the sender's gets, record and prepare), made from the
+event loop without a thread once nothing but the run itself is left to call
+(``xmitgets.call_in_loop``); a channel's MQI connection is used by one task at a time.
 
 The assured-delivery cycle (seed 000 ch. 3 and seed 003 §2.9):
 

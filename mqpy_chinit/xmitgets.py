@@ -17,9 +17,11 @@ record's MQGET and MQPUT) as one SPI RUN_QUIET of request flows encoded here, an
 each reply only its completion code and reason -- what ``verbs.run_in_order`` returns for a
 quiet put -- without an exchange, a decoded reply and a result object per message.
 
-Over a connection that is not a bindings socket (an engine in the same process) both go
-through ``verbs.run_in_order`` and the MQMDs are the objects it fills in: callers take
-either (:func:`put_stamp`, :func:`unpacked`).
+Both are made from the event loop when they can be (:func:`call_in_loop`: the request
+written and the reply read on the bindings socket without blocking, no worker thread), else
+in a worker thread. Over a connection that is not a bindings socket (an engine in the same
+process) both go through ``verbs.run_in_order`` and the MQMDs are the objects it fills in:
+callers take either (:func:`put_stamp`, :func:`unpacked`).
 """
 
 from __future__ import annotations
