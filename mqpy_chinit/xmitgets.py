@@ -92,8 +92,8 @@ class XmitqGets:
             return self._run_in_order(handle, count, limit, resolve)
         if resolve is None and count < 1:
             return []
-        return self._got(handle, handle.run_flows(self._flows(count, resolve), limit),
-                         resolve)
+        reply = handle._call(_T.SPI, [mqiproto.SpiVerb.RUN, self._flows(count, resolve), limit])
+        return self._got(handle, reply.values[0], resolve)
 
     async def run_in_loop(self, handle: Any, count: int, limit: int,
                           resolve: tuple[bytes, bool, bool] | None = None
@@ -110,11 +110,7 @@ class XmitqGets:
                                                     self._flows(count, resolve), limit])
         if reply is None:
             return None
-        try:  # as BindingsConnection.run_flows takes them apart
-            replies = mqiproto.unpack_flows(b"".join(reply.values[0]))
-        except ProtocolError:
-            raise handle.out_of_step() from None
-        return self._got(handle, replies, resolve)
+        return self._got(handle, reply.values[0], resolve)
 
     def _flows(self, count: int, resolve: tuple[bytes, bool, bool] | None) -> bytes:
         """The run's request flows: the resolve, then ``count`` gets."""
@@ -125,20 +121,38 @@ class XmitqGets:
         return flows
 
     @staticmethod
-    def _got(handle: Any, replies: list[Any], resolve: tuple[bytes, bool, bool] | None
+    def _got(handle: Any, flows: list[bytes], resolve: tuple[bytes, bool, bool] | None
              ) -> list[Got]:
-        """The messages of a run's replies (the resolve's first, raised if it failed)."""
+        """The messages of a run's reply flows, as they came (the resolve's first, raised if
+        it failed). Each flow of a get is read in place (:func:`_got_in_place`), without
+        an event and a copy of its body; a run whose flows are not all such plain replies
+        is taken apart as ``BindingsConnection.run_flows`` takes it."""
         try:
+            out: list[Got] = []
             if resolve is not None:
-                first = replies.pop(0)
+                first = _reply(handle, flows[0])  # (none: IndexError, out of step)
                 if first.comp == CMQC.MQCC_FAILED:
                     raise MQMIError(first.comp, first.reason)
-            out: list[Got] = []
+                flows = flows[1:]
+            for i, flow in enumerate(flows):
+                got = _got_in_place(flow)
+                if got is None or (got is _NOT_GOT and i < len(flows) - 1):
+                    break  # (a run ends at its first get that does not complete)
+                if got is _NOT_GOT:
+                    return out  # its message (if any) stays: the next single MQGET says why
+                out.append(got)
+            else:
+                return out
+            # anything else: every flow taken apart as a bindings run does
+            replies = mqiproto.unpack_flows(b"".join(flows))
+            out = []
             for event in replies:
                 if event.comp != CMQC.MQCC_OK:
-                    break  # its message (if any) stays: the next single MQGET says why
+                    break
                 out.append(_message(event.body))
             return out
+        except ProtocolError:
+            raise handle.out_of_step() from None
         except (ValueError, IndexError, KeyError, struct.error):
             raise handle.out_of_step() from None  # as a bindings run does
 
@@ -166,6 +180,36 @@ class XmitqGets:
             done = done[1:]
         return [(md, data) for md, data in zip(mds, done, strict=False)
                 if not isinstance(data, MQMIError)]
+
+
+_GET_REPLY = int(mqiproto.reply_type(_T.MQGET))
+_MQI_HEAD = 28 + 16  # TSH and API header before an MQI flow's body
+_FIRST_LAST = 0x30  # TSH flags: FIRST and LAST segment
+_NOT_GOT = object()  # a get's reply that did not complete: the run's messages end there
+
+
+def _got_in_place(flow: bytes) -> Got | object | None:
+    """A get's reply flow as it came (a whole little-endian one-segment MQGET reply, what
+    the queue manager sends): its message, read in place, or _NOT_GOT when the get did not
+    complete; None for anything else (taken apart the general way, with its checks)."""
+    if (len(flow) < _MQI_HEAD or flow[:4] != b"TSH " or flow[8] != 2
+            or flow[9] != _GET_REPLY or flow[10] & _FIRST_LAST != _FIRST_LAST
+            or int.from_bytes(flow[4:8], "big") != len(flow)):
+        return None
+    if _LONG.unpack_from(flow, 32)[0] != CMQC.MQCC_OK:
+        return _NOT_GOT
+    md_size = mqiproto.size_at(flow, _MQI_HEAD, mqiproto.MD_SIZES)
+    gmo_size = md_size and mqiproto.size_at(flow, _MQI_HEAD + md_size, mqiproto.GMO_SIZES)
+    if not gmo_size:
+        return None
+    pos = _MQI_HEAD + md_size + gmo_size + 4  # + DataLength
+    if pos + 4 > len(flow):
+        return None
+    (length,) = _LONG.unpack_from(flow, pos)
+    pos += 4
+    if length < 0 or pos + length != len(flow):
+        return None
+    return mqiproto.Packed(mqpy.MD, flow[_MQI_HEAD:_MQI_HEAD + md_size]), flow[pos:]
 
 
 def _message(body: bytes) -> Got:

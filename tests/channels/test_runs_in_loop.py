@@ -198,3 +198,45 @@ async def test_a_sending_mcas_batch_end_from_the_event_loop_prepares_it(running)
         assert (stored.seq, stored.luwid) == (100, b"luwid100")
     finally:
         conn.disconnect()
+
+
+def _get_replies() -> tuple[list[bytes], list[tuple[bytes, bytes]]]:
+    """An SPI RUN reply's flows for two gets that completed and one that did not (2033),
+    as the queue manager packs them, and the two messages (MQMD bytes, data)."""
+    events, messages = [], []
+    for i in range(2):
+        md = mqpy.MD(MsgId=bytes([i + 1]) * 24, Persistence=i)
+        data = b"message %d" % i
+        events.append(mqiproto.encode_reply(xmitgets._T.MQGET,
+                                            [md, mqpy.GMO(), len(data), data]))
+        messages.append((md.pack(), data))
+    events.append(mqiproto.encode_reply(xmitgets._T.MQGET, comp=CMQC.MQCC_FAILED,
+                                        reason=CMQC.MQRC_NO_MSG_AVAILABLE))
+    return mqiproto.pack_each(events), messages
+
+
+class _Handle:
+    """What XmitqGets._got asks of a connection whose replies are out of step."""
+
+    def out_of_step(self) -> Exception:
+        return mqpy.MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_CONNECTION_BROKEN)
+
+
+def test_a_run_of_gets_reply_read_in_place_gives_what_taking_it_apart_gives():
+    """Given the reply flows of a run of gets (two completed, the third not), when read in
+    place (no event, no copy of each body), then the messages are those taking the flows
+    apart gives (MQMD as it came, data), ending at the get that did not complete; flows
+    that are not such plain replies (a byte too many) go the general way, which refuses
+    them as out of step; a completed get after one that did not is read the general way."""
+    flows, messages = _get_replies()
+    assert [xmitgets._got_in_place(f) is not None for f in flows] == [True] * 3
+    got = xmitgets.XmitqGets._got(_Handle(), flows, None)
+    assert [(md.raw, data) for md, data in got] == messages
+    general = [xmitgets._message(e.body) for e in mqiproto.unpack_flows(b"".join(flows))[:2]]
+    assert [(md.raw, data) for md, data in general] == messages
+    with pytest.raises(mqpy.MQMIError) as broken:
+        xmitgets.XmitqGets._got(_Handle(), [flows[0] + b"x"], None)
+    assert broken.value.reason == CMQC.MQRC_CONNECTION_BROKEN
+    reordered = [flows[0], flows[2], flows[1]]
+    assert [(md.raw, data) for md, data in xmitgets.XmitqGets._got(
+        _Handle(), reordered, None)] == messages[:1]
