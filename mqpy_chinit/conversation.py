@@ -67,9 +67,9 @@ class Conversation:
         self._sending = False  # a send waiting for room (trio's streams refuse a second)
         self._taken = 0  # events taken from ``pending`` without a read (see recv)
         self._in_a_row = 0  # eager reads that found something, one after another
-        #: what ``arrived`` found on the socket (bytes, b"" for its end, or the error), for
-        #: the next receive
-        self._early: bytes | OSError | None = None
+        #: what ``arrived`` found on the socket (bytes, b"" for its end, or the error), or
+        #: the protocol error ``received_more`` found in what it read, for the next receive
+        self._early: bytes | OSError | ProtocolError | None = None
 
     def agreed(self, max_transmission_size: int, max_msg_size: int) -> None:
         self.reader.max_transmission_size = max_transmission_size
@@ -234,6 +234,29 @@ class Conversation:
             self._early = exc
         return True
 
+    def received_more(self) -> bool:
+        """Whether more events are in, without waiting: those already read, or those one
+        read of the plain socket completes now (taken into ``pending``). Anything else that
+        read finds -- part of a segment only, the partner's end, an error, a protocol error
+        -- is left for the next receive, which deals with it as it would have. A receiving
+        MCA asks this before it puts what it holds, so that one round trip to its queue
+        manager carries the messages that have already arrived, not only those of the
+        last read (never waiting for more: a message still to come is not waited for)."""
+        if self.pending:
+            return True
+        if self._early is None and not self.arrived():
+            return False
+        data = self._early
+        if type(data) is not bytes or not data:
+            return False  # the end or an error: the next receive's, after the puts
+        self._early = None
+        try:
+            self.pending.extend(self._events(data))
+        except ProtocolError as exc:
+            self._early = exc  # told to the partner by the next receive, as it would be
+            return False
+        return bool(self.pending)
+
     async def _receive(self) -> None:
         """One read from the stream into ``pending``."""
         self.pending.extend(await self._read())
@@ -246,6 +269,8 @@ class Conversation:
                 await trio.lowlevel.checkpoint()  # as a read that found data at once
                 if isinstance(data, OSError):
                     raise _translated(data)
+                if isinstance(data, ProtocolError):
+                    await self._protocol_error(data)
             elif self.sock is None or (type(self.stream) is Prefixed and self.stream.prefix):
                 data = await self.stream.receive_some(RECEIVE_SIZE)
             else:

@@ -44,16 +44,19 @@ from mqpy_chinit.wire import (
     ProtocolError,
     SegmentHeader,
     SegmentType,
+    Status,
     StatusCode,
     build_message_segment,
     build_mqi_reply,
     build_mqi_segment,
     build_segment_header,
+    build_status_segment,
     decode_body,
     encode_body,
     parse_message_segment,
     parse_mqi_segment,
     parse_segment_header,
+    parse_status_segment,
 )
 
 __all__ = [
@@ -70,6 +73,7 @@ _SEGMENT_TYPES = frozenset(int(t) for t in SegmentType)
 _MQI_EVENTS = (MQIRequest, MQIReply)
 _FIRST, _LAST = int(ControlFlags1.FIRST), int(ControlFlags1.LAST)
 _MESSAGE_DATA = bytes([SegmentType.MESSAGE_DATA])  # a TSH's segment type byte (offset 9)
+_STATUS_DATA = bytes([SegmentType.STATUS_DATA])
 
 
 class SegmentWriter:
@@ -95,8 +99,9 @@ class SegmentWriter:
         self.flags2 = flags2
 
     def _one_segment(self, event: Event) -> bytes | None:
-        """An MQI flow or a message that fits one segment (nearly every call and reply,
-        every message of a channel but the long ones) in one go; None for anything else."""
+        """An MQI flow, a message or a STATUS without a value that fits one segment
+        (nearly every call and reply, every message of a channel but the long ones, every
+        batch's answer) in one go; None for anything else."""
         kind = type(event)
         if kind is MessageData:
             if (event.conv_id is None and event.byte_order == self.byte_order
@@ -104,6 +109,11 @@ class SegmentWriter:
                     <= self.max_transmission_size):
                 return build_message_segment(event, self.byte_order, self.encoding,
                                              self.ccsid, self.flags2)
+            return None
+        if kind is Status:
+            if event.value is None and event.conv_id is None:
+                return build_status_segment(event, self.byte_order, self.encoding,
+                                            self.ccsid, self.flags2)
             return None
         if kind not in _MQI_EVENTS:
             return None
@@ -262,21 +272,27 @@ class SegmentReader:
         events: list[Event] = []
         buffered = len(self._buffer)
         if not self._reassembly and type(data) is bytes and (
-                not buffered or (len(data) >= buffered and buffered >= 8 and len(data)
-                                 + buffered >= int.from_bytes(self._buffer[4:8], "big"))):
+                not buffered or (buffered >= 8 and len(data) + buffered
+                                 >= int.from_bytes(self._buffer[4:8], "big"))):
             # whole one-segment MQI flows and messages straight from the bytes received, as
             # long as they last; whatever follows them takes the general way. A segment
             # begun in an earlier read (a read seldom ends where a segment does) is joined
-            # to this one when this one completes it and is at least as long (so that the
-            # bytes copied stay within twice those received)
+            # to this one when this one completes it: the bytes buffered are all that
+            # segment's (the reads before left only its beginning), so each byte received
+            # is copied once more at most, however the reads cut it -- a long flow (an SPI
+            # RUN's, a run of gets' reply) cut by 64 KB reads, whose last read is the
+            # shorter, among them
             if buffered:
                 data = bytes(self._buffer) + data
                 self._buffer.clear()
             pos, end, limit = 0, len(data), self.max_transmission_size
             max_msg_size = self.max_msg_size
             while pos < end:
-                if data[pos + 9:pos + 10] == _MESSAGE_DATA:
+                kind = data[pos + 9:pos + 10]
+                if kind == _MESSAGE_DATA:
                     flow = parse_message_segment(data, pos, limit, max_msg_size)
+                elif kind == _STATUS_DATA:
+                    flow = parse_status_segment(data, pos, limit)
                 else:
                     flow = parse_mqi_segment(data, pos, limit)
                 if flow is None:

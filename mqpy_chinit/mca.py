@@ -3,7 +3,10 @@
 This module only moves bytes, runs timers and calls the MQI: segments go through
 ``framing.py``, the initial-data negotiation through ``negotiation.py``, channel states through
 ``states.py``, sync records and in-doubt keys through ``syncq.py``. MQI calls block, so they run
-in worker threads; a channel's MQI connection is used by one task at a time.
+in worker threads -- except a batch's runs of calls over a bindings connection (the receiver's
+puts with its sync record and commit, the sender's gets, record and prepare), made from the
+event loop without a thread once nothing but the run itself is left to call
+(``xmitgets.call_in_loop``); a channel's MQI connection is used by one task at a time.
 
 The assured-delivery cycle (seed 000 ch. 3 and seed 003 §2.9):
 
@@ -104,6 +107,7 @@ from mqpy_chinit.wire import (
 CONNECT_TIMEOUT = 20.0
 _NO_LUWID = bytes(8)
 CONFIRM_TIMEOUT = 60.0  # when no heartbeat interval bounds the wait for a confirmation
+_CONFIRM_REQUEST = int(ControlFlags1.CONFIRM_REQUEST)
 PUT_RUN = 64  # arrivals a receiver puts in one worker-thread call, at most
 BATCH_HANDLES = 8  # destinations (and put users) a receiver opens for a batch, at most
 POLL_MS = 500  # longest single MQGET wait, so that a stop request is seen promptly
@@ -480,7 +484,7 @@ class SenderMCA:
         if count <= 1 or (max_bytes and len(first[1]) >= max_bytes):
             return [first]
         limit = max_bytes - len(first[1]) if max_bytes else 0
-        return [first, *await mqi(self._run_of_gets, qm, xq, count - 1, limit)]
+        return [first, *await self._run_of_gets_in_loop(qm, xq, count - 1, limit)]
 
     def _run_of_gets(self, qm: mqpy.QueueManager, xq: mqpy.Queue, count: int,
                      max_bytes: int) -> list[xmitgets.Got]:
@@ -494,6 +498,17 @@ class SenderMCA:
         if limit <= 0 or count <= 0:
             return []
         return self._xmitq_gets(xq).run(qm.get_handle(), count, limit)
+
+    async def _run_of_gets_in_loop(self, qm: mqpy.QueueManager, xq: mqpy.Queue, count: int,
+                                   max_bytes: int) -> list[xmitgets.Got]:
+        """:meth:`_run_of_gets`, its round trip made from the event loop when it can be
+        (xmitgets.XmitqGets.run_in_loop), else in a worker thread."""
+        limit = max_bytes if max_bytes else mqiproto.RUN_BYTES
+        if limit <= 0 or count <= 0:
+            return []
+        got = await self._xmitq_gets(xq).run_in_loop(qm.get_handle(), count, limit)
+        return got if got is not None else await mqi(self._run_of_gets, qm, xq, count,
+                                                     max_bytes)
 
     def _xmitq_gets(self, xq: mqpy.Queue) -> xmitgets.XmitqGets:
         """The runs of gets of the transmission queue: one MQGMO for all, packed once
@@ -525,6 +540,17 @@ class SenderMCA:
         return self._xmitq_gets(xq).run(qm.get_handle(), gets, limit,
                                         resolve=(key, True, count <= 0))
 
+    async def _confirmed_in_loop(self, qm: mqpy.QueueManager, xq: mqpy.Queue, key: bytes,
+                                 count: int, max_bytes: int) -> list[xmitgets.Got]:
+        """:meth:`_confirmed`, its round trip made from the event loop when it can be,
+        else in a worker thread."""
+        limit = max_bytes if max_bytes else mqiproto.RUN_BYTES
+        gets = count if count > 0 and limit > 0 else 0
+        got = await self._xmitq_gets(xq).run_in_loop(qm.get_handle(), gets, limit,
+                                                     resolve=(key, True, count <= 0))
+        return got if got is not None else await mqi(self._confirmed, qm, xq, key, count,
+                                                     max_bytes)
+
     async def _transfer(self, conv: Conversation, qm: mqpy.QueueManager, xq: mqpy.Queue) -> None:
         discint = D.int_attr(self.definition, "DISCINT")
         idle_since = time.monotonic()
@@ -543,8 +569,8 @@ class SenderMCA:
             if self._inflight is not None and not firsts:
                 # pipelined: the next batch's first messages, those already there; none
                 # (the queue drained): the batch in flight is ended before any wait
-                firsts = await mqi(self._run_of_gets, qm, xq, self.batchsz,
-                                   D.int_attr(self.definition, "BATCHLIM") * 1024)
+                firsts = await self._run_of_gets_in_loop(
+                    qm, xq, self.batchsz, D.int_attr(self.definition, "BATCHLIM") * 1024)
                 self._note_answer(conv)
                 if not firsts:
                     await self._settle(conv, qm, force=True)
@@ -680,9 +706,9 @@ class SenderMCA:
             else (self.seq, self.status.last_luwid)
         key = syncq.prepare_key(self.name, prev_seq, last_seq, luwid, self.partner,
                                 prev_luwid=prev_luwid)
-        await mqi(self._harden, qm,
-                  syncq.SyncRecord(self.name, "S", last_seq, luwid, self.partner), key,
-                  settled.key if settled is not None else None)
+        await self._harden_in_loop(qm, syncq.SyncRecord(self.name, "S", last_seq, luwid,
+                                                        self.partner), key,
+                                   settled.key if settled is not None else None)
         if settled is not None:
             self._batch_confirmed(settled)
         self.status.indoubt = True
@@ -707,7 +733,7 @@ class SenderMCA:
             # (not once a stop is asked: the end of the channel would only back them out)
             self.status.round_trip(int((self.clock() - t0) * 1e6))
             ahead = self.batchsz if full and not self.stop_requested.is_set() else 0
-            firsts = await mqi(self._confirmed, qm, xq, key, ahead, batchlim)
+            firsts = await self._confirmed_in_loop(qm, xq, key, ahead, batchlim)
             self.seq = last_seq
             self.status.indoubt = False
             self.status.last_luwid = luwid
@@ -732,6 +758,18 @@ class SenderMCA:
             else []
         if not self.syncq.replace_in_uow(record, before, prepare=key):
             qm.get_handle().prepare(key)
+
+    async def _harden_in_loop(self, qm: mqpy.QueueManager, record: syncq.SyncRecord,
+                              key: bytes, commit: bytes | None = None) -> None:
+        """:meth:`_harden`, its round trip made from the event loop when it can be
+        (syncq.ChannelSyncQ.replace_in_uow_in_loop), else in a worker thread."""
+        before: list[Step] = [("resolve", (commit, True, False))] if commit is not None \
+            else []
+        prepared = await self.syncq.replace_in_uow_in_loop(record, before, prepare=key)
+        if prepared is None:
+            await mqi(self._harden, qm, record, key, commit)
+        elif not prepared:
+            await mqi(qm.get_handle().prepare, key)
 
     async def _confirmation(self, conv: Conversation, qm: mqpy.QueueManager) -> _InFlight:
         """Pipelining: the partner's STATUS for the batch in flight, which is returned (no
@@ -793,8 +831,8 @@ class SenderMCA:
 
     async def _send_messages(self, conv: Conversation, out: list[Event]) -> None:
         await conv.send_many(out)
-        for ev in out:
-            self.status.message_moved(len(ev.xqh) + len(ev.data), sent=True)
+        self.status.messages_moved(len(out), sum(len(ev.xqh) + len(ev.data) for ev in out),
+                                   sent=True)
         out.clear()
         self._note_answer(conv)
 
@@ -1048,7 +1086,49 @@ class ReceiverMCA:
         while True:
             self.status.substate = "RECEIVE"
             ev = await conv.recv(timeout)
-            if pending and not isinstance(ev, MessageData):
+            if type(ev) is MessageData:  # nearly every flow: first
+                expected = next_seq(self.seq, self.wrap)
+                if ev.seqnum != expected:
+                    await mqi(qm.backout)
+                    await conv.close(StatusCode.MSG_SEQUENCE_ERROR)
+                    raise ChannelEnded("AMQ9526E", f"Message sequence number error for "
+                                       f"channel {self.name}: sent {ev.seqnum}, expected "
+                                       f"{expected}.", False, StatusCode.MSG_SEQUENCE_ERROR)
+                self.seq = ev.seqnum
+                in_batch += 1
+                self.status.cur_seqno = ev.seqnum
+                pending.append(ev)
+                pending_bytes += len(ev.data)
+                visible = visible or (fast and not ev.persistent)
+                # (an int's test: an IntFlag's & is Python code, and this is every message)
+                confirm = bool(int(ev.flags) & _CONFIRM_REQUEST)
+                # the batch's end: its sync record and commit go with the last puts when
+                # they can
+                record = self._record(ev.seqnum, ev.luwid) if confirm else None
+                committed = False
+                if confirm or len(pending) >= PUT_RUN or pending_bytes >= mqiproto.RUN_BYTES \
+                        or (visible and not conv.received_more()):
+                    # before waiting for the network: a fast non-persistent message is
+                    # visible as soon as it has arrived (seed 000 §3), in order -- with those
+                    # that have arrived behind it meanwhile, read without waiting, so that a
+                    # run is what the socket holds and not only what the last read brought;
+                    # puts under syncpoint wait for the batch's end (nobody sees them before
+                    # it), one round trip
+                    committed = await self._flush(conv, qm, pending, fast, record)
+                    pending_bytes, visible = 0, False
+                if confirm:
+                    rec = await self._commit_batch(qm, ev.seqnum, ev.luwid,
+                                                   committed=committed)
+                    await conv.send(Status(code=0))
+                    self.status.batch_done(in_batch, self.status.batchsz or 50)
+                    in_batch = 0
+                    self._qtypes.clear()  # definitions may change between batches
+                    self._may_put.clear()  # and so may authorities
+                    unused = self._unused_handles()
+                    if unused:  # after the answer: the sender need not wait for this
+                        await mqi(self._close_handles, qm, unused)
+                continue
+            if pending:
                 await self._flush(conv, qm, pending, fast)
                 pending_bytes, visible = 0, False
             if isinstance(ev, Resync):
@@ -1084,42 +1164,6 @@ class ReceiverMCA:
                     return
                 await mqi(qm.backout)
                 raise _status_error(ev)
-            if not isinstance(ev, MessageData):
-                continue
-            expected = next_seq(self.seq, self.wrap)
-            if ev.seqnum != expected:
-                await mqi(qm.backout)
-                await conv.close(StatusCode.MSG_SEQUENCE_ERROR)
-                raise ChannelEnded("AMQ9526E", f"Message sequence number error for channel "
-                                   f"{self.name}: sent {ev.seqnum}, expected {expected}.",
-                                   False, StatusCode.MSG_SEQUENCE_ERROR)
-            self.seq = ev.seqnum
-            in_batch += 1
-            self.status.cur_seqno = ev.seqnum
-            pending.append(ev)
-            pending_bytes += len(ev.data)
-            visible = visible or (fast and not ev.persistent)
-            confirm = bool(ev.flags & ControlFlags1.CONFIRM_REQUEST)
-            # the batch's end: its sync record and commit go with the last puts when they can
-            record = self._record(ev.seqnum, ev.luwid) if confirm else None
-            committed = False
-            if confirm or len(pending) >= PUT_RUN or pending_bytes >= mqiproto.RUN_BYTES \
-                    or (visible and not conv.pending):
-                # before waiting for the network: a fast non-persistent message is visible
-                # as soon as it has arrived (seed 000 §3), in order; puts under syncpoint
-                # wait for the batch's end (nobody sees them before it), one round trip
-                committed = await self._flush(conv, qm, pending, fast, record)
-                pending_bytes, visible = 0, False
-            if confirm:
-                rec = await self._commit_batch(qm, ev.seqnum, ev.luwid, committed=committed)
-                await conv.send(Status(code=0))
-                self.status.batch_done(in_batch, self.status.batchsz or 50)
-                in_batch = 0
-                self._qtypes.clear()  # definitions may change between batches
-                self._may_put.clear()  # and so may authorities
-                unused = self._unused_handles()
-                if unused:  # after the answer: the sender need not wait for this
-                    await mqi(self._close_handles, qm, unused)
 
     async def _flush(self, conv: Conversation, qm: mqpy.QueueManager,
                      pending: list[MessageData], fast: bool,
@@ -1132,9 +1176,9 @@ class ReceiverMCA:
         done = 0
         committed = False
         while done < len(pending):
-            sizes, committed = await mqi(self._put_run, qm, pending[done:], fast, record)
-            for n in sizes:
-                self.status.message_moved(n, sent=False)
+            sizes, committed = await self._put_run_in_loop(qm, pending[done:], fast, record)
+            if sizes:
+                self.status.messages_moved(len(sizes), sum(sizes), sent=False)
             done += len(sizes)
             if done == len(pending):
                 break
@@ -1158,6 +1202,47 @@ class ReceiverMCA:
         plain puts, the same round trip replaces ``record`` (the sync record of the batch
         they end) if the MCA's record is known and commits the batch (an MQCMIT may end an
         SPI RUN, mqiproto.RUN_LAST_VERBS): whether it was."""
+        steps, sizes, tail = self._put_steps(qm, evs, fast, record)
+        if not steps:
+            return [], False  # the first arrival needs _deliver: no round trip for nothing
+        # the commit ends the same round trip: made only if every call completed, which
+        # is when syncq.done holds
+        done, committed = xmitgets.run_quiet(qm.get_handle(), steps + tail, bool(tail))
+        put, replaced = self._run_done(sizes, tail, done)
+        if replaced and not committed:
+            qm.commit()
+        return put, replaced
+
+    async def _put_run_in_loop(self, qm: mqpy.QueueManager, evs: list[MessageData],
+                               fast: bool, record: syncq.SyncRecord | None = None
+                               ) -> tuple[list[int], bool]:
+        """:meth:`_put_run`, from the event loop when it can be: when every arrival's put
+        is ready without a call to the queue manager first (its destination open and its
+        checks made earlier: every batch but a channel's first), the run's round trip is
+        made on the bindings socket without a worker thread (xmitgets.run_quiet_in_loop),
+        else by :meth:`_put_run` in one, as before."""
+        handle = qm.get_handle()
+        if xmitgets.in_loop(handle):
+            made = self._put_steps(qm, evs, fast, record, may_call=False)
+            if made is not None and made[0]:
+                steps, sizes, tail = made
+                ran = await xmitgets.run_quiet_in_loop(handle, steps + tail, bool(tail))
+                if ran is not None:
+                    done, committed = ran
+                    put, replaced = self._run_done(sizes, tail, done)
+                    if replaced and not committed:
+                        await mqi(qm.commit)
+                    return put, replaced
+        return await mqi(self._put_run, qm, evs, fast, record)
+
+    def _put_steps(self, qm: mqpy.QueueManager, evs: list[MessageData], fast: bool,
+                   record: syncq.SyncRecord | None, *, may_call: bool = True
+                   ) -> tuple[list[Step], list[int], list[Step]] | None:
+        """The steps of :meth:`_put_run`'s round trip: the puts of the arrivals up to the
+        first that needs more than a plain put, their sizes, and the sync record's steps
+        (``record``, when every arrival is in the run). ``may_call`` False: None when an
+        arrival's put needs a call to the queue manager first (a destination not open yet,
+        a check not made yet: :meth:`_ready`), nothing called."""
         steps: list[Step] = []
         sizes: list[int] = []
         carried = 0
@@ -1168,6 +1253,8 @@ class ReceiverMCA:
                 break  # for every destination it names: _deliver, after the run's puts
             if steps and carried + len(ev.data) > mqiproto.RUN_BYTES:
                 break  # the rest in the next run: one round trip stays a modest flow
+            if not may_call and not self._ready(dest_q, dest_qm, context_user, local):
+                return None
             sync = CMQC.MQPMO_NO_SYNCPOINT if (
                 fast and not ev.persistent) else CMQC.MQPMO_SYNCPOINT
             try:
@@ -1193,20 +1280,36 @@ class ReceiverMCA:
             steps.append(step)
             sizes.append(len(ev.data))
             carried += len(ev.data)
-        tail = self.syncq.steps(record) if record is not None and len(steps) == len(evs) \
-            else []
-        if not steps:
-            return [], False  # the first arrival needs _deliver: no round trip for nothing
-        # the commit ends the same round trip: made only if every call completed, which
-        # is when syncq.done holds
-        done, committed = xmitgets.run_quiet(qm.get_handle(), steps + tail, bool(tail))
+        if record is None or len(steps) != len(evs):
+            return steps, sizes, []
+        if not may_call and self.syncq.msgid is None:
+            return None  # the record's first replacement searches for it: calls
+        return steps, sizes, self.syncq.steps(record)
+
+    def _ready(self, dest_q: bytes, dest_qm: bytes, context_user: bytes,
+               local: bytes) -> bool:
+        """Can an arrival's put be made ready without a call to the queue manager: the
+        second check (ALTMCA) made for its destination this batch, and a local
+        destination open for its put user, or known not to be a remote-queue definition?"""
+        if self.put_authority.also_checked() is not None and \
+                (dest_q, dest_qm) not in self._may_put:
+            return False
+        if dest_qm not in (b"", local):
+            return True
+        key = (dest_q, dest_qm, self.put_authority.put_user(context_user))
+        if key not in self._handles:
+            return False
+        return self._handles[key] is not None or \
+            dest_q.decode("latin-1") in self._qtypes
+
+    def _run_done(self, sizes: list[int], tail: list[Step], done: list[Any]
+                  ) -> tuple[list[int], bool]:
+        """What a run of puts did (``done``, its results): the sizes of the arrivals put,
+        and whether it replaced the sync record (``tail``, its steps), so that the batch
+        is to be committed now (if the run's MQCMIT was not made)."""
         put = [n for n, result in zip(sizes, done, strict=False)
                if not isinstance(result, mqpy.MQMIError)]
-        if not tail or not self.syncq.done(done[len(steps):]):
-            return put, False
-        if not committed:
-            qm.commit()
-        return put, True
+        return put, bool(tail) and self.syncq.done(done[len(sizes):])
 
     def _put_arrival(self, qm: mqpy.QueueManager, dest_q: bytes, dest_qm: bytes,
                      md: mqpy.MD, data: bytes, sync: int) -> None:

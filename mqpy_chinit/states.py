@@ -138,6 +138,16 @@ class ChannelStatus:
             self.bytes_received += nbytes
         self.last_msg_date, self.last_msg_time = _now_date_time()
 
+    def messages_moved(self, count: int, nbytes: int, sent: bool) -> None:
+        """``count`` messages of ``nbytes`` in all sent or received together (a run of an
+        MCA's puts, or of its sends): :meth:`message_moved` once for them all."""
+        self.msgs += count
+        if sent:
+            self.bytes_sent += nbytes
+        else:
+            self.bytes_received += nbytes
+        self.last_msg_date, self.last_msg_time = _now_date_time()
+
     def batch_done(self, size: int, batchsz: int) -> None:
         self.batches += 1
         if size >= batchsz:

@@ -21,6 +21,7 @@ import os
 from typing import Any
 
 import attrs
+import trio
 
 import mqpy
 from mqpy import CMQC
@@ -209,6 +210,35 @@ class ChannelSyncQ:
                 return prepared
         self.msgid = None  # unknown until the full search has put the record
         self.msgid = replace_in_uow(self.qm, record, self._queue())
+        return False
+
+
+    async def replace_in_uow_in_loop(self, record: SyncRecord,
+                                     before: list[Step] | None = None,
+                                     prepare: bytes | None = None) -> bool | None:
+        """:meth:`replace_in_uow` with its one round trip made from the event loop, without
+        a worker thread (xmitgets.run_quiet_in_loop): whether it prepared. None, nothing
+        done, when it cannot be (the record this MCA put not known yet, a connection
+        another thread is using or one strmqtrc traces): the caller then calls
+        replace_in_uow in a worker thread. The full search, when the round trip did not
+        find the record as this MCA left it, is made in one."""
+        if self.msgid is None:
+            return None
+        before = before or []
+        ran = await xmitgets.run_quiet_in_loop(self.qm.get_handle(),
+                                               [*before, *self.steps(record)],
+                                               prepare=prepare)
+        if ran is None:
+            return None
+        done, prepared = ran
+        for result in done[:len(before)]:
+            if isinstance(result, mqpy.MQMIError):
+                raise result
+        if self.done(done[len(before):]):
+            return prepared
+        self.msgid = None  # unknown until the full search has put the record
+        self.msgid = await trio.to_thread.run_sync(replace_in_uow, self.qm, record,
+                                                   self._queue())
         return False
 
 

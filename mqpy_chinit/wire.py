@@ -800,10 +800,9 @@ class MessageData(Event):
     @property
     def persistent(self) -> bool:
         """Is the message persistent? Read in place, without decoding the MQXQH (a receiving
-        MCA asks it of every arrival)."""
-        raw = self.xqh[MD_PERSISTENCE_AT:MD_PERSISTENCE_AT + 4]
-        order = "little" if self.byte_order == ByteOrder.LITTLE else "big"
-        return int.from_bytes(raw, order, signed=True) == CMQC.MQPER_PERSISTENT
+        MCA asks it of every arrival): its Persistence's bytes are MQPER_PERSISTENT's."""
+        return self.xqh[MD_PERSISTENCE_AT:MD_PERSISTENCE_AT + 4] == _PERSISTENT[
+            self.byte_order]
 
     def in_byte_order(self, byte_order: ByteOrder) -> MessageData:
         """The same message with its MQXQH integers re-packed in ``byte_order``."""
@@ -814,6 +813,11 @@ class MessageData(Event):
             xqh=self.transmission_header.pack(mq_encoding(byte_order)),
             byte_order=byte_order,
         )
+
+
+#: MQPER_PERSISTENT as an MQMD's Persistence holds it, by byte order
+_PERSISTENT = {order: CMQC.MQPER_PERSISTENT.to_bytes(
+    4, "little" if order == ByteOrder.LITTLE else "big", signed=True) for order in ByteOrder}
 
 
 def mq_encoding(byte_order: ByteOrder) -> int:
@@ -1175,6 +1179,49 @@ def build_message_segment(event: MessageData, byte_order: ByteOrder, encoding: i
         return None
     return b"".join((head, _Headers.TSH_TAIL[byte_order].pack(encoding, ccsid, b"\0\0"), msh,
                      event.xqh, event.data))
+
+
+_STATUS_DATA = int(SegmentType.STATUS_DATA)
+#: a STATUS body without a value: Length (8) and Code, in the segment's byte order
+_STATUS_BODY = {int(order): struct.Struct("<II" if order == ByteOrder.LITTLE else ">II")
+                for order in (ByteOrder.LITTLE, ByteOrder.BIG)}
+
+
+def build_status_segment(event: Status, byte_order: ByteOrder, encoding: int, ccsid: int,
+                         flags2: int) -> bytes | None:
+    """A STATUS without a value (plain TSH) as one segment, FIRST and LAST: the bytes
+    ``build_segment_header`` and ``encode_body`` make, in one join -- a receiving MCA
+    answers every batch with one. None when a number does not fit its field (the general
+    path says so)."""
+    order = int(byte_order)
+    try:
+        head = _Headers.TSH_HEAD.pack(STRUCTID_TSH, TSH_LENGTH + 8, order, _STATUS_DATA,
+                                      int(event.flags) | _FIRST_LAST, flags2, event.luwid)
+        body = _STATUS_BODY[order].pack(8, event.code)
+    except struct.error:
+        return None
+    return b"".join((head, _TAILS[order][0](encoding, ccsid, b"\0\0"), body))
+
+
+def parse_status_segment(data: bytes, pos: int, limit: int) -> tuple[Any, ...] | None:
+    """The STATUS without a value (plain TSH, an 8-byte body whose Length is 8) at
+    ``data[pos:]``: ``(event, segment length, byte order, encoding, ccsid)`` -- a sending
+    MCA reads one for every batch -- or None for anything else, which
+    ``parse_segment_header`` and ``decode_body`` then take, with their errors. What it
+    accepts, they decode alike (tests/channels/test_status_fast_path.py)."""
+    if len(data) - pos < TSH_LENGTH + 8 or data[pos:pos + 4] != STRUCTID_TSH:
+        return None
+    _, length, order, segment_type, flags1, _, luwid = _Headers.TSH_HEAD.unpack_from(data, pos)
+    byte_order = _BYTE_ORDERS.get(order)
+    if (segment_type != _STATUS_DATA or byte_order is None or length != TSH_LENGTH + 8
+            or length > limit):
+        return None
+    encoding, ccsid, _ = _Headers.TSH_TAIL[byte_order].unpack_from(data, pos + TSH_LENGTH - 8)
+    body_length, code = _STATUS_BODY[order].unpack_from(data, pos + TSH_LENGTH)
+    if body_length != 8:
+        return None
+    event = Status(flags=_EVENT_FLAGS1[flags1], luwid=luwid, code=code)
+    return event, length, byte_order, encoding, ccsid
 
 
 # ---------------------------------------------------------------------------------------------

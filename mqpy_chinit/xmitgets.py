@@ -17,20 +17,26 @@ record's MQGET and MQPUT) as one SPI RUN_QUIET of request flows encoded here, an
 each reply only its completion code and reason -- what ``verbs.run_in_order`` returns for a
 quiet put -- without an exchange, a decoded reply and a result object per message.
 
-Over a connection that is not a bindings socket (an engine in the same process) both go
-through ``verbs.run_in_order`` and the MQMDs are the objects it fills in: callers take
-either (:func:`put_stamp`, :func:`unpacked`).
+Both are made from the event loop when they can be (:func:`call_in_loop`: the request
+written and the reply read on the bindings socket without blocking, no worker thread), else
+in a worker thread. Over a connection that is not a bindings socket (an engine in the same
+process) both go through ``verbs.run_in_order`` and the MQMDs are the objects it fills in:
+callers take either (:func:`put_stamp`, :func:`unpacked`).
 """
 
 from __future__ import annotations
 
+import socket
 import struct
 from typing import Any
+
+import trio
 
 import mqpy
 from mqpy import CMQC, mqiproto
 from mqpy.bindings import BindingsConnection
 from mqpy.errors import MQMIError
+from mqpy.trace import TRACER
 from mqpy.verbs import Step, run_in_order
 from mqpy_chinit.wire import (
     ByteOrder,
@@ -86,22 +92,67 @@ class XmitqGets:
             return self._run_in_order(handle, count, limit, resolve)
         if resolve is None and count < 1:
             return []
+        reply = handle._call(_T.SPI, [mqiproto.SpiVerb.RUN, self._flows(count, resolve), limit])
+        return self._got(handle, reply.values[0], resolve)
+
+    async def run_in_loop(self, handle: Any, count: int, limit: int,
+                          resolve: tuple[bytes, bool, bool] | None = None
+                          ) -> list[Got] | None:
+        """:meth:`run` from the event loop, its round trip made without a worker thread
+        (:func:`call_in_loop`); None, nothing done, when it cannot be (as for
+        :func:`run_quiet_in_loop`): the caller then calls run in one."""
+        limit = min(limit or mqiproto.RUN_BYTES, mqiproto.RUN_BYTES)
+        if not in_loop(handle):
+            return None
+        if resolve is None and count < 1:
+            return []
+        reply = await call_in_loop(handle, _T.SPI, [mqiproto.SpiVerb.RUN,
+                                                    self._flows(count, resolve), limit])
+        if reply is None:
+            return None
+        return self._got(handle, reply.values[0], resolve)
+
+    def _flows(self, count: int, resolve: tuple[bytes, bool, bool] | None) -> bytes:
+        """The run's request flows: the resolve, then ``count`` gets."""
         flows = self._get_flow() * count
         if resolve is not None:
             flows = mqiproto.pack_flows([mqiproto.encode_request(
                 _T.SPI, mqiproto.resolve_values(*resolve))]) + flows
-        replies = handle.run_flows(flows, limit)
+        return flows
+
+    @staticmethod
+    def _got(handle: Any, flows: list[bytes], resolve: tuple[bytes, bool, bool] | None
+             ) -> list[Got]:
+        """The messages of a run's reply flows, as they came (the resolve's first, raised if
+        it failed). Each flow of a get is read in place (:func:`_got_in_place`), without
+        an event and a copy of its body; a run whose flows are not all such plain replies
+        is taken apart as ``BindingsConnection.run_flows`` takes it."""
         try:
+            out: list[Got] = []
             if resolve is not None:
-                first = replies.pop(0)
+                first = _reply(handle, flows[0])  # (none: IndexError, out of step)
                 if first.comp == CMQC.MQCC_FAILED:
                     raise MQMIError(first.comp, first.reason)
-            out: list[Got] = []
+                flows = flows[1:]
+            for i, flow in enumerate(flows):
+                got = _got_in_place(flow)
+                if got is None or (got is _NOT_GOT and i < len(flows) - 1):
+                    break  # (a run ends at its first get that does not complete)
+                if got is _NOT_GOT:
+                    return out  # its message (if any) stays: the next single MQGET says why
+                out.append(got)
+            else:
+                return out
+            # anything else: every flow taken apart as a bindings run does
+            replies = mqiproto.unpack_flows(b"".join(flows))
+            out = []
             for event in replies:
                 if event.comp != CMQC.MQCC_OK:
-                    break  # its message (if any) stays: the next single MQGET says why
+                    break
                 out.append(_message(event.body))
             return out
+        except ProtocolError:
+            raise handle.out_of_step() from None
         except (ValueError, IndexError, KeyError, struct.error):
             raise handle.out_of_step() from None  # as a bindings run does
 
@@ -129,6 +180,36 @@ class XmitqGets:
             done = done[1:]
         return [(md, data) for md, data in zip(mds, done, strict=False)
                 if not isinstance(data, MQMIError)]
+
+
+_GET_REPLY = int(mqiproto.reply_type(_T.MQGET))
+_MQI_HEAD = 28 + 16  # TSH and API header before an MQI flow's body
+_FIRST_LAST = 0x30  # TSH flags: FIRST and LAST segment
+_NOT_GOT = object()  # a get's reply that did not complete: the run's messages end there
+
+
+def _got_in_place(flow: bytes) -> Got | object | None:
+    """A get's reply flow as it came (a whole little-endian one-segment MQGET reply, what
+    the queue manager sends): its message, read in place, or _NOT_GOT when the get did not
+    complete; None for anything else (taken apart the general way, with its checks)."""
+    if (len(flow) < _MQI_HEAD or flow[:4] != b"TSH " or flow[8] != 2
+            or flow[9] != _GET_REPLY or flow[10] & _FIRST_LAST != _FIRST_LAST
+            or int.from_bytes(flow[4:8], "big") != len(flow)):
+        return None
+    if _LONG.unpack_from(flow, 32)[0] != CMQC.MQCC_OK:
+        return _NOT_GOT
+    md_size = mqiproto.size_at(flow, _MQI_HEAD, mqiproto.MD_SIZES)
+    gmo_size = md_size and mqiproto.size_at(flow, _MQI_HEAD + md_size, mqiproto.GMO_SIZES)
+    if not gmo_size:
+        return None
+    pos = _MQI_HEAD + md_size + gmo_size + 4  # + DataLength
+    if pos + 4 > len(flow):
+        return None
+    (length,) = _LONG.unpack_from(flow, pos)
+    pos += 4
+    if length < 0 or pos + length != len(flow):
+        return None
+    return mqiproto.Packed(mqpy.MD, flow[_MQI_HEAD:_MQI_HEAD + md_size]), flow[pos:]
 
 
 def _message(body: bytes) -> Got:
@@ -198,10 +279,9 @@ def run_quiet(handle: Any, steps: list[Step], commit: bool = False,
     arrivals, its sync record's MQPUT) and plain MQGETs whose output nobody reads (the sync
     record's MQGET of the record it replaces), and resolves (``("resolve", (luwid, commit,
     wait))``, a sending MCA's commit of its batch before). Over a bindings socket the calls
-    go as one
-    SPI RUN_QUIET of flows encoded here and each reply is read for its codes only: a
-    completed put or get is 0, or the reason of the warning it completed with (a get's
-    warning, a truncation, ends the run as a failure, as run_in_order's does), and the
+    go as one SPI RUN_QUIET of flows encoded here and each reply is read for its codes
+    only: a completed put or get is 0, or the reason of the warning it completed with (a
+    get's warning, a truncation, ends the run as a failure, as run_in_order's does), and the
     first failure ends the list as its MQMIError. Anything else goes by run_in_order.
 
     ``commit``: an MQCMIT ends the same round trip, made (by the queue manager) only if
@@ -209,10 +289,41 @@ def run_quiet(handle: Any, steps: list[Step], commit: bool = False,
     of work under that key ends it instead (RUN_LAST_SPI_VERBS). Its failure is raised.
     Returns the results and whether that commit or prepare was made (never over
     run_in_order: the caller makes it, as it must when a call failed)."""
+    quiet = _quiet_run(handle, steps, commit, prepare)
+    if quiet is None:
+        return run_in_order(handle, steps), False
+    flows, verbs = quiet
+    if not flows:
+        return [], False
+    replies = handle._call(_T.SPI, [mqiproto.SpiVerb.RUN_QUIET, flows, 0]).values[0]
+    return _quiet_results(handle, replies, verbs, commit, prepare is not None)
+
+
+async def run_quiet_in_loop(handle: Any, steps: list[Step], commit: bool = False,
+                            prepare: bytes | None = None) -> tuple[list[Any], bool] | None:
+    """:func:`run_quiet` from the event loop, its round trip made on the bindings socket
+    without a worker thread (:func:`call_in_loop`); None, nothing done, when it cannot be
+    (not a bindings connection or not quiet steps, a call of another thread in progress,
+    strmqtrc tracing the connection's calls): the caller then calls run_quiet in one."""
+    quiet = _quiet_run(handle, steps, commit, prepare) if in_loop(handle) else None
+    if quiet is None or not quiet[0]:
+        return None
+    flows, verbs = quiet
+    reply = await call_in_loop(handle, _T.SPI, [mqiproto.SpiVerb.RUN_QUIET, flows, 0])
+    if reply is None:
+        return None
+    return _quiet_results(handle, reply.values[0], verbs, commit, prepare is not None)
+
+
+def _quiet_run(handle: Any, steps: list[Step], commit: bool, prepare: bytes | None
+               ) -> tuple[bytes, list[SegmentType]] | None:
+    """The SPI RUN_QUIET request flows of :func:`run_quiet`'s ``steps`` (the MQCMIT or SPI
+    PREPARE that ends it included) and each step's verb; None when they are not quiet
+    steps over a bindings socket (run_in_order's)."""
     if type(handle) is not BindingsConnection or not all(
             len(step) > 2 and step[2] is False for step in steps
             if step[0] not in ("get", "resolve")):
-        return run_in_order(handle, steps), False
+        return None
     verbs: list[SegmentType] = []  # each call's, in order
     flows: list[bytes] = []
     for step in steps:
@@ -235,19 +346,25 @@ def run_quiet(handle: Any, steps: list[Step], commit: bool = False,
                 _T.MQGET, [md, gmo, -1 if max_length is None else max_length], hobj=hobj)))
             verbs.append(_T.MQGET)
         else:
-            return run_in_order(handle, steps), False
+            return None
     if not flows:
-        return [], False
-    calls = len(flows)
+        return b"", verbs
     if commit:
         flows.append(_COMMIT)
     elif prepare is not None:
         flows.append(_flow(mqiproto.encode_request(
             _T.SPI, [mqiproto.SpiVerb.PREPARE, prepare, 0])))
-    # the replies as they came, one flow each: a put that completed is its verb's one reply
-    # (codes only, an empty body), told by its bytes without being taken apart
-    replies = handle._call(_T.SPI, [mqiproto.SpiVerb.RUN_QUIET, b"".join(flows), 0]).values[0]
-    if len(replies) > len(flows):
+    return b"".join(flows), verbs
+
+
+def _quiet_results(handle: Any, replies: list[bytes], verbs: list[SegmentType],
+                   commit: bool, prepare: bool) -> tuple[list[Any], bool]:
+    """:func:`run_quiet`'s results from the replies of its SPI RUN_QUIET, as they came (one
+    flow each): a put that completed is its verb's one reply (codes only, an empty body),
+    told by its bytes without being taken apart. ``commit``, ``prepare``: the run ends
+    with an MQCMIT, an SPI PREPARE (one reply more)."""
+    calls = len(verbs)
+    if len(replies) > calls + (commit or prepare):
         raise handle.out_of_step()
     committed = len(replies) > calls
     if committed:
@@ -273,3 +390,68 @@ def run_quiet(handle: Any, steps: list[Step], commit: bool = False,
             out.append(MQMIError(comp, event.reason))
             break
     return out, committed
+
+
+# ------------------------------------------------- a call from the event loop, no thread
+
+#: what breaks a call in the loop: the connection is dropped (MQRC_CONNECTION_BROKEN)
+_BROKEN = (OSError, ProtocolError, EOFError)
+
+
+def in_loop(handle: Any) -> bool:
+    """Can :func:`call_in_loop` make ``handle``'s calls (a bindings connection whose calls
+    strmqtrc does not trace: a traced call goes by the connection's own ``_call``)?"""
+    return type(handle) is BindingsConnection and TRACER.spec_for(handle.qmgr_name) is None
+
+
+async def call_in_loop(handle: BindingsConnection, verb: SegmentType, values: Any
+                       ) -> mqiproto.Decoded | None:
+    """One call on a (blocking) bindings connection made from the event loop: the request
+    written and the reply read without blocking (MSG_DONTWAIT), trio waiting for the socket
+    in between, so that an MCA's run costs no trip to a worker thread and back -- the
+    connection's ``_call`` (``BindingsConnection._exchange``), in the loop, under the same
+    lock. None, nothing done, when another thread's call holds the connection. MQMIError
+    for a reply that failed, and MQRC_CONNECTION_BROKEN, the connection dropped, for a
+    socket that breaks under the call, as ``_exchange`` does. As a worker thread's call is,
+    it is not cut off half-way: a cancellation waits for the reply."""
+    lock = handle._lock
+    if not lock.acquire(blocking=False):
+        return None
+    try:
+        sock = handle._sock
+        if sock is None:
+            raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_CONNECTION_BROKEN if handle.broken
+                            else CMQC.MQRC_HCONN_ERROR)
+        flows = handle._flows
+        request = flows.request(verb, values, 0)
+        completed = False
+        try:
+            with trio.CancelScope(shield=True):
+                with memoryview(request) as view:
+                    sent = 0
+                    while sent < len(view):
+                        try:
+                            sent += sock.send(view[sent:], socket.MSG_DONTWAIT)
+                        except BlockingIOError:
+                            await trio.lowlevel.wait_writable(sock)
+                while (reply := flows.reply()) is None:
+                    await trio.lowlevel.wait_readable(sock)
+                    try:
+                        data = sock.recv(_RECEIVE_SIZE, socket.MSG_DONTWAIT)
+                    except BlockingIOError:
+                        continue
+                    flows.feed(data)  # EOFError when the queue manager closed its end
+            completed = True
+        except _BROKEN:
+            raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_CONNECTION_BROKEN) from None
+        finally:
+            if not completed:
+                handle._lost()
+    finally:
+        lock.release()
+    if reply.comp == CMQC.MQCC_FAILED:
+        raise MQMIError(reply.comp, reply.reason)
+    return reply
+
+
+_RECEIVE_SIZE = 1 << 16  # one read, as BindingsConnection's
