@@ -191,6 +191,31 @@ class BindingsConnection(MQIVerbs):
             raise MQMIError(reply.comp, reply.reason)
         return reply
 
+    @contextlib.contextmanager
+    def exchange_here(self) -> Iterator[tuple[socket.socket, Flows] | None]:
+        """The connection for one call whose bytes the caller moves itself (a channel
+        initiator's event loop: ``mqpy_chinit.xmitgets.call_in_loop``): its socket and flows,
+        under the lock :meth:`_exchange` takes, or None when another thread's call holds it.
+        A call that does not complete (an exception out of the block) drops the connection,
+        as one of :meth:`_exchange`'s that fails half-way does."""
+        if not self._lock.acquire(blocking=False):
+            yield None
+            return
+        try:
+            sock = self._sock
+            if sock is None:
+                raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN if self.broken
+                                else CMQC.MQRC_HCONN_ERROR)
+            completed = False
+            try:
+                yield sock, self._flows
+                completed = True
+            finally:
+                if not completed:
+                    self._lost()
+        finally:
+            self._lock.release()
+
     def _call_run(self, requests: list[Any], limit: int,
                   quiet: frozenset[int] = frozenset()) -> list[mqiproto.Decoded]:
         """The calls as one SPI RUN: one round trip for a channel's batch."""

@@ -410,22 +410,16 @@ async def call_in_loop(handle: BindingsConnection, verb: SegmentType, values: An
     written and the reply read without blocking (MSG_DONTWAIT), trio waiting for the socket
     in between, so that an MCA's run costs no trip to a worker thread and back -- the
     connection's ``_call`` (``BindingsConnection._exchange``), in the loop, under the same
-    lock. None, nothing done, when another thread's call holds the connection. MQMIError
+    lock (``BindingsConnection.exchange_here``). None, nothing done, when another thread's call holds the connection. MQMIError
     for a reply that failed, and MQRC_CONNECTION_BROKEN, the connection dropped, for a
     socket that breaks under the call, as ``_exchange`` does. As a worker thread's call is,
     it is not cut off half-way: a cancellation waits for the reply."""
-    lock = handle._lock
-    if not lock.acquire(blocking=False):
-        return None
     try:
-        sock = handle._sock
-        if sock is None:
-            raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_CONNECTION_BROKEN if handle.broken
-                            else CMQC.MQRC_HCONN_ERROR)
-        flows = handle._flows
-        request = flows.request(verb, values, 0)
-        completed = False
-        try:
+        with handle.exchange_here() as here:
+            if here is None:
+                return None
+            sock, flows = here
+            request = flows.request(verb, values, 0)
             with trio.CancelScope(shield=True):
                 with memoryview(request) as view:
                     sent = 0
@@ -441,14 +435,8 @@ async def call_in_loop(handle: BindingsConnection, verb: SegmentType, values: An
                     except BlockingIOError:
                         continue
                     flows.feed(data)  # EOFError when the queue manager closed its end
-            completed = True
-        except _BROKEN:
-            raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_CONNECTION_BROKEN) from None
-        finally:
-            if not completed:
-                handle._lost()
-    finally:
-        lock.release()
+    except _BROKEN:  # (the connection was dropped on the way out of the block)
+        raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_CONNECTION_BROKEN) from None
     if reply.comp == CMQC.MQCC_FAILED:
         raise MQMIError(reply.comp, reply.reason)
     return reply
