@@ -27,10 +27,12 @@ Theory of operation
   read at once go in one write. A call that logged persistent work is answered only after
   its log force, made by the conversation's task (``_answer``), so that nothing is
   acknowledged before it is durable; calls queued for the task are never overtaken.
-- A timer task sends a heartbeat when nothing has come from the client for HBINT (during MQGET waits
-  and between calls), ends the instance when nothing has come from the client for the receive
-  timeout (AMQ9259E), and ends it after DISCINT seconds without an MQI call in progress
-  (SVRCONN's DISCINT applies between calls only; 0, IBM's SVRCONN default, never).
+- A timer task sends a heartbeat when nothing has come from the client for HBINT (during
+  MQGET waits and between calls), ends the instance when nothing has come from the client for
+  the receive timeout (AMQ9259E), and ends it after DISCINT seconds without an MQI call in
+  progress (SVRCONN's DISCINT applies between calls only; 0, IBM's SVRCONN default, never).
+- STOP CHANNEL ends the instance (:meth:`SvrconnInstance.stop`): at once with MODE(FORCE) or
+  MODE(TERMINATE), once the call in progress returns with MODE(QUIESCE).
 - However the instance ends, each conversation that did not MQDISC is *abended*: its unit of
   work is backed out, as for a bindings application that ends without MQDISC.
 - Each conversation's MQI connection is one async MQI (``mqpy.serving.mqi_port``): through the
