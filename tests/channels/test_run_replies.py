@@ -1,0 +1,99 @@
+"""The replies of a sending MCA's SPI RUN of gets, served by the queue manager's bindings
+server with the MQMDs kept packed (mqpy.server, engine.packed): byte for byte the flows the
+usual MQGET's reply makes (an MD and GMO filled in, the reply event packed)."""
+
+from __future__ import annotations
+
+import os
+import socket
+
+import pytest
+import trio
+
+import mqpy
+from mqpy import CMQC, mqiproto, serving
+from mqpy.engine.qmgr import QueueManagerEngine
+from mqpy.server import _RUN_WRITER, BindingsServer, _Session
+from mqpy_chinit import xmitgets
+from mqpy_chinit.wire import SegmentType
+
+SYNCPOINT = CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING
+
+
+def _engine(root, name: str) -> QueueManagerEngine:
+    """A queue manager with queue Q holding the same six messages as every other one made
+    here (set-all context: every MQMD field the same), of 0 bytes to 64 KB."""
+    eng = QueueManagerEngine.create(str(root / name), "QM")
+    eng.define("QLOCAL", "Q", {})
+    conn = eng.connect("putter")
+    hobj = conn.open(mqpy.OD(ObjectName=b"Q"), CMQC.MQOO_OUTPUT | CMQC.MQOO_SET_ALL_CONTEXT)
+    for i, size in enumerate((0, 1, 1024, 4000, 1 << 16, 10)):
+        md = mqpy.MD(MsgId=bytes([i + 1]) * 24, Persistence=i % 2, Priority=i % 3,
+                     Format=CMQC.MQFMT_STRING, PutApplName=b"test", UserIdentifier=b"mqm",
+                     PutDate=b"20260101", PutTime=b"12000000")
+        conn.put(hobj, md, mqpy.PMO(Options=CMQC.MQPMO_SET_ALL_CONTEXT), b"m" * size)
+    conn.disconnect()
+    return eng
+
+
+@pytest.fixture
+def session(tmp_path):
+    eng = _engine(tmp_path, "run")
+    server = BindingsServer(eng, str(tmp_path / "qm.sock"))
+    ours, theirs = socket.socketpair()
+    s = _Session(server, ours)
+    s.conn = eng.connect("run")
+    s.verbs = serving.EngineVerbs(s.conn, server.limiter, s.gone)
+    yield s
+    s.conn.disconnect()
+    eng.close()
+    ours.close()
+    theirs.close()
+
+
+def _run_of_gets(session: _Session, count: int, limit: int) -> list[bytes]:
+    """The reply flows of an SPI RUN of ``count`` gets of Q, as a sending MCA asks for
+    them (xmitgets.XmitqGets), served as the daemon serves the request."""
+    hobj = session.conn.open(mqpy.OD(ObjectName=b"Q"), CMQC.MQOO_INPUT_AS_Q_DEF)
+    gets = xmitgets.XmitqGets(hobj, mqiproto.Packed.of(mqpy.MD()),
+                              mqiproto.Packed.of(mqpy.GMO(Options=SYNCPOINT)))
+    request = mqiproto.encode_request(SegmentType.SPI, [mqiproto.SpiVerb.RUN,
+                                                        gets._get_flow() * count, limit])
+    reply = trio.run(session._dispatch, request)
+    return mqiproto.decode_reply(reply).values[0]
+
+
+def _usual_gets(tmp_path, count: int) -> list[bytes]:
+    """What the usual MQGET of each message answers (an MD and a GMO filled in, the reply
+    event packed as a run packs it), from a twin queue manager: the last a 2033."""
+    eng = _engine(tmp_path, "usual")
+    conn = eng.connect("usual")
+    hobj = conn.open(mqpy.OD(ObjectName=b"Q"), CMQC.MQOO_INPUT_AS_Q_DEF)
+    flows = []
+    for _ in range(count):
+        md, gmo = mqpy.MD(), mqpy.GMO(Options=SYNCPOINT)
+        try:
+            data = conn.get(hobj, md, gmo, None)
+        except mqpy.MQMIError as e:
+            reply = mqiproto.encode_reply(SegmentType.MQGET, comp=e.comp, reason=e.reason)
+        else:
+            reply = mqiproto.encode_reply(SegmentType.MQGET, [md, gmo, len(data), data])
+        flows.append(_RUN_WRITER.send(reply))
+    conn.disconnect()
+    eng.close()
+    return flows
+
+
+def test_a_run_of_gets_answers_each_get_as_the_usual_get_does(session, tmp_path):
+    """Given a queue of messages of 0 bytes to 64 KB, when a run of more gets than
+    messages is served, then each get's reply flow is the usual MQGET's, byte for byte,
+    and the run ends with the get that found none (2033)."""
+    flows = _run_of_gets(session, 8, 0)
+    assert flows == _usual_gets(tmp_path, 7)
+
+
+def test_a_run_of_gets_ends_at_its_byte_limit(session, tmp_path):
+    """Given the same queue, when a run of gets with a limit of 4,000 bytes is served,
+    then it ends with the get that brought the data got to the limit (the fourth)."""
+    flows = _run_of_gets(session, 8, 4000)
+    assert flows == _usual_gets(tmp_path, 4)
