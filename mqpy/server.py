@@ -495,7 +495,7 @@ class _Session:
         messages got reach ``limit`` bytes (mqiproto.SpiVerb.RUN); an MQCMIT or an SPI
         PREPARE may end it (mqiproto.RUN_LAST_VERBS, RUN_LAST_SPI_VERBS), made only if every
         call before it completed."""
-        requests = mqiproto.unpack_flows(flows)
+        requests = _run_requests(flows)
         if not all(isinstance(r, MQIRequest) and (
                 r.segment_type in mqiproto.RUN_VERBS
                 or (r is requests[-1] and r.segment_type in mqiproto.RUN_LAST_VERBS))
@@ -562,6 +562,32 @@ _GETS: dict[bytes, tuple[bytes, int | None]] = {}
 #: the MQGMO bytes of packed MQGETs' replies, by request MQGMO, ResolvedQName and
 #: ReturnedLength (all a get changes in it)
 _GMO_REPLIES: dict[tuple[bytes, bytes, int], bytes] = {}
+
+
+def _run_requests(flows: bytes) -> list[Any]:
+    """``mqiproto.unpack_flows(flows)``, the same events, with the flow a run starts with
+    parsed once when it repeats: a sending MCA's run of gets is one get's flow many times
+    (an MQPUT, MQPUT1 or MQGET in one segment; its repeats are the same event)."""
+    if len(flows) >= 8:
+        (length,) = _SEGMENT_LENGTH.unpack_from(flows, 4)  # the TSH's, big-endian
+        flow = flows[:length]
+        if 0 < length and flows[length:2 * length] == flow:
+            try:
+                first = mqiproto.unpack_flows(flow)
+            except ProtocolError:
+                first = None  # (not a whole flow: the whole run says what is wrong)
+            if first and len(first) == 1 and type(first[0]) is MQIRequest \
+                    and first[0].segment_type in _REPEATED:
+                count = 2
+                while flows[count * length:(count + 1) * length] == flow:
+                    count += 1
+                rest = flows[count * length:]
+                return first * count + (mqiproto.unpack_flows(rest) if rest else [])
+    return mqiproto.unpack_flows(flows)
+
+
+_SEGMENT_LENGTH = struct.Struct(">i")
+_REPEATED = frozenset({_T.MQPUT, _T.MQPUT1, _T.MQGET})
 
 
 class _PackedCall:

@@ -97,3 +97,44 @@ def test_a_run_of_gets_ends_at_its_byte_limit(session, tmp_path):
     then it ends with the get that brought the data got to the limit (the fourth)."""
     flows = _run_of_gets(session, 8, 4000)
     assert flows == _usual_gets(tmp_path, 4)
+
+
+def _flow(verb: SegmentType, values: list, hobj: int = 0) -> bytes:
+    return mqiproto.pack_flows([mqiproto.encode_request(verb, values, hobj=hobj)])
+
+
+@pytest.mark.parametrize("shape", ["gets", "gets+commit", "resolve+gets", "puts",
+                                   "same puts+other", "commits", "two gets", "one get"])
+def test_a_run_of_repeated_calls_is_read_as_every_flow_is(shape):
+    """Given an SPI RUN's flows where one call may repeat (a sending MCA's gets), when the
+    bindings server reads them, then it has the events mqiproto.unpack_flows reads, in the
+    same order."""
+    from mqpy.server import _run_requests
+
+    get = _flow(SegmentType.MQGET, [mqpy.MD(), mqpy.GMO(Options=SYNCPOINT), -1], hobj=3)
+    commit = _flow(SegmentType.MQCMIT, [])
+    resolve = _flow(SegmentType.SPI, mqiproto.resolve_values(b"L" * 8, True))
+
+    def put(i: int) -> bytes:
+        return _flow(SegmentType.MQPUT, [mqpy.MD(MsgId=bytes([i]) * 24), mqpy.PMO(), b"d"],
+                     hobj=4)
+
+    flows = {"gets": get * 50, "gets+commit": get * 50 + commit,
+             "resolve+gets": resolve + get * 5, "puts": b"".join(put(i) for i in range(5)),
+             "same puts+other": put(1) * 3 + put(2) + put(1), "commits": commit * 3,
+             "two gets": get * 2, "one get": get}[shape]
+    assert _run_requests(flows) == mqiproto.unpack_flows(flows)
+
+
+def test_a_run_whose_repeated_call_is_cut_short_is_refused_as_every_flow_is():
+    """Given a run of repeated gets whose last is cut short, when the server reads it, then
+    it is refused (ProtocolError, which ends the connection), as unpack_flows refuses it."""
+    from mqpy.server import _run_requests
+    from mqpy_chinit.wire import ProtocolError
+
+    get = _flow(SegmentType.MQGET, [mqpy.MD(), mqpy.GMO(), -1], hobj=3)
+    for flows in (get * 3 + get[:-5], get * 2 + b"junk"):
+        with pytest.raises(ProtocolError):
+            mqiproto.unpack_flows(flows)
+        with pytest.raises(ProtocolError):
+            _run_requests(flows)
