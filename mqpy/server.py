@@ -48,12 +48,15 @@ from mqpy.structures import GMO, PMO
 from mqpy.trace import TRACER
 from mqpy_chinit.framing import SegmentReader, SegmentWriter
 from mqpy_chinit.wire import (
+    API_HEADER_LENGTH,
+    TSH_LENGTH,
     ByteOrder,
     ControlFlags1,
     MQIReply,
     MQIRequest,
     ProtocolError,
     SegmentType,
+    build_mqi_reply,
     mq_encoding,
     mqi_event,
 )
@@ -370,20 +373,31 @@ class _Session:
         """A quiet MQPUT of an SPI RUN_QUIET with its MQMD as it came (``engine.packed``);
         anything but a plain put goes the usual way, decoded then."""
         conn = self.conn
-        done = await serving.engine_call(conn, self.server.limiter, packed.put, conn,
-                                         call.hobj, call.raw, call.struc, call.data)
+        serving.defer(conn)  # (serving.engine_call, without a coroutine of its own)
+        try:
+            done = packed.put(conn, call.hobj, call.raw, call.struc, call.data)
+        finally:
+            lsn = serving.undefer(conn)
+            if lsn:
+                await serving.force(conn, lsn, self.server.limiter)
         if done is packed.GENERAL:
             return await self._put(self._decode(call.request))
         return _QUIET_PUT_OK
 
-    async def _get_packed(self, call: _PackedCall) -> MQIReply:
+    async def _get_packed(self, call: _PackedCall) -> MQIReply | bytes:
         """An MQGET of an SPI RUN that selects nothing: the message's MQMD goes back as the
         engine keeps it (``engine.packed``), not through an MD object; anything but the
-        usual get goes the usual way, decoded then."""
+        usual get goes the usual way, decoded then. A get that completes is answered with
+        its reply's flow in the run, packed (bytes), when it fits one segment."""
         conn = self.conn
         gmo = call.struc
-        got = await serving.engine_call(conn, self.server.limiter, packed.get, conn,
-                                        call.hobj, gmo, call.data)
+        serving.defer(conn)  # (as in _put_packed)
+        try:
+            got = packed.get(conn, call.hobj, gmo, call.data)
+        finally:
+            lsn = serving.undefer(conn)
+            if lsn:
+                await serving.force(conn, lsn, self.server.limiter)
         if got is packed.GENERAL:
             return await self._get(self._decode(call.request))
         md, data = got
@@ -399,9 +413,15 @@ class _Session:
             if len(_GMO_REPLIES) >= _STRUCS_KEPT:
                 _GMO_REPLIES.clear()
             _GMO_REPLIES[key] = gmo_bytes
-        body = b"".join((md, gmo_bytes, length, length, data))
+        body = (md, gmo_bytes, length, length, data)
+        if _GET_REPLY_HEAD + len(md) + len(gmo_bytes) + len(data) <= _RUN_SEGMENT:
+            # the reply's flow in the run, packed at once: the bytes _RUN_WRITER makes
+            # of the reply event, without the event and a copy of the data into its body
+            return build_mqi_reply(_GET_REPLY, _OK, CMQC.MQRC_NONE, 0, body, ByteOrder.LITTLE,
+                                   _RUN_WRITER.encoding, _RUN_WRITER.ccsid,
+                                   int(_RUN_WRITER.flags2), None, None)
         return mqi_event(MQIReply, ControlFlags1.NONE, _NO_LUW, None, None, _GET_REPLY, _OK,
-                         CMQC.MQRC_NONE, 0, body, None)
+                         CMQC.MQRC_NONE, 0, b"".join(body), None)
 
     async def _get(self, d: mqiproto.Decoded) -> MQIReply:
         md, gmo, buffer_length = d.values
@@ -475,7 +495,7 @@ class _Session:
         messages got reach ``limit`` bytes (mqiproto.SpiVerb.RUN); an MQCMIT or an SPI
         PREPARE may end it (mqiproto.RUN_LAST_VERBS, RUN_LAST_SPI_VERBS), made only if every
         call before it completed."""
-        requests = mqiproto.unpack_flows(flows)
+        requests = _run_requests(flows)
         if not all(isinstance(r, MQIRequest) and (
                 r.segment_type in mqiproto.RUN_VERBS
                 or (r is requests[-1] and r.segment_type in mqiproto.RUN_LAST_VERBS))
@@ -497,6 +517,12 @@ class _Session:
         for request, decoded in calls:
             self.got_bytes = 0
             reply = await self._serve(decoded)
+            if type(reply) is bytes:  # a packed get's reply flow: it completed
+                replies.append(reply)
+                carried += self.got_bytes
+                if mqiproto.run_stops(_T.MQGET, _OK, carried, limit):
+                    break
+                continue
             # a receiving MCA's every arrival is a quiet put answered OK: the same bytes
             replies.append(_QUIET_PUT_OK_FLOW if reply is _QUIET_PUT_OK
                            else _RUN_WRITER.send(reply))
@@ -514,6 +540,10 @@ class _Session:
 _RUN_WRITER = SegmentWriter(mqiproto.RUN_BYTES + (1 << 16))
 _QUIET_PUT_OK = mqiproto.encode_reply(_T.MQPUT)
 _QUIET_PUT_OK_FLOW = _RUN_WRITER.send(_QUIET_PUT_OK)
+#: a packed get's reply flow fits one of _RUN_WRITER's segments up to this, less its
+#: TSH, API header and lengths (_get_packed)
+_RUN_SEGMENT = _RUN_WRITER.max_transmission_size
+_GET_REPLY_HEAD = TSH_LENGTH + API_HEADER_LENGTH + 8
 
 
 _LONG = struct.Struct("<i")
@@ -532,6 +562,32 @@ _GETS: dict[bytes, tuple[bytes, int | None]] = {}
 #: the MQGMO bytes of packed MQGETs' replies, by request MQGMO, ResolvedQName and
 #: ReturnedLength (all a get changes in it)
 _GMO_REPLIES: dict[tuple[bytes, bytes, int], bytes] = {}
+
+
+def _run_requests(flows: bytes) -> list[Any]:
+    """``mqiproto.unpack_flows(flows)``, the same events, with the flow a run starts with
+    parsed once when it repeats: a sending MCA's run of gets is one get's flow many times
+    (an MQPUT, MQPUT1 or MQGET in one segment; its repeats are the same event)."""
+    if len(flows) >= 8:
+        (length,) = _SEGMENT_LENGTH.unpack_from(flows, 4)  # the TSH's, big-endian
+        flow = flows[:length]
+        if 0 < length and flows[length:2 * length] == flow:
+            try:
+                first = mqiproto.unpack_flows(flow)
+            except ProtocolError:
+                first = None  # (not a whole flow: the whole run says what is wrong)
+            if first and len(first) == 1 and type(first[0]) is MQIRequest \
+                    and first[0].segment_type in _REPEATED:
+                count = 2
+                while flows[count * length:(count + 1) * length] == flow:
+                    count += 1
+                rest = flows[count * length:]
+                return first * count + (mqiproto.unpack_flows(rest) if rest else [])
+    return mqiproto.unpack_flows(flows)
+
+
+_SEGMENT_LENGTH = struct.Struct(">i")
+_REPEATED = frozenset({_T.MQPUT, _T.MQPUT1, _T.MQGET})
 
 
 class _PackedCall:
