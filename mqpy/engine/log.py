@@ -129,10 +129,10 @@ MAGIC = b"LR"
 MAX_RECORD = 128 * 1024 * 1024
 
 _ZERO_PAGE = bytes(PAGE_SIZE)
-# A new segment is formatted ahead of need (RecoveryLog._plan_ahead) once the log has reached
-# this fraction of the last segment formatted: zero-filling 16 MB and syncing it took 36 ms, a
-# stall of every connection when made under the log and engine locks.
-_AHEAD_AT = 0.5
+# A new segment is formatted ahead of need (RecoveryLog._plan_ahead) once the appends are
+# within this fraction of a segment of needing it: zero-filling 16 MB and syncing it took
+# 36 ms, a stall of every connection when an append did it under the log and engine locks.
+_AHEAD = 0.5
 # Suffixes of the files a segment is formatted in before it is renamed to its name: by the
 # appender that needs it, and ahead of need. Restart removes those a crash left.
 _FORMAT_SUFFIX = ".new"
@@ -708,7 +708,7 @@ class RecoveryLog:
         room = min((first_needed + self.config.max_segments) * seg,
                    (last + 1) * seg - self._reserve)
         if self._ahead_planned <= last:  # the next segment: formatted ahead of need?
-            trigger = last * seg + int(seg * _AHEAD_AT)
+            trigger = (last + 1) * seg - self._reserve - int(seg * _AHEAD)
             if end >= trigger:
                 self._plan_ahead(last)
             else:
