@@ -101,7 +101,7 @@ import mmap
 import os
 import threading
 import zlib
-from _thread import allocate_lock
+from _thread import allocate_lock, start_new_thread
 from collections.abc import Callable, Iterator
 from time import perf_counter
 
@@ -489,9 +489,10 @@ class RecoveryLog:
         if self._released_segment(segno) is not None:
             return
         job = _Ahead(segno, self.path_of(segno) + _AHEAD_SUFFIX)
+        # (_thread, not threading.Thread: Thread.start waits for the new thread to run, which
+        # under load meant waiting for the GIL, 12 ms once, with the log and engine locks held)
         try:
-            threading.Thread(target=self._format_ahead, args=(job,), daemon=True,
-                             name=f"log-format-ahead-{segno}").start()
+            start_new_thread(self._format_ahead, (job,))
         except RuntimeError:  # (no thread to be had: the appender formats it, as without)
             return
         self._ahead = job
@@ -500,20 +501,24 @@ class RecoveryLog:
         """The thread formatting a segment ahead of need. It never takes the log lock (an
         appender that needs the segment waits for it holding that lock), and a failure here
         (a full disk) is nobody's: the appender's own attempt decides, as without it."""
+        ok = False
         try:
             self._write_zeros(job.path, job)
             ok = True
         except OSError:
-            ok = False
-        with job.lock:
-            if job.state == "formatting":
-                job.state = "ready" if ok else "failed"
-                if ok:
-                    self.stats.formats_ahead += 1
-            late = ok and job.state == "cancelled"  # (cancelled during the sync)
-        if late:
-            _remove(job.path)
-        job.done.set()
+            pass
+        finally:  # (whatever happened: an appender may be waiting for ``done``)
+            with job.lock:
+                if job.state == "formatting":
+                    job.state = "ready" if ok else "failed"
+                    if ok:
+                        self.stats.formats_ahead += 1
+                late = ok and job.state == "cancelled"  # (cancelled during the sync)
+            try:
+                if late:
+                    _remove(job.path)
+            finally:
+                job.done.set()
 
     def _take(self, job: _Ahead, path: str) -> bool:
         """Rename a job's file to the segment name ``path`` (which does not exist: log lock

@@ -20,12 +20,12 @@ SEG = CFG.segment_size
 RECORD = b"r" * 1000
 
 
-def _ahead_thread() -> bool:
-    return threading.current_thread().name.startswith("log-format-ahead")
+def _formatting_ahead(fd: int) -> bool:
+    return os.readlink(f"/proc/self/fd/{fd}").endswith(log_module._AHEAD_SUFFIX)
 
 
 class _Disk:
-    """The log module's ``os``: the formatting thread's writes wait for ``gate`` (or fail
+    """The log module's ``os``: the writes formatting ahead wait for ``gate`` (or fail
     with ``ahead_error``), ``error`` fails everyone's, and a rename or link over a file
     that exists is an error of the test."""
 
@@ -40,7 +40,7 @@ class _Disk:
         return getattr(os, name)
 
     def write(self, fd, data):
-        if _ahead_thread():
+        if _formatting_ahead(fd):
             self.gate.wait()
             if self.ahead_error is not None:
                 raise OSError(self.ahead_error, os.strerror(self.ahead_error))
