@@ -92,6 +92,17 @@ the small records that end units of work and take checkpoints). Segments wholly 
 "release" LSN (the oldest LSN restart still needs, moved forward by checkpoints) are renamed and
 reused (circular logging). An append that would need more segments raises :class:`LogFull`; the
 caller turns it into MQRC_RESOURCE_PROBLEM (2102).
+
+A new segment (none released to rename) is zero-filled and synced before records go into it,
+so that a full disk refuses an append (:class:`LogDiskFull`) rather than a later force. That
+takes tens of milliseconds for 16 MB, so it is done ahead of need, by a thread of its own, once
+the appends are half a segment from needing the next one (``_plan_ahead``): one segment at a
+time, never past the limit above, in a file of its own name (``S0000005.LOG.ahead.new``) that
+the append needing the segment renames, under the log lock, having found no segment of that
+name (it waits for the thread if it is still formatting). Formatting there at ``crtmqm``, as
+IBM MQ does its primary files, would cost every queue manager created 48 MB of writes. A
+failure there is nobody's: the append that needs the segment formats it itself, and its
+failure is the one that counts. Restart removes what a crash left half-formatted.
 """
 
 from __future__ import annotations
@@ -133,6 +144,7 @@ _ZERO_PAGE = bytes(PAGE_SIZE)
 # within this fraction of a segment of needing it: zero-filling 16 MB and syncing it took
 # 36 ms, a stall of every connection when an append did it under the log and engine locks.
 _AHEAD = 0.5
+_FORMAT_AHEAD = os.environ.get("MQPY_LOG_FORMAT_AHEAD", "1") == "1"
 # Suffixes of the files a segment is formatted in before it is renamed to its name: by the
 # appender that needs it, and ahead of need. Restart removes those a crash left.
 _FORMAT_SUFFIX = ".new"
@@ -221,9 +233,9 @@ class _Ahead:
 
     ``state`` (under ``lock``): "formatting", then "ready" or "failed" (the thread's outcome),
     "cancelled" (not wanted any more) or "taken" (renamed to its segment name by the log).
-    Whoever ends the job without "taken" removes the file: the thread for "failed" and for
-    "cancelled" while formatting, the canceller for "cancelled" once ready. ``done`` is set
-    once the thread has finished with the file."""
+    The file is removed by the thread for "failed", by the canceller for "cancelled" (at
+    once: the thread only stops writing to it). ``done`` is set once the thread has finished
+    with the file."""
 
     __slots__ = ("segno", "path", "state", "lock", "done")
 
@@ -438,7 +450,7 @@ class RecoveryLog:
             else:
                 self._cancel(ahead)
         tmp = path + _FORMAT_SUFFIX
-        self._write_zeros(tmp)
+        self._write_zeros(os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o640), tmp)
         self.stats.formats += 1
         os.rename(tmp, path)
         self._sync_dir()
@@ -450,10 +462,10 @@ class RecoveryLog:
                 return old
         return None
 
-    def _write_zeros(self, tmp: str, ahead: _Ahead | None = None) -> None:
-        """Make ``tmp`` a zero-filled segment, synced; on a failure remove what it took. A
-        job formatting ahead stops (OSError ECANCELED) once it is cancelled."""
-        fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o640)
+    def _write_zeros(self, fd: int, tmp: str, ahead: _Ahead | None = None) -> None:
+        """Make ``tmp``, open on ``fd`` (closed here), a zero-filled segment, synced; on a
+        failure remove what it took. A job formatting ahead stops (OSError ECANCELED) once
+        it is cancelled (its canceller has removed the file)."""
         try:
             zeros = bytes(1024 * 1024)
             left = self.segment_size
@@ -466,7 +478,7 @@ class RecoveryLog:
             os.fsync(fd)
         except OSError:
             os.close(fd)
-            os.unlink(tmp)  # give back what the half-formatted file took
+            _remove(tmp)  # give back what the half-formatted file took
             raise
         os.close(fd)
 
@@ -489,21 +501,27 @@ class RecoveryLog:
         if self._released_segment(segno) is not None:
             return
         job = _Ahead(segno, self.path_of(segno) + _AHEAD_SUFFIX)
+        try:  # (made here, so that the files are as the appends left them, not as a thread)
+            fd = os.open(job.path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o640)
+        except OSError:
+            return
         # (_thread, not threading.Thread: Thread.start waits for the new thread to run, which
         # under load meant waiting for the GIL, 12 ms once, with the log and engine locks held)
         try:
-            start_new_thread(self._format_ahead, (job,))
+            start_new_thread(self._format_ahead, (job, fd))
         except RuntimeError:  # (no thread to be had: the appender formats it, as without)
+            os.close(fd)
+            _remove(job.path)
             return
         self._ahead = job
 
-    def _format_ahead(self, job: _Ahead) -> None:
+    def _format_ahead(self, job: _Ahead, fd: int) -> None:
         """The thread formatting a segment ahead of need. It never takes the log lock (an
         appender that needs the segment waits for it holding that lock), and a failure here
         (a full disk) is nobody's: the appender's own attempt decides, as without it."""
         ok = False
         try:
-            self._write_zeros(job.path, job)
+            self._write_zeros(fd, job.path, job)
             ok = True
         except OSError:
             pass
@@ -513,12 +531,7 @@ class RecoveryLog:
                     job.state = "ready" if ok else "failed"
                     if ok:
                         self.stats.formats_ahead += 1
-                late = ok and job.state == "cancelled"  # (cancelled during the sync)
-            try:
-                if late:
-                    _remove(job.path)
-            finally:
-                job.done.set()
+            job.done.set()
 
     def _take(self, job: _Ahead, path: str) -> bool:
         """Rename a job's file to the segment name ``path`` (which does not exist: log lock
@@ -535,12 +548,13 @@ class RecoveryLog:
         return True
 
     def _cancel(self, job: _Ahead) -> None:
-        """The job's segment is not wanted: stop it, remove its file once it is ready."""
+        """The job's segment is not wanted: remove its file (its thread, if still writing,
+        stops at its next write)."""
         with job.lock:
             state = job.state
             if state in ("formatting", "ready"):
                 job.state = "cancelled"
-        if state == "ready":
+        if state in ("formatting", "ready"):
             _remove(job.path)
 
     def _remove_leftovers(self) -> None:
@@ -712,7 +726,7 @@ class RecoveryLog:
         first_needed = self._release // seg
         room = min((first_needed + self.config.max_segments) * seg,
                    (last + 1) * seg - self._reserve)
-        if self._ahead_planned <= last:  # the next segment: formatted ahead of need?
+        if _FORMAT_AHEAD and self._ahead_planned <= last:  # the next segment: formatted ahead of need?
             trigger = (last + 1) * seg - self._reserve - int(seg * _AHEAD)
             if end >= trigger:
                 self._plan_ahead(last)
