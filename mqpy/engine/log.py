@@ -144,6 +144,7 @@ _ZERO_PAGE = bytes(PAGE_SIZE)
 # within this fraction of a segment of needing it: zero-filling 16 MB and syncing it took
 # 36 ms, a stall of every connection when an append did it under the log and engine locks.
 _AHEAD = 0.5
+# (MQPY_LOG_FORMAT_AHEAD=0: not ahead, by the append that needs it, as before session 12)
 _FORMAT_AHEAD = os.environ.get("MQPY_LOG_FORMAT_AHEAD", "1") == "1"
 # Suffixes of the files a segment is formatted in before it is renamed to its name: by the
 # appender that needs it, and ahead of need. Restart removes those a crash left.
@@ -501,7 +502,7 @@ class RecoveryLog:
         if self._released_segment(segno) is not None:
             return
         job = _Ahead(segno, self.path_of(segno) + _AHEAD_SUFFIX)
-        try:  # (made here, so that the files are as the appends left them, not as a thread)
+        try:  # (made here: the directory holds it from this append on, whatever the thread does)
             fd = os.open(job.path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o640)
         except OSError:
             return
@@ -726,7 +727,7 @@ class RecoveryLog:
         first_needed = self._release // seg
         room = min((first_needed + self.config.max_segments) * seg,
                    (last + 1) * seg - self._reserve)
-        if _FORMAT_AHEAD and self._ahead_planned <= last:  # the next segment: formatted ahead of need?
+        if _FORMAT_AHEAD and self._ahead_planned <= last:  # (the next one formatted ahead?)
             trigger = (last + 1) * seg - self._reserve - int(seg * _AHEAD)
             if end >= trigger:
                 self._plan_ahead(last)
