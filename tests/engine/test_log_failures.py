@@ -303,9 +303,11 @@ def test_a_backout_record_larger_than_the_fixed_reserve_fits_on_a_full_disk(
     records bring the log within 90 KB of its segment's end and the disk fills, then that
     backout record is still appended and made durable; without the reservation it would
     need a segment the full disk cannot hold (LogDiskFull): the fixed 64 KB reserve is
-    not enough."""
+    not enough. (Without formatting ahead: a segment formatted ahead of need would hold
+    the record whatever was reserved.)"""
     from mqpy.engine.log import LogConfig, LogDiskFull, RecoveryLog
 
+    monkeypatch.setattr(log_module, "_FORMAT_AHEAD", False)
     cfg = LogConfig(LogFilePages=64)  # 256 KB segments
     log = RecoveryLog(str(tmp_path), cfg)
     list(log.scan(0))
