@@ -4,7 +4,6 @@ usual MQGET's reply makes (an MD and GMO filled in, the reply event packed)."""
 
 from __future__ import annotations
 
-import os
 import socket
 
 import pytest
