@@ -5,7 +5,6 @@ and the listener keeps serving everyone else (spec: issue 6, bad input)."""
 from __future__ import annotations
 
 import socket
-import time
 
 import pytest
 
@@ -13,16 +12,7 @@ import mqpy
 from mqpy import CMQC
 from mqpy_chinit.framing import SegmentReader, SegmentWriter
 from mqpy_chinit.wire import InitialData, Status, StatusCode
-from tests.client.conftest import CHANNEL, QMGR, QUEUE
-
-
-def _wait_for(predicate, timeout: float = 5.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return predicate()
+from tests.client.conftest import CHANNEL, QMGR, QUEUE, wait_for
 
 
 def _still_serving(env) -> None:
@@ -47,7 +37,7 @@ def test_unknown_channel_is_2540_and_amq9519(env):
         mqpy.connect(QMGR, "NO.SUCH.CHL", env.conn_info)
     assert (err.value.comp, err.value.reason) == (CMQC.MQCC_FAILED,
                                                   CMQC.MQRC_UNKNOWN_CHANNEL_NAME)
-    assert _wait_for(lambda: any("NO.SUCH.CHL" in t for t in env.chinit.messages("AMQ9519E")))
+    assert wait_for(lambda: any("NO.SUCH.CHL" in t for t in env.chinit.messages("AMQ9519E")))
     _still_serving(env)
 
 
@@ -59,7 +49,7 @@ def test_channel_of_the_wrong_type_is_2539(env):
     with pytest.raises(mqpy.MQMIError) as err:
         mqpy.connect(QMGR, "TO.ELSEWHERE", env.conn_info)
     assert err.value.reason == CMQC.MQRC_CHANNEL_CONFIG_ERROR
-    assert _wait_for(lambda: env.chinit.messages("AMQ9502E"))
+    assert wait_for(lambda: env.chinit.messages("AMQ9502E"))
     _still_serving(env)
 
 
@@ -71,7 +61,7 @@ def test_garbled_first_frame(env):
         events = _answer(sock)
     assert len(events) == 1 and isinstance(events[0], Status)
     assert events[0].code == StatusCode.PROTOCOL_SEGMENT_ERROR
-    assert _wait_for(lambda: env.chinit.messages("AMQ9504E"))
+    assert wait_for(lambda: env.chinit.messages("AMQ9504E"))
     _still_serving(env)
 
 
@@ -98,7 +88,7 @@ def test_oversized_frame_on_a_running_instance(env):
         events = _answer(sock)
     assert [type(e) for e in events] == [Status]
     assert events[0].code == StatusCode.PROTOCOL_LENGTH_ERROR
-    assert _wait_for(lambda: any("length" in t for t in env.chinit.messages("AMQ9504E")))
+    assert wait_for(lambda: any("length" in t for t in env.chinit.messages("AMQ9504E")))
     mqpy.Queue(other, QUEUE).put(b"undisturbed")
     other.disconnect()
     _still_serving(env)
@@ -122,7 +112,7 @@ def test_garbled_mqi_request_on_a_running_instance(env):
     assert events[0].segment_type == SegmentType.MQCONN_REPLY and events[0].comp == 0
     assert isinstance(events[-1], Status)
     assert events[-1].code == StatusCode.PROTOCOL_INVALID_DATA
-    assert _wait_for(lambda: env.chinit.messages("AMQ9504E"))
+    assert wait_for(lambda: env.chinit.messages("AMQ9504E"))
     _still_serving(env)
 
 
@@ -161,5 +151,5 @@ def test_an_unexpected_fault_with_one_connection_leaves_the_listener_serving(env
         sock.sendall(SegmentWriter().send(InitialData(fap_level=10, channel_name="BOOM.RCVR",
                                                       max_msg_batch=1)))
         assert _answer(sock) == []  # closed, nothing answered
-    assert _wait_for(lambda: any("lookup failed" in t for t in env.chinit.messages("AMQ9999E")))
+    assert wait_for(lambda: any("lookup failed" in t for t in env.chinit.messages("AMQ9999E")))
     _still_serving(env)

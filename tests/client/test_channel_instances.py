@@ -10,16 +10,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
-from tests.client.conftest import CHANNEL, QUEUE
-
-
-def _wait_for(predicate, timeout: float = 5.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return predicate()
+from tests.client.conftest import CHANNEL, QUEUE, wait_for
 
 
 def test_conversations_share_an_instance_up_to_sharecnv(env):
@@ -38,7 +29,7 @@ def test_conversations_share_an_instance_up_to_sharecnv(env):
     assert env.depth() == 1
     for qm in conns:
         qm.disconnect()
-    assert _wait_for(lambda: env.chinit.svrconn_statuses() == [])
+    assert wait_for(lambda: env.chinit.svrconn_statuses() == [])
 
 
 def test_sharecnv_zero_is_one_conversation_per_socket_on_plain_tsh(env):
@@ -65,7 +56,7 @@ def test_maxinst_refuses_with_2537_and_amq9489(env):
                                                   CMQC.MQRC_CHANNEL_NOT_AVAILABLE)
     assert env.chinit.messages("AMQ9489E")
     a.disconnect()
-    assert _wait_for(lambda: len(env.chinit.svrconn_statuses()) == 1)
+    assert wait_for(lambda: len(env.chinit.svrconn_statuses()) == 1)
     c = env.client()
     b.disconnect()
     c.disconnect()
@@ -100,7 +91,7 @@ def test_chstatus_shows_each_client_instance(env):
     assert len(keys) == 2 and all(k.startswith(CHANNEL + "#") for k in keys)
     a.disconnect()
     b.disconnect()
-    assert _wait_for(lambda: env.chinit.svrconn_statuses() == [])
+    assert wait_for(lambda: env.chinit.svrconn_statuses() == [])
 
 
 def test_discint_ends_an_idle_instance_and_backs_out(env):
@@ -111,7 +102,7 @@ def test_discint_ends_an_idle_instance_and_backs_out(env):
     qm = env.client()
     queue = mqpy.Queue(qm, QUEUE)
     queue.put(b"abandoned", mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
-    assert _wait_for(lambda: env.chinit.svrconn_statuses() == [], timeout=5)
+    assert wait_for(lambda: env.chinit.svrconn_statuses() == [], timeout=5)
     assert env.chinit.messages("AMQ9001I")
     assert env.depth() == 0 and env.uncommitted() in (0, "NO")
     with pytest.raises(mqpy.MQMIError) as err:

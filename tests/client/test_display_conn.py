@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.client.test_fastpath import FastpathSite
-from tests.security.site import CHANNEL, Site
+from tests.security.site import ADMIT_OWNER, CHANNEL, Site
 
 
 @pytest.mark.parametrize("site_class", [Site, FastpathSite], ids=["standard", "fastpath"])
@@ -18,10 +18,7 @@ def test_display_conn_names_a_clients_channel_and_address(tmp_path, site_class):
     site = site_class(str(tmp_path / "data"))
     try:
         site.start()
-        # the client runs as this user, whom the default rules block as privileged
-        site.mqsc(f"SET CHLAUTH({CHANNEL}) TYPE(BLOCKUSER) USERLIST('nobody')\n"
-                  "ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) "
-                  "CHCKCLNT(NONE)\nREFRESH SECURITY TYPE(CONNAUTH)\n")
+        site.mqsc(ADMIT_OWNER)
         client = site.client()
         local = site.bindings()
         try:

@@ -20,7 +20,8 @@ import trustme
 
 import mqpy
 from mqpy import CMQC, CMQCFC, clienthost, config
-from tests.security.site import CHANNEL, QM, Site
+from tests.client.conftest import wait_for
+from tests.security.site import ADMIT_OWNER, CHANNEL, QM, Site, key_repository
 
 QUEUE = "FP.Q"
 CIPH = "ECDHE_ECDSA_AES_128_GCM_SHA256"
@@ -38,24 +39,10 @@ class FastpathSite(Site):
 DEFINE LISTENER(APP.LSTR) TRPTYPE(TCP) PORT({self.port}) IPADDR(127.0.0.1) CONTROL(QMGR)
 START LISTENER(APP.LSTR)
 DEFINE CHANNEL({CHANNEL}) CHLTYPE(SVRCONN)
-SET CHLAUTH({CHANNEL}) TYPE(BLOCKUSER) USERLIST('nobody')
-ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) CHCKCLNT(NONE)
-REFRESH SECURITY TYPE(CONNAUTH)
 DEFINE QLOCAL({QUEUE}) MAXDEPTH(1000)
-""")
+""" + ADMIT_OWNER)
         self._wait_listening()
         return self
-
-
-def _repository(path: str, ca: trustme.CA, leaf: trustme.LeafCert | None) -> str:
-    os.makedirs(path, exist_ok=True)
-    ca.cert_pem.write_to_path(os.path.join(path, "ca.pem"))
-    if leaf is not None:
-        with open(os.path.join(path, "cert.pem"), "wb") as f:
-            for blob in leaf.cert_chain_pems:
-                f.write(blob.bytes())
-        leaf.private_key_pem.write_to_path(os.path.join(path, "key.pem"))
-    return path
 
 
 @pytest.fixture(scope="module")
@@ -86,15 +73,6 @@ def _clean(site):
         q.close()
     finally:
         qm.disconnect()
-
-
-def _wait_for(predicate, timeout: float = 10.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return predicate()
 
 
 def _depth(site: Site) -> int:
@@ -194,7 +172,7 @@ def test_chstatus_and_conn_show_the_daemons_client(site):
         q.close()
     finally:
         qm.disconnect()
-    assert _wait_for(lambda: "STATUS(RUNNING)" not in " ".join(
+    assert wait_for(lambda: "STATUS(RUNNING)" not in " ".join(
         site.mqsc(f"DISPLAY CHSTATUS({CHANNEL})", ok=False).split()))
 
 
@@ -257,7 +235,7 @@ def test_killed_clients_unit_of_work_is_backed_out(site):
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-    assert _wait_for(lambda: "UNCOM(NO)" in _qstatus(site))
+    assert wait_for(lambda: "UNCOM(NO)" in _qstatus(site))
     assert _depth(site) == 0
 
 
@@ -269,9 +247,9 @@ def test_a_tls_svrconn_stays_in_the_channel_initiator(site, tmp_path):
     """Given a FASTPATH queue manager with a TLS SVRCONN, when a client connects over TLS,
     then it works, served by the channel initiator (a TLS session is not handed over)."""
     ca = trustme.CA(organization_name="mqpy test CA")
-    qm_repo = _repository(str(tmp_path / "qmkeys"), ca,
+    qm_repo = key_repository(str(tmp_path / "qmkeys"), ca,
                           ca.issue_cert("qms.example", common_name="QMS"))
-    app = _repository(str(tmp_path / "app"), ca, ca.issue_cert("app.example",
+    app = key_repository(str(tmp_path / "app"), ca, ca.issue_cert("app.example",
                                                                common_name="app"))
     site.mqsc(f"ALTER QMGR SSLKEYR('{qm_repo}')\n"
               f"DEFINE CHANNEL(TLS.SVRCONN) CHLTYPE(SVRCONN) SSLCIPH({CIPH}) "
@@ -304,7 +282,7 @@ def test_a_killed_channel_initiator_leaves_the_daemons_clients_connected(site):
         os.kill(old, signal.SIGKILL)
         q.put(b"while the channel initiator is down")
         assert q.get() == b"while the channel initiator is down"
-        assert _wait_for(lambda: site.inst.chinit_pid(QM) not in (None, old), 30)
+        assert wait_for(lambda: site.inst.chinit_pid(QM) not in (None, old), 30)
         site._wait_listening(30)
         out = " ".join(site.mqsc(f"DISPLAY CHSTATUS({CHANNEL})").split())
         assert f"CHANNEL({CHANNEL})" in out and "STATUS(RUNNING)" in out

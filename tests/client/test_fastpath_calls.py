@@ -10,8 +10,8 @@ import pytest
 
 from mqpy import config
 from tests.client.test_relay import *  # noqa: F403 - the same tests, collected here too
-from tests.client.test_relay import CHANNEL, _empty  # noqa: F401 - its autouse fixture
-from tests.security.site import Site
+from tests.client.test_relay import _empty  # noqa: F401 - its autouse fixture
+from tests.security.site import ADMIT_OWNER, Site
 
 
 class _FastpathSite(Site):
@@ -38,10 +38,7 @@ def site(tmp_path_factory):
     s = _FastpathSite(str(tmp_path_factory.mktemp("fastpath-calls")))
     try:
         s.start()
-        s.mqsc(f"SET CHLAUTH({CHANNEL}) TYPE(BLOCKUSER) USERLIST('nobody')\n"
-               "ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) "
-               "CHCKCLNT(NONE)\nREFRESH SECURITY TYPE(CONNAUTH)\n"
-               "DEFINE QLOCAL(RELAY.Q) MAXDEPTH(1000)\n")
+        s.mqsc(ADMIT_OWNER + "DEFINE QLOCAL(RELAY.Q) MAXDEPTH(1000)\n")
         yield s
     finally:
         s.stop()

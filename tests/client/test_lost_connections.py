@@ -19,18 +19,9 @@ import mqpy
 from mqpy import CMQC
 from mqpy_chinit.framing import SegmentReader, SegmentWriter
 from mqpy_chinit.wire import Heartbeat, InitialData
-from tests.client.conftest import CHANNEL, QMGR, QUEUE
+from tests.client.conftest import CHANNEL, QMGR, QUEUE, wait_for
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def _wait_for(predicate, timeout: float = 5.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return predicate()
 
 
 def test_killed_client_has_its_unit_of_work_backed_out(env):
@@ -61,13 +52,13 @@ def test_killed_client_has_its_unit_of_work_backed_out(env):
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert _wait_for(lambda: env.chinit.svrconn_statuses() == [])
+    assert wait_for(lambda: env.chinit.svrconn_statuses() == [])
     qm = env.bindings()
     md = mqpy.MD()
     assert mqpy.Queue(qm, QUEUE, CMQC.MQOO_INPUT_SHARED).get(None, md) == b"work item"
     assert md.BackoutCount == 1
     assert env.depth() == 0
-    assert _wait_for(lambda: env.chinit.messages("AMQ9209E"))
+    assert wait_for(lambda: env.chinit.messages("AMQ9209E"))
     qm.disconnect()
 
 
@@ -93,7 +84,7 @@ def test_client_that_stops_answering_heartbeats_is_ended(env):
     t0 = time.monotonic()
     sock = _silent_client(env.chinit.port, 1)
     try:
-        assert _wait_for(lambda: env.chinit.messages("AMQ9259E"), timeout=6)
+        assert wait_for(lambda: env.chinit.messages("AMQ9259E"), timeout=6)
         assert 1.5 <= time.monotonic() - t0 <= 6
         sock.settimeout(2)
         received = b""
@@ -143,7 +134,7 @@ def test_client_abend_backs_out(env):
     qm = mqpy.connect(QMGR, CHANNEL, env.conn_info)
     mqpy.Queue(qm, QUEUE).put(b"x", mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
     qm.get_handle().abend()
-    assert _wait_for(lambda: env.chinit.svrconn_statuses() == [])
+    assert wait_for(lambda: env.chinit.svrconn_statuses() == [])
     assert env.depth() == 0 and env.uncommitted() in (0, "NO")
 
 
@@ -173,7 +164,7 @@ def test_client_abend_ends_its_temporary_queue_off_the_event_loop(env):
     log.force = recorded
     try:
         qm.get_handle().abend()
-        assert _wait_for(lambda: env.chinit.svrconn_statuses() == [])
+        assert wait_for(lambda: env.chinit.svrconn_statuses() == [])
     finally:
         log.force = log_force
     assert temporary is not None and env.engine.lookup("QLOCAL", name) is None

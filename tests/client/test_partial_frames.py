@@ -14,16 +14,7 @@ import mqpy
 from mqpy import CMQC, mqiproto
 from mqpy_chinit.framing import SegmentReader, SegmentWriter
 from mqpy_chinit.wire import InitialData, MQIReply, SegmentType
-from tests.client.conftest import CHANNEL, QMGR, QUEUE
-
-
-def _wait_for(predicate, timeout: float = 10.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return predicate()
+from tests.client.conftest import CHANNEL, QMGR, QUEUE, wait_for
 
 
 class _RawClient:
@@ -106,13 +97,13 @@ def test_a_client_closing_mid_request_is_backed_out_and_logged(env):
     hobj = _open_for_output(client)
     reply = client.call(_put(client, hobj, b"in doubt", CMQC.MQPMO_SYNCPOINT))
     assert reply.comp == CMQC.MQCC_OK
-    assert _wait_for(lambda: env.uncommitted() not in (0, "NO"))
+    assert wait_for(lambda: env.uncommitted() not in (0, "NO"))
     half = _put(client, hobj, b"x" * 4000, CMQC.MQPMO_SYNCPOINT)
     client.sock.sendall(half[:len(half) // 2])
     client.sock.close()
-    assert _wait_for(lambda: env.chinit.messages("AMQ9209E"))
-    assert _wait_for(lambda: env.uncommitted() in (0, "NO") and env.depth() == 0)
-    assert _wait_for(lambda: not env.chinit.svrconn_statuses())
+    assert wait_for(lambda: env.chinit.messages("AMQ9209E"))
+    assert wait_for(lambda: env.uncommitted() in (0, "NO") and env.depth() == 0)
+    assert wait_for(lambda: not env.chinit.svrconn_statuses())
     other = mqpy.connect(QMGR, CHANNEL, env.conn_info)
     try:
         mqpy.Queue(other, QUEUE).put(b"still served")

@@ -17,7 +17,8 @@ import mqpy
 from mqpy import CMQC, mqiproto
 from mqpy_chinit.framing import SegmentReader, SegmentWriter
 from mqpy_chinit.wire import InitialData, MQIRequest, SegmentType, Status, StatusCode
-from tests.security.site import CHANNEL, QM, Site
+from tests.client.conftest import wait_for
+from tests.security.site import ADMIT_OWNER, CHANNEL, QM, Site
 
 
 @pytest.fixture(scope="module")
@@ -25,12 +26,7 @@ def site(tmp_path_factory):
     s = Site(str(tmp_path_factory.mktemp("relay")))
     try:
         s.start()
-        # the default back-stop rule blocks privileged users on client channels: the tests
-        # run as the installation's owner
-        s.mqsc(f"SET CHLAUTH({CHANNEL}) TYPE(BLOCKUSER) USERLIST('nobody')\n"
-               "ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) "
-               "CHCKCLNT(NONE)\nREFRESH SECURITY TYPE(CONNAUTH)\n"
-               "DEFINE QLOCAL(RELAY.Q) MAXDEPTH(1000)\n")
+        s.mqsc(ADMIT_OWNER + "DEFINE QLOCAL(RELAY.Q) MAXDEPTH(1000)\n")
         yield s
     finally:
         s.stop()
@@ -59,15 +55,6 @@ def _depth(site, name: str = "RELAY.Q") -> int:
         return mqpy.Queue(qm, name, CMQC.MQOO_INQUIRE).inquire(CMQC.MQIA_CURRENT_Q_DEPTH)
     finally:
         qm.disconnect()
-
-
-def _wait_for(predicate, timeout: float = 10.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return predicate()
 
 
 def test_structures_and_data_pass_through_both_ways(site):
@@ -140,7 +127,7 @@ def test_syncpoint_commit_backout_and_a_lost_client(site):
     assert _depth(site) == 1
     q.put(b"in flight", mqpy.MD(), pmo)
     qm.get_handle().abend()  # the client goes without MQDISC
-    assert _wait_for(lambda: _depth(site) == 1 and _uncommitted(site) == 0)
+    assert wait_for(lambda: _depth(site) == 1 and _uncommitted(site) == 0)
 
 
 def _uncommitted(site) -> int:
@@ -304,7 +291,7 @@ def test_requests_sent_without_waiting_are_answered_in_order(site):
     decoded = [mqiproto.decode_reply(r) for r in replies]
     assert decoded[0].values[0] == [1]
     assert decoded[2].values[3] == b"one" and decoded[3].values[3] == b"two"
-    assert _wait_for(lambda: _depth(site) == 1)
+    assert wait_for(lambda: _depth(site) == 1)
 
 
 def test_a_malformed_put_after_a_relayed_one_still_ends_the_channel(site):
@@ -365,7 +352,7 @@ def test_a_client_lost_during_a_waiting_get_ends_that_get(site, after_relayed):
     waiting.join(20)
     assert reasons == [CMQC.MQRC_CONNECTION_BROKEN]
     # the channel instance ends, and with it the queue manager connection that waited
-    assert _wait_for(lambda: "AMQ8420I" in site.mqsc(f"DISPLAY CHSTATUS({CHANNEL})\n",
+    assert wait_for(lambda: "AMQ8420I" in site.mqsc(f"DISPLAY CHSTATUS({CHANNEL})\n",
                                                     ok=False))  # status not found
     other = site.bindings()
     mqpy.Queue(other, "RELAY.Q").put(b"for the next one")

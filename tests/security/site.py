@@ -12,10 +12,14 @@ import socket
 import subprocess
 import sys
 import time
+from typing import TYPE_CHECKING
 
 import mqpy
 
 from ..daemon.conftest import Installation
+
+if TYPE_CHECKING:
+    import trustme
 
 QM = "QMS"
 CHANNEL = "APP.SVRCONN"
@@ -23,6 +27,26 @@ QUEUE = "APP.Q"
 ALICE, ALICE_PW = "alice", "alice-secret"
 _RUNMQSC = ("import sys; from mqpy_cli.runmqsc import runmqsc; "
             "runmqsc.main(args=sys.argv[1:], prog_name='runmqsc')")
+
+
+#: MQSC that lets the tests, which run as the installation's owner, connect as clients of
+#: CHANNEL without a password: the default back-stop rule blocks privileged users there
+ADMIT_OWNER = (f"SET CHLAUTH({CHANNEL}) TYPE(BLOCKUSER) USERLIST('nobody')\n"
+               "ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) CHCKCLNT(NONE)\n"
+               "REFRESH SECURITY TYPE(CONNAUTH)\n")
+
+
+def key_repository(path: str, ca: trustme.CA, leaf: trustme.LeafCert | None) -> str:
+    """A key repository directory as SSLKEYR / an SCO's KeyRepository name it: the CA's
+    certificate, and ``leaf``'s chain and private key when given."""
+    os.makedirs(path, exist_ok=True)
+    ca.cert_pem.write_to_path(os.path.join(path, "ca.pem"))
+    if leaf is not None:
+        with open(os.path.join(path, "cert.pem"), "wb") as f:
+            for blob in leaf.cert_chain_pems:
+                f.write(blob.bytes())
+        leaf.private_key_pem.write_to_path(os.path.join(path, "key.pem"))
+    return path
 
 
 def free_port() -> int:

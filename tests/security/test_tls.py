@@ -12,38 +12,27 @@ import trustme
 import mqpy
 from mqpy import CMQC
 
-from .site import ALICE, ALICE_PW, QM, QUEUE, Site
+from .site import ALICE, ALICE_PW, QM, QUEUE, Site, key_repository
 
 CIPH = "ECDHE_ECDSA_AES_128_GCM_SHA256"
-
-
-def _repository(path: str, ca: trustme.CA, leaf: trustme.LeafCert | None) -> str:
-    os.makedirs(path, exist_ok=True)
-    ca.cert_pem.write_to_path(os.path.join(path, "ca.pem"))
-    if leaf is not None:
-        with open(os.path.join(path, "cert.pem"), "wb") as f:
-            for blob in leaf.cert_chain_pems:
-                f.write(blob.bytes())
-        leaf.private_key_pem.write_to_path(os.path.join(path, "key.pem"))
-    return path
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     root = tmp_path_factory.mktemp("tls")
     ca = trustme.CA(organization_name="mqpy test CA")
-    qm_repo = _repository(str(root / "qmkeys"), ca,
+    qm_repo = key_repository(str(root / "qmkeys"), ca,
                           ca.issue_cert("qms.example", common_name="QMS",
                                         organization_name="mqpy"))
     s = Site(str(root / "data"))
     try:
         s.start()
         s.repos = {  # type: ignore[attr-defined]
-            "app": _repository(str(root / "app"), ca,
+            "app": key_repository(str(root / "app"), ca,
                                ca.issue_cert("app1.example", common_name="app1",
                                              organization_name="mqpy")),
-            "nocert": _repository(str(root / "nocert"), ca, None),
-            "stranger": _repository(str(root / "stranger"), trustme.CA(), None),
+            "nocert": key_repository(str(root / "nocert"), ca, None),
+            "stranger": key_repository(str(root / "stranger"), trustme.CA(), None),
         }
         s.mqsc(f"ALTER QMGR SSLKEYR('{qm_repo}')\n"
                f"DEFINE CHANNEL(TLS.SVRCONN) CHLTYPE(SVRCONN) SSLCIPH({CIPH}) SSLCAUTH(REQUIRED)\n"

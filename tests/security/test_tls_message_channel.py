@@ -11,7 +11,7 @@ import trustme
 from mqpy import local
 from tests.channels.conftest import QMgr
 
-from .test_tls import _repository
+from .site import key_repository
 
 CIPH = "ECDHE_ECDSA_AES_256_GCM_SHA384"
 
@@ -28,7 +28,7 @@ def pair(tmp_path, ca):
         root = str(tmp_path / name)
         local.create(name, root, dead_letter_queue="SYSTEM.DEAD.LETTER.QUEUE")
         qm = QMgr(name, root, local.start(name, root))
-        repo = _repository(str(tmp_path / f"{name}.keys"), ca,
+        repo = key_repository(str(tmp_path / f"{name}.keys"), ca,
                            ca.issue_cert(f"{name.lower()}.example", common_name=name))
         qm.engine.alter_qmgr({"SSLKEYR": repo})
         made.append(qm)
@@ -124,7 +124,6 @@ async def test_a_new_sslkeyr_is_used_at_the_next_start(pair, ca, tmp_path):
     old certificate (CN=QM1), then QM2 refuses it (AMQ9636E); after ALTER QMGR SSLKEYR on
     QM1 names a directory holding a CN=QM1.NEW certificate, the next start (no restart of
     the channel initiator) crosses."""
-    from .test_tls import _repository
 
     qm1, qm2 = pair
     async with trio.open_nursery() as nursery:
@@ -142,7 +141,7 @@ async def test_a_new_sslkeyr_is_used_at_the_next_start(pair, ca, tmp_path):
         c1.start_channel("QM1.TO.QM2")
         await _until(lambda: any(m == "AMQ9636E" for m, _ in qm2.log))
         await _until(lambda: "QM1.TO.QM2" not in c1.running)
-        new = _repository(str(tmp_path / "QM1.new.keys"), ca,
+        new = key_repository(str(tmp_path / "QM1.new.keys"), ca,
                           ca.issue_cert("qm1.example", common_name="QM1.NEW"))
         qm1.engine.alter_qmgr({"SSLKEYR": new})
         assert c1.start_channel("QM1.TO.QM2") is None
@@ -164,7 +163,6 @@ async def test_refresh_security_ssl_renews_running_tls_channels(pair, ca, tmp_pa
     batch and handshakes again on a new connection (QM2 admits the new certificate), and a
     message put afterwards crosses; REFRESH SECURITY TYPE(SSL) on QM2 then stops the
     receiving instance (AMQ9534I) and the sender's retry brings the channel back."""
-    from .test_tls import _repository
 
     qm1, qm2 = pair
     async with trio.open_nursery() as nursery:
@@ -183,7 +181,7 @@ async def test_refresh_security_ssl_renews_running_tls_channels(pair, ca, tmp_pa
         await _until(lambda: qm2.committed("TARGET") == 1)
         [(_, first_peer)] = list(c2.receivers.values())
         repo = str(qm1.engine.catalog.qmgr["SSLKEYR"])
-        _repository(repo, ca, ca.issue_cert("qm1.example", common_name="QM1.NEW"))
+        key_repository(repo, ca, ca.issue_cert("qm1.example", common_name="QM1.NEW"))
         qm2.engine.alter("CHANNEL", "QM1.TO.QM2", {"SSLPEER": "CN=QM1.NEW"})
         result = await _mqsc(qm1, "REFRESH SECURITY TYPE(SSL)")
         assert result.ok and result.lines == ["AMQ8560I: IBM MQ security cache refreshed."]
