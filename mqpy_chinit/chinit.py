@@ -1083,31 +1083,20 @@ class ChannelInitiator:
                 self.log("AMQ9999E", f"Reply to a channel command failed: reason {e.reason}.")
 
 
-class _Recording(trio.abc.Stream):
+class _Recording(tlsstream.Forwarding):
     """A plain stream whose bytes received are kept (``read``): under a listener's first
     read of a connection that may be handed to the client host (FASTPATH)."""
 
-    def __init__(self, stream: tlsstream.Prefixed) -> None:
-        self.stream = stream
-        self.read = b""
+    stream: tlsstream.Prefixed
 
-    @property
-    def socket(self) -> Any:
-        return self.stream.socket
+    def __init__(self, stream: tlsstream.Prefixed) -> None:
+        super().__init__(stream)
+        self.read = b""
 
     async def receive_some(self, max_bytes: int | None = None) -> bytes:
         data = await self.stream.receive_some(max_bytes)
         self.read += data
         return data
-
-    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
-        await self.stream.send_all(data)
-
-    async def wait_send_all_might_not_block(self) -> None:
-        await self.stream.wait_send_all_might_not_block()
-
-    async def aclose(self) -> None:
-        await self.stream.aclose()
 
 
 def _generic_match(pattern: str, name: str) -> bool:

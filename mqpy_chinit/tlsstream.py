@@ -39,38 +39,24 @@ from mqpy_chinit.tls import (
     server_context,
 )
 
-__all__ = ["ChannelTLSError", "ChannelTLSStream", "KeyRepository", "Prefixed", "accept",
-           "context", "is_tls", "open_channel_stream", "refresh", "tls_identity",
+__all__ = ["ChannelTLSError", "ChannelTLSStream", "Forwarding", "KeyRepository", "Prefixed",
+           "accept", "context", "is_tls", "open_channel_stream", "refresh", "tls_identity",
            "tls_session"]
 
 TLS_HANDSHAKE_RECORD = 0x16
 HANDSHAKE_TIMEOUT = 30.0
 
 
-class Prefixed(trio.abc.Stream):
-    """A stream whose first bytes were already read: they are received again first."""
+class Forwarding(trio.abc.Stream):
+    """A stream over another (``stream``) that changes only how bytes are received: sends,
+    closing and the socket are the other stream's."""
 
-    def __init__(self, stream: trio.abc.Stream, prefix: bytes) -> None:
+    def __init__(self, stream: trio.abc.Stream) -> None:
         self.stream = stream
-        self.prefix = prefix
-        # every send, and every receive once the prefix is given back, is the stream's own:
-        # bound here, a call costs no coroutine of ours
-        self.send_all = stream.send_all  # type: ignore[method-assign]
-        if not prefix:
-            self.receive_some = stream.receive_some  # type: ignore[method-assign]
 
     @property
     def socket(self) -> Any:
         return getattr(self.stream, "socket", None)
-
-    async def receive_some(self, max_bytes: int | None = None) -> bytes:
-        if self.prefix:
-            n = len(self.prefix) if max_bytes is None else max_bytes
-            data, self.prefix = self.prefix[:n], self.prefix[n:]
-            if not self.prefix:
-                self.receive_some = self.stream.receive_some  # type: ignore[method-assign]
-            return data
-        return await self.stream.receive_some(max_bytes)
 
     async def send_all(self, data: bytes | bytearray | memoryview) -> None:
         await self.stream.send_all(data)
@@ -80,6 +66,28 @@ class Prefixed(trio.abc.Stream):
 
     async def aclose(self) -> None:
         await self.stream.aclose()
+
+
+class Prefixed(Forwarding):
+    """A stream whose first bytes were already read: they are received again first."""
+
+    def __init__(self, stream: trio.abc.Stream, prefix: bytes) -> None:
+        super().__init__(stream)
+        self.prefix = prefix
+        # every send, and every receive once the prefix is given back, is the stream's own:
+        # bound here, a call costs no coroutine of ours
+        self.send_all = stream.send_all  # type: ignore[method-assign]
+        if not prefix:
+            self.receive_some = stream.receive_some  # type: ignore[method-assign]
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes:
+        if self.prefix:
+            n = len(self.prefix) if max_bytes is None else max_bytes
+            data, self.prefix = self.prefix[:n], self.prefix[n:]
+            if not self.prefix:
+                self.receive_some = self.stream.receive_some  # type: ignore[method-assign]
+            return data
+        return await self.stream.receive_some(max_bytes)
 
 
 class ChannelTLSStream(trio.abc.Stream):
