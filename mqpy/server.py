@@ -373,13 +373,8 @@ class _Session:
         """A quiet MQPUT of an SPI RUN_QUIET with its MQMD as it came (``engine.packed``);
         anything but a plain put goes the usual way, decoded then."""
         conn = self.conn
-        serving.defer(conn)  # (serving.engine_call, without a coroutine of its own)
-        try:
-            done = packed.put(conn, call.hobj, call.raw, call.struc, call.data)
-        finally:
-            lsn = serving.undefer(conn)
-            if lsn:
-                await serving.force(conn, lsn, self.server.limiter)
+        done = await serving.engine_call(conn, self.server.limiter, packed.put, conn,
+                                         call.hobj, call.raw, call.struc, call.data)
         if done is packed.GENERAL:
             return await self._put(self._decode(call.request))
         return _QUIET_PUT_OK
@@ -391,13 +386,8 @@ class _Session:
         its reply's flow in the run, packed (bytes), when it fits one segment."""
         conn = self.conn
         gmo = call.struc
-        serving.defer(conn)  # (as in _put_packed)
-        try:
-            got = packed.get(conn, call.hobj, gmo, call.data)
-        finally:
-            lsn = serving.undefer(conn)
-            if lsn:
-                await serving.force(conn, lsn, self.server.limiter)
+        got = await serving.engine_call(conn, self.server.limiter, packed.get, conn,
+                                        call.hobj, gmo, call.data)
         if got is packed.GENERAL:
             return await self._get(self._decode(call.request))
         md, data = got
