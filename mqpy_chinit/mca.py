@@ -20,6 +20,20 @@ The assured-delivery cycle (seed 000 ch. 3 and seed 003 §2.9):
    same unit of work, commits, and answers STATUS 0.
 4. The sender commits its prepared unit of work: the messages leave the transmission queue.
 
+A batch of nothing but non-persistent messages on a fast channel (NPMSPEED(FAST) at both ends:
+the ID flows' FAST_MESSAGES_REQUIRED; "if the other end of the channel does not support the
+option, the channel runs at normal speed", seed 000) is not a unit of work at either end
+(IBM: such messages "are not transferred within transactions", and FAST "can minimize the
+SYSTEM.CHANNEL.SYNCQ updates"). The sender commits its gets before the confirm request
+instead of preparing them, the receiver has put them outside syncpoint, and neither end
+replaces its sync record: the records stay those of the last batch that had a persistent
+message, the same at both ends, and the sequence numbers carry on in memory. A restart of
+either end starts both from the records again, as after any batch; a channel that fails
+with such a batch in flight may lose its messages (seed 000 "Fast, nonpersistent
+messages": they "may be lost"), never delivers them twice, and is never in doubt over them.
+A sender's in-doubt key names the last *hardened* batch (its record's number and LUWID),
+which is what the receiver's record holds if it did not commit the batch in doubt.
+
 If anything breaks between 2 and 4, the next start resynchronises: the sender sends RESYNC with
 its in-doubt sequence number and LUWID, the receiver answers with its record, and the sender
 commits if the receiver has that LUWID, backs out if the receiver is still at the previous
@@ -99,6 +113,7 @@ from mqpy_chinit.wire import (
     Ping,
     Reset,
     Resync,
+    SegmentType,
     Status,
     StatusCode,
     message_event,
@@ -195,6 +210,11 @@ def _status_error(ev: Status) -> ChannelEnded:
     return ChannelEnded(msgid, text, retry, ev.code if isinstance(ev.code, StatusCode) else None)
 
 
+def agreed_fast(agreed: Any) -> bool:
+    """Does the channel run fast for non-persistent messages: NPMSPEED(FAST) at both ends?"""
+    return bool(agreed.cap_flags2 & CapFlags2.FAST_MESSAGES_REQUIRED)
+
+
 def _our_id(name: str, definition: dict[str, object], qmgr: str) -> InitialData:
     return InitialData(
         fap_level=OUR_FAP_LEVEL, channel_name=name, qmgr_name=qmgr,
@@ -204,7 +224,9 @@ def _our_id(name: str, definition: dict[str, object], qmgr: str) -> InitialData:
         seq_wrap_value=D.int_attr(definition, "SEQWRAP"),
         heartbeat_interval=D.int_attr(definition, "HBINT"),
         cap_flags1=CapFlags1.MSG_SEQ | CapFlags1.SPLIT_MESSAGE,
-        cap_flags2=CapFlags2.DIST_LIST_CAPABLE,
+        cap_flags2=CapFlags2.DIST_LIST_CAPABLE | (
+            CapFlags2.FAST_MESSAGES_REQUIRED
+            if D.str_attr(definition, "NPMSPEED") == "FAST" else CapFlags2.NONE),
         process_id=os.getpid(), product_id="MQPY0100")
 
 
@@ -298,6 +320,10 @@ class SenderMCA:
         self.status = status
         self.stop_requested = trio.Event()
         self.seq = 0
+        # the number and LUWID of the sync record: of the last batch with a persistent
+        # message, or of any batch on a normal-speed channel (see the module docstring)
+        self.hardened: tuple[int, bytes] = (0, bytes(8))
+        self.fast = False  # NPMSPEED(FAST) at both ends (agreed_fast)
         self.partner = ""
         self.hbint = 0
         self.batchsz = D.int_attr(definition, "BATCHSZ")
@@ -392,6 +418,7 @@ class SenderMCA:
 
     def _agreed(self, agreed: Any, partner: str) -> None:
         self.partner = partner
+        self.fast = agreed_fast(agreed)
         self.hbint = agreed.heartbeat_interval
         self.batchsz = agreed.max_msg_batch
         self.max_msg = agreed.max_msg_size or self.max_msg
@@ -447,6 +474,7 @@ class SenderMCA:
                                f"{self.name}: sent {rec.seq + 1}, expected {ev.seqnum + 1}.",
                                False)
         self.seq = rec.seq
+        self.hardened = (rec.seq, rec.luwid)
         self.status.indoubt = False
         self.status.last_seqno = self.status.cur_seqno = rec.seq
         self.status.last_luwid = rec.luwid
@@ -638,6 +666,7 @@ class SenderMCA:
         got = collections.deque([first, *(more or ())])
         held: tuple[mqpy.MD, bytes] | None = None  # the latest message: the batch's last?
         out: list[Event] = []  # messages ready to go, written together
+        recoverable = not self.fast  # a unit of work at both ends (module docstring)
         sent = 0
         batch_bytes = 0
         # pipelined, this batch's numbers follow those of the batch still in flight
@@ -660,7 +689,9 @@ class SenderMCA:
                     self.status.monitor.message_got(*xmitgets.put_stamp(md))
                 if held is not None:
                     seq = next_seq(seq, self.wrap)
-                    out.append(self._message(seq, held[1], confirm=False))
+                    ev = self._message(seq, held[1], confirm=False)
+                    recoverable = recoverable or ev.persistent
+                    out.append(ev)
                     sent += 1
                 held = (md, data)
             room = self.batchsz - sent - (held is not None)
@@ -702,22 +733,31 @@ class SenderMCA:
         # The end of the batch: sync record and in-doubt key, then the confirm request.
         luwid = new_luwid()
         last_seq = next_seq(seq, self.wrap) if held is not None else seq
-        prev_seq, prev_luwid = (settled.last_seq, settled.luwid) if settled is not None \
-            else (self.seq, self.status.last_luwid)
-        key = syncq.prepare_key(self.name, prev_seq, last_seq, luwid, self.partner,
-                                prev_luwid=prev_luwid)
-        await self._harden_in_loop(qm, syncq.SyncRecord(self.name, "S", last_seq, luwid,
-                                                        self.partner), key,
-                                   settled.key if settled is not None else None)
+        last = self._message(last_seq, held[1], confirm=True, luwid=luwid) \
+            if held is not None else None
+        recoverable = recoverable or (last is not None and last.persistent)
+        key: bytes | None = None
+        if recoverable:
+            # should the receiver not have committed this batch, its record is that of
+            # the last batch hardened (the one confirmed just now, if it was)
+            prev_seq, prev_luwid = (settled.last_seq, settled.luwid) \
+                if settled is not None and settled.key is not None else self.hardened
+            key = syncq.prepare_key(self.name, prev_seq, last_seq, luwid, self.partner,
+                                    prev_luwid=prev_luwid)
+            await self._harden_in_loop(qm, syncq.SyncRecord(self.name, "S", last_seq, luwid,
+                                                            self.partner), key,
+                                       settled.key if settled is not None else None)
+        else:
+            # fast non-persistent messages only: the gets are committed now, not prepared
+            await self._commit_gets(qm, settled.key if settled is not None else None)
         if settled is not None:
             self._batch_confirmed(settled)
-        self.status.indoubt = True
+        self.status.indoubt = recoverable
         self.status.cur_luwid = luwid
         self.status.cur_seqno = last_seq
         t0 = self.clock()
-        if held is not None:
-            await self._send_messages(conv, [self._message(last_seq, held[1], confirm=True,
-                                                           luwid=luwid)])
+        if last is not None:
+            await self._send_messages(conv, [last])
             sent += 1
         else:
             await conv.send(Heartbeat(flags=ControlFlags1.CONFIRM_REQUEST, luwid=luwid))
@@ -733,16 +773,17 @@ class SenderMCA:
             # (not once a stop is asked: the end of the channel would only back them out)
             self.status.round_trip(int((self.clock() - t0) * 1e6))
             ahead = self.batchsz if full and not self.stop_requested.is_set() else 0
-            firsts = await self._confirmed_in_loop(qm, xq, key, ahead, batchlim)
-            self.seq = last_seq
-            self.status.indoubt = False
-            self.status.last_luwid = luwid
-            self.status.last_seqno = last_seq
-            self.status.batch_done(sent, self.batchsz)
+            if key is not None:
+                firsts = await self._confirmed_in_loop(qm, xq, key, ahead, batchlim)
+            else:
+                firsts = await self._run_of_gets_in_loop(qm, xq, ahead, batchlim)
+            self._batch_confirmed(_InFlight(key, luwid, last_seq, sent, t0))
             return firsts
         if isinstance(ev, Status):
-            # The receiver backed its batch out: so do we; the messages stay on the xmitq.
-            await mqi(qm.get_handle().resolve, key, False)
+            # The receiver backed its batch out: so do we; the messages stay on the xmitq
+            # (fast non-persistent ones were committed: seed 000, they "may be lost")
+            if key is not None:
+                await mqi(qm.get_handle().resolve, key, False)
             self.status.indoubt = False
             raise _status_error(ev)
         raise ChannelEnded("AMQ9504E", "Protocol error: batch confirmation expected.")
@@ -798,22 +839,50 @@ class SenderMCA:
         stops or ends. ``force``: the commit waits for its log force (nothing follows that
         would force it)."""
         flight = await self._confirmation(conv, qm)
-        await mqi(qm.get_handle().resolve, flight.key, True, force)
+        if flight.key is not None:
+            await mqi(qm.get_handle().resolve, flight.key, True, force)
         self._batch_confirmed(flight)
 
     def _batch_confirmed(self, flight: _InFlight) -> None:
         self.seq = flight.last_seq
+        if flight.key is not None:
+            self.hardened = (flight.last_seq, flight.luwid)
         self.status.indoubt = False
         self.status.last_luwid = flight.luwid
         self.status.last_seqno = flight.last_seq
         self.status.batch_done(flight.sent, self.batchsz)
 
     @staticmethod
-    def _back_out(qm: mqpy.QueueManager, key: bytes) -> None:
-        """In a worker thread: back out the in-doubt batch ``key`` and the unit of work in
-        progress (the next batch's gets)."""
-        qm.get_handle().resolve(key, False)
+    def _back_out(qm: mqpy.QueueManager, key: bytes | None) -> None:
+        """In a worker thread: back out the in-doubt batch ``key`` (None: a batch of fast
+        non-persistent messages, committed already) and the unit of work in progress (the
+        next batch's gets)."""
+        if key is not None:
+            qm.get_handle().resolve(key, False)
         qm.backout()
+
+    async def _commit_gets(self, qm: mqpy.QueueManager, settled: bytes | None) -> None:
+        """The end of a batch of fast non-persistent messages: its gets committed (no log
+        force: nothing in them is persistent), in one round trip from the event loop when it
+        can be. ``settled``: the in-doubt key of the batch before, confirmed by the partner
+        (pipelining), committed first and forced, since no prepare follows to force it."""
+        handle = qm.get_handle()
+        if settled is None:
+            if xmitgets.in_loop(handle) and await xmitgets.call_in_loop(
+                    handle, SegmentType.MQCMIT, ()) is not None:
+                return
+            await mqi(qm.commit)
+            return
+        ran = await xmitgets.run_quiet_in_loop(handle, [("resolve", (settled, True, True))],
+                                               commit=True)
+        if ran is None:
+            ran = await mqi(xmitgets.run_quiet, handle, [("resolve", (settled, True, True))],
+                            True)
+        done, committed = ran
+        if done and isinstance(done[0], mqpy.MQMIError):
+            raise done[0]
+        if not committed:
+            await mqi(qm.commit)
 
     @staticmethod
     def _message(seq: int, data: bytes, *, confirm: bool, luwid: bytes | None = None
@@ -853,7 +922,7 @@ class _InFlight:
     """PipeLineLength 2: a batch prepared (in doubt) whose confirm request has gone, while
     the next batch is got and sent."""
 
-    key: bytes  # its in-doubt key
+    key: bytes | None  # its in-doubt key; None: fast non-persistent messages only
     luwid: bytes
     last_seq: int
     sent: int  # messages
@@ -973,6 +1042,8 @@ class ReceiverMCA:
         self.name = ""
         self.definition: dict[str, object] = {}
         self.seq = 0
+        self.fast = False  # NPMSPEED(FAST) at both ends (agreed_fast)
+        self._delivered = False  # this batch has had a put beyond a plain run (_deliver)
         self.wrap = 999999999
         self.hbint = 0
         self.partner = ""
@@ -1060,6 +1131,7 @@ class ReceiverMCA:
         self.conname = _peer_host(self.stream)  # kept in each batch's sync record
         self.put_authority = PutAuthority.of(self.definition, self.mca_user)
         self.status.mcauser = self.put_authority.mca_user
+        self.fast = agreed_fast(agreed)
         self.hbint = agreed.heartbeat_interval
         self.wrap = agreed.seq_wrap_value
         st = self.status
@@ -1077,7 +1149,8 @@ class ReceiverMCA:
         self.seq = rec.seq
         self.status.last_seqno = self.status.cur_seqno = rec.seq
         self.status.last_luwid = rec.luwid
-        fast = D.str_attr(self.definition, "NPMSPEED") == "FAST"
+        fast = self.fast
+        recoverable = not fast  # this batch is a unit of work (module docstring)
         in_batch = 0
         timeout = D.receive_timeout(self.hbint)
         pending: list[MessageData] = []  # received, not yet put: one worker-thread call puts many
@@ -1099,12 +1172,16 @@ class ReceiverMCA:
                 self.status.cur_seqno = ev.seqnum
                 pending.append(ev)
                 pending_bytes += len(ev.data)
-                visible = visible or (fast and not ev.persistent)
+                if ev.persistent:
+                    recoverable = True  # a unit of work at both ends
+                elif fast:
+                    visible = True
                 # (an int's test: an IntFlag's & is Python code, and this is every message)
                 confirm = bool(int(ev.flags) & _CONFIRM_REQUEST)
                 # the batch's end: its sync record and commit go with the last puts when
                 # they can
-                record = self._record(ev.seqnum, ev.luwid) if confirm else None
+                record = self._record(ev.seqnum, ev.luwid) if confirm and recoverable \
+                    else None
                 committed = False
                 if confirm or len(pending) >= PUT_RUN or pending_bytes >= mqiproto.RUN_BYTES \
                         or (visible and not conv.received_more()):
@@ -1117,8 +1194,12 @@ class ReceiverMCA:
                     committed = await self._flush(conv, qm, pending, fast, record)
                     pending_bytes, visible = 0, False
                 if confirm:
-                    rec = await self._commit_batch(qm, ev.seqnum, ev.luwid,
-                                                   committed=committed)
+                    if recoverable:
+                        rec = await self._commit_batch(qm, ev.seqnum, ev.luwid,
+                                                       committed=committed)
+                    else:
+                        await self._end_unrecoverable(qm, ev.seqnum, ev.luwid)
+                    recoverable = not fast
                     await conv.send(Status(code=0))
                     self.status.batch_done(in_batch, self.status.batchsz or 50)
                     in_batch = 0
@@ -1182,6 +1263,7 @@ class ReceiverMCA:
             done += len(sizes)
             if done == len(pending):
                 break
+            self._delivered = True  # (it may put a report under syncpoint)
             problem = await self._deliver(qm, pending[done], fast)
             if problem is not None:
                 pending.clear()
@@ -1458,10 +1540,23 @@ class ReceiverMCA:
 
         if not committed:
             await mqi(harden)
+        self._delivered = False
         self.seq = seq
         self.status.last_seqno = seq
         self.status.last_luwid = luwid
         return rec
+
+    async def _end_unrecoverable(self, qm: mqpy.QueueManager, seq: int, luwid: bytes
+                                 ) -> None:
+        """The end of a batch of fast non-persistent messages, put outside syncpoint: no
+        sync record (the sender replaces none either), and a commit only when a report
+        went under syncpoint (:meth:`_deliver`)."""
+        if self._delivered:
+            await mqi(qm.commit)
+        self._delivered = False
+        self.seq = seq
+        self.status.last_seqno = seq
+        self.status.last_luwid = luwid
 
     async def _deliver(self, qm: mqpy.QueueManager, ev: MessageData, fast: bool
                        ) -> ChannelEnded | None:

@@ -130,6 +130,8 @@ async def _receive(qm2, reads: list[list[MessageData]], arrived: set[int],
     conv = _Reads(reads, arrived)
     rcv = Counted(None, "QM2", qm2.connect, lambda name: None)
     rcv.name, rcv.definition, rcv.partner = "C", definition, "QM1"
+    # as the ID exchange agrees it when the partner's NPMSPEED is FAST too
+    rcv.fast = definition.get("NPMSPEED", "FAST") == "FAST"
     qm = qm2.connect()
     try:
         await rcv._serve(conv, qm)

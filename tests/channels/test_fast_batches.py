@@ -1,0 +1,177 @@
+"""Batches of fast non-persistent messages: not units of work at either end.
+
+NPMSPEED(FAST) at both ends (the ID flows' FAST_MESSAGES_REQUIRED) makes a channel fast. A
+batch of nothing but non-persistent messages on it replaces no sync record at either end
+(IBM: FAST "can minimize the SYSTEM.CHANNEL.SYNCQ updates"): the records stay those of the
+last batch with a persistent message, the same at both ends, so that a restart, an in-doubt
+batch or a cut link still finds both ends agreeing.
+"""
+
+from __future__ import annotations
+
+from mqpy_chinit import negotiation, syncq
+from mqpy_chinit.mca import _our_id, agreed_fast
+from mqpy_chinit.states import ChannelState
+from mqpy_chinit.wire import CapFlags2, SegmentType
+
+from .pairs import CHANNEL, running_pair
+from .test_sdr_rcvr import wait_until
+
+
+def _record(qm, role: str) -> syncq.SyncRecord | None:
+    conn = qm.connect()
+    try:
+        return syncq.read(conn, CHANNEL, role, "QM1" if role == "R" else "")
+    finally:
+        conn.disconnect()
+
+
+def _np(count: int, start: int = 0) -> list[tuple[str, bytes, bool]]:
+    return [("TARGET", b"n%03d" % i, False) for i in range(start, start + count)]
+
+
+def _p(count: int, start: int = 0) -> list[tuple[str, bytes, bool]]:
+    return [("TARGET", b"p%03d" % i, True) for i in range(start, start + count)]
+
+
+def test_the_id_flows_make_a_channel_fast_only_when_both_ends_are():
+    """Given two channel definitions, when their IDs are weighed, then the channel is fast
+    (FAST_MESSAGES_REQUIRED agreed) only when both say NPMSPEED(FAST): "if the other end of
+    the channel does not support the option, the channel runs at normal speed" (seed 000,
+    Fast, nonpersistent messages)."""
+    def ident(speed: str):
+        return _our_id("C", {"CHLTYPE": "SDR", "NPMSPEED": speed}, "QM")
+
+    assert ident("FAST").cap_flags2 & CapFlags2.FAST_MESSAGES_REQUIRED
+    assert not ident("NORMAL").cap_flags2 & CapFlags2.FAST_MESSAGES_REQUIRED
+    for ours, theirs, fast in [("FAST", "FAST", True), ("FAST", "NORMAL", False),
+                               ("NORMAL", "FAST", False), ("NORMAL", "NORMAL", False)]:
+        weighed = negotiation.negotiate(ident(ours), ident(theirs))
+        assert agreed_fast(weighed.agreed) is fast, (ours, theirs)
+
+
+async def test_fast_nonpersistent_batches_replace_no_sync_record(two_qmgrs):
+    """Given a fast channel (BATCHSZ 10), when 30 non-persistent messages cross it, then
+    every one arrives once and in order and the sequence number is 30 at both ends, but
+    neither end has a sync record; when 10 persistent ones follow, both ends record 40 with
+    the same LUWID; when 20 more non-persistent ones follow, the records stay at 40 while the
+    sequence numbers go on to 60.  spec: dqm-intercommunication 9.47"""
+    qm1, qm2 = two_qmgrs
+    async with running_pair(qm1, qm2, _np(30), BATCHSZ=10) as pair:
+        st1 = pair.c1.status_of(CHANNEL)
+        await wait_until(lambda: qm2.depth("TARGET") == 30 and st1.last_seqno == 30, 20)
+        assert _record(qm1, "S") is None and _record(qm2, "R") is None
+        for _, body, persistent in _p(10):
+            qm1.put("TARGET", body, qmgr="QM2", persistent=persistent)
+        await wait_until(lambda: qm2.depth("TARGET") == 40 and st1.last_seqno == 40, 20)
+        await wait_until(lambda: not st1.indoubt)
+        sender, receiver = _record(qm1, "S"), _record(qm2, "R")
+        assert sender.seq == receiver.seq == 40 and sender.luwid == receiver.luwid
+        for _, body, persistent in _np(20, 30):
+            qm1.put("TARGET", body, qmgr="QM2", persistent=persistent)
+        await wait_until(lambda: qm2.depth("TARGET") == 60 and st1.last_seqno == 60, 20)
+        assert pair.c2.status_of(CHANNEL, "QM1").last_seqno == 60
+        assert _record(qm1, "S").seq == _record(qm2, "R").seq == 40
+    assert qm2.drain("TARGET") == [b"n%03d" % i for i in range(30)] + \
+        [b"p%03d" % i for i in range(10)] + [b"n%03d" % i for i in range(30, 50)]
+
+
+async def test_one_normal_end_makes_every_batch_a_unit_of_work(two_qmgrs):
+    """Given a channel whose sender says NPMSPEED(NORMAL) and whose receiver says FAST, when
+    30 non-persistent messages cross it (BATCHSZ 10), then the channel runs at normal speed:
+    both ends record every batch, 30 with the same LUWID."""
+    qm1, qm2 = two_qmgrs
+    async with running_pair(qm1, qm2, _np(30), BATCHSZ=10, NPMSPEED="NORMAL") as pair:
+        st1 = pair.c1.status_of(CHANNEL)
+        await wait_until(lambda: qm2.depth("TARGET") == 30 and st1.last_seqno == 30, 20)
+        await wait_until(lambda: not st1.indoubt)
+        sender, receiver = _record(qm1, "S"), _record(qm2, "R")
+        assert sender.seq == receiver.seq == 30 and sender.luwid == receiver.luwid
+    assert qm2.drain("TARGET") == [b"n%03d" % i for i in range(30)]
+
+
+def _nth_message(n: int, action: str):
+    seen: list[int] = []
+
+    def policy(d: str, t: int, i: int) -> str:
+        if d == "s2r" and t == SegmentType.MESSAGE_DATA:
+            seen.append(i)
+            if len(seen) == n:
+                return action
+        return "pass"
+    return policy
+
+
+def _first_status_after(n: int):
+    """Drop and cut the first STATUS that answers a batch ending at or after message ``n``."""
+    messages: list[int] = []
+    fired: list[int] = []
+
+    def policy(d: str, t: int, i: int) -> str:
+        if d == "s2r" and t == SegmentType.MESSAGE_DATA:
+            messages.append(i)
+        if d == "r2s" and t == SegmentType.STATUS_DATA and len(messages) >= n and not fired:
+            fired.append(i)
+            return "drop-and-cut"
+        return "pass"
+    return policy
+
+
+async def test_a_persistent_batch_in_doubt_after_fast_batches_backs_out(two_qmgrs):
+    """Given a fast channel (BATCHSZ 10, not pipelined) that has carried two batches of
+    non-persistent messages, when the link drops with the confirm request of a third batch
+    of persistent messages, then the sender, in doubt, finds the receiver still at the record
+    before the fast batches, backs out and sends the batch again: no sequence error, every
+    persistent message once, both records at the same number.
+    spec: dqm-intercommunication 9.31"""
+    qm1, qm2 = two_qmgrs
+    async with running_pair(qm1, qm2, _np(20) + _p(10), policy=_nth_message(30, "drop-and-cut"),
+                            stanza=None, SHORTTMR=0, BATCHSZ=10) as pair:
+        st1 = pair.c1.status_of(CHANNEL)
+        await wait_until(lambda: qm2.depth("TARGET") == 30 and qm1.depth("QM2") == 0, 20)
+        await wait_until(lambda: st1.state is ChannelState.RUNNING and not st1.indoubt, 20)
+        assert pair.proxy.cuts == 1
+        sender, receiver = _record(qm1, "S"), _record(qm2, "R")
+        assert sender.seq == receiver.seq and sender.luwid == receiver.luwid
+    assert not [m for m, _ in qm1.log if m == "AMQ9526E"]
+    assert qm2.drain("TARGET") == [b"n%03d" % i for i in range(20)] + \
+        [b"p%03d" % i for i in range(10)]
+
+
+async def test_a_persistent_batch_in_doubt_after_fast_batches_commits(two_qmgrs):
+    """Given the same channel, when the link drops with the receiver's answer to the third
+    batch (it committed it), then the sender, in doubt, finds the batch's LUWID in the
+    receiver's record and commits: every message once, both records at 30."""
+    qm1, qm2 = two_qmgrs
+    async with running_pair(qm1, qm2, _np(20) + _p(10), policy=_first_status_after(30),
+                            stanza=None, SHORTTMR=0, BATCHSZ=10) as pair:
+        st1 = pair.c1.status_of(CHANNEL)
+        await wait_until(lambda: qm2.depth("TARGET") == 30 and qm1.depth("QM2") == 0, 20)
+        await wait_until(lambda: st1.state is ChannelState.RUNNING and not st1.indoubt
+                         and pair.proxy.cuts == 1, 20)
+        assert _record(qm1, "S").seq == _record(qm2, "R").seq == 30
+    assert not [m for m, _ in qm1.log if m == "AMQ9526E"]
+    assert qm2.drain("TARGET") == [b"n%03d" % i for i in range(20)] + \
+        [b"p%03d" % i for i in range(10)]
+
+
+async def test_a_restarted_channel_carries_on_from_the_records(two_qmgrs):
+    """Given a fast channel that carried 10 persistent then 20 non-persistent messages
+    (records at 10, sequence numbers at 30), when the channel is stopped and started again,
+    then both ends start from the records: 10 more messages cross without a sequence error
+    and the sequence number is 20 at both ends."""
+    qm1, qm2 = two_qmgrs
+    async with running_pair(qm1, qm2, _p(10) + _np(20), BATCHSZ=10) as pair:
+        st1 = pair.c1.status_of(CHANNEL)
+        await wait_until(lambda: qm2.depth("TARGET") == 30 and st1.last_seqno == 30, 20)
+        assert pair.c1.stop_channel(CHANNEL) is None
+        await wait_until(lambda: pair.c1.status_of(CHANNEL).state is ChannelState.STOPPED, 20)
+        for _, body, persistent in _np(10, 20):
+            qm1.put("TARGET", body, qmgr="QM2", persistent=persistent)
+        assert pair.c1.start_channel(CHANNEL) is None
+        st1 = pair.c1.status_of(CHANNEL)
+        await wait_until(lambda: qm2.depth("TARGET") == 40 and st1.last_seqno == 20, 20)
+        assert pair.c2.status_of(CHANNEL, "QM1").last_seqno == 20
+    assert not [m for m, _ in qm1.log if m == "AMQ9526E"]
+    assert qm2.drain("TARGET") == [b"p%03d" % i for i in range(10)] + \
+        [b"n%03d" % i for i in range(30)]
