@@ -47,7 +47,7 @@ from typing import Any
 
 import attrs
 
-from mqpy import CMQC, CMQCFC, local, pcf
+from mqpy import CMQC, CMQCFC, CMQXC, local, pcf
 from mqpy.engine.objects import QUEUE_TYPES
 from mqpy.errors import MQMIError
 from mqpy.mqi import Queue, QueueManager
@@ -201,6 +201,8 @@ _CHSTATUS_ENUMS: dict[str, tuple[int, dict[str, int]]] = {
         "MQPUT": CMQCFC.MQCHSSTATE_IN_MQPUT, "ENDBATCH": CMQCFC.MQCHSSTATE_END_OF_BATCH}),
     "STOPREQ": (CMQCFC.MQIACH_STOP_REQUESTED, {"NO": CMQCFC.MQCHSR_STOP_NOT_REQUESTED,
                                                 "YES": CMQCFC.MQCHSR_STOP_REQUESTED}),
+    "NPMSPEED": (CMQCFC.MQIACH_NPM_SPEED, {"FAST": CMQXC.MQNPMS_FAST,
+                                           "NORMAL": CMQXC.MQNPMS_NORMAL}),
     "MONCHL": (CMQC.MQIA_MONITORING_CHANNEL, {
         "OFF": CMQC.MQMON_OFF, "LOW": CMQC.MQMON_LOW, "MEDIUM": CMQC.MQMON_MEDIUM,
         "HIGH": CMQC.MQMON_HIGH}),

@@ -419,6 +419,7 @@ class SenderMCA:
     def _agreed(self, agreed: Any, partner: str) -> None:
         self.partner = partner
         self.fast = agreed_fast(agreed)
+        self.status.npmspeed = "FAST" if self.fast else "NORMAL"
         self.hbint = agreed.heartbeat_interval
         self.batchsz = agreed.max_msg_batch
         self.max_msg = agreed.max_msg_size or self.max_msg
@@ -1132,6 +1133,7 @@ class ReceiverMCA:
         self.put_authority = PutAuthority.of(self.definition, self.mca_user)
         self.status.mcauser = self.put_authority.mca_user
         self.fast = agreed_fast(agreed)
+        self.status.npmspeed = "FAST" if self.fast else "NORMAL"
         self.hbint = agreed.heartbeat_interval
         self.wrap = agreed.seq_wrap_value
         st = self.status

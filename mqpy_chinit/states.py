@@ -111,6 +111,7 @@ class ChannelStatus:
     start_time: str = ""
     net_time_us: int = 0
     kaint: int = 0
+    npmspeed: str = ""  # a message channel's, as the ID flows agreed it: FAST or NORMAL
     batch_heartbeats: int = 0
     stop_requested: str = ""  # "", QUIESCE, FORCE, TERMINATE
     mcauser: str = ""  # a receiving channel's MCA user (PUTAUT): blank is the chinit's own
@@ -179,5 +180,6 @@ class ChannelStatus:
             "LSTMSGTI": self.last_msg_time, "CHSTADA": self.start_date,
             "CHSTATI": self.start_time, "KAINT": self.kaint,
             "STOPREQ": "YES" if self.stop_requested else "NO", "MCAUSER": self.mcauser,
+            **({"NPMSPEED": self.npmspeed} if self.npmspeed else {}),
             **self.monitor.as_mqsc(),
         }

@@ -6,7 +6,7 @@ import socket
 
 import trio
 
-from mqpy import CMQC, CMQCFC, pcf
+from mqpy import CMQC, CMQCFC, CMQXC, pcf
 from mqpy.structures import CFH
 from mqpy_chinit.wire import Ping, SegmentType
 
@@ -261,6 +261,8 @@ async def test_pcf_channel_commands_start_inquire_status_and_stop_a_channel(qm1,
     assert cur[CMQCFC.MQIACH_CHANNEL_TYPE].Value == CMQC.MQCHT_SENDER
     assert cur[CMQCFC.MQIACH_LAST_SEQ_NUMBER].Value == 1
     assert cur[CMQCFC.MQIACH_INDOUBT_STATUS].Value == CMQCFC.MQCHIDS_NOT_INDOUBT
+    assert cur[CMQCFC.MQIACH_NPM_SPEED].Value == CMQXC.MQNPMS_FAST
+    assert CMQCFC.MQIACH_NPM_SPEED not in {p.Parameter for p in saved[0].params}
     assert cur[CMQC.MQCA_REMOTE_Q_MGR_NAME].String.rstrip() == b"QM2"
     assert len(cur[CMQCFC.MQIACH_NETWORK_TIME_INDICATOR].Values) == 2
     sav = {p.Parameter: p for p in saved[0].params}

@@ -61,6 +61,8 @@ async def test_fast_nonpersistent_batches_replace_no_sync_record(two_qmgrs):
         st1 = pair.c1.status_of(CHANNEL)
         await wait_until(lambda: qm2.depth("TARGET") == 30 and st1.last_seqno == 30, 20)
         assert _record(qm1, "S") is None and _record(qm2, "R") is None
+        assert st1.as_mqsc()["NPMSPEED"] == "FAST"
+        assert pair.c2.status_of(CHANNEL, "QM1").as_mqsc()["NPMSPEED"] == "FAST"
         for _, body, persistent in _p(10):
             qm1.put("TARGET", body, qmgr="QM2", persistent=persistent)
         await wait_until(lambda: qm2.depth("TARGET") == 40 and st1.last_seqno == 40, 20)
@@ -79,7 +81,8 @@ async def test_fast_nonpersistent_batches_replace_no_sync_record(two_qmgrs):
 async def test_one_normal_end_makes_every_batch_a_unit_of_work(two_qmgrs):
     """Given a channel whose sender says NPMSPEED(NORMAL) and whose receiver says FAST, when
     30 non-persistent messages cross it (BATCHSZ 10), then the channel runs at normal speed:
-    both ends record every batch, 30 with the same LUWID."""
+    both ends record every batch, 30 with the same LUWID, and DISPLAY CHSTATUS says
+    NPMSPEED(NORMAL) at both."""
     qm1, qm2 = two_qmgrs
     async with running_pair(qm1, qm2, _np(30), BATCHSZ=10, NPMSPEED="NORMAL") as pair:
         st1 = pair.c1.status_of(CHANNEL)
@@ -87,6 +90,8 @@ async def test_one_normal_end_makes_every_batch_a_unit_of_work(two_qmgrs):
         await wait_until(lambda: not st1.indoubt)
         sender, receiver = _record(qm1, "S"), _record(qm2, "R")
         assert sender.seq == receiver.seq == 30 and sender.luwid == receiver.luwid
+        assert st1.as_mqsc()["NPMSPEED"] == "NORMAL"
+        assert pair.c2.status_of(CHANNEL, "QM1").as_mqsc()["NPMSPEED"] == "NORMAL"
     assert qm2.drain("TARGET") == [b"n%03d" % i for i in range(30)]
 
 
