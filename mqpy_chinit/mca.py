@@ -28,9 +28,11 @@ SYSTEM.CHANNEL.SYNCQ updates"). The sender commits its gets before the confirm r
 instead of preparing them, the receiver has put them outside syncpoint, and neither end
 replaces its sync record: the records stay those of the last batch that had a persistent
 message, the same at both ends, and the sequence numbers carry on in memory. A restart of
-either end starts both from the records again, as after any batch; a channel that fails
-with such a batch in flight may lose its messages (seed 000 "Fast, nonpersistent
-messages": they "may be lost"), never delivers them twice, and is never in doubt over them.
+either end starts both from the records again, as after any batch. A channel that fails
+with such a batch in flight is never in doubt over it: once the sender has committed the
+gets its messages may be lost (seed 000, "Fast, nonpersistent messages": they "may be
+lost"); a failure the sender sees before that backs the gets out, and a message the
+receiver had already put is then sent again.
 A sender's in-doubt key names the last *hardened* batch (its record's number and LUWID),
 which is what the receiver's record holds if it did not commit the batch in doubt.
 
