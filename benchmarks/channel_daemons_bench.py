@@ -107,11 +107,13 @@ def scenario(count: int, persistent: bool, watch: str = "get", pipeline: int = 0
         out = mqpy.Queue(qm1, "TARGET", CMQC.MQOO_OUTPUT)
         md_persistence = CMQC.MQPER_PERSISTENT if persistent else CMQC.MQPER_NOT_PERSISTENT
         pmo = mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT)
+        loaded = time.perf_counter()
         for i in range(count):
             out.put(b"x" * 1024, mqpy.MD(Persistence=md_persistence), pmo)
             if i % 50 == 49:
                 qm1.commit()
         qm1.commit()
+        local_rate = count / (time.perf_counter() - loaded)
         qm1.disconnect()
         qm2 = mqpy.connect("QM2")
         target = mqpy.Queue(qm2, "TARGET", CMQC.MQOO_INPUT_EXCLUSIVE | CMQC.MQOO_INQUIRE)
@@ -173,6 +175,10 @@ def scenario(count: int, persistent: bool, watch: str = "get", pipeline: int = 0
                 # START CHANNEL accepted (its reply from the command server), first message
                 "accepted_s": round(accepted - t0, 3), "first_s": round(first - t0, 3),
                 "msgs_per_s": round(count / seconds, 1),
+                # beside it, the same run's local rate: the application's puts of these
+                # messages on QM1 (to the transmission queue, units of work of 50, the same
+                # persistence), one bindings connection
+                "local_put_msgs_per_s": round(local_rate, 1),
                 # from the first message got to the last: the channel's steady rate, without
                 # runmqsc's start-up and the channel's negotiation
                 "steady_msgs_per_s": round((count - 1) / max(last - first, 1e-9), 1),
