@@ -769,14 +769,21 @@ class SenderMCA:
             # the next batch's messages are got and sent
             self._inflight = _InFlight(key, luwid, last_seq, sent, t0)
             return []
+        # the next batch's first messages, if they are there already (not once a stop is
+        # asked: the end of the channel would only back them out): got with the commit, or,
+        # when there is nothing to commit (fast non-persistent messages only), while the
+        # partner puts this batch -- unless NETTIME is measured, which that would lengthen
+        ahead = self.batchsz if full and not self.stop_requested.is_set() else 0
+        early = None
+        if key is None and ahead and not self.status.monitor.on:
+            early = await self._run_of_gets_in_loop(qm, xq, ahead, batchlim)
         self.status.substate = "RECEIVE"
         ev = await conv.recv(D.receive_timeout(self.hbint) or CONFIRM_TIMEOUT)
         if isinstance(ev, Status) and ev.code == 0:
-            # the next batch's first messages with the commit, if they are there already
-            # (not once a stop is asked: the end of the channel would only back them out)
             self.status.round_trip(int((self.clock() - t0) * 1e6))
-            ahead = self.batchsz if full and not self.stop_requested.is_set() else 0
-            if key is not None:
+            if early is not None:
+                firsts = early
+            elif key is not None:
                 firsts = await self._confirmed_in_loop(qm, xq, key, ahead, batchlim)
             else:
                 firsts = await self._run_of_gets_in_loop(qm, xq, ahead, batchlim)

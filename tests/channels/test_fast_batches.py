@@ -9,6 +9,8 @@ batch or a cut link still finds both ends agreeing.
 
 from __future__ import annotations
 
+import pytest
+
 from mqpy_chinit import negotiation, syncq
 from mqpy_chinit.mca import _our_id, agreed_fast
 from mqpy_chinit.states import ChannelState
@@ -180,3 +182,67 @@ async def test_a_restarted_channel_carries_on_from_the_records(two_qmgrs):
     assert not [m for m, _ in qm1.log if m == "AMQ9526E"]
     assert qm2.drain("TARGET") == [b"p%03d" % i for i in range(10)] + \
         [b"n%03d" % i for i in range(30)]
+
+
+async def _gets_and_confirmations(two_qmgrs, monkeypatch, messages, **sdr) -> list[tuple]:
+    """The order in which an unpipelined sending MCA got its runs of messages, ended each
+    batch (before its confirm request) and read its partner's answer, over ``messages``
+    (BATCHSZ 10)."""
+    from mqpy_chinit.mca import SenderMCA
+    from mqpy_chinit.states import ChannelStatus
+
+    qm1, qm2 = two_qmgrs
+    log: list[tuple] = []
+    runs, answered = SenderMCA._run_of_gets_in_loop, ChannelStatus.round_trip
+    harden, commit = SenderMCA._harden_in_loop, SenderMCA._commit_gets
+
+    async def logged_harden(self, *args):
+        log.append(("end",))
+        await harden(self, *args)
+
+    async def logged_commit(self, *args):
+        log.append(("end",))
+        await commit(self, *args)
+
+    async def logged_runs(self, *args):
+        got = await runs(self, *args)
+        log.append(("gets", len(got)))
+        return got
+
+    def logged_answer(self, micros):
+        log.append(("answered",))
+        answered(self, micros)
+
+    monkeypatch.setattr(SenderMCA, "_run_of_gets_in_loop", logged_runs)
+    monkeypatch.setattr(ChannelStatus, "round_trip", logged_answer)
+    monkeypatch.setattr(SenderMCA, "_harden_in_loop", logged_harden)
+    monkeypatch.setattr(SenderMCA, "_commit_gets", logged_commit)
+    async with running_pair(qm1, qm2, messages, stanza=None, BATCHSZ=10, **sdr) as pair:
+        st1 = pair.c1.status_of(CHANNEL)
+        await wait_until(lambda: qm2.depth("TARGET") == len(messages)
+                         and st1.last_seqno == len(messages), 20)
+    return log
+
+
+async def test_a_fast_batch_gets_the_next_one_while_the_partner_puts_it(two_qmgrs,
+                                                                         monkeypatch):
+    """Given an unpipelined fast channel (BATCHSZ 10) and 30 non-persistent messages, when a
+    full batch has gone with its confirm request, then the next batch's messages are got
+    before the partner's answer is read (there is nothing to commit with them), so the partner's
+    puts and the queue manager's gets overlap; every message arrives once, in order."""
+    log = await _gets_and_confirmations(two_qmgrs, monkeypatch, _np(30))
+    answered = log.index(("answered",))
+    assert ("gets", 10) in log[log.index(("end",)):answered], log
+    assert two_qmgrs[1].drain("TARGET") == [b"n%03d" % i for i in range(30)]
+
+
+@pytest.mark.parametrize("persistent, sdr", [(True, {}), (False, {"MONCHL": "HIGH"})])
+async def test_batches_to_commit_or_measured_get_the_next_one_after_the_answer(
+        two_qmgrs, monkeypatch, persistent, sdr):
+    """Given an unpipelined channel, when its batches are persistent (the next batch's gets
+    go with the commit) or its NETTIME is measured (MONCHL: getting early would lengthen
+    it), then no messages are got between a batch's end and the partner's answer."""
+    messages = _p(30) if persistent else _np(30)
+    log = await _gets_and_confirmations(two_qmgrs, monkeypatch, messages, **sdr)
+    answered = log.index(("answered",))
+    assert [e for e in log[log.index(("end",)):answered] if e[0] == "gets"] == [], log
