@@ -7,8 +7,13 @@
 A queue manager and its channel initiator (listening on 127.0.0.1, port 0) run in a child
 process, so that client and server do not share one interpreter lock, as on two machines.
 In this process 1 and 16 client threads (pymqi programs: ``mqpy.connect(qm, channel,
-"host(port)")``, each on its own queue, conversations shared per SHARECNV(10)) repeat a
-round trip of a 1 KB message:
+"host(port)")``, each on its own queue) repeat a round trip of a 1 KB message. The threads
+connect at once, so that each nearly always opens a channel instance of its own, as 16
+applications would, before another's is there to share (SHARECNV(10)); now and then two
+share one. ``channel_instances`` says how many sockets the clients' conversations used
+(server CPU per trip is lower when they share, as one read and one write then carry the
+calls of several conversations, and the clients' CPU higher, as replies are handed between
+their threads):
 
 - ``nonpersistent``: MQPUT then MQGET, non-persistent, outside syncpoint (2 MQI flows);
 - ``persistent_syncpoint``: MQPUT under syncpoint, MQCMIT, MQGET under syncpoint, MQCMIT,
@@ -51,6 +56,7 @@ import sys
 import tempfile
 import threading
 import time
+from typing import Any
 
 QMGR = "CLBENCH"
 CHANNEL = "BENCH.SVRCONN"
@@ -102,7 +108,7 @@ def serve(root: str) -> None:
 
 def _client(port: int, index: int, scenario: str, stop: threading.Event,
             counts: list[int], latencies: list[float], ready: threading.Barrier,
-            tls_keys: str) -> None:
+            tls_keys: str, addresses: list[Any]) -> None:
     import mqpy
     from mqpy import CMQC
 
@@ -120,6 +126,7 @@ def _client(port: int, index: int, scenario: str, stop: threading.Event,
     put_opts = CMQC.MQPMO_SYNCPOINT if persistent else CMQC.MQPMO_NO_SYNCPOINT
     get_opts = CMQC.MQGMO_SYNCPOINT if persistent else CMQC.MQGMO_NO_SYNCPOINT
     n, total = 0, 0.0
+    addresses[index] = qm.get_handle().local_address
     ready.wait()
     while not stop.is_set():
         t0 = time.perf_counter()
@@ -246,9 +253,10 @@ def run_scenario(port: int, scenario: str, clients: int, seconds: float,
     stop = threading.Event()
     counts = [0] * clients
     latencies = [0.0] * clients
+    addresses: list[Any] = [None] * clients  # each client's socket: its channel instance
     ready = threading.Barrier(clients + 1)
     threads = [threading.Thread(target=_client, args=(port, i, scenario, stop, counts,
-                                                      latencies, ready, tls_keys))
+                                                      latencies, ready, tls_keys, addresses))
                for i in range(clients)]
     for t in threads:
         t.start()
@@ -278,6 +286,7 @@ def run_scenario(port: int, scenario: str, clients: int, seconds: float,
     return {
         "scenario": scenario, "clients": clients, "tls": bool(tls_keys),
         "message_bytes": 1024,
+        "channel_instances": len(set(addresses)),
         "round_trips": trips, "seconds": round(wall, 3),
         "round_trips_per_s": round(trips / wall, 1),
         "mqi_calls_per_s": round(trips * SCENARIOS[scenario] / wall, 1),

@@ -856,6 +856,18 @@ class ClientConnection(MQIVerbs):
         """The negotiated SHARECNV of the channel instance."""
         return self._instance.sharing if self._instance else 0
 
+    @property
+    def local_address(self) -> tuple[str, int] | None:
+        """The local address of the channel instance's socket (None once it is gone): the
+        conversations that share an instance (SHARECNV) have the same."""
+        instance = self._instance
+        if instance is None:
+            return None
+        try:
+            return instance.sock.getsockname()[:2]  # type: ignore[no-any-return]
+        except OSError:
+            return None
+
     # -- one call -------------------------------------------------------------------------
 
     def _exchange(self, verb: SegmentType, values: Any, hobj: int,
