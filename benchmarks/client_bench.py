@@ -7,8 +7,12 @@
 A queue manager and its channel initiator (listening on 127.0.0.1, port 0) run in a child
 process, so that client and server do not share one interpreter lock, as on two machines.
 In this process 1 and 16 client threads (pymqi programs: ``mqpy.connect(qm, channel,
-"host(port)")``, each on its own queue, conversations shared per SHARECNV(10)) repeat a
-round trip of a 1 KB message:
+"host(port)")``, each on its own queue, conversations shared per SHARECNV(10): 16 clients
+are two channel instances) repeat a round trip of a 1 KB message. They connect one at a
+time, so that each finds the instance the one before opened: connecting at once, each
+opened its own before another's was there to share, as many as the machine's load let
+them (3 to 16 instances, and the figures with them: a shared instance's read and write
+carry the calls of several conversations). ``channel_instances`` says how many there were:
 
 - ``nonpersistent``: MQPUT then MQGET, non-persistent, outside syncpoint (2 MQI flows);
 - ``persistent_syncpoint``: MQPUT under syncpoint, MQCMIT, MQGET under syncpoint, MQCMIT,
@@ -51,6 +55,7 @@ import sys
 import tempfile
 import threading
 import time
+from typing import Any
 
 QMGR = "CLBENCH"
 CHANNEL = "BENCH.SVRCONN"
@@ -102,16 +107,18 @@ def serve(root: str) -> None:
 
 def _client(port: int, index: int, scenario: str, stop: threading.Event,
             counts: list[int], latencies: list[float], ready: threading.Barrier,
-            tls_keys: str) -> None:
+            tls_keys: str, addresses: list[Any], connecting: threading.Lock) -> None:
     import mqpy
     from mqpy import CMQC
 
-    if tls_keys:
-        qm = mqpy.QueueManager(None)
-        qm.connect_tcp_client(QMGR, mqpy.CD(SSLCipherSpec=CIPHER.encode()), TLS_CHANNEL,
-                              f"127.0.0.1({port})", sco=mqpy.SCO(KeyRepository=tls_keys.encode()))
-    else:
-        qm = mqpy.connect(QMGR, CHANNEL, f"127.0.0.1({port})")
+    with connecting:  # one at a time: each shares the instance the one before opened
+        if tls_keys:
+            qm = mqpy.QueueManager(None)
+            qm.connect_tcp_client(QMGR, mqpy.CD(SSLCipherSpec=CIPHER.encode()), TLS_CHANNEL,
+                                  f"127.0.0.1({port})",
+                                  sco=mqpy.SCO(KeyRepository=tls_keys.encode()))
+        else:
+            qm = mqpy.connect(QMGR, CHANNEL, f"127.0.0.1({port})")
     queue = mqpy.Queue(qm, f"BENCH.Q.{index}", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_EXCLUSIVE)
     data = os.urandom(1024)
     persistent = scenario == "persistent_syncpoint"
@@ -120,6 +127,7 @@ def _client(port: int, index: int, scenario: str, stop: threading.Event,
     put_opts = CMQC.MQPMO_SYNCPOINT if persistent else CMQC.MQPMO_NO_SYNCPOINT
     get_opts = CMQC.MQGMO_SYNCPOINT if persistent else CMQC.MQGMO_NO_SYNCPOINT
     n, total = 0, 0.0
+    addresses[index] = qm.get_handle().local_address
     ready.wait()
     while not stop.is_set():
         t0 = time.perf_counter()
@@ -246,9 +254,12 @@ def run_scenario(port: int, scenario: str, clients: int, seconds: float,
     stop = threading.Event()
     counts = [0] * clients
     latencies = [0.0] * clients
+    addresses: list[Any] = [None] * clients  # each client's socket: its channel instance
     ready = threading.Barrier(clients + 1)
+    connecting = threading.Lock()
     threads = [threading.Thread(target=_client, args=(port, i, scenario, stop, counts,
-                                                      latencies, ready, tls_keys))
+                                                      latencies, ready, tls_keys, addresses,
+                                                      connecting))
                for i in range(clients)]
     for t in threads:
         t.start()
@@ -278,6 +289,7 @@ def run_scenario(port: int, scenario: str, clients: int, seconds: float,
     return {
         "scenario": scenario, "clients": clients, "tls": bool(tls_keys),
         "message_bytes": 1024,
+        "channel_instances": len(set(addresses)),
         "round_trips": trips, "seconds": round(wall, 3),
         "round_trips_per_s": round(trips / wall, 1),
         "mqi_calls_per_s": round(trips * SCENARIOS[scenario] / wall, 1),
