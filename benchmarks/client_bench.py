@@ -107,16 +107,21 @@ def serve(root: str) -> None:
 
 def _client(port: int, index: int, scenario: str, stop: threading.Event,
             counts: list[int], latencies: list[float], ready: threading.Barrier,
-            tls_keys: str, addresses: list[Any], connecting: threading.Lock) -> None:
+            tls_keys: str, addresses: list[Any], connecting: threading.Lock,
+            own_instance: bool = False) -> None:
     import mqpy
     from mqpy import CMQC
 
     with connecting:  # one at a time: each shares the instance the one before opened
-        if tls_keys:
+        if tls_keys or own_instance:
             qm = mqpy.QueueManager(None)
-            qm.connect_tcp_client(QMGR, mqpy.CD(SSLCipherSpec=CIPHER.encode()), TLS_CHANNEL,
+            cd = mqpy.CD(SharingConversations=1) if own_instance else mqpy.CD()
+            if tls_keys:
+                cd.SSLCipherSpec = CIPHER.encode()
+            qm.connect_tcp_client(QMGR, cd, TLS_CHANNEL if tls_keys else CHANNEL,
                                   f"127.0.0.1({port})",
-                                  sco=mqpy.SCO(KeyRepository=tls_keys.encode()))
+                                  sco=mqpy.SCO(KeyRepository=tls_keys.encode()) if tls_keys
+                                  else None)
         else:
             qm = mqpy.connect(QMGR, CHANNEL, f"127.0.0.1({port})")
     queue = mqpy.Queue(qm, f"BENCH.Q.{index}", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_EXCLUSIVE)
@@ -250,7 +255,8 @@ def serve_deployed(root: str, fastpath: bool = False) -> tuple[int, list[int]]:
 
 
 def run_scenario(port: int, scenario: str, clients: int, seconds: float,
-                 tls_keys: str = "", server_pids: list[int] | None = None) -> dict:
+                 tls_keys: str = "", server_pids: list[int] | None = None,
+                 own_instances: bool = False) -> dict:
     stop = threading.Event()
     counts = [0] * clients
     latencies = [0.0] * clients
@@ -259,7 +265,7 @@ def run_scenario(port: int, scenario: str, clients: int, seconds: float,
     connecting = threading.Lock()
     threads = [threading.Thread(target=_client, args=(port, i, scenario, stop, counts,
                                                       latencies, ready, tls_keys, addresses,
-                                                      connecting))
+                                                      connecting, own_instances))
                for i in range(clients)]
     for t in threads:
         t.start()
@@ -289,7 +295,7 @@ def run_scenario(port: int, scenario: str, clients: int, seconds: float,
     return {
         "scenario": scenario, "clients": clients, "tls": bool(tls_keys),
         "message_bytes": 1024,
-        "channel_instances": len(set(addresses)),
+        "channel_instances": len(set(addresses)), "own_instances": own_instances,
         "round_trips": trips, "seconds": round(wall, 3),
         "round_trips_per_s": round(trips / wall, 1),
         "mqi_calls_per_s": round(trips * SCENARIOS[scenario] / wall, 1),
@@ -429,6 +435,10 @@ def main() -> None:
                          "the clients)")
     ap.add_argument("--floor", action="store_true",
                     help="bytes only through the deployed topology: the floor under a call")
+    ap.add_argument("--own-instances", action="store_true",
+                    help="each client on a channel instance of its own (CD "
+                         "SharingConversations=1), as separate programs would be, instead "
+                         "of threads of one program sharing instances (SHARECNV(10))")
     ap.add_argument("--serve", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.serve:
@@ -456,7 +466,8 @@ def _scenarios(args: argparse.Namespace, port: int, seconds: float, keys: str,
     results = []
     for scenario in args.scenario or SCENARIOS:
         for clients in args.clients or CLIENT_COUNTS:
-            res = run_scenario(port, scenario, clients, seconds, keys, pids)
+            res = run_scenario(port, scenario, clients, seconds, keys, pids,
+                               args.own_instances)
             res["deployed"] = args.deployed
             res["fastpath"] = args.fastpath
             print(json.dumps(res), file=sys.stderr, flush=True)
