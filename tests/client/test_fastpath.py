@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
+import tempfile
 import time
 
 import pytest
@@ -347,6 +349,75 @@ def test_mqibindtype_values():
     assert parse({"MQIBindType": " STANDARD "}).mqi_bind_type == "STANDARD"
     with pytest.raises(config.ConfigError, match="FASTPATH or STANDARD"):
         parse({"MQIBindType": "TURBO"})
+
+
+def _connect_as_nobody(path: str) -> str:
+    """In a child process of user nobody (65534): connect to ``path`` and send the start of
+    a hand-over request; "mode" (the connection was refused), "closed" (the other end
+    closed it unanswered) or "answered"."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: no exec (the interpreter may not be readable by nobody)
+        outcome = b"error"
+        try:
+            os.setgid(65534)
+            os.setuid(65534)
+            with socket.socket(socket.AF_UNIX) as s:
+                try:
+                    s.connect(path)
+                except PermissionError:
+                    outcome = b"mode"
+                else:
+                    try:
+                        s.sendall(b"S" + bytes(64))
+                        s.settimeout(10)
+                        outcome = b"closed" if s.recv(100) == b"" else b"answered"
+                    except (ConnectionResetError, BrokenPipeError):
+                        outcome = b"closed"  # closed before (or while) the bytes went
+        except BaseException as e:  # noqa: BLE001 - told to the parent
+            outcome = type(e).__name__.encode()
+        finally:
+            os.write(write_end, outcome)
+            os._exit(0)
+    os.close(write_end)
+    try:
+        return os.read(read_end, 100).decode()
+    finally:
+        os.close(read_end)
+        os.waitpid(pid, 0)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="connecting as another user needs root")
+def test_another_users_connection_to_the_hand_over_socket_is_refused(site):
+    """Given a FASTPATH queue manager, when a process of another user connects to its
+    qm.fastpath.sock, then the socket's mode (0600) refuses it; and were the mode opened to
+    everyone, the daemon reads the connecting process's user id (SO_PEERCRED), refuses it
+    without reading a request (AMQ9999E names the user id) and closes the connection. The
+    clients keep being served. (Run as root: the other user is nobody, 65534; the socket is
+    reached through a hard link in a directory that user may search.)"""
+    path = os.path.join(site.qmdir, clienthost.SOCKET_NAME)
+    where = tempfile.mkdtemp()
+    os.chmod(where, 0o755)
+    link = os.path.join(where, "fastpath.sock")
+    try:
+        os.link(path, link)
+    except OSError as e:
+        pytest.skip(f"the socket cannot be linked where another user may reach it: {e}")
+
+    try:
+        assert _connect_as_nobody(link) == "mode"
+        os.chmod(path, 0o666)
+        assert _connect_as_nobody(link) == "closed"
+        assert "from user id 65534 was refused" in site.wait_for_log("AMQ9999E")
+    finally:
+        os.chmod(path, 0o600)
+        os.unlink(link)
+        os.rmdir(where)
+    qm = site.client()
+    try:
+        assert _daemon_holds(site), _holders(site)
+    finally:
+        qm.disconnect()
 
 
 def test_only_the_queue_managers_user_may_hand_over():
