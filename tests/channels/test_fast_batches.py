@@ -184,7 +184,7 @@ async def test_a_restarted_channel_carries_on_from_the_records(two_qmgrs):
         [b"n%03d" % i for i in range(30)]
 
 
-async def _gets_and_confirmations(two_qmgrs, monkeypatch, messages, **sdr) -> list[tuple]:
+async def _gets_ends_and_answers(two_qmgrs, monkeypatch, messages, **sdr) -> list[tuple]:
     """The order in which an unpipelined sending MCA got its runs of messages, ended each
     batch (before its confirm request) and read its partner's answer, over ``messages``
     (BATCHSZ 10)."""
@@ -230,7 +230,7 @@ async def test_a_fast_batch_gets_the_next_one_while_the_partner_puts_it(two_qmgr
     full batch has gone with its confirm request, then the next batch's messages are got
     before the partner's answer is read (there is nothing to commit with them), so the partner's
     puts and the queue manager's gets overlap; every message arrives once, in order."""
-    log = await _gets_and_confirmations(two_qmgrs, monkeypatch, _np(30))
+    log = await _gets_ends_and_answers(two_qmgrs, monkeypatch, _np(30))
     answered = log.index(("answered",))
     assert ("gets", 10) in log[log.index(("end",)):answered], log
     assert two_qmgrs[1].drain("TARGET") == [b"n%03d" % i for i in range(30)]
@@ -243,6 +243,6 @@ async def test_batches_to_commit_or_measured_get_the_next_one_after_the_answer(
     go with the commit) or its NETTIME is measured (MONCHL: getting early would lengthen
     it), then no messages are got between a batch's end and the partner's answer."""
     messages = _p(30) if persistent else _np(30)
-    log = await _gets_and_confirmations(two_qmgrs, monkeypatch, messages, **sdr)
+    log = await _gets_ends_and_answers(two_qmgrs, monkeypatch, messages, **sdr)
     answered = log.index(("answered",))
     assert [e for e in log[log.index(("end",)):answered] if e[0] == "gets"] == [], log
