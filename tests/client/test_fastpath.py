@@ -30,20 +30,15 @@ CIPH = "ECDHE_ECDSA_AES_128_GCM_SHA256"
 
 
 class FastpathSite(Site):
-    """Site, with qm.ini's Channels stanza saying MQIBindType=FASTPATH before strmqm."""
+    """Site, with qm.ini's Channels stanza saying MQIBindType=FASTPATH before strmqm, the
+    owner admitted as a client and this module's queue."""
+
+    def __init__(self, root: str) -> None:
+        super().__init__(root, {"MQIBindType": "FASTPATH"})
 
     def start(self) -> FastpathSite:
-        assert self.inst.run("crtmqm", QM).returncode == 0
-        config.set_channels_value(QM, "MQIBindType", "FASTPATH", self.inst.root)
-        proc = self.inst.run("strmqm", QM)
-        assert proc.returncode == 0, proc.stdout + proc.stderr
-        self.mqsc(f"""
-DEFINE LISTENER(APP.LSTR) TRPTYPE(TCP) PORT({self.port}) IPADDR(127.0.0.1) CONTROL(QMGR)
-START LISTENER(APP.LSTR)
-DEFINE CHANNEL({CHANNEL}) CHLTYPE(SVRCONN)
-DEFINE QLOCAL({QUEUE}) MAXDEPTH(1000)
-""" + ADMIT_OWNER)
-        self._wait_listening()
+        super().start()
+        self.mqsc(ADMIT_OWNER + f"DEFINE QLOCAL({QUEUE}) MAXDEPTH(1000)\n")
         return self
 
 

@@ -8,34 +8,16 @@ from __future__ import annotations
 
 import pytest
 
-from mqpy import config
 from tests.client.test_relay import *  # noqa: F403 - the same tests, collected here too
 from tests.client.test_relay import _empty  # noqa: F401 - its autouse fixture
 from tests.security.site import ADMIT_OWNER, Site
 
-
-class _FastpathSite(Site):
-    """``Site``, with MQIBindType=FASTPATH in qm.ini before strmqm starts it."""
-
-    def start(self) -> _FastpathSite:
-        run = self.inst.run
-
-        def run_configured(command: str, *args: str, **kwargs):
-            if command == "strmqm":
-                config.set_channels_value(args[-1], "MQIBindType", "FASTPATH",
-                                          self.inst.root)
-            return run(command, *args, **kwargs)
-
-        self.inst.run = run_configured  # type: ignore[method-assign]
-        try:
-            return super().start()
-        finally:
-            self.inst.run = run  # type: ignore[method-assign]
+FASTPATH = {"MQIBindType": "FASTPATH"}
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    s = _FastpathSite(str(tmp_path_factory.mktemp("fastpath-calls")))
+    s = Site(str(tmp_path_factory.mktemp("fastpath-calls")), FASTPATH)
     try:
         s.start()
         s.mqsc(ADMIT_OWNER + "DEFINE QLOCAL(RELAY.Q) MAXDEPTH(1000)\n")

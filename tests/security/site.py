@@ -15,6 +15,7 @@ import time
 from typing import TYPE_CHECKING
 
 import mqpy
+from mqpy import config
 
 from ..daemon.conftest import Installation
 
@@ -56,10 +57,13 @@ def free_port() -> int:
 
 
 class Site:
-    def __init__(self, root: str) -> None:
+    def __init__(self, root: str, channels: dict[str, str] | None = None) -> None:
+        """``channels``: qm.ini Channels stanza values written before strmqm (say
+        MQIBindType=FASTPATH)."""
         self.inst = Installation(root)
         self.inst.env.pop("MQPY_NO_CHINIT", None)
         self.port = free_port()
+        self.channels = channels or {}
 
     @property
     def qmdir(self) -> str:
@@ -71,6 +75,8 @@ class Site:
 
     def start(self) -> Site:
         assert self.inst.run("crtmqm", QM).returncode == 0
+        for key, value in self.channels.items():
+            config.set_channels_value(QM, key, value, self.inst.root)
         proc = self.inst.run("strmqm", QM)
         assert proc.returncode == 0, proc.stdout + proc.stderr
         self.mqsc(f"""
