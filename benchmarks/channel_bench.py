@@ -7,7 +7,7 @@
 Both queue managers and their channel initiators run in this process (two engines, TCP on
 loopback). The messages are put first, then the channel is started and timed until the last
 one is committed at QM2. Beside it, the same run's local persistent put+commit rate. Targets
-(issue 5, 2 cores): >= 5,000 persistent and >= 20,000 non-persistent msgs/s.
+(2 cores): >= 5,000 persistent and >= 20,000 non-persistent msgs/s.
 
 ``--mca``: one MCA alone, in this process, against a queue-manager daemon (strmqm, so its
 MQI calls cross the bindings socket as in an installation), the other end of the channel a
