@@ -9,7 +9,9 @@ import re
 import threading
 
 import mqpy
+from mqpy import CMQC
 from mqpy.mqsc.parser import MQSCCommand, parse_command
+from mqpy.mqsc.writer import command_text
 
 _HEADER = re.compile(r"^AMQ\d{4}I: Display .*details\.")
 
@@ -95,7 +97,7 @@ class MQSCAdmin:
         return self._display(text)
 
     def channel(self, name: str) -> dict[str, object] | None:
-        found = self._display(f"DISPLAY CHANNEL('{name}') ALL")
+        found = self._display(command_text("DISPLAY", "CHANNEL", name, flags=["ALL"]))
         return found[0] if found else None
 
     def channels(self) -> dict[str, dict[str, object]]:
@@ -105,18 +107,15 @@ class MQSCAdmin:
         return self._display("DISPLAY LISTENER(*) ALL")
 
     def alter_queue(self, name: str, attributes: dict[str, object]) -> None:
-        words = []
-        for key, value in attributes.items():
-            if key == "TRIGGER":
-                words.append("TRIGGER" if value == "YES" else "NOTRIGGER")
-            else:
-                words.append(f"{key}({value})")
-        ok, lines = self.run(f"ALTER QLOCAL('{name}') " + " ".join(words))
+        params = {k: v for k, v in attributes.items() if k != "TRIGGER"}
+        flags = [("TRIGGER" if v == "YES" else "NOTRIGGER")
+                 for k, v in attributes.items() if k == "TRIGGER"]
+        ok, lines = self.run(command_text("ALTER", "QLOCAL", name, params, flags))
         if not ok:
-            raise mqpy.MQMIError(2, 2195)
+            raise mqpy.MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_UNEXPECTED_ERROR)
 
     def queue_attribute(self, name: str, key: str) -> object:
-        found = self._display(f"DISPLAY QLOCAL('{name}') {key}")
+        found = self._display(command_text("DISPLAY", "QLOCAL", name, flags=[key]))
         if not found:
             return None
         value = found[0].get(key)
@@ -125,15 +124,16 @@ class MQSCAdmin:
         return value
 
     def qmgr_attribute(self, key: str) -> object:
-        found = self._display(f"DISPLAY QMGR {key}")
+        found = self._display(command_text("DISPLAY", "QMGR", flags=[key]))
         return found[0].get(key) if found else None
 
     def define_channel(self, name: str, like: str, attributes: dict[str, object]) -> None:
-        words = " ".join(f"{k}({v})" if k != "DESCR" else f"DESCR('{v}')"
-                         for k, v in attributes.items())
-        ok, lines = self.run(f"DEFINE CHANNEL('{name}') LIKE('{like}') {words}")
+        """DEFINE CHANNEL(name) LIKE(like) with ``attributes``, every value quoted (a
+        description may hold what a partner sent)."""
+        ok, lines = self.run(command_text("DEFINE", "CHANNEL", name,
+                                          {"LIKE": like, **attributes}))
         if not ok:
-            raise mqpy.MQMIError(2, 2195)
+            raise mqpy.MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_UNEXPECTED_ERROR)
 
     def close(self) -> None:
         self._client.close()

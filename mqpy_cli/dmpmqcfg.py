@@ -23,6 +23,7 @@ import click
 import mqpy
 from mqpy import CMQCFC
 from mqpy.mqsc import dump
+from mqpy.mqsc.writer import quote
 from mqpy_cli.control import _data_path, _err
 
 #: -t values -> the DISPLAY object keywords they dump (IBM's names; some are IBM's only)
@@ -135,7 +136,7 @@ def dmpmqcfg(qmgr: str, client: str | None, what: str, every: bool, names: str, 
                     lines.append(definition.mqsc(one_line))
                     if seqnum is not None and kind == "CHANNEL" and dict(
                             definition.items).get("CHLTYPE") in ("SDR", "SVR", "CLUSSDR"):
-                        lines.append(f"RESET CHANNEL({dump.quote(definition.name or '')}) "
+                        lines.append(f"RESET CHANNEL({quote(definition.name or '')}) "
                                      f"SEQNUM({seqnum})")
         if output != "setmqaut" and what in ("all", "chlauth") and objtype == "all":
             shown = dump.parse_display(commands.display(f"DISPLAY CHLAUTH({names}) ALL"))

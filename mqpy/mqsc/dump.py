@@ -23,6 +23,7 @@ import attrs
 from mqpy.engine import objects
 from mqpy.mqsc import grammar as g
 from mqpy.mqsc import mapping
+from mqpy.mqsc.writer import quote
 from mqpy.security import AUTHINFO_DEFAULTS
 
 _ITEM = re.compile(r"^[A-Z][A-Z0-9]*(\(.*\))?$", re.S)
@@ -100,17 +101,13 @@ class Definition:
         return " +\n   ".join([head, *parts])
 
 
-def quote(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
-
-
 def _value_text(attr: g.Attr | None, value: str) -> str:
     """A DISPLAY value as MQSC input: names and text quoted (each, in a list)."""
     if attr is None or attr.kind in (g.INT, g.ENUM):
-        return value if value != "" else "' '"
+        return value if value != "" else quote("")
     if attr.kind == g.LIST:
-        return ",".join(quote(v) for v in value.split(",")) if value else "' '"
-    return quote(value) if value != "" else "' '"
+        return ",".join(quote(v) for v in value.split(",")) if value else quote("")
+    return quote(value)
 
 
 def _same(shown: str | None, default: object) -> bool:
