@@ -1073,13 +1073,15 @@ class ChannelInitiator:
                     mca = SenderMCA(name, definition, self.qmgr_name, self.connect_qm,
                                     ChannelStatus(name, "SDR"),
                                     key_repository=self._key_repository)
-                    await mca.ping()
+                    try:
+                        await mca.ping()
+                    except ValueError as exc:  # its CONNAME: blank, or not host(port)
+                        raise ChannelEnded("AMQ9203E", f"A configuration error for TCP/IP "
+                                           f"occurred: {exc}.", False) from None
                     reply = {"ok": True, "message": ""}
                 except ChannelEnded as exc:
                     # as for a channel run: the operator finds why in the error log too
                     self.log(exc.msgid, f"PING CHANNEL({name}): {exc.text}")
-                    reply = {"ok": False, "message": str(exc)}
-                except ValueError as exc:
                     reply = {"ok": False, "message": str(exc)}
             elif verb == "REFRESH_SSL":  # REFRESH SECURITY TYPE(SSL)
                 reply = await sslrefresh.refresh_ssl(self)
