@@ -52,6 +52,7 @@ from mqpy.engine.objects import QUEUE_TYPES
 from mqpy.errors import MQMIError
 from mqpy.mqi import Queue, QueueManager
 from mqpy.mqsc import pcfmap
+from mqpy.mqsc.display import parse_objects
 from mqpy.mqsc.mapping import display_keywords
 from mqpy.mqsc.parser import MQSCCommand
 from mqpy.mqsc.processor import CommandFailed, MQSCProcessor, Result, message
@@ -983,12 +984,10 @@ class CommandServer:
     # and RESET CLUSTER) and translate the answer, so both interfaces say the same.
 
     def _cluster_rows(self, text: str) -> list[dict[str, object]]:
-        from mqpy_chinit.admin import parse_display
-
         result = self.processor.execute_text(text)
         if not result.ok:
             raise _Refused(result.reason or CMQCFC.MQRCCF_COMMAND_FAILED)
-        return parse_display(result.lines)
+        return parse_objects(result.lines)
 
     def _cluster_command(self, text: str) -> list[Response]:
         result = self.processor.execute_text(text)

@@ -1,70 +1,18 @@
 """What a separate channel-initiator process reads and changes in its queue manager, as an
 ordinary MQI application: MQSC commands through the command server (SYSTEM.ADMIN.COMMAND.QUEUE),
-and their DISPLAY replies parsed back into attribute dictionaries.
+every value in them quoted (``mqpy.mqsc.writer``), and their DISPLAY replies read back into
+attribute dictionaries (``mqpy.mqsc.display.parse_objects``, here ``parse_display``).
 """
 
 from __future__ import annotations
 
-import re
 import threading
 
 import mqpy
 from mqpy import CMQC
+from mqpy.mqsc.display import parse_objects as parse_display
 from mqpy.mqsc.parser import MQSCCommand, parse_command
 from mqpy.mqsc.writer import command_text
-
-_HEADER = re.compile(r"^AMQ\d{4}I: Display .*details\.")
-
-
-def parse_display(lines: list[str]) -> list[dict[str, object]]:
-    """DISPLAY reply lines (``AMQ84xxI: Display ... details.`` then ``ATTR(value)`` pairs) into
-    one dictionary per object. Values that are all digits become ints; a bare keyword (a flag
-    such as NOTRIGGER) maps to True."""
-    objects: list[dict[str, object]] = []
-    current: dict[str, object] | None = None
-    for line in lines:
-        if _HEADER.match(line):
-            current = {}
-            objects.append(current)
-            continue
-        if current is None or not line.startswith(" "):
-            continue
-        current.update(_attrs_of(line))
-    return objects
-
-
-def _attrs_of(line: str) -> dict[str, object]:
-    out: dict[str, object] = {}
-    i, n = 0, len(line)
-    while i < n:
-        while i < n and line[i] == " ":
-            i += 1
-        start = i
-        while i < n and (line[i].isalnum() or line[i] in "_"):
-            i += 1
-        key = line[start:i]
-        if not key:
-            i += 1
-            continue
-        if i < n and line[i] == "(":
-            depth, i, vstart = 1, i + 1, i + 1
-            quoted = False
-            while i < n and depth:
-                ch = line[i]
-                if ch == "'":
-                    quoted = not quoted
-                elif not quoted and ch == "(":
-                    depth += 1
-                elif not quoted and ch == ")":
-                    depth -= 1
-                i += 1
-            raw = line[vstart:i - 1].strip()
-            if len(raw) >= 2 and raw[0] == raw[-1] == "'":
-                raw = raw[1:-1].replace("''", "'")
-            out[key] = int(raw) if raw.isdigit() else raw
-        else:
-            out[key] = True
-    return out
 
 
 class MQSCAdmin:

@@ -139,7 +139,8 @@ def dmpmqcfg(qmgr: str, client: str | None, what: str, every: bool, names: str, 
                         lines.append(command_text("RESET", "CHANNEL", definition.name or "",
                                                   {"SEQNUM": seqnum}))
         if output != "setmqaut" and what in ("all", "chlauth") and objtype == "all":
-            shown = dump.parse_display(commands.display(command_text("DISPLAY", "CHLAUTH", names, flags=["ALL"])))
+            shown = dump.parse_display(commands.display(
+                command_text("DISPLAY", "CHLAUTH", names, flags=["ALL"])))
             for definition in dump.object_definitions("CHLAUTH", shown):
                 lines.append(definition.mqsc(one_line))
         if what in ("all", "authrec") and objtype in ("all", "qmgr", "queue", "channel",
