@@ -187,6 +187,7 @@ _PING_TYPES = ("SDR", "SVR", "CLUSSDR")
 #: security refusals that have a message of their own: reason -> message id (the address
 #: errors name the address the command gave)
 _SECURITY_MESSAGES = {CMQC.MQRC_UNKNOWN_ENTITY: "AMQ7026E",
+                      CMQCFC.MQRCCF_CHLAUTH_NOT_FOUND: "AMQ8884E",
                       CMQCFC.MQRCCF_IPADDR_ERROR: "AMQ8897E",
                       CMQCFC.MQRCCF_IPADDR_RANGE_ERROR: "AMQ8898E"}
 

@@ -93,6 +93,16 @@ def test_set_chlauth_with_a_bad_address_names_it(site, command, line):
     assert "AMQ8101S" not in out and "AMQ8877I" not in out
 
 
+def test_removing_a_chlauth_record_that_does_not_exist_is_amq8884(site):
+    """Given no ADDRESSMAP record for NO.SUCH.* at 10.9.9.9, when SET CHLAUTH ACTION(REMOVE)
+    names it, then runmqsc answers AMQ8884E (channel authentication record not found), as
+    DISPLAY CHLAUTH does, not AMQ8101S."""
+    out = _answer(site, "SET CHLAUTH('NO.SUCH.*') TYPE(ADDRESSMAP) ADDRESS('10.9.9.9') "
+                        "ACTION(REMOVE)")
+    assert "AMQ8884E: Channel authentication record not found." in out, out
+    assert "AMQ8101S" not in out
+
+
 def test_pcf_ping_of_a_server_connection_channel_is_channel_type_error(server, engine):
     """Given a SVRCONN, when Ping Channel names it, then the response is
     MQRCCF_CHANNEL_TYPE_ERROR (3034), whether or not a channel initiator runs."""
