@@ -49,7 +49,7 @@ from mqpy_chinit.states import ChannelState, ChannelStatus
 from mqpy_chinit.wire import CapFlags1, InitialData, StatusCode
 
 INITQ = "SYSTEM.CHANNEL.INITQ"
-COMMAND_FORMAT = b"MQPYCHCM"
+COMMAND_FORMAT = b"MQPYCHCM"  # mqpy's channel command messages on SYSTEM.CHANNEL.INITQ
 #: the reasons that mean the queue manager went (killed, ending, or gone before MQCONN)
 _QMGR_GONE = (CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_Q_MGR_QUIESCING,
               CMQC.MQRC_Q_MGR_STOPPING, CMQC.MQRC_Q_MGR_NOT_AVAILABLE)
