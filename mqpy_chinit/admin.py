@@ -45,8 +45,10 @@ class MQSCAdmin:
         return self._display(text)
 
     def channel(self, name: str) -> dict[str, object] | None:
+        """The definition of channel ``name`` exactly: a name that is a pattern (a partner
+        may send ``SYSTEM.*``) names no channel, as the queue manager's own lookup says."""
         found = self._display(command_text("DISPLAY", "CHANNEL", name, flags=["ALL"]))
-        return found[0] if found else None
+        return next((d for d in found if str(d.get("CHANNEL")) == name), None)
 
     def channels(self) -> dict[str, dict[str, object]]:
         return {str(d.get("CHANNEL")): d for d in self._display("DISPLAY CHANNEL(*) ALL")}

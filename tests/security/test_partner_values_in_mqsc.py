@@ -4,6 +4,7 @@ and add keywords is stored, quotes and all, as the description of the channel it
 
 from __future__ import annotations
 
+import os
 import socket
 import time
 
@@ -72,3 +73,22 @@ def test_a_partner_name_with_quotes_is_stored_literally_in_descr(chad_qmgr):
     assert f"DESCR(Auto-defined by {HOSTILE}" in shown, shown
     assert "MCAUSER( )" in shown and "MSGDATA( )" in shown, shown
     assert "MCAUSER(mqm)" not in shown
+
+
+def test_a_generic_channel_name_from_a_partner_names_no_channel(chad_qmgr):
+    """Given QM1's SYSTEM.AUTO.RECEIVER (a RCVR), when a partner calls channel SYSTEM.AUTO.*,
+    then no definition is looked up by that pattern: the channel is not found (AMQ9519E) and
+    no instance of it runs, as for any other unknown name."""
+    inst, port = chad_qmgr
+    _start_from(port, "SYSTEM.AUTO.*", "QMX")
+    deadline = time.monotonic() + 60
+    while "AMQ9519E: Channel 'SYSTEM.AUTO.*' not found." not in _log(inst):
+        assert time.monotonic() < deadline, _log(inst)[-2000:]
+        time.sleep(0.3)
+    shown = mqsc(inst, "QM1", "DISPLAY CHSTATUS(*)\n").stdout
+    assert "SYSTEM.AUTO.*" not in shown, shown
+
+
+def _log(inst: Installation) -> str:
+    with open(os.path.join(inst.qmdir(), "errors", "AMQERR01.LOG"), encoding="latin-1") as f:
+        return f.read()
