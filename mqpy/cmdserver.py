@@ -52,9 +52,11 @@ from mqpy.engine.objects import QUEUE_TYPES
 from mqpy.errors import MQMIError
 from mqpy.mqi import Queue, QueueManager
 from mqpy.mqsc import pcfmap
+from mqpy.mqsc.display import parse_objects
 from mqpy.mqsc.mapping import display_keywords
 from mqpy.mqsc.parser import MQSCCommand
 from mqpy.mqsc.processor import CommandFailed, MQSCProcessor, Result, message
+from mqpy.mqsc.writer import command_text
 from mqpy.mqstruct import StructError
 from mqpy.security.commands import OBJECTS, Need, command_needs, oam_type
 from mqpy.structures import CFH, GMO, MD, OD, PMO
@@ -982,12 +984,10 @@ class CommandServer:
     # and RESET CLUSTER) and translate the answer, so both interfaces say the same.
 
     def _cluster_rows(self, text: str) -> list[dict[str, object]]:
-        from mqpy_chinit.admin import parse_display
-
         result = self.processor.execute_text(text)
         if not result.ok:
             raise _Refused(result.reason or CMQCFC.MQRCCF_COMMAND_FAILED)
-        return parse_display(result.lines)
+        return parse_objects(result.lines)
 
     def _cluster_command(self, text: str) -> list[Response]:
         result = self.processor.execute_text(text)
@@ -1001,8 +1001,8 @@ class CommandServer:
         cluster = _mqsc_name(_name(msg.get(CMQC.MQCA_CLUSTER_NAME) or b""), generic=False)
         channel = _name(msg.get(CMQCFC.MQCACH_CHANNEL_NAME) or b"") or "*"
         try:
-            rows = self._cluster_rows(f"DISPLAY CLUSQMGR({name}) ALL"
-                                      + (f" CLUSTER({cluster})" if cluster else ""))
+            rows = self._cluster_rows(command_text(
+                "DISPLAY", "CLUSQMGR", name, {"CLUSTER": cluster} if cluster else {}, ["ALL"]))
         except _Refused as refused:
             return [Response([], CMQC.MQCC_FAILED, refused.reason)]
         rows = [r for r in rows if fnmatch.fnmatchcase(str(r.get("CHANNEL", "")), channel)]
@@ -1021,8 +1021,8 @@ class CommandServer:
         if msg.get(CMQC.MQIA_Q_TYPE) == CMQC.MQQT_ALL:
             local = [r for r in self._inquire_q(msg) if r.comp == CMQC.MQCC_OK]
         try:
-            rows = self._cluster_rows(f"DISPLAY QCLUSTER({name}) ALL"
-                                      + (f" CLUSTER({cluster})" if cluster else ""))
+            rows = self._cluster_rows(command_text(
+                "DISPLAY", "QCLUSTER", name, {"CLUSTER": cluster} if cluster else {}, ["ALL"]))
         except _Refused as refused:
             if local:
                 return local
@@ -1035,25 +1035,24 @@ class CommandServer:
     def _suspend_resume(self, msg: pcf.PCFMessage, verb: str) -> list[Response]:
         """Suspend / Resume Queue Manager Cluster: ClusterName or ClusterNamelist, and for
         a suspension Mode (MQMODE_QUIESCE, the default, or MQMODE_FORCE)."""
-        target = self._cluster_target(msg)
-        mode = ""
+        params = self._cluster_target(msg)
         if verb == "SUSPEND":
             word = {CMQCFC.MQMODE_QUIESCE: "QUIESCE", CMQCFC.MQMODE_FORCE: "FORCE"}.get(
                 msg.get(CMQCFC.MQIACF_MODE, CMQCFC.MQMODE_QUIESCE))
             if word is None:
                 raise _Refused(CMQCFC.MQRCCF_MODE_VALUE_ERROR)
-            mode = f" MODE({word})"
-        return self._cluster_command(f"{verb} QMGR {target}{mode}")
+            params["MODE"] = word
+        return self._cluster_command(command_text(verb, "QMGR", None, params))
 
-    def _cluster_target(self, msg: pcf.PCFMessage) -> str:
+    def _cluster_target(self, msg: pcf.PCFMessage) -> dict[str, object]:
         cluster = _name(msg.get(CMQC.MQCA_CLUSTER_NAME) or b"")
         namelist = _name(msg.get(CMQC.MQCA_CLUSTER_NAMELIST) or b"")
         if bool(cluster) == bool(namelist):
             raise _Refused(CMQCFC.MQRCCF_PARM_COUNT_TOO_SMALL if not cluster
                            else CMQCFC.MQRCCF_PARM_CONFLICT)
         if cluster:
-            return f"CLUSTER({_mqsc_name(cluster, generic=False)})"
-        return f"CLUSNL({_mqsc_name(namelist, generic=False)})"
+            return {"CLUSTER": _mqsc_name(cluster, generic=False)}
+        return {"CLUSNL": _mqsc_name(namelist, generic=False)}
 
     def _refresh_cluster(self, msg: pcf.PCFMessage) -> list[Response]:
         """Refresh Cluster: ClusterName (generic allowed), RefreshRepository."""
@@ -1063,7 +1062,8 @@ class CommandServer:
                          CMQCFC.MQCFO_REFRESH_REPOSITORY_YES):
             raise _Refused(CMQCFC.MQRCCF_PARM_VALUE_ERROR)
         yes = repos == CMQCFC.MQCFO_REFRESH_REPOSITORY_YES
-        return self._cluster_command(f"REFRESH CLUSTER({cluster}) REPOS({'YES' if yes else 'NO'})")
+        return self._cluster_command(command_text("REFRESH", "CLUSTER", cluster,
+                                                  {"REPOS": "YES" if yes else "NO"}))
 
     def _reset_cluster(self, msg: pcf.PCFMessage) -> list[Response]:
         """Reset Cluster: ClusterName, Action MQACT_FORCE_REMOVE, QMgrName or
@@ -1083,11 +1083,12 @@ class CommandServer:
         queues = msg.get(CMQCFC.MQIACF_REMOVE_QUEUES, CMQCFC.MQCFO_REMOVE_QUEUES_NO)
         if queues not in (CMQCFC.MQCFO_REMOVE_QUEUES_NO, CMQCFC.MQCFO_REMOVE_QUEUES_YES):
             raise _Refused(CMQCFC.MQRCCF_PARM_VALUE_ERROR)
-        who = f"QMNAME({_mqsc_name(qmname, generic=False)})" if qmname \
-            else f"QMID('{_mqsc_string(qmid)}')"
+        if qmid and not _MQSC_NAME.fullmatch(qmid):  # a QMID is a name and a time stamp
+            raise _Refused(CMQCFC.MQRCCF_PARM_VALUE_ERROR)
+        who = {"QMNAME": _mqsc_name(qmname, generic=False)} if qmname else {"QMID": qmid}
         yes = queues == CMQCFC.MQCFO_REMOVE_QUEUES_YES
-        return self._cluster_command(f"RESET CLUSTER({cluster}) ACTION(FORCEREMOVE) {who} "
-                                     f"QUEUES({'YES' if yes else 'NO'})")
+        return self._cluster_command(command_text("RESET", "CLUSTER", cluster, {
+            "ACTION": "FORCEREMOVE", **who, "QUEUES": "YES" if yes else "NO"}))
 
 
 def _wants_cluster_queues(msg: pcf.PCFMessage) -> bool:
@@ -1102,20 +1103,15 @@ _MQSC_NAME = re.compile(r"[A-Za-z0-9._/%]{1,48}")
 
 
 def _mqsc_name(name: str, *, generic: bool = True) -> str:
-    """A name from a PCF request, safe to put in MQSC text: MQ's name characters only (and
-    a trailing * when generic); anything else is MQRCCF_OBJECT_NAME_ERROR."""
+    """A name from a PCF request, checked as MQ checks names (MQ's name characters only, and
+    a trailing * when generic); anything else is MQRCCF_OBJECT_NAME_ERROR. It goes into MQSC
+    text quoted, as every value does (``command_text``)."""
     if not name:
         return name
     stem = name[:-1] if generic and name.endswith("*") else name
     if (stem or not generic) and not _MQSC_NAME.fullmatch(stem):
         raise _Refused(CMQCFC.MQRCCF_OBJECT_NAME_ERROR)
     return name
-
-
-def _mqsc_string(value: str) -> str:
-    if "'" in value or len(value) > CMQC.MQ_Q_MGR_IDENTIFIER_LENGTH:
-        raise _Refused(CMQCFC.MQRCCF_PARM_VALUE_ERROR)
-    return value
 
 
 # DISPLAY CLUSQMGR / QCLUSTER keyword -> (parameter, string length, or 0 for an integer,

@@ -1,68 +1,18 @@
 """What a separate channel-initiator process reads and changes in its queue manager, as an
 ordinary MQI application: MQSC commands through the command server (SYSTEM.ADMIN.COMMAND.QUEUE),
-and their DISPLAY replies parsed back into attribute dictionaries.
+every value in them quoted (``mqpy.mqsc.writer``), and their DISPLAY replies read back into
+attribute dictionaries (``mqpy.mqsc.display.parse_objects``, here ``parse_display``).
 """
 
 from __future__ import annotations
 
-import re
 import threading
 
 import mqpy
+from mqpy import CMQC
+from mqpy.mqsc.display import parse_objects as parse_display
 from mqpy.mqsc.parser import MQSCCommand, parse_command
-
-_HEADER = re.compile(r"^AMQ\d{4}I: Display .*details\.")
-
-
-def parse_display(lines: list[str]) -> list[dict[str, object]]:
-    """DISPLAY reply lines (``AMQ84xxI: Display ... details.`` then ``ATTR(value)`` pairs) into
-    one dictionary per object. Values that are all digits become ints; a bare keyword (a flag
-    such as NOTRIGGER) maps to True."""
-    objects: list[dict[str, object]] = []
-    current: dict[str, object] | None = None
-    for line in lines:
-        if _HEADER.match(line):
-            current = {}
-            objects.append(current)
-            continue
-        if current is None or not line.startswith(" "):
-            continue
-        current.update(_attrs_of(line))
-    return objects
-
-
-def _attrs_of(line: str) -> dict[str, object]:
-    out: dict[str, object] = {}
-    i, n = 0, len(line)
-    while i < n:
-        while i < n and line[i] == " ":
-            i += 1
-        start = i
-        while i < n and (line[i].isalnum() or line[i] in "_"):
-            i += 1
-        key = line[start:i]
-        if not key:
-            i += 1
-            continue
-        if i < n and line[i] == "(":
-            depth, i, vstart = 1, i + 1, i + 1
-            quoted = False
-            while i < n and depth:
-                ch = line[i]
-                if ch == "'":
-                    quoted = not quoted
-                elif not quoted and ch == "(":
-                    depth += 1
-                elif not quoted and ch == ")":
-                    depth -= 1
-                i += 1
-            raw = line[vstart:i - 1].strip()
-            if len(raw) >= 2 and raw[0] == raw[-1] == "'":
-                raw = raw[1:-1].replace("''", "'")
-            out[key] = int(raw) if raw.isdigit() else raw
-        else:
-            out[key] = True
-    return out
+from mqpy.mqsc.writer import command_text
 
 
 class MQSCAdmin:
@@ -95,8 +45,10 @@ class MQSCAdmin:
         return self._display(text)
 
     def channel(self, name: str) -> dict[str, object] | None:
-        found = self._display(f"DISPLAY CHANNEL('{name}') ALL")
-        return found[0] if found else None
+        """The definition of channel ``name`` exactly: a name that is a pattern (a partner
+        may send ``SYSTEM.*``) names no channel, as the queue manager's own lookup says."""
+        found = self._display(command_text("DISPLAY", "CHANNEL", name, flags=["ALL"]))
+        return next((d for d in found if str(d.get("CHANNEL")) == name), None)
 
     def channels(self) -> dict[str, dict[str, object]]:
         return {str(d.get("CHANNEL")): d for d in self._display("DISPLAY CHANNEL(*) ALL")}
@@ -105,18 +57,15 @@ class MQSCAdmin:
         return self._display("DISPLAY LISTENER(*) ALL")
 
     def alter_queue(self, name: str, attributes: dict[str, object]) -> None:
-        words = []
-        for key, value in attributes.items():
-            if key == "TRIGGER":
-                words.append("TRIGGER" if value == "YES" else "NOTRIGGER")
-            else:
-                words.append(f"{key}({value})")
-        ok, lines = self.run(f"ALTER QLOCAL('{name}') " + " ".join(words))
+        params = {k: v for k, v in attributes.items() if k != "TRIGGER"}
+        flags = [("TRIGGER" if v == "YES" else "NOTRIGGER")
+                 for k, v in attributes.items() if k == "TRIGGER"]
+        ok, lines = self.run(command_text("ALTER", "QLOCAL", name, params, flags))
         if not ok:
-            raise mqpy.MQMIError(2, 2195)
+            raise mqpy.MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_UNEXPECTED_ERROR)
 
     def queue_attribute(self, name: str, key: str) -> object:
-        found = self._display(f"DISPLAY QLOCAL('{name}') {key}")
+        found = self._display(command_text("DISPLAY", "QLOCAL", name, flags=[key]))
         if not found:
             return None
         value = found[0].get(key)
@@ -125,15 +74,16 @@ class MQSCAdmin:
         return value
 
     def qmgr_attribute(self, key: str) -> object:
-        found = self._display(f"DISPLAY QMGR {key}")
+        found = self._display(command_text("DISPLAY", "QMGR", flags=[key]))
         return found[0].get(key) if found else None
 
     def define_channel(self, name: str, like: str, attributes: dict[str, object]) -> None:
-        words = " ".join(f"{k}({v})" if k != "DESCR" else f"DESCR('{v}')"
-                         for k, v in attributes.items())
-        ok, lines = self.run(f"DEFINE CHANNEL('{name}') LIKE('{like}') {words}")
+        """DEFINE CHANNEL(name) LIKE(like) with ``attributes``, every value quoted (a
+        description may hold what a partner sent)."""
+        ok, lines = self.run(command_text("DEFINE", "CHANNEL", name,
+                                          {"LIKE": like, **attributes}))
         if not ok:
-            raise mqpy.MQMIError(2, 2195)
+            raise mqpy.MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_UNEXPECTED_ERROR)
 
     def close(self) -> None:
         self._client.close()

@@ -49,9 +49,10 @@ from mqpy_chinit.states import ChannelState, ChannelStatus
 from mqpy_chinit.wire import CapFlags1, InitialData, StatusCode
 
 INITQ = "SYSTEM.CHANNEL.INITQ"
-COMMAND_FORMAT = b"MQPYCHCM"
+COMMAND_FORMAT = b"MQPYCHCM"  # mqpy's channel command messages on SYSTEM.CHANNEL.INITQ
+#: the reasons that mean the queue manager went (killed, ending, or gone before MQCONN)
 _QMGR_GONE = (CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_Q_MGR_QUIESCING,
-              CMQC.MQRC_Q_MGR_STOPPING, CMQC.MQRC_Q_MGR_NOT_AVAILABLE)  # mqpy's channel command messages on SYSTEM.CHANNEL.INITQ
+              CMQC.MQRC_Q_MGR_STOPPING, CMQC.MQRC_Q_MGR_NOT_AVAILABLE)
 #: The repository manager is started again this long after it failed, doubling to the max.
 REPOS_RESTART_MIN = 1.0
 REPOS_RESTART_MAX = 60.0
@@ -61,6 +62,17 @@ def _first_leaf(exc: BaseException) -> BaseException:
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
     return exc
+
+
+def _split_qmgr_gone(exc: BaseException) -> tuple[BaseException | None, BaseException | None]:
+    """``exc`` (or each leaf of an exception group) as (the MQ errors saying the queue
+    manager went, everything else); either is None when there is none."""
+    def gone(e: BaseException) -> bool:
+        return isinstance(e, mqpy.MQMIError) and e.reason in _QMGR_GONE
+
+    if isinstance(exc, BaseExceptionGroup):
+        return exc.split(gone)
+    return (exc, None) if gone(exc) else (None, exc)
 
 
 def _mq_reasons(exc: BaseException) -> list[int]:
@@ -195,6 +207,7 @@ class ChannelInitiator:
         self.cluster_cache = cluster_cache
         self.cluster_clock = cluster_clock
         self.cluster: Any = None  # the repository manager, once running
+        self._qmgr_gone = False  # its queue manager went: the channel initiator is ending
         self.connect_mca = connect_mca or getattr(admin, "connect_as", None)
         #: MQIBindType=FASTPATH: the queue manager's client host (``mqpy.clienthost``) that
         #: plain SVRCONN sockets are handed to, and that serves them; None: STANDARD
@@ -244,12 +257,38 @@ class ChannelInitiator:
                             self.log("AMQ9999E", err)
             if serve_initq:
                 await self._restore_states()
-                nursery.start_soon(self._serve_initq)
-                nursery.start_soon(self._channel_statistics)
+                nursery.start_soon(self._while_qmgr_runs, self._serve_initq)
+                nursery.start_soon(self._while_qmgr_runs, self._channel_statistics)
                 if self.cluster_cache and hasattr(self.admin, "display"):
-                    nursery.start_soon(self._repository_manager)
+                    nursery.start_soon(self._while_qmgr_runs, self._repository_manager)
                 self.log("AMQ8024I", "IBM MQ channel initiator started.")
             task_status.started()
+
+    async def _while_qmgr_runs(self, task: Callable[[], Awaitable[None]]) -> None:
+        """Run one of the long-running tasks that hold an MQI connection (initiation queue,
+        statistics, repository manager). Its queue manager going (an MQ reason of
+        _QMGR_GONE, alone or among the task's own children's errors) is the ordinary end of
+        the channel initiator: logged once, and every task ends; anything else propagates."""
+        try:
+            await task()
+        except BaseException as exc:
+            gone, rest = _split_qmgr_gone(exc)
+            if gone is None:
+                raise
+            self.qmgr_ended(_mq_reasons(gone)[0])
+            if rest is not None:
+                raise rest from None  # this task's own cancellation, as a rule
+
+    def qmgr_ended(self, reason: int) -> None:
+        """The queue manager went: AMQ9542I (as IBM's runmqchi logs it), once, and the
+        channel initiator ends."""
+        if self._qmgr_gone:
+            return
+        self._qmgr_gone = True
+        self.log("AMQ9542I", f"Queue manager is ending. The channel initiator ends because "
+                 f"queue manager {self.qmgr_name} is not available (reason {reason}).")
+        if self.nursery is not None:
+            self.nursery.cancel_scope.cancel()
 
     async def _repository_manager(self) -> None:
         """The cluster repository manager (IBM's amqrrmfa), supervised: whatever ends it
@@ -270,7 +309,7 @@ class ChannelInitiator:
             except Exception as exc:  # noqa: BLE001 - supervised: logged, then restarted
                 reasons = _mq_reasons(exc)
                 if reasons and all(r in _QMGR_GONE for r in reasons):
-                    return  # its queue manager went: so does the channel initiator
+                    raise  # its queue manager went: so does the channel initiator
                 if trio.current_time() - began > REPOS_RESTART_MAX:
                     delay = REPOS_RESTART_MIN  # it had been running well: a fresh failure
                 first = _first_leaf(exc)
@@ -955,6 +994,8 @@ class ChannelInitiator:
                     await mqi(put_pcf, qm, STATISTICS_QUEUE, msg)
                 await mqi(qm.disconnect)
             except mqpy.MQMIError as e:
+                if e.reason in _QMGR_GONE:
+                    raise
                 self.log("AMQ9999E", f"Channel statistics not written: reason {e.reason}.")
 
     # ------------------------------------------------------------------ SYSTEM.CHANNEL.INITQ
@@ -972,14 +1013,7 @@ class ChannelInitiator:
                 except mqpy.MQMIError as e:
                     if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
                         continue
-                    if e.reason in _QMGR_GONE:
-                        # the queue manager is ending: so does its channel initiator
-                        self.log("AMQ9564I", f"Channel initiator ending: queue manager "
-                                 f"{self.qmgr_name} not available (reason {e.reason}).")
-                        assert self.nursery is not None
-                        self.nursery.cancel_scope.cancel()
-                        return
-                    raise
+                    raise  # the queue manager going ends the channel initiator
                 await self._initq_message(qm, md, data)
         finally:
             with trio.CancelScope(shield=True):
@@ -1039,13 +1073,15 @@ class ChannelInitiator:
                     mca = SenderMCA(name, definition, self.qmgr_name, self.connect_qm,
                                     ChannelStatus(name, "SDR"),
                                     key_repository=self._key_repository)
-                    await mca.ping()
+                    try:
+                        await mca.ping()
+                    except ValueError as exc:  # its CONNAME: blank, or not host(port)
+                        raise ChannelEnded("AMQ9203E", f"A configuration error for TCP/IP "
+                                           f"occurred: {exc}.", False) from None
                     reply = {"ok": True, "message": ""}
                 except ChannelEnded as exc:
                     # as for a channel run: the operator finds why in the error log too
                     self.log(exc.msgid, f"PING CHANNEL({name}): {exc.text}")
-                    reply = {"ok": False, "message": str(exc)}
-                except ValueError as exc:
                     reply = {"ok": False, "message": str(exc)}
             elif verb == "REFRESH_SSL":  # REFRESH SECURITY TYPE(SSL)
                 reply = await sslrefresh.refresh_ssl(self)
@@ -1080,6 +1116,8 @@ class ChannelInitiator:
             try:
                 await mqi(qm.put1, od, json.dumps(reply).encode(), rmd)
             except mqpy.MQMIError as e:
+                if e.reason in _QMGR_GONE:
+                    raise
                 self.log("AMQ9999E", f"Reply to a channel command failed: reason {e.reason}.")
 
 

@@ -23,6 +23,7 @@ import click
 import mqpy
 from mqpy import CMQCFC
 from mqpy.mqsc import dump
+from mqpy.mqsc.writer import command_text
 from mqpy_cli.control import _data_path, _err
 
 #: -t values -> the DISPLAY object keywords they dump (IBM's names; some are IBM's only)
@@ -130,15 +131,16 @@ def dmpmqcfg(qmgr: str, client: str | None, what: str, every: bool, names: str, 
         if output != "setmqaut" and what in ("all", "object"):
             for kind in _TYPES[objtype]:
                 shown = qmgr_shown if kind == "QMGR" else dump.parse_display(
-                    commands.display(f"DISPLAY {kind}({names}) ALL"))
+                    commands.display(command_text("DISPLAY", kind, names, flags=["ALL"])))
                 for definition in dump.object_definitions(kind, shown, every=every):
                     lines.append(definition.mqsc(one_line))
                     if seqnum is not None and kind == "CHANNEL" and dict(
                             definition.items).get("CHLTYPE") in ("SDR", "SVR", "CLUSSDR"):
-                        lines.append(f"RESET CHANNEL({dump.quote(definition.name or '')}) "
-                                     f"SEQNUM({seqnum})")
+                        lines.append(command_text("RESET", "CHANNEL", definition.name or "",
+                                                  {"SEQNUM": seqnum}))
         if output != "setmqaut" and what in ("all", "chlauth") and objtype == "all":
-            shown = dump.parse_display(commands.display(f"DISPLAY CHLAUTH({names}) ALL"))
+            shown = dump.parse_display(commands.display(
+                command_text("DISPLAY", "CHLAUTH", names, flags=["ALL"])))
             for definition in dump.object_definitions("CHLAUTH", shown):
                 lines.append(definition.mqsc(one_line))
         if what in ("all", "authrec") and objtype in ("all", "qmgr", "queue", "channel",

@@ -31,6 +31,7 @@ import click
 
 from mqpy import config, local
 from mqpy.errors import MQMIError
+from mqpy.mqsc.writer import command_text
 from mqpy.security import authority as oam
 from mqpy.security import (
     effective_authority,
@@ -204,17 +205,18 @@ def setmqaut(args: tuple[str, ...]) -> None:
         name, root = opts["-m"], opts.get("--data-path")
         otype, profile = _target(opts, _Named(name))
         principal, group = _entity(opts, config.qmgr_dir(name, root))
-        who = f"PRINCIPAL('{principal}')" if principal else f"GROUP('{group}')"
-        where = "" if otype == "qmgr" else f"PROFILE('{profile}') "
+        params: dict[str, object] = {} if otype == "qmgr" else {"PROFILE": profile}
+        params["OBJTYPE"] = otype.upper()
+        params.update({"PRINCIPAL": principal} if principal else {"GROUP": group})
         if "-remove" in seen:
-            command = f"DELETE AUTHREC {where}OBJTYPE({otype.upper()}) {who}"
+            command = command_text("DELETE", "AUTHREC", None, params)
         else:
             oam.parse_specs(otype, specs)  # setmqaut's own validation and return codes
             adds = [x[1:].upper() for x in specs if x[0] == "+"]
             rms = [x[1:].upper() for x in specs if x[0] == "-"]
-            command = f"SET AUTHREC {where}OBJTYPE({otype.upper()}) {who}"
-            command += f" AUTHADD({','.join(adds)})" if adds else ""
-            command += f" AUTHRMV({','.join(rms)})" if rms else ""
+            params.update({"AUTHADD": adds} if adds else {})
+            params.update({"AUTHRMV": rms} if rms else {})
+            command = command_text("SET", "AUTHREC", None, params)
         lines, code = run_client(name, [command + "\n"], echo=False, data_path=root)
         if code != 0:
             found = [x for x in lines if re.match(r"AMQ\d{4}[ES]:", x)]
@@ -317,7 +319,8 @@ def dspmqaut(args: tuple[str, ...]) -> None:
         otype, name = _target(opts, _Named(qm_name))
         qmdir = config.qmgr_dir(qm_name, root)
         principal, group = _entity(opts, qmdir)
-        lines, code = run_client(qm_name, [f"DISPLAY AUTHREC OBJTYPE({otype.upper()})\n"],
+        command = command_text("DISPLAY", "AUTHREC", None, {"OBJTYPE": otype.upper()})
+        lines, code = run_client(qm_name, [command + "\n"],
                                  echo=False, data_path=root)
         if code != 0 and not any("AMQ8147E" in x for x in lines):  # none is not an error
             raise _Exit("AMQ8146E: IBM MQ queue manager not available.", RC_NOT_AVAILABLE)

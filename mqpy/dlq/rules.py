@@ -40,6 +40,7 @@ from collections.abc import Iterable
 import attrs
 
 from mqpy import CMQC, constants
+from mqpy.mqsc.writer import quote
 
 __all__ = [
     "CONTROL_KEYWORDS",
@@ -248,13 +249,12 @@ class Rule:
 
 
 def _quote(value: str) -> str:
-    if not value:
-        return "' '"
-    if value[0] == "&":
+    """A rules-table value as written: bare if it is a name of upper-case characters or a
+    keyword (``&REPLYQ``), else quoted as MQSC quotes."""
+    if value and (value[0] == "&" and value[1:].isalpha() and value[1:].isupper()
+                  or all(c.isupper() or c.isdigit() or c in "./_%*?" for c in value)):
         return value
-    if all(c.isupper() or c.isdigit() or c in "./_%*?" for c in value):
-        return value
-    return "'" + value.replace("'", "''") + "'"
+    return quote(value)
 
 
 @attrs.frozen(slots=True)

@@ -14,19 +14,28 @@ Layout, measured on real runmqsc output (IBM MQ 7.1 to 9.x transcripts):
   (``NOTRIGGER``, ``SHARE``, ``SYNCPT``); lists print comma separated.
 
 Lines carry no trailing blanks.
+
+Read back (:func:`parse_items`, :func:`parse_objects`) by the column of the second item, never
+by quotes: values are printed as they are, so a quote or a parenthesis in one (a description)
+says nothing. One ambiguity is accepted: a value with three blanks and then ``KEY(`` at exactly
+column 44 of its line would be read as two items; names never have one, and a description
+would need to be written so on purpose.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
-__all__ = ["format_attrs", "format_item"]
+__all__ = ["format_attrs", "format_item", "parse_items", "parse_objects"]
 
 _INDENT = "   "
 _COLUMN_WIDTH = 40
 _MAX_SECOND = 36
 _MAX_FIRST_HEADER = 37
 _MAX_FIRST = 36
+_ITEM = re.compile(r"^[A-Z][A-Z0-9]*(\(.*\))?$", re.S)
+_HEADER = re.compile(r"^AMQ\d{4}I: Display .*details\.")
 
 
 def format_item(keyword: str, value: object) -> str:
@@ -64,3 +73,40 @@ def format_attrs(pairs: Iterable[tuple[str, object]]) -> list[str]:
     if first is not None:
         lines.append(_INDENT + first)
     return lines
+
+
+def parse_items(line: str) -> list[tuple[str, str | None]]:
+    """One DISPLAY line: its ``(keyword, value)`` items; a bare keyword has value None and a
+    blank value ``( )`` is ``""``."""
+    body = line[3:] if line.startswith(_INDENT) else line.strip()
+    first, second = body[:_COLUMN_WIDTH].rstrip(), body[_COLUMN_WIDTH:]
+    if (len(body) > _COLUMN_WIDTH and second[:1].isupper() and _ITEM.match(first)
+            and _ITEM.match(second)):
+        texts = [first, second]
+    else:
+        texts = [body.rstrip()]
+    out = []
+    for text in texts:
+        if "(" not in text:
+            out.append((text, None))
+            continue
+        key, value = text.split("(", 1)
+        value = value[:-1]
+        out.append((key, "" if value == " " else value))
+    return out
+
+
+def parse_objects(lines: Iterable[str]) -> list[dict[str, object]]:
+    """DISPLAY reply lines (``AMQ84xxI: Display ... details.`` then the items) into one
+    dictionary per object: all-digit values as ints, a bare keyword (NOTRIGGER) as True."""
+    objects: list[dict[str, object]] = []
+    current: dict[str, object] | None = None
+    for line in lines:
+        if _HEADER.match(line):
+            current = {}
+            objects.append(current)
+        elif current is not None and line.startswith(" ") and line.strip():
+            for key, value in parse_items(line):
+                current[key] = True if value is None else \
+                    int(value) if value.isdigit() else value
+    return objects

@@ -8,14 +8,12 @@ CHLAUTH, SET AUTHREC) accepts, per channel type for channels, and, unless every 
 asked for (``-a``), only those that differ from IBM's defaults for the object type, as
 dmpmqcfg does. Values are quoted where MQSC wants quotes (names and text).
 
-One ambiguity of the text form is accepted: a value with three blanks and then ``KEY(`` at
-exactly column 44 of its line would be read as two items; DISPLAY output never has one for
-names, and a description would need to be written so on purpose.
+The items are read back by :func:`mqpy.mqsc.display.parse_items` (its docstring says the one
+ambiguity of the text form).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator, Mapping
 
 import attrs
@@ -23,10 +21,9 @@ import attrs
 from mqpy.engine import objects
 from mqpy.mqsc import grammar as g
 from mqpy.mqsc import mapping
+from mqpy.mqsc.display import parse_items
+from mqpy.mqsc.writer import quote
 from mqpy.security import AUTHINFO_DEFAULTS
-
-_ITEM = re.compile(r"^[A-Z][A-Z0-9]*(\(.*\))?$", re.S)
-_FIRST_COLUMN = 40
 
 #: DISPLAY's name item -> the DEFINE object keyword (queues take theirs from TYPE)
 _NAME_ITEMS = {"QUEUE": "QUEUE", "CHANNEL": "CHANNEL", "LISTENER": "LISTENER",
@@ -41,27 +38,6 @@ _NEVER = {*mapping.STAMPS, "CURDEPTH", "IPPROCS", "OPPROCS", "TYPE", "CHLTYPE",
 #: keywords IBM's DEFINE requires even at their default value
 _ALWAYS = {"AUTHINFO": ("AUTHTYPE",), "LISTENER": ("TRPTYPE",)}
 _CONNAME_REQUIRED = ("SDR", "RQSTR", "CLNTCONN", "CLUSSDR", "CLUSRCVR")
-
-
-def parse_items(line: str) -> list[tuple[str, str | None]]:
-    """One DISPLAY line: its ``(keyword, value)`` items; a bare keyword has value None and a
-    blank value ``( )`` is ``""``."""
-    body = line[3:] if line.startswith("   ") else line.strip()
-    first, second = body[:_FIRST_COLUMN].rstrip(), body[_FIRST_COLUMN:]
-    if (len(body) > _FIRST_COLUMN and second[:1].isupper() and _ITEM.match(first)
-            and _ITEM.match(second)):
-        texts = [first, second]
-    else:
-        texts = [body.rstrip()]
-    out = []
-    for text in texts:
-        if "(" not in text:
-            out.append((text, None))
-            continue
-        key, value = text.split("(", 1)
-        value = value[:-1]
-        out.append((key, "" if value == " " else value))
-    return out
 
 
 def parse_display(text: str) -> list[dict[str, str | None]]:
@@ -100,17 +76,13 @@ class Definition:
         return " +\n   ".join([head, *parts])
 
 
-def quote(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
-
-
 def _value_text(attr: g.Attr | None, value: str) -> str:
     """A DISPLAY value as MQSC input: names and text quoted (each, in a list)."""
     if attr is None or attr.kind in (g.INT, g.ENUM):
-        return value if value != "" else "' '"
+        return value if value != "" else quote("")
     if attr.kind == g.LIST:
-        return ",".join(quote(v) for v in value.split(",")) if value else "' '"
-    return quote(value) if value != "" else "' '"
+        return ",".join(quote(v) for v in value.split(",")) if value else quote("")
+    return quote(value)
 
 
 def _same(shown: str | None, default: object) -> bool:

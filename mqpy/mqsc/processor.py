@@ -36,6 +36,14 @@ Public runmqsc output read for the [C] marks: transcripts in public repositories
   IBM gives only a PCF reason for (MQRCCF_NO_START_CMD, MQRCCF_NO_STOP_CMD,
   MQRCCF_SERVICE_RUNNING, MQRCCF_SERVICE_STOPPED, MQRCCF_SERV_STATUS_NOT_FOUND) is printed
   as AMQ8101S with the reason in hex.
+- refusals: [M] AMQ9502E ("Type of channel not suitable for action requested.") for PING
+  CHANNEL of a channel that does not send (IBM: only SDR, SVR and CLUSSDR can be pinged; PCF
+  MQRCCF_CHANNEL_TYPE_ERROR); [C] AMQ7026E ("A principal or group name was invalid.", IBM's
+  setmqaut line for an entity that does not exist) for SET AUTHREC of a principal or group
+  the user file does not know (PCF reason MQRC_UNKNOWN_ENTITY); [X] AMQ8897E / AMQ8898E for
+  a SET CHLAUTH address that is not an address pattern (MQRCCF_IPADDR_ERROR) or whose range
+  runs backwards (MQRCCF_IPADDR_RANGE_ERROR), named in the line: IBM's Multiplatforms ids
+  for these were not found (z/OS says CSQM192I "ADDRESS(...) IS INVALID").
 - clusters: [M] AMQ8559I 8560I 8598I 8599I for SUSPEND / RESUME QMGR, REFRESH and RESET
   CLUSTER are known to be wrong and the right ids were not found: IBM's AMQ8560I is "IBM MQ
   security cache refreshed." (REFRESH SECURITY, confirmed), AMQ8598 is the JMQI message
@@ -166,7 +174,22 @@ RESPONSES: dict[str, str] = {
     "AMQ8733I": "Request to start Service accepted.",
     "AMQ8732I": "Request to stop Service accepted.",
     "AMQ8934E": "A program of service '{0}' could not be run: {1}.",  # [X]
+    # refusals (see the module docstring)
+    "AMQ9502E": "Type of channel not suitable for action requested.",
+    "AMQ7026E": "A principal or group name was invalid.",
+    "AMQ8897E": "The IP address '{0}' is not valid.",  # [X]
+    "AMQ8898E": "The IP address range '{0}' is not valid.",  # [X]
 }
+
+#: channel types PING CHANNEL can test (IBM: sender, server, cluster-sender)
+_PING_TYPES = ("SDR", "SVR", "CLUSSDR")
+
+#: security refusals that have a message of their own: reason -> message id (the address
+#: errors name the address the command gave)
+_SECURITY_MESSAGES = {CMQC.MQRC_UNKNOWN_ENTITY: "AMQ7026E",
+                      CMQCFC.MQRCCF_CHLAUTH_NOT_FOUND: "AMQ8884E",
+                      CMQCFC.MQRCCF_IPADDR_ERROR: "AMQ8897E",
+                      CMQCFC.MQRCCF_IPADDR_RANGE_ERROR: "AMQ8898E"}
 
 # objtype -> (created, deleted, changed) message ids
 _OUTCOMES: dict[str, tuple[str, str, str]] = {
@@ -482,6 +505,8 @@ class MQSCProcessor:
             return [message("AMQ8019I", name)]
         if verb == "PING":
             definition = dict(self.engine.lookup("CHANNEL", name).attributes)
+            if definition.get("CHLTYPE") not in _PING_TYPES:
+                raise CommandFailed.of(CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR, "AMQ9502E")
             reply = self._chinit({"command": "PING", "channel": name, "definition": definition})
             if not reply.get("ok"):
                 raise CommandFailed([str(reply.get("message"))], CMQCFC.MQRCCF_PING_ERROR)
@@ -771,6 +796,10 @@ class MQSCProcessor:
                                            cmd.params.get("PROFILE", ""))
                 return [message("AMQ8863I")]
         except MQMIError as err:
+            msgid = _SECURITY_MESSAGES.get(err.reason)
+            if msgid is not None:
+                raise CommandFailed.of(err.reason, msgid, getattr(err, "address", "")) \
+                    from None
             raise CommandFailed([message("AMQ8101S", f"{err.reason:X}")], err.reason) from None
         raise CommandFailed.of(CMQC.MQRC_FUNCTION_NOT_SUPPORTED, "AMQ8101S",
                                f"{CMQC.MQRC_FUNCTION_NOT_SUPPORTED:X}")

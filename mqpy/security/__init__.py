@@ -219,9 +219,22 @@ def set_authrec(eng, params: Mapping[str, object]) -> oam.AuthRecord | None:  # 
         profile = eng.name
     specs = [f"+{a}" for a in params.get("AUTHADD", ()) or ()]  # type: ignore[union-attr]
     specs += [f"-{a}" for a in params.get("AUTHRMV", ()) or ()]  # type: ignore[union-attr]
+    _known_entity(eng, params.get("PRINCIPAL"), params.get("GROUP"))  # type: ignore[arg-type]
     return set_authority(eng, objtype, profile, specs,
                          principal=params.get("PRINCIPAL"),  # type: ignore[arg-type]
                          group=params.get("GROUP"))  # type: ignore[arg-type]
+
+
+def _known_entity(eng, principal: str | None, group: str | None) -> None:  # noqa: ANN001
+    """SET AUTHREC names a user or group of the queue manager's user file, as IBM's OAM
+    wants an operating-system one: else MQRC_UNKNOWN_ENTITY. A queue manager whose security
+    was never installed (no user file: an embedded one) has no users to check against."""
+    users = UserFile(users_path(eng.qmdir))
+    if not users.exists():
+        return
+    if principal and users.get(principal) is None or \
+            group and group not in users.all_groups():
+        raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_ENTITY)
 
 
 def delete_authrec(eng, params: Mapping[str, object]) -> bool:  # noqa: ANN001

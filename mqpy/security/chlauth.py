@@ -264,10 +264,19 @@ def _parse_pattern(pattern: str) -> tuple[str, list[_Part]] | None:
     return (family, parts)
 
 
+#: a host-name pattern: labels of letters, digits, ``-`` and ``_``, ``*`` anywhere
+_HOST_PATTERN = re.compile(r"[A-Za-z0-9_*-]+(\.[A-Za-z0-9_*-]+)*\.?")
+
+
 def validate_address(pattern: str) -> None:
-    """Raise MQRCCF_IPADDR_ERROR (3345) for an IP pattern IBM would refuse, and
-    MQRCCF_IPADDR_RANGE_ERROR (3346) for a range whose first number is not below its last."""
-    _parse_pattern(pattern)
+    """Raise MQRCCF_IPADDR_ERROR (3345) for an IP pattern IBM would refuse, or a host-name
+    pattern with characters no host name has, and MQRCCF_IPADDR_RANGE_ERROR (3346) for a
+    range whose first number is not below its last; the error's ``address`` is ``pattern``."""
+    try:
+        if _parse_pattern(pattern) is None and not _HOST_PATTERN.fullmatch(pattern.strip()):
+            raise _fail(CMQCFC.MQRCCF_IPADDR_ERROR)
+    except MQMIError as err:
+        raise MQMIError(err.comp, err.reason, address=pattern) from None
 
 
 def _address_parts(address: str) -> tuple[str, list[int]] | None:

@@ -1,0 +1,54 @@
+"""A channel initiator whose queue manager dies (SIGKILL) ends as an ordinary, logged event:
+AMQ9542I "Queue manager is ending." in runmqchi.out and AMQERR01.LOG, and no traceback from
+any of its tasks (initiation queue, statistics, repository manager and its command, watch and
+lifetime tasks)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import pytest
+
+from tests.daemon.conftest import Installation, _gone
+
+pytestmark = pytest.mark.timeout(300)
+
+
+def _read(inst: Installation, name: str) -> str:
+    try:
+        with open(os.path.join(inst.qmdir(), "errors", name), encoding="latin-1") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def _wait(what: str, check, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.1)
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_sigkill_of_the_daemon_ends_the_chinit_without_a_traceback(tmp_path, attempt):
+    """Given QM1 started by strmqm with its channel initiator and repository manager running,
+    when the daemon is killed with SIGKILL, then the channel initiator ends, runmqchi.out has
+    no traceback or exception group and says AMQ9542I once, as AMQERR01.LOG does."""
+    inst = Installation(str(tmp_path))
+    inst.env.pop("MQPY_NO_CHINIT", None)
+    try:
+        inst.create(queues=())
+        daemon = inst.start()
+        _wait("the repository manager", lambda: "AMQ9410I" in _read(inst, "runmqchi.out"))
+        chinit = inst.chinit_pid()
+        assert chinit is not None
+        os.kill(daemon, signal.SIGKILL)
+        _wait("the channel initiator to end", lambda: _gone(chinit))
+    finally:
+        inst.kill_all()
+    out = _read(inst, "runmqchi.out")
+    assert "Traceback" not in out and "ExceptionGroup" not in out, out
+    assert out.count("AMQ9542I: Queue manager is ending.") == 1, out
+    assert "AMQ9542I" in _read(inst, "AMQERR01.LOG")
