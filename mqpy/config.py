@@ -20,6 +20,7 @@ import re
 
 import attrs
 
+from mqpy import filemodes
 from mqpy.engine.datamgr import Tuning
 from mqpy.engine.log import LogConfig
 
@@ -98,7 +99,7 @@ def write_stanzas(path: str, stanzas: list[tuple[str, dict[str, str]]]) -> None:
         lines.append(f"{name}:")
         lines += [f"   {k}={v}" for k, v in values.items()]
     tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8", errors="surrogateescape") as f:
+    with filemodes.open_file(tmp, "w", encoding="utf-8", errors="surrogateescape") as f:
         f.write("\n".join(lines) + "\n")
         f.flush()
         os.fsync(f.fileno())
@@ -227,7 +228,7 @@ class QMgrConfig:
             ("Channels", self.channels or {"MaxChannels": "100", "MaxActiveChannels": "100",
                                            "AdoptNewMCA": "NO"}),
         ]
-        os.makedirs(self.directory, exist_ok=True)
+        filemodes.makedirs(self.directory)
         write_stanzas(os.path.join(self.directory, "qm.ini"), st)
 
 
@@ -333,7 +334,7 @@ def register_qmgr(name: str, root: str | None = None, *, make_default: bool = Fa
         st.append(("DefaultQueueManager", {"Name": name}))
     st.append(("QueueManager", {"Name": name, "Prefix": data_root(root),
                                 "Directory": qmgr_dirname(name)}))
-    os.makedirs(data_root(root), exist_ok=True)
+    filemodes.makedirs(data_root(root))
     write_stanzas(mqs_ini(root), st)
 
 

@@ -119,6 +119,7 @@ from time import perf_counter
 import attrs
 import construct as c
 
+from mqpy import filemodes
 from mqpy.engine.layout import fast
 
 PAGE_SIZE = 4096
@@ -350,7 +351,7 @@ class RecoveryLog:
         # plus what the open units of work's backout records need (reserve_more)
         self._reserve = min(_RESERVE, self.segment_size)
         self._reserved_for_backout = 0
-        os.makedirs(directory, exist_ok=True)
+        filemodes.makedirs(directory)
         self._lock = threading.Lock()  # buffer, next LSN, segment files
         # held from taking a buffer to write (under _lock, so writes go in LSN order) until
         # it is in the files; the write itself is made without _lock, so that appenders (who
@@ -451,7 +452,8 @@ class RecoveryLog:
             else:
                 self._cancel(ahead)
         tmp = path + _FORMAT_SUFFIX
-        self._write_zeros(os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o640), tmp)
+        self._write_zeros(os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_TRUNC,
+                                   filemodes.FILE_MODE), tmp)
         self.stats.formats += 1
         os.rename(tmp, path)
         self._sync_dir()
@@ -503,7 +505,7 @@ class RecoveryLog:
             return
         job = _Ahead(segno, self.path_of(segno) + _AHEAD_SUFFIX)
         try:  # (made here: the directory holds it from this append on, whatever the thread does)
-            fd = os.open(job.path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o640)
+            fd = os.open(job.path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, filemodes.FILE_MODE)
         except OSError:
             return
         # (_thread, not threading.Thread: Thread.start waits for the new thread to run, which
