@@ -318,12 +318,16 @@ def mqs_ini(root: str | None = None) -> str:
 
 
 def list_qmgrs(root: str | None = None) -> list[str]:
-    return [v["Name"] for n, v in read_stanzas(mqs_ini(root)) if n == "QueueManager"]
+    """The queue managers mqs.ini lists: a QueueManager stanza each (the stanza kind that
+    repeats, one per queue manager; its name and keys whatever their case)."""
+    names = (_get(v, "Name") for n, v in read_stanzas(mqs_ini(root))
+             if n.lower() == "queuemanager")
+    return [name for name in names if name]
 
 
 def default_qmgr(root: str | None = None) -> str | None:
     d = stanza(read_stanzas(mqs_ini(root)), "DefaultQueueManager")
-    return d.get("Name")
+    return _get(d, "Name")
 
 
 def register_qmgr(name: str, root: str | None = None, *, make_default: bool = False) -> None:

@@ -228,6 +228,18 @@ def _refuse_exposed(name: str, qmdir: str, log_dir: str, log: errorlog.ErrorLog,
     return True
 
 
+def describe_status(returncode: int) -> str:
+    """A child's ``returncode`` as an operator reads it: ``status 20``, or ``signal 9,
+    SIGKILL`` for a process a signal ended (Popen's negative status; a shell shows 256
+    minus it)."""
+    if returncode >= 0:
+        return f"status {returncode}"
+    try:
+        return f"signal {-returncode}, {signal.Signals(-returncode).name}"
+    except ValueError:
+        return f"signal {-returncode}"
+
+
 def _install_security(eng: Any) -> None:
     """Security is always on, as in MQ; what it checks is MQSC's business: QMGR CONNAUTH
     names an AUTHINFO (CHCKLOCL / CHCKCLNT), QMGR CHLAUTH(ENABLED|DISABLED) switches the
@@ -451,7 +463,7 @@ async def _watch_chinit(eng: Any, root: str | None, qmdir: str, chinit: dict) ->
         if proc.poll() is not None:
             delay = chinit_restart_delay(ready, delay)
             log.write_event("AMQ9570E", f"The channel initiator (pid {proc.pid}) ended with "
-                            f"status {proc.returncode}; it is being restarted in "
+                            f"{describe_status(proc.returncode)}; it is being restarted in "
                             f"{delay:g} seconds.")
             await trio.sleep(delay - 1.0)  # (the loop's own second comes on top)
             if eng.quiescing:

@@ -30,6 +30,7 @@ import typing
 import click
 
 from mqpy import config, filemodes, local
+from mqpy.daemon import describe_status
 from mqpy.errorlog import VRMF
 
 # --------------------------------------------------------------------------- IBM's texts
@@ -303,21 +304,13 @@ def start_daemon(qmgr: str, data_path: str | None,
                 lines.append(line)
     rc = child.wait()
     if rc < 0:  # killed by a signal: IBM's "unexpected error", the signal in the message
-        lines.append(MSG_FAILED_START.format(qmgr=qmgr, rc=_signal_name(-rc)))
+        lines.append(MSG_FAILED_START.format(qmgr=qmgr, rc=describe_status(rc)))
         return RC_UNEXPECTED, lines
     if rc == 0:  # ended before serving, without saying why
         rc = RC_UNEXPECTED
     if not lines:
         lines.append(MSG_FAILED_START.format(qmgr=qmgr, rc=rc))
     return rc, lines
-
-
-def _signal_name(number: int) -> str:
-    """``signal 9, SIGKILL`` for a process status that says a signal ended it."""
-    try:
-        return f"signal {number}, {signal.Signals(number).name}"
-    except ValueError:
-        return f"signal {number}"
 
 
 # --------------------------------------------------------------------------- endmqm

@@ -66,3 +66,17 @@ def test_setting_a_channels_value_keeps_one_value_in_force(tmp_path):
     _load(tmp_path, "Channels:\n   MaxChannels=5\nCHANNELS:\n   maxchannels=9\n")
     config.set_channels_value("INIQM", "MaxChannels", "7", str(tmp_path))
     assert config.QMgrConfig.load("INIQM", str(tmp_path)).channel_limits.max_channels == 7
+
+
+def test_mqs_ini_lists_a_queue_manager_stanza_each_whatever_its_case(tmp_path):
+    """Given mqs.ini with a QueueManager stanza, one spelled QUEUEMANAGER: and one without
+    a Name, and DefaultQueueManager written twice, when the queue managers are listed, then
+    both named ones are, the nameless one is skipped (no KeyError), and the later default
+    is the default."""
+    root = str(tmp_path)
+    with open(config.mqs_ini(root), "w") as f:
+        f.write("QueueManager:\n   Name=QA\nQUEUEMANAGER:\n   name=QB\nQueueManager:\n"
+                "   Prefix=/x\nDefaultQueueManager:\n   Name=QA\n"
+                "DefaultQueueManager:\n   Name=QB\n")
+    assert config.list_qmgrs(root) == ["QA", "QB"]
+    assert config.default_qmgr(root) == "QB"
