@@ -17,6 +17,8 @@ from mqpy import filemodes
 from ..daemon.conftest import Installation
 
 QM = "MODEQM"
+_TRACE = ("import sys; from mqpy_cli import trace; "
+          "getattr(trace, sys.argv[1]).main(args=sys.argv[2:], prog_name=sys.argv[1])")
 _PUTS = ("import mqpy; from mqpy import CMQC\n"
          "qm = mqpy.QueueManager(None); qm.connect('{qm}')\n"
          "q = mqpy.Queue(qm, 'SYSTEM.DEFAULT.LOCAL.QUEUE', CMQC.MQOO_OUTPUT)\n"
@@ -49,9 +51,10 @@ def _others(root: str) -> list[str]:
 
 def test_a_queue_managers_whole_tree_has_no_bit_for_others(install):
     """Given a process umask of 022 (files 0644 by default), when crtmqm, strmqm (with its
-    channel initiator), 50 persistent puts over bindings and endmqm -w have run, then no file
-    or directory of the data path (qm.ini, mqs.ini, pagesets, log segments, errors/ with
-    daemon.out and runmqchi.out, status and pid files) has a bit for other users, and the
+    channel initiator), 50 persistent puts over bindings traced by strmqtrc and endmqm -w
+    have run, then no file or directory of the data path (qm.ini, mqs.ini, pagesets, log
+    segments, errors/ with daemon.out and runmqchi.out, trace files, status and pid files)
+    has a bit for other users, and the
     files holding messages are 0660 in 0770 directories."""
     old = os.umask(0o022)
     try:
@@ -60,15 +63,19 @@ def test_a_queue_managers_whole_tree_has_no_bit_for_others(install):
         deadline = time.monotonic() + 30
         while install.chinit_pid(QM) is None and time.monotonic() < deadline:
             time.sleep(0.1)
-        puts = subprocess.run([sys.executable, "-c", _PUTS.format(qm=QM)], env=install.env,
-                              capture_output=True, text=True, timeout=60)
-        assert puts.returncode == 0, puts.stderr
+        for command in (["strmqtrc", "-m", QM], None, ["endmqtrc", "-a"]):
+            args = ["-c", _PUTS.format(qm=QM)] if command is None else ["-c", _TRACE, *command]
+            run = subprocess.run([sys.executable, *args], env=install.env,
+                                 capture_output=True, text=True, timeout=60)
+            assert run.returncode == 0, run.stderr
         assert install.run("endmqm", "-w", QM).returncode == 0
     finally:
         os.umask(old)
     qmdir = install.qmdir(QM)
     for name in ("daemon.out", "runmqchi.out", "AMQERR01.LOG"):
         assert os.path.exists(os.path.join(qmdir, "errors", name)), name
+    traces = os.path.join(install.root, "trace")
+    assert [n for n in os.listdir(traces) if n.endswith(".TRC")]  # (the daemon's, the app's)
     assert _others(install.root) == [], "\n".join(_others(install.root))
     for path in ("pageset01/data.mdb", "pageset01/index.mdb", "log/S0000000.LOG"):
         assert stat.S_IMODE(os.stat(os.path.join(qmdir, path)).st_mode) == filemodes.FILE_MODE
