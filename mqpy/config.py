@@ -20,6 +20,7 @@ import re
 
 import attrs
 
+from mqpy import filemodes
 from mqpy.engine.datamgr import Tuning
 from mqpy.engine.log import LogConfig
 
@@ -76,8 +77,20 @@ def read_stanzas(path: str) -> list[tuple[str, dict[str, str]]]:
                 out.append((line[:-1].strip(), {}))
             elif "=" in line and out:
                 k, v = line.split("=", 1)
-                out[-1][1][k.strip()] = v.strip()
+                _set(out[-1][1], k.strip(), v.strip())
     return out
+
+
+def _set(values: dict[str, str], key: str, value: str) -> None:
+    """``values[key] = value``, replacing the key in any other case (IBM reads keys so)."""
+    for old in [k for k in values if k.lower() == key.lower() and k != key]:
+        del values[old]
+    values[key] = value
+
+
+def _get(values: dict[str, str], key: str) -> str | None:
+    """``values[key]``, the key matched whatever its case, as IBM reads qm.ini."""
+    return next((v for k, v in values.items() if k.lower() == key.lower()), None)
 
 
 def write_stanzas(path: str, stanzas: list[tuple[str, dict[str, str]]]) -> None:
@@ -86,7 +99,7 @@ def write_stanzas(path: str, stanzas: list[tuple[str, dict[str, str]]]) -> None:
         lines.append(f"{name}:")
         lines += [f"   {k}={v}" for k, v in values.items()]
     tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8", errors="surrogateescape") as f:
+    with filemodes.open_file(tmp, "w", encoding="utf-8", errors="surrogateescape") as f:
         f.write("\n".join(lines) + "\n")
         f.flush()
         os.fsync(f.fileno())
@@ -94,10 +107,16 @@ def write_stanzas(path: str, stanzas: list[tuple[str, dict[str, str]]]) -> None:
 
 
 def stanza(stanzas: list[tuple[str, dict[str, str]]], name: str) -> dict[str, str]:
-    for n, v in stanzas:
-        if n == name:
-            return v
-    return {}
+    """Every stanza ``name`` (whatever its case: IBM's sample qm.ini writes CHANNELS:) merged
+    in file order, a key given again taking the later value. IBM MQ reads a stanza written
+    twice so since APAR IT34389 (a second Channels, SSL, TCP ... stanza had been ignored);
+    for the stanzas that name one thing each (QueueManager in mqs.ini) read the list."""
+    merged: dict[str, str] = {}
+    for n, values in stanzas:
+        if n.lower() == name.lower():
+            for key, value in values.items():
+                _set(merged, key, value)
+    return merged
 
 
 #: qm.ini Channels: MQIBindType's values (IBM's: FASTPATH|STANDARD, STANDARD the default).
@@ -186,7 +205,7 @@ class QMgrConfig:
             LogSecondaryFiles=number("Log", log, "LogSecondaryFiles",
                                      cfg.log.LogSecondaryFiles),
         )
-        cfg.log_path = log.get("LogPath", "")
+        cfg.log_path = _get(log, "LogPath") or ""
         cfg.tuning = Tuning(
             LogLoad=number("TuningParameters", tun, "LogLoad", cfg.tuning.LogLoad),
             BufferPoolBytes=number("TuningParameters", tun, "BufferPoolBytes",
@@ -209,7 +228,7 @@ class QMgrConfig:
             ("Channels", self.channels or {"MaxChannels": "100", "MaxActiveChannels": "100",
                                            "AdoptNewMCA": "NO"}),
         ]
-        os.makedirs(self.directory, exist_ok=True)
+        filemodes.makedirs(self.directory)
         write_stanzas(os.path.join(self.directory, "qm.ini"), st)
 
 
@@ -236,7 +255,7 @@ def log_dir_of(name: str, root: str | None = None) -> str:
     numbers: dltmqm deletes a queue manager whose qm.ini strmqm would refuse."""
     directory = qmgr_dir(name, root)
     st = read_stanzas(os.path.join(directory, "qm.ini"))
-    return stanza(st, "Log").get("LogPath", "") or os.path.join(directory, "log")
+    return _get(stanza(st, "Log"), "LogPath") or os.path.join(directory, "log")
 
 
 #: qm.ini numbers: key -> (lowest, highest). Log: IBM's ranges (the lower LogFilePages lets
@@ -253,7 +272,7 @@ _RANGES: dict[str, tuple[int, int]] = {
 def _number(path: str, where: str, values: dict[str, str], key: str, default: int) -> int:
     """``values[key]`` as a number in its range (:data:`_RANGES`), ``default`` if absent;
     the key is matched whatever its case, as IBM reads qm.ini."""
-    raw = next((v for k, v in values.items() if k.lower() == key.lower()), None)
+    raw = _get(values, key)
     if raw is None:
         return default
     low, high = _RANGES[key]
@@ -270,7 +289,7 @@ def _choice(path: str, where: str, values: dict[str, str], key: str,
             choices: tuple[str, ...], default: str) -> str:
     """``values[key]`` as one of ``choices`` (whatever its case, as IBM reads qm.ini),
     ``default`` if absent; another word is a :class:`ConfigError`."""
-    raw = next((v for k, v in values.items() if k.lower() == key.lower()), None)
+    raw = _get(values, key)
     if raw is None:
         return default
     if raw.strip().upper() not in choices:
@@ -283,11 +302,11 @@ def set_channels_value(name: str, key: str, value: str, root: str | None = None)
     absent), leaving every other stanza and value as it is; read at the next strmqm."""
     path = os.path.join(qmgr_dir(name, root), "qm.ini")
     stanzas = read_stanzas(path)
-    if not any(n == "Channels" for n, _ in stanzas):
+    if not any(n.lower() == "channels" for n, _ in stanzas):
         stanzas.append(("Channels", {}))
-    for n, values in stanzas:
-        if n == "Channels":
-            values[key] = value
+    for n, values in stanzas:  # (every Channels stanza: read merged, see stanza)
+        if n.lower() == "channels":
+            _set(values, key, value)
     write_stanzas(path, stanzas)
 
 
@@ -299,12 +318,16 @@ def mqs_ini(root: str | None = None) -> str:
 
 
 def list_qmgrs(root: str | None = None) -> list[str]:
-    return [v["Name"] for n, v in read_stanzas(mqs_ini(root)) if n == "QueueManager"]
+    """The queue managers mqs.ini lists: a QueueManager stanza each (the stanza kind that
+    repeats, one per queue manager; its name and keys whatever their case)."""
+    names = (_get(v, "Name") for n, v in read_stanzas(mqs_ini(root))
+             if n.lower() == "queuemanager")
+    return [name for name in names if name]
 
 
 def default_qmgr(root: str | None = None) -> str | None:
     d = stanza(read_stanzas(mqs_ini(root)), "DefaultQueueManager")
-    return d.get("Name")
+    return _get(d, "Name")
 
 
 def register_qmgr(name: str, root: str | None = None, *, make_default: bool = False) -> None:
@@ -315,7 +338,7 @@ def register_qmgr(name: str, root: str | None = None, *, make_default: bool = Fa
         st.append(("DefaultQueueManager", {"Name": name}))
     st.append(("QueueManager", {"Name": name, "Prefix": data_root(root),
                                 "Directory": qmgr_dirname(name)}))
-    os.makedirs(data_root(root), exist_ok=True)
+    filemodes.makedirs(data_root(root))
     write_stanzas(mqs_ini(root), st)
 
 

@@ -41,7 +41,7 @@ import sys
 from collections.abc import Callable
 from typing import IO, Any
 
-from mqpy import CMQC, config, errorlog, local, messages
+from mqpy import CMQC, config, errorlog, filemodes, local, messages
 from mqpy.errors import MQMIError
 
 __all__ = [
@@ -76,7 +76,7 @@ def write_status(qmdir: str, status: str) -> None:
     """Record the queue manager's state for dspmq (atomic replace; not fsynced)."""
     tmp = os.path.join(qmdir, STATUS_FILE + ".tmp")
     try:
-        with open(tmp, "w", encoding="utf-8") as f:
+        with filemodes.open_file(tmp, "w", encoding="utf-8") as f:
             f.write(status + "\n")
         os.replace(tmp, os.path.join(qmdir, STATUS_FILE))
     except OSError:
@@ -125,6 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data-path", default=None)
     parser.add_argument("--ready-fd", type=int, default=None)
     args = parser.parse_args(argv)
+    filemodes.restrict_umask()  # (and the channel initiator's and services' too, children)
     console = _Console(args.ready_fd)
     try:
         return _main(args.qmgr, args.data_path, console)
@@ -166,6 +167,8 @@ def _run(name: str, root: str | None, qmdir: str, log: errorlog.ErrorLog,
         console.say(f"{entry.msgid}: {rendered.text}")
         console.say(rendered.explanation)
         return EXIT_CONFIG
+    if _refuse_exposed(name, qmdir, qmini.log_dir, log, console):
+        return EXIT_UNEXPECTED
     write_status(qmdir, "Starting")
     try:
         eng = local.start(name, root)
@@ -206,6 +209,35 @@ def _run(name: str, root: str | None, qmdir: str, log: errorlog.ErrorLog,
         write_status(qmdir, {"controlled": "Ended normally",
                              "failed": "Ended unexpectedly"}.get(end, "Ended immediately"))
     return EXIT_UNEXPECTED if end == "failed" else 0
+
+
+def _refuse_exposed(name: str, qmdir: str, log_dir: str, log: errorlog.ErrorLog,
+                    console: _Console) -> bool:
+    """Does the queue manager's data let others read or write it (``filemodes.exposed``)?
+    Then it does not start: AMQ7001S names the first such path and its mode."""
+    found = filemodes.exposed(qmdir, log_dir)
+    if not found:
+        return False
+    path, mode = found[0]
+    more = f", and {len(found) - 1} more paths" if len(found) > 1 else ""
+    entry = messages.AMQ7001
+    inserts = {"path": path, "mode": f"{mode:04o}", "more": more}
+    log.write(entry, inserts=inserts)
+    console.say(f"{entry.msgid}: {entry.text}")
+    console.say(entry.render({**inserts, "qmgr": name}).explanation)
+    return True
+
+
+def describe_status(returncode: int) -> str:
+    """A child's ``returncode`` as an operator reads it: ``status 20``, or ``signal 9,
+    SIGKILL`` for a process a signal ended (Popen's negative status; a shell shows 256
+    minus it)."""
+    if returncode >= 0:
+        return f"status {returncode}"
+    try:
+        return f"signal {-returncode}, {signal.Signals(-returncode).name}"
+    except ValueError:
+        return f"signal {-returncode}"
 
 
 def _install_security(eng: Any) -> None:
@@ -374,13 +406,13 @@ def _start_chinit(name: str, root: str | None, qmdir: str) -> Any:
     cmd = [sys.executable, "-m", "mqpy_cli.chinit", "-m", name]
     if root:
         cmd += ["--data-path", root]
-    out = open(os.path.join(qmdir, "errors", "runmqchi.out"), "ab")  # noqa: SIM115
+    out = filemodes.open_file(os.path.join(qmdir, "errors", "runmqchi.out"), "ab")
     try:
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=out,
                                 start_new_session=True)
     finally:
         out.close()
-    with open(os.path.join(qmdir, "chinit.pid"), "w") as f:
+    with filemodes.open_file(os.path.join(qmdir, "chinit.pid"), "w") as f:
         f.write(f"{proc.pid}\n")
     return proc
 
@@ -431,7 +463,7 @@ async def _watch_chinit(eng: Any, root: str | None, qmdir: str, chinit: dict) ->
         if proc.poll() is not None:
             delay = chinit_restart_delay(ready, delay)
             log.write_event("AMQ9570E", f"The channel initiator (pid {proc.pid}) ended with "
-                            f"status {proc.returncode}; it is being restarted in "
+                            f"{describe_status(proc.returncode)}; it is being restarted in "
                             f"{delay:g} seconds.")
             await trio.sleep(delay - 1.0)  # (the loop's own second comes on top)
             if eng.quiescing:

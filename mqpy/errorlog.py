@@ -66,7 +66,7 @@ from typing import IO, Any
 
 import attrs
 
-from mqpy import messages
+from mqpy import filemodes, messages
 from mqpy.messages import AMQMessage
 
 __all__ = [
@@ -256,7 +256,8 @@ def format_entry(rendered: messages.Rendered, *, when: _dt.datetime, pid: int, t
 
 @contextlib.contextmanager
 def _locked(directory: str) -> Iterator[None]:
-    fd = os.open(os.path.join(directory, LOCK_NAME), os.O_RDWR | os.O_CREAT, 0o660)
+    fd = os.open(os.path.join(directory, LOCK_NAME), os.O_RDWR | os.O_CREAT,
+                 filemodes.FILE_MODE)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield
@@ -331,7 +332,7 @@ class ErrorLog:
             line = line if line is not None else c_line
         text = ""
         try:
-            os.makedirs(self.directory, exist_ok=True)
+            filemodes.makedirs(self.directory)
             with _locked(self.directory):
                 # Timestamp under the lock, so file order is time order across processes.
                 text = format_entry(rendered, when=self.clock(), pid=os.getpid(),
@@ -341,7 +342,8 @@ class ErrorLog:
                                     comp=comp, line=line)
                 data = text.encode("utf-8")
                 self._rotate_if_needed(len(data))
-                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o660)
+                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT,
+                             filemodes.FILE_MODE)
                 try:
                     view = memoryview(data)
                     while view:
@@ -562,12 +564,13 @@ def _fdc_open(directory: str) -> tuple[str, int]:
     with _fdc_lock:
         known = _fdc_files.get(key)
         if known is None:
-            os.makedirs(directory, exist_ok=True)
+            filemodes.makedirs(directory)
             n = 0
             while True:
                 path = os.path.join(directory, f"AMQ{pid}.{n}.FDC")
                 try:
-                    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o660))
+                    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL,
+                                     filemodes.FILE_MODE))
                     break
                 except FileExistsError:
                     n += 1
@@ -691,7 +694,7 @@ def write_fdc(directory: str, probe_id: str, component: str, exc: BaseException 
                         major_errorcode=major_errorcode, minor_errorcode=minor_errorcode,
                         probe_description=desc, extra=extra or {}, seq=seq, when=_now(),
                         probe_type=probe_type, probe_severity=probe_severity)
-    with open(path, "a", encoding="utf-8") as f:
+    with filemodes.open_file(path, "a", encoding="utf-8") as f:
         f.write(record)
         f.flush()
     log = errorlog or ErrorLog(directory, qmgr=qmgr)

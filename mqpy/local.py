@@ -12,7 +12,7 @@ import fcntl
 import os
 import threading
 
-from mqpy import CMQC, config
+from mqpy import CMQC, config, filemodes
 from mqpy.engine.qmgr import QueueManagerEngine
 from mqpy.errors import MQMIError
 from mqpy.trace import TRACER
@@ -26,8 +26,8 @@ class QMgrLocked(Exception):
 
 
 def _take_lock(qmdir: str) -> int:
-    os.makedirs(qmdir, exist_ok=True)
-    fd = os.open(os.path.join(qmdir, "qm.lock"), os.O_RDWR | os.O_CREAT, 0o640)
+    filemodes.makedirs(qmdir)
+    fd = os.open(os.path.join(qmdir, "qm.lock"), os.O_RDWR | os.O_CREAT, filemodes.FILE_MODE)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -63,7 +63,7 @@ def create(name: str, root: str | None = None, *, dead_letter_queue: str = "",
     cfg.directory = qmdir
     cfg.save()
     for sub in ("errors", "log"):
-        os.makedirs(os.path.join(qmdir, sub), exist_ok=True)
+        filemodes.makedirs(os.path.join(qmdir, sub))
     fd = _take_lock(qmdir)
     try:
         eng = QueueManagerEngine.create(qmdir, name, dead_letter_queue=dead_letter_queue,

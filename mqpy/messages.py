@@ -268,6 +268,15 @@ AMQ6767 = AMQMessage(  # [C] id for a missing log file (IBM's "media recovery" t
     "Make sure the log file exists and can be read and written by the queue manager's "
     "user, then start the queue manager again.",
     comment=("logfile", "detail"))
+AMQ7001 = AMQMessage(  # [C] id, letter and line (MQ 8 / 9.2 catalogue: "... or there may
+    # be a problem with authorization"); [X] the permissions explanation
+    "AMQ7001S", "The location specified for the queue manager is not valid.",
+    "Users other than the owner and group of queue manager {qmgr}'s data may read or write "
+    "{path} (mode {mode}){more}. Queue manager data is for the owner and the group only "
+    "(files 0660, directories 0770), so the queue manager did not start.",
+    "Remove the other users' permissions (chmod -R o-rwx on the queue manager directory "
+    "and its log path) and start the queue manager again.",
+    comment=("qmgr", "path", "mode"), extra=("more",))
 AMQ7002 = AMQMessage(  # [C] id and line (MQ 8 catalogue); [X] pageset wording
     "AMQ7002S", "An error occurred manipulating a file.",
     "The queue manager {qmgr} could not use the pageset file {path} at offset {offset}: "

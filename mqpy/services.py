@@ -50,7 +50,7 @@ from typing import Any
 
 import attrs
 
-from mqpy import CMQCFC
+from mqpy import CMQCFC, filemodes
 
 __all__ = [
     "Context",
@@ -232,7 +232,7 @@ def _spawn(launch: Launch) -> subprocess.Popen:
                 files.append(subprocess.DEVNULL)
                 continue
             try:
-                f = open(path, "ab")  # noqa: SIM115 - closed below, once the child has it
+                f = filemodes.open_file(path, "ab")  # (closed below, once the child has it)
             except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
                 raise ServiceError(CMQCFC.MQRCCF_FILE_NOT_AVAILABLE,
                                    f"'{path}': {getattr(exc, 'strerror', None) or exc}"

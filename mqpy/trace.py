@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 
 import attrs
 
-from mqpy import CMQC, config
+from mqpy import CMQC, config, filemodes
 
 CONTROL_FILE = "mqtrace.ctl"
 MAX_SPECS = 16  # IBM: at most 16 strmqtrc invocations in effect at once
@@ -132,7 +132,7 @@ def read_specs(root: str | None = None) -> list[TraceSpec]:
 def write_specs(specs: Iterable[TraceSpec], root: str | None = None) -> None:
     """Replace the specifications (atomically: a process never reads half a file)."""
     directory = trace_dir(root)
-    os.makedirs(directory, exist_ok=True)
+    filemodes.makedirs(directory)
     path = os.path.join(directory, CONTROL_FILE)
     rows = [attrs.asdict(s) for s in specs]
     if not rows:
@@ -142,7 +142,7 @@ def write_specs(specs: Iterable[TraceSpec], root: str | None = None) -> None:
             pass
         return
     tmp = f"{path}.{os.getpid()}.tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
+    with filemodes.open_file(tmp, "w", encoding="utf-8") as f:
         json.dump(rows, f)
     os.replace(tmp, path)
 
@@ -186,11 +186,11 @@ class TraceFile:
         self.spec = spec
         self.limit = spec.max_size_mb * 1024 * 1024 if spec.max_size_mb else 0
         self._lock = threading.Lock()
-        os.makedirs(directory, exist_ok=True)
+        filemodes.makedirs(directory)
         self._f = self._open()
 
     def _open(self) -> Any:
-        f = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - kept open while tracing
+        f = filemodes.open_file(self.path, "a", encoding="utf-8")  # (kept open while tracing)
         if f.tell() == 0:
             from mqpy import __version__
 

@@ -15,7 +15,7 @@ import click
 import trio
 
 import mqpy
-from mqpy import config, errorlog, messages
+from mqpy import config, errorlog, filemodes, messages
 from mqpy_chinit.admin import MQSCAdmin
 from mqpy_chinit.chinit import INITQ, ChannelInitiator
 from mqpy_chinit.cluster.directory import cache_path
@@ -23,6 +23,7 @@ from mqpy_chinit.states import ChannelState, ChannelStatus
 
 
 def _setup(qmgr: str, data_path: str | None) -> tuple[str, str | None]:
+    filemodes.restrict_umask()  # (its files, the cluster cache among them: see filemodes)
     if data_path:
         os.environ[config.ENV_DATA_PATH] = config.data_root(data_path)
     name = qmgr or config.default_qmgr(data_path) or ""

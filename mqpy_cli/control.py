@@ -29,7 +29,8 @@ import typing
 
 import click
 
-from mqpy import config, local
+from mqpy import config, filemodes, local
+from mqpy.daemon import describe_status
 from mqpy.errorlog import VRMF
 
 # --------------------------------------------------------------------------- IBM's texts
@@ -144,6 +145,8 @@ def crtmqm(make_default: bool, dead_letter_queue: str, log_path: str | None,
            data_path: str | None, qmgr: str) -> None:
     """Create a queue manager."""
     from mqpy.engine.log import LogConfig
+
+    filemodes.restrict_umask()
     from mqpy.engine.objects import SYSTEM_OBJECTS
 
     if not config.valid_qmgr_name(qmgr):
@@ -173,7 +176,7 @@ def crtmqm(make_default: bool, dead_letter_queue: str, log_path: str | None,
         try:  # the log path must exist and take the queue manager's log directory
             if not os.path.isdir(log_path):
                 raise NotADirectoryError(log_path)
-            os.makedirs(cfg.log_path, exist_ok=True)
+            filemodes.makedirs(cfg.log_path)
         except OSError:
             _err(MSG_LOG_PATH)
             sys.exit(RC_LOG_LOCATION)
@@ -238,6 +241,7 @@ def dltmqm(data_path: str | None, qmgr: str) -> None:
 @click.argument("qmgr")
 def strmqm(data_path: str | None, qmgr: str) -> None:
     """Start a queue manager: its daemon runs detached until endmqm."""
+    filemodes.restrict_umask()
     _ended_qmdir(qmgr, data_path)  # exits with IBM's code when missing or running
     click.echo(MSG_STARTING.format(qmgr=qmgr))
     rc, lines = start_daemon(qmgr, data_path)
@@ -258,7 +262,7 @@ def _daemon_output(qmgr: str, root: str) -> typing.BinaryIO | int:
     null device if it cannot be opened (the daemon starts all the same)."""
     path = os.path.join(config.qmgr_dir(qmgr, root), "errors", DAEMON_OUTPUT)
     try:
-        return open(path, "ab")  # noqa: SIM115 - closed once the daemon has it
+        return filemodes.open_file(path, "ab")  # (closed once the daemon has it)
     except OSError:
         return subprocess.DEVNULL
 
@@ -299,6 +303,9 @@ def start_daemon(qmgr: str, data_path: str | None,
                     return RC_OK, lines
                 lines.append(line)
     rc = child.wait()
+    if rc < 0:  # killed by a signal: IBM's "unexpected error", the signal in the message
+        lines.append(MSG_FAILED_START.format(qmgr=qmgr, rc=describe_status(rc)))
+        return RC_UNEXPECTED, lines
     if rc == 0:  # ended before serving, without saying why
         rc = RC_UNEXPECTED
     if not lines:

@@ -39,6 +39,7 @@ from mqpy.engine.log import (
     LogDiskFull,
     LogError,
     LogFull,
+    LogNoSpace,
     LogWriteError,
     RecoveryLog,
 )
@@ -53,6 +54,11 @@ RESTART_LOG_HISTORY = 10
 
 _COUNT = struct.Struct("<IQI")  # (qid, seq, backout count) in a BACKOUT record
 _COMMIT, _BACKOUT, _CHECKPOINT = RecordType.COMMIT, RecordType.BACKOUT, RecordType.CHECKPOINT
+#: how long a force whose write found the disk full tries again (every _SPACE_RETRY seconds)
+#: before its caller is told the outcome is unknown (the records are still written, first,
+#: by the next write that finds space)
+SPACE_WAIT = 10.0
+_SPACE_RETRY = 0.1
 
 
 class UowBackedOut(Exception):
@@ -318,11 +324,28 @@ class DataManager:
     def force(self, lsn: int) -> None:
         """Force the log up to ``lsn``. If the log cannot be written the queue manager stops
         (``on_log_failure``) and the caller gets MQRC_CONNECTION_BROKEN: whether its work
-        reached the disk is for restart to say, as when a queue manager ends under a call."""
-        try:
-            self.log.force(lsn)
-        except LogWriteError as exc:
-            raise self._broken(exc) from exc
+        reached the disk is for restart to say, as when a queue manager ends under a call.
+        A write that found the disk full is tried again for SPACE_WAIT seconds (AMQ6708 is
+        logged): once there is space the call completes; if there is none by then the
+        caller gets MQRC_CONNECTION_BROKEN (its work is done in the queue manager and reaches
+        the disk with the next write that finds space; a restart before that backs it out)
+        and the queue manager goes on."""
+        deadline = None
+        while True:
+            try:
+                self.log.force(lsn)
+                return
+            except LogWriteError as exc:
+                raise self._broken(exc) from exc
+            except LogNoSpace as exc:
+                now = time.monotonic()
+                if deadline is None:
+                    deadline = now + SPACE_WAIT
+                    if self.on_log_failure is not None:
+                        self.on_log_failure(exc)  # AMQ6708, once a minute
+                if now >= deadline:
+                    raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_CONNECTION_BROKEN) from exc
+                time.sleep(_SPACE_RETRY)
 
     def _may_hold(self) -> bool:
         """May a log force of this thread wait for the last round's forcers (the log's

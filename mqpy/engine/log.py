@@ -93,6 +93,17 @@ the small records that end units of work and take checkpoints). Segments wholly 
 reused (circular logging). An append that would need more segments raises :class:`LogFull`; the
 caller turns it into MQRC_RESOURCE_PROBLEM (2102).
 
+Errors that are retried: a write (``pwrite``/``pwritev``) refused for want of space (ENOSPC,
+EDQUOT: a file system that allocates on write, a quota) writes nothing of the block, or a
+part the next write rewrites with the same bytes, and the buffer still holds it all. So
+the block is kept (``_pending``, in LSN order, under ``_io``) and every later write writes
+it first, again, before its own: nothing later reaches the files before it, no round says
+durable what is not, and a crash before then leaves a torn tail restart truncates. The
+forcers of that round get :class:`LogNoSpace` (the log is not failed); an ordinary append
+made while a block is pending first forces it, and gets :class:`LogDiskFull` (2102, nothing
+appended) if the disk is still full. Every other error, and a failed sync whatever its
+errno (after one the kernel may have dropped the pages), stops the log (fail-stop).
+
 A new segment (none released to rename) is zero-filled and synced before records go into it,
 so that a full disk refuses an append (:class:`LogDiskFull`) rather than a later force. That
 takes tens of milliseconds for 16 MB, so it is done ahead of need, by a thread of its own, once
@@ -119,6 +130,7 @@ from time import perf_counter
 import attrs
 import construct as c
 
+from mqpy import filemodes
 from mqpy.engine.layout import fast
 
 PAGE_SIZE = 4096
@@ -266,6 +278,20 @@ class LogDiskFull(LogFull):
         self.detail = detail
 
 
+class LogNoSpace(LogDiskFull):
+    """A write of the log found the disk full: what it was writing is kept and written again,
+    first, by the next write (see Theory of operation), so the log goes on once there is
+    space. The records of the round are neither durable nor lost: whoever forced them may
+    force again."""
+
+    def __init__(self, directory: str, error: OSError) -> None:
+        super().__init__(directory, error.strerror or str(error))
+
+
+#: OSError numbers of a write that a later write may retry: the disk was full (see above)
+NO_SPACE = (errno.ENOSPC, errno.EDQUOT)
+
+
 class LogWriteError(LogError):
     """Writing or syncing the log failed. What was buffered may or may not be on disk, and
     after a failed fdatasync the kernel may have dropped the pages, so a retry proves
@@ -350,7 +376,7 @@ class RecoveryLog:
         # plus what the open units of work's backout records need (reserve_more)
         self._reserve = min(_RESERVE, self.segment_size)
         self._reserved_for_backout = 0
-        os.makedirs(directory, exist_ok=True)
+        filemodes.makedirs(directory)
         self._lock = threading.Lock()  # buffer, next LSN, segment files
         # held from taking a buffer to write (under _lock, so writes go in LSN order) until
         # it is in the files; the write itself is made without _lock, so that appenders (who
@@ -387,6 +413,9 @@ class RecoveryLog:
         self._direct_ok = _DIRECT
         self._stage: mmap.mmap | None = None
         self._unsynced: set[int] = set()
+        # blocks (LSN, bytes) a write left unwritten for want of space, written first by the
+        # next write (under _io)
+        self._pending: list[tuple[int, bytes | bytearray]] = []
         self._failed: LogWriteError | None = None
         #: an append ending at or below this LSN needs no space check (_make_room)
         self._room = 0
@@ -451,7 +480,8 @@ class RecoveryLog:
             else:
                 self._cancel(ahead)
         tmp = path + _FORMAT_SUFFIX
-        self._write_zeros(os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o640), tmp)
+        self._write_zeros(os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_TRUNC,
+                                   filemodes.FILE_MODE), tmp)
         self.stats.formats += 1
         os.rename(tmp, path)
         self._sync_dir()
@@ -503,7 +533,7 @@ class RecoveryLog:
             return
         job = _Ahead(segno, self.path_of(segno) + _AHEAD_SUFFIX)
         try:  # (made here: the directory holds it from this append on, whatever the thread does)
-            fd = os.open(job.path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o640)
+            fd = os.open(job.path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, filemodes.FILE_MODE)
         except OSError:
             return
         # (_thread, not threading.Thread: Thread.start waits for the new thread to run, which
@@ -642,6 +672,11 @@ class RecoveryLog:
         n = len(prefix) + len(payload)
         if n > MAX_RECORD:
             raise LogError(f"log record of {n} bytes exceeds {MAX_RECORD}")
+        if self._pending and not reserved:  # a write waits for space: it goes first
+            try:
+                self.force()
+            except LogNoSpace as exc:  # (still full: this record is not appended)
+                raise LogDiskFull(self.directory, exc.detail) from exc
         with self._lock:
             if self._failed is not None:
                 raise self._failed
@@ -680,6 +715,8 @@ class RecoveryLog:
             self._io.acquire()
         try:
             self._write_out(job)
+        except LogNoSpace:
+            pass  # the record is buffered (pending): the next write writes it
         except BaseException:
             if reserve:  # (the log takes nothing more; the caller's count stays right)
                 with self._lock:
@@ -825,14 +862,20 @@ class RecoveryLog:
         add itself to the set this round syncs and clears: a write that lands after this
         round has taken it is in the next round's set, never lost between two."""
         segs: set[int] = set()
+        blocks = self._pending + [job] if job is not None else self._pending
         try:
-            if job is not None:
-                self._pwrite(*job)
-        except OSError as exc:
-            raise self._failure(exc) from exc
-        finally:
+            for i, block in enumerate(blocks):
+                try:
+                    self._pwrite(*block)
+                except OSError as exc:
+                    if exc.errno not in NO_SPACE or self._failed is not None:
+                        raise self._failure(exc) from exc
+                    self._pending = blocks[i:]  # (written again, first, by the next write)
+                    raise LogNoSpace(self.directory, exc) from exc
+            self._pending = []
             if take_unsynced:
                 segs, self._unsynced = self._unsynced, set()
+        finally:
             self._io.release()
         return segs
 
@@ -851,7 +894,7 @@ class RecoveryLog:
         segno, off = divmod(lsn, self.segment_size)
         n = len(data)
         fd = self._fds.get(segno)
-        if self._unsynced or off + n > self.segment_size or fd is None:
+        if self._unsynced or self._pending or off + n > self.segment_size or fd is None:
             return False
         try:
             done = 0
@@ -862,7 +905,10 @@ class RecoveryLog:
             while done < n:  # a short write: the rest, synced the same way
                 done += os.pwritev(fd, (memoryview(data)[done:],), off + done, _RWF_DSYNC)
         except OSError as exc:
-            raise self._failure(exc) from exc
+            if exc.errno not in NO_SPACE or self._failed is not None:
+                raise self._failure(exc) from exc
+            self._pending = [(lsn, data)]  # (nothing was pending: see the test above)
+            raise LogNoSpace(self.directory, exc) from exc
         finally:
             self._io.release()
         return True
@@ -1129,6 +1175,7 @@ class RecoveryLog:
     def _position(self, lsn: int) -> None:
         with self._lock:
             self._next = self._buf_start = self._written = self._flushed = lsn
+            self._pending = []
             self._room = 0
             self._buf = bytearray()
             page = lsn - lsn % PAGE_SIZE

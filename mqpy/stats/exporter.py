@@ -32,7 +32,7 @@ from typing import Any
 
 import attrs
 
-from mqpy import CMQC, config, errorlog
+from mqpy import CMQC, config, errorlog, filemodes
 from mqpy.errors import MQMIError
 from mqpy.mqi import Queue, QueueManager
 from mqpy.pcf import parse
@@ -69,7 +69,7 @@ def _makedirs(path: str) -> None:
     parent = os.path.dirname(path.rstrip(os.sep))
     _makedirs(parent)
     try:
-        os.mkdir(path)
+        os.mkdir(path, filemodes.DIR_MODE)
     except FileExistsError:
         return
     _fsync_dir(parent)
@@ -80,7 +80,7 @@ def atomic_write(path: str, data: bytes) -> None:
     d, name = os.path.split(path)
     _makedirs(d)
     tmp = os.path.join(d, f".{name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as f:
+    with filemodes.open_file(tmp, "wb") as f:
         f.write(data)
         f.flush()
         os.fsync(f.fileno())
