@@ -22,7 +22,7 @@ from typing import Any
 
 import click
 
-from mqpy import CMQC, CMQCFC, config, local, pcf
+from mqpy import CMQC, CMQCFC, config, filemodes, local, pcf
 from mqpy.cmdserver import COMMAND_QUEUE, start_command_server, stop_command_server
 from mqpy.errors import MQMIError
 from mqpy.mqi import Queue, QueueManager, embedded
@@ -234,7 +234,7 @@ def _control_command_server(qmgr: str, data_path: str | None, want: str) -> None
                        f"{'already running' if want == 'START' else 'not running'}.")
             sys.exit(0)
         ctl = os.path.join(config.qmgr_dir(qmgr, data_path), "cmdserver.ctl")
-        with open(ctl, "w") as f:
+        with filemodes.open_file(ctl, "w") as f:
             f.write(want + "\n")
         deadline = time.monotonic() + 15
         while _command_server_running(qm) != (want == "START"):

@@ -22,7 +22,7 @@ from typing import Any
 
 import attrs
 
-from mqpy import CMQC
+from mqpy import CMQC, filemodes
 from mqpy.engine.cluster import ClusterRoute
 from mqpy_chinit.definitions import CLUSTER_XMITQ, cluster_correl_id
 
@@ -60,7 +60,7 @@ def cache_path(qmdir: str) -> str:
 
 def write_cache(path: str, cache: Cache) -> None:
     tmp = f"{path}.{os.getpid()}.tmp"
-    with open(tmp, "wb") as f:
+    with filemodes.open_file(tmp, "wb") as f:
         f.write(cache.to_bytes())
     os.replace(tmp, path)
 
