@@ -96,7 +96,10 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
     log = _error_log(name, data_path)
 
     def connect_qm():
-        return _connect(name, data_path)
+        """A further connection while running: its failure is an MQ error for the task that
+        asked (2059 when the queue manager went ends the channel initiator, logged), never
+        an exit from a worker thread."""
+        return _bind(name, data_path)
 
     async def connect_for(security, appl: str = ""):
         """MQCONN for a client conversation: as the user CHLAUTH chose, with its MQCSP; an
@@ -110,7 +113,7 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
         chinit = ChannelInitiator(name, connect_qm, admin, log=log, channels=channels,
                                   connect_for=connect_for,
                                   cluster_cache=cache_path(config.qmgr_dir(name, data_path)),
-                                  connect_mca=lambda appl: _connect(name, data_path, appl))
+                                  connect_mca=lambda appl: _bind(name, data_path, appl))
         try:
             from mqpy_chinit import svrconn  # client connections, when built
             chinit.svrconn_handler = svrconn.serve_client
