@@ -156,7 +156,7 @@ _ZERO_PAGE = bytes(PAGE_SIZE)
 # within this fraction of a segment of needing it: zero-filling 16 MB and syncing it took
 # 36 ms, a stall of every connection when an append did it under the log and engine locks.
 _AHEAD = 0.5
-# (MQPY_LOG_FORMAT_AHEAD=0: not ahead, by the append that needs it, as before session 12)
+# (MQPY_LOG_FORMAT_AHEAD=0: not ahead, by the append that needs it)
 _FORMAT_AHEAD = os.environ.get("MQPY_LOG_FORMAT_AHEAD", "1") == "1"
 # Suffixes of the files a segment is formatted in before it is renamed to its name: by the
 # appender that needs it, and ahead of need. Restart removes those a crash left.
@@ -173,36 +173,7 @@ _RESERVE = 64 * 1024
 # the 8 waiting for three fsyncs a commit: 13% more fsyncs (smaller groups) and 18-25% fewer
 # messages a second than none.
 _EXTRA_ROUNDS = 0
-# Tried and dropped (alternating runs, 8 persistent connections, this 2-core machine): two
-# rounds in flight at once (each syncing through descriptors of its own, the log durable as
-# the prefix of rounds ended): fsyncs carried 2.2 commits instead of 4.5, each fsync costs
-# some 45 us of system CPU, and 15-25% fewer messages a second; a second round only once 3
-# forcers are queued: as bad; handing over and then yielding the GIL (sleep(0)) so that the
-# next writer starts sooner: 3.75 commits a fsync, 5-28% fewer; holding a round (sleep(0)
-# before taking the buffer): 4.65 commits a fsync, 8-16% fewer. Fuller groups win here.
-# Session 10: a log-writer thread of its own, taking the rounds over from a committer as soon
-# as others queue and writing the next round the moment one ends (no hand-over): rounds
-# started sooner and carried 3.9 commits, 20-40% fewer messages a second in 3 pairs. A round
-# that waits for the last round's forcers (_hold) with the waiter woken to write it: 6.3-7.4
-# commits a fsync but 8-17% fewer messages a second than the last forcer writing it (3 pairs).
-# Session 11, 3 pairs each: a woken forcer waking the next one only when it next blocks in
-# force (one wake-up a hand-over instead of the woken thread's failed GIL take and second
-# wake-up; a timed wait as fallback): 6,398-6,737 against 5,884-8,278 messages a second, 102-110
-# against 83-91 us CPU, more system CPU; rounds waiting only for half of the forcers last seen
-# (two groups taking turns, one's sync beside the other's Python): 4.7 commits a fsync,
-# 5,908-7,207 against 4,681-7,585, 105-119 against 92-102 us CPU. Where a round goes (traced,
-# 8 connections): the sync (a 1 KB pwrite+fdatasync alone takes ~140 us here, 170-280 in the
-# runs) and then each forcer of the round coming back one after another, 35-50 us apart, of
-# which ~27 us is the Python of a put or get and its commit (thread CPU, one connection, sync
-# stubbed) and the rest the hand-over between threads.
-# Session 12: the forcers a round covers asleep on one semaphore of the round (an eventfd,
-# EFD_SEMAPHORE), which the writer opens with one write made without the GIL, instead of
-# each woken forcer waking the next: all 7 wake at once and contend for the GIL, preempting
-# the thread that has it. Traced (8 connections, 3 pairs, medians): a hand-over 5.0 us
-# against 6.4, but each forcer's Python 22.5-22.8 against 20.8-22.5 us and a round 384-412
-# against 362-396 us; 4 alternating pairs of the benchmark: 5,075-7,992 against 7,604-8,573
-# messages a second. (A model of the same, 8 threads doing 10 us of Python, had shown the
-# semaphore twice as fast: the real Python between forces is what it slows.)
+# What else was tried for group commit, measured and dropped: docs/engine/group-commit.md.
 #: Rounds write and sync with one system call where they can (RecoveryLog._write_dsync).
 _RWF_DSYNC = getattr(os, "RWF_DSYNC", 0)
 _DSYNC_WRITES = bool(_RWF_DSYNC) and os.environ.get("MQPY_LOG_DSYNC", "1") == "1"

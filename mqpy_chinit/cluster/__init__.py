@@ -1,4 +1,4 @@
-"""Queue-manager clusters (issue 9).
+"""Queue-manager clusters.
 
 The pure core, with no I/O:
 
