@@ -19,6 +19,7 @@ Statuses live in memory here; DISPLAY CHSTATUS reads them through :meth:`status_
 
 from __future__ import annotations
 
+import collections
 import functools
 import json
 import os
@@ -47,7 +48,7 @@ from mqpy_chinit.mca import (
     peer_address,
 )
 from mqpy_chinit.states import ChannelState, ChannelStatus
-from mqpy_chinit.wire import CapFlags1, InitialData, SegmentType, StatusCode
+from mqpy_chinit.wire import CapFlags1, Event, InitialData, SegmentType, StatusCode
 
 INITQ = "SYSTEM.CHANNEL.INITQ"
 COMMAND_FORMAT = b"MQPYCHCM"
@@ -171,7 +172,8 @@ class ChannelInitiator:
         #: inbound connections not yet admitted, counted for those limits (``_inbound``)
         self.unauthenticated = Admissions(limits.peer.max_unauth_channels,
                                           limits.peer.max_unauth_channels_per_address)
-        self._refusals = LogLimiter()  # AMQ9513E for those limits, a few lines a minute
+        #: AMQ9513E for those limits, a few lines a minute (``_log_refused``)
+        self._refusals: dict[str, LogLimiter] = collections.defaultdict(LogLimiter)
         self.max_active = limits.max_active_channels
         self.qmgr_name = qmgr_name
         self.connect_qm = connect_qm
@@ -397,8 +399,11 @@ class ChannelInitiator:
                 with trio.CancelScope(shield=True):
                     await stream.aclose()
         except Exception as exc:  # noqa: BLE001 - one connection's fault, not the listener's
-            self.log("AMQ9999E", f"Inbound connection from {peer_host} ended by an "
-                     f"unexpected error: {exc!r}.")
+            if isinstance(exc, mqpy.MQMIError):  # its queue manager could not be asked
+                why = f"the queue manager answered reason {exc.reason}"
+            else:
+                why = f"an unexpected error: {exc!r}"
+            self.log("AMQ9999E", f"Inbound connection from {peer_host} ended by {why}.")
             with trio.CancelScope(shield=True):
                 try:
                     await stream.aclose()
@@ -407,7 +412,7 @@ class ChannelInitiator:
 
     def _log_refused(self, msgid: str, text: str) -> None:
         """A connection refused for a limit: logged, a few lines a minute at most."""
-        more = self._refusals.allow()
+        more = self._refusals[msgid].allow()
         if more is not None:
             self.log(msgid, text + more)
 
@@ -429,13 +434,9 @@ class ChannelInitiator:
         # FASTPATH: what is read from a plain connection is kept, for a hand-off
         recording = _Recording(stream) if self.fastpath is not None and \
             type(stream) is tlsstream.Prefixed else None
-        conv = self._conversation(recording or stream, admitted)
-        try:
-            first = await conv.recv(CONFIRM_TIMEOUT)
-        except ChannelEnded as e:
-            self.log(e.msgid, f"Inbound connection from {peer_host}: {e.text}")
-            with trio.CancelScope(shield=True):
-                await stream.aclose()
+        conv = self.inbound_conversation(recording or stream, admitted)
+        first = await self._first_flow(conv, stream, peer_host)
+        if first is None:
             return
         if not isinstance(first, InitialData):
             # a channel starts with INITIAL_DATA and nothing else (seed 000): a partner that
@@ -480,9 +481,11 @@ class ChannelInitiator:
                 return
         if recording is not None:
             # kept here: read again from what was read, on the plain socket's path
-            conv = self._conversation(tlsstream.Prefixed(stream.stream, recording.read),
+            conv = self.inbound_conversation(tlsstream.Prefixed(stream.stream, recording.read),
                                       admitted)
-            first = await conv.recv(CONFIRM_TIMEOUT)
+            first = await self._first_flow(conv, stream, peer_host)
+            if first is None:
+                return
         if chltype == "SVRCONN" and self.svrconn_handler is not None:
             await self.svrconn_handler(self, conv, first, definition)  # admitted at MQCONN
             return
@@ -506,10 +509,22 @@ class ChannelInitiator:
             return
         await self._receive(stream, conv, first, chltype, mca_user)
 
-    def _conversation(self, stream: trio.abc.Stream,
-                      admitted: Callable[[], None]) -> Conversation:
+    async def _first_flow(self, conv: Conversation, stream: trio.abc.Stream,
+                          peer_host: str) -> Event | None:
+        """The connection's first flow; None when none came (logged, closed)."""
+        try:
+            return await conv.recv(CONFIRM_TIMEOUT)
+        except ChannelEnded as e:
+            self.log(e.msgid, f"Inbound connection from {peer_host}: {e.text}")
+            with trio.CancelScope(shield=True):
+                await stream.aclose()
+            return None
+
+    def inbound_conversation(self, stream: trio.abc.Stream,
+                             admitted: Callable[[], None] | None = None) -> Conversation:
         """An inbound connection's conversation, with the limits of a partner not yet
-        admitted; ``admitted()`` once it is (``Conversation.authenticated``)."""
+        admitted (MaxUnauthBytes); ``admitted()`` once it is (``Conversation.authenticated``).
+        The queue manager's client host (FASTPATH) reads a handed-off socket with one."""
         conv = Conversation.inbound(stream, ChannelStatus("", ""),
                                     self.peer_limits.max_unauth_bytes)
         conv.on_authenticated = admitted
