@@ -216,8 +216,9 @@ class _Session:
         unauth = server.limits.max_unauth_bytes
         self.reader = SegmentReader(min(unauth, MAX_TRANSMISSION_SIZE),
                                     max_msg_size=MAX_MSG_SIZE, max_pending=unauth)
-        #: the trio clock's time by which its MQCONN must have succeeded
-        self.connect_by = trio.current_time() + server.limits.bindings_connect_timeout
+        #: the trio clock's time by which its MQCONN must have come (set when it is first
+        #: waited for, at the start of ``run``)
+        self.connect_by: float | None = None
         self.writer = SegmentWriter(MAX_TRANSMISSION_SIZE)
         self.conn: Any = None
         self.verbs: serving.EngineVerbs | None = None  # conn's MQI for this loop
@@ -254,6 +255,8 @@ class _Session:
         """The next request of a connection not yet connected, within its deadline
         (BindingsConnectTimeout from its accept; AMQ9259E past it). Its MQCONN's arrival
         frees its place among the unauthenticated connections."""
+        if self.connect_by is None:
+            self.connect_by = trio.current_time() + self.server.limits.bindings_connect_timeout
         with trio.move_on_at(self.connect_by):
             request = await self._next_request()
             if request is not None and request.segment_type == _T.MQCONN \
