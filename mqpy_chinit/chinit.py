@@ -156,8 +156,9 @@ class ChannelInitiator:
                  connect_mca: Callable[[str], Any] | None = None) -> None:
         """``channels``: qm.ini's Channels numbers (MaxChannels, MaxActiveChannels,
         AdoptNewMCATimeout, PipeLineLength, and the limits on unauthenticated peers,
-        ``config.PeerLimits``) as ``QMgrConfig.load`` checked them, IBM's defaults when absent; or ``channels_stanza``, the stanza as written, checked here the
-        same way (a value that is not valid is a ConfigError). ``connect_for(security, appl)``:
+        ``config.PeerLimits``) as ``QMgrConfig.load`` checked them, IBM's defaults when
+        absent; or ``channels_stanza``, the stanza as written, checked here the same way (a
+        value that is not valid is a ConfigError). ``connect_for(security, appl)``:
         MQCONN on behalf of a client conversation (default: the admin's). ``cluster_cache``:
         where the repository manager keeps the engine's cluster cache; None runs no
         repository manager (mqpy_chinit.cluster.manager). ``cluster_clock`` is its clock
