@@ -450,18 +450,18 @@ class ChannelInitiator:
             return
         name = first.channel_name.strip()
         definition = await trio.to_thread.run_sync(self.admin.channel, name)
-        if definition is None:  # CHAD: a receiver for it, if enabled
-            definition = await trio.to_thread.run_sync(self._autodefine, name, first)
-        if definition is None:
+        if definition is None and not await trio.to_thread.run_sync(self._chad_enabled):
             # before CHLAUTH, which has no channel to judge: the partner learns it
             # (STATUS NO_CHANNEL: a client's MQCONN fails MQRC_UNKNOWN_CHANNEL_NAME, 2540;
-            # a sender logs AMQ9520E)
+            # a sender logs AMQ9520E). With CHAD the receiving MCA defines it once CHLAUTH
+            # has let the partner in (``_autodefine``).
             self.log("AMQ9519E", f"Channel '{name}' not found. (The start came from "
                      f"{peer_host}.)")
             with trio.CancelScope(shield=True):
                 await conv.close(StatusCode.NO_CHANNEL)
             return
-        chltype = D.str_attr(definition, "CHLTYPE")
+        chltype = D.str_attr(definition, "CHLTYPE") if definition else ""
+        definition = definition or {}
         refusal = tls.check_inbound(definition, name, peer_host,
                                     *tlsstream.tls_session(stream))
         if refusal is not None:
@@ -520,6 +520,12 @@ class ChannelInitiator:
             with trio.CancelScope(shield=True):
                 await stream.aclose()
             return None
+
+    def _chad_enabled(self) -> bool:
+        """QMGR CHAD(ENABLED), and an admin that can define channels: an unknown channel
+        may be auto-defined (blocking: asks the queue manager)."""
+        return hasattr(self.admin, "define_channel") and \
+            str(self._qmgr_attr("CHAD")) == "ENABLED"
 
     def inbound_conversation(self, stream: trio.abc.Stream,
                              admitted: Callable[[], None] | None = None) -> Conversation:
