@@ -29,7 +29,9 @@ Frames (both ways a 4-byte big-endian length before each part):
 from __future__ import annotations
 
 import array
+import functools
 import json
+import math
 import os
 import socket
 import struct
@@ -247,14 +249,13 @@ class ClientHost:
         the SVRCONN it names, as the listener would have."""
         from mqpy_chinit import definitions as D
         from mqpy_chinit import tls
-        from mqpy_chinit.conversation import ChannelEnded, Conversation
+        from mqpy_chinit.conversation import ChannelEnded
         from mqpy_chinit.mca import CONFIRM_TIMEOUT
-        from mqpy_chinit.states import ChannelStatus
         from mqpy_chinit.tlsstream import Prefixed
         from mqpy_chinit.wire import InitialData, StatusCode
 
         stream = Prefixed(trio.SocketStream(trio.socket.from_stdlib_socket(client)), read)
-        conv = Conversation(stream, ChannelStatus("", ""))
+        conv = self.chinit.inbound_conversation(stream)  # MaxUnauthBytes until its MQCONN
         try:
             first = await conv.recv(CONFIRM_TIMEOUT)
             name = first.channel_name.strip() if isinstance(first, InitialData) else ""
@@ -272,7 +273,15 @@ class ClientHost:
                 with trio.CancelScope(shield=True):
                     await conv.close(refusal.status)
                 return
-            await self.chinit.svrconn_handler(self.chinit, conv, first, definition)
+            # UnauthTimeout from the hand-off to its first MQCONN, as at the listener
+            with trio.move_on_after(self.chinit.peer_limits.unauth_timeout) as deadline:
+                conv.on_authenticated = functools.partial(setattr, deadline, "deadline",
+                                                          math.inf)
+                await self.chinit.svrconn_handler(self.chinit, conv, first, definition)
+            if deadline.cancelled_caught:
+                self.log("AMQ9259E", f"Connection timed out from host {peer}: its channel "
+                         f"was not started within {self.chinit.peer_limits.unauth_timeout} "
+                         f"seconds (UnauthTimeout).")
         except ChannelEnded as e:
             self.log(e.msgid, f"Inbound connection from {peer}: {e.text}")
         except Exception as exc:  # noqa: BLE001 - one connection's fault, not the host's

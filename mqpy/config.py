@@ -126,6 +126,44 @@ PIPELINE_DEFAULT = 1
 
 
 @attrs.frozen
+class PeerLimits:
+    """What a peer that has not authenticated yet may hold of a queue manager: qm.ini's
+    Channels stanza keys (IBM has none for this; named in its style), mqpy's defaults.
+
+    A TCP connection is *unauthenticated* from its accept until its channel is admitted (a
+    message channel once CHLAUTH accepted its INITIAL_DATA, a SVRCONN once its first MQCONN
+    arrived); a bindings connection until its MQCONN arrived. Each limit, when it acts,
+    writes an AMQ message to the error log and closes that connection only."""
+
+    #: MaxUnauthChannels: unauthenticated TCP connections of the listener process in all
+    max_unauth_channels: int = 100
+    #: MaxUnauthChannelsPerAddress: of them, from one peer address
+    max_unauth_channels_per_address: int = 20
+    #: MaxUnauthBytes: bytes of unfinished flows one connection may have us hold before it
+    #: authenticated (before its INITIAL_DATA is agreed only an ID's segment is taken at all)
+    max_unauth_bytes: int = 65536
+    #: UnauthTimeout: seconds a TCP connection may take from its accept to its admission
+    unauth_timeout: int = 60
+    #: MaxUnauthBindings: bindings connections without their MQCONN, in all
+    max_unauth_bindings: int = 100
+    #: BindingsConnectTimeout: seconds a bindings connection may take to send its MQCONN
+    bindings_connect_timeout: int = 60
+
+    @classmethod
+    def parse(cls, values: dict[str, str], path: str = "qm.ini") -> PeerLimits:
+        """The stanza's values for these keys (a value out of range: :class:`ConfigError`)."""
+        default = cls()
+        return cls(**{
+            field.name: _number(path, "Channels", values, key, getattr(default, field.name))
+            for field, key in zip(attrs.fields(cls), _PEER_KEYS, strict=True)})
+
+
+#: PeerLimits' qm.ini keys, field by field
+_PEER_KEYS = ("MaxUnauthChannels", "MaxUnauthChannelsPerAddress", "MaxUnauthBytes",
+              "UnauthTimeout", "MaxUnauthBindings", "BindingsConnectTimeout")
+
+
+@attrs.frozen
 class ChannelsConfig:
     """qm.ini's Channels stanza as the channel initiator uses it, checked once (by
     :meth:`parse`, which :meth:`QMgrConfig.load` calls: strmqm and runmqchi refuse a value
@@ -141,6 +179,8 @@ class ChannelsConfig:
     #: MQIBindType: FASTPATH ("there is no agent process": a plain SVRCONN's socket is handed
     #: by the listener to the queue-manager process, ``mqpy.clienthost``) or STANDARD
     mqi_bind_type: str = "STANDARD"
+    #: what an unauthenticated peer may hold (:class:`PeerLimits`)
+    peer: PeerLimits = PeerLimits()
 
     @property
     def fastpath(self) -> bool:
@@ -163,7 +203,8 @@ class ChannelsConfig:
                    adopt_timeout=number("AdoptNewMCATimeout", default.adopt_timeout),
                    pipeline_length=min(number("PipeLineLength", PIPELINE_DEFAULT), 2),
                    mqi_bind_type=_choice(path, "Channels", values, "MQIBindType",
-                                         BIND_TYPES, default.mqi_bind_type))
+                                         BIND_TYPES, default.mqi_bind_type),
+                   peer=PeerLimits.parse(values, path))
 
 
 @attrs.define
@@ -266,6 +307,9 @@ _RANGES: dict[str, tuple[int, int]] = {
     "MaxChannels": (1, 999_999_999), "MaxActiveChannels": (1, 999_999_999),
     "MaxInitiators": (1, 3), "AdoptNewMCATimeout": (1, 3600),
     "PipeLineLength": (1, 999_999_999),
+    "MaxUnauthChannels": (1, 999_999_999), "MaxUnauthChannelsPerAddress": (1, 999_999_999),
+    "MaxUnauthBytes": (4096, 104_857_600 + 65536), "UnauthTimeout": (1, 3600),
+    "MaxUnauthBindings": (1, 999_999_999), "BindingsConnectTimeout": (1, 3600),
 }
 
 

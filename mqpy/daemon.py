@@ -201,7 +201,8 @@ def _run(name: str, root: str | None, qmdir: str, log: errorlog.ErrorLog,
         log.write(messages.AMQ8003, inserts={"vrmf": errorlog.VRMF})
         write_status(qmdir, "Running")
         end = _serve(eng, root, qmdir, console,
-                     log if qmini.channel_limits.fastpath else None)
+                     log if qmini.channel_limits.fastpath else None,
+                     peer_limits=qmini.channel_limits.peer)
     finally:
         write_status(qmdir, "Quiescing" if end == "controlled" else "Ending immediately")
         local.stop(name, root)
@@ -251,7 +252,8 @@ def _install_security(eng: Any) -> None:
 
 
 def _serve(eng: Any, root: str | None, qmdir: str, console: _Console,
-           fastpath_log: errorlog.ErrorLog | None = None) -> str:
+           fastpath_log: errorlog.ErrorLog | None = None,
+           peer_limits: config.PeerLimits | None = None) -> str:
     """Serve the socket until endmqm; return how it ended ("controlled" or "immediate").
     With ``fastpath_log`` (qm.ini MQIBindType=FASTPATH) the client host serves the plain
     SVRCONN sockets the channel initiator hands over, logging there."""
@@ -262,7 +264,7 @@ def _serve(eng: Any, root: str | None, qmdir: str, console: _Console,
     outcome = {"end": "immediate"}
 
     async def serve() -> None:
-        server = BindingsServer(eng)
+        server = BindingsServer(eng, limits=peer_limits)
         async with trio.open_nursery() as nursery:
             await nursery.start(server.run)
             # before the channel initiator starts: its first hand-off finds the host

@@ -23,6 +23,15 @@ MQRC_Q_MGR_QUIESCING (2161), waiting gets wake to find that out, new MQCONNs are
 :meth:`BindingsServer.wait_idle` returns once the last application has gone.
 
 Only the Unix socket is served (mode 0o660); nothing here listens on a network.
+
+Before its MQCONN has arrived a connection is *unauthenticated* (``config.PeerLimits``): at
+most MaxUnauthBindings such connections at once (a further one is closed unread, AMQ9513E),
+each with BindingsConnectTimeout seconds from its accept to send its MQCONN (then closed,
+AMQ9259E); until its MQCONN has succeeded its segments and unfinished flows hold at most
+MaxUnauthBytes. A flow the socket's protocol does not allow ends that connection with
+AMQ9207E naming the application's user and process. The lines about refused connections
+are rate-limited (``admission.LogLimiter``: 10 a minute, then one saying how many were left
+out), so that a flood of bad connections cannot fill the error log.
 """
 
 from __future__ import annotations
@@ -39,8 +48,10 @@ from typing import Any
 
 import trio
 
-from mqpy import CMQC, mqiproto, serving
+from mqpy import CMQC, errorlog, mqiproto, serving
+from mqpy.admission import Admission, Admissions, LogLimiter
 from mqpy.bindings import MAX_MSG_SIZE, MAX_TRANSMISSION_SIZE, bind_address, socket_path
+from mqpy.config import PeerLimits
 from mqpy.engine import packed
 from mqpy.errors import MQMIError
 from mqpy.mqstruct import StructError
@@ -75,6 +86,16 @@ _T = SegmentType
 _OK, _WARNING, _FAILED = CMQC.MQCC_OK, CMQC.MQCC_WARNING, CMQC.MQCC_FAILED
 
 
+def _peer_process(sock: Any) -> str:
+    """Who is at the other end, for the error log: its process id and user (SO_PEERCRED)."""
+    try:
+        creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+        pid, _uid, _gid = struct.unpack("3i", creds)
+    except (OSError, AttributeError, struct.error):
+        return "a local application"
+    return f"the local application of process {pid} (user {_peer_user(sock)})"
+
+
 def _peer_user(sock: Any) -> str | None:
     """The peer process's user name (SO_PEERCRED), as MQ takes it for a bindings connection;
     its numeric uid when the name is unknown; None when the peer cannot be identified."""
@@ -94,8 +115,16 @@ class BindingsServer:
 
     def __init__(self, engine: Any, path: str | None = None, *,
                  thread_limit: int = DEFAULT_THREAD_LIMIT,
-                 on_unexpected: Callable[[BaseException], None] | None = None) -> None:
+                 on_unexpected: Callable[[BaseException], None] | None = None,
+                 limits: PeerLimits | None = None) -> None:
+        """``limits``: qm.ini's limits on connections before their MQCONN (the module
+        docstring); their defaults when None."""
         self.engine = engine
+        self.limits = limits or PeerLimits()
+        #: connections whose MQCONN has not arrived yet (MaxUnauthBindings)
+        self.unauthenticated = Admissions(self.limits.max_unauth_bindings)
+        #: the error-log lines about refused connections, by message id (``refused``)
+        self._refusals: dict[str, LogLimiter] = collections.defaultdict(LogLimiter)
         self.path = path or socket_path(engine.qmdir)
         self.limiter = trio.CapacityLimiter(thread_limit)
         self.auth_limiter = trio.CapacityLimiter(AUTH_THREAD_LIMIT)
@@ -137,14 +166,35 @@ class BindingsServer:
         # the session drives the plain socket itself (``_Session._receive``)
         sock = socket.socket(fileno=stream.socket.detach())
         sock.setblocking(False)
-        session = _Session(self, sock)
+        admission = self.unauthenticated.admit("qm.sock")
+        if isinstance(admission, str):
+            try:
+                await self.refused("AMQ9513E", f"Maximum number of connections reached: "
+                                   f"{_peer_process(sock)} was refused ({admission}, "
+                                   f"MaxUnauthBindings {self.limits.max_unauth_bindings}).")
+            finally:
+                sock.close()
+            return
+        session = _Session(self, sock, admission)
         self.sessions.add(session)
         try:
             await session.run()
         finally:
+            admission.release()
             self.sessions.discard(session)
             self._changed.set()
             self._changed = trio.Event()
+
+    async def refused(self, msgid: str, text: str) -> None:
+        """A connection refused or ended for what its peer did: one error-log line, a few a
+        minute at most (``LogLimiter``); written on a worker thread."""
+        more = self._refusals[msgid].allow()
+        if more is None:
+            return
+        log = errorlog.ErrorLog(os.path.join(self.engine.qmdir, "errors"),
+                                qmgr=self.engine.name)
+        with trio.CancelScope(shield=True):
+            await trio.to_thread.run_sync(log.write_event, msgid, text + more)
 
     def _write_fdc(self, exc: BaseException) -> None:
         from mqpy import errorlog
@@ -156,11 +206,19 @@ class BindingsServer:
 class _Session:
     """One application connection: its engine Connection, framing state and wait events."""
 
-    def __init__(self, server: BindingsServer, sock: socket.socket) -> None:
+    def __init__(self, server: BindingsServer, sock: socket.socket,
+                 admission: Admission | None = None) -> None:
         self.server = server
         self.engine = server.engine
         self.sock = sock  # non-blocking; its waits are trio's (wait_readable / wait_writable)
-        self.reader = SegmentReader(MAX_TRANSMISSION_SIZE, max_msg_size=MAX_MSG_SIZE)
+        self.admission = admission  # its place among the connections without an MQCONN
+        # before its MQCONN succeeded: segments and unfinished flows of MaxUnauthBytes
+        unauth = server.limits.max_unauth_bytes
+        self.reader = SegmentReader(min(unauth, MAX_TRANSMISSION_SIZE),
+                                    max_msg_size=MAX_MSG_SIZE, max_pending=unauth)
+        #: the trio clock's time by which its MQCONN must have come (set when it is first
+        #: waited for, at the start of ``run``)
+        self.connect_by: float | None = None
         self.writer = SegmentWriter(MAX_TRANSMISSION_SIZE)
         self.conn: Any = None
         self.verbs: serving.EngineVerbs | None = None  # conn's MQI for this loop
@@ -173,13 +231,17 @@ class _Session:
     async def run(self) -> None:
         try:
             while not self.ended:
-                request = await self._next_request()
+                request = await (self._next_request() if self.conn is not None
+                                 else self._request_before_mqconn())
                 if request is None:
                     return
                 try:
                     reply = await self._dispatch(request)
-                except ProtocolError:
+                except ProtocolError as exc:
+                    await self._rejected(f"{_T(request.segment_type).name}: {exc}")
                     return
+                if self.conn is not None and self.admission is not None:
+                    self._authenticated()
                 if not await self._send(self.writer.send(reply)):
                     return
         finally:
@@ -188,6 +250,37 @@ class _Session:
             self.sock.close()
             if self.conn is not None and not self.ended:
                 self.conn.abend()  # lost without MQDISC: back the unit of work out
+
+    async def _request_before_mqconn(self) -> MQIRequest | None:
+        """The next request of a connection not yet connected, within its deadline
+        (BindingsConnectTimeout from its accept; AMQ9259E past it). Its MQCONN's arrival
+        frees its place among the unauthenticated connections."""
+        if self.connect_by is None:
+            self.connect_by = trio.current_time() + self.server.limits.bindings_connect_timeout
+        with trio.move_on_at(self.connect_by):
+            request = await self._next_request()
+            if request is not None and request.segment_type == _T.MQCONN \
+                    and self.admission is not None:
+                self.admission.release()
+            return request
+        await self.server.refused(
+            "AMQ9259E", f"Connection timed out: {_peer_process(self.sock)} sent no MQCONN "
+            f"within {self.server.limits.bindings_connect_timeout} seconds "
+            f"(BindingsConnectTimeout).")
+        return None
+
+    def _authenticated(self) -> None:
+        """MQCONN succeeded: segments and flows of the socket's own sizes from now on."""
+        self.admission.release()
+        self.admission = None
+        self.reader.max_transmission_size = MAX_TRANSMISSION_SIZE
+        self.reader.max_pending = None
+
+    async def _rejected(self, why: str) -> None:
+        """The application broke the socket's protocol: AMQ9207E, the connection ends."""
+        await self.server.refused("AMQ9207E", f"The data received from "
+                                  f"{_peer_process(self.sock)} over qm.sock is not valid: "
+                                  f"{why}.")
 
     async def _send(self, data: bytes) -> bool:
         """Write ``data`` whole; False once the application has gone. The reply usually fits
@@ -219,7 +312,8 @@ class _Session:
             return False
         try:
             self.received.extend(self.reader.feed(data))
-        except ProtocolError:
+        except ProtocolError as exc:
+            await self._rejected(str(exc))
             return False
         return True
 
@@ -234,7 +328,10 @@ class _Session:
             if self.gone.is_set() or not await self._receive():
                 return None
         event = received.popleft()
-        return event if isinstance(event, MQIRequest) else None  # not an MQI verb: broken
+        if isinstance(event, MQIRequest):
+            return event
+        await self._rejected(f"a {_T(event.segment_type).name} flow, not an MQI call")
+        return None
 
     async def _watch(self) -> None:
         """While an MQGET waits (``waiting.get_with_wait``): an application that closes its

@@ -19,6 +19,7 @@ Statuses live in memory here; DISPLAY CHSTATUS reads them through :meth:`status_
 
 from __future__ import annotations
 
+import collections
 import functools
 import json
 import os
@@ -30,6 +31,7 @@ import trio
 
 import mqpy
 from mqpy import CMQC, config, errorlog
+from mqpy.admission import Admissions, LogLimiter
 from mqpy.engine.cluster import CLUSTER_RECEIVER_APPL
 from mqpy.trace import TRACER
 from mqpy_chinit import definitions as D
@@ -46,7 +48,7 @@ from mqpy_chinit.mca import (
     peer_address,
 )
 from mqpy_chinit.states import ChannelState, ChannelStatus
-from mqpy_chinit.wire import CapFlags1, InitialData, StatusCode
+from mqpy_chinit.wire import CapFlags1, Event, InitialData, SegmentType, StatusCode
 
 INITQ = "SYSTEM.CHANNEL.INITQ"
 COMMAND_FORMAT = b"MQPYCHCM"  # mqpy's channel command messages on SYSTEM.CHANNEL.INITQ
@@ -165,9 +167,10 @@ class ChannelInitiator:
                  cluster_clock: Callable[[], float] = time.time,
                  connect_mca: Callable[[str], Any] | None = None) -> None:
         """``channels``: qm.ini's Channels numbers (MaxChannels, MaxActiveChannels,
-        AdoptNewMCATimeout, PipeLineLength) as ``QMgrConfig.load`` checked them, IBM's
-        defaults when absent; or ``channels_stanza``, the stanza as written, checked here the
-        same way (a value that is not valid is a ConfigError). ``connect_for(security, appl)``:
+        AdoptNewMCATimeout, PipeLineLength, and the limits on unauthenticated peers,
+        ``config.PeerLimits``) as ``QMgrConfig.load`` checked them, IBM's defaults when
+        absent; or ``channels_stanza``, the stanza as written, checked here the same way (a
+        value that is not valid is a ConfigError). ``connect_for(security, appl)``:
         MQCONN on behalf of a client conversation (default: the admin's). ``cluster_cache``:
         where the repository manager keeps the engine's cluster cache; None runs no
         repository manager (mqpy_chinit.cluster.manager). ``cluster_clock`` is its clock
@@ -177,6 +180,13 @@ class ChannelInitiator:
         limits = channels or config.ChannelsConfig.parse(channels_stanza)
         TRACER.process_qmgr = qmgr_name  # strmqtrc -m qmgr -t comms traces its flows
         self.max_channels = limits.max_channels
+        #: what an unauthenticated peer may hold (qm.ini Channels: MaxUnauthChannels ...)
+        self.peer_limits = limits.peer
+        #: inbound connections not yet admitted, counted for those limits (``_inbound``)
+        self.unauthenticated = Admissions(limits.peer.max_unauth_channels,
+                                          limits.peer.max_unauth_channels_per_address)
+        #: AMQ9513E for those limits, a few lines a minute (``_log_refused``)
+        self._refusals: dict[str, LogLimiter] = collections.defaultdict(LogLimiter)
         self.max_active = limits.max_active_channels
         self.qmgr_name = qmgr_name
         self.connect_qm = connect_qm
@@ -388,133 +398,229 @@ class ChannelInitiator:
         """An inbound connection: its first flow names the channel; a server-connection
         channel is served by the SVRCONN handler, a message channel by a receiving MCA.
 
+        Until the channel is admitted (a message channel once CHLAUTH accepted it, a
+        SVRCONN once its first MQCONN succeeded) the connection holds a place among the
+        unauthenticated ones (``unauthenticated``: MaxUnauthChannels in all,
+        MaxUnauthChannelsPerAddress from one address; over either it is closed unread,
+        AMQ9513E), has UnauthTimeout seconds to get there (AMQ9259E) and MaxUnauthBytes of
+        unfinished flows (``Conversation.inbound``).
+
         Whatever goes wrong with one connection is logged and closes that connection: it
         never reaches the listener, which goes on serving everyone else."""
         peer_host = "an unknown address"
         try:
             peer_host = peer_address(stream).rsplit(":", 1)[0]
-            if not await self.access.address_allowed(peer_host):
+            admission = self.unauthenticated.admit(peer_host)
+            if isinstance(admission, str):
+                self._log_refused("AMQ9513E", f"Maximum number of channels reached: the "
+                                  f"connection from {peer_host} was refused ({admission}: "
+                                  f"MaxUnauthChannels {self.peer_limits.max_unauth_channels}, "
+                                  f"MaxUnauthChannelsPerAddress "
+                                  f"{self.peer_limits.max_unauth_channels_per_address}).")
                 with trio.CancelScope(shield=True):
-                    await stream.aclose()  # BLOCKADDR: not a byte read, not a byte answered
+                    await stream.aclose()  # not a byte read, not a byte answered
                 return
-            channel_stream = await tlsstream.accept(stream, self._key_repository, self.log,
-                                                    peer_host)
-            if channel_stream is None:
-                with trio.CancelScope(shield=True):
-                    await stream.aclose()
-                return
-            stream = channel_stream
-            # FASTPATH: what is read from a plain connection is kept, for a hand-off
-            recording = _Recording(stream) if self.fastpath is not None and \
-                type(stream) is tlsstream.Prefixed else None
-            conv = Conversation(recording or stream, ChannelStatus("", ""))
+            deadline = trio.CancelScope(
+                deadline=trio.current_time() + self.peer_limits.unauth_timeout)
+
+            def admitted() -> None:
+                admission.release()
+                deadline.deadline = float("inf")
+
             try:
-                first = await conv.recv(CONFIRM_TIMEOUT)
-            except ChannelEnded as e:
-                self.log(e.msgid, f"Inbound connection: {e.text}")
-                with trio.CancelScope(shield=True):
-                    await stream.aclose()
-                return
-            if isinstance(first, InitialData):
-                name = first.channel_name.strip()
-                definition = await trio.to_thread.run_sync(self.admin.channel, name)
-                chltype = D.str_attr(definition, "CHLTYPE") if definition else ""
-                refusal = tls.check_inbound(definition or {}, name, peer_host,
-                                            *tlsstream.tls_session(stream))
-                if refusal is not None:
-                    self.log(refusal.msgid, refusal.text)
-                    with trio.CancelScope(shield=True):
-                        await conv.close(refusal.status)
-                    return
-                if chltype == "SVRCONN" and self.svrconn_handler is not None:
-                    stopped = self.statuses.get(name)
-                    if stopped is not None and stopped.state is ChannelState.STOPPED:
-                        self.log("AMQ9558E", f"Channel '{name}' is STOPPED here: the client "
-                                 f"from {peer_host} was refused; use START CHANNEL.")
-                        with trio.CancelScope(shield=True):
-                            await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
-                        return
-                    if recording is not None and await self._handed_off(recording,
-                                                                        peer_host):
-                        return
-                if recording is not None:
-                    # kept here: read again from what was read, on the plain socket's path
-                    conv = Conversation(tlsstream.Prefixed(stream.stream, recording.read),
-                                        ChannelStatus("", ""))
-                    first = await conv.recv(CONFIRM_TIMEOUT)
-                if chltype == "SVRCONN" and self.svrconn_handler is not None:
-                    await self.svrconn_handler(self, conv, first, definition)
-                    return
-                mca_user = await self._admitted(name, definition or {}, first, peer_host,
-                                                conv)
-                if mca_user is None:
-                    return
-                from_requester = bool(first.cap_flags1 & CapFlags1.REQUEST_INITIATION) and \
-                    not first.cap_flags1 & CapFlags1.MQREQUEST
-                if chltype == "SVR" and from_requester:
-                    await self._serve_requester(name, definition, conv, first)
-                    return
-                if chltype == "SDR" and from_requester:
-                    # a requester calling a sender: the sender ends the call and calls back
-                    # on its own CONNAME (seed 000 9.26)
-                    with trio.CancelScope(shield=True):
-                        await stream.aclose()
-                    err = self.start_channel(name, definition)
-                    self.log("AMQ9002I" if err is None else "AMQ9999E",
-                             err or f"Channel '{name}' is calling back its requester.")
-                    return
-            else:
-                mca_user = None
-            name = first.channel_name.strip() if isinstance(first, InitialData) else ""
-            partner = first.qmgr_name.strip() if isinstance(first, InitialData) else ""
-            key = (name, partner)
-            peer = peer_address(stream)
-            stopped = self.statuses.get(name)
-            if stopped is not None and stopped.state is ChannelState.STOPPED \
-                    and name not in self.running:
-                await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
-                self.log("AMQ9558E", f"Channel '{name}' is STOPPED here: the start from {peer} was "
-                         f"refused; use START CHANNEL.")
-                return
-            if key not in self.receivers and self._instances() >= self.max_active:
-                await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
-                self.log("AMQ9513E", f"Channel '{name}' from {peer} refused: MaxActiveChannels "
-                         f"({self.max_active}) reached.")
-                return
-            if key in self.receivers:
-                if not await self._adopt(key, peer):
-                    await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
-                    self.log("AMQ9514E", f"Channel '{name}' is in use: a second instance from "
-                             f"{peer} was refused (adopt MCA not enabled or its checks failed).")
-                    return
-            mca = ReceiverMCA(stream, self.qmgr_name, self._receiver_connect(chltype),
-                              self.admin.channel,
-                              self._register, conversation=conv, first=first,
-                              autodefine=self._autodefine, mca_user=mca_user, log=self.log)
-            scope = trio.CancelScope()
-            if name:
-                self.receivers[key] = (scope, peer)
-            try:
-                with scope:
-                    await mca.run()
-            except ChannelEnded as e:  # (a channel never known by name: the text says it)
-                self.log(e.msgid, f"Channel '{mca.name}': {e.text}" if mca.name else e.text)
-            else:
-                if mca.name and not scope.cancelled_caught:
-                    self.log("AMQ9002I", f"Channel '{mca.name}' is ended.")
+                with deadline:
+                    await self._unauthenticated(stream, peer_host, admitted)
             finally:
-                if scope.cancelled_caught:
-                    mca.status.state = ChannelState.INACTIVE  # ended by STOP CHANNEL or adopted
-                if self.receivers.get(key, (None,))[0] is scope:
-                    del self.receivers[key]
+                admission.release()
+            if deadline.cancelled_caught:
+                self.log("AMQ9259E", f"Connection timed out from host {peer_host}: its "
+                         f"channel was not started within {self.peer_limits.unauth_timeout} "
+                         f"seconds (UnauthTimeout).")
+                with trio.CancelScope(shield=True):
+                    await stream.aclose()
         except Exception as exc:  # noqa: BLE001 - one connection's fault, not the listener's
-            self.log("AMQ9999E", f"Inbound connection from {peer_host} ended by an "
-                     f"unexpected error: {exc!r}.")
+            if isinstance(exc, mqpy.MQMIError):  # its queue manager could not be asked
+                why = f"the queue manager answered reason {exc.reason}"
+            else:
+                why = f"an unexpected error: {exc!r}"
+            self.log("AMQ9999E", f"Inbound connection from {peer_host} ended by {why}.")
             with trio.CancelScope(shield=True):
                 try:
                     await stream.aclose()
                 except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                     pass
+
+    def _log_refused(self, msgid: str, text: str) -> None:
+        """A connection refused for a limit: logged, a few lines a minute at most."""
+        more = self._refusals[msgid].allow()
+        if more is not None:
+            self.log(msgid, text + more)
+
+    async def _unauthenticated(self, stream: trio.SocketStream, peer_host: str,
+                               admitted: Callable[[], None]) -> None:
+        """:meth:`_inbound` from the connection's admission to the listener's count on:
+        ``admitted()`` once the channel is admitted."""
+        if not await self.access.address_allowed(peer_host):
+            with trio.CancelScope(shield=True):
+                await stream.aclose()  # BLOCKADDR: not a byte read, not a byte answered
+            return
+        channel_stream = await tlsstream.accept(stream, self._key_repository, self.log,
+                                                peer_host)
+        if channel_stream is None:
+            with trio.CancelScope(shield=True):
+                await stream.aclose()
+            return
+        stream = channel_stream
+        # FASTPATH: what is read from a plain connection is kept, for a hand-off
+        recording = _Recording(stream) if self.fastpath is not None and \
+            type(stream) is tlsstream.Prefixed else None
+        conv = self.inbound_conversation(recording or stream, admitted)
+        first = await self._first_flow(conv, stream, peer_host)
+        if first is None:
+            return
+        if not isinstance(first, InitialData):
+            # a channel starts with INITIAL_DATA and nothing else (seed 000): a partner that
+            # sends anything first has broken the protocol before naming a channel
+            self.log("AMQ9504E", f"A protocol error was detected for channel '????' from "
+                     f"{peer_host}: its first flow was {SegmentType(first.segment_type).name}"
+                     f", not INITIAL_DATA.")
+            with trio.CancelScope(shield=True):
+                await conv.close(StatusCode.PROTOCOL_SEGMENT_TYPE)
+            return
+        name = first.channel_name.strip()
+        definition = await trio.to_thread.run_sync(self.admin.channel, name)
+        if definition is None and not await trio.to_thread.run_sync(self._chad_enabled):
+            # before CHLAUTH, which has no channel to judge: the partner learns it
+            # (STATUS NO_CHANNEL: a client's MQCONN fails MQRC_UNKNOWN_CHANNEL_NAME, 2540;
+            # a sender logs AMQ9520E). With CHAD the receiving MCA defines it once CHLAUTH
+            # has let the partner in (``_autodefine``).
+            self.log("AMQ9519E", f"Channel '{name}' not found. (The start came from "
+                     f"{peer_host}.)")
+            with trio.CancelScope(shield=True):
+                await conv.close(StatusCode.NO_CHANNEL)
+            return
+        chltype = D.str_attr(definition, "CHLTYPE") if definition else ""
+        definition = definition or {}
+        refusal = tls.check_inbound(definition, name, peer_host,
+                                    *tlsstream.tls_session(stream))
+        if refusal is not None:
+            self.log(refusal.msgid, refusal.text)
+            with trio.CancelScope(shield=True):
+                await conv.close(refusal.status)
+            return
+        if chltype == "SVRCONN" and self.svrconn_handler is not None:
+            stopped = self.statuses.get(name)
+            if stopped is not None and stopped.state is ChannelState.STOPPED:
+                self.log("AMQ9558E", f"Channel '{name}' is STOPPED here: the client "
+                         f"from {peer_host} was refused; use START CHANNEL.")
+                with trio.CancelScope(shield=True):
+                    await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
+                return
+            if recording is not None and await self._handed_off(recording, peer_host):
+                admitted()  # the queue manager's client host serves it now
+                return
+        if recording is not None:
+            # kept here: read again from what was read, on the plain socket's path
+            conv = self.inbound_conversation(tlsstream.Prefixed(stream.stream, recording.read),
+                                      admitted)
+            first = await self._first_flow(conv, stream, peer_host)
+            if first is None:
+                return
+        if chltype == "SVRCONN" and self.svrconn_handler is not None:
+            await self.svrconn_handler(self, conv, first, definition)  # admitted at MQCONN
+            return
+        mca_user = await self._admitted(name, definition, first, peer_host, conv)
+        if mca_user is None:
+            return
+        conv.authenticated()
+        from_requester = bool(first.cap_flags1 & CapFlags1.REQUEST_INITIATION) and \
+            not first.cap_flags1 & CapFlags1.MQREQUEST
+        if chltype == "SVR" and from_requester:
+            await self._serve_requester(name, definition, conv, first)
+            return
+        if chltype == "SDR" and from_requester:
+            # a requester calling a sender: the sender ends the call and calls back
+            # on its own CONNAME (seed 000 9.26)
+            with trio.CancelScope(shield=True):
+                await stream.aclose()
+            err = self.start_channel(name, definition)
+            self.log("AMQ9002I" if err is None else "AMQ9999E",
+                     err or f"Channel '{name}' is calling back its requester.")
+            return
+        await self._receive(stream, conv, first, chltype, mca_user)
+
+    async def _first_flow(self, conv: Conversation, stream: trio.abc.Stream,
+                          peer_host: str) -> Event | None:
+        """The connection's first flow; None when none came (logged, closed)."""
+        try:
+            return await conv.recv(CONFIRM_TIMEOUT)
+        except ChannelEnded as e:
+            self.log(e.msgid, f"Inbound connection from {peer_host}: {e.text}")
+            with trio.CancelScope(shield=True):
+                await stream.aclose()
+            return None
+
+    def _chad_enabled(self) -> bool:
+        """QMGR CHAD(ENABLED), and an admin that can define channels: an unknown channel
+        may be auto-defined (blocking: asks the queue manager)."""
+        return hasattr(self.admin, "define_channel") and \
+            str(self._qmgr_attr("CHAD")) == "ENABLED"
+
+    def inbound_conversation(self, stream: trio.abc.Stream,
+                             admitted: Callable[[], None] | None = None) -> Conversation:
+        """An inbound connection's conversation, with the limits of a partner not yet
+        admitted (MaxUnauthBytes); ``admitted()`` once it is (``Conversation.authenticated``).
+        The queue manager's client host (FASTPATH) reads a handed-off socket with one."""
+        conv = Conversation.inbound(stream, ChannelStatus("", ""),
+                                    self.peer_limits.max_unauth_bytes)
+        conv.on_authenticated = admitted
+        return conv
+
+    async def _receive(self, stream: trio.abc.Stream, conv: Conversation,
+                       first: InitialData, chltype: str, mca_user: str) -> None:
+        """A receiving MCA for an admitted message channel, to its end."""
+        name = first.channel_name.strip()
+        partner = first.qmgr_name.strip()
+        key = (name, partner)
+        peer = peer_address(stream)
+        stopped = self.statuses.get(name)
+        if stopped is not None and stopped.state is ChannelState.STOPPED \
+                and name not in self.running:
+            await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
+            self.log("AMQ9558E", f"Channel '{name}' is STOPPED here: the start from {peer} was "
+                     f"refused; use START CHANNEL.")
+            return
+        if key not in self.receivers and self._instances() >= self.max_active:
+            await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
+            self.log("AMQ9513E", f"Channel '{name}' from {peer} refused: MaxActiveChannels "
+                     f"({self.max_active}) reached.")
+            return
+        if key in self.receivers:
+            if not await self._adopt(key, peer):
+                await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
+                self.log("AMQ9514E", f"Channel '{name}' is in use: a second instance from "
+                         f"{peer} was refused (adopt MCA not enabled or its checks failed).")
+                return
+        mca = ReceiverMCA(stream, self.qmgr_name, self._receiver_connect(chltype),
+                          self.admin.channel,
+                          self._register, conversation=conv, first=first,
+                          autodefine=self._autodefine, mca_user=mca_user, log=self.log)
+        scope = trio.CancelScope()
+        if name:
+            self.receivers[key] = (scope, peer)
+        try:
+            with scope:
+                await mca.run()
+        except ChannelEnded as e:  # (a channel never known by name: the text says it)
+            self.log(e.msgid, f"Channel '{mca.name}': {e.text}" if mca.name else e.text)
+        else:
+            if mca.name and not scope.cancelled_caught:
+                self.log("AMQ9002I", f"Channel '{mca.name}' is ended.")
+        finally:
+            if scope.cancelled_caught:
+                mca.status.state = ChannelState.INACTIVE  # ended by STOP CHANNEL or adopted
+            if self.receivers.get(key, (None,))[0] is scope:
+                del self.receivers[key]
 
     async def _handed_off(self, recording: _Recording, peer_host: str) -> bool:
         """FASTPATH: give a plain SVRCONN's socket, with what was read from it, to the queue

@@ -10,6 +10,11 @@ readable and then reads, and no cancel scope is opened for a receive without a t
 trio's streams make a trip through the scheduler per send and, per receive, a read that
 fails before the wait. The stream still owns the socket (closing, addresses, keepalive) and
 the errors are those its methods raise (``_translated``). A TLS stream keeps the stream path.
+
+An inbound conversation (:meth:`Conversation.inbound`) starts with the reader's limits before
+negotiation (one segment of an ID's size, no split flow); once INITIAL_DATA is agreed its
+flows may reach the agreed sizes, but until the channel is admitted (:meth:`authenticated`)
+all its unfinished flows together hold at most ``unauth_bytes``.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 import collections
 import errno
 import time
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -59,6 +65,11 @@ class Conversation:
         self.stream = stream
         self.status = status
         self.reader = SegmentReader(max_transmission_size)
+        #: before the channel is admitted: the most bytes its unfinished flows may hold
+        #: (None: admitted, or a conversation we started)
+        self.unauth_bytes: int | None = None
+        #: called once when the channel is admitted (the listener's count, its deadline)
+        self.on_authenticated: Callable[[], None] | None = None
         self.writer = SegmentWriter(max_transmission_size)
         self.pending: collections.deque[Event] = collections.deque()
         self.last_received = time.monotonic()
@@ -71,10 +82,35 @@ class Conversation:
         #: the protocol error ``received_more`` found in what it read, for the next receive
         self._early: bytes | OSError | ProtocolError | None = None
 
+    @classmethod
+    def inbound(cls, stream: trio.abc.Stream, status: ChannelStatus,
+                unauth_bytes: int) -> Conversation:
+        """A conversation a partner started: nothing but an ID's segment is read until
+        INITIAL_DATA is agreed, and ``unauth_bytes`` at most of unfinished flows until the
+        channel is admitted (:meth:`authenticated`)."""
+        conv = cls(stream, status)
+        conv.reader = SegmentReader.before_negotiation()
+        conv.unauth_bytes = unauth_bytes
+        return conv
+
     def agreed(self, max_transmission_size: int, max_msg_size: int) -> None:
+        """INITIAL_DATA agreed: segments and flows of the negotiated sizes (within
+        ``unauth_bytes`` until the channel is admitted)."""
         self.reader.max_transmission_size = max_transmission_size
         self.reader.max_msg_size = max_msg_size
+        self.reader.max_pending = self.unauth_bytes
         self.writer = SegmentWriter(max_transmission_size)
+
+    def authenticated(self) -> None:
+        """The channel is admitted: its flows may hold what the agreed sizes allow (if
+        agreed already), and whoever counted it as unauthenticated is told (once)."""
+        if self.unauth_bytes is not None:
+            self.unauth_bytes = None
+            if self.reader.max_pending != 0:  # (not before negotiation: agreed() says)
+                self.reader.max_pending = None
+        hook, self.on_authenticated = self.on_authenticated, None
+        if hook is not None:
+            hook()
 
     async def send(self, event: Event) -> None:
         data, buffers = self.writer.send_counted(event)

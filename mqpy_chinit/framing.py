@@ -13,7 +13,14 @@ messages are split by the sending MCA and reassembled at the receiver, transpare
   packet-mq.c: types below 0x80 "never span several TSH", so those are complete on their own.
 
 ``SegmentReader`` is fed arbitrary chunks (one byte at a time or a megabyte at once) and
-returns each complete event once its last segment has arrived. It rejects a malformed stream
+returns each complete event once its last segment has arrived. What it holds is bounded
+whatever the partner sends: one segment not yet whole (at most ``max_transmission_size``
+bytes) and the flows begun and not ended, each at most ``flow_limit`` bytes (the message
+size agreed, IBM's largest when none was, plus room for headers; a MESSAGE_DATA flow the
+length its MSH announced), all together at most ``max_pending``. Before INITIAL_DATA is
+agreed (``SegmentReader.before_negotiation``) nothing but one-segment flows of an ID's size
+is taken: a partner that has not even named its channel cannot make us buffer more than
+that. It rejects a malformed stream
 with ``ProtocolError`` carrying the ``MQ_STATUS_ERR_*`` code to send to the partner, and stays
 broken afterwards (every later ``feed`` raises the same error): after a protocol error the
 channel ends, nothing is resynchronised mid-stream. ``SegmentWriter`` turns events into bytes.
@@ -61,6 +68,9 @@ from mqpy_chinit.wire import (
 
 __all__ = [
     "DEFAULT_MAX_TRANSMISSION_SIZE",
+    "FLOW_HEADROOM",
+    "INITIAL_SEGMENT_SIZE",
+    "MAX_MSG_LENGTH",
     "SegmentReader",
     "SegmentWriter",
     "split_segments",
@@ -68,6 +78,17 @@ __all__ = [
 
 #: IBM's TCP default; also what packet-mq.c calls a typical MQ PDU (32766 bytes).
 DEFAULT_MAX_TRANSMISSION_SIZE = 32766
+#: IBM's largest MAXMSGL (100 MB): the bound of a flow's data when no message size was agreed
+#: (0 at both ends: "no limit of mine")
+MAX_MSG_LENGTH = 104_857_600
+#: Room for a flow's structures beyond its message data (API header, MQMD, MQPMO / MQGMO,
+#: MQOD, distribution-list records ...)
+FLOW_HEADROOM = 64 * 1024
+#: The longest segment taken before INITIAL_DATA is agreed: the largest documented ID (240
+#: bytes from FAP 11) in a TSHM, with room for an ID a later FAP level lengthens; it is also
+#: the smallest transmission size negotiation accepts (negotiation.MIN_TRANSMISSION_SIZE),
+#: which every ID has to fit anyway.
+INITIAL_SEGMENT_SIZE = 1024
 
 _SEGMENT_TYPES = frozenset(int(t) for t in SegmentType)
 _MQI_EVENTS = (MQIRequest, MQIReply)
@@ -228,15 +249,18 @@ class _Reassembly:
     flags: ControlFlags1
     parts: list[bytes]
     received: int
-    limit: int | None  # total body bytes allowed, when the prefix announced it
+    limit: int  # total body bytes allowed: announced by its prefix, else the reader's limit
 
 
 class SegmentReader:
     """Bytes in, complete events out.
 
     ``max_transmission_size`` bounds every segment (lower it after negotiation);
-    ``max_msg_size`` (0 = no limit) bounds the application data of a reassembled message, so a
-    partner cannot make us buffer more than the channel agreed to carry.
+    ``max_msg_size`` (0: none agreed, IBM's largest, MAX_MSG_LENGTH) bounds the application
+    data of a reassembled message and, with FLOW_HEADROOM, every other reassembled flow, so a
+    partner cannot make us buffer more than the channel agreed to carry. ``max_pending``
+    bounds the bytes of all flows begun and not ended together (None: one flow's limit;
+    0: no flow may span segments). Attributes: the channel changes them as it goes.
     ``partner_byte_order`` / ``partner_encoding`` / ``partner_ccsid`` are those of the last TSH.
     """
 
@@ -244,9 +268,12 @@ class SegmentReader:
         self,
         max_transmission_size: int = DEFAULT_MAX_TRANSMISSION_SIZE,
         max_msg_size: int = 0,
+        *,
+        max_pending: int | None = None,
     ) -> None:
         self.max_transmission_size = max_transmission_size
         self.max_msg_size = max_msg_size
+        self.max_pending = max_pending
         self.partner_byte_order: ByteOrder | None = None
         self.partner_encoding: int | None = None
         self.partner_ccsid: int | None = None
@@ -254,6 +281,24 @@ class SegmentReader:
         self._pos = 0  # where the next segment starts in _buffer, during feed
         self._reassembly: dict[int | None, _Reassembly] = {}
         self._error: ProtocolError | None = None
+        self._pending = 0  # bytes of the flows in _reassembly
+
+    @classmethod
+    def before_negotiation(cls) -> SegmentReader:
+        """A reader for a connection whose INITIAL_DATA has not been agreed: segments of an
+        ID's size (INITIAL_SEGMENT_SIZE), none of a split flow. ``Conversation.agreed``
+        raises its limits to the negotiated ones."""
+        return cls(INITIAL_SEGMENT_SIZE, max_pending=0)
+
+    @property
+    def flow_limit(self) -> int:
+        """The most body bytes one reassembled flow may reach (MQI verbs, XA flows ...)."""
+        return (self.max_msg_size or MAX_MSG_LENGTH) + FLOW_HEADROOM
+
+    @property
+    def pending(self) -> int:
+        """Bytes held for flows whose FIRST segment has arrived but not their LAST."""
+        return self._pending
 
     @property
     def reassembling(self) -> bool:
@@ -378,18 +423,20 @@ class SegmentReader:
                     f"{segment_type.name} segment (flags {header.flags1!r}) inside a split "
                     f"{SegmentType(pending.header.segment_type).name} flow",
                 )
-            pending.parts.append(body)
             pending.received += len(body)
-            pending.flags |= header.flags1
-            if pending.limit is not None and pending.received > pending.limit:
+            if pending.received > pending.limit:
                 raise ProtocolError(
                     StatusCode.MESSAGE_LENGTH_ERROR,
                     f"split {segment_type.name} grew to {pending.received} bytes, "
                     f"more than the {pending.limit} announced or allowed",
                 )
+            self._hold(len(body), segment_type)
+            pending.parts.append(body)
+            pending.flags |= header.flags1
             if not last:
                 return None
             del self._reassembly[header.conv_id]
+            self._pending -= pending.received
             complete = attrs.evolve(pending.header, flags1=pending.flags)
             return decode_body(complete, b"".join(pending.parts))
 
@@ -401,34 +448,58 @@ class SegmentReader:
                 StatusCode.PROTOCOL_SEGMENT_ERROR,
                 f"{segment_type.name} continuation segment without a FIRST segment",
             )
+        if self.max_pending == 0:
+            raise ProtocolError(
+                StatusCode.PROTOCOL_SEGMENT_ERROR,
+                f"split {segment_type.name} flow before the channel's INITIAL_DATA was agreed",
+            )
+        limit = self._check_message_size(segment_type, body)
+        if len(body) > limit:
+            raise ProtocolError(
+                StatusCode.MESSAGE_LENGTH_ERROR,
+                f"split {segment_type.name} of {len(body)} bytes already, more than the "
+                f"{limit} announced or allowed",
+            )
+        self._hold(len(body), segment_type)
         self._reassembly[header.conv_id] = _Reassembly(
             header=header,
             flags=header.flags1,
             parts=[body],
             received=len(body),
-            limit=self._check_message_size(segment_type, body),
+            limit=limit,
         )
         return None
 
-    def _check_message_size(self, segment_type: SegmentType, body: bytes) -> int | None:
-        """For MESSAGE_DATA, check the MSH's MsgLength against ``max_msg_size`` up front.
+    def _hold(self, size: int, segment_type: SegmentType) -> None:
+        """Count ``size`` more bytes held for split flows, within ``max_pending``."""
+        total = self._pending + size
+        bound = self.flow_limit if self.max_pending is None else self.max_pending
+        if total > bound:
+            raise ProtocolError(
+                StatusCode.MESSAGE_LENGTH_ERROR,
+                f"split {segment_type.name} flows would hold {total} bytes, more than the "
+                f"{bound} allowed at once",
+            )
+        self._pending = total
 
-        Returns the total body length the flow may reach, or None when nothing bounds it.
+    def _check_message_size(self, segment_type: SegmentType, body: bytes) -> int:
+        """The total body length a flow may reach: for MESSAGE_DATA, its MSH's MsgLength,
+        checked against the maximum message length up front; for any other flow
+        ``flow_limit`` (an MQI flow's data is bounded by the message size plus headers).
+
         The MQXQH (428 bytes) is not counted against the channel's maximum message length.
         """
         if segment_type != SegmentType.MESSAGE_DATA:
-            if self.max_msg_size:
-                # An MQI flow's data is bounded by the message size plus generous headers.
-                return self.max_msg_size + 64 * 1024
-            return None
+            return self.flow_limit
         if len(body) < MSH_LENGTH or body[:4] != b"MSH ":
             raise ProtocolError(StatusCode.PROTOCOL_MSH_ERROR, "MESSAGE_DATA without an MSH")
         order = "little" if self.partner_byte_order == ByteOrder.LITTLE else "big"
         msg_length = int.from_bytes(body[16:20], order)
-        if self.max_msg_size and msg_length > self.max_msg_size + XQH_WITH_MD_LENGTH:
+        max_msg_size = self.max_msg_size or MAX_MSG_LENGTH
+        if msg_length > max_msg_size + XQH_WITH_MD_LENGTH:
             raise ProtocolError(
                 StatusCode.MESSAGE_LENGTH_ERROR,
                 f"message of {msg_length} bytes exceeds the maximum message length "
-                f"{self.max_msg_size}",
+                f"{max_msg_size}",
             )
         return MSH_LENGTH + msg_length

@@ -254,7 +254,7 @@ async def call_id(conv: Conversation, ours: InitialData) -> tuple[Any, str]:
         n = negotiate(ours, ev)
         if n.agreed is None:
             raise ChannelEnded("AMQ9503E", "Channel negotiation failed.", retry=False)
-        conv.agreed(n.agreed.max_transmission_size, 0)
+        conv.agreed(n.agreed.max_transmission_size, n.agreed.max_msg_size)
         return n.agreed, ev.qmgr_name.strip()
     raise ChannelEnded("AMQ9503E", "Channel negotiation failed.", retry=False)
 
@@ -270,7 +270,7 @@ async def respond_id(conv: Conversation, ev: InitialData, ours: InitialData, *,
                                f"'{ours.channel_name}'.", False, n.status)
         await conv.send(n.reply)
         if n.agreed is not None:
-            conv.agreed(n.agreed.max_transmission_size, 0)
+            conv.agreed(n.agreed.max_transmission_size, n.agreed.max_msg_size)
             return n.agreed, ev.qmgr_name.strip()
         nxt = await conv.recv(CONFIRM_TIMEOUT)
         if not isinstance(nxt, InitialData):

@@ -62,6 +62,9 @@ is MQRC_NOT_AUTHORIZED (2035) with AMQ9776E / AMQ9777E in the log, and the insta
 no other conversation is connected. The conversation then connects *as that user*
 (``chinit.connect_for``) so that CONNAUTH (CHCKCLNT) and the object authority manager apply to
 it in the queue manager. BLOCKADDR was checked by the listener before the first byte was read.
+Until a conversation's MQCONN has succeeded the instance is not admitted: the listener's
+limits on unauthenticated connections hold it (``ChannelInitiator._inbound``); its first
+successful MQCONN admits it (``Conversation.authenticated``).
 
 Not here (later work): asynchronous consume, XA.
 """
@@ -1030,6 +1033,7 @@ class SvrconnInstance:
             handle.appl_name = appl.encode("latin-1", "replace")[:28]
         cc.backend = serving.mqi_port(handle, self.registry.limiter)
         self.status.remote_appl_tag = appl
+        self.conv.authenticated()  # the channel is admitted: the listener's limits let go
         return mqiproto.encode_reply(d.verb, [(self.chinit.qmgr_name, appl)],
                                      hobj=int(getattr(handle, "hconn", 1) or 1))
 
