@@ -621,6 +621,24 @@ class MQStruct:
                 ) from None
         return value
 
+    def header_error(self) -> int:
+        """0 when the StrucId and Version are ones the layout knows (what ``pack`` and
+        ``unpack`` would take), else the structure's reason (MQRC_MD_ERROR ...): the check a
+        caller that is handed the object, not its bytes, makes (an embedded connection)."""
+        layout = self._layout_
+        d = self.__dict__
+        if layout.struc_id is not None:
+            struc_id = d.get("StrucId")
+            if not isinstance(struc_id, bytes) or struc_id.ljust(len(layout.struc_id), b" ") \
+                    != layout.struc_id:
+                return layout.reason
+        if layout.versioned:
+            try:
+                layout.effective_version(self._version_number(d["Version"]))
+            except (StructError, TypeError):
+                return layout.reason
+        return 0
+
     def _layout_version(self) -> int:
         layout = self._layout_
         if not layout.versioned:

@@ -219,6 +219,28 @@ _MD_EXPIRY_AT = _MD_OFFSETS["Expiry"]
 _ZERO_LONG = bytes(4)
 assert _MD_OFFSETS["Persistence"] == _MD_PRIORITY_AT + 4 and _MD_EXPIRY_AT == 16
 assert _MD_OFFSETS["CorrelId"] == _MD_MSGID_AT + 24
+# Each structure's StrucId and the Versions mqpy knows: an embedded application hands the
+# engine its objects (a bindings or client call's were checked when their bytes were read),
+# so every call checks them, one comparison each in the usual case (_refuse_header does the
+# rest: MQRC_MD_ERROR, MQRC_PMO_ERROR, MQRC_GMO_ERROR, MQRC_OD_ERROR).
+def _versions(cls: type) -> frozenset[int]:
+    layout = cls._layout_  # type: ignore[attr-defined]
+    return frozenset(range(layout.versions[0], layout.highest_version + 1))
+
+
+_MD_VERSIONS, _PMO_VERSIONS, _GMO_VERSIONS = _versions(MD), _versions(PMO), _versions(GMO)
+_PMO_STRUC_ID, _GMO_STRUC_ID = CMQC.MQPMO_STRUC_ID, CMQC.MQGMO_STRUC_ID
+
+
+def _refuse_header(*strucs: object) -> None:
+    """The call fails with the first of ``strucs`` (MQStructs or None) whose StrucId or
+    Version is not valid (``MQStruct.header_error``)."""
+    for struc in strucs:
+        reason = struc.header_error() if struc is not None else 0  # type: ignore[attr-defined]
+        if reason:
+            raise _fail(reason)
+
+
 _REPORTS_NEEDING_REPLY_Q = (CMQC.MQRO_COA | CMQC.MQRO_COD | CMQC.MQRO_EXCEPTION
                             | CMQC.MQRO_EXPIRATION | CMQC.MQRO_PAN | CMQC.MQRO_NAN)
 # PMO context option -> the open options any of which permit it (each implies the weaker ones)
@@ -1147,6 +1169,7 @@ class Connection:
         """MQOPEN a queue, resolving its name (resolution.py); returns the object handle.
         ``no_model``: a model queue is refused with 2057 (IBM: not valid on MQPUT1 nor as a
         distribution list's MQOR) rather than a dynamic queue being made from it."""
+        _refuse_header(od)
         if distlist.is_list_od(od):
             return distlist.open_list(self, od, options)
         eng = self.engine
@@ -1463,6 +1486,11 @@ class Connection:
 
         Returns 0, or the reason of a warning (MQCC_WARNING) the call completed with.
         """
+        if (md is not None and (md.__dict__["StrucId"] != _MD_STRUC_ID
+                                or md.__dict__["Version"] not in _MD_VERSIONS)) \
+                or (pmo is not None and (pmo.__dict__["StrucId"] != _PMO_STRUC_ID
+                                         or pmo.__dict__["Version"] not in _PMO_VERSIONS)):
+            _refuse_header(md, pmo)
         if self.dist_lists and hobj in self.dist_lists:
             return distlist.put_list(self, self.dist_lists[hobj], md or MD(), pmo or PMO(),
                                      data)
@@ -1659,6 +1687,7 @@ class Connection:
 
     def put1(self, od: OD, md: MD, pmo: PMO, data: bytes) -> int:
         """MQPUT1: open (with the context options the PMO needs), put, close, as one call."""
+        _refuse_header(od, md, pmo)
         opts = CMQC.MQOO_OUTPUT
         if pmo.Options & CMQC.MQPMO_ALTERNATE_USER_AUTHORITY:
             opts |= CMQC.MQOO_ALTERNATE_USER_AUTHORITY  # the OD's AlternateUserId is judged
@@ -1851,6 +1880,11 @@ class Connection:
         With a ``waiter``, never blocks: when no message is available it registers ``waiter``
         on the queue and raises 2033; the caller waits for the callback and calls again.
         """
+        if (md is not None and (md.__dict__["StrucId"] != _MD_STRUC_ID
+                                or md.__dict__["Version"] not in _MD_VERSIONS)) \
+                or (gmo is not None and (gmo.__dict__["StrucId"] != _GMO_STRUC_ID
+                                         or gmo.__dict__["Version"] not in _GMO_VERSIONS)):
+            _refuse_header(md, gmo)
         if gmo is None:  # the caller passed no MQGMO: the default one, not wanted back
             return self._get_once(hobj, md, None, max_length, waiter)
         opts = gmo.Options

@@ -1,0 +1,227 @@
+"""A call whose MQMD, MQOD, MQPMO or MQGMO has a wrong StrucId or Version fails with that
+structure's reason (MQRC_MD_ERROR 2026, MQRC_OD_ERROR 2044, MQRC_PMO_ERROR 2173,
+MQRC_GMO_ERROR 2186), as IBM fails it; the connection goes on and its unit of work in
+progress is still there to commit. The same answers embedded, over the bindings socket of a
+daemon and over a client channel of its channel initiator; and the queue manager's and the
+channel initiator's own side gives them to a program that sends the bad structures as bytes
+(the application library checks first)."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Callable, Iterator
+
+import attrs
+import pytest
+
+import mqpy
+from mqpy import CMQC, bindings, local, mqiproto
+from mqpy_chinit.framing import SegmentReader, SegmentWriter
+from mqpy_chinit.wire import MQIRequest, SegmentType
+from tests.client.test_relay import _raw_session, _replies, _started_instance
+from tests.security.site import ADMIT_OWNER, Site
+
+from ._support import IN, OUT
+
+pytestmark = pytest.mark.timeout(180)
+
+QUEUE = "RELAY.Q"  # the queue tests.client.test_relay's raw sessions open
+_MD, _PMO, _GMO, _OD = (CMQC.MQRC_MD_ERROR, CMQC.MQRC_PMO_ERROR, CMQC.MQRC_GMO_ERROR,
+                        CMQC.MQRC_OD_ERROR)
+
+
+def _od(**fields) -> mqpy.OD:
+    return mqpy.OD(ObjectName=QUEUE.encode(), **fields)
+
+
+#: (what is wrong, the call made on an open queue ``q`` of connection ``qm``, the reason)
+CASES: list[tuple[str, Callable[[mqpy.QueueManager, mqpy.Queue], object], int]] = [
+    ("put-md-strucid", lambda qm, q: q.put(b"bad", mqpy.MD(StrucId=b"XXXX")), _MD),
+    ("put-md-version-0", lambda qm, q: q.put(b"bad", mqpy.MD(Version=0)), _MD),
+    ("put-md-version-99", lambda qm, q: q.put(b"bad", mqpy.MD(Version=99)), _MD),
+    ("put-pmo-strucid",
+     lambda qm, q: q.put(b"bad", mqpy.MD(), mqpy.PMO(StrucId=b"PMX ")), _PMO),
+    ("put-pmo-version-0", lambda qm, q: q.put(b"bad", mqpy.MD(), mqpy.PMO(Version=0)), _PMO),
+    ("get-md-strucid", lambda qm, q: q.get(None, mqpy.MD(StrucId=b"DM  ")), _MD),
+    ("get-gmo-strucid",
+     lambda qm, q: q.get(None, mqpy.MD(), mqpy.GMO(StrucId=b"XXXX")), _GMO),
+    ("get-gmo-version-99", lambda qm, q: q.get(None, mqpy.MD(), mqpy.GMO(Version=99)), _GMO),
+    ("open-od-strucid",
+     lambda qm, q: mqpy.Queue(qm, _od(StrucId=b"OX  "), CMQC.MQOO_OUTPUT), _OD),
+    ("open-od-version-9", lambda qm, q: mqpy.Queue(qm, _od(Version=9), CMQC.MQOO_OUTPUT), _OD),
+    ("put1-od-strucid", lambda qm, q: qm.put1(_od(StrucId=b"XXXX"), b"bad"), _OD),
+    ("put1-md-version-0", lambda qm, q: qm.put1(_od(), b"bad", mqpy.MD(Version=0)), _MD),
+    ("put1-pmo-strucid",
+     lambda qm, q: qm.put1(_od(), b"bad", mqpy.MD(), mqpy.PMO(StrucId=b"XXXX")), _PMO),
+]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Iterator[Site]:
+    """A daemon started by strmqm with its channel initiator (a process of its own)."""
+    s = Site(str(tmp_path_factory.mktemp("badstruc")))
+    try:
+        s.start()
+        s.mqsc(ADMIT_OWNER + f"DEFINE QLOCAL({QUEUE})\n")
+        yield s
+    finally:
+        s.stop()
+
+
+@pytest.fixture
+def embedded(tmp_path) -> Iterator[Callable[[], mqpy.QueueManager]]:
+    root = str(tmp_path)
+    mqpy.embedded("QMS", data_path=root)
+    local.running("QMS", root).define("QLOCAL", QUEUE, {})
+    try:
+        yield lambda: mqpy.embedded("QMS", data_path=root)
+    finally:
+        local.stop("QMS", root)
+
+
+@pytest.fixture(params=["embedded", "bindings", "client"])
+def connect(request) -> Callable[[], mqpy.QueueManager]:
+    """A way to connect, in each of the three modes."""
+    if request.param == "embedded":
+        return request.getfixturevalue("embedded")
+    site = request.getfixturevalue("site")
+    return site.bindings if request.param == "bindings" else site.client
+
+
+def _drain(qm: mqpy.QueueManager) -> list[bytes]:
+    q = mqpy.Queue(qm, QUEUE, IN)
+    out = []
+    try:
+        while True:
+            out.append(q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)))
+    except mqpy.MQMIError as e:
+        assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE, str(e)
+    finally:
+        q.close()
+    return out
+
+
+@pytest.mark.parametrize(("case", "call", "reason"), CASES, ids=[c[0] for c in CASES])
+def test_a_bad_structure_fails_only_its_call(connect, case, call, reason):
+    """Given a connection with a message put in syncpoint, when a call carries a structure
+    with a wrong StrucId or Version, then that call fails MQCC_FAILED with the structure's
+    reason, the connection still works, and its unit of work commits the message."""
+    qm = connect()
+    try:
+        _drain(qm)
+        q = mqpy.Queue(qm, QUEUE, OUT | IN)
+        q.put(b"kept", mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+        with pytest.raises(mqpy.MQMIError) as err:
+            call(qm, q)
+        assert (err.value.comp, err.value.reason) == (CMQC.MQCC_FAILED, reason), case
+        q.put(b"after", mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+        qm.commit()
+        q.close()
+    finally:
+        qm.disconnect()
+    other = connect()
+    try:
+        assert _drain(other) == [b"kept", b"after"]
+    finally:
+        other.disconnect()
+
+
+# -- the bytes themselves, as a program that skips the library's checks sends them ---------
+
+def _corrupt(request: MQIRequest, at: int, raw: bytes) -> MQIRequest:
+    body = bytearray(request.body)
+    body[at:at + len(raw)] = raw
+    return attrs.evolve(request, body=bytes(body))
+
+
+_MD_LEN = mqpy.MD.length(2)
+_VERSION_0 = (0).to_bytes(4, "little")
+#: (what is wrong, the verb, its body values (hobj filled in), where to write what, reason)
+RAW_CASES = [
+    ("put-md-strucid", SegmentType.MQPUT, [mqpy.MD(), mqpy.PMO(), b"bad"], 0, b"XXXX", _MD),
+    ("put-md-version-0", SegmentType.MQPUT, [mqpy.MD(), mqpy.PMO(), b"bad"], 4, _VERSION_0,
+     _MD),
+    ("put-pmo-strucid", SegmentType.MQPUT, [mqpy.MD(), mqpy.PMO(), b"bad"], _MD_LEN, b"XXXX",
+     _PMO),
+    ("put-pmo-recs-negative", SegmentType.MQPUT, [mqpy.MD(), mqpy.PMO(Version=2), b"bad"],
+     _MD_LEN + mqpy.PMO.offset_of("RecsPresent"), (-1).to_bytes(4, "little", signed=True),
+     CMQC.MQRC_RECS_PRESENT_ERROR),
+    ("get-gmo-version-0", SegmentType.MQGET, [mqpy.MD(), mqpy.GMO(), -1], _MD_LEN + 4,
+     _VERSION_0, _GMO),
+    ("open-od-strucid", SegmentType.MQOPEN, [_od(), CMQC.MQOO_OUTPUT], 0, b"XXXX", _OD),
+    ("put1-od-version-0", SegmentType.MQPUT1, [_od(), mqpy.MD(), mqpy.PMO(), b"bad"], 4,
+     _VERSION_0, _OD),
+]
+
+
+class _RawBindings:
+    """MQI flows on a daemon's bindings socket, one request and its reply at a time."""
+
+    def __init__(self, site: Site) -> None:
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(20)
+        with bindings.bind_address(bindings.socket_path(site.qmdir)) as address:
+            self.sock.connect(address)
+        self.writer = SegmentWriter(bindings.MAX_TRANSMISSION_SIZE)
+        self.reader = SegmentReader(bindings.MAX_TRANSMISSION_SIZE)
+        assert self.call(mqiproto.encode_request(
+            SegmentType.MQCONN, [("QMS", "raw"), None])).comp == CMQC.MQCC_OK
+
+    def call(self, request: MQIRequest):
+        self.sock.sendall(self.writer.send(request))
+        return _replies(self.sock, self.reader, 1)[0]
+
+
+def _syncpoint_put(hobj: int) -> MQIRequest:
+    return mqiproto.encode_request(
+        SegmentType.MQPUT, [mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT), b"kept"],
+        hobj=hobj)
+
+
+@pytest.mark.parametrize(("case", "verb", "values", "at", "raw", "reason"), RAW_CASES,
+                         ids=[c[0] for c in RAW_CASES])
+def test_bad_structure_bytes_on_the_bindings_socket(site, case, verb, values, at, raw,
+                                                    reason):
+    """Given a bindings connection with a message put in syncpoint, when a request arrives
+    whose structure bytes are wrong, then the daemon answers that call with the
+    structure's reason, and the same connection commits the message."""
+    conn = _RawBindings(site)
+    with conn.sock:
+        _drain_via(site)
+        opened = conn.call(mqiproto.encode_request(SegmentType.MQOPEN, [_od(), OUT | IN]))
+        hobj = opened.hobj
+        assert conn.call(_syncpoint_put(hobj)).comp == CMQC.MQCC_OK
+        bad = _corrupt(mqiproto.encode_request(verb, values, hobj=hobj), at, raw)
+        reply = conn.call(bad)
+        assert (reply.comp, reply.reason) == (CMQC.MQCC_FAILED, reason), case
+        assert conn.call(mqiproto.encode_request(SegmentType.MQCMIT)).comp == CMQC.MQCC_OK
+    assert _drain_via(site) == [b"kept"]
+
+
+@pytest.mark.parametrize(("case", "verb", "values", "at", "raw", "reason"), RAW_CASES,
+                         ids=[c[0] for c in RAW_CASES])
+def test_bad_structure_bytes_on_a_client_channel(site, case, verb, values, at, raw, reason):
+    """Given a client conversation with a message put in syncpoint, when a request arrives
+    whose structure bytes are wrong, then the channel initiator answers that call with the
+    structure's reason (the channel goes on), and the conversation commits the message."""
+    _drain_via(site)
+    with _started_instance(site) as sock:
+        writer, reader, hobj = _raw_session(sock)
+
+        def call(request: MQIRequest, request_id: int):
+            sock.sendall(writer.send(attrs.evolve(request, conv_id=1, request_id=request_id)))
+            return _replies(sock, reader, 1)[0]
+
+        assert call(_syncpoint_put(hobj), 3).comp == CMQC.MQCC_OK
+        reply = call(_corrupt(mqiproto.encode_request(verb, values, hobj=hobj), at, raw), 4)
+        assert (reply.comp, reply.reason) == (CMQC.MQCC_FAILED, reason), case
+        assert call(mqiproto.encode_request(SegmentType.MQCMIT), 5).comp == CMQC.MQCC_OK
+    assert _drain_via(site) == [b"kept"]
+
+
+def _drain_via(site: Site) -> list[bytes]:
+    qm = site.bindings()
+    try:
+        return _drain(qm)
+    finally:
+        qm.disconnect()
