@@ -82,7 +82,36 @@ _RO_COA = CMQC.MQRO_COA
 _RO_COD = CMQC.MQRO_COD
 _OO_SAVE_ALL_CONTEXT = CMQC.MQOO_SAVE_ALL_CONTEXT
 #: MQGMO options only _get_once handles (browse, cursors)
-_GMO_NOT_FAST = _BROWSE_OPTS | _GMO_UNDER_CURSOR | CMQC.MQGMO_BROWSE_NEXT
+# Every option IBM defines; another bit set is the call's MQRC_OPTIONS_ERROR (2046).
+_PMO_KNOWN = 0
+for _name in ("SYNCPOINT", "NO_SYNCPOINT", "DEFAULT_CONTEXT", "NEW_MSG_ID", "NEW_CORREL_ID",
+              "PASS_IDENTITY_CONTEXT", "PASS_ALL_CONTEXT", "SET_IDENTITY_CONTEXT",
+              "SET_ALL_CONTEXT", "ALTERNATE_USER_AUTHORITY", "FAIL_IF_QUIESCING", "NO_CONTEXT",
+              "LOGICAL_ORDER", "ASYNC_RESPONSE", "SYNC_RESPONSE", "RESOLVE_LOCAL_Q",
+              "WARN_IF_NO_SUBS_MATCHED", "RETAIN", "MD_FOR_OUTPUT_ONLY", "SCOPE_QMGR",
+              "SUPPRESS_REPLYTO", "NOT_OWN_SUBS"):
+    _PMO_KNOWN |= getattr(CMQC, "MQPMO_" + _name)
+_GMO_KNOWN = 0
+for _name in ("WAIT", "SET_SIGNAL", "FAIL_IF_QUIESCING", "SYNCPOINT", "SYNCPOINT_IF_PERSISTENT",
+              "NO_SYNCPOINT", "MARK_SKIP_BACKOUT", "BROWSE_FIRST", "BROWSE_NEXT",
+              "BROWSE_MSG_UNDER_CURSOR", "MSG_UNDER_CURSOR", "LOCK", "UNLOCK",
+              "ACCEPT_TRUNCATED_MSG", "CONVERT", "LOGICAL_ORDER", "COMPLETE_MSG",
+              "ALL_MSGS_AVAILABLE", "ALL_SEGMENTS_AVAILABLE", "MARK_BROWSE_HANDLE",
+              "MARK_BROWSE_CO_OP", "UNMARK_BROWSE_CO_OP", "UNMARK_BROWSE_HANDLE",
+              "UNMARKED_BROWSE_MSG", "PROPERTIES_FORCE_MQRFH2", "NO_PROPERTIES",
+              "PROPERTIES_IN_HANDLE", "PROPERTIES_COMPATIBILITY"):
+    _GMO_KNOWN |= getattr(CMQC, "MQGMO_" + _name)
+del _name
+#: MQGMO options only _get_once handles (browse, cursors; bits IBM does not define: 2046)
+_GMO_NOT_FAST = _BROWSE_OPTS | _GMO_UNDER_CURSOR | CMQC.MQGMO_BROWSE_NEXT | ~_GMO_KNOWN
+# MQMD values an MQPUT takes (IBM): a MsgType in the system range or the application range
+# that follows it, a Feedback of MQFB_NONE or in those ranges, no Report option of
+# MQRO_REJECT_UNSUP_MASK (none of its bits is an option mqpy supports)
+assert CMQC.MQMT_SYSTEM_LAST + 1 == CMQC.MQMT_APPL_FIRST
+assert CMQC.MQFB_SYSTEM_LAST + 1 == CMQC.MQFB_APPL_FIRST
+_MT_FIRST, _MT_LAST = CMQC.MQMT_SYSTEM_FIRST, CMQC.MQMT_APPL_LAST
+_FB_LAST = CMQC.MQFB_APPL_LAST
+_RO_REJECT = CMQC.MQRO_REJECT_UNSUP_MASK
 
 
 def _id24(value: bytes) -> bytes:
@@ -200,14 +229,14 @@ _CONTEXT_NOT_OPEN = {CMQC.MQPMO_PASS_IDENTITY_CONTEXT: CMQC.MQRC_NOT_OPEN_FOR_PA
 _PMO_SET_ALL = CMQC.MQPMO_SET_ALL_CONTEXT
 _OO_SET_ALL = CMQC.MQOO_SET_ALL_CONTEXT
 #: options only _put_locked handles (set-all context: the fast path too, opened for it)
-_PMO_NOT_FAST = (_CONTEXT_PMO & ~_PMO_SET_ALL) | _PMO_NEW_CORREL_ID
+_PMO_NOT_FAST = (_CONTEXT_PMO & ~_PMO_SET_ALL) | _PMO_NEW_CORREL_ID | ~_PMO_KNOWN
 _BLANK_NAMES = frozenset((b"", b" " * 48, b"\x00" * 48))  # a ReplyToQ naming no queue
 _MD_MSGID_AT = MD._layout_.offsets["MsgId"]
 _MD_DATE_AT = MD._layout_.offsets["PutDate"]  # PutTime follows
 assert MD._layout_.offsets["PutTime"] == _MD_DATE_AT + 8
 # the packed MQMD's fields read and written in place (engine.packed's puts and gets)
 _MD_OFFSETS = MD._layout_.offsets
-_MD_HEAD = struct.Struct("<4s4i")  # StrucId, Version, Report, MsgType, Expiry
+_MD_HEAD = struct.Struct("<4s5i")  # StrucId, Version, Report, MsgType, Expiry, Feedback
 _MD_STRUC_ID = CMQC.MQMD_STRUC_ID
 _MD_PRIORITY_AT = _MD_OFFSETS["Priority"]  # Persistence follows
 _MD_PRIORITY_PERSISTENCE = struct.Struct("<2i")
@@ -1567,15 +1596,19 @@ class Connection:
                 version = _MD_BY_LENGTH.get(len(md))
                 if version is None:
                     return _GENERAL
-                strucid, md_version, report, msg_type, expiry = _MD_HEAD.unpack_from(md)
-                if strucid != _MD_STRUC_ID or md_version != version or report \
-                        or msg_type == _MT_REQUEST or md[_MD_REPLY_TO_Q] not in _BLANK_NAMES:
+                strucid, md_version, report, msg_type, expiry, feedback = \
+                    _MD_HEAD.unpack_from(md)
+                if strucid != _MD_STRUC_ID or md_version != version or report or feedback \
+                        or msg_type == _MT_REQUEST or not _MT_FIRST <= msg_type <= _MT_LAST \
+                        or md[_MD_REPLY_TO_Q] not in _BLANK_NAMES:
                     return _GENERAL
                 asked_priority, asked_persistence = _MD_PRIORITY_PERSISTENCE.unpack_from(
                     md, _MD_PRIORITY_AT)
             else:
                 d = md.__dict__
-                if d["Report"] or d["MsgType"] == _MT_REQUEST \
+                msg_type = d["MsgType"]
+                if d["Report"] or d["Feedback"] or msg_type == _MT_REQUEST \
+                        or not _MT_FIRST <= msg_type <= _MT_LAST \
                         or d["ReplyToQ"] not in _BLANK_NAMES:
                     return _GENERAL
                 asked_persistence, asked_priority = d["Persistence"], d["Priority"]
@@ -1714,8 +1747,14 @@ class Connection:
         opts = pmo.Options
         obj, base = h.obj, h.base
         d = md.__dict__  # fields read here without the attribute machinery (hot path)
-        if opts & _PMO_SYNC_BOTH == _PMO_SYNC_BOTH:
+        if opts & _PMO_SYNC_BOTH == _PMO_SYNC_BOTH or opts & ~_PMO_KNOWN:
             raise _fail(CMQC.MQRC_OPTIONS_ERROR)
+        if d["Report"] & _RO_REJECT:
+            raise _fail(CMQC.MQRC_REPORT_OPTIONS_ERROR)
+        if not _MT_FIRST <= d["MsgType"] <= _MT_LAST:
+            raise _fail(CMQC.MQRC_MSG_TYPE_ERROR)
+        if not 0 <= d["Feedback"] <= _FB_LAST:  # MQFB_NONE (0) or a system or application code
+            raise _fail(CMQC.MQRC_FEEDBACK_ERROR)
         if pmo.__dict__["RecsPresent"] and pmo.__dict__["Version"] >= 2:
             raise _fail(CMQC.MQRC_RECS_PRESENT_ERROR)  # records are for distribution lists
         ctx = opts & _CONTEXT_PMO
@@ -1956,7 +1995,7 @@ class Connection:
                     raise _fail(CMQC.MQRC_NOT_OPEN_FOR_BROWSE)
             elif not h.options & _INPUT_OPTS:
                 raise _fail(CMQC.MQRC_NOT_OPEN_FOR_INPUT)
-            if opts & _GMO_SYNC_BOTH == _GMO_SYNC_BOTH:
+            if opts & _GMO_SYNC_BOTH == _GMO_SYNC_BOTH or opts & ~_GMO_KNOWN:
                 raise _fail(CMQC.MQRC_OPTIONS_ERROR)
             if opts & _GMO_FAIL_IF_QUIESCING and eng.quiescing:
                 raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)

@@ -9,23 +9,23 @@ channel initiator's own side gives them to a program that sends the bad structur
 from __future__ import annotations
 
 import socket
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import attrs
 import pytest
 
 import mqpy
-from mqpy import CMQC, bindings, local, mqiproto
+from mqpy import CMQC, bindings, mqiproto
 from mqpy_chinit.framing import SegmentReader, SegmentWriter
 from mqpy_chinit.wire import MQIRequest, SegmentType
 from tests.client.test_relay import _raw_session, _replies, _started_instance
-from tests.security.site import ADMIT_OWNER, Site
+from tests.security.site import Site
 
+from ._modes import QUEUE, drain, fails_alone
 from ._support import IN, OUT
 
 pytestmark = pytest.mark.timeout(180)
 
-QUEUE = "RELAY.Q"  # the queue tests.client.test_relay's raw sessions open
 _MD, _PMO, _GMO, _OD = (CMQC.MQRC_MD_ERROR, CMQC.MQRC_PMO_ERROR, CMQC.MQRC_GMO_ERROR,
                         CMQC.MQRC_OD_ERROR)
 
@@ -56,74 +56,12 @@ CASES: list[tuple[str, Callable[[mqpy.QueueManager, mqpy.Queue], object], int]] 
 ]
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Iterator[Site]:
-    """A daemon started by strmqm with its channel initiator (a process of its own)."""
-    s = Site(str(tmp_path_factory.mktemp("badstruc")))
-    try:
-        s.start()
-        s.mqsc(ADMIT_OWNER + f"DEFINE QLOCAL({QUEUE})\n")
-        yield s
-    finally:
-        s.stop()
-
-
-@pytest.fixture
-def embedded(tmp_path) -> Iterator[Callable[[], mqpy.QueueManager]]:
-    root = str(tmp_path)
-    mqpy.embedded("QMS", data_path=root)
-    local.running("QMS", root).define("QLOCAL", QUEUE, {})
-    try:
-        yield lambda: mqpy.embedded("QMS", data_path=root)
-    finally:
-        local.stop("QMS", root)
-
-
-@pytest.fixture(params=["embedded", "bindings", "client"])
-def connect(request) -> Callable[[], mqpy.QueueManager]:
-    """A way to connect, in each of the three modes."""
-    if request.param == "embedded":
-        return request.getfixturevalue("embedded")
-    site = request.getfixturevalue("site")
-    return site.bindings if request.param == "bindings" else site.client
-
-
-def _drain(qm: mqpy.QueueManager) -> list[bytes]:
-    q = mqpy.Queue(qm, QUEUE, IN)
-    out = []
-    try:
-        while True:
-            out.append(q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)))
-    except mqpy.MQMIError as e:
-        assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE, str(e)
-    finally:
-        q.close()
-    return out
-
-
 @pytest.mark.parametrize(("case", "call", "reason"), CASES, ids=[c[0] for c in CASES])
 def test_a_bad_structure_fails_only_its_call(connect, case, call, reason):
     """Given a connection with a message put in syncpoint, when a call carries a structure
     with a wrong StrucId or Version, then that call fails MQCC_FAILED with the structure's
     reason, the connection still works, and its unit of work commits the message."""
-    qm = connect()
-    try:
-        _drain(qm)
-        q = mqpy.Queue(qm, QUEUE, OUT | IN)
-        q.put(b"kept", mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
-        with pytest.raises(mqpy.MQMIError) as err:
-            call(qm, q)
-        assert (err.value.comp, err.value.reason) == (CMQC.MQCC_FAILED, reason), case
-        q.put(b"after", mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
-        qm.commit()
-        q.close()
-    finally:
-        qm.disconnect()
-    other = connect()
-    try:
-        assert _drain(other) == [b"kept", b"after"]
-    finally:
-        other.disconnect()
+    fails_alone(connect, call, reason)
 
 
 # -- the bytes themselves, as a program that skips the library's checks sends them ---------
@@ -151,6 +89,11 @@ RAW_CASES = [
     ("open-od-strucid", SegmentType.MQOPEN, [_od(), CMQC.MQOO_OUTPUT], 0, b"XXXX", _OD),
     ("put1-od-version-0", SegmentType.MQPUT1, [_od(), mqpy.MD(), mqpy.PMO(), b"bad"], 4,
      _VERSION_0, _OD),
+    # not a structure, but a value the library refuses before sending: a BufferLength
+    # below -1 (-1 is "the whole message") is the queue manager's 2005 too
+    ("get-buffer-length-minus-5", SegmentType.MQGET, [mqpy.MD(), mqpy.GMO(), 0],
+     _MD_LEN + mqpy.GMO.length(), (-5).to_bytes(4, "little", signed=True),
+     CMQC.MQRC_BUFFER_LENGTH_ERROR),
 ]
 
 
@@ -222,6 +165,6 @@ def test_bad_structure_bytes_on_a_client_channel(site, case, verb, values, at, r
 def _drain_via(site: Site) -> list[bytes]:
     qm = site.bindings()
     try:
-        return _drain(qm)
+        return drain(qm)
     finally:
         qm.disconnect()
