@@ -45,7 +45,7 @@ import attrs
 import construct as cs
 
 from mqpy import CMQC
-from mqpy.mqstruct import MQStruct, StructError, pack_arguments
+from mqpy.mqstruct import MQStruct, StructError, encode_text, pack_arguments, text_field
 from mqpy.structures import (
     GMO,
     MD,
@@ -497,6 +497,9 @@ class _ConnBody(_Item):
 
     def pack(self, value: tuple[str, str], byte_order: ByteOrder) -> bytes:
         qmgr, appl = value
+        qmgr = text_field(qmgr, CMQC.MQ_Q_MGR_NAME_LENGTH, CMQC.MQRC_Q_MGR_NAME_ERROR)
+        # a program's name (ApplName) goes as it fits: a character ISO 8859-1 lacks as "?"
+        appl = appl.encode("latin-1", "replace").decode("latin-1")
         try:
             return MQCONN_BODY.build(
                 dict(QMgrName=qmgr, ApplName=appl[:28], ApplType=CMQC.MQAT_UNIX,
@@ -622,7 +625,7 @@ class _Value(_Item):
     def pack(self, value: int | bytes | str, byte_order: ByteOrder) -> bytes:
         o = _order(byte_order)
         if isinstance(value, str):
-            value = value.encode("latin-1")
+            value = encode_text(value)
         if isinstance(value, (bytes, bytearray)):
             return struct.pack(o + "ii", 1, len(value)) + bytes(value)
         return struct.pack(o + "ii", 0, int(value))
