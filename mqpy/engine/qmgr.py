@@ -39,8 +39,10 @@ from mqpy.engine.objects import SYSTEM_OBJECTS, ObjectDef
 from mqpy.engine.pageset import PagesetError, PagesetFull
 from mqpy.engine.queues import AVAILABLE, GET_PENDING, PUT_PENDING, Entry, MessageQueue
 from mqpy.engine.stats import Statistics
-from mqpy.errors import MQMIError
-from mqpy.structures import GMO, MD, OD, PMO, XQH
+from mqpy.errors import MQMIError, PYIFError
+from mqpy.mqstruct import StructError
+from mqpy.rfh2 import RFH2
+from mqpy.structures import DLH, GMO, MD, OD, PMO, XQH
 
 _FAILED = CMQC.MQCC_FAILED
 _WARNING = CMQC.MQCC_WARNING
@@ -268,6 +270,37 @@ def _refuse_header(*strucs: object) -> None:
         reason = struc.header_error() if struc is not None else 0  # type: ignore[attr-defined]
         if reason:
             raise _fail(reason)
+
+
+# The MQ headers an MQPUT's data must start with, valid, when its MQMD Format names one (IBM
+# checks them at MQPUT): the fast paths leave such a put to the general path. By every way
+# of writing the Format that packs to the name (a field is kept as given, blank-padded when
+# packed: b"MQDEAD" is MQFMT_DEAD_LETTER_HEADER too).
+_HEADER_FORMATS = {fmt.rstrip(b" ").ljust(n, b" "): fmt
+                   for fmt in (CMQC.MQFMT_XMIT_Q_HEADER, CMQC.MQFMT_DEAD_LETTER_HEADER,
+                               CMQC.MQFMT_RF_HEADER_2)
+                   for n in range(len(fmt.rstrip(b" ")), len(fmt) + 1)}
+_MD_FORMAT = slice(MD._layout_.offsets["Format"], MD._layout_.offsets["Format"] + 8)
+
+
+def _check_header(fmt: bytes, data: bytes, encoding: int) -> None:
+    """The call fails when ``data`` does not start with a valid header of the kind ``fmt``
+    (one of _HEADER_FORMATS) names: MQRC_XQH_ERROR, MQRC_DLH_ERROR, MQRC_RFH_ERROR. Its
+    integers are in ``encoding``'s byte order (the MQMD's Encoding)."""
+    if fmt == CMQC.MQFMT_RF_HEADER_2:
+        try:
+            header = RFH2()
+            header.unpack(data, encoding)
+        except PYIFError:
+            raise _fail(CMQC.MQRC_RFH_ERROR) from None
+        if header.Version != CMQC.MQRFH_VERSION_2:
+            raise _fail(CMQC.MQRC_RFH_ERROR)
+        return
+    cls = XQH if fmt == CMQC.MQFMT_XMIT_Q_HEADER else DLH
+    try:
+        cls.from_bytes(data, encoding)
+    except (StructError, struct.error):
+        raise _fail(cls._layout_.reason) from None
 
 
 _REPORTS_NEEDING_REPLY_Q = (CMQC.MQRO_COA | CMQC.MQRO_COD | CMQC.MQRO_EXCEPTION
@@ -1600,7 +1633,8 @@ class Connection:
                     _MD_HEAD.unpack_from(md)
                 if strucid != _MD_STRUC_ID or md_version != version or report or feedback \
                         or msg_type == _MT_REQUEST or not _MT_FIRST <= msg_type <= _MT_LAST \
-                        or md[_MD_REPLY_TO_Q] not in _BLANK_NAMES:
+                        or md[_MD_REPLY_TO_Q] not in _BLANK_NAMES \
+                        or md[_MD_FORMAT] in _HEADER_FORMATS:
                     return _GENERAL
                 asked_priority, asked_persistence = _MD_PRIORITY_PERSISTENCE.unpack_from(
                     md, _MD_PRIORITY_AT)
@@ -1609,7 +1643,7 @@ class Connection:
                 msg_type = d["MsgType"]
                 if d["Report"] or d["Feedback"] or msg_type == _MT_REQUEST \
                         or not _MT_FIRST <= msg_type <= _MT_LAST \
-                        or d["ReplyToQ"] not in _BLANK_NAMES:
+                        or d["ReplyToQ"] not in _BLANK_NAMES or d["Format"] in _HEADER_FORMATS:
                     return _GENERAL
                 asked_persistence, asked_priority = d["Persistence"], d["Priority"]
                 expiry = d["Expiry"]
@@ -1801,6 +1835,9 @@ class Connection:
             data = bytes(data)
         if len(data) > int(eng.catalog.qmgr.get("MAXMSGL", 4194304)):
             raise _fail(CMQC.MQRC_MSG_TOO_BIG_FOR_Q_MGR)
+        header = _HEADER_FORMATS.get(d["Format"])
+        if header is not None:
+            _check_header(header, data, d["Encoding"])
         persistence = d["Persistence"]
         if persistence == _PER_AS_Q_DEF:
             persistence = (_PERSISTENT if obj.attributes.get("DEFPSIST") == "YES"
