@@ -13,7 +13,7 @@ from typing import Any
 
 from mqpy import CMQC, local
 from mqpy.errors import MQMIError, PYIFError
-from mqpy.mqstruct import encode_text, ensure_not_unicode, text_field
+from mqpy.mqstruct import MQStruct, encode_text, ensure_not_unicode, text_field
 from mqpy.structures import GMO, MD, OD, OR, PMO
 from mqpy.trace import TRACER
 from mqpy.tracedconn import TracedConnection
@@ -120,6 +120,10 @@ class QueueManager:
             cd = args[0] if cd is None else cd
             if len(args) > 1 and not opts:
                 opts = args[1]
+        for struc in (cd, sco):  # an MQCD's or MQSCO's StrucId and Version: 2277, 2380
+            reason = struc.header_error() if isinstance(struc, MQStruct) else 0
+            if reason:
+                raise MQMIError(CMQC.MQCC_FAILED, reason)
         if cd is not None and _strip(getattr(cd, "ConnectionName", b"")):
             _check_client_tls(sco)
             self._conn = client.connect(_strip(name),

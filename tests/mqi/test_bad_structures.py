@@ -19,7 +19,7 @@ from mqpy import CMQC, bindings, mqiproto
 from mqpy_chinit.framing import SegmentReader, SegmentWriter
 from mqpy_chinit.wire import MQIRequest, SegmentType
 from tests.client.test_relay import _raw_session, _replies, _started_instance
-from tests.security.site import Site
+from tests.security.site import CHANNEL, Site
 
 from ._modes import QUEUE, drain, fails_alone
 from ._support import IN, OUT
@@ -168,3 +168,22 @@ def _drain_via(site: Site) -> list[bytes]:
         return drain(qm)
     finally:
         qm.disconnect()
+
+
+@pytest.mark.parametrize(("case", "cd", "sco", "reason"), [
+    ("cd-version-0", {"Version": 0}, None, CMQC.MQRC_CD_ERROR),
+    ("cd-version-99", {"Version": 99}, None, CMQC.MQRC_CD_ERROR),
+    ("sco-strucid", {}, {"StrucId": b"SCX "}, CMQC.MQRC_SCO_ERROR),
+    ("sco-version-9", {}, {"Version": 9}, CMQC.MQRC_SCO_ERROR),
+], ids=lambda v: v if isinstance(v, str) else "")
+def test_a_bad_mqcd_or_mqsco_fails_the_mqconnx(site, case, cd, sco, reason):
+    """Given an MQCONNX of a client whose MQCD or MQSCO has a wrong StrucId or Version,
+    then it fails with that structure's reason (MQRC_CD_ERROR, MQRC_SCO_ERROR) before
+    anything is sent; the same structures put right connect."""
+    qm = mqpy.QueueManager(None)
+    with pytest.raises(mqpy.MQMIError) as err:
+        qm.connect_tcp_client("QMS", mqpy.CD(**cd), CHANNEL, site.conn_info,
+                              sco=None if sco is None else mqpy.SCO(**sco))
+    assert (err.value.comp, err.value.reason) == (CMQC.MQCC_FAILED, reason), case
+    qm.connect_tcp_client("QMS", mqpy.CD(), CHANNEL, site.conn_info, sco=mqpy.SCO())
+    qm.disconnect()
