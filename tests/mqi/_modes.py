@@ -19,16 +19,22 @@ from ._support import IN, OUT
 QUEUE = "RELAY.Q"  # the queue tests.client.test_relay's raw sessions open
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Iterator[Site]:
-    """A daemon started by strmqm with its channel initiator, and QUEUE."""
-    s = Site(str(tmp_path_factory.mktemp("modes")))
+def started_site(root: str, channels: dict[str, str] | None = None) -> Iterator[Site]:
+    """A module fixture's body: a daemon started by strmqm in ``root`` with its channel
+    initiator (qm.ini Channels values ``channels``), that has QUEUE; stopped at the end."""
+    s = Site(root, channels)
     try:
         s.start()
         s.mqsc(ADMIT_OWNER + f"DEFINE QLOCAL({QUEUE})\n")
         yield s
     finally:
         s.stop()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Iterator[Site]:
+    """A daemon started by strmqm with its channel initiator, and QUEUE."""
+    yield from started_site(str(tmp_path_factory.mktemp("modes")))
 
 
 @pytest.fixture

@@ -187,3 +187,27 @@ def test_a_bad_mqcd_or_mqsco_fails_the_mqconnx(site, case, cd, sco, reason):
     assert (err.value.comp, err.value.reason) == (CMQC.MQCC_FAILED, reason), case
     qm.connect_tcp_client("QMS", mqpy.CD(), CHANNEL, site.conn_info, sco=mqpy.SCO())
     qm.disconnect()
+
+
+def test_a_bad_structure_in_an_spi_run_ends_the_run_not_the_connection(site):
+    """Given an SPI RUN (calls made in order as one, as a channel's batch) of a put, a put
+    whose MQMD StrucId is wrong, and another put, then the run answers the first put and
+    fails the second with MQRC_MD_ERROR, the third is not made, and the connection goes
+    on to commit the first."""
+    conn = _RawBindings(site)
+    with conn.sock:
+        _drain_via(site)
+        hobj = conn.call(mqiproto.encode_request(SegmentType.MQOPEN, [_od(), OUT | IN])).hobj
+        bad = _corrupt(mqiproto.encode_request(SegmentType.MQPUT, [mqpy.MD(), mqpy.PMO(),
+                                                                     b"bad"], hobj=hobj),
+                       0, b"XXXX")
+        flows = mqiproto.pack_flows([_syncpoint_put(hobj), bad, _syncpoint_put(hobj)])
+        reply = conn.call(mqiproto.encode_request(SegmentType.SPI,
+                                                  [mqiproto.SpiVerb.RUN, flows, 0]))
+        assert reply.comp == CMQC.MQCC_OK
+        (replies,) = mqiproto.decode_reply(reply).values
+        answered = [mqiproto.unpack_flows(r)[0] for r in replies]
+        assert [(r.comp, r.reason) for r in answered] == [
+            (CMQC.MQCC_OK, CMQC.MQRC_NONE), (CMQC.MQCC_FAILED, CMQC.MQRC_MD_ERROR)]
+        assert conn.call(mqiproto.encode_request(SegmentType.MQCMIT)).comp == CMQC.MQCC_OK
+    assert _drain_via(site) == [b"kept"]
