@@ -103,9 +103,22 @@ for _name in ("WAIT", "SET_SIGNAL", "FAIL_IF_QUIESCING", "SYNCPOINT", "SYNCPOINT
               "UNMARKED_BROWSE_MSG", "PROPERTIES_FORCE_MQRFH2", "NO_PROPERTIES",
               "PROPERTIES_IN_HANDLE", "PROPERTIES_COMPATIBILITY"):
     _GMO_KNOWN |= getattr(CMQC, "MQGMO_" + _name)
+_OO_KNOWN = 0
+for _name in ("INPUT_AS_Q_DEF", "INPUT_SHARED", "INPUT_EXCLUSIVE", "BROWSE", "OUTPUT", "INQUIRE",
+              "SET", "SAVE_ALL_CONTEXT", "PASS_IDENTITY_CONTEXT", "PASS_ALL_CONTEXT",
+              "SET_IDENTITY_CONTEXT", "SET_ALL_CONTEXT", "ALTERNATE_USER_AUTHORITY",
+              "FAIL_IF_QUIESCING", "BIND_ON_OPEN", "BIND_ON_GROUP", "BIND_NOT_FIXED", "CO_OP",
+              "NO_READ_AHEAD", "READ_AHEAD", "NO_MULTICAST", "RESOLVE_LOCAL_Q"):
+    _OO_KNOWN |= getattr(CMQC, "MQOO_" + _name)
+_MO_KNOWN = 0
+for _name in ("MSG_ID", "CORREL_ID", "GROUP_ID", "MSG_SEQ_NUMBER", "OFFSET", "MSG_TOKEN"):
+    _MO_KNOWN |= getattr(CMQC, "MQMO_MATCH_" + _name)
 del _name
-#: MQGMO options only _get_once handles (browse, cursors; bits IBM does not define: 2046)
-_GMO_NOT_FAST = _BROWSE_OPTS | _GMO_UNDER_CURSOR | CMQC.MQGMO_BROWSE_NEXT | ~_GMO_KNOWN
+_GMO_IF_PERSISTENT = CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT
+#: MQGMO options only _get_once handles (browse, cursors; MQGMO_SET_SIGNAL, z/OS's alone, and
+#: bits IBM does not define: 2046)
+_GMO_NOT_FAST = (_BROWSE_OPTS | _GMO_UNDER_CURSOR | CMQC.MQGMO_BROWSE_NEXT
+                 | CMQC.MQGMO_SET_SIGNAL | ~_GMO_KNOWN)
 # MQMD values an MQPUT takes (IBM): a MsgType in the system range or the application range
 # that follows it, a Feedback of MQFB_NONE or in those ranges, no Report option of
 # MQRO_REJECT_UNSUP_MASK (none of its bits is an option mqpy supports)
@@ -1232,6 +1245,8 @@ class Connection:
         ``no_model``: a model queue is refused with 2057 (IBM: not valid on MQPUT1 nor as a
         distribution list's MQOR) rather than a dynamic queue being made from it."""
         _refuse_header(od)
+        if options & ~_OO_KNOWN:  # a bit no MQOO_* option has (a distribution list's too)
+            raise _fail(CMQC.MQRC_OPTIONS_ERROR)
         if distlist.is_list_od(od):
             return distlist.open_list(self, od, options)
         eng = self.engine
@@ -2032,8 +2047,12 @@ class Connection:
                     raise _fail(CMQC.MQRC_NOT_OPEN_FOR_BROWSE)
             elif not h.options & _INPUT_OPTS:
                 raise _fail(CMQC.MQRC_NOT_OPEN_FOR_INPUT)
-            if opts & _GMO_SYNC_BOTH == _GMO_SYNC_BOTH or opts & ~_GMO_KNOWN:
-                raise _fail(CMQC.MQRC_OPTIONS_ERROR)
+            if opts & _GMO_SYNC_BOTH == _GMO_SYNC_BOTH or opts & ~_GMO_KNOWN \
+                    or opts & CMQC.MQGMO_SET_SIGNAL \
+                    or (opts & _GMO_IF_PERSISTENT and opts & _GMO_SYNC_BOTH):
+                raise _fail(CMQC.MQRC_OPTIONS_ERROR)  # (SET_SIGNAL: z/OS only)
+            if gmo.Version >= 2 and gmo.MatchOptions & ~_MO_KNOWN:
+                raise _fail(CMQC.MQRC_MATCH_OPTIONS_ERROR)
             if opts & _GMO_FAIL_IF_QUIESCING and eng.quiescing:
                 raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
             if not browse and (h.obj.attributes.get("GET") == "DISABLED"
@@ -2192,7 +2211,8 @@ class Connection:
             gd = gmo.__dict__
             opts = gd["Options"]
             match = gd["MatchOptions"] if gd["Version"] >= 2 else _MO_MATCH_BOTH
-        if opts & _GMO_NOT_FAST or opts & _GMO_SYNC_BOTH == _GMO_SYNC_BOTH:
+        if opts & _GMO_NOT_FAST or opts & _GMO_SYNC_BOTH == _GMO_SYNC_BOTH \
+                or match & ~_MO_KNOWN or (opts & _GMO_IF_PERSISTENT and opts & _GMO_SYNC_BOTH):
             return _GENERAL
         if not h.options & _INPUT_OPTS or h.options & _OO_SAVE_ALL_CONTEXT:
             return _GENERAL

@@ -26,7 +26,7 @@ def _get_options(options: int):
     return lambda qm, q: q.get(None, mqpy.MD(), mqpy.GMO(Options=options))
 
 
-_UNDEFINED = 0x40000000  # no MQPMO_* nor MQGMO_* option has this bit
+_UNDEFINED = 0x40000000  # no MQPMO_*, MQGMO_*, MQMO_* nor MQOO_* option has this bit
 _UNSUPPORTED_REPORT = 0x00040000  # in MQRO_REJECT_UNSUP_MASK, no MQRO_* option
 
 #: (what is wrong, the call made on an open queue ``q`` of connection ``qm``, the reason)
@@ -50,6 +50,17 @@ CASES = [
     ("gmo-undefined-option", _get_options(_UNDEFINED), CMQC.MQRC_OPTIONS_ERROR),
     ("gmo-both-syncpoints", _get_options(CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_NO_SYNCPOINT),
      CMQC.MQRC_OPTIONS_ERROR),
+    ("gmo-if-persistent-and-no-syncpoint",
+     _get_options(CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT | CMQC.MQGMO_NO_SYNCPOINT),
+     CMQC.MQRC_OPTIONS_ERROR),
+    ("gmo-wait-and-set-signal", _get_options(CMQC.MQGMO_WAIT | CMQC.MQGMO_SET_SIGNAL),
+     CMQC.MQRC_OPTIONS_ERROR),
+    ("gmo-set-signal", _get_options(CMQC.MQGMO_SET_SIGNAL), CMQC.MQRC_OPTIONS_ERROR),
+    ("gmo-match-options-undefined",
+     lambda qm, q: q.get(None, mqpy.MD(), mqpy.GMO(Version=2, MatchOptions=_UNDEFINED)),
+     CMQC.MQRC_MATCH_OPTIONS_ERROR),
+    ("open-undefined-option",
+     lambda qm, q: mqpy.Queue(qm, QUEUE, CMQC.MQOO_OUTPUT | _UNDEFINED), CMQC.MQRC_OPTIONS_ERROR),
     ("get-max-length-minus-5", lambda qm, q: q.get(-5), CMQC.MQRC_BUFFER_LENGTH_ERROR),
     ("get-max-length-minus-1", lambda qm, q: q.get(-1), CMQC.MQRC_BUFFER_LENGTH_ERROR),
 ]
