@@ -30,12 +30,22 @@ CSP_USER_ID_LENGTH = 1024
 def _check_credentials(user: str | None, password: str | None) -> None:
     """An MQCSP IBM refuses before it authenticates anything: a password longer than
     MQ_CSP_PASSWORD_LENGTH fails MQRC_NOT_AUTHORIZED (2035), a user id longer than 1024
-    characters MQRC_CSP_ERROR, whatever the connection's kind."""
-    if user is not None and len(user) > CSP_USER_ID_LENGTH:
+    characters MQRC_CSP_ERROR, whatever the connection's kind; so does either when it is
+    not text (a lone surrogate, as os.fsdecode leaves for bytes it cannot decode)."""
+    if user is not None and (len(user) > CSP_USER_ID_LENGTH or not _is_text(user)):
         raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_CSP_ERROR)
-    if password is not None and len(password.encode("utf-8", "replace")) \
-            > CMQC.MQ_CSP_PASSWORD_LENGTH:
+    if password is not None and (not _is_text(password) or len(password.encode("utf-8"))
+                                 > CMQC.MQ_CSP_PASSWORD_LENGTH):
         raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_NOT_AUTHORIZED)
+
+
+def _is_text(value: str) -> bool:
+    """Can ``value`` be encoded (UTF-8, as an MQCSP travels)?"""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _strip(b: bytes | str) -> str:

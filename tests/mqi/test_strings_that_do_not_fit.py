@@ -88,7 +88,9 @@ def connect_as(request):
 @pytest.mark.parametrize(("user", "password", "reason"), [
     ("alice", "p" * (1 << 20), CMQC.MQRC_NOT_AUTHORIZED),  # over MQ_CSP_PASSWORD_LENGTH
     ("u" * 1025, "pw", CMQC.MQRC_CSP_ERROR),  # over the MQCSP's 1024-character user id
-], ids=["password-of-1MB", "user-id-of-1025"])
+    ("alice", "pw\udcff", CMQC.MQRC_NOT_AUTHORIZED),  # no text (os.fsdecode's escape)
+    ("alice\udcff", "pw", CMQC.MQRC_CSP_ERROR),
+], ids=["password-of-1MB", "user-id-of-1025", "password-not-text", "user-id-not-text"])
 def test_credentials_too_long_are_refused_with_a_reason(connect_as, user, password, reason):
     """Given an MQCSP whose password is longer than MQ_CSP_PASSWORD_LENGTH (256) or whose
     user id is longer than 1024 characters, when connecting, then MQCONN fails with IBM's
