@@ -114,6 +114,7 @@ _MO_KNOWN = 0
 for _name in ("MSG_ID", "CORREL_ID", "GROUP_ID", "MSG_SEQ_NUMBER", "OFFSET", "MSG_TOKEN"):
     _MO_KNOWN |= getattr(CMQC, "MQMO_MATCH_" + _name)
 del _name
+_MO_UNKNOWN = ~_MO_KNOWN
 _GMO_IF_PERSISTENT = CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT
 #: MQGMO options only _get_once handles (browse, cursors; MQGMO_SET_SIGNAL, z/OS's alone, and
 #: bits IBM does not define: 2046)
@@ -2051,7 +2052,7 @@ class Connection:
                     or opts & CMQC.MQGMO_SET_SIGNAL \
                     or (opts & _GMO_IF_PERSISTENT and opts & _GMO_SYNC_BOTH):
                 raise _fail(CMQC.MQRC_OPTIONS_ERROR)  # (SET_SIGNAL: z/OS only)
-            if gmo.Version >= 2 and gmo.MatchOptions & ~_MO_KNOWN:
+            if gmo.Version >= 2 and gmo.MatchOptions & _MO_UNKNOWN:
                 raise _fail(CMQC.MQRC_MATCH_OPTIONS_ERROR)
             if opts & _GMO_FAIL_IF_QUIESCING and eng.quiescing:
                 raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
@@ -2212,7 +2213,7 @@ class Connection:
             opts = gd["Options"]
             match = gd["MatchOptions"] if gd["Version"] >= 2 else _MO_MATCH_BOTH
         if opts & _GMO_NOT_FAST or opts & _GMO_SYNC_BOTH == _GMO_SYNC_BOTH \
-                or match & ~_MO_KNOWN or (opts & _GMO_IF_PERSISTENT and opts & _GMO_SYNC_BOTH):
+                or match & _MO_UNKNOWN or (opts & _GMO_IF_PERSISTENT and opts & _GMO_SYNC_BOTH):
             return _GENERAL
         if not h.options & _INPUT_OPTS or h.options & _OO_SAVE_ALL_CONTEXT:
             return _GENERAL
