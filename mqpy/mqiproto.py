@@ -1073,9 +1073,12 @@ def encode_reply(verb: SegmentType, values: Sequence[Any] | None = None, *,
                      reason, hobj, body, None)
 
 
-def refusal_reply(verb: SegmentType, error: BadStructure) -> MQIReply:
+def refusal_reply(verb: SegmentType, error: BadStructure, connected: bool) -> MQIReply:
     """The reply to a request of ``verb`` whose structure ``error`` found malformed: the call
-    fails with the structure's reason (MQRC_MD_ERROR ...), an empty body."""
+    fails with the structure's reason (MQRC_MD_ERROR ...), an empty body; before MQCONN
+    (``connected`` False) any call but MQCONN fails MQRC_HCONN_ERROR, as it would anyway."""
+    if not connected and verb != SegmentType.MQCONN:
+        return encode_reply(verb, comp=CMQC.MQCC_FAILED, reason=CMQC.MQRC_HCONN_ERROR)
     return encode_reply(verb, comp=CMQC.MQCC_FAILED, reason=error.reason)
 
 

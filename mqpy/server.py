@@ -256,7 +256,7 @@ class _Session:
         try:
             decoded = self._decode(request)
         except mqiproto.BadStructure as exc:  # that call's error: the connection goes on
-            return self._refused(request, exc)
+            return mqiproto.refusal_reply(request.segment_type, exc, self.conn is not None)
         call = TRACER.begin(self.engine.name, decoded.verb.name, decoded.hobj,
                             decoded.values, "lqmflows")
         if call is None:
@@ -268,14 +268,6 @@ class _Session:
     def _decode(self, request: MQIRequest) -> mqiproto.Decoded:
         return mqiproto.decode_request(request,
                                        self.reader.partner_byte_order or ByteOrder.LITTLE)
-
-    def _refused(self, request: MQIRequest, error: mqiproto.BadStructure) -> MQIReply:
-        """The answer to a request whose structure is malformed: its reason, or
-        MQRC_HCONN_ERROR before MQCONN, as for any call then."""
-        verb = request.segment_type
-        if self.conn is None and verb != _T.MQCONN:
-            return mqiproto.encode_reply(verb, comp=_FAILED, reason=CMQC.MQRC_HCONN_ERROR)
-        return mqiproto.refusal_reply(verb, error)
 
     def _decode_in_run(self, request: MQIRequest) -> Any:
         """A call of an SPI RUN decoded, or the BadStructure that refuses it."""
@@ -527,7 +519,8 @@ class _Session:
         for request, decoded in calls:
             self.got_bytes = 0
             if type(decoded) is mqiproto.BadStructure:
-                replies.append(_RUN_WRITER.send(self._refused(request, decoded)))
+                replies.append(_RUN_WRITER.send(mqiproto.refusal_reply(
+                    request.segment_type, decoded, connected=True)))
                 break
             reply = await self._serve(decoded)
             if type(reply) is bytes:  # a packed get's reply flow: it completed

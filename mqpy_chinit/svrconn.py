@@ -655,9 +655,7 @@ class SvrconnInstance:
         try:
             decoded = mqiproto.decode_request(request, self._byte_order())
         except mqiproto.BadStructure as exc:  # that call's error: the channel goes on
-            if cc.backend is None and verb != _T.MQCONN:
-                return mqiproto.encode_reply(verb, comp=_FAILED, reason=CMQC.MQRC_HCONN_ERROR)
-            return mqiproto.refusal_reply(verb, exc)
+            return mqiproto.refusal_reply(verb, exc, cc.backend is not None)
         except ProtocolError as exc:
             await self._refuse(exc.status_code, "AMQ9504E", f"Protocol error: {exc}")
             raise ChannelEnded("", "", True, exc.status_code) from None

@@ -100,13 +100,17 @@ RAW_CASES = [
 class _RawBindings:
     """MQI flows on a daemon's bindings socket, one request and its reply at a time."""
 
-    def __init__(self, site: Site) -> None:
+    def __init__(self, site: Site, *, connected: bool = True) -> None:
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.sock.settimeout(20)
         with bindings.bind_address(bindings.socket_path(site.qmdir)) as address:
             self.sock.connect(address)
         self.writer = SegmentWriter(bindings.MAX_TRANSMISSION_SIZE)
         self.reader = SegmentReader(bindings.MAX_TRANSMISSION_SIZE)
+        if connected:
+            self.connect()
+
+    def connect(self) -> None:
         assert self.call(mqiproto.encode_request(
             SegmentType.MQCONN, [("QMS", "raw"), None])).comp == CMQC.MQCC_OK
 
@@ -211,3 +215,15 @@ def test_a_bad_structure_in_an_spi_run_ends_the_run_not_the_connection(site):
             (CMQC.MQCC_OK, CMQC.MQRC_NONE), (CMQC.MQCC_FAILED, CMQC.MQRC_MD_ERROR)]
         assert conn.call(mqiproto.encode_request(SegmentType.MQCMIT)).comp == CMQC.MQCC_OK
     assert _drain_via(site) == [b"kept"]
+
+
+def test_a_bad_structure_before_mqconn_is_2018(site):
+    """Given a bindings connection that has not made its MQCONN, when an MQOPEN with a bad
+    MQOD arrives, then it fails MQRC_HCONN_ERROR (2018) as any call then would, and the
+    MQCONN that follows is made."""
+    conn = _RawBindings(site, connected=False)
+    with conn.sock:
+        bad = _corrupt(mqiproto.encode_request(SegmentType.MQOPEN, [_od(), OUT]), 0, b"XXXX")
+        reply = conn.call(bad)
+        assert (reply.comp, reply.reason) == (CMQC.MQCC_FAILED, CMQC.MQRC_HCONN_ERROR)
+        conn.connect()
