@@ -88,6 +88,9 @@ def connect(qmgr: str = "", data_path: str | None = None, *,
     try:
         with bind_address(path) as address:
             sock.connect(address)
+    except PermissionError:  # a user the queue manager admits not even to its socket
+        sock.close()
+        raise MQMIError(_FAILED, CMQC.MQRC_NOT_AUTHORIZED) from None
     except OSError:
         sock.close()
         raise MQMIError(_FAILED, CMQC.MQRC_Q_MGR_NOT_AVAILABLE) from None

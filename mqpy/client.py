@@ -67,6 +67,7 @@ import attrs
 
 from mqpy import CMQC, mqiproto
 from mqpy.errors import MQMIError
+from mqpy.mqstruct import text_field
 from mqpy.security.chlauth import dn_matches, valid_dn_pattern
 from mqpy.verbs import MQIVerbs, copy_fields
 from mqpy_chinit import definitions as D
@@ -824,7 +825,7 @@ def connect(qmgr: str, definition: ChannelDefinition, user: str | None = None,
     and ``password`` (the queue manager's CONNAUTH checks them; ``mqpy_chinit.userid``)."""
     if not definition.channel:
         raise _fail(CMQC.MQRC_CHANNEL_CONFIG_ERROR)
-    qmgr = _text(qmgr)
+    qmgr = text_field(_text(qmgr), CMQC.MQ_Q_MGR_NAME_LENGTH, CMQC.MQRC_Q_MGR_NAME_ERROR)
     instance, conv = _conversation_on(definition, qmgr)
     conn = ClientConnection(instance, conv, qmgr)
     try:

@@ -13,14 +13,39 @@ from typing import Any
 
 from mqpy import CMQC, local
 from mqpy.errors import MQMIError, PYIFError
-from mqpy.mqstruct import ensure_not_unicode
+from mqpy.mqstruct import MQStruct, encode_text, ensure_not_unicode, text_field
 from mqpy.structures import GMO, MD, OD, OR, PMO
 from mqpy.trace import TRACER
 from mqpy.tracedconn import TracedConnection
 
 
 def _name_bytes(name: str | bytes) -> bytes:
-    return name.encode("latin-1") if isinstance(name, str) else name
+    return encode_text(name)
+
+
+#: The longest MQCSP user id (IBM: 1024 characters; longer fails MQRC_CSP_ERROR)
+CSP_USER_ID_LENGTH = 1024
+
+
+def _check_credentials(user: str | None, password: str | None) -> None:
+    """An MQCSP IBM refuses before it authenticates anything: a password longer than
+    MQ_CSP_PASSWORD_LENGTH fails MQRC_NOT_AUTHORIZED (2035), a user id longer than 1024
+    characters MQRC_CSP_ERROR, whatever the connection's kind; so does either when it is
+    not text (a lone surrogate, as os.fsdecode leaves for bytes it cannot decode)."""
+    if user is not None and (len(user) > CSP_USER_ID_LENGTH or not _is_text(user)):
+        raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_CSP_ERROR)
+    if password is not None and (not _is_text(password) or len(password.encode("utf-8"))
+                                 > CMQC.MQ_CSP_PASSWORD_LENGTH):
+        raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_NOT_AUTHORIZED)
+
+
+def _is_text(value: str) -> bool:
+    """Can ``value`` be encoded (UTF-8, as an MQCSP travels)?"""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _strip(b: bytes | str) -> str:
@@ -63,7 +88,8 @@ class QueueManager:
 
         from mqpy import client
 
-        qm = _strip(name)
+        qm = text_field(_strip(name), CMQC.MQ_Q_MGR_NAME_LENGTH, CMQC.MQRC_Q_MGR_NAME_ERROR)
+        _check_credentials(user, password)
         if os.environ.get("MQ_CONNECT_TYPE", "").strip().upper() == "CLIENT":
             _check_client_tls(None)
             self._conn = client.connect_from_environment(qm, user, password)
@@ -99,10 +125,15 @@ class QueueManager:
         pymqi's older positional form ``(name, cd[, opts])`` is accepted too."""
         from mqpy import client
 
+        _check_credentials(user, password)
         if args:
             cd = args[0] if cd is None else cd
             if len(args) > 1 and not opts:
                 opts = args[1]
+        for struc in (cd, sco):  # an MQCD's or MQSCO's StrucId and Version: 2277, 2380
+            reason = struc.header_error() if isinstance(struc, MQStruct) else 0
+            if reason:
+                raise MQMIError(CMQC.MQCC_FAILED, reason)
         if cd is not None and _strip(getattr(cd, "ConnectionName", b"")):
             _check_client_tls(sco)
             self._conn = client.connect(_strip(name),

@@ -25,8 +25,13 @@ Theory of operation
   list the in-doubt units of work, run a channel batch's puts or gets as one call) go in the
   SPI segment (0x8C): an SPI verb, a LUWID and a commit flag; the reply lists LUWIDs.
 
-Anything malformed -- short bodies, bad structures, trailing bytes, lengths beyond the body --
-raises ``mqpy_chinit.wire.ProtocolError`` and nothing else. This module does no I/O.
+A malformed *flow* -- a short body, trailing bytes, lengths beyond the body -- raises
+``mqpy_chinit.wire.ProtocolError`` and nothing else: the connection cannot go on. A malformed
+*structure* in a flow that is whole -- an MQMD, MQOD, MQPMO or MQGMO whose StrucId or Version
+is wrong, a negative RecsPresent -- is that call's error, as IBM has it: :class:`BadStructure`
+(a ProtocolError, so that a reader that knows no better still ends the connection) carries the
+structure's reason code (MQRC_MD_ERROR ...), which a server answers the call with
+(:func:`refusal_reply`), and the connection goes on. This module does no I/O.
 """
 
 from __future__ import annotations
@@ -40,7 +45,7 @@ import attrs
 import construct as cs
 
 from mqpy import CMQC
-from mqpy.mqstruct import MQStruct, StructError, pack_arguments
+from mqpy.mqstruct import MQStruct, StructError, encode_text, pack_arguments, text_field
 from mqpy.structures import (
     GMO,
     MD,
@@ -68,6 +73,7 @@ from mqpy_chinit.wire import (
 )
 
 __all__ = [
+    "BadStructure",
     "ConnSecurity",
     "Decoded",
     "Packed",
@@ -89,12 +95,15 @@ __all__ = [
     "encode_request",
     "failure_reply",
     "is_char_selector",
+    "max_length",
     "pack_each",
     "pack_flows",
+    "refusal_reply",
     "reply_type",
     "run_stops",
     "truncation_reply",
     "unpack_flows",
+    "WHOLE_MESSAGE",
 ]
 
 
@@ -194,6 +203,17 @@ def unpack_flows(data: bytes) -> list[Any]:
     return events
 
 
+#: An MQGET request's BufferLength for "the whole message, however long" (an application's
+#: ``max_length`` None); any other negative length is the call's MQRC_BUFFER_LENGTH_ERROR.
+WHOLE_MESSAGE = -1
+
+
+def max_length(buffer_length: int) -> int | None:
+    """An MQGET request's BufferLength as the engine's ``max_length``: None for
+    :data:`WHOLE_MESSAGE`; any other value as it is (a negative one fails 2005 there)."""
+    return None if buffer_length == WHOLE_MESSAGE else buffer_length
+
+
 def is_char_selector(selector: int) -> bool:
     """MQCA_* selectors (2001-4000) name character attributes; MQIA_* (1-2000) integers."""
     return CMQC.MQCA_FIRST <= selector <= CMQC.MQCA_LAST
@@ -204,6 +224,15 @@ def is_char_selector(selector: int) -> bool:
 
 def _bad(text: str) -> ProtocolError:
     return ProtocolError(StatusCode.PROTOCOL_INVALID_DATA, text)
+
+
+class BadStructure(ProtocolError):
+    """A structure of a call that is whole is malformed: the call fails with ``reason`` (the
+    structure's MQRC_*_ERROR) and the connection goes on (:func:`refusal_reply`)."""
+
+    def __init__(self, reason: int, text: str) -> None:
+        super().__init__(StatusCode.PROTOCOL_INVALID_DATA, text)
+        self.reason = reason
 
 
 def _order(byte_order: ByteOrder) -> str:
@@ -329,7 +358,7 @@ class _Struct(_Item):
         try:
             obj = self.cls.from_bytes(buf, mq_encoding(byte_order), offset=pos)
         except (StructError, ValueError, struct.error) as exc:
-            raise _bad(f"{self.name}: {exc}") from None
+            raise self._error(buf, pos, byte_order, exc) from None
         version = obj.Version
         size = self._sizes.get(version)
         if size is None:
@@ -337,6 +366,23 @@ class _Struct(_Item):
         if not self.cls._mutable_:
             self._remember(obj, buf, pos, size, byte_order)
         return obj, pos + size
+
+    def _error(self, buf: bytes, pos: int, byte_order: ByteOrder,
+               exc: Exception) -> ProtocolError:
+        """What bytes that do not decode are: the call's BadStructure when the body holds a
+        structure's worth of bytes whose StrucId or Version is wrong; a malformed flow when
+        it is cut short (no room for the structure, or for the Version it names)."""
+        layout = self.cls._layout_
+        text = f"{self.name}: {exc}"
+        if len(buf) - pos < layout.length(layout.versions[0]):
+            return _bad(text)
+        if layout.struc_id is not None \
+                and bytes(buf[pos:pos + len(layout.struc_id)]) != layout.struc_id:
+            return BadStructure(layout.reason, text)
+        version = _MQLONG[byte_order].unpack_from(buf, pos + layout.offsets["Version"])[0]
+        if not layout.versions[0] <= version <= layout.highest_version:
+            return BadStructure(layout.reason, text)
+        return _bad(text)
 
     def _remember(self, obj: MQStruct, buf: bytes, pos: int, size: int,
                   byte_order: ByteOrder) -> None:
@@ -413,7 +459,7 @@ class _ListStruct(_Struct):
         if n == 0:
             return obj, end
         if n < 0:
-            raise _bad(f"{self.name}: RecsPresent {n}")
+            raise BadStructure(CMQC.MQRC_RECS_PRESENT_ERROR, f"{self.name}: RecsPresent {n}")
         enc = mq_encoding(byte_order)
         fields = d.get("PutMsgRecFields", 0)
         own = end - pos  # the structure's own length: records start at or after it
@@ -451,6 +497,9 @@ class _ConnBody(_Item):
 
     def pack(self, value: tuple[str, str], byte_order: ByteOrder) -> bytes:
         qmgr, appl = value
+        qmgr = text_field(qmgr, CMQC.MQ_Q_MGR_NAME_LENGTH, CMQC.MQRC_Q_MGR_NAME_ERROR)
+        # a program's name (ApplName) goes as it fits: a character ISO 8859-1 lacks as "?"
+        appl = appl.encode("latin-1", "replace").decode("latin-1")
         try:
             return MQCONN_BODY.build(
                 dict(QMgrName=qmgr, ApplName=appl[:28], ApplType=CMQC.MQAT_UNIX,
@@ -576,7 +625,7 @@ class _Value(_Item):
     def pack(self, value: int | bytes | str, byte_order: ByteOrder) -> bytes:
         o = _order(byte_order)
         if isinstance(value, str):
-            value = value.encode("latin-1")
+            value = encode_text(value)
         if isinstance(value, (bytes, bytearray)):
             return struct.pack(o + "ii", 1, len(value)) + bytes(value)
         return struct.pack(o + "ii", 0, int(value))
@@ -1022,6 +1071,15 @@ def encode_reply(verb: SegmentType, values: Sequence[Any] | None = None, *,
     # MQIReply(segment_type=reply_type(verb), comp=..., body=body), fields as converted
     return mqi_event(MQIReply, _NO_FLAGS, _NO_LUW, None, None, _REPLY_TYPES[verb], comp,
                      reason, hobj, body, None)
+
+
+def refusal_reply(verb: SegmentType, error: BadStructure, connected: bool) -> MQIReply:
+    """The reply to a request of ``verb`` whose structure ``error`` found malformed: the call
+    fails with the structure's reason (MQRC_MD_ERROR ...), an empty body; before MQCONN
+    (``connected`` False) any call but MQCONN fails MQRC_HCONN_ERROR, as it would anyway."""
+    if not connected and verb != SegmentType.MQCONN:
+        return encode_reply(verb, comp=CMQC.MQCC_FAILED, reason=CMQC.MQRC_HCONN_ERROR)
+    return encode_reply(verb, comp=CMQC.MQCC_FAILED, reason=error.reason)
 
 
 #: Verbs whose failed reply still carries the structures: a distribution list that failed

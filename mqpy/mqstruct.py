@@ -40,11 +40,13 @@ import construct as cs
 
 from mqpy import CMQC
 from mqpy.constants import lookup
+from mqpy.errors import MQMIError
 
 __all__ = [
     "BIG",
     "LITTLE",
     "Field",
+    "FieldError",
     "Layout",
     "MQStruct",
     "StructError",
@@ -56,10 +58,12 @@ __all__ = [
     "long",
     "longs",
     "nested",
+    "encode_text",
     "pack_arguments",
     "pointer",
     "since",
     "text",
+    "text_field",
 ]
 
 LITTLE = "<"
@@ -96,6 +100,45 @@ class StructError(ValueError):
     def __init__(self, message: str, reason: int = CMQC.MQRC_STRUC_ID_ERROR) -> None:
         super().__init__(message)
         self.reason = reason
+
+
+class FieldError(MQMIError, ValueError):
+    """A value that does not fit its field (text too long, an integer out of range): the
+    MQI's error of its structure -- MQCC_FAILED with MQRC_MD_ERROR for an MQMD,
+    MQRC_OD_ERROR for an MQOD ... -- and still the ValueError it always was."""
+
+    def __init__(self, text: str, reason: int) -> None:
+        super().__init__(CMQC.MQCC_FAILED, reason)
+        self.text = text
+
+    def __str__(self) -> str:
+        return f"{super().__str__()} ({self.text})"
+
+
+def encode_text(value: str | bytes) -> bytes:
+    """Text an application gives for a name or an attribute, as the bytes MQ carries: ISO
+    8859-1 (mqpy's names) when every character has a code there, else UTF-8 -- text no MQ
+    name holds, which then names nothing (MQRC_UNKNOWN_OBJECT_NAME), never a
+    UnicodeEncodeError."""
+    if isinstance(value, bytes):
+        return value
+    try:
+        return value.encode("latin-1")
+    except UnicodeEncodeError:
+        return value.encode("utf-8")
+
+
+def text_field(value: str, size: int, reason: int) -> str:
+    """``value`` for a fixed-width ISO 8859-1 field of ``size`` bytes (a queue-manager name
+    in MQCONN and INITIAL_DATA): as it is, or MQMIError ``reason`` when it has a character
+    ISO 8859-1 lacks or is too long."""
+    try:
+        fits = len(value.encode("latin-1")) <= size
+    except UnicodeEncodeError:
+        fits = False
+    if not fits:
+        raise MQMIError(CMQC.MQCC_FAILED, reason)
+    return value
 
 
 # --------------------------------------------------------------------------- field table
@@ -554,7 +597,7 @@ class MQStruct:
                 f = by_name.get(name)
                 if f is None:
                     raise TypeError(f"{cls.__name__} has no field {name!r}")
-                d[name] = f.convert(cls.__name__, value)
+                d[name] = self._converted(f, value)
 
     @classmethod
     def _plain(cls) -> bool:
@@ -598,7 +641,14 @@ class MQStruct:
         f = self._layout_.by_name.get(name)
         if f is None:
             raise AttributeError(f"{type(self).__name__} has no field {name!r}")
-        self.__dict__[name] = f.convert(type(self).__name__, value)
+        self.__dict__[name] = self._converted(f, value)
+
+    def _converted(self, f: Field, value: Any) -> Any:
+        """``f.convert``: a value that does not fit is the structure's FieldError."""
+        try:
+            return f.convert(type(self).__name__, value)
+        except ValueError as exc:
+            raise FieldError(str(exc), self._layout_.reason) from None
 
     def __getitem__(self, name: str) -> Any:
         if name not in self._layout_.by_name:
@@ -620,6 +670,24 @@ class MQStruct:
                     f"{cls._layout_.mq_name} Version {value!r} is not valid", cls._layout_.reason
                 ) from None
         return value
+
+    def header_error(self) -> int:
+        """0 when the StrucId and Version are ones the layout knows (what ``pack`` and
+        ``unpack`` would take), else the structure's reason (MQRC_MD_ERROR ...): the check a
+        caller that is handed the object, not its bytes, makes (an embedded connection)."""
+        layout = self._layout_
+        d = self.__dict__
+        if layout.struc_id is not None:
+            struc_id = d.get("StrucId")
+            if not isinstance(struc_id, bytes) or struc_id.ljust(len(layout.struc_id), b" ") \
+                    != layout.struc_id:
+                return layout.reason
+        if layout.versioned:
+            try:
+                layout.effective_version(self._version_number(d["Version"]))
+            except (StructError, TypeError):
+                return layout.reason
+        return 0
 
     def _layout_version(self) -> int:
         layout = self._layout_

@@ -350,7 +350,10 @@ class _Session:
         return await trio.to_thread.run_sync(fn, *args, limiter=self.server.limiter)
 
     async def _dispatch(self, request: MQIRequest) -> MQIReply:
-        decoded = self._decode(request)
+        try:
+            decoded = self._decode(request)
+        except mqiproto.BadStructure as exc:  # that call's error: the connection goes on
+            return mqiproto.refusal_reply(request.segment_type, exc, self.conn is not None)
         call = TRACER.begin(self.engine.name, decoded.verb.name, decoded.hobj,
                             decoded.values, "lqmflows")
         if call is None:
@@ -362,6 +365,13 @@ class _Session:
     def _decode(self, request: MQIRequest) -> mqiproto.Decoded:
         return mqiproto.decode_request(request,
                                        self.reader.partner_byte_order or ByteOrder.LITTLE)
+
+    def _decode_in_run(self, request: MQIRequest) -> Any:
+        """A call of an SPI RUN decoded, or the BadStructure that refuses it."""
+        try:
+            return self._decode(request)
+        except mqiproto.BadStructure as exc:
+            return exc
 
     async def _serve(self, decoded: mqiproto.Decoded) -> MQIReply:
         verb = decoded.verb
@@ -512,7 +522,7 @@ class _Session:
 
     async def _get(self, d: mqiproto.Decoded) -> MQIReply:
         md, gmo, buffer_length = d.values
-        max_length = None if buffer_length < 0 else buffer_length
+        max_length = mqiproto.max_length(buffer_length)
         try:
             data = await self.verbs.get(d.hobj, md, gmo, max_length)
         except MQMIError as e:
@@ -588,14 +598,16 @@ class _Session:
                 or (r is requests[-1] and r.segment_type in mqiproto.RUN_LAST_VERBS))
                    for r in requests):
             raise MQMIError(_FAILED, CMQC.MQRC_FUNCTION_NOT_SUPPORTED)
-        # every call decoded before any is made: a malformed one ends the connection with
-        # none of the run done, rather than after puts made outside syncpoint went unanswered
+        # every call decoded before any is made: a malformed flow ends the connection with
+        # none of the run done, rather than after puts made outside syncpoint went unanswered;
+        # a malformed structure is its call's failure, where the run stops
         little = (self.reader.partner_byte_order or ByteOrder.LITTLE) == ByteOrder.LITTLE
         quiet = self.quiet_puts
         calls = [(request, (little and _packed_call(request, quiet))
-                  or self._decode(request)) for request in requests]
-        if any(d.verb == _T.SPI and d.values[0] not in mqiproto.RUN_SPI_VERBS and not (
-                request is requests[-1] and d.values[0] in mqiproto.RUN_LAST_SPI_VERBS)
+                  or self._decode_in_run(request)) for request in requests]
+        if any(type(d) is mqiproto.Decoded and d.verb == _T.SPI
+               and d.values[0] not in mqiproto.RUN_SPI_VERBS and not (
+                   request is requests[-1] and d.values[0] in mqiproto.RUN_LAST_SPI_VERBS)
                for request, d in calls):
             # only RESOLVE, and PREPARE at the end: no run within a run, no CHLAUTH
             raise MQMIError(_FAILED, CMQC.MQRC_FUNCTION_NOT_SUPPORTED)
@@ -603,6 +615,10 @@ class _Session:
         carried = 0  # message data in the replies (what a channel's BATCHLIM counts)
         for request, decoded in calls:
             self.got_bytes = 0
+            if type(decoded) is mqiproto.BadStructure:
+                replies.append(_RUN_WRITER.send(mqiproto.refusal_reply(
+                    request.segment_type, decoded, connected=True)))
+                break
             reply = await self._serve(decoded)
             if type(reply) is bytes:  # a packed get's reply flow: it completed
                 replies.append(reply)
@@ -747,7 +763,7 @@ def _packed_call(request: MQIRequest, quiet: bool) -> _PackedCall | None:
             gmo_raw = body[md_size:-4]
             if _struc(GMO, gmo_raw) is None:
                 return None
-            known = (gmo_raw, None if buffer_length < 0 else buffer_length)
+            known = (gmo_raw, mqiproto.max_length(buffer_length))
             if len(_GETS) >= _STRUCS_KEPT:
                 _GETS.clear()
             _GETS[body] = known

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from mqpy import CMQC, mqiproto
 from mqpy.errors import MQMIError
+from mqpy.mqstruct import StructError
 from mqpy.structures import GMO, MD, PMO
 from mqpy.trace import TRACER
 from mqpy_chinit.wire import SegmentType
@@ -123,9 +124,18 @@ def _get(hobj: int, md: Any, gmo: Any, max_length: int | None,
     if md is None:
         md = MD()
     sent = md if request_md is None else request_md
-    reply = yield (_T.MQGET, [sent, gmo, -1 if max_length is None else max_length], hobj, (),
-                   (md, gmo))
+    reply = yield (_T.MQGET, [sent, gmo, _buffer_length(max_length)], hobj, (), (md, gmo))
     return _get_done(md, gmo, reply)
+
+
+def _buffer_length(max_length: int | None) -> int:
+    """An MQGET request's BufferLength: mqiproto.WHOLE_MESSAGE for None (any length); a
+    negative ``max_length`` is the call's MQRC_BUFFER_LENGTH_ERROR, as the engine has it."""
+    if max_length is None:
+        return mqiproto.WHOLE_MESSAGE
+    if max_length < 0:
+        raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_BUFFER_LENGTH_ERROR)
+    return max_length
 
 
 def _get_done(md: Any, gmo: Any, reply: mqiproto.Decoded) -> bytes:
@@ -192,11 +202,16 @@ class MQIVerbs:
 
     def _call(self, verb: SegmentType, values: Any = (), *, hobj: int = 0,
               into: tuple[Any, ...] = (), targets: tuple[Any, ...] = ()) -> mqiproto.Decoded:
-        """One MQI call, in the process's trace if strmqtrc asks for it (mqpy/trace.py)."""
-        if TRACER.spec_for(self.qmgr_name) is None:
-            return self._exchange(verb, values, hobj, into, targets)
-        return TRACER.call(self.qmgr_name, verb.name, hobj, values,
-                           lambda: self._exchange(verb, values, hobj, into, targets))
+        """One MQI call, in the process's trace if strmqtrc asks for it (mqpy/trace.py).
+        A structure that cannot be packed (a Version mqpy does not know) fails the call
+        with its reason, MQRC_MD_ERROR ..., before anything is sent."""
+        try:
+            if TRACER.spec_for(self.qmgr_name) is None:
+                return self._exchange(verb, values, hobj, into, targets)
+            return TRACER.call(self.qmgr_name, verb.name, hobj, values,
+                               lambda: self._exchange(verb, values, hobj, into, targets))
+        except StructError as e:
+            raise MQMIError(CMQC.MQCC_FAILED, e.reason) from None
 
     def _exchange(self, verb: SegmentType, values: Any, hobj: int,
                   into: tuple[Any, ...], targets: tuple[Any, ...] = ()) -> mqiproto.Decoded:
@@ -285,8 +300,7 @@ class MQIVerbs:
         md = MD() if md is None else md
         gmo = GMO() if gmo is None else gmo
         return _get_done(md, gmo, self._call(
-            _T.MQGET, [md, gmo, -1 if max_length is None else max_length], hobj=hobj,
-            targets=(md, gmo)))
+            _T.MQGET, [md, gmo, _buffer_length(max_length)], hobj=hobj, targets=(md, gmo)))
 
     def commit(self) -> None:
         self._run(_simple(_T.MQCMIT))
@@ -313,7 +327,11 @@ class AsyncMQIVerbs:
 
     async def _run(self, exchange: Exchange[T]) -> T:
         verb, values, hobj, into, _targets = _request(exchange)
-        return _finish(exchange, await self._call(verb, values, hobj=hobj, into=into))
+        try:
+            reply = await self._call(verb, values, hobj=hobj, into=into)
+        except StructError as e:  # (as MQIVerbs._call)
+            raise MQMIError(CMQC.MQCC_FAILED, e.reason) from None
+        return _finish(exchange, reply)
 
     async def open(self, od: Any, options: int) -> int:
         return await self._run(_open(od, options))

@@ -657,6 +657,8 @@ class SvrconnInstance:
         cc.on_qm = False
         try:
             decoded = mqiproto.decode_request(request, self._byte_order())
+        except mqiproto.BadStructure as exc:  # that call's error: the channel goes on
+            return mqiproto.refusal_reply(verb, exc, cc.backend is not None)
         except ProtocolError as exc:
             await self._refuse(exc.status_code, "AMQ9504E", f"Protocol error: {exc}")
             raise ChannelEnded("", "", True, exc.status_code) from None
@@ -803,6 +805,8 @@ class SvrconnInstance:
     def _max_length(self, buffer_length: int) -> int | None:
         """An MQGET's longest message: its buffer length (-1: any), within MAXMSGL."""
         limit = self.max_msg_size or None
+        if buffer_length < mqiproto.WHOLE_MESSAGE:
+            return buffer_length  # the call's MQRC_BUFFER_LENGTH_ERROR, the engine's to say
         max_length = limit if buffer_length < 0 else buffer_length
         if limit is not None and max_length is not None:
             max_length = min(max_length, limit)
@@ -975,6 +979,8 @@ class SvrconnInstance:
         always has, else the call fails MQRC_CONNECTION_BROKEN."""
         try:
             mqiproto.decode_request(request, ByteOrder.LITTLE)
+        except mqiproto.BadStructure:
+            pass  # the call's own error, were the queue manager there: it is not
         except ProtocolError as exc:
             await self._refuse(exc.status_code, "AMQ9504E", f"Protocol error: {exc}")
             raise ChannelEnded("", "", True, exc.status_code) from None

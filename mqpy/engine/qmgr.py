@@ -39,8 +39,10 @@ from mqpy.engine.objects import SYSTEM_OBJECTS, ObjectDef
 from mqpy.engine.pageset import PagesetError, PagesetFull
 from mqpy.engine.queues import AVAILABLE, GET_PENDING, PUT_PENDING, Entry, MessageQueue
 from mqpy.engine.stats import Statistics
-from mqpy.errors import MQMIError
-from mqpy.structures import GMO, MD, OD, PMO, XQH
+from mqpy.errors import MQMIError, PYIFError
+from mqpy.mqstruct import StructError
+from mqpy.rfh2 import RFH2
+from mqpy.structures import DLH, GMO, MD, OD, PMO, XQH
 
 _FAILED = CMQC.MQCC_FAILED
 _WARNING = CMQC.MQCC_WARNING
@@ -81,8 +83,48 @@ _OO_BROWSE = CMQC.MQOO_BROWSE
 _RO_COA = CMQC.MQRO_COA
 _RO_COD = CMQC.MQRO_COD
 _OO_SAVE_ALL_CONTEXT = CMQC.MQOO_SAVE_ALL_CONTEXT
-#: MQGMO options only _get_once handles (browse, cursors)
-_GMO_NOT_FAST = _BROWSE_OPTS | _GMO_UNDER_CURSOR | CMQC.MQGMO_BROWSE_NEXT
+
+
+def _all_of(prefix: str, names: str) -> int:
+    """The options CMQC names ``prefix`` + each of the blank-separated ``names``, or-ed."""
+    out = 0
+    for name in names.split():
+        out |= getattr(CMQC, prefix + name)
+    return out
+
+
+# Every option IBM defines; another bit set is the call's MQRC_OPTIONS_ERROR (2046).
+_PMO_KNOWN = _all_of("MQPMO_", """SYNCPOINT NO_SYNCPOINT DEFAULT_CONTEXT NEW_MSG_ID
+    NEW_CORREL_ID PASS_IDENTITY_CONTEXT PASS_ALL_CONTEXT SET_IDENTITY_CONTEXT SET_ALL_CONTEXT
+    ALTERNATE_USER_AUTHORITY FAIL_IF_QUIESCING NO_CONTEXT LOGICAL_ORDER ASYNC_RESPONSE
+    SYNC_RESPONSE RESOLVE_LOCAL_Q WARN_IF_NO_SUBS_MATCHED RETAIN MD_FOR_OUTPUT_ONLY SCOPE_QMGR
+    SUPPRESS_REPLYTO NOT_OWN_SUBS""")
+_GMO_KNOWN = _all_of("MQGMO_", """WAIT SET_SIGNAL FAIL_IF_QUIESCING SYNCPOINT
+    SYNCPOINT_IF_PERSISTENT NO_SYNCPOINT MARK_SKIP_BACKOUT BROWSE_FIRST BROWSE_NEXT
+    BROWSE_MSG_UNDER_CURSOR MSG_UNDER_CURSOR LOCK UNLOCK ACCEPT_TRUNCATED_MSG CONVERT
+    LOGICAL_ORDER COMPLETE_MSG ALL_MSGS_AVAILABLE ALL_SEGMENTS_AVAILABLE MARK_BROWSE_HANDLE
+    MARK_BROWSE_CO_OP UNMARK_BROWSE_CO_OP UNMARK_BROWSE_HANDLE UNMARKED_BROWSE_MSG
+    PROPERTIES_FORCE_MQRFH2 NO_PROPERTIES PROPERTIES_IN_HANDLE PROPERTIES_COMPATIBILITY""")
+_OO_KNOWN = _all_of("MQOO_", """INPUT_AS_Q_DEF INPUT_SHARED INPUT_EXCLUSIVE BROWSE OUTPUT
+    INQUIRE SET SAVE_ALL_CONTEXT PASS_IDENTITY_CONTEXT PASS_ALL_CONTEXT SET_IDENTITY_CONTEXT
+    SET_ALL_CONTEXT ALTERNATE_USER_AUTHORITY FAIL_IF_QUIESCING BIND_ON_OPEN BIND_ON_GROUP
+    BIND_NOT_FIXED CO_OP NO_READ_AHEAD READ_AHEAD NO_MULTICAST RESOLVE_LOCAL_Q""")
+# MQGMO MatchOptions: another bit is MQRC_MATCH_OPTIONS_ERROR (2247)
+_MO_KNOWN = _all_of("MQMO_MATCH_", "MSG_ID CORREL_ID GROUP_ID MSG_SEQ_NUMBER OFFSET MSG_TOKEN")
+_MO_UNKNOWN = ~_MO_KNOWN
+_GMO_IF_PERSISTENT = CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT
+#: MQGMO options only _get_once handles (browse, cursors; MQGMO_SET_SIGNAL, z/OS's alone, and
+#: bits IBM does not define: 2046)
+_GMO_NOT_FAST = (_BROWSE_OPTS | _GMO_UNDER_CURSOR | CMQC.MQGMO_BROWSE_NEXT
+                 | CMQC.MQGMO_SET_SIGNAL | ~_GMO_KNOWN)
+# MQMD values an MQPUT takes (IBM): a MsgType in the system range or the application range
+# that follows it, a Feedback of MQFB_NONE or in those ranges, no Report option of
+# MQRO_REJECT_UNSUP_MASK (none of its bits is an option mqpy supports)
+assert CMQC.MQMT_SYSTEM_LAST + 1 == CMQC.MQMT_APPL_FIRST
+assert CMQC.MQFB_SYSTEM_LAST + 1 == CMQC.MQFB_APPL_FIRST
+_MT_FIRST, _MT_LAST = CMQC.MQMT_SYSTEM_FIRST, CMQC.MQMT_APPL_LAST
+_FB_LAST = CMQC.MQFB_APPL_LAST
+_RO_REJECT = CMQC.MQRO_REJECT_UNSUP_MASK
 
 
 def _id24(value: bytes) -> bytes:
@@ -200,14 +242,14 @@ _CONTEXT_NOT_OPEN = {CMQC.MQPMO_PASS_IDENTITY_CONTEXT: CMQC.MQRC_NOT_OPEN_FOR_PA
 _PMO_SET_ALL = CMQC.MQPMO_SET_ALL_CONTEXT
 _OO_SET_ALL = CMQC.MQOO_SET_ALL_CONTEXT
 #: options only _put_locked handles (set-all context: the fast path too, opened for it)
-_PMO_NOT_FAST = (_CONTEXT_PMO & ~_PMO_SET_ALL) | _PMO_NEW_CORREL_ID
+_PMO_NOT_FAST = (_CONTEXT_PMO & ~_PMO_SET_ALL) | _PMO_NEW_CORREL_ID | ~_PMO_KNOWN
 _BLANK_NAMES = frozenset((b"", b" " * 48, b"\x00" * 48))  # a ReplyToQ naming no queue
 _MD_MSGID_AT = MD._layout_.offsets["MsgId"]
 _MD_DATE_AT = MD._layout_.offsets["PutDate"]  # PutTime follows
 assert MD._layout_.offsets["PutTime"] == _MD_DATE_AT + 8
 # the packed MQMD's fields read and written in place (engine.packed's puts and gets)
 _MD_OFFSETS = MD._layout_.offsets
-_MD_HEAD = struct.Struct("<4s4i")  # StrucId, Version, Report, MsgType, Expiry
+_MD_HEAD = struct.Struct("<4s5i")  # StrucId, Version, Report, MsgType, Expiry, Feedback
 _MD_STRUC_ID = CMQC.MQMD_STRUC_ID
 _MD_PRIORITY_AT = _MD_OFFSETS["Priority"]  # Persistence follows
 _MD_PRIORITY_PERSISTENCE = struct.Struct("<2i")
@@ -219,6 +261,59 @@ _MD_EXPIRY_AT = _MD_OFFSETS["Expiry"]
 _ZERO_LONG = bytes(4)
 assert _MD_OFFSETS["Persistence"] == _MD_PRIORITY_AT + 4 and _MD_EXPIRY_AT == 16
 assert _MD_OFFSETS["CorrelId"] == _MD_MSGID_AT + 24
+# Each structure's StrucId and the Versions mqpy knows: an embedded application hands the
+# engine its objects (a bindings or client call's were checked when their bytes were read),
+# so every call checks them, one comparison each in the usual case (_refuse_header does the
+# rest: MQRC_MD_ERROR, MQRC_PMO_ERROR, MQRC_GMO_ERROR, MQRC_OD_ERROR).
+def _versions(cls: type) -> frozenset[int]:
+    layout = cls._layout_  # type: ignore[attr-defined]
+    return frozenset(range(layout.versions[0], layout.highest_version + 1))
+
+
+_MD_VERSIONS, _PMO_VERSIONS, _GMO_VERSIONS = _versions(MD), _versions(PMO), _versions(GMO)
+_PMO_STRUC_ID, _GMO_STRUC_ID = CMQC.MQPMO_STRUC_ID, CMQC.MQGMO_STRUC_ID
+
+
+def _refuse_header(*strucs: object) -> None:
+    """The call fails with the first of ``strucs`` (MQStructs or None) whose StrucId or
+    Version is not valid (``MQStruct.header_error``)."""
+    for struc in strucs:
+        reason = struc.header_error() if struc is not None else 0  # type: ignore[attr-defined]
+        if reason:
+            raise _fail(reason)
+
+
+# The MQ headers an MQPUT's data must start with, valid, when its MQMD Format names one (IBM
+# checks them at MQPUT): the fast paths leave such a put to the general path. By every way
+# of writing the Format that packs to the name (a field is kept as given, blank-padded when
+# packed: b"MQDEAD" is MQFMT_DEAD_LETTER_HEADER too).
+_HEADER_FORMATS = {fmt.rstrip(b" ").ljust(n, b" "): fmt
+                   for fmt in (CMQC.MQFMT_XMIT_Q_HEADER, CMQC.MQFMT_DEAD_LETTER_HEADER,
+                               CMQC.MQFMT_RF_HEADER_2)
+                   for n in range(len(fmt.rstrip(b" ")), len(fmt) + 1)}
+_MD_FORMAT = slice(MD._layout_.offsets["Format"], MD._layout_.offsets["Format"] + 8)
+
+
+def _check_header(fmt: bytes, data: bytes, encoding: int) -> None:
+    """The call fails when ``data`` does not start with a valid header of the kind ``fmt``
+    (one of _HEADER_FORMATS) names: MQRC_XQH_ERROR, MQRC_DLH_ERROR, MQRC_RFH_ERROR. Its
+    integers are in ``encoding``'s byte order (the MQMD's Encoding)."""
+    if fmt == CMQC.MQFMT_RF_HEADER_2:
+        try:
+            header = RFH2()
+            header.unpack(data, encoding)
+        except PYIFError:
+            raise _fail(CMQC.MQRC_RFH_ERROR) from None
+        if header.Version != CMQC.MQRFH_VERSION_2:
+            raise _fail(CMQC.MQRC_RFH_ERROR)
+        return
+    cls = XQH if fmt == CMQC.MQFMT_XMIT_Q_HEADER else DLH
+    try:
+        cls.from_bytes(data, encoding)
+    except (StructError, struct.error):
+        raise _fail(cls._layout_.reason) from None
+
+
 _REPORTS_NEEDING_REPLY_Q = (CMQC.MQRO_COA | CMQC.MQRO_COD | CMQC.MQRO_EXCEPTION
                             | CMQC.MQRO_EXPIRATION | CMQC.MQRO_PAN | CMQC.MQRO_NAN)
 # PMO context option -> the open options any of which permit it (each implies the weaker ones)
@@ -1147,6 +1242,9 @@ class Connection:
         """MQOPEN a queue, resolving its name (resolution.py); returns the object handle.
         ``no_model``: a model queue is refused with 2057 (IBM: not valid on MQPUT1 nor as a
         distribution list's MQOR) rather than a dynamic queue being made from it."""
+        _refuse_header(od)
+        if options & ~_OO_KNOWN:  # a bit no MQOO_* option has (a distribution list's too)
+            raise _fail(CMQC.MQRC_OPTIONS_ERROR)
         if distlist.is_list_od(od):
             return distlist.open_list(self, od, options)
         eng = self.engine
@@ -1463,6 +1561,11 @@ class Connection:
 
         Returns 0, or the reason of a warning (MQCC_WARNING) the call completed with.
         """
+        if (md is not None and (md.__dict__["StrucId"] != _MD_STRUC_ID
+                                or md.__dict__["Version"] not in _MD_VERSIONS)) \
+                or (pmo is not None and (pmo.__dict__["StrucId"] != _PMO_STRUC_ID
+                                         or pmo.__dict__["Version"] not in _PMO_VERSIONS)):
+            _refuse_header(md, pmo)
         if self.dist_lists and hobj in self.dist_lists:
             return distlist.put_list(self, self.dist_lists[hobj], md or MD(), pmo or PMO(),
                                      data)
@@ -1539,16 +1642,21 @@ class Connection:
                 version = _MD_BY_LENGTH.get(len(md))
                 if version is None:
                     return _GENERAL
-                strucid, md_version, report, msg_type, expiry = _MD_HEAD.unpack_from(md)
-                if strucid != _MD_STRUC_ID or md_version != version or report \
-                        or msg_type == _MT_REQUEST or md[_MD_REPLY_TO_Q] not in _BLANK_NAMES:
+                strucid, md_version, report, msg_type, expiry, feedback = \
+                    _MD_HEAD.unpack_from(md)
+                if strucid != _MD_STRUC_ID or md_version != version or report or feedback \
+                        or msg_type == _MT_REQUEST or not _MT_FIRST <= msg_type <= _MT_LAST \
+                        or md[_MD_REPLY_TO_Q] not in _BLANK_NAMES \
+                        or md[_MD_FORMAT] in _HEADER_FORMATS:
                     return _GENERAL
                 asked_priority, asked_persistence = _MD_PRIORITY_PERSISTENCE.unpack_from(
                     md, _MD_PRIORITY_AT)
             else:
                 d = md.__dict__
-                if d["Report"] or d["MsgType"] == _MT_REQUEST \
-                        or d["ReplyToQ"] not in _BLANK_NAMES:
+                msg_type = d["MsgType"]
+                if d["Report"] or d["Feedback"] or msg_type == _MT_REQUEST \
+                        or not _MT_FIRST <= msg_type <= _MT_LAST \
+                        or d["ReplyToQ"] not in _BLANK_NAMES or d["Format"] in _HEADER_FORMATS:
                     return _GENERAL
                 asked_persistence, asked_priority = d["Persistence"], d["Priority"]
                 expiry = d["Expiry"]
@@ -1659,6 +1767,7 @@ class Connection:
 
     def put1(self, od: OD, md: MD, pmo: PMO, data: bytes) -> int:
         """MQPUT1: open (with the context options the PMO needs), put, close, as one call."""
+        _refuse_header(od, md, pmo)
         opts = CMQC.MQOO_OUTPUT
         if pmo.Options & CMQC.MQPMO_ALTERNATE_USER_AUTHORITY:
             opts |= CMQC.MQOO_ALTERNATE_USER_AUTHORITY  # the OD's AlternateUserId is judged
@@ -1685,8 +1794,14 @@ class Connection:
         opts = pmo.Options
         obj, base = h.obj, h.base
         d = md.__dict__  # fields read here without the attribute machinery (hot path)
-        if opts & _PMO_SYNC_BOTH == _PMO_SYNC_BOTH:
+        if opts & _PMO_SYNC_BOTH == _PMO_SYNC_BOTH or opts & ~_PMO_KNOWN:
             raise _fail(CMQC.MQRC_OPTIONS_ERROR)
+        if d["Report"] & _RO_REJECT:
+            raise _fail(CMQC.MQRC_REPORT_OPTIONS_ERROR)
+        if not _MT_FIRST <= d["MsgType"] <= _MT_LAST:
+            raise _fail(CMQC.MQRC_MSG_TYPE_ERROR)
+        if not 0 <= d["Feedback"] <= _FB_LAST:  # MQFB_NONE (0) or a system or application code
+            raise _fail(CMQC.MQRC_FEEDBACK_ERROR)
         if pmo.__dict__["RecsPresent"] and pmo.__dict__["Version"] >= 2:
             raise _fail(CMQC.MQRC_RECS_PRESENT_ERROR)  # records are for distribution lists
         ctx = opts & _CONTEXT_PMO
@@ -1733,6 +1848,9 @@ class Connection:
             data = bytes(data)
         if len(data) > int(eng.catalog.qmgr.get("MAXMSGL", 4194304)):
             raise _fail(CMQC.MQRC_MSG_TOO_BIG_FOR_Q_MGR)
+        header = _HEADER_FORMATS.get(d["Format"])
+        if header is not None:
+            _check_header(header, data, d["Encoding"])
         persistence = d["Persistence"]
         if persistence == _PER_AS_Q_DEF:
             persistence = (_PERSISTENT if obj.attributes.get("DEFPSIST") == "YES"
@@ -1851,6 +1969,11 @@ class Connection:
         With a ``waiter``, never blocks: when no message is available it registers ``waiter``
         on the queue and raises 2033; the caller waits for the callback and calls again.
         """
+        if (md is not None and (md.__dict__["StrucId"] != _MD_STRUC_ID
+                                or md.__dict__["Version"] not in _MD_VERSIONS)) \
+                or (gmo is not None and (gmo.__dict__["StrucId"] != _GMO_STRUC_ID
+                                         or gmo.__dict__["Version"] not in _GMO_VERSIONS)):
+            _refuse_header(md, gmo)
         if gmo is None:  # the caller passed no MQGMO: the default one, not wanted back
             return self._get_once(hobj, md, None, max_length, waiter)
         opts = gmo.Options
@@ -1922,8 +2045,12 @@ class Connection:
                     raise _fail(CMQC.MQRC_NOT_OPEN_FOR_BROWSE)
             elif not h.options & _INPUT_OPTS:
                 raise _fail(CMQC.MQRC_NOT_OPEN_FOR_INPUT)
-            if opts & _GMO_SYNC_BOTH == _GMO_SYNC_BOTH:
-                raise _fail(CMQC.MQRC_OPTIONS_ERROR)
+            if opts & _GMO_SYNC_BOTH == _GMO_SYNC_BOTH or opts & ~_GMO_KNOWN \
+                    or opts & CMQC.MQGMO_SET_SIGNAL \
+                    or (opts & _GMO_IF_PERSISTENT and opts & _GMO_SYNC_BOTH):
+                raise _fail(CMQC.MQRC_OPTIONS_ERROR)  # (SET_SIGNAL: z/OS only)
+            if gmo.Version >= 2 and gmo.MatchOptions & _MO_UNKNOWN:
+                raise _fail(CMQC.MQRC_MATCH_OPTIONS_ERROR)
             if opts & _GMO_FAIL_IF_QUIESCING and eng.quiescing:
                 raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
             if not browse and (h.obj.attributes.get("GET") == "DISABLED"
@@ -2082,7 +2209,8 @@ class Connection:
             gd = gmo.__dict__
             opts = gd["Options"]
             match = gd["MatchOptions"] if gd["Version"] >= 2 else _MO_MATCH_BOTH
-        if opts & _GMO_NOT_FAST or opts & _GMO_SYNC_BOTH == _GMO_SYNC_BOTH:
+        if opts & _GMO_NOT_FAST or opts & _GMO_SYNC_BOTH == _GMO_SYNC_BOTH \
+                or match & _MO_UNKNOWN or (opts & _GMO_IF_PERSISTENT and opts & _GMO_SYNC_BOTH):
             return _GENERAL
         if not h.options & _INPUT_OPTS or h.options & _OO_SAVE_ALL_CONTEXT:
             return _GENERAL

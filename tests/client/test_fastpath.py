@@ -23,7 +23,7 @@ import trustme
 import mqpy
 from mqpy import CMQC, CMQCFC, clienthost, config
 from tests.client.conftest import wait_for
-from tests.security.site import ADMIT_OWNER, CHANNEL, QM, Site, key_repository
+from tests.security.site import ADMIT_OWNER, CHANNEL, QM, Site, as_nobody, key_repository
 
 QUEUE = "FP.Q"
 CIPH = "ECDHE_ECDSA_AES_128_GCM_SHA256"
@@ -350,36 +350,20 @@ def _connect_as_nobody(path: str) -> str:
     """In a child process of user nobody (65534): connect to ``path`` and send the start of
     a hand-over request; "mode" (the connection was refused), "closed" (the other end
     closed it unanswered) or "answered"."""
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: no exec (the interpreter may not be readable by nobody)
-        outcome = b"error"
-        try:
-            os.setgid(65534)
-            os.setuid(65534)
-            with socket.socket(socket.AF_UNIX) as s:
-                try:
-                    s.connect(path)
-                except PermissionError:
-                    outcome = b"mode"
-                else:
-                    try:
-                        s.sendall(b"S" + bytes(64))
-                        s.settimeout(10)
-                        outcome = b"closed" if s.recv(100) == b"" else b"answered"
-                    except (ConnectionResetError, BrokenPipeError):
-                        outcome = b"closed"  # closed before (or while) the bytes went
-        except BaseException as e:  # noqa: BLE001 - told to the parent
-            outcome = type(e).__name__.encode()
-        finally:
-            os.write(write_end, outcome)
-            os._exit(0)
-    os.close(write_end)
-    try:
-        return os.read(read_end, 100).decode()
-    finally:
-        os.close(read_end)
-        os.waitpid(pid, 0)
+    def connect() -> str:
+        with socket.socket(socket.AF_UNIX) as s:
+            try:
+                s.connect(path)
+            except PermissionError:
+                return "mode"
+            try:
+                s.sendall(b"S" + bytes(64))
+                s.settimeout(10)
+                return "closed" if s.recv(100) == b"" else "answered"
+            except (ConnectionResetError, BrokenPipeError):
+                return "closed"  # closed before (or while) the bytes went
+
+    return as_nobody(connect)
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="connecting as another user needs root")

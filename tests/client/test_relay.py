@@ -207,7 +207,7 @@ def _answer(sock: socket.socket) -> list:
     # shape check sends it the decoding way
     b"MD  " + (2).to_bytes(4, "little") + bytes(356) + b"PMO " + (1).to_bytes(4, "little")
     + bytes(120) + (999).to_bytes(4, "little") + b"short",
-    # the right shape, a CodedCharSetId the codec refuses: only the queue manager's decoding
+    # the right shape, records the codec cannot find: only the queue manager's decoding
     # finds it, after the relay passed it on
     None,
 ], ids=["bad-length", "bad-field"])
@@ -314,11 +314,15 @@ def test_a_malformed_put_after_a_relayed_one_still_ends_the_channel(site):
 
 
 def _bad_field_put() -> bytes:
-    """An MQPUT of the plain shape (MQMD, MQPMO version 2, data) whose RecsPresent is -1."""
+    """An MQPUT of the plain shape (MQMD, MQPMO version 2, data) whose MQPMO says response
+    records follow at an offset beyond the body: a flow that does not add up (a structure
+    that is whole but wrong, such as a negative RecsPresent, is only that call's error:
+    tests/mqi/test_bad_structures.py)."""
     body = bytearray(mqiproto.encode_request(
         SegmentType.MQPUT, [mqpy.MD(), mqpy.PMO(Version=2), b"data"]).body)
-    at = mqpy.MD.length(2) + mqpy.PMO._layout_.offsets["RecsPresent"]
-    body[at:at + 4] = (-1).to_bytes(4, "little", signed=True)
+    for field, value in (("RecsPresent", 1), ("ResponseRecOffset", 100000)):
+        at = mqpy.MD.length(2) + mqpy.PMO._layout_.offsets[field]
+        body[at:at + 4] = value.to_bytes(4, "little", signed=True)
     return bytes(body)
 
 

@@ -123,8 +123,11 @@ def test_message_without_mqdlh_is_never_matched_reported_periodically_and_left(d
 
 
 def test_a_header_that_is_not_a_valid_mqdlh_is_treated_as_no_header(dlq):
-    """Given a message claiming Format MQDEAD but carrying junk, then it is left and reported."""
-    dlq.put_plain(DLQ, b"not a DLH at all", Format=CMQC.MQFMT_DEAD_LETTER_HEADER)
+    """Given a message claiming Format MQDEAD but carrying junk, then it is left and reported.
+    (An MQPUT of it fails MQRC_DLH_ERROR: it is stored as the queue manager stores its own
+    messages, as one that came from elsewhere.)"""
+    dlq.eng._system_put(DLQ, "", mqpy.MD(Format=CMQC.MQFMT_DEAD_LETTER_HEADER),
+                        b"not a DLH at all", dead_letter=False)
     summary, out = dlq.run("WAIT(NO)\nACTION(DISCARD)\n")
     assert summary.no_dlh == 1 and summary.discarded == 0 and dlq.depth(DLQ) == 1
     assert "AMQ8721" in out

@@ -11,6 +11,9 @@ import pytest
 import mqpy
 from mqpy import local
 
+# the three ways to connect (embedded, bindings of a daemon, client of its channel initiator)
+from ._modes import connect, embedded, site  # noqa: F401
+
 QM = "QM1"
 
 

@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import mqpy
@@ -48,6 +49,36 @@ def key_repository(path: str, ca: trustme.CA, leaf: trustme.LeafCert | None) -> 
                 f.write(blob.bytes())
         leaf.private_key_pem.write_to_path(os.path.join(path, "key.pem"))
     return path
+
+
+#: user and group nobody, the other user of the tests that run as root
+NOBODY = 65534
+
+
+def as_nobody(action: Callable[[], str]) -> str:
+    """``action()`` in a child process of user and group nobody, forked (no exec: the
+    interpreter may not be readable by nobody; what it imports late must be imported
+    already): what it returns, or the exception it raised as ``"Name: text"``."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        outcome = "error"
+        try:
+            os.setgroups([])
+            os.setgid(NOBODY)
+            os.setuid(NOBODY)
+            outcome = action()
+        except BaseException as e:  # noqa: BLE001 - told to the parent
+            outcome = f"{type(e).__name__}: {e}"
+        finally:
+            os.write(write_end, outcome.encode()[:4096])
+            os._exit(0)
+    os.close(write_end)
+    try:
+        return os.read(read_end, 4096).decode()
+    finally:
+        os.close(read_end)
+        os.waitpid(pid, 0)
 
 
 def free_port() -> int:

@@ -1,0 +1,98 @@
+"""The three ways an application reaches a queue manager -- embedded, the bindings socket of a
+daemon started by strmqm, a client channel of its channel initiator (a process of its own) --
+as pytest fixtures, and the check that a call fails alone: with its reason, the connection
+still working and its unit of work still there to commit. A test module imports the
+fixtures (``from ._modes import connect, embedded, site``) and gets one daemon for itself."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+
+import mqpy
+from mqpy import CMQC, local
+from tests.security.site import ADMIT_OWNER, Site
+
+from ._support import IN, OUT
+
+QUEUE = "RELAY.Q"  # the queue tests.client.test_relay's raw sessions open
+
+
+def started_site(root: str, channels: dict[str, str] | None = None) -> Iterator[Site]:
+    """A module fixture's body: a daemon started by strmqm in ``root`` with its channel
+    initiator (qm.ini Channels values ``channels``), that has QUEUE; stopped at the end."""
+    s = Site(root, channels)
+    try:
+        s.start()
+        s.mqsc(ADMIT_OWNER + f"DEFINE QLOCAL({QUEUE})\n")
+        yield s
+    finally:
+        s.stop()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Iterator[Site]:
+    """A daemon started by strmqm with its channel initiator, and QUEUE."""
+    yield from started_site(str(tmp_path_factory.mktemp("modes")))
+
+
+@pytest.fixture
+def embedded(tmp_path) -> Iterator[Callable[[], mqpy.QueueManager]]:
+    """Connect to a queue manager of this process that has QUEUE."""
+    root = str(tmp_path)
+    mqpy.embedded("QMS", data_path=root)
+    local.running("QMS", root).define("QLOCAL", QUEUE, {})
+    try:
+        yield lambda: mqpy.embedded("QMS", data_path=root)
+    finally:
+        local.stop("QMS", root)
+
+
+@pytest.fixture(params=["embedded", "bindings", "client"])
+def connect(request) -> Callable[[], mqpy.QueueManager]:
+    """A way to connect, in each of the three modes."""
+    if request.param == "embedded":
+        return request.getfixturevalue("embedded")
+    site = request.getfixturevalue("site")
+    return site.bindings if request.param == "bindings" else site.client
+
+
+def drain(qm: mqpy.QueueManager) -> list[bytes]:
+    """Every message on QUEUE, got outside syncpoint."""
+    q = mqpy.Queue(qm, QUEUE, IN)
+    out = []
+    try:
+        while True:
+            out.append(q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)))
+    except mqpy.MQMIError as e:
+        assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE, str(e)
+    finally:
+        q.close()
+    return out
+
+
+def fails_alone(connect: Callable[[], mqpy.QueueManager],
+                call: Callable[[mqpy.QueueManager, mqpy.Queue], object], reason: int,
+                comp: int = CMQC.MQCC_FAILED) -> None:
+    """Given a connection with a message put in syncpoint on QUEUE (opened for output and
+    input as ``q``), ``call(qm, q)`` raises MQMIError ``comp`` / ``reason``; then the same
+    connection puts another message and commits both, which another connection gets."""
+    qm = connect()
+    try:
+        drain(qm)
+        q = mqpy.Queue(qm, QUEUE, OUT | IN)
+        q.put(b"kept", mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+        with pytest.raises(mqpy.MQMIError) as err:
+            call(qm, q)
+        assert (err.value.comp, err.value.reason) == (comp, reason), str(err.value)
+        q.put(b"after", mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+        qm.commit()
+        q.close()
+    finally:
+        qm.disconnect()
+    other = connect()
+    try:
+        assert drain(other) == [b"kept", b"after"]
+    finally:
+        other.disconnect()
