@@ -317,6 +317,7 @@ class _Socket:
         self.reader = reader
         self.reader.max_transmission_size = agreed.max_transmission_size
         self.reader.max_msg_size = self.max_msg_size
+        self.reader.max_pending = None  # (a flow may span segments, within max_msg_size)
         self.writer = SegmentWriter(agreed.max_transmission_size)
         self.send_lock = threading.Lock()  # a TLS socket's: its reads and writes take turns
         # a plain socket's writes: flows queued in ``outbox``, written by whichever thread
@@ -723,7 +724,7 @@ def _open_socket(host: str, port: int, definition: ChannelDefinition, qmgr: str)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     if definition.ssl_cipher_spec:
         sock = _start_tls(sock, definition)
-    reader = SegmentReader(DEFAULT_MAX_TRANSMISSION_SIZE)
+    reader = SegmentReader.before_negotiation()  # (the server's ID: one small segment)
     writer = SegmentWriter(DEFAULT_MAX_TRANSMISSION_SIZE)
     pending: list[Event] = []
     ours = _our_id(definition, qmgr)

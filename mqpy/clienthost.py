@@ -147,7 +147,8 @@ class ClientHost:
     with no listener, no message channels and no SYSTEM.CHANNEL.INITQ, which serves the
     sockets its channel initiator hands over."""
 
-    def __init__(self, engine: Any, path: str, log: LogFn) -> None:
+    def __init__(self, engine: Any, path: str, log: LogFn,
+                 peer_limits: config.PeerLimits | None = None) -> None:
         from mqpy import local
         from mqpy_chinit import svrconn
         from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
@@ -155,8 +156,9 @@ class ClientHost:
         self.engine = engine
         self.path = path
         self.log = log
+        channels = config.ChannelsConfig(peer=peer_limits) if peer_limits else None
         self.chinit = ChannelInitiator(engine.name, lambda: local.attach(engine),
-                                       EngineAdmin(engine), log=log)
+                                       EngineAdmin(engine), log=log, channels=channels)
         self.chinit.svrconn_handler = svrconn.serve_client
         self.serving = 0  # handed-over sockets being served
         self._changed = trio.Event()

@@ -268,7 +268,8 @@ def _serve(eng: Any, root: str | None, qmdir: str, console: _Console,
         async with trio.open_nursery() as nursery:
             await nursery.start(server.run)
             # before the channel initiator starts: its first hand-off finds the host
-            host = await _start_client_host(eng, qmdir, fastpath_log, nursery)
+            host = await _start_client_host(eng, qmdir, fastpath_log, nursery,
+                                            peer_limits)
             stop_command_server = _start_command_server(eng.name, root)
             csv = {"stop": stop_command_server}
             nursery.start_soon(_watch_command_server_requests, eng, root, qmdir, csv)
@@ -338,18 +339,19 @@ async def _end_when_idle(server: Any, host: Any, scope: Any) -> None:
 
 
 async def _start_client_host(eng: Any, qmdir: str, log: errorlog.ErrorLog | None,
-                             nursery: Any) -> Any:
+                             nursery: Any, peer_limits: config.PeerLimits | None = None) -> Any:
     """MQIBindType=FASTPATH (``log`` given): the client host (``mqpy.clienthost``) on
     ``qm.fastpath.sock``, serving in this event loop, beside the bindings socket; None
     with STANDARD. Its conversations end with the queue manager (their units of work backed
     out), not with the channel initiator: a channel initiator that ends or is killed leaves
-    its handed-over clients connected, as IBM's running channels outlive runmqchi."""
+    its handed-over clients connected, as IBM's running channels outlive runmqchi.
+    ``peer_limits``: qm.ini's limits on unauthenticated peers, for the clients it serves."""
     if log is None:
         return None
     from mqpy.clienthost import SOCKET_NAME, ClientHost
 
     host = ClientHost(eng, os.path.join(qmdir, SOCKET_NAME),
-                      lambda msgid, text: log.write_event(msgid, text))
+                      lambda msgid, text: log.write_event(msgid, text), peer_limits)
     await nursery.start(host.run)
     return host
 

@@ -64,7 +64,8 @@ class Conversation:
                  max_transmission_size: int = MAX_TRANSMISSION_SIZE) -> None:
         self.stream = stream
         self.status = status
-        self.reader = SegmentReader(max_transmission_size)
+        #: until ``agreed``: the partner's INITIAL_DATA, one small segment, is all it may send
+        self.reader = SegmentReader.before_negotiation()
         #: before the channel is admitted: the most bytes its unfinished flows may hold
         #: (None: admitted, or a conversation we started)
         self.unauth_bytes: int | None = None
@@ -89,7 +90,6 @@ class Conversation:
         INITIAL_DATA is agreed, and ``unauth_bytes`` at most of unfinished flows until the
         channel is admitted (:meth:`authenticated`)."""
         conv = cls(stream, status)
-        conv.reader = SegmentReader.before_negotiation()
         conv.unauth_bytes = unauth_bytes
         return conv
 

@@ -15,7 +15,12 @@ from mqpy.bindings import BindingsConnection
 from mqpy.structures import XQH
 from mqpy.verbs import run_in_order
 from mqpy_chinit import syncq, xmitgets
-from mqpy_chinit.conversation import PENDING_YIELD, ChannelEnded, Conversation
+from mqpy_chinit.conversation import (
+    MAX_TRANSMISSION_SIZE,
+    PENDING_YIELD,
+    ChannelEnded,
+    Conversation,
+)
 from mqpy_chinit.framing import SegmentWriter
 from mqpy_chinit.mca import ReceiverMCA, SenderMCA, _InFlight
 from mqpy_chinit.monitor import ChannelMonitor
@@ -37,6 +42,7 @@ async def test_events_already_read_come_in_order_yield_now_and_then_and_stay_can
     count = 5 * PENDING_YIELD
     async with _connected() as (ours, partner):
         conv = Conversation(ours, ChannelStatus("C", "RCVR"))
+        conv.agreed(MAX_TRANSMISSION_SIZE, 0)  # (past its INITIAL_DATA)
         await partner.send_all(_messages(count))
         first = await conv.recv(30)
         while len(conv.pending) < count - 1:  # the rest of the batch is in
@@ -201,6 +207,7 @@ async def test_what_arrived_asks_without_waiting_is_received_as_a_read_would_hav
     next receive as a read would (AMQ9209E)."""
     async with _connected() as (ours, partner):
         conv = Conversation(ours, ChannelStatus("C", "SDR"))
+        conv.agreed(MAX_TRANSMISSION_SIZE, 0)  # (past its INITIAL_DATA)
         assert not conv.arrived()
         wire = SegmentWriter().send(Ping(data=b"p" * 5000))
         await partner.send_all(wire[:100])

@@ -12,7 +12,7 @@ import trio
 
 import mqpy
 from mqpy import CMQC
-from mqpy_chinit.conversation import ChannelEnded, Conversation
+from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
 from mqpy_chinit.framing import SegmentWriter
 from mqpy_chinit.mca import ReceiverMCA
 from mqpy_chinit.states import ChannelStatus
@@ -35,6 +35,7 @@ async def test_flows_on_the_socket_behind_those_read_are_received_without_waitin
     receive gives the flow once the rest has come."""
     async with _connected() as (ours, partner):
         conv = Conversation(ours, ChannelStatus("C", "RCVR"))
+        conv.agreed(MAX_TRANSMISSION_SIZE, 0)  # (past its INITIAL_DATA)
         writer = SegmentWriter()
         await partner.send_all(writer.send(Ping(data=b"first")))
         assert (await conv.recv(30)).data == b"first"
@@ -61,6 +62,7 @@ async def test_the_partners_end_or_a_protocol_error_found_early_ends_the_next_re
     ends the channel (AMQ9504E), as a receive that read it would have."""
     async with _connected() as (ours, partner):
         conv = Conversation(ours, ChannelStatus("C", "RCVR"))
+        conv.agreed(MAX_TRANSMISSION_SIZE, 0)  # (past its INITIAL_DATA)
         await partner.aclose()
         await trio.sleep(0.05)
         assert not conv.received_more()
@@ -69,6 +71,7 @@ async def test_the_partners_end_or_a_protocol_error_found_early_ends_the_next_re
         assert ended.value.msgid == "AMQ9209E"
     async with _connected() as (ours, partner):
         conv = Conversation(ours, ChannelStatus("C", "RCVR"))
+        conv.agreed(MAX_TRANSMISSION_SIZE, 0)  # (past its INITIAL_DATA)
         await partner.send_all(b"JUNK" + bytes(40))
         await trio.sleep(0.05)
         assert not conv.received_more()

@@ -264,3 +264,31 @@ def test_bindings_connections_without_mqconn_are_limited_and_timed_out(site):
             sock.close()
     assert "BindingsConnectTimeout" in site.wait_for_log("AMQ9259E", timeout=30)
     _bindings_mqconn_works(site)
+
+
+# -- a client handed to the queue manager (MQIBindType=FASTPATH) ----------------------------
+
+
+@pytest.fixture(scope="module")
+def fastpath_site(tmp_path_factory):
+    s = Site(str(tmp_path_factory.mktemp("hostile_fastpath") / "data"),
+             {**LIMITS, "MQIBindType": "FASTPATH"})
+    try:
+        s.start()
+        s.mqsc(ADMIT_OWNER)
+        yield s
+    finally:
+        s.stop()
+
+
+def test_a_client_handed_to_the_queue_manager_keeps_qm_ini_limits(fastpath_site):
+    """Given a FASTPATH queue manager whose qm.ini says MaxUnauthBytes 8192, when a client
+    handed to the queue manager starts an MQCONN flow that never ends, then it is refused
+    at qm.ini's 8192 bytes (not the default 65536), and clients are still served."""
+    fastpath_site.mark()
+    with _negotiated(fastpath_site) as sock:
+        _endless(sock, SegmentType.MQCONN, 3000, 2_000_000)
+        assert _status(_answer(sock)) == StatusCode.MESSAGE_LENGTH_ERROR
+    log = fastpath_site.wait_for_log("AMQ9504E")
+    assert "more than the 8192 allowed at once" in log
+    _still_serving(fastpath_site)

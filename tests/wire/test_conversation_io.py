@@ -15,7 +15,7 @@ import pytest
 import trio
 import trio.testing
 
-from mqpy_chinit.conversation import ChannelEnded, Conversation
+from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
 from mqpy_chinit.framing import SegmentReader, SegmentWriter
 from mqpy_chinit.states import ChannelStatus
 from mqpy_chinit.tlsstream import Prefixed
@@ -47,7 +47,10 @@ async def _connected() -> AsyncIterator[tuple[trio.SocketStream, trio.SocketStre
 
 
 def _conversation(stream: trio.abc.Stream) -> Conversation:
-    return Conversation(stream, ChannelStatus("C", "SVRCONN"))
+    """A conversation past its INITIAL_DATA exchange (the largest sizes agreed)."""
+    conv = Conversation(stream, ChannelStatus("C", "SVRCONN"))
+    conv.agreed(MAX_TRANSMISSION_SIZE, 0)
+    return conv
 
 
 async def _read_events(stream: trio.SocketStream, count: int) -> list:
@@ -249,6 +252,7 @@ async def test_strmqtrc_comms_records_a_channel_initiators_flows(tmp_path, monke
     left, right = trio.testing.memory_stream_pair()
     a = Conversation(left, ChannelStatus("TO.QM2", "SDR"))
     b = Conversation(right, ChannelStatus("TO.QM2", "RCVR"))
+    b.agreed(MAX_TRANSMISSION_SIZE, 0)
     await a.send(Heartbeat(flags=ControlFlags1.CONFIRM_REQUEST))
     await b.recv(5)
     assert not path.exists()
