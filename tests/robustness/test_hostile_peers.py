@@ -36,15 +36,21 @@ LIMITS = {"MaxUnauthChannels": "6", "MaxUnauthChannelsPerAddress": "3",
 FIRST = ControlFlags1.FIRST
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    s = Site(str(tmp_path_factory.mktemp("hostile") / "data"), LIMITS)
+def _started(tmp_path_factory, name: str, channels: dict[str, str]):
+    """A queue manager started by strmqm with these qm.ini Channels values, admitting its
+    owner's clients; stopped at the end."""
+    s = Site(str(tmp_path_factory.mktemp(name) / "data"), channels)
     try:
         s.start()
         s.mqsc(ADMIT_OWNER)
         yield s
     finally:
         s.stop()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    yield from _started(tmp_path_factory, "hostile", LIMITS)
 
 
 @pytest.fixture(autouse=True)
@@ -271,14 +277,8 @@ def test_bindings_connections_without_mqconn_are_limited_and_timed_out(site):
 
 @pytest.fixture(scope="module")
 def fastpath_site(tmp_path_factory):
-    s = Site(str(tmp_path_factory.mktemp("hostile_fastpath") / "data"),
-             {**LIMITS, "MQIBindType": "FASTPATH"})
-    try:
-        s.start()
-        s.mqsc(ADMIT_OWNER)
-        yield s
-    finally:
-        s.stop()
+    yield from _started(tmp_path_factory, "hostile_fastpath",
+                        {**LIMITS, "MQIBindType": "FASTPATH"})
 
 
 def test_a_client_handed_to_the_queue_manager_keeps_qm_ini_limits(fastpath_site):
