@@ -42,8 +42,11 @@ bench: $(STAMP)
 demo: $(STAMP)
 	$(PY) -m examples.demo
 
+# ruff, then the layers contract (mqpy < mqpy_chinit < mqpy_cli, no import cycles:
+# tests/architecture, also part of `make test`)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check mqpy mqpy_chinit mqpy_cli tests benchmarks examples
+	$(PY) -m pytest -q -p no:cacheprovider tests/architecture
 
 clean:
 	rm -rf $(VENV) build *.egg-info
