@@ -24,7 +24,7 @@ import types
 
 import mqpy
 from mqpy import CMQC, config
-from mqpy_cli.runmqsc import MQSCClient
+from mqpy.mqsc.client import MQSCClient
 
 BIN = os.path.dirname(sys.executable)
 

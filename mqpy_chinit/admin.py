@@ -10,6 +10,7 @@ import threading
 
 import mqpy
 from mqpy import CMQC
+from mqpy.mqsc.client import MQSCClient
 from mqpy.mqsc.display import parse_objects as parse_display
 from mqpy.mqsc.parser import MQSCCommand, parse_command
 from mqpy.mqsc.writer import command_text
@@ -19,8 +20,6 @@ class MQSCAdmin:
     """The channel initiator's view of its queue manager, through the command server."""
 
     def __init__(self, qm: mqpy.QueueManager, wait: float = 30.0) -> None:
-        from mqpy_cli.runmqsc import MQSCClient  # the runmqsc client: one way to send MQSC
-
         self._lock = threading.Lock()
         self._client = MQSCClient(qm, wait=wait)
         self._qm = qm

@@ -45,7 +45,6 @@ KNOWN_UPWARD = {
     ("mqpy.server", "mqpy_chinit.framing"),
     ("mqpy.server", "mqpy_chinit.wire"),
     ("mqpy.verbs", "mqpy_chinit.wire"),
-    ("mqpy_chinit.admin", "mqpy_cli.runmqsc"),
 }
 
 #: modules that import each other in a circle today
@@ -53,9 +52,9 @@ KNOWN_CYCLES = {
     frozenset({"mqpy.engine.distlist", "mqpy.engine.qmgr"}),
     frozenset({"mqpy", "mqpy.bindings", "mqpy.client", "mqpy.local", "mqpy.mqi",
                "mqpy.pcfexec", "mqpy.trace", "mqpy.tracedconn", "mqpy.verbs"}),
-    frozenset({"mqpy.clienthost", "mqpy.cmdserver", "mqpy.mqsc.processor",
-               "mqpy_chinit.admin", "mqpy_chinit.chinit", "mqpy_chinit.commands",
-               "mqpy_cli.runmqsc"}),
+    frozenset({"mqpy.clienthost", "mqpy.cmdserver", "mqpy.mqsc.client",
+               "mqpy.mqsc.processor", "mqpy_chinit.admin", "mqpy_chinit.chinit",
+               "mqpy_chinit.commands"}),
 }
 
 

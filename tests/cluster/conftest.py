@@ -58,8 +58,8 @@ class Cluster:
     def command(self, qmgr: str, text: str) -> str:
         """One MQSC command through the command server, from this process (as runmqsc sends
         it, without starting an interpreter): the reply lines."""
+        from mqpy.mqsc.client import MQSCClient
         from mqpy.mqsc.parser import parse_command
-        from mqpy_cli.runmqsc import MQSCClient
 
         qm = self.bind(qmgr)
         client = MQSCClient(qm, wait=30)
