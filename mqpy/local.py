@@ -12,7 +12,7 @@ import fcntl
 import os
 import threading
 
-from mqpy import CMQC, config, filemodes
+from mqpy import CMQC, config, extensions, filemodes
 from mqpy.engine.qmgr import QueueManagerEngine
 from mqpy.errors import MQMIError
 from mqpy.trace import TRACER
@@ -112,14 +112,9 @@ def start(name: str, root: str | None = None, *, create_if_missing: bool = False
 
 def _cluster_directory(qmdir: str):
     """The engine's cluster directory (mqpy.engine.cluster): the channel initiator's cache
-    reader, when the channel initiator is installed; the engine never imports it itself."""
-    import importlib.util
-
-    if importlib.util.find_spec("mqpy_chinit") is None:
-        return None
-    from mqpy_chinit.cluster.directory import CacheDirectory
-
-    return CacheDirectory(qmdir)
+    reader, found through an extension point when a channel initiator is installed."""
+    directory = extensions.find(extensions.CLUSTER_DIRECTORY)
+    return directory(qmdir) if directory is not None else None
 
 
 def running(name: str, root: str | None = None) -> QueueManagerEngine | None:
