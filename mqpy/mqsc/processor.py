@@ -386,73 +386,53 @@ class MQSCProcessor:
     # ------------------------------------------------------------------ dispatch
 
     def _dispatch(self, cmd: MQSCCommand) -> list[str]:
-        verb, obj = cmd.verb, cmd.objtype
-        if verb in ("END", "EXIT", "QUIT"):
+        """Run ``cmd`` by its verb and object type (:data:`_COMMANDS`, then the object's
+        family in :data:`_FAMILIES`); AMQ8101S for a pair mqpy does not run."""
+        if cmd.verb in _END_VERBS:
             return []
-        if obj == "QMGR":
-            if verb == "DISPLAY":
-                return self._display_qmgr(cmd)
-            if verb == "ALTER":
-                changes = to_stored(cmd.params, cmd.flags)
-                self.engine.alter_qmgr(changes)
-                if {"REPOS", "REPOSNL", "CLWLUSEQ", "CLWLMRUC"} & set(changes):
-                    self._cluster_changed("QMGR")
-                return [message("AMQ8005I")]
-            if verb == "PING":
-                return [message("AMQ8415I")]
-        if obj == "QSTATUS" and verb == "DISPLAY":
-            return self._display_qstatus(cmd)
-        if obj == "CONN" and verb == "DISPLAY":
-            return self._display_conn(cmd)
-        if obj == "CHSTATUS" and verb == "DISPLAY":
-            return self._display_chstatus(cmd)
-        if obj == "LSSTATUS" and verb == "DISPLAY":
-            return self._display_lsstatus(cmd)
-        if obj == "QMSTATUS" and verb == "DISPLAY":
-            return self._display_qmstatus(cmd)
-        if obj == "QMGR" and verb == "RESET":
-            return self._reset_qmgr(cmd)
-        if obj == "CHANNEL" and verb in _CHINIT_VERBS:
-            if self.engine.lookup("CHANNEL", cmd.name) is None:
-                if verb in ("START", "STOP"):  # perhaps an auto-defined cluster sender
-                    return self._auto_channel_control(cmd)
-                raise CommandFailed.of(CMQCFC.MQRCCF_CHANNEL_NOT_FOUND, "AMQ8227E", cmd.name)
-            return self._channel_control(cmd)
-        if obj == "LISTENER" and verb in ("START", "STOP"):
-            if self.engine.lookup("LISTENER", cmd.name) is None:
-                raise CommandFailed.of(CMQCFC.MQRCCF_OBJECT_NAME_ERROR, "AMQ8147E", cmd.name)
-            lst = self.engine.lookup("LISTENER", cmd.name)
-            reply = self._chinit({"command": f"{verb}_LISTENER", "channel": cmd.name,
-                                  "definition": {"LISTENER": cmd.name, **lst.attributes}})
-            if not reply.get("ok"):
-                raise CommandFailed([str(reply.get("message"))], CMQCFC.MQRCCF_LISTENER_NOT_STARTED)
-            return [message("AMQ8021I" if verb == "START" else "AMQ8706I")]
-        if obj == "SERVICE" and verb in ("START", "STOP"):
-            return self._service_control(cmd)
-        if obj == "SVSTATUS" and verb == "DISPLAY":
-            return self._display_svstatus(cmd)
-        if (verb, obj) in _CLUSTER_COMMANDS or (obj == "QMGR" and verb in ("SUSPEND",
-                                                                           "RESUME")):
-            return self._cluster(cmd)
-        if obj == "QUEUE" and verb == "DISPLAY" and cmd.params.get("TYPE") == "QCLUSTER":
+        handler = _COMMANDS.get((cmd.verb, cmd.objtype)) or _FAMILIES.get(cmd.objtype)
+        if handler is None:
+            raise CommandFailed.of(CMQC.MQRC_FUNCTION_NOT_SUPPORTED, "AMQ8101S",
+                                   f"{CMQC.MQRC_FUNCTION_NOT_SUPPORTED:X}")
+        return handler(self, cmd)
+
+    def _alter_qmgr(self, cmd: MQSCCommand) -> list[str]:
+        changes = to_stored(cmd.params, cmd.flags)
+        self.engine.alter_qmgr(changes)
+        if {"REPOS", "REPOSNL", "CLWLUSEQ", "CLWLMRUC"} & set(changes):
+            self._cluster_changed("QMGR")
+        return [message("AMQ8005I")]
+
+    def _ping_qmgr(self, cmd: MQSCCommand) -> list[str]:
+        return [message("AMQ8415I")]
+
+    def _display_queue(self, cmd: MQSCCommand) -> list[str]:
+        """DISPLAY QUEUE: TYPE(QCLUSTER) asks the cluster, as DISPLAY QCLUSTER does."""
+        if cmd.params.get("TYPE") == "QCLUSTER":
             return self._cluster(attrs.evolve(cmd, objtype="QCLUSTER"))
-        if obj == "CHINIT" and verb in ("START", "STOP"):
-            raise self._no_chinit()
-        if obj in ("CHLAUTH", "AUTHREC"):
-            return self._security(cmd)
-        if obj == "SECURITY" and verb == "REFRESH":
-            return self._refresh_security(cmd)
-        if obj == "QLOCAL" and verb == "CLEAR":
-            return self._clear(cmd)
-        if obj in _NAME_ITEM or obj == "QUEUE":
-            handler: Callable[[MQSCCommand], list[str]] | None = {
-                "DEFINE": self._define, "ALTER": self._alter, "DELETE": self._delete,
-                "DISPLAY": self._display,
-            }.get(verb)
-            if handler is not None:
-                return handler(cmd)
-        raise CommandFailed.of(CMQC.MQRC_FUNCTION_NOT_SUPPORTED, "AMQ8101S",
-                               f"{CMQC.MQRC_FUNCTION_NOT_SUPPORTED:X}")
+        return self._display(cmd)
+
+    def _channel_command(self, cmd: MQSCCommand) -> list[str]:
+        """START, STOP, PING, RESET, RESOLVE CHANNEL: the channel initiator's."""
+        if self.engine.lookup("CHANNEL", cmd.name) is None:
+            if cmd.verb in ("START", "STOP"):  # perhaps an auto-defined cluster sender
+                return self._auto_channel_control(cmd)
+            raise CommandFailed.of(CMQCFC.MQRCCF_CHANNEL_NOT_FOUND, "AMQ8227E", cmd.name)
+        return self._channel_control(cmd)
+
+    def _listener_control(self, cmd: MQSCCommand) -> list[str]:
+        """START / STOP LISTENER, run by the channel initiator."""
+        lst = self.engine.lookup("LISTENER", cmd.name)
+        if lst is None:
+            raise CommandFailed.of(CMQCFC.MQRCCF_OBJECT_NAME_ERROR, "AMQ8147E", cmd.name)
+        reply = self._chinit({"command": f"{cmd.verb}_LISTENER", "channel": cmd.name,
+                              "definition": {"LISTENER": cmd.name, **lst.attributes}})
+        if not reply.get("ok"):
+            raise CommandFailed([str(reply.get("message"))], CMQCFC.MQRCCF_LISTENER_NOT_STARTED)
+        return [message("AMQ8021I" if cmd.verb == "START" else "AMQ8706I")]
+
+    def _chinit_control(self, cmd: MQSCCommand) -> list[str]:
+        raise self._no_chinit()
 
     # ------------------------------------------------------------------ channel initiator
 
@@ -1339,6 +1319,44 @@ class MQSCProcessor:
 
 
 # ---------------------------------------------------------------------- transcripts
+
+
+_Handler = Callable[[MQSCProcessor, MQSCCommand], list[str]]
+_END_VERBS = ("END", "EXIT", "QUIT")
+
+
+def _command_table() -> dict[tuple[str, str], _Handler]:
+    """(verb, object type) -> the processor's method that runs it."""
+    p = MQSCProcessor
+    table: dict[tuple[str, str], _Handler] = {}
+    for objtype in (*_NAME_ITEM, "QUEUE"):  # the objects with definitions
+        table.update({("DEFINE", objtype): p._define, ("ALTER", objtype): p._alter,
+                      ("DELETE", objtype): p._delete, ("DISPLAY", objtype): p._display})
+    table.update({
+        ("DISPLAY", "QUEUE"): p._display_queue,
+        ("DISPLAY", "QMGR"): p._display_qmgr, ("ALTER", "QMGR"): p._alter_qmgr,
+        ("PING", "QMGR"): p._ping_qmgr, ("RESET", "QMGR"): p._reset_qmgr,
+        ("DISPLAY", "QSTATUS"): p._display_qstatus, ("DISPLAY", "CONN"): p._display_conn,
+        ("DISPLAY", "CHSTATUS"): p._display_chstatus,
+        ("DISPLAY", "LSSTATUS"): p._display_lsstatus,
+        ("DISPLAY", "QMSTATUS"): p._display_qmstatus,
+        ("DISPLAY", "SVSTATUS"): p._display_svstatus,
+        ("START", "LISTENER"): p._listener_control, ("STOP", "LISTENER"): p._listener_control,
+        ("START", "SERVICE"): p._service_control, ("STOP", "SERVICE"): p._service_control,
+        ("START", "CHINIT"): p._chinit_control, ("STOP", "CHINIT"): p._chinit_control,
+        ("SUSPEND", "QMGR"): p._cluster, ("RESUME", "QMGR"): p._cluster,
+        ("REFRESH", "SECURITY"): p._refresh_security, ("CLEAR", "QLOCAL"): p._clear,
+    })
+    table.update({pair: p._cluster for pair in _CLUSTER_COMMANDS})
+    table.update({(verb, "CHANNEL"): p._channel_command for verb in _CHINIT_VERBS})
+    return table
+
+
+#: (verb, object type) -> the method that runs it
+_COMMANDS = _command_table()
+#: object type -> the method that runs any verb on it (the security records)
+_FAMILIES: dict[str, _Handler] = {"CHLAUTH": MQSCProcessor._security,
+                                  "AUTHREC": MQSCProcessor._security}
 
 
 def transcript_head(qmgr_name: str) -> list[str]:
