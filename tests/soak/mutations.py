@@ -26,8 +26,8 @@ WRONG_IDS = (b"XXXX", b"\x00\x00\x00\x00", b"md  ", b"OD  ", b"MD  ", b"TSH\x00"
 SMALL_LENGTHS = (0, 1, 8, 27, 28, 35, -1, -28)
 HUGE_LENGTHS = (1 << 20, 100 << 20, 0x7FFFFFF0, 0x7FFFFFFF)
 FIELD_VALUES = (0, 99, -1, 0x7FFFFFFF, -0x80000000, 1 << 20)
-#: a continuation segment's body in a flood (its TSH makes it 32 KB: TCP's default maximum)
-FLOOD_BODY = 32 * 1024 - 28
+#: a continuation segment's length in a flood: TCP's default maximum transmission size
+FLOOD_SEGMENT = 32766
 
 
 def _flags(segment: bytes, first: bool, last: bool) -> bytes:
@@ -40,11 +40,8 @@ def _with_length(segment: bytes, length: int) -> bytes:
     return segment[:4] + (length & 0xFFFFFFFF).to_bytes(4, "big") + segment[8:]
 
 
-#: segment types a flow may span several segments with: a message, an MQI verb
-_SPANNING = (int(SegmentType.MESSAGE_DATA), int(SegmentType.MQPUT))
-
-
 def _spans(segment: bytes) -> bool:
+    """A segment of a type a flow may span several segments with (a message, MQI)."""
     kind = segment_type(segment)
     return kind == SegmentType.MESSAGE_DATA or kind >= SegmentType.MQCONN
 
@@ -183,16 +180,16 @@ class Mutator:
         self._put(t, w, *[_flags(seg, True, False)] * n)
         return f"segment {self._name(seg)} sent {n} times, FIRST without LAST"
 
-    def flood(self) -> str:
+    def flood(self, first: bool = False) -> str:
         """A FIRST segment without LAST of a type that may span segments (an MQI verb or a
-        message), then continuation segments without end: as the first flow (no
+        message), then continuation segments without end: as the first flow (``first``: no
         authentication yet) or later."""
-        first = self.rng.random() < 0.5
         t, w, seg = (0, 0, self._at((0, 0))) if first else self._pick(_spans)
         if not _spans(seg):
-            seg = _with_type(seg, self.rng.choice(_SPANNING))
+            seg = _with_type(seg, SegmentType.MQPUT)
         h = header_length(seg)
-        cont = _with_length(_flags(seg[:h], False, False), h + FLOOD_BODY) + bytes(FLOOD_BODY)
+        cont = _with_length(_flags(seg[:h], False, False), FLOOD_SEGMENT) \
+            + bytes(FLOOD_SEGMENT - h)
         self._put(t, w, _flags(seg, True, False))
         del self.turns[t].writes[w + 1:]
         del self.turns[t + 1:]
@@ -231,3 +228,9 @@ def mutate(rng: random.Random, conv: Conversation, pool: list[bytes]
     mutator = Mutator(rng, conv, pool)
     detail = getattr(mutator, name)()
     return name, detail, mutator.turns
+
+
+def flood_first(rng: random.Random, conv: Conversation) -> tuple[str, str, list[Turn]]:
+    """The flood as the first flow, before any authentication."""
+    mutator = Mutator(rng, conv, [])
+    return "flood", mutator.flood(first=True), mutator.turns

@@ -11,9 +11,9 @@ within its unfuzzed measure plus ``RSS_MARGIN``; no traceback or exception repr 
 log, ``*.out`` file or FDC; and every flow the server ended without the recording's answers
 (``rejected``) explained by an AMQ message in the error log.
 
-Seeded and bounded: ``MQPY_FUZZ_SEED`` (default 1), ``MQPY_FUZZ_FLOWS`` (default 600) and
-``MQPY_FUZZ_SECONDS`` (default 180: the flows stop there; set-up and recording take about
-15 seconds more). A JSON summary is written to the test's directory and printed.
+Seeded and bounded: ``MQPY_FUZZ_SEED`` (default 1), ``MQPY_FUZZ_FLOWS`` (default 800) and
+``MQPY_FUZZ_SECONDS`` (default 200: no flow starts after it; set-up and recording take about
+10 seconds more). A JSON summary is written to the test's directory and printed.
 """
 
 from __future__ import annotations
@@ -39,17 +39,19 @@ from tests.robustness.conftest import chinit_command
 from tests.security.site import CHANNEL, QM, Site
 
 from . import recordings
-from .mutations import mutate
+from .mutations import flood_first, mutate
 from .sessions import CLIENT, Conversation, Outcome, replay, segment_type
 
 SEED = int(os.environ.get("MQPY_FUZZ_SEED", "1"))
-FLOWS = int(os.environ.get("MQPY_FUZZ_FLOWS", "600"))
-SECONDS = float(os.environ.get("MQPY_FUZZ_SECONDS", "180"))
+FLOWS = int(os.environ.get("MQPY_FUZZ_FLOWS", "800"))
+SECONDS = float(os.environ.get("MQPY_FUZZ_SECONDS", "200"))
 BATCH = 50
 TURN_WAIT = 0.5  # seconds a turn's answers are awaited
 DEADLINE = 3.0  # seconds a flow may take, its server's end included
 FLOOD_DEADLINE = 6.0
 FLOOD_BYTES = 256 << 20  # past RSS_MARGIN: a server that keeps it all fails the bound
+PREAUTH_FLOOD_EVERY = 100  # flows: one of them floods before any authentication
+TARGETS = ("chinit", "runmqlsr", "bindings")
 #: resident memory allowed above each process's own measure before the first flow (the
 #: daemon's and the channel initiator's were 60-70 MB here, runmqlsr's about 45 MB)
 RSS_MARGIN = 200 << 20
@@ -194,6 +196,7 @@ class Fuzzing:
     pids: dict[str, int] = attrs.Factory(dict)
     baseline: dict[str, int] = attrs.Factory(dict)
     max_rss: dict[str, int] = attrs.Factory(dict)
+    batch_rss: dict[str, int] = attrs.Factory(dict)  # the largest since the last check
     findings: dict[str, list[object]] = attrs.Factory(lambda: collections.defaultdict(list))
     traces_seen: collections.Counter = attrs.Factory(collections.Counter)
     missing_by_transport: collections.Counter = attrs.Factory(collections.Counter)
@@ -208,11 +211,14 @@ class Fuzzing:
                 "chinit": self.site.inst.chinit_pid(QM) or 0, "runmqlsr": self.lsr.pid}
 
     def sample_rss(self) -> None:
+        """Resident memory after every flow (and batch): the largest kept."""
         for name, pid in self.pids.items():
             try:
-                self.max_rss[name] = max(self.max_rss.get(name, 0), rss(pid))
+                size = rss(pid)
             except OSError:
-                pass
+                continue
+            self.max_rss[name] = max(self.max_rss.get(name, 0), size)
+            self.batch_rss[name] = max(self.batch_rss.get(name, 0), size)
 
     # -- one flow -----------------------------------------------------------------------
 
@@ -272,13 +278,14 @@ class Fuzzing:
                     self.findings["normal"].append(f"{where}: {name}: {failure}")
                     self.stopped = "a normal application failed"
         self.sample_rss()
-        for name, pid in self.pids.items():
-            if alive(pid) and (size := rss(pid)) > self.baseline[name] + RSS_MARGIN:
+        for name, size in self.batch_rss.items():
+            if size > self.baseline[name] + RSS_MARGIN:
                 self.findings["rss"].append(
                     f"{where}: {name} resident {size >> 20} MB > bound "
                     f"{(self.baseline[name] + RSS_MARGIN) >> 20} MB; this batch's floods: "
                     + "; ".join(f"#{f.n} {f.kind}: {f.detail}" for f in batch
                                 if f.mutation == "flood"))
+        self.batch_rss = {}
         by_address = {source_address(f.n): f for f in batch if f.target != "bindings"}
         for line, count in self.traces().items():
             if count > self.traces_seen[line]:
@@ -324,7 +331,7 @@ class Fuzzing:
         assert not self.findings, dict(self.findings)
         self.baseline = {name: max(size, rss(self.pids[name]))
                          for name, size in self.baseline.items()}
-        self.max_rss = dict(self.baseline)
+        self.max_rss, self.batch_rss = dict(self.baseline), {}
         self.traces_seen = self.traces()
         started = time.monotonic()
         batch: list[Flow] = []
@@ -332,9 +339,14 @@ class Fuzzing:
             if time.monotonic() - started > SECONDS:
                 self.stopped = f"time bound ({SECONDS:.0f} s) reached"
                 break
-            kind = rng.choice(sorted(self.convs))
-            target = "bindings" if kind == "bindings" else rng.choice(["chinit", "runmqlsr"])
-            mutation, detail, turns = mutate(rng, self.convs[kind], pool)
+            if n % PREAUTH_FLOOD_EVERY == PREAUTH_FLOOD_EVERY // 2:  # each way in, in turn
+                target = TARGETS[n // PREAUTH_FLOOD_EVERY % len(TARGETS)]
+                kind = "bindings" if target == "bindings" else rng.choice(["svrconn", "sender"])
+                mutation, detail, turns = flood_first(rng, self.convs[kind])
+            else:
+                kind = rng.choice(sorted(self.convs))
+                target = "bindings" if kind == "bindings" else rng.choice(TARGETS[:2])
+                mutation, detail, turns = mutate(rng, self.convs[kind], pool)
             flow = Flow(n, kind, target, mutation, detail)
             late = tail.new()  # a previous flow's late messages are its own
             if self.flows and late:
