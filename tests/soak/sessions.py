@@ -204,11 +204,12 @@ def replay(sock: socket.socket, turns: list[Turn], *, turn_wait: float, deadline
            flood_bytes: int = 0) -> Outcome:
     """Play ``turns`` on ``sock``: each turn's writes, then its answers awaited (at most
     ``turn_wait`` seconds; once a turn went unanswered the rest are sent without waiting),
-    then the client's end of data and the server's end awaited until ``deadline``
-    (monotonic). A turn's ``flood`` segment is sent until ``flood_bytes`` have gone."""
+    then, if the answers were not the recording's, whether the server ends the connection
+    (``turn_wait`` again: decided before the client ends it, whatever the timing), then the
+    client's end of data and the server's end awaited until ``deadline`` (monotonic). A turn's ``flood`` segment is sent until ``flood_bytes`` have gone."""
     out = Outcome()
     reader = _Reader(sock, out)
-    expected = 0
+    expected: list[int] = []  # the recording's answers to the turns sent so far
     waiting = True
     try:
         for turn in turns:
@@ -222,11 +223,11 @@ def replay(sock: socket.socket, turns: list[Turn], *, turn_wait: float, deadline
                 _send(sock, turn.flood, deadline)
                 out.bytes_sent += len(turn.flood)
             out.turns_sent += 1
-            expected += len(turn.answers)
+            expected += turn.answers
             if waiting and turn.answers:
-                reader.read_until(expected, min(deadline, time.monotonic() + turn_wait))
-                waiting = len(out.answers) >= expected
-        if len(out.answers) < expected:  # answered otherwise: does the server end it now?
+                reader.read_until(len(expected), min(deadline, time.monotonic() + turn_wait))
+                waiting = len(out.answers) >= len(expected)
+        if out.answers != expected:  # answered otherwise: does the server end it now?
             reader.read_until(1 << 30, min(deadline, time.monotonic() + turn_wait))
         sock.shutdown(socket.SHUT_WR)
     except (_Ended, OSError):  # (a write refused: the server closed or reset it)

@@ -60,6 +60,7 @@ AMQ_WAIT_AFTER = 0.2  # ... once 10 rejected flows of its transport went without
 _AMQ = re.compile(r"^(AMQ\d{4}[WES]): (.*)$", re.M)  # (not information: an explanation)
 _TRACE = re.compile(r"Traceback \(most recent call last\)|\b[A-Z]\w*(?:Error|Exception)\("
                     r"|ExceptionGroup|sub-exceptions?\)")
+_WRITER = re.compile(r"Process\((\d+)\.")
 _FUZZ_ADDRESS = re.compile(r"\b127\.(?!0\.0\.1\b)\d+\.\d+\.\d+\b")
 
 pytestmark = [pytest.mark.soak, pytest.mark.timeout(900)]
@@ -100,14 +101,16 @@ class LogTail:
         return (data + more).decode("utf-8", "replace")
 
 
-def amq_lines(text: str, own: str | None) -> list[str]:
-    """The AMQ messages in ``text`` that may be a flow's: none naming another flow's
-    address (``own``: this flow's, for a TCP flow)."""
-    entries = re.split(r"\n(?=\d\d/\d\d/\d{4} )", text)
+def amq_lines(text: str, pids: set[int], own: str | None) -> list[str]:
+    """The AMQ error and warning messages in ``text`` that may be a flow's: written by one
+    of ``pids`` (the processes its connection reached) and naming no other flow's address
+    (``own``: this flow's, for a TCP flow)."""
     out = []
-    for entry in entries:
-        others = set(_FUZZ_ADDRESS.findall(entry)) - {own}
-        if others:
+    for entry in re.split(r"\n(?=\d\d/\d\d/\d{4} )", text):
+        writer = _WRITER.search(entry)
+        if writer is None or int(writer.group(1)) not in pids:
+            continue
+        if set(_FUZZ_ADDRESS.findall(entry)) - {own}:
             continue
         out += [f"{m.group(1)}: {' '.join(m.group(2).split())[:160]}"
                 for m in _AMQ.finditer(entry)]
@@ -241,17 +244,24 @@ class Fuzzing:
         as_recorded = flow.outcome.answers == recorded and conv.server_ended_first
         flow.rejected = flow.outcome.closed_early and not as_recorded
         self.sample_rss()
-        own = None if flow.target == "bindings" else source_address(flow.n)
-        flow.amq = amq_lines(tail.new(), own)
+        flow.amq = self.amq_lines(flow, tail.new())
         transport = "bindings" if flow.target == "bindings" else "tcp"
         if flow.rejected and not flow.amq:
             wait = AMQ_WAIT if self.missing_by_transport[transport] < 10 else AMQ_WAIT_AFTER
             until = time.monotonic() + wait
             while not flow.amq and time.monotonic() < until:
                 time.sleep(0.05)
-                flow.amq = amq_lines(tail.new(), own)
+                flow.amq = self.amq_lines(flow, tail.new())
             if not flow.amq:
                 self.missing_by_transport[transport] += 1
+
+    def amq_lines(self, flow: Flow, text: str) -> list[str]:
+        """``flow``'s AMQ messages in ``text``: the daemon's for a bindings flow; for a TCP
+        flow, its listener's process's or the daemon's, naming no other flow's address."""
+        daemon = self.pids["daemon"]
+        if flow.target == "bindings":
+            return amq_lines(text, {daemon}, None)
+        return amq_lines(text, {daemon, self.pids[flow.target]}, source_address(flow.n))
 
     # -- after every batch --------------------------------------------------------------
 
@@ -350,9 +360,7 @@ class Fuzzing:
             flow = Flow(n, kind, target, mutation, detail)
             late = tail.new()  # a previous flow's late messages are its own
             if self.flows and late:
-                prev = self.flows[-1]
-                prev.amq += amq_lines(late, None if prev.target == "bindings"
-                                      else source_address(prev.n))
+                self.flows[-1].amq += self.amq_lines(self.flows[-1], late)
             self.run_flow(flow, turns, tail)
             self.flows.append(flow)
             batch.append(flow)
