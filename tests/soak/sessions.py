@@ -154,7 +154,8 @@ def conversation(kind: str, kept: list[tuple[str, bytes]]) -> Conversation:
 @attrs.define
 class Outcome:
     answers: list[int] = attrs.Factory(list)  # segment types the server sent, in order
-    closed_early: bool = False  # the server ended the connection before the client did
+    closed_early: bool = False  # the server ended the connection with flows unanswered
+    ended_after_last: bool = False  # ... once every flow was sent and had as many answers
     held: bool = False  # the server kept the connection past the deadline
     turns_sent: int = 0
     bytes_sent: int = 0
@@ -228,7 +229,12 @@ def replay(sock: socket.socket, turns: list[Turn], *, turn_wait: float, deadline
                 reader.read_until(len(expected), min(deadline, time.monotonic() + turn_wait))
                 waiting = len(out.answers) >= len(expected)
         if out.answers != expected:  # answered otherwise: does the server end it now?
-            reader.read_until(1 << 30, min(deadline, time.monotonic() + turn_wait))
+            try:
+                reader.read_until(1 << 30, min(deadline, time.monotonic() + turn_wait))
+            except _Ended:
+                out.closed_early = len(out.answers) < len(expected)
+                out.ended_after_last = not out.closed_early
+                return out
         sock.shutdown(socket.SHUT_WR)
     except (_Ended, OSError):  # (a write refused: the server closed or reset it)
         out.closed_early = True

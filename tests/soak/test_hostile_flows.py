@@ -35,6 +35,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
+from mqpy_chinit.wire import SegmentType
 from tests.robustness.conftest import chinit_command
 from tests.security.site import CHANNEL, QM, Site
 
@@ -55,6 +56,7 @@ TARGETS = ("chinit", "runmqlsr", "bindings")
 #: resident memory allowed above each process's own measure before the first flow (the
 #: daemon's and the channel initiator's were 60-70 MB here, runmqlsr's about 45 MB)
 RSS_MARGIN = 200 << 20
+SETTLE, SETTLE_MAX = 0.1, 1.0  # a log quiet this long after a flow unlike its recording
 AMQ_WAIT = 3.0  # seconds a rejected flow's AMQ message is awaited (at first)
 AMQ_WAIT_AFTER = 0.2  # ... once 10 rejected flows of its transport went without one
 _AMQ = re.compile(r"^(AMQ\d{4}[WES]): (.*)$", re.M)  # (not information: an explanation)
@@ -182,8 +184,10 @@ class Flow:
         out = self.outcome or Outcome()
         return {"flow": self.n, "kind": self.kind, "target": self.target,
                 "mutation": self.mutation, "detail": self.detail,
+                "rejected": self.rejected,
                 "server": {"answers": [f"{t:#04x}" for t in out.answers],
-                           "closed_early": out.closed_early, "held": out.held,
+                           "closed_early": out.closed_early,
+                           "ended_after_last": out.ended_after_last, "held": out.held,
                            "turns_sent": out.turns_sent, "bytes_sent": out.bytes_sent,
                            "last_answer": out.answer_text[:64].hex()},
                 "amq": self.amq[:4]}
@@ -233,27 +237,52 @@ class Fuzzing:
                                         source_address=(source_address(flow.n), 0))
 
     def run_flow(self, flow: Flow, turns: list, tail: LogTail) -> None:
+        """Replay ``turns`` on a fresh connection; whether the server rejected the flow
+        (ended it with flows unanswered, or after an error STATUS the recording has not:
+        such a STATUS ends a channel); its AMQ messages."""
         conv = self.convs[flow.kind]
         flood = flow.mutation == "flood"
         start = time.monotonic()
         with self.connect(flow) as sock:
-            flow.outcome = replay(sock, turns, turn_wait=TURN_WAIT,
-                                  deadline=start + (FLOOD_DEADLINE if flood else DEADLINE),
-                                  flood_bytes=FLOOD_BYTES if flood else 0)
+            out = flow.outcome = replay(
+                sock, turns, turn_wait=TURN_WAIT,
+                deadline=start + (FLOOD_DEADLINE if flood else DEADLINE),
+                flood_bytes=FLOOD_BYTES if flood else 0)
         recorded = [segment_type(s.data) for s in conv.segments if s.way != CLIENT]
-        as_recorded = flow.outcome.answers == recorded and conv.server_ended_first
-        flow.rejected = flow.outcome.closed_early and not as_recorded
+        status = SegmentType.STATUS_DATA
+        flow.rejected = not (out.answers == recorded and conv.server_ended_first) and (
+            out.closed_early or (out.ended_after_last
+                                 and out.answers.count(status) > recorded.count(status)))
         self.sample_rss()
         flow.amq = self.amq_lines(flow, tail.new())
-        transport = "bindings" if flow.target == "bindings" else "tcp"
+        if out.answers != recorded[:len(out.answers)] or out.closed_early \
+                or out.ended_after_last:
+            self.settle(flow, tail)
         if flow.rejected and not flow.amq:
-            wait = AMQ_WAIT if self.missing_by_transport[transport] < 10 else AMQ_WAIT_AFTER
-            until = time.monotonic() + wait
-            while not flow.amq and time.monotonic() < until:
-                time.sleep(0.05)
-                flow.amq = self.amq_lines(flow, tail.new())
-            if not flow.amq:
-                self.missing_by_transport[transport] += 1
+            self.await_amq(flow, tail)
+
+    def settle(self, flow: Flow, tail: LogTail) -> None:
+        """What the server logs of a flow unlike its recording, until the log is quiet
+        ``SETTLE`` seconds (at most ``SETTLE_MAX``): the next flow's window holds none of it."""
+        quiet = time.monotonic()
+        until = quiet + SETTLE_MAX
+        while time.monotonic() - quiet < SETTLE and time.monotonic() < until:
+            time.sleep(0.02)
+            if more := tail.new():
+                flow.amq += self.amq_lines(flow, more)
+                quiet = time.monotonic()
+
+    def await_amq(self, flow: Flow, tail: LogTail) -> None:
+        """A rejected flow's AMQ message awaited ``AMQ_WAIT`` seconds (``AMQ_WAIT_AFTER``
+        once ten of its transport's went without one: the run stays bounded)."""
+        transport = "bindings" if flow.target == "bindings" else "tcp"
+        wait = AMQ_WAIT if self.missing_by_transport[transport] < 10 else AMQ_WAIT_AFTER
+        until = time.monotonic() + wait
+        while not flow.amq and time.monotonic() < until:
+            time.sleep(0.05)
+            flow.amq = self.amq_lines(flow, tail.new())
+        if not flow.amq:
+            self.missing_by_transport[transport] += 1
 
     def amq_lines(self, flow: Flow, text: str) -> list[str]:
         """``flow``'s AMQ messages in ``text``: the daemon's for a bindings flow; for a TCP
