@@ -22,6 +22,8 @@ from collections.abc import Callable
 
 import attrs
 
+from mqpy_chinit.wire import ByteOrder, SegmentType
+
 CLIENT, SERVER = "c", "s"
 
 
@@ -160,6 +162,7 @@ class Outcome:
     turns_sent: int = 0
     bytes_sent: int = 0
     answer_text: bytes = b""  # the first bytes of the server's last segment, for reports
+    error_statuses: list[int] = attrs.Factory(list)  # codes of the STATUS flows not 0
 
 
 class _Ended(Exception):
@@ -196,9 +199,18 @@ class _Reader:
                 raise _Ended()
             self.buf += data
             while len(self.buf) >= 8 and len(self.buf) >= (n := segment_length(self.buf)) >= 28:
-                self.outcome.answers.append(segment_type(self.buf[:n]))
-                self.outcome.answer_text = self.buf[:min(n, 160)]
+                self._answer(self.buf[:n])
                 self.buf = self.buf[n:]
+
+    def _answer(self, segment: bytes) -> None:
+        kind = segment_type(segment)
+        self.outcome.answers.append(kind)
+        self.outcome.answer_text = segment[:160]
+        h = header_length(segment)
+        if kind == SegmentType.STATUS_DATA and len(segment) >= h + 8:
+            order = "little" if segment[h - 20] == ByteOrder.LITTLE else "big"
+            if code := int.from_bytes(segment[h + 4:h + 8], order):
+                self.outcome.error_statuses.append(code)
 
 
 def replay(sock: socket.socket, turns: list[Turn], *, turn_wait: float, deadline: float,
