@@ -8,8 +8,10 @@ flows the queue manager must still be whole: the same daemon, channel initiator 
 processes, alive; a normal client (through either listener) and a normal bindings
 application still doing MQCONN, MQPUT, MQGET and MQDISC; each process's resident memory
 within its unfuzzed measure plus ``RSS_MARGINS``; no traceback or exception repr in any error
-log, ``*.out`` file or FDC; and every flow the server ended without the recording's answers
-(``rejected``) explained by an AMQ message in the error log.
+log, ``*.out`` file or FDC; and every flow the server rejected (ended with flows unanswered,
+or after a STATUS with an error code) explained by an AMQ error or warning in the error log,
+written by a process the flow reached and naming no other flow's source address (each TCP
+flow comes from a loopback address of its own; flows run one at a time).
 
 Seeded and bounded: ``MQPY_FUZZ_SEED`` (default 1), ``MQPY_FUZZ_FLOWS`` (default 800) and
 ``MQPY_FUZZ_SECONDS`` (default 200: no flow starts after it; set-up and recording take about
