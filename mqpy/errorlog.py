@@ -208,6 +208,15 @@ def _utc_stamp(when: _dt.datetime) -> str:
     return t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{t.microsecond // 1000:03d}Z"
 
 
+def printable(text: str) -> str:
+    """``text`` with every character that is not printable (NUL, line breaks, tabs, escape
+    sequences, Unicode separators) written as a Python escape (``\\x00``, ``\\n``): what a
+    partner, a message or a user sent can neither forge a log line nor hide in one."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
 def _wrap(text: str) -> list[str]:
     """Wrap at 79 columns paragraph by paragraph; never split words or hostnames."""
     out: list[str] = []
@@ -245,7 +254,7 @@ def format_entry(rendered: messages.Rendered, *, when: _dt.datetime, pid: int, t
     action = _wrap(rendered.action)
     action[-1] += " "  # IBM leaves a blank after the last word of the action
     trailer = f"----- {comp} : {line} "
-    body = [*head, INDENT[:-1], *_wrap(f"{rendered.msgid}: {rendered.text}"), "",
+    body = [*head, INDENT[:-1], *_wrap(f"{rendered.msgid}: {printable(rendered.text)}"), "",
             "EXPLANATION:", *_wrap(rendered.explanation), "ACTION:", *action,
             trailer + "-" * max(PAGE_WIDTH - len(trailer), 5)]
     return "\n".join(body) + "\n"

@@ -60,7 +60,7 @@ def _error_log(name: str, data_path: str | None):
     log = errorlog.ErrorLog(os.path.join(qmdir, "errors"), qmgr=name, program="runmqchi")
 
     def write(msgid: str, text: str) -> None:
-        print(f"{msgid}: {text}", flush=True)
+        print(f"{msgid}: {errorlog.printable(text)}", flush=True)
         try:
             log.write_event(msgid, text)
         except (OSError, ValueError) as exc:
