@@ -91,6 +91,7 @@ import trio
 import mqpy
 from mqpy import CMQC, messages, mqiproto
 from mqpy.engine import reports
+from mqpy.mqstruct import StructError
 from mqpy.verbs import Step
 from mqpy_chinit import definitions as D
 from mqpy_chinit import distribution, syncq, xmitgets
@@ -1003,10 +1004,20 @@ def _arrival(ev: MessageData) -> tuple[bytes, bytes, Any, bytes, bytes]:
         md: Any = mqiproto.Packed(mqpy.MD, raw[XQH_LENGTH:], ev.byte_order)
         return (raw[_REMOTE_Q].rstrip(b" \x00"), raw[_REMOTE_QMGR].rstrip(b" \x00"), md,
                 raw[_MD_FORMAT], raw[_MD_USER])
-    xqh = ev.transmission_header
+    xqh = _transmission_header(ev)
     md = xqh.MsgDesc
     return (xqh.RemoteQName.rstrip(b" \x00"), xqh.RemoteQMgrName.rstrip(b" \x00"), md,
             md.Format, md.UserIdentifier)
+
+
+def _transmission_header(ev: MessageData) -> Any:
+    """An arrival's MQXQH decoded, its MQMD one the queue manager can take (a StrucId and
+    Version an MQMD has); StructError (a ValueError) if not: the partner's protocol error."""
+    xqh = ev.transmission_header
+    if xqh.MsgDesc.header_error():
+        raise StructError(f"its MQMD's StrucId {xqh.MsgDesc.StrucId!r} and Version "
+                          f"{xqh.MsgDesc.Version} are not an MQMD's")
+    return xqh
 
 
 _PMOS: dict[int, mqiproto.Packed] = {}
@@ -1341,7 +1352,10 @@ class ReceiverMCA:
         carried = 0
         local = self.local_qm.encode("latin-1")
         for ev in evs:
-            dest_q, dest_qm, md, fmt, context_user = _arrival(ev)
+            try:
+                dest_q, dest_qm, md, fmt, context_user = _arrival(ev)
+            except ValueError:  # a transmission header that does not decode: _deliver's
+                break
             if fmt == CMQC.MQFMT_DIST_HEADER:
                 break  # for every destination it names: _deliver, after the run's puts
             if steps and carried + len(ev.data) > mqiproto.RUN_BYTES:
@@ -1572,8 +1586,14 @@ class ReceiverMCA:
     async def _deliver(self, qm: mqpy.QueueManager, ev: MessageData, fast: bool
                        ) -> ChannelEnded | None:
         """Put one arriving message where its transmission header says; on failure retry,
-        return it to its sender, or dead-letter it; a ChannelEnded when none of that works."""
-        xqh = ev.transmission_header
+        return it to its sender, or dead-letter it; a ChannelEnded when none of that works
+        (a transmission header that does not decode is the partner's protocol error)."""
+        try:
+            xqh = _transmission_header(ev)
+        except ValueError as exc:  # (mqstruct.StructError)
+            return ChannelEnded("AMQ9504E", f"Protocol error: the transmission header of "
+                                f"message {ev.seqnum} does not decode: {exc}.", True,
+                                StatusCode.PROTOCOL_INVALID_DATA)
         md = xqh.MsgDesc
         if md.Format == CMQC.MQFMT_DIST_HEADER:
             return await distribution.deliver_list(self, qm, ev, fast, mqi)

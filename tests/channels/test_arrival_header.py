@@ -12,7 +12,7 @@ import pytest
 import mqpy
 from mqpy import CMQC, mqiproto
 from mqpy_chinit import mca
-from mqpy_chinit.wire import XQH_LENGTH, ByteOrder, MessageData
+from mqpy_chinit.wire import XQH_LENGTH, ByteOrder, MessageData, StatusCode
 
 
 def _arrival_event(byte_order: ByteOrder) -> MessageData:
@@ -50,3 +50,19 @@ def test_an_mqmd_that_is_not_version_1_is_decoded_as_before():
     _, _, md, _, user = mca._arrival(ev)
     assert isinstance(md, mqpy.MD) and md.Version == 2
     assert user == b"alice".ljust(12)
+
+
+@pytest.mark.parametrize("version", [0, 99, -2**31])
+async def test_a_transmission_header_that_does_not_decode_is_a_protocol_error(version):
+    """Given an arrival whose MQXQH carries an MQMD of a Version no MQMD has, when the
+    receiver delivers it, then the batch ends with AMQ9504E naming the message (the partner
+    told PROTOCOL_INVALID_DATA), not with the decoder's exception escaping the MCA."""
+    ev = _arrival_event(ByteOrder.LITTLE)
+    raw = bytearray(ev.xqh)
+    at = XQH_LENGTH + mqpy.MD.offset_of("Version")
+    raw[at:at + 4] = version.to_bytes(4, "little", signed=True)
+    ev = MessageData(seqnum=7, xqh=bytes(raw), data=b"data")
+    receiver = mca.ReceiverMCA.__new__(mca.ReceiverMCA)  # (_deliver decodes before all else)
+    problem = await receiver._deliver(None, ev, False)
+    assert problem.msgid == "AMQ9504E" and "message 7" in problem.text
+    assert problem.status_code == StatusCode.PROTOCOL_INVALID_DATA

@@ -11,7 +11,9 @@ within its unfuzzed measure plus ``RSS_MARGINS``; no traceback or exception repr
 log, ``*.out`` file or FDC; and every flow the server rejected (ended with flows unanswered,
 or after a STATUS with an error code) explained by an AMQ error or warning in the error log,
 written by a process the flow reached and naming no other flow's source address (each TCP
-flow comes from a loopback address of its own; flows run one at a time).
+flow comes from a loopback address of its own; flows run one at a time), or held back by the
+queue manager's limit on refusal lines (``mqpy.admission``: LOG_LINES of a message id every
+LOG_WINDOW seconds, the rest counted in the next line), which the run checks was reached.
 
 Seeded and bounded: ``MQPY_FUZZ_SEED`` (default 1), ``MQPY_FUZZ_FLOWS`` (default 800) and
 ``MQPY_FUZZ_SECONDS`` (default 200: no flow starts after it; set-up and recording take about
@@ -37,6 +39,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC, bindings
+from mqpy.admission import LOG_LINES, LOG_WINDOW
 from tests.robustness.conftest import chinit_command
 from tests.security.site import CHANNEL, QM, Site
 
@@ -184,6 +187,8 @@ class Flow:
     outcome: Outcome | None = None
     rejected: bool = False
     amq: list[str] = attrs.Factory(list)
+    #: rejected with no line of its own while the daemon's refusal lines were at their limit
+    held_back: bool = False
 
     def report(self) -> dict[str, object]:
         out = self.outcome or Outcome()
@@ -213,6 +218,9 @@ class Fuzzing:
     findings: dict[str, list[object]] = attrs.Factory(lambda: collections.defaultdict(list))
     traces_seen: collections.Counter = attrs.Factory(collections.Counter)
     missing_by_transport: collections.Counter = attrs.Factory(collections.Counter)
+    #: when each bindings refusal line was seen, by message id (the daemon's limiter's view)
+    refusal_lines: dict[str, collections.deque] = attrs.Factory(
+        lambda: collections.defaultdict(collections.deque))
     flows: list[Flow] = attrs.Factory(list)
     stopped: str = ""
     seconds: float = 0.0
@@ -263,7 +271,24 @@ class Fuzzing:
                 or out.ended_after_last:
             self.settle(flow, tail)
         if flow.rejected and not flow.amq:
-            self.await_amq(flow, tail)
+            if flow.target == "bindings" and self.at_log_limit():
+                flow.held_back = True
+            else:
+                self.await_amq(flow, tail)
+        if flow.target == "bindings":
+            for line in flow.amq:
+                self.refusal_lines[line[:9]].append(time.monotonic())
+
+    def at_log_limit(self) -> bool:
+        """Whether the daemon has written LOG_LINES lines of some refusal message in the
+        last LOG_WINDOW seconds: a further refusal of that kind is counted, not written."""
+        now = time.monotonic()
+        for seen in self.refusal_lines.values():
+            while seen and now - seen[0] > LOG_WINDOW:
+                seen.popleft()
+            if len(seen) >= LOG_LINES:
+                return True
+        return False
 
     def settle(self, flow: Flow, tail: LogTail) -> None:
         """What the server logs of a flow unlike its recording, until the log is quiet
@@ -338,7 +363,7 @@ class Fuzzing:
                                                "flow": flows[0] if flows else None})
         self.traces_seen = self.traces()
         for flow in batch:
-            if flow.rejected and not flow.amq:
+            if flow.rejected and not flow.amq and not flow.held_back:
                 self.findings["rejected_without_amq"].append(flow.report())
 
     def traces(self) -> collections.Counter:
@@ -432,7 +457,9 @@ class Fuzzing:
             "amq_ids_of_rejections": dict(collections.Counter(
                 line[:8] for f in self.flows if f.rejected for line in f.amq[:1])),
             "rejected_without_amq_by_kind": dict(collections.Counter(
-                f"{f.kind}/{f.mutation}" for f in self.flows if f.rejected and not f.amq)),
+                f"{f.kind}/{f.mutation}" for f in self.flows
+                if f.rejected and not f.amq and not f.held_back)),
+            "rejected_held_back_by_log_limit": sum(f.held_back for f in self.flows),
             "findings": {k: len(v) for k, v in self.findings.items()},
             "examples": {k: v[:8] for k, v in self.findings.items()},
         }
