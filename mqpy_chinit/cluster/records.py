@@ -35,6 +35,7 @@ from typing import Any, ClassVar, Union
 import attrs
 
 from mqpy import CMQC
+from mqpy.fap.channeldefs import CLUSRCVR_TO_CLUSSDR
 
 __all__ = [
     "BODY_VERSION",
@@ -99,15 +100,6 @@ class SubscriptionKind(enum.Enum):
 
 def _version(record: Any) -> tuple[float, int]:
     return (record.published, record.sequence)
-
-
-#: What an auto-defined CLUSSDR takes from its partner's CLUSRCVR (the rest, and anything
-#: the CLUSRCVR does not say, from SYSTEM.DEF.CLUSSDR); CONNAME and the CLWL attributes
-#: travel in the record's own fields.
-CLUSRCVR_TO_CLUSSDR = ("BATCHHB", "BATCHINT", "BATCHLIM", "BATCHSZ", "COMPHDR", "COMPMSG",
-                       "CONVERT", "DISCINT", "HBINT", "KAINT", "LONGRTY", "LONGTMR",
-                       "MAXMSGL", "MONCHL", "NPMSPEED", "PROPCTL", "SEQWRAP", "SHORTRTY",
-                       "SHORTTMR", "SSLCIPH", "SSLPEER", "STATCHL", "TRPTYPE", "USEDLQ")
 
 
 def channel_attr_pairs(value: object) -> tuple[tuple[str, str | int], ...]:
