@@ -96,11 +96,11 @@ async def _receiver_alone(count: int, persistent: bool) -> tuple[float, float]:
     """A ReceiverMCA of QM2 (this process) fed by a scripted sender: batches of 50 1 KB
     messages written as a pipelined sender writes them (the first 49, then batch k-1's
     STATUS read, then the last). CPU seconds of this process, and wall seconds."""
+    from mqpy.fap.framing import SegmentWriter
+    from mqpy.fap.segments import ControlFlags1, MessageData, Resync, Status, StatusCode
     from mqpy_chinit.conversation import Conversation
-    from mqpy_chinit.framing import SegmentWriter
     from mqpy_chinit.mca import ReceiverMCA, _our_id, call_id
     from mqpy_chinit.states import ChannelStatus
-    from mqpy_chinit.wire import ControlFlags1, MessageData, Resync, Status, StatusCode
 
     listener = (await trio.open_tcp_listeners(0, host="127.0.0.1"))[0]
     port = listener.socket.getsockname()[1]
@@ -149,11 +149,11 @@ async def _sender_alone(count: int) -> tuple[float, float]:
     """A SenderMCA of QM1 (this process, PipeLineLength 2) whose partner answers each
     confirm request with STATUS 0 from a scan of the segments' headers. CPU seconds of
     this process from the first message received to the last, and wall seconds."""
+    from mqpy.fap.framing import SegmentWriter
+    from mqpy.fap.segments import Resync, Status
     from mqpy_chinit.conversation import Conversation
-    from mqpy_chinit.framing import SegmentWriter
     from mqpy_chinit.mca import SenderMCA, _our_id, respond_id
     from mqpy_chinit.states import ChannelState, ChannelStatus
-    from mqpy_chinit.wire import Resync, Status
 
     listener = (await trio.open_tcp_listeners(0, host="127.0.0.1"))[0]
     port = listener.socket.getsockname()[1]

@@ -38,13 +38,14 @@ import time
 import trio
 
 import mqpy
-from mqpy import CMQC, mqiproto, serving
+from mqpy import CMQC, serving
 from mqpy.bindings import MAX_TRANSMISSION_SIZE
 from mqpy.engine.qmgr import QueueManagerEngine
+from mqpy.fap import mqiflows
+from mqpy.fap.framing import SegmentWriter
+from mqpy.fap.segments import SegmentType
 from mqpy.server import BindingsServer, _Session
 from mqpy_chinit import xmitgets
-from mqpy_chinit.framing import SegmentWriter
-from mqpy_chinit.wire import SegmentType
 
 BATCH = 50
 ROUNDS = 5
@@ -64,32 +65,32 @@ def _session(root: str) -> _Session:
     return session
 
 
-def _put_run(hobj: int, persistence: int, commit: bool = True) -> mqiproto.MQIRequest:
+def _put_run(hobj: int, persistence: int, commit: bool = True) -> mqiflows.MQIRequest:
     """A receiving MCA's batch: 50 arrivals' puts and the commit, as xmitgets.run_quiet."""
-    pmo = mqiproto.Packed.of(mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT
+    pmo = mqiflows.Packed.of(mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT
                                       | CMQC.MQPMO_SET_ALL_CONTEXT))
-    flows = b"".join(xmitgets._put_flow(hobj, mqiproto.Packed.of(mqpy.MD(
+    flows = b"".join(xmitgets._put_flow(hobj, mqiflows.Packed.of(mqpy.MD(
         MsgId=os.urandom(24), Persistence=persistence, Format=CMQC.MQFMT_STRING,
         PutApplName=b"channel_server_bench", UserIdentifier=b"mqm", PutDate=b"20260101",
         PutTime=b"12000000")), pmo, b"x" * 1024) for _ in range(BATCH))
     commit = _COMMIT if commit else b""
-    return mqiproto.encode_request(SegmentType.SPI,
-                                   [mqiproto.SpiVerb.RUN_QUIET, flows + commit, 0])
+    return mqiflows.encode_request(SegmentType.SPI,
+                                   [mqiflows.SpiVerb.RUN_QUIET, flows + commit, 0])
 
 
-def _get_run(hobj: int, commit: bool = True) -> mqiproto.MQIRequest:
+def _get_run(hobj: int, commit: bool = True) -> mqiflows.MQIRequest:
     """A sending MCA's batch: 50 transmission-queue gets and the commit, as XmitqGets."""
-    gets = xmitgets.XmitqGets(hobj, mqiproto.Packed.of(mqpy.MD()), mqiproto.Packed.of(
+    gets = xmitgets.XmitqGets(hobj, mqiflows.Packed.of(mqpy.MD()), mqiflows.Packed.of(
         mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING)))
     commit = _COMMIT if commit else b""
-    return mqiproto.encode_request(SegmentType.SPI, [mqiproto.SpiVerb.RUN,
+    return mqiflows.encode_request(SegmentType.SPI, [mqiflows.SpiVerb.RUN,
                                                      gets._get_flow() * BATCH + commit, 0])
 
 
-_COMMIT = mqiproto.pack_flows([mqiproto.encode_request(SegmentType.MQCMIT)])
+_COMMIT = mqiflows.pack_flows([mqiflows.encode_request(SegmentType.MQCMIT)])
 
 
-def _sync_runs(hobj: int, role: str, count: int) -> list[mqiproto.MQIRequest]:
+def _sync_runs(hobj: int, role: str, count: int) -> list[mqiflows.MQIRequest]:
     """``count`` batches' replacements of a sync record put with MsgId 0 (its first is
     record 1), as syncq.SyncRecords.steps makes them: a receiver's (``role`` "R") ends with
     MQCMIT, a sender's ("S") resolves the batch before (none for the first) and prepares."""
@@ -99,19 +100,19 @@ def _sync_runs(hobj: int, role: str, count: int) -> list[mqiproto.MQIRequest]:
     for n in range(1, count + 1):
         flows = []
         if role == "S" and n > 1:
-            flows.append(mqiproto.encode_request(SegmentType.SPI, mqiproto.resolve_values(
+            flows.append(mqiflows.encode_request(SegmentType.SPI, mqiflows.resolve_values(
                 _luwid(n - 1), True, wait=False)))
-        flows.append(mqiproto.encode_request(SegmentType.MQGET, [
+        flows.append(mqiflows.encode_request(SegmentType.MQGET, [
             mqpy.MD(CorrelId=cid, MsgId=_msgid(n - 1)),
             mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT, MatchOptions=match), -1], hobj=hobj))
-        flows.append(mqiproto.encode_request(SegmentType.MQPUT, [
+        flows.append(mqiflows.encode_request(SegmentType.MQPUT, [
             mqpy.MD(CorrelId=cid, MsgId=_msgid(n), Persistence=CMQC.MQPER_PERSISTENT),
             mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT), b"r" * 200], hobj=hobj))
-        flows.append(mqiproto.encode_request(SegmentType.SPI, [
-            mqiproto.SpiVerb.PREPARE, _luwid(n), 0]) if role == "S"
-                     else mqiproto.encode_request(SegmentType.MQCMIT))
-        runs.append(mqiproto.encode_request(SegmentType.SPI, [
-            mqiproto.SpiVerb.RUN_QUIET, mqiproto.pack_flows(flows), 0]))
+        flows.append(mqiflows.encode_request(SegmentType.SPI, [
+            mqiflows.SpiVerb.PREPARE, _luwid(n), 0]) if role == "S"
+                     else mqiflows.encode_request(SegmentType.MQCMIT))
+        runs.append(mqiflows.encode_request(SegmentType.SPI, [
+            mqiflows.SpiVerb.RUN_QUIET, mqiflows.pack_flows(flows), 0]))
     return runs
 
 
@@ -171,7 +172,7 @@ async def _measure(session: _Session, persistent: bool, batches: int,
 def _client(sock: socket.socket, requests: list[bytes]) -> None:
     """The other process of ``--socket``: each request written whole, its reply read whole
     (one SPI reply event) before the next, as an MCA makes its runs."""
-    from mqpy_chinit.framing import SegmentReader
+    from mqpy.fap.framing import SegmentReader
 
     reader = SegmentReader(1 << 20, max_msg_size=1 << 30)
     for request in requests:
@@ -196,7 +197,7 @@ async def _measure_socket(session: _Session, persistent: bool, batches: int) -> 
     stamps: list[float] = []
     dispatch = session._dispatch
 
-    async def timed(request: mqiproto.MQIRequest) -> mqiproto.MQIReply:
+    async def timed(request: mqiflows.MQIRequest) -> mqiflows.MQIReply:
         if len(stamps) % batches == 0:
             stamps.append(time.process_time())
         else:

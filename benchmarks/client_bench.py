@@ -153,7 +153,7 @@ def _client(port: int, index: int, scenario: str, stop: threading.Event,
 
 def make_keys(root: str) -> str | None:
     """A CA, the queue manager's key repository and the clients' (PEM directories, as
-    ``mqpy_chinit.tls`` reads them); None without trustme."""
+    ``mqpy.fap.tls`` reads them); None without trustme."""
     try:
         import trustme
     except ImportError:

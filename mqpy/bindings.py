@@ -3,7 +3,7 @@
 :func:`connect` is MQCONN to a queue manager running in another process (``strmqm``); the
 :class:`BindingsConnection` it returns has the engine ``Connection``'s methods, so
 ``mqpy.QueueManager`` and ``mqpy.Queue`` work over it unchanged. Every call is one request and
-one reply (``mqpy.mqiproto`` bodies in ``mqpy_chinit.framing`` segments); a lock makes a
+one reply (``mqpy.fap.mqiflows`` bodies in ``mqpy.fap.framing`` segments); a lock makes a
 connection safe to share between threads, one call at a time, like an Hconn.
 
 Failures are MQ's: nobody listening on the socket is MQRC_Q_MGR_NOT_AVAILABLE (2059) at connect;
@@ -24,11 +24,12 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
-from mqpy import CMQC, config, mqiproto
+from mqpy import CMQC, config
 from mqpy.errors import MQMIError
-from mqpy.verbs import MQIVerbs, copy_fields
-from mqpy_chinit.framing import SegmentReader, SegmentWriter
-from mqpy_chinit.wire import ByteOrder, MQIReply, MQIRequest, ProtocolError, SegmentType
+from mqpy.fap import mqiflows
+from mqpy.fap.framing import SegmentReader, SegmentWriter
+from mqpy.fap.mqicalls import MQIVerbs, copy_fields
+from mqpy.fap.segments import ByteOrder, MQIReply, MQIRequest, ProtocolError, SegmentType
 
 __all__ = [
     "MAX_MSG_SIZE",
@@ -73,7 +74,7 @@ def _appl_name() -> str:
 
 
 def connect(qmgr: str = "", data_path: str | None = None, *,
-            security: mqiproto.ConnSecurity | None = None,
+            security: mqiflows.ConnSecurity | None = None,
             appl_name: str | None = None) -> BindingsConnection:
     """MQCONN in bindings mode to queue manager ``qmgr`` (default: mqs.ini's default).
 
@@ -116,18 +117,18 @@ class Flows:
         self._pending: list[Any] = []
 
     def request(self, verb: SegmentType, values: Any, hobj: int) -> bytes:
-        return self._writer.send(mqiproto.encode_request(verb, values, hobj=hobj))
+        return self._writer.send(mqiflows.encode_request(verb, values, hobj=hobj))
 
-    def reply(self, targets: tuple[Any, ...] = ()) -> mqiproto.Decoded | None:
+    def reply(self, targets: tuple[Any, ...] = ()) -> mqiflows.Decoded | None:
         """The next reply, once its bytes are all in (None until then); EOFError for a flow
         that is not an MQI reply, ProtocolError for a malformed one. ``targets``: the
-        caller's structures a reply that did not fail is decoded into (verbs.Request)."""
+        caller's structures a reply that did not fail is decoded into (mqicalls.Request)."""
         if not self._pending:
             return None
         event = self._pending.pop(0)
         if not isinstance(event, MQIReply):
             raise EOFError(f"{type(event).__name__} where an MQI reply was expected")
-        return mqiproto.decode_reply(event, self._reader.partner_byte_order or ByteOrder.LITTLE,
+        return mqiflows.decode_reply(event, self._reader.partner_byte_order or ByteOrder.LITTLE,
                                      into=targets if event.comp != _FAILED else ())
 
     def feed(self, data: bytes) -> None:
@@ -144,7 +145,7 @@ class Flows:
         if not self._pending:
             return None
         event = self._pending.pop(0)
-        if not isinstance(event, MQIReply) or event.segment_type != mqiproto.reply_type(verb):
+        if not isinstance(event, MQIReply) or event.segment_type != mqiflows.reply_type(verb):
             raise EOFError(f"{type(event).__name__} where the MQI reply was expected")
         return event
 
@@ -171,7 +172,7 @@ class BindingsConnection(MQIVerbs):
     # -- one call -------------------------------------------------------------------------
 
     def _exchange(self, verb: SegmentType, values: Any, hobj: int,
-                  into: tuple[Any, ...], targets: tuple[Any, ...] = ()) -> mqiproto.Decoded:
+                  into: tuple[Any, ...], targets: tuple[Any, ...] = ()) -> mqiflows.Decoded:
         """Send one request, wait for its reply; raise MQMIError on MQCC_FAILED (after
         copying a failed reply's structures, if it has any, ``into`` the caller's)."""
         flows = self._flows
@@ -220,19 +221,19 @@ class BindingsConnection(MQIVerbs):
             self._lock.release()
 
     def _call_run(self, requests: list[Any], limit: int,
-                  quiet: frozenset[int] = frozenset()) -> list[mqiproto.Decoded]:
+                  quiet: frozenset[int] = frozenset()) -> list[mqiflows.Decoded]:
         """The calls as one SPI RUN: one round trip for a channel's batch."""
         if len(requests) < 2:
             return super()._call_run(requests, limit, quiet)
-        flows = mqiproto.pack_flows([mqiproto.encode_request(verb, values, hobj=hobj)
+        flows = mqiflows.pack_flows([mqiflows.encode_request(verb, values, hobj=hobj)
                                      for verb, values, hobj, _into, _targets in requests])
         # every put quiet: the queue manager need not even pack their structures
-        spi = mqiproto.SpiVerb.RUN_QUIET if all(
+        spi = mqiflows.SpiVerb.RUN_QUIET if all(
             i in quiet for i, request in enumerate(requests)
-            if request[0] in (_T.MQPUT, _T.MQPUT1)) else mqiproto.SpiVerb.RUN
+            if request[0] in (_T.MQPUT, _T.MQPUT1)) else mqiflows.SpiVerb.RUN
         events = self.run_flows(flows, limit, spi)
         try:
-            return [mqiproto.decode_reply(
+            return [mqiflows.decode_reply(
                         event, structures=i not in quiet,
                         into=requests[i][4] if event.comp != _FAILED and i < len(requests)
                         else ())
@@ -241,13 +242,13 @@ class BindingsConnection(MQIVerbs):
             raise self.out_of_step() from None
 
     def run_flows(self, flows: bytes, limit: int,
-                  spi: mqiproto.SpiVerb = mqiproto.SpiVerb.RUN) -> list[Any]:
-        """One SPI RUN of requests already packed (``flows``, mqiproto.pack_flows): the
+                  spi: mqiflows.SpiVerb = mqiflows.SpiVerb.RUN) -> list[Any]:
+        """One SPI RUN of requests already packed (``flows``, mqiflows.pack_flows): the
         replies' events, not decoded, for a caller that reads only part of each (the sending
         MCA's gets keep their MQMDs packed, mqpy_chinit.xmitgets)."""
         reply = self._call(_T.SPI, [spi, flows, limit])
         try:
-            return mqiproto.unpack_flows(b"".join(reply.values[0]))
+            return mqiflows.unpack_flows(b"".join(reply.values[0]))
         except ProtocolError:
             raise self.out_of_step() from None
 
@@ -265,29 +266,29 @@ class BindingsConnection(MQIVerbs):
             self._sock.close()
             self._sock = None
 
-    # -- the MQI: mqpy.verbs; the channel initiator's service interface ----------------------
+    # -- the MQI: mqpy.fap.mqicalls; the channel initiator's service interface ----------------------
 
     def channel_decision(self, query: dict[str, Any]) -> dict[str, Any]:
         """The queue manager's CHLAUTH decision for an inbound channel (channel initiator)."""
         import json
 
-        reply = self._call(_T.SPI, [mqiproto.SpiVerb.CHLAUTH,
+        reply = self._call(_T.SPI, [mqiflows.SpiVerb.CHLAUTH,
                                     json.dumps(query).encode("utf-8"), 0])
         return json.loads(reply.values[0][0])
 
     def prepare(self, luwid: bytes) -> None:
         """Harden the unit of work in doubt under ``luwid`` (a sending MCA's batch)."""
-        self._call(_T.SPI, [mqiproto.SpiVerb.PREPARE, luwid, 0])
+        self._call(_T.SPI, [mqiflows.SpiVerb.PREPARE, luwid, 0])
 
     def resolve(self, luwid: bytes, commit: bool, wait: bool = True) -> None:
         """Commit or back out the in-doubt unit of work ``luwid``; ``wait`` False: a commit
-        answered before its log force (mqiproto.RESOLVE_NO_WAIT), as the engine
+        answered before its log force (mqiflows.RESOLVE_NO_WAIT), as the engine
         Connection's."""
-        self._call(_T.SPI, mqiproto.resolve_values(luwid, commit, wait))
+        self._call(_T.SPI, mqiflows.resolve_values(luwid, commit, wait))
 
     def indoubt(self) -> list[bytes]:
         """LUWIDs of the queue manager's in-doubt units of work."""
-        return list(self._call(_T.SPI, [mqiproto.SpiVerb.INDOUBT, b"", 0]).values[0])
+        return list(self._call(_T.SPI, [mqiflows.SpiVerb.INDOUBT, b"", 0]).values[0])
 
     def disconnect(self) -> None:
         """MQDISC: the queue manager commits an open unit of work, as on a normal end."""

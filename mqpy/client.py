@@ -1,9 +1,9 @@
 """The application side of a client connection: the MQI over TCP to a SVRCONN channel.
 
 A client connection is the bindings connection (``mqpy.bindings``) carried over a network
-channel instead of a Unix socket: the same MQI request and reply bodies (``mqpy.mqiproto``) in
-the same segments (``mqpy_chinit.framing``), preceded by the INITIAL_DATA exchange that starts
-every channel (``mqpy_chinit.negotiation``). :func:`connect` returns a
+channel instead of a Unix socket: the same MQI request and reply bodies (``mqpy.fap.mqiflows``) in
+the same segments (``mqpy.fap.framing``), preceded by the INITIAL_DATA exchange that starts
+every channel (``mqpy.fap.negotiation``). :func:`connect` returns a
 :class:`ClientConnection`, which has the engine ``Connection``'s methods, so
 ``mqpy.QueueManager`` and ``mqpy.Queue`` run over it unchanged.
 
@@ -65,16 +65,14 @@ from typing import Any
 
 import attrs
 
-from mqpy import CMQC, mqiproto
+from mqpy import CMQC
 from mqpy.errors import MQMIError
-from mqpy.mqstruct import text_field
-from mqpy.security.chlauth import dn_matches, valid_dn_pattern
-from mqpy.verbs import MQIVerbs, copy_fields
-from mqpy_chinit import definitions as D
-from mqpy_chinit import tls, userid
-from mqpy_chinit.framing import DEFAULT_MAX_TRANSMISSION_SIZE, SegmentReader, SegmentWriter
-from mqpy_chinit.negotiation import negotiate, reproposal
-from mqpy_chinit.wire import (
+from mqpy.fap import channeldefs as D
+from mqpy.fap import mqiflows, tls, userid
+from mqpy.fap.framing import DEFAULT_MAX_TRANSMISSION_SIZE, SegmentReader, SegmentWriter
+from mqpy.fap.mqicalls import MQIVerbs, copy_fields
+from mqpy.fap.negotiation import negotiate, reproposal
+from mqpy.fap.segments import (
     API_HEADER_LENGTH,
     OUR_FAP_LEVEL,
     TSH_LENGTH,
@@ -95,6 +93,8 @@ from mqpy_chinit.wire import (
     mqi_event,
     parse_mqi_segment,
 )
+from mqpy.mqstruct import text_field
+from mqpy.security.chlauth import dn_matches, valid_dn_pattern
 
 __all__ = [
     "ChannelDefinition",
@@ -166,7 +166,7 @@ class ChannelDefinition:
     heartbeat_interval: int = 300
     sharing_conversations: int = 10
     max_msg_length: int = 4194304
-    ssl_cipher_spec: str = ""  #: SSLCIPH: TLS when set (``mqpy_chinit.tls``)
+    ssl_cipher_spec: str = ""  #: SSLCIPH: TLS when set (``mqpy.fap.tls``)
     ssl_peer_name: str = ""  #: SSLPEER: the queue manager certificate's DN must match
     key_repository: str = ""  #: MQSCO.KeyRepository: a directory of PEM files
 
@@ -374,8 +374,8 @@ class _Socket:
 
     def frame(self, verb: SegmentType, body: bytes, hobj: int, conv_id: int | None,
               request_id: int | None) -> bytes:
-        """The bytes of the MQI request ``verb`` with ``body`` (mqiproto.request_body):
-        ``writer.send`` of its event (mqiproto.encode_request's), made here without the
+        """The bytes of the MQI request ``verb`` with ``body`` (mqiflows.request_body):
+        ``writer.send`` of its event (mqiflows.encode_request's), made here without the
         event when it fits one segment."""
         writer = self.writer
         total = (TSH_LENGTH if conv_id is None else TSHM_LENGTH) + API_HEADER_LENGTH + len(body)
@@ -823,7 +823,7 @@ def connect(qmgr: str, definition: ChannelDefinition, user: str | None = None,
 
     Before the MQCONN the conversation flows USERID_DATA with this process's user id
     (CHLAUTH's CLNTUSER) and, when ``user`` is given, CONAUTH_INFO with the MQCSP user id
-    and ``password`` (the queue manager's CONNAUTH checks them; ``mqpy_chinit.userid``)."""
+    and ``password`` (the queue manager's CONNAUTH checks them; ``mqpy.fap.userid``)."""
     if not definition.channel:
         raise _fail(CMQC.MQRC_CHANNEL_CONFIG_ERROR)
     qmgr = text_field(_text(qmgr), CMQC.MQ_Q_MGR_NAME_LENGTH, CMQC.MQRC_Q_MGR_NAME_ERROR)
@@ -852,18 +852,18 @@ def connect(qmgr: str, definition: ChannelDefinition, user: str | None = None,
 
 
 def _decode_reply(reply: MQIReply, byte_order: ByteOrder,
-                  targets: tuple[Any, ...] = ()) -> mqiproto.Decoded:
-    """``mqiproto.decode_reply``, allowing the open options MQ echoes after the MQOD of an
+                  targets: tuple[Any, ...] = ()) -> mqiflows.Decoded:
+    """``mqiflows.decode_reply``, allowing the open options MQ echoes after the MQOD of an
     MQOPEN reply (the SVRCONN sends them so that the flow is MQ's; see svrconn.py). A reply
-    that did not fail is decoded into ``targets`` (verbs.Request)."""
+    that did not fail is decoded into ``targets`` (mqicalls.Request)."""
     if reply.comp == _FAILED:
         targets = ()
     try:
-        return mqiproto.decode_reply(reply, byte_order, into=targets)
+        return mqiflows.decode_reply(reply, byte_order, into=targets)
     except ProtocolError:
         if reply.segment_type != _T.MQOPEN_REPLY or len(reply.body) < 4:
             raise
-        return mqiproto.decode_reply(attrs.evolve(reply, body=reply.body[:-4]), byte_order,
+        return mqiflows.decode_reply(attrs.evolve(reply, body=reply.body[:-4]), byte_order,
                                      into=targets)
 
 
@@ -908,7 +908,7 @@ class ClientConnection(MQIVerbs):
     # -- one call -------------------------------------------------------------------------
 
     def _exchange(self, verb: SegmentType, values: Any, hobj: int,
-                  into: tuple[Any, ...], targets: tuple[Any, ...] = ()) -> mqiproto.Decoded:
+                  into: tuple[Any, ...], targets: tuple[Any, ...] = ()) -> mqiflows.Decoded:
         """Send one request, wait for its reply; raise MQMIError on MQCC_FAILED (after
         copying a failed reply's structures, if it has any, ``into`` the caller's)."""
         with self._lock:
@@ -918,7 +918,7 @@ class ClientConnection(MQIVerbs):
                             else CMQC.MQRC_HCONN_ERROR)
             conv = self._conv
             conv_id = conv.conv_id  # with its ConvId and RequestId (TSHM), else None
-            request = instance.frame(verb, mqiproto.request_body(verb, values), hobj, conv_id,
+            request = instance.frame(verb, mqiflows.request_body(verb, values), hobj, conv_id,
                                      None if conv_id is None else next(conv.request_ids))
             try:
                 reply = instance.call(conv, request)
@@ -953,7 +953,7 @@ class ClientConnection(MQIVerbs):
         if instance is not None and len(data) > instance.max_msg_size:
             raise _fail(CMQC.MQRC_DATA_LENGTH_ERROR)
 
-    # -- the MQI: mqpy.verbs ----------------------------------------------------------------
+    # -- the MQI: mqpy.fap.mqicalls ----------------------------------------------------------------
 
     def disconnect(self) -> None:
         """MQDISC: the queue manager commits an open unit of work, as on a normal end."""

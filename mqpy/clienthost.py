@@ -249,12 +249,12 @@ class ClientHost:
     async def _serve_client(self, client: socket.socket, read: bytes, peer: str) -> None:
         """Read the client's INITIAL_DATA again from the bytes the listener read and serve
         the SVRCONN it names, as the listener would have."""
-        from mqpy_chinit import definitions as D
-        from mqpy_chinit import tls
+        from mqpy.fap import channeldefs as D
+        from mqpy.fap import tls
+        from mqpy.fap.segments import InitialData, StatusCode
         from mqpy_chinit.conversation import ChannelEnded
         from mqpy_chinit.mca import CONFIRM_TIMEOUT
         from mqpy_chinit.tlsstream import Prefixed
-        from mqpy_chinit.wire import InitialData, StatusCode
 
         stream = Prefixed(trio.SocketStream(trio.socket.from_stdlib_socket(client)), read)
         conv = self.chinit.inbound_conversation(stream)  # MaxUnauthBytes until its MQCONN

@@ -97,12 +97,13 @@ class QueueManager:
             return
         eng = local.running(qm, data_path) if qm else _default_running()
         if eng is None:
-            from mqpy import bindings, mqiproto
-            from mqpy_chinit.userid import Credentials
+            from mqpy import bindings
+            from mqpy.fap import mqiflows
+            from mqpy.fap.userid import Credentials
 
             security = None
             if user is not None:
-                security = mqiproto.ConnSecurity(Credentials(user, password or ""))
+                security = mqiflows.ConnSecurity(Credentials(user, password or ""))
             try:
                 self._conn = bindings.connect(qm, data_path, security=security)
             except MQMIError as e:
@@ -181,7 +182,7 @@ class QueueManager:
     def _backend(self) -> Any:
         """What an MQI call goes to: the connection, or, while strmqtrc traces an embedded
         connection's queue manager, the connection wrapped to record its calls (bindings
-        and client connections record their own, in mqpy.verbs)."""
+        and client connections record their own, in mqpy.fap.mqicalls)."""
         conn = self._conn
         if conn is None:
             raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_HCONN_ERROR)
@@ -524,10 +525,10 @@ class Queue:
 def _check_client_tls(sco: Any) -> None:
     """MQCONN(X) of a client: a secret key reset count (MQSCO.KeyResetCount, MQSSLRESET)
     outside 0..999 999 999 fails with MQRC_SSL_KEY_RESET_ERROR (2409), as IBM's client
-    does. A valid count is accepted; mqpy never resets the key (``mqpy_chinit.tls``)."""
+    does. A valid count is accepted; mqpy never resets the key (``mqpy.fap.tls``)."""
     import os
 
-    from mqpy_chinit import tls
+    from mqpy.fap import tls
 
     if tls.client_key_reset_count(sco, os.environ) is None:
         raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_SSL_KEY_RESET_ERROR)

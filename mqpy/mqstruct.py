@@ -449,7 +449,7 @@ def pack_arguments(layout: Layout, version: int, var: str = "d") -> list[str]:
     """The Python expressions, reading the field dict ``var``, that ``layout.struct(version,
     order).pack`` takes for one version: text padded with blanks, pointers left out (the
     struct's ``8x`` packs them as 0), arrays spread. Every packer of the layout -- the
-    structure's own, and the fused verb-body packers of ``mqiproto`` -- is generated from
+    structure's own, and the fused verb-body packers of ``mqiflows`` -- is generated from
     these, so that there is one definition of how a field goes into its bytes."""
     args = []
     for f in layout.version_fields(version):

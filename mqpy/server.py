@@ -1,7 +1,7 @@
 """The queue manager's bindings listener: MQI requests over ``<qmgr dir>/qm.sock``, served by trio.
 
 Each accepted connection is one Hconn, served by one task: read a request, decode it
-(``mqpy.mqiproto``), call the engine ``Connection``, write the reply. The task drives the plain
+(``mqpy.fap.mqiflows``), call the engine ``Connection``, write the reply. The task drives the plain
 socket itself: the MQI is synchronous, so between a request and its reply the application
 sends nothing, and once the reply is written the task waits for the socket to be readable and
 reads once (one trip through the scheduler per request). While an MQGET waits, the same task
@@ -48,17 +48,15 @@ from typing import Any
 
 import trio
 
-from mqpy import CMQC, errorlog, mqiproto, serving
+from mqpy import CMQC, errorlog, serving
 from mqpy.admission import Admission, Admissions, LogLimiter
 from mqpy.bindings import MAX_MSG_SIZE, MAX_TRANSMISSION_SIZE, bind_address, socket_path
 from mqpy.config import PeerLimits
 from mqpy.engine import packed
 from mqpy.errors import MQMIError
-from mqpy.mqstruct import StructError
-from mqpy.structures import GMO, PMO
-from mqpy.trace import TRACER
-from mqpy_chinit.framing import SegmentReader, SegmentWriter
-from mqpy_chinit.wire import (
+from mqpy.fap import mqiflows
+from mqpy.fap.framing import SegmentReader, SegmentWriter
+from mqpy.fap.segments import (
     API_HEADER_LENGTH,
     TSH_LENGTH,
     ByteOrder,
@@ -71,6 +69,9 @@ from mqpy_chinit.wire import (
     mq_encoding,
     mqi_event,
 )
+from mqpy.mqstruct import StructError
+from mqpy.structures import GMO, PMO
+from mqpy.trace import TRACER
 
 __all__ = ["BindingsServer", "DEFAULT_THREAD_LIMIT"]
 
@@ -352,8 +353,8 @@ class _Session:
     async def _dispatch(self, request: MQIRequest) -> MQIReply:
         try:
             decoded = self._decode(request)
-        except mqiproto.BadStructure as exc:  # that call's error: the connection goes on
-            return mqiproto.refusal_reply(request.segment_type, exc, self.conn is not None)
+        except mqiflows.BadStructure as exc:  # that call's error: the connection goes on
+            return mqiflows.refusal_reply(request.segment_type, exc, self.conn is not None)
         call = TRACER.begin(self.engine.name, decoded.verb.name, decoded.hobj,
                             decoded.values, "lqmflows")
         if call is None:
@@ -362,36 +363,36 @@ class _Session:
         call.end(reply)
         return reply
 
-    def _decode(self, request: MQIRequest) -> mqiproto.Decoded:
-        return mqiproto.decode_request(request,
+    def _decode(self, request: MQIRequest) -> mqiflows.Decoded:
+        return mqiflows.decode_request(request,
                                        self.reader.partner_byte_order or ByteOrder.LITTLE)
 
     def _decode_in_run(self, request: MQIRequest) -> Any:
         """A call of an SPI RUN decoded, or the BadStructure that refuses it."""
         try:
             return self._decode(request)
-        except mqiproto.BadStructure as exc:
+        except mqiflows.BadStructure as exc:
             return exc
 
-    async def _serve(self, decoded: mqiproto.Decoded) -> MQIReply:
+    async def _serve(self, decoded: mqiflows.Decoded) -> MQIReply:
         verb = decoded.verb
         if self.conn is None and verb != _T.MQCONN:
-            return mqiproto.encode_reply(verb, comp=_FAILED, reason=CMQC.MQRC_HCONN_ERROR)
+            return mqiflows.encode_reply(verb, comp=_FAILED, reason=CMQC.MQRC_HCONN_ERROR)
         try:
             if type(decoded) is _PackedCall:
                 return await _PACKED_HANDLERS[verb](self, decoded)
             return await _HANDLERS[verb](self, decoded)
         except MQMIError as e:
-            return mqiproto.failure_reply(verb, decoded, e.comp, e.reason)
+            return mqiflows.failure_reply(verb, decoded, e.comp, e.reason)
         except (trio.Cancelled, KeyboardInterrupt, ProtocolError):
             raise  # a malformed flow, even inside an SPI RUN, ends the connection
         except Exception as exc:  # noqa: BLE001 - an engine fault: FDC, the call fails 2195
             self.server.on_unexpected(exc)
-            return mqiproto.encode_reply(verb, comp=_FAILED, reason=CMQC.MQRC_UNEXPECTED_ERROR)
+            return mqiflows.encode_reply(verb, comp=_FAILED, reason=CMQC.MQRC_UNEXPECTED_ERROR)
 
-    async def _conn(self, d: mqiproto.Decoded) -> MQIReply:
+    async def _conn(self, d: mqiflows.Decoded) -> MQIReply:
         if self.conn is not None:
-            return mqiproto.encode_reply(d.verb, comp=_WARNING,
+            return mqiflows.encode_reply(d.verb, comp=_WARNING,
                                          reason=CMQC.MQRC_ALREADY_CONNECTED,
                                          values=[(self.engine.name, "")], hobj=self.conn.hconn)
         (qmgr, appl), sec = d.values
@@ -428,7 +429,7 @@ class _Session:
                 await trio.sleep(getattr(e, "fail_delay", 0))  # FAILDLAY: holds no thread
                 raise
         self.verbs = serving.EngineVerbs(self.conn, self.server.limiter, self.gone, self._watch)
-        return mqiproto.encode_reply(d.verb, [(self.engine.name, appl)], hobj=self.conn.hconn)
+        return mqiflows.encode_reply(d.verb, [(self.engine.name, appl)], hobj=self.conn.hconn)
 
     @staticmethod
     def _owner() -> str:
@@ -448,32 +449,32 @@ class _Session:
                           qmgr=self.engine.name).write(
             messages.AMQ5534, inserts={"user": peer or "", "appl": appl.strip()})
 
-    async def _disc(self, d: mqiproto.Decoded) -> MQIReply:
+    async def _disc(self, d: mqiflows.Decoded) -> MQIReply:
         await self.verbs.disconnect()
         self.ended = True
-        return mqiproto.encode_reply(d.verb, [])
+        return mqiflows.encode_reply(d.verb, [])
 
-    async def _open(self, d: mqiproto.Decoded) -> MQIReply:
+    async def _open(self, d: mqiflows.Decoded) -> MQIReply:
         od, options = d.values
         hobj = await self.verbs.open(od, options)
-        return mqiproto.encode_reply(d.verb, [od], hobj=hobj)
+        return mqiflows.encode_reply(d.verb, [od], hobj=hobj)
 
-    async def _close(self, d: mqiproto.Decoded) -> MQIReply:
+    async def _close(self, d: mqiflows.Decoded) -> MQIReply:
         await self.verbs.close(d.hobj, d.values[0])
-        return mqiproto.encode_reply(d.verb, [])
+        return mqiflows.encode_reply(d.verb, [])
 
-    async def _put(self, d: mqiproto.Decoded) -> MQIReply:
+    async def _put(self, d: mqiflows.Decoded) -> MQIReply:
         md, pmo, data = d.values
         warning = await self.verbs.put(d.hobj, md, pmo, data)
         if self.quiet_puts and not warning:
             return _QUIET_PUT_OK  # (packed once: _run)
-        return mqiproto.encode_reply(d.verb, None if self.quiet_puts else [md, pmo],
+        return mqiflows.encode_reply(d.verb, None if self.quiet_puts else [md, pmo],
                                      comp=_WARNING if warning else _OK, reason=warning)
 
-    async def _put1(self, d: mqiproto.Decoded) -> MQIReply:
+    async def _put1(self, d: mqiflows.Decoded) -> MQIReply:
         od, md, pmo, data = d.values
         warning = await self.verbs.put1(od, md, pmo, data)
-        return mqiproto.encode_reply(d.verb, None if self.quiet_puts else [od, md, pmo],
+        return mqiflows.encode_reply(d.verb, None if self.quiet_puts else [od, md, pmo],
                                      comp=_WARNING if warning else _OK, reason=warning)
 
     async def _put_packed(self, call: _PackedCall) -> MQIReply:
@@ -520,54 +521,54 @@ class _Session:
         return mqi_event(MQIReply, ControlFlags1.NONE, _NO_LUW, None, None, _GET_REPLY, _OK,
                          CMQC.MQRC_NONE, 0, b"".join(body), None)
 
-    async def _get(self, d: mqiproto.Decoded) -> MQIReply:
+    async def _get(self, d: mqiflows.Decoded) -> MQIReply:
         md, gmo, buffer_length = d.values
-        max_length = mqiproto.max_length(buffer_length)
+        max_length = mqiflows.max_length(buffer_length)
         try:
             data = await self.verbs.get(d.hobj, md, gmo, max_length)
         except MQMIError as e:
-            reply = mqiproto.truncation_reply(md, gmo, e)
+            reply = mqiflows.truncation_reply(md, gmo, e)
             if reply is None:
                 raise
             return reply
         self.got_bytes = len(data)  # for an SPI RUN's BATCHLIM: no need to decode the reply
-        return mqiproto.encode_reply(d.verb, [md, gmo, len(data), data])
+        return mqiflows.encode_reply(d.verb, [md, gmo, len(data), data])
 
-    async def _cmit(self, d: mqiproto.Decoded) -> MQIReply:
+    async def _cmit(self, d: mqiflows.Decoded) -> MQIReply:
         await self.verbs.commit()
-        return mqiproto.encode_reply(d.verb, [])
+        return mqiflows.encode_reply(d.verb, [])
 
-    async def _back(self, d: mqiproto.Decoded) -> MQIReply:
+    async def _back(self, d: mqiflows.Decoded) -> MQIReply:
         await self.verbs.backout()
-        return mqiproto.encode_reply(d.verb, [])
+        return mqiflows.encode_reply(d.verb, [])
 
-    async def _inq(self, d: mqiproto.Decoded) -> MQIReply:
+    async def _inq(self, d: mqiflows.Decoded) -> MQIReply:
         (selectors,) = d.values
         if d.hobj == 0:
             values = [await self.verbs.inquire_qmgr(s) for s in selectors]
         else:
             values = [await self.verbs.inquire(d.hobj, s) for s in selectors]
-        return mqiproto.encode_reply(d.verb, [values])
+        return mqiflows.encode_reply(d.verb, [values])
 
-    async def _set(self, d: mqiproto.Decoded) -> MQIReply:
+    async def _set(self, d: mqiflows.Decoded) -> MQIReply:
         selector, value = d.values
         await self.verbs.set(d.hobj, selector, value)
-        return mqiproto.encode_reply(d.verb, [])
+        return mqiflows.encode_reply(d.verb, [])
 
-    async def _spi(self, d: mqiproto.Decoded) -> MQIReply:
+    async def _spi(self, d: mqiflows.Decoded) -> MQIReply:
         verb, luwid, commit = d.values
-        if verb == mqiproto.SpiVerb.PREPARE:
+        if verb == mqiflows.SpiVerb.PREPARE:
             await self._thread(self.conn.prepare, luwid)
-            return mqiproto.encode_reply(d.verb, [[]])
-        if verb == mqiproto.SpiVerb.RESOLVE:
+            return mqiflows.encode_reply(d.verb, [[]])
+        if verb == mqiflows.SpiVerb.RESOLVE:
             self.conn._check()
-            if commit & 1 and commit & mqiproto.RESOLVE_NO_WAIT:
+            if commit & 1 and commit & mqiflows.RESOLVE_NO_WAIT:
                 # memory only, in the loop: the log's next force covers the commit record
                 await self.verbs.resolve(luwid, True, wait=False)
             else:
                 await self._thread(self.engine.resolve, luwid, bool(commit & 1))
-            return mqiproto.encode_reply(d.verb, [[]])
-        if verb == mqiproto.SpiVerb.CHLAUTH:
+            return mqiflows.encode_reply(d.verb, [[]])
+        if verb == mqiflows.SpiVerb.CHLAUTH:
             self.conn._check()
             if not self._privileged(_peer_user(self.sock)):
                 raise MQMIError(_FAILED, CMQC.MQRC_NOT_AUTHORIZED)
@@ -575,27 +576,27 @@ class _Session:
 
             query = json.loads(luwid.decode("utf-8"))
             decision = await self._thread(channel_decision, self.engine, query)
-            return mqiproto.encode_reply(d.verb, [[json.dumps(decision).encode("utf-8")]])
-        if verb in (mqiproto.SpiVerb.RUN, mqiproto.SpiVerb.RUN_QUIET):
-            self.quiet_puts = verb == mqiproto.SpiVerb.RUN_QUIET
+            return mqiflows.encode_reply(d.verb, [[json.dumps(decision).encode("utf-8")]])
+        if verb in (mqiflows.SpiVerb.RUN, mqiflows.SpiVerb.RUN_QUIET):
+            self.quiet_puts = verb == mqiflows.SpiVerb.RUN_QUIET
             try:
                 return await self._run(d.verb, luwid, commit)
             finally:
                 self.quiet_puts = False
-        if verb == mqiproto.SpiVerb.INDOUBT:
+        if verb == mqiflows.SpiVerb.INDOUBT:
             self.conn._check()
-            return mqiproto.encode_reply(d.verb, [self.engine.indoubt()])
+            return mqiflows.encode_reply(d.verb, [self.engine.indoubt()])
         raise MQMIError(_FAILED, CMQC.MQRC_FUNCTION_NOT_SUPPORTED)
 
     async def _run(self, verb: SegmentType, flows: bytes, limit: int) -> MQIReply:
         """SPI RUN: the calls in order, each answered as on its own, until one fails or the
-        messages got reach ``limit`` bytes (mqiproto.SpiVerb.RUN); an MQCMIT or an SPI
-        PREPARE may end it (mqiproto.RUN_LAST_VERBS, RUN_LAST_SPI_VERBS), made only if every
+        messages got reach ``limit`` bytes (mqiflows.SpiVerb.RUN); an MQCMIT or an SPI
+        PREPARE may end it (mqiflows.RUN_LAST_VERBS, RUN_LAST_SPI_VERBS), made only if every
         call before it completed."""
         requests = _run_requests(flows)
         if not all(isinstance(r, MQIRequest) and (
-                r.segment_type in mqiproto.RUN_VERBS
-                or (r is requests[-1] and r.segment_type in mqiproto.RUN_LAST_VERBS))
+                r.segment_type in mqiflows.RUN_VERBS
+                or (r is requests[-1] and r.segment_type in mqiflows.RUN_LAST_VERBS))
                    for r in requests):
             raise MQMIError(_FAILED, CMQC.MQRC_FUNCTION_NOT_SUPPORTED)
         # every call decoded before any is made: a malformed flow ends the connection with
@@ -605,25 +606,25 @@ class _Session:
         quiet = self.quiet_puts
         calls = [(request, (little and _packed_call(request, quiet))
                   or self._decode_in_run(request)) for request in requests]
-        if any(type(d) is mqiproto.Decoded and d.verb == _T.SPI
-               and d.values[0] not in mqiproto.RUN_SPI_VERBS and not (
-                   request is requests[-1] and d.values[0] in mqiproto.RUN_LAST_SPI_VERBS)
+        if any(type(d) is mqiflows.Decoded and d.verb == _T.SPI
+               and d.values[0] not in mqiflows.RUN_SPI_VERBS and not (
+                   request is requests[-1] and d.values[0] in mqiflows.RUN_LAST_SPI_VERBS)
                for request, d in calls):
             # only RESOLVE, and PREPARE at the end: no run within a run, no CHLAUTH
             raise MQMIError(_FAILED, CMQC.MQRC_FUNCTION_NOT_SUPPORTED)
-        replies = []  # each packed as mqiproto.pack_each packs it
+        replies = []  # each packed as mqiflows.pack_each packs it
         carried = 0  # message data in the replies (what a channel's BATCHLIM counts)
         for request, decoded in calls:
             self.got_bytes = 0
-            if type(decoded) is mqiproto.BadStructure:
-                replies.append(_RUN_WRITER.send(mqiproto.refusal_reply(
+            if type(decoded) is mqiflows.BadStructure:
+                replies.append(_RUN_WRITER.send(mqiflows.refusal_reply(
                     request.segment_type, decoded, connected=True)))
                 break
             reply = await self._serve(decoded)
             if type(reply) is bytes:  # a packed get's reply flow: it completed
                 replies.append(reply)
                 carried += self.got_bytes
-                if mqiproto.run_stops(_T.MQGET, _OK, carried, limit):
+                if mqiflows.run_stops(_T.MQGET, _OK, carried, limit):
                     break
                 continue
             # a receiving MCA's every arrival is a quiet put answered OK: the same bytes
@@ -632,16 +633,16 @@ class _Session:
             called = request.segment_type  # a SegmentType already (the event's converter)
             if called == _T.MQGET and reply.comp == _OK:
                 carried += self.got_bytes
-            if mqiproto.run_stops(called, reply.comp, carried, limit):
+            if mqiflows.run_stops(called, reply.comp, carried, limit):
                 break
-        return mqiproto.encode_reply(verb, [replies])
+        return mqiflows.encode_reply(verb, [replies])
 
 
-#: An SPI RUN's replies are packed as mqiproto.pack_each packs them (the writer keeps no
+#: An SPI RUN's replies are packed as mqiflows.pack_each packs them (the writer keeps no
 #: state); the reply of a quiet MQPUT that completed without a warning -- codes only, an
 #: empty body -- is always the same event, packed once.
-_RUN_WRITER = SegmentWriter(mqiproto.RUN_BYTES + (1 << 16))
-_QUIET_PUT_OK = mqiproto.encode_reply(_T.MQPUT)
+_RUN_WRITER = SegmentWriter(mqiflows.RUN_BYTES + (1 << 16))
+_QUIET_PUT_OK = mqiflows.encode_reply(_T.MQPUT)
 _QUIET_PUT_OK_FLOW = _RUN_WRITER.send(_QUIET_PUT_OK)
 #: a packed get's reply flow fits one of _RUN_WRITER's segments up to this, less its
 #: TSH, API header and lengths (_get_packed)
@@ -652,7 +653,7 @@ _GET_REPLY_HEAD = TSH_LENGTH + API_HEADER_LENGTH + 8
 _LONG = struct.Struct("<i")
 _LITTLE_ENCODING = mq_encoding(ByteOrder.LITTLE)
 _NO_LUW = bytes(8)
-_GET_REPLY = mqiproto.reply_type(_T.MQGET)
+_GET_REPLY = mqiflows.reply_type(_T.MQGET)
 _PMO_RECS_AT = PMO._layout_.offsets["RecsPresent"]
 _MD_IDS = slice(packed.MSGID_AT, packed.MSGID_AT + 48)  # MsgId, then CorrelId
 _NO_IDS = bytes(48)
@@ -668,7 +669,7 @@ _GMO_REPLIES: dict[tuple[bytes, bytes, int], bytes] = {}
 
 
 def _run_requests(flows: bytes) -> list[Any]:
-    """``mqiproto.unpack_flows(flows)``, the same events, with the flow a run starts with
+    """``mqiflows.unpack_flows(flows)``, the same events, with the flow a run starts with
     parsed once when it repeats: a sending MCA's run of gets is one get's flow many times
     (an MQPUT, MQPUT1 or MQGET in one segment; its repeats are the same event)."""
     if len(flows) >= 8:
@@ -676,7 +677,7 @@ def _run_requests(flows: bytes) -> list[Any]:
         flow = flows[:length]
         if 0 < length and flows[length:2 * length] == flow:
             try:
-                first = mqiproto.unpack_flows(flow)
+                first = mqiflows.unpack_flows(flow)
             except ProtocolError:
                 first = None  # (not a whole flow: the whole run says what is wrong)
             if first and len(first) == 1 and type(first[0]) is MQIRequest \
@@ -685,8 +686,8 @@ def _run_requests(flows: bytes) -> list[Any]:
                 while flows[count * length:(count + 1) * length] == flow:
                     count += 1
                 rest = flows[count * length:]
-                return first * count + (mqiproto.unpack_flows(rest) if rest else [])
-    return mqiproto.unpack_flows(flows)
+                return first * count + (mqiflows.unpack_flows(rest) if rest else [])
+    return mqiflows.unpack_flows(flows)
 
 
 _SEGMENT_LENGTH = struct.Struct(">i")
@@ -730,14 +731,14 @@ def _packed_call(request: MQIRequest, quiet: bool) -> _PackedCall | None:
     """A little-endian SPI RUN's MQPUT (quiet: nothing of its output is sent back) or MQGET
     selecting no MsgId or CorrelId, with a plain MQMD (version 1 or 2) and MQPMO or MQGMO,
     as a packed call; None for anything else (decoded as usual). The body is read as
-    ``mqiproto.decode_request`` reads it: a body it would refuse is not a packed call."""
+    ``mqiflows.decode_request`` reads it: a body it would refuse is not a packed call."""
     verb = request.segment_type
     if verb is _T.MQPUT:
         if not quiet:
             return None
         body = request.body
         md_size = packed.md_size(body)
-        pmo_size = md_size and mqiproto.size_at(body, md_size, mqiproto.PMO_SIZES)
+        pmo_size = md_size and mqiflows.size_at(body, md_size, mqiflows.PMO_SIZES)
         if not pmo_size:
             return None
         pos = md_size + pmo_size
@@ -755,7 +756,7 @@ def _packed_call(request: MQIRequest, quiet: bool) -> _PackedCall | None:
         known = _GETS.get(body)  # a channel's every get of a batch is the same request
         if known is None:
             md_size = packed.md_size(body)
-            gmo_size = md_size and mqiproto.size_at(body, md_size, mqiproto.GMO_SIZES)
+            gmo_size = md_size and mqiflows.size_at(body, md_size, mqiflows.GMO_SIZES)
             if not gmo_size or len(body) != md_size + gmo_size + 4 \
                     or body[_MD_IDS] != _NO_IDS:
                 return None
@@ -763,7 +764,7 @@ def _packed_call(request: MQIRequest, quiet: bool) -> _PackedCall | None:
             gmo_raw = body[md_size:-4]
             if _struc(GMO, gmo_raw) is None:
                 return None
-            known = (gmo_raw, mqiproto.max_length(buffer_length))
+            known = (gmo_raw, mqiflows.max_length(buffer_length))
             if len(_GETS) >= _STRUCS_KEPT:
                 _GETS.clear()
             _GETS[body] = known
@@ -779,7 +780,7 @@ _PACKED_HANDLERS: dict[SegmentType, Callable[[_Session, _PackedCall], Any]] = {
 }
 
 
-_HANDLERS: dict[SegmentType, Callable[[_Session, mqiproto.Decoded], Any]] = {
+_HANDLERS: dict[SegmentType, Callable[[_Session, mqiflows.Decoded], Any]] = {
     _T.MQCONN: _Session._conn,
     _T.MQDISC: _Session._disc,
     _T.MQOPEN: _Session._open,

@@ -22,7 +22,7 @@ import trio
 
 from mqpy import CMQC, waiting
 from mqpy.errors import MQMIError
-from mqpy.verbs import AsyncMQIVerbs
+from mqpy.fap.mqicalls import AsyncMQIVerbs
 
 __all__ = ["INLINE_DATA_LIMIT", "EngineVerbs", "ThreadVerbs", "defer", "engine_call", "force",
            "mqi_port", "send_all", "undefer"]

@@ -1,7 +1,7 @@
 """An embedded connection's MQI calls in the process's trace (strmqtrc -t api).
 
 A bindings or client connection traces its calls where it turns them into requests
-(``mqpy.verbs``). An embedded connection calls the engine directly, so ``mqpy.QueueManager``
+(``mqpy.fap.mqicalls``). An embedded connection calls the engine directly, so ``mqpy.QueueManager``
 hands its calls to a :class:`TracedConnection` instead, and only while strmqtrc asks for it.
 An untraced call pays one attribute read for that (``TRACER.active``, which a thread of the
 process keeps current: :meth:`mqpy.trace.Tracer.watch`).
@@ -20,7 +20,7 @@ from mqpy.trace import TRACER
 
 @attrs.frozen
 class _Reply:
-    """A call's result in the shape the trace's exit record reads (``mqpy.mqiproto.Decoded``):
+    """A call's result in the shape the trace's exit record reads (``mqpy.fap.mqiflows.Decoded``):
     the object handle of an MQOPEN, the MQMD and data of an MQGET."""
 
     hobj: int = 0

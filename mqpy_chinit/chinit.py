@@ -33,9 +33,11 @@ import mqpy
 from mqpy import CMQC, config, errorlog
 from mqpy.admission import Admissions, LogLimiter
 from mqpy.engine.cluster import CLUSTER_RECEIVER_APPL
+from mqpy.fap import channeldefs as D
+from mqpy.fap import tls
+from mqpy.fap.segments import CapFlags1, Event, InitialData, SegmentType, StatusCode
 from mqpy.trace import TRACER
-from mqpy_chinit import definitions as D
-from mqpy_chinit import sslrefresh, syncq, tls, tlsstream
+from mqpy_chinit import sslrefresh, syncq, tlsstream
 from mqpy_chinit.access import ChannelAccess
 from mqpy_chinit.mca import (
     CONFIRM_TIMEOUT,
@@ -48,7 +50,6 @@ from mqpy_chinit.mca import (
     peer_address,
 )
 from mqpy_chinit.states import ChannelState, ChannelStatus
-from mqpy_chinit.wire import CapFlags1, Event, InitialData, SegmentType, StatusCode
 
 INITQ = "SYSTEM.CHANNEL.INITQ"
 COMMAND_FORMAT = b"MQPYCHCM"  # mqpy's channel command messages on SYSTEM.CHANNEL.INITQ

@@ -29,11 +29,11 @@ import attrs
 import trio
 
 from mqpy import serving
+from mqpy.fap.framing import SegmentReader, SegmentWriter
+from mqpy.fap.segments import ControlFlags1, Event, ProtocolError, Status, StatusCode
 from mqpy.trace import TRACER
-from mqpy_chinit.framing import SegmentReader, SegmentWriter
 from mqpy_chinit.states import ChannelStatus
 from mqpy_chinit.tlsstream import Prefixed
-from mqpy_chinit.wire import ControlFlags1, Event, ProtocolError, Status, StatusCode
 
 MAX_TRANSMISSION_SIZE = 32766
 #: One read takes whatever the partner has sent, up to this (as trio's streams would).

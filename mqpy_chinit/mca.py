@@ -89,19 +89,13 @@ import attrs
 import trio
 
 import mqpy
-from mqpy import CMQC, messages, mqiproto
+from mqpy import CMQC, messages
 from mqpy.engine import reports
-from mqpy.mqstruct import StructError
-from mqpy.verbs import Step
-from mqpy_chinit import definitions as D
-from mqpy_chinit import distribution, syncq, xmitgets
-from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
-from mqpy_chinit.monitor import ChannelMonitor, effective_level
-from mqpy_chinit.negotiation import negotiate, reproposal
-from mqpy_chinit.putaut import PutAuthority
-from mqpy_chinit.states import ChannelState, ChannelStatus
-from mqpy_chinit.tlsstream import KeyRepository, open_channel_stream
-from mqpy_chinit.wire import (
+from mqpy.fap import channeldefs as D
+from mqpy.fap import mqiflows
+from mqpy.fap.mqicalls import Step
+from mqpy.fap.negotiation import negotiate, reproposal
+from mqpy.fap.segments import (
     OUR_FAP_LEVEL,
     XQH_LENGTH,
     XQH_WITH_MD_LENGTH,
@@ -121,6 +115,13 @@ from mqpy_chinit.wire import (
     StatusCode,
     message_event,
 )
+from mqpy.mqstruct import StructError
+from mqpy_chinit import distribution, syncq, xmitgets
+from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
+from mqpy_chinit.monitor import ChannelMonitor, effective_level
+from mqpy_chinit.putaut import PutAuthority
+from mqpy_chinit.states import ChannelState, ChannelStatus
+from mqpy_chinit.tlsstream import KeyRepository, open_channel_stream
 
 CONNECT_TIMEOUT = 20.0
 _NO_LUWID = bytes(8)
@@ -526,7 +527,7 @@ class SenderMCA:
         failure the next single MQGET will report) and after the message that reaches
         max_bytes. A message over RUN_BYTES is left for the next single MQGET, so that the
         run's reply stays small."""
-        limit = max_bytes if max_bytes else mqiproto.RUN_BYTES
+        limit = max_bytes if max_bytes else mqiflows.RUN_BYTES
         if limit <= 0 or count <= 0:
             return []
         return self._xmitq_gets(xq).run(qm.get_handle(), count, limit)
@@ -535,7 +536,7 @@ class SenderMCA:
                                    max_bytes: int) -> list[xmitgets.Got]:
         """:meth:`_run_of_gets`, its round trip made from the event loop when it can be
         (xmitgets.XmitqGets.run_in_loop), else in a worker thread."""
-        limit = max_bytes if max_bytes else mqiproto.RUN_BYTES
+        limit = max_bytes if max_bytes else mqiflows.RUN_BYTES
         if limit <= 0 or count <= 0:
             return []
         got = await self._xmitq_gets(xq).run_in_loop(qm.get_handle(), count, limit)
@@ -549,7 +550,7 @@ class SenderMCA:
         gets = self._gets
         if gets is None or gets.hobj != xq.get_handle():
             md = mqpy.MD(CorrelId=self.correl_id) if self.correl_id else mqpy.MD()
-            gets = self._gets = xmitgets.XmitqGets(xq.get_handle(), mqiproto.Packed.of(md),
+            gets = self._gets = xmitgets.XmitqGets(xq.get_handle(), mqiflows.Packed.of(md),
                                                    _XMITQ_GMO, self.correl_id)
         return gets
 
@@ -567,7 +568,7 @@ class SenderMCA:
         included, before anything more is asked of the partner. A batch that was not full
         (the queue drained: the channel is about to wait) is committed with its force, so
         that an idle channel does not stay in doubt until the log's next force."""
-        limit = max_bytes if max_bytes else mqiproto.RUN_BYTES
+        limit = max_bytes if max_bytes else mqiflows.RUN_BYTES
         gets = count if count > 0 and limit > 0 else 0
         return self._xmitq_gets(xq).run(qm.get_handle(), gets, limit,
                                         resolve=(key, True, count <= 0))
@@ -576,7 +577,7 @@ class SenderMCA:
                                  count: int, max_bytes: int) -> list[xmitgets.Got]:
         """:meth:`_confirmed`, its round trip made from the event loop when it can be,
         else in a worker thread."""
-        limit = max_bytes if max_bytes else mqiproto.RUN_BYTES
+        limit = max_bytes if max_bytes else mqiflows.RUN_BYTES
         gets = count if count > 0 and limit > 0 else 0
         got = await self._xmitq_gets(xq).run_in_loop(qm.get_handle(), gets, limit,
                                                      resolve=(key, True, count <= 0))
@@ -941,9 +942,9 @@ class _InFlight:
     answered: float | None = None  # when its answer was first seen on the socket
 
 
-#: The MQGMO of a sending MCA's run of gets, packed once (mqiproto.Packed): the gets of a
+#: The MQGMO of a sending MCA's run of gets, packed once (mqiflows.Packed): the gets of a
 #: batch, under syncpoint, none waiting (the batch's first get, which may wait, is _get's).
-_XMITQ_GMO = mqiproto.Packed.of(mqpy.GMO(
+_XMITQ_GMO = mqiflows.Packed.of(mqpy.GMO(
     Options=CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING))
 
 
@@ -996,12 +997,12 @@ _MD_V1 = {ByteOrder.LITTLE: (1).to_bytes(4, "little"), ByteOrder.BIG: (1).to_byt
 def _arrival(ev: MessageData) -> tuple[bytes, bytes, Any, bytes, bytes]:
     """An arrival's destination queue and queue manager, its MQMD, Format and
     UserIdentifier, read in place in the transmission header. The MQMD is passed on as it
-    arrived (mqiproto.Packed: a bindings put carries those bytes as they are, rather than
+    arrived (mqiflows.Packed: a bindings put carries those bytes as they are, rather than
     decoding and encoding them again) when it is an MQMD version 1, as an MQXQH's is;
     anything else is decoded as before."""
     raw = ev.xqh
     if raw[_MD_STRUC_ID] == CMQC.MQMD_STRUC_ID and raw[_MD_VERSION] == _MD_V1[ev.byte_order]:
-        md: Any = mqiproto.Packed(mqpy.MD, raw[XQH_LENGTH:], ev.byte_order)
+        md: Any = mqiflows.Packed(mqpy.MD, raw[XQH_LENGTH:], ev.byte_order)
         return (raw[_REMOTE_Q].rstrip(b" \x00"), raw[_REMOTE_QMGR].rstrip(b" \x00"), md,
                 raw[_MD_FORMAT], raw[_MD_USER])
     xqh = _transmission_header(ev)
@@ -1020,15 +1021,15 @@ def _transmission_header(ev: MessageData) -> Any:
     return xqh
 
 
-_PMOS: dict[int, mqiproto.Packed] = {}
+_PMOS: dict[int, mqiflows.Packed] = {}
 
 
-def _arrival_pmo(options: int) -> mqiproto.Packed:
+def _arrival_pmo(options: int) -> mqiflows.Packed:
     """The MQPMO of an arrival's put with ``options``, packed once (the bindings flow's byte
     order): nothing of a receiving MCA's puts' output is kept, so one serves every put."""
     pmo = _PMOS.get(options)
     if pmo is None:
-        pmo = _PMOS[options] = mqiproto.Packed.of(mqpy.PMO(Options=options))
+        pmo = _PMOS[options] = mqiflows.Packed.of(mqpy.PMO(Options=options))
     return pmo
 
 
@@ -1205,7 +1206,7 @@ class ReceiverMCA:
                 record = self._record(ev.seqnum, ev.luwid) if confirm and recoverable \
                     else None
                 committed = False
-                if confirm or len(pending) >= PUT_RUN or pending_bytes >= mqiproto.RUN_BYTES \
+                if confirm or len(pending) >= PUT_RUN or pending_bytes >= mqiflows.RUN_BYTES \
                         or (visible and not conv.received_more()):
                     # before waiting for the network: a fast non-persistent message is
                     # visible as soon as it has arrived (seed 000 §3), in order -- with those
@@ -1305,7 +1306,7 @@ class ReceiverMCA:
         which stops at the first that fails, as one by one would. When all of them are
         plain puts, the same round trip replaces ``record`` (the sync record of the batch
         they end) if the MCA's record is known and commits the batch (an MQCMIT may end an
-        SPI RUN, mqiproto.RUN_LAST_VERBS): whether it was."""
+        SPI RUN, mqiflows.RUN_LAST_VERBS): whether it was."""
         steps, sizes, tail = self._put_steps(qm, evs, fast, record)
         if not steps:
             return [], False  # the first arrival needs _deliver: no round trip for nothing
@@ -1358,7 +1359,7 @@ class ReceiverMCA:
                 break
             if fmt == CMQC.MQFMT_DIST_HEADER:
                 break  # for every destination it names: _deliver, after the run's puts
-            if steps and carried + len(ev.data) > mqiproto.RUN_BYTES:
+            if steps and carried + len(ev.data) > mqiflows.RUN_BYTES:
                 break  # the rest in the next run: one round trip stays a modest flow
             if not may_call and not self._ready(dest_q, dest_qm, context_user, local):
                 return None

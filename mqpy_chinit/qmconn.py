@@ -3,7 +3,7 @@
 A SVRCONN conversation calls the queue manager once for every MQI call of its client. Over the
 blocking ``mqpy.bindings`` connection each call had to go to a worker thread and back; this
 connection is the same protocol on the same socket (``<qmgr dir>/qm.sock``) driven by the
-event loop, so a call costs a send and a receive. The verbs are ``mqpy.verbs``' exchanges.
+event loop, so a call costs a send and a receive. The verbs are ``mqpy.fap.mqicalls``' exchanges.
 
 A relayed call (an SVRCONN's MQPUT, MQGET, MQCMIT, MQBACK) may be made in two halves by two
 tasks: :meth:`QMConnection.send_relayed` puts the request on the socket at once, from the task
@@ -25,11 +25,12 @@ from typing import Any, TypeVar
 
 import trio
 
-from mqpy import CMQC, config, mqiproto, serving
+from mqpy import CMQC, config, serving
 from mqpy.bindings import Flows, bind_address, socket_path
 from mqpy.errors import MQMIError
-from mqpy.verbs import AsyncMQIVerbs, copy_fields
-from mqpy_chinit.wire import MQIReply, MQIRequest, ProtocolError, SegmentType
+from mqpy.fap import mqiflows
+from mqpy.fap.mqicalls import AsyncMQIVerbs, copy_fields
+from mqpy.fap.segments import MQIReply, MQIRequest, ProtocolError, SegmentType
 
 __all__ = ["QMConnection", "connect"]
 
@@ -44,7 +45,7 @@ _BROKEN = (trio.BrokenResourceError, trio.ClosedResourceError, OSError, Protocol
 
 
 async def connect(qmgr: str, data_path: str | None, *,
-                  security: mqiproto.ConnSecurity | None = None,
+                  security: mqiflows.ConnSecurity | None = None,
                   appl_name: str | None = None) -> QMConnection:
     """MQCONN to ``qmgr`` over its bindings socket; MQRC_Q_MGR_NOT_AVAILABLE (2059) when
     nobody serves it, the queue manager's reason (2035 ...) when it refuses."""
@@ -91,7 +92,7 @@ class QMConnection(AsyncMQIVerbs):
         self.broken = False
 
     async def _call(self, verb: SegmentType, values: Any = (), *, hobj: int = 0,
-                    into: tuple[Any, ...] = ()) -> mqiproto.Decoded:
+                    into: tuple[Any, ...] = ()) -> mqiflows.Decoded:
         flows = self._flows
         reply = await self._exchange(flows.request(verb, values, hobj), flows.reply)
         if reply.comp == _FAILED:

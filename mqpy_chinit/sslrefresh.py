@@ -24,7 +24,7 @@ from typing import Any
 
 import trio
 
-from mqpy_chinit import definitions as D
+from mqpy.fap import channeldefs as D
 from mqpy_chinit import tlsstream
 from mqpy_chinit.states import ChannelState
 

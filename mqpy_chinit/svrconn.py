@@ -6,7 +6,7 @@ of type SVRCONN (``ChannelInitiator.svrconn_handler = serve_client``). One conne
 by the ConvId of its TSHM (SHARECNV(0): plain TSH, one conversation). Every conversation gets
 its own MQI connection to the queue manager (``chinit.connect_qm()``), because the channel
 initiator is an ordinary MQI application of its queue manager, and its requests are decoded
-and its replies encoded by ``mqpy.mqiproto``, the codec of the bindings socket.
+and its replies encoded by ``mqpy.fap.mqiflows``, the codec of the bindings socket.
 
 Theory of operation
 -------------------
@@ -81,17 +81,13 @@ from typing import Any
 import attrs
 import trio
 
-from mqpy import CMQC, mqiproto, serving
+from mqpy import CMQC, serving
 from mqpy.errors import MQMIError
-from mqpy.verbs import AsyncMQIVerbs
-from mqpy_chinit import definitions as D
-from mqpy_chinit import tls, tlsstream, userid
-from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
-from mqpy_chinit.mca import CONFIRM_TIMEOUT
-from mqpy_chinit.negotiation import negotiate
-from mqpy_chinit.qmconn import QMConnection
-from mqpy_chinit.states import ChannelState, ChannelStatus
-from mqpy_chinit.wire import (
+from mqpy.fap import channeldefs as D
+from mqpy.fap import mqiflows, tls, userid
+from mqpy.fap.mqicalls import AsyncMQIVerbs
+from mqpy.fap.negotiation import negotiate
+from mqpy.fap.segments import (
     API_HEADER_LENGTH,
     OUR_FAP_LEVEL,
     TSH_LENGTH,
@@ -112,6 +108,11 @@ from mqpy_chinit.wire import (
     mqi_event,
     readdressed_mqi_reply,
 )
+from mqpy_chinit import tlsstream
+from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
+from mqpy_chinit.mca import CONFIRM_TIMEOUT
+from mqpy_chinit.qmconn import QMConnection
+from mqpy_chinit.states import ChannelState, ChannelStatus
 
 __all__ = ["SVRCONN_DEFAULTS", "SvrconnInstance", "SvrconnStatus", "instances",
            "serve_client", "stop_instances"]
@@ -503,7 +504,7 @@ class SvrconnInstance:
         return True
 
     def _identity_flow(self, ev: OtherSegment) -> None:
-        """USERID_DATA / CONAUTH_INFO before a conversation's MQCONN (mqpy_chinit.userid)."""
+        """USERID_DATA / CONAUTH_INFO before a conversation's MQCONN (mqpy.fap.userid)."""
         key = ev.conv_id if self.sharing else None
         little = self._byte_order() == ByteOrder.LITTLE
         if key not in self.identities and len(self.identities) >= max(self.sharing, 1):
@@ -520,11 +521,11 @@ class SvrconnInstance:
         cc = self.conversations.get(key)
         if cc is None:
             if request.segment_type != _T.MQCONN:
-                await self._reply(request, mqiproto.encode_reply(
+                await self._reply(request, mqiflows.encode_reply(
                     _T(request.segment_type), comp=_FAILED, reason=CMQC.MQRC_HCONN_ERROR))
                 return
             if len(self.conversations) >= max(self.sharing, 1):
-                await self._reply(request, mqiproto.encode_reply(
+                await self._reply(request, mqiflows.encode_reply(
                     _T.MQCONN, comp=_FAILED, reason=CMQC.MQRC_CHANNEL_NOT_AVAILABLE))
                 return
             send, receive = trio.open_memory_channel[MQIRequest](16)
@@ -656,9 +657,9 @@ class SvrconnInstance:
                 return reply
         cc.on_qm = False
         try:
-            decoded = mqiproto.decode_request(request, self._byte_order())
-        except mqiproto.BadStructure as exc:  # that call's error: the channel goes on
-            return mqiproto.refusal_reply(verb, exc, cc.backend is not None)
+            decoded = mqiflows.decode_request(request, self._byte_order())
+        except mqiflows.BadStructure as exc:  # that call's error: the channel goes on
+            return mqiflows.refusal_reply(verb, exc, cc.backend is not None)
         except ProtocolError as exc:
             await self._refuse(exc.status_code, "AMQ9504E", f"Protocol error: {exc}")
             raise ChannelEnded("", "", True, exc.status_code) from None
@@ -670,15 +671,15 @@ class SvrconnInstance:
             raise ChannelEnded("", "", True, StatusCode.PROTOCOL_INVALID_DATA)
         self.status.substate = _NAMES[verb]
         if cc.backend is None and verb != _T.MQCONN:
-            return mqiproto.encode_reply(verb, comp=_FAILED, reason=CMQC.MQRC_HCONN_ERROR)
+            return mqiflows.encode_reply(verb, comp=_FAILED, reason=CMQC.MQRC_HCONN_ERROR)
         handler = _HANDLERS.get(verb)
         if handler is None:
-            return mqiproto.encode_reply(verb, comp=_FAILED,
+            return mqiflows.encode_reply(verb, comp=_FAILED,
                                          reason=CMQC.MQRC_FUNCTION_NOT_SUPPORTED)
         try:
             return await handler(self, cc, decoded)
         except MQMIError as e:
-            return mqiproto.failure_reply(verb, decoded, e.comp, e.reason)
+            return mqiflows.failure_reply(verb, decoded, e.comp, e.reason)
         except (trio.Cancelled, KeyboardInterrupt):
             raise
         except Exception as exc:  # noqa: BLE001 - a fault behind the MQI: the call fails 2195
@@ -702,7 +703,7 @@ class SvrconnInstance:
         cc = self.conversations.get(request.conv_id if self.sharing else None)
         if cc is None or cc.queued or cc.calling or type(cc.backend) is not serving.EngineVerbs:
             return None
-        values = mqiproto.common_request(verb, request.body, self._byte_order())
+        values = mqiflows.common_request(verb, request.body, self._byte_order())
         if values is None:
             return None
         if verb is _T.MQPUT:
@@ -737,10 +738,10 @@ class SvrconnInstance:
             md, gmo, buffer_length = values
             return _OK, 0, conn.get(request.hobj, md, gmo, self._max_length(buffer_length))
         except MQMIError as e:
-            reply = mqiproto.truncation_reply(values[0], values[1], e) if verb is _T.MQGET \
+            reply = mqiflows.truncation_reply(values[0], values[1], e) if verb is _T.MQGET \
                 else None
             if reply is None:
-                reply = mqiproto.failure_reply(verb, _decoded(request, values), e.comp,
+                reply = mqiflows.failure_reply(verb, _decoded(request, values), e.comp,
                                                e.reason)
             return e.comp, e.reason, reply
         except Exception as exc:  # noqa: BLE001 - a fault behind the MQI: as _dispatch says
@@ -764,14 +765,14 @@ class SvrconnInstance:
                 status.message_moved(len(out), sent=True, counted=False)  # (counted above)
                 parts = (values[0], values[1], len(out), out)
             order = self.conv.writer.byte_order  # the replies' bodies are in the TSH's
-            body = mqiproto.common_reply_body(verb, parts, order)
+            body = mqiflows.common_reply_body(verb, parts, order)
             if body is not None:
                 segment = self.conv.writer.reply(_REPLY_TYPES[verb], comp, reason, 0, (body,),
                                                  request.conv_id, request.request_id)
                 if segment is not None:
                     return [segment]
             try:
-                reply = mqiproto.encode_reply(verb, parts, comp=comp, reason=reason,
+                reply = mqiflows.encode_reply(verb, parts, comp=comp, reason=reason,
                                               byte_order=order)
             except Exception as exc:  # noqa: BLE001 - as _dispatch says of its handlers'
                 reply = self._unexpected(verb, exc)
@@ -792,7 +793,7 @@ class SvrconnInstance:
         try:
             await serving.force(cc.backend.conn, answer.lsn, self.registry.limiter)
         except MQMIError as e:
-            outcome = (e.comp, e.reason, mqiproto.failure_reply(
+            outcome = (e.comp, e.reason, mqiflows.failure_reply(
                 verb, _decoded(request, values), e.comp, e.reason))
         except Exception as exc:  # noqa: BLE001 - as _dispatch says
             outcome = (_FAILED, CMQC.MQRC_UNEXPECTED_ERROR, self._unexpected(verb, exc))
@@ -805,7 +806,7 @@ class SvrconnInstance:
     def _max_length(self, buffer_length: int) -> int | None:
         """An MQGET's longest message: its buffer length (-1: any), within MAXMSGL."""
         limit = self.max_msg_size or None
-        if buffer_length < mqiproto.WHOLE_MESSAGE:
+        if buffer_length < mqiflows.WHOLE_MESSAGE:
             return buffer_length  # the call's MQRC_BUFFER_LENGTH_ERROR, the engine's to say
         max_length = limit if buffer_length < 0 else buffer_length
         if limit is not None and max_length is not None:
@@ -816,7 +817,7 @@ class SvrconnInstance:
         """A fault behind the MQI, logged: the call fails MQRC_UNEXPECTED_ERROR (2195)."""
         self.log("AMQ9999E", f"Channel '{self.name}': unexpected error in {verb.name}: "
                  f"{exc!r}.")
-        return mqiproto.encode_reply(verb, comp=_FAILED, reason=CMQC.MQRC_UNEXPECTED_ERROR)
+        return mqiflows.encode_reply(verb, comp=_FAILED, reason=CMQC.MQRC_UNEXPECTED_ERROR)
 
     # -- relayed MQI calls ----------------------------------------------------------------
 
@@ -848,7 +849,7 @@ class SvrconnInstance:
                      verb: SegmentType) -> MQIReply | None:
         """An MQPUT, MQGET, MQCMIT or MQBACK passed to the queue manager's socket as the
         client sent it, its reply passed back as the queue manager sent it: both sides
-        speak the same bodies (``mqpy.mqiproto``) in the same byte order, and nothing in
+        speak the same bodies (``mqpy.fap.mqiflows``) in the same byte order, and nothing in
         these calls is the channel's to change (``_relay_body``). None: the call goes the
         decoding way. Once a call of a conversation has been relayed its task waits between
         calls on the queue manager's socket, and the receiver relays the next call itself
@@ -978,13 +979,13 @@ class SvrconnInstance:
         did not decode there (its codec is ours); a malformed flow ends the channel as it
         always has, else the call fails MQRC_CONNECTION_BROKEN."""
         try:
-            mqiproto.decode_request(request, ByteOrder.LITTLE)
-        except mqiproto.BadStructure:
+            mqiflows.decode_request(request, ByteOrder.LITTLE)
+        except mqiflows.BadStructure:
             pass  # the call's own error, were the queue manager there: it is not
         except ProtocolError as exc:
             await self._refuse(exc.status_code, "AMQ9504E", f"Protocol error: {exc}")
             raise ChannelEnded("", "", True, exc.status_code) from None
-        return mqiproto.encode_reply(verb, comp=_FAILED, reason=CMQC.MQRC_CONNECTION_BROKEN)
+        return mqiflows.encode_reply(verb, comp=_FAILED, reason=CMQC.MQRC_CONNECTION_BROKEN)
 
     def _relayed(self, request: MQIRequest, verb: SegmentType, data_length: int | None,
                  reply: MQIReply) -> MQIReply:
@@ -1005,9 +1006,9 @@ class SvrconnInstance:
             elif verb == _T.MQGET and comp == _OK:
                 self.status.message_moved(_got_data_length(body), sent=True, counted=False)
 
-    async def _conn(self, cc: _ClientConversation, d: mqiproto.Decoded) -> MQIReply:
+    async def _conn(self, cc: _ClientConversation, d: mqiflows.Decoded) -> MQIReply:
         if cc.backend is not None:
-            return mqiproto.encode_reply(d.verb, [(self.chinit.qmgr_name, "")],
+            return mqiflows.encode_reply(d.verb, [(self.chinit.qmgr_name, "")],
                                          comp=_WARNING, reason=CMQC.MQRC_ALREADY_CONNECTED)
         qmgr, appl = d.values[0]
         qmgr = qmgr.strip()
@@ -1029,7 +1030,7 @@ class SvrconnInstance:
             raise MQMIError(_FAILED, CMQC.MQRC_NOT_AUTHORIZED)
         if decision.get("warning"):
             self.log(str(decision["msgid"]), f"{decision['text']} (WARN(YES): allowed)")
-        security = mqiproto.ConnSecurity(ident.credentials, user=str(decision["user"]),
+        security = mqiflows.ConnSecurity(ident.credentials, user=str(decision["user"]),
                                          channel=self.name, address=self.peer,
                                          adopted=bool(decision.get("adopted")))
         self.status.mcauser = security.user
@@ -1040,85 +1041,85 @@ class SvrconnInstance:
         cc.backend = serving.mqi_port(handle, self.registry.limiter)
         self.status.remote_appl_tag = appl
         self.conv.authenticated()  # the channel is admitted: the listener's limits let go
-        return mqiproto.encode_reply(d.verb, [(self.chinit.qmgr_name, appl)],
+        return mqiflows.encode_reply(d.verb, [(self.chinit.qmgr_name, appl)],
                                      hobj=int(getattr(handle, "hconn", 1) or 1))
 
-    async def _disc(self, cc: _ClientConversation, d: mqiproto.Decoded) -> MQIReply:
+    async def _disc(self, cc: _ClientConversation, d: mqiflows.Decoded) -> MQIReply:
         await cc.backend.disconnect()
         cc.ended = True
-        return mqiproto.encode_reply(d.verb, [])
+        return mqiflows.encode_reply(d.verb, [])
 
-    async def _open(self, cc: _ClientConversation, d: mqiproto.Decoded) -> MQIReply:
+    async def _open(self, cc: _ClientConversation, d: mqiflows.Decoded) -> MQIReply:
         od, options = d.values
         hobj = await cc.backend.open(od, options)
         order = self.conv.writer.byte_order  # the reply's body is in our TSH's order
-        reply = mqiproto.encode_reply(d.verb, [od], hobj=hobj, byte_order=order)
+        reply = mqiflows.encode_reply(d.verb, [od], hobj=hobj, byte_order=order)
         # MQ's MQOPEN reply echoes the open options after the MQOD, as its request carries
-        # them (Wireshark dissects both alike); mqiproto's reply shape stops at the MQOD.
+        # them (Wireshark dissects both alike); mqiflows's reply shape stops at the MQOD.
         fmt = "<i" if order == ByteOrder.LITTLE else ">i"
         return attrs.evolve(reply, body=reply.body + struct.pack(fmt, options))
 
     def _byte_order(self) -> ByteOrder:
         return self.conv.reader.partner_byte_order or ByteOrder.LITTLE
 
-    async def _close(self, cc: _ClientConversation, d: mqiproto.Decoded) -> MQIReply:
+    async def _close(self, cc: _ClientConversation, d: mqiflows.Decoded) -> MQIReply:
         await cc.backend.close(d.hobj, d.values[0])
-        return mqiproto.encode_reply(d.verb, [])
+        return mqiflows.encode_reply(d.verb, [])
 
     def _check_length(self, data: bytes) -> None:
         if self.max_msg_size and len(data) > self.max_msg_size:
             raise MQMIError(_FAILED, CMQC.MQRC_DATA_LENGTH_ERROR)
 
-    async def _put(self, cc: _ClientConversation, d: mqiproto.Decoded) -> MQIReply:
+    async def _put(self, cc: _ClientConversation, d: mqiflows.Decoded) -> MQIReply:
         md, pmo, data = d.values
         self._check_length(data)
         warning = await cc.backend.put(d.hobj, md, pmo, data)
         self.status.bytes_received += len(data)
-        return mqiproto.encode_reply(d.verb, [md, pmo], comp=_WARNING if warning else _OK,
+        return mqiflows.encode_reply(d.verb, [md, pmo], comp=_WARNING if warning else _OK,
                                      reason=warning)
 
-    async def _put1(self, cc: _ClientConversation, d: mqiproto.Decoded) -> MQIReply:
+    async def _put1(self, cc: _ClientConversation, d: mqiflows.Decoded) -> MQIReply:
         od, md, pmo, data = d.values
         self._check_length(data)
         warning = await cc.backend.put1(od, md, pmo, data)
         self.status.bytes_received += len(data)
-        return mqiproto.encode_reply(d.verb, [od, md, pmo], comp=_WARNING if warning else _OK,
+        return mqiflows.encode_reply(d.verb, [od, md, pmo], comp=_WARNING if warning else _OK,
                                      reason=warning)
 
-    async def _get(self, cc: _ClientConversation, d: mqiproto.Decoded) -> MQIReply:
+    async def _get(self, cc: _ClientConversation, d: mqiflows.Decoded) -> MQIReply:
         md, gmo, buffer_length = d.values
         try:
             data = await cc.backend.get(d.hobj, md, gmo, self._max_length(buffer_length))
         except MQMIError as e:
-            reply = mqiproto.truncation_reply(md, gmo, e)
+            reply = mqiflows.truncation_reply(md, gmo, e)
             if reply is None:
                 raise
             return reply
         # (_serve_conversation counts the call in MSGS)
         self.status.message_moved(len(data), sent=True, counted=False)
-        return mqiproto.encode_reply(d.verb, [md, gmo, len(data), data])
+        return mqiflows.encode_reply(d.verb, [md, gmo, len(data), data])
 
-    async def _cmit(self, cc: _ClientConversation, d: mqiproto.Decoded) -> MQIReply:
+    async def _cmit(self, cc: _ClientConversation, d: mqiflows.Decoded) -> MQIReply:
         await cc.backend.commit()
-        return mqiproto.encode_reply(d.verb, [])
+        return mqiflows.encode_reply(d.verb, [])
 
-    async def _back(self, cc: _ClientConversation, d: mqiproto.Decoded) -> MQIReply:
+    async def _back(self, cc: _ClientConversation, d: mqiflows.Decoded) -> MQIReply:
         await cc.backend.backout()
-        return mqiproto.encode_reply(d.verb, [])
+        return mqiflows.encode_reply(d.verb, [])
 
-    async def _inq(self, cc: _ClientConversation, d: mqiproto.Decoded) -> MQIReply:
+    async def _inq(self, cc: _ClientConversation, d: mqiflows.Decoded) -> MQIReply:
         (selectors,) = d.values
         backend = cc.backend
         if d.hobj == 0:
             values = [await backend.inquire_qmgr(s) for s in selectors]
         else:
             values = [await backend.inquire(d.hobj, s) for s in selectors]
-        return mqiproto.encode_reply(d.verb, [values])
+        return mqiflows.encode_reply(d.verb, [values])
 
-    async def _set(self, cc: _ClientConversation, d: mqiproto.Decoded) -> MQIReply:
+    async def _set(self, cc: _ClientConversation, d: mqiflows.Decoded) -> MQIReply:
         selector, value = d.values
         await cc.backend.set(d.hobj, selector, value)
-        return mqiproto.encode_reply(d.verb, [])
+        return mqiflows.encode_reply(d.verb, [])
 
 
 # ---------------------------------------------------------------------------- relaying
@@ -1127,7 +1128,7 @@ class SvrconnInstance:
 _RELAYED = frozenset({_T.MQPUT, _T.MQGET, _T.MQCMIT, _T.MQBACK})
 _NO_LUW = bytes(8)  # an MQI flow's LUW id: none
 #: each relayed verb's reply segment type
-_REPLY_TYPES = {verb: mqiproto.reply_type(verb) for verb in _RELAYED}
+_REPLY_TYPES = {verb: mqiflows.reply_type(verb) for verb in _RELAYED}
 #: what the trace of a readdressed reply's send names (its kind: an MQIReply)
 _A_REPLY = (MQIReply(segment_type=SegmentType.MQGET_REPLY),)
 #: a partner byte order that is little-endian (None: none seen yet, little is assumed)
@@ -1148,17 +1149,17 @@ class _Answer:
     lsn: int
 
 
-def _decoded(request: MQIRequest, values: tuple[Any, ...]) -> mqiproto.Decoded:
-    """What ``mqiproto.decode_request`` gives for ``request``, whose ``values`` are read."""
-    return mqiproto.Decoded(request.segment_type, request.comp, request.reason, request.hobj,
+def _decoded(request: MQIRequest, values: tuple[Any, ...]) -> mqiflows.Decoded:
+    """What ``mqiflows.decode_request`` gives for ``request``, whose ``values`` are read."""
+    return mqiflows.Decoded(request.segment_type, request.comp, request.reason, request.hobj,
                             values)
 
 
 def _put_data_length(body: bytes) -> int | None:
     """An MQPUT body's message length when it is exactly MQMD, MQPMO (no records), length,
     data; else None."""
-    md = mqiproto.size_at(body, 0, mqiproto.MD_SIZES)
-    pmo = md and mqiproto.size_at(body, md, mqiproto.PMO_SIZES)
+    md = mqiflows.size_at(body, 0, mqiflows.MD_SIZES)
+    pmo = md and mqiflows.size_at(body, md, mqiflows.PMO_SIZES)
     if not pmo or md + pmo + 4 > len(body):
         return None
     (length,) = _LONG.unpack_from(body, md + pmo)
@@ -1167,15 +1168,15 @@ def _put_data_length(body: bytes) -> int | None:
 
 def _plain_get(body: bytes) -> bool:
     """Is an MQGET body exactly MQMD, MQGMO, buffer length?"""
-    md = mqiproto.size_at(body, 0, mqiproto.MD_SIZES)
-    gmo = md and mqiproto.size_at(body, md, mqiproto.GMO_SIZES)
+    md = mqiflows.size_at(body, 0, mqiflows.MD_SIZES)
+    gmo = md and mqiflows.size_at(body, md, mqiflows.GMO_SIZES)
     return bool(gmo) and md + gmo + 4 == len(body)
 
 
 def _got_data_length(body: bytes) -> int:
     """The message length in an MQGET reply (MQMD, MQGMO, DataLength, length, data)."""
-    md = mqiproto.size_at(body, 0, mqiproto.MD_SIZES)
-    gmo = md and mqiproto.size_at(body, md, mqiproto.GMO_SIZES)
+    md = mqiflows.size_at(body, 0, mqiflows.MD_SIZES)
+    gmo = md and mqiflows.size_at(body, md, mqiflows.GMO_SIZES)
     if not gmo or md + gmo + 8 > len(body):
         return 0
     return int(_LONG.unpack_from(body, md + gmo + 4)[0])
@@ -1188,7 +1189,7 @@ def _peer_host(stream: Any) -> str:
         return ""
 
 
-_Handler = Callable[[SvrconnInstance, _ClientConversation, mqiproto.Decoded], Any]
+_Handler = Callable[[SvrconnInstance, _ClientConversation, mqiflows.Decoded], Any]
 _HANDLERS: dict[SegmentType, _Handler] = {
     _T.MQCONN: SvrconnInstance._conn,
     _T.MQDISC: SvrconnInstance._disc,

@@ -26,7 +26,7 @@ import trio
 import mqpy
 from mqpy import CMQC
 from mqpy.browsing import browse
-from mqpy.verbs import Step
+from mqpy.fap.mqicalls import Step
 from mqpy_chinit import xmitgets
 
 SYNCQ = "SYSTEM.CHANNEL.SYNCQ"

@@ -28,8 +28,7 @@ from typing import Any
 
 import trio
 
-from mqpy.security.chlauth import dn_matches
-from mqpy_chinit.tls import (
+from mqpy.fap.tls import (
     CA_FILE,
     CERT_FILE,
     KEY_FILE,
@@ -38,6 +37,7 @@ from mqpy_chinit.tls import (
     peer_dn,
     server_context,
 )
+from mqpy.security.chlauth import dn_matches
 
 __all__ = ["ChannelTLSError", "ChannelTLSStream", "Forwarding", "KeyRepository", "Prefixed",
            "accept", "context", "is_tls", "open_channel_stream", "refresh", "tls_identity",

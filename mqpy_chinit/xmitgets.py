@@ -5,9 +5,9 @@ A sending MCA gets a message only to pass it on: the data (MQXQH, the message's 
 its data) goes into MESSAGE_DATA as it is, and of the transmission-queue message's own MQMD
 only PutDate and PutTime are read (XQTIME), and the whole of it only for the rare message
 the channel cannot carry (dead-lettered at the sender). So the replies of a run of gets
-(mqiproto.SpiVerb.RUN, one round trip) are not decoded into MQMD and MQGMO objects and
+(mqiflows.SpiVerb.RUN, one round trip) are not decoded into MQMD and MQGMO objects and
 copied field by field into the caller's, as ``verbs.run_in_order`` does for any caller:
-the MQMD stays as it came (``mqiproto.Packed``), the MQGMO is skipped, the data is sliced
+the MQMD stays as it came (``mqiflows.Packed``), the MQGMO is skipped, the data is sliced
 out. The request is the one run_in_order sends (the same flow for every get, packed once),
 so the queue manager serves it as any run.
 
@@ -33,12 +33,12 @@ from typing import Any
 import trio
 
 import mqpy
-from mqpy import CMQC, mqiproto
+from mqpy import CMQC
 from mqpy.bindings import BindingsConnection
 from mqpy.errors import MQMIError
-from mqpy.trace import TRACER
-from mqpy.verbs import Step, run_in_order
-from mqpy_chinit.wire import (
+from mqpy.fap import mqiflows
+from mqpy.fap.mqicalls import Step, run_in_order
+from mqpy.fap.segments import (
     ByteOrder,
     MQIReply,
     MQIRequest,
@@ -46,33 +46,34 @@ from mqpy_chinit.wire import (
     SegmentType,
     build_mqi_request,
 )
+from mqpy.trace import TRACER
 
 _T = SegmentType
 _LONG = struct.Struct("<i")
 _PUT_DATE = slice(mqpy.MD.offset_of("PutDate"), mqpy.MD.offset_of("PutDate") + 8)
 _PUT_TIME = slice(mqpy.MD.offset_of("PutTime"), mqpy.MD.offset_of("PutTime") + 8)
 
-#: a message got: its MQMD (an MD, or the MQMD as it came, mqiproto.Packed) and its data
+#: a message got: its MQMD (an MD, or the MQMD as it came, mqiflows.Packed) and its data
 Got = tuple[Any, bytes]
 
 
 def put_stamp(md: Any) -> tuple[bytes, bytes]:
     """PutDate and PutTime of a got message's MQMD, packed or not."""
-    if type(md) is mqiproto.Packed:
+    if type(md) is mqiflows.Packed:
         return md.raw[_PUT_DATE], md.raw[_PUT_TIME]
     return md.PutDate, md.PutTime
 
 
 def unpacked(md: Any) -> mqpy.MD:
     """A got message's MQMD as an MD object."""
-    return md.unpacked() if type(md) is mqiproto.Packed else md
+    return md.unpacked() if type(md) is mqiflows.Packed else md
 
 
 class XmitqGets:
     """Runs of MQGETs of one transmission queue handle, with the same MQMD and MQGMO in
     every request (a fresh MQMD, or a cluster sender's with its CorrelId)."""
 
-    def __init__(self, hobj: int, request_md: mqiproto.Packed, gmo: mqiproto.Packed,
+    def __init__(self, hobj: int, request_md: mqiflows.Packed, gmo: mqiflows.Packed,
                  correl_id: bytes | None = None) -> None:
         self.hobj = hobj
         self.request_md = request_md
@@ -87,12 +88,12 @@ class XmitqGets:
         stopping at the first that does not complete (none left, a truncation: the message
         stays for the next single MQGET) and after the one that brings the data got to
         ``limit`` bytes (0: RUN_BYTES)."""
-        limit = min(limit or mqiproto.RUN_BYTES, mqiproto.RUN_BYTES)
+        limit = min(limit or mqiflows.RUN_BYTES, mqiflows.RUN_BYTES)
         if type(handle) is not BindingsConnection:
             return self._run_in_order(handle, count, limit, resolve)
         if resolve is None and count < 1:
             return []
-        reply = handle._call(_T.SPI, [mqiproto.SpiVerb.RUN, self._flows(count, resolve), limit])
+        reply = handle._call(_T.SPI, [mqiflows.SpiVerb.RUN, self._flows(count, resolve), limit])
         return self._got(handle, reply.values[0], resolve)
 
     async def run_in_loop(self, handle: Any, count: int, limit: int,
@@ -101,12 +102,12 @@ class XmitqGets:
         """:meth:`run` from the event loop, its round trip made without a worker thread
         (:func:`call_in_loop`); None, nothing done, when it cannot be (as for
         :func:`run_quiet_in_loop`): the caller then calls run in one."""
-        limit = min(limit or mqiproto.RUN_BYTES, mqiproto.RUN_BYTES)
+        limit = min(limit or mqiflows.RUN_BYTES, mqiflows.RUN_BYTES)
         if not in_loop(handle):
             return None
         if resolve is None and count < 1:
             return []
-        reply = await call_in_loop(handle, _T.SPI, [mqiproto.SpiVerb.RUN,
+        reply = await call_in_loop(handle, _T.SPI, [mqiflows.SpiVerb.RUN,
                                                     self._flows(count, resolve), limit])
         if reply is None:
             return None
@@ -116,8 +117,8 @@ class XmitqGets:
         """The run's request flows: the resolve, then ``count`` gets."""
         flows = self._get_flow() * count
         if resolve is not None:
-            flows = mqiproto.pack_flows([mqiproto.encode_request(
-                _T.SPI, mqiproto.resolve_values(*resolve))]) + flows
+            flows = mqiflows.pack_flows([mqiflows.encode_request(
+                _T.SPI, mqiflows.resolve_values(*resolve))]) + flows
         return flows
 
     @staticmethod
@@ -144,7 +145,7 @@ class XmitqGets:
             else:
                 return out
             # anything else: every flow taken apart as a bindings run does
-            replies = mqiproto.unpack_flows(b"".join(flows))
+            replies = mqiflows.unpack_flows(b"".join(flows))
             out = []
             for event in replies:
                 if event.comp != CMQC.MQCC_OK:
@@ -159,8 +160,8 @@ class XmitqGets:
     def _get_flow(self) -> bytes:
         flow = self._flow
         if not flow:
-            flow = self._flow = mqiproto.pack_flows([mqiproto.encode_request(
-                _T.MQGET, [self.request_md, self.gmo, mqiproto.RUN_BYTES], hobj=self.hobj)])
+            flow = self._flow = mqiflows.pack_flows([mqiflows.encode_request(
+                _T.MQGET, [self.request_md, self.gmo, mqiflows.RUN_BYTES], hobj=self.hobj)])
         return flow
 
     def _run_in_order(self, handle: Any, count: int, limit: int,
@@ -169,7 +170,7 @@ class XmitqGets:
         mds = [mqpy.MD(CorrelId=self.correl_id) if self.correl_id else mqpy.MD()
                for _ in range(count)]
         steps: list[Step] = [("resolve", resolve)] if resolve is not None else []
-        steps += [("get", (self.hobj, md, self.gmo, mqiproto.RUN_BYTES, self.request_md))
+        steps += [("get", (self.hobj, md, self.gmo, mqiflows.RUN_BYTES, self.request_md))
                   for md in mds]
         if not steps:
             return []
@@ -182,7 +183,7 @@ class XmitqGets:
                 if not isinstance(data, MQMIError)]
 
 
-_GET_REPLY = int(mqiproto.reply_type(_T.MQGET))
+_GET_REPLY = int(mqiflows.reply_type(_T.MQGET))
 _MQI_HEAD = 28 + 16  # TSH and API header before an MQI flow's body
 _FIRST_LAST = 0x30  # TSH flags: FIRST and LAST segment
 _NOT_GOT = object()  # a get's reply that did not complete: the run's messages end there
@@ -198,8 +199,8 @@ def _got_in_place(flow: bytes) -> Got | object | None:
         return None
     if _LONG.unpack_from(flow, 32)[0] != CMQC.MQCC_OK:
         return _NOT_GOT
-    md_size = mqiproto.size_at(flow, _MQI_HEAD, mqiproto.MD_SIZES)
-    gmo_size = md_size and mqiproto.size_at(flow, _MQI_HEAD + md_size, mqiproto.GMO_SIZES)
+    md_size = mqiflows.size_at(flow, _MQI_HEAD, mqiflows.MD_SIZES)
+    gmo_size = md_size and mqiflows.size_at(flow, _MQI_HEAD + md_size, mqiflows.GMO_SIZES)
     if not gmo_size:
         return None
     pos = _MQI_HEAD + md_size + gmo_size + 4  # + DataLength
@@ -209,14 +210,14 @@ def _got_in_place(flow: bytes) -> Got | object | None:
     pos += 4
     if length < 0 or pos + length != len(flow):
         return None
-    return mqiproto.Packed(mqpy.MD, flow[_MQI_HEAD:_MQI_HEAD + md_size]), flow[pos:]
+    return mqiflows.Packed(mqpy.MD, flow[_MQI_HEAD:_MQI_HEAD + md_size]), flow[pos:]
 
 
 def _message(body: bytes) -> Got:
     """An MQGET reply's body (MQMD, MQGMO, DataLength, data): the MQMD as it came, and the
     data."""
-    md_size = mqiproto.size_at(body, 0, mqiproto.MD_SIZES)
-    gmo_size = md_size and mqiproto.size_at(body, md_size, mqiproto.GMO_SIZES)
+    md_size = mqiflows.size_at(body, 0, mqiflows.MD_SIZES)
+    gmo_size = md_size and mqiflows.size_at(body, md_size, mqiflows.GMO_SIZES)
     if not gmo_size:
         raise ValueError("MQGET reply: no MQMD and MQGMO where expected")
     pos = md_size + gmo_size + 4  # + DataLength
@@ -224,28 +225,28 @@ def _message(body: bytes) -> Got:
     pos += 4
     if length < 0 or pos + length != len(body):
         raise ValueError("MQGET reply: message data length does not match")
-    return mqiproto.Packed(mqpy.MD, body[:md_size]), body[pos:]
+    return mqiflows.Packed(mqpy.MD, body[:md_size]), body[pos:]
 
 
 # ---------------------------------------------------------------- a receiving MCA's puts
 
 _QUIET_OK = 0
-_REPLIES = {verb: mqiproto.reply_type(verb)
+_REPLIES = {verb: mqiflows.reply_type(verb)
             for verb in (_T.MQPUT, _T.MQPUT1, _T.MQGET, _T.SPI)}
-_COMMIT = mqiproto.pack_flows([mqiproto.encode_request(_T.MQCMIT)])
-_COMMIT_REPLY = mqiproto.reply_type(_T.MQCMIT)
+_COMMIT = mqiflows.pack_flows([mqiflows.encode_request(_T.MQCMIT)])
+_COMMIT_REPLY = mqiflows.reply_type(_T.MQCMIT)
 _LITTLE = ByteOrder.LITTLE
 
 
 #: the reply flow of a quiet MQPUT or MQPUT1 that completed without a warning, by verb
-_QUIET_OK_FLOWS = {verb: mqiproto.pack_flows([mqiproto.encode_reply(verb)])
+_QUIET_OK_FLOWS = {verb: mqiflows.pack_flows([mqiflows.encode_reply(verb)])
                    for verb in (_T.MQPUT, _T.MQPUT1)}
 
 
 def _reply(handle: Any, flow: bytes) -> MQIReply:
     """One reply flow of a run taken apart; one that is not is out of step."""
     try:
-        events = mqiproto.unpack_flows(flow)
+        events = mqiflows.unpack_flows(flow)
     except ProtocolError:
         raise handle.out_of_step() from None
     if len(events) != 1 or type(events[0]) is not MQIReply:
@@ -254,20 +255,20 @@ def _reply(handle: Any, flow: bytes) -> MQIReply:
 
 
 def _flow(request: MQIRequest) -> bytes:
-    return mqiproto.pack_flows([request])
+    return mqiflows.pack_flows([request])
 
 
 def _put_flow(hobj: int, md: Any, pmo: Any, data: bytes) -> bytes | None:
     """An arrival's MQPUT request flow, packed here in one join when its MQMD and MQPMO are
-    already packed little-endian (mqiproto.Packed: an arrival from a little-endian partner,
-    the MQPMO packed once): the bytes ``mqiproto.pack_flows`` makes of
+    already packed little-endian (mqiflows.Packed: an arrival from a little-endian partner,
+    the MQPMO packed once): the bytes ``mqiflows.pack_flows`` makes of
     ``encode_request(MQPUT, [md, pmo, data])``, without the event and the general packer
     (tests/channels/test_fast_paths.py holds the two to the same bytes). None for anything
     else (the general way)."""
-    if (type(md) is not mqiproto.Packed or type(pmo) is not mqiproto.Packed
+    if (type(md) is not mqiflows.Packed or type(pmo) is not mqiflows.Packed
             or md.cls is not mqpy.MD or pmo.cls is not mqpy.PMO or md.byte_order != _LITTLE
             or pmo.byte_order != _LITTLE or type(data) is not bytes
-            or len(data) > mqiproto.RUN_BYTES):
+            or len(data) > mqiflows.RUN_BYTES):
         return None
     return build_mqi_request(_T.MQPUT, hobj, (md.raw, pmo.raw, _LONG.pack(len(data)), data))
 
@@ -285,7 +286,7 @@ def run_quiet(handle: Any, steps: list[Step], commit: bool = False,
     first failure ends the list as its MQMIError. Anything else goes by run_in_order.
 
     ``commit``: an MQCMIT ends the same round trip, made (by the queue manager) only if
-    every call completed (mqiproto.RUN_LAST_VERBS); ``prepare``: an SPI PREPARE of the unit
+    every call completed (mqiflows.RUN_LAST_VERBS); ``prepare``: an SPI PREPARE of the unit
     of work under that key ends it instead (RUN_LAST_SPI_VERBS). Its failure is raised.
     Returns the results and whether that commit or prepare was made (never over
     run_in_order: the caller makes it, as it must when a call failed)."""
@@ -295,7 +296,7 @@ def run_quiet(handle: Any, steps: list[Step], commit: bool = False,
     flows, verbs = quiet
     if not flows:
         return [], False
-    replies = handle._call(_T.SPI, [mqiproto.SpiVerb.RUN_QUIET, flows, 0]).values[0]
+    replies = handle._call(_T.SPI, [mqiflows.SpiVerb.RUN_QUIET, flows, 0]).values[0]
     return _quiet_results(handle, replies, verbs, commit, prepare is not None)
 
 
@@ -309,7 +310,7 @@ async def run_quiet_in_loop(handle: Any, steps: list[Step], commit: bool = False
     if quiet is None or not quiet[0]:
         return None
     flows, verbs = quiet
-    reply = await call_in_loop(handle, _T.SPI, [mqiproto.SpiVerb.RUN_QUIET, flows, 0])
+    reply = await call_in_loop(handle, _T.SPI, [mqiflows.SpiVerb.RUN_QUIET, flows, 0])
     if reply is None:
         return None
     return _quiet_results(handle, reply.values[0], verbs, commit, prepare is not None)
@@ -331,18 +332,18 @@ def _quiet_run(handle: Any, steps: list[Step], commit: bool, prepare: bytes | No
         if name == "put":
             hobj, md, pmo, data = args
             flow = _put_flow(hobj, md, pmo, data)
-            flows.append(flow if flow is not None else _flow(mqiproto.encode_request(
+            flows.append(flow if flow is not None else _flow(mqiflows.encode_request(
                 _T.MQPUT, [md, pmo, data], hobj=hobj)))
             verbs.append(_T.MQPUT)
         elif name == "put1":
-            flows.append(_flow(mqiproto.encode_request(_T.MQPUT1, list(args))))
+            flows.append(_flow(mqiflows.encode_request(_T.MQPUT1, list(args))))
             verbs.append(_T.MQPUT1)
         elif name == "resolve":
-            flows.append(_flow(mqiproto.encode_request(_T.SPI, mqiproto.resolve_values(*args))))
+            flows.append(_flow(mqiflows.encode_request(_T.SPI, mqiflows.resolve_values(*args))))
             verbs.append(_T.SPI)
         elif name == "get" and len(args) == 4:
             hobj, md, gmo, max_length = args
-            flows.append(_flow(mqiproto.encode_request(
+            flows.append(_flow(mqiflows.encode_request(
                 _T.MQGET, [md, gmo, -1 if max_length is None else max_length], hobj=hobj)))
             verbs.append(_T.MQGET)
         else:
@@ -352,8 +353,8 @@ def _quiet_run(handle: Any, steps: list[Step], commit: bool, prepare: bytes | No
     if commit:
         flows.append(_COMMIT)
     elif prepare is not None:
-        flows.append(_flow(mqiproto.encode_request(
-            _T.SPI, [mqiproto.SpiVerb.PREPARE, prepare, 0])))
+        flows.append(_flow(mqiflows.encode_request(
+            _T.SPI, [mqiflows.SpiVerb.PREPARE, prepare, 0])))
     return b"".join(flows), verbs
 
 
@@ -405,7 +406,7 @@ def in_loop(handle: Any) -> bool:
 
 
 async def call_in_loop(handle: BindingsConnection, verb: SegmentType, values: Any
-                       ) -> mqiproto.Decoded | None:
+                       ) -> mqiflows.Decoded | None:
     """One call on a (blocking) bindings connection made from the event loop: the request
     written and the reply read without blocking (MSG_DONTWAIT), trio waiting for the socket
     in between, so that an MCA's run costs no trip to a worker thread and back -- the

@@ -43,12 +43,13 @@ def _connect(name: str, data_path: str | None, appl_name: str = "runmqchi"):
 def _bind(name: str, data_path: str | None, appl_name: str = "runmqchi"):
     """Bindings as the queue manager's own process: the channel initiator asserts its (the
     owner's) identity, so CHCKLOCL does not ask it for a password (as MQ's runmqchi)."""
-    from mqpy import bindings, mqiproto
+    from mqpy import bindings
+    from mqpy.fap import mqiflows
     from mqpy.security import owner
 
     qm = mqpy.QueueManager(None)
     qm._conn = bindings.connect(name, data_path,
-                                security=mqiproto.ConnSecurity(user=owner()),
+                                security=mqiflows.ConnSecurity(user=owner()),
                                 appl_name=appl_name)
     qm._name = qm._conn.qmgr_name
     return qm

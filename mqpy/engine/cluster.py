@@ -29,14 +29,6 @@ from typing import Protocol
 import attrs
 
 COMMAND_QUEUE = "SYSTEM.CLUSTER.COMMAND.QUEUE"
-#: What an auto-defined CLUSSDR takes from its partner's CLUSRCVR (the rest, and anything
-#: the CLUSRCVR does not say, from SYSTEM.DEF.CLUSSDR); CONNAME and the CLWL attributes
-#: travel in the cluster records' own fields. (The MQSC grammar shows these on DISPLAY
-#: CLUSQMGR; the repository manager copies them.)
-CLUSRCVR_TO_CLUSSDR = ("BATCHHB", "BATCHINT", "BATCHLIM", "BATCHSZ", "COMPHDR", "COMPMSG",
-                       "CONVERT", "DISCINT", "HBINT", "KAINT", "LONGRTY", "LONGTMR",
-                       "MAXMSGL", "MONCHL", "NPMSPEED", "PROPCTL", "SEQWRAP", "SHORTRTY",
-                       "SHORTTMR", "SSLCIPH", "SSLPEER", "STATCHL", "TRPTYPE", "USEDLQ")
 #: MQMD.Format of a local request to the repository manager (a name wanted, definitions
 #: changed); messages from other repositories carry the records' own format.
 REQUEST_FORMAT = "MQPYCLRQ"

@@ -29,7 +29,7 @@ from types import MappingProxyType
 
 import attrs
 
-from mqpy.engine.cluster import CLUSRCVR_TO_CLUSSDR
+from mqpy.fap.channeldefs import CLUSRCVR_TO_CLUSSDR
 
 __all__ = [
     "Attr",

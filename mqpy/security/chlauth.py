@@ -470,7 +470,7 @@ def _dn_matches(pattern: str, dn: str) -> bool:
 
 def dn_matches(pattern: str, dn: str) -> bool:
     """IBM's SSLPEER / SSLPEERMAP matching of a certificate DN (``CN=a*, O=b``); ``dn`` is
-    an escaped DN string (``mqpy_chinit.tls.peer_dn``)."""
+    an escaped DN string (``mqpy.fap.tls.peer_dn``)."""
     return _dn_matches(pattern, dn)
 
 

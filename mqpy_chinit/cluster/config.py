@@ -52,7 +52,7 @@ class ReceiverDef:
     clwlrank: int = 0
     clwlwght: int = 50
     netprty: int = 0
-    #: what an auto-defined CLUSSDR to this queue manager takes (records.CLUSRCVR_TO_CLUSSDR)
+    #: what an auto-defined CLUSSDR to this queue manager takes (channeldefs.CLUSRCVR_TO_CLUSSDR)
     channel_attrs: tuple[tuple[str, str | int], ...] = ()
 
 

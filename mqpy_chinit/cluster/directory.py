@@ -24,7 +24,7 @@ import attrs
 
 from mqpy import CMQC, filemodes
 from mqpy.engine.cluster import ClusterRoute
-from mqpy_chinit.definitions import CLUSTER_XMITQ, cluster_correl_id
+from mqpy.fap.channeldefs import CLUSTER_XMITQ, cluster_correl_id
 
 from .workload import QueueInstance, RoundRobinState, choose_destination, effective_bind
 

@@ -45,9 +45,9 @@ import mqpy
 from mqpy import CMQC
 from mqpy.engine import reports
 from mqpy.engine.cluster import COMMAND_QUEUE, REQUEST_FORMAT
-from mqpy_chinit import definitions as D
+from mqpy.fap import channeldefs as D
+from mqpy.fap.segments import XQH_WITH_MD_LENGTH
 from mqpy_chinit.states import ChannelState
-from mqpy_chinit.wire import XQH_WITH_MD_LENGTH
 
 from .config import LocalConfig, read_config
 from .directory import _FIELDS, Cache, instance_to_dict, write_cache

@@ -35,7 +35,7 @@ from typing import Any, ClassVar, Union
 import attrs
 
 from mqpy import CMQC
-from mqpy.engine.cluster import CLUSRCVR_TO_CLUSSDR
+from mqpy.fap.channeldefs import CLUSRCVR_TO_CLUSSDR
 
 __all__ = [
     "BODY_VERSION",
@@ -100,8 +100,6 @@ class SubscriptionKind(enum.Enum):
 
 def _version(record: Any) -> tuple[float, int]:
     return (record.published, record.sequence)
-
-
 
 
 def channel_attr_pairs(value: object) -> tuple[tuple[str, str | int], ...]:

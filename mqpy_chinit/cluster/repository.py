@@ -117,7 +117,7 @@ class DefineAutoClussdr:
     clwlrank: int = 0
     clwlwght: int = 50
     netprty: int = 0
-    #: the partner's CLUSRCVR attributes it takes (records.CLUSRCVR_TO_CLUSSDR)
+    #: the partner's CLUSRCVR attributes it takes (channeldefs.CLUSRCVR_TO_CLUSSDR)
     channel_attrs: tuple[tuple[str, str | int], ...] = ()
 
 

@@ -21,8 +21,8 @@ from mqpy import CMQC
 from mqpy.browsing import browse
 from mqpy.engine import reports
 from mqpy.engine.cluster import COMMAND_QUEUE, REQUEST_FORMAT
-from mqpy_chinit.definitions import CLUSTER_XMITQ, channel_of_correl_id
-from mqpy_chinit.wire import XQH_WITH_MD_LENGTH
+from mqpy.fap.channeldefs import CLUSTER_XMITQ, channel_of_correl_id
+from mqpy.fap.segments import XQH_WITH_MD_LENGTH
 
 from .manager import REPOSITORY_QUEUE
 from .records import RecordFormatError, decode, encode

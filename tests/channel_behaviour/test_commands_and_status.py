@@ -7,8 +7,8 @@ import socket
 import trio
 
 from mqpy import CMQC, CMQCFC, CMQXC, pcf
+from mqpy.fap.segments import Ping, SegmentType
 from mqpy.structures import CFH
-from mqpy_chinit.wire import Ping, SegmentType
 
 from .conftest import (
     CHANNEL,

@@ -6,7 +6,7 @@ import time
 
 import trio
 
-from mqpy_chinit.wire import SegmentType
+from mqpy.fap.segments import SegmentType
 from tests.channels.proxy import FaultProxy
 
 from .conftest import (

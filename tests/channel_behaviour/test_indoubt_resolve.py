@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import trio
 
+from mqpy.fap.segments import SegmentType
 from mqpy_chinit import syncq
-from mqpy_chinit.wire import SegmentType
 from tests.channels.proxy import FaultProxy
 from tests.channels.test_indoubt import nth_message, once
 

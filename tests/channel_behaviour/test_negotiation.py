@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import trio
 
-from mqpy_chinit.wire import Status, StatusCode
+from mqpy.fap.segments import Status, StatusCode
 
 from .conftest import (
     CHANNEL,

@@ -12,11 +12,11 @@ import trio
 
 import mqpy
 from mqpy import CMQC, CMQCFC, local
+from mqpy.fap.segments import SegmentType
 from mqpy_chinit.chinit import INITQ, ChannelInitiator, EngineAdmin
 from mqpy_chinit.cluster.directory import cache_path
 from mqpy_chinit.cluster.records import decode as decode_record
 from mqpy_chinit.mca import ReceiverMCA
-from mqpy_chinit.wire import SegmentType
 from tests.channels.proxy import FaultProxy
 from tests.channels.test_indoubt import once
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import trio
 
-from mqpy_chinit.wire import SegmentType, Status, StatusCode
+from mqpy.fap.segments import SegmentType, Status, StatusCode
 
 from .conftest import (
     CHANNEL,

@@ -10,8 +10,8 @@ from collections.abc import AsyncIterator, Callable, Iterable
 import attrs
 import trio
 
+from mqpy.fap.segments import SegmentType
 from mqpy_chinit.chinit import ChannelInitiator
-from mqpy_chinit.wire import SegmentType
 
 from .proxy import FaultProxy, Policy
 from .test_sdr_rcvr import define_pair

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import trio
 
+from mqpy.fap.segments import InitialData
 from mqpy_chinit.mca import CONFIRM_TIMEOUT, Conversation, call_id
 from mqpy_chinit.states import ChannelStatus
-from mqpy_chinit.wire import InitialData
 
 
 async def _start_instance(port: int, qmgr: str = "QM1") -> Conversation:

@@ -1,7 +1,7 @@
 """What a receiving MCA reads of an arrival in place in its transmission header.
 
 The receiver passes an arrival's MQMD on to its queue manager as the bytes that came in the
-MQXQH (mqiproto.Packed) rather than decoding and encoding it again; what it needs itself
+MQXQH (mqiflows.Packed) rather than decoding and encoding it again; what it needs itself
 (destination, Format, UserIdentifier) it reads in place. Those must be what decoding gives.
 """
 
@@ -10,9 +10,10 @@ from __future__ import annotations
 import pytest
 
 import mqpy
-from mqpy import CMQC, mqiproto
+from mqpy import CMQC
+from mqpy.fap import mqiflows
+from mqpy.fap.segments import XQH_LENGTH, ByteOrder, MessageData, StatusCode
 from mqpy_chinit import mca
-from mqpy_chinit.wire import XQH_LENGTH, ByteOrder, MessageData, StatusCode
 
 
 def _arrival_event(byte_order: ByteOrder) -> MessageData:
@@ -33,7 +34,7 @@ def test_an_arrivals_fields_read_in_place_are_those_decoding_gives(order):
     xqh = ev.transmission_header
     assert (dest_q, dest_qm) == (b"TARGET", b"QM2")
     assert (fmt, user) == (xqh.MsgDesc.Format, xqh.MsgDesc.UserIdentifier)
-    assert isinstance(md, mqiproto.Packed)
+    assert isinstance(md, mqiflows.Packed)
     assert md.unpacked() == xqh.MsgDesc
 
 

@@ -12,9 +12,9 @@ import trio
 
 import mqpy
 from mqpy import CMQC
+from mqpy.fap.segments import CapFlags2, SegmentType
 from mqpy.structures import DLH
 from mqpy_chinit.states import ChannelState
-from mqpy_chinit.wire import CapFlags2, SegmentType
 
 from .proxy import FaultProxy
 from .test_sdr_rcvr import wait_until

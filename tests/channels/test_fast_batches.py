@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import pytest
 
-from mqpy_chinit import negotiation, syncq
+from mqpy.fap import negotiation
+from mqpy.fap.segments import CapFlags2, SegmentType
+from mqpy_chinit import syncq
 from mqpy_chinit.mca import _our_id, agreed_fast
 from mqpy_chinit.states import ChannelState
-from mqpy_chinit.wire import CapFlags2, SegmentType
 
 from .pairs import CHANNEL, running_pair
 from .test_sdr_rcvr import wait_until

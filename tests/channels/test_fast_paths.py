@@ -10,10 +10,13 @@ import pytest
 import trio
 
 import mqpy
-from mqpy import CMQC, mqiproto
+from mqpy import CMQC
 from mqpy.bindings import BindingsConnection
+from mqpy.fap import mqiflows
+from mqpy.fap.framing import SegmentWriter
+from mqpy.fap.mqicalls import run_in_order
+from mqpy.fap.segments import ByteOrder, Heartbeat, MessageData, Ping, Status
 from mqpy.structures import XQH
-from mqpy.verbs import run_in_order
 from mqpy_chinit import syncq, xmitgets
 from mqpy_chinit.conversation import (
     MAX_TRANSMISSION_SIZE,
@@ -21,11 +24,9 @@ from mqpy_chinit.conversation import (
     ChannelEnded,
     Conversation,
 )
-from mqpy_chinit.framing import SegmentWriter
 from mqpy_chinit.mca import ReceiverMCA, SenderMCA, _InFlight
 from mqpy_chinit.monitor import ChannelMonitor
 from mqpy_chinit.states import ChannelStatus
-from mqpy_chinit.wire import ByteOrder, Heartbeat, MessageData, Ping, Status
 from tests.wire.test_conversation_io import _connected
 
 
@@ -125,8 +126,8 @@ def test_a_run_of_gets_kept_packed_gives_what_decoded_gets_give(daemon):
                                         for md in mds])
         assert decoded == bodies
         qm.backout()
-        gets = xmitgets.XmitqGets(xq.get_handle(), mqiproto.Packed.of(mqpy.MD()),
-                                  mqiproto.Packed.of(gmo))
+        gets = xmitgets.XmitqGets(xq.get_handle(), mqiflows.Packed.of(mqpy.MD()),
+                                  mqiflows.Packed.of(gmo))
         first = gets.run(handle, 2, 150)  # 100 + 101 bytes: the second reaches the limit
         rest = gets.run(handle, 10, 0)
         assert gets.run(handle, 3, 0) == []  # none left
@@ -134,7 +135,7 @@ def test_a_run_of_gets_kept_packed_gives_what_decoded_gets_give(daemon):
         assert len(first) == 2
         assert [data for _md, data in got] == bodies
         for (md, _data), want in zip(got, mds, strict=True):
-            assert type(md) is mqiproto.Packed
+            assert type(md) is mqiflows.Packed
             fields = dict(xmitgets.unpacked(md).__dict__)
             assert fields.pop("BackoutCount") == want.BackoutCount + 1  # got before: backed out
             assert fields == {k: v for k, v in want.__dict__.items() if k != "BackoutCount"}
@@ -370,14 +371,14 @@ def test_a_bindings_resolve_may_commit_without_waiting_for_the_force(daemon):
 def test_an_arrivals_put_packed_by_hand_is_the_flow_the_general_packer_makes(data):
     """Given an arrival whose MQMD and MQPMO are packed little-endian, when the receiving
     MCA packs its MQPUT request by hand (xmitgets._put_flow), then the bytes are those of
-    mqiproto's general packer and segment writer; an MQMD packed big-endian, or one that is
+    mqiflows's general packer and segment writer; an MQMD packed big-endian, or one that is
     an object, is left to the general way (None)."""
     md = mqpy.MD(Persistence=1, Format=CMQC.MQFMT_STRING, UserIdentifier=b"someone")
-    packed_md = mqiproto.Packed.of(md)
-    pmo = mqiproto.Packed.of(mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
-    general = mqiproto.pack_flows([mqiproto.encode_request(
-        mqiproto.SegmentType.MQPUT, [packed_md, pmo, data], hobj=17)])
+    packed_md = mqiflows.Packed.of(md)
+    pmo = mqiflows.Packed.of(mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+    general = mqiflows.pack_flows([mqiflows.encode_request(
+        mqiflows.SegmentType.MQPUT, [packed_md, pmo, data], hobj=17)])
     assert xmitgets._put_flow(17, packed_md, pmo, data) == general
-    big = mqiproto.Packed(mqpy.MD, md.pack(CMQC.MQENC_INTEGER_NORMAL), ByteOrder.BIG)
+    big = mqiflows.Packed(mqpy.MD, md.pack(CMQC.MQENC_INTEGER_NORMAL), ByteOrder.BIG)
     assert xmitgets._put_flow(17, big, pmo, data) is None
     assert xmitgets._put_flow(17, md, pmo, data) is None

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from mqpy.fap.segments import SegmentType
 from mqpy_chinit.states import ChannelState
-from mqpy_chinit.wire import SegmentType
 
 from .pairs import running_pair
 from .test_sdr_rcvr import wait_until

@@ -16,18 +16,18 @@ import trio
 
 from mqpy import config
 from mqpy.browsing import browse
-from mqpy.mqsc.processor import MQSCProcessor
-from mqpy_chinit import syncq
-from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
-from mqpy_chinit.framing import SegmentReader
-from mqpy_chinit.states import ChannelState
-from mqpy_chinit.wire import (
+from mqpy.fap.framing import SegmentReader
+from mqpy.fap.segments import (
     XQH_WITH_MD_LENGTH,
     ControlFlags1,
     MessageData,
     SegmentType,
     Status,
 )
+from mqpy.mqsc.processor import MQSCProcessor
+from mqpy_chinit import syncq
+from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
+from mqpy_chinit.states import ChannelState
 
 from .pairs import CHANNEL, PIPELINED, hold_statuses, messages_passed_beyond, running_pair
 from .proxy import ThreadedProxy

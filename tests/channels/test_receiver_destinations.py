@@ -13,9 +13,9 @@ import trio
 
 import mqpy
 from mqpy import CMQC
+from mqpy.fap.segments import MessageData
 from mqpy_chinit.mca import ReceiverMCA
 from mqpy_chinit.states import ChannelState
-from mqpy_chinit.wire import MessageData
 
 from .test_receiver_puts import _arrivals
 from .test_sdr_rcvr import listening, started, wait_until

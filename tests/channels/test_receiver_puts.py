@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import mqpy
 from mqpy import CMQC
+from mqpy.fap.segments import XQH_WITH_MD_LENGTH, MessageData
 from mqpy.structures import XQH
 from mqpy_chinit.mca import ReceiverMCA
-from mqpy_chinit.wire import XQH_WITH_MD_LENGTH, MessageData
 
 TARGETS = ("T1", "T2", "T3")
 

@@ -12,11 +12,11 @@ import trio
 
 import mqpy
 from mqpy import CMQC
+from mqpy.fap.framing import SegmentWriter
+from mqpy.fap.segments import ControlFlags1, MessageData, Ping, Status, StatusCode
 from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
-from mqpy_chinit.framing import SegmentWriter
 from mqpy_chinit.mca import ReceiverMCA
 from mqpy_chinit.states import ChannelStatus
-from mqpy_chinit.wire import ControlFlags1, MessageData, Ping, Status, StatusCode
 from tests.wire.test_conversation_io import _connected
 
 

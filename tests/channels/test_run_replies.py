@@ -10,11 +10,12 @@ import pytest
 import trio
 
 import mqpy
-from mqpy import CMQC, mqiproto, serving
+from mqpy import CMQC, serving
 from mqpy.engine.qmgr import QueueManagerEngine
+from mqpy.fap import mqiflows
+from mqpy.fap.segments import SegmentType
 from mqpy.server import _RUN_WRITER, BindingsServer, _Session
 from mqpy_chinit import xmitgets
-from mqpy_chinit.wire import SegmentType
 
 SYNCPOINT = CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING
 
@@ -54,12 +55,12 @@ def _run_of_gets(session: _Session, count: int, limit: int) -> list[bytes]:
     """The reply flows of an SPI RUN of ``count`` gets of Q, as a sending MCA asks for
     them (xmitgets.XmitqGets), served as the daemon serves the request."""
     hobj = session.conn.open(mqpy.OD(ObjectName=b"Q"), CMQC.MQOO_INPUT_AS_Q_DEF)
-    gets = xmitgets.XmitqGets(hobj, mqiproto.Packed.of(mqpy.MD()),
-                              mqiproto.Packed.of(mqpy.GMO(Options=SYNCPOINT)))
-    request = mqiproto.encode_request(SegmentType.SPI, [mqiproto.SpiVerb.RUN,
+    gets = xmitgets.XmitqGets(hobj, mqiflows.Packed.of(mqpy.MD()),
+                              mqiflows.Packed.of(mqpy.GMO(Options=SYNCPOINT)))
+    request = mqiflows.encode_request(SegmentType.SPI, [mqiflows.SpiVerb.RUN,
                                                         gets._get_flow() * count, limit])
     reply = trio.run(session._dispatch, request)
-    return mqiproto.decode_reply(reply).values[0]
+    return mqiflows.decode_reply(reply).values[0]
 
 
 def _usual_gets(tmp_path, count: int) -> list[bytes]:
@@ -74,9 +75,9 @@ def _usual_gets(tmp_path, count: int) -> list[bytes]:
         try:
             data = conn.get(hobj, md, gmo, None)
         except mqpy.MQMIError as e:
-            reply = mqiproto.encode_reply(SegmentType.MQGET, comp=e.comp, reason=e.reason)
+            reply = mqiflows.encode_reply(SegmentType.MQGET, comp=e.comp, reason=e.reason)
         else:
-            reply = mqiproto.encode_reply(SegmentType.MQGET, [md, gmo, len(data), data])
+            reply = mqiflows.encode_reply(SegmentType.MQGET, [md, gmo, len(data), data])
         flows.append(_RUN_WRITER.send(reply))
     conn.disconnect()
     eng.close()
@@ -99,20 +100,20 @@ def test_a_run_of_gets_ends_at_its_byte_limit(session, tmp_path):
 
 
 def _flow(verb: SegmentType, values: list, hobj: int = 0) -> bytes:
-    return mqiproto.pack_flows([mqiproto.encode_request(verb, values, hobj=hobj)])
+    return mqiflows.pack_flows([mqiflows.encode_request(verb, values, hobj=hobj)])
 
 
 @pytest.mark.parametrize("shape", ["gets", "gets+commit", "resolve+gets", "puts",
                                    "same puts+other", "commits", "two gets", "one get"])
 def test_a_run_of_repeated_calls_is_read_as_every_flow_is(shape):
     """Given an SPI RUN's flows where one call may repeat (a sending MCA's gets), when the
-    bindings server reads them, then it has the events mqiproto.unpack_flows reads, in the
+    bindings server reads them, then it has the events mqiflows.unpack_flows reads, in the
     same order."""
     from mqpy.server import _run_requests
 
     get = _flow(SegmentType.MQGET, [mqpy.MD(), mqpy.GMO(Options=SYNCPOINT), -1], hobj=3)
     commit = _flow(SegmentType.MQCMIT, [])
-    resolve = _flow(SegmentType.SPI, mqiproto.resolve_values(b"L" * 8, True))
+    resolve = _flow(SegmentType.SPI, mqiflows.resolve_values(b"L" * 8, True))
 
     def put(i: int) -> bytes:
         return _flow(SegmentType.MQPUT, [mqpy.MD(MsgId=bytes([i]) * 24), mqpy.PMO(), b"d"],
@@ -122,18 +123,18 @@ def test_a_run_of_repeated_calls_is_read_as_every_flow_is(shape):
              "resolve+gets": resolve + get * 5, "puts": b"".join(put(i) for i in range(5)),
              "same puts+other": put(1) * 3 + put(2) + put(1), "commits": commit * 3,
              "two gets": get * 2, "one get": get}[shape]
-    assert _run_requests(flows) == mqiproto.unpack_flows(flows)
+    assert _run_requests(flows) == mqiflows.unpack_flows(flows)
 
 
 def test_a_run_whose_repeated_call_is_cut_short_is_refused_as_every_flow_is():
     """Given a run of repeated gets whose last is cut short, when the server reads it, then
     it is refused (ProtocolError, which ends the connection), as unpack_flows refuses it."""
+    from mqpy.fap.segments import ProtocolError
     from mqpy.server import _run_requests
-    from mqpy_chinit.wire import ProtocolError
 
     get = _flow(SegmentType.MQGET, [mqpy.MD(), mqpy.GMO(), -1], hobj=3)
     for flows in (get * 3 + get[:-5], get * 2 + b"junk"):
         with pytest.raises(ProtocolError):
-            mqiproto.unpack_flows(flows)
+            mqiflows.unpack_flows(flows)
         with pytest.raises(ProtocolError):
             _run_requests(flows)

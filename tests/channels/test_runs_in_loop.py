@@ -10,18 +10,19 @@ import pytest
 import trio
 
 import mqpy
-from mqpy import CMQC, bindings, mqiproto
+from mqpy import CMQC, bindings
+from mqpy.fap import mqiflows
 from mqpy_chinit import mca, syncq, xmitgets
 from mqpy_chinit.mca import ReceiverMCA
 from tests.daemon.conftest import QM, running  # noqa: F401 - the daemon fixture
 
 OUT = CMQC.MQOO_OUTPUT | CMQC.MQOO_SET_ALL_CONTEXT
-PMO = mqiproto.Packed.of(mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT
+PMO = mqiflows.Packed.of(mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT
                                   | CMQC.MQPMO_SET_ALL_CONTEXT))
 
 
 def _steps(hobj: int, tag: bytes) -> list:
-    return [("put", (hobj, mqiproto.Packed.of(mqpy.MD(MsgId=tag + bytes([i]) * 20)), PMO,
+    return [("put", (hobj, mqiflows.Packed.of(mqpy.MD(MsgId=tag + bytes([i]) * 20)), PMO,
                      tag + b" %d" % i), False) for i in range(6)]
 
 
@@ -158,7 +159,7 @@ async def test_a_run_of_gets_from_the_event_loop_gets_what_the_threads_run_gets(
         q2 = conn.open(mqpy.OD(ObjectName=b"Q2"), OUT)
         assert xmitgets.run_quiet(conn, _steps(q2, b"g"), commit=True) == ([0] * 6, True)
         inq = conn.open(mqpy.OD(ObjectName=b"Q2"), CMQC.MQOO_INPUT_SHARED)
-        gets = xmitgets.XmitqGets(inq, mqiproto.Packed.of(mqpy.MD()), mqiproto.Packed.of(
+        gets = xmitgets.XmitqGets(inq, mqiflows.Packed.of(mqpy.MD()), mqiflows.Packed.of(
             mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT)))
         first = await gets.run_in_loop(conn, 3, 0)
         rest = await trio.to_thread.run_sync(lambda: gets.run(conn, 10, 0))
@@ -207,12 +208,12 @@ def _get_replies() -> tuple[list[bytes], list[tuple[bytes, bytes]]]:
     for i in range(2):
         md = mqpy.MD(MsgId=bytes([i + 1]) * 24, Persistence=i)
         data = b"message %d" % i
-        events.append(mqiproto.encode_reply(xmitgets._T.MQGET,
+        events.append(mqiflows.encode_reply(xmitgets._T.MQGET,
                                             [md, mqpy.GMO(), len(data), data]))
         messages.append((md.pack(), data))
-    events.append(mqiproto.encode_reply(xmitgets._T.MQGET, comp=CMQC.MQCC_FAILED,
+    events.append(mqiflows.encode_reply(xmitgets._T.MQGET, comp=CMQC.MQCC_FAILED,
                                         reason=CMQC.MQRC_NO_MSG_AVAILABLE))
-    return mqiproto.pack_each(events), messages
+    return mqiflows.pack_each(events), messages
 
 
 class _Handle:
@@ -232,7 +233,7 @@ def test_a_run_of_gets_reply_read_in_place_gives_what_taking_it_apart_gives():
     assert [xmitgets._got_in_place(f) is not None for f in flows] == [True] * 3
     got = xmitgets.XmitqGets._got(_Handle(), flows, None)
     assert [(md.raw, data) for md, data in got] == messages
-    general = [xmitgets._message(e.body) for e in mqiproto.unpack_flows(b"".join(flows))[:2]]
+    general = [xmitgets._message(e.body) for e in mqiflows.unpack_flows(b"".join(flows))[:2]]
     assert [(md.raw, data) for md, data in general] == messages
     with pytest.raises(mqpy.MQMIError) as broken:
         xmitgets.XmitqGets._got(_Handle(), [flows[0] + b"x"], None)

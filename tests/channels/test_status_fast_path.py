@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from mqpy_chinit.framing import SegmentReader, SegmentWriter
-from mqpy_chinit.wire import (
+from mqpy.fap.framing import SegmentReader, SegmentWriter
+from mqpy.fap.segments import (
     ByteOrder,
     ControlFlags1,
     ControlFlags2,

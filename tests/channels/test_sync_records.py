@@ -103,7 +103,7 @@ def test_the_record_steps_run_with_other_calls(two_qmgrs):
     try:
         keeper = syncq.ChannelSyncQ(qm)
         _batch(keeper, qm, 1)
-        from mqpy.verbs import run_in_order
+        from mqpy.fap.mqicalls import run_in_order
 
         put = ("put1", (mqpy.OD(ObjectName=b"T"), mqpy.MD(), mqpy.PMO(
             Options=CMQC.MQPMO_SYNCPOINT), b"payload"))

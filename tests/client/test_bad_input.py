@@ -10,8 +10,8 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
-from mqpy_chinit.framing import SegmentReader, SegmentWriter
-from mqpy_chinit.wire import InitialData, Status, StatusCode
+from mqpy.fap.framing import SegmentReader, SegmentWriter
+from mqpy.fap.segments import InitialData, Status, StatusCode
 from tests.client.conftest import CHANNEL, QMGR, QUEUE, wait_for
 
 
@@ -99,12 +99,12 @@ def test_garbled_mqi_request_on_a_running_instance(env):
     then the instance ends with STATUS PROTOCOL_INVALID_DATA and AMQ9504E."""
     import attrs
 
-    from mqpy import mqiproto
-    from mqpy_chinit.wire import MQIRequest, SegmentType
+    from mqpy.fap import mqiflows
+    from mqpy.fap.segments import MQIRequest, SegmentType
 
     with _started_instance(env) as sock:
         writer = SegmentWriter()
-        conn = mqiproto.encode_request(SegmentType.MQCONN, [(QMGR, "garbler")])
+        conn = mqiflows.encode_request(SegmentType.MQCONN, [(QMGR, "garbler")])
         sock.sendall(writer.send(attrs.evolve(conn, conv_id=1, request_id=1)))
         sock.sendall(writer.send(MQIRequest(segment_type=SegmentType.MQOPEN, body=b"junk",
                                             conv_id=1, request_id=2)))

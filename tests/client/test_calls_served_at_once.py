@@ -11,11 +11,12 @@ import attrs
 import trio
 
 import mqpy
-from mqpy import CMQC, mqiproto
+from mqpy import CMQC
+from mqpy.fap import mqiflows
+from mqpy.fap.framing import SegmentWriter
+from mqpy.fap.segments import Heartbeat, MQIReply, Ping, SegmentType
 from mqpy_chinit.conversation import PENDING_YIELD, Conversation
-from mqpy_chinit.framing import SegmentWriter
 from mqpy_chinit.states import ChannelStatus
-from mqpy_chinit.wire import Heartbeat, MQIReply, Ping, SegmentType
 from tests.client.conftest import QMGR, QUEUE
 from tests.client.test_partial_frames import _RawClient
 from tests.wire.test_conversation_io import _connected
@@ -72,7 +73,7 @@ class _Pipelining(_RawClient):
 
     def flow_of(self, conv_id: int, verb: SegmentType, values, hobj: int = 0) -> bytes:
         self.request_ids[conv_id] += 1
-        request = mqiproto.encode_request(verb, values, hobj=hobj)
+        request = mqiflows.encode_request(verb, values, hobj=hobj)
         return self.writer.send(attrs.evolve(request, conv_id=conv_id,
                                              request_id=self.request_ids[conv_id]))
 
@@ -105,7 +106,7 @@ def _put(client: _Pipelining, conv_id: int, hobj: int, data: bytes) -> bytes:
 
 
 def _data(reply: MQIReply) -> bytes:
-    return mqiproto.decode_reply(reply).values[3]
+    return mqiflows.decode_reply(reply).values[3]
 
 
 def test_requests_read_at_once_are_each_answered_to_their_conversation(env):
@@ -137,7 +138,7 @@ def test_a_call_served_at_once_never_overtakes_one_its_conversation_has_queued(e
     assert [r.segment_type for r in (inquired, put, got)] == [
         _T.MQINQ_REPLY, _T.MQPUT_REPLY, _T.MQGET_REPLY]
     assert [r.request_id for r in (inquired, put, got)] == [3, 4, 5]
-    assert mqiproto.decode_reply(inquired).values[0] == [0]
+    assert mqiflows.decode_reply(inquired).values[0] == [0]
     assert _data(got) == b"later"
 
 

@@ -1,6 +1,6 @@
 """A client's call frames its request and reads its reply without events on the way
 (``mqpy.client._Socket.frame`` / ``_sole_reply``): the bytes it sends must be those
-``SegmentWriter`` makes of ``mqiproto.encode_request``'s event, and the reply it reads the
+``SegmentWriter`` makes of ``mqiflows.encode_request``'s event, and the reply it reads the
 event ``SegmentReader`` would give; anything else must be left to the reader."""
 
 from __future__ import annotations
@@ -8,10 +8,11 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from mqpy import CMQC, client, mqiproto
+from mqpy import CMQC, client
+from mqpy.fap import mqiflows
+from mqpy.fap.framing import SegmentReader, SegmentWriter
+from mqpy.fap.segments import ByteOrder, ControlFlags1, SegmentType
 from mqpy.structures import GMO, MD, OD, PMO
-from mqpy_chinit.framing import SegmentReader, SegmentWriter
-from mqpy_chinit.wire import ByteOrder, ControlFlags1, SegmentType
 
 
 class _Agreed:
@@ -55,9 +56,9 @@ def test_a_request_is_framed_as_the_segment_writer_frames_its_event(verb, values
     """Given a request of each kind, on a shared conversation (TSHM) or not (TSH), when the
     client frames it, then the bytes are SegmentWriter's of encode_request's event."""
     instance = _instance()
-    expected = SegmentWriter(32766).send(mqiproto.encode_request(
+    expected = SegmentWriter(32766).send(mqiflows.encode_request(
         verb, values, hobj=5, conv_id=conv_id, request_id=request_id))
-    body = mqiproto.request_body(verb, values)
+    body = mqiflows.request_body(verb, values)
     assert instance.frame(verb, body, 5, conv_id, request_id) == expected
 
 
@@ -66,16 +67,16 @@ def test_a_request_longer_than_a_segment_is_split_as_the_writer_splits_it():
     client frames its MQPUT, then it goes in the writer's segments, FIRST to LAST."""
     instance = _instance(2000)
     values = [MD(), PMO(), b"y" * 5000]
-    expected = SegmentWriter(2000).send(mqiproto.encode_request(
+    expected = SegmentWriter(2000).send(mqiflows.encode_request(
         SegmentType.MQPUT, values, hobj=9, conv_id=1, request_id=4))
-    framed = instance.frame(SegmentType.MQPUT, mqiproto.request_body(SegmentType.MQPUT, values),
+    framed = instance.frame(SegmentType.MQPUT, mqiflows.request_body(SegmentType.MQPUT, values),
                             9, 1, 4)
     assert framed == expected
     assert framed.count(b"TSHM") == 3
 
 
 def _reply(verb: SegmentType, values, conv_id, *, comp=0, reason=0, **changes) -> bytes:
-    event = mqiproto.encode_reply(verb, values, comp=comp, reason=reason, hobj=6)
+    event = mqiflows.encode_reply(verb, values, comp=comp, reason=reason, hobj=6)
     event = attrs.evolve(event, conv_id=conv_id, request_id=None if conv_id is None else 11,
                          **changes)
     return SegmentWriter(32766).send(event)
@@ -93,7 +94,7 @@ def _get_reply(conv_id=3, **kw) -> bytes:
     _reply(SegmentType.MQCMIT, [], 3),
     _get_reply(flags=ControlFlags1.CONFIRM_REQUEST),
     SegmentWriter(32766, byte_order=ByteOrder.BIG).send(attrs.evolve(
-        mqiproto.encode_reply(SegmentType.MQCMIT, [], byte_order=ByteOrder.BIG), conv_id=3,
+        mqiflows.encode_reply(SegmentType.MQCMIT, [], byte_order=ByteOrder.BIG), conv_id=3,
         request_id=1)),
 ])
 def test_a_lone_reply_reads_as_the_segment_reader_reads_it(data):

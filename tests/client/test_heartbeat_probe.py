@@ -8,7 +8,7 @@ import time
 import types
 
 from mqpy import client
-from mqpy_chinit.wire import ControlFlags1, Heartbeat
+from mqpy.fap.segments import ControlFlags1, Heartbeat
 
 
 def _socket(hbint: int, heard_ago: float, sent_ago: float):

@@ -11,9 +11,10 @@ import time
 import attrs
 
 import mqpy
-from mqpy import CMQC, mqiproto
-from mqpy_chinit.framing import SegmentReader, SegmentWriter
-from mqpy_chinit.wire import InitialData, MQIReply, SegmentType
+from mqpy import CMQC
+from mqpy.fap import mqiflows
+from mqpy.fap.framing import SegmentReader, SegmentWriter
+from mqpy.fap.segments import InitialData, MQIReply, SegmentType
 from tests.client.conftest import CHANNEL, QMGR, QUEUE, wait_for
 
 
@@ -41,7 +42,7 @@ class _RawClient:
 
     def flow(self, verb: SegmentType, values, hobj: int = 0) -> bytes:
         self.request_id += 1
-        request = mqiproto.encode_request(verb, values, hobj=hobj)
+        request = mqiflows.encode_request(verb, values, hobj=hobj)
         return self.writer.send(attrs.evolve(request, conv_id=1, request_id=self.request_id))
 
     def call(self, raw: bytes, *, pieces: int = 1) -> MQIReply:

@@ -20,8 +20,8 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
-from mqpy_chinit.framing import SegmentWriter
-from mqpy_chinit.wire import ControlFlags1, Heartbeat, SegmentType
+from mqpy.fap.framing import SegmentWriter
+from mqpy.fap.segments import ControlFlags1, Heartbeat, SegmentType
 from tests.client.conftest import CHANNEL, QMGR, QUEUE
 
 _MQI_REPLIES = frozenset(t for t in SegmentType if 0x91 <= t <= 0x9F)

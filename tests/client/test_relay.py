@@ -14,9 +14,10 @@ import attrs
 import pytest
 
 import mqpy
-from mqpy import CMQC, mqiproto
-from mqpy_chinit.framing import SegmentReader, SegmentWriter
-from mqpy_chinit.wire import InitialData, MQIRequest, SegmentType, Status, StatusCode
+from mqpy import CMQC
+from mqpy.fap import mqiflows
+from mqpy.fap.framing import SegmentReader, SegmentWriter
+from mqpy.fap.segments import InitialData, MQIRequest, SegmentType, Status, StatusCode
 from tests.client.conftest import wait_for
 from tests.security.site import ADMIT_OWNER, CHANNEL, QM, Site
 
@@ -219,7 +220,7 @@ def test_a_malformed_put_still_ends_the_channel(site, body):
         body = _bad_field_put()
     with _started_instance(site) as sock:
         writer = SegmentWriter()
-        conn = mqiproto.encode_request(SegmentType.MQCONN, [(QM, "garbler")])
+        conn = mqiflows.encode_request(SegmentType.MQCONN, [(QM, "garbler")])
         sock.sendall(writer.send(attrs.evolve(conn, conv_id=1, request_id=1)))
         sock.sendall(writer.send(MQIRequest(segment_type=SegmentType.MQPUT, body=body,
                                             hobj=1, conv_id=1, request_id=2)))
@@ -237,11 +238,11 @@ def _raw_session(sock: socket.socket) -> tuple[SegmentWriter, SegmentReader, int
     """MQCONN and MQOPEN (output, input, inquire) of RELAY.Q on a started instance, as
     conversation 1: (writer, reader, hobj)."""
     writer, reader = SegmentWriter(), SegmentReader()
-    conn = mqiproto.encode_request(SegmentType.MQCONN, [(QM, "raw")])
+    conn = mqiflows.encode_request(SegmentType.MQCONN, [(QM, "raw")])
     sock.sendall(writer.send(attrs.evolve(conn, conv_id=1, request_id=1)))
     assert _replies(sock, reader, 1)[0].comp == 0
     od = mqpy.OD(ObjectName=b"RELAY.Q")
-    opened = mqiproto.encode_request(SegmentType.MQOPEN, [od, CMQC.MQOO_OUTPUT
+    opened = mqiflows.encode_request(SegmentType.MQOPEN, [od, CMQC.MQOO_OUTPUT
                                      | CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_INQUIRE])
     sock.sendall(writer.send(attrs.evolve(opened, conv_id=1, request_id=2)))
     (reply,) = _replies(sock, reader, 1)
@@ -260,7 +261,7 @@ def _replies(sock: socket.socket, reader: SegmentReader, n: int) -> list:
 
 
 def _request(verb: SegmentType, values: list, hobj: int, request_id: int) -> MQIRequest:
-    return attrs.evolve(mqiproto.encode_request(verb, values, hobj=hobj), conv_id=1,
+    return attrs.evolve(mqiflows.encode_request(verb, values, hobj=hobj), conv_id=1,
                         request_id=request_id)
 
 
@@ -288,7 +289,7 @@ def test_requests_sent_without_waiting_are_answered_in_order(site):
         SegmentType.MQINQ_REPLY, SegmentType.MQPUT_REPLY, SegmentType.MQGET_REPLY,
         SegmentType.MQGET_REPLY, SegmentType.MQPUT_REPLY]
     assert all(r.comp == 0 for r in replies)
-    decoded = [mqiproto.decode_reply(r) for r in replies]
+    decoded = [mqiflows.decode_reply(r) for r in replies]
     assert decoded[0].values[0] == [1]
     assert decoded[2].values[3] == b"one" and decoded[3].values[3] == b"two"
     assert wait_for(lambda: _depth(site) == 1)
@@ -318,7 +319,7 @@ def _bad_field_put() -> bytes:
     records follow at an offset beyond the body: a flow that does not add up (a structure
     that is whole but wrong, such as a negative RecsPresent, is only that call's error:
     tests/mqi/test_bad_structures.py)."""
-    body = bytearray(mqiproto.encode_request(
+    body = bytearray(mqiflows.encode_request(
         SegmentType.MQPUT, [mqpy.MD(), mqpy.PMO(Version=2), b"data"]).body)
     for field, value in (("RecsPresent", 1), ("ResponseRecOffset", 100000)):
         at = mqpy.MD.length(2) + mqpy.PMO._layout_.offsets[field]

@@ -1,11 +1,11 @@
-"""Calls run in order (mqpy.verbs.run_in_order) over a client connection, which carries them
+"""Calls run in order (mqpy.fap.mqicalls.run_in_order) over a client connection, which carries them
 one by one: they must still stop where a single call would have stopped."""
 
 from __future__ import annotations
 
 import mqpy
 from mqpy import CMQC
-from mqpy.verbs import run_in_order
+from mqpy.fap.mqicalls import run_in_order
 from tests.client.conftest import CHANNEL, QMGR, QUEUE, drain
 
 

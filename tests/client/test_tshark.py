@@ -19,7 +19,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
-from mqpy_chinit.wire import SegmentType
+from mqpy.fap.segments import SegmentType
 from tests.client.conftest import CHANNEL, QMGR, QUEUE
 from tests.wire.test_tshark import CLIENT, SERVER, _Capture
 

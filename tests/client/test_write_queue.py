@@ -9,7 +9,7 @@ import threading
 import types
 
 from mqpy import client
-from mqpy_chinit.framing import SegmentReader
+from mqpy.fap.framing import SegmentReader
 
 
 class _HeldSocket:

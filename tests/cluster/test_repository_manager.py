@@ -12,11 +12,11 @@ import trio
 
 import mqpy
 from mqpy import CMQC, local
+from mqpy.fap.channeldefs import CLUSTER_XMITQ, cluster_correl_id
 from mqpy.mqsc.processor import MQSCProcessor
 from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
 from mqpy_chinit.cluster import utilities
 from mqpy_chinit.cluster.directory import Cache, cache_path, instance_to_dict
-from mqpy_chinit.definitions import CLUSTER_XMITQ, cluster_correl_id
 
 
 @pytest.fixture

@@ -9,12 +9,12 @@ from click.testing import CliRunner
 
 import mqpy
 from mqpy import CMQC, local
+from mqpy.fap.channeldefs import CLUSTER_XMITQ, cluster_correl_id
 from mqpy_chinit.cluster import utilities
 from mqpy_chinit.cluster.directory import Cache, cache_path, instance_to_dict, write_cache
 from mqpy_chinit.cluster.manager import REPOSITORY_QUEUE, record_correl_id
 from mqpy_chinit.cluster.records import ClusterQueueRecord, encode
 from mqpy_chinit.cluster.workload import QueueInstance
-from mqpy_chinit.definitions import CLUSTER_XMITQ, cluster_correl_id
 from mqpy_cli.cluster import clusxq
 
 

@@ -6,7 +6,7 @@ import socket
 
 import mqpy
 from mqpy import CMQC, bindings
-from mqpy_chinit.wire import SegmentType
+from mqpy.fap.segments import SegmentType
 from tests.daemon.conftest import QM
 
 IN, OUT = CMQC.MQOO_INPUT_AS_Q_DEF, CMQC.MQOO_OUTPUT

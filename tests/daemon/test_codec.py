@@ -6,11 +6,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mqpy import CMQC, mqiproto
+from mqpy import CMQC
+from mqpy.fap import mqiflows
+from mqpy.fap.framing import SegmentReader, SegmentWriter
+from mqpy.fap.segments import ByteOrder, ProtocolError, SegmentType
+from mqpy.fap.userid import Credentials
 from mqpy.structures import GMO, MD, OD, PMO
-from mqpy_chinit.framing import SegmentReader, SegmentWriter
-from mqpy_chinit.userid import Credentials
-from mqpy_chinit.wire import ByteOrder, ProtocolError, SegmentType
 
 T = SegmentType
 ORDERS = (ByteOrder.LITTLE, ByteOrder.BIG)
@@ -20,7 +21,7 @@ def _samples(data: bytes, options: int) -> dict:
     md = MD(Priority=7, Persistence=1, MsgId=b"M" * 24, CorrelId=b"C" * 24, Format=b"MQSTR")
     od = OD(ObjectName=b"Q1", Version=3, ResolvedQName=b"Q1")
     requests = {
-        T.MQCONN: [("QM1", "amqsput"), mqiproto.ConnSecurity(
+        T.MQCONN: [("QM1", "amqsput"), mqiflows.ConnSecurity(
             Credentials("alice", data.decode("latin-1")[:100]), "bob", "APP.SVRCONN",
             "127.0.0.1")],
         T.MQDISC: [],
@@ -33,7 +34,7 @@ def _samples(data: bytes, options: int) -> dict:
         T.MQINQ: [[CMQC.MQIA_CURRENT_Q_DEPTH, CMQC.MQCA_Q_NAME]],
         T.MQCMIT: [],
         T.MQBACK: [],
-        T.SPI: [mqiproto.SpiVerb.RESOLVE, b"LUW-0001", 1],
+        T.SPI: [mqiflows.SpiVerb.RESOLVE, b"LUW-0001", 1],
     }
     replies = {
         T.MQCONN: [("QM1", "amqsput")],
@@ -63,25 +64,25 @@ def test_every_request_and_reply_round_trips_in_both_byte_orders(order, data, op
     split into segments and decoded in either byte order, then the values come back equal."""
     samples = _samples(data, options)
     for verb, values in samples["requests"].items():
-        event = _through_segments(mqiproto.encode_request(verb, values, hobj=9, byte_order=order),
+        event = _through_segments(mqiflows.encode_request(verb, values, hobj=9, byte_order=order),
                                   order)
-        decoded = mqiproto.decode_request(event, order)
+        decoded = mqiflows.decode_request(event, order)
         assert (decoded.verb, decoded.hobj) == (verb, 9)
         assert list(decoded.values) == values, verb.name
-    for verb in mqiproto.REPLIES:
+    for verb in mqiflows.REPLIES:
         values = samples["replies"].get(verb, [])
         event = _through_segments(
-            mqiproto.encode_reply(verb, values, comp=CMQC.MQCC_WARNING, reason=2049, hobj=4,
+            mqiflows.encode_reply(verb, values, comp=CMQC.MQCC_WARNING, reason=2049, hobj=4,
                                   byte_order=order), order)
         assert event.segment_type == verb + 0x10
-        decoded = mqiproto.decode_reply(event, order)
+        decoded = mqiflows.decode_reply(event, order)
         assert (decoded.comp, decoded.reason, decoded.hobj) == (CMQC.MQCC_WARNING, 2049, 4)
         assert list(decoded.values) == values, verb.name
 
 
 def test_a_failed_reply_has_an_empty_body_and_decodes_to_no_values():
     """Given a call that failed, when its reply is decoded, then only the API header speaks."""
-    reply = mqiproto.decode_reply(mqiproto.encode_reply(
+    reply = mqiflows.decode_reply(mqiflows.encode_reply(
         T.MQPUT, comp=CMQC.MQCC_FAILED, reason=CMQC.MQRC_Q_FULL))
     assert (reply.comp, reply.reason, reply.values) == (CMQC.MQCC_FAILED, 2053, None)
 
@@ -90,7 +91,7 @@ def test_a_truncated_get_failure_reply_carries_the_md_and_the_full_length():
     """Given MQRC_TRUNCATED_MSG_FAILED, when the reply is decoded, then the MQMD of the message
     and its full length are there, with no data."""
     md = MD(MsgId=b"X" * 24, Priority=3)
-    reply = mqiproto.decode_reply(mqiproto.encode_reply(
+    reply = mqiflows.decode_reply(mqiflows.encode_reply(
         T.MQGET, [md, GMO(ReturnedLength=100), 100, b""], comp=CMQC.MQCC_WARNING,
         reason=CMQC.MQRC_TRUNCATED_MSG_FAILED))
     got_md, _gmo, length, data = reply.values
@@ -98,22 +99,22 @@ def test_a_truncated_get_failure_reply_carries_the_md_and_the_full_length():
 
 
 @settings(max_examples=300, deadline=None)
-@given(verb=st.sampled_from(sorted(mqiproto.REQUESTS)), body=st.binary(max_size=600),
+@given(verb=st.sampled_from(sorted(mqiflows.REQUESTS)), body=st.binary(max_size=600),
        order=st.sampled_from(ORDERS))
 def test_malformed_bodies_raise_protocol_error_and_nothing_else(verb, body, order):
     """Given arbitrary bytes as a verb's body, when decoded, then the result is either a
     decoded request or a ProtocolError -- never another exception."""
-    event = mqiproto.encode_request(verb, _samples(b"", 0)["requests"][verb], byte_order=order)
+    event = mqiflows.encode_request(verb, _samples(b"", 0)["requests"][verb], byte_order=order)
     for candidate in (event.body[: len(body) % (len(event.body) + 1)], body,
                       event.body + body[:1]):
         bad = type(event)(segment_type=verb, body=candidate)
         try:
-            mqiproto.decode_request(bad, order)
+            mqiflows.decode_request(bad, order)
         except ProtocolError:
             pass
         try:
-            mqiproto.decode_reply(
-                type(mqiproto.encode_reply(verb))(segment_type=verb + 0x10, body=candidate),
+            mqiflows.decode_reply(
+                type(mqiflows.encode_reply(verb))(segment_type=verb + 0x10, body=candidate),
                 order)
         except ProtocolError:
             pass
@@ -121,28 +122,28 @@ def test_malformed_bodies_raise_protocol_error_and_nothing_else(verb, body, orde
 
 def test_a_truncated_put_request_is_a_protocol_error():
     """Given an MQPUT body cut inside its data, when decoded, then ProtocolError."""
-    event = mqiproto.encode_request(T.MQPUT, [MD(), PMO(), b"0123456789"])
+    event = mqiflows.encode_request(T.MQPUT, [MD(), PMO(), b"0123456789"])
     cut = type(event)(segment_type=T.MQPUT, body=event.body[:-3])
     with pytest.raises(ProtocolError):
-        mqiproto.decode_request(cut)
+        mqiflows.decode_request(cut)
 
 
 def test_a_non_mqi_segment_type_is_refused():
     """Given MQSTAT (not a bindings verb), when encoded, then ProtocolError."""
     with pytest.raises(ProtocolError):
-        mqiproto.encode_request(T.MQSTAT, [])
+        mqiflows.encode_request(T.MQSTAT, [])
 
 
 def test_the_same_structure_bytes_again_decode_to_an_equal_independent_structure():
     """Given a request whose MQMD and MQGMO bytes come again (a channel's every get), when it
     is decoded twice, then each decoding gives equal structures that are not the same
     objects: what the queue manager writes into one is not in the next."""
-    event = mqiproto.encode_request(T.MQGET, [MD(Priority=4), GMO(Options=2, WaitInterval=9),
+    event = mqiflows.encode_request(T.MQGET, [MD(Priority=4), GMO(Options=2, WaitInterval=9),
                                               -1])
-    first = mqiproto.decode_request(event)
+    first = mqiflows.decode_request(event)
     first.values[0].MsgId = b"written by the first call".ljust(24)[:24]
     first.values[1].Options = 0
-    second = mqiproto.decode_request(event)
+    second = mqiflows.decode_request(event)
     assert second.values[0] == MD(Priority=4)
     assert second.values[1] == GMO(Options=2, WaitInterval=9)
     assert second.values[0] is not first.values[0]
@@ -152,12 +153,12 @@ def test_bytes_decoded_in_one_byte_order_are_not_taken_for_the_other():
     """Given an MQGMO decoded once in its own byte order, when the same bytes come as a
     request of the other byte order, then they are decoded (and refused) as before, not
     taken for the structure they were in the first order."""
-    body = mqiproto.encode_request(T.MQGET, [MD(), GMO(Options=2), -1],
+    body = mqiflows.encode_request(T.MQGET, [MD(), GMO(Options=2), -1],
                                    byte_order=ByteOrder.LITTLE).body
-    mqiproto.decode_request(type(mqiproto.encode_request(T.MQGET, [MD(), GMO(), -1]))(
+    mqiflows.decode_request(type(mqiflows.encode_request(T.MQGET, [MD(), GMO(), -1]))(
         segment_type=T.MQGET, body=body), ByteOrder.LITTLE)
     with pytest.raises(ProtocolError):
-        mqiproto.decode_request(type(mqiproto.encode_request(T.MQGET, [MD(), GMO(), -1]))(
+        mqiflows.decode_request(type(mqiflows.encode_request(T.MQGET, [MD(), GMO(), -1]))(
             segment_type=T.MQGET, body=body), ByteOrder.BIG)
 
 
@@ -169,9 +170,9 @@ def test_structures_with_records_decode_afresh_each_time():
     pmo = PMO(Version=2, RecsPresent=2, PutMsgRecFields=CMQC.MQPMRF_MSG_ID,
               PutMsgRecPtr=[PMR(MsgId=b"A" * 24), PMR(MsgId=b"B" * 24)],
               ResponseRecPtr=[RR(), RR()])
-    event = mqiproto.encode_request(T.MQPUT, [MD(), pmo, b"x"])
-    first = mqiproto.decode_request(event).values[1]
+    event = mqiflows.encode_request(T.MQPUT, [MD(), pmo, b"x"])
+    first = mqiflows.decode_request(event).values[1]
     first.PutMsgRecPtr[0].MsgId = b"Z" * 24
-    second = mqiproto.decode_request(event).values[1]
+    second = mqiflows.decode_request(event).values[1]
     assert [r.MsgId for r in second.PutMsgRecPtr] == [b"A" * 24, b"B" * 24]
     assert second.PutMsgRecPtr is not first.PutMsgRecPtr

@@ -1,6 +1,6 @@
 """SPI RESOLVE's Commit field over bindings: only its commit bit may commit.
 
-mqiproto.RESOLVE_NO_WAIT (2) is a modifier of a commit (3: commit, answered before the log
+mqiflows.RESOLVE_NO_WAIT (2) is a modifier of a commit (3: commit, answered before the log
 force). A request whose commit bit is clear is a backout, whatever other bits it carries: a
 backout taken as a commit takes a channel's batch off the transmission queue although the
 partner did not confirm it (a lost batch).
@@ -9,8 +9,9 @@ partner did not confirm it (a lost batch).
 from __future__ import annotations
 
 import mqpy
-from mqpy import CMQC, bindings, mqiproto
-from mqpy_chinit.wire import SegmentType
+from mqpy import CMQC, bindings
+from mqpy.fap import mqiflows
+from mqpy.fap.segments import SegmentType
 from tests.daemon.conftest import QM
 from tests.daemon.test_run import _drain
 
@@ -28,10 +29,10 @@ def test_a_resolve_with_the_no_wait_bit_but_not_the_commit_bit_backs_out(running
         conn.close(hobj)
         conn.prepare(b"LUWFLAG2")
         try:
-            conn._call(SegmentType.SPI, [mqiproto.SpiVerb.RESOLVE, b"LUWFLAG2",
-                                         mqiproto.RESOLVE_NO_WAIT])
+            conn._call(SegmentType.SPI, [mqiflows.SpiVerb.RESOLVE, b"LUWFLAG2",
+                                         mqiflows.RESOLVE_NO_WAIT])
         except mqpy.MQMIError:
-            conn._call(SegmentType.SPI, [mqiproto.SpiVerb.RESOLVE, b"LUWFLAG2", 0])
+            conn._call(SegmentType.SPI, [mqiflows.SpiVerb.RESOLVE, b"LUWFLAG2", 0])
         assert b"LUWFLAG2" not in conn.indoubt()
         assert _drain(conn, "Q5") == []
     finally:

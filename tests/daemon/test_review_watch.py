@@ -7,9 +7,10 @@ import threading
 import time
 
 import mqpy
-from mqpy import CMQC, bindings, mqiproto
-from mqpy_chinit.framing import SegmentWriter
-from mqpy_chinit.wire import Heartbeat, SegmentType
+from mqpy import CMQC, bindings
+from mqpy.fap import mqiflows
+from mqpy.fap.framing import SegmentWriter
+from mqpy.fap.segments import Heartbeat, SegmentType
 from tests.daemon.conftest import QM
 
 IN = CMQC.MQOO_INPUT_AS_Q_DEF
@@ -28,7 +29,7 @@ def _holding(setup: mqpy.QueueManager, text: bytes) -> tuple[mqpy.QueueManager, 
 
 def _waiting_get(w: mqpy.Queue) -> bytes:
     """The bytes of an MQGET on ``w`` that waits up to 30 s, as the application sends it."""
-    return SegmentWriter(bindings.MAX_TRANSMISSION_SIZE).send(mqiproto.encode_request(
+    return SegmentWriter(bindings.MAX_TRANSMISSION_SIZE).send(mqiflows.encode_request(
         SegmentType.MQGET, [mqpy.MD(), WAIT_30S, -1], hobj=w._hobj))
 
 
@@ -98,7 +99,7 @@ def test_an_application_gone_during_a_wait_has_nothing_more_served(running):
     try:
         sock.sendall(_waiting_get(w))
         time.sleep(0.3)  # into the wait: the commit is read by the socket's watcher
-        sock.sendall(SegmentWriter(32768).send(mqiproto.encode_request(SegmentType.MQCMIT, [])))
+        sock.sendall(SegmentWriter(32768).send(mqiflows.encode_request(SegmentType.MQCMIT, [])))
         sock.close()
         _back(setup, b"not to be committed by the dead")
     finally:

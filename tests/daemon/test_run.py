@@ -1,4 +1,4 @@
-"""Calls run in order as one round trip (mqpy.verbs.run_in_order, mqiproto SPI RUN).
+"""Calls run in order as one round trip (mqpy.fap.mqicalls.run_in_order, mqiflows SPI RUN).
 
 A channel's batch puts or gets many messages; over the bindings socket they go as one SPI RUN,
 and each call must still mean what it means alone: made in order, the first failure ends the
@@ -10,9 +10,10 @@ from __future__ import annotations
 import pytest
 
 import mqpy
-from mqpy import CMQC, bindings, mqiproto
-from mqpy.verbs import run_in_order
-from mqpy_chinit.wire import SegmentType
+from mqpy import CMQC, bindings
+from mqpy.fap import mqiflows
+from mqpy.fap.mqicalls import run_in_order
+from mqpy.fap.segments import SegmentType
 from tests.daemon.conftest import QM
 
 IN, OUT = CMQC.MQOO_INPUT_AS_Q_DEF, CMQC.MQOO_OUTPUT
@@ -99,12 +100,12 @@ def test_a_run_carrying_anything_but_puts_and_gets_is_refused_whole(running, ver
     conn = bindings.connect(QM, running.root)
     try:
         values = [] if verb == SegmentType.MQCMIT else [mqpy.OD(ObjectName="Q3"), OUT]
-        flows = mqiproto.pack_flows([
-            mqiproto.encode_request(verb, values),
-            mqiproto.encode_request(SegmentType.MQPUT1, [mqpy.OD(ObjectName="Q3"), mqpy.MD(),
+        flows = mqiflows.pack_flows([
+            mqiflows.encode_request(verb, values),
+            mqiflows.encode_request(SegmentType.MQPUT1, [mqpy.OD(ObjectName="Q3"), mqpy.MD(),
                                                          mqpy.PMO(), b"no"])])
         with pytest.raises(mqpy.MQMIError) as e:
-            conn._call(SegmentType.SPI, [mqiproto.SpiVerb.RUN, flows, 0])
+            conn._call(SegmentType.SPI, [mqiflows.SpiVerb.RUN, flows, 0])
         assert e.value.reason == CMQC.MQRC_FUNCTION_NOT_SUPPORTED
         assert _drain(conn, "Q3") == []
     finally:
@@ -120,13 +121,13 @@ def test_a_run_may_end_with_a_commit_made_only_if_every_call_before_it_completed
     conn = bindings.connect(QM, running.root)
     try:
         def run(*queues: str) -> list:
-            flows = mqiproto.pack_flows([
-                mqiproto.encode_request(SegmentType.MQPUT1, [
+            flows = mqiflows.pack_flows([
+                mqiflows.encode_request(SegmentType.MQPUT1, [
                     mqpy.OD(ObjectName=q), mqpy.MD(), mqpy.PMO(Options=SYNC), q.encode()])
-                for q in queues] + [mqiproto.encode_request(SegmentType.MQCMIT)])
-            reply = conn._call(SegmentType.SPI, [mqiproto.SpiVerb.RUN_QUIET, flows, 0])
+                for q in queues] + [mqiflows.encode_request(SegmentType.MQCMIT)])
+            reply = conn._call(SegmentType.SPI, [mqiflows.SpiVerb.RUN_QUIET, flows, 0])
             return [(e.segment_type, e.comp, e.reason)
-                    for e in mqiproto.unpack_flows(b"".join(reply.values[0]))]
+                    for e in mqiflows.unpack_flows(b"".join(reply.values[0]))]
 
         ok = (SegmentType.MQPUT1_REPLY, CMQC.MQCC_OK, 0)
         assert run("Q3", "Q3") == [ok, ok, (SegmentType.MQCMIT_REPLY, CMQC.MQCC_OK, 0)]
@@ -153,14 +154,14 @@ def test_a_run_may_end_with_a_prepare_made_only_if_every_call_before_it_complete
     conn = bindings.connect(QM, running.root)
     try:
         def run(luwid: bytes, *queues: str) -> list:
-            flows = mqiproto.pack_flows([
-                mqiproto.encode_request(SegmentType.MQPUT1, [
+            flows = mqiflows.pack_flows([
+                mqiflows.encode_request(SegmentType.MQPUT1, [
                     mqpy.OD(ObjectName=q), mqpy.MD(), mqpy.PMO(Options=SYNC), q.encode()])
-                for q in queues] + [mqiproto.encode_request(
-                    SegmentType.SPI, [mqiproto.SpiVerb.PREPARE, luwid, 0])])
-            reply = conn._call(SegmentType.SPI, [mqiproto.SpiVerb.RUN, flows, 0])
+                for q in queues] + [mqiflows.encode_request(
+                    SegmentType.SPI, [mqiflows.SpiVerb.PREPARE, luwid, 0])])
+            reply = conn._call(SegmentType.SPI, [mqiflows.SpiVerb.RUN, flows, 0])
             return [(e.segment_type, e.comp)
-                    for e in mqiproto.unpack_flows(b"".join(reply.values[0]))]
+                    for e in mqiflows.unpack_flows(b"".join(reply.values[0]))]
 
         ok = (SegmentType.MQPUT1_REPLY, CMQC.MQCC_OK)
         assert run(b"LUWPREP1", "Q4", "Q4") == [ok, ok, (SegmentType.SPI_REPLY, CMQC.MQCC_OK)]
@@ -186,7 +187,7 @@ def test_a_run_whose_flows_are_garbled_ends_that_connection_as_any_malformed_req
     fdcs = set(glob.glob(os.path.join(running.qmdir(), "errors", "*.FDC")))
     conn = bindings.connect(QM, running.root)
     with pytest.raises(mqpy.MQMIError) as e:
-        conn._call(SegmentType.SPI, [mqiproto.SpiVerb.RUN, b"TSH garbage", 0])
+        conn._call(SegmentType.SPI, [mqiflows.SpiVerb.RUN, b"TSH garbage", 0])
     assert e.value.reason == CMQC.MQRC_CONNECTION_BROKEN
     assert set(glob.glob(os.path.join(running.qmdir(), "errors", "*.FDC"))) == fdcs
     other = bindings.connect(QM, running.root)
@@ -225,15 +226,15 @@ def test_a_quiet_run_answers_its_puts_without_their_structures(running):
     try:
         hobj = conn.open(mqpy.OD(ObjectName="Q5"), IN | OUT)
         conn.put(hobj, mqpy.MD(), mqpy.PMO(), b"waiting")
-        flows = mqiproto.pack_flows([
-            mqiproto.encode_request(SegmentType.MQPUT1, [mqpy.OD(ObjectName="Q3"), mqpy.MD(),
+        flows = mqiflows.pack_flows([
+            mqiflows.encode_request(SegmentType.MQPUT1, [mqpy.OD(ObjectName="Q3"), mqpy.MD(),
                                                          mqpy.PMO(Options=SYNC), data])
             for data in (b"one", b"two")] + [
-            mqiproto.encode_request(SegmentType.MQGET, [mqpy.MD(), mqpy.GMO(), -1],
+            mqiflows.encode_request(SegmentType.MQGET, [mqpy.MD(), mqpy.GMO(), -1],
                                     hobj=hobj)])
-        reply = conn._call(SegmentType.SPI, [mqiproto.SpiVerb.RUN_QUIET, flows, 0])
-        replies = [mqiproto.decode_reply(e)
-                   for e in mqiproto.unpack_flows(b"".join(reply.values[0]))]
+        reply = conn._call(SegmentType.SPI, [mqiflows.SpiVerb.RUN_QUIET, flows, 0])
+        replies = [mqiflows.decode_reply(e)
+                   for e in mqiflows.unpack_flows(b"".join(reply.values[0]))]
         assert [(r.verb, r.comp, r.values) for r in replies[:2]] == [
             (SegmentType.MQPUT1, CMQC.MQCC_OK, None)] * 2
         assert replies[2].values[3] == b"waiting"
@@ -250,10 +251,10 @@ def test_a_run_with_a_malformed_call_in_the_middle_makes_none_of_its_calls(runni
     malformed request (2009) and the first put was not made either: every call of a run is
     decoded before any is made, so no put is done without its answer (a channel's sender
     would send it again)."""
-    from mqpy_chinit.wire import MQIRequest
+    from mqpy.fap.segments import MQIRequest
 
     def put1(data: bytes) -> MQIRequest:
-        return mqiproto.encode_request(SegmentType.MQPUT1, [
+        return mqiflows.encode_request(SegmentType.MQPUT1, [
             mqpy.OD(ObjectName="Q4"), mqpy.MD(),
             mqpy.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), data])
 
@@ -263,8 +264,8 @@ def test_a_run_with_a_malformed_call_in_the_middle_makes_none_of_its_calls(runni
                         body=broken.body[:100])  # cut inside the MQOD
     conn = bindings.connect(QM, running.root)
     with pytest.raises(mqpy.MQMIError) as e:
-        conn._call(SegmentType.SPI, [mqiproto.SpiVerb.RUN,
-                                     mqiproto.pack_flows([good, broken, put1(b"third")]), 0])
+        conn._call(SegmentType.SPI, [mqiflows.SpiVerb.RUN,
+                                     mqiflows.pack_flows([good, broken, put1(b"third")]), 0])
     assert e.value.reason == CMQC.MQRC_CONNECTION_BROKEN
     other = bindings.connect(QM, running.root)
     try:
@@ -325,20 +326,20 @@ def test_the_same_commit_and_gets_in_process_give_the_same_outcome(tmp_path):
         local.stop("RUNQM", str(tmp_path))
 
 
-@pytest.mark.parametrize("spi", [mqiproto.SpiVerb.PREPARE, mqiproto.SpiVerb.RUN,
-                                 mqiproto.SpiVerb.INDOUBT])
+@pytest.mark.parametrize("spi", [mqiflows.SpiVerb.PREPARE, mqiflows.SpiVerb.RUN,
+                                 mqiflows.SpiVerb.INDOUBT])
 def test_a_run_carrying_an_spi_call_other_than_resolve_is_refused_whole(running, spi):
     """Given an SPI RUN that carries an SPI call that is not RESOLVE (a prepare anywhere but
     at its end, a run in the run), when it reaches the queue manager, then it fails
     MQRC_FUNCTION_NOT_SUPPORTED (2298) and none of its calls is made."""
     conn = bindings.connect(QM, running.root)
     try:
-        flows = mqiproto.pack_flows([
-            mqiproto.encode_request(SegmentType.SPI, [spi, b"LUWRUN02", 0]),
-            mqiproto.encode_request(SegmentType.MQPUT1, [mqpy.OD(ObjectName="Q3"), mqpy.MD(),
+        flows = mqiflows.pack_flows([
+            mqiflows.encode_request(SegmentType.SPI, [spi, b"LUWRUN02", 0]),
+            mqiflows.encode_request(SegmentType.MQPUT1, [mqpy.OD(ObjectName="Q3"), mqpy.MD(),
                                                          mqpy.PMO(), b"no"])])
         with pytest.raises(mqpy.MQMIError) as e:
-            conn._call(SegmentType.SPI, [mqiproto.SpiVerb.RUN, flows, 0])
+            conn._call(SegmentType.SPI, [mqiflows.SpiVerb.RUN, flows, 0])
         assert e.value.reason == CMQC.MQRC_FUNCTION_NOT_SUPPORTED
         assert _drain(conn, "Q3") == []
     finally:
@@ -346,13 +347,13 @@ def test_a_run_carrying_an_spi_call_other_than_resolve_is_refused_whole(running,
 
 
 def _passed_on(handle, byte_order) -> list:
-    """Quiet puts whose MQMD and MQPMO go already packed (mqiproto.Packed: a receiving MCA
+    """Quiet puts whose MQMD and MQPMO go already packed (mqiflows.Packed: a receiving MCA
     passes an arrival's MQMD on as it came in the transmission header), then the messages
     got back with their MQMDs."""
-    from mqpy_chinit.wire import mq_encoding
+    from mqpy.fap.segments import mq_encoding
 
     enc = mq_encoding(byte_order)
-    pmo = mqiproto.Packed(mqpy.PMO, mqpy.PMO(
+    pmo = mqiflows.Packed(mqpy.PMO, mqpy.PMO(
         Options=SYNC | CMQC.MQPMO_SET_ALL_CONTEXT).pack(enc), byte_order)
     hobj = handle.open(mqpy.OD(ObjectName="Q4"), OUT | CMQC.MQOO_SET_ALL_CONTEXT)
     steps = []
@@ -360,7 +361,7 @@ def _passed_on(handle, byte_order) -> list:
         md = mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT, Priority=7, MsgId=b"ID%02d" % i,
                      UserIdentifier=b"alice", PutApplName=b"sender app",
                      Format=CMQC.MQFMT_STRING, Report=CMQC.MQRO_EXCEPTION, ReplyToQ=b"RQ")
-        steps.append(("put", (hobj, mqiproto.Packed(mqpy.MD, md.pack(enc), byte_order), pmo,
+        steps.append(("put", (hobj, mqiflows.Packed(mqpy.MD, md.pack(enc), byte_order), pmo,
                               b"passed on %d" % i), False))
     done = run_in_order(handle, steps)
     handle.close(hobj)
@@ -389,7 +390,7 @@ def test_structures_passed_on_packed_arrive_as_they_were(running, order):
     the other one, as from a partner of the other byte order), when quiet puts carry them
     over bindings, then the messages are put with every field of that MQMD (context set as
     SET_ALL_CONTEXT asks), as when the structures go as objects."""
-    from mqpy_chinit.wire import ByteOrder
+    from mqpy.fap.segments import ByteOrder
 
     conn = bindings.connect(QM, running.root)
     try:
@@ -402,7 +403,7 @@ def test_structures_passed_on_packed_are_decoded_in_process(tmp_path):
     """Given an embedded queue manager (no flow to carry the bytes), when the same quiet puts
     run with packed structures, then the outcome is the one over bindings."""
     from mqpy import local
-    from mqpy_chinit.wire import ByteOrder
+    from mqpy.fap.segments import ByteOrder
 
     qm = mqpy.embedded("RUNQM", data_path=str(tmp_path))
     eng = local.running("RUNQM", str(tmp_path))

@@ -229,7 +229,7 @@ def test_a_trace_file_that_cannot_be_written_never_fails_a_call(traced, monkeypa
     blocker = os.path.join(traced.root, "trace", f"AMQ{os.getpid()}.TRC")
     os.makedirs(blocker)
     tracer = trace.Tracer()
-    monkeypatch.setattr("mqpy.verbs.TRACER", tracer)
+    monkeypatch.setattr("mqpy.fap.mqicalls.TRACER", tracer)
     try:
         qm = mqpy.connect("QM1")
         q = mqpy.Queue(qm, "Q1", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED)

@@ -15,9 +15,10 @@ import attrs
 import pytest
 
 import mqpy
-from mqpy import CMQC, bindings, mqiproto
-from mqpy_chinit.framing import SegmentReader, SegmentWriter
-from mqpy_chinit.wire import MQIRequest, SegmentType
+from mqpy import CMQC, bindings
+from mqpy.fap import mqiflows
+from mqpy.fap.framing import SegmentReader, SegmentWriter
+from mqpy.fap.segments import MQIRequest, SegmentType
 from tests.client.test_relay import _raw_session, _replies, _started_instance
 from tests.security.site import CHANNEL, Site
 
@@ -111,7 +112,7 @@ class _RawBindings:
             self.connect()
 
     def connect(self) -> None:
-        assert self.call(mqiproto.encode_request(
+        assert self.call(mqiflows.encode_request(
             SegmentType.MQCONN, [("QMS", "raw"), None])).comp == CMQC.MQCC_OK
 
     def call(self, request: MQIRequest):
@@ -120,7 +121,7 @@ class _RawBindings:
 
 
 def _syncpoint_put(hobj: int) -> MQIRequest:
-    return mqiproto.encode_request(
+    return mqiflows.encode_request(
         SegmentType.MQPUT, [mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT), b"kept"],
         hobj=hobj)
 
@@ -135,13 +136,13 @@ def test_bad_structure_bytes_on_the_bindings_socket(site, case, verb, values, at
     conn = _RawBindings(site)
     with conn.sock:
         _drain_via(site)
-        opened = conn.call(mqiproto.encode_request(SegmentType.MQOPEN, [_od(), OUT | IN]))
+        opened = conn.call(mqiflows.encode_request(SegmentType.MQOPEN, [_od(), OUT | IN]))
         hobj = opened.hobj
         assert conn.call(_syncpoint_put(hobj)).comp == CMQC.MQCC_OK
-        bad = _corrupt(mqiproto.encode_request(verb, values, hobj=hobj), at, raw)
+        bad = _corrupt(mqiflows.encode_request(verb, values, hobj=hobj), at, raw)
         reply = conn.call(bad)
         assert (reply.comp, reply.reason) == (CMQC.MQCC_FAILED, reason), case
-        assert conn.call(mqiproto.encode_request(SegmentType.MQCMIT)).comp == CMQC.MQCC_OK
+        assert conn.call(mqiflows.encode_request(SegmentType.MQCMIT)).comp == CMQC.MQCC_OK
     assert _drain_via(site) == [b"kept"]
 
 
@@ -160,9 +161,9 @@ def test_bad_structure_bytes_on_a_client_channel(site, case, verb, values, at, r
             return _replies(sock, reader, 1)[0]
 
         assert call(_syncpoint_put(hobj), 3).comp == CMQC.MQCC_OK
-        reply = call(_corrupt(mqiproto.encode_request(verb, values, hobj=hobj), at, raw), 4)
+        reply = call(_corrupt(mqiflows.encode_request(verb, values, hobj=hobj), at, raw), 4)
         assert (reply.comp, reply.reason) == (CMQC.MQCC_FAILED, reason), case
-        assert call(mqiproto.encode_request(SegmentType.MQCMIT), 5).comp == CMQC.MQCC_OK
+        assert call(mqiflows.encode_request(SegmentType.MQCMIT), 5).comp == CMQC.MQCC_OK
     assert _drain_via(site) == [b"kept"]
 
 
@@ -201,19 +202,19 @@ def test_a_bad_structure_in_an_spi_run_ends_the_run_not_the_connection(site):
     conn = _RawBindings(site)
     with conn.sock:
         _drain_via(site)
-        hobj = conn.call(mqiproto.encode_request(SegmentType.MQOPEN, [_od(), OUT | IN])).hobj
-        bad = _corrupt(mqiproto.encode_request(SegmentType.MQPUT, [mqpy.MD(), mqpy.PMO(),
+        hobj = conn.call(mqiflows.encode_request(SegmentType.MQOPEN, [_od(), OUT | IN])).hobj
+        bad = _corrupt(mqiflows.encode_request(SegmentType.MQPUT, [mqpy.MD(), mqpy.PMO(),
                                                                      b"bad"], hobj=hobj),
                        0, b"XXXX")
-        flows = mqiproto.pack_flows([_syncpoint_put(hobj), bad, _syncpoint_put(hobj)])
-        reply = conn.call(mqiproto.encode_request(SegmentType.SPI,
-                                                  [mqiproto.SpiVerb.RUN, flows, 0]))
+        flows = mqiflows.pack_flows([_syncpoint_put(hobj), bad, _syncpoint_put(hobj)])
+        reply = conn.call(mqiflows.encode_request(SegmentType.SPI,
+                                                  [mqiflows.SpiVerb.RUN, flows, 0]))
         assert reply.comp == CMQC.MQCC_OK
-        (replies,) = mqiproto.decode_reply(reply).values
-        answered = [mqiproto.unpack_flows(r)[0] for r in replies]
+        (replies,) = mqiflows.decode_reply(reply).values
+        answered = [mqiflows.unpack_flows(r)[0] for r in replies]
         assert [(r.comp, r.reason) for r in answered] == [
             (CMQC.MQCC_OK, CMQC.MQRC_NONE), (CMQC.MQCC_FAILED, CMQC.MQRC_MD_ERROR)]
-        assert conn.call(mqiproto.encode_request(SegmentType.MQCMIT)).comp == CMQC.MQCC_OK
+        assert conn.call(mqiflows.encode_request(SegmentType.MQCMIT)).comp == CMQC.MQCC_OK
     assert _drain_via(site) == [b"kept"]
 
 
@@ -223,7 +224,7 @@ def test_a_bad_structure_before_mqconn_is_2018(site):
     MQCONN that follows is made."""
     conn = _RawBindings(site, connected=False)
     with conn.sock:
-        bad = _corrupt(mqiproto.encode_request(SegmentType.MQOPEN, [_od(), OUT]), 0, b"XXXX")
+        bad = _corrupt(mqiflows.encode_request(SegmentType.MQOPEN, [_od(), OUT]), 0, b"XXXX")
         reply = conn.call(bad)
         assert (reply.comp, reply.reason) == (CMQC.MQCC_FAILED, CMQC.MQRC_HCONN_ERROR)
         conn.connect()

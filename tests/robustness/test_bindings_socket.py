@@ -13,9 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import mqpy
-from mqpy import bindings, mqiproto
-from mqpy_chinit.framing import SegmentWriter
-from mqpy_chinit.wire import MQIRequest, SegmentType
+from mqpy import bindings
+from mqpy.fap import mqiflows
+from mqpy.fap.framing import SegmentWriter
+from mqpy.fap.segments import MQIRequest, SegmentType
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -49,7 +50,7 @@ def test_malformed_requests_end_only_that_connection(running, connected, verb, h
     writer = SegmentWriter(bindings.MAX_TRANSMISSION_SIZE)
     requests = []
     if connected:
-        requests.append(writer.send(mqiproto.encode_request(
+        requests.append(writer.send(mqiflows.encode_request(
             SegmentType.MQCONN, [("QM1", "robust"), None], hobj=0)))
     requests.append(writer.send(MQIRequest(segment_type=verb, hobj=hobj, body=body))[:cut])
     _session(running, requests)

@@ -15,8 +15,8 @@ import pytest
 import mqpy
 from mqpy.admission import LOG_LINES
 from mqpy.bindings import socket_path
-from mqpy_chinit.framing import SegmentReader, SegmentWriter
-from mqpy_chinit.wire import (
+from mqpy.fap.framing import SegmentReader, SegmentWriter
+from mqpy.fap.segments import (
     ByteOrder,
     ControlFlags1,
     Heartbeat,

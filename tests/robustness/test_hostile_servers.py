@@ -14,11 +14,11 @@ import trio
 from mqpy import CMQC
 from mqpy.client import ChannelDefinition, connect
 from mqpy.errors import MQMIError
-from mqpy_chinit import wire
+from mqpy.fap import segments
+from mqpy.fap.segments import ByteOrder, ControlFlags1, InitialData, SegmentType
 from mqpy_chinit.conversation import ChannelEnded
 from mqpy_chinit.mca import call_id, open_conversation
 from mqpy_chinit.states import ChannelStatus
-from mqpy_chinit.wire import ByteOrder, ControlFlags1, InitialData, SegmentType
 
 #: how long the server waits for the caller to give up before saying it did not
 PATIENCE = 15.0
@@ -27,7 +27,7 @@ PATIENCE = 15.0
 def _first_of_endless_flow() -> bytes:
     """A segment marked FIRST (not LAST): the start of a flow whose end never comes."""
     body = bytes(1000)
-    return wire.build_segment_header(SegmentType.MQPUT, wire.TSH_LENGTH + len(body),
+    return segments.build_segment_header(SegmentType.MQPUT, segments.TSH_LENGTH + len(body),
                                      flags1=ControlFlags1.FIRST,
                                      byte_order=ByteOrder.LITTLE) + body
 

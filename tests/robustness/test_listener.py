@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mqpy_chinit.framing import SegmentWriter
-from mqpy_chinit.wire import InitialData
+from mqpy.fap.framing import SegmentWriter
+from mqpy.fap.segments import InitialData
 from tests.daemon.conftest import Installation
 from tests.robustness.conftest import chinit_command
 

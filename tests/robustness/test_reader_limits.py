@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from mqpy_chinit import wire
-from mqpy_chinit.framing import (
+from mqpy.fap import segments
+from mqpy.fap.framing import (
     FLOW_HEADROOM,
     INITIAL_SEGMENT_SIZE,
     MAX_MSG_LENGTH,
     SegmentReader,
     SegmentWriter,
 )
-from mqpy_chinit.wire import (
+from mqpy.fap.segments import (
     ByteOrder,
     ControlFlags1,
     InitialData,
@@ -29,8 +29,8 @@ FIRST, LAST = ControlFlags1.FIRST, ControlFlags1.LAST
 
 def _segment(segment_type: int, body: bytes, flags: ControlFlags1,
              conv_id: int | None = None) -> bytes:
-    length = (wire.TSH_LENGTH if conv_id is None else wire.TSHM_LENGTH) + len(body)
-    return wire.build_segment_header(segment_type, length, flags1=flags,
+    length = (segments.TSH_LENGTH if conv_id is None else segments.TSHM_LENGTH) + len(body)
+    return segments.build_segment_header(segment_type, length, flags1=flags,
                                      byte_order=ByteOrder.LITTLE, conv_id=conv_id,
                                      request_id=0 if conv_id is not None else None) + body
 
@@ -135,7 +135,7 @@ def test_a_finished_flow_gives_its_bytes_back() -> None:
     """Given flows that do end, then what they held is released: many in a row pass."""
     reader = SegmentReader(1024, 0, max_pending=4096)
     writer = SegmentWriter(1024)
-    request = wire.MQIRequest(segment_type=SegmentType.MQPUT, body=bytes(3000))
+    request = segments.MQIRequest(segment_type=SegmentType.MQPUT, body=bytes(3000))
     for _ in range(20):
         [event] = reader.feed(writer.send(request))
         assert event.body == request.body

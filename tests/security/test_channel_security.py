@@ -12,8 +12,8 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
-from mqpy_chinit.framing import SegmentReader, SegmentWriter
-from mqpy_chinit.wire import OUR_FAP_LEVEL, CapFlags1, InitialData, Status, StatusCode
+from mqpy.fap.framing import SegmentReader, SegmentWriter
+from mqpy.fap.segments import OUR_FAP_LEVEL, CapFlags1, InitialData, Status, StatusCode
 
 from .site import ALICE, ALICE_PW, CHANNEL, QUEUE, Site
 
@@ -261,7 +261,7 @@ def test_garbled_conauth_info_ends_the_instance_with_amq9504(site):
     """Given a started SVRCONN instance, when the client sends a CONAUTH_INFO whose CAUT
     lengths run past the segment, then the instance ends (the client sees its conversation
     broken), AMQ9504E is logged, and the listener serves alice next."""
-    from mqpy_chinit.wire import OtherSegment, SegmentType
+    from mqpy.fap.segments import OtherSegment, SegmentType
 
     instance, conv = _raw_conversation(site)
     try:
@@ -280,14 +280,14 @@ def test_client_may_not_assert_an_identity(site):
     """Given a started SVRCONN instance, when the client's MQCONN carries mqpy's bindings-only
     CSEC tail asserting a privileged user, then the instance ends with AMQ9504E (no
     connection is made for it) and the listener serves alice next."""
-    from mqpy import mqiproto
-    from mqpy_chinit.wire import SegmentType
+    from mqpy.fap import mqiflows
+    from mqpy.fap.segments import SegmentType
 
     instance, conv = _raw_conversation(site)
     try:
-        request = mqiproto.encode_request(
+        request = mqiflows.encode_request(
             SegmentType.MQCONN, [("QMS", "intruder"),
-                                 mqiproto.ConnSecurity(None, user="root", channel=CHANNEL)])
+                                 mqiflows.ConnSecurity(None, user="root", channel=CHANNEL)])
         instance.send(attrs.evolve(request, **_tshm(instance, conv)))
         assert conv.replies.get(timeout=20) is None
     finally:
@@ -300,7 +300,7 @@ def test_user_id_flows_for_too_many_conversations_end_the_instance(site):
     """Given a started instance sharing SHARECNV conversations, when a client sends
     USERID_DATA for more conversations than that without connecting any, then the instance
     ends with AMQ9504E (nothing piles up in the channel initiator)."""
-    from mqpy_chinit import userid
+    from mqpy.fap import userid
 
     instance, conv = _raw_conversation(site)
     try:
@@ -320,7 +320,7 @@ def test_garbled_and_oversized_frames_at_the_daemons_listener(site):
     are logged as AMQ9504E in AMQERR01.LOG and the listener serves alice next."""
     import time
 
-    from mqpy_chinit.framing import SegmentReader
+    from mqpy.fap.framing import SegmentReader
 
     before = site.errors().count("AMQ9504E")
     with socket.create_connection(("127.0.0.1", site.port), timeout=20) as sock:

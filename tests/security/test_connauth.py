@@ -215,9 +215,10 @@ async def test_password_checks_have_threads_of_their_own(alice):
     cannot hold the threads other applications' calls need, nor wait behind them."""
     import trio
 
-    from mqpy import bindings, mqiproto
+    from mqpy import bindings
+    from mqpy.fap import mqiflows
+    from mqpy.fap.userid import Credentials
     from mqpy.server import BindingsServer
-    from mqpy_chinit.userid import Credentials
 
     server = BindingsServer(alice.eng)
     async with trio.open_nursery() as nursery:
@@ -227,7 +228,7 @@ async def test_password_checks_have_threads_of_their_own(alice):
         with trio.fail_after(60):  # a guard against hanging, not a timing assertion
             conn = await trio.to_thread.run_sync(lambda: bindings.connect(
                 "QMSEC", alice.root,
-                security=mqiproto.ConnSecurity(Credentials("alice", ALICE_PW))),
+                security=mqiflows.ConnSecurity(Credentials("alice", ALICE_PW))),
                 abandon_on_cancel=True)
         for n in range(int(server.limiter.total_tokens)):
             server.limiter.release_on_behalf_of(("held", n))  # MQDISC uses the shared pool

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from mqpy import mqiproto
-from mqpy_chinit import tls, userid
-from mqpy_chinit.wire import ProtocolError, SegmentType, StatusCode
+from mqpy.fap import mqiflows, tls, userid
+from mqpy.fap.segments import ProtocolError, SegmentType, StatusCode
 
 # ---------------------------------------------------------------- UID and CAUT
 
@@ -73,24 +72,24 @@ def test_identity_events_are_the_segment_types_mq_uses():
 def test_bindings_mqconn_without_security_is_mq_s_120_bytes():
     """Given an MQCONN with no MQCSP, then its body is MQ's 120 bytes (what tshark expects);
     with one, the CSEC tail follows and decodes back."""
-    plain = mqiproto.encode_request(SegmentType.MQCONN, [("QM1", "app")])
+    plain = mqiflows.encode_request(SegmentType.MQCONN, [("QM1", "app")])
     assert len(plain.body) == 120
-    assert mqiproto.decode_request(plain).values == (("QM1", "app"), None)
-    sec = mqiproto.ConnSecurity(userid.Credentials("alice", "pw"))
+    assert mqiflows.decode_request(plain).values == (("QM1", "app"), None)
+    sec = mqiflows.ConnSecurity(userid.Credentials("alice", "pw"))
     assert not sec.asserts_identity
     assert sec.connect_args("root") == {"user": "alice", "password": "pw", "channel": None,
                                         "asserted": "root", "adopted": False,
                                         "conname": None}
-    asserted = mqiproto.ConnSecurity(None, user="bob", channel="APP.SVRCONN",
+    asserted = mqiflows.ConnSecurity(None, user="bob", channel="APP.SVRCONN",
                                      address="192.0.2.7")
     assert asserted.asserts_identity
     assert asserted.connect_args("root") == {"user": "bob", "password": None,
                                              "channel": "APP.SVRCONN",
                                              "conname": "192.0.2.7"}
-    adopted = mqiproto.ConnSecurity(userid.Credentials("alice", "pw"), user="alice",
+    adopted = mqiflows.ConnSecurity(userid.Credentials("alice", "pw"), user="alice",
                                     channel="APP.SVRCONN", adopted=True)
-    request = mqiproto.encode_request(SegmentType.MQCONN, [("QM1", "app"), adopted])
-    assert mqiproto.decode_request(request).values[1] == adopted
+    request = mqiflows.encode_request(SegmentType.MQCONN, [("QM1", "app"), adopted])
+    assert mqiflows.decode_request(request).values[1] == adopted
 
 
 # ---------------------------------------------------------------- TLS rules

@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from mqpy_chinit.framing import SegmentWriter
-from mqpy_chinit.wire import InitialData
+from mqpy.fap.framing import SegmentWriter
+from mqpy.fap.segments import InitialData
 from tests.channels.test_two_daemons import free_port, mqsc
 from tests.daemon.conftest import Installation
 

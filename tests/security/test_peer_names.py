@@ -9,9 +9,9 @@ import pytest
 import mqpy
 from mqpy import CMQCFC, local
 from mqpy.errors import MQMIError
+from mqpy.fap import tls
 from mqpy.mqsc.processor import MQSCProcessor
 from mqpy.security.chlauth import apply_set, dn_matches, evaluate, parse_dn, valid_dn_pattern
-from mqpy_chinit import tls
 
 
 def _cert(*pairs: tuple[str, str]) -> dict:

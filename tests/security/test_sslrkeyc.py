@@ -8,9 +8,9 @@ import pytest
 
 import mqpy
 from mqpy import CMQC, local
+from mqpy.fap.tls import client_key_reset_count, key_reset_count
 from mqpy.mqsc.processor import MQSCProcessor
 from mqpy.structures import CD, SCO
-from mqpy_chinit.tls import client_key_reset_count, key_reset_count
 
 
 @pytest.mark.parametrize(("value", "used"), [

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from mqpy_chinit.wire import ControlFlags1, SegmentType
+from mqpy.fap.segments import ControlFlags1, SegmentType
 
 from .sessions import Conversation, Turn, header_length, segment_type
 

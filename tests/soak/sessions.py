@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 import attrs
 
-from mqpy_chinit.wire import ByteOrder, SegmentType
+from mqpy.fap.segments import ByteOrder, SegmentType
 
 CLIENT, SERVER = "c", "s"
 

@@ -8,11 +8,12 @@ import struct
 import pytest
 
 import mqpy
-from mqpy import CMQC, mqiproto
+from mqpy import CMQC
 from mqpy.engine import distlist
+from mqpy.fap import mqiflows
+from mqpy.fap.segments import ByteOrder, ProtocolError
+from mqpy.fap.segments import SegmentType as T
 from mqpy.structures import DH, OD, OR, PMO, PMR, RR, put_msg_record_length
-from mqpy_chinit.wire import ByteOrder, ProtocolError
-from mqpy_chinit.wire import SegmentType as T
 
 
 def test_record_layouts_are_ibms():
@@ -89,29 +90,29 @@ def test_records_travel_behind_the_od_and_pmo(order):
     od = OD(Version=2, RecsPresent=2, ObjectRecPtr=[OR(ObjectName=b"A"),
                                                     OR(ObjectName=b"B", ObjectQMgrName=b"QM")],
             ResponseRecPtr=[RR(), RR(CompCode=2, Reason=2085)])
-    req = mqiproto.encode_request(T.MQOPEN, [od, CMQC.MQOO_OUTPUT], byte_order=order)
+    req = mqiflows.encode_request(T.MQOPEN, [od, CMQC.MQOO_OUTPUT], byte_order=order)
     assert len(req.body) == 208 + 2 * 96 + 2 * 8 + 4
-    back = mqiproto.decode_request(req, order).values[0]
+    back = mqiflows.decode_request(req, order).values[0]
     assert (back.ObjectRecOffset, back.ResponseRecOffset) == (208, 208 + 192)
     assert [(o.ObjectName.rstrip(), o.ObjectQMgrName.rstrip()) for o in back.ObjectRecPtr] == \
         [(b"A", b""), (b"B", b"QM")]
     assert [(r.CompCode, r.Reason) for r in back.ResponseRecPtr] == [(0, 0), (2, 2085)]
     pmo = PMO(RecsPresent=2, PutMsgRecFields=CMQC.MQPMRF_CORREL_ID,
               PutMsgRecPtr=[PMR(CorrelId=b"x"), PMR(CorrelId=b"y")])
-    reply = mqiproto.encode_reply(T.MQPUT, [mqpy.MD(), pmo], byte_order=order)
-    got = mqiproto.decode_reply(reply, order).values[1]
+    reply = mqiflows.encode_reply(T.MQPUT, [mqpy.MD(), pmo], byte_order=order)
+    got = mqiflows.decode_reply(reply, order).values[1]
     assert got.PutMsgRecOffset == PMO.length(3) and got.ResponseRecOffset == 0
     assert [r.CorrelId.rstrip(b"\0") for r in got.PutMsgRecPtr] == [b"x", b"y"]
 
 
 def test_records_pointing_outside_the_flow_are_a_protocol_error():
     od = OD(Version=2, RecsPresent=1, ObjectRecPtr=[OR(ObjectName=b"A")])
-    req = mqiproto.encode_request(T.MQOPEN, [od, CMQC.MQOO_OUTPUT])
+    req = mqiflows.encode_request(T.MQOPEN, [od, CMQC.MQOO_OUTPUT])
     bad = bytearray(req.body)
     bad[OD.offset_of("ObjectRecOffset"):OD.offset_of("ObjectRecOffset") + 4] = \
         struct.pack("<i", 100_000)
     with pytest.raises(ProtocolError):
-        mqiproto.decode_request(type(req)(segment_type=req.segment_type, hobj=0,
+        mqiflows.decode_request(type(req)(segment_type=req.segment_type, hobj=0,
                                           body=bytes(bad)))
 
 

@@ -15,11 +15,8 @@ import pytest
 import trio
 import trio.testing
 
-from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
-from mqpy_chinit.framing import SegmentReader, SegmentWriter
-from mqpy_chinit.states import ChannelStatus
-from mqpy_chinit.tlsstream import Prefixed
-from mqpy_chinit.wire import (
+from mqpy.fap.framing import SegmentReader, SegmentWriter
+from mqpy.fap.segments import (
     ControlFlags1,
     Heartbeat,
     MQIReply,
@@ -28,6 +25,9 @@ from mqpy_chinit.wire import (
     Status,
     StatusCode,
 )
+from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
+from mqpy_chinit.states import ChannelStatus
+from mqpy_chinit.tlsstream import Prefixed
 
 _PUT = SegmentType.MQPUT
 
@@ -241,7 +241,7 @@ async def test_strmqtrc_comms_records_a_channel_initiators_flows(tmp_path, monke
     import os
 
     from mqpy import trace
-    from mqpy_chinit.wire import ControlFlags1, Heartbeat
+    from mqpy.fap.segments import ControlFlags1, Heartbeat
 
     monkeypatch.setenv("MQPY_DATA_PATH", str(tmp_path))
     tracer = trace.Tracer()

@@ -6,11 +6,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mqpy_chinit import wire
-from mqpy_chinit.framing import SegmentReader, SegmentWriter, split_segments
-from mqpy_chinit.wire import (
+from mqpy.fap.framing import SegmentReader, SegmentWriter, split_segments
+from mqpy.fap.segments import (
     ByteOrder,
     ControlFlags1,
+    Event,
     Heartbeat,
     InitialData,
     MessageData,
@@ -19,6 +19,9 @@ from mqpy_chinit.wire import (
     SegmentType,
     Status,
     StatusCode,
+    build_segment_header,
+    encode_body,
+    parse_segment_header,
 )
 
 FL = ControlFlags1.FIRST | ControlFlags1.LAST
@@ -30,7 +33,7 @@ def _xqh() -> bytes:
 
 
 def _segment(segment_type: int, body: bytes, flags: int = FL, order: int = 2) -> bytes:
-    header = wire.build_segment_header(
+    header = build_segment_header(
         segment_type, 28 + len(body), flags1=ControlFlags1(flags), byte_order=ByteOrder.LITTLE
     )
     return header[:8] + bytes([order]) + header[9:] + body
@@ -41,7 +44,7 @@ def _msh(msg_length: int, seqnum: int = 1) -> bytes:
     return b"MSH " + le(seqnum) + le(msg_length) + le(0) + le(msg_length)
 
 
-def _conversation() -> list[wire.Event]:
+def _conversation() -> list[Event]:
     return [
         InitialData(fap_level=10, channel_name="QM1.TO.QM2", qmgr_name="QM1"),
         MessageData(seqnum=1, xqh=_xqh(), data=b"x" * 5000),
@@ -104,7 +107,7 @@ def test_a_1mb_message_is_split_at_32k_and_reassembled(order: ByteOrder) -> None
 
     assert len(segments) == -(-(20 + 428 + len(data)) // (32 * 1024 - 28))
     for index, segment in enumerate(segments):
-        header = wire.parse_segment_header(segment)
+        header = parse_segment_header(segment)
         assert header.segment_length == len(segment) <= 32 * 1024
         assert header.segment_type == SegmentType.MESSAGE_DATA
         assert bool(header.flags1 & ControlFlags1.FIRST) == (index == 0)
@@ -122,7 +125,7 @@ def test_a_message_that_fits_is_one_segment_with_first_and_last() -> None:
     """Given a small message, then one segment with ControlFlags1 FIRST|LAST (0x30)."""
     (segment,) = SegmentWriter().segments(MessageData(seqnum=1, xqh=_xqh(), data=b"hi"))
     assert segment[10] == 0x30
-    assert wire.parse_segment_header(segment).segment_length == 28 + 20 + 428 + 2
+    assert parse_segment_header(segment).segment_length == 28 + 20 + 428 + 2
 
 
 def test_a_split_mqi_flow_carries_its_api_header_only_in_the_first_segment() -> None:
@@ -138,7 +141,7 @@ def test_a_split_mqi_flow_carries_its_api_header_only_in_the_first_segment() -> 
 
 def test_a_segment_type_that_cannot_span_refuses_to_be_split() -> None:
     """Given a PING bigger than the maximum, then the writer refuses rather than split it."""
-    from mqpy_chinit.wire import Ping
+    from mqpy.fap.segments import Ping
 
     with pytest.raises(ValueError, match="cannot be split"):
         SegmentWriter(max_transmission_size=1024).segments(Ping(data=bytes(2000)))
@@ -146,7 +149,7 @@ def test_a_segment_type_that_cannot_span_refuses_to_be_split() -> None:
 
 # -- malformed input ----------------------------------------------------------------------
 
-ID_BODY = wire.encode_body(InitialData(fap_level=10, channel_name="C"), ByteOrder.LITTLE)[1]
+ID_BODY = encode_body(InitialData(fap_level=10, channel_name="C"), ByteOrder.LITTLE)[1]
 STATUS_BODY = (12).to_bytes(4, "little") + (1).to_bytes(4, "little") + bytes(4)
 
 MALFORMED = {

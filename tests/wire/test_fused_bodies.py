@@ -1,4 +1,4 @@
-"""The fused MQPUT / MQGET / MQPUT1 / MQOPEN bodies of mqiproto (one struct call for the
+"""The fused MQPUT / MQGET / MQPUT1 / MQOPEN bodies of mqiflows (one struct call for the
 structures, MQLONGs and data of a body) give what the declared layouts give.
 
 The structures are declared once (``mqpy.structures``); ``construct`` is their declarative
@@ -15,10 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mqpy import CMQC, mqiproto
-from mqpy.structures import GMO, MD, OD, OR, PMO, RR
-from mqpy.verbs import copy_fields
-from mqpy_chinit.wire import (
+from mqpy import CMQC
+from mqpy.fap import mqiflows
+from mqpy.fap.mqicalls import copy_fields
+from mqpy.fap.segments import (
     ByteOrder,
     MQIReply,
     MQIRequest,
@@ -26,6 +26,7 @@ from mqpy_chinit.wire import (
     SegmentType,
     mq_encoding,
 )
+from mqpy.structures import GMO, MD, OD, OR, PMO, RR
 
 T = SegmentType
 _SETTINGS = settings(max_examples=150, deadline=None,
@@ -96,8 +97,8 @@ def _construct_bytes(shape: tuple, values: list, order: ByteOrder) -> bytes:
 
 def _tables(reply: bool) -> tuple[dict, dict]:
     if reply:
-        return mqiproto.REPLIES, mqiproto._FUSED_REPLIES
-    return mqiproto.REQUESTS, mqiproto._FUSED_REQUESTS
+        return mqiflows.REPLIES, mqiflows._FUSED_REPLIES
+    return mqiflows.REQUESTS, mqiflows._FUSED_REQUESTS
 
 
 def _same(a: object, b: object) -> bool:
@@ -121,7 +122,7 @@ def test_fused_bytes_are_the_construct_bytes_and_the_general_paths(body, order) 
     raw = fused[verb].pack(values, order)
     assert raw is not None  # the common form: the fused path takes it
     assert raw == _construct_bytes(shape, values, order)
-    assert raw == mqiproto._pack(shapes[verb], values, order)
+    assert raw == mqiflows._pack(shapes[verb], values, order)
 
 
 @_SETTINGS
@@ -135,7 +136,7 @@ def test_fused_decoding_is_the_construct_parse_and_the_general_paths(body, order
     raw = _construct_bytes(shape, values, order)
     got = fused[verb].unpack(raw, order)
     assert got is not None
-    assert _same(got, mqiproto._unpack(shapes[verb], raw, order, "test"))
+    assert _same(got, mqiflows._unpack(shapes[verb], raw, order, "test"))
     pos = 0
     enc = mq_encoding(order)
     for kind, value in zip(shape, got, strict=True):
@@ -146,7 +147,7 @@ def test_fused_decoding_is_the_construct_parse_and_the_general_paths(body, order
             if f.kind != "pointer":
                 assert value.__dict__[f.name] == parsed[f.name], f.name
         pos += kind.length(value.Version)
-    assert _same(list(got), [v for v in mqiproto._unpack(shapes[verb], raw, order, "t")])
+    assert _same(list(got), [v for v in mqiflows._unpack(shapes[verb], raw, order, "t")])
 
 
 @_SETTINGS
@@ -174,9 +175,9 @@ def test_a_damaged_body_gets_the_general_paths_answer(body, order, data) -> None
             fused.clear()
         try:
             if reply:
-                event = MQIReply(segment_type=mqiproto.reply_type(verb), body=raw)
-                return mqiproto.decode_reply(event, order).values
-            return mqiproto.decode_request(MQIRequest(segment_type=verb, body=raw),
+                event = MQIReply(segment_type=mqiflows.reply_type(verb), body=raw)
+                return mqiflows.decode_reply(event, order).values
+            return mqiflows.decode_request(MQIRequest(segment_type=verb, body=raw),
                                            order).values
         except ProtocolError as exc:
             return ("ProtocolError", exc.args)
@@ -189,33 +190,33 @@ def test_a_damaged_body_gets_the_general_paths_answer(body, order, data) -> None
 @pytest.mark.parametrize("order", list(ByteOrder))
 def test_records_and_other_classes_go_the_general_way(order) -> None:
     """Given an MQPUT1 whose MQOD carries distribution-list records, or an MQPMO passed
-    already packed (mqiproto.Packed), when encoded, then the fused form declines (None) and
+    already packed (mqiflows.Packed), when encoded, then the fused form declines (None) and
     encode_request gives the general path's bytes, which decode back to the records."""
     od = OD(Version=2, RecsPresent=2, ObjectRecPtr=[OR(ObjectName=b"A"), OR(ObjectName=b"B")],
             ResponseRecPtr=[RR(), RR()])
     values = [od, MD(), PMO(), b"data"]
-    assert mqiproto._FUSED_REQUESTS[T.MQPUT1].pack(values, order) is None
-    event = mqiproto.encode_request(T.MQPUT1, values, byte_order=order)
-    assert event.body == mqiproto._pack(mqiproto.REQUESTS[T.MQPUT1], values, order)
-    decoded = mqiproto.decode_request(event, order).values[0]
+    assert mqiflows._FUSED_REQUESTS[T.MQPUT1].pack(values, order) is None
+    event = mqiflows.encode_request(T.MQPUT1, values, byte_order=order)
+    assert event.body == mqiflows._pack(mqiflows.REQUESTS[T.MQPUT1], values, order)
+    decoded = mqiflows.decode_request(event, order).values[0]
     assert [r.ObjectName.rstrip() for r in decoded.ObjectRecPtr] == [b"A", b"B"]
-    packed = [MD(), mqiproto.Packed(PMO, PMO().pack(mq_encoding(order)), order), b"x"]
-    assert mqiproto._FUSED_REQUESTS[T.MQPUT].pack(packed, order) is None
-    assert mqiproto.encode_request(T.MQPUT, packed, byte_order=order).body == \
-        mqiproto._pack(mqiproto.REQUESTS[T.MQPUT], packed, order)
+    packed = [MD(), mqiflows.Packed(PMO, PMO().pack(mq_encoding(order)), order), b"x"]
+    assert mqiflows._FUSED_REQUESTS[T.MQPUT].pack(packed, order) is None
+    assert mqiflows.encode_request(T.MQPUT, packed, byte_order=order).body == \
+        mqiflows._pack(mqiflows.REQUESTS[T.MQPUT], packed, order)
 
 
 def test_bad_values_get_the_general_paths_error() -> None:
     """Given a body value the layout cannot hold (an MQLONG out of range, a str for the
     data), when encoded, then the error is the general path's, as before."""
     with pytest.raises(ValueError, match="BufferLength"):
-        mqiproto.encode_request(T.MQGET, [MD(), GMO(), 2**31])
+        mqiflows.encode_request(T.MQGET, [MD(), GMO(), 2**31])
     with pytest.raises(TypeError):
-        mqiproto._pack(mqiproto.REQUESTS[T.MQPUT], [MD(), PMO(), "text"], ByteOrder.LITTLE)
+        mqiflows._pack(mqiflows.REQUESTS[T.MQPUT], [MD(), PMO(), "text"], ByteOrder.LITTLE)
     with pytest.raises(TypeError):
-        mqiproto.encode_request(T.MQPUT, [MD(), PMO(), "text"])
+        mqiflows.encode_request(T.MQPUT, [MD(), PMO(), "text"])
     # a bytearray is message data for both
-    assert mqiproto.encode_request(T.MQPUT, [MD(), PMO(), bytearray(b"ab")]).body.endswith(
+    assert mqiflows.encode_request(T.MQPUT, [MD(), PMO(), bytearray(b"ab")]).body.endswith(
         b"\x02\x00\x00\x00ab")
 
 
@@ -237,13 +238,13 @@ def test_a_reply_decoded_into_the_callers_structures_is_the_copy_of_a_fresh_deco
     verb, reply_values = body
     structures = [v for v in reply_values if hasattr(v, "_layout_")]
     assert structures  # every fused reply leads with structures
-    event = mqiproto.encode_reply(verb, reply_values, byte_order=order)
+    event = mqiflows.encode_reply(verb, reply_values, byte_order=order)
     mine = [type(v)(Version=v.Version) for v in structures]
     fresh = [type(v)(Version=v.Version) for v in structures]
-    expected = mqiproto.decode_reply(event, order).values
+    expected = mqiflows.decode_reply(event, order).values
     for dst, src in zip(fresh, expected, strict=False):
         copy_fields(dst, src)
-    got = mqiproto.decode_reply(event, order, into=mine).values
+    got = mqiflows.decode_reply(event, order, into=mine).values
     assert len(got) == len(expected) == len(reply_values)
     assert all(a is b for a, b in zip(got, mine, strict=False))
     assert _same(mine, fresh)
@@ -257,9 +258,9 @@ def test_a_get_reply_decoded_into_the_callers_md_and_gmo() -> None:
     the message's descriptor and the options returned, and the data and length follow."""
     md = MD(MsgId=b"M" * 24, Priority=3, PutApplName=b"app")
     gmo = GMO(ResolvedQName=b"Q1", ReturnedLength=5)
-    event = mqiproto.encode_reply(T.MQGET, [md, gmo, 5, b"hello"])
+    event = mqiflows.encode_reply(T.MQGET, [md, gmo, 5, b"hello"])
     mine_md, mine_gmo = MD(), GMO(Options=CMQC.MQGMO_WAIT)
-    values = mqiproto.decode_reply(event, into=(mine_md, mine_gmo)).values
+    values = mqiflows.decode_reply(event, into=(mine_md, mine_gmo)).values
     assert values[0] is mine_md and values[1] is mine_gmo and values[2:] == (5, b"hello")
     assert mine_md == md and mine_gmo == gmo
 
@@ -267,47 +268,47 @@ def test_a_get_reply_decoded_into_the_callers_md_and_gmo() -> None:
 def test_a_malformed_reply_leaves_the_callers_structures_as_they_were() -> None:
     """Given an MQPUT reply whose MQPMO is cut short, when decoded into the caller's MQMD
     and MQPMO, then the ProtocolError comes and neither structure has changed."""
-    event = mqiproto.encode_reply(T.MQPUT, [MD(MsgId=b"X" * 24), PMO(ResolvedQName=b"Q")])
+    event = mqiflows.encode_reply(T.MQPUT, [MD(MsgId=b"X" * 24), PMO(ResolvedQName=b"Q")])
     cut = MQIReply(segment_type=event.segment_type, body=event.body[:-10])
     md, pmo = MD(Priority=1), PMO(Options=4)
     before = (dict(md.__dict__), dict(pmo.__dict__))
     with pytest.raises(ProtocolError):
-        mqiproto.decode_reply(cut, into=(md, pmo))
+        mqiflows.decode_reply(cut, into=(md, pmo))
     assert (md.__dict__, pmo.__dict__) == before
 
 
 def test_the_same_bytes_again_decode_to_independent_structures() -> None:
     """Given a request whose structures recur (a fresh MQMD, the same MQGMO), when decoded
     twice and the first result changed, then the second is as the bytes say."""
-    event = mqiproto.encode_request(T.MQGET, [MD(), GMO(WaitInterval=5), -1])
-    first = mqiproto.decode_request(event).values
+    event = mqiflows.encode_request(T.MQGET, [MD(), GMO(WaitInterval=5), -1])
+    first = mqiflows.decode_request(event).values
     first[0].Priority = 9
     first[1].WaitInterval = 7
-    second = mqiproto.decode_request(event).values
+    second = mqiflows.decode_request(event).values
     assert second[0].Priority == CMQC.MQPRI_PRIORITY_AS_Q_DEF
     assert second[1].WaitInterval == 5
     assert second[0] is not first[0]
 
 
-@pytest.mark.parametrize("verb", list(mqiproto.REQUESTS))
+@pytest.mark.parametrize("verb", list(mqiflows.REQUESTS))
 def test_encoded_events_are_the_ones_their_constructors_make(verb) -> None:
     """Given any verb, when its request and its reply are encoded (events made without the
     constructors' converters), then they equal, field for field and type for type, the
     events MQIRequest(...) and MQIReply(...) make from the same body."""
-    request = mqiproto.encode_request(verb, [], hobj=7) if not mqiproto.REQUESTS[verb] \
+    request = mqiflows.encode_request(verb, [], hobj=7) if not mqiflows.REQUESTS[verb] \
         else None
     if request is not None:
         made = MQIRequest(segment_type=verb, hobj=7, body=b"")
         assert request == made
         assert [type(getattr(request, a.name)) for a in MQIRequest.__attrs_attrs__] == \
             [type(getattr(made, a.name)) for a in MQIRequest.__attrs_attrs__]
-    reply = mqiproto.encode_reply(verb, comp=2, reason=2009, hobj=3)
-    made = MQIReply(segment_type=mqiproto.reply_type(verb), comp=2, reason=2009, hobj=3,
+    reply = mqiflows.encode_reply(verb, comp=2, reason=2009, hobj=3)
+    made = MQIReply(segment_type=mqiflows.reply_type(verb), comp=2, reason=2009, hobj=3,
                     body=b"")
     assert reply == made
     assert [type(getattr(reply, a.name)) for a in MQIReply.__attrs_attrs__] == \
         [type(getattr(made, a.name)) for a in MQIReply.__attrs_attrs__]
-    event = mqiproto.encode_request(int(T.MQGET), [MD(), GMO(), -1])
+    event = mqiflows.encode_request(int(T.MQGET), [MD(), GMO(), -1])
     assert event == MQIRequest(segment_type=T.MQGET, body=event.body)
     assert type(event.segment_type) is SegmentType
 
@@ -316,12 +317,12 @@ def _answered(flows, verb, values, reply_values, comp=CMQC.MQCC_OK, reason=0,
               targets=()):
     """One call through the bindings flows (sans-IO): the request's bytes read as the queue
     manager reads them, answered with ``reply_values``, the reply read into ``targets``."""
-    from mqpy_chinit.framing import SegmentReader, SegmentWriter
+    from mqpy.fap.framing import SegmentReader, SegmentWriter
 
     (request,) = SegmentReader().feed(flows.request(verb, values, 0))
-    assert mqiproto.decode_request(request).verb == verb
+    assert mqiflows.decode_request(request).verb == verb
     flows.feed(SegmentWriter(32766).send(
-        mqiproto.encode_reply(verb, reply_values, comp=comp, reason=reason)))
+        mqiflows.encode_reply(verb, reply_values, comp=comp, reason=reason)))
     return flows.reply(targets)
 
 

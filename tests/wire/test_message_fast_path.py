@@ -9,10 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import mqpy
-from mqpy_chinit import wire
-from mqpy_chinit.framing import SegmentReader
-from mqpy_chinit.mca import SenderMCA
-from mqpy_chinit.wire import (
+from mqpy.fap import segments
+from mqpy.fap.framing import SegmentReader
+from mqpy.fap.segments import (
     XQH_WITH_MD_LENGTH,
     ByteOrder,
     ControlFlags1,
@@ -23,6 +22,7 @@ from mqpy_chinit.wire import (
     Status,
     StatusCode,
 )
+from mqpy_chinit.mca import SenderMCA
 from tests.wire.test_mqi_fast_path import _fields, _trickled, _writer
 
 _SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -31,7 +31,7 @@ _SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[Hea
 def _xqh(order: ByteOrder, persistence: int = 1) -> bytes:
     xqh = mqpy.XQH(RemoteQName=b"TARGET", RemoteQMgrName=b"QM2")
     xqh.MsgDesc.Persistence = persistence
-    return xqh.pack(wire.mq_encoding(order))
+    return xqh.pack(segments.mq_encoding(order))
 
 
 @st.composite
@@ -68,7 +68,7 @@ def test_a_one_segment_message_is_read_as_the_general_path_reads_it(event) -> No
     (the general path), then both give the event written, field by field and type by type
     (as its constructor makes it), and the same partner byte order, encoding and CCSID."""
     raw = _writer(event.byte_order).send(event)
-    assert wire.parse_message_segment(raw, 0, 32766) is not None  # the fast path takes it
+    assert segments.parse_message_segment(raw, 0, 32766) is not None  # the fast path takes it
     fast, general = SegmentReader(), SegmentReader()
     (got,) = fast.feed(raw)
     assert [got] == _trickled(raw, general) == [event]
@@ -101,12 +101,12 @@ def test_the_sending_mcas_message_is_the_constructors() -> None:
         SenderMCA._message(7, b"short", confirm=False)
 
 
-def _stream(order: ByteOrder) -> tuple[list[wire.Event], bytes]:
-    events: list[wire.Event] = [
+def _stream(order: ByteOrder) -> tuple[list[segments.Event], bytes]:
+    events: list[segments.Event] = [
         MessageData(seqnum=1, xqh=_xqh(order), data=b"a" * 700, byte_order=order),
         MQIRequest(segment_type=SegmentType.MQPUT, hobj=5, body=b"b" * 100, reply_length=144),
         MessageData(seqnum=2, xqh=_xqh(order), data=b"long" * 600, byte_order=order),  # split
-        wire.Heartbeat(),
+        segments.Heartbeat(),
         MessageData(seqnum=3, xqh=_xqh(order), data=b"c" * 10, byte_order=order,
                     flags=ControlFlags1.CONFIRM_REQUEST, luwid=b"LUW12345"),
         Status(code=0),

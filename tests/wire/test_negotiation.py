@@ -5,8 +5,8 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from mqpy_chinit.negotiation import MIN_TRANSMISSION_SIZE, negotiate, reproposal
-from mqpy_chinit.wire import CapFlags1, InitErrorFlags1, InitialData, StatusCode
+from mqpy.fap.negotiation import MIN_TRANSMISSION_SIZE, negotiate, reproposal
+from mqpy.fap.segments import CapFlags1, InitErrorFlags1, InitialData, StatusCode
 
 OURS = InitialData(
     fap_level=10,

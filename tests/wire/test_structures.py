@@ -7,9 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mqpy import structures
-from mqpy_chinit import wire
-from mqpy_chinit.framing import SegmentReader, SegmentWriter
-from mqpy_chinit.wire import (
+from mqpy.fap import segments
+from mqpy.fap.framing import SegmentReader, SegmentWriter
+from mqpy.fap.segments import (
     ByteOrder,
     CapFlags1,
     CapFlags2,
@@ -52,7 +52,7 @@ def _xqh(order: ByteOrder = ByteOrder.LITTLE) -> bytes:
 @BOTH_ORDERS
 def test_tsh_fields_sit_at_the_spec_offsets(order: ByteOrder) -> None:
     """Given a TSH built with distinct values, each field is at its wire-format.md offset."""
-    raw = wire.build_segment_header(
+    raw = segments.build_segment_header(
         SegmentType.MESSAGE_DATA,
         0x6199,
         flags1=ControlFlags1.FIRST | ControlFlags1.LAST,
@@ -62,7 +62,7 @@ def test_tsh_fields_sit_at_the_spec_offsets(order: ByteOrder) -> None:
         encoding=546,
         ccsid=437,
     )
-    assert len(raw) == wire.TSH_LENGTH == 28
+    assert len(raw) == segments.TSH_LENGTH == 28
     assert raw[0:4] == b"TSH "
     assert raw[4:8] == (0x6199).to_bytes(4, "big")  # always BE
     assert raw[8] == order
@@ -78,16 +78,16 @@ def test_tsh_fields_sit_at_the_spec_offsets(order: ByteOrder) -> None:
 @BOTH_ORDERS
 def test_tshm_inserts_conv_id_and_request_id_at_8_and_12(order: ByteOrder) -> None:
     """Given a TSHM, ConvId/RequestId (BE) sit at 8 and 12 and the rest moves by MPF = 8."""
-    raw = wire.build_segment_header(
+    raw = segments.build_segment_header(
         SegmentType.MQCONN, 36, byte_order=order, conv_id=5, request_id=9, ccsid=819
     )
-    assert len(raw) == wire.TSHM_LENGTH == 36
+    assert len(raw) == segments.TSHM_LENGTH == 36
     assert raw[0:4] == b"TSHM"
     assert raw[8:12] == (5).to_bytes(4, "big")
     assert raw[12:16] == (9).to_bytes(4, "big")
     assert raw[16] == order and raw[17] == 0x81
     assert _int(raw[32:34], order) == 819
-    header = wire.parse_segment_header(raw)
+    header = segments.parse_segment_header(raw)
     assert (header.conv_id, header.request_id, header.header_length) == (5, 9, 36)
 
 
@@ -95,7 +95,7 @@ def test_the_real_on_the_wire_example_decodes_as_the_spec_says() -> None:
     """Given the 2002 list post's TSH bytes, then it is MESSAGE_DATA, LE, FIRST|LAST,
     Encoding 546, CCSID 437 (spec: wire-format, "A real on-the-wire example")."""
     raw = bytes.fromhex("54534820 00006199 02 04 30 00 13dca33d21700100 22020000 b501 0000")
-    header = wire.parse_segment_header(raw)
+    header = segments.parse_segment_header(raw)
     assert header.struct_id == b"TSH "
     assert header.segment_length == 0x6199
     assert header.byte_order == ByteOrder.LITTLE
@@ -113,8 +113,8 @@ def test_the_real_on_the_wire_example_decodes_as_the_spec_says() -> None:
 )
 def test_id_length_follows_the_fap_level(fap_level: int, length: int) -> None:
     """Given an ID at a FAP level, when built, then its size is packet-mq.c's for that level."""
-    _, body = wire.encode_body(InitialData(fap_level=fap_level, channel_name="CH"), ByteOrder.LITTLE)
-    assert wire.id_length(fap_level) == len(body) == length
+    _, body = segments.encode_body(InitialData(fap_level=fap_level, channel_name="CH"), ByteOrder.LITTLE)
+    assert segments.id_length(fap_level) == len(body) == length
 
 
 def _full_id() -> InitialData:
@@ -134,7 +134,7 @@ def _full_id() -> InitialData:
         qmgr_name="QM1",
         heartbeat_interval=0x11121314,
         efl_length=0x1516,
-        init_error_flags2=wire.InitErrorFlags2.SSL_RESET,
+        init_error_flags2=segments.InitErrorFlags2.SSL_RESET,
         hdr_comp_list=b"\x01\x02",
         msg_comp_list=b"M" * 16,
         ssl_key_reset=0x21222324,
@@ -153,7 +153,7 @@ def _full_id() -> InitialData:
 @BOTH_ORDERS
 def test_id_fields_sit_at_the_spec_offsets(order: ByteOrder) -> None:
     """Given a FAP-11 ID with distinct values, every field of the table is at its offset."""
-    _, raw = wire.encode_body(_full_id(), order)
+    _, raw = segments.encode_body(_full_id(), order)
     assert raw[0:4] == b"ID  "
     assert raw[4] == 11
     assert raw[5] == 0x05 and raw[6] == 0x02 and raw[7] == 0x80
@@ -199,34 +199,34 @@ def test_named_flag_bits_have_the_spec_values() -> None:
 @BOTH_ORDERS
 def test_msh_status_reset_ping_and_api_header_offsets(order: ByteOrder) -> None:
     """Given each small structure, its integers sit where wire-format.md says, in ``order``."""
-    msh, payload = wire.encode_body(MessageData(seqnum=7, xqh=_xqh(order), data=b"abc", byte_order=order), order)
-    assert len(msh) == wire.MSH_LENGTH == 20 and msh[0:4] == b"MSH "
+    msh, payload = segments.encode_body(MessageData(seqnum=7, xqh=_xqh(order), data=b"abc", byte_order=order), order)
+    assert len(msh) == segments.MSH_LENGTH == 20 and msh[0:4] == b"MSH "
     assert _int(msh[4:8], order) == 7
     assert _int(msh[16:20], order) == len(payload) == 428 + 3
 
-    _, status = wire.encode_body(Status(code=StatusCode.BATCH_FAILURE, value=99), order)
+    _, status = segments.encode_body(Status(code=StatusCode.BATCH_FAILURE, value=99), order)
     assert [_int(status[i : i + 4], order) for i in (0, 4, 8)] == [12, 0x11, 99]
-    _, short = wire.encode_body(Status(code=0), order)
+    _, short = segments.encode_body(Status(code=0), order)
     assert len(short) == 8 and _int(short[0:4], order) == 8
 
-    _, reset = wire.encode_body(Reset(seqnum=41), order)
+    _, reset = segments.encode_body(Reset(seqnum=41), order)
     assert [_int(reset[i : i + 4], order) for i in (0, 4)] == [8, 41]
 
-    _, ping = wire.encode_body(Ping(data=b"hello"), order)
+    _, ping = segments.encode_body(Ping(data=b"hello"), order)
     assert _int(ping[0:4], order) == 9 and ping[4:] == b"hello"
 
-    api, body = wire.encode_body(
+    api, body = segments.encode_body(
         MQIReply(segment_type=SegmentType.MQOPEN_REPLY, comp=2, reason=2085, hobj=0x10, reply_length=500),
         order,
     )
-    assert len(api) == wire.API_HEADER_LENGTH == 16
+    assert len(api) == segments.API_HEADER_LENGTH == 16
     assert api[0:4] == (500).to_bytes(4, "big")  # ReplyLength always BE
     assert [_int(api[i : i + 4], order) for i in (4, 8, 12)] == [2, 2085, 0x10]
 
 
 def test_mqconn_body_is_120_bytes_at_fap_6() -> None:
     """Given the FAP <= 6 MQCONN body, when built, then it is 120 bytes with ApplType at 76."""
-    raw = wire.MQCONN_BODY.build(
+    raw = segments.MQCONN_BODY.build(
         dict(QMgrName="QM1", ApplName="amqsput", ApplType=6, AccountingToken=bytes(32), Options=0, XOptions=0),
         little=True,
     )
@@ -260,7 +260,7 @@ EVENTS = [
 
 @BOTH_ORDERS
 @pytest.mark.parametrize("event", EVENTS, ids=lambda e: type(e).__name__)
-def test_every_event_round_trips_through_the_wire(order: ByteOrder, event: wire.Event) -> None:
+def test_every_event_round_trips_through_the_wire(order: ByteOrder, event: segments.Event) -> None:
     """Given any event, when written in ``order`` and read back, then it is equal."""
     raw = SegmentWriter(byte_order=order).send(event)
     (back,) = SegmentReader().feed(raw)
@@ -272,7 +272,7 @@ def test_every_event_round_trips_through_the_wire(order: ByteOrder, event: wire.
     assert back == event
 
 
-def _fields(event: wire.Event) -> dict:
+def _fields(event: segments.Event) -> dict:
     import attrs
 
     return attrs.asdict(event, recurse=False)
@@ -305,20 +305,20 @@ def test_segment_headers_are_the_tsh_declaration_byte_for_byte(
         flags1: int, flags2: int, luwid: bytes, encoding: int, ccsid: int) -> None:
     """Given any TSH or TSHM, when built by the fast path, then the bytes are what the
     construct TSH declaration builds, and both parsers read back the same fields."""
-    raw = wire.build_segment_header(stype, length, flags1=wire.ControlFlags1(flags1),
-                                    flags2=wire.ControlFlags2(flags2), luwid=luwid,
+    raw = segments.build_segment_header(stype, length, flags1=segments.ControlFlags1(flags1),
+                                    flags2=segments.ControlFlags2(flags2), luwid=luwid,
                                     byte_order=order, encoding=encoding, ccsid=ccsid,
                                     conv_id=conv if tshm else None,
                                     request_id=request if tshm else None)
-    declared = wire.TSH.build(dict(
-        StructId=wire.STRUCTID_TSHM if tshm else wire.STRUCTID_TSH, SegmentLength=length,
+    declared = segments.TSH.build(dict(
+        StructId=segments.STRUCTID_TSHM if tshm else segments.STRUCTID_TSH, SegmentLength=length,
         ConvId=conv if tshm else None, RequestId=request if tshm else None, ByteOrder=int(order),
-        SegmentType=stype, ControlFlags1=wire.ControlFlags1(flags1),
-        ControlFlags2=wire.ControlFlags2(flags2), LUWId=luwid, Encoding=encoding, CCSID=ccsid,
+        SegmentType=stype, ControlFlags1=segments.ControlFlags1(flags1),
+        ControlFlags2=segments.ControlFlags2(flags2), LUWId=luwid, Encoding=encoding, CCSID=ccsid,
         Reserved=b"\0\0"))
     assert raw == declared
-    header = wire.parse_segment_header(raw)
-    parsed = wire.TSH.parse(raw)
+    header = segments.parse_segment_header(raw)
+    parsed = segments.TSH.parse(raw)
     assert (header.segment_length, header.segment_type, int(header.flags1), int(header.flags2),
             header.luwid, header.encoding, header.ccsid, header.conv_id, header.request_id) == (
         parsed.SegmentLength, parsed.SegmentType, int(parsed.ControlFlags1),
@@ -334,13 +334,13 @@ def test_api_headers_are_the_api_header_declaration_byte_for_byte(
     API_HEADER declaration builds, and decoding gives the fields back."""
     event = MQIReply(segment_type=SegmentType.MQGET_REPLY, comp=comp, reason=reason, hobj=hobj,
                      reply_length=reply_length)
-    api, _ = wire.encode_body(event, order)
-    assert api == wire.API_HEADER.build(dict(ReplyLength=reply_length, CompCode=comp,
+    api, _ = segments.encode_body(event, order)
+    assert api == segments.API_HEADER.build(dict(ReplyLength=reply_length, CompCode=comp,
                                              Reason=reason, ObjectHandle=hobj),
                                         little=order == ByteOrder.LITTLE)
-    header = wire.parse_segment_header(wire.build_segment_header(
-        SegmentType.MQGET_REPLY, wire.TSH_LENGTH + len(api), byte_order=order))
-    assert wire.decode_body(header, api) == event
+    header = segments.parse_segment_header(segments.build_segment_header(
+        SegmentType.MQGET_REPLY, segments.TSH_LENGTH + len(api), byte_order=order))
+    assert segments.decode_body(header, api) == event
 
 
 @given(order=st.sampled_from(list(ByteOrder)), seqnum=_u32,
@@ -349,14 +349,14 @@ def test_message_headers_are_the_msh_declaration_byte_for_byte(
         order: ByteOrder, seqnum: int, data: bytes) -> None:
     """Given any message, when its MSH is built by the fast path, then the bytes are what the
     construct MSH declaration builds, and decoding gives the sequence number back."""
-    event = wire.MessageData.from_xqh(seqnum, structures.XQH(), data, byte_order=order)
-    msh, payload = wire.encode_body(event, order)
-    assert msh == wire.MSH.build(dict(SeqNum=seqnum, DataLength=len(payload), Unknown1=0,
+    event = segments.MessageData.from_xqh(seqnum, structures.XQH(), data, byte_order=order)
+    msh, payload = segments.encode_body(event, order)
+    assert msh == segments.MSH.build(dict(SeqNum=seqnum, DataLength=len(payload), Unknown1=0,
                                       MsgLength=len(payload)),
                                  little=order == ByteOrder.LITTLE)
-    header = wire.parse_segment_header(wire.build_segment_header(
-        SegmentType.MESSAGE_DATA, wire.TSH_LENGTH + len(msh) + len(payload), byte_order=order))
-    assert wire.decode_body(header, msh + payload).seqnum == seqnum
+    header = segments.parse_segment_header(segments.build_segment_header(
+        SegmentType.MESSAGE_DATA, segments.TSH_LENGTH + len(msh) + len(payload), byte_order=order))
+    assert segments.decode_body(header, msh + payload).seqnum == seqnum
 
 
 @pytest.mark.parametrize("order", list(ByteOrder))
@@ -367,5 +367,5 @@ def test_a_message_says_whether_it_is_persistent_without_decoding(order: ByteOrd
     MessageData.persistent reads it as the decoded MQXQH does."""
     xqh = structures.XQH()
     xqh.MsgDesc.Persistence = persistence
-    event = wire.MessageData.from_xqh(1, xqh, b"data", byte_order=order)
+    event = segments.MessageData.from_xqh(1, xqh, b"data", byte_order=order)
     assert event.persistent == (event.md.Persistence == 1) == (persistence == 1)

@@ -15,9 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from mqpy_chinit import wire
-from mqpy_chinit.framing import SegmentWriter
-from mqpy_chinit.wire import (
+from mqpy.fap.framing import SegmentWriter
+from mqpy.fap.segments import (
     ByteOrder,
     ControlFlags1,
     Heartbeat,
@@ -28,6 +27,7 @@ from mqpy_chinit.wire import (
     SegmentType,
     Status,
     StatusCode,
+    parse_segment_header,
 )
 
 TSHARK = shutil.which("tshark")
@@ -112,7 +112,7 @@ def _conversation() -> tuple[_Capture, list[tuple[int, int, int]]]:
         segments = writer.segments(event)
         capture.send(src, segments)
         for segment in segments:
-            header = wire.parse_segment_header(segment)
+            header = parse_segment_header(segment)
             expected.append((header.segment_type, int(header.flags1), header.segment_length))
     return capture, expected
 

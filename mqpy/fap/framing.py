@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import attrs
 
-from mqpy_chinit.wire import (
+from mqpy.fap.segments import (
     API_HEADER_LENGTH,
     MSH_LENGTH,
     OUR_CCSID,

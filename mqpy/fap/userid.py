@@ -15,8 +15,8 @@ before that conversation's MQCONN:
   lengths, their actual lengths; then the user id and the password bytes.
 
 Neither flow has a reply: the MQCONN that follows answers for them (2035 when refused). The
-same CAUT layout is reused by the bindings socket's MQCONN (``mqpy.mqiproto``). This module
-only builds and parses; the events travel as ``wire.OtherSegment``.
+same CAUT layout is reused by the bindings socket's MQCONN (``mqpy.fap.mqiflows``). This module
+only builds and parses; the events travel as ``segments.OtherSegment``.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from __future__ import annotations
 import attrs
 import construct as cs
 
+from mqpy.fap.segments import OtherSegment, ProtocolError, SegmentType, StatusCode
 from mqpy.security.users import mq_user_id
-from mqpy_chinit.wire import OtherSegment, ProtocolError, SegmentType, StatusCode
 
 __all__ = ["CAUT", "CAUT_HEADER_LENGTH", "UID", "UID_LENGTH", "Credentials", "build_caut",
            "conauth_event", "parse_caut", "parse_uid", "userid_event"]

@@ -16,12 +16,13 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any, TypeVar
 
-from mqpy import CMQC, mqiproto
+from mqpy import CMQC
 from mqpy.errors import MQMIError
+from mqpy.fap import mqiflows
+from mqpy.fap.segments import SegmentType
 from mqpy.mqstruct import StructError
 from mqpy.structures import GMO, MD, PMO
 from mqpy.trace import TRACER
-from mqpy_chinit.wire import SegmentType
 
 __all__ = ["AsyncMQIVerbs", "MQIVerbs", "copy_fields", "run_in_order"]
 
@@ -30,13 +31,13 @@ T = TypeVar("T")
 #: that a *failed* reply still fills (a distribution list's response records), and the
 #: caller's structures that a reply that did not fail fills, in the order of the reply's
 #: structures (MQ's output parameters): a transport may decode the reply straight into them
-#: (``mqiproto.decode_reply(into=...)``) instead of into new ones copied by the exchange.
+#: (``mqiflows.decode_reply(into=...)``) instead of into new ones copied by the exchange.
 Request = tuple[SegmentType, Any, int, tuple[Any, ...], tuple[Any, ...]]
 #: One call of :func:`run_in_order`: a method name ("put", "put1", "get") and its arguments;
 #: a third item False says that the caller of a put keeps nothing of its output structures
 #: (see :func:`run_in_order`).
 Step = tuple[Any, ...]
-Exchange = Generator[Request, mqiproto.Decoded, T]
+Exchange = Generator[Request, mqiflows.Decoded, T]
 
 _T = SegmentType
 _WARNING = CMQC.MQCC_WARNING
@@ -49,7 +50,7 @@ def copy_fields(dst: Any, src: Any) -> None:
     batch copies two structures per message); one with record arrays is updated element by
     element (``update_from``), so an application keeps its own MQRR / MQPMR objects."""
     if dst is src:
-        return  # decoded straight into the caller's (mqiproto.decode_reply(into=...))
+        return  # decoded straight into the caller's (mqiflows.decode_reply(into=...))
     cls = type(dst)
     if cls is type(src):
         mine, theirs = getattr(dst, "__dict__", None), getattr(src, "__dict__", None)
@@ -73,7 +74,7 @@ def _flat(cls: type) -> bool:
     return flat
 
 
-def _warning(reply: mqiproto.Decoded) -> int:
+def _warning(reply: mqiflows.Decoded) -> int:
     """A warning reply without a body is raised (MQINQ's 2068); with one it is returned."""
     if reply.comp == _WARNING and reply.values is None:
         raise MQMIError(reply.comp, reply.reason)
@@ -97,7 +98,7 @@ def _put(hobj: int, md: Any, pmo: Any, data: bytes) -> Exchange[int]:
     return _put_done(md, pmo, reply)
 
 
-def _put_done(md: Any, pmo: Any, reply: mqiproto.Decoded) -> int:
+def _put_done(md: Any, pmo: Any, reply: mqiflows.Decoded) -> int:
     """What an MQPUT's reply gives its caller (the exchange's end, for a driver that calls
     it without the generator: :meth:`MQIVerbs.put`)."""
     warning = _warning(reply)
@@ -119,7 +120,7 @@ def _get(hobj: int, md: Any, gmo: Any, max_length: int | None,
     """Truncation warnings are raised as the engine raises them: 2079 with ``.message``,
     both with ``.original_length``. ``md`` None: a fresh MQMD goes on the wire (it is an
     input too) and the one that comes back is dropped. ``request_md``: the MQMD the request
-    carries instead of ``md`` (one packed once, mqiproto.Packed, for a channel's every
+    carries instead of ``md`` (one packed once, mqiflows.Packed, for a channel's every
     get); ``md`` still takes the one that comes back."""
     if md is None:
         md = MD()
@@ -129,16 +130,16 @@ def _get(hobj: int, md: Any, gmo: Any, max_length: int | None,
 
 
 def _buffer_length(max_length: int | None) -> int:
-    """An MQGET request's BufferLength: mqiproto.WHOLE_MESSAGE for None (any length); a
+    """An MQGET request's BufferLength: mqiflows.WHOLE_MESSAGE for None (any length); a
     negative ``max_length`` is the call's MQRC_BUFFER_LENGTH_ERROR, as the engine has it."""
     if max_length is None:
-        return mqiproto.WHOLE_MESSAGE
+        return mqiflows.WHOLE_MESSAGE
     if max_length < 0:
         raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_BUFFER_LENGTH_ERROR)
     return max_length
 
 
-def _get_done(md: Any, gmo: Any, reply: mqiproto.Decoded) -> bytes:
+def _get_done(md: Any, gmo: Any, reply: mqiflows.Decoded) -> bytes:
     """What an MQGET's reply gives its caller (see :func:`_put_done`)."""
     _warning(reply)
     reply_md, reply_gmo, original_length, data = reply.values
@@ -169,8 +170,8 @@ def _set(hobj: int, selector: int, value: int | bytes | str) -> Exchange[None]:
 
 def _resolve(luwid: bytes, commit: bool, wait: bool = True) -> Exchange[None]:
     """SPI RESOLVE of an in-doubt unit of work; ``wait`` False: a commit answered before its
-    log force (mqiproto.RESOLVE_NO_WAIT)."""
-    yield _T.SPI, mqiproto.resolve_values(luwid, commit, wait), 0, (), ()
+    log force (mqiflows.RESOLVE_NO_WAIT)."""
+    yield _T.SPI, mqiflows.resolve_values(luwid, commit, wait), 0, (), ()
 
 
 #: The verbs :func:`run_in_order` takes, by method name.
@@ -183,7 +184,7 @@ def _request(exchange: Exchange[Any]) -> Request:
     return next(exchange)
 
 
-def _finish(exchange: Exchange[T], reply: mqiproto.Decoded) -> T:
+def _finish(exchange: Exchange[T], reply: mqiflows.Decoded) -> T:
     try:
         exchange.send(reply)
     except StopIteration as done:
@@ -201,7 +202,7 @@ class MQIVerbs:
     qmgr_name: str
 
     def _call(self, verb: SegmentType, values: Any = (), *, hobj: int = 0,
-              into: tuple[Any, ...] = (), targets: tuple[Any, ...] = ()) -> mqiproto.Decoded:
+              into: tuple[Any, ...] = (), targets: tuple[Any, ...] = ()) -> mqiflows.Decoded:
         """One MQI call, in the process's trace if strmqtrc asks for it (mqpy/trace.py).
         A structure that cannot be packed (a Version mqpy does not know) fails the call
         with its reason, MQRC_MD_ERROR ..., before anything is sent."""
@@ -214,7 +215,7 @@ class MQIVerbs:
             raise MQMIError(CMQC.MQCC_FAILED, e.reason) from None
 
     def _exchange(self, verb: SegmentType, values: Any, hobj: int,
-                  into: tuple[Any, ...], targets: tuple[Any, ...] = ()) -> mqiproto.Decoded:
+                  into: tuple[Any, ...], targets: tuple[Any, ...] = ()) -> mqiflows.Decoded:
         """Send one request, return its decoded reply (MQMIError on MQCC_FAILED); a reply
         that did not fail may be decoded straight into ``targets`` (see ``Request``)."""
         raise NotImplementedError
@@ -228,22 +229,22 @@ class MQIVerbs:
                                             targets=targets))
 
     def _call_run(self, requests: list[Request], limit: int,
-                  quiet: frozenset[int] = frozenset()) -> list[mqiproto.Decoded]:
+                  quiet: frozenset[int] = frozenset()) -> list[mqiflows.Decoded]:
         """The replies to ``requests``, made in order up to the first that fails: here one
         call each; a transport that can carry them as one overrides this (and need not
         decode the structures of the replies whose index is in ``quiet``)."""
-        replies: list[mqiproto.Decoded] = []
+        replies: list[mqiflows.Decoded] = []
         carried = 0
         for verb, values, hobj, into, targets in requests:
             try:
                 reply = self._call(verb, values, hobj=hobj, into=into, targets=targets)
             except MQMIError as e:
-                replies.append(mqiproto.Decoded(verb, e.comp, e.reason, hobj, None))
+                replies.append(mqiflows.Decoded(verb, e.comp, e.reason, hobj, None))
                 break
             replies.append(reply)
             if verb == _T.MQGET and reply.comp == CMQC.MQCC_OK:
                 carried += len(reply.values[3])
-            if mqiproto.run_stops(verb, reply.comp, carried, limit):
+            if mqiflows.run_stops(verb, reply.comp, carried, limit):
                 break
         return replies
 
@@ -322,7 +323,7 @@ class AsyncMQIVerbs:
     """The same MQI over an awaitable ``_call``, for trio code (the channel initiator)."""
 
     async def _call(self, verb: SegmentType, values: Any = (), *, hobj: int = 0,
-                    into: tuple[Any, ...] = ()) -> mqiproto.Decoded:
+                    into: tuple[Any, ...] = ()) -> mqiflows.Decoded:
         raise NotImplementedError
 
     async def _run(self, exchange: Exchange[T]) -> T:
@@ -372,13 +373,13 @@ def run_in_order(handle: Any, steps: list[Step], limit: int = 0) -> list[Any]:
     an in-doubt unit of work (a sending MCA's confirmed batch, before the next batch's
     gets). The calls left after a failure are not made, so each
     call means what it means alone; over a bindings connection they cost one round trip
-    (mqiproto.SpiVerb.RUN), which is what a channel's batch needs. With ``limit`` > 0 the
+    (mqiflows.SpiVerb.RUN), which is what a channel's batch needs. With ``limit`` > 0 the
     calls stop after the message got that brings the bytes got to ``limit`` or more (a
     channel's BATCHLIM; the calls not made are left to the caller). A put step with a third
     item False (``("put1", args, False)``) may leave its MQMD / MQPMO / MQOD as they were:
     its caller keeps nothing of them (a receiving MCA's arrivals), so a transport need not
     decode them from the reply; such a put may pass its structures already packed
-    (mqiproto.Packed: a bindings flow carries them as they are, a connection in process
+    (mqiflows.Packed: a bindings flow carries them as they are, a connection in process
     decodes them)."""
     if isinstance(handle, MQIVerbs):
         return handle.run(steps, limit)
@@ -388,8 +389,8 @@ def run_in_order(handle: Any, steps: list[Step], limit: int = 0) -> list[Any]:
         name, args = step[0], step[1]
         if name == "get" and len(args) > 4:
             args = args[:4]  # request_md is md's content packed: md itself is the input here
-        if any(type(a) is mqiproto.Packed for a in args):  # structures passed on as bytes:
-            args = tuple(a.unpacked() if type(a) is mqiproto.Packed else a for a in args)
+        if any(type(a) is mqiflows.Packed for a in args):  # structures passed on as bytes:
+            args = tuple(a.unpacked() if type(a) is mqiflows.Packed else a for a in args)
         try:
             result = getattr(handle, name)(*args)
         except MQMIError as e:

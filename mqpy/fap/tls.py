@@ -49,8 +49,8 @@ from typing import Any
 
 import attrs
 
+from mqpy.fap.segments import StatusCode
 from mqpy.security.chlauth import dn_matches, escape_dn_value
-from mqpy_chinit.wire import StatusCode
 
 __all__ = ["CIPHER_SPECS", "CipherSpec", "InboundRefusal", "KeyRepositoryError",
            "check_inbound", "cipher_matches", "client_context", "client_key_reset_count",

@@ -1,4 +1,4 @@
-"""Channel definitions as the channel initiator reads them: IBM's defaults, names, CONNAME.
+"""Channel definitions as both ends read them: IBM's defaults, names, CONNAME, CLUSSDR's.
 
 Definitions live in the queue manager (objects of type CHANNEL, attributes keyed by their MQSC
 names, stored on pageset 0). An attribute a definition does not carry takes IBM's default
@@ -42,6 +42,13 @@ SENDING_TYPES = frozenset({"SDR", "SVR", "CLUSSDR"})
 #: CorrelId = the channel it goes on (:func:`cluster_correl_id`), as IBM MQ does.
 CLUSTER_XMITQ = "SYSTEM.CLUSTER.TRANSMIT.QUEUE"
 RECEIVING_TYPES = frozenset({"RCVR", "RQSTR", "CLUSRCVR"})
+#: What an auto-defined CLUSSDR takes from its partner's CLUSRCVR (the rest, and anything
+#: the CLUSRCVR does not say, from SYSTEM.DEF.CLUSSDR); CONNAME and the CLWL attributes
+#: travel in the record's own fields.
+CLUSRCVR_TO_CLUSSDR = ("BATCHHB", "BATCHINT", "BATCHLIM", "BATCHSZ", "COMPHDR", "COMPMSG",
+                       "CONVERT", "DISCINT", "HBINT", "KAINT", "LONGRTY", "LONGTMR",
+                       "MAXMSGL", "MONCHL", "NPMSPEED", "PROPCTL", "SEQWRAP", "SHORTRTY",
+                       "SHORTTMR", "SSLCIPH", "SSLPEER", "STATCHL", "TRPTYPE", "USEDLQ")
 _NAME = re.compile(r"^[A-Za-z0-9._/%]{1,20}$")
 _CONNAME = re.compile(r"^\s*([^()\s]+)\s*(?:\(\s*(\d+)\s*\))?\s*$")
 DEFAULT_PORT = 1414

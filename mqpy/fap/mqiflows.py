@@ -4,7 +4,7 @@ A bindings application talks to its queue manager over the Unix socket in the qu
 directory with the same segments a client talks to a SVRCONN with: a TSH, the 16-byte API
 header (ReplyLength, CompCode, Reason, ObjectHandle) and a verb-specific body
 (spec/wire-format.md, segment types 0x81-0x9F). Framing -- segment headers, splitting long
-flows, reassembly -- is ``mqpy_chinit.framing`` and ``mqpy_chinit.wire`` (``MQIRequest`` /
+flows, reassembly -- is ``mqpy.fap.framing`` and ``mqpy.fap.segments`` (``MQIRequest`` /
 ``MQIReply`` events); this module owns only the *bodies*, declared once per verb as a tuple of
 items (:data:`REQUESTS`, :data:`REPLIES`) and packed / unpacked by one generic codec.
 
@@ -26,7 +26,7 @@ Theory of operation
   SPI segment (0x8C): an SPI verb, a LUWID and a commit flag; the reply lists LUWIDs.
 
 A malformed *flow* -- a short body, trailing bytes, lengths beyond the body -- raises
-``mqpy_chinit.wire.ProtocolError`` and nothing else: the connection cannot go on. A malformed
+``mqpy.fap.segments.ProtocolError`` and nothing else: the connection cannot go on. A malformed
 *structure* in a flow that is whole -- an MQMD, MQOD, MQPMO or MQGMO whose StrucId or Version
 is wrong, a negative RecsPresent -- is that call's error, as IBM has it: :class:`BadStructure`
 (a ProtocolError, so that a reader that knows no better still ends the connection) carries the
@@ -45,20 +45,8 @@ import attrs
 import construct as cs
 
 from mqpy import CMQC
-from mqpy.mqstruct import MQStruct, StructError, encode_text, pack_arguments, text_field
-from mqpy.structures import (
-    GMO,
-    MD,
-    OD,
-    OR,
-    PMO,
-    RR,
-    pack_put_msg_records,
-    put_msg_record_length,
-    unpack_put_msg_records,
-)
-from mqpy_chinit.userid import Credentials, build_caut, parse_caut
-from mqpy_chinit.wire import (
+from mqpy.fap.framing import SegmentReader, SegmentWriter
+from mqpy.fap.segments import (
     MQCONN_BODY,
     SEGMENT_TYPES,
     ByteOrder,
@@ -70,6 +58,19 @@ from mqpy_chinit.wire import (
     StatusCode,
     mq_encoding,
     mqi_event,
+)
+from mqpy.fap.userid import Credentials, build_caut, parse_caut
+from mqpy.mqstruct import MQStruct, StructError, encode_text, pack_arguments, text_field
+from mqpy.structures import (
+    GMO,
+    MD,
+    OD,
+    OR,
+    PMO,
+    RR,
+    pack_put_msg_records,
+    put_msg_record_length,
+    unpack_put_msg_records,
 )
 
 __all__ = [
@@ -176,24 +177,18 @@ def run_stops(verb: SegmentType, comp: int, carried: int, limit: int) -> bool:
 
 def pack_flows(events: Sequence[MQIRequest | MQIReply]) -> bytes:
     """MQI flows as the bytes of one SPI RUN field: each as the socket would carry it."""
-    from mqpy_chinit.framing import SegmentWriter
-
     writer = SegmentWriter(RUN_BYTES + (1 << 16))
     return b"".join(writer.send(e) for e in events)
 
 
 def pack_each(events: Sequence[MQIRequest | MQIReply]) -> list[bytes]:
     """Each flow packed on its own (an SPI RUN reply's list), with one writer for all."""
-    from mqpy_chinit.framing import SegmentWriter
-
     writer = SegmentWriter(RUN_BYTES + (1 << 16))
     return [writer.send(e) for e in events]
 
 
 def unpack_flows(data: bytes) -> list[Any]:
     """The flows of an SPI RUN field; ProtocolError unless it is whole MQI flows only."""
-    from mqpy_chinit.framing import SegmentReader
-
     # no message-size limit of its own: the SPI flow around it was bounded when it arrived
     reader = SegmentReader(RUN_BYTES + (1 << 16))
     events = reader.feed(data)
@@ -490,7 +485,7 @@ class _ListStruct(_Struct):
 
 
 class _ConnBody(_Item):
-    """MQCONN's 120-byte body (``wire.MQCONN_BODY``): queue-manager and application names."""
+    """MQCONN's 120-byte body (``segments.MQCONN_BODY``): queue-manager and application names."""
 
     name = "MQCONN"
     size = MQCONN_BODY.sizeof()

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import attrs
 
-from mqpy_chinit.wire import (
+from mqpy.fap.segments import (
     CapFlags1,
     CapFlags2,
     InitErrorFlags1,

@@ -1010,7 +1010,7 @@ def build_mqi_reply(segment_type: int, comp: int, reason: int, hobj: int,
     """An MQI reply whose body is ``body`` joined, as one segment (TSH, or TSHM with
     ``conv_id``; FIRST and LAST, no LUW, ReplyLength its own length): the bytes a
     ``SegmentWriter`` of ``byte_order`` / ``encoding`` / ``ccsid`` / ``flags2`` makes of
-    ``mqiproto.encode_reply``'s event readdressed to the request, without the event (the
+    ``mqiflows.encode_reply``'s event readdressed to the request, without the event (the
     SVRCONN's replies to the calls it serves at once). The caller knows it fits."""
     return _mqi_segment(byte_order, segment_type, _FIRST_LAST, flags2, _NO_LUW, conv_id,
                         request_id, encoding, ccsid, None, comp, reason, hobj, body)
@@ -1032,7 +1032,7 @@ def build_mqi_request(segment_type: SegmentType, hobj: int, body: tuple[bytes, .
                       flags2: int = 0) -> bytes:
     """An MQI request whose body is ``body`` joined, as one little-endian segment (TSH, or
     TSHM with ``conv_id``; FIRST and LAST, no LUW, ReplyLength its own length): the bytes a
-    little-endian ``SegmentWriter`` makes of ``mqiproto.encode_request``'s event, without
+    little-endian ``SegmentWriter`` makes of ``mqiflows.encode_request``'s event, without
     the event (a receiving MCA's puts, packed by hand: mqpy_chinit.xmitgets; a client's
     every call: mqpy.client). ``struct.error`` / OverflowError for a number that does not
     fit its field."""

@@ -1,0 +1,17 @@
+"""FAP, IBM MQ's "Formats and Protocols": the bytes two MQ ends exchange, and nothing else.
+
+Everything that crosses a socket between an application and its queue manager (the bindings
+socket, a client's SVRCONN channel) or between two queue managers (a message channel) is
+declared here, sans-IO: no sockets, no clocks, no queue manager. The bindings connection, the
+client, the daemon and the channel initiator all take it from here.
+
+- ``segments``: the segment types, the TSH and every structure a segment carries (ID, MSH,
+  STATUS, the API header ...), as construct layouts and immutable events.
+- ``framing``: segments on a byte stream: splitting long flows, reassembly, limits.
+- ``negotiation``: the INITIAL_DATA exchange as arithmetic (FAP level, batch size, heartbeat).
+- ``userid``: the USERID_DATA (UID) and CONAUTH_INFO (CAUT) flows of a client channel.
+- ``mqiflows``: the MQI request and reply bodies (MQOPEN, MQPUT, MQGET ... and the SPI).
+- ``mqicalls``: each MQI call as one request and one reply, for every transport.
+- ``channeldefs``: channel definitions: IBM's attribute defaults, names, CONNAME.
+- ``tls``: TLS on channels: IBM's CipherSpecs, key repositories, SSLCAUTH and SSLPEER.
+"""
