@@ -95,7 +95,7 @@ async def test_batchlim_ends_a_batch_at_the_message_that_reaches_the_limit(qm1, 
     with its transmission header), when the channel starts, then with BATCHLIM(2) (2 KB) every
     batch ends with the message that reached the limit, three batches of two, and with
     BATCHLIM(0) (IBM: no limit) they cross as one batch. (BATCHLIM is not in the seeds: IBM's
-    channel attribute reference, named by issue 5.)"""
+    channel attribute reference.)"""
     async with trio.open_nursery() as nursery:
         r2 = await start_chinit(nursery, qm2, listen=True)
         define_pair(qm1, qm2, r2.port, BATCHINT=0, BATCHSZ=50, BATCHLIM=batchlim)

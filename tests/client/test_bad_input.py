@@ -1,6 +1,6 @@
 """Bad input from clients: an unknown channel, a channel of the wrong type, garbled and
 oversized frames. Each gets a clear reason, an AMQ message in the channel initiator's log,
-and the listener keeps serving everyone else (spec: issue 6, bad input)."""
+and the listener keeps serving everyone else (bad input)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 ``_serve_now``): an MQPUT or MQGET without wait, on a conversation whose queue manager is in
 the channel initiator's process, is made where it is read instead of by the conversation's
 task. What the client sees and what the channel status counts stay those of every call
-(spec: issue 6, the same MQI semantics as bindings, DISPLAY CHSTATUS; a persistent message
+(the same MQI semantics as bindings, DISPLAY CHSTATUS; a persistent message
 acknowledged is durable)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """SVRCONN channel instances: shared conversations, MAXINST / MAXINSTC, DISCINT,
-heartbeats, and what DISPLAY CHSTATUS shows (spec: issue 6, client connections)."""
+heartbeats, and what DISPLAY CHSTATUS shows (client connections)."""
 
 from __future__ import annotations
 

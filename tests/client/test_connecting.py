@@ -1,5 +1,5 @@
 """Where a client connection goes: pymqi's calls, MQSERVER, a JSON CCDT, and IBM's reasons
-when it cannot (spec: issue 6, client connections)."""
+when it cannot (client connections)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Which channel instance a client conversation uses, seen from the application: the
-local address of its socket (spec: issue 6, client connections, SHARECNV)."""
+local address of its socket (client connections, SHARECNV)."""
 
 from __future__ import annotations
 

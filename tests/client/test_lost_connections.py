@@ -1,5 +1,5 @@
 """Connections that end without MQDISC: a killed client process, a client that stops
-answering heartbeats, a channel initiator that goes away (spec: issue 6, "a lost connection
+answering heartbeats, a channel initiator that goes away ("a lost connection
 gives 2009 to the application; a killed client has its unit of work backed out")."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Client flows that arrive in pieces, or stop half-way: the SVRCONN reads its client's
 socket itself (mqpy_chinit/conversation.py), and a request cut into several writes is still
 one call, while a client that closes in the middle of a request is a client gone without
-MQDISC (spec: issue 6, a killed client has its unit of work backed out; bad input)."""
+MQDISC (a killed client has its unit of work backed out; bad input)."""
 
 from __future__ import annotations
 

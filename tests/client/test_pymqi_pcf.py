@@ -1,7 +1,7 @@
 """pymqi's PCFExecute, as pymqi programs use it (``import mqpy as pymqi``), over a client
 connection and a bindings connection, against the queue manager's command server.
 
-spec: issue 6 -- "PCFExecute for the command server"; "a test suite of pymqi-style programs
+what pymqi users rely on: "PCFExecute for the command server"; "a test suite of pymqi-style programs
 (... PCF inquire) runs against a client and a bindings connection".
 """
 

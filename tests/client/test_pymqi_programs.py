@@ -1,7 +1,7 @@
 """pymqi programs, written as pymqi's users write them (``import mqpy as pymqi``), run
 unchanged over a client connection (SVRCONN) and over a bindings / in-process connection.
 
-spec: issue 6 -- "the same MQI semantics as bindings mode: syncpoint, browse, wait, inquire,
+what pymqi users rely on: "the same MQI semantics as bindings mode: syncpoint, browse, wait, inquire,
 set, put1"; "a test suite of pymqi-style programs ... run against a client connection AND a
 bindings/in-process connection".
 """

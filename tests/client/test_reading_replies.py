@@ -4,7 +4,7 @@ the socket, receives the reply itself with a blocking read that gives up after a
 to: a reply in pieces or in several segments is joined, a heartbeat the queue manager asks
 for mid-call is answered, a socket closed mid-call is MQRC_CONNECTION_BROKEN (2009) and no
 hang, and conversations sharing the socket each get their own replies
-(spec: issue 6, client connections).
+(client connections).
 
 The tests put a relay (:class:`Relay`) between the client and the channel initiator: it
 passes every byte on, and can cut what comes back into small pieces, put a heartbeat request

@@ -3,7 +3,7 @@ client's MQPUT / MQGET / MQCMIT / MQBACK relayed by the SVRCONN to the queue man
 without being decoded (``mqpy_chinit.svrconn``, ``_relay``). What the relay must keep: the
 structures and data both ways, multi-segment flows, MQGET's truncation answers and the
 channel's MAXMSGL, the units of work (a lost client backs out), the channel status counters,
-and a malformed body still ends the channel with AMQ9504E (spec: issue 6)."""
+and a malformed body still ends the channel with AMQ9504E."""
 
 from __future__ import annotations
 

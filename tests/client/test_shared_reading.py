@@ -2,7 +2,7 @@
 the thread whose call waits reads its reply itself, hands the others theirs, and passes the
 reading on when its own has come (``mqpy.client``, ``_Socket.await_reply``). Every reply must
 reach its own conversation, a long wait in one must not hold up the others, and a lost socket
-must fail every waiting call with 2009 (spec: issue 6, client connections)."""
+must fail every waiting call with 2009 (client connections)."""
 
 from __future__ import annotations
 

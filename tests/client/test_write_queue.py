@@ -1,7 +1,7 @@
 """Writes of the conversations that share a plain channel instance: a thread that finds
 another writing leaves its flow for that one and does not wait for the socket; the flows go
 in the order they came; a failed write is the writer's (``mqpy.client._Socket._write``;
-spec: issue 6, client connections, SHARECNV)."""
+client connections, SHARECNV)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """pymqi's MQOpts: a structure a program declares itself (here an MQCIH-like prefix and a
 list field), packed, unpacked and handled like pymqi's.
 
-spec: issue 6 -- "pymqi compatibility": the names in pymqi's documentation and examples
+what pymqi users rely on: "pymqi compatibility": the names in pymqi's documentation and examples
 exist with the same signatures and behaviour.
 """
 

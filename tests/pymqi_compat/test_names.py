@@ -3,7 +3,7 @@ what they do: lower-case structure aliases, make_q_desc / common_q_args, ensure_
 friends, get_length, camelCase method names, Queue.set_handle, connect's positional
 disconnect_on_exit.
 
-spec: issue 6 -- "pymqi compatibility": the names in pymqi's documentation and examples
+what pymqi users rely on: "pymqi compatibility": the names in pymqi's documentation and examples
 exist with the same signatures and behaviour.
 """
 
@@ -19,7 +19,7 @@ from tests.client.conftest import CHANNEL
 from tests.pymqi_compat.conftest import QMGR, QUEUE
 
 #: pymqi 1.12's top-level names for queuing, MQI structures and PCF (pub/sub and message
-#: properties are not in mqpy: see the pymqi compatibility notes of issue 6)
+#: properties are not in mqpy: see docs/applications.md, pymqi compatibility)
 PYMQI_NAMES = """
     CMQC CMQCFC CMQXC CMQZC Error MQMIError PYIFError QueueManager Queue PCFExecute connect
     MD OD PMO GMO CD SCO TM TMC2 XQH RFH2 md od pmo gmo cd sco

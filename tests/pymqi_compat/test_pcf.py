@@ -3,7 +3,7 @@ ByteString, FilterOperator / StringFilter / IntegerFilter, a single int for an *
 parameter, CF* filter structures in the filter list, PCFExecute.unpack, the constant-name
 tables and the reply queue, as pymqi 1.12 has them.
 
-spec: issue 6 -- "pymqi compatibility": the names in pymqi's documentation and examples
+what pymqi users rely on: "pymqi compatibility": the names in pymqi's documentation and examples
 exist with the same signatures and behaviour (PCFExecute for the command server).
 """
 

@@ -2,7 +2,7 @@
 front of a message with Queue.put_rfh2 / Queue.get_rfh2, as pymqi programs use them
 (``import mqpy as pymqi``).
 
-spec: issue 6 -- "pymqi compatibility": the names in pymqi's documentation and examples
+what pymqi users rely on: "pymqi compatibility": the names in pymqi's documentation and examples
 exist with the same signatures and behaviour.
 """
 

@@ -1,7 +1,7 @@
 """What pymqi does around the MQI calls themselves: a str message is text (its MQMD says so),
 get_no_jms asks for no properties, and MQMIError carries the extras pymqi gives it.
 
-spec: issue 6 -- "pymqi compatibility": the names in pymqi's documentation and examples
+what pymqi users rely on: "pymqi compatibility": the names in pymqi's documentation and examples
 exist with the same signatures and behaviour.
 """
 

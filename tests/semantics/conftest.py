@@ -1,4 +1,4 @@
-"""Fixtures for the MQI-semantics suite (issue 3): queue managers named as the spec's examples.
+"""Fixtures for the MQI-semantics suite: queue managers named as the spec's examples.
 
 The worked resolution vectors of the Intercommunication book happen "at QMA" and "at QMB", so
 a test asks for the queue manager by the name its vector uses (``qma``, ``qmb``) or builds one

@@ -103,7 +103,7 @@ def _backlog(name: str, root: str, n: int, groups: int) -> None:
 def test_sigkill_at_random_moments_neither_loses_nor_duplicates(tmp_path):
     """Given 1500 statistics messages (5 queue groups each), when an exporter process is
     SIGKILLed at random moments five times and then allowed to finish, then every record is in
-    the output exactly once. spec: issue 8 exporter exactly-once."""
+    the output exactly once (the exporter's exactly-once rule)."""
     name, root, out = "KILLQM", str(tmp_path / "data"), str(tmp_path / "out")
     n, groups = 1500, 5
     _backlog(name, root, n, groups)
