@@ -288,7 +288,11 @@ def test_a_client_handed_to_the_queue_manager_keeps_qm_ini_limits(fastpath_site)
     fastpath_site.mark()
     with _negotiated(fastpath_site) as sock:
         _endless(sock, SegmentType.MQCONN, 3000, 2_000_000)
-        assert _status(_answer(sock)) == StatusCode.MESSAGE_LENGTH_ERROR
+        try:
+            events = _answer(sock)
+        except ConnectionResetError:  # closed with our bytes unread: the STATUS may be lost
+            events = None
+        assert events is None or _status(events) == StatusCode.MESSAGE_LENGTH_ERROR
     log = fastpath_site.wait_for_log("AMQ9504E")
     assert "more than the 8192 allowed at once" in log
     _still_serving(fastpath_site)

@@ -65,14 +65,14 @@ def _still_serving(port: int) -> None:
 
 def test_a_channel_name_cannot_forge_a_log_entry(running, listener):
     """Given an INITIAL_DATA whose channel name holds a line break and an AMQ id, then the
-    log's AMQ9519E shows it without the break (and names the channel once)."""
+    log's AMQ9519E shows the break as its escape (and names the channel once)."""
     port, proc = listener
     forged = "X\nAMQ8003I: FORGED"[:20]
     _exchange(port, SegmentWriter().send(InitialData(fap_level=10, channel_name=forged)))
     _still_serving(port)
     log = _log(running)
     assert "\nAMQ8003I: FORGED" not in log
-    assert re.search(r"AMQ9519E: Channel 'X.AMQ8003I: FORGED' not found\.", log)
+    assert re.search(r"AMQ9519E: Channel 'X\\nAMQ8003I: FORGED' not found\.", log)
     assert "Channel '':" not in log
     assert proc.poll() is None
 
