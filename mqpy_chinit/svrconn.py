@@ -90,7 +90,7 @@ from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conver
 from mqpy_chinit.mca import CONFIRM_TIMEOUT
 from mqpy_chinit.negotiation import negotiate
 from mqpy_chinit.qmconn import QMConnection
-from mqpy_chinit.states import ChannelState, ChannelStatus
+from mqpy_chinit.states import ChannelEvent, ChannelState, ChannelStatus
 from mqpy_chinit.wire import (
     API_HEADER_LENGTH,
     OUR_FAP_LEVEL,
@@ -300,8 +300,8 @@ class SvrconnInstance:
             self.key = f"{self.name}#{next(self.registry.numbers)}"
             self.status.instance_key = self.key
             self.chinit.statuses[self.key] = self.status
-            for state in (ChannelState.STARTING, ChannelState.BINDING, ChannelState.RUNNING):
-                self.status.move(state)
+            for event in (ChannelEvent.START, ChannelEvent.BIND, ChannelEvent.NEGOTIATED):
+                self.status.move(event)
             if self.stopping:  # STOP CHANNEL came while it negotiated
                 return
             async with trio.open_nursery() as nursery:
@@ -331,7 +331,7 @@ class SvrconnInstance:
         self.stopping = self.closing = True
         self.status.stop_requested = mode or "QUIESCE"
         if self.status.state is ChannelState.RUNNING:
-            self.status.move(ChannelState.STOPPING)
+            self.status.move(ChannelEvent.STOP_REQUESTED)
         self.log("AMQ9528I", f"User requested closure of channel '{self.name}' "
                  f"({self.peer}): STOP CHANNEL MODE({self.status.stop_requested}).")
         if self.nursery is None:
