@@ -773,6 +773,8 @@ class ChannelInitiator:
                 status.move(ChannelEvent.ENDED)
         finally:
             self.running.pop(name, None)
+            if scope.cancelled_caught:  # STOP CHANNEL MODE(FORCE|TERMINATE), as a sender's
+                self._forced_end(name, status)
 
     def _register(self, name: str, partner: str, status: ChannelStatus) -> None:
         """A receiving MCA's status: a RCVR or CLUSRCVR instance per partner, a RQSTR by its
