@@ -750,8 +750,11 @@ class ChannelInitiator:
         finally:
             self.running.pop(name, None)
             self.senders.pop(name, None)
-            if scope.cancelled_caught or status.stop_requested == "STOPPED":
+            if scope.cancelled_caught:
+                self._forced_end(name, status)
+            elif status.stop_requested == "STOPPED":  # quiesced: stopped once it has ended
                 status.move(ChannelEvent.STOP)
+            if status.state is ChannelState.STOPPED:
                 self.nursery.start_soon(self._remember, name, "STOPPED")
 
     async def _run_requester(self, name: str, definition: dict[str, object],

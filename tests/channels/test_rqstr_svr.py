@@ -121,3 +121,29 @@ async def test_a_stopped_requester_is_stopped_and_starts_again(two_qmgrs):
         await wait_until(lambda: qm2.committed("TARGET") == 2)
         nursery.cancel_scope.cancel()
     assert qm2.drain("TARGET") == [b"first", b"second"]
+
+
+async def test_a_server_stopped_with_status_inactive_is_inactive(two_qmgrs):
+    """Given QM1's SVR serving QM2's requester, when STOP CHANNEL MODE(FORCE)
+    STATUS(INACTIVE) ends the server, then it is INACTIVE, not STOPPED, and the requester's
+    next start is served."""
+    from mqpy_chinit.states import ChannelState
+
+    qm1, qm2 = two_qmgrs
+    async with trio.open_nursery() as nursery:
+        c1 = qm1.make_chinit()
+        await nursery.start(c1.run, [("127.0.0.1", 0)])
+        _svr_and_rqstr(qm1, qm2, c1.ports[0])
+        qm1.put("TARGET", b"first", qmgr="QM2")
+        c2 = qm2.make_chinit()
+        await nursery.start(c2.run)
+        assert c2.start_channel("QM1.SVR") is None
+        await wait_until(lambda: qm2.committed("TARGET") == 1)
+        assert c1.stop_channel("QM1.SVR", "FORCE", "INACTIVE") is None
+        await wait_until(lambda: "QM1.SVR" not in c1.running)
+        assert c1.status_of("QM1.SVR").state is ChannelState.INACTIVE
+        await wait_until(lambda: "QM1.SVR" not in c2.running)
+        qm1.put("TARGET", b"second", qmgr="QM2")
+        assert c2.start_channel("QM1.SVR") is None
+        await wait_until(lambda: qm2.committed("TARGET") == 2)
+        nursery.cancel_scope.cancel()
