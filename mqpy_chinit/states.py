@@ -26,10 +26,10 @@ INACTIVE and its partner starts it again.
                                      +--BIND-- RETRYING <--RETRY-- BINDING | RUNNING | ...
     RUNNING --STOP_REQUESTED--> STOPPING --STOP--> STOPPED --START--> STARTING
     any current state --STOP--> STOPPED;   STOPPED --ENABLED--> INACTIVE
-    any running state --ENDED | STOPPED_INACTIVE | ADOPTED--> INACTIVE
+    BINDING .. PAUSED --ENDED | STOPPED_INACTIVE | ADOPTED--> INACTIVE
 
-The numbers in the comments are the behaviours of spec/dqm-intercommunication.md (§3 States
-and Transitions, after IBM's Fig. 29/30 in seed 000).
+The states and transitions are §3 of spec/dqm-intercommunication.md (IBM's Fig. 29/30 in
+seed 000); the numbers in the comments are its acceptance behaviours (§9).
 """
 
 from __future__ import annotations
