@@ -49,7 +49,7 @@ from mqpy_chinit.mca import (
     mqi,
     peer_address,
 )
-from mqpy_chinit.states import ChannelState, ChannelStatus
+from mqpy_chinit.states import ChannelEvent, ChannelState, ChannelStatus
 
 INITQ = "SYSTEM.CHANNEL.INITQ"
 COMMAND_FORMAT = b"MQPYCHCM"  # mqpy's channel command messages on SYSTEM.CHANNEL.INITQ
@@ -208,6 +208,7 @@ class ChannelInitiator:
         # running receiving channels: (name, partner qmgr) -> (cancel scope, peer address)
         self.receivers: dict[tuple[str, str], tuple[trio.CancelScope, str]] = {}
         self._adopt_timeout = limits.adopt_timeout
+        self._adopted: set[trio.CancelScope] = set()  # receivers' scopes ended by adoption
         self.listener_ports: dict[str, int] = {}
         self._disabled: dict[str, str] = {}  # xmitq -> its TRIGGER before an error stop
         # channel -> (xmitq, TRIGGER) its error stop disabled: remembered with its STOPPED
@@ -618,8 +619,13 @@ class ChannelInitiator:
             if mca.name and not scope.cancelled_caught:
                 self.log("AMQ9002I", f"Channel '{mca.name}' is ended.")
         finally:
-            if scope.cancelled_caught:
-                mca.status.state = ChannelState.INACTIVE  # ended by STOP CHANNEL or adopted
+            adopted = scope in self._adopted
+            self._adopted.discard(scope)
+            if scope.cancelled_caught and mca.status.state is not ChannelState.INACTIVE:
+                # ended from this side: adopted by a new start, or stopped (STOP CHANNEL,
+                # REFRESH SECURITY, a withdrawn cluster receiver)
+                mca.status.move(ChannelEvent.ADOPTED if adopted
+                                else ChannelEvent.STOPPED_INACTIVE)
             if self.receivers.get(key, (None,))[0] is scope:
                 del self.receivers[key]
 
@@ -681,6 +687,7 @@ class ChannelInitiator:
         scope, old_peer = running
         if check in ("NETADDR", "ALL") and old_peer.split(":")[0] != peer.split(":")[0]:
             return False
+        self._adopted.add(scope)
         scope.cancel()
         self.log("AMQ9532I", f"Channel '{name}': the running instance was ended and replaced "
                  f"(adopted) by a new start from {peer}.")
@@ -726,8 +733,8 @@ class ChannelInitiator:
             self.log("AMQ9514E", f"Channel '{name}' is in use: the requester's start fails.")
             return
         status = self.statuses[name] = ChannelStatus(name, "SVR")
-        status.move(ChannelState.STARTING)
-        status.move(ChannelState.BINDING)
+        status.move(ChannelEvent.START)
+        status.move(ChannelEvent.BIND)
         mca = SenderMCA(name, definition, self.qmgr_name, self.connect_qm, status,
                         conversation=conv, first=first, key_repository=self._key_repository,
                         pipeline=self.pipeline)
@@ -737,15 +744,18 @@ class ChannelInitiator:
         try:
             with scope:
                 await self._supervised(name, mca)
-                status.move(ChannelState.INACTIVE)
+                status.move(ChannelEvent.ENDED)
         except ChannelEnded as e:
             self.log(e.msgid, f"Channel '{name}': {e.text}")
-            status.state = ChannelState.INACTIVE
+            status.move(ChannelEvent.ENDED)  # a server its requester called does not retry
         finally:
             self.running.pop(name, None)
             self.senders.pop(name, None)
-            if scope.cancelled_caught or status.stop_requested == "STOPPED":
-                status.state = ChannelState.STOPPED
+            if scope.cancelled_caught:
+                self._forced_end(name, status)
+            elif status.stop_requested == "STOPPED":  # quiesced: stopped once it has ended
+                status.move(ChannelEvent.STOP)
+            if status.state is ChannelState.STOPPED:
                 self.nursery.start_soon(self._remember, name, "STOPPED")
 
     async def _run_requester(self, name: str, definition: dict[str, object],
@@ -757,13 +767,18 @@ class ChannelInitiator:
         mca.status = status
         try:
             with scope:
-                status.move(ChannelState.BINDING)
+                status.move(ChannelEvent.BIND)
                 await self._supervised(name, mca)
         except ChannelEnded as e:
             self.log(e.msgid, f"Channel '{name}': {e.text}")
-            status.state = ChannelState.STOPPED if not e.retry else ChannelState.INACTIVE
+            if not e.retry:
+                status.move(ChannelEvent.STOP)
+            elif status.state is not ChannelState.INACTIVE:  # (the MCA ended it already)
+                status.move(ChannelEvent.ENDED)
         finally:
             self.running.pop(name, None)
+            if scope.cancelled_caught:  # STOP CHANNEL MODE(FORCE|TERMINATE), as a sender's
+                self._forced_end(name, status)
 
     def _register(self, name: str, partner: str, status: ChannelStatus) -> None:
         """A receiving MCA's status: a RCVR or CLUSRCVR instance per partner, a RQSTR by its
@@ -824,7 +839,7 @@ class ChannelInitiator:
             # one available to its partners (its clients) again
             status = self.statuses.get(name)
             if status is not None and status.state is ChannelState.STOPPED:
-                status.move(ChannelState.INACTIVE)
+                status.move(ChannelEvent.ENABLED)
                 if self.nursery is not None:
                     self.nursery.start_soon(self._remember, name, None)
             return None
@@ -849,7 +864,7 @@ class ChannelInitiator:
         scope = trio.CancelScope()
         self.running[name] = scope
         if chltype == "RQSTR":
-            status.move(ChannelState.STARTING)
+            status.move(ChannelEvent.START)
             self.nursery.start_soon(self._run_requester, name, definition, status, scope)
         else:
             self.nursery.start_soon(self._run_sender, name, definition, status, scope)
@@ -885,7 +900,7 @@ class ChannelInitiator:
             if status == "STOPPED":
                 st = self.statuses.setdefault(name, ChannelStatus(name, chltype or "SDR"))
                 if st.state is not ChannelState.STOPPED:
-                    st.move(ChannelState.STOPPED)
+                    st.move(ChannelEvent.STOP)
                 if self.nursery is not None:
                     self.nursery.start_soon(self._remember, name, "STOPPED")
             return None
@@ -927,7 +942,7 @@ class ChannelInitiator:
         try:
             with scope:
                 if status.state is not ChannelState.STARTING:
-                    status.move(ChannelState.STARTING)
+                    status.move(ChannelEvent.START)
                 if self._active() > self.max_active:
                     # MaxActiveChannels: wait in STARTING for a free slot (seed 000 9.41)
                     self.log("AMQ9514W", f"Channel '{name}' waits for an active-channel slot "
@@ -936,7 +951,7 @@ class ChannelInitiator:
                         await trio.sleep(0.1)
                     self.log("AMQ9515I", f"Channel '{name}' got an active-channel slot.")
                 while True:
-                    status.move(ChannelState.BINDING)
+                    status.move(ChannelEvent.BIND)
                     mca = SenderMCA(name, definition, self.qmgr_name, self.connect_qm, status,
                                     key_repository=self._key_repository,
                                     pipeline=self.pipeline)
@@ -961,7 +976,7 @@ class ChannelInitiator:
                             return
                         status.short_retries_left, status.long_retries_left = (short_left,
                                                                                long_left)
-                        status.move(ChannelState.RETRYING)
+                        status.move(ChannelEvent.RETRY)
                         if status.history.count(ChannelState.RETRYING) == 1:
                             await self._remember(name, "RETRYING")
                         self.log("AMQ9209W", f"Channel '{name}' is retrying in {wait} s.")
@@ -973,22 +988,20 @@ class ChannelInitiator:
                     # finally), so a START CHANNEL or trigger that follows is never ignored
                     # as "already running"
                     if status.stop_requested == "STOPPED":
-                        status.move(ChannelState.STOPPING)
+                        status.move(ChannelEvent.STOP_REQUESTED)
                         await self._remember(name, "STOPPED")
-                        status.move(ChannelState.STOPPED)
+                        status.move(ChannelEvent.STOP)
                     else:
                         if ChannelState.RETRYING in status.history:
                             await self._remember(name, None)
-                        status.move(ChannelState.INACTIVE)
+                        status.move(ChannelEvent.ENDED)
                     self.log("AMQ9001I", f"Channel '{name}' ended normally.")
                     return
         finally:
             self.running.pop(name, None)
             self.senders.pop(name, None)
             if scope.cancelled_caught:
-                status.state = (ChannelState.STOPPED if status.stop_requested != "INACTIVE"
-                                else ChannelState.INACTIVE)
-                self.log("AMQ9534I", f"Channel '{name}' is stopped (forced).")
+                self._forced_end(name, status)
 
     async def _supervised(self, name: str, mca: SenderMCA | ReceiverMCA) -> None:
         """One run of an MCA the channel initiator starts itself: a sending one (SDR, SVR,
@@ -1010,11 +1023,18 @@ class ChannelInitiator:
                                f"{type(first).__name__}: {first}"
                                + (f" (FDC {fdc})" if fdc else "")) from exc
 
+    def _forced_end(self, name: str, status: ChannelStatus) -> None:
+        """A channel this initiator runs, ended by cancelling it (STOP CHANNEL MODE(FORCE),
+        REFRESH SECURITY): STOPPED, or INACTIVE when the stop asked for STATUS(INACTIVE)."""
+        if status.state not in (ChannelState.INACTIVE, ChannelState.STOPPED):
+            status.move(ChannelEvent.STOPPED_INACTIVE if status.stop_requested == "INACTIVE"
+                        else ChannelEvent.STOP)
+        self.log("AMQ9534I", f"Channel '{name}' is stopped (forced).")
+
     def _stopped(self, name: str, definition: dict[str, object], status: ChannelStatus,
                  *, error: bool) -> None:
         if status.state is not ChannelState.STOPPED:
-            status.state = ChannelState.STOPPED
-            status.history.append(ChannelState.STOPPED)
+            status.move(ChannelEvent.STOP)
         assert self.nursery is not None
         if error:
             self._enable_xmitq(definition, False)
@@ -1060,7 +1080,7 @@ class ChannelInitiator:
                 continue
             st = self.statuses[name] = ChannelStatus(name, D.str_attr(definition, "CHLTYPE"))
             if state == "STOPPED":
-                st.move(ChannelState.STOPPED)
+                st.move(ChannelEvent.RESTORED_STOPPED)
             elif state == "RETRYING":
                 err = self.start_channel(name, definition)
                 if err:

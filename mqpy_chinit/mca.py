@@ -120,7 +120,7 @@ from mqpy_chinit import distribution, syncq, xmitgets
 from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
 from mqpy_chinit.monitor import ChannelMonitor, effective_level
 from mqpy_chinit.putaut import PutAuthority
-from mqpy_chinit.states import ChannelState, ChannelStatus
+from mqpy_chinit.states import ChannelEvent, ChannelState, ChannelStatus
 from mqpy_chinit.tlsstream import KeyRepository, open_channel_stream
 
 CONNECT_TIMEOUT = 20.0
@@ -374,7 +374,7 @@ class SenderMCA:
                 if not self.correl_id:  # a cluster transmission queue serves many partners
                     await mqi(distribution.mark_xmitq, qm, xmitq_name, self.dist_lists)
                 await self._resync(conv, qm)
-                self.status.move(ChannelState.RUNNING)
+                self.status.move(ChannelEvent.NEGOTIATED)
                 await self._transfer(conv, qm, xq)
             finally:
                 with trio.CancelScope(shield=True):
@@ -1102,16 +1102,15 @@ class ReceiverMCA:
                 await self._negotiate(conv)
             qm = await mqi(self.connect_qm)
             self.status.monitor = await monitoring(qm, self.definition)
-            if self.status.state is ChannelState.INACTIVE:
-                self.status.move(ChannelState.STARTING)
-            if self.status.state is ChannelState.STARTING:
-                self.status.move(ChannelState.BINDING)
-            self.status.move(ChannelState.RUNNING)
+            if self.status.state is ChannelState.INACTIVE:  # (a requester's is BINDING)
+                self.status.move(ChannelEvent.START)
+                self.status.move(ChannelEvent.BIND)
+            self.status.move(ChannelEvent.NEGOTIATED)
             await self._serve(conv, qm)
-            self.status.move(ChannelState.INACTIVE)
+            self.status.move(ChannelEvent.ENDED)
         except ChannelEnded:
             if self.status.state is not ChannelState.INACTIVE:
-                self.status.state = ChannelState.INACTIVE
+                self.status.move(ChannelEvent.ENDED)  # a responder does not retry
             raise
         finally:
             with trio.CancelScope(shield=True):
@@ -1617,19 +1616,19 @@ class ReceiverMCA:
                           sync)
                 self.status.message_moved(len(ev.data), sent=False)
                 if self.status.state is ChannelState.PAUSED:
-                    self.status.move(ChannelState.RUNNING)
+                    self.status.move(ChannelEvent.MESSAGE_RETRY_ENDED)
                 return None
             except mqpy.MQMIError as e:
                 reason = e.reason
             if reason in (CMQC.MQRC_Q_FULL, CMQC.MQRC_PUT_INHIBITED) and retries > 0:
                 retries -= 1
                 if self.status.state is ChannelState.RUNNING:
-                    self.status.move(ChannelState.PAUSED)
+                    self.status.move(ChannelEvent.MESSAGE_RETRY)
                 await trio.sleep(interval)
                 continue
             break
         if self.status.state is ChannelState.PAUSED:
-            self.status.move(ChannelState.RUNNING)
+            self.status.move(ChannelEvent.MESSAGE_RETRY_ENDED)
         return await self._undeliverable(qm, md, ev.data, reason, dest_q, dest_qm, sync)
 
     async def _is_remote_definition(self, qm: mqpy.QueueManager, name: str) -> bool:

@@ -1,7 +1,11 @@
-"""Channel states and their transitions, and the live status DISPLAY CHSTATUS shows.
+"""Channel states, the events that change them, and the live status DISPLAY CHSTATUS shows.
 
-Rule 1 (after h11): every channel state transition is in the table below; code that moves a
-channel calls :meth:`ChannelStatus.move`, which refuses a move the table does not allow.
+Rule 1 (after h11): everything that changes a channel's state lives in this file. The
+transitions are one table, ``TRANSITIONS[state][event] -> new state``; code that moves a
+channel tells its status what happened (:meth:`ChannelStatus.move` with a
+:class:`ChannelEvent`), and an event the table does not allow in the current state raises
+:class:`ChannelStateError` naming the channel, the event and the state. Nothing else assigns
+a status's ``state`` or ``history``.
 
 Theory of operation
 -------------------
@@ -13,11 +17,19 @@ negotiation of the initial data; a requester that asks a sender to call back is 
 RUNNING moves batches; PAUSED waits between message retries. STOPPING is an orderly end in
 progress. A sending channel that loses its partner goes to RETRYING, counting the short retries
 then the long ones, and back to BINDING for each attempt; when none are left it is STOPPED.
+A responder (a receiver, a server its requester called, a requester) does not retry: it ends
+INACTIVE and its partner starts it again.
 
-    INACTIVE -> STARTING -> BINDING -> RUNNING <-> PAUSED
-                   |          |   \\-> REQUESTING -> (ended: the partner calls back)
-                   |          v         RUNNING -> STOPPING -> INACTIVE | STOPPED
-                   +-----> RETRYING <---+ (sending channels, on any failure)
+    INACTIVE --START--> STARTING --BIND--> BINDING --NEGOTIATED--> RUNNING <--> PAUSED
+                                     ^        |    (MESSAGE_RETRY, MESSAGE_RETRY_ENDED)
+                                     |        +--REQUEST--> REQUESTING --NEGOTIATED--> RUNNING
+                                     +--BIND-- RETRYING <--RETRY-- BINDING | RUNNING | ...
+    RUNNING --STOP_REQUESTED--> STOPPING --STOP--> STOPPED --START--> STARTING
+    any current state --STOP--> STOPPED;   STOPPED --ENABLED--> INACTIVE
+    BINDING .. PAUSED --ENDED | STOPPED_INACTIVE | ADOPTED--> INACTIVE
+
+The states and transitions are §3 of spec/dqm-intercommunication.md (IBM's Fig. 29/30 in
+seed 000); the numbers in the comments are its acceptance behaviours (§9).
 """
 
 from __future__ import annotations
@@ -42,26 +54,80 @@ class ChannelState(enum.Enum):
     STOPPED = "STOPPED"
 
 
-S = ChannelState
-TRANSITIONS: dict[ChannelState, frozenset[ChannelState]] = {
-    S.INACTIVE: frozenset({S.STARTING, S.STOPPED}),
-    S.STARTING: frozenset({S.BINDING, S.RETRYING, S.STOPPED, S.INACTIVE}),
-    S.BINDING: frozenset({S.RUNNING, S.REQUESTING, S.RETRYING, S.STOPPING, S.STOPPED,
-                          S.INACTIVE}),
-    S.REQUESTING: frozenset({S.RUNNING, S.INACTIVE, S.RETRYING, S.STOPPED}),
-    S.RUNNING: frozenset({S.PAUSED, S.STOPPING, S.RETRYING, S.STOPPED, S.INACTIVE}),
-    S.PAUSED: frozenset({S.RUNNING, S.STOPPING, S.RETRYING, S.STOPPED, S.INACTIVE}),
-    S.STOPPING: frozenset({S.INACTIVE, S.STOPPED, S.RETRYING}),
-    S.RETRYING: frozenset({S.BINDING, S.STARTING, S.STOPPED, S.INACTIVE}),
-    S.STOPPED: frozenset({S.STARTING, S.INACTIVE}),
+class ChannelEvent(enum.Enum):
+    """What happened to a channel instance: the table says which state it leads to."""
+
+    START = "START"  # START CHANNEL, a trigger, a partner's call, a restart's retry (23, 49)
+    BIND = "BIND"  # an attempt: connect and exchange initial data (a slot was free: 41)
+    REQUEST = "REQUEST"  # a requester asks its sender to call back (26)
+    NEGOTIATED = "NEGOTIATED"  # initial data agreed (and in-doubt batch resolved) (23)
+    MESSAGE_RETRY = "MESSAGE_RETRY"  # a put failed Q_FULL / PUT_INHIBITED: waits MRTMR (43)
+    MESSAGE_RETRY_ENDED = "MESSAGE_RETRY_ENDED"  # the retried put went, or was given up (43)
+    STOP_REQUESTED = "STOP_REQUESTED"  # STOP CHANNEL MODE(QUIESCE): the batch ends first (39)
+    RETRY = "RETRY"  # a sending channel failed and has retries left (37)
+    STOP = "STOP"  # STOP CHANNEL, an error no retry helps, retries exhausted (37, 38, 39, 41)
+    ENDED = "ENDED"  # ended normally (DISCINT, partner closed: 34), or a responder's error end
+    STOPPED_INACTIVE = "STOPPED_INACTIVE"  # STOP CHANNEL STATUS(INACTIVE); one receiving
+    #                  instance stopped; REFRESH SECURITY; a cluster receiver withdrawn
+    ADOPTED = "ADOPTED"  # a receiving instance replaced by a new start of its partner (51)
+    RESTORED_STOPPED = "RESTORED_STOPPED"  # STOPPED, remembered across a restart (40)
+    ENABLED = "ENABLED"  # START CHANNEL on a STOPPED receiver / SVRCONN: callers may start it
+
+
+S, E = ChannelState, ChannelEvent
+# Ended from this side while current: STOP CHANNEL (MODE FORCE, or while waiting for a slot)
+# leaves the channel STOPPED (39, 41); with STATUS(INACTIVE) (a later addition to STOP
+# CHANNEL, spec §3 [X]) it is left INACTIVE, as is one instance of a receiver that is stopped
+# while its channel keeps a STOPPED mark of its own.
+_STOPS = {E.STOP: S.STOPPED, E.STOPPED_INACTIVE: S.INACTIVE}
+# A running instance's end: normal or a responder's error (34), or a receiver adopted (51).
+_ENDS = {E.ENDED: S.INACTIVE, E.ADOPTED: S.INACTIVE}
+TRANSITIONS: dict[ChannelState, dict[ChannelEvent, ChannelState]] = {
+    S.INACTIVE: {
+        E.START: S.STARTING,
+        # STOP CHANNEL on a channel that is not running disables it ("START/STOP enable and
+        # disable the channel", §4); so does a server's or requester's stop after its end
+        E.STOP: S.STOPPED,
+        E.RESTORED_STOPPED: S.STOPPED,  # the channel initiator restarts: status remembered (40)
+    },
+    S.STARTING: {E.BIND: S.BINDING, **_STOPS},  # waits here for an active slot (41)
+    S.BINDING: {
+        E.NEGOTIATED: S.RUNNING, E.REQUEST: S.REQUESTING,
+        E.RETRY: S.RETRYING,  # a failed attempt (37)
+        E.STOP_REQUESTED: S.STOPPING,  # quiesced before a batch moved (39)
+        **_STOPS, **_ENDS,  # a receiver's negotiation fails; adopted while negotiating (51)
+    },
+    S.REQUESTING: {E.NEGOTIATED: S.RUNNING, E.RETRY: S.RETRYING, **_STOPS, **_ENDS},
+    S.RUNNING: {
+        E.MESSAGE_RETRY: S.PAUSED,  # (43)
+        E.STOP_REQUESTED: S.STOPPING,  # (39)
+        E.RETRY: S.RETRYING,  # (37)
+        **_STOPS, **_ENDS,
+    },
+    S.PAUSED: {
+        E.MESSAGE_RETRY_ENDED: S.RUNNING,  # (43)
+        E.STOP_REQUESTED: S.STOPPING, E.RETRY: S.RETRYING, **_STOPS, **_ENDS,
+    },
+    # "check limits if retrying" (Fig. 30): on to RETRYING, STOPPED or INACTIVE
+    S.STOPPING: {E.RETRY: S.RETRYING, E.ENDED: S.INACTIVE, **_STOPS},
+    S.RETRYING: {E.BIND: S.BINDING, **_STOPS},  # the next attempt (37); STOP while waiting
+    S.STOPPED: {
+        E.START: S.STARTING,  # START CHANNEL restarts a STOPPED channel (37, 38; §6)
+        # START CHANNEL on a receiver or server-connection channel: it takes starts from its
+        # partners (clients) again, and is not itself started ("Started means enabled", §4)
+        E.ENABLED: S.INACTIVE,
+    },
 }
 
 
 class ChannelStateError(Exception):
-    """A transition the table does not allow: a bug in the caller, never silently ignored."""
+    """An event the table does not allow in the channel's state: a bug in the caller, never
+    silently ignored."""
 
-    def __init__(self, channel: str, current: ChannelState, wanted: ChannelState) -> None:
-        super().__init__(f"channel {channel}: {current.value} -> {wanted.value} is not allowed")
+    def __init__(self, channel: str, event: ChannelEvent, state: ChannelState) -> None:
+        super().__init__(f"channel {channel}: event {event.value} is not allowed in state "
+                         f"{state.value}")
+        self.channel, self.event, self.state = channel, event, state
 
 
 _stamp: list = [-1, ("", "")]  # the second last formatted, and its (date, time)
@@ -118,11 +184,12 @@ class ChannelStatus:
     monitor: ChannelMonitor = attrs.Factory(ChannelMonitor)
     history: list[ChannelState] = attrs.Factory(list)
 
-    def move(self, new: ChannelState) -> None:
-        if new is self.state:
-            return
-        if new not in TRANSITIONS[self.state]:
-            raise ChannelStateError(self.channel, self.state, new)
+    def move(self, event: ChannelEvent) -> None:
+        """``event`` happened to this channel: its state becomes what the table says, and is
+        added to ``history``; ChannelStateError if the table does not allow ``event`` now."""
+        new = TRANSITIONS[self.state].get(event)
+        if new is None:
+            raise ChannelStateError(self.channel, event, self.state)
         self.state = new
         self.history.append(new)
         if new is ChannelState.STARTING:

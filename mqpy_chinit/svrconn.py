@@ -112,7 +112,7 @@ from mqpy_chinit import tlsstream
 from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
 from mqpy_chinit.mca import CONFIRM_TIMEOUT
 from mqpy_chinit.qmconn import QMConnection
-from mqpy_chinit.states import ChannelState, ChannelStatus
+from mqpy_chinit.states import ChannelEvent, ChannelState, ChannelStatus
 
 __all__ = ["SVRCONN_DEFAULTS", "SvrconnInstance", "SvrconnStatus", "instances",
            "serve_client", "stop_instances"]
@@ -301,8 +301,8 @@ class SvrconnInstance:
             self.key = f"{self.name}#{next(self.registry.numbers)}"
             self.status.instance_key = self.key
             self.chinit.statuses[self.key] = self.status
-            for state in (ChannelState.STARTING, ChannelState.BINDING, ChannelState.RUNNING):
-                self.status.move(state)
+            for event in (ChannelEvent.START, ChannelEvent.BIND, ChannelEvent.NEGOTIATED):
+                self.status.move(event)
             if self.stopping:  # STOP CHANNEL came while it negotiated
                 return
             async with trio.open_nursery() as nursery:
@@ -332,7 +332,7 @@ class SvrconnInstance:
         self.stopping = self.closing = True
         self.status.stop_requested = mode or "QUIESCE"
         if self.status.state is ChannelState.RUNNING:
-            self.status.move(ChannelState.STOPPING)
+            self.status.move(ChannelEvent.STOP_REQUESTED)
         self.log("AMQ9528I", f"User requested closure of channel '{self.name}' "
                  f"({self.peer}): STOP CHANNEL MODE({self.status.stop_requested}).")
         if self.nursery is None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import trio
 
+from mqpy_chinit.states import ChannelState
+
 from .test_sdr_rcvr import wait_until
 
 
@@ -91,4 +93,58 @@ async def test_a_requester_whose_channel_program_fails_unexpectedly_ends_alone(
         await wait_until(lambda: "QM1.SVR" not in c2.running)
         assert c2.start_channel("QM1.SVR") is None
         await wait_until(lambda: qm2.committed("TARGET") == 1)
+        nursery.cancel_scope.cancel()
+
+
+
+async def _first_delivered(nursery: trio.Nursery, qm1, qm2) -> tuple:
+    """QM1's SVR and QM2's RQSTR running, one message delivered: (QM1's, QM2's) chinits."""
+    c1 = qm1.make_chinit()
+    await nursery.start(c1.run, [("127.0.0.1", 0)])
+    _svr_and_rqstr(qm1, qm2, c1.ports[0])
+    qm1.put("TARGET", b"first", qmgr="QM2")
+    c2 = qm2.make_chinit()
+    await nursery.start(c2.run)
+    assert c2.start_channel("QM1.SVR") is None
+    await wait_until(lambda: qm2.committed("TARGET") == 1)
+    return c1, c2
+
+
+async def _second_delivered(qm1, qm2, c2) -> None:
+    """Once both ends have ended: the requester started again delivers a second message."""
+    qm1.put("TARGET", b"second", qmgr="QM2")
+    assert c2.start_channel("QM1.SVR") is None
+    await wait_until(lambda: qm2.committed("TARGET") == 2)
+    assert qm2.drain("TARGET") == [b"first", b"second"]
+
+
+async def test_a_stopped_requester_is_stopped_and_starts_again(two_qmgrs):
+    """Given QM2's RQSTR running with QM1's SVR, when STOP CHANNEL MODE(FORCE) stops the
+    requester, then its status is STOPPED (not left RUNNING), and START CHANNEL starts it
+    again: the next message arrives.  spec: dqm-intercommunication 9.39, 9.50, 9.26"""
+    qm1, qm2 = two_qmgrs
+    async with trio.open_nursery() as nursery:
+        c1, c2 = await _first_delivered(nursery, qm1, qm2)
+        assert c2.stop_channel("QM1.SVR", "FORCE") is None
+        await wait_until(lambda: "QM1.SVR" not in c2.running)
+        assert c2.status_of("QM1.SVR").state is ChannelState.STOPPED
+        # an idle server does not notice its requester went (9.50): ended here too
+        assert c1.stop_channel("QM1.SVR", "FORCE", "INACTIVE") is None
+        await wait_until(lambda: "QM1.SVR" not in c1.running)
+        await _second_delivered(qm1, qm2, c2)
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_server_stopped_with_status_inactive_is_inactive(two_qmgrs):
+    """Given QM1's SVR serving QM2's requester, when STOP CHANNEL MODE(FORCE)
+    STATUS(INACTIVE) ends the server, then it is INACTIVE, not STOPPED, and the requester's
+    next start is served."""
+    qm1, qm2 = two_qmgrs
+    async with trio.open_nursery() as nursery:
+        c1, c2 = await _first_delivered(nursery, qm1, qm2)
+        assert c1.stop_channel("QM1.SVR", "FORCE", "INACTIVE") is None
+        await wait_until(lambda: "QM1.SVR" not in c1.running)
+        assert c1.status_of("QM1.SVR").state is ChannelState.INACTIVE
+        await wait_until(lambda: "QM1.SVR" not in c2.running)
+        await _second_delivered(qm1, qm2, c2)
         nursery.cancel_scope.cancel()
