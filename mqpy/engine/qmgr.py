@@ -38,7 +38,7 @@ from mqpy.engine.log import LogConfig, LogDiskFull, LogError, LogFull
 from mqpy.engine.objects import SYSTEM_OBJECTS, ObjectDef
 from mqpy.engine.pageset import PagesetError, PagesetFull
 from mqpy.engine.queues import AVAILABLE, GET_PENDING, PUT_PENDING, Entry, MessageQueue
-from mqpy.engine.stats import Statistics
+from mqpy.engine.stats import HandleCounters, Statistics
 from mqpy.errors import MQMIError, PYIFError
 from mqpy.mqstruct import StructError
 from mqpy.rfh2 import RFH2
@@ -390,7 +390,7 @@ class Handle:
     cluster: ClusterRoute | None = None  # a cluster queue: the route chosen at MQOPEN
     facts: _Facts | None = None  # what MQPUT and MQGET read of the attributes (_facts)
     #: the statistics and accounting counters a put or get adds to (Connection._counters)
-    counters: tuple | None = None
+    counters: HandleCounters | None = None
 
 
 class _Facts:
@@ -1544,15 +1544,16 @@ class Connection:
             f = h.facts = _Facts(h, qmgr_attrs)
         return f
 
-    def _counters(self, h: Handle) -> tuple:
-        """The counters a put or get on ``h`` adds to: the queue manager's MQI and queue
-        statistics, then this connection's (accounting). Kept on the handle while neither
-        interval ended (an interval's end replaces ``mqi`` and the queue counters at once)."""
+    def _counters(self, h: Handle) -> HandleCounters:
+        """The counters a put or get on ``h`` adds to (:class:`HandleCounters`), made again
+        when an interval ended or the handle's local queue changed."""
         c = h.counters
         stats, acc = self.engine.stats, self.accounting
-        if c is None or c[0] is not stats.mqi or c[2] is not acc.mqi or c[4] is not h.base:
+        if c is None or c.qmgr_mqi is not stats.mqi or c.conn_mqi is not acc.mqi \
+                or c.base is not h.base:
             name = h.base.name
-            c = h.counters = (stats.mqi, stats.queue(name), acc.mqi, acc.queue(name), h.base)
+            c = h.counters = HandleCounters(stats.mqi, stats.queue(name), acc.mqi,
+                                            acc.queue(name), h.base)
         return c
 
     def put(self, hobj: int, md: MD | None, pmo: PMO | None, data: bytes) -> int:
@@ -1725,19 +1726,20 @@ class Connection:
                 mq.wake()
         mq.last_put = now
         c = h.counters
-        if c is None or c[0] is not eng.stats.mqi or c[2] is not self.accounting.mqi \
-                or c[4] is not h.base:
+        if c is None or c.qmgr_mqi is not eng.stats.mqi \
+                or c.conn_mqi is not self.accounting.mqi or c.base is not h.base:
             c = self._counters(h)
         p = 1 if persistent else 0
-        qs = c[1]
-        c[0].puts[p] += 1
-        c[0].put_bytes[p] += length
+        qs = c.qmgr_queue
+        c.qmgr_mqi.puts[p] += 1
+        c.qmgr_mqi.put_bytes[p] += length
         qs.puts[p] += 1
         qs.put_bytes[p] += length
-        c[2].puts[p] += 1
-        c[2].put_bytes[p] += length
-        c[3].puts[p] += 1
-        c[3].put_bytes[p] += length
+        acc = c.conn_queue
+        c.conn_mqi.puts[p] += 1
+        c.conn_mqi.put_bytes[p] += length
+        acc.puts[p] += 1
+        acc.put_bytes[p] += length
         qs.depth_seen(mq.count - mq.getting)
         if pmo is not None:
             resolved = h.resolved
@@ -2317,18 +2319,19 @@ class Connection:
             entry.record = None
         p = 1 if entry.persistent else 0
         c = h.counters
-        if c is None or c[0] is not eng.stats.mqi or c[2] is not self.accounting.mqi \
-                or c[4] is not h.base:
+        if c is None or c.qmgr_mqi is not eng.stats.mqi \
+                or c.conn_mqi is not self.accounting.mqi or c.base is not h.base:
             c = self._counters(h)
-        qs = c[1]
-        c[0].gets[p] += 1
-        c[0].get_bytes[p] += length
+        qs = c.qmgr_queue
+        c.qmgr_mqi.gets[p] += 1
+        c.qmgr_mqi.get_bytes[p] += length
         qs.gets[p] += 1
         qs.get_bytes[p] += length
-        c[2].gets[p] += 1
-        c[2].get_bytes[p] += length
-        c[3].gets[p] += 1
-        c[3].get_bytes[p] += length
+        acc = c.conn_queue
+        c.conn_mqi.gets[p] += 1
+        c.conn_mqi.get_bytes[p] += length
+        acc.gets[p] += 1
+        acc.get_bytes[p] += length
         qs.time_on_q_total[p] += max(0.0, now - put_time)
         qs.time_on_q_count[p] += 1
         if gmo is not None:
