@@ -560,7 +560,7 @@ class _Session:
             await self._thread(self.conn.prepare, luwid)
             return mqiproto.encode_reply(d.verb, [[]])
         if verb == mqiproto.SpiVerb.RESOLVE:
-            self.conn._check()
+            self.conn.check_usable()
             if commit & 1 and commit & mqiproto.RESOLVE_NO_WAIT:
                 # memory only, in the loop: the log's next force covers the commit record
                 await self.verbs.resolve(luwid, True, wait=False)
@@ -568,7 +568,7 @@ class _Session:
                 await self._thread(self.engine.resolve, luwid, bool(commit & 1))
             return mqiproto.encode_reply(d.verb, [[]])
         if verb == mqiproto.SpiVerb.CHLAUTH:
-            self.conn._check()
+            self.conn.check_usable()
             if not self._privileged(_peer_user(self.sock)):
                 raise MQMIError(_FAILED, CMQC.MQRC_NOT_AUTHORIZED)
             from mqpy.security import channel_decision
@@ -583,7 +583,7 @@ class _Session:
             finally:
                 self.quiet_puts = False
         if verb == mqiproto.SpiVerb.INDOUBT:
-            self.conn._check()
+            self.conn.check_usable()
             return mqiproto.encode_reply(d.verb, [self.engine.indoubt()])
         raise MQMIError(_FAILED, CMQC.MQRC_FUNCTION_NOT_SUPPORTED)
 

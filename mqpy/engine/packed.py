@@ -62,7 +62,7 @@ def put(conn: Any, hobj: int, md: bytes, pmo: Any, data: bytes) -> object | None
     if lsn is GENERAL:
         return GENERAL
     if lsn is not None:
-        conn._force(lsn)
+        conn.force_log(lsn)
     return None
 
 
@@ -84,5 +84,5 @@ def get(conn: Any, hobj: int, gmo: Any, max_length: int | None
         return GENERAL
     lsn, got = done  # type: ignore[misc]
     if lsn is not None:
-        conn._force(lsn)
+        conn.force_log(lsn)
     return got

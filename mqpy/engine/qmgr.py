@@ -241,7 +241,7 @@ _CONTEXT_NOT_OPEN = {CMQC.MQPMO_PASS_IDENTITY_CONTEXT: CMQC.MQRC_NOT_OPEN_FOR_PA
                      CMQC.MQPMO_SET_ALL_CONTEXT: CMQC.MQRC_NOT_OPEN_FOR_SET_ALL}
 _PMO_SET_ALL = CMQC.MQPMO_SET_ALL_CONTEXT
 _OO_SET_ALL = CMQC.MQOO_SET_ALL_CONTEXT
-#: options only _put_locked handles (set-all context: the fast path too, opened for it)
+#: options only put_on_handle handles (set-all context: the fast path too, opened for it)
 _PMO_NOT_FAST = (_CONTEXT_PMO & ~_PMO_SET_ALL) | _PMO_NEW_CORREL_ID | ~_PMO_KNOWN
 _BLANK_NAMES = frozenset((b"", b" " * 48, b"\x00" * 48))  # a ReplyToQ naming no queue
 _MD_MSGID_AT = MD._layout_.offsets["MsgId"]
@@ -756,7 +756,7 @@ class QueueManagerEngine:
         (``deferring``) the force is left to that call, which makes it before it answers."""
         conn = getattr(self.deferring, "conn", None)
         if conn is not None:
-            conn._force(lsn)
+            conn.force_log(lsn)
         else:
             self.data.force(lsn)
 
@@ -1195,14 +1195,14 @@ class Connection:
         self.connected_at = time.time()
         self.channel = ""  # a client's: its SVRCONN (DISPLAY CONN CHANNEL)
         self.conname = ""  # and its address (CONNAME)
-        #: Not None while a caller defers this connection's log forces (:meth:`_force`).
+        #: Not None while a caller defers this connection's log forces (:meth:`force_log`).
         self.deferred_lsn: int | None = None
         #: packed default MQMDs by (persistence, priority, user, application) (_default_md)
         self._md_templates: dict[tuple, tuple[bytes, bytes, bytes]] = {}
 
     # ------------------------------------------------------------------ helpers
 
-    def _force(self, lsn: int) -> None:
+    def force_log(self, lsn: int) -> None:
         """Make the log durable up to ``lsn`` before the call returns; or, while
         ``deferred_lsn`` is set, leave that to the caller, which forces before it answers.
 
@@ -1215,7 +1215,9 @@ class Connection:
         elif lsn > deferred:
             self.deferred_lsn = lsn
 
-    def _check(self) -> None:
+    def check_usable(self) -> None:
+        """The call fails when this connection can make none: the queue manager ended under
+        it (MQRC_CONNECTION_BROKEN) or it was disconnected (MQRC_HCONN_ERROR)."""
         if self.broken or self.engine.stopped:
             raise _fail(CMQC.MQRC_CONNECTION_BROKEN)
         if not self.connected:
@@ -1230,6 +1232,12 @@ class Connection:
         if h.deleted:
             raise _fail(CMQC.MQRC_Q_DELETED)
         return h
+
+    def new_hobj(self) -> int:
+        """A new object handle number of this connection (a queue's, a distribution list's)."""
+        hobj = self._next_hobj
+        self._next_hobj += 1
+        return hobj
 
     def _uow(self) -> UnitOfWork:
         if self.uow is None:
@@ -1249,7 +1257,7 @@ class Connection:
             return distlist.open_list(self, od, options)
         eng = self.engine
         with eng.lock:
-            self._check()
+            self.check_usable()
             name = _strip(od.ObjectName)
             qmname = _strip(od.ObjectQMgrName)
             if od.ObjectType != CMQC.MQOT_Q:
@@ -1315,8 +1323,7 @@ class Connection:
                 holders = [h for h in eng._open_handles(mq) if h.options & _INPUT_OPTS]
                 if holders and (exclusive or any(h.exclusive for h in holders)):
                     raise _fail(CMQC.MQRC_OBJECT_IN_USE)
-            hobj = self._next_hobj
-            self._next_hobj += 1
+            hobj = self.new_hobj()
             h = Handle(hobj, obj, base, mq, options, exclusive, dynamic=dynamic,
                        remote_q=res.remote_q, remote_qm=res.remote_qm, cluster=route)
             self.handles[hobj] = h
@@ -1499,7 +1506,7 @@ class Connection:
         uncommitted work included; MQCO_DELETE(_PURGE) deletes a permanent dynamic queue."""
         eng = self.engine
         with eng.lock:
-            self._check()
+            self.check_usable()
             h = self.handles.get(hobj)
             if h is None:
                 if hobj in self.dist_lists:
@@ -1575,22 +1582,22 @@ class Connection:
             h = self.handles.get(hobj)
             if (h is None or h.deleted or self.broken or eng.stopped or not self.connected
                     or not h.options & _OO_OUTPUT):
-                self._check()
+                self.check_usable()
                 h = self._handle(hobj)
                 raise _fail(CMQC.MQRC_NOT_OPEN_FOR_OUTPUT)
             lsn = self._put_fast(h, md, pmo, data) if _FAST_PATHS else _GENERAL
             if lsn is _GENERAL:
-                lsn, warning = self._put_locked(h, md if md is not None else MD(),
+                lsn, warning = self.put_on_handle(h, md if md is not None else MD(),
                                                 pmo if pmo is not None else PMO(), data)
             else:
                 warning = 0
         if lsn is not None:
-            self._force(lsn)
+            self.force_log(lsn)
         return warning
 
     def _put_fast(self, h: Handle, md: MD | bytes | None, pmo: PMO | None, data: bytes
                   ) -> int | object | None:
-        """MQPUT's usual case, as :meth:`_put_locked` does it, with less asked each time: a
+        """MQPUT's usual case, as :meth:`put_on_handle` does it, with less asked each time: a
         local queue (:class:`_Facts`), the default context or all of it set (opened for
         that), no report options nor reply-to queue, values in range, room on the queue.
         ``md`` may be the MQMD packed little-endian (``engine.packed``: a channel's arrival,
@@ -1687,7 +1694,7 @@ class Connection:
                                      _MD_PRIORITY_PERSISTENCE.pack(priority, persistence),
                                      md[_MD_PRIORITY_AT + 8:_MD_BACKOUT_AT], _ZERO_LONG,
                                      md[_MD_BACKOUT_AT + 4:]))
-            else:  # from here on as _put_locked: MsgId, context, the stored MQMD
+            else:  # from here on as put_on_handle: MsgId, context, the stored MQMD
                 msgid = d["MsgId"]
                 if opts & _PMO_NEW_MSG_ID or msgid in _NO_ID or _id24(msgid) == _NONE24:
                     msgid = d["MsgId"] = eng.new_msgid()
@@ -1749,7 +1756,7 @@ class Connection:
         return lsn
 
     def _default_md(self, persistence: int, priority: int, msgid: bytes, now: float) -> bytes:
-        """The MQMD a put without one stores: a default MQMD as :meth:`_put_locked` fills and
+        """The MQMD a put without one stores: a default MQMD as :meth:`put_on_handle` fills and
         packs it, made from this connection's template with MsgId, PutDate and PutTime."""
         key = (persistence, priority, self.user, self.appl_name)
         t = self._md_templates.get(key)
@@ -1782,16 +1789,19 @@ class Connection:
             hobj = self.open(od, opts, no_model=True)
             try:
                 h = self.handles[hobj]
-                lsn, warning = self._put_locked(h, md, pmo, data, put1=True)
+                lsn, warning = self.put_on_handle(h, md, pmo, data, put1=True)
             finally:
                 if hobj in self.handles:
                     self.close(hobj)
         if lsn is not None:
-            self._force(lsn)
+            self.force_log(lsn)
         return warning
 
-    def _put_locked(self, h: Handle, md: MD, pmo: PMO, data: bytes, *, put1: bool = False
-                    ) -> tuple[int | None, int]:
+    def put_on_handle(self, h: Handle, md: MD, pmo: PMO, data: bytes, *, put1: bool = False
+                      ) -> tuple[int | None, int]:
+        """MQPUT (or MQPUT1's put) on the open handle ``h``, engine lock held, every check
+        made: returns the LSN the caller forces (:meth:`force_log`) once the lock is released,
+        or None, and the reason of a warning, or 0. A distribution list puts through it."""
         eng = self.engine
         opts = pmo.Options
         obj, base = h.obj, h.base
@@ -2026,7 +2036,7 @@ class Connection:
             if done is not _GENERAL:
                 lsn, out = done  # type: ignore[misc]
                 if lsn is not None:
-                    self._force(lsn)
+                    self.force_log(lsn)
                 return out
         return self._get_general(hobj, md, GMO() if gmo is None else gmo, max_length, waiter)
 
@@ -2035,7 +2045,7 @@ class Connection:
         eng = self.engine
         lsn = None
         with eng.lock:
-            self._check()
+            self.check_usable()
             opts = gmo.Options
             browse = opts & _BROWSE_OPTS
             h = self._handle(hobj, CMQC.MQRC_NOT_OPEN_FOR_BROWSE if browse
@@ -2119,7 +2129,7 @@ class Connection:
                     if waiter is not None and opts & CMQC.MQGMO_WAIT:
                         mq.add_waiter(waiter)
                     if lsn is not None:
-                        self._force(lsn)
+                        self.force_log(lsn)
                     eng.stats.mqi.get_fails += 1
                     raise _fail(CMQC.MQRC_NO_MSG_AVAILABLE)
             record = eng.data.read_record(mq, entry)
@@ -2182,7 +2192,7 @@ class Connection:
                     h.browse_entry = None
             out = body[:max_length] if truncated else body
         if lsn is not None:
-            self._force(lsn)
+            self.force_log(lsn)
         if truncated:
             err = _fail(CMQC.MQRC_TRUNCATED_MSG_ACCEPTED, _WARNING)
             err.message = out  # type: ignore[attr-defined]
@@ -2408,7 +2418,7 @@ class Connection:
         eng = self.engine
         with eng.lock:
             if self.broken or eng.stopped or not self.connected:
-                self._check()
+                self.check_usable()
             self.accounting.mqi.commits += 1
             uow, self.uow = self.uow, None
             if self.backed_out:
@@ -2424,18 +2434,18 @@ class Connection:
                 _finish_uow(eng, uow, False)
                 raise _fail(CMQC.MQRC_BACKED_OUT) from None
         if lsn is not None:
-            self._force(lsn)
+            self.force_log(lsn)
 
     def backout(self) -> None:
         eng = self.engine
         with eng.lock:
-            self._check()
+            self.check_usable()
             self.accounting.mqi.backouts += 1
             self.backed_out = False
             uow, self.uow = self.uow, None
             lsn = _finish_uow(eng, uow, False) if uow is not None else None
         if lsn is not None:
-            self._force(lsn)  # backout counts survive restarts (HARDENBO)
+            self.force_log(lsn)  # backout counts survive restarts (HARDENBO)
 
     def prepare(self, luwid: bytes) -> None:
         """Harden the current unit of work in doubt under ``luwid`` (the sending MCA's batch).
@@ -2445,24 +2455,24 @@ class Connection:
         """
         eng = self.engine
         with eng.lock:
-            self._check()
+            self.check_usable()
             uow, self.uow = self.uow, None
             if uow is None:
                 uow = eng.data.new_uow()
             if luwid in eng.data.indoubt:
                 raise _fail(CMQC.MQRC_UOW_IN_PROGRESS)
             lsn = eng.data.log_prepare(uow, luwid)
-        self._force(lsn)
+        self.force_log(lsn)
 
     def resolve(self, luwid: bytes, commit: bool, wait: bool = True) -> None:
         """Commit or back out a prepared unit of work (channel resynchronisation); ``wait``
         False: a commit that need not wait for its log force (QueueManagerEngine.resolve)."""
-        self._check()
+        self.check_usable()
         self.engine.resolve(luwid, commit, wait=wait)
 
     def indoubt(self) -> list[bytes]:
         """The LUWIDs of every prepared unit of work of this queue manager."""
-        self._check()
+        self.check_usable()
         return self.engine.indoubt()
 
     # ------------------------------------------------------------------ MQINQ / MQSET
@@ -2471,7 +2481,7 @@ class Connection:
         """MQINQ of one attribute of an open queue."""
         eng = self.engine
         with eng.lock:
-            self._check()
+            self.check_usable()
             h = self._handle(hobj, CMQC.MQRC_NOT_OPEN_FOR_INQUIRE)
             if not h.options & CMQC.MQOO_INQUIRE:
                 raise _fail(CMQC.MQRC_NOT_OPEN_FOR_INQUIRE)
@@ -2498,7 +2508,7 @@ class Connection:
     def inquire_qmgr(self, selector: int) -> int | bytes:
         eng = self.engine
         with eng.lock:
-            self._check()
+            self.check_usable()
             keyword = sel.QMGR_SELECTORS.get(selector)
             if keyword is None:
                 raise _fail(CMQC.MQRC_SELECTOR_ERROR)
@@ -2509,7 +2519,7 @@ class Connection:
         """MQSET: only the attributes IBM allows (inhibit put/get, trigger attributes)."""
         eng = self.engine
         with eng.lock:
-            self._check()
+            self.check_usable()
             h = self._handle(hobj, CMQC.MQRC_NOT_OPEN_FOR_SET)
             if not h.options & CMQC.MQOO_SET:
                 raise _fail(CMQC.MQRC_NOT_OPEN_FOR_SET)
@@ -2537,7 +2547,7 @@ class Connection:
             lsn = _finish_uow(self.engine, uow, True) if uow is not None else None
             self._disconnect_locked(abnormal=False)
         if lsn is not None:
-            self._force(lsn)
+            self.force_log(lsn)
 
     def _disconnect_locked(self, abnormal: bool) -> None:
         """Abnormal end backs the unit of work out; handles close (temporary queues go)."""
