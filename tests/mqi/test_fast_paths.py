@@ -1,5 +1,5 @@
-"""The usual MQPUT and MQGET take fast paths (mqpy/engine/qmgr.py ``_put_fast``, ``_get_fast``)
-that must give exactly what the general path gives, and must step aside whenever the queue's
+"""The usual MQPUT and MQGET take fast paths (``_put_fast`` in mqpy/engine/mqput.py,
+``_get_fast`` in mqpy/engine/mqget.py) that must give exactly what the general path gives, and must step aside whenever the queue's
 attributes, the call's options or the message ask for anything else."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import pytest
 
 import mqpy
 from mqpy import CMQC, local
-from mqpy.engine import qmgr as engine_qmgr
+from mqpy.engine import fastpath, mqmd
+from mqpy.engine.connection import Connection
 
 from ._support import BROWSE, IN, OUT, raises_mq
 
@@ -23,21 +24,21 @@ class _Served:
 
     def __init__(self, monkeypatch) -> None:
         self.puts = self.gets = 0
-        put_fast = engine_qmgr.Connection._put_fast
-        get_fast = engine_qmgr.Connection._get_fast
+        put_fast = Connection._put_fast
+        get_fast = Connection._get_fast
 
         def counting_put(conn, *a, **kw):
             done = put_fast(conn, *a, **kw)
-            self.puts += done is not engine_qmgr._GENERAL
+            self.puts += done is not fastpath.GENERAL
             return done
 
         def counting_get(conn, *a, **kw):
             done = get_fast(conn, *a, **kw)
-            self.gets += done is not engine_qmgr._GENERAL
+            self.gets += done is not fastpath.GENERAL
             return done
 
-        monkeypatch.setattr(engine_qmgr.Connection, "_put_fast", counting_put)
-        monkeypatch.setattr(engine_qmgr.Connection, "_get_fast", counting_get)
+        monkeypatch.setattr(Connection, "_put_fast", counting_put)
+        monkeypatch.setattr(Connection, "_get_fast", counting_get)
 
 
 def _md_fields(md: mqpy.MD, ids: dict[bytes, int]) -> dict:
@@ -144,7 +145,7 @@ def test_fast_and_general_paths_give_the_same_messages_in_the_same_order(
     fast = _workload(str(tmp_path / "fast"), seed)
     assert served.puts > sum(1 for s in fast if s[0] == "put") / 2
     assert served.gets > sum(1 for s in fast if s[0] == "get") / 2
-    monkeypatch.setattr(engine_qmgr, "_FAST_PATHS", False)
+    monkeypatch.setattr(fastpath, "ENABLED", False)
     served.puts = served.gets = 0
     general = _workload(str(tmp_path / "general"), seed)
     assert (served.puts, served.gets) == (0, 0)
@@ -158,7 +159,7 @@ def test_a_put_without_an_mqmd_stores_the_mqmd_a_default_one_would(qmgr, monkeyp
     qmgr.define("Q1", {"DEFPRTY": 6, "DEFPSIST": "YES"})
     q = mqpy.Queue(qmgr.qm, "Q1", OUT | IN)
     q.put(b"a")
-    monkeypatch.setattr(engine_qmgr, "_FAST_PATHS", False)
+    monkeypatch.setattr(fastpath, "ENABLED", False)
     q.put(b"b", mqpy.MD())
     got = []
     for _ in range(2):
@@ -288,7 +289,7 @@ def test_put_date_and_time_are_right_whatever_order_the_clock_is_read_in():
         gm = time.gmtime(t)
         want = (time.strftime("%Y%m%d", gm).encode(),
                 time.strftime("%H%M%S", gm).encode() + b"%02d" % (int(t * 100) % 100))
-        assert engine_qmgr._put_timestamp(t) == want, t
+        assert mqmd._put_timestamp(t) == want, t
 
 
 def test_a_put_setting_all_context_keeps_it_as_the_general_path_does(qmgr, monkeypatch):
@@ -310,7 +311,7 @@ def test_a_put_setting_all_context_keeps_it_as_the_general_path_does(qmgr, monke
 
     q.put(b"fast", arrival(), set_all)
     assert served.puts == 1
-    monkeypatch.setattr(engine_qmgr, "_FAST_PATHS", False)
+    monkeypatch.setattr(fastpath, "ENABLED", False)
     q.put(b"general", arrival(), set_all)
     qmgr.qm.commit()
     got = []
@@ -324,6 +325,6 @@ def test_a_put_setting_all_context_keeps_it_as_the_general_path_does(qmgr, monke
         == (b"alice", b"20260101", CMQC.MQAT_JAVA, 3, 0)
     plain = mqpy.Queue(qmgr.qm, "Q1", OUT)
     for fast in (True, False):
-        monkeypatch.setattr(engine_qmgr, "_FAST_PATHS", fast)
+        monkeypatch.setattr(fastpath, "ENABLED", fast)
         with raises_mq(CMQC.MQRC_NOT_OPEN_FOR_SET_ALL):
             plain.put(b"x", arrival(), mqpy.PMO(Options=CMQC.MQPMO_SET_ALL_CONTEXT))
