@@ -27,12 +27,14 @@ public interface, :class:`ListConnection`. Everything else here is pure.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 import attrs
 
 from mqpy import CMQC
+from mqpy.engine.handle import Handle
 from mqpy.errors import MQMIError
 from mqpy.mqstruct import StructError
 from mqpy.structures import (
@@ -217,7 +219,7 @@ class DistList:
 class ListEngine(Protocol):
     """What a distribution list asks of the queue manager: its lock and new MsgIds."""
 
-    lock: Any  # a re-entrant lock (threading.RLock)
+    lock: threading.RLock
 
     def new_msgid(self) -> bytes: ...
 
@@ -227,7 +229,7 @@ class ListConnection(Protocol):
     handles, and the calls it makes for each destination."""
 
     engine: ListEngine
-    handles: dict[int, Any]  # Hobj -> the open handle (remote_q, remote_qm, base, options)
+    handles: dict[int, Handle]
     dist_lists: dict[int, DistList]
 
     def check_usable(self) -> None:
@@ -246,7 +248,7 @@ class ListConnection(Protocol):
         """MQCLOSE of one handle."""
         ...
 
-    def put_on_handle(self, h: Any, md: MD, pmo: PMO, data: bytes, *, put1: bool = False
+    def put_on_handle(self, h: Handle, md: MD, pmo: PMO, data: bytes, *, put1: bool = False
                       ) -> tuple[int | None, int]:
         """MQPUT on an open handle, engine lock held: (LSN to force or None, warning)."""
         ...
@@ -405,7 +407,7 @@ def put_list(conn: ListConnection, dl: DistList, md: MD, pmo: PMO, data: bytes, 
     return reason if comp == _WARNING else 0
 
 
-def _put_one(conn: ListConnection, h: Any, md: MD, pmo: PMO, data: bytes, put1: bool,
+def _put_one(conn: ListConnection, h: Handle, md: MD, pmo: PMO, data: bytes, put1: bool,
              responses: list[RR], members: list[int], lsns: list[int]) -> None:
     """One message to one handle on behalf of ``members``; their response records."""
     one = pmo.copy()

@@ -1,11 +1,13 @@
 """The usual MQPUT and MQGET take fast paths (``_put_fast`` in mqpy/engine/mqput.py,
-``_get_fast`` in mqpy/engine/mqget.py) that must give exactly what the general path gives, and must step aside whenever the queue's
-attributes, the call's options or the message ask for anything else."""
+``_get_fast`` in mqpy/engine/mqget.py) that must give exactly what the general path gives, and
+must step aside whenever the queue's attributes, the call's options or the message ask for
+anything else."""
 
 from __future__ import annotations
 
 import random
 
+import attrs
 import pytest
 
 import mqpy
@@ -53,11 +55,21 @@ def _md_fields(md: mqpy.MD, ids: dict[bytes, int]) -> dict:
     return out
 
 
+def _counted(stats) -> tuple:
+    """Statistics or accounting counters as plain values, less the clock's (interval start,
+    time on queue)."""
+    def plain(counters) -> dict:
+        return {k: v for k, v in attrs.asdict(counters).items() if k != "time_on_q_total"}
+
+    return plain(stats.mqi), {name: plain(q) for name, q in sorted(stats.queues.items())}
+
+
 def _workload(root: str, seed: int) -> list:
     """A random mix of puts and gets on two queues (one in FIFO order), in and out of
     syncpoint, persistent or not, of every priority, with and without an MQMD/MQPMO/MQGMO,
     gets of the head and by MsgId (some of them unknown), browses between them, commits and
-    backouts; returns everything the application saw."""
+    backouts; returns everything the application saw, and what the statistics and the
+    connection's accounting counted."""
     rnd = random.Random(seed)
     qm = mqpy.embedded("QM1", data_path=root)
     eng = local.running("QM1", root)
@@ -129,6 +141,8 @@ def _workload(root: str, seed: int) -> list:
                 seen.append(("error", e.comp, e.reason))
         for name in ("Q1", "Q2"):
             seen.append(("depth", name, eng.queue_status(name)["CURDEPTH"]))
+        seen.append(("counted", _counted(eng.stats),
+                     [_counted(conn.accounting) for conn in eng.connections.values()]))
     finally:
         local.stop("QM1", root)
     return seen
@@ -140,7 +154,8 @@ def test_fast_and_general_paths_give_the_same_messages_in_the_same_order(
     """Given the same random mix of puts and gets (priorities, persistence, syncpoint, MsgId
     matches, browses, commits and backouts), when it runs once with the fast paths and once
     with every call on the general path, then the application sees the same messages, MQMDs,
-    output fields and errors in the same order, and the fast paths did serve most calls."""
+    output fields and errors in the same order, the statistics and the connection's accounting
+    count the same, and the fast paths did serve most calls."""
     served = _Served(monkeypatch)
     fast = _workload(str(tmp_path / "fast"), seed)
     assert served.puts > sum(1 for s in fast if s[0] == "put") / 2
