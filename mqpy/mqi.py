@@ -1,7 +1,7 @@
 """The MQI for applications, shaped like pymqi so that pymqi programs run unchanged.
 
 ``QueueManager`` is a connection (Hconn) and ``Queue`` an open object (Hobj). Both delegate to a
-*backend connection*: the engine's own :class:`~mqpy.engine.qmgr.Connection` in embedded mode;
+*backend connection*: the engine's own :class:`~mqpy.engine.connection.Connection` in embedded mode;
 the bindings socket and the client channel provide objects with the same methods. Every failure
 is an :class:`~mqpy.errors.MQMIError` with IBM's completion and reason codes; so is every warning,
 as in pymqi.

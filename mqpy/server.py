@@ -561,7 +561,7 @@ class _Session:
             await self._thread(self.conn.prepare, luwid)
             return mqiflows.encode_reply(d.verb, [[]])
         if verb == mqiflows.SpiVerb.RESOLVE:
-            self.conn._check()
+            self.conn.check_usable()
             if commit & 1 and commit & mqiflows.RESOLVE_NO_WAIT:
                 # memory only, in the loop: the log's next force covers the commit record
                 await self.verbs.resolve(luwid, True, wait=False)
@@ -569,7 +569,7 @@ class _Session:
                 await self._thread(self.engine.resolve, luwid, bool(commit & 1))
             return mqiflows.encode_reply(d.verb, [[]])
         if verb == mqiflows.SpiVerb.CHLAUTH:
-            self.conn._check()
+            self.conn.check_usable()
             if not self._privileged(_peer_user(self.sock)):
                 raise MQMIError(_FAILED, CMQC.MQRC_NOT_AUTHORIZED)
             from mqpy.security import channel_decision
@@ -584,7 +584,7 @@ class _Session:
             finally:
                 self.quiet_puts = False
         if verb == mqiflows.SpiVerb.INDOUBT:
-            self.conn._check()
+            self.conn.check_usable()
             return mqiflows.encode_reply(d.verb, [self.engine.indoubt()])
         raise MQMIError(_FAILED, CMQC.MQRC_FUNCTION_NOT_SUPPORTED)
 

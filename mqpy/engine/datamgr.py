@@ -43,7 +43,7 @@ from mqpy.engine.log import (
     LogWriteError,
     RecoveryLog,
 )
-from mqpy.engine.objects import ObjectDef
+from mqpy.engine.objects import ObjectDef, namespace
 from mqpy.engine.pageset import INDEX_SIZE, Pageset, PagesetError, pack_index
 from mqpy.engine.queues import AVAILABLE, GET_PENDING, PUT_PENDING, Entry, MessageQueue
 from mqpy.engine.records import RecordType
@@ -315,8 +315,6 @@ class DataManager:
         self._store_object(op, payload)
 
     def _store_object(self, op: str, payload: dict) -> None:
-        from mqpy.engine.objects import namespace
-
         key_type = namespace(payload["objtype"])
         self.pageset(0).store_object(key_type, payload["name"],
                                      payload if op != "delete" else None)

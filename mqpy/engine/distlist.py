@@ -21,16 +21,20 @@ data. With DISTL(NO) each destination gets its own copy (spec dqm-intercommunica
 second to put an arriving MQDH message to all its destinations as one distribution-list put.
 
 The engine calls in through :func:`open_list`, :func:`put_list` and :func:`close_list` (the
-hooks in ``Connection.open/put/put1/close``); everything else here is pure.
+hooks in ``Connection.open/put/put1/close``); they call back only through the connection's
+public interface, :class:`ListConnection`. Everything else here is pure.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import threading
+from collections.abc import Callable
+from typing import Protocol
 
 import attrs
 
 from mqpy import CMQC
+from mqpy.engine.handle import Handle
 from mqpy.errors import MQMIError
 from mqpy.mqstruct import StructError
 from mqpy.structures import (
@@ -47,11 +51,9 @@ from mqpy.structures import (
     unpack_put_msg_records,
 )
 
-if TYPE_CHECKING:
-    from mqpy.engine.qmgr import Connection
-
 __all__ = [
     "DistList",
+    "ListConnection",
     "check_od",
     "check_pmo",
     "close_list",
@@ -214,7 +216,50 @@ class DistList:
     destinations: list[Destination]
 
 
-def _counts(conn: Connection, dests: list[Destination], failed: set[int]) -> tuple[int, int, int]:
+class ListEngine(Protocol):
+    """What a distribution list asks of the queue manager: its lock and new MsgIds."""
+
+    lock: threading.RLock
+
+    def new_msgid(self) -> bytes: ...
+
+
+class ListConnection(Protocol):
+    """What a distribution list asks of its connection (``mqpy.engine`` Connection): its open
+    handles, and the calls it makes for each destination."""
+
+    engine: ListEngine
+    handles: dict[int, Handle]
+    dist_lists: dict[int, DistList]
+
+    def check_usable(self) -> None:
+        """Raise the MQI's reason when the connection can make no call."""
+        ...
+
+    def new_hobj(self) -> int:
+        """A new object handle number of this connection."""
+        ...
+
+    def open(self, od: OD, options: int, *, no_model: bool = False) -> int:
+        """MQOPEN of one queue; its Hobj."""
+        ...
+
+    def close(self, hobj: int, options: int = CMQC.MQCO_NONE) -> None:
+        """MQCLOSE of one handle."""
+        ...
+
+    def put_on_handle(self, h: Handle, md: MD, pmo: PMO, data: bytes, *, put1: bool = False
+                      ) -> tuple[int | None, int]:
+        """MQPUT on an open handle, engine lock held: (LSN to force or None, warning)."""
+        ...
+
+    def force_log(self, lsn: int) -> None:
+        """Make the log durable up to ``lsn`` before the call answers."""
+        ...
+
+
+def _counts(conn: ListConnection, dests: list[Destination], failed: set[int]
+            ) -> tuple[int, int, int]:
     known = unknown = invalid = 0
     for i, dest in enumerate(dests):
         if i in failed or not dest.hobj:
@@ -226,7 +271,7 @@ def _counts(conn: Connection, dests: list[Destination], failed: set[int]) -> tup
     return known, unknown, invalid
 
 
-def open_list(conn: Connection, od: OD, options: int) -> int:
+def open_list(conn: ListConnection, od: OD, options: int) -> int:
     """MQOPEN of a distribution list: a handle per destination, one Hobj for them all."""
     if od.ObjectType != CMQC.MQOT_Q:
         raise MQMIError(_FAILED, CMQC.MQRC_RECS_PRESENT_ERROR)  # lists are of queues only
@@ -239,7 +284,7 @@ def open_list(conn: Connection, od: OD, options: int) -> int:
     if options & ~_LIST_OPEN_OPTIONS or not options & CMQC.MQOO_OUTPUT:
         raise MQMIError(_FAILED, CMQC.MQRC_OPTION_NOT_VALID_FOR_TYPE)
     with conn.engine.lock:
-        conn._check()
+        conn.check_usable()
         dests = []
         for rec in records:
             dest = Destination(rec)
@@ -259,13 +304,12 @@ def open_list(conn: Connection, od: OD, options: int) -> int:
         comp, reason = outcome(responses)
         if comp == _FAILED:
             raise MQMIError(comp, reason)
-        hobj = conn._next_hobj
-        conn._next_hobj += 1
+        hobj = conn.new_hobj()
         conn.dist_lists[hobj] = DistList(hobj, options, dests)
         return hobj
 
 
-def close_list(conn: Connection, hobj: int) -> None:
+def close_list(conn: ListConnection, hobj: int) -> None:
     """MQCLOSE of a distribution list closes every destination's handle."""
     with conn.engine.lock:
         dl = conn.dist_lists.pop(hobj)
@@ -285,7 +329,7 @@ def with_record(md: MD, record: PMR | None, fields: int) -> MD:
 
 
 def _destination_md(md: MD, pmo_opts: int, record: PMR | None, fields: int,
-                    new_msgid: Any) -> MD:
+                    new_msgid: Callable[[], bytes]) -> MD:
     """The MQMD one destination's copy carries: the MQPMR's fields over the application's,
     and a MsgId of its own when none is given (no two destinations share one)."""
     dmd = with_record(md, record, fields)
@@ -294,7 +338,7 @@ def _destination_md(md: MD, pmo_opts: int, record: PMR | None, fields: int,
     return dmd
 
 
-def put_list(conn: Connection, dl: DistList, md: MD, pmo: PMO, data: bytes, *,
+def put_list(conn: ListConnection, dl: DistList, md: MD, pmo: PMO, data: bytes, *,
              put1: bool = False) -> int:
     """MQPUT to an open distribution list; returns 0 or a warning reason, raises on failure.
 
@@ -308,7 +352,7 @@ def put_list(conn: Connection, dl: DistList, md: MD, pmo: PMO, data: bytes, *,
     responses = [RR(CompCode=d.comp, Reason=d.reason) for d in dests]
     lsns: list[int] = []
     with eng.lock:
-        conn._check()
+        conn.check_usable()
         if pmo.Options & CMQC.MQPMO_NEW_CORREL_ID:
             # IBM: ONE new CorrelId for every destination, MQPMRs or not (unlike MsgIds)
             md.CorrelId = eng.new_msgid()
@@ -347,7 +391,7 @@ def put_list(conn: Connection, dl: DistList, md: MD, pmo: PMO, data: bytes, *,
             if records and i < len(records) and fields & CMQC.MQPMRF_MSG_ID:
                 records[i].MsgId = dmd.MsgId
     if lsns:
-        conn._force(max(lsns))  # deferred when served from an event loop (mqpy.serving)
+        conn.force_log(max(lsns))  # deferred when served from an event loop (mqpy.serving)
     # records beyond the destinations are unused, but kept in the shape the caller gave:
     # as many as it brought (never RecsPresent alone, which costs a caller nothing to inflate)
     given = pmo.ResponseRecPtr if isinstance(pmo.ResponseRecPtr, list) else []
@@ -363,7 +407,7 @@ def put_list(conn: Connection, dl: DistList, md: MD, pmo: PMO, data: bytes, *,
     return reason if comp == _WARNING else 0
 
 
-def _put_one(conn: Connection, h: Any, md: MD, pmo: PMO, data: bytes, put1: bool,
+def _put_one(conn: ListConnection, h: Handle, md: MD, pmo: PMO, data: bytes, put1: bool,
              responses: list[RR], members: list[int], lsns: list[int]) -> None:
     """One message to one handle on behalf of ``members``; their response records."""
     one = pmo.copy()
@@ -373,7 +417,7 @@ def _put_one(conn: Connection, h: Any, md: MD, pmo: PMO, data: bytes, put1: bool
     try:
         if not h.options & CMQC.MQOO_OUTPUT:
             raise MQMIError(_FAILED, CMQC.MQRC_NOT_OPEN_FOR_OUTPUT)
-        lsn, warning = conn._put_locked(h, md, one, data, put1=put1)
+        lsn, warning = conn.put_on_handle(h, md, one, data, put1=put1)
     except MQMIError as e:
         comp, reason = e.comp, e.reason
     else:
@@ -384,7 +428,8 @@ def _put_one(conn: Connection, h: Any, md: MD, pmo: PMO, data: bytes, put1: bool
         responses[i].CompCode, responses[i].Reason = comp, reason
 
 
-def put1_list(conn: Connection, od: OD, md: MD, pmo: PMO, data: bytes, options: int) -> int:
+def put1_list(conn: ListConnection, od: OD, md: MD, pmo: PMO, data: bytes, options: int
+              ) -> int:
     """MQPUT1 to a distribution list: open, put, close; the destinations that failed to open
     answer in the PMO's response records with their MQOPEN reason."""
     try:

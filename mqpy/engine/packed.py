@@ -10,7 +10,7 @@ queue manager resolves (Persistence, Priority, BackoutCount) written in place; :
 gives back the stored MQMD with its BackoutCount and Expiry written in place: the bytes
 ``Connection.put`` / ``Connection.get`` would have packed.
 
-Both are the engine's fast paths (``Connection._put_fast``, ``_get_fast``) given bytes:
+Both are the engine's fast paths (``PutCalls._put_fast``, ``GetCalls._get_fast``) given bytes:
 the same checks, the same effects on the queue, the unit of work and the statistics. For
 anything else they return :data:`GENERAL` having changed nothing, and the caller makes the
 call the usual way, which does it all (and says what is wrong).
@@ -20,16 +20,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from mqpy.engine import qmgr as Q
+from mqpy.engine import fastpath, mqmd, options
 
 __all__ = ["GENERAL", "MSGID_AT", "get", "md_size", "put"]
 
 #: What :func:`put` and :func:`get` return for a call they leave to the usual path.
-GENERAL = Q._GENERAL
-MSGID_AT = Q._MD_MSGID_AT  # CorrelId follows
+GENERAL = fastpath.GENERAL
+MSGID_AT = mqmd._MD_MSGID_AT  # CorrelId follows
 
-_MD_BY_LENGTH, _LONG, _MD_STRUC_ID = Q._MD_BY_LENGTH, Q._VERSION_AT, Q._MD_STRUC_ID
-_OO_OUTPUT, _OO_SET_ALL = Q._OO_OUTPUT, Q._OO_SET_ALL
+_MD_BY_LENGTH, _LONG, _MD_STRUC_ID = mqmd._MD_BY_LENGTH, mqmd._VERSION_AT, mqmd._MD_STRUC_ID
+_OO_OUTPUT, _OO_SET_ALL = options._OO_OUTPUT, options._OO_SET_ALL
 
 
 def md_size(md: bytes) -> int:
@@ -62,7 +62,7 @@ def put(conn: Any, hobj: int, md: bytes, pmo: Any, data: bytes) -> object | None
     if lsn is GENERAL:
         return GENERAL
     if lsn is not None:
-        conn._force(lsn)
+        conn.force_log(lsn)
     return None
 
 
@@ -80,9 +80,9 @@ def get(conn: Any, hobj: int, gmo: Any, max_length: int | None
         if h is None or h.deleted or conn.broken or eng.stopped or not conn.connected:
             return GENERAL
         done = conn._get_fast(h, None, gmo, max_length, True)
-    if done is GENERAL or done is Q._NO_MESSAGE:
+    if done is GENERAL or done is fastpath.NO_MESSAGE:
         return GENERAL
     lsn, got = done  # type: ignore[misc]
     if lsn is not None:
-        conn._force(lsn)
+        conn.force_log(lsn)
     return got

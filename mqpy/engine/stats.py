@@ -79,6 +79,22 @@ class MQICounters:
     purged: int = 0
 
 
+class HandleCounters:
+    """The four sets of counters one MQPUT or MQGET on a handle adds to: the queue manager's
+    MQI and queue statistics, then the connection's (accounting), and the local queue
+    (``base``) they were taken for. Kept on the handle while they are current: an interval's
+    end replaces ``mqi`` and the queue counters at once, so an identity test of the two
+    ``mqi`` and of ``base`` tells a stale set."""
+
+    __slots__ = ("qmgr_mqi", "qmgr_queue", "conn_mqi", "conn_queue", "base")
+
+    def __init__(self, qmgr_mqi: MQICounters, qmgr_queue: QueueCounters, conn_mqi: MQICounters,
+                 conn_queue: QueueCounters, base: object) -> None:
+        self.qmgr_mqi, self.qmgr_queue = qmgr_mqi, qmgr_queue
+        self.conn_mqi, self.conn_queue = conn_mqi, conn_queue
+        self.base = base
+
+
 @attrs.define
 class Statistics:
     mqi: MQICounters = attrs.Factory(MQICounters)

@@ -1,6 +1,8 @@
 """The import graph of mqpy's three packages, read from the source (imports inside
-functions included): who imports whom, which imports go up the layers, and which modules
-import each other in a circle. Pure: files in, sets out; nothing is imported or run."""
+functions included, those under ``if TYPE_CHECKING:`` left out: they name types for the
+reader and the type checker and are never run): who imports whom, which imports go up the
+layers, and which modules import each other in a circle. Pure: files in, sets out; nothing
+is imported or run."""
 
 from __future__ import annotations
 
@@ -58,12 +60,29 @@ def import_graph(root: str) -> dict[str, set[str]]:
         with open(path, encoding="utf-8") as f:
             tree = ast.parse(f.read(), path)
         is_package = path.endswith("__init__.py")
-        for node in ast.walk(tree):
+        for node in _run_time_nodes(tree):
             for target in _targets(node, module, is_package, known):
                 owner = _owner(target, known)
                 if owner is not None and owner != module:
                     graph[module].add(owner)
     return graph
+
+
+def _run_time_nodes(tree: ast.AST) -> Iterator[ast.AST]:
+    """Every node of ``tree`` but those inside an ``if TYPE_CHECKING:`` block."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        yield node
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            todo.extend(node.orelse)
+            continue
+        todo.extend(ast.iter_child_nodes(node))
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
 def _layer(module: str) -> int:

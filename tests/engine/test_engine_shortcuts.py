@@ -14,7 +14,8 @@ import pytest
 
 import mqpy
 from mqpy import CMQC, local
-from mqpy.engine import qmgr as engine_qmgr
+from mqpy.engine import fastpath
+from mqpy.engine.connection import Connection
 
 IN = CMQC.MQOO_INPUT_SHARED
 OUT = CMQC.MQOO_OUTPUT
@@ -35,14 +36,14 @@ def engine(tmp_path):
 def no_message_answers(monkeypatch):
     """How many gets the fast path found no message for."""
     seen = {"n": 0}
-    get_fast = engine_qmgr.Connection._get_fast
+    get_fast = Connection._get_fast
 
     def counting(conn, *args, **kwargs):
         done = get_fast(conn, *args, **kwargs)
-        seen["n"] += done is engine_qmgr._NO_MESSAGE
+        seen["n"] += done is fastpath.NO_MESSAGE
         return done
 
-    monkeypatch.setattr(engine_qmgr.Connection, "_get_fast", counting)
+    monkeypatch.setattr(Connection, "_get_fast", counting)
     return seen
 
 

@@ -20,7 +20,7 @@ APP = r"""
 import os, sys, time
 import mqpy
 from mqpy import CMQC, local
-from mqpy.engine.qmgr import Connection
+from mqpy.engine.connection import Connection
 qm = mqpy.embedded("EMB")
 eng = local.running("EMB")
 if eng.lookup("QLOCAL", "Q1") is None:

@@ -16,7 +16,8 @@ import pytest
 
 import mqpy
 from mqpy import CMQC, local
-from mqpy.engine import qmgr as engine_qmgr
+from mqpy.engine import fastpath, options
+from mqpy.engine.connection import Connection
 
 from ._support import BROWSE, IN, OUT
 
@@ -29,15 +30,15 @@ class _GeneralGets:
 
     def __init__(self, monkeypatch) -> None:
         self.n = 0
-        general = engine_qmgr.Connection._get_general
+        general = Connection._get_general
 
         def counting(conn, hobj, md, gmo, *a, **kw):
             out = general(conn, hobj, md, gmo, *a, **kw)
-            if not gmo.Options & (engine_qmgr._BROWSE_OPTS | CMQC.MQGMO_MSG_UNDER_CURSOR):
+            if not gmo.Options & (options._BROWSE_OPTS | CMQC.MQGMO_MSG_UNDER_CURSOR):
                 self.n += 1
             return out
 
-        monkeypatch.setattr(engine_qmgr.Connection, "_get_general", counting)
+        monkeypatch.setattr(Connection, "_get_general", counting)
 
 
 def _run(root: str, script, msgdlvsq: str) -> list:
@@ -82,7 +83,7 @@ def _both(tmp_path, monkeypatch, script, msgdlvsq: str, *, fast_only: bool = Tru
     fast = _run(str(tmp_path / "fast"), script, msgdlvsq)
     if fast_only:
         assert general_gets.n == 0, "the fast path left gets behind got messages"
-    monkeypatch.setattr(engine_qmgr, "_FAST_PATHS", False)
+    monkeypatch.setattr(fastpath, "ENABLED", False)
     assert _run(str(tmp_path / "general"), script, msgdlvsq) == fast
     return fast
 

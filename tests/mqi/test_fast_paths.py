@@ -1,16 +1,19 @@
-"""The usual MQPUT and MQGET take fast paths (mqpy/engine/qmgr.py ``_put_fast``, ``_get_fast``)
-that must give exactly what the general path gives, and must step aside whenever the queue's
-attributes, the call's options or the message ask for anything else."""
+"""The usual MQPUT and MQGET take fast paths (``_put_fast`` in mqpy/engine/mqput.py,
+``_get_fast`` in mqpy/engine/mqget.py) that must give exactly what the general path gives, and
+must step aside whenever the queue's attributes, the call's options or the message ask for
+anything else."""
 
 from __future__ import annotations
 
 import random
 
+import attrs
 import pytest
 
 import mqpy
 from mqpy import CMQC, local
-from mqpy.engine import qmgr as engine_qmgr
+from mqpy.engine import fastpath, mqmd
+from mqpy.engine.connection import Connection
 
 from ._support import BROWSE, IN, OUT, raises_mq
 
@@ -23,21 +26,21 @@ class _Served:
 
     def __init__(self, monkeypatch) -> None:
         self.puts = self.gets = 0
-        put_fast = engine_qmgr.Connection._put_fast
-        get_fast = engine_qmgr.Connection._get_fast
+        put_fast = Connection._put_fast
+        get_fast = Connection._get_fast
 
         def counting_put(conn, *a, **kw):
             done = put_fast(conn, *a, **kw)
-            self.puts += done is not engine_qmgr._GENERAL
+            self.puts += done is not fastpath.GENERAL
             return done
 
         def counting_get(conn, *a, **kw):
             done = get_fast(conn, *a, **kw)
-            self.gets += done is not engine_qmgr._GENERAL
+            self.gets += done is not fastpath.GENERAL
             return done
 
-        monkeypatch.setattr(engine_qmgr.Connection, "_put_fast", counting_put)
-        monkeypatch.setattr(engine_qmgr.Connection, "_get_fast", counting_get)
+        monkeypatch.setattr(Connection, "_put_fast", counting_put)
+        monkeypatch.setattr(Connection, "_get_fast", counting_get)
 
 
 def _md_fields(md: mqpy.MD, ids: dict[bytes, int]) -> dict:
@@ -52,11 +55,21 @@ def _md_fields(md: mqpy.MD, ids: dict[bytes, int]) -> dict:
     return out
 
 
+def _counted(stats) -> tuple:
+    """Statistics or accounting counters as plain values, less the clock's (interval start,
+    time on queue)."""
+    def plain(counters) -> dict:
+        return {k: v for k, v in attrs.asdict(counters).items() if k != "time_on_q_total"}
+
+    return plain(stats.mqi), {name: plain(q) for name, q in sorted(stats.queues.items())}
+
+
 def _workload(root: str, seed: int) -> list:
     """A random mix of puts and gets on two queues (one in FIFO order), in and out of
     syncpoint, persistent or not, of every priority, with and without an MQMD/MQPMO/MQGMO,
     gets of the head and by MsgId (some of them unknown), browses between them, commits and
-    backouts; returns everything the application saw."""
+    backouts; returns everything the application saw, and what the statistics and the
+    connection's accounting counted."""
     rnd = random.Random(seed)
     qm = mqpy.embedded("QM1", data_path=root)
     eng = local.running("QM1", root)
@@ -128,6 +141,8 @@ def _workload(root: str, seed: int) -> list:
                 seen.append(("error", e.comp, e.reason))
         for name in ("Q1", "Q2"):
             seen.append(("depth", name, eng.queue_status(name)["CURDEPTH"]))
+        seen.append(("counted", _counted(eng.stats),
+                     [_counted(conn.accounting) for conn in eng.connections.values()]))
     finally:
         local.stop("QM1", root)
     return seen
@@ -139,12 +154,13 @@ def test_fast_and_general_paths_give_the_same_messages_in_the_same_order(
     """Given the same random mix of puts and gets (priorities, persistence, syncpoint, MsgId
     matches, browses, commits and backouts), when it runs once with the fast paths and once
     with every call on the general path, then the application sees the same messages, MQMDs,
-    output fields and errors in the same order, and the fast paths did serve most calls."""
+    output fields and errors in the same order, the statistics and the connection's accounting
+    count the same, and the fast paths did serve most calls."""
     served = _Served(monkeypatch)
     fast = _workload(str(tmp_path / "fast"), seed)
     assert served.puts > sum(1 for s in fast if s[0] == "put") / 2
     assert served.gets > sum(1 for s in fast if s[0] == "get") / 2
-    monkeypatch.setattr(engine_qmgr, "_FAST_PATHS", False)
+    monkeypatch.setattr(fastpath, "ENABLED", False)
     served.puts = served.gets = 0
     general = _workload(str(tmp_path / "general"), seed)
     assert (served.puts, served.gets) == (0, 0)
@@ -158,7 +174,7 @@ def test_a_put_without_an_mqmd_stores_the_mqmd_a_default_one_would(qmgr, monkeyp
     qmgr.define("Q1", {"DEFPRTY": 6, "DEFPSIST": "YES"})
     q = mqpy.Queue(qmgr.qm, "Q1", OUT | IN)
     q.put(b"a")
-    monkeypatch.setattr(engine_qmgr, "_FAST_PATHS", False)
+    monkeypatch.setattr(fastpath, "ENABLED", False)
     q.put(b"b", mqpy.MD())
     got = []
     for _ in range(2):
@@ -288,7 +304,7 @@ def test_put_date_and_time_are_right_whatever_order_the_clock_is_read_in():
         gm = time.gmtime(t)
         want = (time.strftime("%Y%m%d", gm).encode(),
                 time.strftime("%H%M%S", gm).encode() + b"%02d" % (int(t * 100) % 100))
-        assert engine_qmgr._put_timestamp(t) == want, t
+        assert mqmd._put_timestamp(t) == want, t
 
 
 def test_a_put_setting_all_context_keeps_it_as_the_general_path_does(qmgr, monkeypatch):
@@ -310,7 +326,7 @@ def test_a_put_setting_all_context_keeps_it_as_the_general_path_does(qmgr, monke
 
     q.put(b"fast", arrival(), set_all)
     assert served.puts == 1
-    monkeypatch.setattr(engine_qmgr, "_FAST_PATHS", False)
+    monkeypatch.setattr(fastpath, "ENABLED", False)
     q.put(b"general", arrival(), set_all)
     qmgr.qm.commit()
     got = []
@@ -324,6 +340,6 @@ def test_a_put_setting_all_context_keeps_it_as_the_general_path_does(qmgr, monke
         == (b"alice", b"20260101", CMQC.MQAT_JAVA, 3, 0)
     plain = mqpy.Queue(qmgr.qm, "Q1", OUT)
     for fast in (True, False):
-        monkeypatch.setattr(engine_qmgr, "_FAST_PATHS", fast)
+        monkeypatch.setattr(fastpath, "ENABLED", fast)
         with raises_mq(CMQC.MQRC_NOT_OPEN_FOR_SET_ALL):
             plain.put(b"x", arrival(), mqpy.PMO(Options=CMQC.MQPMO_SET_ALL_CONTEXT))

@@ -1,0 +1,163 @@
+"""A connection (MQCONN): its handle table, its current unit of work, its log forces, and
+MQDISC.
+
+Its MQI calls are one module each: MQOPEN/MQCLOSE (``mqopen``), MQPUT/MQPUT1 (``mqput``),
+MQGET (``mqget``), MQCMIT/MQBACK and the in-doubt calls (``uow``), MQINQ/MQSET (``mqinq``).
+Distribution lists (``distlist``) use its public interface: ``check_usable``, ``new_hobj``,
+``open``, ``close``, ``put_on_handle`` and ``force_log``."""
+
+from __future__ import annotations
+
+import getpass
+import os
+import sys
+import time
+from typing import TYPE_CHECKING
+
+from mqpy import CMQC
+from mqpy.engine import distlist
+from mqpy.engine.datamgr import UnitOfWork
+from mqpy.engine.handle import Handle, _Facts
+from mqpy.engine.mqget import GetCalls
+from mqpy.engine.mqinq import InquireCalls
+from mqpy.engine.mqopen import OpenCalls
+from mqpy.engine.mqput import PutCalls
+from mqpy.engine.options import _fail
+from mqpy.engine.stats import HandleCounters, Statistics
+from mqpy.engine.uow import SyncpointCalls, finish_uow
+from mqpy.errors import MQMIError
+
+if TYPE_CHECKING:
+    from mqpy.engine.qmgr import QueueManagerEngine
+
+
+def _appl_name() -> bytes:
+    name = os.path.basename(sys.argv[0] or "python") or "python"
+    return name[-28:].encode("latin-1", "replace")
+
+
+class Connection(OpenCalls, PutCalls, GetCalls, SyncpointCalls, InquireCalls):
+    """One MQCONN: its handle table (``handles``, ``dist_lists``) and its current unit of
+    work; each MQI call comes from the class of its module (see the module's docstring)."""
+
+    def __init__(self, engine: QueueManagerEngine, hconn: int, appl_name: str | None,
+                 user: str | None) -> None:
+        self.engine = engine
+        self.hconn = hconn
+        self.appl_name = (appl_name.encode("latin-1", "replace")[:28] if appl_name
+                          else _appl_name())
+        try:
+            default_user = getpass.getuser()
+        except Exception:  # noqa: BLE001 - no user name in this environment
+            default_user = "mqpy"
+        self.user = (user or default_user)[:12].encode("latin-1", "replace")
+        self.handles: dict[int, Handle] = {}
+        self.dist_lists: dict[int, distlist.DistList] = {}  # open distribution lists
+        self._next_hobj = 1
+        self.uow: UnitOfWork | None = None
+        self.backed_out = False  # the queue manager backed our unit of work out (log full)
+        self.accounting = Statistics()  # this connection's counters (accounting messages)
+        self.broken = False  # the queue manager ended under us (MQRC_CONNECTION_BROKEN)
+        self.connected = True
+        self.connected_at = time.time()
+        self.channel = ""  # a client's: its SVRCONN (DISPLAY CONN CHANNEL)
+        self.conname = ""  # and its address (CONNAME)
+        #: Not None while a caller defers this connection's log forces (:meth:`force_log`).
+        self.deferred_lsn: int | None = None
+        #: packed default MQMDs by (persistence, priority, user, application) (_default_md)
+        self._md_templates: dict[tuple, tuple[bytes, bytes, bytes]] = {}
+
+    def force_log(self, lsn: int) -> None:
+        """Make the log durable up to ``lsn`` before the call returns; or, while
+        ``deferred_lsn`` is set, leave that to the caller, which forces before it answers.
+
+        An event loop serving many connections runs quick calls in its own thread and
+        must not wait there for an fdatasync: it defers, then forces on a worker thread
+        (``mqpy.serving``). Either way the call's answer follows the force."""
+        deferred = self.deferred_lsn
+        if deferred is None:
+            self.engine.data.force(lsn)
+        elif lsn > deferred:
+            self.deferred_lsn = lsn
+
+    def check_usable(self) -> None:
+        """The call fails when this connection can make none: the queue manager ended under
+        it (MQRC_CONNECTION_BROKEN) or it was disconnected (MQRC_HCONN_ERROR)."""
+        if self.broken or self.engine.stopped:
+            raise _fail(CMQC.MQRC_CONNECTION_BROKEN)
+        if not self.connected:
+            raise _fail(CMQC.MQRC_HCONN_ERROR)
+
+    def _handle(self, hobj: int, not_open: int = CMQC.MQRC_HOBJ_ERROR) -> Handle:
+        """The open handle ``hobj``. A distribution list's handle is open for output only, so
+        any other call on it fails with ``not_open`` (the call's MQRC_NOT_OPEN_FOR_*)."""
+        h = self.handles.get(hobj)
+        if h is None:
+            raise _fail(not_open if hobj in self.dist_lists else CMQC.MQRC_HOBJ_ERROR)
+        if h.deleted:
+            raise _fail(CMQC.MQRC_Q_DELETED)
+        return h
+
+    def new_hobj(self) -> int:
+        """A new object handle number of this connection (a queue's, a distribution list's)."""
+        hobj = self._next_hobj
+        self._next_hobj += 1
+        return hobj
+
+    def _uow(self) -> UnitOfWork:
+        if self.uow is None:
+            self.uow = self.engine.data.new_uow()
+        return self.uow
+
+    def _facts(self, h: Handle) -> _Facts:
+        """The handle's :class:`_Facts`, made again when an attribute dictionary changed."""
+        f = h.facts
+        qmgr_attrs = self.engine.catalog.qmgr
+        if f is None or f.obj_attrs is not h.obj.attributes \
+                or f.base_attrs is not h.base.attributes or f.qmgr_attrs is not qmgr_attrs:
+            f = h.facts = _Facts(h, qmgr_attrs)
+        return f
+
+    def _counters(self, h: Handle) -> HandleCounters:
+        """The counters a put or get on ``h`` adds to (:class:`HandleCounters`), made again
+        when an interval ended or the handle's local queue changed."""
+        c = h.counters
+        stats, acc = self.engine.stats, self.accounting
+        if c is None or c.qmgr_mqi is not stats.mqi or c.conn_mqi is not acc.mqi \
+                or c.base is not h.base:
+            name = h.base.name
+            c = h.counters = HandleCounters(stats.mqi, stats.queue(name), acc.mqi,
+                                            acc.queue(name), h.base)
+        return c
+
+    def disconnect(self) -> None:
+        """Normal end: the unit of work is committed (seed 004)."""
+        with self.engine.lock:
+            if not self.connected:
+                return
+            uow, self.uow = self.uow, None
+            lsn = finish_uow(self.engine, uow, True) if uow is not None else None
+            self._disconnect_locked(abnormal=False)
+        if lsn is not None:
+            self.force_log(lsn)
+
+    def _disconnect_locked(self, abnormal: bool) -> None:
+        """Abnormal end backs the unit of work out; handles close (temporary queues go)."""
+        if not self.connected:
+            return
+        if self.uow is not None:
+            finish_uow(self.engine, self.uow, False)
+            self.uow = None
+        for hobj in list(self.handles):
+            try:
+                self.close(hobj)
+            except MQMIError:
+                self.handles.pop(hobj, None)
+        self.connected = False
+        self.engine.connections.pop(self.hconn, None)
+        self.engine.stats.mqi.disconnects += 1
+
+    def abend(self) -> None:
+        """The application ended abnormally (connection lost, process killed)."""
+        with self.engine.lock:
+            self._disconnect_locked(abnormal=True)

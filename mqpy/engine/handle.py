@@ -1,0 +1,75 @@
+"""An open object handle (Hobj) and what its MQPUT and MQGET read of the attributes."""
+
+from __future__ import annotations
+
+import attrs
+
+from mqpy.engine.cluster import ClusterRoute
+from mqpy.engine.objects import ObjectDef
+from mqpy.engine.options import _NOT_PERSISTENT, _PERSISTENT
+from mqpy.engine.queues import Entry, MessageQueue
+from mqpy.engine.stats import HandleCounters
+from mqpy.structures import MD
+
+
+@attrs.define(eq=False)
+class Handle:
+    """An open object handle (Hobj)."""
+
+    hobj: int
+    obj: ObjectDef  # the object opened (an alias stays an alias)
+    base: ObjectDef  # the local queue it resolves to
+    mq: MessageQueue
+    options: int
+    exclusive: bool = False
+    browse_key: tuple[int, int] | None = None
+    browse_entry: Entry | None = None
+    dynamic: str | None = None  # "TEMPDYN" when this handle created a temporary queue
+    remote_q: str | None = None  # set when ``base`` is a transmission queue: the destination
+    remote_qm: str | None = None
+    saved_context: MD | None = None  # MQOO_SAVE_ALL_CONTEXT: context of the last get
+    resolved: tuple[bytes, bytes] | None = None  # (ResolvedQName, ResolvedQMgrName), encoded
+
+    @property
+    def base_name(self) -> bytes:
+        """The local queue's name as MQGET's ResolvedQName."""
+        return self.base.name.encode()
+    deleted: bool = False  # the queue was deleted while open (MQRC_Q_DELETED)
+    cluster: ClusterRoute | None = None  # a cluster queue: the route chosen at MQOPEN
+    facts: _Facts | None = None  # what MQPUT and MQGET read of the attributes (_facts)
+    #: the statistics and accounting counters a put or get adds to (Connection._counters)
+    counters: HandleCounters | None = None
+
+
+class _Facts:
+    """What a handle's MQPUT and MQGET read of the queue's, the object's and the queue
+    manager's attributes, worked out once rather than on every call.
+
+    Valid while those three dictionaries are the very objects it was made from: ALTER, MQSET,
+    DEFINE ... REPLACE and ALTER QMGR install new dictionaries and never change one in place,
+    so an identity test is enough (:meth:`Connection._facts`). ``put`` and ``get`` say whether the
+    fast paths (:meth:`Connection._put_fast`, :meth:`Connection._get_fast`) may serve the
+    handle at all: a local queue, not a cluster queue nor a remote one, enabled, without
+    triggering; anything else takes the general path."""
+
+    __slots__ = ("obj_attrs", "base_attrs", "qmgr_attrs", "put", "get", "persistence",
+                 "priority", "tempdyn", "maxmsgl", "maxdepth", "by_priority")
+
+    def __init__(self, h: Handle, qmgr_attrs: dict) -> None:
+        oa, ba = h.obj.attributes, h.base.attributes
+        self.obj_attrs, self.base_attrs, self.qmgr_attrs = oa, ba, qmgr_attrs
+        self.by_priority = ba.get("MSGDLVSQ", "PRIORITY") == "PRIORITY"
+        self.get = oa.get("GET") != "DISABLED" and ba.get("GET") != "DISABLED"
+        self.put = False
+        self.persistence = _PERSISTENT if oa.get("DEFPSIST") == "YES" else _NOT_PERSISTENT
+        self.tempdyn = ba.get("DEFTYPE") == "TEMPDYN"
+        try:
+            self.priority = int(oa.get("DEFPRTY", 0))  # type: ignore[arg-type]
+            self.maxmsgl = min(int(ba.get("MAXMSGL", 4194304)),  # type: ignore[arg-type]
+                               int(qmgr_attrs.get("MAXMSGL", 4194304)))  # type: ignore[arg-type]
+            self.maxdepth = int(ba.get("MAXDEPTH", 5000))  # type: ignore[arg-type]
+        except (TypeError, ValueError):  # the general path says what is wrong
+            return
+        self.put = (h.cluster is None and h.remote_qm is None and h.obj.objtype != "QCLUSTER"
+                    and oa.get("PUT") != "DISABLED" and ba.get("PUT") != "DISABLED"
+                    and ba.get("TRIGGER") != "YES")

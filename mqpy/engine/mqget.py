@@ -1,0 +1,504 @@
+"""MQGET of a connection (:class:`GetCalls`): waiting for a message (a thread's wait or an
+event loop's waiter), browse cursors, selection by MsgId and CorrelId, the fast path of the
+usual get (:meth:`GetCalls._get_fast`) and the general path (:meth:`GetCalls._get_general`)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+from mqpy import CMQC
+from mqpy.engine import fastpath
+from mqpy.engine import records as R
+from mqpy.engine.datamgr import UowBackedOut
+from mqpy.engine.fastpath import GENERAL, NO_MESSAGE
+from mqpy.engine.handle import Handle
+from mqpy.engine.log import LogFull
+from mqpy.engine.mqmd import (
+    _GMO_STRUC_ID,
+    _GMO_VERSIONS,
+    _MD_BACKOUT_AT,
+    _MD_BY_LENGTH,
+    _MD_EXPIRY_AT,
+    _MD_STRUC_ID,
+    _MD_VERSIONS,
+    _MSG_HEADER,
+    _MSG_HEADER_SIZE,
+    _NO_ID,
+    _NONE24,
+    _REPORT_AT,
+    _VERSION_AT,
+    _id24,
+    _refuse_header,
+    _unpack_md,
+)
+from mqpy.engine.options import (
+    _BROWSE_OPTS,
+    _GMO_ACCEPT_TRUNCATED,
+    _GMO_FAIL_IF_QUIESCING,
+    _GMO_IF_PERSISTENT,
+    _GMO_KNOWN,
+    _GMO_NOT_FAST,
+    _GMO_SYNC_ANY,
+    _GMO_SYNC_BOTH,
+    _GMO_UNDER_CURSOR,
+    _GMO_WAIT,
+    _INPUT_OPTS,
+    _MO_MATCH_BOTH,
+    _MO_MATCH_CORREL_ID,
+    _MO_MATCH_MSG_ID,
+    _MO_UNKNOWN,
+    _OO_BROWSE,
+    _OO_SAVE_ALL_CONTEXT,
+    _RO_COD,
+    _WARNING,
+    _fail,
+)
+from mqpy.engine.queues import AVAILABLE, GET_PENDING, PUT_PENDING, Entry, MessageQueue
+from mqpy.errors import MQMIError
+from mqpy.structures import GMO, MD
+
+
+class GetCalls:
+    """MQGET of a :class:`~mqpy.engine.connection.Connection`."""
+
+    def get(self, hobj: int, md: MD | None, gmo: GMO | None, max_length: int | None,
+            waiter: Callable[[], None] | None = None) -> bytes:
+        """MQGET. With MQGMO_WAIT and no ``waiter``, blocks this thread up to WaitInterval.
+        ``md`` None: the caller wants no MQMD back, so none is filled in; ``gmo`` None: the
+        default MQGMO, none to fill in either.
+
+        With a ``waiter``, never blocks: when no message is available it registers ``waiter``
+        on the queue and raises 2033; the caller waits for the callback and calls again.
+        """
+        if (md is not None and (md.__dict__["StrucId"] != _MD_STRUC_ID
+                                or md.__dict__["Version"] not in _MD_VERSIONS)) \
+                or (gmo is not None and (gmo.__dict__["StrucId"] != _GMO_STRUC_ID
+                                         or gmo.__dict__["Version"] not in _GMO_VERSIONS)):
+            _refuse_header(md, gmo)
+        if gmo is None:  # the caller passed no MQGMO: the default one, not wanted back
+            return self._get_once(hobj, md, None, max_length, waiter)
+        opts = gmo.Options
+        if not opts & CMQC.MQGMO_WAIT or waiter is not None:
+            return self._get_once(hobj, md, gmo, max_length, waiter)
+        interval = gmo.WaitInterval
+        if interval < 0 and interval != CMQC.MQWI_UNLIMITED:
+            raise _fail(CMQC.MQRC_WAIT_INTERVAL_ERROR)
+        deadline = None if interval == CMQC.MQWI_UNLIMITED else time.monotonic() + interval / 1000
+        while True:
+            event = threading.Event()
+            try:
+                return self._get_once(hobj, md, gmo, max_length, event.set)
+            except MQMIError as e:
+                if e.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
+                    raise
+            timeout = None if deadline is None else deadline - time.monotonic()
+            if timeout is not None and timeout <= 0:
+                self._drop_waiter(hobj, event.set)
+                raise _fail(CMQC.MQRC_NO_MSG_AVAILABLE)
+            event.wait(timeout)
+            self._drop_waiter(hobj, event.set)
+            if self.engine.quiescing and opts & CMQC.MQGMO_FAIL_IF_QUIESCING:
+                raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
+
+    def _drop_waiter(self, hobj: int, cb: Callable[[], None]) -> None:
+        with self.engine.lock:
+            h = self.handles.get(hobj)
+            if h is not None:
+                h.mq.remove_waiter(cb)
+
+    def _get_once(self, hobj: int, md: MD | None, gmo: GMO | None, max_length: int | None,
+                  waiter: Callable[[], None] | None) -> bytes:
+        if fastpath.ENABLED:
+            eng = self.engine
+            with eng.lock:
+                h = self.handles.get(hobj)
+                if h is None or h.deleted or self.broken or eng.stopped or not self.connected:
+                    done = GENERAL
+                else:
+                    done = self._get_fast(h, md, gmo, max_length)
+                    if done is NO_MESSAGE:  # as _get_general ends when it finds none
+                        if waiter is not None and gmo is not None \
+                                and gmo.__dict__["Options"] & _GMO_WAIT:
+                            h.mq.add_waiter(waiter)
+                        eng.stats.mqi.get_fails += 1
+                        raise _fail(CMQC.MQRC_NO_MSG_AVAILABLE)
+            if done is not GENERAL:
+                lsn, out = done  # type: ignore[misc]
+                if lsn is not None:
+                    self.force_log(lsn)
+                return out
+        return self._get_general(hobj, md, GMO() if gmo is None else gmo, max_length, waiter)
+
+    def _get_general(self, hobj: int, md: MD | None, gmo: GMO, max_length: int | None,
+                     waiter: Callable[[], None] | None) -> bytes:
+        eng = self.engine
+        lsn = None
+        with eng.lock:
+            self.check_usable()
+            opts = gmo.Options
+            browse = opts & _BROWSE_OPTS
+            h = self._handle(hobj, CMQC.MQRC_NOT_OPEN_FOR_BROWSE if browse
+                             else CMQC.MQRC_NOT_OPEN_FOR_INPUT)
+            if browse:
+                if browse & (browse - 1):
+                    raise _fail(CMQC.MQRC_OPTIONS_ERROR)
+                if not h.options & _OO_BROWSE:
+                    raise _fail(CMQC.MQRC_NOT_OPEN_FOR_BROWSE)
+            elif not h.options & _INPUT_OPTS:
+                raise _fail(CMQC.MQRC_NOT_OPEN_FOR_INPUT)
+            if opts & _GMO_SYNC_BOTH == _GMO_SYNC_BOTH or opts & ~_GMO_KNOWN \
+                    or opts & CMQC.MQGMO_SET_SIGNAL \
+                    or (opts & _GMO_IF_PERSISTENT and opts & _GMO_SYNC_BOTH):
+                raise _fail(CMQC.MQRC_OPTIONS_ERROR)  # (SET_SIGNAL: z/OS only)
+            if gmo.Version >= 2 and gmo.MatchOptions & _MO_UNKNOWN:
+                raise _fail(CMQC.MQRC_MATCH_OPTIONS_ERROR)
+            if opts & _GMO_FAIL_IF_QUIESCING and eng.quiescing:
+                raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
+            if not browse and (h.obj.attributes.get("GET") == "DISABLED"
+                               or h.base.attributes.get("GET") == "DISABLED"):
+                raise _fail(CMQC.MQRC_GET_INHIBITED)
+            if max_length is not None and max_length < 0:
+                raise _fail(CMQC.MQRC_BUFFER_LENGTH_ERROR)
+            mq = h.mq
+            by_priority = h.base.attributes.get("MSGDLVSQ", "PRIORITY") == "PRIORITY"
+            if md is None or md.MsgId in _NO_ID and md.CorrelId in _NO_ID:
+                msgid = correlid = None  # no selection whatever the match options say
+            else:
+                msgid, correlid = self._selection(md, gmo)
+            uow = self.uow
+            now = time.time()
+            clean = False  # see below: the usual get learns what it need not walk past again
+            if opts & _GMO_UNDER_CURSOR:
+                cursor = h.browse_entry
+                # the same message (a cold one is a fresh Entry each time it is read)
+                entry = None if cursor is None else mq.find(cursor.seq, cursor.priority,
+                                                            cursor.persistent)
+                if entry is None or not entry.visible_to(uow):
+                    raise _fail(CMQC.MQRC_NO_MSG_UNDER_CURSOR)
+            else:
+                after = h.browse_key if opts & CMQC.MQGMO_BROWSE_NEXT else None
+                entry = None
+                expired = []
+                # the usual get, from the head: it skips what is got under syncpoint already
+                # (mq.got_prefix), and learns how far that goes; ``clean`` while every
+                # message skipped is such a one
+                usual = msgid is None and correlid is None and after is None
+                clean = usual and not browse
+                last_got: Entry | None = None
+                if msgid is None and correlid is None:
+                    if after is None:  # the usual get: the head of the queue, if it can be had
+                        e = mq.head(by_priority)
+                        if e is not None and e.state == AVAILABLE and not 0 < e.expiry_at <= now:
+                            entry = e
+                    found = () if entry is not None else mq.iter_order(
+                        by_priority, mq.after_got(by_priority) if clean else after)
+                else:
+                    found = mq.candidates(msgid, correlid, by_priority, after)
+                for e in found:
+                    state = e.state
+                    if state != AVAILABLE and (state != PUT_PENDING or e.owner is not uow
+                                               or uow is None):
+                        if state == GET_PENDING:
+                            last_got = e
+                        else:
+                            clean = False
+                        continue  # not visible to this unit of work (Entry.visible_to)
+                    if 0 < e.expiry_at <= now:
+                        expired.append(e)
+                        clean = False
+                        continue
+                    entry = e
+                    break
+                if clean and last_got is not None:
+                    mq.got_prefix = (by_priority, mq.order_key(last_got, by_priority))
+                for e in expired:
+                    if e.state == AVAILABLE:
+                        lsn = self._expire(mq, e) or lsn
+                if entry is None:
+                    if waiter is not None and opts & CMQC.MQGMO_WAIT:
+                        mq.add_waiter(waiter)
+                    if lsn is not None:
+                        self.force_log(lsn)
+                    eng.stats.mqi.get_fails += 1
+                    raise _fail(CMQC.MQRC_NO_MSG_AVAILABLE)
+            record = eng.data.read_record(mq, entry)
+            put_time, _backout, md_bytes, body = R.decode_message(record)
+            truncated = max_length is not None and len(body) > max_length
+            if truncated and not opts & _GMO_ACCEPT_TRUNCATED and not browse:
+                if md is not None:
+                    self._fill_md(md, md_bytes, entry, put_time, now)
+                gmo.ReturnedLength = len(body)
+                err = _fail(CMQC.MQRC_TRUNCATED_MSG_FAILED, _WARNING)
+                err.original_length = len(body)  # type: ignore[attr-defined]
+                raise err
+            if md is not None:
+                self._fill_md(md, md_bytes, entry, put_time, now)
+                report = entry.report = md.__dict__["Report"]
+            else:  # the caller wants no MQMD back (pymqi's get without one)
+                report = entry.report = _REPORT_AT.unpack_from(md_bytes, 8)[0]
+                if h.options & CMQC.MQOO_SAVE_ALL_CONTEXT or report & _RO_COD:
+                    md = MD()  # the context to save, the report's original
+                    self._fill_md(md, md_bytes, entry, put_time, now)
+            if entry.seq not in mq.live:
+                mq.touch(entry)
+            if not browse:  # first: a log too full to record it (2102) leaves it uncounted
+                drops = mq.got_prefix_drops
+                lsn = self._remove_locked(mq, entry, opts, now) or lsn
+                # (its log record may have backed another unit of work out for log space,
+                # making messages before this one available again: then no hint)
+                if clean and entry.state == GET_PENDING and mq.got_prefix_drops == drops:
+                    # everything up to this message is got under syncpoint now
+                    mq.got_prefix = (by_priority, mq.order_key(entry, by_priority))
+            p = 1 if entry.persistent else 0
+            n = len(body)
+            qname = h.base.name
+            qs = eng.stats.queue(qname)
+            acc = self.accounting
+            if browse:
+                for counters in (eng.stats.mqi, qs, acc.mqi, acc.queue(qname)):
+                    counters.browses[p] += 1
+                    counters.browse_bytes[p] += n
+            else:
+                for counters in (eng.stats.mqi, qs, acc.mqi, acc.queue(qname)):
+                    counters.gets[p] += 1
+                    counters.get_bytes[p] += n
+                qs.time_on_q_total[p] += max(0.0, now - put_time)
+                qs.time_on_q_count[p] += 1
+            gd = gmo.__dict__
+            gd["ResolvedQName"] = h.base_name
+            # the data returned in the buffer (IBM's ReturnedLength), not the message's
+            gd["ReturnedLength"] = max_length if truncated else n
+            if h.options & CMQC.MQOO_SAVE_ALL_CONTEXT:
+                h.saved_context = md.copy()
+            if browse:
+                h.browse_key = mq.order_key(entry, by_priority)
+                h.browse_entry = entry
+            else:
+                if entry.state != GET_PENDING and report & _RO_COD \
+                        and h.base.attributes.get("USAGE") != "XMITQ":
+                    eng.report("COD", md.copy(), body)
+                if h.browse_entry is not None and h.browse_entry.seq == entry.seq:
+                    h.browse_entry = None
+            out = body[:max_length] if truncated else body
+        if lsn is not None:
+            self.force_log(lsn)
+        if truncated:
+            err = _fail(CMQC.MQRC_TRUNCATED_MSG_ACCEPTED, _WARNING)
+            err.message = out  # type: ignore[attr-defined]
+            err.original_length = len(body)  # type: ignore[attr-defined]
+            raise err
+        return out
+
+    def _get_fast(self, h: Handle, md: MD | None, gmo: GMO | None, max_length: int | None,
+                  packed: bool = False) -> tuple[int | None, object] | object:
+        """MQGET's usual cases, as :meth:`_get_once` does them: a destructive get of the
+        first message in delivery order (past those got under syncpoint at the head, as
+        :meth:`_get_general` goes past them: a batch in progress), or of the one message
+        carrying the MsgId asked for (no CorrelId; the live index alone, no cold message),
+        without browse or cursor; a live message, available and unexpired, that fits the
+        buffer and asks for no COD report, on a handle that saves no context. Returns (LSN
+        to force or None, the message), NO_MESSAGE when the queue holds no message a get
+        could have (none, or all got under syncpoint: the caller answers 2033), or GENERAL,
+        having changed nothing, for anything else: the general path then does it all.
+
+        ``packed`` (``engine.packed``; ``md`` None): the message comes back as (its MQMD
+        packed little-endian, as :meth:`_fill_md` would fill one, its data)."""
+        if gmo is None:
+            opts = 0
+            match = _MO_MATCH_BOTH
+        else:
+            gd = gmo.__dict__
+            opts = gd["Options"]
+            match = gd["MatchOptions"] if gd["Version"] >= 2 else _MO_MATCH_BOTH
+        if opts & _GMO_NOT_FAST or opts & _GMO_SYNC_BOTH == _GMO_SYNC_BOTH \
+                or match & _MO_UNKNOWN or (opts & _GMO_IF_PERSISTENT and opts & _GMO_SYNC_BOTH):
+            return GENERAL
+        if not h.options & _INPUT_OPTS or h.options & _OO_SAVE_ALL_CONTEXT:
+            return GENERAL
+        eng = self.engine
+        f = h.facts
+        if f is None or f.obj_attrs is not h.obj.attributes \
+                or f.base_attrs is not h.base.attributes or f.qmgr_attrs is not eng.catalog.qmgr:
+            f = self._facts(h)
+        if not f.get:
+            return GENERAL
+        if opts & _GMO_FAIL_IF_QUIESCING and eng.quiescing:
+            return GENERAL
+        mq = h.mq
+        if mq.count == mq.getting:
+            # nothing but messages got under syncpoint (a sending MCA's batch has them all),
+            # or nothing at all: no get can have any, whatever it selects
+            if max_length is not None and max_length < 0:
+                return GENERAL  # (2005 comes first)
+            return NO_MESSAGE
+        by_priority = f.by_priority
+        msgid = None
+        if md is not None:
+            d = md.__dict__
+            if d["CorrelId"] not in _NO_ID and match & _MO_MATCH_CORREL_ID:
+                return GENERAL
+            msgid = d["MsgId"]
+            if msgid in _NO_ID or not match & _MO_MATCH_MSG_ID:
+                msgid = None
+            else:
+                msgid = _id24(msgid)
+                if msgid == _NONE24:
+                    msgid = None
+        last_got = None
+        if msgid is None:  # the usual get: the head of the queue
+            entry = mq.head(by_priority)
+            if entry is None:
+                return GENERAL
+            if entry.state != AVAILABLE:
+                if entry.state != GET_PENDING:
+                    return GENERAL
+                # got already under syncpoint: the first message behind what is known to be
+                # got, as _get_general finds it
+                entry = None
+                for e in mq.iter_order(by_priority, mq.after_got(by_priority)):
+                    if e.state != GET_PENDING:
+                        entry = e
+                        break
+                    last_got = e
+                if entry is None or entry.state != AVAILABLE:
+                    return GENERAL
+            if entry.seq not in mq.live:
+                return GENERAL
+        else:  # the one live message with this MsgId, none cold
+            entry = mq.live_msgid.get(msgid)
+            if type(entry) is not Entry or mq.by_msgid._used or entry.state != AVAILABLE:
+                return GENERAL
+        now = time.time()
+        if 0 < entry.expiry_at <= now:
+            return GENERAL
+        record = entry.record
+        if type(record) is not bytes:  # (None: only on a pageset)
+            return GENERAL
+        put_time, _backout, md_length, _ = _MSG_HEADER.unpack_from(record)  # R.decode_message
+        body = record[_MSG_HEADER_SIZE + md_length:]
+        length = len(body)
+        if max_length is not None and (max_length < 0 or length > max_length):
+            return GENERAL
+        report = _REPORT_AT.unpack_from(record, _MSG_HEADER_SIZE + 8)[0]
+        if report & _RO_COD:
+            return GENERAL
+        if packed:  # the stored MQMD as _fill_md leaves it: its BackoutCount, Expiry left
+            md_bytes = record[_MSG_HEADER_SIZE:_MSG_HEADER_SIZE + md_length]
+            if _MD_BY_LENGTH.get(md_length) != _VERSION_AT.unpack_from(md_bytes, 4)[0] \
+                    or md_bytes[:4] != _MD_STRUC_ID:
+                return GENERAL  # (an MQMD the engine did not pack: _fill_md's general way)
+            expiry = _VERSION_AT.unpack_from(md_bytes, _MD_EXPIRY_AT)[0]
+            if entry.expiry_at > 0:
+                expiry = max(1, int(round((entry.expiry_at - now) * 10)))
+            out = (b"".join((md_bytes[:_MD_EXPIRY_AT], _VERSION_AT.pack(expiry),
+                             md_bytes[_MD_EXPIRY_AT + 4:_MD_BACKOUT_AT],
+                             _VERSION_AT.pack(entry.backout_count),
+                             md_bytes[_MD_BACKOUT_AT + 4:])), body)
+        else:
+            out = body
+            if md is not None:
+                self._fill_md(md, record[_MSG_HEADER_SIZE:_MSG_HEADER_SIZE + md_length],
+                              entry, put_time, now)
+        # from here on as _get_once
+        if last_got is not None:  # (_get_general learns the same on its way)
+            mq.got_prefix = (by_priority, ((9 - last_got.priority) if by_priority else 0,
+                                           last_got.seq))
+        entry.report = report
+        eng.data.stats.body_hits += 1  # (DataManager.read_record, from memory)
+        if entry.persistent or opts & _GMO_SYNC_ANY:
+            drops = mq.got_prefix_drops
+            lsn = self._remove_locked(mq, entry, opts, now)
+            if msgid is None and entry.state == GET_PENDING and mq.got_prefix_drops == drops:
+                mq.got_prefix = (by_priority, ((9 - entry.priority) if by_priority else 0,
+                                               entry.seq))
+        else:  # (_remove_locked's last case)
+            lsn = None
+            mq.last_get = now
+            mq.remove(entry)
+            entry.record = None
+        p = 1 if entry.persistent else 0
+        c = h.counters
+        if c is None or c.qmgr_mqi is not eng.stats.mqi \
+                or c.conn_mqi is not self.accounting.mqi or c.base is not h.base:
+            c = self._counters(h)
+        qs = c.qmgr_queue
+        c.qmgr_mqi.gets[p] += 1
+        c.qmgr_mqi.get_bytes[p] += length
+        qs.gets[p] += 1
+        qs.get_bytes[p] += length
+        acc = c.conn_queue
+        c.conn_mqi.gets[p] += 1
+        c.conn_mqi.get_bytes[p] += length
+        acc.gets[p] += 1
+        acc.get_bytes[p] += length
+        qs.time_on_q_total[p] += max(0.0, now - put_time)
+        qs.time_on_q_count[p] += 1
+        if gmo is not None:
+            gd = gmo.__dict__
+            gd["ResolvedQName"] = h.base_name
+            gd["ReturnedLength"] = length
+        cursor = h.browse_entry
+        if cursor is not None and cursor.seq == entry.seq:
+            h.browse_entry = None
+        return lsn, out
+
+    @staticmethod
+    def _selection(md: MD, gmo: GMO) -> tuple[bytes | None, bytes | None]:
+        match = (CMQC.MQMO_MATCH_MSG_ID | CMQC.MQMO_MATCH_CORREL_ID) if gmo.Version < 2 \
+            else gmo.MatchOptions
+        msgid, correlid = _id24(md.MsgId), _id24(md.CorrelId)
+        msgid = msgid if match & CMQC.MQMO_MATCH_MSG_ID and msgid != _NONE24 else None
+        correlid = correlid if match & CMQC.MQMO_MATCH_CORREL_ID and correlid != _NONE24 \
+            else None
+        return msgid, correlid
+
+    @staticmethod
+    def _fill_md(md: MD, md_bytes: bytes, entry: Entry, put_time: float, now: float) -> None:
+        _unpack_md(md, md_bytes)
+        d = md.__dict__
+        d["BackoutCount"] = entry.backout_count
+        if entry.expiry_at > 0:
+            d["Expiry"] = max(1, int(round((entry.expiry_at - now) * 10)))
+
+    def _remove_locked(self, mq: MessageQueue, entry: Entry, opts: int,
+                       now: float | None = None) -> int | None:
+        """A destructive get: under syncpoint the message is locked, else it is gone."""
+        eng = self.engine
+        syncpoint = bool(opts & CMQC.MQGMO_SYNCPOINT) or (
+            bool(opts & CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT) and entry.persistent)
+        mq.last_get = time.time() if now is None else now
+        try:
+            if entry.state == PUT_PENDING:
+                # got back in the unit of work that put it: both vanish at commit, and the GET
+                # is logged so that redo of the commit removes what it re-inserts
+                uow = self._uow()
+                if entry.persistent:
+                    eng.data.log_get(uow, mq, entry)
+                mq.set_state(entry, GET_PENDING, uow)
+                uow.gets.append((mq, entry))
+                return None
+            if syncpoint:
+                if self.backed_out:
+                    raise _fail(CMQC.MQRC_BACKED_OUT)
+                uow = self._uow()
+                if entry.persistent:
+                    eng.data.log_get(uow, mq, entry)
+                mq.set_state(entry, GET_PENDING, uow)
+                uow.gets.append((mq, entry))
+                return None
+            if entry.persistent:  # logged first: a full log leaves the message where it was
+                lsn = eng.data.log_get1(mq, entry)
+                mq.remove(entry)
+                return lsn
+            mq.remove(entry)
+            entry.record = None
+            return None
+        except UowBackedOut:
+            raise _fail(CMQC.MQRC_BACKED_OUT) from None
+        except LogFull:
+            raise _fail(CMQC.MQRC_RESOURCE_PROBLEM) from None
+
+    def _expire(self, mq: MessageQueue, entry: Entry) -> int | None:
+        return self.engine._expire_entry(mq, entry) or None

@@ -1,0 +1,488 @@
+"""MQPUT and MQPUT1 of a connection (:class:`PutCalls`): the fast path of the usual put
+(:meth:`PutCalls._put_fast`), the general path that checks and does everything
+(:meth:`PutCalls.put_on_handle`), and the message context the put fills in."""
+
+from __future__ import annotations
+
+import time
+
+from mqpy import CMQC
+from mqpy.engine import distlist, fastpath, resolution
+from mqpy.engine import records as R
+from mqpy.engine.fastpath import GENERAL
+from mqpy.engine.handle import Handle
+from mqpy.engine.mqmd import (
+    _BLANK_NAMES,
+    _HEADER_FORMATS,
+    _MD_BACKOUT_AT,
+    _MD_BY_LENGTH,
+    _MD_CORRELID,
+    _MD_DATE_AT,
+    _MD_FORMAT,
+    _MD_HEAD,
+    _MD_MSGID,
+    _MD_MSGID_AT,
+    _MD_PRIORITY_AT,
+    _MD_PRIORITY_PERSISTENCE,
+    _MD_REPLY_TO_Q,
+    _MD_STRUC_ID,
+    _MD_VERSIONS,
+    _NO_ID,
+    _NONE24,
+    _PMO_STRUC_ID,
+    _PMO_VERSIONS,
+    _ZERO_LONG,
+    _check_header,
+    _id24,
+    _pack_md,
+    _put_timestamp,
+    _refuse_header,
+    _transmission_message,
+    _trusted,
+)
+from mqpy.engine.options import (
+    _AT_UNIX,
+    _CONTEXT_NOT_OPEN,
+    _CONTEXT_OPEN,
+    _CONTEXT_OPEN_OK,
+    _CONTEXT_PMO,
+    _EI_UNLIMITED,
+    _FB_LAST,
+    _IDENTITY,
+    _MT_FIRST,
+    _MT_LAST,
+    _MT_REQUEST,
+    _NO_CONTEXT,
+    _NOT_PERSISTENT,
+    _OO_OUTPUT,
+    _OO_SET_ALL,
+    _ORIGIN,
+    _PER_AS_Q_DEF,
+    _PERSISTENT,
+    _PMO_FAIL_IF_QUIESCING,
+    _PMO_KNOWN,
+    _PMO_NEW_CORREL_ID,
+    _PMO_NEW_MSG_ID,
+    _PMO_NOT_FAST,
+    _PMO_SET_ALL,
+    _PMO_SYNC_BOTH,
+    _PMO_SYNCPOINT,
+    _PRI_AS_Q_DEF,
+    _REPORTS_NEEDING_REPLY_Q,
+    _RO_REJECT,
+    _fail,
+    _strip,
+)
+from mqpy.engine.queues import Entry
+from mqpy.structures import MD, OD, PMO
+
+
+class PutCalls:
+    """MQPUT and MQPUT1 of a :class:`~mqpy.engine.connection.Connection`."""
+
+    def put(self, hobj: int, md: MD | None, pmo: PMO | None, data: bytes) -> int:
+        """MQPUT: fills md (MsgId, context) and pmo.ResolvedQName like the real call.
+        ``md`` / ``pmo`` None: the caller passed none (default ones, and nothing comes back).
+
+        Returns 0, or the reason of a warning (MQCC_WARNING) the call completed with.
+        """
+        if (md is not None and (md.__dict__["StrucId"] != _MD_STRUC_ID
+                                or md.__dict__["Version"] not in _MD_VERSIONS)) \
+                or (pmo is not None and (pmo.__dict__["StrucId"] != _PMO_STRUC_ID
+                                         or pmo.__dict__["Version"] not in _PMO_VERSIONS)):
+            _refuse_header(md, pmo)
+        if self.dist_lists and hobj in self.dist_lists:
+            return distlist.put_list(self, self.dist_lists[hobj], md or MD(), pmo or PMO(),
+                                     data)
+        eng = self.engine
+        with eng.lock:
+            h = self.handles.get(hobj)
+            if (h is None or h.deleted or self.broken or eng.stopped or not self.connected
+                    or not h.options & _OO_OUTPUT):
+                self.check_usable()
+                h = self._handle(hobj)
+                raise _fail(CMQC.MQRC_NOT_OPEN_FOR_OUTPUT)
+            lsn = self._put_fast(h, md, pmo, data) if fastpath.ENABLED else GENERAL
+            if lsn is GENERAL:
+                lsn, warning = self.put_on_handle(h, md if md is not None else MD(),
+                                                pmo if pmo is not None else PMO(), data)
+            else:
+                warning = 0
+        if lsn is not None:
+            self.force_log(lsn)
+        return warning
+
+    def _put_fast(self, h: Handle, md: MD | bytes | None, pmo: PMO | None, data: bytes
+                  ) -> int | object | None:
+        """MQPUT's usual case, as :meth:`put_on_handle` does it, with less asked each time: a
+        local queue (:class:`_Facts`), the default context or all of it set (opened for
+        that), no report options nor reply-to queue, values in range, room on the queue.
+        ``md`` may be the MQMD packed little-endian (``engine.packed``: a channel's arrival,
+        set-all context, its bytes stored as they came but for the resolved Persistence and
+        Priority and a BackoutCount of 0). Returns the LSN to force (None if none), or
+        GENERAL, having changed nothing, for anything else: the general path then does it all.
+        """
+        eng = self.engine
+        f = h.facts
+        if f is None or f.obj_attrs is not h.obj.attributes \
+                or f.base_attrs is not h.base.attributes or f.qmgr_attrs is not eng.catalog.qmgr:
+            f = self._facts(h)
+        if not f.put:
+            return GENERAL
+        if pmo is None:
+            opts = 0
+        else:
+            pd = pmo.__dict__
+            opts = pd["Options"]
+            if opts & _PMO_NOT_FAST or opts & _PMO_SYNC_BOTH == _PMO_SYNC_BOTH or (
+                    pd["RecsPresent"] and pd["Version"] >= 2):
+                return GENERAL
+            if opts & _PMO_SET_ALL and (md is None or not h.options & _OO_SET_ALL):
+                return GENERAL  # (2098; or the default MQMD's context, set)
+        if opts & _PMO_FAIL_IF_QUIESCING and eng.quiescing:
+            return GENERAL
+        if type(data) is not bytes:
+            return GENERAL
+        length = len(data)
+        mq = h.mq
+        if length > f.maxmsgl or mq.count - mq.getting >= f.maxdepth:
+            return GENERAL
+        syncpoint = opts & _PMO_SYNCPOINT
+        if syncpoint and self.backed_out:
+            return GENERAL
+        if md is None:  # nobody will read the MQMD: its bytes from the connection's template
+            persistence, priority = f.persistence, f.priority
+            if persistence == _PERSISTENT and f.tempdyn:
+                return GENERAL
+            msgid = eng.new_msgid()
+            now = time.time()
+            md_bytes = self._default_md(persistence, priority, msgid, now)
+            correlid = _NONE24
+            expiry_at = 0.0
+        else:
+            packed = type(md) is bytes  # (engine.packed: set-all context, nothing filled in)
+            if packed:
+                if not opts & _PMO_SET_ALL or opts & _PMO_NEW_MSG_ID:
+                    return GENERAL
+                version = _MD_BY_LENGTH.get(len(md))
+                if version is None:
+                    return GENERAL
+                strucid, md_version, report, msg_type, expiry, feedback = \
+                    _MD_HEAD.unpack_from(md)
+                if strucid != _MD_STRUC_ID or md_version != version or report or feedback \
+                        or msg_type == _MT_REQUEST or not _MT_FIRST <= msg_type <= _MT_LAST \
+                        or md[_MD_REPLY_TO_Q] not in _BLANK_NAMES \
+                        or md[_MD_FORMAT] in _HEADER_FORMATS:
+                    return GENERAL
+                asked_priority, asked_persistence = _MD_PRIORITY_PERSISTENCE.unpack_from(
+                    md, _MD_PRIORITY_AT)
+            else:
+                d = md.__dict__
+                msg_type = d["MsgType"]
+                if d["Report"] or d["Feedback"] or msg_type == _MT_REQUEST \
+                        or not _MT_FIRST <= msg_type <= _MT_LAST \
+                        or d["ReplyToQ"] not in _BLANK_NAMES or d["Format"] in _HEADER_FORMATS:
+                    return GENERAL
+                asked_persistence, asked_priority = d["Persistence"], d["Priority"]
+                expiry = d["Expiry"]
+            persistence = asked_persistence
+            if persistence == _PER_AS_Q_DEF:
+                persistence = f.persistence
+            elif persistence != _PERSISTENT and persistence != _NOT_PERSISTENT:
+                return GENERAL
+            if persistence == _PERSISTENT and f.tempdyn:
+                return GENERAL
+            priority = asked_priority
+            if priority == _PRI_AS_Q_DEF:
+                priority = f.priority
+            elif not 0 <= priority <= 9:
+                return GENERAL
+            if expiry <= 0 and expiry != _EI_UNLIMITED:
+                return GENERAL
+            if packed:  # its bytes as they came but for Persistence, Priority, BackoutCount
+                msgid = md[_MD_MSGID]
+                if msgid == _NONE24:
+                    return GENERAL  # a new MsgId: the general path makes it
+                correlid = md[_MD_CORRELID]
+                if correlid == _NONE24:
+                    correlid = _NONE24  # (the one object every message without one shares)
+                now = time.time()
+                md_bytes = b"".join((md[:_MD_PRIORITY_AT],
+                                     _MD_PRIORITY_PERSISTENCE.pack(priority, persistence),
+                                     md[_MD_PRIORITY_AT + 8:_MD_BACKOUT_AT], _ZERO_LONG,
+                                     md[_MD_BACKOUT_AT + 4:]))
+            else:  # from here on as put_on_handle: MsgId, context, the stored MQMD
+                msgid = d["MsgId"]
+                if opts & _PMO_NEW_MSG_ID or msgid in _NO_ID or _id24(msgid) == _NONE24:
+                    msgid = d["MsgId"] = eng.new_msgid()
+                msgid = _id24(msgid)
+                now = time.time()
+                if not opts & _PMO_SET_ALL:  # (_set_context: set-all context keeps them all)
+                    d["UserIdentifier"] = self.user
+                    d["AccountingToken"] = b""
+                    d["ApplIdentityData"] = b""
+                    d["PutApplType"] = _AT_UNIX
+                    d["PutApplName"] = self.appl_name
+                    d["PutDate"], d["PutTime"] = _put_timestamp(now)
+                    d["ApplOriginData"] = b""
+                asked_backout = d["BackoutCount"]
+                d["Persistence"] = persistence
+                d["Priority"] = priority
+                d["BackoutCount"] = 0
+                try:
+                    md_bytes = _pack_md(md)
+                finally:
+                    d["Persistence"] = asked_persistence
+                    d["Priority"] = asked_priority
+                    d["BackoutCount"] = asked_backout
+                correlid = d["CorrelId"]
+                correlid = _NONE24 if correlid in _NO_ID else _id24(correlid)
+            expiry_at = now + expiry / 10.0 if expiry > 0 else 0.0
+        persistent = persistence == _PERSISTENT
+        entry = Entry(eng.data.new_seq(), priority, persistent, msgid, correlid, expiry_at,
+                      length, R.encode_message(now, md_bytes, data), now)
+        lsn = None
+        if persistent or syncpoint:
+            lsn = eng._enqueue(self, h.base, mq, entry, persistent, bool(syncpoint))
+        else:
+            mq.add(entry)
+            if mq.waiters:
+                mq.wake()
+        mq.last_put = now
+        c = h.counters
+        if c is None or c.qmgr_mqi is not eng.stats.mqi \
+                or c.conn_mqi is not self.accounting.mqi or c.base is not h.base:
+            c = self._counters(h)
+        p = 1 if persistent else 0
+        qs = c.qmgr_queue
+        c.qmgr_mqi.puts[p] += 1
+        c.qmgr_mqi.put_bytes[p] += length
+        qs.puts[p] += 1
+        qs.put_bytes[p] += length
+        acc = c.conn_queue
+        c.conn_mqi.puts[p] += 1
+        c.conn_mqi.put_bytes[p] += length
+        acc.puts[p] += 1
+        acc.put_bytes[p] += length
+        qs.depth_seen(mq.count - mq.getting)
+        if pmo is not None:
+            resolved = h.resolved
+            if resolved is None:
+                resolved = h.resolved = (h.base.name.encode(), eng.name.encode())
+            pd["ResolvedQName"], pd["ResolvedQMgrName"] = resolved
+        return lsn
+
+    def _default_md(self, persistence: int, priority: int, msgid: bytes, now: float) -> bytes:
+        """The MQMD a put without one stores: a default MQMD as :meth:`put_on_handle` fills and
+        packs it, made from this connection's template with MsgId, PutDate and PutTime."""
+        key = (persistence, priority, self.user, self.appl_name)
+        t = self._md_templates.get(key)
+        if t is None:
+            md = MD()
+            d = md.__dict__
+            d["MsgId"] = _NONE24
+            self._set_context(md, 0, PMO(), now)
+            d["PutDate"], d["PutTime"] = b"", b""
+            d["Persistence"], d["Priority"], d["BackoutCount"] = persistence, priority, 0
+            packed = _pack_md(md)
+            t = self._md_templates[key] = (packed[:_MD_MSGID_AT], packed[_MD_MSGID_AT + 24:
+                                                                       _MD_DATE_AT],
+                                            packed[_MD_DATE_AT + 16:])
+        date, tod = _put_timestamp(now)
+        return b"".join((t[0], msgid, t[1], date, tod, t[2]))
+
+    def put1(self, od: OD, md: MD, pmo: PMO, data: bytes) -> int:
+        """MQPUT1: open (with the context options the PMO needs), put, close, as one call."""
+        _refuse_header(od, md, pmo)
+        opts = CMQC.MQOO_OUTPUT
+        if pmo.Options & CMQC.MQPMO_ALTERNATE_USER_AUTHORITY:
+            opts |= CMQC.MQOO_ALTERNATE_USER_AUTHORITY  # the OD's AlternateUserId is judged
+        for pmo_opt, oo in _CONTEXT_OPEN.items():
+            if pmo.Options & pmo_opt:
+                opts |= oo
+        if distlist.is_list_od(od):
+            return distlist.put1_list(self, od, md, pmo, data, opts)
+        with self.engine.lock:
+            hobj = self.open(od, opts, no_model=True)
+            try:
+                h = self.handles[hobj]
+                lsn, warning = self.put_on_handle(h, md, pmo, data, put1=True)
+            finally:
+                if hobj in self.handles:
+                    self.close(hobj)
+        if lsn is not None:
+            self.force_log(lsn)
+        return warning
+
+    def put_on_handle(self, h: Handle, md: MD, pmo: PMO, data: bytes, *, put1: bool = False
+                      ) -> tuple[int | None, int]:
+        """MQPUT (or MQPUT1's put) on the open handle ``h``, engine lock held, every check
+        made: returns the LSN the caller forces (:meth:`force_log`) once the lock is released,
+        or None, and the reason of a warning, or 0. A distribution list puts through it."""
+        eng = self.engine
+        opts = pmo.Options
+        obj, base = h.obj, h.base
+        d = md.__dict__  # fields read here without the attribute machinery (hot path)
+        if opts & _PMO_SYNC_BOTH == _PMO_SYNC_BOTH or opts & ~_PMO_KNOWN:
+            raise _fail(CMQC.MQRC_OPTIONS_ERROR)
+        if d["Report"] & _RO_REJECT:
+            raise _fail(CMQC.MQRC_REPORT_OPTIONS_ERROR)
+        if not _MT_FIRST <= d["MsgType"] <= _MT_LAST:
+            raise _fail(CMQC.MQRC_MSG_TYPE_ERROR)
+        if not 0 <= d["Feedback"] <= _FB_LAST:  # MQFB_NONE (0) or a system or application code
+            raise _fail(CMQC.MQRC_FEEDBACK_ERROR)
+        if pmo.__dict__["RecsPresent"] and pmo.__dict__["Version"] >= 2:
+            raise _fail(CMQC.MQRC_RECS_PRESENT_ERROR)  # records are for distribution lists
+        ctx = opts & _CONTEXT_PMO
+        if ctx:
+            if ctx & (ctx - 1):
+                raise _fail(CMQC.MQRC_OPTIONS_ERROR)
+            if ctx in _CONTEXT_OPEN and not h.options & _CONTEXT_OPEN_OK[ctx]:
+                raise _fail(_CONTEXT_NOT_OPEN[ctx])
+        if (d["MsgType"] == _MT_REQUEST or d["Report"] & _REPORTS_NEEDING_REPLY_Q) \
+                and not d["ReplyToQ"].strip(b" \x00"):
+            raise _fail(CMQC.MQRC_MISSING_REPLY_TO_Q)
+        if opts & _PMO_FAIL_IF_QUIESCING and eng.quiescing:
+            raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
+        competing = h.cluster is not None and h.cluster.with_local  # base: the last choice
+        if obj.attributes.get("PUT") == "DISABLED" or (
+                not competing and base.attributes.get("PUT") == "DISABLED"):
+            raise _fail(CMQC.MQRC_PUT_INHIBITED)
+        if h.cluster is not None and not h.cluster.fixed:  # BIND_NOT_FIXED: choose again
+            local_enabled = True
+            if h.cluster.with_local:
+                local = eng.catalog.queue_def(h.cluster.queue)
+                local_enabled = local is not None and local.attributes.get("PUT") != "DISABLED"
+            route = eng.cluster.put(  # type: ignore[union-attr]
+                h.cluster, local_enabled=local_enabled)
+            if route.with_local:  # the local queue competes: it or the cluster xmitq
+                target = eng.catalog.queue_def(route.xmitq)
+                if target is None or target.objtype != "QLOCAL":
+                    raise _fail(CMQC.MQRC_UNKNOWN_OBJECT_NAME)
+                if target.attributes.get("PUT") == "DISABLED":
+                    raise _fail(CMQC.MQRC_PUT_INHIBITED)
+                h.base = base = target
+                h.mq = eng.catalog.queues[target.qid]
+            if route.local:
+                h.remote_q, h.remote_qm = None, None
+                route = None
+            else:
+                h.remote_q, h.remote_qm = route.remote_q, route.remote_qm
+            h.resolved = None  # the destination may differ from the last put's
+        else:
+            route = h.cluster
+        if type(data) is not bytes:
+            if not isinstance(data, (bytes, bytearray, memoryview)):
+                raise _fail(CMQC.MQRC_DATA_LENGTH_ERROR)
+            data = bytes(data)
+        if len(data) > int(eng.catalog.qmgr.get("MAXMSGL", 4194304)):
+            raise _fail(CMQC.MQRC_MSG_TOO_BIG_FOR_Q_MGR)
+        header = _HEADER_FORMATS.get(d["Format"])
+        if header is not None:
+            _check_header(header, data, d["Encoding"])
+        persistence = d["Persistence"]
+        if persistence == _PER_AS_Q_DEF:
+            persistence = (_PERSISTENT if obj.attributes.get("DEFPSIST") == "YES"
+                           else _NOT_PERSISTENT)
+        elif persistence != _PERSISTENT and persistence != _NOT_PERSISTENT:
+            raise _fail(CMQC.MQRC_PERSISTENCE_ERROR)
+        if persistence == _PERSISTENT and base.attributes.get("DEFTYPE") == "TEMPDYN":
+            raise _fail(CMQC.MQRC_PERSISTENT_NOT_ALLOWED)
+        asked_priority = priority = d["Priority"]
+        warning = 0
+        if priority == _PRI_AS_Q_DEF:
+            priority = int(obj.attributes.get("DEFPRTY", 0))
+        elif priority < 0:
+            raise _fail(CMQC.MQRC_PRIORITY_ERROR)
+        elif priority > 9:
+            priority = 9
+            warning = CMQC.MQRC_PRIORITY_EXCEEDS_MAXIMUM
+        expiry = d["Expiry"]
+        if expiry <= 0 and expiry != _EI_UNLIMITED:
+            raise _fail(CMQC.MQRC_EXPIRY_ERROR)
+        syncpoint = bool(opts & _PMO_SYNCPOINT)
+        if syncpoint and self.backed_out:
+            raise _fail(CMQC.MQRC_BACKED_OUT)
+        if opts & _PMO_NEW_MSG_ID or d["MsgId"] in _NO_ID or _id24(d["MsgId"]) == _NONE24:
+            d["MsgId"] = eng.new_msgid()
+        if opts & _PMO_NEW_CORREL_ID:
+            d["CorrelId"] = eng.new_msgid()
+        now = time.time()
+        self._set_context(md, opts, pmo, now)
+        if d["ReplyToQ"].strip(b" \x00") and not d["ReplyToQMgr"].strip(b" \x00"):
+            rq, rqm = resolution.resolve_reply_to(eng.catalog, eng.name, _strip(md.ReplyToQ), "")
+            _trusted(md, {"ReplyToQ": rq.encode("latin-1"), "ReplyToQMgr": rqm.encode("latin-1")})
+        # Priority and Persistence are input-only: the stored MQMD carries the resolved values,
+        # the application's MQMD keeps what it asked for. Above MAXPRTY the message is queued
+        # at 9 but its MQMD keeps the application's value.
+        asked_persistence, asked_backout = d["Persistence"], d["BackoutCount"]
+        d["Persistence"] = persistence
+        d["Priority"] = asked_priority if warning else priority
+        d["BackoutCount"] = 0
+        try:
+            correlid = d["CorrelId"]
+            if h.remote_qm is not None:
+                # an unbound cluster message names no queue manager in its MQXQH: it may
+                # go elsewhere if its channel fails (seed 001)
+                stored_md, body = _transmission_message(
+                    md, data, h.remote_q, h.remote_qm if route is None or route.fixed else "")
+                if route is not None:  # on the cluster xmitq, keyed by its channel
+                    stored_md.CorrelId = correlid = route.correl_id
+                md_bytes = stored_md.pack()
+            else:
+                md_bytes, body = _pack_md(md), data
+            report = d["Report"]
+        finally:
+            d["Persistence"] = asked_persistence
+            d["Priority"] = asked_priority
+            d["BackoutCount"] = asked_backout
+        lsn = eng._store(self, base, h.mq, md_bytes, body, priority=priority,
+                         persistent=persistence == _PERSISTENT, msgid=d["MsgId"],
+                         correlid=correlid, expiry=d["Expiry"], report=report, now=now,
+                         syncpoint=syncpoint, put1=put1)
+        resolved = h.resolved
+        if resolved is None:
+            resolved = h.resolved = ((h.remote_q or base.name).encode(),
+                                     (h.remote_qm or eng.name).encode())
+        pd = pmo.__dict__
+        pd["ResolvedQName"], pd["ResolvedQMgrName"] = resolved
+        return lsn, warning
+
+    def _set_context(self, md: MD, opts: int, pmo: PMO, now: float) -> None:
+        """Fill identity and origin context as the MQPMO context option says.
+
+        The values are the queue manager's own, already in canonical form, so they go straight
+        into the structure's fields (``_trusted``) without per-field validation.
+        """
+        if not opts & _CONTEXT_PMO:  # the default context, the usual case
+            d = md.__dict__
+            d["UserIdentifier"] = self.user
+            d["AccountingToken"] = b""
+            d["ApplIdentityData"] = b""
+            d["PutApplType"] = CMQC.MQAT_UNIX
+            d["PutApplName"] = self.appl_name
+            d["PutDate"], d["PutTime"] = _put_timestamp(now)
+            d["ApplOriginData"] = b""
+            return
+        if opts & CMQC.MQPMO_SET_ALL_CONTEXT:
+            return
+        if opts & CMQC.MQPMO_NO_CONTEXT:
+            _trusted(md, _NO_CONTEXT)
+            return
+        if opts & (CMQC.MQPMO_PASS_IDENTITY_CONTEXT | CMQC.MQPMO_PASS_ALL_CONTEXT):
+            src = self.handles.get(pmo.Context)
+            if src is None or not src.options & CMQC.MQOO_SAVE_ALL_CONTEXT:
+                raise _fail(CMQC.MQRC_CONTEXT_HANDLE_ERROR)
+            saved = src.saved_context
+            if saved is None:
+                raise _fail(CMQC.MQRC_CONTEXT_NOT_AVAILABLE)
+            fields = _IDENTITY + (_ORIGIN if opts & CMQC.MQPMO_PASS_ALL_CONTEXT else ())
+            _trusted(md, {f: saved.__dict__[f] for f in fields})
+            if opts & CMQC.MQPMO_PASS_ALL_CONTEXT:
+                return
+        elif not opts & CMQC.MQPMO_SET_IDENTITY_CONTEXT:
+            _trusted(md, {"UserIdentifier": self.user, "AccountingToken": b"",
+                          "ApplIdentityData": b""})
+        date, tod = _put_timestamp(now)
+        _trusted(md, {"PutApplType": CMQC.MQAT_UNIX, "PutApplName": self.appl_name,
+                      "PutDate": date, "PutTime": tod, "ApplOriginData": b""})
