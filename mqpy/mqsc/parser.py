@@ -102,6 +102,17 @@ class _Group:
         return self.word.value.upper()
 
 
+@attrs.define
+class _Keywords:
+    """What a command's keywords after its object said, as the parser reads them."""
+
+    params: dict[str, object] = attrs.Factory(dict)
+    flags: set[str] = attrs.Factory(set)
+    display: list[str] = attrs.Factory(list)
+    where: Where | None = None
+    seen: dict[str, _Group] = attrs.Factory(dict)  #: each keyword's group, for messages
+
+
 class _Fail(Exception):
     """Internal: carries an MQSCError out of nested helpers (never escapes this module)."""
 
@@ -264,18 +275,11 @@ class _Parser:
         groups = self.groups(tokens)
         if not groups:
             raise self.syntax(len(text), "empty command")
-
-        first = groups[0]
-        verb = g.canonical_verb(first.word.value)
-        if verb is None or first.args is not None:
-            raise self.syntax(first.end, f"unknown command {first.word.value!r}")
-        self.verb = verb
-
+        verb = self.verb = self.command_verb(groups[0])
         if g.command_spec(verb, None) is not None:
             if len(groups) > 1:
                 raise self.syntax(groups[1].end, f"{verb} takes no parameters")
             return MQSCCommand(verb, None, None, line_no=self.line_no, text=text)
-
         if len(groups) < 2:
             raise self.syntax(len(text), f"{verb} needs an object type")
         second = groups[1]
@@ -284,38 +288,59 @@ class _Parser:
         if spec is None:
             raise self.syntax(second.word.end, f"{second.word.value!r} is not valid with {verb}")
         self.objtype = objtype
-
         obj_name, generic = self.object_name(spec, second)
-        params: dict[str, object] = {}
-        seen: dict[str, _Group] = {}
-        flags: set[str] = set()
-        display: list[str] = []
-        where: Where | None = None
-        aliases = self.aliases(spec)
+        words = self.keywords(spec, groups[2:])
+        self.check_combinations(spec, words)
+        return MQSCCommand(
+            verb, objtype, obj_name, words.params, frozenset(words.flags), words.where,
+            tuple(words.display), self.line_no, text, generic,
+        )  # fmt: skip
 
-        for group in groups[2:]:
+    def command_verb(self, first: _Group) -> str:
+        """The command's verb, as MQSC spells it in full (DIS: DISPLAY)."""
+        verb = g.canonical_verb(first.word.value)
+        if verb is None or first.args is not None:
+            raise self.syntax(first.end, f"unknown command {first.word.value!r}")
+        return verb
+
+    def keywords(self, spec: g.CommandSpec, groups: list[_Group]) -> _Keywords:
+        """The keywords after the object: each once, each one ``spec`` knows, a flag not
+        contradicting an earlier one (NOTRIGGER after TRIGGER), values checked."""
+        words = _Keywords()
+        aliases = self.aliases(spec)
+        for group in groups:
             kw = aliases.get(group.keyword, group.keyword)
-            if kw in seen:
+            if kw in words.seen:
                 raise self.syntax(group.word.end, f"{kw} repeated")
             if kw == "WHERE" and spec.where and group.args is not None:
-                where = self.where(spec, group, aliases)
+                words.where = self.where(spec, group, aliases)
             elif group.args is None:
-                if kw in spec.flags:
-                    base = self.negation(kw) or kw
-                    if any((self.negation(f) or f) == base for f in flags):
-                        raise self.syntax(group.word.end, f"{kw} contradicts an earlier keyword")
-                    flags.add(kw)
-                elif spec.display is not None and kw in spec.display:
-                    display.append(kw)
-                else:
-                    raise self.syntax(group.word.end, f"unknown keyword {group.word.value!r}")
+                self.bare_keyword(spec, kw, group, words)
             else:
                 attr = spec.param(kw)
                 if attr is None:
                     raise self.syntax(group.word.end, f"unknown keyword {group.word.value!r}")
-                params[kw] = self.value(attr, group)
-            seen[kw] = group
+                words.params[kw] = self.value(attr, group)
+            words.seen[kw] = group
+        return words
 
+    def bare_keyword(self, spec: g.CommandSpec, kw: str, group: _Group,
+                     words: _Keywords) -> None:
+        """A keyword without a value: a flag, or an attribute DISPLAY is to show."""
+        if kw in spec.flags:
+            base = self.negation(kw) or kw
+            if any((self.negation(f) or f) == base for f in words.flags):
+                raise self.syntax(group.word.end, f"{kw} contradicts an earlier keyword")
+            words.flags.add(kw)
+        elif spec.display is not None and kw in spec.display:
+            words.display.append(kw)
+        else:
+            raise self.syntax(group.word.end, f"unknown keyword {group.word.value!r}")
+
+    def check_combinations(self, spec: g.CommandSpec, words: _Keywords) -> None:
+        """What the keywords must be together: valid for the object's TYPE, the required
+        ones given, no two exclusive ones."""
+        params, seen = words.params, words.seen
         if spec.type_keyword and spec.type_keyword in params:
             allowed = spec.type_params.get(str(params[spec.type_keyword]), frozenset())
             for kw, group in seen.items():
@@ -325,15 +350,11 @@ class _Parser:
                     )
         for choices in spec.required:
             if not any(c in seen for c in choices):
-                raise self.syntax(len(text), f"{' or '.join(choices)} required")
+                raise self.syntax(len(self.text), f"{' or '.join(choices)} required")
         for choices in spec.exclusive:
             given = [c for c in choices if c in seen]
             if len(given) > 1:
                 raise self.syntax(seen[given[1]].end, f"{' and '.join(given)} are exclusive")
-        return MQSCCommand(
-            verb, objtype, obj_name, params, frozenset(flags), where, tuple(display),
-            self.line_no, text, generic,
-        )  # fmt: skip
 
     @staticmethod
     def negation(keyword: str) -> str:
