@@ -35,7 +35,7 @@ This module never touches a queue manager, a file or a clock.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import attrs
 
@@ -343,10 +343,6 @@ def _items(entry: _Entry) -> list[_Item]:
     s, lines = entry.chars, entry.lines
     items: list[_Item] = []
     i, n = 0, len(s)
-
-    def syntax(at: int, kw: str, detail: str) -> _EntryError:
-        return _EntryError(RuleError("AMQ8754", lines[min(at, n - 1)], kw, detail))
-
     while True:
         while i < n and (s[i] in _BLANKS or s[i] == ","):
             i += 1
@@ -356,61 +352,79 @@ def _items(entry: _Entry) -> list[_Item]:
         while i < n and s[i].isalpha():
             i += 1
         kw = s[start:i].upper()
+
+        def fail(detail: str, shown: str = kw, at: int = start) -> _EntryError:
+            return _EntryError(RuleError("AMQ8754", lines[min(at, n - 1)], shown, detail))
+
         if not kw:
             frag = s[start : start + 16].strip()
-            raise syntax(start, frag, f"Expected a keyword, found {frag!r}.")
+            raise fail(f"Expected a keyword, found {frag!r}.", frag)
         if kw not in _ALL_KEYWORDS:
-            raise syntax(start, kw, f"{kw} is not a rules-table keyword.")
-        while i < n and s[i] in _BLANKS:
-            i += 1
+            raise fail(f"{kw} is not a rules-table keyword.")
+        i = _skip_blanks(s, i)
         if i >= n or s[i] != "(":
-            raise syntax(start, kw, f"{kw} must be followed by a value in parentheses.")
-        i += 1
-        while i < n and s[i] in _BLANKS:
-            i += 1
+            raise fail(f"{kw} must be followed by a value in parentheses.")
+        i = _skip_blanks(s, i + 1)
         if i < n and s[i] == "'":
-            i += 1
-            buf: list[str] = []
-            while True:
-                if i >= n:
-                    raise syntax(start, kw, "The quoted value has no closing quote.")
-                if s[i] == "'":
-                    if i + 1 < n and s[i + 1] == "'":
-                        buf.append("'")
-                        i += 2
-                        continue
-                    i += 1
-                    break
-                buf.append(s[i])
-                i += 1
-            value, quoted = "".join(buf), True
-            while i < n and s[i] in _BLANKS:
-                i += 1
-            if i >= n or s[i] != ")":
-                raise syntax(start, kw, "Expected ')' after the quoted value.")
+            value, i, quoted = *_quoted_value(s, i + 1, fail), True
         else:
-            vstart = i
-            while i < n and s[i] != ")":
-                if s[i] in "(,'":
-                    raise syntax(start, kw, f"Unexpected {s[i]!r} in the value of {kw}.")
-                i += 1
-            if i >= n:
-                raise syntax(start, kw, f"The value of {kw} has no closing parenthesis.")
-            value, quoted = s[vstart:i].rstrip(_BLANKS), False
-            if any(c in _BLANKS for c in value):
-                raise syntax(start, kw, "A value containing blanks must be quoted.")
-            bad = sorted(
-                {c for c in value if not ((c.isascii() and c.isalnum()) or c in _UNQUOTED_SPECIALS)}
-            )
-            if bad:
-                raise syntax(
-                    start, kw, f"Quote a value containing {''.join(bad)!r} ('. / _ %' need not be)."
-                )
-            value = value.upper()
+            value, i, quoted = *_plain_value(s, i, kw, fail), False
         i += 1  # the ')'
         if not value:
-            raise syntax(start, kw, "A value needs at least one significant character.")
+            raise fail("A value needs at least one significant character.")
         items.append(_Item(kw, value, quoted, lines[start]))
+
+
+def _skip_blanks(s: str, i: int) -> int:
+    while i < len(s) and s[i] in _BLANKS:
+        i += 1
+    return i
+
+
+def _quoted_value(s: str, i: int, fail: Callable[[str], _EntryError]) -> tuple[str, int]:
+    """The value of a quoted item from just after its opening quote (``''`` a quote), and
+    where its ``)`` is."""
+    n = len(s)
+    buf: list[str] = []
+    while True:
+        if i >= n:
+            raise fail("The quoted value has no closing quote.")
+        if s[i] == "'":
+            if i + 1 < n and s[i + 1] == "'":
+                buf.append("'")
+                i += 2
+                continue
+            i += 1
+            break
+        buf.append(s[i])
+        i += 1
+    i = _skip_blanks(s, i)
+    if i >= n or s[i] != ")":
+        raise fail("Expected ')' after the quoted value.")
+    return "".join(buf), i
+
+
+def _plain_value(s: str, i: int, kw: str, fail: Callable[[str], _EntryError]
+                 ) -> tuple[str, int]:
+    """The value of an unquoted item, upper-cased, and where its ``)`` is: no blanks inside,
+    only the characters an unquoted value may hold."""
+    n = len(s)
+    vstart = i
+    while i < n and s[i] != ")":
+        if s[i] in "(,'":
+            raise fail(f"Unexpected {s[i]!r} in the value of {kw}.")
+        i += 1
+    if i >= n:
+        raise fail(f"The value of {kw} has no closing parenthesis.")
+    value = s[vstart:i].rstrip(_BLANKS)
+    if any(c in _BLANKS for c in value):
+        raise fail("A value containing blanks must be quoted.")
+    bad = sorted(
+        {c for c in value if not ((c.isascii() and c.isalnum()) or c in _UNQUOTED_SPECIALS)}
+    )
+    if bad:
+        raise fail(f"Quote a value containing {''.join(bad)!r} ('. / _ %' need not be).")
+    return value.upper(), i
 
 
 # --------------------------------------------------------------------------- pass 3: values
