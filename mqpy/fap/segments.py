@@ -1321,6 +1321,54 @@ def _parse(
         raise ProtocolError(code, f"{what}: {exc.__class__.__name__}") from None
 
 
+def _initial_data(body: bytes, little: bool, common: dict[str, Any]) -> InitialData:
+    """An INITIAL_DATA flow's body: an ID of the length its FAP level says."""
+    if len(body) < 5:
+        raise ProtocolError(StatusCode.PROTOCOL_ID_ERROR, "ID shorter than 5 bytes")
+    size = id_length(body[4])
+    if len(body) < size:
+        raise ProtocolError(
+            StatusCode.PROTOCOL_ID_ERROR,
+            f"ID at FAP level {body[4]} needs {size} bytes, segment has {len(body)}",
+        )
+    if bytes(body[:4]) != STRUCTID_ID:
+        raise ProtocolError(StatusCode.PROTOCOL_ID_ERROR, f"{bytes(body[:4])!r} is not an ID")
+    parsed = _parse(ID, bytes(body[:size]), StatusCode.PROTOCOL_ID_ERROR, "ID", little)
+    values = {
+        name: parsed[wire] for wire, name in _ID_FIELDS if parsed[wire] is not None
+    }
+    return InitialData(**common, **values)
+
+
+def _message_data(header: SegmentHeader, body: bytes, common: dict[str, Any]) -> MessageData:
+    """A MESSAGE_DATA flow's body: an MSH whose MsgLength is what followed, and a message
+    that starts with an MQXQH and its MQMD."""
+    if len(body) < MSH_LENGTH or bytes(body[:4]) != STRUCTID_MSH:
+        raise ProtocolError(StatusCode.PROTOCOL_MSH_ERROR, "MESSAGE_DATA without an MSH")
+    _, seqnum, _, _, msg_length = _Headers.MSH[header.byte_order].unpack_from(body)
+    payload = bytes(body[MSH_LENGTH:])
+    if msg_length != len(payload):
+        raise ProtocolError(
+            StatusCode.MESSAGE_LENGTH_ERROR,
+            f"MSH announces {msg_length} bytes, the segments carried {len(payload)}",
+        )
+    if len(payload) < XQH_WITH_MD_LENGTH:
+        raise ProtocolError(
+            StatusCode.PROTOCOL_MSH_ERROR, f"message of {len(payload)} bytes has no MQXQH"
+        )
+    if payload[:4] != STRUCTID_XQH or payload[XQH_LENGTH : XQH_LENGTH + 4] != STRUCTID_MD:
+        raise ProtocolError(
+            StatusCode.PROTOCOL_MSH_ERROR, "message does not start with an MQXQH and MQMD"
+        )
+    return MessageData(
+        **common,
+        seqnum=seqnum,
+        xqh=payload[:XQH_WITH_MD_LENGTH],
+        data=payload[XQH_WITH_MD_LENGTH:],
+        byte_order=header.byte_order,
+    )
+
+
 def decode_body(header: SegmentHeader, body: bytes) -> Event:
     """Decode a *complete* flow: ``body`` is everything after the TSH, reassembled.
 
@@ -1340,47 +1388,9 @@ def decode_body(header: SegmentHeader, body: bytes) -> Event:
     )
 
     if segment_type == SegmentType.INITIAL_DATA:
-        if len(body) < 5:
-            raise ProtocolError(StatusCode.PROTOCOL_ID_ERROR, "ID shorter than 5 bytes")
-        size = id_length(body[4])
-        if len(body) < size:
-            raise ProtocolError(
-                StatusCode.PROTOCOL_ID_ERROR,
-                f"ID at FAP level {body[4]} needs {size} bytes, segment has {len(body)}",
-            )
-        if bytes(body[:4]) != STRUCTID_ID:
-            raise ProtocolError(StatusCode.PROTOCOL_ID_ERROR, f"{bytes(body[:4])!r} is not an ID")
-        parsed = _parse(ID, bytes(body[:size]), StatusCode.PROTOCOL_ID_ERROR, "ID", little)
-        values = {
-            name: parsed[wire] for wire, name in _ID_FIELDS if parsed[wire] is not None
-        }
-        return InitialData(**common, **values)
-
+        return _initial_data(body, little, common)
     if segment_type == SegmentType.MESSAGE_DATA:
-        if len(body) < MSH_LENGTH or bytes(body[:4]) != STRUCTID_MSH:
-            raise ProtocolError(StatusCode.PROTOCOL_MSH_ERROR, "MESSAGE_DATA without an MSH")
-        _, seqnum, _, _, msg_length = _Headers.MSH[header.byte_order].unpack_from(body)
-        payload = bytes(body[MSH_LENGTH:])
-        if msg_length != len(payload):
-            raise ProtocolError(
-                StatusCode.MESSAGE_LENGTH_ERROR,
-                f"MSH announces {msg_length} bytes, the segments carried {len(payload)}",
-            )
-        if len(payload) < XQH_WITH_MD_LENGTH:
-            raise ProtocolError(
-                StatusCode.PROTOCOL_MSH_ERROR, f"message of {len(payload)} bytes has no MQXQH"
-            )
-        if payload[:4] != STRUCTID_XQH or payload[XQH_LENGTH : XQH_LENGTH + 4] != STRUCTID_MD:
-            raise ProtocolError(
-                StatusCode.PROTOCOL_MSH_ERROR, "message does not start with an MQXQH and MQMD"
-            )
-        return MessageData(
-            **common,
-            seqnum=seqnum,
-            xqh=payload[:XQH_WITH_MD_LENGTH],
-            data=payload[XQH_WITH_MD_LENGTH:],
-            byte_order=header.byte_order,
-        )
+        return _message_data(header, body, common)
 
     if segment_type == SegmentType.STATUS_DATA:
         if len(body) < 8:
