@@ -537,6 +537,23 @@ class DataManager:
         Raises LogCorrupt / PagesetError when committed data cannot be trusted.
         """
         assert self.lock is not None
+        meta = self._load_pagesets()
+        pending = self._replay_log(meta.get("redo_lsn", 0))
+        indoubt = []
+        for uow_id, st in sorted(pending.items()):
+            uow = UnitOfWork(uow_id, first_lsn=st["first"])
+            if st["luwid"] is None:
+                self._undo_in_flight(uow, st)
+            else:
+                indoubt.append(self._restore_in_doubt(uow, st))
+        seg = self.log.segment_size
+        self._switch_lsn = (self.log.end_lsn // seg + 1) * seg
+        return indoubt
+
+    def _load_pagesets(self) -> dict:
+        """The catalog and the queues as of the last checkpoint (pageset 0's objects and
+        counters, every message pageset's index); index entries of queues that no longer
+        exist are deleted at the next checkpoint. Pageset 0's meta record."""
         cat = self.catalog
         ps0 = self.pageset(0)
         meta = ps0.read_meta()
@@ -564,28 +581,31 @@ class DataManager:
                 mq.load(seq, raw)
             if stale:
                 self._dirty.setdefault(psid, {}).update({k: ("D",) for k in stale})
-
         for mq in cat.queues.values():
             mq.loaded()
             self.next_seq = max(self.next_seq, mq.max_seq() + 1)
+        return meta
 
-        redo = meta.get("redo_lsn", 0)
+    def _replay_log(self, redo: int) -> dict[int, dict]:
+        """Redo the log from ``redo``: work outside units of work and committed units of
+        work applied, backed-out ones dropped. The units of work still open at its end (in
+        flight, or prepared: with a LUWID), by id: their puts, gets and first LSN."""
         self.log.open_at(redo)
         pending: dict[int, dict] = {}
 
-        def uow_state(uow_id: int) -> dict:
+        def uow_state(uow_id: int, lsn: int) -> dict:
             self.next_uow = max(self.next_uow, uow_id + 1)
             return pending.setdefault(uow_id, {"puts": [], "gets": [], "luwid": None,
-                                               "first": rec.lsn})
+                                               "first": lsn})
 
         for rec in self.log.scan(redo):
             d = R.decode(rec.rtype, rec.payload)
             rt = d.rtype
             if rt is RecordType.PUT:
-                uow_state(d.uow)["puts"].append((d.qid, d.seq, d.record))
+                uow_state(d.uow, rec.lsn)["puts"].append((d.qid, d.seq, d.record))
                 self.next_seq = max(self.next_seq, d.seq + 1)
             elif rt is RecordType.GET:
-                uow_state(d.uow)["gets"].append((d.qid, d.seq))
+                uow_state(d.uow, rec.lsn)["gets"].append((d.qid, d.seq))
             elif rt is RecordType.PUT1:
                 self._redo_insert(d.qid, d.seq, d.record)
                 self.next_seq = max(self.next_seq, d.seq + 1)
@@ -602,50 +622,51 @@ class DataManager:
                 pending.pop(d.uow, None)
                 self._redo_counts(d.extra)
             elif rt is RecordType.PREPARE:
-                uow_state(d.uow)["luwid"] = bytes(d.extra)
+                uow_state(d.uow, rec.lsn)["luwid"] = bytes(d.extra)
             elif rt is RecordType.OBJECT:
                 self._redo_object(d.obj)
             self.records_since_checkpoint += 1
+        return pending
 
-        indoubt = []
-        for uow_id, st in sorted(pending.items()):
-            uow = UnitOfWork(uow_id, first_lsn=st["first"])
-            if st["luwid"] is None:
-                # In flight at the crash: undo. Puts vanish; gets come back, backout count + 1.
-                counts = []
-                for qid, seq in st["gets"]:
-                    mq = cat.queues.get(qid)
-                    e = mq.get(seq) if mq is not None else None
-                    if e is not None:
-                        e.backout_count += 1
-                        mq.touch(e)
-                        counts.append((qid, seq, e.backout_count))
-                        self.backout_count_changed(mq, e)
-                self.log_backout(uow, counts)
+    def _undo_in_flight(self, uow: UnitOfWork, st: dict) -> None:
+        """A unit of work in flight at the crash: undone. Its puts vanish; its gets come
+        back with their backout count one higher, and a backout record says so."""
+        cat = self.catalog
+        counts = []
+        for qid, seq in st["gets"]:
+            mq = cat.queues.get(qid)
+            e = mq.get(seq) if mq is not None else None
+            if e is not None:
+                e.backout_count += 1
+                mq.touch(e)
+                counts.append((qid, seq, e.backout_count))
+                self.backout_count_changed(mq, e)
+        self.log_backout(uow, counts)
+
+    def _restore_in_doubt(self, uow: UnitOfWork, st: dict) -> UnitOfWork:
+        """A prepared unit of work: in doubt again, its puts pending and its gets held,
+        until RESOLVE commits or backs it out."""
+        cat = self.catalog
+        uow.luwid = st["luwid"]
+        for qid, seq, record in st["puts"]:
+            mq = cat.queues.get(qid)
+            if mq is None or mq.get(seq) is not None:
                 continue
-            uow.luwid = st["luwid"]
-            for qid, seq, record in st["puts"]:
-                mq = cat.queues.get(qid)
-                if mq is None or mq.get(seq) is not None:
-                    continue
-                e = self.make_entry(seq, record)
-                e.state, e.owner = PUT_PENDING, uow
-                mq.add(e)
-                uow.puts.append((mq, e))
-            for qid, seq in st["gets"]:
-                mq = cat.queues.get(qid)
-                e = mq.get(seq) if mq is not None else None
-                if e is not None and e.state == AVAILABLE:
-                    mq.set_state(e, GET_PENDING, uow)
-                    uow.gets.append((mq, e))
-            uow.backout_room = _COUNT.size * len(uow.gets)  # (RESOLVE may back out)
-            self.log.reserve_more(uow.backout_room)
-            self.active[uow_id] = uow
-            self.indoubt[uow.luwid] = uow
-            indoubt.append(uow)
-        seg = self.log.segment_size
-        self._switch_lsn = (self.log.end_lsn // seg + 1) * seg
-        return indoubt
+            e = self.make_entry(seq, record)
+            e.state, e.owner = PUT_PENDING, uow
+            mq.add(e)
+            uow.puts.append((mq, e))
+        for qid, seq in st["gets"]:
+            mq = cat.queues.get(qid)
+            e = mq.get(seq) if mq is not None else None
+            if e is not None and e.state == AVAILABLE:
+                mq.set_state(e, GET_PENDING, uow)
+                uow.gets.append((mq, e))
+        uow.backout_room = _COUNT.size * len(uow.gets)  # (RESOLVE may back out)
+        self.log.reserve_more(uow.backout_room)
+        self.active[uow.uow_id] = uow
+        self.indoubt[uow.luwid] = uow
+        return uow
 
     def _redo_insert(self, qid: int, seq: int, record: bytes) -> None:
         mq = self.catalog.queues.get(qid)
