@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mqpy import CMQC, local
+from mqpy import CMQC, inprocess
 from mqpy.errors import MQMIError, PYIFError
 from mqpy.mqstruct import MQStruct, encode_text, ensure_not_unicode, text_field
 from mqpy.structures import GMO, MD, OD, OR, PMO
@@ -95,7 +95,7 @@ class QueueManager:
             self._conn = client.connect_from_environment(qm, user, password)
             self._name = self._conn.qmgr_name
             return
-        eng = local.running(qm, data_path) if qm else _default_running()
+        eng = inprocess.running(qm, data_path) if qm else _default_running()
         if eng is None:
             from mqpy import bindings
             from mqpy.fap import mqiflows
@@ -247,7 +247,7 @@ def _default_running():
     from mqpy import config
 
     name = config.default_qmgr()
-    return local.running(name) if name else None
+    return inprocess.running(name) if name else None
 
 
 def _md_and_options(opts: tuple, kw: dict[str, Any], options_key: str, short_key: str
@@ -553,7 +553,7 @@ def connect(queue_manager: str | bytes = "", channel: str | bytes | None = None,
 
 def embedded(name: str, *, data_path: str | None = None, create: bool = True) -> QueueManager:
     """Start (or join) queue manager ``name`` inside this process and connect to it."""
-    eng = local.start(name, data_path, create_if_missing=create)
+    eng = inprocess.start(name, data_path, create_if_missing=create)
     qm = QueueManager(None)
     qm._conn = _connect_engine(eng)
     qm._name = eng.name
@@ -575,7 +575,7 @@ def _connect_engine(eng: Any, user: str | None = None, password: str | None = No
 
 def stop_embedded(name: str, *, data_path: str | None = None) -> None:
     """End an embedded queue manager: open units of work back out, a checkpoint is taken."""
-    local.stop(name, data_path)
+    inprocess.stop(name, data_path)
 
 
 # -- pymqi's module-level helpers ---------------------------------------------------------
