@@ -15,7 +15,7 @@ import fcntl
 import os
 import threading
 
-from mqpy import CMQC, config, extensions, filemodes
+from mqpy import CMQC, config, errorlog, extensions, filemodes, messages
 from mqpy.engine.qmgr import QueueManagerEngine
 from mqpy.errors import MQMIError
 from mqpy.trace import TRACER
@@ -93,8 +93,6 @@ def start(name: str, root: str | None = None, *, create_if_missing: bool = False
         try:
             cfg = config.QMgrConfig.load(name, root)
         except config.ConfigError as e:  # the queue manager cannot start: AMQ8940E, 2059
-            from mqpy import errorlog, messages
-
             errorlog.ErrorLog(os.path.join(qmdir, "errors"), qmgr=name).write(
                 messages.AMQ8940, inserts=e.inserts)
             raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_Q_MGR_NOT_AVAILABLE) from None
