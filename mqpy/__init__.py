@@ -41,8 +41,7 @@ from mqpy.pcfexec import (
 )
 from mqpy.rfh2 import RFH2
 from mqpy.structures import CD, CFH, DH, DLH, GMO, MD, OD, OR, PMO, PMR, RR, SCO, TM, TMC2, XQH
-
-__version__ = "0.1.0"
+from mqpy.version import __version__ as __version__
 
 # pymqi's lower-case aliases of the structure classes ("Backward compatibility" in pymqi)
 cd = CD

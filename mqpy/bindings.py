@@ -17,6 +17,7 @@ path is reached through the directory's ``/proc/self/fd/N`` link (:func:`bind_ad
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import socket
 import sys
@@ -270,8 +271,6 @@ class BindingsConnection(MQIVerbs):
 
     def channel_decision(self, query: dict[str, Any]) -> dict[str, Any]:
         """The queue manager's CHLAUTH decision for an inbound channel (channel initiator)."""
-        import json
-
         reply = self._call(_T.SPI, [mqiflows.SpiVerb.CHLAUTH,
                                     json.dumps(query).encode("utf-8"), 0])
         return json.loads(reply.values[0][0])

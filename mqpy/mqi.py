@@ -9,14 +9,26 @@ as in pymqi.
 
 from __future__ import annotations
 
-from typing import Any
+import os
+from typing import TYPE_CHECKING, Any
 
-from mqpy import CMQC, local
+from mqpy import CMQC, config, inprocess
 from mqpy.errors import MQMIError, PYIFError
 from mqpy.mqstruct import MQStruct, encode_text, ensure_not_unicode, text_field
-from mqpy.structures import GMO, MD, OD, OR, PMO
+from mqpy.rfh2 import RFH2
+from mqpy.structures import CD, GMO, MD, OD, OR, PMO
 from mqpy.trace import TRACER
 from mqpy.tracedconn import TracedConnection
+
+if TYPE_CHECKING:
+    from mqpy.bindings import BindingsConnection
+    from mqpy.client import ClientConnection
+    from mqpy.engine.connection import Connection
+    from mqpy.engine.qmgr import QueueManagerEngine
+
+    #: what a QueueManager's MQI calls go to: the engine's connection (embedded), the
+    #: bindings socket or a client channel
+    Backend = Connection | BindingsConnection | ClientConnection
 
 
 def _name_bytes(name: str | bytes) -> bytes:
@@ -59,7 +71,7 @@ class QueueManager:
 
     def __init__(self, name: str | bytes | None = "", disconnect_on_exit: bool = True, *,
                  bytes_encoding: str = "utf8", default_ccsid: int = 1208) -> None:
-        self._conn: Any = None
+        self._conn: Backend | None = None
         self._name = ""
         #: an application's connection to a queue manager of this process, traced here when
         #: strmqtrc asks (the queue manager's own, made by local.attach, are not)
@@ -84,8 +96,7 @@ class QueueManager:
 
         ``user`` / ``password`` are an MQCSP: checked by the queue manager's CONNAUTH
         (CHCKLOCL for bindings), and the connection runs as that user."""
-        import os
-
+        # lazy: the client channel (ssl, urllib) loads only when a program connects as a client
         from mqpy import client
 
         qm = text_field(_strip(name), CMQC.MQ_Q_MGR_NAME_LENGTH, CMQC.MQRC_Q_MGR_NAME_ERROR)
@@ -95,8 +106,9 @@ class QueueManager:
             self._conn = client.connect_from_environment(qm, user, password)
             self._name = self._conn.qmgr_name
             return
-        eng = local.running(qm, data_path) if qm else _default_running()
+        eng = inprocess.running(qm, data_path) if qm else _default_running()
         if eng is None:
+            # lazy: the bindings socket and its flows load only when no engine runs here
             from mqpy import bindings
             from mqpy.fap import mqiflows
             from mqpy.fap.userid import Credentials
@@ -124,6 +136,7 @@ class QueueManager:
         """MQCONNX. An MQCD with a ConnectionName makes a client connection through its
         channel; MQCNO_CLIENT_BINDING one from MQSERVER / MQCCDTURL; otherwise bindings.
         pymqi's older positional form ``(name, cd[, opts])`` is accepted too."""
+        # lazy: the client channel (ssl, urllib) loads only when a program connects as a client
         from mqpy import client
 
         _check_credentials(user, password)
@@ -170,7 +183,7 @@ class QueueManager:
     def is_connected(self) -> bool:
         return self._conn is not None and getattr(self._conn, "connected", True)
 
-    def get_handle(self) -> Any:
+    def get_handle(self) -> Backend:
         """The connection itself (an embedded one is the engine's, never a trace wrapper)."""
         if self._conn is None:
             raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_HCONN_ERROR)
@@ -179,7 +192,7 @@ class QueueManager:
     def get_name(self) -> str:
         return self._name
 
-    def _backend(self) -> Any:
+    def _backend(self) -> Backend | TracedConnection:
         """What an MQI call goes to: the connection, or, while strmqtrc traces an embedded
         connection's queue manager, the connection wrapped to record its calls (bindings
         and client connections record their own, in mqpy.fap.mqicalls)."""
@@ -243,11 +256,9 @@ class QueueManager:
     connectTCPClient = connect_tcp_client  # noqa: N815
 
 
-def _default_running():
-    from mqpy import config
-
+def _default_running() -> QueueManagerEngine | None:
     name = config.default_qmgr()
-    return local.running(name) if name else None
+    return inprocess.running(name) if name else None
 
 
 def _md_and_options(opts: tuple, kw: dict[str, Any], options_key: str, short_key: str
@@ -491,8 +502,6 @@ class Queue:
         """pymqi's ``get_rfh2([max_length[, md, gmo, headers]])``: MQGET, then every MQRFH2
         at the front of the message (while the Format before it is MQFMT_RF_HEADER_2) is
         unpacked, appended to the list ``headers`` and cut off; the rest is returned."""
-        from mqpy.rfh2 import RFH2
-
         if len(opts) < 3:
             return self.get(max_length, *opts)
         headers = opts[2]
@@ -526,9 +535,7 @@ def _check_client_tls(sco: Any) -> None:
     """MQCONN(X) of a client: a secret key reset count (MQSCO.KeyResetCount, MQSSLRESET)
     outside 0..999 999 999 fails with MQRC_SSL_KEY_RESET_ERROR (2409), as IBM's client
     does. A valid count is accepted; mqpy never resets the key (``mqpy.fap.tls``)."""
-    import os
-
-    from mqpy.fap import tls
+    from mqpy.fap import tls  # lazy: the TLS tables load only for a client connection
 
     if tls.client_key_reset_count(sco, os.environ) is None:
         raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_SSL_KEY_RESET_ERROR)
@@ -543,8 +550,6 @@ def connect(queue_manager: str | bytes = "", channel: str | bytes | None = None,
     qm = QueueManager(None, disconnect_on_exit, bytes_encoding=bytes_encoding,
                       default_ccsid=default_ccsid)
     if channel and conn_info:
-        from mqpy.structures import CD
-
         qm.connect_tcp_client(queue_manager, CD(), channel, conn_info, user, password)
         return qm
     qm.connect(queue_manager, user=user, password=password)
@@ -553,7 +558,7 @@ def connect(queue_manager: str | bytes = "", channel: str | bytes | None = None,
 
 def embedded(name: str, *, data_path: str | None = None, create: bool = True) -> QueueManager:
     """Start (or join) queue manager ``name`` inside this process and connect to it."""
-    eng = local.start(name, data_path, create_if_missing=create)
+    eng = inprocess.start(name, data_path, create_if_missing=create)
     qm = QueueManager(None)
     qm._conn = _connect_engine(eng)
     qm._name = eng.name
@@ -561,9 +566,10 @@ def embedded(name: str, *, data_path: str | None = None, create: bool = True) ->
     return qm
 
 
-def _connect_engine(eng: Any, user: str | None = None, password: str | None = None) -> Any:
+def _connect_engine(eng: QueueManagerEngine, user: str | None = None,
+                    password: str | None = None) -> Connection:
     """MQCONN to a queue manager of this process (traced as a bindings MQCONN is)."""
-    def connect() -> Any:
+    def connect() -> Connection:
         if user is not None:
             return eng.connect(user=user, password=password or "")
         return eng.connect()
@@ -575,7 +581,7 @@ def _connect_engine(eng: Any, user: str | None = None, password: str | None = No
 
 def stop_embedded(name: str, *, data_path: str | None = None) -> None:
     """End an embedded queue manager: open units of work back out, a checkpoint is taken."""
-    local.stop(name, data_path)
+    inprocess.stop(name, data_path)
 
 
 # -- pymqi's module-level helpers ---------------------------------------------------------

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from mqpy import CMQC, CMQCFC, pcf
+from mqpy.constants import lookup
 from mqpy.errors import Error, MQMIError
 from mqpy.mqi import Queue, QueueManager
 from mqpy.structures import CFH, GMO, MD, OD, PMO
@@ -198,8 +199,6 @@ class _MQConst2String:
         self._prefix = prefix
 
     def __getitem__(self, code: Any) -> str:
-        from mqpy.constants import lookup
-
         name = lookup(self._prefix, code)
         if name is None:
             raise KeyError(code)
@@ -309,8 +308,6 @@ class PCFExecute(QueueManager):
     @staticmethod
     def stringify_keys(raw: dict[int, Any]) -> dict[Any, Any]:
         """``raw`` with its keys as constant names (MQCA_Q_NAME ...) where one is known."""
-        from mqpy.constants import lookup
-
         out: dict[Any, Any] = {}
         for key, value in raw.items():
             prefixes = ("MQCA_", "MQCACF_", "MQCACH_") if isinstance(value, bytes) else (

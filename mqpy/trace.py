@@ -28,6 +28,8 @@ from typing import Any, TypeVar
 import attrs
 
 from mqpy import CMQC, config, filemodes
+from mqpy.constants import reason_name
+from mqpy.version import __version__
 
 CONTROL_FILE = "mqtrace.ctl"
 MAX_SPECS = 16  # IBM: at most 16 strmqtrc invocations in effect at once
@@ -192,8 +194,6 @@ class TraceFile:
     def _open(self) -> Any:
         f = filemodes.open_file(self.path, "a", encoding="utf-8")  # (kept open while tracing)
         if f.tell() == 0:
-            from mqpy import __version__
-
             f.write(json.dumps({"header": {
                 "pid": os.getpid(), "program": program_name(), "argv": sys.argv,
                 "mqpy": __version__, "python": sys.version.split()[0],
@@ -493,8 +493,6 @@ def format_records(lines: Iterable[str], *, header: bool = True) -> Iterator[str
             level = max(depth.get(tid, 1) - 1, 0)
             depth[tid] = level
             reason = rec.get("rc", 0)
-            from mqpy.constants import reason_name
-
             text = (f"{'  ' * level}}} {rec.get('fn')} CompCode={rec.get('cc')} "
                     f"Reason={reason} ({reason_name(reason)})")
             parms = " ".join(f"{k}={v}" for k, v in (rec.get("parms") or {}).items())

@@ -10,12 +10,15 @@ The records are those a bindings connection writes, with the same parameters.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from mqpy import CMQC
 from mqpy.trace import TRACER
+
+if TYPE_CHECKING:
+    from mqpy.engine.connection import Connection
 
 
 @attrs.frozen
@@ -32,7 +35,7 @@ class TracedConnection:
 
     __slots__ = ("_conn", "_qmgr")
 
-    def __init__(self, conn: Any, qmgr: str) -> None:
+    def __init__(self, conn: Connection, qmgr: str) -> None:
         self._conn = conn
         self._qmgr = qmgr
 

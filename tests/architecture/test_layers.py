@@ -28,8 +28,6 @@ KNOWN_UPWARD = {
 
 #: modules that import each other in a circle today
 KNOWN_CYCLES = {
-    frozenset({"mqpy", "mqpy.bindings", "mqpy.client", "mqpy.fap.mqicalls", "mqpy.local",
-               "mqpy.mqi", "mqpy.pcfexec", "mqpy.trace", "mqpy.tracedconn"}),
     frozenset({"mqpy.clienthost", "mqpy.cmdserver", "mqpy.mqsc.client",
                "mqpy.mqsc.processor", "mqpy_chinit.admin", "mqpy_chinit.chinit",
                "mqpy_chinit.commands"}),
