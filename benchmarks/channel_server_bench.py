@@ -92,7 +92,7 @@ _COMMIT = mqiflows.pack_flows([mqiflows.encode_request(SegmentType.MQCMIT)])
 
 def _sync_runs(hobj: int, role: str, count: int) -> list[mqiflows.MQIRequest]:
     """``count`` batches' replacements of a sync record put with MsgId 0 (its first is
-    record 1), as syncq.SyncRecords.steps makes them: a receiver's (``role`` "R") ends with
+    record 1), as syncq.ChannelSyncQ.steps makes them: a receiver's (``role`` "R") ends with
     MQCMIT, a sender's ("S") resolves the batch before (none for the first) and prepares."""
     cid = (role + ":C").encode().ljust(24)
     match = CMQC.MQMO_MATCH_CORREL_ID | CMQC.MQMO_MATCH_MSG_ID

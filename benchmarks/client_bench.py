@@ -32,7 +32,7 @@ with runmqsc; the server CPU is then the daemon's and the channel initiator's to
 ``server_cpu_us_per_trip_by_process`` gives each (``qmgr``, ``chinit``).
 With ``--fastpath`` too, qm.ini says ``Channels: MQIBindType=FASTPATH``: the channel
 initiator's listener hands each client socket to the daemon, which serves it on its engine
-(``mqpy.clienthost``); the channel initiator then uses no CPU per trip.
+(``mqpy_chinit.clienthost``); the channel initiator then uses no CPU per trip.
 ``cpu_us_per_trip_user_system`` splits each process's CPU a trip (the client's too) into
 user and system time: the system part is mostly the sockets' calls, the user part Python.
 

@@ -177,7 +177,7 @@ class ChannelsConfig:
     #: greater than 1 is treated as 2")
     pipeline_length: int = PIPELINE_DEFAULT
     #: MQIBindType: FASTPATH ("there is no agent process": a plain SVRCONN's socket is handed
-    #: by the listener to the queue-manager process, ``mqpy.clienthost``) or STANDARD
+    #: by the listener to the queue-manager process, ``mqpy_chinit.clienthost``) or STANDARD
     mqi_bind_type: str = "STANDARD"
     #: what an unauthenticated peer may hold (:class:`PeerLimits`)
     peer: PeerLimits = PeerLimits()

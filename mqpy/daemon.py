@@ -28,7 +28,8 @@ Checkpoints and the periodic expiry scan run in the engine's own thread. The com
 runs here, in a thread (:func:`_start_command_server`); the channel initiator is a separate
 process (runmqchi), started and restarted here. With qm.ini ``Channels: MQIBindType=FASTPATH``
 this process also serves the plain SVRCONN connections its channel initiator's listener hands
-over (``mqpy.clienthost``): their conversations are this process's, ending with it.
+over (the channel initiator's client host, found through ``mqpy.extensions``): their
+conversations are this process's, ending with it.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ import sys
 from collections.abc import Callable
 from typing import IO, Any
 
-from mqpy import CMQC, config, errorlog, filemodes, local, messages
+from mqpy import CMQC, config, errorlog, extensions, filemodes, local, messages
 from mqpy.errors import MQMIError
 
 __all__ = [
@@ -340,18 +341,24 @@ async def _end_when_idle(server: Any, host: Any, scope: Any) -> None:
 
 async def _start_client_host(eng: Any, qmdir: str, log: errorlog.ErrorLog | None,
                              nursery: Any, peer_limits: config.PeerLimits | None = None) -> Any:
-    """MQIBindType=FASTPATH (``log`` given): the client host (``mqpy.clienthost``) on
-    ``qm.fastpath.sock``, serving in this event loop, beside the bindings socket; None
-    with STANDARD. Its conversations end with the queue manager (their units of work backed
-    out), not with the channel initiator: a channel initiator that ends or is killed leaves
-    its handed-over clients connected, as IBM's running channels outlive runmqchi.
+    """MQIBindType=FASTPATH (``log`` given): the client host on ``qm.fastpath.sock``,
+    serving in this event loop, beside the bindings socket; None with STANDARD, and when no
+    channel initiator is installed to provide one (:data:`extensions.CLIENT_HOST`; logged).
+    Its conversations end with the queue manager (their units of work backed out), not with
+    the channel initiator: a channel initiator that ends or is killed leaves its handed-over
+    clients connected, as IBM's running channels outlive runmqchi.
     ``peer_limits``: qm.ini's limits on unauthenticated peers, for the clients it serves."""
     if log is None:
         return None
-    from mqpy.clienthost import SOCKET_NAME, ClientHost
-
-    host = ClientHost(eng, os.path.join(qmdir, SOCKET_NAME),
-                      lambda msgid, text: log.write_event(msgid, text), peer_limits)
+    client_host = extensions.find(extensions.CLIENT_HOST)
+    if client_host is None:
+        log.write_event("AMQ9999W", "qm.ini asks for MQIBindType=FASTPATH but no channel "
+                        "initiator is installed: the queue manager runs without FASTPATH "
+                        "(STANDARD).")
+        return None
+    host = client_host.ClientHost(eng, os.path.join(qmdir, client_host.SOCKET_NAME),
+                                  lambda msgid, text: log.write_event(msgid, text),
+                                  peer_limits)
     await nursery.start(host.run)
     return host
 

@@ -3,8 +3,8 @@
 It is an ordinary MQI application of its queue manager ("distributed queuing is not part of the
 queue manager", seed 004): it reads channel definitions through an *admin* object, serves
 SYSTEM.CHANNEL.INITQ (trigger messages naming a channel, and channel commands from the command
-server), runs TCP listeners whose connections become receiving MCAs, and runs sending channels
-through their states with IBM's retry rules:
+server: ``mqpy.channelcommands``), runs TCP listeners whose connections become receiving MCAs,
+and runs sending channels through their states with IBM's retry rules:
 
 - a sending channel that fails goes to RETRYING and tries again SHORTRTY times every SHORTTMR
   seconds, then LONGRTY times every LONGTMR seconds, then goes to STOPPED, where its transmission
@@ -30,14 +30,15 @@ from typing import Any, Protocol
 import trio
 
 import mqpy
-from mqpy import CMQC, config, errorlog
+from mqpy import CMQC, config, errorlog, syncrecord
 from mqpy.admission import Admissions, LogLimiter
+from mqpy.channelcommands import COMMAND_FORMAT, INITQ
 from mqpy.engine.cluster import CLUSTER_RECEIVER_APPL
 from mqpy.fap import channeldefs as D
 from mqpy.fap import tls
 from mqpy.fap.segments import CapFlags1, Event, InitialData, SegmentType, StatusCode
 from mqpy.trace import TRACER
-from mqpy_chinit import sslrefresh, syncq, tlsstream
+from mqpy_chinit import handoff, sslrefresh, tlsstream
 from mqpy_chinit.access import ChannelAccess
 from mqpy_chinit.mca import (
     CONFIRM_TIMEOUT,
@@ -51,8 +52,6 @@ from mqpy_chinit.mca import (
 )
 from mqpy_chinit.states import ChannelEvent, ChannelState, ChannelStatus
 
-INITQ = "SYSTEM.CHANNEL.INITQ"
-COMMAND_FORMAT = b"MQPYCHCM"  # mqpy's channel command messages on SYSTEM.CHANNEL.INITQ
 #: the reasons that mean the queue manager went (killed, ending, or gone before MQCONN)
 _QMGR_GONE = (CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_Q_MGR_QUIESCING,
               CMQC.MQRC_Q_MGR_STOPPING, CMQC.MQRC_Q_MGR_NOT_AVAILABLE)
@@ -221,15 +220,13 @@ class ChannelInitiator:
         self.cluster: Any = None  # the repository manager, once running
         self._qmgr_gone = False  # its queue manager went: the channel initiator is ending
         self.connect_mca = connect_mca or getattr(admin, "connect_as", None)
-        #: MQIBindType=FASTPATH: the queue manager's client host (``mqpy.clienthost``) that
+        #: MQIBindType=FASTPATH: the queue manager's client host (``clienthost.py``) that
         #: plain SVRCONN sockets are handed to, and that serves them; None: STANDARD
         self.fastpath: str | None = None
         if limits.fastpath:
-            from mqpy import clienthost
-
             qmdir = os.path.dirname(cluster_cache) if cluster_cache else \
                 config.qmgr_dir(qmgr_name)
-            self.fastpath = os.path.join(qmdir, clienthost.SOCKET_NAME)
+            self.fastpath = os.path.join(qmdir, handoff.SOCKET_NAME)
 
     def _log(self, msgid: str, text: str) -> None:
         self.log(msgid, text)
@@ -633,14 +630,12 @@ class ChannelInitiator:
         """FASTPATH: give a plain SVRCONN's socket, with what was read from it, to the queue
         manager's client host and close ours; False (logged) if it did not take it: the
         connection is then served here, as with STANDARD."""
-        from mqpy import clienthost
-
         prefixed = recording.stream
         assert self.fastpath is not None
         try:
-            await clienthost.hand_off(self.fastpath, prefixed.stream.socket, recording.read,
-                                      peer_host)
-        except clienthost.HandOffFailed as exc:
+            await handoff.hand_off(self.fastpath, prefixed.stream.socket, recording.read,
+                                   peer_host)
+        except handoff.HandOffFailed as exc:
             self.log("AMQ9999E", f"A client connection from {peer_host} is served by the "
                      f"channel initiator: the queue manager did not take it ({exc}).")
             return False
@@ -799,11 +794,9 @@ class ChannelInitiator:
         host serves; its reply ({} with STANDARD, or when it cannot be asked: logged)."""
         if self.fastpath is None:
             return {}
-        from mqpy import clienthost
-
         try:
-            return await clienthost.ask(self.fastpath, request)
-        except clienthost.HandOffFailed as exc:
+            return await handoff.ask(self.fastpath, request)
+        except handoff.HandOffFailed as exc:
             self.log("AMQ9999E", f"Channel command {request.get('command')} for "
                      f"'{request.get('channel', '')}' did not reach the queue manager's "
                      f"client connections: {exc}.")
@@ -1053,7 +1046,7 @@ class ChannelInitiator:
         try:
             qm = await mqi(self.connect_qm)
             try:
-                await mqi(syncq.write_state, qm, name, state, disabled)
+                await mqi(syncrecord.write_state, qm, name, state, disabled)
             finally:
                 await mqi(qm.disconnect)
         except mqpy.MQMIError as e:
@@ -1065,8 +1058,8 @@ class ChannelInitiator:
         try:
             qm = await mqi(self.connect_qm)
             try:
-                states = await mqi(syncq.read_states, qm)
-                disabled = await mqi(syncq.read_disabled_xmitqs, qm)
+                states = await mqi(syncrecord.read_states, qm)
+                disabled = await mqi(syncrecord.read_disabled_xmitqs, qm)
             finally:
                 await mqi(qm.disconnect)
         except mqpy.MQMIError:

@@ -2,7 +2,8 @@
 
 This module only moves bytes, runs timers and calls the MQI: segments go through
 ``framing.py``, the initial-data negotiation through ``negotiation.py``, channel states through
-``states.py``, sync records and in-doubt keys through ``syncq.py``. MQI calls block, so they run
+``states.py``, sync records and in-doubt keys through ``mqpy/syncrecord.py`` (an MCA's own
+record on its open handle through ``syncq.py``). MQI calls block, so they run
 in worker threads -- except a batch's runs of calls over a bindings connection (the receiver's
 puts with its sync record and commit, the sender's gets, record and prepare), made from the
 event loop without a thread once nothing but the run itself is left to call
@@ -89,7 +90,7 @@ import attrs
 import trio
 
 import mqpy
-from mqpy import CMQC, messages
+from mqpy import CMQC, messages, syncrecord
 from mqpy.engine import reports
 from mqpy.fap import channeldefs as D
 from mqpy.fap import mqiflows
@@ -434,8 +435,9 @@ class SenderMCA:
         st.kaint = keepalive(self.conversation_stream, self.definition, self.hbint)
 
     async def _resync(self, conv: Conversation, qm: mqpy.QueueManager) -> None:
-        rec = await mqi(syncq.read, qm, self.name, "S") or syncq.SyncRecord(self.name, "S")
-        indoubt = await mqi(syncq.indoubt_batch, qm, self.name)
+        rec = await mqi(syncrecord.read, qm, self.name, "S") \
+            or syncrecord.SyncRecord(self.name, "S")
+        indoubt = await mqi(syncrecord.indoubt_batch, qm, self.name)
         if indoubt is not None and indoubt.partner and indoubt.partner != self.partner:
             raise ChannelEnded("AMQ9510E", f"Channel {self.name} is in doubt with queue manager "
                                f"{indoubt.partner}, not {self.partner}: resolve it with "
@@ -747,10 +749,10 @@ class SenderMCA:
             # the last batch hardened (the one confirmed just now, if it was)
             prev_seq, prev_luwid = (settled.last_seq, settled.luwid) \
                 if settled is not None and settled.key is not None else self.hardened
-            key = syncq.prepare_key(self.name, prev_seq, last_seq, luwid, self.partner,
-                                    prev_luwid=prev_luwid)
-            await self._harden_in_loop(qm, syncq.SyncRecord(self.name, "S", last_seq, luwid,
-                                                            self.partner), key,
+            key = syncrecord.prepare_key(self.name, prev_seq, last_seq, luwid, self.partner,
+                                         prev_luwid=prev_luwid)
+            record = syncrecord.SyncRecord(self.name, "S", last_seq, luwid, self.partner)
+            await self._harden_in_loop(qm, record, key,
                                        settled.key if settled is not None else None)
         else:
             # fast non-persistent messages only: the gets are committed now, not prepared
@@ -800,7 +802,7 @@ class SenderMCA:
             raise _status_error(ev)
         raise ChannelEnded("AMQ9504E", "Protocol error: batch confirmation expected.")
 
-    def _harden(self, qm: mqpy.QueueManager, record: syncq.SyncRecord, key: bytes,
+    def _harden(self, qm: mqpy.QueueManager, record: syncrecord.SyncRecord, key: bytes,
                 commit: bytes | None = None) -> None:
         """In a worker thread: the batch's sync record into its unit of work, then the unit
         of work prepared (in doubt) under ``key``. ``commit``: the in-doubt key of the batch
@@ -812,7 +814,7 @@ class SenderMCA:
         if not self.syncq.replace_in_uow(record, before, prepare=key):
             qm.get_handle().prepare(key)
 
-    async def _harden_in_loop(self, qm: mqpy.QueueManager, record: syncq.SyncRecord,
+    async def _harden_in_loop(self, qm: mqpy.QueueManager, record: syncrecord.SyncRecord,
                               key: bytes, commit: bytes | None = None) -> None:
         """:meth:`_harden`, its round trip made from the event loop when it can be
         (syncq.ChannelSyncQ.replace_in_uow_in_loop), else in a worker thread."""
@@ -1164,9 +1166,9 @@ class ReceiverMCA:
     async def _serve(self, conv: Conversation, qm: mqpy.QueueManager) -> None:
         self.syncq = syncq.ChannelSyncQ(qm)
         # a partner's own record, else one RESET CHANNEL made before any partner was known
-        rec = await mqi(syncq.read, qm, self.name, "R", self.partner) \
-            or await mqi(syncq.read, qm, self.name, "R", "") \
-            or syncq.SyncRecord(self.name, "R")
+        rec = await mqi(syncrecord.read, qm, self.name, "R", self.partner) \
+            or await mqi(syncrecord.read, qm, self.name, "R", "") \
+            or syncrecord.SyncRecord(self.name, "R")
         rec.partner_qm = self.partner
         self.seq = rec.seq
         self.status.last_seqno = self.status.cur_seqno = rec.seq
@@ -1270,7 +1272,7 @@ class ReceiverMCA:
 
     async def _flush(self, conv: Conversation, qm: mqpy.QueueManager,
                      pending: list[MessageData], fast: bool,
-                     record: syncq.SyncRecord | None = None) -> bool:
+                     record: syncrecord.SyncRecord | None = None) -> bool:
         """Put the received messages in order: plain puts in one worker-thread call, and
         whatever that call could not put through :meth:`_deliver` (retry, report, DLQ).
         With ``record`` (the batch ends with these messages), the run that puts the last of
@@ -1298,7 +1300,8 @@ class ReceiverMCA:
         return committed
 
     def _put_run(self, qm: mqpy.QueueManager, evs: list[MessageData], fast: bool,
-                 record: syncq.SyncRecord | None = None) -> tuple[list[int], bool]:
+                 record: syncrecord.SyncRecord | None = None
+                 ) -> tuple[list[int], bool]:
         """In a worker thread: put arrivals until one needs more than a plain put (a put that
         fails, or rule 6); the sizes of those put. The puts go as one round trip
         (xmitgets.run_quiet: one SPI RUN_QUIET of packed flows over the bindings socket),
@@ -1318,7 +1321,7 @@ class ReceiverMCA:
         return put, replaced
 
     async def _put_run_in_loop(self, qm: mqpy.QueueManager, evs: list[MessageData],
-                               fast: bool, record: syncq.SyncRecord | None = None
+                               fast: bool, record: syncrecord.SyncRecord | None = None
                                ) -> tuple[list[int], bool]:
         """:meth:`_put_run`, from the event loop when it can be: when every arrival's put
         is ready without a call to the queue manager first (its destination open and its
@@ -1340,7 +1343,7 @@ class ReceiverMCA:
         return await mqi(self._put_run, qm, evs, fast, record)
 
     def _put_steps(self, qm: mqpy.QueueManager, evs: list[MessageData], fast: bool,
-                   record: syncq.SyncRecord | None, *, may_call: bool = True
+                   record: syncrecord.SyncRecord | None, *, may_call: bool = True
                    ) -> tuple[list[Step], list[int], list[Step]] | None:
         """The steps of :meth:`_put_run`'s round trip: the puts of the arrivals up to the
         first that needs more than a plain put, their sizes, and the sync record's steps
@@ -1549,12 +1552,12 @@ class ReceiverMCA:
         q.close()
         return 0
 
-    def _record(self, seq: int, luwid: bytes) -> syncq.SyncRecord:
-        return syncq.SyncRecord(self.name, "R", seq, luwid, self.partner,
-                                conname=self.conname)
+    def _record(self, seq: int, luwid: bytes) -> syncrecord.SyncRecord:
+        return syncrecord.SyncRecord(self.name, "R", seq, luwid, self.partner,
+                                     conname=self.conname)
 
     async def _commit_batch(self, qm: mqpy.QueueManager, seq: int, luwid: bytes, *,
-                            committed: bool = False) -> syncq.SyncRecord:
+                            committed: bool = False) -> syncrecord.SyncRecord:
         """Commit the batch with its sync record: one worker-thread call, none when the run
         of its last puts did both (``committed``)."""
         rec = self._record(seq, luwid)

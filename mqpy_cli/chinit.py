@@ -16,8 +16,9 @@ import trio
 
 import mqpy
 from mqpy import config, errorlog, filemodes, messages
+from mqpy.channelcommands import INITQ
 from mqpy_chinit.admin import MQSCAdmin
-from mqpy_chinit.chinit import INITQ, ChannelInitiator
+from mqpy_chinit.chinit import ChannelInitiator
 from mqpy_chinit.cluster.directory import cache_path
 from mqpy_chinit.states import ChannelState, ChannelStatus
 

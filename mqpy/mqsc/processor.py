@@ -53,7 +53,7 @@ Services (START/STOP SERVICE, DISPLAY SVSTATUS) run in this process: ``mqpy.serv
 keeps the running instances of the queue manager this processor serves.
 
 Channel START/STOP/PING/RESET/RESOLVE, START/STOP LISTENER and DISPLAY LSSTATUS are the
-channel initiator's: sent to it (mqpy_chinit.commands) while one serves SYSTEM.CHANNEL.INITQ,
+channel initiator's: sent to it (``mqpy.channelcommands``) while one serves SYSTEM.CHANNEL.INITQ,
 else they fail with MQRCCF_NO_CHANNEL_INITIATOR (``AMQ8101S: IBM MQ error (C91) has
 occurred.``). DISPLAY CHSTATUS with no channel initiator finds no current status: IBM's
 ``AMQ8420I: Channel Status not found.`` (SAVED status is the queue manager's sync records).
@@ -68,7 +68,7 @@ from typing import Any
 
 import attrs
 
-from mqpy import CMQC, CMQCFC
+from mqpy import CMQC, CMQCFC, channelcommands, syncrecord
 from mqpy.engine.objects import QUEUE_TYPES
 from mqpy.errors import MQMIError
 from mqpy.mqsc import grammar as g
@@ -439,14 +439,12 @@ class MQSCProcessor:
     def _chinit(self, request: dict) -> dict:
         """Send a channel command to the channel initiator; no answer -> no channel initiator."""
         from mqpy import local
-        from mqpy_chinit import commands
-        from mqpy_chinit.chinit import INITQ
 
-        if not self.engine.queue_status(INITQ)["IPPROCS"]:
+        if not self.engine.queue_status(channelcommands.INITQ)["IPPROCS"]:
             raise self._no_chinit()  # nobody serves the initiation queue: no chinit runs
         qm = local.attach(self.engine)
         try:
-            reply = commands.send(qm, request)
+            reply = channelcommands.send(qm, request)
         finally:
             qm.disconnect()
         if reply is None:
@@ -517,25 +515,25 @@ class MQSCProcessor:
         """RESET CHANNEL SEQNUM(n): this end's next message is number n (its sync record now
         says n - 1). A sender must not be in doubt; reset the partner end the same way."""
         from mqpy import local
-        from mqpy_chinit import syncq
 
         definition = self.engine.lookup("CHANNEL", name).attributes
         role = "S" if definition.get("CHLTYPE") in ("SDR", "SVR", "CLUSSDR") else "R"
-        if role == "S" and any(getattr(syncq.parse_prepare_key(k), "channel", None) == name
-                               for k in self.engine.indoubt()):
+        if role == "S" and any(
+                getattr(syncrecord.parse_prepare_key(k), "channel", None) == name
+                for k in self.engine.indoubt()):
             raise CommandFailed([message("AMQ9528E", name)], CMQCFC.MQRCCF_INDOUBT_VALUE_ERROR)
         qm = local.attach(self.engine)
         try:
             if role == "S":
-                old = syncq.read(qm, name, role)
+                old = syncrecord.read(qm, name, role)
                 partners = [old.partner_qm if old else ""]
             else:  # a generic receiver: every partner's record, or one for the first partner
-                partners = [r.partner_qm for r in syncq.read_all(qm)
+                partners = [r.partner_qm for r in syncrecord.read_all(qm)
                             if r.role == "R" and r.channel == name] or [""]
             for partner in partners:
-                syncq.replace_in_uow(qm, syncq.SyncRecord(name, role, max(0, seqnum - 1),
-                                                          bytes(8), partner,
-                                                          reset=role == "S"))
+                syncrecord.replace_in_uow(
+                    qm, syncrecord.SyncRecord(name, role, max(0, seqnum - 1), bytes(8),
+                                              partner, reset=role == "S"))
             qm.commit()
         finally:
             qm.disconnect()
@@ -543,10 +541,8 @@ class MQSCProcessor:
 
     def _resolve(self, name: str, action: str) -> list[str]:
         """RESOLVE CHANNEL ACTION(COMMIT|BACKOUT): finish the channel's in-doubt batch."""
-        from mqpy_chinit import syncq
-
         for key in self.engine.indoubt():
-            parsed = syncq.parse_prepare_key(key)
+            parsed = syncrecord.parse_prepare_key(key)
             if parsed is not None and parsed.channel == name:
                 self.engine.resolve(key, action == "COMMIT")
                 self._enable_xmitq_get(name)
@@ -629,18 +625,17 @@ class MQSCProcessor:
         and, at a sender, the batch in doubt: the figures RESOLVE CHANNEL is decided by, read
         from the queue manager so they are there with no channel initiator running."""
         from mqpy import local
-        from mqpy_chinit import syncq
-
         indoubt = {p.channel: p for k in self.engine.indoubt()
-                   if (p := syncq.parse_prepare_key(k)) is not None}
+                   if (p := syncrecord.parse_prepare_key(k)) is not None}
         qm = local.attach(self.engine)
         try:
-            records, states = syncq.read_all(qm), syncq.read_states(qm)
+            records, states = syncrecord.read_all(qm), syncrecord.read_states(qm)
         finally:
             qm.disconnect()
         # a sender's record is locked by its batch in doubt: the batch's key says what it holds
         records = [r for r in records if not (r.role == "S" and r.channel in indoubt)]
-        records += [syncq.SyncRecord(p.channel, "S", p.prev_seq, p.prev_luwid, p.partner)
+        records += [syncrecord.SyncRecord(p.channel, "S", p.prev_seq, p.prev_luwid,
+                                          p.partner)
                     for p in indoubt.values()]
         rows: list[dict[str, object]] = []
         for rec in records:
@@ -674,7 +669,6 @@ class MQSCProcessor:
         MEDIALOG is blank: there are no media images (rcdmqimg) to recover from."""
         import mqpy
         from mqpy.errorlog import DEFAULT_INSTALLATION
-        from mqpy_chinit.chinit import INITQ
 
         eng = self.engine
         log = eng.data.log
@@ -695,7 +689,8 @@ class MQSCProcessor:
 
         return {
             "STATUS": "QUIESCING" if quiescing else "RUNNING",
-            "CHINIT": served(INITQ), "CMDSERV": served("SYSTEM.ADMIN.COMMAND.QUEUE"),
+            "CHINIT": served(channelcommands.INITQ),
+            "CMDSERV": served("SYSTEM.ADMIN.COMMAND.QUEUE"),
             "CONNS": conns, "STARTDA": startda, "STARTTI": startti,
             "CURRLOG": f"S{log.end_lsn // seg:07d}.LOG",
             "RECLOG": f"S{log.release_lsn // seg:07d}.LOG", "MEDIALOG": "",

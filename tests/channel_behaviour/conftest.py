@@ -17,9 +17,10 @@ import trio
 
 import mqpy
 from mqpy import CMQC, config, local
+from mqpy.channelcommands import INITQ
 from mqpy.fap.framing import SegmentReader
 from mqpy.mqsc.processor import MQSCProcessor
-from mqpy_chinit.chinit import INITQ, ChannelInitiator, EngineAdmin
+from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
 from mqpy_chinit.states import ChannelState
 from tests.channels.conftest import QMgr
 from tests.channels.test_sdr_rcvr import wait_until

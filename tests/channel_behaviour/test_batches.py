@@ -149,7 +149,7 @@ async def test_at_most_one_batch_is_ever_in_doubt_and_never_at_the_receiver(qm1,
     is seen in doubt, never with more than one batch for the channel, and the receiver never
     has an in-doubt unit of work nor reports INDOUBT.
     spec: dqm-intercommunication 9.33, §3 (in doubt); operations-dlq-clusters 5"""
-    from mqpy_chinit import syncq
+    from mqpy import syncrecord
 
     async with trio.open_nursery() as nursery:
         r2 = await start_chinit(nursery, qm2, listen=True)
@@ -165,7 +165,7 @@ async def test_at_most_one_batch_is_ever_in_doubt_and_never_at_the_receiver(qm1,
         with trio.fail_after(15):
             while st1.last_seqno < 60:
                 mine = [k for k in qm1.engine.indoubt()
-                        if getattr(syncq.parse_prepare_key(k), "channel", "") == CHANNEL]
+                        if getattr(syncrecord.parse_prepare_key(k), "channel", "") == CHANNEL]
                 most = max(most, len(mine))
                 seen_indoubt += bool(mine and st1.indoubt)
                 st2 = r2.chinit.status_of(CHANNEL)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import trio
 
-from mqpy_chinit.chinit import INITQ
+from mqpy.channelcommands import INITQ
 
 from .conftest import CHANNEL, ChannelState, define_pair, finish, start_chinit, wait_until
 

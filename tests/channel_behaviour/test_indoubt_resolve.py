@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import trio
 
+from mqpy import syncrecord
 from mqpy.fap.segments import SegmentType
-from mqpy_chinit import syncq
 from tests.channels.proxy import FaultProxy
 from tests.channels.test_indoubt import nth_message, once
 
@@ -26,7 +26,7 @@ BATCH = 5
 
 def indoubt_keys(qm) -> list[bytes]:
     return [k for k in qm.engine.indoubt()
-            if getattr(syncq.parse_prepare_key(k), "channel", "") == CHANNEL]
+            if getattr(syncrecord.parse_prepare_key(k), "channel", "") == CHANNEL]
 
 
 async def _left_in_doubt(qm1, qm2, nursery, policy):

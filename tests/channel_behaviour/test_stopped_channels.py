@@ -7,7 +7,7 @@ import socket
 
 import trio
 
-from mqpy_chinit.chinit import INITQ
+from mqpy.channelcommands import INITQ
 
 from .conftest import (
     CHANNEL,

@@ -9,7 +9,7 @@ import trio
 
 import mqpy
 from mqpy import CMQC
-from mqpy_chinit.chinit import INITQ
+from mqpy.channelcommands import INITQ
 
 from .conftest import (
     CHANNEL,

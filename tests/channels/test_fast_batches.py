@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pytest
 
+from mqpy import syncrecord
 from mqpy.fap import negotiation
 from mqpy.fap.segments import CapFlags2, SegmentType
-from mqpy_chinit import syncq
 from mqpy_chinit.mca import _our_id, agreed_fast
 from mqpy_chinit.states import ChannelState
 
@@ -21,10 +21,10 @@ from .pairs import CHANNEL, running_pair
 from .test_sdr_rcvr import wait_until
 
 
-def _record(qm, role: str) -> syncq.SyncRecord | None:
+def _record(qm, role: str) -> syncrecord.SyncRecord | None:
     conn = qm.connect()
     try:
-        return syncq.read(conn, CHANNEL, role, "QM1" if role == "R" else "")
+        return syncrecord.read(conn, CHANNEL, role, "QM1" if role == "R" else "")
     finally:
         conn.disconnect()
 

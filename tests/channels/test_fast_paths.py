@@ -10,7 +10,7 @@ import pytest
 import trio
 
 import mqpy
-from mqpy import CMQC
+from mqpy import CMQC, syncrecord
 from mqpy.bindings import BindingsConnection
 from mqpy.fap import mqiflows
 from mqpy.fap.framing import SegmentWriter
@@ -300,7 +300,7 @@ def test_a_receivers_packed_puts_deliver_what_the_verbs_path_delivers(daemon, mo
         rcv = ReceiverMCA(None, "QM1", lambda: qm, lambda name: None)
         rcv.name, rcv.partner = "C", "QMX"
         rcv.syncq = syncq.ChannelSyncQ(qm)
-        rcv.syncq.replace_in_uow(syncq.SyncRecord("C", "R", 0, bytes(8), "QMX"))
+        rcv.syncq.replace_in_uow(syncrecord.SyncRecord("C", "R", 0, bytes(8), "QMX"))
         qm.commit()
         calls = []
 
@@ -326,7 +326,7 @@ def test_a_receivers_packed_puts_deliver_what_the_verbs_path_delivers(daemon, mo
             assert put == [len(ev.data) for ev in evs[3:]] and not committed
             rcv.syncq.replace_in_uow(rcv._record(6, b"2" * 8))
             qm.commit()
-            rec = syncq.read(qm, "C", "R", "QMX")
+            rec = syncrecord.read(qm, "C", "R", "QMX")
             assert (rec.seq, rec.luwid) == (6, b"2" * 8)
             arrived.append(_arrived(qm))
             rcv._close_handles(qm)

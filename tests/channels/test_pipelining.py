@@ -14,7 +14,7 @@ import attrs
 import pytest
 import trio
 
-from mqpy import config
+from mqpy import config, syncrecord
 from mqpy.browsing import browse
 from mqpy.fap.framing import SegmentReader
 from mqpy.fap.segments import (
@@ -25,7 +25,6 @@ from mqpy.fap.segments import (
     Status,
 )
 from mqpy.mqsc.processor import MQSCProcessor
-from mqpy_chinit import syncq
 from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
 from mqpy_chinit.states import ChannelState
 
@@ -292,7 +291,7 @@ def test_sending_qmgr_killed_with_batches_in_flight(site, in_flight):
     time.sleep(0.3)
     eng = local.start("QM1", site.root)
     try:
-        keys = [syncq.parse_prepare_key(key) for key in eng.indoubt()]
+        keys = [syncrecord.parse_prepare_key(key) for key in eng.indoubt()]
         assert [(k.channel, k.prev_seq, k.seq) for k in keys] == [("C", 40, 60)]
     finally:
         local.stop("QM1", site.root)

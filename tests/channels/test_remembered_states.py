@@ -42,9 +42,9 @@ async def test_a_stopped_channel_stays_stopped_across_a_restart(two_qmgrs):
 def test_a_message_that_is_not_a_sync_record_is_ignored():
     """Given something that is not a sync record put on SYSTEM.CHANNEL.SYNCQ under a channel's
     CorrelId, then reading the channel's records ignores it instead of failing the channel."""
-    from mqpy_chinit import syncq
+    from mqpy import syncrecord
 
-    assert syncq._decoded(b"not json") is None
-    assert syncq._decoded(b'{"channel": "C"}') is None
-    record = syncq.SyncRecord("C", "R", 7, bytes(8), "QM1")
-    assert syncq._decoded(record.to_bytes()) == record
+    assert syncrecord._decoded(b"not json") is None
+    assert syncrecord._decoded(b'{"channel": "C"}') is None
+    record = syncrecord.SyncRecord("C", "R", 7, bytes(8), "QM1")
+    assert syncrecord._decoded(record.to_bytes()) == record

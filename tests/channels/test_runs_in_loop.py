@@ -10,7 +10,7 @@ import pytest
 import trio
 
 import mqpy
-from mqpy import CMQC, bindings
+from mqpy import CMQC, bindings, syncrecord
 from mqpy.fap import mqiflows
 from mqpy_chinit import mca, syncq, xmitgets
 from mqpy_chinit.mca import ReceiverMCA
@@ -144,7 +144,7 @@ async def test_a_receiving_mcas_later_batches_go_without_a_worker_thread(running
         monkeypatch.undo()
         assert _drained(conn.get_handle(), b"Q1") == [b"%d" % n for n in range(1, 7)]
         conn.commit()
-        assert syncq.read(conn, "C", "R", "QM9").seq == 6
+        assert syncrecord.read(conn, "C", "R", "QM9").seq == 6
     finally:
         conn.disconnect()
 
@@ -186,16 +186,16 @@ async def test_a_sending_mcas_batch_end_from_the_event_loop_prepares_it(running)
     conn = mqpy.connect(QM)
     try:
         sq = syncq.ChannelSyncQ(conn)
-        rec = syncq.SyncRecord("S1", "S", 50, b"luwid-50", "QM9")
+        rec = syncrecord.SyncRecord("S1", "S", 50, b"luwid-50", "QM9")
         assert await sq.replace_in_uow_in_loop(rec, prepare=b"k") is None
         await trio.to_thread.run_sync(sq.replace_in_uow, rec)
         conn.commit()
-        key = syncq.prepare_key("S1", 50, 100, b"luwid100", "QM9", prev_luwid=b"luwid-50")
+        key = syncrecord.prepare_key("S1", 50, 100, b"luwid100", "QM9", prev_luwid=b"luwid-50")
         assert await sq.replace_in_uow_in_loop(
-            syncq.SyncRecord("S1", "S", 100, b"luwid100", "QM9"), prepare=key) is True
+            syncrecord.SyncRecord("S1", "S", 100, b"luwid100", "QM9"), prepare=key) is True
         assert key in conn.get_handle().indoubt()
         conn.get_handle().resolve(key, True)
-        stored = syncq.read(conn, "S1", "S")
+        stored = syncrecord.read(conn, "S1", "S")
         assert (stored.seq, stored.luwid) == (100, b"luwid100")
     finally:
         conn.disconnect()

@@ -166,8 +166,7 @@ def _bypasses(path: pathlib.Path, root: pathlib.Path = ROOT) -> list[str]:
     change to a status ``history``."""
     source = path.read_text()
     tree = ast.parse(source, str(path))
-    channel_pkg = path.relative_to(root).parts[0] in ("mqpy_chinit", "mqpy_cli") \
-        or path.name == "clienthost.py"
+    channel_pkg = path.relative_to(root).parts[0] in ("mqpy_chinit", "mqpy_cli")
     out = []
 
     def where(node: ast.AST) -> str:

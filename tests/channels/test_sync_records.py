@@ -5,19 +5,19 @@ per channel end (and partner) remains, holding the last committed batch."""
 from __future__ import annotations
 
 import mqpy
-from mqpy import CMQC
+from mqpy import CMQC, syncrecord
 from mqpy.browsing import browse
 from mqpy_chinit import syncq
 
 
-def _records(qm, channel: str, role: str) -> list[syncq.SyncRecord]:
-    return [syncq.SyncRecord.from_bytes(data) for _md, data in
-            browse(qm, syncq.SYNCQ, correl_id=syncq.correl_id(channel, role))]
+def _records(qm, channel: str, role: str) -> list[syncrecord.SyncRecord]:
+    return [syncrecord.SyncRecord.from_bytes(data) for _md, data in
+            browse(qm, syncrecord.SYNCQ, correl_id=syncrecord.correl_id(channel, role))]
 
 
 def _batch(keeper: syncq.ChannelSyncQ, qm, seq: int, partner: str = "QM2") -> None:
-    keeper.replace_in_uow(syncq.SyncRecord("TO.QM2", "S", seq, seq.to_bytes(8, "big"),
-                                           partner))
+    keeper.replace_in_uow(syncrecord.SyncRecord("TO.QM2", "S", seq, seq.to_bytes(8, "big"),
+                                                partner))
     qm.commit()
 
 
@@ -45,7 +45,7 @@ def test_a_backed_out_batch_leaves_the_record_before_it(two_qmgrs):
     try:
         keeper = syncq.ChannelSyncQ(qm)
         _batch(keeper, qm, 50)
-        keeper.replace_in_uow(syncq.SyncRecord("TO.QM2", "S", 100, bytes(8), "QM2"))
+        keeper.replace_in_uow(syncrecord.SyncRecord("TO.QM2", "S", 100, bytes(8), "QM2"))
         qm.backout()
         assert [r.seq for r in _records(qm, "TO.QM2", "S")] == [50]
         _batch(keeper, qm, 100)
@@ -63,8 +63,8 @@ def test_a_record_replaced_by_reset_channel_is_found_again(two_qmgrs):
     try:
         keeper = syncq.ChannelSyncQ(qm)
         _batch(keeper, qm, 50)
-        syncq.replace_in_uow(other, syncq.SyncRecord("TO.QM2", "S", 0, bytes(8), "QM2",
-                                                     reset=True))
+        syncrecord.replace_in_uow(other, syncrecord.SyncRecord("TO.QM2", "S", 0, bytes(8),
+                                                               "QM2", reset=True))
         other.commit()
         _batch(keeper, qm, 100)
         assert [(r.seq, r.reset) for r in _records(qm, "TO.QM2", "S")] == [(100, False)]
@@ -80,11 +80,12 @@ def test_a_receiver_replaces_only_its_partners_record(two_qmgrs):
     qm = qm2.connect()
     try:
         for partner in ("QMA", "QMB"):
-            syncq.replace_in_uow(qm, syncq.SyncRecord("TO.QM2", "R", 7, bytes(8), partner))
+            syncrecord.replace_in_uow(qm, syncrecord.SyncRecord("TO.QM2", "R", 7, bytes(8),
+                                                                partner))
         qm.commit()
         keeper = syncq.ChannelSyncQ(qm)
         for seq in (10, 20):
-            keeper.replace_in_uow(syncq.SyncRecord("TO.QM2", "R", seq, bytes(8), "QMA"))
+            keeper.replace_in_uow(syncrecord.SyncRecord("TO.QM2", "R", seq, bytes(8), "QMA"))
             qm.commit()
         got = {r.partner_qm: r.seq for r in _records(qm, "TO.QM2", "R")}
         assert got == {"QMA": 20, "QMB": 7}
@@ -107,7 +108,7 @@ def test_the_record_steps_run_with_other_calls(two_qmgrs):
 
         put = ("put1", (mqpy.OD(ObjectName=b"T"), mqpy.MD(), mqpy.PMO(
             Options=CMQC.MQPMO_SYNCPOINT), b"payload"))
-        steps = keeper.steps(syncq.SyncRecord("TO.QM2", "S", 2, bytes(8), "QM2"))
+        steps = keeper.steps(syncrecord.SyncRecord("TO.QM2", "S", 2, bytes(8), "QM2"))
         results = run_in_order(qm.get_handle(), [put, *steps])
         assert keeper.done(results[1:])
         qm.commit()

@@ -1,7 +1,7 @@
 """qm.ini ``Channels: MQIBindType=FASTPATH``: a plain SVRCONN's socket is handed by the channel
 initiator's listener to the queue-manager daemon, which serves the client on its own engine
-(``mqpy.clienthost``). What must not change for the application or the operator: the MQI's
-semantics, DISPLAY CHSTATUS / CONN, STOP CHANNEL, MAXINST, units of work backed out when a
+(``mqpy_chinit.clienthost``). What must not change for the application or the operator: the
+MQI's semantics, DISPLAY CHSTATUS / CONN, STOP CHANNEL, MAXINST, units of work backed out when a
 client or the queue manager goes; TLS channels stay in the channel initiator.
 
 Each test checks who holds the client's server-side socket (:func:`_holders`), so that it
@@ -21,7 +21,8 @@ import pytest
 import trustme
 
 import mqpy
-from mqpy import CMQC, CMQCFC, clienthost, config
+from mqpy import CMQC, CMQCFC, config
+from mqpy_chinit import handoff
 from tests.client.conftest import wait_for
 from tests.security.site import ADMIT_OWNER, CHANNEL, QM, Site, as_nobody, key_repository
 
@@ -374,7 +375,7 @@ def test_another_users_connection_to_the_hand_over_socket_is_refused(site):
     without reading a request (AMQ9999E names the user id) and closes the connection. The
     clients keep being served. (Run as root: the other user is nobody, 65534; the socket is
     reached through a hard link in a directory that user may search.)"""
-    path = os.path.join(site.qmdir, clienthost.SOCKET_NAME)
+    path = os.path.join(site.qmdir, handoff.SOCKET_NAME)
     where = tempfile.mkdtemp()
     os.chmod(where, 0o755)
     link = os.path.join(where, "fastpath.sock")
@@ -401,9 +402,9 @@ def test_another_users_connection_to_the_hand_over_socket_is_refused(site):
 
 def test_only_the_queue_managers_user_may_hand_over():
     """The hand-off socket's check: the peer's uid must be the queue manager's own."""
-    assert clienthost.peer_allowed(os.getuid())
-    assert not clienthost.peer_allowed(os.getuid() + 1)
-    assert not clienthost.peer_allowed(0, own_uid=1000)
+    assert handoff.peer_allowed(os.getuid())
+    assert not handoff.peer_allowed(os.getuid() + 1)
+    assert not handoff.peer_allowed(0, own_uid=1000)
 
 
 def test_a_controlled_end_waits_for_the_daemons_clients(tmp_path):
@@ -433,7 +434,7 @@ def test_a_failed_hand_off_is_served_by_the_channel_initiator(env, tmp_path):
     client host listening), when a client connects, then the channel initiator serves it
     as with STANDARD and logs why."""
     chinit = env.chinit.chinit
-    missing = str(tmp_path / clienthost.SOCKET_NAME)
+    missing = str(tmp_path / handoff.SOCKET_NAME)
     env.chinit.run_sync(lambda: setattr(chinit, "fastpath", missing))
     qm = env.client()
     try:

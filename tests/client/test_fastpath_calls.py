@@ -2,7 +2,7 @@
 units of work and a lost client, MAXMSGL, the channel status counters, malformed bodies,
 requests sent without waiting, a client lost during a waiting get, tshark's dissection) run
 again against a queue manager with qm.ini ``Channels: MQIBindType=FASTPATH``, where the
-daemon serves the client itself (``mqpy.clienthost``): an application sees the same."""
+daemon serves the client itself (``mqpy_chinit.clienthost``): an application sees the same."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The client-side answers of test_bad_structures, test_descriptor_checks,
 test_headers_in_message_data and test_strings_that_do_not_fit, again against a queue manager
 with qm.ini ``Channels: MQIBindType=FASTPATH``, where the daemon serves its clients itself
-(``mqpy.clienthost``, the SVRCONN calling the engine in process): the same reason codes,
+(``mqpy_chinit.clienthost``, the SVRCONN calling the engine in process): the same reason codes,
 the connection and its unit of work going on."""
 
 from __future__ import annotations

@@ -197,10 +197,10 @@ def test_qmstatus_shows_a_running_channel_initiator_and_a_quiescing_queue_manage
     STATUS(QUIESCING); PCF's answer, built by the command server's dispatch (its MQGET
     fails if quiescing, so it is not asked through the queue), has QMgrStatus
     MQQMSTA_QUIESCING."""
+    from mqpy.channelcommands import INITQ
     from mqpy.cmdserver import CommandServer
     from mqpy.mqsc.processor import MQSCProcessor
     from mqpy.structures import CFH
-    from mqpy_chinit.chinit import INITQ
 
     qm, eng, root = qmgr
     initq = mqpy.Queue(qm, INITQ, CMQC.MQOO_INPUT_SHARED)

@@ -8,8 +8,7 @@ from __future__ import annotations
 import trio
 
 import mqpy
-from mqpy import CMQC
-from mqpy_chinit import syncq
+from mqpy import CMQC, syncrecord
 from tests.channel_behaviour.conftest import CHANNEL, DLQ, finish, wait_until
 from tests.security.test_putaut_rules import _dead_letters, _grant, _put_as, _run, pair  # noqa: F401
 
@@ -56,7 +55,7 @@ async def test_a_refusal_in_the_middle_of_a_held_batch_keeps_order_and_record(pa
     assert [d for _, d in _dead_letters(qm2)] == [b"d1", b"d2"]
     conn = qm2.connect()
     try:
-        records = syncq._records(conn, CHANNEL, "R")
+        records = syncrecord._records(conn, CHANNEL, "R")
     finally:
         conn.disconnect()
     assert [r.seq for _, r in records] == [8]

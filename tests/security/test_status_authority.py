@@ -4,7 +4,7 @@ channels and listeners the user has dsp authority on; a specific one the user ma
 display is refused (2035, AMQ8135E in an escape answer, AMQ8077W in the error log).
 
 The status rows come from a channel initiator; here a small one in the test serves the
-channel-command protocol on SYSTEM.CHANNEL.INITQ (mqpy_chinit.commands) with fixed rows, so
+channel-command protocol on SYSTEM.CHANNEL.INITQ (mqpy.channelcommands) with fixed rows, so
 what is checked is only what the command server lets through.
 """
 
@@ -16,9 +16,9 @@ import threading
 import pytest
 
 from mqpy import CMQC, CMQCFC, pcf
+from mqpy.channelcommands import COMMAND_FORMAT, INITQ
 from mqpy.security import set_authority
 from mqpy.structures import GMO, MD, OD, PMO
-from mqpy_chinit.chinit import COMMAND_FORMAT, INITQ
 
 from .requester import reason
 

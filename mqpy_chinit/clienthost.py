@@ -15,132 +15,44 @@ CONNAUTH and object authority in the engine. The channel initiator answers DISPL
 and STOP CHANNEL for the operator; it asks this host over the same socket (a *command*) and
 merges the answer with its own.
 
-Only the queue manager's own user may hand a socket over or send a command
-(:func:`peer_allowed`, SO_PEERCRED): a local user connecting to ``qm.fastpath.sock`` cannot
-smuggle a connection past the listener's checks, nor stop a channel.
-
-Frames (both ways a 4-byte big-endian length before each part):
-
-- request: kind (``S`` a socket, ``C`` a command), JSON header, body; a socket's file
-  descriptor travels with the first bytes, its body is what the listener read from it;
-- answer: JSON (``{"ok": true}`` once a socket is taken; a command's reply).
+The hand-off itself (the socket, its frames and who may use it) is ``handoff.py``'s. The
+queue manager finds this module through its extension point (``mqpy.extensions``,
+CLIENT_HOST): it does not import the channel initiator.
 """
 
 from __future__ import annotations
 
-import array
 import functools
-import json
 import math
 import os
 import socket
-import struct
 from collections.abc import Callable
 from typing import Any
 
 import trio
 
-from mqpy import config
+from mqpy import config, local
 from mqpy.bindings import bind_address
+from mqpy.fap import channeldefs as D
+from mqpy.fap import tls
+from mqpy.fap.segments import InitialData, StatusCode
+from mqpy_chinit import svrconn
+from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
+from mqpy_chinit.conversation import ChannelEnded
+from mqpy_chinit.handoff import (
+    SOCKET_NAME,
+    TIMEOUT,
+    answer,
+    peer_allowed,
+    peer_uid_of,
+    read_request,
+)
+from mqpy_chinit.mca import CONFIRM_TIMEOUT
+from mqpy_chinit.tlsstream import Prefixed
 
-__all__ = ["SOCKET_NAME", "ClientHost", "HandOffFailed", "ask", "hand_off", "peer_allowed",
-           "socket_path"]
-
-SOCKET_NAME = "qm.fastpath.sock"
-#: how long the channel initiator waits for the host to take a socket or answer a command
-TIMEOUT = 10.0
-_LEN = struct.Struct(">I")
-_MAX_HEADER = 1 << 20
-_MAX_BODY = 1 << 24
+__all__ = ["SOCKET_NAME", "ClientHost"]
 
 LogFn = Callable[[str, str], None]
-
-
-class HandOffFailed(Exception):
-    """The client host did not take the socket (or answer): why, for the log."""
-
-
-def socket_path(qmgr: str, root: str | None = None) -> str:
-    return os.path.join(config.qmgr_dir(qmgr, root), SOCKET_NAME)
-
-
-def peer_allowed(peer_uid: int, own_uid: int | None = None) -> bool:
-    """Whether a peer of the hand-off socket may use it: only the queue manager's own user
-    (the channel initiator runs as it)."""
-    return peer_uid == (os.getuid() if own_uid is None else own_uid)
-
-
-def _peer_uid(sock: Any) -> int:
-    creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
-    return struct.unpack("3i", creds)[1]
-
-
-def _frame(kind: bytes, header: dict[str, Any], body: bytes = b"") -> bytes:
-    head = json.dumps(header).encode()
-    return kind + _LEN.pack(len(head)) + head + _LEN.pack(len(body)) + body
-
-
-# ---------------------------------------------------------------------------- the asking side
-
-
-async def _exchange(path: str, frame: bytes, fd: int | None) -> dict[str, Any]:
-    """Send ``frame`` (with ``fd``) to the host at ``path`` and return its JSON answer."""
-    sock = trio.socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    try:
-        with trio.fail_after(TIMEOUT):
-            with bind_address(path) as address:
-                await sock.connect(address)
-            view = memoryview(frame)
-            if fd is not None:
-                fds = array.array("i", [fd])
-                sent = await sock.sendmsg([view], [(socket.SOL_SOCKET, socket.SCM_RIGHTS,
-                                                    fds)])
-                view = view[sent:]
-            while view:
-                view = view[await sock.send(view):]
-            answer = await _read_answer(sock)
-    except trio.TooSlowError:
-        raise HandOffFailed(f"no answer from the queue manager within {TIMEOUT:g} "
-                            f"seconds") from None
-    except OSError as exc:
-        raise HandOffFailed(exc.strerror or str(exc)) from None
-    finally:
-        sock.close()
-    return answer
-
-
-async def _read_answer(sock: Any) -> dict[str, Any]:
-    data = b""
-    while len(data) < _LEN.size or len(data) < _LEN.size + _LEN.unpack_from(data)[0]:
-        chunk = await sock.recv(65536)
-        if not chunk:
-            raise HandOffFailed("the queue manager closed the hand-off socket")
-        data += chunk
-    try:
-        answer = json.loads(data[_LEN.size:_LEN.size + _LEN.unpack_from(data)[0]])
-    except ValueError as exc:
-        raise HandOffFailed(f"a garbled answer: {exc}") from None
-    if not isinstance(answer, dict):
-        raise HandOffFailed("a garbled answer")
-    return answer
-
-
-async def hand_off(path: str, sock: Any, read: bytes, peer: str) -> None:
-    """Give the connected client socket ``sock`` (its ``read`` bytes already taken from it) to
-    the client host at ``path``. Returns once the host has it; HandOffFailed otherwise (the
-    caller still owns the socket then)."""
-    answer = await _exchange(path, _frame(b"S", {"peer": peer}, read), sock.fileno())
-    if not answer.get("ok"):
-        raise HandOffFailed(str(answer.get("message") or "refused"))
-
-
-async def ask(path: str, request: dict[str, Any]) -> dict[str, Any]:
-    """A channel command (STATUS, STOP) for the host's SVRCONN instances: its reply."""
-    return await _exchange(path, _frame(b"C", request), None)
-
-
-# ---------------------------------------------------------------------------- the host
-
 
 class ClientHost:
     """The daemon's SVRCONN instances: a channel initiator over the engine of this process
@@ -149,10 +61,6 @@ class ClientHost:
 
     def __init__(self, engine: Any, path: str, log: LogFn,
                  peer_limits: config.PeerLimits | None = None) -> None:
-        from mqpy import local
-        from mqpy_chinit import svrconn
-        from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
-
         self.engine = engine
         self.path = path
         self.log = log
@@ -210,22 +118,22 @@ class ClientHost:
     async def _serve_request_on(self, conn: Any) -> None:
         fds: list[int] = []
         try:
-            uid = _peer_uid(conn)
+            uid = peer_uid_of(conn)
             if not peer_allowed(uid):
                 self.log("AMQ9999E", f"A connection to {SOCKET_NAME} from user id {uid} was "
                          f"refused: only the queue manager's user may hand channels over.")
                 return
             with trio.fail_after(TIMEOUT):
-                kind, header, body = await _read_request(conn, fds)
+                kind, header, body = await read_request(conn, fds)
             if kind == b"C":
                 try:
                     reply = await self.command(header)
                 except Exception as exc:  # noqa: BLE001 - a command's fault, not the host's
                     reply = {"ok": False, "message": f"AMQ9999E: {exc!r}"}
-                await _answer(conn, reply)
+                await answer(conn, reply)
                 return
             if kind != b"S" or len(fds) != 1:
-                await _answer(conn, {"ok": False, "message": "a bad hand-off request"})
+                await answer(conn, {"ok": False, "message": "a bad hand-off request"})
                 return
             client = socket.socket(fileno=fds.pop())
         except (OSError, ValueError, trio.TooSlowError) as exc:
@@ -235,7 +143,7 @@ class ClientHost:
             for fd in fds:
                 os.close(fd)
         try:
-            await _answer(conn, {"ok": True})
+            await answer(conn, {"ok": True})
         except OSError:
             client.close()  # the channel initiator serves it itself, having had no answer
             return
@@ -249,13 +157,6 @@ class ClientHost:
     async def _serve_client(self, client: socket.socket, read: bytes, peer: str) -> None:
         """Read the client's INITIAL_DATA again from the bytes the listener read and serve
         the SVRCONN it names, as the listener would have."""
-        from mqpy.fap import channeldefs as D
-        from mqpy.fap import tls
-        from mqpy.fap.segments import InitialData, StatusCode
-        from mqpy_chinit.conversation import ChannelEnded
-        from mqpy_chinit.mca import CONFIRM_TIMEOUT
-        from mqpy_chinit.tlsstream import Prefixed
-
         stream = Prefixed(trio.SocketStream(trio.socket.from_stdlib_socket(client)), read)
         conv = self.chinit.inbound_conversation(stream)  # MaxUnauthBytes until its MQCONN
         try:
@@ -298,8 +199,6 @@ class ClientHost:
 
     async def command(self, request: dict[str, Any]) -> dict[str, Any]:
         """STATUS and STOP of this host's SVRCONN instances (``chinit._command``'s verbs)."""
-        from mqpy_chinit import svrconn
-
         verb = request.get("command")
         if verb == "STATUS":
             return {"ok": True,
@@ -310,48 +209,3 @@ class ClientHost:
                 str(request.get("conname", "")))
             return {"ok": True, "stopped": stopped}
         return {"ok": False, "message": f"AMQ8405E: unknown client host command {verb}"}
-
-
-async def _read_request(conn: Any, fds: list[int]) -> tuple[bytes, dict[str, Any], bytes]:
-    """One request: its kind, JSON header and body; its file descriptors into ``fds``."""
-    data = b""
-    need = 1 + _LEN.size
-    header: dict[str, Any] | None = None
-    head_end = 0
-    while True:
-        while len(data) < need:
-            chunk, ancdata, _flags, _addr = await conn.recvmsg(
-                65536, socket.CMSG_SPACE(4 * array.array("i").itemsize))
-            for level, ctype, cdata in ancdata:
-                if level == socket.SOL_SOCKET and ctype == socket.SCM_RIGHTS:
-                    got = array.array("i")
-                    got.frombytes(cdata[:len(cdata) - len(cdata) % got.itemsize])
-                    fds.extend(got)
-            if not chunk:
-                raise ValueError("the request ended early")
-            data += chunk
-        if header is None:
-            head_len = _LEN.unpack_from(data, 1)[0]
-            if head_len > _MAX_HEADER:
-                raise ValueError("the header is too long")
-            head_end = 1 + _LEN.size + head_len
-            if len(data) < head_end + _LEN.size:
-                need = head_end + _LEN.size
-                continue
-            header = json.loads(data[1 + _LEN.size:head_end])
-            if not isinstance(header, dict):
-                raise ValueError("the header is not an object")
-            body_len = _LEN.unpack_from(data, head_end)[0]
-            if body_len > _MAX_BODY:
-                raise ValueError("the body is too long")
-            need = head_end + _LEN.size + body_len
-            if len(data) < need:
-                continue
-        return data[:1], header, data[head_end + _LEN.size:need]
-
-
-async def _answer(conn: Any, answer: dict[str, Any]) -> None:
-    data = json.dumps(answer).encode()
-    view = memoryview(_LEN.pack(len(data)) + data)
-    while view:
-        view = view[await conn.send(view):]
