@@ -80,7 +80,7 @@ def two_qmgrs(tmp_path):
 
 @pytest.fixture
 def site(tmp_path):
-    from ..daemon.conftest import Installation
+    from tests.support.installation import Installation
 
     inst = Installation(str(tmp_path))
     inst.env.pop("MQPY_NO_CHINIT", None)

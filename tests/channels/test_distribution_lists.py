@@ -15,9 +15,8 @@ from mqpy import CMQC
 from mqpy.fap.segments import CapFlags2, SegmentType
 from mqpy.structures import DLH
 from mqpy_chinit.states import ChannelState
-
-from .proxy import FaultProxy
-from .test_sdr_rcvr import wait_until
+from tests.support.proxy import FaultProxy
+from tests.support.waiting import wait_until
 
 CHANNEL = "QM1.TO.QM2"
 TARGETS = ("T1", "T2", "T3")
@@ -240,7 +239,9 @@ def test_a_list_put_between_two_daemons_travels_once(site):
     spec: dqm-intercommunication 9.48"""
     import time
 
-    from .test_two_daemons import bind, depth, free_port, mqsc
+    from tests.support.ports import free_port
+
+    from .test_two_daemons import bind, depth, mqsc
 
     port = free_port()
     for name in ("QM1", "QM2"):

@@ -84,7 +84,7 @@ async def test_events_already_read_come_in_order_yield_now_and_then_and_stay_can
 def daemon(tmp_path, monkeypatch):
     """QM1 started by strmqm (no channel initiator), its test queues defined; the tests
     connect to it over its bindings socket."""
-    from ..daemon.conftest import Installation
+    from tests.support.installation import Installation
 
     inst = Installation(str(tmp_path))
     monkeypatch.setenv("MQPY_DATA_PATH", inst.root)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from mqpy.fap.segments import SegmentType
 from mqpy_chinit.states import ChannelState
+from tests.support.waiting import wait_until
 
 from .pairs import running_pair
-from .test_sdr_rcvr import wait_until
 
 STATUS = SegmentType.STATUS_DATA
 MESSAGE = SegmentType.MESSAGE_DATA

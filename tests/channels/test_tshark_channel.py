@@ -8,10 +8,11 @@ import subprocess
 import pytest
 import trio
 
+from tests.support.proxy import FaultProxy
+from tests.support.waiting import wait_until
 from tests.wire.test_tshark import CLIENT, SERVER, _Capture
 
-from .proxy import FaultProxy
-from .test_sdr_rcvr import define_pair, wait_until
+from .test_sdr_rcvr import define_pair
 
 TSHARK = shutil.which("tshark")
 pytestmark = pytest.mark.skipif(TSHARK is None, reason="tshark is not installed")

@@ -23,7 +23,7 @@ import trustme
 import mqpy
 from mqpy import CMQC, CMQCFC, clienthost, config
 from tests.client.conftest import wait_for
-from tests.security.site import ADMIT_OWNER, CHANNEL, QM, Site, as_nobody, key_repository
+from tests.support.site import ADMIT_OWNER, CHANNEL, QM, Site, as_nobody, key_repository
 
 QUEUE = "FP.Q"
 CIPH = "ECDHE_ECDSA_AES_128_GCM_SHA256"

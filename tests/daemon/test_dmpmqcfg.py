@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from mqpy.mqsc import dump
-from tests.daemon.conftest import Installation
+from tests.support.installation import Installation
 
 _RUN = ("import sys, importlib; m = importlib.import_module('mqpy_cli.' + sys.argv[1]); "
         "getattr(m, sys.argv[2]).main(args=sys.argv[3:], prog_name=sys.argv[2])")

@@ -12,7 +12,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC, local
-from tests.security.site import ADMIT_OWNER, Site
+from tests.support.site import ADMIT_OWNER, Site
 
 from ._support import IN, OUT
 

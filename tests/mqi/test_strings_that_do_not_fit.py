@@ -11,7 +11,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
-from tests.security.site import CHANNEL
+from tests.support.site import CHANNEL
 
 from ._modes import QUEUE, fails_alone
 

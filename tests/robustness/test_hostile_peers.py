@@ -26,7 +26,7 @@ from mqpy.fap.segments import (
     StatusCode,
     build_segment_header,
 )
-from tests.security.site import ADMIT_OWNER, CHANNEL, Site
+from tests.support.site import ADMIT_OWNER, CHANNEL, Site
 
 pytestmark = pytest.mark.timeout(300)
 

@@ -12,10 +12,11 @@ import pytest
 
 from mqpy import local
 from mqpy.mqsc.processor import MQSCProcessor
-from tests.daemon.conftest import QM
 from tests.daemon.test_dmpmqcfg import _cli
+from tests.support.installation import QM
+from tests.support.waiting import wait_for
 
-from .conftest import alive, read_pid, wait_for
+from .conftest import alive, read_pid
 
 pytestmark = pytest.mark.timeout(120)
 

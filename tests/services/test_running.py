@@ -12,8 +12,9 @@ import threading
 import pytest
 
 from mqpy import CMQC, CMQCFC, services
+from tests.support.waiting import wait_for
 
-from .conftest import alive, attrs_of, errlog, read_pid, run, wait_for
+from .conftest import alive, attrs_of, errlog, read_pid, run
 
 pytestmark = pytest.mark.timeout(60)
 
