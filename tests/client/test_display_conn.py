@@ -9,6 +9,8 @@ import pytest
 from tests.client.test_fastpath import FastpathSite
 from tests.support.site import ADMIT_OWNER, CHANNEL, Site
 
+pytestmark = pytest.mark.system
+
 
 @pytest.mark.parametrize("site_class", [Site, FastpathSite], ids=["standard", "fastpath"])
 def test_display_conn_names_a_clients_channel_and_address(tmp_path, site_class):

@@ -24,7 +24,7 @@ from tests.client.conftest import CHANNEL, QMGR, QUEUE
 from tests.wire.test_tshark import CLIENT, SERVER, _Capture
 
 TSHARK = shutil.which("tshark")
-pytestmark = pytest.mark.skipif(TSHARK is None, reason="tshark is not installed")
+pytestmark = [pytest.mark.system, pytest.mark.skipif(TSHARK is None, reason="tshark is not installed")]
 
 
 class _RecordingProxy:

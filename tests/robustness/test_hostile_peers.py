@@ -28,7 +28,7 @@ from mqpy.fap.segments import (
 )
 from tests.support.site import ADMIT_OWNER, CHANNEL, Site
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.system, pytest.mark.timeout(300)]
 
 LIMITS = {"MaxUnauthChannels": "6", "MaxUnauthChannelsPerAddress": "3",
           "MaxUnauthBytes": "8192", "UnauthTimeout": "8", "MaxUnauthBindings": "4",

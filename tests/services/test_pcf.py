@@ -13,7 +13,7 @@ from tests.support.waiting import wait_for
 
 from .conftest import read_pid
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = [pytest.mark.system, pytest.mark.timeout(60)]
 
 
 def _name(value: bytes) -> str:
