@@ -21,7 +21,7 @@ from mqpy.fap.framing import SegmentReader
 from mqpy.mqsc.processor import MQSCProcessor
 from mqpy_chinit.chinit import INITQ, ChannelInitiator, EngineAdmin
 from mqpy_chinit.states import ChannelState
-from tests.channels.conftest import QMgr
+from tests.support.qmgr import QMgr
 from tests.support.waiting import wait_until
 
 __all__ = ["CHANNEL", "DLQ", "Running", "finish", "TapProxy", "browse", "chstatus", "define_pair", "mqsc",

@@ -15,9 +15,8 @@ from mqpy_chinit.chinit import INITQ, ChannelInitiator, EngineAdmin
 from mqpy_chinit.cluster.directory import cache_path
 from mqpy_chinit.cluster.records import decode as decode_record
 from mqpy_chinit.mca import ReceiverMCA
-from tests.channels.test_indoubt import once
 from tests.support.ports import free_port
-from tests.support.proxy import FaultProxy
+from tests.support.proxy import FaultProxy, once
 
 from .conftest import (
     CHANNEL,

@@ -208,7 +208,7 @@ async def test_a_list_message_on_the_wire_decodes_in_wireshark(two_qmgrs, tmp_pa
     """Given a list message crossing a channel to a capable partner, when the traffic is
     decoded by tshark as MQ, then the message is MQXQH + MQMD with Format MQHDIST and
     nothing is malformed (this tshark shows the MQDH and its records as the data)."""
-    from tests.wire.test_tshark import CLIENT, SERVER, _Capture
+    from tests.support.pcap import CLIENT, SERVER, Capture
 
     qm1, qm2 = two_qmgrs
     async with trio.open_nursery() as nursery:
@@ -219,7 +219,7 @@ async def test_a_list_message_on_the_wire_decodes_in_wireshark(two_qmgrs, tmp_pa
         await run_channel(nursery, qm1, c1)
         await wait_until(lambda: all(qm2.committed(t) == 1 for t in TARGETS))
         nursery.cancel_scope.cancel()
-    capture = _Capture()
+    capture = Capture()
     capture.handshake()
     for direction, segment in proxy.recorded:
         capture.send(CLIENT if direction == "s2r" else SERVER, [segment])

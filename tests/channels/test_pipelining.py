@@ -28,11 +28,11 @@ from mqpy.mqsc.processor import MQSCProcessor
 from mqpy_chinit import syncq
 from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
 from mqpy_chinit.states import ChannelState
-from tests.support.proxy import ThreadedProxy
+from tests.support.proxy import ThreadedProxy, nth_message, once
 from tests.support.waiting import wait_until
 
 from .pairs import CHANNEL, PIPELINED, hold_statuses, messages_passed_beyond, running_pair
-from .test_indoubt import _run_with_proxy, nth_message, once
+from .test_indoubt import _run_with_proxy
 from .test_kill import (
     N,
     _pid,

@@ -8,9 +8,9 @@ import subprocess
 import pytest
 import trio
 
+from tests.support.pcap import CLIENT, SERVER, Capture
 from tests.support.proxy import FaultProxy
 from tests.support.waiting import wait_until
-from tests.wire.test_tshark import CLIENT, SERVER, _Capture
 
 from .test_sdr_rcvr import define_pair
 
@@ -37,7 +37,7 @@ async def test_channel_traffic_decodes_with_nothing_malformed(two_qmgrs, tmp_pat
         c1.start_channel("QM1.TO.QM2")
         await wait_until(lambda: qm2.committed("TARGET") == 30)
         nursery.cancel_scope.cancel()
-    capture = _Capture()
+    capture = Capture()
     capture.handshake()
     for direction, segment in proxy.recorded:
         capture.send(CLIENT if direction == "s2r" else SERVER, [segment])

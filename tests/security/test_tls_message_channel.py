@@ -9,7 +9,7 @@ import trio
 import trustme
 
 from mqpy import local
-from tests.channels.conftest import QMgr
+from tests.support.qmgr import QMgr
 from tests.support.site import key_repository
 from tests.support.waiting import wait_until
 

@@ -17,8 +17,8 @@ from mqpy import local, services
 from mqpy.cmdserver import start_command_server, stop_command_server
 from mqpy.mqsc.dump import parse_items
 from mqpy.mqsc.processor import MQSCProcessor
-from tests.mqsc_exec.test_cmdserver import Admin
 from tests.support.installation import Installation
+from tests.support.pcf import Admin
 
 #: a server: records its pid and arguments, writes a line to stdout and stderr, sleeps
 SERVER = """\

@@ -155,3 +155,14 @@ def run_chinit(inst: Installation, command: str, *args: str) -> subprocess.Compl
     """runmqlsr, runmqchi or runmqchl run to its end, as an operator runs it."""
     return subprocess.run(chinit_command(inst, command, *args), env=inst.env,
                           capture_output=True, text=True, timeout=30)
+
+
+_CLI = ("import sys, importlib; m = importlib.import_module('mqpy_cli.' + sys.argv[1]); "
+        "getattr(m, sys.argv[2]).main(args=sys.argv[3:], prog_name=sys.argv[2])")
+
+
+def cli(inst: Installation, module: str, command: str, *args: str, stdin: str | None = None
+        ) -> subprocess.CompletedProcess:
+    """Any command of ``mqpy_cli.<module>`` (runmqsc, dmpmqcfg, ...) run to its end."""
+    return subprocess.run([sys.executable, "-c", _CLI, module, command, *args], env=inst.env,
+                          input=stdin, capture_output=True, text=True, timeout=120)
