@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: all venv tools test soak bench demo lint clean
+.PHONY: all venv tools test test-fast soak bench demo lint clean
 
 all: test
 
@@ -27,6 +27,11 @@ tools:
 # tests stay on one worker so module-scoped set-ups are made once.
 test: $(STAMP) tools
 	$(PY) -m pytest -q -p no:cacheprovider -n 3 --dist loadfile
+
+# The pure layer only: no test marked system (processes, daemons, sockets to them: see
+# tests/support/system.py) and no soak; under a minute.
+test-fast: $(STAMP)
+	$(PY) -m pytest -q -p no:cacheprovider -n 3 --dist loadfile -o addopts="" -m "not system and not soak"
 
 soak: $(STAMP)
 	$(PY) -m pytest -q -p no:cacheprovider -m soak -o addopts=""

@@ -22,8 +22,8 @@ from mqpy.fap.framing import SegmentReader
 from mqpy.mqsc.processor import MQSCProcessor
 from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
 from mqpy_chinit.states import ChannelState
-from tests.channels.conftest import QMgr
-from tests.channels.test_sdr_rcvr import wait_until
+from tests.support.qmgr import QMgr
+from tests.support.waiting import wait_until
 
 __all__ = ["CHANNEL", "DLQ", "Running", "finish", "TapProxy", "browse", "chstatus", "define_pair", "mqsc",
            "start_chinit", "wait_until", "QMgr", "ChannelState"]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import trio
 
-from .conftest import ChannelState, TapProxy, chstatus, finish, mqsc, start_chinit, wait_until
+from tests.support.waiting import wait_until
+
+from .conftest import ChannelState, TapProxy, chstatus, finish, mqsc, start_chinit
 
 
 def _xmitq_and_target(sender_qm, receiver_qm):

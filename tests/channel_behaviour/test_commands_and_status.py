@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import socket
-
 import trio
 
 from mqpy import CMQC, CMQCFC, CMQXC, pcf
 from mqpy.fap.segments import Ping, SegmentType
 from mqpy.structures import CFH
+from tests.support.ports import free_port
 
 from .conftest import (
     CHANNEL,
@@ -21,12 +20,6 @@ from .conftest import (
     start_chinit,
     wait_until,
 )
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 async def test_ping_channel_gets_its_data_back_from_the_receiver(qm1, qm2):

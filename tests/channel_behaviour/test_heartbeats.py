@@ -7,7 +7,7 @@ import time
 import trio
 
 from mqpy.fap.segments import SegmentType
-from tests.channels.proxy import FaultProxy
+from tests.support.proxy import FaultProxy
 
 from .conftest import (
     CHANNEL,

@@ -6,8 +6,7 @@ import trio
 
 from mqpy import syncrecord
 from mqpy.fap.segments import SegmentType
-from tests.channels.proxy import FaultProxy
-from tests.channels.test_indoubt import nth_message, once
+from tests.support.proxy import FaultProxy, nth_message, once
 
 from .conftest import (
     CHANNEL,

@@ -6,8 +6,6 @@ and RESOLVE of a sender an error stopped."""
 
 from __future__ import annotations
 
-import socket
-
 import trio
 
 import mqpy
@@ -18,8 +16,8 @@ from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
 from mqpy_chinit.cluster.directory import cache_path
 from mqpy_chinit.cluster.records import decode as decode_record
 from mqpy_chinit.mca import ReceiverMCA
-from tests.channels.proxy import FaultProxy
-from tests.channels.test_indoubt import once
+from tests.support.ports import free_port
+from tests.support.proxy import FaultProxy, once
 
 from .conftest import (
     CHANNEL,
@@ -37,11 +35,6 @@ from .conftest import (
 
 COMMAND_QUEUE = "SYSTEM.CLUSTER.COMMAND.QUEUE"
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def trigger_on(qm, xmitq: str, channel: str) -> None:

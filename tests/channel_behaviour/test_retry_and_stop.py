@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 import time
 
 import trio
@@ -10,6 +9,7 @@ import trio
 import mqpy
 from mqpy import CMQC
 from mqpy.channelcommands import INITQ
+from tests.support.ports import free_port
 
 from .conftest import (
     CHANNEL,
@@ -21,12 +21,6 @@ from .conftest import (
     start_chinit,
     wait_until,
 )
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 async def watch(status, seen: list, stop: trio.Event) -> None:

@@ -3,11 +3,10 @@ the channel initiator remembers it (and a RETRYING one)."""
 
 from __future__ import annotations
 
-import socket
-
 import trio
 
 from mqpy.channelcommands import INITQ
+from tests.support.ports import free_port
 
 from .conftest import (
     CHANNEL,
@@ -19,12 +18,6 @@ from .conftest import (
     start_chinit,
     wait_until,
 )
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def trigger_on(qm) -> None:

@@ -12,8 +12,8 @@ import trio
 
 from mqpy.fap.segments import SegmentType
 from mqpy_chinit.chinit import ChannelInitiator
+from tests.support.proxy import FaultProxy, Policy
 
-from .proxy import FaultProxy, Policy
 from .test_sdr_rcvr import define_pair
 
 CHANNEL = "QM1.TO.QM2"

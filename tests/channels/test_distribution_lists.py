@@ -15,9 +15,8 @@ from mqpy import CMQC
 from mqpy.fap.segments import CapFlags2, SegmentType
 from mqpy.structures import DLH
 from mqpy_chinit.states import ChannelState
-
-from .proxy import FaultProxy
-from .test_sdr_rcvr import wait_until
+from tests.support.proxy import FaultProxy
+from tests.support.waiting import wait_until
 
 CHANNEL = "QM1.TO.QM2"
 TARGETS = ("T1", "T2", "T3")
@@ -209,7 +208,7 @@ async def test_a_list_message_on_the_wire_decodes_in_wireshark(two_qmgrs, tmp_pa
     """Given a list message crossing a channel to a capable partner, when the traffic is
     decoded by tshark as MQ, then the message is MQXQH + MQMD with Format MQHDIST and
     nothing is malformed (this tshark shows the MQDH and its records as the data)."""
-    from tests.wire.test_tshark import CLIENT, SERVER, _Capture
+    from tests.support.pcap import CLIENT, SERVER, Capture
 
     qm1, qm2 = two_qmgrs
     async with trio.open_nursery() as nursery:
@@ -220,7 +219,7 @@ async def test_a_list_message_on_the_wire_decodes_in_wireshark(two_qmgrs, tmp_pa
         await run_channel(nursery, qm1, c1)
         await wait_until(lambda: all(qm2.committed(t) == 1 for t in TARGETS))
         nursery.cancel_scope.cancel()
-    capture = _Capture()
+    capture = Capture()
     capture.handshake()
     for direction, segment in proxy.recorded:
         capture.send(CLIENT if direction == "s2r" else SERVER, [segment])
@@ -240,7 +239,9 @@ def test_a_list_put_between_two_daemons_travels_once(site):
     spec: dqm-intercommunication 9.48"""
     import time
 
-    from .test_two_daemons import bind, depth, free_port, mqsc
+    from tests.support.ports import free_port
+
+    from .test_two_daemons import bind, depth, mqsc
 
     port = free_port()
     for name in ("QM1", "QM2"):

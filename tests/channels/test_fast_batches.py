@@ -16,9 +16,9 @@ from mqpy.fap import negotiation
 from mqpy.fap.segments import CapFlags2, SegmentType
 from mqpy_chinit.mca import _our_id, agreed_fast
 from mqpy_chinit.states import ChannelState
+from tests.support.waiting import wait_until
 
 from .pairs import CHANNEL, running_pair
-from .test_sdr_rcvr import wait_until
 
 
 def _record(qm, role: str) -> syncrecord.SyncRecord | None:

@@ -27,7 +27,7 @@ from mqpy_chinit.conversation import (
 from mqpy_chinit.mca import ReceiverMCA, SenderMCA, _InFlight
 from mqpy_chinit.monitor import ChannelMonitor
 from mqpy_chinit.states import ChannelStatus
-from tests.wire.test_conversation_io import _connected
+from tests.support.loopback import loopback_pair
 
 
 def _messages(count: int) -> bytes:
@@ -41,7 +41,7 @@ async def test_events_already_read_come_in_order_yield_now_and_then_and_stay_can
     trip through the scheduler is not made for each one, but never skipped for long), and a
     cancelled scope stops the taking at once."""
     count = 5 * PENDING_YIELD
-    async with _connected() as (ours, partner):
+    async with loopback_pair() as (ours, partner):
         conv = Conversation(ours, ChannelStatus("C", "RCVR"))
         conv.agreed(MAX_TRANSMISSION_SIZE, 0)  # (past its INITIAL_DATA)
         await partner.send_all(_messages(count))
@@ -84,7 +84,7 @@ async def test_events_already_read_come_in_order_yield_now_and_then_and_stay_can
 def daemon(tmp_path, monkeypatch):
     """QM1 started by strmqm (no channel initiator), its test queues defined; the tests
     connect to it over its bindings socket."""
-    from ..daemon.conftest import Installation
+    from tests.support.installation import Installation
 
     inst = Installation(str(tmp_path))
     monkeypatch.setenv("MQPY_DATA_PATH", inst.root)
@@ -206,7 +206,7 @@ async def test_what_arrived_asks_without_waiting_is_received_as_a_read_would_hav
     then nothing sent is no; a flow sent is yes, and the next receive gives that flow whole
     (bytes read early and the rest read later); the partner's end, seen early, ends the
     next receive as a read would (AMQ9209E)."""
-    async with _connected() as (ours, partner):
+    async with loopback_pair() as (ours, partner):
         conv = Conversation(ours, ChannelStatus("C", "SDR"))
         conv.agreed(MAX_TRANSMISSION_SIZE, 0)  # (past its INITIAL_DATA)
         assert not conv.arrived()

@@ -4,23 +4,13 @@ from __future__ import annotations
 
 from mqpy.fap.segments import SegmentType
 from mqpy_chinit.states import ChannelState
+from tests.support.proxy import nth_message, once
+from tests.support.waiting import wait_until
 
 from .pairs import running_pair
-from .test_sdr_rcvr import wait_until
 
 STATUS = SegmentType.STATUS_DATA
 MESSAGE = SegmentType.MESSAGE_DATA
-
-
-def once(direction: str, seg_type: int, action: str):
-    fired = []
-
-    def policy(d, t, i):
-        if not fired and d == direction and t == seg_type:
-            fired.append(1)
-            return action
-        return "pass"
-    return policy
 
 
 async def _run_with_proxy(qm1, qm2, policy, count=30, channels_stanza=None):
@@ -42,18 +32,6 @@ async def test_reply_lost_after_receiver_commit_sender_commits_at_restart(two_qm
     assert proxy.cuts == 1 and proxy.connections >= 2
     assert qm2.drain("TARGET") == [b"m%03d" % i for i in range(30)]
     assert any(m == "AMQ9209E" or m == "AMQ9208E" for m, _ in qm1.log)
-
-
-def nth_message(n: int):
-    seen = []
-
-    def policy(d, t, i):
-        if d == "s2r" and t == MESSAGE:
-            seen.append(i)
-            if len(seen) == n:
-                return "drop-and-cut"
-        return "pass"
-    return policy
 
 
 async def test_confirm_request_lost_sender_backs_out_and_resends(two_qmgrs):

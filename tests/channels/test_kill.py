@@ -9,8 +9,10 @@ from collections.abc import Callable
 
 import mqpy
 from mqpy import CMQC, config
+from tests.support.ports import free_port
+from tests.support.waiting import wait_for
 
-from .test_two_daemons import bind, depth, free_port, mqsc
+from .test_two_daemons import bind, depth, mqsc
 
 N = 1200
 
@@ -92,12 +94,6 @@ def _put_persistent(site, first: int, count: int) -> None:
     qm.disconnect()
 
 
-def _wait_for(what, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not what():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)
-
 
 def _drain(site) -> list[bytes]:
     """Every message on QM2's TARGET, got in order."""
@@ -162,7 +158,7 @@ def idle_then_killed(site, count: int, pipeline: int = 0) -> list[bytes]:
 
     _two_daemons_and_a_triggered_channel(site, batchsz=10, pipeline=pipeline)
     _put_persistent(site, 0, count)
-    _wait_for(lambda: _progress(site) == count and depth(site, "QM1", "QM2") == 0)
+    wait_for(lambda: _progress(site) == count and depth(site, "QM1", "QM2") == 0, 60)
     # the sender's commit, now in memory, has its force well within this (runmqsc is not
     # used to look: its reply queue's definition would force the log itself)
     time.sleep(0.5)
@@ -190,7 +186,7 @@ def test_sending_qmgr_killed_right_after_a_confirmed_batch(site):
 
     _two_daemons_and_a_triggered_channel(site, batchsz=10)
     _put_persistent(site, 0, 10)
-    _wait_for(lambda: _progress(site) == 10 and depth(site, "QM1", "QM2") == 0)
+    wait_for(lambda: _progress(site) == 10 and depth(site, "QM1", "QM2") == 0, 60)
     os.kill(_pid(site, "QM1", "qm.lock"), signal.SIGKILL)
     os.kill(_pid(site, "QM1", "chinit.pid"), signal.SIGKILL)
     time.sleep(0.3)
@@ -204,7 +200,7 @@ def test_sending_qmgr_killed_right_after_a_confirmed_batch(site):
 
     _start(site, "QM1")
     _put_persistent(site, 10, 10)  # the trigger starts the channel again, if need be
-    _wait_for(lambda: _progress(site) >= 20 and depth(site, "QM1", "QM2") == 0)
+    wait_for(lambda: _progress(site) >= 20 and depth(site, "QM1", "QM2") == 0, 60)
     time.sleep(1.0)  # a duplicate would arrive now, if there were one
     data = _drain(site)
     assert data == [b"%05d" % i for i in range(20)]

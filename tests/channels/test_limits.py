@@ -6,8 +6,7 @@ import trio
 
 from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
 from mqpy_chinit.states import ChannelState
-
-from .test_sdr_rcvr import wait_until
+from tests.support.waiting import wait_until
 
 
 def _senders(qm1, port, names):

@@ -163,7 +163,7 @@ def test_over_bindings_a_packed_run_moves_what_single_calls_move(running):  # no
     from mqpy.fap import mqiflows
     from mqpy.fap.mqicalls import run_in_order
     from mqpy_chinit import xmitgets
-    from tests.daemon.conftest import QM
+    from tests.support.installation import QM
 
     conn = bindings.connect(QM, running.root)
     try:

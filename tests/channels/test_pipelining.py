@@ -27,10 +27,11 @@ from mqpy.fap.segments import (
 from mqpy.mqsc.processor import MQSCProcessor
 from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
 from mqpy_chinit.states import ChannelState
+from tests.support.proxy import ThreadedProxy, nth_message, once
+from tests.support.waiting import wait_until
 
 from .pairs import CHANNEL, PIPELINED, hold_statuses, messages_passed_beyond, running_pair
-from .proxy import ThreadedProxy
-from .test_indoubt import _run_with_proxy, nth_message, once
+from .test_indoubt import _run_with_proxy
 from .test_kill import (
     N,
     _pid,
@@ -43,7 +44,6 @@ from .test_kill import (
     idle_then_killed,
 )
 from .test_rqstr_svr import _svr_and_rqstr
-from .test_sdr_rcvr import wait_until
 
 DLQ = "SYSTEM.DEAD.LETTER.QUEUE"
 

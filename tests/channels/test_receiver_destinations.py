@@ -16,9 +16,10 @@ from mqpy import CMQC
 from mqpy.fap.segments import MessageData
 from mqpy_chinit.mca import ReceiverMCA
 from mqpy_chinit.states import ChannelState
+from tests.support.waiting import wait_until
 
 from .test_receiver_puts import _arrivals
-from .test_sdr_rcvr import listening, started, wait_until
+from .test_sdr_rcvr import listening, started
 
 DLQ = "SYSTEM.DEAD.LETTER.QUEUE"
 

@@ -17,7 +17,7 @@ from mqpy.fap.segments import ControlFlags1, MessageData, Ping, Status, StatusCo
 from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
 from mqpy_chinit.mca import ReceiverMCA
 from mqpy_chinit.states import ChannelStatus
-from tests.wire.test_conversation_io import _connected
+from tests.support.loopback import loopback_pair
 
 
 def _message(seq: int, *, confirm: bool = False, persistent: bool = False) -> MessageData:
@@ -33,7 +33,7 @@ async def test_flows_on_the_socket_behind_those_read_are_received_without_waitin
     then with nothing sent since it says no; with two flows sent since it says yes and the
     next receives give them in order; with half a flow sent it says no, and the next
     receive gives the flow once the rest has come."""
-    async with _connected() as (ours, partner):
+    async with loopback_pair() as (ours, partner):
         conv = Conversation(ours, ChannelStatus("C", "RCVR"))
         conv.agreed(MAX_TRANSMISSION_SIZE, 0)  # (past its INITIAL_DATA)
         writer = SegmentWriter()
@@ -60,7 +60,7 @@ async def test_the_partners_end_or_a_protocol_error_found_early_ends_the_next_re
     partner's end, then it says no and the next receive ends the channel (AMQ9209E); when
     it is not a segment, it says no and the next receive tells the partner with STATUS and
     ends the channel (AMQ9504E), as a receive that read it would have."""
-    async with _connected() as (ours, partner):
+    async with loopback_pair() as (ours, partner):
         conv = Conversation(ours, ChannelStatus("C", "RCVR"))
         conv.agreed(MAX_TRANSMISSION_SIZE, 0)  # (past its INITIAL_DATA)
         await partner.aclose()
@@ -69,7 +69,7 @@ async def test_the_partners_end_or_a_protocol_error_found_early_ends_the_next_re
         with pytest.raises(ChannelEnded) as ended:
             await conv.recv(30)
         assert ended.value.msgid == "AMQ9209E"
-    async with _connected() as (ours, partner):
+    async with loopback_pair() as (ours, partner):
         conv = Conversation(ours, ChannelStatus("C", "RCVR"))
         conv.agreed(MAX_TRANSMISSION_SIZE, 0)  # (past its INITIAL_DATA)
         await partner.send_all(b"JUNK" + bytes(40))

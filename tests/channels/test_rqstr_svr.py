@@ -5,8 +5,7 @@ from __future__ import annotations
 import trio
 
 from mqpy_chinit.states import ChannelState
-
-from .test_sdr_rcvr import wait_until
+from tests.support.waiting import wait_until
 
 
 def _svr_and_rqstr(qm1, qm2, port: int) -> None:

@@ -14,7 +14,8 @@ from mqpy import CMQC, bindings, syncrecord
 from mqpy.fap import mqiflows
 from mqpy_chinit import mca, syncq, xmitgets
 from mqpy_chinit.mca import ReceiverMCA
-from tests.daemon.conftest import QM, running  # noqa: F401 - the daemon fixture
+from tests.daemon.conftest import running  # noqa: F401 - the daemon fixture
+from tests.support.installation import QM
 
 OUT = CMQC.MQOO_OUTPUT | CMQC.MQOO_SET_ALL_CONTEXT
 PMO = mqiflows.Packed.of(mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT

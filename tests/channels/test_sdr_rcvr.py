@@ -6,12 +6,7 @@ import trio
 
 from mqpy import CMQC
 from mqpy_chinit.states import ChannelState
-
-
-async def wait_until(pred, timeout=15.0):
-    with trio.fail_after(timeout):
-        while not pred():
-            await trio.sleep(0.02)
+from tests.support.waiting import wait_until
 
 
 def define_pair(qm1, qm2, port, channel="QM1.TO.QM2", **sdr):

@@ -8,10 +8,11 @@ import subprocess
 import pytest
 import trio
 
-from tests.wire.test_tshark import CLIENT, SERVER, _Capture
+from tests.support.pcap import CLIENT, SERVER, Capture
+from tests.support.proxy import FaultProxy
+from tests.support.waiting import wait_until
 
-from .proxy import FaultProxy
-from .test_sdr_rcvr import define_pair, wait_until
+from .test_sdr_rcvr import define_pair
 
 TSHARK = shutil.which("tshark")
 pytestmark = pytest.mark.skipif(TSHARK is None, reason="tshark is not installed")
@@ -36,7 +37,7 @@ async def test_channel_traffic_decodes_with_nothing_malformed(two_qmgrs, tmp_pat
         c1.start_channel("QM1.TO.QM2")
         await wait_until(lambda: qm2.committed("TARGET") == 30)
         nursery.cancel_scope.cancel()
-    capture = _Capture()
+    capture = Capture()
     capture.handshake()
     for direction, segment in proxy.recorded:
         capture.send(CLIENT if direction == "s2r" else SERVER, [segment])

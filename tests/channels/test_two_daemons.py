@@ -2,24 +2,18 @@
 
 from __future__ import annotations
 
-import socket
 import subprocess
 import sys
 import time
 
 import mqpy
 from mqpy import CMQC
-
-from ..daemon.conftest import Installation
+from tests.support.installation import Installation
+from tests.support.ports import free_port
 
 _RUNMQSC = ("import sys; from mqpy_cli.runmqsc import runmqsc; "
             "runmqsc.main(args=sys.argv[1:], prog_name='runmqsc')")
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def mqsc(site: Installation, qmgr: str, script: str) -> subprocess.CompletedProcess:

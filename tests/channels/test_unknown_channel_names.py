@@ -12,8 +12,9 @@ import trio
 
 import mqpy
 from mqpy import CMQC
-from tests.channels.test_sdr_rcvr import started, wait_until
-from tests.security.site import Site
+from tests.channels.test_sdr_rcvr import started
+from tests.support.site import Site
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.timeout(180)
 

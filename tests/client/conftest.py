@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import functools
 import threading
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -17,21 +16,12 @@ import mqpy
 from mqpy import CMQC, local
 from mqpy_chinit import svrconn
 from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
+from tests.support.waiting import came_true as wait_for  # noqa: F401 - the client tests import it from here
 
 QMGR = "QM1"
 CHANNEL = "APP.SVRCONN"
 QUEUE = "APP.Q"
 
-
-def wait_for(predicate: Callable[[], object], timeout: float = 10.0) -> bool:
-    """Whether ``predicate`` came true within ``timeout`` seconds (polled every 50 ms): what
-    a client test waits for in the channel initiator or the queue manager."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return bool(predicate())
 
 
 class ChinitThread:

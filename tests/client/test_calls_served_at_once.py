@@ -19,7 +19,7 @@ from mqpy_chinit.conversation import PENDING_YIELD, Conversation
 from mqpy_chinit.states import ChannelStatus
 from tests.client.conftest import QMGR, QUEUE
 from tests.client.test_partial_frames import _RawClient
-from tests.wire.test_conversation_io import _connected
+from tests.support.loopback import loopback_pair
 
 _T = SegmentType
 
@@ -148,7 +148,7 @@ async def test_the_receiver_reads_what_is_in_at_once_and_still_lets_others_run()
     rather than waited for, which lets other tasks run every PENDING_YIELD reads rather
     than at about every other one, as a wait for each would; a cancelled scope stops a take before it reads, and what was not
     read comes with the next."""
-    async with _connected() as (ours, partner):
+    async with loopback_pair() as (ours, partner):
         conv = Conversation(ours, ChannelStatus("APP.SVRCONN", "SVRCONN"))
         writer = SegmentWriter()
         ticks = 0

@@ -4,7 +4,6 @@ when it cannot (client connections)."""
 from __future__ import annotations
 
 import json
-import socket
 
 import pytest
 
@@ -12,12 +11,7 @@ import mqpy
 from mqpy import CMQC
 from mqpy.client import ClientConnection, parse_mqserver, select_from_ccdt
 from tests.client.conftest import CHANNEL, QMGR, QUEUE
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from tests.support.ports import free_port
 
 
 def _is_client(qm: mqpy.QueueManager) -> bool:
@@ -63,14 +57,14 @@ def test_wrong_qmgr_name_is_2058(env):
 def test_nobody_listening_is_2538(env):
     """Given a connection name where nothing listens, then MQCONN fails 2538."""
     with pytest.raises(mqpy.MQMIError) as err:
-        mqpy.connect(QMGR, CHANNEL, f"127.0.0.1({_free_port()})")
+        mqpy.connect(QMGR, CHANNEL, f"127.0.0.1({free_port()})")
     assert (err.value.comp, err.value.reason) == (CMQC.MQCC_FAILED,
                                                   CMQC.MQRC_HOST_NOT_AVAILABLE)
 
 
 def test_connection_name_list_tries_the_next_address(env):
     """Given CONNAME 'dead(port),live(port)', then the client reaches the live one."""
-    qm = mqpy.connect(QMGR, CHANNEL, f"127.0.0.1({_free_port()}),{env.conn_info}")
+    qm = mqpy.connect(QMGR, CHANNEL, f"127.0.0.1({free_port()}),{env.conn_info}")
     assert _is_client(qm)
     qm.disconnect()
 
@@ -133,7 +127,7 @@ def test_json_ccdt_selects_by_queue_manager_and_skips_dead_entries(env, monkeypa
     nobody listening, then MQCONN('QM1') connects through the next; an unknown queue-manager
     name finds no entry (2058)."""
     url = _ccdt(tmp_path / "ccdt.json", [("B.LIVE", env.chinit.port, QMGR),
-                                         ("A.DEAD", _free_port(), QMGR),
+                                         ("A.DEAD", free_port(), QMGR),
                                          ("C.OTHER", env.chinit.port, "QM2")])
     env.define("CHANNEL", "B.LIVE", CHLTYPE="SVRCONN")
     monkeypatch.setenv("MQ_CONNECT_TYPE", "CLIENT")

@@ -7,7 +7,9 @@ from __future__ import annotations
 import pytest
 
 from tests.client.test_fastpath import FastpathSite
-from tests.security.site import ADMIT_OWNER, CHANNEL, Site
+from tests.support.site import ADMIT_OWNER, CHANNEL, Site
+
+pytestmark = pytest.mark.system
 
 
 @pytest.mark.parametrize("site_class", [Site, FastpathSite], ids=["standard", "fastpath"])

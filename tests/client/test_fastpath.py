@@ -24,7 +24,7 @@ import mqpy
 from mqpy import CMQC, CMQCFC, config
 from mqpy_chinit import handoff
 from tests.client.conftest import wait_for
-from tests.security.site import ADMIT_OWNER, CHANNEL, QM, Site, as_nobody, key_repository
+from tests.support.site import ADMIT_OWNER, CHANNEL, QM, Site, as_nobody, key_repository
 
 QUEUE = "FP.Q"
 CIPH = "ECDHE_ECDSA_AES_128_GCM_SHA256"

@@ -10,7 +10,7 @@ import pytest
 
 from tests.client.test_relay import *  # noqa: F403 - the same tests, collected here too
 from tests.client.test_relay import _empty  # noqa: F401 - its autouse fixture
-from tests.security.site import ADMIT_OWNER, Site
+from tests.support.site import ADMIT_OWNER, Site
 
 FASTPATH = {"MQIBindType": "FASTPATH"}
 

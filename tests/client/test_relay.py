@@ -19,7 +19,7 @@ from mqpy.fap import mqiflows
 from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.segments import InitialData, MQIRequest, SegmentType, Status, StatusCode
 from tests.client.conftest import wait_for
-from tests.security.site import ADMIT_OWNER, CHANNEL, QM, Site
+from tests.support.site import ADMIT_OWNER, CHANNEL, QM, Site
 
 
 @pytest.fixture(scope="module")

@@ -21,10 +21,10 @@ import mqpy
 from mqpy import CMQC
 from mqpy.fap.segments import SegmentType
 from tests.client.conftest import CHANNEL, QMGR, QUEUE
-from tests.wire.test_tshark import CLIENT, SERVER, _Capture
+from tests.support.pcap import CLIENT, SERVER, Capture
 
 TSHARK = shutil.which("tshark")
-pytestmark = pytest.mark.skipif(TSHARK is None, reason="tshark is not installed")
+pytestmark = [pytest.mark.system, pytest.mark.skipif(TSHARK is None, reason="tshark is not installed")]
 
 
 class _RecordingProxy:
@@ -84,7 +84,7 @@ def test_tshark_decodes_a_client_session(env, tmp_path: Path):
     queue.close()
     qm.disconnect()
 
-    capture = _Capture()
+    capture = Capture()
     capture.handshake()
     with proxy.lock:
         flows = list(proxy.flows)
@@ -126,7 +126,7 @@ def test_tshark_decodes_the_user_id_flows(env, tmp_path: Path):
     qm = mqpy.connect(QMGR, CHANNEL, f"127.0.0.1({proxy.port})", user="alice",
                       password="s3cret-pw")
     qm.disconnect()
-    capture = _Capture()
+    capture = Capture()
     capture.handshake()
     with proxy.lock:
         flows = list(proxy.flows)
@@ -152,7 +152,7 @@ def test_tshark_decodes_the_user_id_flows(env, tmp_path: Path):
 
 
 def _decode(flows: list[tuple[str, bytes]], tmp_path: Path, fields: list[str]) -> list[list[str]]:
-    capture = _Capture()
+    capture = Capture()
     capture.handshake()
     for direction, segment in flows:
         capture.send(CLIENT if direction == "c" else SERVER, [segment])

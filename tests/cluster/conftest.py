@@ -12,7 +12,6 @@ from __future__ import annotations
 import concurrent.futures
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -22,8 +21,9 @@ import pytest
 
 import mqpy
 from mqpy import CMQC, local
-
-from ..daemon.conftest import Installation
+from tests.support import waiting
+from tests.support.installation import Installation
+from tests.support.ports import free_port
 
 NAMES = ("QM1", "QM2", "QM3", "QM4")
 CLUSTER = "INV"
@@ -39,11 +39,6 @@ _RUNMQSC = ("import sys; from mqpy_cli.runmqsc import runmqsc; "
 # administrator lifts it for its channels, as on a real one.
 ADMIT_CHANNELS = "SET CHLAUTH('*') TYPE(BLOCKUSER) USERLIST('nobody') ACTION(REPLACE)"
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Cluster:
@@ -241,13 +236,8 @@ class Cluster:
 
 
 def wait_for(what: str, check: Callable[[], object], timeout: float = DEADLINE) -> object:
-    deadline = time.monotonic() + timeout
-    while True:
-        result = check()
-        if result:
-            return result
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.3)
+    """``check``'s first true value, polled every 0.3 s (the cluster's flows are slow)."""
+    return waiting.wait_for(check, timeout, what, interval=0.3)
 
 
 @pytest.fixture(scope="module")

@@ -20,8 +20,9 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
+from tests.support.ports import free_port
 
-from .conftest import ADMIT_CHANNELS, DEADLINE, NAMES, free_port, wait_for
+from .conftest import ADMIT_CHANNELS, DEADLINE, NAMES, wait_for
 
 
 def _clusqmgrs(out: str) -> dict[str, dict[str, str]]:

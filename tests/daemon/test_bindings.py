@@ -13,7 +13,7 @@ import pytest
 import mqpy
 from mqpy import CMQC, bindings, local
 from mqpy.constants import lookup
-from tests.daemon.conftest import QM, client
+from tests.support.installation import QM, client
 
 IN, OUT = CMQC.MQOO_INPUT_AS_Q_DEF, CMQC.MQOO_OUTPUT
 BROWSE, INQ = CMQC.MQOO_BROWSE, CMQC.MQOO_INQUIRE

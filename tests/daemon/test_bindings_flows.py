@@ -7,7 +7,7 @@ import socket
 import mqpy
 from mqpy import CMQC, bindings
 from mqpy.fap.segments import SegmentType
-from tests.daemon.conftest import QM
+from tests.support.installation import QM
 
 IN, OUT = CMQC.MQOO_INPUT_AS_Q_DEF, CMQC.MQOO_OUTPUT
 

@@ -5,16 +5,11 @@ gives the same objects."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 
 import pytest
 
 from mqpy.mqsc import dump
-from tests.daemon.conftest import Installation
-
-_RUN = ("import sys, importlib; m = importlib.import_module('mqpy_cli.' + sys.argv[1]); "
-        "getattr(m, sys.argv[2]).main(args=sys.argv[3:], prog_name=sys.argv[2])")
+from tests.support.installation import Installation, cli
 
 OBJECTS = """
 DEFINE QLOCAL(APP.IN) DESCR('it''s (a) queue') MAXDEPTH(100) TRIGGER TRIGTYPE(DEPTH) +
@@ -43,17 +38,11 @@ USER_OBJECTS = [
 _STAMPS = re.compile(r"(ALTDATE|ALTTIME|CRDATE|CRTIME)\([^)]*\)")
 
 
-def _cli(inst, module: str, command: str, *args: str, stdin: str | None = None
-         ) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", _RUN, module, command, *args], env=inst.env,
-                          input=stdin, capture_output=True, text=True, timeout=120)
-
-
 def _display(inst, qmgr: str) -> dict[str, str]:
     """What DISPLAY ... ALL shows of the user objects (without stamps), per command."""
     commands = [f"DISPLAY {what} ALL" for what in USER_OBJECTS]
     commands.append("DISPLAY AUTHREC PROFILE(APP.*) OBJTYPE(QUEUE)")
-    text = _cli(inst, "runmqsc", "runmqsc", qmgr, stdin="\n".join(commands) + "\n").stdout
+    text = cli(inst, "runmqsc", "runmqsc", qmgr, stdin="\n".join(commands) + "\n").stdout
     out: dict[str, list[str]] = {}
     current = None
     for line in text.splitlines():
@@ -73,7 +62,7 @@ def two_qmgrs(tmp_path_factory):
         for name in ("QM1", "QM2"):
             inst.create(name, queues=())
             inst.start(name)
-        out = _cli(inst, "runmqsc", "runmqsc", "QM1", stdin=OBJECTS)
+        out = cli(inst, "runmqsc", "runmqsc", "QM1", stdin=OBJECTS)
         assert out.returncode == 0, out.stdout
         yield inst
     finally:
@@ -86,7 +75,7 @@ def test_a_dump_replayed_into_another_queue_manager_recreates_every_object(two_q
     attributes, when dmpmqcfg -m QM1 dumps it and runmqsc runs the dump on QM2, then QM2
     shows the same objects as QM1, attribute for attribute (quotes, parentheses and lists
     included), and the same authority record."""
-    out = _cli(two_qmgrs, "dmpmqcfg", "dmpmqcfg", "-m", "QM1")
+    out = cli(two_qmgrs, "dmpmqcfg", "dmpmqcfg", "-m", "QM1")
     assert out.returncode == 0, out.stderr
     script = out.stdout
     assert script.startswith("*" * 81) and "* Queue manager name: QM1" in script
@@ -94,13 +83,13 @@ def test_a_dump_replayed_into_another_queue_manager_recreates_every_object(two_q
     assert "CONNAME('10.0.0.1(1414),10.0.0.2(1415)')" in script
     assert "NAMES('APP.IN','APP.XQ')" in script
     assert "SET AUTHREC +\n   PROFILE('APP.*') +\n   OBJTYPE(QUEUE)" in script
-    replay = _cli(two_qmgrs, "runmqsc", "runmqsc", "QM2", stdin=script)
+    replay = cli(two_qmgrs, "runmqsc", "runmqsc", "QM2", stdin=script)
     assert "AMQ8405I" not in replay.stdout, replay.stdout  # no syntax error
     assert replay.returncode == 0, replay.stdout
     shown = _display(two_qmgrs, "QM1")
     assert all(shown.values()) and len(shown) == len(USER_OBJECTS) + 1, shown
     assert _display(two_qmgrs, "QM2") == shown
-    qmgr = _cli(two_qmgrs, "runmqsc", "runmqsc", "QM2", stdin="DISPLAY QMGR DEADQ DESCR\n")
+    qmgr = cli(two_qmgrs, "runmqsc", "runmqsc", "QM2", stdin="DISPLAY QMGR DEADQ DESCR\n")
     assert "DEADQ(APP.IN)" in qmgr.stdout and "DESCR(dumped queue manager)" in qmgr.stdout
 
 
@@ -108,12 +97,12 @@ def test_only_attributes_that_differ_from_the_defaults_unless_all_are_asked_for(
     """Given APP.XQ with only USAGE and DEFPSIST changed, when dmpmqcfg dumps it, then its
     definition names only those two; with -a it names every attribute, MAXDEPTH(5000)
     included; -o 1line puts each command on one line."""
-    out = _cli(two_qmgrs, "dmpmqcfg", "dmpmqcfg", "-m", "QM1", "-t", "queue", "-n", "APP.XQ",
+    out = cli(two_qmgrs, "dmpmqcfg", "dmpmqcfg", "-m", "QM1", "-t", "queue", "-n", "APP.XQ",
                "-x", "object", "-o", "1line")
     assert out.returncode == 0, out.stderr
     commands = [line for line in out.stdout.splitlines() if not line.startswith("*")]
     assert commands == ["DEFINE QLOCAL('APP.XQ') DEFPSIST(YES) USAGE(XMITQ) REPLACE"]
-    every = _cli(two_qmgrs, "dmpmqcfg", "dmpmqcfg", "-m", "QM1", "-t", "queue", "-n",
+    every = cli(two_qmgrs, "dmpmqcfg", "dmpmqcfg", "-m", "QM1", "-t", "queue", "-n",
                  "APP.XQ", "-x", "object", "-a")
     assert "   MAXDEPTH(5000) +" in every.stdout and "   NOTRIGGER +" in every.stdout
     assert "CURDEPTH" not in every.stdout and "CRDATE" not in every.stdout
@@ -122,18 +111,18 @@ def test_only_attributes_that_differ_from_the_defaults_unless_all_are_asked_for(
 def test_authority_records_as_setmqaut_commands(two_qmgrs):
     """Given an authority record, when dmpmqcfg -x authrec -o setmqaut dumps it, then it is
     one setmqaut command, and running it on QM2 grants the same authorities."""
-    out = _cli(two_qmgrs, "dmpmqcfg", "dmpmqcfg", "-m", "QM1", "-x", "authrec", "-o",
+    out = cli(two_qmgrs, "dmpmqcfg", "dmpmqcfg", "-m", "QM1", "-x", "authrec", "-o",
                "setmqaut")
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == ["setmqaut -m QM1 -n 'APP.*' -t queue -p root +get "
                                        "+put +inq"]  # in the record's order
     record = "DISPLAY AUTHREC PROFILE(APP.*) OBJTYPE(QUEUE)"
-    _cli(two_qmgrs, "runmqsc", "runmqsc", "QM2", stdin="SET AUTHREC PROFILE(APP.*) "
+    cli(two_qmgrs, "runmqsc", "runmqsc", "QM2", stdin="SET AUTHREC PROFILE(APP.*) "
          "OBJTYPE(QUEUE) PRINCIPAL('root') AUTHRMV(ALL)\n")
     assert not _display(two_qmgrs, "QM2").get(record)
     args = out.stdout.split()[1:]
     args[1] = "QM2"
-    granted = _cli(two_qmgrs, "security", "setmqaut", *[a.strip("'") for a in args])
+    granted = cli(two_qmgrs, "security", "setmqaut", *[a.strip("'") for a in args])
     assert granted.returncode == 0, granted.stdout + granted.stderr
     assert _display(two_qmgrs, "QM2")[record] == _display(two_qmgrs, "QM1")[record]
 
@@ -141,7 +130,7 @@ def test_authority_records_as_setmqaut_commands(two_qmgrs):
 def test_no_queue_manager_is_amq8146_and_exit_20(install):
     """Given no queue manager of that name, when dmpmqcfg runs, then it says AMQ8146E and
     ends with 20, without a traceback."""
-    out = _cli(install, "dmpmqcfg", "dmpmqcfg", "-m", "NOSUCHQM")
+    out = cli(install, "dmpmqcfg", "dmpmqcfg", "-m", "NOSUCHQM")
     assert out.returncode == 20
     assert "AMQ8146E" in out.stderr and "Traceback" not in out.stderr
 
@@ -169,5 +158,5 @@ def test_a_client_definition_that_is_not_a_clntconn_is_refused(two_qmgrs):
     with a CONNAME, then dmpmqcfg refuses it with its usage, before connecting."""
     for bad in ("DEFINE CHANNEL(X) CHLTYPE(SVRCONN)", "DEFINE CHANNEL(X) CHLTYPE(CLNTCONN)",
                 "DEFINE CHANNEL(X) CHLTYPE(", "host(1414)"):
-        out = _cli(two_qmgrs, "dmpmqcfg", "dmpmqcfg", "-m", "QM1", "-c", bad)
+        out = cli(two_qmgrs, "dmpmqcfg", "dmpmqcfg", "-m", "QM1", "-c", bad)
         assert out.returncode == 2 and "-c takes 'default'" in out.stderr, (bad, out.stderr)

@@ -13,7 +13,7 @@ import pytest
 import mqpy
 from mqpy import CMQC
 from mqpy_cli.control import format_dspmq_line
-from tests.daemon.conftest import QM
+from tests.support.installation import QM
 
 
 def _status(install) -> str:

@@ -16,7 +16,7 @@ import trio
 import mqpy
 from mqpy import CMQC
 from mqpy_chinit import qmconn
-from tests.daemon.conftest import QM
+from tests.support.installation import QM
 
 IN, OUT, INQ = CMQC.MQOO_INPUT_AS_Q_DEF, CMQC.MQOO_OUTPUT, CMQC.MQOO_INQUIRE
 

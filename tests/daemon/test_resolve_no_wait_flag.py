@@ -12,8 +12,8 @@ import mqpy
 from mqpy import CMQC, bindings
 from mqpy.fap import mqiflows
 from mqpy.fap.segments import SegmentType
-from tests.daemon.conftest import QM
 from tests.daemon.test_run import _drain
+from tests.support.installation import QM
 
 
 def test_a_resolve_with_the_no_wait_bit_but_not_the_commit_bit_backs_out(running):

@@ -11,7 +11,7 @@ from mqpy import CMQC, bindings
 from mqpy.fap import mqiflows
 from mqpy.fap.framing import SegmentWriter
 from mqpy.fap.segments import Heartbeat, SegmentType
-from tests.daemon.conftest import QM
+from tests.support.installation import QM
 
 IN = CMQC.MQOO_INPUT_AS_Q_DEF
 WAIT_30S = mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=30000)

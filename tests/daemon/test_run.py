@@ -14,7 +14,7 @@ from mqpy import CMQC, bindings
 from mqpy.fap import mqiflows
 from mqpy.fap.mqicalls import run_in_order
 from mqpy.fap.segments import SegmentType
-from tests.daemon.conftest import QM
+from tests.support.installation import QM
 
 IN, OUT = CMQC.MQOO_INPUT_AS_Q_DEF, CMQC.MQOO_OUTPUT
 SYNC = CMQC.MQPMO_SYNCPOINT

@@ -7,10 +7,13 @@ import signal
 import subprocess
 import sys
 
+import pytest
 from click.testing import CliRunner
 
 from mqpy import local
 from mqpy_cli import control
+
+pytestmark = pytest.mark.system
 
 _DIE = "import os, signal; os.kill(os.getpid(), signal.SIG{})"
 

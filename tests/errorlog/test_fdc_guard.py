@@ -11,6 +11,8 @@ import pytest
 
 from mqpy.errorlog import EXIT_UNEXPECTED, fdc_guard, read_entries
 
+pytestmark = pytest.mark.system
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 

@@ -12,7 +12,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC, local
-from tests.security.site import ADMIT_OWNER, Site
+from tests.support.site import ADMIT_OWNER, Site
 
 from ._support import IN, OUT
 
@@ -49,7 +49,12 @@ def embedded(tmp_path) -> Iterator[Callable[[], mqpy.QueueManager]]:
         local.stop("QMS", root)
 
 
-@pytest.fixture(params=["embedded", "bindings", "client"])
+#: the bindings and client modes reach a daemon started by strmqm: system tests
+_DAEMON = pytest.mark.system
+
+
+@pytest.fixture(params=["embedded", pytest.param("bindings", marks=_DAEMON),
+                        pytest.param("client", marks=_DAEMON)])
 def connect(request) -> Callable[[], mqpy.QueueManager]:
     """A way to connect, in each of the three modes."""
     if request.param == "embedded":

@@ -17,6 +17,8 @@ import pytest
 
 from ._support import drain, get
 
+pytestmark = pytest.mark.system
+
 _REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 _PRELUDE = """

@@ -11,6 +11,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.system
+
 _RUN = ("import sys; from mqpy_cli import trace; "
         "getattr(trace, sys.argv[1]).main(args=sys.argv[2:], prog_name=sys.argv[1])")
 

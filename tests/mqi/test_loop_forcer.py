@@ -10,6 +10,7 @@ import pytest
 import trio
 
 from mqpy import serving
+from tests.support.waiting import wait_until
 
 
 class _Log:
@@ -34,11 +35,6 @@ class _SlowData:
         self.log.flushed_lsn = max(self.log.flushed_lsn, lsn)
 
 
-async def _until(predicate) -> None:
-    with trio.fail_after(5):
-        while not predicate():
-            await trio.sleep(0.001)
-
 
 async def test_the_forces_of_many_calls_take_one_thread_per_group():
     """Given five calls of one loop needing forces at LSNs 10..50, when the first takes a
@@ -55,12 +51,12 @@ async def test_the_forces_of_many_calls_take_one_thread_per_group():
 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(call, 10)
-        await _until(lambda: data.calls == [10])
+        await wait_until(lambda: data.calls == [10], 5, 0.001)
         for lsn in (20, 30, 40, 50):
             nursery.start_soon(call, lsn)
-        await _until(lambda: len(forcer.queue) == 4)
+        await wait_until(lambda: len(forcer.queue) == 4, 5, 0.001)
         data.go.release()
-        await _until(lambda: len(data.calls) == 2)
+        await wait_until(lambda: len(data.calls) == 2, 5, 0.001)
         data.go.release()
     assert data.calls == [10, 50]
     assert durable_at_return == [True] * 5
@@ -86,12 +82,12 @@ async def test_a_failed_force_fails_every_call_it_covered():
 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(call, 10)
-        await _until(lambda: data.calls == [10])
+        await wait_until(lambda: data.calls == [10], 5, 0.001)
         nursery.start_soon(call, 20)
         nursery.start_soon(call, 30)
-        await _until(lambda: len(forcer.queue) == 2)
+        await wait_until(lambda: len(forcer.queue) == 2, 5, 0.001)
         data.go.release()
-        await _until(lambda: len(data.calls) == 2)
+        await wait_until(lambda: len(data.calls) == 2, 5, 0.001)
         data.go.release()
     assert outcome == {10: "durable", 20: 28, 30: 28}
     data.go.release()
@@ -128,13 +124,13 @@ async def test_a_cancelled_call_never_strands_the_others(attempt):
     data.force = force_then_cancel_b
     async with trio.open_nursery() as nursery:
         nursery.start_soon(call, "A", 10)
-        await _until(lambda: data.calls == [10])
+        await wait_until(lambda: data.calls == [10], 5, 0.001)
         nursery.start_soon(call, "B", 20, b_scope)
-        await _until(lambda: len(forcer.queue) == 1)
+        await wait_until(lambda: len(forcer.queue) == 1, 5, 0.001)
         nursery.start_soon(call, "C", 30)
-        await _until(lambda: len(forcer.queue) == 2)
+        await wait_until(lambda: len(forcer.queue) == 2, 5, 0.001)
         data.go.release()
-        await _until(lambda: len(data.calls) >= 2)
+        await wait_until(lambda: len(data.calls) >= 2, 5, 0.001)
         data.go.release()
     assert "A" in done and "C" in done
     assert data.log.flushed_lsn >= 30

@@ -11,7 +11,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
-from tests.security.site import CHANNEL
+from tests.support.site import CHANNEL
 
 from ._modes import QUEUE, fails_alone
 
@@ -67,7 +67,8 @@ def test_a_field_too_long_is_the_structures_mq_error():
     assert err.value.reason == CMQC.MQRC_GMO_ERROR
 
 
-@pytest.fixture(params=["embedded", "bindings", "client"])
+@pytest.fixture(params=["embedded", pytest.param("bindings", marks=pytest.mark.system),
+                        pytest.param("client", marks=pytest.mark.system)])
 def connect_as(request):
     """MQCONN with an MQCSP (user, password) in each mode."""
     if request.param == "embedded":

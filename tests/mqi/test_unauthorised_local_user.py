@@ -10,7 +10,7 @@ import pytest
 
 import mqpy
 from mqpy import bindings, client  # noqa: F401 - imported now: the child may not read them
-from tests.security.site import as_nobody
+from tests.support.site import as_nobody
 
 pytestmark = [pytest.mark.timeout(120),
               pytest.mark.skipif(os.geteuid() != 0, reason="connecting as another user "

@@ -9,9 +9,9 @@ import mqpy
 from mqpy import CMQC, CMQCFC, pcf
 from mqpy.cmdserver import start_command_server, stop_command_server
 from mqpy.stats.collector import STATISTICS_QUEUE
+from tests.support.pcf import Admin
 
 from .conftest import run
-from .test_cmdserver import Admin
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from click.testing import CliRunner
 
 from mqpy_cli.runmqsc import dspmqcsv, endmqcsv, run_local, runmqsc, strmqcsv
+from tests.support.installation import Installation
 
 
 def test_run_local_goes_through_the_command_server(qmgr):
@@ -58,7 +59,6 @@ def test_endmqcsv_strmqcsv_dspmqcsv_on_a_daemon(tmp_path):
     """Given a queue manager started with strmqm, when endmqcsv then strmqcsv run, then
     dspmqcsv reports Running, Stopped, Running, and commands are answered only while it
     runs.  spec: operations-dlq-clusters 7.7"""
-    from tests.daemon.conftest import Installation
 
     site = Installation(str(tmp_path))
     try:

@@ -18,6 +18,8 @@ import pytest
 import mqpy
 from mqpy import CMQC, config, local
 
+pytestmark = pytest.mark.system
+
 QM, Q = "CRASHQM", "CRASH.Q"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

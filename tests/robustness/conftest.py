@@ -4,19 +4,13 @@ bad requests cost milliseconds each."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 import mqpy
 from mqpy import local
 from mqpy.cmdserver import CommandServer
 from mqpy.mqsc.processor import MQSCProcessor
-from tests.daemon.conftest import Installation, started
-
-_CHINIT = ("import sys; from mqpy_cli import chinit; "
-           "getattr(chinit, sys.argv[1]).main(args=sys.argv[2:], prog_name=sys.argv[1])")
+from tests.support.installation import Installation, started
 
 
 @pytest.fixture(scope="module")
@@ -45,12 +39,3 @@ def running(tmp_path_factory):
     inst.create(queues=())
     yield from started(inst)
 
-
-def chinit_command(inst: Installation, command: str, *args: str) -> list[str]:
-    return [sys.executable, "-c", _CHINIT, command, *args]
-
-
-def run_chinit(inst: Installation, command: str, *args: str) -> subprocess.CompletedProcess:
-    """runmqlsr, runmqchi or runmqchl run to its end, as an operator runs it."""
-    return subprocess.run(chinit_command(inst, command, *args), env=inst.env,
-                          capture_output=True, text=True, timeout=30)

@@ -14,7 +14,7 @@ import pytest
 
 from mqpy import CMQC, CMQCFC, pcf
 from tests.robustness.test_pcf_bad_input import _ask
-from tests.security.site import QUEUE, Site
+from tests.support.site import QUEUE, Site
 
 pytestmark = pytest.mark.timeout(300)
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 
 import pytest
 
-from tests.daemon.conftest import Installation, _gone
+from tests.support.installation import Installation, gone
+from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -24,12 +24,6 @@ def _read(inst: Installation, name: str) -> str:
         return ""
 
 
-def _wait(what: str, check, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.1)
-
 
 @pytest.mark.parametrize("attempt", range(3))
 def test_sigkill_of_the_daemon_ends_the_chinit_without_a_traceback(tmp_path, attempt):
@@ -41,11 +35,11 @@ def test_sigkill_of_the_daemon_ends_the_chinit_without_a_traceback(tmp_path, att
     try:
         inst.create(queues=())
         daemon = inst.start()
-        _wait("the repository manager", lambda: "AMQ9410I" in _read(inst, "runmqchi.out"))
+        wait_for(lambda: "AMQ9410I" in _read(inst, "runmqchi.out"), 60, "the repository manager", 0.1)
         chinit = inst.chinit_pid()
         assert chinit is not None
         os.kill(daemon, signal.SIGKILL)
-        _wait("the channel initiator to end", lambda: _gone(chinit))
+        wait_for(lambda: gone(chinit), 60, "the channel initiator to end", 0.1)
     finally:
         inst.kill_all()
     out = _read(inst, "runmqchi.out")

@@ -8,8 +8,7 @@ import socket
 
 import pytest
 
-from tests.daemon.conftest import Installation
-from tests.robustness.conftest import run_chinit
+from tests.support.installation import Installation, run_chinit
 
 
 def _refused(proc, msgid: str) -> None:

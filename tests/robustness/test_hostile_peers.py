@@ -26,9 +26,9 @@ from mqpy.fap.segments import (
     StatusCode,
     build_segment_header,
 )
-from tests.security.site import ADMIT_OWNER, CHANNEL, Site
+from tests.support.site import ADMIT_OWNER, CHANNEL, Site
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.system, pytest.mark.timeout(300)]
 
 LIMITS = {"MaxUnauthChannels": "6", "MaxUnauthChannelsPerAddress": "3",
           "MaxUnauthBytes": "8192", "UnauthTimeout": "8", "MaxUnauthBindings": "4",

@@ -17,8 +17,7 @@ from hypothesis import strategies as st
 
 from mqpy.fap.framing import SegmentWriter
 from mqpy.fap.segments import InitialData
-from tests.daemon.conftest import Installation
-from tests.robustness.conftest import chinit_command
+from tests.support.installation import Installation, chinit_command
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -14,8 +14,7 @@ import mqpy
 from mqpy import CMQC
 from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.segments import OUR_FAP_LEVEL, CapFlags1, InitialData, Status, StatusCode
-
-from .site import ALICE, ALICE_PW, CHANNEL, QUEUE, Site
+from tests.support.site import ALICE, ALICE_PW, CHANNEL, QUEUE, Site
 
 
 @pytest.fixture(scope="module")

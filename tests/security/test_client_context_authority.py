@@ -11,8 +11,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
-
-from .site import ALICE, QUEUE, Site
+from tests.support.site import ALICE, QUEUE, Site
 
 CHANNEL = "RUNAS.SVRCONN"
 MAPPED = "MAPPED.SVRCONN"

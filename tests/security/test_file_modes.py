@@ -13,8 +13,7 @@ import time
 import pytest
 
 from mqpy import filemodes
-
-from ..daemon.conftest import Installation
+from tests.support.installation import Installation
 
 QM = "MODEQM"
 _TRACE = ("import sys; from mqpy_cli import trace; "

@@ -12,8 +12,9 @@ import pytest
 
 from mqpy.fap.framing import SegmentWriter
 from mqpy.fap.segments import InitialData
-from tests.channels.test_two_daemons import free_port, mqsc
-from tests.daemon.conftest import Installation
+from tests.channels.test_two_daemons import mqsc
+from tests.support.installation import Installation
+from tests.support.ports import free_port
 
 pytestmark = pytest.mark.timeout(180)
 

@@ -5,7 +5,6 @@ with MQDLH reason 2035 while AMQ8077W and AMQ9544W are logged."""
 
 from __future__ import annotations
 
-import socket
 import subprocess
 import sys
 import time
@@ -16,18 +15,13 @@ import mqpy
 from mqpy import CMQC
 from mqpy.security.users import UserFile, users_path
 from mqpy.structures import DLH
-
-from ..daemon.conftest import Installation
+from tests.support.installation import Installation
+from tests.support.ports import free_port
 
 _RUNMQSC = ("import sys; from mqpy_cli.runmqsc import runmqsc; "
             "runmqsc.main(args=sys.argv[1:], prog_name='runmqsc')")
 DLQ = "SYSTEM.DEAD.LETTER.QUEUE"
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Pair:
@@ -36,7 +30,7 @@ class Pair:
     def __init__(self, root: str) -> None:
         self.inst = Installation(root)
         self.inst.env.pop("MQPY_NO_CHINIT", None)
-        self.port = _free_port()
+        self.port = free_port()
 
     def mqsc(self, qmgr: str, script: str) -> str:
         proc = subprocess.run([sys.executable, "-c", _RUNMQSC, qmgr], input=script, text=True,

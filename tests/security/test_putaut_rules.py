@@ -21,7 +21,7 @@ from tests.channel_behaviour.conftest import (
     start_chinit,
     wait_until,
 )
-from tests.channels.conftest import QMgr
+from tests.support.qmgr import QMgr
 
 # ------------------------------------------------------------------ pure rules
 

@@ -9,8 +9,9 @@ import trio
 
 import mqpy
 from mqpy import CMQC, syncrecord
-from tests.channel_behaviour.conftest import CHANNEL, DLQ, finish, wait_until
+from tests.channel_behaviour.conftest import CHANNEL, DLQ, finish
 from tests.security.test_putaut_rules import _dead_letters, _grant, _put_as, _run, pair  # noqa: F401
+from tests.support.waiting import wait_until
 
 
 def _put_all_as(qm1, messages) -> None:

@@ -8,8 +8,8 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
-
-from .site import ALICE, ALICE_PW, QUEUE, Site
+from tests.support.installation import gone
+from tests.support.site import ALICE, ALICE_PW, QUEUE, Site
 
 
 @pytest.fixture(scope="module")
@@ -249,16 +249,15 @@ def test_teardown_kills_the_daemon_and_its_channel_initiator(tmp_path):
     """Given a queue manager started by strmqm with its channel initiator (its own session,
     so not ended with the daemon), when a test's teardown kills what it started (as it does
     when endmqm fails), then neither process is left running."""
-    from ..daemon.conftest import _gone
 
     s = Site(str(tmp_path))
     try:
         s.start()
         daemon, chinit = s.inst.pid("QMS"), s.inst.chinit_pid("QMS")
-        assert daemon and chinit and not _gone(chinit)
+        assert daemon and chinit and not gone(chinit)
     finally:
         s.inst.kill_all()
-    assert _gone(daemon) and _gone(chinit)
+    assert gone(daemon) and gone(chinit)
 
 
 def test_runmqsc_as_a_user_outside_mqm_is_checked_by_the_command_server(site):

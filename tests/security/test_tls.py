@@ -11,8 +11,7 @@ import trustme
 
 import mqpy
 from mqpy import CMQC
-
-from .site import ALICE, ALICE_PW, QM, QUEUE, Site, key_repository
+from tests.support.site import ALICE, ALICE_PW, QM, QUEUE, Site, key_repository
 
 CIPH = "ECDHE_ECDSA_AES_128_GCM_SHA256"
 

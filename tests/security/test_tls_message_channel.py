@@ -9,9 +9,9 @@ import trio
 import trustme
 
 from mqpy import local
-from tests.channels.conftest import QMgr
-
-from .site import key_repository
+from tests.support.qmgr import QMgr
+from tests.support.site import key_repository
+from tests.support.waiting import wait_until
 
 CIPH = "ECDHE_ECDSA_AES_256_GCM_SHA384"
 
@@ -36,11 +36,6 @@ def pair(tmp_path, ca):
     local.stop_all()
 
 
-async def _until(pred, timeout: float = 20.0) -> None:
-    with trio.fail_after(timeout):
-        while not pred():
-            await trio.sleep(0.02)
-
 
 async def test_messages_cross_a_tls_channel(pair):
     """Given SDR and RCVR QM1.TO.QM2 with SSLCIPH(ECDHE_ECDSA_AES_256_GCM_SHA384), each
@@ -62,7 +57,7 @@ async def test_messages_cross_a_tls_channel(pair):
         c1 = qm1.make_chinit()
         await nursery.start(c1.run)
         assert c1.start_channel("QM1.TO.QM2") is None
-        await _until(lambda: qm2.committed("TARGET") == 50)
+        await wait_until(lambda: qm2.committed("TARGET") == 50, 20)
         nursery.cancel_scope.cancel()
     assert qm2.drain("TARGET") == [b"tls %02d" % i for i in range(50)]
     assert not [t for m, t in qm2.log if m in ("AMQ9631E", "AMQ9636E", "AMQ9665E")]
@@ -85,7 +80,7 @@ async def test_sslpeer_mismatch_refuses_the_sender(pair):
         c1 = qm1.make_chinit()
         await nursery.start(c1.run)
         c1.start_channel("QM1.TO.QM2")
-        await _until(lambda: any(m == "AMQ9636E" for m, _ in qm2.log))
+        await wait_until(lambda: any(m == "AMQ9636E" for m, _ in qm2.log), 20)
         nursery.cancel_scope.cancel()
     assert qm2.depth("TARGET") == 0 and qm1.depth("QM2") == 1
 
@@ -113,7 +108,7 @@ async def test_each_channel_initiator_uses_its_own_key_repository(pair):
             src.put("TARGET", f"from {src.name}".encode(), qmgr=dst.name)
         assert c1.start_channel("QM1.TO.QM2") is None
         assert c2.start_channel("QM2.TO.QM1") is None
-        await _until(lambda: qm2.committed("TARGET") == 1 and qm1.committed("TARGET") == 1)
+        await wait_until(lambda: qm2.committed("TARGET") == 1 and qm1.committed("TARGET") == 1, 20)
         nursery.cancel_scope.cancel()
     assert qm2.drain("TARGET") == [b"from QM1"] and qm1.drain("TARGET") == [b"from QM2"]
     assert not [t for m, t in qm1.log + qm2.log if m in ("AMQ9636E", "AMQ9665E")]
@@ -139,13 +134,13 @@ async def test_a_new_sslkeyr_is_used_at_the_next_start(pair, ca, tmp_path):
         c1 = qm1.make_chinit()
         await nursery.start(c1.run)
         c1.start_channel("QM1.TO.QM2")
-        await _until(lambda: any(m == "AMQ9636E" for m, _ in qm2.log))
-        await _until(lambda: "QM1.TO.QM2" not in c1.running)
+        await wait_until(lambda: any(m == "AMQ9636E" for m, _ in qm2.log), 20)
+        await wait_until(lambda: "QM1.TO.QM2" not in c1.running, 20)
         new = key_repository(str(tmp_path / "QM1.new.keys"), ca,
                           ca.issue_cert("qm1.example", common_name="QM1.NEW"))
         qm1.engine.alter_qmgr({"SSLKEYR": new})
         assert c1.start_channel("QM1.TO.QM2") is None
-        await _until(lambda: qm2.committed("TARGET") == 1)
+        await wait_until(lambda: qm2.committed("TARGET") == 1, 20)
         nursery.cancel_scope.cancel()
     assert qm2.drain("TARGET") == [b"renewed"]
 
@@ -178,21 +173,21 @@ async def test_refresh_security_ssl_renews_running_tls_channels(pair, ca, tmp_pa
         c1 = qm1.make_chinit()
         await nursery.start(c1.run)
         assert c1.start_channel("QM1.TO.QM2") is None
-        await _until(lambda: qm2.committed("TARGET") == 1)
+        await wait_until(lambda: qm2.committed("TARGET") == 1, 20)
         [(_, first_peer)] = list(c2.receivers.values())
         repo = str(qm1.engine.catalog.qmgr["SSLKEYR"])
         key_repository(repo, ca, ca.issue_cert("qm1.example", common_name="QM1.NEW"))
         qm2.engine.alter("CHANNEL", "QM1.TO.QM2", {"SSLPEER": "CN=QM1.NEW"})
         result = await _mqsc(qm1, "REFRESH SECURITY TYPE(SSL)")
         assert result.ok and result.lines == ["AMQ8560I: IBM MQ security cache refreshed."]
-        await _until(lambda: any(p != first_peer for _, p in c2.receivers.values()))
+        await wait_until(lambda: any(p != first_peer for _, p in c2.receivers.values()), 20)
         qm1.put("TARGET", b"after", qmgr="QM2")
-        await _until(lambda: qm2.committed("TARGET") == 2)
+        await wait_until(lambda: qm2.committed("TARGET") == 2, 20)
         result = await _mqsc(qm2, "REFRESH SECURITY TYPE(SSL)")
         assert result.ok
-        await _until(lambda: any(m == "AMQ9534I" for m, _ in qm2.log))
+        await wait_until(lambda: any(m == "AMQ9534I" for m, _ in qm2.log), 20)
         qm1.put("TARGET", b"again", qmgr="QM2")
-        await _until(lambda: qm2.committed("TARGET") == 3)
+        await wait_until(lambda: qm2.committed("TARGET") == 3, 20)
         nursery.cancel_scope.cancel()
     assert qm2.drain("TARGET") == [b"before", b"after", b"again"]
     assert not [t for m, t in qm2.log if m == "AMQ9636E"]

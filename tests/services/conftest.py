@@ -9,8 +9,6 @@ from __future__ import annotations
 import os
 import signal
 import sys
-import time
-from collections.abc import Callable
 
 import pytest
 
@@ -19,8 +17,8 @@ from mqpy import local, services
 from mqpy.cmdserver import start_command_server, stop_command_server
 from mqpy.mqsc.dump import parse_items
 from mqpy.mqsc.processor import MQSCProcessor
-from tests.daemon.conftest import Installation
-from tests.mqsc_exec.test_cmdserver import Admin
+from tests.support.installation import Installation
+from tests.support.pcf import Admin
 
 #: a server: records its pid and arguments, writes a line to stdout and stderr, sleeps
 SERVER = """\
@@ -61,16 +59,6 @@ with open(sys.argv[1], "a") as f:
     f.write(" ".join(sys.argv[2:]) + "\\n")
 """
 
-
-def wait_for(check: Callable[[], object], timeout: float = 20.0) -> object:
-    """Poll ``check`` until it returns something true (no timing is asserted)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        assert time.monotonic() < deadline, f"gave up waiting for {check}"
-        time.sleep(0.05)
 
 
 def read_pid(path: str) -> int | None:

@@ -12,10 +12,10 @@ import pytest
 
 from mqpy import local
 from mqpy.mqsc.processor import MQSCProcessor
-from tests.daemon.conftest import QM
-from tests.daemon.test_dmpmqcfg import _cli
+from tests.support.installation import QM, cli
+from tests.support.waiting import wait_for
 
-from .conftest import alive, read_pid, wait_for
+from .conftest import alive, read_pid
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -60,7 +60,7 @@ def test_control_qmgr_startonly_and_manual(install, programs):
         assert int(f.read().rsplit(")", 1)[1].split()[1]) == daemon
 
     # runmqsc goes through the daemon's command server: the daemon runs a MANUAL service
-    out = _cli(install, "runmqsc", "runmqsc", QM,
+    out = cli(install, "runmqsc", "runmqsc", QM,
                stdin="START SERVICE(HAND)\nDISPLAY SVSTATUS(*)\n").stdout
     assert "AMQ8733I: Request to start Service accepted." in out
     hand = wait_for(lambda: read_pid(programs.path("HAND.pid")))

@@ -9,10 +9,11 @@ import os
 import pytest
 
 from mqpy import CMQC, CMQCFC, pcf
+from tests.support.waiting import wait_for
 
-from .conftest import read_pid, wait_for
+from .conftest import read_pid
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = [pytest.mark.system, pytest.mark.timeout(60)]
 
 
 def _name(value: bytes) -> str:

@@ -12,10 +12,11 @@ import threading
 import pytest
 
 from mqpy import CMQC, CMQCFC, services
+from tests.support.waiting import wait_for
 
-from .conftest import alive, attrs_of, errlog, read_pid, run, wait_for
+from .conftest import alive, attrs_of, errlog, read_pid, run
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = [pytest.mark.system, pytest.mark.timeout(60)]
 
 
 def _define_server(proc, programs, name="S1", extra=""):

@@ -1,4 +1,4 @@
-"""Three real sessions against a ``tests.security.site.Site``, recorded through a
+"""Three real sessions against a ``tests.support.site.Site``, recorded through a
 ``RecordingRelay``: a client over a SVRCONN channel, a sender channel's session to a receiver
 of the site's queue manager, and an application over the bindings socket.
 
@@ -22,7 +22,7 @@ import mqpy
 from mqpy import CMQC, bindings, local
 from mqpy.mqsc.processor import MQSCProcessor
 from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
-from tests.security.site import ADMIT_OWNER, CHANNEL, QM, Site
+from tests.support.site import ADMIT_OWNER, CHANNEL, QM, Site
 
 from .sessions import Conversation, RecordingRelay, conversation
 

@@ -1,7 +1,7 @@
 """Real sessions recorded byte for byte, and replayed on fresh connections.
 
 A :class:`RecordingRelay` sits between a real program and a real server (TCP or the bindings
-Unix socket: ``tests.channels.proxy.FaultProxy`` speaks TCP only) and keeps both directions'
+Unix socket: ``tests.support.proxy.FaultProxy`` speaks TCP only) and keeps both directions'
 bytes in passing order. :func:`conversation` cuts what it kept into TSH segments (the length
 at offset 4 counts the whole segment, whatever the header: TSH, TSHC, TSHM) and groups them
 into :class:`Turn` s: what the client sends, then how many segments the server answered.

@@ -40,8 +40,8 @@ import pytest
 import mqpy
 from mqpy import CMQC, bindings
 from mqpy.admission import LOG_LINES, LOG_WINDOW
-from tests.robustness.conftest import chinit_command
-from tests.security.site import CHANNEL, QM, Site
+from tests.support.installation import chinit_command
+from tests.support.site import CHANNEL, QM, Site
 
 from . import recordings
 from .mutations import flood_first, mutate

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from click.testing import CliRunner
 
 import mqpy
 from mqpy import local
 from mqpy.stats.collector import emit_now
 from mqpy_cli.tool import cli
+
+pytestmark = pytest.mark.system
 
 
 def test_export_then_generate_and_report_from_the_command_line(spark, tmp_path, monkeypatch):

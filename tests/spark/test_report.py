@@ -21,6 +21,8 @@ from mqpy.spark.report import (
 from mqpy.stats.exporter import write_records
 from mqpy.stats.generator import generate
 
+pytestmark = pytest.mark.system
+
 T0 = 1704067200.0  # 2024-01-01T00:00:00Z
 HALF_HOUR = 1800.0
 

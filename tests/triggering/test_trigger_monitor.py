@@ -11,6 +11,7 @@ import pytest
 import mqpy
 from mqpy import CMQC, local
 from mqpy.trigmon import TriggerMonitor, command_for
+from tests.support.waiting import came_true
 
 
 @pytest.fixture
@@ -20,14 +21,6 @@ def qm(tmp_path):
     yield qm, local.running("TRIGQM", root), tmp_path
     local.stop_all()
 
-
-def _wait_for(pred, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if pred():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def test_first_message_starts_the_process_with_the_mqtmc2(qm):
@@ -49,12 +42,12 @@ def test_first_message_starts_the_process_with_the_mqtmc2(qm):
     t = threading.Thread(target=mon.serve, args=(stop, 100))
     t.start()
     try:
-        assert _wait_for(lambda: eng.queue_status("SYSTEM.DEFAULT.INITIATION.QUEUE")
+        assert came_true(lambda: eng.queue_status("SYSTEM.DEFAULT.INITIATION.QUEUE")
                          ["IPPROCS"] == 1)
         out = mqpy.Queue(qmgr, "WORK", CMQC.MQOO_OUTPUT)
         out.put(b"one")
         out.put(b"two")  # not the first: no second trigger
-        assert _wait_for(lambda: marker.exists())
+        assert came_true(lambda: marker.exists())
         time.sleep(0.3)
     finally:
         stop.set()

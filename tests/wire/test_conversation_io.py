@@ -8,8 +8,6 @@ partner on the other end with raw bytes."""
 from __future__ import annotations
 
 import socket
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 
 import pytest
 import trio
@@ -28,22 +26,9 @@ from mqpy.fap.segments import (
 from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
 from mqpy_chinit.states import ChannelStatus
 from mqpy_chinit.tlsstream import Prefixed
+from tests.support.loopback import loopback_pair
 
 _PUT = SegmentType.MQPUT
-
-
-@asynccontextmanager
-async def _connected() -> AsyncIterator[tuple[trio.SocketStream, trio.SocketStream]]:
-    """Both ends of a loopback TCP connection: (ours, the partner's)."""
-    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
-    port = listeners[0].socket.getsockname()[1]
-    partner = await trio.open_tcp_stream("127.0.0.1", port)
-    ours = await listeners[0].accept()
-    try:
-        yield ours, partner
-    finally:
-        for s in (ours, partner, *listeners):
-            await s.aclose()
 
 
 def _conversation(stream: trio.abc.Stream) -> Conversation:
@@ -68,7 +53,7 @@ async def test_plain_tcp_is_driven_on_the_socket_and_tls_is_not():
     """Given a plain TCP stream, bare or with bytes already read (Prefixed), then the
     conversation drives its socket; given any other stream (TLS, a memory stream), then it
     keeps the stream's methods."""
-    async with _connected() as (ours, _partner):
+    async with loopback_pair() as (ours, _partner):
         assert _conversation(ours).sock is not None
         assert _conversation(Prefixed(ours, b"TSH")).sock is not None
     left, _right = trio.testing.memory_stream_pair()
@@ -81,7 +66,7 @@ async def test_one_segment_requests_in_any_chunks_come_out_whole():
     requests = [MQIRequest(segment_type=_PUT, hobj=n, body=bytes([n]) * 1024, conv_id=1,
                            request_id=n) for n in range(1, 4)]
     wire = [SegmentWriter().send(r) for r in requests]
-    async with _connected() as (ours, partner):
+    async with loopback_pair() as (ours, partner):
         conv = _conversation(ours)
         for byte in wire[0]:
             await partner.send_all(bytes([byte]))
@@ -101,7 +86,7 @@ async def test_a_multi_segment_flow_both_ways_through_a_small_socket_buffer():
     body = bytes(range(256)) * 2048
     reply = MQIReply(segment_type=SegmentType.MQGET_REPLY, body=body, conv_id=3,
                      request_id=7)
-    async with _connected() as (ours, partner):
+    async with loopback_pair() as (ours, partner):
         ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 16384)
         partner.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 16384)
         conv = _conversation(ours)
@@ -122,7 +107,7 @@ async def test_bytes_already_read_come_first():
     then those bytes are taken before the socket's, and a flow split between them is
     whole."""
     wire = SegmentWriter().send(MQIRequest(segment_type=_PUT, body=b"x" * 3000))
-    async with _connected() as (ours, partner):
+    async with loopback_pair() as (ours, partner):
         conv = _conversation(Prefixed(ours, wire[:100]))
         await partner.send_all(wire[100:])
         event = await conv.recv(None)
@@ -138,7 +123,7 @@ async def test_a_malformed_or_oversized_frame_is_answered_and_ends_the_conversat
     """Given bytes that are not a TSH, or a segment longer than the maximum transmission
     size, then the partner gets STATUS (ERROR) with the protocol error's code and the
     conversation ends with AMQ9504E carrying that code."""
-    async with _connected() as (ours, partner):
+    async with loopback_pair() as (ours, partner):
         conv = _conversation(ours)
         await partner.send_all(garbage)
         with pytest.raises(ChannelEnded) as ended, trio.fail_after(30):
@@ -153,7 +138,7 @@ async def test_a_partner_closing_mid_frame_ends_the_conversation():
     """Given half a segment and then the partner's close, then the conversation ends with
     AMQ9209E (connection closed), not a hang and not a half event."""
     wire = SegmentWriter().send(MQIRequest(segment_type=_PUT, body=b"y" * 500))
-    async with _connected() as (ours, partner):
+    async with loopback_pair() as (ours, partner):
         conv = _conversation(ours)
         await partner.send_all(wire[:200])
         await partner.aclose()
@@ -165,7 +150,7 @@ async def test_a_partner_closing_mid_frame_ends_the_conversation():
 async def test_a_receive_timeout_still_fires_and_a_late_flow_is_still_read():
     """Given nothing from the partner, then a receive with a timeout ends with AMQ9259E;
     a flow that comes afterwards is read by the next receive."""
-    async with _connected() as (ours, partner):
+    async with loopback_pair() as (ours, partner):
         conv = _conversation(ours)
         with pytest.raises(ChannelEnded) as ended:
             await conv.recv(0.05)
@@ -177,7 +162,7 @@ async def test_a_receive_timeout_still_fires_and_a_late_flow_is_still_read():
 async def test_a_receive_without_timeout_is_still_cancellable():
     """Given a receive waiting with no timeout, when its scope is cancelled (STOP CHANNEL,
     an instance ending), then it stops waiting."""
-    async with _connected() as (ours, _partner):
+    async with loopback_pair() as (ours, _partner):
         conv = _conversation(ours)
         with trio.move_on_after(0.05) as scope:
             await conv.recv(None)
@@ -188,7 +173,7 @@ async def test_closing_the_stream_under_a_waiting_receive_ends_it():
     """Given a receive waiting on the socket, when another task closes the stream, then the
     receive ends with AMQ9208E rather than waiting forever; a send afterwards ends with
     AMQ9206E."""
-    async with _connected() as (ours, _partner):
+    async with loopback_pair() as (ours, _partner):
         conv = _conversation(ours)
         async with trio.open_nursery() as nursery:
             async def close_soon() -> None:
@@ -206,7 +191,7 @@ async def test_closing_the_stream_under_a_waiting_receive_ends_it():
 async def test_a_send_to_a_partner_that_reset_ends_with_amq9206():
     """Given a partner that closed with a reset, then sending ends the conversation with
     AMQ9206E (the socket's error in its text), not a traceback."""
-    async with _connected() as (ours, partner):
+    async with loopback_pair() as (ours, partner):
         conv = _conversation(ours)
         partner.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\1\0\0\0\0\0\0\0")
         await partner.aclose()
@@ -223,7 +208,7 @@ async def test_sends_are_counted_and_received_in_order():
     and each segment counts one buffer sent."""
     events = [Heartbeat(), MQIReply(segment_type=SegmentType.MQPUT_REPLY, body=b"a"),
               Status(code=StatusCode.USER_CLOSED)]
-    async with _connected() as (ours, partner):
+    async with loopback_pair() as (ours, partner):
         conv = _conversation(ours)
         await conv.send(events[0])
         await conv.send_many(events[1:])

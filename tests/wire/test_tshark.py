@@ -8,8 +8,6 @@ segment type, flags and length we wrote, and tshark must report nothing malforme
 
 from __future__ import annotations
 
-import shutil
-import struct
 import subprocess
 from pathlib import Path
 
@@ -29,56 +27,9 @@ from mqpy.fap.segments import (
     StatusCode,
     parse_segment_header,
 )
+from tests.support.pcap import CLIENT, SERVER, TSHARK, Capture
 
-TSHARK = shutil.which("tshark")
 pytestmark = pytest.mark.skipif(TSHARK is None, reason="tshark is not installed")
-
-CLIENT = (b"\x7f\x00\x00\x01", 50000)
-SERVER = (b"\x7f\x00\x00\x01", 1414)
-
-
-def _checksum(header: bytes) -> int:
-    total = sum(struct.unpack(f"!{len(header) // 2}H", header))
-    while total >> 16:
-        total = (total & 0xFFFF) + (total >> 16)
-    return ~total & 0xFFFF
-
-
-class _Capture:
-    """A TCP conversation written as a libpcap file (LINKTYPE_ETHERNET)."""
-
-    def __init__(self) -> None:
-        self.frames: list[bytes] = []
-        self.seq = {CLIENT: 1000, SERVER: 5000}
-        self.ip_id = 1
-
-    def _frame(self, src: tuple[bytes, int], dst: tuple[bytes, int], flags: int, payload: bytes) -> None:
-        ack = self.seq[dst] if flags & 0x10 else 0
-        tcp = struct.pack("!HHIIBBHHH", src[1], dst[1], self.seq[src], ack, 5 << 4, flags, 65535, 0, 0)
-        total = 20 + len(tcp) + len(payload)
-        ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, total, self.ip_id, 0x4000, 64, 6, 0, src[0], dst[0])
-        ip = ip[:10] + struct.pack("!H", _checksum(ip)) + ip[12:]
-        self.ip_id += 1
-        ethernet = b"\x00" * 6 + b"\x00" * 6 + b"\x08\x00"
-        self.frames.append(ethernet + ip + tcp + payload)
-        self.seq[src] += len(payload) + (1 if flags & 0x02 else 0)
-
-    def handshake(self) -> None:
-        self._frame(CLIENT, SERVER, 0x02, b"")  # SYN
-        self._frame(SERVER, CLIENT, 0x12, b"")  # SYN ACK
-        self._frame(CLIENT, SERVER, 0x10, b"")  # ACK
-
-    def send(self, src: tuple[bytes, int], segments: list[bytes]) -> None:
-        dst = SERVER if src == CLIENT else CLIENT
-        for segment in segments:
-            self._frame(src, dst, 0x18, segment)  # PSH ACK
-
-    def write(self, path: Path) -> None:
-        out = [struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 262144, 1)]
-        for index, frame in enumerate(self.frames):
-            out.append(struct.pack("<IIII", 1700000000 + index, 0, len(frame), len(frame)))
-            out.append(frame)
-        path.write_bytes(b"".join(out))
 
 
 def _message(seqnum: int, data: bytes, **common: object) -> MessageData:
@@ -90,7 +41,7 @@ def _message(seqnum: int, data: bytes, **common: object) -> MessageData:
     return MessageData.from_xqh(seqnum, xqh, data, **common)
 
 
-def _conversation() -> tuple[_Capture, list[tuple[int, int, int]]]:
+def _conversation() -> tuple[Capture, list[tuple[int, int, int]]]:
     """The capture and, per MQ segment, (segment type, ControlFlags1, segment length)."""
     writer = SegmentWriter(max_transmission_size=4096, byte_order=ByteOrder.LITTLE)
     flows = [
@@ -105,7 +56,7 @@ def _conversation() -> tuple[_Capture, list[tuple[int, int, int]]]:
         (CLIENT, Reset(seqnum=1)),
         (SERVER, Status(code=StatusCode.USER_CLOSED, value=0)),
     ]
-    capture = _Capture()
+    capture = Capture()
     capture.handshake()
     expected = []
     for src, event in flows:

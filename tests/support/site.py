@@ -2,7 +2,7 @@
 
 Set up as an operator would: crtmqm, strmqm, runmqsc (a listener on a free 127.0.0.1 port, a
 SVRCONN, a queue), and users in the queue manager's user file (what ``mqpyuser`` writes).
-Daemons are stopped by pid at teardown (``tests.daemon.conftest.Installation``).
+Daemons are stopped by pid at teardown (``tests.support.installation.Installation``).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 
 import mqpy
 from mqpy import config
-
-from ..daemon.conftest import Installation
+from tests.support.installation import Installation
+from tests.support.ports import free_port
 
 if TYPE_CHECKING:
     import trustme
@@ -80,11 +80,6 @@ def as_nobody(action: Callable[[], str]) -> str:
         os.close(read_end)
         os.waitpid(pid, 0)
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Site:

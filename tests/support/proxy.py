@@ -9,6 +9,8 @@ from typing import Any
 
 import trio
 
+from mqpy.fap.segments import SegmentType
+
 # decide(direction, segment_type, index_in_direction) -> "pass" | "drop-and-cut" | "cut"
 # | "delay" (the segment, and what follows it that way, passes DELAY seconds later)
 # | "delay-drop-and-cut" (DELAY seconds later, as "drop-and-cut")
@@ -21,6 +23,31 @@ Policy = Callable[[str, int, int], str]
 
 
 DELAY = 0.3
+
+
+def once(direction: str, seg_type: int, action: str) -> Policy:
+    """``action`` on the first segment of ``seg_type`` going ``direction``; the rest pass."""
+    fired = []
+
+    def policy(d, t, i):
+        if not fired and d == direction and t == seg_type:
+            fired.append(1)
+            return action
+        return "pass"
+    return policy
+
+
+def nth_message(n: int) -> Policy:
+    """The ``n``th message going from sender to receiver is dropped and the link cut."""
+    seen = []
+
+    def policy(d, t, i):
+        if d == "s2r" and t == SegmentType.MESSAGE_DATA:
+            seen.append(i)
+            if len(seen) == n:
+                return "drop-and-cut"
+        return "pass"
+    return policy
 
 
 class FaultProxy:
