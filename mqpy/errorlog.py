@@ -249,7 +249,7 @@ def format_entry(rendered: messages.Rendered, *, when: _dt.datetime, pid: int, t
     arith = " ".join(f"ArithInsert{i}({v})" for i, v in enumerate(rendered.arith, 1) if v)
     if arith:
         head.append(INDENT + arith)
-    head += [f"{INDENT}CommentInsert{i}({v})"
+    head += [f"{INDENT}CommentInsert{i}({printable(str(v))})"
              for i, v in enumerate(rendered.comment, 1) if v]
     action = _wrap(rendered.action)
     action[-1] += " "  # IBM leaves a blank after the last word of the action

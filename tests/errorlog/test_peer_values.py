@@ -4,6 +4,7 @@ written as its escape, so no value can forge an entry, end a line early or hide 
 
 from __future__ import annotations
 
+from mqpy import messages as M
 from mqpy.errorlog import printable, read_entries
 from mqpy_cli.chinit import _error_log
 
@@ -40,3 +41,14 @@ def test_a_hostile_value_is_escaped_on_the_channel_initiators_console(tmp_path, 
     out = capsys.readouterr().out
     assert out.count("\n") == 1 and "\x00" not in out and "\x1b" not in out
     assert "\\nAMQ8003I: FORGED" in out
+
+
+def test_a_hostile_insert_is_escaped_in_its_comment_insert_line(log_factory) -> None:
+    """Given a catalogue message whose channel insert a partner sent, when it is logged,
+    then its CommentInsert line and its message line hold the escapes, one entry only."""
+    log = log_factory(program="runmqchi")
+    text = log.write(M.AMQ9526, inserts=dict(sent=5, expected=3, channel=HOSTILE,
+                                             host="box2(1414)"))
+    assert "\x00" not in text and "\nAMQ8003I" not in text
+    assert "CommentInsert1(\\x00\\x00\\x10\\x00.TARGET\\nAMQ8003I: FORGED \\x1b[2J)" in text
+    assert len(read_entries(log.directory)) == 1
