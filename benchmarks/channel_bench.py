@@ -99,7 +99,8 @@ async def _receiver_alone(count: int, persistent: bool) -> tuple[float, float]:
     from mqpy.fap.framing import SegmentWriter
     from mqpy.fap.segments import ControlFlags1, MessageData, Resync, Status, StatusCode
     from mqpy_chinit.conversation import Conversation
-    from mqpy_chinit.mca import ReceiverMCA, _our_id, call_id
+    from mqpy_chinit.mca import call_id, our_id
+    from mqpy_chinit.receiver_mca import ReceiverMCA
     from mqpy_chinit.states import ChannelStatus
 
     listener = (await trio.open_tcp_listeners(0, host="127.0.0.1"))[0]
@@ -114,7 +115,7 @@ async def _receiver_alone(count: int, persistent: bool) -> tuple[float, float]:
         nursery.start_soon(serve)
         stream = await trio.open_tcp_stream("127.0.0.1", port)
         conv = Conversation(stream, ChannelStatus("C", "SDR"))
-        await call_id(conv, _our_id("C", {"CHLTYPE": "SDR"}, "QM1"))
+        await call_id(conv, our_id("C", {"CHLTYPE": "SDR"}, "QM1"))
         await conv.send(Resync(seqnum=0, luwid=bytes(8)))
         seq = (await conv.recv(30)).seqnum
         writer, batches = SegmentWriter(), []
@@ -152,7 +153,8 @@ async def _sender_alone(count: int) -> tuple[float, float]:
     from mqpy.fap.framing import SegmentWriter
     from mqpy.fap.segments import Resync, Status
     from mqpy_chinit.conversation import Conversation
-    from mqpy_chinit.mca import SenderMCA, _our_id, respond_id
+    from mqpy_chinit.mca import our_id, respond_id
+    from mqpy_chinit.sender_mca import SenderMCA
     from mqpy_chinit.states import ChannelState, ChannelStatus
 
     listener = (await trio.open_tcp_listeners(0, host="127.0.0.1"))[0]
@@ -168,7 +170,7 @@ async def _sender_alone(count: int) -> tuple[float, float]:
     async def partner() -> None:
         stream = await listener.accept()
         conv = Conversation(stream, ChannelStatus("C", "RCVR"))
-        await respond_id(conv, await conv.recv(30), _our_id("C", {"CHLTYPE": "RCVR"}, "QM2"))
+        await respond_id(conv, await conv.recv(30), our_id("C", {"CHLTYPE": "RCVR"}, "QM2"))
         ev = await conv.recv(30)
         await conv.send(Resync(seqnum=ev.seqnum, luwid=ev.luwid))
         ok, buf, moved = SegmentWriter().send(Status(code=0)), b"", 0

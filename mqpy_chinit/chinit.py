@@ -40,16 +40,10 @@ from mqpy.fap.segments import CapFlags1, Event, InitialData, SegmentType, Status
 from mqpy.trace import TRACER
 from mqpy_chinit import handoff, sslrefresh, tlsstream
 from mqpy_chinit.access import ChannelAccess
-from mqpy_chinit.mca import (
-    CONFIRM_TIMEOUT,
-    ChannelEnded,
-    Conversation,
-    QmFactory,
-    ReceiverMCA,
-    SenderMCA,
-    mqi,
-    peer_address,
-)
+from mqpy_chinit.conversation import ChannelEnded, Conversation
+from mqpy_chinit.mca import CONFIRM_TIMEOUT, QmFactory, mqi, peer_address
+from mqpy_chinit.receiver_mca import ReceiverMCA
+from mqpy_chinit.sender_mca import SenderMCA
 from mqpy_chinit.states import ChannelEvent, ChannelState, ChannelStatus
 
 #: the reasons that mean the queue manager went (killed, ending, or gone before MQCONN)
@@ -193,7 +187,7 @@ class ChannelInitiator:
         self.admin = admin
         self.initq = initq
         self.log = log or (lambda msgid, text: None)
-        # PipeLineLength: batches a sending MCA may have in flight (mca.SenderMCA)
+        # PipeLineLength: batches a sending MCA may have in flight (sender_mca.SenderMCA)
         self.pipeline = limits.pipeline_length
         # channel name -> status; a receiver instance is keyed (name, partner queue manager)
         # because one generic RCVR definition serves many senders (seed 000 §2), and a

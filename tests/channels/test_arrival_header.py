@@ -13,7 +13,7 @@ import mqpy
 from mqpy import CMQC
 from mqpy.fap import mqiflows
 from mqpy.fap.segments import XQH_LENGTH, ByteOrder, MessageData, StatusCode
-from mqpy_chinit import mca
+from mqpy_chinit import receiver_mca as mca
 
 
 def _arrival_event(byte_order: ByteOrder) -> MessageData:

@@ -14,7 +14,7 @@ import pytest
 from mqpy import syncrecord
 from mqpy.fap import negotiation
 from mqpy.fap.segments import CapFlags2, SegmentType
-from mqpy_chinit.mca import _our_id, agreed_fast
+from mqpy_chinit.mca import agreed_fast, our_id
 from mqpy_chinit.states import ChannelState
 from tests.support.waiting import wait_until
 
@@ -43,7 +43,7 @@ def test_the_id_flows_make_a_channel_fast_only_when_both_ends_are():
     the channel does not support the option, the channel runs at normal speed" (seed 000,
     Fast, nonpersistent messages)."""
     def ident(speed: str):
-        return _our_id("C", {"CHLTYPE": "SDR", "NPMSPEED": speed}, "QM")
+        return our_id("C", {"CHLTYPE": "SDR", "NPMSPEED": speed}, "QM")
 
     assert ident("FAST").cap_flags2 & CapFlags2.FAST_MESSAGES_REQUIRED
     assert not ident("NORMAL").cap_flags2 & CapFlags2.FAST_MESSAGES_REQUIRED
@@ -189,7 +189,7 @@ async def _gets_ends_and_answers(two_qmgrs, monkeypatch, messages, **sdr) -> lis
     """The order in which an unpipelined sending MCA got its runs of messages, ended each
     batch (before its confirm request) and read its partner's answer, over ``messages``
     (BATCHSZ 10)."""
-    from mqpy_chinit.mca import SenderMCA
+    from mqpy_chinit.sender_mca import SenderMCA
     from mqpy_chinit.states import ChannelStatus
 
     qm1, qm2 = two_qmgrs

@@ -24,8 +24,9 @@ from mqpy_chinit.conversation import (
     ChannelEnded,
     Conversation,
 )
-from mqpy_chinit.mca import ReceiverMCA, SenderMCA, _InFlight
 from mqpy_chinit.monitor import ChannelMonitor
+from mqpy_chinit.receiver_mca import ReceiverMCA
+from mqpy_chinit.sender_mca import SenderMCA, _InFlight
 from mqpy_chinit.states import ChannelStatus
 from tests.support.loopback import loopback_pair
 

@@ -14,7 +14,7 @@ import trio
 import mqpy
 from mqpy import CMQC
 from mqpy.fap.segments import MessageData
-from mqpy_chinit.mca import ReceiverMCA
+from mqpy_chinit.receiver_mca import ReceiverMCA
 from mqpy_chinit.states import ChannelState
 from tests.support.waiting import wait_until
 
@@ -148,8 +148,8 @@ async def test_more_put_users_than_handles_still_arrive_in_order(two_qmgrs):
     the order they were sent (the users beyond the handles go by MQPUT1)."""
     from mqpy.security import install, set_authority, users_path
     from mqpy.security.users import UserFile
-    from mqpy_chinit.mca import BATCH_HANDLES
     from mqpy_chinit.putaut import PutAuthority
+    from mqpy_chinit.receiver_mca import BATCH_HANDLES
 
     qm1, qm2 = two_qmgrs
     qm1.define("QLOCAL", "QM2", USAGE="XMITQ")

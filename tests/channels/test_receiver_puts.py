@@ -9,7 +9,7 @@ import mqpy
 from mqpy import CMQC
 from mqpy.fap.segments import XQH_WITH_MD_LENGTH, MessageData
 from mqpy.structures import XQH
-from mqpy_chinit.mca import ReceiverMCA
+from mqpy_chinit.receiver_mca import ReceiverMCA
 
 TARGETS = ("T1", "T2", "T3")
 

@@ -15,7 +15,7 @@ from mqpy import CMQC
 from mqpy.fap.framing import SegmentWriter
 from mqpy.fap.segments import ControlFlags1, MessageData, Ping, Status, StatusCode
 from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
-from mqpy_chinit.mca import ReceiverMCA
+from mqpy_chinit.receiver_mca import ReceiverMCA
 from mqpy_chinit.states import ChannelStatus
 from tests.support.loopback import loopback_pair
 

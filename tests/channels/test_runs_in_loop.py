@@ -12,8 +12,8 @@ import trio
 import mqpy
 from mqpy import CMQC, bindings, syncrecord
 from mqpy.fap import mqiflows
-from mqpy_chinit import mca, syncq, xmitgets
-from mqpy_chinit.mca import ReceiverMCA
+from mqpy_chinit import receiver_mca, syncq, xmitgets
+from mqpy_chinit.receiver_mca import ReceiverMCA
 from tests.daemon.conftest import running  # noqa: F401 - the daemon fixture
 from tests.support.installation import QM
 
@@ -136,7 +136,7 @@ async def test_a_receiving_mcas_later_batches_go_without_a_worker_thread(running
             if batch is second:
                 def no_thread(*args, **kw):
                     raise AssertionError(f"a worker-thread call: {args[0]}")
-                monkeypatch.setattr(mca, "mqi", no_thread)
+                monkeypatch.setattr(receiver_mca, "mqi", no_thread)
             committed = await rcv._flush(None, conn, list(batch), True,
                                          rcv._record(batch[-1].seqnum, batch[-1].luwid))
             if not committed:

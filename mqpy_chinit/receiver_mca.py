@@ -1,0 +1,798 @@
+"""The receiving MCA: a RCVR, RQSTR or CLUSRCVR channel's end that puts the messages it
+receives, batch by batch, and answers each confirm request (trio)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+import trio
+
+import mqpy
+from mqpy import CMQC, messages, syncrecord
+from mqpy.engine import reports
+from mqpy.fap import channeldefs as D
+from mqpy.fap import mqiflows
+from mqpy.fap.mqicalls import Step
+from mqpy.fap.segments import (
+    XQH_LENGTH,
+    ByteOrder,
+    CapFlags1,
+    ControlFlags1,
+    Event,
+    Heartbeat,
+    InitialData,
+    MessageData,
+    Ping,
+    Reset,
+    Resync,
+    Status,
+    StatusCode,
+)
+from mqpy.mqstruct import StructError
+from mqpy_chinit import distribution, syncq, xmitgets
+from mqpy_chinit.conversation import ChannelEnded, Conversation
+from mqpy_chinit.mca import (
+    CONFIRM_REQUEST,
+    CONFIRM_TIMEOUT,
+    QmFactory,
+    agreed_fast,
+    call_id,
+    disconnect_abnormally,
+    keepalive,
+    monitoring,
+    mqi,
+    next_seq,
+    open_conversation,
+    our_id,
+    peer_host,
+    respond_id,
+    status_error,
+)
+from mqpy_chinit.putaut import PutAuthority
+from mqpy_chinit.states import ChannelEvent, ChannelState, ChannelStatus
+from mqpy_chinit.tlsstream import KeyRepository
+
+PUT_RUN = 64  # arrivals a receiver puts in one worker-thread call, at most
+BATCH_HANDLES = 8  # destinations (and put users) a receiver opens for a batch, at most
+
+
+def _as_user(od: mqpy.OD, user: str | None) -> tuple[mqpy.OD, int]:
+    """``od`` naming ``user`` as its AlternateUserId, and the MQPUT1 option that makes the
+    queue manager judge that user (None: the MCA's own authority, no option)."""
+    if user is None:
+        return od, 0
+    od.AlternateUserId = user.encode("latin-1", "replace")[:12]
+    return od, CMQC.MQPMO_ALTERNATE_USER_AUTHORITY
+
+
+ChannelLookup = Callable[[str], "dict[str, object] | None"]
+
+
+def _field(cls: Any, name: str, base: int = 0) -> slice:
+    """Where field ``name`` of MQ structure ``cls`` lies, ``base`` bytes into a buffer."""
+    at = base + cls.offset_of(name)
+    return slice(at, at + cls._layout_.by_name[name].size)
+
+
+# what a receiving MCA reads of each arrival, in place in its MQXQH
+_REMOTE_Q = _field(mqpy.XQH, "RemoteQName")
+_REMOTE_QMGR = _field(mqpy.XQH, "RemoteQMgrName")
+_MD_STRUC_ID = _field(mqpy.MD, "StrucId", XQH_LENGTH)
+_MD_VERSION = _field(mqpy.MD, "Version", XQH_LENGTH)
+_MD_FORMAT = _field(mqpy.MD, "Format", XQH_LENGTH)
+_MD_USER = _field(mqpy.MD, "UserIdentifier", XQH_LENGTH)
+_MD_V1 = {ByteOrder.LITTLE: (1).to_bytes(4, "little"), ByteOrder.BIG: (1).to_bytes(4, "big")}
+
+
+def _arrival(ev: MessageData) -> tuple[bytes, bytes, Any, bytes, bytes]:
+    """An arrival's destination queue and queue manager, its MQMD, Format and
+    UserIdentifier, read in place in the transmission header. The MQMD is passed on as it
+    arrived (mqiflows.Packed: a bindings put carries those bytes as they are, rather than
+    decoding and encoding them again) when it is an MQMD version 1, as an MQXQH's is;
+    anything else is decoded as before."""
+    raw = ev.xqh
+    if raw[_MD_STRUC_ID] == CMQC.MQMD_STRUC_ID and raw[_MD_VERSION] == _MD_V1[ev.byte_order]:
+        md: Any = mqiflows.Packed(mqpy.MD, raw[XQH_LENGTH:], ev.byte_order)
+        return (raw[_REMOTE_Q].rstrip(b" \x00"), raw[_REMOTE_QMGR].rstrip(b" \x00"), md,
+                raw[_MD_FORMAT], raw[_MD_USER])
+    xqh = _transmission_header(ev)
+    md = xqh.MsgDesc
+    return (xqh.RemoteQName.rstrip(b" \x00"), xqh.RemoteQMgrName.rstrip(b" \x00"), md,
+            md.Format, md.UserIdentifier)
+
+
+def _transmission_header(ev: MessageData) -> Any:
+    """An arrival's MQXQH decoded, its MQMD one the queue manager can take (a StrucId and
+    Version an MQMD has); StructError (a ValueError) if not: the partner's protocol error."""
+    xqh = ev.transmission_header
+    if xqh.MsgDesc.header_error():
+        raise StructError(f"its MQMD's StrucId {xqh.MsgDesc.StrucId!r} and Version "
+                          f"{xqh.MsgDesc.Version} are not an MQMD's")
+    return xqh
+
+
+_PMOS: dict[int, mqiflows.Packed] = {}
+
+
+def _arrival_pmo(options: int) -> mqiflows.Packed:
+    """The MQPMO of an arrival's put with ``options``, packed once (the bindings flow's byte
+    order): nothing of a receiving MCA's puts' output is kept, so one serves every put."""
+    pmo = _PMOS.get(options)
+    if pmo is None:
+        pmo = _PMOS[options] = mqiflows.Packed.of(mqpy.PMO(Options=options))
+    return pmo
+
+
+class ReceiverMCA:
+    """The responder end of a message channel (RCVR), for one inbound connection."""
+
+    def __init__(self, stream: trio.abc.Stream, local_qm: str, connect_qm: QmFactory,
+                 lookup: ChannelLookup, register: Callable[[str, str, ChannelStatus], None]
+                 | None = None, *, conversation: Conversation | None = None,
+                 first: Event | None = None,
+                 autodefine: Callable[[str, InitialData], dict[str, object] | None]
+                 | None = None, call_out: tuple[str, dict[str, object]] | None = None,
+                 mca_user: str | None = None, log: Callable[[str, str], None] | None = None,
+                 key_repository: KeyRepository | None = None) -> None:
+        """``call_out`` (name, definition): a requester (RQSTR) calling its server.
+        ``mca_user``: the user CHLAUTH admitted the channel as (None: its MCAUSER), whose
+        authority the puts use (``putaut``); ``log(msgid, text)``: the channel initiator's
+        error log, for messages that do not end the channel. ``key_repository``: the channel
+        initiator's QMGR SSLKEYR (a requester with an SSLCIPH calls out with TLS)."""
+        self.key_repository = key_repository
+        self.stream = stream
+        self.conversation = conversation
+        self.first = first
+        self.autodefine = autodefine
+        self.call_out = call_out
+        self._qtypes: dict[str, int] = {}  # destination queue -> MQQT_*, for rule 6
+        self.local_qm = local_qm
+        self.connect_qm = connect_qm
+        self.lookup = lookup
+        self.register = register
+        self.status = ChannelStatus("", "RCVR")
+        self.name = ""
+        self.definition: dict[str, object] = {}
+        self.seq = 0
+        self.fast = False  # NPMSPEED(FAST) at both ends (agreed_fast)
+        self._delivered = False  # this batch has had a put beyond a plain run (_deliver)
+        self.wrap = 999999999
+        self.hbint = 0
+        self.partner = ""
+        self.conname = ""  # the partner's address
+        self.mca_user = mca_user
+        self.log = log or (lambda msgid, text: None)
+        self.put_authority = PutAuthority()
+        self._may_put: dict[tuple[bytes, bytes], int] = {}  # ALTMCA: the MCA user's check
+        # (queue, queue manager, alternate user) -> the batch's open handle for its puts, or
+        # None: that destination's arrivals go by MQPUT1 (see _destination)
+        self._handles: dict[tuple[bytes, bytes, str | None], int | None] = {}
+        self._used: set[tuple[bytes, bytes, str | None]] = set()  # this batch's destinations
+        self.syncq: syncq.ChannelSyncQ | None = None  # this run's sync record
+
+    async def run(self) -> None:
+        if self.call_out is not None:
+            self.name, self.definition = self.call_out
+            self.status.channel = self.name
+            self.status.chltype = D.str_attr(self.definition, "CHLTYPE")
+            self.conversation = await open_conversation(self.definition, self.status,
+                                                        self.key_repository)
+            self.stream = self.conversation.stream
+        conv = self.conversation or Conversation(self.stream, self.status)
+        conv.status = self.status
+        qm = None
+        try:
+            if self.call_out is not None:
+                ours = attrs.evolve(our_id(self.name, self.definition, self.local_qm),
+                                    cap_flags1=CapFlags1.MSG_SEQ | CapFlags1.SPLIT_MESSAGE
+                                    | CapFlags1.REQUEST_INITIATION)
+                agreed, self.partner = await call_id(conv, ours)
+                self._agreed(agreed)
+            else:
+                await self._negotiate(conv)
+            qm = await mqi(self.connect_qm)
+            self.status.monitor = await monitoring(qm, self.definition)
+            if self.status.state is ChannelState.INACTIVE:  # (a requester's is BINDING)
+                self.status.move(ChannelEvent.START)
+                self.status.move(ChannelEvent.BIND)
+            self.status.move(ChannelEvent.NEGOTIATED)
+            await self._serve(conv, qm)
+            self.status.move(ChannelEvent.ENDED)
+        except ChannelEnded:
+            if self.status.state is not ChannelState.INACTIVE:
+                self.status.move(ChannelEvent.ENDED)  # a responder does not retry
+            raise
+        finally:
+            with trio.CancelScope(shield=True):
+                if self.stream is not None:
+                    await self.stream.aclose()
+                if qm is not None:
+                    await mqi(disconnect_abnormally, qm)
+
+    async def _negotiate(self, conv: Conversation) -> None:
+        ev = self.first if self.first is not None else await conv.recv(CONFIRM_TIMEOUT)
+        if not isinstance(ev, InitialData):
+            await conv.close(StatusCode.PROTOCOL_SEGMENT_TYPE)
+            raise ChannelEnded("AMQ9504E", "Protocol error: initial data expected.")
+        name = ev.channel_name.strip()
+        definition = await trio.to_thread.run_sync(self.lookup, name)
+        autodefined = False
+        if definition is None and self.autodefine is not None:
+            definition = await trio.to_thread.run_sync(self.autodefine, name, ev)
+            autodefined = definition is not None
+        if definition is None:
+            await conv.close(StatusCode.NO_CHANNEL)
+            raise ChannelEnded("AMQ9519E", f"Channel '{name}' not found.", False,
+                               StatusCode.NO_CHANNEL)
+        if D.str_attr(definition, "CHLTYPE") not in ("RCVR", "RQSTR", "CLUSRCVR"):
+            await conv.close(StatusCode.CHANNEL_WRONG_TYPE)
+            raise ChannelEnded("AMQ9502E", f"Type of channel '{name}' not suitable for action "
+                               f"requested.", False, StatusCode.CHANNEL_WRONG_TYPE)
+        self.name, self.definition = name, definition
+        self.status.channel = name
+        self.status.chltype = D.str_attr(definition, "CHLTYPE")
+        if self.register is not None:
+            self.register(name, ev.qmgr_name.strip(), self.status)
+        agreed, self.partner = await respond_id(conv, ev, our_id(name, definition,
+                                                                  self.local_qm),
+                                                adopt_seq_wrap=autodefined)
+        self._agreed(agreed)
+
+    def _agreed(self, agreed: Any) -> None:
+        self.conname = peer_host(self.stream)  # kept in each batch's sync record
+        self.put_authority = PutAuthority.of(self.definition, self.mca_user)
+        self.status.mcauser = self.put_authority.mca_user
+        self.fast = agreed_fast(agreed)
+        self.status.npmspeed = "FAST" if self.fast else "NORMAL"
+        self.hbint = agreed.heartbeat_interval
+        self.wrap = agreed.seq_wrap_value
+        st = self.status
+        st.kaint = keepalive(self.stream, self.definition, self.hbint)
+        st.rqmname, st.hbint, st.batchsz = self.partner, self.hbint, agreed.max_msg_batch
+        st.maxmsgl = agreed.max_msg_size
+
+    async def _serve(self, conv: Conversation, qm: mqpy.QueueManager) -> None:
+        self.syncq = syncq.ChannelSyncQ(qm)
+        # a partner's own record, else one RESET CHANNEL made before any partner was known
+        rec = await mqi(syncrecord.read, qm, self.name, "R", self.partner) \
+            or await mqi(syncrecord.read, qm, self.name, "R", "") \
+            or syncrecord.SyncRecord(self.name, "R")
+        rec.partner_qm = self.partner
+        self.seq = rec.seq
+        self.status.last_seqno = self.status.cur_seqno = rec.seq
+        self.status.last_luwid = rec.luwid
+        fast = self.fast
+        recoverable = not fast  # this batch is a unit of work (module docstring)
+        in_batch = 0
+        timeout = D.receive_timeout(self.hbint)
+        pending: list[MessageData] = []  # received, not yet put: one worker-thread call puts many
+        pending_bytes = 0
+        visible = False  # pending holds a message that is to be visible at once
+        while True:
+            self.status.substate = "RECEIVE"
+            ev = await conv.recv(timeout)
+            if type(ev) is MessageData:  # nearly every flow: first
+                expected = next_seq(self.seq, self.wrap)
+                if ev.seqnum != expected:
+                    await mqi(qm.backout)
+                    await conv.close(StatusCode.MSG_SEQUENCE_ERROR)
+                    raise ChannelEnded("AMQ9526E", f"Message sequence number error for "
+                                       f"channel {self.name}: sent {ev.seqnum}, expected "
+                                       f"{expected}.", False, StatusCode.MSG_SEQUENCE_ERROR)
+                self.seq = ev.seqnum
+                in_batch += 1
+                self.status.cur_seqno = ev.seqnum
+                pending.append(ev)
+                pending_bytes += len(ev.data)
+                if ev.persistent:
+                    recoverable = True  # a unit of work at both ends
+                elif fast:
+                    visible = True
+                # (an int's test: an IntFlag's & is Python code, and this is every message)
+                confirm = bool(int(ev.flags) & CONFIRM_REQUEST)
+                # the batch's end: its sync record and commit go with the last puts when
+                # they can
+                record = self._record(ev.seqnum, ev.luwid) if confirm and recoverable \
+                    else None
+                committed = False
+                if confirm or len(pending) >= PUT_RUN or pending_bytes >= mqiflows.RUN_BYTES \
+                        or (visible and not conv.received_more()):
+                    # before waiting for the network: a fast non-persistent message is
+                    # visible as soon as it has arrived (seed 000 §3), in order -- with those
+                    # that have arrived behind it meanwhile, read without waiting, so that a
+                    # run is what the socket holds and not only what the last read brought;
+                    # puts under syncpoint wait for the batch's end (nobody sees them before
+                    # it), one round trip
+                    committed = await self._flush(conv, qm, pending, fast, record)
+                    pending_bytes, visible = 0, False
+                if confirm:
+                    if recoverable:
+                        rec = await self._commit_batch(qm, ev.seqnum, ev.luwid,
+                                                       committed=committed)
+                    else:
+                        await self._end_unrecoverable(qm, ev.seqnum, ev.luwid)
+                    recoverable = not fast
+                    await conv.send(Status(code=0))
+                    self.status.batch_done(in_batch, self.status.batchsz or 50)
+                    in_batch = 0
+                    self._qtypes.clear()  # definitions may change between batches
+                    self._may_put.clear()  # and so may authorities
+                    unused = self._unused_handles()
+                    if unused:  # after the answer: the sender need not wait for this
+                        await mqi(self._close_handles, qm, unused)
+                continue
+            if pending:
+                await self._flush(conv, qm, pending, fast)
+                pending_bytes, visible = 0, False
+            if isinstance(ev, Resync):
+                await conv.send(Resync(seqnum=rec.seq, luwid=rec.luwid))
+                continue
+            if isinstance(ev, Reset):
+                # the sender's operator reset the channel: take its number (RESET CHANNEL)
+                await mqi(qm.backout)
+                rec = await self._commit_batch(qm, ev.seqnum, bytes(8))
+                self.status.cur_seqno = ev.seqnum
+                await conv.send(Reset(seqnum=ev.seqnum))
+                if self._handles:
+                    await mqi(self._close_handles, qm)
+                continue
+            if isinstance(ev, Ping):
+                await conv.send(Ping(data=ev.data))  # PING CHANNEL: the data comes back
+                continue
+            if isinstance(ev, Heartbeat):
+                if ev.flags & ControlFlags1.CONFIRM_REQUEST and ev.luwid != bytes(8):
+                    # an empty batch end (every message was dead-lettered at the sender)
+                    rec = await self._commit_batch(qm, self.seq, ev.luwid)
+                    await conv.send(Status(code=0))
+                elif ev.flags & ControlFlags1.CONFIRM_REQUEST:
+                    await conv.send(Heartbeat())
+                if in_batch == 0 and self._handles:
+                    # the sender had nothing to send for a heartbeat interval: the channel
+                    # is idle, and its destinations are not held open meanwhile
+                    await mqi(self._close_handles, qm)
+                continue
+            if isinstance(ev, Status):
+                if ev.code == StatusCode.USER_CLOSED:
+                    await mqi(qm.backout)
+                    return
+                await mqi(qm.backout)
+                raise status_error(ev)
+
+    async def _flush(self, conv: Conversation, qm: mqpy.QueueManager,
+                     pending: list[MessageData], fast: bool,
+                     record: syncrecord.SyncRecord | None = None) -> bool:
+        """Put the received messages in order: plain puts in one worker-thread call, and
+        whatever that call could not put through :meth:`_deliver` (retry, report, DLQ).
+        With ``record`` (the batch ends with these messages), the run that puts the last of
+        them replaces the sync record too when it can, and the same worker-thread call
+        commits the batch: whether it did (else :meth:`_commit_batch` does both)."""
+        done = 0
+        committed = False
+        while done < len(pending):
+            sizes, committed = await self._put_run_in_loop(qm, pending[done:], fast, record)
+            if sizes:
+                self.status.messages_moved(len(sizes), sum(sizes), sent=False)
+            done += len(sizes)
+            if done == len(pending):
+                break
+            self._delivered = True  # (it may put a report under syncpoint)
+            problem = await self._deliver(qm, pending[done], fast)
+            if problem is not None:
+                pending.clear()
+                await mqi(qm.backout)
+                await conv.close(problem.status_code or StatusCode.CAN_NOT_STORE)
+                raise problem
+            done += 1
+            committed = False  # the record and commit are for the end: after _deliver's put
+        pending.clear()
+        return committed
+
+    def _put_run(self, qm: mqpy.QueueManager, evs: list[MessageData], fast: bool,
+                 record: syncrecord.SyncRecord | None = None
+                 ) -> tuple[list[int], bool]:
+        """In a worker thread: put arrivals until one needs more than a plain put (a put that
+        fails, or rule 6); the sizes of those put. The puts go as one round trip
+        (xmitgets.run_quiet: one SPI RUN_QUIET of packed flows over the bindings socket),
+        which stops at the first that fails, as one by one would. When all of them are
+        plain puts, the same round trip replaces ``record`` (the sync record of the batch
+        they end) if the MCA's record is known and commits the batch (an MQCMIT may end an
+        SPI RUN, mqiflows.RUN_LAST_VERBS): whether it was."""
+        steps, sizes, tail = self._put_steps(qm, evs, fast, record)
+        if not steps:
+            return [], False  # the first arrival needs _deliver: no round trip for nothing
+        # the commit ends the same round trip: made only if every call completed, which
+        # is when syncq.done holds
+        done, committed = xmitgets.run_quiet(qm.get_handle(), steps + tail, bool(tail))
+        put, replaced = self._run_done(sizes, tail, done)
+        if replaced and not committed:
+            qm.commit()
+        return put, replaced
+
+    async def _put_run_in_loop(self, qm: mqpy.QueueManager, evs: list[MessageData],
+                               fast: bool, record: syncrecord.SyncRecord | None = None
+                               ) -> tuple[list[int], bool]:
+        """:meth:`_put_run`, from the event loop when it can be: when every arrival's put
+        is ready without a call to the queue manager first (its destination open and its
+        checks made earlier: every batch but a channel's first), the run's round trip is
+        made on the bindings socket without a worker thread (xmitgets.run_quiet_in_loop),
+        else by :meth:`_put_run` in one, as before."""
+        handle = qm.get_handle()
+        if xmitgets.in_loop(handle):
+            made = self._put_steps(qm, evs, fast, record, may_call=False)
+            if made is not None and made[0]:
+                steps, sizes, tail = made
+                ran = await xmitgets.run_quiet_in_loop(handle, steps + tail, bool(tail))
+                if ran is not None:
+                    done, committed = ran
+                    put, replaced = self._run_done(sizes, tail, done)
+                    if replaced and not committed:
+                        await mqi(qm.commit)
+                    return put, replaced
+        return await mqi(self._put_run, qm, evs, fast, record)
+
+    def _put_steps(self, qm: mqpy.QueueManager, evs: list[MessageData], fast: bool,
+                   record: syncrecord.SyncRecord | None, *, may_call: bool = True
+                   ) -> tuple[list[Step], list[int], list[Step]] | None:
+        """The steps of :meth:`_put_run`'s round trip: the puts of the arrivals up to the
+        first that needs more than a plain put, their sizes, and the sync record's steps
+        (``record``, when every arrival is in the run). ``may_call`` False: None when an
+        arrival's put needs a call to the queue manager first (a destination not open yet,
+        a check not made yet: :meth:`_ready`), nothing called."""
+        steps: list[Step] = []
+        sizes: list[int] = []
+        carried = 0
+        local = self.local_qm.encode("latin-1")
+        for ev in evs:
+            try:
+                dest_q, dest_qm, md, fmt, context_user = _arrival(ev)
+            except ValueError:  # a transmission header that does not decode: _deliver's
+                break
+            if fmt == CMQC.MQFMT_DIST_HEADER:
+                break  # for every destination it names: _deliver, after the run's puts
+            if steps and carried + len(ev.data) > mqiflows.RUN_BYTES:
+                break  # the rest in the next run: one round trip stays a modest flow
+            if not may_call and not self._ready(dest_q, dest_qm, context_user, local):
+                return None
+            sync = CMQC.MQPMO_NO_SYNCPOINT if (
+                fast and not ev.persistent) else CMQC.MQPMO_SYNCPOINT
+            try:
+                self._second_check(qm, dest_q, dest_qm)
+                hobj = self._destination(qm, dest_q, dest_qm, context_user) \
+                    if dest_qm in (b"", local) else None
+            except mqpy.MQMIError:
+                # refused by PUTAUT's second check, or the destination cannot be opened:
+                # _deliver takes it from here (its MQPUT1 gives the reason)
+                break
+            if hobj is not None:
+                # a local queue of that name, open for the batch: an MQPUT, and rule 6
+                # holds (the open resolved to no remote-queue definition)
+                step: Step = ("put", (hobj, md, _arrival_pmo(
+                    sync | CMQC.MQPMO_SET_ALL_CONTEXT), ev.data), False)
+            elif dest_qm in (b"", local) and \
+                    self._qtype(qm, dest_q.decode("latin-1")) == CMQC.MQQT_REMOTE:
+                break
+            else:
+                step = ("put1", self._arrival_put1(qm, dest_q, dest_qm, md, ev.data, sync,
+                                                   context_user), False)
+            # nothing of the put's output structures is kept: no need to decode them
+            steps.append(step)
+            sizes.append(len(ev.data))
+            carried += len(ev.data)
+        if record is None or len(steps) != len(evs):
+            return steps, sizes, []
+        if not may_call and self.syncq.msgid is None:
+            return None  # the record's first replacement searches for it: calls
+        return steps, sizes, self.syncq.steps(record)
+
+    def _ready(self, dest_q: bytes, dest_qm: bytes, context_user: bytes,
+               local: bytes) -> bool:
+        """Can an arrival's put be made ready without a call to the queue manager: the
+        second check (ALTMCA) made for its destination this batch, and a local
+        destination open for its put user, or known not to be a remote-queue definition?"""
+        if self.put_authority.also_checked() is not None and \
+                (dest_q, dest_qm) not in self._may_put:
+            return False
+        if dest_qm not in (b"", local):
+            return True
+        key = (dest_q, dest_qm, self.put_authority.put_user(context_user))
+        if key not in self._handles:
+            return False
+        return self._handles[key] is not None or \
+            dest_q.decode("latin-1") in self._qtypes
+
+    def _run_done(self, sizes: list[int], tail: list[Step], done: list[Any]
+                  ) -> tuple[list[int], bool]:
+        """What a run of puts did (``done``, its results): the sizes of the arrivals put,
+        and whether it replaced the sync record (``tail``, its steps), so that the batch
+        is to be committed now (if the run's MQCMIT was not made)."""
+        put = [n for n, result in zip(sizes, done, strict=False)
+               if not isinstance(result, mqpy.MQMIError)]
+        return put, bool(tail) and self.syncq.done(done[len(sizes):])
+
+    def _put_arrival(self, qm: mqpy.QueueManager, dest_q: bytes, dest_qm: bytes,
+                     md: mqpy.MD, data: bytes, sync: int) -> None:
+        """One arrival's MQPUT1 with the authority PUTAUT names (``putaut``); blocking."""
+        qm.get_handle().put1(*self._arrival_put1(qm, dest_q, dest_qm, md, data, sync,
+                                                  md.UserIdentifier))
+
+    def _arrival_put1(self, qm: mqpy.QueueManager, dest_q: bytes, dest_qm: bytes,
+                      md: Any, data: bytes, sync: int, context_user: bytes
+                      ) -> tuple[Any, ...]:
+        """The MQPUT1 arguments (od, md, pmo, data) of one arrival, with the authority PUTAUT
+        names (``context_user``: the MQMD's UserIdentifier); MQMIError 2035 when ALTMCA's
+        check of the MCA user refuses it (blocking)."""
+        self._second_check(qm, dest_q, dest_qm)
+        od, options = _as_user(mqpy.OD(ObjectName=dest_q, ObjectQMgrName=dest_qm),
+                               self.put_authority.put_user(context_user))
+        return od, md, mqpy.PMO(Options=sync | options | CMQC.MQPMO_SET_ALL_CONTEXT), data
+
+    def _second_check(self, qm: mqpy.QueueManager, dest_q: bytes, dest_qm: bytes) -> None:
+        """ALTMCA's check of the MCA user (once a batch per destination): MQMIError 2035
+        when it may not put there (blocking)."""
+        second = self.put_authority.also_checked()
+        if second is not None:
+            reason = self._may_put.get((dest_q, dest_qm))
+            if reason is None:
+                reason = self._probe_put(qm, dest_q, dest_qm, second)
+                self._may_put[(dest_q, dest_qm)] = reason
+            if reason:
+                raise mqpy.MQMIError(CMQC.MQCC_FAILED, reason)
+
+    def _destination(self, qm: mqpy.QueueManager, dest_q: bytes, dest_qm: bytes,
+                     context_user: bytes) -> int | None:
+        """The batch's handle for arrivals to a local queue named ``dest_q`` (blocking).
+
+        The first arrival for a destination (and put user) opens it as its MQPUT1 would --
+        output, set-all context, the PUTAUT user as alternate user, not bound to one
+        cluster instance -- so the batch's puts are MQPUTs, without an open, a name
+        resolution and an authority check each. The open's resolved names say whether the
+        name is a local queue: resolved to itself at this queue manager, it is neither a
+        remote-queue definition (rule 6: those always resolve to another queue manager)
+        nor an alias or a model; anything else is closed again and goes by MQPUT1 after
+        :meth:`_qtype`'s check, as before. A failed open raises its MQMIError (the caller
+        leaves the arrival to _deliver). While it is open the queue cannot be deleted, so
+        what the open found holds for every put through it. The handle stays open from
+        batch to batch while each batch puts there (:meth:`_unused_handles`), and is closed
+        after the commit of a batch that did not, when the channel idles (a heartbeat), at
+        RESET CHANNEL and at the end of the channel: IBM's receiving MCAs also keep their
+        destination queues open between batches ("MCAs for receiver channels ... may keep
+        the destination queues open even when messages are not being transmitted", IBM MQ
+        reason 2042, MQRC_OBJECT_IN_USE), and an open and a close a batch were two of its
+        four round trips. As for any application holding a handle, what the open checked
+        (the put user's authority) holds until the handle is closed: an authority taken
+        away applies from the next open, after a batch that does not put there, an idle
+        heartbeat interval or the channel's end. At most BATCH_HANDLES at once: beyond them (PUTAUT(CTX) with
+        many users) an open each would cost more round trips than it saves, and arrivals
+        go by MQPUT1."""
+        user = self.put_authority.put_user(context_user)
+        key = (dest_q, dest_qm, user)
+        self._used.add(key)
+        if key in self._handles:
+            return self._handles[key]
+        if len(self._handles) >= BATCH_HANDLES:
+            return None  # (PUTAUT(CTX) and many users, say): an open each would not pay
+        # version 3: the open's answer carries the resolved names
+        od, alternate = _as_user(mqpy.OD(Version=CMQC.MQOD_VERSION_3, ObjectName=dest_q,
+                                         ObjectQMgrName=dest_qm), user)
+        options = CMQC.MQOO_OUTPUT | CMQC.MQOO_SET_ALL_CONTEXT | CMQC.MQOO_BIND_NOT_FIXED
+        if alternate:
+            options |= CMQC.MQOO_ALTERNATE_USER_AUTHORITY
+        handle = qm.get_handle()
+        try:
+            hobj = handle.open(od, options)
+        except mqpy.MQMIError:
+            self._handles[key] = None  # the rest of the batch's arrivals there: MQPUT1
+            raise
+        if od.ObjectName.rstrip(b" \x00") != dest_q:
+            # a model queue: the open made a dynamic queue, which goes again at once (an
+            # arrival's MQPUT1 refuses a model, 2057)
+            self._qtypes[dest_q.decode("latin-1")] = CMQC.MQQT_MODEL
+            handle.close(hobj, CMQC.MQCO_DELETE_PURGE)
+            self._handles[key] = None
+            return None
+        if (od.ResolvedQName.rstrip(b" \x00") != dest_q
+                or od.ResolvedQMgrName.rstrip(b" \x00") != self.local_qm.encode("latin-1")):
+            handle.close(hobj)
+            self._handles[key] = None
+            return None
+        self._handles[key] = hobj
+        return hobj
+
+    def _unused_handles(self) -> list[tuple[bytes, bytes, str | None]]:
+        """At a batch's end: the destinations it did not put to, whose handles go (and every
+        MQPUT1-only entry, decided again next batch); the others stay open for the next
+        batch, as IBM's receiving MCAs keep their destination queues open. What is left to
+        close (nothing: no worker-thread call)."""
+        used, self._used = self._used, set()
+        unused = []
+        for key, hobj in list(self._handles.items()):
+            if hobj is None:
+                del self._handles[key]
+            elif key not in used:
+                unused.append(key)
+        return unused
+
+    def _close_handles(self, qm: mqpy.QueueManager,
+                       keys: list[tuple[bytes, bytes, str | None]] | None = None) -> None:
+        """Close destination handles (blocking): those of ``keys``, or all of them; a close
+        that fails (the connection is going) leaves the rest to the disconnect."""
+        if keys is None:
+            handles, self._handles = self._handles, {}
+            self._used = set()
+        else:
+            handles = {key: self._handles.pop(key) for key in keys if key in self._handles}
+        handle = qm.get_handle()
+        try:
+            for hobj in handles.values():
+                if hobj is not None:
+                    handle.close(hobj)
+        except mqpy.MQMIError:
+            pass  # the next call says what became of the connection
+
+    @staticmethod
+    def _probe_put(qm: mqpy.QueueManager, dest_q: bytes, dest_qm: bytes, user: str) -> int:
+        """May ``user`` put to the destination? 0, or the MQOPEN's reason (ALTMCA)."""
+        od, _ = _as_user(mqpy.OD(ObjectName=dest_q, ObjectQMgrName=dest_qm), user)
+        try:
+            q = mqpy.Queue(qm, od, CMQC.MQOO_OUTPUT | CMQC.MQOO_ALTERNATE_USER_AUTHORITY)
+        except mqpy.MQMIError as e:
+            return e.reason if e.reason == CMQC.MQRC_NOT_AUTHORIZED else 0
+        q.close()
+        return 0
+
+    def _record(self, seq: int, luwid: bytes) -> syncrecord.SyncRecord:
+        return syncrecord.SyncRecord(self.name, "R", seq, luwid, self.partner,
+                                     conname=self.conname)
+
+    async def _commit_batch(self, qm: mqpy.QueueManager, seq: int, luwid: bytes, *,
+                            committed: bool = False) -> syncrecord.SyncRecord:
+        """Commit the batch with its sync record: one worker-thread call, none when the run
+        of its last puts did both (``committed``)."""
+        rec = self._record(seq, luwid)
+
+        def harden() -> None:
+            self.syncq.replace_in_uow(rec)
+            qm.commit()
+
+        if not committed:
+            await mqi(harden)
+        self._delivered = False
+        self.seq = seq
+        self.status.last_seqno = seq
+        self.status.last_luwid = luwid
+        return rec
+
+    async def _end_unrecoverable(self, qm: mqpy.QueueManager, seq: int, luwid: bytes
+                                 ) -> None:
+        """The end of a batch of fast non-persistent messages, put outside syncpoint: no
+        sync record (the sender replaces none either), and a commit only when a report
+        went under syncpoint (:meth:`_deliver`)."""
+        if self._delivered:
+            await mqi(qm.commit)
+        self._delivered = False
+        self.seq = seq
+        self.status.last_seqno = seq
+        self.status.last_luwid = luwid
+
+    async def _deliver(self, qm: mqpy.QueueManager, ev: MessageData, fast: bool
+                       ) -> ChannelEnded | None:
+        """Put one arriving message where its transmission header says; on failure retry,
+        return it to its sender, or dead-letter it; a ChannelEnded when none of that works
+        (a transmission header that does not decode is the partner's protocol error)."""
+        try:
+            xqh = _transmission_header(ev)
+        except ValueError as exc:  # (mqstruct.StructError)
+            return ChannelEnded("AMQ9504E", f"Protocol error: the transmission header of "
+                                f"message {ev.seqnum} does not decode: {exc}.", True,
+                                StatusCode.PROTOCOL_INVALID_DATA)
+        md = xqh.MsgDesc
+        if md.Format == CMQC.MQFMT_DIST_HEADER:
+            return await distribution.deliver_list(self, qm, ev, fast, mqi)
+        dest_q = xqh.RemoteQName.rstrip(b" \x00").decode("latin-1")
+        dest_qm = xqh.RemoteQMgrName.rstrip(b" \x00").decode("latin-1")
+        persistent = md.Persistence == CMQC.MQPER_PERSISTENT
+        sync = CMQC.MQPMO_NO_SYNCPOINT if (fast and not persistent) else CMQC.MQPMO_SYNCPOINT
+        od = mqpy.OD(ObjectName=dest_q.encode("latin-1"), ObjectQMgrName=dest_qm.encode("latin-1"))
+        retries = D.int_attr(self.definition, "MRRTY")
+        interval = D.int_attr(self.definition, "MRTMR") / 1000.0
+        reason = 0
+        if dest_qm in ("", self.local_qm) and await self._is_remote_definition(qm, dest_q):
+            # Arrivals are resolved like an open naming both queue and queue manager, but a
+            # remote-queue definition never applies to them (seed 000 §1 rule 6).
+            return await self._undeliverable(qm, md, ev.data, CMQC.MQRC_UNKNOWN_OBJECT_NAME,
+                                             dest_q, dest_qm, sync)
+        while True:
+            try:
+                await mqi(self._put_arrival, qm, od.ObjectName, od.ObjectQMgrName, md, ev.data,
+                          sync)
+                self.status.message_moved(len(ev.data), sent=False)
+                if self.status.state is ChannelState.PAUSED:
+                    self.status.move(ChannelEvent.MESSAGE_RETRY_ENDED)
+                return None
+            except mqpy.MQMIError as e:
+                reason = e.reason
+            if reason in (CMQC.MQRC_Q_FULL, CMQC.MQRC_PUT_INHIBITED) and retries > 0:
+                retries -= 1
+                if self.status.state is ChannelState.RUNNING:
+                    self.status.move(ChannelEvent.MESSAGE_RETRY)
+                await trio.sleep(interval)
+                continue
+            break
+        if self.status.state is ChannelState.PAUSED:
+            self.status.move(ChannelEvent.MESSAGE_RETRY_ENDED)
+        return await self._undeliverable(qm, md, ev.data, reason, dest_q, dest_qm, sync)
+
+    async def _is_remote_definition(self, qm: mqpy.QueueManager, name: str) -> bool:
+        return await mqi(self._qtype, qm, name) == CMQC.MQQT_REMOTE
+
+    def _qtype(self, qm: mqpy.QueueManager, name: str) -> int:
+        """The MQQT_* of a destination (0 when it cannot be opened), cached for a batch."""
+        cached = self._qtypes.get(name)
+        if cached is None:
+            try:
+                q = mqpy.Queue(qm, name, CMQC.MQOO_INQUIRE)
+            except mqpy.MQMIError:
+                cached = 0
+            else:
+                try:
+                    cached = int(q.inquire(CMQC.MQIA_Q_TYPE))
+                finally:
+                    q.close()
+            self._qtypes[name] = cached
+        return cached
+
+    async def _undeliverable(self, qm: mqpy.QueueManager, md: mqpy.MD, data: bytes,
+                             reason: int, dest_q: str, dest_qm: str, sync: int
+                             ) -> ChannelEnded | None:
+        if md.Report & CMQC.MQRO_EXCEPTION and md.ReplyToQ.strip(b" \x00"):
+            # An exception report as asked (with none, some or all of the data); with
+            # MQRO_DISCARD_MSG that is all (return to sender), else the message is
+            # dead-lettered as well (seed 000 §8).
+            built = reports.build_report("EXCEPTION", md, data, feedback=reason,
+                                         qmgr_name=self.local_qm, msgid=bytes(24))
+            if built is not None:
+                rmd, body = built
+                # the sender names the reply-to queue: the report goes there with the
+                # authority PUTAUT names for the message itself, never the MCA's own
+                rod, options = _as_user(
+                    mqpy.OD(ObjectName=md.ReplyToQ, ObjectQMgrName=md.ReplyToQMgr),
+                    self.put_authority.put_user(md.UserIdentifier))
+                try:
+                    await mqi(qm.put1, rod, body, rmd,
+                              mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT | options))
+                    if md.Report & CMQC.MQRO_DISCARD_MSG:
+                        return None
+                except mqpy.MQMIError:
+                    pass
+        deadq = (await mqi(qm.inquire, CMQC.MQCA_DEAD_LETTER_Q_NAME)).strip(b" \x00")
+        dlq_problem = "no dead-letter queue"
+        if deadq:
+            dmd, body = reports.build_dead_letter(md, data, reason, dest_q, dest_qm,
+                                                  put_appl_name=b"mqpy receiver MCA",
+                                                  put_date=md.PutDate, put_time=md.PutTime)
+            dod, options = _as_user(mqpy.OD(ObjectName=deadq),
+                                    self.put_authority.dead_letter_user())
+            try:
+                await mqi(qm.put1, dod, body, dmd,
+                          mqpy.PMO(Options=sync | options | CMQC.MQPMO_SET_ALL_CONTEXT))
+            except mqpy.MQMIError as e:
+                # the operator is told why the DLQ would not take it, not that there is none
+                dlq_problem = (f"the dead-letter queue {deadq.decode('latin-1')} refused it "
+                               f"(reason {e.reason})")
+            else:
+                self.log(messages.AMQ9544.msgid, f"Messages not put to destination queue. "
+                         f"During the processing of channel '{self.name}' a message for "
+                         f"queue '{dest_q}' at '{dest_qm or self.local_qm}' could not be "
+                         f"put (reason {reason}) and was put to the dead-letter queue "
+                         f"'{deadq.decode('latin-1')}'. The location of the queue is 1, "
+                         f"where 1 is the local dead-letter queue and 2 is the remote "
+                         f"dead-letter queue.")
+                return None
+        if sync == CMQC.MQPMO_NO_SYNCPOINT:
+            return None  # a fast non-persistent message is discarded (seed 000 §8)
+        return ChannelEnded("AMQ9544E", f"Messages not put to destination queue {dest_q} "
+                            f"at {dest_qm}: reason {reason}; {dlq_problem}.", True,
+                            StatusCode.CAN_NOT_STORE)
+

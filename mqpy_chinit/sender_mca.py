@@ -1,0 +1,710 @@
+"""The sending MCA: a SDR, SVR or CLUSSDR channel's end that gets messages from its
+transmission queue and sends them in batches (trio; the cycle is described in ``mca.py``)."""
+
+from __future__ import annotations
+
+import collections
+import functools
+import time
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+import trio
+
+import mqpy
+from mqpy import CMQC, syncrecord
+from mqpy.engine import reports
+from mqpy.fap import channeldefs as D
+from mqpy.fap import mqiflows
+from mqpy.fap.mqicalls import Step
+from mqpy.fap.segments import (
+    XQH_WITH_MD_LENGTH,
+    ByteOrder,
+    ControlFlags1,
+    Event,
+    Heartbeat,
+    InitialData,
+    MessageData,
+    Ping,
+    Reset,
+    Resync,
+    SegmentType,
+    Status,
+    StatusCode,
+    message_event,
+)
+from mqpy_chinit import distribution, syncq, xmitgets
+from mqpy_chinit.conversation import ChannelEnded, Conversation
+from mqpy_chinit.mca import (
+    CONFIRM_TIMEOUT,
+    CONNECT_TIMEOUT,
+    NO_LUWID,
+    QmFactory,
+    agreed_fast,
+    call_id,
+    disconnect_abnormally,
+    keepalive,
+    monitoring,
+    mqi,
+    new_luwid,
+    next_seq,
+    open_conversation,
+    our_id,
+    respond_id,
+    status_error,
+)
+from mqpy_chinit.states import ChannelEvent, ChannelStatus
+from mqpy_chinit.tlsstream import KeyRepository, open_channel_stream
+
+POLL_MS = 500  # longest single MQGET wait, so that a stop request is seen promptly
+
+
+class SenderMCA:
+    """One run of a sending channel (SDR, SVR), from connect to a normal or abnormal end."""
+
+    def __init__(self, name: str, definition: dict[str, object], local_qm: str,
+                 connect_qm: QmFactory, status: ChannelStatus, *,
+                 conversation: Conversation | None = None,
+                 first: InitialData | None = None,
+                 key_repository: KeyRepository | None = None, pipeline: int = 1) -> None:
+        """``conversation`` and ``first``: a server (SVR) answering a requester's call.
+        ``key_repository``: the channel initiator's QMGR SSLKEYR (for an SSLCIPH).
+        ``pipeline``: qm.ini PipeLineLength, batches in flight at once (1, or 2 above 1)."""
+        self.pipeline = 2 if pipeline > 1 else 1
+        self._inflight: _InFlight | None = None  # PipeLineLength 2: the batch awaiting STATUS
+        self.key_repository = key_repository
+        self.conversation = conversation
+        self.conversation_stream: Any = None
+        self.first = first
+        self.name = name
+        self.definition = definition
+        self.local_qm = local_qm
+        self.connect_qm = connect_qm
+        self.status = status
+        self.stop_requested = trio.Event()
+        self.seq = 0
+        # the number and LUWID of the sync record: of the last batch with a persistent
+        # message, or of any batch on a normal-speed channel (see the module docstring)
+        self.hardened: tuple[int, bytes] = (0, bytes(8))
+        self.fast = False  # NPMSPEED(FAST) at both ends (agreed_fast)
+        self.partner = ""
+        self.hbint = 0
+        self.batchsz = D.int_attr(definition, "BATCHSZ")
+        self.max_msg = D.int_attr(definition, "MAXMSGL")
+        self.wrap = D.int_attr(definition, "SEQWRAP")
+        self.correl_id: bytes | None = None  # a CLUSSDR gets only messages keyed to it
+        self.dist_lists = False  # the partner takes distribution lists (ID negotiation)
+        self.syncq: syncq.ChannelSyncQ | None = None  # this run's sync record
+        self._gets: xmitgets.XmitqGets | None = None  # see _xmitq_gets
+        self.clock: Callable[[], float] = time.perf_counter  # NETTIME's (a test's own)
+
+    async def run(self) -> None:
+        """Returns when the channel ends normally (disconnect interval, stop); raises
+        ChannelEnded otherwise."""
+        qm = await mqi(self.connect_qm)
+        self.syncq = syncq.ChannelSyncQ(qm)
+        try:
+            self.status.monitor = await monitoring(qm, self.definition)
+            xmitq_name, self.correl_id = D.transmission_queue(
+                {**self.definition, "CHANNEL": self.name})
+            shared = CMQC.MQOO_INPUT_SHARED if self.correl_id else CMQC.MQOO_INPUT_EXCLUSIVE
+            try:
+                xq = await mqi(mqpy.Queue, qm, xmitq_name, shared
+                               | CMQC.MQOO_FAIL_IF_QUIESCING)
+            except mqpy.MQMIError as e:
+                raise ChannelEnded("AMQ9511E", f"Messages cannot be put to a queue: "
+                                   f"transmission queue {xmitq_name} unusable, reason "
+                                   f"{e.reason}.", retry=e.reason == CMQC.MQRC_OBJECT_IN_USE) \
+                    from None
+            self.status.xmitq = xmitq_name
+            if self.conversation is None:
+                conv = await open_conversation(self.definition, self.status,
+                                               self.key_repository)
+            else:
+                conv = self.conversation
+                conv.status = self.status
+            stream = conv.stream
+            self.conversation_stream = stream
+            try:
+                if self.first is None:
+                    await self._negotiate(conv)
+                else:
+                    await self._respond(conv, self.first)
+                if not self.correl_id:  # a cluster transmission queue serves many partners
+                    await mqi(distribution.mark_xmitq, qm, xmitq_name, self.dist_lists)
+                await self._resync(conv, qm)
+                self.status.move(ChannelEvent.NEGOTIATED)
+                await self._transfer(conv, qm, xq)
+            finally:
+                with trio.CancelScope(shield=True):
+                    await stream.aclose()
+        finally:
+            with trio.CancelScope(shield=True):
+                await mqi(disconnect_abnormally, qm)
+
+    async def ping(self, data: bytes = b"mqpy PING CHANNEL test data") -> float:
+        """PING CHANNEL: connect, negotiate, send PING data, expect it back; the round trip
+        in seconds. Raises ChannelEnded when the partner cannot be reached or answers wrong."""
+        host, port = D.parse_conname(D.str_attr(self.definition, "CONNAME"))[0]
+        try:
+            with trio.fail_after(CONNECT_TIMEOUT):
+                stream = await open_channel_stream(host, port, self.definition,
+                                                   self.key_repository)
+        except (OSError, trio.TooSlowError) as exc:
+            raise ChannelEnded("AMQ9202E", f"Remote host '{host}({port})' not available: "
+                               f"{exc}.") from None
+        conv = Conversation(stream, self.status)
+        try:
+            await self._negotiate(conv)
+            t0 = time.perf_counter()
+            await conv.send(Ping(data=data))
+            ev = await conv.recv(CONFIRM_TIMEOUT)
+            if not isinstance(ev, Ping) or ev.data != data:
+                raise ChannelEnded("AMQ9504E", "Protocol error: PING data did not come back.")
+            elapsed = time.perf_counter() - t0
+            await conv.send(Status(code=StatusCode.USER_CLOSED,
+                                   flags=ControlFlags1.CLOSE_CHANNEL))
+            return elapsed
+        finally:
+            with trio.CancelScope(shield=True):
+                await stream.aclose()
+
+    async def _negotiate(self, conv: Conversation) -> None:
+        agreed, partner = await call_id(conv, our_id(self.name, self.definition,
+                                                      self.local_qm))
+        self._agreed(agreed, partner)
+
+    async def _respond(self, conv: Conversation, first: InitialData) -> None:
+        agreed, partner = await respond_id(conv, first, our_id(self.name, self.definition,
+                                                                self.local_qm))
+        self._agreed(agreed, partner)
+
+    def _agreed(self, agreed: Any, partner: str) -> None:
+        self.partner = partner
+        self.fast = agreed_fast(agreed)
+        self.status.npmspeed = "FAST" if self.fast else "NORMAL"
+        self.hbint = agreed.heartbeat_interval
+        self.batchsz = agreed.max_msg_batch
+        self.max_msg = agreed.max_msg_size or self.max_msg
+        self.dist_lists = distribution.partner_takes_lists(agreed)
+        st = self.status
+        st.rqmname, st.hbint, st.batchsz, st.maxmsgl = (self.partner, self.hbint,
+                                                       self.batchsz, self.max_msg)
+        st.kaint = keepalive(self.conversation_stream, self.definition, self.hbint)
+
+    async def _resync(self, conv: Conversation, qm: mqpy.QueueManager) -> None:
+        rec = await mqi(syncrecord.read, qm, self.name, "S") \
+            or syncrecord.SyncRecord(self.name, "S")
+        indoubt = await mqi(syncrecord.indoubt_batch, qm, self.name)
+        if indoubt is not None and indoubt.partner and indoubt.partner != self.partner:
+            raise ChannelEnded("AMQ9510E", f"Channel {self.name} is in doubt with queue manager "
+                               f"{indoubt.partner}, not {self.partner}: resolve it with "
+                               f"RESOLVE CHANNEL.", retry=False)
+        if indoubt is not None:
+            # the committed record is locked by the in-doubt unit of work: the key says
+            # what it holds
+            rec.seq, rec.luwid = indoubt.prev_seq, indoubt.prev_luwid
+        if rec.reset and indoubt is None:
+            # RESET CHANNEL was issued here: the receiver takes the new number (RESET_DATA)
+            await conv.send(Reset(seqnum=rec.seq))
+            ev = await conv.recv(CONFIRM_TIMEOUT)
+            if isinstance(ev, Status):
+                raise status_error(ev)
+            if not isinstance(ev, Reset) or ev.seqnum != rec.seq:
+                raise ChannelEnded("AMQ9504E", "Protocol error: reset not acknowledged.")
+            rec.reset = False
+            await mqi(self.syncq.replace_in_uow, rec)
+            await mqi(qm.commit)
+        seq, luwid = (indoubt.seq, indoubt.luwid) if indoubt else (rec.seq, rec.luwid)
+        await conv.send(Resync(seqnum=seq, luwid=luwid))
+        ev = await conv.recv(CONFIRM_TIMEOUT)
+        if isinstance(ev, Status):
+            raise status_error(ev)
+        if not isinstance(ev, Resync):
+            raise ChannelEnded("AMQ9504E", "Protocol error: resynchronisation expected.")
+        if indoubt is not None:
+            key = indoubt.key
+            if ev.seqnum == seq and ev.luwid == luwid:
+                await mqi(qm.get_handle().resolve, key, True)
+                rec.seq, rec.luwid = seq, luwid
+            elif ev.seqnum == rec.seq:
+                await mqi(qm.get_handle().resolve, key, False)
+            else:
+                await conv.close(StatusCode.MSG_SEQUENCE_ERROR)
+                raise ChannelEnded("AMQ9526E", f"Message sequence number error for channel "
+                                   f"{self.name}: sent {seq}, expected {ev.seqnum}.", False)
+        elif ev.seqnum != rec.seq:
+            await conv.close(StatusCode.MSG_SEQUENCE_ERROR)
+            raise ChannelEnded("AMQ9526E", f"Message sequence number error for channel "
+                               f"{self.name}: sent {rec.seq + 1}, expected {ev.seqnum + 1}.",
+                               False)
+        self.seq = rec.seq
+        self.hardened = (rec.seq, rec.luwid)
+        self.status.indoubt = False
+        self.status.last_seqno = self.status.cur_seqno = rec.seq
+        self.status.last_luwid = rec.luwid
+
+    async def _get(self, qm: mqpy.QueueManager, xq: mqpy.Queue, wait_ms: int
+                   ) -> tuple[mqpy.MD, bytes] | None:
+        md = mqpy.MD(CorrelId=self.correl_id) if self.correl_id else mqpy.MD()
+        opts = CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING
+        if wait_ms > 0:
+            opts |= CMQC.MQGMO_WAIT
+        try:
+            # a wait that STOP CHANNEL MODE(FORCE) may abandon: the connection's backout at
+            # the end of the channel undoes whatever the abandoned call got
+            data = await trio.to_thread.run_sync(
+                functools.partial(xq.get, None, md, mqpy.GMO(Options=opts,
+                                                              WaitInterval=wait_ms)),
+                abandon_on_cancel=True)
+        except mqpy.MQMIError as e:
+            if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
+                return None
+            if e.reason == CMQC.MQRC_GET_INHIBITED:
+                return None
+            raise ChannelEnded("AMQ9999E", f"Channel program ended abnormally: MQGET from the "
+                               f"transmission queue failed with reason {e.reason}.") from None
+        return md, data
+
+    async def _get_many(self, qm: mqpy.QueueManager, xq: mqpy.Queue, wait_ms: int, count: int,
+                        max_bytes: int) -> list[tuple[mqpy.MD, bytes]]:
+        """Up to ``count`` messages (and about ``max_bytes``, 0 no limit) in one worker-thread
+        call: the first waits up to ``wait_ms``, the others are only those already there. Never
+        more than the batch has room for: every message got is in the batch's unit of work."""
+        first = await self._get(qm, xq, wait_ms)
+        if first is None:
+            return []
+        if count <= 1 or (max_bytes and len(first[1]) >= max_bytes):
+            return [first]
+        limit = max_bytes - len(first[1]) if max_bytes else 0
+        return [first, *await self._run_of_gets_in_loop(qm, xq, count - 1, limit)]
+
+    def _run_of_gets(self, qm: mqpy.QueueManager, xq: mqpy.Queue, count: int,
+                     max_bytes: int) -> list[xmitgets.Got]:
+        """In a worker thread: up to ``count`` messages already on the transmission queue
+        (about ``max_bytes``, 0 no limit) in one round trip (xmitgets: an SPI RUN whose
+        MQMDs stay packed). The run stops at the first get that fails (none left, or a
+        failure the next single MQGET will report) and after the message that reaches
+        max_bytes. A message over RUN_BYTES is left for the next single MQGET, so that the
+        run's reply stays small."""
+        limit = max_bytes if max_bytes else mqiflows.RUN_BYTES
+        if limit <= 0 or count <= 0:
+            return []
+        return self._xmitq_gets(xq).run(qm.get_handle(), count, limit)
+
+    async def _run_of_gets_in_loop(self, qm: mqpy.QueueManager, xq: mqpy.Queue, count: int,
+                                   max_bytes: int) -> list[xmitgets.Got]:
+        """:meth:`_run_of_gets`, its round trip made from the event loop when it can be
+        (xmitgets.XmitqGets.run_in_loop), else in a worker thread."""
+        limit = max_bytes if max_bytes else mqiflows.RUN_BYTES
+        if limit <= 0 or count <= 0:
+            return []
+        got = await self._xmitq_gets(xq).run_in_loop(qm.get_handle(), count, limit)
+        return got if got is not None else await mqi(self._run_of_gets, qm, xq, count,
+                                                     max_bytes)
+
+    def _xmitq_gets(self, xq: mqpy.Queue) -> xmitgets.XmitqGets:
+        """The runs of gets of the transmission queue: one MQGMO for all, packed once
+        (nothing of its output is read), and the request's MQMD (a fresh one or, for a
+        cluster sender, one with its CorrelId) packed once too."""
+        gets = self._gets
+        if gets is None or gets.hobj != xq.get_handle():
+            md = mqpy.MD(CorrelId=self.correl_id) if self.correl_id else mqpy.MD()
+            gets = self._gets = xmitgets.XmitqGets(xq.get_handle(), mqiflows.Packed.of(md),
+                                                   _XMITQ_GMO, self.correl_id)
+        return gets
+
+    def _confirmed(self, qm: mqpy.QueueManager, xq: mqpy.Queue, key: bytes, count: int,
+                   max_bytes: int) -> list[xmitgets.Got]:
+        """In a worker thread: commit the batch the partner confirmed and (``count`` > 0,
+        the batch was full) get the next batch's first messages already on the transmission
+        queue, all in one round trip.
+
+        When a next batch is likely (``count`` > 0) the commit does not wait for the log
+        force of its commit record: the prepare was forced before the confirm request went,
+        should the commit record be lost in a crash the batch is in doubt at the next start
+        and the partner's sync record (which has its LUWID) resolves it to commit again
+        (:meth:`_resync`), and the next batch's prepare forces the log, commit record
+        included, before anything more is asked of the partner. A batch that was not full
+        (the queue drained: the channel is about to wait) is committed with its force, so
+        that an idle channel does not stay in doubt until the log's next force."""
+        limit = max_bytes if max_bytes else mqiflows.RUN_BYTES
+        gets = count if count > 0 and limit > 0 else 0
+        return self._xmitq_gets(xq).run(qm.get_handle(), gets, limit,
+                                        resolve=(key, True, count <= 0))
+
+    async def _confirmed_in_loop(self, qm: mqpy.QueueManager, xq: mqpy.Queue, key: bytes,
+                                 count: int, max_bytes: int) -> list[xmitgets.Got]:
+        """:meth:`_confirmed`, its round trip made from the event loop when it can be,
+        else in a worker thread."""
+        limit = max_bytes if max_bytes else mqiflows.RUN_BYTES
+        gets = count if count > 0 and limit > 0 else 0
+        got = await self._xmitq_gets(xq).run_in_loop(qm.get_handle(), gets, limit,
+                                                     resolve=(key, True, count <= 0))
+        return got if got is not None else await mqi(self._confirmed, qm, xq, key, count,
+                                                     max_bytes)
+
+    async def _transfer(self, conv: Conversation, qm: mqpy.QueueManager, xq: mqpy.Queue) -> None:
+        discint = D.int_attr(self.definition, "DISCINT")
+        idle_since = time.monotonic()
+        last_flow = time.monotonic()
+        # the next batch's first messages, got with the last batch's commit when that batch
+        # was full (more were probably waiting)
+        firsts: list[tuple[mqpy.MD, bytes]] = []
+        while True:
+            if self.stop_requested.is_set():
+                if self._inflight is not None:
+                    await self._settle(conv, qm, force=True)  # QUIESCE ends the batch first
+                await conv.send(Status(code=StatusCode.USER_CLOSED,
+                                       flags=ControlFlags1.CLOSE_CHANNEL))
+                return  # (the end of the channel backs out whatever firsts holds)
+            self.status.substate = "MQGET"
+            if self._inflight is not None and not firsts:
+                # pipelined: the next batch's first messages, those already there; none
+                # (the queue drained): the batch in flight is ended before any wait
+                firsts = await self._run_of_gets_in_loop(
+                    qm, xq, self.batchsz, D.int_attr(self.definition, "BATCHLIM") * 1024)
+                self._note_answer(conv)
+                if not firsts:
+                    await self._settle(conv, qm, force=True)
+                    continue
+            got = firsts[0] if firsts else await self._get(qm, xq, POLL_MS)
+            if got is None:
+                now = time.monotonic()
+                if discint and now - idle_since >= discint:
+                    await conv.send(Status(code=StatusCode.USER_CLOSED,
+                                           flags=ControlFlags1.CLOSE_CHANNEL))
+                    return
+                if self.hbint and now - last_flow >= self.hbint:
+                    await self._heartbeat(conv)
+                    last_flow = time.monotonic()
+                continue
+            try:
+                firsts = await self._batch(conv, qm, xq, got, firsts[1:])
+            except ChannelEnded:
+                if self._inflight is None:
+                    raise
+                # pipelined: whatever ended this batch (the partner closed the connection
+                # after refusing the batch in flight, say), the batch in flight is settled
+                # first, its STATUS read if it came: an error there is the one to report
+                await self._settle(conv, qm, force=True)
+                raise
+            idle_since = last_flow = time.monotonic()
+
+    async def _heartbeat(self, conv: Conversation) -> None:
+        self.status.substate = "HEARTBEAT"
+        t0 = time.perf_counter()
+        await conv.send(Heartbeat(flags=ControlFlags1.CONFIRM_REQUEST))
+        ev = await conv.recv(D.receive_timeout(self.hbint) or CONFIRM_TIMEOUT)
+        if isinstance(ev, Status):
+            raise status_error(ev)
+        self.status.round_trip(int((time.perf_counter() - t0) * 1e6))
+
+    async def _dead_letter_at_sender(self, qm: mqpy.QueueManager, md: Any, data: bytes,
+                                     reason: int) -> bool:
+        """A message the channel cannot carry (too long) goes to the local DLQ (seed 003)."""
+        xqh = mqpy.XQH().unpack(data)
+        put_date, put_time = xmitgets.put_stamp(md)
+        deadq = (await mqi(qm.inquire, CMQC.MQCA_DEAD_LETTER_Q_NAME)).strip(b" \x00")
+        if not deadq:
+            return False
+        dmd, body = reports.build_dead_letter(
+            xqh.MsgDesc, data[XQH_WITH_MD_LENGTH:], reason,
+            xqh.RemoteQName.rstrip(b" \x00").decode("latin-1"),
+            xqh.RemoteQMgrName.rstrip(b" \x00").decode("latin-1"),
+            put_appl_name=b"mqpy sender MCA", put_date=put_date, put_time=put_time)
+        await mqi(qm.put1, deadq, body, dmd,
+                  mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT | CMQC.MQPMO_SET_ALL_CONTEXT))
+        return True
+
+    async def _batch(self, conv: Conversation, qm: mqpy.QueueManager, xq: mqpy.Queue,
+                     first: tuple[mqpy.MD, bytes],
+                     more: list[tuple[mqpy.MD, bytes]] | None = None
+                     ) -> list[tuple[mqpy.MD, bytes]]:
+        """One batch, from its first message (and ``more`` got with it). When it was full
+        (BATCHSZ messages, or BATCHLIM reached), the messages already waiting for the next
+        one are got with its commit: those (none when it was not full)."""
+        batchint = D.int_attr(self.definition, "BATCHINT") / 1000.0
+        # BATCHLIM: KB of data after which the batch ends, with the message that reached it
+        batchlim = D.int_attr(self.definition, "BATCHLIM") * 1024
+        started = time.monotonic()
+        got = collections.deque([first, *(more or ())])
+        held: tuple[mqpy.MD, bytes] | None = None  # the latest message: the batch's last?
+        out: list[Event] = []  # messages ready to go, written together
+        recoverable = not self.fast  # a unit of work at both ends (module docstring)
+        sent = 0
+        batch_bytes = 0
+        # pipelined, this batch's numbers follow those of the batch still in flight
+        seq = self._inflight.last_seq if self._inflight is not None else self.seq
+        while got:
+            md, data = got.popleft()
+            if not self.dist_lists and distribution.is_dh_message(data):
+                # a partner without distribution lists gets a copy per destination (seed 000)
+                got.extendleft(reversed(distribution.per_destination(md, data)))
+                md, data = got.popleft()
+            if len(data) - XQH_WITH_MD_LENGTH > self.max_msg:
+                if not await self._dead_letter_at_sender(qm, md, data,
+                                                         CMQC.MQRC_MSG_TOO_BIG_FOR_CHANNEL):
+                    await mqi(qm.backout)
+                    raise ChannelEnded("AMQ9544E", "Message larger than the channel's maximum "
+                                       "message length and no dead-letter queue.", False)
+            else:
+                batch_bytes += len(data)
+                if self.status.monitor.on:  # XQTIME
+                    self.status.monitor.message_got(*xmitgets.put_stamp(md))
+                if held is not None:
+                    seq = next_seq(seq, self.wrap)
+                    ev = self._message(seq, held[1], confirm=False)
+                    recoverable = recoverable or ev.persistent
+                    out.append(ev)
+                    sent += 1
+                held = (md, data)
+            room = self.batchsz - sent - (held is not None)
+            if got or room <= 0 or (batchlim and batch_bytes >= batchlim):
+                continue
+            if out:
+                await self._send_messages(conv, out)  # before waiting for more
+            left = batchlim - batch_bytes if batchlim else 0
+            wait = max(0.0, batchint - (time.monotonic() - started))
+            if wait > 0 and self._inflight is not None:
+                # BATCHINT keeps this batch open: the batch in flight is not left waiting
+                # with it, once nothing more is there already
+                got.extend(await self._get_many(qm, xq, 0, room, left))
+                self._note_answer(conv)
+                if got:
+                    continue
+                await self._settle(conv, qm, force=True)
+                wait = max(0.0, batchint - (time.monotonic() - started))
+            got.extend(await self._get_many(qm, xq, int(wait * 1000), room, left))
+            self._note_answer(conv)
+        if out:
+            await self._send_messages(conv, out)
+        if held is None and sent == 0:
+            await mqi(qm.commit)  # only dead-lettered messages
+            return []
+        full = sent + (held is not None) >= self.batchsz or bool(
+            batchlim and batch_bytes >= batchlim)
+        # Pipelined: the batch in flight is confirmed before this one goes in doubt (at most
+        # one batch in doubt, spec dqm-intercommunication 9.33); its commit goes with this
+        # batch's sync record (_harden).
+        settled = await self._confirmation(conv, qm) if self._inflight is not None else None
+        # Batch heartbeat (seed 003 §2.10): if the partner has been silent longer than BATCHHB,
+        # check it is still there before going in doubt; a dead partner ends the channel with
+        # the batch merely backed out, not in doubt.
+        batchhb = D.int_attr(self.definition, "BATCHHB") / 1000.0
+        if batchhb and time.monotonic() - conv.last_received > batchhb:
+            self.status.batch_heartbeats += 1
+            await self._heartbeat(conv)
+        # The end of the batch: sync record and in-doubt key, then the confirm request.
+        luwid = new_luwid()
+        last_seq = next_seq(seq, self.wrap) if held is not None else seq
+        last = self._message(last_seq, held[1], confirm=True, luwid=luwid) \
+            if held is not None else None
+        recoverable = recoverable or (last is not None and last.persistent)
+        key: bytes | None = None
+        if recoverable:
+            # should the receiver not have committed this batch, its record is that of
+            # the last batch hardened (the one confirmed just now, if it was)
+            prev_seq, prev_luwid = (settled.last_seq, settled.luwid) \
+                if settled is not None and settled.key is not None else self.hardened
+            key = syncrecord.prepare_key(self.name, prev_seq, last_seq, luwid, self.partner,
+                                         prev_luwid=prev_luwid)
+            record = syncrecord.SyncRecord(self.name, "S", last_seq, luwid, self.partner)
+            await self._harden_in_loop(qm, record, key,
+                                       settled.key if settled is not None else None)
+        else:
+            # fast non-persistent messages only: the gets are committed now, not prepared
+            await self._commit_gets(qm, settled.key if settled is not None else None)
+        if settled is not None:
+            self._batch_confirmed(settled)
+        self.status.indoubt = recoverable
+        self.status.cur_luwid = luwid
+        self.status.cur_seqno = last_seq
+        t0 = self.clock()
+        if last is not None:
+            await self._send_messages(conv, [last])
+            sent += 1
+        else:
+            await conv.send(Heartbeat(flags=ControlFlags1.CONFIRM_REQUEST, luwid=luwid))
+        if self.pipeline > 1:
+            # the STATUS is read when the next batch ends (or the queue drains): meanwhile
+            # the next batch's messages are got and sent
+            self._inflight = _InFlight(key, luwid, last_seq, sent, t0)
+            return []
+        # the next batch's first messages, if they are there already (not once a stop is
+        # asked: the end of the channel would only back them out): got with the commit, or,
+        # when there is nothing to commit (fast non-persistent messages only), while the
+        # partner puts this batch -- unless NETTIME is measured, which that would lengthen
+        ahead = self.batchsz if full and not self.stop_requested.is_set() else 0
+        early = None
+        if key is None and ahead and not self.status.monitor.on:
+            early = await self._run_of_gets_in_loop(qm, xq, ahead, batchlim)
+        self.status.substate = "RECEIVE"
+        ev = await conv.recv(D.receive_timeout(self.hbint) or CONFIRM_TIMEOUT)
+        if isinstance(ev, Status) and ev.code == 0:
+            self.status.round_trip(int((self.clock() - t0) * 1e6))
+            if early is not None:
+                firsts = early
+            elif key is not None:
+                firsts = await self._confirmed_in_loop(qm, xq, key, ahead, batchlim)
+            else:
+                firsts = await self._run_of_gets_in_loop(qm, xq, ahead, batchlim)
+            self._batch_confirmed(_InFlight(key, luwid, last_seq, sent, t0))
+            return firsts
+        if isinstance(ev, Status):
+            # The receiver backed its batch out: so do we; the messages stay on the xmitq
+            # (fast non-persistent ones were committed: seed 000, they "may be lost")
+            if key is not None:
+                await mqi(qm.get_handle().resolve, key, False)
+            self.status.indoubt = False
+            raise status_error(ev)
+        raise ChannelEnded("AMQ9504E", "Protocol error: batch confirmation expected.")
+
+    def _harden(self, qm: mqpy.QueueManager, record: syncrecord.SyncRecord, key: bytes,
+                commit: bytes | None = None) -> None:
+        """In a worker thread: the batch's sync record into its unit of work, then the unit
+        of work prepared (in doubt) under ``key``. ``commit``: the in-doubt key of the batch
+        before it, confirmed by the partner (pipelining), committed first in the same round
+        trip as the record's replacement; its commit record is forced with the prepare,
+        which ends that round trip too when it can (syncq.ChannelSyncQ.replace_in_uow)."""
+        before: list[Step] = [("resolve", (commit, True, False))] if commit is not None \
+            else []
+        if not self.syncq.replace_in_uow(record, before, prepare=key):
+            qm.get_handle().prepare(key)
+
+    async def _harden_in_loop(self, qm: mqpy.QueueManager, record: syncrecord.SyncRecord,
+                              key: bytes, commit: bytes | None = None) -> None:
+        """:meth:`_harden`, its round trip made from the event loop when it can be
+        (syncq.ChannelSyncQ.replace_in_uow_in_loop), else in a worker thread."""
+        before: list[Step] = [("resolve", (commit, True, False))] if commit is not None \
+            else []
+        prepared = await self.syncq.replace_in_uow_in_loop(record, before, prepare=key)
+        if prepared is None:
+            await mqi(self._harden, qm, record, key, commit)
+        elif not prepared:
+            await mqi(qm.get_handle().prepare, key)
+
+    async def _confirmation(self, conv: Conversation, qm: mqpy.QueueManager) -> _InFlight:
+        """Pipelining: the partner's STATUS for the batch in flight, which is returned (no
+        longer in flight; the caller commits it). An error STATUS: the partner backed that
+        batch out, so this end backs it out too, with the batch being got after it (every
+        message stays on the transmission queue, in order), and the channel ends as it does
+        without pipelining."""
+        flight, self._inflight = self._inflight, None
+        assert flight is not None
+        self.status.substate = "RECEIVE"
+        ev = await conv.recv(D.receive_timeout(self.hbint) or CONFIRM_TIMEOUT)
+        if isinstance(ev, Status) and ev.code == 0:
+            # NETTIME: to when the answer was first seen (_note_answer), not to now: the
+            # batch after it was being got and sent meanwhile
+            answered = flight.answered if flight.answered is not None else self.clock()
+            self.status.round_trip(round((answered - flight.t0) * 1e6))
+            return flight
+        if isinstance(ev, Status):
+            await mqi(self._back_out, qm, flight.key)
+            self.status.indoubt = False
+            raise status_error(ev)
+        raise ChannelEnded("AMQ9504E", "Protocol error: batch confirmation expected.")
+
+    async def _settle(self, conv: Conversation, qm: mqpy.QueueManager, *, force: bool) -> None:
+        """Pipelining: confirm and commit the batch in flight before the channel waits,
+        stops or ends. ``force``: the commit waits for its log force (nothing follows that
+        would force it)."""
+        flight = await self._confirmation(conv, qm)
+        if flight.key is not None:
+            await mqi(qm.get_handle().resolve, flight.key, True, force)
+        self._batch_confirmed(flight)
+
+    def _batch_confirmed(self, flight: _InFlight) -> None:
+        self.seq = flight.last_seq
+        if flight.key is not None:
+            self.hardened = (flight.last_seq, flight.luwid)
+        self.status.indoubt = False
+        self.status.last_luwid = flight.luwid
+        self.status.last_seqno = flight.last_seq
+        self.status.batch_done(flight.sent, self.batchsz)
+
+    @staticmethod
+    def _back_out(qm: mqpy.QueueManager, key: bytes | None) -> None:
+        """In a worker thread: back out the in-doubt batch ``key`` (None: a batch of fast
+        non-persistent messages, committed already) and the unit of work in progress (the
+        next batch's gets)."""
+        if key is not None:
+            qm.get_handle().resolve(key, False)
+        qm.backout()
+
+    async def _commit_gets(self, qm: mqpy.QueueManager, settled: bytes | None) -> None:
+        """The end of a batch of fast non-persistent messages: its gets committed (no log
+        force: nothing in them is persistent), in one round trip from the event loop when it
+        can be. ``settled``: the in-doubt key of the batch before, confirmed by the partner
+        (pipelining), committed first and forced, since no prepare follows to force it."""
+        handle = qm.get_handle()
+        if settled is None:
+            if xmitgets.in_loop(handle) and await xmitgets.call_in_loop(
+                    handle, SegmentType.MQCMIT, ()) is not None:
+                return
+            await mqi(qm.commit)
+            return
+        ran = await xmitgets.run_quiet_in_loop(handle, [("resolve", (settled, True, True))],
+                                               commit=True)
+        if ran is None:
+            ran = await mqi(xmitgets.run_quiet, handle, [("resolve", (settled, True, True))],
+                            True)
+        done, committed = ran
+        if done and isinstance(done[0], mqpy.MQMIError):
+            raise done[0]
+        if not committed:
+            await mqi(qm.commit)
+
+    @staticmethod
+    def _message(seq: int, data: bytes, *, confirm: bool, luwid: bytes | None = None
+                 ) -> MessageData:
+        flags = ControlFlags1.CONFIRM_REQUEST if confirm else ControlFlags1.NONE
+        if type(data) is bytes and len(data) >= XQH_WITH_MD_LENGTH and (
+                luwid is None or (type(luwid) is bytes and len(luwid) == 8)):
+            # the usual message: the event its constructor makes, without its converters
+            return message_event(flags, NO_LUWID if luwid is None else luwid, seq,
+                                 data[:XQH_WITH_MD_LENGTH], data[XQH_WITH_MD_LENGTH:],
+                                 ByteOrder.LITTLE)
+        extra = {"luwid": luwid} if luwid is not None else {}
+        return MessageData(seqnum=seq, xqh=data[:XQH_WITH_MD_LENGTH],
+                           data=data[XQH_WITH_MD_LENGTH:], flags=flags, **extra)
+
+    async def _send_messages(self, conv: Conversation, out: list[Event]) -> None:
+        await conv.send_many(out)
+        self.status.messages_moved(len(out), sum(len(ev.xqh) + len(ev.data) for ev in out),
+                                   sent=True)
+        out.clear()
+        self._note_answer(conv)
+
+    def _note_answer(self, conv: Conversation) -> None:
+        """Pipelining with monitoring on: whether the answer to the batch in flight has come,
+        asked of the socket without waiting (after each round trip to the queue manager
+        and each send of the next batch), so that NETTIME is the partner's answer time and
+        not that plus the time the next batch took to get and send before the answer was
+        read."""
+        flight = self._inflight
+        if flight is not None and flight.answered is None and self.status.monitor.on \
+                and conv.arrived():
+            flight.answered = self.clock()
+
+
+@attrs.define
+class _InFlight:
+    """PipeLineLength 2: a batch prepared (in doubt) whose confirm request has gone, while
+    the next batch is got and sent."""
+
+    key: bytes | None  # its in-doubt key; None: fast non-persistent messages only
+    luwid: bytes
+    last_seq: int
+    sent: int  # messages
+    t0: float  # when its confirm request went (the round trip, NETTIME)
+    answered: float | None = None  # when its answer was first seen on the socket
+
+
+#: The MQGMO of a sending MCA's run of gets, packed once (mqiflows.Packed): the gets of a
+#: batch, under syncpoint, none waiting (the batch's first get, which may wait, is _get's).
+_XMITQ_GMO = mqiflows.Packed.of(mqpy.GMO(
+    Options=CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING))
+
