@@ -71,6 +71,11 @@ PROGRAM = "mqpy.daemon"
 #: Console lines IBM's control commands print (no message id on the running case).
 MSG_RUNNING = "IBM MQ queue manager running."
 MSG_NOT_EXIST = "AMQ8118E: IBM MQ queue manager does not exist."
+#: said to strmqm (which still reports the queue manager started: it serves) when the channel
+#: initiator it starts did not come up
+MSG_CHINIT_NOT_STARTED = ("AMQ9570E: The channel initiator of queue manager '{qmgr}' did not "
+                          "start; see errors/runmqchi.out and AMQERR01.LOG in the queue "
+                          "manager's directory. The queue manager goes on trying to start it.")
 
 
 def write_status(qmdir: str, status: str) -> None:
@@ -277,7 +282,8 @@ def _serve(eng: Any, root: str | None, qmdir: str, console: _Console,
             stop_statistics = _start_statistics(eng)
             nursery.start_soon(_watch_engine, eng, outcome, nursery.cancel_scope)
             chinit = {"proc": _start_chinit(eng.name, root, qmdir)}
-            await _chinit_ready(eng, chinit["proc"])
+            if not await _chinit_ready(eng, chinit["proc"]) and chinit["proc"] is not None:
+                console.say(MSG_CHINIT_NOT_STARTED.format(qmgr=eng.name))
             if chinit["proc"] is not None:
                 nursery.start_soon(_watch_chinit, eng, root, qmdir, chinit)
             # CONTROL(QMGR) and STARTONLY services, once applications can connect
@@ -407,6 +413,13 @@ def _start_statistics(eng: Any) -> Callable[[], None]:
         return lambda: None
 
 
+def program(module: str, *args: str) -> list[str]:
+    """The command line of one of the installation's own programs (``python -m module``), run
+    by this interpreter. ``-P`` keeps the folder it is started in off ``sys.path``: where the
+    operator stands (beside a folder named ``mqpy``, say) cannot hide the installed packages."""
+    return [sys.executable, "-P", "-m", module, *args]
+
+
 def _start_chinit(name: str, root: str | None, qmdir: str) -> Any:
     """strmqm starts the channel initiator (runmqchi) as a process of its own, an MQI
     application of this queue manager; MQPY_NO_CHINIT=1 leaves it out."""
@@ -414,7 +427,7 @@ def _start_chinit(name: str, root: str | None, qmdir: str) -> Any:
 
     if os.environ.get("MQPY_NO_CHINIT") == "1":
         return None
-    cmd = [sys.executable, "-m", "mqpy_cli.chinit", "-m", name]
+    cmd = program("mqpy_cli.chinit", "-m", name)
     if root:
         cmd += ["--data-path", root]
     out = filemodes.open_file(os.path.join(qmdir, "errors", "runmqchi.out"), "ab")

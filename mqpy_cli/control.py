@@ -30,7 +30,7 @@ import typing
 import click
 
 from mqpy import config, filemodes, local
-from mqpy.daemon import describe_status
+from mqpy.daemon import describe_status, program
 from mqpy.errorlog import VRMF
 
 # --------------------------------------------------------------------------- IBM's texts
@@ -275,8 +275,7 @@ def start_daemon(qmgr: str, data_path: str | None,
     out = _daemon_output(qmgr, root)
     try:
         child = subprocess.Popen(
-            [sys.executable, "-m", "mqpy.daemon", qmgr, "--data-path", root,
-             "--ready-fd", str(write_fd)],
+            program("mqpy.daemon", qmgr, "--data-path", root, "--ready-fd", str(write_fd)),
             stdin=subprocess.DEVNULL, stdout=out, stderr=out,
             pass_fds=(write_fd,), start_new_session=True, close_fds=True)
     finally:
