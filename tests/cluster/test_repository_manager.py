@@ -14,9 +14,10 @@ import mqpy
 from mqpy import CMQC, local
 from mqpy.fap.channeldefs import CLUSTER_XMITQ, cluster_correl_id
 from mqpy.mqsc.processor import MQSCProcessor
-from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
+from mqpy_chinit.chinit import ChannelInitiator
 from mqpy_chinit.cluster import utilities
 from mqpy_chinit.cluster.directory import Cache, cache_path, instance_to_dict
+from mqpy_chinit.engineadmin import EngineAdmin
 
 
 @pytest.fixture
@@ -566,7 +567,7 @@ async def test_a_sending_channel_that_fails_unexpectedly_ends_alone(qm1, monkeyp
     the failure is logged as AMQ9999E with an FDC, the channel retries like after any
     other error and, its retries spent, is STOPPED; the channel initiator and its listener
     go on.  spec: dqm-intercommunication 8 (channel error, sending side)"""
-    from mqpy_chinit import chinit as chinit_module
+    from mqpy_chinit import caller as chinit_module  # where channels run their MCAs
     from mqpy_chinit.states import ChannelState
 
     log: list[tuple[str, str]] = []
