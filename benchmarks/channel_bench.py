@@ -29,7 +29,8 @@ import trio
 
 import mqpy
 from mqpy import CMQC, local
-from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
+from mqpy_chinit.chinit import ChannelInitiator
+from mqpy_chinit.engineadmin import EngineAdmin
 
 
 def _make(root: str, name: str):

@@ -75,7 +75,8 @@ def serve(root: str) -> None:
     import mqpy
     from mqpy import local
     from mqpy_chinit import svrconn
-    from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
+    from mqpy_chinit.chinit import ChannelInitiator
+    from mqpy_chinit.engineadmin import EngineAdmin
 
     local.create(QMGR, root)
     engine = local.start(QMGR, root)

@@ -37,8 +37,9 @@ from mqpy.fap import channeldefs as D
 from mqpy.fap import tls
 from mqpy.fap.segments import InitialData, StatusCode
 from mqpy_chinit import svrconn
-from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
+from mqpy_chinit.chinit import ChannelInitiator
 from mqpy_chinit.conversation import ChannelEnded
+from mqpy_chinit.engineadmin import EngineAdmin
 from mqpy_chinit.handoff import (
     SOCKET_NAME,
     TIMEOUT,
@@ -198,7 +199,7 @@ class ClientHost:
                     pass
 
     async def command(self, request: dict[str, Any]) -> dict[str, Any]:
-        """STATUS and STOP of this host's SVRCONN instances (``chinit._command``'s verbs)."""
+        """STATUS and STOP of this host's SVRCONN instances (``initq.InitiationQueue._command``'s verbs)."""
         verb = request.get("command")
         if verb == "STATUS":
             return {"ok": True,

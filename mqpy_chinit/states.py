@@ -76,9 +76,8 @@ class ChannelEvent(enum.Enum):
 
 S, E = ChannelState, ChannelEvent
 # Ended from this side while current: STOP CHANNEL (MODE FORCE, or while waiting for a slot)
-# leaves the channel STOPPED (39, 41); with STATUS(INACTIVE) (a later addition to STOP
-# CHANNEL, spec §3 [X]) it is left INACTIVE, as is one instance of a receiver that is stopped
-# while its channel keeps a STOPPED mark of its own.
+# leaves the channel STOPPED (39, 41); with STATUS(INACTIVE) it is left INACTIVE, as is one
+# instance of a receiver that is stopped while its channel keeps a STOPPED mark of its own.
 _STOPS = {E.STOP: S.STOPPED, E.STOPPED_INACTIVE: S.INACTIVE}
 # A running instance's end: normal or a responder's error (34), or a receiver adopted (51).
 _ENDS = {E.ENDED: S.INACTIVE, E.ADOPTED: S.INACTIVE}

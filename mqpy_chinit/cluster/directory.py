@@ -24,6 +24,7 @@ import attrs
 
 from mqpy import CMQC, filemodes
 from mqpy.engine.cluster import ClusterRoute
+from mqpy.errors import MQMIError
 from mqpy.fap.channeldefs import CLUSTER_XMITQ, cluster_correl_id
 
 from .workload import QueueInstance, RoundRobinState, choose_destination, effective_bind
@@ -73,13 +74,18 @@ def instance_to_dict(instance: QueueInstance, **extra: Any) -> dict[str, Any]:
     return {**attrs.asdict(instance), **extra}
 
 
+def cached_instances(cache: Cache, queue: str) -> list[QueueInstance]:
+    """Every instance of ``queue`` the cache holds, local or not."""
+    return [QueueInstance(**{k: d[k] for k in _FIELDS if k in d})
+            for d in cache.queues.get(queue, [])]
+
+
 def _instances(cache: Cache, queue: str, with_local: bool = False) -> list[QueueInstance]:
     """The instances the engine can route to. Without ``with_local`` it asks only for names
     that do not resolve locally, so a local instance in the cache is one just deleted (the
     cache lags). With it, the engine has the local queue and it competes (CLWLUSEQ(ANY)):
     the cache's record of it, or one made for it if the cache has not caught up."""
-    found = [QueueInstance(**{k: d[k] for k in _FIELDS if k in d})
-             for d in cache.queues.get(queue, [])]
+    found = cached_instances(cache, queue)
     remote = [i for i in found if not i.local and i.qmgr != cache.qmgr]
     if not with_local or not remote:
         return remote
@@ -165,8 +171,6 @@ class CacheDirectory:
                 if route.with_local:  # the others went: the local queue is the only one
                     return attrs.evolve(route, xmitq=route.queue, remote_qm="", correl_id=b"",
                                         local=True)
-                from mqpy.errors import MQMIError
-
                 raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_OBJECT_NAME)
             first = next((i for i in instances if i.local), instances[0])
             choice = choose_destination(
@@ -177,8 +181,6 @@ class CacheDirectory:
             found = self._route(cache, choice.destination, False, route.with_local) \
                 if choice.destination is not None else None
             if found is None:
-                from mqpy.errors import MQMIError
-
                 raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_OBJECT_NAME)
             return found
 

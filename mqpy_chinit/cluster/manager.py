@@ -19,14 +19,15 @@ repository (``repository.py``) against real queues and channels.
   engine's cluster cache (``directory.py``).
 - A watcher browses SYSTEM.CLUSTER.TRANSMIT.QUEUE and starts the cluster sender of every
   channel with messages waiting (unless STOPPED), so application messages routed by the engine
-  start their channels too.
+  start their channels too; a failed channel's messages are re-routed or dead-lettered
+  (``transmitq.py``).
 
 Every step that gets a command message, changes the repository queue and puts on the
 transmission queue is one unit of work: a crash in between redoes it, and records are
 versioned, so a redelivered update changes nothing. The unit of work covers the manager's
 memory too: if it is backed out, the repository goes back to where it was, so the update
 that comes again is applied again (``_unit_of_work``). The channel initiator restarts the
-manager if it fails (``ChannelInitiator._repository_manager``).
+manager if it fails (``supervisor.run_repository_manager``).
 """
 
 from __future__ import annotations
@@ -46,11 +47,22 @@ from mqpy import CMQC
 from mqpy.engine import reports
 from mqpy.engine.cluster import COMMAND_QUEUE, REQUEST_FORMAT
 from mqpy.fap import channeldefs as D
-from mqpy.fap.segments import XQH_WITH_MD_LENGTH
 from mqpy_chinit.states import ChannelState
+from mqpy_chinit.supervision import qmgr_gone
 
+from . import transmitq
+from .actions import (
+    Action,
+    ClusterCommandError,
+    DefineAutoClussdr,
+    DeleteAutoClussdr,
+    PersistRecord,
+    RemoveRecord,
+    SendCommand,
+    StopClusterReceivers,
+)
 from .config import LocalConfig, read_config
-from .directory import _FIELDS, Cache, instance_to_dict, write_cache
+from .directory import Cache, instance_to_dict, write_cache
 from .records import (
     CLUSTER_RECORD_FORMAT,
     ClusterCommand,
@@ -62,18 +74,8 @@ from .records import (
     decode,
     encode,
 )
-from .repository import (
-    Action,
-    ClusterCommandError,
-    DefineAutoClussdr,
-    DeleteAutoClussdr,
-    PersistRecord,
-    RemoveRecord,
-    Repository,
-    SendCommand,
-    StopClusterReceivers,
-)
-from .workload import QueueInstance, RoundRobinState, reroute
+from .repository import Repository
+from .workload import RoundRobinState
 
 REPOSITORY_QUEUE = "SYSTEM.CLUSTER.REPOSITORY.QUEUE"
 COMMAND_WAIT_MS = 250
@@ -460,7 +462,7 @@ class RepositoryManager:
                     try:
                         await self._unit_of_work(functools.partial(self._on_command, *got))
                     except Exception as exc:  # noqa: BLE001 - backed out, tried again, DLQ
-                        if _qmgr_gone(exc):
+                        if qmgr_gone(exc):
                             raise
                         await self._failed_command(*got, exc)
             if got is None:
@@ -545,7 +547,7 @@ class RepositoryManager:
         try:
             xq = await _mqi(mqpy.Queue, qm, D.CLUSTER_XMITQ, CMQC.MQOO_BROWSE)
             while True:
-                for channel in await _mqi(_waiting_channels, xq):
+                for channel in await _mqi(transmitq.waiting_channels, xq):
                     self._start(channel)
                     status = self.chinit.statuses.get(channel)
                     # a channel no longer defined (its queue manager was removed) has failed
@@ -559,10 +561,11 @@ class RepositoryManager:
                             cache.channels[channel] = ChannelState.STOPPED.name
                         moved = await _mqi(self._reroute, qm, channel, cache)
                         if moved:
-                            # AMQ8942I / AMQ8943W: mqpy ids [X] (IBM's ids for these events were not found)
+                            # AMQ8942I / AMQ8943W: mqpy's own message ids for these events
                             self.chinit.log("AMQ8942I", f"{moved} unbound message(s) for "
                                             f"failed cluster channel '{channel}' re-routed.")
-                        dead = await _mqi(self._dead_letter_bound, qm, channel) if gone else 0
+                        dead = await _mqi(transmitq.dead_letter_bound, qm, channel) \
+                            if gone else 0
                         if dead:
                             self.chinit.log("AMQ8943W", f"{dead} message(s) bound to the "
                                             f"queue manager of deleted cluster channel "
@@ -578,45 +581,11 @@ class RepositoryManager:
                 await _mqi(_disconnect, qm)
 
     def _reroute(self, qm: mqpy.QueueManager, channel: str, cache: Cache) -> int:
-        """Messages of a failed cluster sender that are neither bound (no queue manager in
-        the MQXQH) nor in doubt (those are locked) go to another instance, if there is one
-        (seed 001 2.1.1; spec operations-dlq-clusters 7.28). Each is its own unit of work.
-        Runs in a worker thread: ``cache`` was taken in the trio thread, which owns the
+        """The unbound messages of failed cluster sender ``channel`` re-routed
+        (``transmitq.reroute_unbound``), this manager's round-robin state carried on; how many
+        moved. Runs in a worker thread: ``cache`` was taken in the trio thread, which owns the
         repository."""
-        xq = mqpy.Queue(qm, D.CLUSTER_XMITQ, CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_OUTPUT
-                        | CMQC.MQOO_SET_ALL_CONTEXT | CMQC.MQOO_SAVE_ALL_CONTEXT)
-        moved = 0
-        try:
-            for md, xqh in _unbound(qm, channel):
-                queue = xqh.RemoteQName.rstrip(b" \x00").decode("latin-1")
-                instances = [QueueInstance(**{k: d[k] for k in _FIELDS if k in d})
-                             for d in cache.queues.get(queue, [])]
-                choice = reroute(channel, CMQC.MQBND_BIND_NOT_FIXED, False, instances,
-                                 cache.channels, self.qmgr, self._rr,
-                                 qmgr_clwluseq=cache.clwluseq)
-                if choice is None or choice.destination is None:
-                    continue  # nowhere better: it waits for its queue manager
-                dest = choice.destination
-                got = mqpy.MD(MsgId=md.MsgId, CorrelId=md.CorrelId)
-                data = _take(xq, got)
-                if data is None:
-                    continue  # the channel took it meanwhile
-                try:
-                    if dest.local:
-                        qm.put1(queue, data[XQH_WITH_MD_LENGTH:], xqh.MsgDesc,
-                                mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT
-                                         | CMQC.MQPMO_SET_ALL_CONTEXT))
-                    else:
-                        got.CorrelId = D.cluster_correl_id(dest.channel)
-                        xq.put(data, got, mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT
-                                                   | CMQC.MQPMO_SET_ALL_CONTEXT))
-                    qm.commit()
-                    self._rr = choice.state
-                    moved += 1
-                except mqpy.MQMIError:
-                    qm.backout()
-        finally:
-            xq.close()
+        moved, self._rr = transmitq.reroute_unbound(qm, channel, cache, self.qmgr, self._rr)
         return moved
 
     def _waiting(self) -> list[str]:
@@ -624,42 +593,9 @@ class RepositoryManager:
         assert self._qm is not None
         xq = mqpy.Queue(self._qm, D.CLUSTER_XMITQ, CMQC.MQOO_BROWSE)
         try:
-            return _waiting_channels(xq)
+            return transmitq.waiting_channels(xq)
         finally:
             xq.close()
-
-    def _dead_letter_bound(self, qm: mqpy.QueueManager, channel: str) -> int:
-        """The user messages bound to the queue manager of a cluster channel that is no
-        longer defined go to the dead-letter queue (MQRC_UNKNOWN_REMOTE_Q_MGR), each in its
-        own unit of work; without a DLQ they stay. Runs in a worker thread."""
-        deadq = qm.inquire(CMQC.MQCA_DEAD_LETTER_Q_NAME).strip(b" \x00")
-        if not deadq:
-            return 0
-        xq = mqpy.Queue(qm, D.CLUSTER_XMITQ, CMQC.MQOO_INPUT_SHARED)
-        dead = 0
-        try:
-            for md, xqh in _keyed_to(qm, channel, bound=True):
-                got = mqpy.MD(MsgId=md.MsgId, CorrelId=md.CorrelId)
-                data = _take(xq, got)
-                if data is None:
-                    continue  # the channel took it meanwhile
-                dmd, body = reports.build_dead_letter(
-                    xqh.MsgDesc, data[XQH_WITH_MD_LENGTH:], CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR,
-                    xqh.RemoteQName.rstrip(b" \x00").decode("latin-1"),
-                    xqh.RemoteQMgrName.rstrip(b" \x00").decode("latin-1"),
-                    put_appl_name=b"mqpy repository manager", put_date=got.PutDate,
-                    put_time=got.PutTime)
-                try:
-                    qm.put1(deadq.decode("latin-1"), body, dmd,
-                            mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT
-                                     | CMQC.MQPMO_SET_ALL_CONTEXT))
-                    qm.commit()
-                    dead += 1
-                except mqpy.MQMIError:
-                    qm.backout()  # the DLQ is full or inhibited: it waits
-        finally:
-            xq.close()
-        return dead
 
     async def _tick(self) -> None:
         while True:
@@ -667,7 +603,7 @@ class RepositoryManager:
             try:
                 await self.tick()
             except mqpy.MQMIError as e:
-                if _qmgr_gone(e):
+                if qmgr_gone(e):
                     raise
                 self.chinit.log("AMQ9409E", f"Repository manager: the record lifetimes "
                                 f"could not be run (reason {e.reason}); tried again in "
@@ -735,7 +671,7 @@ class RepositoryManager:
             except ClusterCommandError as e:
                 return {"ok": False, "reason": e.reason, "message": e.text}
             except mqpy.MQMIError as e:  # backed out: nothing changed
-                if _qmgr_gone(e):
+                if qmgr_gone(e):
                     raise
                 return {"ok": False, "reason": e.reason,
                         "message": f"AMQ9409E: The repository manager could not carry out "
@@ -752,80 +688,6 @@ def _row(row: dict[str, Any]) -> dict[str, Any]:
     return {k: (round(v) if isinstance(v, float) else v) for k, v in row.items()}
 
 
-def _waiting_channels(xq: mqpy.Queue) -> list[str]:
-    """The channels that messages on the cluster transmission queue are keyed to."""
-    seen: list[str] = []
-    options = CMQC.MQGMO_BROWSE_FIRST
-    while True:
-        md = mqpy.MD()
-        try:
-            xq.get(0, md, mqpy.GMO(Options=options | CMQC.MQGMO_NO_SYNCPOINT
-                                   | CMQC.MQGMO_ACCEPT_TRUNCATED_MSG))
-        except mqpy.MQMIError as e:
-            if e.reason == CMQC.MQRC_TRUNCATED_MSG_ACCEPTED:
-                pass
-            elif e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
-                return seen
-            else:
-                raise
-        options = CMQC.MQGMO_BROWSE_NEXT
-        name = D.channel_of_correl_id(md.CorrelId)
-        if name and name not in seen:
-            seen.append(name)
-
-
-def _unbound(qm: mqpy.QueueManager, channel: str) -> list[tuple[mqpy.MD, mqpy.XQH]]:
-    """The user messages keyed to ``channel`` whose MQXQH names no queue manager."""
-    return _keyed_to(qm, channel, bound=False)
-
-
-def _keyed_to(qm: mqpy.QueueManager, channel: str, *, bound: bool
-              ) -> list[tuple[mqpy.MD, mqpy.XQH]]:
-    """The user messages keyed to ``channel`` whose MQXQH names a queue manager (``bound``)
-    or none, browsed reading only the MQXQH (the bodies stay where they are). Cluster
-    commands, and anything that is not a transmission message, are left alone."""
-    q = mqpy.Queue(qm, D.CLUSTER_XMITQ, CMQC.MQOO_BROWSE)
-    out = []
-    options = CMQC.MQGMO_BROWSE_FIRST
-    try:
-        while True:
-            md = mqpy.MD(CorrelId=D.cluster_correl_id(channel))
-            try:
-                head = q.get(XQH_WITH_MD_LENGTH, md, mqpy.GMO(
-                    Options=options | CMQC.MQGMO_NO_SYNCPOINT
-                    | CMQC.MQGMO_ACCEPT_TRUNCATED_MSG,
-                    MatchOptions=CMQC.MQMO_MATCH_CORREL_ID))
-            except mqpy.MQMIError as e:
-                if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
-                    return out
-                if e.reason != CMQC.MQRC_TRUNCATED_MSG_ACCEPTED:
-                    raise
-                head = getattr(e, "message", b"")
-            options = CMQC.MQGMO_BROWSE_NEXT
-            if md.Format.rstrip(b" \x00") != CMQC.MQFMT_XMIT_Q_HEADER.rstrip(b" ") or \
-                    len(head) < XQH_WITH_MD_LENGTH:
-                continue
-            try:
-                xqh = mqpy.XQH().unpack(head)
-            except ValueError:  # mqpy.mqstruct.StructError
-                continue
-            if xqh.RemoteQName.rstrip(b" \x00").decode("latin-1") == COMMAND_QUEUE:
-                continue
-            if bool(xqh.RemoteQMgrName.strip(b" \x00")) == bound:
-                out.append((md, xqh))
-    finally:
-        q.close()
-
-
-#: Reasons that mean the queue manager went: the manager ends (its supervisor decides).
-QMGR_GONE = (CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_Q_MGR_QUIESCING,
-             CMQC.MQRC_Q_MGR_STOPPING, CMQC.MQRC_Q_MGR_NOT_AVAILABLE)
-
-
-def _qmgr_gone(exc: BaseException) -> bool:
-    return isinstance(exc, mqpy.MQMIError) and exc.reason in QMGR_GONE
-
-
 def _disconnect(qm: mqpy.QueueManager) -> None:
     try:
         qm.backout()
@@ -834,14 +696,3 @@ def _disconnect(qm: mqpy.QueueManager) -> None:
         pass
 
 
-def _take(xq: mqpy.Queue, md: mqpy.MD) -> bytes | None:
-    """Get, under syncpoint, the one message ``md``'s MsgId and CorrelId name; None when it is
-    gone (its channel took it meanwhile)."""
-    try:
-        return xq.get(None, md, mqpy.GMO(
-            Options=CMQC.MQGMO_SYNCPOINT,
-            MatchOptions=CMQC.MQMO_MATCH_MSG_ID | CMQC.MQMO_MATCH_CORREL_ID))
-    except mqpy.MQMIError as e:
-        if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
-            return None
-        raise

@@ -16,14 +16,9 @@ the publisher to ``published + RECORD_LIFETIME`` (30 days); the owner re-publish
 ``REPUBLISH_AFTER`` (27 days); a record not refreshed is not used after its expiry and is removed
 ``REMOVE_AFTER_EXPIRY`` (90 days) after it.
 
-Byte form: a JSON object, UTF-8, keys sorted, with ``format``, ``version`` and ``type`` first.
-Chosen over a construct layout because (1) IBM's own repository format is private, so there is
-no wire layout to match and no Wireshark dissector to please; (2) records change shape across
-releases (new CLWL attributes came in MQ 6) and a self-describing body lets a newer queue
-manager add fields that an older one ignores, while ``version`` lets an old one refuse a body it
-cannot understand; (3) they are small and rare (one per object per 27 days plus changes), so
-size and parse time do not matter; (4) ``dumprepos`` (MS0G) can print them as they are. Sorted
-keys make the bytes of a record deterministic, so duplicates compare equal as bytes.
+Byte form: a JSON object, UTF-8, keys sorted (so duplicates compare equal as bytes), with
+``format``, ``version`` and ``type`` first: a newer queue manager may add fields an older one
+ignores, and ``version`` lets an old one refuse a body it cannot understand.
 """
 
 from __future__ import annotations

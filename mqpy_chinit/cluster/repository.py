@@ -48,14 +48,24 @@ passes the cluster names), the cluster workload exit, DLQ handling of a full com
 
 from __future__ import annotations
 
-import fnmatch
 from collections.abc import Callable, Iterable, Mapping
-from typing import Union
 
 import attrs
 
 from mqpy import CMQC, CMQCFC
 
+from . import display
+from .actions import (
+    Action,
+    ClusterCommandError,
+    DefineAutoClussdr,
+    DeleteAutoClussdr,
+    PersistRecord,
+    RemoveRecord,
+    Resolution,
+    SendCommand,
+    StopClusterReceivers,
+)
 from .records import (
     RECORD_LIFETIME,
     REMOVE_AFTER_EXPIRY,
@@ -72,107 +82,10 @@ from .records import (
 )
 from .workload import QueueInstance
 
-__all__ = [
-    "Action",
-    "ClusterCommandError",
-    "DefineAutoClussdr",
-    "DeleteAutoClussdr",
-    "PersistRecord",
-    "RemoveRecord",
-    "Repository",
-    "Resolution",
-    "SendCommand",
-    "StopClusterReceivers",
-]
+__all__ = ["Repository"]
 
 #: A partial repository publishes to this many full repositories.
 PUBLISH_TO_FULL_REPOSITORIES = 2
-
-
-# --- actions: what the channel initiator does for us --------------------------------------
-
-@attrs.frozen
-class SendCommand:
-    """Put ``command`` for SYSTEM.CLUSTER.COMMAND.QUEUE at ``qmgr`` via CLUSSDR ``channel``.
-
-    ``qmgr`` is None when only an explicit CLUSSDR is known (its partner's name arrives with
-    the partner's own record): address the message by the channel alone.
-    """
-
-    channel: str
-    qmgr: str | None
-    command: ClusterCommand
-
-
-@attrs.frozen
-class DefineAutoClussdr:
-    """Define (or replace) the auto-defined CLUSSDR to a queue manager (DEFTYPE CLUSSDRA)."""
-
-    channel: str
-    qmgr: str
-    qmid: str
-    conname: str
-    clusters: tuple[str, ...]
-    clwlprty: int = 0
-    clwlrank: int = 0
-    clwlwght: int = 50
-    netprty: int = 0
-    #: the partner's CLUSRCVR attributes it takes (channeldefs.CLUSRCVR_TO_CLUSSDR)
-    channel_attrs: tuple[tuple[str, str | int], ...] = ()
-
-
-@attrs.frozen
-class DeleteAutoClussdr:
-    """Delete an auto-defined CLUSSDR no record names any longer."""
-
-    channel: str
-    qmgr: str
-
-
-@attrs.frozen
-class StopClusterReceivers:
-    """SUSPEND QMGR MODE(FORCE): stop every inbound channel of these CLUSRCVRs."""
-
-    cluster: str
-    channels: tuple[str, ...]
-
-
-@attrs.frozen
-class PersistRecord:
-    """Keep ``record`` on SYSTEM.CLUSTER.REPOSITORY.QUEUE, replacing any message with its key."""
-
-    record: Record
-
-
-@attrs.frozen
-class RemoveRecord:
-    """Remove the message with this key from SYSTEM.CLUSTER.REPOSITORY.QUEUE."""
-
-    key: tuple[str, ...]
-
-
-Action = Union[SendCommand, DefineAutoClussdr, DeleteAutoClussdr, StopClusterReceivers,
-               PersistRecord, RemoveRecord]
-
-
-class ClusterCommandError(Exception):
-    """A cluster command refused; ``reason`` is the MQRC/MQRCCF the command server returns."""
-
-    def __init__(self, reason: int, text: str) -> None:
-        super().__init__(reason, text)
-        self.reason = reason
-        self.text = text
-
-    def __str__(self) -> str:
-        return f"{self.text} (reason {self.reason})"
-
-
-@attrs.frozen
-class Resolution:
-    """What :meth:`Repository.resolve_queue` knows now, and the subscriptions it made."""
-
-    instances: tuple[QueueInstance, ...]
-    actions: tuple[Action, ...]
 
 
 @attrs.frozen
@@ -613,70 +526,16 @@ class Repository:
 
     def display_clusqmgr(self, pattern: str = "*",
                          channel_states: Mapping[str, str] | None = None) -> list[dict]:
-        """DISPLAY CLUSQMGR(pattern): every known member, itself included (one per cluster).
-
-        QMTYPE is REPOS | NORMAL and DEFTYPE CLUSRCVR | CLUSSDR | CLUSSDRA | CLUSSDRB as in
-        IBM MQ (the seed calls DEFTYPE "QMTYPE", spec §4 [!]). An explicit CLUSSDR whose
-        partner has not answered yet shows as SYSTEM.TEMPQMGR.<conname>.
-        """
-        states = channel_states or {}
-        now = self._clock()
-        rows: list[dict] = []
-        named: set[tuple[str, str]] = set()
-        for record in self._live_qmgr_records():
-            own = record.qmid == self.qmid
-            explicit = record.channel in self._senders and \
-                record.cluster in self._senders[record.channel].clusters
-            auto = record.channel in self._auto
-            deftype = ("CLUSRCVR" if own else "CLUSSDRB" if explicit and auto
-                       else "CLUSSDR" if explicit else "CLUSSDRA")
-            named.add((record.cluster, record.channel))
-            rows.append({
-                "CLUSQMGR": record.qmgr, "CLUSTER": record.cluster, "CHANNEL": record.channel,
-                "CONNAME": record.conname, "QMID": record.qmid,
-                "QMTYPE": record.repository.qmtype, "DEFTYPE": deftype,
-                "STATUS": states.get(record.channel, "INACTIVE"),
-                "SUSPEND": "YES" if record.suspended else "NO",
-                "CLWLPRTY": record.clwlprty, "CLWLRANK": record.clwlrank,
-                "CLWLWGHT": record.clwlwght, "NETPRTY": record.netprty,
-                "EXPIRES": record.expiry - now,
-                **dict(record.channel_attrs),  # as its CLUSRCVR advertises them
-            })
-        for sender in self._senders.values():
-            for cluster in sorted(sender.clusters):
-                if (cluster, sender.channel) not in named:
-                    rows.append({
-                        "CLUSQMGR": f"SYSTEM.TEMPQMGR.{sender.conname}", "CLUSTER": cluster,
-                        "CHANNEL": sender.channel, "CONNAME": sender.conname, "QMID": "",
-                        "QMTYPE": "REPOS", "DEFTYPE": "CLUSSDR",
-                        "STATUS": states.get(sender.channel, "INACTIVE"), "SUSPEND": "NO",
-                    })
-        rows = [r for r in rows if fnmatch.fnmatchcase(r["CLUSQMGR"], pattern)]
-        return sorted(rows, key=lambda r: (r["CLUSQMGR"], r["CLUSTER"]))
+        """DISPLAY CLUSQMGR(pattern): every known member, itself included (one per cluster);
+        STATUS from ``channel_states`` (``display.clusqmgr_rows``)."""
+        return display.clusqmgr_rows(self._live_qmgr_records(), self.qmid,
+                                     self._senders.values(), self._auto, self._clock(), pattern,
+                                     channel_states)
 
     def display_qcluster(self, pattern: str = "*") -> list[dict]:
-        """DISPLAY QCLUSTER(pattern): every known cluster queue instance, own included."""
-        now = self._clock()
-        rows: list[dict] = []
-        for record in self._records.values():
-            if not isinstance(record, ClusterQueueRecord) or now >= record.expiry:
-                continue
-            if not fnmatch.fnmatchcase(record.queue, pattern):
-                continue
-            host = self._records.get(("QMGR", record.cluster, record.qmid))
-            rows.append({
-                "QUEUE": record.queue, "CLUSTER": record.cluster, "CLUSQMGR": record.qmgr,
-                "QMID": record.qmid, "CLUSQT": record.qtype,
-                "DEFBIND": {CMQC.MQBND_BIND_NOT_FIXED: "NOTFIXED",
-                            CMQC.MQBND_BIND_ON_GROUP: "GROUP"}.get(record.defbind, "OPEN"),
-                "DEFPSIST": "YES" if record.defpsist else "NO", "DEFPRTY": record.defprty,
-                "PUT": "ENABLED" if record.put_enabled else "DISABLED",
-                "CLWLPRTY": record.clwlprty, "CLWLRANK": record.clwlrank,
-                "CLWLUSEQ": record.clwluseq,
-                "SUSPEND": "YES" if isinstance(host, ClusterQmgrRecord) and host.suspended
-                else "NO",
-            })
-        return sorted(rows, key=lambda r: (r["QUEUE"], r["CLUSQMGR"], r["CLUSTER"]))
+        """DISPLAY QCLUSTER(pattern): every known cluster queue instance, own included
+        (``display.qcluster_rows``)."""
+        return display.qcluster_rows(self._records, self._clock(), pattern)
 
     # --- internals: own records --------------------------------------------------------
 

@@ -15,8 +15,7 @@ IBM's order (IBM MQ "The cluster workload management algorithm"; spec operations
  1. Put-disabled instances are eliminated, unless all are put-disabled. Then: MQOPEN with
     BIND_ON_OPEN and no local instance fails MQRC_CLUSTER_PUT_INHIBITED (2268); with
     BIND_NOT_FIXED, or with a local instance, MQOPEN succeeds and MQPUT fails
-    MQRC_PUT_INHIBITED (2051) (seed 001; MQ 9 moved this step after the rank steps, MQ 6/7
-    had it first, as here and as the brief asks).
+    MQRC_PUT_INHIBITED (2051) (seed 001: this step first, in MQ 6/7's order).
  2. If the local instance remains, it is chosen when the message was put by a cluster channel,
     or CLWLUSEQ is LOCAL (queue), or QMGR with the queue manager's CLWLUSEQ LOCAL. With ANY it
     competes like any other instance from here on (spec aliases-channels-storage 1 use 5,

@@ -20,7 +20,8 @@ from mqpy import CMQC, config, local
 from mqpy.channelcommands import INITQ
 from mqpy.fap.framing import SegmentReader
 from mqpy.mqsc.processor import MQSCProcessor
-from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
+from mqpy_chinit.chinit import ChannelInitiator
+from mqpy_chinit.engineadmin import EngineAdmin
 from mqpy_chinit.states import ChannelState
 from tests.support.qmgr import QMgr
 from tests.support.waiting import wait_until

@@ -12,9 +12,10 @@ import mqpy
 from mqpy import CMQC, CMQCFC, local
 from mqpy.channelcommands import INITQ
 from mqpy.fap.segments import SegmentType
-from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
+from mqpy_chinit.chinit import ChannelInitiator
 from mqpy_chinit.cluster.directory import cache_path
 from mqpy_chinit.cluster.records import decode as decode_record
+from mqpy_chinit.engineadmin import EngineAdmin
 from mqpy_chinit.receiver_mca import ReceiverMCA
 from tests.support.ports import free_port
 from tests.support.proxy import FaultProxy, once

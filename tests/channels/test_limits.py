@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import trio
 
-from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
+from mqpy_chinit.chinit import ChannelInitiator
+from mqpy_chinit.engineadmin import EngineAdmin
 from mqpy_chinit.states import ChannelState
 from tests.support.waiting import wait_until
 

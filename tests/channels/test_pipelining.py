@@ -25,7 +25,8 @@ from mqpy.fap.segments import (
     Status,
 )
 from mqpy.mqsc.processor import MQSCProcessor
-from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
+from mqpy_chinit.chinit import ChannelInitiator
+from mqpy_chinit.engineadmin import EngineAdmin
 from mqpy_chinit.states import ChannelState
 from tests.support.proxy import ThreadedProxy, nth_message, once
 from tests.support.waiting import wait_until

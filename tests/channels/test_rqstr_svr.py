@@ -65,7 +65,7 @@ async def test_a_requester_whose_channel_program_fails_unexpectedly_ends_alone(
     with an unexpected error (not a channel error), then it is logged as AMQ9999E, the
     requester ends INACTIVE, and QM2's channel initiator goes on: the requester starts again
     and the messages arrive.  spec: dqm-intercommunication 8 (channel error)"""
-    from mqpy_chinit import chinit as chinit_module
+    from mqpy_chinit import caller as chinit_module  # where channels run their MCAs
 
     qm1, qm2 = two_qmgrs
     real = chinit_module.ReceiverMCA.run

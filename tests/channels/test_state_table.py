@@ -159,6 +159,23 @@ def test_every_event_the_code_sends_is_in_the_table():
     assert used <= {event.name for events, _final in LIVES.values() for event in events}
 
 
+#: The channel initiator's modules that move channels through the table, one MQ concept each.
+CHANNEL_MOVERS = ("caller.py", "responder.py", "startstop.py", "statestore.py", "svrconn.py",
+                  "sender_mca.py", "receiver_mca.py")
+
+
+def test_the_scan_reads_every_module_of_the_channel_initiator_that_moves_a_channel():
+    """Given the channel initiator split by concept (calling channels, responders, START and
+    STOP CHANNEL, remembered states, SVRCONN instances, the MCAs), then each of its modules
+    that moves a channel is among those the scans here read, and each is found moving one:
+    a module added or renamed is not missed."""
+    scanned = {path.relative_to(ROOT).as_posix() for path in PRODUCT}
+    for name in CHANNEL_MOVERS:
+        path = ROOT / "mqpy_chinit" / name
+        assert path.relative_to(ROOT).as_posix() in scanned, name
+        assert _events_moved_in(ast.parse(path.read_text(), str(path))), name
+
+
 def _bypasses(path: pathlib.Path, root: pathlib.Path = ROOT) -> list[str]:
     """Where a module changes a channel's state without the table: an assignment to a
     ``state`` or ``history`` attribute that names ChannelState (or, in the channel

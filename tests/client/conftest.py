@@ -15,7 +15,8 @@ import trio
 import mqpy
 from mqpy import CMQC, local
 from mqpy_chinit import svrconn
-from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
+from mqpy_chinit.chinit import ChannelInitiator
+from mqpy_chinit.engineadmin import EngineAdmin
 from tests.support.waiting import came_true as wait_for  # noqa: F401 - the client tests import it from here
 
 QMGR = "QM1"

@@ -1,4 +1,4 @@
-"""Client calls served at once by the SVRCONN's receiver (mqpy_chinit/svrconn.py,
+"""Client calls served at once by the SVRCONN's receiver (mqpy_chinit/svrconn_inline.py,
 ``_serve_now``): an MQPUT or MQGET without wait, on a conversation whose queue manager is in
 the channel initiator's process, is made where it is read instead of by the conversation's
 task. What the client sees and what the channel status counts stay those of every call

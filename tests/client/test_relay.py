@@ -1,6 +1,6 @@
 """Client calls as deployed: strmqm's daemon, its channel initiator a process of its own, the
 client's MQPUT / MQGET / MQCMIT / MQBACK relayed by the SVRCONN to the queue manager's socket
-without being decoded (``mqpy_chinit.svrconn``, ``_relay``). What the relay must keep: the
+without being decoded (``mqpy_chinit.svrconn_relay``). What the relay must keep: the
 structures and data both ways, multi-segment flows, MQGET's truncation answers and the
 channel's MAXMSGL, the units of work (a lost client backs out), the channel status counters,
 and a malformed body still ends the channel with AMQ9504E."""

@@ -181,13 +181,13 @@ class Cluster:
 
     def keyed(self, qmgr: str) -> list[str]:
         """The channels the messages on ``qmgr``'s cluster transmission queue wait for."""
-        from mqpy_chinit.cluster.manager import _waiting_channels
+        from mqpy_chinit.cluster.transmitq import waiting_channels
 
         qm = self.bind(qmgr)
         try:
             xq = mqpy.Queue(qm, "SYSTEM.CLUSTER.TRANSMIT.QUEUE", CMQC.MQOO_BROWSE)
             try:
-                return _waiting_channels(xq)
+                return waiting_channels(xq)
             finally:
                 xq.close()
         finally:

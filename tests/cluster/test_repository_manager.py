@@ -14,9 +14,10 @@ import mqpy
 from mqpy import CMQC, local
 from mqpy.fap.channeldefs import CLUSTER_XMITQ, cluster_correl_id
 from mqpy.mqsc.processor import MQSCProcessor
-from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
+from mqpy_chinit.chinit import ChannelInitiator
 from mqpy_chinit.cluster import utilities
 from mqpy_chinit.cluster.directory import Cache, cache_path, instance_to_dict
+from mqpy_chinit.engineadmin import EngineAdmin
 
 
 @pytest.fixture
@@ -317,10 +318,10 @@ async def test_the_repository_manager_is_restarted_after_a_failure(qm1, monkeypa
     unexpected error, then the failure is logged (AMQ9448E, and an FDC in the errors
     directory) and a new repository manager is started a moment later; the channel
     initiator and its listener go on."""
-    from mqpy_chinit.cluster import manager as manager_module
+    from mqpy_chinit.cluster import transmitq
 
     log: list[tuple[str, str]] = []
-    real = manager_module._waiting_channels
+    real = transmitq.waiting_channels
     failures = [RuntimeError("injected")]
 
     def failing_once(xq):
@@ -328,7 +329,7 @@ async def test_the_repository_manager_is_restarted_after_a_failure(qm1, monkeypa
             raise failures.pop()
         return real(xq)
 
-    monkeypatch.setattr(manager_module, "_waiting_channels", failing_once)
+    monkeypatch.setattr(transmitq, "waiting_channels", failing_once)
     async with trio.open_nursery() as nursery:
         ci = ChannelInitiator("QM1", lambda: mqpy.embedded("QM1", data_path=qm1.root,
                                                            create=False),
@@ -393,12 +394,13 @@ async def test_only_unbound_messages_not_in_doubt_are_rerouted_to_a_better_chann
     TO.QM3, nothing moves (no ping-pong); when TO.QM3 is RUNNING, exactly the two unbound
     ones not in doubt move to TO.QM3, whole; the others stay, and the stray message breaks
     nothing.  spec: operations-dlq-clusters 7.28; aliases-channels-storage 4.18"""
+    from mqpy_chinit.cluster import transmitq
     from mqpy_chinit.cluster.workload import QueueInstance
 
     # the manager's own watcher would see messages keyed to TO.QM2, a channel nobody
     # defines, and dead-letter the bound one under this test (a loaded machine gives it
     # the time): only the re-routing is tested here
-    monkeypatch.setattr(chinit.cluster, "_dead_letter_bound", lambda qm, channel: 0)
+    monkeypatch.setattr(transmitq, "dead_letter_bound", lambda qm, channel: 0)
     qm = mqpy.embedded("QM1", data_path=qm1.root, create=False)
     for body in (b"unbound 1", b"in doubt", b"unbound 2"):
         _on_xmitq(qm, "TO.QM2", "INVQ", "", body, msgid=body.ljust(24))
@@ -566,7 +568,7 @@ async def test_a_sending_channel_that_fails_unexpectedly_ends_alone(qm1, monkeyp
     the failure is logged as AMQ9999E with an FDC, the channel retries like after any
     other error and, its retries spent, is STOPPED; the channel initiator and its listener
     go on.  spec: dqm-intercommunication 8 (channel error, sending side)"""
-    from mqpy_chinit import chinit as chinit_module
+    from mqpy_chinit import caller as chinit_module  # where channels run their MCAs
     from mqpy_chinit.states import ChannelState
 
     log: list[tuple[str, str]] = []

@@ -21,7 +21,8 @@ import trio
 import mqpy
 from mqpy import CMQC, bindings, local
 from mqpy.mqsc.processor import MQSCProcessor
-from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
+from mqpy_chinit.chinit import ChannelInitiator
+from mqpy_chinit.engineadmin import EngineAdmin
 from tests.support.site import ADMIT_OWNER, CHANNEL, QM, Site
 
 from .sessions import Conversation, RecordingRelay, conversation

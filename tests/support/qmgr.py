@@ -7,7 +7,8 @@ import attrs
 
 import mqpy
 from mqpy import CMQC
-from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
+from mqpy_chinit.chinit import ChannelInitiator
+from mqpy_chinit.engineadmin import EngineAdmin
 
 
 @attrs.define

@@ -1,0 +1,222 @@
+"""SYSTEM.CHANNEL.INITQ, as the channel initiator serves it: a trigger message starts the
+channel it names (or, with blank TriggerData, the first sending channel of its transmission
+queue), and a channel command from the command server (``mqpy.channelcommands``: START, STOP,
+PING, STATUS, listeners, REFRESH SECURITY TYPE(SSL), cluster commands) is carried out and
+answered on its reply-to queue.
+
+A part of :class:`~mqpy_chinit.chinit.ChannelInitiator`, which holds the state it uses.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import trio
+
+import mqpy
+from mqpy import CMQC
+from mqpy.channelcommands import COMMAND_FORMAT
+from mqpy.fap import channeldefs as D
+from mqpy_chinit import handoff, sslrefresh
+from mqpy_chinit.conversation import ChannelEnded
+from mqpy_chinit.mca import mqi
+from mqpy_chinit.sender_mca import SenderMCA
+from mqpy_chinit.states import ChannelState, ChannelStatus
+from mqpy_chinit.supervision import QMGR_GONE
+
+Reply = dict[str, Any]
+
+
+class InitiationQueue:
+    """The initiation queue's messages: trigger messages and channel commands."""
+
+    async def _serve_initq(self) -> None:
+        """Get the initiation queue's messages, one at a time, until cancelled."""
+        qm = await mqi(self.connect_qm)
+        q = await mqi(mqpy.Queue, qm, self.initq, CMQC.MQOO_INPUT_SHARED)
+        try:
+            while True:
+                md = mqpy.MD()
+                gmo = mqpy.GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT
+                               | CMQC.MQGMO_FAIL_IF_QUIESCING, WaitInterval=500)
+                try:
+                    data = await mqi(q.get, None, md, gmo)
+                except mqpy.MQMIError as e:
+                    if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
+                        continue
+                    raise  # the queue manager going ends the channel initiator
+                await self._initq_message(qm, md, data)
+        finally:
+            with trio.CancelScope(shield=True):
+                await mqi(_close_quietly, qm, q)
+
+    async def _initq_message(self, qm: mqpy.QueueManager, md: mqpy.MD, data: bytes) -> None:
+        """A trigger message starts its channel; a channel command is carried out."""
+        if md.Format == CMQC.MQFMT_TRIGGER:
+            tm = mqpy.TM().unpack(data)
+            name = tm.TriggerData.rstrip(b" \x00").decode("latin-1")
+            xmitq = tm.QName.rstrip(b" \x00").decode("latin-1")
+            if not name:
+                # blank TriggerData: the first channel whose XMITQ is this queue (spec 9.49)
+                for cname, d in sorted((await trio.to_thread.run_sync(
+                    self.admin.channels)).items()):
+                    if D.str_attr(d, "XMITQ") == xmitq and D.str_attr(d, "CHLTYPE") in \
+                            D.SENDING_TYPES:
+                        name = cname
+                        break
+            st = self.statuses.get(name) if name else None
+            if st is not None and st.state is ChannelState.STOPPED:
+                self.log("AMQ9531I", f"Channel '{name}' is STOPPED: a trigger does not start "
+                         f"it; use START CHANNEL.")
+                return
+            if name:
+                definition = await trio.to_thread.run_sync(self.admin.channel, name)
+                err = self.start_channel(name, definition) if definition else \
+                    f"AMQ9519E: Channel '{name}' named by a trigger message not found."
+                if err:
+                    self.log("AMQ9999E", err)
+            return
+        if md.Format == COMMAND_FORMAT:
+            await self._command(qm, md, data)
+
+    async def _command(self, qm: mqpy.QueueManager, md: mqpy.MD, data: bytes) -> None:
+        """A channel command: carried out, and answered when it names a reply-to queue."""
+        try:
+            req = json.loads(data)
+            verb, name = req["command"], req.get("channel", "")
+            if req.get("auto") and (self.cluster is None or
+                                    self.cluster.definition(name) is None):
+                # not a queue-manager object: an auto-defined cluster sender, or nothing
+                reply: Reply = {"ok": False, "message": f"AMQ8227E: Channel {name} not found."}
+            else:
+                handler = _COMMANDS.get(verb)
+                if handler is None and verb.startswith("CLUSTER_"):
+                    handler = InitiationQueue._cluster_command
+                if handler is None:
+                    reply = {"ok": False, "message": f"AMQ8405E: unknown channel command {verb}"}
+                else:
+                    reply = await handler(self, req, name)
+        except (ValueError, KeyError) as exc:
+            reply = {"ok": False, "message": f"AMQ8405E: bad channel command: {exc}"}
+        if md.ReplyToQ.strip(b" \x00"):
+            rmd = mqpy.MD(CorrelId=md.MsgId, MsgType=CMQC.MQMT_REPLY, Format=COMMAND_FORMAT)
+            od = mqpy.OD(ObjectName=md.ReplyToQ, ObjectQMgrName=md.ReplyToQMgr)
+            try:
+                await mqi(qm.put1, od, json.dumps(reply).encode(), rmd)
+            except mqpy.MQMIError as e:
+                if e.reason in QMGR_GONE:
+                    raise
+                self.log("AMQ9999E", f"Reply to a channel command failed: reason {e.reason}.")
+
+    async def _start(self, req: dict[str, Any], name: str) -> Reply:
+        """START CHANNEL."""
+        err = self.start_channel(name, req.get("definition"))
+        return {"ok": err is None, "message": err or ""}
+
+    async def _stop(self, req: dict[str, Any], name: str) -> Reply:
+        """STOP CHANNEL (FASTPATH: the client host's SVRCONN instances too)."""
+        err = self.stop_channel(name, req.get("mode", "QUIESCE"), req.get("status", "STOPPED"),
+                                req.get("qmname", ""), req.get("conname", ""),
+                                req.get("chltype", ""))
+        if err is None and req.get("chltype") == "SVRCONN":
+            await self._ask_client_host(req)
+        return {"ok": err is None, "message": err or ""}
+
+    async def _ping(self, req: dict[str, Any], name: str) -> Reply:
+        """PING CHANNEL: a sending channel's partner answers a data exchange."""
+        definition = req.get("definition") or await trio.to_thread.run_sync(
+            self.admin.channel, name)
+        try:
+            mca = SenderMCA(name, definition, self.qmgr_name, self.connect_qm,
+                            ChannelStatus(name, "SDR"), key_repository=self._key_repository)
+            try:
+                await mca.ping()
+            except ValueError as exc:  # its CONNAME: blank, or not host(port)
+                raise ChannelEnded("AMQ9203E", f"A configuration error for TCP/IP "
+                                   f"occurred: {exc}.", False) from None
+            return {"ok": True, "message": ""}
+        except ChannelEnded as exc:
+            # as for a channel run: the operator finds why in the error log too
+            self.log(exc.msgid, f"PING CHANNEL({name}): {exc.text}")
+            return {"ok": False, "message": str(exc)}
+
+    async def _refresh_ssl(self, req: dict[str, Any], name: str) -> Reply:
+        """REFRESH SECURITY TYPE(SSL)."""
+        return await sslrefresh.refresh_ssl(self)
+
+    async def _start_listener(self, req: dict[str, Any], name: str) -> Reply:
+        """START LISTENER."""
+        err = await self.start_listener(name, req.get("definition"))
+        return {"ok": err is None, "message": err or ""}
+
+    async def _stop_listener(self, req: dict[str, Any], name: str) -> Reply:
+        """STOP LISTENER."""
+        err = self.stop_listener(name)
+        return {"ok": err is None, "message": err or ""}
+
+    async def _listener_status(self, req: dict[str, Any], name: str) -> Reply:
+        """DISPLAY LSSTATUS."""
+        return {"ok": True, "status": [
+            {"LISTENER": n, "STATUS": "RUNNING", "PORT": p, "TRPTYPE": "TCP"}
+            for n, p in self.listener_ports.items()
+            if _generic_match(req.get("channel", "*"), n)]}
+
+    async def _cluster_command(self, req: dict[str, Any], name: str) -> Reply:
+        """The repository manager's commands (DISPLAY CLUSQMGR, SUSPEND QMGR, ...)."""
+        if self.cluster is None:
+            return {"ok": False, "reason": CMQC.MQRC_CLUSTER_RESOLUTION_ERROR,
+                    "message": "AMQ9456E: The repository manager is not running."}
+        return await self.cluster.command(req)
+
+    async def _status(self, req: dict[str, Any], name: str) -> Reply:
+        """DISPLAY CHSTATUS (FASTPATH: with the client host's SVRCONN instances)."""
+        hosted = await self._ask_client_host(req)
+        return {"ok": True, "status": self.status_list(req.get("channel", "*"))
+                + list(hosted.get("status") or [])}
+
+    def status_list(self, pattern: str) -> list[dict[str, object]]:
+        """DISPLAY CHSTATUS: the statuses of the channels ``pattern`` names, MQSC's way."""
+        return [s.as_mqsc() for s in self.statuses.values()
+                if _generic_match(pattern, s.channel)]
+
+    async def _ask_client_host(self, request: dict[str, Any]) -> dict[str, Any]:
+        """FASTPATH: a STATUS or STOP for the SVRCONN instances the queue manager's client
+        host serves; its reply ({} with STANDARD, or when it cannot be asked: logged)."""
+        if self.fastpath is None:
+            return {}
+        try:
+            return await handoff.ask(self.fastpath, request)
+        except handoff.HandOffFailed as exc:
+            self.log("AMQ9999E", f"Channel command {request.get('command')} for "
+                     f"'{request.get('channel', '')}' did not reach the queue manager's "
+                     f"client connections: {exc}.")
+            return {}
+
+
+#: each channel command's handler, by its verb (``CLUSTER_*``: ``_cluster_command``)
+_COMMANDS: dict[str, Callable[[Any, dict[str, Any], str], Awaitable[Reply]]] = {
+    "START": InitiationQueue._start,
+    "STOP": InitiationQueue._stop,
+    "PING": InitiationQueue._ping,
+    "REFRESH_SSL": InitiationQueue._refresh_ssl,
+    "START_LISTENER": InitiationQueue._start_listener,
+    "STOP_LISTENER": InitiationQueue._stop_listener,
+    "LSSTATUS": InitiationQueue._listener_status,
+    "STATUS": InitiationQueue._status,
+}
+
+
+def _generic_match(pattern: str, name: str) -> bool:
+    if pattern.endswith("*"):
+        return name.startswith(pattern[:-1])
+    return pattern == name
+
+
+def _close_quietly(qm: mqpy.QueueManager, q: mqpy.Queue) -> None:
+    try:
+        q.close()
+        qm.disconnect()
+    except (mqpy.MQMIError, mqpy.PYIFError):
+        pass

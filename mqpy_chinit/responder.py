@@ -1,0 +1,184 @@
+"""The responding end of a message channel its partner started (IBM's responder MCA): CHLAUTH
+admits it and names the user it runs as, CHAD defines an unknown receiver from
+SYSTEM.AUTO.RECEIVER, ADOPTMCA ends a running instance a new start replaces, MaxActiveChannels
+and a STOPPED channel refuse it; then a receiving MCA runs it to its end. A server (SVR) its
+requester called sends on the same connection.
+
+A part of :class:`~mqpy_chinit.chinit.ChannelInitiator`, which holds the state it uses.
+"""
+
+from __future__ import annotations
+
+import time
+
+import trio
+
+from mqpy.fap import channeldefs as D
+from mqpy.fap.segments import InitialData, StatusCode
+from mqpy_chinit import tlsstream
+from mqpy_chinit.conversation import ChannelEnded, Conversation
+from mqpy_chinit.mca import peer_address
+from mqpy_chinit.receiver_mca import ReceiverMCA
+from mqpy_chinit.sender_mca import SenderMCA
+from mqpy_chinit.states import ChannelEvent, ChannelState, ChannelStatus
+
+
+class Responder:
+    """Inbound message channels: admitted, auto-defined, adopted, run."""
+
+    async def _admitted(self, name: str, definition: dict[str, object], first: InitialData,
+                        address: str, conv: Conversation) -> str | None:
+        """CHLAUTH for a receiving message channel (RCVR, RQSTR, SVR, CLUSRCVR) once its
+        INITIAL_DATA named it and its partner: the user it runs as (its puts' authority,
+        PUTAUT), or None when refused: the partner gets STATUS SECURITY_FAILURE and the log
+        AMQ9776E / AMQ9777E."""
+        d = await self.access.decide({
+            "channel": name, "address": address, "remote_qmgr": first.qmgr_name.strip(),
+            "mcauser": D.str_attr(definition, "MCAUSER"), **tlsstream.tls_identity(conv.stream)})
+        if d["allowed"]:
+            if d.get("warning"):
+                self.log(str(d["msgid"]), f"{d['text']} (WARN(YES): allowed)")
+            return str(d.get("user") or "")
+        self.log(str(d["msgid"]), str(d["text"]))
+        with trio.CancelScope(shield=True):
+            await conv.close(StatusCode.SECURITY_FAILURE)
+        return None
+
+    def _chad_enabled(self) -> bool:
+        """QMGR CHAD(ENABLED), and an admin that can define channels: an unknown channel
+        may be auto-defined (blocking: asks the queue manager)."""
+        return hasattr(self.admin, "define_channel") and \
+            str(self._qmgr_attr("CHAD")) == "ENABLED"
+
+    def _autodefine(self, name: str, first: InitialData) -> dict[str, object] | None:
+        """CHAD: a receiver for an unknown channel, from SYSTEM.AUTO.RECEIVER (seed 000 9.25)."""
+        if not hasattr(self.admin, "define_channel"):
+            return None
+        if str(self.admin.qmgr_attribute("CHAD")) != "ENABLED":
+            return None
+        if not D.valid_channel_name(name):
+            return None
+        stamp = time.strftime("%Y-%m-%d %H.%M.%S")
+        descr = f"Auto-defined by {first.qmgr_name.strip()}"[:44].ljust(44) + stamp.rjust(20)
+        self.admin.define_channel(name, "SYSTEM.AUTO.RECEIVER",
+                                  {"CHLTYPE": "RCVR", "DESCR": descr,
+                                   "SEQWRAP": first.seq_wrap_value})
+        self.log("AMQ9002I", f"Channel '{name}' auto-defined from SYSTEM.AUTO.RECEIVER.")
+        return self.admin.channel(name)
+
+    async def _adopt(self, key: tuple[str, str], peer: str) -> bool:
+        """Adopt MCA (seed 003 §2.11): with ADOPTMCA(ALL), a new start of a receiving channel
+        that is still running from the same partner ends the old instance, if the ADOPTCHK
+        checks pass. An instance is known by channel and partner queue manager, so the QMNAME
+        check always holds here; a start from another queue manager is an instance of its own
+        (a generic receiver), never an adoption."""
+        name = key[0]
+        adoptmca = str(await trio.to_thread.run_sync(self._qmgr_attr, "ADOPTMCA") or "NO")
+        if adoptmca.upper() not in ("ALL", "YES", "RCVR"):
+            return False
+        check = str(await trio.to_thread.run_sync(self._qmgr_attr, "ADOPTCHK") or "ALL").upper()
+        running = self.receivers.get(key)
+        if running is None:
+            return True  # the old instance ended meanwhile: nothing is left to adopt
+        scope, old_peer = running
+        if check in ("NETADDR", "ALL") and old_peer.split(":")[0] != peer.split(":")[0]:
+            return False
+        self._adopted.add(scope)
+        scope.cancel()
+        self.log("AMQ9532I", f"Channel '{name}': the running instance was ended and replaced "
+                 f"(adopted) by a new start from {peer}.")
+        with trio.move_on_after(float(self._adopt_timeout)):
+            while self.receivers.get(key, (None,))[0] is scope:
+                await trio.sleep(0.01)
+        return True
+
+    async def _receive(self, stream: trio.abc.Stream, conv: Conversation,
+                       first: InitialData, chltype: str, mca_user: str) -> None:
+        """A receiving MCA for an admitted message channel, to its end."""
+        name = first.channel_name.strip()
+        partner = first.qmgr_name.strip()
+        key = (name, partner)
+        peer = peer_address(stream)
+        stopped = self.statuses.get(name)
+        if stopped is not None and stopped.state is ChannelState.STOPPED \
+                and name not in self.running:
+            await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
+            self.log("AMQ9558E", f"Channel '{name}' is STOPPED here: the start from {peer} was "
+                     f"refused; use START CHANNEL.")
+            return
+        if key not in self.receivers and self._instances() >= self.max_active:
+            await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
+            self.log("AMQ9513E", f"Channel '{name}' from {peer} refused: MaxActiveChannels "
+                     f"({self.max_active}) reached.")
+            return
+        if key in self.receivers:
+            if not await self._adopt(key, peer):
+                await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
+                self.log("AMQ9514E", f"Channel '{name}' is in use: a second instance from "
+                         f"{peer} was refused (adopt MCA not enabled or its checks failed).")
+                return
+        mca = ReceiverMCA(stream, self.qmgr_name, self._receiver_connect(chltype),
+                          self.admin.channel,
+                          self._register, conversation=conv, first=first,
+                          autodefine=self._autodefine, mca_user=mca_user, log=self.log)
+        scope = trio.CancelScope()
+        if name:
+            self.receivers[key] = (scope, peer)
+        try:
+            with scope:
+                await mca.run()
+        except ChannelEnded as e:  # (a channel never known by name: the text says it)
+            self.log(e.msgid, f"Channel '{mca.name}': {e.text}" if mca.name else e.text)
+        else:
+            if mca.name and not scope.cancelled_caught:
+                self.log("AMQ9002I", f"Channel '{mca.name}' is ended.")
+        finally:
+            adopted = scope in self._adopted
+            self._adopted.discard(scope)
+            if scope.cancelled_caught and mca.status.state is not ChannelState.INACTIVE:
+                # ended from this side: adopted by a new start, or stopped (STOP CHANNEL,
+                # REFRESH SECURITY, a withdrawn cluster receiver)
+                mca.status.move(ChannelEvent.ADOPTED if adopted
+                                else ChannelEvent.STOPPED_INACTIVE)
+            if self.receivers.get(key, (None,))[0] is scope:
+                del self.receivers[key]
+
+    async def _serve_requester(self, name: str, definition: dict[str, object],
+                               conv: Conversation, first: InitialData) -> None:
+        """A server (SVR) started by its requester's call: it sends on the same connection."""
+        if name in self.running:
+            await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
+            self.log("AMQ9514E", f"Channel '{name}' is in use: the requester's start fails.")
+            return
+        status = self.statuses[name] = ChannelStatus(name, "SVR")
+        status.move(ChannelEvent.START)
+        status.move(ChannelEvent.BIND)
+        mca = SenderMCA(name, definition, self.qmgr_name, self.connect_qm, status,
+                        conversation=conv, first=first, key_repository=self._key_repository,
+                        pipeline=self.pipeline)
+        self.senders[name] = mca
+        scope = trio.CancelScope()
+        self.running[name] = scope
+        try:
+            with scope:
+                await self._supervised(name, mca)
+                status.move(ChannelEvent.ENDED)
+        except ChannelEnded as e:
+            self.log(e.msgid, f"Channel '{name}': {e.text}")
+            status.move(ChannelEvent.ENDED)  # a server its requester called does not retry
+        finally:
+            self.running.pop(name, None)
+            self.senders.pop(name, None)
+            if scope.cancelled_caught:
+                self._forced_end(name, status)
+            elif status.stop_requested == "STOPPED":  # quiesced: stopped once it has ended
+                status.move(ChannelEvent.STOP)
+            if status.state is ChannelState.STOPPED:
+                self.nursery.start_soon(self._remember, name, "STOPPED")
+
+    def _register(self, name: str, partner: str, status: ChannelStatus) -> None:
+        """A receiving MCA's status: a RCVR or CLUSRCVR instance per partner, a RQSTR by its
+        name."""
+        self.statuses[(name, partner) if status.chltype in ("RCVR", "CLUSRCVR")
+                      else name] = status
+        self.log("AMQ9002I", f"Channel '{name}' is starting.")

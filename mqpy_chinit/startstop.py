@@ -1,0 +1,128 @@
+"""START CHANNEL and STOP CHANNEL in the channel initiator: which instances a command names
+(a receiver's by QMNAME or CONNAME, a SVRCONN's by CONNAME), the STOPPED state they leave,
+and the transmission queue an error stop disabled and START CHANNEL enables again.
+
+A part of :class:`~mqpy_chinit.chinit.ChannelInitiator`, which holds the state it uses.
+"""
+
+from __future__ import annotations
+
+import trio
+
+import mqpy
+from mqpy.fap import channeldefs as D
+from mqpy_chinit import svrconn
+from mqpy_chinit.states import ChannelEvent, ChannelState, ChannelStatus
+
+
+class ChannelControl:
+    """START CHANNEL, STOP CHANNEL."""
+
+    def start_channel(self, name: str, definition: dict[str, object] | None = None
+                      ) -> str | None:
+        """START CHANNEL: None if started (or already running), else the error message.
+
+        ``definition`` comes with the request when the caller has it (the command server
+        does): asking the command server for it while it waits for us would deadlock."""
+        if definition is None:
+            definition = self.admin.channel(name)
+        if definition is None and self.cluster is not None:
+            definition = self.cluster.definition(name)  # an auto-defined cluster sender
+        if definition is None:
+            return f"AMQ8147E: IBM MQ object {name} not found."
+        chltype = D.str_attr(definition, "CHLTYPE")
+        if chltype in ("RCVR", "SVRCONN"):
+            # START CHANNEL on a receiver (or a server-connection channel) makes a STOPPED
+            # one available to its partners (its clients) again
+            status = self.statuses.get(name)
+            if status is not None and status.state is ChannelState.STOPPED:
+                status.move(ChannelEvent.ENABLED)
+                if self.nursery is not None:
+                    self.nursery.start_soon(self._remember, name, None)
+            return None
+        if chltype not in D.SENDING_TYPES and chltype != "RQSTR":
+            return f"AMQ9502E: Type of channel not suitable for action requested ({chltype})."
+        if not D.str_attr(definition, "CONNAME"):
+            return f"AMQ9526E: Channel {name} has no CONNAME: it can only be started by its " \
+                   f"partner."
+        if name in self.running:
+            return None
+        if self._instances() >= self.max_channels:
+            return f"AMQ9513E: Maximum number of channels reached ({self.max_channels})."
+        assert self.nursery is not None
+        status = self.statuses.get(name)
+        if status is not None and status.state is ChannelState.STOPPED:
+            # START CHANNEL re-enables what an error stop disabled (seed 000 9.38)
+            self._enable_xmitq(definition, True)
+            self._disabled_by_channel.pop(name, None)
+            self.nursery.start_soon(self._remember, name, None)
+        if status is None or status.state in (ChannelState.INACTIVE, ChannelState.STOPPED):
+            status = self.statuses[name] = ChannelStatus(name, chltype)
+        scope = trio.CancelScope()
+        self.running[name] = scope
+        if chltype == "RQSTR":
+            status.move(ChannelEvent.START)
+            self.nursery.start_soon(self._run_requester, name, definition, status, scope)
+        else:
+            self.nursery.start_soon(self._run_sender, name, definition, status, scope)
+        return None
+
+    def stop_channel(self, name: str, mode: str = "QUIESCE", status: str = "STOPPED",
+                     qmname: str = "", conname: str = "", chltype: str = "") -> str | None:
+        """STOP CHANNEL MODE(QUIESCE|FORCE|TERMINATE) STATUS(STOPPED|INACTIVE) [QMNAME()]
+        [CONNAME()]: QMNAME and CONNAME pick instances of a receiver (seed 000 §2), CONNAME
+        those of a SVRCONN (``svrconn.stop_instances``; FASTPATH: the client host's too,
+        :meth:`_command`)."""
+        if chltype == "SVRCONN":
+            svrconn.stop_instances(self, name, mode, conname)
+            if conname:
+                return None
+        instances = [(key, scope) for key, (scope, peer) in self.receivers.items()
+                     if key[0] == name and qmname in ("", key[1])
+                     and conname in ("", peer.rsplit(":", 1)[0])]
+        if instances or qmname or conname:
+            if not instances:
+                return f"AMQ9533E: Channel '{name}' is not currently active."
+            for key, scope in instances:
+                st = self.statuses.get(key)
+                if st is not None:
+                    st.stop_requested = status
+                scope.cancel()
+            if qmname or conname or status != "STOPPED":
+                return None  # the instances end; the channel itself is not marked STOPPED
+        st = self.statuses.get(name)
+        if st is None or st.state in (ChannelState.INACTIVE, ChannelState.STOPPED):
+            if status == "STOPPED":
+                st = self.statuses.setdefault(name, ChannelStatus(name, chltype or "SDR"))
+                if st.state is not ChannelState.STOPPED:
+                    st.move(ChannelEvent.STOP)
+                if self.nursery is not None:
+                    self.nursery.start_soon(self._remember, name, "STOPPED")
+            return None
+        st.stop_requested = status
+        sender = self.senders.get(name)
+        if mode == "QUIESCE" and sender is not None:
+            sender.stop_requested.set()
+        else:
+            scope = self.running.get(name)
+            if scope is not None:
+                scope.cancel()
+        return None
+
+    def _enable_xmitq(self, definition: dict[str, object], enable: bool) -> None:
+        """An error stop sets the xmitq GET(DISABLED) and its triggering off; START CHANNEL
+        puts both back (seed 000 §8)."""
+        xmitq = D.str_attr(definition, "XMITQ")
+        if not xmitq:
+            return
+        try:
+            if enable:
+                if xmitq in self._disabled:
+                    self.admin.alter_queue(xmitq, {"GET": "ENABLED",
+                                                   "TRIGGER": self._disabled.pop(xmitq)})
+            else:
+                trigger = self.admin.queue_attribute(xmitq, "TRIGGER")
+                self._disabled.setdefault(xmitq, str(trigger or "NO"))
+                self.admin.alter_queue(xmitq, {"GET": "DISABLED", "TRIGGER": "NO"})
+        except mqpy.MQMIError as e:
+            self.log("AMQ9999E", f"Cannot change transmission queue {xmitq}: reason {e.reason}.")

@@ -1,0 +1,61 @@
+"""Channel states that survive a restart of either process: STOPPED and RETRYING, and the
+transmission queue an error stop disabled with the TRIGGER it had, kept as sync records
+(``mqpy.syncrecord``) and read back when the channel initiator starts.
+
+A part of :class:`~mqpy_chinit.chinit.ChannelInitiator`, which holds the state it uses.
+"""
+
+from __future__ import annotations
+
+import trio
+
+import mqpy
+from mqpy import syncrecord
+from mqpy.fap import channeldefs as D
+from mqpy_chinit.mca import mqi
+from mqpy_chinit.states import ChannelEvent, ChannelStatus
+
+
+class RememberedStates:
+    """STOPPED and RETRYING, remembered and restored."""
+
+    async def _remember(self, name: str, state: str | None) -> None:
+        """STOPPED and RETRYING survive a restart of either process (seed 000 9.40); so does
+        the transmission queue an error stop disabled, with the TRIGGER it had, for the
+        START CHANNEL that puts both back."""
+        disabled = self._disabled_by_channel.get(name) if state == "STOPPED" else None
+        try:
+            qm = await mqi(self.connect_qm)
+            try:
+                await mqi(syncrecord.write_state, qm, name, state, disabled)
+            finally:
+                await mqi(qm.disconnect)
+        except mqpy.MQMIError as e:
+            self.log("AMQ9999E", f"Channel '{name}' state not saved: reason {e.reason}.")
+
+    async def _restore_states(self) -> None:
+        """At start: a STOPPED channel stays STOPPED (START CHANNEL needed); a RETRYING one is
+        started again with its retry counts reset."""
+        try:
+            qm = await mqi(self.connect_qm)
+            try:
+                states = await mqi(syncrecord.read_states, qm)
+                disabled = await mqi(syncrecord.read_disabled_xmitqs, qm)
+            finally:
+                await mqi(qm.disconnect)
+        except mqpy.MQMIError:
+            return
+        for channel, (xmitq, trigger) in disabled.items():
+            self._disabled.setdefault(xmitq, trigger)
+            self._disabled_by_channel[channel] = (xmitq, trigger)
+        for name, state in states.items():
+            definition = await trio.to_thread.run_sync(self.admin.channel, name)
+            if definition is None:
+                continue
+            st = self.statuses[name] = ChannelStatus(name, D.str_attr(definition, "CHLTYPE"))
+            if state == "STOPPED":
+                st.move(ChannelEvent.RESTORED_STOPPED)
+            elif state == "RETRYING":
+                err = self.start_channel(name, definition)
+                if err:
+                    self.log("AMQ9999E", err)

@@ -1,0 +1,170 @@
+"""The MQI calls a SVRCONN conversation makes, verb family by verb family: MQCONN (with
+CHLAUTH's decision and the user it runs as) and MQDISC, MQOPEN and MQCLOSE, MQPUT, MQPUT1 and
+MQGET (within MAXMSGL), MQCMIT and MQBACK, MQINQ and MQSET; each decoded request is called
+on the conversation's async MQI and its reply encoded (``mqpy.fap.mqiflows``).
+
+Security: before its MQCONN a conversation may flow USERID_DATA (the client's user id) and
+CONAUTH_INFO (an MQCSP). At MQCONN the queue manager's channel authentication records decide
+(``chinit.channel_decision``: BLOCKUSER, USERMAP, ADDRESSMAP, USERSRC, the default back-stop
+rules) whether it may run and as whom (MCAUSER, else the mapped or flowed user id); a refusal
+is MQRC_NOT_AUTHORIZED (2035) with AMQ9776E / AMQ9777E in the log, and the instance ends when
+no other conversation is connected. The conversation then connects *as that user*
+(``chinit.connect_for``) so that CONNAUTH (CHCKCLNT) and the object authority manager apply to
+it in the queue manager. Its first successful MQCONN admits the instance
+(``Conversation.authenticated``): the listener's limits on unauthenticated connections let go.
+
+A part of :class:`~mqpy_chinit.svrconn.SvrconnInstance`, which holds the state it uses.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from mqpy import CMQC, serving
+from mqpy.errors import MQMIError
+from mqpy.fap import mqiflows
+from mqpy.fap.segments import ByteOrder, MQIReply, SegmentType
+from mqpy_chinit import tlsstream
+from mqpy_chinit.svrconn_conversation import ClientConversation, Identity, definition_attr
+
+_T = SegmentType
+_OK, _WARNING, _FAILED = CMQC.MQCC_OK, CMQC.MQCC_WARNING, CMQC.MQCC_FAILED
+
+
+class MQICalls:
+    """The handlers of the MQI verbs, one method each (``HANDLERS``)."""
+
+    async def _conn(self, cc: ClientConversation, d: mqiflows.Decoded) -> MQIReply:
+        if cc.backend is not None:
+            return mqiflows.encode_reply(d.verb, [(self.chinit.qmgr_name, "")],
+                                         comp=_WARNING, reason=CMQC.MQRC_ALREADY_CONNECTED)
+        qmgr, appl = d.values[0]
+        qmgr = qmgr.strip()
+        if qmgr and not qmgr.startswith("*") and qmgr != self.chinit.qmgr_name:
+            raise MQMIError(_FAILED, CMQC.MQRC_Q_MGR_NAME_ERROR)
+        ident = self.identities.pop(cc.conv_id, None) or Identity()
+        mcauser = str(definition_attr(self.definition, "MCAUSER") or "").strip()
+        # CHLAUTH judges the user the conversation will run as: the queue manager works it
+        # out in one place (mqpy.security.channel_decision: ADOPTCTX for the MQCSP user,
+        # then MCAUSER, USERSRC(MAP), BLOCKUSER), and CONNAUTH then authenticates the MQCSP
+        # before the connection runs as that same user
+        decision = await self.chinit.channel_decision(
+            {"channel": self.name, "address": self.peer, "client_user": ident.client_user,
+             "csp_user": ident.credentials.user if ident.credentials else None,
+             "mcauser": mcauser, **tlsstream.tls_identity(self.conv.stream)})
+        if not decision["allowed"]:
+            cc.refused = True
+            self.log(str(decision["msgid"]), str(decision["text"]))
+            raise MQMIError(_FAILED, CMQC.MQRC_NOT_AUTHORIZED)
+        if decision.get("warning"):
+            self.log(str(decision["msgid"]), f"{decision['text']} (WARN(YES): allowed)")
+        security = mqiflows.ConnSecurity(ident.credentials, user=str(decision["user"]),
+                                         channel=self.name, address=self.peer,
+                                         adopted=bool(decision.get("adopted")))
+        self.status.mcauser = security.user
+        conn = await self.chinit.connect_for(security, appl)
+        handle = conn.get_handle() if hasattr(conn, "get_handle") else conn
+        if appl and isinstance(getattr(handle, "appl_name", None), bytes):
+            handle.appl_name = appl.encode("latin-1", "replace")[:28]
+        cc.backend = serving.mqi_port(handle, self.registry.limiter)
+        self.status.remote_appl_tag = appl
+        self.conv.authenticated()  # the channel is admitted: the listener's limits let go
+        return mqiflows.encode_reply(d.verb, [(self.chinit.qmgr_name, appl)],
+                                     hobj=int(getattr(handle, "hconn", 1) or 1))
+
+    async def _disc(self, cc: ClientConversation, d: mqiflows.Decoded) -> MQIReply:
+        await cc.backend.disconnect()
+        cc.ended = True
+        return mqiflows.encode_reply(d.verb, [])
+
+    async def _open(self, cc: ClientConversation, d: mqiflows.Decoded) -> MQIReply:
+        od, options = d.values
+        hobj = await cc.backend.open(od, options)
+        order = self.conv.writer.byte_order  # the reply's body is in our TSH's order
+        reply = mqiflows.encode_reply(d.verb, [od], hobj=hobj, byte_order=order)
+        # MQ's MQOPEN reply echoes the open options after the MQOD, as its request carries
+        # them (Wireshark dissects both alike); mqiflows's reply shape stops at the MQOD.
+        fmt = "<i" if order == ByteOrder.LITTLE else ">i"
+        return attrs.evolve(reply, body=reply.body + struct.pack(fmt, options))
+
+    async def _close(self, cc: ClientConversation, d: mqiflows.Decoded) -> MQIReply:
+        await cc.backend.close(d.hobj, d.values[0])
+        return mqiflows.encode_reply(d.verb, [])
+
+    def _check_length(self, data: bytes) -> None:
+        if self.max_msg_size and len(data) > self.max_msg_size:
+            raise MQMIError(_FAILED, CMQC.MQRC_DATA_LENGTH_ERROR)
+
+    async def _put(self, cc: ClientConversation, d: mqiflows.Decoded) -> MQIReply:
+        md, pmo, data = d.values
+        self._check_length(data)
+        warning = await cc.backend.put(d.hobj, md, pmo, data)
+        self.status.bytes_received += len(data)
+        return mqiflows.encode_reply(d.verb, [md, pmo], comp=_WARNING if warning else _OK,
+                                     reason=warning)
+
+    async def _put1(self, cc: ClientConversation, d: mqiflows.Decoded) -> MQIReply:
+        od, md, pmo, data = d.values
+        self._check_length(data)
+        warning = await cc.backend.put1(od, md, pmo, data)
+        self.status.bytes_received += len(data)
+        return mqiflows.encode_reply(d.verb, [od, md, pmo], comp=_WARNING if warning else _OK,
+                                     reason=warning)
+
+    async def _get(self, cc: ClientConversation, d: mqiflows.Decoded) -> MQIReply:
+        md, gmo, buffer_length = d.values
+        try:
+            data = await cc.backend.get(d.hobj, md, gmo, self._max_length(buffer_length))
+        except MQMIError as e:
+            reply = mqiflows.truncation_reply(md, gmo, e)
+            if reply is None:
+                raise
+            return reply
+        # (_serve_conversation counts the call in MSGS)
+        self.status.message_moved(len(data), sent=True, counted=False)
+        return mqiflows.encode_reply(d.verb, [md, gmo, len(data), data])
+
+    async def _cmit(self, cc: ClientConversation, d: mqiflows.Decoded) -> MQIReply:
+        await cc.backend.commit()
+        return mqiflows.encode_reply(d.verb, [])
+
+    async def _back(self, cc: ClientConversation, d: mqiflows.Decoded) -> MQIReply:
+        await cc.backend.backout()
+        return mqiflows.encode_reply(d.verb, [])
+
+    async def _inq(self, cc: ClientConversation, d: mqiflows.Decoded) -> MQIReply:
+        (selectors,) = d.values
+        backend = cc.backend
+        if d.hobj == 0:
+            values = [await backend.inquire_qmgr(s) for s in selectors]
+        else:
+            values = [await backend.inquire(d.hobj, s) for s in selectors]
+        return mqiflows.encode_reply(d.verb, [values])
+
+    async def _set(self, cc: ClientConversation, d: mqiflows.Decoded) -> MQIReply:
+        selector, value = d.values
+        await cc.backend.set(d.hobj, selector, value)
+        return mqiflows.encode_reply(d.verb, [])
+
+
+_Handler = Callable[[Any, ClientConversation, mqiflows.Decoded], Any]
+
+
+#: each MQI verb's handler
+HANDLERS: dict[SegmentType, _Handler] = {
+    _T.MQCONN: MQICalls._conn,
+    _T.MQDISC: MQICalls._disc,
+    _T.MQOPEN: MQICalls._open,
+    _T.MQCLOSE: MQICalls._close,
+    _T.MQPUT: MQICalls._put,
+    _T.MQPUT1: MQICalls._put1,
+    _T.MQGET: MQICalls._get,
+    _T.MQCMIT: MQICalls._cmit,
+    _T.MQBACK: MQICalls._back,
+    _T.MQINQ: MQICalls._inq,
+    _T.MQSET: MQICalls._set,
+}

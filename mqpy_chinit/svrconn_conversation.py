@@ -1,0 +1,68 @@
+"""The conversations a SVRCONN channel instance carries (SHARECNV): one client Hconn each,
+told apart by the ConvId of its TSHM (SHARECNV(0): plain TSH, one conversation), each with its
+own MQI connection to the queue manager and its own queue of requests; and the definition
+attributes a SVRCONN uses, with IBM's SVRCONN defaults.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import trio
+
+from mqpy.fap import channeldefs as D
+from mqpy.fap import userid
+from mqpy.fap.segments import MQIReply, MQIRequest, SegmentType
+
+#: IBM's defaults for the attributes a SVRCONN uses (DISCINT is 0 for SVRCONN, not 6000).
+SVRCONN_DEFAULTS: dict[str, object] = {
+    "DISCINT": 0, "HBINT": 300, "SHARECNV": 10, "MAXINST": 999999999,
+    "MAXINSTC": 999999999, "MAXMSGL": 4194304, "MCAUSER": "",
+}
+
+#: CHSTATUS SUBSTATE of a call in progress, by verb (``SegmentType.name`` is a property)
+SUBSTATES = {t: t.name for t in SegmentType}
+#: what the trace of a reply segment made already names (its kind: an MQIReply)
+A_REPLY = (MQIReply(segment_type=SegmentType.MQGET_REPLY),)
+
+
+def definition_attr(definition: dict[str, object], key: str) -> object:
+    """A SVRCONN definition's attribute, IBM's default when blank or absent."""
+    value = definition.get(key)
+    if value is None or value == "":
+        return SVRCONN_DEFAULTS.get(key, D.DEFAULTS.get(key, value))
+    return value
+
+
+def definition_int(definition: dict[str, object], key: str) -> int:
+    """A SVRCONN definition's numeric attribute, IBM's default when blank or absent."""
+    return int(definition_attr(definition, key))  # type: ignore[arg-type]
+
+
+@attrs.define(eq=False)
+class ClientConversation:
+    """One client Hconn: its MQI connection to the queue manager and its request queue."""
+
+    conv_id: int | None
+    send: trio.MemorySendChannel[MQIRequest]
+    receive: trio.MemoryReceiveChannel[MQIRequest]
+    backend: Any = None  # its async MQI (mqpy.serving.mqi_port)
+    ended: bool = False  # MQDISC done
+    refused: bool = False  # CHLAUTH refused its MQCONN
+    #: its last call was relayed: between calls its task waits on the queue manager's
+    #: socket, so that the receiver can relay the next one at once (``_start_relay``)
+    on_qm: bool = False
+    idle: trio.CancelScope | None = None  # while it waits there: cancelled to wake it
+    queued: int = 0  # requests sent to its task (``send``) and not yet taken
+    calling: bool = False  # its task has taken a request and not yet sent the reply
+    #: a call the receiver relayed, whose reply is the task's: (request, verb, data length)
+    relayed: tuple[MQIRequest, SegmentType, int | None] | None = None
+
+
+@attrs.define
+class Identity:
+    """What a client said about itself before its MQCONN (USERID_DATA, CONAUTH_INFO)."""
+
+    client_user: str | None = None
+    credentials: userid.Credentials | None = None
