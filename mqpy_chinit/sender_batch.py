@@ -12,6 +12,8 @@ carries out the actions and passes the time in.
 
 from __future__ import annotations
 
+import enum
+
 import attrs
 
 from mqpy import CMQC
@@ -26,6 +28,13 @@ HOLD = 0
 
 
 # --- actions: what the driver does for the machine -----------------------------------------
+
+class Idle(enum.Enum):
+    """What the channel does when its transmission queue stays empty."""
+
+    DISCONNECT = "DISCONNECT"  # DISCINT passed since the last batch: end normally
+    HEARTBEAT = "HEARTBEAT"  # HBINT passed since the last flow: check the partner
+
 
 @attrs.frozen
 class Harden:
@@ -112,6 +121,8 @@ class SenderBatches:
     batchint: float = 0.0  # BATCHINT in seconds
     batchhb: float = 0.0  # BATCHHB in seconds
     pipeline: int = 1  # PipeLineLength: 1, or 2
+    discint: int = 0  # DISCINT in seconds (0: never)
+    hbint: int = 0  # the negotiated HBINT in seconds (0: no heartbeats)
     fast: bool = False  # NPMSPEED(FAST) at both ends
     partner: str = ""
     seq: int = 0  # the last sequence number of the last batch confirmed
@@ -128,6 +139,8 @@ class SenderBatches:
     held: bool = False  # a message is held: it may be the batch's last
     full: bool = False
     pending: InFlight | None = None  # the batch ended, its confirm request being sent
+    idle_since: float = 0.0  # when the last batch ended (DISCINT)
+    last_flow: float = 0.0  # when the last batch or heartbeat flowed (HBINT)
 
     # ------------------------------------------------------------------ building a batch
 
@@ -285,6 +298,24 @@ class SenderBatches:
             self.hardened = (flight.last_seq, flight.luwid)
 
     # ------------------------------------------------------------------ between batches
+
+    def active(self, now: float) -> None:
+        """A batch ended at ``now`` (or the channel started): DISCINT and HBINT count from
+        here."""
+        self.idle_since = self.last_flow = now
+
+    def when_idle(self, now: float) -> Idle | None:
+        """Nothing on the transmission queue at ``now``: disconnect after DISCINT (measured
+        from the end of the last batch), a heartbeat after HBINT without a flow (spec
+        dqm-intercommunication §2, "Heartbeats ... when the xmitq has no messages")."""
+        if self.discint and now - self.idle_since >= self.discint:
+            return Idle.DISCONNECT
+        if self.hbint and now - self.last_flow >= self.hbint:
+            return Idle.HEARTBEAT
+        return None
+
+    def heartbeat_done(self, now: float) -> None:
+        self.last_flow = now
 
     def resynced(self, seq: int, luwid: bytes) -> None:
         """The channel starts from its record (after the resynchronisation)."""

@@ -63,6 +63,7 @@ from mqpy_chinit.sender_batch import (
     Confirmed,
     EndChannel,
     Harden,
+    Idle,
     InFlight,
     SenderBatches,
 )
@@ -347,9 +348,9 @@ class SenderMCA:
                                                      max_bytes)
 
     async def _transfer(self, conv: Conversation, qm: mqpy.QueueManager, xq: mqpy.Queue) -> None:
-        discint = D.int_attr(self.definition, "DISCINT")
-        idle_since = time.monotonic()
-        last_flow = time.monotonic()
+        b = self.batches
+        b.discint, b.hbint = D.int_attr(self.definition, "DISCINT"), self.hbint
+        b.active(time.monotonic())
         # the next batch's first messages, got with the last batch's commit when that batch
         # was full (more were probably waiting)
         firsts: list[tuple[mqpy.MD, bytes]] = []
@@ -361,25 +362,24 @@ class SenderMCA:
                                        flags=ControlFlags1.CLOSE_CHANNEL))
                 return  # (the end of the channel backs out whatever firsts holds)
             self.status.substate = "MQGET"
-            if self.batches.inflight is not None and not firsts:
+            if b.inflight is not None and not firsts:
                 # pipelined: the next batch's first messages, those already there; none
                 # (the queue drained): the batch in flight is ended before any wait
-                firsts = await self._run_of_gets_in_loop(
-                    qm, xq, self.batches.batchsz, self.batches.batchlim)
+                firsts = await self._run_of_gets_in_loop(qm, xq, b.batchsz, b.batchlim)
                 self._note_answer(conv)
                 if not firsts:
                     await self._settle(conv, qm, force=True)
                     continue
             got = firsts[0] if firsts else await self._get(qm, xq, POLL_MS)
             if got is None:
-                now = time.monotonic()
-                if discint and now - idle_since >= discint:
+                idle = b.when_idle(time.monotonic())
+                if idle is Idle.DISCONNECT:
                     await conv.send(Status(code=StatusCode.USER_CLOSED,
                                            flags=ControlFlags1.CLOSE_CHANNEL))
                     return
-                if self.hbint and now - last_flow >= self.hbint:
+                if idle is Idle.HEARTBEAT:
                     await self._heartbeat(conv)
-                    last_flow = time.monotonic()
+                    b.heartbeat_done(time.monotonic())
                 continue
             try:
                 firsts = await self._batch(conv, qm, xq, got, firsts[1:])
@@ -391,7 +391,7 @@ class SenderMCA:
                 # first, its STATUS read if it came: an error there is the one to report
                 await self._settle(conv, qm, force=True)
                 raise
-            idle_since = last_flow = time.monotonic()
+            b.active(time.monotonic())
 
     async def _heartbeat(self, conv: Conversation) -> None:
         self.status.substate = "HEARTBEAT"

@@ -20,6 +20,7 @@ from mqpy_chinit.sender_batch import (
     CommitGets,
     Confirmed,
     Harden,
+    Idle,
     InFlight,
     SenderBatches,
 )
@@ -451,3 +452,29 @@ def test_given_batchhb_when_the_partner_was_silent_longer_then_a_heartbeat_comes
     m = SenderBatches("C", batchhb=0.5)
     assert m.batch_heartbeat_due(10.0, 9.4) and not m.batch_heartbeat_due(10.0, 9.6)
     assert not SenderBatches("C").batch_heartbeat_due(10.0, 0.0)
+
+
+# ------------------------------------------------------------------ an empty transmission queue
+
+def test_given_discint_when_the_queue_stays_empty_that_long_after_a_batch_then_the_channel_ends():
+    """Given DISCINT 60 s, when nothing is got for 60 s after the last batch ended, then the
+    channel ends normally (DISCINT is measured from the end of a batch); a heartbeat in
+    between does not restart it."""
+    m = SenderBatches("C", discint=60, hbint=300)
+    m.active(1000.0)
+    assert m.when_idle(1059.9) is None
+    m.heartbeat_done(1030.0)
+    assert m.when_idle(1060.0) is Idle.DISCONNECT
+    assert SenderBatches("C").when_idle(10**9) is None  # DISCINT 0: never
+
+
+def test_given_hbint_when_nothing_flowed_for_that_long_then_a_heartbeat_is_sent():
+    """Given HBINT 5 s and no DISCINT, when the transmission queue stays empty 5 s after the
+    last flow, then a heartbeat is sent, and the next one 5 s after it (heartbeats flow
+    only when the xmitq has no messages)."""
+    m = SenderBatches("C", hbint=5)
+    m.active(1000.0)
+    assert m.when_idle(1004.9) is None
+    assert m.when_idle(1005.0) is Idle.HEARTBEAT
+    m.heartbeat_done(1005.0)
+    assert m.when_idle(1009.0) is None and m.when_idle(1010.0) is Idle.HEARTBEAT
