@@ -17,6 +17,7 @@ import enum
 import attrs
 
 from mqpy import CMQC
+from mqpy.fap import channeldefs as D
 from mqpy.fap.segments import XQH_WITH_MD_LENGTH, StatusCode
 from mqpy.syncrecord import SyncRecord, prepare_key
 
@@ -114,9 +115,10 @@ class SenderBatches:
     """One sending channel instance's batches, from its resynchronisation to its end."""
 
     channel: str
-    batchsz: int = 50
-    max_msg: int = 4194304
-    wrap: int = 999999999  # SEQWRAP
+    # the channel's attributes as agreed with the partner (a definition's defaults here)
+    batchsz: int = D.int_attr({}, "BATCHSZ")
+    max_msg: int = D.int_attr({}, "MAXMSGL")
+    wrap: int = D.int_attr({}, "SEQWRAP")
     batchlim: int = 0  # BATCHLIM in bytes (0: no limit)
     batchint: float = 0.0  # BATCHINT in seconds
     batchhb: float = 0.0  # BATCHHB in seconds

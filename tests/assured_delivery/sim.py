@@ -10,6 +10,7 @@ from collections import Counter, deque
 
 import attrs
 
+from mqpy.fap import channeldefs as D
 from mqpy.fap.segments import XQH_WITH_MD_LENGTH, StatusCode
 from mqpy.syncrecord import InDoubt, SyncRecord, parse_prepare_key
 from mqpy_chinit import resync
@@ -170,7 +171,7 @@ class Receiver:
     ``refuse`` (counted from 1) with ``refusal``, dropping what follows until the next start."""
 
     fast: bool = False
-    wrap: int = 999999999
+    wrap: int = D.int_attr({}, "SEQWRAP")
     refuse: set[int] = attrs.Factory(set)
     refusal: int = StatusCode.CAN_NOT_STORE
     seq: int = 0
