@@ -305,6 +305,20 @@ def test_given_a_fast_channel_when_a_batch_has_one_persistent_message_then_it_is
     assert world.xmitq.record.seq == world.receiver.record[0] == 6
 
 
+def test_given_pipelining_when_a_fast_batch_is_refused_then_only_the_next_batchs_gets_are_backed_out():
+    """Given PipeLineLength 2 on a fast channel, when the partner refuses a batch of
+    non-persistent messages, then that batch is not backed out (its gets were committed
+    before its confirm request: such messages "may be lost", seed 000) and the gets of the
+    batch after it are: they stay on the transmission queue, in order."""
+    world = _world(*[Msg(i, persistent=False) for i in range(6)], fast=True, refuse={1})
+    sender = SimSender(world, batchsz=3, pipeline=2, fast=True)
+    sender.start()
+    with pytest.raises(Ended):
+        sender.transfer()
+    assert [m.n for m in world.xmitq.ready] == [3, 4, 5]
+    assert world.xmitq.most_in_doubt == 0 and world.xmitq.uow == []
+
+
 def test_given_a_fast_batch_when_its_confirm_request_has_gone_then_the_next_is_got_before_the_answer():
     """Given an unpipelined fast channel, when a full fast batch's confirm request has gone,
     then the next batch's messages are got while the partner puts it (nothing to commit
