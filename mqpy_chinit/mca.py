@@ -1,86 +1,13 @@
-"""Message channel agents: the sending and the receiving end of a message channel (trio).
-
-This module only moves bytes, runs timers and calls the MQI: segments go through
-``framing.py``, the initial-data negotiation through ``negotiation.py``, channel states through
-``states.py``, sync records and in-doubt keys through ``mqpy/syncrecord.py`` (an MCA's own
-record on its open handle through ``syncq.py``). MQI calls block, so they run
-in worker threads -- except a batch's runs of calls over a bindings connection (the receiver's
-puts with its sync record and commit, the sender's gets, record and prepare), made from the
-event loop without a thread once nothing but the run itself is left to call
-(``xmitgets.call_in_loop``); a channel's MQI connection is used by one task at a time.
-
-The assured-delivery cycle (seed 000 ch. 3 and seed 003 §2.9):
-
-1. The sender gets up to BATCHSZ messages from its transmission queue in one unit of work,
-   sending each as it gets the next (so it knows which is the last one).
-2. Before the last, it replaces its sync record in that unit of work and *prepares* it under a
-   key naming the channel, the batch's last sequence number and a fresh LUWID. From here it is
-   in doubt. The last message carries CONFIRM_REQUEST.
-3. The receiver puts every message (persistent ones, and all ones on an NPMSPEED(NORMAL)
-   channel, in one unit of work), replaces its own sync record (sequence number, LUWID) in the
-   same unit of work, commits, and answers STATUS 0.
-4. The sender commits its prepared unit of work: the messages leave the transmission queue.
-
-A batch of nothing but non-persistent messages on a fast channel (NPMSPEED(FAST) at both ends:
-the ID flows' FAST_MESSAGES_REQUIRED; "if the other end of the channel does not support the
-option, the channel runs at normal speed", seed 000) is not a unit of work at either end
-(IBM: such messages "are not transferred within transactions", and FAST "can minimize the
-SYSTEM.CHANNEL.SYNCQ updates"). The sender commits its gets before the confirm request
-instead of preparing them, the receiver has put them outside syncpoint, and neither end
-replaces its sync record: the records stay those of the last batch that had a persistent
-message, the same at both ends, and the sequence numbers carry on in memory. A restart of
-either end starts both from the records again, as after any batch. A channel that fails
-with such a batch in flight is never in doubt over it: once the sender has committed the
-gets its messages may be lost (seed 000, "Fast, nonpersistent messages": they "may be
-lost"); a failure the sender sees before that backs the gets out, and a message the
-receiver had already put is then sent again.
-A sender's in-doubt key names the last *hardened* batch (its record's number and LUWID),
-which is what the receiver's record holds if it did not commit the batch in doubt.
-
-If anything breaks between 2 and 4, the next start resynchronises: the sender sends RESYNC with
-its in-doubt sequence number and LUWID, the receiver answers with its record, and the sender
-commits if the receiver has that LUWID, backs out if the receiver is still at the previous
-sequence number, and stops the channel otherwise. Nothing is lost and nothing is delivered
-twice.
-
-Pipelining (qm.ini ``Channels: PipeLineLength``; IBM: "the maximum number of concurrent
-threads a channel will use. The default is 1. Any value greater than 1 is treated as 2",
-and "Each MCA is limited to a maximum of two threads", Channels stanza of the qm.ini file
-and "Multiple thread support - pipelining" in IBM MQ's documentation). With 1 the cycle is
-as above, step after step. With 2 the sending MCA does not wait at step 3: once batch N's
-confirm request has gone it gets and sends batch N+1's messages while the partner puts and
-commits N. Before N+1 goes in doubt it reads N's STATUS; N's commit then goes in the same
-round trip as N+1's sync-record replacement, and N+1's prepare forces both to the log. So:
-
-- Two units of work at the sender, one connection: a prepared unit of work belongs to the
-  queue manager, not to the connection that prepared it (``Connection.prepare``), so N stays
-  in doubt under its key while the connection's next unit of work holds N+1's gets; N is
-  committed (or backed out) by its key. No second MQI connection is needed, and the
-  transmission queue stays open once, for exclusive input.
-- At most one batch in doubt (spec dqm-intercommunication 9.33): N+1 is prepared only after
-  N is committed. A crash leaves N in doubt and N+1's gets merely uncommitted (backed out at
-  restart); the receiver never saw N+1's confirm request, so N+1 is not committed there
-  either. The resynchronisation at the next start, RESOLVE CHANNEL and DISPLAY CHSTATUS
-  SAVED are those of an unpipelined channel. For the same reason one sync record per
-  channel still serves: N+1 replaces the record N's commit made visible.
-- Sequence numbers and LUWIDs stay per batch and in order: N+1's numbers follow N's last.
-- A STATUS error for N (the receiver backed N out) backs out N and the unit of work holding
-  N+1's gets: every message is back on the transmission queue, in order, and the channel
-  ends as it would have. A failure while N+1 is being sent (the partner closed the
-  connection after refusing N) first reads N's STATUS if it came, so that N is backed out
-  rather than left in doubt.
-- The channel never waits with a batch in flight: when the transmission queue is empty
-  (before the waiting MQGET, BATCHINT's wait, the disconnect interval, heartbeats) and
-  before a stop, the batch in flight is confirmed and committed with its log force.
-- The receiver needs no change: it reads the stream in order, so N+1's messages wait in
-  the socket buffers while it commits N (the sender only writes; the STATUS it sends is
-  small), and a batch's sequence numbers check against the one before as always.
-"""
+"""What the sending and the receiving MCA share (trio): the initial-data negotiation, the
+connection to the partner, LUWIDs and sequence-number wrap, the partner's STATUS as an AMQ
+message, monitoring and keepalive, and the abnormal end of an MCA's MQI connection. The
+assured-delivery cycle is described in docs/channels.md."""
 
 from __future__ import annotations
 
 import functools
 import os
+import socket
 import time
 from collections.abc import Callable
 from typing import Any
@@ -106,7 +33,6 @@ from mqpy_chinit.states import ChannelStatus
 from mqpy_chinit.tlsstream import KeyRepository, open_channel_stream
 
 CONNECT_TIMEOUT = 20.0
-NO_LUWID = bytes(8)
 CONFIRM_TIMEOUT = 60.0  # when no heartbeat interval bounds the wait for a confirmation
 CONFIRM_REQUEST = int(ControlFlags1.CONFIRM_REQUEST)
 
@@ -128,8 +54,6 @@ def keepalive(stream: Any, definition: dict[str, object], hbint: int) -> int:
     kaint = (hbint + 60 if hbint else 0) if raw == "AUTO" else int(raw or 0)
     sock = getattr(stream, "socket", None)
     if sock is not None and kaint > 0:
-        import socket
-
         try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
             if hasattr(socket, "TCP_KEEPIDLE"):
@@ -172,6 +96,7 @@ def new_luwid() -> bytes:
 
 
 def next_seq(seq: int, wrap: int) -> int:
+    """The sequence number after ``seq``: SEQWRAP ``wrap`` is followed by 1."""
     return 1 if seq >= wrap else seq + 1
 
 

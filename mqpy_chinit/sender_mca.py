@@ -1,5 +1,7 @@
 """The sending MCA: a SDR, SVR or CLUSSDR channel's end that gets messages from its
-transmission queue and sends them in batches (trio; the cycle is described in ``mca.py``)."""
+transmission queue and sends them in batches (trio). The thin driver of
+``sender_batch.SenderBatches`` (the batch decisions) and ``resync`` (the start's in-doubt
+decision): it gets, sends, receives and calls the MQI as they say (docs/channels.md)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import attrs
 import trio
 
 import mqpy
@@ -34,12 +35,11 @@ from mqpy.fap.segments import (
     StatusCode,
     message_event,
 )
-from mqpy_chinit import distribution, syncq, xmitgets
+from mqpy_chinit import distribution, resync, syncq, xmitgets
 from mqpy_chinit.conversation import ChannelEnded, Conversation
 from mqpy_chinit.mca import (
     CONFIRM_TIMEOUT,
     CONNECT_TIMEOUT,
-    NO_LUWID,
     QmFactory,
     agreed_fast,
     call_id,
@@ -48,11 +48,24 @@ from mqpy_chinit.mca import (
     monitoring,
     mqi,
     new_luwid,
-    next_seq,
     open_conversation,
     our_id,
     respond_id,
     status_error,
+)
+from mqpy_chinit.sender_batch import (
+    CONFIRMATION_EXPECTED,
+    NO_DEAD_LETTER_QUEUE,
+    NO_LUWID,
+    TOO_BIG,
+    TOO_BIG_REASON,
+    BackOut,
+    Confirmed,
+    EndChannel,
+    Harden,
+    Idle,
+    InFlight,
+    SenderBatches,
 )
 from mqpy_chinit.states import ChannelEvent, ChannelStatus
 from mqpy_chinit.tlsstream import KeyRepository, open_channel_stream
@@ -71,8 +84,14 @@ class SenderMCA:
         """``conversation`` and ``first``: a server (SVR) answering a requester's call.
         ``key_repository``: the channel initiator's QMGR SSLKEYR (for an SSLCIPH).
         ``pipeline``: qm.ini PipeLineLength, batches in flight at once (1, or 2 above 1)."""
-        self.pipeline = 2 if pipeline > 1 else 1
-        self._inflight: _InFlight | None = None  # PipeLineLength 2: the batch awaiting STATUS
+        self.batches = SenderBatches(
+            name, batchsz=D.int_attr(definition, "BATCHSZ"),
+            max_msg=D.int_attr(definition, "MAXMSGL"), wrap=D.int_attr(definition, "SEQWRAP"),
+            # BATCHLIM: KB of data after which the batch ends, with the message that reached it
+            batchlim=D.int_attr(definition, "BATCHLIM") * 1024,
+            batchint=D.int_attr(definition, "BATCHINT") / 1000.0,
+            batchhb=D.int_attr(definition, "BATCHHB") / 1000.0,
+            pipeline=2 if pipeline > 1 else 1)
         self.key_repository = key_repository
         self.conversation = conversation
         self.conversation_stream: Any = None
@@ -83,16 +102,7 @@ class SenderMCA:
         self.connect_qm = connect_qm
         self.status = status
         self.stop_requested = trio.Event()
-        self.seq = 0
-        # the number and LUWID of the sync record: of the last batch with a persistent
-        # message, or of any batch on a normal-speed channel (see the module docstring)
-        self.hardened: tuple[int, bytes] = (0, bytes(8))
-        self.fast = False  # NPMSPEED(FAST) at both ends (agreed_fast)
-        self.partner = ""
         self.hbint = 0
-        self.batchsz = D.int_attr(definition, "BATCHSZ")
-        self.max_msg = D.int_attr(definition, "MAXMSGL")
-        self.wrap = D.int_attr(definition, "SEQWRAP")
         self.correl_id: bytes | None = None  # a CLUSSDR gets only messages keyed to it
         self.dist_lists = False  # the partner takes distribution lists (ID negotiation)
         self.syncq: syncq.ChannelSyncQ | None = None  # this run's sync record
@@ -181,69 +191,61 @@ class SenderMCA:
         self._agreed(agreed, partner)
 
     def _agreed(self, agreed: Any, partner: str) -> None:
-        self.partner = partner
-        self.fast = agreed_fast(agreed)
-        self.status.npmspeed = "FAST" if self.fast else "NORMAL"
+        b = self.batches
+        b.partner = partner
+        b.fast = agreed_fast(agreed)
+        self.status.npmspeed = "FAST" if b.fast else "NORMAL"
         self.hbint = agreed.heartbeat_interval
-        self.batchsz = agreed.max_msg_batch
-        self.max_msg = agreed.max_msg_size or self.max_msg
+        b.batchsz = agreed.max_msg_batch
+        b.max_msg = agreed.max_msg_size or b.max_msg
         self.dist_lists = distribution.partner_takes_lists(agreed)
         st = self.status
-        st.rqmname, st.hbint, st.batchsz, st.maxmsgl = (self.partner, self.hbint,
-                                                       self.batchsz, self.max_msg)
+        st.rqmname, st.hbint, st.batchsz, st.maxmsgl = (partner, self.hbint, b.batchsz,
+                                                       b.max_msg)
         st.kaint = keepalive(self.conversation_stream, self.definition, self.hbint)
 
     async def _resync(self, conv: Conversation, qm: mqpy.QueueManager) -> None:
+        """The start's resynchronisation: the in-doubt batch, if any, resolved as the
+        partner's record says (``resync``)."""
         rec = await mqi(syncrecord.read, qm, self.name, "S") \
             or syncrecord.SyncRecord(self.name, "S")
         indoubt = await mqi(syncrecord.indoubt_batch, qm, self.name)
-        if indoubt is not None and indoubt.partner and indoubt.partner != self.partner:
-            raise ChannelEnded("AMQ9510E", f"Channel {self.name} is in doubt with queue manager "
-                               f"{indoubt.partner}, not {self.partner}: resolve it with "
-                               f"RESOLVE CHANNEL.", retry=False)
-        if indoubt is not None:
-            # the committed record is locked by the in-doubt unit of work: the key says
-            # what it holds
-            rec.seq, rec.luwid = indoubt.prev_seq, indoubt.prev_luwid
-        if rec.reset and indoubt is None:
-            # RESET CHANNEL was issued here: the receiver takes the new number (RESET_DATA)
-            await conv.send(Reset(seqnum=rec.seq))
-            ev = await conv.recv(CONFIRM_TIMEOUT)
-            if isinstance(ev, Status):
-                raise status_error(ev)
-            if not isinstance(ev, Reset) or ev.seqnum != rec.seq:
-                raise ChannelEnded("AMQ9504E", "Protocol error: reset not acknowledged.")
-            rec.reset = False
-            await mqi(self.syncq.replace_in_uow, rec)
-            await mqi(qm.commit)
-        seq, luwid = (indoubt.seq, indoubt.luwid) if indoubt else (rec.seq, rec.luwid)
+        wrong = resync.wrong_partner(self.name, indoubt, self.batches.partner)
+        if wrong is not None:
+            raise _ended(wrong)
+        rec = resync.committed_record(rec, indoubt)
+        if resync.reset_first(rec, indoubt):
+            await self._reset(conv, qm, rec)
+        seq, luwid = resync.proposal(rec, indoubt)
         await conv.send(Resync(seqnum=seq, luwid=luwid))
         ev = await conv.recv(CONFIRM_TIMEOUT)
         if isinstance(ev, Status):
             raise status_error(ev)
         if not isinstance(ev, Resync):
             raise ChannelEnded("AMQ9504E", "Protocol error: resynchronisation expected.")
-        if indoubt is not None:
-            key = indoubt.key
-            if ev.seqnum == seq and ev.luwid == luwid:
-                await mqi(qm.get_handle().resolve, key, True)
-                rec.seq, rec.luwid = seq, luwid
-            elif ev.seqnum == rec.seq:
-                await mqi(qm.get_handle().resolve, key, False)
-            else:
-                await conv.close(StatusCode.MSG_SEQUENCE_ERROR)
-                raise ChannelEnded("AMQ9526E", f"Message sequence number error for channel "
-                                   f"{self.name}: sent {seq}, expected {ev.seqnum}.", False)
-        elif ev.seqnum != rec.seq:
-            await conv.close(StatusCode.MSG_SEQUENCE_ERROR)
-            raise ChannelEnded("AMQ9526E", f"Message sequence number error for channel "
-                               f"{self.name}: sent {rec.seq + 1}, expected {ev.seqnum + 1}.",
-                               False)
-        self.seq = rec.seq
-        self.hardened = (rec.seq, rec.luwid)
+        decided = resync.resolve(self.name, rec, indoubt, ev.seqnum, ev.luwid)
+        if isinstance(decided, EndChannel):
+            await conv.close(decided.close)
+            raise _ended(decided)
+        if indoubt is not None and decided.commit is not None:
+            await mqi(qm.get_handle().resolve, indoubt.key, decided.commit)
+        self.batches.resynced(decided.seq, decided.luwid)
         self.status.indoubt = False
-        self.status.last_seqno = self.status.cur_seqno = rec.seq
-        self.status.last_luwid = rec.luwid
+        self.status.last_seqno = self.status.cur_seqno = decided.seq
+        self.status.last_luwid = decided.luwid
+
+    async def _reset(self, conv: Conversation, qm: mqpy.QueueManager,
+                     rec: syncrecord.SyncRecord) -> None:
+        """RESET CHANNEL was issued here: the receiver takes the new number (RESET_DATA)."""
+        await conv.send(Reset(seqnum=rec.seq))
+        ev = await conv.recv(CONFIRM_TIMEOUT)
+        if isinstance(ev, Status):
+            raise status_error(ev)
+        if not isinstance(ev, Reset) or ev.seqnum != rec.seq:
+            raise ChannelEnded("AMQ9504E", "Protocol error: reset not acknowledged.")
+        rec.reset = False
+        await mqi(self.syncq.replace_in_uow, rec)
+        await mqi(qm.commit)
 
     async def _get(self, qm: mqpy.QueueManager, xq: mqpy.Queue, wait_ms: int
                    ) -> tuple[mqpy.MD, bytes] | None:
@@ -346,51 +348,50 @@ class SenderMCA:
                                                      max_bytes)
 
     async def _transfer(self, conv: Conversation, qm: mqpy.QueueManager, xq: mqpy.Queue) -> None:
-        discint = D.int_attr(self.definition, "DISCINT")
-        idle_since = time.monotonic()
-        last_flow = time.monotonic()
+        b = self.batches
+        b.discint, b.hbint = D.int_attr(self.definition, "DISCINT"), self.hbint
+        b.active(time.monotonic())
         # the next batch's first messages, got with the last batch's commit when that batch
         # was full (more were probably waiting)
         firsts: list[tuple[mqpy.MD, bytes]] = []
         while True:
             if self.stop_requested.is_set():
-                if self._inflight is not None:
+                if self.batches.inflight is not None:
                     await self._settle(conv, qm, force=True)  # QUIESCE ends the batch first
                 await conv.send(Status(code=StatusCode.USER_CLOSED,
                                        flags=ControlFlags1.CLOSE_CHANNEL))
                 return  # (the end of the channel backs out whatever firsts holds)
             self.status.substate = "MQGET"
-            if self._inflight is not None and not firsts:
+            if b.inflight is not None and not firsts:
                 # pipelined: the next batch's first messages, those already there; none
                 # (the queue drained): the batch in flight is ended before any wait
-                firsts = await self._run_of_gets_in_loop(
-                    qm, xq, self.batchsz, D.int_attr(self.definition, "BATCHLIM") * 1024)
+                firsts = await self._run_of_gets_in_loop(qm, xq, b.batchsz, b.batchlim)
                 self._note_answer(conv)
                 if not firsts:
                     await self._settle(conv, qm, force=True)
                     continue
             got = firsts[0] if firsts else await self._get(qm, xq, POLL_MS)
             if got is None:
-                now = time.monotonic()
-                if discint and now - idle_since >= discint:
+                idle = b.when_idle(time.monotonic())
+                if idle is Idle.DISCONNECT:
                     await conv.send(Status(code=StatusCode.USER_CLOSED,
                                            flags=ControlFlags1.CLOSE_CHANNEL))
                     return
-                if self.hbint and now - last_flow >= self.hbint:
+                if idle is Idle.HEARTBEAT:
                     await self._heartbeat(conv)
-                    last_flow = time.monotonic()
+                    b.heartbeat_done(time.monotonic())
                 continue
             try:
                 firsts = await self._batch(conv, qm, xq, got, firsts[1:])
             except ChannelEnded:
-                if self._inflight is None:
+                if self.batches.inflight is None:
                     raise
                 # pipelined: whatever ended this batch (the partner closed the connection
                 # after refusing the batch in flight, say), the batch in flight is settled
                 # first, its STATUS read if it came: an error there is the one to report
                 await self._settle(conv, qm, force=True)
                 raise
-            idle_since = last_flow = time.monotonic()
+            b.active(time.monotonic())
 
     async def _heartbeat(self, conv: Conversation) -> None:
         self.status.substate = "HEARTBEAT"
@@ -403,7 +404,8 @@ class SenderMCA:
 
     async def _dead_letter_at_sender(self, qm: mqpy.QueueManager, md: Any, data: bytes,
                                      reason: int) -> bool:
-        """A message the channel cannot carry (too long) goes to the local DLQ (seed 003)."""
+        """A message the channel cannot carry (too long) goes to the local DLQ (seed 003);
+        False when there is none."""
         xqh = mqpy.XQH().unpack(data)
         put_date, put_time = xmitgets.put_stamp(md)
         deadq = (await mqi(qm.inquire, CMQC.MQCA_DEAD_LETTER_Q_NAME)).strip(b" \x00")
@@ -422,144 +424,116 @@ class SenderMCA:
                      first: tuple[mqpy.MD, bytes],
                      more: list[tuple[mqpy.MD, bytes]] | None = None
                      ) -> list[tuple[mqpy.MD, bytes]]:
-        """One batch, from its first message (and ``more`` got with it). When it was full
-        (BATCHSZ messages, or BATCHLIM reached), the messages already waiting for the next
-        one are got with its commit: those (none when it was not full)."""
-        batchint = D.int_attr(self.definition, "BATCHINT") / 1000.0
-        # BATCHLIM: KB of data after which the batch ends, with the message that reached it
-        batchlim = D.int_attr(self.definition, "BATCHLIM") * 1024
-        started = time.monotonic()
+        """One batch, from its first message (and ``more`` got with it), as the machine
+        says. When it was full (BATCHSZ messages, or BATCHLIM reached), the messages already
+        waiting for the next one are got with its commit: those (none when it was not full)."""
+        b = self.batches
+        b.begin(time.monotonic())
         got = collections.deque([first, *(more or ())])
-        held: tuple[mqpy.MD, bytes] | None = None  # the latest message: the batch's last?
+        held: bytes | None = None  # the latest message: the batch's last?
         out: list[Event] = []  # messages ready to go, written together
-        recoverable = not self.fast  # a unit of work at both ends (module docstring)
-        sent = 0
-        batch_bytes = 0
-        # pipelined, this batch's numbers follow those of the batch still in flight
-        seq = self._inflight.last_seq if self._inflight is not None else self.seq
+        monitor = self.status.monitor
         while got:
             md, data = got.popleft()
             if not self.dist_lists and distribution.is_dh_message(data):
                 # a partner without distribution lists gets a copy per destination (seed 000)
                 got.extendleft(reversed(distribution.per_destination(md, data)))
                 md, data = got.popleft()
-            if len(data) - XQH_WITH_MD_LENGTH > self.max_msg:
-                if not await self._dead_letter_at_sender(qm, md, data,
-                                                         CMQC.MQRC_MSG_TOO_BIG_FOR_CHANNEL):
+            seq = b.message(len(data))
+            if seq == TOO_BIG:
+                if not await self._dead_letter_at_sender(qm, md, data, TOO_BIG_REASON):
                     await mqi(qm.backout)
-                    raise ChannelEnded("AMQ9544E", "Message larger than the channel's maximum "
-                                       "message length and no dead-letter queue.", False)
+                    raise _ended(NO_DEAD_LETTER_QUEUE)
             else:
-                batch_bytes += len(data)
-                if self.status.monitor.on:  # XQTIME
-                    self.status.monitor.message_got(*xmitgets.put_stamp(md))
-                if held is not None:
-                    seq = next_seq(seq, self.wrap)
-                    ev = self._message(seq, held[1], confirm=False)
-                    recoverable = recoverable or ev.persistent
+                if monitor.on:  # XQTIME
+                    monitor.message_got(*xmitgets.put_stamp(md))
+                if seq:
+                    ev = self._message(seq, held, confirm=False)
+                    if ev.persistent:
+                        b.persistent_sent()
                     out.append(ev)
-                    sent += 1
-                held = (md, data)
-            room = self.batchsz - sent - (held is not None)
-            if got or room <= 0 or (batchlim and batch_bytes >= batchlim):
+                held = data
+            if got:
                 continue
+            wait = b.drained(time.monotonic())
+            if wait is None:
+                break
             if out:
                 await self._send_messages(conv, out)  # before waiting for more
-            left = batchlim - batch_bytes if batchlim else 0
-            wait = max(0.0, batchint - (time.monotonic() - started))
-            if wait > 0 and self._inflight is not None:
+            if b.confirm_before_waiting(wait):
                 # BATCHINT keeps this batch open: the batch in flight is not left waiting
                 # with it, once nothing more is there already
-                got.extend(await self._get_many(qm, xq, 0, room, left))
+                got.extend(await self._get_many(qm, xq, 0, b.room, b.bytes_left()))
                 self._note_answer(conv)
                 if got:
                     continue
                 await self._settle(conv, qm, force=True)
-                wait = max(0.0, batchint - (time.monotonic() - started))
-            got.extend(await self._get_many(qm, xq, int(wait * 1000), room, left))
+                wait = b.drained(time.monotonic()) or 0.0
+            got.extend(await self._get_many(qm, xq, int(wait * 1000), b.room, b.bytes_left()))
             self._note_answer(conv)
         if out:
             await self._send_messages(conv, out)
-        if held is None and sent == 0:
+        if b.nothing_sent():
             await mqi(qm.commit)  # only dead-lettered messages
             return []
-        full = sent + (held is not None) >= self.batchsz or bool(
-            batchlim and batch_bytes >= batchlim)
+        return await self._end_batch(conv, qm, xq, held)
+
+    async def _end_batch(self, conv: Conversation, qm: mqpy.QueueManager, xq: mqpy.Queue,
+                         held: bytes | None) -> list[tuple[mqpy.MD, bytes]]:
+        """The end of the batch: hardened (or its gets committed), its last message sent with
+        the confirm request; unpipelined, the partner's answer waited for."""
+        b = self.batches
+        last_seq = b.close()
         # Pipelined: the batch in flight is confirmed before this one goes in doubt (at most
         # one batch in doubt, spec dqm-intercommunication 9.33); its commit goes with this
         # batch's sync record (_harden).
-        settled = await self._confirmation(conv, qm) if self._inflight is not None else None
-        # Batch heartbeat (seed 003 §2.10): if the partner has been silent longer than BATCHHB,
-        # check it is still there before going in doubt; a dead partner ends the channel with
-        # the batch merely backed out, not in doubt.
-        batchhb = D.int_attr(self.definition, "BATCHHB") / 1000.0
-        if batchhb and time.monotonic() - conv.last_received > batchhb:
+        settled = await self._confirmation(conv, qm) if b.inflight is not None else None
+        # Batch heartbeat (seed 003 §2.10): a dead partner ends the channel with the batch
+        # merely backed out, not in doubt.
+        if b.batch_heartbeat_due(time.monotonic(), conv.last_received):
             self.status.batch_heartbeats += 1
             await self._heartbeat(conv)
-        # The end of the batch: sync record and in-doubt key, then the confirm request.
         luwid = new_luwid()
-        last_seq = next_seq(seq, self.wrap) if held is not None else seq
-        last = self._message(last_seq, held[1], confirm=True, luwid=luwid) \
+        last = self._message(last_seq, held, confirm=True, luwid=luwid) \
             if held is not None else None
-        recoverable = recoverable or (last is not None and last.persistent)
-        key: bytes | None = None
-        if recoverable:
-            # should the receiver not have committed this batch, its record is that of
-            # the last batch hardened (the one confirmed just now, if it was)
-            prev_seq, prev_luwid = (settled.last_seq, settled.luwid) \
-                if settled is not None and settled.key is not None else self.hardened
-            key = syncrecord.prepare_key(self.name, prev_seq, last_seq, luwid, self.partner,
-                                         prev_luwid=prev_luwid)
-            record = syncrecord.SyncRecord(self.name, "S", last_seq, luwid, self.partner)
-            await self._harden_in_loop(qm, record, key,
-                                       settled.key if settled is not None else None)
+        action = b.harden(luwid, last is not None and last.persistent, settled)
+        if isinstance(action, Harden):
+            await self._harden_in_loop(qm, action.record, action.key, action.commit)
         else:
-            # fast non-persistent messages only: the gets are committed now, not prepared
-            await self._commit_gets(qm, settled.key if settled is not None else None)
+            await self._commit_gets(qm, action.commit)
         if settled is not None:
             self._batch_confirmed(settled)
-        self.status.indoubt = recoverable
+        self.status.indoubt = b.recoverable
         self.status.cur_luwid = luwid
         self.status.cur_seqno = last_seq
         t0 = self.clock()
         if last is not None:
             await self._send_messages(conv, [last])
-            sent += 1
         else:
             await conv.send(Heartbeat(flags=ControlFlags1.CONFIRM_REQUEST, luwid=luwid))
-        if self.pipeline > 1:
-            # the STATUS is read when the next batch ends (or the queue drains): meanwhile
-            # the next batch's messages are got and sent
-            self._inflight = _InFlight(key, luwid, last_seq, sent, t0)
-            return []
-        # the next batch's first messages, if they are there already (not once a stop is
-        # asked: the end of the channel would only back them out): got with the commit, or,
-        # when there is nothing to commit (fast non-persistent messages only), while the
-        # partner puts this batch -- unless NETTIME is measured, which that would lengthen
-        ahead = self.batchsz if full and not self.stop_requested.is_set() else 0
-        early = None
-        if key is None and ahead and not self.status.monitor.on:
-            early = await self._run_of_gets_in_loop(qm, xq, ahead, batchlim)
+        if b.confirm_sent(t0):
+            return []  # pipelined: its STATUS is read when the next batch ends
+        # the next batch's first messages, if they are there already: got with the commit,
+        # or, for a fast batch, while the partner puts this one
+        ahead = b.ahead(self.stop_requested.is_set())
+        early = await self._run_of_gets_in_loop(qm, xq, ahead, b.batchlim) \
+            if b.gets_before_answer(ahead, self.status.monitor.on) else None
         self.status.substate = "RECEIVE"
         ev = await conv.recv(D.receive_timeout(self.hbint) or CONFIRM_TIMEOUT)
-        if isinstance(ev, Status) and ev.code == 0:
-            self.status.round_trip(int((self.clock() - t0) * 1e6))
-            if early is not None:
-                firsts = early
-            elif key is not None:
-                firsts = await self._confirmed_in_loop(qm, xq, key, ahead, batchlim)
-            else:
-                firsts = await self._run_of_gets_in_loop(qm, xq, ahead, batchlim)
-            self._batch_confirmed(_InFlight(key, luwid, last_seq, sent, t0))
-            return firsts
-        if isinstance(ev, Status):
-            # The receiver backed its batch out: so do we; the messages stay on the xmitq
-            # (fast non-persistent ones were committed: seed 000, they "may be lost")
-            if key is not None:
-                await mqi(qm.get_handle().resolve, key, False)
-            self.status.indoubt = False
-            raise status_error(ev)
-        raise ChannelEnded("AMQ9504E", "Protocol error: batch confirmation expected.")
+        answer = b.answered(ev.code if isinstance(ev, Status) else None, self.clock())
+        if not isinstance(answer, Confirmed):
+            await self._backed_out(qm, ev, answer)
+        self.status.round_trip(answer.micros)
+        key = answer.flight.key
+        if early is not None:
+            firsts = early
+        elif key is not None:
+            firsts = await self._confirmed_in_loop(qm, xq, key, ahead, b.batchlim)
+        else:
+            firsts = await self._run_of_gets_in_loop(qm, xq, ahead, b.batchlim)
+        b.confirmed(answer.flight)
+        self._batch_confirmed(answer.flight)
+        return firsts
 
     def _harden(self, qm: mqpy.QueueManager, record: syncrecord.SyncRecord, key: bytes,
                 commit: bytes | None = None) -> None:
@@ -585,27 +559,30 @@ class SenderMCA:
         elif not prepared:
             await mqi(qm.get_handle().prepare, key)
 
-    async def _confirmation(self, conv: Conversation, qm: mqpy.QueueManager) -> _InFlight:
+    async def _confirmation(self, conv: Conversation, qm: mqpy.QueueManager) -> InFlight:
         """Pipelining: the partner's STATUS for the batch in flight, which is returned (no
-        longer in flight; the caller commits it). An error STATUS: the partner backed that
-        batch out, so this end backs it out too, with the batch being got after it (every
-        message stays on the transmission queue, in order), and the channel ends as it does
-        without pipelining."""
-        flight, self._inflight = self._inflight, None
-        assert flight is not None
+        longer in flight; the caller commits it); an error STATUS backs it out, with the
+        batch being got after it, and ends the channel."""
         self.status.substate = "RECEIVE"
         ev = await conv.recv(D.receive_timeout(self.hbint) or CONFIRM_TIMEOUT)
-        if isinstance(ev, Status) and ev.code == 0:
-            # NETTIME: to when the answer was first seen (_note_answer), not to now: the
-            # batch after it was being got and sent meanwhile
-            answered = flight.answered if flight.answered is not None else self.clock()
-            self.status.round_trip(round((answered - flight.t0) * 1e6))
-            return flight
-        if isinstance(ev, Status):
-            await mqi(self._back_out, qm, flight.key)
-            self.status.indoubt = False
-            raise status_error(ev)
-        raise ChannelEnded("AMQ9504E", "Protocol error: batch confirmation expected.")
+        answer = self.batches.confirmation(ev.code if isinstance(ev, Status) else None,
+                                           self.clock())
+        if not isinstance(answer, Confirmed):
+            await self._backed_out(qm, ev, answer)
+        self.status.round_trip(answer.micros)
+        return answer.flight
+
+    async def _backed_out(self, qm: mqpy.QueueManager, ev: Event, action: BackOut) -> None:
+        """The partner refused a batch (or answered out of turn): back out what ``action``
+        says, then end the channel."""
+        if action.code is None:
+            raise _ended(CONFIRMATION_EXPECTED)
+        if action.uow:
+            await mqi(self._back_out, qm, action.key)
+        elif action.key is not None:
+            await mqi(qm.get_handle().resolve, action.key, False)
+        self.status.indoubt = False
+        raise status_error(ev)
 
     async def _settle(self, conv: Conversation, qm: mqpy.QueueManager, *, force: bool) -> None:
         """Pipelining: confirm and commit the batch in flight before the channel waits,
@@ -614,16 +591,15 @@ class SenderMCA:
         flight = await self._confirmation(conv, qm)
         if flight.key is not None:
             await mqi(qm.get_handle().resolve, flight.key, True, force)
+        self.batches.confirmed(flight)
         self._batch_confirmed(flight)
 
-    def _batch_confirmed(self, flight: _InFlight) -> None:
-        self.seq = flight.last_seq
-        if flight.key is not None:
-            self.hardened = (flight.last_seq, flight.luwid)
+    def _batch_confirmed(self, flight: InFlight) -> None:
+        """DISPLAY CHSTATUS after a batch confirmed and committed."""
         self.status.indoubt = False
         self.status.last_luwid = flight.luwid
         self.status.last_seqno = flight.last_seq
-        self.status.batch_done(flight.sent, self.batchsz)
+        self.status.batch_done(flight.sent, self.batches.batchsz)
 
     @staticmethod
     def _back_out(qm: mqpy.QueueManager, key: bytes | None) -> None:
@@ -684,23 +660,10 @@ class SenderMCA:
         and each send of the next batch), so that NETTIME is the partner's answer time and
         not that plus the time the next batch took to get and send before the answer was
         read."""
-        flight = self._inflight
+        flight = self.batches.inflight
         if flight is not None and flight.answered is None and self.status.monitor.on \
                 and conv.arrived():
-            flight.answered = self.clock()
-
-
-@attrs.define
-class _InFlight:
-    """PipeLineLength 2: a batch prepared (in doubt) whose confirm request has gone, while
-    the next batch is got and sent."""
-
-    key: bytes | None  # its in-doubt key; None: fast non-persistent messages only
-    luwid: bytes
-    last_seq: int
-    sent: int  # messages
-    t0: float  # when its confirm request went (the round trip, NETTIME)
-    answered: float | None = None  # when its answer was first seen on the socket
+            self.batches.answer_seen(self.clock())
 
 
 #: The MQGMO of a sending MCA's run of gets, packed once (mqiflows.Packed): the gets of a
@@ -708,3 +671,8 @@ class _InFlight:
 _XMITQ_GMO = mqiflows.Packed.of(mqpy.GMO(
     Options=CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING))
 
+
+
+def _ended(end: EndChannel) -> ChannelEnded:
+    """The machine's end of the channel, as the exception that ends the MCA."""
+    return ChannelEnded(end.msgid, end.text, end.retry)

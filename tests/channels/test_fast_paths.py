@@ -26,7 +26,8 @@ from mqpy_chinit.conversation import (
 )
 from mqpy_chinit.monitor import ChannelMonitor
 from mqpy_chinit.receiver_mca import ReceiverMCA
-from mqpy_chinit.sender_mca import SenderMCA, _InFlight
+from mqpy_chinit.sender_batch import InFlight
+from mqpy_chinit.sender_mca import SenderMCA
 from mqpy_chinit.states import ChannelStatus
 from tests.support.loopback import loopback_pair
 
@@ -188,7 +189,7 @@ async def test_pipelined_nettime_is_the_partners_answer_time_not_when_it_was_rea
     mca = SenderMCA("C", {}, "QM1", lambda: None, status, pipeline=2)
     mca.clock = clock
     partner = _AnsweredPartner(clock, late=0.5)
-    mca._inflight = _InFlight(b"key", bytes(8), 50, 50, clock())
+    mca.batches.inflight = InFlight(b"key", bytes(8), 50, 50, clock())
     clock.now += 0.004
     mca._note_answer(partner)  # after the next batch's gets: the answer is there
     clock.now += 0.1
@@ -196,7 +197,7 @@ async def test_pipelined_nettime_is_the_partners_answer_time_not_when_it_was_rea
     flight = await mca._confirmation(partner, None)
     assert flight.last_seq == 50
     assert status.net_time_us == 4000
-    mca._inflight = _InFlight(b"key2", bytes(8), 100, 50, clock())
+    mca.batches.inflight = InFlight(b"key2", bytes(8), 100, 50, clock())
     await mca._confirmation(_AnsweredPartner(clock, late=0.02), None)  # not seen before
     assert status.net_time_us == 20000
     assert status.monitor.nettime.samples == 2

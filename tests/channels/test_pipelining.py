@@ -1,6 +1,7 @@
 """Channel pipelining: qm.ini ``Channels: PipeLineLength=2`` lets a sending MCA get and send
-the next batch while the partner confirms the one before (mca.SenderMCA), with every message
-delivered once and in order, and no more than one batch in doubt."""
+the next batch while the partner confirms the one before (sender_batch.SenderBatches, driven
+by sender_mca.SenderMCA), with every message delivered once and in order, and no more than
+one batch in doubt."""
 
 from __future__ import annotations
 
