@@ -156,13 +156,13 @@ async def _sender_alone(count: int) -> tuple[float, float]:
     from mqpy_chinit.conversation import Conversation
     from mqpy_chinit.mca import our_id, respond_id
     from mqpy_chinit.sender_mca import SenderMCA
-    from mqpy_chinit.states import ChannelState, ChannelStatus
+    from mqpy_chinit.states import ChannelEvent, ChannelStatus
 
     listener = (await trio.open_tcp_listeners(0, host="127.0.0.1"))[0]
     port = listener.socket.getsockname()[1]
     status = ChannelStatus("C", "SDR")
-    status.move(ChannelState.STARTING)
-    status.move(ChannelState.BINDING)
+    status.move(ChannelEvent.START)
+    status.move(ChannelEvent.BIND)
     mca = SenderMCA("C", {"CHLTYPE": "SDR", "XMITQ": "QM2", "BATCHSZ": 50,
                           "CONNAME": f"127.0.0.1({port})"}, "QM1",
                     lambda: mqpy.connect("QM1"), status, pipeline=2)
