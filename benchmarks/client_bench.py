@@ -73,12 +73,12 @@ def serve(root: str) -> None:
     import trio
 
     import mqpy
-    from mqpy import local
+    from mqpy import inprocess
     from mqpy_chinit import svrconn
     from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
 
-    local.create(QMGR, root)
-    engine = local.start(QMGR, root)
+    inprocess.create(QMGR, root)
+    engine = inprocess.start(QMGR, root)
     engine.define("CHANNEL", CHANNEL, {"CHLTYPE": "SVRCONN"})
     qm_keys = os.path.join(root, "keys", "qm")
     if os.path.isdir(qm_keys):
@@ -102,7 +102,7 @@ def serve(root: str) -> None:
     try:
         trio.run(main)
     finally:
-        local.stop_all()
+        inprocess.stop_all()
 
 
 def _client(port: int, index: int, scenario: str, stop: threading.Event,

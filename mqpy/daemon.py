@@ -1,7 +1,7 @@
 """The queue-manager process: ``python -m mqpy.daemon QMGR [--data-path DIR] [--ready-fd N]``.
 
 ``strmqm`` starts this detached; it can also run in the foreground. It owns the queue manager's
-directory while it runs (``local.start`` takes the ``qm.lock`` flock), restarts the engine from
+directory while it runs (``inprocess.start`` takes the ``qm.lock`` flock), restarts the engine from
 its pagesets and log, serves the MQI on ``<qmgr dir>/qm.sock`` (``mqpy.server``), and writes
 the error-log entries an operator looks for: AMQ8003I when started, AMQ8004I when ended, AMQ7017S
 / AMQ7002S naming the damaged log or pageset file when restart is refused, and an FDC with
@@ -42,8 +42,9 @@ import sys
 from collections.abc import Callable
 from typing import IO, Any
 
-from mqpy import CMQC, config, errorlog, extensions, filemodes, local, messages
+from mqpy import CMQC, config, errorlog, extensions, filemodes, inprocess, messages
 from mqpy.errors import MQMIError
+from mqpy.mqi import attach
 
 __all__ = [
     "EXIT_CONFIG",
@@ -143,7 +144,7 @@ def _main(name: str, root: str | None, console: _Console) -> int:
     if not os.path.exists(os.path.join(qmdir, "pageset00")):
         console.say(MSG_NOT_EXIST)
         return EXIT_NOT_EXIST
-    if local.is_locked(qmdir):
+    if inprocess.is_locked(qmdir):
         console.say(MSG_RUNNING)
         return EXIT_RUNNING
     errdir = os.path.join(qmdir, "errors")
@@ -172,7 +173,7 @@ def _run(name: str, root: str | None, qmdir: str, log: errorlog.ErrorLog,
         return EXIT_UNEXPECTED
     write_status(qmdir, "Starting")
     try:
-        eng = local.start(name, root)
+        eng = inprocess.start(name, root)
     except MQMIError as e:
         write_status(qmdir, previous or "Ended immediately")
         if e.reason == CMQC.MQRC_Q_MGR_NOT_AVAILABLE:  # qm.lock taken since we looked
@@ -206,7 +207,7 @@ def _run(name: str, root: str | None, qmdir: str, log: errorlog.ErrorLog,
                      peer_limits=qmini.channel_limits.peer)
     finally:
         write_status(qmdir, "Quiescing" if end == "controlled" else "Ending immediately")
-        local.stop(name, root)
+        inprocess.stop(name, root)
         log.write(messages.AMQ8004)
         write_status(qmdir, {"controlled": "Ended normally",
                              "failed": "Ended unexpectedly"}.get(end, "Ended immediately"))
@@ -402,7 +403,7 @@ def _start_statistics(eng: Any) -> Callable[[], None]:
     from mqpy.stats.collector import start_statistics
 
     try:
-        return start_statistics(eng, local.attach(eng))
+        return start_statistics(eng, attach(eng))
     except MQMIError:  # the queue manager already ended (a log failure): nothing to count
         return lambda: None
 

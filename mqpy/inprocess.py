@@ -5,7 +5,7 @@ An engine owns its directory: a lock file (``qm.lock``, held with ``flock``) kee
 process, or a second engine in this one, from ever opening the same pagesets and log. Every
 ``mqpy.embedded(name)`` in the process shares the one engine; :func:`stop` ends it. This module
 knows engines, not the MQI: :mod:`mqpy.mqi` connects applications to them, and
-:func:`mqpy.local.attach` gives the queue manager's own code a pymqi-shaped connection.
+:func:`mqpy.mqi.attach` gives the queue manager's own code a pymqi-shaped connection.
 """
 
 from __future__ import annotations

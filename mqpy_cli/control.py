@@ -29,7 +29,7 @@ import typing
 
 import click
 
-from mqpy import config, filemodes, local
+from mqpy import config, filemodes, inprocess
 from mqpy.daemon import describe_status
 from mqpy.errorlog import VRMF
 
@@ -105,7 +105,7 @@ def _pid(qmdir: str) -> int | None:
 def _wait_ended(qmdir: str, timeout: float | None = None) -> bool:
     """Wait until nothing holds qm.lock (the queue manager process has ended)."""
     deadline = None if timeout is None else time.monotonic() + timeout
-    while local.is_locked(qmdir):
+    while inprocess.is_locked(qmdir):
         if deadline is not None and time.monotonic() > deadline:
             return False
         time.sleep(0.05)
@@ -117,7 +117,7 @@ def _status(qmdir: str) -> str:
     from mqpy.daemon import read_status
 
     recorded = read_status(qmdir)
-    if local.is_locked(qmdir):
+    if inprocess.is_locked(qmdir):
         if recorded in ("Starting", "Quiescing", "Ending immediately", "Ending pre-emptively"):
             return recorded
         return "Running"
@@ -181,12 +181,12 @@ def crtmqm(make_default: bool, dead_letter_queue: str, log_path: str | None,
             _err(MSG_LOG_PATH)
             sys.exit(RC_LOG_LOCATION)
     try:
-        local.create(qmgr, data_path, dead_letter_queue=dead_letter_queue, cfg=cfg,
+        inprocess.create(qmgr, data_path, dead_letter_queue=dead_letter_queue, cfg=cfg,
                      make_default=make_default)
     except FileExistsError:
         _err(MSG_EXISTS)
         sys.exit(RC_EXISTS)
-    except local.QMgrLocked:
+    except inprocess.QMgrLocked:
         _err(MSG_RUNNING)
         sys.exit(RC_RUNNING)
     except OSError as exc:  # a full disk, a directory it may not write: nothing half-made
@@ -210,7 +210,7 @@ def _ended_qmdir(qmgr: str, data_path: str | None) -> str:
     if not _exists(qmgr, data_path):
         _err(MSG_NOT_EXIST)
         sys.exit(RC_NOT_EXIST)
-    if local.is_locked(qmdir):
+    if inprocess.is_locked(qmdir):
         _err(MSG_RUNNING)
         sys.exit(RC_RUNNING)
     return qmdir
@@ -331,7 +331,7 @@ def endmqm(mode: str, data_path: str | None, qmgr: str) -> None:
     if not _exists(qmgr, data_path):
         _err(MSG_NOT_EXIST)
         sys.exit(RC_NOT_EXIST)
-    pid = _pid(qmdir) if local.is_locked(qmdir) else None
+    pid = _pid(qmdir) if inprocess.is_locked(qmdir) else None
     if pid is None:
         _err(MSG_NOT_AVAILABLE)
         sys.exit(RC_NOT_AVAILABLE)

@@ -22,7 +22,7 @@ from typing import Any
 
 import click
 
-from mqpy import CMQC, config, filemodes, local
+from mqpy import CMQC, config, filemodes, inprocess
 from mqpy.cmdserver import COMMAND_QUEUE, start_command_server, stop_command_server
 from mqpy.errors import MQMIError
 from mqpy.mqi import Queue, QueueManager, embedded
@@ -48,7 +48,7 @@ def _connect(name: str, data_path: str | None, user: str | None = None,
     ``user`` / ``password``: runmqsc -u, an MQCSP checked by CONNAUTH (CHCKLOCL)."""
     if not name:
         raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_Q_MGR_NOT_AVAILABLE)
-    if data_path and user is None and local.running(name, data_path) is not None:
+    if data_path and user is None and inprocess.running(name, data_path) is not None:
         return embedded(name, data_path=data_path, create=False)
     qm = QueueManager(None)
     qm.connect(name, data_path=data_path, user=user, password=password)  # bindings (strmqm)

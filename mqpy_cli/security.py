@@ -29,7 +29,7 @@ from collections.abc import Iterator
 
 import click
 
-from mqpy import config, local
+from mqpy import config, inprocess
 from mqpy.errors import MQMIError
 from mqpy.mqsc.writer import command_text
 from mqpy.security import authority as oam
@@ -91,22 +91,22 @@ def _parse(args: tuple[str, ...], flags: set[str]) -> tuple[dict[str, str], list
 @contextlib.contextmanager
 def _engine(qmgr: str, root: str | None) -> Iterator[object]:
     """The running engine, or one started for this command and ended after it."""
-    eng = local.running(qmgr, root)
+    eng = inprocess.running(qmgr, root)
     if eng is not None:
         yield eng
         return
     if not os.path.exists(os.path.join(config.qmgr_dir(qmgr, root), "pageset00")):
         raise _Exit("AMQ8118E: IBM MQ queue manager does not exist.", RC_QMGR_NAME)
     try:
-        eng = local.start(qmgr, root)
+        eng = inprocess.start(qmgr, root)
     except MQMIError:
-        if local.is_locked(config.qmgr_dir(qmgr, root)):
+        if inprocess.is_locked(config.qmgr_dir(qmgr, root)):
             raise _HeldByDaemon from None
         raise _Exit("AMQ8146E: IBM MQ queue manager not available.", RC_NOT_AVAILABLE) from None
     try:
         yield eng
     finally:
-        local.stop(qmgr, root)
+        inprocess.stop(qmgr, root)
 
 
 def _target(opts: dict[str, str], eng: object) -> tuple[str, str]:

@@ -16,7 +16,7 @@ import pytest
 import trio
 
 import mqpy
-from mqpy import CMQC, config, local
+from mqpy import CMQC, config, inprocess
 from mqpy.channelcommands import INITQ
 from mqpy.fap.framing import SegmentReader
 from mqpy.mqsc.processor import MQSCProcessor
@@ -42,10 +42,10 @@ def make_qmgr(tmp_path):
         cfg = None
         if channels is not None:
             cfg = config.QMgrConfig(name, "", channels=channels)
-        local.create(name, root, dead_letter_queue=DLQ if dlq else "", cfg=cfg)
-        return QMgr(name, root, local.start(name, root))
+        inprocess.create(name, root, dead_letter_queue=DLQ if dlq else "", cfg=cfg)
+        return QMgr(name, root, inprocess.start(name, root))
     yield make
-    local.stop_all()
+    inprocess.stop_all()
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from __future__ import annotations
 import trio
 
 import mqpy
-from mqpy import CMQC, CMQCFC, local
+from mqpy import CMQC, CMQCFC, inprocess
 from mqpy.channelcommands import INITQ
 from mqpy.fap.segments import SegmentType
 from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
@@ -95,8 +95,8 @@ async def test_maxmsgl_defaults_to_4_mb_and_above_100_mb_is_refused(qm1):
 
 def _restart_qmgr(qm) -> None:
     """endmqm + strmqm of an embedded queue manager (its channel initiator already ended)."""
-    local.stop(qm.name, qm.root)
-    qm.engine = local.start(qm.name, qm.root)
+    inprocess.stop(qm.name, qm.root)
+    qm.engine = inprocess.start(qm.name, qm.root)
 
 
 async def _retrying_and_stopped(qm1, qm2, nursery):

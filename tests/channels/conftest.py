@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from mqpy import local
+from mqpy import inprocess
 from tests.support.qmgr import QMgr
 
 
@@ -15,10 +15,10 @@ def two_qmgrs(tmp_path):
     made = []
     for name in ("QM1", "QM2"):
         root = str(tmp_path / name)
-        local.create(name, root, dead_letter_queue="SYSTEM.DEAD.LETTER.QUEUE")
-        made.append(QMgr(name, root, local.start(name, root)))
+        inprocess.create(name, root, dead_letter_queue="SYSTEM.DEAD.LETTER.QUEUE")
+        made.append(QMgr(name, root, inprocess.start(name, root)))
     yield made
-    local.stop_all()
+    inprocess.stop_all()
 
 
 @pytest.fixture

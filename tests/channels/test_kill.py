@@ -154,7 +154,7 @@ def idle_then_killed(site, count: int, pipeline: int = 0) -> list[bytes]:
     """``count`` persistent messages moved by the channel C (BATCHSZ 10; QM1's
     PipeLineLength ``pipeline``), its transmission queue drained, then QM1 killed with
     SIGKILL (daemon and channel initiator): the in-doubt units of work QM1 restarts with."""
-    from mqpy import local
+    from mqpy import inprocess
 
     _two_daemons_and_a_triggered_channel(site, batchsz=10, pipeline=pipeline)
     _put_persistent(site, 0, count)
@@ -165,11 +165,11 @@ def idle_then_killed(site, count: int, pipeline: int = 0) -> list[bytes]:
     os.kill(_pid(site, "QM1", "qm.lock"), signal.SIGKILL)
     os.kill(_pid(site, "QM1", "chinit.pid"), signal.SIGKILL)
     time.sleep(0.3)
-    eng = local.start("QM1", site.root)
+    eng = inprocess.start("QM1", site.root)
     try:
         return eng.indoubt()
     finally:
-        local.stop("QM1", site.root)
+        inprocess.stop("QM1", site.root)
 
 
 def test_sending_qmgr_killed_right_after_a_confirmed_batch(site):
@@ -182,7 +182,7 @@ def test_sending_qmgr_killed_right_after_a_confirmed_batch(site):
     and the next batch's) arrives exactly once and in order.
     spec: dqm-intercommunication 9.31; aliases-channels-storage 4.15;
     aliases-channels-storage 4.16"""
-    from mqpy import local
+    from mqpy import inprocess
 
     _two_daemons_and_a_triggered_channel(site, batchsz=10)
     _put_persistent(site, 0, 10)
@@ -192,11 +192,11 @@ def test_sending_qmgr_killed_right_after_a_confirmed_batch(site):
     time.sleep(0.3)
 
     # the log as the crash left it: the batch's commit record was never forced
-    eng = local.start("QM1", site.root)
+    eng = inprocess.start("QM1", site.root)
     try:
         assert len(eng.indoubt()) == 1
     finally:
-        local.stop("QM1", site.root)
+        inprocess.stop("QM1", site.root)
 
     _start(site, "QM1")
     _put_persistent(site, 10, 10)  # the trigger starts the channel again, if need be

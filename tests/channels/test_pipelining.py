@@ -284,17 +284,17 @@ def test_sending_qmgr_killed_with_batches_in_flight(site, in_flight):
     once and in order.
     spec: dqm-intercommunication 9.31; dqm-intercommunication 9.33;
     aliases-channels-storage 4.15; aliases-channels-storage 4.16"""
-    from mqpy import local
+    from mqpy import inprocess
 
     os.kill(_pid(site, "QM1", "qm.lock"), signal.SIGKILL)
     os.kill(_pid(site, "QM1", "chinit.pid"), signal.SIGKILL)
     time.sleep(0.3)
-    eng = local.start("QM1", site.root)
+    eng = inprocess.start("QM1", site.root)
     try:
         keys = [syncrecord.parse_prepare_key(key) for key in eng.indoubt()]
         assert [(k.channel, k.prev_seq, k.seq) for k in keys] == [("C", 40, 60)]
     finally:
-        local.stop("QM1", site.root)
+        inprocess.stop("QM1", site.root)
     in_flight.released.set()
     _start(site, "QM1")
     all_arrive_once_in_order(site)

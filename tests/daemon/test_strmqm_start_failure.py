@@ -10,7 +10,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from mqpy import local
+from mqpy import inprocess
 from mqpy_cli import control
 
 pytestmark = pytest.mark.system
@@ -34,7 +34,7 @@ def test_a_daemon_killed_during_start_up_makes_strmqm_exit_71_with_amq6184(tmp_p
     then strmqm exits 71 (IBM's "unexpected error"; not 247, the shell's 256 - 9) and says
     AMQ6184W naming the signal."""
     root = str(tmp_path)
-    local.create("KILLQM", root)
+    inprocess.create("KILLQM", root)
     _daemon_dying_by(monkeypatch, "KILL")
     result = CliRunner().invoke(control.strmqm, ["--data-path", root, "KILLQM"])
     assert result.exit_code == control.RC_UNEXPECTED == 71
@@ -44,7 +44,7 @@ def test_a_daemon_killed_during_start_up_makes_strmqm_exit_71_with_amq6184(tmp_p
 def test_start_daemon_turns_every_signal_death_into_71(tmp_path, monkeypatch):
     """Given a daemon ended by SIGTERM during start-up, then start_daemon's status is 71."""
     root = str(tmp_path)
-    local.create("TERMQM", root)
+    inprocess.create("TERMQM", root)
     _daemon_dying_by(monkeypatch, "TERM")
     rc, lines = control.start_daemon("TERMQM", root)
     assert rc == control.RC_UNEXPECTED

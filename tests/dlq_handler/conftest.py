@@ -13,7 +13,7 @@ import io
 import pytest
 
 import mqpy
-from mqpy import CMQC, local
+from mqpy import CMQC, inprocess
 from mqpy.dlq import RulesTable, Summary, parse_rules
 from mqpy.dlq.handler import DeadLetterHandler
 
@@ -33,7 +33,7 @@ class DLQHarness:
 
     @property
     def eng(self):
-        eng = local.running(QM, self.root)
+        eng = inprocess.running(QM, self.root)
         assert eng is not None, "the queue manager is not running"
         return eng
 

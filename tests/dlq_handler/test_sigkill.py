@@ -17,7 +17,7 @@ import sys
 import time
 
 import mqpy
-from mqpy import CMQC, local
+from mqpy import CMQC, inprocess
 from mqpy.dlq import parse_rules
 from mqpy.dlq.handler import DeadLetterHandler
 from mqpy_cli import control
@@ -38,7 +38,7 @@ def _end_daemon(root: str, pid: int) -> None:
     os.kill(pid, signal.SIGTERM)
     qmdir = os.path.join(root, "qmgrs", QMK)
     deadline = time.monotonic() + 20
-    while local.is_locked(qmdir):
+    while inprocess.is_locked(qmdir):
         if time.monotonic() > deadline:
             os.kill(pid, signal.SIGKILL)
             break
@@ -72,8 +72,8 @@ def test_sigkilled_runmqdlq_neither_loses_nor_duplicates(tmp_path):
     on the forward queue or still on the DLQ, never both, never lost; and a final run moves
     the rest, leaving all 2000 exactly once on the forward queue."""
     root = str(tmp_path)
-    local.create(QMK, root, dead_letter_queue="DLQ")
-    eng = local.start(QMK, root)
+    inprocess.create(QMK, root, dead_letter_queue="DLQ")
+    eng = inprocess.start(QMK, root)
     try:
         eng.alter("QLOCAL", "DLQ", {"MAXDEPTH": 100000})
         eng.define("QLOCAL", "FWDQ", {"MAXDEPTH": 100000})
@@ -82,7 +82,7 @@ def test_sigkilled_runmqdlq_neither_loses_nor_duplicates(tmp_path):
                          Format=CMQC.MQFMT_STRING)
             assert eng.dead_letter(md, b"msg %06d" % n, CMQC.MQRC_Q_FULL, "TARGET", QMK)
     finally:
-        local.stop(QMK, root)
+        inprocess.stop(QMK, root)
 
     rc, lines = control.start_daemon(QMK, root)
     assert rc == 0, lines

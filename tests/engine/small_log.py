@@ -7,7 +7,7 @@ import errno
 import os
 
 import mqpy
-from mqpy import CMQC, config, local
+from mqpy import CMQC, config, inprocess
 
 
 def start(name: str, root: str) -> None:
@@ -15,8 +15,8 @@ def start(name: str, root: str) -> None:
     cfg.log.LogFilePages = 16  # 64 KB segments
     cfg.log.LogPrimaryFiles = 3
     cfg.log.LogSecondaryFiles = 1
-    local.create(name, root, cfg=cfg)
-    local.start(name, root).define("QLOCAL", "Q", {"MAXDEPTH": 100000})
+    inprocess.create(name, root, cfg=cfg)
+    inprocess.start(name, root).define("QLOCAL", "Q", {"MAXDEPTH": 100000})
 
 
 def contents(qm: mqpy.QueueManager) -> list[bytes]:

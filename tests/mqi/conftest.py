@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 import mqpy
-from mqpy import local
+from mqpy import inprocess
 
 # the three ways to connect (embedded, bindings of a daemon, client of its channel initiator)
 from ._modes import connect, embedded, site  # noqa: F401
@@ -26,7 +26,7 @@ class QMgrHarness:
 
     @property
     def eng(self):
-        eng = local.running(QM, self.root)
+        eng = inprocess.running(QM, self.root)
         assert eng is not None, "the queue manager is not running"
         return eng
 
@@ -56,7 +56,7 @@ def qmgr(tmp_path):
     try:
         yield h
     finally:
-        local.stop(QM, h.root)
+        inprocess.stop(QM, h.root)
 
 
 @pytest.fixture

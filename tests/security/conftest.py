@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 import mqpy
-from mqpy import local
+from mqpy import inprocess
 from mqpy.cmdserver import COMMAND_QUEUE, start_command_server, stop_command_server
 from mqpy.security import install, set_authority, users_path
 from mqpy.security.users import UserFile
@@ -21,7 +21,7 @@ class SecuredQMgr:
     def __init__(self, root: str) -> None:
         self.root = root
         self.qm = mqpy.embedded(QM, data_path=root)  # connected before security is on
-        self.eng = local.running(QM, root)
+        self.eng = inprocess.running(QM, root)
         self.policy = install(self.eng, self.eng.qmdir)
         self.users = UserFile(users_path(self.eng.qmdir))
 
@@ -38,7 +38,7 @@ def secured(tmp_path):
     try:
         yield h
     finally:
-        local.stop(QM, h.root)
+        inprocess.stop(QM, h.root)
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import pytest
 import trio
 
 import mqpy
-from mqpy import CMQC, local
+from mqpy import CMQC, inprocess
 from mqpy.security import install, set_authority
 from mqpy.security.users import UserFile, users_path
 from mqpy_chinit.putaut import PutAuthority
@@ -56,8 +56,8 @@ def test_blank_mca_user_is_the_channel_initiators_own_authority():
 def pair(tmp_path):
     def make(name: str, dlq: bool) -> QMgr:
         root = str(tmp_path / name)
-        local.create(name, root, dead_letter_queue=DLQ if dlq else "")
-        return QMgr(name, root, local.start(name, root))
+        inprocess.create(name, root, dead_letter_queue=DLQ if dlq else "")
+        return QMgr(name, root, inprocess.start(name, root))
 
     def build(dlq: bool = True) -> tuple[QMgr, QMgr]:
         qm1, qm2 = make("QM1", True), make("QM2", dlq)
@@ -68,7 +68,7 @@ def pair(tmp_path):
         return qm1, qm2
 
     yield build
-    local.stop_all()
+    inprocess.stop_all()
 
 
 def _put_as(qm1: QMgr, user: str, data: bytes) -> None:

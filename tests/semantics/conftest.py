@@ -18,7 +18,7 @@ import shutil
 import pytest
 
 import mqpy
-from mqpy import local
+from mqpy import inprocess
 
 
 class QMgr:
@@ -31,7 +31,7 @@ class QMgr:
 
     @property
     def eng(self):
-        eng = local.running(self.name, self.root)
+        eng = inprocess.running(self.name, self.root)
         assert eng is not None, f"queue manager {self.name} is not running"
         return eng
 
@@ -56,7 +56,7 @@ def _templates(tmp_path_factory):
             root = os.path.join(str(base), name)
             os.makedirs(root)
             QMgr(name, root)
-            local.stop(name, root)
+            inprocess.stop(name, root)
             made[name] = root
         return made[name]
 
@@ -88,7 +88,7 @@ def make_qmgr(tmp_path, _templates):
         yield make
     finally:
         for q in made:
-            local.stop(q.name, q.root)
+            inprocess.stop(q.name, q.root)
 
 
 @pytest.fixture
