@@ -387,10 +387,10 @@ def run_floor(clients: int, seconds: float) -> dict:
 async def _floor_child(role: str, clients: int, unix: socket.socket, tcp: socket.socket,
                        path: str) -> None:
     """The server (echo) or the relay (pass both ways) of ``run_floor``, in trio, driving
-    the plain sockets as mqpy.server and mqpy_chinit.qmconn do."""
+    the plain sockets as mqpy.bindings_listener and mqpy_chinit.qmconn do."""
     import trio
 
-    from mqpy.serving import send_all
+    from mqpy.loopcalls import send_all
 
     async def pump(a: socket.socket, b: socket.socket) -> None:
         while True:

@@ -2,7 +2,7 @@
 
 ``strmqm`` starts this detached; it can also run in the foreground. It owns the queue manager's
 directory while it runs (``inprocess.start`` takes the ``qm.lock`` flock), restarts the engine from
-its pagesets and log, serves the MQI on ``<qmgr dir>/qm.sock`` (``mqpy.server``), and writes
+its pagesets and log, serves the MQI on ``<qmgr dir>/qm.sock`` (``mqpy.bindings_listener``), and writes
 the error-log entries an operator looks for: AMQ8003I when started, AMQ8004I when ended, AMQ7017S
 / AMQ7002S naming the damaged log or pageset file when restart is refused, and an FDC with
 AMQ6184W for anything unexpected (``errorlog.fdc_guard``: never a Python traceback).
@@ -42,7 +42,7 @@ import sys
 from collections.abc import Callable
 from typing import IO, Any
 
-from mqpy import CMQC, config, errorlog, extensions, filemodes, inprocess, messages
+from mqpy import CMQC, amqmsgs, config, errorlog, extensions, filemodes, inprocess
 from mqpy.errors import MQMIError
 from mqpy.mqi import attach
 
@@ -163,7 +163,7 @@ def _run(name: str, root: str | None, qmdir: str, log: errorlog.ErrorLog,
     try:
         qmini = config.QMgrConfig.load(name, root)  # checked before anything starts
     except config.ConfigError as e:
-        entry = messages.AMQ8940
+        entry = amqmsgs.AMQ8940
         log.write(entry, inserts=e.inserts)
         rendered = entry.render({**e.inserts, "qmgr": name})
         console.say(f"{entry.msgid}: {rendered.text}")
@@ -183,7 +183,7 @@ def _run(name: str, root: str | None, qmdir: str, log: errorlog.ErrorLog,
         return EXIT_NOT_EXIST
     except LogCorrupt as e:
         write_status(qmdir, "Ended unexpectedly")
-        entry = messages.AMQ7017
+        entry = amqmsgs.AMQ7017
         log.write(entry, inserts={"offset": e.offset, "lsn": e.lsn, "logfile": e.path})
         console.say(f"{entry.msgid}: {entry.text}")
         console.say(entry.render({"offset": e.offset, "lsn": e.lsn, "logfile": e.path,
@@ -191,7 +191,7 @@ def _run(name: str, root: str | None, qmdir: str, log: errorlog.ErrorLog,
         return EXIT_LOG_NOT_AVAILABLE
     except PagesetError as e:
         write_status(qmdir, "Ended unexpectedly")
-        entry = messages.AMQ7002
+        entry = amqmsgs.AMQ7002
         inserts = {"offset": 0, "path": e.path, "detail": e.detail}
         log.write(entry, inserts=inserts)
         console.say(f"{entry.msgid}: {entry.text}")
@@ -200,7 +200,7 @@ def _run(name: str, root: str | None, qmdir: str, log: errorlog.ErrorLog,
     end = "immediate"
     try:
         _install_security(eng)
-        log.write(messages.AMQ8003, inserts={"vrmf": errorlog.VRMF})
+        log.write(amqmsgs.AMQ8003, inserts={"vrmf": errorlog.VRMF})
         write_status(qmdir, "Running")
         end = _serve(eng, root, qmdir, console,
                      log if qmini.channel_limits.fastpath else None,
@@ -208,7 +208,7 @@ def _run(name: str, root: str | None, qmdir: str, log: errorlog.ErrorLog,
     finally:
         write_status(qmdir, "Quiescing" if end == "controlled" else "Ending immediately")
         inprocess.stop(name, root)
-        log.write(messages.AMQ8004)
+        log.write(amqmsgs.AMQ8004)
         write_status(qmdir, {"controlled": "Ended normally",
                              "failed": "Ended unexpectedly"}.get(end, "Ended immediately"))
     return EXIT_UNEXPECTED if end == "failed" else 0
@@ -223,7 +223,7 @@ def _refuse_exposed(name: str, qmdir: str, log_dir: str, log: errorlog.ErrorLog,
         return False
     path, mode = found[0]
     more = f", and {len(found) - 1} more paths" if len(found) > 1 else ""
-    entry = messages.AMQ7001
+    entry = amqmsgs.AMQ7001
     inserts = {"path": path, "mode": f"{mode:04o}", "more": more}
     log.write(entry, inserts=inserts)
     console.say(f"{entry.msgid}: {entry.text}")
@@ -261,7 +261,7 @@ def _serve(eng: Any, root: str | None, qmdir: str, console: _Console,
     SVRCONN sockets the channel initiator hands over, logging there."""
     import trio
 
-    from mqpy.server import BindingsServer
+    from mqpy.bindings_listener import BindingsServer
 
     outcome = {"end": "immediate"}
 

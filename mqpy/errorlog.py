@@ -66,8 +66,8 @@ from typing import IO, Any
 
 import attrs
 
-from mqpy import filemodes, messages
-from mqpy.messages import AMQMessage
+from mqpy import amqmsgs, filemodes
+from mqpy.amqmsgs import AMQMessage
 
 __all__ = [
     "DEFAULT_ERROR_LOG_SIZE",
@@ -238,7 +238,7 @@ def _caller() -> tuple[str, int]:
     return os.path.basename(frame.f_code.co_filename), frame.f_lineno
 
 
-def format_entry(rendered: messages.Rendered, *, when: _dt.datetime, pid: int, tid: int,
+def format_entry(rendered: amqmsgs.Rendered, *, when: _dt.datetime, pid: int, tid: int,
                  user: str, program: str, host: str, installation: str, vrmf: str,
                  qmgr: str | None, comp: str, line: int) -> str:
     """One error-log entry, trailer included, exactly as it is appended to AMQERR01.LOG."""
@@ -314,7 +314,7 @@ class ErrorLog:
         whole message."""
         if len(msgid) == 7:
             msgid += "I"
-        known = messages.MESSAGES.get(msgid)
+        known = amqmsgs.MESSAGES.get(msgid)
         explanation, action = "See the message text.", "None."
         if known is not None and known.fixed_explanation:
             explanation, action = known.explanation, known.action
@@ -709,9 +709,9 @@ def write_fdc(directory: str, probe_id: str, component: str, exc: BaseException 
     log = errorlog or ErrorLog(directory, qmgr=qmgr)
     inserts: dict[str, object] = {"pid": os.getpid(), "probe": probe_id, "fdc": path}
     if qmgr:
-        log.write(messages.AMQ6184, inserts={**inserts, "qmgr": qmgr}, qmgr=qmgr)
+        log.write(amqmsgs.AMQ6184, inserts={**inserts, "qmgr": qmgr}, qmgr=qmgr)
     else:
-        log.write(messages.AMQ6183, inserts=inserts)
+        log.write(amqmsgs.AMQ6183, inserts=inserts)
     if alert is not None:
         alert(path, probe_id)
     return path
@@ -766,7 +766,7 @@ class fdc_guard(contextlib.ContextDecorator):  # noqa: N801 - used like contextl
             return False
         extra = self.extra() if callable(self.extra) else (self.extra or {})
         stream = self.stream if self.stream is not None else sys.stderr
-        msg = messages.AMQ6184 if self.qmgr else messages.AMQ6183
+        msg = amqmsgs.AMQ6184 if self.qmgr else amqmsgs.AMQ6183
         try:
             self.fdc_path = write_fdc(self.directory, self.probe_id, self.component, exc,
                                       qmgr=self.qmgr, errorlog=self.errorlog,

@@ -15,7 +15,7 @@ import click
 import trio
 
 import mqpy
-from mqpy import config, errorlog, filemodes, messages
+from mqpy import amqmsgs, config, errorlog, filemodes
 from mqpy.channelcommands import INITQ
 from mqpy_chinit.admin import MQSCAdmin
 from mqpy_chinit.chinit import ChannelInitiator
@@ -84,8 +84,8 @@ def _channel_limits(name: str, data_path: str | None) -> config.ChannelsConfig:
     try:
         return config.QMgrConfig.load(name, data_path).channel_limits
     except config.ConfigError as e:
-        rendered = messages.AMQ8940.render({**e.inserts, "qmgr": name})
-        print(f"{messages.AMQ8940.msgid}: {rendered.text}\n{rendered.explanation}",
+        rendered = amqmsgs.AMQ8940.render({**e.inserts, "qmgr": name})
+        print(f"{amqmsgs.AMQ8940.msgid}: {rendered.text}\n{rendered.explanation}",
               file=sys.stderr)
         sys.exit(20)
 

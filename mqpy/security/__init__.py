@@ -40,7 +40,7 @@ from collections.abc import Iterable, Mapping
 
 import attrs
 
-from mqpy import CMQC, CMQCFC, messages
+from mqpy import CMQC, CMQCFC, amqmsgs
 from mqpy.errorlog import ErrorLog
 from mqpy.errors import MQMIError
 from mqpy.security import authority as oam
@@ -417,7 +417,7 @@ def flowed_user_refusal(uid: str | None, csp: str | None) -> dict[str, object] |
     if not bad_csp and (uid is None or mq_user_id(uid) is not None):
         return None
     bad = csp if bad_csp else uid
-    r = messages.AMQ9557.render({"user": _printable(bad), "csp": _printable(csp),
+    r = amqmsgs.AMQ9557.render({"user": _printable(bad), "csp": _printable(csp),
                                  "uid": _printable(uid)})
     return {"allowed": False, "user": "", "msgid": r.msgid,
             "text": f"{r.text} {r.explanation}",
@@ -480,7 +480,7 @@ class SecurityPolicy:
         """AMQ5534E and 2035; the error carries ``fail_delay``, the CONNAUTH AUTHINFO's
         FAILDLAY (IBM default 1 second), which the server waits before answering so that
         passwords cannot be guessed at full speed (the wait holds no thread)."""
-        self.errors.write(messages.AMQ5534, inserts={"user": user, "appl": appl_name.strip()})
+        self.errors.write(amqmsgs.AMQ5534, inserts={"user": user, "appl": appl_name.strip()})
         err = _refuse()
         err.fail_delay = _fail_delay(self.engine)  # type: ignore[attr-defined]
         return err

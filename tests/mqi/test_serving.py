@@ -1,4 +1,4 @@
-"""Engine calls served from a trio loop (mqpy.serving): memory work in the loop, forces on a
+"""Engine calls served from a trio loop (mqpy.loopcalls): memory work in the loop, forces on a
 thread, and never an answer before the log that covers it is on disk."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 import trio
 
 import mqpy
-from mqpy import CMQC, serving
+from mqpy import CMQC, loopcalls
 
 OUT, IN = CMQC.MQOO_OUTPUT, CMQC.MQOO_INPUT_AS_Q_DEF
 
@@ -30,7 +30,7 @@ def _serve(conn, *calls):
     """Run each (method name, args) through EngineVerbs in a trio loop; return the results."""
 
     async def main():
-        verbs = serving.EngineVerbs(conn, trio.CapacityLimiter(2))
+        verbs = loopcalls.EngineVerbs(conn, trio.CapacityLimiter(2))
         return [await getattr(verbs, name)(*args) for name, args in calls]
 
     return trio.run(main)
@@ -94,7 +94,7 @@ def test_a_waiting_get_served_from_the_loop_is_woken_by_a_put(qmgr):
     other = qmgr.connect()
 
     async def main():
-        verbs = serving.EngineVerbs(conn, trio.CapacityLimiter(1))
+        verbs = loopcalls.EngineVerbs(conn, trio.CapacityLimiter(1))
         async with trio.open_nursery() as nursery:
             async def put_soon():
                 await trio.sleep(0.2)

@@ -11,7 +11,7 @@ import mqpy
 from mqpy import inprocess
 from mqpy.mqi import attach
 from mqpy.stats.collector import emit_now
-from mqpy_cli.tool import cli
+from mqpy_cli.statscmd import cli
 
 pytestmark = pytest.mark.system
 

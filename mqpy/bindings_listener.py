@@ -12,7 +12,7 @@ the call.)
 
 MQPUT, MQPUT1, MQGET, MQCMIT, MQBACK and MQINQ run in the event loop: their work is in
 memory, and the log force persistent work needs is made on a worker thread before the reply
-(``mqpy.serving``). Calls that may block for other reasons -- MQCONN, MQOPEN and MQCLOSE (a
+(``mqpy.loopcalls``). Calls that may block for other reasons -- MQCONN, MQOPEN and MQCLOSE (a
 model queue's definition), MQSET, MQDISC, puts of very long messages -- run in worker
 threads under one ``CapacityLimiter``. A waiting MQGET holds no thread: the engine calls our *waiter* from whichever
 thread made a message available, and the waiter hands an ``Event.set`` to the trio loop
@@ -48,7 +48,7 @@ from typing import Any
 
 import trio
 
-from mqpy import CMQC, errorlog, serving
+from mqpy import CMQC, errorlog, loopcalls
 from mqpy.admission import Admission, Admissions, LogLimiter
 from mqpy.bindings import MAX_MSG_SIZE, MAX_TRANSMISSION_SIZE, bind_address, socket_path
 from mqpy.config import PeerLimits
@@ -201,7 +201,7 @@ class BindingsServer:
         from mqpy import errorlog
 
         errorlog.write_fdc(os.path.join(self.engine.qmdir, "errors"), "XC130003",
-                           "mqpy.server", exc, qmgr=self.engine.name)
+                           "mqpy.bindings_listener", exc, qmgr=self.engine.name)
 
 
 class _Session:
@@ -222,7 +222,7 @@ class _Session:
         self.connect_by: float | None = None
         self.writer = SegmentWriter(MAX_TRANSMISSION_SIZE)
         self.conn: Any = None
-        self.verbs: serving.EngineVerbs | None = None  # conn's MQI for this loop
+        self.verbs: loopcalls.EngineVerbs | None = None  # conn's MQI for this loop
         self.gone = trio.Event()  # the application closed its end (or broke the protocol)
         self.received: collections.deque[Any] = collections.deque()  # read, not yet served
         self.ended = False  # MQDISC done
@@ -287,7 +287,7 @@ class _Session:
         """Write ``data`` whole; False once the application has gone. The reply usually fits
         the socket's buffer: one send, and no trip through the scheduler for it."""
         try:
-            await serving.send_all(self.sock, data)
+            await loopcalls.send_all(self.sock, data)
         except (OSError, trio.ClosedResourceError):
             return False
         return True
@@ -428,7 +428,7 @@ class _Session:
             except MQMIError as e:
                 await trio.sleep(getattr(e, "fail_delay", 0))  # FAILDLAY: holds no thread
                 raise
-        self.verbs = serving.EngineVerbs(self.conn, self.server.limiter, self.gone, self._watch)
+        self.verbs = loopcalls.EngineVerbs(self.conn, self.server.limiter, self.gone, self._watch)
         return mqiflows.encode_reply(d.verb, [(self.engine.name, appl)], hobj=self.conn.hconn)
 
     @staticmethod
@@ -443,11 +443,11 @@ class _Session:
         return is_privileged(self.engine.qmdir, peer)
 
     def _refused_assertion(self, peer: str | None, appl: str) -> None:
-        from mqpy import errorlog, messages
+        from mqpy import amqmsgs, errorlog
 
         errorlog.ErrorLog(os.path.join(self.engine.qmdir, "errors"),
                           qmgr=self.engine.name).write(
-            messages.AMQ5534, inserts={"user": peer or "", "appl": appl.strip()})
+            amqmsgs.AMQ5534, inserts={"user": peer or "", "appl": appl.strip()})
 
     async def _disc(self, d: mqiflows.Decoded) -> MQIReply:
         await self.verbs.disconnect()
@@ -481,7 +481,7 @@ class _Session:
         """A quiet MQPUT of an SPI RUN_QUIET with its MQMD as it came (``engine.packed``);
         anything but a plain put goes the usual way, decoded then."""
         conn = self.conn
-        done = await serving.engine_call(conn, self.server.limiter, packed.put, conn,
+        done = await loopcalls.engine_call(conn, self.server.limiter, packed.put, conn,
                                          call.hobj, call.raw, call.struc, call.data)
         if done is packed.GENERAL:
             return await self._put(self._decode(call.request))
@@ -494,7 +494,7 @@ class _Session:
         its reply's flow in the run, packed (bytes), when it fits one segment."""
         conn = self.conn
         gmo = call.struc
-        got = await serving.engine_call(conn, self.server.limiter, packed.get, conn,
+        got = await loopcalls.engine_call(conn, self.server.limiter, packed.get, conn,
                                         call.hobj, gmo, call.data)
         if got is packed.GENERAL:
             return await self._get(self._decode(call.request))
@@ -746,7 +746,7 @@ def _packed_call(request: MQIRequest, quiet: bool) -> _PackedCall | None:
                                    and _LONG.unpack_from(body, md_size + _PMO_RECS_AT)[0]):
             return None  # (a distribution list's records follow)
         (length,) = _LONG.unpack_from(body, pos)
-        if length != len(body) - pos - 4 or length > serving.INLINE_DATA_LIMIT:
+        if length != len(body) - pos - 4 or length > loopcalls.INLINE_DATA_LIMIT:
             return None
         pmo = _struc(PMO, body[md_size:pos])
         return None if pmo is None else _PackedCall(verb, request.hobj, body[:md_size], pmo,
