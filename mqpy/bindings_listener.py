@@ -433,12 +433,12 @@ class _Session:
 
     @staticmethod
     def _owner() -> str:
-        from mqpy.security import owner
+        from mqpy.security.policy import owner
 
         return owner()
 
     def _privileged(self, peer: str | None) -> bool:
-        from mqpy.security import is_privileged
+        from mqpy.security.policy import is_privileged
 
         return is_privileged(self.engine.qmdir, peer)
 
@@ -572,7 +572,7 @@ class _Session:
             self.conn.check_usable()
             if not self._privileged(_peer_user(self.sock)):
                 raise MQMIError(_FAILED, CMQC.MQRC_NOT_AUTHORIZED)
-            from mqpy.security import channel_decision
+            from mqpy.security.policy import channel_decision
 
             query = json.loads(luwid.decode("utf-8"))
             decision = await self._thread(channel_decision, self.engine, query)

@@ -247,10 +247,10 @@ def _install_security(eng: Any) -> None:
     """Security is always on, as in MQ; what it checks is MQSC's business: QMGR CONNAUTH
     names an AUTHINFO (CHCKLOCL / CHCKCLNT), QMGR CHLAUTH(ENABLED|DISABLED) switches the
     channel authentication records, setmqaut grants object authorities. The first start
-    creates IBM's defaults (``mqpy.security.ensure_defaults``); the owner is in mqm."""
-    from mqpy import security
+    creates IBM's defaults (``mqpy.security.policy.ensure_defaults``); the owner is in mqm."""
+    from mqpy.security import policy
 
-    security.install(eng)
+    policy.install(eng)
 
 
 def _serve(eng: Any, root: str | None, qmdir: str, console: _Console,

@@ -117,7 +117,7 @@ class EngineAdmin:
         return self.engine.catalog.qmgr.get(key)
 
     def channel_decision(self, query: dict[str, object]) -> dict[str, object]:
-        from mqpy.security import channel_decision
+        from mqpy.security.policy import channel_decision
 
         return channel_decision(self.engine, query)
 

@@ -46,7 +46,7 @@ def _bind(name: str, data_path: str | None, appl_name: str = "runmqchi"):
     owner's) identity, so CHCKLOCL does not ask it for a password (as MQ's runmqchi)."""
     from mqpy import bindings
     from mqpy.fap import mqiflows
-    from mqpy.security import owner
+    from mqpy.security.policy import owner
 
     qm = mqpy.QueueManager(None)
     qm._conn = bindings.connect(name, data_path,

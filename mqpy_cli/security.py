@@ -33,7 +33,7 @@ from mqpy import config, inprocess
 from mqpy.errors import MQMIError
 from mqpy.mqsc.writer import command_text
 from mqpy.security import authority as oam
-from mqpy.security import (
+from mqpy.security.policy import (
     effective_authority,
     group_authority,
     group_authority_of,
@@ -259,7 +259,7 @@ def _dumped(records: list[oam.AuthRecord], opts: dict[str, str]) -> str:
 def dmpmqaut(args: tuple[str, ...]) -> None:
     """dmpmqaut -m QM [-t TYPE] [-n PROFILE] [-p PRINCIPAL | -g GROUP]: the authority
     records, as IBM's dmpmqaut prints them."""
-    from mqpy.security import authority_records
+    from mqpy.security.policy import authority_records
 
     def body(eng, opts, specs, seen) -> str:  # noqa: ANN001
         if specs:

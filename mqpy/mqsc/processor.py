@@ -744,13 +744,13 @@ class MQSCProcessor:
 
     def _security(self, cmd: MQSCCommand) -> list[str]:
         """SET/DISPLAY CHLAUTH, SET/DELETE AUTHREC (mqpy.security keeps the records)."""
-        from mqpy import security
+        from mqpy.security import policy
 
         try:
             if cmd.objtype == "CHLAUTH" and cmd.verb == "SET":
-                return [security.set_chlauth(self.engine, cmd.name, cmd.params)]
+                return [policy.set_chlauth(self.engine, cmd.name, cmd.params)]
             if cmd.objtype == "CHLAUTH" and cmd.verb == "DISPLAY":
-                found = security.display_chlauth(self.engine, cmd.name or "*", cmd.params)
+                found = policy.display_chlauth(self.engine, cmd.name or "*", cmd.params)
                 if isinstance(found, str):
                     return [found]
                 if not found:
@@ -761,12 +761,12 @@ class MQSCProcessor:
                     lines.extend(format_attrs(list(record.items())))
                 return lines
             if cmd.objtype == "AUTHREC" and cmd.verb == "SET":
-                security.set_authrec(self.engine, cmd.params)
+                policy.set_authrec(self.engine, cmd.params)
                 return [message("AMQ8862I")]
             if cmd.objtype == "AUTHREC" and cmd.verb == "DISPLAY":
                 return self._display_authrec(cmd)
             if cmd.objtype == "AUTHREC" and cmd.verb == "DELETE":
-                if not security.delete_authrec(self.engine, cmd.params):
+                if not policy.delete_authrec(self.engine, cmd.params):
                     raise CommandFailed.of(CMQCFC.MQRCCF_OBJECT_NAME_ERROR, "AMQ8147E",
                                            cmd.params.get("PROFILE", ""))
                 return [message("AMQ8863I")]
@@ -782,12 +782,12 @@ class MQSCProcessor:
     def _display_authrec(self, cmd: MQSCCommand) -> list[str]:
         """DISPLAY AUTHREC [PROFILE()] [OBJTYPE()] [PRINCIPAL()|GROUP()]: the stored records,
         PROFILE compared exactly (MATCH(PROFILE), IBM's default)."""
-        from mqpy import security
+        from mqpy.security import policy
 
         p = cmd.params
         want_type = str(p.get("OBJTYPE") or "").lower()
         lines: list[str] = []
-        for r in sorted(security.authority_records(self.engine),
+        for r in sorted(policy.authority_records(self.engine),
                         key=lambda r: (r.objtype, r.profile, r.entity_type, r.entity)):
             if want_type and r.objtype != want_type:
                 continue

@@ -1,7 +1,7 @@
 """Channel authentication records (SET / DISPLAY CHLAUTH) and their evaluation: pure code.
 
 Owns the record type, IBM's matching rules and the decision an inbound channel gets. It
-never reads files, the engine or a socket: :mod:`mqpy.security` stores the records as engine
+never reads files, the engine or a socket: :mod:`mqpy.security.policy` stores the records as engine
 objects and the SVRCONN / receiving MCAs call :func:`evaluate` with what the partner sent.
 
 Theory of operation (IBM MQ "Channel authentication records"; [M] from IBM's documentation as

@@ -75,7 +75,7 @@ async def test_an_mqdh_message_is_put_with_the_authority_putaut_names(two_qmgrs)
     dead-letter queue with reason 2035, as the plain message does. The list's put is judged
     for the context user, not made with the channel initiator's own authority.
     spec: dqm-intercommunication 9.48 (IBM: PUTAUT, "User IDs used by the channel initiator")"""
-    from mqpy.security import install
+    from mqpy.security.policy import install
     from mqpy_chinit.putaut import PutAuthority
 
     qm1, qm2 = two_qmgrs
@@ -104,7 +104,7 @@ async def test_an_exception_report_is_put_with_the_authority_putaut_names(two_qm
     not put to T2 (mallory may not put there either) and the message goes to the
     dead-letter queue instead: the report is no way round the put authority.
     spec: dqm-intercommunication 9.27 (IBM: PUTAUT)"""
-    from mqpy.security import install
+    from mqpy.security.policy import install
     from mqpy_chinit.putaut import PutAuthority
 
     qm1, qm2 = two_qmgrs

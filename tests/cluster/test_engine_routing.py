@@ -393,8 +393,8 @@ def test_an_alternate_user_is_judged_on_a_competing_local_instance(qm1):
     queue only, when carol opens INVQ for output as alternate user dave, then 2035: the
     local instance the workload may choose is judged for dave, not for carol alone.
     spec: aliases-channels-storage 1 use 5"""
-    from mqpy.security import install, set_authority, users_path
-    from mqpy.security.users import UserFile
+    from mqpy.security.policy import install, set_authority
+    from mqpy.security.users import UserFile, users_path
 
     qm1.define("QLOCAL", "INVQ", {"CLUSTER": "INV", "CLWLUSEQ": "ANY"})
     qm1.test_cache(INVQ=[_instance("QM1", local=True, clwluseq="ANY"), _instance("QM2")])

@@ -11,8 +11,8 @@ import pytest
 import mqpy
 from mqpy import inprocess
 from mqpy.cmdserver import COMMAND_QUEUE, start_command_server, stop_command_server
-from mqpy.security import install, set_authority, users_path
-from mqpy.security.users import UserFile
+from mqpy.security.policy import install, set_authority
+from mqpy.security.users import UserFile, users_path
 
 QM = "QMSEC"
 

@@ -6,7 +6,6 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
-from mqpy.security import effective_authority, remove_authority, set_authority
 from mqpy.security.authority import (
     AuthRecord,
     AuthSpecError,
@@ -16,6 +15,7 @@ from mqpy.security.authority import (
     parse_specs,
     profile_matches,
 )
+from mqpy.security.policy import effective_authority, remove_authority, set_authority
 from mqpy.structures import OD
 
 # ------------------------------------------------------------------ pure rules
@@ -176,7 +176,7 @@ def test_authority_records_survive_a_restart(carol):
     """Given carol's +put on Q1, when the queue manager restarts and security is installed
     again, then the record is still there (authority records are logged definitions)."""
     from mqpy import inprocess
-    from mqpy.security import install
+    from mqpy.security.policy import install
 
     set_authority(carol.eng, "queue", "Q1", ["+put"], principal="carol")
     inprocess.stop("QMSEC", carol.root)

@@ -6,7 +6,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQCFC, inprocess
-from mqpy.security import (
+from mqpy.security.policy import (
     check_channel,
     chlauth_records,
     display_chlauth,

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from mqpy import CMQC, CMQCFC, pcf
-from mqpy.security import set_authority
 from mqpy.security.commands import command_needs
+from mqpy.security.policy import set_authority
 from mqpy_cli.security import dspmqaut, setmqaut
 
 from .requester import reason

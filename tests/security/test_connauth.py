@@ -6,7 +6,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
-from mqpy.security import DEFAULT_AUTHINFO, set_authority
+from mqpy.security.policy import DEFAULT_AUTHINFO, set_authority
 
 ALICE_PW = "alice-pw-1"
 
@@ -124,7 +124,7 @@ def admin2(alice):
 
 
 def _owner() -> bytes:
-    from mqpy.security import owner
+    from mqpy.security.policy import owner
 
     return owner()[:12].encode("latin-1")
 
@@ -242,14 +242,14 @@ async def test_password_checks_have_threads_of_their_own(alice):
 def test_privilege_compares_whole_operating_system_names(alice, monkeypatch):
     """Given an owner whose name is longer than 12 characters, when another user shares its
     first 12, then that user is not privileged (may not connect on behalf of others)."""
-    from mqpy import security
+    from mqpy.security import policy
 
-    monkeypatch.setattr(security, "_owner", lambda: "queuemanager1")
-    assert security.is_privileged(alice.eng.qmdir, "queuemanager1")
-    assert not security.is_privileged(alice.eng.qmdir, "queuemanager2")
+    monkeypatch.setattr(policy, "_owner", lambda: "queuemanager1")
+    assert policy.is_privileged(alice.eng.qmdir, "queuemanager1")
+    assert not policy.is_privileged(alice.eng.qmdir, "queuemanager2")
     alice.users.add("mqadmin", None, ["mqm"])
-    assert security.is_privileged(alice.eng.qmdir, "mqadmin")
-    assert not security.is_privileged(alice.eng.qmdir, "mqadmin" + "x" * 10)
+    assert policy.is_privileged(alice.eng.qmdir, "mqadmin")
+    assert not policy.is_privileged(alice.eng.qmdir, "mqadmin" + "x" * 10)
 
 
 async def test_an_unidentified_bindings_peer_is_refused(alice, monkeypatch):

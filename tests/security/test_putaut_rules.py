@@ -10,7 +10,7 @@ import trio
 
 import mqpy
 from mqpy import CMQC, inprocess
-from mqpy.security import install, set_authority
+from mqpy.security.policy import install, set_authority
 from mqpy.security.users import UserFile, users_path
 from mqpy_chinit.putaut import PutAuthority
 from tests.channel_behaviour.conftest import (
