@@ -13,15 +13,9 @@ from mqpy import CMQC, inprocess
 from mqpy.security.policy import install, set_authority
 from mqpy.security.users import UserFile, users_path
 from mqpy_chinit.putaut import PutAuthority
-from tests.channel_behaviour.conftest import (
-    CHANNEL,
-    DLQ,
-    define_pair,
-    finish,
-    start_chinit,
-    wait_until,
-)
+from tests.support.channel_pair import CHANNEL, DLQ, define_pair, finish, start_chinit
 from tests.support.qmgr import QMgr
+from tests.support.waiting import wait_until
 
 # ------------------------------------------------------------------ pure rules
 

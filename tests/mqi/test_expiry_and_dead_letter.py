@@ -11,9 +11,8 @@ import time
 
 import mqpy
 from mqpy import CMQC
-from tests.mqi._support import BROWSE, drain, raises_mq
 
-from ._support import DLH_LEN, curdepth, get_dlq, get_one, put_to, s
+from ._support import BROWSE, DLH_LEN, curdepth, drain, get_dlq, get_one, put_to, raises_mq, s
 
 
 def _put_expiring(qm, qname: str = "Q1", tenths: int = 1, data: bytes = b"soon gone"):

@@ -11,9 +11,8 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
-from tests.mqi._support import IN, OUT, drain, raises_mq
 
-from ._support import XQH_LEN, get_one, get_xmit, od, put_to, s
+from ._support import IN, OUT, XQH_LEN, drain, get_one, get_xmit, od, put_to, raises_mq, s
 
 
 def _assert_header(qm, xmitq: str, rq: str, rqm: str, *, sent: mqpy.MD,

@@ -5,9 +5,9 @@ from __future__ import annotations
 import trio
 
 from mqpy.channelcommands import INITQ
+from mqpy_chinit.states import ChannelState
+from tests.support.channel_pair import CHANNEL, define_pair, finish, start_chinit
 from tests.support.waiting import wait_until
-
-from .conftest import CHANNEL, ChannelState, define_pair, finish, start_chinit
 
 
 async def test_discint_ends_an_idle_channel_inactive_and_a_trigger_restarts_it(qm1, qm2):

@@ -10,17 +10,9 @@ import trio
 import mqpy
 from mqpy import CMQC
 from mqpy.channelcommands import INITQ
-
-from .conftest import (
-    CHANNEL,
-    DLQ,
-    ChannelState,
-    browse,
-    define_pair,
-    finish,
-    start_chinit,
-    wait_until,
-)
+from mqpy_chinit.states import ChannelState
+from tests.support.channel_pair import CHANNEL, DLQ, browse, define_pair, finish, start_chinit
+from tests.support.waiting import wait_until
 
 RETURN = "QM2.TO.QM1"
 REPORT_FULL_DISCARD = CMQC.MQRO_EXCEPTION_WITH_FULL_DATA | CMQC.MQRO_DISCARD_MSG

@@ -6,18 +6,10 @@ from __future__ import annotations
 import trio
 
 from mqpy.channelcommands import INITQ
+from mqpy_chinit.states import ChannelState
+from tests.support.channel_pair import CHANNEL, chstatus, define_pair, finish, mqsc, start_chinit
 from tests.support.ports import free_port
-
-from .conftest import (
-    CHANNEL,
-    ChannelState,
-    chstatus,
-    define_pair,
-    finish,
-    mqsc,
-    start_chinit,
-    wait_until,
-)
+from tests.support.waiting import wait_until
 
 
 def trigger_on(qm) -> None:

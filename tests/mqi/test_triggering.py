@@ -11,9 +11,8 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
-from tests.mqi._support import IN, OUT, drain, put
 
-from ._support import curdepth, get_trigger, od, s
+from ._support import IN, OUT, curdepth, drain, get_trigger, od, put, s
 
 
 class Monitor:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import trio
 
+from mqpy_chinit.states import ChannelState
+from tests.support.channel_pair import chstatus, finish, mqsc, start_chinit
+from tests.support.proxy import TapProxy
 from tests.support.waiting import wait_until
-
-from .conftest import ChannelState, TapProxy, chstatus, finish, mqsc, start_chinit
 
 
 def _xmitq_and_target(sender_qm, receiver_qm):

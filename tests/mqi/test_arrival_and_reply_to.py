@@ -15,9 +15,8 @@ import pytest
 import mqpy
 from mqpy import CMQC
 from mqpy.engine import resolution
-from tests.mqi._support import drain, raises_mq
 
-from ._support import get_one, get_xmit, put_to, s
+from ._support import drain, get_one, get_xmit, put_to, raises_mq, s
 
 
 def arrive(q, qname: str, qmname: str) -> resolution.Resolved:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import mqsc
+from tests.support.channel_pair import mqsc
 
 
 @pytest.mark.parametrize("name", ["ABCDEFGHIJKLMNOPQRSTU", "'A B'", "A#B"])

@@ -13,9 +13,8 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
-from tests.mqi._support import IN, OUT, raises_mq
 
-from ._support import get_one, get_xmit, od, s
+from ._support import IN, OUT, get_one, get_xmit, od, raises_mq, s
 
 ORIGINAL = {"UserIdentifier": b"alice", "AccountingToken": b"\x01" * 32,
             "ApplIdentityData": b"ident-data", "PutApplType": CMQC.MQAT_JAVA,

@@ -7,9 +7,8 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
-from tests.mqi._support import IN, OUT, raises_mq
 
-from ._support import curdepth, od, put_to
+from ._support import IN, OUT, curdepth, od, put_to, raises_mq
 
 
 def test_two_input_options_fail_2046(qm1):

@@ -7,19 +7,11 @@ import trio
 from mqpy import CMQC, CMQCFC, CMQXC, pcf
 from mqpy.fap.segments import Ping, SegmentType
 from mqpy.structures import CFH
+from mqpy_chinit.states import ChannelState
+from tests.support.channel_pair import CHANNEL, chstatus, define_pair, finish, mqsc, start_chinit
 from tests.support.ports import free_port
-
-from .conftest import (
-    CHANNEL,
-    ChannelState,
-    TapProxy,
-    chstatus,
-    define_pair,
-    finish,
-    mqsc,
-    start_chinit,
-    wait_until,
-)
+from tests.support.proxy import TapProxy
+from tests.support.waiting import wait_until
 
 
 async def test_ping_channel_gets_its_data_back_from_the_receiver(qm1, qm2):

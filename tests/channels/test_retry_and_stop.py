@@ -9,18 +9,10 @@ import trio
 import mqpy
 from mqpy import CMQC
 from mqpy.channelcommands import INITQ
+from mqpy_chinit.states import ChannelState
+from tests.support.channel_pair import CHANNEL, browse, define_pair, finish, mqsc, start_chinit
 from tests.support.ports import free_port
-
-from .conftest import (
-    CHANNEL,
-    ChannelState,
-    browse,
-    define_pair,
-    finish,
-    mqsc,
-    start_chinit,
-    wait_until,
-)
+from tests.support.waiting import wait_until
 
 
 async def watch(status, seen: list, stop: trio.Event) -> None:

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import mqpy
 from mqpy import CMQC
-from tests.mqi._support import IN, INQ, OUT, drain, put, raises_mq
 
-from ._support import curdepth, get_one, od
+from ._support import IN, INQ, OUT, curdepth, drain, get_one, od, put, raises_mq
 
 SYSTEM_QUEUES = [
     ("QLOCAL", "SYSTEM.DEFAULT.LOCAL.QUEUE"), ("QMODEL", "SYSTEM.DEFAULT.MODEL.QUEUE"),

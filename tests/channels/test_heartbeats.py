@@ -7,17 +7,10 @@ import time
 import trio
 
 from mqpy.fap.segments import SegmentType
-from tests.support.proxy import FaultProxy
-
-from .conftest import (
-    CHANNEL,
-    ChannelState,
-    TapProxy,
-    define_pair,
-    finish,
-    start_chinit,
-    wait_until,
-)
+from mqpy_chinit.states import ChannelState
+from tests.support.channel_pair import CHANNEL, define_pair, finish, start_chinit
+from tests.support.proxy import FaultProxy, TapProxy
+from tests.support.waiting import wait_until
 
 HEARTBEAT = SegmentType.HEARTBEAT
 

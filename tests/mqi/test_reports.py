@@ -13,9 +13,8 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
-from tests.mqi._support import IN, drain
 
-from ._support import get_dlq, get_one, get_xmit, put_to, s
+from ._support import IN, drain, get_dlq, get_one, get_xmit, put_to, s
 
 DATA = bytes(range(256)) * 2  # 512 bytes, so "with data" visibly cuts at 100
 

@@ -5,17 +5,10 @@ from __future__ import annotations
 import trio
 
 from mqpy.fap.segments import SegmentType, Status, StatusCode
-
-from .conftest import (
-    CHANNEL,
-    ChannelState,
-    TapProxy,
-    define_pair,
-    finish,
-    mqsc,
-    start_chinit,
-    wait_until,
-)
+from mqpy_chinit.states import ChannelState
+from tests.support.channel_pair import CHANNEL, define_pair, finish, mqsc, start_chinit
+from tests.support.proxy import TapProxy
+from tests.support.waiting import wait_until
 
 
 async def _two_moved_then_stopped(qm1, qm2, nursery):

@@ -6,19 +6,18 @@ import trio
 
 from mqpy import syncrecord
 from mqpy.fap.segments import SegmentType
-from tests.support.proxy import FaultProxy, nth_message, once
-
-from .conftest import (
+from mqpy_chinit.states import ChannelState
+from tests.support.channel_pair import (
     CHANNEL,
-    ChannelState,
     browse,
     chstatus,
     define_pair,
     finish,
     mqsc,
     start_chinit,
-    wait_until,
 )
+from tests.support.proxy import FaultProxy, nth_message, once
+from tests.support.waiting import wait_until
 
 BATCH = 5
 

@@ -6,16 +6,10 @@ import pytest
 import trio
 
 from mqpy.fap.segments import Status, StatusCode
-
-from .conftest import (
-    CHANNEL,
-    ChannelState,
-    TapProxy,
-    define_pair,
-    finish,
-    start_chinit,
-    wait_until,
-)
+from mqpy_chinit.states import ChannelState
+from tests.support.channel_pair import CHANNEL, define_pair, finish, start_chinit
+from tests.support.proxy import TapProxy
+from tests.support.waiting import wait_until
 
 
 async def _start(qm1, qm2, nursery, *, rcvr=None, **sdr):

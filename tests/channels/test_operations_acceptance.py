@@ -16,22 +16,20 @@ from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
 from mqpy_chinit.cluster.directory import cache_path
 from mqpy_chinit.cluster.records import decode as decode_record
 from mqpy_chinit.receiver_mca import ReceiverMCA
-from tests.support.ports import free_port
-from tests.support.proxy import FaultProxy, once
-
-from .conftest import (
+from mqpy_chinit.states import ChannelState
+from tests.support.channel_pair import (
     CHANNEL,
     DLQ,
-    ChannelState,
-    TapProxy,
     browse,
     chstatus,
     define_pair,
     finish,
     mqsc,
     start_chinit,
-    wait_until,
 )
+from tests.support.ports import free_port
+from tests.support.proxy import FaultProxy, TapProxy, once
+from tests.support.waiting import wait_until
 
 COMMAND_QUEUE = "SYSTEM.CLUSTER.COMMAND.QUEUE"
 

@@ -9,17 +9,10 @@ import trio
 import mqpy
 from mqpy import CMQC
 from mqpy.fap.segments import SegmentType
-
-from .conftest import (
-    CHANNEL,
-    ChannelState,
-    TapProxy,
-    browse,
-    define_pair,
-    finish,
-    start_chinit,
-    wait_until,
-)
+from mqpy_chinit.states import ChannelState
+from tests.support.channel_pair import CHANNEL, browse, define_pair, finish, start_chinit
+from tests.support.proxy import TapProxy
+from tests.support.waiting import wait_until
 
 
 def put_quickly(qm, items: list[tuple[bytes, bool]]) -> None:

@@ -4,16 +4,10 @@ from __future__ import annotations
 
 import trio
 
-from .conftest import (
-    CHANNEL,
-    ChannelState,
-    TapProxy,
-    define_pair,
-    finish,
-    mqsc,
-    start_chinit,
-    wait_until,
-)
+from mqpy_chinit.states import ChannelState
+from tests.support.channel_pair import CHANNEL, define_pair, finish, mqsc, start_chinit
+from tests.support.proxy import TapProxy
+from tests.support.waiting import wait_until
 
 ADOPT_ON = {"MaxChannels": "100", "MaxActiveChannels": "100", "AdoptNewMCA": "ALL",
             "AdoptNewMCATimeout": "1", "AdoptNewMCACheck": "ALL"}

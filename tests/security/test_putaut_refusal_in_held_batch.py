@@ -1,7 +1,7 @@
 """A receiver holds a batch's syncpoint puts until the batch ends and puts them with its
 sync record in one run; a PUTAUT refusal in the middle of such a batch is dead-lettered in
 its place, and the batch still ends with exactly one sync record at its last sequence
-number (review of the held-batch receiver)."""
+number."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import trio
 
 import mqpy
 from mqpy import CMQC, syncrecord
-from tests.channel_behaviour.conftest import CHANNEL, DLQ, finish
 from tests.security.test_putaut_rules import _dead_letters, _grant, _put_as, _run, pair  # noqa: F401
+from tests.support.channel_pair import CHANNEL, DLQ, finish
 from tests.support.waiting import wait_until
 
 
