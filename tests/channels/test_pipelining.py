@@ -27,12 +27,8 @@ from mqpy.fap.segments import (
 from mqpy.mqsc.processor import MQSCProcessor
 from mqpy_chinit.chinit import ChannelInitiator, EngineAdmin
 from mqpy_chinit.states import ChannelState
-from tests.support.proxy import ThreadedProxy, nth_message, once
-from tests.support.waiting import wait_until
-
-from .pairs import CHANNEL, PIPELINED, hold_statuses, messages_passed_beyond, running_pair
-from .test_indoubt import _run_with_proxy
-from .test_kill import (
+from tests.channels.pairs import _run_with_proxy, _svr_and_rqstr
+from tests.support.daemon_pair import (
     N,
     _pid,
     _progress,
@@ -43,7 +39,10 @@ from .test_kill import (
     all_arrive_once_in_order,
     idle_then_killed,
 )
-from .test_rqstr_svr import _svr_and_rqstr
+from tests.support.proxy import ThreadedProxy, nth_message, once
+from tests.support.waiting import wait_until
+
+from .pairs import CHANNEL, PIPELINED, hold_statuses, messages_passed_beyond, running_pair
 
 DLQ = "SYSTEM.DEAD.LETTER.QUEUE"
 

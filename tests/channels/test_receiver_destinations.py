@@ -16,10 +16,8 @@ from mqpy import CMQC
 from mqpy.fap.segments import MessageData
 from mqpy_chinit.receiver_mca import ReceiverMCA
 from mqpy_chinit.states import ChannelState
+from tests.channels.pairs import _arrivals, listening, started
 from tests.support.waiting import wait_until
-
-from .test_receiver_puts import _arrivals
-from .test_sdr_rcvr import listening, started
 
 DLQ = "SYSTEM.DEAD.LETTER.QUEUE"
 

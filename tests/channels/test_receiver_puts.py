@@ -7,29 +7,11 @@ from __future__ import annotations
 
 import mqpy
 from mqpy import CMQC
-from mqpy.fap.segments import XQH_WITH_MD_LENGTH, MessageData
-from mqpy.structures import XQH
+from mqpy.fap.segments import MessageData
 from mqpy_chinit.receiver_mca import ReceiverMCA
+from tests.channels.pairs import _arrivals
 
 TARGETS = ("T1", "T2", "T3")
-
-
-def _arrivals(qm1) -> list[MessageData]:
-    """Every message on QM1's transmission queue QM2, as the receiver's MessageData."""
-    conn = qm1.connect()
-    out = []
-    try:
-        xq = mqpy.Queue(conn, "QM2", CMQC.MQOO_INPUT_AS_Q_DEF)
-        while True:
-            try:
-                data = xq.get()
-            except mqpy.MQMIError as e:
-                assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE
-                return out
-            out.append(MessageData.from_xqh(len(out) + 1, XQH().unpack(data),
-                                            data[XQH_WITH_MD_LENGTH:]))
-    finally:
-        conn.disconnect()
 
 
 def _given_a_plain_then_a_list_message(qm1, qm2) -> list[MessageData]:

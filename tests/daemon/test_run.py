@@ -14,6 +14,7 @@ from mqpy import CMQC, bindings
 from mqpy.fap import mqiflows
 from mqpy.fap.mqicalls import run_in_order
 from mqpy.fap.segments import SegmentType
+from tests.support.handles import _drain
 from tests.support.installation import QM
 
 IN, OUT = CMQC.MQOO_INPUT_AS_Q_DEF, CMQC.MQOO_OUTPUT
@@ -22,19 +23,6 @@ SYNC = CMQC.MQPMO_SYNCPOINT
 
 def _put1(queue: str, data: bytes) -> tuple:
     return ("put1", (mqpy.OD(ObjectName=queue), mqpy.MD(), mqpy.PMO(Options=SYNC), data))
-
-
-def _drain(handle, queue: str) -> list[bytes]:
-    hobj = handle.open(mqpy.OD(ObjectName=queue), IN)
-    out = []
-    try:
-        while True:
-            out.append(handle.get(hobj, mqpy.MD(), mqpy.GMO(), None))
-    except mqpy.MQMIError as e:
-        assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE
-    handle.close(hobj)
-    handle.commit()
-    return out
 
 
 def _program(handle) -> tuple:

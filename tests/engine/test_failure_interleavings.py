@@ -16,7 +16,7 @@ from mqpy import CMQC, config, inprocess
 from mqpy.engine import log as log_module
 from mqpy.engine.log import LogDiskFull, RecoveryLog
 from mqpy.engine.records import RecordType
-from tests.engine import small_log
+from tests.support import small_log
 
 
 @pytest.fixture

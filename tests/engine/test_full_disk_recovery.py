@@ -19,7 +19,7 @@ from mqpy import CMQC, config, inprocess
 from mqpy.engine import datamgr
 from mqpy.engine import log as log_module
 from mqpy.engine import pageset as pageset_module
-from tests.engine import small_log
+from tests.support import small_log
 
 QM = "SPACEQM"
 

@@ -16,7 +16,7 @@ import pytest
 import mqpy
 from mqpy import CMQC, config, inprocess
 from mqpy.engine import log as log_module
-from tests.engine import small_log
+from tests.support import small_log
 
 
 class _Disk:

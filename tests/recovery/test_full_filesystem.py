@@ -14,7 +14,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC, config, inprocess
-from tests.engine import small_log
+from tests.support import small_log
 
 pytestmark = pytest.mark.soak
 QM = "FULLFS"

@@ -10,12 +10,9 @@ from mqpy import CMQC, inprocess
 from mqpy.security.users import UserFile
 from mqpy.structures import OD
 from mqpy_cli.security import dmpmqaut, dspmqaut, mqpyuser, setmqaut
+from tests.support.cli import run
 
 QM = "QMSEC"
-
-
-def run(cmd, *args: str, root: str):
-    return CliRunner().invoke(cmd, [*args, "--data-path", root], catch_exceptions=False)
 
 
 def user(root: str, *args: str):

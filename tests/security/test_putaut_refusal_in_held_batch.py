@@ -9,8 +9,8 @@ import trio
 
 import mqpy
 from mqpy import CMQC, syncrecord
-from tests.security.test_putaut_rules import _dead_letters, _grant, _put_as, _run, pair  # noqa: F401
 from tests.support.channel_pair import CHANNEL, DLQ, finish
+from tests.support.putaut import _dead_letters, _grant, _put_as, _run
 from tests.support.waiting import wait_until
 
 
@@ -28,7 +28,7 @@ def _put_all_as(qm1, messages) -> None:
         qm.disconnect()
 
 
-async def test_a_refusal_in_the_middle_of_a_held_batch_keeps_order_and_record(pair):  # noqa: F811
+async def test_a_refusal_in_the_middle_of_a_held_batch_keeps_order_and_record(pair):
     """Given RCVR MCAUSER('bob') PUTAUT(ALTMCA), bob and carol with +put on TARGET and bob on
     the DLQ, and a first message moved (the receiver knows its sync record), when six
     messages reach QM1's transmission queue together (one unit of work: one batch): carol's,
