@@ -48,7 +48,7 @@ from typing import Any
 
 import trio
 
-from mqpy import CMQC, errorlog, loopcalls
+from mqpy import CMQC, amqmsgs, errorlog, loopcalls
 from mqpy.admission import Admission, Admissions, LogLimiter
 from mqpy.bindings import MAX_MSG_SIZE, MAX_TRANSMISSION_SIZE, bind_address, socket_path
 from mqpy.config import PeerLimits
@@ -70,6 +70,7 @@ from mqpy.fap.segments import (
     mqi_event,
 )
 from mqpy.mqstruct import StructError
+from mqpy.security.policy import channel_decision, is_privileged, owner
 from mqpy.structures import GMO, PMO
 from mqpy.trace import TRACER
 
@@ -198,8 +199,6 @@ class BindingsServer:
             await trio.to_thread.run_sync(log.write_event, msgid, text + more)
 
     def _write_fdc(self, exc: BaseException) -> None:
-        from mqpy import errorlog
-
         errorlog.write_fdc(os.path.join(self.engine.qmdir, "errors"), "XC130003",
                            "mqpy.bindings_listener", exc, qmgr=self.engine.name)
 
@@ -433,18 +432,12 @@ class _Session:
 
     @staticmethod
     def _owner() -> str:
-        from mqpy.security.policy import owner
-
         return owner()
 
     def _privileged(self, peer: str | None) -> bool:
-        from mqpy.security.policy import is_privileged
-
         return is_privileged(self.engine.qmdir, peer)
 
     def _refused_assertion(self, peer: str | None, appl: str) -> None:
-        from mqpy import amqmsgs, errorlog
-
         errorlog.ErrorLog(os.path.join(self.engine.qmdir, "errors"),
                           qmgr=self.engine.name).write(
             amqmsgs.AMQ5534, inserts={"user": peer or "", "appl": appl.strip()})
@@ -572,7 +565,6 @@ class _Session:
             self.conn.check_usable()
             if not self._privileged(_peer_user(self.sock)):
                 raise MQMIError(_FAILED, CMQC.MQRC_NOT_AUTHORIZED)
-            from mqpy.security.policy import channel_decision
 
             query = json.loads(luwid.decode("utf-8"))
             decision = await self._thread(channel_decision, self.engine, query)

@@ -38,13 +38,22 @@ import argparse
 import importlib.util
 import os
 import signal
+import subprocess
 import sys
 from collections.abc import Callable
 from typing import IO, Any
 
-from mqpy import CMQC, amqmsgs, config, errorlog, extensions, filemodes, inprocess
+import trio
+
+from mqpy import CMQC, amqmsgs, config, errorlog, extensions, filemodes, inprocess, services
+from mqpy.bindings_listener import BindingsServer
+from mqpy.engine.log import LogCorrupt
+from mqpy.engine.pageset import PagesetError
 from mqpy.errors import MQMIError
 from mqpy.mqi import attach
+from mqpy.qmstatus import describe_status, read_status, write_status
+from mqpy.security import policy
+from mqpy.stats.collector import start_statistics
 
 __all__ = [
     "EXIT_CONFIG",
@@ -52,10 +61,7 @@ __all__ = [
     "EXIT_NOT_EXIST",
     "EXIT_RUNNING",
     "READY",
-    "STATUS_FILE",
     "main",
-    "read_status",
-    "write_status",
 ]
 
 #: IBM's strmqm return codes.
@@ -66,31 +72,11 @@ EXIT_UNEXPECTED = errorlog.EXIT_UNEXPECTED  # 71
 EXIT_CONFIG = 39  #: strmqm's "invalid parameter": a qm.ini value it cannot start with
 
 READY = "READY"
-STATUS_FILE = "qm.status"
 PROGRAM = "mqpy.daemon"
 
 #: Console lines IBM's control commands print (no message id on the running case).
 MSG_RUNNING = "IBM MQ queue manager running."
 MSG_NOT_EXIST = "AMQ8118E: IBM MQ queue manager does not exist."
-
-
-def write_status(qmdir: str, status: str) -> None:
-    """Record the queue manager's state for dspmq (atomic replace; not fsynced)."""
-    tmp = os.path.join(qmdir, STATUS_FILE + ".tmp")
-    try:
-        with filemodes.open_file(tmp, "w", encoding="utf-8") as f:
-            f.write(status + "\n")
-        os.replace(tmp, os.path.join(qmdir, STATUS_FILE))
-    except OSError:
-        pass  # dspmq shows less; the queue manager itself is unaffected
-
-
-def read_status(qmdir: str) -> str | None:
-    try:
-        with open(os.path.join(qmdir, STATUS_FILE), encoding="utf-8") as f:
-            return f.read().strip() or None
-    except OSError:
-        return None
 
 
 class _Console:
@@ -156,8 +142,6 @@ def _main(name: str, root: str | None, console: _Console) -> int:
 
 def _run(name: str, root: str | None, qmdir: str, log: errorlog.ErrorLog,
          console: _Console) -> int:
-    from mqpy.engine.log import LogCorrupt
-    from mqpy.engine.pageset import PagesetError
 
     previous = read_status(qmdir)
     try:
@@ -231,25 +215,11 @@ def _refuse_exposed(name: str, qmdir: str, log_dir: str, log: errorlog.ErrorLog,
     return True
 
 
-def describe_status(returncode: int) -> str:
-    """A child's ``returncode`` as an operator reads it: ``status 20``, or ``signal 9,
-    SIGKILL`` for a process a signal ended (Popen's negative status; a shell shows 256
-    minus it)."""
-    if returncode >= 0:
-        return f"status {returncode}"
-    try:
-        return f"signal {-returncode}, {signal.Signals(-returncode).name}"
-    except ValueError:
-        return f"signal {-returncode}"
-
-
 def _install_security(eng: Any) -> None:
     """Security is always on, as in MQ; what it checks is MQSC's business: QMGR CONNAUTH
     names an AUTHINFO (CHCKLOCL / CHCKCLNT), QMGR CHLAUTH(ENABLED|DISABLED) switches the
     channel authentication records, setmqaut grants object authorities. The first start
     creates IBM's defaults (``mqpy.security.policy.ensure_defaults``); the owner is in mqm."""
-    from mqpy.security import policy
-
     policy.install(eng)
 
 
@@ -259,9 +229,6 @@ def _serve(eng: Any, root: str | None, qmdir: str, console: _Console,
     """Serve the socket until endmqm; return how it ended ("controlled" or "immediate").
     With ``fastpath_log`` (qm.ini MQIBindType=FASTPATH) the client host serves the plain
     SVRCONN sockets the channel initiator hands over, logging there."""
-    import trio
-
-    from mqpy.bindings_listener import BindingsServer
 
     outcome = {"end": "immediate"}
 
@@ -322,8 +289,6 @@ def _serve(eng: Any, root: str | None, qmdir: str, console: _Console,
 async def _watch_engine(eng: Any, outcome: dict, scope: Any) -> None:
     """A log that cannot be written stops the engine (AMQ6119S, every call 2009): the queue
     manager then ends, "Ended unexpectedly", rather than serve nothing but 2009."""
-    import trio
-
     while eng.failed is None:
         await trio.sleep(0.5)
     outcome["end"] = "failed"
@@ -369,7 +334,7 @@ def _start_command_server(name: str, root: str | None) -> Callable[[], None] | N
     this process, as strmqm does by default; return the function that stops it."""
     if importlib.util.find_spec("mqpy.cmdserver") is None:
         return None
-    from mqpy import cmdserver
+    from mqpy import cmdserver  # lazy and optional: a build without it starts with none
 
     try:
         return cmdserver.start_command_server(name, root).stop
@@ -380,8 +345,6 @@ def _start_command_server(name: str, root: str | None) -> Callable[[], None] | N
 async def _watch_command_server_requests(eng: Any, root: str | None, qmdir: str,
                                          csv: dict) -> None:
     """strmqcsv / endmqcsv write START or STOP to ``cmdserver.ctl``; the daemon obeys."""
-    import trio
-
     path = os.path.join(qmdir, "cmdserver.ctl")
     while True:
         await trio.sleep(0.2)
@@ -400,7 +363,6 @@ async def _watch_command_server_requests(eng: Any, root: str | None, qmdir: str,
 
 def _start_statistics(eng: Any) -> Callable[[], None]:
     """Statistics messages every STATINT (when STATMQI/STATQ are ON), as a thread."""
-    from mqpy.stats.collector import start_statistics
 
     try:
         return start_statistics(eng, attach(eng))
@@ -411,7 +373,6 @@ def _start_statistics(eng: Any) -> Callable[[], None]:
 def _start_chinit(name: str, root: str | None, qmdir: str) -> Any:
     """strmqm starts the channel initiator (runmqchi) as a process of its own, an MQI
     application of this queue manager; MQPY_NO_CHINIT=1 leaves it out."""
-    import subprocess
 
     if os.environ.get("MQPY_NO_CHINIT") == "1":
         return None
@@ -433,8 +394,6 @@ async def _chinit_ready(eng: Any, proc: Any, timeout: float = 30.0) -> bool:
     """strmqm returns once the channel initiator serves SYSTEM.CHANNEL.INITQ, so that the
     operator's next START CHANNEL finds it (it has the queue open for input by then): whether
     it did (False: it ended first, or is not serving after ``timeout``)."""
-    import trio
-
     if proc is None:
         return False
     with trio.move_on_after(timeout):
@@ -463,8 +422,6 @@ def chinit_restart_delay(was_ready: bool, last_delay: float | None) -> float:
 async def _watch_chinit(eng: Any, root: str | None, qmdir: str, chinit: dict) -> None:
     """The channel initiator is restarted if it ends while its queue manager runs; one that
     keeps ending at once is restarted less and less often (:func:`chinit_restart_delay`)."""
-    import trio
-
     log = errorlog.ErrorLog(os.path.join(qmdir, "errors"), qmgr=eng.name, program="amqzxma0")
     ready, delay = True, None
     while True:
@@ -487,14 +444,12 @@ async def _watch_chinit(eng: Any, root: str | None, qmdir: str, chinit: dict) ->
 def _start_services(eng: Any) -> None:
     """The queue manager's CONTROL(QMGR) and CONTROL(STARTONLY) services (``mqpy.services``:
     they run as children of this process, each logged AMQ5028 or AMQ5030)."""
-    from mqpy import services
 
     services.start_at_qmgr_start(eng)
 
 
 def _stop_services(eng: Any) -> None:
     """endmqm: CONTROL(QMGR) services are stopped (STARTONLY and MANUAL ones keep running)."""
-    from mqpy import services
 
     services.stop_at_qmgr_end(eng)
 
@@ -502,7 +457,6 @@ def _stop_services(eng: Any) -> None:
 def _stop_chinit(proc: Any) -> None:
     if proc is None or proc.poll() is not None:
         return
-    import subprocess
 
     proc.terminate()
     try:

@@ -56,11 +56,14 @@ import getpass
 import os
 import platform
 import re
+import struct
 import sys
+import syslog
 import textwrap
 import threading
 import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from importlib.metadata import version
 from types import TracebackType
 from typing import IO, Any
 
@@ -106,8 +109,6 @@ EXIT_UNEXPECTED = 71
 
 def _vrmf() -> str:
     try:
-        from importlib.metadata import version
-
         parts = [p for p in re.split(r"[^0-9]+", version("mqpy")) if p][:4]
     except Exception:  # not installed: running from a source tree
         parts = ["0", "1", "0"]
@@ -680,8 +681,6 @@ def _stack(frame: Any) -> traceback.StackSummary:
 
 
 def _pointer_size() -> int:
-    import struct
-
     return struct.calcsize("P")
 
 
@@ -719,8 +718,6 @@ def write_fdc(directory: str, probe_id: str, component: str, exc: BaseException 
 
 def syslog_alert(path: str, probe_id: str) -> None:
     """The ``user.error`` syslog record naming an FDC file, as IBM MQ on UNIX writes one."""
-    import syslog
-
     syslog.openlog("mqpy", syslog.LOG_PID, syslog.LOG_USER)
     syslog.syslog(syslog.LOG_ERR, f"FFST record created: probe {probe_id}, file {path}")
 

@@ -29,9 +29,12 @@ import typing
 
 import click
 
+import mqpy
 from mqpy import config, filemodes, inprocess
-from mqpy.daemon import describe_status
+from mqpy.engine.log import LogConfig
+from mqpy.engine.objects import SYSTEM_OBJECTS
 from mqpy.errorlog import VRMF
+from mqpy.qmstatus import describe_status, read_status, write_status
 
 # --------------------------------------------------------------------------- IBM's texts
 
@@ -114,8 +117,6 @@ def _wait_ended(qmdir: str, timeout: float | None = None) -> bool:
 
 def _status(qmdir: str) -> str:
     """dspmq's STATUS(...) for a queue manager directory."""
-    from mqpy.daemon import read_status
-
     recorded = read_status(qmdir)
     if inprocess.is_locked(qmdir):
         if recorded in ("Starting", "Quiescing", "Ending immediately", "Ending pre-emptively"):
@@ -144,11 +145,7 @@ def crtmqm(make_default: bool, dead_letter_queue: str, log_path: str | None,
            log_file_pages: int | None, log_primary: int | None, log_secondary: int | None,
            data_path: str | None, qmgr: str) -> None:
     """Create a queue manager."""
-    from mqpy.engine.log import LogConfig
-
     filemodes.restrict_umask()
-    from mqpy.engine.objects import SYSTEM_OBJECTS
-
     if not config.valid_qmgr_name(qmgr):
         _err(MSG_BAD_ARGUMENT.format(arg=qmgr, command="crtmqm"))
         sys.exit(RC_NAME_ERROR)
@@ -325,8 +322,6 @@ def start_daemon(qmgr: str, data_path: str | None,
 @click.argument("qmgr")
 def endmqm(mode: str, data_path: str | None, qmgr: str) -> None:
     """End a queue manager."""
-    from mqpy.daemon import write_status
-
     qmdir = _qmdir(qmgr, data_path)
     if not _exists(qmgr, data_path):
         _err(MSG_NOT_EXIST)
@@ -398,8 +393,6 @@ def dspmq(qmgr: str | None, output: str | None, status_flag: bool,
 @_data_path
 def dspmqver(data_path: str | None) -> None:
     """Display version information."""
-    import mqpy
-
     rows = [
         ("Name", "mqpy (an IBM MQ-style queue manager in Python)"),
         ("Version", VRMF),

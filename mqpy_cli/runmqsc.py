@@ -23,7 +23,12 @@ from typing import Any
 import click
 
 from mqpy import CMQC, config, filemodes, inprocess
-from mqpy.cmdserver import COMMAND_QUEUE, start_command_server, stop_command_server
+from mqpy.cmdserver import (
+    COMMAND_QUEUE,
+    command_server_status,
+    start_command_server,
+    stop_command_server,
+)
 from mqpy.errors import MQMIError
 from mqpy.mqi import Queue, QueueManager, embedded
 from mqpy.mqsc.client import MQSCClient
@@ -103,8 +108,6 @@ def run_local(engine: Any, text: str | Iterable[str], *, verify_only: bool = Fal
     """runmqsc against an engine running in this process, through a command-server thread
     (started for the call unless one already runs)."""
     root = os.path.dirname(os.path.dirname(engine.qmdir))
-    from mqpy.cmdserver import command_server_status
-
     started = command_server_status(engine.name, root) != "Running"
     if started and not verify_only:
         start_command_server(engine.name, root)

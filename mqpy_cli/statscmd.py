@@ -15,6 +15,8 @@ import click
 
 import mqpy
 from mqpy import config
+from mqpy.stats.exporter import Exporter
+from mqpy.stats.generator import generate as gen
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -32,8 +34,6 @@ def cli() -> None:
 def export(qmgr: str, out: str, batch: int, loop: float | None, no_errors: bool,
            data_path: str | None) -> None:
     """Drain the statistics and accounting queues and the error logs into OUT (JSON Lines)."""
-    from mqpy.stats.exporter import Exporter
-
     if data_path:
         os.environ[config.ENV_DATA_PATH] = config.data_root(data_path)
     try:
@@ -79,13 +79,14 @@ def report(input_dir: str, out: str, master: str, bench: str, fsync_per_s: float
            persistent_rate: float | None, nonpersistent_rate: float | None,
            maxdepth: int) -> None:
     """Capacity report (HTML with charts, tables as CSV) from exported records."""
+    # lazy: the report needs pyspark (and starts its JVM); export and generate do not
     from mqpy.spark.report import Capacity, run_report
     from mqpy.spark.session import get_session
 
     cap = Capacity.from_bench(bench, fsync_per_s=fsync_per_s,
                               persistent_msgs_per_s=persistent_rate,
                               nonpersistent_msgs_per_s=nonpersistent_rate)
-    from pyspark.sql import SparkSession
+    from pyspark.sql import SparkSession  # lazy: as above
 
     ours = SparkSession.getActiveSession() is None  # stop only a session we started
     spark = get_session(master)
@@ -107,7 +108,5 @@ def report(input_dir: str, out: str, master: str, bench: str, fsync_per_s: float
 @click.option("--out", required=True, type=click.Path(file_okay=False))
 def generate(days: int, qmgrs: int, queues: int, seed: int, interval: int, out: str) -> None:
     """Seeded synthetic records in the exporter's format."""
-    from mqpy.stats.generator import generate as gen
-
     n = gen(out, days=days, qmgrs=qmgrs, queues=queues, seed=seed, interval=interval)
     click.echo(f"{n} records written to {out}")

@@ -15,7 +15,7 @@ import time
 import pytest
 
 import mqpy
-from mqpy import CMQC, cmdserver, config, daemon, errorlog, inprocess
+from mqpy import CMQC, cmdserver, config, daemon, errorlog, inprocess, qmstatus
 from mqpy.engine import log as log_module
 
 
@@ -76,7 +76,7 @@ def test_a_log_write_failure_ends_the_queue_manager_unexpectedly(tmp_path, monke
     seen["status"] = status
     assert seen.get("reason") == CMQC.MQRC_CONNECTION_BROKEN
     assert status == daemon.EXIT_UNEXPECTED
-    assert daemon.read_status(qmdir) == "Ended unexpectedly"
+    assert qmstatus.read_status(qmdir) == "Ended unexpectedly"
     ids = [e.msgid for e in errorlog.read_entries(os.path.join(qmdir, "errors"))]
     assert "AMQ6119S" in ids and ids.index("AMQ6119S") < ids.index("AMQ8004I")
     disk.broken = False

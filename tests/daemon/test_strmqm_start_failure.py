@@ -54,7 +54,7 @@ def test_start_daemon_turns_every_signal_death_into_71(tmp_path, monkeypatch):
 def test_a_child_status_is_told_as_a_signal_when_a_signal_ended_it():
     """Given child statuses as Popen gives them, then the operator's wording names the
     signal (the channel initiator's AMQ9570E uses it too), never a negative status."""
-    from mqpy.daemon import describe_status
+    from mqpy.qmstatus import describe_status
 
     assert describe_status(-9) == "signal 9, SIGKILL"
     assert describe_status(20) == "status 20"
