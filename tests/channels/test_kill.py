@@ -6,6 +6,7 @@ import os
 import signal
 import time
 
+from mqpy import inprocess
 from tests.support.daemon_pair import (
     N,
     _drain,
@@ -67,8 +68,6 @@ def test_sending_qmgr_killed_right_after_a_confirmed_batch(site):
     and the next batch's) arrives exactly once and in order.
     spec: dqm-intercommunication 9.31; aliases-channels-storage 4.15;
     aliases-channels-storage 4.16"""
-    from mqpy import inprocess
-
     _two_daemons_and_a_triggered_channel(site, batchsz=10)
     _put_persistent(site, 0, 10)
     wait_for(lambda: _progress(site) == 10 and depth(site, "QM1", "QM2") == 0, 60)

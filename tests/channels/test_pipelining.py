@@ -14,7 +14,7 @@ import attrs
 import pytest
 import trio
 
-from mqpy import config, syncrecord
+from mqpy import config, inprocess, syncrecord
 from mqpy.browsing import browse
 from mqpy.fap.framing import SegmentReader
 from mqpy.fap.segments import (
@@ -283,8 +283,6 @@ def test_sending_qmgr_killed_with_batches_in_flight(site, in_flight):
     once and in order.
     spec: dqm-intercommunication 9.31; dqm-intercommunication 9.33;
     aliases-channels-storage 4.15; aliases-channels-storage 4.16"""
-    from mqpy import inprocess
-
     os.kill(_pid(site, "QM1", "qm.lock"), signal.SIGKILL)
     os.kill(_pid(site, "QM1", "chinit.pid"), signal.SIGKILL)
     time.sleep(0.3)

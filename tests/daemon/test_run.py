@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 import mqpy
-from mqpy import CMQC, bindings
+from mqpy import CMQC, bindings, inprocess
 from mqpy.fap import mqiflows
 from mqpy.fap.mqicalls import run_in_order
 from mqpy.fap.segments import SegmentType
@@ -68,8 +68,6 @@ def test_the_same_run_in_process_gives_the_same_outcome(tmp_path):
     """Given an embedded queue manager (a channel initiator in the queue manager's process),
     when the same calls run in order, then the outcome is the one over bindings."""
     qm = mqpy.embedded("RUNQM", data_path=str(tmp_path))
-    from mqpy import inprocess
-
     eng = inprocess.running("RUNQM", str(tmp_path))
     for q in ("Q4", "Q5"):
         eng.define("QLOCAL", q, {})
@@ -303,8 +301,6 @@ def test_the_same_commit_and_gets_in_process_give_the_same_outcome(tmp_path):
     """Given an embedded queue manager, when the same resolve-then-gets runs, then the
     outcome is the one over bindings."""
     qm = mqpy.embedded("RUNQM", data_path=str(tmp_path))
-    from mqpy import inprocess
-
     eng = inprocess.running("RUNQM", str(tmp_path))
     eng.define("QLOCAL", "Q4", {})
     try:
@@ -390,7 +386,6 @@ def test_structures_passed_on_packed_arrive_as_they_were(running, order):
 def test_structures_passed_on_packed_are_decoded_in_process(tmp_path):
     """Given an embedded queue manager (no flow to carry the bytes), when the same quiet puts
     run with packed structures, then the outcome is the one over bindings."""
-    from mqpy import inprocess
     from mqpy.fap.segments import ByteOrder
 
     qm = mqpy.embedded("RUNQM", data_path=str(tmp_path))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import mqpy
-from mqpy import CMQC
+from mqpy import CMQC, inprocess
 from mqpy.security.authority import (
     AuthRecord,
     AuthSpecError,
@@ -175,7 +175,6 @@ def test_owner_has_all_authority(secured):
 def test_authority_records_survive_a_restart(carol):
     """Given carol's +put on Q1, when the queue manager restarts and security is installed
     again, then the record is still there (authority records are logged definitions)."""
-    from mqpy import inprocess
     from mqpy.security.policy import install
 
     set_authority(carol.eng, "queue", "Q1", ["+put"], principal="carol")

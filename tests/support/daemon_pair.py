@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 
 import mqpy
-from mqpy import CMQC, config
+from mqpy import CMQC, config, inprocess
 from tests.support.installation import Installation
 from tests.support.ports import free_port
 from tests.support.waiting import wait_for
@@ -146,8 +146,6 @@ def idle_then_killed(site, count: int, pipeline: int = 0) -> list[bytes]:
     """``count`` persistent messages moved by the channel C (BATCHSZ 10; QM1's
     PipeLineLength ``pipeline``), its transmission queue drained, then QM1 killed with
     SIGKILL (daemon and channel initiator): the in-doubt units of work QM1 restarts with."""
-    from mqpy import inprocess
-
     _two_daemons_and_a_triggered_channel(site, batchsz=10, pipeline=pipeline)
     _put_persistent(site, 0, count)
     wait_for(lambda: _progress(site) == count and depth(site, "QM1", "QM2") == 0, 60)
