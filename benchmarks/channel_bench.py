@@ -28,14 +28,14 @@ import time
 import trio
 
 import mqpy
-from mqpy import CMQC, local
+from mqpy import CMQC, inprocess
 from mqpy_chinit.chinit import ChannelInitiator
 from mqpy_chinit.engineadmin import EngineAdmin
 
 
 def _make(root: str, name: str):
-    local.create(name, f"{root}/{name}")
-    return local.start(name, f"{root}/{name}")
+    inprocess.create(name, f"{root}/{name}")
+    return inprocess.start(name, f"{root}/{name}")
 
 
 async def _run(count: int, persistent: bool) -> dict:
@@ -81,7 +81,7 @@ async def _run(count: int, persistent: bool) -> dict:
                 "local_put_commit_msgs_per_s": round(local_rate, 1),
                 "targets": {"msgs_per_s": 5000 if persistent else 20000}}
     finally:
-        local.stop_all()
+        inprocess.stop_all()
         shutil.rmtree(root, ignore_errors=True)
 
 

@@ -7,7 +7,7 @@ RUNs a channel's two MCAs send, in this process, without sockets or the other pr
 A receiving MCA's batch is one RUN_QUIET of 50 MQPUTs (1 KB, MQPMO_SET_ALL_CONTEXT, each
 arrival's MQMD packed as it came) ending with MQCMIT; a sending MCA's is one RUN of 50 MQGETs
 of its transmission queue (the request's MQMD and MQGMO packed once) ending with MQCMIT. Each
-is served as ``mqpy.server`` serves a request (decode, engine, reply packed) and timed in CPU
+is served as ``mqpy.bindings_listener`` serves a request (decode, engine, reply packed) and timed in CPU
 time (``time.process_time``), best of five rounds: microseconds a message. Unlike
 ``channel_daemons_bench`` it does not depend on what else the machine runs, so it can tell a
 change of a few microseconds in the queue manager's part of a channel.
@@ -38,13 +38,13 @@ import time
 import trio
 
 import mqpy
-from mqpy import CMQC, serving
+from mqpy import CMQC, loopcalls
 from mqpy.bindings import MAX_TRANSMISSION_SIZE
+from mqpy.bindings_listener import BindingsServer, _Session
 from mqpy.engine.qmgr import QueueManagerEngine
 from mqpy.fap import mqiflows
 from mqpy.fap.framing import SegmentWriter
 from mqpy.fap.segments import SegmentType
-from mqpy.server import BindingsServer, _Session
 from mqpy_chinit import xmitgets
 
 BATCH = 50
@@ -60,7 +60,7 @@ def _session(root: str) -> _Session:
     ours.setblocking(False)
     session = _Session(server, ours)
     session.conn = eng.connect("channel_server_bench")
-    session.verbs = serving.EngineVerbs(session.conn, server.limiter, session.gone)
+    session.verbs = loopcalls.EngineVerbs(session.conn, server.limiter, session.gone)
     session._theirs = _theirs  # kept open while the session lives
     return session
 

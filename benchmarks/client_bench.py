@@ -73,13 +73,13 @@ def serve(root: str) -> None:
     import trio
 
     import mqpy
-    from mqpy import local
+    from mqpy import inprocess
     from mqpy_chinit import svrconn
     from mqpy_chinit.chinit import ChannelInitiator
     from mqpy_chinit.engineadmin import EngineAdmin
 
-    local.create(QMGR, root)
-    engine = local.start(QMGR, root)
+    inprocess.create(QMGR, root)
+    engine = inprocess.start(QMGR, root)
     engine.define("CHANNEL", CHANNEL, {"CHLTYPE": "SVRCONN"})
     qm_keys = os.path.join(root, "keys", "qm")
     if os.path.isdir(qm_keys):
@@ -103,7 +103,7 @@ def serve(root: str) -> None:
     try:
         trio.run(main)
     finally:
-        local.stop_all()
+        inprocess.stop_all()
 
 
 def _client(port: int, index: int, scenario: str, stop: threading.Event,
@@ -388,10 +388,10 @@ def run_floor(clients: int, seconds: float) -> dict:
 async def _floor_child(role: str, clients: int, unix: socket.socket, tcp: socket.socket,
                        path: str) -> None:
     """The server (echo) or the relay (pass both ways) of ``run_floor``, in trio, driving
-    the plain sockets as mqpy.server and mqpy_chinit.qmconn do."""
+    the plain sockets as mqpy.bindings_listener and mqpy_chinit.qmconn do."""
     import trio
 
-    from mqpy.serving import send_all
+    from mqpy.loopcalls import send_all
 
     async def pump(a: socket.socket, b: socket.socket) -> None:
         while True:

@@ -20,7 +20,7 @@ import time
 
 def exporter_throughput(root: str, n: int, groups: int = 10) -> dict:
     import mqpy
-    from mqpy import CMQC, local
+    from mqpy import CMQC, inprocess
     from mqpy.engine.stats import QueueCounters
     from mqpy.pcf import build
     from mqpy.stats import records as R
@@ -44,7 +44,7 @@ def exporter_throughput(root: str, n: int, groups: int = 10) -> dict:
         wall = time.perf_counter() - t
     finally:
         qm.disconnect()
-        local.stop("BENCHST", root)
+        inprocess.stop("BENCHST", root)
     return {"scenario": "exporter", "messages": r.messages, "records": r.records,
             "files": r.files, "seconds": round(wall, 3),
             "msgs_per_s": round(r.messages / wall, 1), "records_per_s": round(r.records / wall, 1)}

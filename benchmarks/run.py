@@ -52,10 +52,10 @@ def _result(name: str, n: int, wall: float, cpu: float, **extra: object) -> dict
 
 def _qmgr(root: str, name: str = "BENCH", **qattrs: object):
     import mqpy
-    from mqpy import local
+    from mqpy import inprocess
 
     qm = mqpy.embedded(name, data_path=root)
-    eng = local.running(name, root)
+    eng = inprocess.running(name, root)
     eng.define("QLOCAL", "BENCH.Q", {"MAXDEPTH": 999999999, **qattrs})
     return qm, eng
 
@@ -145,9 +145,9 @@ def _persistent(root: str, quick: bool, conns: int) -> dict:
     cpu1, _ = _usage()
     sys1 = resource.getrusage(resource.RUSAGE_SELF).ru_stime
     n = per * conns
-    from mqpy import local
+    from mqpy import inprocess
 
-    stats = local.running("BENCH", root).data.log.stats
+    stats = inprocess.running("BENCH", root).data.log.stats
     forces = stats.forces
     return _result(f"persistent_{conns}", n, wall, cpu1 - cpu0, connections=conns, size=1024,
                    log_forces=forces,
@@ -177,10 +177,10 @@ def restart(root: str, quick: bool) -> dict:
     n = 50_000 if quick else 1_000_000
     code = (
         "import sys, mqpy\n"
-        "from mqpy import CMQC, local\n"
+        "from mqpy import CMQC, inprocess\n"
         "root, n = sys.argv[1], int(sys.argv[2])\n"
         "qm = mqpy.embedded('BENCH', data_path=root)\n"
-        "local.running('BENCH', root).define('QLOCAL', 'BENCH.Q', {'MAXDEPTH': 999999999})\n"
+        "inprocess.running('BENCH', root).define('QLOCAL', 'BENCH.Q', {'MAXDEPTH': 999999999})\n"
         "q = mqpy.Queue(qm, 'BENCH.Q', CMQC.MQOO_OUTPUT)\n"
         "pmo = mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT)\n"
         "data = b'x' * 1024\n"
@@ -193,11 +193,11 @@ def restart(root: str, quick: bool) -> dict:
     t = time.perf_counter()
     subprocess.run([sys.executable, "-c", code, root, str(n)], check=True)
     fill = time.perf_counter() - t
-    from mqpy import local
+    from mqpy import inprocess
 
     cpu0, _ = _usage()
     t = time.perf_counter()
-    eng = local.start("BENCH", root)
+    eng = inprocess.start("BENCH", root)
     wall = time.perf_counter() - t
     cpu1, rss = _usage()
     depth = eng.queue_status("BENCH.Q")["CURDEPTH"]
@@ -213,9 +213,9 @@ def run_one(name: str, quick: bool) -> dict:
     try:
         return globals()[name](root, quick)
     finally:
-        from mqpy import local
+        from mqpy import inprocess
 
-        local.stop_all()
+        inprocess.stop_all()
         shutil.rmtree(root, ignore_errors=True)
 
 

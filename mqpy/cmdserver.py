@@ -47,10 +47,10 @@ from typing import Any
 
 import attrs
 
-from mqpy import CMQC, CMQCFC, CMQXC, local, pcf
+from mqpy import CMQC, CMQCFC, CMQXC, inprocess, pcf
 from mqpy.engine.objects import QUEUE_TYPES
 from mqpy.errors import MQMIError
-from mqpy.mqi import Queue, QueueManager
+from mqpy.mqi import Queue, QueueManager, attach
 from mqpy.mqsc import pcfmap
 from mqpy.mqsc.display import parse_objects
 from mqpy.mqsc.mapping import display_keywords
@@ -1237,10 +1237,10 @@ def start_command_server(qmgr_name: str, data_path: str | None = None) -> Comman
         running = _servers.get(key)
         if running is not None and running.running:
             return running
-        engine = local.running(qmgr_name, data_path)
+        engine = inprocess.running(qmgr_name, data_path)
         if engine is None:
             raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_Q_MGR_NOT_AVAILABLE)
-        qm = local.attach(engine)  # the queue manager's own: not in an application's trace
+        qm = attach(engine)  # the queue manager's own: not in an application's trace
         server = CommandServer(qm, lambda: MQSCProcessor(engine))
         stop = threading.Event()
         thread = threading.Thread(target=server.serve, args=(stop,),
@@ -1248,7 +1248,7 @@ def start_command_server(qmgr_name: str, data_path: str | None = None) -> Comman
         handle = CommandServerHandle(qmgr_name, thread, stop, qm, server)
         thread.start()
         for n in range(1, WORKERS):
-            wqm = local.attach(engine)
+            wqm = attach(engine)
             worker = CommandServer(wqm, lambda: MQSCProcessor(engine))
             wthread = threading.Thread(target=worker.serve, args=(stop,),
                                        name=f"amqpcsea-{qmgr_name}-{n}", daemon=True)

@@ -286,7 +286,7 @@ class ConfigError(ValueError):
 
     @property
     def inserts(self) -> dict[str, object]:
-        """The inserts of AMQ8940E (mqpy.messages), which says this to the operator."""
+        """The inserts of AMQ8940E (mqpy.amqmsgs), which says this to the operator."""
         return {"path": self.path, "setting": f"{self.stanza}: {self.key}={self.value}",
                 "low": self.low, "high": self.high, "wanted": self.wanted}
 

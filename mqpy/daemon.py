@@ -1,8 +1,8 @@
 """The queue-manager process: ``python -m mqpy.daemon QMGR [--data-path DIR] [--ready-fd N]``.
 
 ``strmqm`` starts this detached; it can also run in the foreground. It owns the queue manager's
-directory while it runs (``local.start`` takes the ``qm.lock`` flock), restarts the engine from
-its pagesets and log, serves the MQI on ``<qmgr dir>/qm.sock`` (``mqpy.server``), and writes
+directory while it runs (``inprocess.start`` takes the ``qm.lock`` flock), restarts the engine from
+its pagesets and log, serves the MQI on ``<qmgr dir>/qm.sock`` (``mqpy.bindings_listener``), and writes
 the error-log entries an operator looks for: AMQ8003I when started, AMQ8004I when ended, AMQ7017S
 / AMQ7002S naming the damaged log or pageset file when restart is refused, and an FDC with
 AMQ6184W for anything unexpected (``errorlog.fdc_guard``: never a Python traceback).
@@ -38,12 +38,23 @@ import argparse
 import importlib.util
 import os
 import signal
+import subprocess
 import sys
 from collections.abc import Callable
 from typing import IO, Any
 
-from mqpy import CMQC, config, errorlog, extensions, filemodes, local, messages
+import trio
+
+from mqpy import CMQC, amqmsgs, config, errorlog, extensions, filemodes, inprocess, services
+from mqpy.bindings_listener import BindingsServer
+from mqpy.engine.log import LogCorrupt
+from mqpy.engine.pageset import PagesetError
 from mqpy.errors import MQMIError
+from mqpy.mqi import attach
+from mqpy.programs import program
+from mqpy.qmstatus import describe_status, read_status, write_status
+from mqpy.security import policy
+from mqpy.stats.collector import start_statistics
 
 __all__ = [
     "EXIT_CONFIG",
@@ -51,10 +62,7 @@ __all__ = [
     "EXIT_NOT_EXIST",
     "EXIT_RUNNING",
     "READY",
-    "STATUS_FILE",
     "main",
-    "read_status",
-    "write_status",
 ]
 
 #: IBM's strmqm return codes.
@@ -65,7 +73,6 @@ EXIT_UNEXPECTED = errorlog.EXIT_UNEXPECTED  # 71
 EXIT_CONFIG = 39  #: strmqm's "invalid parameter": a qm.ini value it cannot start with
 
 READY = "READY"
-STATUS_FILE = "qm.status"
 PROGRAM = "mqpy.daemon"
 
 #: Console lines IBM's control commands print (no message id on the running case).
@@ -76,25 +83,6 @@ MSG_NOT_EXIST = "AMQ8118E: IBM MQ queue manager does not exist."
 MSG_CHINIT_NOT_STARTED = ("AMQ9570E: The channel initiator of queue manager '{qmgr}' did not "
                           "start; see errors/runmqchi.out and AMQERR01.LOG in the queue "
                           "manager's directory. The queue manager goes on trying to start it.")
-
-
-def write_status(qmdir: str, status: str) -> None:
-    """Record the queue manager's state for dspmq (atomic replace; not fsynced)."""
-    tmp = os.path.join(qmdir, STATUS_FILE + ".tmp")
-    try:
-        with filemodes.open_file(tmp, "w", encoding="utf-8") as f:
-            f.write(status + "\n")
-        os.replace(tmp, os.path.join(qmdir, STATUS_FILE))
-    except OSError:
-        pass  # dspmq shows less; the queue manager itself is unaffected
-
-
-def read_status(qmdir: str) -> str | None:
-    try:
-        with open(os.path.join(qmdir, STATUS_FILE), encoding="utf-8") as f:
-            return f.read().strip() or None
-    except OSError:
-        return None
 
 
 class _Console:
@@ -148,7 +136,7 @@ def _main(name: str, root: str | None, console: _Console) -> int:
     if not os.path.exists(os.path.join(qmdir, "pageset00")):
         console.say(MSG_NOT_EXIST)
         return EXIT_NOT_EXIST
-    if local.is_locked(qmdir):
+    if inprocess.is_locked(qmdir):
         console.say(MSG_RUNNING)
         return EXIT_RUNNING
     errdir = os.path.join(qmdir, "errors")
@@ -160,14 +148,12 @@ def _main(name: str, root: str | None, console: _Console) -> int:
 
 def _run(name: str, root: str | None, qmdir: str, log: errorlog.ErrorLog,
          console: _Console) -> int:
-    from mqpy.engine.log import LogCorrupt
-    from mqpy.engine.pageset import PagesetError
 
     previous = read_status(qmdir)
     try:
         qmini = config.QMgrConfig.load(name, root)  # checked before anything starts
     except config.ConfigError as e:
-        entry = messages.AMQ8940
+        entry = amqmsgs.AMQ8940
         log.write(entry, inserts=e.inserts)
         rendered = entry.render({**e.inserts, "qmgr": name})
         console.say(f"{entry.msgid}: {rendered.text}")
@@ -177,7 +163,7 @@ def _run(name: str, root: str | None, qmdir: str, log: errorlog.ErrorLog,
         return EXIT_UNEXPECTED
     write_status(qmdir, "Starting")
     try:
-        eng = local.start(name, root)
+        eng = inprocess.start(name, root)
     except MQMIError as e:
         write_status(qmdir, previous or "Ended immediately")
         if e.reason == CMQC.MQRC_Q_MGR_NOT_AVAILABLE:  # qm.lock taken since we looked
@@ -187,7 +173,7 @@ def _run(name: str, root: str | None, qmdir: str, log: errorlog.ErrorLog,
         return EXIT_NOT_EXIST
     except LogCorrupt as e:
         write_status(qmdir, "Ended unexpectedly")
-        entry = messages.AMQ7017
+        entry = amqmsgs.AMQ7017
         log.write(entry, inserts={"offset": e.offset, "lsn": e.lsn, "logfile": e.path})
         console.say(f"{entry.msgid}: {entry.text}")
         console.say(entry.render({"offset": e.offset, "lsn": e.lsn, "logfile": e.path,
@@ -195,7 +181,7 @@ def _run(name: str, root: str | None, qmdir: str, log: errorlog.ErrorLog,
         return EXIT_LOG_NOT_AVAILABLE
     except PagesetError as e:
         write_status(qmdir, "Ended unexpectedly")
-        entry = messages.AMQ7002
+        entry = amqmsgs.AMQ7002
         inserts = {"offset": 0, "path": e.path, "detail": e.detail}
         log.write(entry, inserts=inserts)
         console.say(f"{entry.msgid}: {entry.text}")
@@ -204,15 +190,15 @@ def _run(name: str, root: str | None, qmdir: str, log: errorlog.ErrorLog,
     end = "immediate"
     try:
         _install_security(eng)
-        log.write(messages.AMQ8003, inserts={"vrmf": errorlog.VRMF})
+        log.write(amqmsgs.AMQ8003, inserts={"vrmf": errorlog.VRMF})
         write_status(qmdir, "Running")
         end = _serve(eng, root, qmdir, console,
                      log if qmini.channel_limits.fastpath else None,
                      peer_limits=qmini.channel_limits.peer)
     finally:
         write_status(qmdir, "Quiescing" if end == "controlled" else "Ending immediately")
-        local.stop(name, root)
-        log.write(messages.AMQ8004)
+        inprocess.stop(name, root)
+        log.write(amqmsgs.AMQ8004)
         write_status(qmdir, {"controlled": "Ended normally",
                              "failed": "Ended unexpectedly"}.get(end, "Ended immediately"))
     return EXIT_UNEXPECTED if end == "failed" else 0
@@ -227,7 +213,7 @@ def _refuse_exposed(name: str, qmdir: str, log_dir: str, log: errorlog.ErrorLog,
         return False
     path, mode = found[0]
     more = f", and {len(found) - 1} more paths" if len(found) > 1 else ""
-    entry = messages.AMQ7001
+    entry = amqmsgs.AMQ7001
     inserts = {"path": path, "mode": f"{mode:04o}", "more": more}
     log.write(entry, inserts=inserts)
     console.say(f"{entry.msgid}: {entry.text}")
@@ -235,26 +221,12 @@ def _refuse_exposed(name: str, qmdir: str, log_dir: str, log: errorlog.ErrorLog,
     return True
 
 
-def describe_status(returncode: int) -> str:
-    """A child's ``returncode`` as an operator reads it: ``status 20``, or ``signal 9,
-    SIGKILL`` for a process a signal ended (Popen's negative status; a shell shows 256
-    minus it)."""
-    if returncode >= 0:
-        return f"status {returncode}"
-    try:
-        return f"signal {-returncode}, {signal.Signals(-returncode).name}"
-    except ValueError:
-        return f"signal {-returncode}"
-
-
 def _install_security(eng: Any) -> None:
     """Security is always on, as in MQ; what it checks is MQSC's business: QMGR CONNAUTH
     names an AUTHINFO (CHCKLOCL / CHCKCLNT), QMGR CHLAUTH(ENABLED|DISABLED) switches the
     channel authentication records, setmqaut grants object authorities. The first start
-    creates IBM's defaults (``mqpy.security.ensure_defaults``); the owner is in mqm."""
-    from mqpy import security
-
-    security.install(eng)
+    creates IBM's defaults (``mqpy.security.policy.ensure_defaults``); the owner is in mqm."""
+    policy.install(eng)
 
 
 def _serve(eng: Any, root: str | None, qmdir: str, console: _Console,
@@ -263,9 +235,6 @@ def _serve(eng: Any, root: str | None, qmdir: str, console: _Console,
     """Serve the socket until endmqm; return how it ended ("controlled" or "immediate").
     With ``fastpath_log`` (qm.ini MQIBindType=FASTPATH) the client host serves the plain
     SVRCONN sockets the channel initiator hands over, logging there."""
-    import trio
-
-    from mqpy.server import BindingsServer
 
     outcome = {"end": "immediate"}
 
@@ -327,8 +296,6 @@ def _serve(eng: Any, root: str | None, qmdir: str, console: _Console,
 async def _watch_engine(eng: Any, outcome: dict, scope: Any) -> None:
     """A log that cannot be written stops the engine (AMQ6119S, every call 2009): the queue
     manager then ends, "Ended unexpectedly", rather than serve nothing but 2009."""
-    import trio
-
     while eng.failed is None:
         await trio.sleep(0.5)
     outcome["end"] = "failed"
@@ -374,7 +341,7 @@ def _start_command_server(name: str, root: str | None) -> Callable[[], None] | N
     this process, as strmqm does by default; return the function that stops it."""
     if importlib.util.find_spec("mqpy.cmdserver") is None:
         return None
-    from mqpy import cmdserver
+    from mqpy import cmdserver  # lazy and optional: a build without it starts with none
 
     try:
         return cmdserver.start_command_server(name, root).stop
@@ -385,8 +352,6 @@ def _start_command_server(name: str, root: str | None) -> Callable[[], None] | N
 async def _watch_command_server_requests(eng: Any, root: str | None, qmdir: str,
                                          csv: dict) -> None:
     """strmqcsv / endmqcsv write START or STOP to ``cmdserver.ctl``; the daemon obeys."""
-    import trio
-
     path = os.path.join(qmdir, "cmdserver.ctl")
     while True:
         await trio.sleep(0.2)
@@ -405,25 +370,16 @@ async def _watch_command_server_requests(eng: Any, root: str | None, qmdir: str,
 
 def _start_statistics(eng: Any) -> Callable[[], None]:
     """Statistics messages every STATINT (when STATMQI/STATQ are ON), as a thread."""
-    from mqpy.stats.collector import start_statistics
 
     try:
-        return start_statistics(eng, local.attach(eng))
+        return start_statistics(eng, attach(eng))
     except MQMIError:  # the queue manager already ended (a log failure): nothing to count
         return lambda: None
-
-
-def program(module: str, *args: str) -> list[str]:
-    """The command line of one of the installation's own programs (``python -m module``), run
-    by this interpreter. ``-P`` keeps the folder it is started in off ``sys.path``: where the
-    operator stands (beside a folder named ``mqpy``, say) cannot hide the installed packages."""
-    return [sys.executable, "-P", "-m", module, *args]
 
 
 def _start_chinit(name: str, root: str | None, qmdir: str) -> Any:
     """strmqm starts the channel initiator (runmqchi) as a process of its own, an MQI
     application of this queue manager; MQPY_NO_CHINIT=1 leaves it out."""
-    import subprocess
 
     if os.environ.get("MQPY_NO_CHINIT") == "1":
         return None
@@ -445,8 +401,6 @@ async def _chinit_ready(eng: Any, proc: Any, timeout: float = 30.0) -> bool:
     """strmqm returns once the channel initiator serves SYSTEM.CHANNEL.INITQ, so that the
     operator's next START CHANNEL finds it (it has the queue open for input by then): whether
     it did (False: it ended first, or is not serving after ``timeout``)."""
-    import trio
-
     if proc is None:
         return False
     with trio.move_on_after(timeout):
@@ -475,8 +429,6 @@ def chinit_restart_delay(was_ready: bool, last_delay: float | None) -> float:
 async def _watch_chinit(eng: Any, root: str | None, qmdir: str, chinit: dict) -> None:
     """The channel initiator is restarted if it ends while its queue manager runs; one that
     keeps ending at once is restarted less and less often (:func:`chinit_restart_delay`)."""
-    import trio
-
     log = errorlog.ErrorLog(os.path.join(qmdir, "errors"), qmgr=eng.name, program="amqzxma0")
     ready, delay = True, None
     while True:
@@ -499,14 +451,12 @@ async def _watch_chinit(eng: Any, root: str | None, qmdir: str, chinit: dict) ->
 def _start_services(eng: Any) -> None:
     """The queue manager's CONTROL(QMGR) and CONTROL(STARTONLY) services (``mqpy.services``:
     they run as children of this process, each logged AMQ5028 or AMQ5030)."""
-    from mqpy import services
 
     services.start_at_qmgr_start(eng)
 
 
 def _stop_services(eng: Any) -> None:
     """endmqm: CONTROL(QMGR) services are stopped (STARTONLY and MANUAL ones keep running)."""
-    from mqpy import services
 
     services.stop_at_qmgr_end(eng)
 
@@ -514,7 +464,6 @@ def _stop_services(eng: Any) -> None:
 def _stop_chinit(proc: Any) -> None:
     if proc is None or proc.poll() is not None:
         return
-    import subprocess
 
     proc.terminate()
     try:

@@ -56,18 +56,21 @@ import getpass
 import os
 import platform
 import re
+import struct
 import sys
+import syslog
 import textwrap
 import threading
 import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from importlib.metadata import version
 from types import TracebackType
 from typing import IO, Any
 
 import attrs
 
-from mqpy import filemodes, messages
-from mqpy.messages import AMQMessage
+from mqpy import amqmsgs, filemodes
+from mqpy.amqmsgs import AMQMessage
 
 __all__ = [
     "DEFAULT_ERROR_LOG_SIZE",
@@ -106,8 +109,6 @@ EXIT_UNEXPECTED = 71
 
 def _vrmf() -> str:
     try:
-        from importlib.metadata import version
-
         parts = [p for p in re.split(r"[^0-9]+", version("mqpy")) if p][:4]
     except Exception:  # not installed: running from a source tree
         parts = ["0", "1", "0"]
@@ -238,7 +239,7 @@ def _caller() -> tuple[str, int]:
     return os.path.basename(frame.f_code.co_filename), frame.f_lineno
 
 
-def format_entry(rendered: messages.Rendered, *, when: _dt.datetime, pid: int, tid: int,
+def format_entry(rendered: amqmsgs.Rendered, *, when: _dt.datetime, pid: int, tid: int,
                  user: str, program: str, host: str, installation: str, vrmf: str,
                  qmgr: str | None, comp: str, line: int) -> str:
     """One error-log entry, trailer included, exactly as it is appended to AMQERR01.LOG."""
@@ -314,7 +315,7 @@ class ErrorLog:
         whole message."""
         if len(msgid) == 7:
             msgid += "I"
-        known = messages.MESSAGES.get(msgid)
+        known = amqmsgs.MESSAGES.get(msgid)
         explanation, action = "See the message text.", "None."
         if known is not None and known.fixed_explanation:
             explanation, action = known.explanation, known.action
@@ -680,8 +681,6 @@ def _stack(frame: Any) -> traceback.StackSummary:
 
 
 def _pointer_size() -> int:
-    import struct
-
     return struct.calcsize("P")
 
 
@@ -709,9 +708,9 @@ def write_fdc(directory: str, probe_id: str, component: str, exc: BaseException 
     log = errorlog or ErrorLog(directory, qmgr=qmgr)
     inserts: dict[str, object] = {"pid": os.getpid(), "probe": probe_id, "fdc": path}
     if qmgr:
-        log.write(messages.AMQ6184, inserts={**inserts, "qmgr": qmgr}, qmgr=qmgr)
+        log.write(amqmsgs.AMQ6184, inserts={**inserts, "qmgr": qmgr}, qmgr=qmgr)
     else:
-        log.write(messages.AMQ6183, inserts=inserts)
+        log.write(amqmsgs.AMQ6183, inserts=inserts)
     if alert is not None:
         alert(path, probe_id)
     return path
@@ -719,8 +718,6 @@ def write_fdc(directory: str, probe_id: str, component: str, exc: BaseException 
 
 def syslog_alert(path: str, probe_id: str) -> None:
     """The ``user.error`` syslog record naming an FDC file, as IBM MQ on UNIX writes one."""
-    import syslog
-
     syslog.openlog("mqpy", syslog.LOG_PID, syslog.LOG_USER)
     syslog.syslog(syslog.LOG_ERR, f"FFST record created: probe {probe_id}, file {path}")
 
@@ -766,7 +763,7 @@ class fdc_guard(contextlib.ContextDecorator):  # noqa: N801 - used like contextl
             return False
         extra = self.extra() if callable(self.extra) else (self.extra or {})
         stream = self.stream if self.stream is not None else sys.stderr
-        msg = messages.AMQ6184 if self.qmgr else messages.AMQ6183
+        msg = amqmsgs.AMQ6184 if self.qmgr else amqmsgs.AMQ6183
         try:
             self.fdc_path = write_fdc(self.directory, self.probe_id, self.component, exc,
                                       qmgr=self.qmgr, errorlog=self.errorlog,

@@ -5,7 +5,7 @@ An engine owns its directory: a lock file (``qm.lock``, held with ``flock``) kee
 process, or a second engine in this one, from ever opening the same pagesets and log. Every
 ``mqpy.embedded(name)`` in the process shares the one engine; :func:`stop` ends it. This module
 knows engines, not the MQI: :mod:`mqpy.mqi` connects applications to them, and
-:func:`mqpy.local.attach` gives the queue manager's own code a pymqi-shaped connection.
+:func:`mqpy.mqi.attach` gives the queue manager's own code a pymqi-shaped connection.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import fcntl
 import os
 import threading
 
-from mqpy import CMQC, config, errorlog, extensions, filemodes, messages
+from mqpy import CMQC, amqmsgs, config, errorlog, extensions, filemodes
 from mqpy.engine.qmgr import QueueManagerEngine
 from mqpy.errors import MQMIError
 from mqpy.trace import TRACER
@@ -94,7 +94,7 @@ def start(name: str, root: str | None = None, *, create_if_missing: bool = False
             cfg = config.QMgrConfig.load(name, root)
         except config.ConfigError as e:  # the queue manager cannot start: AMQ8940E, 2059
             errorlog.ErrorLog(os.path.join(qmdir, "errors"), qmgr=name).write(
-                messages.AMQ8940, inserts=e.inserts)
+                amqmsgs.AMQ8940, inserts=e.inserts)
             raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_Q_MGR_NOT_AVAILABLE) from None
         try:
             fd = _take_lock(qmdir)

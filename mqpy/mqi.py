@@ -74,7 +74,7 @@ class QueueManager:
         self._conn: Backend | None = None
         self._name = ""
         #: an application's connection to a queue manager of this process, traced here when
-        #: strmqtrc asks (the queue manager's own, made by local.attach, are not)
+        #: strmqtrc asks (the queue manager's own, made by attach, are not)
         self._embedded = False
         # pymqi's parameter, kept for its signature: mqpy never disconnects when the object
         # is collected (a channel keeps the backend connection of a QueueManager it drops)
@@ -563,6 +563,15 @@ def embedded(name: str, *, data_path: str | None = None, create: bool = True) ->
     qm._conn = _connect_engine(eng)
     qm._name = eng.name
     qm._embedded = True
+    return qm
+
+
+def attach(engine: QueueManagerEngine) -> QueueManager:
+    """A pymqi-shaped QueueManager connected to an engine of this process (the queue
+    manager's own connection: not in an application's trace)."""
+    qm = QueueManager(None)
+    qm._conn = engine.connect()
+    qm._name = engine.name
     return qm
 
 

@@ -50,7 +50,7 @@ from typing import Any
 
 import attrs
 
-from mqpy import CMQCFC, filemodes
+from mqpy import CMQCFC, errorlog, filemodes
 
 __all__ = [
     "Context",
@@ -461,8 +461,6 @@ _runners_lock = threading.Lock()
 
 def _error_logger(qmgr: str, qmdir: str) -> Callable[..., None]:
     """AMQ5028 / AMQ5029 / AMQ5030 (and start failures) in the queue manager's error log."""
-    from mqpy import errorlog
-
     log = errorlog.ErrorLog(os.path.join(qmdir, "errors"), qmgr=qmgr, program="amqzmgr0")
     kinds = {"started": errorlog.AMQ5028, "ended": errorlog.AMQ5029,
              "command": errorlog.AMQ5030}

@@ -1,7 +1,7 @@
 """Who may come in: the channel initiator's questions to its queue manager's security policy.
 
 The policy (CHLAUTH records, CONNAUTH, object authorities) lives in the queue manager
-(``mqpy.security``); the channel initiator is an MQI application of it and asks through its
+(``mqpy.security.policy``); the channel initiator is an MQI application of it and asks through its
 *admin* object (``EngineAdmin`` in this process, the bindings socket's SPI otherwise):
 
 - :meth:`ChannelAccess.address_allowed`: the listener's BLOCKADDR check, made before the first
@@ -46,7 +46,7 @@ class ChannelAccess:
         self.log = log
 
     async def decide(self, query: dict[str, object]) -> dict[str, object]:
-        """The CHLAUTH decision for ``query`` (keys: ``mqpy.security.channel_decision``).
+        """The CHLAUTH decision for ``query`` (keys: ``mqpy.security.policy.channel_decision``).
 
         If the queue manager cannot be asked, the channel is refused (never let in blind)."""
         ask = getattr(self.admin, "channel_decision", None)

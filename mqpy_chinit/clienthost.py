@@ -31,11 +31,12 @@ from typing import Any
 
 import trio
 
-from mqpy import config, local
+from mqpy import config
 from mqpy.bindings import bind_address
 from mqpy.fap import channeldefs as D
 from mqpy.fap import tls
 from mqpy.fap.segments import InitialData, StatusCode
+from mqpy.mqi import attach
 from mqpy_chinit import svrconn
 from mqpy_chinit.chinit import ChannelInitiator
 from mqpy_chinit.conversation import ChannelEnded
@@ -66,7 +67,7 @@ class ClientHost:
         self.path = path
         self.log = log
         channels = config.ChannelsConfig(peer=peer_limits) if peer_limits else None
-        self.chinit = ChannelInitiator(engine.name, lambda: local.attach(engine),
+        self.chinit = ChannelInitiator(engine.name, lambda: attach(engine),
                                        EngineAdmin(engine), log=log, channels=channels)
         self.chinit.svrconn_handler = svrconn.serve_client
         self.serving = 0  # handed-over sockets being served

@@ -4,7 +4,7 @@ The message channel agents and the SVRCONN use it; ``framing.py`` cuts and joins
 segments, this module only moves them and counts buffers.
 
 On a plain TCP stream the conversation drives the stream's non-blocking socket itself, as
-the queue manager's bindings server does (``mqpy.serving.send_all``): a send goes straight
+the queue manager's bindings server does (``mqpy.loopcalls.send_all``): a send goes straight
 to the socket and waits only when its buffer is full, a receive waits until the socket is
 readable and then reads, and no cancel scope is opened for a receive without a timeout.
 trio's streams make a trip through the scheduler per send and, per receive, a read that
@@ -28,7 +28,7 @@ from typing import Any
 import attrs
 import trio
 
-from mqpy import serving
+from mqpy import loopcalls
 from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.segments import ControlFlags1, Event, ProtocolError, Status, StatusCode
 from mqpy.trace import TRACER
@@ -180,7 +180,7 @@ class Conversation:
                 if sock.fileno() == -1:
                     raise trio.ClosedResourceError("socket was already closed")
                 return
-            await serving.send_all(sock, data)  # the bindings sockets' loop
+            await loopcalls.send_all(sock, data)  # the bindings sockets' loop
         except OSError as exc:
             raise _translated(exc) from exc
         finally:

@@ -11,7 +11,7 @@ from typing import Any
 import mqpy
 from mqpy.mqsc.display import parse_objects
 from mqpy.mqsc.processor import MQSCProcessor
-from mqpy.security import channel_decision
+from mqpy.security.policy import channel_decision
 
 
 class EngineAdmin:

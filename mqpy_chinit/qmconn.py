@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 
 import trio
 
-from mqpy import CMQC, config, serving
+from mqpy import CMQC, config, loopcalls
 from mqpy.bindings import Flows, bind_address, socket_path
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows
@@ -175,7 +175,7 @@ class QMConnection(AsyncMQIVerbs):
                 return None  # the finally drops the connection
             if self._unsent:
                 unsent, self._unsent = self._unsent, b""
-                await serving.send_all(sock, unsent)
+                await loopcalls.send_all(sock, unsent)
             take = lambda: flows.relayed_reply(verb)  # noqa: E731
             reply = None if readdress is None else take()  # one read in already: as it is
             if readdress is not None and reply is None:
@@ -235,7 +235,7 @@ class QMConnection(AsyncMQIVerbs):
                 raise MQMIError(_FAILED, CMQC.MQRC_HCONN_ERROR)
             completed = False
             try:
-                await serving.send_all(sock, request)
+                await loopcalls.send_all(sock, request)
                 reply = await self._read_until(sock, take_reply, readable=False)
                 completed = True
             except _BROKEN:

@@ -10,7 +10,7 @@ import attrs
 import trio
 
 import mqpy
-from mqpy import CMQC, messages, syncrecord
+from mqpy import CMQC, amqmsgs, syncrecord
 from mqpy.engine import reports
 from mqpy.fap import channeldefs as D
 from mqpy.fap import mqiflows
@@ -782,7 +782,7 @@ class ReceiverMCA:
                 dlq_problem = (f"the dead-letter queue {deadq.decode('latin-1')} refused it "
                                f"(reason {e.reason})")
             else:
-                self.log(messages.AMQ9544.msgid, f"Messages not put to destination queue. "
+                self.log(amqmsgs.AMQ9544.msgid, f"Messages not put to destination queue. "
                          f"During the processing of channel '{self.name}' a message for "
                          f"queue '{dest_q}' at '{dest_qm or self.local_qm}' could not be "
                          f"put (reason {reason}) and was put to the dead-letter queue "

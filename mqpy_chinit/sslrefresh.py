@@ -25,7 +25,7 @@ from typing import Any
 import trio
 
 from mqpy.fap import channeldefs as D
-from mqpy_chinit import tlsstream
+from mqpy_chinit import svrconn, tlsstream
 from mqpy_chinit.states import ChannelState
 
 __all__ = ["refresh_ssl"]
@@ -83,10 +83,6 @@ async def refresh_ssl(chinit: Any) -> dict[str, object]:
 
 def _stop_client_instances(chinit: Any) -> list[str]:
     """End the server-connection instances running over TLS (their clients reconnect)."""
-    try:
-        from mqpy_chinit import svrconn
-    except ImportError:
-        return []
     out = []
     for inst in svrconn.instances(chinit):
         nursery = getattr(inst, "nursery", None)

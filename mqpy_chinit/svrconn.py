@@ -30,7 +30,7 @@ Theory of operation
   MODE(TERMINATE), once the call in progress returns with MODE(QUIESCE).
 - However the instance ends, each conversation that did not MQDISC is *abended*: its unit of
   work is backed out, as for a bindings application that ends without MQDISC.
-- Each conversation's MQI connection is one async MQI (``mqpy.serving.mqi_port``): through the
+- Each conversation's MQI connection is one async MQI (``mqpy.loopcalls.mqi_port``): through the
   queue manager's socket (``mqpy_chinit.qmconn``, a separate queue-manager process) every call
   is a send and a receive in this loop, and an MQGET waits in the queue manager; with the
   engine in this process, memory work runs in the loop and a waiting MQGET holds no thread.

@@ -24,7 +24,7 @@ from typing import Any
 
 import attrs
 
-from mqpy import CMQC, serving
+from mqpy import CMQC, loopcalls
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows
 from mqpy.fap.segments import ByteOrder, MQIReply, SegmentType
@@ -70,7 +70,7 @@ class MQICalls:
         handle = conn.get_handle() if hasattr(conn, "get_handle") else conn
         if appl and isinstance(getattr(handle, "appl_name", None), bytes):
             handle.appl_name = appl.encode("latin-1", "replace")[:28]
-        cc.backend = serving.mqi_port(handle, self.registry.limiter)
+        cc.backend = loopcalls.mqi_port(handle, self.registry.limiter)
         self.status.remote_appl_tag = appl
         self.conv.authenticated()  # the channel is admitted: the listener's limits let go
         return mqiflows.encode_reply(d.verb, [(self.chinit.qmgr_name, appl)],

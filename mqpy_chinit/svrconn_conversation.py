@@ -47,7 +47,7 @@ class ClientConversation:
     conv_id: int | None
     send: trio.MemorySendChannel[MQIRequest]
     receive: trio.MemoryReceiveChannel[MQIRequest]
-    backend: Any = None  # its async MQI (mqpy.serving.mqi_port)
+    backend: Any = None  # its async MQI (mqpy.loopcalls.mqi_port)
     ended: bool = False  # MQDISC done
     refused: bool = False  # CHLAUTH refused its MQCONN
     #: its last call was relayed: between calls its task waits on the queue manager's

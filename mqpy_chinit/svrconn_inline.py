@@ -15,7 +15,7 @@ from typing import Any
 
 import attrs
 
-from mqpy import CMQC, serving
+from mqpy import CMQC, loopcalls
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows
 from mqpy.fap.segments import MQIReply, MQIRequest, SegmentType, mqi_event
@@ -59,24 +59,24 @@ class CallsServedAtOnce:
         if verb is not _T.MQPUT and verb is not _T.MQGET:
             return None
         cc = self.conversations.get(request.conv_id if self.sharing else None)
-        if cc is None or cc.queued or cc.calling or type(cc.backend) is not serving.EngineVerbs:
+        if cc is None or cc.queued or cc.calling or type(cc.backend) is not loopcalls.EngineVerbs:
             return None
         values = mqiflows.common_request(verb, request.body, self._byte_order())
         if values is None:
             return None
         if verb is _T.MQPUT:
             data = values[2]
-            if len(data) > serving.INLINE_DATA_LIMIT or (
+            if len(data) > loopcalls.INLINE_DATA_LIMIT or (
                     self.max_msg_size and len(data) > self.max_msg_size):
                 return None  # a long put goes to a thread; one beyond MAXMSGL fails 2010
         elif values[1].Options & CMQC.MQGMO_WAIT:
             return None
         conn = cc.backend.conn
-        serving.defer(conn)
+        loopcalls.defer(conn)
         try:
             outcome = self._call_now(verb, request, values, conn)
         finally:
-            lsn = serving.undefer(conn)
+            lsn = loopcalls.undefer(conn)
         self.last_call = time.monotonic()
         if lsn:
             cc.queued += 1
@@ -149,7 +149,7 @@ class CallsServedAtOnce:
         self.status.substate = SUBSTATES[verb]
         outcome = answer.outcome
         try:
-            await serving.force(cc.backend.conn, answer.lsn, self.registry.limiter)
+            await loopcalls.force(cc.backend.conn, answer.lsn, self.registry.limiter)
         except MQMIError as e:
             outcome = (e.comp, e.reason, mqiflows.failure_reply(
                 verb, _decoded(request, values), e.comp, e.reason))

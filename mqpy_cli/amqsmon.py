@@ -8,6 +8,7 @@ Without -b the messages shown are removed from the queue, as amqsmon does.
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -54,8 +55,6 @@ def amqsmon(qmgr: str, kind: str | None, mqi_only: bool, queue: str | None,
         click.echo("AMQ8428E: -t statistics or -t accounting is required.", err=True)
         sys.exit(10)
     if data_path:
-        import os
-
         os.environ[config.ENV_DATA_PATH] = config.data_root(data_path)
     try:
         qm = mqpy.connect(qmgr)

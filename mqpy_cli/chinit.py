@@ -15,8 +15,11 @@ import click
 import trio
 
 import mqpy
-from mqpy import config, errorlog, filemodes, messages
+from mqpy import amqmsgs, bindings, config, errorlog, filemodes
 from mqpy.channelcommands import INITQ
+from mqpy.fap import mqiflows
+from mqpy.security.policy import owner
+from mqpy_chinit import qmconn, svrconn
 from mqpy_chinit.admin import MQSCAdmin
 from mqpy_chinit.chinit import ChannelInitiator
 from mqpy_chinit.cluster.directory import cache_path
@@ -44,10 +47,6 @@ def _connect(name: str, data_path: str | None, appl_name: str = "runmqchi"):
 def _bind(name: str, data_path: str | None, appl_name: str = "runmqchi"):
     """Bindings as the queue manager's own process: the channel initiator asserts its (the
     owner's) identity, so CHCKLOCL does not ask it for a password (as MQ's runmqchi)."""
-    from mqpy import bindings
-    from mqpy.fap import mqiflows
-    from mqpy.security import owner
-
     qm = mqpy.QueueManager(None)
     qm._conn = bindings.connect(name, data_path,
                                 security=mqiflows.ConnSecurity(user=owner()),
@@ -84,8 +83,8 @@ def _channel_limits(name: str, data_path: str | None) -> config.ChannelsConfig:
     try:
         return config.QMgrConfig.load(name, data_path).channel_limits
     except config.ConfigError as e:
-        rendered = messages.AMQ8940.render({**e.inserts, "qmgr": name})
-        print(f"{messages.AMQ8940.msgid}: {rendered.text}\n{rendered.explanation}",
+        rendered = amqmsgs.AMQ8940.render({**e.inserts, "qmgr": name})
+        print(f"{amqmsgs.AMQ8940.msgid}: {rendered.text}\n{rendered.explanation}",
               file=sys.stderr)
         sys.exit(20)
 
@@ -106,8 +105,6 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
     async def connect_for(security, appl: str = ""):
         """MQCONN for a client conversation: as the user CHLAUTH chose, with its MQCSP; an
         async connection, so that the client's calls need no worker thread here."""
-        from mqpy_chinit import qmconn
-
         return await qmconn.connect(name, data_path, security=security,
                                     appl_name=appl or None)
 
@@ -116,11 +113,7 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
                                   connect_for=connect_for,
                                   cluster_cache=cache_path(config.qmgr_dir(name, data_path)),
                                   connect_mca=lambda appl: _bind(name, data_path, appl))
-        try:
-            from mqpy_chinit import svrconn  # client connections, when built
-            chinit.svrconn_handler = svrconn.serve_client
-        except ImportError:
-            pass
+        chinit.svrconn_handler = svrconn.serve_client
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_until_signalled, nursery.cancel_scope)
 

@@ -29,9 +29,13 @@ import typing
 
 import click
 
-from mqpy import config, filemodes, local
-from mqpy.daemon import describe_status, program
+import mqpy
+from mqpy import config, filemodes, inprocess
+from mqpy.engine.log import LogConfig
+from mqpy.engine.objects import SYSTEM_OBJECTS
 from mqpy.errorlog import VRMF
+from mqpy.programs import program
+from mqpy.qmstatus import describe_status, read_status, write_status
 
 # --------------------------------------------------------------------------- IBM's texts
 
@@ -105,7 +109,7 @@ def _pid(qmdir: str) -> int | None:
 def _wait_ended(qmdir: str, timeout: float | None = None) -> bool:
     """Wait until nothing holds qm.lock (the queue manager process has ended)."""
     deadline = None if timeout is None else time.monotonic() + timeout
-    while local.is_locked(qmdir):
+    while inprocess.is_locked(qmdir):
         if deadline is not None and time.monotonic() > deadline:
             return False
         time.sleep(0.05)
@@ -114,10 +118,8 @@ def _wait_ended(qmdir: str, timeout: float | None = None) -> bool:
 
 def _status(qmdir: str) -> str:
     """dspmq's STATUS(...) for a queue manager directory."""
-    from mqpy.daemon import read_status
-
     recorded = read_status(qmdir)
-    if local.is_locked(qmdir):
+    if inprocess.is_locked(qmdir):
         if recorded in ("Starting", "Quiescing", "Ending immediately", "Ending pre-emptively"):
             return recorded
         return "Running"
@@ -144,11 +146,7 @@ def crtmqm(make_default: bool, dead_letter_queue: str, log_path: str | None,
            log_file_pages: int | None, log_primary: int | None, log_secondary: int | None,
            data_path: str | None, qmgr: str) -> None:
     """Create a queue manager."""
-    from mqpy.engine.log import LogConfig
-
     filemodes.restrict_umask()
-    from mqpy.engine.objects import SYSTEM_OBJECTS
-
     if not config.valid_qmgr_name(qmgr):
         _err(MSG_BAD_ARGUMENT.format(arg=qmgr, command="crtmqm"))
         sys.exit(RC_NAME_ERROR)
@@ -181,12 +179,12 @@ def crtmqm(make_default: bool, dead_letter_queue: str, log_path: str | None,
             _err(MSG_LOG_PATH)
             sys.exit(RC_LOG_LOCATION)
     try:
-        local.create(qmgr, data_path, dead_letter_queue=dead_letter_queue, cfg=cfg,
+        inprocess.create(qmgr, data_path, dead_letter_queue=dead_letter_queue, cfg=cfg,
                      make_default=make_default)
     except FileExistsError:
         _err(MSG_EXISTS)
         sys.exit(RC_EXISTS)
-    except local.QMgrLocked:
+    except inprocess.QMgrLocked:
         _err(MSG_RUNNING)
         sys.exit(RC_RUNNING)
     except OSError as exc:  # a full disk, a directory it may not write: nothing half-made
@@ -210,7 +208,7 @@ def _ended_qmdir(qmgr: str, data_path: str | None) -> str:
     if not _exists(qmgr, data_path):
         _err(MSG_NOT_EXIST)
         sys.exit(RC_NOT_EXIST)
-    if local.is_locked(qmdir):
+    if inprocess.is_locked(qmdir):
         _err(MSG_RUNNING)
         sys.exit(RC_RUNNING)
     return qmdir
@@ -324,13 +322,11 @@ def start_daemon(qmgr: str, data_path: str | None,
 @click.argument("qmgr")
 def endmqm(mode: str, data_path: str | None, qmgr: str) -> None:
     """End a queue manager."""
-    from mqpy.daemon import write_status
-
     qmdir = _qmdir(qmgr, data_path)
     if not _exists(qmgr, data_path):
         _err(MSG_NOT_EXIST)
         sys.exit(RC_NOT_EXIST)
-    pid = _pid(qmdir) if local.is_locked(qmdir) else None
+    pid = _pid(qmdir) if inprocess.is_locked(qmdir) else None
     if pid is None:
         _err(MSG_NOT_AVAILABLE)
         sys.exit(RC_NOT_AVAILABLE)
@@ -397,8 +393,6 @@ def dspmq(qmgr: str | None, output: str | None, status_flag: bool,
 @_data_path
 def dspmqver(data_path: str | None) -> None:
     """Display version information."""
-    import mqpy
-
     rows = [
         ("Name", "mqpy (an IBM MQ-style queue manager in Python)"),
         ("Version", VRMF),

@@ -23,6 +23,7 @@ import click
 import mqpy
 from mqpy import CMQCFC
 from mqpy.mqsc import dump
+from mqpy.mqsc.parser import MQSCCommand, parse_command
 from mqpy.mqsc.writer import command_text
 from mqpy_cli.control import _data_path, _err
 
@@ -63,14 +64,12 @@ def _connect(qmgr: str, client: str | None) -> mqpy.QueueManager:
     if client is None:
         return mqpy.connect(qmgr)  # bindings, else MQSERVER / MQCCDTURL (as IBM's)
     if client.lower() == "default":
-        from mqpy import client as mq_client
+        from mqpy import client as mq_client  # lazy: the client channel loads only for -c
 
         qm = mqpy.QueueManager(None)
         qm._conn = mq_client.connect_from_environment(qmgr, None, None)
         qm._name = qm._conn.qmgr_name
         return qm
-    from mqpy.mqsc.parser import MQSCCommand, parse_command
-
     command = parse_command(client)  # IBM's form: an MQSC DEFINE of the CLNTCONN channel
     if not isinstance(command, MQSCCommand) or command.objtype != "CHANNEL" \
             or command.params.get("CHLTYPE") != "CLNTCONN" or not command.params.get("CONNAME"):

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 
 import click
 
-from mqpy import constants, errorlog, messages
+from mqpy import amqmsgs, constants, errorlog
 from mqpy.mqsc.processor import RESPONSES
 from mqpy_cli.control import MSG_BAD_ARGUMENT
 
@@ -53,9 +53,9 @@ def symbol_line(symbol: str) -> str | None:
 
 def _catalogue() -> Iterator[tuple[str, str, str, str]]:
     """(id, text, explanation, action) of every AMQ message mqpy writes from a catalogue."""
-    for module in (messages, errorlog):
+    for module in (amqmsgs, errorlog):
         for value in vars(module).values():
-            if isinstance(value, messages.AMQMessage):
+            if isinstance(value, amqmsgs.AMQMessage):
                 yield value.msgid, value.text, value.explanation, value.action
     for msgid, text in RESPONSES.items():  # runmqsc's answers (MESSAGES included)
         yield msgid, text, "", ""

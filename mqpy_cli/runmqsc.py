@@ -22,8 +22,13 @@ from typing import Any
 
 import click
 
-from mqpy import CMQC, config, filemodes, local
-from mqpy.cmdserver import COMMAND_QUEUE, start_command_server, stop_command_server
+from mqpy import CMQC, config, filemodes, inprocess
+from mqpy.cmdserver import (
+    COMMAND_QUEUE,
+    command_server_status,
+    start_command_server,
+    stop_command_server,
+)
 from mqpy.errors import MQMIError
 from mqpy.mqi import Queue, QueueManager, embedded
 from mqpy.mqsc.client import MQSCClient
@@ -48,7 +53,7 @@ def _connect(name: str, data_path: str | None, user: str | None = None,
     ``user`` / ``password``: runmqsc -u, an MQCSP checked by CONNAUTH (CHCKLOCL)."""
     if not name:
         raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_Q_MGR_NOT_AVAILABLE)
-    if data_path and user is None and local.running(name, data_path) is not None:
+    if data_path and user is None and inprocess.running(name, data_path) is not None:
         return embedded(name, data_path=data_path, create=False)
     qm = QueueManager(None)
     qm.connect(name, data_path=data_path, user=user, password=password)  # bindings (strmqm)
@@ -103,8 +108,6 @@ def run_local(engine: Any, text: str | Iterable[str], *, verify_only: bool = Fal
     """runmqsc against an engine running in this process, through a command-server thread
     (started for the call unless one already runs)."""
     root = os.path.dirname(os.path.dirname(engine.qmdir))
-    from mqpy.cmdserver import command_server_status
-
     started = command_server_status(engine.name, root) != "Running"
     if started and not verify_only:
         start_command_server(engine.name, root)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 
@@ -19,8 +20,6 @@ from mqpy.trigmon import DEFAULT_INITQ, TriggerMonitor
 def runmqtrm(qmgr: str, initq: str, data_path: str | None) -> None:
     """Start the applications that trigger messages on INITQ name."""
     if data_path:
-        import os
-
         os.environ[config.ENV_DATA_PATH] = config.data_root(data_path)
     try:
         qm = mqpy.connect(qmgr)

@@ -29,11 +29,12 @@ from collections.abc import Iterator
 
 import click
 
-from mqpy import config, local
+from mqpy import config, inprocess
 from mqpy.errors import MQMIError
 from mqpy.mqsc.writer import command_text
 from mqpy.security import authority as oam
-from mqpy.security import (
+from mqpy.security.policy import (
+    authority_records,
     effective_authority,
     group_authority,
     group_authority_of,
@@ -42,6 +43,8 @@ from mqpy.security import (
     user_authority,
 )
 from mqpy.security.users import UserError, UserFile, users_path
+from mqpy_chinit.admin import parse_display
+from mqpy_cli import runmqsc
 
 __all__ = ["dmpmqaut", "dspmqaut", "mqpyuser", "setmqaut"]
 
@@ -91,22 +94,22 @@ def _parse(args: tuple[str, ...], flags: set[str]) -> tuple[dict[str, str], list
 @contextlib.contextmanager
 def _engine(qmgr: str, root: str | None) -> Iterator[object]:
     """The running engine, or one started for this command and ended after it."""
-    eng = local.running(qmgr, root)
+    eng = inprocess.running(qmgr, root)
     if eng is not None:
         yield eng
         return
     if not os.path.exists(os.path.join(config.qmgr_dir(qmgr, root), "pageset00")):
         raise _Exit("AMQ8118E: IBM MQ queue manager does not exist.", RC_QMGR_NAME)
     try:
-        eng = local.start(qmgr, root)
+        eng = inprocess.start(qmgr, root)
     except MQMIError:
-        if local.is_locked(config.qmgr_dir(qmgr, root)):
+        if inprocess.is_locked(config.qmgr_dir(qmgr, root)):
             raise _HeldByDaemon from None
         raise _Exit("AMQ8146E: IBM MQ queue manager not available.", RC_NOT_AVAILABLE) from None
     try:
         yield eng
     finally:
-        local.stop(qmgr, root)
+        inprocess.stop(qmgr, root)
 
 
 def _target(opts: dict[str, str], eng: object) -> tuple[str, str]:
@@ -200,8 +203,6 @@ def setmqaut(args: tuple[str, ...]) -> None:
     def remote(opts, specs, seen) -> str:  # noqa: ANN001
         """The running queue manager: the same change as MQSC SET / DELETE AUTHREC, sent to
         its command server (as runmqsc sends it)."""
-        from mqpy_cli.runmqsc import run_client
-
         name, root = opts["-m"], opts.get("--data-path")
         otype, profile = _target(opts, _Named(name))
         principal, group = _entity(opts, config.qmgr_dir(name, root))
@@ -217,7 +218,7 @@ def setmqaut(args: tuple[str, ...]) -> None:
             params.update({"AUTHADD": adds} if adds else {})
             params.update({"AUTHRMV": rms} if rms else {})
             command = command_text("SET", "AUTHREC", None, params)
-        lines, code = run_client(name, [command + "\n"], echo=False, data_path=root)
+        lines, code = runmqsc.run_client(name, [command + "\n"], echo=False, data_path=root)
         if code != 0:
             found = [x for x in lines if re.match(r"AMQ\d{4}[ES]:", x)]
             raise _Exit("\n".join(found) or "AMQ8146E: IBM MQ queue manager not available.",
@@ -259,8 +260,6 @@ def _dumped(records: list[oam.AuthRecord], opts: dict[str, str]) -> str:
 def dmpmqaut(args: tuple[str, ...]) -> None:
     """dmpmqaut -m QM [-t TYPE] [-n PROFILE] [-p PRINCIPAL | -g GROUP]: the authority
     records, as IBM's dmpmqaut prints them."""
-    from mqpy.security import authority_records
-
     def body(eng, opts, specs, seen) -> str:  # noqa: ANN001
         if specs:
             raise _Exit(f"Unexpected argument '{specs[0]}'.", RC_INVALID_ARGS)
@@ -268,13 +267,10 @@ def dmpmqaut(args: tuple[str, ...]) -> None:
 
     def remote(opts, specs, seen) -> str:  # noqa: ANN001
         """The running queue manager: its records through DISPLAY AUTHREC (command server)."""
-        from mqpy_chinit.admin import parse_display
-        from mqpy_cli.runmqsc import run_client
-
         if specs:
             raise _Exit(f"Unexpected argument '{specs[0]}'.", RC_INVALID_ARGS)
         _dump_type(opts)  # a bad -t asks the queue manager nothing
-        lines, code = run_client(opts["-m"], ["DISPLAY AUTHREC\n"], echo=False,
+        lines, code = runmqsc.run_client(opts["-m"], ["DISPLAY AUTHREC\n"], echo=False,
                                  data_path=opts.get("--data-path"))
         if code != 0 and not any("AMQ8147E" in x for x in lines):  # none is not an error
             found = [x for x in lines if re.match(r"AMQ\d{4}[ES]:", x)]  # (2035, say)
@@ -310,9 +306,6 @@ def dspmqaut(args: tuple[str, ...]) -> None:
     def remote(opts, specs, seen) -> str:  # noqa: ANN001
         """The running queue manager: its records of the object type through DISPLAY AUTHREC
         (the command server), resolved here with the user file as the OAM does."""
-        from mqpy_chinit.admin import parse_display
-        from mqpy_cli.runmqsc import run_client
-
         if specs:
             raise _Exit(f"Unexpected argument '{specs[0]}'.", RC_INVALID_ARGS)
         qm_name, root = opts["-m"], opts.get("--data-path")
@@ -320,7 +313,7 @@ def dspmqaut(args: tuple[str, ...]) -> None:
         qmdir = config.qmgr_dir(qm_name, root)
         principal, group = _entity(opts, qmdir)
         command = command_text("DISPLAY", "AUTHREC", None, {"OBJTYPE": otype.upper()})
-        lines, code = run_client(qm_name, [command + "\n"],
+        lines, code = runmqsc.run_client(qm_name, [command + "\n"],
                                  echo=False, data_path=root)
         if code != 0 and not any("AMQ8147E" in x for x in lines):  # none is not an error
             raise _Exit("AMQ8146E: IBM MQ queue manager not available.", RC_NOT_AVAILABLE)

@@ -2,7 +2,7 @@
 
 The engine asks its ``authority`` at MQCONN and MQOPEN and refuses with MQRC_NOT_AUTHORIZED
 (2035) when told to. The default lets everything through, as a queue manager with no security
-configured does; ``mqpy.security`` installs the real policy (connection authentication, object
+configured does; ``mqpy.security.policy`` installs the real policy (connection authentication, object
 authorities). Keeping the seam here means the engine never learns how users are stored.
 """
 

@@ -2,7 +2,7 @@
 
 The engine knows nothing of repositories (that is the channel initiator's repository manager,
 ``mqpy_chinit.cluster``) and must not import it. It asks a :class:`ClusterDirectory`, set on
-``QueueManagerEngine.cluster`` by whoever starts the engine (``mqpy.local.start``), only when a
+``QueueManagerEngine.cluster`` by whoever starts the engine (``mqpy.inprocess.start``), only when a
 name does not resolve locally: a queue not defined here (MQRC_UNKNOWN_OBJECT_NAME) or a queue
 manager with no transmission queue (MQRC_UNKNOWN_REMOTE_Q_MGR). A directory answers with a
 :class:`ClusterRoute`: the message goes on ``xmitq`` (SYSTEM.CLUSTER.TRANSMIT.QUEUE) with an

@@ -73,7 +73,7 @@ class Connection(OpenCalls, PutCalls, GetCalls, SyncpointCalls, InquireCalls):
 
         An event loop serving many connections runs quick calls in its own thread and
         must not wait there for an fdatasync: it defers, then forces on a worker thread
-        (``mqpy.serving``). Either way the call's answer follows the force."""
+        (``mqpy.loopcalls``). Either way the call's answer follows the force."""
         deferred = self.deferred_lsn
         if deferred is None:
             self.engine.data.force(lsn)

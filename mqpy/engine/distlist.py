@@ -391,7 +391,7 @@ def put_list(conn: ListConnection, dl: DistList, md: MD, pmo: PMO, data: bytes, 
             if records and i < len(records) and fields & CMQC.MQPMRF_MSG_ID:
                 records[i].MsgId = dmd.MsgId
     if lsns:
-        conn.force_log(max(lsns))  # deferred when served from an event loop (mqpy.serving)
+        conn.force_log(max(lsns))  # deferred when served from an event loop (mqpy.loopcalls)
     # records beyond the destinations are unused, but kept in the shape the caller gave:
     # as many as it brought (never RecsPresent alone, which costs a caller nothing to inflate)
     given = pmo.ResponseRecPtr if isinstance(pmo.ResponseRecPtr, list) else []

@@ -21,7 +21,7 @@ import os
 import threading
 import time
 
-from mqpy import CMQC, errorlog, messages
+from mqpy import CMQC, amqmsgs, errorlog
 from mqpy.engine import records as R
 from mqpy.engine import reports, resolution, triggers
 from mqpy.engine.authority import AllowAll, Authority
@@ -86,9 +86,9 @@ class QueueManagerEngine:
         self.stats_expired = 0
         self.expiry_interval = 60.0  # seconds between expiry scans
         self._last_expiry_scan = time.monotonic()
-        self.cluster: ClusterDirectory | None = None  # set by mqpy.local.start
+        self.cluster: ClusterDirectory | None = None  # set by mqpy.inprocess.start
         #: ``.conn``: the connection whose call defers its log forces on this thread
-        #: (mqpy.serving); the queue manager's own puts in that call defer with it.
+        #: (mqpy.loopcalls); the queue manager's own puts in that call defer with it.
         self.deferring = threading.local()
 
     # ------------------------------------------------------------------ lifecycle
@@ -181,14 +181,14 @@ class QueueManagerEngine:
             now = time.monotonic()
             if now - self._pageset_error_reported >= 60.0:
                 self._pageset_error_reported = now
-                log.write(messages.AMQ7002, inserts={"offset": 0, "path": exc.path,
+                log.write(amqmsgs.AMQ7002, inserts={"offset": 0, "path": exc.path,
                                                      "detail": exc.detail})
         else:
             try:
                 errorlog.write_fdc(errors, "HL081001", "checkpoint", exc, qmgr=self.name,
                                    errorlog=log)
             except OSError:  # no room even for the FDC: the error log entry says enough
-                log.write(messages.AMQ6119, inserts={"detail": f"checkpoint failed: {exc}"})
+                log.write(amqmsgs.AMQ6119, inserts={"detail": f"checkpoint failed: {exc}"})
 
     def close(self, *, checkpoint: bool = True) -> None:
         """Shut down: back out open units of work, checkpoint, close files. After a log
@@ -228,7 +228,7 @@ class QueueManagerEngine:
             now = time.monotonic()
             if now - self._disk_full_reported >= 60.0:  # once a minute while it lasts
                 self._disk_full_reported = now
-                log.write(messages.AMQ6708, inserts={"location": exc.location})
+                log.write(amqmsgs.AMQ6708, inserts={"location": exc.location})
             return
         with self.lock:
             if self.failed is not None:
@@ -237,7 +237,7 @@ class QueueManagerEngine:
             self.stopped = True
             for mq in self.catalog.queues.values():
                 mq.wake()  # waiting getters see the connection broken
-        log.write(messages.AMQ6119, inserts={"detail": f"{exc} (the queue manager ended)"})
+        log.write(amqmsgs.AMQ6119, inserts={"detail": f"{exc} (the queue manager ended)"})
 
     def quiesce(self) -> None:
         """A controlled end: calls with FAIL_IF_QUIESCING now fail with 2161; waiters wake."""

@@ -91,7 +91,7 @@ def _user_id(raw: str) -> str:
     A name that is no MQ user id at all (embedded blanks, characters a user id cannot hold,
     empty) comes back as it was sent, trailing blanks dropped and never cut: it is not a
     protocol error (the flow itself is well formed), and the queue manager refuses it at
-    MQCONN with 2035 and AMQ9557E (``mqpy.security.channel_decision``), as IBM's does. Not
+    MQCONN with 2035 and AMQ9557E (``mqpy.security.policy.channel_decision``), as IBM's does. Not
     cutting it is what keeps ``'mqm' + 9 blanks + 'x'`` from ever reading as mqm."""
     uid = mq_user_id(raw)
     return raw.rstrip(" \x00") if uid is None else uid

@@ -23,7 +23,7 @@ from mqpy.mqsc import grammar as g
 from mqpy.mqsc import mapping
 from mqpy.mqsc.display import parse_items
 from mqpy.mqsc.writer import quote
-from mqpy.security import AUTHINFO_DEFAULTS
+from mqpy.security.policy import AUTHINFO_DEFAULTS
 
 #: DISPLAY's name item -> the DEFINE object keyword (queues take theirs from TYPE)
 _NAME_ITEMS = {"QUEUE": "QUEUE", "CHANNEL": "CHANNEL", "LISTENER": "LISTENER",

@@ -438,11 +438,11 @@ class MQSCProcessor:
 
     def _chinit(self, request: dict) -> dict:
         """Send a channel command to the channel initiator; no answer -> no channel initiator."""
-        from mqpy import local
+        from mqpy.mqi import attach
 
         if not self.engine.queue_status(channelcommands.INITQ)["IPPROCS"]:
             raise self._no_chinit()  # nobody serves the initiation queue: no chinit runs
-        qm = local.attach(self.engine)
+        qm = attach(self.engine)
         try:
             reply = channelcommands.send(qm, request)
         finally:
@@ -514,7 +514,7 @@ class MQSCProcessor:
     def _reset(self, name: str, seqnum: int) -> list[str]:
         """RESET CHANNEL SEQNUM(n): this end's next message is number n (its sync record now
         says n - 1). A sender must not be in doubt; reset the partner end the same way."""
-        from mqpy import local
+        from mqpy.mqi import attach
 
         definition = self.engine.lookup("CHANNEL", name).attributes
         role = "S" if definition.get("CHLTYPE") in ("SDR", "SVR", "CLUSSDR") else "R"
@@ -522,7 +522,7 @@ class MQSCProcessor:
                 getattr(syncrecord.parse_prepare_key(k), "channel", None) == name
                 for k in self.engine.indoubt()):
             raise CommandFailed([message("AMQ9528E", name)], CMQCFC.MQRCCF_INDOUBT_VALUE_ERROR)
-        qm = local.attach(self.engine)
+        qm = attach(self.engine)
         try:
             if role == "S":
                 old = syncrecord.read(qm, name, role)
@@ -624,10 +624,10 @@ class MQSCProcessor:
         """DISPLAY CHSTATUS SAVED: what each end hardened at its last batch (its sync record)
         and, at a sender, the batch in doubt: the figures RESOLVE CHANNEL is decided by, read
         from the queue manager so they are there with no channel initiator running."""
-        from mqpy import local
+        from mqpy.mqi import attach
         indoubt = {p.channel: p for k in self.engine.indoubt()
                    if (p := syncrecord.parse_prepare_key(k)) is not None}
-        qm = local.attach(self.engine)
+        qm = attach(self.engine)
         try:
             records, states = syncrecord.read_all(qm), syncrecord.read_states(qm)
         finally:
@@ -715,13 +715,13 @@ class MQSCProcessor:
         written (those STATMQI and STATQ ask for) and a new one begins, as at STATINT. The
         other types (ADVANCELOG and REDUCELOG for linear logs, PUBSUB) have nothing to act
         on here: MQRC_FUNCTION_NOT_SUPPORTED."""
-        from mqpy import local
+        from mqpy.mqi import attach
         from mqpy.stats.collector import emit_statistics_now
 
         if cmd.params.get("TYPE") != "STATISTICS":
             raise CommandFailed.of(CMQC.MQRC_FUNCTION_NOT_SUPPORTED, "AMQ8101S",
                                    f"{CMQC.MQRC_FUNCTION_NOT_SUPPORTED:X}")
-        qm = local.attach(self.engine)
+        qm = attach(self.engine)
         try:
             emit_statistics_now(self.engine, qm)
         except MQMIError as err:
@@ -744,13 +744,13 @@ class MQSCProcessor:
 
     def _security(self, cmd: MQSCCommand) -> list[str]:
         """SET/DISPLAY CHLAUTH, SET/DELETE AUTHREC (mqpy.security keeps the records)."""
-        from mqpy import security
+        from mqpy.security import policy
 
         try:
             if cmd.objtype == "CHLAUTH" and cmd.verb == "SET":
-                return [security.set_chlauth(self.engine, cmd.name, cmd.params)]
+                return [policy.set_chlauth(self.engine, cmd.name, cmd.params)]
             if cmd.objtype == "CHLAUTH" and cmd.verb == "DISPLAY":
-                found = security.display_chlauth(self.engine, cmd.name or "*", cmd.params)
+                found = policy.display_chlauth(self.engine, cmd.name or "*", cmd.params)
                 if isinstance(found, str):
                     return [found]
                 if not found:
@@ -761,12 +761,12 @@ class MQSCProcessor:
                     lines.extend(format_attrs(list(record.items())))
                 return lines
             if cmd.objtype == "AUTHREC" and cmd.verb == "SET":
-                security.set_authrec(self.engine, cmd.params)
+                policy.set_authrec(self.engine, cmd.params)
                 return [message("AMQ8862I")]
             if cmd.objtype == "AUTHREC" and cmd.verb == "DISPLAY":
                 return self._display_authrec(cmd)
             if cmd.objtype == "AUTHREC" and cmd.verb == "DELETE":
-                if not security.delete_authrec(self.engine, cmd.params):
+                if not policy.delete_authrec(self.engine, cmd.params):
                     raise CommandFailed.of(CMQCFC.MQRCCF_OBJECT_NAME_ERROR, "AMQ8147E",
                                            cmd.params.get("PROFILE", ""))
                 return [message("AMQ8863I")]
@@ -782,12 +782,12 @@ class MQSCProcessor:
     def _display_authrec(self, cmd: MQSCCommand) -> list[str]:
         """DISPLAY AUTHREC [PROFILE()] [OBJTYPE()] [PRINCIPAL()|GROUP()]: the stored records,
         PROFILE compared exactly (MATCH(PROFILE), IBM's default)."""
-        from mqpy import security
+        from mqpy.security import policy
 
         p = cmd.params
         want_type = str(p.get("OBJTYPE") or "").lower()
         lines: list[str] = []
-        for r in sorted(security.authority_records(self.engine),
+        for r in sorted(policy.authority_records(self.engine),
                         key=lambda r: (r.objtype, r.profile, r.entity_type, r.entity)):
             if want_type and r.objtype != want_type:
                 continue

@@ -2,7 +2,7 @@
 
 Owns the vocabulary of ``setmqaut`` / ``dspmqaut`` / SET AUTHREC (object types, authority
 names, ``+all`` ``+allmqi`` ``+alladm``), generic profiles, and the authority an MQI call
-needs. :mod:`mqpy.security` stores the records and asks :func:`effective` at MQCONN and
+needs. :mod:`mqpy.security.policy` stores the records and asks :func:`effective` at MQCONN and
 MQOPEN.
 
 Rules (IBM MQ on UNIX with ``SecurityPolicy=user``; [M] as remembered from IBM's

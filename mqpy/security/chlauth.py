@@ -1,7 +1,7 @@
 """Channel authentication records (SET / DISPLAY CHLAUTH) and their evaluation: pure code.
 
 Owns the record type, IBM's matching rules and the decision an inbound channel gets. It
-never reads files, the engine or a socket: :mod:`mqpy.security` stores the records as engine
+never reads files, the engine or a socket: :mod:`mqpy.security.policy` stores the records as engine
 objects and the SVRCONN / receiving MCAs call :func:`evaluate` with what the partner sent.
 
 Theory of operation (IBM MQ "Channel authentication records"; [M] from IBM's documentation as
@@ -32,7 +32,7 @@ remembered, [inf] where mqpy had to choose):
    specific applies (so ``SET CHLAUTH('MY.SVRCONN') TYPE(BLOCKUSER) USERLIST('nobody')``
    overrides the default ``*MQADMIN`` rule for that channel). If the user the channel would
    run as is in its USERLIST, or the list has ``*MQADMIN`` and the user is privileged, the
-   channel is refused: AMQ9776E ([C], mqpy.messages), MQRQ_CHANNEL_BLOCKED_USERID [M].
+   channel is refused: AMQ9776E ([C], mqpy.amqmsgs), MQRQ_CHANNEL_BLOCKED_USERID [M].
 4. A refusing record with WARN(YES) lets the channel in; the decision says it would have been
    blocked (``warning``), for an MQRC_CHANNEL_BLOCKED_WARNING event and an error-log entry.
 
@@ -76,7 +76,7 @@ ADMIN_USERS = "*MQADMIN"
 _TYPE_RANK = {"SSLPEERMAP": 3, "USERMAP": 2, "QMGRMAP": 2, "ADDRESSMAP": 1}
 
 # Message ids of the decisions: [C] AMQ9783I (public scripts that check DISPLAY CHLAUTH
-# MATCH(RUNCHECK) output for it), AMQ9776E and AMQ9777E (see mqpy.messages); [M] AMQ9782E,
+# MATCH(RUNCHECK) output for it), AMQ9776E and AMQ9777E (see mqpy.amqmsgs); [M] AMQ9782E,
 # not found in public material.
 AMQ9776E = "AMQ9776E"  # Channel was blocked by userid
 AMQ9777E = "AMQ9777E"  # Channel was blocked

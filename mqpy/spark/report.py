@@ -30,6 +30,8 @@ from pyspark.sql import DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from mqpy.spark import html
+
 _D, _L, _S = T.DoubleType(), T.LongType(), T.StringType()
 
 
@@ -313,8 +315,6 @@ def write_csv(path: str, table: list[dict[str, Any]], columns: list[str]) -> Non
 def run_report(spark: SparkSession, input_dir: str, out_dir: str, cap: Capacity, *,
                default_maxdepth: int = 5000) -> dict[str, list[dict[str, Any]]]:
     """Every table and chart series; writes ``<table>.csv`` and ``report.html`` in out_dir."""
-    from mqpy.spark import html
-
     qs = load(spark, input_dir, "QueueStatistics").cache()
     ms = load(spark, input_dir, "MQIStatistics").cache()
     cs = load(spark, input_dir, "ChannelStatistics")

@@ -13,7 +13,7 @@ from typing import Any
 
 def get_session(master: str = "local[*]", app: str = "mqpy-capacity-report",
                 shuffle_partitions: int = 4) -> Any:
-    from pyspark.sql import SparkSession
+    from pyspark.sql import SparkSession  # lazy: pyspark (and its JVM) loads only for a report
 
     builder = (SparkSession.builder.master(master).appName(app)
                .config("spark.ui.enabled", "false")

@@ -1,4 +1,6 @@
-"""Two queue managers in one process, each with its channel initiator, for channel tests."""
+"""Queue managers in one process, each with its channel initiator, for channel tests:
+``two_qmgrs`` (QM1 and QM2), ``make_qmgr(name, dlq, channels)``, ``qm1`` and ``qm2``; ``site``,
+an installation whose queue managers run as daemons."""
 
 from __future__ import annotations
 
@@ -6,7 +8,9 @@ import os
 
 import pytest
 
-from mqpy import local
+from mqpy import config, inprocess
+from tests.support import channel_pair
+from tests.support.channel_pair import DLQ
 from tests.support.qmgr import QMgr
 
 
@@ -15,10 +19,10 @@ def two_qmgrs(tmp_path):
     made = []
     for name in ("QM1", "QM2"):
         root = str(tmp_path / name)
-        local.create(name, root, dead_letter_queue="SYSTEM.DEAD.LETTER.QUEUE")
-        made.append(QMgr(name, root, local.start(name, root)))
+        inprocess.create(name, root, dead_letter_queue="SYSTEM.DEAD.LETTER.QUEUE")
+        made.append(QMgr(name, root, inprocess.start(name, root)))
     yield made
-    local.stop_all()
+    inprocess.stop_all()
 
 
 @pytest.fixture
@@ -35,3 +39,37 @@ def site(tmp_path):
             os.kill(pid, 9)
         except ProcessLookupError:
             pass
+
+
+@pytest.fixture
+def make_qmgr(tmp_path):
+    """make_qmgr(name, dlq=True, channels=None) -> QMgr: a fresh embedded queue manager
+    (with SYSTEM.DEAD.LETTER.QUEUE as its DLQ unless dlq=False; ``channels`` is qm.ini's
+    Channels stanza)."""
+    def make(name: str, dlq: bool = True, channels: dict[str, str] | None = None) -> QMgr:
+        root = str(tmp_path / name)
+        cfg = None
+        if channels is not None:
+            cfg = config.QMgrConfig(name, "", channels=channels)
+        inprocess.create(name, root, dead_letter_queue=DLQ if dlq else "", cfg=cfg)
+        return QMgr(name, root, inprocess.start(name, root))
+    yield make
+    inprocess.stop_all()
+
+
+@pytest.fixture
+def qm1(make_qmgr) -> QMgr:
+    return make_qmgr("QM1")
+
+
+@pytest.fixture
+def qm2(make_qmgr) -> QMgr:
+    return make_qmgr("QM2")
+
+
+@pytest.fixture(autouse=True)
+def _forget_live():
+    """The channel initiators a test started are its own (channel_pair.finish wakes them)."""
+    channel_pair._live.clear()
+    yield
+    channel_pair._live.clear()

@@ -1,6 +1,7 @@
-"""One SDR-RCVR channel QM1.TO.QM2 between the two in-process queue managers of the
-``two_qmgrs`` fixture, running, perhaps through a FaultProxy: the set-up the pipelining and
-in-doubt tests share."""
+"""Channels between the two in-process queue managers of the ``two_qmgrs`` fixture: one
+SDR-RCVR channel QM1.TO.QM2 running, perhaps through a FaultProxy (the set-up the pipelining
+and in-doubt tests share); the definitions of an SDR-RCVR and an SVR-RQSTR pair; channel
+initiators listening or with a channel started; the receiver's messages as MessageData."""
 
 from __future__ import annotations
 
@@ -10,11 +11,14 @@ from collections.abc import AsyncIterator, Callable, Iterable
 import attrs
 import trio
 
-from mqpy.fap.segments import SegmentType
+import mqpy
+from mqpy import CMQC
+from mqpy.fap.segments import XQH_WITH_MD_LENGTH, ControlFlags1, MessageData, SegmentType
+from mqpy.structures import XQH
 from mqpy_chinit.chinit import ChannelInitiator
+from mqpy_chinit.states import ChannelState
 from tests.support.proxy import FaultProxy, Policy
-
-from .test_sdr_rcvr import define_pair
+from tests.support.waiting import wait_until
 
 CHANNEL = "QM1.TO.QM2"
 PIPELINED = {"PipeLineLength": "2"}
@@ -80,3 +84,69 @@ def messages_passed_beyond(batchsz: int) -> Callable[[FaultProxy], bool]:
         held_batches = proxy.passed("r2s", SegmentType.STATUS_DATA) + proxy.holding
         return proxy.passed("s2r", SegmentType.MESSAGE_DATA) > held_batches * batchsz
     return release
+
+
+def define_pair(qm1, qm2, port, channel="QM1.TO.QM2", **sdr):
+    qm1.define("QLOCAL", "QM2", USAGE="XMITQ")
+    qm1.define("CHANNEL", channel, CHLTYPE="SDR", CONNAME=f"127.0.0.1({port})", XMITQ="QM2",
+               **sdr)
+    qm2.define("CHANNEL", channel, CHLTYPE="RCVR")
+    qm2.define("QLOCAL", "TARGET", MAXDEPTH=100000)
+
+
+async def listening(nursery, qm):
+    """``qm``'s channel initiator, listening on a free port (``.ports[0]``)."""
+    chinit = qm.make_chinit()
+    await nursery.start(chinit.run, [("127.0.0.1", 0)])
+    return chinit
+
+
+async def started(nursery, qm, channel):
+    """``qm``'s channel initiator with ``channel`` started (the start must be accepted)."""
+    chinit = qm.make_chinit()
+    await nursery.start(chinit.run)
+    assert chinit.start_channel(channel) is None
+    return chinit
+
+
+async def _run_with_proxy(qm1, qm2, policy, count=30, channels_stanza=None):
+    async with running_pair(qm1, qm2, [b"m%03d" % i for i in range(count)], policy=policy,
+                            stanza=channels_stanza, SHORTTMR=0, BATCHSZ=10) as pair:
+        await wait_until(lambda: qm1.depth("QM2") == 0 and qm2.depth("TARGET") == count, 20)
+        st = pair.c1.status_of("QM1.TO.QM2")
+        await wait_until(lambda: st.state is ChannelState.RUNNING and not st.indoubt)
+    return pair.proxy, pair.c1
+
+
+def _svr_and_rqstr(qm1, qm2, port: int) -> None:
+    """QM1's SVR QM1.SVR (no CONNAME) on xmitq QM2; QM2's RQSTR calling QM1's listener."""
+    qm1.define("QLOCAL", "QM2", USAGE="XMITQ")
+    qm1.define("CHANNEL", "QM1.SVR", CHLTYPE="SVR", XMITQ="QM2")
+    qm2.define("CHANNEL", "QM1.SVR", CHLTYPE="RQSTR", CONNAME=f"127.0.0.1({port})")
+    qm2.define("QLOCAL", "TARGET")
+
+
+def _message(seq: int, *, confirm: bool = False, persistent: bool = False) -> MessageData:
+    md = mqpy.MD(Persistence=int(persistent), MsgId=b"AMQ QM1 " + seq.to_bytes(16, "big"))
+    xqh = mqpy.XQH(RemoteQName=b"TARGET", RemoteQMgrName=b"QM2", MsgDesc=md)
+    return MessageData(seqnum=seq, xqh=xqh.pack(CMQC.MQENC_INTEGER_REVERSED),
+                       data=b"%d" % seq, luwid=seq.to_bytes(8, "big") if confirm else bytes(8),
+                       flags=ControlFlags1.CONFIRM_REQUEST if confirm else ControlFlags1.NONE)
+
+
+def _arrivals(qm1) -> list[MessageData]:
+    """Every message on QM1's transmission queue QM2, as the receiver's MessageData."""
+    conn = qm1.connect()
+    out = []
+    try:
+        xq = mqpy.Queue(conn, "QM2", CMQC.MQOO_INPUT_AS_Q_DEF)
+        while True:
+            try:
+                data = xq.get()
+            except mqpy.MQMIError as e:
+                assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+                return out
+            out.append(MessageData.from_xqh(len(out) + 1, XQH().unpack(data),
+                                            data[XQH_WITH_MD_LENGTH:]))
+    finally:
+        conn.disconnect()

@@ -239,9 +239,8 @@ def test_a_list_put_between_two_daemons_travels_once(site):
     spec: dqm-intercommunication 9.48"""
     import time
 
+    from tests.support.daemon_pair import bind, depth, mqsc
     from tests.support.ports import free_port
-
-    from .test_two_daemons import bind, depth, mqsc
 
     port = free_port()
     for name in ("QM1", "QM2"):

@@ -3,23 +3,11 @@
 from __future__ import annotations
 
 from mqpy.fap.segments import SegmentType
-from mqpy_chinit.states import ChannelState
+from tests.channels.pairs import _run_with_proxy
 from tests.support.proxy import nth_message, once
-from tests.support.waiting import wait_until
-
-from .pairs import running_pair
 
 STATUS = SegmentType.STATUS_DATA
 MESSAGE = SegmentType.MESSAGE_DATA
-
-
-async def _run_with_proxy(qm1, qm2, policy, count=30, channels_stanza=None):
-    async with running_pair(qm1, qm2, [b"m%03d" % i for i in range(count)], policy=policy,
-                            stanza=channels_stanza, SHORTTMR=0, BATCHSZ=10) as pair:
-        await wait_until(lambda: qm1.depth("QM2") == 0 and qm2.depth("TARGET") == count, 20)
-        st = pair.c1.status_of("QM1.TO.QM2")
-        await wait_until(lambda: st.state is ChannelState.RUNNING and not st.indoubt)
-    return pair.proxy, pair.c1
 
 
 async def test_reply_lost_after_receiver_commit_sender_commits_at_restart(two_qmgrs):

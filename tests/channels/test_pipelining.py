@@ -15,7 +15,7 @@ import attrs
 import pytest
 import trio
 
-from mqpy import config, syncrecord
+from mqpy import config, inprocess, syncrecord
 from mqpy.browsing import browse
 from mqpy.fap.framing import SegmentReader
 from mqpy.fap.segments import (
@@ -29,12 +29,8 @@ from mqpy.mqsc.processor import MQSCProcessor
 from mqpy_chinit.chinit import ChannelInitiator
 from mqpy_chinit.engineadmin import EngineAdmin
 from mqpy_chinit.states import ChannelState
-from tests.support.proxy import ThreadedProxy, nth_message, once
-from tests.support.waiting import wait_until
-
-from .pairs import CHANNEL, PIPELINED, hold_statuses, messages_passed_beyond, running_pair
-from .test_indoubt import _run_with_proxy
-from .test_kill import (
+from tests.channels.pairs import _run_with_proxy, _svr_and_rqstr
+from tests.support.daemon_pair import (
     N,
     _pid,
     _progress,
@@ -45,7 +41,10 @@ from .test_kill import (
     all_arrive_once_in_order,
     idle_then_killed,
 )
-from .test_rqstr_svr import _svr_and_rqstr
+from tests.support.proxy import ThreadedProxy, nth_message, once
+from tests.support.waiting import wait_until
+
+from .pairs import CHANNEL, PIPELINED, hold_statuses, messages_passed_beyond, running_pair
 
 DLQ = "SYSTEM.DEAD.LETTER.QUEUE"
 
@@ -286,17 +285,15 @@ def test_sending_qmgr_killed_with_batches_in_flight(site, in_flight):
     once and in order.
     spec: dqm-intercommunication 9.31; dqm-intercommunication 9.33;
     aliases-channels-storage 4.15; aliases-channels-storage 4.16"""
-    from mqpy import local
-
     os.kill(_pid(site, "QM1", "qm.lock"), signal.SIGKILL)
     os.kill(_pid(site, "QM1", "chinit.pid"), signal.SIGKILL)
     time.sleep(0.3)
-    eng = local.start("QM1", site.root)
+    eng = inprocess.start("QM1", site.root)
     try:
         keys = [syncrecord.parse_prepare_key(key) for key in eng.indoubt()]
         assert [(k.channel, k.prev_seq, k.seq) for k in keys] == [("C", 40, 60)]
     finally:
-        local.stop("QM1", site.root)
+        inprocess.stop("QM1", site.root)
     in_flight.released.set()
     _start(site, "QM1")
     all_arrive_once_in_order(site)

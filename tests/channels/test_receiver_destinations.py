@@ -16,10 +16,8 @@ from mqpy import CMQC
 from mqpy.fap.segments import MessageData
 from mqpy_chinit.receiver_mca import ReceiverMCA
 from mqpy_chinit.states import ChannelState
+from tests.channels.pairs import _arrivals, listening, started
 from tests.support.waiting import wait_until
-
-from .test_receiver_puts import _arrivals
-from .test_sdr_rcvr import listening, started
 
 DLQ = "SYSTEM.DEAD.LETTER.QUEUE"
 
@@ -116,8 +114,8 @@ async def test_each_put_user_gets_its_own_handle(two_qmgrs):
     holds arrivals for T1 from alice (+put on T1), mallory (none), then alice again, then
     alice's two are on T1 and mallory's is dead-lettered with 2035: the handle alice's
     puts use is never used for mallory's. (IBM: PUTAUT)"""
-    from mqpy.security import install, set_authority, users_path
-    from mqpy.security.users import UserFile
+    from mqpy.security.policy import install, set_authority
+    from mqpy.security.users import UserFile, users_path
     from mqpy_chinit.putaut import PutAuthority
 
     qm1, qm2 = two_qmgrs
@@ -146,8 +144,8 @@ async def test_more_put_users_than_handles_still_arrive_in_order(two_qmgrs):
     """Given PUTAUT(CTX) and one batch for T1 from twelve users, each with +put on T1, more
     than the receiver opens handles for in a batch, then all twelve messages are on T1 in
     the order they were sent (the users beyond the handles go by MQPUT1)."""
-    from mqpy.security import install, set_authority, users_path
-    from mqpy.security.users import UserFile
+    from mqpy.security.policy import install, set_authority
+    from mqpy.security.users import UserFile, users_path
     from mqpy_chinit.putaut import PutAuthority
     from mqpy_chinit.receiver_mca import BATCH_HANDLES
 

@@ -7,29 +7,11 @@ from __future__ import annotations
 
 import mqpy
 from mqpy import CMQC
-from mqpy.fap.segments import XQH_WITH_MD_LENGTH, MessageData
-from mqpy.structures import XQH
+from mqpy.fap.segments import MessageData
 from mqpy_chinit.receiver_mca import ReceiverMCA
+from tests.channels.pairs import _arrivals
 
 TARGETS = ("T1", "T2", "T3")
-
-
-def _arrivals(qm1) -> list[MessageData]:
-    """Every message on QM1's transmission queue QM2, as the receiver's MessageData."""
-    conn = qm1.connect()
-    out = []
-    try:
-        xq = mqpy.Queue(conn, "QM2", CMQC.MQOO_INPUT_AS_Q_DEF)
-        while True:
-            try:
-                data = xq.get()
-            except mqpy.MQMIError as e:
-                assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE
-                return out
-            out.append(MessageData.from_xqh(len(out) + 1, XQH().unpack(data),
-                                            data[XQH_WITH_MD_LENGTH:]))
-    finally:
-        conn.disconnect()
 
 
 def _given_a_plain_then_a_list_message(qm1, qm2) -> list[MessageData]:
@@ -75,7 +57,7 @@ async def test_an_mqdh_message_is_put_with_the_authority_putaut_names(two_qmgrs)
     dead-letter queue with reason 2035, as the plain message does. The list's put is judged
     for the context user, not made with the channel initiator's own authority.
     spec: dqm-intercommunication 9.48 (IBM: PUTAUT, "User IDs used by the channel initiator")"""
-    from mqpy.security import install
+    from mqpy.security.policy import install
     from mqpy_chinit.putaut import PutAuthority
 
     qm1, qm2 = two_qmgrs
@@ -104,7 +86,7 @@ async def test_an_exception_report_is_put_with_the_authority_putaut_names(two_qm
     not put to T2 (mallory may not put there either) and the message goes to the
     dead-letter queue instead: the report is no way round the put authority.
     spec: dqm-intercommunication 9.27 (IBM: PUTAUT)"""
-    from mqpy.security import install
+    from mqpy.security.policy import install
     from mqpy_chinit.putaut import PutAuthority
 
     qm1, qm2 = two_qmgrs

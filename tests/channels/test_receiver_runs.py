@@ -10,22 +10,13 @@ import collections
 import pytest
 import trio
 
-import mqpy
-from mqpy import CMQC
 from mqpy.fap.framing import SegmentWriter
-from mqpy.fap.segments import ControlFlags1, MessageData, Ping, Status, StatusCode
+from mqpy.fap.segments import MessageData, Ping, Status, StatusCode
 from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
 from mqpy_chinit.receiver_mca import ReceiverMCA
 from mqpy_chinit.states import ChannelStatus
+from tests.channels.pairs import _message
 from tests.support.loopback import loopback_pair
-
-
-def _message(seq: int, *, confirm: bool = False, persistent: bool = False) -> MessageData:
-    md = mqpy.MD(Persistence=int(persistent), MsgId=b"AMQ QM1 " + seq.to_bytes(16, "big"))
-    xqh = mqpy.XQH(RemoteQName=b"TARGET", RemoteQMgrName=b"QM2", MsgDesc=md)
-    return MessageData(seqnum=seq, xqh=xqh.pack(CMQC.MQENC_INTEGER_REVERSED),
-                       data=b"%d" % seq, luwid=seq.to_bytes(8, "big") if confirm else bytes(8),
-                       flags=ControlFlags1.CONFIRM_REQUEST if confirm else ControlFlags1.NONE)
 
 
 async def test_flows_on_the_socket_behind_those_read_are_received_without_waiting():

@@ -5,9 +5,8 @@ from __future__ import annotations
 import trio
 
 from mqpy_chinit.states import ChannelState
+from tests.channels.pairs import define_pair
 from tests.support.waiting import wait_until
-
-from .test_sdr_rcvr import define_pair
 
 
 async def test_a_stopped_channel_stays_stopped_across_a_restart(two_qmgrs):

@@ -5,15 +5,8 @@ from __future__ import annotations
 import trio
 
 from mqpy_chinit.states import ChannelState
+from tests.channels.pairs import _svr_and_rqstr
 from tests.support.waiting import wait_until
-
-
-def _svr_and_rqstr(qm1, qm2, port: int) -> None:
-    """QM1's SVR QM1.SVR (no CONNAME) on xmitq QM2; QM2's RQSTR calling QM1's listener."""
-    qm1.define("QLOCAL", "QM2", USAGE="XMITQ")
-    qm1.define("CHANNEL", "QM1.SVR", CHLTYPE="SVR", XMITQ="QM2")
-    qm2.define("CHANNEL", "QM1.SVR", CHLTYPE="RQSTR", CONNAME=f"127.0.0.1({port})")
-    qm2.define("QLOCAL", "TARGET")
 
 
 async def test_requester_starts_and_server_sends_on_the_same_connection(two_qmgrs):
@@ -93,7 +86,6 @@ async def test_a_requester_whose_channel_program_fails_unexpectedly_ends_alone(
         assert c2.start_channel("QM1.SVR") is None
         await wait_until(lambda: qm2.committed("TARGET") == 1)
         nursery.cancel_scope.cancel()
-
 
 
 async def _first_delivered(nursery: trio.Nursery, qm1, qm2) -> tuple:

@@ -1,5 +1,5 @@
 """The replies of a sending MCA's SPI RUN of gets, served by the queue manager's bindings
-server with the MQMDs kept packed (mqpy.server, engine.packed): byte for byte the flows the
+server with the MQMDs kept packed (mqpy.bindings_listener, engine.packed): byte for byte the flows the
 usual MQGET's reply makes (an MD and GMO filled in, the reply event packed)."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ import pytest
 import trio
 
 import mqpy
-from mqpy import CMQC, serving
+from mqpy import CMQC, loopcalls
+from mqpy.bindings_listener import _RUN_WRITER, BindingsServer, _Session
 from mqpy.engine.qmgr import QueueManagerEngine
 from mqpy.fap import mqiflows
 from mqpy.fap.segments import SegmentType
-from mqpy.server import _RUN_WRITER, BindingsServer, _Session
 from mqpy_chinit import xmitgets
 
 SYNCPOINT = CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING
@@ -43,7 +43,7 @@ def session(tmp_path):
     ours, theirs = socket.socketpair()
     s = _Session(server, ours)
     s.conn = eng.connect("run")
-    s.verbs = serving.EngineVerbs(s.conn, server.limiter, s.gone)
+    s.verbs = loopcalls.EngineVerbs(s.conn, server.limiter, s.gone)
     yield s
     s.conn.disconnect()
     eng.close()
@@ -109,7 +109,7 @@ def test_a_run_of_repeated_calls_is_read_as_every_flow_is(shape):
     """Given an SPI RUN's flows where one call may repeat (a sending MCA's gets), when the
     bindings server reads them, then it has the events mqiflows.unpack_flows reads, in the
     same order."""
-    from mqpy.server import _run_requests
+    from mqpy.bindings_listener import _run_requests
 
     get = _flow(SegmentType.MQGET, [mqpy.MD(), mqpy.GMO(Options=SYNCPOINT), -1], hobj=3)
     commit = _flow(SegmentType.MQCMIT, [])
@@ -129,8 +129,8 @@ def test_a_run_of_repeated_calls_is_read_as_every_flow_is(shape):
 def test_a_run_whose_repeated_call_is_cut_short_is_refused_as_every_flow_is():
     """Given a run of repeated gets whose last is cut short, when the server reads it, then
     it is refused (ProtocolError, which ends the connection), as unpack_flows refuses it."""
+    from mqpy.bindings_listener import _run_requests
     from mqpy.fap.segments import ProtocolError
-    from mqpy.server import _run_requests
 
     get = _flow(SegmentType.MQGET, [mqpy.MD(), mqpy.GMO(), -1], hobj=3)
     for flows in (get * 3 + get[:-5], get * 2 + b"junk"):

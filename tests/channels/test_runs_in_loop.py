@@ -120,7 +120,7 @@ async def test_a_receiving_mcas_later_batches_go_without_a_worker_thread(running
     batch's arrivals are put, then their run, the record's replacement and the commit are
     one round trip made from the event loop: no worker-thread call at all; both batches'
     messages are on Q1, committed, and the record holds the second batch's number."""
-    from tests.channels.test_receiver_runs import _message
+    from tests.channels.pairs import _message
 
     conn = mqpy.connect(QM)
     rcv = ReceiverMCA(None, QM, lambda: conn, lambda name: None)

@@ -6,30 +6,8 @@ import trio
 
 from mqpy import CMQC
 from mqpy_chinit.states import ChannelState
+from tests.channels.pairs import define_pair, listening, started
 from tests.support.waiting import wait_until
-
-
-def define_pair(qm1, qm2, port, channel="QM1.TO.QM2", **sdr):
-    qm1.define("QLOCAL", "QM2", USAGE="XMITQ")
-    qm1.define("CHANNEL", channel, CHLTYPE="SDR", CONNAME=f"127.0.0.1({port})", XMITQ="QM2",
-               **sdr)
-    qm2.define("CHANNEL", channel, CHLTYPE="RCVR")
-    qm2.define("QLOCAL", "TARGET", MAXDEPTH=100000)
-
-
-async def listening(nursery, qm):
-    """``qm``'s channel initiator, listening on a free port (``.ports[0]``)."""
-    chinit = qm.make_chinit()
-    await nursery.start(chinit.run, [("127.0.0.1", 0)])
-    return chinit
-
-
-async def started(nursery, qm, channel):
-    """``qm``'s channel initiator with ``channel`` started (the start must be accepted)."""
-    chinit = qm.make_chinit()
-    await nursery.start(chinit.run)
-    assert chinit.start_channel(channel) is None
-    return chinit
 
 
 async def test_messages_cross_the_channel_in_order_exactly_once(two_qmgrs):

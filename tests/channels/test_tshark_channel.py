@@ -8,11 +8,10 @@ import subprocess
 import pytest
 import trio
 
+from tests.channels.pairs import define_pair
 from tests.support.pcap import CLIENT, SERVER, Capture
 from tests.support.proxy import FaultProxy
 from tests.support.waiting import wait_until
-
-from .test_sdr_rcvr import define_pair
 
 TSHARK = shutil.which("tshark")
 pytestmark = pytest.mark.skipif(TSHARK is None, reason="tshark is not installed")

@@ -2,37 +2,12 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 
 import mqpy
 from mqpy import CMQC
-from tests.support.installation import Installation
+from tests.support.daemon_pair import bind, depth, mqsc
 from tests.support.ports import free_port
-
-_RUNMQSC = ("import sys; from mqpy_cli.runmqsc import runmqsc; "
-            "runmqsc.main(args=sys.argv[1:], prog_name='runmqsc')")
-
-
-
-def mqsc(site: Installation, qmgr: str, script: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", _RUNMQSC, qmgr], input=script, text=True,
-                          capture_output=True, env=site.env, timeout=120)
-
-
-def bind(site: Installation, name: str) -> mqpy.QueueManager:
-    qm = mqpy.QueueManager(None)
-    qm.connect(name, data_path=site.root)
-    return qm
-
-
-def depth(site: Installation, qmgr: str, queue: str) -> int:
-    qm = bind(site, qmgr)
-    try:
-        return mqpy.Queue(qm, queue, CMQC.MQOO_INQUIRE).inquire(CMQC.MQIA_CURRENT_Q_DEPTH)
-    finally:
-        qm.disconnect()
 
 
 def test_sdr_rcvr_between_two_daemons_set_up_with_runmqsc(site):

@@ -12,7 +12,7 @@ import trio
 
 import mqpy
 from mqpy import CMQC
-from tests.channels.test_sdr_rcvr import started
+from tests.channels.pairs import started
 from tests.support.site import Site
 from tests.support.waiting import wait_until
 

@@ -13,7 +13,7 @@ import pytest
 import trio
 
 import mqpy
-from mqpy import CMQC, local
+from mqpy import CMQC, inprocess
 from mqpy_chinit import svrconn
 from mqpy_chinit.chinit import ChannelInitiator
 from mqpy_chinit.engineadmin import EngineAdmin
@@ -118,8 +118,8 @@ def env(tmp_path, monkeypatch) -> Iterator[Env]:
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("MQPY_DATA_PATH", str(tmp_path / "elsewhere"))
     root = str(tmp_path / QMGR)
-    local.create(QMGR, root, dead_letter_queue="SYSTEM.DEAD.LETTER.QUEUE")
-    engine = local.start(QMGR, root)
+    inprocess.create(QMGR, root, dead_letter_queue="SYSTEM.DEAD.LETTER.QUEUE")
+    engine = inprocess.start(QMGR, root)
     engine.define("CHANNEL", CHANNEL, {"CHLTYPE": "SVRCONN"})
     engine.define("QLOCAL", QUEUE, {"MAXDEPTH": 100000})
     engine.define("QLOCAL", "APP.REPLY", {})
@@ -128,7 +128,7 @@ def env(tmp_path, monkeypatch) -> Iterator[Env]:
         yield Env(QMGR, root, engine, chinit)
     finally:
         chinit.stop()
-        local.stop_all()
+        inprocess.stop_all()
 
 
 def drain(qm: mqpy.QueueManager, q: str = QUEUE) -> list[bytes]:

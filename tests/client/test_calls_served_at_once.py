@@ -18,8 +18,8 @@ from mqpy.fap.segments import Heartbeat, MQIReply, Ping, SegmentType
 from mqpy_chinit.conversation import PENDING_YIELD, Conversation
 from mqpy_chinit.states import ChannelStatus
 from tests.client.conftest import QMGR, QUEUE
-from tests.client.test_partial_frames import _RawClient
 from tests.support.loopback import loopback_pair
+from tests.support.raw_sessions import _RawClient
 
 _T = SegmentType
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.client.test_fastpath import FastpathSite
+from tests.support.fastpath import FastpathSite
 from tests.support.site import ADMIT_OWNER, CHANNEL, Site
 
 pytestmark = pytest.mark.system

@@ -12,7 +12,7 @@ import trio
 
 import mqpy
 from mqpy import CMQC, bindings
-from mqpy.server import BindingsServer
+from mqpy.bindings_listener import BindingsServer
 
 from .conftest import drain
 

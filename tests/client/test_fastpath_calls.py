@@ -10,9 +10,8 @@ import pytest
 
 from tests.client.test_relay import *  # noqa: F403 - the same tests, collected here too
 from tests.client.test_relay import _empty  # noqa: F401 - its autouse fixture
+from tests.support.fastpath import FASTPATH
 from tests.support.site import ADMIT_OWNER, Site
-
-FASTPATH = {"MQIBindType": "FASTPATH"}
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +28,7 @@ def site(tmp_path_factory):
 def test_the_client_is_served_by_the_daemon(site):
     """Given this module's queue manager, when a client connects, then its socket is held by
     the daemon: the tests above ran against FASTPATH, not the relay."""
-    from tests.client.test_fastpath import _holders
+    from tests.support.fastpath import _holders
 
     qm = site.client()
     try:

@@ -5,55 +5,11 @@ MQDISC (a killed client has its unit of work backed out; bad input)."""
 
 from __future__ import annotations
 
-import socket
-import time
-
-import attrs
-
 import mqpy
 from mqpy import CMQC
-from mqpy.fap import mqiflows
-from mqpy.fap.framing import SegmentReader, SegmentWriter
-from mqpy.fap.segments import InitialData, MQIReply, SegmentType
+from mqpy.fap.segments import SegmentType
 from tests.client.conftest import CHANNEL, QMGR, QUEUE, wait_for
-
-
-class _RawClient:
-    """A client speaking the channel protocol by hand on conversation 1."""
-
-    def __init__(self, port: int) -> None:
-        self.sock = socket.create_connection(("127.0.0.1", port))
-        self.sock.settimeout(10)
-        self.reader = SegmentReader()
-        self.writer = SegmentWriter()
-        self.request_id = 0
-        self.sock.sendall(self.writer.send(InitialData(
-            fap_level=10, channel_name=CHANNEL, conv_per_socket=10, max_msg_batch=1)))
-        assert isinstance(self._next(), InitialData)
-
-    def _next(self):
-        events: list = []
-        while not events:
-            data = self.sock.recv(65536)
-            assert data, "the channel initiator closed the connection"
-            events = self.reader.feed(data)
-        assert len(events) == 1
-        return events[0]
-
-    def flow(self, verb: SegmentType, values, hobj: int = 0) -> bytes:
-        self.request_id += 1
-        request = mqiflows.encode_request(verb, values, hobj=hobj)
-        return self.writer.send(attrs.evolve(request, conv_id=1, request_id=self.request_id))
-
-    def call(self, raw: bytes, *, pieces: int = 1) -> MQIReply:
-        """Send ``raw`` in ``pieces`` writes, a moment apart, and read the reply."""
-        step = -(-len(raw) // pieces)
-        for i in range(0, len(raw), step):
-            self.sock.sendall(raw[i:i + step])
-            time.sleep(0.02)
-        reply = self._next()
-        assert isinstance(reply, MQIReply)
-        return reply
+from tests.support.raw_sessions import _RawClient
 
 
 def _open_for_output(client: _RawClient) -> int:

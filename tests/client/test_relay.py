@@ -17,8 +17,9 @@ import mqpy
 from mqpy import CMQC
 from mqpy.fap import mqiflows
 from mqpy.fap.framing import SegmentReader, SegmentWriter
-from mqpy.fap.segments import InitialData, MQIRequest, SegmentType, Status, StatusCode
+from mqpy.fap.segments import MQIRequest, SegmentType, Status, StatusCode
 from tests.client.conftest import wait_for
+from tests.support.raw_sessions import _raw_session, _replies, _started_instance
 from tests.support.site import ADMIT_OWNER, CHANNEL, QM, Site
 
 
@@ -183,18 +184,6 @@ def test_channel_status_counts_relayed_calls(site):
         qm.disconnect()
 
 
-def _started_instance(site) -> socket.socket:
-    sock = socket.create_connection(("127.0.0.1", site.port))
-    sock.sendall(SegmentWriter().send(InitialData(fap_level=10, channel_name=CHANNEL,
-                                                  conv_per_socket=10, max_msg_batch=1)))
-    reader = SegmentReader()
-    events: list = []
-    while not events:
-        events = reader.feed(sock.recv(65536))
-    assert isinstance(events[0], InitialData)
-    return sock
-
-
 def _answer(sock: socket.socket) -> list:
     sock.settimeout(10)
     data = b""
@@ -232,32 +221,6 @@ def test_a_malformed_put_still_ends_the_channel(site, body):
     qm = site.client()
     mqpy.Queue(qm, "RELAY.Q").put(b"still served")
     qm.disconnect()
-
-
-def _raw_session(sock: socket.socket) -> tuple[SegmentWriter, SegmentReader, int]:
-    """MQCONN and MQOPEN (output, input, inquire) of RELAY.Q on a started instance, as
-    conversation 1: (writer, reader, hobj)."""
-    writer, reader = SegmentWriter(), SegmentReader()
-    conn = mqiflows.encode_request(SegmentType.MQCONN, [(QM, "raw")])
-    sock.sendall(writer.send(attrs.evolve(conn, conv_id=1, request_id=1)))
-    assert _replies(sock, reader, 1)[0].comp == 0
-    od = mqpy.OD(ObjectName=b"RELAY.Q")
-    opened = mqiflows.encode_request(SegmentType.MQOPEN, [od, CMQC.MQOO_OUTPUT
-                                     | CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_INQUIRE])
-    sock.sendall(writer.send(attrs.evolve(opened, conv_id=1, request_id=2)))
-    (reply,) = _replies(sock, reader, 1)
-    assert reply.comp == 0
-    return writer, reader, reply.hobj
-
-
-def _replies(sock: socket.socket, reader: SegmentReader, n: int) -> list:
-    sock.settimeout(20)
-    events: list = []
-    while len(events) < n:
-        data = sock.recv(65536)
-        assert data, f"closed after {events}"
-        events += reader.feed(data)
-    return events
 
 
 def _request(verb: SegmentType, values: list, hobj: int, request_id: int) -> MQIRequest:
@@ -371,7 +334,7 @@ def test_tshark_decodes_relayed_flows(site, tmp_path):
     when tshark decodes the recorded segments as MQ, then every verb and reply shows the
     segment type sent, the reply codes are the queue manager's (2033 included), and nothing
     is malformed: the relayed replies carry the client's TSHM, with its own ReplyLength."""
-    from tests.client.test_tshark import TSHARK, _decode, _RecordingProxy
+    from tests.support.pcap import TSHARK, _decode, _RecordingProxy
 
     if TSHARK is None:
         pytest.skip("tshark is not installed")

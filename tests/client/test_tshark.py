@@ -9,10 +9,7 @@ segment with the type we sent and report nothing malformed.
 
 from __future__ import annotations
 
-import shutil
-import socket
 import subprocess
-import threading
 from pathlib import Path
 
 import pytest
@@ -21,49 +18,9 @@ import mqpy
 from mqpy import CMQC
 from mqpy.fap.segments import SegmentType
 from tests.client.conftest import CHANNEL, QMGR, QUEUE
-from tests.support.pcap import CLIENT, SERVER, Capture
+from tests.support.pcap import CLIENT, SERVER, TSHARK, Capture, _decode, _RecordingProxy
 
-TSHARK = shutil.which("tshark")
 pytestmark = [pytest.mark.system, pytest.mark.skipif(TSHARK is None, reason="tshark is not installed")]
-
-
-class _RecordingProxy:
-    """Relays one TCP connection and records its segments in the order they flowed."""
-
-    def __init__(self, target_port: int) -> None:
-        self.target_port = target_port
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self.listener.getsockname()[1]
-        self.flows: list[tuple[str, bytes]] = []
-        self.lock = threading.Lock()
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        client, _ = self.listener.accept()
-        server = socket.create_connection(("127.0.0.1", self.target_port))
-        for src, dst, direction in ((client, server, "c"), (server, client, "s")):
-            threading.Thread(target=self._pump, args=(src, dst, direction),
-                             daemon=True).start()
-
-    def _pump(self, src: socket.socket, dst: socket.socket, direction: str) -> None:
-        buf = b""
-        try:
-            while data := src.recv(65536):
-                buf += data
-                while len(buf) >= 8 and len(buf) >= int.from_bytes(buf[4:8], "big"):
-                    length = int.from_bytes(buf[4:8], "big")
-                    segment, buf = buf[:length], buf[length:]
-                    with self.lock:  # record before relaying: the order is the wire's
-                        self.flows.append((direction, segment))
-                    dst.sendall(segment)
-        except OSError:
-            pass
-        finally:
-            for s in (src, dst):
-                try:
-                    s.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
 
 
 def test_tshark_decodes_a_client_session(env, tmp_path: Path):
@@ -149,21 +106,6 @@ def test_tshark_decodes_the_user_id_flows(env, tmp_path: Path):
     assert (int(caut[0][4], 0), int(caut[0][5], 0)) == (5, len("s3cret-pw"))
     assert caut[0][6].strip() == "alice"
     assert not [row for row in rows if row[7]], result.stdout
-
-
-def _decode(flows: list[tuple[str, bytes]], tmp_path: Path, fields: list[str]) -> list[list[str]]:
-    capture = Capture()
-    capture.handshake()
-    for direction, segment in flows:
-        capture.send(CLIENT if direction == "c" else SERVER, [segment])
-    pcap = tmp_path / "session.pcap"
-    capture.write(pcap)
-    result = subprocess.run(
-        [TSHARK, "-r", str(pcap), "-d", "tcp.port==1414,mq", "-T", "fields",
-         "-E", "occurrence=a", "-E", "separator=|"]
-        + [arg for field in fields for arg in ("-e", field)],
-        capture_output=True, text=True, timeout=120, check=True)
-    return [line.split("|") for line in result.stdout.splitlines()]
 
 
 def test_tshark_decodes_a_distribution_list_session(env, tmp_path: Path):

@@ -20,7 +20,7 @@ from collections.abc import Callable
 import pytest
 
 import mqpy
-from mqpy import CMQC, local
+from mqpy import CMQC, inprocess
 from tests.support import waiting
 from tests.support.installation import Installation
 from tests.support.ports import free_port
@@ -129,7 +129,7 @@ class Cluster:
             qm.disconnect()
 
     def running(self, qmgr: str) -> bool:
-        return local.is_locked(self.site.qmdir(qmgr))
+        return inprocess.is_locked(self.site.qmdir(qmgr))
 
     def ensure_running(self, qmgr: str) -> None:
         """Start a queue manager a test killed (used in ``finally``: the next test finds the

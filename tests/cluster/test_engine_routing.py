@@ -9,7 +9,7 @@ import json
 import pytest
 
 import mqpy
-from mqpy import CMQC, local
+from mqpy import CMQC, inprocess
 from mqpy_chinit.cluster.directory import Cache, cache_path, instance_to_dict, write_cache
 from mqpy_chinit.cluster.workload import QueueInstance
 
@@ -27,8 +27,8 @@ def _instance(qmgr: str, defpsist: bool = True, **kw) -> dict:
 @pytest.fixture
 def qm1(tmp_path):
     root = str(tmp_path / "QM1")
-    local.create("QM1", root, dead_letter_queue="SYSTEM.DEAD.LETTER.QUEUE")
-    eng = local.start("QM1", root)
+    inprocess.create("QM1", root, dead_letter_queue="SYSTEM.DEAD.LETTER.QUEUE")
+    eng = inprocess.start("QM1", root)
 
     def cache(**queues: list[dict]) -> None:
         write_cache(cache_path(eng.qmdir), Cache(
@@ -38,7 +38,7 @@ def qm1(tmp_path):
 
     eng.test_cache = cache
     yield eng
-    local.stop_all()
+    inprocess.stop_all()
 
 
 def _connect(eng) -> mqpy.QueueManager:
@@ -393,8 +393,8 @@ def test_an_alternate_user_is_judged_on_a_competing_local_instance(qm1):
     queue only, when carol opens INVQ for output as alternate user dave, then 2035: the
     local instance the workload may choose is judged for dave, not for carol alone.
     spec: aliases-channels-storage 1 use 5"""
-    from mqpy.security import install, set_authority, users_path
-    from mqpy.security.users import UserFile
+    from mqpy.security.policy import install, set_authority
+    from mqpy.security.users import UserFile, users_path
 
     qm1.define("QLOCAL", "INVQ", {"CLUSTER": "INV", "CLWLUSEQ": "ANY"})
     qm1.test_cache(INVQ=[_instance("QM1", local=True, clwluseq="ANY"), _instance("QM2")])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from mqpy import CMQC, CMQCFC, local, pcf
+from mqpy import CMQC, CMQCFC, inprocess, pcf
 from mqpy.cmdserver import CommandServer, _Refused
 from mqpy.mqsc.processor import MQSCProcessor
 from mqpy.structures import CFH
@@ -14,10 +14,10 @@ from mqpy.structures import CFH
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     root = str(tmp_path_factory.mktemp("pcf") / "QM1")
-    local.create("QM1", root)
-    eng = local.start("QM1", root)
+    inprocess.create("QM1", root)
+    eng = inprocess.start("QM1", root)
     yield CommandServer(None, lambda: MQSCProcessor(eng))
-    local.stop_all()
+    inprocess.stop_all()
 
 
 def _refusal(server, command: int, params: list) -> int:

@@ -11,7 +11,7 @@ import pytest
 import trio
 
 import mqpy
-from mqpy import CMQC, local
+from mqpy import CMQC, inprocess
 from mqpy.fap.channeldefs import CLUSTER_XMITQ, cluster_correl_id
 from mqpy.mqsc.processor import MQSCProcessor
 from mqpy_chinit.chinit import ChannelInitiator
@@ -23,11 +23,11 @@ from mqpy_chinit.engineadmin import EngineAdmin
 @pytest.fixture
 def qm1(tmp_path):
     root = str(tmp_path / "QM1")
-    local.create("QM1", root, dead_letter_queue="SYSTEM.DEAD.LETTER.QUEUE")
-    eng = local.start("QM1", root)
+    inprocess.create("QM1", root, dead_letter_queue="SYSTEM.DEAD.LETTER.QUEUE")
+    eng = inprocess.start("QM1", root)
     eng.root = root
     yield eng
-    local.stop_all()
+    inprocess.stop_all()
 
 
 async def _mqsc(eng, text: str) -> list[str]:

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 import mqpy
-from mqpy import CMQC, local
+from mqpy import CMQC, inprocess
 from mqpy.fap.channeldefs import CLUSTER_XMITQ, cluster_correl_id
 from mqpy_chinit.cluster import utilities
 from mqpy_chinit.cluster.directory import Cache, cache_path, instance_to_dict, write_cache
@@ -21,15 +21,15 @@ from mqpy_cli.cluster import clusxq
 @pytest.fixture
 def qm(tmp_path):
     root = str(tmp_path / "QM1")
-    local.create("QM1", root, dead_letter_queue="SYSTEM.DEAD.LETTER.QUEUE")
-    eng = local.start("QM1", root)
+    inprocess.create("QM1", root, dead_letter_queue="SYSTEM.DEAD.LETTER.QUEUE")
+    eng = inprocess.start("QM1", root)
     eng.define("QLOCAL", "FULLQ", {"MAXDEPTH": 1})
     conn = mqpy.embedded("QM1", data_path=root, create=False)
     conn.put1("FULLQ", b"already here")
     conn.engine = eng
     yield conn
     conn.disconnect()
-    local.stop_all()
+    inprocess.stop_all()
 
 
 def _on_xmitq(qm, channel: str, queue: str, qmgr: str, body: bytes) -> None:

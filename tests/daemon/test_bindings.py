@@ -11,7 +11,7 @@ import time
 import pytest
 
 import mqpy
-from mqpy import CMQC, bindings, local
+from mqpy import CMQC, bindings, inprocess
 from mqpy.constants import lookup
 from tests.support.installation import QM, client
 
@@ -83,10 +83,10 @@ def test_the_same_program_works_embedded_and_over_bindings(running, tmp_path):
     root = str(tmp_path / "embedded")
     emb = mqpy.embedded(QM, data_path=root)
     try:
-        local.running(QM, root).define("QLOCAL", "Q2", {})
+        inprocess.running(QM, root).define("QLOCAL", "Q2", {})
         embedded_seen = _workload(emb, "Q2")
     finally:
-        local.stop(QM, root)
+        inprocess.stop(QM, root)
     qm = mqpy.connect(QM)
     try:
         assert _workload(qm, "Q2") == embedded_seen

@@ -15,7 +15,7 @@ import time
 import pytest
 
 import mqpy
-from mqpy import CMQC, cmdserver, config, daemon, errorlog, local
+from mqpy import CMQC, cmdserver, config, daemon, errorlog, inprocess, qmstatus
 from mqpy.engine import log as log_module
 
 
@@ -40,10 +40,10 @@ def test_a_log_write_failure_ends_the_queue_manager_unexpectedly(tmp_path, monke
     daemon's exit status is 71; a restart finds the messages acknowledged before."""
     root = str(tmp_path)
     monkeypatch.setenv("MQPY_NO_CHINIT", "1")
-    local.create("FAILQM", root)
-    eng = local.start("FAILQM", root)
+    inprocess.create("FAILQM", root)
+    eng = inprocess.start("FAILQM", root)
     eng.define("QLOCAL", "Q", {})
-    local.stop("FAILQM", root)
+    inprocess.stop("FAILQM", root)
     disk = _FailingDisk()
     monkeypatch.setattr(log_module, "os", disk)
     qmdir = config.qmgr_dir("FAILQM", root)
@@ -76,14 +76,14 @@ def test_a_log_write_failure_ends_the_queue_manager_unexpectedly(tmp_path, monke
     seen["status"] = status
     assert seen.get("reason") == CMQC.MQRC_CONNECTION_BROKEN
     assert status == daemon.EXIT_UNEXPECTED
-    assert daemon.read_status(qmdir) == "Ended unexpectedly"
+    assert qmstatus.read_status(qmdir) == "Ended unexpectedly"
     ids = [e.msgid for e in errorlog.read_entries(os.path.join(qmdir, "errors"))]
     assert "AMQ6119S" in ids and ids.index("AMQ6119S") < ids.index("AMQ8004I")
     disk.broken = False
-    local.start("FAILQM", root)
+    inprocess.start("FAILQM", root)
     qm = mqpy.embedded("FAILQM", data_path=root)
     q = mqpy.Queue(qm, "Q", CMQC.MQOO_INPUT_AS_Q_DEF)
     assert q.get() == b"kept"
     with pytest.raises(mqpy.MQMIError):
         q.get()
-    local.stop_all()
+    inprocess.stop_all()

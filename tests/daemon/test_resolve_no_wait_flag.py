@@ -12,7 +12,7 @@ import mqpy
 from mqpy import CMQC, bindings
 from mqpy.fap import mqiflows
 from mqpy.fap.segments import SegmentType
-from tests.daemon.test_run import _drain
+from tests.support.handles import _drain
 from tests.support.installation import QM
 
 

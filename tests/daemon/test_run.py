@@ -10,10 +10,11 @@ from __future__ import annotations
 import pytest
 
 import mqpy
-from mqpy import CMQC, bindings
+from mqpy import CMQC, bindings, inprocess
 from mqpy.fap import mqiflows
 from mqpy.fap.mqicalls import run_in_order
 from mqpy.fap.segments import SegmentType
+from tests.support.handles import _drain
 from tests.support.installation import QM
 
 IN, OUT = CMQC.MQOO_INPUT_AS_Q_DEF, CMQC.MQOO_OUTPUT
@@ -22,19 +23,6 @@ SYNC = CMQC.MQPMO_SYNCPOINT
 
 def _put1(queue: str, data: bytes) -> tuple:
     return ("put1", (mqpy.OD(ObjectName=queue), mqpy.MD(), mqpy.PMO(Options=SYNC), data))
-
-
-def _drain(handle, queue: str) -> list[bytes]:
-    hobj = handle.open(mqpy.OD(ObjectName=queue), IN)
-    out = []
-    try:
-        while True:
-            out.append(handle.get(hobj, mqpy.MD(), mqpy.GMO(), None))
-    except mqpy.MQMIError as e:
-        assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE
-    handle.close(hobj)
-    handle.commit()
-    return out
 
 
 def _program(handle) -> tuple:
@@ -80,16 +68,14 @@ def test_the_same_run_in_process_gives_the_same_outcome(tmp_path):
     """Given an embedded queue manager (a channel initiator in the queue manager's process),
     when the same calls run in order, then the outcome is the one over bindings."""
     qm = mqpy.embedded("RUNQM", data_path=str(tmp_path))
-    from mqpy import local
-
-    eng = local.running("RUNQM", str(tmp_path))
+    eng = inprocess.running("RUNQM", str(tmp_path))
     for q in ("Q4", "Q5"):
         eng.define("QLOCAL", q, {})
     try:
         assert _program(qm.get_handle()) == EXPECTED
     finally:
         qm.disconnect()
-        local.stop("RUNQM", str(tmp_path))
+        inprocess.stop("RUNQM", str(tmp_path))
 
 
 @pytest.mark.parametrize("verb", [SegmentType.MQCMIT, SegmentType.MQOPEN])
@@ -315,15 +301,13 @@ def test_the_same_commit_and_gets_in_process_give_the_same_outcome(tmp_path):
     """Given an embedded queue manager, when the same resolve-then-gets runs, then the
     outcome is the one over bindings."""
     qm = mqpy.embedded("RUNQM", data_path=str(tmp_path))
-    from mqpy import local
-
-    eng = local.running("RUNQM", str(tmp_path))
+    eng = inprocess.running("RUNQM", str(tmp_path))
     eng.define("QLOCAL", "Q4", {})
     try:
         assert _commit_then_gets(qm.get_handle()) == COMMIT_THEN_GETS
     finally:
         qm.disconnect()
-        local.stop("RUNQM", str(tmp_path))
+        inprocess.stop("RUNQM", str(tmp_path))
 
 
 @pytest.mark.parametrize("spi", [mqiflows.SpiVerb.PREPARE, mqiflows.SpiVerb.RUN,
@@ -402,14 +386,13 @@ def test_structures_passed_on_packed_arrive_as_they_were(running, order):
 def test_structures_passed_on_packed_are_decoded_in_process(tmp_path):
     """Given an embedded queue manager (no flow to carry the bytes), when the same quiet puts
     run with packed structures, then the outcome is the one over bindings."""
-    from mqpy import local
     from mqpy.fap.segments import ByteOrder
 
     qm = mqpy.embedded("RUNQM", data_path=str(tmp_path))
-    eng = local.running("RUNQM", str(tmp_path))
+    eng = inprocess.running("RUNQM", str(tmp_path))
     eng.define("QLOCAL", "Q4", {})
     try:
         assert _passed_on(qm.get_handle(), ByteOrder.LITTLE) == PASSED_ON
     finally:
         qm.disconnect()
-        local.stop("RUNQM", str(tmp_path))
+        inprocess.stop("RUNQM", str(tmp_path))

@@ -10,7 +10,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from mqpy import local
+from mqpy import inprocess
 from mqpy_cli import control
 
 pytestmark = pytest.mark.system
@@ -34,7 +34,7 @@ def test_a_daemon_killed_during_start_up_makes_strmqm_exit_71_with_amq6184(tmp_p
     then strmqm exits 71 (IBM's "unexpected error"; not 247, the shell's 256 - 9) and says
     AMQ6184W naming the signal."""
     root = str(tmp_path)
-    local.create("KILLQM", root)
+    inprocess.create("KILLQM", root)
     _daemon_dying_by(monkeypatch, "KILL")
     result = CliRunner().invoke(control.strmqm, ["--data-path", root, "KILLQM"])
     assert result.exit_code == control.RC_UNEXPECTED == 71
@@ -44,7 +44,7 @@ def test_a_daemon_killed_during_start_up_makes_strmqm_exit_71_with_amq6184(tmp_p
 def test_start_daemon_turns_every_signal_death_into_71(tmp_path, monkeypatch):
     """Given a daemon ended by SIGTERM during start-up, then start_daemon's status is 71."""
     root = str(tmp_path)
-    local.create("TERMQM", root)
+    inprocess.create("TERMQM", root)
     _daemon_dying_by(monkeypatch, "TERM")
     rc, lines = control.start_daemon("TERMQM", root)
     assert rc == control.RC_UNEXPECTED
@@ -54,7 +54,7 @@ def test_start_daemon_turns_every_signal_death_into_71(tmp_path, monkeypatch):
 def test_a_child_status_is_told_as_a_signal_when_a_signal_ended_it():
     """Given child statuses as Popen gives them, then the operator's wording names the
     signal (the channel initiator's AMQ9570E uses it too), never a negative status."""
-    from mqpy.daemon import describe_status
+    from mqpy.qmstatus import describe_status
 
     assert describe_status(-9) == "signal 9, SIGKILL"
     assert describe_status(20) == "status 20"

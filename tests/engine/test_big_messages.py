@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 import mqpy
-from mqpy import CMQC, config, local
+from mqpy import CMQC, config, inprocess
 
 HUNDRED_MB = 100 * 1024 * 1024
 
@@ -18,9 +18,9 @@ def test_a_100_mb_persistent_message_survives_a_restart(tmp_path):
     root = str(tmp_path)
     cfg = config.QMgrConfig("BIGQM", config.qmgr_dir("BIGQM", root))
     cfg.log.LogFilePages = 16384  # 64 MB segments: a 100 MB record needs a log that holds it
-    local.create("BIGQM", root, cfg=cfg)
+    inprocess.create("BIGQM", root, cfg=cfg)
     qm = mqpy.embedded("BIGQM", data_path=root, create=False)
-    eng = local.running("BIGQM", root)
+    eng = inprocess.running("BIGQM", root)
     eng.alter_qmgr({"MAXMSGL": HUNDRED_MB})
     eng.define("QLOCAL", "BIG", {"MAXMSGL": HUNDRED_MB})
     data = os.urandom(1024) * (HUNDRED_MB // 1024)
@@ -36,4 +36,4 @@ def test_a_100_mb_persistent_message_survives_a_restart(tmp_path):
     qm = mqpy.embedded("BIGQM", data_path=root, create=False)
     got = mqpy.Queue(qm, "BIG", CMQC.MQOO_INPUT_AS_Q_DEF).get()
     assert len(got) == HUNDRED_MB and got == data
-    local.stop_all()
+    inprocess.stop_all()

@@ -13,7 +13,7 @@ import threading
 import pytest
 
 import mqpy
-from mqpy import CMQC, local
+from mqpy import CMQC, inprocess
 from mqpy.engine import fastpath
 from mqpy.engine.connection import Connection
 
@@ -26,10 +26,10 @@ PERSISTENT = CMQC.MQPER_PERSISTENT
 def engine(tmp_path):
     root = str(tmp_path)
     mqpy.embedded("NOMSG", data_path=root).disconnect()
-    eng = local.running("NOMSG", root)
+    eng = inprocess.running("NOMSG", root)
     eng.define("QLOCAL", "Q", {})
     yield eng, root
-    local.stop("NOMSG", root)
+    inprocess.stop("NOMSG", root)
 
 
 @pytest.fixture

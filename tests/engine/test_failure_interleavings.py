@@ -12,11 +12,11 @@ import threading
 import pytest
 
 import mqpy
-from mqpy import CMQC, config, local
+from mqpy import CMQC, config, inprocess
 from mqpy.engine import log as log_module
 from mqpy.engine.log import LogDiskFull, RecoveryLog
 from mqpy.engine.records import RecordType
-from tests.engine import small_log
+from tests.support import small_log
 
 
 @pytest.fixture
@@ -24,7 +24,7 @@ def qm_root(tmp_path):
     root = str(tmp_path)
     small_log.start("FAILQM", root)
     yield root
-    local.stop_all()
+    inprocess.stop_all()
 
 
 _contents = small_log.contents
@@ -35,8 +35,8 @@ def _put(q, data: bytes) -> None:
 
 
 def _restart(root: str):
-    local.stop_all()
-    local.start("FAILQM", root)
+    inprocess.stop_all()
+    inprocess.start("FAILQM", root)
     return mqpy.embedded("FAILQM", data_path=root)
 
 
@@ -51,7 +51,7 @@ def test_a_checkpoint_whose_record_the_full_disk_refuses_keeps_its_dirty_set(
     q = mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT)
     for data in (b"one", b"two"):
         _put(q, data)
-    eng = local.running("FAILQM", qm_root)
+    eng = inprocess.running("FAILQM", qm_root)
     real_append = RecoveryLog.append
     full = {"on": True}
 
@@ -78,7 +78,7 @@ def test_a_log_failure_under_a_checkpoint_while_a_call_waits_for_it_does_not_han
     after a restart the acknowledged message is there."""
     from mqpy.engine.log import LogFull
 
-    eng = local.running("FAILQM", qm_root)
+    eng = inprocess.running("FAILQM", qm_root)
     monkeypatch.setattr(eng.data, "checkpoint_wanted", _NoCheckpointsWanted())
     qm = mqpy.embedded("FAILQM", data_path=qm_root)
     q = mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT)
@@ -147,7 +147,7 @@ def test_a_log_failure_under_a_checkpoint_while_a_call_waits_for_it_does_not_han
     checkpointer.join(20)
     putter.join(20)
     if checkpointer.is_alive() or putter.is_alive():
-        local._engines.pop(qmdir, None)  # deadlocked: teardown must not wait for it too
+        inprocess._engines.pop(qmdir, None)  # deadlocked: teardown must not wait for it too
         pytest.fail("the checkpoint and the put wait for each other's lock")
     assert outcome == {"checkpoint": CMQC.MQRC_CONNECTION_BROKEN,
                        "put": CMQC.MQRC_CONNECTION_BROKEN}
@@ -273,7 +273,7 @@ def test_a_unit_of_work_ends_at_a_segment_boundary_on_a_full_disk(qm_root, monke
     formats the room they may need), and after a restart the outcome is there. Before, the
     commit record's LogDiskFull backed the unit of work out to free log, whose backout record
     failed the same way, recursively: MQCMIT and MQBACK raised RecursionError."""
-    eng = local.running("FAILQM", qm_root)
+    eng = inprocess.running("FAILQM", qm_root)
     monkeypatch.setattr(eng.data, "checkpoint_wanted", _NoCheckpointsWanted())
     log = eng.data.log
     seg = log.segment_size
@@ -320,20 +320,20 @@ def test_a_shutdown_whose_checkpoint_the_pagesets_refuse_still_ends_the_queue_ma
     for data in (b"one", b"two"):
         _put(q, data)
     qm.disconnect()
-    eng = local.running("FAILQM", qm_root)
+    eng = inprocess.running("FAILQM", qm_root)
     real_apply = pageset.Pageset.apply
 
     def apply(self, *args, **kwargs):
         raise pageset.PagesetFull(self.path, "MDB_MAP_FULL: Environment mapsize limit reached")
 
     monkeypatch.setattr(pageset.Pageset, "apply", apply)
-    local.stop("FAILQM", qm_root)
+    inprocess.stop("FAILQM", qm_root)
     assert eng.stopped and not eng._checkpointer.is_alive()
     assert not eng.data.pagesets and not eng.data.log._fds
     errors = os.path.join(config.qmgr_dir("FAILQM", qm_root), "errors", "AMQERR01.LOG")
     assert "AMQ7002S" in open(errors).read()
     monkeypatch.setattr(pageset.Pageset, "apply", real_apply)
-    local.start("FAILQM", qm_root)
+    inprocess.start("FAILQM", qm_root)
     assert _contents(mqpy.embedded("FAILQM", data_path=qm_root)) == [b"one", b"two"]
 
 
@@ -344,7 +344,7 @@ def test_a_housekeeping_checkpoint_the_full_log_disk_refuses_is_amq6708_not_an_f
     formatting a new log file, at most once a minute) and no FDC is cut: before, each retry
     (every 5 s while the disk stayed full) wrote an FFST, or AMQ6119S 'internal error' when
     even that failed."""
-    eng = local.running("FAILQM", qm_root)
+    eng = inprocess.running("FAILQM", qm_root)
     errors = os.path.join(config.qmgr_dir("FAILQM", qm_root), "errors")
     real_append = RecoveryLog.append
     refused = threading.Event()
@@ -377,7 +377,7 @@ def test_a_message_a_failed_checkpoint_left_unwritten_is_not_evicted(qm_root, mo
     failed with a traceback (missing from pageset)."""
     from mqpy.engine import pageset
 
-    eng = local.running("FAILQM", qm_root)
+    eng = inprocess.running("FAILQM", qm_root)
     monkeypatch.setattr(eng.data, "checkpoint_wanted", _NoCheckpointsWanted())
     eng.data.tuning.BufferPoolBytes = 0  # evict every body that is on a pageset
     qm = mqpy.embedded("FAILQM", data_path=qm_root)
@@ -425,7 +425,7 @@ def test_a_put_the_full_disk_refuses_does_not_back_out_units_of_work_that_free_n
     when a persistent put needs log segments that the full disk cannot format, then that put
     gets MQRC_RESOURCE_PROBLEM (2102) and the three commit: backing them out could not free a
     segment to reuse. Before, each was backed out in turn (three MQRC_BACKED_OUT)."""
-    eng = local.running("FAILQM", qm_root)
+    eng = inprocess.running("FAILQM", qm_root)
     monkeypatch.setattr(eng.data, "checkpoint_wanted", _NoCheckpointsWanted())
     eng.data.checkpoint()
     seg = eng.data.log.segment_size
@@ -463,7 +463,7 @@ def test_gets_backouts_and_commits_between_a_failed_and_the_next_checkpoint_surv
     backout count."""
     from mqpy.engine import pageset
 
-    eng = local.running("FAILQM", qm_root)
+    eng = inprocess.running("FAILQM", qm_root)
     monkeypatch.setattr(eng.data, "checkpoint_wanted", _NoCheckpointsWanted())
     qm = mqpy.embedded("FAILQM", data_path=qm_root)
     q = mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
@@ -515,7 +515,7 @@ def test_puts_retried_against_a_full_disk_do_not_fill_the_log_with_checkpoints(
     not moved (a checkpoint that can free no segment is not taken), and the unit of work
     commits. Before, every retry appended a checkpoint record, the log's end crossed into
     later segments, and the unit of work was backed out as if it pinned the log (2003)."""
-    eng = local.running("FAILQM", qm_root)
+    eng = inprocess.running("FAILQM", qm_root)
     monkeypatch.setattr(eng.data, "checkpoint_wanted", _NoCheckpointsWanted())
     owner = mqpy.embedded("FAILQM", data_path=qm_root)
     mqpy.Queue(owner, "Q", CMQC.MQOO_OUTPUT).put(
@@ -548,7 +548,7 @@ def test_puts_retried_against_full_pagesets_leave_room_to_end_units_of_work(
     from mqpy.engine import pageset
     from mqpy.engine.log import LogFull
 
-    eng = local.running("FAILQM", qm_root)
+    eng = inprocess.running("FAILQM", qm_root)
     log = eng.data.log
     qm = mqpy.embedded("FAILQM", data_path=qm_root)
     q = mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
@@ -592,7 +592,7 @@ def test_shutdown_waits_for_a_checkpoint_still_writing_the_pagesets(qm_root, mon
     for i in range(20):
         _put(q, b"m%02d" % i)
     qm.disconnect()
-    eng = local.running("FAILQM", qm_root)
+    eng = inprocess.running("FAILQM", qm_root)
     writing, release = threading.Event(), threading.Event()
     apply = Pageset.apply
 
@@ -620,7 +620,7 @@ def test_shutdown_waits_for_a_checkpoint_still_writing_the_pagesets(qm_root, mon
     monkeypatch.setattr(Pageset, "apply", apply)
     eng.data.checkpoint()  # after the close: nothing to do, and no error
     assert eng.failed is None
-    local.stop_all()
-    local.start("FAILQM", qm_root)
+    inprocess.stop_all()
+    inprocess.start("FAILQM", qm_root)
     qm = mqpy.embedded("FAILQM", data_path=qm_root)
     assert _contents(qm) == [b"m%02d" % i for i in range(20)]

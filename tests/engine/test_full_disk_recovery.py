@@ -15,11 +15,11 @@ import threading
 import pytest
 
 import mqpy
-from mqpy import CMQC, config, local
+from mqpy import CMQC, config, inprocess
 from mqpy.engine import datamgr
 from mqpy.engine import log as log_module
 from mqpy.engine import pageset as pageset_module
-from tests.engine import small_log
+from tests.support import small_log
 
 QM = "SPACEQM"
 
@@ -52,7 +52,7 @@ class _Space:
 def root(tmp_path):
     small_log.start(QM, str(tmp_path))
     yield str(tmp_path)
-    local.stop_all()
+    inprocess.stop_all()
 
 
 def _errlog(root: str) -> str:
@@ -91,8 +91,8 @@ def test_a_pageset_the_full_disk_refuses_says_enospc_and_takes_checkpoints_once_
     queued.append(b"after")
     assert q.get() == queued.pop(0)
     qm.disconnect()
-    local.stop_all()
-    local.start(QM, root)
+    inprocess.stop_all()
+    inprocess.start(QM, root)
     assert small_log.contents(mqpy.embedded(QM, data_path=root)) == queued
 
 
@@ -123,8 +123,8 @@ def test_a_commit_whose_log_write_finds_the_disk_full_completes_once_space_is_fr
     text = _errlog(root)
     assert "AMQ6708E" in text and "AMQ6119S" not in text
     qm.disconnect()
-    local.stop_all()
-    local.start(QM, root)
+    inprocess.stop_all()
+    inprocess.start(QM, root)
     assert small_log.contents(mqpy.embedded(QM, data_path=root)) == [b"one", b"two", b"three"]
 
 
@@ -150,8 +150,8 @@ def test_puts_get_2102_while_the_log_disk_stays_full_and_resume_once_it_is_freed
     _put(q, b"after")
     held = small_log.contents(qm)
     assert held == [b"before", b"unknown", b"after"]
-    assert local.running(QM, root).failed is None
+    assert inprocess.running(QM, root).failed is None
     qm.disconnect()
-    local.stop_all()
-    local.start(QM, root)
+    inprocess.stop_all()
+    inprocess.start(QM, root)
     assert small_log.contents(mqpy.embedded(QM, data_path=root)) == held

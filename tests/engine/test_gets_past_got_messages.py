@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import mqpy
-from mqpy import CMQC, local
+from mqpy import CMQC, inprocess
 
 QUEUES = {"PRIO.Q": True, "FIFO.Q": False}  # MSGDLVSQ(PRIORITY) / MSGDLVSQ(FIFO)
 
@@ -23,11 +23,11 @@ QUEUES = {"PRIO.Q": True, "FIFO.Q": False}  # MSGDLVSQ(PRIORITY) / MSGDLVSQ(FIFO
 def engine(tmp_path_factory):
     root = str(tmp_path_factory.mktemp("gotprefix"))
     mqpy.embedded("GOTPFX", data_path=root).disconnect()
-    eng = local.running("GOTPFX", root)
+    eng = inprocess.running("GOTPFX", root)
     eng.define("QLOCAL", "PRIO.Q", {"MSGDLVSQ": "PRIORITY"})
     eng.define("QLOCAL", "FIFO.Q", {"MSGDLVSQ": "FIFO"})
     yield eng
-    local.stop("GOTPFX", root)
+    inprocess.stop("GOTPFX", root)
 
 
 class Model:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 import mqpy
-from mqpy import CMQC, config, local
+from mqpy import CMQC, config, inprocess
 
 
 @pytest.fixture
@@ -21,12 +21,12 @@ def small_log_qm(tmp_path):
     cfg.log.LogFilePages = 16  # 64 KB segments, 2 of them
     cfg.log.LogPrimaryFiles = 2
     cfg.log.LogSecondaryFiles = 0
-    local.create("PFXLOG", root, cfg=cfg)
-    eng = local.start("PFXLOG", root)
+    inprocess.create("PFXLOG", root, cfg=cfg)
+    eng = inprocess.start("PFXLOG", root)
     eng.define("QLOCAL", "GQ", {"MAXDEPTH": 100000, "MSGDLVSQ": "FIFO"})
     eng.define("QLOCAL", "FILL", {"MAXDEPTH": 100000})
     yield root, eng
-    local.stop_all()
+    inprocess.stop_all()
 
 
 def test_messages_of_a_unit_of_work_backed_out_for_log_space_are_got_again(small_log_qm):

@@ -14,9 +14,9 @@ import os
 import pytest
 
 import mqpy
-from mqpy import CMQC, config, local
+from mqpy import CMQC, config, inprocess
 from mqpy.engine import log as log_module
-from tests.engine import small_log
+from tests.support import small_log
 
 
 class _Disk:
@@ -62,7 +62,7 @@ def qm_root(tmp_path):
     root = str(tmp_path)
     small_log.start("DISKQM", root)
     yield root
-    local.stop_all()
+    inprocess.stop_all()
 
 
 def _errlog(root: str) -> str:
@@ -102,8 +102,8 @@ def test_a_log_segment_that_cannot_be_formatted_fails_the_call_with_2102_and_amq
     _put(q, b"after")
     acknowledged.append(b"after")
     qm.disconnect()
-    local.stop_all()
-    local.start("DISKQM", qm_root)
+    inprocess.stop_all()
+    inprocess.start("DISKQM", qm_root)
     qm = mqpy.embedded("DISKQM", data_path=qm_root)
     assert _contents(qm) == acknowledged  # the non-persistent one is gone with the restart
 
@@ -131,9 +131,9 @@ def test_a_failing_log_write_stops_the_queue_manager_and_restart_loses_nothing(
         assert exc.value.reason in (CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_Q_MGR_NOT_AVAILABLE)
     text = _errlog(qm_root)
     assert "AMQ6119S" in text and os.strerror(errno.EIO) in text
-    local.stop_all()
+    inprocess.stop_all()
     disk.failing.clear()
-    local.start("DISKQM", qm_root)
+    inprocess.start("DISKQM", qm_root)
     left = _contents(mqpy.embedded("DISKQM", data_path=qm_root))
     assert left == [b"first", b"second"] or (call == "fdatasync" and left == [b"second"])
 
@@ -203,8 +203,8 @@ def test_pagesets_that_cannot_take_a_checkpoint_fill_the_log_then_2102_and_nothi
     queued.append(b"after")
     assert q.get() == queued.pop(0)
     qm.disconnect()
-    local.stop_all()
-    local.start("DISKQM", qm_root)
+    inprocess.stop_all()
+    inprocess.start("DISKQM", qm_root)
     assert _contents(mqpy.embedded("DISKQM", data_path=qm_root)) == queued
 
 
@@ -237,7 +237,7 @@ def test_a_get_that_finds_the_log_full_leaves_the_message_on_the_queue(qm_root, 
     q = mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
     _put(q, b"keep me")
     full_for_gets.on = True
-    eng = local.running("DISKQM", qm_root)
+    eng = inprocess.running("DISKQM", qm_root)
     with pytest.raises(mqpy.MQMIError) as exc:
         q.get()
     assert exc.value.reason == CMQC.MQRC_RESOURCE_PROBLEM
@@ -255,7 +255,7 @@ def test_an_expired_message_the_full_log_cannot_remove_stays_and_is_reported_onc
     once. spec: the engine issue's 'log space exhausted ... nothing else breaks'"""
     import time
 
-    eng = local.running("DISKQM", qm_root)
+    eng = inprocess.running("DISKQM", qm_root)
     eng.define("QLOCAL", "REPLY", {})
     qm = mqpy.embedded("DISKQM", data_path=qm_root)
     q = mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
@@ -284,7 +284,7 @@ def test_a_checkpoint_for_log_space_that_the_full_disk_refuses_is_amq6708(qm_roo
     application) and the error log says AMQ6708E."""
     from mqpy.engine.log import LogDiskFull, LogFull
 
-    eng = local.running("DISKQM", qm_root)
+    eng = inprocess.running("DISKQM", qm_root)
 
     def refused() -> None:
         raise LogDiskFull("/the/log", "No space left on device")
@@ -337,7 +337,7 @@ def test_each_get_under_syncpoint_reserves_its_backout_count_until_the_unit_ends
     48 bytes more formatted for the backout record (16 a message); when the unit of work
     backs out, and again when it commits, the reservation is given back."""
     qm = mqpy.embedded("RSVQM", data_path=str(tmp_path))
-    eng = local.running("RSVQM", str(tmp_path))
+    eng = inprocess.running("RSVQM", str(tmp_path))
     log = eng.data.log
     eng.define("QLOCAL", "Q", {})
     q = mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED)
@@ -352,4 +352,4 @@ def test_each_get_under_syncpoint_reserves_its_backout_count_until_the_unit_ends
         assert log._reserve == base
     q.close()
     qm.disconnect()
-    local.stop("RSVQM", str(tmp_path))
+    inprocess.stop("RSVQM", str(tmp_path))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import mqpy
-from mqpy import CMQC, config, local
+from mqpy import CMQC, config, inprocess
 
 
 @pytest.fixture
@@ -15,11 +15,11 @@ def small_log_qm(tmp_path):
     cfg.log.LogFilePages = 16  # 64 KB segments, 2 of them
     cfg.log.LogPrimaryFiles = 2
     cfg.log.LogSecondaryFiles = 0
-    local.create("LOGQM", root, cfg=cfg)
-    eng = local.start("LOGQM", root)
+    inprocess.create("LOGQM", root, cfg=cfg)
+    eng = inprocess.start("LOGQM", root)
     eng.define("QLOCAL", "Q", {"MAXDEPTH": 100000, "DEFPSIST": "YES"})
     yield root, eng
-    local.stop_all()
+    inprocess.stop_all()
 
 
 def _put(qm, n, pmo_opts, data=b"y" * 2000):

@@ -6,7 +6,7 @@ import multiprocessing
 import os
 import re
 
-from mqpy import messages as M
+from mqpy import amqmsgs as M
 from mqpy.errorlog import LOG_NAMES, ErrorLog, read_entries
 
 PER_WRITER = 150

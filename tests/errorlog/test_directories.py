@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from mqpy import messages as M
+from mqpy import amqmsgs as M
 from mqpy.errorlog import early_errors_dir, errors_dir, read_entries
 
 

@@ -9,9 +9,9 @@ import threading
 
 import pytest
 
-from mqpy import messages as M
+from mqpy import amqmsgs as M
+from mqpy.amqmsgs import AMQMessage, InsertError
 from mqpy.errorlog import PAGE_WIDTH, read_entries
-from mqpy.messages import AMQMessage, InsertError
 
 
 def test_channel_error_entry_is_laid_out_line_by_line(log_factory):

@@ -4,7 +4,7 @@ written as its escape, so no value can forge an entry, end a line early or hide 
 
 from __future__ import annotations
 
-from mqpy import messages as M
+from mqpy import amqmsgs as M
 from mqpy.errorlog import printable, read_entries
 from mqpy_cli.chinit import _error_log
 

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from mqpy import messages as M
+from mqpy import amqmsgs as M
 from mqpy.errorlog import (
     DEFAULT_ERROR_LOG_SIZE,
     ErrorLog,

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 import mqpy
-from mqpy import CMQC, local
+from mqpy import CMQC, inprocess
 from tests.support.site import ADMIT_OWNER, Site
 
 from ._support import IN, OUT
@@ -42,11 +42,11 @@ def embedded(tmp_path) -> Iterator[Callable[[], mqpy.QueueManager]]:
     """Connect to a queue manager of this process that has QUEUE."""
     root = str(tmp_path)
     mqpy.embedded("QMS", data_path=root)
-    local.running("QMS", root).define("QLOCAL", QUEUE, {})
+    inprocess.running("QMS", root).define("QLOCAL", QUEUE, {})
     try:
         yield lambda: mqpy.embedded("QMS", data_path=root)
     finally:
-        local.stop("QMS", root)
+        inprocess.stop("QMS", root)
 
 
 #: the bindings and client modes reach a daemon started by strmqm: system tests

@@ -19,7 +19,7 @@ from mqpy import CMQC, bindings
 from mqpy.fap import mqiflows
 from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.segments import MQIRequest, SegmentType
-from tests.client.test_relay import _raw_session, _replies, _started_instance
+from tests.support.raw_sessions import _raw_session, _replies, _started_instance
 from tests.support.site import CHANNEL, Site
 
 from ._modes import QUEUE, drain, fails_alone

@@ -24,9 +24,9 @@ _REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__
 _PRELUDE = """
 import os, signal
 import mqpy
-from mqpy import CMQC, local
+from mqpy import CMQC, inprocess
 qm = mqpy.embedded("QM1", data_path={root!r}, create=False)
-eng = local.running("QM1", {root!r})
+eng = inprocess.running("QM1", {root!r})
 q = mqpy.Queue(qm, "Q1", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
 def P(): return mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT)
 SP = CMQC.MQPMO_SYNCPOINT

@@ -21,10 +21,10 @@ _RUN = ("import sys; from mqpy_cli import trace; "
 APP = r"""
 import os, sys, time
 import mqpy
-from mqpy import CMQC, local
+from mqpy import CMQC, inprocess
 from mqpy.engine.connection import Connection
 qm = mqpy.embedded("EMB")
-eng = local.running("EMB")
+eng = inprocess.running("EMB")
 if eng.lookup("QLOCAL", "Q1") is None:
     eng.define("QLOCAL", "Q1")
 q = mqpy.Queue(qm, "Q1", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED)

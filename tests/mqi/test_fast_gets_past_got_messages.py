@@ -15,7 +15,7 @@ import time
 import pytest
 
 import mqpy
-from mqpy import CMQC, local
+from mqpy import CMQC, inprocess
 from mqpy.engine import fastpath, options
 from mqpy.engine.connection import Connection
 
@@ -44,7 +44,7 @@ class _GeneralGets:
 def _run(root: str, script, msgdlvsq: str) -> list:
     """What ``script(qm, other, put, get, seen, q)`` shows on a queue Q of this MSGDLVSQ."""
     qm = mqpy.embedded(QM, data_path=root)
-    eng = local.running(QM, root)
+    eng = inprocess.running(QM, root)
     eng.define("QLOCAL", "Q", {"MSGDLVSQ": msgdlvsq})
     other = mqpy.embedded(QM, data_path=root)
     seen: list = []
@@ -71,7 +71,7 @@ def _run(root: str, script, msgdlvsq: str) -> list:
         script(qm, other, put, get, seen, queues[id(qm)])
         seen.append(("depth", eng.queue_status("Q")["CURDEPTH"]))
     finally:
-        local.stop(QM, root)
+        inprocess.stop(QM, root)
     return seen
 
 

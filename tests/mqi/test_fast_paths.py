@@ -11,7 +11,7 @@ import attrs
 import pytest
 
 import mqpy
-from mqpy import CMQC, local
+from mqpy import CMQC, inprocess
 from mqpy.engine import fastpath, mqmd
 from mqpy.engine.connection import Connection
 
@@ -72,7 +72,7 @@ def _workload(root: str, seed: int) -> list:
     connection's accounting counted."""
     rnd = random.Random(seed)
     qm = mqpy.embedded("QM1", data_path=root)
-    eng = local.running("QM1", root)
+    eng = inprocess.running("QM1", root)
     eng.define("QLOCAL", "Q1", {})
     eng.define("QLOCAL", "Q2", {"MSGDLVSQ": "FIFO", "DEFPRTY": 4, "DEFPSIST": "YES"})
     seen: list = []
@@ -144,7 +144,7 @@ def _workload(root: str, seed: int) -> list:
         seen.append(("counted", _counted(eng.stats),
                      [_counted(conn.accounting) for conn in eng.connections.values()]))
     finally:
-        local.stop("QM1", root)
+        inprocess.stop("QM1", root)
     return seen
 
 

@@ -1,4 +1,4 @@
-"""The log forces of one event loop's calls share worker threads (mqpy.serving.LoopForcer):
+"""The log forces of one event loop's calls share worker threads (mqpy.loopcalls.LoopForcer):
 one thread hand-over per group of calls, none answered before its LSN is durable, failures
 reaching every caller of their group, and no caller stranded by another's cancellation."""
 
@@ -9,7 +9,7 @@ import threading
 import pytest
 import trio
 
-from mqpy import serving
+from mqpy import loopcalls
 from tests.support.waiting import wait_until
 
 
@@ -41,7 +41,7 @@ async def test_the_forces_of_many_calls_take_one_thread_per_group():
     thread and the other four queue behind it, then the four share one second force at the
     highest LSN: two thread hand-overs, and each call returns only once its LSN is durable."""
     data = _SlowData()
-    forcer = serving.LoopForcer(data)
+    forcer = loopcalls.LoopForcer(data)
     limiter = trio.CapacityLimiter(4)
     durable_at_return: list[bool] = []
 
@@ -69,7 +69,7 @@ async def test_a_failed_force_fails_every_call_it_covered():
     forcer takes the next call afresh."""
     data = _SlowData()
     data.fail_at = 2
-    forcer = serving.LoopForcer(data)
+    forcer = loopcalls.LoopForcer(data)
     limiter = trio.CapacityLimiter(4)
     outcome: dict[int, object] = {}
 
@@ -101,7 +101,7 @@ async def test_a_cancelled_call_never_strands_the_others(attempt):
     comes back (B may or may not have been handed the next turn by then), then C's force is
     still made and C returns durable; B raises Cancelled."""
     data = _SlowData()
-    forcer = serving.LoopForcer(data)
+    forcer = loopcalls.LoopForcer(data)
     limiter = trio.CapacityLimiter(4)
     done: list[str] = []
     token = trio.lowlevel.current_trio_token()

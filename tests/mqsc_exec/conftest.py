@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import mqpy
-from mqpy import local
+from mqpy import inprocess
 from mqpy.cmdserver import stop_command_server
 from mqpy.mqsc.processor import MQSCProcessor
 
@@ -13,7 +13,7 @@ from mqpy.mqsc.processor import MQSCProcessor
 @pytest.fixture
 def qmgr(tmp_path):
     qm = mqpy.embedded("QM1", data_path=str(tmp_path))
-    eng = local.running("QM1", str(tmp_path))
+    eng = inprocess.running("QM1", str(tmp_path))
     yield qm, eng, str(tmp_path)
     stop_command_server("QM1", str(tmp_path))
     try:

@@ -16,7 +16,7 @@ import time
 import pytest
 
 import mqpy
-from mqpy import CMQC, config, local
+from mqpy import CMQC, config, inprocess
 
 pytestmark = pytest.mark.system
 
@@ -75,10 +75,10 @@ def make_qmgr(root: str) -> None:
     cfg.log.LogSecondaryFiles = 4
     cfg.tuning.LogLoad = 300
     cfg.tuning.BufferPoolBytes = 256 * 1024
-    local.create(QM, root, cfg=cfg)
-    eng = local.start(QM, root)
+    inprocess.create(QM, root, cfg=cfg)
+    eng = inprocess.start(QM, root)
     eng.define("QLOCAL", Q, {"MAXDEPTH": 1000000, "DEFPSIST": "YES"})
-    local.stop(QM, root)
+    inprocess.stop(QM, root)
 
 
 def run_kills(root: str, kills: int, seed: int) -> None:
@@ -98,9 +98,9 @@ def run_kills(root: str, kills: int, seed: int) -> None:
         child.wait()
         ack = parse_ack(ackfile)
         check(browse_ids(root), ack)
-        eng = local.running(QM, root)
+        eng = inprocess.running(QM, root)
         assert eng is not None and not eng.indoubt()
-        local.stop(QM, root)
+        inprocess.stop(QM, root)
         next_id = max(ack["p"] | ack["b"] | ack["x"] | {0}) + 1
     assert parse_ack(ackfile)["P"], "the workload never committed anything"
 

@@ -13,8 +13,8 @@ import time
 import pytest
 
 import mqpy
-from mqpy import CMQC, config, local
-from tests.engine import small_log
+from mqpy import CMQC, config, inprocess
+from tests.support import small_log
 
 pytestmark = pytest.mark.soak
 QM = "FULLFS"
@@ -33,7 +33,7 @@ def small_fs(tmp_path):
     try:
         yield str(mnt)
     finally:
-        local.stop_all()
+        inprocess.stop_all()
         subprocess.run(["umount", str(mnt)])
 
 
@@ -49,8 +49,8 @@ def test_puts_resume_once_a_full_file_system_has_space_again(small_fs, capfd):
         f.write(bytes(16 * 1024 * 1024))
     cfg = config.QMgrConfig(QM, config.qmgr_dir(QM, root))
     cfg.log.LogFilePages = 256
-    local.create(QM, root, cfg=cfg)
-    local.start(QM, root).define("QLOCAL", "Q", {"MAXDEPTH": 999999})
+    inprocess.create(QM, root, cfg=cfg)
+    inprocess.start(QM, root).define("QLOCAL", "Q", {"MAXDEPTH": 999999})
     qm = mqpy.embedded(QM, data_path=root)
     q = mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
     md = mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT)
@@ -78,6 +78,6 @@ def test_puts_resume_once_a_full_file_system_has_space_again(small_fs, capfd):
         text = f.read() + capfd.readouterr().err
     assert os.strerror(28) in text and "Input/output error" not in text
     qm.disconnect()
-    local.stop_all()
-    local.start(QM, root)
+    inprocess.stop_all()
+    inprocess.start(QM, root)
     assert small_log.contents(mqpy.embedded(QM, data_path=root)) == acknowledged

@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 import mqpy
-from mqpy import local
+from mqpy import inprocess
 from mqpy.cmdserver import CommandServer
+from mqpy.mqi import attach
 from mqpy.mqsc.processor import MQSCProcessor
 from tests.support.installation import Installation, started
 
@@ -18,7 +19,7 @@ def engine(tmp_path_factory):
     root = str(tmp_path_factory.mktemp("robust"))
     mqpy.embedded("QM1", data_path=root)
     try:
-        yield local.running("QM1", root)
+        yield inprocess.running("QM1", root)
     finally:
         mqpy.stop_embedded("QM1", data_path=root)
 
@@ -26,7 +27,7 @@ def engine(tmp_path_factory):
 @pytest.fixture(scope="module")
 def server(engine):
     """A command server whose unexpected faults are recorded, not only answered 3008."""
-    srv = CommandServer(local.attach(engine), lambda: MQSCProcessor(engine))
+    srv = CommandServer(attach(engine), lambda: MQSCProcessor(engine))
     srv.faults = []
     srv.on_unexpected = srv.faults.append
     return srv

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from mqpy import CMQC, CMQCFC, pcf
-from tests.robustness.test_pcf_bad_input import _ask
+from tests.support.pcf import _ask
 from tests.support.site import QUEUE, Site
 
 pytestmark = pytest.mark.timeout(300)

@@ -8,10 +8,10 @@ import threading
 
 import pytest
 
-from mqpy import CMQC, CMQCFC, local, pcf
+from mqpy import CMQC, CMQCFC, pcf
 from mqpy.cmdserver import CommandServer
 from mqpy.errors import MQMIError
-from mqpy.mqi import Queue
+from mqpy.mqi import Queue, attach
 from mqpy.mqsc.processor import MQSCProcessor
 from mqpy.structures import CFH, GMO, MD
 
@@ -27,7 +27,7 @@ def looping(engine):
     for name in (REQUESTS, REPLIES):
         if engine.lookup("QLOCAL", name) is None:
             engine.define("QLOCAL", name, {})
-    srv = CommandServer(local.attach(engine), lambda: MQSCProcessor(engine),
+    srv = CommandServer(attach(engine), lambda: MQSCProcessor(engine),
                         command_queue=REQUESTS)
     stop = threading.Event()
     thread = threading.Thread(target=srv.serve, args=(stop,), kwargs={"poll_ms": 50},
@@ -63,7 +63,7 @@ def test_a_failed_commit_backs_out_and_the_server_goes_on(engine, looping, monke
 
     monkeypatch.setattr(srv.qm, "commit", commit)
     thread.start()
-    app = local.attach(engine)
+    app = attach(engine)
     _ping(app)
     assert _reply(app).header.Reason == 0
     assert thread.is_alive()

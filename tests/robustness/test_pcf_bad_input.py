@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mqpy import CMQC, CMQCFC, pcf
-from mqpy.structures import CFH, MD
+from tests.support.pcf import _ask
 
 _SETTINGS = settings(max_examples=150, deadline=None,
                      suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -66,15 +66,6 @@ def _structures(parameter: int) -> st.SearchStrategy:
         st.builds(pcf.CFBS, st.just(parameter), names),
         st.builds(pcf.CFGR, st.just(parameter), st.just([pcf.CFIN(parameter, 1)])),
     )
-
-
-def _ask(server, command: int, params: list) -> tuple[int, int]:
-    """The (CompCode, Reason) of the last reply to one request."""
-    data = pcf.build(pcf.PCFMessage(CFH(Command=command), params))
-    replies = server.handle(MD(MsgType=CMQC.MQMT_REQUEST, Format=CMQC.MQFMT_ADMIN), data)
-    server.qm.backout()
-    last = pcf.parse(replies[-1][1]).header
-    return last.CompCode, last.Reason
 
 
 @_SETTINGS

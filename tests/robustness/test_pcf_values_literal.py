@@ -4,8 +4,9 @@ quoted (case kept, no keyword added)."""
 
 from __future__ import annotations
 
-from mqpy import CMQC, CMQCFC, local, pcf
+from mqpy import CMQC, CMQCFC, pcf
 from mqpy.cmdserver import CommandServer
+from mqpy.mqi import attach
 from mqpy.mqsc import parse_command
 from mqpy.mqsc.processor import MQSCProcessor, Result
 from mqpy.structures import CFH, MD
@@ -45,7 +46,7 @@ class _Recording(MQSCProcessor):
 
 
 def _recording_server(engine) -> CommandServer:
-    return CommandServer(local.attach(engine), lambda: _Recording(engine))
+    return CommandServer(attach(engine), lambda: _Recording(engine))
 
 
 def test_reset_cluster_keeps_the_case_of_the_queue_manager_it_removes(engine):

@@ -9,16 +9,16 @@ import pytest
 
 import mqpy
 from examples import amqsbcg, amqsget, amqsput
-from mqpy import local
+from mqpy import inprocess
 
 
 @pytest.fixture
 def qm(tmp_path, monkeypatch):
     monkeypatch.setenv("MQPY_DATA_PATH", str(tmp_path))
     qm = mqpy.embedded("SAMPQM")
-    local.running("SAMPQM").define("QLOCAL", "Q1", {})
+    inprocess.running("SAMPQM").define("QLOCAL", "Q1", {})
     yield qm
-    local.stop_all()
+    inprocess.stop_all()
 
 
 def test_amqsput_amqsbcg_amqsget_round_trip(qm, monkeypatch, capsys):

@@ -9,10 +9,12 @@ from __future__ import annotations
 import pytest
 
 import mqpy
-from mqpy import local
+from mqpy import inprocess
 from mqpy.cmdserver import COMMAND_QUEUE, start_command_server, stop_command_server
-from mqpy.security import install, set_authority, users_path
-from mqpy.security.users import UserFile
+from mqpy.security.policy import install, set_authority
+from mqpy.security.users import UserFile, users_path
+from tests.support.channel_pair import DLQ
+from tests.support.qmgr import QMgr
 
 QM = "QMSEC"
 
@@ -21,7 +23,7 @@ class SecuredQMgr:
     def __init__(self, root: str) -> None:
         self.root = root
         self.qm = mqpy.embedded(QM, data_path=root)  # connected before security is on
-        self.eng = local.running(QM, root)
+        self.eng = inprocess.running(QM, root)
         self.policy = install(self.eng, self.eng.qmdir)
         self.users = UserFile(users_path(self.eng.qmdir))
 
@@ -38,7 +40,7 @@ def secured(tmp_path):
     try:
         yield h
     finally:
-        local.stop(QM, h.root)
+        inprocess.stop(QM, h.root)
 
 
 @pytest.fixture
@@ -61,3 +63,24 @@ def carol(secured):
         yield secured
     finally:
         stop_command_server(QM, secured.root)
+
+
+@pytest.fixture
+def pair(tmp_path):
+    """pair(dlq=True) -> (QM1, QM2): two queue managers of this process, QM2 with the policy
+    installed and users bob and carol (tests.support.putaut runs a channel between them)."""
+    def make(name: str, dlq: bool) -> QMgr:
+        root = str(tmp_path / name)
+        inprocess.create(name, root, dead_letter_queue=DLQ if dlq else "")
+        return QMgr(name, root, inprocess.start(name, root))
+
+    def build(dlq: bool = True) -> tuple[QMgr, QMgr]:
+        qm1, qm2 = make("QM1", True), make("QM2", dlq)
+        install(qm2.engine, qm2.engine.qmdir)
+        users = UserFile(users_path(qm2.engine.qmdir))
+        for user in ("bob", "carol"):
+            users.add(user, None)
+        return qm1, qm2
+
+    yield build
+    inprocess.stop_all()

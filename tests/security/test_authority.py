@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 import mqpy
-from mqpy import CMQC
-from mqpy.security import effective_authority, remove_authority, set_authority
+from mqpy import CMQC, inprocess
 from mqpy.security.authority import (
     AuthRecord,
     AuthSpecError,
@@ -16,6 +15,7 @@ from mqpy.security.authority import (
     parse_specs,
     profile_matches,
 )
+from mqpy.security.policy import effective_authority, remove_authority, set_authority
 from mqpy.structures import OD
 
 # ------------------------------------------------------------------ pure rules
@@ -175,12 +175,11 @@ def test_owner_has_all_authority(secured):
 def test_authority_records_survive_a_restart(carol):
     """Given carol's +put on Q1, when the queue manager restarts and security is installed
     again, then the record is still there (authority records are logged definitions)."""
-    from mqpy import local
-    from mqpy.security import install
+    from mqpy.security.policy import install
 
     set_authority(carol.eng, "queue", "Q1", ["+put"], principal="carol")
-    local.stop("QMSEC", carol.root)
-    eng = local.start("QMSEC", carol.root)
+    inprocess.stop("QMSEC", carol.root)
+    eng = inprocess.start("QMSEC", carol.root)
     install(eng, eng.qmdir)
     conn = eng.connect("app", user="carol", password="carol-pw")
     assert opens(conn, "Q1", CMQC.MQOO_OUTPUT)

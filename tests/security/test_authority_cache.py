@@ -14,8 +14,8 @@ import pytest
 import mqpy
 from mqpy import CMQC
 from mqpy.mqsc.processor import MQSCProcessor
-from mqpy.security import set_authority, users_path
-from mqpy.security.users import UserFile
+from mqpy.security.policy import set_authority
+from mqpy.security.users import UserFile, users_path
 from mqpy.structures import OD
 
 

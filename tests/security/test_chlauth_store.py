@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 import mqpy
-from mqpy import CMQCFC, local
-from mqpy.security import (
+from mqpy import CMQCFC, inprocess
+from mqpy.security.policy import (
     check_channel,
     chlauth_records,
     display_chlauth,
@@ -35,8 +35,8 @@ def test_set_chlauth_is_kept_across_restart_and_removed_defaults_stay_removed(se
     assert set_chlauth(eng, "APP.*", {"TYPE": "ADDRESSMAP", "ADDRESS": "10.*",
                                       "USERSRC": "MAP", "MCAUSER": "app"}).startswith("AMQ8877I")
     set_chlauth(eng, "SYSTEM.*", {"TYPE": "ADDRESSMAP", "ADDRESS": "*", "ACTION": "REMOVE"})
-    local.stop("QMSEC", secured.root)
-    eng = local.start("QMSEC", secured.root)
+    inprocess.stop("QMSEC", secured.root)
+    eng = inprocess.start("QMSEC", secured.root)
     install(eng, eng.qmdir)
     profiles = {(r.profile, r.type) for r in chlauth_records(eng)}
     assert ("APP.*", "ADDRESSMAP") in profiles

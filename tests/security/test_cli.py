@@ -6,16 +6,13 @@ import pytest
 from click.testing import CliRunner
 
 import mqpy
-from mqpy import CMQC, local
+from mqpy import CMQC, inprocess
 from mqpy.security.users import UserFile
 from mqpy.structures import OD
 from mqpy_cli.security import dmpmqaut, dspmqaut, mqpyuser, setmqaut
+from tests.support.cli import run
 
 QM = "QMSEC"
-
-
-def run(cmd, *args: str, root: str):
-    return CliRunner().invoke(cmd, [*args, "--data-path", root], catch_exceptions=False)
 
 
 def user(root: str, *args: str):
@@ -121,10 +118,10 @@ def test_setmqaut_on_a_stopped_queue_manager(secured):
     """Given the queue manager is not running, setmqaut starts it for the command, and the
     record is there when it runs again."""
     secured.users.add("alice", "apw")
-    local.stop(QM, secured.root)
+    inprocess.stop(QM, secured.root)
     r = run(setmqaut, "-m", QM, "-t", "qmgr", "-p", "alice", "+connect", root=secured.root)
     assert r.exit_code == 0, r.output
-    assert local.running(QM, secured.root) is None
+    assert inprocess.running(QM, secured.root) is None
     shown = run(dspmqaut, "-m", QM, "-t", "qmgr", "-p", "alice", root=secured.root).output
     assert "\tconnect\n" in shown
 

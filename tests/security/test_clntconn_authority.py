@@ -8,12 +8,13 @@ from __future__ import annotations
 import pytest
 
 from mqpy import CMQC, CMQCFC, pcf
-from mqpy.security import set_authority
 from mqpy.security.commands import command_needs
+from mqpy.security.policy import set_authority
 from mqpy_cli.security import dspmqaut, setmqaut
+from tests.security.conftest import QM
+from tests.support.cli import run
 
 from .requester import reason
-from .test_cli import QM, run
 
 pytestmark = pytest.mark.timeout(60)
 

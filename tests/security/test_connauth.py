@@ -6,7 +6,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
-from mqpy.security import DEFAULT_AUTHINFO, set_authority
+from mqpy.security.policy import DEFAULT_AUTHINFO, set_authority
 
 ALICE_PW = "alice-pw-1"
 
@@ -124,7 +124,7 @@ def admin2(alice):
 
 
 def _owner() -> bytes:
-    from mqpy.security import owner
+    from mqpy.security.policy import owner
 
     return owner()[:12].encode("latin-1")
 
@@ -216,9 +216,9 @@ async def test_password_checks_have_threads_of_their_own(alice):
     import trio
 
     from mqpy import bindings
+    from mqpy.bindings_listener import BindingsServer
     from mqpy.fap import mqiflows
     from mqpy.fap.userid import Credentials
-    from mqpy.server import BindingsServer
 
     server = BindingsServer(alice.eng)
     async with trio.open_nursery() as nursery:
@@ -242,14 +242,14 @@ async def test_password_checks_have_threads_of_their_own(alice):
 def test_privilege_compares_whole_operating_system_names(alice, monkeypatch):
     """Given an owner whose name is longer than 12 characters, when another user shares its
     first 12, then that user is not privileged (may not connect on behalf of others)."""
-    from mqpy import security
+    from mqpy.security import policy
 
-    monkeypatch.setattr(security, "_owner", lambda: "queuemanager1")
-    assert security.is_privileged(alice.eng.qmdir, "queuemanager1")
-    assert not security.is_privileged(alice.eng.qmdir, "queuemanager2")
+    monkeypatch.setattr(policy, "_owner", lambda: "queuemanager1")
+    assert policy.is_privileged(alice.eng.qmdir, "queuemanager1")
+    assert not policy.is_privileged(alice.eng.qmdir, "queuemanager2")
     alice.users.add("mqadmin", None, ["mqm"])
-    assert security.is_privileged(alice.eng.qmdir, "mqadmin")
-    assert not security.is_privileged(alice.eng.qmdir, "mqadmin" + "x" * 10)
+    assert policy.is_privileged(alice.eng.qmdir, "mqadmin")
+    assert not policy.is_privileged(alice.eng.qmdir, "mqadmin" + "x" * 10)
 
 
 async def test_an_unidentified_bindings_peer_is_refused(alice, monkeypatch):
@@ -257,10 +257,10 @@ async def test_an_unidentified_bindings_peer_is_refused(alice, monkeypatch):
     connects, then 2035 (and AMQ5534E): it is never trusted as the queue manager's owner."""
     import trio
 
-    from mqpy import bindings, server
-    from mqpy.server import BindingsServer
+    from mqpy import bindings, bindings_listener
+    from mqpy.bindings_listener import BindingsServer
 
-    monkeypatch.setattr(server, "_peer_user", lambda sock: None)
+    monkeypatch.setattr(bindings_listener, "_peer_user", lambda sock: None)
     srv = BindingsServer(alice.eng)
     async with trio.open_nursery() as nursery:
         await nursery.start(srv.run)
@@ -278,17 +278,17 @@ def test_a_peer_without_a_user_name_is_its_uid(monkeypatch):
     numeric uid (an unprivileged id), not nobody."""
     import socket
 
-    from mqpy import server
+    from mqpy import bindings_listener
 
     def unknown(uid):
         raise KeyError(uid)
 
-    monkeypatch.setattr(server.pwd, "getpwuid", unknown)
+    monkeypatch.setattr(bindings_listener.pwd, "getpwuid", unknown)
     a, b = socket.socketpair(socket.AF_UNIX)
     try:
         import os
 
-        assert server._peer_user(a) == str(os.getuid())
+        assert bindings_listener._peer_user(a) == str(os.getuid())
     finally:
         a.close()
         b.close()

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from mqpy import CMQC, CMQCFC, pcf
-from mqpy.security import set_authority
 from mqpy.security.commands import command_needs, default_object
+from mqpy.security.policy import set_authority
 
 from .requester import q_name, reason
 

@@ -5,7 +5,7 @@ applies to the final user."""
 
 from __future__ import annotations
 
-from mqpy.security import DEFAULT_AUTHINFO, channel_decision, set_chlauth
+from mqpy.security.policy import DEFAULT_AUTHINFO, channel_decision, set_chlauth
 
 CHANNEL = "APP.SVRCONN"
 

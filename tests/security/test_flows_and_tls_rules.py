@@ -43,7 +43,7 @@ def test_flowed_user_ids_that_are_not_user_ids_come_back_uncut(raw):
     user id holds ('mqm' + 9 blanks + 'x' would be mqm once cut to 12), then parsing gives
     it back as sent (trailing blanks dropped, never cut), so it is no user id to any check:
     the queue manager refuses it at MQCONN (2035, AMQ9557E), not the channel (AMQ9504E)."""
-    from mqpy.security import flowed_user_refusal
+    from mqpy.security.policy import flowed_user_refusal
 
     for parsed in (userid.parse_uid(userid.build_uid(raw)),
                    userid.parse_caut(userid.build_caut(userid.Credentials(raw, "pw")))[0].user):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import mqpy
-from mqpy import local
+from mqpy import inprocess
 from mqpy.mqsc.processor import MQSCProcessor
 
 
@@ -12,7 +12,7 @@ def test_chlauth_and_authrec_commands(tmp_path):
     DISPLAY CHLAUTH lists them, then IBM's messages come back; SET/DELETE AUTHREC likewise;
     BLOCKADDR on a profile other than '*' is refused."""
     mqpy.embedded("SECQM", data_path=str(tmp_path))
-    proc = MQSCProcessor(local.running("SECQM", str(tmp_path)))
+    proc = MQSCProcessor(inprocess.running("SECQM", str(tmp_path)))
     try:
         ok = proc.execute_text("SET CHLAUTH('*') TYPE(BLOCKADDR) ADDRLIST('10.0.0.1')")
         assert ok.ok and ok.lines == ["AMQ8877I: IBM MQ channel authentication record set."]
@@ -25,7 +25,7 @@ def test_chlauth_and_authrec_commands(tmp_path):
         assert proc.execute_text("DELETE AUTHREC PROFILE(Q1) OBJTYPE(QUEUE) "
                                  "PRINCIPAL('alice')").ok
     finally:
-        local.stop_all()
+        inprocess.stop_all()
 
 
 def test_display_authrec_with_nothing_to_show_names_what_was_asked(tmp_path):
@@ -33,7 +33,7 @@ def test_display_authrec_with_nothing_to_show_names_what_was_asked(tmp_path):
     for a profile, or for every record, then the command fails with AMQ8147E naming that
     profile, or '*' when none was named (not an empty name)."""
     mqpy.embedded("SECQM", data_path=str(tmp_path))
-    proc = MQSCProcessor(local.running("SECQM", str(tmp_path)))
+    proc = MQSCProcessor(inprocess.running("SECQM", str(tmp_path)))
     try:
         named = proc.execute_text("DISPLAY AUTHREC PROFILE(NO.SUCH.Q) OBJTYPE(QUEUE)")
         assert not named.ok
@@ -42,7 +42,7 @@ def test_display_authrec_with_nothing_to_show_names_what_was_asked(tmp_path):
         assert not everything.ok
         assert everything.lines == ["AMQ8147E: IBM MQ object * not found."]
     finally:
-        local.stop_all()
+        inprocess.stop_all()
 
 
 def test_refresh_security_answers_amq8560i(tmp_path):
@@ -51,7 +51,7 @@ def test_refresh_security_answers_amq8560i(tmp_path):
     and authorities and CONNAUTH are read afresh at every check anyway; a TYPE mqpy does not
     know is a syntax error."""
     mqpy.embedded("SECQM", data_path=str(tmp_path))
-    proc = MQSCProcessor(local.running("SECQM", str(tmp_path)))
+    proc = MQSCProcessor(inprocess.running("SECQM", str(tmp_path)))
     try:
         for text in ("REFRESH SECURITY", "REFRESH SECURITY(*) TYPE(AUTHSERV)",
                      "REFRESH SECURITY TYPE(CONNAUTH)", "REFRESH SECURITY TYPE(SSL)",
@@ -60,4 +60,4 @@ def test_refresh_security_answers_amq8560i(tmp_path):
             assert result.ok and result.lines == ["AMQ8560I: IBM MQ security cache refreshed."]
         assert not proc.execute_text("REFRESH SECURITY TYPE(BOGUS)").ok
     finally:
-        local.stop_all()
+        inprocess.stop_all()

@@ -12,7 +12,7 @@ import pytest
 
 from mqpy.fap.framing import SegmentWriter
 from mqpy.fap.segments import InitialData
-from tests.channels.test_two_daemons import mqsc
+from tests.support.daemon_pair import mqsc
 from tests.support.installation import Installation
 from tests.support.ports import free_port
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import mqpy
-from mqpy import CMQCFC, local
+from mqpy import CMQCFC, inprocess
 from mqpy.errors import MQMIError
 from mqpy.fap import tls
 from mqpy.mqsc.processor import MQSCProcessor
@@ -77,7 +77,7 @@ def test_define_and_alter_channel_refuse_a_malformed_sslpeer(tmp_path):
     """Given DEFINE CHANNEL ... SSLPEER('QM2'), then runmqsc refuses it (reason 4093, AMQ8101S)
     and no channel is defined; ALTER likewise; a well-formed SSLPEER is accepted."""
     mqpy.embedded("PEERQM", data_path=str(tmp_path))
-    proc = MQSCProcessor(local.running("PEERQM", str(tmp_path)))
+    proc = MQSCProcessor(inprocess.running("PEERQM", str(tmp_path)))
     try:
         bad = proc.execute_text("DEFINE CHANNEL(A.SVRCONN) CHLTYPE(SVRCONN) SSLPEER('QM2')")
         assert not bad.ok and bad.reason == CMQCFC.MQRCCF_SSL_PEER_NAME_ERROR
@@ -88,4 +88,4 @@ def test_define_and_alter_channel_refuse_a_malformed_sslpeer(tmp_path):
         bad = proc.execute_text("ALTER CHANNEL(A.SVRCONN) CHLTYPE(SVRCONN) SSLPEER('QM2')")
         assert not bad.ok and bad.reason == CMQCFC.MQRCCF_SSL_PEER_NAME_ERROR
     finally:
-        local.stop_all()
+        inprocess.stop_all()

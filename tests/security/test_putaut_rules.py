@@ -8,20 +8,11 @@ from __future__ import annotations
 import pytest
 import trio
 
-import mqpy
-from mqpy import CMQC, local
-from mqpy.security import install, set_authority
-from mqpy.security.users import UserFile, users_path
+from mqpy import CMQC
 from mqpy_chinit.putaut import PutAuthority
-from tests.channel_behaviour.conftest import (
-    CHANNEL,
-    DLQ,
-    define_pair,
-    finish,
-    start_chinit,
-    wait_until,
-)
-from tests.support.qmgr import QMgr
+from tests.support.channel_pair import CHANNEL, DLQ, finish
+from tests.support.putaut import _dead_letters, _grant, _put_as, _run
+from tests.support.waiting import wait_until
 
 # ------------------------------------------------------------------ pure rules
 
@@ -50,51 +41,6 @@ def test_blank_mca_user_is_the_channel_initiators_own_authority():
 
 
 # ------------------------------------------------------------------ channels
-
-
-@pytest.fixture
-def pair(tmp_path):
-    def make(name: str, dlq: bool) -> QMgr:
-        root = str(tmp_path / name)
-        local.create(name, root, dead_letter_queue=DLQ if dlq else "")
-        return QMgr(name, root, local.start(name, root))
-
-    def build(dlq: bool = True) -> tuple[QMgr, QMgr]:
-        qm1, qm2 = make("QM1", True), make("QM2", dlq)
-        install(qm2.engine, qm2.engine.qmdir)
-        users = UserFile(users_path(qm2.engine.qmdir))
-        for user in ("bob", "carol"):
-            users.add(user, None)
-        return qm1, qm2
-
-    yield build
-    local.stop_all()
-
-
-def _put_as(qm1: QMgr, user: str, data: bytes) -> None:
-    """A message for TARGET at QM2 whose UserIdentifier is ``user`` (set as context)."""
-    qm = qm1.connect()
-    try:
-        qm.put1(mqpy.OD(ObjectName=b"TARGET", ObjectQMgrName=b"QM2"), data,
-                mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT, UserIdentifier=user.encode()),
-                mqpy.PMO(Options=CMQC.MQPMO_SET_IDENTITY_CONTEXT))
-    finally:
-        qm.disconnect()
-
-
-def _grant(qm: QMgr, queue: str, user: str) -> None:
-    set_authority(qm.engine, "queue", queue, ["+put"], principal=user)
-
-
-def _dead_letters(qm: QMgr) -> list[tuple[mqpy.DLH, bytes]]:
-    return [(mqpy.DLH().unpack(d), d[172:]) for d in qm.drain(DLQ)]
-
-
-async def _run(qm1: QMgr, qm2: QMgr, nursery, putaut: str):
-    r2 = await start_chinit(nursery, qm2, listen=True)
-    define_pair(qm1, qm2, r2.port, HBINT=0, rcvr={"MCAUSER": "bob", "PUTAUT": putaut})
-    r1 = await start_chinit(nursery, qm1)
-    return r1, r2
 
 
 async def test_altmca_needs_both_the_mca_user_and_the_context_user(pair):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import mqpy
-from mqpy import CMQC, local
+from mqpy import CMQC, inprocess
 from mqpy.fap.tls import client_key_reset_count, key_reset_count
 from mqpy.mqsc.processor import MQSCProcessor
 from mqpy.structures import CD, SCO
@@ -37,7 +37,7 @@ def test_qmgr_sslrkeyc_is_accepted_range_checked_and_shown(tmp_path):
     is stored as given (IBM shows the value; channels would use 32 KB) and MQINQ
     MQIA_SSL_RESET_COUNT answers it; 1 000 000 000 and -1 are refused with AMQ8425E."""
     qm = mqpy.embedded("KEYQM", data_path=str(tmp_path))
-    proc = MQSCProcessor(local.running("KEYQM", str(tmp_path)))
+    proc = MQSCProcessor(inprocess.running("KEYQM", str(tmp_path)))
     try:
         assert "SSLRKEYC(0)" in "\n".join(proc.execute_text("DISPLAY QMGR SSLRKEYC").lines)
         assert proc.execute_text("ALTER QMGR SSLRKEYC(1000)").ok
@@ -49,7 +49,7 @@ def test_qmgr_sslrkeyc_is_accepted_range_checked_and_shown(tmp_path):
         assert qm.inquire(CMQC.MQIA_SSL_RESET_COUNT) == 1000
     finally:
         qm.disconnect()
-        local.stop_all()
+        inprocess.stop_all()
 
 
 def _connect_reason(monkeypatch, sco=None, env: str | None = None) -> int:

@@ -8,7 +8,7 @@ import pytest
 import trio
 import trustme
 
-from mqpy import local
+from mqpy import inprocess
 from tests.support.qmgr import QMgr
 from tests.support.site import key_repository
 from tests.support.waiting import wait_until
@@ -26,14 +26,14 @@ def pair(tmp_path, ca):
     made = []
     for name in ("QM1", "QM2"):
         root = str(tmp_path / name)
-        local.create(name, root, dead_letter_queue="SYSTEM.DEAD.LETTER.QUEUE")
-        qm = QMgr(name, root, local.start(name, root))
+        inprocess.create(name, root, dead_letter_queue="SYSTEM.DEAD.LETTER.QUEUE")
+        qm = QMgr(name, root, inprocess.start(name, root))
         repo = key_repository(str(tmp_path / f"{name}.keys"), ca,
                            ca.issue_cert(f"{name.lower()}.example", common_name=name))
         qm.engine.alter_qmgr({"SSLKEYR": repo})
         made.append(qm)
     yield made
-    local.stop_all()
+    inprocess.stop_all()
 
 
 

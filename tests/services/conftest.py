@@ -13,7 +13,7 @@ import sys
 import pytest
 
 import mqpy
-from mqpy import local, services
+from mqpy import inprocess, services
 from mqpy.cmdserver import start_command_server, stop_command_server
 from mqpy.mqsc.dump import parse_items
 from mqpy.mqsc.processor import MQSCProcessor
@@ -115,7 +115,7 @@ def programs(tmp_path) -> Programs:
 def qmgr(tmp_path, programs):
     root = str(tmp_path / "data")
     qm = mqpy.embedded("QM1", data_path=root)
-    eng = local.running("QM1", root)
+    eng = inprocess.running("QM1", root)
     runner = services.runner_for(eng)
     try:
         yield qm, eng, root

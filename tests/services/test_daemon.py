@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from mqpy import local
+from mqpy import inprocess
 from mqpy.mqsc.processor import MQSCProcessor
 from tests.support.installation import QM, cli
 from tests.support.waiting import wait_for
@@ -44,12 +44,12 @@ def test_control_qmgr_startonly_and_manual(install, programs):
         f"\nDEFINE SERVICE(LOGGER) SERVTYPE(COMMAND) CONTROL(QMGR) STARTCMD('{py}') "
         f"STARTARG('{programs.path('command.py')} {record} starting +QMNAME+') "
         f"STOPCMD('{py}') STOPARG('{programs.path('command.py')} {record} stopping')")
-    eng = local.start(QM, install.root)
+    eng = inprocess.start(QM, install.root)
     try:
         lines, code = MQSCProcessor(eng).run_script(script, echo=False)
         assert code == 0, lines
     finally:
-        local.stop(QM, install.root)
+        inprocess.stop(QM, install.root)
 
     daemon = install.start()
     auto = wait_for(lambda: read_pid(programs.path("AUTO.pid")))
@@ -89,7 +89,7 @@ def test_a_controlled_end_stops_a_connected_control_qmgr_server(install, program
     manager, which waits for its applications, ends."""
     assert install.run("crtmqm", QM).returncode == 0
     pidfile = programs.path("TRM.pid")
-    eng = local.start(QM, install.root)
+    eng = inprocess.start(QM, install.root)
     try:
         lines, code = MQSCProcessor(eng).run_script(
             f"DEFINE SERVICE(TRM) SERVTYPE(SERVER) CONTROL(QMGR) STARTCMD('/usr/bin/env') "
@@ -97,7 +97,7 @@ def test_a_controlled_end_stops_a_connected_control_qmgr_server(install, program
             f"{pidfile}')", echo=False)
         assert code == 0, lines
     finally:
-        local.stop(QM, install.root)
+        inprocess.stop(QM, install.root)
     install.start()
     pid = wait_for(lambda: read_pid(pidfile))
     assert install.run("endmqm", "-c", QM).returncode == 0

@@ -19,7 +19,7 @@ import time
 import trio
 
 import mqpy
-from mqpy import CMQC, bindings, local
+from mqpy import CMQC, bindings, inprocess
 from mqpy.mqsc.processor import MQSCProcessor
 from mqpy_chinit.chinit import ChannelInitiator
 from mqpy_chinit.engineadmin import EngineAdmin
@@ -118,8 +118,8 @@ def record_sender(site: Site, root: str) -> Conversation:
     persistent) to the site's RCVR, idles through two heartbeats and is stopped."""
     relay = _tcp_relay(site.port)
     port = relay.listener.getsockname()[1]
-    local.create(SENDER_QM, root)
-    engine = local.start(SENDER_QM, root)
+    inprocess.create(SENDER_QM, root)
+    engine = inprocess.start(SENDER_QM, root)
     try:
         lines, code = MQSCProcessor(engine).run_script(f"""
 DEFINE QLOCAL({QM}) USAGE(XMITQ)
@@ -155,7 +155,7 @@ RESET CHANNEL({MESSAGE_CHANNEL}) SEQNUM(1)
 
         trio.run(run)
     finally:
-        local.stop(SENDER_QM, root)
+        inprocess.stop(SENDER_QM, root)
     deadline = time.monotonic() + 10
     while not relay.connections and time.monotonic() < deadline:
         time.sleep(0.05)

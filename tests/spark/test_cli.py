@@ -8,9 +8,10 @@ import pytest
 from click.testing import CliRunner
 
 import mqpy
-from mqpy import local
+from mqpy import inprocess
+from mqpy.mqi import attach
 from mqpy.stats.collector import emit_now
-from mqpy_cli.tool import cli
+from mqpy_cli.statscmd import cli
 
 pytestmark = pytest.mark.system
 
@@ -22,16 +23,16 @@ def test_export_then_generate_and_report_from_the_command_line(spark, tmp_path, 
     root = str(tmp_path / "data")
     monkeypatch.setenv("MQPY_DATA_PATH", root)
     qm = mqpy.embedded("CLIQM", data_path=root)
-    eng = local.running("CLIQM", root)
+    eng = inprocess.running("CLIQM", root)
     eng.alter_qmgr({"STATMQI": "ON", "STATQ": "ON"})
     mqpy.Queue(qm, "SYSTEM.DEFAULT.LOCAL.QUEUE").put(b"x")
-    emit_now(eng, local.attach(eng))
+    emit_now(eng, attach(eng))
     out = str(tmp_path / "export")
     result = CliRunner().invoke(cli, ["export", "-m", "CLIQM", "--out", out, "--no-errors"])
     assert result.exit_code == 0, result.output
     files = [f for _, _, fs in os.walk(out) for f in fs if f.endswith(".jsonl")]
     assert files, result.output
-    local.stop_all()
+    inprocess.stop_all()
 
     gen = str(tmp_path / "gen")
     assert CliRunner().invoke(cli, ["generate", "--days", "1", "--qmgrs", "1", "--queues", "2",

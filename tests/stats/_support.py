@@ -1,6 +1,9 @@
-"""Helpers: drive a workload, read a queue's messages back as parsed PCF."""
+"""Helpers: drive a workload, read a queue's messages back as parsed PCF; FIXTURE, a recorded
+statistics and accounting capture from IBM MQ (in the shared fixtures, when present)."""
 
 from __future__ import annotations
+
+import os
 
 import mqpy
 from mqpy import CMQC, pcf
@@ -37,3 +40,7 @@ def drain(qm, queue: str) -> list[tuple[bytes, pcf.PCFMessage]]:
         out.append((bytes(md.MsgId), pcf.parse(data)))
     q.close()
     return out
+
+
+FIXTURE = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "fixtures",
+                       "statistics_q.dat")

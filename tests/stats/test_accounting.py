@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import mqpy
-from mqpy import CMQC, CMQCFC, local, pcf
+from mqpy import CMQC, CMQCFC, inprocess, pcf
+from mqpy.mqi import attach
 from mqpy.stats.collector import emit_now
 
 
@@ -14,7 +15,7 @@ def test_accounting_messages_count_one_connections_work(tmp_path):
     MQCMD_ACCOUNTING_Q message for its queue."""
     root = str(tmp_path)
     qm = mqpy.embedded("ACCTQM", data_path=root)
-    eng = local.running("ACCTQM", root)
+    eng = inprocess.running("ACCTQM", root)
     eng.alter_qmgr({"ACCTMQI": "ON", "ACCTQ": "ON"})
     eng.define("QLOCAL", "APP.Q", {})
     q = mqpy.Queue(qm, "APP.Q", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
@@ -25,7 +26,7 @@ def test_accounting_messages_count_one_connections_work(tmp_path):
     for _ in range(4):
         q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT))
     qm.commit()
-    admin = local.attach(eng)
+    admin = attach(eng)
     emit_now(eng, admin)
     acct = mqpy.Queue(admin, "SYSTEM.ADMIN.ACCOUNTING.QUEUE", CMQC.MQOO_INPUT_AS_Q_DEF)
     commands = {}
@@ -42,4 +43,4 @@ def test_accounting_messages_count_one_connections_work(tmp_path):
     assert mine[0].get(CMQCFC.MQIAMO_GETS) == [1, 3]
     assert mine[0].get(CMQCFC.MQIAMO_COMMITS) == 2
     assert CMQCFC.MQCMD_ACCOUNTING_Q in commands
-    local.stop_all()
+    inprocess.stop_all()

@@ -10,9 +10,9 @@ from click.testing import CliRunner
 from mqpy import config
 from mqpy.stats.collector import STATISTICS_QUEUE, emit_now
 from mqpy_cli.amqsmon import amqsmon
+from tests.stats._support import FIXTURE
 
 from ._support import put
-from .test_records import FIXTURE
 
 
 def test_prints_ibm_fixture_in_amqsmon_layout():

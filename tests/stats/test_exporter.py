@@ -12,7 +12,7 @@ import sys
 import time
 
 import mqpy
-from mqpy import CMQC, local
+from mqpy import CMQC, inprocess
 from mqpy.engine.stats import QueueCounters
 from mqpy.errorlog import ErrorLog, read_entries
 from mqpy.pcf import build
@@ -97,7 +97,7 @@ def _backlog(name: str, root: str, n: int, groups: int) -> None:
             qm.commit()
     qm.commit()
     qm.disconnect()
-    local.stop(name, root)
+    inprocess.stop(name, root)
 
 
 def test_sigkill_at_random_moments_neither_loses_nor_duplicates(tmp_path):
@@ -127,8 +127,8 @@ def test_sigkill_at_random_moments_neither_loses_nor_duplicates(tmp_path):
     assert len(keys) == len(set(keys)), "a record was exported twice"
     assert len({r["msg_id"] for r in recs}) == n
     assert len(recs) == n * groups
-    eng = local.start(name, root)
+    eng = inprocess.start(name, root)
     try:
         assert eng.queue_status(STATISTICS_QUEUE)["CURDEPTH"] == 0
     finally:
-        local.stop(name, root)
+        inprocess.stop(name, root)

@@ -7,7 +7,7 @@ import os
 
 from click.testing import CliRunner
 
-from mqpy_cli.tool import cli
+from mqpy_cli.statscmd import cli
 
 
 def _tree(root: str) -> dict[str, bytes]:

@@ -13,11 +13,9 @@ from mqpy.engine.stats import MQICounters, QueueCounters, Statistics
 from mqpy.stats import records as R
 from mqpy.stats.collector import ACCOUNTING_QUEUE, STATISTICS_QUEUE, emit_now, start_statistics
 from mqpy_chinit.states import ChannelStatus
+from tests.stats._support import FIXTURE
 
 from ._support import drain, get, put
-
-FIXTURE = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "fixtures",
-                       "statistics_q.dat")
 
 
 def _by_command(msgs):

@@ -11,7 +11,7 @@ import sys
 import time
 from collections.abc import Iterator
 
-from mqpy import local
+from mqpy import inprocess
 
 QM = "QM1"
 QUEUES = ("Q1", "Q2", "Q3", "Q4", "Q5", "WAITQ", "KILLQ", "CONCQ")
@@ -53,12 +53,12 @@ class Installation:
     def create(self, name: str = QM, queues: tuple[str, ...] = QUEUES) -> None:
         proc = self.run("crtmqm", name)
         assert proc.returncode == 0, proc.stderr
-        eng = local.start(name, self.root)  # define the test queues before the daemon owns it
+        eng = inprocess.start(name, self.root)  # define the test queues before the daemon owns it
         try:
             for q in queues:
                 eng.define("QLOCAL", q, {})
         finally:
-            local.stop(name, self.root)
+            inprocess.stop(name, self.root)
 
     def start(self, name: str = QM) -> int:
         proc = self.run("strmqm", name)
@@ -69,7 +69,7 @@ class Installation:
 
     def wait_ended(self, name: str = QM, timeout: float = 20) -> None:
         deadline = time.monotonic() + timeout
-        while local.is_locked(self.qmdir(name)):
+        while inprocess.is_locked(self.qmdir(name)):
             assert time.monotonic() < deadline, "the queue manager did not end"
             time.sleep(0.05)
 

@@ -1,5 +1,6 @@
 """A PCF administration client, as an operator's tool is: requests put to the command queue,
-replies got from a dynamic queue of its own."""
+replies got from a dynamic queue of its own; and one request handed straight to a command
+server (``_ask``), for its (CompCode, Reason)."""
 
 from __future__ import annotations
 
@@ -40,3 +41,12 @@ class Admin:
     def command(self, command: int, params):
         md = self.send(pcf.build(pcf.PCFMessage(CFH(Command=command), params)))
         return self.collect(md)
+
+
+def _ask(server, command: int, params: list) -> tuple[int, int]:
+    """The (CompCode, Reason) of the last reply to one request."""
+    data = pcf.build(pcf.PCFMessage(CFH(Command=command), params))
+    replies = server.handle(MD(MsgType=CMQC.MQMT_REQUEST, Format=CMQC.MQFMT_ADMIN), data)
+    server.qm.backout()
+    last = pcf.parse(replies[-1][1]).header
+    return last.CompCode, last.Reason

@@ -4,11 +4,14 @@ segment. It parses only the TSH framing (length at offset 4, segment type at off
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import trio
 
+from mqpy.fap.framing import SegmentReader
 from mqpy.fap.segments import SegmentType
 
 # decide(direction, segment_type, index_in_direction) -> "pass" | "drop-and-cut" | "cut"
@@ -204,3 +207,134 @@ class ThreadedProxy:
             except trio.RunFinishedError:
                 pass
         self._thread.join(30)
+
+
+@attrs.define
+class Segment:
+    direction: str  # "s2r" caller to responder, "r2s" back
+    seg_type: int
+    data: bytes
+    at: float
+    forwarded: bool = True
+
+
+class TapProxy:
+    """A TCP proxy that records every segment (parsed by TSH length only) and can
+
+    - ``silent = True``: swallow caller-to-responder traffic, sockets left open (a partner
+      gone quiet, a hung network);
+    - ``hang()``: close the caller's side of every current connection but keep the
+      responder's side open and mute (the caller saw a failure, the responder never will);
+    - ``policy(direction, seg_type, index) -> "pass" | "drop"``: drop single segments;
+    - ``delays[(direction, seg_type)] = seconds``: hold such segments that long (a slow link).
+    """
+
+    def __init__(self, target_port: int, policy=None, local_address: str | None = None
+                 ) -> None:
+        self.target_port = target_port
+        self.policy = policy or (lambda d, t, i: "pass")
+        self.local_address = local_address
+        self.port = 0
+        self.segments: list[Segment] = []
+        self.silent = False
+        self.delays: dict[tuple[str, int], float] = {}  # (direction, type) -> seconds held
+        self.connections = 0
+        self.orphans_closed = 0  # hung connections whose responder closed its end
+        self._hangs: list[trio.Event] = []
+
+    async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        self.port = listeners[0].socket.getsockname()[1]
+        task_status.started(self.port)
+        await trio.serve_listeners(self._handle, listeners)
+
+    def hang(self) -> None:
+        for ev in self._hangs:
+            ev.set()
+        self._hangs.clear()
+
+    def of_type(self, seg_type: int, direction: str | None = None) -> list[Segment]:
+        return [s for s in self.segments
+                if s.seg_type == seg_type and direction in (None, s.direction)]
+
+    def events(self, direction: str) -> list[object]:
+        """The segments of one direction decoded into channel events."""
+        reader = SegmentReader(1 << 20)
+        out: list[object] = []
+        for s in self.segments:
+            if s.direction == direction:
+                try:
+                    out.extend(reader.feed(s.data))
+                except Exception:  # a partial or exotic segment: not what we look for
+                    reader = SegmentReader(1 << 20)
+        return out
+
+    async def _handle(self, client: trio.SocketStream) -> None:
+        self.connections += 1
+        try:
+            server = await trio.open_tcp_stream("127.0.0.1", self.target_port,
+                                                local_address=self.local_address)
+        except OSError:
+            await client.aclose()
+            return
+        hang = trio.Event()
+        self._hangs.append(hang)
+        ended = trio.Event()
+        hung = [False]
+
+        async def pump(src, dst, direction):
+            buf, index = b"", 0
+            try:
+                while True:
+                    data = await src.receive_some(65536)
+                    if not data:
+                        if direction == "r2s" and hung[0]:
+                            self.orphans_closed += 1
+                        break
+                    buf += data
+                    while len(buf) >= 8 and len(buf) >= int.from_bytes(buf[4:8], "big"):
+                        length = int.from_bytes(buf[4:8], "big")
+                        seg, buf = buf[:length], buf[length:]
+                        action = self.policy(direction, seg[9], index)
+                        index += 1
+                        forward = not (hung[0] or action == "drop"
+                                       or (self.silent and direction == "s2r"))
+                        self.segments.append(Segment(direction, seg[9], seg, time.monotonic(),
+                                                     forward))
+                        if forward:
+                            delay = self.delays.get((direction, seg[9]))
+                            if delay:
+                                await trio.sleep(delay)
+                            await dst.send_all(seg)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                if direction == "r2s" and hung[0]:
+                    self.orphans_closed += 1
+            ended.set()
+
+        s2r_scope = trio.CancelScope()
+
+        async def s2r():
+            with s2r_scope:
+                await pump(client, server, "s2r")
+
+        async def watch_hang():
+            await hang.wait()
+            # the caller's side goes; the responder's stays open and hears nothing more
+            hung[0] = True
+            s2r_scope.cancel()
+            with trio.CancelScope(shield=True):
+                await client.aclose()
+
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(s2r)
+                nursery.start_soon(pump, server, client, "r2s")
+                nursery.start_soon(watch_hang)
+                await ended.wait()
+                nursery.cancel_scope.cancel()
+        finally:
+            if hang in self._hangs:
+                self._hangs.remove(hang)
+            for s in (client, server):
+                with trio.CancelScope(shield=True):
+                    await s.aclose()

@@ -9,7 +9,7 @@ import time
 import pytest
 
 import mqpy
-from mqpy import CMQC, local
+from mqpy import CMQC, inprocess
 from mqpy.trigmon import TriggerMonitor, command_for
 from tests.support.waiting import came_true
 
@@ -18,8 +18,8 @@ from tests.support.waiting import came_true
 def qm(tmp_path):
     root = str(tmp_path)
     qm = mqpy.embedded("TRIGQM", data_path=root)
-    yield qm, local.running("TRIGQM", root), tmp_path
-    local.stop_all()
+    yield qm, inprocess.running("TRIGQM", root), tmp_path
+    inprocess.stop_all()
 
 
 

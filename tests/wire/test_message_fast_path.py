@@ -23,7 +23,7 @@ from mqpy.fap.segments import (
     StatusCode,
 )
 from mqpy_chinit.sender_mca import SenderMCA
-from tests.wire.test_mqi_fast_path import _fields, _trickled, _writer
+from tests.support.segments import _fields, _trickled, _writer
 
 _SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -22,6 +22,7 @@ from mqpy.fap.segments import (
     Status,
     StatusCode,
 )
+from tests.support.segments import _fields, _trickled, _writer
 
 _SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 _LONG = st.integers(min_value=-(2**31), max_value=2**31 - 1)
@@ -45,16 +46,6 @@ def _mqi_events(draw: st.DrawFn) -> MQIRequest | MQIReply:
         body=draw(st.binary(max_size=2000)),
         reply_length=draw(st.none() | st.integers(min_value=0, max_value=2**32 - 1)),
     )
-
-
-def _writer(order: ByteOrder, maximum: int = 32766) -> SegmentWriter:
-    return SegmentWriter(maximum, byte_order=order, encoding=273 if order == ByteOrder.BIG else 546,
-                         ccsid=1208, flags2=ControlFlags2.NONE)
-
-
-def _trickled(raw: bytes, reader: SegmentReader) -> list[segments.Event]:
-    """The events of ``raw`` fed one byte at a time: always the general path."""
-    return [event for i in range(len(raw)) for event in reader.feed(raw[i:i + 1])]
 
 
 @_SETTINGS
@@ -84,10 +75,6 @@ def test_a_one_segment_mqi_flow_is_read_as_the_general_path_reads_it(event, orde
     for attribute in ("partner_byte_order", "partner_encoding", "partner_ccsid"):
         assert getattr(fast, attribute) == getattr(general, attribute)
     assert fast.partner_byte_order == order
-
-
-def _fields(event: segments.Event) -> list[tuple[type, object]]:
-    return [(type(v), v) for v in attrs.astuple(event, recurse=False)]
 
 
 @_SETTINGS

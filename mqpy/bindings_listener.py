@@ -1,0 +1,788 @@
+"""The queue manager's bindings listener: MQI requests over ``<qmgr dir>/qm.sock``, served by trio.
+
+Each accepted connection is one Hconn, served by one task: read a request, decode it
+(``mqpy.fap.mqiflows``), call the engine ``Connection``, write the reply. The task drives the plain
+socket itself: the MQI is synchronous, so between a request and its reply the application
+sends nothing, and once the reply is written the task waits for the socket to be readable and
+reads once (one trip through the scheduler per request). While an MQGET waits, the same task
+watches the socket, so that an application that disappears in the middle of a long wait is
+noticed: its unit of work is backed out at once (``Connection.abend``), as MQ does when an
+application process ends without MQDISC. (Anything it does send meanwhile is kept for after
+the call.)
+
+MQPUT, MQPUT1, MQGET, MQCMIT, MQBACK and MQINQ run in the event loop: their work is in
+memory, and the log force persistent work needs is made on a worker thread before the reply
+(``mqpy.loopcalls``). Calls that may block for other reasons -- MQCONN, MQOPEN and MQCLOSE (a
+model queue's definition), MQSET, MQDISC, puts of very long messages -- run in worker
+threads under one ``CapacityLimiter``. A waiting MQGET holds no thread: the engine calls our *waiter* from whichever
+thread made a message available, and the waiter hands an ``Event.set`` to the trio loop
+(``TrioToken.run_sync_soon``, safe from any thread); WaitInterval is a ``move_on_at`` scope.
+
+Controlled end (endmqm -c / -w) is the engine's ``quiesce()``: calls with FAIL_IF_QUIESCING get
+MQRC_Q_MGR_QUIESCING (2161), waiting gets wake to find that out, new MQCONNs are refused, and
+:meth:`BindingsServer.wait_idle` returns once the last application has gone.
+
+Only the Unix socket is served (mode 0o660); nothing here listens on a network.
+
+Before its MQCONN has arrived a connection is *unauthenticated* (``config.PeerLimits``): at
+most MaxUnauthBindings such connections at once (a further one is closed unread, AMQ9513E),
+each with BindingsConnectTimeout seconds from its accept to send its MQCONN (then closed,
+AMQ9259E); until its MQCONN has succeeded its segments and unfinished flows hold at most
+MaxUnauthBytes. A flow the socket's protocol does not allow ends that connection with
+AMQ9207E naming the application's user and process. The lines about refused connections
+are rate-limited (``admission.LogLimiter``: 10 a minute, then one saying how many were left
+out), so that a flood of bad connections cannot fill the error log.
+"""
+
+from __future__ import annotations
+
+import collections
+import functools
+import json
+import os
+import pwd
+import socket
+import struct
+from collections.abc import Callable
+from typing import Any
+
+import trio
+
+from mqpy import CMQC, amqmsgs, errorlog, loopcalls
+from mqpy.admission import Admission, Admissions, LogLimiter
+from mqpy.bindings import MAX_MSG_SIZE, MAX_TRANSMISSION_SIZE, bind_address, socket_path
+from mqpy.config import PeerLimits
+from mqpy.engine import packed
+from mqpy.errors import MQMIError
+from mqpy.fap import mqiflows
+from mqpy.fap.framing import SegmentReader, SegmentWriter
+from mqpy.fap.segments import (
+    API_HEADER_LENGTH,
+    TSH_LENGTH,
+    ByteOrder,
+    ControlFlags1,
+    MQIReply,
+    MQIRequest,
+    ProtocolError,
+    SegmentType,
+    build_mqi_reply,
+    mq_encoding,
+    mqi_event,
+)
+from mqpy.mqstruct import StructError
+from mqpy.security.policy import channel_decision, is_privileged, owner
+from mqpy.structures import GMO, PMO
+from mqpy.trace import TRACER
+
+__all__ = ["BindingsServer", "DEFAULT_THREAD_LIMIT"]
+
+#: Worker threads for engine calls that can block (log forces). Waiting gets take none.
+DEFAULT_THREAD_LIMIT = 32
+#: Worker threads for MQCONNs that check a password (scrypt), apart from the others.
+AUTH_THREAD_LIMIT = 2
+#: One read takes whatever the application has sent, up to this: a whole request but the
+#: longest (a long message arrives over several reads and is reassembled).
+RECEIVE_SIZE = 1 << 16
+
+_T = SegmentType
+_OK, _WARNING, _FAILED = CMQC.MQCC_OK, CMQC.MQCC_WARNING, CMQC.MQCC_FAILED
+
+
+def _peer_process(sock: Any) -> str:
+    """Who is at the other end, for the error log: its process id and user (SO_PEERCRED)."""
+    try:
+        creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+        pid, _uid, _gid = struct.unpack("3i", creds)
+    except (OSError, AttributeError, struct.error):
+        return "a local application"
+    return f"the local application of process {pid} (user {_peer_user(sock)})"
+
+
+def _peer_user(sock: Any) -> str | None:
+    """The peer process's user name (SO_PEERCRED), as MQ takes it for a bindings connection;
+    its numeric uid when the name is unknown; None when the peer cannot be identified."""
+    try:
+        creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+        _pid, uid, _gid = struct.unpack("3i", creds)
+    except (OSError, AttributeError, struct.error):
+        return None
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return str(uid)
+
+
+class BindingsServer:
+    """Serves one engine's MQI on its Unix socket; ``run`` is a trio task (``nursery.start``)."""
+
+    def __init__(self, engine: Any, path: str | None = None, *,
+                 thread_limit: int = DEFAULT_THREAD_LIMIT,
+                 on_unexpected: Callable[[BaseException], None] | None = None,
+                 limits: PeerLimits | None = None) -> None:
+        """``limits``: qm.ini's limits on connections before their MQCONN (the module
+        docstring); their defaults when None."""
+        self.engine = engine
+        self.limits = limits or PeerLimits()
+        #: connections whose MQCONN has not arrived yet (MaxUnauthBindings)
+        self.unauthenticated = Admissions(self.limits.max_unauth_bindings)
+        #: the error-log lines about refused connections, by message id (``refused``)
+        self._refusals: dict[str, LogLimiter] = collections.defaultdict(LogLimiter)
+        self.path = path or socket_path(engine.qmdir)
+        self.limiter = trio.CapacityLimiter(thread_limit)
+        self.auth_limiter = trio.CapacityLimiter(AUTH_THREAD_LIMIT)
+        self.sessions: set[_Session] = set()
+        self._changed = trio.Event()
+        self.on_unexpected = on_unexpected or self._write_fdc
+
+    async def run(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+        """Listen and serve until cancelled; ``started()`` once connections are accepted."""
+        sock = trio.socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        with bind_address(self.path) as address:
+            # A socket file left by a killed daemon is stale: we hold qm.lock, nobody else serves.
+            try:
+                os.unlink(self.path)
+            except FileNotFoundError:
+                pass
+            await sock.bind(address)
+            os.chmod(self.path, 0o660)
+            sock.listen(512)
+        listener = trio.SocketListener(sock)
+        try:
+            async with listener, trio.open_nursery() as nursery:
+                task_status.started()
+                while True:
+                    stream = await listener.accept()
+                    nursery.start_soon(self._serve_one, stream)
+        finally:
+            try:
+                os.unlink(self.path)
+            except OSError:
+                pass
+
+    async def wait_idle(self) -> None:
+        """Return once no application is connected (a controlled end waits for this)."""
+        while self.sessions:
+            await self._changed.wait()
+
+    async def _serve_one(self, stream: trio.SocketStream) -> None:
+        # the session drives the plain socket itself (``_Session._receive``)
+        sock = socket.socket(fileno=stream.socket.detach())
+        sock.setblocking(False)
+        admission = self.unauthenticated.admit("qm.sock")
+        if isinstance(admission, str):
+            try:
+                await self.refused("AMQ9513E", f"Maximum number of connections reached: "
+                                   f"{_peer_process(sock)} was refused ({admission}, "
+                                   f"MaxUnauthBindings {self.limits.max_unauth_bindings}).")
+            finally:
+                sock.close()
+            return
+        session = _Session(self, sock, admission)
+        self.sessions.add(session)
+        try:
+            await session.run()
+        finally:
+            admission.release()
+            self.sessions.discard(session)
+            self._changed.set()
+            self._changed = trio.Event()
+
+    async def refused(self, msgid: str, text: str) -> None:
+        """A connection refused or ended for what its peer did: one error-log line, a few a
+        minute at most (``LogLimiter``); written on a worker thread."""
+        more = self._refusals[msgid].allow()
+        if more is None:
+            return
+        log = errorlog.ErrorLog(os.path.join(self.engine.qmdir, "errors"),
+                                qmgr=self.engine.name)
+        with trio.CancelScope(shield=True):
+            await trio.to_thread.run_sync(log.write_event, msgid, text + more)
+
+    def _write_fdc(self, exc: BaseException) -> None:
+        errorlog.write_fdc(os.path.join(self.engine.qmdir, "errors"), "XC130003",
+                           "mqpy.bindings_listener", exc, qmgr=self.engine.name)
+
+
+class _Session:
+    """One application connection: its engine Connection, framing state and wait events."""
+
+    def __init__(self, server: BindingsServer, sock: socket.socket,
+                 admission: Admission | None = None) -> None:
+        self.server = server
+        self.engine = server.engine
+        self.sock = sock  # non-blocking; its waits are trio's (wait_readable / wait_writable)
+        self.admission = admission  # its place among the connections without an MQCONN
+        # before its MQCONN succeeded: segments and unfinished flows of MaxUnauthBytes
+        unauth = server.limits.max_unauth_bytes
+        self.reader = SegmentReader(min(unauth, MAX_TRANSMISSION_SIZE),
+                                    max_msg_size=MAX_MSG_SIZE, max_pending=unauth)
+        #: the trio clock's time by which its MQCONN must have come (set when it is first
+        #: waited for, at the start of ``run``)
+        self.connect_by: float | None = None
+        self.writer = SegmentWriter(MAX_TRANSMISSION_SIZE)
+        self.conn: Any = None
+        self.verbs: loopcalls.EngineVerbs | None = None  # conn's MQI for this loop
+        self.gone = trio.Event()  # the application closed its end (or broke the protocol)
+        self.received: collections.deque[Any] = collections.deque()  # read, not yet served
+        self.ended = False  # MQDISC done
+        self.got_bytes = 0  # message data of the last MQGET answered (SPI RUN's BATCHLIM)
+        self.quiet_puts = False  # in an SPI RUN_QUIET: puts answer without their structures
+
+    async def run(self) -> None:
+        try:
+            while not self.ended:
+                request = await (self._next_request() if self.conn is not None
+                                 else self._request_before_mqconn())
+                if request is None:
+                    return
+                try:
+                    reply = await self._dispatch(request)
+                except ProtocolError as exc:
+                    await self._rejected(f"{_T(request.segment_type).name}: {exc}")
+                    return
+                if self.conn is not None and self.admission is not None:
+                    self._authenticated()
+                if not await self._send(self.writer.send(reply)):
+                    return
+        finally:
+            self.gone.set()
+            trio.lowlevel.notify_closing(self.sock)
+            self.sock.close()
+            if self.conn is not None and not self.ended:
+                self.conn.abend()  # lost without MQDISC: back the unit of work out
+
+    async def _request_before_mqconn(self) -> MQIRequest | None:
+        """The next request of a connection not yet connected, within its deadline
+        (BindingsConnectTimeout from its accept; AMQ9259E past it). Its MQCONN's arrival
+        frees its place among the unauthenticated connections."""
+        if self.connect_by is None:
+            self.connect_by = trio.current_time() + self.server.limits.bindings_connect_timeout
+        with trio.move_on_at(self.connect_by):
+            request = await self._next_request()
+            if request is not None and request.segment_type == _T.MQCONN \
+                    and self.admission is not None:
+                self.admission.release()
+            return request
+        await self.server.refused(
+            "AMQ9259E", f"Connection timed out: {_peer_process(self.sock)} sent no MQCONN "
+            f"within {self.server.limits.bindings_connect_timeout} seconds "
+            f"(BindingsConnectTimeout).")
+        return None
+
+    def _authenticated(self) -> None:
+        """MQCONN succeeded: segments and flows of the socket's own sizes from now on."""
+        self.admission.release()
+        self.admission = None
+        self.reader.max_transmission_size = MAX_TRANSMISSION_SIZE
+        self.reader.max_pending = None
+
+    async def _rejected(self, why: str) -> None:
+        """The application broke the socket's protocol: AMQ9207E, the connection ends."""
+        await self.server.refused("AMQ9207E", f"The data received from "
+                                  f"{_peer_process(self.sock)} over qm.sock is not valid: "
+                                  f"{why}.")
+
+    async def _send(self, data: bytes) -> bool:
+        """Write ``data`` whole; False once the application has gone. The reply usually fits
+        the socket's buffer: one send, and no trip through the scheduler for it."""
+        try:
+            await loopcalls.send_all(self.sock, data)
+        except (OSError, trio.ClosedResourceError):
+            return False
+        return True
+
+    async def _receive(self) -> bool:
+        """Wait until the application has sent something, and take what is there (whole
+        requests, or the start of a long one) into ``received``; False once it has gone or
+        broken the protocol.
+
+        An MQI application sends nothing between its request and our reply, so once the
+        reply is out there is nothing to read yet: we wait first and read once, rather than
+        read, fail, wait and read again (trio's ``receive_some``) -- one trip through the
+        scheduler per request instead of three."""
+        sock = self.sock
+        try:
+            await trio.lowlevel.wait_readable(sock)
+            data = sock.recv(RECEIVE_SIZE)
+        except BlockingIOError:
+            return True  # woken for nothing: wait again
+        except (OSError, trio.ClosedResourceError):
+            return False
+        if not data:
+            return False
+        try:
+            self.received.extend(self.reader.feed(data))
+        except ProtocolError as exc:
+            await self._rejected(str(exc))
+            return False
+        return True
+
+    async def _next_request(self) -> MQIRequest | None:
+        """The application's next request; None once it has gone or broken the protocol."""
+        received = self.received
+        if received:
+            # read with an earlier request (or during a wait): it still waits its turn in
+            # the scheduler, as one read from the socket would
+            await trio.lowlevel.checkpoint()
+        while not received:
+            if self.gone.is_set() or not await self._receive():
+                return None
+        event = received.popleft()
+        if isinstance(event, MQIRequest):
+            return event
+        await self._rejected(f"a {_T(event.segment_type).name} flow, not an MQI call")
+        return None
+
+    async def _watch(self) -> None:
+        """While an MQGET waits (``waiting.get_with_wait``): an application that closes its
+        end (or breaks the protocol) sets ``gone``, which ends the wait with
+        MQRC_CONNECTION_BROKEN; anything it sends meanwhile is kept for after the call."""
+        # a segment that is not an MQI verb (read now, or with the request) breaks the
+        # protocol as much as a closed end
+        while all(isinstance(e, MQIRequest) for e in self.received):
+            if not await self._receive():
+                break
+        self.gone.set()
+
+    # -- one request ------------------------------------------------------------------------
+
+    async def _thread(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await trio.to_thread.run_sync(fn, *args, limiter=self.server.limiter)
+
+    async def _dispatch(self, request: MQIRequest) -> MQIReply:
+        try:
+            decoded = self._decode(request)
+        except mqiflows.BadStructure as exc:  # that call's error: the connection goes on
+            return mqiflows.refusal_reply(request.segment_type, exc, self.conn is not None)
+        call = TRACER.begin(self.engine.name, decoded.verb.name, decoded.hobj,
+                            decoded.values, "lqmflows")
+        if call is None:
+            return await self._serve(decoded)
+        reply = await self._serve(decoded)  # strmqtrc: the queue manager's side of a call
+        call.end(reply)
+        return reply
+
+    def _decode(self, request: MQIRequest) -> mqiflows.Decoded:
+        return mqiflows.decode_request(request,
+                                       self.reader.partner_byte_order or ByteOrder.LITTLE)
+
+    def _decode_in_run(self, request: MQIRequest) -> Any:
+        """A call of an SPI RUN decoded, or the BadStructure that refuses it."""
+        try:
+            return self._decode(request)
+        except mqiflows.BadStructure as exc:
+            return exc
+
+    async def _serve(self, decoded: mqiflows.Decoded) -> MQIReply:
+        verb = decoded.verb
+        if self.conn is None and verb != _T.MQCONN:
+            return mqiflows.encode_reply(verb, comp=_FAILED, reason=CMQC.MQRC_HCONN_ERROR)
+        try:
+            if type(decoded) is _PackedCall:
+                return await _PACKED_HANDLERS[verb](self, decoded)
+            return await _HANDLERS[verb](self, decoded)
+        except MQMIError as e:
+            return mqiflows.failure_reply(verb, decoded, e.comp, e.reason)
+        except (trio.Cancelled, KeyboardInterrupt, ProtocolError):
+            raise  # a malformed flow, even inside an SPI RUN, ends the connection
+        except Exception as exc:  # noqa: BLE001 - an engine fault: FDC, the call fails 2195
+            self.server.on_unexpected(exc)
+            return mqiflows.encode_reply(verb, comp=_FAILED, reason=CMQC.MQRC_UNEXPECTED_ERROR)
+
+    async def _conn(self, d: mqiflows.Decoded) -> MQIReply:
+        if self.conn is not None:
+            return mqiflows.encode_reply(d.verb, comp=_WARNING,
+                                         reason=CMQC.MQRC_ALREADY_CONNECTED,
+                                         values=[(self.engine.name, "")], hobj=self.conn.hconn)
+        (qmgr, appl), sec = d.values
+        if qmgr and qmgr != self.engine.name:
+            raise MQMIError(_FAILED, CMQC.MQRC_Q_MGR_NAME_ERROR)
+        # the user file, the error log and the authority records are files: everything
+        # below that may read or write them runs on a worker thread, not the event loop
+        peer = _peer_user(self.sock)
+        if peer is None:
+            # an application nobody can name is never trusted as the owner (no user at all
+            # makes the engine run a connection as this process)
+            await self._thread(self._refused_assertion, peer, appl)
+            raise MQMIError(_FAILED, CMQC.MQRC_NOT_AUTHORIZED)
+        args: dict[str, Any] = {"user": peer}
+        if sec is not None:
+            if sec.asserts_identity and not await self._thread(self._privileged, peer):
+                # connecting on behalf of a client: the channel initiator, never an application
+                await self._thread(self._refused_assertion, peer, appl)
+                raise MQMIError(_FAILED, CMQC.MQRC_NOT_AUTHORIZED)
+            args = sec.connect_args(peer)
+            if sec.asserts_identity and not sec.channel and sec.credentials is None \
+                    and sec.user == self._owner():
+                args["user"] = None  # the owner's own MQ process (channel initiator): trusted
+        connect = functools.partial(self.engine.connect, appl or None, **args)
+        if args.get("password") is None:
+            self.conn = await self._thread(connect)
+        else:
+            # scrypt: tens of milliseconds and 16 MB each, so on threads of their own: a burst
+            # of password checks never holds the threads other applications' calls need
+            try:
+                self.conn = await trio.to_thread.run_sync(connect,
+                                                          limiter=self.server.auth_limiter)
+            except MQMIError as e:
+                await trio.sleep(getattr(e, "fail_delay", 0))  # FAILDLAY: holds no thread
+                raise
+        self.verbs = loopcalls.EngineVerbs(self.conn, self.server.limiter, self.gone, self._watch)
+        return mqiflows.encode_reply(d.verb, [(self.engine.name, appl)], hobj=self.conn.hconn)
+
+    @staticmethod
+    def _owner() -> str:
+        return owner()
+
+    def _privileged(self, peer: str | None) -> bool:
+        return is_privileged(self.engine.qmdir, peer)
+
+    def _refused_assertion(self, peer: str | None, appl: str) -> None:
+        errorlog.ErrorLog(os.path.join(self.engine.qmdir, "errors"),
+                          qmgr=self.engine.name).write(
+            amqmsgs.AMQ5534, inserts={"user": peer or "", "appl": appl.strip()})
+
+    async def _disc(self, d: mqiflows.Decoded) -> MQIReply:
+        await self.verbs.disconnect()
+        self.ended = True
+        return mqiflows.encode_reply(d.verb, [])
+
+    async def _open(self, d: mqiflows.Decoded) -> MQIReply:
+        od, options = d.values
+        hobj = await self.verbs.open(od, options)
+        return mqiflows.encode_reply(d.verb, [od], hobj=hobj)
+
+    async def _close(self, d: mqiflows.Decoded) -> MQIReply:
+        await self.verbs.close(d.hobj, d.values[0])
+        return mqiflows.encode_reply(d.verb, [])
+
+    async def _put(self, d: mqiflows.Decoded) -> MQIReply:
+        md, pmo, data = d.values
+        warning = await self.verbs.put(d.hobj, md, pmo, data)
+        if self.quiet_puts and not warning:
+            return _QUIET_PUT_OK  # (packed once: _run)
+        return mqiflows.encode_reply(d.verb, None if self.quiet_puts else [md, pmo],
+                                     comp=_WARNING if warning else _OK, reason=warning)
+
+    async def _put1(self, d: mqiflows.Decoded) -> MQIReply:
+        od, md, pmo, data = d.values
+        warning = await self.verbs.put1(od, md, pmo, data)
+        return mqiflows.encode_reply(d.verb, None if self.quiet_puts else [od, md, pmo],
+                                     comp=_WARNING if warning else _OK, reason=warning)
+
+    async def _put_packed(self, call: _PackedCall) -> MQIReply:
+        """A quiet MQPUT of an SPI RUN_QUIET with its MQMD as it came (``engine.packed``);
+        anything but a plain put goes the usual way, decoded then."""
+        conn = self.conn
+        done = await loopcalls.engine_call(conn, self.server.limiter, packed.put, conn,
+                                         call.hobj, call.raw, call.struc, call.data)
+        if done is packed.GENERAL:
+            return await self._put(self._decode(call.request))
+        return _QUIET_PUT_OK
+
+    async def _get_packed(self, call: _PackedCall) -> MQIReply | bytes:
+        """An MQGET of an SPI RUN that selects nothing: the message's MQMD goes back as the
+        engine keeps it (``engine.packed``), not through an MD object; anything but the
+        usual get goes the usual way, decoded then. A get that completes is answered with
+        its reply's flow in the run, packed (bytes), when it fits one segment."""
+        conn = self.conn
+        gmo = call.struc
+        got = await loopcalls.engine_call(conn, self.server.limiter, packed.get, conn,
+                                        call.hobj, gmo, call.data)
+        if got is packed.GENERAL:
+            return await self._get(self._decode(call.request))
+        md, data = got
+        self.got_bytes = len(data)
+        length = _LONG.pack(len(data))  # DataLength, then the data's own length
+        # the MQGMO as the get left it: the request's, ResolvedQName and ReturnedLength
+        # filled in -- the same bytes for every get of a channel's batch, packed once
+        gd = gmo.__dict__
+        key = (call.raw, gd["ResolvedQName"], gd["ReturnedLength"])
+        gmo_bytes = _GMO_REPLIES.get(key)
+        if gmo_bytes is None:
+            gmo_bytes = gmo.pack(_LITTLE_ENCODING)
+            if len(_GMO_REPLIES) >= _STRUCS_KEPT:
+                _GMO_REPLIES.clear()
+            _GMO_REPLIES[key] = gmo_bytes
+        body = (md, gmo_bytes, length, length, data)
+        if _GET_REPLY_HEAD + len(md) + len(gmo_bytes) + len(data) <= _RUN_SEGMENT:
+            # the reply's flow in the run, packed at once: the bytes _RUN_WRITER makes
+            # of the reply event, without the event and a copy of the data into its body
+            return build_mqi_reply(_GET_REPLY, _OK, CMQC.MQRC_NONE, 0, body, ByteOrder.LITTLE,
+                                   _RUN_WRITER.encoding, _RUN_WRITER.ccsid,
+                                   int(_RUN_WRITER.flags2), None, None)
+        return mqi_event(MQIReply, ControlFlags1.NONE, _NO_LUW, None, None, _GET_REPLY, _OK,
+                         CMQC.MQRC_NONE, 0, b"".join(body), None)
+
+    async def _get(self, d: mqiflows.Decoded) -> MQIReply:
+        md, gmo, buffer_length = d.values
+        max_length = mqiflows.max_length(buffer_length)
+        try:
+            data = await self.verbs.get(d.hobj, md, gmo, max_length)
+        except MQMIError as e:
+            reply = mqiflows.truncation_reply(md, gmo, e)
+            if reply is None:
+                raise
+            return reply
+        self.got_bytes = len(data)  # for an SPI RUN's BATCHLIM: no need to decode the reply
+        return mqiflows.encode_reply(d.verb, [md, gmo, len(data), data])
+
+    async def _cmit(self, d: mqiflows.Decoded) -> MQIReply:
+        await self.verbs.commit()
+        return mqiflows.encode_reply(d.verb, [])
+
+    async def _back(self, d: mqiflows.Decoded) -> MQIReply:
+        await self.verbs.backout()
+        return mqiflows.encode_reply(d.verb, [])
+
+    async def _inq(self, d: mqiflows.Decoded) -> MQIReply:
+        (selectors,) = d.values
+        if d.hobj == 0:
+            values = [await self.verbs.inquire_qmgr(s) for s in selectors]
+        else:
+            values = [await self.verbs.inquire(d.hobj, s) for s in selectors]
+        return mqiflows.encode_reply(d.verb, [values])
+
+    async def _set(self, d: mqiflows.Decoded) -> MQIReply:
+        selector, value = d.values
+        await self.verbs.set(d.hobj, selector, value)
+        return mqiflows.encode_reply(d.verb, [])
+
+    async def _spi(self, d: mqiflows.Decoded) -> MQIReply:
+        verb, luwid, commit = d.values
+        if verb == mqiflows.SpiVerb.PREPARE:
+            await self._thread(self.conn.prepare, luwid)
+            return mqiflows.encode_reply(d.verb, [[]])
+        if verb == mqiflows.SpiVerb.RESOLVE:
+            self.conn.check_usable()
+            if commit & 1 and commit & mqiflows.RESOLVE_NO_WAIT:
+                # memory only, in the loop: the log's next force covers the commit record
+                await self.verbs.resolve(luwid, True, wait=False)
+            else:
+                await self._thread(self.engine.resolve, luwid, bool(commit & 1))
+            return mqiflows.encode_reply(d.verb, [[]])
+        if verb == mqiflows.SpiVerb.CHLAUTH:
+            self.conn.check_usable()
+            if not self._privileged(_peer_user(self.sock)):
+                raise MQMIError(_FAILED, CMQC.MQRC_NOT_AUTHORIZED)
+
+            query = json.loads(luwid.decode("utf-8"))
+            decision = await self._thread(channel_decision, self.engine, query)
+            return mqiflows.encode_reply(d.verb, [[json.dumps(decision).encode("utf-8")]])
+        if verb in (mqiflows.SpiVerb.RUN, mqiflows.SpiVerb.RUN_QUIET):
+            self.quiet_puts = verb == mqiflows.SpiVerb.RUN_QUIET
+            try:
+                return await self._run(d.verb, luwid, commit)
+            finally:
+                self.quiet_puts = False
+        if verb == mqiflows.SpiVerb.INDOUBT:
+            self.conn.check_usable()
+            return mqiflows.encode_reply(d.verb, [self.engine.indoubt()])
+        raise MQMIError(_FAILED, CMQC.MQRC_FUNCTION_NOT_SUPPORTED)
+
+    async def _run(self, verb: SegmentType, flows: bytes, limit: int) -> MQIReply:
+        """SPI RUN: the calls in order, each answered as on its own, until one fails or the
+        messages got reach ``limit`` bytes (mqiflows.SpiVerb.RUN); an MQCMIT or an SPI
+        PREPARE may end it (mqiflows.RUN_LAST_VERBS, RUN_LAST_SPI_VERBS), made only if every
+        call before it completed."""
+        requests = _run_requests(flows)
+        if not all(isinstance(r, MQIRequest) and (
+                r.segment_type in mqiflows.RUN_VERBS
+                or (r is requests[-1] and r.segment_type in mqiflows.RUN_LAST_VERBS))
+                   for r in requests):
+            raise MQMIError(_FAILED, CMQC.MQRC_FUNCTION_NOT_SUPPORTED)
+        # every call decoded before any is made: a malformed flow ends the connection with
+        # none of the run done, rather than after puts made outside syncpoint went unanswered;
+        # a malformed structure is its call's failure, where the run stops
+        little = (self.reader.partner_byte_order or ByteOrder.LITTLE) == ByteOrder.LITTLE
+        quiet = self.quiet_puts
+        calls = [(request, (little and _packed_call(request, quiet))
+                  or self._decode_in_run(request)) for request in requests]
+        if any(type(d) is mqiflows.Decoded and d.verb == _T.SPI
+               and d.values[0] not in mqiflows.RUN_SPI_VERBS and not (
+                   request is requests[-1] and d.values[0] in mqiflows.RUN_LAST_SPI_VERBS)
+               for request, d in calls):
+            # only RESOLVE, and PREPARE at the end: no run within a run, no CHLAUTH
+            raise MQMIError(_FAILED, CMQC.MQRC_FUNCTION_NOT_SUPPORTED)
+        replies = []  # each packed as mqiflows.pack_each packs it
+        carried = 0  # message data in the replies (what a channel's BATCHLIM counts)
+        for request, decoded in calls:
+            self.got_bytes = 0
+            if type(decoded) is mqiflows.BadStructure:
+                replies.append(_RUN_WRITER.send(mqiflows.refusal_reply(
+                    request.segment_type, decoded, connected=True)))
+                break
+            reply = await self._serve(decoded)
+            if type(reply) is bytes:  # a packed get's reply flow: it completed
+                replies.append(reply)
+                carried += self.got_bytes
+                if mqiflows.run_stops(_T.MQGET, _OK, carried, limit):
+                    break
+                continue
+            # a receiving MCA's every arrival is a quiet put answered OK: the same bytes
+            replies.append(_QUIET_PUT_OK_FLOW if reply is _QUIET_PUT_OK
+                           else _RUN_WRITER.send(reply))
+            called = request.segment_type  # a SegmentType already (the event's converter)
+            if called == _T.MQGET and reply.comp == _OK:
+                carried += self.got_bytes
+            if mqiflows.run_stops(called, reply.comp, carried, limit):
+                break
+        return mqiflows.encode_reply(verb, [replies])
+
+
+#: An SPI RUN's replies are packed as mqiflows.pack_each packs them (the writer keeps no
+#: state); the reply of a quiet MQPUT that completed without a warning -- codes only, an
+#: empty body -- is always the same event, packed once.
+_RUN_WRITER = SegmentWriter(mqiflows.RUN_BYTES + (1 << 16))
+_QUIET_PUT_OK = mqiflows.encode_reply(_T.MQPUT)
+_QUIET_PUT_OK_FLOW = _RUN_WRITER.send(_QUIET_PUT_OK)
+#: a packed get's reply flow fits one of _RUN_WRITER's segments up to this, less its
+#: TSH, API header and lengths (_get_packed)
+_RUN_SEGMENT = _RUN_WRITER.max_transmission_size
+_GET_REPLY_HEAD = TSH_LENGTH + API_HEADER_LENGTH + 8
+
+
+_LONG = struct.Struct("<i")
+_LITTLE_ENCODING = mq_encoding(ByteOrder.LITTLE)
+_NO_LUW = bytes(8)
+_GET_REPLY = mqiflows.reply_type(_T.MQGET)
+_PMO_RECS_AT = PMO._layout_.offsets["RecsPresent"]
+_MD_IDS = slice(packed.MSGID_AT, packed.MSGID_AT + 48)  # MsgId, then CorrelId
+_NO_IDS = bytes(48)
+#: what recent MQPMO and MQGMO bytes of packed calls decoded to (a channel's every put
+#: and get carries the same ones), by class and bytes; cleared when full
+_STRUCS: dict[tuple[type, bytes], dict[str, Any]] = {}
+_STRUCS_KEPT = 64
+#: packed MQGETs' request bodies seen lately: their MQGMO bytes and buffer length
+_GETS: dict[bytes, tuple[bytes, int | None]] = {}
+#: the MQGMO bytes of packed MQGETs' replies, by request MQGMO, ResolvedQName and
+#: ReturnedLength (all a get changes in it)
+_GMO_REPLIES: dict[tuple[bytes, bytes, int], bytes] = {}
+
+
+def _run_requests(flows: bytes) -> list[Any]:
+    """``mqiflows.unpack_flows(flows)``, the same events, with the flow a run starts with
+    parsed once when it repeats: a sending MCA's run of gets is one get's flow many times
+    (an MQPUT, MQPUT1 or MQGET in one segment; its repeats are the same event)."""
+    if len(flows) >= 8:
+        (length,) = _SEGMENT_LENGTH.unpack_from(flows, 4)  # the TSH's, big-endian
+        flow = flows[:length]
+        if 0 < length and flows[length:2 * length] == flow:
+            try:
+                first = mqiflows.unpack_flows(flow)
+            except ProtocolError:
+                first = None  # (not a whole flow: the whole run says what is wrong)
+            if first and len(first) == 1 and type(first[0]) is MQIRequest \
+                    and first[0].segment_type in _REPEATED:
+                count = 2
+                while flows[count * length:(count + 1) * length] == flow:
+                    count += 1
+                rest = flows[count * length:]
+                return first * count + (mqiflows.unpack_flows(rest) if rest else [])
+    return mqiflows.unpack_flows(flows)
+
+
+_SEGMENT_LENGTH = struct.Struct(">i")
+_REPEATED = frozenset({_T.MQPUT, _T.MQPUT1, _T.MQGET})
+
+
+class _PackedCall:
+    """An MQPUT or MQGET of an SPI RUN taken out of its request without decoding its MQMD
+    (:func:`_packed_call`): ``raw`` is a put's MQMD, a get's MQGMO, as they came; ``struc``
+    its MQPMO or MQGMO decoded; ``data`` a put's message, a get's buffer length (None: any).
+    ``values`` None, as a failed call's Decoded has none."""
+
+    __slots__ = ("data", "hobj", "raw", "request", "struc", "verb")
+    values = None
+
+    def __init__(self, verb: SegmentType, hobj: int, raw: bytes, struc: Any, data: Any,
+                 request: MQIRequest) -> None:
+        self.verb, self.hobj, self.raw, self.struc, self.data = verb, hobj, raw, struc, data
+        self.request = request
+
+
+def _struc(cls: type, raw: bytes) -> Any:
+    """A fresh ``cls`` decoded from little-endian ``raw`` (recent bytes remembered); None if
+    they do not decode."""
+    key = (cls, raw)
+    fields = _STRUCS.get(key)
+    if fields is None:
+        try:
+            fields = dict(cls.from_bytes(raw, _LITTLE_ENCODING).__dict__)
+        except (StructError, ValueError, struct.error):
+            return None  # decode_request says what is wrong
+        if len(_STRUCS) >= _STRUCS_KEPT:
+            _STRUCS.clear()
+        _STRUCS[key] = fields
+    obj = cls.__new__(cls)
+    obj.__dict__.update(fields)
+    return obj
+
+
+def _packed_call(request: MQIRequest, quiet: bool) -> _PackedCall | None:
+    """A little-endian SPI RUN's MQPUT (quiet: nothing of its output is sent back) or MQGET
+    selecting no MsgId or CorrelId, with a plain MQMD (version 1 or 2) and MQPMO or MQGMO,
+    as a packed call; None for anything else (decoded as usual). The body is read as
+    ``mqiflows.decode_request`` reads it: a body it would refuse is not a packed call."""
+    verb = request.segment_type
+    if verb is _T.MQPUT:
+        if not quiet:
+            return None
+        body = request.body
+        md_size = packed.md_size(body)
+        pmo_size = md_size and mqiflows.size_at(body, md_size, mqiflows.PMO_SIZES)
+        if not pmo_size:
+            return None
+        pos = md_size + pmo_size
+        if len(body) < pos + 4 or (_LONG.unpack_from(body, md_size + 4)[0] >= 2
+                                   and _LONG.unpack_from(body, md_size + _PMO_RECS_AT)[0]):
+            return None  # (a distribution list's records follow)
+        (length,) = _LONG.unpack_from(body, pos)
+        if length != len(body) - pos - 4 or length > loopcalls.INLINE_DATA_LIMIT:
+            return None
+        pmo = _struc(PMO, body[md_size:pos])
+        return None if pmo is None else _PackedCall(verb, request.hobj, body[:md_size], pmo,
+                                                    body[pos + 4:], request)
+    if verb is _T.MQGET:
+        body = request.body
+        known = _GETS.get(body)  # a channel's every get of a batch is the same request
+        if known is None:
+            md_size = packed.md_size(body)
+            gmo_size = md_size and mqiflows.size_at(body, md_size, mqiflows.GMO_SIZES)
+            if not gmo_size or len(body) != md_size + gmo_size + 4 \
+                    or body[_MD_IDS] != _NO_IDS:
+                return None
+            (buffer_length,) = _LONG.unpack_from(body, md_size + gmo_size)
+            gmo_raw = body[md_size:-4]
+            if _struc(GMO, gmo_raw) is None:
+                return None
+            known = (gmo_raw, mqiflows.max_length(buffer_length))
+            if len(_GETS) >= _STRUCS_KEPT:
+                _GETS.clear()
+            _GETS[body] = known
+        gmo_raw, max_length = known
+        return _PackedCall(verb, request.hobj, gmo_raw, _struc(GMO, gmo_raw), max_length,
+                           request)
+    return None
+
+
+_PACKED_HANDLERS: dict[SegmentType, Callable[[_Session, _PackedCall], Any]] = {
+    _T.MQPUT: _Session._put_packed,
+    _T.MQGET: _Session._get_packed,
+}
+
+
+_HANDLERS: dict[SegmentType, Callable[[_Session, mqiflows.Decoded], Any]] = {
+    _T.MQCONN: _Session._conn,
+    _T.MQDISC: _Session._disc,
+    _T.MQOPEN: _Session._open,
+    _T.MQCLOSE: _Session._close,
+    _T.MQPUT: _Session._put,
+    _T.MQPUT1: _Session._put1,
+    _T.MQGET: _Session._get,
+    _T.MQCMIT: _Session._cmit,
+    _T.MQBACK: _Session._back,
+    _T.MQINQ: _Session._inq,
+    _T.MQSET: _Session._set,
+    _T.SPI: _Session._spi,
+}

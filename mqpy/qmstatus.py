@@ -1,0 +1,42 @@
+"""The queue manager's recorded state (``qm.status`` in its directory, written by the daemon,
+read by dspmq), and a child process's exit status as an operator reads it (strmqm)."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+from mqpy import filemodes
+
+STATUS_FILE = "qm.status"
+
+
+def write_status(qmdir: str, status: str) -> None:
+    """Record the queue manager's state for dspmq (atomic replace; not fsynced)."""
+    tmp = os.path.join(qmdir, STATUS_FILE + ".tmp")
+    try:
+        with filemodes.open_file(tmp, "w", encoding="utf-8") as f:
+            f.write(status + "\n")
+        os.replace(tmp, os.path.join(qmdir, STATUS_FILE))
+    except OSError:
+        pass  # dspmq shows less; the queue manager itself is unaffected
+
+
+def read_status(qmdir: str) -> str | None:
+    try:
+        with open(os.path.join(qmdir, STATUS_FILE), encoding="utf-8") as f:
+            return f.read().strip() or None
+    except OSError:
+        return None
+
+
+def describe_status(returncode: int) -> str:
+    """A child's ``returncode`` as an operator reads it: ``status 20``, or ``signal 9,
+    SIGKILL`` for a process a signal ended (Popen's negative status; a shell shows 256
+    minus it)."""
+    if returncode >= 0:
+        return f"status {returncode}"
+    try:
+        return f"signal {-returncode}, {signal.Signals(-returncode).name}"
+    except ValueError:
+        return f"signal {-returncode}"

@@ -1,0 +1,20 @@
+"""What a raw MQI handle (a bindings connection's open, get, close, commit) holds."""
+
+from __future__ import annotations
+
+import mqpy
+from mqpy import CMQC
+
+
+def _drain(handle, queue: str) -> list[bytes]:
+    """Every message on ``queue``, got in order, then MQCMIT."""
+    hobj = handle.open(mqpy.OD(ObjectName=queue), CMQC.MQOO_INPUT_AS_Q_DEF)
+    out = []
+    try:
+        while True:
+            out.append(handle.get(hobj, mqpy.MD(), mqpy.GMO(), None))
+    except mqpy.MQMIError as e:
+        assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+    handle.close(hobj)
+    handle.commit()
+    return out
