@@ -80,30 +80,28 @@ def per_destination(md: mqpy.MD, data: bytes) -> list[tuple[mqpy.MD, bytes]]:
              + payload) for i, dest in enumerate(dests)]
 
 
-async def deliver_list(mca: Any, qm: mqpy.QueueManager, ev: MessageData, fast: bool,
-                       mqi: Any) -> Any:
+async def deliver_list(mca: Any, qm: mqpy.QueueManager, ev: MessageData, mqi: Any) -> Any:
     """Put an arriving MQDH message to all its destinations (one distribution-list MQPUT1);
     the destinations that fail, and those naming a local remote-queue definition, go one
-    by one through the MCA's ``_deliver`` (retry, report, dead-letter queue). Returns what
-    ``_deliver`` returns: None, or the ChannelEnded that stops the channel."""
+    by one through the receiving MCA's ``deliver`` (retry, report, dead-letter queue).
+    Returns what ``deliver`` returns: None, or the EndChannel that stops the channel."""
     xqh = ev.transmission_header
     md = xqh.MsgDesc
-    sync = CMQC.MQPMO_NO_SYNCPOINT if (fast and md.Persistence != CMQC.MQPER_PERSISTENT) \
-        else CMQC.MQPMO_SYNCPOINT
+    sync = CMQC.MQPMO_NO_SYNCPOINT if mca.batch.outside_syncpoint(ev) else CMQC.MQPMO_SYNCPOINT
     try:
         inner, dests, records, fields, payload = distlist.split_dh_message(md, ev.data)
     except mqpy.MQMIError as e:
-        return await mca._undeliverable(
-            qm, md, ev.data, e.reason, xqh.RemoteQName.rstrip(b" \x00").decode("latin-1"),
-            xqh.RemoteQMgrName.rstrip(b" \x00").decode("latin-1"), sync)
+        return await mca.undeliverable(
+            qm, ev, md, e.reason, xqh.RemoteQName.rstrip(b" \x00").decode("latin-1"),
+            xqh.RemoteQMgrName.rstrip(b" \x00").decode("latin-1"))
     local = {b"", mca.local_qm.encode("latin-1")}
     authority = mca.put_authority
     if authority.also_checked() is not None:
-        # ALTMCA: a second user is judged per destination; _deliver does that check
+        # ALTMCA: a second user is judged per destination; deliver does that check
         alone = list(range(len(dests)))
     else:
         alone = [i for i, d in enumerate(dests) if d.ObjectQMgrName.rstrip(b" \x00") in local
-                 and await mca._is_remote_definition(
+                 and await mca.is_remote_definition(
                      qm, d.ObjectName.rstrip(b" \x00").decode("latin-1"))]
     together = [i for i in range(len(dests)) if i not in alone]
     failed = list(alone)
@@ -134,7 +132,7 @@ async def deliver_list(mca: Any, qm: mqpy.QueueManager, ev: MessageData, fast: b
             mca.status.message_moved(len(payload), sent=False)
     for i in sorted(failed):
         one = _single(xqh, inner, dests[i], records[i] if records else None, fields)
-        problem = await mca._deliver(qm, MessageData.from_xqh(ev.seqnum, one, payload), fast)
+        problem = await mca.deliver(qm, MessageData.from_xqh(ev.seqnum, one, payload))
         if problem is not None:
             return problem
     return None

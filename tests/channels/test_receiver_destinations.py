@@ -18,7 +18,7 @@ from mqpy_chinit.receiver_mca import ReceiverMCA
 from mqpy_chinit.states import ChannelState
 from tests.support.waiting import wait_until
 
-from .test_receiver_puts import _arrivals
+from .test_receiver_puts import _arrivals, put_held
 from .test_sdr_rcvr import listening, started
 
 DLQ = "SYSTEM.DEAD.LETTER.QUEUE"
@@ -46,7 +46,7 @@ async def _receive(qm2, pending, rcv: ReceiverMCA | None = None):
     rcv = rcv or ReceiverMCA(None, "QM2", qm2.connect, lambda name: None)
     rcv.definition = {"MRRTY": 0}
     conn = qm2.connect()
-    await rcv._flush(None, conn, pending, False)
+    await put_held(rcv, conn, pending)
     conn.commit()
     return rcv, conn
 

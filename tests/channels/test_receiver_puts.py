@@ -9,6 +9,7 @@ import mqpy
 from mqpy import CMQC
 from mqpy.fap.segments import XQH_WITH_MD_LENGTH, MessageData
 from mqpy.structures import XQH
+from mqpy_chinit.receiver_batch import NO_LUWID
 from mqpy_chinit.receiver_mca import ReceiverMCA
 
 TARGETS = ("T1", "T2", "T3")
@@ -30,6 +31,13 @@ def _arrivals(qm1) -> list[MessageData]:
                                             data[XQH_WITH_MD_LENGTH:]))
     finally:
         conn.disconnect()
+
+
+async def put_held(rcv: ReceiverMCA, conn, pending: list[MessageData]) -> None:
+    """``pending`` put as a receiving MCA puts the arrivals of a batch it holds (not ended)."""
+    rcv.batch = rcv._new_batch(0, NO_LUWID)
+    rcv.batch.pending.extend(pending)
+    await rcv._put_held(None, conn)
 
 
 def _given_a_plain_then_a_list_message(qm1, qm2) -> list[MessageData]:
@@ -59,7 +67,7 @@ async def test_a_plain_arrival_ahead_of_an_mqdh_message_is_put(two_qmgrs):
     rcv = ReceiverMCA(None, "QM2", qm2.connect, lambda name: None)
     conn = qm2.connect()
     try:
-        await rcv._flush(None, conn, pending, False)
+        await put_held(rcv, conn, pending)
         conn.commit()
     finally:
         conn.disconnect()
@@ -89,7 +97,7 @@ async def test_an_mqdh_message_is_put_with_the_authority_putaut_names(two_qmgrs)
     rcv.put_authority = PutAuthority("CTX", "")
     conn = qm2.connect()
     try:
-        await rcv._flush(None, conn, pending, False)
+        await put_held(rcv, conn, pending)
         conn.commit()
     finally:
         conn.disconnect()
@@ -123,7 +131,7 @@ async def test_an_exception_report_is_put_with_the_authority_putaut_names(two_qm
     rcv.put_authority = PutAuthority("CTX", "")
     conn = qm2.connect()
     try:
-        await rcv._flush(None, conn, [MessageData.from_xqh(ev.seqnum, xqh, ev.data)], False)
+        await put_held(rcv, conn, [MessageData.from_xqh(ev.seqnum, xqh, ev.data)])
         conn.commit()
     finally:
         conn.disconnect()
