@@ -168,6 +168,7 @@ class Receiver:
                                    retry_interval=retry_interval, use_dlq=use_dlq)
         self.answers: list[Action] = []  # what went back to the sender
         self.runs: list[int] = []  # the size of each run of plain puts
+        self.round_trips = 0  # calls to the queue manager: runs, hardenings apart
         self.retries: list[float] = []  # when each message retry was made
         self.log: list[DeadLettered] = []  # AMQ9544 (dead-lettered) in the error log
         self.batches: list[int] = []  # the size of each batch counted
@@ -214,6 +215,7 @@ class Receiver:
         for action in actions if isinstance(actions, tuple) else (actions,):
             if isinstance(action, HardenBatch):
                 if not action.made:
+                    self.round_trips += 1
                     self.qm.replace_record(action.seq, action.luwid)
                     self.qm.commit()
             elif isinstance(action, EndFastBatch):
@@ -246,6 +248,7 @@ class Receiver:
                     break
                 count += 1
             self.runs.append(count)
+            self.round_trips += 1
             made = end is not None and count == len(evs)
             if made:  # the record and the commit go with the run's puts
                 self.qm.replace_record(*end)

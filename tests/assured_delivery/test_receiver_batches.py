@@ -27,7 +27,8 @@ CONFIRM = int(ControlFlags1.CONFIRM_REQUEST)
 def test_given_a_batch_when_its_confirm_request_arrives_then_puts_and_record_commit_together():
     """Given three persistent messages, when the third asks for confirmation, then all three
     are put in one run under syncpoint, committed in one unit of work with the sync record
-    (3, the batch's LUWID), and STATUS 0 goes back; nothing was visible before.
+    (3, the batch's LUWID) in the same round trip, and STATUS 0 goes back; nothing was
+    visible before.
     spec: dqm-intercommunication 9.28"""
     qm = QueueManager("TARGET")
     rcv = Receiver(qm).receive(message(1), message(2))
@@ -36,6 +37,7 @@ def test_given_a_batch_when_its_confirm_request_arrives_then_puts_and_record_com
     assert qm.queues["TARGET"].messages == [b"m1", b"m2", b"m3"]
     assert qm.record == (3, luwid(3)) and qm.commits == 1
     assert rcv.runs == [3] and rcv.answers == [AnswerStatus(0)] and rcv.batches == [3]
+    assert rcv.round_trips == 1
 
 
 def test_given_batches_when_each_ends_then_the_record_follows_each_batchs_last_message():
