@@ -552,30 +552,12 @@ class ReceiverMCA:
 
     def _destination(self, qm: mqpy.QueueManager, dest_q: bytes, dest_qm: bytes,
                      context_user: bytes) -> int | None:
-        """The batch's handle for arrivals to a local queue named ``dest_q`` (blocking).
-
-        The first arrival for a destination (and put user) opens it as its MQPUT1 would --
-        output, set-all context, the PUTAUT user as alternate user, not bound to one
-        cluster instance -- so the batch's puts are MQPUTs, without an open, a name
-        resolution and an authority check each. The open's resolved names say whether the
-        name is a local queue: resolved to itself at this queue manager, it is neither a
-        remote-queue definition (rule 6: those always resolve to another queue manager)
-        nor an alias or a model; anything else is closed again and goes by MQPUT1 after
-        :meth:`_qtype`'s check, as before. A failed open raises its MQMIError (the caller
-        leaves the arrival to _deliver). While it is open the queue cannot be deleted, so
-        what the open found holds for every put through it. The handle stays open from
-        batch to batch while each batch puts there (:meth:`_unused_handles`), and is closed
-        after the commit of a batch that did not, when the channel idles (a heartbeat), at
-        RESET CHANNEL and at the end of the channel: IBM's receiving MCAs also keep their
-        destination queues open between batches ("MCAs for receiver channels ... may keep
-        the destination queues open even when messages are not being transmitted", IBM MQ
-        reason 2042, MQRC_OBJECT_IN_USE), and an open and a close a batch were two of its
-        four round trips. As for any application holding a handle, what the open checked
-        (the put user's authority) holds until the handle is closed: an authority taken
-        away applies from the next open, after a batch that does not put there, an idle
-        heartbeat interval or the channel's end. At most BATCH_HANDLES at once: beyond them (PUTAUT(CTX) with
-        many users) an open each would cost more round trips than it saves, and arrivals
-        go by MQPUT1."""
+        """The batch's handle for arrivals to local queue ``dest_q`` (blocking), opened as
+        their MQPUT1 would be (output, set-all context, PUTAUT's user, not bound), so that
+        the batch's puts are MQPUTs; None when the name is not a local queue (an alias, a
+        model, a remote-queue definition: rule 6), or beyond BATCH_HANDLES: those go by
+        MQPUT1. A failed open raises its MQMIError (deliver takes the arrival). Handles
+        stay open from batch to batch while batches put there (:meth:`_unused_handles`)."""
         user = self.put_authority.put_user(context_user)
         key = (dest_q, dest_qm, user)
         self._used.add(key)
