@@ -24,8 +24,8 @@ from mqpy import CMQC
 from mqpy.engine import distlist
 from mqpy.fap.segments import XQH_WITH_MD_LENGTH, CapFlags2, MessageData
 
-__all__ = ["deliver_list", "is_dh_message", "mark_xmitq", "partner_takes_lists",
-           "per_destination"]
+__all__ = ["deliver_list", "failed_in_list", "is_dh_message", "list_put", "mark_xmitq",
+           "partner_takes_lists", "per_destination"]
 
 
 def partner_takes_lists(agreed: Any) -> bool:
@@ -80,6 +80,25 @@ def per_destination(md: mqpy.MD, data: bytes) -> list[tuple[mqpy.MD, bytes]]:
              + payload) for i, dest in enumerate(dests)]
 
 
+def list_put(count: int, second_user: bool, remote_definitions: set[int]
+             ) -> tuple[list[int], list[int]]:
+    """Which of a list message's ``count`` destinations go in its one distribution-list put
+    (together), and which one by one as single arrivals (alone): every one with ALTMCA's
+    second user (judged per destination), else those naming a local remote-queue definition
+    (``remote_definitions``: undeliverable, as for a single arrival, seed 000 §1 rule 6)."""
+    alone = list(range(count)) if second_user else sorted(remote_definitions)
+    return [i for i in range(count) if i not in alone], alone
+
+
+def failed_in_list(together: list[int], comp: int, responses: list[int]) -> list[int]:
+    """The destinations of a list's put that failed (``comp``, the put's completion code,
+    ``responses`` its response records' CompCodes): with a warning and a response each,
+    those whose response failed; else every one (nothing was put)."""
+    if comp == CMQC.MQCC_WARNING and len(responses) == len(together):
+        return [i for i, cc in zip(together, responses, strict=True) if cc == CMQC.MQCC_FAILED]
+    return list(together)
+
+
 async def deliver_list(mca: Any, qm: mqpy.QueueManager, ev: MessageData, mqi: Any) -> Any:
     """Put an arriving MQDH message to all its destinations (one distribution-list MQPUT1);
     the destinations that fail, and those naming a local remote-queue definition, go one
@@ -96,14 +115,11 @@ async def deliver_list(mca: Any, qm: mqpy.QueueManager, ev: MessageData, mqi: An
             xqh.RemoteQMgrName.rstrip(b" \x00").decode("latin-1"))
     local = {b"", mca.local_qm.encode("latin-1")}
     authority = mca.put_authority
-    if authority.also_checked() is not None:
-        # ALTMCA: a second user is judged per destination; deliver does that check
-        alone = list(range(len(dests)))
-    else:
-        alone = [i for i, d in enumerate(dests) if d.ObjectQMgrName.rstrip(b" \x00") in local
-                 and await mca.is_remote_definition(
-                     qm, d.ObjectName.rstrip(b" \x00").decode("latin-1"))]
-    together = [i for i in range(len(dests)) if i not in alone]
+    second_user = authority.also_checked() is not None
+    remote = set() if second_user else {
+        i for i, d in enumerate(dests) if d.ObjectQMgrName.rstrip(b" \x00") in local
+        and await mca.is_remote_definition(qm, d.ObjectName.rstrip(b" \x00").decode("latin-1"))}
+    together, alone = list_put(len(dests), second_user, remote)
     failed = list(alone)
     if together:
         od = mqpy.OD(Version=CMQC.MQOD_VERSION_2, RecsPresent=len(together),
@@ -122,11 +138,7 @@ async def deliver_list(mca: Any, qm: mqpy.QueueManager, ev: MessageData, mqi: An
             await mqi(qm.put1, od, payload, inner.copy(), pmo)
         except mqpy.MQMIError as e:
             responses = pmo.ResponseRecPtr if isinstance(pmo.ResponseRecPtr, list) else []
-            if e.comp == CMQC.MQCC_WARNING and len(responses) == len(together):
-                failed += [i for i, rr in zip(together, responses, strict=True)
-                           if rr.CompCode == CMQC.MQCC_FAILED]
-            else:  # nothing was put: every destination on its own
-                failed += together
+            failed += failed_in_list(together, e.comp, [rr.CompCode for rr in responses])
         moved = len(together) - (len(failed) - len(alone))
         if moved:
             mca.status.message_moved(len(payload), sent=False)
