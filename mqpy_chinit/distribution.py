@@ -24,8 +24,8 @@ from mqpy import CMQC
 from mqpy.engine import distlist
 from mqpy.fap.segments import XQH_WITH_MD_LENGTH, CapFlags2, MessageData
 
-__all__ = ["deliver_list", "is_dh_message", "mark_xmitq", "partner_takes_lists",
-           "per_destination"]
+__all__ = ["deliver_list", "failed_in_list", "is_dh_message", "list_put", "mark_xmitq",
+           "partner_takes_lists", "per_destination"]
 
 
 def partner_takes_lists(agreed: Any) -> bool:
@@ -80,32 +80,46 @@ def per_destination(md: mqpy.MD, data: bytes) -> list[tuple[mqpy.MD, bytes]]:
              + payload) for i, dest in enumerate(dests)]
 
 
-async def deliver_list(mca: Any, qm: mqpy.QueueManager, ev: MessageData, fast: bool,
-                       mqi: Any) -> Any:
+def list_put(count: int, second_user: bool, remote_definitions: set[int]
+             ) -> tuple[list[int], list[int]]:
+    """Which of a list message's ``count`` destinations go in its one distribution-list put
+    (together), and which one by one as single arrivals (alone): every one with ALTMCA's
+    second user (judged per destination), else those naming a local remote-queue definition
+    (``remote_definitions``: undeliverable, as for a single arrival, seed 000 §1 rule 6)."""
+    alone = list(range(count)) if second_user else sorted(remote_definitions)
+    return [i for i in range(count) if i not in alone], alone
+
+
+def failed_in_list(together: list[int], comp: int, responses: list[int]) -> list[int]:
+    """The destinations of a list's put that failed (``comp``, the put's completion code,
+    ``responses`` its response records' CompCodes): with a warning and a response each,
+    those whose response failed; else every one (nothing was put)."""
+    if comp == CMQC.MQCC_WARNING and len(responses) == len(together):
+        return [i for i, cc in zip(together, responses, strict=True) if cc == CMQC.MQCC_FAILED]
+    return list(together)
+
+
+async def deliver_list(mca: Any, qm: mqpy.QueueManager, ev: MessageData, mqi: Any) -> Any:
     """Put an arriving MQDH message to all its destinations (one distribution-list MQPUT1);
     the destinations that fail, and those naming a local remote-queue definition, go one
-    by one through the MCA's ``_deliver`` (retry, report, dead-letter queue). Returns what
-    ``_deliver`` returns: None, or the ChannelEnded that stops the channel."""
+    by one through the receiving MCA's ``deliver`` (retry, report, dead-letter queue).
+    Returns what ``deliver`` returns: None, or the EndChannel that stops the channel."""
     xqh = ev.transmission_header
     md = xqh.MsgDesc
-    sync = CMQC.MQPMO_NO_SYNCPOINT if (fast and md.Persistence != CMQC.MQPER_PERSISTENT) \
-        else CMQC.MQPMO_SYNCPOINT
+    sync = CMQC.MQPMO_NO_SYNCPOINT if mca.batch.outside_syncpoint(ev) else CMQC.MQPMO_SYNCPOINT
     try:
         inner, dests, records, fields, payload = distlist.split_dh_message(md, ev.data)
     except mqpy.MQMIError as e:
-        return await mca._undeliverable(
-            qm, md, ev.data, e.reason, xqh.RemoteQName.rstrip(b" \x00").decode("latin-1"),
-            xqh.RemoteQMgrName.rstrip(b" \x00").decode("latin-1"), sync)
+        return await mca.undeliverable(
+            qm, ev, md, e.reason, xqh.RemoteQName.rstrip(b" \x00").decode("latin-1"),
+            xqh.RemoteQMgrName.rstrip(b" \x00").decode("latin-1"))
     local = {b"", mca.local_qm.encode("latin-1")}
     authority = mca.put_authority
-    if authority.also_checked() is not None:
-        # ALTMCA: a second user is judged per destination; _deliver does that check
-        alone = list(range(len(dests)))
-    else:
-        alone = [i for i, d in enumerate(dests) if d.ObjectQMgrName.rstrip(b" \x00") in local
-                 and await mca._is_remote_definition(
-                     qm, d.ObjectName.rstrip(b" \x00").decode("latin-1"))]
-    together = [i for i in range(len(dests)) if i not in alone]
+    second_user = authority.also_checked() is not None
+    remote = set() if second_user else {
+        i for i, d in enumerate(dests) if d.ObjectQMgrName.rstrip(b" \x00") in local
+        and await mca.is_remote_definition(qm, d.ObjectName.rstrip(b" \x00").decode("latin-1"))}
+    together, alone = list_put(len(dests), second_user, remote)
     failed = list(alone)
     if together:
         od = mqpy.OD(Version=CMQC.MQOD_VERSION_2, RecsPresent=len(together),
@@ -124,17 +138,13 @@ async def deliver_list(mca: Any, qm: mqpy.QueueManager, ev: MessageData, fast: b
             await mqi(qm.put1, od, payload, inner.copy(), pmo)
         except mqpy.MQMIError as e:
             responses = pmo.ResponseRecPtr if isinstance(pmo.ResponseRecPtr, list) else []
-            if e.comp == CMQC.MQCC_WARNING and len(responses) == len(together):
-                failed += [i for i, rr in zip(together, responses, strict=True)
-                           if rr.CompCode == CMQC.MQCC_FAILED]
-            else:  # nothing was put: every destination on its own
-                failed += together
+            failed += failed_in_list(together, e.comp, [rr.CompCode for rr in responses])
         moved = len(together) - (len(failed) - len(alone))
         if moved:
             mca.status.message_moved(len(payload), sent=False)
     for i in sorted(failed):
         one = _single(xqh, inner, dests[i], records[i] if records else None, fields)
-        problem = await mca._deliver(qm, MessageData.from_xqh(ev.seqnum, one, payload), fast)
+        problem = await mca.deliver(qm, MessageData.from_xqh(ev.seqnum, one, payload))
         if problem is not None:
             return problem
     return None

@@ -1,34 +1,11 @@
-"""Whose authority a receiving MCA puts with (the PUTAUT channel attribute). Pure rules.
+"""Whose authority a receiving MCA puts with: the PUTAUT channel attribute (pure rules).
 
-A receiving channel (RCVR, RQSTR, CLUSRCVR) runs in the channel initiator, whose own
-connection to the queue manager is privileged; it puts each arriving message with
-MQPMO_SET_ALL_CONTEXT (the sender's context travels with the message) and, as IBM's MCA
-does, names the user whose authority the put uses in the MQOD's AlternateUserId with
-MQPMO_ALTERNATE_USER_AUTHORITY. The queue manager's OAM then wants ``altusr`` on the queue
-manager from the channel initiator's user and ``put`` on the destination from that
-alternate user (2035 otherwise; ``mqpy.security.authority.open_checks``).
-
-Who that is, per IBM's "PUT authority (PUTAUT)" and "User IDs used by the channel initiator"
-([C] DEF and CTX, and ONLYMCA being z/OS-only, in IBM MQ 8.0 "PUT authority (PUTAUT)": DEF
-checks the user running the MCA, CTX moves the MQMD UserIdentifier into AlternateUserId and
-opens with MQOO_ALTERNATE_USER_AUTHORITY; [M] ALTMCA's two checks):
-
-- **DEF** (default): the MCA user: the channel's MCAUSER, or the user CHLAUTH mapped the
-  channel to (USERSRC(MAP)), as decided when the channel was admitted. Blank (a requester
-  with no MCAUSER, say): the channel initiator's own authority, no alternate user.
-- **CTX**: the UserIdentifier of the message's MQMD, moved into AlternateUserId. A blank
-  UserIdentifier is nobody, so such a put is refused (IBM: with a blank AlternateUserId the
-  open succeeds only if it needs no authority).
-- **ONLYMCA**: the MCA user only. IBM documents it for z/OS, where DEF also checks the
-  "channel user id" received from the network; mqpy receives none on TCP, so ONLYMCA and
-  DEF check the same user.
-- **ALTMCA**: as ONLYMCA, and the context user as well: both the MCA user and the MQMD's
-  UserIdentifier need ``put`` (z/OS's default two checks, RESLEVEL NONE).
-
-A put refused for authority is undeliverable like any other: it goes to the dead-letter
-queue with an MQDLH whose Reason is 2035 (the dead letter is put with the MCA user's
-authority, so that user needs ``put`` on the dead-letter queue), or, with no usable
-dead-letter queue, the batch is backed out and the channel ends.
+A receiving channel puts each arrival with MQPMO_SET_ALL_CONTEXT and names, in the MQOD's
+AlternateUserId with MQPMO_ALTERNATE_USER_AUTHORITY, the user whose authority the put uses:
+DEF and ONLYMCA the MCA user (MCAUSER, or the user CHLAUTH mapped the channel to; blank: the
+channel initiator's own authority), CTX the MQMD's UserIdentifier, ALTMCA both (two checks).
+A put refused for authority is undeliverable like any other (MQDLH Reason 2035); dead letters
+are put with the MCA user's authority.
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
-"""The receiving MCA: a RCVR, RQSTR or CLUSRCVR channel's end that puts the messages it
-receives, batch by batch, and answers each confirm request (trio)."""
+"""The receiving MCA: a RCVR, RQSTR or CLUSRCVR channel's end (trio), the driver of its
+batches. ``receiver_batch`` decides (sequence numbers, runs of puts, syncpoint, the batch's
+end, message retry, dead-lettering); this module carries its actions out: the conversation,
+the MQI calls (runs of puts in one round trip, destinations held open from batch to batch,
+PUTAUT's users), the channel's status."""
 
 from __future__ import annotations
 
@@ -19,7 +22,6 @@ from mqpy.fap.segments import (
     XQH_LENGTH,
     ByteOrder,
     CapFlags1,
-    ControlFlags1,
     Event,
     Heartbeat,
     InitialData,
@@ -34,7 +36,6 @@ from mqpy.mqstruct import StructError
 from mqpy_chinit import distribution, syncq, xmitgets
 from mqpy_chinit.conversation import ChannelEnded, Conversation
 from mqpy_chinit.mca import (
-    CONFIRM_REQUEST,
     CONFIRM_TIMEOUT,
     QmFactory,
     agreed_fast,
@@ -43,7 +44,6 @@ from mqpy_chinit.mca import (
     keepalive,
     monitoring,
     mqi,
-    next_seq,
     open_conversation,
     our_id,
     peer_host,
@@ -51,10 +51,33 @@ from mqpy_chinit.mca import (
     status_error,
 )
 from mqpy_chinit.putaut import PutAuthority
+from mqpy_chinit.receiver_batch import (
+    DELIVERED,
+    NO_LUWID,
+    Action,
+    AnswerHeartbeat,
+    AnswerReset,
+    AnswerResync,
+    AnswerStatus,
+    BackOut,
+    BatchDone,
+    CloseHandles,
+    DeadLettered,
+    Delivery,
+    DeliveryAction,
+    EndChannel,
+    EndFastBatch,
+    HardenBatch,
+    PartnerEnded,
+    PutArrivals,
+    PutDeadLetter,
+    PutExceptionReport,
+    ReceiverBatch,
+    RetryPut,
+)
 from mqpy_chinit.states import ChannelEvent, ChannelState, ChannelStatus
 from mqpy_chinit.tlsstream import KeyRepository
 
-PUT_RUN = 64  # arrivals a receiver puts in one worker-thread call, at most
 BATCH_HANDLES = 8  # destinations (and put users) a receiver opens for a batch, at most
 
 
@@ -155,9 +178,7 @@ class ReceiverMCA:
         self.status = ChannelStatus("", "RCVR")
         self.name = ""
         self.definition: dict[str, object] = {}
-        self.seq = 0
         self.fast = False  # NPMSPEED(FAST) at both ends (agreed_fast)
-        self._delivered = False  # this batch has had a put beyond a plain run (_deliver)
         self.wrap = 999999999
         self.hbint = 0
         self.partner = ""
@@ -171,6 +192,7 @@ class ReceiverMCA:
         self._handles: dict[tuple[bytes, bytes, str | None], int | None] = {}
         self._used: set[tuple[bytes, bytes, str | None]] = set()  # this batch's destinations
         self.syncq: syncq.ChannelSyncQ | None = None  # this run's sync record
+        self.batch = self._new_batch(0, NO_LUWID)  # the decisions (_serve's: from the record)
 
     async def run(self) -> None:
         if self.call_out is not None:
@@ -254,142 +276,130 @@ class ReceiverMCA:
         st.maxmsgl = agreed.max_msg_size
 
     async def _serve(self, conv: Conversation, qm: mqpy.QueueManager) -> None:
+        """Receive until the channel ends, carrying out what the batch decides."""
         self.syncq = syncq.ChannelSyncQ(qm)
         # a partner's own record, else one RESET CHANNEL made before any partner was known
         rec = await mqi(syncrecord.read, qm, self.name, "R", self.partner) \
             or await mqi(syncrecord.read, qm, self.name, "R", "") \
             or syncrecord.SyncRecord(self.name, "R")
-        rec.partner_qm = self.partner
-        self.seq = rec.seq
+        self.batch = batch = self._new_batch(rec.seq, rec.luwid)
         self.status.last_seqno = self.status.cur_seqno = rec.seq
         self.status.last_luwid = rec.luwid
-        fast = self.fast
-        recoverable = not fast  # this batch is a unit of work (module docstring)
-        in_batch = 0
         timeout = D.receive_timeout(self.hbint)
-        pending: list[MessageData] = []  # received, not yet put: one worker-thread call puts many
-        pending_bytes = 0
-        visible = False  # pending holds a message that is to be visible at once
         while True:
             self.status.substate = "RECEIVE"
             ev = await conv.recv(timeout)
             if type(ev) is MessageData:  # nearly every flow: first
-                expected = next_seq(self.seq, self.wrap)
-                if ev.seqnum != expected:
-                    await mqi(qm.backout)
-                    await conv.close(StatusCode.MSG_SEQUENCE_ERROR)
-                    raise ChannelEnded("AMQ9526E", f"Message sequence number error for "
-                                       f"channel {self.name}: sent {ev.seqnum}, expected "
-                                       f"{expected}.", False, StatusCode.MSG_SEQUENCE_ERROR)
-                self.seq = ev.seqnum
-                in_batch += 1
-                self.status.cur_seqno = ev.seqnum
-                pending.append(ev)
-                pending_bytes += len(ev.data)
-                if ev.persistent:
-                    recoverable = True  # a unit of work at both ends
-                elif fast:
-                    visible = True
-                # (an int's test: an IntFlag's & is Python code, and this is every message)
-                confirm = bool(int(ev.flags) & CONFIRM_REQUEST)
-                # the batch's end: its sync record and commit go with the last puts when
-                # they can
-                record = self._record(ev.seqnum, ev.luwid) if confirm and recoverable \
-                    else None
-                committed = False
-                if confirm or len(pending) >= PUT_RUN or pending_bytes >= mqiflows.RUN_BYTES \
-                        or (visible and not conv.received_more()):
-                    # before waiting for the network: a fast non-persistent message is
-                    # visible as soon as it has arrived (seed 000 §3), in order -- with those
-                    # that have arrived behind it meanwhile, read without waiting, so that a
-                    # run is what the socket holds and not only what the last read brought;
-                    # puts under syncpoint wait for the batch's end (nobody sees them before
-                    # it), one round trip
-                    committed = await self._flush(conv, qm, pending, fast, record)
-                    pending_bytes, visible = 0, False
-                if confirm:
-                    if recoverable:
-                        rec = await self._commit_batch(qm, ev.seqnum, ev.luwid,
-                                                       committed=committed)
-                    else:
-                        await self._end_unrecoverable(qm, ev.seqnum, ev.luwid)
-                    recoverable = not fast
-                    await conv.send(Status(code=0))
-                    self.status.batch_done(in_batch, self.status.batchsz or 50)
-                    in_batch = 0
-                    self._qtypes.clear()  # definitions may change between batches
-                    self._may_put.clear()  # and so may authorities
-                    unused = self._unused_handles()
-                    if unused:  # after the answer: the sender need not wait for this
-                        await mqi(self._close_handles, qm, unused)
+                action = batch.message(ev)
+                self.status.cur_seqno = batch.seq
+                if action is None:
+                    continue
+                if type(action) is PutArrivals:
+                    # (unless_more: read what has arrived behind it without waiting, so
+                    # that a run is what the socket holds, not only what the last read
+                    # brought)
+                    if action.unless_more and conv.received_more():
+                        continue
+                    made = await self._put_held(conv, qm, action.batch_end)
+                    if not action.batch_end:
+                        continue
+                    action = batch.end_batch(made)
+                await self._carry_out(conv, qm, action)
                 continue
-            if pending:
-                await self._flush(conv, qm, pending, fast)
-                pending_bytes, visible = 0, False
-            if isinstance(ev, Resync):
-                await conv.send(Resync(seqnum=rec.seq, luwid=rec.luwid))
-                continue
-            if isinstance(ev, Reset):
-                # the sender's operator reset the channel: take its number (RESET CHANNEL)
-                await mqi(qm.backout)
-                rec = await self._commit_batch(qm, ev.seqnum, bytes(8))
-                self.status.cur_seqno = ev.seqnum
-                await conv.send(Reset(seqnum=ev.seqnum))
-                if self._handles:
-                    await mqi(self._close_handles, qm)
-                continue
+            if batch.other_flow() is not None:
+                await self._put_held(conv, qm)
             if isinstance(ev, Ping):
                 await conv.send(Ping(data=ev.data))  # PING CHANNEL: the data comes back
                 continue
-            if isinstance(ev, Heartbeat):
-                if ev.flags & ControlFlags1.CONFIRM_REQUEST and ev.luwid != bytes(8):
-                    # an empty batch end (every message was dead-lettered at the sender)
-                    rec = await self._commit_batch(qm, self.seq, ev.luwid)
-                    await conv.send(Status(code=0))
-                elif ev.flags & ControlFlags1.CONFIRM_REQUEST:
-                    await conv.send(Heartbeat())
-                if in_batch == 0 and self._handles:
-                    # the sender had nothing to send for a heartbeat interval: the channel
-                    # is idle, and its destinations are not held open meanwhile
-                    await mqi(self._close_handles, qm)
+            if isinstance(ev, Resync):
+                actions: tuple[Action, ...] = (batch.resync(),)
+            elif isinstance(ev, Reset):
+                actions = batch.reset(ev.seqnum)
+            elif isinstance(ev, Heartbeat):
+                actions = batch.heartbeat(int(ev.flags), ev.luwid)
+            elif isinstance(ev, Status):
+                actions = batch.partner_status(ev.code)
+            else:
                 continue
-            if isinstance(ev, Status):
-                if ev.code == StatusCode.USER_CLOSED:
-                    await mqi(qm.backout)
-                    return
-                await mqi(qm.backout)
-                raise status_error(ev)
+            if await self._carry_out(conv, qm, actions):
+                return
 
-    async def _flush(self, conv: Conversation, qm: mqpy.QueueManager,
-                     pending: list[MessageData], fast: bool,
-                     record: syncrecord.SyncRecord | None = None) -> bool:
-        """Put the received messages in order: plain puts in one worker-thread call, and
-        whatever that call could not put through :meth:`_deliver` (retry, report, DLQ).
-        With ``record`` (the batch ends with these messages), the run that puts the last of
-        them replaces the sync record too when it can, and the same worker-thread call
-        commits the batch: whether it did (else :meth:`_commit_batch` does both)."""
-        done = 0
+    def _new_batch(self, seq: int, luwid: bytes) -> ReceiverBatch:
+        """The channel's batches from its sync record (``seq``, ``luwid``), as agreed and
+        defined (SEQWRAP, NPMSPEED, MRRTY, MRTMR, USEDLQ)."""
+        return ReceiverBatch(self.name, seq, luwid, wrap=self.wrap, fast=self.fast,
+                             retries=D.int_attr(self.definition, "MRRTY"),
+                             retry_interval=D.int_attr(self.definition, "MRTMR") / 1000.0,
+                             use_dlq=D.str_attr(self.definition, "USEDLQ") != "NO")
+
+    async def _carry_out(self, conv: Conversation, qm: mqpy.QueueManager,
+                         actions: tuple[Action, ...]) -> bool:
+        """Carry out the batch's actions, in order: True when the partner closed the channel
+        normally; ChannelEnded when it ends otherwise."""
+        for action in actions:
+            kind = type(action)
+            if kind is HardenBatch:
+                await self._harden(qm, action)
+            elif kind is EndFastBatch:
+                if action.commit:
+                    await mqi(qm.commit)
+                self.status.last_seqno, self.status.last_luwid = action.seq, action.luwid
+            elif kind is AnswerStatus:
+                await conv.send(Status(code=action.code))
+            elif kind is BatchDone:
+                self.status.batch_done(action.size, self.status.batchsz or 50)
+                self._qtypes.clear()  # definitions may change between batches
+                self._may_put.clear()  # and so may authorities
+                unused = self._unused_handles()
+                if unused:  # after the answer: the sender need not wait for this
+                    await mqi(self._close_handles, qm, unused)
+            elif kind is AnswerResync:
+                await conv.send(Resync(seqnum=action.seq, luwid=action.luwid))
+            elif kind is AnswerReset:
+                self.status.cur_seqno = action.seq
+                await conv.send(Reset(seqnum=action.seq))
+            elif kind is AnswerHeartbeat:
+                await conv.send(Heartbeat())
+            elif kind is CloseHandles:
+                if self._handles:
+                    await mqi(self._close_handles, qm)
+            elif kind is BackOut:
+                await mqi(qm.backout)
+            elif kind is EndChannel:
+                if action.status_code is not None:
+                    await conv.close(action.status_code)
+                raise ChannelEnded(action.msgid, action.text, action.retry, action.status_code)
+            elif kind is PartnerEnded:
+                if action.code == StatusCode.USER_CLOSED:
+                    return True
+                raise status_error(Status(code=action.code))
+        return False
+
+    async def _put_held(self, conv: Conversation | None, qm: mqpy.QueueManager,
+                        batch_end: bool = False) -> bool:
+        """Put the arrivals the batch holds, in order: runs of plain puts, each one
+        worker-thread call (or none), and whatever a run could not put through
+        :meth:`deliver` (retry, report, DLQ). At the ``batch_end``, the run that puts the
+        last arrivals replaces the sync record too when it can, and commits the batch:
+        whether it did (else the batch's HardenBatch does both)."""
+        batch = self.batch
+        end = batch.batch_record() if batch_end else None
+        record = None if end is None else self._record(*end)
         committed = False
-        while done < len(pending):
-            sizes, committed = await self._put_run_in_loop(qm, pending[done:], fast, record)
+        while evs := batch.to_put():
+            sizes, committed = await self._put_run_in_loop(qm, evs, record)
             if sizes:
                 self.status.messages_moved(len(sizes), sum(sizes), sent=False)
-            done += len(sizes)
-            if done == len(pending):
+            ev = batch.run_put(len(sizes))
+            if ev is None:
                 break
-            self._delivered = True  # (it may put a report under syncpoint)
-            problem = await self._deliver(qm, pending[done], fast)
+            problem = await self.deliver(qm, ev)
             if problem is not None:
-                pending.clear()
-                await mqi(qm.backout)
-                await conv.close(problem.status_code or StatusCode.CAN_NOT_STORE)
-                raise problem
-            done += 1
-            committed = False  # the record and commit are for the end: after _deliver's put
-        pending.clear()
+                await self._carry_out(conv, qm, batch.cannot_continue(problem))
+            committed = False  # the record and commit are for the end: after deliver's put
         return committed
 
-    def _put_run(self, qm: mqpy.QueueManager, evs: list[MessageData], fast: bool,
+    def _put_run(self, qm: mqpy.QueueManager, evs: list[MessageData],
                  record: syncrecord.SyncRecord | None = None
                  ) -> tuple[list[int], bool]:
         """In a worker thread: put arrivals until one needs more than a plain put (a put that
@@ -399,9 +409,9 @@ class ReceiverMCA:
         plain puts, the same round trip replaces ``record`` (the sync record of the batch
         they end) if the MCA's record is known and commits the batch (an MQCMIT may end an
         SPI RUN, mqiflows.RUN_LAST_VERBS): whether it was."""
-        steps, sizes, tail = self._put_steps(qm, evs, fast, record)
+        steps, sizes, tail = self._put_steps(qm, evs, record)
         if not steps:
-            return [], False  # the first arrival needs _deliver: no round trip for nothing
+            return [], False  # the first arrival needs deliver: no round trip for nothing
         # the commit ends the same round trip: made only if every call completed, which
         # is when syncq.done holds
         done, committed = xmitgets.run_quiet(qm.get_handle(), steps + tail, bool(tail))
@@ -411,7 +421,7 @@ class ReceiverMCA:
         return put, replaced
 
     async def _put_run_in_loop(self, qm: mqpy.QueueManager, evs: list[MessageData],
-                               fast: bool, record: syncrecord.SyncRecord | None = None
+                               record: syncrecord.SyncRecord | None = None
                                ) -> tuple[list[int], bool]:
         """:meth:`_put_run`, from the event loop when it can be: when every arrival's put
         is ready without a call to the queue manager first (its destination open and its
@@ -420,7 +430,7 @@ class ReceiverMCA:
         else by :meth:`_put_run` in one, as before."""
         handle = qm.get_handle()
         if xmitgets.in_loop(handle):
-            made = self._put_steps(qm, evs, fast, record, may_call=False)
+            made = self._put_steps(qm, evs, record, may_call=False)
             if made is not None and made[0]:
                 steps, sizes, tail = made
                 ran = await xmitgets.run_quiet_in_loop(handle, steps + tail, bool(tail))
@@ -430,9 +440,9 @@ class ReceiverMCA:
                     if replaced and not committed:
                         await mqi(qm.commit)
                     return put, replaced
-        return await mqi(self._put_run, qm, evs, fast, record)
+        return await mqi(self._put_run, qm, evs, record)
 
-    def _put_steps(self, qm: mqpy.QueueManager, evs: list[MessageData], fast: bool,
+    def _put_steps(self, qm: mqpy.QueueManager, evs: list[MessageData],
                    record: syncrecord.SyncRecord | None, *, may_call: bool = True
                    ) -> tuple[list[Step], list[int], list[Step]] | None:
         """The steps of :meth:`_put_run`'s round trip: the puts of the arrivals up to the
@@ -444,26 +454,26 @@ class ReceiverMCA:
         sizes: list[int] = []
         carried = 0
         local = self.local_qm.encode("latin-1")
+        outside_syncpoint = self.batch.outside_syncpoint
         for ev in evs:
             try:
                 dest_q, dest_qm, md, fmt, context_user = _arrival(ev)
-            except ValueError:  # a transmission header that does not decode: _deliver's
+            except ValueError:  # a transmission header that does not decode: deliver's
                 break
             if fmt == CMQC.MQFMT_DIST_HEADER:
-                break  # for every destination it names: _deliver, after the run's puts
+                break  # for every destination it names: deliver, after the run's puts
             if steps and carried + len(ev.data) > mqiflows.RUN_BYTES:
                 break  # the rest in the next run: one round trip stays a modest flow
             if not may_call and not self._ready(dest_q, dest_qm, context_user, local):
                 return None
-            sync = CMQC.MQPMO_NO_SYNCPOINT if (
-                fast and not ev.persistent) else CMQC.MQPMO_SYNCPOINT
+            sync = CMQC.MQPMO_NO_SYNCPOINT if outside_syncpoint(ev) else CMQC.MQPMO_SYNCPOINT
             try:
                 self._second_check(qm, dest_q, dest_qm)
                 hobj = self._destination(qm, dest_q, dest_qm, context_user) \
                     if dest_qm in (b"", local) else None
             except mqpy.MQMIError:
                 # refused by PUTAUT's second check, or the destination cannot be opened:
-                # _deliver takes it from here (its MQPUT1 gives the reason)
+                # deliver takes it from here (its MQPUT1 gives the reason)
                 break
             if hobj is not None:
                 # a local queue of that name, open for the batch: an MQPUT, and rule 6
@@ -542,30 +552,12 @@ class ReceiverMCA:
 
     def _destination(self, qm: mqpy.QueueManager, dest_q: bytes, dest_qm: bytes,
                      context_user: bytes) -> int | None:
-        """The batch's handle for arrivals to a local queue named ``dest_q`` (blocking).
-
-        The first arrival for a destination (and put user) opens it as its MQPUT1 would --
-        output, set-all context, the PUTAUT user as alternate user, not bound to one
-        cluster instance -- so the batch's puts are MQPUTs, without an open, a name
-        resolution and an authority check each. The open's resolved names say whether the
-        name is a local queue: resolved to itself at this queue manager, it is neither a
-        remote-queue definition (rule 6: those always resolve to another queue manager)
-        nor an alias or a model; anything else is closed again and goes by MQPUT1 after
-        :meth:`_qtype`'s check, as before. A failed open raises its MQMIError (the caller
-        leaves the arrival to _deliver). While it is open the queue cannot be deleted, so
-        what the open found holds for every put through it. The handle stays open from
-        batch to batch while each batch puts there (:meth:`_unused_handles`), and is closed
-        after the commit of a batch that did not, when the channel idles (a heartbeat), at
-        RESET CHANNEL and at the end of the channel: IBM's receiving MCAs also keep their
-        destination queues open between batches ("MCAs for receiver channels ... may keep
-        the destination queues open even when messages are not being transmitted", IBM MQ
-        reason 2042, MQRC_OBJECT_IN_USE), and an open and a close a batch were two of its
-        four round trips. As for any application holding a handle, what the open checked
-        (the put user's authority) holds until the handle is closed: an authority taken
-        away applies from the next open, after a batch that does not put there, an idle
-        heartbeat interval or the channel's end. At most BATCH_HANDLES at once: beyond them (PUTAUT(CTX) with
-        many users) an open each would cost more round trips than it saves, and arrivals
-        go by MQPUT1."""
+        """The batch's handle for arrivals to local queue ``dest_q`` (blocking), opened as
+        their MQPUT1 would be (output, set-all context, PUTAUT's user, not bound), so that
+        the batch's puts are MQPUTs; None when the name is not a local queue (an alias, a
+        model, a remote-queue definition: rule 6), or beyond BATCH_HANDLES: those go by
+        MQPUT1. A failed open raises its MQMIError (deliver takes the arrival). Handles
+        stay open from batch to batch while batches put there (:meth:`_unused_handles`)."""
         user = self.put_authority.put_user(context_user)
         key = (dest_q, dest_qm, user)
         self._used.add(key)
@@ -646,85 +638,62 @@ class ReceiverMCA:
         return syncrecord.SyncRecord(self.name, "R", seq, luwid, self.partner,
                                      conname=self.conname)
 
-    async def _commit_batch(self, qm: mqpy.QueueManager, seq: int, luwid: bytes, *,
-                            committed: bool = False) -> syncrecord.SyncRecord:
+    async def _harden(self, qm: mqpy.QueueManager, action: HardenBatch) -> None:
         """Commit the batch with its sync record: one worker-thread call, none when the run
-        of its last puts did both (``committed``)."""
-        rec = self._record(seq, luwid)
+        of its last puts did both (``action.made``)."""
+        if not action.made:
+            rec = self._record(action.seq, action.luwid)
 
-        def harden() -> None:
-            self.syncq.replace_in_uow(rec)
-            qm.commit()
+            def harden() -> None:
+                self.syncq.replace_in_uow(rec)
+                qm.commit()
 
-        if not committed:
             await mqi(harden)
-        self._delivered = False
-        self.seq = seq
-        self.status.last_seqno = seq
-        self.status.last_luwid = luwid
-        return rec
+        self.status.last_seqno, self.status.last_luwid = action.seq, action.luwid
 
-    async def _end_unrecoverable(self, qm: mqpy.QueueManager, seq: int, luwid: bytes
-                                 ) -> None:
-        """The end of a batch of fast non-persistent messages, put outside syncpoint: no
-        sync record (the sender replaces none either), and a commit only when a report
-        went under syncpoint (:meth:`_deliver`)."""
-        if self._delivered:
-            await mqi(qm.commit)
-        self._delivered = False
-        self.seq = seq
-        self.status.last_seqno = seq
-        self.status.last_luwid = luwid
-
-    async def _deliver(self, qm: mqpy.QueueManager, ev: MessageData, fast: bool
-                       ) -> ChannelEnded | None:
+    async def deliver(self, qm: mqpy.QueueManager, ev: MessageData) -> EndChannel | None:
         """Put one arriving message where its transmission header says; on failure retry,
-        return it to its sender, or dead-letter it; a ChannelEnded when none of that works
-        (a transmission header that does not decode is the partner's protocol error)."""
+        return it to its sender, or dead-letter it (:class:`Delivery` decides); an
+        EndChannel when none of that works (a transmission header that does not decode is
+        the partner's protocol error)."""
         try:
             xqh = _transmission_header(ev)
         except ValueError as exc:  # (mqstruct.StructError)
-            return ChannelEnded("AMQ9504E", f"Protocol error: the transmission header of "
-                                f"message {ev.seqnum} does not decode: {exc}.", True,
-                                StatusCode.PROTOCOL_INVALID_DATA)
+            return EndChannel("AMQ9504E", f"Protocol error: the transmission header of "
+                              f"message {ev.seqnum} does not decode: {exc}.", True,
+                              StatusCode.PROTOCOL_INVALID_DATA)
         md = xqh.MsgDesc
         if md.Format == CMQC.MQFMT_DIST_HEADER:
-            return await distribution.deliver_list(self, qm, ev, fast, mqi)
+            return await distribution.deliver_list(self, qm, ev, mqi)
         dest_q = xqh.RemoteQName.rstrip(b" \x00").decode("latin-1")
         dest_qm = xqh.RemoteQMgrName.rstrip(b" \x00").decode("latin-1")
-        persistent = md.Persistence == CMQC.MQPER_PERSISTENT
-        sync = CMQC.MQPMO_NO_SYNCPOINT if (fast and not persistent) else CMQC.MQPMO_SYNCPOINT
-        od = mqpy.OD(ObjectName=dest_q.encode("latin-1"), ObjectQMgrName=dest_qm.encode("latin-1"))
-        retries = D.int_attr(self.definition, "MRRTY")
-        interval = D.int_attr(self.definition, "MRTMR") / 1000.0
-        reason = 0
-        if dest_qm in ("", self.local_qm) and await self._is_remote_definition(qm, dest_q):
+        if dest_qm in ("", self.local_qm) and await self.is_remote_definition(qm, dest_q):
             # Arrivals are resolved like an open naming both queue and queue manager, but a
             # remote-queue definition never applies to them (seed 000 §1 rule 6).
-            return await self._undeliverable(qm, md, ev.data, CMQC.MQRC_UNKNOWN_OBJECT_NAME,
-                                             dest_q, dest_qm, sync)
+            return await self.undeliverable(qm, ev, md, CMQC.MQRC_UNKNOWN_OBJECT_NAME,
+                                            dest_q, dest_qm)
+        delivery = self.batch.delivery(ev, dest_q, dest_qm, md.Report,
+                                       bool(md.ReplyToQ.strip(b" \x00")))
+        sync = CMQC.MQPMO_NO_SYNCPOINT if delivery.outside_syncpoint else CMQC.MQPMO_SYNCPOINT
         while True:
             try:
-                await mqi(self._put_arrival, qm, od.ObjectName, od.ObjectQMgrName, md, ev.data,
-                          sync)
-                self.status.message_moved(len(ev.data), sent=False)
-                if self.status.state is ChannelState.PAUSED:
-                    self.status.move(ChannelEvent.MESSAGE_RETRY_ENDED)
-                return None
+                await mqi(self._put_arrival, qm, dest_q.encode("latin-1"),
+                          dest_qm.encode("latin-1"), md, ev.data, sync)
             except mqpy.MQMIError as e:
-                reason = e.reason
-            if reason in (CMQC.MQRC_Q_FULL, CMQC.MQRC_PUT_INHIBITED) and retries > 0:
-                retries -= 1
-                if self.status.state is ChannelState.RUNNING:
-                    self.status.move(ChannelEvent.MESSAGE_RETRY)
-                await trio.sleep(interval)
-                continue
-            break
-        if self.status.state is ChannelState.PAUSED:
-            self.status.move(ChannelEvent.MESSAGE_RETRY_ENDED)
-        return await self._undeliverable(qm, md, ev.data, reason, dest_q, dest_qm, sync)
+                action = delivery.put_failed(e.reason, trio.current_time())
+                if type(action) is RetryPut:
+                    if self.status.state is ChannelState.RUNNING:
+                        self.status.move(ChannelEvent.MESSAGE_RETRY)
+                    await trio.sleep_until(action.at)
+                    continue
+            else:
+                self.status.message_moved(len(ev.data), sent=False)
+                action = DELIVERED
+            if self.status.state is ChannelState.PAUSED:
+                self.status.move(ChannelEvent.MESSAGE_RETRY_ENDED)
+            return await self._not_delivered(qm, delivery, action, md, ev.data)
 
-    async def _is_remote_definition(self, qm: mqpy.QueueManager, name: str) -> bool:
+    async def is_remote_definition(self, qm: mqpy.QueueManager, name: str) -> bool:
         return await mqi(self._qtype, qm, name) == CMQC.MQQT_REMOTE
 
     def _qtype(self, qm: mqpy.QueueManager, name: str) -> int:
@@ -743,56 +712,78 @@ class ReceiverMCA:
             self._qtypes[name] = cached
         return cached
 
-    async def _undeliverable(self, qm: mqpy.QueueManager, md: mqpy.MD, data: bytes,
-                             reason: int, dest_q: str, dest_qm: str, sync: int
-                             ) -> ChannelEnded | None:
-        if md.Report & CMQC.MQRO_EXCEPTION and md.ReplyToQ.strip(b" \x00"):
-            # An exception report as asked (with none, some or all of the data); with
-            # MQRO_DISCARD_MSG that is all (return to sender), else the message is
-            # dead-lettered as well (seed 000 §8).
-            built = reports.build_report("EXCEPTION", md, data, feedback=reason,
-                                         qmgr_name=self.local_qm, msgid=bytes(24))
-            if built is not None:
-                rmd, body = built
-                # the sender names the reply-to queue: the report goes there with the
-                # authority PUTAUT names for the message itself, never the MCA's own
-                rod, options = _as_user(
-                    mqpy.OD(ObjectName=md.ReplyToQ, ObjectQMgrName=md.ReplyToQMgr),
-                    self.put_authority.put_user(md.UserIdentifier))
-                try:
-                    await mqi(qm.put1, rod, body, rmd,
-                              mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT | options))
-                    if md.Report & CMQC.MQRO_DISCARD_MSG:
-                        return None
-                except mqpy.MQMIError:
-                    pass
-        deadq = (await mqi(qm.inquire, CMQC.MQCA_DEAD_LETTER_Q_NAME)).strip(b" \x00")
-        dlq_problem = "no dead-letter queue"
-        if deadq:
-            dmd, body = reports.build_dead_letter(md, data, reason, dest_q, dest_qm,
-                                                  put_appl_name=b"mqpy receiver MCA",
-                                                  put_date=md.PutDate, put_time=md.PutTime)
-            dod, options = _as_user(mqpy.OD(ObjectName=deadq),
-                                    self.put_authority.dead_letter_user())
-            try:
-                await mqi(qm.put1, dod, body, dmd,
-                          mqpy.PMO(Options=sync | options | CMQC.MQPMO_SET_ALL_CONTEXT))
-            except mqpy.MQMIError as e:
-                # the operator is told why the DLQ would not take it, not that there is none
-                dlq_problem = (f"the dead-letter queue {deadq.decode('latin-1')} refused it "
-                               f"(reason {e.reason})")
-            else:
+    async def undeliverable(self, qm: mqpy.QueueManager, ev: MessageData, md: mqpy.MD,
+                            reason: int, dest_q: str, dest_qm: str) -> EndChannel | None:
+        """An arrival (``md``, ``ev``'s data) that cannot be put for ``reason``, no retry
+        helping: returned to its sender, dead-lettered, discarded, or the channel ends."""
+        delivery = self.batch.delivery(ev, dest_q, dest_qm, md.Report,
+                                       bool(md.ReplyToQ.strip(b" \x00")))
+        return await self._not_delivered(qm, delivery, delivery.refused(reason), md,
+                                         ev.data)
+
+    async def _not_delivered(self, qm: mqpy.QueueManager, delivery: Delivery,
+                             action: DeliveryAction, md: mqpy.MD, data: bytes
+                             ) -> EndChannel | None:
+        """Carry out ``delivery``'s actions from ``action`` until the arrival is dealt with
+        (None) or the channel is to end (the EndChannel)."""
+        while True:
+            kind = type(action)
+            if kind is PutExceptionReport:
+                action = delivery.report_put(
+                    await self._put_exception_report(qm, md, data, action.reason))
+            elif kind is PutDeadLetter:
+                queue, refused = await self._put_dead_letter(qm, delivery, md, data)
+                action = delivery.dead_letter_put(queue, refused)
+            elif kind is DeadLettered:
                 self.log(amqmsgs.AMQ9544.msgid, f"Messages not put to destination queue. "
                          f"During the processing of channel '{self.name}' a message for "
-                         f"queue '{dest_q}' at '{dest_qm or self.local_qm}' could not be "
-                         f"put (reason {reason}) and was put to the dead-letter queue "
-                         f"'{deadq.decode('latin-1')}'. The location of the queue is 1, "
-                         f"where 1 is the local dead-letter queue and 2 is the remote "
+                         f"queue '{delivery.dest_q}' at '{delivery.dest_qm or self.local_qm}' "
+                         f"could not be put (reason {action.reason}) and was put to the "
+                         f"dead-letter queue '{action.queue}'. The location of the queue is "
+                         f"1, where 1 is the local dead-letter queue and 2 is the remote "
                          f"dead-letter queue.")
                 return None
-        if sync == CMQC.MQPMO_NO_SYNCPOINT:
-            return None  # a fast non-persistent message is discarded (seed 000 §8)
-        return ChannelEnded("AMQ9544E", f"Messages not put to destination queue {dest_q} "
-                            f"at {dest_qm}: reason {reason}; {dlq_problem}.", True,
-                            StatusCode.CAN_NOT_STORE)
+            elif kind is EndChannel:
+                return action
+            else:
+                return None
 
+    async def _put_exception_report(self, qm: mqpy.QueueManager, md: mqpy.MD, data: bytes,
+                                    reason: int) -> bool:
+        """An exception report as asked (with none, some or all of the data) to the
+        arrival's ReplyToQ, under syncpoint: whether it went."""
+        built = reports.build_report("EXCEPTION", md, data, feedback=reason,
+                                     qmgr_name=self.local_qm, msgid=bytes(24))
+        if built is None:
+            return False
+        rmd, body = built
+        # the sender names the reply-to queue: the report goes there with the authority
+        # PUTAUT names for the message itself, never the MCA's own
+        rod, options = _as_user(mqpy.OD(ObjectName=md.ReplyToQ, ObjectQMgrName=md.ReplyToQMgr),
+                                self.put_authority.put_user(md.UserIdentifier))
+        try:
+            await mqi(qm.put1, rod, body, rmd, mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT | options))
+        except mqpy.MQMIError:
+            return False
+        return True
+
+    async def _put_dead_letter(self, qm: mqpy.QueueManager, delivery: Delivery, md: mqpy.MD,
+                               data: bytes) -> tuple[str, int | None]:
+        """The arrival with an MQDLH on the queue manager's dead-letter queue, with the MCA
+        user's authority: the queue's name ("": none) and the put's reason if refused."""
+        deadq = (await mqi(qm.inquire, CMQC.MQCA_DEAD_LETTER_Q_NAME)).strip(b" \x00")
+        if not deadq:
+            return "", None
+        dmd, body = reports.build_dead_letter(md, data, delivery.reason, delivery.dest_q,
+                                              delivery.dest_qm,
+                                              put_appl_name=b"mqpy receiver MCA",
+                                              put_date=md.PutDate, put_time=md.PutTime)
+        dod, options = _as_user(mqpy.OD(ObjectName=deadq),
+                                self.put_authority.dead_letter_user())
+        sync = CMQC.MQPMO_NO_SYNCPOINT if delivery.outside_syncpoint else CMQC.MQPMO_SYNCPOINT
+        try:
+            await mqi(qm.put1, dod, body, dmd,
+                      mqpy.PMO(Options=sync | options | CMQC.MQPMO_SET_ALL_CONTEXT))
+        except mqpy.MQMIError as e:
+            return deadq.decode("latin-1"), e.reason
+        return deadq.decode("latin-1"), None

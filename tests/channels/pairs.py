@@ -16,6 +16,8 @@ from mqpy import CMQC
 from mqpy.fap.segments import XQH_WITH_MD_LENGTH, ControlFlags1, MessageData, SegmentType
 from mqpy.structures import XQH
 from mqpy_chinit.chinit import ChannelInitiator
+from mqpy_chinit.receiver_batch import NO_LUWID
+from mqpy_chinit.receiver_mca import ReceiverMCA
 from mqpy_chinit.states import ChannelState
 from tests.support.proxy import FaultProxy, Policy
 from tests.support.waiting import wait_until
@@ -150,3 +152,10 @@ def _arrivals(qm1) -> list[MessageData]:
                                             data[XQH_WITH_MD_LENGTH:]))
     finally:
         conn.disconnect()
+
+
+async def put_held(rcv: ReceiverMCA, conn, pending: list[MessageData]) -> None:
+    """``pending`` put as a receiving MCA puts the arrivals of a batch it holds (not ended)."""
+    rcv.batch = rcv._new_batch(0, NO_LUWID)
+    rcv.batch.pending.extend(pending)
+    await rcv._put_held(None, conn)

@@ -63,7 +63,7 @@ async def test_a_transmission_header_that_does_not_decode_is_a_protocol_error(ve
     at = XQH_LENGTH + mqpy.MD.offset_of("Version")
     raw[at:at + 4] = version.to_bytes(4, "little", signed=True)
     ev = MessageData(seqnum=7, xqh=bytes(raw), data=b"data")
-    receiver = mca.ReceiverMCA.__new__(mca.ReceiverMCA)  # (_deliver decodes before all else)
-    problem = await receiver._deliver(None, ev, False)
+    receiver = mca.ReceiverMCA.__new__(mca.ReceiverMCA)  # (deliver decodes before all else)
+    problem = await receiver.deliver(None, ev)
     assert problem.msgid == "AMQ9504E" and "message 7" in problem.text
     assert problem.status_code == StatusCode.PROTOCOL_INVALID_DATA

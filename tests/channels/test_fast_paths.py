@@ -315,16 +315,16 @@ def test_a_receivers_packed_puts_deliver_what_the_verbs_path_delivers(daemon, mo
             if path == "verbs":
                 monkeypatch.setattr(xmitgets, "run_quiet", verbs_path)
             # a batch of three, its sync record replaced and committed in the same call
-            put, committed = rcv._put_run(qm, evs[:3], False, rcv._record(3, b"1" * 8))
+            put, committed = rcv._put_run(qm, evs[:3], rcv._record(3, b"1" * 8))
             assert put == [len(ev.data) for ev in evs[:3]] and committed
             # Q2 refuses puts: the run stops at once, nothing of it done
             q2.set(CMQC.MQIA_INHIBIT_PUT, CMQC.MQQA_PUT_INHIBITED)
-            put, committed = rcv._put_run(qm, evs[3:], False, rcv._record(6, b"2" * 8))
+            put, committed = rcv._put_run(qm, evs[3:], rcv._record(6, b"2" * 8))
             assert put == [] and not committed
             qm.backout()
             # Q2 takes them: the record, lost track of, goes by the full search
             q2.set(CMQC.MQIA_INHIBIT_PUT, CMQC.MQQA_PUT_ALLOWED)
-            put, committed = rcv._put_run(qm, evs[3:], False, rcv._record(6, b"2" * 8))
+            put, committed = rcv._put_run(qm, evs[3:], rcv._record(6, b"2" * 8))
             assert put == [len(ev.data) for ev in evs[3:]] and not committed
             rcv.syncq.replace_in_uow(rcv._record(6, b"2" * 8))
             qm.commit()

@@ -16,7 +16,7 @@ from mqpy import CMQC
 from mqpy.fap.segments import MessageData
 from mqpy_chinit.receiver_mca import ReceiverMCA
 from mqpy_chinit.states import ChannelState
-from tests.channels.pairs import _arrivals, listening, started
+from tests.channels.pairs import _arrivals, listening, put_held, started
 from tests.support.waiting import wait_until
 
 DLQ = "SYSTEM.DEAD.LETTER.QUEUE"
@@ -44,7 +44,7 @@ async def _receive(qm2, pending, rcv: ReceiverMCA | None = None):
     rcv = rcv or ReceiverMCA(None, "QM2", qm2.connect, lambda name: None)
     rcv.definition = {"MRRTY": 0}
     conn = qm2.connect()
-    await rcv._flush(None, conn, pending, False)
+    await put_held(rcv, conn, pending)
     conn.commit()
     return rcv, conn
 

@@ -9,7 +9,7 @@ import mqpy
 from mqpy import CMQC
 from mqpy.fap.segments import MessageData
 from mqpy_chinit.receiver_mca import ReceiverMCA
-from tests.channels.pairs import _arrivals
+from tests.channels.pairs import _arrivals, put_held
 
 TARGETS = ("T1", "T2", "T3")
 
@@ -41,7 +41,7 @@ async def test_a_plain_arrival_ahead_of_an_mqdh_message_is_put(two_qmgrs):
     rcv = ReceiverMCA(None, "QM2", qm2.connect, lambda name: None)
     conn = qm2.connect()
     try:
-        await rcv._flush(None, conn, pending, False)
+        await put_held(rcv, conn, pending)
         conn.commit()
     finally:
         conn.disconnect()
@@ -71,7 +71,7 @@ async def test_an_mqdh_message_is_put_with_the_authority_putaut_names(two_qmgrs)
     rcv.put_authority = PutAuthority("CTX", "")
     conn = qm2.connect()
     try:
-        await rcv._flush(None, conn, pending, False)
+        await put_held(rcv, conn, pending)
         conn.commit()
     finally:
         conn.disconnect()
@@ -105,7 +105,7 @@ async def test_an_exception_report_is_put_with_the_authority_putaut_names(two_qm
     rcv.put_authority = PutAuthority("CTX", "")
     conn = qm2.connect()
     try:
-        await rcv._flush(None, conn, [MessageData.from_xqh(ev.seqnum, xqh, ev.data)], False)
+        await put_held(rcv, conn, [MessageData.from_xqh(ev.seqnum, xqh, ev.data)])
         conn.commit()
     finally:
         conn.disconnect()

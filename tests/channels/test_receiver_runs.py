@@ -116,8 +116,8 @@ async def _receive(qm2, reads: list[list[MessageData]], arrived: set[int],
     runs: list[int] = []
 
     class Counted(ReceiverMCA):
-        def _put_run(self, qm, evs, fast, record=None):
-            put, committed = super()._put_run(qm, evs, fast, record)
+        def _put_run(self, qm, evs, record=None):
+            put, committed = super()._put_run(qm, evs, record)
             runs.append(len(put))
             return put, committed
 

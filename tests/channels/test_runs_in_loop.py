@@ -13,6 +13,7 @@ import mqpy
 from mqpy import CMQC, bindings, syncrecord
 from mqpy.fap import mqiflows
 from mqpy_chinit import receiver_mca, syncq, xmitgets
+from mqpy_chinit.receiver_batch import NO_LUWID
 from mqpy_chinit.receiver_mca import ReceiverMCA
 from tests.daemon.conftest import running  # noqa: F401 - the daemon fixture
 from tests.support.installation import QM
@@ -126,6 +127,8 @@ async def test_a_receiving_mcas_later_batches_go_without_a_worker_thread(running
     rcv = ReceiverMCA(None, QM, lambda: conn, lambda name: None)
     rcv.name, rcv.definition, rcv.partner = "C", {"CHLTYPE": "RCVR"}, "QM9"
     rcv.syncq = syncq.ChannelSyncQ(conn)
+    rcv.fast = True
+    rcv.batch = rcv._new_batch(0, NO_LUWID)
     try:
         first = [_message(n, confirm=n == 3, persistent=True) for n in range(1, 4)]
         second = [_message(n, confirm=n == 6, persistent=True) for n in range(4, 7)]
@@ -137,10 +140,10 @@ async def test_a_receiving_mcas_later_batches_go_without_a_worker_thread(running
                 def no_thread(*args, **kw):
                     raise AssertionError(f"a worker-thread call: {args[0]}")
                 monkeypatch.setattr(receiver_mca, "mqi", no_thread)
-            committed = await rcv._flush(None, conn, list(batch), True,
-                                         rcv._record(batch[-1].seqnum, batch[-1].luwid))
-            if not committed:
-                await rcv._commit_batch(conn, batch[-1].seqnum, batch[-1].luwid)
+            for ev in batch:
+                rcv.batch.message(ev)
+            committed = await rcv._put_held(None, conn, batch_end=True)
+            await rcv._harden(conn, rcv.batch.end_batch(committed)[0])
         assert committed
         monkeypatch.undo()
         assert _drained(conn.get_handle(), b"Q1") == [b"%d" % n for n in range(1, 7)]

@@ -159,17 +159,13 @@ async def test_exception_report_without_discard_dead_letters_and_still_reports(q
     assert replies == 1
 
 
-async def test_no_dlq_and_a_bad_target_ends_the_channel_and_keeps_the_batch(make_qmgr):
-    """Given QM2 without a dead-letter queue and a batch of two persistent messages, the second
-    for a queue QM2 does not have, when the channel delivers them, then the receiver backs the
-    batch out, the channel ends (STOPPED here: no retries defined) and both messages are
-    still on QM1's xmitq; nothing reached the target.
-    spec: dqm-intercommunication 9.45, §8 item 4; aliases-channels-storage 4.27;
-    operations-dlq-clusters 7.14"""
-    qm1, qm2 = make_qmgr("QM1"), make_qmgr("QM2", dlq=False)
+async def _bad_target_ends_the_channel(qm1, qm2, **rcvr) -> None:
+    """A batch of two persistent messages, the second for a queue QM2 does not have, over a
+    channel without retries (the RCVR defined with ``rcvr``): once the channel is STOPPED,
+    both messages are on QM1's xmitq and none reached TARGET."""
     async with trio.open_nursery() as nursery:
         r2 = await start_chinit(nursery, qm2, listen=True)
-        define_pair(qm1, qm2, r2.port, SHORTRTY=0, LONGRTY=0, HBINT=0)
+        define_pair(qm1, qm2, r2.port, SHORTRTY=0, LONGRTY=0, HBINT=0, rcvr=rcvr)
         qm1.put("TARGET", b"good", qmgr="QM2")
         qm1.put("NO.SUCH.Q", b"bad", qmgr="QM2")
         r1 = await start_chinit(nursery, qm1)
@@ -179,6 +175,26 @@ async def test_no_dlq_and_a_bad_target_ends_the_channel_and_keeps_the_batch(make
         await wait_until(lambda: qm1.depth("QM2") == 2)
         assert browse(qm2, "TARGET") == [] and not qm1.engine.indoubt()
         finish(nursery)
+
+
+async def test_no_dlq_and_a_bad_target_ends_the_channel_and_keeps_the_batch(make_qmgr):
+    """Given QM2 without a dead-letter queue and a batch of two persistent messages, the second
+    for a queue QM2 does not have, when the channel delivers them, then the receiver backs the
+    batch out, the channel ends (STOPPED here: no retries defined) and both messages are
+    still on QM1's xmitq; nothing reached the target.
+    spec: dqm-intercommunication 9.45, §8 item 4; aliases-channels-storage 4.27;
+    operations-dlq-clusters 7.14"""
+    await _bad_target_ends_the_channel(make_qmgr("QM1"), make_qmgr("QM2", dlq=False))
+
+
+async def test_usedlq_no_and_a_bad_target_ends_the_channel_though_there_is_a_dlq(qm1, qm2):
+    """Given a RCVR with USEDLQ(NO), QM2 with a dead-letter queue, and a batch of two
+    persistent messages, the second for a queue QM2 does not have, when the channel delivers
+    them, then nothing goes to the dead-letter queue: the receiver backs the batch out, the
+    channel ends and both messages are still on QM1's xmitq (IBM, USEDLQ(NO): "messages
+    that cannot be delivered by a channel are treated as a failure")."""
+    await _bad_target_ends_the_channel(qm1, qm2, USEDLQ="NO")
+    assert qm2.depth(DLQ) == 0
 
 
 async def test_fast_nonpersistent_message_for_a_bad_target_is_discarded_without_a_dlq(
