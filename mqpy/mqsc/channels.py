@@ -6,14 +6,13 @@ finds no current status (``AMQ8420I: Channel Status not found.``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from mqpy import CMQCFC, syncrecord
 from mqpy.mqsc.display import format_attrs
 from mqpy.mqsc.messages import message
 from mqpy.mqsc.parser import MQSCCommand
-from mqpy.mqsc.results import CommandFailed, Requester, not_supported
+from mqpy.mqsc.results import CommandFailed, Handler, Requester, not_supported
 from mqpy.mqsc.selection import generic_match, where_passes
 
 if TYPE_CHECKING:
@@ -234,10 +233,8 @@ def chinit_control(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> lis
     raise proc.no_chinit()
 
 
-_Handler = Callable[["MQSCProcessor", MQSCCommand, Requester], list[str]]
-
 #: (verb, object type) -> handler
-COMMANDS: dict[tuple[str, str], _Handler] = {
+COMMANDS: dict[tuple[str, str], Handler] = {
     **{(verb, "CHANNEL"): channel_command for verb in _CHINIT_VERBS},
     ("DISPLAY", "CHSTATUS"): display_chstatus,
     ("START", "CHINIT"): chinit_control, ("STOP", "CHINIT"): chinit_control,

@@ -14,7 +14,7 @@ from mqpy import CMQC, CMQCFC
 from mqpy.mqsc.display import format_attrs
 from mqpy.mqsc.messages import message
 from mqpy.mqsc.parser import MQSCCommand
-from mqpy.mqsc.results import CommandFailed, Requester
+from mqpy.mqsc.results import CommandFailed, Handler, Requester
 from mqpy.mqsc.selection import where_passes
 
 if TYPE_CHECKING:
@@ -112,10 +112,8 @@ def control(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[str]:
     return [message(done)]
 
 
-_Handler = Callable[["MQSCProcessor", MQSCCommand, Requester], list[str]]
-
 #: (verb, object type) -> handler
-COMMANDS: dict[tuple[str, str], _Handler] = {
+COMMANDS: dict[tuple[str, str], Handler] = {
     ("DISPLAY", "CLUSQMGR"): display, ("DISPLAY", "QCLUSTER"): display,
     ("REFRESH", "CLUSTER"): control, ("RESET", "CLUSTER"): control,
     ("SUSPEND", "QMGR"): control, ("RESUME", "QMGR"): control,

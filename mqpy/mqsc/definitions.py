@@ -4,7 +4,6 @@ A definition starts from LIKE's object or IBM's default object (SYSTEM.DEFAULT.*
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from mqpy import CMQC, CMQCFC, services
@@ -22,7 +21,7 @@ from mqpy.mqsc.mapping import (
 )
 from mqpy.mqsc.messages import DISPLAY_HEADERS, message
 from mqpy.mqsc.parser import MQSCCommand
-from mqpy.mqsc.results import CommandFailed, Requester, from_mqi
+from mqpy.mqsc.results import CommandFailed, Handler, Requester, from_mqi
 from mqpy.mqsc.selection import selected, where_passes
 from mqpy.security.chlauth import valid_dn_pattern
 
@@ -185,10 +184,8 @@ def display(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[str]:
     return lines
 
 
-_Handler = Callable[["MQSCProcessor", MQSCCommand, Requester], list[str]]
-
 #: (verb, object type) -> handler
-COMMANDS: dict[tuple[str, str], _Handler] = {
+COMMANDS: dict[tuple[str, str], Handler] = {
     (verb, objtype): handler
     for objtype in (*NAME_ITEM, "QUEUE")
     for verb, handler in (("DEFINE", define), ("ALTER", alter), ("DELETE", delete),

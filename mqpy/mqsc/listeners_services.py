@@ -5,7 +5,6 @@ is printed as AMQ8101S with the reason in hex."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from mqpy import CMQC, CMQCFC, services
@@ -13,7 +12,7 @@ from mqpy.mqsc.display import format_attrs
 from mqpy.mqsc.mapping import STAMPS
 from mqpy.mqsc.messages import DISPLAY_HEADERS, message
 from mqpy.mqsc.parser import MQSCCommand
-from mqpy.mqsc.results import CommandFailed, Requester
+from mqpy.mqsc.results import CommandFailed, Handler, Requester
 from mqpy.mqsc.selection import generic_match, selected, where_passes
 
 if TYPE_CHECKING:
@@ -118,10 +117,8 @@ def display_svstatus(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> l
     return lines
 
 
-_Handler = Callable[["MQSCProcessor", MQSCCommand, Requester], list[str]]
-
 #: (verb, object type) -> handler
-COMMANDS: dict[tuple[str, str], _Handler] = {
+COMMANDS: dict[tuple[str, str], Handler] = {
     ("START", "LISTENER"): listener_control, ("STOP", "LISTENER"): listener_control,
     ("DISPLAY", "LSSTATUS"): display_lsstatus,
     ("START", "SERVICE"): service_control, ("STOP", "SERVICE"): service_control,

@@ -40,14 +40,21 @@ from mqpy.mqsc import grammar as g
 from mqpy.mqsc.mapping import EXTRA_DEFAULTS, channel_defaults
 from mqpy.mqsc.messages import MQSCError
 from mqpy.mqsc.parser import MQSCCommand, parse_command
-from mqpy.mqsc.results import EVERYONE, CommandFailed, Requester, Result, from_mqi, not_supported
+from mqpy.mqsc.results import (
+    EVERYONE,
+    CommandFailed,
+    Handler,
+    Requester,
+    Result,
+    from_mqi,
+    not_supported,
+)
 from mqpy.mqsc.selection import generic_match
 from mqpy.mqsc.transcript import END_VERBS, run_transcript, transcript_head
 from mqpy.structures import MD
 
 __all__ = ["MQSCProcessor"]
 
-_Handler = Callable[["MQSCProcessor", MQSCCommand, Requester], list[str]]
 _RowSource = Callable[["MQSCProcessor", MQSCCommand], list[dict[str, object]]]
 
 
@@ -194,12 +201,12 @@ class MQSCProcessor:
 
 #: (verb, object type) -> the handler that runs it, from each family's table (a family later
 #: in the list overrides an earlier one: DISPLAY QUEUE is the queues' own)
-_COMMANDS: dict[tuple[str, str], _Handler] = {
+_COMMANDS: dict[tuple[str, str], Handler] = {
     **definitions.COMMANDS, **queues.COMMANDS, **channels.COMMANDS,
     **listeners_services.COMMANDS, **security_records.COMMANDS, **clusters.COMMANDS,
     **queue_manager.COMMANDS,
 }
 #: object type -> the handler of any verb on it (the security records)
-_FAMILIES: dict[str, _Handler] = security_records.BY_OBJECT
+_FAMILIES: dict[str, Handler] = security_records.BY_OBJECT
 #: object type -> its DISPLAY rows before layout (:meth:`MQSCProcessor.rows`)
 _ROWS: dict[str, _RowSource] = clusters.ROWS

@@ -4,7 +4,7 @@ views are the ones PCF's Inquire Queue Manager (Status) answer from."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import mqpy
@@ -15,7 +15,7 @@ from mqpy.mqsc.display import date_time, format_attrs
 from mqpy.mqsc.mapping import EXTRA_DEFAULTS, display_items, display_keywords, to_stored
 from mqpy.mqsc.messages import DISPLAY_HEADERS, message
 from mqpy.mqsc.parser import MQSCCommand
-from mqpy.mqsc.results import CommandFailed, Requester, not_supported
+from mqpy.mqsc.results import CommandFailed, Handler, Requester, not_supported
 from mqpy.mqsc.selection import selected
 from mqpy.stats.collector import emit_statistics_now
 
@@ -129,10 +129,8 @@ def reset_qmgr(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[st
     return [message("AMQ8005I")]
 
 
-_Handler = Callable[["MQSCProcessor", MQSCCommand, Requester], list[str]]
-
 #: (verb, object type) -> handler
-COMMANDS: dict[tuple[str, str], _Handler] = {
+COMMANDS: dict[tuple[str, str], Handler] = {
     ("ALTER", "QMGR"): alter_qmgr, ("DISPLAY", "QMGR"): display_qmgr,
     ("PING", "QMGR"): ping_qmgr, ("RESET", "QMGR"): reset_qmgr,
     ("DISPLAY", "QMSTATUS"): display_qmstatus,

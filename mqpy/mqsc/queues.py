@@ -5,7 +5,6 @@ rows are the ones PCF's Inquire Queue Status answers from."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -17,7 +16,7 @@ from mqpy.mqsc.display import date_time, format_attrs
 from mqpy.mqsc.mapping import display_items
 from mqpy.mqsc.messages import DISPLAY_HEADERS, message
 from mqpy.mqsc.parser import MQSCCommand
-from mqpy.mqsc.results import CommandFailed, Requester, from_mqi
+from mqpy.mqsc.results import CommandFailed, Handler, Requester, from_mqi
 from mqpy.mqsc.selection import generic_match, selected, where_passes
 
 if TYPE_CHECKING:
@@ -188,10 +187,8 @@ def clear(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[str]:
     return [message("AMQ8022I")]
 
 
-_Handler = Callable[["MQSCProcessor", MQSCCommand, Requester], list[str]]
-
 #: (verb, object type) -> handler
-COMMANDS: dict[tuple[str, str], _Handler] = {
+COMMANDS: dict[tuple[str, str], Handler] = {
     ("DISPLAY", "QUEUE"): display_queue, ("DISPLAY", "QSTATUS"): display_qstatus,
     ("DISPLAY", "CONN"): display_conn, ("CLEAR", "QLOCAL"): clear,
 }

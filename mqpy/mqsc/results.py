@@ -5,6 +5,7 @@ command server answers with, the refusal a handler raises (:class:`CommandFailed
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 import attrs
 
@@ -13,7 +14,11 @@ from mqpy.errors import MQMIError
 from mqpy.mqsc.messages import message
 from mqpy.mqsc.parser import MQSCCommand
 
-__all__ = ["EVERYONE", "CommandFailed", "Requester", "Result", "from_mqi", "not_supported"]
+if TYPE_CHECKING:
+    from mqpy.mqsc.processor import MQSCProcessor
+
+__all__ = ["EVERYONE", "CommandFailed", "Handler", "Requester", "Result", "from_mqi",
+           "not_supported"]
 
 
 @attrs.frozen(slots=True)
@@ -89,3 +94,6 @@ class Requester:
 
 #: runmqsc -v, the queue manager's own commands, tests: nothing is refused or hidden.
 EVERYONE = Requester()
+
+#: a command's handler in a family's table: (processor, command, requester) -> its lines
+Handler = Callable[["MQSCProcessor", MQSCCommand, Requester], list[str]]

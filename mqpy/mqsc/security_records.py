@@ -11,7 +11,7 @@ from mqpy.errors import MQMIError
 from mqpy.mqsc.display import format_attrs
 from mqpy.mqsc.messages import AMQ8560I_SECURITY, message
 from mqpy.mqsc.parser import MQSCCommand
-from mqpy.mqsc.results import CommandFailed, Requester, not_supported
+from mqpy.mqsc.results import CommandFailed, Handler, Requester, not_supported
 
 if TYPE_CHECKING:
     from mqpy.mqsc.processor import MQSCProcessor
@@ -124,9 +124,7 @@ _RECORDS: dict[tuple[str, str], Callable[[MQSCProcessor, MQSCCommand], list[str]
     ("DELETE", "AUTHREC"): _delete_authrec,
 }
 
-_Handler = Callable[["MQSCProcessor", MQSCCommand, Requester], list[str]]
-
 #: (verb, object type) -> handler
-COMMANDS: dict[tuple[str, str], _Handler] = {("REFRESH", "SECURITY"): refresh_security}
+COMMANDS: dict[tuple[str, str], Handler] = {("REFRESH", "SECURITY"): refresh_security}
 #: object type -> the handler of any verb on it
-BY_OBJECT: dict[str, _Handler] = {"CHLAUTH": records, "AUTHREC": records}
+BY_OBJECT: dict[str, Handler] = {"CHLAUTH": records, "AUTHREC": records}
