@@ -147,12 +147,12 @@ RESPONSES: dict[str, str] = {
     "AMQ8632I": "Display service status details.",
     "AMQ8733I": "Request to start Service accepted.",
     "AMQ8732I": "Request to stop Service accepted.",
-    "AMQ8934E": "A program of service '{0}' could not be run: {1}.",  # [X]
+    "AMQ8934E": "A program of service '{0}' could not be run: {1}.",  # mqpy's own id
     # refusals
     "AMQ9502E": "Type of channel not suitable for action requested.",
     "AMQ7026E": "A principal or group name was invalid.",
-    "AMQ8897E": "The IP address '{0}' is not valid.",  # [X]
-    "AMQ8898E": "The IP address range '{0}' is not valid.",  # [X]
+    "AMQ8897E": "The IP address '{0}' is not valid.",  # mqpy's own id
+    "AMQ8898E": "The IP address range '{0}' is not valid.",  # mqpy's own id
 }
 
 #: REFRESH SECURITY's answer, IBM's id and text (RESPONSES gives AMQ8560I to RESUME QMGR).
