@@ -22,7 +22,7 @@ from collections.abc import Iterator
 import click
 
 from mqpy import amqmsgs, constants, errorlog
-from mqpy.mqsc.processor import RESPONSES
+from mqpy.mqsc.messages import RESPONSES
 from mqpy_cli.control import MSG_BAD_ARGUMENT
 
 _AMQ = re.compile(r"^AMQ(\d{4})[A-Z]?$", re.IGNORECASE)

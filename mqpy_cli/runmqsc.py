@@ -32,13 +32,9 @@ from mqpy.cmdserver import (
 from mqpy.errors import MQMIError
 from mqpy.mqi import Queue, QueueManager, embedded
 from mqpy.mqsc.client import MQSCClient
-from mqpy.mqsc.processor import (
-    EXIT_FAILED,
-    Result,
-    message,
-    run_transcript,
-    transcript_head,
-)
+from mqpy.mqsc.messages import message
+from mqpy.mqsc.results import Result
+from mqpy.mqsc.transcript import EXIT_FAILED, run_transcript, transcript_head
 
 __all__ = ["dspmqcsv", "endmqcsv", "run_client", "run_local", "runmqsc",
            "strmqcsv"]

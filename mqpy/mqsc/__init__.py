@@ -1,4 +1,6 @@
-"""The MQSC command language as runmqsc reads it: syntax only, no execution.
+"""The MQSC command language: runmqsc's syntax, and the command processor that carries it out.
+
+Syntax, with no I/O and no queue manager:
 
 - :mod:`~mqpy.mqsc.lexer`: lines -> commands (comments, ``+``/``-`` continuation, ``;``),
   command text -> tokens;
@@ -7,8 +9,9 @@
 - :mod:`~mqpy.mqsc.display`: DISPLAY output layout;
 - :mod:`~mqpy.mqsc.messages`: runmqsc's message ids and texts.
 
-Nothing here does I/O or touches a queue manager; the command processor executes the
-commands and prints the errors.
+Carried out on a queue manager: :mod:`~mqpy.mqsc.processor` (the dispatcher) and one module
+per object family (definitions, queues, channels, listeners_services, security_records,
+clusters, queue_manager); :mod:`~mqpy.mqsc.transcript` is runmqsc's report around them.
 """
 
 from mqpy.mqsc.display import format_attrs, format_item

@@ -11,8 +11,9 @@ from mqpy import CMQC, CMQCFC, pcf
 from mqpy.cmdserver import COMMAND_QUEUE
 from mqpy.errors import MQMIError
 from mqpy.mqi import Queue, QueueManager
+from mqpy.mqsc.messages import message
 from mqpy.mqsc.parser import MQSCCommand
-from mqpy.mqsc.processor import Result, message
+from mqpy.mqsc.results import Result
 from mqpy.mqstruct import StructError
 from mqpy.structures import CFH, GMO, MD, OD, PMO
 

@@ -25,9 +25,10 @@ would need to be written so on purpose.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterable
 
-__all__ = ["format_attrs", "format_item", "parse_items", "parse_objects"]
+__all__ = ["date_time", "format_attrs", "format_item", "parse_items", "parse_objects"]
 
 _INDENT = "   "
 _COLUMN_WIDTH = 40
@@ -110,3 +111,11 @@ def parse_objects(lines: Iterable[str]) -> list[dict[str, object]]:
                 current[key] = True if value is None else \
                     int(value) if value.isdigit() else value
     return objects
+
+
+def date_time(when: float) -> tuple[str, str]:
+    """A time stamp as DISPLAY shows it: ``("2026-11-22", "17.36.32")``; blank for 0."""
+    if not when:
+        return "", ""
+    lt = time.localtime(when)
+    return time.strftime("%Y-%m-%d", lt), time.strftime("%H.%M.%S", lt)

@@ -1,17 +1,11 @@
-"""runmqsc's own messages: ids and texts, declared once, and the error value the parser returns.
+"""runmqsc's messages, the parser's and the command processor's: ids and texts, declared once
+(:func:`message` makes the line), and the error value the parser returns.
 
 The parser never raises to its caller: a bad command becomes an :class:`MQSCError` value and
 the script goes on with the next command, as ``runmqsc`` does. The command processor prints
 ``error.lines()`` where runmqsc would print its AMQ84xx block.
 
-Evidence for each id (IBM MQ 9 output seen in public transcripts and IBM's pages):
-
-- AMQ8405I, AMQ8427I, AMQ8426I, AMQ8409I, AMQ8408I: confirmed (runmqsc transcripts, IBM's
-  "Running MQSC commands interactively" page). The suffix letter of 8405/8426/8427 is ``I``
-  in real 9.x output, even though they report errors.
-- AMQ8424E: text confirmed from real error logs; suffix letter assumed.
-- AMQ8425E ("Attribute value error."): id and text unconfirmed; used for values that are
-  well formed but out of range or too long.
+Where each id and text comes from: docs/mqsc-messages.md.
 """
 
 from __future__ import annotations
@@ -20,6 +14,7 @@ import attrs
 
 __all__ = [
     "AMQ8405",
+    "AMQ8560I_SECURITY",
     "AMQ8424",
     "AMQ8425",
     "AMQ8426",
@@ -27,6 +22,8 @@ __all__ = [
     "DISPLAY_HEADERS",
     "MESSAGES",
     "MQSCError",
+    "RESPONSES",
+    "message",
     "summary_lines",
 ]
 
@@ -77,7 +74,94 @@ DISPLAY_HEADERS: dict[str, str] = {
     "NAMELIST": "AMQ8550I",
     "LISTENER": "AMQ8630I",
     "QMSTATUS": "AMQ8705I",
+    "STGCLASS": "AMQ8933I",
+    "QSTATUS": "AMQ8450I",
+    "CONN": "AMQ8276I",
+    "AUTHINFO": "AMQ8566I",
+    "SERVICE": "AMQ8629I",
+    "SVSTATUS": "AMQ8632I",
 }
+
+#: Every answer of the command processor: :data:`MESSAGES` and the outcomes of commands
+#: (where each id comes from: docs/mqsc-messages.md).
+RESPONSES: dict[str, str] = {
+    **MESSAGES,
+    "AMQ8005I": "IBM MQ queue manager changed.",
+    "AMQ8007I": "IBM MQ queue deleted.",
+    "AMQ8011I": "IBM MQ process deleted.",
+    "AMQ8012I": "IBM MQ process changed.",
+    "AMQ8015I": "IBM MQ channel deleted.",
+    "AMQ8016I": "IBM MQ channel changed.",
+    "AMQ8022I": "IBM MQ queue cleared.",
+    "AMQ8101S": "IBM MQ error ({0}) has occurred.",
+    "AMQ8135E": "Not authorized.",
+    "AMQ8143E": "IBM MQ queue not empty.",
+    "AMQ8146E": "IBM MQ queue manager not available.",
+    "AMQ8148E": "IBM MQ object in use.",
+    "AMQ8151E": "IBM MQ object has different type.",
+    "AMQ8227E": "Channel {0} not found.",
+    "AMQ8018I": "Start IBM MQ channel accepted.",
+    "AMQ8878I": "Display channel authentication record details.",
+    "AMQ8769E": "Cluster name and cluster namelist cannot both be specified.",
+    "AMQ8884E": "Channel authentication record not found.",
+    "AMQ8862I": "IBM MQ authority record set.",
+    "AMQ8863I": "IBM MQ authority record deleted.",
+    "AMQ8864I": "Display authority record details.",
+    "AMQ8020I": "Ping IBM MQ channel complete.",
+    "AMQ8023I": "IBM MQ channel reset.",
+    "AMQ8019I": "Stop IBM MQ channel accepted.",
+    "AMQ8021I": "Request to start IBM MQ Listener accepted.",
+    "AMQ8706I": "Request to stop IBM MQ Listener accepted.",
+    "AMQ8631I": "Display listener status details.",
+    "AMQ8096I": "IBM MQ in-doubt message resolved for channel {0}.",
+    "AMQ9528E": "Channel {0} is not in doubt.",
+    "AMQ8276I": "Display Connection details.",
+    "AMQ8415I": "Ping IBM MQ queue manager command complete.",
+    "AMQ8416E": "MQSC timed out waiting for a response from the command server.",
+    "AMQ8450I": "Display queue status details.",
+    "AMQ8551I": "IBM MQ namelist changed.",
+    "AMQ8552I": "IBM MQ namelist created.",
+    "AMQ8553I": "IBM MQ namelist deleted.",
+    "AMQ8626I": "IBM MQ listener created.",
+    "AMQ8627I": "IBM MQ listener deleted.",
+    "AMQ8623I": "IBM MQ listener changed.",
+    "AMQ8930I": "IBM MQ storage class created.",
+    "AMQ8931I": "IBM MQ storage class deleted.",
+    "AMQ8932I": "IBM MQ storage class changed.",
+    "AMQ8933I": "Display storage class details.",
+    "AMQ8563I": "IBM MQ authentication information object created.",
+    "AMQ8564I": "IBM MQ authentication information object deleted.",
+    "AMQ8567I": "IBM MQ authentication information changed.",
+    "AMQ8566I": "Display authentication information details.",
+    # clusters
+    "AMQ8441I": "Display Cluster Queue Manager details.",
+    "AMQ8559I": "Suspend Queue Manager Cluster accepted.",
+    "AMQ8560I": "Resume Queue Manager Cluster accepted.",
+    "AMQ8598I": "Refresh Cluster accepted.",
+    "AMQ8599I": "Reset Cluster accepted.",
+    # services
+    "AMQ8625I": "IBM MQ service created.",
+    "AMQ8624I": "IBM MQ service deleted.",
+    "AMQ8628I": "IBM MQ service changed.",
+    "AMQ8629I": "Display service information details.",
+    "AMQ8632I": "Display service status details.",
+    "AMQ8733I": "Request to start Service accepted.",
+    "AMQ8732I": "Request to stop Service accepted.",
+    "AMQ8934E": "A program of service '{0}' could not be run: {1}.",  # mqpy's own id
+    # refusals
+    "AMQ9502E": "Type of channel not suitable for action requested.",
+    "AMQ7026E": "A principal or group name was invalid.",
+    "AMQ8897E": "The IP address '{0}' is not valid.",  # mqpy's own id
+    "AMQ8898E": "The IP address range '{0}' is not valid.",  # mqpy's own id
+}
+
+#: REFRESH SECURITY's answer, IBM's id and text (RESPONSES gives AMQ8560I to RESUME QMGR).
+AMQ8560I_SECURITY = "AMQ8560I: IBM MQ security cache refreshed."
+
+
+def message(msgid: str, *inserts: object) -> str:
+    """``AMQ8147E: IBM MQ object Q1 not found.``"""
+    return f"{msgid}: {RESPONSES[msgid].format(*inserts)}"
 
 
 @attrs.frozen(slots=True)

@@ -260,12 +260,12 @@ async def test_pcf_channel_commands_start_inquire_status_and_stop_a_channel(qm1,
 async def test_pcf_resolve_channel_without_an_action_is_refused(qm1):
     """Given PCF Resolve Channel with no MQIACH_IN_DOUBT, then the reply is
     MQRCCF_PARM_COUNT_TOO_SMALL, and nothing is resolved."""
-    from mqpy.cmdserver import _Refused
+    from mqpy.command.requests import Refused
 
     try:
         _pcf(qm1, CMQCFC.MQCMD_RESOLVE_CHANNEL,
              [pcf.CFST(CMQCFC.MQCACH_CHANNEL_NAME, CHANNEL.encode())])
         reason = 0
-    except _Refused as refused:
+    except Refused as refused:
         reason = refused.reason
     assert reason == CMQCFC.MQRCCF_PARM_COUNT_TOO_SMALL

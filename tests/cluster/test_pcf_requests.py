@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from mqpy import CMQC, CMQCFC, inprocess, pcf
-from mqpy.cmdserver import CommandServer, _Refused
+from mqpy.cmdserver import CommandServer
+from mqpy.command.requests import Refused
 from mqpy.mqsc.processor import MQSCProcessor
 from mqpy.structures import CFH
 
@@ -21,7 +22,7 @@ def server(tmp_path_factory):
 
 
 def _refusal(server, command: int, params: list) -> int:
-    with pytest.raises(_Refused) as refused:
+    with pytest.raises(Refused) as refused:
         server.dispatch(pcf.PCFMessage(CFH(Command=command), params))
     return refused.value.reason
 

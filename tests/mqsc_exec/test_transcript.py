@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from mqpy.mqsc.processor import BANNER
+from mqpy.mqsc.transcript import BANNER
 
 SCRIPT = """\
 * create, show, change and remove a queue

@@ -1,4 +1,4 @@
-"""The WHERE keyword of DISPLAY: one filter (processor.where_passes) for every display of
+"""The WHERE keyword of DISPLAY: one filter (selection.where_passes) for every display of
 definitions and of status (IBM: "DISPLAY CHSTATUS", "DISPLAY LSSTATUS", WHERE)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from mqpy.mqsc.parser import Where
-from mqpy.mqsc.processor import where_passes
+from mqpy.mqsc.selection import where_passes
 
 from .conftest import run
 
@@ -28,7 +28,7 @@ def chinit(proc, monkeypatch):
     def ask(request):
         return {"STATUS": {"ok": True, "status": CHANNELS},
                 "LSSTATUS": {"ok": True, "status": LISTENERS}}[request["command"]]
-    monkeypatch.setattr(proc, "_chinit", ask)
+    monkeypatch.setattr(proc, "chinit", ask)
     return proc
 
 

@@ -1,0 +1,354 @@
+"""The PCF Inquire commands of queues, the queue manager, channels, listeners and services,
+and their status, answered from the MQSC processor's views and rows (what DISPLAY shows):
+one response per object, the attributes the request's attribute list asks for."""
+
+from __future__ import annotations
+
+from mqpy import CMQC, CMQCFC, CMQXC, pcf
+from mqpy.command.requests import (
+    PcfHandler,
+    PcfRequest,
+    Refused,
+    Response,
+    asked_attrs,
+    attr_params,
+    optional_name,
+    param,
+    queue_types,
+    required_name,
+)
+from mqpy.mqsc import channels, listeners_services, pcfmap, queue_manager, queues
+from mqpy.mqsc.mapping import display_keywords
+from mqpy.mqsc.results import CommandFailed
+
+__all__ = ["CHS", "INQUIRIES"]
+
+_OBJ_TO_QTYPE = {"QLOCAL": CMQC.MQQT_LOCAL, "QMODEL": CMQC.MQQT_MODEL,
+                 "QALIAS": CMQC.MQQT_ALIAS, "QREMOTE": CMQC.MQQT_REMOTE}
+_CHL_BY_KW = pcfmap.by_keyword(pcfmap.CHANNEL)
+
+#: a listener's status as Inquire Listener Status answers it (cmqcfc.h MQSVC_STATUS_*).
+_SVC_STATUS = pcfmap.SVC_STATUS
+_QMGR_STATUS = {"STARTING": CMQCFC.MQQMSTA_STARTING, "RUNNING": CMQCFC.MQQMSTA_RUNNING,
+                "QUIESCING": CMQCFC.MQQMSTA_QUIESCING, "STANDBY": CMQCFC.MQQMSTA_STANDBY}
+#: Inquire Queue Manager Status's parameters: (parameter, DISPLAY QMSTATUS keyword, string
+#: length; None for an MQCFIN)
+_QMGR_STATUS_FIELDS = (
+    (CMQCFC.MQIACF_CHINIT_STATUS, "CHINIT", None),
+    (CMQCFC.MQIACF_CMD_SERVER_STATUS, "CMDSERV", None),
+    (CMQCFC.MQIACF_CONNECTION_COUNT, "CONNS", None),
+    (CMQCFC.MQCACF_Q_MGR_START_DATE, "STARTDA", CMQC.MQ_DATE_LENGTH),
+    (CMQCFC.MQCACF_Q_MGR_START_TIME, "STARTTI", CMQC.MQ_TIME_LENGTH),
+    (CMQCFC.MQCACF_CURRENT_LOG_EXTENT_NAME, "CURRLOG", CMQCFC.MQ_LOG_EXTENT_NAME_LENGTH),
+    (CMQCFC.MQCACF_RESTART_LOG_EXTENT_NAME, "RECLOG", CMQCFC.MQ_LOG_EXTENT_NAME_LENGTH),
+    (CMQCFC.MQCACF_MEDIA_LOG_EXTENT_NAME, "MEDIALOG", CMQCFC.MQ_LOG_EXTENT_NAME_LENGTH),
+    (CMQCFC.MQCACF_LOG_PATH, "LOGPATH", CMQCFC.MQ_LOG_PATH_LENGTH),
+    (CMQCFC.MQIACF_LOG_IN_USE, "LOGINUSE", None),
+    (CMQCFC.MQIACF_LOG_UTILIZATION, "LOGUTIL", None),
+    (CMQC.MQCA_INSTALLATION_NAME, "INSTNAME", CMQC.MQ_INSTALLATION_NAME_LENGTH),
+    (CMQC.MQCA_INSTALLATION_PATH, "INSTPATH", CMQC.MQ_INSTALLATION_PATH_LENGTH),
+)
+_TRPTYPE = {"LU62": CMQC.MQXPT_LU62, "TCP": CMQC.MQXPT_TCP, "NETBIOS": CMQC.MQXPT_NETBIOS,
+            "SPX": CMQC.MQXPT_SPX}
+#: DISPLAY CHSTATUS STATUS -> Inquire Channel Status MQCHS_*
+CHS = {"BINDING": CMQCFC.MQCHS_BINDING, "STARTING": CMQCFC.MQCHS_STARTING,
+       "RUNNING": CMQCFC.MQCHS_RUNNING, "PAUSED": CMQCFC.MQCHS_PAUSED,
+       "STOPPING": CMQCFC.MQCHS_STOPPING, "RETRYING": CMQCFC.MQCHS_RETRYING,
+       "STOPPED": CMQCFC.MQCHS_STOPPED, "REQUESTING": CMQCFC.MQCHS_REQUESTING,
+       "INACTIVE": CMQCFC.MQCHS_INACTIVE}
+# DISPLAY CHSTATUS keyword -> (Inquire Channel Status parameter, string length or 0 integer)
+_CHSTATUS_PCF: dict[str, tuple[int, int]] = {
+    "CHANNEL": (CMQCFC.MQCACH_CHANNEL_NAME, CMQC.MQ_CHANNEL_NAME_LENGTH),
+    "CONNAME": (CMQCFC.MQCACH_CONNECTION_NAME, CMQC.MQ_CONN_NAME_LENGTH),
+    "XMITQ": (CMQCFC.MQCACH_XMIT_Q_NAME, CMQC.MQ_Q_NAME_LENGTH),
+    "RQMNAME": (CMQC.MQCA_REMOTE_Q_MGR_NAME, CMQC.MQ_Q_MGR_NAME_LENGTH),
+    "CURLUWID": (CMQCFC.MQCACH_CURRENT_LUWID, 16), "LSTLUWID": (CMQCFC.MQCACH_LAST_LUWID, 16),
+    "CURSEQNO": (CMQCFC.MQIACH_CURRENT_SEQ_NUMBER, 0),
+    "LSTSEQNO": (CMQCFC.MQIACH_LAST_SEQ_NUMBER, 0), "CURMSGS": (CMQCFC.MQIACH_CURRENT_MSGS, 0),
+    "MSGS": (CMQCFC.MQIACH_MSGS, 0), "BATCHES": (CMQCFC.MQIACH_BATCHES, 0),
+    "BYTSSENT": (CMQCFC.MQIACH_BYTES_SENT, 0), "BYTSRCVD": (CMQCFC.MQIACH_BYTES_RECEIVED, 0),
+    "BUFSSENT": (CMQCFC.MQIACH_BUFFERS_SENT, 0), "BUFSRCVD": (CMQCFC.MQIACH_BUFFERS_RECEIVED, 0),
+    "SHORTRTS": (CMQCFC.MQIACH_SHORT_RETRIES_LEFT, 0),
+    "LONGRTS": (CMQCFC.MQIACH_LONG_RETRIES_LEFT, 0), "HBINT": (CMQCFC.MQIACH_HB_INTERVAL, 0),
+    "BATCHSZ": (CMQCFC.MQIACH_BATCH_SIZE, 0), "MAXMSGL": (CMQCFC.MQIACH_MAX_MSG_LENGTH, 0),
+    "KAINT": (CMQCFC.MQIACH_KEEP_ALIVE_INTERVAL, 0),
+    "LSTMSGDA": (CMQCFC.MQCACH_LAST_MSG_DATE, 12), "LSTMSGTI": (CMQCFC.MQCACH_LAST_MSG_TIME, 8),
+    "CHSTADA": (CMQCFC.MQCACH_CHANNEL_START_DATE, 12),
+    "CHSTATI": (CMQCFC.MQCACH_CHANNEL_START_TIME, 8),
+}
+# monitoring pairs (short term, long term) -> MQCFIL
+_CHSTATUS_PAIRS = {"NETTIME": CMQCFC.MQIACH_NETWORK_TIME_INDICATOR,
+                   "XQTIME": CMQCFC.MQIACH_XMITQ_TIME_INDICATOR,
+                   "XBATCHSZ": CMQCFC.MQIACH_BATCH_SIZE_INDICATOR,
+                   "EXITTIME": CMQCFC.MQIACH_EXIT_TIME_INDICATOR,
+                   "COMPTIME": CMQCFC.MQIACH_COMPRESSION_TIME,
+                   "COMPRATE": CMQCFC.MQIACH_COMPRESSION_RATE}
+# DISPLAY CHSTATUS words -> Inquire Channel Status values
+_CHSTATUS_ENUMS: dict[str, tuple[int, dict[str, int]]] = {
+    "SUBSTATE": (CMQCFC.MQIACH_CHANNEL_SUBSTATE, {
+        "RECEIVE": CMQCFC.MQCHSSTATE_RECEIVING, "MQGET": CMQCFC.MQCHSSTATE_IN_MQGET,
+        "HEARTBEAT": CMQCFC.MQCHSSTATE_HEARTBEATING, "SEND": CMQCFC.MQCHSSTATE_SENDING,
+        "MQPUT": CMQCFC.MQCHSSTATE_IN_MQPUT, "ENDBATCH": CMQCFC.MQCHSSTATE_END_OF_BATCH}),
+    "STOPREQ": (CMQCFC.MQIACH_STOP_REQUESTED, {"NO": CMQCFC.MQCHSR_STOP_NOT_REQUESTED,
+                                                "YES": CMQCFC.MQCHSR_STOP_REQUESTED}),
+    "NPMSPEED": (CMQCFC.MQIACH_NPM_SPEED, {"FAST": CMQXC.MQNPMS_FAST,
+                                           "NORMAL": CMQXC.MQNPMS_NORMAL}),
+    "MONCHL": (CMQC.MQIA_MONITORING_CHANNEL, {
+        "OFF": CMQC.MQMON_OFF, "LOW": CMQC.MQMON_LOW, "MEDIUM": CMQC.MQMON_MEDIUM,
+        "HIGH": CMQC.MQMON_HIGH}),
+}
+
+
+def _chstatus_params(row: dict[str, object]) -> list[pcf.Parameter]:
+    """A DISPLAY CHSTATUS row as Inquire Channel Status response parameters."""
+    out: list[pcf.Parameter] = []
+    chltype = _CHL_BY_KW["CHLTYPE"].to_pcf(str(row.get("CHLTYPE", "")))
+    out.append(pcf.CFIN(CMQCFC.MQIACH_CHANNEL_TYPE, int(chltype)))  # type: ignore[arg-type]
+    out.append(pcf.CFIN(CMQCFC.MQIACH_CHANNEL_STATUS,
+                        CHS.get(str(row.get("STATUS", "")), CMQCFC.MQCHS_INACTIVE)))
+    if "INDOUBT" in row:
+        out.append(pcf.CFIN(CMQCFC.MQIACH_INDOUBT_STATUS,
+                            CMQCFC.MQCHIDS_INDOUBT if row["INDOUBT"] == "YES"
+                            else CMQCFC.MQCHIDS_NOT_INDOUBT))
+    for keyword, (parameter, length) in _CHSTATUS_PCF.items():
+        value = row.get(keyword)
+        if value is None or value == "" and length == 0:
+            continue
+        out.append(pcf.CFST(parameter, str(value).encode("latin-1").ljust(length)[:length])
+                   if length else pcf.CFIN(parameter, int(value)))  # type: ignore[arg-type]
+    for keyword, (parameter, words) in _CHSTATUS_ENUMS.items():
+        if keyword in row:  # (a current status; SAVED rows carry no substate)
+            word = str(row[keyword])
+            out.append(pcf.CFIN(parameter, words.get(word, 0 if keyword != "MONCHL"
+                                                     else CMQC.MQMON_OFF)))
+    if row.get("XQMSGSA") not in (None, ""):
+        out.append(pcf.CFIN(CMQCFC.MQIACH_XMITQ_MSGS_AVAILABLE, int(row["XQMSGSA"])))  # type: ignore[arg-type]
+    for keyword, parameter in _CHSTATUS_PAIRS.items():
+        value = str(row.get(keyword) or "")
+        if "," in value:
+            out.append(pcf.CFIL(parameter, [int(v) for v in value.split(",")]))
+    return out
+
+
+def inquire_q(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
+    name = required_name(msg, CMQC.MQCA_Q_NAME)
+    objs = req.objects(queue_types(msg), name)
+    if not objs:
+        return [Response([], CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_OBJECT_NAME)]
+    wanted = asked_attrs(msg, CMQCFC.MQIACF_Q_ATTRS)
+    out = []
+    for obj in objs:
+        view = req.processor.stored_view(obj)
+        shown = display_keywords(obj.objtype)
+        params: list[pcf.Parameter] = [
+            pcf.CFST(CMQC.MQCA_Q_NAME, obj.name.ljust(CMQC.MQ_Q_NAME_LENGTH)),
+            pcf.CFIN(CMQC.MQIA_Q_TYPE, _OBJ_TO_QTYPE[obj.objtype]),
+        ]
+        for attr in pcfmap.QUEUE[2:]:
+            if attr.keyword in view and attr.keyword in shown and (
+                    wanted is None or attr.parameter in wanted):
+                p = param(attr, view[attr.keyword])
+                if p is not None:
+                    params.append(p)
+        out.append(Response(params))
+    return out
+
+
+def inquire_q_names(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
+    name = required_name(msg, CMQC.MQCA_Q_NAME)
+    names = [o.name.ljust(CMQC.MQ_Q_NAME_LENGTH)
+             for o in req.objects(queue_types(msg), name)]
+    return [Response([pcf.CFSL(CMQCFC.MQCACF_Q_NAMES, names)])]
+
+
+def inquire_q_status(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
+    name = required_name(msg, CMQC.MQCA_Q_NAME)
+    objs = req.objects(("QLOCAL",), name)
+    if not objs:
+        return [Response([], CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_OBJECT_NAME)]
+    stype = msg.get(CMQCFC.MQIACF_Q_STATUS_TYPE, CMQCFC.MQIACF_Q_STATUS)
+    out = []
+    for obj in objs:
+        qname = pcf.CFST(CMQC.MQCA_Q_NAME, obj.name.ljust(CMQC.MQ_Q_NAME_LENGTH))
+        if stype == CMQCFC.MQIACF_Q_HANDLE:
+            for row in queues.handle_status(req.processor, obj):
+                out.append(Response([qname, pcf.CFIN(CMQCFC.MQIACF_Q_STATUS_TYPE, stype),
+                                     pcf.CFST(CMQCFC.MQCACF_APPL_TAG,
+                                              str(row["APPLTAG"]).ljust(28)),
+                                     pcf.CFST(CMQCFC.MQCACF_USER_IDENTIFIER,
+                                              str(row["USERID"]).ljust(12))]))
+            continue
+        view = queues.queue_status_view(req.processor, obj)
+        uncom = view["UNCOM"]
+        out.append(Response([
+            qname, pcf.CFIN(CMQCFC.MQIACF_Q_STATUS_TYPE, CMQCFC.MQIACF_Q_STATUS),
+            pcf.CFIN(CMQC.MQIA_CURRENT_Q_DEPTH, int(view["CURDEPTH"])),  # type: ignore
+            pcf.CFIN(CMQC.MQIA_OPEN_INPUT_COUNT, int(view["IPPROCS"])),  # type: ignore
+            pcf.CFIN(CMQC.MQIA_OPEN_OUTPUT_COUNT, int(view["OPPROCS"])),  # type: ignore
+            pcf.CFIN(CMQCFC.MQIACF_UNCOMMITTED_MSGS, 0 if uncom == "NO" else int(uncom)),  # type: ignore
+            pcf.CFIN(CMQCFC.MQIACF_OLDEST_MSG_AGE, int(view["MSGAGE"])),  # type: ignore
+            pcf.CFST(CMQCFC.MQCACF_LAST_PUT_DATE, str(view["LPUTDATE"]).ljust(12)),
+            pcf.CFST(CMQCFC.MQCACF_LAST_PUT_TIME, str(view["LPUTTIME"]).ljust(8)),
+            pcf.CFST(CMQCFC.MQCACF_LAST_GET_DATE, str(view["LGETDATE"]).ljust(12)),
+            pcf.CFST(CMQCFC.MQCACF_LAST_GET_TIME, str(view["LGETTIME"]).ljust(8)),
+        ]))  # fmt: skip
+    return out
+
+
+def inquire_q_mgr(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
+    view = queue_manager.qmgr_view(req.processor)
+    view["QMNAME"] = req.engine.name
+    wanted = asked_attrs(msg, CMQCFC.MQIACF_Q_MGR_ATTRS)
+    params = []
+    for attr in pcfmap.QMGR:
+        if attr.keyword in view and (wanted is None or attr.parameter in wanted
+                                     or attr.keyword == "QMNAME"):
+            p = param(attr, view[attr.keyword])
+            if p is not None:
+                params.append(p)
+    return [Response(params)]
+
+
+def inquire_q_mgr_status(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
+    """Inquire Queue Manager Status: DISPLAY QMSTATUS's values; QMgrName and
+    QMgrStatus always, the rest as QMStatusAttrs asks (default all)."""
+    view = queue_manager.qmgr_status_view(req.processor)
+    wanted = asked_attrs(msg, CMQCFC.MQIACF_Q_MGR_STATUS_ATTRS)
+    params: list[pcf.Parameter] = [
+        pcf.CFST(CMQC.MQCA_Q_MGR_NAME,
+                 req.engine.name.ljust(CMQC.MQ_Q_MGR_NAME_LENGTH)),
+        pcf.CFIN(CMQCFC.MQIACF_Q_MGR_STATUS, _QMGR_STATUS[str(view["STATUS"])])]
+    for parameter, keyword, length in _QMGR_STATUS_FIELDS:
+        if wanted is not None and parameter not in wanted:
+            continue
+        value = view[keyword]
+        if length is None:
+            value = _SVC_STATUS.get(str(value), value)
+            params.append(pcf.CFIN(parameter, int(value)))  # type: ignore[arg-type]
+        else:
+            params.append(pcf.CFST(parameter, str(value).ljust(length)))
+    return [Response(params)]
+
+
+def inquire_channel(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
+    name = required_name(msg, CMQCFC.MQCACH_CHANNEL_NAME)
+    objs = req.objects(("CHANNEL",), name)
+    chltype = msg.get(CMQCFC.MQIACH_CHANNEL_TYPE, CMQC.MQCHT_ALL)
+    if chltype != CMQC.MQCHT_ALL:
+        try:
+            word = _CHL_BY_KW["CHLTYPE"].from_pcf(chltype)
+        except ValueError:
+            raise Refused(CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR) from None
+        objs = [o for o in objs if o.attributes.get("CHLTYPE") == word]
+    if not objs:
+        return [Response([], CMQC.MQCC_FAILED, CMQCFC.MQRCCF_CHANNEL_NOT_FOUND)]
+    wanted = asked_attrs(msg, CMQCFC.MQIACF_CHANNEL_ATTRS)
+    out = []
+    for obj in objs:
+        view = req.processor.stored_view(obj)
+        shown = display_keywords("CHANNEL", str(view.get("CHLTYPE", "")))
+        params: list[pcf.Parameter] = []
+        for attr in pcfmap.CHANNEL:
+            always = attr.keyword in ("CHANNEL", "CHLTYPE")
+            value = obj.name if attr.keyword == "CHANNEL" else view.get(attr.keyword)
+            if value is None or not (always or attr.keyword in shown):
+                continue
+            if always or wanted is None or attr.parameter in wanted:
+                p = param(attr, value)
+                if p is not None:
+                    params.append(p)
+        out.append(Response(params))
+    return out
+
+
+def inquire_channel_status(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
+    """One response per channel instance: current status from the channel initiator, or
+    with MQOT_SAVED_CHANNEL each end's saved sync data."""
+    name = required_name(msg, CMQCFC.MQCACH_CHANNEL_NAME)
+    instance = msg.get(CMQCFC.MQIACH_CHANNEL_INSTANCE_TYPE, CMQC.MQOT_CURRENT_CHANNEL)
+    if instance not in (CMQC.MQOT_CURRENT_CHANNEL, CMQC.MQOT_SAVED_CHANNEL):
+        raise Refused(CMQCFC.MQRCCF_CFIN_PARM_ID_ERROR)
+    rows = channels.channel_status_rows(
+        req.processor, name, req.who, instance == CMQC.MQOT_SAVED_CHANNEL,
+        optional_name(msg, CMQCFC.MQCACH_CONNECTION_NAME),
+        optional_name(msg, CMQCFC.MQCACH_XMIT_Q_NAME))
+    if not rows:
+        return [Response([], CMQC.MQCC_FAILED, CMQCFC.MQRCCF_CHL_STATUS_NOT_FOUND)]
+    return [Response([pcf.CFIN(CMQCFC.MQIACH_CHANNEL_INSTANCE_TYPE, instance),
+                      *_chstatus_params(row)]) for row in rows]
+
+
+def inquire_listener_status(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
+    """Inquire Listener Status: one response per running listener (the channel
+    initiator's), its name always, then Status, Port and TransportType as
+    ListenerStatusAttrs asks (default all)."""
+    name = required_name(msg, CMQCFC.MQCACH_LISTENER_NAME)
+    try:
+        rows = listeners_services.listener_status_rows(req.processor, name, req.who)
+    except CommandFailed as failed:
+        return [Response([], CMQC.MQCC_FAILED, failed.reason)]
+    if not rows:
+        return [Response([], CMQC.MQCC_FAILED, CMQCFC.MQRCCF_LSTR_STATUS_NOT_FOUND)]
+    wanted = asked_attrs(msg, CMQCFC.MQIACF_LISTENER_STATUS_ATTRS)
+    out = []
+    for row in rows:
+        params: list[pcf.Parameter] = [pcf.CFST(
+            CMQCFC.MQCACH_LISTENER_NAME,
+            str(row.get("LISTENER", "")).ljust(CMQC.MQ_LISTENER_NAME_LENGTH))]
+        for parameter, value in (
+                (CMQCFC.MQIACH_LISTENER_STATUS, _SVC_STATUS.get(str(row.get("STATUS")))),
+                (CMQCFC.MQIACH_PORT, row.get("PORT")),
+                (CMQCFC.MQIACH_XMIT_PROTOCOL_TYPE,
+                 _TRPTYPE.get(str(row.get("TRPTYPE"))))):
+            if value is not None and (wanted is None or parameter in wanted):
+                params.append(pcf.CFIN(parameter, int(value)))  # type: ignore[arg-type]
+        out.append(Response(params))
+    return out
+
+
+
+def inquire_service(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
+    """Inquire Service: ServiceName always, the rest as ServiceAttrs asks."""
+    name = required_name(msg, CMQC.MQCA_SERVICE_NAME)
+    objs = req.objects(("SERVICE",), name)
+    if not objs:
+        return [Response([], CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_OBJECT_NAME)]
+    wanted = asked_attrs(msg, CMQCFC.MQIACF_SERVICE_ATTRS)
+    return [Response([param(pcfmap.SERVICE[0], obj.name),  # type: ignore[list-item]
+                      *attr_params(req.processor.stored_view(obj),
+                                    pcfmap.SERVICE[1:], wanted)])
+            for obj in objs]
+
+
+def inquire_service_status(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
+    """Inquire Service Status: one response per running server service, its name
+    always, then Status, ProcessId, StartDate, StartTime and the definition's
+    attributes as ServiceStatusAttrs asks (default all)."""
+    name = required_name(msg, CMQC.MQCA_SERVICE_NAME)
+    generic = name.endswith("*")
+    if not generic and req.engine.lookup("SERVICE", name) is None:
+        return [Response([], CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_OBJECT_NAME)]
+    rows = listeners_services.service_status_rows(req.processor, name, generic, req.who)
+    if not rows:
+        return [Response([], CMQC.MQCC_FAILED, CMQCFC.MQRCCF_SERV_STATUS_NOT_FOUND)]
+    wanted = asked_attrs(msg, CMQCFC.MQIACF_SERVICE_STATUS_ATTRS)
+    fields = pcfmap.SERVICE_STATUS + tuple(a for a in pcfmap.SERVICE[1:]
+                                           if a.keyword not in ("ALTDATE", "ALTTIME"))
+    return [Response([param(pcfmap.SERVICE[0], row["SERVICE"]),  # type: ignore[list-item]
+                      *attr_params(row, fields, wanted)])
+            for row in rows]
+
+
+#: command -> handler
+INQUIRIES: dict[int, PcfHandler] = {
+    CMQCFC.MQCMD_INQUIRE_Q: inquire_q,
+    CMQCFC.MQCMD_INQUIRE_Q_NAMES: inquire_q_names,
+    CMQCFC.MQCMD_INQUIRE_Q_STATUS: inquire_q_status,
+    CMQCFC.MQCMD_INQUIRE_Q_MGR: inquire_q_mgr,
+    CMQCFC.MQCMD_INQUIRE_Q_MGR_STATUS: inquire_q_mgr_status,
+    CMQCFC.MQCMD_INQUIRE_CHANNEL: inquire_channel,
+    CMQCFC.MQCMD_INQUIRE_CHANNEL_STATUS: inquire_channel_status,
+    CMQCFC.MQCMD_INQUIRE_LISTENER_STATUS: inquire_listener_status,
+    CMQCFC.MQCMD_INQUIRE_SERVICE: inquire_service,
+    CMQCFC.MQCMD_INQUIRE_SERVICE_STATUS: inquire_service_status,
+}

@@ -1,0 +1,194 @@
+"""MQSC for queues beyond their definitions: DISPLAY QUEUE (TYPE(QCLUSTER) asks the
+cluster), DISPLAY QSTATUS (TYPE QUEUE or HANDLE), DISPLAY CONN and CLEAR QLOCAL. The status
+rows are the ones PCF's Inquire Queue Status answers from."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from mqpy import CMQC
+from mqpy.errors import MQMIError
+from mqpy.mqsc import clusters, definitions
+from mqpy.mqsc.display import date_time, format_attrs
+from mqpy.mqsc.mapping import display_items
+from mqpy.mqsc.messages import DISPLAY_HEADERS, message
+from mqpy.mqsc.parser import MQSCCommand
+from mqpy.mqsc.results import CommandFailed, Handler, Requester, from_mqi
+from mqpy.mqsc.selection import generic_match, selected, where_passes
+
+if TYPE_CHECKING:
+    from mqpy.mqsc.processor import MQSCProcessor
+
+__all__ = ["COMMANDS", "conn_id", "handle_status", "queue_status_view"]
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode("latin-1").rstrip(" \x00") if isinstance(value, bytes) else value
+
+
+def display_queue(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[str]:
+    """DISPLAY QUEUE: TYPE(QCLUSTER) asks the cluster, as DISPLAY QCLUSTER does."""
+    if cmd.params.get("TYPE") == "QCLUSTER":
+        return clusters.display(proc, attrs.evolve(cmd, objtype="QCLUSTER"), who)
+    return definitions.display(proc, cmd, who)
+
+
+def _opened_for(view: dict[str, object], opentype: str) -> bool:
+    """DISPLAY QSTATUS OPENTYPE(INPUT|OUTPUT|ALL): whether a row is open that way."""
+    if opentype == "INPUT":
+        return bool(view.get("IPPROCS") or view.get("INPUT", "NO") != "NO")
+    if opentype == "OUTPUT":
+        return bool(view.get("OPPROCS") or view.get("OUTPUT") == "YES")
+    return True
+
+
+def display_qstatus(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[str]:
+    name = str(cmd.name)
+    objs = proc.matching(("QLOCAL",), name, cmd.generic, who)
+    if not objs:
+        raise CommandFailed.of(CMQC.MQRC_UNKNOWN_OBJECT_NAME, "AMQ8147E", name)
+    handles = cmd.params.get("TYPE") == "HANDLE"
+    opentype = str(cmd.params.get("OPENTYPE", "ALL"))
+    default = not cmd.display_attrs and "ALL" not in cmd.flags
+    lines: list[str] = []
+    for obj in objs:
+        rows = handle_status(proc, obj) if handles else [queue_status_view(proc, obj)]
+        for view in rows:
+            if not _opened_for(view, opentype) or not where_passes(cmd.where, view):
+                continue
+            if handles:
+                rest = selected(cmd, view, everything=default)
+            else:
+                rest = selected(cmd, view)
+                if default:
+                    rest["CURDEPTH"] = view["CURDEPTH"]
+            head = [("QUEUE", obj.name), ("TYPE", "HANDLE" if handles else "QUEUE")]
+            lines.append(message(DISPLAY_HEADERS["QSTATUS"]))
+            lines.extend(format_attrs(head + display_items(rest)))
+    return lines
+
+
+def queue_status_view(proc: MQSCProcessor, obj: Any) -> dict[str, object]:
+    """DISPLAY QSTATUS TYPE(QUEUE) values of one local queue."""
+    eng = proc.engine
+    with eng.lock:
+        status = eng.queue_status(obj.name)
+        mq = eng.catalog.queues.get(obj.qid)
+        oldest = mq.oldest_put_time() if mq else 0.0
+        last_put = getattr(mq, "last_put", 0.0)
+        last_get = getattr(mq, "last_get", 0.0)
+        monq = obj.attributes.get("MONQ", "QMGR")
+        if monq == "QMGR":
+            monq = eng.catalog.qmgr.get("MONQ", "OFF")
+    lgetdate, lgettime = date_time(last_get)
+    lputdate, lputtime = date_time(last_put)
+    uncom = int(status.get("UNCOM", 0))  # type: ignore[call-overload]
+    return {
+        "CURDEPTH": status["CURDEPTH"], "IPPROCS": status["IPPROCS"],
+        "OPPROCS": status["OPPROCS"], "UNCOM": uncom or "NO",
+        "LGETDATE": lgetdate, "LGETTIME": lgettime, "LPUTDATE": lputdate,
+        "LPUTTIME": lputtime, "MEDIALOG": "", "MONQ": monq,
+        "MSGAGE": int(time.time() - oldest) if oldest else 0, "QTIME": ("", ""),
+    }  # fmt: skip
+
+
+def _yes(opts: int, flag: int) -> str:
+    return "YES" if opts & flag else "NO"
+
+
+def handle_status(proc: MQSCProcessor, obj: Any) -> list[dict[str, object]]:
+    """DISPLAY QSTATUS TYPE(HANDLE): one row per open handle on the queue."""
+    eng = proc.engine
+    rows = []
+    inputs = CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INPUT_EXCLUSIVE
+    with eng.lock:
+        mq = eng.catalog.queues.get(obj.qid)
+        for conn in eng.connections.values():
+            for h in conn.handles.values():
+                if h.mq is not mq:
+                    continue
+                opts = h.options
+                rows.append({
+                    "APPLTAG": _text(conn.appl_name), "APPLTYPE": "USER",
+                    "ASTATE": "NONE", "BROWSE": _yes(opts, CMQC.MQOO_BROWSE),
+                    "CHANNEL": "", "CONNAME": "",
+                    "INPUT": ("EXCL" if h.exclusive else "SHARED") if opts & inputs else "NO",
+                    "INQUIRE": _yes(opts, CMQC.MQOO_INQUIRE),
+                    "OUTPUT": _yes(opts, CMQC.MQOO_OUTPUT), "SET": _yes(opts, CMQC.MQOO_SET),
+                    "PID": 0, "TID": conn.hconn, "URID": "", "URTYPE": "QMGR",
+                    "USERID": _text(conn.user),
+                })  # fmt: skip
+    return rows
+
+
+def _connection_rows(proc: MQSCProcessor, cmd: MQSCCommand) -> list[tuple[Any, dict, list]]:
+    """The connections DISPLAY CONN names: (connection, its values, its handles' objects)."""
+    eng = proc.engine
+    name = str(cmd.name)
+    with eng.lock:
+        conns = [c for c in eng.connections.values()
+                 if generic_match(name, conn_id(c)) or not cmd.generic and conn_id(c) == name]
+        rows = []
+        for c in sorted(conns, key=lambda c: c.hconn):
+            date, tod = date_time(c.connected_at)
+            uow = c.uow is not None
+            handles = [(h.obj.name, "QUEUE") for h in c.handles.values()]
+            rows.append((c, {
+                "APPLTAG": _text(c.appl_name), "APPLTYPE": "USER", "ASTATE": "NONE",
+                "CHANNEL": c.channel, "CONNAME": c.conname,
+                "CONNOPTS": ("MQCNO_SHARED_BINDING",),
+                "USERID": _text(c.user), "UOWLOGDA": "", "UOWLOGTI": "",
+                "UOWSTDA": date if uow else "", "UOWSTTI": tod if uow else "",
+                "UOWSTATE": "ACTIVE" if uow else "NONE", "QMURID": "", "EXTURID": "",
+                "PID": 0, "TID": c.hconn, "CONNTAG": "NO",
+            }, handles))  # fmt: skip
+    return rows
+
+
+def display_conn(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[str]:
+    rows = _connection_rows(proc, cmd)
+    if not rows:
+        raise CommandFailed.of(CMQC.MQRC_UNKNOWN_OBJECT_NAME, "AMQ8147E", str(cmd.name))
+    ctype = str(cmd.params.get("TYPE", "CONN"))
+    extconn = (b"AMQC" + proc.engine.name[:12].ljust(12).encode("latin-1")).hex().upper()
+    lines: list[str] = []
+    for conn, view, handles in rows:
+        if not where_passes(cmd.where, view):
+            continue
+        items: list[tuple[str, object]] = [("CONN", conn_id(conn)), ("EXTCONN", extconn),
+                                           ("TYPE", ctype)]
+        if ctype in ("CONN", "ALL"):
+            items += display_items(selected(cmd, view))
+        if ctype in ("HANDLE", "ALL"):
+            for objname, objtype in handles:
+                items += [("OBJNAME", objname), ("OBJTYPE", objtype)]
+        lines.append(message(DISPLAY_HEADERS["CONN"]))
+        lines.extend(format_attrs(items))
+    return lines
+
+
+def conn_id(conn: Any) -> str:
+    """The CONN(...) identifier: 16 hex digits (IBM shows the low half of the 24-byte
+    connection id)."""
+    return f"{int(conn.connected_at * 1000) & 0xFFFFFFFF:08X}{conn.hconn:08X}"
+
+
+def clear(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[str]:
+    name = str(cmd.name)
+    if proc.existing("QLOCAL", name) is None:
+        raise CommandFailed.of(CMQC.MQRC_UNKNOWN_OBJECT_NAME, "AMQ8147E", name)
+    try:
+        proc.engine.clear(name)
+    except MQMIError as err:
+        raise from_mqi(err, name) from None
+    return [message("AMQ8022I")]
+
+
+#: (verb, object type) -> handler
+COMMANDS: dict[tuple[str, str], Handler] = {
+    ("DISPLAY", "QUEUE"): display_queue, ("DISPLAY", "QSTATUS"): display_qstatus,
+    ("DISPLAY", "CONN"): display_conn, ("CLEAR", "QLOCAL"): clear,
+}
