@@ -43,7 +43,7 @@ from mqpy.bindings import MAX_TRANSMISSION_SIZE
 from mqpy.engine.qmgr import QueueManagerEngine
 from mqpy.fap import mqiflows
 from mqpy.fap.framing import SegmentWriter
-from mqpy.fap.segments import SegmentType
+from mqpy.fap.tsh import SegmentType
 from mqpy.server import BindingsServer, _Session
 from mqpy_chinit import xmitgets
 

@@ -69,30 +69,21 @@ from mqpy import CMQC
 from mqpy.errors import MQMIError
 from mqpy.fap import channeldefs as D
 from mqpy.fap import mqiflows, tls, userid
-from mqpy.fap.framing import DEFAULT_MAX_TRANSMISSION_SIZE, SegmentReader, SegmentWriter
-from mqpy.fap.mqicalls import MQIVerbs, copy_fields
-from mqpy.fap.negotiation import negotiate, reproposal
-from mqpy.fap.segments import (
+from mqpy.fap.apiheader import (
     API_HEADER_LENGTH,
-    OUR_FAP_LEVEL,
-    TSH_LENGTH,
-    TSHM_LENGTH,
-    ByteOrder,
-    CapFlags1,
-    ControlFlags1,
-    Event,
-    Heartbeat,
-    InitialData,
     MQIReply,
     MQIRequest,
-    ProtocolError,
-    SegmentType,
-    Status,
-    StatusCode,
     build_mqi_request,
     mqi_event,
     parse_mqi_segment,
 )
+from mqpy.fap.controlflows import Heartbeat, Status
+from mqpy.fap.framing import DEFAULT_MAX_TRANSMISSION_SIZE, SegmentReader, SegmentWriter
+from mqpy.fap.initialdata import OUR_FAP_LEVEL, CapFlags1, InitialData
+from mqpy.fap.mqicalls import MQIVerbs, copy_fields
+from mqpy.fap.negotiation import negotiate, reproposal
+from mqpy.fap.statuscodes import ProtocolError, StatusCode
+from mqpy.fap.tsh import TSH_LENGTH, TSHM_LENGTH, ByteOrder, ControlFlags1, Event, SegmentType
 from mqpy.mqstruct import text_field
 from mqpy.security.chlauth import dn_matches, valid_dn_pattern
 

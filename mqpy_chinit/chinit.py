@@ -36,7 +36,9 @@ from mqpy.channelcommands import COMMAND_FORMAT, INITQ
 from mqpy.engine.cluster import CLUSTER_RECEIVER_APPL
 from mqpy.fap import channeldefs as D
 from mqpy.fap import tls
-from mqpy.fap.segments import CapFlags1, Event, InitialData, SegmentType, StatusCode
+from mqpy.fap.initialdata import CapFlags1, InitialData
+from mqpy.fap.statuscodes import StatusCode
+from mqpy.fap.tsh import Event, SegmentType
 from mqpy.trace import TRACER
 from mqpy_chinit import handoff, sslrefresh, tlsstream
 from mqpy_chinit.access import ChannelAccess

@@ -14,22 +14,12 @@ from mqpy import CMQC, messages, syncrecord
 from mqpy.engine import reports
 from mqpy.fap import channeldefs as D
 from mqpy.fap import mqiflows
+from mqpy.fap.controlflows import Heartbeat, Ping, Reset, Resync, Status
+from mqpy.fap.initialdata import CapFlags1, InitialData
+from mqpy.fap.messagedata import XQH_LENGTH, MessageData
 from mqpy.fap.mqicalls import Step
-from mqpy.fap.segments import (
-    XQH_LENGTH,
-    ByteOrder,
-    CapFlags1,
-    ControlFlags1,
-    Event,
-    Heartbeat,
-    InitialData,
-    MessageData,
-    Ping,
-    Reset,
-    Resync,
-    Status,
-    StatusCode,
-)
+from mqpy.fap.statuscodes import StatusCode
+from mqpy.fap.tsh import ByteOrder, ControlFlags1, Event
 from mqpy.mqstruct import StructError
 from mqpy_chinit import distribution, syncq, xmitgets
 from mqpy_chinit.conversation import ChannelEnded, Conversation

@@ -85,28 +85,26 @@ from mqpy import CMQC, serving
 from mqpy.errors import MQMIError
 from mqpy.fap import channeldefs as D
 from mqpy.fap import mqiflows, tls, userid
+from mqpy.fap.apiheader import (
+    API_HEADER_LENGTH,
+    MQIReply,
+    MQIRequest,
+    mqi_event,
+    readdressed_mqi_reply,
+)
+from mqpy.fap.controlflows import Heartbeat, Status
+from mqpy.fap.initialdata import OUR_FAP_LEVEL, CapFlags1, InitialData
 from mqpy.fap.mqicalls import AsyncMQIVerbs
 from mqpy.fap.negotiation import negotiate
-from mqpy.fap.segments import (
-    API_HEADER_LENGTH,
-    OUR_FAP_LEVEL,
+from mqpy.fap.statuscodes import ProtocolError, StatusCode
+from mqpy.fap.tsh import (
     TSH_LENGTH,
     TSHM_LENGTH,
     ByteOrder,
-    CapFlags1,
     ControlFlags1,
     Event,
-    Heartbeat,
-    InitialData,
-    MQIReply,
-    MQIRequest,
     OtherSegment,
-    ProtocolError,
     SegmentType,
-    Status,
-    StatusCode,
-    mqi_event,
-    readdressed_mqi_reply,
 )
 from mqpy_chinit import tlsstream
 from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 from mqpy import CMQC
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows
-from mqpy.fap.segments import SegmentType
+from mqpy.fap.tsh import SegmentType
 from mqpy.mqstruct import StructError
 from mqpy.structures import GMO, MD, PMO
 from mqpy.trace import TRACER

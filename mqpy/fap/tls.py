@@ -49,7 +49,7 @@ from typing import Any
 
 import attrs
 
-from mqpy.fap.segments import StatusCode
+from mqpy.fap.statuscodes import StatusCode
 from mqpy.security.chlauth import dn_matches, escape_dn_value
 
 __all__ = ["CIPHER_SPECS", "CipherSpec", "InboundRefusal", "KeyRepositoryError",

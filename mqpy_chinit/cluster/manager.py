@@ -46,7 +46,7 @@ from mqpy import CMQC
 from mqpy.engine import reports
 from mqpy.engine.cluster import COMMAND_QUEUE, REQUEST_FORMAT
 from mqpy.fap import channeldefs as D
-from mqpy.fap.segments import XQH_WITH_MD_LENGTH
+from mqpy.fap.messagedata import XQH_WITH_MD_LENGTH
 from mqpy_chinit.states import ChannelState
 
 from .config import LocalConfig, read_config

@@ -8,7 +8,7 @@ import trio
 
 import mqpy
 from mqpy import CMQC
-from mqpy.fap.segments import SegmentType
+from mqpy.fap.tsh import SegmentType
 
 from .conftest import (
     CHANNEL,

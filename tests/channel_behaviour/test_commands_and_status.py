@@ -5,7 +5,8 @@ from __future__ import annotations
 import trio
 
 from mqpy import CMQC, CMQCFC, CMQXC, pcf
-from mqpy.fap.segments import Ping, SegmentType
+from mqpy.fap.controlflows import Ping
+from mqpy.fap.tsh import SegmentType
 from mqpy.structures import CFH
 from tests.support.ports import free_port
 

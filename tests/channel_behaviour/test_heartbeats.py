@@ -6,7 +6,7 @@ import time
 
 import trio
 
-from mqpy.fap.segments import SegmentType
+from mqpy.fap.tsh import SegmentType
 from tests.support.proxy import FaultProxy
 
 from .conftest import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import trio
 
 from mqpy import syncrecord
-from mqpy.fap.segments import SegmentType
+from mqpy.fap.tsh import SegmentType
 from tests.support.proxy import FaultProxy, nth_message, once
 
 from .conftest import (

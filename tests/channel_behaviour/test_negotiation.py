@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 import trio
 
-from mqpy.fap.segments import Status, StatusCode
+from mqpy.fap.controlflows import Status
+from mqpy.fap.statuscodes import StatusCode
 
 from .conftest import (
     CHANNEL,

@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator, Callable, Iterable
 import attrs
 import trio
 
-from mqpy.fap.segments import SegmentType
+from mqpy.fap.tsh import SegmentType
 from mqpy_chinit.chinit import ChannelInitiator
 from tests.support.proxy import FaultProxy, Policy
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mqpy.fap.segments import SegmentType
+from mqpy.fap.tsh import SegmentType
 from mqpy_chinit.states import ChannelState
 from tests.support.proxy import nth_message, once
 from tests.support.waiting import wait_until

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import mqpy
 from mqpy import CMQC
-from mqpy.fap.segments import XQH_WITH_MD_LENGTH, MessageData
+from mqpy.fap.messagedata import XQH_WITH_MD_LENGTH, MessageData
 from mqpy.structures import XQH
 from mqpy_chinit.receiver_mca import ReceiverMCA
 

@@ -12,8 +12,11 @@ import trio
 
 import mqpy
 from mqpy import CMQC
+from mqpy.fap.controlflows import Ping, Status
 from mqpy.fap.framing import SegmentWriter
-from mqpy.fap.segments import ControlFlags1, MessageData, Ping, Status, StatusCode
+from mqpy.fap.messagedata import MessageData
+from mqpy.fap.statuscodes import StatusCode
+from mqpy.fap.tsh import ControlFlags1
 from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
 from mqpy_chinit.receiver_mca import ReceiverMCA
 from mqpy_chinit.states import ChannelStatus

@@ -13,7 +13,7 @@ import mqpy
 from mqpy import CMQC, serving
 from mqpy.engine.qmgr import QueueManagerEngine
 from mqpy.fap import mqiflows
-from mqpy.fap.segments import SegmentType
+from mqpy.fap.tsh import SegmentType
 from mqpy.server import _RUN_WRITER, BindingsServer, _Session
 from mqpy_chinit import xmitgets
 
@@ -129,7 +129,7 @@ def test_a_run_of_repeated_calls_is_read_as_every_flow_is(shape):
 def test_a_run_whose_repeated_call_is_cut_short_is_refused_as_every_flow_is():
     """Given a run of repeated gets whose last is cut short, when the server reads it, then
     it is refused (ProtocolError, which ends the connection), as unpack_flows refuses it."""
-    from mqpy.fap.segments import ProtocolError
+    from mqpy.fap.statuscodes import ProtocolError
     from mqpy.server import _run_requests
 
     get = _flow(SegmentType.MQGET, [mqpy.MD(), mqpy.GMO(), -1], hobj=3)

@@ -10,8 +10,10 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
+from mqpy.fap.controlflows import Status
 from mqpy.fap.framing import SegmentReader, SegmentWriter
-from mqpy.fap.segments import InitialData, Status, StatusCode
+from mqpy.fap.initialdata import InitialData
+from mqpy.fap.statuscodes import StatusCode
 from tests.client.conftest import CHANNEL, QMGR, QUEUE, wait_for
 
 
@@ -100,7 +102,8 @@ def test_garbled_mqi_request_on_a_running_instance(env):
     import attrs
 
     from mqpy.fap import mqiflows
-    from mqpy.fap.segments import MQIRequest, SegmentType
+    from mqpy.fap.apiheader import MQIRequest
+    from mqpy.fap.tsh import SegmentType
 
     with _started_instance(env) as sock:
         writer = SegmentWriter()

@@ -11,7 +11,7 @@ import pytest
 from mqpy import CMQC, client
 from mqpy.fap import mqiflows
 from mqpy.fap.framing import SegmentReader, SegmentWriter
-from mqpy.fap.segments import ByteOrder, ControlFlags1, SegmentType
+from mqpy.fap.tsh import ByteOrder, ControlFlags1, SegmentType
 from mqpy.structures import GMO, MD, OD, PMO
 
 

@@ -8,7 +8,8 @@ import time
 import types
 
 from mqpy import client
-from mqpy.fap.segments import ControlFlags1, Heartbeat
+from mqpy.fap.controlflows import Heartbeat
+from mqpy.fap.tsh import ControlFlags1
 
 
 def _socket(hbint: int, heard_ago: float, sent_ago: float):

@@ -16,8 +16,12 @@ import pytest
 import mqpy
 from mqpy import CMQC
 from mqpy.fap import mqiflows
+from mqpy.fap.apiheader import MQIRequest
+from mqpy.fap.controlflows import Status
 from mqpy.fap.framing import SegmentReader, SegmentWriter
-from mqpy.fap.segments import InitialData, MQIRequest, SegmentType, Status, StatusCode
+from mqpy.fap.initialdata import InitialData
+from mqpy.fap.statuscodes import StatusCode
+from mqpy.fap.tsh import SegmentType
 from tests.client.conftest import wait_for
 from tests.support.site import ADMIT_OWNER, CHANNEL, QM, Site
 

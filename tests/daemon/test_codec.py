@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 from mqpy import CMQC
 from mqpy.fap import mqiflows
 from mqpy.fap.framing import SegmentReader, SegmentWriter
-from mqpy.fap.segments import ByteOrder, ProtocolError, SegmentType
+from mqpy.fap.statuscodes import ProtocolError
+from mqpy.fap.tsh import ByteOrder, SegmentType
 from mqpy.fap.userid import Credentials
 from mqpy.structures import GMO, MD, OD, PMO
 

@@ -11,8 +11,9 @@ import mqpy
 from mqpy import CMQC
 from mqpy.engine import distlist
 from mqpy.fap import mqiflows
-from mqpy.fap.segments import ByteOrder, ProtocolError
-from mqpy.fap.segments import SegmentType as T
+from mqpy.fap.statuscodes import ProtocolError
+from mqpy.fap.tsh import ByteOrder
+from mqpy.fap.tsh import SegmentType as T
 from mqpy.structures import DH, OD, OR, PMO, PMR, RR, put_msg_record_length
 
 

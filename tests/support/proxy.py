@@ -9,7 +9,7 @@ from typing import Any
 
 import trio
 
-from mqpy.fap.segments import SegmentType
+from mqpy.fap.tsh import SegmentType
 
 # decide(direction, segment_type, index_in_direction) -> "pass" | "drop-and-cut" | "cut"
 # | "delay" (the segment, and what follows it that way, passes DELAY seconds later)

@@ -13,16 +13,11 @@ import pytest
 import trio
 import trio.testing
 
+from mqpy.fap.apiheader import MQIReply, MQIRequest
+from mqpy.fap.controlflows import Heartbeat, Status
 from mqpy.fap.framing import SegmentReader, SegmentWriter
-from mqpy.fap.segments import (
-    ControlFlags1,
-    Heartbeat,
-    MQIReply,
-    MQIRequest,
-    SegmentType,
-    Status,
-    StatusCode,
-)
+from mqpy.fap.statuscodes import StatusCode
+from mqpy.fap.tsh import ControlFlags1, SegmentType
 from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
 from mqpy_chinit.states import ChannelStatus
 from mqpy_chinit.tlsstream import Prefixed
@@ -226,7 +221,8 @@ async def test_strmqtrc_comms_records_a_channel_initiators_flows(tmp_path, monke
     import os
 
     from mqpy import trace
-    from mqpy.fap.segments import ControlFlags1, Heartbeat
+    from mqpy.fap.controlflows import Heartbeat
+    from mqpy.fap.tsh import ControlFlags1
 
     monkeypatch.setenv("MQPY_DATA_PATH", str(tmp_path))
     tracer = trace.Tracer()

@@ -17,15 +17,10 @@ from hypothesis import strategies as st
 
 from mqpy import CMQC
 from mqpy.fap import mqiflows
+from mqpy.fap.apiheader import MQIReply, MQIRequest
 from mqpy.fap.mqicalls import copy_fields
-from mqpy.fap.segments import (
-    ByteOrder,
-    MQIReply,
-    MQIRequest,
-    ProtocolError,
-    SegmentType,
-    mq_encoding,
-)
+from mqpy.fap.statuscodes import ProtocolError
+from mqpy.fap.tsh import ByteOrder, SegmentType, mq_encoding
 from mqpy.structures import GMO, MD, OD, OR, PMO, RR
 
 T = SegmentType

@@ -13,20 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from mqpy.fap.controlflows import Heartbeat, Ping, Reset, Status
 from mqpy.fap.framing import SegmentWriter
-from mqpy.fap.segments import (
-    ByteOrder,
-    ControlFlags1,
-    Heartbeat,
-    InitialData,
-    MessageData,
-    Ping,
-    Reset,
-    SegmentType,
-    Status,
-    StatusCode,
-    parse_segment_header,
-)
+from mqpy.fap.initialdata import InitialData
+from mqpy.fap.messagedata import MessageData
+from mqpy.fap.statuscodes import StatusCode
+from mqpy.fap.tsh import ByteOrder, ControlFlags1, SegmentType, parse_segment_header
 from tests.support.pcap import CLIENT, SERVER, TSHARK, Capture
 
 pytestmark = pytest.mark.skipif(TSHARK is None, reason="tshark is not installed")
