@@ -84,8 +84,8 @@ from mqpy.fap.mqicalls import MQIVerbs, copy_fields
 from mqpy.fap.negotiation import negotiate, reproposal
 from mqpy.fap.statuscodes import ProtocolError, StatusCode
 from mqpy.fap.tsh import TSH_LENGTH, TSHM_LENGTH, ByteOrder, ControlFlags1, Event, SegmentType
-from mqpy.mqstruct import text_field
 from mqpy.security.chlauth import dn_matches, valid_dn_pattern
+from mqpy.structs.fields import text_field
 
 __all__ = [
     "ChannelDefinition",

@@ -57,9 +57,9 @@ from mqpy.mqsc.mapping import display_keywords
 from mqpy.mqsc.parser import MQSCCommand
 from mqpy.mqsc.processor import CommandFailed, MQSCProcessor, Result, message
 from mqpy.mqsc.writer import command_text
-from mqpy.mqstruct import StructError
 from mqpy.security.commands import OBJECTS, Need, command_needs, oam_type
-from mqpy.structures import CFH, GMO, MD, OD, PMO
+from mqpy.structs.fields import StructError
+from mqpy.structs.tables import CFH, GMO, MD, OD, PMO
 
 __all__ = [
     "COMMAND_QUEUE",

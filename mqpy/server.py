@@ -59,8 +59,8 @@ from mqpy.fap.apiheader import API_HEADER_LENGTH, MQIReply, MQIRequest, build_mq
 from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.statuscodes import ProtocolError
 from mqpy.fap.tsh import TSH_LENGTH, ByteOrder, ControlFlags1, SegmentType, mq_encoding
-from mqpy.mqstruct import StructError
-from mqpy.structures import GMO, PMO
+from mqpy.structs.fields import StructError
+from mqpy.structs.tables import GMO, PMO
 from mqpy.trace import TRACER
 
 __all__ = ["BindingsServer", "DEFAULT_THREAD_LIMIT"]

@@ -20,7 +20,7 @@ from mqpy.fap.messagedata import XQH_LENGTH, MessageData
 from mqpy.fap.mqicalls import Step
 from mqpy.fap.statuscodes import StatusCode
 from mqpy.fap.tsh import ByteOrder, ControlFlags1, Event
-from mqpy.mqstruct import StructError
+from mqpy.structs.fields import StructError
 from mqpy_chinit import distribution, syncq, xmitgets
 from mqpy_chinit.conversation import ChannelEnded, Conversation
 from mqpy_chinit.mca import (

@@ -24,7 +24,8 @@ from mqpy.fap.mqiparams import (
     struct_order,
 )
 from mqpy.fap.tsh import ByteOrder
-from mqpy.mqstruct import MQStruct, pack_arguments
+from mqpy.structs.layout import pack_arguments
+from mqpy.structs.mqstruct import MQStruct
 
 __all__ = ["FusedBody"]
 
@@ -37,7 +38,7 @@ class FusedBody:
     general path (``mqiflows``' item by item codec) goes item by item, structure by
     structure. Here the body's layout for each combination of structure versions and byte
     order is one ``struct.Struct`` made of the structures' own (``Layout.struct``, with
-    their ``mqstruct.pack_arguments``): the same definition, in one call. Whatever is not
+    their ``layout.pack_arguments``): the same definition, in one call. Whatever is not
     the common form -- another class or a ``Packed`` structure, records, a bad StrucId or
     Version, a length that does not add up, a value out of range -- is left to the general
     path (``None``), which gives the bytes, or the error, it always gave.

@@ -31,7 +31,7 @@ from mqpy.fap.tsh import (
     SegmentType,
     mq_encoding,
 )
-from mqpy.structures import XQH
+from mqpy.structs.tables import XQH
 
 __all__ = [
     "MD_PERSISTENCE_AT",
@@ -83,7 +83,7 @@ class MessageData(Event):
     ``xqh`` is the whole MQXQH (104 bytes + the embedded MQMD v1: 428 bytes) exactly as on
     the wire, its integers in ``byte_order``; ``data`` is the application data. Kept as bytes
     so the event stays immutable and a relayed message is forwarded bit for bit;
-    ``transmission_header`` and ``md`` decode it with ``mqpy.structures`` (which owns MQXQH
+    ``transmission_header`` and ``md`` decode it with ``mqpy.structs.tables`` (which owns MQXQH
     and MQMD), ``from_xqh`` builds an event from an ``XQH``.
     """
 
@@ -109,7 +109,7 @@ class MessageData(Event):
         byte_order: ByteOrder = ByteOrder.LITTLE,
         **common: Any,
     ) -> MessageData:
-        """Pack ``xqh`` (a ``mqpy.structures.XQH``) in ``byte_order`` into an event."""
+        """Pack ``xqh`` (a ``mqpy.structs.tables.XQH``) in ``byte_order`` into an event."""
         return cls(
             seqnum=seqnum,
             xqh=xqh.pack(mq_encoding(byte_order)),
@@ -120,7 +120,7 @@ class MessageData(Event):
 
     @property
     def transmission_header(self) -> Any:
-        """A fresh ``mqpy.structures.XQH`` decoded from ``xqh`` (MsgDesc is its MQMD)."""
+        """A fresh ``mqpy.structs.tables.XQH`` decoded from ``xqh`` (MsgDesc is its MQMD)."""
         return XQH.from_bytes(self.xqh, mq_encoding(self.byte_order))
 
     @property

@@ -40,7 +40,7 @@ from mqpy.fap.mqiparams import (
 )
 from mqpy.fap.statuscodes import ProtocolError, StatusCode
 from mqpy.fap.tsh import SEGMENT_TYPES, ByteOrder, ControlFlags1, SegmentType
-from mqpy.structures import GMO, MD, OD, PMO
+from mqpy.structs.tables import GMO, MD, OD, PMO
 
 __all__ = [
     # the values and the error of this codec's calls, defined with the parameters

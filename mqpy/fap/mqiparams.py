@@ -20,8 +20,9 @@ from mqpy import CMQC
 from mqpy.fap.statuscodes import ProtocolError, StatusCode
 from mqpy.fap.tsh import S32, U32, ByteOrder, PaddedName, mq_encoding
 from mqpy.fap.userid import Credentials, build_caut, parse_caut
-from mqpy.mqstruct import MQStruct, StructError, encode_text, text_field
-from mqpy.structures import (
+from mqpy.structs.fields import StructError, encode_text, text_field
+from mqpy.structs.mqstruct import MQStruct
+from mqpy.structs.tables import (
     OD,
     OR,
     RR,

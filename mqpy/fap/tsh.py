@@ -367,7 +367,7 @@ def build_segment_header(
 
 
 def mq_encoding(byte_order: ByteOrder) -> int:
-    """The MQENC_* integer encoding that ``mqpy.structures`` packs in ``byte_order``."""
+    """The MQENC_* integer encoding that ``mqpy.structs.tables`` packs in ``byte_order``."""
     if byte_order == ByteOrder.BIG:
         return CMQC.MQENC_INTEGER_NORMAL
     return CMQC.MQENC_INTEGER_REVERSED

@@ -13,8 +13,8 @@ from mqpy.errors import MQMIError
 from mqpy.mqi import Queue, QueueManager
 from mqpy.mqsc.parser import MQSCCommand
 from mqpy.mqsc.processor import Result, message
-from mqpy.mqstruct import StructError
-from mqpy.structures import CFH, GMO, MD, OD, PMO
+from mqpy.structs.fields import StructError
+from mqpy.structs.tables import CFH, GMO, MD, OD, PMO
 
 __all__ = ["REPLY_MODEL", "MQSCClient"]
 

@@ -954,7 +954,7 @@ class MQSCProcessor:
         """Tell the repository manager that a definition it reads changed (IBM's queue
         manager does the same through SYSTEM.CLUSTER.COMMAND.QUEUE)."""
         from mqpy.engine import cluster
-        from mqpy.structures import MD
+        from mqpy.structs.tables import MD
 
         relevant = objtype in ("NAMELIST", "QMGR") or any(
             v is not None and (str(v.get("CLUSTER") or "").strip()

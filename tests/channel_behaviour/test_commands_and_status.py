@@ -7,7 +7,7 @@ import trio
 from mqpy import CMQC, CMQCFC, CMQXC, pcf
 from mqpy.fap.controlflows import Ping
 from mqpy.fap.tsh import SegmentType
-from mqpy.structures import CFH
+from mqpy.structs.tables import CFH
 from tests.support.ports import free_port
 
 from .conftest import (

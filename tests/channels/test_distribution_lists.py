@@ -14,7 +14,7 @@ import mqpy
 from mqpy import CMQC
 from mqpy.fap.initialdata import CapFlags2
 from mqpy.fap.tsh import SegmentType
-from mqpy.structures import DLH
+from mqpy.structs.tables import DLH
 from mqpy_chinit.states import ChannelState
 from tests.support.proxy import FaultProxy
 from tests.support.waiting import wait_until

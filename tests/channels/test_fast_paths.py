@@ -18,7 +18,7 @@ from mqpy.fap.framing import SegmentWriter
 from mqpy.fap.messagedata import MessageData
 from mqpy.fap.mqicalls import run_in_order
 from mqpy.fap.tsh import ByteOrder
-from mqpy.structures import XQH
+from mqpy.structs.tables import XQH
 from mqpy_chinit import syncq, xmitgets
 from mqpy_chinit.conversation import (
     MAX_TRANSMISSION_SIZE,

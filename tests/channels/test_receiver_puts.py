@@ -8,7 +8,7 @@ from __future__ import annotations
 import mqpy
 from mqpy import CMQC
 from mqpy.fap.messagedata import XQH_WITH_MD_LENGTH, MessageData
-from mqpy.structures import XQH
+from mqpy.structs.tables import XQH
 from mqpy_chinit.receiver_mca import ReceiverMCA
 
 TARGETS = ("T1", "T2", "T3")

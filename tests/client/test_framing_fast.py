@@ -12,7 +12,7 @@ from mqpy import CMQC, client
 from mqpy.fap import mqiflows
 from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.tsh import ByteOrder, ControlFlags1, SegmentType
-from mqpy.structures import GMO, MD, OD, PMO
+from mqpy.structs.tables import GMO, MD, OD, PMO
 
 
 class _Agreed:

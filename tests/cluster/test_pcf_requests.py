@@ -8,7 +8,7 @@ import pytest
 from mqpy import CMQC, CMQCFC, local, pcf
 from mqpy.cmdserver import CommandServer, _Refused
 from mqpy.mqsc.processor import MQSCProcessor
-from mqpy.structures import CFH
+from mqpy.structs.tables import CFH
 
 
 @pytest.fixture(scope="module")

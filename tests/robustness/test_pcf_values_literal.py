@@ -8,7 +8,7 @@ from mqpy import CMQC, CMQCFC, local, pcf
 from mqpy.cmdserver import CommandServer
 from mqpy.mqsc import parse_command
 from mqpy.mqsc.processor import MQSCProcessor, Result
-from mqpy.structures import CFH, MD
+from mqpy.structs.tables import CFH, MD
 
 HOSTILE = "it's (x) ') MAXDEPTH(1) DESCR('"
 

@@ -16,7 +16,7 @@ from mqpy import CMQC
 from mqpy.mqsc.processor import MQSCProcessor
 from mqpy.security import set_authority, users_path
 from mqpy.security.users import UserFile
-from mqpy.structures import OD
+from mqpy.structs.tables import OD
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """The fused MQPUT / MQGET / MQPUT1 / MQOPEN bodies of mqiflows (one struct call for the
 structures, MQLONGs and data of a body) give what the declared layouts give.
 
-The structures are declared once (``mqpy.structures``); ``construct`` is their declarative
+The structures are declared once (``mqpy.structs.tables``); ``construct`` is their declarative
 form. For any field values, every structure version and both byte orders: the fused bytes are
 the construct bytes and the general path's; the fused decode is the construct parse and the
 general path's decode; and whatever the fused form does not take (records, bad or truncated
@@ -21,7 +21,7 @@ from mqpy.fap.apiheader import MQIReply, MQIRequest
 from mqpy.fap.mqicalls import copy_fields
 from mqpy.fap.statuscodes import ProtocolError
 from mqpy.fap.tsh import ByteOrder, SegmentType, mq_encoding
-from mqpy.structures import GMO, MD, OD, OR, PMO, RR
+from mqpy.structs.tables import GMO, MD, OD, OR, PMO, RR
 
 T = SegmentType
 _SETTINGS = settings(max_examples=150, deadline=None,

@@ -6,7 +6,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mqpy import structures
 from mqpy.fap import apiheader, flows, initialdata, messagedata, mqiparams, tsh
 from mqpy.fap.apiheader import MQIReply, MQIRequest
 from mqpy.fap.controlflows import Heartbeat, Ping, Reset, Resync, Status
@@ -15,6 +14,7 @@ from mqpy.fap.initialdata import CapFlags1, CapFlags2, CapFlags3, InitErrorFlags
 from mqpy.fap.messagedata import MessageData
 from mqpy.fap.statuscodes import StatusCode
 from mqpy.fap.tsh import ByteOrder, ControlFlags1, ControlFlags2, OtherSegment, SegmentType
+from mqpy.structs import tables
 
 BOTH_ORDERS = pytest.mark.parametrize("order", [ByteOrder.LITTLE, ByteOrder.BIG])
 
@@ -334,7 +334,7 @@ def test_message_headers_are_the_msh_declaration_byte_for_byte(
         order: ByteOrder, seqnum: int, data: bytes) -> None:
     """Given any message, when its MSH is built by the fast path, then the bytes are what the
     construct MSH declaration builds, and decoding gives the sequence number back."""
-    event = messagedata.MessageData.from_xqh(seqnum, structures.XQH(), data, byte_order=order)
+    event = messagedata.MessageData.from_xqh(seqnum, tables.XQH(), data, byte_order=order)
     msh, payload = flows.encode_body(event, order)
     assert msh == messagedata.MSH.build(dict(SeqNum=seqnum, DataLength=len(payload), Unknown1=0,
                                       MsgLength=len(payload)),
@@ -350,7 +350,7 @@ def test_a_message_says_whether_it_is_persistent_without_decoding(order: ByteOrd
                                                                   persistence: int) -> None:
     """Given a message whose MQMD has any Persistence, in either byte order, then
     MessageData.persistent reads it as the decoded MQXQH does."""
-    xqh = structures.XQH()
+    xqh = tables.XQH()
     xqh.MsgDesc.Persistence = persistence
     event = messagedata.MessageData.from_xqh(1, xqh, b"data", byte_order=order)
     assert event.persistent == (event.md.Persistence == 1) == (persistence == 1)

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.skipif(TSHARK is None, reason="tshark is not installed"
 
 def _message(seqnum: int, data: bytes, **common: object) -> MessageData:
     """A message as an SDR sends it: MQXQH for TARGET.Q@QM2 whose MQMD says MQSTR."""
-    from mqpy.structures import XQH
+    from mqpy.structs.tables import XQH
 
     xqh = XQH(RemoteQName=b"TARGET.Q", RemoteQMgrName=b"QM2")
     xqh.MsgDesc.set(Format=b"MQSTR", CodedCharSetId=1208, PutApplName=b"amqsput")
