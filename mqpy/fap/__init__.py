@@ -16,7 +16,10 @@ client, the daemon and the channel initiator all take it from here.
 - ``framing``: segments on a byte stream: splitting long flows, reassembly, limits.
 - ``negotiation``: the INITIAL_DATA exchange as arithmetic (FAP level, batch size, heartbeat).
 - ``userid``: the USERID_DATA (UID) and CONAUTH_INFO (CAUT) flows of a client channel.
-- ``mqiflows``: the MQI request and reply bodies (MQOPEN, MQPUT, MQGET ... and the SPI).
+- ``mqiflows``: the MQI request and reply bodies (MQOPEN, MQPUT, MQGET ... and the SPI),
+  their codec, runs of calls.
+- ``mqiparams``: the parameters those bodies are made of (MQLONGs, structures, MQCONN's).
+- ``fusedbodies``: the one-``struct``-call form of the bodies every message crosses.
 - ``mqicalls``: each MQI call as one request and one reply, for every transport.
 - ``channeldefs``: channel definitions: IBM's attribute defaults, names, CONNAME.
 - ``tls``: TLS on channels: IBM's CipherSpecs, key repositories, SSLCAUTH and SSLPEER.
