@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 import types
 
-from mqpy import client
+from mqpy import clientinstance
 from mqpy.fap.controlflows import Heartbeat
 from mqpy.fap.tsh import ControlFlags1
 
@@ -28,7 +28,7 @@ def test_a_client_that_just_sent_but_heard_nothing_for_hbint_still_probes():
     checks, then it asks for a heartbeat (CONFIRM_REQUEST): its own send is no sign that the
     partner is alive. Before, the send put the probe off by a whole HBINT."""
     sock, sent = _socket(hbint=1, heard_ago=1.2, sent_ago=0.1)
-    client._Socket._heartbeat_due(sock)
+    clientinstance.ChannelInstance._heartbeat_due(sock)
     assert len(sent) == 1 and isinstance(sent[0], Heartbeat)
     assert sent[0].flags & ControlFlags1.CONFIRM_REQUEST
 
@@ -37,18 +37,18 @@ def test_a_probe_is_not_repeated_until_it_is_hbint_old():
     """Given a probe just sent and no answer yet, when the reader checks again within HBINT,
     then no second probe goes; once HBINT has passed without an answer, one does."""
     sock, sent = _socket(hbint=1, heard_ago=1.5, sent_ago=1.5)
-    client._Socket._heartbeat_due(sock)
-    client._Socket._heartbeat_due(sock)
+    clientinstance.ChannelInstance._heartbeat_due(sock)
+    clientinstance.ChannelInstance._heartbeat_due(sock)
     assert len(sent) == 1
     sock.last_probe -= 1.0
-    client._Socket._heartbeat_due(sock)
+    clientinstance.ChannelInstance._heartbeat_due(sock)
     assert len(sent) == 2
 
 
 def test_nothing_is_sent_while_the_partner_is_heard():
     """Given HBINT(1) and something heard 0.5 s ago, then no probe goes."""
     sock, sent = _socket(hbint=1, heard_ago=0.5, sent_ago=3.0)
-    client._Socket._heartbeat_due(sock)
+    clientinstance.ChannelInstance._heartbeat_due(sock)
     assert sent == []
 
 

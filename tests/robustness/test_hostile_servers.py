@@ -12,7 +12,8 @@ import pytest
 import trio
 
 from mqpy import CMQC
-from mqpy.client import ChannelDefinition, connect
+from mqpy.client import connect
+from mqpy.clientchannel import ChannelDefinition
 from mqpy.errors import MQMIError
 from mqpy.fap import tsh
 from mqpy.fap.initialdata import InitialData

@@ -11,7 +11,7 @@ import attrs
 import pytest
 
 import mqpy
-from mqpy import CMQC
+from mqpy import CMQC, clientchannel, clientinstance
 from mqpy.fap.controlflows import Status
 from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.initialdata import OUR_FAP_LEVEL, CapFlags1, InitialData
@@ -227,10 +227,8 @@ def test_receiver_blocked_by_default_and_by_qmgrmap(site):
 
 def _raw_conversation(site: Site):
     """A started SVRCONN instance (INITIAL_DATA agreed) and its first conversation."""
-    from mqpy import client
-
-    definition = client.ChannelDefinition(CHANNEL, (("127.0.0.1", site.port),))
-    instance = client._open_socket("127.0.0.1", site.port, definition, "QMS")
+    definition = clientchannel.ChannelDefinition(CHANNEL, (("127.0.0.1", site.port),))
+    instance = clientinstance.open_socket("127.0.0.1", site.port, definition, "QMS")
     return instance, instance.open_conversation()
 
 
