@@ -43,14 +43,15 @@ __all__ = [
     "text_field",
 ]
 
-LITTLE = "<"
+LITTLE = "<"  #: ``struct``'s byte-order characters, by MQ encoding (``byte_order``)
 BIG = ">"
 
+#: the values an MQLONG, an MQINT64, a byte and a pointer hold
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 INT_RANGES = {"long": (INT32_MIN, INT32_MAX), "int64": (INT64_MIN, INT64_MAX),
-               "byte": (0, 255), "pointer": (0, 2**64 - 1)}
-BYTES_KINDS = ("text", "binary")
+              "byte": (0, 255), "pointer": (0, 2**64 - 1)}
+BYTES_KINDS = ("text", "binary")  #: the kinds of field that hold bytes
 
 
 def byte_order(encoding: int | None) -> str:
