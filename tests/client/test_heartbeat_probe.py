@@ -7,9 +7,13 @@ from __future__ import annotations
 import time
 import types
 
+import trio
+import trio.testing
+
 from mqpy import clientinstance
 from mqpy.fap.controlflows import Heartbeat
 from mqpy.fap.tsh import ControlFlags1
+from mqpy_chinit.svrconn import SvrconnInstance
 
 
 def _socket(hbint: int, heard_ago: float, sent_ago: float):
@@ -58,10 +62,6 @@ def test_the_svrconn_that_just_answered_but_heard_nothing_for_hbint_probes_the_c
     heartbeat at once (and only once), and does not end the instance: the client has until
     the receive timeout (2 s) to answer. Before, its own reply put the probe off by HBINT,
     and the receive timeout could come first (AMQ9259E)."""
-    import trio
-    import trio.testing
-
-    from mqpy_chinit.svrconn import SvrconnInstance
 
     now = time.monotonic()
     sent: list[object] = []

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mqpy.fap.apiheader import MQIRequest
-from mqpy.fap.controlflows import Heartbeat, Status
+from mqpy.fap.controlflows import Heartbeat, Ping, Status
 from mqpy.fap.flows import encode_body
 from mqpy.fap.framing import SegmentReader, SegmentWriter, split_segments
 from mqpy.fap.initialdata import InitialData
@@ -139,7 +139,6 @@ def test_a_split_mqi_flow_carries_its_api_header_only_in_the_first_segment() -> 
 
 def test_a_segment_type_that_cannot_span_refuses_to_be_split() -> None:
     """Given a PING bigger than the maximum, then the writer refuses rather than split it."""
-    from mqpy.fap.controlflows import Ping
 
     with pytest.raises(ValueError, match="cannot be split"):
         SegmentWriter(max_transmission_size=1024).segments(Ping(data=bytes(2000)))

@@ -16,8 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mqpy import CMQC
+from mqpy.bindings import Flows
 from mqpy.fap import mqiflows
 from mqpy.fap.apiheader import MQIReply, MQIRequest
+from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.mqicalls import copy_fields
 from mqpy.fap.statuscodes import ProtocolError
 from mqpy.fap.tsh import ByteOrder, SegmentType, mq_encoding
@@ -312,7 +314,6 @@ def _answered(flows, verb, values, reply_values, comp=CMQC.MQCC_OK, reason=0,
               targets=()):
     """One call through the bindings flows (sans-IO): the request's bytes read as the queue
     manager reads them, answered with ``reply_values``, the reply read into ``targets``."""
-    from mqpy.fap.framing import SegmentReader, SegmentWriter
 
     (request,) = SegmentReader().feed(flows.request(verb, values, 0))
     assert mqiflows.decode_request(request).verb == verb
@@ -326,7 +327,6 @@ def test_the_bindings_flows_decode_a_get_reply_into_the_callers_structures() -> 
     targets, when the reply comes, then they hold what the queue manager returned and the
     reply's values are them; when a reply that failed carries structures, then the caller's
     are left alone (the exchange copies a failed reply's only into its ``into``)."""
-    from mqpy.bindings import Flows
 
     flows = Flows()
     md, gmo = MD(), GMO(Options=CMQC.MQGMO_WAIT)

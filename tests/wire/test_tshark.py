@@ -19,6 +19,7 @@ from mqpy.fap.initialdata import InitialData
 from mqpy.fap.messagedata import MessageData
 from mqpy.fap.statuscodes import StatusCode
 from mqpy.fap.tsh import ByteOrder, ControlFlags1, SegmentType, parse_segment_header
+from mqpy.structs.tables import XQH
 from tests.support.pcap import CLIENT, SERVER, TSHARK, Capture
 
 pytestmark = pytest.mark.skipif(TSHARK is None, reason="tshark is not installed")
@@ -26,7 +27,6 @@ pytestmark = pytest.mark.skipif(TSHARK is None, reason="tshark is not installed"
 
 def _message(seqnum: int, data: bytes, **common: object) -> MessageData:
     """A message as an SDR sends it: MQXQH for TARGET.Q@QM2 whose MQMD says MQSTR."""
-    from mqpy.structs.tables import XQH
 
     xqh = XQH(RemoteQName=b"TARGET.Q", RemoteQMgrName=b"QM2")
     xqh.MsgDesc.set(Format=b"MQSTR", CodedCharSetId=1208, PutApplName=b"amqsput")
