@@ -97,8 +97,11 @@ async def _receiver_alone(count: int, persistent: bool) -> tuple[float, float]:
     """A ReceiverMCA of QM2 (this process) fed by a scripted sender: batches of 50 1 KB
     messages written as a pipelined sender writes them (the first 49, then batch k-1's
     STATUS read, then the last). CPU seconds of this process, and wall seconds."""
+    from mqpy.fap.controlflows import Resync, Status
     from mqpy.fap.framing import SegmentWriter
-    from mqpy.fap.segments import ControlFlags1, MessageData, Resync, Status, StatusCode
+    from mqpy.fap.messagedata import MessageData
+    from mqpy.fap.statuscodes import StatusCode
+    from mqpy.fap.tsh import ControlFlags1
     from mqpy_chinit.conversation import Conversation
     from mqpy_chinit.mca import call_id, our_id
     from mqpy_chinit.receiver_mca import ReceiverMCA
@@ -151,8 +154,8 @@ async def _sender_alone(count: int) -> tuple[float, float]:
     """A SenderMCA of QM1 (this process, PipeLineLength 2) whose partner answers each
     confirm request with STATUS 0 from a scan of the segments' headers. CPU seconds of
     this process from the first message received to the last, and wall seconds."""
+    from mqpy.fap.controlflows import Resync, Status
     from mqpy.fap.framing import SegmentWriter
-    from mqpy.fap.segments import Resync, Status
     from mqpy_chinit.conversation import Conversation
     from mqpy_chinit.mca import our_id, respond_id
     from mqpy_chinit.sender_mca import SenderMCA

@@ -44,7 +44,7 @@ from mqpy.bindings_listener import BindingsServer, _Session
 from mqpy.engine.qmgr import QueueManagerEngine
 from mqpy.fap import mqiflows
 from mqpy.fap.framing import SegmentWriter
-from mqpy.fap.segments import SegmentType
+from mqpy.fap.tsh import SegmentType
 from mqpy_chinit import xmitgets
 
 BATCH = 50

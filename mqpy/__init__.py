@@ -22,14 +22,6 @@ from mqpy.mqi import (
     makeQDesc,
     stop_embedded,
 )
-from mqpy.mqstruct import (
-    INTEGER64_TYPE,
-    MQLONG_TYPE,
-    MQOpts,
-    ensure_not_unicode,
-    padded_count,
-    py23long,
-)
 from mqpy.pcf import CFBF, CFBS, CFGR, CFIF, CFIL, CFIL64, CFIN, CFIN64, CFSF, CFSL, CFST
 from mqpy.pcfexec import (
     ByteString,
@@ -40,7 +32,15 @@ from mqpy.pcfexec import (
     StringFilter,
 )
 from mqpy.rfh2 import RFH2
-from mqpy.structures import CD, CFH, DH, DLH, GMO, MD, OD, OR, PMO, PMR, RR, SCO, TM, TMC2, XQH
+from mqpy.structs.mqopts import (
+    INTEGER64_TYPE,
+    MQLONG_TYPE,
+    MQOpts,
+    ensure_not_unicode,
+    padded_count,
+    py23long,
+)
+from mqpy.structs.tables import CD, CFH, DH, DLH, GMO, MD, OD, OR, PMO, PMR, RR, SCO, TM, TMC2, XQH
 from mqpy.version import __version__ as __version__
 
 # pymqi's lower-case aliases of the structure classes ("Backward compatibility" in pymqi)

@@ -28,9 +28,11 @@ from typing import Any
 from mqpy import CMQC, config
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows
+from mqpy.fap.apiheader import MQIReply, MQIRequest
 from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.mqicalls import MQIVerbs, copy_fields
-from mqpy.fap.segments import ByteOrder, MQIReply, MQIRequest, ProtocolError, SegmentType
+from mqpy.fap.statuscodes import ProtocolError
+from mqpy.fap.tsh import ByteOrder, SegmentType
 
 __all__ = [
     "MAX_MSG_SIZE",

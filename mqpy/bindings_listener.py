@@ -55,23 +55,13 @@ from mqpy.config import PeerLimits
 from mqpy.engine import packed
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows
+from mqpy.fap.apiheader import API_HEADER_LENGTH, MQIReply, MQIRequest, build_mqi_reply, mqi_event
 from mqpy.fap.framing import SegmentReader, SegmentWriter
-from mqpy.fap.segments import (
-    API_HEADER_LENGTH,
-    TSH_LENGTH,
-    ByteOrder,
-    ControlFlags1,
-    MQIReply,
-    MQIRequest,
-    ProtocolError,
-    SegmentType,
-    build_mqi_reply,
-    mq_encoding,
-    mqi_event,
-)
-from mqpy.mqstruct import StructError
+from mqpy.fap.statuscodes import ProtocolError
+from mqpy.fap.tsh import TSH_LENGTH, ByteOrder, ControlFlags1, SegmentType, mq_encoding
 from mqpy.security.policy import channel_decision, is_privileged, owner
-from mqpy.structures import GMO, PMO
+from mqpy.structs.fields import StructError
+from mqpy.structs.tables import GMO, PMO
 from mqpy.trace import TRACER
 
 __all__ = ["BindingsServer", "DEFAULT_THREAD_LIMIT"]

@@ -16,7 +16,7 @@ import json
 from mqpy import CMQC
 from mqpy.errors import MQMIError
 from mqpy.mqi import Queue, QueueManager
-from mqpy.structures import GMO, MD, OD, PMO
+from mqpy.structs.tables import GMO, MD, OD, PMO
 
 __all__ = ["COMMAND_FORMAT", "INITQ", "REPLY_MODEL", "send"]
 

@@ -1,135 +1,49 @@
-"""The application side of a client connection: the MQI over TCP to a SVRCONN channel.
+"""The application side of a client connection: an Hconn's MQI over a SVRCONN channel.
 
 A client connection is the bindings connection (``mqpy.bindings``) carried over a network
-channel instead of a Unix socket: the same MQI request and reply bodies (``mqpy.fap.mqiflows``) in
-the same segments (``mqpy.fap.framing``), preceded by the INITIAL_DATA exchange that starts
-every channel (``mqpy.fap.negotiation``). :func:`connect` returns a
-:class:`ClientConnection`, which has the engine ``Connection``'s methods, so
-``mqpy.QueueManager`` and ``mqpy.Queue`` run over it unchanged.
-
-Theory of operation
--------------------
-- One TCP connection is one *channel instance*. When the SVRCONN's SHARECNV (and ours, the CD's
-  SharingConversations) is above 0, the instance carries up to that many *conversations*
-  (Hconns) of this process; their flows use a TSHM whose ConvId names the conversation and
-  whose RequestId pairs a reply with its request. SHARECNV(0) is MQ's pre-v7 mode: plain TSH,
-  one conversation per socket.
-- One thread at a time *reads* a socket (its reading role): it routes MQI replies to their
-  conversations, answers the queue manager's heartbeats (HBINT, during MQGET waits and between
-  calls), sends ours when the socket has been quiet for the heartbeat interval, and declares the
-  connection lost when nothing has been heard for the receive timeout (seed 003: twice HBINT
-  below 60 s). A lost socket is MQRC_CONNECTION_BROKEN (2009) for every conversation on it.
-  While calls are in progress the role is an application thread's that waits for its reply:
-  it reads its own reply itself (no hand-over to another thread per call), and when its reply
-  is in it hands the role to another conversation still waiting, if any. So the common case,
-  one call at a time on the socket, is: pack, sendall, a blocking recv of the reply, unpack,
-  in the calling thread. A plain socket's recv gives up after a tick (SO_RCVTIMEO, which
-  leaves other threads' sendall blocking) to see to heartbeats and the receive timeout; a
-  TLS socket is waited for in select, unless it holds decrypted bytes select cannot see.
-  Between calls a background thread per socket has the role, as a receiver thread would; if a
-  call started while it was reading, it leaves the role for a tick, so that a run of calls
-  reads for itself.
-- Where a connection goes: an MQCD (``connect_tcp_client`` / ``connect_with_options``), else
-  the MQSERVER environment variable (``CHANNEL/TCP/host(port)``), else a JSON client channel
-  definition table named by MQCCDTURL (MQ 9's format), as MQ's client does.
-
-Reason codes are IBM's: no listener is MQRC_HOST_NOT_AVAILABLE (2538); a channel the queue
-manager does not know is MQRC_UNKNOWN_CHANNEL_NAME (2540); a channel of the wrong type, a bad
-MQSERVER or CCDT, or a failed negotiation is MQRC_CHANNEL_CONFIG_ERROR (2539); a channel at its
-MAXINST / MAXINSTC is MQRC_CHANNEL_NOT_AVAILABLE (2537); a message longer than the channel's
-MAXMSGL is MQRC_DATA_LENGTH_ERROR (2010).
-
-Security: ``user`` / ``password`` flow as an MQCSP (CONAUTH_INFO) before the MQCONN; a
-refusal by CONNAUTH, CHLAUTH or the object authority manager is MQRC_NOT_AUTHORIZED (2035).
-Not here yet (later work): client reconnection.
+channel: the same MQI request and reply bodies (``mqpy.fap.mqiflows``) in the same segments,
+on a channel instance (``mqpy.clientinstance``) found from a channel definition
+(``mqpy.clientchannel``). :func:`connect` returns a :class:`ClientConnection`, which has the
+engine ``Connection``'s methods, so ``mqpy.QueueManager`` and ``mqpy.Queue`` run over it
+unchanged. Reason codes are IBM's (docs/client.md lists them).
 """
 
 from __future__ import annotations
 
 import getpass
-import itertools
-import json
 import os
-import queue
-import select
-import socket
-import ssl
-import struct
 import sys
 import threading
-import time
-import urllib.parse
-import urllib.request
-from collections.abc import Sequence
 from typing import Any
 
 import attrs
 
 from mqpy import CMQC
-from mqpy.errors import MQMIError
-from mqpy.fap import channeldefs as D
-from mqpy.fap import mqiflows, tls, userid
-from mqpy.fap.framing import DEFAULT_MAX_TRANSMISSION_SIZE, SegmentReader, SegmentWriter
-from mqpy.fap.mqicalls import MQIVerbs, copy_fields
-from mqpy.fap.negotiation import negotiate, reproposal
-from mqpy.fap.segments import (
-    API_HEADER_LENGTH,
-    OUR_FAP_LEVEL,
-    TSH_LENGTH,
-    TSHM_LENGTH,
-    ByteOrder,
-    CapFlags1,
-    ControlFlags1,
-    Event,
-    Heartbeat,
-    InitialData,
-    MQIReply,
-    MQIRequest,
-    ProtocolError,
-    SegmentType,
-    Status,
-    StatusCode,
-    build_mqi_request,
-    mqi_event,
-    parse_mqi_segment,
+from mqpy.clientchannel import (
+    ChannelDefinition,
+    load_ccdt,
+    parse_mqserver,
+    select_from_ccdt,
+    text_value,
 )
-from mqpy.mqstruct import text_field
-from mqpy.security.chlauth import dn_matches, valid_dn_pattern
+from mqpy.clientinstance import ChannelInstance, Conversation, InstanceLost, conversation_on
+from mqpy.errors import MQMIError
+from mqpy.fap import mqiflows, userid
+from mqpy.fap.apiheader import MQIReply
+from mqpy.fap.mqicalls import MQIVerbs, copy_fields
+from mqpy.fap.statuscodes import ProtocolError
+from mqpy.fap.tsh import ByteOrder, SegmentType
+from mqpy.structs.fields import text_field
 
 __all__ = [
-    "ChannelDefinition",
     "ClientConnection",
     "connect",
     "connect_from_environment",
     "environment_configured",
-    "load_ccdt",
-    "parse_mqserver",
-    "select_from_ccdt",
 ]
 
-_FAILED, _WARNING = CMQC.MQCC_FAILED, CMQC.MQCC_WARNING
+_FAILED = CMQC.MQCC_FAILED
 _T = SegmentType
-CONNECT_TIMEOUT = 20.0  #: TCP connect and the INITIAL_DATA exchange
-_CONTROL_CONV = 0  #: the TSHM ConvId of socket-level flows (heartbeats, STATUS)
-
-#: What a STATUS refusing the channel start means to the application (IBM's reasons).
-_STATUS_REASONS = {
-    StatusCode.NO_CHANNEL: CMQC.MQRC_UNKNOWN_CHANNEL_NAME,
-    StatusCode.CHANNEL_WRONG_TYPE: CMQC.MQRC_CHANNEL_CONFIG_ERROR,
-    StatusCode.CHANNEL_UNAVAILABLE: CMQC.MQRC_CHANNEL_NOT_AVAILABLE,
-    StatusCode.QM_UNAVAILABLE: CMQC.MQRC_Q_MGR_NOT_AVAILABLE,
-    StatusCode.QM_TERMINATING: CMQC.MQRC_Q_MGR_NOT_AVAILABLE,
-    StatusCode.WRAP_VALUE_ERROR: CMQC.MQRC_CHANNEL_CONFIG_ERROR,
-    StatusCode.CCSID_NOT_SUPPORTED: CMQC.MQRC_CHANNEL_CONFIG_ERROR,
-    StatusCode.ENCODING_INVALID: CMQC.MQRC_CHANNEL_CONFIG_ERROR,
-    StatusCode.FAP_LEVEL: CMQC.MQRC_CHANNEL_CONFIG_ERROR,
-    StatusCode.NEGOTIATION_FAILED: CMQC.MQRC_CHANNEL_CONFIG_ERROR,
-    StatusCode.SECURITY_FAILURE: CMQC.MQRC_NOT_AUTHORIZED,
-    # the queue manager refused the TLS session for this channel (AMQ9631E, AMQ9636E ...)
-    StatusCode.CIPHER_SPEC: CMQC.MQRC_SSL_INITIALIZATION_ERROR,
-    StatusCode.SSL_CLIENT_CERTIFICATE: CMQC.MQRC_SSL_INITIALIZATION_ERROR,
-    StatusCode.PEER_NAME: CMQC.MQRC_SSL_PEER_NAME_MISMATCH,
-}
 
 
 def _fail(reason: int) -> MQMIError:
@@ -145,115 +59,6 @@ def _os_user() -> str:
 
 def _appl_name() -> str:
     return (os.path.basename(sys.argv[0] or "python") or "python")[-28:]
-
-
-def _text(value: Any) -> str:
-    if isinstance(value, bytes):
-        value = value.decode("latin-1")
-    return str(value or "").strip(" \x00")
-
-
-# ---------------------------------------------------------------------------- definitions
-
-
-@attrs.frozen
-class ChannelDefinition:
-    """A client-connection channel (CLNTCONN): where to go and what to propose."""
-
-    channel: str
-    connections: tuple[tuple[str, int], ...]
-    qmgr: str = ""
-    heartbeat_interval: int = 300
-    sharing_conversations: int = 10
-    max_msg_length: int = 4194304
-    ssl_cipher_spec: str = ""  #: SSLCIPH: TLS when set (``mqpy.fap.tls``)
-    ssl_peer_name: str = ""  #: SSLPEER: the queue manager certificate's DN must match
-    key_repository: str = ""  #: MQSCO.KeyRepository: a directory of PEM files
-
-    @classmethod
-    def from_cd(cls, cd: Any, sco: Any = None) -> ChannelDefinition:
-        """From an MQCD (pymqi's ``CD``): ChannelName, ConnectionName and the tunables; TLS
-        from SSLCipherSpec / SSLPeerName and the MQSCO's KeyRepository (else MQSSLKEYR)."""
-        conname = _text(cd.ConnectionName)
-        try:
-            connections = tuple(D.parse_conname(conname))
-        except ValueError:
-            raise _fail(CMQC.MQRC_CHANNEL_CONFIG_ERROR) from None
-        return cls(channel=_text(cd.ChannelName), connections=connections,
-                   qmgr=_text(getattr(cd, "QMgrName", "")),
-                   heartbeat_interval=int(getattr(cd, "HeartbeatInterval", 300)),
-                   sharing_conversations=int(getattr(cd, "SharingConversations", 10)),
-                   max_msg_length=int(getattr(cd, "MaxMsgLength", 4194304)),
-                   ssl_cipher_spec=_text(getattr(cd, "SSLCipherSpec", "")),
-                   ssl_peer_name=_text(getattr(cd, "SSLPeerName", "")),
-                   key_repository=_text(getattr(sco, "KeyRepository", "")) if sco is not None
-                   else os.environ.get("MQSSLKEYR", ""))
-
-
-def parse_mqserver(value: str) -> ChannelDefinition:
-    """MQSERVER: ``CHANNEL/TCP/host(port)[,host(port)...]``; 2539 when it is malformed."""
-    parts = value.strip().split("/", 2)
-    if len(parts) != 3 or not parts[0].strip() or parts[1].strip().upper() != "TCP":
-        raise _fail(CMQC.MQRC_CHANNEL_CONFIG_ERROR)
-    try:
-        connections = tuple(D.parse_conname(parts[2]))
-    except ValueError:
-        raise _fail(CMQC.MQRC_CHANNEL_CONFIG_ERROR) from None
-    return ChannelDefinition(channel=parts[0].strip(), connections=connections)
-
-
-def load_ccdt(url: str) -> list[ChannelDefinition]:
-    """The client-connection channels of an MQ 9 JSON CCDT (a path, file:// or http(s)://).
-
-    An entry with ``transmissionSecurity`` is a TLS channel: its connection uses TLS with
-    that CipherSpec and checks that peer name, and fails (never falls back to plaintext)
-    when TLS cannot start."""
-    parsed = urllib.parse.urlparse(url)
-    try:
-        if parsed.scheme in ("http", "https"):
-            with urllib.request.urlopen(url, timeout=CONNECT_TIMEOUT) as response:  # noqa: S310
-                text = response.read().decode("utf-8")
-        else:
-            path = urllib.parse.unquote(parsed.path) if parsed.scheme == "file" else url
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-        document = json.loads(text)
-        out = []
-        for entry in document.get("channel", []):
-            if entry.get("type", "clientConnection") != "clientConnection":
-                continue
-            cc = entry.get("clientConnection", {})
-            management = entry.get("connectionManagement", {})
-            general = entry.get("general", {})
-            connections = tuple((str(c["host"]), int(c.get("port", D.DEFAULT_PORT)))
-                                for c in cc.get("connection", []))
-            if not connections:
-                continue
-            # TLS of the entry (IBM: transmissionSecurity.cipherSpecification and
-            # certificatePeerName); the key repository is MQSSLKEYR, as for any CCDT client
-            security = entry.get("transmissionSecurity", {})
-            out.append(ChannelDefinition(
-                channel=str(entry["name"]), connections=connections,
-                qmgr=str(cc.get("queueManager", "")),
-                heartbeat_interval=int(management.get("heartbeatInterval", 300)),
-                sharing_conversations=int(management.get("sharingConversations", 10)),
-                max_msg_length=int(general.get("maximumMessageLength", 4194304)),
-                ssl_cipher_spec=str(security.get("cipherSpecification", "") or "").strip(),
-                ssl_peer_name=str(security.get("certificatePeerName", "") or "").strip(),
-                key_repository=os.environ.get("MQSSLKEYR", "")))
-        return out
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        raise _fail(CMQC.MQRC_CHANNEL_CONFIG_ERROR) from None
-
-
-def select_from_ccdt(definitions: Sequence[ChannelDefinition], qmgr: str
-                     ) -> list[ChannelDefinition]:
-    """The CCDT entries eligible for MQCONN(``qmgr``), in the order MQ tries them
-    (alphabetical by channel name). ``*NAME`` selects the queue-manager group NAME; a blank
-    name any entry."""
-    wanted = qmgr.strip().lstrip("*")
-    eligible = [d for d in definitions if not wanted or d.qmgr.lstrip("*") == wanted]
-    return sorted(eligible, key=lambda d: d.channel)
 
 
 def environment_configured() -> bool:
@@ -283,540 +88,6 @@ def connect_from_environment(qmgr: str = "", user: str | None = None,
     raise last
 
 
-# ---------------------------------------------------------------------------- a socket
-
-
-class _Conversation:
-    """One Hconn's share of a socket: its ConvId and the queue its replies arrive on (an
-    MQI reply, None when the socket is lost, or _TURN: the reading role is now its)."""
-
-    def __init__(self, conv_id: int | None) -> None:
-        self.conv_id = conv_id
-        self.replies: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        self.request_ids = itertools.count(1)
-
-
-_TURN = object()  #: put in a waiting conversation's queue: it now reads the socket
-
-_LITTLE = ByteOrder.LITTLE
-_NO_FLAGS = ControlFlags1.NONE
-_NO_LUW = bytes(8)
-
-
-class _Socket:
-    """One channel instance: the TCP connection, its negotiated values, who reads it."""
-
-    def __init__(self, sock: socket.socket, definition: ChannelDefinition, agreed: Any,
-                 reader: SegmentReader) -> None:
-        self.sock = sock
-        self.definition = definition
-        self.key = _pool_key(definition, sock.getpeername())
-        self.hbint = agreed.heartbeat_interval
-        self.sharing = agreed.conv_per_socket
-        self.max_msg_size = agreed.max_msg_size or definition.max_msg_length
-        self.reader = reader
-        self.reader.max_transmission_size = agreed.max_transmission_size
-        self.reader.max_msg_size = self.max_msg_size
-        self.reader.max_pending = None  # (a flow may span segments, within max_msg_size)
-        self.writer = SegmentWriter(agreed.max_transmission_size)
-        self.send_lock = threading.Lock()  # a TLS socket's: its reads and writes take turns
-        # a plain socket's writes: flows queued in ``outbox``, written by whichever thread
-        # is ``writing`` (``_write``), with no lock held across the system call
-        self.outbox: list[bytes] = []
-        self.writing = False
-        self.outbox_lock = threading.Lock()
-        self.state_lock = threading.Lock()
-        self.conversations: dict[int | None, _Conversation] = {}
-        self._conv_ids = itertools.count(1)
-        self.broken = False
-        self.closing = False
-        self.last_received = time.monotonic()
-        self.last_probe = 0.0  # our last heartbeat asking for an answer
-        # the reading role: ``reading`` while some thread has it; ``waiters`` are the
-        # conversations whose call waits for a reply the reader will hand them
-        self.role_lock = threading.Lock()
-        self.reading = False
-        self.in_calls = 0
-        self.waiters: dict[int | None, _Conversation] = {}
-        self.ended = threading.Event()  # closed or lost: the background thread stops
-        # a plain socket is read by a blocking recv that the kernel cuts short after a
-        # tick (SO_RCVTIMEO: receives only, so other threads' sendall still block); a TLS
-        # socket is waited for by select, as it may hold decrypted bytes select cannot see
-        self.plain = not isinstance(sock, ssl.SSLSocket) and _receive_timeout(sock, self._tick())
-        self.thread = threading.Thread(target=self._background, daemon=True,
-                                       name=f"mqpy-client-{definition.channel}")
-
-    @property
-    def tshm(self) -> bool:
-        return self.sharing > 0
-
-    def has_room(self) -> bool:
-        limit = max(self.sharing, 1)
-        return not self.broken and not self.closing and len(self.conversations) < limit
-
-    def open_conversation(self) -> _Conversation:
-        with self.state_lock:
-            conv = _Conversation(next(self._conv_ids) if self.tshm else None)
-            self.conversations[conv.conv_id] = conv
-            return conv
-
-    def end_conversation(self, conv: _Conversation) -> bool:
-        """Forget ``conv``; True when it was the last one (the socket should close)."""
-        with self.state_lock:
-            self.conversations.pop(conv.conv_id, None)
-            if not self.conversations:
-                self.closing = True
-                return True
-            return False
-
-    def send(self, event: Event) -> None:
-        self._write(self.writer.send(event))
-
-    def frame(self, verb: SegmentType, body: bytes, hobj: int, conv_id: int | None,
-              request_id: int | None) -> bytes:
-        """The bytes of the MQI request ``verb`` with ``body`` (mqiflows.request_body):
-        ``writer.send`` of its event (mqiflows.encode_request's), made here without the
-        event when it fits one segment."""
-        writer = self.writer
-        total = (TSH_LENGTH if conv_id is None else TSHM_LENGTH) + API_HEADER_LENGTH + len(body)
-        if total <= writer.max_transmission_size and writer.byte_order == _LITTLE:
-            try:
-                return build_mqi_request(verb, hobj, (body,), conv_id=conv_id,
-                                         request_id=request_id, encoding=writer.encoding,
-                                         ccsid=writer.ccsid, flags2=writer.flags2)
-            except (struct.error, OverflowError):
-                pass  # a value out of range: the event says what is wrong
-        return writer.send(mqi_event(MQIRequest, _NO_FLAGS, _NO_LUW, conv_id, request_id,
-                                     verb, 0, 0, hobj, body, None))
-
-    def _write(self, data: bytes) -> None:
-        """``data`` whole on the socket, one thread's flows at a time (never interleaved).
-
-        On a plain socket no lock is held while the bytes go: a thread that finds another
-        writing leaves its flow in ``outbox`` for that one to write after its own (in the
-        order they came; several in one system call), and returns. Holding a lock across
-        ``sendall``, which lets go of the interpreter lock, made the other conversations'
-        threads of a shared instance queue on it for every call, each a sleep and a wake-up
-        (the 16-client benchmark sharing two instances: 96 -> 84 us of client CPU a round
-        trip). A failed write is the writer's: its call fails and the socket is lost, which
-        fails every conversation's call (2009), those whose flows were waiting too."""
-        if not self.plain:  # TLS: OpenSSL wants reads and writes of a session in turn
-            with self.send_lock:
-                self.sock.sendall(data)
-            return
-        lock, outbox = self.outbox_lock, self.outbox
-        with lock:
-            if self.writing:
-                outbox.append(data)
-                return
-            self.writing = True
-        try:
-            while True:
-                self.sock.sendall(data)
-                with lock:
-                    if not outbox:
-                        self.writing = False
-                        return
-                    data = outbox[0] if len(outbox) == 1 else b"".join(outbox)
-                    outbox.clear()
-        except BaseException:
-            with lock:
-                self.writing = False
-            raise
-
-    def close(self) -> None:
-        self.closing = True
-        self.ended.set()
-        _unpool(self)
-        try:
-            self.sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-        self.sock.close()
-
-    def _lost(self) -> None:
-        with self.state_lock:
-            self.broken = True
-            waiting = list(self.conversations.values())
-        self.ended.set()
-        _unpool(self)
-        for conv in waiting:
-            conv.replies.put(None)
-        try:
-            self.sock.close()
-        except OSError:
-            pass
-
-    # -- reading: the role, the background thread ---------------------------------------
-
-    def _tick(self) -> float | None:
-        if self.hbint <= 0:
-            return None
-        return max(0.2, min(self.hbint / 2, 5.0))
-
-    def call(self, conv: _Conversation, data: bytes) -> MQIReply:
-        """Send ``data`` (a request of ``conv``: :meth:`frame`) and return its reply. When
-        nobody else reads the socket (one conversation, or the others between calls) this
-        thread takes the
-        reading role, sends, and reads until its reply is in: a sendall and a blocking
-        recv, no hand-over. Otherwise the reader hands it the reply, or the role. _Lost
-        when the socket is lost (or ProtocolError / OSError / ValueError using it: lost
-        too)."""
-        with self.role_lock:
-            if self.broken:
-                raise _Lost()
-            self.in_calls += 1
-            leader = not self.reading
-            if leader:
-                self.reading = True
-            else:
-                # registered before the send: the reader hands over the reply (or the
-                # role) however soon it comes
-                self.waiters[conv.conv_id] = conv
-        reading = leader
-        try:
-            self._write(data)
-            if not leader:
-                item = conv.replies.get()
-                if item is None:
-                    raise _Lost()
-                if item is not _TURN:
-                    return item  # type: ignore[no-any-return]
-                reading = True
-            return self._read_own(conv.conv_id)
-        except (OSError, ValueError, ProtocolError, _Lost):
-            self._lost()
-            raise
-        finally:
-            with self.role_lock:
-                self.in_calls -= 1
-                if reading:
-                    self._pass_role_locked()
-                elif not leader:
-                    self.waiters.pop(conv.conv_id, None)
-
-    def _read_own(self, conv_id: int | None) -> MQIReply:
-        """Read the socket (this thread has the reading role) until the reply of
-        conversation ``conv_id`` is in; others' replies, heartbeats and a STATUS are seen
-        to on the way."""
-        tshm = self.tshm
-        while True:
-            data = self._receive()
-            if data is None:
-                continue
-            own = self._sole_reply(data, conv_id)
-            if own is not None:  # the common case: just our reply
-                return own
-            own = None
-            for event in self.reader.feed(data):
-                if own is None and isinstance(event, MQIReply) and \
-                        (event.conv_id if tshm else None) == conv_id:
-                    own = event
-                    continue
-                try:
-                    self._on_event(event)  # others' replies, heartbeats, a STATUS
-                except _Lost:
-                    if own is None:
-                        raise
-                    self._lost()  # the channel ended just after answering us
-            if own is not None:
-                return own
-
-    def _sole_reply(self, data: bytes, conv_id: int | None) -> MQIReply | None:
-        """``data`` as the reader takes it when it is exactly one whole one-segment MQI
-        reply to conversation ``conv_id`` (nothing buffered before it): its event, read by
-        the reader's own one-segment parser without the rest of ``feed``; None for anything
-        else, which ``feed`` takes (tests/client/test_framing_fast.py holds the two to the
-        same events)."""
-        reader = self.reader
-        if conv_id is None or type(data) is not bytes or reader.buffered \
-                or reader.reassembling:
-            return None
-        flow = parse_mqi_segment(data, 0, reader.max_transmission_size)
-        if flow is None:
-            return None
-        event, length, byte_order, encoding, ccsid = flow
-        if length != len(data) or type(event) is not MQIReply or event.conv_id != conv_id:
-            return None
-        reader.partner_byte_order = byte_order
-        reader.partner_encoding = encoding
-        reader.partner_ccsid = ccsid
-        return event
-
-    def _pass_role(self) -> None:
-        """Give the reading role to a conversation still waiting for its reply, if any."""
-        with self.role_lock:
-            self._pass_role_locked()
-
-    def _pass_role_locked(self) -> None:
-        if self.waiters and not self.broken:
-            _, conv = self.waiters.popitem()
-            conv.replies.put(_TURN)
-        else:
-            self.reading = False
-
-    def _read(self) -> list[Event]:
-        """One read of the socket (after up to a tick of waiting): its events, maybe none."""
-        data = self._receive()
-        return [] if data is None else self.reader.feed(data)
-
-    def _receive(self) -> bytes | None:
-        """One read of the socket (after up to a tick of waiting): the bytes, or None when a
-        tick passed without any. Heartbeats and the receive timeout are seen to when a tick
-        passes without a byte (after bytes they are not due: nothing is, for HBINT)."""
-        sock = self.sock
-        if self.plain:
-            try:
-                data = sock.recv(1 << 16)  # a tick at most: SO_RCVTIMEO
-            except BlockingIOError:
-                self._heartbeat_due()
-                return None
-        else:
-            # select, not a socket timeout: a timeout would also cut short other threads'
-            # sendall; a TLS socket may hold decrypted bytes select cannot see
-            if not (isinstance(sock, ssl.SSLSocket) and sock.pending()):
-                readable, _, _ = select.select([sock], [], [], self._tick())
-                if not readable:
-                    self._heartbeat_due()
-                    return None
-            data = self._recv()
-        if not data:
-            raise _Lost()
-        self.last_received = time.monotonic()
-        return data
-
-    def _background(self) -> None:
-        """While no call is in progress the socket is read here, as by a receiver thread
-        (heartbeats, the receive timeout, a STATUS that ends the channel); while calls are in
-        progress their threads read it. If a call started while this thread was reading, it
-        waits a tick before it takes the role again, so that a run of calls keeps reading for
-        itself; otherwise it reads on at once, so that a heartbeat is answered at once (with
-        HBINT(1) the partner's receive timeout is 2 s, and a tick's pause after every read
-        made a loaded machine miss it)."""
-        tick = self._tick() or 1.0
-        try:
-            while not self.ended.is_set():
-                with self.role_lock:
-                    take = not self.reading and not self.in_calls and not self.broken
-                    if take:
-                        self.reading = True
-                if not take:
-                    self.ended.wait(tick)
-                    continue
-                events: list[Event] = []
-                try:
-                    events = self._read()
-                    for event in events:
-                        self._on_event(event)
-                except (OSError, ValueError, ProtocolError, _Lost):
-                    if not self.closing or self.conversations:
-                        self._lost()  # before the role passes: nobody reads a lost socket
-                    raise
-                finally:
-                    self._pass_role()
-                if events and self.in_calls:
-                    self.ended.wait(tick)
-        except (OSError, ValueError, ProtocolError, _Lost):
-            pass
-        finally:
-            if not self.closing or self.conversations:
-                self._lost()
-
-    def _recv(self) -> bytes:
-        if not isinstance(self.sock, ssl.SSLSocket):
-            return self.sock.recv(1 << 16)
-        # one TLS session, two threads: reads and writes take turns (OpenSSL's rule)
-        with self.send_lock:
-            return self.sock.recv(1 << 16)
-
-    def _heartbeat_due(self) -> None:
-        now = time.monotonic()
-        timeout = D.receive_timeout(self.hbint)
-        if timeout is not None and now - self.last_received > timeout:
-            raise _Lost()
-        # a probe once nothing has been heard for HBINT (what we sent does not count), so
-        # that the partner has HBINT to answer before our receive timeout
-        if now - max(self.last_received, self.last_probe) >= self.hbint:
-            self.last_probe = now
-            self.send(Heartbeat(flags=ControlFlags1.CONFIRM_REQUEST, **self._control()))
-
-    def _control(self) -> dict[str, int]:
-        return {"conv_id": _CONTROL_CONV, "request_id": 0} if self.tshm else {}
-
-    def _on_event(self, event: Event) -> None:
-        if isinstance(event, MQIReply):
-            key = event.conv_id if self.tshm else None
-            conv = self.conversations.get(key)
-            if conv is not None:
-                with self.role_lock:  # with the lock: await_reply looks before it waits
-                    self.waiters.pop(key, None)  # it has its reply: the role is not for it
-                    conv.replies.put(event)
-            return
-        if isinstance(event, Heartbeat):
-            if event.flags & ControlFlags1.CONFIRM_REQUEST:
-                self.send(Heartbeat(**self._control()))
-            return
-        if isinstance(event, Status):
-            raise _Lost()  # the queue manager ended the channel (DISCINT, an error, a stop)
-
-
-class _Lost(Exception):  # noqa: N818 - an internal signal, not an error for callers
-    """The channel instance is over: every conversation on it is broken."""
-
-
-_pool: dict[tuple[Any, ...], list[_Socket]] = {}
-_pool_lock = threading.Lock()
-
-
-def _pool_key(definition: ChannelDefinition, peer: Any) -> tuple[Any, ...]:
-    return (definition.channel, peer[0], peer[1], definition.heartbeat_interval,
-            definition.sharing_conversations, definition.max_msg_length,
-            definition.ssl_cipher_spec, definition.ssl_peer_name, definition.key_repository)
-
-
-def _unpool(sock: _Socket) -> None:
-    with _pool_lock:
-        shared = _pool.get(sock.key)
-        if shared is not None and sock in shared:
-            shared.remove(sock)
-
-
-def _receive_timeout(sock: socket.socket, tick: float | None) -> bool:
-    """Make a blocking ``recv`` of ``sock`` give up after ``tick`` seconds (SO_RCVTIMEO;
-    None: never), so that the reader sees to heartbeats between bytes; False when the
-    system does not take it (the reader then waits in select)."""
-    seconds = 0.0 if tick is None else tick
-    timeval = struct.pack("@ll", int(seconds), int(seconds % 1 * 1_000_000))
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, timeval)
-    except (OSError, struct.error):
-        return False
-    return True
-
-
-def _our_id(definition: ChannelDefinition, qmgr: str) -> InitialData:
-    return InitialData(
-        fap_level=OUR_FAP_LEVEL, channel_name=definition.channel, qmgr_name=qmgr[:48],
-        max_msg_batch=1, max_transmission_size=DEFAULT_MAX_TRANSMISSION_SIZE,
-        max_msg_size=definition.max_msg_length,
-        heartbeat_interval=max(definition.heartbeat_interval, 0),
-        conv_per_socket=max(definition.sharing_conversations, 0),
-        cap_flags1=CapFlags1.SPLIT_MESSAGE | CapFlags1.MQREQUEST | CapFlags1.RUNTIME,
-        process_id=os.getpid() & 0xFFFFFFFF, thread_id=threading.get_ident() & 0xFFFFFFFF,
-        product_id="MQPY0100")
-
-
-def _recv_event(sock: socket.socket, reader: SegmentReader, pending: list[Event]) -> Event:
-    while not pending:
-        data = sock.recv(1 << 16)
-        if not data:
-            raise EOFError("the channel closed during its start")
-        pending.extend(reader.feed(data))
-    return pending.pop(0)
-
-
-def _open_socket(host: str, port: int, definition: ChannelDefinition, qmgr: str) -> _Socket:
-    """TCP connect and the INITIAL_DATA exchange: a running channel instance, or MQMIError."""
-    try:
-        sock = socket.create_connection((host, port), timeout=CONNECT_TIMEOUT)
-    except OSError:
-        raise _fail(CMQC.MQRC_HOST_NOT_AVAILABLE) from None
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    if definition.ssl_cipher_spec:
-        sock = _start_tls(sock, definition)
-    reader = SegmentReader.before_negotiation()  # (the server's ID: one small segment)
-    writer = SegmentWriter(DEFAULT_MAX_TRANSMISSION_SIZE)
-    pending: list[Event] = []
-    ours = _our_id(definition, qmgr)
-    try:
-        for _ in range(4):
-            sock.sendall(writer.send(ours))
-            ev = _recv_event(sock, reader, pending)
-            if isinstance(ev, Status):
-                code = ev.code if isinstance(ev.code, StatusCode) else None
-                raise _fail(_STATUS_REASONS.get(code, CMQC.MQRC_CONNECTION_BROKEN))
-            if not isinstance(ev, InitialData):
-                raise _fail(CMQC.MQRC_CONNECTION_BROKEN)
-            if ev.init_error_flags1:
-                nxt = reproposal(ours, ev)
-                if nxt is None:
-                    raise _fail(CMQC.MQRC_CHANNEL_CONFIG_ERROR)
-                ours = nxt
-                continue
-            n = negotiate(ours, ev)
-            if n.agreed is None:
-                raise _fail(CMQC.MQRC_CHANNEL_CONFIG_ERROR)
-            sock.settimeout(None)
-            instance = _Socket(sock, definition, n.agreed, reader)
-            instance.thread.start()
-            return instance
-        raise _fail(CMQC.MQRC_CHANNEL_CONFIG_ERROR)
-    except MQMIError:
-        sock.close()
-        raise
-    except (EOFError, ConnectionError):
-        # closed (or reset) before the channel started (a listener's BLOCKADDR, say)
-        sock.close()
-        raise _fail(CMQC.MQRC_Q_MGR_NOT_AVAILABLE) from None
-    except (OSError, ProtocolError):
-        sock.close()
-        raise _fail(CMQC.MQRC_CONNECTION_BROKEN) from None
-
-
-def _start_tls(sock: socket.socket, definition: ChannelDefinition) -> socket.socket:
-    """The TLS handshake of an SSLCIPH channel, then the SSLPEER check (IBM's reasons:
-    2393 unknown CipherSpec or failed handshake, 2381 unusable key repository, 2398 the
-    queue manager's DN does not match SSLPeerName)."""
-    try:
-        ctx = tls.client_context(definition.key_repository, definition.ssl_cipher_spec)
-    except KeyError:
-        sock.close()
-        raise _fail(CMQC.MQRC_SSL_INITIALIZATION_ERROR) from None
-    except tls.KeyRepositoryError:
-        sock.close()
-        raise _fail(CMQC.MQRC_KEY_REPOSITORY_ERROR) from None
-    try:
-        tsock = ctx.wrap_socket(sock)
-    except (ssl.SSLError, OSError):
-        sock.close()
-        raise _fail(CMQC.MQRC_SSL_INITIALIZATION_ERROR) from None
-    if definition.ssl_peer_name:
-        if not valid_dn_pattern(definition.ssl_peer_name):
-            tsock.close()
-            raise _fail(CMQC.MQRC_SSL_PEER_NAME_ERROR)
-        dn = tls.peer_dn(tsock.getpeercert())
-        if dn is None or not dn_matches(definition.ssl_peer_name, dn):
-            tsock.close()
-            raise _fail(CMQC.MQRC_SSL_PEER_NAME_MISMATCH)
-    return tsock
-
-
-def _conversation_on(definition: ChannelDefinition, qmgr: str) -> tuple[_Socket, _Conversation]:
-    """A conversation on a shared instance with room, else on a new one (SHARECNV)."""
-    last: MQMIError | None = None
-    for host, port in definition.connections:
-        with _pool_lock:
-            for candidate in list(_pool.get(_pool_key(definition, (host, port)), [])):
-                if candidate.has_room():
-                    return candidate, candidate.open_conversation()
-        try:
-            instance = _open_socket(host, port, definition, qmgr)
-        except MQMIError as e:
-            last = e
-            if e.reason not in (CMQC.MQRC_HOST_NOT_AVAILABLE, CMQC.MQRC_CONNECTION_BROKEN,
-                                CMQC.MQRC_CHANNEL_NOT_AVAILABLE,
-                                CMQC.MQRC_Q_MGR_NOT_AVAILABLE):
-                raise
-            continue
-        conv = instance.open_conversation()
-        if instance.tshm and instance.sharing > 1:
-            with _pool_lock:
-                _pool.setdefault(_pool_key(definition, (host, port)), []).append(instance)
-        return instance, conv
-    assert last is not None
-    raise last
-
-
 def connect(qmgr: str, definition: ChannelDefinition, user: str | None = None,
             password: str | None = None) -> ClientConnection:
     """MQCONN to ``qmgr`` through the client channel ``definition``.
@@ -826,8 +97,8 @@ def connect(qmgr: str, definition: ChannelDefinition, user: str | None = None,
     and ``password`` (the queue manager's CONNAUTH checks them; ``mqpy.fap.userid``)."""
     if not definition.channel:
         raise _fail(CMQC.MQRC_CHANNEL_CONFIG_ERROR)
-    qmgr = text_field(_text(qmgr), CMQC.MQ_Q_MGR_NAME_LENGTH, CMQC.MQRC_Q_MGR_NAME_ERROR)
-    instance, conv = _conversation_on(definition, qmgr)
+    qmgr = text_field(text_value(qmgr), CMQC.MQ_Q_MGR_NAME_LENGTH, CMQC.MQRC_Q_MGR_NAME_ERROR)
+    instance, conv = conversation_on(definition, qmgr)
     conn = ClientConnection(instance, conv, qmgr)
     try:
         tshm = {"conv_id": conv.conv_id, "request_id": 0} if instance.tshm else {}
@@ -870,8 +141,8 @@ def _decode_reply(reply: MQIReply, byte_order: ByteOrder,
 class ClientConnection(MQIVerbs):
     """An Hconn held through a SVRCONN channel; the engine Connection's methods."""
 
-    def __init__(self, instance: _Socket, conv: _Conversation, qmgr_name: str) -> None:
-        self._instance: _Socket | None = instance
+    def __init__(self, instance: ChannelInstance, conv: Conversation, qmgr_name: str) -> None:
+        self._instance: ChannelInstance | None = instance
         self._conv = conv
         self._lock = threading.Lock()
         self.qmgr_name = qmgr_name
@@ -924,7 +195,7 @@ class ClientConnection(MQIVerbs):
                 reply = instance.call(conv, request)
                 decoded = _decode_reply(
                     reply, instance.reader.partner_byte_order or ByteOrder.LITTLE, targets)
-            except (OSError, ValueError, ProtocolError, _Lost):
+            except (OSError, ValueError, ProtocolError, InstanceLost):
                 self._lost()
                 raise _fail(CMQC.MQRC_CONNECTION_BROKEN) from None
         if decoded.comp == _FAILED:

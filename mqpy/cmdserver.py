@@ -52,8 +52,8 @@ from mqpy.errors import MQMIError
 from mqpy.mqi import Queue, QueueManager, attach
 from mqpy.mqsc.processor import MQSCProcessor
 from mqpy.mqsc.results import EVERYONE
-from mqpy.mqstruct import StructError
-from mqpy.structures import CFH, GMO, MD, OD, PMO
+from mqpy.structs.fields import StructError
+from mqpy.structs.tables import CFH, GMO, MD, OD, PMO
 
 __all__ = [
     "COMMAND_QUEUE",

@@ -14,9 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 from mqpy import CMQC, config, inprocess
 from mqpy.errors import MQMIError, PYIFError
-from mqpy.mqstruct import MQStruct, encode_text, ensure_not_unicode, text_field
 from mqpy.rfh2 import RFH2
-from mqpy.structures import CD, GMO, MD, OD, OR, PMO
+from mqpy.structs.fields import encode_text, text_field
+from mqpy.structs.mqopts import ensure_not_unicode
+from mqpy.structs.mqstruct import MQStruct
+from mqpy.structs.tables import CD, GMO, MD, OD, OR, PMO
 from mqpy.trace import TRACER
 from mqpy.tracedconn import TracedConnection
 

@@ -22,8 +22,8 @@ import attrs
 import construct as cs
 
 from mqpy import CMQC, CMQCFC
-from mqpy.mqstruct import BIG, StructError, byte_order
-from mqpy.structures import CFH
+from mqpy.structs.fields import BIG, StructError, byte_order
+from mqpy.structs.tables import CFH
 
 __all__ = [
     "CFBF",

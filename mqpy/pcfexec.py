@@ -25,7 +25,7 @@ from mqpy import CMQC, CMQCFC, pcf
 from mqpy.constants import lookup
 from mqpy.errors import Error, MQMIError
 from mqpy.mqi import Queue, QueueManager
-from mqpy.structures import CFH, GMO, MD, OD, PMO
+from mqpy.structs.tables import CFH, GMO, MD, OD, PMO
 
 __all__ = ["ByteString", "Filter", "FilterOperator", "IntegerFilter", "PCFExecute",
            "StringFilter"]

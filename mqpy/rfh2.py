@@ -21,17 +21,10 @@ from typing import Any
 
 from mqpy import CMQC
 from mqpy.errors import PYIFError
-from mqpy.mqstruct import (
-    BIG,
-    LITTLE,
-    Layout,
-    MQStruct,
-    StructError,
-    byte_order,
-    ensure_not_unicode,
-    long,
-    text,
-)
+from mqpy.structs.fields import BIG, LITTLE, StructError, byte_order, long, text
+from mqpy.structs.layout import Layout
+from mqpy.structs.mqopts import ensure_not_unicode
+from mqpy.structs.mqstruct import MQStruct
 
 __all__ = ["RFH2"]
 

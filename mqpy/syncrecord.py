@@ -30,7 +30,7 @@ from mqpy import CMQC
 from mqpy.browsing import browse
 from mqpy.errors import MQMIError
 from mqpy.mqi import Queue, QueueManager
-from mqpy.structures import GMO, MD, PMO
+from mqpy.structs.tables import GMO, MD, PMO
 
 __all__ = ["OPEN_OPTIONS", "SYNCQ", "InDoubt", "SyncRecord", "correl_id", "indoubt_batch",
            "parse_prepare_key", "prepare_key", "read", "read_all", "read_disabled_xmitqs",

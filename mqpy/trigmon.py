@@ -19,7 +19,7 @@ from typing import TextIO
 
 import mqpy
 from mqpy import CMQC
-from mqpy.structures import TM, TMC2
+from mqpy.structs.tables import TM, TMC2
 
 DEFAULT_INITQ = "SYSTEM.DEFAULT.INITIATION.QUEUE"
 RULE = "_" * 78

@@ -34,7 +34,7 @@ from mqpy import config
 from mqpy.admission import Admissions, LogLimiter
 from mqpy.channelcommands import INITQ
 from mqpy.engine.cluster import CLUSTER_RECEIVER_APPL
-from mqpy.fap.segments import InitialData
+from mqpy.fap.initialdata import InitialData
 from mqpy.trace import TRACER
 from mqpy_chinit import handoff
 from mqpy_chinit.access import ChannelAccess

@@ -35,7 +35,8 @@ from mqpy import config
 from mqpy.bindings import bind_address
 from mqpy.fap import channeldefs as D
 from mqpy.fap import tls
-from mqpy.fap.segments import InitialData, StatusCode
+from mqpy.fap.initialdata import InitialData
+from mqpy.fap.statuscodes import StatusCode
 from mqpy.mqi import attach
 from mqpy_chinit import svrconn
 from mqpy_chinit.chinit import ChannelInitiator

@@ -29,8 +29,10 @@ import attrs
 import trio
 
 from mqpy import loopcalls
+from mqpy.fap.controlflows import Status
 from mqpy.fap.framing import SegmentReader, SegmentWriter
-from mqpy.fap.segments import ControlFlags1, Event, ProtocolError, Status, StatusCode
+from mqpy.fap.statuscodes import ProtocolError, StatusCode
+from mqpy.fap.tsh import ControlFlags1, Event
 from mqpy.trace import TRACER
 from mqpy_chinit.states import ChannelStatus
 from mqpy_chinit.tlsstream import Prefixed

@@ -22,7 +22,8 @@ from typing import Any
 import mqpy
 from mqpy import CMQC
 from mqpy.engine import distlist
-from mqpy.fap.segments import XQH_WITH_MD_LENGTH, CapFlags2, MessageData
+from mqpy.fap.initialdata import CapFlags2
+from mqpy.fap.messagedata import XQH_WITH_MD_LENGTH, MessageData
 
 __all__ = ["deliver_list", "failed_in_list", "is_dh_message", "list_put", "mark_xmitq",
            "partner_takes_lists", "per_destination"]

@@ -17,7 +17,9 @@ import trio
 import mqpy
 from mqpy.fap import channeldefs as D
 from mqpy.fap import tls
-from mqpy.fap.segments import CapFlags1, Event, InitialData, SegmentType, StatusCode
+from mqpy.fap.initialdata import CapFlags1, InitialData
+from mqpy.fap.statuscodes import StatusCode
+from mqpy.fap.tsh import Event, SegmentType
 from mqpy_chinit import handoff, tlsstream
 from mqpy_chinit.conversation import ChannelEnded, Conversation
 from mqpy_chinit.mca import CONFIRM_TIMEOUT, peer_address

@@ -17,16 +17,11 @@ import trio
 import mqpy
 from mqpy import CMQC
 from mqpy.fap import channeldefs as D
+from mqpy.fap.controlflows import Status
+from mqpy.fap.initialdata import OUR_FAP_LEVEL, CapFlags1, CapFlags2, InitialData
 from mqpy.fap.negotiation import negotiate, reproposal
-from mqpy.fap.segments import (
-    OUR_FAP_LEVEL,
-    CapFlags1,
-    CapFlags2,
-    ControlFlags1,
-    InitialData,
-    Status,
-    StatusCode,
-)
+from mqpy.fap.statuscodes import StatusCode
+from mqpy.fap.tsh import ControlFlags1
 from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
 from mqpy_chinit.monitor import ChannelMonitor, effective_level
 from mqpy_chinit.states import ChannelStatus

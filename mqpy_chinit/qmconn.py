@@ -29,8 +29,10 @@ from mqpy import CMQC, config, loopcalls
 from mqpy.bindings import Flows, bind_address, socket_path
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows
+from mqpy.fap.apiheader import MQIReply, MQIRequest
 from mqpy.fap.mqicalls import AsyncMQIVerbs, copy_fields
-from mqpy.fap.segments import MQIReply, MQIRequest, ProtocolError, SegmentType
+from mqpy.fap.statuscodes import ProtocolError
+from mqpy.fap.tsh import SegmentType
 
 __all__ = ["QMConnection", "connect"]
 

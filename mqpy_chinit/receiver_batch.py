@@ -22,7 +22,9 @@ import attrs
 
 from mqpy import CMQC
 from mqpy.fap import mqiflows
-from mqpy.fap.segments import ControlFlags1, MessageData, StatusCode
+from mqpy.fap.messagedata import MessageData
+from mqpy.fap.statuscodes import StatusCode
+from mqpy.fap.tsh import ControlFlags1
 
 __all__ = [
     "AnswerHeartbeat", "AnswerReset", "AnswerResync", "AnswerStatus", "BackOut", "BatchDone",

@@ -17,22 +17,13 @@ from mqpy import CMQC, amqmsgs, syncrecord
 from mqpy.engine import reports
 from mqpy.fap import channeldefs as D
 from mqpy.fap import mqiflows
+from mqpy.fap.controlflows import Heartbeat, Ping, Reset, Resync, Status
+from mqpy.fap.initialdata import CapFlags1, InitialData
+from mqpy.fap.messagedata import XQH_LENGTH, MessageData
 from mqpy.fap.mqicalls import Step
-from mqpy.fap.segments import (
-    XQH_LENGTH,
-    ByteOrder,
-    CapFlags1,
-    Event,
-    Heartbeat,
-    InitialData,
-    MessageData,
-    Ping,
-    Reset,
-    Resync,
-    Status,
-    StatusCode,
-)
-from mqpy.mqstruct import StructError
+from mqpy.fap.statuscodes import StatusCode
+from mqpy.fap.tsh import ByteOrder, Event
+from mqpy.structs.fields import StructError
 from mqpy_chinit import distribution, syncq, xmitgets
 from mqpy_chinit.conversation import ChannelEnded, Conversation
 from mqpy_chinit.mca import (
@@ -658,7 +649,7 @@ class ReceiverMCA:
         the partner's protocol error)."""
         try:
             xqh = _transmission_header(ev)
-        except ValueError as exc:  # (mqstruct.StructError)
+        except ValueError as exc:  # (fields.StructError)
             return EndChannel("AMQ9504E", f"Protocol error: the transmission header of "
                               f"message {ev.seqnum} does not decode: {exc}.", True,
                               StatusCode.PROTOCOL_INVALID_DATA)

@@ -14,7 +14,8 @@ import time
 import trio
 
 from mqpy.fap import channeldefs as D
-from mqpy.fap.segments import InitialData, StatusCode
+from mqpy.fap.initialdata import InitialData
+from mqpy.fap.statuscodes import StatusCode
 from mqpy_chinit import tlsstream
 from mqpy_chinit.conversation import ChannelEnded, Conversation
 from mqpy_chinit.mca import peer_address

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import attrs
 
-from mqpy.fap.segments import StatusCode
+from mqpy.fap.statuscodes import StatusCode
 from mqpy.syncrecord import InDoubt, SyncRecord
 from mqpy_chinit.sender_batch import EndChannel
 

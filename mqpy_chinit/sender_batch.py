@@ -18,7 +18,8 @@ import attrs
 
 from mqpy import CMQC
 from mqpy.fap import channeldefs as D
-from mqpy.fap.segments import XQH_WITH_MD_LENGTH, StatusCode
+from mqpy.fap.messagedata import XQH_WITH_MD_LENGTH
+from mqpy.fap.statuscodes import StatusCode
 from mqpy.syncrecord import SyncRecord, prepare_key
 
 NO_LUWID = bytes(8)

@@ -18,23 +18,12 @@ from mqpy import CMQC, syncrecord
 from mqpy.engine import reports
 from mqpy.fap import channeldefs as D
 from mqpy.fap import mqiflows
+from mqpy.fap.controlflows import Heartbeat, Ping, Reset, Resync, Status
+from mqpy.fap.initialdata import InitialData
+from mqpy.fap.messagedata import XQH_WITH_MD_LENGTH, MessageData, message_event
 from mqpy.fap.mqicalls import Step
-from mqpy.fap.segments import (
-    XQH_WITH_MD_LENGTH,
-    ByteOrder,
-    ControlFlags1,
-    Event,
-    Heartbeat,
-    InitialData,
-    MessageData,
-    Ping,
-    Reset,
-    Resync,
-    SegmentType,
-    Status,
-    StatusCode,
-    message_event,
-)
+from mqpy.fap.statuscodes import StatusCode
+from mqpy.fap.tsh import ByteOrder, ControlFlags1, Event, SegmentType
 from mqpy_chinit import distribution, resync, syncq, xmitgets
 from mqpy_chinit.conversation import ChannelEnded, Conversation
 from mqpy_chinit.mca import (

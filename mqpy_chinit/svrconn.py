@@ -60,25 +60,17 @@ from mqpy import CMQC
 from mqpy.errors import MQMIError
 from mqpy.fap import channeldefs as D
 from mqpy.fap import mqiflows, tls, userid
-from mqpy.fap.mqicalls import AsyncMQIVerbs
-from mqpy.fap.negotiation import negotiate
-from mqpy.fap.segments import (
-    OUR_FAP_LEVEL,
-    ByteOrder,
-    CapFlags1,
-    ControlFlags1,
-    Event,
-    Heartbeat,
-    InitialData,
+from mqpy.fap.apiheader import (
     MQIReply,
     MQIRequest,
-    OtherSegment,
-    ProtocolError,
-    SegmentType,
-    Status,
-    StatusCode,
     mqi_event,
 )
+from mqpy.fap.controlflows import Heartbeat, Status
+from mqpy.fap.initialdata import OUR_FAP_LEVEL, CapFlags1, InitialData
+from mqpy.fap.mqicalls import AsyncMQIVerbs
+from mqpy.fap.negotiation import negotiate
+from mqpy.fap.statuscodes import ProtocolError, StatusCode
+from mqpy.fap.tsh import ByteOrder, ControlFlags1, Event, OtherSegment, SegmentType
 from mqpy_chinit import tlsstream
 from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
 from mqpy_chinit.mca import CONFIRM_TIMEOUT

@@ -27,7 +27,8 @@ import attrs
 from mqpy import CMQC, loopcalls
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows
-from mqpy.fap.segments import ByteOrder, MQIReply, SegmentType
+from mqpy.fap.apiheader import MQIReply
+from mqpy.fap.tsh import ByteOrder, SegmentType
 from mqpy_chinit import tlsstream
 from mqpy_chinit.svrconn_conversation import ClientConversation, Identity, definition_attr
 

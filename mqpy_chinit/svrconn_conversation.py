@@ -13,7 +13,8 @@ import trio
 
 from mqpy.fap import channeldefs as D
 from mqpy.fap import userid
-from mqpy.fap.segments import MQIReply, MQIRequest, SegmentType
+from mqpy.fap.apiheader import MQIReply, MQIRequest
+from mqpy.fap.tsh import SegmentType
 
 #: IBM's defaults for the attributes a SVRCONN uses (DISCINT is 0 for SVRCONN, not 6000).
 SVRCONN_DEFAULTS: dict[str, object] = {

@@ -18,7 +18,8 @@ import attrs
 from mqpy import CMQC, loopcalls
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows
-from mqpy.fap.segments import MQIReply, MQIRequest, SegmentType, mqi_event
+from mqpy.fap.apiheader import MQIReply, MQIRequest, mqi_event
+from mqpy.fap.tsh import SegmentType
 from mqpy_chinit.svrconn_conversation import SUBSTATES, ClientConversation
 from mqpy_chinit.svrconn_relay import REPLY_TYPES
 

@@ -24,19 +24,15 @@ import trio
 from mqpy import CMQC
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows
-from mqpy.fap.segments import (
+from mqpy.fap.apiheader import (
     API_HEADER_LENGTH,
-    TSH_LENGTH,
-    TSHM_LENGTH,
-    ByteOrder,
-    ControlFlags1,
     MQIReply,
     MQIRequest,
-    ProtocolError,
-    SegmentType,
     mqi_event,
     readdressed_mqi_reply,
 )
+from mqpy.fap.statuscodes import ProtocolError
+from mqpy.fap.tsh import TSH_LENGTH, TSHM_LENGTH, ByteOrder, ControlFlags1, SegmentType
 from mqpy_chinit.conversation import ChannelEnded
 from mqpy_chinit.svrconn_conversation import SUBSTATES, ClientConversation
 

@@ -37,15 +37,10 @@ from mqpy import CMQC
 from mqpy.bindings import BindingsConnection
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows
+from mqpy.fap.apiheader import MQIReply, MQIRequest, build_mqi_request
 from mqpy.fap.mqicalls import Step, run_in_order
-from mqpy.fap.segments import (
-    ByteOrder,
-    MQIReply,
-    MQIRequest,
-    ProtocolError,
-    SegmentType,
-    build_mqi_request,
-)
+from mqpy.fap.statuscodes import ProtocolError
+from mqpy.fap.tsh import ByteOrder, SegmentType
 from mqpy.trace import TRACER
 
 _T = SegmentType

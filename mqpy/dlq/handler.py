@@ -58,8 +58,8 @@ from mqpy.dlq.matcher import DLQMessageFields, Plan, RetryBook, Summary
 from mqpy.dlq.rules import MESSAGES, Action, PutAut, RulesTable
 from mqpy.errors import MQMIError
 from mqpy.mqi import Queue, QueueManager
-from mqpy.mqstruct import StructError
-from mqpy.structures import DLH, GMO, MD, OD, PMO
+from mqpy.structs.fields import StructError
+from mqpy.structs.tables import DLH, GMO, MD, OD, PMO
 
 __all__ = [
     "DeadLetterHandler",

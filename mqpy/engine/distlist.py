@@ -36,8 +36,8 @@ import attrs
 from mqpy import CMQC
 from mqpy.engine.handle import Handle
 from mqpy.errors import MQMIError
-from mqpy.mqstruct import StructError
-from mqpy.structures import (
+from mqpy.structs.fields import StructError
+from mqpy.structs.tables import (
     DH,
     MD,
     OD,

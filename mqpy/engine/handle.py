@@ -9,7 +9,7 @@ from mqpy.engine.objects import ObjectDef
 from mqpy.engine.options import _NOT_PERSISTENT, _PERSISTENT
 from mqpy.engine.queues import Entry, MessageQueue
 from mqpy.engine.stats import HandleCounters
-from mqpy.structures import MD
+from mqpy.structs.tables import MD
 
 
 @attrs.define(eq=False)

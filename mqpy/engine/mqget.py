@@ -57,7 +57,7 @@ from mqpy.engine.options import (
 )
 from mqpy.engine.queues import AVAILABLE, GET_PENDING, PUT_PENDING, Entry, MessageQueue
 from mqpy.errors import MQMIError
-from mqpy.structures import GMO, MD
+from mqpy.structs.tables import GMO, MD
 
 
 class GetCalls:

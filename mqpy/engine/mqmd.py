@@ -19,9 +19,9 @@ from mqpy.engine import records as R
 from mqpy.engine.options import _fail
 from mqpy.engine.queues import Entry
 from mqpy.errors import PYIFError
-from mqpy.mqstruct import StructError
 from mqpy.rfh2 import RFH2
-from mqpy.structures import DLH, GMO, MD, PMO, XQH
+from mqpy.structs.fields import StructError
+from mqpy.structs.tables import DLH, GMO, MD, PMO, XQH
 
 _NONE24 = b"\x00" * 24
 

@@ -14,7 +14,7 @@ from mqpy.engine.mqmd import _refuse_header, _trusted
 from mqpy.engine.objects import ObjectDef
 from mqpy.engine.options import _INPUT_OPTS, _OO_KNOWN, _fail, _strip
 from mqpy.errors import MQMIError
-from mqpy.structures import MD, OD
+from mqpy.structs.tables import MD, OD
 
 _DEFBIND_OPTION = {"OPEN": CMQC.MQOO_BIND_ON_OPEN, "NOTFIXED": CMQC.MQOO_BIND_NOT_FIXED,
                    "GROUP": CMQC.MQOO_BIND_ON_GROUP}

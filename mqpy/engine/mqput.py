@@ -74,7 +74,7 @@ from mqpy.engine.options import (
     _strip,
 )
 from mqpy.engine.queues import Entry
-from mqpy.structures import MD, OD, PMO
+from mqpy.structs.tables import MD, OD, PMO
 
 
 class PutCalls:

@@ -47,7 +47,7 @@ from mqpy.engine.queues import PUT_PENDING, Entry, MessageQueue
 from mqpy.engine.stats import Statistics
 from mqpy.engine.uow import finish_uow
 from mqpy.errors import MQMIError
-from mqpy.structures import MD
+from mqpy.structs.tables import MD
 
 _CHECKPOINT_RETRY_SECONDS = 5  # after a failed checkpoint, before the next attempt
 

@@ -10,7 +10,7 @@ queue if that fails).
 from __future__ import annotations
 
 from mqpy import CMQC
-from mqpy.structures import DLH, MD, TM
+from mqpy.structs.tables import DLH, MD, TM
 
 # report kind -> (plain bit, _WITH_DATA bits, _WITH_FULL_DATA bits, feedback)
 _KINDS = {

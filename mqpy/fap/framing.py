@@ -32,38 +32,38 @@ from __future__ import annotations
 
 import attrs
 
-from mqpy.fap.segments import (
+from mqpy.fap.apiheader import (
     API_HEADER_LENGTH,
+    MQIReply,
+    MQIRequest,
+    build_mqi_reply,
+    build_mqi_segment,
+    parse_mqi_segment,
+)
+from mqpy.fap.controlflows import Status, build_status_segment, parse_status_segment
+from mqpy.fap.flows import decode_body, encode_body
+from mqpy.fap.messagedata import (
     MSH_LENGTH,
+    XQH_WITH_MD_LENGTH,
+    MessageData,
+    build_message_segment,
+    parse_message_segment,
+)
+from mqpy.fap.statuscodes import ProtocolError, StatusCode
+from mqpy.fap.tsh import (
     OUR_CCSID,
     OUR_ENCODING,
     SEGMENT_TYPES,
     TSH_LENGTH,
     TSHM_LENGTH,
-    XQH_WITH_MD_LENGTH,
     ByteOrder,
     ControlFlags1,
     ControlFlags2,
     Event,
-    MessageData,
-    MQIReply,
-    MQIRequest,
-    ProtocolError,
     SegmentHeader,
     SegmentType,
-    Status,
-    StatusCode,
-    build_message_segment,
-    build_mqi_reply,
-    build_mqi_segment,
     build_segment_header,
-    build_status_segment,
-    decode_body,
-    encode_body,
-    parse_message_segment,
-    parse_mqi_segment,
     parse_segment_header,
-    parse_status_segment,
 )
 
 __all__ = [

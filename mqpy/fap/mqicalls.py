@@ -19,9 +19,9 @@ from typing import Any, TypeVar
 from mqpy import CMQC
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows
-from mqpy.fap.segments import SegmentType
-from mqpy.mqstruct import StructError
-from mqpy.structures import GMO, MD, PMO
+from mqpy.fap.tsh import SegmentType
+from mqpy.structs.fields import StructError
+from mqpy.structs.tables import GMO, MD, PMO
 from mqpy.trace import TRACER
 
 __all__ = ["AsyncMQIVerbs", "MQIVerbs", "copy_fields", "run_in_order"]

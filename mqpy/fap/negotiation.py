@@ -29,13 +29,8 @@ from __future__ import annotations
 
 import attrs
 
-from mqpy.fap.segments import (
-    CapFlags1,
-    CapFlags2,
-    InitErrorFlags1,
-    InitialData,
-    StatusCode,
-)
+from mqpy.fap.initialdata import CapFlags1, CapFlags2, InitErrorFlags1, InitialData
+from mqpy.fap.statuscodes import StatusCode
 
 __all__ = [
     "MAX_BATCH_SIZE",

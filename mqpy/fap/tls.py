@@ -1,43 +1,11 @@
 """TLS on channels: IBM CipherSpecs, key repositories, SSLCAUTH and SSLPEER. Rules, no I/O.
 
-IBM MQ protects a channel with TLS when its SSLCIPH names a *CipherSpec*; both ends must name
-the same one. mqpy keeps the rules here and lets trio (``trio.SSLStream``, the channel
-initiator) or the client's blocking socket (``ssl.SSLSocket``) carry the bytes:
-
-- **CipherSpecs** (:data:`CIPHER_SPECS`): IBM's names mapped to a TLS version and the
-  OpenSSL cipher. ``ANY_TLS12``, ``ANY_TLS12_OR_HIGHER``, ``ANY_TLS13`` and
-  ``ANY_TLS13_OR_HIGHER`` accept any cipher of those versions. Python's ``ssl`` cannot pin a
-  TLS 1.3 cipher suite, so a named TLS 1.3 CipherSpec is enforced by protocol version only
-  (``[inf]``; IBM compares the suite too).
-- **Key repository**: IBM's SSLKEYR names a CMS ``.kdb`` file; mqpy's names a *directory* of
-  PEM files: ``cert.pem`` (this end's certificate, leaf first, then its chain), ``key.pem``
-  (its private key) and ``ca.pem`` (the certificate authorities trusted for partners). The
-  queue manager's is QMGR SSLKEYR; a client's is MQSCO.KeyRepository (or MQSSLKEYR).
-- **The responder's checks** (:func:`check_inbound`), once the channel is named by its
-  INITIAL_DATA: a channel with SSLCIPH reached without TLS, or without SSLCIPH reached with
-  TLS, is refused (AMQ9639E / AMQ9641E, both [M]: IBM's AMQ9641 line is "Remote CipherSpec
-  error for channel '...' to host '...'." as a client reports it, so IBM may log another id
-  at this end); a negotiated cipher that is not the channel's CipherSpec is AMQ9631E;
-  SSLCAUTH(REQUIRED) without a client certificate is AMQ9637E ([C]: "AMQ9637E: Channel is
-  lacking a certificate." in public troubleshooting notes); a certificate whose DN does not
-  match SSLPEER is AMQ9636E. Each answer comes with the
-  STATUS code the partner gets (CIPHER_SPEC, SSL_CLIENT_CERTIFICATE, PEER_NAME).
-- **SSLPEER** uses IBM's syntax: ``CN=app*, O=My Org, OU=a, OU=b``; every attribute named must
-  be in the certificate's subject, values case-blind, ``*`` at either end of a value
-  (``mqpy.security.chlauth``'s DN matching, shared with SSLPEERMAP).
-
-- **Secret key reset** (QMGR SSLRKEYC, a client's MQSCO.KeyResetCount or MQSSLRESET): the
-  count is accepted with IBM's range checking (:func:`key_reset_count`: 0 through
-  999 999 999, 1 to 32 KB meaning 32 KB; a client's bad value is MQRC_SSL_KEY_RESET_ERROR,
-  2409, at MQCONN) and shown by DISPLAY QMGR / MQINQ, but **mqpy never resets the secret
-  key**: Python's ``ssl`` (3.11, OpenSSL 3) exposes neither TLS 1.2 renegotiation
-  (``SSL_renegotiate``) nor a TLS 1.3 KeyUpdate (``SSL_key_update``), so an initiating
-  mqpy end has no way to ask for one. (A KeyUpdate a TLS 1.3 partner sends is answered by
-  OpenSSL inside the session without Python's help; mqpy has no test of that.)
-
-Certificates are checked against ``ca.pem`` (verify mode REQUIRED at the initiator,
-OPTIONAL at the responder, so that SSLCAUTH(OPTIONAL) can let a partner without one in);
-host names are not checked, as MQ does not: SSLPEER is MQ's identity check.
+Owns the CipherSpec table (:data:`CIPHER_SPECS`), the key repository (a directory of PEM
+files: ``cert.pem``, ``key.pem``, ``ca.pem``), the contexts built from them, the responder's
+checks once a channel is named (:func:`check_inbound`: AMQ9639E, AMQ9641E, AMQ9631E,
+AMQ9637E, AMQ9636E with their STATUS codes), SSLPEER matching and the secret key reset count
+(:func:`key_reset_count`). trio's ``SSLStream`` or the client's ``ssl.SSLSocket`` carry the
+bytes. docs/wire.md says how each rule follows IBM's, and what Python's ``ssl`` cannot do.
 """
 
 from __future__ import annotations
@@ -49,7 +17,7 @@ from typing import Any
 
 import attrs
 
-from mqpy.fap.segments import StatusCode
+from mqpy.fap.statuscodes import StatusCode
 from mqpy.security.chlauth import dn_matches, escape_dn_value
 
 __all__ = ["CIPHER_SPECS", "CipherSpec", "InboundRefusal", "KeyRepositoryError",

@@ -24,7 +24,8 @@ from __future__ import annotations
 import attrs
 import construct as cs
 
-from mqpy.fap.segments import OtherSegment, ProtocolError, SegmentType, StatusCode
+from mqpy.fap.statuscodes import ProtocolError, StatusCode
+from mqpy.fap.tsh import OtherSegment, SegmentType
 from mqpy.security.users import mq_user_id
 
 __all__ = ["CAUT", "CAUT_HEADER_LENGTH", "UID", "UID_LENGTH", "Credentials", "build_caut",

@@ -14,8 +14,8 @@ from mqpy.mqi import Queue, QueueManager
 from mqpy.mqsc.messages import message
 from mqpy.mqsc.parser import MQSCCommand
 from mqpy.mqsc.results import Result
-from mqpy.mqstruct import StructError
-from mqpy.structures import CFH, GMO, MD, OD, PMO
+from mqpy.structs.fields import StructError
+from mqpy.structs.tables import CFH, GMO, MD, OD, PMO
 
 __all__ = ["REPLY_MODEL", "MQSCClient"]
 

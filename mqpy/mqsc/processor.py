@@ -51,7 +51,7 @@ from mqpy.mqsc.results import (
 )
 from mqpy.mqsc.selection import generic_match
 from mqpy.mqsc.transcript import END_VERBS, run_transcript, transcript_head
-from mqpy.structures import MD
+from mqpy.structs.tables import MD
 
 __all__ = ["MQSCProcessor"]
 

@@ -32,7 +32,7 @@ from mqpy.stats.records import (
     mqi_statistics,
     queue_statistics,
 )
-from mqpy.structures import MD, OD, PMO
+from mqpy.structs.tables import MD, OD, PMO
 
 STATISTICS_QUEUE = "SYSTEM.ADMIN.STATISTICS.QUEUE"
 ACCOUNTING_QUEUE = "SYSTEM.ADMIN.ACCOUNTING.QUEUE"

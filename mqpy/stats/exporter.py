@@ -38,7 +38,7 @@ from mqpy.mqi import Queue, QueueManager
 from mqpy.pcf import parse
 from mqpy.stats.collector import ACCOUNTING_QUEUE, STATISTICS_QUEUE
 from mqpy.stats.records import ERRORS, to_records
-from mqpy.structures import GMO, MD
+from mqpy.structs.tables import GMO, MD
 
 __all__ = ["ExportResult", "Exporter", "write_records", "partition_path"]
 

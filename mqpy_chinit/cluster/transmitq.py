@@ -13,7 +13,7 @@ from mqpy import CMQC
 from mqpy.engine import reports
 from mqpy.engine.cluster import COMMAND_QUEUE
 from mqpy.fap import channeldefs as D
-from mqpy.fap.segments import XQH_WITH_MD_LENGTH
+from mqpy.fap.messagedata import XQH_WITH_MD_LENGTH
 
 from .directory import Cache, cached_instances
 from .workload import RoundRobinState, reroute
@@ -150,7 +150,7 @@ def _keyed_to(qm: mqpy.QueueManager, channel: str, *, bound: bool
                 continue
             try:
                 xqh = mqpy.XQH().unpack(head)
-            except ValueError:  # mqpy.mqstruct.StructError
+            except ValueError:  # mqpy.structs.fields.StructError
                 continue
             if xqh.RemoteQName.rstrip(b" \x00").decode("latin-1") == COMMAND_QUEUE:
                 continue

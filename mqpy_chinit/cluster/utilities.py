@@ -22,7 +22,7 @@ from mqpy.browsing import browse
 from mqpy.engine import reports
 from mqpy.engine.cluster import COMMAND_QUEUE, REQUEST_FORMAT
 from mqpy.fap.channeldefs import CLUSTER_XMITQ, channel_of_correl_id
-from mqpy.fap.segments import XQH_WITH_MD_LENGTH
+from mqpy.fap.messagedata import XQH_WITH_MD_LENGTH
 
 from .manager import REPOSITORY_QUEUE
 from .records import RecordFormatError, decode, encode

@@ -12,7 +12,8 @@ import attrs
 
 import mqpy
 from mqpy import CMQC
-from mqpy.fap.segments import ControlFlags1, MessageData
+from mqpy.fap.messagedata import MessageData
+from mqpy.fap.tsh import ControlFlags1
 from mqpy_chinit.receiver_batch import (
     DELIVERED,
     NO_LUWID,

@@ -11,7 +11,8 @@ from collections import Counter, deque
 import attrs
 
 from mqpy.fap import channeldefs as D
-from mqpy.fap.segments import XQH_WITH_MD_LENGTH, StatusCode
+from mqpy.fap.messagedata import XQH_WITH_MD_LENGTH
+from mqpy.fap.statuscodes import StatusCode
 from mqpy.syncrecord import InDoubt, SyncRecord, parse_prepare_key
 from mqpy_chinit import resync
 from mqpy_chinit.sender_batch import (

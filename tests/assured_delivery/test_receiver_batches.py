@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from mqpy import CMQC
 from mqpy.fap import mqiflows
-from mqpy.fap.segments import ControlFlags1, StatusCode
+from mqpy.fap.statuscodes import StatusCode
+from mqpy.fap.tsh import ControlFlags1
 from mqpy_chinit.receiver_batch import (
     NO_LUWID,
     PUT_RUN,

@@ -5,7 +5,7 @@ queue (USEDLQ), and when the channel ends instead (seed 000 Fig. 31)."""
 from __future__ import annotations
 
 from mqpy import CMQC
-from mqpy.fap.segments import StatusCode
+from mqpy.fap.statuscodes import StatusCode
 from mqpy_chinit.receiver_batch import AnswerStatus, DeadLettered, EndChannel
 
 from .receiving import DLQ, START, Clock, QueueManager, Receiver, luwid, message

@@ -3,7 +3,7 @@ partner's record decides commit, back out or a stop; spec dqm-intercommunication
 
 from __future__ import annotations
 
-from mqpy.fap.segments import StatusCode
+from mqpy.fap.statuscodes import StatusCode
 from mqpy.syncrecord import SyncRecord, parse_prepare_key, prepare_key
 from mqpy_chinit import resync
 from mqpy_chinit.sender_batch import EndChannel

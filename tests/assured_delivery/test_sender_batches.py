@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from mqpy import CMQC
-from mqpy.fap.segments import XQH_WITH_MD_LENGTH, StatusCode
+from mqpy.fap.messagedata import XQH_WITH_MD_LENGTH
+from mqpy.fap.statuscodes import StatusCode
 from mqpy.syncrecord import parse_prepare_key
 from mqpy_chinit.sender_batch import (
     HOLD,

@@ -13,8 +13,9 @@ import trio
 
 import mqpy
 from mqpy import CMQC
-from mqpy.fap.segments import XQH_WITH_MD_LENGTH, ControlFlags1, MessageData, SegmentType
-from mqpy.structures import XQH
+from mqpy.fap.messagedata import XQH_WITH_MD_LENGTH, MessageData
+from mqpy.fap.tsh import ControlFlags1, SegmentType
+from mqpy.structs.tables import XQH
 from mqpy_chinit.chinit import ChannelInitiator
 from mqpy_chinit.receiver_batch import NO_LUWID
 from mqpy_chinit.receiver_mca import ReceiverMCA

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import trio
 
-from mqpy.fap.segments import InitialData
+from mqpy.fap.initialdata import InitialData
 from mqpy_chinit.conversation import Conversation
 from mqpy_chinit.mca import CONFIRM_TIMEOUT, call_id
 from mqpy_chinit.states import ChannelStatus

@@ -12,7 +12,9 @@ import pytest
 import mqpy
 from mqpy import CMQC
 from mqpy.fap import mqiflows
-from mqpy.fap.segments import XQH_LENGTH, ByteOrder, MessageData, StatusCode
+from mqpy.fap.messagedata import XQH_LENGTH, MessageData
+from mqpy.fap.statuscodes import StatusCode
+from mqpy.fap.tsh import ByteOrder
 from mqpy_chinit import receiver_mca as mca
 
 

@@ -8,7 +8,7 @@ import trio
 
 import mqpy
 from mqpy import CMQC
-from mqpy.fap.segments import SegmentType
+from mqpy.fap.tsh import SegmentType
 from mqpy_chinit.states import ChannelState
 from tests.support.channel_pair import CHANNEL, browse, define_pair, finish, start_chinit
 from tests.support.proxy import TapProxy

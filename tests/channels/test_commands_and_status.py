@@ -5,8 +5,9 @@ from __future__ import annotations
 import trio
 
 from mqpy import CMQC, CMQCFC, CMQXC, pcf
-from mqpy.fap.segments import Ping, SegmentType
-from mqpy.structures import CFH
+from mqpy.fap.controlflows import Ping
+from mqpy.fap.tsh import SegmentType
+from mqpy.structs.tables import CFH
 from mqpy_chinit.states import ChannelState
 from tests.support.channel_pair import CHANNEL, chstatus, define_pair, finish, mqsc, start_chinit
 from tests.support.ports import free_port

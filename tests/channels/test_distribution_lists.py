@@ -12,8 +12,9 @@ import trio
 
 import mqpy
 from mqpy import CMQC
-from mqpy.fap.segments import CapFlags2, SegmentType
-from mqpy.structures import DLH
+from mqpy.fap.initialdata import CapFlags2
+from mqpy.fap.tsh import SegmentType
+from mqpy.structs.tables import DLH
 from mqpy_chinit.states import ChannelState
 from tests.support.proxy import FaultProxy
 from tests.support.waiting import wait_until

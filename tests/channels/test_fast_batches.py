@@ -13,7 +13,8 @@ import pytest
 
 from mqpy import syncrecord
 from mqpy.fap import negotiation
-from mqpy.fap.segments import CapFlags2, SegmentType
+from mqpy.fap.initialdata import CapFlags2
+from mqpy.fap.tsh import SegmentType
 from mqpy_chinit.mca import agreed_fast, our_id
 from mqpy_chinit.states import ChannelState
 from tests.support.waiting import wait_until

@@ -13,10 +13,12 @@ import mqpy
 from mqpy import CMQC, syncrecord
 from mqpy.bindings import BindingsConnection
 from mqpy.fap import mqiflows
+from mqpy.fap.controlflows import Heartbeat, Ping, Status
 from mqpy.fap.framing import SegmentWriter
+from mqpy.fap.messagedata import MessageData
 from mqpy.fap.mqicalls import run_in_order
-from mqpy.fap.segments import ByteOrder, Heartbeat, MessageData, Ping, Status
-from mqpy.structures import XQH
+from mqpy.fap.tsh import ByteOrder
+from mqpy.structs.tables import XQH
 from mqpy_chinit import syncq, xmitgets
 from mqpy_chinit.conversation import (
     MAX_TRANSMISSION_SIZE,

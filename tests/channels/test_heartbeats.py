@@ -6,7 +6,7 @@ import time
 
 import trio
 
-from mqpy.fap.segments import SegmentType
+from mqpy.fap.tsh import SegmentType
 from mqpy_chinit.states import ChannelState
 from tests.support.channel_pair import CHANNEL, define_pair, finish, start_chinit
 from tests.support.proxy import FaultProxy, TapProxy

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mqpy.fap.segments import SegmentType
+from mqpy.fap.tsh import SegmentType
 from tests.channels.pairs import _run_with_proxy
 from tests.support.proxy import nth_message, once
 

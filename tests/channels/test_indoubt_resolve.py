@@ -5,7 +5,7 @@ from __future__ import annotations
 import trio
 
 from mqpy import syncrecord
-from mqpy.fap.segments import SegmentType
+from mqpy.fap.tsh import SegmentType
 from mqpy_chinit.states import ChannelState
 from tests.support.channel_pair import (
     CHANNEL,

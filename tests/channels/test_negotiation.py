@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 import trio
 
-from mqpy.fap.segments import Status, StatusCode
+from mqpy.fap.controlflows import Status
+from mqpy.fap.statuscodes import StatusCode
 from mqpy_chinit.states import ChannelState
 from tests.support.channel_pair import CHANNEL, define_pair, finish, start_chinit
 from tests.support.proxy import TapProxy

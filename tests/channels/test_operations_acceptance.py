@@ -11,7 +11,7 @@ import trio
 import mqpy
 from mqpy import CMQC, CMQCFC, inprocess
 from mqpy.channelcommands import INITQ
-from mqpy.fap.segments import SegmentType
+from mqpy.fap.tsh import SegmentType
 from mqpy_chinit.chinit import ChannelInitiator
 from mqpy_chinit.cluster.directory import cache_path
 from mqpy_chinit.cluster.records import decode as decode_record

@@ -17,14 +17,10 @@ import trio
 
 from mqpy import config, inprocess, syncrecord
 from mqpy.browsing import browse
+from mqpy.fap.controlflows import Status
 from mqpy.fap.framing import SegmentReader
-from mqpy.fap.segments import (
-    XQH_WITH_MD_LENGTH,
-    ControlFlags1,
-    MessageData,
-    SegmentType,
-    Status,
-)
+from mqpy.fap.messagedata import XQH_WITH_MD_LENGTH, MessageData
+from mqpy.fap.tsh import ControlFlags1, SegmentType
 from mqpy.mqsc.processor import MQSCProcessor
 from mqpy_chinit.chinit import ChannelInitiator
 from mqpy_chinit.engineadmin import EngineAdmin

@@ -13,7 +13,7 @@ import trio
 
 import mqpy
 from mqpy import CMQC
-from mqpy.fap.segments import MessageData
+from mqpy.fap.messagedata import MessageData
 from mqpy_chinit.receiver_mca import ReceiverMCA
 from mqpy_chinit.states import ChannelState
 from tests.channels.pairs import _arrivals, listening, put_held, started

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import mqpy
 from mqpy import CMQC
-from mqpy.fap.segments import MessageData
+from mqpy.fap.messagedata import MessageData
 from mqpy_chinit.receiver_mca import ReceiverMCA
 from tests.channels.pairs import _arrivals, put_held
 

@@ -10,8 +10,10 @@ import collections
 import pytest
 import trio
 
+from mqpy.fap.controlflows import Ping, Status
 from mqpy.fap.framing import SegmentWriter
-from mqpy.fap.segments import MessageData, Ping, Status, StatusCode
+from mqpy.fap.messagedata import MessageData
+from mqpy.fap.statuscodes import StatusCode
 from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
 from mqpy_chinit.receiver_mca import ReceiverMCA
 from mqpy_chinit.states import ChannelStatus

@@ -14,7 +14,7 @@ from mqpy import CMQC, loopcalls
 from mqpy.bindings_listener import _RUN_WRITER, BindingsServer, _Session
 from mqpy.engine.qmgr import QueueManagerEngine
 from mqpy.fap import mqiflows
-from mqpy.fap.segments import SegmentType
+from mqpy.fap.tsh import SegmentType
 from mqpy_chinit import xmitgets
 
 SYNCPOINT = CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING
@@ -130,7 +130,7 @@ def test_a_run_whose_repeated_call_is_cut_short_is_refused_as_every_flow_is():
     """Given a run of repeated gets whose last is cut short, when the server reads it, then
     it is refused (ProtocolError, which ends the connection), as unpack_flows refuses it."""
     from mqpy.bindings_listener import _run_requests
-    from mqpy.fap.segments import ProtocolError
+    from mqpy.fap.statuscodes import ProtocolError
 
     get = _flow(SegmentType.MQGET, [mqpy.MD(), mqpy.GMO(), -1], hobj=3)
     for flows in (get * 3 + get[:-5], get * 2 + b"junk"):

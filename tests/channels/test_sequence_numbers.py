@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import trio
 
-from mqpy.fap.segments import SegmentType, Status, StatusCode
+from mqpy.fap.controlflows import Status
+from mqpy.fap.statuscodes import StatusCode
+from mqpy.fap.tsh import SegmentType
 from mqpy_chinit.states import ChannelState
 from tests.support.channel_pair import CHANNEL, define_pair, finish, mqsc, start_chinit
 from tests.support.proxy import TapProxy

@@ -6,18 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from mqpy.fap.controlflows import Status, build_status_segment, parse_status_segment
+from mqpy.fap.flows import decode_body
 from mqpy.fap.framing import SegmentReader, SegmentWriter
-from mqpy.fap.segments import (
-    ByteOrder,
-    ControlFlags1,
-    ControlFlags2,
-    Status,
-    StatusCode,
-    build_status_segment,
-    decode_body,
-    parse_segment_header,
-    parse_status_segment,
-)
+from mqpy.fap.statuscodes import StatusCode
+from mqpy.fap.tsh import ByteOrder, ControlFlags1, ControlFlags2, parse_segment_header
 
 STATUSES = [
     Status(code=0),

@@ -6,12 +6,18 @@ from __future__ import annotations
 
 import socket
 
+import attrs
 import pytest
 
 import mqpy
 from mqpy import CMQC
+from mqpy.fap import mqiflows
+from mqpy.fap.apiheader import MQIRequest
+from mqpy.fap.controlflows import Status
 from mqpy.fap.framing import SegmentReader, SegmentWriter
-from mqpy.fap.segments import InitialData, Status, StatusCode
+from mqpy.fap.initialdata import InitialData
+from mqpy.fap.statuscodes import StatusCode
+from mqpy.fap.tsh import SegmentType
 from tests.client.conftest import CHANNEL, QMGR, QUEUE, wait_for
 
 
@@ -97,10 +103,6 @@ def test_oversized_frame_on_a_running_instance(env):
 def test_garbled_mqi_request_on_a_running_instance(env):
     """Given a running client instance, when an MQOPEN arrives whose body is not an MQOD,
     then the instance ends with STATUS PROTOCOL_INVALID_DATA and AMQ9504E."""
-    import attrs
-
-    from mqpy.fap import mqiflows
-    from mqpy.fap.segments import MQIRequest, SegmentType
 
     with _started_instance(env) as sock:
         writer = SegmentWriter()

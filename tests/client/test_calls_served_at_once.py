@@ -13,8 +13,10 @@ import trio
 import mqpy
 from mqpy import CMQC
 from mqpy.fap import mqiflows
+from mqpy.fap.apiheader import MQIReply
+from mqpy.fap.controlflows import Heartbeat, Ping
 from mqpy.fap.framing import SegmentWriter
-from mqpy.fap.segments import Heartbeat, MQIReply, Ping, SegmentType
+from mqpy.fap.tsh import SegmentType
 from mqpy_chinit.conversation import PENDING_YIELD, Conversation
 from mqpy_chinit.states import ChannelStatus
 from tests.client.conftest import QMGR, QUEUE

@@ -9,7 +9,9 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
-from mqpy.client import ClientConnection, parse_mqserver, select_from_ccdt
+from mqpy.client import ClientConnection
+from mqpy.clientchannel import ChannelDefinition as C
+from mqpy.clientchannel import load_ccdt, parse_mqserver, select_from_ccdt
 from tests.client.conftest import CHANNEL, QMGR, QUEUE
 from tests.support.ports import free_port
 
@@ -143,7 +145,6 @@ def test_json_ccdt_selects_by_queue_manager_and_skips_dead_entries(env, monkeypa
 def test_ccdt_queue_manager_groups():
     """Given CCDT entries, then '*GRP' selects the group GRP and a blank name any entry,
     in channel-name order."""
-    from mqpy.client import ChannelDefinition as C
 
     defs = [C("Z", (("h", 1),), "GRP"), C("A", (("h", 1),), "GRP"), C("M", (("h", 1),), "QX")]
     assert [d.channel for d in select_from_ccdt(defs, "*GRP")] == ["A", "Z"]
@@ -166,7 +167,6 @@ def test_ccdt_transmission_security_is_read(monkeypatch, tmp_path):
     """Given a JSON CCDT entry with transmissionSecurity (IBM's cipherSpecification and
     certificatePeerName), then its definition asks for TLS with that CipherSpec and peer
     name, and the key repository MQSSLKEYR names."""
-    from mqpy.client import load_ccdt
 
     doc = {"channel": [{"name": "TLS.SVRCONN", "type": "clientConnection",
                         "clientConnection": {"connection": [{"host": "127.0.0.1",

@@ -1,5 +1,5 @@
 """A client's call frames its request and reads its reply without events on the way
-(``mqpy.client._Socket.frame`` / ``_sole_reply``): the bytes it sends must be those
+(``mqpy.clientinstance.ChannelInstance.frame`` / ``_sole_reply``): the bytes it sends must be those
 ``SegmentWriter`` makes of ``mqiflows.encode_request``'s event, and the reply it reads the
 event ``SegmentReader`` would give; anything else must be left to the reader."""
 
@@ -8,11 +8,11 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from mqpy import CMQC, client
+from mqpy import CMQC, clientchannel, clientinstance
 from mqpy.fap import mqiflows
 from mqpy.fap.framing import SegmentReader, SegmentWriter
-from mqpy.fap.segments import ByteOrder, ControlFlags1, SegmentType
-from mqpy.structures import GMO, MD, OD, PMO
+from mqpy.fap.tsh import ByteOrder, ControlFlags1, SegmentType
+from mqpy.structs.tables import GMO, MD, OD, PMO
 
 
 class _Agreed:
@@ -32,12 +32,12 @@ class _Peer:
         pass
 
 
-def _instance(max_transmission_size: int = 32766) -> client._Socket:
+def _instance(max_transmission_size: int = 32766) -> clientinstance.ChannelInstance:
     agreed = _Agreed()
     agreed.max_transmission_size = max_transmission_size
-    definition = client.ChannelDefinition(channel="APP.SVRCONN",
+    definition = clientchannel.ChannelDefinition(channel="APP.SVRCONN",
                                           connections=(("127.0.0.1", 1414),))
-    return client._Socket(_Peer(), definition, agreed, SegmentReader(max_transmission_size))
+    return clientinstance.ChannelInstance(_Peer(), definition, agreed, SegmentReader(max_transmission_size))
 
 
 REQUESTS = [
@@ -124,7 +124,7 @@ def test_a_lone_reply_reads_as_the_segment_reader_reads_it(data):
 def test_anything_but_a_lone_reply_to_this_conversation_is_left_to_the_reader(data, why):
     """Given bytes that are not exactly one whole reply to conversation 3, when the client
     looks at them, then it leaves them to the reader (None)."""
-    assert client._Socket._sole_reply(_instance(), data, 3) is None, why
+    assert clientinstance.ChannelInstance._sole_reply(_instance(), data, 3) is None, why
 
 
 def test_a_reply_after_bytes_already_buffered_is_left_to_the_reader():

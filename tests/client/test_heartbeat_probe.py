@@ -7,8 +7,13 @@ from __future__ import annotations
 import time
 import types
 
-from mqpy import client
-from mqpy.fap.segments import ControlFlags1, Heartbeat
+import trio
+import trio.testing
+
+from mqpy import clientinstance
+from mqpy.fap.controlflows import Heartbeat
+from mqpy.fap.tsh import ControlFlags1
+from mqpy_chinit.svrconn import SvrconnInstance
 
 
 def _socket(hbint: int, heard_ago: float, sent_ago: float):
@@ -27,7 +32,7 @@ def test_a_client_that_just_sent_but_heard_nothing_for_hbint_still_probes():
     checks, then it asks for a heartbeat (CONFIRM_REQUEST): its own send is no sign that the
     partner is alive. Before, the send put the probe off by a whole HBINT."""
     sock, sent = _socket(hbint=1, heard_ago=1.2, sent_ago=0.1)
-    client._Socket._heartbeat_due(sock)
+    clientinstance.ChannelInstance._heartbeat_due(sock)
     assert len(sent) == 1 and isinstance(sent[0], Heartbeat)
     assert sent[0].flags & ControlFlags1.CONFIRM_REQUEST
 
@@ -36,18 +41,18 @@ def test_a_probe_is_not_repeated_until_it_is_hbint_old():
     """Given a probe just sent and no answer yet, when the reader checks again within HBINT,
     then no second probe goes; once HBINT has passed without an answer, one does."""
     sock, sent = _socket(hbint=1, heard_ago=1.5, sent_ago=1.5)
-    client._Socket._heartbeat_due(sock)
-    client._Socket._heartbeat_due(sock)
+    clientinstance.ChannelInstance._heartbeat_due(sock)
+    clientinstance.ChannelInstance._heartbeat_due(sock)
     assert len(sent) == 1
     sock.last_probe -= 1.0
-    client._Socket._heartbeat_due(sock)
+    clientinstance.ChannelInstance._heartbeat_due(sock)
     assert len(sent) == 2
 
 
 def test_nothing_is_sent_while_the_partner_is_heard():
     """Given HBINT(1) and something heard 0.5 s ago, then no probe goes."""
     sock, sent = _socket(hbint=1, heard_ago=0.5, sent_ago=3.0)
-    client._Socket._heartbeat_due(sock)
+    clientinstance.ChannelInstance._heartbeat_due(sock)
     assert sent == []
 
 
@@ -57,10 +62,6 @@ def test_the_svrconn_that_just_answered_but_heard_nothing_for_hbint_probes_the_c
     heartbeat at once (and only once), and does not end the instance: the client has until
     the receive timeout (2 s) to answer. Before, its own reply put the probe off by HBINT,
     and the receive timeout could come first (AMQ9259E)."""
-    import trio
-    import trio.testing
-
-    from mqpy_chinit.svrconn import SvrconnInstance
 
     now = time.monotonic()
     sent: list[object] = []

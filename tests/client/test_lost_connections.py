@@ -17,8 +17,9 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
+from mqpy.fap.controlflows import Heartbeat
 from mqpy.fap.framing import SegmentReader, SegmentWriter
-from mqpy.fap.segments import Heartbeat, InitialData
+from mqpy.fap.initialdata import InitialData
 from tests.client.conftest import CHANNEL, QMGR, QUEUE, wait_for
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import mqpy
 from mqpy import CMQC
-from mqpy.fap.segments import SegmentType
+from mqpy.fap.tsh import SegmentType
 from tests.client.conftest import CHANNEL, QMGR, QUEUE, wait_for
 from tests.support.raw_sessions import _RawClient
 

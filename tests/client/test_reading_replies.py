@@ -20,8 +20,9 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
+from mqpy.fap.controlflows import Heartbeat
 from mqpy.fap.framing import SegmentWriter
-from mqpy.fap.segments import ControlFlags1, Heartbeat, SegmentType
+from mqpy.fap.tsh import ControlFlags1, SegmentType
 from tests.client.conftest import CHANNEL, QMGR, QUEUE
 
 _MQI_REPLIES = frozenset(t for t in SegmentType if 0x91 <= t <= 0x9F)

@@ -16,8 +16,11 @@ import pytest
 import mqpy
 from mqpy import CMQC
 from mqpy.fap import mqiflows
+from mqpy.fap.apiheader import MQIRequest
+from mqpy.fap.controlflows import Status
 from mqpy.fap.framing import SegmentReader, SegmentWriter
-from mqpy.fap.segments import MQIRequest, SegmentType, Status, StatusCode
+from mqpy.fap.statuscodes import StatusCode
+from mqpy.fap.tsh import SegmentType
 from tests.client.conftest import wait_for
 from tests.support.raw_sessions import _raw_session, _replies, _started_instance
 from tests.support.site import ADMIT_OWNER, CHANNEL, QM, Site

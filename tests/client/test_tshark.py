@@ -16,7 +16,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
-from mqpy.fap.segments import SegmentType
+from mqpy.fap.tsh import SegmentType
 from tests.client.conftest import CHANNEL, QMGR, QUEUE
 from tests.support.pcap import CLIENT, SERVER, TSHARK, Capture, _decode, _RecordingProxy
 

@@ -1,6 +1,6 @@
 """Writes of the conversations that share a plain channel instance: a thread that finds
 another writing leaves its flow for that one and does not wait for the socket; the flows go
-in the order they came; a failed write is the writer's (``mqpy.client._Socket._write``;
+in the order they came; a failed write is the writer's (``mqpy.clientinstance.ChannelInstance._write``;
 client connections, SHARECNV)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 import types
 
-from mqpy import client
+from mqpy import clientchannel, clientinstance
 from mqpy.fap.framing import SegmentReader
 
 
@@ -36,12 +36,12 @@ class _HeldSocket:
         self.sent.append(bytes(data))
 
 
-def _instance(sock: _HeldSocket) -> client._Socket:
+def _instance(sock: _HeldSocket) -> clientinstance.ChannelInstance:
     agreed = types.SimpleNamespace(heartbeat_interval=300, conv_per_socket=10,
                                    max_msg_size=4194304, max_transmission_size=32768)
-    definition = client.ChannelDefinition(channel="APP.SVRCONN",
+    definition = clientchannel.ChannelDefinition(channel="APP.SVRCONN",
                                           connections=(("127.0.0.1", 1414),))
-    return client._Socket(sock, definition, agreed, SegmentReader(32768))  # type: ignore[arg-type]
+    return clientinstance.ChannelInstance(sock, definition, agreed, SegmentReader(32768))  # type: ignore[arg-type]
 
 
 def test_a_flow_queued_behind_a_write_goes_after_it_in_order():

@@ -69,7 +69,7 @@ class Cluster:
         administration tool sends it: the responses (mqpy.pcf.PCFMessage), in order, up to
         the one with MQCFC_LAST."""
         from mqpy import CMQCFC, pcf
-        from mqpy.structures import CFH
+        from mqpy.structs.tables import CFH
 
         qm = self.bind(qmgr)
         reply_name = f"PCF.REPLY.{os.getpid()}.{time.monotonic_ns()}".encode()

@@ -9,7 +9,7 @@ from mqpy import CMQC, CMQCFC, inprocess, pcf
 from mqpy.cmdserver import CommandServer
 from mqpy.command.requests import Refused
 from mqpy.mqsc.processor import MQSCProcessor
-from mqpy.structures import CFH
+from mqpy.structs.tables import CFH
 
 
 @pytest.fixture(scope="module")

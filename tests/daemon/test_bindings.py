@@ -295,7 +295,7 @@ def test_the_daemon_runs_the_command_server(running):
     SYSTEM.ADMIN.COMMAND.QUEUE over bindings, then a PCF response comes back on the reply
     queue: the daemon runs the command server."""
     from mqpy import CMQCFC, pcf
-    from mqpy.structures import CFH
+    from mqpy.structs.tables import CFH
 
     qm = mqpy.connect(QM)
     try:

@@ -6,7 +6,7 @@ import socket
 
 import mqpy
 from mqpy import CMQC, bindings
-from mqpy.fap.segments import SegmentType
+from mqpy.fap.tsh import SegmentType
 from tests.support.installation import QM
 
 IN, OUT = CMQC.MQOO_INPUT_AS_Q_DEF, CMQC.MQOO_OUTPUT

@@ -9,9 +9,10 @@ from hypothesis import strategies as st
 from mqpy import CMQC
 from mqpy.fap import mqiflows
 from mqpy.fap.framing import SegmentReader, SegmentWriter
-from mqpy.fap.segments import ByteOrder, ProtocolError, SegmentType
+from mqpy.fap.statuscodes import ProtocolError
+from mqpy.fap.tsh import ByteOrder, SegmentType
 from mqpy.fap.userid import Credentials
-from mqpy.structures import GMO, MD, OD, PMO
+from mqpy.structs.tables import GMO, MD, OD, PMO
 
 T = SegmentType
 ORDERS = (ByteOrder.LITTLE, ByteOrder.BIG)
@@ -165,7 +166,7 @@ def test_bytes_decoded_in_one_byte_order_are_not_taken_for_the_other():
 def test_structures_with_records_decode_afresh_each_time():
     """Given an MQPMO that carries put-message records (a distribution list), when the same
     request is decoded twice, then each has its own record lists."""
-    from mqpy.structures import PMR, RR
+    from mqpy.structs.tables import PMR, RR
 
     pmo = PMO(Version=2, RecsPresent=2, PutMsgRecFields=CMQC.MQPMRF_MSG_ID,
               PutMsgRecPtr=[PMR(MsgId=b"A" * 24), PMR(MsgId=b"B" * 24)],

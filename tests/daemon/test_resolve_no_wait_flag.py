@@ -11,7 +11,7 @@ from __future__ import annotations
 import mqpy
 from mqpy import CMQC, bindings
 from mqpy.fap import mqiflows
-from mqpy.fap.segments import SegmentType
+from mqpy.fap.tsh import SegmentType
 from tests.support.handles import _drain
 from tests.support.installation import QM
 

@@ -13,7 +13,7 @@ import mqpy
 from mqpy import CMQC, bindings, inprocess
 from mqpy.fap import mqiflows
 from mqpy.fap.mqicalls import run_in_order
-from mqpy.fap.segments import SegmentType
+from mqpy.fap.tsh import SegmentType
 from tests.support.handles import _drain
 from tests.support.installation import QM
 
@@ -237,7 +237,7 @@ def test_a_run_with_a_malformed_call_in_the_middle_makes_none_of_its_calls(runni
     malformed request (2009) and the first put was not made either: every call of a run is
     decoded before any is made, so no put is done without its answer (a channel's sender
     would send it again)."""
-    from mqpy.fap.segments import MQIRequest
+    from mqpy.fap.apiheader import MQIRequest
 
     def put1(data: bytes) -> MQIRequest:
         return mqiflows.encode_request(SegmentType.MQPUT1, [
@@ -334,7 +334,7 @@ def _passed_on(handle, byte_order) -> list:
     """Quiet puts whose MQMD and MQPMO go already packed (mqiflows.Packed: a receiving MCA
     passes an arrival's MQMD on as it came in the transmission header), then the messages
     got back with their MQMDs."""
-    from mqpy.fap.segments import mq_encoding
+    from mqpy.fap.tsh import mq_encoding
 
     enc = mq_encoding(byte_order)
     pmo = mqiflows.Packed(mqpy.PMO, mqpy.PMO(
@@ -374,7 +374,7 @@ def test_structures_passed_on_packed_arrive_as_they_were(running, order):
     the other one, as from a partner of the other byte order), when quiet puts carry them
     over bindings, then the messages are put with every field of that MQMD (context set as
     SET_ALL_CONTEXT asks), as when the structures go as objects."""
-    from mqpy.fap.segments import ByteOrder
+    from mqpy.fap.tsh import ByteOrder
 
     conn = bindings.connect(QM, running.root)
     try:
@@ -386,7 +386,7 @@ def test_structures_passed_on_packed_arrive_as_they_were(running, order):
 def test_structures_passed_on_packed_are_decoded_in_process(tmp_path):
     """Given an embedded queue manager (no flow to carry the bytes), when the same quiet puts
     run with packed structures, then the outcome is the one over bindings."""
-    from mqpy.fap.segments import ByteOrder
+    from mqpy.fap.tsh import ByteOrder
 
     qm = mqpy.embedded("RUNQM", data_path=str(tmp_path))
     eng = inprocess.running("RUNQM", str(tmp_path))

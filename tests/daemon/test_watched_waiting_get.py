@@ -9,8 +9,9 @@ import time
 import mqpy
 from mqpy import CMQC, bindings
 from mqpy.fap import mqiflows
+from mqpy.fap.controlflows import Heartbeat
 from mqpy.fap.framing import SegmentWriter
-from mqpy.fap.segments import Heartbeat, SegmentType
+from mqpy.fap.tsh import SegmentType
 from tests.support.installation import QM
 
 IN = CMQC.MQOO_INPUT_AS_Q_DEF

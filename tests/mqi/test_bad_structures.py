@@ -17,8 +17,9 @@ import pytest
 import mqpy
 from mqpy import CMQC, bindings
 from mqpy.fap import mqiflows
+from mqpy.fap.apiheader import MQIRequest
 from mqpy.fap.framing import SegmentReader, SegmentWriter
-from mqpy.fap.segments import MQIRequest, SegmentType
+from mqpy.fap.tsh import SegmentType
 from tests.support.raw_sessions import _raw_session, _replies, _started_instance
 from tests.support.site import CHANNEL, Site
 

@@ -9,7 +9,7 @@ import pytest
 import mqpy
 from mqpy import CMQC
 from mqpy.engine import distlist
-from mqpy.structures import XQH
+from mqpy.structs.tables import XQH
 
 _W, _F = CMQC.MQCC_WARNING, CMQC.MQCC_FAILED
 

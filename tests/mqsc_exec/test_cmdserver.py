@@ -7,7 +7,7 @@ import pytest
 import mqpy
 from mqpy import CMQC, CMQCFC, pcf
 from mqpy.cmdserver import command_server_status, start_command_server, stop_command_server
-from mqpy.structures import CFH, GMO, MD
+from mqpy.structs.tables import CFH, GMO, MD
 from tests.support.pcf import Admin
 
 pytestmark = pytest.mark.timeout(60)

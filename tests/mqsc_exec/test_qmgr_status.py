@@ -200,7 +200,7 @@ def test_qmstatus_shows_a_running_channel_initiator_and_a_quiescing_queue_manage
     from mqpy.channelcommands import INITQ
     from mqpy.cmdserver import CommandServer
     from mqpy.mqsc.processor import MQSCProcessor
-    from mqpy.structures import CFH
+    from mqpy.structs.tables import CFH
 
     qm, eng, root = qmgr
     initq = mqpy.Queue(qm, INITQ, CMQC.MQOO_INPUT_SHARED)

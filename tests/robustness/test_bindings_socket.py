@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 import mqpy
 from mqpy import bindings
 from mqpy.fap import mqiflows
+from mqpy.fap.apiheader import MQIRequest
 from mqpy.fap.framing import SegmentWriter
-from mqpy.fap.segments import MQIRequest, SegmentType
+from mqpy.fap.tsh import SegmentType
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -13,7 +13,7 @@ from mqpy.cmdserver import CommandServer
 from mqpy.errors import MQMIError
 from mqpy.mqi import Queue, attach
 from mqpy.mqsc.processor import MQSCProcessor
-from mqpy.structures import CFH, GMO, MD
+from mqpy.structs.tables import CFH, GMO, MD
 
 pytestmark = pytest.mark.timeout(60)
 

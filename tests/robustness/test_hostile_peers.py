@@ -15,17 +15,11 @@ import pytest
 import mqpy
 from mqpy.admission import LOG_LINES
 from mqpy.bindings import socket_path
+from mqpy.fap.controlflows import Heartbeat, Status
 from mqpy.fap.framing import SegmentReader, SegmentWriter
-from mqpy.fap.segments import (
-    ByteOrder,
-    ControlFlags1,
-    Heartbeat,
-    InitialData,
-    SegmentType,
-    Status,
-    StatusCode,
-    build_segment_header,
-)
+from mqpy.fap.initialdata import InitialData
+from mqpy.fap.statuscodes import StatusCode
+from mqpy.fap.tsh import ByteOrder, ControlFlags1, SegmentType, build_segment_header
 from tests.support.site import ADMIT_OWNER, CHANNEL, Site
 
 pytestmark = [pytest.mark.system, pytest.mark.timeout(300)]

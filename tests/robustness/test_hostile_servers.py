@@ -12,10 +12,12 @@ import pytest
 import trio
 
 from mqpy import CMQC
-from mqpy.client import ChannelDefinition, connect
+from mqpy.client import connect
+from mqpy.clientchannel import ChannelDefinition
 from mqpy.errors import MQMIError
-from mqpy.fap import segments
-from mqpy.fap.segments import ByteOrder, ControlFlags1, InitialData, SegmentType
+from mqpy.fap import tsh
+from mqpy.fap.initialdata import InitialData
+from mqpy.fap.tsh import ByteOrder, ControlFlags1, SegmentType
 from mqpy_chinit.conversation import ChannelEnded
 from mqpy_chinit.mca import call_id, open_conversation
 from mqpy_chinit.states import ChannelStatus
@@ -27,7 +29,7 @@ PATIENCE = 15.0
 def _first_of_endless_flow() -> bytes:
     """A segment marked FIRST (not LAST): the start of a flow whose end never comes."""
     body = bytes(1000)
-    return segments.build_segment_header(SegmentType.MQPUT, segments.TSH_LENGTH + len(body),
+    return tsh.build_segment_header(SegmentType.MQPUT, tsh.TSH_LENGTH + len(body),
                                      flags1=ControlFlags1.FIRST,
                                      byte_order=ByteOrder.LITTLE) + body
 

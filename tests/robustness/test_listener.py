@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mqpy.fap.framing import SegmentWriter
-from mqpy.fap.segments import InitialData
+from mqpy.fap.initialdata import InitialData
 from tests.support.installation import Installation, chinit_command
 
 pytestmark = pytest.mark.timeout(120)

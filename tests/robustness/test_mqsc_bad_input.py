@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from mqpy import CMQC, CMQCFC, pcf
 from mqpy.mqsc.processor import MQSCProcessor
-from mqpy.structures import CFH, MD
+from mqpy.structs.tables import CFH, MD
 
 _SETTINGS = settings(max_examples=150, deadline=None,
                      suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -13,7 +13,7 @@ from mqpy.mqi import attach
 from mqpy.mqsc import MQSCCommand
 from mqpy.mqsc.processor import MQSCProcessor
 from mqpy.mqsc.results import EVERYONE, Requester, Result
-from mqpy.structures import CFH, MD
+from mqpy.structs.tables import CFH, MD
 
 HOSTILE = "it's (x) ') MAXDEPTH(1) DESCR('"
 

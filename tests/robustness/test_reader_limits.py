@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from mqpy.fap import segments
+from mqpy.fap import apiheader, tsh
 from mqpy.fap.framing import (
     FLOW_HEADROOM,
     INITIAL_SEGMENT_SIZE,
@@ -15,22 +15,17 @@ from mqpy.fap.framing import (
     SegmentReader,
     SegmentWriter,
 )
-from mqpy.fap.segments import (
-    ByteOrder,
-    ControlFlags1,
-    InitialData,
-    ProtocolError,
-    SegmentType,
-    StatusCode,
-)
+from mqpy.fap.initialdata import InitialData
+from mqpy.fap.statuscodes import ProtocolError, StatusCode
+from mqpy.fap.tsh import ByteOrder, ControlFlags1, SegmentType
 
 FIRST, LAST = ControlFlags1.FIRST, ControlFlags1.LAST
 
 
 def _segment(segment_type: int, body: bytes, flags: ControlFlags1,
              conv_id: int | None = None) -> bytes:
-    length = (segments.TSH_LENGTH if conv_id is None else segments.TSHM_LENGTH) + len(body)
-    return segments.build_segment_header(segment_type, length, flags1=flags,
+    length = (tsh.TSH_LENGTH if conv_id is None else tsh.TSHM_LENGTH) + len(body)
+    return tsh.build_segment_header(segment_type, length, flags1=flags,
                                      byte_order=ByteOrder.LITTLE, conv_id=conv_id,
                                      request_id=0 if conv_id is not None else None) + body
 
@@ -135,7 +130,7 @@ def test_a_finished_flow_gives_its_bytes_back() -> None:
     """Given flows that do end, then what they held is released: many in a row pass."""
     reader = SegmentReader(1024, 0, max_pending=4096)
     writer = SegmentWriter(1024)
-    request = segments.MQIRequest(segment_type=SegmentType.MQPUT, body=bytes(3000))
+    request = apiheader.MQIRequest(segment_type=SegmentType.MQPUT, body=bytes(3000))
     for _ in range(20):
         [event] = reader.feed(writer.send(request))
         assert event.body == request.body

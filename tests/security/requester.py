@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from mqpy import CMQC, CMQCFC, pcf
 from mqpy.cmdserver import COMMAND_QUEUE
-from mqpy.structures import CFH, GMO, MD, OD, PMO
+from mqpy.structs.tables import CFH, GMO, MD, OD, PMO
 
 REPLY = "CAROL.REPLY"
 

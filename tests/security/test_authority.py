@@ -16,7 +16,7 @@ from mqpy.security.authority import (
     profile_matches,
 )
 from mqpy.security.policy import effective_authority, remove_authority, set_authority
-from mqpy.structures import OD
+from mqpy.structs.tables import OD
 
 # ------------------------------------------------------------------ pure rules
 
@@ -255,7 +255,7 @@ def test_put1_with_alternate_user_authority(server):
     """Given carol with +altusr, when she MQPUT1s to Q1 with MQPMO_ALTERNATE_USER_AUTHORITY
     naming dave, then it is refused (2035) until dave has +put; without the option the
     AlternateUserId is ignored and carol's own +put counts."""
-    from mqpy.structures import MD, PMO
+    from mqpy.structs.tables import MD, PMO
 
     set_authority(server.eng, "qmgr", server.eng.name, ["+altusr"], principal="carol")
     od = OD(ObjectName=b"Q1", AlternateUserId=b"dave")
@@ -275,7 +275,7 @@ def test_distribution_list_with_alternate_user_authority_judges_that_user(server
     to the list [Q1, PAY.IN] with MQPMO_ALTERNATE_USER_AUTHORITY naming dave in the MQOD,
     then Q1 gets the message and PAY.IN answers 2035 in its response record (2136 overall):
     the list's AlternateUserId is judged for each destination, not dropped."""
-    from mqpy.structures import MD, OR, PMO
+    from mqpy.structs.tables import MD, OR, PMO
 
     set_authority(server.eng, "qmgr", server.eng.name, ["+altusr"], principal="carol")
     set_authority(server.eng, "queue", "Q1", ["+put"], principal="dave")

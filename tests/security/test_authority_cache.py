@@ -16,7 +16,7 @@ from mqpy import CMQC
 from mqpy.mqsc.processor import MQSCProcessor
 from mqpy.security.policy import set_authority
 from mqpy.security.users import UserFile, users_path
-from mqpy.structures import OD
+from mqpy.structs.tables import OD
 
 
 @pytest.fixture

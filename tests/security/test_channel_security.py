@@ -11,9 +11,11 @@ import attrs
 import pytest
 
 import mqpy
-from mqpy import CMQC
+from mqpy import CMQC, clientchannel, clientinstance
+from mqpy.fap.controlflows import Status
 from mqpy.fap.framing import SegmentReader, SegmentWriter
-from mqpy.fap.segments import OUR_FAP_LEVEL, CapFlags1, InitialData, Status, StatusCode
+from mqpy.fap.initialdata import OUR_FAP_LEVEL, CapFlags1, InitialData
+from mqpy.fap.statuscodes import StatusCode
 from tests.support.site import ALICE, ALICE_PW, CHANNEL, QUEUE, Site
 
 
@@ -225,10 +227,8 @@ def test_receiver_blocked_by_default_and_by_qmgrmap(site):
 
 def _raw_conversation(site: Site):
     """A started SVRCONN instance (INITIAL_DATA agreed) and its first conversation."""
-    from mqpy import client
-
-    definition = client.ChannelDefinition(CHANNEL, (("127.0.0.1", site.port),))
-    instance = client._open_socket("127.0.0.1", site.port, definition, "QMS")
+    definition = clientchannel.ChannelDefinition(CHANNEL, (("127.0.0.1", site.port),))
+    instance = clientinstance.open_socket("127.0.0.1", site.port, definition, "QMS")
     return instance, instance.open_conversation()
 
 
@@ -260,7 +260,7 @@ def test_garbled_conauth_info_ends_the_instance_with_amq9504(site):
     """Given a started SVRCONN instance, when the client sends a CONAUTH_INFO whose CAUT
     lengths run past the segment, then the instance ends (the client sees its conversation
     broken), AMQ9504E is logged, and the listener serves alice next."""
-    from mqpy.fap.segments import OtherSegment, SegmentType
+    from mqpy.fap.tsh import OtherSegment, SegmentType
 
     instance, conv = _raw_conversation(site)
     try:
@@ -280,7 +280,7 @@ def test_client_may_not_assert_an_identity(site):
     CSEC tail asserting a privileged user, then the instance ends with AMQ9504E (no
     connection is made for it) and the listener serves alice next."""
     from mqpy.fap import mqiflows
-    from mqpy.fap.segments import SegmentType
+    from mqpy.fap.tsh import SegmentType
 
     instance, conv = _raw_conversation(site)
     try:

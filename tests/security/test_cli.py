@@ -8,7 +8,7 @@ from click.testing import CliRunner
 import mqpy
 from mqpy import CMQC, inprocess
 from mqpy.security.users import UserFile
-from mqpy.structures import OD
+from mqpy.structs.tables import OD
 from mqpy_cli.security import dmpmqaut, dspmqaut, mqpyuser, setmqaut
 from tests.support.cli import run
 

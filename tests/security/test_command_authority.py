@@ -14,7 +14,7 @@ from mqpy import CMQC, CMQCFC, pcf
 from mqpy.cmdserver import COMMAND_QUEUE
 from mqpy.security.commands import PRIVILEGED, command_needs
 from mqpy.security.policy import set_authority
-from mqpy.structures import MD, PMO
+from mqpy.structs.tables import MD, PMO
 
 from .requester import Requester, q_name, reason
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from mqpy.fap import mqiflows, tls, userid
-from mqpy.fap.segments import ProtocolError, SegmentType, StatusCode
+from mqpy.fap.statuscodes import ProtocolError, StatusCode
+from mqpy.fap.tsh import SegmentType
 
 # ---------------------------------------------------------------- UID and CAUT
 

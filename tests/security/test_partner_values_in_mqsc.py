@@ -11,7 +11,7 @@ import time
 import pytest
 
 from mqpy.fap.framing import SegmentWriter
-from mqpy.fap.segments import InitialData
+from mqpy.fap.initialdata import InitialData
 from tests.support.daemon_pair import mqsc
 from tests.support.installation import Installation
 from tests.support.ports import free_port

@@ -14,7 +14,7 @@ import pytest
 import mqpy
 from mqpy import CMQC
 from mqpy.security.users import UserFile, users_path
-from mqpy.structures import DLH
+from mqpy.structs.tables import DLH
 from tests.support.installation import Installation
 from tests.support.ports import free_port
 

@@ -10,7 +10,7 @@ import mqpy
 from mqpy import CMQC, inprocess
 from mqpy.fap.tls import client_key_reset_count, key_reset_count
 from mqpy.mqsc.processor import MQSCProcessor
-from mqpy.structures import CD, SCO
+from mqpy.structs.tables import CD, SCO
 
 
 @pytest.mark.parametrize(("value", "used"), [

@@ -18,7 +18,7 @@ import pytest
 from mqpy import CMQC, CMQCFC, pcf
 from mqpy.channelcommands import COMMAND_FORMAT, INITQ
 from mqpy.security.policy import set_authority
-from mqpy.structures import GMO, MD, OD, PMO
+from mqpy.structs.tables import GMO, MD, OD, PMO
 
 from .requester import reason
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from mqpy.fap.segments import ControlFlags1, SegmentType
+from mqpy.fap.tsh import ControlFlags1, SegmentType
 
 from .sessions import Conversation, Turn, header_length, segment_type
 

@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 import attrs
 
-from mqpy.fap.segments import ByteOrder, SegmentType
+from mqpy.fap.tsh import ByteOrder, SegmentType
 
 CLIENT, SERVER = "c", "s"
 

@@ -11,9 +11,20 @@ import mqpy
 from mqpy import CMQC
 from mqpy.engine import distlist
 from mqpy.fap import mqiflows
-from mqpy.fap.segments import ByteOrder, ProtocolError
-from mqpy.fap.segments import SegmentType as T
-from mqpy.structures import DH, OD, OR, PMO, PMR, RR, put_msg_record_length
+from mqpy.fap.statuscodes import ProtocolError
+from mqpy.fap.tsh import ByteOrder
+from mqpy.fap.tsh import SegmentType as T
+from mqpy.structs.tables import (
+    DH,
+    OD,
+    OR,
+    PMO,
+    PMR,
+    RR,
+    pack_put_msg_records,
+    put_msg_record_length,
+    unpack_put_msg_records,
+)
 
 
 def test_record_layouts_are_ibms():
@@ -35,10 +46,10 @@ def test_record_layouts_are_ibms():
 def test_put_message_records_pack_only_the_named_fields_in_order():
     records = [PMR(MsgId=b"m1", Feedback=7, CorrelId=b"ignored"), PMR(MsgId=b"m2", Feedback=8)]
     fields = CMQC.MQPMRF_MSG_ID | CMQC.MQPMRF_FEEDBACK
-    raw = mqpy.structures.pack_put_msg_records(records, fields, CMQC.MQENC_INTEGER_NORMAL)
+    raw = pack_put_msg_records(records, fields, CMQC.MQENC_INTEGER_NORMAL)
     assert raw == b"m1".ljust(24, b"\0") + struct.pack(">i", 7) + \
         b"m2".ljust(24, b"\0") + struct.pack(">i", 8)
-    back = mqpy.structures.unpack_put_msg_records(raw, 0, 2, fields, CMQC.MQENC_INTEGER_NORMAL)
+    back = unpack_put_msg_records(raw, 0, 2, fields, CMQC.MQENC_INTEGER_NORMAL)
     assert [(r.MsgId.rstrip(b"\0"), r.Feedback, r.CorrelId) for r in back] == \
         [(b"m1", 7, b""), (b"m2", 8, b"")]
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from mqpy import CMQC, CMQCFC, pcf
-from mqpy.mqstruct import StructError
-from mqpy.structures import CFH
+from mqpy.structs.fields import StructError
+from mqpy.structs.tables import CFH
 
 FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures"
 needs_fixtures = pytest.mark.skipif(not FIXTURES.is_dir(), reason="shared/fixtures absent")

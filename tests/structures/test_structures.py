@@ -9,8 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mqpy import CMQC, CMQXC
-from mqpy.mqstruct import StructError, byte_order
-from mqpy.structures import CD, DLH, GMO, MD, OD, PMO, SCO, TM, TMC2, XQH
+from mqpy.structs.fields import StructError, byte_order
+from mqpy.structs.mqstruct import MQStruct
+from mqpy.structs.tables import CD, DLH, GMO, MD, OD, PMO, SCO, TM, TMC2, XQH
 
 ALL = [MD, OD, PMO, GMO, XQH, DLH, TM, TMC2, CD, SCO]
 LE = CMQC.MQENC_NATIVE  # 546: integers reversed (little-endian)
@@ -367,8 +368,6 @@ def test_describe_uses_symbolic_names():
 
 
 def _all_structures():
-    from mqpy.mqstruct import MQStruct
-
     seen, todo = [], list(MQStruct.__subclasses__())
     while todo:
         cls = todo.pop()
@@ -421,7 +420,6 @@ def test_keyword_construction_keeps_validation_and_a_subclasss_own_setattr() -> 
     bytes that fit), when a value is not usual -- out of range, too long, a str, a wrong
     type, an unknown name -- then the errors are those of attribute assignment; and a
     program's subclass with its own __setattr__ still sees every keyword."""
-    from mqpy.structures import MD
 
     assert MD(Persistence=1, MsgId=b"x" * 24).MsgId == b"x" * 24
     assert MD(Format="MQSTR").Format == b"MQSTR"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import mqpy
 from mqpy import CMQC, CMQCFC, pcf
-from mqpy.structures import CFH, GMO, MD, OD
+from mqpy.structs.tables import CFH, GMO, MD, OD
 
 
 class Admin:

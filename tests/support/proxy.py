@@ -12,7 +12,7 @@ import attrs
 import trio
 
 from mqpy.fap.framing import SegmentReader
-from mqpy.fap.segments import SegmentType
+from mqpy.fap.tsh import SegmentType
 
 # decide(direction, segment_type, index_in_direction) -> "pass" | "drop-and-cut" | "cut"
 # | "delay" (the segment, and what follows it that way, passes DELAY seconds later)

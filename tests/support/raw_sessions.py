@@ -11,8 +11,10 @@ import attrs
 import mqpy
 from mqpy import CMQC
 from mqpy.fap import mqiflows
+from mqpy.fap.apiheader import MQIReply
 from mqpy.fap.framing import SegmentReader, SegmentWriter
-from mqpy.fap.segments import InitialData, MQIReply, SegmentType
+from mqpy.fap.initialdata import InitialData
+from mqpy.fap.tsh import SegmentType
 from tests.support.site import CHANNEL, QM
 
 

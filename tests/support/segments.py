@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import attrs
 
-from mqpy.fap import segments
 from mqpy.fap.framing import SegmentReader, SegmentWriter
-from mqpy.fap.segments import ByteOrder, ControlFlags2
+from mqpy.fap.tsh import ByteOrder, ControlFlags2, Event
 
 
 def _writer(order: ByteOrder, maximum: int = 32766) -> SegmentWriter:
@@ -16,10 +15,10 @@ def _writer(order: ByteOrder, maximum: int = 32766) -> SegmentWriter:
                          ccsid=1208, flags2=ControlFlags2.NONE)
 
 
-def _trickled(raw: bytes, reader: SegmentReader) -> list[segments.Event]:
+def _trickled(raw: bytes, reader: SegmentReader) -> list[Event]:
     """The events of ``raw`` fed one byte at a time: always the general path."""
     return [event for i in range(len(raw)) for event in reader.feed(raw[i:i + 1])]
 
 
-def _fields(event: segments.Event) -> list[tuple[type, object]]:
+def _fields(event: Event) -> list[tuple[type, object]]:
     return [(type(v), v) for v in attrs.astuple(event, recurse=False)]

@@ -7,22 +7,20 @@ partner on the other end with raw bytes."""
 
 from __future__ import annotations
 
+import json
+import os
 import socket
 
 import pytest
 import trio
 import trio.testing
 
+from mqpy import trace
+from mqpy.fap.apiheader import MQIReply, MQIRequest
+from mqpy.fap.controlflows import Heartbeat, Status
 from mqpy.fap.framing import SegmentReader, SegmentWriter
-from mqpy.fap.segments import (
-    ControlFlags1,
-    Heartbeat,
-    MQIReply,
-    MQIRequest,
-    SegmentType,
-    Status,
-    StatusCode,
-)
+from mqpy.fap.statuscodes import StatusCode
+from mqpy.fap.tsh import ControlFlags1, SegmentType
 from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
 from mqpy_chinit.states import ChannelStatus
 from mqpy_chinit.tlsstream import Prefixed
@@ -222,11 +220,6 @@ async def test_strmqtrc_comms_records_a_channel_initiators_flows(tmp_path, monke
     sends a heartbeat and the partner receives it, then the process's AMQ<pid>.TRC has the
     flow sent and the flow received, with the channel's name and the bytes, and dspmqtrc
     shows them; traced for another queue manager, nothing is written."""
-    import json
-    import os
-
-    from mqpy import trace
-    from mqpy.fap.segments import ControlFlags1, Heartbeat
 
     monkeypatch.setenv("MQPY_DATA_PATH", str(tmp_path))
     tracer = trace.Tracer()

@@ -6,21 +6,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mqpy.fap.apiheader import MQIRequest
+from mqpy.fap.controlflows import Heartbeat, Ping, Status
+from mqpy.fap.flows import encode_body
 from mqpy.fap.framing import SegmentReader, SegmentWriter, split_segments
-from mqpy.fap.segments import (
+from mqpy.fap.initialdata import InitialData
+from mqpy.fap.messagedata import MessageData
+from mqpy.fap.statuscodes import ProtocolError, StatusCode
+from mqpy.fap.tsh import (
     ByteOrder,
     ControlFlags1,
     Event,
-    Heartbeat,
-    InitialData,
-    MessageData,
-    MQIRequest,
-    ProtocolError,
     SegmentType,
-    Status,
-    StatusCode,
     build_segment_header,
-    encode_body,
     parse_segment_header,
 )
 
@@ -141,7 +139,6 @@ def test_a_split_mqi_flow_carries_its_api_header_only_in_the_first_segment() -> 
 
 def test_a_segment_type_that_cannot_span_refuses_to_be_split() -> None:
     """Given a PING bigger than the maximum, then the writer refuses rather than split it."""
-    from mqpy.fap.segments import Ping
 
     with pytest.raises(ValueError, match="cannot be split"):
         SegmentWriter(max_transmission_size=1024).segments(Ping(data=bytes(2000)))

@@ -1,7 +1,7 @@
 """The fused MQPUT / MQGET / MQPUT1 / MQOPEN bodies of mqiflows (one struct call for the
 structures, MQLONGs and data of a body) give what the declared layouts give.
 
-The structures are declared once (``mqpy.structures``); ``construct`` is their declarative
+The structures are declared once (``mqpy.structs.tables``); ``construct`` is their declarative
 form. For any field values, every structure version and both byte orders: the fused bytes are
 the construct bytes and the general path's; the fused decode is the construct parse and the
 general path's decode; and whatever the fused form does not take (records, bad or truncated
@@ -16,17 +16,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mqpy import CMQC
+from mqpy.bindings import Flows
 from mqpy.fap import mqiflows
+from mqpy.fap.apiheader import MQIReply, MQIRequest
+from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.mqicalls import copy_fields
-from mqpy.fap.segments import (
-    ByteOrder,
-    MQIReply,
-    MQIRequest,
-    ProtocolError,
-    SegmentType,
-    mq_encoding,
-)
-from mqpy.structures import GMO, MD, OD, OR, PMO, RR
+from mqpy.fap.statuscodes import ProtocolError
+from mqpy.fap.tsh import ByteOrder, SegmentType, mq_encoding
+from mqpy.structs.tables import GMO, MD, OD, OR, PMO, RR
 
 T = SegmentType
 _SETTINGS = settings(max_examples=150, deadline=None,
@@ -317,7 +314,6 @@ def _answered(flows, verb, values, reply_values, comp=CMQC.MQCC_OK, reason=0,
               targets=()):
     """One call through the bindings flows (sans-IO): the request's bytes read as the queue
     manager reads them, answered with ``reply_values``, the reply read into ``targets``."""
-    from mqpy.fap.framing import SegmentReader, SegmentWriter
 
     (request,) = SegmentReader().feed(flows.request(verb, values, 0))
     assert mqiflows.decode_request(request).verb == verb
@@ -331,7 +327,6 @@ def test_the_bindings_flows_decode_a_get_reply_into_the_callers_structures() -> 
     targets, when the reply comes, then they hold what the queue manager returned and the
     reply's values are them; when a reply that failed carries structures, then the caller's
     are left alone (the exchange copies a failed reply's only into its ``into``)."""
-    from mqpy.bindings import Flows
 
     flows = Flows()
     md, gmo = MD(), GMO(Options=CMQC.MQGMO_WAIT)

@@ -9,19 +9,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import mqpy
-from mqpy.fap import segments
+from mqpy.fap import controlflows, messagedata, tsh
+from mqpy.fap.apiheader import MQIRequest
+from mqpy.fap.controlflows import Status
 from mqpy.fap.framing import SegmentReader
-from mqpy.fap.segments import (
-    XQH_WITH_MD_LENGTH,
-    ByteOrder,
-    ControlFlags1,
-    MessageData,
-    MQIRequest,
-    ProtocolError,
-    SegmentType,
-    Status,
-    StatusCode,
-)
+from mqpy.fap.messagedata import XQH_WITH_MD_LENGTH, MessageData
+from mqpy.fap.statuscodes import ProtocolError, StatusCode
+from mqpy.fap.tsh import ByteOrder, ControlFlags1, SegmentType
 from mqpy_chinit.sender_mca import SenderMCA
 from tests.support.segments import _fields, _trickled, _writer
 
@@ -31,7 +25,7 @@ _SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[Hea
 def _xqh(order: ByteOrder, persistence: int = 1) -> bytes:
     xqh = mqpy.XQH(RemoteQName=b"TARGET", RemoteQMgrName=b"QM2")
     xqh.MsgDesc.Persistence = persistence
-    return xqh.pack(segments.mq_encoding(order))
+    return xqh.pack(tsh.mq_encoding(order))
 
 
 @st.composite
@@ -68,7 +62,7 @@ def test_a_one_segment_message_is_read_as_the_general_path_reads_it(event) -> No
     (the general path), then both give the event written, field by field and type by type
     (as its constructor makes it), and the same partner byte order, encoding and CCSID."""
     raw = _writer(event.byte_order).send(event)
-    assert segments.parse_message_segment(raw, 0, 32766) is not None  # the fast path takes it
+    assert messagedata.parse_message_segment(raw, 0, 32766) is not None  # the fast path takes it
     fast, general = SegmentReader(), SegmentReader()
     (got,) = fast.feed(raw)
     assert [got] == _trickled(raw, general) == [event]
@@ -101,12 +95,12 @@ def test_the_sending_mcas_message_is_the_constructors() -> None:
         SenderMCA._message(7, b"short", confirm=False)
 
 
-def _stream(order: ByteOrder) -> tuple[list[segments.Event], bytes]:
-    events: list[segments.Event] = [
+def _stream(order: ByteOrder) -> tuple[list[tsh.Event], bytes]:
+    events: list[tsh.Event] = [
         MessageData(seqnum=1, xqh=_xqh(order), data=b"a" * 700, byte_order=order),
         MQIRequest(segment_type=SegmentType.MQPUT, hobj=5, body=b"b" * 100, reply_length=144),
         MessageData(seqnum=2, xqh=_xqh(order), data=b"long" * 600, byte_order=order),  # split
-        segments.Heartbeat(),
+        controlflows.Heartbeat(),
         MessageData(seqnum=3, xqh=_xqh(order), data=b"c" * 10, byte_order=order,
                     flags=ControlFlags1.CONFIRM_REQUEST, luwid=b"LUW12345"),
         Status(code=0),

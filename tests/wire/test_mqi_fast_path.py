@@ -8,20 +8,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mqpy.fap import segments
+from mqpy.fap import apiheader, flows, tsh
+from mqpy.fap.apiheader import MQIReply, MQIRequest
+from mqpy.fap.controlflows import Heartbeat, Status
 from mqpy.fap.framing import SegmentReader, SegmentWriter
-from mqpy.fap.segments import (
-    ByteOrder,
-    ControlFlags1,
-    ControlFlags2,
-    Heartbeat,
-    MQIReply,
-    MQIRequest,
-    ProtocolError,
-    SegmentType,
-    Status,
-    StatusCode,
-)
+from mqpy.fap.statuscodes import ProtocolError, StatusCode
+from mqpy.fap.tsh import ByteOrder, ControlFlags1, ControlFlags2, SegmentType
 from tests.support.segments import _fields, _trickled, _writer
 
 _SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -67,10 +59,10 @@ def test_a_one_segment_mqi_flow_is_read_as_the_general_path_reads_it(event, orde
     byte (the general path), then both give the event written, and the same partner byte
     order, encoding and CCSID."""
     raw = _writer(order).send(event)
-    assert segments.parse_mqi_segment(raw, 0, 32766) is not None  # whole: the fast path takes it
+    assert apiheader.parse_mqi_segment(raw, 0, 32766) is not None  # whole: the fast path takes it
     fast, general = SegmentReader(), SegmentReader()
     expected = event if event.reply_length is not None else \
-        segments.decode_body(segments.parse_segment_header(raw), raw[len(raw) - len(event.body) - 16:])
+        flows.decode_body(tsh.parse_segment_header(raw), raw[len(raw) - len(event.body) - 16:])
     assert fast.feed(raw) == _trickled(raw, general) == [expected]
     for attribute in ("partner_byte_order", "partner_encoding", "partner_ccsid"):
         assert getattr(fast, attribute) == getattr(general, attribute)
@@ -88,14 +80,14 @@ def test_a_fast_path_event_is_the_event_its_constructor_makes(event, order) -> N
     (fast,) = SegmentReader().feed(raw)
     rebuilt = attrs.evolve(fast)  # through __init__ and its converters
     assert _fields(fast) == _fields(rebuilt)
-    assert type(fast.flags) is ControlFlags1 and not fast.flags & segments.FIRST_LAST
+    assert type(fast.flags) is ControlFlags1 and not fast.flags & tsh.FIRST_LAST
     assert fast.flags == event.flags and type(fast.segment_type) is SegmentType
 
 
 def test_mqi_event_makes_what_the_constructor_makes() -> None:
     """Given fields in their converted form, then ``mqi_event`` gives an event equal, field
     by field and type by type, to the class's constructor's (hashable and frozen alike)."""
-    made = segments.mqi_event(MQIReply, ControlFlags1.ERROR, b"L" * 8, 4, 9,
+    made = apiheader.mqi_event(MQIReply, ControlFlags1.ERROR, b"L" * 8, 4, 9,
                           SegmentType.MQGET_REPLY, 2, 2033, 7, b"body", None)
     built = MQIReply(flags=ControlFlags1.ERROR, luwid=b"L" * 8, conv_id=4, request_id=9,
                      segment_type=SegmentType.MQGET_REPLY, comp=2, reason=2033, hobj=7,
@@ -105,7 +97,7 @@ def test_mqi_event_makes_what_the_constructor_makes() -> None:
         made.comp = 0  # type: ignore[misc]
 
 
-def _mixed() -> list[segments.Event]:
+def _mixed() -> list[tsh.Event]:
     return [
         MQIRequest(segment_type=SegmentType.MQPUT, hobj=5, body=b"a" * 100),
         MQIReply(segment_type=SegmentType.MQPUT_REPLY, comp=1, reason=2049, body=b"b" * 10),
@@ -184,7 +176,7 @@ def _readdressed_the_general_way(raw: bytes, conv_id: int | None, request_id: in
     """What the SVRCONN sent before: the queue manager's bytes read into a reply event,
     a new event for the client's conversation, written by the client's writer."""
     (reply,) = SegmentReader().feed(raw)
-    return client.send(segments.mqi_event(
+    return client.send(apiheader.mqi_event(
         MQIReply, ControlFlags1.NONE, bytes(8), conv_id, request_id, reply.segment_type,
         reply.comp, reply.reason, reply.hobj, reply.body, None))
 
@@ -203,7 +195,7 @@ def test_a_readdressed_reply_is_the_segment_the_general_path_writes(
     raw = _writer(ByteOrder.LITTLE).send(attrs.evolve(event, conv_id=None, request_id=None))
     client = SegmentWriter(byte_order=ByteOrder.LITTLE, flags2=flags2, encoding=546,
                            ccsid=1208)
-    got = segments.readdressed_mqi_reply(raw, event.segment_type, conv_id,
+    got = apiheader.readdressed_mqi_reply(raw, event.segment_type, conv_id,
                                      request_id if conv_id is not None else None,
                                      client.encoding, client.ccsid, client.flags2,
                                      client.max_transmission_size)
@@ -222,15 +214,15 @@ def test_anything_but_one_whole_little_endian_reply_of_the_type_is_left_alone() 
     raw = _writer(ByteOrder.LITTLE).send(reply)
     args = (1, 2, 273, 1208, 0, 32766)
     T = SegmentType.MQGET_REPLY
-    assert segments.readdressed_mqi_reply(raw, T, *args) is not None
-    assert segments.readdressed_mqi_reply(raw[:-1], T, *args) is None
-    assert segments.readdressed_mqi_reply(raw + raw, T, *args) is None
-    assert segments.readdressed_mqi_reply(b"", T, *args) is None
-    assert segments.readdressed_mqi_reply(_writer(ByteOrder.BIG).send(reply), T, *args) is None
-    assert segments.readdressed_mqi_reply(raw, SegmentType.MQPUT_REPLY, *args) is None
+    assert apiheader.readdressed_mqi_reply(raw, T, *args) is not None
+    assert apiheader.readdressed_mqi_reply(raw[:-1], T, *args) is None
+    assert apiheader.readdressed_mqi_reply(raw + raw, T, *args) is None
+    assert apiheader.readdressed_mqi_reply(b"", T, *args) is None
+    assert apiheader.readdressed_mqi_reply(_writer(ByteOrder.BIG).send(reply), T, *args) is None
+    assert apiheader.readdressed_mqi_reply(raw, SegmentType.MQPUT_REPLY, *args) is None
     tshm = _writer(ByteOrder.LITTLE).send(attrs.evolve(reply, conv_id=1, request_id=1))
-    assert segments.readdressed_mqi_reply(tshm, T, *args) is None
+    assert apiheader.readdressed_mqi_reply(tshm, T, *args) is None
     first_only = raw[:10] + bytes([raw[10] & ~int(ControlFlags1.LAST)]) + raw[11:]
-    assert segments.readdressed_mqi_reply(first_only, T, *args) is None
-    assert segments.readdressed_mqi_reply(raw, T, 1, 2, 273, 1208, 0, len(raw) + 7) is None
-    assert segments.readdressed_mqi_reply(raw, T, 1, 2, 273, 1208, 0, len(raw) + 8) is not None
+    assert apiheader.readdressed_mqi_reply(first_only, T, *args) is None
+    assert apiheader.readdressed_mqi_reply(raw, T, 1, 2, 273, 1208, 0, len(raw) + 7) is None
+    assert apiheader.readdressed_mqi_reply(raw, T, 1, 2, 273, 1208, 0, len(raw) + 8) is not None

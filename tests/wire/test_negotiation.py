@@ -5,8 +5,9 @@ from __future__ import annotations
 import attrs
 import pytest
 
+from mqpy.fap.initialdata import CapFlags1, InitErrorFlags1, InitialData
 from mqpy.fap.negotiation import MIN_TRANSMISSION_SIZE, negotiate, reproposal
-from mqpy.fap.segments import CapFlags1, InitErrorFlags1, InitialData, StatusCode
+from mqpy.fap.statuscodes import StatusCode
 
 OURS = InitialData(
     fap_level=10,

@@ -6,30 +6,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mqpy import structures
-from mqpy.fap import segments
+from mqpy.fap import apiheader, flows, initialdata, messagedata, mqiparams, tsh
+from mqpy.fap.apiheader import MQIReply, MQIRequest
+from mqpy.fap.controlflows import Heartbeat, Ping, Reset, Resync, Status
 from mqpy.fap.framing import SegmentReader, SegmentWriter
-from mqpy.fap.segments import (
-    ByteOrder,
-    CapFlags1,
-    CapFlags2,
-    CapFlags3,
-    ControlFlags1,
-    ControlFlags2,
-    Heartbeat,
-    InitErrorFlags1,
-    InitialData,
-    MessageData,
-    MQIReply,
-    MQIRequest,
-    OtherSegment,
-    Ping,
-    Reset,
-    Resync,
-    SegmentType,
-    Status,
-    StatusCode,
-)
+from mqpy.fap.initialdata import CapFlags1, CapFlags2, CapFlags3, InitErrorFlags1, InitialData
+from mqpy.fap.messagedata import MessageData
+from mqpy.fap.statuscodes import StatusCode
+from mqpy.fap.tsh import ByteOrder, ControlFlags1, ControlFlags2, OtherSegment, SegmentType
+from mqpy.structs import tables
 
 BOTH_ORDERS = pytest.mark.parametrize("order", [ByteOrder.LITTLE, ByteOrder.BIG])
 
@@ -52,7 +37,7 @@ def _xqh(order: ByteOrder = ByteOrder.LITTLE) -> bytes:
 @BOTH_ORDERS
 def test_tsh_fields_sit_at_the_spec_offsets(order: ByteOrder) -> None:
     """Given a TSH built with distinct values, each field is at its wire-format.md offset."""
-    raw = segments.build_segment_header(
+    raw = tsh.build_segment_header(
         SegmentType.MESSAGE_DATA,
         0x6199,
         flags1=ControlFlags1.FIRST | ControlFlags1.LAST,
@@ -62,7 +47,7 @@ def test_tsh_fields_sit_at_the_spec_offsets(order: ByteOrder) -> None:
         encoding=546,
         ccsid=437,
     )
-    assert len(raw) == segments.TSH_LENGTH == 28
+    assert len(raw) == tsh.TSH_LENGTH == 28
     assert raw[0:4] == b"TSH "
     assert raw[4:8] == (0x6199).to_bytes(4, "big")  # always BE
     assert raw[8] == order
@@ -78,16 +63,16 @@ def test_tsh_fields_sit_at_the_spec_offsets(order: ByteOrder) -> None:
 @BOTH_ORDERS
 def test_tshm_inserts_conv_id_and_request_id_at_8_and_12(order: ByteOrder) -> None:
     """Given a TSHM, ConvId/RequestId (BE) sit at 8 and 12 and the rest moves by MPF = 8."""
-    raw = segments.build_segment_header(
+    raw = tsh.build_segment_header(
         SegmentType.MQCONN, 36, byte_order=order, conv_id=5, request_id=9, ccsid=819
     )
-    assert len(raw) == segments.TSHM_LENGTH == 36
+    assert len(raw) == tsh.TSHM_LENGTH == 36
     assert raw[0:4] == b"TSHM"
     assert raw[8:12] == (5).to_bytes(4, "big")
     assert raw[12:16] == (9).to_bytes(4, "big")
     assert raw[16] == order and raw[17] == 0x81
     assert _int(raw[32:34], order) == 819
-    header = segments.parse_segment_header(raw)
+    header = tsh.parse_segment_header(raw)
     assert (header.conv_id, header.request_id, header.header_length) == (5, 9, 36)
 
 
@@ -95,7 +80,7 @@ def test_the_real_on_the_wire_example_decodes_as_the_spec_says() -> None:
     """Given the 2002 list post's TSH bytes, then it is MESSAGE_DATA, LE, FIRST|LAST,
     Encoding 546, CCSID 437 (spec: wire-format, "A real on-the-wire example")."""
     raw = bytes.fromhex("54534820 00006199 02 04 30 00 13dca33d21700100 22020000 b501 0000")
-    header = segments.parse_segment_header(raw)
+    header = tsh.parse_segment_header(raw)
     assert header.struct_id == b"TSH "
     assert header.segment_length == 0x6199
     assert header.byte_order == ByteOrder.LITTLE
@@ -113,8 +98,8 @@ def test_the_real_on_the_wire_example_decodes_as_the_spec_says() -> None:
 )
 def test_id_length_follows_the_fap_level(fap_level: int, length: int) -> None:
     """Given an ID at a FAP level, when built, then its size is packet-mq.c's for that level."""
-    _, body = segments.encode_body(InitialData(fap_level=fap_level, channel_name="CH"), ByteOrder.LITTLE)
-    assert segments.id_length(fap_level) == len(body) == length
+    _, body = flows.encode_body(InitialData(fap_level=fap_level, channel_name="CH"), ByteOrder.LITTLE)
+    assert initialdata.id_length(fap_level) == len(body) == length
 
 
 def _full_id() -> InitialData:
@@ -134,7 +119,7 @@ def _full_id() -> InitialData:
         qmgr_name="QM1",
         heartbeat_interval=0x11121314,
         efl_length=0x1516,
-        init_error_flags2=segments.InitErrorFlags2.SSL_RESET,
+        init_error_flags2=initialdata.InitErrorFlags2.SSL_RESET,
         hdr_comp_list=b"\x01\x02",
         msg_comp_list=b"M" * 16,
         ssl_key_reset=0x21222324,
@@ -153,7 +138,7 @@ def _full_id() -> InitialData:
 @BOTH_ORDERS
 def test_id_fields_sit_at_the_spec_offsets(order: ByteOrder) -> None:
     """Given a FAP-11 ID with distinct values, every field of the table is at its offset."""
-    _, raw = segments.encode_body(_full_id(), order)
+    _, raw = flows.encode_body(_full_id(), order)
     assert raw[0:4] == b"ID  "
     assert raw[4] == 11
     assert raw[5] == 0x05 and raw[6] == 0x02 and raw[7] == 0x80
@@ -199,34 +184,34 @@ def test_named_flag_bits_have_the_spec_values() -> None:
 @BOTH_ORDERS
 def test_msh_status_reset_ping_and_api_header_offsets(order: ByteOrder) -> None:
     """Given each small structure, its integers sit where wire-format.md says, in ``order``."""
-    msh, payload = segments.encode_body(MessageData(seqnum=7, xqh=_xqh(order), data=b"abc", byte_order=order), order)
-    assert len(msh) == segments.MSH_LENGTH == 20 and msh[0:4] == b"MSH "
+    msh, payload = flows.encode_body(MessageData(seqnum=7, xqh=_xqh(order), data=b"abc", byte_order=order), order)
+    assert len(msh) == messagedata.MSH_LENGTH == 20 and msh[0:4] == b"MSH "
     assert _int(msh[4:8], order) == 7
     assert _int(msh[16:20], order) == len(payload) == 428 + 3
 
-    _, status = segments.encode_body(Status(code=StatusCode.BATCH_FAILURE, value=99), order)
+    _, status = flows.encode_body(Status(code=StatusCode.BATCH_FAILURE, value=99), order)
     assert [_int(status[i : i + 4], order) for i in (0, 4, 8)] == [12, 0x11, 99]
-    _, short = segments.encode_body(Status(code=0), order)
+    _, short = flows.encode_body(Status(code=0), order)
     assert len(short) == 8 and _int(short[0:4], order) == 8
 
-    _, reset = segments.encode_body(Reset(seqnum=41), order)
+    _, reset = flows.encode_body(Reset(seqnum=41), order)
     assert [_int(reset[i : i + 4], order) for i in (0, 4)] == [8, 41]
 
-    _, ping = segments.encode_body(Ping(data=b"hello"), order)
+    _, ping = flows.encode_body(Ping(data=b"hello"), order)
     assert _int(ping[0:4], order) == 9 and ping[4:] == b"hello"
 
-    api, body = segments.encode_body(
+    api, body = flows.encode_body(
         MQIReply(segment_type=SegmentType.MQOPEN_REPLY, comp=2, reason=2085, hobj=0x10, reply_length=500),
         order,
     )
-    assert len(api) == segments.API_HEADER_LENGTH == 16
+    assert len(api) == apiheader.API_HEADER_LENGTH == 16
     assert api[0:4] == (500).to_bytes(4, "big")  # ReplyLength always BE
     assert [_int(api[i : i + 4], order) for i in (4, 8, 12)] == [2, 2085, 0x10]
 
 
 def test_mqconn_body_is_120_bytes_at_fap_6() -> None:
     """Given the FAP <= 6 MQCONN body, when built, then it is 120 bytes with ApplType at 76."""
-    raw = segments.MQCONN_BODY.build(
+    raw = mqiparams.MQCONN_BODY.build(
         dict(QMgrName="QM1", ApplName="amqsput", ApplType=6, AccountingToken=bytes(32), Options=0, XOptions=0),
         little=True,
     )
@@ -260,7 +245,7 @@ EVENTS = [
 
 @BOTH_ORDERS
 @pytest.mark.parametrize("event", EVENTS, ids=lambda e: type(e).__name__)
-def test_every_event_round_trips_through_the_wire(order: ByteOrder, event: segments.Event) -> None:
+def test_every_event_round_trips_through_the_wire(order: ByteOrder, event: tsh.Event) -> None:
     """Given any event, when written in ``order`` and read back, then it is equal."""
     raw = SegmentWriter(byte_order=order).send(event)
     (back,) = SegmentReader().feed(raw)
@@ -272,7 +257,7 @@ def test_every_event_round_trips_through_the_wire(order: ByteOrder, event: segme
     assert back == event
 
 
-def _fields(event: segments.Event) -> dict:
+def _fields(event: tsh.Event) -> dict:
     import attrs
 
     return attrs.asdict(event, recurse=False)
@@ -305,20 +290,20 @@ def test_segment_headers_are_the_tsh_declaration_byte_for_byte(
         flags1: int, flags2: int, luwid: bytes, encoding: int, ccsid: int) -> None:
     """Given any TSH or TSHM, when built by the fast path, then the bytes are what the
     construct TSH declaration builds, and both parsers read back the same fields."""
-    raw = segments.build_segment_header(stype, length, flags1=segments.ControlFlags1(flags1),
-                                    flags2=segments.ControlFlags2(flags2), luwid=luwid,
+    raw = tsh.build_segment_header(stype, length, flags1=tsh.ControlFlags1(flags1),
+                                    flags2=tsh.ControlFlags2(flags2), luwid=luwid,
                                     byte_order=order, encoding=encoding, ccsid=ccsid,
                                     conv_id=conv if tshm else None,
                                     request_id=request if tshm else None)
-    declared = segments.TSH.build(dict(
-        StructId=segments.STRUCTID_TSHM if tshm else segments.STRUCTID_TSH, SegmentLength=length,
+    declared = tsh.TSH.build(dict(
+        StructId=tsh.STRUCTID_TSHM if tshm else tsh.STRUCTID_TSH, SegmentLength=length,
         ConvId=conv if tshm else None, RequestId=request if tshm else None, ByteOrder=int(order),
-        SegmentType=stype, ControlFlags1=segments.ControlFlags1(flags1),
-        ControlFlags2=segments.ControlFlags2(flags2), LUWId=luwid, Encoding=encoding, CCSID=ccsid,
+        SegmentType=stype, ControlFlags1=tsh.ControlFlags1(flags1),
+        ControlFlags2=tsh.ControlFlags2(flags2), LUWId=luwid, Encoding=encoding, CCSID=ccsid,
         Reserved=b"\0\0"))
     assert raw == declared
-    header = segments.parse_segment_header(raw)
-    parsed = segments.TSH.parse(raw)
+    header = tsh.parse_segment_header(raw)
+    parsed = tsh.TSH.parse(raw)
     assert (header.segment_length, header.segment_type, int(header.flags1), int(header.flags2),
             header.luwid, header.encoding, header.ccsid, header.conv_id, header.request_id) == (
         parsed.SegmentLength, parsed.SegmentType, int(parsed.ControlFlags1),
@@ -334,13 +319,13 @@ def test_api_headers_are_the_api_header_declaration_byte_for_byte(
     API_HEADER declaration builds, and decoding gives the fields back."""
     event = MQIReply(segment_type=SegmentType.MQGET_REPLY, comp=comp, reason=reason, hobj=hobj,
                      reply_length=reply_length)
-    api, _ = segments.encode_body(event, order)
-    assert api == segments.API_HEADER.build(dict(ReplyLength=reply_length, CompCode=comp,
+    api, _ = flows.encode_body(event, order)
+    assert api == apiheader.API_HEADER.build(dict(ReplyLength=reply_length, CompCode=comp,
                                              Reason=reason, ObjectHandle=hobj),
                                         little=order == ByteOrder.LITTLE)
-    header = segments.parse_segment_header(segments.build_segment_header(
-        SegmentType.MQGET_REPLY, segments.TSH_LENGTH + len(api), byte_order=order))
-    assert segments.decode_body(header, api) == event
+    header = tsh.parse_segment_header(tsh.build_segment_header(
+        SegmentType.MQGET_REPLY, tsh.TSH_LENGTH + len(api), byte_order=order))
+    assert flows.decode_body(header, api) == event
 
 
 @given(order=st.sampled_from(list(ByteOrder)), seqnum=_u32,
@@ -349,14 +334,14 @@ def test_message_headers_are_the_msh_declaration_byte_for_byte(
         order: ByteOrder, seqnum: int, data: bytes) -> None:
     """Given any message, when its MSH is built by the fast path, then the bytes are what the
     construct MSH declaration builds, and decoding gives the sequence number back."""
-    event = segments.MessageData.from_xqh(seqnum, structures.XQH(), data, byte_order=order)
-    msh, payload = segments.encode_body(event, order)
-    assert msh == segments.MSH.build(dict(SeqNum=seqnum, DataLength=len(payload), Unknown1=0,
+    event = messagedata.MessageData.from_xqh(seqnum, tables.XQH(), data, byte_order=order)
+    msh, payload = flows.encode_body(event, order)
+    assert msh == messagedata.MSH.build(dict(SeqNum=seqnum, DataLength=len(payload), Unknown1=0,
                                       MsgLength=len(payload)),
                                  little=order == ByteOrder.LITTLE)
-    header = segments.parse_segment_header(segments.build_segment_header(
-        SegmentType.MESSAGE_DATA, segments.TSH_LENGTH + len(msh) + len(payload), byte_order=order))
-    assert segments.decode_body(header, msh + payload).seqnum == seqnum
+    header = tsh.parse_segment_header(tsh.build_segment_header(
+        SegmentType.MESSAGE_DATA, tsh.TSH_LENGTH + len(msh) + len(payload), byte_order=order))
+    assert flows.decode_body(header, msh + payload).seqnum == seqnum
 
 
 @pytest.mark.parametrize("order", list(ByteOrder))
@@ -365,7 +350,7 @@ def test_a_message_says_whether_it_is_persistent_without_decoding(order: ByteOrd
                                                                   persistence: int) -> None:
     """Given a message whose MQMD has any Persistence, in either byte order, then
     MessageData.persistent reads it as the decoded MQXQH does."""
-    xqh = structures.XQH()
+    xqh = tables.XQH()
     xqh.MsgDesc.Persistence = persistence
-    event = segments.MessageData.from_xqh(1, xqh, b"data", byte_order=order)
+    event = messagedata.MessageData.from_xqh(1, xqh, b"data", byte_order=order)
     assert event.persistent == (event.md.Persistence == 1) == (persistence == 1)

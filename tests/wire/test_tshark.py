@@ -13,20 +13,13 @@ from pathlib import Path
 
 import pytest
 
+from mqpy.fap.controlflows import Heartbeat, Ping, Reset, Status
 from mqpy.fap.framing import SegmentWriter
-from mqpy.fap.segments import (
-    ByteOrder,
-    ControlFlags1,
-    Heartbeat,
-    InitialData,
-    MessageData,
-    Ping,
-    Reset,
-    SegmentType,
-    Status,
-    StatusCode,
-    parse_segment_header,
-)
+from mqpy.fap.initialdata import InitialData
+from mqpy.fap.messagedata import MessageData
+from mqpy.fap.statuscodes import StatusCode
+from mqpy.fap.tsh import ByteOrder, ControlFlags1, SegmentType, parse_segment_header
+from mqpy.structs.tables import XQH
 from tests.support.pcap import CLIENT, SERVER, TSHARK, Capture
 
 pytestmark = pytest.mark.skipif(TSHARK is None, reason="tshark is not installed")
@@ -34,7 +27,6 @@ pytestmark = pytest.mark.skipif(TSHARK is None, reason="tshark is not installed"
 
 def _message(seqnum: int, data: bytes, **common: object) -> MessageData:
     """A message as an SDR sends it: MQXQH for TARGET.Q@QM2 whose MQMD says MQSTR."""
-    from mqpy.structures import XQH
 
     xqh = XQH(RemoteQName=b"TARGET.Q", RemoteQMgrName=b"QM2")
     xqh.MsgDesc.set(Format=b"MQSTR", CodedCharSetId=1208, PutApplName=b"amqsput")

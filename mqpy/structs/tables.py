@@ -1,4 +1,4 @@
-"""The MQI structures, each declared once as a field table (see ``mqstruct`` for how).
+"""The MQI structures, each declared once as a field table (docs/structures.md says how).
 
 Field order, sizes and defaults are IBM's (cmqc.h / cmqxc.h, as transcribed in
 ``spec/mq-structures.md``); offsets in the comments are those of ``spec/wire-format.md`` and
@@ -18,9 +18,7 @@ import struct
 from typing import Any
 
 from mqpy import CMQC, CMQCFC, CMQXC
-from mqpy.mqstruct import (
-    Layout,
-    MQStruct,
+from mqpy.structs.fields import (
     StructError,
     binary,
     byte,
@@ -34,6 +32,8 @@ from mqpy.mqstruct import (
     since,
     text,
 )
+from mqpy.structs.layout import Layout
+from mqpy.structs.mqstruct import MQStruct
 
 __all__ = ["CD", "CFH", "DH", "DLH", "GMO", "MD", "OD", "OR", "PMO", "PMR", "PMR_FIELDS", "RR",
            "SCO", "TM", "TMC2", "XQH", "pack_put_msg_records", "put_msg_record_length",
