@@ -806,6 +806,23 @@ class MessageQueue:
         prefix = self.got_prefix
         return prefix[1] if prefix is not None and prefix[0] == by_priority else None
 
+    def first_past_got(self, head: Entry | None, by_priority: bool) -> Entry | None:
+        """A get from the head when ``head`` (:meth:`head`) is got under syncpoint: the first
+        message behind those got, if it is available, learning how far they go
+        (:attr:`got_prefix`); None for anything else (no head, or one in another state)."""
+        if head is None or head.state != GET_PENDING:
+            return None
+        last_got = entry = None
+        for e in self.iter_order(by_priority, self.after_got(by_priority)):
+            if e.state != GET_PENDING:
+                entry = e
+                break
+            last_got = e
+        if last_got is not None:
+            self.got_prefix = (by_priority, ((9 - last_got.priority) if by_priority else 0,
+                                             last_got.seq))
+        return entry if entry is not None and entry.state == AVAILABLE else None
+
     def clear(self) -> list[Entry]:
         """Remove every message (queue deleted or purged); returns them, marked REMOVED."""
         self.forget_got()
