@@ -381,7 +381,7 @@ class GetCalls:
         mq = h.mq
         if mq.count == mq.getting:
             # nothing but messages got under syncpoint (a sending MCA's batch has them all),
-            # or nothing at all: no get can have any, whatever it selects ((2005 comes first)
+            # or nothing at all: no get can have any, whatever it selects (2005 comes first)
             return GENERAL if max_length is not None and max_length < 0 else NO_MESSAGE
         # message selection: by MsgId alone, or none (the head of the queue)
         msgid = None
@@ -398,7 +398,7 @@ class GetCalls:
             entry = mq.head(by_priority)
             if entry is None or entry.state != AVAILABLE:
                 entry = mq.first_past_got(entry, by_priority)
-            fast = entry is not None and entry.state == AVAILABLE and entry.seq in mq.live
+            fast = entry is not None and entry.seq in mq.live  # (available, as found)
         else:  # the one live message with this MsgId, none cold
             entry = mq.live_msgid.get(msgid)
             fast = type(entry) is Entry and not mq.by_msgid._used and entry.state == AVAILABLE
