@@ -130,21 +130,19 @@ class PutCalls:
             f = self._facts(h)
         if pmo is None:
             opts = 0
-            records = False
-        else:
+        else:  # the options (set-all context: opened for it, an MQMD to set)
             pd = pmo.__dict__
             opts = pd["Options"]
-            records = pd["RecsPresent"] and pd["Version"] >= 2
-        # one guard: the queue, the options (set-all context: opened for it, an MQMD to
-        # set), the data, the queue's limits, the unit of work
+            if opts & _PMO_NOT_FAST or opts & _PMO_SYNC_BOTH == _PMO_SYNC_BOTH \
+                    or (pd["RecsPresent"] and pd["Version"] >= 2) \
+                    or (opts & _PMO_SET_ALL and (md is None or not h.options & _OO_SET_ALL)):
+                return GENERAL
+        # one guard: the queue, the data, the queue's limits, the unit of work
         mq = h.mq
         syncpoint = opts & _PMO_SYNCPOINT
-        if not f.put or opts & _PMO_NOT_FAST or opts & _PMO_SYNC_BOTH == _PMO_SYNC_BOTH \
-                or records \
-                or (opts & _PMO_SET_ALL and (md is None or not h.options & _OO_SET_ALL)) \
-                or (opts & _PMO_FAIL_IF_QUIESCING and eng.quiescing) or type(data) is not bytes \
-                or len(data) > f.maxmsgl or mq.count - mq.getting >= f.maxdepth \
-                or (syncpoint and self.backed_out):
+        if not f.put or (opts & _PMO_FAIL_IF_QUIESCING and eng.quiescing) \
+                or type(data) is not bytes or len(data) > f.maxmsgl \
+                or mq.count - mq.getting >= f.maxdepth or (syncpoint and self.backed_out):
             return GENERAL
         length = len(data)
         if md is None:  # nobody will read the MQMD: its bytes from the connection's template
