@@ -359,7 +359,7 @@ class GetCalls:
 
         ``packed`` (``engine.packed``; ``md`` None): the message comes back as (its MQMD
         packed little-endian, as :meth:`_fill_md` would fill one, its data)."""
-        # the options: one guard sends whatever the general path must check to it
+        # the options, the queue: one guard sends whatever the general path checks to it
         if gmo is None:
             opts = 0
             match = _MO_MATCH_BOTH
@@ -367,16 +367,15 @@ class GetCalls:
             gd = gmo.__dict__
             opts = gd["Options"]
             match = gd["MatchOptions"] if gd["Version"] >= 2 else _MO_MATCH_BOTH
-        if opts & _GMO_NOT_FAST or opts & _GMO_SYNC_BOTH == _GMO_SYNC_BOTH \
-                or match & _MO_UNKNOWN or (opts & _GMO_IF_PERSISTENT and opts & _GMO_SYNC_BOTH) \
-                or not h.options & _INPUT_OPTS or h.options & _OO_SAVE_ALL_CONTEXT:
-            return GENERAL
         eng = self.engine
         f = h.facts
         if f is None or f.obj_attrs is not h.obj.attributes \
                 or f.base_attrs is not h.base.attributes or f.qmgr_attrs is not eng.catalog.qmgr:
             f = self._facts(h)
-        if not f.get or (opts & _GMO_FAIL_IF_QUIESCING and eng.quiescing):
+        if opts & _GMO_NOT_FAST or opts & _GMO_SYNC_BOTH == _GMO_SYNC_BOTH \
+                or match & _MO_UNKNOWN or (opts & _GMO_IF_PERSISTENT and opts & _GMO_SYNC_BOTH) \
+                or not h.options & _INPUT_OPTS or h.options & _OO_SAVE_ALL_CONTEXT \
+                or not f.get or (opts & _GMO_FAIL_IF_QUIESCING and eng.quiescing):
             return GENERAL
         mq = h.mq
         if mq.count == mq.getting:
@@ -390,22 +389,24 @@ class GetCalls:
             if d["CorrelId"] not in _NO_ID and match & _MO_MATCH_CORREL_ID:
                 return GENERAL
             if d["MsgId"] not in _NO_ID and match & _MO_MATCH_MSG_ID:
+                # (one of zeros, shorter than 24 bytes, is found in no index: the general
+                # path takes it for no selection)
                 msgid = _id24(d["MsgId"])
-                if msgid == _NONE24:
-                    msgid = None
         by_priority = f.by_priority
         if msgid is None:  # the usual get: the head of the queue, or the first past those got
             entry = mq.head(by_priority)
             if entry is None or entry.state != AVAILABLE:
-                entry = mq.first_past_got(entry, by_priority)
-            fast = entry is not None and entry.seq in mq.live  # (available, as found)
+                entry = mq.first_past_got(entry, by_priority)  # (available, or None)
+            if entry is None or entry.seq not in mq.live:
+                return GENERAL
         else:  # the one live message with this MsgId, none cold
             entry = mq.live_msgid.get(msgid)
-            fast = type(entry) is Entry and not mq.by_msgid._used and entry.state == AVAILABLE
+            if type(entry) is not Entry or mq.by_msgid._used or entry.state != AVAILABLE:
+                return GENERAL
         now = time.time()
-        if not fast or 0 < entry.expiry_at <= now or type(entry.record) is not bytes:
-            return GENERAL  # (a record None: on a pageset only)
         record = entry.record
+        if 0 < entry.expiry_at <= now or type(record) is not bytes:
+            return GENERAL  # (a record None: on a pageset only)
         put_time, _backout, md_length, _ = _MSG_HEADER.unpack_from(record)  # R.decode_message
         body = record[_MSG_HEADER_SIZE + md_length:]
         length = len(body)

@@ -141,10 +141,9 @@ class PutCalls:
         mq = h.mq
         syncpoint = opts & _PMO_SYNCPOINT
         if not f.put or (opts & _PMO_FAIL_IF_QUIESCING and eng.quiescing) \
-                or type(data) is not bytes or len(data) > f.maxmsgl \
+                or type(data) is not bytes or (length := len(data)) > f.maxmsgl \
                 or mq.count - mq.getting >= f.maxdepth or (syncpoint and self.backed_out):
             return GENERAL
-        length = len(data)
         if md is None:  # nobody will read the MQMD: its bytes from the connection's template
             persistence, priority = f.persistence, f.priority
             if persistence == _PERSISTENT and f.tempdyn:
