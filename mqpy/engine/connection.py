@@ -24,7 +24,7 @@ from mqpy.engine.mqopen import OpenCalls
 from mqpy.engine.mqput import PutCalls
 from mqpy.engine.options import _fail
 from mqpy.engine.stats import HandleCounters, Statistics
-from mqpy.engine.uow import SyncpointCalls, finish_uow
+from mqpy.engine.uow import SyncpointCalls, back_out_uow, commit_uow
 from mqpy.errors import MQMIError
 
 if TYPE_CHECKING:
@@ -136,7 +136,7 @@ class Connection(OpenCalls, PutCalls, GetCalls, SyncpointCalls, InquireCalls):
             if not self.connected:
                 return
             uow, self.uow = self.uow, None
-            lsn = finish_uow(self.engine, uow, True) if uow is not None else None
+            lsn = commit_uow(self.engine, uow) if uow is not None else None
             self._disconnect_locked(abnormal=False)
         if lsn is not None:
             self.force_log(lsn)
@@ -146,7 +146,7 @@ class Connection(OpenCalls, PutCalls, GetCalls, SyncpointCalls, InquireCalls):
         if not self.connected:
             return
         if self.uow is not None:
-            finish_uow(self.engine, self.uow, False)
+            back_out_uow(self.engine, self.uow)
             self.uow = None
         for hobj in list(self.handles):
             try:

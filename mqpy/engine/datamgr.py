@@ -41,12 +41,12 @@ from mqpy.engine.log import (
     LogFull,
     LogNoSpace,
     LogWriteError,
-    RecoveryLog,
 )
 from mqpy.engine.objects import ObjectDef, namespace
 from mqpy.engine.pageset import INDEX_SIZE, Pageset, PagesetError, pack_index
 from mqpy.engine.queues import AVAILABLE, GET_PENDING, PUT_PENDING, Entry, MessageQueue
 from mqpy.engine.records import RecordType
+from mqpy.engine.recoverylog import RecoveryLog
 from mqpy.errors import MQMIError
 
 #: how many checkpoints LOGUTIL looks back over

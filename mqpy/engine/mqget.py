@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from mqpy import CMQC
 from mqpy.engine import fastpath
@@ -133,163 +133,217 @@ class GetCalls:
 
     def _get_general(self, hobj: int, md: MD | None, gmo: GMO, max_length: int | None,
                      waiter: Callable[[], None] | None) -> bytes:
+        """MQGET with every check made: the options, the message selected (under the cursor,
+        by MsgId/CorrelId, or the next in delivery order), truncation, the MQMD returned,
+        the removal or the browse cursor, the statistics and a COD report."""
         eng = self.engine
-        lsn = None
         with eng.lock:
             self.check_usable()
             opts = gmo.Options
             browse = opts & _BROWSE_OPTS
             h = self._handle(hobj, CMQC.MQRC_NOT_OPEN_FOR_BROWSE if browse
                              else CMQC.MQRC_NOT_OPEN_FOR_INPUT)
-            if browse:
-                if browse & (browse - 1):
-                    raise _fail(CMQC.MQRC_OPTIONS_ERROR)
-                if not h.options & _OO_BROWSE:
-                    raise _fail(CMQC.MQRC_NOT_OPEN_FOR_BROWSE)
-            elif not h.options & _INPUT_OPTS:
-                raise _fail(CMQC.MQRC_NOT_OPEN_FOR_INPUT)
-            if opts & _GMO_SYNC_BOTH == _GMO_SYNC_BOTH or opts & ~_GMO_KNOWN \
-                    or opts & CMQC.MQGMO_SET_SIGNAL \
-                    or (opts & _GMO_IF_PERSISTENT and opts & _GMO_SYNC_BOTH):
-                raise _fail(CMQC.MQRC_OPTIONS_ERROR)  # (SET_SIGNAL: z/OS only)
-            if gmo.Version >= 2 and gmo.MatchOptions & _MO_UNKNOWN:
-                raise _fail(CMQC.MQRC_MATCH_OPTIONS_ERROR)
-            if opts & _GMO_FAIL_IF_QUIESCING and eng.quiescing:
-                raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
-            if not browse and (h.obj.attributes.get("GET") == "DISABLED"
-                               or h.base.attributes.get("GET") == "DISABLED"):
-                raise _fail(CMQC.MQRC_GET_INHIBITED)
-            if max_length is not None and max_length < 0:
-                raise _fail(CMQC.MQRC_BUFFER_LENGTH_ERROR)
+            self._check_get(h, gmo, opts, browse, max_length)
             mq = h.mq
             by_priority = h.base.attributes.get("MSGDLVSQ", "PRIORITY") == "PRIORITY"
-            if md is None or md.MsgId in _NO_ID and md.CorrelId in _NO_ID:
-                msgid = correlid = None  # no selection whatever the match options say
-            else:
-                msgid, correlid = self._selection(md, gmo)
-            uow = self.uow
             now = time.time()
-            clean = False  # see below: the usual get learns what it need not walk past again
             if opts & _GMO_UNDER_CURSOR:
-                cursor = h.browse_entry
-                # the same message (a cold one is a fresh Entry each time it is read)
-                entry = None if cursor is None else mq.find(cursor.seq, cursor.priority,
-                                                            cursor.persistent)
-                if entry is None or not entry.visible_to(uow):
-                    raise _fail(CMQC.MQRC_NO_MSG_UNDER_CURSOR)
+                entry, lsn, clean = self._under_cursor(h), None, False
             else:
-                after = h.browse_key if opts & CMQC.MQGMO_BROWSE_NEXT else None
-                entry = None
-                expired = []
-                # the usual get, from the head: it skips what is got under syncpoint already
-                # (mq.got_prefix), and learns how far that goes; ``clean`` while every
-                # message skipped is such a one
-                usual = msgid is None and correlid is None and after is None
-                clean = usual and not browse
-                last_got: Entry | None = None
-                if msgid is None and correlid is None:
-                    if after is None:  # the usual get: the head of the queue, if it can be had
-                        e = mq.head(by_priority)
-                        if e is not None and e.state == AVAILABLE and not 0 < e.expiry_at <= now:
-                            entry = e
-                    found = () if entry is not None else mq.iter_order(
-                        by_priority, mq.after_got(by_priority) if clean else after)
-                else:
-                    found = mq.candidates(msgid, correlid, by_priority, after)
-                for e in found:
-                    state = e.state
-                    if state != AVAILABLE and (state != PUT_PENDING or e.owner is not uow
-                                               or uow is None):
-                        if state == GET_PENDING:
-                            last_got = e
-                        else:
-                            clean = False
-                        continue  # not visible to this unit of work (Entry.visible_to)
-                    if 0 < e.expiry_at <= now:
-                        expired.append(e)
-                        clean = False
-                        continue
-                    entry = e
-                    break
-                if clean and last_got is not None:
-                    mq.got_prefix = (by_priority, mq.order_key(last_got, by_priority))
-                for e in expired:
-                    if e.state == AVAILABLE:
-                        lsn = self._expire(mq, e) or lsn
-                if entry is None:
-                    if waiter is not None and opts & CMQC.MQGMO_WAIT:
-                        mq.add_waiter(waiter)
-                    if lsn is not None:
-                        self.force_log(lsn)
-                    eng.stats.mqi.get_fails += 1
-                    raise _fail(CMQC.MQRC_NO_MSG_AVAILABLE)
+                entry, lsn, clean = self._select_message(h, md, gmo, by_priority, now, waiter)
             record = eng.data.read_record(mq, entry)
             put_time, _backout, md_bytes, body = R.decode_message(record)
-            truncated = max_length is not None and len(body) > max_length
+            n = len(body)
+            truncated = max_length is not None and n > max_length
             if truncated and not opts & _GMO_ACCEPT_TRUNCATED and not browse:
                 if md is not None:
                     self._fill_md(md, md_bytes, entry, put_time, now)
-                gmo.ReturnedLength = len(body)
+                gmo.ReturnedLength = n
                 err = _fail(CMQC.MQRC_TRUNCATED_MSG_FAILED, _WARNING)
-                err.original_length = len(body)  # type: ignore[attr-defined]
+                err.original_length = n  # type: ignore[attr-defined]
                 raise err
-            if md is not None:
-                self._fill_md(md, md_bytes, entry, put_time, now)
-                report = entry.report = md.__dict__["Report"]
-            else:  # the caller wants no MQMD back (pymqi's get without one)
-                report = entry.report = _REPORT_AT.unpack_from(md_bytes, 8)[0]
-                if h.options & CMQC.MQOO_SAVE_ALL_CONTEXT or report & _RO_COD:
-                    md = MD()  # the context to save, the report's original
-                    self._fill_md(md, md_bytes, entry, put_time, now)
+            md, report = self._returned_md(h, md, md_bytes, entry, put_time, now)
             if entry.seq not in mq.live:
                 mq.touch(entry)
             if not browse:  # first: a log too full to record it (2102) leaves it uncounted
-                drops = mq.got_prefix_drops
-                lsn = self._remove_locked(mq, entry, opts, now) or lsn
-                # (its log record may have backed another unit of work out for log space,
-                # making messages before this one available again: then no hint)
-                if clean and entry.state == GET_PENDING and mq.got_prefix_drops == drops:
-                    # everything up to this message is got under syncpoint now
-                    mq.got_prefix = (by_priority, mq.order_key(entry, by_priority))
-            p = 1 if entry.persistent else 0
-            n = len(body)
-            qname = h.base.name
-            qs = eng.stats.queue(qname)
-            acc = self.accounting
-            if browse:
-                for counters in (eng.stats.mqi, qs, acc.mqi, acc.queue(qname)):
-                    counters.browses[p] += 1
-                    counters.browse_bytes[p] += n
-            else:
-                for counters in (eng.stats.mqi, qs, acc.mqi, acc.queue(qname)):
-                    counters.gets[p] += 1
-                    counters.get_bytes[p] += n
-                qs.time_on_q_total[p] += max(0.0, now - put_time)
-                qs.time_on_q_count[p] += 1
+                lsn = self._remove_locked(mq, entry, opts, now,
+                                          by_priority if clean else None) or lsn
+            self._count_get(h, entry, browse, n, put_time, now)
             gd = gmo.__dict__
             gd["ResolvedQName"] = h.base_name
             # the data returned in the buffer (IBM's ReturnedLength), not the message's
             gd["ReturnedLength"] = max_length if truncated else n
             if h.options & CMQC.MQOO_SAVE_ALL_CONTEXT:
-                h.saved_context = md.copy()
+                h.saved_context = md.copy()  # type: ignore[union-attr]
             if browse:
                 h.browse_key = mq.order_key(entry, by_priority)
                 h.browse_entry = entry
             else:
-                if entry.state != GET_PENDING and report & _RO_COD \
-                        and h.base.attributes.get("USAGE") != "XMITQ":
-                    eng.report("COD", md.copy(), body)
-                if h.browse_entry is not None and h.browse_entry.seq == entry.seq:
-                    h.browse_entry = None
+                self._after_removal(h, entry, report, md, body)
             out = body[:max_length] if truncated else body
         if lsn is not None:
             self.force_log(lsn)
         if truncated:
             err = _fail(CMQC.MQRC_TRUNCATED_MSG_ACCEPTED, _WARNING)
             err.message = out  # type: ignore[attr-defined]
-            err.original_length = len(body)  # type: ignore[attr-defined]
+            err.original_length = n  # type: ignore[attr-defined]
             raise err
         return out
+
+    def _check_get(self, h: Handle, gmo: GMO, opts: int, browse: int,
+                   max_length: int | None) -> None:
+        """The checks of an MQGET's options against the handle, the queue and the queue
+        manager, in IBM's order of reasons."""
+        if browse:
+            if browse & (browse - 1):
+                raise _fail(CMQC.MQRC_OPTIONS_ERROR)
+            if not h.options & _OO_BROWSE:
+                raise _fail(CMQC.MQRC_NOT_OPEN_FOR_BROWSE)
+        elif not h.options & _INPUT_OPTS:
+            raise _fail(CMQC.MQRC_NOT_OPEN_FOR_INPUT)
+        if opts & _GMO_SYNC_BOTH == _GMO_SYNC_BOTH or opts & ~_GMO_KNOWN \
+                or opts & CMQC.MQGMO_SET_SIGNAL \
+                or (opts & _GMO_IF_PERSISTENT and opts & _GMO_SYNC_BOTH):
+            raise _fail(CMQC.MQRC_OPTIONS_ERROR)  # (SET_SIGNAL: z/OS only)
+        if gmo.Version >= 2 and gmo.MatchOptions & _MO_UNKNOWN:
+            raise _fail(CMQC.MQRC_MATCH_OPTIONS_ERROR)
+        if opts & _GMO_FAIL_IF_QUIESCING and self.engine.quiescing:
+            raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
+        if not browse and (h.obj.attributes.get("GET") == "DISABLED"
+                           or h.base.attributes.get("GET") == "DISABLED"):
+            raise _fail(CMQC.MQRC_GET_INHIBITED)
+        if max_length is not None and max_length < 0:
+            raise _fail(CMQC.MQRC_BUFFER_LENGTH_ERROR)
+
+    def _under_cursor(self, h: Handle) -> Entry:
+        """MQGMO_(BROWSE_)MSG_UNDER_CURSOR: the message the browse cursor is on, if it is
+        still there for this unit of work (a cold one is a fresh Entry each time it is read)."""
+        cursor = h.browse_entry
+        entry = None if cursor is None else h.mq.find(cursor.seq, cursor.priority,
+                                                      cursor.persistent)
+        if entry is None or not entry.visible_to(self.uow):
+            raise _fail(CMQC.MQRC_NO_MSG_UNDER_CURSOR)
+        return entry
+
+    def _select_message(self, h: Handle, md: MD | None, gmo: GMO, by_priority: bool,
+                        now: float, waiter: Callable[[], None] | None
+                        ) -> tuple[Entry, int | None, bool]:
+        """The message an MQGET has: by MsgId/CorrelId (the match options), the next after
+        the browse cursor (BROWSE_NEXT), or the first in delivery order; expired messages
+        met on the way are removed. Returns it, the LSN of those removals (or None), and
+        whether it is the usual get from the head with nothing but messages got under
+        syncpoint before it (it then learns how far those go: ``MessageQueue.got_prefix``).
+        None there: 2033, ``waiter`` registered with MQGMO_WAIT."""
+        mq = h.mq
+        opts = gmo.Options
+        if md is None or md.MsgId in _NO_ID and md.CorrelId in _NO_ID:
+            msgid = correlid = None  # no selection whatever the match options say
+        else:
+            msgid, correlid = self._selection(md, gmo)
+        after = h.browse_key if opts & CMQC.MQGMO_BROWSE_NEXT else None
+        # the usual get, from the head: it skips what is got under syncpoint already
+        # (mq.got_prefix), and learns how far that goes; ``clean`` while every message
+        # skipped is such a one
+        clean = msgid is None and correlid is None and after is None \
+            and not opts & _BROWSE_OPTS
+        entry = None
+        if msgid is not None or correlid is not None:
+            found = mq.candidates(msgid, correlid, by_priority, after)
+        else:
+            if after is None:  # the usual get: the head of the queue, if it can be had
+                e = mq.head(by_priority)
+                if e is not None and e.state == AVAILABLE and not 0 < e.expiry_at <= now:
+                    entry = e
+            found = () if entry is not None else mq.iter_order(
+                by_priority, mq.after_got(by_priority) if clean else after)
+        lsn = None
+        if entry is None:
+            entry, clean, expired = self._first_visible(mq, found, by_priority, now, clean)
+            for e in expired:
+                if e.state == AVAILABLE:
+                    lsn = self._expire(mq, e) or lsn
+        if entry is None:
+            if waiter is not None and opts & CMQC.MQGMO_WAIT:
+                mq.add_waiter(waiter)
+            if lsn is not None:
+                self.force_log(lsn)
+            self.engine.stats.mqi.get_fails += 1
+            raise _fail(CMQC.MQRC_NO_MSG_AVAILABLE)
+        return entry, lsn, clean
+
+    def _first_visible(self, mq: MessageQueue, found: Iterable[Entry], by_priority: bool,
+                       now: float, clean: bool) -> tuple[Entry | None, bool, list[Entry]]:
+        """The first of ``found`` this unit of work may get (:meth:`Entry.visible_to`) and
+        that has not expired; whether ``clean`` stays true (every message passed was got
+        under syncpoint: how far they go is learnt), and the expired messages passed."""
+        uow = self.uow
+        expired = []
+        last_got: Entry | None = None
+        entry = None
+        for e in found:
+            state = e.state
+            if state != AVAILABLE and (state != PUT_PENDING or e.owner is not uow
+                                       or uow is None):
+                if state == GET_PENDING:
+                    last_got = e
+                else:
+                    clean = False
+                continue  # not visible to this unit of work (Entry.visible_to)
+            if 0 < e.expiry_at <= now:
+                expired.append(e)
+                clean = False
+                continue
+            entry = e
+            break
+        if clean and last_got is not None:
+            mq.got_prefix = (by_priority, mq.order_key(last_got, by_priority))
+        return entry, clean, expired
+
+    def _returned_md(self, h: Handle, md: MD | None, md_bytes: bytes, entry: Entry,
+                     put_time: float, now: float) -> tuple[MD | None, int]:
+        """Fill in the caller's MQMD; without one (pymqi's get without one), an MQMD made
+        only if the context is to be saved or a COD report sent. Returns it and the
+        message's Report options (remembered on the entry)."""
+        if md is not None:
+            self._fill_md(md, md_bytes, entry, put_time, now)
+            report = entry.report = md.__dict__["Report"]
+        else:
+            report = entry.report = _REPORT_AT.unpack_from(md_bytes, 8)[0]
+            if h.options & CMQC.MQOO_SAVE_ALL_CONTEXT or report & _RO_COD:
+                md = MD()  # the context to save, the report's original
+                self._fill_md(md, md_bytes, entry, put_time, now)
+        return md, report
+
+    def _count_get(self, h: Handle, entry: Entry, browse: int, n: int, put_time: float,
+                   now: float) -> None:
+        """A get or browse of ``n`` bytes in the statistics and in this connection's
+        accounting, for the queue manager and for the queue."""
+        eng = self.engine
+        p = 1 if entry.persistent else 0
+        qname = h.base.name
+        qs = eng.stats.queue(qname)
+        acc = self.accounting
+        if browse:
+            for counters in (eng.stats.mqi, qs, acc.mqi, acc.queue(qname)):
+                counters.browses[p] += 1
+                counters.browse_bytes[p] += n
+        else:
+            for counters in (eng.stats.mqi, qs, acc.mqi, acc.queue(qname)):
+                counters.gets[p] += 1
+                counters.get_bytes[p] += n
+            qs.time_on_q_total[p] += max(0.0, now - put_time)
+            qs.time_on_q_count[p] += 1
+
+    def _after_removal(self, h: Handle, entry: Entry, report: int, md: MD | None,
+                       body: bytes) -> None:
+        """After a destructive get: the COD report of a message got outside syncpoint (one
+        got under syncpoint sends it at commit; none for a transmission queue's), and the
+        browse cursor off the message."""
+        if entry.state != GET_PENDING and report & _RO_COD \
+                and h.base.attributes.get("USAGE") != "XMITQ":
+            self.engine.report("COD", md.copy(), body)  # type: ignore[union-attr]
+        if h.browse_entry is not None and h.browse_entry.seq == entry.seq:
+            h.browse_entry = None
 
     def _get_fast(self, h: Handle, md: MD | None, gmo: GMO | None, max_length: int | None,
                   packed: bool = False) -> tuple[int | None, object] | object:
@@ -305,6 +359,7 @@ class GetCalls:
 
         ``packed`` (``engine.packed``; ``md`` None): the message comes back as (its MQMD
         packed little-endian, as :meth:`_fill_md` would fill one, its data)."""
+        # the options, the queue: one guard sends whatever the general path checks to it
         if gmo is None:
             opts = 0
             match = _MO_MATCH_BOTH
@@ -312,86 +367,61 @@ class GetCalls:
             gd = gmo.__dict__
             opts = gd["Options"]
             match = gd["MatchOptions"] if gd["Version"] >= 2 else _MO_MATCH_BOTH
-        if opts & _GMO_NOT_FAST or opts & _GMO_SYNC_BOTH == _GMO_SYNC_BOTH \
-                or match & _MO_UNKNOWN or (opts & _GMO_IF_PERSISTENT and opts & _GMO_SYNC_BOTH):
-            return GENERAL
-        if not h.options & _INPUT_OPTS or h.options & _OO_SAVE_ALL_CONTEXT:
-            return GENERAL
         eng = self.engine
         f = h.facts
         if f is None or f.obj_attrs is not h.obj.attributes \
                 or f.base_attrs is not h.base.attributes or f.qmgr_attrs is not eng.catalog.qmgr:
             f = self._facts(h)
-        if not f.get:
-            return GENERAL
-        if opts & _GMO_FAIL_IF_QUIESCING and eng.quiescing:
+        if opts & _GMO_NOT_FAST or opts & _GMO_SYNC_BOTH == _GMO_SYNC_BOTH \
+                or match & _MO_UNKNOWN or (opts & _GMO_IF_PERSISTENT and opts & _GMO_SYNC_BOTH) \
+                or not h.options & _INPUT_OPTS or h.options & _OO_SAVE_ALL_CONTEXT \
+                or not f.get or (opts & _GMO_FAIL_IF_QUIESCING and eng.quiescing):
             return GENERAL
         mq = h.mq
         if mq.count == mq.getting:
             # nothing but messages got under syncpoint (a sending MCA's batch has them all),
-            # or nothing at all: no get can have any, whatever it selects
-            if max_length is not None and max_length < 0:
-                return GENERAL  # (2005 comes first)
-            return NO_MESSAGE
-        by_priority = f.by_priority
+            # or nothing at all: no get can have any, whatever it selects (2005 comes first)
+            return GENERAL if max_length is not None and max_length < 0 else NO_MESSAGE
+        # message selection: by MsgId alone, or none (the head of the queue)
         msgid = None
         if md is not None:
             d = md.__dict__
             if d["CorrelId"] not in _NO_ID and match & _MO_MATCH_CORREL_ID:
                 return GENERAL
-            msgid = d["MsgId"]
-            if msgid in _NO_ID or not match & _MO_MATCH_MSG_ID:
-                msgid = None
-            else:
-                msgid = _id24(msgid)
-                if msgid == _NONE24:
-                    msgid = None
-        last_got = None
-        if msgid is None:  # the usual get: the head of the queue
+            if d["MsgId"] not in _NO_ID and match & _MO_MATCH_MSG_ID:
+                # (one of zeros, shorter than 24 bytes, is found in no index: the general
+                # path takes it for no selection)
+                msgid = _id24(d["MsgId"])
+        by_priority = f.by_priority
+        if msgid is None:  # the usual get: the head of the queue, or the first past those got
             entry = mq.head(by_priority)
-            if entry is None:
-                return GENERAL
-            if entry.state != AVAILABLE:
-                if entry.state != GET_PENDING:
-                    return GENERAL
-                # got already under syncpoint: the first message behind what is known to be
-                # got, as _get_general finds it
-                entry = None
-                for e in mq.iter_order(by_priority, mq.after_got(by_priority)):
-                    if e.state != GET_PENDING:
-                        entry = e
-                        break
-                    last_got = e
-                if entry is None or entry.state != AVAILABLE:
-                    return GENERAL
-            if entry.seq not in mq.live:
+            if entry is None or entry.state != AVAILABLE:
+                entry = mq.first_past_got(entry, by_priority)  # (available, or None)
+            if entry is None or entry.seq not in mq.live:
                 return GENERAL
         else:  # the one live message with this MsgId, none cold
             entry = mq.live_msgid.get(msgid)
             if type(entry) is not Entry or mq.by_msgid._used or entry.state != AVAILABLE:
                 return GENERAL
         now = time.time()
-        if 0 < entry.expiry_at <= now:
-            return GENERAL
         record = entry.record
-        if type(record) is not bytes:  # (None: only on a pageset)
-            return GENERAL
+        if 0 < entry.expiry_at <= now or type(record) is not bytes:
+            return GENERAL  # (a record None: on a pageset only)
         put_time, _backout, md_length, _ = _MSG_HEADER.unpack_from(record)  # R.decode_message
         body = record[_MSG_HEADER_SIZE + md_length:]
         length = len(body)
-        if max_length is not None and (max_length < 0 or length > max_length):
-            return GENERAL
+        # truncation, a COD report, an MQMD the engine did not pack: _get_general's
         report = _REPORT_AT.unpack_from(record, _MSG_HEADER_SIZE + 8)[0]
-        if report & _RO_COD:
+        if (max_length is not None and (max_length < 0 or length > max_length)) \
+                or report & _RO_COD or (packed and (
+                    _MD_BY_LENGTH.get(md_length) != _VERSION_AT.unpack_from(
+                        record, _MSG_HEADER_SIZE + 4)[0]
+                    or record[_MSG_HEADER_SIZE:_MSG_HEADER_SIZE + 4] != _MD_STRUC_ID)):
             return GENERAL
         if packed:  # the stored MQMD as _fill_md leaves it: its BackoutCount, Expiry left
             md_bytes = record[_MSG_HEADER_SIZE:_MSG_HEADER_SIZE + md_length]
-            if _MD_BY_LENGTH.get(md_length) != _VERSION_AT.unpack_from(md_bytes, 4)[0] \
-                    or md_bytes[:4] != _MD_STRUC_ID:
-                return GENERAL  # (an MQMD the engine did not pack: _fill_md's general way)
-            expiry = _VERSION_AT.unpack_from(md_bytes, _MD_EXPIRY_AT)[0]
-            if entry.expiry_at > 0:
-                expiry = max(1, int(round((entry.expiry_at - now) * 10)))
+            expiry = max(1, int(round((entry.expiry_at - now) * 10))) if entry.expiry_at > 0 \
+                else _VERSION_AT.unpack_from(md_bytes, _MD_EXPIRY_AT)[0]
             out = (b"".join((md_bytes[:_MD_EXPIRY_AT], _VERSION_AT.pack(expiry),
                              md_bytes[_MD_EXPIRY_AT + 4:_MD_BACKOUT_AT],
                              _VERSION_AT.pack(entry.backout_count),
@@ -402,17 +432,10 @@ class GetCalls:
                 self._fill_md(md, record[_MSG_HEADER_SIZE:_MSG_HEADER_SIZE + md_length],
                               entry, put_time, now)
         # from here on as _get_once
-        if last_got is not None:  # (_get_general learns the same on its way)
-            mq.got_prefix = (by_priority, ((9 - last_got.priority) if by_priority else 0,
-                                           last_got.seq))
         entry.report = report
         eng.data.stats.body_hits += 1  # (DataManager.read_record, from memory)
         if entry.persistent or opts & _GMO_SYNC_ANY:
-            drops = mq.got_prefix_drops
-            lsn = self._remove_locked(mq, entry, opts, now)
-            if msgid is None and entry.state == GET_PENDING and mq.got_prefix_drops == drops:
-                mq.got_prefix = (by_priority, ((9 - entry.priority) if by_priority else 0,
-                                               entry.seq))
+            lsn = self._remove_locked(mq, entry, opts, now, by_priority if msgid is None else None)
         else:  # (_remove_locked's last case)
             lsn = None
             mq.last_get = now
@@ -463,30 +486,32 @@ class GetCalls:
             d["Expiry"] = max(1, int(round((entry.expiry_at - now) * 10)))
 
     def _remove_locked(self, mq: MessageQueue, entry: Entry, opts: int,
-                       now: float | None = None) -> int | None:
-        """A destructive get: under syncpoint the message is locked, else it is gone."""
+                       now: float | None = None, head_order: bool | None = None
+                       ) -> int | None:
+        """A destructive get: under syncpoint the message is locked, else it is gone.
+        ``head_order``: the delivery order (by priority or not) of a get that took the first
+        message past those got under syncpoint; once this one is got under syncpoint too,
+        how far they go is learnt (``MessageQueue.got_prefix``)."""
         eng = self.engine
-        syncpoint = bool(opts & CMQC.MQGMO_SYNCPOINT) or (
-            bool(opts & CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT) and entry.persistent)
         mq.last_get = time.time() if now is None else now
         try:
-            if entry.state == PUT_PENDING:
-                # got back in the unit of work that put it: both vanish at commit, and the GET
-                # is logged so that redo of the commit removes what it re-inserts
-                uow = self._uow()
-                if entry.persistent:
-                    eng.data.log_get(uow, mq, entry)
-                mq.set_state(entry, GET_PENDING, uow)
-                uow.gets.append((mq, entry))
-                return None
-            if syncpoint:
-                if self.backed_out:
+            # got back in the unit of work that put it: both vanish at commit, and the GET
+            # is logged so that redo of the commit removes what it re-inserts
+            if entry.state == PUT_PENDING or opts & CMQC.MQGMO_SYNCPOINT or (
+                    opts & CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT and entry.persistent):
+                if entry.state != PUT_PENDING and self.backed_out:
                     raise _fail(CMQC.MQRC_BACKED_OUT)
+                drops = mq.got_prefix_drops
                 uow = self._uow()
                 if entry.persistent:
                     eng.data.log_get(uow, mq, entry)
                 mq.set_state(entry, GET_PENDING, uow)
                 uow.gets.append((mq, entry))
+                # (its log record may have backed another unit of work out for log space,
+                # making messages before this one available again: then no hint)
+                if head_order is not None and mq.got_prefix_drops == drops:
+                    mq.got_prefix = (head_order, ((9 - entry.priority) if head_order else 0,
+                                                  entry.seq))
                 return None
             if entry.persistent:  # logged first: a full log leaves the message where it was
                 lsn = eng.data.log_get1(mq, entry)

@@ -13,6 +13,7 @@ from mqpy.engine.handle import Handle
 from mqpy.engine.mqmd import _refuse_header, _trusted
 from mqpy.engine.objects import ObjectDef
 from mqpy.engine.options import _INPUT_OPTS, _OO_KNOWN, _fail, _strip
+from mqpy.engine.queues import MessageQueue
 from mqpy.errors import MQMIError
 from mqpy.structs.tables import MD, OD
 
@@ -58,28 +59,11 @@ class OpenCalls:
                 raise _fail(CMQC.MQRC_OPTIONS_ERROR)
             if options & CMQC.MQOO_FAIL_IF_QUIESCING and eng.quiescing:
                 raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
-            route = None
             alternate = _strip(od.AlternateUserId) \
                 if options & CMQC.MQOO_ALTERNATE_USER_AUTHORITY else None
             if qmname and resolution.is_blank_qmgr_alias(eng.catalog, qmname):
                 qmname = ""  # IBM: an alias with a blank RQMNAME equates its name with blank
-            try:
-                res = resolution.resolve(eng.catalog, eng.name, name, qmname)
-            except MQMIError as err:
-                res, route = self._cluster_open(err, name, qmname, options)
-            else:
-                if eng.cluster is not None and res.target.attributes.get("PUT") == "DISABLED":
-                    res, route = self._around_put_disabled(res, name, qmname, options)
-                elif eng.cluster is not None and self._local_competes(res, qmname, options):
-                    local_queue = res.target
-                    by_name = res.opened is local_queue  # not through an alias
-                    res, route = self._with_local_instance(res, name, options)
-                    if route is not None and by_name:
-                        # it may get messages: authorised as itself too (an alias opened
-                        # is judged alone, as IBM judges the object named in the MQOPEN)
-                        eng.authority.check_open(self.user.decode("latin-1").strip(),
-                                                 local_queue.objtype, local_queue.name,
-                                                 options, alternate_user=alternate)
+            res, route = self._resolve_for_open(name, qmname, options, alternate)
             obj, base = res.opened, res.target
             # a cluster queue hosted elsewhere is authorised on the cluster transmission
             # queue (IBM's default, ClusterQueueAccessControl=Xmitq)
@@ -100,15 +84,7 @@ class OpenCalls:
                     and options & (CMQC.MQOO_INQUIRE | CMQC.MQOO_SET)):
                 raise _fail(CMQC.MQRC_OPTION_NOT_VALID_FOR_TYPE)
             mq = eng.catalog.queues[base.qid]
-            exclusive = False
-            if inputs:
-                attrs_ = base.attributes
-                exclusive = bool(inputs & CMQC.MQOO_INPUT_EXCLUSIVE) or (
-                    bool(inputs & CMQC.MQOO_INPUT_AS_Q_DEF) and attrs_.get("DEFSOPT") == "EXCL"
-                ) or attrs_.get("SHARE") == "NO"
-                holders = [h for h in eng._open_handles(mq) if h.options & _INPUT_OPTS]
-                if holders and (exclusive or any(h.exclusive for h in holders)):
-                    raise _fail(CMQC.MQRC_OBJECT_IN_USE)
+            exclusive = self._exclusive_input(base, mq, inputs) if inputs else False
             hobj = self.new_hobj()
             h = Handle(hobj, obj, base, mq, options, exclusive, dynamic=dynamic,
                        remote_q=res.remote_q, remote_qm=res.remote_qm, cluster=route)
@@ -120,6 +96,46 @@ class OpenCalls:
             eng.stats.mqi.opens += 1
             self.accounting.mqi.opens += 1
             return hobj
+
+    def _resolve_for_open(self, name: str, qmname: str, options: int, alternate: str | None
+                          ) -> tuple[resolution.Resolved, ClusterRoute | None]:
+        """The object an MQOPEN names, resolved (resolution.py), and its cluster route
+        (None: not a cluster queue): a name unknown here may be a cluster's; a clustered
+        local queue put-inhibited, or competing with the cluster's other instances
+        (CLWLUSEQ), may go to another instance."""
+        eng = self.engine
+        route = None
+        try:
+            res = resolution.resolve(eng.catalog, eng.name, name, qmname)
+        except MQMIError as err:
+            res, route = self._cluster_open(err, name, qmname, options)
+        else:
+            if eng.cluster is not None and res.target.attributes.get("PUT") == "DISABLED":
+                res, route = self._around_put_disabled(res, name, qmname, options)
+            elif eng.cluster is not None and self._local_competes(res, qmname, options):
+                local_queue = res.target
+                by_name = res.opened is local_queue  # not through an alias
+                res, route = self._with_local_instance(res, name, options)
+                if route is not None and by_name:
+                    # it may get messages: authorised as itself too (an alias opened
+                    # is judged alone, as IBM judges the object named in the MQOPEN)
+                    eng.authority.check_open(self.user.decode("latin-1").strip(),
+                                             local_queue.objtype, local_queue.name,
+                                             options, alternate_user=alternate)
+        return res, route
+
+    def _exclusive_input(self, base: ObjectDef, mq: MessageQueue, inputs: int) -> bool:
+        """Whether an MQOPEN for input has the queue exclusively (MQOO_INPUT_EXCLUSIVE, or
+        AS_Q_DEF with DEFSOPT(EXCL), or SHARE(NO)); 2042 when that clashes with the handles
+        open for input already."""
+        attrs_ = base.attributes
+        exclusive = bool(inputs & CMQC.MQOO_INPUT_EXCLUSIVE) or (
+            bool(inputs & CMQC.MQOO_INPUT_AS_Q_DEF) and attrs_.get("DEFSOPT") == "EXCL"
+        ) or attrs_.get("SHARE") == "NO"
+        holders = [h for h in self.engine._open_handles(mq) if h.options & _INPUT_OPTS]
+        if holders and (exclusive or any(h.exclusive for h in holders)):
+            raise _fail(CMQC.MQRC_OBJECT_IN_USE)
+        return exclusive
 
     def _cluster_open(self, err: MQMIError, name: str, qmname: str, options: int
                       ) -> tuple[resolution.Resolved, ClusterRoute]:

@@ -9,6 +9,7 @@ import time
 from mqpy import CMQC
 from mqpy.engine import distlist, fastpath, resolution
 from mqpy.engine import records as R
+from mqpy.engine.cluster import ClusterRoute
 from mqpy.engine.fastpath import GENERAL
 from mqpy.engine.handle import Handle
 from mqpy.engine.mqmd import (
@@ -127,28 +128,21 @@ class PutCalls:
         if f is None or f.obj_attrs is not h.obj.attributes \
                 or f.base_attrs is not h.base.attributes or f.qmgr_attrs is not eng.catalog.qmgr:
             f = self._facts(h)
-        if not f.put:
-            return GENERAL
         if pmo is None:
             opts = 0
-        else:
+        else:  # the options (set-all context: opened for it, an MQMD to set)
             pd = pmo.__dict__
             opts = pd["Options"]
-            if opts & _PMO_NOT_FAST or opts & _PMO_SYNC_BOTH == _PMO_SYNC_BOTH or (
-                    pd["RecsPresent"] and pd["Version"] >= 2):
+            if opts & _PMO_NOT_FAST or opts & _PMO_SYNC_BOTH == _PMO_SYNC_BOTH \
+                    or (pd["RecsPresent"] and pd["Version"] >= 2) \
+                    or (opts & _PMO_SET_ALL and (md is None or not h.options & _OO_SET_ALL)):
                 return GENERAL
-            if opts & _PMO_SET_ALL and (md is None or not h.options & _OO_SET_ALL):
-                return GENERAL  # (2098; or the default MQMD's context, set)
-        if opts & _PMO_FAIL_IF_QUIESCING and eng.quiescing:
-            return GENERAL
-        if type(data) is not bytes:
-            return GENERAL
-        length = len(data)
+        # one guard: the queue, the data, the queue's limits, the unit of work
         mq = h.mq
-        if length > f.maxmsgl or mq.count - mq.getting >= f.maxdepth:
-            return GENERAL
         syncpoint = opts & _PMO_SYNCPOINT
-        if syncpoint and self.backed_out:
+        if not f.put or (opts & _PMO_FAIL_IF_QUIESCING and eng.quiescing) \
+                or type(data) is not bytes or (length := len(data)) > f.maxmsgl \
+                or mq.count - mq.getting >= f.maxdepth or (syncpoint and self.backed_out):
             return GENERAL
         if md is None:  # nobody will read the MQMD: its bytes from the connection's template
             persistence, priority = f.persistence, f.priority
@@ -160,19 +154,20 @@ class PutCalls:
             correlid = _NONE24
             expiry_at = 0.0
         else:
+            # the MQMD's values the fast path takes (no report, reply-to queue nor header)
             packed = type(md) is bytes  # (engine.packed: set-all context, nothing filled in)
             if packed:
-                if not opts & _PMO_SET_ALL or opts & _PMO_NEW_MSG_ID:
-                    return GENERAL
                 version = _MD_BY_LENGTH.get(len(md))
-                if version is None:
+                if version is None or not opts & _PMO_SET_ALL or opts & _PMO_NEW_MSG_ID:
                     return GENERAL
                 strucid, md_version, report, msg_type, expiry, feedback = \
                     _MD_HEAD.unpack_from(md)
+                msgid = md[_MD_MSGID]
                 if strucid != _MD_STRUC_ID or md_version != version or report or feedback \
                         or msg_type == _MT_REQUEST or not _MT_FIRST <= msg_type <= _MT_LAST \
                         or md[_MD_REPLY_TO_Q] not in _BLANK_NAMES \
-                        or md[_MD_FORMAT] in _HEADER_FORMATS:
+                        or md[_MD_FORMAT] in _HEADER_FORMATS \
+                        or msgid == _NONE24:  # (a new MsgId: the general path makes it)
                     return GENERAL
                 asked_priority, asked_persistence = _MD_PRIORITY_PERSISTENCE.unpack_from(
                     md, _MD_PRIORITY_AT)
@@ -185,24 +180,17 @@ class PutCalls:
                     return GENERAL
                 asked_persistence, asked_priority = d["Persistence"], d["Priority"]
                 expiry = d["Expiry"]
-            persistence = asked_persistence
-            if persistence == _PER_AS_Q_DEF:
-                persistence = f.persistence
-            elif persistence != _PERSISTENT and persistence != _NOT_PERSISTENT:
-                return GENERAL
-            if persistence == _PERSISTENT and f.tempdyn:
-                return GENERAL
-            priority = asked_priority
-            if priority == _PRI_AS_Q_DEF:
-                priority = f.priority
-            elif not 0 <= priority <= 9:
-                return GENERAL
-            if expiry <= 0 and expiry != _EI_UNLIMITED:
+            # Persistence and Priority as the queue's defaults, in range (else 2047, 2050,
+            # a warning or 2048: the general path's), an Expiry the general path would take
+            persistence = f.persistence if asked_persistence == _PER_AS_Q_DEF \
+                else asked_persistence
+            priority = f.priority if asked_priority == _PRI_AS_Q_DEF else asked_priority
+            if (persistence != _PERSISTENT and persistence != _NOT_PERSISTENT) \
+                    or (persistence == _PERSISTENT and f.tempdyn) \
+                    or not _PRI_AS_Q_DEF <= asked_priority <= 9 \
+                    or (expiry <= 0 and expiry != _EI_UNLIMITED):
                 return GENERAL
             if packed:  # its bytes as they came but for Persistence, Priority, BackoutCount
-                msgid = md[_MD_MSGID]
-                if msgid == _NONE24:
-                    return GENERAL  # a new MsgId: the general path makes it
                 correlid = md[_MD_CORRELID]
                 if correlid == _NONE24:
                     correlid = _NONE24  # (the one object every message without one shares)
@@ -266,11 +254,15 @@ class PutCalls:
         acc.put_bytes[p] += length
         qs.depth_seen(mq.count - mq.getting)
         if pmo is not None:
-            resolved = h.resolved
-            if resolved is None:
-                resolved = h.resolved = (h.base.name.encode(), eng.name.encode())
-            pd["ResolvedQName"], pd["ResolvedQMgrName"] = resolved
+            pd["ResolvedQName"], pd["ResolvedQMgrName"] = h.resolved or self._resolved(h)
         return lsn
+
+    def _resolved(self, h: Handle) -> tuple[bytes, bytes]:
+        """The handle's ResolvedQName and ResolvedQMgrName, kept until its destination
+        changes (a cluster queue's choice made again)."""
+        h.resolved = ((h.remote_q or h.base.name).encode(),
+                      (h.remote_qm or self.engine.name).encode())
+        return h.resolved
 
     def _default_md(self, persistence: int, priority: int, msgid: bytes, now: float) -> bytes:
         """The MQMD a put without one stores: a default MQMD as :meth:`put_on_handle` fills and
@@ -321,8 +313,39 @@ class PutCalls:
         or None, and the reason of a warning, or 0. A distribution list puts through it."""
         eng = self.engine
         opts = pmo.Options
-        obj, base = h.obj, h.base
         d = md.__dict__  # fields read here without the attribute machinery (hot path)
+        self._check_put(h, md, pmo)
+        route = self._choose_route(h)
+        data = self._checked_data(md, data)
+        persistence, priority, warning = self._put_values(h, md)
+        syncpoint = bool(opts & _PMO_SYNCPOINT)
+        if syncpoint and self.backed_out:
+            raise _fail(CMQC.MQRC_BACKED_OUT)
+        if opts & _PMO_NEW_MSG_ID or d["MsgId"] in _NO_ID or _id24(d["MsgId"]) == _NONE24:
+            d["MsgId"] = eng.new_msgid()
+        if opts & _PMO_NEW_CORREL_ID:
+            d["CorrelId"] = eng.new_msgid()
+        now = time.time()
+        self._set_context(md, opts, pmo, now)
+        if d["ReplyToQ"].strip(b" \x00") and not d["ReplyToQMgr"].strip(b" \x00"):
+            rq, rqm = resolution.resolve_reply_to(eng.catalog, eng.name, _strip(md.ReplyToQ), "")
+            _trusted(md, {"ReplyToQ": rq.encode("latin-1"), "ReplyToQMgr": rqm.encode("latin-1")})
+        # Above MAXPRTY the message is queued at 9 but its MQMD keeps the application's value
+        md_bytes, body, correlid = self._stored_message(
+            h, md, data, route, persistence, d["Priority"] if warning else priority)
+        lsn = eng._store(self, h.base, h.mq, md_bytes, body, priority=priority,
+                         persistent=persistence == _PERSISTENT, msgid=d["MsgId"],
+                         correlid=correlid, expiry=d["Expiry"], report=d["Report"], now=now,
+                         syncpoint=syncpoint, put1=put1)
+        pd = pmo.__dict__
+        pd["ResolvedQName"], pd["ResolvedQMgrName"] = h.resolved or self._resolved(h)
+        return lsn, warning
+
+    def _check_put(self, h: Handle, md: MD, pmo: PMO) -> None:
+        """The checks of an MQPUT's options and MQMD against the handle, the queue and the
+        queue manager, in IBM's order of reasons."""
+        opts = pmo.Options
+        d = md.__dict__
         if opts & _PMO_SYNC_BOTH == _PMO_SYNC_BOTH or opts & ~_PMO_KNOWN:
             raise _fail(CMQC.MQRC_OPTIONS_ERROR)
         if d["Report"] & _RO_REJECT:
@@ -342,53 +365,71 @@ class PutCalls:
         if (d["MsgType"] == _MT_REQUEST or d["Report"] & _REPORTS_NEEDING_REPLY_Q) \
                 and not d["ReplyToQ"].strip(b" \x00"):
             raise _fail(CMQC.MQRC_MISSING_REPLY_TO_Q)
-        if opts & _PMO_FAIL_IF_QUIESCING and eng.quiescing:
+        if opts & _PMO_FAIL_IF_QUIESCING and self.engine.quiescing:
             raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
         competing = h.cluster is not None and h.cluster.with_local  # base: the last choice
-        if obj.attributes.get("PUT") == "DISABLED" or (
-                not competing and base.attributes.get("PUT") == "DISABLED"):
+        if h.obj.attributes.get("PUT") == "DISABLED" or (
+                not competing and h.base.attributes.get("PUT") == "DISABLED"):
             raise _fail(CMQC.MQRC_PUT_INHIBITED)
-        if h.cluster is not None and not h.cluster.fixed:  # BIND_NOT_FIXED: choose again
-            local_enabled = True
-            if h.cluster.with_local:
-                local = eng.catalog.queue_def(h.cluster.queue)
-                local_enabled = local is not None and local.attributes.get("PUT") != "DISABLED"
-            route = eng.cluster.put(  # type: ignore[union-attr]
-                h.cluster, local_enabled=local_enabled)
-            if route.with_local:  # the local queue competes: it or the cluster xmitq
-                target = eng.catalog.queue_def(route.xmitq)
-                if target is None or target.objtype != "QLOCAL":
-                    raise _fail(CMQC.MQRC_UNKNOWN_OBJECT_NAME)
-                if target.attributes.get("PUT") == "DISABLED":
-                    raise _fail(CMQC.MQRC_PUT_INHIBITED)
-                h.base = base = target
-                h.mq = eng.catalog.queues[target.qid]
-            if route.local:
-                h.remote_q, h.remote_qm = None, None
-                route = None
-            else:
-                h.remote_q, h.remote_qm = route.remote_q, route.remote_qm
-            h.resolved = None  # the destination may differ from the last put's
-        else:
-            route = h.cluster
+
+    def _choose_route(self, h: Handle) -> ClusterRoute | None:
+        """A cluster queue's route for this put: chosen again at each MQPUT with
+        BIND_NOT_FIXED (the local queue, when it competes, or the cluster transmission
+        queue: the handle's base, queue and destination follow the choice), else the one
+        chosen at MQOPEN (None: not a cluster queue, or its local instance)."""
+        if h.cluster is None or h.cluster.fixed:
+            return h.cluster
+        eng = self.engine
+        local_enabled = True
+        if h.cluster.with_local:
+            local = eng.catalog.queue_def(h.cluster.queue)
+            local_enabled = local is not None and local.attributes.get("PUT") != "DISABLED"
+        route = eng.cluster.put(  # type: ignore[union-attr]
+            h.cluster, local_enabled=local_enabled)
+        if route.with_local:  # the local queue competes: it or the cluster xmitq
+            target = eng.catalog.queue_def(route.xmitq)
+            if target is None or target.objtype != "QLOCAL":
+                raise _fail(CMQC.MQRC_UNKNOWN_OBJECT_NAME)
+            if target.attributes.get("PUT") == "DISABLED":
+                raise _fail(CMQC.MQRC_PUT_INHIBITED)
+            h.base = target
+            h.mq = eng.catalog.queues[target.qid]
+        h.resolved = None  # the destination may differ from the last put's
+        if route.local:
+            h.remote_q, h.remote_qm = None, None
+            return None
+        h.remote_q, h.remote_qm = route.remote_q, route.remote_qm
+        return route
+
+    def _checked_data(self, md: MD, data: bytes) -> bytes:
+        """The message data as bytes, within the queue manager's MAXMSGL, and the header its
+        MQMD's Format names well formed."""
         if type(data) is not bytes:
             if not isinstance(data, (bytes, bytearray, memoryview)):
                 raise _fail(CMQC.MQRC_DATA_LENGTH_ERROR)
             data = bytes(data)
-        if len(data) > int(eng.catalog.qmgr.get("MAXMSGL", 4194304)):
+        if len(data) > int(self.engine.catalog.qmgr.get("MAXMSGL", 4194304)):
             raise _fail(CMQC.MQRC_MSG_TOO_BIG_FOR_Q_MGR)
-        header = _HEADER_FORMATS.get(d["Format"])
+        header = _HEADER_FORMATS.get(md.__dict__["Format"])
         if header is not None:
-            _check_header(header, data, d["Encoding"])
+            _check_header(header, data, md.__dict__["Encoding"])
+        return data
+
+    @staticmethod
+    def _put_values(h: Handle, md: MD) -> tuple[int, int, int]:
+        """The message's Persistence and Priority (the object's defaults for AS_Q_DEF), and
+        the warning of a Priority above the maximum (queued at 9), or 0; its Expiry checked."""
+        d = md.__dict__
+        obj = h.obj
         persistence = d["Persistence"]
         if persistence == _PER_AS_Q_DEF:
             persistence = (_PERSISTENT if obj.attributes.get("DEFPSIST") == "YES"
                            else _NOT_PERSISTENT)
         elif persistence != _PERSISTENT and persistence != _NOT_PERSISTENT:
             raise _fail(CMQC.MQRC_PERSISTENCE_ERROR)
-        if persistence == _PERSISTENT and base.attributes.get("DEFTYPE") == "TEMPDYN":
+        if persistence == _PERSISTENT and h.base.attributes.get("DEFTYPE") == "TEMPDYN":
             raise _fail(CMQC.MQRC_PERSISTENT_NOT_ALLOWED)
-        asked_priority = priority = d["Priority"]
+        priority = d["Priority"]
         warning = 0
         if priority == _PRI_AS_Q_DEF:
             priority = int(obj.attributes.get("DEFPRTY", 0))
@@ -400,53 +441,37 @@ class PutCalls:
         expiry = d["Expiry"]
         if expiry <= 0 and expiry != _EI_UNLIMITED:
             raise _fail(CMQC.MQRC_EXPIRY_ERROR)
-        syncpoint = bool(opts & _PMO_SYNCPOINT)
-        if syncpoint and self.backed_out:
-            raise _fail(CMQC.MQRC_BACKED_OUT)
-        if opts & _PMO_NEW_MSG_ID or d["MsgId"] in _NO_ID or _id24(d["MsgId"]) == _NONE24:
-            d["MsgId"] = eng.new_msgid()
-        if opts & _PMO_NEW_CORREL_ID:
-            d["CorrelId"] = eng.new_msgid()
-        now = time.time()
-        self._set_context(md, opts, pmo, now)
-        if d["ReplyToQ"].strip(b" \x00") and not d["ReplyToQMgr"].strip(b" \x00"):
-            rq, rqm = resolution.resolve_reply_to(eng.catalog, eng.name, _strip(md.ReplyToQ), "")
-            _trusted(md, {"ReplyToQ": rq.encode("latin-1"), "ReplyToQMgr": rqm.encode("latin-1")})
-        # Priority and Persistence are input-only: the stored MQMD carries the resolved values,
-        # the application's MQMD keeps what it asked for. Above MAXPRTY the message is queued
-        # at 9 but its MQMD keeps the application's value.
-        asked_persistence, asked_backout = d["Persistence"], d["BackoutCount"]
+        return persistence, priority, warning
+
+    @staticmethod
+    def _stored_message(h: Handle, md: MD, data: bytes, route: ClusterRoute | None,
+                        persistence: int, priority: int) -> tuple[bytes, bytes, bytes]:
+        """The MQMD stored (packed) and the body: for a remote queue, the transmission
+        message (MQXQH and the message); and the CorrelId it is stored under.
+
+        Priority and Persistence are input-only: the stored MQMD carries the resolved values,
+        the application's MQMD keeps what it asked for."""
+        d = md.__dict__
+        asked_persistence, asked_priority, asked_backout = \
+            d["Persistence"], d["Priority"], d["BackoutCount"]
         d["Persistence"] = persistence
-        d["Priority"] = asked_priority if warning else priority
+        d["Priority"] = priority
         d["BackoutCount"] = 0
         try:
             correlid = d["CorrelId"]
-            if h.remote_qm is not None:
-                # an unbound cluster message names no queue manager in its MQXQH: it may
-                # go elsewhere if its channel fails (seed 001)
-                stored_md, body = _transmission_message(
-                    md, data, h.remote_q, h.remote_qm if route is None or route.fixed else "")
-                if route is not None:  # on the cluster xmitq, keyed by its channel
-                    stored_md.CorrelId = correlid = route.correl_id
-                md_bytes = stored_md.pack()
-            else:
-                md_bytes, body = _pack_md(md), data
-            report = d["Report"]
+            if h.remote_qm is None:
+                return _pack_md(md), data, correlid
+            # an unbound cluster message names no queue manager in its MQXQH: it may go
+            # elsewhere if its channel fails (seed 001)
+            stored_md, body = _transmission_message(
+                md, data, h.remote_q, h.remote_qm if route is None or route.fixed else "")
+            if route is not None:  # on the cluster xmitq, keyed by its channel
+                stored_md.CorrelId = correlid = route.correl_id
+            return stored_md.pack(), body, correlid
         finally:
             d["Persistence"] = asked_persistence
             d["Priority"] = asked_priority
             d["BackoutCount"] = asked_backout
-        lsn = eng._store(self, base, h.mq, md_bytes, body, priority=priority,
-                         persistent=persistence == _PERSISTENT, msgid=d["MsgId"],
-                         correlid=correlid, expiry=d["Expiry"], report=report, now=now,
-                         syncpoint=syncpoint, put1=put1)
-        resolved = h.resolved
-        if resolved is None:
-            resolved = h.resolved = ((h.remote_q or base.name).encode(),
-                                     (h.remote_qm or eng.name).encode())
-        pd = pmo.__dict__
-        pd["ResolvedQName"], pd["ResolvedQMgrName"] = resolved
-        return lsn, warning
 
     def _set_context(self, md: MD, opts: int, pmo: PMO, now: float) -> None:
         """Fill identity and origin context as the MQPMO context option says.

@@ -45,7 +45,7 @@ from mqpy.engine.options import _INPUT_OPTS, _RO_COA, _fail, _strip
 from mqpy.engine.pageset import PagesetError, PagesetFull
 from mqpy.engine.queues import PUT_PENDING, Entry, MessageQueue
 from mqpy.engine.stats import Statistics
-from mqpy.engine.uow import finish_uow
+from mqpy.engine.uow import back_out_uow, commit_uow
 from mqpy.errors import MQMIError
 from mqpy.structs.tables import MD
 
@@ -511,7 +511,7 @@ class QueueManagerEngine:
             if conn.uow is uow:
                 conn.uow = None
                 conn.backed_out = True
-        finish_uow(self, uow, False)
+        back_out_uow(self, uow)
         self.log_full_backouts += 1
 
     # ------------------------------------------------------------------ objects
@@ -703,7 +703,7 @@ class QueueManagerEngine:
             uow = self.data.indoubt.get(luwid)
             if uow is None:
                 raise _fail(CMQC.MQRC_UNKNOWN_OBJECT_NAME)
-            lsn = finish_uow(self, uow, commit)
+            lsn = commit_uow(self, uow) if commit else back_out_uow(self, uow)
         if lsn is not None and (wait or not commit):
             self.data.force(lsn)
 

@@ -1,7 +1,7 @@
 """A local queue's messages in memory: 20 subqueues, MsgId/CorrelId indexes, get-waiters.
 
-"A queue is implemented as 20 subqueues" (seed 004): priority 0-9 x persistent/non-persistent,
-each in arrival order. Arrival order is a queue-manager-wide sequence number assigned at put, so
+"A queue is implemented as 20 subqueues" (seed 004; subqueue.py): priority 0-9 x
+persistent/non-persistent, each in arrival order. Arrival order is a queue-manager-wide sequence number assigned at put, so
 FIFO delivery (MSGDLVSQ(FIFO)) merges subqueues by sequence and priority delivery scans 9 -> 0,
 merging the persistent and non-persistent subqueue of each priority by sequence.
 
@@ -20,22 +20,27 @@ one); :meth:`MessageQueue.set_state` makes it live. The data manager freezes a l
 when its body leaves the buffer pool (:meth:`MessageQueue.freeze`).
 
 Gets by MsgId or CorrelId go through indexes, never a scan: dictionaries for live messages, and
-for cold ones a compact hash table (:class:`IdIndex`). This module holds no lock and
+for cold ones a compact hash table (idindex.py). This module holds no lock and
 does no I/O: the engine calls it under its own lock, and reads evicted bodies itself.
 """
 
 from __future__ import annotations
 
 import heapq
-import struct
-from array import array
-from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 
-import construct as c
-
-from mqpy.engine.layout import fast
-from mqpy.engine.pageset import INDEX_SIZE, IndexEntry
+from mqpy.engine.idindex import IdIndex
+from mqpy.engine.subqueue import (
+    _COLD,
+    _COLD_TAIL,
+    _EXPIRY,
+    _EXPIRY_IDS,
+    _LOAD,
+    _PUT_TIME,
+    COLD_SIZE,
+    Subqueue,
+    _subqueue,
+)
 
 AVAILABLE = 0
 PUT_PENDING = 1
@@ -106,228 +111,6 @@ def _index_remove(index: dict, key: bytes, seq: int) -> None:
     found.pop(seq, None)
     if len(found) == 1:
         index[key] = next(iter(found.values()))
-
-#: A cold message's record: the pageset's index entry as restart reads it, then what the
-#: pageset index does not keep (a message loaded at restart has put time 0.0, report 0).
-ColdRecord = c.Struct(
-    *IndexEntry.subcons,  # 0  priority, persistence, flags, backout, length, expiry, ids
-    "put_time" / c.Float64l,  # 68
-    "report" / c.Int32sl,  # 76
-)  # 80 bytes
-_COLD = fast(ColdRecord)
-COLD_SIZE = _COLD.size
-_COLD_TAIL = b"\x00" * (COLD_SIZE - INDEX_SIZE)
-_BLANK = b"\x00" * COLD_SIZE  # the record slot of a live message (the Entry is the truth)
-# views of ColdRecord for whole-subqueue scans (iter_unpack): fields at offsets 12, 20, 44, 68
-_EXPIRY_IDS = struct.Struct("<12xd24s24s12x")  # expiry, MsgId, CorrelId
-_EXPIRY = struct.Struct("<12xd60x")
-_PUT_TIME = struct.Struct("<68xd4x")
-assert _EXPIRY_IDS.size == _EXPIRY.size == _PUT_TIME.size == COLD_SIZE
-_LOAD = 256  # sequence numbers per chunk when appending; a chunk splits above twice that
-
-
-def _subqueue(priority: int, persistent: bool) -> int:
-    return priority * 2 + (1 if persistent else 0)
-
-
-class Subqueue:
-    """One subqueue: its messages' sequence numbers in order, in chunks of ``array('q')``, each
-    with a parallel bytearray of COLD_SIZE-byte records, or None while every message of the
-    chunk is live (so a queue of live messages pays nothing for records). Chunks keep an insert
-    or a delete anywhere a small memmove; ``maxes`` (each chunk's last sequence) finds a chunk.
-    """
-
-    __slots__ = ("seqs", "recs", "maxes", "size", "version")
-
-    def __init__(self) -> None:
-        self.seqs: list[array] = []
-        self.recs: list[bytearray | None] = []
-        self.maxes: list[int] = []
-        self.size = 0
-        self.version = 0  # changes with every insert or delete, so iterators can re-seek
-
-    def __len__(self) -> int:
-        return self.size
-
-    def records(self, ci: int) -> bytearray:
-        """Chunk ``ci``'s records, made real if the chunk had none (about to hold a cold one)."""
-        recs = self.recs[ci]
-        if recs is None:
-            recs = self.recs[ci] = bytearray(len(self.seqs[ci]) * COLD_SIZE)
-        return recs
-
-    def insert(self, seq: int, rec: bytes | None) -> None:
-        """Add ``seq`` with its cold record, or with None for a live message."""
-        self.size += 1
-        self.version += 1
-        maxes = self.maxes
-        if not maxes or seq > maxes[-1]:
-            if maxes and len(self.seqs[-1]) < _LOAD:
-                recs = self.recs[-1]
-                if rec is not None and recs is None:
-                    recs = self.records(len(maxes) - 1)  # before the append: one per message
-                self.seqs[-1].append(seq)
-                if recs is not None:
-                    recs += rec if rec is not None else _BLANK
-                maxes[-1] = seq
-            else:
-                self.seqs.append(array("q", (seq,)))
-                self.recs.append(bytearray(rec) if rec is not None else None)
-                maxes.append(seq)
-            return
-        ci = bisect_left(maxes, seq)
-        chunk = self.seqs[ci]
-        pos = bisect_left(chunk, seq)
-        if chunk[pos] == seq:
-            self.size -= 1
-            raise KeyError(seq)
-        recs = self.recs[ci]
-        if rec is not None and recs is None:
-            recs = self.records(ci)
-        chunk.insert(pos, seq)
-        if recs is not None:
-            off = pos * COLD_SIZE
-            recs[off:off] = rec if rec is not None else _BLANK
-        if len(chunk) > 2 * _LOAD:
-            half = len(chunk) // 2
-            self.seqs[ci:ci + 1] = [chunk[:half], chunk[half:]]
-            if recs is not None:
-                cut = half * COLD_SIZE
-                self.recs[ci:ci + 1] = [recs[:cut], recs[cut:]]
-            else:
-                self.recs[ci:ci + 1] = [None, None]
-            maxes[ci:ci + 1] = [chunk[half - 1], chunk[-1]]
-
-    def locate(self, seq: int) -> tuple[int, int] | None:
-        """(chunk, position) of ``seq``, or None."""
-        maxes = self.maxes
-        ci = bisect_left(maxes, seq)
-        if ci == len(maxes):
-            return None
-        chunk = self.seqs[ci]
-        pos = bisect_left(chunk, seq)
-        if chunk[pos] != seq:
-            return None
-        return ci, pos
-
-    def after(self, seq: int) -> tuple[int, int]:
-        """(chunk, position) of the first sequence number greater than ``seq``."""
-        ci = bisect_right(self.maxes, seq)
-        if ci == len(self.maxes):
-            return ci, 0
-        return ci, bisect_right(self.seqs[ci], seq)
-
-    def delete(self, ci: int, pos: int) -> None:
-        self.size -= 1
-        self.version += 1
-        chunk = self.seqs[ci]
-        del chunk[pos]
-        recs = self.recs[ci]
-        if recs is not None:
-            off = pos * COLD_SIZE
-            del recs[off:off + COLD_SIZE]
-        if not chunk:
-            del self.seqs[ci]
-            del self.recs[ci]
-            del self.maxes[ci]
-        elif pos == len(chunk):
-            self.maxes[ci] = chunk[-1]
-
-
-class IdIndex:
-    """MsgId or CorrelId -> the messages carrying it, without a Python object per message.
-
-    An open-addressing table (linear probing) of two arrays: the id's hash, and the message as
-    ``seq << 5 | subqueue`` (0 empty, -1 deleted). Equal hashes are only candidates: the caller
-    compares the ids themselves. Repeated ids simply occupy several slots of one probe run.
-    """
-
-    __slots__ = ("_h", "_v", "_mask", "_used", "_filled")
-
-    def __init__(self, capacity: int = 8) -> None:
-        self._reset(capacity)
-
-    def _reset(self, capacity: int) -> None:
-        self._h = array("q", bytes(8 * capacity))
-        self._v = array("q", bytes(8 * capacity))
-        self._mask = capacity - 1
-        self._used = 0
-        self._filled = 0  # used + deleted slots: what the probes must walk
-
-    def __len__(self) -> int:
-        return self._used
-
-    @staticmethod
-    def capacity_for(n: int) -> int:
-        cap = 8
-        while cap < n * 2:
-            cap *= 2
-        return cap
-
-    def add(self, h: int, v: int) -> None:
-        if (self._filled + 1) * 4 > (self._mask + 1) * 3:
-            self._rebuild(self.capacity_for(self._used + 1))
-        hs, vs, mask = self._h, self._v, self._mask
-        i = h & mask
-        while vs[i] > 0:
-            i = (i + 1) & mask
-        if vs[i] == 0:
-            self._filled += 1
-        hs[i] = h
-        vs[i] = v
-        self._used += 1
-
-    def find(self, h: int) -> list[int]:
-        hs, vs, mask = self._h, self._v, self._mask
-        i = h & mask
-        out = []
-        while True:
-            v = vs[i]
-            if v == 0:
-                return out
-            if v > 0 and hs[i] == h:
-                out.append(v)
-            i = (i + 1) & mask
-
-    def discard(self, h: int, v: int) -> None:
-        hs, vs, mask = self._h, self._v, self._mask
-        i = h & mask
-        while True:
-            x = vs[i]
-            if x == 0:
-                return
-            if x == v and hs[i] == h:
-                vs[i] = -1
-                self._used -= 1
-                break
-            i = (i + 1) & mask
-        if not self._used:
-            if self._mask > 7:
-                self._reset(8)
-            else:  # nothing left: every slot is free again
-                self._v = array("q", bytes(8 * (self._mask + 1)))
-                self._filled = 0
-        elif self._used * 8 < self._mask + 1 and self._mask > 63:
-            self._rebuild(self.capacity_for(self._used))
-
-    def _rebuild(self, capacity: int) -> None:
-        old = [(h, v) for h, v in zip(self._h, self._v, strict=True) if v > 0]
-        self._reset(capacity)
-        self.extend(old)
-
-    def extend(self, items) -> None:
-        """Add many (hash, value) pairs; the table must already be large enough."""
-        hs, vs, mask = self._h, self._v, self._mask
-        n = 0
-        for h, v in items:
-            i = h & mask
-            while vs[i] != 0:
-                i = (i + 1) & mask
-            hs[i] = h
-            vs[i] = v
-            n += 1
-        self._used += n
-        self._filled += n
 
 
 class MessageQueue:
@@ -805,6 +588,23 @@ class MessageQueue:
         messages known to be got under syncpoint (:attr:`got_prefix`); None: from the head."""
         prefix = self.got_prefix
         return prefix[1] if prefix is not None and prefix[0] == by_priority else None
+
+    def first_past_got(self, head: Entry | None, by_priority: bool) -> Entry | None:
+        """A get from the head when ``head`` (:meth:`head`) is got under syncpoint: the first
+        message behind those got, if it is available, learning how far they go
+        (:attr:`got_prefix`); None for anything else (no head, or one in another state)."""
+        if head is None or head.state != GET_PENDING:
+            return None
+        last_got = entry = None
+        for e in self.iter_order(by_priority, self.after_got(by_priority)):
+            if e.state != GET_PENDING:
+                entry = e
+                break
+            last_got = e
+        if last_got is not None:
+            self.got_prefix = (by_priority, ((9 - last_got.priority) if by_priority else 0,
+                                             last_got.seq))
+        return entry if entry is not None and entry.state == AVAILABLE else None
 
     def clear(self) -> list[Entry]:
         """Remove every message (queue deleted or purged); returns them, marked REMOVED."""

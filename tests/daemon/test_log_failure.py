@@ -16,7 +16,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC, cmdserver, config, daemon, errorlog, inprocess, qmstatus
-from mqpy.engine import log as log_module
+from mqpy.engine import groupcommit, logfiles
 
 
 class _FailingDisk:
@@ -45,7 +45,8 @@ def test_a_log_write_failure_ends_the_queue_manager_unexpectedly(tmp_path, monke
     eng.define("QLOCAL", "Q", {})
     inprocess.stop("FAILQM", root)
     disk = _FailingDisk()
-    monkeypatch.setattr(log_module, "os", disk)
+    for module in (logfiles, groupcommit):  # (the log modules that do I/O)
+        monkeypatch.setattr(module, "os", disk)
     qmdir = config.qmgr_dir("FAILQM", root)
     seen: dict[str, object] = {}
 

@@ -95,8 +95,7 @@ def test_given_a_connection_when_its_calls_are_looked_up_then_each_is_in_its_mq_
 
 def test_given_the_engine_when_read_then_no_module_is_long_nor_imports_in_a_function():
     """Under about 800 lines each; no import inside a function to hide a cycle."""
-    for module in ("qmgr", "connection", "handle", "uow", "mqopen", "mqput", "mqget",
-                   "mqinq", "mqmd", "options", "fastpath", "distlist", "packed", "stats"):
+    for module in sorted(p.stem for p in ENGINE.glob("*.py")):
         tree = _tree(module)
         assert len((ENGINE / f"{module}.py").read_text().splitlines()) <= 800, module
         hidden = [node.lineno for func in ast.walk(tree)

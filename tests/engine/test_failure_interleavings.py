@@ -13,9 +13,10 @@ import pytest
 
 import mqpy
 from mqpy import CMQC, config, inprocess
-from mqpy.engine import log as log_module
-from mqpy.engine.log import LogDiskFull, RecoveryLog
+from mqpy.engine import groupcommit, logfiles, recoverylog
+from mqpy.engine.log import LogDiskFull
 from mqpy.engine.records import RecordType
+from mqpy.engine.recoverylog import RecoveryLog
 from tests.support import small_log
 
 
@@ -113,7 +114,7 @@ def test_a_log_failure_under_a_checkpoint_while_a_call_waits_for_it_does_not_han
 
         @staticmethod
         def pwritev(fd, buffers, off, flags=0):  # (a round's write and sync in one call)
-            if flags & log_module._RWF_DSYNC and threading.current_thread() is checkpointer:
+            if flags & groupcommit._RWF_DSYNC and threading.current_thread() is checkpointer:
                 entered.set()
                 go.wait(30)
                 raise OSError(errno.EIO, os.strerror(errno.EIO))
@@ -129,7 +130,8 @@ def test_a_log_failure_under_a_checkpoint_while_a_call_waits_for_it_does_not_han
             outcome[key] = repr(e)
 
     monkeypatch.setattr(RecoveryLog, "append", append)
-    monkeypatch.setattr(log_module, "os", Disk())
+    for module in (logfiles, groupcommit):  # (the log modules that do I/O)
+        monkeypatch.setattr(module, "os", Disk())
     checkpointer = threading.Thread(target=run, args=("checkpoint", eng.data.checkpoint),
                                     daemon=True)
     checkpointer.start()
@@ -167,9 +169,9 @@ def test_a_forcer_waiting_when_a_buffer_write_fails_is_not_told_its_record_is_du
     round; with fdatasync it runs during the sync."""
     from mqpy.engine.log import LogConfig, LogWriteError
 
-    if one_call and not log_module._RWF_DSYNC:
+    if one_call and not groupcommit._RWF_DSYNC:
         pytest.skip("no RWF_DSYNC on this platform")
-    monkeypatch.setattr(log_module, "_DSYNC_WRITES", one_call)
+    monkeypatch.setattr(groupcommit, "_DSYNC_WRITES", one_call)
     cfg = LogConfig(LogFilePages=256)
     log = RecoveryLog(str(tmp_path), cfg)
     list(log.scan(0))
@@ -190,7 +192,7 @@ def test_a_forcer_waiting_when_a_buffer_write_fails_is_not_told_its_record_is_du
 
         @staticmethod
         def pwritev(fd, buffers, off, flags=0):  # (a round's write and sync in one call)
-            if flags & log_module._RWF_DSYNC and threading.current_thread() is leader:
+            if flags & groupcommit._RWF_DSYNC and threading.current_thread() is leader:
                 entered.set()
                 gate.wait(30)
             return os.pwritev(fd, buffers, off, flags)
@@ -201,7 +203,8 @@ def test_a_forcer_waiting_when_a_buffer_write_fails_is_not_told_its_record_is_du
                 raise OSError(errno.EIO, os.strerror(errno.EIO))
             return real_pwrite(fd, data, off)
 
-    monkeypatch.setattr(log_module, "os", Disk())
+    for module in (logfiles, groupcommit):  # (the log modules that do I/O)
+        monkeypatch.setattr(module, "os", Disk())
     results: dict[str, object] = {}
 
     def force(key, lsn):
@@ -221,7 +224,7 @@ def test_a_forcer_waiting_when_a_buffer_write_fails_is_not_told_its_record_is_du
     while not log._queue and queued.is_alive():
         queued.join(0.01)
     failing["pwrite"] = True
-    monkeypatch.setattr(log_module, "_WRITE_THROUGH", 1)
+    monkeypatch.setattr(recoverylog, "_WRITE_THROUGH", 1)
     appended: dict[str, object] = {}
 
     def third():
@@ -297,7 +300,8 @@ def test_a_unit_of_work_ends_at_a_segment_boundary_on_a_full_disk(qm_root, monke
         put(bodies[-1])
     bodies.append(100 + gap - 10 - size_100)
     assert put(bodies[-1]) == gap - 10  # 10 bytes left in the segment: no room for the end
-    monkeypatch.setattr(log_module, "os", small_log.FullDisk())
+    for module in (logfiles, groupcommit):  # (the log modules that do I/O)
+        monkeypatch.setattr(module, "os", small_log.FullDisk())
     getattr(qm, end)()
     monkeypatch.undo()
     qm.disconnect()
@@ -438,7 +442,8 @@ def test_a_put_the_full_disk_refuses_does_not_back_out_units_of_work_that_free_n
         owners.append(qm)
     assert {u.first_lsn // seg for u in eng.data.active.values()} == \
         {eng.data.log.end_lsn // seg}
-    monkeypatch.setattr(log_module, "os", small_log.FullDisk())
+    for module in (logfiles, groupcommit):  # (the log modules that do I/O)
+        monkeypatch.setattr(module, "os", small_log.FullDisk())
     qm = mqpy.embedded("FAILQM", data_path=qm_root)
     with pytest.raises(mqpy.MQMIError) as exc:
         _put(mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT), b"x" * (3 * seg))
@@ -522,7 +527,8 @@ def test_puts_retried_against_a_full_disk_do_not_fill_the_log_with_checkpoints(
         b"in flight", mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT),
         mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
     log = eng.data.log
-    monkeypatch.setattr(log_module, "os", small_log.FullDisk())
+    for module in (logfiles, groupcommit):  # (the log modules that do I/O)
+        monkeypatch.setattr(module, "os", small_log.FullDisk())
     qm = mqpy.embedded("FAILQM", data_path=qm_root)
     q = mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT)
     ends = set()

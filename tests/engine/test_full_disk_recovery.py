@@ -16,8 +16,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC, config, inprocess
-from mqpy.engine import datamgr
-from mqpy.engine import log as log_module
+from mqpy.engine import datamgr, groupcommit, logfiles
 from mqpy.engine import pageset as pageset_module
 from tests.support import small_log
 
@@ -99,7 +98,8 @@ def test_a_pageset_the_full_disk_refuses_says_enospc_and_takes_checkpoints_once_
 @pytest.fixture
 def log_disk(monkeypatch):
     disk = _Space("pwrite", "pwritev")
-    monkeypatch.setattr(log_module, "os", disk)
+    for module in (logfiles, groupcommit):  # (the log modules that do I/O)
+        monkeypatch.setattr(module, "os", disk)
     monkeypatch.setattr(datamgr, "SPACE_WAIT", 0.5)
     return disk
 

@@ -8,15 +8,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from mqpy.engine.log import (
-    HEADER_SIZE,
-    PAGE_SIZE,
-    LogConfig,
-    LogCorrupt,
-    LogFull,
-    LogWriteError,
-    RecoveryLog,
-)
+from mqpy.engine import groupcommit, logfiles, recoverylog
+from mqpy.engine.log import HEADER_SIZE, PAGE_SIZE, LogConfig, LogCorrupt, LogFull, LogWriteError
+from mqpy.engine.recoverylog import RecoveryLog
 
 SMALL = LogConfig(LogFilePages=4, LogPrimaryFiles=2, LogSecondaryFiles=1)  # 16 KB segments
 
@@ -238,7 +232,6 @@ class _SlowDisk:
     def __init__(self, log, monkeypatch):
         import threading
 
-        from mqpy.engine import log as log_module
 
         self.log = log
         self.gate = threading.Event()
@@ -261,12 +254,12 @@ class _SlowDisk:
             real(fd)
 
         def pwritev(fd, buffers, offset, flags=0):
-            if flags & log_module._RWF_DSYNC:
+            if flags & groupcommit._RWF_DSYNC:
                 sync()
             return real_pwritev(fd, buffers, offset, flags)
 
-        monkeypatch.setattr("mqpy.engine.log.os.fdatasync", fdatasync)
-        monkeypatch.setattr("mqpy.engine.log.os.pwritev", pwritev)
+        monkeypatch.setattr("mqpy.engine.groupcommit.os.fdatasync", fdatasync)
+        monkeypatch.setattr("mqpy.engine.groupcommit.os.pwritev", pwritev)
 
 
 def _forcers(log, n):
@@ -362,7 +355,6 @@ class _HeldWrite:
     def __init__(self, tmp_path, monkeypatch) -> None:
         import threading
 
-        from mqpy.engine import log as log_module
 
         self.cfg = LogConfig(LogFilePages=256)
         self.log = RecoveryLog(str(tmp_path), self.cfg)
@@ -389,7 +381,8 @@ class _HeldWrite:
                     gate.wait(120)
                 return real_pwritev(fd, buffers, off, flags)
 
-        monkeypatch.setattr(log_module, "os", Disk())
+        for module in (logfiles, groupcommit):  # (the log modules that do I/O)
+            monkeypatch.setattr(module, "os", Disk())
         first = self.log.append(1, b"first")
         self.writer = threading.Thread(target=self.log.force, args=(first,), daemon=True)
         self.writer.start()
@@ -437,10 +430,9 @@ def test_a_write_through_waits_for_the_write_before_it(tmp_path, monkeypatch):
     in zeros), and after a force and a reopening both records read back in order."""
     import threading
 
-    from mqpy.engine import log as log_module
 
     held = _HeldWrite(tmp_path, monkeypatch)
-    monkeypatch.setattr(log_module, "_WRITE_THROUGH", 1)
+    monkeypatch.setattr(recoverylog, "_WRITE_THROUGH", 1)
     through = threading.Thread(target=held.log.append, args=(1, b"second"), daemon=True)
     through.start()
     through.join(0.5)  # (it waits for the held write; let it queue behind it)
@@ -456,7 +448,6 @@ def test_a_writer_hands_the_next_round_to_the_first_forcer_queued(tmp_path, monk
     keeping the first committer waiting for the others' fsyncs); both records are durable."""
     import threading
 
-    from mqpy.engine import log as log_module
 
     cfg = LogConfig(LogFilePages=256)
     log = RecoveryLog(str(tmp_path), cfg)
@@ -482,11 +473,12 @@ def test_a_writer_hands_the_next_round_to_the_first_forcer_queued(tmp_path, monk
 
         @staticmethod
         def pwritev(fd, buffers, off, flags=0):  # (a round's write and sync in one call)
-            if flags & log_module._RWF_DSYNC:
+            if flags & groupcommit._RWF_DSYNC:
                 syncing()
             return real_pwritev(fd, buffers, off, flags)
 
-    monkeypatch.setattr(log_module, "os", Disk())
+    for module in (logfiles, groupcommit):  # (the log modules that do I/O)
+        monkeypatch.setattr(module, "os", Disk())
     lsn1 = log.append(1, b"one")
     first = threading.Thread(target=log.force, args=(lsn1,), name="first", daemon=True)
     first.start()
@@ -514,11 +506,10 @@ def test_a_write_through_landing_while_a_round_syncs_is_synced_before_it_is_dura
     sync while B's force, finding nothing left to write, synced nothing.)"""
     import threading
 
-    from mqpy.engine import log as log_module
 
     # (the round that writes then syncs the segments written since the last sync: F's own
     # write then goes by pwrite too, as when a write-through is waiting to be synced)
-    monkeypatch.setattr(log_module, "_DSYNC_WRITES", False)
+    monkeypatch.setattr(groupcommit, "_DSYNC_WRITES", False)
     lg = RecoveryLog(str(tmp_path), LogConfig(LogFilePages=4, LogPrimaryFiles=3,
                                               LogSecondaryFiles=2))
     list(lg.scan(0))
@@ -552,9 +543,9 @@ def test_a_write_through_landing_while_a_round_syncs_is_synced_before_it_is_dura
     out: dict[str, int] = {}
 
     def b_thread():
-        monkeypatch.setattr(log_module, "_WRITE_THROUGH", 1)  # this append writes through
+        monkeypatch.setattr(recoverylog, "_WRITE_THROUGH", 1)  # this append writes through
         out["end"] = lg.append(1, b"B" * 6000)  # crosses into segment 1
-        monkeypatch.setattr(log_module, "_WRITE_THROUGH", 4 * 1024 * 1024)
+        monkeypatch.setattr(recoverylog, "_WRITE_THROUGH", 4 * 1024 * 1024)
         lg.force(out["end"])
 
     b = threading.Thread(target=b_thread, name="B", daemon=True)
@@ -599,7 +590,6 @@ def test_the_forcers_a_round_covered_are_woken_one_by_the_other(tmp_path, monkey
     import collections
     import threading
 
-    from mqpy.engine import log as log_module
 
     wakers: list[str] = []
 
@@ -614,14 +604,14 @@ def test_the_forcers_a_round_covered_are_woken_one_by_the_other(tmp_path, monkey
             wakers.append(threading.current_thread().name)
             self.lock.release()
 
-    class Forcer(log_module._Forcer):
+    class Forcer(groupcommit._Forcer):
         __slots__ = ()
 
         def __init__(self, lsn):
             super().__init__(lsn)
             self.wake = Wake(self.wake)
 
-    monkeypatch.setattr(log_module, "_Forcer", Forcer)
+    monkeypatch.setattr(groupcommit, "_Forcer", Forcer)
     log, disk, first_result, results = _eight_behind_a_slow_fsync(tmp_path, monkeypatch)
     assert first_result == {0: "ok"} and results == {i: "ok" for i in range(8)}
     assert log.flushed_lsn == log.end_lsn
@@ -659,10 +649,9 @@ def _force_in_thread(log, name, results):
 
 def _no_end_to_the_wait(monkeypatch):
     """A round waits for the last round's forcers without a limit that a test could meet."""
-    from mqpy.engine import log as log_module
 
-    monkeypatch.setattr(log_module, "_HOLD", 1000.0)
-    monkeypatch.setattr(log_module, "_HOLD_MAX", 120.0)
+    monkeypatch.setattr(groupcommit, "_HOLD", 1000.0)
+    monkeypatch.setattr(groupcommit, "_HOLD_MAX", 120.0)
 
 
 def _holding(log, thread):
@@ -794,7 +783,7 @@ def test_a_failed_round_written_for_a_waiting_forcer_fails_it_too(tmp_path, monk
 def test_a_lone_forcer_never_waits_for_anyone(tmp_path, monkeypatch):
     """Given one thread forcing record after record, then no force waits for others (the
     round before covered only this thread): each is a round of its own at once."""
-    from mqpy.engine.log import RecoveryLog as Log
+    from mqpy.engine.recoverylog import RecoveryLog as Log
 
     held: list[object] = []
     real_hold = Log._hold
@@ -830,9 +819,8 @@ def test_appends_known_to_fit_are_refused_exactly_where_a_checked_append_is(
     append that needs them: a segment formatted ahead by a thread of its own, or a released
     one reused, is a matter of that thread's timing, which would make the two logs' files
     differ for a reason that is not this test's."""
-    from mqpy.engine import log as log_module
 
-    monkeypatch.setattr(log_module, "_FORMAT_AHEAD", False)
+    monkeypatch.setattr(logfiles, "_FORMAT_AHEAD", False)
     cfg = LogConfig(LogFilePages=pages, LogPrimaryFiles=2, LogSecondaryFiles=1)
     logs = []
     for _ in range(2):
@@ -872,9 +860,8 @@ class _Calls:
             return real
 
         def recording(fd, *args):
-            from mqpy.engine import log as log_module
 
-            dsync = name == "pwritev" and len(args) > 2 and args[2] & log_module._RWF_DSYNC
+            dsync = name == "pwritev" and len(args) > 2 and args[2] & groupcommit._RWF_DSYNC
             self.calls.append(("pwritev+dsync" if dsync else name, fd))
             return real(fd, *args)
 
@@ -890,21 +877,21 @@ def test_a_round_writes_and_syncs_in_one_call_unless_a_write_awaits_its_sync(
     segment (RWF_DSYNC would make durable its own range only, not the write-through's); and
     when a round's write crosses into the next segment, both segments are written and synced
     apart. Every record reads back."""
-    from mqpy.engine import log as log_module
 
     cfg = LogConfig(LogFilePages=4, LogPrimaryFiles=3, LogSecondaryFiles=1)  # 16 KB segments
     lg = RecoveryLog(str(tmp_path), cfg)
     list(lg.scan(0))
     disk = _Calls()
-    monkeypatch.setattr(log_module, "os", disk)
+    for module in (logfiles, groupcommit):  # (the log modules that do I/O)
+        monkeypatch.setattr(module, "os", disk)
     lg.force(lg.append(1, b"usual"))
     # (through segment 0's O_DIRECT descriptor where the file system does O_DIRECT)
     assert disk.calls == [("pwritev+dsync", lg._direct.get(0, lg._fds[0]))]
 
     disk.calls.clear()
-    monkeypatch.setattr(log_module, "_WRITE_THROUGH", 1)
+    monkeypatch.setattr(recoverylog, "_WRITE_THROUGH", 1)
     lg.append(1, b"written through")  # the append writes the buffer (pwrite, no sync)
-    monkeypatch.setattr(log_module, "_WRITE_THROUGH", 4 * 1024 * 1024)
+    monkeypatch.setattr(recoverylog, "_WRITE_THROUGH", 4 * 1024 * 1024)
     lg.force(lg.append(1, b"after it"))
     assert [c for c, _ in disk.calls] == ["pwrite", "pwrite", "fdatasync"]
     assert disk.calls[-1] == ("fdatasync", lg._fds[0])

@@ -8,10 +8,11 @@ import os
 
 import pytest
 
-from mqpy.engine import log as log_module
-from mqpy.engine.log import PAGE_SIZE, LogConfig, LogWriteError, RecoveryLog
+from mqpy.engine import groupcommit, logfiles
+from mqpy.engine.log import PAGE_SIZE, LogConfig, LogWriteError
+from mqpy.engine.recoverylog import RecoveryLog
 
-pytestmark = pytest.mark.skipif(not log_module._DIRECT, reason="no O_DIRECT or RWF_DSYNC here")
+pytestmark = pytest.mark.skipif(not groupcommit._DIRECT, reason="no O_DIRECT or RWF_DSYNC here")
 
 SMALL = LogConfig(LogFilePages=4, LogPrimaryFiles=2, LogSecondaryFiles=1)  # 16 KB segments
 
@@ -67,7 +68,8 @@ def _direct_log(tmp_path, monkeypatch) -> tuple[RecoveryLog, _Disk]:
     if not _direct_works(str(tmp_path)):
         pytest.skip("this file system refuses O_DIRECT")
     disk = _Disk()
-    monkeypatch.setattr(log_module, "os", disk)
+    for module in (logfiles, groupcommit):  # (the log modules that do I/O)
+        monkeypatch.setattr(module, "os", disk)
     log = RecoveryLog(str(tmp_path), SMALL)
     list(log.scan(0))
     return log, disk
@@ -106,7 +108,8 @@ def test_a_file_system_refusing_o_direct_gets_the_page_cache_for_good(tmp_path, 
     is asked for once only, and every record reads back."""
     disk = _Disk()
     disk.refuse_direct = True
-    monkeypatch.setattr(log_module, "os", disk)
+    for module in (logfiles, groupcommit):  # (the log modules that do I/O)
+        monkeypatch.setattr(module, "os", disk)
     log = RecoveryLog(str(tmp_path), SMALL)
     list(log.scan(0))
     for i in range(5):

@@ -15,7 +15,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC, config, inprocess
-from mqpy.engine import log as log_module
+from mqpy.engine import groupcommit, logfiles
 from tests.support import small_log
 
 
@@ -35,7 +35,7 @@ class _Disk:
                 if code is None:
                     done = real(fd, buffers, offset, flags)
                     code = self.failing.get("fdatasync")
-                    if code is None or not flags & log_module._RWF_DSYNC:
+                    if code is None or not flags & groupcommit._RWF_DSYNC:
                         return done
                 raise OSError(code, os.strerror(code))
 
@@ -53,7 +53,8 @@ class _Disk:
 @pytest.fixture
 def disk(monkeypatch):
     fake = _Disk()
-    monkeypatch.setattr(log_module, "os", fake)
+    for module in (logfiles, groupcommit):  # (the log modules that do I/O)
+        monkeypatch.setattr(module, "os", fake)
     return fake
 
 
@@ -211,8 +212,9 @@ def test_pagesets_that_cannot_take_a_checkpoint_fill_the_log_then_2102_and_nothi
 @pytest.fixture
 def full_for_gets(monkeypatch):
     """A log with no room for the record of a get outside syncpoint while ``.on`` is set."""
-    from mqpy.engine.log import LogFull, RecoveryLog
+    from mqpy.engine.log import LogFull
     from mqpy.engine.records import RecordType
+    from mqpy.engine.recoverylog import RecoveryLog
 
     real_append = RecoveryLog.append
 
@@ -305,9 +307,10 @@ def test_a_backout_record_larger_than_the_fixed_reserve_fits_on_a_full_disk(
     need a segment the full disk cannot hold (LogDiskFull): the fixed 64 KB reserve is
     not enough. (Without formatting ahead: a segment formatted ahead of need would hold
     the record whatever was reserved.)"""
-    from mqpy.engine.log import LogConfig, LogDiskFull, RecoveryLog
+    from mqpy.engine.log import LogConfig, LogDiskFull
+    from mqpy.engine.recoverylog import RecoveryLog
 
-    monkeypatch.setattr(log_module, "_FORMAT_AHEAD", False)
+    monkeypatch.setattr(logfiles, "_FORMAT_AHEAD", False)
     cfg = LogConfig(LogFilePages=64)  # 256 KB segments
     log = RecoveryLog(str(tmp_path), cfg)
     list(log.scan(0))
@@ -317,7 +320,8 @@ def test_a_backout_record_larger_than_the_fixed_reserve_fits_on_a_full_disk(
     while log.end_lsn < cfg.segment_size - 90_000:
         log.append(1, b"g" * 10_000)
     log.force(log.end_lsn)
-    monkeypatch.setattr(log_module, "os", small_log.FullDisk())
+    for module in (logfiles, groupcommit):  # (the log modules that do I/O)
+        monkeypatch.setattr(module, "os", small_log.FullDisk())
     if not reserved_for_it:
         with pytest.raises(LogDiskFull):
             log.append(3, backout, reserved=True)

@@ -12,8 +12,9 @@ import time
 
 import pytest
 
-from mqpy.engine import log as log_module
-from mqpy.engine.log import LogConfig, LogDiskFull, LogFull, RecoveryLog
+from mqpy.engine import groupcommit, logfiles
+from mqpy.engine.log import LogConfig, LogDiskFull, LogFull, encode_record
+from mqpy.engine.recoverylog import RecoveryLog
 
 CFG = LogConfig(LogFilePages=64, LogPrimaryFiles=2, LogSecondaryFiles=1)  # 256 KB segments
 SEG = CFG.segment_size
@@ -21,7 +22,7 @@ RECORD = b"r" * 1000
 
 
 def _formatting_ahead(fd: int) -> bool:
-    return os.readlink(f"/proc/self/fd/{fd}").endswith(log_module._AHEAD_SUFFIX)
+    return os.readlink(f"/proc/self/fd/{fd}").endswith(logfiles._AHEAD_SUFFIX)
 
 
 class _Disk:
@@ -68,7 +69,8 @@ class _Disk:
 @pytest.fixture
 def disk(monkeypatch):
     fake = _Disk()
-    monkeypatch.setattr(log_module, "os", fake)
+    for module in (logfiles, groupcommit):  # (the log modules that do I/O)
+        monkeypatch.setattr(module, "os", fake)
     yield fake
     fake.gate.set()
 
@@ -122,7 +124,7 @@ def test_segments_formatted_ahead_never_exceed_the_primary_and_secondary_files_a
     when ordinary records fill it (formatting ahead a whole segment before it is needed, or
     half of one), then at no point are there more than 4 segment files (with the one kept in
     reserve) counting those being formatted, and the log ends full (LogFull)."""
-    monkeypatch.setattr(log_module, "_AHEAD", ahead)
+    monkeypatch.setattr(logfiles, "_AHEAD", ahead)
     log = _open(tmp_path)
     limit = CFG.max_segments + 1
     with pytest.raises(LogFull):
@@ -215,7 +217,7 @@ def test_a_half_formatted_file_left_by_a_crash_is_no_segment_and_is_removed_at_r
     log.force()
     n, end = log.stats.records, log.end_lsn
     log.close()
-    stray = log_module.encode_record(1, b"not in the log", end, end)
+    stray = encode_record(1, b"not in the log", end, end)
     (tmp_path / "S0000000.LOG.new").write_bytes(bytes(end) + stray)
     (tmp_path / "S0000001.LOG.ahead.new").write_bytes(b"\0" * 100)
     (tmp_path / "S0000002.LOG.new").write_bytes(stray)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from mqpy.engine import log as log_module
-from mqpy.engine.log import LogConfig, RecoveryLog
+from mqpy.engine import groupcommit
+from mqpy.engine.log import LogConfig
+from mqpy.engine.recoverylog import RecoveryLog
 
 
 class _Clock:
@@ -32,7 +33,7 @@ class _Wake:
 def _log(tmp_path, monkeypatch, *, sync_us: float, back_us: float) -> RecoveryLog:
     """A log whose rounds took ``sync_us`` each and whose forcers of the last held rounds
     took ``back_us`` to come back, the last round having ended now (a fixed clock)."""
-    monkeypatch.setattr(log_module, "perf_counter", _Clock(100.0))
+    monkeypatch.setattr(groupcommit, "perf_counter", _Clock(100.0))
     log = RecoveryLog(str(tmp_path), LogConfig(LogFilePages=256))
     list(log.scan(0))
     log.stats.forces = 10
@@ -54,7 +55,7 @@ def test_a_held_round_waits_as_long_as_the_forcers_took_to_come_back(
     ``limit_us`` from the last round's end: the longer of a sync's time and 1.5 times the
     time they took to come back, and at most 1 ms."""
     log = _log(tmp_path, monkeypatch, sync_us=sync_us, back_us=back_us)
-    hold = log_module._Forcer(0)
+    hold = groupcommit._Forcer(0)
     hold.wake = _Wake()
     log._flushing, log._holder = True, hold
     assert log._hold(hold)  # (the wait timed out: the holder writes the round)
@@ -67,9 +68,9 @@ def test_the_last_forcer_back_tells_how_long_they_take_to_come_back(tmp_path, mo
     back 400 us after that round ended, then the time the forcers take to come back moves
     an eighth of the way from 0 to 400 us, and the round makes both records durable."""
     log = _log(tmp_path, monkeypatch, sync_us=100, back_us=0)
-    hold = log_module._Forcer(log.append(1, b"held"))
+    hold = groupcommit._Forcer(log.append(1, b"held"))
     log._flushing, log._holder, log._expect = True, hold, 1
-    log_module.perf_counter.now = 100.0004
+    groupcommit.perf_counter.now = 100.0004
     log.force(log.append(1, b"last"))
     assert log._back == pytest.approx(50e-6)
     assert log.flushed_lsn == log.end_lsn and hold.wake.acquire(False)  # (woken: durable)

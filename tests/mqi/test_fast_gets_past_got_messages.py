@@ -213,3 +213,28 @@ def test_a_message_expired_behind_got_messages_is_not_got(tmp_path, monkeypatch,
     seen = _both(tmp_path, monkeypatch, script, msgdlvsq, fast_only=False)
     assert _data(seen) == [b"first", b"third"]
     assert seen[-1] == ("depth", 0)
+
+
+@pytest.mark.parametrize("msgdlvsq", ["PRIORITY", "FIFO"])
+def test_a_get_past_got_messages_goes_past_another_units_uncommitted_put(
+        tmp_path, monkeypatch, msgdlvsq):
+    """Given another connection's get under syncpoint at the head and its uncommitted put
+    behind it, when this connection gets, then it takes the committed message behind both
+    (the fast path stepping aside at the uncommitted one), and after the other's commit the
+    message it put."""
+
+    def script(qm, other, put, get, seen, q):
+        put(b"first", 5)
+        get(other)
+        mqpy.Queue(other, "Q", OUT).put(b"uncommitted", mqpy.MD(Priority=5),
+                                        mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+        put(b"committed", 5)
+        get()
+        other.commit()
+        get()
+        get()
+        qm.commit()
+
+    seen = _both(tmp_path, monkeypatch, script, msgdlvsq, fast_only=False)
+    assert _data(seen) == [b"first", b"committed", b"uncommitted"]
+    assert seen[-2:] == [("error", CMQC.MQRC_NO_MSG_AVAILABLE), ("depth", 0)]

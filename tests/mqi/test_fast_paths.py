@@ -343,3 +343,19 @@ def test_a_put_setting_all_context_keeps_it_as_the_general_path_does(qmgr, monke
         monkeypatch.setattr(fastpath, "ENABLED", fast)
         with raises_mq(CMQC.MQRC_NOT_OPEN_FOR_SET_ALL):
             plain.put(b"x", arrival(), mqpy.PMO(Options=CMQC.MQPMO_SET_ALL_CONTEXT))
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_a_get_by_a_short_msgid_of_zeros_selects_no_message(qm, monkeypatch, fast):
+    """Given two messages, when a get asks for a MsgId of zeros shorter than 24 bytes
+    (MQMI_NONE as an application may spell it), with the fast paths or without, then it
+    takes the first message, as a get asking for no MsgId does, and the second is left."""
+    monkeypatch.setattr(fastpath, "ENABLED", fast)
+    out = mqpy.Queue(qm, "Q1", OUT)
+    for data in (b"first", b"second"):
+        out.put(data, mqpy.MD())
+    q = mqpy.Queue(qm, "Q1", IN)
+    md = mqpy.MD(MsgId=b"\x00" * 8)
+    assert q.get(None, md, mqpy.GMO()) == b"first"
+    assert md.MsgId.startswith(b"AMQ ")
+    assert q.get() == b"second"

@@ -34,7 +34,7 @@ def contents(qm: mqpy.QueueManager) -> list[bytes]:
 
 class FullDisk:
     """The log module's ``os`` on a full disk: no new segment file's contents can be
-    written (monkeypatch ``mqpy.engine.log.os`` with one)."""
+    written (monkeypatch the ``os`` of mqpy.engine.logfiles and groupcommit with one)."""
 
     def __getattr__(self, name):
         return getattr(os, name)
