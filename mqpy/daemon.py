@@ -42,7 +42,7 @@ import sys
 from collections.abc import Callable
 from typing import IO, Any
 
-from mqpy import CMQC, config, errorlog, extensions, filemodes, local, messages
+from mqpy import CMQC, config, errorlog, extensions, filemodes, local, messages, outfiles
 from mqpy.errors import MQMIError
 
 __all__ = [
@@ -420,6 +420,10 @@ def program(module: str, *args: str) -> list[str]:
     return [sys.executable, "-P", "-m", module, *args]
 
 
+#: The channel initiator's output file in the queue manager's errors directory.
+CHINIT_OUTPUT = "runmqchi.out"
+
+
 def _start_chinit(name: str, root: str | None, qmdir: str) -> Any:
     """strmqm starts the channel initiator (runmqchi) as a process of its own, an MQI
     application of this queue manager; MQPY_NO_CHINIT=1 leaves it out."""
@@ -430,12 +434,13 @@ def _start_chinit(name: str, root: str | None, qmdir: str) -> Any:
     cmd = program("mqpy_cli.chinit", "-m", name)
     if root:
         cmd += ["--data-path", root]
-    out = filemodes.open_file(os.path.join(qmdir, "errors", "runmqchi.out"), "ab")
-    try:
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=out,
-                                start_new_session=True)
-    finally:
-        out.close()
+    # its standard output echoes its error-log entries: the error log has them already;
+    # its standard error (the interpreter's complaints) goes to runmqchi.out, rotated
+    output = outfiles.OutputFile(os.path.join(qmdir, "errors", CHINIT_OUTPUT))
+    filemodes.makedirs(os.path.dirname(output.path))
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    output.copy_in_background(proc.stderr)
     with filemodes.open_file(os.path.join(qmdir, "chinit.pid"), "w") as f:
         f.write(f"{proc.pid}\n")
     return proc

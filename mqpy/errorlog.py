@@ -69,6 +69,7 @@ import attrs
 
 from mqpy import config, filemodes, messages
 from mqpy.messages import AMQMessage
+from mqpy.outfiles import shift_generations
 from mqpy.qmerrorlog import QMErrorLogConfig, Suppression
 
 __all__ = [
@@ -408,10 +409,7 @@ class ErrorLog:
             return
         if size == 0 or size + incoming <= self.max_size:
             return
-        p1, p2, p3 = (os.path.join(self.directory, n) for n in LOG_NAMES)
-        if os.path.exists(p2):
-            os.replace(p2, p3)
-        os.replace(p1, p2)
+        shift_generations([os.path.join(self.directory, n) for n in LOG_NAMES])
 
 
 # ---------------------------------------------------------------------------- reading

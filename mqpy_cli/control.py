@@ -29,7 +29,7 @@ import typing
 
 import click
 
-from mqpy import config, filemodes, local
+from mqpy import config, filemodes, local, outfiles
 from mqpy.daemon import describe_status, program
 from mqpy.errorlog import VRMF
 
@@ -258,11 +258,12 @@ DAEMON_OUTPUT = "daemon.out"
 
 
 def _daemon_output(qmgr: str, root: str) -> typing.BinaryIO | int:
-    """The daemon's output file in the queue manager's errors directory, appended to; the
-    null device if it cannot be opened (the daemon starts all the same)."""
+    """The daemon's output file in the queue manager's errors directory, rotated if full
+    (:mod:`mqpy.outfiles`) and appended to; the null device if it cannot be opened (the
+    daemon starts all the same)."""
     path = os.path.join(config.qmgr_dir(qmgr, root), "errors", DAEMON_OUTPUT)
     try:
-        return filemodes.open_file(path, "ab")  # (closed once the daemon has it)
+        return outfiles.OutputFile(path).open()  # (closed once the daemon has it)
     except OSError:
         return subprocess.DEVNULL
 
