@@ -435,12 +435,15 @@ def _start_chinit(name: str, root: str | None, qmdir: str) -> Any:
     if root:
         cmd += ["--data-path", root]
     # its standard output echoes its error-log entries: the error log has them already;
-    # its standard error (the interpreter's complaints) goes to runmqchi.out, rotated
+    # its standard error (the interpreter's complaints) goes to runmqchi.out, kept bounded
     output = outfiles.OutputFile(os.path.join(qmdir, "errors", CHINIT_OUTPUT))
-    filemodes.makedirs(os.path.dirname(output.path))
-    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, start_new_session=True)
-    output.copy_in_background(proc.stderr)
+    out = output.open()
+    try:
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=out, start_new_session=True)
+    finally:
+        out.close()
+    output.keep_bounded(proc)
     with filemodes.open_file(os.path.join(qmdir, "chinit.pid"), "w") as f:
         f.write(f"{proc.pid}\n")
     return proc

@@ -8,13 +8,18 @@ else. Like AMQERR01-03 they are size-bounded: ``name.out`` is moved to ``name.ou
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 import threading
+import time
 from typing import IO
 
 from mqpy import filemodes
 
 #: Size at which a ``*.out`` file is rotated, bytes.
 OUTPUT_FILE_SIZE = 1024 * 1024
+#: How often a running process's output file is looked at, seconds.
+CHECK_INTERVAL = 2.0
 #: Files kept of one output: ``name.out``, ``name.out.1``, ``name.out.2``.
 OUTPUT_GENERATIONS = 3
 
@@ -32,47 +37,54 @@ def generations(path: str) -> list[str]:
 
 
 class OutputFile:
-    """One ``*.out`` file, appended to and rotated at ``max_size`` (default
-    :data:`OUTPUT_FILE_SIZE`)."""
+    """One ``*.out`` file, rotated at ``max_size`` (default :data:`OUTPUT_FILE_SIZE`).
+
+    The process whose output it is writes it directly (its standard error is the file):
+    nothing it says is lost if its starter ends first. Its starter keeps it bounded:
+    :meth:`open` rotates a full file before handing it over, :meth:`keep_bounded` copies a
+    full one to ``.1`` and empties it while the process runs (``copytruncate``: a line
+    written between the copy and the truncation is lost).
+    """
 
     def __init__(self, path: str, max_size: int | None = None) -> None:
         self.path = path
         self.max_size = max_size if max_size is not None else OUTPUT_FILE_SIZE
-        self._lock = threading.Lock()
 
-    def _rotate_for(self, incoming: int) -> None:
+    def full(self) -> bool:
         try:
-            size = os.stat(self.path).st_size
+            return os.stat(self.path).st_size >= self.max_size
         except FileNotFoundError:
-            return
-        if size and size + incoming > self.max_size:
-            shift_generations(generations(self.path))
+            return False
 
     def open(self) -> IO[bytes]:
-        """The file, rotated first if already full, opened for appending: for a child
-        process's standard error (it writes it directly, rotated again at its next start)."""
+        """The file, rotated first if full, opened for appending (O_APPEND: it can be
+        emptied under its writer, who then goes on at its new end)."""
         filemodes.makedirs(os.path.dirname(self.path))
-        self._rotate_for(1)
+        if self.full():
+            shift_generations(generations(self.path))
         return filemodes.open_file(self.path, "ab")
 
-    def write(self, data: bytes) -> None:
-        with self._lock:
-            self._rotate_for(len(data))
-            with self.open() as f:
-                f.write(data)
+    def rotate_in_place(self) -> None:
+        """``.1`` becomes ``.2``, a copy of the file ``.1``, and the file is emptied."""
+        older = generations(self.path)
+        shift_generations(older[1:])
+        shutil.copyfile(self.path, older[1])
+        os.truncate(self.path, 0)
 
-    def copy_from(self, stream: IO[bytes]) -> None:
-        """Append what ``stream`` (a child's standard error) says until it ends, rotating as
-        it goes; an output that cannot be written is dropped, never the child."""
-        for line in iter(stream.readline, b""):
-            try:
-                self.write(line)
-            except OSError:
-                pass
-        stream.close()
+    def keep_bounded(self, proc: subprocess.Popen) -> threading.Thread:
+        """A thread that rotates the file in place whenever it is full, every
+        :data:`CHECK_INTERVAL` seconds, until ``proc`` has ended."""
 
-    def copy_in_background(self, stream: IO[bytes]) -> threading.Thread:
-        thread = threading.Thread(target=self.copy_from, args=(stream,),
-                                  name=f"output {os.path.basename(self.path)}", daemon=True)
+        def watch() -> None:
+            while proc.poll() is None:
+                time.sleep(CHECK_INTERVAL)
+                try:
+                    if self.full():
+                        self.rotate_in_place()
+                except OSError:
+                    pass  # (a full disk: the next look tries again)
+
+        thread = threading.Thread(target=watch, daemon=True,
+                                  name=f"output {os.path.basename(self.path)}")
         thread.start()
         return thread
