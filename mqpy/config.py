@@ -376,12 +376,22 @@ def parse_qmerrorlog(values: dict[str, str], path: str = "qm.ini") -> QMErrorLog
                                   default.suppress_interval))
 
 
+#: qm.ini path -> (its mtime, its QMErrorLog stanza), read once a change in this process
+_qmerrorlog_read: dict[str, tuple[int, QMErrorLogConfig]] = {}
+
+
 def qmerrorlog_of(qmdir: str) -> QMErrorLogConfig:
     """The QMErrorLog stanza of the queue manager in ``qmdir``, for its error log: IBM's
-    defaults where qm.ini has none or a value strmqm would refuse (strmqm said so)."""
+    defaults where there is no qm.ini, no stanza, or a value strmqm would refuse (strmqm
+    said so)."""
     path = os.path.join(qmdir, "qm.ini")
     try:
-        return parse_qmerrorlog(stanza(read_stanzas(path), "QMErrorLog"), path)
+        mtime = os.stat(path).st_mtime_ns
+        known = _qmerrorlog_read.get(path)
+        if known is None or known[0] != mtime:
+            rules = parse_qmerrorlog(stanza(read_stanzas(path), "QMErrorLog"), path)
+            known = _qmerrorlog_read[path] = (mtime, rules)
+        return known[1]
     except (ConfigError, OSError):
         return QMErrorLogConfig()
 

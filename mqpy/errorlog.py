@@ -57,11 +57,14 @@ import getpass
 import os
 import platform
 import re
+import struct
 import sys
+import syslog
 import textwrap
 import threading
 import traceback
 from collections.abc import Callable, Iterator, Mapping
+from importlib.metadata import version
 from types import TracebackType
 from typing import IO, Any
 
@@ -106,8 +109,6 @@ EXIT_UNEXPECTED = 71
 
 def _vrmf() -> str:
     try:
-        from importlib.metadata import version
-
         parts = [p for p in re.split(r"[^0-9]+", version("mqpy")) if p][:4]
     except Exception:  # not installed: running from a source tree
         parts = ["0", "1", "0"]
@@ -161,32 +162,10 @@ def early_errors_dir(data_root: str, default_prefix: str | None = None) -> str:
     return os.path.join(default_prefix or data_root, "errors")
 
 
-#: (qm.ini path) -> (its mtime, the QMErrorLog rules read from it), for this process
-_rules_read: dict[str, tuple[int, QMErrorLogConfig]] = {}
-#: (pid, errors directory) -> what this process's writers of that directory left out
-_suppressions: dict[tuple[int, str], Suppression] = {}
-_rules_lock = threading.Lock()
-
-
 def qmerrorlog_rules(directory: str) -> QMErrorLogConfig:
     """The QMErrorLog rules for an errors directory: its queue manager's qm.ini stanza
     (``<qmgr dir>/errors``), IBM's defaults for the @SYSTEM and early directories."""
-    ini = os.path.join(os.path.dirname(os.path.abspath(directory)), "qm.ini")
-    try:
-        mtime = os.stat(ini).st_mtime_ns
-    except OSError:
-        return QMErrorLogConfig()
-    with _rules_lock:
-        known = _rules_read.get(ini)
-        if known is None or known[0] != mtime:
-            known = _rules_read[ini] = (mtime, config.qmerrorlog_of(os.path.dirname(ini)))
-        return known[1]
-
-
-def _suppression(directory: str) -> Suppression:
-    key = (os.getpid(), os.path.realpath(directory))
-    with _rules_lock:
-        return _suppressions.setdefault(key, Suppression())
+    return config.qmerrorlog_of(os.path.dirname(os.path.abspath(directory)))
 
 
 # ---------------------------------------------------------------------------- formatting
@@ -311,7 +290,7 @@ class ErrorLog:
         self.program = program or _program()
         self._max_size = max_size
         self._rules = rules
-        self._suppression = _suppression(directory)
+        self._suppression = Suppression.of_directory(directory)
         self.installation = installation
         self.vrmf = vrmf
         self.host = host or platform.node() or "localhost"
@@ -714,8 +693,6 @@ def _stack(frame: Any) -> traceback.StackSummary:
 
 
 def _pointer_size() -> int:
-    import struct
-
     return struct.calcsize("P")
 
 
@@ -753,8 +730,6 @@ def write_fdc(directory: str, probe_id: str, component: str, exc: BaseException 
 
 def syslog_alert(path: str, probe_id: str) -> None:
     """The ``user.error`` syslog record naming an FDC file, as IBM MQ on UNIX writes one."""
-    import syslog
-
     syslog.openlog("mqpy", syslog.LOG_PID, syslog.LOG_USER)
     syslog.syslog(syslog.LOG_ERR, f"FFST record created: probe {probe_id}, file {path}")
 

@@ -10,7 +10,9 @@ process and one errors directory, when each suppressed number was last written.
 from __future__ import annotations
 
 import datetime as _dt
+import os
 import re
+import threading
 
 import attrs
 
@@ -60,11 +62,22 @@ class QMErrorLogConfig:
 
 
 class Suppression:
-    """Which entries one writer leaves out: excluded numbers always, a suppressed number
-    when it was written less than SuppressInterval ago."""
+    """Which entries the writers of one errors directory in this process leave out:
+    excluded numbers always, a suppressed number when it was written less than
+    SuppressInterval ago."""
+
+    _known: dict[tuple[int, str], Suppression] = {}
+    _known_lock = threading.Lock()
 
     def __init__(self) -> None:
         self._last: dict[str, _dt.datetime] = {}
+
+    @classmethod
+    def of_directory(cls, directory: str) -> Suppression:
+        """The one of this process for ``directory``, shared by all its writers."""
+        key = (os.getpid(), os.path.realpath(directory))
+        with cls._known_lock:
+            return cls._known.setdefault(key, cls())
 
     def excluded(self, rules: QMErrorLogConfig, msgid: str) -> bool:
         return message_number(msgid) in rules.exclude
