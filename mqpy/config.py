@@ -20,9 +20,10 @@ import re
 
 import attrs
 
-from mqpy import filemodes
+from mqpy import filemodes, qmerrorlog
 from mqpy.engine.datamgr import Tuning
 from mqpy.engine.log import LogConfig
+from mqpy.qmerrorlog import QMErrorLogConfig
 
 ENV_DATA_PATH = "MQPY_DATA_PATH"
 _QM_NAME = re.compile(r"^[A-Za-z0-9._%/]{1,48}$")
@@ -220,6 +221,8 @@ class QMgrConfig:
     raw: list = attrs.Factory(list)
     #: the Channels stanza's numbers, as load checked them
     channel_limits: ChannelsConfig = attrs.Factory(ChannelsConfig)
+    #: the QMErrorLog stanza, as load checked it
+    error_log: QMErrorLogConfig = attrs.Factory(QMErrorLogConfig)
 
     @property
     def log_dir(self) -> str:
@@ -254,6 +257,7 @@ class QMgrConfig:
         )
         cfg.channels = stanza(st, "Channels")
         cfg.channel_limits = ChannelsConfig.parse(cfg.channels, path)
+        cfg.error_log = parse_qmerrorlog(stanza(st, "QMErrorLog"), path)
         return cfg
 
     def save(self) -> None:
@@ -310,6 +314,8 @@ _RANGES: dict[str, tuple[int, int]] = {
     "MaxUnauthChannels": (1, 999_999_999), "MaxUnauthChannelsPerAddress": (1, 999_999_999),
     "MaxUnauthBytes": (4096, 104_857_600 + 65536), "UnauthTimeout": (1, 3600),
     "MaxUnauthBindings": (1, 999_999_999), "BindingsConnectTimeout": (1, 3600),
+    "ErrorLogSize": qmerrorlog.ERROR_LOG_SIZE_RANGE,
+    "SuppressInterval": qmerrorlog.SUPPRESS_INTERVAL_RANGE,
 }
 
 
@@ -339,6 +345,55 @@ def _choice(path: str, where: str, values: dict[str, str], key: str,
     if raw.strip().upper() not in choices:
         raise ConfigError(path, where, key, raw, choices=choices)
     return raw.strip().upper()
+
+
+#: what ExcludeMessage and SuppressMessage take, as AMQ8940E says it
+_NUMBER_LIST = "a comma-separated list of message numbers (such as 9001,9202)"
+
+
+def _message_numbers(path: str, values: dict[str, str], key: str) -> frozenset[str]:
+    """``values[key]`` as a list of AMQ message numbers, empty if absent; anything else in
+    the list is a :class:`ConfigError`."""
+    raw = _get(values, key)
+    if raw is None:
+        return frozenset()
+    numbers = qmerrorlog.parse_numbers(raw)
+    if numbers is None:
+        raise ConfigError(path, "QMErrorLog", key, raw, choices=(_NUMBER_LIST,))
+    return numbers
+
+
+def parse_qmerrorlog(values: dict[str, str], path: str = "qm.ini") -> QMErrorLogConfig:
+    """The QMErrorLog stanza checked (keys whatever their case): a size or interval out of
+    IBM's range, or a list item that is not a message number, is a :class:`ConfigError`."""
+    default = QMErrorLogConfig()
+    return QMErrorLogConfig(
+        error_log_size=_number(path, "QMErrorLog", values, "ErrorLogSize",
+                               default.error_log_size),
+        exclude=_message_numbers(path, values, "ExcludeMessage"),
+        suppress=_message_numbers(path, values, "SuppressMessage"),
+        suppress_interval=_number(path, "QMErrorLog", values, "SuppressInterval",
+                                  default.suppress_interval))
+
+
+#: qm.ini path -> (its mtime, its QMErrorLog stanza), read once a change in this process
+_qmerrorlog_read: dict[str, tuple[int, QMErrorLogConfig]] = {}
+
+
+def qmerrorlog_of(qmdir: str) -> QMErrorLogConfig:
+    """The QMErrorLog stanza of the queue manager in ``qmdir``, for its error log: IBM's
+    defaults where there is no qm.ini, no stanza, or a value strmqm would refuse (strmqm
+    said so)."""
+    path = os.path.join(qmdir, "qm.ini")
+    try:
+        mtime = os.stat(path).st_mtime_ns
+        known = _qmerrorlog_read.get(path)
+        if known is None or known[0] != mtime:
+            rules = parse_qmerrorlog(stanza(read_stanzas(path), "QMErrorLog"), path)
+            known = _qmerrorlog_read[path] = (mtime, rules)
+        return known[1]
+    except (ConfigError, OSError):
+        return QMErrorLogConfig()
 
 
 def set_channels_value(name: str, key: str, value: str, root: str | None = None) -> None:

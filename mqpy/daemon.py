@@ -45,7 +45,17 @@ from typing import IO, Any
 
 import trio
 
-from mqpy import CMQC, amqmsgs, config, errorlog, extensions, filemodes, inprocess, services
+from mqpy import (
+    CMQC,
+    amqmsgs,
+    config,
+    errorlog,
+    extensions,
+    filemodes,
+    inprocess,
+    outfiles,
+    services,
+)
 from mqpy.bindings_listener import BindingsServer
 from mqpy.engine.log import LogCorrupt
 from mqpy.engine.pageset import PagesetError
@@ -377,6 +387,10 @@ def _start_statistics(eng: Any) -> Callable[[], None]:
         return lambda: None
 
 
+#: The channel initiator's output file in the queue manager's errors directory.
+CHINIT_OUTPUT = "runmqchi.out"
+
+
 def _start_chinit(name: str, root: str | None, qmdir: str) -> Any:
     """strmqm starts the channel initiator (runmqchi) as a process of its own, an MQI
     application of this queue manager; MQPY_NO_CHINIT=1 leaves it out."""
@@ -386,12 +400,16 @@ def _start_chinit(name: str, root: str | None, qmdir: str) -> Any:
     cmd = program("mqpy_cli.chinit", "-m", name)
     if root:
         cmd += ["--data-path", root]
-    out = filemodes.open_file(os.path.join(qmdir, "errors", "runmqchi.out"), "ab")
+    # its standard output echoes its error-log entries: the error log has them already;
+    # its standard error (the interpreter's complaints) goes to runmqchi.out, kept bounded
+    output = outfiles.OutputFile(os.path.join(qmdir, "errors", CHINIT_OUTPUT))
+    out = output.open()
     try:
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=out,
-                                start_new_session=True)
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=out, start_new_session=True)
     finally:
         out.close()
+    output.keep_bounded(proc)
     with filemodes.open_file(os.path.join(qmdir, "chinit.pid"), "w") as f:
         f.write(f"{proc.pid}\n")
     return proc

@@ -6,9 +6,10 @@ Owns the on-disk layout operators and their tools already read, spec operations-
 - **Error logs.** ``<qmgr dir>/errors/AMQERR01.LOG`` when the queue manager is known,
   ``<root>/qmgrs/@SYSTEM/errors`` when it is not (:func:`errors_dir`), ``<root>/errors`` for
   errors before any configuration could be read (:func:`early_errors_dir`). Newest entries
-  are in AMQERR01; when it would grow past ErrorLogSize (256 KB, qm.ini ``QMErrorLog``
-  stanza) AMQERR02 becomes AMQERR03 (the old 03 is lost), 01 becomes 02, and a fresh 01
-  takes the entry. Each entry is laid out as IBM MQ 9.1 writes it on UNIX::
+  are in AMQERR01; when it would grow past ErrorLogSize (qm.ini ``QMErrorLog`` stanza,
+  :mod:`mqpy.qmerrorlog`, 32 MB by default) AMQERR02 becomes AMQERR03 (the old 03 is lost),
+  01 becomes 02, and a fresh 01 takes the entry. The stanza's ExcludeMessage and
+  SuppressMessage leave entries out. Each entry is laid out as IBM MQ 9.1 writes it on UNIX::
 
       05/14/2024 09:12:07 AM - Process(4242.7) User(mqm) Program(runmqchi)
                           Host(box1) Installation(Installation1)
@@ -62,37 +63,36 @@ import syslog
 import textwrap
 import threading
 import traceback
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from importlib.metadata import version
 from types import TracebackType
 from typing import IO, Any
 
 import attrs
 
-from mqpy import amqmsgs, filemodes
+from mqpy import amqmsgs, config, filemodes
 from mqpy.amqmsgs import AMQMessage
+from mqpy.outfiles import shift_generations
+from mqpy.qmerrorlog import QMErrorLogConfig, Suppression
 
 __all__ = [
-    "DEFAULT_ERROR_LOG_SIZE",
     "ErrorLog",
     "FFST_TITLE",
     "LogEntry",
     "SYSTEM_QMGR_DIR",
     "VRMF",
     "early_errors_dir",
-    "error_log_size",
     "errors_dir",
     "fdc_guard",
     "format_entry",
     "format_fdc",
     "parse_log",
+    "qmerrorlog_rules",
     "read_entries",
     "syslog_alert",
     "write_fdc",
 ]
 
-#: Size at which AMQERR01.LOG is rotated (seed 001: "capacity of 256kb").
-DEFAULT_ERROR_LOG_SIZE = 256 * 1024
 LOG_NAMES = ("AMQERR01.LOG", "AMQERR02.LOG", "AMQERR03.LOG")
 LOCK_NAME = "AMQERR01.LCK"
 #: Directory name used under ``qmgrs/`` when no queue manager is known.
@@ -162,20 +162,10 @@ def early_errors_dir(data_root: str, default_prefix: str | None = None) -> str:
     return os.path.join(default_prefix or data_root, "errors")
 
 
-def error_log_size(stanzas: Sequence[tuple[str, Mapping[str, str]]]) -> int:
-    """ErrorLogSize from the ``QMErrorLog`` stanza of parsed qm.ini stanzas, else 256 KB.
-
-    Takes what ``mqpy.config.read_stanzas`` returns, so this module needs no config code.
-    """
-    for name, values in stanzas:
-        if name == "QMErrorLog" and "ErrorLogSize" in values:
-            try:
-                size = int(values["ErrorLogSize"])
-            except ValueError:
-                break
-            if size > 0:
-                return size
-    return DEFAULT_ERROR_LOG_SIZE
+def qmerrorlog_rules(directory: str) -> QMErrorLogConfig:
+    """The QMErrorLog rules for an errors directory: its queue manager's qm.ini stanza
+    (``<qmgr dir>/errors``), IBM's defaults for the @SYSTEM and early directories."""
+    return config.qmerrorlog_of(os.path.dirname(os.path.abspath(directory)))
 
 
 # ---------------------------------------------------------------------------- formatting
@@ -281,26 +271,44 @@ _DEFAULT = object()
 class ErrorLog:
     """The error logs of one errors directory, appended to by any process of the installation.
 
-    ``qmgr`` and ``program`` are defaults for :meth:`write`; ``max_size`` is ErrorLogSize.
-    Files are created on the first write, not before (spec: operations-dlq-clusters 7.1).
+    ``qmgr`` and ``program`` are defaults for :meth:`write`. ``rules`` (default: the
+    queue manager's qm.ini QMErrorLog stanza, :func:`qmerrorlog_rules`) decide the size at
+    which the files rotate and the entries left out; ``max_size`` overrides their
+    ErrorLogSize. ``clock`` stamps entries and times SuppressInterval. Files are created on
+    the first write, not before (spec: operations-dlq-clusters 7.1).
     """
 
     def __init__(self, directory: str, *, qmgr: str | None = None, program: str | None = None,
-                 max_size: int = DEFAULT_ERROR_LOG_SIZE,
+                 max_size: int | None = None, rules: QMErrorLogConfig | None = None,
                  installation: str = DEFAULT_INSTALLATION, vrmf: str = VRMF,
                  host: str | None = None, user: str | None = None,
                  clock: Callable[[], _dt.datetime] = _now) -> None:
-        if max_size <= 0:
+        if max_size is not None and max_size <= 0:
             raise ValueError("ErrorLogSize must be positive")
         self.directory = directory
         self.qmgr = qmgr
         self.program = program or _program()
-        self.max_size = max_size
+        self._max_size = max_size
+        self._rules = rules
+        self._suppression = Suppression.of_directory(directory)
         self.installation = installation
         self.vrmf = vrmf
         self.host = host or platform.node() or "localhost"
         self.user = user or _user()
         self.clock = clock
+
+    @property
+    def rules(self) -> QMErrorLogConfig:
+        return self._rules if self._rules is not None else qmerrorlog_rules(self.directory)
+
+    @property
+    def max_size(self) -> int:
+        """ErrorLogSize: AMQERR01.LOG is rotated before it would grow past it."""
+        return self._max_size if self._max_size is not None else self.rules.error_log_size
+
+    @max_size.setter
+    def max_size(self, size: int) -> None:
+        self._max_size = size
 
     @property
     def path(self) -> str:
@@ -326,7 +334,8 @@ class ErrorLog:
     def write(self, msg: AMQMessage, *, inserts: Mapping[str, object] | None = None,
               qmgr: Any = _DEFAULT, program: str | None = None, comp: str | None = None,
               line: int | None = None) -> str:
-        """Append one entry for ``msg``; return the entry's text.
+        """Append one entry for ``msg``; return the entry's text, ``""`` when the
+        QMErrorLog rules left it out (ExcludeMessage, or SuppressMessage within its interval).
 
         A ``qmgr`` insert the message needs is taken from the log's queue manager when not
         given. ``comp``/``line`` default to the calling Python file and line.
@@ -340,12 +349,18 @@ class ErrorLog:
             c_comp, c_line = _caller()
             comp = comp if comp is not None else c_comp
             line = line if line is not None else c_line
+        rules = self.rules
+        if self._suppression.excluded(rules, msg.msgid):
+            return ""
         text = ""
         try:
             filemodes.makedirs(self.directory)
             with _locked(self.directory):
                 # Timestamp under the lock, so file order is time order across processes.
-                text = format_entry(rendered, when=self.clock(), pid=os.getpid(),
+                when = self.clock()
+                if not self._suppression.allows(rules, msg.msgid, when):
+                    return ""
+                text = format_entry(rendered, when=when, pid=os.getpid(),
                                     tid=threading.get_native_id(), user=self.user,
                                     program=program or self.program, host=self.host,
                                     installation=self.installation, vrmf=self.vrmf, qmgr=qm,
@@ -373,10 +388,7 @@ class ErrorLog:
             return
         if size == 0 or size + incoming <= self.max_size:
             return
-        p1, p2, p3 = (os.path.join(self.directory, n) for n in LOG_NAMES)
-        if os.path.exists(p2):
-            os.replace(p2, p3)
-        os.replace(p1, p2)
+        shift_generations([os.path.join(self.directory, n) for n in LOG_NAMES])
 
 
 # ---------------------------------------------------------------------------- reading

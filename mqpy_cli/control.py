@@ -30,7 +30,7 @@ import typing
 import click
 
 import mqpy
-from mqpy import config, filemodes, inprocess
+from mqpy import config, filemodes, inprocess, outfiles
 from mqpy.engine.log import LogConfig
 from mqpy.engine.objects import SYSTEM_OBJECTS
 from mqpy.errorlog import VRMF
@@ -256,11 +256,12 @@ DAEMON_OUTPUT = "daemon.out"
 
 
 def _daemon_output(qmgr: str, root: str) -> typing.BinaryIO | int:
-    """The daemon's output file in the queue manager's errors directory, appended to; the
-    null device if it cannot be opened (the daemon starts all the same)."""
+    """The daemon's output file in the queue manager's errors directory, rotated if full
+    (:mod:`mqpy.outfiles`) and appended to; the null device if it cannot be opened (the
+    daemon starts all the same)."""
     path = os.path.join(config.qmgr_dir(qmgr, root), "errors", DAEMON_OUTPUT)
     try:
-        return filemodes.open_file(path, "ab")  # (closed once the daemon has it)
+        return outfiles.OutputFile(path).open()  # (closed once the daemon has it)
     except OSError:
         return subprocess.DEVNULL
 

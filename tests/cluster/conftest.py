@@ -204,7 +204,7 @@ class Cluster:
             depths = {q: self.depth(name, q) for q in ("SYSTEM.CLUSTER.TRANSMIT.QUEUE",
                                                        "SYSTEM.CLUSTER.COMMAND.QUEUE")}
             try:
-                with open(os.path.join(self.site.qmdir(name), "errors", "runmqchi.out")) as f:
+                with open(os.path.join(self.site.qmdir(name), "errors", "AMQERR01.LOG")) as f:
                     tail = f.read().splitlines()[-8:]
             except OSError:
                 tail = []

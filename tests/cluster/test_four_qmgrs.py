@@ -639,7 +639,7 @@ def test_messages_of_a_failed_channel_are_rerouted(cluster):
         _put_many(cluster, "QM3", "INVQ", 6, CMQC.MQOO_BIND_NOT_FIXED)
         got = _arrived(cluster, 6, qmgrs=("QM2",))
         assert sorted(got["QM2"]) == [b"msg %02d" % i for i in range(6)]
-        with open(os.path.join(cluster.site.qmdir("QM3"), "errors", "runmqchi.out")) as f:
+        with open(os.path.join(cluster.site.qmdir("QM3"), "errors", "AMQERR01.LOG")) as f:
             assert "re-routed" in f.read()
     finally:
         cluster.ensure_running("QM4")

@@ -7,13 +7,7 @@ import os
 import pytest
 
 from mqpy import amqmsgs as M
-from mqpy.errorlog import (
-    DEFAULT_ERROR_LOG_SIZE,
-    ErrorLog,
-    error_log_size,
-    parse_log,
-    read_entries,
-)
+from mqpy.errorlog import ErrorLog, parse_log, read_entries
 
 
 def _channels(entries) -> list[str]:
@@ -100,14 +94,6 @@ def test_unfinished_last_entry_is_not_returned(log_factory):
     with open(log.path, "a") as f:
         f.write(text[: len(text) // 2])
     assert _channels(read_entries(log.directory)) == ["C.1", "C.2"]
-
-
-def test_error_log_size_comes_from_the_qmerrorlog_stanza():
-    """qm.ini's QMErrorLog ErrorLogSize is IBM's knob; without it the limit is 256 KB."""
-    assert error_log_size([("QMErrorLog", {"ErrorLogSize": "1048576"})]) == 1048576
-    assert error_log_size([("Log", {"LogPrimaryFiles": "3"})]) == DEFAULT_ERROR_LOG_SIZE
-    assert error_log_size([("QMErrorLog", {"ErrorLogSize": "big"})]) == DEFAULT_ERROR_LOG_SIZE
-    assert DEFAULT_ERROR_LOG_SIZE == 256 * 1024
 
 
 def test_non_positive_limit_is_refused(tmp_path):
