@@ -43,6 +43,12 @@ from mqpy.rfh2 import RFH2
 from mqpy.structures import CD, CFH, DH, DLH, GMO, MD, OD, OR, PMO, PMR, RR, SCO, TM, TMC2, XQH
 from mqpy.version import __version__ as __version__
 
+#: pymqi's and ibmmq's build flag: "common", as ibmmq 2.x says, since one mqpy makes both
+#: bindings and client connections
+__mqbuild__ = "common"
+#: the command level of the MQI this package implements (ibmmq's ``__cmdlevel__``)
+__cmdlevel__ = CMQC.MQCMDL_CURRENT_LEVEL
+
 # pymqi's lower-case aliases of the structure classes ("Backward compatibility" in pymqi)
 cd = CD
 gmo = GMO
