@@ -468,6 +468,15 @@ class Queue:
     def get_handle(self) -> int | None:
         return self._hobj
 
+    def __del__(self) -> None:
+        """pymqi's: a Queue collected while open closes its handle; a failure (the
+        connection already ended, which closed it) is not the collector's to raise."""
+        if getattr(self, "_hobj", None) is not None:
+            try:
+                self.close()
+            except (MQMIError, PYIFError, OSError):
+                pass
+
     def __enter__(self) -> Queue:
         return self
 
