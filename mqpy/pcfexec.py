@@ -185,17 +185,19 @@ def _as_read(p: pcf.Parameter) -> Any:
     return p.value
 
 
-def _pymqi_dict(params: list[pcf.Parameter]) -> dict[int, Any]:
+def _pymqi_dict(params: list[pcf.Parameter], padded: bool = False) -> dict[int, Any]:
     """pymqi's shape of a response: {parameter: value}, a filter as (Operator, FilterValue),
-    and every group as a list of dicts (one per MQCFGR of that id); strings as read."""
+    and every group as a list of dicts (one per MQCFGR of that id); ``padded``: strings as
+    read, padding included (``PCFExecute.unpack``)."""
+    value = _as_read if padded else (lambda p: p.value)
     out: dict[int, Any] = {}
     for p in params:
         if isinstance(p, pcf.CFGR):
-            out.setdefault(p.Parameter, []).append(_pymqi_dict(p.Parameters))
+            out.setdefault(p.Parameter, []).append(_pymqi_dict(p.Parameters, padded))
         elif isinstance(p, pcf.FILTERS):
-            out[p.Parameter] = (p.Operator, _as_read(p))
+            out[p.Parameter] = (p.Operator, value(p))
         else:
-            out[p.Parameter] = _as_read(p)
+            out[p.Parameter] = value(p)
     return out
 
 
@@ -347,7 +349,7 @@ class PCFExecute(QueueManager):
         header = response.header
         if header.CompCode:
             raise MQMIError(header.CompCode, header.Reason)
-        return _pymqi_dict(response.params), header
+        return _pymqi_dict(response.params, padded=True), header
 
     def disconnect(self) -> None:
         """Close the reply queue and forget it and its name (pymqi's); end the connection
