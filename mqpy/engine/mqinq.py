@@ -1,6 +1,6 @@
 """MQINQ and MQSET of a connection, on an open queue or the queue manager
-(:class:`InquireCalls`), and the queue-manager selectors IBM documents for MQINQ beyond the
-engine's shared table (:data:`QMGR_ATTRIBUTES`)."""
+(:class:`InquireCalls`), and the queue and queue-manager selectors IBM documents for MQINQ
+beyond the engine's shared table (:data:`QUEUE_ATTRIBUTES`, :data:`QMGR_ATTRIBUTES`)."""
 
 from __future__ import annotations
 
@@ -115,6 +115,79 @@ QMGR_ATTRIBUTES: Mapping[int, tuple[str, object, Mapping[str, int] | int]] = {
 }
 
 
+_LOCAL = frozenset({"QLOCAL"})
+_LOCAL_MODEL = frozenset({"QLOCAL", "QMODEL"})
+_NOT_REMOTE = frozenset({"QLOCAL", "QMODEL", "QALIAS"})
+_NOT_MODEL = frozenset({"QLOCAL", "QALIAS", "QREMOTE"})
+_EVERY = frozenset({"QLOCAL", "QMODEL", "QALIAS", "QREMOTE"})
+_QMGR_ON_OFF = {**_ON_OFF, "QMGR": CMQC.MQMON_Q_MGR}
+
+#: selector -> (MQSC keyword, the queue types that have it, value of a new definition, MQSC
+#: words or a string's MQ length): the queue attributes of IBM's MQINQ table (distributed
+#: platforms) that the engine's shared table (selectors.QUEUE_SELECTORS) lacks
+QUEUE_ATTRIBUTES: Mapping[int, tuple[str, frozenset[str], object, Mapping[str, int] | int]] = {
+    CMQC.MQIA_ACCOUNTING_Q: ("ACCTQ", _LOCAL_MODEL, "QMGR", _QMGR_ON_OFF),
+    CMQC.MQIA_MONITORING_Q: ("MONQ", _LOCAL_MODEL, "QMGR", _LEVELS),
+    CMQC.MQIA_STATISTICS_Q: ("STATQ", _LOCAL_MODEL, "QMGR", _QMGR_ON_OFF),
+    CMQC.MQIA_BASE_TYPE: ("TARGTYPE", frozenset({"QALIAS"}), "QUEUE", {
+        "QUEUE": CMQC.MQOT_Q, "TOPIC": CMQC.MQOT_TOPIC}),
+    CMQC.MQIA_CLWL_Q_PRIORITY: ("CLWLPRTY", _NOT_MODEL, 0, {}),
+    CMQC.MQIA_CLWL_Q_RANK: ("CLWLRANK", _NOT_MODEL, 0, {}),
+    CMQC.MQIA_CLWL_USEQ: ("CLWLUSEQ", _LOCAL, "QMGR", {
+        "QMGR": CMQC.MQCLWL_USEQ_AS_Q_MGR, "LOCAL": CMQC.MQCLWL_USEQ_LOCAL,
+        "ANY": CMQC.MQCLWL_USEQ_ANY}),
+    CMQC.MQIA_DEF_BIND: ("DEFBIND", _EVERY, "OPEN", {
+        "OPEN": CMQC.MQBND_BIND_ON_OPEN, "NOTFIXED": CMQC.MQBND_BIND_NOT_FIXED,
+        "GROUP": CMQC.MQBND_BIND_ON_GROUP}),
+    CMQC.MQIA_DEF_PUT_RESPONSE_TYPE: ("DEFPRESP", _EVERY, "SYNC", {
+        "SYNC": CMQC.MQPRT_SYNC_RESPONSE, "ASYNC": CMQC.MQPRT_ASYNC_RESPONSE}),
+    CMQC.MQIA_DEF_READ_AHEAD: ("DEFREADA", _NOT_REMOTE, "NO", {
+        "NO": CMQC.MQREADA_NO, "YES": CMQC.MQREADA_YES, "DISABLED": CMQC.MQREADA_DISABLED}),
+    CMQC.MQIA_HARDEN_GET_BACKOUT: ("HARDENBO", _LOCAL_MODEL, "YES", {
+        "YES": CMQC.MQQA_BACKOUT_HARDENED, "NO": CMQC.MQQA_BACKOUT_NOT_HARDENED}),
+    CMQC.MQIA_NPM_CLASS: ("NPMCLASS", _LOCAL_MODEL, "NORMAL", {
+        "NORMAL": CMQC.MQNPM_CLASS_NORMAL, "HIGH": CMQC.MQNPM_CLASS_HIGH}),
+    CMQC.MQIA_PROPERTY_CONTROL: ("PROPCTL", _NOT_REMOTE, "COMPAT", {
+        "ALL": CMQC.MQPROP_ALL, "FORCE": CMQC.MQPROP_FORCE_MQRFH2,
+        "COMPAT": CMQC.MQPROP_COMPATIBILITY, "NONE": CMQC.MQPROP_NONE,
+        "V6COMPAT": CMQC.MQPROP_V6COMPAT}),
+    CMQC.MQIA_Q_DEPTH_HIGH_EVENT: ("QDPHIEV", _LOCAL_MODEL, "DISABLED", _EVENT),
+    CMQC.MQIA_Q_DEPTH_HIGH_LIMIT: ("QDEPTHHI", _LOCAL_MODEL, 80, {}),
+    CMQC.MQIA_Q_DEPTH_LOW_EVENT: ("QDPLOEV", _LOCAL_MODEL, "DISABLED", _EVENT),
+    CMQC.MQIA_Q_DEPTH_LOW_LIMIT: ("QDEPTHLO", _LOCAL_MODEL, 20, {}),
+    CMQC.MQIA_Q_DEPTH_MAX_EVENT: ("QDPMAXEV", _LOCAL_MODEL, "ENABLED", _EVENT),
+    CMQC.MQIA_Q_SERVICE_INTERVAL: ("QSVCINT", _LOCAL_MODEL, 999999999, {}),
+    CMQC.MQIA_Q_SERVICE_INTERVAL_EVENT: ("QSVCIEV", _LOCAL_MODEL, "NONE", {
+        "HIGH": CMQCFC.MQQSIE_HIGH, "OK": CMQCFC.MQQSIE_OK, "NONE": CMQCFC.MQQSIE_NONE}),
+    CMQC.MQIA_RETENTION_INTERVAL: ("RETINTVL", _LOCAL_MODEL, 999999999, {}),
+    CMQC.MQIA_SCOPE: ("SCOPE", _NOT_MODEL, "QMGR", {"QMGR": CMQCFC.MQSCO_Q_MGR,
+                                                     "CELL": CMQCFC.MQSCO_CELL}),
+    CMQC.MQCA_CLUSTER_NAME: ("CLUSTER", _NOT_MODEL, "", CMQC.MQ_CLUSTER_NAME_LENGTH),
+    CMQC.MQCA_CLUSTER_NAMELIST: ("CLUSNL", _NOT_MODEL, "", CMQC.MQ_NAMELIST_NAME_LENGTH),
+    CMQC.MQCA_CUSTOM: ("CUSTOM", _EVERY, "", CMQC.MQ_CUSTOM_LENGTH),
+}
+
+
+def _as_mqi(value: object, form: Mapping[str, int] | int) -> int | bytes:
+    """A stored value as MQINQ answers it: a string blank-padded to its MQ length
+    (``form`` an int), a word as MQ's number, or an integer."""
+    if isinstance(form, int):
+        return str(value).encode("latin-1", "replace")[:form].ljust(form, b" ")
+    if isinstance(value, str) and value in form:
+        return form[value]
+    return int(value)  # type: ignore[call-overload]
+
+
+def queue_attribute(selector: int, objtype: str, attributes: Mapping[str, object]
+                    ) -> int | bytes:
+    """MQINQ's answer for one queue ``selector`` of :data:`QUEUE_ATTRIBUTES`; for a queue
+    type without it, MQCC_WARNING with MQRC_SELECTOR_NOT_FOR_TYPE."""
+    keyword, types, default, form = QUEUE_ATTRIBUTES[selector]
+    if objtype not in types:
+        raise _fail(CMQC.MQRC_SELECTOR_NOT_FOR_TYPE, _WARNING)
+    return _as_mqi(attributes.get(keyword, default), form)
+
+
 def version_of(cmdlevel: int) -> str:
     """The VRMF a command level stands for, as MQCA_VERSION gives it (925 -> ``09020500``)."""
     return f"{cmdlevel // 100:02d}{cmdlevel // 10 % 10:02d}{cmdlevel % 10:02d}00"
@@ -138,11 +211,7 @@ def qmgr_attribute(selector: int, name: str, qmgr: Mapping[str, object]) -> int 
     value = qmgr.get(keyword, default)
     if value is None:
         value = _derived(keyword, name, qmgr)
-    if isinstance(form, int):
-        return str(value).encode("latin-1", "replace")[:form].ljust(form, b" ")
-    if isinstance(value, str) and value in form:
-        return form[value]
-    return int(value)  # type: ignore[call-overload]
+    return _as_mqi(value, form)
 
 
 class InquireCalls:
@@ -162,6 +231,8 @@ class InquireCalls:
                 return sel.to_mqi(selector, "NAME", h.obj.name)
             keyword = sel.QUEUE_SELECTORS.get(selector)
             if keyword is None:
+                if selector in QUEUE_ATTRIBUTES:
+                    return queue_attribute(selector, h.obj.objtype, h.obj.attributes)
                 raise _fail(CMQC.MQRC_SELECTOR_ERROR)
             if keyword in ("CURDEPTH", "IPPROCS", "OPPROCS"):
                 if h.obj.objtype != "QLOCAL":
