@@ -49,6 +49,22 @@ __mqbuild__ = "common"
 #: the command level of the MQI this package implements (ibmmq's ``__cmdlevel__``)
 __cmdlevel__ = CMQC.MQCMDL_CURRENT_LEVEL
 
+
+def get_versions() -> dict[str, object]:
+    """ibmmq's: this library's version and the MQ command level it implements."""
+    return {"module": __version__, "MQ": __cmdlevel__}
+
+
+def to_string(v: object, encoding: str = default.bytes_encoding) -> object:
+    """ibmmq's: an MQCHAR field as str, blanks and NULs stripped; a value that is not
+    bytes, or does not decode, unchanged."""
+    if isinstance(v, bytes):
+        try:
+            return v.decode(encoding).strip(" \x00")
+        except UnicodeError:
+            pass
+    return v
+
 # pymqi's lower-case aliases of the structure classes ("Backward compatibility" in pymqi)
 cd = CD
 gmo = GMO
@@ -68,5 +84,5 @@ __all__ = [
     "default", "ensure_bytes", "ensure_not_unicode", "is_unicode",
     "CFBF", "CFBS", "CFGR", "CFH", "CFIF", "CFIL", "CFIL64", "CFIN", "CFIN64", "CFSF", "CFSL",
     "CFST", "ByteString", "Filter", "FilterOperator", "IntegerFilter", "PCFExecute",
-    "StringFilter",
+    "StringFilter", "get_versions", "to_string",
 ]

@@ -51,6 +51,17 @@ def _check_credentials(user: str | None, password: str | None) -> None:
         raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_NOT_AUTHORIZED)
 
 
+def _csp_credentials(csp: Any) -> tuple[str | None, str | None]:
+    """The user id and password of an MQCSP (ibmmq's CSP: fields CSPUserId, CSPPassword; a
+    UserId or Password field is a mistake ibmmq names, PYIFError)."""
+    for wrong, right in (("UserId", "CSPUserId"), ("Password", "CSPPassword")):
+        if hasattr(csp, wrong):
+            raise PYIFError(f"{wrong} field in CSP class is called {right}")
+    values = [getattr(csp, field, None) for field in ("CSPUserId", "CSPPassword")]
+    user, password = (v.decode("utf-8") if isinstance(v, bytes) else v for v in values)
+    return user or None, password
+
+
 def _is_text(value: str) -> bool:
     """Can ``value`` be encoded (UTF-8, as an MQCSP travels)?"""
     try:
@@ -132,13 +143,21 @@ class QueueManager:
 
     def connect_with_options(self, name: str | bytes, *args: Any, user: str | None = None,
                              password: str | None = None, cd: Any = None, sco: Any = None,
-                             opts: int = 0, **kw: Any) -> None:
+                             opts: int = 0, csp: Any = None, cno: Any = None,
+                             bno: Any = None) -> None:
         """MQCONNX. An MQCD with a ConnectionName makes a client connection through its
         channel; MQCNO_CLIENT_BINDING one from MQSERVER / MQCCDTURL; otherwise bindings.
-        pymqi's older positional form ``(name, cd[, opts])`` is accepted too."""
+        pymqi's older positional form ``(name, cd[, opts])`` is accepted too; so are
+        ibmmq's ``csp`` (an MQCSP: its CSPUserId and CSPPassword are the credentials),
+        ``cno`` (an MQCNO: its Options) and ``bno`` (an MQBNO: no application balancing
+        here, as outside a uniform cluster)."""
         # lazy: the client channel (ssl, urllib) loads only when a program connects as a client
         from mqpy import client
 
+        if csp is not None:
+            user, password = _csp_credentials(csp)
+        if cno is not None:
+            opts |= getattr(cno, "Options", 0)
         _check_credentials(user, password)
         if args:
             cd = args[0] if cd is None else cd
@@ -164,12 +183,15 @@ class QueueManager:
 
     def connect_tcp_client(self, name: str | bytes, cd: Any, channel: str | bytes,
                            conn_name: str | bytes, user: str | None = None,
-                           password: str | None = None, sco: Any = None) -> None:
+                           password: str | None = None, sco: Any = None, *, cno: Any = None,
+                           csp: Any = None, bno: Any = None) -> None:
         """A client connection through a SVRCONN channel (pymqi's signature; ``sco``: an
-        MQSCO whose KeyRepository serves a TLS channel)."""
+        MQSCO whose KeyRepository serves a TLS channel; ibmmq's ``cno``, ``csp``, ``bno``
+        as :meth:`connect_with_options` takes them)."""
         cd.ChannelName = _name_bytes(channel)
         cd.ConnectionName = _name_bytes(conn_name)
-        self.connect_with_options(name, user=user, password=password, cd=cd, sco=sco)
+        self.connect_with_options(name, user=user, password=password, cd=cd, sco=sco,
+                                  cno=cno, csp=csp, bno=bno)
 
     def disconnect(self) -> None:
         """MQDISC: a unit of work still open is committed, as MQ does on a normal end."""

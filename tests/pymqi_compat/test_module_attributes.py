@@ -19,3 +19,27 @@ def test_version_and_command_level_are_there():
     command level of the MQI it implements (MQCMDL_CURRENT_LEVEL, as ibmmq gives it)."""
     assert all(part.isdigit() for part in pymqi.__version__.split("."))
     assert pymqi.__cmdlevel__ == CMQC.MQCMDL_CURRENT_LEVEL
+
+
+def test_get_versions_names_the_library_and_the_command_level():
+    """Given mqpy imported as ibmmq, when a program asks get_versions(), then it has
+    ibmmq's two keys: the module's version and the MQ command level."""
+    assert pymqi.get_versions() == {"module": pymqi.__version__, "MQ": pymqi.__cmdlevel__}
+
+
+def test_to_string_turns_an_mqchar_field_into_text():
+    """Given an MQCHAR field as MQINQ or an MQMD gives it (blank or NUL padded), when
+    to_string reads it, then it is the text without the padding; bytes that do not decode
+    and values that are not bytes come back unchanged."""
+    assert pymqi.to_string(b"QM1" + b" " * 45) == "QM1"
+    assert pymqi.to_string(b"MQSTR\x00\x00\x00") == "MQSTR"
+    assert pymqi.to_string(b"\xff\xfe", "utf-8") == b"\xff\xfe"
+    assert pymqi.to_string(42) == 42
+
+
+def test_structure_text_fields_take_str_or_bytes():
+    """Given structures built with str text fields, as ibmmq programs write them, then the
+    fields hold the same bytes as when given bytes."""
+    assert pymqi.MD(ReplyToQ="REPLY.Q").ReplyToQ == pymqi.MD(ReplyToQ=b"REPLY.Q").ReplyToQ
+    assert pymqi.OD(ObjectName="Q1").ObjectName == pymqi.OD(ObjectName=b"Q1").ObjectName
+    assert pymqi.CD(ChannelName="APP.SVRCONN").ChannelName == b"APP.SVRCONN"
