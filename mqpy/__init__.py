@@ -50,6 +50,10 @@ __mqbuild__ = "common"
 __cmdlevel__ = CMQC.MQCMDL_CURRENT_LEVEL
 
 
+#: ibmmq's name of ensure_bytes (a str for an MQCHAR field encoded as default.mqi_encoding)
+ensure_strings_are_bytes = ensure_bytes
+
+
 def get_versions() -> dict[str, object]:
     """ibmmq's: this library's version and the MQ command level it implements."""
     return {"module": __version__, "MQ": __cmdlevel__}
@@ -84,5 +88,5 @@ __all__ = [
     "default", "ensure_bytes", "ensure_not_unicode", "is_unicode",
     "CFBF", "CFBS", "CFGR", "CFH", "CFIF", "CFIL", "CFIL64", "CFIN", "CFIN64", "CFSF", "CFSL",
     "CFST", "ByteString", "Filter", "FilterOperator", "IntegerFilter", "PCFExecute",
-    "StringFilter", "get_versions", "to_string",
+    "StringFilter", "get_versions", "to_string", "ensure_strings_are_bytes",
 ]

@@ -620,10 +620,12 @@ def stop_embedded(name: str, *, data_path: str | None = None) -> None:
 
 class default:  # noqa: N801 - pymqi's name
     """pymqi's defaults for text given as str: encoded as ``bytes_encoding``, announced
-    as ``ccsid`` (QueueManager's bytes_encoding / default_ccsid)."""
+    as ``ccsid`` (QueueManager's bytes_encoding / default_ccsid); ibmmq's ``mqi_encoding``
+    for str given for an MQCHAR field."""
 
     ccsid = 1208
     bytes_encoding = "utf8"
+    mqi_encoding = "ascii"
 
 
 def is_unicode(s: Any) -> bool:

@@ -43,3 +43,11 @@ def test_structure_text_fields_take_str_or_bytes():
     assert pymqi.MD(ReplyToQ="REPLY.Q").ReplyToQ == pymqi.MD(ReplyToQ=b"REPLY.Q").ReplyToQ
     assert pymqi.OD(ObjectName="Q1").ObjectName == pymqi.OD(ObjectName=b"Q1").ObjectName
     assert pymqi.CD(ChannelName="APP.SVRCONN").ChannelName == b"APP.SVRCONN"
+
+
+def test_ibmmqs_helpers_for_mqchar_text():
+    """Given mqpy imported as ibmmq, then ensure_strings_are_bytes encodes a str for an
+    MQCHAR field as default.mqi_encoding (ASCII) and leaves bytes alone."""
+    assert pymqi.default.mqi_encoding == "ascii"
+    assert pymqi.ensure_strings_are_bytes("Q1") == b"Q1"
+    assert pymqi.ensure_strings_are_bytes(b"Q1") == b"Q1"
