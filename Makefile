@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: all venv tools test test-fast soak bench demo lint clean
+.PHONY: all venv tools test test-fast soak bench demo lint compat clean
 
 all: test
 
@@ -35,6 +35,11 @@ test-fast: $(STAMP)
 
 soak: $(STAMP)
 	$(PY) -m pytest -q -p no:cacheprovider -m soak -o addopts=""
+
+# pymqi's own test suite (../shared/peer-tests/pymqi, never copied here) against a queue
+# manager set up as pymqi's CI sets up IBM's developer container: tests/peer/pymqi_suite.py
+compat: $(STAMP)
+	$(PY) -m tests.peer.pymqi_suite
 
 bench: $(STAMP)
 	$(PY) -m benchmarks.run --out benchmarks/results.json

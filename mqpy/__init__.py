@@ -43,6 +43,32 @@ from mqpy.structs.mqopts import (
 from mqpy.structs.tables import CD, CFH, DH, DLH, GMO, MD, OD, OR, PMO, PMR, RR, SCO, TM, TMC2, XQH
 from mqpy.version import __version__ as __version__
 
+#: pymqi's and ibmmq's build flag: "common", as ibmmq 2.x says, since one mqpy makes both
+#: bindings and client connections
+__mqbuild__ = "common"
+#: the command level of the MQI this package implements (ibmmq's ``__cmdlevel__``)
+__cmdlevel__ = CMQC.MQCMDL_CURRENT_LEVEL
+
+
+#: ibmmq's name of ensure_bytes (a str for an MQCHAR field encoded as default.mqi_encoding)
+ensure_strings_are_bytes = ensure_bytes
+
+
+def get_versions() -> dict[str, object]:
+    """ibmmq's: this library's version and the MQ command level it implements."""
+    return {"module": __version__, "MQ": __cmdlevel__}
+
+
+def to_string(v: object, encoding: str = default.bytes_encoding) -> object:
+    """ibmmq's: an MQCHAR field as str, blanks and NULs stripped; a value that is not
+    bytes, or does not decode, unchanged."""
+    if isinstance(v, bytes):
+        try:
+            return v.decode(encoding).strip(" \x00")
+        except UnicodeError:
+            pass
+    return v
+
 # pymqi's lower-case aliases of the structure classes ("Backward compatibility" in pymqi)
 cd = CD
 gmo = GMO
@@ -62,5 +88,5 @@ __all__ = [
     "default", "ensure_bytes", "ensure_not_unicode", "is_unicode",
     "CFBF", "CFBS", "CFGR", "CFH", "CFIF", "CFIL", "CFIL64", "CFIN", "CFIN64", "CFSF", "CFSL",
     "CFST", "ByteString", "Filter", "FilterOperator", "IntegerFilter", "PCFExecute",
-    "StringFilter",
+    "StringFilter", "get_versions", "to_string", "ensure_strings_are_bytes",
 ]

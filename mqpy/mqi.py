@@ -53,6 +53,17 @@ def _check_credentials(user: str | None, password: str | None) -> None:
         raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_NOT_AUTHORIZED)
 
 
+def _csp_credentials(csp: Any) -> tuple[str | None, str | None]:
+    """The user id and password of an MQCSP (ibmmq's CSP: fields CSPUserId, CSPPassword; a
+    UserId or Password field is a mistake ibmmq names, PYIFError)."""
+    for wrong, right in (("UserId", "CSPUserId"), ("Password", "CSPPassword")):
+        if hasattr(csp, wrong):
+            raise PYIFError(f"{wrong} field in CSP class is called {right}")
+    values = [getattr(csp, field, None) for field in ("CSPUserId", "CSPPassword")]
+    user, password = (v.decode("utf-8") if isinstance(v, bytes) else v for v in values)
+    return user or None, password
+
+
 def _is_text(value: str) -> bool:
     """Can ``value`` be encoded (UTF-8, as an MQCSP travels)?"""
     try:
@@ -134,13 +145,21 @@ class QueueManager:
 
     def connect_with_options(self, name: str | bytes, *args: Any, user: str | None = None,
                              password: str | None = None, cd: Any = None, sco: Any = None,
-                             opts: int = 0, **kw: Any) -> None:
+                             opts: int = 0, csp: Any = None, cno: Any = None,
+                             bno: Any = None) -> None:
         """MQCONNX. An MQCD with a ConnectionName makes a client connection through its
         channel; MQCNO_CLIENT_BINDING one from MQSERVER / MQCCDTURL; otherwise bindings.
-        pymqi's older positional form ``(name, cd[, opts])`` is accepted too."""
+        pymqi's older positional form ``(name, cd[, opts])`` is accepted too; so are
+        ibmmq's ``csp`` (an MQCSP: its CSPUserId and CSPPassword are the credentials),
+        ``cno`` (an MQCNO: its Options) and ``bno`` (an MQBNO: no application balancing
+        here, as outside a uniform cluster)."""
         # lazy: the client channel (ssl, urllib) loads only when a program connects as a client
         from mqpy import client
 
+        if csp is not None:
+            user, password = _csp_credentials(csp)
+        if cno is not None:
+            opts |= getattr(cno, "Options", 0)
         _check_credentials(user, password)
         if args:
             cd = args[0] if cd is None else cd
@@ -166,12 +185,15 @@ class QueueManager:
 
     def connect_tcp_client(self, name: str | bytes, cd: Any, channel: str | bytes,
                            conn_name: str | bytes, user: str | None = None,
-                           password: str | None = None, sco: Any = None) -> None:
+                           password: str | None = None, sco: Any = None, *, cno: Any = None,
+                           csp: Any = None, bno: Any = None) -> None:
         """A client connection through a SVRCONN channel (pymqi's signature; ``sco``: an
-        MQSCO whose KeyRepository serves a TLS channel)."""
+        MQSCO whose KeyRepository serves a TLS channel; ibmmq's ``cno``, ``csp``, ``bno``
+        as :meth:`connect_with_options` takes them)."""
         cd.ChannelName = _name_bytes(channel)
         cd.ConnectionName = _name_bytes(conn_name)
-        self.connect_with_options(name, user=user, password=password, cd=cd, sco=sco)
+        self.connect_with_options(name, user=user, password=password, cd=cd, sco=sco,
+                                  cno=cno, csp=csp, bno=bno)
 
     def disconnect(self) -> None:
         """MQDISC: a unit of work still open is committed, as MQ does on a normal end."""
@@ -470,6 +492,15 @@ class Queue:
     def get_handle(self) -> int | None:
         return self._hobj
 
+    def __del__(self) -> None:
+        """pymqi's: a Queue collected while open closes its handle; a failure (the
+        connection already ended, which closed it) is not the collector's to raise."""
+        if getattr(self, "_hobj", None) is not None:
+            try:
+                self.close()
+            except (MQMIError, PYIFError, OSError):
+                pass
+
     def __enter__(self) -> Queue:
         return self
 
@@ -600,10 +631,12 @@ def stop_embedded(name: str, *, data_path: str | None = None) -> None:
 
 class default:  # noqa: N801 - pymqi's name
     """pymqi's defaults for text given as str: encoded as ``bytes_encoding``, announced
-    as ``ccsid`` (QueueManager's bytes_encoding / default_ccsid)."""
+    as ``ccsid`` (QueueManager's bytes_encoding / default_ccsid); ibmmq's ``mqi_encoding``
+    for str given for an MQCHAR field."""
 
     ccsid = 1208
     bytes_encoding = "utf8"
+    mqi_encoding = "ascii"
 
 
 def is_unicode(s: Any) -> bool:

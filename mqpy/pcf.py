@@ -134,12 +134,39 @@ def _layouts(order: str) -> dict[int, cs.Construct]:
 # --------------------------------------------------------------------------- parameters
 
 
+class _Structure:
+    """pymqi's ``pack()`` / ``unpack()`` of one parameter structure on its own (a group: its
+    header only, its members are the structures after it)."""
+
+    Type: int
+    Parameter: int
+
+    def _fields(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def pack(self, encoding: int | None = None) -> bytes:
+        """The structure's bytes, integers in ``encoding``'s byte order (None: native)."""
+        layout = _layouts(byte_order(encoding))[self.Type]
+        return layout.build({"Parameter": self.Parameter, **self._fields()})
+
+    def unpack(self, buff: bytes, encoding: int | None = None) -> Any:
+        """Set this structure's fields from the one at the start of ``buff``; returns it.
+        StructError with the MQRCCF_* reason when ``buff`` holds no such structure."""
+        param, _ = _parse_one(bytes(buff), 0, byte_order(encoding))
+        if type(param) is not type(self):
+            raise StructError(f"{type(param).__name__} where {type(self).__name__} was "
+                              "expected", CMQCFC.MQRCCF_STRUCTURE_TYPE_ERROR)
+        for field in attrs.fields(type(self)):
+            setattr(self, field.name, getattr(param, field.name))
+        return self
+
+
 @attrs.define
-class CFIN:
+class CFIN(_Structure):
     """MQCFIN: one MQLONG."""
 
-    Parameter: int
-    Value: int
+    Parameter: int = 0
+    Value: int = 0
     Type = CMQCFC.MQCFT_INTEGER
 
     def _fields(self) -> dict[str, Any]:
@@ -151,11 +178,11 @@ class CFIN:
 
 
 @attrs.define
-class CFIN64:
+class CFIN64(_Structure):
     """MQCFIN64: one MQINT64 (statistics byte counts)."""
 
-    Parameter: int
-    Value: int
+    Parameter: int = 0
+    Value: int = 0
     Reserved: int = attrs.field(default=0, eq=False, repr=False)
     Type = CMQCFC.MQCFT_INTEGER64
 
@@ -169,11 +196,11 @@ class CFIN64:
 
 
 @attrs.define
-class CFIL:
+class CFIL(_Structure):
     """MQCFIL: a list of MQLONGs."""
 
-    Parameter: int
-    Values: list[int] = attrs.field(converter=list)
+    Parameter: int = 0
+    Values: list[int] = attrs.field(factory=list, converter=list)
     Type = CMQCFC.MQCFT_INTEGER_LIST
 
     def _fields(self) -> dict[str, Any]:
@@ -189,11 +216,11 @@ class CFIL:
 
 
 @attrs.define
-class CFIL64:
+class CFIL64(_Structure):
     """MQCFIL64: a list of MQINT64s (e.g. MQIAMO64_PUT_BYTES per persistence)."""
 
-    Parameter: int
-    Values: list[int] = attrs.field(converter=list)
+    Parameter: int = 0
+    Values: list[int] = attrs.field(factory=list, converter=list)
     Type = CMQCFC.MQCFT_INTEGER64_LIST
 
     def _fields(self) -> dict[str, Any]:
@@ -209,11 +236,11 @@ class CFIL64:
 
 
 @attrs.define
-class CFST:
+class CFST(_Structure):
     """MQCFST: a character string; ``Pad`` keeps the bytes after it as read (None: NULs)."""
 
-    Parameter: int
-    String: bytes = attrs.field(converter=_b)
+    Parameter: int = 0
+    String: bytes = attrs.field(default=b"", converter=_b)
     CodedCharSetId: int = CMQC.MQCCSI_DEFAULT
     Pad: bytes | None = attrs.field(default=None, eq=False, repr=False)
     Type = CMQCFC.MQCFT_STRING
@@ -234,11 +261,11 @@ class CFST:
 
 
 @attrs.define
-class CFSL:
+class CFSL(_Structure):
     """MQCFSL: a list of strings, each blank-padded to the longest (StringLength)."""
 
-    Parameter: int
-    Strings: list[bytes] = attrs.field(converter=lambda v: [_b(s) for s in v])
+    Parameter: int = 0
+    Strings: list[bytes] = attrs.field(factory=list, converter=lambda v: [_b(s) for s in v])
     CodedCharSetId: int = CMQC.MQCCSI_DEFAULT
     Pad: bytes | None = attrs.field(default=None, eq=False, repr=False)
     Type = CMQCFC.MQCFT_STRING_LIST
@@ -262,11 +289,11 @@ class CFSL:
 
 
 @attrs.define
-class CFBS:
+class CFBS(_Structure):
     """MQCFBS: a byte string (MsgIds, connection ids...)."""
 
-    Parameter: int
-    String: bytes = attrs.field(converter=_b)
+    Parameter: int = 0
+    String: bytes = attrs.field(default=b"", converter=_b)
     Pad: bytes | None = attrs.field(default=None, eq=False, repr=False)
     Type = CMQCFC.MQCFT_BYTE_STRING
 
@@ -285,12 +312,12 @@ class CFBS:
 
 
 @attrs.define
-class CFIF:
+class CFIF(_Structure):
     """MQCFIF: an integer filter ``Parameter Operator FilterValue`` (MQCFOP_*)."""
 
-    Parameter: int
-    Operator: int
-    FilterValue: int
+    Parameter: int = 0
+    Operator: int = CMQCFC.MQCFOP_EQUAL
+    FilterValue: int = 0
     Type = CMQCFC.MQCFT_INTEGER_FILTER
 
     def _fields(self) -> dict[str, Any]:
@@ -303,12 +330,12 @@ class CFIF:
 
 
 @attrs.define
-class CFSF:
+class CFSF(_Structure):
     """MQCFSF: a string filter."""
 
-    Parameter: int
-    Operator: int
-    FilterValue: bytes = attrs.field(converter=_b)
+    Parameter: int = 0
+    Operator: int = CMQCFC.MQCFOP_EQUAL
+    FilterValue: bytes = attrs.field(default=b"", converter=_b)
     CodedCharSetId: int = CMQC.MQCCSI_DEFAULT
     Pad: bytes | None = attrs.field(default=None, eq=False, repr=False)
     Type = CMQCFC.MQCFT_STRING_FILTER
@@ -330,12 +357,12 @@ class CFSF:
 
 
 @attrs.define
-class CFBF:
+class CFBF(_Structure):
     """MQCFBF: a byte-string filter."""
 
-    Parameter: int
-    Operator: int
-    FilterValue: bytes = attrs.field(converter=_b)
+    Parameter: int = 0
+    Operator: int = CMQCFC.MQCFOP_EQUAL
+    FilterValue: bytes = attrs.field(default=b"", converter=_b)
     Pad: bytes | None = attrs.field(default=None, eq=False, repr=False)
     Type = CMQCFC.MQCFT_BYTE_STRING_FILTER
 
@@ -355,16 +382,20 @@ class CFBF:
 
 
 @attrs.define
-class CFGR:
-    """MQCFGR: a group; its ParameterCount is the number of ``Parameters`` that follow it."""
+class CFGR(_Structure):
+    """MQCFGR: a group; its ParameterCount is the number of ``Parameters`` that follow it,
+    or, for a group packed on its own with its members packed after it (pymqi's way), the
+    ``ParameterCount`` given."""
 
-    Parameter: int
+    Parameter: int = 0
     Parameters: list[Parameter] = attrs.field(factory=list, converter=list)
+    ParameterCount: int | None = attrs.field(default=None, eq=False)
     Type = CMQCFC.MQCFT_GROUP
 
     def _fields(self) -> dict[str, Any]:
-        return {"StrucLength": CMQCFC.MQCFGR_STRUC_LENGTH,
-                "ParameterCount": len(self.Parameters)}
+        count = len(self.Parameters) if self.Parameters or self.ParameterCount is None \
+            else self.ParameterCount
+        return {"StrucLength": CMQCFC.MQCFGR_STRUC_LENGTH, "ParameterCount": count}
 
     @property
     def value(self) -> list[Parameter]:
@@ -530,58 +561,63 @@ def parse(data: bytes | bytearray | memoryview, encoding: int | None = None) -> 
 
 
 def _parse_params(data: bytes, pos: int, count: int, order: str) -> tuple[list[Parameter], int]:
-    layouts = _layouts(order)
     out: list[Parameter] = []
     for _ in range(count):
-        if len(data) - pos < 8:
-            raise StructError(
-                f"PCF message ends at {len(data)} inside a parameter header at {pos}",
-                CMQCFC.MQRCCF_MSG_LENGTH_ERROR,
-            )
-        cft, length = struct.unpack_from(order + "ii", data, pos)
-        cls = _CLASSES.get(cft)
-        if cls is None:
-            raise StructError(
-                f"unknown PCF structure type {cft} at offset {pos}",
-                CMQCFC.MQRCCF_STRUCTURE_TYPE_ERROR,
-            )
-        if length < 12 or length % 4 or pos + length > len(data):
-            raise StructError(
-                f"{cls.__name__} at offset {pos} has StrucLength {length} "
-                f"({len(data) - pos} bytes left)",
-                _length_reason(cls),
-            )
-        try:
-            c = layouts[cft].parse(data[pos : pos + length])
-        except cs.ConstructError as exc:
-            raise StructError(
-                f"{cls.__name__} at offset {pos}: {exc}", _length_reason(cls)
-            ) from None
-        pos += length
-        param: Parameter
-        if cls is CFGR:
-            members, pos = _parse_params(data, pos, c.ParameterCount, order)
-            param = CFGR(c.Parameter, members)
-        elif cls in (CFIN,):
-            param = CFIN(c.Parameter, c.Value)
-        elif cls is CFIN64:
-            param = CFIN64(c.Parameter, c.Value, c.Reserved)
-        elif cls in (CFIL, CFIL64):
-            param = cls(c.Parameter, list(c.Values))
-        elif cls is CFST:
-            param = CFST(c.Parameter, c.String, c.CodedCharSetId, c.Pad)
-        elif cls is CFSL:
-            param = CFSL(c.Parameter, list(c.Strings), c.CodedCharSetId, c.Pad)
-        elif cls is CFBS:
-            param = CFBS(c.Parameter, c.String, c.Pad)
-        elif cls is CFIF:
-            param = CFIF(c.Parameter, c.Operator, c.FilterValue)
-        elif cls is CFSF:
-            param = CFSF(c.Parameter, c.Operator, c.FilterValue, c.CodedCharSetId, c.Pad)
-        else:
-            param = CFBF(c.Parameter, c.Operator, c.FilterValue, c.Pad)
+        param, pos = _parse_one(data, pos, order)
+        if isinstance(param, CFGR):
+            param.Parameters, pos = _parse_params(data, pos, param.ParameterCount or 0, order)
         out.append(param)
     return out, pos
+
+
+def _parse_one(data: bytes, pos: int, order: str) -> tuple[Parameter, int]:
+    """The structure at ``pos`` (a group: its header only) and the offset after it."""
+    if len(data) - pos < 8:
+        raise StructError(
+            f"PCF message ends at {len(data)} inside a parameter header at {pos}",
+            CMQCFC.MQRCCF_MSG_LENGTH_ERROR,
+        )
+    cft, length = struct.unpack_from(order + "ii", data, pos)
+    cls = _CLASSES.get(cft)
+    if cls is None:
+        raise StructError(
+            f"unknown PCF structure type {cft} at offset {pos}",
+            CMQCFC.MQRCCF_STRUCTURE_TYPE_ERROR,
+        )
+    if length < 12 or length % 4 or pos + length > len(data):
+        raise StructError(
+            f"{cls.__name__} at offset {pos} has StrucLength {length} "
+            f"({len(data) - pos} bytes left)",
+            _length_reason(cls),
+        )
+    try:
+        c = _layouts(order)[cft].parse(data[pos : pos + length])
+    except cs.ConstructError as exc:
+        raise StructError(f"{cls.__name__} at offset {pos}: {exc}", _length_reason(cls)) from None
+    return _from_layout(cls, c), pos + length
+
+
+def _from_layout(cls: type, c: Any) -> Parameter:
+    """The parameter object of a parsed construct container."""
+    if cls is CFGR:
+        return CFGR(c.Parameter, [], c.ParameterCount)
+    if cls is CFIN:
+        return CFIN(c.Parameter, c.Value)
+    if cls is CFIN64:
+        return CFIN64(c.Parameter, c.Value, c.Reserved)
+    if cls in (CFIL, CFIL64):
+        return cls(c.Parameter, list(c.Values))
+    if cls is CFST:
+        return CFST(c.Parameter, c.String, c.CodedCharSetId, c.Pad)
+    if cls is CFSL:
+        return CFSL(c.Parameter, list(c.Strings), c.CodedCharSetId, c.Pad)
+    if cls is CFBS:
+        return CFBS(c.Parameter, c.String, c.Pad)
+    if cls is CFIF:
+        return CFIF(c.Parameter, c.Operator, c.FilterValue)
+    if cls is CFSF:
+        return CFSF(c.Parameter, c.Operator, c.FilterValue, c.CodedCharSetId, c.Pad)
+    return CFBF(c.Parameter, c.Operator, c.FilterValue, c.Pad)
 
 
 def _length_reason(cls: type) -> int:
@@ -591,18 +627,15 @@ def _length_reason(cls: type) -> int:
 
 def build(msg: PCFMessage, encoding: int | None = None) -> bytes:
     """The bytes of ``msg``; the header's ParameterCount is set from ``msg.params``."""
-    order = byte_order(encoding)
     header = msg.header.copy()
     header.ParameterCount = len(msg.params)
     parts = [header.pack(encoding)]
-    _build_params(msg.params, _layouts(order), parts)
+    _build_params(msg.params, encoding, parts)
     return b"".join(parts)
 
 
-def _build_params(params: list[Parameter], layouts: dict[int, cs.Construct],
-                  parts: list[bytes]) -> None:
+def _build_params(params: list[Parameter], encoding: int | None, parts: list[bytes]) -> None:
     for p in params:
-        fields = p._fields()
-        parts.append(layouts[p.Type].build({"Parameter": p.Parameter, **fields}))
+        parts.append(p.pack(encoding))
         if isinstance(p, CFGR):
-            _build_params(p.Parameters, layouts, parts)
+            _build_params(p.Parameters, encoding, parts)

@@ -177,17 +177,27 @@ def _filter_structure(condition: Any) -> pcf.Parameter:
                     f"CFSF or CFBF, not {condition!r}")
 
 
-def _pymqi_dict(params: list[pcf.Parameter]) -> dict[int, Any]:
+def _as_read(p: pcf.Parameter) -> Any:
+    """A parameter's value as pymqi reads it: a string or byte string with the bytes that
+    pad it to a multiple of 4."""
+    if isinstance(p, (pcf.CFST, pcf.CFBS, pcf.CFSF, pcf.CFBF)) and p.Pad:
+        return p.value + p.Pad
+    return p.value
+
+
+def _pymqi_dict(params: list[pcf.Parameter], padded: bool = False) -> dict[int, Any]:
     """pymqi's shape of a response: {parameter: value}, a filter as (Operator, FilterValue),
-    and every group as a list of dicts (one per MQCFGR of that id)."""
+    and every group as a list of dicts (one per MQCFGR of that id); ``padded``: strings as
+    read, padding included (``PCFExecute.unpack``)."""
+    value = _as_read if padded else (lambda p: p.value)
     out: dict[int, Any] = {}
     for p in params:
         if isinstance(p, pcf.CFGR):
-            out.setdefault(p.Parameter, []).append(_pymqi_dict(p.Parameters))
+            out.setdefault(p.Parameter, []).append(_pymqi_dict(p.Parameters, padded))
         elif isinstance(p, pcf.FILTERS):
-            out[p.Parameter] = (p.Operator, p.FilterValue)
+            out[p.Parameter] = (p.Operator, value(p))
         else:
-            out[p.Parameter] = p.value
+            out[p.Parameter] = value(p)
     return out
 
 
@@ -256,7 +266,7 @@ class PCFExecute(QueueManager):
         self.convert = convert  # mqpy's replies are in the requester's code page already
         od = OD(ObjectName=_bytes(model_queue_name), DynamicQName=_bytes(dynamic_queue_name))
         self._reply_queue: Queue | None = Queue(self._qmgr(), od, CMQC.MQOO_INPUT_EXCLUSIVE)
-        self.reply_queue_name = od.ObjectName.rstrip(b" \x00")
+        self.reply_queue_name: bytes | None = od.ObjectName.rstrip(b" \x00")
 
     def _qmgr(self) -> QueueManager:
         return self.qm if self.qm is not None else self
@@ -339,11 +349,13 @@ class PCFExecute(QueueManager):
         header = response.header
         if header.CompCode:
             raise MQMIError(header.CompCode, header.Reason)
-        return _pymqi_dict(response.params), header
+        return _pymqi_dict(response.params, padded=True), header
 
     def disconnect(self) -> None:
-        """Close the reply queue; end the connection too if PCFExecute made it."""
+        """Close the reply queue and forget it and its name (pymqi's); end the connection
+        too if PCFExecute made it."""
         reply_queue, self._reply_queue = self._reply_queue, None
+        self.reply_queue_name = None
         try:
             if reply_queue is not None:
                 reply_queue.close()

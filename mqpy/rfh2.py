@@ -53,6 +53,21 @@ class _Fixed(MQStruct):
 
 
 _HEADER_FIELDS = tuple(f.name for f in _Fixed._layout_.fields)
+#: the MQENC_* that writes integers in each byte order
+_INTEGERS = {BIG: CMQC.MQENC_INTEGER_NORMAL, LITTLE: CMQC.MQENC_INTEGER_REVERSED}
+
+
+def header_order(encoding: int) -> str:
+    """The byte order of a header's integers for the ``encoding`` of what precedes it: its
+    integer part; where that is undefined, big-endian when its decimals or floats are
+    (normal, or S/390), as pymqi reads MQENC_DECIMAL_NORMAL or MQENC_FLOAT_S390 alone."""
+    if encoding & CMQC.MQENC_INTEGER_MASK:
+        return byte_order(encoding)
+    if encoding & CMQC.MQENC_DECIMAL_MASK == CMQC.MQENC_DECIMAL_NORMAL or \
+            encoding & CMQC.MQENC_FLOAT_MASK in (CMQC.MQENC_FLOAT_IEEE_NORMAL,
+                                                 CMQC.MQENC_FLOAT_S390):
+        return BIG
+    return LITTLE
 
 
 def _folder_name(data: bytes) -> str:
@@ -74,6 +89,7 @@ class RFH2:
     def __init__(self, **kw: Any) -> None:
         object.__setattr__(self, "_header", _Fixed())
         object.__setattr__(self, "_folders", [])  # [name, data] in order
+        object.__setattr__(self, "_order", LITTLE)  # as last read, until packed otherwise
         self._header.StrucLength = _FIXED
         self.set(**kw)
 
@@ -156,17 +172,19 @@ class RFH2:
     # -- bytes -----------------------------------------------------------------------------
     def pack(self, encoding: int | None = None) -> bytes:
         """The header and its folders, integers in ``encoding``'s byte order (the Encoding
-        of whatever precedes this header; None: native)."""
-        order = byte_order(encoding)
+        of whatever precedes this header, :func:`header_order`; None: the order it was read
+        in, native for a new one)."""
+        order = self._order if encoding is None else header_order(encoding)
         self._restate_length()
-        parts = [self._header.pack(encoding)]
+        parts = [self._header.pack(_INTEGERS[order])]
         for _, data in self._folders:
             parts.append(struct.pack(order + "i", len(data)))
             parts.append(data)
         return b"".join(parts)
 
     def unpack(self, buff: bytes, encoding: int | None = None) -> None:
-        """Read a header and its folders from the start of ``buff`` (message data may follow).
+        """Read a header and its folders from the start of ``buff`` (message data may follow;
+        the 36-byte fixed part alone is read without folders, as pymqi reads it).
 
         Without ``encoding`` the byte order is told from the Version field, as pymqi does.
         """
@@ -178,24 +196,23 @@ class RFH2:
             raise PYIFError(f"RFH2 - Buffer too short. Should be 36+ bytes instead of "
                             f"{len(buff)}")
         if encoding is not None:
-            order = byte_order(encoding)
+            order = header_order(encoding)
         else:
             order = BIG if buff[4:5] == b"\x00" else LITTLE
         try:
-            header = _Fixed().unpack(buff, CMQC.MQENC_INTEGER_NORMAL if order == BIG
-                                     else CMQC.MQENC_INTEGER_REVERSED, version=1)
+            header = _Fixed().unpack(buff, _INTEGERS[order], version=1)
         except StructError as exc:
             raise PYIFError(f"RFH2 - {exc}") from None
         length = header.StrucLength
         if length < _FIXED:
             raise PYIFError(f"RFH2 - \"StrucLength\" {length} is less than 36. "
                             "Check numeric encoding.")
-        if length > len(buff):
+        if length > len(buff) > _FIXED:
             raise PYIFError(f"RFH2 - Buffer too short. Expected: {length} Buffer Length: "
                             f"{len(buff)}")
         folders = []
         pos = _FIXED
-        while pos < length:
+        while pos < min(length, len(buff)):
             if pos + 4 > length:
                 raise PYIFError(f"RFH2 - a folder length at offset {pos} runs past "
                                 f"StrucLength {length}")
@@ -209,3 +226,4 @@ class RFH2:
             pos += size
         object.__setattr__(self, "_header", header)
         object.__setattr__(self, "_folders", folders)
+        object.__setattr__(self, "_order", order)

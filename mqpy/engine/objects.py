@@ -156,7 +156,8 @@ def namespace(objtype: str) -> str:
     return "QUEUE" if objtype in QUEUE_TYPES else objtype
 
 
-# The system and default objects of a new queue manager (IBM's names).
+# The system and default objects of a new queue manager (IBM's names; the system objects'
+# descriptions are IBM's [M], the default objects', blank as at IBM).
 SYSTEM_OBJECTS: list[tuple[str, str, dict[str, object]]] = [
     ("QLOCAL", "SYSTEM.DEFAULT.LOCAL.QUEUE", {}),
     ("QMODEL", "SYSTEM.DEFAULT.MODEL.QUEUE", {}),
@@ -166,21 +167,30 @@ SYSTEM_OBJECTS: list[tuple[str, str, dict[str, object]]] = [
     ("NAMELIST", "SYSTEM.DEFAULT.NAMELIST", {}),
     ("STGCLASS", "DEFAULT", {"PSID": 1}),
     ("STGCLASS", "SYSTEM", {"PSID": 1}),
-    ("QLOCAL", "SYSTEM.CHANNEL.INITQ", {"SHARE": "YES"}),
-    ("QLOCAL", "SYSTEM.DEFAULT.INITIATION.QUEUE", {}),
-    ("QLOCAL", "SYSTEM.CHANNEL.SYNCQ", {"DEFPSIST": "YES", "MAXDEPTH": 10000}),
-    ("QLOCAL", "SYSTEM.ADMIN.COMMAND.QUEUE", {"MAXDEPTH": 3000}),
-    ("QLOCAL", "SYSTEM.ADMIN.STATISTICS.QUEUE", {"DEFPSIST": "YES", "MAXDEPTH": 3000}),
-    ("QLOCAL", "SYSTEM.ADMIN.ACCOUNTING.QUEUE", {"DEFPSIST": "YES", "MAXDEPTH": 3000}),
-    ("QLOCAL", "SYSTEM.ADMIN.CHANNEL.EVENT", {}),
-    ("QLOCAL", "SYSTEM.ADMIN.QMGR.EVENT", {}),
-    ("QLOCAL", "SYSTEM.ADMIN.PERFM.EVENT", {}),
+    ("QLOCAL", "SYSTEM.CHANNEL.INITQ", {"SHARE": "YES",
+                                       "DESCR": "IBM MQ Channel Initiation Queue"}),
+    ("QLOCAL", "SYSTEM.DEFAULT.INITIATION.QUEUE", {
+        "DESCR": "IBM MQ Default Initiation Queue"}),
+    ("QLOCAL", "SYSTEM.CHANNEL.SYNCQ", {"DEFPSIST": "YES", "MAXDEPTH": 10000,
+                                       "DESCR": "IBM MQ Channel Sync Queue"}),
+    ("QLOCAL", "SYSTEM.ADMIN.COMMAND.QUEUE", {"MAXDEPTH": 3000,
+                                             "DESCR": "IBM MQ Admin Command Queue"}),
+    ("QLOCAL", "SYSTEM.ADMIN.STATISTICS.QUEUE", {"DEFPSIST": "YES", "MAXDEPTH": 3000,
+                                                "DESCR": "IBM MQ Statistics Queue"}),
+    ("QLOCAL", "SYSTEM.ADMIN.ACCOUNTING.QUEUE", {"DEFPSIST": "YES", "MAXDEPTH": 3000,
+                                                "DESCR": "IBM MQ Accounting Queue"}),
+    ("QLOCAL", "SYSTEM.ADMIN.CHANNEL.EVENT", {"DESCR": "IBM MQ Channel Event Queue"}),
+    ("QLOCAL", "SYSTEM.ADMIN.QMGR.EVENT", {"DESCR": "IBM MQ Queue Manager Event Queue"}),
+    ("QLOCAL", "SYSTEM.ADMIN.PERFM.EVENT", {"DESCR": "IBM MQ Performance Event Queue"}),
     ("QLOCAL", "SYSTEM.CLUSTER.TRANSMIT.QUEUE", {"USAGE": "XMITQ", "DEFPSIST": "YES",
-                                                 "MAXDEPTH": 999999999}),
-    ("QLOCAL", "SYSTEM.CLUSTER.COMMAND.QUEUE", {"DEFPSIST": "YES", "MAXDEPTH": 999999999}),
+                                                 "MAXDEPTH": 999999999,
+                                                 "DESCR": "IBM MQ Cluster Transmission Queue"}),
+    ("QLOCAL", "SYSTEM.CLUSTER.COMMAND.QUEUE", {"DEFPSIST": "YES", "MAXDEPTH": 999999999,
+                                                "DESCR": "IBM MQ Cluster Command Queue"}),
     ("QLOCAL", "SYSTEM.CLUSTER.REPOSITORY.QUEUE", {"DEFPSIST": "YES", "MAXDEPTH": 999999999,
-                                                   "SHARE": "NO", "DEFSOPT": "EXCL"}),
-    ("QMODEL", "SYSTEM.COMMAND.REPLY.MODEL", {}),
+                                                   "SHARE": "NO", "DEFSOPT": "EXCL",
+                                                   "DESCR": "IBM MQ Repository Queue"}),
+    ("QMODEL", "SYSTEM.COMMAND.REPLY.MODEL", {"DESCR": "IBM MQ Command Reply Model Queue"}),
     ("LISTENER", "SYSTEM.DEFAULT.LISTENER.TCP", {}),
     ("SERVICE", "SYSTEM.DEFAULT.SERVICE", {}),
     ("CHANNEL", "SYSTEM.DEF.SENDER", {"CHLTYPE": "SDR", "TRPTYPE": "TCP"}),
@@ -194,5 +204,5 @@ SYSTEM_OBJECTS: list[tuple[str, str, dict[str, object]]] = [
     ("CHANNEL", "SYSTEM.AUTO.RECEIVER", {"CHLTYPE": "RCVR", "TRPTYPE": "TCP",
                                          "DESCR": "Auto-defined receiver channel model"}),
     ("CHANNEL", "SYSTEM.AUTO.SVRCONN", {"CHLTYPE": "SVRCONN", "TRPTYPE": "TCP"}),
-    ("QMODEL", "SYSTEM.MQSC.REPLY.QUEUE", {}),
+    ("QMODEL", "SYSTEM.MQSC.REPLY.QUEUE", {"DESCR": "IBM MQ MQSC Reply Queue"}),
 ]

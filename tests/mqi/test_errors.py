@@ -73,7 +73,7 @@ def test_input_exclusive_holder_blocks_a_shared_open_2042(qmgr):
     spec: aliases-channels-storage 4.45"""
     qmgr.define("Q1")
     b = qmgr.connect()
-    mqpy.Queue(qmgr.qm, "Q1", CMQC.MQOO_INPUT_EXCLUSIVE)
+    holder = mqpy.Queue(qmgr.qm, "Q1", CMQC.MQOO_INPUT_EXCLUSIVE)  # noqa: F841 - held open
     with raises_mq(CMQC.MQRC_OBJECT_IN_USE):
         mqpy.Queue(b, "Q1", CMQC.MQOO_INPUT_SHARED)
     mqpy.Queue(b, "Q1", BROWSE).close()
@@ -97,7 +97,7 @@ def test_share_no_queue_allows_one_input_open_only(qmgr):
     """Given a queue with SHARE(NO) opened INPUT_SHARED by A, when B opens it INPUT_SHARED,
     then MQRC_OBJECT_IN_USE (a shared request is treated as exclusive)."""
     qmgr.define("QX", {"SHARE": "NO"})
-    mqpy.Queue(qmgr.qm, "QX", CMQC.MQOO_INPUT_SHARED)
+    holder = mqpy.Queue(qmgr.qm, "QX", CMQC.MQOO_INPUT_SHARED)  # noqa: F841 - held open
     with raises_mq(CMQC.MQRC_OBJECT_IN_USE):
         mqpy.Queue(qmgr.connect(), "QX", CMQC.MQOO_INPUT_SHARED)
 
@@ -106,7 +106,7 @@ def test_input_as_q_def_on_defsopt_excl_is_exclusive(qmgr):
     """Given a queue with DEFSOPT(EXCL) opened INPUT_AS_Q_DEF by A, when B opens it
     INPUT_AS_Q_DEF, then MQRC_OBJECT_IN_USE."""
     qmgr.define("QX", {"DEFSOPT": "EXCL"})
-    mqpy.Queue(qmgr.qm, "QX", IN)
+    holder = mqpy.Queue(qmgr.qm, "QX", IN)  # noqa: F841 - held open
     with raises_mq(CMQC.MQRC_OBJECT_IN_USE):
         mqpy.Queue(qmgr.connect(), "QX", IN)
 

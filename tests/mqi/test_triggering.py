@@ -190,7 +190,7 @@ def test_no_trigger_without_a_monitor_then_trigger_when_one_opens_the_initq(trig
     trig.monitor.stop()
     put(trig.qm, "APPQ", b"waiting")
     assert _triggers(trig) == 0
-    Monitor(trig)
+    monitor = Monitor(trig)  # noqa: F841 - holds the initiation queue open
     assert _triggers(trig) == 1
     _md, tm = get_trigger(trig.qm, "INITQ1")
     assert s(tm.QName) == "APPQ"
@@ -241,7 +241,7 @@ def test_transmission_queue_triggers_the_channel_initiator_without_a_process(tri
 def test_trigger_on_the_transmission_queue_of_a_remote_definition(trig):
     """Given a triggered xmitq reached through QREMOTE(R) RQMNAME(QMB), then putting to R
     triggers the xmitq like a direct put."""
-    Monitor(trig, "SYSTEM.CHANNEL.INITQ")
+    monitor = Monitor(trig, "SYSTEM.CHANNEL.INITQ")  # noqa: F841 - holds it open
     trig.xmitq("QMB", TRIGGER="YES", INITQ="SYSTEM.CHANNEL.INITQ", TRIGDATA="CH1")
     trig.define("QREMOTE", "R", RNAME="Q", RQMNAME="QMB")
     put(trig.qm, "R", b"x")

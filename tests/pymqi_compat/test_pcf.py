@@ -126,7 +126,8 @@ def test_a_byte_string_travels_as_an_mqcfbs(env):
 
 def test_unpack_gives_pymqis_shape_and_raises_for_failures():
     """Given PCF responses as bytes, when PCFExecute.unpack reads them, then it returns
-    ({parameter: value}, the MQCFH), every group as a list of dicts; a response with
+    ({parameter: value}, the MQCFH), strings as read (padding included, as pymqi), every
+    group as a list of dicts; a response with
     MQCC_FAILED raises MQMIError with its reason; a garbled one its MQRCCF_* reason."""
     group = pcf.CFGR(CMQCFC.MQGACF_Q_STATISTICS_DATA,
                      [pcf.CFST(CMQC.MQCA_Q_NAME, b"APP.Q"), pcf.CFIN(CMQCFC.MQIAMO_PUTS, 3)])
@@ -135,8 +136,8 @@ def test_unpack_gives_pymqis_shape_and_raises_for_failures():
         [pcf.CFST(CMQC.MQCA_Q_NAME, b"APP.Q"), pcf.CFIL(CMQCFC.MQIACF_Q_ATTRS, [1, 2]), group]))
     values, header = pymqi.PCFExecute.unpack(ok)
     assert header.Command == CMQCFC.MQCMD_INQUIRE_Q and header.Control == CMQCFC.MQCFC_LAST
-    assert values == {CMQC.MQCA_Q_NAME: b"APP.Q", CMQCFC.MQIACF_Q_ATTRS: [1, 2],
-                      CMQCFC.MQGACF_Q_STATISTICS_DATA: [{CMQC.MQCA_Q_NAME: b"APP.Q",
+    assert values == {CMQC.MQCA_Q_NAME: b"APP.Q\0\0\0", CMQCFC.MQIACF_Q_ATTRS: [1, 2],
+                      CMQCFC.MQGACF_Q_STATISTICS_DATA: [{CMQC.MQCA_Q_NAME: b"APP.Q\0\0\0",
                                                          CMQCFC.MQIAMO_PUTS: 3}]}
     failed = pcf.build(pcf.PCFMessage(pymqi.CFH(Type=CMQCFC.MQCFT_RESPONSE,
                                                 CompCode=CMQC.MQCC_FAILED,
@@ -157,3 +158,14 @@ def test_constant_name_tables():
     assert 999999 not in pymqi.PCFExecute.iaStringDict
     with pytest.raises(KeyError):
         pymqi.PCFExecute.caStringDict[999999]
+
+
+def test_disconnect_forgets_the_reply_queue_and_keeps_the_programs_connection(pcf_exec):
+    """Given a PCFExecute over a program's QueueManager, when it disconnects, then its reply
+    queue and reply queue name are gone (None, as pymqi), and the program's connection is
+    still connected."""
+    assert pcf_exec.reply_queue is not None and pcf_exec.reply_queue_name
+    pcf_exec.disconnect()
+    assert pcf_exec.reply_queue is None
+    assert pcf_exec.reply_queue_name is None
+    assert pcf_exec.qm.is_connected

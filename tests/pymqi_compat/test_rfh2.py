@@ -75,7 +75,7 @@ def test_unpack_reads_back_what_pack_wrote(encoding):
 @pytest.mark.parametrize(("buffer", "complaint"), [
     (b"XXXX" + bytes(40), "StrucId"),
     (b"RFH " + bytes(10), "too short"),
-    (b"RFH " + struct.pack("<3i", 2, 200, 546) + bytes(20), "Buffer too short"),
+    (b"RFH " + struct.pack("<3i", 2, 200, 546) + bytes(24), "Buffer too short"),  # past the fixed part
     (b"RFH " + struct.pack("<3i", 2, 44, 546) + bytes(20) + struct.pack("<i", 40) + b"<a/>",
      "does not fit"),
     (b"RFH " + struct.pack("<3i", 2, 44, 546) + bytes(20) + struct.pack("<i", 4) + b"<a> ",
