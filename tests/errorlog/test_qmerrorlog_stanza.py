@@ -9,8 +9,8 @@ import os
 
 import pytest
 
-from mqpy import config
 from mqpy import amqmsgs as M
+from mqpy import config
 from mqpy.errorlog import ErrorLog, qmerrorlog_rules, read_entries
 from mqpy.qmerrorlog import DEFAULT_ERROR_LOG_SIZE, QMErrorLogConfig
 from tests.errorlog.conftest import T0
