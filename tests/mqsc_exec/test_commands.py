@@ -218,3 +218,17 @@ def test_qmgr_display_alter_ping_and_connections(qmgr, proc):
     conns = run(proc, "DISPLAY CONN(*) ALL")
     assert conns[0] == "AMQ8276I: Display Connection details."
     assert "TYPE(CONN)" in " ".join(conns) and "UOWSTATE(NONE)" in " ".join(conns)
+
+
+def test_a_message_channel_takes_usedlq_and_shows_it(proc):
+    """Given a receiver defined with USEDLQ(NO) and a sender without it, when the operator
+    displays them, then the receiver shows USEDLQ(NO) and the sender IBM's default
+    USEDLQ(YES); a SVRCONN has no USEDLQ and refuses it."""
+    run(proc, "DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR) USEDLQ(NO)\n"
+              "DEFINE CHANNEL(TO.QM2) CHLTYPE(SDR) CONNAME('host(1414)') XMITQ(QM2)")
+    assert proc.engine.lookup("CHANNEL", "QM1.TO.QM2").attributes["USEDLQ"] == "NO"
+    assert proc.engine.lookup("CHANNEL", "TO.QM2").attributes["USEDLQ"] == "YES"
+    shown = proc.execute_text("DISPLAY CHANNEL(QM1.TO.QM2) USEDLQ")
+    assert "USEDLQ(NO)" in "\n".join(shown.lines), shown.lines
+    refused = proc.execute_text("DEFINE CHANNEL(APP.SVRCONN) CHLTYPE(SVRCONN) USEDLQ(NO)")
+    assert not refused.ok, refused.lines

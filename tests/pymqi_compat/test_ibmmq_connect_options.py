@@ -12,6 +12,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
+from mqpy.security.policy import set_authority
 from tests.security.conftest import QM, secured  # noqa: F401 - secured is a fixture
 
 
@@ -23,7 +24,7 @@ def _csp(user: str, password: str) -> types.SimpleNamespace:
 @pytest.fixture
 def alice(secured, monkeypatch):  # noqa: F811
     secured.users.add("alice", "alice-pw", ["apps"])
-    mqpy.security.set_authority(secured.eng, "qmgr", QM, ["+connect"], principal="alice")
+    set_authority(secured.eng, "qmgr", QM, ["+connect"], principal="alice")
     monkeypatch.setenv("MQPY_DATA_PATH", secured.root)
     return secured
 
