@@ -42,10 +42,10 @@ from mqpy import CMQC, loopcalls
 from mqpy.bindings import MAX_TRANSMISSION_SIZE
 from mqpy.bindings_listener import BindingsServer, _Session
 from mqpy.engine.qmgr import QueueManagerEngine
-from mqpy.fap import mqiflows
+from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.framing import SegmentWriter
 from mqpy.fap.tsh import SegmentType
-from mqpy_chinit import xmitgets
+from mqpy_chinit import batchcalls
 
 BATCH = 50
 ROUNDS = 5
@@ -66,10 +66,10 @@ def _session(root: str) -> _Session:
 
 
 def _put_run(hobj: int, persistence: int, commit: bool = True) -> mqiflows.MQIRequest:
-    """A receiving MCA's batch: 50 arrivals' puts and the commit, as xmitgets.run_quiet."""
-    pmo = mqiflows.Packed.of(mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT
+    """A receiving MCA's batch: 50 arrivals' puts and the commit, as batchcalls.run_quiet."""
+    pmo = mqiparams.Packed.of(mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT
                                       | CMQC.MQPMO_SET_ALL_CONTEXT))
-    flows = b"".join(xmitgets._put_flow(hobj, mqiflows.Packed.of(mqpy.MD(
+    flows = b"".join(batchcalls._put_flow(hobj, mqiparams.Packed.of(mqpy.MD(
         MsgId=os.urandom(24), Persistence=persistence, Format=CMQC.MQFMT_STRING,
         PutApplName=b"channel_server_bench", UserIdentifier=b"mqm", PutDate=b"20260101",
         PutTime=b"12000000")), pmo, b"x" * 1024) for _ in range(BATCH))
@@ -80,7 +80,7 @@ def _put_run(hobj: int, persistence: int, commit: bool = True) -> mqiflows.MQIRe
 
 def _get_run(hobj: int, commit: bool = True) -> mqiflows.MQIRequest:
     """A sending MCA's batch: 50 transmission-queue gets and the commit, as XmitqGets."""
-    gets = xmitgets.XmitqGets(hobj, mqiflows.Packed.of(mqpy.MD()), mqiflows.Packed.of(
+    gets = batchcalls.XmitqGets(hobj, mqiparams.Packed.of(mqpy.MD()), mqiparams.Packed.of(
         mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING)))
     commit = _COMMIT if commit else b""
     return mqiflows.encode_request(SegmentType.SPI, [mqiflows.SpiVerb.RUN,

@@ -27,7 +27,7 @@ from typing import Any
 
 from mqpy import CMQC, config
 from mqpy.errors import MQMIError
-from mqpy.fap import mqiflows
+from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.apiheader import MQIReply, MQIRequest
 from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.mqicalls import MQIVerbs, copy_fields
@@ -77,7 +77,7 @@ def _appl_name() -> str:
 
 
 def connect(qmgr: str = "", data_path: str | None = None, *,
-            security: mqiflows.ConnSecurity | None = None,
+            security: mqiparams.ConnSecurity | None = None,
             appl_name: str | None = None) -> BindingsConnection:
     """MQCONN in bindings mode to queue manager ``qmgr`` (default: mqs.ini's default).
 
@@ -201,7 +201,7 @@ class BindingsConnection(MQIVerbs):
     @contextlib.contextmanager
     def exchange_here(self) -> Iterator[tuple[socket.socket, Flows] | None]:
         """The connection for one call whose bytes the caller moves itself (a channel
-        initiator's event loop: ``mqpy_chinit.xmitgets.call_in_loop``): its socket and flows,
+        initiator's event loop: ``mqpy_chinit.batchcalls.call_in_loop``): its socket and flows,
         under the lock :meth:`_exchange` takes, or None when another thread's call holds it.
         A call that does not complete (an exception out of the block) drops the connection,
         as one of :meth:`_exchange`'s that fails half-way does."""
@@ -248,7 +248,7 @@ class BindingsConnection(MQIVerbs):
                   spi: mqiflows.SpiVerb = mqiflows.SpiVerb.RUN) -> list[Any]:
         """One SPI RUN of requests already packed (``flows``, mqiflows.pack_flows): the
         replies' events, not decoded, for a caller that reads only part of each (the sending
-        MCA's gets keep their MQMDs packed, mqpy_chinit.xmitgets)."""
+        MCA's gets keep their MQMDs packed, mqpy_chinit.batchcalls)."""
         reply = self._call(_T.SPI, [spi, flows, limit])
         try:
             return mqiflows.unpack_flows(b"".join(reply.values[0]))

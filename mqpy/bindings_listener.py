@@ -54,7 +54,7 @@ from mqpy.bindings import MAX_MSG_SIZE, MAX_TRANSMISSION_SIZE, bind_address, soc
 from mqpy.config import PeerLimits
 from mqpy.engine import packed
 from mqpy.errors import MQMIError
-from mqpy.fap import mqiflows
+from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.apiheader import API_HEADER_LENGTH, MQIReply, MQIRequest, build_mqi_reply, mqi_event
 from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.statuscodes import ProtocolError
@@ -342,7 +342,7 @@ class _Session:
     async def _dispatch(self, request: MQIRequest) -> MQIReply:
         try:
             decoded = self._decode(request)
-        except mqiflows.BadStructure as exc:  # that call's error: the connection goes on
+        except mqiparams.BadStructure as exc:  # that call's error: the connection goes on
             return mqiflows.refusal_reply(request.segment_type, exc, self.conn is not None)
         call = TRACER.begin(self.engine.name, decoded.verb.name, decoded.hobj,
                             decoded.values, "lqmflows")
@@ -360,7 +360,7 @@ class _Session:
         """A call of an SPI RUN decoded, or the BadStructure that refuses it."""
         try:
             return self._decode(request)
-        except mqiflows.BadStructure as exc:
+        except mqiparams.BadStructure as exc:
             return exc
 
     async def _serve(self, decoded: mqiflows.Decoded) -> MQIReply:
@@ -598,7 +598,7 @@ class _Session:
         carried = 0  # message data in the replies (what a channel's BATCHLIM counts)
         for request, decoded in calls:
             self.got_bytes = 0
-            if type(decoded) is mqiflows.BadStructure:
+            if type(decoded) is mqiparams.BadStructure:
                 replies.append(_RUN_WRITER.send(mqiflows.refusal_reply(
                     request.segment_type, decoded, connected=True)))
                 break

@@ -123,12 +123,12 @@ class QueueManager:
         if eng is None:
             # lazy: the bindings socket and its flows load only when no engine runs here
             from mqpy import bindings
-            from mqpy.fap import mqiflows
+            from mqpy.fap import mqiparams
             from mqpy.fap.userid import Credentials
 
             security = None
             if user is not None:
-                security = mqiflows.ConnSecurity(Credentials(user, password or ""))
+                security = mqiparams.ConnSecurity(Credentials(user, password or ""))
             try:
                 self._conn = bindings.connect(qm, data_path, security=security)
             except MQMIError as e:

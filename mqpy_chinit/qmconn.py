@@ -28,7 +28,7 @@ import trio
 from mqpy import CMQC, config, loopcalls
 from mqpy.bindings import Flows, bind_address, socket_path
 from mqpy.errors import MQMIError
-from mqpy.fap import mqiflows
+from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.apiheader import MQIReply, MQIRequest
 from mqpy.fap.mqicalls import AsyncMQIVerbs, copy_fields
 from mqpy.fap.statuscodes import ProtocolError
@@ -47,7 +47,7 @@ _BROKEN = (trio.BrokenResourceError, trio.ClosedResourceError, OSError, Protocol
 
 
 async def connect(qmgr: str, data_path: str | None, *,
-                  security: mqiflows.ConnSecurity | None = None,
+                  security: mqiparams.ConnSecurity | None = None,
                   appl_name: str | None = None) -> QMConnection:
     """MQCONN to ``qmgr`` over its bindings socket; MQRC_Q_MGR_NOT_AVAILABLE (2059) when
     nobody serves it, the queue manager's reason (2035 ...) when it refuses."""

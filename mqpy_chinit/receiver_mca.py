@@ -16,7 +16,7 @@ import mqpy
 from mqpy import CMQC, amqmsgs, syncrecord
 from mqpy.engine import reports
 from mqpy.fap import channeldefs as D
-from mqpy.fap import mqiflows
+from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.controlflows import Heartbeat, Ping, Reset, Resync, Status
 from mqpy.fap.initialdata import CapFlags1, InitialData
 from mqpy.fap.messagedata import XQH_LENGTH, MessageData
@@ -24,7 +24,7 @@ from mqpy.fap.mqicalls import Step
 from mqpy.fap.statuscodes import StatusCode
 from mqpy.fap.tsh import ByteOrder, Event
 from mqpy.structs.fields import StructError
-from mqpy_chinit import distribution, syncq, xmitgets
+from mqpy_chinit import batchcalls, distribution, syncq
 from mqpy_chinit.conversation import ChannelEnded, Conversation
 from mqpy_chinit.mca import (
     CONFIRM_TIMEOUT,
@@ -103,12 +103,12 @@ _MD_V1 = {ByteOrder.LITTLE: (1).to_bytes(4, "little"), ByteOrder.BIG: (1).to_byt
 def _arrival(ev: MessageData) -> tuple[bytes, bytes, Any, bytes, bytes]:
     """An arrival's destination queue and queue manager, its MQMD, Format and
     UserIdentifier, read in place in the transmission header. The MQMD is passed on as it
-    arrived (mqiflows.Packed: a bindings put carries those bytes as they are, rather than
+    arrived (mqiparams.Packed: a bindings put carries those bytes as they are, rather than
     decoding and encoding them again) when it is an MQMD version 1, as an MQXQH's is;
     anything else is decoded as before."""
     raw = ev.xqh
     if raw[_MD_STRUC_ID] == CMQC.MQMD_STRUC_ID and raw[_MD_VERSION] == _MD_V1[ev.byte_order]:
-        md: Any = mqiflows.Packed(mqpy.MD, raw[XQH_LENGTH:], ev.byte_order)
+        md: Any = mqiparams.Packed(mqpy.MD, raw[XQH_LENGTH:], ev.byte_order)
         return (raw[_REMOTE_Q].rstrip(b" \x00"), raw[_REMOTE_QMGR].rstrip(b" \x00"), md,
                 raw[_MD_FORMAT], raw[_MD_USER])
     xqh = _transmission_header(ev)
@@ -127,15 +127,15 @@ def _transmission_header(ev: MessageData) -> Any:
     return xqh
 
 
-_PMOS: dict[int, mqiflows.Packed] = {}
+_PMOS: dict[int, mqiparams.Packed] = {}
 
 
-def _arrival_pmo(options: int) -> mqiflows.Packed:
+def _arrival_pmo(options: int) -> mqiparams.Packed:
     """The MQPMO of an arrival's put with ``options``, packed once (the bindings flow's byte
     order): nothing of a receiving MCA's puts' output is kept, so one serves every put."""
     pmo = _PMOS.get(options)
     if pmo is None:
-        pmo = _PMOS[options] = mqiflows.Packed.of(mqpy.PMO(Options=options))
+        pmo = _PMOS[options] = mqiparams.Packed.of(mqpy.PMO(Options=options))
     return pmo
 
 
@@ -395,7 +395,7 @@ class ReceiverMCA:
                  ) -> tuple[list[int], bool]:
         """In a worker thread: put arrivals until one needs more than a plain put (a put that
         fails, or rule 6); the sizes of those put. The puts go as one round trip
-        (xmitgets.run_quiet: one SPI RUN_QUIET of packed flows over the bindings socket),
+        (batchcalls.run_quiet: one SPI RUN_QUIET of packed flows over the bindings socket),
         which stops at the first that fails, as one by one would. When all of them are
         plain puts, the same round trip replaces ``record`` (the sync record of the batch
         they end) if the MCA's record is known and commits the batch (an MQCMIT may end an
@@ -405,7 +405,7 @@ class ReceiverMCA:
             return [], False  # the first arrival needs deliver: no round trip for nothing
         # the commit ends the same round trip: made only if every call completed, which
         # is when syncq.done holds
-        done, committed = xmitgets.run_quiet(qm.get_handle(), steps + tail, bool(tail))
+        done, committed = batchcalls.run_quiet(qm.get_handle(), steps + tail, bool(tail))
         put, replaced = self._run_done(sizes, tail, done)
         if replaced and not committed:
             qm.commit()
@@ -417,14 +417,14 @@ class ReceiverMCA:
         """:meth:`_put_run`, from the event loop when it can be: when every arrival's put
         is ready without a call to the queue manager first (its destination open and its
         checks made earlier: every batch but a channel's first), the run's round trip is
-        made on the bindings socket without a worker thread (xmitgets.run_quiet_in_loop),
+        made on the bindings socket without a worker thread (batchcalls.run_quiet_in_loop),
         else by :meth:`_put_run` in one, as before."""
         handle = qm.get_handle()
-        if xmitgets.in_loop(handle):
+        if batchcalls.in_loop(handle):
             made = self._put_steps(qm, evs, record, may_call=False)
             if made is not None and made[0]:
                 steps, sizes, tail = made
-                ran = await xmitgets.run_quiet_in_loop(handle, steps + tail, bool(tail))
+                ran = await batchcalls.run_quiet_in_loop(handle, steps + tail, bool(tail))
                 if ran is not None:
                     done, committed = ran
                     put, replaced = self._run_done(sizes, tail, done)

@@ -17,14 +17,14 @@ import mqpy
 from mqpy import CMQC, syncrecord
 from mqpy.engine import reports
 from mqpy.fap import channeldefs as D
-from mqpy.fap import mqiflows
+from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.controlflows import Heartbeat, Ping, Reset, Resync, Status
 from mqpy.fap.initialdata import InitialData
 from mqpy.fap.messagedata import XQH_WITH_MD_LENGTH, MessageData, message_event
 from mqpy.fap.mqicalls import Step
 from mqpy.fap.statuscodes import StatusCode
 from mqpy.fap.tsh import ByteOrder, ControlFlags1, Event, SegmentType
-from mqpy_chinit import distribution, resync, syncq, xmitgets
+from mqpy_chinit import batchcalls, distribution, resync, syncq
 from mqpy_chinit.conversation import ChannelEnded, Conversation
 from mqpy_chinit.mca import (
     CONFIRM_TIMEOUT,
@@ -95,7 +95,7 @@ class SenderMCA:
         self.correl_id: bytes | None = None  # a CLUSSDR gets only messages keyed to it
         self.dist_lists = False  # the partner takes distribution lists (ID negotiation)
         self.syncq: syncq.ChannelSyncQ | None = None  # this run's sync record
-        self._gets: xmitgets.XmitqGets | None = None  # see _xmitq_gets
+        self._gets: batchcalls.XmitqGets | None = None  # see _xmitq_gets
         self.clock: Callable[[], float] = time.perf_counter  # NETTIME's (a test's own)
 
     async def run(self) -> None:
@@ -272,9 +272,9 @@ class SenderMCA:
         return [first, *await self._run_of_gets_in_loop(qm, xq, count - 1, limit)]
 
     def _run_of_gets(self, qm: mqpy.QueueManager, xq: mqpy.Queue, count: int,
-                     max_bytes: int) -> list[xmitgets.Got]:
+                     max_bytes: int) -> list[batchcalls.Got]:
         """In a worker thread: up to ``count`` messages already on the transmission queue
-        (about ``max_bytes``, 0 no limit) in one round trip (xmitgets: an SPI RUN whose
+        (about ``max_bytes``, 0 no limit) in one round trip (batchcalls: an SPI RUN whose
         MQMDs stay packed). The run stops at the first get that fails (none left, or a
         failure the next single MQGET will report) and after the message that reaches
         max_bytes. A message over RUN_BYTES is left for the next single MQGET, so that the
@@ -285,9 +285,9 @@ class SenderMCA:
         return self._xmitq_gets(xq).run(qm.get_handle(), count, limit)
 
     async def _run_of_gets_in_loop(self, qm: mqpy.QueueManager, xq: mqpy.Queue, count: int,
-                                   max_bytes: int) -> list[xmitgets.Got]:
+                                   max_bytes: int) -> list[batchcalls.Got]:
         """:meth:`_run_of_gets`, its round trip made from the event loop when it can be
-        (xmitgets.XmitqGets.run_in_loop), else in a worker thread."""
+        (batchcalls.XmitqGets.run_in_loop), else in a worker thread."""
         limit = max_bytes if max_bytes else mqiflows.RUN_BYTES
         if limit <= 0 or count <= 0:
             return []
@@ -295,19 +295,19 @@ class SenderMCA:
         return got if got is not None else await mqi(self._run_of_gets, qm, xq, count,
                                                      max_bytes)
 
-    def _xmitq_gets(self, xq: mqpy.Queue) -> xmitgets.XmitqGets:
+    def _xmitq_gets(self, xq: mqpy.Queue) -> batchcalls.XmitqGets:
         """The runs of gets of the transmission queue: one MQGMO for all, packed once
         (nothing of its output is read), and the request's MQMD (a fresh one or, for a
         cluster sender, one with its CorrelId) packed once too."""
         gets = self._gets
         if gets is None or gets.hobj != xq.get_handle():
             md = mqpy.MD(CorrelId=self.correl_id) if self.correl_id else mqpy.MD()
-            gets = self._gets = xmitgets.XmitqGets(xq.get_handle(), mqiflows.Packed.of(md),
+            gets = self._gets = batchcalls.XmitqGets(xq.get_handle(), mqiparams.Packed.of(md),
                                                    _XMITQ_GMO, self.correl_id)
         return gets
 
     def _confirmed(self, qm: mqpy.QueueManager, xq: mqpy.Queue, key: bytes, count: int,
-                   max_bytes: int) -> list[xmitgets.Got]:
+                   max_bytes: int) -> list[batchcalls.Got]:
         """In a worker thread: commit the batch the partner confirmed and (``count`` > 0,
         the batch was full) get the next batch's first messages already on the transmission
         queue, all in one round trip.
@@ -326,7 +326,7 @@ class SenderMCA:
                                         resolve=(key, True, count <= 0))
 
     async def _confirmed_in_loop(self, qm: mqpy.QueueManager, xq: mqpy.Queue, key: bytes,
-                                 count: int, max_bytes: int) -> list[xmitgets.Got]:
+                                 count: int, max_bytes: int) -> list[batchcalls.Got]:
         """:meth:`_confirmed`, its round trip made from the event loop when it can be,
         else in a worker thread."""
         limit = max_bytes if max_bytes else mqiflows.RUN_BYTES
@@ -396,7 +396,7 @@ class SenderMCA:
         """A message the channel cannot carry (too long) goes to the local DLQ (seed 003);
         False when there is none."""
         xqh = mqpy.XQH().unpack(data)
-        put_date, put_time = xmitgets.put_stamp(md)
+        put_date, put_time = batchcalls.put_stamp(md)
         deadq = (await mqi(qm.inquire, CMQC.MQCA_DEAD_LETTER_Q_NAME)).strip(b" \x00")
         if not deadq:
             return False
@@ -435,7 +435,7 @@ class SenderMCA:
                     raise _ended(NO_DEAD_LETTER_QUEUE)
             else:
                 if monitor.on:  # XQTIME
-                    monitor.message_got(*xmitgets.put_stamp(md))
+                    monitor.message_got(*batchcalls.put_stamp(md))
                 if seq:
                     ev = self._message(seq, held, confirm=False)
                     if ev.persistent:
@@ -606,15 +606,15 @@ class SenderMCA:
         (pipelining), committed first and forced, since no prepare follows to force it."""
         handle = qm.get_handle()
         if settled is None:
-            if xmitgets.in_loop(handle) and await xmitgets.call_in_loop(
+            if batchcalls.in_loop(handle) and await batchcalls.call_in_loop(
                     handle, SegmentType.MQCMIT, ()) is not None:
                 return
             await mqi(qm.commit)
             return
-        ran = await xmitgets.run_quiet_in_loop(handle, [("resolve", (settled, True, True))],
+        ran = await batchcalls.run_quiet_in_loop(handle, [("resolve", (settled, True, True))],
                                                commit=True)
         if ran is None:
-            ran = await mqi(xmitgets.run_quiet, handle, [("resolve", (settled, True, True))],
+            ran = await mqi(batchcalls.run_quiet, handle, [("resolve", (settled, True, True))],
                             True)
         done, committed = ran
         if done and isinstance(done[0], mqpy.MQMIError):
@@ -655,9 +655,9 @@ class SenderMCA:
             self.batches.answer_seen(self.clock())
 
 
-#: The MQGMO of a sending MCA's run of gets, packed once (mqiflows.Packed): the gets of a
+#: The MQGMO of a sending MCA's run of gets, packed once (mqiparams.Packed): the gets of a
 #: batch, under syncpoint, none waiting (the batch's first get, which may wait, is _get's).
-_XMITQ_GMO = mqiflows.Packed.of(mqpy.GMO(
+_XMITQ_GMO = mqiparams.Packed.of(mqpy.GMO(
     Options=CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING))
 
 

@@ -59,7 +59,7 @@ import trio
 from mqpy import CMQC
 from mqpy.errors import MQMIError
 from mqpy.fap import channeldefs as D
-from mqpy.fap import mqiflows, tls, userid
+from mqpy.fap import mqiflows, mqiparams, tls, userid
 from mqpy.fap.apiheader import (
     MQIReply,
     MQIRequest,
@@ -579,7 +579,7 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
         cc.on_qm = False
         try:
             decoded = mqiflows.decode_request(request, self._byte_order())
-        except mqiflows.BadStructure as exc:  # that call's error: the channel goes on
+        except mqiparams.BadStructure as exc:  # that call's error: the channel goes on
             return mqiflows.refusal_reply(verb, exc, cc.backend is not None)
         except ProtocolError as exc:
             await self._refuse(exc.status_code, "AMQ9504E", f"Protocol error: {exc}")

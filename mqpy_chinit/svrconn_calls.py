@@ -26,7 +26,7 @@ import attrs
 
 from mqpy import CMQC, loopcalls
 from mqpy.errors import MQMIError
-from mqpy.fap import mqiflows
+from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.apiheader import MQIReply
 from mqpy.fap.tsh import ByteOrder, SegmentType
 from mqpy_chinit import tlsstream
@@ -63,7 +63,7 @@ class MQICalls:
             raise MQMIError(_FAILED, CMQC.MQRC_NOT_AUTHORIZED)
         if decision.get("warning"):
             self.log(str(decision["msgid"]), f"{decision['text']} (WARN(YES): allowed)")
-        security = mqiflows.ConnSecurity(ident.credentials, user=str(decision["user"]),
+        security = mqiparams.ConnSecurity(ident.credentials, user=str(decision["user"]),
                                          channel=self.name, address=self.peer,
                                          adopted=bool(decision.get("adopted")))
         self.status.mcauser = security.user

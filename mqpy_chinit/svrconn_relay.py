@@ -23,7 +23,7 @@ import trio
 
 from mqpy import CMQC
 from mqpy.errors import MQMIError
-from mqpy.fap import mqiflows
+from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.apiheader import (
     API_HEADER_LENGTH,
     MQIReply,
@@ -220,7 +220,7 @@ class RelayedCalls:
         always has, else the call fails MQRC_CONNECTION_BROKEN."""
         try:
             mqiflows.decode_request(request, ByteOrder.LITTLE)
-        except mqiflows.BadStructure:
+        except mqiparams.BadStructure:
             pass  # the call's own error, were the queue manager there: it is not
         except ProtocolError as exc:
             await self._refuse(exc.status_code, "AMQ9504E", f"Protocol error: {exc}")

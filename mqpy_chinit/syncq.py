@@ -1,6 +1,6 @@
 """One MCA's channel synchronisation record, replaced batch after batch on a
 SYSTEM.CHANNEL.SYNCQ handle held open for the channel's life, in the same round trip as the
-batch's own MQI calls where it can be (``xmitgets``). The record's format and the blocking
+batch's own MQI calls where it can be (``batchcalls``). The record's format and the blocking
 calls that read and replace records are the queue manager's (``mqpy.syncrecord``).
 """
 
@@ -15,7 +15,7 @@ import mqpy
 from mqpy import CMQC
 from mqpy.fap.mqicalls import Step
 from mqpy.syncrecord import OPEN_OPTIONS, SYNCQ, SyncRecord, correl_id, replace_in_uow
-from mqpy_chinit import xmitgets
+from mqpy_chinit import batchcalls
 
 __all__ = ["ChannelSyncQ"]
 
@@ -76,11 +76,11 @@ class ChannelSyncQ:
         MCA's commit of the batch before); the first of them that fails is raised, with
         the record not replaced. ``prepare``: an in-doubt key under which that round trip
         also prepares the unit of work once the record is replaced (a sending MCA's batch
-        end, xmitgets.run_quiet): whether it did (else the caller prepares)."""
+        end, batchcalls.run_quiet): whether it did (else the caller prepares)."""
         before = before or []
         ours = self.steps(record)
         if before or ours:
-            done, prepared = xmitgets.run_quiet(self.qm.get_handle(), [*before, *ours],
+            done, prepared = batchcalls.run_quiet(self.qm.get_handle(), [*before, *ours],
                                                 prepare=prepare if ours else None)
             for result in done[:len(before)]:
                 if isinstance(result, mqpy.MQMIError):
@@ -96,7 +96,7 @@ class ChannelSyncQ:
                                      before: list[Step] | None = None,
                                      prepare: bytes | None = None) -> bool | None:
         """:meth:`replace_in_uow` with its one round trip made from the event loop, without
-        a worker thread (xmitgets.run_quiet_in_loop): whether it prepared. None, nothing
+        a worker thread (batchcalls.run_quiet_in_loop): whether it prepared. None, nothing
         done, when it cannot be (the record this MCA put not known yet, a connection
         another thread is using or one strmqtrc traces): the caller then calls
         replace_in_uow in a worker thread. The full search, when the round trip did not
@@ -104,7 +104,7 @@ class ChannelSyncQ:
         if self.msgid is None:
             return None
         before = before or []
-        ran = await xmitgets.run_quiet_in_loop(self.qm.get_handle(),
+        ran = await batchcalls.run_quiet_in_loop(self.qm.get_handle(),
                                                [*before, *self.steps(record)],
                                                prepare=prepare)
         if ran is None:

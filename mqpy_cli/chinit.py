@@ -17,7 +17,7 @@ import trio
 import mqpy
 from mqpy import amqmsgs, bindings, config, errorlog, filemodes
 from mqpy.channelcommands import INITQ
-from mqpy.fap import mqiflows
+from mqpy.fap import mqiparams
 from mqpy.security.policy import owner
 from mqpy_chinit import qmconn, svrconn
 from mqpy_chinit.admin import MQSCAdmin
@@ -49,7 +49,7 @@ def _bind(name: str, data_path: str | None, appl_name: str = "runmqchi"):
     owner's) identity, so CHCKLOCL does not ask it for a password (as MQ's runmqchi)."""
     qm = mqpy.QueueManager(None)
     qm._conn = bindings.connect(name, data_path,
-                                security=mqiflows.ConnSecurity(user=owner()),
+                                security=mqiparams.ConnSecurity(user=owner()),
                                 appl_name=appl_name)
     qm._name = qm._conn.qmgr_name
     return qm

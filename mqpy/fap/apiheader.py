@@ -202,7 +202,7 @@ def build_mqi_request(segment_type: SegmentType, hobj: int, body: tuple[bytes, .
     """An MQI request whose body is ``body`` joined, as one little-endian segment (TSH, or
     TSHM with ``conv_id``; FIRST and LAST, no LUW, ReplyLength its own length): the bytes a
     little-endian ``SegmentWriter`` makes of ``mqiflows.encode_request``'s event, without
-    the event (a receiving MCA's puts, packed by hand: mqpy_chinit.xmitgets; a client's
+    the event (a receiving MCA's puts, packed by hand: mqpy_chinit.batchcalls; a client's
     every call: mqpy.client). ``struct.error`` / OverflowError for a number that does not
     fit its field."""
     return _mqi_segment(ByteOrder.LITTLE, segment_type, _FIRST_LAST, flags2, NO_LUW, conv_id,

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from mqpy import CMQC
 from mqpy.errors import MQMIError
-from mqpy.fap import mqiflows
+from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.tsh import SegmentType
 from mqpy.structs.fields import StructError
 from mqpy.structs.tables import GMO, MD, PMO
@@ -120,7 +120,7 @@ def _get(hobj: int, md: Any, gmo: Any, max_length: int | None,
     """Truncation warnings are raised as the engine raises them: 2079 with ``.message``,
     both with ``.original_length``. ``md`` None: a fresh MQMD goes on the wire (it is an
     input too) and the one that comes back is dropped. ``request_md``: the MQMD the request
-    carries instead of ``md`` (one packed once, mqiflows.Packed, for a channel's every
+    carries instead of ``md`` (one packed once, mqiparams.Packed, for a channel's every
     get); ``md`` still takes the one that comes back."""
     if md is None:
         md = MD()
@@ -379,7 +379,7 @@ def run_in_order(handle: Any, steps: list[Step], limit: int = 0) -> list[Any]:
     item False (``("put1", args, False)``) may leave its MQMD / MQPMO / MQOD as they were:
     its caller keeps nothing of them (a receiving MCA's arrivals), so a transport need not
     decode them from the reply; such a put may pass its structures already packed
-    (mqiflows.Packed: a bindings flow carries them as they are, a connection in process
+    (mqiparams.Packed: a bindings flow carries them as they are, a connection in process
     decodes them)."""
     if isinstance(handle, MQIVerbs):
         return handle.run(steps, limit)
@@ -389,8 +389,8 @@ def run_in_order(handle: Any, steps: list[Step], limit: int = 0) -> list[Any]:
         name, args = step[0], step[1]
         if name == "get" and len(args) > 4:
             args = args[:4]  # request_md is md's content packed: md itself is the input here
-        if any(type(a) is mqiflows.Packed for a in args):  # structures passed on as bytes:
-            args = tuple(a.unpacked() if type(a) is mqiflows.Packed else a for a in args)
+        if any(type(a) is mqiparams.Packed for a in args):  # structures passed on as bytes:
+            args = tuple(a.unpacked() if type(a) is mqiparams.Packed else a for a in args)
         try:
             result = getattr(handle, name)(*args)
         except MQMIError as e:

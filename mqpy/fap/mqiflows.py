@@ -26,14 +26,12 @@ from mqpy.fap.mqiparams import (
     BadStructure,
     Bytes,
     ConnBody,
-    ConnSecurity,
     ConnSecurityItem,
     Item,
     ListOf,
     ListStructure,
     Long,
     Optional,
-    Packed,
     Structure,
     Value,
     invalid_data,
@@ -43,11 +41,6 @@ from mqpy.fap.tsh import SEGMENT_TYPES, ByteOrder, ControlFlags1, SegmentType
 from mqpy.structs.tables import GMO, MD, OD, PMO
 
 __all__ = [
-    # the values and the error of this codec's calls, defined with the parameters
-    "BadStructure",
-    "ConnSecurity",
-    "Packed",
-    # the codec
     "Decoded",
     "REPLIES",
     "REQUESTS",

@@ -1,7 +1,7 @@
 """What a receiving MCA reads of an arrival in place in its transmission header.
 
 The receiver passes an arrival's MQMD on to its queue manager as the bytes that came in the
-MQXQH (mqiflows.Packed) rather than decoding and encoding it again; what it needs itself
+MQXQH (mqiparams.Packed) rather than decoding and encoding it again; what it needs itself
 (destination, Format, UserIdentifier) it reads in place. Those must be what decoding gives.
 """
 
@@ -11,7 +11,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
-from mqpy.fap import mqiflows
+from mqpy.fap import mqiparams
 from mqpy.fap.messagedata import XQH_LENGTH, MessageData
 from mqpy.fap.statuscodes import StatusCode
 from mqpy.fap.tsh import ByteOrder
@@ -36,7 +36,7 @@ def test_an_arrivals_fields_read_in_place_are_those_decoding_gives(order):
     xqh = ev.transmission_header
     assert (dest_q, dest_qm) == (b"TARGET", b"QM2")
     assert (fmt, user) == (xqh.MsgDesc.Format, xqh.MsgDesc.UserIdentifier)
-    assert isinstance(md, mqiflows.Packed)
+    assert isinstance(md, mqiparams.Packed)
     assert md.unpacked() == xqh.MsgDesc
 
 

@@ -12,14 +12,14 @@ import trio
 import mqpy
 from mqpy import CMQC, syncrecord
 from mqpy.bindings import BindingsConnection
-from mqpy.fap import mqiflows
+from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.controlflows import Heartbeat, Ping, Status
 from mqpy.fap.framing import SegmentWriter
 from mqpy.fap.messagedata import MessageData
 from mqpy.fap.mqicalls import run_in_order
 from mqpy.fap.tsh import ByteOrder
 from mqpy.structs.tables import XQH
-from mqpy_chinit import syncq, xmitgets
+from mqpy_chinit import batchcalls, syncq
 from mqpy_chinit.conversation import (
     MAX_TRANSMISSION_SIZE,
     PENDING_YIELD,
@@ -130,8 +130,8 @@ def test_a_run_of_gets_kept_packed_gives_what_decoded_gets_give(daemon):
                                         for md in mds])
         assert decoded == bodies
         qm.backout()
-        gets = xmitgets.XmitqGets(xq.get_handle(), mqiflows.Packed.of(mqpy.MD()),
-                                  mqiflows.Packed.of(gmo))
+        gets = batchcalls.XmitqGets(xq.get_handle(), mqiparams.Packed.of(mqpy.MD()),
+                                  mqiparams.Packed.of(gmo))
         first = gets.run(handle, 2, 150)  # 100 + 101 bytes: the second reaches the limit
         rest = gets.run(handle, 10, 0)
         assert gets.run(handle, 3, 0) == []  # none left
@@ -139,11 +139,11 @@ def test_a_run_of_gets_kept_packed_gives_what_decoded_gets_give(daemon):
         assert len(first) == 2
         assert [data for _md, data in got] == bodies
         for (md, _data), want in zip(got, mds, strict=True):
-            assert type(md) is mqiflows.Packed
-            fields = dict(xmitgets.unpacked(md).__dict__)
+            assert type(md) is mqiparams.Packed
+            fields = dict(batchcalls.unpacked(md).__dict__)
             assert fields.pop("BackoutCount") == want.BackoutCount + 1  # got before: backed out
             assert fields == {k: v for k, v in want.__dict__.items() if k != "BackoutCount"}
-            assert xmitgets.put_stamp(md) == (want.PutDate, want.PutTime)
+            assert batchcalls.put_stamp(md) == (want.PutDate, want.PutTime)
         qm.backout()  # the gets were under syncpoint: all back
         again = gets.run(handle, 10, 0)
         assert [data for _md, data in again] == bodies
@@ -290,7 +290,7 @@ def _arrived(qm: mqpy.QueueManager) -> dict[str, list[tuple[bytes, bytes]]]:
 def test_a_receivers_packed_puts_deliver_what_the_verbs_path_delivers(daemon, monkeypatch):
     """Given arrivals whose MQMDs set every field (some big-endian, some persistent), when
     a receiving MCA puts them over the bindings socket as one packed SPI RUN_QUIET
-    (xmitgets.run_quiet) and then, once more, through the verbs layer (run_in_order),
+    (batchcalls.run_quiet) and then, once more, through the verbs layer (run_in_order),
     then the same messages arrive, each MQMD byte for byte the same and the sender's (its
     context kept); a put that fails (Q2 put-inhibited) stops both runs at the same
     message; and the run that ends a batch replaces the sync record and commits it, in
@@ -315,7 +315,7 @@ def test_a_receivers_packed_puts_deliver_what_the_verbs_path_delivers(daemon, mo
         arrived = []
         for path in ("packed", "verbs"):
             if path == "verbs":
-                monkeypatch.setattr(xmitgets, "run_quiet", verbs_path)
+                monkeypatch.setattr(batchcalls, "run_quiet", verbs_path)
             # a batch of three, its sync record replaced and committed in the same call
             put, committed = rcv._put_run(qm, evs[:3], rcv._record(3, b"1" * 8))
             assert put == [len(ev.data) for ev in evs[:3]] and committed
@@ -374,15 +374,15 @@ def test_a_bindings_resolve_may_commit_without_waiting_for_the_force(daemon):
 @pytest.mark.parametrize("data", [b"", b"one message", b"x" * 70000])
 def test_an_arrivals_put_packed_by_hand_is_the_flow_the_general_packer_makes(data):
     """Given an arrival whose MQMD and MQPMO are packed little-endian, when the receiving
-    MCA packs its MQPUT request by hand (xmitgets._put_flow), then the bytes are those of
+    MCA packs its MQPUT request by hand (batchcalls._put_flow), then the bytes are those of
     mqiflows's general packer and segment writer; an MQMD packed big-endian, or one that is
     an object, is left to the general way (None)."""
     md = mqpy.MD(Persistence=1, Format=CMQC.MQFMT_STRING, UserIdentifier=b"someone")
-    packed_md = mqiflows.Packed.of(md)
-    pmo = mqiflows.Packed.of(mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+    packed_md = mqiparams.Packed.of(md)
+    pmo = mqiparams.Packed.of(mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
     general = mqiflows.pack_flows([mqiflows.encode_request(
         mqiflows.SegmentType.MQPUT, [packed_md, pmo, data], hobj=17)])
-    assert xmitgets._put_flow(17, packed_md, pmo, data) == general
-    big = mqiflows.Packed(mqpy.MD, md.pack(CMQC.MQENC_INTEGER_NORMAL), ByteOrder.BIG)
-    assert xmitgets._put_flow(17, big, pmo, data) is None
-    assert xmitgets._put_flow(17, md, pmo, data) is None
+    assert batchcalls._put_flow(17, packed_md, pmo, data) == general
+    big = mqiparams.Packed(mqpy.MD, md.pack(CMQC.MQENC_INTEGER_NORMAL), ByteOrder.BIG)
+    assert batchcalls._put_flow(17, big, pmo, data) is None
+    assert batchcalls._put_flow(17, md, pmo, data) is None

@@ -160,28 +160,28 @@ def test_over_bindings_a_packed_run_moves_what_single_calls_move(running):  # no
     again, backed out, by a run of gets from both queues in turn, each get's MQMD, data,
     ResolvedQName and ReturnedLength are its own."""
     from mqpy import bindings
-    from mqpy.fap import mqiflows
+    from mqpy.fap import mqiparams
     from mqpy.fap.mqicalls import run_in_order
-    from mqpy_chinit import xmitgets
+    from mqpy_chinit import batchcalls
     from tests.support.installation import QM
 
     conn = bindings.connect(QM, running.root)
     try:
         run_q = conn.open(mqpy.OD(ObjectName=b"Q1"), OUT)
         one_q = conn.open(mqpy.OD(ObjectName=b"Q2"), OUT)
-        pmo = mqiflows.Packed.of(mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT | SET_ALL))
+        pmo = mqiparams.Packed.of(mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT | SET_ALL))
         mds = [_arrival(i, 1 + i % 2) for i in range(8)]
-        steps = [("put", (run_q, mqiflows.Packed.of(md), pmo, b"data %d" % i), False)
+        steps = [("put", (run_q, mqiparams.Packed.of(md), pmo, b"data %d" % i), False)
                  for i, md in enumerate(mds)]
-        done, committed = xmitgets.run_quiet(conn, steps, commit=True)
+        done, committed = batchcalls.run_quiet(conn, steps, commit=True)
         assert (done, committed) == ([0] * 8, True)
         for i, md in enumerate(mds):
             conn.put(one_q, mqpy.MD.from_bytes(md.pack()),
                      mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT | SET_ALL), b"data %d" % i)
         conn.commit()
-        gmo = mqiflows.Packed.of(mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT))
+        gmo = mqiparams.Packed.of(mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT))
         run_in = conn.open(mqpy.OD(ObjectName=b"Q1"), CMQC.MQOO_INPUT_SHARED)
-        gets = xmitgets.XmitqGets(run_in, mqiflows.Packed.of(mqpy.MD()), gmo)
+        gets = batchcalls.XmitqGets(run_in, mqiparams.Packed.of(mqpy.MD()), gmo)
         got = [(md.raw, data) for md, data in gets.run(conn, 10, 0)]
         one_in = conn.open(mqpy.OD(ObjectName=b"Q2"), CMQC.MQOO_INPUT_SHARED)
         singles = []

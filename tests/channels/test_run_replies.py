@@ -13,9 +13,9 @@ import mqpy
 from mqpy import CMQC, loopcalls
 from mqpy.bindings_listener import _RUN_WRITER, BindingsServer, _Session
 from mqpy.engine.qmgr import QueueManagerEngine
-from mqpy.fap import mqiflows
+from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.tsh import SegmentType
-from mqpy_chinit import xmitgets
+from mqpy_chinit import batchcalls
 
 SYNCPOINT = CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING
 
@@ -53,10 +53,10 @@ def session(tmp_path):
 
 def _run_of_gets(session: _Session, count: int, limit: int) -> list[bytes]:
     """The reply flows of an SPI RUN of ``count`` gets of Q, as a sending MCA asks for
-    them (xmitgets.XmitqGets), served as the daemon serves the request."""
+    them (batchcalls.XmitqGets), served as the daemon serves the request."""
     hobj = session.conn.open(mqpy.OD(ObjectName=b"Q"), CMQC.MQOO_INPUT_AS_Q_DEF)
-    gets = xmitgets.XmitqGets(hobj, mqiflows.Packed.of(mqpy.MD()),
-                              mqiflows.Packed.of(mqpy.GMO(Options=SYNCPOINT)))
+    gets = batchcalls.XmitqGets(hobj, mqiparams.Packed.of(mqpy.MD()),
+                              mqiparams.Packed.of(mqpy.GMO(Options=SYNCPOINT)))
     request = mqiflows.encode_request(SegmentType.SPI, [mqiflows.SpiVerb.RUN,
                                                         gets._get_flow() * count, limit])
     reply = trio.run(session._dispatch, request)

@@ -1,5 +1,5 @@
 """An MCA's runs of MQI calls made from the event loop on its bindings connection, without a
-worker thread (xmitgets.call_in_loop): the same calls, results and failures as the worker
+worker thread (batchcalls.call_in_loop): the same calls, results and failures as the worker
 thread's, over a running queue manager daemon."""
 
 from __future__ import annotations
@@ -11,20 +11,20 @@ import trio
 
 import mqpy
 from mqpy import CMQC, bindings, syncrecord
-from mqpy.fap import mqiflows
-from mqpy_chinit import receiver_mca, syncq, xmitgets
+from mqpy.fap import mqiflows, mqiparams
+from mqpy_chinit import batchcalls, receiver_mca, syncq
 from mqpy_chinit.receiver_batch import NO_LUWID
 from mqpy_chinit.receiver_mca import ReceiverMCA
 from tests.daemon.conftest import running  # noqa: F401 - the daemon fixture
 from tests.support.installation import QM
 
 OUT = CMQC.MQOO_OUTPUT | CMQC.MQOO_SET_ALL_CONTEXT
-PMO = mqiflows.Packed.of(mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT
+PMO = mqiparams.Packed.of(mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT
                                   | CMQC.MQPMO_SET_ALL_CONTEXT))
 
 
 def _steps(hobj: int, tag: bytes) -> list:
-    return [("put", (hobj, mqiflows.Packed.of(mqpy.MD(MsgId=tag + bytes([i]) * 20)), PMO,
+    return [("put", (hobj, mqiparams.Packed.of(mqpy.MD(MsgId=tag + bytes([i]) * 20)), PMO,
                      tag + b" %d" % i), False) for i in range(6)]
 
 
@@ -50,17 +50,17 @@ async def test_a_run_from_the_event_loop_moves_what_the_threads_run_moves(runnin
     try:
         q1, q2 = conn.open(mqpy.OD(ObjectName=b"Q1"), OUT), conn.open(
             mqpy.OD(ObjectName=b"Q2"), OUT)
-        assert await xmitgets.run_quiet_in_loop(conn, _steps(q1, b"m"), commit=True) == (
+        assert await batchcalls.run_quiet_in_loop(conn, _steps(q1, b"m"), commit=True) == (
             [0] * 6, True)
         assert await trio.to_thread.run_sync(
-            lambda: xmitgets.run_quiet(conn, _steps(q2, b"m"), commit=True)) == ([0] * 6,
+            lambda: batchcalls.run_quiet(conn, _steps(q2, b"m"), commit=True)) == ([0] * 6,
                                                                                 True)
         assert _drained(conn, b"Q1") == _drained(conn, b"Q2") == [b"m %d" % i
                                                                   for i in range(6)]
         bad = _steps(q1, b"b")[:1] + _steps(9999, b"b")[1:]
-        done, committed = await xmitgets.run_quiet_in_loop(conn, bad, commit=True)
+        done, committed = await batchcalls.run_quiet_in_loop(conn, bad, commit=True)
         assert done[0] == 0 and done[1].reason == CMQC.MQRC_HOBJ_ERROR and not committed
-        assert (xmitgets.run_quiet(conn, bad, commit=True)[0][1].reason
+        assert (batchcalls.run_quiet(conn, bad, commit=True)[0][1].reason
                 == CMQC.MQRC_HOBJ_ERROR)
         conn.backout()
     finally:
@@ -86,12 +86,12 @@ async def test_a_connection_busy_in_another_thread_is_left_to_it(running):  # no
         thread.start()
         held.wait(10)
         try:
-            assert await xmitgets.run_quiet_in_loop(conn, _steps(q1, b"x"), True) is None
+            assert await batchcalls.run_quiet_in_loop(conn, _steps(q1, b"x"), True) is None
         finally:
             release.set()
             thread.join()
         assert _drained(conn, b"Q1") == []
-        assert await xmitgets.run_quiet_in_loop(conn, _steps(q1, b"x"), True) == ([0] * 6,
+        assert await batchcalls.run_quiet_in_loop(conn, _steps(q1, b"x"), True) == ([0] * 6,
                                                                                 True)
         assert len(_drained(conn, b"Q1")) == 6
         conn.commit()
@@ -107,7 +107,7 @@ async def test_a_broken_connection_fails_the_run_as_a_threads_call_would(running
     q1 = conn.open(mqpy.OD(ObjectName=b"Q1"), OUT)
     conn._sock.shutdown(2)
     with pytest.raises(mqpy.MQMIError) as failed:
-        await xmitgets.run_quiet_in_loop(conn, _steps(q1, b"y"), True)
+        await batchcalls.run_quiet_in_loop(conn, _steps(q1, b"y"), True)
     assert failed.value.reason == CMQC.MQRC_CONNECTION_BROKEN
     with pytest.raises(mqpy.MQMIError) as again:
         conn.commit()
@@ -161,9 +161,9 @@ async def test_a_run_of_gets_from_the_event_loop_gets_what_the_threads_run_gets(
     conn = bindings.connect(QM, running.root)
     try:
         q2 = conn.open(mqpy.OD(ObjectName=b"Q2"), OUT)
-        assert xmitgets.run_quiet(conn, _steps(q2, b"g"), commit=True) == ([0] * 6, True)
+        assert batchcalls.run_quiet(conn, _steps(q2, b"g"), commit=True) == ([0] * 6, True)
         inq = conn.open(mqpy.OD(ObjectName=b"Q2"), CMQC.MQOO_INPUT_SHARED)
-        gets = xmitgets.XmitqGets(inq, mqiflows.Packed.of(mqpy.MD()), mqiflows.Packed.of(
+        gets = batchcalls.XmitqGets(inq, mqiparams.Packed.of(mqpy.MD()), mqiparams.Packed.of(
             mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT)))
         first = await gets.run_in_loop(conn, 3, 0)
         rest = await trio.to_thread.run_sync(lambda: gets.run(conn, 10, 0))
@@ -212,10 +212,10 @@ def _get_replies() -> tuple[list[bytes], list[tuple[bytes, bytes]]]:
     for i in range(2):
         md = mqpy.MD(MsgId=bytes([i + 1]) * 24, Persistence=i)
         data = b"message %d" % i
-        events.append(mqiflows.encode_reply(xmitgets._T.MQGET,
+        events.append(mqiflows.encode_reply(batchcalls._T.MQGET,
                                             [md, mqpy.GMO(), len(data), data]))
         messages.append((md.pack(), data))
-    events.append(mqiflows.encode_reply(xmitgets._T.MQGET, comp=CMQC.MQCC_FAILED,
+    events.append(mqiflows.encode_reply(batchcalls._T.MQGET, comp=CMQC.MQCC_FAILED,
                                         reason=CMQC.MQRC_NO_MSG_AVAILABLE))
     return mqiflows.pack_each(events), messages
 
@@ -234,14 +234,14 @@ def test_a_run_of_gets_reply_read_in_place_gives_what_taking_it_apart_gives():
     that are not such plain replies (a byte too many) go the general way, which refuses
     them as out of step; a completed get after one that did not is read the general way."""
     flows, messages = _get_replies()
-    assert [xmitgets._got_in_place(f) is not None for f in flows] == [True] * 3
-    got = xmitgets.XmitqGets._got(_Handle(), flows, None)
+    assert [batchcalls._got_in_place(f) is not None for f in flows] == [True] * 3
+    got = batchcalls.XmitqGets._got(_Handle(), flows, None)
     assert [(md.raw, data) for md, data in got] == messages
-    general = [xmitgets._message(e.body) for e in mqiflows.unpack_flows(b"".join(flows))[:2]]
+    general = [batchcalls._message(e.body) for e in mqiflows.unpack_flows(b"".join(flows))[:2]]
     assert [(md.raw, data) for md, data in general] == messages
     with pytest.raises(mqpy.MQMIError) as broken:
-        xmitgets.XmitqGets._got(_Handle(), [flows[0] + b"x"], None)
+        batchcalls.XmitqGets._got(_Handle(), [flows[0] + b"x"], None)
     assert broken.value.reason == CMQC.MQRC_CONNECTION_BROKEN
     reordered = [flows[0], flows[2], flows[1]]
-    assert [(md.raw, data) for md, data in xmitgets.XmitqGets._got(
+    assert [(md.raw, data) for md, data in batchcalls.XmitqGets._got(
         _Handle(), reordered, None)] == messages[:1]

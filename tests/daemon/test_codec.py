@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mqpy import CMQC
-from mqpy.fap import mqiflows
+from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.statuscodes import ProtocolError
 from mqpy.fap.tsh import ByteOrder, SegmentType
@@ -22,7 +22,7 @@ def _samples(data: bytes, options: int) -> dict:
     md = MD(Priority=7, Persistence=1, MsgId=b"M" * 24, CorrelId=b"C" * 24, Format=b"MQSTR")
     od = OD(ObjectName=b"Q1", Version=3, ResolvedQName=b"Q1")
     requests = {
-        T.MQCONN: [("QM1", "amqsput"), mqiflows.ConnSecurity(
+        T.MQCONN: [("QM1", "amqsput"), mqiparams.ConnSecurity(
             Credentials("alice", data.decode("latin-1")[:100]), "bob", "APP.SVRCONN",
             "127.0.0.1")],
         T.MQDISC: [],

@@ -11,7 +11,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC, bindings, inprocess
-from mqpy.fap import mqiflows
+from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.mqicalls import run_in_order
 from mqpy.fap.tsh import SegmentType
 from tests.support.handles import _drain
@@ -331,13 +331,13 @@ def test_a_run_carrying_an_spi_call_other_than_resolve_is_refused_whole(running,
 
 
 def _passed_on(handle, byte_order) -> list:
-    """Quiet puts whose MQMD and MQPMO go already packed (mqiflows.Packed: a receiving MCA
+    """Quiet puts whose MQMD and MQPMO go already packed (mqiparams.Packed: a receiving MCA
     passes an arrival's MQMD on as it came in the transmission header), then the messages
     got back with their MQMDs."""
     from mqpy.fap.tsh import mq_encoding
 
     enc = mq_encoding(byte_order)
-    pmo = mqiflows.Packed(mqpy.PMO, mqpy.PMO(
+    pmo = mqiparams.Packed(mqpy.PMO, mqpy.PMO(
         Options=SYNC | CMQC.MQPMO_SET_ALL_CONTEXT).pack(enc), byte_order)
     hobj = handle.open(mqpy.OD(ObjectName="Q4"), OUT | CMQC.MQOO_SET_ALL_CONTEXT)
     steps = []
@@ -345,7 +345,7 @@ def _passed_on(handle, byte_order) -> list:
         md = mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT, Priority=7, MsgId=b"ID%02d" % i,
                      UserIdentifier=b"alice", PutApplName=b"sender app",
                      Format=CMQC.MQFMT_STRING, Report=CMQC.MQRO_EXCEPTION, ReplyToQ=b"RQ")
-        steps.append(("put", (hobj, mqiflows.Packed(mqpy.MD, md.pack(enc), byte_order), pmo,
+        steps.append(("put", (hobj, mqiparams.Packed(mqpy.MD, md.pack(enc), byte_order), pmo,
                               b"passed on %d" % i), False))
     done = run_in_order(handle, steps)
     handle.close(hobj)

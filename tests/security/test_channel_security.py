@@ -279,14 +279,14 @@ def test_client_may_not_assert_an_identity(site):
     """Given a started SVRCONN instance, when the client's MQCONN carries mqpy's bindings-only
     CSEC tail asserting a privileged user, then the instance ends with AMQ9504E (no
     connection is made for it) and the listener serves alice next."""
-    from mqpy.fap import mqiflows
+    from mqpy.fap import mqiflows, mqiparams
     from mqpy.fap.tsh import SegmentType
 
     instance, conv = _raw_conversation(site)
     try:
         request = mqiflows.encode_request(
             SegmentType.MQCONN, [("QMS", "intruder"),
-                                 mqiflows.ConnSecurity(None, user="root", channel=CHANNEL)])
+                                 mqiparams.ConnSecurity(None, user="root", channel=CHANNEL)])
         instance.send(attrs.evolve(request, **_tshm(instance, conv)))
         assert conv.replies.get(timeout=20) is None
     finally:

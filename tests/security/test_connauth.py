@@ -217,7 +217,7 @@ async def test_password_checks_have_threads_of_their_own(alice):
 
     from mqpy import bindings
     from mqpy.bindings_listener import BindingsServer
-    from mqpy.fap import mqiflows
+    from mqpy.fap import mqiparams
     from mqpy.fap.userid import Credentials
 
     server = BindingsServer(alice.eng)
@@ -228,7 +228,7 @@ async def test_password_checks_have_threads_of_their_own(alice):
         with trio.fail_after(60):  # a guard against hanging, not a timing assertion
             conn = await trio.to_thread.run_sync(lambda: bindings.connect(
                 "QMSEC", alice.root,
-                security=mqiflows.ConnSecurity(Credentials("alice", ALICE_PW))),
+                security=mqiparams.ConnSecurity(Credentials("alice", ALICE_PW))),
                 abandon_on_cancel=True)
         for n in range(int(server.limiter.total_tokens)):
             server.limiter.release_on_behalf_of(("held", n))  # MQDISC uses the shared pool

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from mqpy.fap import mqiflows, tls, userid
+from mqpy.fap import mqiflows, mqiparams, tls, userid
 from mqpy.fap.statuscodes import ProtocolError, StatusCode
 from mqpy.fap.tsh import SegmentType
 
@@ -76,18 +76,18 @@ def test_bindings_mqconn_without_security_is_mq_s_120_bytes():
     plain = mqiflows.encode_request(SegmentType.MQCONN, [("QM1", "app")])
     assert len(plain.body) == 120
     assert mqiflows.decode_request(plain).values == (("QM1", "app"), None)
-    sec = mqiflows.ConnSecurity(userid.Credentials("alice", "pw"))
+    sec = mqiparams.ConnSecurity(userid.Credentials("alice", "pw"))
     assert not sec.asserts_identity
     assert sec.connect_args("root") == {"user": "alice", "password": "pw", "channel": None,
                                         "asserted": "root", "adopted": False,
                                         "conname": None}
-    asserted = mqiflows.ConnSecurity(None, user="bob", channel="APP.SVRCONN",
+    asserted = mqiparams.ConnSecurity(None, user="bob", channel="APP.SVRCONN",
                                      address="192.0.2.7")
     assert asserted.asserts_identity
     assert asserted.connect_args("root") == {"user": "bob", "password": None,
                                              "channel": "APP.SVRCONN",
                                              "conname": "192.0.2.7"}
-    adopted = mqiflows.ConnSecurity(userid.Credentials("alice", "pw"), user="alice",
+    adopted = mqiparams.ConnSecurity(userid.Credentials("alice", "pw"), user="alice",
                                     channel="APP.SVRCONN", adopted=True)
     request = mqiflows.encode_request(SegmentType.MQCONN, [("QM1", "app"), adopted])
     assert mqiflows.decode_request(request).values[1] == adopted

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from mqpy import CMQC
 from mqpy.bindings import Flows
-from mqpy.fap import mqiflows
+from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.apiheader import MQIReply, MQIRequest
 from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.mqicalls import copy_fields
@@ -187,7 +187,7 @@ def test_a_damaged_body_gets_the_general_paths_answer(body, order, data) -> None
 @pytest.mark.parametrize("order", list(ByteOrder))
 def test_records_and_other_classes_go_the_general_way(order) -> None:
     """Given an MQPUT1 whose MQOD carries distribution-list records, or an MQPMO passed
-    already packed (mqiflows.Packed), when encoded, then the fused form declines (None) and
+    already packed (mqiparams.Packed), when encoded, then the fused form declines (None) and
     encode_request gives the general path's bytes, which decode back to the records."""
     od = OD(Version=2, RecsPresent=2, ObjectRecPtr=[OR(ObjectName=b"A"), OR(ObjectName=b"B")],
             ResponseRecPtr=[RR(), RR()])
@@ -197,7 +197,7 @@ def test_records_and_other_classes_go_the_general_way(order) -> None:
     assert event.body == mqiflows._pack(mqiflows.REQUESTS[T.MQPUT1], values, order)
     decoded = mqiflows.decode_request(event, order).values[0]
     assert [r.ObjectName.rstrip() for r in decoded.ObjectRecPtr] == [b"A", b"B"]
-    packed = [MD(), mqiflows.Packed(PMO, PMO().pack(mq_encoding(order)), order), b"x"]
+    packed = [MD(), mqiparams.Packed(PMO, PMO().pack(mq_encoding(order)), order), b"x"]
     assert mqiflows._FUSED_REQUESTS[T.MQPUT].pack(packed, order) is None
     assert mqiflows.encode_request(T.MQPUT, packed, byte_order=order).body == \
         mqiflows._pack(mqiflows.REQUESTS[T.MQPUT], packed, order)

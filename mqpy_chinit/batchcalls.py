@@ -7,7 +7,7 @@ only PutDate and PutTime are read (XQTIME), and the whole of it only for the rar
 the channel cannot carry (dead-lettered at the sender). So the replies of a run of gets
 (mqiflows.SpiVerb.RUN, one round trip) are not decoded into MQMD and MQGMO objects and
 copied field by field into the caller's, as ``verbs.run_in_order`` does for any caller:
-the MQMD stays as it came (``mqiflows.Packed``), the MQGMO is skipped, the data is sliced
+the MQMD stays as it came (``mqiparams.Packed``), the MQGMO is skipped, the data is sliced
 out. The request is the one run_in_order sends (the same flow for every get, packed once),
 so the queue manager serves it as any run.
 
@@ -36,7 +36,7 @@ import mqpy
 from mqpy import CMQC
 from mqpy.bindings import BindingsConnection
 from mqpy.errors import MQMIError
-from mqpy.fap import mqiflows
+from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.apiheader import MQIReply, MQIRequest, build_mqi_request
 from mqpy.fap.mqicalls import Step, run_in_order
 from mqpy.fap.statuscodes import ProtocolError
@@ -48,27 +48,27 @@ _LONG = struct.Struct("<i")
 _PUT_DATE = slice(mqpy.MD.offset_of("PutDate"), mqpy.MD.offset_of("PutDate") + 8)
 _PUT_TIME = slice(mqpy.MD.offset_of("PutTime"), mqpy.MD.offset_of("PutTime") + 8)
 
-#: a message got: its MQMD (an MD, or the MQMD as it came, mqiflows.Packed) and its data
+#: a message got: its MQMD (an MD, or the MQMD as it came, mqiparams.Packed) and its data
 Got = tuple[Any, bytes]
 
 
 def put_stamp(md: Any) -> tuple[bytes, bytes]:
     """PutDate and PutTime of a got message's MQMD, packed or not."""
-    if type(md) is mqiflows.Packed:
+    if type(md) is mqiparams.Packed:
         return md.raw[_PUT_DATE], md.raw[_PUT_TIME]
     return md.PutDate, md.PutTime
 
 
 def unpacked(md: Any) -> mqpy.MD:
     """A got message's MQMD as an MD object."""
-    return md.unpacked() if type(md) is mqiflows.Packed else md
+    return md.unpacked() if type(md) is mqiparams.Packed else md
 
 
 class XmitqGets:
     """Runs of MQGETs of one transmission queue handle, with the same MQMD and MQGMO in
     every request (a fresh MQMD, or a cluster sender's with its CorrelId)."""
 
-    def __init__(self, hobj: int, request_md: mqiflows.Packed, gmo: mqiflows.Packed,
+    def __init__(self, hobj: int, request_md: mqiparams.Packed, gmo: mqiparams.Packed,
                  correl_id: bytes | None = None) -> None:
         self.hobj = hobj
         self.request_md = request_md
@@ -205,7 +205,7 @@ def _got_in_place(flow: bytes) -> Got | object | None:
     pos += 4
     if length < 0 or pos + length != len(flow):
         return None
-    return mqiflows.Packed(mqpy.MD, flow[_MQI_HEAD:_MQI_HEAD + md_size]), flow[pos:]
+    return mqiparams.Packed(mqpy.MD, flow[_MQI_HEAD:_MQI_HEAD + md_size]), flow[pos:]
 
 
 def _message(body: bytes) -> Got:
@@ -220,7 +220,7 @@ def _message(body: bytes) -> Got:
     pos += 4
     if length < 0 or pos + length != len(body):
         raise ValueError("MQGET reply: message data length does not match")
-    return mqiflows.Packed(mqpy.MD, body[:md_size]), body[pos:]
+    return mqiparams.Packed(mqpy.MD, body[:md_size]), body[pos:]
 
 
 # ---------------------------------------------------------------- a receiving MCA's puts
@@ -255,12 +255,12 @@ def _flow(request: MQIRequest) -> bytes:
 
 def _put_flow(hobj: int, md: Any, pmo: Any, data: bytes) -> bytes | None:
     """An arrival's MQPUT request flow, packed here in one join when its MQMD and MQPMO are
-    already packed little-endian (mqiflows.Packed: an arrival from a little-endian partner,
+    already packed little-endian (mqiparams.Packed: an arrival from a little-endian partner,
     the MQPMO packed once): the bytes ``mqiflows.pack_flows`` makes of
     ``encode_request(MQPUT, [md, pmo, data])``, without the event and the general packer
     (tests/channels/test_fast_paths.py holds the two to the same bytes). None for anything
     else (the general way)."""
-    if (type(md) is not mqiflows.Packed or type(pmo) is not mqiflows.Packed
+    if (type(md) is not mqiparams.Packed or type(pmo) is not mqiparams.Packed
             or md.cls is not mqpy.MD or pmo.cls is not mqpy.PMO or md.byte_order != _LITTLE
             or pmo.byte_order != _LITTLE or type(data) is not bytes
             or len(data) > mqiflows.RUN_BYTES):
