@@ -44,7 +44,7 @@ import pwd
 import socket
 import struct
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import trio
 
@@ -63,6 +63,9 @@ from mqpy.security.policy import channel_decision, is_privileged, owner
 from mqpy.structs.fields import StructError
 from mqpy.structs.tables import GMO, PMO
 from mqpy.trace import TRACER
+
+if TYPE_CHECKING:
+    from mqpy.engine.qmgr import QueueManagerEngine
 
 __all__ = ["BindingsServer", "DEFAULT_THREAD_LIMIT"]
 
@@ -105,7 +108,7 @@ def _peer_user(sock: Any) -> str | None:
 class BindingsServer:
     """Serves one engine's MQI on its Unix socket; ``run`` is a trio task (``nursery.start``)."""
 
-    def __init__(self, engine: Any, path: str | None = None, *,
+    def __init__(self, engine: QueueManagerEngine, path: str | None = None, *,
                  thread_limit: int = DEFAULT_THREAD_LIMIT,
                  on_unexpected: Callable[[BaseException], None] | None = None,
                  limits: PeerLimits | None = None) -> None:

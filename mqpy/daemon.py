@@ -41,7 +41,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import Callable
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import trio
 
@@ -65,6 +65,9 @@ from mqpy.programs import program
 from mqpy.qmstatus import describe_status, read_status, write_status
 from mqpy.security import policy
 from mqpy.stats.collector import start_statistics
+
+if TYPE_CHECKING:
+    from mqpy.engine.qmgr import QueueManagerEngine
 
 __all__ = [
     "EXIT_CONFIG",
@@ -231,7 +234,7 @@ def _refuse_exposed(name: str, qmdir: str, log_dir: str, log: errorlog.ErrorLog,
     return True
 
 
-def _install_security(eng: Any) -> None:
+def _install_security(eng: QueueManagerEngine) -> None:
     """Security is always on, as in MQ; what it checks is MQSC's business: QMGR CONNAUTH
     names an AUTHINFO (CHCKLOCL / CHCKCLNT), QMGR CHLAUTH(ENABLED|DISABLED) switches the
     channel authentication records, setmqaut grants object authorities. The first start
@@ -239,7 +242,7 @@ def _install_security(eng: Any) -> None:
     policy.install(eng)
 
 
-def _serve(eng: Any, root: str | None, qmdir: str, console: _Console,
+def _serve(eng: QueueManagerEngine, root: str | None, qmdir: str, console: _Console,
            fastpath_log: errorlog.ErrorLog | None = None,
            peer_limits: config.PeerLimits | None = None) -> str:
     """Serve the socket until endmqm; return how it ended ("controlled" or "immediate").
@@ -303,7 +306,7 @@ def _serve(eng: Any, root: str | None, qmdir: str, console: _Console,
     return outcome["end"]
 
 
-async def _watch_engine(eng: Any, outcome: dict, scope: Any) -> None:
+async def _watch_engine(eng: QueueManagerEngine, outcome: dict, scope: Any) -> None:
     """A log that cannot be written stops the engine (AMQ6119S, every call 2009): the queue
     manager then ends, "Ended unexpectedly", rather than serve nothing but 2009."""
     while eng.failed is None:
@@ -322,7 +325,7 @@ async def _end_when_idle(server: Any, host: Any, scope: Any) -> None:
     scope.cancel()
 
 
-async def _start_client_host(eng: Any, qmdir: str, log: errorlog.ErrorLog | None,
+async def _start_client_host(eng: QueueManagerEngine, qmdir: str, log: errorlog.ErrorLog | None,
                              nursery: Any, peer_limits: config.PeerLimits | None = None) -> Any:
     """MQIBindType=FASTPATH (``log`` given): the client host on ``qm.fastpath.sock``,
     serving in this event loop, beside the bindings socket; None with STANDARD, and when no
@@ -359,7 +362,7 @@ def _start_command_server(name: str, root: str | None) -> Callable[[], None] | N
         return None
 
 
-async def _watch_command_server_requests(eng: Any, root: str | None, qmdir: str,
+async def _watch_command_server_requests(eng: QueueManagerEngine, root: str | None, qmdir: str,
                                          csv: dict) -> None:
     """strmqcsv / endmqcsv write START or STOP to ``cmdserver.ctl``; the daemon obeys."""
     path = os.path.join(qmdir, "cmdserver.ctl")
@@ -378,7 +381,7 @@ async def _watch_command_server_requests(eng: Any, root: str | None, qmdir: str,
             csv["stop"] = _start_command_server(eng.name, root)
 
 
-def _start_statistics(eng: Any) -> Callable[[], None]:
+def _start_statistics(eng: QueueManagerEngine) -> Callable[[], None]:
     """Statistics messages every STATINT (when STATMQI/STATQ are ON), as a thread."""
 
     try:
@@ -415,7 +418,7 @@ def _start_chinit(name: str, root: str | None, qmdir: str) -> Any:
     return proc
 
 
-async def _chinit_ready(eng: Any, proc: Any, timeout: float = 30.0) -> bool:
+async def _chinit_ready(eng: QueueManagerEngine, proc: Any, timeout: float = 30.0) -> bool:
     """strmqm returns once the channel initiator serves SYSTEM.CHANNEL.INITQ, so that the
     operator's next START CHANNEL finds it (it has the queue open for input by then): whether
     it did (False: it ended first, or is not serving after ``timeout``)."""
@@ -444,7 +447,7 @@ def chinit_restart_delay(was_ready: bool, last_delay: float | None) -> float:
     return min(2 * last_delay, CHINIT_RETRY_MAX)
 
 
-async def _watch_chinit(eng: Any, root: str | None, qmdir: str, chinit: dict) -> None:
+async def _watch_chinit(eng: QueueManagerEngine, root: str | None, qmdir: str, chinit: dict) -> None:
     """The channel initiator is restarted if it ends while its queue manager runs; one that
     keeps ending at once is restarted less and less often (:func:`chinit_restart_delay`)."""
     log = errorlog.ErrorLog(os.path.join(qmdir, "errors"), qmgr=eng.name, program="amqzxma0")
@@ -466,14 +469,14 @@ async def _watch_chinit(eng: Any, root: str | None, qmdir: str, chinit: dict) ->
             ready = await _chinit_ready(eng, chinit["proc"])
 
 
-def _start_services(eng: Any) -> None:
+def _start_services(eng: QueueManagerEngine) -> None:
     """The queue manager's CONTROL(QMGR) and CONTROL(STARTONLY) services (``mqpy.services``:
     they run as children of this process, each logged AMQ5028 or AMQ5030)."""
 
     services.start_at_qmgr_start(eng)
 
 
-def _stop_services(eng: Any) -> None:
+def _stop_services(eng: QueueManagerEngine) -> None:
     """endmqm: CONTROL(QMGR) services are stopped (STARTONLY and MANUAL ones keep running)."""
 
     services.stop_at_qmgr_end(eng)

@@ -46,11 +46,14 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from mqpy import CMQCFC, errorlog, filemodes
+
+if TYPE_CHECKING:
+    from mqpy.engine.qmgr import QueueManagerEngine
 
 __all__ = [
     "Context",
@@ -473,7 +476,7 @@ def _error_logger(qmgr: str, qmdir: str) -> Callable[..., None]:
     return write
 
 
-def runner_for(engine: Any) -> ServiceRunner:
+def runner_for(engine: QueueManagerEngine) -> ServiceRunner:
     """The service runner of the queue manager ``engine`` runs, made on first use."""
     qmdir = os.path.abspath(engine.qmdir)
     with _runners_lock:
@@ -490,7 +493,7 @@ def runner_for(engine: Any) -> ServiceRunner:
         return runner
 
 
-def definitions(engine: Any) -> list[tuple[str, dict[str, object]]]:
+def definitions(engine: QueueManagerEngine) -> list[tuple[str, dict[str, object]]]:
     """The queue manager's SERVICE definitions, by name."""
     with engine.lock:
         found = [(o.name, dict(o.attributes)) for o in engine.catalog.objects.values()
@@ -498,9 +501,9 @@ def definitions(engine: Any) -> list[tuple[str, dict[str, object]]]:
     return sorted(found)
 
 
-def start_at_qmgr_start(engine: Any) -> None:
+def start_at_qmgr_start(engine: QueueManagerEngine) -> None:
     runner_for(engine).start_all(definitions(engine))
 
 
-def stop_at_qmgr_end(engine: Any) -> None:
+def stop_at_qmgr_end(engine: QueueManagerEngine) -> None:
     runner_for(engine).end_all(definitions(engine))

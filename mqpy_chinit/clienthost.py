@@ -27,7 +27,7 @@ import math
 import os
 import socket
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import trio
 
@@ -53,6 +53,9 @@ from mqpy_chinit.handoff import (
 from mqpy_chinit.mca import CONFIRM_TIMEOUT
 from mqpy_chinit.tlsstream import Prefixed
 
+if TYPE_CHECKING:
+    from mqpy.engine.qmgr import QueueManagerEngine
+
 __all__ = ["SOCKET_NAME", "ClientHost"]
 
 LogFn = Callable[[str, str], None]
@@ -62,7 +65,7 @@ class ClientHost:
     with no listener, no message channels and no SYSTEM.CHANNEL.INITQ, which serves the
     sockets its channel initiator hands over."""
 
-    def __init__(self, engine: Any, path: str, log: LogFn,
+    def __init__(self, engine: QueueManagerEngine, path: str, log: LogFn,
                  peer_limits: config.PeerLimits | None = None) -> None:
         self.engine = engine
         self.path = path

@@ -6,18 +6,21 @@ the engine directly, where a separate channel-initiator process asks the command
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mqpy
 from mqpy.mqsc.display import parse_objects
 from mqpy.mqsc.processor import MQSCProcessor
 from mqpy.security.policy import channel_decision
 
+if TYPE_CHECKING:
+    from mqpy.engine.qmgr import QueueManagerEngine
+
 
 class EngineAdmin:
     """Admin for a queue manager running in this process (embedded mode, tests)."""
 
-    def __init__(self, engine: Any) -> None:
+    def __init__(self, engine: QueueManagerEngine) -> None:
         self.engine = engine
 
     def channel(self, name: str) -> dict[str, object] | None:

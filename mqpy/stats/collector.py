@@ -17,7 +17,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from mqpy import CMQC
 from mqpy.errors import MQMIError
@@ -33,6 +33,9 @@ from mqpy.stats.records import (
     queue_statistics,
 )
 from mqpy.structs.tables import MD, OD, PMO
+
+if TYPE_CHECKING:
+    from mqpy.engine.qmgr import QueueManagerEngine
 
 STATISTICS_QUEUE = "SYSTEM.ADMIN.STATISTICS.QUEUE"
 ACCOUNTING_QUEUE = "SYSTEM.ADMIN.ACCOUNTING.QUEUE"
@@ -58,7 +61,7 @@ def queue_enabled(queue_attr: object, qmgr_attr: object) -> bool:
 class StatisticsCollector:
     """Owns the previous storage snapshot, so each interval reports deltas."""
 
-    def __init__(self, engine: Any, qm: QueueManager) -> None:
+    def __init__(self, engine: QueueManagerEngine, qm: QueueManager) -> None:
         self.engine = engine
         self.qm = qm
         # the engine counts from its start, as does the first statistics interval
@@ -200,7 +203,7 @@ def put_pcf(qm: QueueManager, queue: str, msg: PCFMessage) -> None:
 _collectors: dict[int, StatisticsCollector] = {}
 
 
-def _collector(engine: Any, qm: QueueManager) -> StatisticsCollector:
+def _collector(engine: QueueManagerEngine, qm: QueueManager) -> StatisticsCollector:
     c = _collectors.get(id(engine))
     if c is None or c.engine is not engine:
         c = _collectors[id(engine)] = StatisticsCollector(engine, qm)
@@ -208,12 +211,12 @@ def _collector(engine: Any, qm: QueueManager) -> StatisticsCollector:
     return c
 
 
-def emit_now(engine: Any, qm: QueueManager) -> int:
+def emit_now(engine: QueueManagerEngine, qm: QueueManager) -> int:
     """End the current interval now (RESET QMGR TYPE(STATISTICS)); returns messages put."""
     return _collector(engine, qm).emit()
 
 
-def emit_statistics_now(engine: Any, qm: QueueManager) -> int:
+def emit_statistics_now(engine: QueueManagerEngine, qm: QueueManager) -> int:
     """RESET QMGR TYPE(STATISTICS): end the statistics interval now (accounting keeps its
     own); returns messages put. The collector is the statistics task's, so the two never
     report the same counts."""
@@ -223,7 +226,7 @@ def emit_statistics_now(engine: Any, qm: QueueManager) -> int:
     return collector.emit(statistics=True, accounting=False, qm=qm)
 
 
-def start_statistics(engine: Any, qm: QueueManager) -> Callable[[], None]:
+def start_statistics(engine: QueueManagerEngine, qm: QueueManager) -> Callable[[], None]:
     """Run the statistics task in a thread; returns ``stop``, which ends it after writing the
     last interval (IBM writes statistics at a controlled shutdown too)."""
     collector = _collector(engine, qm)
