@@ -38,7 +38,7 @@ from mqpy.fap.segments import InitialData
 from mqpy.trace import TRACER
 from mqpy_chinit import handoff
 from mqpy_chinit.access import ChannelAccess
-from mqpy_chinit.caller import CallingChannels
+from mqpy_chinit.caller import CallingChannels, RetryWait
 from mqpy_chinit.channelstatistics import ChannelStatistics
 from mqpy_chinit.cluster.supervisor import run_repository_manager
 from mqpy_chinit.initq import InitiationQueue
@@ -114,6 +114,8 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
         # SVRCONN instance "name#n"
         self.statuses: dict[object, ChannelStatus] = {}
         self.senders: dict[str, SenderMCA] = {}
+        #: sending channels waiting in RETRYING for their next attempt (``caller``)
+        self.retrying: dict[str, RetryWait] = {}
         self.running: dict[str, trio.CancelScope] = {}
         self.nursery: trio.Nursery | None = None
         self.ports: list[int] = []

@@ -45,6 +45,10 @@ class ChannelControl:
         if not D.str_attr(definition, "CONNAME"):
             return f"AMQ9526E: Channel {name} has no CONNAME: it can only be started by its " \
                    f"partner."
+        retry = self.retrying.get(name)
+        if retry is not None:  # RETRYING: the next attempt now, as the channel is defined now
+            retry.start_now(definition)
+            return None
         if name in self.running:
             return None
         if self._instances() >= self.max_channels:
@@ -101,7 +105,10 @@ class ChannelControl:
             return None
         st.stop_requested = status
         sender = self.senders.get(name)
-        if mode == "QUIESCE" and sender is not None:
+        retry = self.retrying.get(name)
+        if mode == "QUIESCE" and retry is not None:  # RETRYING: stopped at once (IBM)
+            retry.woken.set()
+        elif mode == "QUIESCE" and sender is not None:
             sender.stop_requested.set()
         else:
             scope = self.running.get(name)

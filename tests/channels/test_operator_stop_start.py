@@ -1,0 +1,94 @@
+"""The operator's STOP CHANNEL and START CHANNEL of a sending channel that is RETRYING, as
+IBM MQ obeys them: a stop ends the retrying at once (STOPPED, no further attempt), a start
+makes the next attempt now with the channel's current definition."""
+
+from __future__ import annotations
+
+import trio
+
+from mqpy_chinit.states import ChannelState
+from tests.support.ports import free_port
+from tests.support.waiting import wait_until
+
+from .test_sdr_rcvr import define_pair
+
+CHANNEL = "QM1.TO.QM2"
+#: a retry timer far longer than any test: what happens "at once" cannot be the timer
+SLOW_RETRIES = {"SHORTRTY": 10, "SHORTTMR": 600, "LONGRTY": 10, "LONGTMR": 1200}
+
+
+def _state(chinit) -> ChannelState | None:
+    status = chinit.status_of(CHANNEL)
+    return status.state if status is not None else None
+
+
+async def _retrying(nursery, qm1, qm2):
+    """QM1's sender defined towards a closed port, started, and RETRYING: its chinit."""
+    define_pair(qm1, qm2, free_port(), **SLOW_RETRIES)
+    c1 = qm1.make_chinit()
+    await nursery.start(c1.run)
+    assert c1.start_channel(CHANNEL) is None
+    await wait_until(lambda: _state(c1) is ChannelState.RETRYING)
+    return c1
+
+
+async def test_stop_channel_of_a_retrying_sender_stops_it_at_once(two_qmgrs):
+    """Given sender QM1.TO.QM2 RETRYING towards a port nobody listens on (retry timer 600 s),
+    when the operator issues STOP CHANNEL (MODE(QUIESCE), the default), then the channel is
+    STOPPED at once, makes no further attempt, and the error log says why."""
+    qm1, qm2 = two_qmgrs
+    async with trio.open_nursery() as nursery:
+        c1 = await _retrying(nursery, qm1, qm2)
+        attempts = c1.status_of(CHANNEL).history.count(ChannelState.BINDING)
+        assert c1.stop_channel(CHANNEL) is None
+        with trio.fail_after(5):
+            await wait_until(lambda: _state(c1) is ChannelState.STOPPED)
+        await wait_until(lambda: CHANNEL not in c1.running)
+        await trio.sleep(0.3)
+        status = c1.status_of(CHANNEL)
+        assert status.state is ChannelState.STOPPED
+        assert status.history.count(ChannelState.BINDING) == attempts
+        assert any(m == "AMQ9528I" and CHANNEL in t for m, t in qm1.log), qm1.log
+        nursery.cancel_scope.cancel()
+
+
+async def test_start_channel_of_a_retrying_sender_starts_it_now_with_its_new_conname(
+        two_qmgrs):
+    """Given sender QM1.TO.QM2 RETRYING towards a port nobody listens on (retry timer 600 s)
+    with a message waiting for QM2, when the operator alters its CONNAME to QM2's listener
+    and issues START CHANNEL, then the channel starts now with the new CONNAME: RUNNING, and
+    the message arrives."""
+    qm1, qm2 = two_qmgrs
+    async with trio.open_nursery() as nursery:
+        c2 = qm2.make_chinit()
+        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        c1 = await _retrying(nursery, qm1, qm2)
+        qm1.put("TARGET", b"waited", qmgr="QM2")
+        qm1.engine.alter("CHANNEL", CHANNEL, {"CONNAME": f"127.0.0.1({c2.ports[0]})"})
+        assert c1.start_channel(CHANNEL) is None
+        with trio.fail_after(10):
+            await wait_until(lambda: qm2.committed("TARGET") == 1)
+        assert _state(c1) is ChannelState.RUNNING
+        assert c1.status_of(CHANNEL).short_retries_left == SLOW_RETRIES["SHORTRTY"]
+        nursery.cancel_scope.cancel()
+    assert qm2.drain("TARGET") == [b"waited"]
+
+
+async def test_stop_then_start_of_a_retrying_sender_starts_it_again(two_qmgrs):
+    """Given sender QM1.TO.QM2 stopped while RETRYING, when QM2 listens on the channel's
+    CONNAME and the operator issues START CHANNEL, then the channel runs and a waiting message
+    arrives (the stop left nothing behind that blocks a start)."""
+    qm1, qm2 = two_qmgrs
+    async with trio.open_nursery() as nursery:
+        c1 = await _retrying(nursery, qm1, qm2)
+        assert c1.stop_channel(CHANNEL) is None
+        with trio.fail_after(5):
+            await wait_until(lambda: CHANNEL not in c1.running)
+        c2 = qm2.make_chinit()
+        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        qm1.engine.alter("CHANNEL", CHANNEL, {"CONNAME": f"127.0.0.1({c2.ports[0]})"})
+        qm1.put("TARGET", b"after", qmgr="QM2")
+        assert c1.start_channel(CHANNEL) is None
+        with trio.fail_after(10):
+            await wait_until(lambda: qm2.committed("TARGET") == 1)
+        nursery.cancel_scope.cancel()
