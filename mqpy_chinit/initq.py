@@ -16,7 +16,7 @@ from typing import Any
 import trio
 
 import mqpy
-from mqpy import CMQC
+from mqpy import CMQC, CMQCFC
 from mqpy.channelcommands import COMMAND_FORMAT
 from mqpy.fap import channeldefs as D
 from mqpy_chinit import handoff, sslrefresh
@@ -27,6 +27,8 @@ from mqpy_chinit.states import ChannelState, ChannelStatus
 from mqpy_chinit.supervision import QMGR_GONE
 
 Reply = dict[str, Any]
+#: the states of a channel instance of this initiator that PING CHANNEL may test
+PINGABLE = frozenset({ChannelState.RETRYING, ChannelState.STOPPED, ChannelState.INACTIVE})
 
 
 class InitiationQueue:
@@ -126,6 +128,11 @@ class InitiationQueue:
 
     async def _ping(self, req: dict[str, Any], name: str) -> Reply:
         """PING CHANNEL: a sending channel's partner answers a data exchange."""
+        status = self.statuses.get(name)
+        if name in self.running and (status is None or status.state not in PINGABLE):
+            # IBM: "not valid if the channel is running; valid if it is stopped or in retry"
+            return {"ok": False, "message": f"AMQ9514E: Channel '{name}' is in use.",
+                    "reason": CMQCFC.MQRCCF_CHANNEL_IN_USE}
         definition = req.get("definition") or await trio.to_thread.run_sync(
             self.admin.channel, name)
         try:

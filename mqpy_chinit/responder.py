@@ -103,8 +103,7 @@ class Responder:
         if stopped is not None and stopped.state is ChannelState.STOPPED \
                 and name not in self.running:
             await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
-            self.log("AMQ9558E", f"Channel '{name}' is STOPPED here: the start from {peer} was "
-                     f"refused; use START CHANNEL.")
+            self.log("AMQ9534E", not_enabled(name, peer))
             return
         if key not in self.receivers and self._instances() >= self.max_active:
             await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
@@ -145,7 +144,14 @@ class Responder:
 
     async def _serve_requester(self, name: str, definition: dict[str, object],
                                conv: Conversation, first: InitialData) -> None:
-        """A server (SVR) started by its requester's call: it sends on the same connection."""
+        """A server (SVR) started by its requester's call: it sends on the same connection;
+        not while it is STOPPED (START CHANNEL enables it)."""
+        stopped = self.statuses.get(name)
+        if stopped is not None and stopped.state is ChannelState.STOPPED:
+            with trio.CancelScope(shield=True):
+                await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
+            self.log("AMQ9534E", not_enabled(name, peer_address(conv.stream)))
+            return
         if name in self.running:
             await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
             self.log("AMQ9514E", f"Channel '{name}' is in use: the requester's start fails.")
@@ -182,3 +188,9 @@ class Responder:
         self.statuses[(name, partner) if status.chltype in ("RCVR", "CLUSRCVR")
                       else name] = status
         self.log("AMQ9002I", f"Channel '{name}' is starting.")
+
+
+def not_enabled(name: str, peer: str) -> str:
+    """AMQ9534E's text: a start from ``peer`` of channel ``name``, which is STOPPED here."""
+    return (f"Channel '{name}' is currently not enabled: the start from {peer} was refused. "
+            f"The operator stopped it; START CHANNEL enables it.")

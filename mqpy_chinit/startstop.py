@@ -31,14 +31,18 @@ class ChannelControl:
         if definition is None:
             return f"AMQ8147E: IBM MQ object {name} not found."
         chltype = D.str_attr(definition, "CHLTYPE")
-        if chltype in ("RCVR", "SVRCONN"):
-            # START CHANNEL on a receiver (or a server-connection channel) makes a STOPPED
-            # one available to its partners (its clients) again
+        answers_only = chltype == "SVR" and not D.str_attr(definition, "CONNAME")
+        if chltype in ("RCVR", "SVRCONN") or answers_only:
+            # START CHANNEL on a receiver (a server-connection channel, a server only its
+            # requester calls) makes a STOPPED one available to its partners again
             status = self.statuses.get(name)
             if status is not None and status.state is ChannelState.STOPPED:
                 status.move(ChannelEvent.ENABLED)
                 if self.nursery is not None:
                     self.nursery.start_soon(self._remember, name, None)
+            elif answers_only:
+                return f"AMQ9526E: Channel {name} has no CONNAME: it can only be started " \
+                       f"by its partner."
             return None
         if chltype not in D.SENDING_TYPES and chltype != "RQSTR":
             return f"AMQ9502E: Type of channel not suitable for action requested ({chltype})."

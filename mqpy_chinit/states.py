@@ -54,6 +54,12 @@ class ChannelState(enum.Enum):
     STOPPED = "STOPPED"
 
 
+#: the states in which a channel has a process or thread at work (IBM's "active"): only
+#: these show a SUBSTATE
+ACTIVE_STATES = frozenset({ChannelState.BINDING, ChannelState.REQUESTING,
+                           ChannelState.RUNNING, ChannelState.PAUSED, ChannelState.STOPPING})
+
+
 class ChannelEvent(enum.Enum):
     """What happened to a channel instance: the table says which state it leads to."""
 
@@ -191,6 +197,8 @@ class ChannelStatus:
             raise ChannelStateError(self.channel, event, self.state)
         self.state = new
         self.history.append(new)
+        if new not in ACTIVE_STATES:
+            self.substate = ""
         if new is ChannelState.STARTING:
             self.start_date, self.start_time = _now_date_time()
 
@@ -234,7 +242,8 @@ class ChannelStatus:
         """The CHSTATUS attributes, MQSC names and formats."""
         return {
             "CHANNEL": self.channel, "CHLTYPE": self.chltype, "STATUS": self.state.value,
-            "SUBSTATE": self.substate, "CONNAME": self.conname, "XMITQ": self.xmitq,
+            "SUBSTATE": self.substate if self.state in ACTIVE_STATES else "",
+            "CONNAME": self.conname, "XMITQ": self.xmitq,
             "RQMNAME": self.rqmname, "MSGS": self.msgs, "BATCHES": self.batches,
             "BYTSSENT": self.bytes_sent, "BYTSRCVD": self.bytes_received,
             "BUFSSENT": self.buffers_sent, "BUFSRCVD": self.buffers_received,
