@@ -117,12 +117,14 @@ class CallingChannels:
                     if status.stop_requested == "STOPPED":
                         status.move(ChannelEvent.STOP_REQUESTED)
                         await self._remember(name, "STOPPED")
+                        self.log("AMQ9528I", f"User requested closure of channel '{name}': "
+                                 f"STOPPED.")
                         status.move(ChannelEvent.STOP)
                     else:
                         if ChannelState.RETRYING in status.history:
                             await self._remember(name, None)
+                        self.log("AMQ9001I", f"Channel '{name}' ended normally.")
                         status.move(ChannelEvent.ENDED)
-                    self.log("AMQ9001I", f"Channel '{name}' ended normally.")
                     return
         finally:
             self.running.pop(name, None)
@@ -147,6 +149,9 @@ class CallingChannels:
                 status.move(ChannelEvent.STOP)
             elif status.state is not ChannelState.INACTIVE:  # (the MCA ended it already)
                 status.move(ChannelEvent.ENDED)
+        else:
+            if not scope.cancelled_caught:
+                self.log("AMQ9001I", f"Channel '{name}' ended normally.")
         finally:
             self.running.pop(name, None)
             if scope.cancelled_caught:  # STOP CHANNEL MODE(FORCE|TERMINATE), as a sender's

@@ -130,15 +130,18 @@ class Responder:
             self.log(e.msgid, f"Channel '{mca.name}': {e.text}" if mca.name else e.text)
         else:
             if mca.name and not scope.cancelled_caught:
-                self.log("AMQ9002I", f"Channel '{mca.name}' is ended.")
+                self.log("AMQ9001I", f"Channel '{mca.name}' ended normally.")
         finally:
             adopted = scope in self._adopted
             self._adopted.discard(scope)
             if scope.cancelled_caught and mca.status.state is not ChannelState.INACTIVE:
-                # ended from this side: adopted by a new start, or stopped (STOP CHANNEL,
-                # REFRESH SECURITY, a withdrawn cluster receiver)
+                # ended from this side: adopted by a new start (AMQ9532I), or stopped (STOP
+                # CHANNEL, REFRESH SECURITY, a withdrawn cluster receiver)
                 mca.status.move(ChannelEvent.ADOPTED if adopted
                                 else ChannelEvent.STOPPED_INACTIVE)
+                if not adopted:
+                    self.log("AMQ9528I", f"User requested closure of channel '{name}' "
+                             f"(the instance from {peer}).")
             if self.receivers.get(key, (None,))[0] is scope:
                 del self.receivers[key]
 
@@ -168,6 +171,7 @@ class Responder:
         try:
             with scope:
                 await self._supervised(name, mca)
+                self.log("AMQ9001I", f"Channel '{name}' ended normally.")
                 status.move(ChannelEvent.ENDED)
         except ChannelEnded as e:
             self.log(e.msgid, f"Channel '{name}': {e.text}")
@@ -179,6 +183,7 @@ class Responder:
                 self._forced_end(name, status)
             elif status.stop_requested == "STOPPED":  # quiesced: stopped once it has ended
                 status.move(ChannelEvent.STOP)
+                self.log("AMQ9528I", f"User requested closure of channel '{name}': STOPPED.")
             if status.state is ChannelState.STOPPED:
                 self.nursery.start_soon(self._remember, name, "STOPPED")
 

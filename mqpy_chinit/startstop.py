@@ -104,6 +104,8 @@ class ChannelControl:
                 st = self.statuses.setdefault(name, ChannelStatus(name, chltype or "SDR"))
                 if st.state is not ChannelState.STOPPED:
                     st.move(ChannelEvent.STOP)
+                    self.log("AMQ9528I", f"User requested closure of channel '{name}': "
+                             f"STOPPED (it was not running).")
                 if self.nursery is not None:
                     self.nursery.start_soon(self._remember, name, "STOPPED")
             return None
