@@ -10,6 +10,7 @@ from mqpy_chinit.states import ChannelState
 from tests.support.ports import free_port
 from tests.support.waiting import wait_until
 
+from .pairs import running_pair
 from .test_sdr_rcvr import define_pair
 
 CHANNEL = "QM1.TO.QM2"
@@ -92,3 +93,46 @@ async def test_stop_then_start_of_a_retrying_sender_starts_it_again(two_qmgrs):
         with trio.fail_after(10):
             await wait_until(lambda: qm2.committed("TARGET") == 1)
         nursery.cancel_scope.cancel()
+
+
+async def test_stop_channel_of_a_stopped_channel_leaves_it_stopped(two_qmgrs):
+    """Given sender QM1.TO.QM2 STOPPED, when the operator issues STOP CHANNEL again, then the
+    command is accepted and the channel stays STOPPED (IBM answers AMQ9533E unless
+    IGNSTATE(YES); mqpy accepts it, as IGNSTATE(YES) would)."""
+    qm1, qm2 = two_qmgrs
+    define_pair(qm1, qm2, free_port())
+    async with trio.open_nursery() as nursery:
+        c1 = qm1.make_chinit()
+        await nursery.start(c1.run)
+        assert c1.stop_channel(CHANNEL) is None
+        reply = await c1._stop({}, CHANNEL)
+        assert reply["ok"] is True, reply
+        assert _state(c1) is ChannelState.STOPPED
+        nursery.cancel_scope.cancel()
+
+
+async def test_ping_of_a_retrying_sender_is_tried_and_leaves_it_retrying(two_qmgrs):
+    """Given sender QM1.TO.QM2 RETRYING towards a port nobody listens on, when the operator
+    issues PING CHANNEL, then the ping is tried (IBM allows it in retry): it fails because the
+    partner is not there (AMQ9202E), not because the channel is in use, and the channel is
+    still RETRYING."""
+    qm1, qm2 = two_qmgrs
+    async with trio.open_nursery() as nursery:
+        c1 = await _retrying(nursery, qm1, qm2)
+        reply = await c1._ping({}, CHANNEL)
+        assert reply["ok"] is False and "AMQ9202E" in reply["message"], reply
+        assert _state(c1) is ChannelState.RETRYING
+        nursery.cancel_scope.cancel()
+
+
+async def test_start_channel_of_a_running_channel_changes_nothing(two_qmgrs):
+    """Given channel QM1.TO.QM2 RUNNING, when the operator issues START CHANNEL, then it is
+    accepted and the same instance goes on running: no second start reaches QM2."""
+    qm1, qm2 = two_qmgrs
+    async with running_pair(qm1, qm2, [b"one"]) as pair:
+        await wait_until(lambda: qm2.committed("TARGET") == 1)
+        starts = [m for m, t in qm2.log if m == "AMQ9002I"]
+        assert pair.c1.start_channel(CHANNEL) is None
+        await trio.sleep(0.3)
+        assert _state(pair.c1) is ChannelState.RUNNING
+        assert [m for m, t in qm2.log if m == "AMQ9002I"] == starts
