@@ -38,7 +38,8 @@ def test_a_stopped_channel_stays_stopped_across_endmqm_and_strmqm(site, endmqm, 
     """Given QM1's sender RETRYING towards a closed port and then stopped with STOP CHANNEL
     MODE(QUIESCE) or MODE(FORCE), when the operator ends QM1 (endmqm -w or -i) and starts it
     again, then DISPLAY CHSTATUS shows the channel STOPPED and it is not started (no
-    AMQ9002I for it after the restart); START CHANNEL starts it again."""
+    AMQ9002I for it after the restart), RESET CHANNEL leaves it STOPPED, and START CHANNEL
+    starts it again."""
     _define_sender(site, free_port(), SHORTRTY=10, SHORTTMR=600)
     assert "AMQ8018I" in mqsc(site, QM, f"START CHANNEL({CHANNEL})\n").stdout
     wait_for(lambda: "STATUS(RETRYING)" in _status(site), what="RETRYING")
@@ -58,6 +59,9 @@ def test_a_stopped_channel_stays_stopped_across_endmqm_and_strmqm(site, endmqm, 
     with open(log, encoding="utf-8", errors="replace") as f:
         after = " ".join(f.read()[before:].split())
     assert f"AMQ9002I: Channel '{CHANNEL}' is starting" not in after, after
+    # RESET CHANNEL resets its sequence number only (IBM): it stays STOPPED
+    assert "AMQ8023I" in mqsc(site, QM, f"RESET CHANNEL({CHANNEL})\n").stdout
+    assert "STATUS(STOPPED)" in _status(site)
     assert "AMQ8018I" in mqsc(site, QM, f"START CHANNEL({CHANNEL})\n").stdout
     wait_for(lambda: "STATUS(STOPPED)" not in _status(site), what="started")
 
