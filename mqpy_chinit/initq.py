@@ -114,7 +114,7 @@ class InitiationQueue:
 
     async def _start(self, req: dict[str, Any], name: str) -> Reply:
         """START CHANNEL."""
-        return _answer(self.start_channel(name, req.get("definition")))
+        return _answer(self.start_channel(name, req.get("definition"), operator=True))
 
     async def _stop(self, req: dict[str, Any], name: str) -> Reply:
         """STOP CHANNEL (FASTPATH: the client host's SVRCONN instances too)."""

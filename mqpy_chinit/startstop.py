@@ -18,12 +18,14 @@ from mqpy_chinit.states import ChannelEvent, ChannelState, ChannelStatus
 class ChannelControl:
     """START CHANNEL, STOP CHANNEL."""
 
-    def start_channel(self, name: str, definition: dict[str, object] | None = None
-                      ) -> str | None:
+    def start_channel(self, name: str, definition: dict[str, object] | None = None, *,
+                      operator: bool = False) -> str | None:
         """START CHANNEL: None if started (or already running), else the error message.
 
         ``definition`` comes with the request when the caller has it (the command server
-        does): asking the command server for it while it waits for us would deadlock."""
+        does): asking the command server for it while it waits for us would deadlock.
+        ``operator``: the operator's START CHANNEL, which makes a RETRYING channel's next
+        attempt now; a trigger or the repository manager leaves it to its retry timer."""
         if definition is None:
             definition = self.admin.channel(name)
         if definition is None and self.cluster is not None:
@@ -50,7 +52,7 @@ class ChannelControl:
             return f"AMQ9526E: Channel {name} has no CONNAME: it can only be started by its " \
                    f"partner."
         retry = self.retrying.get(name)
-        if retry is not None:  # RETRYING: the next attempt now, as the channel is defined now
+        if retry is not None and operator:  # RETRYING: the next attempt now, as defined now
             retry.start_now(definition)
             return None
         if name in self.running:

@@ -66,13 +66,32 @@ async def test_start_channel_of_a_retrying_sender_starts_it_now_with_its_new_con
         c1 = await _retrying(nursery, qm1, qm2)
         qm1.put("TARGET", b"waited", qmgr="QM2")
         qm1.engine.alter("CHANNEL", CHANNEL, {"CONNAME": f"127.0.0.1({c2.ports[0]})"})
-        assert c1.start_channel(CHANNEL) is None
+        assert (await c1._start({}, CHANNEL))["ok"]  # the operator's START CHANNEL
         with trio.fail_after(10):
             await wait_until(lambda: qm2.committed("TARGET") == 1)
         assert _state(c1) is ChannelState.RUNNING
         assert c1.status_of(CHANNEL).short_retries_left == SLOW_RETRIES["SHORTRTY"]
         nursery.cancel_scope.cancel()
     assert qm2.drain("TARGET") == [b"waited"]
+
+
+async def test_a_trigger_message_leaves_a_retrying_sender_to_its_retry_timer(two_qmgrs):
+    """Given sender QM1.TO.QM2 RETRYING (retry timer 600 s) on a transmission queue that
+    triggers it for every message, when messages arrive on that queue, then no attempt is
+    made before the timer: only the operator's START CHANNEL hurries a retrying channel."""
+    qm1, qm2 = two_qmgrs
+    async with trio.open_nursery() as nursery:
+        c1 = await _retrying(nursery, qm1, qm2)
+        attempts = c1.status_of(CHANNEL).history.count(ChannelState.BINDING)
+        qm1.engine.alter("QLOCAL", "QM2", {"TRIGGER": "YES", "TRIGTYPE": "EVERY",
+                                           "INITQ": "SYSTEM.CHANNEL.INITQ",
+                                           "TRIGDATA": CHANNEL})
+        for i in range(3):
+            qm1.put("TARGET", b"m%d" % i, qmgr="QM2")
+        await trio.sleep(1.0)
+        assert c1.status_of(CHANNEL).history.count(ChannelState.BINDING) == attempts
+        assert _state(c1) is ChannelState.RETRYING
+        nursery.cancel_scope.cancel()
 
 
 async def test_stop_then_start_of_a_retrying_sender_starts_it_again(two_qmgrs):
