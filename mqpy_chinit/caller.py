@@ -195,24 +195,24 @@ class CallingChannels:
         remembered, or INACTIVE with STATUS(INACTIVE)."""
         if status.stop_requested == "INACTIVE":
             status.move(ChannelEvent.STOPPED_INACTIVE)
-            assert self.nursery is not None
-            self.nursery.start_soon(self._remember, name, None)
+            self._remember_soon(name, None)
         else:
             status.move(ChannelEvent.STOP)
-            assert self.nursery is not None
-            self.nursery.start_soon(self._remember, name, "STOPPED")
+            self._remember_soon(name, "STOPPED")
         self.log("AMQ9528I", f"User requested closure of channel '{name}': "
                  f"{status.state.value}.")
 
     def _forced_end(self, name: str, status: ChannelStatus) -> None:
         """A channel this initiator runs, ended by cancelling it (STOP CHANNEL MODE(FORCE),
         REFRESH SECURITY): STOPPED, or INACTIVE when the stop asked for STATUS(INACTIVE)."""
-        if status.state not in (ChannelState.INACTIVE, ChannelState.STOPPED):
-            status.move(ChannelEvent.STOPPED_INACTIVE if status.stop_requested == "INACTIVE"
-                        else ChannelEvent.STOP)
-        if self.nursery is not None:  # a STOPPED channel stays so across a restart (IBM)
-            self.nursery.start_soon(self._remember, name,
-                                    "STOPPED" if status.state is ChannelState.STOPPED else None)
+        if status.stop_requested == "INACTIVE":
+            if status.state not in (ChannelState.INACTIVE, ChannelState.STOPPED):
+                status.move(ChannelEvent.STOPPED_INACTIVE)
+        elif status.state is not ChannelState.STOPPED and (
+                status.state is not ChannelState.INACTIVE or status.stop_requested):
+            status.move(ChannelEvent.STOP)  # (INACTIVE: stopped before its start began)
+        # a STOPPED channel stays so across a restart (IBM)
+        self._remember_soon(name, "STOPPED" if status.state is ChannelState.STOPPED else None)
         self.log("AMQ9528I", f"User requested closure of channel '{name}' (forced): "
                  f"{status.state.value}.")
 
@@ -227,4 +227,4 @@ class CallingChannels:
             xmitq = D.str_attr(definition, "XMITQ")
             if xmitq in self._disabled:
                 self._disabled_by_channel[name] = (xmitq, self._disabled[xmitq])
-        self.nursery.start_soon(self._remember, name, "STOPPED")
+        self._remember_soon(name, "STOPPED")

@@ -128,6 +128,9 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
         self._disabled: dict[str, str] = {}  # xmitq -> its TRIGGER before an error stop
         # channel -> (xmitq, TRIGGER) its error stop disabled: remembered with its STOPPED
         self._disabled_by_channel: dict[str, tuple[str, str]] = {}
+        #: channel -> the state to remember for it, last asked for; written one at a time
+        self._wanted_states: dict[str, str | None] = {}
+        self._state_writes = trio.Lock()
         # async (chinit, conversation, first InitialData, definition) serving a SVRCONN
         self.svrconn_handler: SvrconnHandler | None = None
         self.access = ChannelAccess(admin, connect_qm, connect_for, self._log)

@@ -185,7 +185,7 @@ class Responder:
                 status.move(ChannelEvent.STOP)
                 self.log("AMQ9528I", f"User requested closure of channel '{name}': STOPPED.")
             if status.state is ChannelState.STOPPED:
-                self.nursery.start_soon(self._remember, name, "STOPPED")
+                self._remember_soon(name, "STOPPED")
 
     def _register(self, name: str, partner: str, status: ChannelStatus) -> None:
         """A receiving MCA's status: a RCVR or CLUSRCVR instance per partner, a RQSTR by its

@@ -40,8 +40,7 @@ class ChannelControl:
             status = self.statuses.get(name)
             if status is not None and status.state is ChannelState.STOPPED:
                 status.move(ChannelEvent.ENABLED)
-                if self.nursery is not None:
-                    self.nursery.start_soon(self._remember, name, None)
+                self._remember_soon(name, None)
             elif answers_only:
                 return f"AMQ9526E: Channel {name} has no CONNAME: it can only be started " \
                        f"by its partner."
@@ -65,7 +64,7 @@ class ChannelControl:
             # START CHANNEL re-enables what an error stop disabled (seed 000 9.38)
             self._enable_xmitq(definition, True)
             self._disabled_by_channel.pop(name, None)
-            self.nursery.start_soon(self._remember, name, None)
+            self._remember_soon(name, None)
         if status is None or status.state in (ChannelState.INACTIVE, ChannelState.STOPPED):
             status = self.statuses[name] = ChannelStatus(name, chltype)
         scope = trio.CancelScope()
@@ -101,15 +100,15 @@ class ChannelControl:
             if qmname or conname or status != "STOPPED":
                 return None  # the instances end; the channel itself is not marked STOPPED
         st = self.statuses.get(name)
-        if st is None or st.state in (ChannelState.INACTIVE, ChannelState.STOPPED):
+        if st is None or st.state in (ChannelState.INACTIVE, ChannelState.STOPPED) \
+                and name not in self.running:  # (a start not yet under way is running)
             if status == "STOPPED":
                 st = self.statuses.setdefault(name, ChannelStatus(name, chltype or "SDR"))
                 if st.state is not ChannelState.STOPPED:
                     st.move(ChannelEvent.STOP)
                     self.log("AMQ9528I", f"User requested closure of channel '{name}': "
                              f"STOPPED (it was not running).")
-                if self.nursery is not None:
-                    self.nursery.start_soon(self._remember, name, "STOPPED")
+                self._remember_soon(name, "STOPPED")
             return None
         st.stop_requested = status
         sender = self.senders.get(name)

@@ -155,3 +155,26 @@ async def test_start_channel_of_a_running_channel_changes_nothing(two_qmgrs):
         await trio.sleep(0.3)
         assert _state(pair.c1) is ChannelState.RUNNING
         assert [m for m, t in qm2.log if m == "AMQ9002I"] == starts
+
+
+async def test_stop_then_start_at_once_is_remembered_as_started(two_qmgrs):
+    """Given sender QM1.TO.QM2 defined, when the operator stops it and at once starts it
+    again, many times over, and the channel initiator is then restarted, then the channel is
+    not STOPPED: the state remembered is the last one asked for, whatever order the writes
+    ran in."""
+    qm1, qm2 = two_qmgrs
+    define_pair(qm1, qm2, free_port(), **SLOW_RETRIES)
+    async with trio.open_nursery() as nursery:
+        async with trio.open_nursery() as first_life:
+            c1 = qm1.make_chinit()
+            await first_life.start(c1.run)
+            for _ in range(5):
+                assert c1.stop_channel(CHANNEL) is None
+                await wait_until(lambda: CHANNEL not in c1.running)
+                assert (await c1._start({}, CHANNEL))["ok"]
+            await trio.sleep(0.5)  # the states are written
+            first_life.cancel_scope.cancel()
+        c1 = qm1.make_chinit()
+        await nursery.start(c1.run)
+        assert _state(c1) is not ChannelState.STOPPED
+        nursery.cancel_scope.cancel()
