@@ -27,8 +27,6 @@ from mqpy_chinit.states import ChannelState, ChannelStatus
 from mqpy_chinit.supervision import QMGR_GONE
 
 Reply = dict[str, Any]
-#: the states of a channel instance of this initiator that PING CHANNEL may test
-PINGABLE = frozenset({ChannelState.RETRYING, ChannelState.STOPPED, ChannelState.INACTIVE})
 
 
 class InitiationQueue:
@@ -128,8 +126,10 @@ class InitiationQueue:
     async def _ping(self, req: dict[str, Any], name: str) -> Reply:
         """PING CHANNEL: a sending channel's partner answers a data exchange."""
         status = self.statuses.get(name)
-        if name in self.running and (status is None or status.state not in PINGABLE):
+        if name in self.running and (status is None or
+                                     status.state is not ChannelState.RETRYING):
             # IBM: "not valid if the channel is running; valid if it is stopped or in retry"
+            # (a start under way counts as running, from START CHANNEL on)
             return _answer(f"AMQ9514E: Channel '{name}' is in use.")
         definition = req.get("definition") or await trio.to_thread.run_sync(
             self.admin.channel, name)

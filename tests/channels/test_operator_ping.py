@@ -10,6 +10,7 @@ from mqpy_chinit.states import ChannelState
 from tests.support.waiting import wait_until
 
 from .pairs import CHANNEL, running_pair
+from .test_sdr_rcvr import define_pair
 
 
 async def test_ping_of_a_running_channel_is_refused_and_leaves_it_running(two_qmgrs):
@@ -43,3 +44,23 @@ async def test_ping_of_a_stopped_channel_is_answered(two_qmgrs):
         reply = await pair.c1._ping({}, CHANNEL)
         assert reply["ok"] is True, reply
         assert pair.c1.status_of(CHANNEL).state is ChannelState.STOPPED
+
+
+async def test_ping_right_after_start_channel_is_refused(two_qmgrs):
+    """Given channel QM1.TO.QM2 defined with QM2 listening, when the operator issues START
+    CHANNEL and at once PING CHANNEL, then the ping is refused with AMQ9514E (the start is
+    under way), and the channel runs and delivers: the ping never replaced it."""
+    qm1, qm2 = two_qmgrs
+    async with trio.open_nursery() as nursery:
+        c2 = qm2.make_chinit()
+        await nursery.start(c2.run, [("127.0.0.1", 0)])
+        define_pair(qm1, qm2, c2.ports[0])
+        c1 = qm1.make_chinit()
+        await nursery.start(c1.run)
+        qm1.put("TARGET", b"one", qmgr="QM2")
+        assert (await c1._start({}, CHANNEL))["ok"]
+        reply = await c1._ping({}, CHANNEL)
+        assert reply["ok"] is False and reply["message"].startswith("AMQ9514E"), reply
+        await wait_until(lambda: qm2.committed("TARGET") == 1)
+        assert not any(m == "AMQ9532I" for m, _ in qm2.log), qm2.log
+        nursery.cancel_scope.cancel()
