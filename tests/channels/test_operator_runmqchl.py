@@ -21,3 +21,23 @@ def test_runmqchl_of_a_channel_that_cannot_run_ends_with_20(site):
     assert proc.returncode == 20, proc.stdout + proc.stderr
     proc = run_chinit(site, "runmqchl", "-c", "ANSWERS.ONLY", "-m", QM)
     assert proc.returncode == 20, proc.stdout + proc.stderr
+
+
+def test_runmqchl_of_a_channel_that_ends_normally_ends_with_0(site):
+    """Given QM2 listening with the receiver, and QM1's sender to it with a disconnect
+    interval of 1 second, when the operator runs the sender with runmqchl, then the channel
+    runs, ends at its disconnect interval, and runmqchl ends with 0."""
+    port = free_port()
+    assert site.run("crtmqm", "QM2").returncode == 0
+    assert site.run("strmqm", "QM2").returncode == 0
+    out = mqsc(site, "QM2", f"""
+        DEFINE LISTENER(TCP.LSTR) TRPTYPE(TCP) PORT({port}) IPADDR(127.0.0.1) CONTROL(QMGR)
+        START LISTENER(TCP.LSTR)
+        DEFINE CHANNEL({CHANNEL}) CHLTYPE(RCVR) TRPTYPE(TCP)
+        SET CHLAUTH('{CHANNEL}') TYPE(BLOCKUSER) USERLIST('nobody')
+    """)
+    assert out.returncode == 0, out.stdout
+    define_sender(site, port, DISCINT=1)
+    proc = run_chinit(site, "runmqchl", "-c", CHANNEL, "-m", QM)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "AMQ9001I" in proc.stdout + proc.stderr
