@@ -4,7 +4,9 @@ channel (SDR, SVR, CLUSSDR) run through its states with IBM's retry rules, and a
 
 - a sending channel that fails goes to RETRYING and tries again SHORTRTY times every SHORTTMR
   seconds, then LONGRTY times every LONGTMR seconds, then goes to STOPPED, where its
-  transmission queue is GET(DISABLED) and its triggering off until START CHANNEL;
+  transmission queue is GET(DISABLED) and its triggering off until START CHANNEL; while it
+  waits, STOP CHANNEL stops it at once and the operator's START CHANNEL makes the next
+  attempt now, with the channel's current definition (:class:`RetryWait`);
 - an error that retrying cannot cure (sequence numbers, wrong channel type, in doubt with
   another queue manager) stops the channel at once;
 - a channel that ends normally (disconnect interval, STOP CHANNEL STATUS(INACTIVE)) is

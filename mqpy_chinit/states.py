@@ -118,8 +118,9 @@ TRANSITIONS: dict[ChannelState, dict[ChannelEvent, ChannelState]] = {
     S.RETRYING: {E.BIND: S.BINDING, **_STOPS},  # the next attempt (37); STOP while waiting
     S.STOPPED: {
         E.START: S.STARTING,  # START CHANNEL restarts a STOPPED channel (37, 38; §6)
-        # START CHANNEL on a receiver or server-connection channel: it takes starts from its
-        # partners (clients) again, and is not itself started ("Started means enabled", §4)
+        # START CHANNEL on a receiver, a server-connection channel or a server without
+        # CONNAME: it takes starts from its partners (clients, its requester) again, and is
+        # not itself started ("Started means enabled", §4)
         E.ENABLED: S.INACTIVE,
     },
 }
