@@ -4,7 +4,9 @@ channel (SDR, SVR, CLUSSDR) run through its states with IBM's retry rules, and a
 
 - a sending channel that fails goes to RETRYING and tries again SHORTRTY times every SHORTTMR
   seconds, then LONGRTY times every LONGTMR seconds, then goes to STOPPED, where its
-  transmission queue is GET(DISABLED) and its triggering off until START CHANNEL;
+  transmission queue is GET(DISABLED) and its triggering off until START CHANNEL; while it
+  waits, STOP CHANNEL stops it at once and the operator's START CHANNEL makes the next
+  attempt now, with the channel's current definition (:class:`RetryWait`);
 - an error that retrying cannot cure (sequence numbers, wrong channel type, in doubt with
   another queue manager) stops the channel at once;
 - a channel that ends normally (disconnect interval, STOP CHANNEL STATUS(INACTIVE)) is
@@ -16,6 +18,7 @@ A part of :class:`~mqpy_chinit.chinit.ChannelInitiator`, which holds the state i
 
 from __future__ import annotations
 
+import attrs
 import trio
 
 from mqpy.fap import channeldefs as D
@@ -24,6 +27,19 @@ from mqpy_chinit.receiver_mca import ReceiverMCA
 from mqpy_chinit.sender_mca import SenderMCA
 from mqpy_chinit.states import ChannelEvent, ChannelState, ChannelStatus
 from mqpy_chinit.supervision import first_leaf, record_failure
+
+
+@attrs.define
+class RetryWait:
+    """A sending channel waiting in RETRYING for its next attempt. STOP CHANNEL wakes it to
+    stop; START CHANNEL wakes it to try now with ``definition``, the channel's current one."""
+
+    woken: trio.Event = attrs.Factory(trio.Event)
+    definition: dict[str, object] | None = None
+
+    def start_now(self, definition: dict[str, object]) -> None:
+        self.definition = definition
+        self.woken.set()
 
 
 class CallingChannels:
@@ -58,7 +74,10 @@ class CallingChannels:
                         await self._supervised(name, mca)
                     except ChannelEnded as e:
                         self.log(e.msgid, f"Channel '{name}': {e.text}")
-                        if not e.retry or status.stop_requested:
+                        if status.stop_requested and e.retry is not False:
+                            self._stopped_by_operator(name, status)  # stopped while binding
+                            return
+                        if not e.retry:
                             self._stopped(name, definition, status, error=e.retry is False)
                             return
                         if short_left > 0:
@@ -73,11 +92,24 @@ class CallingChannels:
                             return
                         status.short_retries_left, status.long_retries_left = (short_left,
                                                                                long_left)
+                        retry = self.retrying[name] = RetryWait()  # (before any await)
                         status.move(ChannelEvent.RETRY)
                         if status.history.count(ChannelState.RETRYING) == 1:
                             await self._remember(name, "RETRYING")
                         self.log("AMQ9209W", f"Channel '{name}' is retrying in {wait} s.")
-                        await trio.sleep(wait)
+                        started = await self._retry_wait(name, retry, wait)
+                        if status.stop_requested:
+                            # STOP CHANNEL while retrying: no further attempt (IBM)
+                            self._stopped_by_operator(name, status)
+                            return
+                        if started is not None:
+                            # START CHANNEL while retrying: now, as defined now, the retry
+                            # counts reset
+                            definition = started
+                            short_left = D.int_attr(definition, "SHORTRTY")
+                            long_left = D.int_attr(definition, "LONGRTY")
+                            status.short_retries_left = short_left
+                            status.long_retries_left = long_left
                         continue
                     # a normal end: disconnect interval or STOP CHANNEL MODE(QUIESCE). The
                     # state is remembered first and shown last: from the moment the status
@@ -87,12 +119,14 @@ class CallingChannels:
                     if status.stop_requested == "STOPPED":
                         status.move(ChannelEvent.STOP_REQUESTED)
                         await self._remember(name, "STOPPED")
+                        self.log("AMQ9528I", f"User requested closure of channel '{name}': "
+                                 f"STOPPED.")
                         status.move(ChannelEvent.STOP)
                     else:
                         if ChannelState.RETRYING in status.history:
                             await self._remember(name, None)
+                        self.log("AMQ9001I", f"Channel '{name}' ended normally.")
                         status.move(ChannelEvent.ENDED)
-                    self.log("AMQ9001I", f"Channel '{name}' ended normally.")
                     return
         finally:
             self.running.pop(name, None)
@@ -117,6 +151,9 @@ class CallingChannels:
                 status.move(ChannelEvent.STOP)
             elif status.state is not ChannelState.INACTIVE:  # (the MCA ended it already)
                 status.move(ChannelEvent.ENDED)
+        else:
+            if not scope.cancelled_caught:
+                self.log("AMQ9001I", f"Channel '{name}' ended normally.")
         finally:
             self.running.pop(name, None)
             if scope.cancelled_caught:  # STOP CHANNEL MODE(FORCE|TERMINATE), as a sender's
@@ -142,13 +179,44 @@ class CallingChannels:
                                f"{type(first).__name__}: {first}"
                                + (f" (FDC {fdc})" if fdc else "")) from exc
 
+    async def _retry_wait(self, name: str, retry: RetryWait, wait: float
+                          ) -> dict[str, object] | None:
+        """A RETRYING channel's wait for its next attempt: ``wait`` seconds, or until STOP
+        CHANNEL or START CHANNEL ends it (``retry``); the definition START CHANNEL gave,
+        else None."""
+        try:
+            with trio.move_on_after(wait):
+                await retry.woken.wait()
+        finally:
+            if self.retrying.get(name) is retry:
+                del self.retrying[name]
+        return retry.definition
+
+    def _stopped_by_operator(self, name: str, status: ChannelStatus) -> None:
+        """STOP CHANNEL ended a channel that was not moving messages (RETRYING): STOPPED and
+        remembered, or INACTIVE with STATUS(INACTIVE)."""
+        if status.stop_requested == "INACTIVE":
+            status.move(ChannelEvent.STOPPED_INACTIVE)
+            self._remember_soon(name, None)
+        else:
+            status.move(ChannelEvent.STOP)
+            self._remember_soon(name, "STOPPED")
+        self.log("AMQ9528I", f"User requested closure of channel '{name}': "
+                 f"{status.state.value}.")
+
     def _forced_end(self, name: str, status: ChannelStatus) -> None:
         """A channel this initiator runs, ended by cancelling it (STOP CHANNEL MODE(FORCE),
         REFRESH SECURITY): STOPPED, or INACTIVE when the stop asked for STATUS(INACTIVE)."""
-        if status.state not in (ChannelState.INACTIVE, ChannelState.STOPPED):
-            status.move(ChannelEvent.STOPPED_INACTIVE if status.stop_requested == "INACTIVE"
-                        else ChannelEvent.STOP)
-        self.log("AMQ9534I", f"Channel '{name}' is stopped (forced).")
+        if status.stop_requested == "INACTIVE":
+            if status.state not in (ChannelState.INACTIVE, ChannelState.STOPPED):
+                status.move(ChannelEvent.STOPPED_INACTIVE)
+        elif status.state is not ChannelState.STOPPED and (
+                status.state is not ChannelState.INACTIVE or status.stop_requested):
+            status.move(ChannelEvent.STOP)  # (INACTIVE: stopped before its start began)
+        # a STOPPED channel stays so across a restart (IBM)
+        self._remember_soon(name, "STOPPED" if status.state is ChannelState.STOPPED else None)
+        self.log("AMQ9528I", f"User requested closure of channel '{name}' (forced): "
+                 f"{status.state.value}.")
 
     def _stopped(self, name: str, definition: dict[str, object], status: ChannelStatus,
                  *, error: bool) -> None:
@@ -161,4 +229,4 @@ class CallingChannels:
             xmitq = D.str_attr(definition, "XMITQ")
             if xmitq in self._disabled:
                 self._disabled_by_channel[name] = (xmitq, self._disabled[xmitq])
-        self.nursery.start_soon(self._remember, name, "STOPPED")
+        self._remember_soon(name, "STOPPED")

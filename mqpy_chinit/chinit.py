@@ -38,7 +38,7 @@ from mqpy.fap.initialdata import InitialData
 from mqpy.trace import TRACER
 from mqpy_chinit import handoff
 from mqpy_chinit.access import ChannelAccess
-from mqpy_chinit.caller import CallingChannels
+from mqpy_chinit.caller import CallingChannels, RetryWait
 from mqpy_chinit.channelstatistics import ChannelStatistics
 from mqpy_chinit.cluster.supervisor import run_repository_manager
 from mqpy_chinit.initq import InitiationQueue
@@ -114,6 +114,8 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
         # SVRCONN instance "name#n"
         self.statuses: dict[object, ChannelStatus] = {}
         self.senders: dict[str, SenderMCA] = {}
+        #: sending channels waiting in RETRYING for their next attempt (``caller``)
+        self.retrying: dict[str, RetryWait] = {}
         self.running: dict[str, trio.CancelScope] = {}
         self.nursery: trio.Nursery | None = None
         self.ports: list[int] = []
@@ -126,6 +128,9 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
         self._disabled: dict[str, str] = {}  # xmitq -> its TRIGGER before an error stop
         # channel -> (xmitq, TRIGGER) its error stop disabled: remembered with its STOPPED
         self._disabled_by_channel: dict[str, tuple[str, str]] = {}
+        #: channel -> the state to remember for it, last asked for; written one at a time
+        self._wanted_states: dict[str, str | None] = {}
+        self._state_writes = trio.Lock()
         # async (chinit, conversation, first InitialData, definition) serving a SVRCONN
         self.svrconn_handler: SvrconnHandler | None = None
         self.access = ChannelAccess(admin, connect_qm, connect_for, self._log)

@@ -16,7 +16,7 @@ from typing import Any
 import trio
 
 import mqpy
-from mqpy import CMQC
+from mqpy import CMQC, CMQCFC
 from mqpy.channelcommands import COMMAND_FORMAT
 from mqpy.fap import channeldefs as D
 from mqpy_chinit import handoff, sslrefresh
@@ -112,8 +112,7 @@ class InitiationQueue:
 
     async def _start(self, req: dict[str, Any], name: str) -> Reply:
         """START CHANNEL."""
-        err = self.start_channel(name, req.get("definition"))
-        return {"ok": err is None, "message": err or ""}
+        return _answer(self.start_channel(name, req.get("definition"), operator=True))
 
     async def _stop(self, req: dict[str, Any], name: str) -> Reply:
         """STOP CHANNEL (FASTPATH: the client host's SVRCONN instances too)."""
@@ -122,10 +121,16 @@ class InitiationQueue:
                                 req.get("chltype", ""))
         if err is None and req.get("chltype") == "SVRCONN":
             await self._ask_client_host(req)
-        return {"ok": err is None, "message": err or ""}
+        return _answer(err)
 
     async def _ping(self, req: dict[str, Any], name: str) -> Reply:
         """PING CHANNEL: a sending channel's partner answers a data exchange."""
+        status = self.statuses.get(name)
+        if name in self.running and (status is None or
+                                     status.state is not ChannelState.RETRYING):
+            # IBM: "not valid if the channel is running; valid if it is stopped or in retry"
+            # (a start under way counts as running, from START CHANNEL on)
+            return _answer(f"AMQ9514E: Channel '{name}' is in use.")
         definition = req.get("definition") or await trio.to_thread.run_sync(
             self.admin.channel, name)
         try:
@@ -206,6 +211,23 @@ _COMMANDS: dict[str, Callable[[Any, dict[str, Any], str], Awaitable[Reply]]] = {
     "LSSTATUS": InitiationQueue._listener_status,
     "STATUS": InitiationQueue._status,
 }
+
+
+#: the PCF reason of a channel command refused with one of these messages (else
+#: MQRCCF_COMMAND_FAILED)
+_REASONS = {"AMQ9514E": CMQCFC.MQRCCF_CHANNEL_IN_USE,
+            "AMQ9533E": CMQCFC.MQRCCF_CHANNEL_NOT_ACTIVE}
+
+
+def _answer(err: str | None) -> Reply:
+    """A channel command's reply: done (``err`` None), or refused with ``err`` and its
+    reason."""
+    if err is None:
+        return {"ok": True, "message": ""}
+    reply: Reply = {"ok": False, "message": err}
+    if err[:8] in _REASONS:
+        reply["reason"] = _REASONS[err[:8]]
+    return reply
 
 
 def _generic_match(pattern: str, name: str) -> bool:

@@ -23,6 +23,7 @@ from mqpy.fap.tsh import Event, SegmentType
 from mqpy_chinit import handoff, tlsstream
 from mqpy_chinit.conversation import ChannelEnded, Conversation
 from mqpy_chinit.mca import CONFIRM_TIMEOUT, peer_address
+from mqpy_chinit.responder import not_enabled
 from mqpy_chinit.states import ChannelState, ChannelStatus
 
 
@@ -227,6 +228,10 @@ class Listener:
             # on its own CONNAME (seed 000 9.26)
             with trio.CancelScope(shield=True):
                 await stream.aclose()
+            stopped = self.statuses.get(name)
+            if stopped is not None and stopped.state is ChannelState.STOPPED:
+                self.log("AMQ9534E", not_enabled(name, peer_host))  # START CHANNEL only
+                return
             err = self.start_channel(name, definition)
             self.log("AMQ9002I" if err is None else "AMQ9999E",
                      err or f"Channel '{name}' is calling back its requester.")

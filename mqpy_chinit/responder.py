@@ -104,8 +104,7 @@ class Responder:
         if stopped is not None and stopped.state is ChannelState.STOPPED \
                 and name not in self.running:
             await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
-            self.log("AMQ9558E", f"Channel '{name}' is STOPPED here: the start from {peer} was "
-                     f"refused; use START CHANNEL.")
+            self.log("AMQ9534E", not_enabled(name, peer))
             return
         if key not in self.receivers and self._instances() >= self.max_active:
             await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
@@ -132,21 +131,31 @@ class Responder:
             self.log(e.msgid, f"Channel '{mca.name}': {e.text}" if mca.name else e.text)
         else:
             if mca.name and not scope.cancelled_caught:
-                self.log("AMQ9002I", f"Channel '{mca.name}' is ended.")
+                self.log("AMQ9001I", f"Channel '{mca.name}' ended normally.")
         finally:
             adopted = scope in self._adopted
             self._adopted.discard(scope)
             if scope.cancelled_caught and mca.status.state is not ChannelState.INACTIVE:
-                # ended from this side: adopted by a new start, or stopped (STOP CHANNEL,
-                # REFRESH SECURITY, a withdrawn cluster receiver)
+                # ended from this side: adopted by a new start (AMQ9532I), or stopped (STOP
+                # CHANNEL, REFRESH SECURITY, a withdrawn cluster receiver)
                 mca.status.move(ChannelEvent.ADOPTED if adopted
                                 else ChannelEvent.STOPPED_INACTIVE)
+                if not adopted:
+                    self.log("AMQ9528I", f"User requested closure of channel '{name}' "
+                             f"(the instance from {peer}).")
             if self.receivers.get(key, (None,))[0] is scope:
                 del self.receivers[key]
 
     async def _serve_requester(self, name: str, definition: dict[str, object],
                                conv: Conversation, first: InitialData) -> None:
-        """A server (SVR) started by its requester's call: it sends on the same connection."""
+        """A server (SVR) started by its requester's call: it sends on the same connection;
+        not while it is STOPPED (START CHANNEL enables it)."""
+        stopped = self.statuses.get(name)
+        if stopped is not None and stopped.state is ChannelState.STOPPED:
+            with trio.CancelScope(shield=True):
+                await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
+            self.log("AMQ9534E", not_enabled(name, peer_address(conv.stream)))
+            return
         if name in self.running:
             await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
             self.log("AMQ9514E", f"Channel '{name}' is in use: the requester's start fails.")
@@ -163,6 +172,7 @@ class Responder:
         try:
             with scope:
                 await self._supervised(name, mca)
+                self.log("AMQ9001I", f"Channel '{name}' ended normally.")
                 status.move(ChannelEvent.ENDED)
         except ChannelEnded as e:
             self.log(e.msgid, f"Channel '{name}': {e.text}")
@@ -174,8 +184,9 @@ class Responder:
                 self._forced_end(name, status)
             elif status.stop_requested == "STOPPED":  # quiesced: stopped once it has ended
                 status.move(ChannelEvent.STOP)
+                self.log("AMQ9528I", f"User requested closure of channel '{name}': STOPPED.")
             if status.state is ChannelState.STOPPED:
-                self.nursery.start_soon(self._remember, name, "STOPPED")
+                self._remember_soon(name, "STOPPED")
 
     def _register(self, name: str, partner: str, status: ChannelStatus) -> None:
         """A receiving MCA's status: a RCVR or CLUSRCVR instance per partner, a RQSTR by its
@@ -183,3 +194,9 @@ class Responder:
         self.statuses[(name, partner) if status.chltype in ("RCVR", "CLUSRCVR")
                       else name] = status
         self.log("AMQ9002I", f"Channel '{name}' is starting.")
+
+
+def not_enabled(name: str, peer: str) -> str:
+    """AMQ9534E's text: a start from ``peer`` of channel ``name``, which is STOPPED here."""
+    return (f"Channel '{name}' is currently not enabled: the start from {peer} was refused. "
+            f"The operator stopped it; START CHANNEL enables it.")

@@ -18,12 +18,14 @@ from mqpy_chinit.states import ChannelEvent, ChannelState, ChannelStatus
 class ChannelControl:
     """START CHANNEL, STOP CHANNEL."""
 
-    def start_channel(self, name: str, definition: dict[str, object] | None = None
-                      ) -> str | None:
+    def start_channel(self, name: str, definition: dict[str, object] | None = None, *,
+                      operator: bool = False) -> str | None:
         """START CHANNEL: None if started (or already running), else the error message.
 
         ``definition`` comes with the request when the caller has it (the command server
-        does): asking the command server for it while it waits for us would deadlock."""
+        does): asking the command server for it while it waits for us would deadlock.
+        ``operator``: the operator's START CHANNEL, which makes a RETRYING channel's next
+        attempt now; a trigger or the repository manager leaves it to its retry timer."""
         if definition is None:
             definition = self.admin.channel(name)
         if definition is None and self.cluster is not None:
@@ -31,20 +33,27 @@ class ChannelControl:
         if definition is None:
             return f"AMQ8147E: IBM MQ object {name} not found."
         chltype = D.str_attr(definition, "CHLTYPE")
-        if chltype in ("RCVR", "SVRCONN"):
-            # START CHANNEL on a receiver (or a server-connection channel) makes a STOPPED
-            # one available to its partners (its clients) again
+        answers_only = chltype == "SVR" and not D.str_attr(definition, "CONNAME")
+        if chltype in ("RCVR", "SVRCONN") or answers_only:
+            # START CHANNEL on a receiver (a server-connection channel, a server only its
+            # requester calls) makes a STOPPED one available to its partners again
             status = self.statuses.get(name)
             if status is not None and status.state is ChannelState.STOPPED:
                 status.move(ChannelEvent.ENABLED)
-                if self.nursery is not None:
-                    self.nursery.start_soon(self._remember, name, None)
+                self._remember_soon(name, None)
+            elif answers_only:
+                return f"AMQ9526E: Channel {name} has no CONNAME: it can only be started " \
+                       f"by its partner."
             return None
         if chltype not in D.SENDING_TYPES and chltype != "RQSTR":
             return f"AMQ9502E: Type of channel not suitable for action requested ({chltype})."
         if not D.str_attr(definition, "CONNAME"):
             return f"AMQ9526E: Channel {name} has no CONNAME: it can only be started by its " \
                    f"partner."
+        retry = self.retrying.get(name)
+        if retry is not None and operator:  # RETRYING: the next attempt now, as defined now
+            retry.start_now(definition)
+            return None
         if name in self.running:
             return None
         if self._instances() >= self.max_channels:
@@ -55,7 +64,7 @@ class ChannelControl:
             # START CHANNEL re-enables what an error stop disabled (seed 000 9.38)
             self._enable_xmitq(definition, True)
             self._disabled_by_channel.pop(name, None)
-            self.nursery.start_soon(self._remember, name, None)
+            self._remember_soon(name, None)
         if status is None or status.state in (ChannelState.INACTIVE, ChannelState.STOPPED):
             status = self.statuses[name] = ChannelStatus(name, chltype)
         scope = trio.CancelScope()
@@ -91,17 +100,22 @@ class ChannelControl:
             if qmname or conname or status != "STOPPED":
                 return None  # the instances end; the channel itself is not marked STOPPED
         st = self.statuses.get(name)
-        if st is None or st.state in (ChannelState.INACTIVE, ChannelState.STOPPED):
+        if st is None or st.state in (ChannelState.INACTIVE, ChannelState.STOPPED) \
+                and name not in self.running:  # (a start not yet under way is running)
             if status == "STOPPED":
                 st = self.statuses.setdefault(name, ChannelStatus(name, chltype or "SDR"))
                 if st.state is not ChannelState.STOPPED:
                     st.move(ChannelEvent.STOP)
-                if self.nursery is not None:
-                    self.nursery.start_soon(self._remember, name, "STOPPED")
+                    self.log("AMQ9528I", f"User requested closure of channel '{name}': "
+                             f"STOPPED (it was not running).")
+                self._remember_soon(name, "STOPPED")
             return None
         st.stop_requested = status
         sender = self.senders.get(name)
-        if mode == "QUIESCE" and sender is not None:
+        retry = self.retrying.get(name)
+        if mode == "QUIESCE" and retry is not None:  # RETRYING: stopped at once (IBM)
+            retry.woken.set()
+        elif mode == "QUIESCE" and sender is not None:
             sender.stop_requested.set()
         else:
             scope = self.running.get(name)

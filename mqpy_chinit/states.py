@@ -54,6 +54,12 @@ class ChannelState(enum.Enum):
     STOPPED = "STOPPED"
 
 
+#: the states in which a channel has a process or thread at work (IBM's "active"): only
+#: these show a SUBSTATE
+ACTIVE_STATES = frozenset({ChannelState.BINDING, ChannelState.REQUESTING,
+                           ChannelState.RUNNING, ChannelState.PAUSED, ChannelState.STOPPING})
+
+
 class ChannelEvent(enum.Enum):
     """What happened to a channel instance: the table says which state it leads to."""
 
@@ -112,8 +118,9 @@ TRANSITIONS: dict[ChannelState, dict[ChannelEvent, ChannelState]] = {
     S.RETRYING: {E.BIND: S.BINDING, **_STOPS},  # the next attempt (37); STOP while waiting
     S.STOPPED: {
         E.START: S.STARTING,  # START CHANNEL restarts a STOPPED channel (37, 38; §6)
-        # START CHANNEL on a receiver or server-connection channel: it takes starts from its
-        # partners (clients) again, and is not itself started ("Started means enabled", §4)
+        # START CHANNEL on a receiver, a server-connection channel or a server without
+        # CONNAME: it takes starts from its partners (clients, its requester) again, and is
+        # not itself started ("Started means enabled", §4)
         E.ENABLED: S.INACTIVE,
     },
 }
@@ -191,6 +198,8 @@ class ChannelStatus:
             raise ChannelStateError(self.channel, event, self.state)
         self.state = new
         self.history.append(new)
+        if new not in ACTIVE_STATES:
+            self.substate = ""
         if new is ChannelState.STARTING:
             self.start_date, self.start_time = _now_date_time()
 
@@ -234,7 +243,8 @@ class ChannelStatus:
         """The CHSTATUS attributes, MQSC names and formats."""
         return {
             "CHANNEL": self.channel, "CHLTYPE": self.chltype, "STATUS": self.state.value,
-            "SUBSTATE": self.substate, "CONNAME": self.conname, "XMITQ": self.xmitq,
+            "SUBSTATE": self.substate if self.state in ACTIVE_STATES else "",
+            "CONNAME": self.conname, "XMITQ": self.xmitq,
             "RQMNAME": self.rqmname, "MSGS": self.msgs, "BATCHES": self.batches,
             "BYTSSENT": self.bytes_sent, "BYTSRCVD": self.bytes_received,
             "BUFSSENT": self.buffers_sent, "BUFSRCVD": self.buffers_received,

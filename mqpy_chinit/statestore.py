@@ -22,16 +22,30 @@ class RememberedStates:
     async def _remember(self, name: str, state: str | None) -> None:
         """STOPPED and RETRYING survive a restart of either process (seed 000 9.40); so does
         the transmission queue an error stop disabled, with the TRIGGER it had, for the
-        START CHANNEL that puts both back."""
-        disabled = self._disabled_by_channel.get(name) if state == "STOPPED" else None
-        try:
-            qm = await mqi(self.connect_qm)
+        START CHANNEL that puts both back. None forgets the channel's state."""
+        self._wanted_states[name] = state
+        await self._write_state(name)
+
+    def _remember_soon(self, name: str, state: str | None) -> None:
+        """:meth:`_remember` in the background: what is written is the state last asked
+        for, whatever order the writes run in (a STOP then a START: not STOPPED)."""
+        self._wanted_states[name] = state
+        if self.nursery is not None:
+            self.nursery.start_soon(self._write_state, name)
+
+    async def _write_state(self, name: str) -> None:
+        """Write the state last asked for ``name`` (one write at a time)."""
+        async with self._state_writes:
+            state = self._wanted_states.get(name)
+            disabled = self._disabled_by_channel.get(name) if state == "STOPPED" else None
             try:
-                await mqi(syncrecord.write_state, qm, name, state, disabled)
-            finally:
-                await mqi(qm.disconnect)
-        except mqpy.MQMIError as e:
-            self.log("AMQ9999E", f"Channel '{name}' state not saved: reason {e.reason}.")
+                qm = await mqi(self.connect_qm)
+                try:
+                    await mqi(syncrecord.write_state, qm, name, state, disabled)
+                finally:
+                    await mqi(qm.disconnect)
+            except mqpy.MQMIError as e:
+                self.log("AMQ9999E", f"Channel '{name}' state not saved: reason {e.reason}.")
 
     async def _restore_states(self) -> None:
         """At start: a STOPPED channel stays STOPPED (START CHANNEL needed); a RETRYING one is

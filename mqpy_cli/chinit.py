@@ -197,27 +197,35 @@ def runmqchl(channel: str, qmgr: str, data_path: str | None) -> None:
         click.echo(f"AMQ9519E: Channel '{channel}' not found.", err=True)
         sys.exit(20)
     log = _error_log(name, data_path)
-    status = ChannelStatus(channel, str(definition.get("CHLTYPE")))
 
-    async def main() -> None:
+    async def main() -> int:
         chinit = ChannelInitiator(name, lambda: _connect(name, data_path), admin, log=log,
                                   channels=channels)
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_until_signalled, nursery.cancel_scope)
             chinit.nursery = nursery
-            chinit.statuses[channel] = status
+            chinit.statuses[channel] = ChannelStatus(channel, str(definition.get("CHLTYPE")))
             err = chinit.start_channel(channel)
             if err:
                 click.echo(err, err=True)
                 nursery.cancel_scope.cancel()
-                return
+                return 20
             while channel in chinit.running:
                 await trio.sleep(0.2)
             nursery.cancel_scope.cancel()
+        return _return_code(chinit.statuses[channel])
 
-    trio.run(main)
+    code = trio.run(main)
     admin.close()
-    sys.exit(0 if status.state is not ChannelState.STOPPED else 10)
+    sys.exit(code)
+
+
+def _return_code(status: ChannelStatus) -> int:
+    """runmqchl's return code, IBM's: 0 the channel ended normally (INACTIVE), 10 an operator
+    stopped it (STOP CHANNEL), 20 it ended in error (STOPPED by an error, retries spent)."""
+    if status.state is not ChannelState.STOPPED:
+        return 0
+    return 10 if status.stop_requested else 20
 
 
 if __name__ == "__main__":

@@ -266,8 +266,9 @@ async def test_a_stopped_generic_receiver_is_started_again_by_start_channel(make
 async def test_idle_server_holding_its_xmitq_blocks_its_requesters_restart(qm1, qm2):
     """Given a requester-server channel whose link died so that only the requester noticed
     (the idle SVR, no heartbeats, still holds its xmitq open), when the requester is started
-    again, then that start fails; once the SVR is stopped, the requester's next start works
-    and the waiting message is delivered.  spec: dqm-intercommunication 9.50, §3 (server
+    again, then that start fails; once the SVR is ended (STOP CHANNEL STATUS(INACTIVE): a
+    STOPPED server would refuse its requester until START CHANNEL), the requester's next start
+    works and the waiting message is delivered.  spec: dqm-intercommunication 9.50, §3 (server
     caveat)"""
     async with trio.open_nursery() as nursery:
         r1 = await start_chinit(nursery, qm1, listen=True)
@@ -290,7 +291,7 @@ async def test_idle_server_holding_its_xmitq_blocks_its_requesters_restart(qm1, 
         await wait_until(lambda: proxy.connections > connections)
         await trio.sleep(0.5)
         assert qm2.committed("TARGET") == 0
-        assert (await mqsc(qm1, "STOP CHANNEL(PAIR.RS) MODE(FORCE)")).ok
+        assert (await mqsc(qm1, "STOP CHANNEL(PAIR.RS) MODE(FORCE) STATUS(INACTIVE)")).ok
         with trio.fail_after(6):
             while qm2.committed("TARGET") == 0:  # start the requester until the server answers
                 await mqsc(qm2, "START CHANNEL(PAIR.RS)")
