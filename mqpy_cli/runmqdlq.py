@@ -71,8 +71,9 @@ def runmqdlq(
         qm = mqpy.connect(qmgr or "")
     except mqpy.MQMIError as e:
         click.echo(
-            f"AMQ8146: IBM MQ queue manager {qmgr or '(default)'} not available "
-            f"(reason {e.reason}, {constants.reason_name(e.reason)}).",
+            f"AMQ8146E: IBM MQ queue manager not available.\n"
+            f"Queue manager {qmgr or '(default)'}: reason {e.reason}, "
+            f"{constants.reason_name(e.reason)}.",
             err=True,
         )
         sys.exit(EXIT_ERROR)
@@ -113,9 +114,9 @@ def runmqdlq(
 
 def _no_dlq(queue: str | None, qmgr: str, reason: int) -> str:
     if not queue and reason == CMQC.MQRC_UNKNOWN_OBJECT_NAME:
-        return f"AMQ8716: Queue manager {qmgr} has no dead-letter queue (DEADQ) and none was named."
+        return f"AMQ8716E: Queue manager {qmgr} has no dead-letter queue (DEADQ) and none was named."
     return (
-        f"AMQ8717: Dead-letter queue {queue or '(DEADQ)'} on {qmgr} cannot be opened "
+        f"AMQ8717E: Dead-letter queue {queue or '(DEADQ)'} on {qmgr} cannot be opened "
         f"(reason {reason}, {constants.reason_name(reason)})."
     )
 
