@@ -33,9 +33,9 @@ import mqpy
 from mqpy import config, filemodes, inprocess, outfiles
 from mqpy.engine.log import LogConfig
 from mqpy.engine.objects import SYSTEM_OBJECTS
-from mqpy.errorlog import VRMF
 from mqpy.programs import program
 from mqpy.qmstatus import describe_status, read_status, write_status
+from mqpy.version import CMDLEVEL, VRMF
 
 # --------------------------------------------------------------------------- IBM's texts
 
@@ -124,7 +124,7 @@ def _status(qmdir: str) -> str:
             return recorded
         return "Running"
     if recorded is None:
-        return "Ended immediately"  # created, never started
+        return "Ended normally"  # created, never started (IBM's dspmq says so)
     if recorded.startswith("Ended"):
         return recorded
     return "Ended unexpectedly"  # it said it was running, and nobody holds the lock
@@ -397,7 +397,7 @@ def dspmqver(data_path: str | None) -> None:
     rows = [
         ("Name", "mqpy (an IBM MQ-style queue manager in Python)"),
         ("Version", VRMF),
-        ("Level", f"p{VRMF.replace('.', '')}-L0"),
+        ("Level", f"p{CMDLEVEL}-L0"),
         ("BuildType", "IKAP - (Production)"),
         ("Platform", f"mqpy for {platform.system()} ({platform.machine()} platform)"),
         ("Mode", f"{64 if sys.maxsize > 2**32 else 32}-bit"),
@@ -408,7 +408,7 @@ def dspmqver(data_path: str | None) -> None:
         ("Primary", "N/A"),
         ("InstPath", os.path.dirname(os.path.abspath(mqpy.__file__))),
         ("DataPath", config.data_root(data_path)),
-        ("MaxCmdLevel", "0"),
+        ("MaxCmdLevel", str(CMDLEVEL)),
         ("Python", platform.python_version()),
     ]
     for label, value in rows:
