@@ -11,7 +11,15 @@ import pytest
 
 from mqpy import inprocess
 from mqpy.version import VRMF
-from mqpy_cli.control import RC_INVALID_ARGS, crtmqm, dspmq, dspmqver, endmqm, strmqm
+from mqpy_cli.control import (
+    crtmqm,
+    dspmq,
+    dspmqver,
+    endmqm,
+    format_dspmq_line,
+    strmqm,
+)
+from mqpy_cli.usage import RC_INVALID_ARGS
 from tests.support.cli import run
 
 pytestmark = pytest.mark.system  # dspmqver asks the platform (uname) in a subprocess
@@ -106,3 +114,18 @@ def test_given_a_default_queue_manager_when_strmqm_and_endmqm_name_none_then_it_
     ended = run(endmqm, root=root)
     assert (ended.exit_code, ended.output.strip()) == (
         40, "AMQ8146E: IBM MQ queue manager not available.")
+
+
+def test_given_a_running_queue_manager_when_endmqm_p_then_it_ends_pre_emptively(install):
+    """endmqm -p: IBM's ending and ended lines, 0, dspmq says Ended pre-emptively, and the
+    next strmqm recovers it."""
+    install.create(queues=())
+    install.start()
+    ended = install.run("endmqm", "-p", "QM1")
+    assert ended.returncode == 0, ended.stderr
+    assert ended.stdout.splitlines() == ["IBM MQ queue manager 'QM1' ending.",
+                                         "IBM MQ queue manager 'QM1' ended."]
+    assert install.run("dspmq", "-m", "QM1").stdout.strip() == format_dspmq_line(
+        "QM1", "Ended pre-emptively")
+    install.start()
+    assert "STATUS(Running)" in install.run("dspmq", "-m", "QM1").stdout

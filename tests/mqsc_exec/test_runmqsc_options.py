@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from click.testing import CliRunner
 
+from mqpy.cmdserver import start_command_server
 from mqpy_cli.control import crtmqm
 from mqpy_cli.runmqsc import runmqsc
 
@@ -47,3 +48,16 @@ def test_given_a_default_queue_manager_when_runmqsc_names_none_then_it_starts_mq
     CliRunner().invoke(crtmqm, ["-q", "QMD", "--data-path", root])
     result = _run("-v", "--data-path", root)
     assert "Starting MQSC for queue manager QMD." in result.output
+
+
+def test_given_w_and_m_when_runmqsc_sends_to_a_queue_manager_then_its_replies_come_back(
+        qmgr):
+    """-w 5 -m QM1 QM1: the commands go to QM1's command queue addressed by queue-manager
+    name, as to a remote one, and the replies are waited for 5 seconds each."""
+    _, eng, root = qmgr
+    start_command_server("QM1", root)
+    result = CliRunner().invoke(runmqsc, ["-w", "5", "-m", "QM1", "--data-path", root, "QM1"],
+                                input="DEFINE QLOCAL(REMOTE.Q)\n")
+    assert result.exit_code == 0, result.output
+    assert "AMQ8006I: IBM MQ queue created." in result.output
+    assert eng.lookup("QLOCAL", "REMOTE.Q") is not None
