@@ -135,8 +135,65 @@ def _status(qmdir: str) -> str:
 # --------------------------------------------------------------------------- crtmqm
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+#: crtmqm's options that set a queue-manager attribute: option, attribute, (low, high) or
+#: the longest text
+CREATION_ATTRIBUTES = (("-c", "DESCR", 64), ("-d", "DEFXMITQ", 48),
+                       ("-h", "MAXHANDS", (0, 999999999)), ("-t", "TRIGINT", (0, 999999999)),
+                       ("-x", "MAXUMSGS", (1, 999999999)))
+#: the listener crtmqm -p defines, started and stopped with the queue manager [M]
+PORT_LISTENER = "SYSTEM.LISTENER.TCP.1"
+
+
+def _creation_attributes(given: dict[str, str | int | None]) -> dict[str, object]:
+    """The attributes crtmqm's options ask for (``given``: option -> value or None); exits
+    with AMQ7027E and 39 for a value out of range."""
+    attributes: dict[str, object] = {}
+    for option, keyword, limit in CREATION_ATTRIBUTES:
+        value = given[option]
+        if value is None:
+            continue
+        ok = (len(value) <= limit if isinstance(limit, int) and isinstance(value, str)
+              else isinstance(value, int) and limit[0] <= value <= limit[1])  # type: ignore[index]
+        if not ok:
+            _err(MSG_BAD_ARGUMENT.format(arg=f"{option} {value}", command="crtmqm"))
+            sys.exit(RC_INVALID_PARAMETER)
+        attributes[keyword] = value
+    return attributes
+
+
+def _apply_creation_options(qmgr: str, data_path: str | None, attributes: dict[str, object],
+                            port: int | None) -> None:
+    """Give the new queue manager the attributes and the -p listener its options ask for
+    (started in this process for that, then ended: it has never run for dspmq)."""
+    if not attributes and port is None:
+        return
+    eng = inprocess.start(qmgr, data_path)
+    try:
+        if attributes:
+            eng.alter_qmgr(attributes)
+        if port is not None:
+            eng.define("LISTENER", PORT_LISTENER, {"TRPTYPE": "TCP", "PORT": port,
+                                                   "CONTROL": "QMGR"})
+    finally:
+        inprocess.stop(qmgr, data_path)
+
+
+@click.command(cls=IBMCommand, rc=RC_INVALID_PARAMETER,
+               context_settings={"help_option_names": ["--help"]}, ibm_usage=(
+                   "Usage: crtmqm [-z] [-q] [-c Text] [-d DefXmitQ] [-h MaxHandles] "
+                   "[-ld LogPath] [-lf LogFilePages] [-lp LogPrimaryFiles] "
+                   "[-ls LogSecondaryFiles] [-p Port] [-t TrigInt] [-u DeadQ] "
+                   "[-x MaxUMsgs] QMgrName"))
 @click.option("-q", "make_default", is_flag=True, help="Make this the default queue manager.")
+@click.option("-z", "quiet", is_flag=True, help="Suppress error messages.")
+@click.option("-c", "descr", default=None, help="Description (DESCR, 64 characters).")
+@click.option("-d", "xmitq", default=None, help="Default transmission queue (DEFXMITQ).")
+@click.option("-h", "handles", type=int, default=None, help="Handles a connection may hold.")
+@click.option("-t", "trigint", type=int, default=None, help="Trigger interval (ms).")
+@click.option("-x", "umsgs", type=int, default=None, help="Uncommitted messages a unit of "
+              "work may hold (MAXUMSGS).")
+@click.option("-p", "port", type=click.IntRange(1, 65535), default=None,
+              help="A TCP listener on this port, started with the queue manager.")
 @click.option("-u", "dead_letter_queue", default="", help="Dead-letter queue name.")
 @click.option("-ld", "log_path", default=None, help="Log directory.")
 @click.option("-lf", "log_file_pages", type=int, default=None, help="Log file size in 4 KB pages.")
@@ -144,11 +201,15 @@ def _status(qmdir: str) -> str:
 @click.option("-ls", "log_secondary", type=int, default=None, help="Secondary log files.")
 @_data_path
 @click.argument("qmgr")
-def crtmqm(make_default: bool, dead_letter_queue: str, log_path: str | None,
-           log_file_pages: int | None, log_primary: int | None, log_secondary: int | None,
-           data_path: str | None, qmgr: str) -> None:
+def crtmqm(make_default: bool, quiet: bool, descr: str | None, xmitq: str | None,
+           handles: int | None, trigint: int | None, umsgs: int | None, port: int | None,
+           dead_letter_queue: str, log_path: str | None, log_file_pages: int | None,
+           log_primary: int | None, log_secondary: int | None, data_path: str | None,
+           qmgr: str) -> None:
     """Create a queue manager."""
     filemodes.restrict_umask()
+    attributes = _creation_attributes({"-c": descr, "-d": xmitq, "-h": handles,
+                                       "-t": trigint, "-x": umsgs})
     if not config.valid_qmgr_name(qmgr):
         _err(MSG_BAD_ARGUMENT.format(arg=qmgr, command="crtmqm"))
         sys.exit(RC_NAME_ERROR)
@@ -194,6 +255,7 @@ def crtmqm(make_default: bool, dead_letter_queue: str, log_path: str | None,
             shutil.rmtree(directory, ignore_errors=True)
         _err(f"{MSG_FILE_ERROR} ({exc})")
         sys.exit(RC_UNEXPECTED)
+    _apply_creation_options(qmgr, data_path, attributes, port)
     click.echo(MSG_CREATED)
     click.echo(f"Directory '{qmdir}' created.")
     click.echo("The queue manager is associated with installation 'Installation1'.")

@@ -10,19 +10,45 @@ import mqpy
 from mqpy import CMQC
 from mqpy_cli.samples import RC_MISSING_PARAMETER, entry_point
 
-#: the MQMD as AMQSBCG0 lays it out: each line's fields and the space before each value
-_LAYOUT: tuple[tuple[tuple[str, str], ...] | str, ...] = (
-    (("StrucId", "  "), ("Version", "")), (("Report", "   "), ("MsgType", "")),
-    (("Expiry", "   "), ("Feedback", "")), (("Encoding", " "), ("CodedCharSetId", "")),
-    (("Format", ""),), (("Priority", " "), ("Persistence", "")), (("MsgId", ""),),
-    (("CorrelId", ""),), (("BackoutCount", ""),), (("ReplyToQ", "       "),),
-    (("ReplyToQMgr", "    "),), "** Identity Context", (("UserIdentifier", ""),),
-    "AccountingToken", (("ApplIdentityData", ""),), "** Origin Context",
-    (("PutApplType", "    "),), (("PutApplName", "    "),),
-    (("PutDate", "  "), ("PutTime", "  ")), (("ApplOriginData", ""),), "",
-    (("GroupId", ""),), (("MsgSeqNumber", "   "),), (("Offset", "         "),),
-    (("MsgFlags", "       "),), (("OriginalLength", ""),))
-_BINARY = {"MsgId", "CorrelId", "AccountingToken", "GroupId"}
+#: the MQMD as AMQSBCG0 lays it out, a line each (the values formatted by _value)
+_LAYOUT = (
+    "  StrucId  : {StrucId}  Version : {Version}",
+    "  Report   : {Report}  MsgType : {MsgType}",
+    "  Expiry   : {Expiry}  Feedback : {Feedback}",
+    "  Encoding : {Encoding}  CodedCharSetId : {CodedCharSetId}",
+    "  Format : {Format}",
+    "  Priority : {Priority}  Persistence : {Persistence}",
+    "  MsgId : {MsgId}",
+    "  CorrelId : {CorrelId}",
+    "  BackoutCount : {BackoutCount}",
+    "  ReplyToQ       : {ReplyToQ}",
+    "  ReplyToQMgr    : {ReplyToQMgr}",
+    "  ** Identity Context",
+    "  UserIdentifier : {UserIdentifier}",
+    "  AccountingToken : ",
+    "   {AccountingToken}",
+    "  ApplIdentityData : {ApplIdentityData}",
+    "  ** Origin Context",
+    "  PutApplType    : {PutApplType}",
+    "  PutApplName    : {PutApplName}",
+    "  PutDate  : {PutDate}    PutTime  : {PutTime}",
+    "  ApplOriginData : {ApplOriginData}",
+    "",
+    "  GroupId : {GroupId}",
+    "  MsgSeqNumber   : {MsgSeqNumber}",
+    "  Offset         : {Offset}",
+    "  MsgFlags       : {MsgFlags}",
+    "  OriginalLength : {OriginalLength}",
+)
+_FIELDS = ("StrucId", "Version", "Report", "MsgType", "Expiry", "Feedback", "Encoding",
+           "CodedCharSetId", "Format", "Priority", "Persistence", "MsgId", "CorrelId",
+           "BackoutCount", "ReplyToQ", "ReplyToQMgr", "UserIdentifier", "AccountingToken",
+           "ApplIdentityData", "PutApplType", "PutApplName", "PutDate", "PutTime",
+           "ApplOriginData", "GroupId", "MsgSeqNumber", "Offset", "MsgFlags", "OriginalLength")
+#: the byte fields, shown in hex at their full MQMD length
+_BINARY = {"MsgId": CMQC.MQ_MSG_ID_LENGTH, "CorrelId": CMQC.MQ_CORREL_ID_LENGTH,
+           "AccountingToken": CMQC.MQ_ACCOUNTING_TOKEN_LENGTH,
+           "GroupId": CMQC.MQ_GROUP_ID_LENGTH}
 _QUOTED_NUMBERS = {"PutApplType", "MsgSeqNumber", "Offset", "MsgFlags", "OriginalLength"}
 _BYTES_A_LINE = 16
 
@@ -30,7 +56,7 @@ _BYTES_A_LINE = 16
 def _value(md: mqpy.MD, name: str) -> str:
     value = md[name]
     if name in _BINARY:
-        return "X'" + bytes(value).hex().upper() + "'"
+        return "X'" + bytes(value).ljust(_BINARY[name], b"\0").hex().upper() + "'"
     if isinstance(value, bytes):
         return "'" + value.decode("latin-1") + "'"
     return f"'{value}'" if name in _QUOTED_NUMBERS else str(value)
@@ -38,16 +64,8 @@ def _value(md: mqpy.MD, name: str) -> str:
 
 def show_md(md: mqpy.MD) -> list[str]:
     """The ``****Message descriptor****`` block of one message."""
-    out = ["****Message descriptor****", ""]
-    for line in _LAYOUT:
-        if line == "AccountingToken":
-            out += ["  AccountingToken : ", "   " + _value(md, "AccountingToken")]
-        elif isinstance(line, str):
-            out.append(f"  {line}" if line else "")
-        else:
-            out.append("  " + "  ".join(f"{name}{pad} : {_value(md, name)}"
-                                        for name, pad in line))
-    return out
+    values = {name: _value(md, name) for name in _FIELDS}
+    return ["****Message descriptor****", ""] + [line.format(**values) for line in _LAYOUT]
 
 
 def hex_dump(data: bytes) -> list[str]:

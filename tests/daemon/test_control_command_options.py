@@ -129,3 +129,34 @@ def test_given_a_running_queue_manager_when_endmqm_p_then_it_ends_pre_emptively(
         "QM1", "Ended pre-emptively")
     install.start()
     assert "STATUS(Running)" in install.run("dspmq", "-m", "QM1").stdout
+
+
+def test_given_ibms_crtmqm_options_when_a_queue_manager_is_created_then_it_has_them(tmp_path):
+    """crtmqm -c DESCR, -d DEFXMITQ, -h MAXHANDS, -t TRIGINT, -x MAXUMSGS and -p a listener
+    that starts and stops with the queue manager."""
+    root = str(tmp_path)
+    made = run(crtmqm, "-c", "Orders hub", "-d", "TO.QM2", "-h", "300", "-t", "5000",
+               "-x", "500", "-p", "1415", "QMA", root=root)
+    assert made.exit_code == 0, made.output
+    eng = inprocess.start("QMA", root)
+    try:
+        qmgr = eng.catalog.qmgr
+        assert (qmgr["DESCR"], qmgr["DEFXMITQ"], qmgr["MAXHANDS"], qmgr["TRIGINT"],
+                qmgr["MAXUMSGS"]) == ("Orders hub", "TO.QM2", 300, 5000, 500)
+        listener = eng.lookup("LISTENER", "SYSTEM.LISTENER.TCP.1").attributes
+        assert (listener["PORT"], listener["CONTROL"]) == (1415, "QMGR")
+    finally:
+        inprocess.stop_all()
+    assert run(dspmq, "-m", "QMA", root=root).output.strip() == format_dspmq_line(
+        "QMA", "Ended normally")
+
+
+def test_given_crtmqm_z_or_a_bad_option_when_creating_then_ibms_answers(tmp_path):
+    root = str(tmp_path)
+    assert run(crtmqm, "QMA", root=root).exit_code == 0
+    again = run(crtmqm, "-z", "QMA", root=root)
+    assert (again.exit_code, again.output) == (8, "")
+    refused = run(crtmqm, "-lla", "QMB", root=root)
+    assert refused.exit_code == 39 and "Usage: crtmqm " in refused.output
+    too_long = run(crtmqm, "-c", "x" * 65, "QMB", root=root)
+    assert too_long.exit_code == 39 and "AMQ7027E" in too_long.output

@@ -95,7 +95,7 @@ def test_given_a_message_put_with_the_default_ccsid_when_amqsbcg_browses_then_it
     amqsput.main(["Q1", "SAMPQM"])
     capsys.readouterr()
     amqsbcg.main(["Q1", "SAMPQM"])
-    assert "CodedCharSetId : 1208" in capsys.readouterr().out
+    assert "  Encoding : 546  CodedCharSetId : 1208\n" in capsys.readouterr().out  # IBM's line
 
 
 def test_the_samples_are_installed_as_commands():
