@@ -26,8 +26,13 @@ class IBMCommand(click.Command):
         try:
             return super().parse_args(ctx, args)
         except click.UsageError as e:
-            arg = getattr(e, "option_name", None)
-            if arg:
-                click.echo(MSG_BAD_ARGUMENT.format(arg=arg, command=self.name), err=True)
-            click.echo(self.ibm_usage, err=True)
-            ctx.exit(self.rc)
+            self.refuse(ctx, getattr(e, "option_name", None))
+            raise  # (refuse exits)
+
+    def refuse(self, ctx: click.Context, arg: str | None = None) -> None:
+        """End the command as IBM's does for bad arguments: AMQ7027E naming ``arg`` (when
+        one is to blame), the usage line, the return code."""
+        if arg:
+            click.echo(MSG_BAD_ARGUMENT.format(arg=arg, command=self.name), err=True)
+        click.echo(self.ibm_usage, err=True)
+        ctx.exit(self.rc)
