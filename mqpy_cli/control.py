@@ -290,10 +290,11 @@ def _ended_qmdir(qmgr: str, data_path: str | None) -> str:
 # --------------------------------------------------------------------------- dltmqm
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.command(cls=IBMCommand, ibm_usage="Usage: dltmqm [-z] QMgrName")
+@click.option("-z", "quiet", is_flag=True, help="Suppress error messages.")
 @_data_path
 @click.argument("qmgr")
-def dltmqm(data_path: str | None, qmgr: str) -> None:
+def dltmqm(quiet: bool, data_path: str | None, qmgr: str) -> None:
     """Delete a queue manager (it must be ended)."""
     qmdir = _ended_qmdir(qmgr, data_path)
     log_dir = config.log_dir_of(qmgr, data_path)

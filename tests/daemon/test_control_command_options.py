@@ -13,6 +13,7 @@ from mqpy import inprocess
 from mqpy.version import VRMF
 from mqpy_cli.control import (
     crtmqm,
+    dltmqm,
     dspmq,
     dspmqver,
     endmqm,
@@ -160,3 +161,9 @@ def test_given_crtmqm_z_or_a_bad_option_when_creating_then_ibms_answers(tmp_path
     assert refused.exit_code == 39 and "Usage: crtmqm " in refused.output
     too_long = run(crtmqm, "-c", "x" * 65, "QMB", root=root)
     assert too_long.exit_code == 39 and "AMQ7027E" in too_long.output
+
+
+def test_given_z_when_dltmqm_finds_no_queue_manager_then_16_without_a_message(tmp_path):
+    result = run(dltmqm, "-z", "NOSUCH", root=str(tmp_path))
+    assert (result.exit_code, result.output) == (16, "")
+    assert "Usage: dltmqm [-z] QMgrName" in run(dltmqm, "-a", "X", root=str(tmp_path)).output
