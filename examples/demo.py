@@ -25,8 +25,13 @@ from mqpy import CMQC, errorlog
 BIN = os.path.dirname(sys.executable)
 
 
+BOLD, PLAIN = "\033[1m", "\033[0m"  # ANSI, for headings on a terminal only
+
+
 def say(text: str) -> None:
-    print(f"\n\033[1m== {text}\033[0m", flush=True)
+    """A heading: bold on a terminal, plain where the output is a file or a pipe."""
+    bold = sys.stdout.isatty()
+    print(f"\n{BOLD if bold else ''}== {text}{PLAIN if bold else ''}", flush=True)
 
 
 def run(cmd: str, *args: str, stdin: str | None = None, show: bool = True) -> str:

@@ -13,7 +13,7 @@ Owns the on-disk layout operators and their tools already read, spec operations-
 
       05/14/2024 09:12:07 AM - Process(4242.7) User(mqm) Program(runmqchi)
                           Host(box1) Installation(Installation1)
-                          VRMF(0.1.0.0) QMgr(QM1)
+                          VRMF(9.2.5.0) QMgr(QM1)
                           Time(2024-05-14T09:12:07.123Z)
                           ArithInsert1(5) ArithInsert2(3)
                           CommentInsert1(TO.QM2)
@@ -64,13 +64,12 @@ import textwrap
 import threading
 import traceback
 from collections.abc import Callable, Iterator, Mapping
-from importlib.metadata import version
 from types import TracebackType
 from typing import IO, Any
 
 import attrs
 
-from mqpy import amqmsgs, config, filemodes
+from mqpy import amqmsgs, config, filemodes, version
 from mqpy.amqmsgs import AMQMessage
 from mqpy.outfiles import shift_generations
 from mqpy.qmerrorlog import QMErrorLogConfig, Suppression
@@ -107,16 +106,8 @@ FFST_TITLE = "IBM MQ First Failure Symptom Report"
 EXIT_UNEXPECTED = 71
 
 
-def _vrmf() -> str:
-    try:
-        parts = [p for p in re.split(r"[^0-9]+", version("mqpy")) if p][:4]
-    except Exception:  # not installed: running from a source tree
-        parts = ["0", "1", "0"]
-    return ".".join(parts + ["0"] * (4 - len(parts)))
-
-
-#: mqpy's version, VRMF-style (``0.1.0.0``), for the VRMF() header field and FDC LVLS.
-VRMF = _vrmf()
+#: the IBM MQ level mqpy implements (``9.2.5.0``), for the VRMF() header field and FDC LVLS
+VRMF = version.VRMF
 
 
 # ------------------------------------------------------------------ service objects

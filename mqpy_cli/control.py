@@ -22,6 +22,7 @@ import platform
 import select
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -33,9 +34,10 @@ import mqpy
 from mqpy import config, filemodes, inprocess, outfiles
 from mqpy.engine.log import LogConfig
 from mqpy.engine.objects import SYSTEM_OBJECTS
-from mqpy.errorlog import VRMF
 from mqpy.programs import program
 from mqpy.qmstatus import describe_status, read_status, write_status
+from mqpy.version import CMDLEVEL, VRMF
+from mqpy_cli.usage import MSG_BAD_ARGUMENT, RC_INVALID_ARGS, IBMCommand
 
 # --------------------------------------------------------------------------- IBM's texts
 
@@ -52,11 +54,8 @@ MSG_RUNNING = "IBM MQ queue manager running."  # strmqm / dltmqm, no id
 MSG_EXISTS = "AMQ8110E: IBM MQ queue manager already exists."
 MSG_NOT_EXIST = "AMQ8118E: IBM MQ queue manager does not exist."
 MSG_NOT_AVAILABLE = "AMQ8146E: IBM MQ queue manager not available."
-# [C] AMQ7048E's line (what scripts match in dspmq's output); AMQ7027E's wording ("Argument
-# ... supplied to command ... is invalid", public Ansible modules quoting it), the argument's
-# quoting [M]
+# [C] AMQ7048E's line (what scripts match in dspmq's output); AMQ7027E (mqpy_cli.usage)
 MSG_NAME_NOT_KNOWN = "AMQ7048E: The queue manager name is either not valid or not known."
-MSG_BAD_ARGUMENT = "AMQ7027E: Argument {arg} supplied to command {command} is invalid."
 MSG_FAILED_START = "AMQ6184W: The queue manager '{qmgr}' ended unexpectedly ({rc})."
 MSG_LOG_PATH = "AMQ7064E: Log path not valid or inaccessible."
 MSG_FILE_ERROR = "AMQ7002S: An error occurred manipulating a file."
@@ -69,7 +68,6 @@ RC_RUNNING = 5
 RC_EXISTS = 8
 RC_NOT_EXIST = 16
 RC_LOG_NOT_AVAILABLE = 23
-RC_INVALID_ARGS_DSPMQ = 36
 RC_INVALID_PARAMETER = 39
 RC_NOT_AVAILABLE = 40
 RC_STOPPING = 49
@@ -86,7 +84,11 @@ _data_path = click.option("--data-path", envvar=config.ENV_DATA_PATH, default=No
 
 
 def _err(text: str) -> None:
-    click.echo(text, err=True)
+    """An error message on stderr, unless the command was given -z (strmqm, endmqm): then
+    only its return code says what happened."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is None or not ctx.params.get("quiet"):
+        click.echo(text, err=True)
 
 
 def _qmdir(name: str, root: str | None) -> str:
@@ -124,7 +126,7 @@ def _status(qmdir: str) -> str:
             return recorded
         return "Running"
     if recorded is None:
-        return "Ended immediately"  # created, never started
+        return "Ended normally"  # created, never started (IBM's dspmq says so)
     if recorded.startswith("Ended"):
         return recorded
     return "Ended unexpectedly"  # it said it was running, and nobody holds the lock
@@ -133,8 +135,65 @@ def _status(qmdir: str) -> str:
 # --------------------------------------------------------------------------- crtmqm
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+#: crtmqm's options that set a queue-manager attribute: option, attribute, (low, high) or
+#: the longest text
+CREATION_ATTRIBUTES = (("-c", "DESCR", 64), ("-d", "DEFXMITQ", 48),
+                       ("-h", "MAXHANDS", (0, 999999999)), ("-t", "TRIGINT", (0, 999999999)),
+                       ("-x", "MAXUMSGS", (1, 999999999)))
+#: the listener crtmqm -p defines, started and stopped with the queue manager [M]
+PORT_LISTENER = "SYSTEM.LISTENER.TCP.1"
+
+
+def _creation_attributes(given: dict[str, str | int | None]) -> dict[str, object]:
+    """The attributes crtmqm's options ask for (``given``: option -> value or None); exits
+    with AMQ7027E and 39 for a value out of range."""
+    attributes: dict[str, object] = {}
+    for option, keyword, limit in CREATION_ATTRIBUTES:
+        value = given[option]
+        if value is None:
+            continue
+        ok = (len(value) <= limit if isinstance(limit, int) and isinstance(value, str)
+              else isinstance(value, int) and limit[0] <= value <= limit[1])  # type: ignore[index]
+        if not ok:
+            _err(MSG_BAD_ARGUMENT.format(arg=f"{option} {value}", command="crtmqm"))
+            sys.exit(RC_INVALID_PARAMETER)
+        attributes[keyword] = value
+    return attributes
+
+
+def _apply_creation_options(qmgr: str, data_path: str | None, attributes: dict[str, object],
+                            port: int | None) -> None:
+    """Give the new queue manager the attributes and the -p listener its options ask for
+    (started in this process for that, then ended: it has never run for dspmq)."""
+    if not attributes and port is None:
+        return
+    eng = inprocess.start(qmgr, data_path)
+    try:
+        if attributes:
+            eng.alter_qmgr(attributes)
+        if port is not None:
+            eng.define("LISTENER", PORT_LISTENER, {"TRPTYPE": "TCP", "PORT": port,
+                                                   "CONTROL": "QMGR"})
+    finally:
+        inprocess.stop(qmgr, data_path)
+
+
+@click.command(cls=IBMCommand, rc=RC_INVALID_PARAMETER,
+               context_settings={"help_option_names": ["--help"]}, ibm_usage=(
+                   "Usage: crtmqm [-z] [-q] [-c Text] [-d DefXmitQ] [-h MaxHandles] "
+                   "[-ld LogPath] [-lf LogFilePages] [-lp LogPrimaryFiles] "
+                   "[-ls LogSecondaryFiles] [-p Port] [-t TrigInt] [-u DeadQ] "
+                   "[-x MaxUMsgs] QMgrName"))
 @click.option("-q", "make_default", is_flag=True, help="Make this the default queue manager.")
+@click.option("-z", "quiet", is_flag=True, help="Suppress error messages.")
+@click.option("-c", "descr", default=None, help="Description (DESCR, 64 characters).")
+@click.option("-d", "xmitq", default=None, help="Default transmission queue (DEFXMITQ).")
+@click.option("-h", "handles", type=int, default=None, help="Handles a connection may hold.")
+@click.option("-t", "trigint", type=int, default=None, help="Trigger interval (ms).")
+@click.option("-x", "umsgs", type=int, default=None, help="Uncommitted messages a unit of "
+              "work may hold (MAXUMSGS).")
+@click.option("-p", "port", type=click.IntRange(1, 65535), default=None,
+              help="A TCP listener on this port, started with the queue manager.")
 @click.option("-u", "dead_letter_queue", default="", help="Dead-letter queue name.")
 @click.option("-ld", "log_path", default=None, help="Log directory.")
 @click.option("-lf", "log_file_pages", type=int, default=None, help="Log file size in 4 KB pages.")
@@ -142,11 +201,15 @@ def _status(qmdir: str) -> str:
 @click.option("-ls", "log_secondary", type=int, default=None, help="Secondary log files.")
 @_data_path
 @click.argument("qmgr")
-def crtmqm(make_default: bool, dead_letter_queue: str, log_path: str | None,
-           log_file_pages: int | None, log_primary: int | None, log_secondary: int | None,
-           data_path: str | None, qmgr: str) -> None:
+def crtmqm(make_default: bool, quiet: bool, descr: str | None, xmitq: str | None,
+           handles: int | None, trigint: int | None, umsgs: int | None, port: int | None,
+           dead_letter_queue: str, log_path: str | None, log_file_pages: int | None,
+           log_primary: int | None, log_secondary: int | None, data_path: str | None,
+           qmgr: str) -> None:
     """Create a queue manager."""
     filemodes.restrict_umask()
+    attributes = _creation_attributes({"-c": descr, "-d": xmitq, "-h": handles,
+                                       "-t": trigint, "-x": umsgs})
     if not config.valid_qmgr_name(qmgr):
         _err(MSG_BAD_ARGUMENT.format(arg=qmgr, command="crtmqm"))
         sys.exit(RC_NAME_ERROR)
@@ -192,6 +255,7 @@ def crtmqm(make_default: bool, dead_letter_queue: str, log_path: str | None,
             shutil.rmtree(directory, ignore_errors=True)
         _err(f"{MSG_FILE_ERROR} ({exc})")
         sys.exit(RC_UNEXPECTED)
+    _apply_creation_options(qmgr, data_path, attributes, port)
     click.echo(MSG_CREATED)
     click.echo(f"Directory '{qmdir}' created.")
     click.echo("The queue manager is associated with installation 'Installation1'.")
@@ -200,6 +264,15 @@ def crtmqm(make_default: bool, dead_letter_queue: str, log_path: str | None,
     click.echo(f"Default objects statistics : {created} created. 0 replaced. 0 failed.")
     click.echo("Completing setup.")
     click.echo("Setup completed.")
+
+
+def _named_or_default(qmgr: str | None, data_path: str | None) -> str:
+    """The queue manager named, else the default one (mqs.ini); AMQ8118E and 16 if none."""
+    name = qmgr or config.default_qmgr(data_path)
+    if not name:
+        _err(MSG_NOT_EXIST)
+        sys.exit(RC_NOT_EXIST)
+    return name
 
 
 def _ended_qmdir(qmgr: str, data_path: str | None) -> str:
@@ -217,10 +290,11 @@ def _ended_qmdir(qmgr: str, data_path: str | None) -> str:
 # --------------------------------------------------------------------------- dltmqm
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.command(cls=IBMCommand, ibm_usage="Usage: dltmqm [-z] QMgrName")
+@click.option("-z", "quiet", is_flag=True, help="Suppress error messages.")
 @_data_path
 @click.argument("qmgr")
-def dltmqm(data_path: str | None, qmgr: str) -> None:
+def dltmqm(quiet: bool, data_path: str | None, qmgr: str) -> None:
     """Delete a queue manager (it must be ended)."""
     qmdir = _ended_qmdir(qmgr, data_path)
     log_dir = config.log_dir_of(qmgr, data_path)
@@ -234,12 +308,15 @@ def dltmqm(data_path: str | None, qmgr: str) -> None:
 # --------------------------------------------------------------------------- strmqm
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.command(cls=IBMCommand, ibm_usage="Usage: strmqm [-z] [QMgrName]")
+@click.option("-z", "quiet", is_flag=True, help="Suppress error messages.")
 @_data_path
-@click.argument("qmgr")
-def strmqm(data_path: str | None, qmgr: str) -> None:
-    """Start a queue manager: its daemon runs detached until endmqm."""
+@click.argument("qmgr", required=False)
+def strmqm(quiet: bool, data_path: str | None, qmgr: str | None) -> None:
+    """Start a queue manager (without a name: the default one); its daemon runs detached
+    until endmqm."""
     filemodes.restrict_umask()
+    qmgr = _named_or_default(qmgr, data_path)
     _ended_qmdir(qmgr, data_path)  # exits with IBM's code when missing or running
     click.echo(MSG_STARTING.format(qmgr=qmgr))
     rc, lines = start_daemon(qmgr, data_path)
@@ -314,15 +391,17 @@ def start_daemon(qmgr: str, data_path: str | None,
 # --------------------------------------------------------------------------- endmqm
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.command(cls=IBMCommand, ibm_usage="Usage: endmqm [-z] [-c | -w | -i | -p] [QMgrName]")
 @click.option("-c", "mode", flag_value="c", default=True, help="Controlled end (default).")
 @click.option("-w", "mode", flag_value="w", help="Controlled end; wait until it has ended.")
 @click.option("-i", "mode", flag_value="i", help="Immediate end.")
 @click.option("-p", "mode", flag_value="p", help="Pre-emptive end.")
+@click.option("-z", "quiet", is_flag=True, help="Suppress error messages.")
 @_data_path
-@click.argument("qmgr")
-def endmqm(mode: str, data_path: str | None, qmgr: str) -> None:
-    """End a queue manager."""
+@click.argument("qmgr", required=False)
+def endmqm(mode: str, quiet: bool, data_path: str | None, qmgr: str | None) -> None:
+    """End a queue manager (without a name: the default one)."""
+    qmgr = _named_or_default(qmgr, data_path)
     qmdir = _qmdir(qmgr, data_path)
     if not _exists(qmgr, data_path):
         _err(MSG_NOT_EXIST)
@@ -357,19 +436,55 @@ def endmqm(mode: str, data_path: str | None, qmgr: str) -> None:
 # --------------------------------------------------------------------------- dspmq
 
 
+def _qmname(name: str) -> str:
+    """dspmq's QMNAME() field, wide enough for a 48-character name (IBM's layout)."""
+    return f"{'QMNAME(' + name + ')':<56}"
+
+
 def format_dspmq_line(name: str, status: str) -> str:
-    """IBM's layout: the name field is wide enough for a 48-character name."""
-    return f"{'QMNAME(' + name + ')':<56} STATUS({status})"
+    """dspmq's line for a queue manager in ``status``."""
+    return f"{_qmname(name)} STATUS({status})"
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+#: dspmq -o's fields in the order IBM prints them; "all" shows them all
+DSPMQ_OUTPUTS = ("status", "default", "standby", "installation")
+INSTALLATION = "Installation1"
+
+
+def _installation_path() -> str:
+    return os.path.dirname(os.path.abspath(mqpy.__file__))
+
+
+def _dspmq_fields(name: str, status: str, default: str | None, shown: set[str]) -> str:
+    """The fields after QMNAME() that ``shown`` (dspmq -o) asks for, in IBM's order."""
+    running = status not in _ENDED
+    fields = {
+        "status": f"STATUS({status})",
+        "default": f"DEFAULT({'yes' if name == default else 'no'})",
+        # one instance a queue manager: a running one does not take a standby
+        "standby": f"STANDBY({'Not permitted' if running else 'Not applicable'})",
+        "installation": f"INSTNAME({INSTALLATION}) INSTPATH({_installation_path()}) "
+                        f"INSTVER({VRMF})",
+    }
+    return " ".join(fields[o] for o in DSPMQ_OUTPUTS if o in shown)
+
+
+_ENDED = ("Ended normally", "Ended immediately", "Ended unexpectedly", "Ended pre-emptively")
+
+
+@click.command(cls=IBMCommand, rc=RC_INVALID_ARGS, ibm_usage=(
+    "Usage: dspmq [-a] [-m QMgrName] [-n] [-o all | -o default | -o installation | "
+    "-o standby | -o status] [-s] [-x]"))
 @click.option("-m", "qmgr", default=None, help="Only this queue manager.")
-@click.option("-o", "output", type=click.Choice(["status", "all", "default"]), default=None,
-              help="What to show (status is the default).")
+@click.option("-o", "outputs", multiple=True, type=click.Choice(("all", *DSPMQ_OUTPUTS)),
+              help="What to show (status is the default); repeatable.")
 @click.option("-s", "status_flag", is_flag=True, help="Same as -o status.")
+@click.option("-a", "active_only", is_flag=True, help="Only queue managers that are running.")
+@click.option("-x", "instances", is_flag=True, help="Each running instance and its mode.")
+@click.option("-n", "untranslated", is_flag=True, help="Untranslated output (always so).")
 @_data_path
-def dspmq(qmgr: str | None, output: str | None, status_flag: bool,
-          data_path: str | None) -> None:
+def dspmq(qmgr: str | None, outputs: tuple[str, ...], status_flag: bool, active_only: bool,
+          instances: bool, untranslated: bool, data_path: str | None) -> None:
     """Display queue managers and their status."""
     names = config.list_qmgrs(data_path)
     if qmgr is not None:
@@ -377,39 +492,73 @@ def dspmq(qmgr: str | None, output: str | None, status_flag: bool,
             _err(MSG_NAME_NOT_KNOWN)
             sys.exit(RC_NAME_ERROR)
         names = [qmgr]
+    shown = set(DSPMQ_OUTPUTS) if "all" in outputs else set(outputs)
+    if status_flag or not shown:
+        shown.add("status")
     default = config.default_qmgr(data_path)
     for name in names:
         if not _exists(name, data_path):
             continue
-        line = format_dspmq_line(name, _status(_qmdir(name, data_path)))
-        if output in ("all", "default"):
-            line += f" DEFAULT({'yes' if name == default else 'no'})"
-        click.echo(line)
+        status = _status(_qmdir(name, data_path))
+        if active_only and status in _ENDED:
+            continue
+        click.echo(f"{_qmname(name)} {_dspmq_fields(name, status, default, shown)}")
+        if instances and status not in _ENDED:
+            click.echo(f"    INSTANCE({socket.gethostname()}) MODE(Active)")
 
 
 # --------------------------------------------------------------------------- dspmqver
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+#: dspmqver's fields with IBM's -f values (1 to 8 as IBM documents them; the rest [M])
+DSPMQVER_FIELDS = (
+    (1, "Name"), (2, "Version"), (4, "Level"), (8, "BuildType"), (16, "Platform"),
+    (32, "Mode"), (64, "O/S"), (8192, "O/S Details"), (512, "InstName"), (256, "InstDesc"),
+    (1024, "Primary"), (128, "InstPath"), (2048, "DataPath"), (4096, "MaxCmdLevel"),
+    (0, "Python"),  # mqpy's own: shown without -f, or with -a
+)
+#: dspmqver -p: the components installed here (1: the queue manager and its commands)
+SERVER_COMPONENT = 1
+
+
+def _dspmqver_values(data_path: str | None) -> dict[str, str]:
+    return {
+        "Name": "mqpy (an IBM MQ-style queue manager in Python)",
+        "Version": VRMF,
+        "Level": f"p{CMDLEVEL}-L0",
+        "BuildType": "IKAP - (Production)",
+        "Platform": f"mqpy for {platform.system()} ({platform.machine()} platform)",
+        "Mode": f"{64 if sys.maxsize > 2**32 else 32}-bit",
+        "O/S": f"{platform.system()} {platform.release()}",
+        "O/S Details": platform.platform(),
+        "InstName": INSTALLATION,
+        "InstDesc": "",
+        "Primary": "N/A",
+        "InstPath": _installation_path(),
+        "DataPath": config.data_root(data_path),
+        "MaxCmdLevel": str(CMDLEVEL),
+        "Python": platform.python_version(),
+    }
+
+
+@click.command(cls=IBMCommand, ibm_usage=(
+    "Usage: dspmqver [-a] [-p Components] [-f Fields] [-b] [-v] [-i]"))
+@click.option("-a", "all_", is_flag=True, help="All fields and components (the default).")
+@click.option("-p", "components", type=click.IntRange(1), default=SERVER_COMPONENT,
+              help="Components (sum of values; 1: the queue manager).")
+@click.option("-f", "fields", type=click.IntRange(1), default=None,
+              help="Fields (sum of values; 1 Name, 2 Version, 4 Level, 8 BuildType ...).")
+@click.option("-b", "bare", is_flag=True, help="Values only, without the field names.")
+@click.option("-v", "verbose", is_flag=True, help="Verbose (the same fields here).")
+@click.option("-i", "installations", is_flag=True, help="Every installation (one here).")
 @_data_path
-def dspmqver(data_path: str | None) -> None:
+def dspmqver(all_: bool, components: int, fields: int | None, bare: bool, verbose: bool,
+             installations: bool, data_path: str | None) -> None:
     """Display version information."""
-    rows = [
-        ("Name", "mqpy (an IBM MQ-style queue manager in Python)"),
-        ("Version", VRMF),
-        ("Level", f"p{VRMF.replace('.', '')}-L0"),
-        ("BuildType", "IKAP - (Production)"),
-        ("Platform", f"mqpy for {platform.system()} ({platform.machine()} platform)"),
-        ("Mode", f"{64 if sys.maxsize > 2**32 else 32}-bit"),
-        ("O/S", f"{platform.system()} {platform.release()}"),
-        ("O/S Details", platform.platform()),
-        ("InstName", "Installation1"),
-        ("InstDesc", ""),
-        ("Primary", "N/A"),
-        ("InstPath", os.path.dirname(os.path.abspath(mqpy.__file__))),
-        ("DataPath", config.data_root(data_path)),
-        ("MaxCmdLevel", "0"),
-        ("Python", platform.python_version()),
-    ]
-    for label, value in rows:
-        click.echo(f"{label + ':':<13}{value}".rstrip())
+    if not components & SERVER_COMPONENT:
+        return  # no other component of IBM's is installed
+    values = _dspmqver_values(data_path)
+    for bit, label in DSPMQVER_FIELDS:
+        if fields is None or all_ or fields & bit:
+            value = values[label]
+            click.echo(value if bare else f"{label + ':':<13}{value}".rstrip())

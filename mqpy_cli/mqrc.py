@@ -23,7 +23,7 @@ import click
 
 from mqpy import amqmsgs, constants, errorlog
 from mqpy.mqsc.messages import RESPONSES
-from mqpy_cli.control import MSG_BAD_ARGUMENT
+from mqpy_cli.usage import MSG_BAD_ARGUMENT
 
 _AMQ = re.compile(r"^AMQ(\d{4})[A-Z]?$", re.IGNORECASE)
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")

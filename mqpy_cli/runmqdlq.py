@@ -26,13 +26,15 @@ import mqpy
 from mqpy import CMQC, config, constants
 from mqpy.dlq import RulesTable, format_errors, parse_rules
 from mqpy.dlq.handler import DeadLetterHandler
+from mqpy_cli.usage import IBMCommand
 
 EXIT_OK = 0
 EXIT_ENDED = 10
 EXIT_ERROR = 20
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.command(cls=IBMCommand, rc=EXIT_ERROR, ibm_usage=(
+    "Usage: runmqdlq [-c] [-f RulesFile] [-q QName] [-m QMgrName] [QName [QMgrName]]"))
 @click.argument("qname", required=False)
 @click.argument("qmgr_name", required=False)
 @click.option("-q", "opt_queue", default=None, help="Dead-letter queue to process.")
@@ -40,20 +42,26 @@ EXIT_ERROR = 20
 @click.option(
     "-f", "rules_file", type=click.File("r"), default=None, help="Rules table (default stdin)."
 )
+@click.option("-c", "client", is_flag=True,
+              help="Connect as a client (MQSERVER, else the CCDT of MQCCDTURL).")
 @click.option("--data-path", default=None, help="Data root (default $MQPY_DATA_PATH).")
+@click.pass_context
 def runmqdlq(
+    ctx: click.Context,
     qname: str | None,
     qmgr_name: str | None,
     opt_queue: str | None,
     opt_qmgr: str | None,
     rules_file: TextIO | None,
+    client: bool,
     data_path: str | None,
 ) -> None:
-    """Process the messages on a dead-letter queue as the rules table read from stdin says."""
+    """Process the messages on a dead-letter queue as the rules table read from stdin says
+    (``-c``: through a client connection)."""
     if qname is not None and opt_queue is not None:
-        raise click.UsageError("name the queue once: QName or -q, not both")
+        ctx.command.refuse(ctx, "-q")  # type: ignore[attr-defined] - the queue named twice
     if qmgr_name is not None and opt_qmgr is not None:
-        raise click.UsageError("name the queue manager once: QMgrName or -m, not both")
+        ctx.command.refuse(ctx, "-m")  # type: ignore[attr-defined]
     cmd_queue = qname if qname is not None else opt_queue
     cmd_qmgr = qmgr_name if qmgr_name is not None else opt_qmgr
     if data_path:
@@ -68,11 +76,12 @@ def runmqdlq(
     queue, qmgr = table.control.resolve_input(cmd_queue, cmd_qmgr)
 
     try:
-        qm = mqpy.connect(qmgr or "")
+        qm = _connect(qmgr or "", client)
     except mqpy.MQMIError as e:
         click.echo(
-            f"AMQ8146: IBM MQ queue manager {qmgr or '(default)'} not available "
-            f"(reason {e.reason}, {constants.reason_name(e.reason)}).",
+            f"AMQ8146E: IBM MQ queue manager not available.\n"
+            f"Queue manager {qmgr or '(default)'}: reason {e.reason}, "
+            f"{constants.reason_name(e.reason)}.",
             err=True,
         )
         sys.exit(EXIT_ERROR)
@@ -111,11 +120,20 @@ def runmqdlq(
     sys.exit(code)
 
 
+def _connect(qmgr: str, client: bool) -> mqpy.QueueManager:
+    """A bindings connection, or a client one from MQSERVER / MQCCDTURL (runmqdlq -c)."""
+    if not client:
+        return mqpy.connect(qmgr)
+    qm = mqpy.QueueManager(None)
+    qm.connect_with_options(qmgr, opts=CMQC.MQCNO_CLIENT_BINDING)
+    return qm
+
+
 def _no_dlq(queue: str | None, qmgr: str, reason: int) -> str:
     if not queue and reason == CMQC.MQRC_UNKNOWN_OBJECT_NAME:
-        return f"AMQ8716: Queue manager {qmgr} has no dead-letter queue (DEADQ) and none was named."
+        return f"AMQ8716E: Queue manager {qmgr} has no dead-letter queue (DEADQ) and none was named."
     return (
-        f"AMQ8717: Dead-letter queue {queue or '(DEADQ)'} on {qmgr} cannot be opened "
+        f"AMQ8717E: Dead-letter queue {queue or '(DEADQ)'} on {qmgr} cannot be opened "
         f"(reason {reason}, {constants.reason_name(reason)})."
     )
 

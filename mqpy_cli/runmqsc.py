@@ -35,6 +35,7 @@ from mqpy.mqsc.client import MQSCClient
 from mqpy.mqsc.messages import message
 from mqpy.mqsc.results import Result
 from mqpy.mqsc.transcript import EXIT_FAILED, run_transcript, transcript_head
+from mqpy_cli.usage import IBMCommand
 
 __all__ = ["dspmqcsv", "endmqcsv", "run_client", "run_local", "runmqsc",
            "strmqcsv"]
@@ -44,9 +45,15 @@ LOCAL_WAIT = 60
 
 
 def _connect(name: str, data_path: str | None, user: str | None = None,
-             password: str | None = None) -> QueueManager:
-    """A bindings connection; MQRC_Q_MGR_NOT_AVAILABLE if the queue manager is not reachable.
-    ``user`` / ``password``: runmqsc -u, an MQCSP checked by CONNAUTH (CHCKLOCL)."""
+             password: str | None = None, client: bool = False) -> QueueManager:
+    """A bindings connection, or with ``client`` (runmqsc -c) a client connection through
+    MQSERVER or MQCCDTURL; MQRC_Q_MGR_NOT_AVAILABLE if the queue manager is not reachable.
+    ``user`` / ``password``: runmqsc -u, an MQCSP checked by CONNAUTH."""
+    if client:
+        qm = QueueManager(None)
+        qm.connect_with_options(name, user=user, password=password,
+                                opts=CMQC.MQCNO_CLIENT_BINDING)
+        return qm
     if not name:
         raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_Q_MGR_NOT_AVAILABLE)
     if data_path and user is None and inprocess.running(name, data_path) is not None:
@@ -59,9 +66,9 @@ def _connect(name: str, data_path: str | None, user: str | None = None,
 def run_client(qmgr_name: str, source: str | Iterable[str], *, verify: bool = False,
                echo: bool = True, wait: float | None = None, local_qmgr: str | None = None,
                data_path: str | None = None, emit: Callable[[str], None] | None = None,
-               user: str | None = None, password: str | None = None
+               user: str | None = None, password: str | None = None, client: bool = False
                ) -> tuple[list[str], int]:
-    """runmqsc's work: the report lines and the exit code."""
+    """runmqsc's work: the report lines and the exit code (``client``: runmqsc -c)."""
     out: list[str] = []
 
     def say(line: str) -> None:
@@ -77,7 +84,7 @@ def run_client(qmgr_name: str, source: str | Iterable[str], *, verify: bool = Fa
         return out, code
     target = (local_qmgr or config.default_qmgr(data_path) or "") if wait else qmgr_name
     try:
-        qm = _connect(target, data_path, user, password)
+        qm = _connect(target, data_path, user, password, client)
     except MQMIError as e:
         if e.reason == CMQC.MQRC_NOT_AUTHORIZED:
             say(message("AMQ8135E"))  # [C] IBM's line, as runmqsc prints it
@@ -117,7 +124,10 @@ def run_local(engine: Any, text: str | Iterable[str], *, verify_only: bool = Fal
 # ---------------------------------------------------------------------- click commands
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.command(cls=IBMCommand, rc=EXIT_FAILED, ibm_usage=(
+    "Usage: runmqsc [-c] [-e] [-v] [-u UserId] [-w WaitTime] [-m LocalQMgrName] [QMgrName]"))
+@click.option("-c", "client", is_flag=True,
+              help="Connect as a client (MQSERVER, else the CCDT of MQCCDTURL).")
 @click.option("-v", "verify", is_flag=True, help="Verify the commands only; run nothing.")
 @click.option("-e", "no_echo", is_flag=True, help="Do not echo the input commands.")
 @click.option("-w", "wait", type=click.IntRange(1, 999999), default=None,
@@ -129,10 +139,12 @@ def run_local(engine: Any, text: str | Iterable[str], *, verify_only: bool = Fal
 @click.option("-u", "user", default=None,
               help="Connect as this user (its password: prompted, or the first input line).")
 @click.argument("qmgr", required=False)
-def runmqsc(verify: bool, no_echo: bool, wait: int | None, local_qmgr: str | None,
-            data_path: str | None, user: str | None, qmgr: str | None) -> None:
-    """Run MQSC commands read from standard input."""
-    name = qmgr or config.default_qmgr(data_path) or ""
+def runmqsc(client: bool, verify: bool, no_echo: bool, wait: int | None,
+            local_qmgr: str | None, data_path: str | None, user: str | None,
+            qmgr: str | None) -> None:
+    """Run MQSC commands read from standard input (without a queue manager name: the
+    default one, or as a client whichever MQSERVER reaches)."""
+    name = qmgr or ("" if client else config.default_qmgr(data_path) or "")
     stdin = sys.stdin
     password = None
     if user is not None:  # as IBM's runmqsc -u: redirected input starts with the password
@@ -140,7 +152,7 @@ def runmqsc(verify: bool, no_echo: bool, wait: int | None, local_qmgr: str | Non
                     if stdin.isatty() else stdin.readline().rstrip("\r\n"))
     _, code = run_client(name, stdin, verify=verify, echo=not no_echo, wait=wait,
                          local_qmgr=local_qmgr, data_path=data_path, emit=click.echo,
-                         user=user, password=password)
+                         user=user, password=password, client=client)
     sys.exit(code)
 
 

@@ -55,7 +55,7 @@ import attrs
 
 from mqpy import CMQC, constants
 from mqpy.dlq.matcher import DLQMessageFields, Plan, RetryBook, Summary
-from mqpy.dlq.rules import MESSAGES, Action, PutAut, RulesTable
+from mqpy.dlq.rules import MESSAGES, Action, PutAut, RulesTable, printed_id
 from mqpy.errors import MQMIError
 from mqpy.mqi import Queue, QueueManager
 from mqpy.structs.fields import StructError
@@ -491,7 +491,7 @@ class DeadLetterHandler:
             self._last_status = float("-inf")
 
     def _say(self, text: str, *, msgid: str | None = None) -> None:
-        self._write(f"{msgid}: {text}" if msgid else text)
+        self._write(f"{printed_id(msgid)}: {text}" if msgid else text)
 
     def _write(self, text: str) -> None:
         self._clear_status()

@@ -46,6 +46,7 @@ __all__ = [
     "CONTROL_KEYWORDS",
     "DEFAULT_RETRYINT",
     "MESSAGES",
+    "SEVERITY",
     "NUMBER_MAX",
     "PATTERN_KEYWORDS",
     "Action",
@@ -57,6 +58,7 @@ __all__ = [
     "RulesTable",
     "format_errors",
     "parse_rules",
+    "printed_id",
 ]
 
 #: Largest number a rules table accepts (IBM: "in the range 0 to 999,999,999").
@@ -77,6 +79,16 @@ MESSAGES: dict[str, str] = {
     "AMQ8758": "{count} errors detected in input to runmqdlq.",
     "AMQ8759": "Invalid combination of parameters({kw}) on line {line}.",
 }
+
+#: The severity letter each id is printed with (IBM: I information, W warning, E error): the
+#: start and end of a run are information, a message left on the queue and every rules-table
+#: problem an error [M].
+SEVERITY: dict[str, str] = {"AMQ8708": "I", "AMQ8709": "I"}
+
+
+def printed_id(msgid: str) -> str:
+    """``msgid`` as runmqdlq prints it, its severity letter after it (AMQ8708 -> AMQ8708I)."""
+    return msgid + SEVERITY.get(msgid, "E")
 
 
 class Action(enum.Enum):
@@ -155,7 +167,7 @@ class RuleError:
     @property
     def message(self) -> str:
         head = MESSAGES[self.msgid].format(line=self.line, kw=self.keyword)
-        return f"{self.msgid}: {head}" + (f" {self.detail}" if self.detail else "")
+        return f"{printed_id(self.msgid)}: {head}" + (f" {self.detail}" if self.detail else "")
 
     def __str__(self) -> str:
         return self.message
@@ -165,7 +177,7 @@ def format_errors(errors: Iterable[RuleError]) -> str:
     """All error messages, one a line, closed by the AMQ8758 count as runmqdlq reports it."""
     errs = list(errors)
     lines = [e.message for e in errs]
-    lines.append("AMQ8758: " + MESSAGES["AMQ8758"].format(count=len(errs)))
+    lines.append(f"{printed_id('AMQ8758')}: " + MESSAGES["AMQ8758"].format(count=len(errs)))
     return "\n".join(lines)
 
 

@@ -77,6 +77,13 @@ from mqpy.engine.options import (
 from mqpy.engine.queues import Entry
 from mqpy.structs.tables import MD, OD, PMO
 
+_CCSI_Q_MGR = CMQC.MQCCSI_Q_MGR
+
+
+def _qmgr_ccsid(qmgr_attrs: dict) -> int:
+    """The queue manager's CCSID, which MQPUT stores where the MQMD says MQCCSI_Q_MGR."""
+    return int(qmgr_attrs.get("CCSID", _CCSI_Q_MGR))
+
 
 class PutCalls:
     """MQPUT and MQPUT1 of a :class:`~mqpy.engine.connection.Connection`."""
@@ -150,7 +157,8 @@ class PutCalls:
                 return GENERAL
             msgid = eng.new_msgid()
             now = time.time()
-            md_bytes = self._default_md(persistence, priority, msgid, now)
+            md_bytes = self._default_md(persistence, priority, msgid, now,
+                                        _qmgr_ccsid(f.qmgr_attrs))
             correlid = _NONE24
             expiry_at = 0.0
         else:
@@ -213,16 +221,19 @@ class PutCalls:
                     d["PutApplName"] = self.appl_name
                     d["PutDate"], d["PutTime"] = _put_timestamp(now)
                     d["ApplOriginData"] = b""
-                asked_backout = d["BackoutCount"]
+                asked_backout, asked_ccsid = d["BackoutCount"], d["CodedCharSetId"]
                 d["Persistence"] = persistence
                 d["Priority"] = priority
                 d["BackoutCount"] = 0
+                if asked_ccsid == _CCSI_Q_MGR:
+                    d["CodedCharSetId"] = _qmgr_ccsid(f.qmgr_attrs)
                 try:
                     md_bytes = _pack_md(md)
                 finally:
                     d["Persistence"] = asked_persistence
                     d["Priority"] = asked_priority
                     d["BackoutCount"] = asked_backout
+                    d["CodedCharSetId"] = asked_ccsid
                 correlid = d["CorrelId"]
                 correlid = _NONE24 if correlid in _NO_ID else _id24(correlid)
             expiry_at = now + expiry / 10.0 if expiry > 0 else 0.0
@@ -264,10 +275,12 @@ class PutCalls:
                       (h.remote_qm or self.engine.name).encode())
         return h.resolved
 
-    def _default_md(self, persistence: int, priority: int, msgid: bytes, now: float) -> bytes:
+    def _default_md(self, persistence: int, priority: int, msgid: bytes, now: float,
+                    ccsid: int) -> bytes:
         """The MQMD a put without one stores: a default MQMD as :meth:`put_on_handle` fills and
-        packs it, made from this connection's template with MsgId, PutDate and PutTime."""
-        key = (persistence, priority, self.user, self.appl_name)
+        packs it (the queue manager's ``ccsid``), made from this connection's template with
+        MsgId, PutDate and PutTime."""
+        key = (persistence, priority, self.user, self.appl_name, ccsid)
         t = self._md_templates.get(key)
         if t is None:
             md = MD()
@@ -276,6 +289,7 @@ class PutCalls:
             self._set_context(md, 0, PMO(), now)
             d["PutDate"], d["PutTime"] = b"", b""
             d["Persistence"], d["Priority"], d["BackoutCount"] = persistence, priority, 0
+            d["CodedCharSetId"] = ccsid
             packed = _pack_md(md)
             t = self._md_templates[key] = (packed[:_MD_MSGID_AT], packed[_MD_MSGID_AT + 24:
                                                                        _MD_DATE_AT],
@@ -332,7 +346,8 @@ class PutCalls:
             _trusted(md, {"ReplyToQ": rq.encode("latin-1"), "ReplyToQMgr": rqm.encode("latin-1")})
         # Above MAXPRTY the message is queued at 9 but its MQMD keeps the application's value
         md_bytes, body, correlid = self._stored_message(
-            h, md, data, route, persistence, d["Priority"] if warning else priority)
+            h, md, data, route, persistence, d["Priority"] if warning else priority,
+            _qmgr_ccsid(eng.catalog.qmgr))
         lsn = eng._store(self, h.base, h.mq, md_bytes, body, priority=priority,
                          persistent=persistence == _PERSISTENT, msgid=d["MsgId"],
                          correlid=correlid, expiry=d["Expiry"], report=d["Report"], now=now,
@@ -445,18 +460,22 @@ class PutCalls:
 
     @staticmethod
     def _stored_message(h: Handle, md: MD, data: bytes, route: ClusterRoute | None,
-                        persistence: int, priority: int) -> tuple[bytes, bytes, bytes]:
+                        persistence: int, priority: int, ccsid: int
+                        ) -> tuple[bytes, bytes, bytes]:
         """The MQMD stored (packed) and the body: for a remote queue, the transmission
         message (MQXQH and the message); and the CorrelId it is stored under.
 
         Priority and Persistence are input-only: the stored MQMD carries the resolved values,
-        the application's MQMD keeps what it asked for."""
+        the application's MQMD keeps what it asked for; so is MQCCSI_Q_MGR, stored as the
+        queue manager's ``ccsid`` (IBM: MQGET never returns MQCCSI_Q_MGR)."""
         d = md.__dict__
-        asked_persistence, asked_priority, asked_backout = \
-            d["Persistence"], d["Priority"], d["BackoutCount"]
+        asked_persistence, asked_priority, asked_backout, asked_ccsid = \
+            d["Persistence"], d["Priority"], d["BackoutCount"], d["CodedCharSetId"]
         d["Persistence"] = persistence
         d["Priority"] = priority
         d["BackoutCount"] = 0
+        if asked_ccsid == _CCSI_Q_MGR:
+            d["CodedCharSetId"] = ccsid
         try:
             correlid = d["CorrelId"]
             if h.remote_qm is None:
@@ -472,6 +491,7 @@ class PutCalls:
             d["Persistence"] = asked_persistence
             d["Priority"] = asked_priority
             d["BackoutCount"] = asked_backout
+            d["CodedCharSetId"] = asked_ccsid
 
     def _set_context(self, md: MD, opts: int, pmo: PMO, now: float) -> None:
         """Fill identity and origin context as the MQPMO context option says.

@@ -12,6 +12,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
+from mqpy.version import VRMF
 from mqpy_cli.control import format_dspmq_line
 from tests.support.installation import QM
 
@@ -36,12 +37,12 @@ def test_create_start_twice_end_delete_with_ibm_return_codes(install):
     again = install.run("crtmqm", QM)
     assert (again.returncode, again.stderr.strip()) == (
         8, "AMQ8110E: IBM MQ queue manager already exists.")
-    assert _status(install) == format_dspmq_line(QM, "Ended immediately")
+    assert _status(install) == format_dspmq_line(QM, "Ended normally")
 
     started = install.run("strmqm", QM)
     assert started.returncode == 0, started.stderr
     assert "IBM MQ queue manager 'QM1' starting." in started.stdout
-    assert "IBM MQ queue manager 'QM1' started using V" in started.stdout
+    assert f"IBM MQ queue manager 'QM1' started using V{VRMF}." in started.stdout
     assert _status(install) == format_dspmq_line(QM, "Running")
     twice = install.run("strmqm", QM)
     assert (twice.returncode, twice.stderr.strip()) == (5, "IBM MQ queue manager running.")

@@ -11,11 +11,13 @@ from __future__ import annotations
 import io
 
 import pytest
+from click.testing import CliRunner
 
 import mqpy
-from mqpy import CMQC, inprocess
+from mqpy import CMQC, config, inprocess
 from mqpy.dlq import RulesTable, Summary, parse_rules
 from mqpy.dlq.handler import DeadLetterHandler
+from mqpy_cli.runmqdlq import runmqdlq
 
 QM = "QMDLQ"
 DLQ = "DLQ"
@@ -129,3 +131,22 @@ def dlq(tmp_path):
         yield harness
     finally:
         mqpy.stop_embedded(QM, data_path=str(tmp_path))
+
+
+@pytest.fixture
+def cli(dlq, monkeypatch):
+    """The harness's queue manager, found by runmqdlq through $MQPY_DATA_PATH."""
+    monkeypatch.setenv(config.ENV_DATA_PATH, dlq.root)
+    dlq.define("Q1")
+    dlq.define("Q2")
+    for queue in ("Q1", "Q2"):  # one real dead letter on each of Q1, Q2 and DLQ
+        dlq.eng.alter_qmgr({"DEADQ": queue})
+        dlq.deliver("NO.SUCH.QUEUE", queue.encode())
+    dlq.eng.alter_qmgr({"DEADQ": DLQ})
+    dlq.deliver("NO.SUCH.QUEUE", b"DLQ")
+    return dlq
+
+
+def invoke(args: list[str], rules: str):
+    """runmqdlq ARGS < rules, as the operator runs it."""
+    return CliRunner().invoke(runmqdlq, args, input=rules, catch_exceptions=False)

@@ -9,25 +9,7 @@ from click.testing import CliRunner
 from mqpy import config
 from mqpy_cli.runmqdlq import EXIT_ERROR, runmqdlq
 
-from .conftest import DLQ, QM
-
-
-@pytest.fixture
-def cli(dlq, monkeypatch):
-    """The harness's queue manager, found by runmqdlq through $MQPY_DATA_PATH."""
-    monkeypatch.setenv(config.ENV_DATA_PATH, dlq.root)
-    dlq.define("Q1")
-    dlq.define("Q2")
-    for queue in ("Q1", "Q2"):  # one real dead letter on each of Q1, Q2 and DLQ
-        dlq.eng.alter_qmgr({"DEADQ": queue})
-        dlq.deliver("NO.SUCH.QUEUE", queue.encode())
-    dlq.eng.alter_qmgr({"DEADQ": DLQ})
-    dlq.deliver("NO.SUCH.QUEUE", b"DLQ")
-    return dlq
-
-
-def invoke(args: list[str], rules: str):
-    return CliRunner().invoke(runmqdlq, args, input=rules, catch_exceptions=False)
+from .conftest import DLQ, QM, invoke
 
 
 def depths(dlq) -> tuple[int, int, int]:

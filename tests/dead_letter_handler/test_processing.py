@@ -142,7 +142,7 @@ def test_wait_no_on_an_empty_dlq_ends_at_once_with_start_and_end_messages(dlq):
     start = time.monotonic()
     summary, out = dlq.run("WAIT(NO)\nACTION(DISCARD)\n")
     assert time.monotonic() - start < 1.0
-    assert f"AMQ8708: Dead-letter queue handler started to process INPUTQ({DLQ})." in out
+    assert f"AMQ8708I: Dead-letter queue handler started to process INPUTQ({DLQ})." in out
     assert "AMQ8709" in out and "SEEN(0)" in out
     assert summary.seen == 0
 

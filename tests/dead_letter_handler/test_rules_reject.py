@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mqpy.dlq import RuleError, RulesTable, format_errors, parse_rules
+from mqpy.dlq.rules import printed_id
 
 
 def errors(text: str) -> list[RuleError]:
@@ -85,9 +86,9 @@ def test_every_error_is_reported_and_nothing_accepted() -> None:
         ("AMQ8757", 7, "RETRY"),
     ]
     report = format_errors(errors(text)).splitlines()
-    assert report[-1] == "AMQ8758: 4 errors detected in input to runmqdlq."
+    assert report[-1] == "AMQ8758E: 4 errors detected in input to runmqdlq."
     assert report[1] == (
-        "AMQ8759: Invalid combination of parameters(HEADER) on line 5. "
+        "AMQ8759E: Invalid combination of parameters(HEADER) on line 5. "
         "HEADER is valid only with ACTION(FWD)."
     )
 
@@ -182,6 +183,6 @@ def test_a_line_with_a_broken_item_does_not_hide_the_next_line() -> None:
 def test_messages_are_amq_style_and_name_line_and_keyword() -> None:
     """Given any error, then its text starts with its AMQ id and names keyword and line."""
     for e in errors("ACTION(RETRY) RETRY(0)\nDESTQ(X) DESTQ(Y) ACTION(DISCARD)\n"):
-        assert e.message.startswith(e.msgid + ": ")
+        assert e.message.startswith(printed_id(e.msgid) + ": ")  # AMQ8757E: ...
         assert f"({e.keyword})" in e.message and f"line {e.line}" in e.message
         assert str(e) == e.message

@@ -1,27 +1,27 @@
-"""amqsget: get and print messages until none arrives for 15 seconds (IBM's sample).
+"""amqsget: get and print messages until none arrives for 15 seconds (IBM's sample
+AMQSGET0).
 
-    python -m examples.amqsget QUEUE [QMGR]
+    amqsget QUEUE [QMGR]
 """
 
 from __future__ import annotations
 
-import sys
-
 import mqpy
 from mqpy import CMQC
+from mqpy_cli.samples import close, entry_point, open_queue, queue_and_connection
 
 WAIT_MS = 15000  # IBM's sample waits 15 seconds for the next message
 
 
 def main(argv: list[str]) -> int:
-    if not argv:
-        print("Required parameter missing - queue name", file=sys.stderr)
-        return 99
-    qname, qmgr = argv[0], (argv[1] if len(argv) > 1 else "")
+    """Get and print the messages of QUEUE."""
     print("Sample AMQSGET0 start")
-    qm = mqpy.connect(qmgr)
-    q = mqpy.Queue(qm, qname, CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_FAIL_IF_QUIESCING)
-    while True:
+    target = queue_and_connection(argv)
+    if isinstance(target, int):
+        return target
+    qname, qm = target
+    q = open_queue(qm, qname, CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_FAIL_IF_QUIESCING, "input")
+    while q is not None:
         gmo = mqpy.GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT
                        | CMQC.MQGMO_CONVERT, WaitInterval=WAIT_MS)
         try:
@@ -29,15 +29,13 @@ def main(argv: list[str]) -> int:
         except mqpy.MQMIError as e:
             if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
                 print("no more messages")
-                break
-            print(f"MQGET ended with reason code {e.reason}")
+            else:
+                print(f"MQGET ended with reason code {e.reason}")
             break
         print(f"message <{data.decode('utf-8', 'replace')}>")
-    q.close()
-    qm.disconnect()
+    close(qm, q)
     print("Sample AMQSGET0 end")
     return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+amqsget = entry_point(main)
