@@ -116,6 +116,7 @@ _MD_CORRELID = slice(_MD_OFFSETS["CorrelId"], _MD_OFFSETS["CorrelId"] + 24)
 _MD_REPLY_TO_Q = slice(_MD_OFFSETS["ReplyToQ"], _MD_OFFSETS["ReplyToQ"] + 48)
 _MD_BACKOUT_AT = _MD_OFFSETS["BackoutCount"]
 _MD_EXPIRY_AT = _MD_OFFSETS["Expiry"]
+_MD_CCSID = slice(_MD_OFFSETS["CodedCharSetId"], _MD_OFFSETS["CodedCharSetId"] + 4)
 _ZERO_LONG = bytes(4)
 assert _MD_OFFSETS["Persistence"] == _MD_PRIORITY_AT + 4 and _MD_EXPIRY_AT == 16
 assert _MD_OFFSETS["CorrelId"] == _MD_MSGID_AT + 24

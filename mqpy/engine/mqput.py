@@ -17,6 +17,7 @@ from mqpy.engine.mqmd import (
     _HEADER_FORMATS,
     _MD_BACKOUT_AT,
     _MD_BY_LENGTH,
+    _MD_CCSID,
     _MD_CORRELID,
     _MD_DATE_AT,
     _MD_FORMAT,
@@ -32,6 +33,7 @@ from mqpy.engine.mqmd import (
     _NONE24,
     _PMO_STRUC_ID,
     _PMO_VERSIONS,
+    _VERSION_AT,
     _ZERO_LONG,
     _check_header,
     _id24,
@@ -203,7 +205,12 @@ class PutCalls:
                 if correlid == _NONE24:
                     correlid = _NONE24  # (the one object every message without one shares)
                 now = time.time()
-                md_bytes = b"".join((md[:_MD_PRIORITY_AT],
+                head = md[:_MD_PRIORITY_AT]
+                if md[_MD_CCSID] == _ZERO_LONG:  # MQCCSI_Q_MGR: stored as the queue manager's
+                    head = b"".join((head[:_MD_CCSID.start],
+                                     _VERSION_AT.pack(_qmgr_ccsid(f.qmgr_attrs)),
+                                     head[_MD_CCSID.stop:]))
+                md_bytes = b"".join((head,
                                      _MD_PRIORITY_PERSISTENCE.pack(priority, persistence),
                                      md[_MD_PRIORITY_AT + 8:_MD_BACKOUT_AT], _ZERO_LONG,
                                      md[_MD_BACKOUT_AT + 4:]))
