@@ -40,6 +40,8 @@ from mqpy.command.authority import RequestAuthority, authority_for
 from mqpy.command.changes import CHANGES
 from mqpy.command.clusters import CLUSTER, inquire_cluster_q, wants_cluster_queues
 from mqpy.command.inquiries import INQUIRIES
+from mqpy.command.objects import OBJECTS
+from mqpy.command.security import SECURITY
 from mqpy.command.requests import (
     PcfHandler,
     PcfRequest,
@@ -104,7 +106,7 @@ def _escape(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
 _HANDLERS: dict[int, PcfHandler] = {
     CMQCFC.MQCMD_ESCAPE: _escape,
     CMQCFC.MQCMD_PING_Q_MGR: lambda req, msg: [Response()],
-    **INQUIRIES, **CHANGES, **CLUSTER,
+    **INQUIRIES, **CHANGES, **CLUSTER, **OBJECTS, **SECURITY,
 }
 
 

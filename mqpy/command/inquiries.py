@@ -307,19 +307,6 @@ def inquire_listener_status(req: PcfRequest, msg: pcf.PCFMessage) -> list[Respon
 
 
 
-def inquire_service(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
-    """Inquire Service: ServiceName always, the rest as ServiceAttrs asks."""
-    name = required_name(msg, CMQC.MQCA_SERVICE_NAME)
-    objs = req.objects(("SERVICE",), name)
-    if not objs:
-        return [Response([], CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_OBJECT_NAME)]
-    wanted = asked_attrs(msg, CMQCFC.MQIACF_SERVICE_ATTRS)
-    return [Response([param(pcfmap.SERVICE[0], obj.name),  # type: ignore[list-item]
-                      *attr_params(req.processor.stored_view(obj),
-                                    pcfmap.SERVICE[1:], wanted)])
-            for obj in objs]
-
-
 def inquire_service_status(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
     """Inquire Service Status: one response per running server service, its name
     always, then Status, ProcessId, StartDate, StartTime and the definition's
@@ -349,6 +336,5 @@ INQUIRIES: dict[int, PcfHandler] = {
     CMQCFC.MQCMD_INQUIRE_CHANNEL: inquire_channel,
     CMQCFC.MQCMD_INQUIRE_CHANNEL_STATUS: inquire_channel_status,
     CMQCFC.MQCMD_INQUIRE_LISTENER_STATUS: inquire_listener_status,
-    CMQCFC.MQCMD_INQUIRE_SERVICE: inquire_service,
     CMQCFC.MQCMD_INQUIRE_SERVICE_STATUS: inquire_service_status,
 }

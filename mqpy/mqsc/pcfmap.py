@@ -17,9 +17,9 @@ from collections.abc import Mapping
 import attrs
 
 from mqpy import CMQC, CMQCFC, CMQXC, pcf
-from mqpy.engine import selectors
+from mqpy.engine import mqinq, selectors
 
-__all__ = ["CHANNEL", "PcfAttr", "QMGR", "QUEUE", "SERVICE", "SERVICE_STATUS", "WORDS",
+__all__ = ["AUTHINFO", "CHANNEL", "NAMELIST", "PcfAttr", "QMGR", "QUEUE", "SERVICE", "SERVICE_STATUS", "WORDS",
            "by_keyword", "by_parameter", "parm_id_error"]
 
 #: keyword -> {MQSC word: MQ number}; the engine's MQINQ enums first.
@@ -89,6 +89,7 @@ class PcfAttr:
     keyword: str
     length: int = 0  #: 0 for integers; the MQ_*_LENGTH a string is padded to
     own_words: Mapping[str, int] | None = None
+    is_list: bool = False  #: a list of strings (an MQCFSL), such as a namelist's NAMES
 
     @property
     def is_string(self) -> bool:
@@ -101,6 +102,8 @@ class PcfAttr:
     def accepts(self, param: object) -> bool:
         """Whether a request's PCF structure is the type this attribute is carried in: an
         MQCFST for a string, an MQCFIN for an integer."""
+        if self.is_list:
+            return isinstance(param, pcf.CFSL)
         return isinstance(param, pcf.CFST if self.is_string else pcf.CFIN)
 
     def to_pcf(self, value: object) -> int | bytes | list[bytes]:
@@ -246,8 +249,7 @@ CHANNEL: tuple[PcfAttr, ...] = _t(
     (CMQC.MQCA_ALTERATION_TIME, "ALTTIME", CMQC.MQ_TIME_LENGTH),
 )
 
-#: queue-manager attributes (DISPLAY/ALTER QMGR <-> MQCMD_INQUIRE_Q_MGR).
-QMGR: tuple[PcfAttr, ...] = _t(
+_QMGR_OWN: tuple[PcfAttr, ...] = _t(
     (CMQC.MQCA_Q_MGR_NAME, "QMNAME", CMQC.MQ_Q_MGR_NAME_LENGTH),
     (CMQC.MQCA_Q_MGR_DESC, "DESCR", CMQC.MQ_Q_MGR_DESC_LENGTH),
     (CMQC.MQCA_DEAD_LETTER_Q_NAME, "DEADQ", _Q),
@@ -270,7 +272,48 @@ QMGR: tuple[PcfAttr, ...] = _t(
     (CMQC.MQCA_CREATION_DATE, "CRDATE", CMQC.MQ_CREATION_DATE_LENGTH),
     (CMQC.MQCA_CREATION_TIME, "CRTIME", CMQC.MQ_CREATION_TIME_LENGTH),
 )
+#: queue-manager attributes (DISPLAY/ALTER QMGR <-> Inquire / Change Queue Manager): those
+#: above, then the rest of MQINQ's (CONNAUTH, VERSION, CERTLABL...) with MQINQ's words
+QMGR: tuple[PcfAttr, ...] = _QMGR_OWN + tuple(
+    PcfAttr(selector, keyword, form if isinstance(form, int) else 0,
+            None if isinstance(form, int) or not form else form)
+    for selector, (keyword, _default, form) in mqinq.QMGR_ATTRIBUTES.items()
+    if selector not in {a.parameter for a in _QMGR_OWN})
 
+
+_CHECK = {"NONE": CMQCFC.MQCHK_NONE, "OPTIONAL": CMQCFC.MQCHK_OPTIONAL,
+          "REQUIRED": CMQCFC.MQCHK_REQUIRED, "REQDADM": CMQCFC.MQCHK_REQUIRED_ADMIN,
+          "ASQMGR": CMQCFC.MQCHK_AS_Q_MGR}
+
+#: namelist attributes (DEFINE/ALTER/DISPLAY NAMELIST <-> Create/Change/Copy/Inquire
+#: Namelist); NAMCOUNT is DISPLAY's, the queue manager keeps it.
+NAMELIST: tuple[PcfAttr, ...] = (
+    PcfAttr(CMQC.MQCA_NAMELIST_NAME, "NAMELIST", CMQC.MQ_NAMELIST_NAME_LENGTH),
+    PcfAttr(CMQC.MQCA_NAMELIST_DESC, "DESCR", CMQC.MQ_NAMELIST_DESC_LENGTH),
+    PcfAttr(CMQC.MQCA_NAMES, "NAMES", CMQC.MQ_OBJECT_NAME_LENGTH, is_list=True),
+    PcfAttr(CMQC.MQIA_NAME_COUNT, "NAMCOUNT"),
+    PcfAttr(CMQC.MQCA_ALTERATION_DATE, "ALTDATE", CMQC.MQ_DATE_LENGTH),
+    PcfAttr(CMQC.MQCA_ALTERATION_TIME, "ALTTIME", CMQC.MQ_TIME_LENGTH),
+)
+
+#: authentication information attributes (DEFINE/ALTER/DISPLAY AUTHINFO <-> Create/Change/
+#: Copy/Inquire Authentication Information).
+AUTHINFO: tuple[PcfAttr, ...] = _t(
+    (CMQC.MQCA_AUTH_INFO_NAME, "AUTHINFO", CMQC.MQ_AUTH_INFO_NAME_LENGTH),
+    (CMQC.MQIA_AUTH_INFO_TYPE, "AUTHTYPE", 0, {
+        "CRLLDAP": CMQC.MQAIT_CRL_LDAP, "OCSP": CMQC.MQAIT_OCSP,
+        "IDPWOS": CMQC.MQAIT_IDPW_OS, "IDPWLDAP": CMQC.MQAIT_IDPW_LDAP}),
+    (CMQC.MQCA_AUTH_INFO_DESC, "DESCR", CMQC.MQ_AUTH_INFO_DESC_LENGTH),
+    (CMQC.MQIA_CHECK_CLIENT_BINDING, "CHCKCLNT", 0, _CHECK),
+    (CMQC.MQIA_CHECK_LOCAL_BINDING, "CHCKLOCL", 0, _CHECK),
+    (CMQC.MQIA_ADOPT_CONTEXT, "ADOPTCTX", 0, {"YES": CMQCFC.MQADPCTX_YES,
+                                               "NO": CMQCFC.MQADPCTX_NO}),
+    (CMQC.MQIA_AUTHENTICATION_FAIL_DELAY, "FAILDLAY"),
+    (CMQC.MQCA_AUTH_INFO_CONN_NAME, "CONNAME", CMQC.MQ_AUTH_INFO_CONN_NAME_LENGTH),
+    (CMQC.MQCA_AUTH_INFO_OCSP_URL, "OCSPURL", CMQC.MQ_AUTH_INFO_OCSP_URL_LENGTH),
+    (CMQC.MQCA_ALTERATION_DATE, "ALTDATE", CMQC.MQ_DATE_LENGTH),
+    (CMQC.MQCA_ALTERATION_TIME, "ALTTIME", CMQC.MQ_TIME_LENGTH),
+)
 
 #: service attributes (DEFINE/ALTER/DISPLAY SERVICE <-> Create/Change/Copy/Inquire Service).
 SERVICE: tuple[PcfAttr, ...] = _t(
