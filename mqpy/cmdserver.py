@@ -41,7 +41,6 @@ from mqpy.command.changes import CHANGES
 from mqpy.command.clusters import CLUSTER, inquire_cluster_q, wants_cluster_queues
 from mqpy.command.inquiries import INQUIRIES
 from mqpy.command.objects import OBJECTS
-from mqpy.command.security import SECURITY
 from mqpy.command.requests import (
     PcfHandler,
     PcfRequest,
@@ -50,6 +49,7 @@ from mqpy.command.requests import (
     check_shapes,
     name_of,
 )
+from mqpy.command.security import SECURITY
 from mqpy.errors import MQMIError
 from mqpy.mqi import Queue, QueueManager, attach
 from mqpy.mqsc.processor import MQSCProcessor
