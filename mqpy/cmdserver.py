@@ -39,6 +39,7 @@ from mqpy import CMQC, CMQCFC, config, errorlog, inprocess, pcf
 from mqpy.command.authority import RequestAuthority, authority_for
 from mqpy.command.changes import CHANGES
 from mqpy.command.clusters import CLUSTER, inquire_cluster_q, wants_cluster_queues
+from mqpy.command.connections import CONNECTIONS
 from mqpy.command.inquiries import INQUIRIES
 from mqpy.command.objects import OBJECTS
 from mqpy.command.requests import (
@@ -107,6 +108,7 @@ _HANDLERS: dict[int, PcfHandler] = {
     CMQCFC.MQCMD_ESCAPE: _escape,
     CMQCFC.MQCMD_PING_Q_MGR: lambda req, msg: [Response()],
     **INQUIRIES, **CHANGES, **CLUSTER, **OBJECTS, **SECURITY,
+    **CONNECTIONS,
 }
 
 
@@ -259,14 +261,15 @@ class CommandServer:
         filters = [p for p in msg.params if isinstance(p, pcf.FILTERS)]
         if not filters:
             return handler(req, msg)
-        # a filter command: the inquiry without its filter, then only the objects that pass
+        # a filter command: the inquiry without its filter (asking for the filtered
+        # attribute too), then only the objects that pass
         (condition,) = filters if len(filters) == 1 else (None,)
         if condition is None:
             raise Refused(CMQCFC.MQRCCF_TOO_MANY_FILTERS)
         if reason := pcf.filter_error(condition):
             raise Refused(reason)
-        responses = handler(req, pcf.PCFMessage(msg.header,
-                                                [p for p in msg.params if p is not condition]))
+        unfiltered = pcf.PCFMessage(msg.header, [p for p in msg.params if p is not condition])
+        responses = handler(req, pcf.asking_for(unfiltered, condition.Parameter))
         kept = [r for r in responses
                 if r.comp != CMQC.MQCC_OK or pcf.filter_matches(condition, r.params)]
         return kept or [Response()]
