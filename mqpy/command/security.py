@@ -1,6 +1,6 @@
 """The PCF security commands: Set, Delete and Inquire Authority Records, Set and Inquire
 Channel Authentication Records. Set and Delete are the processor's SET / DELETE AUTHREC
-and SET CHLAUTH (MQSCCommands built from the request's values, one per entity); the
+(one per entity) and SET CHLAUTH, MQSCCommands built from the request's values; the
 inquiries answer from the stored records."""
 
 from __future__ import annotations
@@ -8,15 +8,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from mqpy import CMQC, CMQCFC, CMQZC, pcf
+from mqpy.command.changes import attributes
 from mqpy.command.requests import (
     PcfHandler,
     PcfRequest,
     Refused,
     Response,
     asked_attrs,
+    attr_params,
     name_of,
     optional_name,
+    param,
+    required_name,
 )
+from mqpy.errors import MQMIError
+from mqpy.mqsc import pcfmap
 from mqpy.mqsc.parser import MQSCCommand
 from mqpy.security import authority as oam
 from mqpy.security import policy
@@ -152,7 +158,54 @@ def inquire_auth_recs(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
     return [Response(_record_params(r, options, req.engine.name, wanted)) for r in records]
 
 
+_CHLAUTH = pcfmap.by_parameter(pcfmap.CHLAUTH)
+_ACTIONS = {CMQCFC.MQACT_ADD: "ADD", CMQCFC.MQACT_REPLACE: "REPLACE",
+            CMQCFC.MQACT_REMOVE: "REMOVE", CMQCFC.MQACT_REMOVEALL: "REMOVEALL"}
+_MATCHES = {CMQCFC.MQMATCH_GENERIC: "GENERIC", CMQCFC.MQMATCH_EXACT: "EXACT",
+            CMQCFC.MQMATCH_ALL: "ALL"}
+
+
+def set_chlauth(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
+    """Set Channel Authentication Record: SET CHLAUTH(ProfileName) with Type, Action
+    (default MQACT_ADD) and the record's attributes."""
+    profile = required_name(msg, CMQCFC.MQCACH_CHANNEL_NAME)
+    if msg.get(CMQCFC.MQIACF_CHLAUTH_TYPE) is None:
+        raise Refused(CMQCFC.MQRCCF_PARM_COUNT_TOO_SMALL)
+    action = _ACTIONS.get(msg.get(CMQCFC.MQIACF_ACTION, CMQCFC.MQACT_ADD))
+    if action is None:
+        raise Refused(CMQCFC.MQRCCF_CHLAUTH_ACTION_ERROR)
+    params = attributes(msg, _CHLAUTH, {CMQCFC.MQCACH_CHANNEL_NAME, CMQCFC.MQIACF_ACTION},
+                        {"ALTDATE", "ALTTIME"})
+    return req.run(MQSCCommand("SET", "CHLAUTH", profile, {**params, "ACTION": action},
+                               frozenset(), generic=profile.endswith("*")))
+
+
+def inquire_chlauth(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
+    """Inquire Channel Authentication Records: the records DISPLAY CHLAUTH shows for the
+    profile (Match GENERIC by default, EXACT or ALL; Type default all), the profile and type
+    always, the rest as ChlAuthAttrs asks."""
+    profile = required_name(msg, CMQCFC.MQCACH_CHANNEL_NAME)
+    match = _MATCHES.get(msg.get(CMQCFC.MQIACH_MATCH, CMQCFC.MQMATCH_GENERIC))
+    kind = msg.get(CMQCFC.MQIACF_CHLAUTH_TYPE, CMQCFC.MQCAUT_ALL)
+    word = "ALL" if kind == CMQCFC.MQCAUT_ALL else pcfmap.CHLAUTH[1].words.get(kind)  # type: ignore[union-attr]
+    if match is None or word is None:
+        raise Refused(CMQCFC.MQRCCF_PARM_VALUE_ERROR)
+    try:
+        found = policy.display_chlauth(req.engine, profile, {"MATCH": match, "TYPE": word})
+    except MQMIError as err:
+        raise Refused(err.reason) from None
+    if isinstance(found, str) or not found:
+        return [Response([], CMQC.MQCC_FAILED, CMQCFC.MQRCCF_CHLAUTH_NOT_FOUND)]
+    wanted = asked_attrs(msg, CMQCFC.MQIACF_CHLAUTH_ATTRS)
+    return [Response([param(pcfmap.CHLAUTH[0], record["CHLAUTH"]),  # type: ignore[list-item]
+                      param(pcfmap.CHLAUTH[1], record["TYPE"]),  # type: ignore[list-item]
+                      *attr_params(record, pcfmap.CHLAUTH[2:], wanted)])
+            for record in found]
+
+
 SECURITY: dict[int, PcfHandler] = {
+    CMQCFC.MQCMD_SET_CHLAUTH_REC: set_chlauth,
+    CMQCFC.MQCMD_INQUIRE_CHLAUTH_RECS: inquire_chlauth,
     CMQCFC.MQCMD_SET_AUTH_REC: lambda req, msg: _authrec(req, msg, "SET"),
     CMQCFC.MQCMD_DELETE_AUTH_REC: lambda req, msg: _authrec(req, msg, "DELETE"),
     CMQCFC.MQCMD_INQUIRE_AUTH_RECS: inquire_auth_recs,
