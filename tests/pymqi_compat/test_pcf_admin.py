@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 import mqpy as pymqi
-from mqpy import CMQC, CMQCFC
+from mqpy import CMQC, CMQCFC, CMQXC
 from tests.pymqi_compat.conftest import QMGR, QUEUE
 
 
@@ -177,3 +177,44 @@ def test_change_q_mgr_sets_an_attribute(pcf_exec):
         {CMQC.MQIA_CURRENT_Q_DEPTH: 1})) == CMQCFC.MQRCCF_CFIN_PARM_ID_ERROR
 
 
+
+
+def test_create_inquire_copy_and_delete_process_and_its_names(pcf_exec):
+    """Given no process PR.A, when Create Process makes it with APPLICID, then Inquire
+    Process answers it, Copy Process makes PR.B alike, Inquire Process Names lists both,
+    and Delete Process removes them."""
+    pcf_exec.MQCMD_CREATE_PROCESS({CMQC.MQCA_PROCESS_NAME: b"PR.A",
+                                   CMQC.MQCA_APPL_ID: b"/bin/true",
+                                   CMQC.MQIA_APPL_TYPE: CMQC.MQAT_UNIX})
+    pcf_exec.MQCMD_COPY_PROCESS({CMQCFC.MQCACF_FROM_PROCESS_NAME: b"PR.A",
+                                 CMQCFC.MQCACF_TO_PROCESS_NAME: b"PR.B"})
+    (copy,) = pcf_exec.MQCMD_INQUIRE_PROCESS({CMQC.MQCA_PROCESS_NAME: b"PR.B",
+                                              CMQCFC.MQIACF_PROCESS_ATTRS: [CMQC.MQCA_APPL_ID]})
+    assert copy[CMQC.MQCA_APPL_ID].strip() == b"/bin/true"
+    assert CMQC.MQIA_APPL_TYPE not in copy
+    (names,) = pcf_exec.MQCMD_INQUIRE_PROCESS_NAMES({CMQC.MQCA_PROCESS_NAME: b"PR.*"})
+    assert [n.strip() for n in names[CMQCFC.MQCACF_PROCESS_NAMES]] == [b"PR.A", b"PR.B"]
+    for name in (b"PR.A", b"PR.B"):
+        pcf_exec.MQCMD_DELETE_PROCESS({CMQC.MQCA_PROCESS_NAME: name})
+    assert _reason(lambda: pcf_exec.MQCMD_INQUIRE_PROCESS(
+        {CMQC.MQCA_PROCESS_NAME: b"PR.A"})) == CMQC.MQRC_UNKNOWN_OBJECT_NAME
+
+
+def test_create_change_and_inquire_listener(pcf_exec):
+    """Given no listener LS.A, when Create Listener makes a TCP one on a port and Change
+    Listener sets its BACKLOG, then Inquire Listener selected by TransportType TCP answers
+    its port, backlog and type; Delete Listener removes it."""
+    pcf_exec.MQCMD_CREATE_LISTENER({CMQCFC.MQCACH_LISTENER_NAME: b"LS.A",
+                                    CMQCFC.MQIACH_XMIT_PROTOCOL_TYPE: CMQXC.MQXPT_TCP,
+                                    CMQCFC.MQIACH_PORT: 1499})
+    pcf_exec.MQCMD_CHANGE_LISTENER({CMQCFC.MQCACH_LISTENER_NAME: b"LS.A",
+                                    CMQCFC.MQIACH_XMIT_PROTOCOL_TYPE: CMQXC.MQXPT_TCP,
+                                    CMQCFC.MQIACH_BACKLOG: 50})
+    (ls,) = pcf_exec.MQCMD_INQUIRE_LISTENER({
+        CMQCFC.MQCACH_LISTENER_NAME: b"LS.*", CMQCFC.MQIACH_XMIT_PROTOCOL_TYPE: CMQXC.MQXPT_TCP,
+        CMQCFC.MQIACF_LISTENER_ATTRS: [CMQCFC.MQIACH_PORT, CMQCFC.MQIACH_BACKLOG]})
+    assert (ls[CMQCFC.MQIACH_PORT], ls[CMQCFC.MQIACH_BACKLOG],
+            ls[CMQCFC.MQIACH_XMIT_PROTOCOL_TYPE]) == (1499, 50, CMQXC.MQXPT_TCP)
+    pcf_exec.MQCMD_DELETE_LISTENER({CMQCFC.MQCACH_LISTENER_NAME: b"LS.A"})
+    assert _reason(lambda: pcf_exec.MQCMD_INQUIRE_LISTENER(
+        {CMQCFC.MQCACH_LISTENER_NAME: b"LS.A"})) == CMQC.MQRC_UNKNOWN_OBJECT_NAME
