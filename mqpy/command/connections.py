@@ -20,7 +20,6 @@ from mqpy.mqsc import pcfmap, queues
 
 __all__ = ["CONNECTIONS"]
 
-_ID_LENGTH = 24
 _OBJTYPES = {"QUEUE": CMQC.MQOT_Q}
 _CONNOPTS = {"MQCNO_SHARED_BINDING": CMQC.MQCNO_SHARED_BINDING}
 
@@ -37,7 +36,7 @@ def _selected(req: PcfRequest, msg: pcf.PCFMessage) -> list[tuple[Any, dict, lis
         if exact is not None:
             raise Refused(CMQCFC.MQRCCF_CONNECTION_ID_ERROR)
         return rows
-    if exact is not None and len(exact) != _ID_LENGTH:
+    if exact is not None and len(exact) != CMQC.MQ_CONNECTION_ID_LENGTH:
         raise Refused(CMQCFC.MQRCCF_CONNECTION_ID_ERROR)
     name = req.engine.name
     return [r for r in rows if queues.connection_id(name, r[0]).startswith(bytes(wanted))]

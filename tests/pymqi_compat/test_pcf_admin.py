@@ -132,7 +132,7 @@ def test_inquire_connection_answers_the_user_applications(pcf_exec):
         [pymqi.Filter(CMQC.MQIA_APPL_TYPE).equal(CMQC.MQAT_USER)])
     assert found
     for conn in found:
-        assert len(conn[CMQCFC.MQBACF_CONNECTION_ID]) == 24
+        assert len(conn[CMQCFC.MQBACF_CONNECTION_ID]) == CMQC.MQ_CONNECTION_ID_LENGTH
         assert CMQCFC.MQCACH_CONNECTION_NAME in conn and CMQCFC.MQCACH_CHANNEL_NAME in conn
 
 
