@@ -218,3 +218,28 @@ def test_create_change_and_inquire_listener(pcf_exec):
     pcf_exec.MQCMD_DELETE_LISTENER({CMQCFC.MQCACH_LISTENER_NAME: b"LS.A"})
     assert _reason(lambda: pcf_exec.MQCMD_INQUIRE_LISTENER(
         {CMQCFC.MQCACH_LISTENER_NAME: b"LS.A"})) == CMQC.MQRC_UNKNOWN_OBJECT_NAME
+
+
+@pytest.mark.parametrize(("command", "params", "expected"), [
+    ("MQCMD_CREATE_NAMELIST", {CMQC.MQCA_NAMELIST_NAME: b"NL.LONG",
+                                    CMQC.MQCA_NAMELIST_DESC: b"d" * 65},
+     CMQCFC.MQRCCF_CFST_STRING_LENGTH_ERR),
+    ("MQCMD_CREATE_NAMELIST", {CMQC.MQCA_NAMELIST_NAME: b"NL.LONG",
+                                    CMQC.MQCA_NAMES: [b"N" * 49]},
+     CMQCFC.MQRCCF_CFSL_STRING_LENGTH_ERR),
+    ("MQCMD_CREATE_LISTENER", {CMQCFC.MQCACH_LISTENER_NAME: b"LS.BAD",
+                                    CMQCFC.MQIACH_XMIT_PROTOCOL_TYPE: CMQXC.MQXPT_TCP,
+                                    CMQCFC.MQIACH_PORT: 70000},
+     CMQCFC.MQRCCF_PARM_VALUE_ERROR),
+    ("MQCMD_CREATE_Q", {CMQC.MQCA_Q_NAME: b"Q.BAD", CMQC.MQIA_Q_TYPE: CMQC.MQQT_LOCAL,
+                             CMQC.MQIA_MAX_Q_DEPTH: -1},
+     CMQCFC.MQRCCF_PARM_VALUE_ERROR),
+])
+def test_a_value_the_attribute_cannot_hold_is_refused(pcf_exec, command, params, expected):
+    """Given a create request with a string longer than its attribute or a number out of
+    its range, when the command server gets it, then it is refused with the structure's
+    MQRCCF_*_STRING_LENGTH_ERR or MQRCCF_PARM_VALUE_ERROR, as runmqsc refuses the same
+    value, and nothing is made."""
+    assert _reason(lambda: getattr(pcf_exec, command)(params)) == expected
+    assert _reason(lambda: pcf_exec.MQCMD_INQUIRE_NAMELIST(
+        {CMQC.MQCA_NAMELIST_NAME: b"NL.LONG"})) == CMQC.MQRC_UNKNOWN_OBJECT_NAME
