@@ -26,6 +26,7 @@ from mqpy.mqsc import pcfmap
 from mqpy.mqsc.parser import MQSCCommand
 from mqpy.security import authority as oam
 from mqpy.security import policy
+from mqpy.security.users import UserFile, users_path
 
 __all__ = ["SECURITY"]
 
@@ -120,8 +121,9 @@ def _record_params(r: oam.AuthRecord, options: int, qmgr: str, wanted: set[int] 
 
 
 def _selects(r: oam.AuthRecord, options: int, profile: str, objtype: str | None,
-             entity: str, entity_type: int | None) -> bool:
-    """Whether Inquire Authority Records' options and names select record ``r``."""
+             entities: set[tuple[str, str]]) -> bool:
+    """Whether Inquire Authority Records' options and names select record ``r``
+    (``entities``: (principal|group, name) pairs; empty for every entity)."""
     if objtype is not None and r.objtype != oam.objtype_of(objtype):
         return False
     if profile and r.objtype != "qmgr":
@@ -130,10 +132,23 @@ def _selects(r: oam.AuthRecord, options: int, profile: str, objtype: str | None,
         if options & CMQCFC.MQAUTHOPT_NAME_ALL_MATCHING and r.profile != profile \
                 and not oam.profile_matches(r.profile, profile):
             return False
-    if entity_type is not None and r.entity_type != (
-            "principal" if entity_type == CMQZC.MQZAET_PRINCIPAL else "group"):
-        return False
-    return not entity or r.entity == entity
+    return not entities or (r.entity_type, r.entity) in entities
+
+
+def _entities_asked(req: PcfRequest, msg: pcf.PCFMessage, options: int
+                    ) -> set[tuple[str, str]]:
+    """The (principal|group, name) pairs EntityName and EntityType select (EntityType by
+    default either); with MQAUTHOPT_ENTITY_SET a principal's groups too. Empty: all."""
+    entity = optional_name(msg, CMQCFC.MQCACF_ENTITY_NAME)
+    if not entity:
+        return set()
+    kinds = {CMQZC.MQZAET_PRINCIPAL: ("principal",), CMQZC.MQZAET_GROUP: ("group",)}.get(
+        msg.get(CMQCFC.MQIACF_ENTITY_TYPE), ("principal", "group"))
+    out = {(kind, entity) for kind in kinds}
+    if options & CMQCFC.MQAUTHOPT_ENTITY_SET and "principal" in kinds:
+        users = UserFile(users_path(req.engine.qmdir))
+        out |= {("group", group) for group in users.groups(entity)} if users.exists() else set()
+    return out
 
 
 def inquire_auth_recs(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
@@ -145,12 +160,13 @@ def inquire_auth_recs(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
         raise Refused(CMQCFC.MQRCCF_PARM_COUNT_TOO_SMALL)
     if not options & (CMQCFC.MQAUTHOPT_NAME_ALL_MATCHING | CMQCFC.MQAUTHOPT_NAME_EXPLICIT):
         raise Refused(CMQCFC.MQRCCF_PARM_VALUE_ERROR)
+    if options & CMQCFC.MQAUTHOPT_NAME_EXPLICIT and options & CMQCFC.MQAUTHOPT_ENTITY_SET:
+        raise Refused(CMQCFC.MQRCCF_PARM_CONFLICT)
     objtype = OBJTYPES.get(msg.get(CMQCFC.MQIACF_OBJECT_TYPE, CMQC.MQOT_ALL))
     profile = optional_name(msg, CMQCFC.MQCACF_AUTH_PROFILE_NAME)
-    entity = optional_name(msg, CMQCFC.MQCACF_ENTITY_NAME)
-    entity_type = msg.get(CMQCFC.MQIACF_ENTITY_TYPE)
+    entities = _entities_asked(req, msg, options)
     records = [r for r in policy.authority_records(req.engine)
-               if _selects(r, options, profile, objtype, entity, entity_type)]
+               if _selects(r, options, profile, objtype, entities)]
     if not records:
         return [Response([], CMQC.MQCC_FAILED, CMQCFC.MQRCCF_OBJECT_NAME_ERROR)]
     wanted = asked_attrs(msg, CMQCFC.MQIACF_AUTH_PROFILE_ATTRS)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from mqpy import CMQC, CMQCFC, pcf
+from mqpy import CMQC, CMQCFC, CMQZC, pcf
 from mqpy.security.policy import set_authority
 from tests.security.conftest import carol, secured  # noqa: F401 - fixtures
 from tests.security.requester import reason
@@ -53,3 +53,32 @@ def test_security_records_need_chg_on_the_queue_manager(carol):  # noqa: F811
         CMQC.MQRC_NOT_AUTHORIZED
     assert carol.eng.catalog.by_type("CHLAUTH") == [] or all(
         "APP.*" != o.attributes.get("CHLAUTH") for o in carol.eng.catalog.by_type("CHLAUTH"))
+
+
+def test_inquire_authority_records_of_an_entity_set(carol):  # noqa: F811
+    """Given carol (group apps) with +dsp on the queue manager and records for herself and
+    for apps on Q1, when she inquires Q1's records with MQAUTHOPT_ENTITY_EXPLICIT, then only
+    her own is answered; with MQAUTHOPT_ENTITY_SET her group's too; NAME_EXPLICIT with
+    ENTITY_SET is MQRCCF_PARM_CONFLICT."""
+    set_authority(carol.eng, "queue", "Q1", ["+inq"], principal="carol")
+    set_authority(carol.eng, "queue", "Q1", ["+browse"], group="apps")
+
+    def inquire(options: int) -> list[tuple[bytes, int]]:
+        found = carol.requester.command(CMQCFC.MQCMD_INQUIRE_AUTH_RECS, [
+            pcf.CFIN(CMQCFC.MQIACF_AUTH_OPTIONS, options),
+            pcf.CFST(CMQCFC.MQCACF_AUTH_PROFILE_NAME, b"Q1"),
+            pcf.CFIN(CMQCFC.MQIACF_OBJECT_TYPE, CMQC.MQOT_Q),
+            pcf.CFST(CMQCFC.MQCACF_ENTITY_NAME, b"carol")])
+        assert found[-1].header.CompCode == CMQC.MQCC_OK, reason(found)
+        return sorted((m.get(CMQCFC.MQCACF_ENTITY_NAME).strip(),
+                       m.get(CMQCFC.MQIACF_ENTITY_TYPE)) for m in found)
+
+    assert inquire(CMQCFC.MQAUTHOPT_NAME_ALL_MATCHING | CMQCFC.MQAUTHOPT_ENTITY_EXPLICIT) == [
+        (b"carol", CMQZC.MQZAET_PRINCIPAL)]
+    assert inquire(CMQCFC.MQAUTHOPT_NAME_ALL_MATCHING | CMQCFC.MQAUTHOPT_ENTITY_SET) == [
+        (b"apps", CMQZC.MQZAET_GROUP), (b"carol", CMQZC.MQZAET_PRINCIPAL)]
+    assert reason(carol.requester.command(CMQCFC.MQCMD_INQUIRE_AUTH_RECS, [
+        pcf.CFIN(CMQCFC.MQIACF_AUTH_OPTIONS,
+                 CMQCFC.MQAUTHOPT_NAME_EXPLICIT | CMQCFC.MQAUTHOPT_ENTITY_SET),
+        pcf.CFST(CMQCFC.MQCACF_AUTH_PROFILE_NAME, b"Q1"),
+        pcf.CFIN(CMQCFC.MQIACF_OBJECT_TYPE, CMQC.MQOT_Q)])) == CMQCFC.MQRCCF_PARM_CONFLICT
