@@ -5,7 +5,7 @@ request's ReplyToQ/ReplyToQMgr in the same unit of work and commits, so a reques
 answered exactly once even across a crash. It serves MQCMD_ESCAPE with MQET_MQSC (the MQSC
 text run as runmqsc would; one response per block of output: an AMQ message and the
 DISPLAY lines under it) and the PCF commands of :mod:`mqpy.command` (inquiries, changes,
-clusters), all on the MQSC processor.
+object families, security records, connections, clusters), all on the MQSC processor.
 
 Authority (:mod:`mqpy.command.authority`): each request is run for the MQMD UserIdentifier
 it carries, which the queue manager fills from the putting connection's user unless that
