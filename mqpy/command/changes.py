@@ -1,5 +1,5 @@
 """The PCF commands that change something: Create, Change, Copy and Delete Queue and
-Channel; Change Queue Manager; Start, Stop, Ping, Reset and Resolve Channel; Start and Stop Service; Refresh
+Channel; Clear Queue; Change Queue Manager; Start, Stop, Ping, Reset and Resolve Channel; Start and Stop Service; Refresh
 Security; Reset Queue Manager. Each is the processor's command (an MQSCCommand built from
 the request's values, never MQSC text), run for the request's requester."""
 
@@ -21,7 +21,7 @@ from mqpy.command.requests import (
 from mqpy.mqsc import pcfmap
 from mqpy.mqsc.parser import MQSCCommand
 
-__all__ = ["CHANGES", "attributes", "flags"]
+__all__ = ["CHANGES", "attributes", "flags", "target"]
 
 _Q = pcfmap.by_parameter(pcfmap.QUEUE)
 _CHL = pcfmap.by_parameter(pcfmap.CHANNEL)
@@ -34,7 +34,8 @@ _QMGR_KEPT = frozenset({"QMNAME", "QMID", "CMDLEVEL", "PLATFORM", "SYNCPT", "VER
 #: parameters that steer a command rather than set an attribute
 _CONTROL = {CMQC.MQCA_Q_NAME, CMQC.MQIA_Q_TYPE, CMQCFC.MQIACF_REPLACE, CMQCFC.MQIACF_PURGE,
             CMQCFC.MQCACH_CHANNEL_NAME, CMQCFC.MQIACH_CHANNEL_TYPE, CMQCFC.MQCACF_FROM_Q_NAME,
-            CMQCFC.MQCACF_FROM_CHANNEL_NAME}
+            CMQCFC.MQCACF_FROM_CHANNEL_NAME, CMQCFC.MQCACF_TO_Q_NAME,
+            CMQCFC.MQCACF_TO_CHANNEL_NAME}
 #: attributes a request may not set (the queue manager keeps them)
 _READ_ONLY = frozenset({"CURDEPTH", "IPPROCS", "OPPROCS", "CRDATE", "CRTIME", "ALTDATE",
                         "ALTTIME"})
@@ -75,8 +76,19 @@ def flags(msg: pcf.PCFMessage) -> frozenset[str]:
     return frozenset(flags)
 
 
+def target(msg: pcf.PCFMessage, verb: str, name: int, copy_from: int, copy_to: int
+           ) -> tuple[str, str, dict[str, object]]:
+    """(MQSC verb, object name, LIKE) of a create, change, copy or delete request: a Copy
+    is DEFINE of the To name LIKE the From name."""
+    if verb == "COPY":
+        return "DEFINE", required_name(msg, copy_to), {"LIKE": required_name(msg, copy_from)}
+    return verb, required_name(msg, name), {}
+
+
 def change_q(req: PcfRequest, msg: pcf.PCFMessage, verb: str) -> list[Response]:
-    name = required_name(msg, CMQC.MQCA_Q_NAME)
+    """Create / Change / Copy (DEFINE LIKE FromQName as ToQName) / Delete Queue."""
+    verb, name, extra = target(msg, verb, CMQC.MQCA_Q_NAME, CMQCFC.MQCACF_FROM_Q_NAME,
+                               CMQCFC.MQCACF_TO_Q_NAME)
     qtype = msg.get(CMQC.MQIA_Q_TYPE)
     if qtype is None:
         if verb != "DELETE":
@@ -89,13 +101,21 @@ def change_q(req: PcfRequest, msg: pcf.PCFMessage, verb: str) -> list[Response]:
         objtype = QTYPE_TO_OBJ[qtype]
     else:
         raise Refused(CMQCFC.MQRCCF_Q_TYPE_ERROR)
-    params = {} if verb == "DELETE" else attributes(msg, _Q)
+    params = {} if verb == "DELETE" else {**extra, **attributes(msg, _Q)}
     return req.run(MQSCCommand(verb, objtype, name, params, flags(msg)))
 
 
+def clear_q(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
+    """Clear Queue: CLEAR QLOCAL (a queue open or holding uncommitted messages refuses)."""
+    return req.run(MQSCCommand("CLEAR", "QLOCAL", required_name(msg, CMQC.MQCA_Q_NAME), {},
+                               frozenset()))
+
+
 def change_channel(req: PcfRequest, msg: pcf.PCFMessage, verb: str) -> list[Response]:
-    name = required_name(msg, CMQCFC.MQCACH_CHANNEL_NAME)
-    params: dict[str, object] = {}
+    """Create / Change / Copy (DEFINE LIKE FromChannelName as ToChannelName) / Delete
+    Channel."""
+    verb, name, params = target(msg, verb, CMQCFC.MQCACH_CHANNEL_NAME,
+                                CMQCFC.MQCACF_FROM_CHANNEL_NAME, CMQCFC.MQCACF_TO_CHANNEL_NAME)
     if verb != "DELETE":
         chltype = msg.get(CMQCFC.MQIACH_CHANNEL_TYPE)
         if chltype is None:
@@ -184,11 +204,14 @@ CHANGES: dict[int, PcfHandler] = {
     CMQCFC.MQCMD_CREATE_Q: partial(change_q, verb="DEFINE"),
     CMQCFC.MQCMD_CHANGE_Q: partial(change_q, verb="ALTER"),
     CMQCFC.MQCMD_DELETE_Q: partial(change_q, verb="DELETE"),
+    CMQCFC.MQCMD_COPY_Q: partial(change_q, verb="COPY"),
+    CMQCFC.MQCMD_CLEAR_Q: clear_q,
     CMQCFC.MQCMD_RESET_Q_MGR: reset_q_mgr,
     CMQCFC.MQCMD_CHANGE_Q_MGR: change_q_mgr,
     CMQCFC.MQCMD_CREATE_CHANNEL: partial(change_channel, verb="DEFINE"),
     CMQCFC.MQCMD_CHANGE_CHANNEL: partial(change_channel, verb="ALTER"),
     CMQCFC.MQCMD_DELETE_CHANNEL: partial(change_channel, verb="DELETE"),
+    CMQCFC.MQCMD_COPY_CHANNEL: partial(change_channel, verb="COPY"),
     CMQCFC.MQCMD_START_CHANNEL: partial(channel_control, verb="START"),
     CMQCFC.MQCMD_STOP_CHANNEL: partial(channel_control, verb="STOP"),
     CMQCFC.MQCMD_PING_CHANNEL: partial(channel_control, verb="PING"),

@@ -11,7 +11,7 @@ from functools import partial
 import attrs
 
 from mqpy import CMQC, CMQCFC, CMQXC, pcf
-from mqpy.command.changes import attributes, flags
+from mqpy.command.changes import attributes, flags, target
 from mqpy.command.requests import (
     PcfHandler,
     PcfRequest,
@@ -74,13 +74,7 @@ SERVICE = Family("SERVICE", CMQC.MQCA_SERVICE_NAME, CMQCFC.MQCACF_FROM_SERVICE_N
 def change_object(req: PcfRequest, msg: pcf.PCFMessage, family: Family, verb: str
                   ) -> list[Response]:
     """Create (DEFINE), Change (ALTER), Copy (DEFINE LIKE) or Delete an object."""
-    params: dict[str, object] = {}
-    if verb == "COPY":
-        params["LIKE"] = required_name(msg, family.copy_from)
-        name = required_name(msg, family.copy_to)
-        verb = "DEFINE"
-    else:
-        name = required_name(msg, family.name)
+    verb, name, params = target(msg, verb, family.name, family.copy_from, family.copy_to)
     if verb != "DELETE":
         params.update(attributes(msg, pcfmap.by_parameter(family.table), family.control,
                                  family.read_only))

@@ -243,3 +243,27 @@ def test_a_value_the_attribute_cannot_hold_is_refused(pcf_exec, command, params,
     assert _reason(lambda: getattr(pcf_exec, command)(params)) == expected
     assert _reason(lambda: pcf_exec.MQCMD_INQUIRE_NAMELIST(
         {CMQC.MQCA_NAMELIST_NAME: b"NL.LONG"})) == CMQC.MQRC_UNKNOWN_OBJECT_NAME
+
+
+def test_copy_and_clear_queue_copy_channel_and_channel_names(pcf_exec):
+    """Given APP.Q holding a message with MAXDEPTH 4000, when Copy Queue makes APP.COPY
+    from it, then the copy has its MAXDEPTH and no messages; Clear Queue empties APP.Q;
+    Copy Channel makes a SVRCONN like an existing one, and Inquire Channel Names of
+    SVRCONN channels lists it."""
+    pcf_exec.MQCMD_CHANGE_Q({CMQC.MQCA_Q_NAME: QUEUE.encode(), CMQC.MQIA_Q_TYPE: CMQC.MQQT_LOCAL,
+                             CMQC.MQIA_MAX_Q_DEPTH: 4000})
+    pymqi.Queue(pcf_exec.qm, QUEUE).put(b"kept")
+    pcf_exec.MQCMD_COPY_Q({CMQCFC.MQCACF_FROM_Q_NAME: QUEUE.encode(),
+                           CMQCFC.MQCACF_TO_Q_NAME: b"APP.COPY",
+                           CMQC.MQIA_Q_TYPE: CMQC.MQQT_LOCAL})
+    (copy,) = pcf_exec.MQCMD_INQUIRE_Q({CMQC.MQCA_Q_NAME: b"APP.COPY"})
+    assert (copy[CMQC.MQIA_MAX_Q_DEPTH], copy[CMQC.MQIA_CURRENT_Q_DEPTH]) == (4000, 0)
+    pcf_exec.MQCMD_CLEAR_Q({CMQC.MQCA_Q_NAME: QUEUE.encode()})
+    (cleared,) = pcf_exec.MQCMD_INQUIRE_Q({CMQC.MQCA_Q_NAME: QUEUE.encode()})
+    assert cleared[CMQC.MQIA_CURRENT_Q_DEPTH] == 0
+    pcf_exec.MQCMD_COPY_CHANNEL({CMQCFC.MQCACF_FROM_CHANNEL_NAME: b"SYSTEM.DEF.SVRCONN",
+                                 CMQCFC.MQCACF_TO_CHANNEL_NAME: b"COPY.SVRCONN",
+                                 CMQCFC.MQIACH_CHANNEL_TYPE: CMQXC.MQCHT_SVRCONN})
+    (names,) = pcf_exec.MQCMD_INQUIRE_CHANNEL_NAMES({
+        CMQCFC.MQCACH_CHANNEL_NAME: b"COPY.*", CMQCFC.MQIACH_CHANNEL_TYPE: CMQXC.MQCHT_SVRCONN})
+    assert [n.strip() for n in names[CMQCFC.MQCACH_CHANNEL_NAMES]] == [b"COPY.SVRCONN"]
