@@ -133,7 +133,7 @@ def _client(port: int, index: int, scenario: str, stop: threading.Event,
     put_opts = CMQC.MQPMO_SYNCPOINT if persistent else CMQC.MQPMO_NO_SYNCPOINT
     get_opts = CMQC.MQGMO_SYNCPOINT if persistent else CMQC.MQGMO_NO_SYNCPOINT
     n, total = 0, 0.0
-    addresses[index] = qm.get_handle().local_address
+    addresses[index] = qm.connection().local_address
     ready.wait()
     while not stop.is_set():
         t0 = time.perf_counter()

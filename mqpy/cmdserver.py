@@ -5,7 +5,7 @@ request's ReplyToQ/ReplyToQMgr in the same unit of work and commits, so a reques
 answered exactly once even across a crash. It serves MQCMD_ESCAPE with MQET_MQSC (the MQSC
 text run as runmqsc would; one response per block of output: an AMQ message and the
 DISPLAY lines under it) and the PCF commands of :mod:`mqpy.command` (inquiries, changes,
-clusters), all on the MQSC processor.
+object families, security records, connections, clusters), all on the MQSC processor.
 
 Authority (:mod:`mqpy.command.authority`): each request is run for the MQMD UserIdentifier
 it carries, which the queue manager fills from the putting connection's user unless that
@@ -39,7 +39,9 @@ from mqpy import CMQC, CMQCFC, config, errorlog, inprocess, pcf
 from mqpy.command.authority import RequestAuthority, authority_for
 from mqpy.command.changes import CHANGES
 from mqpy.command.clusters import CLUSTER, inquire_cluster_q, wants_cluster_queues
+from mqpy.command.connections import CONNECTIONS
 from mqpy.command.inquiries import INQUIRIES
+from mqpy.command.objects import OBJECTS
 from mqpy.command.requests import (
     PcfHandler,
     PcfRequest,
@@ -48,6 +50,7 @@ from mqpy.command.requests import (
     check_shapes,
     name_of,
 )
+from mqpy.command.security import SECURITY
 from mqpy.errors import MQMIError
 from mqpy.mqi import Queue, QueueManager, attach
 from mqpy.mqsc.processor import MQSCProcessor
@@ -104,7 +107,8 @@ def _escape(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
 _HANDLERS: dict[int, PcfHandler] = {
     CMQCFC.MQCMD_ESCAPE: _escape,
     CMQCFC.MQCMD_PING_Q_MGR: lambda req, msg: [Response()],
-    **INQUIRIES, **CHANGES, **CLUSTER,
+    **INQUIRIES, **CHANGES, **CLUSTER, **OBJECTS, **SECURITY,
+    **CONNECTIONS,
 }
 
 
@@ -257,14 +261,15 @@ class CommandServer:
         filters = [p for p in msg.params if isinstance(p, pcf.FILTERS)]
         if not filters:
             return handler(req, msg)
-        # a filter command: the inquiry without its filter, then only the objects that pass
+        # a filter command: the inquiry without its filter (asking for the filtered
+        # attribute too), then only the objects that pass
         (condition,) = filters if len(filters) == 1 else (None,)
         if condition is None:
             raise Refused(CMQCFC.MQRCCF_TOO_MANY_FILTERS)
         if reason := pcf.filter_error(condition):
             raise Refused(reason)
-        responses = handler(req, pcf.PCFMessage(msg.header,
-                                                [p for p in msg.params if p is not condition]))
+        unfiltered = pcf.PCFMessage(msg.header, [p for p in msg.params if p is not condition])
+        responses = handler(req, pcf.asking_for(unfiltered, condition.Parameter))
         kept = [r for r in responses
                 if r.comp != CMQC.MQCC_OK or pcf.filter_matches(condition, r.params)]
         return kept or [Response()]

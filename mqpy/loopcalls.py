@@ -284,7 +284,7 @@ class ThreadVerbs(_Threaded):
 def mqi_port(handle: Any, limiter: trio.CapacityLimiter,
              gone: trio.Event | None = None) -> Any:
     """One async MQI over ``handle``: an engine Connection, an async connection, or a blocking
-    one (``QueueManager.get_handle()`` of a bindings or client connection)."""
+    one (``QueueManager.connection()`` of a bindings or client connection)."""
     if isinstance(handle, AsyncMQIVerbs):
         return handle
     if hasattr(handle, "deferred_lsn"):

@@ -207,11 +207,19 @@ class QueueManager:
     def is_connected(self) -> bool:
         return self._conn is not None and getattr(self._conn, "connected", True)
 
-    def get_handle(self) -> Backend:
-        """The connection itself (an embedded one is the engine's, never a trace wrapper)."""
+    def connection(self) -> Backend:
+        """The connection itself (an embedded one is the engine's, never a trace wrapper):
+        what mqpy's own code calls beyond the MQI (prepare, resolve, put1, abend...)."""
         if self._conn is None:
             raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_HCONN_ERROR)
         return self._conn
+
+    def get_handle(self) -> int:
+        """pymqi's: the connection handle (Hconn) as an integer; PYIFError when not
+        connected."""
+        if self._conn is None:
+            raise PYIFError("not connected")
+        return int(getattr(self._conn, "hconn", 0) or 0)
 
     def get_name(self) -> str:
         return self._name

@@ -491,6 +491,30 @@ def _generic(pattern: bytes, value: bytes) -> bool:
     return value == pattern
 
 
+def _attrs_list_parameters() -> frozenset[int]:
+    return frozenset(
+        value for name, value in vars(CMQCFC).items()
+        if name.startswith(("MQIACF_", "MQIACH_")) and name.endswith("_ATTRS")
+        and isinstance(value, int))
+
+
+#: the MQIACF_*_ATTRS / MQIACH_*_ATTRS ids: an inquiry's list of the attributes it asks for
+ATTRS_LISTS = _attrs_list_parameters()
+
+
+def asking_for(msg: PCFMessage, parameter: int) -> PCFMessage:
+    """``msg`` with ``parameter`` added to its attribute list (if it has one that does not
+    ask for all): what a filter command asks of the inquiry it filters, as IBM's command
+    server evaluates a filter on an attribute not asked for and returns it too."""
+    params: list[Parameter] = []
+    for p in msg.params:
+        if isinstance(p, CFIL) and p.Parameter in ATTRS_LISTS \
+                and CMQCFC.MQIACF_ALL not in p.Values and parameter not in p.Values:
+            p = CFIL(p.Parameter, [*p.Values, parameter])
+        params.append(p)
+    return PCFMessage(msg.header, params)
+
+
 def filter_matches(f: CFIF | CFSF | CFBF, params: list[Parameter]) -> bool:
     """Does a response's data pass ``f`` (the filter command's "Parameter Operator
     FilterValue")? Strings compare without their trailing blanks; a response without the

@@ -136,16 +136,6 @@ class Filter:
         return FilterOperator(self.selector, name)
 
 
-def _attrs_list_parameters() -> frozenset[int]:
-    """MQIACF_*_ATTRS / MQIACH_*_ATTRS ids: pymqi sends a single int for one of these as a
-    one-element MQCFIL (MQAI's behaviour), since the command server expects a list."""
-    return frozenset(
-        value for name, value in vars(CMQCFC).items()
-        if name.startswith(("MQIACF_", "MQIACH_")) and name.endswith("_ATTRS")
-        and isinstance(value, int))
-
-
-_ATTRS_LISTS = _attrs_list_parameters()
 
 
 def _structure(parameter: int, value: Any, encoding: str) -> pcf.Parameter:
@@ -155,7 +145,7 @@ def _structure(parameter: int, value: Any, encoding: str) -> pcf.Parameter:
         raise TypeError(f"PCF parameter {parameter}: {value!r} is not an int, a string "
                         "or a list of them")
     if isinstance(value, int):
-        if parameter in _ATTRS_LISTS:
+        if parameter in pcf.ATTRS_LISTS:
             return pcf.CFIL(parameter, [value])
         return pcf.CFIN(parameter, value)
     if isinstance(value, (str, bytes)):

@@ -182,7 +182,7 @@ def parse_prepare_key(key: bytes) -> InDoubt | None:
 
 def indoubt_batch(qm: QueueManager, channel: str) -> InDoubt | None:
     """The channel's in-doubt batch, if it has one."""
-    for key in qm.get_handle().indoubt():
+    for key in qm.connection().indoubt():
         parsed = parse_prepare_key(key)
         if parsed is not None and parsed.channel == channel:
             return parsed

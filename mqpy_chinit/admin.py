@@ -26,7 +26,7 @@ class MQSCAdmin:
 
     def channel_decision(self, query: dict[str, object]) -> dict[str, object]:
         """The CHLAUTH decision, straight from the queue manager (SPI over bindings)."""
-        return self._qm.get_handle().channel_decision(query)
+        return self._qm.connection().channel_decision(query)
 
     def run(self, text: str) -> tuple[bool, list[str]]:
         cmd = parse_command(text)

@@ -206,7 +206,7 @@ def disconnect_abnormally(qm: mqpy.QueueManager) -> None:
     at a forced stop could otherwise slip a message into the unit of work and have it
     committed, and lost, on the way out.)"""
     try:
-        qm.get_handle().abend()
+        qm.connection().abend()
     except (mqpy.MQMIError, mqpy.PYIFError, AttributeError):
         try:
             qm.backout()

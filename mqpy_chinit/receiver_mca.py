@@ -405,7 +405,7 @@ class ReceiverMCA:
             return [], False  # the first arrival needs deliver: no round trip for nothing
         # the commit ends the same round trip: made only if every call completed, which
         # is when syncq.done holds
-        done, committed = batchcalls.run_quiet(qm.get_handle(), steps + tail, bool(tail))
+        done, committed = batchcalls.run_quiet(qm.connection(), steps + tail, bool(tail))
         put, replaced = self._run_done(sizes, tail, done)
         if replaced and not committed:
             qm.commit()
@@ -419,7 +419,7 @@ class ReceiverMCA:
         checks made earlier: every batch but a channel's first), the run's round trip is
         made on the bindings socket without a worker thread (batchcalls.run_quiet_in_loop),
         else by :meth:`_put_run` in one, as before."""
-        handle = qm.get_handle()
+        handle = qm.connection()
         if batchcalls.in_loop(handle):
             made = self._put_steps(qm, evs, record, may_call=False)
             if made is not None and made[0]:
@@ -515,7 +515,7 @@ class ReceiverMCA:
     def _put_arrival(self, qm: mqpy.QueueManager, dest_q: bytes, dest_qm: bytes,
                      md: mqpy.MD, data: bytes, sync: int) -> None:
         """One arrival's MQPUT1 with the authority PUTAUT names (``putaut``); blocking."""
-        qm.get_handle().put1(*self._arrival_put1(qm, dest_q, dest_qm, md, data, sync,
+        qm.connection().put1(*self._arrival_put1(qm, dest_q, dest_qm, md, data, sync,
                                                   md.UserIdentifier))
 
     def _arrival_put1(self, qm: mqpy.QueueManager, dest_q: bytes, dest_qm: bytes,
@@ -562,7 +562,7 @@ class ReceiverMCA:
         options = CMQC.MQOO_OUTPUT | CMQC.MQOO_SET_ALL_CONTEXT | CMQC.MQOO_BIND_NOT_FIXED
         if alternate:
             options |= CMQC.MQOO_ALTERNATE_USER_AUTHORITY
-        handle = qm.get_handle()
+        handle = qm.connection()
         try:
             hobj = handle.open(od, options)
         except mqpy.MQMIError:
@@ -606,7 +606,7 @@ class ReceiverMCA:
             self._used = set()
         else:
             handles = {key: self._handles.pop(key) for key in keys if key in self._handles}
-        handle = qm.get_handle()
+        handle = qm.connection()
         try:
             for hobj in handles.values():
                 if hobj is not None:

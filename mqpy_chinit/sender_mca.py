@@ -217,7 +217,7 @@ class SenderMCA:
             await conv.close(decided.close)
             raise _ended(decided)
         if indoubt is not None and decided.commit is not None:
-            await mqi(qm.get_handle().resolve, indoubt.key, decided.commit)
+            await mqi(qm.connection().resolve, indoubt.key, decided.commit)
         self.batches.resynced(decided.seq, decided.luwid)
         self.status.indoubt = False
         self.status.last_seqno = self.status.cur_seqno = decided.seq
@@ -282,7 +282,7 @@ class SenderMCA:
         limit = max_bytes if max_bytes else mqiflows.RUN_BYTES
         if limit <= 0 or count <= 0:
             return []
-        return self._xmitq_gets(xq).run(qm.get_handle(), count, limit)
+        return self._xmitq_gets(xq).run(qm.connection(), count, limit)
 
     async def _run_of_gets_in_loop(self, qm: mqpy.QueueManager, xq: mqpy.Queue, count: int,
                                    max_bytes: int) -> list[batchcalls.Got]:
@@ -291,7 +291,7 @@ class SenderMCA:
         limit = max_bytes if max_bytes else mqiflows.RUN_BYTES
         if limit <= 0 or count <= 0:
             return []
-        got = await self._xmitq_gets(xq).run_in_loop(qm.get_handle(), count, limit)
+        got = await self._xmitq_gets(xq).run_in_loop(qm.connection(), count, limit)
         return got if got is not None else await mqi(self._run_of_gets, qm, xq, count,
                                                      max_bytes)
 
@@ -322,7 +322,7 @@ class SenderMCA:
         that an idle channel does not stay in doubt until the log's next force."""
         limit = max_bytes if max_bytes else mqiflows.RUN_BYTES
         gets = count if count > 0 and limit > 0 else 0
-        return self._xmitq_gets(xq).run(qm.get_handle(), gets, limit,
+        return self._xmitq_gets(xq).run(qm.connection(), gets, limit,
                                         resolve=(key, True, count <= 0))
 
     async def _confirmed_in_loop(self, qm: mqpy.QueueManager, xq: mqpy.Queue, key: bytes,
@@ -331,7 +331,7 @@ class SenderMCA:
         else in a worker thread."""
         limit = max_bytes if max_bytes else mqiflows.RUN_BYTES
         gets = count if count > 0 and limit > 0 else 0
-        got = await self._xmitq_gets(xq).run_in_loop(qm.get_handle(), gets, limit,
+        got = await self._xmitq_gets(xq).run_in_loop(qm.connection(), gets, limit,
                                                      resolve=(key, True, count <= 0))
         return got if got is not None else await mqi(self._confirmed, qm, xq, key, count,
                                                      max_bytes)
@@ -534,7 +534,7 @@ class SenderMCA:
         before: list[Step] = [("resolve", (commit, True, False))] if commit is not None \
             else []
         if not self.syncq.replace_in_uow(record, before, prepare=key):
-            qm.get_handle().prepare(key)
+            qm.connection().prepare(key)
 
     async def _harden_in_loop(self, qm: mqpy.QueueManager, record: syncrecord.SyncRecord,
                               key: bytes, commit: bytes | None = None) -> None:
@@ -546,7 +546,7 @@ class SenderMCA:
         if prepared is None:
             await mqi(self._harden, qm, record, key, commit)
         elif not prepared:
-            await mqi(qm.get_handle().prepare, key)
+            await mqi(qm.connection().prepare, key)
 
     async def _confirmation(self, conv: Conversation, qm: mqpy.QueueManager) -> InFlight:
         """Pipelining: the partner's STATUS for the batch in flight, which is returned (no
@@ -569,7 +569,7 @@ class SenderMCA:
         if action.uow:
             await mqi(self._back_out, qm, action.key)
         elif action.key is not None:
-            await mqi(qm.get_handle().resolve, action.key, False)
+            await mqi(qm.connection().resolve, action.key, False)
         self.status.indoubt = False
         raise status_error(ev)
 
@@ -579,7 +579,7 @@ class SenderMCA:
         would force it)."""
         flight = await self._confirmation(conv, qm)
         if flight.key is not None:
-            await mqi(qm.get_handle().resolve, flight.key, True, force)
+            await mqi(qm.connection().resolve, flight.key, True, force)
         self.batches.confirmed(flight)
         self._batch_confirmed(flight)
 
@@ -596,7 +596,7 @@ class SenderMCA:
         non-persistent messages, committed already) and the unit of work in progress (the
         next batch's gets)."""
         if key is not None:
-            qm.get_handle().resolve(key, False)
+            qm.connection().resolve(key, False)
         qm.backout()
 
     async def _commit_gets(self, qm: mqpy.QueueManager, settled: bytes | None) -> None:
@@ -604,7 +604,7 @@ class SenderMCA:
         force: nothing in them is persistent), in one round trip from the event loop when it
         can be. ``settled``: the in-doubt key of the batch before, confirmed by the partner
         (pipelining), committed first and forced, since no prepare follows to force it."""
-        handle = qm.get_handle()
+        handle = qm.connection()
         if settled is None:
             if batchcalls.in_loop(handle) and await batchcalls.call_in_loop(
                     handle, SegmentType.MQCMIT, ()) is not None:

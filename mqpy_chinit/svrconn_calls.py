@@ -68,7 +68,7 @@ class MQICalls:
                                          adopted=bool(decision.get("adopted")))
         self.status.mcauser = security.user
         conn = await self.chinit.connect_for(security, appl)
-        handle = conn.get_handle() if hasattr(conn, "get_handle") else conn
+        handle = conn.connection() if hasattr(conn, "connection") else conn
         if appl and isinstance(getattr(handle, "appl_name", None), bytes):
             handle.appl_name = appl.encode("latin-1", "replace")[:28]
         cc.backend = loopcalls.mqi_port(handle, self.registry.limiter)

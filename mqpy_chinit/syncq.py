@@ -80,7 +80,7 @@ class ChannelSyncQ:
         before = before or []
         ours = self.steps(record)
         if before or ours:
-            done, prepared = batchcalls.run_quiet(self.qm.get_handle(), [*before, *ours],
+            done, prepared = batchcalls.run_quiet(self.qm.connection(), [*before, *ours],
                                                 prepare=prepare if ours else None)
             for result in done[:len(before)]:
                 if isinstance(result, mqpy.MQMIError):
@@ -104,7 +104,7 @@ class ChannelSyncQ:
         if self.msgid is None:
             return None
         before = before or []
-        ran = await batchcalls.run_quiet_in_loop(self.qm.get_handle(),
+        ran = await batchcalls.run_quiet_in_loop(self.qm.connection(),
                                                [*before, *self.steps(record)],
                                                prepare=prepare)
         if ran is None:

@@ -1,5 +1,5 @@
-"""The PCF commands that change something: Create, Change, Copy and Delete Queue, Channel
-and Service; Start, Stop, Ping, Reset and Resolve Channel; Start and Stop Service; Refresh
+"""The PCF commands that change something: Create, Change, Copy and Delete Queue and
+Channel; Clear Queue; Change Queue Manager; Start, Stop, Ping, Reset and Resolve Channel; Start and Stop Service; Refresh
 Security; Reset Queue Manager. Each is the processor's command (an MQSCCommand built from
 the request's values, never MQSC text), run for the request's requester."""
 
@@ -21,19 +21,21 @@ from mqpy.command.requests import (
 from mqpy.mqsc import pcfmap
 from mqpy.mqsc.parser import MQSCCommand
 
-__all__ = ["CHANGES"]
+__all__ = ["CHANGES", "attributes", "flags", "target"]
 
 _Q = pcfmap.by_parameter(pcfmap.QUEUE)
 _CHL = pcfmap.by_parameter(pcfmap.CHANNEL)
 _CHL_BY_KW = pcfmap.by_keyword(pcfmap.CHANNEL)
-_SERVICE = pcfmap.by_parameter(pcfmap.SERVICE)
+_QMGR = pcfmap.by_parameter(pcfmap.QMGR)
+#: queue-manager attributes Change Queue Manager may not set (the queue manager's own)
+_QMGR_KEPT = frozenset({"QMNAME", "QMID", "CMDLEVEL", "PLATFORM", "SYNCPT", "VERSION",
+                        "COMMANDQ", "MAXPRTY", "DISTL", "CRDATE", "CRTIME", "ALTDATE",
+                        "ALTTIME"})
 #: parameters that steer a command rather than set an attribute
 _CONTROL = {CMQC.MQCA_Q_NAME, CMQC.MQIA_Q_TYPE, CMQCFC.MQIACF_REPLACE, CMQCFC.MQIACF_PURGE,
             CMQCFC.MQCACH_CHANNEL_NAME, CMQCFC.MQIACH_CHANNEL_TYPE, CMQCFC.MQCACF_FROM_Q_NAME,
-            CMQCFC.MQCACF_FROM_CHANNEL_NAME}
-#: what a service command's parameters name rather than set
-_SERVICE_CONTROL = {CMQC.MQCA_SERVICE_NAME, CMQCFC.MQCACF_FROM_SERVICE_NAME,
-                    CMQCFC.MQCACF_TO_SERVICE_NAME, CMQCFC.MQIACF_REPLACE}
+            CMQCFC.MQCACF_FROM_CHANNEL_NAME, CMQCFC.MQCACF_TO_Q_NAME,
+            CMQCFC.MQCACF_TO_CHANNEL_NAME}
 #: attributes a request may not set (the queue manager keeps them)
 _READ_ONLY = frozenset({"CURDEPTH", "IPPROCS", "OPPROCS", "CRDATE", "CRTIME", "ALTDATE",
                         "ALTTIME"})
@@ -42,20 +44,21 @@ _MODE = {CMQCFC.MQMODE_QUIESCE: "QUIESCE", CMQCFC.MQMODE_FORCE: "FORCE",
 _STOP_STATUS = {CMQCFC.MQCHS_STOPPED: "STOPPED", CMQCFC.MQCHS_INACTIVE: "INACTIVE"}
 
 
-def _attributes(msg: pcf.PCFMessage, table: Mapping[int, pcfmap.PcfAttr],
-                control: Iterable[int] = _CONTROL) -> dict[str, object]:
+def attributes(msg: pcf.PCFMessage, table: Mapping[int, pcfmap.PcfAttr],
+               control: Iterable[int] = _CONTROL,
+               read_only: Iterable[str] = _READ_ONLY) -> dict[str, object]:
     """A create or change request's attributes as MQSC keywords and stored values. A
     parameter the object does not have, one the queue manager keeps, or one in the
     wrong structure (an MQCFIN for a string, an MQCFSL for one name) is refused with
     the reason naming the structure it came in (MQRCCF_CFIN_PARM_ID_ERROR...); a word
     with no meaning is MQRCCF_PARM_VALUE_ERROR."""
     out: dict[str, object] = {}
-    skip = set(control)
+    skip, kept = set(control), set(read_only)
     for p in msg.params:
         if p.Parameter in skip:
             continue
         attr = table.get(p.Parameter)
-        if attr is None or attr.keyword in _READ_ONLY or not attr.accepts(p):
+        if attr is None or attr.keyword in kept or not attr.accepts(p):
             raise Refused(pcfmap.parm_id_error(p))
         try:
             out[attr.keyword] = attr.from_pcf(p.value)
@@ -64,7 +67,7 @@ def _attributes(msg: pcf.PCFMessage, table: Mapping[int, pcfmap.PcfAttr],
     return out
 
 
-def _flags(msg: pcf.PCFMessage) -> frozenset[str]:
+def flags(msg: pcf.PCFMessage) -> frozenset[str]:
     flags = set()
     if msg.get(CMQCFC.MQIACF_REPLACE) == CMQCFC.MQRP_YES:
         flags.add("REPLACE")
@@ -73,8 +76,19 @@ def _flags(msg: pcf.PCFMessage) -> frozenset[str]:
     return frozenset(flags)
 
 
+def target(msg: pcf.PCFMessage, verb: str, name: int, copy_from: int, copy_to: int
+           ) -> tuple[str, str, dict[str, object]]:
+    """(MQSC verb, object name, LIKE) of a create, change, copy or delete request: a Copy
+    is DEFINE of the To name LIKE the From name."""
+    if verb == "COPY":
+        return "DEFINE", required_name(msg, copy_to), {"LIKE": required_name(msg, copy_from)}
+    return verb, required_name(msg, name), {}
+
+
 def change_q(req: PcfRequest, msg: pcf.PCFMessage, verb: str) -> list[Response]:
-    name = required_name(msg, CMQC.MQCA_Q_NAME)
+    """Create / Change / Copy (DEFINE LIKE FromQName as ToQName) / Delete Queue."""
+    verb, name, extra = target(msg, verb, CMQC.MQCA_Q_NAME, CMQCFC.MQCACF_FROM_Q_NAME,
+                               CMQCFC.MQCACF_TO_Q_NAME)
     qtype = msg.get(CMQC.MQIA_Q_TYPE)
     if qtype is None:
         if verb != "DELETE":
@@ -87,13 +101,21 @@ def change_q(req: PcfRequest, msg: pcf.PCFMessage, verb: str) -> list[Response]:
         objtype = QTYPE_TO_OBJ[qtype]
     else:
         raise Refused(CMQCFC.MQRCCF_Q_TYPE_ERROR)
-    params = {} if verb == "DELETE" else _attributes(msg, _Q)
-    return req.run(MQSCCommand(verb, objtype, name, params, _flags(msg)))
+    params = {} if verb == "DELETE" else {**extra, **attributes(msg, _Q)}
+    return req.run(MQSCCommand(verb, objtype, name, params, flags(msg)))
+
+
+def clear_q(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
+    """Clear Queue: CLEAR QLOCAL (a queue open or holding uncommitted messages refuses)."""
+    return req.run(MQSCCommand("CLEAR", "QLOCAL", required_name(msg, CMQC.MQCA_Q_NAME), {},
+                               frozenset()))
 
 
 def change_channel(req: PcfRequest, msg: pcf.PCFMessage, verb: str) -> list[Response]:
-    name = required_name(msg, CMQCFC.MQCACH_CHANNEL_NAME)
-    params: dict[str, object] = {}
+    """Create / Change / Copy (DEFINE LIKE FromChannelName as ToChannelName) / Delete
+    Channel."""
+    verb, name, params = target(msg, verb, CMQCFC.MQCACH_CHANNEL_NAME,
+                                CMQCFC.MQCACF_FROM_CHANNEL_NAME, CMQCFC.MQCACF_TO_CHANNEL_NAME)
     if verb != "DELETE":
         chltype = msg.get(CMQCFC.MQIACH_CHANNEL_TYPE)
         if chltype is None:
@@ -102,8 +124,8 @@ def change_channel(req: PcfRequest, msg: pcf.PCFMessage, verb: str) -> list[Resp
             params["CHLTYPE"] = _CHL_BY_KW["CHLTYPE"].from_pcf(chltype)
         except ValueError:
             raise Refused(CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR) from None
-        params.update(_attributes(msg, _CHL))
-    return req.run(MQSCCommand(verb, "CHANNEL", name, params, _flags(msg)))
+        params.update(attributes(msg, _CHL))
+    return req.run(MQSCCommand(verb, "CHANNEL", name, params, flags(msg)))
 
 
 def channel_control(req: PcfRequest, msg: pcf.PCFMessage, verb: str) -> list[Response]:
@@ -145,21 +167,6 @@ def refresh_security(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
     return req.run(MQSCCommand("REFRESH", "SECURITY", "", {"TYPE": kind}, frozenset()))
 
 
-def change_service(req: PcfRequest, msg: pcf.PCFMessage, verb: str) -> list[Response]:
-    """Create / Change / Copy / Delete Service: DEFINE (LIKE for a copy) / ALTER /
-    DELETE SERVICE with the attributes translated by ``pcfmap.SERVICE``."""
-    params: dict[str, object] = {}
-    if verb == "COPY":
-        params["LIKE"] = required_name(msg, CMQCFC.MQCACF_FROM_SERVICE_NAME)
-        name = required_name(msg, CMQCFC.MQCACF_TO_SERVICE_NAME)
-        verb = "DEFINE"
-    else:
-        name = required_name(msg, CMQC.MQCA_SERVICE_NAME)
-    if verb != "DELETE":
-        params.update(_attributes(msg, _SERVICE, _SERVICE_CONTROL))
-    return req.run(MQSCCommand(verb, "SERVICE", name, params, _flags(msg)))
-
-
 def service_control(req: PcfRequest, msg: pcf.PCFMessage, verb: str) -> list[Response]:
     """Start / Stop Service; with IgnoreState MQIS_YES a service already running (or
     already stopped) is no failure."""
@@ -183,24 +190,33 @@ def reset_q_mgr(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
     return req.run(MQSCCommand("RESET", "QMGR", None, {"TYPE": "STATISTICS"}, frozenset()))
 
 
+def change_q_mgr(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
+    """Change Queue Manager: ALTER QMGR with the attributes translated by
+    ``pcfmap.QMGR``; Force (MQIACF_FORCE) is accepted as ALTER QMGR FORCE."""
+    params = attributes(msg, _QMGR, {CMQCFC.MQIACF_FORCE}, _QMGR_KEPT)
+    force = frozenset({"FORCE"}) if msg.get(CMQCFC.MQIACF_FORCE) == CMQCFC.MQFC_YES \
+        else frozenset()
+    return req.run(MQSCCommand("ALTER", "QMGR", None, params, force))
+
+
 #: command -> handler
 CHANGES: dict[int, PcfHandler] = {
     CMQCFC.MQCMD_CREATE_Q: partial(change_q, verb="DEFINE"),
     CMQCFC.MQCMD_CHANGE_Q: partial(change_q, verb="ALTER"),
     CMQCFC.MQCMD_DELETE_Q: partial(change_q, verb="DELETE"),
+    CMQCFC.MQCMD_COPY_Q: partial(change_q, verb="COPY"),
+    CMQCFC.MQCMD_CLEAR_Q: clear_q,
     CMQCFC.MQCMD_RESET_Q_MGR: reset_q_mgr,
+    CMQCFC.MQCMD_CHANGE_Q_MGR: change_q_mgr,
     CMQCFC.MQCMD_CREATE_CHANNEL: partial(change_channel, verb="DEFINE"),
     CMQCFC.MQCMD_CHANGE_CHANNEL: partial(change_channel, verb="ALTER"),
     CMQCFC.MQCMD_DELETE_CHANNEL: partial(change_channel, verb="DELETE"),
+    CMQCFC.MQCMD_COPY_CHANNEL: partial(change_channel, verb="COPY"),
     CMQCFC.MQCMD_START_CHANNEL: partial(channel_control, verb="START"),
     CMQCFC.MQCMD_STOP_CHANNEL: partial(channel_control, verb="STOP"),
     CMQCFC.MQCMD_PING_CHANNEL: partial(channel_control, verb="PING"),
     CMQCFC.MQCMD_RESET_CHANNEL: partial(channel_control, verb="RESET"),
     CMQCFC.MQCMD_RESOLVE_CHANNEL: partial(channel_control, verb="RESOLVE"),
-    CMQCFC.MQCMD_CREATE_SERVICE: partial(change_service, verb="DEFINE"),
-    CMQCFC.MQCMD_CHANGE_SERVICE: partial(change_service, verb="ALTER"),
-    CMQCFC.MQCMD_COPY_SERVICE: partial(change_service, verb="COPY"),
-    CMQCFC.MQCMD_DELETE_SERVICE: partial(change_service, verb="DELETE"),
     CMQCFC.MQCMD_START_SERVICE: partial(service_control, verb="START"),
     CMQCFC.MQCMD_STOP_SERVICE: partial(service_control, verb="STOP"),
     CMQCFC.MQCMD_REFRESH_SECURITY: refresh_security,

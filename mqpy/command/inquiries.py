@@ -230,9 +230,9 @@ def inquire_q_mgr_status(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]
     return [Response(params)]
 
 
-def inquire_channel(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
-    name = required_name(msg, CMQCFC.MQCACH_CHANNEL_NAME)
-    objs = req.objects(("CHANNEL",), name)
+def _channels(req: PcfRequest, msg: pcf.PCFMessage) -> list:
+    """The channels ChannelName (generic or not) and ChannelType (default all) select."""
+    objs = req.objects(("CHANNEL",), required_name(msg, CMQCFC.MQCACH_CHANNEL_NAME))
     chltype = msg.get(CMQCFC.MQIACH_CHANNEL_TYPE, CMQC.MQCHT_ALL)
     if chltype != CMQC.MQCHT_ALL:
         try:
@@ -240,6 +240,18 @@ def inquire_channel(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
         except ValueError:
             raise Refused(CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR) from None
         objs = [o for o in objs if o.attributes.get("CHLTYPE") == word]
+    return objs
+
+
+def inquire_channel_names(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
+    """Inquire Channel Names: one response listing the channels selected."""
+    return [Response([pcf.CFSL(CMQCFC.MQCACH_CHANNEL_NAMES,
+                               [o.name.ljust(CMQC.MQ_CHANNEL_NAME_LENGTH)
+                                for o in _channels(req, msg)])])]
+
+
+def inquire_channel(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
+    objs = _channels(req, msg)
     if not objs:
         return [Response([], CMQC.MQCC_FAILED, CMQCFC.MQRCCF_CHANNEL_NOT_FOUND)]
     wanted = asked_attrs(msg, CMQCFC.MQIACF_CHANNEL_ATTRS)
@@ -307,19 +319,6 @@ def inquire_listener_status(req: PcfRequest, msg: pcf.PCFMessage) -> list[Respon
 
 
 
-def inquire_service(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
-    """Inquire Service: ServiceName always, the rest as ServiceAttrs asks."""
-    name = required_name(msg, CMQC.MQCA_SERVICE_NAME)
-    objs = req.objects(("SERVICE",), name)
-    if not objs:
-        return [Response([], CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_OBJECT_NAME)]
-    wanted = asked_attrs(msg, CMQCFC.MQIACF_SERVICE_ATTRS)
-    return [Response([param(pcfmap.SERVICE[0], obj.name),  # type: ignore[list-item]
-                      *attr_params(req.processor.stored_view(obj),
-                                    pcfmap.SERVICE[1:], wanted)])
-            for obj in objs]
-
-
 def inquire_service_status(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
     """Inquire Service Status: one response per running server service, its name
     always, then Status, ProcessId, StartDate, StartTime and the definition's
@@ -347,8 +346,8 @@ INQUIRIES: dict[int, PcfHandler] = {
     CMQCFC.MQCMD_INQUIRE_Q_MGR: inquire_q_mgr,
     CMQCFC.MQCMD_INQUIRE_Q_MGR_STATUS: inquire_q_mgr_status,
     CMQCFC.MQCMD_INQUIRE_CHANNEL: inquire_channel,
+    CMQCFC.MQCMD_INQUIRE_CHANNEL_NAMES: inquire_channel_names,
     CMQCFC.MQCMD_INQUIRE_CHANNEL_STATUS: inquire_channel_status,
     CMQCFC.MQCMD_INQUIRE_LISTENER_STATUS: inquire_listener_status,
-    CMQCFC.MQCMD_INQUIRE_SERVICE: inquire_service,
     CMQCFC.MQCMD_INQUIRE_SERVICE_STATUS: inquire_service_status,
 }

@@ -11,7 +11,7 @@ import attrs
 
 from mqpy import CMQC, CMQCFC, pcf
 from mqpy.engine.objects import QUEUE_TYPES
-from mqpy.mqsc import pcfmap
+from mqpy.mqsc import grammar, pcfmap
 from mqpy.mqsc.parser import MQSCCommand
 from mqpy.mqsc.processor import MQSCProcessor
 from mqpy.mqsc.results import EVERYONE, Requester
@@ -59,7 +59,9 @@ class PcfRequest:
         return self.processor.matching(objtypes, name, name.endswith("*"), self.who)
 
     def run(self, cmd: MQSCCommand) -> list[Response]:
-        """A command the processor runs (an MQSCCommand built from the request's values)."""
+        """A command the processor runs (an MQSCCommand built from the request's values,
+        each checked against what the MQSC command accepts)."""
+        check_values(cmd)
         result = self.processor.execute(cmd, self.who)
         if result.ok:
             return [Response()]
@@ -67,6 +69,35 @@ class PcfRequest:
 
 
 PcfHandler = Callable[[PcfRequest, pcf.PCFMessage], list[Response]]
+
+
+def _value_error(attr: grammar.Attr, value: object) -> int:
+    """The MQRCCF_* reason a value the attribute cannot hold gets (0: it can)."""
+    if attr.kind == grammar.LIST and isinstance(value, (list, tuple)):
+        if attr.max_items and len(value) > attr.max_items:
+            return CMQCFC.MQRCCF_PARM_VALUE_ERROR
+        if attr.length and any(len(str(v)) > attr.length for v in value):
+            return CMQCFC.MQRCCF_CFSL_STRING_LENGTH_ERR
+    elif attr.kind in (grammar.NAME, grammar.STRING) and attr.length \
+            and len(str(value)) > attr.length:
+        return CMQCFC.MQRCCF_CFST_STRING_LENGTH_ERR
+    elif attr.kind == grammar.INT and isinstance(value, int) and str(value) not in attr.values \
+            and not attr.minimum <= value <= attr.maximum:
+        return CMQCFC.MQRCCF_PARM_VALUE_ERROR
+    return 0
+
+
+def check_values(cmd: MQSCCommand) -> None:
+    """Refuse a value longer, or outside the range, than its MQSC keyword allows, as
+    runmqsc would refuse the same command's text (a longer string: the structure's
+    MQRCCF_*_STRING_LENGTH_ERR; a number out of range: MQRCCF_PARM_VALUE_ERROR)."""
+    spec = grammar.COMMANDS.get((cmd.verb, cmd.objtype))
+    if spec is None:
+        return
+    for keyword, value in cmd.params.items():
+        attr = spec.params.get(keyword)
+        if attr is not None and (reason := _value_error(attr, value)):
+            raise Refused(reason)
 
 QTYPE_TO_OBJ = {CMQC.MQQT_LOCAL: "QLOCAL", CMQC.MQQT_MODEL: "QMODEL",
                 CMQC.MQQT_ALIAS: "QALIAS", CMQC.MQQT_REMOTE: "QREMOTE"}

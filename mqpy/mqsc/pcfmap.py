@@ -17,9 +17,9 @@ from collections.abc import Mapping
 import attrs
 
 from mqpy import CMQC, CMQCFC, CMQXC, pcf
-from mqpy.engine import selectors
+from mqpy.engine import mqinq, selectors
 
-__all__ = ["CHANNEL", "PcfAttr", "QMGR", "QUEUE", "SERVICE", "SERVICE_STATUS", "WORDS",
+__all__ = ["AUTHINFO", "CHANNEL", "CHLAUTH", "CONNECTION", "LISTENER", "PROCESS", "NAMELIST", "PcfAttr", "QMGR", "QUEUE", "SERVICE", "SERVICE_STATUS", "WORDS",
            "by_keyword", "by_parameter", "parm_id_error"]
 
 #: keyword -> {MQSC word: MQ number}; the engine's MQINQ enums first.
@@ -89,6 +89,7 @@ class PcfAttr:
     keyword: str
     length: int = 0  #: 0 for integers; the MQ_*_LENGTH a string is padded to
     own_words: Mapping[str, int] | None = None
+    is_list: bool = False  #: a list of strings (an MQCFSL), such as a namelist's NAMES
 
     @property
     def is_string(self) -> bool:
@@ -101,6 +102,8 @@ class PcfAttr:
     def accepts(self, param: object) -> bool:
         """Whether a request's PCF structure is the type this attribute is carried in: an
         MQCFST for a string, an MQCFIN for an integer."""
+        if self.is_list:
+            return isinstance(param, pcf.CFSL)
         return isinstance(param, pcf.CFST if self.is_string else pcf.CFIN)
 
     def to_pcf(self, value: object) -> int | bytes | list[bytes]:
@@ -127,7 +130,7 @@ class PcfAttr:
             for word, number in words.items():
                 if number == value:
                     return word
-            if self.keyword not in ("KAINT",):
+            if self.keyword not in ("KAINT", "APPLTYPE"):
                 raise ValueError(f"{self.keyword}: {value}")
         return int(value)  # type: ignore[call-overload]
 
@@ -246,8 +249,7 @@ CHANNEL: tuple[PcfAttr, ...] = _t(
     (CMQC.MQCA_ALTERATION_TIME, "ALTTIME", CMQC.MQ_TIME_LENGTH),
 )
 
-#: queue-manager attributes (DISPLAY/ALTER QMGR <-> MQCMD_INQUIRE_Q_MGR).
-QMGR: tuple[PcfAttr, ...] = _t(
+_QMGR_OWN: tuple[PcfAttr, ...] = _t(
     (CMQC.MQCA_Q_MGR_NAME, "QMNAME", CMQC.MQ_Q_MGR_NAME_LENGTH),
     (CMQC.MQCA_Q_MGR_DESC, "DESCR", CMQC.MQ_Q_MGR_DESC_LENGTH),
     (CMQC.MQCA_DEAD_LETTER_Q_NAME, "DEADQ", _Q),
@@ -270,7 +272,136 @@ QMGR: tuple[PcfAttr, ...] = _t(
     (CMQC.MQCA_CREATION_DATE, "CRDATE", CMQC.MQ_CREATION_DATE_LENGTH),
     (CMQC.MQCA_CREATION_TIME, "CRTIME", CMQC.MQ_CREATION_TIME_LENGTH),
 )
+#: queue-manager attributes (DISPLAY/ALTER QMGR <-> Inquire / Change Queue Manager): those
+#: above, then the rest of MQINQ's (CONNAUTH, VERSION, CERTLABL...) with MQINQ's words
+QMGR: tuple[PcfAttr, ...] = _QMGR_OWN + tuple(
+    PcfAttr(selector, keyword, form if isinstance(form, int) else 0,
+            None if isinstance(form, int) or not form else form)
+    for selector, (keyword, _default, form) in mqinq.QMGR_ATTRIBUTES.items()
+    if selector not in {a.parameter for a in _QMGR_OWN})
 
+
+_CHECK = {"NONE": CMQCFC.MQCHK_NONE, "OPTIONAL": CMQCFC.MQCHK_OPTIONAL,
+          "REQUIRED": CMQCFC.MQCHK_REQUIRED, "REQDADM": CMQCFC.MQCHK_REQUIRED_ADMIN,
+          "ASQMGR": CMQCFC.MQCHK_AS_Q_MGR}
+
+#: namelist attributes (DEFINE/ALTER/DISPLAY NAMELIST <-> Create/Change/Copy/Inquire
+#: Namelist); NAMCOUNT is DISPLAY's, the queue manager keeps it.
+NAMELIST: tuple[PcfAttr, ...] = (
+    PcfAttr(CMQC.MQCA_NAMELIST_NAME, "NAMELIST", CMQC.MQ_NAMELIST_NAME_LENGTH),
+    PcfAttr(CMQC.MQCA_NAMELIST_DESC, "DESCR", CMQC.MQ_NAMELIST_DESC_LENGTH),
+    PcfAttr(CMQC.MQCA_NAMES, "NAMES", CMQC.MQ_OBJECT_NAME_LENGTH, is_list=True),
+    PcfAttr(CMQC.MQIA_NAME_COUNT, "NAMCOUNT"),
+    PcfAttr(CMQC.MQCA_ALTERATION_DATE, "ALTDATE", CMQC.MQ_DATE_LENGTH),
+    PcfAttr(CMQC.MQCA_ALTERATION_TIME, "ALTTIME", CMQC.MQ_TIME_LENGTH),
+)
+
+#: authentication information attributes (DEFINE/ALTER/DISPLAY AUTHINFO <-> Create/Change/
+#: Copy/Inquire Authentication Information).
+AUTHINFO: tuple[PcfAttr, ...] = _t(
+    (CMQC.MQCA_AUTH_INFO_NAME, "AUTHINFO", CMQC.MQ_AUTH_INFO_NAME_LENGTH),
+    (CMQC.MQIA_AUTH_INFO_TYPE, "AUTHTYPE", 0, {
+        "CRLLDAP": CMQC.MQAIT_CRL_LDAP, "OCSP": CMQC.MQAIT_OCSP,
+        "IDPWOS": CMQC.MQAIT_IDPW_OS, "IDPWLDAP": CMQC.MQAIT_IDPW_LDAP}),
+    (CMQC.MQCA_AUTH_INFO_DESC, "DESCR", CMQC.MQ_AUTH_INFO_DESC_LENGTH),
+    (CMQC.MQIA_CHECK_CLIENT_BINDING, "CHCKCLNT", 0, _CHECK),
+    (CMQC.MQIA_CHECK_LOCAL_BINDING, "CHCKLOCL", 0, _CHECK),
+    (CMQC.MQIA_ADOPT_CONTEXT, "ADOPTCTX", 0, {"YES": CMQCFC.MQADPCTX_YES,
+                                               "NO": CMQCFC.MQADPCTX_NO}),
+    (CMQC.MQIA_AUTHENTICATION_FAIL_DELAY, "FAILDLAY"),
+    (CMQC.MQCA_AUTH_INFO_CONN_NAME, "CONNAME", CMQC.MQ_AUTH_INFO_CONN_NAME_LENGTH),
+    (CMQC.MQCA_AUTH_INFO_OCSP_URL, "OCSPURL", CMQC.MQ_AUTH_INFO_OCSP_URL_LENGTH),
+    (CMQC.MQCA_ALTERATION_DATE, "ALTDATE", CMQC.MQ_DATE_LENGTH),
+    (CMQC.MQCA_ALTERATION_TIME, "ALTTIME", CMQC.MQ_TIME_LENGTH),
+)
+
+#: process attributes (DEFINE/ALTER/DISPLAY PROCESS <-> Create/Change/Copy/Inquire Process);
+#: an APPLTYPE with no word of its own is its number; DEF is MQAT_DEFAULT of UNIX platforms.
+PROCESS: tuple[PcfAttr, ...] = _t(
+    (CMQC.MQCA_PROCESS_NAME, "PROCESS", CMQC.MQ_PROCESS_NAME_LENGTH),
+    (CMQC.MQCA_PROCESS_DESC, "DESCR", CMQC.MQ_PROCESS_DESC_LENGTH),
+    (CMQC.MQIA_APPL_TYPE, "APPLTYPE", 0, {
+        "UNIX": CMQC.MQAT_UNIX, "DEF": CMQC.MQAT_UNIX, "CICS": CMQC.MQAT_CICS,
+        "DOS": CMQC.MQAT_DOS, "IMS": CMQC.MQAT_IMS, "MVS": CMQC.MQAT_MVS,
+        "NOTESAGENT": CMQC.MQAT_NOTES_AGENT, "NSK": CMQC.MQAT_NSK, "OS2": CMQC.MQAT_OS2,
+        "OS400": CMQC.MQAT_OS400, "WINDOWS": CMQC.MQAT_WINDOWS,
+        "WINDOWSNT": CMQC.MQAT_WINDOWS_NT, "WLM": CMQC.MQAT_WLM}),
+    (CMQC.MQCA_APPL_ID, "APPLICID", CMQC.MQ_PROCESS_APPL_ID_LENGTH),
+    (CMQC.MQCA_ENV_DATA, "ENVRDATA", CMQC.MQ_PROCESS_ENV_DATA_LENGTH),
+    (CMQC.MQCA_USER_DATA, "USERDATA", CMQC.MQ_PROCESS_USER_DATA_LENGTH),
+    (CMQC.MQCA_ALTERATION_DATE, "ALTDATE", CMQC.MQ_DATE_LENGTH),
+    (CMQC.MQCA_ALTERATION_TIME, "ALTTIME", CMQC.MQ_TIME_LENGTH),
+)
+
+#: listener attributes (DEFINE/ALTER/DISPLAY LISTENER <-> Create/Change/Copy/Inquire
+#: Listener)
+LISTENER: tuple[PcfAttr, ...] = _t(
+    (CMQCFC.MQCACH_LISTENER_NAME, "LISTENER", CMQC.MQ_LISTENER_NAME_LENGTH),
+    (CMQCFC.MQIACH_XMIT_PROTOCOL_TYPE, "TRPTYPE"),
+    (CMQCFC.MQCACH_LISTENER_DESC, "DESCR", CMQC.MQ_LISTENER_DESC_LENGTH),
+    (CMQCFC.MQIACH_PORT, "PORT"),
+    (CMQCFC.MQCACH_IP_ADDRESS, "IPADDR", CMQC.MQ_CONN_NAME_LENGTH),
+    (CMQCFC.MQIACH_BACKLOG, "BACKLOG"),
+    (CMQCFC.MQIACH_LISTENER_CONTROL, "CONTROL"),
+    (CMQCFC.MQIACH_ADAPTER, "ADAPTER"),
+    (CMQCFC.MQIACH_COMMAND_COUNT, "COMMANDS"),
+    (CMQCFC.MQCACH_LOCAL_NAME, "LOCLNAME", CMQC.MQ_CONN_NAME_LENGTH),
+    (CMQCFC.MQIACH_NAME_COUNT, "NTBNAMES"),
+    (CMQCFC.MQIACH_SESSION_COUNT, "SESSIONS"),
+    (CMQCFC.MQIACH_SOCKET, "SOCKET"),
+    (CMQCFC.MQCACH_TP_NAME, "TPNAME", CMQC.MQ_TP_NAME_LENGTH),
+    (CMQC.MQCA_ALTERATION_DATE, "ALTDATE", CMQC.MQ_DATE_LENGTH),
+    (CMQC.MQCA_ALTERATION_TIME, "ALTTIME", CMQC.MQ_TIME_LENGTH),
+)
+
+#: channel authentication record attributes (SET / DISPLAY CHLAUTH <-> Set / Inquire
+#: Channel Authentication Records); the record's profile is its channel name.
+CHLAUTH: tuple[PcfAttr, ...] = (
+    PcfAttr(CMQCFC.MQCACH_CHANNEL_NAME, "CHLAUTH", CMQC.MQ_CHANNEL_NAME_LENGTH),
+    PcfAttr(CMQCFC.MQIACF_CHLAUTH_TYPE, "TYPE", 0, {
+        "BLOCKUSER": CMQCFC.MQCAUT_BLOCKUSER, "BLOCKADDR": CMQCFC.MQCAUT_BLOCKADDR,
+        "SSLPEERMAP": CMQCFC.MQCAUT_SSLPEERMAP, "ADDRESSMAP": CMQCFC.MQCAUT_ADDRESSMAP,
+        "USERMAP": CMQCFC.MQCAUT_USERMAP, "QMGRMAP": CMQCFC.MQCAUT_QMGRMAP}),
+    PcfAttr(CMQCFC.MQCACH_MCA_USER_ID_LIST, "USERLIST", CMQC.MQ_MCA_USER_ID_LENGTH,
+            is_list=True),
+    PcfAttr(CMQCFC.MQCACH_CONNECTION_NAME_LIST, "ADDRLIST", CMQC.MQ_CONN_NAME_LENGTH,
+            is_list=True),
+    PcfAttr(CMQCFC.MQCACH_SSL_PEER_NAME, "SSLPEER", CMQC.MQ_SSL_PEER_NAME_LENGTH),
+    PcfAttr(CMQC.MQCA_SSL_CERT_ISSUER_NAME, "SSLCERTI", CMQC.MQ_SSL_PEER_NAME_LENGTH),
+    PcfAttr(CMQCFC.MQCACH_CLIENT_USER_ID, "CLNTUSER", CMQC.MQ_CLIENT_USER_ID_LENGTH),
+    PcfAttr(CMQC.MQCA_REMOTE_Q_MGR_NAME, "QMNAME", CMQC.MQ_Q_MGR_NAME_LENGTH),
+    PcfAttr(CMQCFC.MQCACH_CONNECTION_NAME, "ADDRESS", CMQC.MQ_CONN_NAME_LENGTH),
+    PcfAttr(CMQCFC.MQIACH_USER_SOURCE, "USERSRC", 0, {
+        "MAP": CMQC.MQUSRC_MAP, "NOACCESS": CMQC.MQUSRC_NOACCESS,
+        "CHANNEL": CMQC.MQUSRC_CHANNEL}),
+    PcfAttr(CMQCFC.MQCACH_MCA_USER_ID, "MCAUSER", CMQC.MQ_MCA_USER_ID_LENGTH),
+    PcfAttr(CMQC.MQIA_CHECK_CLIENT_BINDING, "CHCKCLNT", 0, _CHECK),
+    PcfAttr(CMQC.MQCA_CHLAUTH_DESC, "DESCR", CMQC.MQ_CHLAUTH_DESC_LENGTH),
+    PcfAttr(CMQCFC.MQIACH_WARNING, "WARN", 0, {"YES": CMQC.MQWARN_YES,
+                                               "NO": CMQC.MQWARN_NO}),
+    PcfAttr(CMQC.MQCA_ALTERATION_DATE, "ALTDATE", CMQC.MQ_DATE_LENGTH),
+    PcfAttr(CMQC.MQCA_ALTERATION_TIME, "ALTTIME", CMQC.MQ_TIME_LENGTH),
+)
+
+#: a connection's attributes (DISPLAY CONN <-> Inquire Connection, ConnInfoType CONN)
+CONNECTION: tuple[PcfAttr, ...] = _t(
+    (CMQCFC.MQCACF_APPL_TAG, "APPLTAG", CMQC.MQ_APPL_TAG_LENGTH),
+    (CMQC.MQIA_APPL_TYPE, "APPLTYPE", 0, {"USER": CMQC.MQAT_USER, "QMGR": CMQC.MQAT_QMGR,
+                                          "CHINIT": CMQC.MQAT_CHANNEL_INITIATOR}),
+    (CMQCFC.MQIACF_ASYNC_STATE, "ASTATE", 0, {"NONE": CMQCFC.MQAS_NONE}),
+    (CMQCFC.MQCACH_CHANNEL_NAME, "CHANNEL", CMQC.MQ_CHANNEL_NAME_LENGTH),
+    (CMQCFC.MQCACH_CONNECTION_NAME, "CONNAME", CMQC.MQ_CONN_NAME_LENGTH),
+    (CMQCFC.MQIACF_CONNECT_OPTIONS, "CONNOPTS"),
+    (CMQCFC.MQCACF_USER_IDENTIFIER, "USERID", CMQC.MQ_USER_ID_LENGTH),
+    (CMQCFC.MQCACF_UOW_LOG_START_DATE, "UOWLOGDA", CMQC.MQ_DATE_LENGTH),
+    (CMQCFC.MQCACF_UOW_LOG_START_TIME, "UOWLOGTI", CMQC.MQ_TIME_LENGTH),
+    (CMQCFC.MQCACF_UOW_START_DATE, "UOWSTDA", CMQC.MQ_DATE_LENGTH),
+    (CMQCFC.MQCACF_UOW_START_TIME, "UOWSTTI", CMQC.MQ_TIME_LENGTH),
+    (CMQCFC.MQIACF_UOW_STATE, "UOWSTATE", 0, {"NONE": CMQCFC.MQUOWST_NONE,
+                                             "ACTIVE": CMQCFC.MQUOWST_ACTIVE}),
+    (CMQCFC.MQIACF_PROCESS_ID, "PID"),
+    (CMQCFC.MQIACF_THREAD_ID, "TID"),
+)
 
 #: service attributes (DEFINE/ALTER/DISPLAY SERVICE <-> Create/Change/Copy/Inquire Service).
 SERVICE: tuple[PcfAttr, ...] = _t(

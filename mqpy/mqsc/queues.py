@@ -22,7 +22,8 @@ from mqpy.mqsc.selection import generic_match, selected, where_passes
 if TYPE_CHECKING:
     from mqpy.mqsc.processor import MQSCProcessor
 
-__all__ = ["COMMANDS", "conn_id", "handle_status", "queue_status_view"]
+__all__ = ["COMMANDS", "conn_id", "connection_id", "connection_rows", "extconn_of", "handle_status",
+           "queue_status_view"]
 
 
 def _text(value: bytes | str) -> str:
@@ -124,13 +125,14 @@ def handle_status(proc: MQSCProcessor, obj: Any) -> list[dict[str, object]]:
     return rows
 
 
-def _connection_rows(proc: MQSCProcessor, cmd: MQSCCommand) -> list[tuple[Any, dict, list]]:
-    """The connections DISPLAY CONN names: (connection, its values, its handles' objects)."""
+def connection_rows(proc: MQSCProcessor, name: str, generic: bool
+                    ) -> list[tuple[Any, dict, list]]:
+    """The connections DISPLAY CONN (Inquire Connection) names: (connection, its values,
+    its handles' objects)."""
     eng = proc.engine
-    name = str(cmd.name)
     with eng.lock:
         conns = [c for c in eng.connections.values()
-                 if generic_match(name, conn_id(c)) or not cmd.generic and conn_id(c) == name]
+                 if generic_match(name, conn_id(c)) or not generic and conn_id(c) == name]
         rows = []
         for c in sorted(conns, key=lambda c: c.hconn):
             date, tod = date_time(c.connected_at)
@@ -149,11 +151,11 @@ def _connection_rows(proc: MQSCProcessor, cmd: MQSCCommand) -> list[tuple[Any, d
 
 
 def display_conn(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[str]:
-    rows = _connection_rows(proc, cmd)
+    rows = connection_rows(proc, str(cmd.name), cmd.generic)
     if not rows:
         raise CommandFailed.of(CMQC.MQRC_UNKNOWN_OBJECT_NAME, "AMQ8147E", str(cmd.name))
     ctype = str(cmd.params.get("TYPE", "CONN"))
-    extconn = (b"AMQC" + proc.engine.name[:12].ljust(12).encode("latin-1")).hex().upper()
+    extconn = extconn_of(proc.engine.name).hex().upper()
     lines: list[str] = []
     for conn, view, handles in rows:
         if not where_passes(cmd.where, view):
@@ -168,6 +170,16 @@ def display_conn(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[
         lines.append(message(DISPLAY_HEADERS["CONN"]))
         lines.extend(format_attrs(items))
     return lines
+
+
+def extconn_of(qmgr: str) -> bytes:
+    """The first 16 bytes of every connection id of queue manager ``qmgr`` (EXTCONN)."""
+    return b"AMQC" + qmgr[:12].ljust(12).encode("latin-1")
+
+
+def connection_id(qmgr: str, conn: Any) -> bytes:
+    """The 24-byte ConnectionId of PCF: EXTCONN, then the 8 bytes CONN shows in hex."""
+    return extconn_of(qmgr) + bytes.fromhex(conn_id(conn))
 
 
 def conn_id(conn: Any) -> str:

@@ -119,7 +119,7 @@ def test_a_run_of_gets_kept_packed_gives_what_decoded_gets_give(daemon):
     it, an empty queue ends it, and the gets are in the unit of work as any get."""
     qm = mqpy.connect("QM1")
     try:
-        handle = qm.get_handle()
+        handle = qm.connection()
         assert type(handle) is BindingsConnection  # the path under test
         bodies = _put_some(qm, 6)
         xq = mqpy.Queue(qm, "Q1", CMQC.MQOO_INPUT_EXCLUSIVE)
@@ -297,7 +297,7 @@ def test_a_receivers_packed_puts_deliver_what_the_verbs_path_delivers(daemon, mo
     the fast path as in the other."""
     qm = mqpy.connect("QM1")
     try:
-        handle = qm.get_handle()
+        handle = qm.connection()
         assert type(handle) is BindingsConnection  # the path under test
         evs = _made_arrivals("QM1")
         q2 = mqpy.Queue(qm, "Q2", CMQC.MQOO_SET)
@@ -352,7 +352,7 @@ def test_a_bindings_resolve_may_commit_without_waiting_for_the_force(daemon):
     the second's is not, and nothing is left in doubt."""
     qm = mqpy.connect("QM1")
     try:
-        handle = qm.get_handle()
+        handle = qm.connection()
         q = mqpy.Queue(qm, "Q4", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
         for body, luwid in ((b"kept", b"K" * 8), (b"gone", b"G" * 8)):
             q.put(body, mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT),

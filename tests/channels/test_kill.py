@@ -90,7 +90,7 @@ def test_sending_qmgr_killed_right_after_a_confirmed_batch(site):
     assert data == [b"%05d" % i for i in range(20)]
     eng_qm = bind(site, "QM1")
     try:
-        assert eng_qm.get_handle().indoubt() == []
+        assert eng_qm.connection().indoubt() == []
     finally:
         eng_qm.disconnect()
 

@@ -146,7 +146,7 @@ async def test_a_receiving_mcas_later_batches_go_without_a_worker_thread(running
             await rcv._harden(conn, rcv.batch.end_batch(committed)[0])
         assert committed
         monkeypatch.undo()
-        assert _drained(conn.get_handle(), b"Q1") == [b"%d" % n for n in range(1, 7)]
+        assert _drained(conn.connection(), b"Q1") == [b"%d" % n for n in range(1, 7)]
         conn.commit()
         assert syncrecord.read(conn, "C", "R", "QM9").seq == 6
     finally:
@@ -197,8 +197,8 @@ async def test_a_sending_mcas_batch_end_from_the_event_loop_prepares_it(running)
         key = syncrecord.prepare_key("S1", 50, 100, b"luwid100", "QM9", prev_luwid=b"luwid-50")
         assert await sq.replace_in_uow_in_loop(
             syncrecord.SyncRecord("S1", "S", 100, b"luwid100", "QM9"), prepare=key) is True
-        assert key in conn.get_handle().indoubt()
-        conn.get_handle().resolve(key, True)
+        assert key in conn.connection().indoubt()
+        conn.connection().resolve(key, True)
         stored = syncrecord.read(conn, "S1", "S")
         assert (stored.seq, stored.luwid) == (100, b"luwid100")
     finally:

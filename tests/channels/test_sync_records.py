@@ -109,7 +109,7 @@ def test_the_record_steps_run_with_other_calls(two_qmgrs):
         put = ("put1", (mqpy.OD(ObjectName=b"T"), mqpy.MD(), mqpy.PMO(
             Options=CMQC.MQPMO_SYNCPOINT), b"payload"))
         steps = keeper.steps(syncrecord.SyncRecord("TO.QM2", "S", 2, bytes(8), "QM2"))
-        results = run_in_order(qm.get_handle(), [put, *steps])
+        results = run_in_order(qm.connection(), [put, *steps])
         assert keeper.done(results[1:])
         qm.commit()
         assert [r.seq for r in _records(qm, "TO.QM2", "S")] == [2]

@@ -127,7 +127,7 @@ def test_message_longer_than_maxmsgl_is_2010(env):
     with pytest.raises(mqpy.MQMIError) as err:
         queue.put(bytes(10001))
     assert err.value.reason == CMQC.MQRC_DATA_LENGTH_ERROR
-    qm.get_handle()._instance.max_msg_size = 20000  # a client that does not check
+    qm.connection()._instance.max_msg_size = 20000  # a client that does not check
     with pytest.raises(mqpy.MQMIError) as err:
         queue.put(bytes(10001))
     assert err.value.reason == CMQC.MQRC_DATA_LENGTH_ERROR

@@ -36,7 +36,7 @@ def test_sharecnv_zero_is_one_conversation_per_socket_on_plain_tsh(env):
     """Given SHARECNV(0), then every connection is its own instance and still works."""
     env.define("CHANNEL", CHANNEL, CHLTYPE="SVRCONN", SHARECNV=0)
     a, b = env.client(), env.client()
-    assert a.get_handle().sharing_conversations == 0
+    assert a.connection().sharing_conversations == 0
     mqpy.Queue(a, QUEUE).put(b"x")
     assert mqpy.Queue(b, QUEUE, CMQC.MQOO_INPUT_SHARED).get() == b"x"
     assert len(env.chinit.svrconn_statuses()) == 2
@@ -133,7 +133,7 @@ def test_heartbeats_flow_during_a_wait_and_between_calls(env):
     spec: aliases-channels-storage 4.13 (heartbeats outside MQGET)"""
     env.define("CHANNEL", CHANNEL, CHLTYPE="SVRCONN", HBINT=1)
     qm = env.client(HeartbeatInterval=1)
-    assert qm.get_handle().heartbeat_interval == 1
+    assert qm.connection().heartbeat_interval == 1
     queue = mqpy.Queue(qm, QUEUE, CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_OUTPUT)
 
     def sent() -> int:

@@ -17,7 +17,7 @@ from tests.support.ports import free_port
 
 
 def _is_client(qm: mqpy.QueueManager) -> bool:
-    return isinstance(qm.get_handle(), ClientConnection)
+    return isinstance(qm.connection(), ClientConnection)
 
 
 def test_pymqi_connect_and_connect_tcp_client(env):
@@ -135,7 +135,7 @@ def test_json_ccdt_selects_by_queue_manager_and_skips_dead_entries(env, monkeypa
     monkeypatch.setenv("MQ_CONNECT_TYPE", "CLIENT")
     monkeypatch.setenv("MQCCDTURL", url)
     qm = mqpy.QueueManager(QMGR)
-    assert _is_client(qm) and qm.get_handle().channel == "B.LIVE"
+    assert _is_client(qm) and qm.connection().channel == "B.LIVE"
     qm.disconnect()
     with pytest.raises(mqpy.MQMIError) as err:
         mqpy.QueueManager("QM3")
@@ -209,7 +209,7 @@ def test_each_client_gets_the_hconn_of_its_own_queue_manager_connection(env):
     Hconn of its own connection in the queue manager (not one shared placeholder)."""
     first, second = env.client(), env.client()
     try:
-        hconns = {first.get_handle().hconn, second.get_handle().hconn}
+        hconns = {first.connection().hconn, second.connection().hconn}
         assert len(hconns) == 2 and hconns <= set(env.engine.connections)
     finally:
         first.disconnect()

@@ -61,7 +61,7 @@ def conn(request, env) -> Iterator[mqpy.QueueManager]:
         qm = mqpy.QueueManager(None)
         qm._conn = bindings.connect(env.name, env.root)
         qm._name = env.name
-        assert type(qm.get_handle()) is bindings.BindingsConnection
+        assert type(qm.connection()) is bindings.BindingsConnection
         yield qm
         qm.disconnect()
 

@@ -12,11 +12,11 @@ def test_shared_conversations_have_their_instances_local_address(env):
     connection has none."""
     env.define("CHANNEL", CHANNEL, CHLTYPE="SVRCONN", SHARECNV=2)
     conns = [env.client() for _ in range(3)]
-    addresses = [qm.get_handle().local_address for qm in conns]
+    addresses = [qm.connection().local_address for qm in conns]
     assert all(isinstance(a, tuple) and a[1] > 0 for a in addresses)
     assert len(set(addresses)) == 2
     assert addresses[0] == addresses[1] != addresses[2]
-    handle = conns[2].get_handle()
+    handle = conns[2].connection()
     for qm in conns:
         qm.disconnect()
     assert handle.local_address is None

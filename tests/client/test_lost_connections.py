@@ -134,7 +134,7 @@ def test_client_abend_backs_out(env):
     (abend), then the queue manager backs the put out."""
     qm = mqpy.connect(QMGR, CHANNEL, env.conn_info)
     mqpy.Queue(qm, QUEUE).put(b"x", mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
-    qm.get_handle().abend()
+    qm.connection().abend()
     assert wait_for(lambda: env.chinit.svrconn_statuses() == [])
     assert env.depth() == 0 and env.uncommitted() in (0, "NO")
 
@@ -164,7 +164,7 @@ def test_client_abend_ends_its_temporary_queue_off_the_event_loop(env):
 
     log.force = recorded
     try:
-        qm.get_handle().abend()
+        qm.connection().abend()
         assert wait_for(lambda: env.chinit.svrconn_statuses() == [])
     finally:
         log.force = log_force

@@ -27,7 +27,7 @@ def connect(request, env):
     def _connect() -> pymqi.QueueManager:
         if request.param == "client":
             qm = pymqi.connect(QMGR, CHANNEL, env.conn_info)
-            assert type(qm.get_handle()).__name__ == "ClientConnection"
+            assert type(qm.connection()).__name__ == "ClientConnection"
         else:
             qm = env.bindings()
         made.append(qm)

@@ -131,7 +131,7 @@ def test_syncpoint_commit_backout_and_a_lost_client(site):
     qm.commit()
     assert _depth(site) == 1
     q.put(b"in flight", mqpy.MD(), pmo)
-    qm.get_handle().abend()  # the client goes without MQDISC
+    qm.connection().abend()  # the client goes without MQDISC
     assert wait_for(lambda: _depth(site) == 1 and _uncommitted(site) == 0)
 
 
@@ -153,7 +153,7 @@ def test_maxmsgl_is_kept_both_ways(site):
     qm = mqpy.connect(QM, "SMALL.SVRCONN", site.conn_info)
     try:
         q = mqpy.Queue(qm, "RELAY.Q", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
-        qm.get_handle()._instance.max_msg_size = 20000  # a client that does not check
+        qm.connection()._instance.max_msg_size = 20000  # a client that does not check
         with pytest.raises(mqpy.MQMIError) as err:
             q.put(bytes(10001))
         assert err.value.reason == CMQC.MQRC_DATA_LENGTH_ERROR
@@ -319,7 +319,7 @@ def test_a_client_lost_during_a_waiting_get_ends_that_get(site, after_relayed):
     waiting = threading.Thread(target=wait, daemon=True)
     waiting.start()
     time.sleep(0.5)  # its MQGET waits in the queue manager
-    qm.get_handle().abend()
+    qm.connection().abend()
     waiting.join(20)
     assert reasons == [CMQC.MQRC_CONNECTION_BROKEN]
     # the channel instance ends, and with it the queue manager connection that waited

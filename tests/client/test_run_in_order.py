@@ -19,7 +19,7 @@ def test_gets_run_over_a_client_stop_at_a_truncation_warning(env):
         queue = mqpy.Queue(qm, QUEUE, CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_OUTPUT)
         queue.put(b"a message too long")
         queue.put(b"second")
-        handle, hobj = qm.get_handle(), queue.get_handle()
+        handle, hobj = qm.connection(), queue.get_handle()
         gmo = CMQC.MQGMO_SYNCPOINT
         out = run_in_order(handle, [("get", (hobj, mqpy.MD(), mqpy.GMO(Options=gmo), 5)),
                                     ("get", (hobj, mqpy.MD(), mqpy.GMO(Options=gmo), None))])

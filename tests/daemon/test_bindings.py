@@ -68,7 +68,7 @@ def test_put_get_commit_browse_inquire_over_bindings(running):
     MQINQ behave as the MQI says."""
     qm = mqpy.connect(QM)
     try:
-        assert isinstance(qm.get_handle(), bindings.BindingsConnection)
+        assert isinstance(qm.connection(), bindings.BindingsConnection)
         seen = _workload(qm, "Q1")
     finally:
         qm.disconnect()
@@ -248,7 +248,7 @@ def test_in_doubt_units_of_work_are_prepared_and_resolved_over_bindings(running)
     LUWID is listed and resolved with commit, then the message becomes available."""
     qm = mqpy.connect(QM)
     try:
-        conn = qm.get_handle()
+        conn = qm.connection()
         mqpy.Queue(qm, "Q4", OUT).put(b"batch", mqpy.MD(),
                                       mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
         conn.prepare(b"LUW00001")

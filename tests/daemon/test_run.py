@@ -72,7 +72,7 @@ def test_the_same_run_in_process_gives_the_same_outcome(tmp_path):
     for q in ("Q4", "Q5"):
         eng.define("QLOCAL", q, {})
     try:
-        assert _program(qm.get_handle()) == EXPECTED
+        assert _program(qm.connection()) == EXPECTED
     finally:
         qm.disconnect()
         inprocess.stop("RUNQM", str(tmp_path))
@@ -304,7 +304,7 @@ def test_the_same_commit_and_gets_in_process_give_the_same_outcome(tmp_path):
     eng = inprocess.running("RUNQM", str(tmp_path))
     eng.define("QLOCAL", "Q4", {})
     try:
-        assert _commit_then_gets(qm.get_handle()) == COMMIT_THEN_GETS
+        assert _commit_then_gets(qm.connection()) == COMMIT_THEN_GETS
     finally:
         qm.disconnect()
         inprocess.stop("RUNQM", str(tmp_path))
@@ -392,7 +392,7 @@ def test_structures_passed_on_packed_are_decoded_in_process(tmp_path):
     eng = inprocess.running("RUNQM", str(tmp_path))
     eng.define("QLOCAL", "Q4", {})
     try:
-        assert _passed_on(qm.get_handle(), ByteOrder.LITTLE) == PASSED_ON
+        assert _passed_on(qm.connection(), ByteOrder.LITTLE) == PASSED_ON
     finally:
         qm.disconnect()
         inprocess.stop("RUNQM", str(tmp_path))

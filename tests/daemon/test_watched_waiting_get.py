@@ -61,7 +61,7 @@ def test_a_non_mqi_segment_during_a_wait_backs_the_unit_of_work_out_at_once(runn
     waiter.start()
     try:
         time.sleep(0.3)  # into the wait (the segment is not interleaved with its request)
-        conn = app.get_handle()
+        conn = app.connection()
         sock = conn._sock
         for segment in SegmentWriter(32768).segments(Heartbeat()):
             sock.sendall(segment)
@@ -79,7 +79,7 @@ def test_a_non_mqi_segment_sent_with_the_waiting_get_ends_the_connection_too(run
     message it got is back well before the wait would have ended."""
     setup = mqpy.connect(QM)
     app, w = _holding(setup, b"held by a pipelining waiter")
-    sock = app.get_handle()._sock
+    sock = app.connection()._sock
     try:
         heartbeat = b"".join(SegmentWriter(32768).segments(Heartbeat()))
         sock.sendall(_waiting_get(w) + heartbeat)
@@ -96,7 +96,7 @@ def test_an_application_gone_during_a_wait_has_nothing_more_served(running):
     made, its unit of work is backed out and the message is back."""
     setup = mqpy.connect(QM)
     app, w = _holding(setup, b"not to be committed by the dead")
-    sock = app.get_handle()._sock
+    sock = app.connection()._sock
     try:
         sock.sendall(_waiting_get(w))
         time.sleep(0.3)  # into the wait: the commit is read by the socket's watcher

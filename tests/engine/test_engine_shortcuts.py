@@ -126,7 +126,7 @@ def test_the_errors_the_general_path_gives_before_2033_still_come_first(engine, 
     if case == "inhibited":
         eng.alter("QLOCAL", "Q", {"GET": "DISABLED"})
     q = mqpy.Queue(qm, "Q", OUT if case == "not_input" else IN)
-    conn = qm.get_handle()
+    conn = qm.connection()
     length = -1 if case == "buffer" else None
     expected = {"buffer": CMQC.MQRC_BUFFER_LENGTH_ERROR, "inhibited": CMQC.MQRC_GET_INHIBITED,
                 "not_input": CMQC.MQRC_NOT_OPEN_FOR_INPUT}[case]

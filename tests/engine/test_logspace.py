@@ -82,7 +82,7 @@ def test_units_of_work_in_doubt_are_never_backed_out_the_caller_gets_2102(small_
     root, eng = small_log_qm
     a = mqpy.embedded("LOGQM", data_path=root)
     _put(a, 1, CMQC.MQPMO_SYNCPOINT, data=b"in doubt")
-    a.get_handle().prepare(b"LUW-IN-DOUBT-001")
+    a.connection().prepare(b"LUW-IN-DOUBT-001")
     b = mqpy.embedded("LOGQM", data_path=root)
     with pytest.raises(mqpy.MQMIError) as exc:
         for _ in range(100):

@@ -53,7 +53,7 @@ def test_default_context_is_filled_by_the_queue_manager(qm1):
     md = mqpy.MD(UserIdentifier=b"forged", ApplIdentityData=b"forged")
     _put(qm1.qm, "Q1", CMQC.MQPMO_DEFAULT_CONTEXT, md=md)
     got, _ = get_one(qm1.qm, "Q1")
-    conn = qm1.qm.get_handle()
+    conn = qm1.qm.connection()
     assert _field(got, "UserIdentifier") == conn.user.rstrip(b" ")
     assert _field(got, "ApplIdentityData") == b""
     assert _field(got, "PutApplName") == conn.appl_name.rstrip(b" ")

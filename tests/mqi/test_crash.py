@@ -154,7 +154,7 @@ def test_in_doubt_unit_of_work_survives_kill_9(q1):
     crash_after(q1, """
         mqpy.Queue(qm, "Q2", CMQC.MQOO_OUTPUT).put(b"opener", P(), mqpy.PMO(Options=SP))
         put(b"prepared", SP)
-        qm.get_handle().prepare(b"LUW-CRASH")
+        qm.connection().prepare(b"LUW-CRASH")
     """)
     qm = q1.start()
     assert q1.eng.indoubt() == [b"LUW-CRASH"]

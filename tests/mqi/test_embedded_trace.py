@@ -37,7 +37,7 @@ def work():
         pass
     qm.commit()
 work()
-assert type(qm.get_handle()) is Connection  # the engine's own, traced or not
+assert type(qm.connection()) is Connection  # the engine's own, traced or not
 print(os.getpid(), flush=True)
 wanted = sys.stdin.readline().strip()
 if wanted.startswith("again"):

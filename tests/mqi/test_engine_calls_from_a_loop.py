@@ -41,7 +41,7 @@ def test_a_persistent_put_outside_syncpoint_is_forced_on_a_thread_before_it_answ
     its log force ran once, on a worker thread, and was durable before the call returned;
     the connection defers nothing afterwards."""
     qmgr.define("SERVQ")
-    conn = qmgr.qm.get_handle()
+    conn = qmgr.qm.connection()
     hobj = conn.open(mqpy.OD(ObjectName="SERVQ"), OUT | IN)
     seen: list = []
     _recording_forces(qmgr.eng, seen)
@@ -57,7 +57,7 @@ def test_non_persistent_work_and_work_under_syncpoint_never_force(qmgr):
     """Given a queue, when non-persistent puts and gets and a persistent put under syncpoint
     are served from the loop, then no force happens until the commit, which forces once."""
     qmgr.define("SERVQ")
-    conn = qmgr.qm.get_handle()
+    conn = qmgr.qm.connection()
     hobj = conn.open(mqpy.OD(ObjectName="SERVQ"), OUT | IN)
     seen: list = []
     _recording_forces(qmgr.eng, seen)
@@ -77,7 +77,7 @@ def test_a_blocking_caller_still_forces_inline(qmgr):
     """Given a connection used directly (not from a loop), when it puts a persistent message
     outside syncpoint, then the force happens in the call itself, on the caller's thread."""
     qmgr.define("SERVQ")
-    conn = qmgr.qm.get_handle()
+    conn = qmgr.qm.connection()
     hobj = conn.open(mqpy.OD(ObjectName="SERVQ"), OUT)
     seen: list = []
     _recording_forces(qmgr.eng, seen)
@@ -89,7 +89,7 @@ def test_a_waiting_get_served_from_the_loop_is_woken_by_a_put(qmgr):
     """Given a get waiting through EngineVerbs, when another connection puts, then the get
     returns the message (no thread held while it waited)."""
     qmgr.define("SERVQ")
-    conn = qmgr.qm.get_handle()
+    conn = qmgr.qm.connection()
     hobj = conn.open(mqpy.OD(ObjectName="SERVQ"), IN)
     other = qmgr.connect()
 
@@ -114,7 +114,7 @@ def test_mqput1_runs_in_the_loop_and_never_defines_a_queue(qmgr):
     the log in the loop)."""
     qmgr.define("SERVQ")
     qmgr.define("SERV.MODEL", {"DEFTYPE": "PERMDYN"}, objtype="QMODEL")
-    conn = qmgr.qm.get_handle()
+    conn = qmgr.qm.connection()
     eng = qmgr.eng
     seen: list = []
     _recording_forces(eng, seen)
@@ -142,7 +142,7 @@ def test_a_report_made_by_a_put_served_from_the_loop_is_forced_on_a_thread(qmgr)
     before the call returned."""
     qmgr.define("SERVQ")
     qmgr.define("REPLYQ")
-    conn = qmgr.qm.get_handle()
+    conn = qmgr.qm.connection()
     hobj = conn.open(mqpy.OD(ObjectName="SERVQ"), OUT)
     seen: list = []
     _recording_forces(qmgr.eng, seen)
@@ -160,7 +160,7 @@ def test_a_report_made_by_a_commit_served_from_the_loop_is_forced_on_a_thread(qm
     thread, not in the loop."""
     qmgr.define("SERVQ")
     qmgr.define("REPLYQ")
-    conn = qmgr.qm.get_handle()
+    conn = qmgr.qm.connection()
     hobj = conn.open(mqpy.OD(ObjectName="SERVQ"), OUT | IN)
     conn.put(hobj, mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT, Report=CMQC.MQRO_COD,
                            ReplyToQ=b"REPLYQ"), mqpy.PMO(), b"p")

@@ -117,7 +117,7 @@ def test_a_closed_handle_fails_2019(qm):
     q = mqpy.Queue(qm, "Q1", IN | OUT)
     hobj = q.get_handle()
     q.close()
-    conn = qm.get_handle()
+    conn = qm.connection()
     with raises_mq(CMQC.MQRC_HOBJ_ERROR):
         conn.get(hobj, mqpy.MD(), mqpy.GMO(), None)
     with raises_mq(CMQC.MQRC_HOBJ_ERROR):
@@ -129,7 +129,7 @@ def test_a_disconnected_connection_fails_2018(qmgr):
     MQRC_HCONN_ERROR."""
     qmgr.define("Q1")
     b = qmgr.connect()
-    conn = b.get_handle()
+    conn = b.connection()
     b.disconnect()
     with raises_mq(CMQC.MQRC_HCONN_ERROR):
         conn.open(mqpy.OD(ObjectName=b"Q1"), OUT)
@@ -231,7 +231,7 @@ def test_calls_after_the_queue_manager_stopped_report_a_broken_connection(qmgr):
     MQRC_CONNECTION_BROKEN (2009; MQRC_Q_MGR_STOPPING 2162 is also IBM's), not
     MQRC_HCONN_ERROR: the application's handle was valid, the queue manager went away."""
     qmgr.define("Q1")
-    conn = qmgr.qm.get_handle()
+    conn = qmgr.qm.connection()
     qmgr.stop()
     with pytest.raises(mqpy.MQMIError) as info:
         conn.open(mqpy.OD(ObjectName=b"Q1"), OUT)

@@ -21,7 +21,7 @@ def _prepare(qmgr) -> None:
     b = qmgr.connect()
     assert get(b, "Q1", syncpoint=True)[0] == b"OLD"
     put(b, "Q1", b"NEW", persistent=True, syncpoint=True)
-    b.get_handle().prepare(LUWID)
+    b.connection().prepare(LUWID)
     b.disconnect()
 
 
@@ -93,7 +93,7 @@ def test_every_put_of_an_in_doubt_unit_of_work_survives_a_restart(qmgr):
     qmgr.define("Q1")
     put(qmgr.qm, "Q1", b"NEW1", persistent=True, syncpoint=True)
     put(qmgr.qm, "Q1", b"NEW2", persistent=True, syncpoint=True)
-    qmgr.qm.get_handle().prepare(LUWID)
+    qmgr.qm.connection().prepare(LUWID)
     qm = qmgr.restart()
     qmgr.eng.resolve(LUWID, commit=True)
     assert drain(qm, "Q1") == [b"NEW1", b"NEW2"]

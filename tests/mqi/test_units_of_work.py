@@ -30,7 +30,7 @@ def test_abnormal_end_backs_out_the_open_unit_of_work(qmgr):
     put(b, "Q1", b"old", persistent=True)
     put(b, "Q1", b"new", persistent=True, syncpoint=True)
     get(b, "Q1", syncpoint=True)
-    b.get_handle().abend()
+    b.connection().abend()
     data, md = get(qmgr.qm, "Q1")
     assert (data, md.BackoutCount) == (b"old", 1)
     assert drain(qmgr.qm, "Q1") == []
@@ -42,7 +42,7 @@ def test_abnormal_end_closes_handles_and_releases_exclusive_input(qmgr):
     qmgr.define("Q1")
     b = qmgr.connect()
     mqpy.Queue(b, "Q1", CMQC.MQOO_INPUT_EXCLUSIVE)
-    b.get_handle().abend()
+    b.connection().abend()
     mqpy.Queue(qmgr.qm, "Q1", CMQC.MQOO_INPUT_EXCLUSIVE).close()
 
 

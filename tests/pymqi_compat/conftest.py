@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 import mqpy
+from mqpy import cmdserver
 from tests.client.conftest import QMGR, QUEUE, Env, env  # noqa: F401 - env is a fixture
 
 __all__ = ["QMGR", "QUEUE"]
@@ -28,3 +29,15 @@ def qmgr(request, env: Env) -> Iterator[mqpy.QueueManager]:  # noqa: F811
     finally:
         if qm.is_connected:
             qm.disconnect()
+
+
+@pytest.fixture
+def pcf_exec(qmgr, env: Env) -> Iterator[mqpy.PCFExecute]:  # noqa: F811
+    """A PCFExecute over each connection type, with QM1's command server running."""
+    cmdserver.start_command_server(QMGR, env.root)
+    executor = mqpy.PCFExecute(qmgr)
+    try:
+        yield executor
+    finally:
+        executor.disconnect()
+        cmdserver.stop_command_server(QMGR, env.root)

@@ -98,7 +98,7 @@ def test_camel_case_names_and_set_handle(env):
     object lands on the queue and getHandle answers the connection's handle."""
     qm = pymqi.QueueManager(None, False)
     qm.connectTCPClient(QMGR, pymqi.CD(), CHANNEL, env.conn_info, None, None)
-    assert qm.getHandle() is qm.get_handle()
+    assert qm.getHandle() == qm.get_handle()
     opened = pymqi.Queue(qm, QUEUE, CMQC.MQOO_OUTPUT)
     adopted = pymqi.Queue(qm)
     adopted.set_handle(opened.get_handle())

@@ -10,25 +10,12 @@ exist with the same signatures and behaviour (PCFExecute for the command server)
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 
 import pytest
 
 import mqpy as pymqi
-from mqpy import CMQC, CMQCFC, cmdserver, pcf
-from tests.pymqi_compat.conftest import QMGR, QUEUE
-
-
-@pytest.fixture
-def pcf_exec(qmgr, env) -> Iterator[pymqi.PCFExecute]:
-    """A PCFExecute over each connection type, with QM1's command server running."""
-    cmdserver.start_command_server(QMGR, env.root)
-    executor = pymqi.PCFExecute(qmgr)
-    try:
-        yield executor
-    finally:
-        executor.disconnect()
-        cmdserver.stop_command_server(QMGR, env.root)
+from mqpy import CMQC, CMQCFC, pcf
+from tests.pymqi_compat.conftest import QUEUE
 
 
 def test_a_single_int_for_an_attrs_parameter_asks_for_that_attribute(pcf_exec):

@@ -185,7 +185,7 @@ def test_accounting_messages_from_connection_counters(qmgr):
     _, _, qm, eng = qmgr
     eng.alter_qmgr({"ACCTMQI": "ON", "ACCTQ": "ON"})
     eng.define("QLOCAL", "Q1", {})
-    conn = qm.get_handle()
+    conn = qm.connection()
     acct = Statistics(MQICounters(puts=[1, 2], opens=3))
     acct.queue("Q1").puts = [1, 2]
     conn.accounting = acct
