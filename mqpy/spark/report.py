@@ -23,6 +23,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -313,23 +314,34 @@ def write_csv(path: str, table: list[dict[str, Any]], columns: list[str]) -> Non
 
 
 def run_report(spark: SparkSession, input_dir: str, out_dir: str, cap: Capacity, *,
-               default_maxdepth: int = 5000) -> dict[str, list[dict[str, Any]]]:
-    """Every table and chart series; writes ``<table>.csv`` and ``report.html`` in out_dir."""
+               default_maxdepth: int = 5000,
+               progress: Callable[[str], None] = lambda step: None,
+               ) -> dict[str, list[dict[str, Any]]]:
+    """Every table and chart series; writes ``<table>.csv`` and ``report.html`` in out_dir.
+    ``progress`` is told each step as it starts."""
+    progress(f"reading records from {input_dir}")
     qs = load(spark, input_dir, "QueueStatistics").cache()
     ms = load(spark, input_dir, "MQIStatistics").cache()
     cs = load(spark, input_dir, "ChannelStatistics")
     ss = load(spark, input_dir, "StorageStatistics").cache()
     es = load(spark, input_dir, "ErrorLog")
-    tables: dict[str, list[dict[str, Any]]] = {
-        "queues": rows(queue_report(qs, default_maxdepth)),
-        "channels": rows(channel_report(cs)),
-        "call_mix": rows(call_mix(ms)),
-        "log": rows(log_report(ss, cap)),
-        "headroom": rows(headroom_report(ms, cap)),
-    }
+    steps: list[tuple[str, str, Callable[[], DataFrame]]] = [
+        ("queues", "queues: rates, depth, time until MAXDEPTH",
+         lambda: queue_report(qs, default_maxdepth)),
+        ("channels", "channels: throughput and batching", lambda: channel_report(cs)),
+        ("call_mix", "MQI call mix", lambda: call_mix(ms)),
+        ("log", "log and checkpoints", lambda: log_report(ss, cap)),
+        ("headroom", "headroom of the busiest hour", lambda: headroom_report(ms, cap)),
+    ]
+    tables: dict[str, list[dict[str, Any]]] = {}
+    for name, step, build in steps:
+        progress(step)
+        tables[name] = rows(build())
+    progress("AMQ messages")
     tops, daily = error_report(es)
     tables["errors_top"] = rows(tops)
     tables["errors_daily"] = [dict(r, date=str(r["date"])) for r in rows(daily)]
+    progress("chart series")
     series: dict[str, Any] = {
         "hourly": rows(hourly(ms).orderBy("queue_manager", "hour")),
         "log_hourly": rows(log_hourly(ss)),
@@ -342,6 +354,7 @@ def run_report(spark: SparkSession, input_dir: str, out_dir: str, cap: Capacity,
                            "slope_per_h": critical["depth_slope_per_h"],
                            "points": depth_series(qs, critical["queue_manager"],
                                                   critical["queue"])}
+    progress(f"writing {os.path.join(out_dir, 'report.html')}")
     os.makedirs(out_dir, exist_ok=True)
     for name, table in tables.items():
         write_csv(os.path.join(out_dir, f"{name}.csv"), table, html.COLUMNS[name])
