@@ -94,7 +94,8 @@ def report(input_dir: str, out: str, master: str, bench: str | None,
     # lazy: the report needs pyspark (and starts its JVM); export and generate do not
     from pyspark.sql import SparkSession
 
-    from mqpy.spark.report import Capacity, run_report
+    from mqpy.spark.capacity import Capacity
+    from mqpy.spark.report import run_report
     from mqpy.spark.session import get_session
 
     cap = Capacity.from_bench(bench_file, fsync_per_s=fsync_per_s,
