@@ -17,6 +17,8 @@ FSYNC_BUSY_PCT = 80.0
 #: headroom (busiest hour's capacity over its load) below which the queue manager is named
 HEADROOM_LOW_X = 2.0
 MOST_ERRORS = 3
+#: average time on queue worth naming the queue whose messages waited longest
+WAIT_WORTH_US = 1_000_000
 
 
 def _duration(hours: float) -> str:
@@ -50,7 +52,8 @@ def _queue(q: dict[str, Any]) -> str | None:
 
 
 def _oldest(queues: list[dict[str, Any]]) -> str | None:
-    waited = [q for q in queues if q["kind"] == "application" and q.get("avg_time_on_q_us")]
+    waited = [q for q in queues if q["kind"] == "application"
+              and (q.get("avg_time_on_q_us") or 0) >= WAIT_WORTH_US]
     if not waited:
         return None
     q = max(waited, key=lambda r: r["avg_time_on_q_us"])
@@ -87,4 +90,9 @@ def findings(tables: dict[str, list[dict[str, Any]]]) -> list[str]:
     for e in tables["errors_top"][:MOST_ERRORS]:
         said.append(f"{e['queue_manager']} logged {e['amq_id']} ({e['severity']}) "
                     f"{e['count']} times: {e['text']}")
+    for c in tables["channels"]:
+        if c.get("put_retries"):
+            said.append(f"Channel {c['channel']} on {c['queue_manager']} retried "
+                        f"{c['put_retries']} puts (the destination queue was full or "
+                        "put-inhibited).")
     return said + _capacity(tables)

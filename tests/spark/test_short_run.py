@@ -10,9 +10,13 @@ import re
 
 import pytest
 
+import mqpy
+from mqpy import CMQC, inprocess
+from mqpy.mqi import attach
 from mqpy.spark.capacity import Capacity
 from mqpy.spark.report import run_report
-from mqpy.stats.exporter import write_records
+from mqpy.stats.collector import emit_now
+from mqpy.stats.exporter import Exporter, write_records
 
 pytestmark = pytest.mark.system
 
@@ -148,3 +152,31 @@ def test_headroom_without_a_measured_rate_is_unknown(built):
     for invented in ("10,000", "100,000", "1,000 ", "defaults"):
         assert invented not in page
     assert "headroom unknown" in page.lower()
+
+
+def test_a_real_run_names_the_queue_that_hit_maxdepth(spark, tmp_path, monkeypatch):
+    """Given a queue manager whose APP.REQUEST (MAXDEPTH 5) was filled and refused a sixth
+    put with MQRC_Q_FULL, when its statistics are exported and the report is built, then the
+    first section says APP.REQUEST reached MAXDEPTH 5 (QMaxDepth at MAXDEPTH)."""
+    root, out, rep = (str(tmp_path / d) for d in ("data", "export", "report"))
+    monkeypatch.setenv("MQPY_DATA_PATH", root)
+    qm = mqpy.embedded("RUNQM", data_path=root)
+    eng = inprocess.running("RUNQM", root)
+    try:
+        eng.alter_qmgr({"STATMQI": "ON", "STATQ": "ON"})
+        eng.define("QLOCAL", "APP.REQUEST", {"MAXDEPTH": 5})
+        q = mqpy.Queue(qm, "APP.REQUEST")
+        for _ in range(5):
+            q.put(b"request")
+        with pytest.raises(mqpy.MQMIError) as full:
+            q.put(b"one too many")
+        assert full.value.reason == CMQC.MQRC_Q_FULL
+        emit_now(eng, attach(eng))
+        Exporter(qm, out, data_path=root, include_errors=False).run_once()
+    finally:
+        qm.disconnect()
+        inprocess.stop("RUNQM", root)
+    run_report(spark, out, rep, Capacity())
+    with open(os.path.join(rep, "report.html"), encoding="utf-8") as f:
+        text = re.sub(r"<[^>]+>", "", _section(f.read(), "attention"))
+    assert text.index("APP.REQUEST reached MAXDEPTH 5 on RUNQM") < text.index("Headroom")
