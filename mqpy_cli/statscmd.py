@@ -108,6 +108,10 @@ def report(input_dir: str, out: str, master: str, bench: str | None,
     try:
         tables = run_report(spark, source, out, cap, default_maxdepth=maxdepth,
                             progress=progress)
+    except ReportInputError as e:
+        progress.done()
+        click.echo(f"mqpy report: {e}.", err=True)
+        sys.exit(20)
     finally:
         progress.done()
         if ours:

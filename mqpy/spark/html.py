@@ -102,8 +102,9 @@ def bucket_label(seconds: int) -> str:
 
 
 def time_label(ts: float, span: float = 86400.0) -> str:
-    """A UTC time, as precise as the chart's span needs."""
-    fmt = "%H:%M:%S" if span < 3600 else "%m-%d %H:%M" if span < 30 * 86400 else "%Y-%m-%d"
+    """A UTC time, as precise as the chart's span needs (span 0: date and time in full)."""
+    fmt = ("%Y-%m-%d %H:%M:%S" if span <= 0 else "%H:%M:%S" if span < 3600
+           else "%m-%d %H:%M" if span < 30 * 86400 else "%Y-%m-%d")
     return _dt.datetime.fromtimestamp(ts, _dt.UTC).strftime(fmt)
 
 
@@ -277,7 +278,7 @@ def render(tables: dict[str, list[dict[str, Any]]], series: dict[str, Any], cap:
         _section("errors-chart", _errors_chart(tables["errors_over_time"], bucket)),
         table("errors_top", tables["errors_top"]),
         table("info_top", tables["info_top"]),
-        table("errors_over_time", [dict(r, t=time_label(r["t"])) for r in
+        table("errors_over_time", [dict(r, t=time_label(r["t"], 0)) for r in
                                    tables["errors_over_time"]]),
         "</body></html>\n"]
     return "\n".join(parts)

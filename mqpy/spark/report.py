@@ -36,6 +36,7 @@ from pyspark.sql import types as T
 
 from mqpy.spark import html
 from mqpy.spark.capacity import Capacity
+from mqpy.spark.inputs import ReportInputError
 
 _D, _L, _S = T.DoubleType(), T.LongType(), T.StringType()
 
@@ -276,9 +277,9 @@ def error_report(es: DataFrame, bucket: int = 86400, top: int = 10,
     return ranked(x.where(~info)), ranked(x.where(info)), over_time
 
 
-def span(*dfs: DataFrame) -> tuple[float, float]:
+def span(*dfs: DataFrame) -> tuple[float, float] | None:
     """(seconds from the first interval's start to the last one's end, the median interval
-    length) over the statistics records."""
+    length) over the statistics records; None when there are none."""
     first, last, lengths = None, None, []
     for df in dfs:
         r = df.agg(F.min("start_ts"), F.max("end_ts"),
@@ -289,7 +290,7 @@ def span(*dfs: DataFrame) -> tuple[float, float]:
         last = r[1] if last is None else max(last, r[1])
         lengths.append(r[2] or 0.0)
     if first is None:
-        return 0.0, 0.0
+        return None
     return float(last - first), float(sorted(lengths)[len(lengths) // 2])
 
 
@@ -380,14 +381,18 @@ def run_report(spark: SparkSession, input_dir: str, out_dir: str, cap: Capacity,
                progress: Callable[[str], None] = lambda step: None,
                ) -> dict[str, list[dict[str, Any]]]:
     """Every table and chart series; writes ``<table>.csv`` and ``report.html`` in out_dir.
-    ``progress`` is told each step as it starts."""
+    ``progress`` is told each step as it starts; ReportInputError when nothing is there to
+    report on."""
     progress(f"reading records from {input_dir}")
     qs = load(spark, input_dir, "QueueStatistics").cache()
     ms = load(spark, input_dir, "MQIStatistics").cache()
     cs = load(spark, input_dir, "ChannelStatistics")
     ss = load(spark, input_dir, "StorageStatistics").cache()
     es = load(spark, input_dir, "ErrorLog")
-    bucket = bucket_seconds(*span(qs, ms, ss))
+    spanned = span(qs, ms, ss)
+    if spanned is None and es.isEmpty():
+        raise ReportInputError(f"no statistics or error-log records in {input_dir}")
+    bucket = bucket_seconds(*(spanned or (0.0, 0.0)))
     steps: list[tuple[str, str, Callable[[], DataFrame]]] = [
         ("queues", "queues: rates, depth, time until MAXDEPTH",
          lambda: queue_report(qs, default_maxdepth)),

@@ -113,3 +113,19 @@ def test_given_a_terminal_then_progress_rewrites_one_line_and_ends_it():
     text = out.getvalue()
     assert text.count("\r") == 2 and text.count("\n") == 1 and text.endswith("s)\n")
     assert "mqpy report: queues" in text
+
+
+@pytest.mark.system
+def test_given_files_that_hold_no_statistics_then_the_report_is_an_error(spark, tmp_path):
+    """Given an input whose only JSON Lines hold records the report does not read (a message
+    the exporter could not parse), when `mqpy report` runs, then it ends non-zero saying no
+    statistics or error-log records were found, and writes no report."""
+    from mqpy.stats.exporter import write_records
+
+    src = str(tmp_path / "odd")
+    write_records(src, [{"record_type": "Unparsed", "queue_manager": "QM1",
+                         "start_ts": 1764322800.0, "msg_id": "00", "seq": 0}], "odd")
+    result, _ = _report("--input", src, "--out", str(tmp_path / "rep"), "--master", "local[2]")
+    assert result.exit_code != 0
+    assert "no statistics or error-log records" in result.output
+    assert not os.path.exists(tmp_path / "rep" / "report.html")
