@@ -14,8 +14,8 @@ from mqpy.spark.capacity import Capacity
 from mqpy.spark.report import bucket_seconds
 
 T0 = 1764322800.0
-CHROMIUM = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome",
-                                           "headless_shell") if shutil.which(n)), None)
+CHROMIUM = next((shutil.which(n) for n in ("chromium", "chromium-headless-shell", "chromium-browser",
+                                           "google-chrome", "headless_shell") if shutil.which(n)), None)
 
 
 @pytest.mark.parametrize(("span", "interval", "bucket"), [
