@@ -139,7 +139,8 @@ def line_chart(title: str, series: dict[str, list[tuple[float, float]]], *,
         out.append(f'<text x="{PAD_L - 4}" y="{sy(v) + 4:.1f}" text-anchor="end" '
                    f'class="tk">{html.escape(_fmt(v))}</text>')
         xv = x0 + (x1 - x0) * i / 4
-        out.append(f'<text x="{sx(xv):.1f}" y="{H - PAD_B + 16}" text-anchor="middle" '
+        anchor = "end" if i == 4 else "middle"  # the last label ends at the plot's edge
+        out.append(f'<text x="{sx(xv):.1f}" y="{H - PAD_B + 16}" text-anchor="{anchor}" '
                    f'class="tk">{time_label(xv, x1 - x0)}</text>')
     if y_label:
         out.append(f'<text x="12" y="{H / 2}" transform="rotate(-90 12 {H / 2})" '
@@ -232,7 +233,7 @@ def _depth(d: dict[str, Any]) -> str:
     if len(pts) > 1 and d["slope_per_h"] is not None:
         mt = sum(p[0] for p in pts) / len(pts)
         md = sum(p[1] for p in pts) / len(pts)
-        s["trend (least squares)"] = [(t, md + d["slope_per_h"] * (t - mt) / 3600)
+        s["trend (least squares)"] = [(t, max(0.0, md + d["slope_per_h"] * (t - mt) / 3600))
                                       for t in (pts[0][0], pts[-1][0])]
     return line_chart(f"Depth of {d['queue']} against MAXDEPTH", s,
                       hlines=[("MAXDEPTH", float(d["maxdepth"]))], y_label="messages")
