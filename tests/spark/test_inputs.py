@@ -3,6 +3,7 @@ comes out, and what is said while Spark works."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sys
@@ -11,6 +12,8 @@ import time
 import pytest
 from click.testing import CliRunner
 
+from mqpy.spark.inputs import Progress, bench_path
+from mqpy.stats.exporter import write_records
 from mqpy.stats.generator import generate
 from mqpy_cli.statscmd import cli
 
@@ -74,8 +77,6 @@ def test_given_a_bench_file_in_the_current_folder_then_its_rates_are_used(tmp_pa
                                                                            monkeypatch):
     """Given --bench results.json relative to the current folder, then the report's capacity
     comes from that file (resolved against the current folder)."""
-    from mqpy.spark.inputs import bench_path
-
     monkeypatch.chdir(tmp_path)
     (tmp_path / "results.json").write_text(json.dumps({"results": []}))
     assert bench_path("results.json") == str(tmp_path / "results.json")
@@ -101,10 +102,6 @@ def test_given_records_when_reporting_then_progress_lines_are_written(spark, tmp
 def test_given_a_terminal_then_progress_rewrites_one_line_and_ends_it():
     """Given a terminal, when the report moves through its steps, then each step rewrites
     the same line (carriage return) and the line is ended once at the end."""
-    import io
-
-    from mqpy.spark.inputs import Progress
-
     out = io.StringIO()
     p = Progress(out, tty=True)
     p("reading records")
@@ -120,8 +117,6 @@ def test_given_files_that_hold_no_statistics_then_the_report_is_an_error(spark, 
     """Given an input whose only JSON Lines hold records the report does not read (a message
     the exporter could not parse), when `mqpy report` runs, then it ends non-zero saying no
     statistics or error-log records were found, and writes no report."""
-    from mqpy.stats.exporter import write_records
-
     src = str(tmp_path / "odd")
     write_records(src, [{"record_type": "Unparsed", "queue_manager": "QM1",
                          "start_ts": 1764322800.0, "msg_id": "00", "seq": 0}], "odd")

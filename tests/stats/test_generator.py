@@ -8,6 +8,7 @@ import os
 
 from click.testing import CliRunner
 
+from mqpy.stats.generator import generate
 from mqpy_cli.statscmd import cli
 
 
@@ -52,8 +53,6 @@ def test_given_a_week_of_data_then_no_depth_exceeds_maxdepth_and_full_queues_fai
     """Given a week of generated data, then no queue's QMaxDepth exceeds its MAXDEPTH, and
     a queue that reaches MAXDEPTH refuses the puts beyond it (MQRC_Q_FULL 2053), counted as
     PutsFailed in an interval whose QMaxDepth is MAXDEPTH, as a real queue manager does."""
-    from mqpy.stats.generator import generate
-
     generate(str(tmp_path), days=7, qmgrs=2, queues=5, seed=1)
     qs = [json.loads(line) for k, v in _tree(str(tmp_path)).items()
           if k.startswith("QueueStatistics") for line in v.splitlines()]
