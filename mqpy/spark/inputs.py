@@ -34,6 +34,8 @@ def check_input(path: str) -> str:
     if _is_uri(path):
         return path
     full = os.path.abspath(path)
+    if os.path.exists(full) and not os.path.isdir(full):
+        raise ReportInputError(f"the input {full} is a file, not the exporter's output folder")
     if not os.path.isdir(full):
         raise ReportInputError(f"the input folder {full} does not exist")
     if not _has_records(full):

@@ -278,20 +278,23 @@ def error_report(es: DataFrame, bucket: int = 86400, top: int = 10,
 
 
 def span(*dfs: DataFrame) -> tuple[float, float] | None:
-    """(seconds from the first interval's start to the last one's end, the median interval
-    length) over the statistics records; None when there are none."""
+    """(seconds from the first record's start to the last one's end, the median interval
+    length) over the records (a record without an end, an error-log entry, ends where it
+    starts); None when there are none."""
     first, last, lengths = None, None, []
     for df in dfs:
-        r = df.agg(F.min("start_ts"), F.max("end_ts"),
+        r = df.agg(F.min("start_ts"), F.max(F.coalesce("end_ts", "start_ts")),
                    F.expr("percentile_approx(end_ts - start_ts, 0.5)")).first()
         if r[0] is None:
             continue
         first = r[0] if first is None else min(first, r[0])
         last = r[1] if last is None else max(last, r[1])
-        lengths.append(r[2] or 0.0)
+        if r[2] is not None:
+            lengths.append(r[2])
     if first is None:
         return None
-    return float(last - first), float(sorted(lengths)[len(lengths) // 2])
+    median = sorted(lengths)[len(lengths) // 2] if lengths else 0.0
+    return float(last - first), float(median)
 
 
 def bucket_seconds(span_s: float, interval_s: float, points: int = 120) -> int:
@@ -389,10 +392,10 @@ def run_report(spark: SparkSession, input_dir: str, out_dir: str, cap: Capacity,
     cs = load(spark, input_dir, "ChannelStatistics")
     ss = load(spark, input_dir, "StorageStatistics").cache()
     es = load(spark, input_dir, "ErrorLog")
-    spanned = span(qs, ms, ss)
-    if spanned is None and es.isEmpty():
+    spanned = span(qs, ms, ss, es)
+    if spanned is None:
         raise ReportInputError(f"no statistics or error-log records in {input_dir}")
-    bucket = bucket_seconds(*(spanned or (0.0, 0.0)))
+    bucket = bucket_seconds(*spanned)
     steps: list[tuple[str, str, Callable[[], DataFrame]]] = [
         ("queues", "queues: rates, depth, time until MAXDEPTH",
          lambda: queue_report(qs, default_maxdepth)),

@@ -34,6 +34,15 @@ def test_given_a_missing_input_when_reporting_then_an_error_names_it_at_once(tmp
     assert took < 5 and not os.path.exists(tmp_path / "rep")
 
 
+def test_given_a_file_as_input_then_the_error_says_it_is_not_a_folder(tmp_path):
+    """Given --input naming a file, when `mqpy report` runs, then it ends non-zero at once
+    saying the input is a file, not the exporter's output folder."""
+    f = tmp_path / "records.jsonl"
+    f.write_text("{}\n")
+    result, took = _report("--input", str(f), "--out", str(tmp_path / "rep"))
+    assert result.exit_code != 0 and "is a file" in result.output and took < 5
+
+
 def test_given_an_input_without_records_when_reporting_then_an_error_says_so(tmp_path):
     """Given an empty folder (or one holding only the exporter's state files), when
     `mqpy report` runs, then it ends non-zero at once saying no exported records were found."""

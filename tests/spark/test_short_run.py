@@ -180,3 +180,16 @@ def test_a_real_run_names_the_queue_that_hit_maxdepth(spark, tmp_path, monkeypat
     with open(os.path.join(rep, "report.html"), encoding="utf-8") as f:
         text = re.sub(r"<[^>]+>", "", _section(f.read(), "attention"))
     assert text.index("APP.REQUEST reached MAXDEPTH 5 on RUNQM") < text.index("Headroom")
+
+
+def test_error_log_records_alone_are_bucketed_over_their_own_span(spark, tmp_path):
+    """Given only error-log records, spread over two days, when the report is built, then
+    the errors over time use 30-minute buckets (two days in at most 120 points) and the
+    queue tables are empty."""
+    src, out = str(tmp_path / "errors"), str(tmp_path / "report")
+    write_records(src, [{"record_type": "ErrorLog", "queue_manager": "QM1",
+                         "start_ts": T0 + k * 3600.0, "key": f"e{k}", "amq_id": "AMQ9999E",
+                         "text": "Channel program ended abnormally."} for k in range(48)], "e")
+    tables = run_report(spark, src, out, Capacity())
+    assert tables["bucket_seconds"] == [{"seconds": 1800}]
+    assert tables["queues"] == [] and len(tables["errors_over_time"]) == 48
