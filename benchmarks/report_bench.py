@@ -51,7 +51,8 @@ def exporter_throughput(root: str, n: int, groups: int = 10) -> dict:
 
 
 def report_runtime(root: str, days: int, qmgrs: int, queues: int, master: str) -> list[dict]:
-    from mqpy.spark.report import Capacity, run_report
+    from mqpy.spark.capacity import Capacity
+    from mqpy.spark.report import run_report
     from mqpy.spark.session import get_session
     from mqpy.stats.generator import generate
 

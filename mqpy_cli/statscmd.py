@@ -15,6 +15,7 @@ import click
 
 import mqpy
 from mqpy import config
+from mqpy.spark.inputs import Progress, ReportInputError, bench_path, check_input, pyspark_missing
 from mqpy.stats.exporter import Exporter
 from mqpy.stats.generator import generate as gen
 
@@ -66,33 +67,53 @@ def export(qmgr: str, out: str, batch: int, loop: float | None, no_errors: bool,
 @click.option("--input", "input_dir", required=True, help="The exporter's output root.")
 @click.option("--out", required=True, type=click.Path(file_okay=False))
 @click.option("--master", default="local[*]", show_default=True, help="Spark master URL.")
-@click.option("--bench", default="benchmarks/results.json", show_default=True,
-              help="`make bench` results for sustainable rates.")
-@click.option("--fsync-per-s", type=float, default=None, help="Override the fsync capacity.")
+@click.option("--bench", default=None,
+              help="`make bench` results (benchmarks/results.json), a relative path taken "
+                   "from the current folder: the measured sustainable rates headroom needs.")
+@click.option("--fsync-per-s", type=float, default=None, help="The disk's measured fsyncs/s.")
 @click.option("--persistent-rate", type=float, default=None,
-              help="Override the sustainable persistent msgs/s.")
+              help="The measured sustainable persistent msgs/s.")
 @click.option("--nonpersistent-rate", type=float, default=None,
-              help="Override the sustainable non-persistent msgs/s.")
+              help="The measured sustainable non-persistent msgs/s.")
 @click.option("--maxdepth", type=int, default=5000, show_default=True,
               help="MAXDEPTH for queues whose records do not carry it.")
-def report(input_dir: str, out: str, master: str, bench: str, fsync_per_s: float | None,
-           persistent_rate: float | None, nonpersistent_rate: float | None,
-           maxdepth: int) -> None:
+def report(input_dir: str, out: str, master: str, bench: str | None,
+           fsync_per_s: float | None, persistent_rate: float | None,
+           nonpersistent_rate: float | None, maxdepth: int) -> None:
     """Capacity report (HTML with charts, tables as CSV) from exported records."""
+    try:
+        source = check_input(input_dir)
+        bench_file = bench_path(bench) if bench else None
+    except ReportInputError as e:
+        click.echo(f"mqpy report: {e}.", err=True)
+        sys.exit(20)
+    missing = pyspark_missing()
+    if missing:
+        click.echo(f"mqpy report: {missing}", err=True)
+        sys.exit(20)
     # lazy: the report needs pyspark (and starts its JVM); export and generate do not
-    from mqpy.spark.report import Capacity, run_report
+    from pyspark.sql import SparkSession
+
+    from mqpy.spark.capacity import Capacity
+    from mqpy.spark.report import run_report
     from mqpy.spark.session import get_session
 
-    cap = Capacity.from_bench(bench, fsync_per_s=fsync_per_s,
+    cap = Capacity.from_bench(bench_file, fsync_per_s=fsync_per_s,
                               persistent_msgs_per_s=persistent_rate,
                               nonpersistent_msgs_per_s=nonpersistent_rate)
-    from pyspark.sql import SparkSession  # lazy: as above
-
+    progress = Progress(sys.stderr)
+    progress(f"starting Spark ({master})")
     ours = SparkSession.getActiveSession() is None  # stop only a session we started
     spark = get_session(master)
     try:
-        tables = run_report(spark, input_dir, out, cap, default_maxdepth=maxdepth)
+        tables = run_report(spark, source, out, cap, default_maxdepth=maxdepth,
+                            progress=progress)
+    except ReportInputError as e:
+        progress.done()
+        click.echo(f"mqpy report: {e}.", err=True)
+        sys.exit(20)
     finally:
+        progress.done()
         if ours:
             spark.stop()
     click.echo(f"report written to {os.path.join(out, 'report.html')} "

@@ -15,22 +15,28 @@ Definitions (each interval's rate is its count over its own length):
 - channel batch size = messages / batches, beside BATCHSZ; net time weighted by batches;
 - log: bytes and forces (fsyncs) per second, against the disk's measured fsync rate;
 - headroom: the busiest hour's persistent and non-persistent message rates against the
-  sustainable rates ``make bench`` measured: utilisation = p/P + np/NP, headroom = 1/utilisation.
+  sustainable rates ``make bench`` measured: utilisation = p/P + np/NP, headroom = 1/utilisation,
+  unknown when a rate with traffic was not measured;
+- charts: time buckets from BUCKETS, the shortest no shorter than one interval that draws at
+  most 120 points over the data's span; queues ordered by what needs attention (at MAXDEPTH,
+  failed puts, above 80 %, growing, oldest messages), application before SYSTEM.* and AMQ.*;
+- AMQ messages by severity (the id's last letter), informational ones ranked apart.
 """
 
 from __future__ import annotations
 
 import csv
-import json
 import os
+from collections.abc import Callable
 from typing import Any
 
-import attrs
 from pyspark.sql import DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from mqpy.spark import html
+from mqpy.spark.capacity import Capacity
+from mqpy.spark.inputs import ReportInputError
 
 _D, _L, _S = T.DoubleType(), T.LongType(), T.StringType()
 
@@ -49,7 +55,8 @@ _PAIR = ("puts", "put1s", "gets", "browses", "put_bytes", "get_bytes")
 SCHEMAS: dict[str, T.StructType] = {
     "QueueStatistics": _schema(("queue", _S), *_longs(
         *[f"{n}_{p}" for n in _PAIR for p in ("np", "p")], "min_depth", "max_depth",
-        "avg_q_time_us_np", "avg_q_time_us_p", "expired", "purged", "max_depth_limit")),
+        "avg_q_time_us_np", "avg_q_time_us_p", "expired", "purged", "max_depth_limit",
+        "puts_failed", "put1s_failed")),
     "MQIStatistics": _schema(*_longs(
         *[f"{n}_{p}" for n in _PAIR for p in ("np", "p")], "conns", "discs", "opens", "closes",
         "inqs", "sets", "commits", "backouts", "expired", "purged")),
@@ -63,36 +70,11 @@ SCHEMAS: dict[str, T.StructType] = {
 }
 
 
-@attrs.frozen
-class Capacity:
-    """The machine's sustainable rates, from benchmarks/results.json or given."""
-
-    fsync_per_s: float = 1000.0
-    log_bytes_per_s: float | None = None
-    persistent_msgs_per_s: float = 10_000.0
-    nonpersistent_msgs_per_s: float = 100_000.0
-    source: str = "defaults (no benchmark results)"
-
-    @classmethod
-    def from_bench(cls, path: str | None, **overrides: Any) -> Capacity:
-        """Read ``make bench`` results (scenarios fsync_raw, persistent_8, nonpersistent)."""
-        given = {k: v for k, v in overrides.items() if v is not None}
-        if not path or not os.path.exists(path):
-            return cls(**given)
-        with open(path) as f:
-            doc = json.load(f)
-        res = {r.get("scenario"): r for r in doc.get("results", [])}
-        found: dict[str, Any] = {"source": f"benchmark results {path}"}
-        raw = res.get("fsync_raw", {})
-        if raw.get("fdatasync_per_s_1kb"):
-            found["fsync_per_s"] = float(raw["fdatasync_per_s_1kb"])
-        if raw.get("msgs_per_s_100_per_fsync"):
-            found["log_bytes_per_s"] = float(raw["msgs_per_s_100_per_fsync"]) * 1024
-        if res.get("persistent_8", {}).get("msgs_per_s"):
-            found["persistent_msgs_per_s"] = float(res["persistent_8"]["msgs_per_s"])
-        if res.get("nonpersistent", {}).get("msgs_per_s"):
-            found["nonpersistent_msgs_per_s"] = float(res["nonpersistent"]["msgs_per_s"])
-        return cls(**{**found, **given})
+#: time-bucket lengths a chart may use, seconds to weeks
+BUCKETS = (10, 30, 60, 300, 600, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600, 86400, 7 * 86400)
+SEVERITY = {"I": "informational", "W": "warning", "E": "error", "S": "severe"}
+#: QMaxDepth at or above this share of MAXDEPTH is "approaching"
+APPROACH_PCT = 80.0
 
 
 # ----------------------------------------------------------------------------- loading
@@ -126,6 +108,11 @@ def _div(a: Any, b: Any) -> Any:
     return F.when(b != 0, a / b)
 
 
+def _measured(rate: float | None) -> Any:
+    """A measured rate as a column; NULL (unknown) when nobody measured it."""
+    return F.lit(rate).cast("double")
+
+
 def _n(*cols: str) -> Any:
     return sum((F.coalesce(F.col(c), F.lit(0)) for c in cols), F.lit(0))
 
@@ -151,6 +138,7 @@ def queue_report(qs: DataFrame, default_maxdepth: int = 5000) -> DataFrame:
         F.max("get_rate").alias("peak_get_rate"),
         F.expr("percentile(get_rate, 0.95)").alias("p95_get_rate"),
         F.max("max_depth").alias("depth_hwm"),
+        F.sum(_n("puts_failed", "put1s_failed")).alias("puts_failed"),
         _div(F.sum("qtime_weight"), F.sum("gets")).alias("avg_time_on_q_us"),
         F.coalesce(F.max("max_depth_limit"), F.lit(default_maxdepth)).alias("maxdepth"),
         _div(F.covar_pop("t_h", "d"), F.var_pop("t_h")).alias("depth_slope_per_h"),
@@ -160,11 +148,24 @@ def queue_report(qs: DataFrame, default_maxdepth: int = 5000) -> DataFrame:
     hours = F.when(F.col("depth_slope_per_h") > 0,
                    F.greatest((F.col("maxdepth") - trend_now) / F.col("depth_slope_per_h"),
                               F.lit(0.0)))
-    return (agg.withColumn("depth_trend_now", trend_now)
-            .withColumn("hours_to_maxdepth", hours)
-            .withColumn("days_to_maxdepth", hours / 24.0)
-            .drop("_mt", "_md", "_lt")
-            .orderBy(F.col("hours_to_maxdepth").asc_nulls_last(), "queue_manager", "queue"))
+    q = F.col("queue")
+    kind = (F.when(q.startswith("SYSTEM."), "system")
+            .when(q.startswith("AMQ."), "temporary dynamic").otherwise("application"))
+    out = (agg.withColumn("depth_trend_now", trend_now)
+           .withColumn("hours_to_maxdepth", hours)
+           .withColumn("days_to_maxdepth", hours / 24.0)
+           .withColumn("kind", kind)
+           .withColumn("depth_pct", F.col("depth_hwm") / F.col("maxdepth") * 100.0)
+           .drop("_mt", "_md", "_lt"))
+    # what matters first: at MAXDEPTH, failed puts, approaching it, growing, oldest messages
+    attention = (F.when(F.col("depth_hwm") >= F.col("maxdepth"), 0)
+                 .when(F.col("puts_failed") > 0, 1)
+                 .when(F.col("depth_pct") >= APPROACH_PCT, 2)
+                 .when(F.col("hours_to_maxdepth").isNotNull(), 3).otherwise(4))
+    return (out.withColumn("attention", attention)
+            .orderBy(F.when(F.col("kind") == "application", 0).otherwise(1), "attention",
+                     F.col("hours_to_maxdepth").asc_nulls_last(),
+                     F.col("avg_time_on_q_us").desc_nulls_last(), "queue_manager", "queue"))
 
 
 def depth_series(qs: DataFrame, qmgr: str, queue: str) -> list[tuple[float, float]]:
@@ -237,32 +238,77 @@ def log_report(ss: DataFrame, cap: Capacity) -> DataFrame:
         .alias("buffer_hit_pct"),
     )
     out = agg.join(latest, "queue_manager", "left") \
-        .withColumn("fsync_capacity_per_s", F.lit(cap.fsync_per_s)) \
+        .withColumn("fsync_capacity_per_s", _measured(cap.fsync_per_s)) \
         .withColumn("peak_fsync_utilisation_pct",
-                    F.col("peak_fsyncs_per_s") / F.lit(cap.fsync_per_s) * 100)
+                    _div("peak_fsyncs_per_s", _measured(cap.fsync_per_s)) * 100)
     if cap.log_bytes_per_s:
         out = out.withColumn("peak_log_bandwidth_pct",
                              F.col("peak_log_bytes_per_s") / F.lit(cap.log_bytes_per_s) * 100)
     return out.orderBy("queue_manager")
 
 
-def error_report(es: DataFrame, top: int = 10) -> tuple[DataFrame, DataFrame]:
-    """The most frequent AMQ ids per queue manager, and every id's count per day."""
+def _severity() -> Any:
+    """AMQnnnnX's last letter: I informational, W warning, E error, S severe."""
+    last = F.substring(F.col("amq_id"), -1, 1)
+    expr = F.lit("unknown")
+    for letter, name in SEVERITY.items():
+        expr = F.when(last == letter, name).otherwise(expr)
+    return expr
+
+
+def error_report(es: DataFrame, bucket: int = 86400, top: int = 10,
+                 ) -> tuple[DataFrame, DataFrame, DataFrame]:
+    """The most frequent warning, error and severe AMQ ids per queue manager with their text;
+    the most frequent informational ones apart; and every id's count per time bucket."""
+    x = es.withColumn("severity", _severity())
     w = Window.partitionBy("queue_manager").orderBy(F.desc("count"), "amq_id")
-    tops = (es.groupBy("queue_manager", "amq_id").agg(F.count("*").alias("count"),
-                                                      F.first("text").alias("text"))
-            .withColumn("rank", F.row_number().over(w)).where(F.col("rank") <= top)
-            .orderBy("queue_manager", "rank"))
-    daily = (es.withColumn("date", F.to_date(F.from_unixtime(F.col("start_ts"))))
-             .groupBy("date", "amq_id").agg(F.count("*").alias("count"))
-             .orderBy("date", "amq_id"))
-    return tops, daily
+
+    def ranked(df: DataFrame) -> DataFrame:
+        return (df.groupBy("queue_manager", "amq_id", "severity")
+                .agg(F.count("*").alias("count"), F.first("text").alias("text"))
+                .withColumn("rank", F.row_number().over(w)).where(F.col("rank") <= top)
+                .orderBy("queue_manager", "rank"))
+
+    info = F.col("severity") == SEVERITY["I"]
+    over_time = (x.withColumn("t", F.floor(F.col("start_ts") / bucket) * bucket)
+                 .groupBy("t", "severity", "amq_id")
+                 .agg(F.count("*").alias("count"), F.first("text").alias("text"))
+                 .orderBy("t", "severity", "amq_id"))
+    return ranked(x.where(~info)), ranked(x.where(info)), over_time
 
 
-def hourly(ms: DataFrame) -> DataFrame:
-    """Per queue manager and clock hour: persistent and non-persistent message rates."""
-    return (ms.withColumn("hour", F.floor(F.col("start_ts") / 3600) * 3600)
-            .groupBy("queue_manager", "hour").agg(
+def span(*dfs: DataFrame) -> tuple[float, float] | None:
+    """(seconds from the first record's start to the last one's end, the median interval
+    length) over the records (a record without an end, an error-log entry, ends where it
+    starts); None when there are none."""
+    first, last, lengths = None, None, []
+    for df in dfs:
+        r = df.agg(F.min("start_ts"), F.max(F.coalesce("end_ts", "start_ts")),
+                   F.expr("percentile_approx(end_ts - start_ts, 0.5)")).first()
+        if r[0] is None:
+            continue
+        first = r[0] if first is None else min(first, r[0])
+        last = r[1] if last is None else max(last, r[1])
+        if r[2] is not None:
+            lengths.append(r[2])
+    if first is None:
+        return None
+    median = sorted(lengths)[len(lengths) // 2] if lengths else 0.0
+    return float(last - first), float(median)
+
+
+def bucket_seconds(span_s: float, interval_s: float, points: int = 120) -> int:
+    """The shortest bucket of BUCKETS that is no shorter than one statistics interval and
+    draws at most ``points`` points over the span."""
+    want = max(span_s / points, interval_s)
+    return next((b for b in BUCKETS if b >= want), BUCKETS[-1])
+
+
+def rates(ms: DataFrame, bucket: int = 3600) -> DataFrame:
+    """Per queue manager and time bucket (``t``, its start): persistent and non-persistent
+    message rates."""
+    return (ms.withColumn("t", F.floor(F.col("start_ts") / bucket) * bucket)
+            .groupBy("queue_manager", "t").agg(
                 F.sum(_dur()).alias("seconds"),
                 F.sum(_n("puts_p", "put1s_p", "gets_p")).alias("p_msgs"),
                 F.sum(_n("puts_np", "put1s_np", "gets_np")).alias("np_msgs"),
@@ -272,28 +318,38 @@ def hourly(ms: DataFrame) -> DataFrame:
             .withColumn("put_rate", F.col("puts") / F.col("seconds")))
 
 
+def _share(rate: str, sustainable: float | None) -> Any:
+    """rate / sustainable; 0 when there is no such traffic, unknown when nobody measured
+    the sustainable rate of traffic there was."""
+    if sustainable:
+        return F.col(rate) / F.lit(sustainable)
+    return F.when(F.col(rate) == 0, F.lit(0.0))
+
+
 def headroom_report(ms: DataFrame, cap: Capacity) -> DataFrame:
-    """The busiest hour of each queue manager against the benchmarked sustainable rates."""
-    h = hourly(ms).withColumn("utilisation", F.col("p_rate") / F.lit(cap.persistent_msgs_per_s)
-                              + F.col("np_rate") / F.lit(cap.nonpersistent_msgs_per_s))
-    w = Window.partitionBy("queue_manager").orderBy(F.desc("utilisation"), "hour")
+    """The busiest hour of each queue manager against the measured sustainable rates."""
+    h = (rates(ms).withColumn("_load", F.col("p_rate") + F.col("np_rate"))
+         .withColumn("utilisation", _share("p_rate", cap.persistent_msgs_per_s)
+                     + _share("np_rate", cap.nonpersistent_msgs_per_s)))
+    w = Window.partitionBy("queue_manager").orderBy(F.desc_nulls_last("utilisation"),
+                                                    F.desc("_load"), "t")
     return (h.withColumn("_r", F.row_number().over(w)).where("_r = 1").drop("_r")
-            .withColumn("busiest_hour", F.from_unixtime("hour", "yyyy-MM-dd HH:00"))
+            .withColumn("busiest_hour", F.from_unixtime("t", "yyyy-MM-dd HH:00"))
             .withColumn("utilisation_pct", F.col("utilisation") * 100)
             .withColumn("headroom_x", _div(F.lit(1.0), F.col("utilisation")))
-            .withColumn("sustainable_p_rate", F.lit(cap.persistent_msgs_per_s))
-            .withColumn("sustainable_np_rate", F.lit(cap.nonpersistent_msgs_per_s))
+            .withColumn("sustainable_p_rate", _measured(cap.persistent_msgs_per_s))
+            .withColumn("sustainable_np_rate", _measured(cap.nonpersistent_msgs_per_s))
             .select("queue_manager", "busiest_hour", "p_rate", "np_rate", "sustainable_p_rate",
                     "sustainable_np_rate", "utilisation_pct", "headroom_x")
             .orderBy("queue_manager"))
 
 
-def log_hourly(ss: DataFrame) -> DataFrame:
-    return (ss.withColumn("hour", F.floor(F.col("start_ts") / 3600) * 3600)
-            .groupBy("queue_manager", "hour")
+def log_rates(ss: DataFrame, bucket: int = 3600) -> DataFrame:
+    return (ss.withColumn("t", F.floor(F.col("start_ts") / bucket) * bucket)
+            .groupBy("queue_manager", "t")
             .agg((F.sum("log_bytes") / F.sum(_dur())).alias("log_bytes_per_s"),
                  (F.sum("log_forces") / F.sum(_dur())).alias("fsyncs_per_s"))
-            .orderBy("queue_manager", "hour"))
+            .orderBy("queue_manager", "t"))
 
 
 # ----------------------------------------------------------------------------- the whole report
@@ -312,39 +368,60 @@ def write_csv(path: str, table: list[dict[str, Any]], columns: list[str]) -> Non
                         (round(r[c], 4) if isinstance(r[c], float) else r[c]) for c in columns])
 
 
+def _depth_charts(qs: DataFrame, queues: list[dict[str, Any]], most: int = 3,
+                  ) -> list[dict[str, Any]]:
+    """The depth series of the application queues that need attention (at most ``most``),
+    or of the first queue when none does."""
+    app = [q for q in queues if q["kind"] == "application"]
+    chosen = [q for q in app if q["attention"] < 4][:most] or (app or queues)[:1]
+    return [{"queue_manager": q["queue_manager"], "queue": q["queue"],
+             "maxdepth": q["maxdepth"], "slope_per_h": q["depth_slope_per_h"],
+             "points": depth_series(qs, q["queue_manager"], q["queue"])} for q in chosen]
+
+
 def run_report(spark: SparkSession, input_dir: str, out_dir: str, cap: Capacity, *,
-               default_maxdepth: int = 5000) -> dict[str, list[dict[str, Any]]]:
-    """Every table and chart series; writes ``<table>.csv`` and ``report.html`` in out_dir."""
+               default_maxdepth: int = 5000,
+               progress: Callable[[str], None] = lambda step: None,
+               ) -> dict[str, list[dict[str, Any]]]:
+    """Every table and chart series; writes ``<table>.csv`` and ``report.html`` in out_dir.
+    ``progress`` is told each step as it starts; ReportInputError when nothing is there to
+    report on."""
+    progress(f"reading records from {input_dir}")
     qs = load(spark, input_dir, "QueueStatistics").cache()
     ms = load(spark, input_dir, "MQIStatistics").cache()
     cs = load(spark, input_dir, "ChannelStatistics")
     ss = load(spark, input_dir, "StorageStatistics").cache()
     es = load(spark, input_dir, "ErrorLog")
-    tables: dict[str, list[dict[str, Any]]] = {
-        "queues": rows(queue_report(qs, default_maxdepth)),
-        "channels": rows(channel_report(cs)),
-        "call_mix": rows(call_mix(ms)),
-        "log": rows(log_report(ss, cap)),
-        "headroom": rows(headroom_report(ms, cap)),
-    }
-    tops, daily = error_report(es)
-    tables["errors_top"] = rows(tops)
-    tables["errors_daily"] = [dict(r, date=str(r["date"])) for r in rows(daily)]
+    spanned = span(qs, ms, ss, es)
+    if spanned is None:
+        raise ReportInputError(f"no statistics or error-log records in {input_dir}")
+    bucket = bucket_seconds(*spanned)
+    steps: list[tuple[str, str, Callable[[], DataFrame]]] = [
+        ("queues", "queues: rates, depth, time until MAXDEPTH",
+         lambda: queue_report(qs, default_maxdepth)),
+        ("channels", "channels: throughput and batching", lambda: channel_report(cs)),
+        ("call_mix", "MQI call mix", lambda: call_mix(ms)),
+        ("log", "log and checkpoints", lambda: log_report(ss, cap)),
+        ("headroom", "headroom of the busiest hour", lambda: headroom_report(ms, cap)),
+    ]
+    tables: dict[str, list[dict[str, Any]]] = {"bucket_seconds": [{"seconds": bucket}]}
+    for name, step, build in steps:
+        progress(step)
+        tables[name] = rows(build())
+    progress("AMQ messages by severity")
+    for name, df in zip(("errors_top", "info_top", "errors_over_time"),
+                        error_report(es, bucket), strict=True):
+        tables[name] = rows(df)
+    progress(f"chart series ({html.bucket_label(bucket)} buckets)")
     series: dict[str, Any] = {
-        "hourly": rows(hourly(ms).orderBy("queue_manager", "hour")),
-        "log_hourly": rows(log_hourly(ss)),
+        "rates": rows(rates(ms, bucket).orderBy("queue_manager", "t")),
+        "log_rates": rows(log_rates(ss, bucket)),
+        "depth": _depth_charts(qs, tables["queues"]),
     }
-    critical = next((q for q in tables["queues"] if q["hours_to_maxdepth"] is not None),
-                    tables["queues"][0] if tables["queues"] else None)
-    if critical:
-        series["depth"] = {"queue_manager": critical["queue_manager"],
-                           "queue": critical["queue"], "maxdepth": critical["maxdepth"],
-                           "slope_per_h": critical["depth_slope_per_h"],
-                           "points": depth_series(qs, critical["queue_manager"],
-                                                  critical["queue"])}
+    progress(f"writing {os.path.join(out_dir, 'report.html')}")
     os.makedirs(out_dir, exist_ok=True)
-    for name, table in tables.items():
-        write_csv(os.path.join(out_dir, f"{name}.csv"), table, html.COLUMNS[name])
+    for name, columns in html.COLUMNS.items():
+        write_csv(os.path.join(out_dir, f"{name}.csv"), tables[name], columns)
     with open(os.path.join(out_dir, "report.html"), "w", encoding="utf-8") as f:
         f.write(html.render(tables, series, cap))
     for df in (qs, ms, ss):

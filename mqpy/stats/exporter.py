@@ -64,9 +64,10 @@ def _fsync_dir(path: str) -> None:
 
 def _makedirs(path: str) -> None:
     """mkdir -p, with each new directory's parent fsynced so the name survives a crash."""
+    path = os.path.abspath(path)  # a relative path's dirname ends at "", never a directory
     if os.path.isdir(path):
         return
-    parent = os.path.dirname(path.rstrip(os.sep))
+    parent = os.path.dirname(path)
     _makedirs(parent)
     try:
         os.mkdir(path, filemodes.DIR_MODE)
@@ -77,7 +78,7 @@ def _makedirs(path: str) -> None:
 
 def atomic_write(path: str, data: bytes) -> None:
     """Write ``path`` so that a crash leaves either the old file or the whole new one."""
-    d, name = os.path.split(path)
+    d, name = os.path.split(os.path.abspath(path))
     _makedirs(d)
     tmp = os.path.join(d, f".{name}.{os.getpid()}.tmp")
     with filemodes.open_file(tmp, "wb") as f:

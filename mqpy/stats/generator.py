@@ -58,11 +58,16 @@ def generate(out: str, *, days: int = 7, qmgrs: int = 2, queues: int = 5, seed: 
                                       "gets_p", "browses_np", "browses_p", "put_bytes_np",
                                       "put_bytes_p", "get_bytes_np", "get_bytes_p")}
                 for i in range(queues):
-                    puts = max(0, int(base[i] * f * interval * rng.uniform(0.9, 1.1)))
+                    offered = max(0, int(base[i] * f * interval * rng.uniform(0.9, 1.1)))
                     drain = 0.97 if i == 0 else 1.0
-                    gets = min(depth[i] + puts, int(puts * drain * rng.uniform(0.98, 1.02)))
+                    gets = min(depth[i] + offered,
+                               int(offered * drain * rng.uniform(0.98, 1.02)))
+                    # a put to a full queue fails MQRC_Q_FULL: counted, not queued
+                    puts = min(offered, maxdepth[i] - depth[i] + gets)
                     lo = depth[i]
                     depth[i] = max(0, depth[i] + puts - gets)
+                    peak = maxdepth[i] if offered > puts else min(
+                        maxdepth[i], max(lo, depth[i]) + int(base[i] * rng.uniform(0, 5)))
                     pp = persistent[i]
                     size = 512 * (i + 1)
                     q = dict(common, record_type="QueueStatistics", msg_id=mid("q", i), seq=i + 1,
@@ -72,7 +77,7 @@ def generate(out: str, *, days: int = 7, qmgrs: int = 2, queues: int = 5, seed: 
                              gets_np=int(gets * (1 - pp)), gets_p=gets - int(gets * (1 - pp)),
                              browses_np=0, browses_p=0,
                              min_depth=min(lo, depth[i]),
-                             max_depth=max(lo, depth[i]) + int(base[i] * rng.uniform(0, 5)),
+                             max_depth=peak, puts_failed=offered - puts, put1s_failed=0,
                              avg_q_time_us_np=int(rng.uniform(200, 2000)) if pp < 1 else 0,
                              avg_q_time_us_p=int(rng.uniform(500, 5000)) if pp > 0 else 0,
                              expired=0, purged=0, max_depth_limit=maxdepth[i])

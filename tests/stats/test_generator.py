@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import glob
+import json
 import os
 
 from click.testing import CliRunner
 
+from mqpy.stats.generator import generate
 from mqpy_cli.statscmd import cli
 
 
@@ -33,3 +35,29 @@ def test_same_seed_same_files_other_seed_other_data(tmp_path):
     dirs = {os.path.dirname(k) for k in a if k.startswith("QueueStatistics")}
     assert dirs == {f"QueueStatistics/date=2024-01-0{d}/qmgr=QM{m}" for d in (1, 2)
                     for m in (1, 2)}
+
+
+def test_given_a_relative_out_folder_that_does_not_exist_then_generate_makes_it(
+        tmp_path, monkeypatch):
+    """Given `--out gen/` (relative, not there yet), when `mqpy generate` runs, then the
+    folder is made and the records are in it."""
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(cli, ["generate", "--days", "1", "--qmgrs", "1", "--queues", "2",
+                                 "--out", "gen/"])
+    assert r.exit_code == 0, r.output
+    assert _tree(str(tmp_path / "gen"))
+
+
+def test_given_a_week_of_data_then_no_depth_exceeds_maxdepth_and_full_queues_fail_puts(
+        tmp_path):
+    """Given a week of generated data, then no queue's QMaxDepth exceeds its MAXDEPTH, and
+    a queue that reaches MAXDEPTH refuses the puts beyond it (MQRC_Q_FULL 2053), counted as
+    PutsFailed in an interval whose QMaxDepth is MAXDEPTH, as a real queue manager does."""
+    generate(str(tmp_path), days=7, qmgrs=2, queues=5, seed=1)
+    qs = [json.loads(line) for k, v in _tree(str(tmp_path)).items()
+          if k.startswith("QueueStatistics") for line in v.splitlines()]
+    over = [(q["queue"], q["max_depth"], q["max_depth_limit"]) for q in qs
+            if q["max_depth"] > q["max_depth_limit"]]
+    assert not over
+    failed = [q for q in qs if q["puts_failed"] > 0]
+    assert failed and all(q["max_depth"] == q["max_depth_limit"] for q in failed)
