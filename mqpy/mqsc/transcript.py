@@ -10,6 +10,7 @@ from mqpy.mqsc.lexer import scan_lines
 from mqpy.mqsc.messages import MQSCError, summary_lines
 from mqpy.mqsc.parser import MQSCCommand, parse_command
 from mqpy.mqsc.results import Result
+from mqpy.version import VRMF
 
 __all__ = ["BANNER", "EXIT_FAILED", "EXIT_OK", "EXIT_SOME_FAILED", "END_VERBS", "run_transcript",
            "transcript_head"]
@@ -22,7 +23,7 @@ EXIT_FAILED = 20
 #: The first line of runmqsc's report. IBM prints its product id and copyright here
 #: ("5724-H72 (C) Copyright IBM Corp. ..."); mqpy is not IBM's product, so it names itself
 #: in the same place and keeps the layout that follows.
-BANNER = "mqpy runmqsc 0.1.0 (MQSC command processor)"
+BANNER = f"mqpy runmqsc V{VRMF} (MQSC command processor)"
 
 #: the verbs that end a script
 END_VERBS = ("END", "EXIT", "QUIT")

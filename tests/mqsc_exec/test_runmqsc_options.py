@@ -61,3 +61,12 @@ def test_given_w_and_m_when_runmqsc_sends_to_a_queue_manager_then_its_replies_co
     assert result.exit_code == 0, result.output
     assert "AMQ8006I: IBM MQ queue created." in result.output
     assert eng.lookup("QLOCAL", "REMOTE.Q") is not None
+
+
+def test_runmqsc_shows_the_ibm_mq_level_dspmqver_shows():
+    """Given runmqsc's banner, then it names the one version mqpy shows everywhere (the IBM
+    MQ level it implements, as dspmqver and strmqm do), not the Python package's."""
+    from mqpy.mqsc.transcript import BANNER
+    from mqpy.version import VRMF
+
+    assert f"V{VRMF}" in BANNER and "0.1.0" not in BANNER
