@@ -50,6 +50,7 @@ from mqpy import (
     amqmsgs,
     config,
     errorlog,
+    events,
     extensions,
     filemodes,
     inprocess,
@@ -61,6 +62,7 @@ from mqpy.engine.log import LogCorrupt
 from mqpy.engine.pageset import PagesetError
 from mqpy.errors import MQMIError
 from mqpy.mqi import attach
+from mqpy.pcf import PCFMessage
 from mqpy.programs import program
 from mqpy.qmstatus import describe_status, read_status, write_status
 from mqpy.security import policy
@@ -270,6 +272,7 @@ def _serve(eng: QueueManagerEngine, root: str | None, qmdir: str, console: _Cons
                 nursery.start_soon(_watch_chinit, eng, root, qmdir, chinit)
             # CONTROL(QMGR) and STARTONLY services, once applications can connect
             await trio.to_thread.run_sync(_start_services, eng)
+            _start_stop_event(eng, events.queue_manager_active(eng.name))
             try:
                 with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT,
                                                signal.SIGUSR1) as signals:
@@ -277,9 +280,13 @@ def _serve(eng: QueueManagerEngine, root: str | None, qmdir: str, console: _Cons
                     async for signum in signals:
                         if signum != signal.SIGUSR1:
                             outcome["end"] = "immediate"
+                            _start_stop_event(eng, events.queue_manager_not_active(
+                                eng.name, quiescing=False))
                             break
                         if outcome["end"] != "controlled":
                             outcome["end"] = "controlled"
+                            _start_stop_event(eng, events.queue_manager_not_active(
+                                eng.name, quiescing=True))
                             eng.quiesce()
                             write_status(qmdir, "Quiescing")
                             # services end as the end begins: a connected one (a trigger
@@ -304,6 +311,18 @@ def _serve(eng: QueueManagerEngine, root: str | None, qmdir: str, console: _Cons
 
     trio.run(serve)
     return outcome["end"]
+
+
+def _start_stop_event(eng: QueueManagerEngine, msg: PCFMessage) -> None:
+    """A start or stop event on SYSTEM.ADMIN.QMGR.EVENT while STRSTPEV is ENABLED; one that
+    cannot be put is lost, as IBM's, and the queue manager goes on."""
+    if not events.start_stop_enabled(eng.catalog.qmgr):
+        return
+    qm = attach(eng)
+    try:
+        events.put_event(qm, msg)
+    finally:
+        qm.disconnect()
 
 
 async def _watch_engine(eng: QueueManagerEngine, outcome: dict, scope: Any) -> None:
