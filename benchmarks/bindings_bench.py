@@ -14,7 +14,8 @@ Each call is timed from the application's side; the result gives the median and 
 percentile of each call, and the CPU per call of the application and of the daemon (user +
 system, /proc), so that a figure taken on a busy machine can still be read. Beside them the
 same run measures the floors: ``fdatasync_us`` (a 1 KB append then fdatasync in the data
-path's file system, median) and ``round_trip_us``, a bare Python round trip of a 1 KB request
+path's file system, median; ``fdatasync_after_us`` the same after the calls: a disk shared
+with other work shows it) and ``round_trip_us``, a bare Python round trip of a 1 KB request
 and a short reply over a Unix socket between two processes (blocking on both sides), and
 ``trio_round_trip_us``, the same with the serving side in trio as the bindings listener
 drives its socket (``wait_readable``, ``recv``, ``send``). Targets (2 cores, a quiet
@@ -262,10 +263,11 @@ def run(count: int, profile: str | None) -> dict:
             if proc.returncode != 0:
                 raise RuntimeError(proc.stderr)
             app = json.loads(proc.stdout.strip().splitlines()[-1])
+            fsync_after = fdatasync_us(root, max(200, count // 4))
         finally:
             _stop(pid)
     commit = app["persistent"]["put_commit"]["median_us"]
-    return {"fdatasync_us": fsync, "round_trip_us": floor, "trio_round_trip_us": floor_trio,
+    return {"fdatasync_us": fsync, "fdatasync_after_us": fsync_after, "round_trip_us": floor, "trio_round_trip_us": floor_trio,
             **app, "targets": TARGETS,
             "put_over_target_us": round(app["persistent"]["put"]["median_us"]
                                         - TARGETS["put_us"], 1),
