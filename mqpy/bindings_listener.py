@@ -225,7 +225,8 @@ class _Session:
         self.ended = False  # MQDISC done
         self.got_bytes = 0  # message data of the last MQGET answered (SPI RUN's BATCHLIM)
         self.quiet_puts = False  # in an SPI RUN_QUIET: puts answer without their structures
-        #: its last request came within HOT_WAIT_S of the reply before: serve it on a thread
+        #: its last request, one a thread serves, came within HOT_WAIT_S of the reply
+        #: before: serve the next ones on a thread
         self.busy = False
         self.replied_at = 0.0  # time.monotonic() of its last reply
 
@@ -242,8 +243,9 @@ class _Session:
                                  else self._request_before_mqconn())
                 if request is None:
                     return
-                self.busy = self.conn is not None and \
-                    time.monotonic() - self.replied_at < bindings_thread.HOT_WAIT_S
+                self.busy = self.conn is not None \
+                    and request.segment_type in bindings_thread.THREAD_VERBS \
+                    and time.monotonic() - self.replied_at < bindings_thread.HOT_WAIT_S
                 try:
                     reply = await self._dispatch(request)
                 except ProtocolError as exc:

@@ -24,7 +24,7 @@ from mqpy.fap.statuscodes import ProtocolError
 from mqpy.fap.tsh import SegmentType
 from mqpy.trace import TRACER
 
-__all__ = ["GONE", "HOT_THREADS", "HOT_WAIT_S", "SPELL_S", "serve_while_busy"]
+__all__ = ["GONE", "HOT_THREADS", "HOT_WAIT_S", "SPELL_S", "THREAD_VERBS", "serve_while_busy"]
 
 #: How long the thread waits for the next request before handing the connection back.
 HOT_WAIT_S = 0.002
@@ -36,7 +36,7 @@ SPELL_S = 0.05
 
 _T = SegmentType
 _OK, _WARNING, _FAILED = CMQC.MQCC_OK, CMQC.MQCC_WARNING, CMQC.MQCC_FAILED
-_VERBS = frozenset({_T.MQPUT, _T.MQGET, _T.MQCMIT, _T.MQBACK, _T.MQINQ})
+THREAD_VERBS = frozenset({_T.MQPUT, _T.MQGET, _T.MQCMIT, _T.MQBACK, _T.MQINQ})
 
 
 #: The application closed its end, or a send failed: the session ends.
@@ -45,7 +45,7 @@ GONE = object()
 
 def serve_while_busy(session: Any) -> object:
     """Serve ``session``'s calls (a ``bindings_listener._Session`` with an engine connection)
-    on this thread while they come quickly and are of _VERBS, for SPELL_S at most. Returns
+    on this thread while they come quickly and are of THREAD_VERBS, for SPELL_S at most. Returns
     None when the connection went quiet, a request for the loop is first in
     ``session.received`` or the spell is over; bytes: the rest of a reply the socket did not
     take, for the loop to send; GONE when the application has gone; a ProtocolError when
@@ -75,7 +75,7 @@ def serve_while_busy(session: Any) -> object:
             if not received:
                 continue  # the start of a long request
         request = received[0]
-        if type(request) is not MQIRequest or request.segment_type not in _VERBS:
+        if type(request) is not MQIRequest or request.segment_type not in THREAD_VERBS:
             return None  # for the loop, which says what is wrong with it if anything
         try:
             decoded = session._decode(request)
