@@ -48,6 +48,7 @@ bench: $(STAMP)
 	$(PY) -m benchmarks.client_bench --out benchmarks/client_results.json
 	$(PY) -m benchmarks.client_bench --deployed --fastpath --no-tls \
 		--out benchmarks/client_fastpath_results.json
+	$(PY) -m benchmarks.bindings_bench --out benchmarks/bindings_results.json
 
 demo: $(STAMP)
 	$(PY) -m examples.demo

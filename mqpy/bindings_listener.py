@@ -4,7 +4,9 @@ Each accepted connection is one Hconn, served by one task: read a request, decod
 (``mqpy.fap.mqiflows``), call the engine ``Connection``, write the reply. The task drives the plain
 socket itself: the MQI is synchronous, so between a request and its reply the application
 sends nothing, and once the reply is written the task waits for the socket to be readable and
-reads once (one trip through the scheduler per request). While an MQGET waits, the same task
+reads once (one trip through the scheduler per request); a connection whose calls come
+quickly is served meanwhile by a thread of its own (``mqpy.bindings_thread``), with no trip
+through the scheduler at all. While an MQGET waits, the same task
 watches the socket, so that an application that disappears in the middle of a long wait is
 noticed: its unit of work is backed out at once (``Connection.abend``), as MQ does when an
 application process ends without MQDISC. (Anything it does send meanwhile is kept for after
@@ -43,12 +45,13 @@ import os
 import pwd
 import socket
 import struct
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import trio
 
-from mqpy import CMQC, amqmsgs, errorlog, loopcalls
+from mqpy import CMQC, amqmsgs, bindings_thread, errorlog, loopcalls
 from mqpy.admission import Admission, Admissions, LogLimiter
 from mqpy.bindings import MAX_MSG_SIZE, MAX_TRANSMISSION_SIZE, bind_address, socket_path
 from mqpy.config import PeerLimits
@@ -123,6 +126,8 @@ class BindingsServer:
         self.path = path or socket_path(engine.qmdir)
         self.limiter = trio.CapacityLimiter(thread_limit)
         self.auth_limiter = trio.CapacityLimiter(AUTH_THREAD_LIMIT)
+        #: threads serving busy connections (``mqpy.bindings_thread``)
+        self.busy_limiter = trio.CapacityLimiter(bindings_thread.HOT_THREADS)
         self.sessions: set[_Session] = set()
         self._changed = trio.Event()
         self.on_unexpected = on_unexpected or self._write_fdc
@@ -220,14 +225,27 @@ class _Session:
         self.ended = False  # MQDISC done
         self.got_bytes = 0  # message data of the last MQGET answered (SPI RUN's BATCHLIM)
         self.quiet_puts = False  # in an SPI RUN_QUIET: puts answer without their structures
+        #: its last request, one a thread serves, came within HOT_WAIT_S of the reply
+        #: before: serve the next ones on a thread
+        self.busy = False
+        self.replied_at = 0.0  # time.monotonic() of its last reply
 
     async def run(self) -> None:
         try:
             while not self.ended:
+                if self.busy and self.admission is None \
+                        and self.server.busy_limiter.available_tokens:
+                    if not await self._serve_busy():
+                        return
+                    if self.busy and not self.received:
+                        continue  # the spell ended with calls still coming: another
                 request = await (self._next_request() if self.conn is not None
                                  else self._request_before_mqconn())
                 if request is None:
                     return
+                self.busy = self.conn is not None \
+                    and request.segment_type in bindings_thread.THREAD_VERBS \
+                    and time.monotonic() - self.replied_at < bindings_thread.HOT_WAIT_S
                 try:
                     reply = await self._dispatch(request)
                 except ProtocolError as exc:
@@ -237,12 +255,30 @@ class _Session:
                     self._authenticated()
                 if not await self._send(self.writer.send(reply)):
                     return
+                self.replied_at = time.monotonic()
         finally:
             self.gone.set()
             trio.lowlevel.notify_closing(self.sock)
             self.sock.close()
             if self.conn is not None and not self.ended:
                 self.conn.abend()  # lost without MQDISC: back the unit of work out
+
+    async def _serve_busy(self) -> bool:
+        """Calls served on a thread while they come quickly (``mqpy.bindings_thread``);
+        False once the application has gone or broken the protocol. ``busy`` stays set
+        when the spell ended with calls still coming."""
+        outcome = await trio.to_thread.run_sync(bindings_thread.serve_while_busy, self,
+                                                limiter=self.server.busy_limiter)
+        if outcome is bindings_thread.GONE:
+            return False
+        if isinstance(outcome, ProtocolError):
+            await self._rejected(str(outcome))
+            return False
+        if type(outcome) is bytes:
+            return await self._send(outcome)
+        self.busy = bool(self.received) or \
+            time.monotonic() - self.replied_at < bindings_thread.HOT_WAIT_S
+        return True
 
     async def _request_before_mqconn(self) -> MQIRequest | None:
         """The next request of a connection not yet connected, within its deadline

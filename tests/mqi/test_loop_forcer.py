@@ -135,3 +135,28 @@ async def test_a_cancelled_call_never_strands_the_others(attempt):
     assert "A" in done and "C" in done
     assert data.log.flushed_lsn >= 30
     assert not forcer.busy and not forcer.queue
+
+
+async def test_the_forces_of_a_loop_are_made_by_one_long_lived_writer_thread(monkeypatch):
+    """Given one loop's forcer, when its calls force one after the other, then every force
+    ran on the same thread, not the loop's; once that thread has been idle WRITER_IDLE_S it
+    ends, and the next force starts it again and is still made."""
+    monkeypatch.setattr(loopcalls, "WRITER_IDLE_S", 0.05)
+    data = _SlowData()
+    threads: list[int] = []
+    real_force = data.force
+
+    def recording_force(lsn: int) -> None:
+        threads.append(threading.get_ident())
+        data.go.release()
+        real_force(lsn)
+
+    data.force = recording_force
+    forcer = loopcalls.LoopForcer(data)
+    limiter = trio.CapacityLimiter(4)
+    for lsn in (10, 20, 30):
+        await forcer.force(lsn, limiter)
+    assert len(set(threads)) == 1 and threads[0] != threading.get_ident()
+    await wait_until(lambda: forcer.writer.thread is None, 5, 0.01)
+    await forcer.force(40, limiter)
+    assert data.log.flushed_lsn == 40
