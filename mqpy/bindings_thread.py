@@ -79,8 +79,8 @@ def serve_while_busy(session: Any) -> object:
             return None  # for the loop, which says what is wrong with it if anything
         try:
             decoded = session._decode(request)
-        except mqiparams.BadStructure:
-            return None  # the loop answers the refusal
+        except (mqiparams.BadStructure, ProtocolError):
+            return None  # the loop answers the refusal, or ends the connection as it says
         if decoded.verb == _T.MQGET and decoded.values[1].Options & CMQC.MQGMO_WAIT:
             return None  # a waiting get holds no thread: the loop's
         received.popleft()
