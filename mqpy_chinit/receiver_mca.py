@@ -255,6 +255,8 @@ class ReceiverMCA:
 
     def _agreed(self, agreed: Any) -> None:
         self.conname = peer_host(self.stream)  # kept in each batch's sync record
+        if not self.status.conname:  # a responder's CONNAME in DISPLAY CHSTATUS: the partner's
+            self.status.conname = self.conname  # address (a requester shows the one it called)
         self.put_authority = PutAuthority.of(self.definition, self.mca_user)
         self.status.mcauser = self.put_authority.mca_user
         self.fast = agreed_fast(agreed)

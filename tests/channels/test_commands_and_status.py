@@ -270,3 +270,19 @@ async def test_pcf_resolve_channel_without_an_action_is_refused(qm1):
     except Refused as refused:
         reason = refused.reason
     assert reason == CMQCFC.MQRCCF_PARM_COUNT_TOO_SMALL
+
+
+async def test_a_receivers_chstatus_shows_its_partners_address(qm1, qm2):
+    """Given a sender from 127.0.0.1 running to a receiver, when DISPLAY CHSTATUS of the
+    receiver is issued, then its CONNAME is the partner's address (IBM: a receiving channel's
+    CONNAME is the remote address), not blank."""
+    async with trio.open_nursery() as nursery:
+        r2 = await start_chinit(nursery, qm2, listen=True)
+        define_pair(qm1, qm2, r2.port, HBINT=0)
+        qm1.put("TARGET", b"one", qmgr="QM2")
+        r1 = await start_chinit(nursery, qm1)
+        r1.chinit.start_channel(CHANNEL)
+        await wait_until(lambda: r1.chinit.status_of(CHANNEL).last_seqno == 1)
+        rcv = chstatus((await mqsc(qm2, f"DISPLAY CHSTATUS({CHANNEL}) CONNAME")).lines)
+        finish(nursery)
+    assert rcv["CHLTYPE"] == "RCVR" and rcv["CONNAME"] == "127.0.0.1", rcv
