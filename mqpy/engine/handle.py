@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import attrs
 
+from mqpy import CMQC
 from mqpy.engine.cluster import ClusterRoute
 from mqpy.engine.objects import ObjectDef
 from mqpy.engine.options import _NOT_PERSISTENT, _PERSISTENT
@@ -53,7 +54,7 @@ class _Facts:
     triggering; anything else takes the general path."""
 
     __slots__ = ("obj_attrs", "base_attrs", "qmgr_attrs", "put", "get", "persistence",
-                 "priority", "tempdyn", "maxmsgl", "maxdepth", "by_priority")
+                 "priority", "tempdyn", "maxmsgl", "maxdepth", "by_priority", "ccsid")
 
     def __init__(self, h: Handle, qmgr_attrs: dict) -> None:
         oa, ba = h.obj.attributes, h.base.attributes
@@ -68,6 +69,8 @@ class _Facts:
             self.maxmsgl = min(int(ba.get("MAXMSGL", 4194304)),  # type: ignore[arg-type]
                                int(qmgr_attrs.get("MAXMSGL", 4194304)))  # type: ignore[arg-type]
             self.maxdepth = int(ba.get("MAXDEPTH", 5000))  # type: ignore[arg-type]
+            # what a put stores for MQCCSI_Q_MGR: the queue manager's CCSID
+            self.ccsid = int(qmgr_attrs.get("CCSID", CMQC.MQCCSI_Q_MGR))  # type: ignore[arg-type]
         except (TypeError, ValueError):  # the general path says what is wrong
             return
         self.put = (h.cluster is None and h.remote_qm is None and h.obj.objtype != "QCLUSTER"

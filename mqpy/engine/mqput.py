@@ -160,7 +160,7 @@ class PutCalls:
             msgid = eng.new_msgid()
             now = time.time()
             md_bytes = self._default_md(persistence, priority, msgid, now,
-                                        _qmgr_ccsid(f.qmgr_attrs))
+                                        f.ccsid)
             correlid = _NONE24
             expiry_at = 0.0
         else:
@@ -208,7 +208,7 @@ class PutCalls:
                 head = md[:_MD_PRIORITY_AT]
                 if md[_MD_CCSID] == _ZERO_LONG:  # MQCCSI_Q_MGR: stored as the queue manager's
                     head = b"".join((head[:_MD_CCSID.start],
-                                     _VERSION_AT.pack(_qmgr_ccsid(f.qmgr_attrs)),
+                                     _VERSION_AT.pack(f.ccsid),
                                      head[_MD_CCSID.stop:]))
                 md_bytes = b"".join((head,
                                      _MD_PRIORITY_PERSISTENCE.pack(priority, persistence),
@@ -233,7 +233,7 @@ class PutCalls:
                 d["Priority"] = priority
                 d["BackoutCount"] = 0
                 if asked_ccsid == _CCSI_Q_MGR:
-                    d["CodedCharSetId"] = _qmgr_ccsid(f.qmgr_attrs)
+                    d["CodedCharSetId"] = f.ccsid
                 try:
                     md_bytes = _pack_md(md)
                 finally:
