@@ -245,17 +245,19 @@ def choose_destination(
     candidates = _keep_max(candidates, "queue_priority")
     candidates = _keep_max(candidates, "channel_priority")
     # 9-10. most recently used limit, then least recently used with weights
-    return _least_recently_used(candidates, state, clwlmruc)
+    return _least_recently_used(candidates, instances, state, clwlmruc)
 
 
-def _least_recently_used(candidates: list[QueueInstance], state: RoundRobinState,
-                         clwlmruc: int) -> WorkloadChoice:
+def _least_recently_used(candidates: list[QueueInstance], known: list[QueueInstance],
+                         state: RoundRobinState, clwlmruc: int) -> WorkloadChoice:
+    """Step 10 among ``candidates``; ``known`` (every instance, eliminated or not) tells a
+    new destination from one that was only set aside for a while (suspended, stopped)."""
     factors = dict(state.factors)
     numbers = dict(state.numbers)
     signatures = dict(state.signatures)
-    if any(signatures.get(i.key) != i.signature for i in candidates):
+    if any(signatures.get(i.key) != i.signature for i in known):
         factors = dict.fromkeys(factors, 0)  # new destination, or its attributes changed
-        for i in candidates:
+        for i in known:
             signatures[i.key] = i.signature
     if len(candidates) > clwlmruc:
         candidates = sorted(candidates, key=lambda i: -numbers.get(i.key, 0))[:clwlmruc]

@@ -307,3 +307,22 @@ def test_a_message_is_rerouted_only_to_a_better_channel_status():
     local = [inst("A"), inst("GW", local=True)]
     moved = reroute("TO.A", NOT_FIXED, False, local, both_retrying, "GW", RoundRobinState())
     assert moved.destination.local
+
+
+def test_a_resumed_queue_manager_is_the_least_recently_used_not_a_new_destination():
+    """spec: operations-dlq-clusters 7.23. Given A and B, both known from the start, and B
+    suspended, when six puts go to A and B is resumed, then B, the least recently used
+    destination, gets the next puts: resuming a known queue manager is not a new destination
+    (which would reset every destination's round-robin count and split the puts A/B)."""
+    state = RoundRobinState()
+
+    def put(instances):
+        nonlocal state
+        choice = choose_destination(instances, {}, "GW", "QMGR", NOT_FIXED, None, state)
+        state = choice.state
+        return choice.destination.qmgr
+
+    suspended = [inst("A"), inst("B", suspended=True)]
+    assert [put(suspended) for _ in range(6)] == ["A"] * 6
+    resumed = [inst("A"), inst("B")]
+    assert [put(resumed) for _ in range(3)] == ["B", "B", "B"]
