@@ -77,9 +77,14 @@ def export(qmgr: str, out: str, batch: int, loop: float | None, no_errors: bool,
               help="The measured sustainable non-persistent msgs/s.")
 @click.option("--maxdepth", type=int, default=5000, show_default=True,
               help="MAXDEPTH for queues whose records do not carry it.")
+@click.option("--parquet", "store", default=None,
+              help="The columnar copy the report reads and keeps up to date "
+                   "[default: _parquet in the input folder].")
+@click.option("--no-parquet", is_flag=True, help="Read the JSON Lines export directly.")
 def report(input_dir: str, out: str, master: str, bench: str | None,
            fsync_per_s: float | None, persistent_rate: float | None,
-           nonpersistent_rate: float | None, maxdepth: int) -> None:
+           nonpersistent_rate: float | None, maxdepth: int, store: str | None,
+           no_parquet: bool) -> None:
     """Capacity report (HTML with charts, tables as CSV) from exported records."""
     try:
         source = check_input(input_dir)
@@ -95,6 +100,7 @@ def report(input_dir: str, out: str, master: str, bench: str | None,
     from pyspark.sql import SparkSession
 
     from mqpy.spark.capacity import Capacity
+    from mqpy.spark.columnar import default_store
     from mqpy.spark.report import run_report
     from mqpy.spark.session import get_session
 
@@ -107,6 +113,7 @@ def report(input_dir: str, out: str, master: str, bench: str | None,
     spark = get_session(master)
     try:
         tables = run_report(spark, source, out, cap, default_maxdepth=maxdepth,
+                            store=None if no_parquet else store or default_store(source),
                             progress=progress)
     except ReportInputError as e:
         progress.done()

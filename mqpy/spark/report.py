@@ -34,7 +34,7 @@ from pyspark.sql import DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from mqpy.spark import html
+from mqpy.spark import columnar, html
 from mqpy.spark.capacity import Capacity
 from mqpy.spark.inputs import ReportInputError
 
@@ -80,8 +80,14 @@ APPROACH_PCT = 80.0
 # ----------------------------------------------------------------------------- loading
 
 
-def load(spark: SparkSession, root: str, record_type: str) -> DataFrame:
+def load(spark: SparkSession, root: str, record_type: str, store: str | None = None,
+         ) -> DataFrame:
+    """One record type: from the columnar copy in ``store`` when given (brought up to date by
+    :func:`columnar.refresh` first), else from the exporter's JSON Lines below ``root``."""
     schema = SCHEMAS[record_type]
+    if store is not None:
+        df = columnar.read(spark, store, record_type, schema)
+        return spark.createDataFrame([], schema) if df is None else df
     path = os.path.join(root, record_type)
     if not _exists(spark, path):
         return spark.createDataFrame([], schema)
@@ -380,18 +386,24 @@ def _depth_charts(qs: DataFrame, queues: list[dict[str, Any]], most: int = 3,
 
 
 def run_report(spark: SparkSession, input_dir: str, out_dir: str, cap: Capacity, *,
-               default_maxdepth: int = 5000,
+               default_maxdepth: int = 5000, store: str | None = None,
                progress: Callable[[str], None] = lambda step: None,
                ) -> dict[str, list[dict[str, Any]]]:
     """Every table and chart series; writes ``<table>.csv`` and ``report.html`` in out_dir.
-    ``progress`` is told each step as it starts; ReportInputError when nothing is there to
-    report on."""
-    progress(f"reading records from {input_dir}")
-    qs = load(spark, input_dir, "QueueStatistics").cache()
-    ms = load(spark, input_dir, "MQIStatistics").cache()
-    cs = load(spark, input_dir, "ChannelStatistics")
-    ss = load(spark, input_dir, "StorageStatistics").cache()
-    es = load(spark, input_dir, "ErrorLog")
+    With ``store``, the records are read from the columnar copy there, brought up to date
+    first. ``progress`` is told each step as it starts; ReportInputError when nothing is there
+    to report on."""
+    if store is not None:
+        progress(f"bringing the Parquet copy in {store} up to date")
+        changed = sum(columnar.refresh(spark, input_dir, store, SCHEMAS).values())
+        progress(f"reading records from {store} ({changed} partitions converted or removed)")
+    else:
+        progress(f"reading records from {input_dir}")
+    qs = load(spark, input_dir, "QueueStatistics", store).cache()
+    ms = load(spark, input_dir, "MQIStatistics", store).cache()
+    cs = load(spark, input_dir, "ChannelStatistics", store)
+    ss = load(spark, input_dir, "StorageStatistics", store).cache()
+    es = load(spark, input_dir, "ErrorLog", store)
     spanned = span(qs, ms, ss, es)
     if spanned is None:
         raise ReportInputError(f"no statistics or error-log records in {input_dir}")
