@@ -2,6 +2,7 @@
 
     mqpy export   --qmgr QM1 --out DIR [--loop SECONDS]     (from cron, or as a service)
     mqpy report   --input DIR --out DIR [--master local[*]|spark://host:7077]
+                  [--parquet DIR | --no-parquet]
     mqpy generate --days N --qmgrs M --queues K --seed S --out DIR
 """
 
