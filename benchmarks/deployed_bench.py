@@ -29,7 +29,8 @@ channel initiator, a listener and a SVRCONN defined with runmqsc: ``client_bench
 Each result gives msgs/s (messages, or round trips for ``client_16``, over the window from
 the first application's first call to the last one's last call), each call's median, 90th and
 99th percentile from the application's side, and the CPU the daemon and the channel
-initiator used a message. Beside them the same run's floors, as ``bindings_bench`` measures
+initiator used a message (and its user and system parts), and the applications' own CPU a
+message. Beside them the same run's floors, as ``bindings_bench`` measures
 them: ``fdatasync_us`` (before and after the scenarios) and ``round_trip_us``, a bare Unix-socket
 round trip between two processes. ``features`` says which of asynchronous put, read ahead and
 asynchronous consume this mqpy has: an option it lacks is accepted and behaves
@@ -184,7 +185,7 @@ def application(spec: dict, go=None) -> dict:
         put_phase()  # the messages to consume, before the clock starts
     if go is not None:
         go()
-    start = time.time()
+    start, cpu = time.time(), time.process_time()
     if role == "callback":
         _consume_by_callback(qm, inq, count)
     elif role == "round_trip":
@@ -194,11 +195,11 @@ def application(spec: dict, go=None) -> dict:
             put_phase()
         if role in ("both", "consume"):
             get_phase()
-    end = time.time()
+    end, cpu = time.time(), time.process_time() - cpu
     out.close()
     inq.close()
     qm.disconnect()
-    return {"start": start, "end": end, "messages": count,
+    return {"start": start, "end": end, "messages": count, "cpu_s": cpu,
             **{name: figures(v) for name, v in calls.items()}}
 
 
@@ -256,7 +257,7 @@ def run_applications(specs: list[dict], server_pids: list[int]) -> dict:
         for p in procs:
             if p.stdout.readline().strip() != "ready":
                 raise RuntimeError(f"an application did not connect (exit {p.wait(60)})")
-        cpu0 = {pid: client_bench._process_cpu(pid) for pid in server_pids}
+        cpu0 = {pid: client_bench._process_user_sys(pid) for pid in server_pids}
         for p in procs:
             p.stdin.write("go\n")
             p.stdin.flush()
@@ -266,7 +267,8 @@ def run_applications(specs: list[dict], server_pids: list[int]) -> dict:
             if p.wait(3600) != 0 or not line:
                 raise RuntimeError(f"an application failed (exit {p.returncode})")
             results.append(json.loads(line))
-        cpu = {pid: client_bench._process_cpu(pid) - c for pid, c in cpu0.items()}
+        cpu = {pid: tuple(b - a for a, b in zip(c, client_bench._process_user_sys(pid),
+                                                strict=True)) for pid, c in cpu0.items()}
     finally:
         for p in procs:
             if p.poll() is None:
@@ -280,12 +282,18 @@ def run_applications(specs: list[dict], server_pids: list[int]) -> dict:
         each = [r[call] for r in results if call in r]
         if each:
             out[call] = {k: sorted(e[k] for e in each)[len(each) // 2] for k in each[0]}
-    by_role: dict[str, float] = {}
-    for pid, used in cpu.items():
-        role = client_bench._process_role(pid)
-        by_role[role] = by_role.get(role, 0.0) + used
-    out["server_cpu_us_per_msg"] = {role: round(used / n * 1e6, 1)
-                                    for role, used in sorted(by_role.items())}
+    by_role: dict[str, list[float]] = {}
+    for pid, (user, system) in cpu.items():
+        role = by_role.setdefault(client_bench._process_role(pid), [0.0, 0.0])
+        role[0] += user
+        role[1] += system
+    out["server_cpu_us_per_msg"] = {role: round(sum(us) / n * 1e6, 1)
+                                    for role, us in sorted(by_role.items())}
+    # the same as [user, system]: the system part is mostly the sockets' calls
+    out["server_cpu_us_per_msg_user_system"] = {
+        role: [round(u / n * 1e6, 1), round(s / n * 1e6, 1)]
+        for role, (u, s) in sorted(by_role.items())}
+    out["application_cpu_us_per_msg"] = round(sum(r["cpu_s"] for r in results) / n * 1e6, 1)
     return out
 
 
@@ -293,11 +301,14 @@ class DeployedQueueManager:
     """crtmqm, strmqm (the daemon and its channel initiator), a listener, a SVRCONN and the
     queues in a temporary data path; stopped by the processes' pids."""
 
+    def __init__(self, fastpath: bool = False) -> None:
+        self.fastpath = fastpath  #: qm.ini MQIBindType=FASTPATH: the daemon serves clients
+
     def __enter__(self) -> DeployedQueueManager:
         self._dir = tempfile.TemporaryDirectory(prefix="mqpy-deployed-bench-")
         self.root = self._dir.name
         try:
-            self.port, self.pids = client_bench.serve_deployed(self.root)
+            self.port, self.pids = client_bench.serve_deployed(self.root, self.fastpath)
         except BaseException:
             self._dir.cleanup()
             raise
@@ -329,9 +340,9 @@ def run_scenario(name: str, qmgr: DeployedQueueManager, count: int,
     return result
 
 
-def run(count: int, scenarios: list[str]) -> dict:
+def run(count: int, scenarios: list[str], fastpath: bool = False) -> dict:
     built = features()
-    with DeployedQueueManager() as qmgr:
+    with DeployedQueueManager(fastpath) as qmgr:
         floors = {"fdatasync_us": bindings_bench.fdatasync_us(qmgr.root, max(200, count // 4)),
                   "round_trip_us": bindings_bench.round_trip(
                       max(200, count), bindings_bench._echo_blocking)}
@@ -346,7 +357,8 @@ def run(count: int, scenarios: list[str]) -> dict:
         if res["scenario"] == "bindings_persistent" and "put_commit" in res:
             res["put_commit_over_fdatasync_us"] = round(
                 res["put_commit"]["median_us"] - floors["fdatasync_us"], 1)
-    return {"features": built, "floors": floors, "scenarios": results}
+    return {"features": built, "mqi_bind_type": "FASTPATH" if fastpath else "STANDARD",
+            "floors": floors, "scenarios": results}
 
 
 def main() -> None:
@@ -358,6 +370,9 @@ def main() -> None:
                          "applications of the others)")
     ap.add_argument("--scenario", action="append", choices=list(SCENARIOS),
                     help="run only this scenario (repeatable; default all)")
+    ap.add_argument("--fastpath", action="store_true",
+                    help="qm.ini MQIBindType=FASTPATH (the daemon serves the clients), to "
+                         "compare with the default configuration")
     ap.add_argument("--app", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.app:
@@ -369,7 +384,7 @@ def main() -> None:
            "load_average": os.getloadavg(),
            "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
            "commit": bindings_bench._commit(),
-           "results": run(count, args.scenario or list(SCENARIOS))}
+           "results": run(count, args.scenario or list(SCENARIOS), args.fastpath)}
     bindings_bench.emit(doc, args.out)
 
 
