@@ -30,7 +30,7 @@ Each result gives msgs/s (messages, or round trips for ``client_16``, over the w
 the first application's first call to the last one's last call), each call's median, 90th and
 99th percentile from the application's side, and the CPU the daemon and the channel
 initiator used a message (and its user and system parts), and the applications' own CPU a
-message. Beside them the same run's floors, as ``bindings_bench`` measures
+message (user and system). Beside them the same run's floors, as ``bindings_bench`` measures
 them: ``fdatasync_us`` (before and after the scenarios) and ``round_trip_us``, a bare Unix-socket
 round trip between two processes. ``features`` says which of asynchronous put, read ahead and
 asynchronous consume this mqpy has: an option it lacks is accepted and behaves
@@ -185,7 +185,7 @@ def application(spec: dict, go=None) -> dict:
         put_phase()  # the messages to consume, before the clock starts
     if go is not None:
         go()
-    start, cpu = time.time(), time.process_time()
+    start, cpu = time.time(), os.times()
     if role == "callback":
         _consume_by_callback(qm, inq, count)
     elif role == "round_trip":
@@ -195,11 +195,12 @@ def application(spec: dict, go=None) -> dict:
             put_phase()
         if role in ("both", "consume"):
             get_phase()
-    end, cpu = time.time(), time.process_time() - cpu
+    end, cpu1 = time.time(), os.times()
     out.close()
     inq.close()
     qm.disconnect()
-    return {"start": start, "end": end, "messages": count, "cpu_s": cpu,
+    return {"start": start, "end": end, "messages": count,
+            "cpu_s": [cpu1.user - cpu.user, cpu1.system - cpu.system],
             **{name: figures(v) for name, v in calls.items()}}
 
 
@@ -293,7 +294,8 @@ def run_applications(specs: list[dict], server_pids: list[int]) -> dict:
     out["server_cpu_us_per_msg_user_system"] = {
         role: [round(u / n * 1e6, 1), round(s / n * 1e6, 1)]
         for role, (u, s) in sorted(by_role.items())}
-    out["application_cpu_us_per_msg"] = round(sum(r["cpu_s"] for r in results) / n * 1e6, 1)
+    out["application_cpu_us_per_msg_user_system"] = [
+        round(sum(r["cpu_s"][i] for r in results) / n * 1e6, 1) for i in (0, 1)]
     return out
 
 
