@@ -6,7 +6,7 @@ RabbitMQ is Debian's ``rabbitmq-server`` (``make bench`` installs it with apt-ge
 as root), started here on loopback only and on free ports, with its data (RABBITMQ_MNESIA_BASE),
 logs, Erlang cookie and port mapper (an ``epmd`` of its own) in a temporary directory and no
 plugins, and stopped by its pid at the end; the client is ``pika`` (pyproject's ``bench``
-extra). mqpy is ``deployed_bench``'s queue manager: strmqm's daemon, the producer and the
+extra), its producer and consumer in this process, apart from the broker's. mqpy is ``deployed_bench``'s queue manager: strmqm's daemon, the producer and the
 consumer each a bindings application in a process of its own. 1 KB messages, N of them; the
 producer puts them all, then the consumer gets them all; msgs/s is N over the producer's time
 plus the consumer's, each from its first call to its last:
