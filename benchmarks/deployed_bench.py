@@ -212,8 +212,10 @@ def _consume_by_callback(qm, inq, count: int) -> None:
     done = threading.Event()
     seen = [0]
 
-    def consumer(**kwargs) -> None:
-        if kwargs.get("msg") is not None:
+    def consumer(*args, **kwargs) -> None:
+        cbc = kwargs.get("cbc")  # the ibmmq package's keywords: a message removed, counted
+        if (kwargs.get("msg") is not None if cbc is None
+                else cbc.CallType == CMQC.MQCBCT_MSG_REMOVED):
             seen[0] += 1
             if seen[0] >= count:
                 done.set()
