@@ -41,7 +41,18 @@ soak: $(STAMP)
 compat: $(STAMP)
 	$(PY) -m tests.peer.pymqi_suite
 
-bench: $(STAMP)
+# The bench extra (pika), and Debian's rabbitmq-server for benchmarks/vs_rabbitmq.py, which
+# says it is skipped where it cannot be installed.
+BENCH_STAMP := $(VENV)/.bench-installed
+
+$(BENCH_STAMP): $(STAMP) pyproject.toml
+	$(PY) -m pip install --quiet -e '.[bench]'
+	touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP)
+	@[ -x /usr/lib/rabbitmq/bin/rabbitmq-server ] || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+	  && (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq rabbitmq-server) \
+	  >/dev/null 2>&1 || echo "rabbitmq-server not installed: benchmarks/vs_rabbitmq.py will be skipped"; }
 	$(PY) -m benchmarks.run --out benchmarks/results.json
 	$(PY) -m benchmarks.channel_bench --out benchmarks/channel_results.json
 	$(PY) -m benchmarks.channel_daemons_bench --out benchmarks/channel_daemons_results.json
@@ -49,6 +60,8 @@ bench: $(STAMP)
 	$(PY) -m benchmarks.client_bench --deployed --fastpath --no-tls \
 		--out benchmarks/client_fastpath_results.json
 	$(PY) -m benchmarks.bindings_bench --out benchmarks/bindings_results.json
+	$(PY) -m benchmarks.deployed_bench --out benchmarks/deployed_results.json
+	$(PY) -m benchmarks.vs_rabbitmq --out benchmarks/vs_rabbitmq_results.json
 
 demo: $(STAMP)
 	$(PY) -m examples.demo

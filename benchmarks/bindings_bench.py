@@ -283,6 +283,15 @@ def _commit() -> str:
         return ""
 
 
+def emit(doc: dict, out: str | None) -> None:
+    """Print a benchmark's JSON document, and write it to ``out`` if given."""
+    text = json.dumps(doc, indent=2)
+    print(text)
+    if out:
+        with open(out, "w") as f:
+            f.write(text + "\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=None, help="also write the JSON document here")
@@ -308,11 +317,7 @@ def main() -> None:
            "machine": platform.machine(), "cpus": os.cpu_count(),
            "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "commit": _commit(),
            "results": run(count, args.profile)}
-    text = json.dumps(doc, indent=2)
-    print(text)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text + "\n")
+    emit(doc, args.out)
 
 
 if __name__ == "__main__":

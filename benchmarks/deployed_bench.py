@@ -1,0 +1,396 @@
+"""The deployed path: strmqm's daemon, each application a process of its own; JSON results.
+
+    python -m benchmarks.deployed_bench [--out FILE] [--quick] [--count N] [--scenario NAME]
+
+As users run it: ``crtmqm`` and ``strmqm`` in a temporary data path (the daemon and its
+channel initiator, a listener and a SVRCONN defined with runmqsc: ``client_bench``'s
+``serve_deployed``), then each application in a process of its own, 1 KB messages:
+
+- ``bindings_persistent``: one bindings application (``mqpy.connect(qm)``) puts N persistent
+  messages, each MQPUT in syncpoint then MQCMIT, then gets them, each MQGET in syncpoint then
+  MQCMIT;
+- ``bindings_nonpersistent``: the same with non-persistent messages outside syncpoint (MQPUT
+  then MQGET, no commits);
+- ``bindings_persistent_async_put``: as ``bindings_persistent`` with MQPMO_ASYNC_RESPONSE;
+- ``bindings_nonpersistent_async_put``, ``bindings_nonpersistent_read_ahead`` and
+  ``bindings_nonpersistent_async_put_read_ahead``: as ``bindings_nonpersistent`` with
+  MQPMO_ASYNC_RESPONSE on the puts, with the input handle opened MQOO_READ_AHEAD, with both;
+- ``bindings_persistent_8``: 8 bindings applications at once, each on a queue of its own,
+  N times MQPUT (persistent, syncpoint), MQCMIT, MQGET (syncpoint), MQCMIT (group commit);
+- ``client_16``: 16 client applications (``mqpy.connect(qm, channel, "host(port)")``, so
+  each process has a channel instance of its own, as 16 programs do) through the default
+  configuration (qm.ini ``MQIBindType`` STANDARD: the listener and the channel initiator's
+  SVRCONN, which relays each call to the daemon), each on a queue of its own, N round trips
+  of MQPUT then MQGET, non-persistent, outside syncpoint;
+- ``async_consume``: one bindings application puts N non-persistent messages, then
+  registers one message consumer (MQCB, the ``ibmmq`` package's shape: ``Queue.cb``,
+  ``QueueManager.ctl``, ``CBD``, ``CTLO``) and times MQCTL(MQOP_START) to the N-th callback.
+
+Each result gives msgs/s (messages, or round trips for ``client_16``, over the window from
+the first application's first call to the last one's last call), each call's median, 90th and
+99th percentile from the application's side, and the CPU the daemon and the channel
+initiator used a message (and its user and system parts), and the applications' own CPU a
+message (user and system). Beside them the same run's floors, as ``bindings_bench`` measures
+them: ``fdatasync_us`` (before and after the scenarios) and ``round_trip_us``, a bare Unix-socket
+round trip between two processes. ``features`` says which of asynchronous put, read ahead and
+asynchronous consume this mqpy has: an option it lacks is accepted and behaves
+synchronously, and ``note`` says so. Targets (2 cores, a quiet machine) are printed beside the
+figures; nothing is asserted. The daemon and its channel initiator are stopped by their pids.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+from benchmarks import bindings_bench, client_bench
+
+SIZE = 1024
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+QUEUE = "BENCH.Q.{}"  #: the queues serve_deployed defines, one an application
+TARGETS = {
+    "bindings_persistent": {"put_us": 75, "put_commit_over_fdatasync_us": 60},
+    "bindings_persistent_8": {"msgs_per_s": 10_000},
+    "client_16": {"msgs_per_s": 10_000},
+    "async_consume": {"msgs_per_s": 30_000},
+}
+
+#: scenario -> (applications, what each does: bindings_bench-style spec without queue/count)
+SCENARIOS: dict[str, tuple[int, dict]] = {
+    "bindings_persistent": (1, {"role": "both", "persistent": True}),
+    "bindings_nonpersistent": (1, {"role": "both"}),
+    "bindings_persistent_async_put": (1, {"role": "both", "persistent": True,
+                                          "async_put": True}),
+    "bindings_nonpersistent_async_put": (1, {"role": "both", "async_put": True}),
+    "bindings_nonpersistent_read_ahead": (1, {"role": "both", "read_ahead": True}),
+    "bindings_nonpersistent_async_put_read_ahead": (1, {"role": "both", "async_put": True,
+                                                        "read_ahead": True}),
+    "bindings_persistent_8": (8, {"role": "round_trip", "persistent": True}),
+    "client_16": (16, {"role": "round_trip", "client": True}),
+    "async_consume": (1, {"role": "callback"}),
+}
+
+
+def features() -> dict[str, bool]:
+    """Which of the streaming MQI features this mqpy has built (not merely accepts)."""
+    import mqpy
+
+    return {
+        # MQSTAT is how an application learns of its asynchronous puts' failures
+        "async_put": hasattr(mqpy.QueueManager, "stat"),
+        "read_ahead": importlib.util.find_spec("mqpy.readahead") is not None,
+        "async_consume": all((hasattr(mqpy.Queue, "cb"), hasattr(mqpy.QueueManager, "ctl"),
+                              hasattr(mqpy, "CBD"), hasattr(mqpy, "CTLO"))),
+    }
+
+
+def feature_notes(spec: dict, built: dict[str, bool]) -> list[str]:
+    """What the figures of ``spec`` do not show yet, for the features not built."""
+    notes = []
+    if spec.get("async_put") and not built["async_put"]:
+        notes.append("asynchronous put not built in this mqpy: MQPMO_ASYNC_RESPONSE is "
+                     "accepted and each put waits for its reply")
+    if spec.get("read_ahead") and not built["read_ahead"]:
+        notes.append("read ahead not built in this mqpy: MQOO_READ_AHEAD is accepted and "
+                     "each get is a synchronous MQGET")
+    return notes
+
+
+def figures(samples: list[int]) -> dict:
+    """Median, 90th and 99th percentile of nanosecond samples, in microseconds."""
+    ordered = sorted(samples)
+    return {**bindings_bench._summary(ordered),
+            "p99_us": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] / 1000, 1)}
+
+
+# -- an application (a process of its own) -------------------------------------------------
+
+
+def _open(spec: dict):
+    """The application's connection and its output and input handles."""
+    import mqpy
+    from mqpy import CMQC
+
+    if spec.get("client"):
+        qm = mqpy.connect(client_bench.QMGR, client_bench.CHANNEL,
+                          f"127.0.0.1({spec['port']})")
+    else:
+        qm = mqpy.QueueManager(None)
+        qm.connect(client_bench.QMGR)
+    name = spec["queue"]
+    out = mqpy.Queue(qm, name, CMQC.MQOO_OUTPUT)
+    input_opts = CMQC.MQOO_INPUT_AS_Q_DEF
+    if spec.get("read_ahead"):
+        input_opts |= CMQC.MQOO_READ_AHEAD
+    return qm, out, mqpy.Queue(qm, name, input_opts)
+
+
+def application(spec: dict, go=None) -> dict:
+    """Connect and open as ``spec`` says, call ``go`` (the start line), then the timed calls:
+    {"start", "end" (time.time()), "messages", per call figures}."""
+    import mqpy
+    from mqpy import CMQC
+
+    qm, out, inq = _open(spec)
+    count, persistent = spec["count"], spec.get("persistent", False)
+    data = b"x" * SIZE
+    clock = time.perf_counter_ns
+    pmo_opts = CMQC.MQPMO_SYNCPOINT if persistent else CMQC.MQPMO_NO_SYNCPOINT
+    if spec.get("async_put"):
+        pmo_opts |= CMQC.MQPMO_ASYNC_RESPONSE
+    gmo_opts = CMQC.MQGMO_SYNCPOINT if persistent else CMQC.MQGMO_NO_SYNCPOINT
+    md_persistence = CMQC.MQPER_PERSISTENT if persistent else CMQC.MQPER_NOT_PERSISTENT
+    calls: dict[str, list[int]] = {}
+
+    def timed(name: str, call, *args) -> object:
+        t = clock()
+        result = call(*args)
+        calls.setdefault(name, []).append(clock() - t)
+        return result
+
+    def put_phase() -> None:
+        pmo = mqpy.PMO(Options=pmo_opts)
+        for _ in range(count):
+            timed("put", out.put, data, mqpy.MD(Persistence=md_persistence), pmo)
+            if persistent:
+                timed("put_commit", qm.commit)
+
+    def get_phase() -> None:
+        gmo = mqpy.GMO(Options=gmo_opts)
+        for _ in range(count):
+            timed("get", inq.get, None, mqpy.MD(), gmo)
+            if persistent:
+                timed("get_commit", qm.commit)
+
+    def round_trips() -> None:
+        pmo, gmo = mqpy.PMO(Options=pmo_opts), mqpy.GMO(Options=gmo_opts)
+        for _ in range(count):
+            timed("put", out.put, data, mqpy.MD(Persistence=md_persistence), pmo)
+            if persistent:
+                timed("put_commit", qm.commit)
+            timed("get", inq.get, None, mqpy.MD(), gmo)
+            if persistent:
+                timed("get_commit", qm.commit)
+
+    role = spec["role"]
+    if role == "callback":
+        put_phase()  # the messages to consume, before the clock starts
+    if go is not None:
+        go()
+    start, cpu = time.time(), os.times()
+    if role == "callback":
+        _consume_by_callback(qm, inq, count)
+    elif role == "round_trip":
+        round_trips()
+    else:
+        if role in ("both", "produce"):
+            put_phase()
+        if role in ("both", "consume"):
+            get_phase()
+    end, cpu1 = time.time(), os.times()
+    out.close()
+    inq.close()
+    qm.disconnect()
+    return {"start": start, "end": end, "messages": count,
+            "cpu_s": [cpu1.user - cpu.user, cpu1.system - cpu.system],
+            **{name: figures(v) for name, v in calls.items()}}
+
+
+def _consume_by_callback(qm, inq, count: int) -> None:
+    """MQCB one message consumer on ``inq``, MQCTL start, until ``count`` callbacks."""
+    import mqpy
+    from mqpy import CMQC
+
+    done = threading.Event()
+    seen = [0]
+
+    def consumer(*args, **kwargs) -> None:
+        cbc = kwargs.get("cbc")  # the ibmmq package's keywords: a message removed, counted
+        if (kwargs.get("msg") is not None if cbc is None
+                else cbc.CallType == CMQC.MQCBCT_MSG_REMOVED):
+            seen[0] += 1
+            if seen[0] >= count:
+                done.set()
+
+    cbd = mqpy.CBD()
+    cbd.CallbackFunction = consumer
+    cbd.CallbackType = CMQC.MQCBT_MESSAGE_CONSUMER
+    inq.cb(operation=CMQC.MQOP_REGISTER, cbd=cbd, md=mqpy.MD(),
+           gmo=mqpy.GMO(Options=CMQC.MQGMO_NO_SYNCPOINT))
+    ctlo = mqpy.CTLO()
+    qm.ctl(CMQC.MQOP_START, ctlo)
+    try:
+        if not done.wait(300):
+            raise RuntimeError(f"{seen[0]} of {count} messages consumed in 300 s")
+    finally:
+        qm.ctl(CMQC.MQOP_STOP, ctlo)
+        inq.cb(operation=CMQC.MQOP_DEREGISTER)
+
+
+def _serve_application(spec: dict) -> None:
+    """``--app``: tell the parent we are connected, wait for its go, print the figures."""
+
+    def go() -> None:
+        print("ready", flush=True)
+        sys.stdin.readline()
+
+    print(json.dumps(application(spec, go)), flush=True)
+
+
+# -- the run -------------------------------------------------------------------------------
+
+
+def run_applications(specs: list[dict], server_pids: list[int]) -> dict:
+    """Start one process per spec, wait until all are connected, start them together:
+    msgs/s over the window of all their calls, their per call figures (pooled: each
+    application's median, then the median of those), the servers' CPU a message."""
+    procs = [subprocess.Popen([sys.executable, "-m", "benchmarks.deployed_bench", "--app",
+                               json.dumps(spec)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True, cwd=REPO)
+             for spec in specs]
+    try:
+        for p in procs:
+            if p.stdout.readline().strip() != "ready":
+                raise RuntimeError(f"an application did not connect (exit {p.wait(60)})")
+        cpu0 = {pid: client_bench._process_user_sys(pid) for pid in server_pids}
+        for p in procs:
+            p.stdin.write("go\n")
+            p.stdin.flush()
+        results = []
+        for p in procs:
+            line = p.stdout.readline()
+            if p.wait(3600) != 0 or not line:
+                raise RuntimeError(f"an application failed (exit {p.returncode})")
+            results.append(json.loads(line))
+        cpu = {pid: tuple(b - a for a, b in zip(c, client_bench._process_user_sys(pid),
+                                                strict=True)) for pid, c in cpu0.items()}
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    window = max(r["end"] for r in results) - min(r["start"] for r in results)
+    n = sum(r["messages"] for r in results)
+    out: dict = {"applications": len(specs), "messages": n, "seconds": round(window, 3),
+                 "msgs_per_s": round(n / window, 1) if window else None}
+    for call in ("put", "put_commit", "get", "get_commit"):
+        each = [r[call] for r in results if call in r]
+        if each:
+            out[call] = {k: sorted(e[k] for e in each)[len(each) // 2] for k in each[0]}
+    by_role: dict[str, list[float]] = {}
+    for pid, (user, system) in cpu.items():
+        role = by_role.setdefault(client_bench._process_role(pid), [0.0, 0.0])
+        role[0] += user
+        role[1] += system
+    out["server_cpu_us_per_msg"] = {role: round(sum(us) / n * 1e6, 1)
+                                    for role, us in sorted(by_role.items())}
+    # the same as [user, system]: the system part is mostly the sockets' calls
+    out["server_cpu_us_per_msg_user_system"] = {
+        role: [round(u / n * 1e6, 1), round(s / n * 1e6, 1)]
+        for role, (u, s) in sorted(by_role.items())}
+    out["application_cpu_us_per_msg_user_system"] = [
+        round(sum(r["cpu_s"][i] for r in results) / n * 1e6, 1) for i in (0, 1)]
+    return out
+
+
+class DeployedQueueManager:
+    """crtmqm, strmqm (the daemon and its channel initiator), a listener, a SVRCONN and the
+    queues in a temporary data path; stopped by the processes' pids."""
+
+    def __init__(self, fastpath: bool = False) -> None:
+        self.fastpath = fastpath  #: qm.ini MQIBindType=FASTPATH: the daemon serves clients
+
+    def __enter__(self) -> DeployedQueueManager:
+        self._dir = tempfile.TemporaryDirectory(prefix="mqpy-deployed-bench-")
+        self.root = self._dir.name
+        try:
+            self.port, self.pids = client_bench.serve_deployed(self.root, self.fastpath)
+        except BaseException:
+            self._dir.cleanup()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for pid in sorted(self.pids, key=lambda p: client_bench._process_role(p) != "qmgr"):
+            bindings_bench._stop(pid)
+        self._dir.cleanup()
+
+
+def run_scenario(name: str, qmgr: DeployedQueueManager, count: int,
+                 built: dict[str, bool]) -> dict:
+    """One scenario of SCENARIOS against the running queue manager."""
+    apps, base = SCENARIOS[name]
+    result: dict = {"scenario": name, "message_bytes": SIZE}
+    if base["role"] == "callback" and not built["async_consume"]:
+        return {**result, "skipped": "asynchronous consume (MQCB/MQCTL) is not built in "
+                                     "this mqpy (no Queue.cb / QueueManager.ctl)"}
+    per_app = count if apps == 1 else max(50, count // 2)
+    specs = [{**base, "queue": QUEUE.format(i), "count": per_app, "port": qmgr.port}
+             for i in range(apps)]
+    result.update(run_applications(specs, qmgr.pids))
+    notes = feature_notes(base, built)
+    if notes:
+        result["note"] = notes
+    if name in TARGETS:
+        result["targets"] = TARGETS[name]
+    return result
+
+
+def run(count: int, scenarios: list[str], fastpath: bool = False) -> dict:
+    built = features()
+    with DeployedQueueManager(fastpath) as qmgr:
+        floors = {"fdatasync_us": bindings_bench.fdatasync_us(qmgr.root, max(200, count // 4)),
+                  "round_trip_us": bindings_bench.round_trip(
+                      max(200, count), bindings_bench._echo_blocking)}
+        results = []
+        for name in scenarios:
+            res = run_scenario(name, qmgr, count, built)
+            print(json.dumps(res), file=sys.stderr, flush=True)
+            results.append(res)
+        floors["fdatasync_after_us"] = bindings_bench.fdatasync_us(qmgr.root,
+                                                                   max(200, count // 4))
+    for res in results:
+        if res["scenario"] == "bindings_persistent" and "put_commit" in res:
+            res["put_commit_over_fdatasync_us"] = round(
+                res["put_commit"]["median_us"] - floors["fdatasync_us"], 1)
+    return {"features": built, "mqi_bind_type": "FASTPATH" if fastpath else "STANDARD",
+            "floors": floors, "scenarios": results}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default=None, help="also write the JSON document here")
+    ap.add_argument("--quick", action="store_true", help="300 messages, for a smoke run")
+    ap.add_argument("--count", type=int, default=2000,
+                    help="messages of a one-application scenario (shared by the "
+                         "applications of the others)")
+    ap.add_argument("--scenario", action="append", choices=list(SCENARIOS),
+                    help="run only this scenario (repeatable; default all)")
+    ap.add_argument("--fastpath", action="store_true",
+                    help="qm.ini MQIBindType=FASTPATH (the daemon serves the clients), to "
+                         "compare with the default configuration")
+    ap.add_argument("--app", default=None, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.app:
+        _serve_application(json.loads(args.app))
+        return
+    count = 300 if args.quick else args.count
+    doc = {"benchmark": "deployed_bench", "python": platform.python_version(),
+           "machine": platform.machine(), "cpus": os.cpu_count(),
+           "load_average": os.getloadavg(),
+           "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+           "commit": bindings_bench._commit(),
+           "results": run(count, args.scenario or list(SCENARIOS), args.fastpath)}
+    bindings_bench.emit(doc, args.out)
+
+
+if __name__ == "__main__":
+    main()
