@@ -58,7 +58,7 @@ def _page(rows: int) -> str:
                    kind="application", attention=4) for i in range(rows)]
     tables = {name: [] for name in html.COLUMNS}
     tables.update(queues=queues, bucket_seconds=[{"seconds": 60}])
-    series = {"rates": [], "log_rates": [], "depth": []}
+    series = {"rates": [], "log_rates": [], "channel_rates": [], "depth": []}
     return html.render(tables, series, Capacity())
 
 
