@@ -122,6 +122,10 @@ class PropertySet:
         """Append a property already checked (one read from an MQRFH2)."""
         self._props.append(prop)
 
+    def remove(self, prop: Property) -> None:
+        """Take out ``prop`` itself (MQMHBUF with MQMHBO_DELETE_PROPERTIES)."""
+        self._props = [p for p in self._props if p is not prop]
+
     def clear(self) -> None:
         """Delete every property (MQBUFMH with MQBMHO_DELETE_PROPERTIES, a handle reused on
         MQGET) and reset the cursor."""
@@ -171,10 +175,11 @@ class PropertySet:
 
     def set(self, name: str, value: Any, ptype: int, *, value_length: int | None = None,
             options: int = C.MQSMPO_SET_FIRST, support: int = C.MQPD_SUPPORT_OPTIONAL,
-            context: int = C.MQPD_NO_CONTEXT, copy_options: int = C.MQCOPY_DEFAULT) -> None:
+            context: int = C.MQPD_NO_CONTEXT, copy_options: int = C.MQCOPY_DEFAULT,
+            pd_options: int = C.MQPD_NONE) -> None:
         """MQSETMP: set property ``name`` to ``value`` of MQTYPE_* ``ptype``."""
         options = _one_choice(options, _SMPO_CHOICES, C.MQRC_SMPO_ERROR)
-        check_descriptor(support, context, copy_options)
+        check_descriptor(support, context, copy_options, pd_options)
         kept = self._check_set_name(name, ptype)
         value = types.check_value(ptype, value, value_length)
         prop = Property(kept, ptype, value, support, context, copy_options)
