@@ -89,12 +89,12 @@ _START = frozenset(("Lu", "Ll", "Lt", "Lm", "Lo", "Nl", "Sc", "Pc"))
 _PART = _START | frozenset(("Nd", "Mn", "Mc", "Cf"))
 
 
-def _is_start(ch: str) -> bool:
+def is_start(ch: str) -> bool:
     return ch < "\x80" and (ch.isalpha() or ch in "$_") or \
         ch >= "\x80" and unicodedata.category(ch) in _START
 
 
-def _is_part(ch: str) -> bool:
+def is_part(ch: str) -> bool:
     if ch < "\x80":
         return ch.isalnum() or ch in "$_" or ch <= "\x08" or "\x0e" <= ch <= "\x1b"
     return ch <= "\uffff" and unicodedata.category(ch) in _PART
@@ -103,9 +103,9 @@ def _is_part(ch: str) -> bool:
 def is_java_identifier(text: str) -> bool:
     """Is ``text`` a Java identifier, with ``.`` allowed inside but not first, last or twice
     in a row (rule 1)?"""
-    if not text or not _is_start(text[0]) or text[-1] == "." or ".." in text:
+    if not text or not is_start(text[0]) or text[-1] == "." or ".." in text:
         return False
-    return all(ch == "." or _is_part(ch) for ch in text[1:])
+    return all(ch == "." or is_part(ch) for ch in text[1:])
 
 
 def _check_length(name: str) -> None:
