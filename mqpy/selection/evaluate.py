@@ -53,6 +53,7 @@ from mqpy.selection.parser import (
     Unary,
     parse,
 )
+from mqpy.structs.tables import MD
 
 __all__ = ["Selector", "compile_selector"]
 
@@ -77,11 +78,24 @@ def _md_value(field: str) -> Fn:
     return get
 
 
+def _md_bytes(field: str) -> Fn:
+    size = MD._layout_.by_name[field].size
+
+    def get(props: Mapping[str, Any], md: Any) -> Any:
+        return None if md is None else getattr(md, field).ljust(size, b"\0")
+    return get
+
+
 def _md_getter(field: str) -> Fn:
-    return _md_text(field) if MQMD_FIELDS[field] == CMQC.MQTYPE_STRING else _md_value(field)
+    kind = MQMD_FIELDS[field]
+    if kind == CMQC.MQTYPE_STRING:
+        return _md_text(field)
+    return _md_bytes(field) if kind == CMQC.MQTYPE_BYTE_STRING else _md_value(field)
 
 
 def _id_text(value: bytes) -> str | None:
+    """JMS's text of a MsgId / CorrelId: ``ID:`` and 48 hex digits; None for MQCI_NONE."""
+    value = value.ljust(len(_ZERO_ID), b"\0")
     return None if value == _ZERO_ID else "ID:" + value.hex()
 
 

@@ -2,7 +2,8 @@
 
 - A string literal is in single quotes; two quotes inside stand for one.
 - ``0x`` (or ``0X``) and hexadecimal digits is a hexadecimal number, and, compared with a byte
-  string property, the byte string of those digits (an odd number of digits matches none).
+  string property, the byte string of those digits (an odd number of digits matches none);
+  any length (a 24-byte MsgId), where an exact number must fit in 64 bits.
 - A ``0`` followed by digits is octal (``09`` is a syntax error).
 - An exact number has no point or exponent and may end in ``L``; an approximate number has a
   point or an exponent (``7.``, ``.5``, ``7E3``, ``-57.9E2``) and may end in ``F`` or ``D``.
@@ -99,7 +100,7 @@ def _number(text: str, pos: int) -> tuple[object, int]:
             value = int(digits, 8)
         else:
             value = int(digits)
-    if isinstance(value, int) and value > INT64_MAX:
+    if type(value) is int and value > INT64_MAX:
         raise SelectorSyntaxError(pos, "number out of range")
     return value, end
 
