@@ -197,8 +197,13 @@ def _number(v: Any) -> bool:
 
 
 # ----------------------------------------------------------------------------- compiling
-def _compare_to_literal(op: str, name: str, value: Any) -> Fn:
-    """The common case ``property op literal``, read straight from the dict."""
+_ORDER_TESTS = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
+                ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+def _compare_to_literal(op: str, name: str, value: Any) -> Fn | None:
+    """The common cases ``property = 'text'`` / ``= TRUE`` and ``property < number``, read
+    straight from the dict; None for the others."""
     kind = KIND.get(type(value))
     if op == "=" and kind in (1, 3):
         def eq_literal(props: Mapping[str, Any], md: Any) -> Any:
@@ -207,12 +212,43 @@ def _compare_to_literal(op: str, name: str, value: Any) -> Fn:
                 return None
             return KIND.get(type(v)) == kind and v == value
         return eq_literal
-    test = COMPARE[op]
-    return lambda props, md: test(props.get(name), value)
+    if op in _ORDER_TESTS and kind == 2 and type(value) is not HexNumber:
+        return _order_literal(op, name, value)
+    return None
+
+
+def _order_literal(op: str, name: str, value: Any) -> Fn:
+    if op == ">":
+        def greater(props: Mapping[str, Any], md: Any) -> Any:
+            v = props.get(name)
+            if v is None:
+                return None
+            t = type(v)
+            return v > value if t is int or t is float else False
+        return greater
+    if op == "<":
+        def less(props: Mapping[str, Any], md: Any) -> Any:
+            v = props.get(name)
+            if v is None:
+                return None
+            t = type(v)
+            return v < value if t is int or t is float else False
+        return less
+    test = _ORDER_TESTS[op]
+
+    def ordered(props: Mapping[str, Any], md: Any) -> Any:
+        v = props.get(name)
+        if v is None:
+            return None
+        t = type(v)
+        return test(v, value) if t is int or t is float else False
+    return ordered
 
 
 def _logical(node: Logical) -> Fn:
     parts = tuple(_compile(n) for n in node.operands)
+    if len(parts) == 2:
+        return _logical_pair(node.op, *parts)
     if node.op == "AND":
         def conj(props: Mapping[str, Any], md: Any) -> Any:
             unknown = False
@@ -237,11 +273,36 @@ def _logical(node: Logical) -> Fn:
     return disj
 
 
+def _logical_pair(op: str, first: Fn, second: Fn) -> Fn:
+    """``a AND b`` / ``a OR b``, the usual selector, without a loop."""
+    if op == "AND":
+        def both(props: Mapping[str, Any], md: Any) -> Any:
+            a = first(props, md)
+            if a is False:
+                return False
+            b = second(props, md)
+            if b is False:
+                return False
+            return True if a is True and b is True else None
+        return both
+
+    def either(props: Mapping[str, Any], md: Any) -> Any:
+        a = first(props, md)
+        if a is True:
+            return True
+        b = second(props, md)
+        if b is True:
+            return True
+        return False if a is False and b is False else None
+    return either
+
+
 def _binary(node: Binary) -> Fn:
     if node.op in COMPARE and isinstance(node.left, Ident) and isinstance(node.right, Literal):
         _, plain = _identifier(node.left.name)
-        if plain is not None:
-            return _compare_to_literal(node.op, plain, node.right.value)
+        fast = None if plain is None else _compare_to_literal(node.op, plain, node.right.value)
+        if fast is not None:
+            return fast
     left, right = _compile(node.left), _compile(node.right)
     if node.op in COMPARE:
         test = COMPARE[node.op]
