@@ -218,22 +218,6 @@ def _compare_to_literal(op: str, name: str, value: Any) -> Fn | None:
 
 
 def _order_literal(op: str, name: str, value: Any) -> Fn:
-    if op == ">":
-        def greater(props: Mapping[str, Any], md: Any) -> Any:
-            v = props.get(name)
-            if v is None:
-                return None
-            t = type(v)
-            return v > value if t is int or t is float else False
-        return greater
-    if op == "<":
-        def less(props: Mapping[str, Any], md: Any) -> Any:
-            v = props.get(name)
-            if v is None:
-                return None
-            t = type(v)
-            return v < value if t is int or t is float else False
-        return less
     test = _ORDER_TESTS[op]
 
     def ordered(props: Mapping[str, Any], md: Any) -> Any:
@@ -246,55 +230,34 @@ def _order_literal(op: str, name: str, value: Any) -> Fn:
 
 
 def _logical(node: Logical) -> Fn:
+    """AND / OR over a chain: the first operand that is ``decisive`` (FALSE for AND, TRUE
+    for OR) settles it; else unknown if any operand was, else the other truth value."""
     parts = tuple(_compile(n) for n in node.operands)
+    decisive = node.op == "OR"
+    other = not decisive
     if len(parts) == 2:
-        return _logical_pair(node.op, *parts)
-    if node.op == "AND":
-        def conj(props: Mapping[str, Any], md: Any) -> Any:
-            unknown = False
-            for part in parts:
-                r = part(props, md)
-                if r is False:
-                    return False
-                if r is not True:
-                    unknown = True
-            return None if unknown else True
-        return conj
+        first, second = parts
 
-    def disj(props: Mapping[str, Any], md: Any) -> Any:
+        def pair(props: Mapping[str, Any], md: Any) -> Any:
+            a = first(props, md)
+            if a is decisive:
+                return decisive
+            b = second(props, md)
+            if b is decisive:
+                return decisive
+            return other if a is other and b is other else None
+        return pair
+
+    def chain(props: Mapping[str, Any], md: Any) -> Any:
         unknown = False
         for part in parts:
             r = part(props, md)
-            if r is True:
-                return True
-            if r is not False:
+            if r is decisive:
+                return decisive
+            if r is not other:
                 unknown = True
-        return None if unknown else False
-    return disj
-
-
-def _logical_pair(op: str, first: Fn, second: Fn) -> Fn:
-    """``a AND b`` / ``a OR b``, the usual selector, without a loop."""
-    if op == "AND":
-        def both(props: Mapping[str, Any], md: Any) -> Any:
-            a = first(props, md)
-            if a is False:
-                return False
-            b = second(props, md)
-            if b is False:
-                return False
-            return True if a is True and b is True else None
-        return both
-
-    def either(props: Mapping[str, Any], md: Any) -> Any:
-        a = first(props, md)
-        if a is True:
-            return True
-        b = second(props, md)
-        if b is True:
-            return True
-        return False if a is False and b is False else None
-    return either
+        return None if unknown else other
+    return chain
 
 
 def _binary(node: Binary) -> Fn:

@@ -265,29 +265,24 @@ class _Parser:
             raise SelectorSyntaxError(pos, "the escape character ends the pattern")
         return Like(ident, pattern, escape, negated, pos)
 
-    def sum(self) -> Any:
-        node = self.product()
+    def arithmetic(self, ops: tuple[str, ...], operand: Any) -> Any:
+        """``operand (op operand)*`` grouped from the left; each step counts as nesting."""
+        node = operand()
         start = self.depth
-        while self.at("op", "+", "-"):
+        while self.at("op", *ops):
             self.deeper()
             tok = self.take()
-            right = self.need(self.product(), ("num", "any"), "a number expected")
+            right = self.need(operand(), ("num", "any"), "a number expected")
             self.need(node, ("num", "any"), "a number expected")
             node = Binary(tok.value, node, right, tok.pos)
         self.depth = start
         return node
 
+    def sum(self) -> Any:
+        return self.arithmetic(("+", "-"), self.product)
+
     def product(self) -> Any:
-        node = self.unary()
-        start = self.depth
-        while self.at("op", "*", "/"):
-            self.deeper()
-            tok = self.take()
-            right = self.need(self.unary(), ("num", "any"), "a number expected")
-            self.need(node, ("num", "any"), "a number expected")
-            node = Binary(tok.value, node, right, tok.pos)
-        self.depth = start
-        return node
+        return self.arithmetic(("*", "/"), self.unary)
 
     def unary(self) -> Any:
         if self.at("op", "-", "+"):
