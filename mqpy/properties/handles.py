@@ -12,15 +12,16 @@ unknown handle is MQRC_HMSG_ERROR. A handle an asynchronous put still uses canno
 from __future__ import annotations
 
 import itertools
+from types import SimpleNamespace
 from typing import Any
 
 from mqpy import CMQC
-from mqpy.errors import PYIFError
-from mqpy.properties import names, rfh2props
+from mqpy.properties import names
+from mqpy.properties.carriage import give_properties, take_properties
 from mqpy.properties.errors import fail
 from mqpy.properties.propset import Inquired, PropertySet
-from mqpy.rfh2 import RFH2
 from mqpy.structs.propstructs import BMHO, CMHO, DMHO, DMPO, IMPO, MHBO, PD, SMPO
+from mqpy.structs.tables import MD
 
 __all__ = ["MessageHandleTable"]
 
@@ -136,10 +137,7 @@ class MessageHandleTable:
         for prop in pset:
             if names.matches(pattern, prop.name):
                 chosen.add(prop)
-        folders = rfh2props.folders_of(chosen)
-        if not folders:
-            return b""
-        header = rfh2_carrying(folders, md)
+        header = give_properties(chosen, b"", md if md is not None else MD())
         if mhbo.Options & C.MQMHBO_DELETE_PROPERTIES:
             for prop in chosen:
                 pset.remove(prop)
@@ -155,46 +153,9 @@ class MessageHandleTable:
         _check_struct(bmho, BMHO, C.MQRC_BMHO_ERROR)
         if bmho.Options not in (C.MQBMHO_NONE, C.MQBMHO_DELETE_PROPERTIES):
             raise fail(C.MQRC_BMHO_ERROR)
-        kept: list[bytes] = []
-        rest = bytes(buffer)
-        while md.Format == C.MQFMT_RF_HEADER_2 and rest[:4] == C.MQRFH_STRUC_ID:
-            header = RFH2()
-            try:
-                header.unpack(rest, md.Encoding)
-            except PYIFError:
-                raise fail(C.MQRC_RFH_ERROR) from None
-            folders = header.folders()
-            others = rfh2props.read_folders(folders, pset, header.NameValueCCSID)
-            length = header.StrucLength
-            if others:
-                kept.append(_rebuild(header, others, md.Encoding))
-            md.Format, md.Encoding, md.CodedCharSetId = (
-                header.Format, header.Encoding, header.CodedCharSetId)
-            rest = rest[length:]
         if bmho.Options & C.MQBMHO_DELETE_PROPERTIES:
-            return b"".join(kept) + rest
+            return take_properties(buffer, md, pset)
+        scratch = SimpleNamespace(Format=md.Format, Encoding=md.Encoding,
+                                  CodedCharSetId=md.CodedCharSetId)
+        take_properties(buffer, scratch, pset)
         return bytes(buffer)
-
-
-def _rebuild(header: RFH2, folders: list[bytes], encoding: int) -> bytes:
-    out = RFH2(Format=header.Format, Encoding=header.Encoding,
-               CodedCharSetId=header.CodedCharSetId, NameValueCCSID=header.NameValueCCSID)
-    for data in folders:
-        out.add_folder(data)
-    return out.pack(encoding)
-
-
-def rfh2_carrying(folders: list[bytes], md: Any = None) -> bytes:
-    """One MQRFH2 holding ``folders`` (NameValueCCSID 1208). With ``md``: the header takes
-    md's Format / Encoding / CodedCharSetId for what follows, and md is changed to describe
-    the header (Format MQFMT_RF_HEADER_2, CodedCharSetId MQCCSI_INHERIT kept as is)."""
-    header = RFH2(NameValueCCSID=1208)
-    encoding = C.MQENC_NATIVE
-    if md is not None:
-        header.Format, header.Encoding, header.CodedCharSetId = (
-            md.Format, md.Encoding, md.CodedCharSetId)
-        encoding = md.Encoding
-        md.Format = C.MQFMT_RF_HEADER_2
-    for data in folders:
-        header.add_folder(data)
-    return header.pack(encoding)

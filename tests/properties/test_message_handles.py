@@ -114,7 +114,9 @@ def test_given_bufmh_without_delete_then_the_buffer_is_unchanged():
     table.setmp(h, "a", 1, T.MQTYPE_INT32)
     buf = table.mhbuf(h, "%", md=MD(Format=T.MQFMT_NONE)) + b"x"
     h2 = table.crtmh()
-    assert table.bufmh(h2, buf, MD(Format=T.MQFMT_RF_HEADER_2), BMHO(Options=0)) == buf
+    md = MD(Format=T.MQFMT_RF_HEADER_2)
+    assert table.bufmh(h2, buf, md, BMHO(Options=0)) == buf
+    assert md.Format == T.MQFMT_RF_HEADER_2  # it still describes the buffer
     assert table.inqmp(h2, "a").value == 1
     assert reason(table.bufmh, h2, buf, MD(Format=T.MQFMT_RF_HEADER_2), BMHO(Options=9)) == \
         T.MQRC_BMHO_ERROR
