@@ -10,10 +10,21 @@ IBM's rules, one decision per case (``delivery``):
 4. MQGMO_PROPERTIES_IN_HANDLE: in the handle; no handle is MQRC_HMSG_ERROR.
 5. MQGMO_PROPERTIES_COMPATIBILITY: in the handle if one is given; else an MQRFH2 when a
    property is in the mcd, jms, usr or mqext folder (a JMS application's), else none.
-6. AS_Q_DEF with a handle: in the handle, unless PROPCTL is FORCE (an MQRFH2), NONE (none) or
-   V6COMPAT (the MQRFH2 as it was put).
+6. AS_Q_DEF with a handle: in the handle (PROPCTL ALL, COMPAT and NONE alike), unless PROPCTL
+   is FORCE (an MQRFH2; the handle is ignored) or V6COMPAT (the MQRFH2 as it was put).
 7. AS_Q_DEF without a handle: PROPCTL ALL and FORCE give an MQRFH2, COMPAT as in rule 5,
    NONE none, V6COMPAT the MQRFH2 as it was put.
+
+A channel's PROPCTL (``channel_delivery``) decides what a sending MCA does with the properties
+of a message for a partner that does not understand properties (IBM's "PROPCTL channel
+options"):
+
+8. ALL: every property goes, in an MQRFH2.
+9. COMPAT: the properties go in an MQRFH2 when one is in a reserved folder (mcd, jms, usr,
+   mqext) and none requires support (Support other than MQPD_SUPPORT_OPTIONAL); with one
+   that requires support the message is rejected (MQRC_UNSUPPORTED_PROPERTY); with none in
+   a reserved folder none go.
+10. NONE: no property goes; one that requires support rejects the message.
 """
 
 from __future__ import annotations
@@ -24,8 +35,9 @@ from collections.abc import Iterable
 from mqpy import CMQC
 from mqpy.properties.errors import fail
 from mqpy.properties.names import folder_of
+from mqpy.properties.propset import Property
 
-__all__ = ["Delivery", "delivery", "is_jms_related"]
+__all__ = ["ChannelAction", "Delivery", "channel_delivery", "delivery", "is_jms_related"]
 
 C = CMQC
 _CHOICES = (C.MQGMO_PROPERTIES_FORCE_MQRFH2, C.MQGMO_NO_PROPERTIES,
@@ -72,8 +84,30 @@ def delivery(gmo_options: int, propctl: int, has_handle: bool,
         return _compat(has_handle, property_names)
     if propctl == C.MQPROP_FORCE_MQRFH2:
         return Delivery.RFH2
-    if propctl == C.MQPROP_NONE:
-        return Delivery.NONE
     if propctl == C.MQPROP_V6COMPAT:
         return Delivery.AS_PUT
-    return Delivery.HANDLE if has_handle else Delivery.RFH2
+    if has_handle:
+        return Delivery.HANDLE
+    return Delivery.NONE if propctl == C.MQPROP_NONE else Delivery.RFH2
+
+
+class ChannelAction(enum.Enum):
+    """What a sending MCA does with a message's properties for a partner without them."""
+
+    SEND_RFH2 = "send_rfh2"
+    DROP = "drop"
+    REJECT = "reject"  #: MQRC_UNSUPPORTED_PROPERTY: to the dead-letter queue or back
+
+
+def channel_delivery(propctl: int, properties: Iterable[Property]) -> ChannelAction:
+    """Rules 8-10 of the module for the properties of one message."""
+    props = list(properties)
+    if not props:
+        return ChannelAction.DROP
+    if propctl == C.MQPROP_ALL:
+        return ChannelAction.SEND_RFH2
+    if any(p.support != C.MQPD_SUPPORT_OPTIONAL for p in props):
+        return ChannelAction.REJECT
+    if propctl == C.MQPROP_COMPATIBILITY and is_jms_related(p.name for p in props):
+        return ChannelAction.SEND_RFH2
+    return ChannelAction.DROP
