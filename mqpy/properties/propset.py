@@ -19,6 +19,9 @@ Theory of operation of the property cursor (IBM's MQIMPO / MQSMPO / MQDMPO rules
 6. MQSMPO_SET_PROP_UNDER_CURSOR / _BEFORE_CURSOR / _AFTER_CURSOR and
    MQDMPO_DEL_PROP_UNDER_CURSOR act at the cursor; with none, MQRC_PROPERTY_NOT_AVAILABLE.
 
+MQSETMP keeps MQPD's Context and CopyOptions; Support only for properties of the ``mq``
+folder (MQ's own): any other property is MQPD_SUPPORT_OPTIONAL, as IBM sets it.
+
 ``Root.MQMD.<field>`` properties set here are kept like others (MQPMO_MD_FOR_OUTPUT_ONLY
 takes them); inquired and not set, they come from the attached ``md`` when there is one.
 """
@@ -182,6 +185,8 @@ class PropertySet:
         check_descriptor(support, context, copy_options, pd_options)
         kept = self._check_set_name(name, ptype)
         value = types.check_value(ptype, value, value_length)
+        if names.folder_of(kept) != "mq":  # only MQ's own properties need support
+            support = C.MQPD_SUPPORT_OPTIONAL
         prop = Property(kept, ptype, value, support, context, copy_options)
         if options == C.MQSMPO_SET_FIRST:
             for i, p in enumerate(self._props):

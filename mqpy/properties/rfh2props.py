@@ -41,6 +41,14 @@ DT_OF = {C.MQTYPE_BYTE_STRING: "bin.hex", C.MQTYPE_BOOLEAN: "boolean", C.MQTYPE_
          C.MQTYPE_FLOAT32: "r4", C.MQTYPE_FLOAT64: "r8"}
 TYPE_OF = {dt: t for t, dt in DT_OF.items()} | {"int": C.MQTYPE_INT64,
                                                   "string": C.MQTYPE_STRING}
+#: MQPD fields as element attributes (IBM's "Mapping property descriptor fields into MQRFH2
+#: headers"): Support only in the mq folder, Context and CopyOptions in any
+SUPPORT_ATTRS = {C.MQPD_SUPPORT_REQUIRED: ("sr", "required"),
+                 C.MQPD_SUPPORT_REQUIRED_IF_LOCAL: ("sx", "local")}
+COPY_WORDS = {"forward": C.MQCOPY_FORWARD, "reply": C.MQCOPY_REPLY, "report": C.MQCOPY_REPORT,
+              "publish": C.MQCOPY_PUBLISH, "all": C.MQCOPY_ALL, "none": C.MQCOPY_NONE,
+              "default": C.MQCOPY_DEFAULT}
+_COPY_ORDER = ("all", "forward", "publish", "reply", "report")
 _NAME_CODECS = {1208: "utf-8", 1200: "utf-16-be", 13488: "utf-16-be", 17584: "utf-16-be"}
 _XML_NAME = re.compile(r"^[A-Za-z_\u00c0-\ufffd][\w.\-\u00b7\u00c0-\ufffd]*$")
 _ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")
@@ -71,12 +79,25 @@ def value_text(ptype: int, value: Any) -> str:
     return str(value)
 
 
+def _descriptor_attrs(prop: Property) -> str:
+    out = []
+    if prop.support in SUPPORT_ATTRS and names.folder_of(prop.name) == "mq":
+        out.append(" {}='{}'".format(*SUPPORT_ATTRS[prop.support]))
+    if prop.context == C.MQPD_USER_CONTEXT:
+        out.append(" context='user'")
+    if prop.copy_options != C.MQCOPY_DEFAULT:
+        words = [w for w in _COPY_ORDER if prop.copy_options & COPY_WORDS[w]] or ["none"]
+        out.append(f" copy='{','.join(words)}'")
+    return "".join(out)
+
+
 def _element(tag: str, prop: Property) -> str:
+    attrs = _descriptor_attrs(prop)
     if prop.type == C.MQTYPE_NULL:
-        return f"<{tag} xsi:nil='true'></{tag}>"
+        return f"<{tag} xsi:nil='true'{attrs}></{tag}>"
     dt = DT_OF.get(prop.type)
     attr = f" dt={quoteattr(dt)}" if dt else ""
-    return f"<{tag}{attr}>{escape(value_text(prop.type, prop.value))}</{tag}>"
+    return f"<{tag}{attr}{attrs}>{escape(value_text(prop.type, prop.value))}</{tag}>"
 
 
 def _render(tree: list, out: list[str]) -> None:
@@ -180,18 +201,41 @@ def parse_value(dt: str | None, text: str) -> tuple[int, Any]:
         raise fail(C.MQRC_RFH_FORMAT_ERROR) from None
 
 
-def _collect(node: _Node, prefix: str, out: list[Property]) -> None:
+def _descriptor(attrs: dict[str, str], in_mq: bool) -> tuple[int, int, int]:
+    """(Support, Context, CopyOptions) of an element's attributes."""
+    support = C.MQPD_SUPPORT_OPTIONAL
+    if in_mq:
+        for value, (attr, word) in SUPPORT_ATTRS.items():
+            if attrs.get(attr) == word:
+                support = value
+    context = {"none": C.MQPD_NO_CONTEXT, "user": C.MQPD_USER_CONTEXT}.get(
+        attrs.get("context", "none"))
+    copy = C.MQCOPY_DEFAULT
+    if "copy" in attrs:
+        words = [w.strip() for w in attrs["copy"].split(",")]
+        if not all(w in COPY_WORDS for w in words):
+            raise fail(C.MQRC_RFH_FORMAT_ERROR)
+        copy = 0
+        for w in words:
+            copy |= COPY_WORDS[w]
+    if context is None:
+        raise fail(C.MQRC_RFH_FORMAT_ERROR)
+    return support, context, copy
+
+
+def _collect(node: _Node, prefix: str, out: list[Property], in_mq: bool) -> None:
     for child in node.children:
         name = prefix + _decode_name(child.tag)
         if child.children:
             if "".join(child.text).strip():
                 raise fail(C.MQRC_RFH_FORMAT_ERROR)  # mixed content
-            _collect(child, name + ".", out)
-        elif child.attrs.get("xsi:nil") == "true":
-            out.append(Property(name, C.MQTYPE_NULL, None))
+            _collect(child, name + ".", out, in_mq)
+            continue
+        if child.attrs.get("xsi:nil") == "true":
+            ptype, value = C.MQTYPE_NULL, None
         else:
             ptype, value = parse_value(child.attrs.get("dt"), "".join(child.text))
-            out.append(Property(name, ptype, value))
+        out.append(Property(name, ptype, value, *_descriptor(child.attrs, in_mq)))
 
 
 def read_folder(data: bytes, name_value_ccsid: int = 1208) -> tuple[str, list[Property] | None]:
@@ -202,7 +246,7 @@ def read_folder(data: bytes, name_value_ccsid: int = 1208) -> tuple[str, list[Pr
     if folder not in PROPERTY_FOLDERS and root.attrs.get("content") != "properties":
         return folder, None
     props: list[Property] = []
-    _collect(root, "" if folder == "usr" else folder + ".", props)
+    _collect(root, "" if folder == "usr" else folder + ".", props, folder == "mq")
     return folder, props
 
 

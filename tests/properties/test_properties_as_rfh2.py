@@ -152,3 +152,34 @@ def test_given_random_bytes_then_a_reason_code_never_a_traceback(data):
         read_folders([data], PropertySet())
     except PropertyError as err:
         assert err.reason == T.MQRC_RFH_FORMAT_ERROR
+
+
+def test_given_descriptor_fields_then_ibms_element_attributes_and_back():
+    s = PropertySet()
+    s.set("u", 1, T.MQTYPE_INT32, context=T.MQPD_USER_CONTEXT)
+    s.set("r", 1, T.MQTYPE_INT32, copy_options=T.MQCOPY_REPLY | T.MQCOPY_REPORT)
+    s.set("a", 1, T.MQTYPE_INT32, copy_options=T.MQCOPY_ALL)
+    s.set("n", 1, T.MQTYPE_INT32, copy_options=T.MQCOPY_NONE)
+    s.set("mq.x", 1, T.MQTYPE_INT32, support=T.MQPD_SUPPORT_REQUIRED)
+    s.set("mq.y", 1, T.MQTYPE_INT32, support=T.MQPD_SUPPORT_REQUIRED_IF_LOCAL)
+    text = b"".join(folders_of(s)).decode()
+    for attr in ("context='user'", "copy='reply,report'", "copy='all'", "copy='none'",
+                 "sr='required'", "sx='local'"):
+        assert attr in text
+    out = PropertySet()
+    read_folders(folders_of(s), out)
+    assert sorted((p.name, p.support, p.context, p.copy_options) for p in out) == \
+        sorted((p.name, p.support, p.context, p.copy_options) for p in s)
+
+
+def test_given_support_attributes_outside_the_mq_folder_then_ignored():
+    _, props = read_folder(b"<usr><a sr='required' context='user' copy='publish'>1</a></usr>")
+    assert (props[0].support, props[0].context, props[0].copy_options) == (
+        T.MQPD_SUPPORT_OPTIONAL, T.MQPD_USER_CONTEXT, T.MQCOPY_PUBLISH)
+
+
+def test_given_an_unknown_copy_or_context_value_then_rfh_format_error():
+    for data in (b"<usr><a copy='sideways'>1</a></usr>", b"<usr><a context='boss'>1</a></usr>"):
+        with pytest.raises(PropertyError) as err:
+            read_folder(data)
+        assert err.value.reason == T.MQRC_RFH_FORMAT_ERROR

@@ -201,3 +201,12 @@ def test_given_user_context_then_listed_as_the_user_context():
     s.set("u", 1, T.MQTYPE_INT32, context=T.MQPD_USER_CONTEXT)
     s.set("n", 1, T.MQTYPE_INT32)
     assert [p.name for p in s.user_context()] == ["u"]
+
+
+def test_given_a_user_property_then_its_support_is_optional_whatever_was_asked():
+    """IBM: a property MQ does not define gets MQPD_SUPPORT_OPTIONAL."""
+    s = PropertySet()
+    s.set("colour", "red", T.MQTYPE_STRING, support=T.MQPD_SUPPORT_REQUIRED)
+    s.set("mq.x", 1, T.MQTYPE_INT32, support=T.MQPD_SUPPORT_REQUIRED)
+    assert s.inquire("colour").support == T.MQPD_SUPPORT_OPTIONAL
+    assert s.inquire("mq.x").support == T.MQPD_SUPPORT_REQUIRED
