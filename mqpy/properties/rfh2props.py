@@ -18,6 +18,7 @@ value its ``dt`` cannot be is MQRC_RFH_FORMAT_ERROR: a PropertyError, never a tr
 
 from __future__ import annotations
 
+import functools
 import re
 import xml.parsers.expat
 from typing import Any
@@ -50,18 +51,34 @@ COPY_WORDS = {"forward": C.MQCOPY_FORWARD, "reply": C.MQCOPY_REPLY, "report": C.
               "default": C.MQCOPY_DEFAULT}
 _COPY_ORDER = ("all", "forward", "publish", "reply", "report")
 _NAME_CODECS = {1208: "utf-8", 1200: "utf-16-be", 13488: "utf-16-be", 17584: "utf-16-be"}
-_XML_NAME = re.compile(r"^[A-Za-z_\u00c0-\ufffd][\w.\-\u00b7\u00c0-\ufffd]*$")
-_ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")
+_ESCAPED = re.compile(r"_x([0-9A-F]{4,6})_")
 
 
 # ------------------------------------------------------------------------------- writing
+@functools.lru_cache(maxsize=4096)
+def _name_char(ch: str, first: bool) -> bool:
+    """May ``ch`` stand (first) in an element name, as the XML parser reads names?"""
+    if ch.isascii():
+        return ch.isalpha() or ch == "_" or not first and (ch.isdigit() or ch in ".-")
+    parser = xml.parsers.expat.ParserCreate()
+    try:
+        parser.Parse(f"<{ch}/>" if first else f"<a{ch}/>", True)
+    except xml.parsers.expat.ExpatError:
+        return False
+    return True
+
+
 def _element_name(part: str) -> str:
-    """A name part as an XML element name: itself when XML allows it, else every character
-    but ASCII letters and digits (and a leading digit) as ``_xHHHH_``."""
-    if _XML_NAME.match(part) and not _ESCAPED.search(part):
+    """A name part as an XML element name: itself when XML allows it, else each character it
+    does not allow (and every ``_``) as ``_xHHHH_``; an empty part (an unvalidated name's
+    ``a..b``) as ``_x_``."""
+    if not part:
+        return "_x_"
+    if all(_name_char(ch, i == 0) for i, ch in enumerate(part)) and not _ESCAPED.search(part) \
+            and part != "_x_":
         return part
-    return "".join(ch if ch.isascii() and ch.isalnum() and not (i == 0 and ch.isdigit())
-                   else f"_x{ord(ch):04X}_" for i, ch in enumerate(part))
+    return "".join(ch if ch != "_" and _name_char(ch, i == 0) else f"_x{ord(ch):04X}_"
+                   for i, ch in enumerate(part))
 
 
 def value_text(ptype: int, value: Any) -> str:
@@ -184,7 +201,12 @@ def _parse(data: bytes, codec: str) -> _Node:
 
 
 def _decode_name(tag: str) -> str:
-    return _ESCAPED.sub(lambda m: chr(int(m.group(1), 16)), tag)
+    if tag == "_x_":
+        return ""
+    try:
+        return _ESCAPED.sub(lambda m: chr(int(m.group(1), 16)), tag)
+    except (ValueError, OverflowError):  # beyond U+10FFFF
+        raise fail(C.MQRC_RFH_FORMAT_ERROR) from None
 
 
 def parse_value(dt: str | None, text: str) -> tuple[int, Any]:

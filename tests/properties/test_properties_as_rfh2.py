@@ -183,3 +183,20 @@ def test_given_an_unknown_copy_or_context_value_then_rfh_format_error():
         with pytest.raises(PropertyError) as err:
             read_folder(data)
         assert err.value.reason == T.MQRC_RFH_FORMAT_ERROR
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=12),
+                max_size=6, unique=True))
+def test_given_unvalidated_names_then_they_still_round_trip(raw_names):
+    """MQCMHO_NO_VALIDATION accepts any name; its MQRFH2 must still be well formed."""
+    s = PropertySet(validate=False)
+    for name in raw_names:
+        try:
+            s.set(name, 1, T.MQTYPE_INT32)
+        except PropertyError:
+            pass  # a name that clashes as mixed content with another
+    out = PropertySet()
+    read_folders(folders_of(s), out)
+    assert sorted(p.name for p in out) == sorted(p.name for p in s
+                                                 if not p.name.startswith("Root.MQMD."))
