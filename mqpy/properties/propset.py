@@ -258,10 +258,11 @@ class PropertySet:
         ccsid, reason, codec = 1208, C.MQRC_NONE, "utf-8"
         if options & C.MQIMPO_CONVERT_VALUE and vtype == C.MQTYPE_STRING \
                 and requested_ccsid not in _APPL_CCSIDS:
-            if types.ccsid_codec(requested_ccsid) is None:
-                reason = C.MQRC_PROP_VALUE_NOT_CONVERTED
-            else:
+            try:
+                types.encode_string(value, requested_ccsid)
                 ccsid, codec = requested_ccsid, types.ccsid_codec(requested_ccsid)
+            except PropertyError as exc:
+                reason = exc.reason
         length = types.length_of(vtype, value, codec)
         if max_length is not None and length > max_length:
             if codec == "utf-8" or types.length_of(vtype, value) > max_length:

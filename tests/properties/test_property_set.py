@@ -210,3 +210,18 @@ def test_given_a_user_property_then_its_support_is_optional_whatever_was_asked()
     s.set("mq.x", 1, T.MQTYPE_INT32, support=T.MQPD_SUPPORT_REQUIRED)
     assert s.inquire("colour").support == T.MQPD_SUPPORT_OPTIONAL
     assert s.inquire("mq.x").support == T.MQPD_SUPPORT_REQUIRED
+
+
+def test_given_a_value_that_grows_in_conversion_then_too_big_and_the_cursor_unchanged(props):
+    props.inquire("colour")
+    with pytest.raises(PropertyError) as err:
+        props.inquire("shop.city", options=T.MQIMPO_CONVERT_VALUE, requested_ccsid=1200,
+                      max_length=6)
+    assert err.value.reason == T.MQRC_PROPERTY_VALUE_TOO_BIG and err.value.data_length == 10
+    assert props.inquire("", options=T.MQIMPO_INQ_PROP_UNDER_CURSOR).name == "colour"
+
+
+def test_given_text_the_requested_ccsid_cannot_hold_then_not_converted_warning(props):
+    props.set("word", "€uro", T.MQTYPE_STRING)
+    got = props.inquire("word", options=T.MQIMPO_CONVERT_VALUE, requested_ccsid=819)
+    assert (got.value, got.reason, got.ccsid) == ("€uro", T.MQRC_PROP_VALUE_NOT_CONVERTED, 1208)
