@@ -7,5 +7,9 @@ properties carried as MQRFH2 folders. Pure data and rules: no I/O, no engine, no
 - ``types``: MQTYPE_* values, their lengths, and MQIMPO_CONVERT_TYPE's conversions.
 - ``propset``: ``PropertySet``, MQSETMP / MQINQMP / MQDLTMP with IBM's property cursor.
 - ``handles``: ``MessageHandleTable``, MQCRTMH / MQDLTMH / MQMHBUF / MQBUFMH per connection.
-- ``rfh2props``: a property set as MQRFH2 folders and back.
+- ``rfh2props``: a property set as MQRFH2 folders and back (NameValueData, ``dt``, escaping).
+- ``carriage``: properties taken out of / given to message data as MQRFH2 headers.
+- ``delivery``: where MQGET puts properties (MQGMO_PROPERTIES_*, queue PROPCTL) and what a
+  channel's PROPCTL sends to a partner without properties.
+- ``facade``: pymqi's / ``ibmmq``'s ``MessageHandle.properties`` over a message handle.
 """
