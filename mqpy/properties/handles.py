@@ -94,7 +94,7 @@ class MessageHandleTable:
         _check_struct(pd, PD, C.MQRC_PD_ERROR)
         pset.set(name, value, ptype, value_length=value_length, options=smpo.Options,
                  support=pd.Support, context=pd.Context, copy_options=pd.CopyOptions,
-                 pd_options=pd.Options)
+                 pd_options=pd.Options, value_ccsid=smpo.ValueCCSID)
 
     def inqmp(self, hmsg: int, name: str, *, impo: IMPO | None = None, pd: PD | None = None,
               ptype: int = C.MQTYPE_AS_SET, max_length: int | None = None) -> Inquired:

@@ -179,12 +179,12 @@ class PropertySet:
     def set(self, name: str, value: Any, ptype: int, *, value_length: int | None = None,
             options: int = C.MQSMPO_SET_FIRST, support: int = C.MQPD_SUPPORT_OPTIONAL,
             context: int = C.MQPD_NO_CONTEXT, copy_options: int = C.MQCOPY_DEFAULT,
-            pd_options: int = C.MQPD_NONE) -> None:
+            pd_options: int = C.MQPD_NONE, value_ccsid: int = C.MQCCSI_APPL) -> None:
         """MQSETMP: set property ``name`` to ``value`` of MQTYPE_* ``ptype``."""
         options = _one_choice(options, _SMPO_CHOICES, C.MQRC_SMPO_ERROR)
         check_descriptor(support, context, copy_options, pd_options)
         kept = self._check_set_name(name, ptype)
-        value = types.check_value(ptype, value, value_length)
+        value = types.check_value(ptype, value, value_length, value_ccsid)
         if names.folder_of(kept) != "mq":  # only MQ's own properties need support
             support = C.MQPD_SUPPORT_OPTIONAL
         prop = Property(kept, ptype, value, support, context, copy_options)

@@ -108,10 +108,10 @@ def _check_kind(ptype: int, value: Any) -> Any:
         if isinstance(value, (bytes, bytearray, memoryview)):
             return bytes(value)
     elif ptype == T.MQTYPE_STRING:
-        if isinstance(value, str):
+        if isinstance(value, (str, bytes)):
             return value
-        if isinstance(value, (bytes, bytearray)):
-            return bytes(value).decode("utf-8", "replace")
+        if isinstance(value, (bytearray, memoryview)):
+            return bytes(value)
     elif ptype in INT_RANGES:
         if isinstance(value, int) and not isinstance(value, bool):
             lo, hi = INT_RANGES[ptype]
@@ -124,17 +124,41 @@ def _check_kind(ptype: int, value: Any) -> Any:
     raise fail(T.MQRC_PROPERTY_TYPE_ERROR)
 
 
-def check_value(ptype: int, value: Any, value_length: int | None = None) -> Any:
+def _string(value: str | bytes, value_length: int | None, ccsid: int) -> str:
+    """A STRING property's text: a str as given, its first ``value_length`` characters; bytes
+    (an application's buffer) cut at ``value_length`` bytes or the first NUL, then decoded
+    from ``ccsid`` (MQSMPO ValueCCSID; MQCCSI_APPL is UTF-8 here)."""
+    if value_length is not None and value_length != T.MQVL_NULL_TERMINATED and (
+            type(value_length) is not int or not 0 <= value_length <= len(value)):
+        raise fail(T.MQRC_BUFFER_LENGTH_ERROR)
+    if isinstance(value, str):
+        if value_length == T.MQVL_NULL_TERMINATED:
+            return value.split("\0", 1)[0]
+        return value if value_length is None else value[:value_length]
+    if value_length == T.MQVL_NULL_TERMINATED:
+        value = value.split(b"\0", 1)[0]
+    elif value_length is not None:
+        value = value[:value_length]
+    codec = "utf-8" if ccsid in (T.MQCCSI_APPL, T.MQCCSI_INHERIT, 0) else ccsid_codec(ccsid)
+    if codec is None:
+        raise fail(T.MQRC_SOURCE_CCSID_ERROR)
+    return value.decode(codec, "replace")
+
+
+def check_value(ptype: int, value: Any, value_length: int | None = None,
+                ccsid: int = T.MQCCSI_APPL) -> Any:
     """MQSETMP's checks of Type, Value and ValueLength: the value to keep, or PropertyError.
 
     An unknown ``ptype`` is MQRC_PROPERTY_TYPE_ERROR. ``value_length`` (None: the value's own)
-    must be the size of a fixed-size type, 0 for NULL; for a string or byte string it may be
-    shorter than the value (the first ``value_length`` bytes are taken) or, for a string,
-    MQVL_NULL_TERMINATED (up to the first NUL); anything else is MQRC_BUFFER_LENGTH_ERROR.
+    must be the size of a fixed-size type, 0 for NULL; for a byte string it may be shorter
+    than the value (its first bytes are taken); for a string see ``_string``. Anything else
+    is MQRC_BUFFER_LENGTH_ERROR.
     """
     if type(ptype) is not int or ptype not in TYPES:
         raise fail(T.MQRC_PROPERTY_TYPE_ERROR)
     value = _check_kind(ptype, value)
+    if ptype == T.MQTYPE_STRING:
+        return _string(value, value_length, ccsid)
     if value_length is None:
         return value
     if type(value_length) is not int:
@@ -143,13 +167,6 @@ def check_value(ptype: int, value: Any, value_length: int | None = None) -> Any:
         if value_length != FIXED_LENGTHS[ptype]:
             raise fail(T.MQRC_BUFFER_LENGTH_ERROR)
         return value
-    if ptype == T.MQTYPE_STRING:
-        data = value.encode("utf-8")
-        if value_length == T.MQVL_NULL_TERMINATED:
-            return data.split(b"\0", 1)[0].decode("utf-8", "replace")
-        if not 0 <= value_length <= len(data):
-            raise fail(T.MQRC_BUFFER_LENGTH_ERROR)
-        return data[:value_length].decode("utf-8", "ignore")
     if not 0 <= value_length <= len(value):
         raise fail(T.MQRC_BUFFER_LENGTH_ERROR)
     return value[:value_length]

@@ -97,3 +97,24 @@ def test_given_a_string_that_is_no_number_then_prop_number_format_error(text, to
     with pytest.raises(PropertyError) as err:
         convert_type(text, T.MQTYPE_STRING, to_type)
     assert err.value.reason == T.MQRC_PROP_NUMBER_FORMAT_ERROR
+
+
+def test_given_a_str_then_value_length_counts_its_characters():
+    assert check_value(T.MQTYPE_STRING, "éte", 3) == "éte"
+    assert check_value(T.MQTYPE_STRING, "éte", 1) == "é"
+    with pytest.raises(PropertyError) as err:
+        check_value(T.MQTYPE_STRING, "éte", 4)
+    assert err.value.reason == T.MQRC_BUFFER_LENGTH_ERROR
+
+
+def test_given_string_bytes_then_decoded_in_the_value_ccsid():
+    assert check_value(T.MQTYPE_STRING, "é".encode("latin-1"), ccsid=819) == "é"
+    assert check_value(T.MQTYPE_STRING, "é".encode("utf-8")) == "é"
+    assert check_value(T.MQTYPE_STRING, b"ab\0cd", T.MQVL_NULL_TERMINATED) == "ab"
+    assert check_value(T.MQTYPE_STRING, "é".encode("utf-8") + b"x", 2) == "é"
+
+
+def test_given_string_bytes_in_an_unknown_ccsid_then_source_ccsid_error():
+    with pytest.raises(PropertyError) as err:
+        check_value(T.MQTYPE_STRING, b"abc", ccsid=424242)
+    assert err.value.reason == T.MQRC_SOURCE_CCSID_ERROR
