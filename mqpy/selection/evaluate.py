@@ -24,13 +24,15 @@ Semantics (IBM MQ / JMS):
    MQMD's field (text without trailing blanks, identifiers as bytes); the JMS names as IBM
    maps them (JMSPriority the MQMD Priority, JMSDeliveryMode ``'PERSISTENT'`` or
    ``'NON_PERSISTENT'``, JMSMessageID ``'ID:'`` and the MsgId in hex, JMSCorrelationID
-   ``jms.Cid`` else the same of the CorrelId, JMSRedelivered BackoutCount > 0,
+   ``jms.Cid`` else the same of the CorrelId, JMSTimestamp ``jms.Tms`` else PutDate and
+   PutTime in milliseconds since 1970, JMSRedelivered BackoutCount > 0,
    JMSXDeliveryCount BackoutCount + 1, JMSXUserID / JMSXAppID the MQMD's, JMSType
    ``mcd.Type``, and the others their ``jms.*`` property).
 """
 
 from __future__ import annotations
 
+import calendar
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -99,6 +101,18 @@ def _id_text(value: bytes) -> str | None:
     return None if value == _ZERO_ID else "ID:" + value.hex()
 
 
+def put_timestamp(md: Any) -> int | None:
+    """JMS's timestamp of an MQMD: milliseconds since 1970 (UTC) of PutDate / PutTime
+    (YYYYMMDD, HHMMSSTH); None when they are not a time."""
+    try:
+        date, time = md.PutDate.decode("ascii"), md.PutTime.decode("ascii")
+        moment = (int(date[:4]), int(date[4:6]), int(date[6:8]), int(time[:2]),
+                  int(time[2:4]), int(time[4:6]))
+        return calendar.timegm(moment) * 1000 + int(time[6:8]) * 10
+    except (ValueError, UnicodeDecodeError, OverflowError):
+        return None
+
+
 def _jms_getter(name: str) -> Fn | None:
     """The special JMS names (rule 5); None for those that are plain property synonyms."""
     if name == "JMSPriority":
@@ -114,6 +128,8 @@ def _jms_getter(name: str) -> Fn | None:
         return lambda p, md: None if md is None else md.BackoutCount > 0
     if name == "JMSXDeliveryCount":
         return lambda p, md: None if md is None else md.BackoutCount + 1
+    if name == "JMSTimestamp":
+        return lambda p, md: p.get("jms.Tms", None if md is None else put_timestamp(md))
     if name == "JMSXGroupSeq":
         return lambda p, md: p.get("jms.Seq", None if md is None else md.MsgSeqNumber)
     target = JMS_SYNONYMS[name]

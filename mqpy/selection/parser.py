@@ -112,6 +112,21 @@ def kind(node: Any) -> str:
     return "bool"
 
 
+def start_of(node: Any) -> int:
+    """The offset where the text of ``node`` begins (a syntax error's position)."""
+    while True:
+        if isinstance(node, Binary):
+            node = node.left
+        elif isinstance(node, Logical):
+            node = node.operands[0]
+        elif isinstance(node, Between):
+            node = node.expr
+        elif isinstance(node, (In, Like, IsNull)):
+            node = node.ident
+        else:
+            return node.pos
+
+
 class _Parser:
     def __init__(self, text: str) -> None:
         self.toks = tokens(text)
@@ -145,7 +160,7 @@ class _Parser:
     @staticmethod
     def need(node: Any, kinds: tuple[str, ...], what: str) -> Any:
         if kind(node) not in kinds:
-            raise SelectorSyntaxError(node.pos, what)
+            raise SelectorSyntaxError(start_of(node), what)
         return node
 
     # -- grammar --------------------------------------------------------------------------
@@ -219,7 +234,7 @@ class _Parser:
     @staticmethod
     def ident(node: Any, what: str) -> Ident:
         if not isinstance(node, Ident):
-            raise SelectorSyntaxError(node.pos, f"an identifier must come before {what}")
+            raise SelectorSyntaxError(start_of(node), f"an identifier must come before {what}")
         return node
 
     def in_list(self, left: Any, negated: bool) -> In:

@@ -74,7 +74,8 @@ def test_given_integer_division_then_truncated_toward_zero():
 def md():
     return MD(Priority=6, Persistence=CMQC.MQPER_PERSISTENT, MsgId=b"\x01" * 24,
               BackoutCount=2, PutApplName=b"orders", UserIdentifier=b"alice",
-              Format=CMQC.MQFMT_STRING, MsgSeqNumber=3)
+              Format=CMQC.MQFMT_STRING, MsgSeqNumber=3, PutDate=b"20251128",
+              PutTime=b"14211712")
 
 
 @pytest.mark.parametrize("text", [
@@ -83,7 +84,8 @@ def md():
     "JMSXAppID = 'orders'", "JMSXUserID = 'alice'", "JMSRedelivered",
     "JMSXDeliveryCount = 3", "JMSXGroupSeq = 3", "JMSMessageID = 'ID:" + "01" * 24 + "'",
     "Root.MQMD.MsgId = 0x" + "01" * 24, "Root.MQMD.Persistence = 1",
-    "JMSCorrelationID IS NULL"])
+    "JMSCorrelationID IS NULL", "JMSTimestamp = 1764339677120",
+    "JMSTimestamp > 0 AND JMSExpiration IS NULL"])
 def test_given_an_mqmd_then_root_mqmd_and_jms_names_read_it(text, md):
     assert sel(text, {}, md)
 

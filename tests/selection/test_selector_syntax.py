@@ -31,7 +31,7 @@ def test_given_ibms_grammar_then_accepted(text):
     ("(a = 1", 6), ("a = 'x", 4), ("a # 1", 2), ("09 = a", 0), ("12ab = 1", 2),
     ("'a' < 'b'", 0), ("a > 'b'", 4), ("NOT 5", 4), ("1 + 'a' = 2", 4), ("a = 1 AND 5", 10),
     ("JMSFoo = 1", 0), ("Body.x = 1", 0), ("Root.MQMD.Nope = 1", 0), ("a.. = 1", 0),
-    ("a LIKE 'x' ESCAPE 'ab'", 18), ("a LIKE 'x!' ESCAPE '!'", 2), ("(1 + 2) IS NULL", 3),
+    ("a LIKE 'x' ESCAPE 'ab'", 18), ("a LIKE 'x!' ESCAPE '!'", 2), ("2 * 3 AND a", 0), ("a AND 1 + 2", 6), ("(1 + 2) IS NULL", 1),
     ("a IS 1", 5), ("a NOT = 1", 6), ("a BETWEEN 1", 11), ("AND", 0), ("a = = 1", 4)])
 def test_given_invalid_text_then_syntax_error_at_its_offset(text, offset):
     with pytest.raises(SelectorSyntaxError) as err:
