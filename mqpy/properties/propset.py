@@ -36,6 +36,7 @@ import attrs
 from mqpy import CMQC
 from mqpy.properties import names, types
 from mqpy.properties.errors import PropertyError, fail, warn
+from mqpy.structs.tables import MD
 
 __all__ = ["Inquired", "Property", "PropertySet"]
 
@@ -233,6 +234,8 @@ class PropertySet:
         ptype = names.MQMD_FIELDS[field]
         if ptype == C.MQTYPE_STRING:
             value = value.decode("latin-1").rstrip(" \0")
+        elif ptype == C.MQTYPE_BYTE_STRING:
+            value = value.ljust(MD._layout_.by_name[field].size, b"\0")
         return Property(kept, ptype, value)
 
     def inquire(self, name: str, *, options: int = C.MQIMPO_INQ_FIRST,

@@ -225,3 +225,9 @@ def test_given_text_the_requested_ccsid_cannot_hold_then_not_converted_warning(p
     props.set("word", "€uro", T.MQTYPE_STRING)
     got = props.inquire("word", options=T.MQIMPO_CONVERT_VALUE, requested_ccsid=819)
     assert (got.value, got.reason, got.ccsid) == ("€uro", T.MQRC_PROP_VALUE_NOT_CONVERTED, 1208)
+
+
+def test_given_an_attached_md_then_its_identifiers_are_full_length():
+    s = PropertySet(md=MD(MsgId=b"\x01\x02"))
+    got = s.inquire("Root.MQMD.MsgId")
+    assert got.value == b"\x01\x02" + bytes(22) and got.data_length == 24
