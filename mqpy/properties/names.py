@@ -23,6 +23,7 @@ property, kept as ``colour``. The folder of a name is what precedes its first ``
 from __future__ import annotations
 
 import unicodedata
+from typing import Any
 
 from mqpy import CMQC
 from mqpy.properties.errors import fail
@@ -39,6 +40,7 @@ __all__ = [
     "folder_of",
     "is_java_identifier",
     "matches",
+    "mqmd_value",
 ]
 
 MQMD_PREFIX = "Root.MQMD."
@@ -55,6 +57,19 @@ MQMD_FIELDS: dict[str, int] = {
     for f in MD._layout_.fields
 }
 _MQMD_READ_ONLY = frozenset(("StrucId", "Version"))
+_MQMD_SIZES = {f.name: f.size for f in MD._layout_.fields}
+
+
+def mqmd_value(md: Any, field: str) -> Any:
+    """``Root.MQMD.<field>`` of ``md`` as a property value: text without trailing blanks,
+    identifiers as their full bytes, numbers as they are."""
+    value = getattr(md, field)
+    kind = MQMD_FIELDS[field]
+    if kind == CMQC.MQTYPE_STRING:
+        return value.decode("latin-1").rstrip(" \0")
+    if kind == CMQC.MQTYPE_BYTE_STRING:
+        return value.ljust(_MQMD_SIZES[field], b"\0")
+    return value
 
 #: JMS name -> the property or MQMD field it is a synonym for (IBM's "Property name
 #: restrictions"; where IBM gives both, the one an MQI application sets)

@@ -36,7 +36,6 @@ import attrs
 from mqpy import CMQC
 from mqpy.properties import names, types
 from mqpy.properties.errors import PropertyError, fail, warn
-from mqpy.structs.tables import MD
 
 __all__ = ["Inquired", "Property", "PropertySet"]
 
@@ -226,17 +225,10 @@ class PropertySet:
 
     def _from_md(self, kept: str) -> Property | None:
         field = kept[len(names.MQMD_PREFIX):]
-        if self.md is None or not kept.startswith(names.MQMD_PREFIX):
+        if self.md is None or not kept.startswith(names.MQMD_PREFIX) \
+                or field not in names.MQMD_FIELDS:
             return None
-        value = getattr(self.md, field, None)
-        if value is None:
-            return None
-        ptype = names.MQMD_FIELDS[field]
-        if ptype == C.MQTYPE_STRING:
-            value = value.decode("latin-1").rstrip(" \0")
-        elif ptype == C.MQTYPE_BYTE_STRING:
-            value = value.ljust(MD._layout_.by_name[field].size, b"\0")
-        return Property(kept, ptype, value)
+        return Property(kept, names.MQMD_FIELDS[field], names.mqmd_value(self.md, field))
 
     def inquire(self, name: str, *, options: int = C.MQIMPO_INQ_FIRST,
                 ptype: int = C.MQTYPE_AS_SET, max_length: int | None = None,

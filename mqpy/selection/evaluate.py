@@ -41,7 +41,13 @@ import attrs
 
 from mqpy import CMQC
 from mqpy.properties.errors import fail
-from mqpy.properties.names import JMS_SYNONYMS, MQMD_FIELDS, MQMD_PREFIX, canonical
+from mqpy.properties.names import (
+    JMS_SYNONYMS,
+    MQMD_FIELDS,
+    MQMD_PREFIX,
+    canonical,
+    mqmd_value,
+)
 from mqpy.selection.lexer import HexNumber
 from mqpy.selection.parser import (
     Between,
@@ -55,7 +61,6 @@ from mqpy.selection.parser import (
     Unary,
     parse,
 )
-from mqpy.structs.tables import MD
 
 __all__ = ["Selector", "compile_selector"]
 
@@ -66,33 +71,18 @@ _ZERO_ID = bytes(24)
 
 
 # ----------------------------------------------------------------------------- identifiers
-def _md_text(field: str) -> Fn:
-    def get(props: Mapping[str, Any], md: Any) -> Any:
-        if md is None:
-            return None
-        return getattr(md, field).decode("latin-1").rstrip(" \0")
-    return get
-
-
 def _md_value(field: str) -> Fn:
     def get(props: Mapping[str, Any], md: Any) -> Any:
         return None if md is None else getattr(md, field)
     return get
 
 
-def _md_bytes(field: str) -> Fn:
-    size = MD._layout_.by_name[field].size
-
-    def get(props: Mapping[str, Any], md: Any) -> Any:
-        return None if md is None else getattr(md, field).ljust(size, b"\0")
-    return get
-
-
 def _md_getter(field: str) -> Fn:
-    kind = MQMD_FIELDS[field]
-    if kind == CMQC.MQTYPE_STRING:
-        return _md_text(field)
-    return _md_bytes(field) if kind == CMQC.MQTYPE_BYTE_STRING else _md_value(field)
+    """``Root.MQMD.<field>``: a number straight from the MQMD, text and identifiers as
+    ``names.mqmd_value`` gives them."""
+    if MQMD_FIELDS[field] == CMQC.MQTYPE_INT32:
+        return _md_value(field)
+    return lambda props, md: None if md is None else mqmd_value(md, field)
 
 
 def _id_text(value: bytes) -> str | None:
