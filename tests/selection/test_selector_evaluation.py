@@ -2,6 +2,8 @@
 three-valued logic, IBM's type rules and the JMS / Root.MQMD identifiers hold."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mqpy import CMQC
 from mqpy.properties.propset import PropertySet
@@ -106,3 +108,18 @@ def test_given_a_selector_then_compiled_once_and_reused():
     compiled = compile_selector("weight > 10")
     assert [compiled.matches({"weight": w}) for w in (5, 11, None)] == [False, True, False]
     assert compiled.text == "weight > 10"
+
+
+_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-(2**63), 2**63 - 1), st.floats(),
+                    st.text(max_size=5), st.binary(max_size=5))
+_SELECTORS = [
+    "a = b", "a <> b", "a < b", "a >= 1.5", "a + b > 0", "a * b / a = b", "-a = b",
+    "a BETWEEN b AND 3", "a IN ('x', 1, TRUE)", "a LIKE 'x%'", "a IS NULL", "NOT a",
+    "a AND b OR NOT a", "a = 0x0F", "(a - b) / 0 = 1", "a / b < 1e308 * 10"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(_SELECTORS), st.fixed_dictionaries({"a": _VALUES, "b": _VALUES}))
+def test_given_any_property_values_then_evaluation_gives_a_bool(text, props):
+    result = compile_selector(text)._fn(props, None)  # below the guard in matches()
+    assert result is True or result is False or result is None
