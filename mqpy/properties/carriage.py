@@ -19,7 +19,7 @@ from mqpy.properties.errors import fail
 from mqpy.properties.propset import PropertySet
 from mqpy.rfh2 import RFH2
 
-__all__ = ["give_properties", "take_properties"]
+__all__ = ["check_properties_length", "give_properties", "properties_length", "take_properties"]
 
 C = CMQC
 _UTF8 = 1208
@@ -73,3 +73,16 @@ def give_properties(pset: PropertySet, data: bytes, md: Any) -> bytes:
         header.add_folder(folder)
     md.Format = C.MQFMT_RF_HEADER_2
     return header.pack(md.Encoding) + bytes(data)
+
+
+def properties_length(pset: PropertySet) -> int:
+    """The length of a message's properties, as MAXPROPL counts it here: the bytes of their
+    MQRFH2 folders."""
+    return sum(len(folder) for folder in rfh2props.folders_of(pset))
+
+
+def check_properties_length(pset: PropertySet, max_length: int) -> None:
+    """MQPUT's check against the queue manager's MaxPropertiesLength: longer is
+    MQRC_PROPERTIES_TOO_BIG; MQPROP_UNRESTRICTED_LENGTH allows any."""
+    if max_length != C.MQPROP_UNRESTRICTED_LENGTH and properties_length(pset) > max_length:
+        raise fail(C.MQRC_PROPERTIES_TOO_BIG)

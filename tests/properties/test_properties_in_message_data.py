@@ -4,9 +4,15 @@ then the data, its description (the MQMD) and the properties are IBM's."""
 import pytest
 
 from mqpy import CMQC
-from mqpy.properties.carriage import give_properties, take_properties
+from mqpy.properties.carriage import (
+    check_properties_length,
+    give_properties,
+    properties_length,
+    take_properties,
+)
 from mqpy.properties.errors import PropertyError
 from mqpy.properties.propset import PropertySet
+from mqpy.properties.rfh2props import folders_of
 from mqpy.rfh2 import RFH2
 from mqpy.structs.tables import MD
 
@@ -86,3 +92,15 @@ def test_given_properties_then_an_rfh2_in_front_that_reads_back():
 def test_given_no_properties_then_no_rfh2():
     md = MD(Format=T.MQFMT_STRING)
     assert give_properties(PropertySet(), b"body", md) == b"body" and md.Format == T.MQFMT_STRING
+
+
+def test_given_maxpropl_then_properties_beyond_it_are_properties_too_big():
+    pset = PropertySet()
+    pset.set("colour", "red" * 100, T.MQTYPE_STRING)
+    size = properties_length(pset)
+    assert size == sum(len(f) for f in folders_of(pset)) > 300
+    check_properties_length(pset, size)
+    check_properties_length(pset, T.MQPROP_UNRESTRICTED_LENGTH)
+    with pytest.raises(PropertyError) as err:
+        check_properties_length(pset, size - 1)
+    assert err.value.reason == T.MQRC_PROPERTIES_TOO_BIG
