@@ -48,6 +48,7 @@ from mqpy.properties.names import (
     canonical,
     mqmd_value,
 )
+from mqpy.properties.types import ccsid_codec
 from mqpy.selection.lexer import HexNumber
 from mqpy.selection.parser import (
     Between,
@@ -378,13 +379,18 @@ class Selector:
 ALWAYS = Selector("", None, lambda props, md: True)
 
 
-def compile_selector(text: str | bytes | None) -> Selector:
-    """The selector of a SelectionString: empty or blank selects everything; longer than
-    MQ_SELECTOR_LENGTH is MQRC_SELECTION_STRING_ERROR; bad syntax SelectorSyntaxError."""
+def compile_selector(text: str | bytes | None, ccsid: int = 1208) -> Selector:
+    """The selector of a SelectionString: empty or blank selects everything; bytes are in
+    ``ccsid`` (the MQCHARV's VSCCSID; one mqpy cannot convert is MQRC_SOURCE_CCSID_ERROR);
+    longer than MQ_SELECTOR_LENGTH is MQRC_SELECTION_STRING_ERROR; bad syntax
+    SelectorSyntaxError."""
     if text is None:
         return ALWAYS
     if isinstance(text, (bytes, bytearray)):
-        text = bytes(text).decode("utf-8", "replace")
+        codec = "utf-8" if ccsid in (CMQC.MQCCSI_APPL, 0) else ccsid_codec(ccsid)
+        if codec is None:
+            raise fail(CMQC.MQRC_SOURCE_CCSID_ERROR)
+        text = bytes(text).decode(codec, "replace")
     if len(text) > CMQC.MQ_SELECTOR_LENGTH:
         raise fail(CMQC.MQRC_SELECTION_STRING_ERROR)
     if not text.strip(" \t\n\r\f\0"):

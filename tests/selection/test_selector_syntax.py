@@ -89,3 +89,15 @@ def test_given_any_text_then_a_selector_or_a_reason_code(text):
         compile_selector(text).matches({}, None)
     except PropertyError as err:
         assert err.reason in (CMQC.MQRC_SELECTOR_SYNTAX_ERROR, CMQC.MQRC_SELECTION_STRING_ERROR)
+
+
+def test_given_selection_bytes_then_decoded_in_their_ccsid():
+    sel = compile_selector("name = 'été'".encode("latin-1"), ccsid=819)
+    assert sel.matches({"name": "été"})
+    assert compile_selector("name = 'été'".encode("utf-8")).matches({"name": "été"})
+
+
+def test_given_selection_bytes_in_an_unknown_ccsid_then_source_ccsid_error():
+    with pytest.raises(PropertyError) as err:
+        compile_selector(b"a = 1", ccsid=424242)
+    assert err.value.reason == CMQC.MQRC_SOURCE_CCSID_ERROR
