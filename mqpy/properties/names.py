@@ -105,11 +105,14 @@ _PART = _START | frozenset(("Nd", "Mn", "Mc", "Cf"))
 
 
 def is_start(ch: str) -> bool:
-    return ch < "\x80" and (ch.isalpha() or ch in "$_") or \
-        ch >= "\x80" and unicodedata.category(ch) in _START
+    """May ``ch`` start a Java identifier (and is it in the Basic Multilingual Plane)?"""
+    if ch < "\x80":
+        return ch.isalpha() or ch in "$_"
+    return ch <= "\uffff" and unicodedata.category(ch) in _START
 
 
 def is_part(ch: str) -> bool:
+    """May ``ch`` continue a Java identifier (in the Basic Multilingual Plane)?"""
     if ch < "\x80":
         return ch.isalnum() or ch in "$_" or ch <= "\x08" or "\x0e" <= ch <= "\x1b"
     return ch <= "\uffff" and unicodedata.category(ch) in _PART

@@ -15,7 +15,7 @@ def test_given_a_valid_name_when_set_then_it_is_accepted(name):
 
 
 @pytest.mark.parametrize("name", [
-    "a..b", "a.", ".a", "1a", "a b", "a-b", "a=b", "a%", "x\U0001F600",  # characters
+    "a..b", "a.", ".a", "1a", "a b", "a-b", "a=b", "a%", "x\U0001F600", "\U0001D49Cx",
     "NULL", "true", "And", "usr.IS", "escape", "usr.between",  # selector keywords
     "JMSFoo", "usr.JMSType", "JMSMessageID", "JMSPriority",  # JMS names
     "mq.a.b", "MQ.a.b", "mQx.a.b",  # mq prefix with two dots
