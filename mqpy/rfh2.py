@@ -16,7 +16,7 @@ exception for them.
 from __future__ import annotations
 
 import struct
-import xml.etree.ElementTree as ET
+import xml.parsers.expat
 from typing import Any
 
 from mqpy import CMQC
@@ -71,11 +71,17 @@ def header_order(encoding: int) -> str:
 
 
 def _folder_name(data: bytes) -> str:
-    """The root element of a folder, which must be well-formed XML (as pymqi checks)."""
+    """The root element of a folder, which must be well-formed XML (as pymqi checks). Read
+    without namespaces: IBM writes a NULL property as ``xsi:nil='true'`` and declares no
+    ``xsi`` prefix."""
+    parser = xml.parsers.expat.ParserCreate()
+    tags: list[str] = []
+    parser.StartElementHandler = lambda tag, _attrs: tags.append(tag)
     try:
-        return ET.fromstring(data).tag
-    except (ET.ParseError, ValueError) as exc:
+        parser.Parse(data, True)
+    except (xml.parsers.expat.ExpatError, ValueError) as exc:
         raise PYIFError(f"RFH2 - XML Folder not well formed. Exception: {exc}") from None
+    return tags[0]
 
 
 class RFH2:
@@ -111,6 +117,10 @@ class RFH2:
             if folder[0] == name:
                 return folder
         return None
+
+    def folders(self) -> list[bytes]:
+        """Every folder's bytes, in order (several may share a name)."""
+        return [data for _, data in self._folders]
 
     # -- pymqi's MQOpts face ----------------------------------------------------------------
     def get(self) -> dict[str, Any]:
