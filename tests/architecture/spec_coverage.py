@@ -64,7 +64,7 @@ def behaviours(spec_dir: str = SPEC_DIR) -> dict[str, Behaviour]:
         body = body[:following.start()] if following else body
         starts = sorted({(m.start(1), m.group(1)) for m in _ITEM_AT_LINE_START.finditer(body)}
                         | {(m.start(1), m.group(1)) for m in _ITEM_INLINE.finditer(body)})
-        for (start, number), (end, _) in zip(starts, [*starts[1:], (len(body), "")], strict=True):
+        for (start, number), (end, _) in zip(starts, [*starts[1:], (len(body), "")], strict=False):
             ident = f"{document} {section}.{number}"
             found[ident] = Behaviour(ident, " ".join(body[start:end].split()))
         found.update(_body_items(document, text[:heading.start()]))
@@ -75,10 +75,10 @@ def _body_items(document: str, text: str) -> dict[str, Behaviour]:
     """The numbered items before the acceptance section, by ``<document> <section> item <n>``."""
     found = {}
     sections = list(_SECTION.finditer(text))
-    for section, following in zip(sections, [*sections[1:], None], strict=True):
+    for section, following in zip(sections, [*sections[1:], None], strict=False):
         body = text[section.end():following.start() if following else len(text)]
         items = list(_BODY_ITEM.finditer(body))
-        for item, after in zip(items, [*items[1:], None], strict=True):
+        for item, after in zip(items, [*items[1:], None], strict=False):
             ident = f"{document} {section.group(1)} item {item.group(1)}"
             end = after.start() if after else body.find("\n\n", item.end())
             found[ident] = Behaviour(ident, " ".join(body[item.start():end].split()))
