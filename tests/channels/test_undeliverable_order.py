@@ -10,6 +10,7 @@ from mqpy import CMQC
 from mqpy_chinit.states import ChannelState
 from tests.channels.test_undeliverable import (
     REPORT_FULL_DISCARD,
+    _bad_target_ends_the_channel,
     _with_return_route,
     dead_letters,
     get_with_md,
@@ -90,19 +91,11 @@ async def test_given_retries_fail_without_discard_then_dlq_and_an_exception_repo
 
 async def test_given_a_dlq_that_cannot_be_used_then_the_channel_stops_keeping_the_batch(
         qm1, qm2):
-    """Given QM2's DLQ PUT(DISABLED) and a persistent message for a missing queue, then the
-    channel stops and the batch is backed out to QM1's xmitq, not lost.
+    """Given QM2's DLQ PUT(DISABLED) and a batch whose second persistent message is for a
+    missing queue, then the channel stops, the batch is backed out to QM1's xmitq (both
+    messages there, none on TARGET) and nothing is on the DLQ.
 
     spec: operations-dlq-clusters 2 item 4"""
-    async with trio.open_nursery() as nursery:
-        r2 = await start_chinit(nursery, qm2, listen=True)
-        define_pair(qm1, qm2, r2.port, SHORTRTY=0, LONGRTY=0, HBINT=0)
-        qm2.engine.alter("QLOCAL", DLQ, {"PUT": "DISABLED"})
-        qm1.put("NO.SUCH.Q", b"nowhere to go", qmgr="QM2")
-        r1 = await start_chinit(nursery, qm1)
-        r1.chinit.start_channel(CHANNEL)
-        st1 = r1.chinit.status_of(CHANNEL)
-        await wait_until(lambda: st1.state is ChannelState.STOPPED)
-        await wait_until(lambda: qm1.depth("QM2") == 1)
-        finish(nursery)
+    qm2.engine.alter("QLOCAL", DLQ, {"PUT": "DISABLED"})
+    await _bad_target_ends_the_channel(qm1, qm2)
     assert qm2.committed(DLQ) == 0
