@@ -9,7 +9,13 @@ import re
 
 import pytest
 
-from tests.architecture.spec_coverage import NOT_APPLYING, NOT_BUILT, SPEC_DIR, coverage
+from tests.architecture.spec_coverage import (
+    NOT_APPLYING,
+    NOT_BUILT,
+    SPEC_DIR,
+    coverage,
+    named_in,
+)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -39,3 +45,28 @@ def test_given_the_coverage_doc_when_read_then_its_figure_is_the_counted_one():
         doc = f.read()
     figure = re.search(r"^\d+ numbered behaviours: .*$", doc, re.MULTILINE)
     assert figure is not None and figure.group(0) == found.figure()
+
+
+def test_given_the_ways_tests_name_behaviours_when_read_then_each_id_is_found():
+    """Ids after ``spec:`` in docstrings and comments, listed with ``;`` or ``,``, an id
+    without its document, and ``rule``/``use``/``item`` lists are all read; a section number
+    that is no behaviour (``2.13``) and text outside a ``spec:`` passage are not."""
+    known = {"dqm-intercommunication 9.39", "dqm-intercommunication 9.50",
+             "dqm-intercommunication 9.26", "dqm-intercommunication 1 item 7",
+             "aliases-channels-storage 1 item 2", "aliases-channels-storage 1 item 5",
+             "aliases-channels-storage 4.13", "operations-dlq-clusters 3 item 5",
+             "operations-dlq-clusters 7.1"}
+    source = '''
+def test_a():
+    """Given ... spec: dqm-intercommunication 9.39, 9.50, 9.26"""
+    # dqm-intercommunication 1 rule 7 is not named here: no spec: before it
+
+def test_b():
+    """spec: aliases-channels-storage 1 uses 2 and 5; aliases-channels-storage 2.13 (monitoring);
+    operations-dlq-clusters 3 item 5"""
+
+# spec: operations-dlq-clusters 7.1
+# aliases-channels-storage 4.13 (a comment block continues)
+x = 1  # dqm-intercommunication 1 item 7 does not count here either
+'''
+    assert named_in(source, known) == known - {"dqm-intercommunication 1 item 7"}
