@@ -100,6 +100,8 @@ class PutCalls:
         """
         opts = 0 if pmo is None else pmo.__dict__["Options"]
         if opts & _PMO_RESPONSE or self._async_default(hobj):
+            if opts & _PMO_RESPONSE == _PMO_RESPONSE:
+                raise _fail(CMQC.MQRC_OPTIONS_ERROR)  # a put is one or the other
             if putstatus.is_async(opts, self._defpresp(hobj)):
                 pmo = PMO() if pmo is None else pmo
                 return self.put_asynchronously(
@@ -329,6 +331,8 @@ class PutCalls:
         """MQPUT1: open (with the context options the PMO needs), put, close, as one call;
         asynchronous (``putstatus``) as its MQPMO or the queue's DEFPRESP says."""
         opts = pmo.Options
+        if opts & _PMO_RESPONSE == _PMO_RESPONSE:
+            raise _fail(CMQC.MQRC_OPTIONS_ERROR)
         if putstatus.is_async(opts, None if opts & _PMO_RESPONSE else self._put1_defpresp(od)):
             return self.put_asynchronously(pmo, lambda: self.where_od(od, pmo),
                                            lambda: self._put1_now(od, md, pmo, data))
