@@ -12,7 +12,6 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
-
 from tests.support.site import QM
 
 from .conftest import ASYNC, OUT, drain
