@@ -168,3 +168,27 @@ def test_a_connection_that_ends_with_asynchronous_puts_loses_no_committed_messag
         assert sorted(drain(other, "AP.OTHER"), key=int) == [b"%d" % i for i in range(50)]
     finally:
         other.disconnect()
+
+
+def test_a_warning_is_counted_and_a_later_failure_replaces_it_as_the_first_error(qm):
+    """Given an asynchronous put whose priority is above MAXPRTY (it completes with the
+    warning MQRC_PRIORITY_EXCEEDS_MAXIMUM), when MQSTAT is called, then it counts a warning
+    and reports it; when a failure follows another such warning, MQSTAT reports the failure."""
+    q = mqpy.Queue(qm, "AP.Q", OUT)
+    inhibited = mqpy.Queue(qm, "AP.INHIBITED", OUT)
+    pmo = mqpy.PMO(Options=ASYNC)
+    q.put(b"high", mqpy.MD(Priority=20), pmo)
+    sts = _stat(qm)
+    assert (sts.CompCode, sts.Reason) == (CMQC.MQCC_WARNING, CMQC.MQRC_PRIORITY_EXCEEDS_MAXIMUM)
+    assert (sts.PutSuccessCount, sts.PutWarningCount, sts.PutFailureCount) == (0, 1, 0)
+    assert _names(sts) == ("AP.Q", "AP.Q")
+    q.put(b"high again", mqpy.MD(Priority=20), pmo)
+    inhibited.put(b"refused", mqpy.MD(), pmo)
+    q.put(b"ok", mqpy.MD(), pmo)
+    sts = _stat(qm)
+    assert (sts.CompCode, sts.Reason) == (CMQC.MQCC_FAILED, CMQC.MQRC_PUT_INHIBITED)
+    assert (sts.PutSuccessCount, sts.PutWarningCount, sts.PutFailureCount) == (1, 1, 1)
+    assert _names(sts)[0] == "AP.INHIBITED"
+    assert drain(qm, "AP.Q") == [b"high", b"high again", b"ok"]
+    q.close()
+    inhibited.close()
