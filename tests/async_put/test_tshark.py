@@ -4,7 +4,6 @@ MQPMO_ASYNC_RESPONSE, MQSTAT and MQSTAT_REPLY, nothing malformed."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -12,7 +11,7 @@ import pytest
 import mqpy
 from mqpy import CMQC
 from mqpy.fap.tsh import SegmentType
-from tests.support.pcap import CLIENT, SERVER, TSHARK, Capture, _RecordingProxy
+from tests.support.pcap import TSHARK, _decode, _RecordingProxy
 from tests.support.site import CHANNEL, QM
 
 from .conftest import ASYNC, OUT
@@ -34,25 +33,13 @@ def test_tshark_decodes_an_asynchronous_put_and_mqstat(site, tmp_path: Path):
     q.close()
     qm.disconnect()
 
-    capture = Capture()
-    capture.handshake()
     with proxy.lock:
         flows = list(proxy.flows)
-    for direction, segment in flows:
-        capture.send(CLIENT if direction == "c" else SERVER, [segment])
-    pcap = tmp_path / "asyncput.pcap"
-    capture.write(pcap)
     sent_types = [segment[17] if segment[:4] == b"TSHM" else segment[9] for _, segment in flows]
     assert SegmentType.MQSTAT in sent_types and SegmentType.MQSTAT_REPLY in sent_types
-
-    fields = ["mq.tsh.type", "mq.pmo.options.ASYNC_RESPONSE", "_ws.malformed"]
-    result = subprocess.run(
-        [TSHARK, "-r", str(pcap), "-d", "tcp.port==1414,mq", "-T", "fields",
-         "-E", "occurrence=a", "-E", "separator=|"]
-        + [arg for field in fields for arg in ("-e", field)],
-        capture_output=True, text=True, timeout=120, check=True)
-    rows = [line.split("|") for line in result.stdout.splitlines()]
+    rows = _decode(flows, tmp_path, ["mq.tsh.type", "mq.pmo.options.ASYNC_RESPONSE",
+                                     "_ws.malformed"])
     assert [int(row[0], 16) for row in rows if row[0]] == sent_types
-    assert not [row for row in rows if row[2]], result.stdout
+    assert not [row for row in rows if row[2]], rows
     put_rows = [row for row in rows if row[0] and int(row[0], 16) == SegmentType.MQPUT]
-    assert put_rows and put_rows[0][1] in ("1", "True"), result.stdout
+    assert put_rows and put_rows[0][1] in ("1", "True"), rows
