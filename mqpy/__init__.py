@@ -41,6 +41,7 @@ from mqpy.structs.mqopts import (
     py23long,
 )
 from mqpy.structs.tables import CD, CFH, DH, DLH, GMO, MD, OD, OR, PMO, PMR, RR, SCO, TM, TMC2, XQH
+from mqpy.structs.tables import STS as STS  # MQSTS, for ibmmq's QueueManager.stat()
 from mqpy.version import __version__ as __version__
 
 #: pymqi's and ibmmq's build flag: "common", as ibmmq 2.x says, since one mqpy makes both
@@ -76,6 +77,7 @@ md = MD
 od = OD
 pmo = PMO
 sco = SCO
+sts = STS
 
 __all__ = [
     "CMQC", "CMQCFC", "CMQXC", "CMQZC",
@@ -89,4 +91,5 @@ __all__ = [
     "CFBF", "CFBS", "CFGR", "CFH", "CFIF", "CFIL", "CFIL64", "CFIN", "CFIN64", "CFSF", "CFSL",
     "CFST", "ByteString", "Filter", "FilterOperator", "IntegerFilter", "PCFExecute",
     "StringFilter", "get_versions", "to_string", "ensure_strings_are_bytes",
+    "STS", "sts",
 ]

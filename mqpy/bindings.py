@@ -140,6 +140,15 @@ class Flows:
         self._pending.extend(self._reader.feed(data))
 
     # -- a request passed on as it came (the SVRCONN relay) ----------------------------------
+    def discard(self) -> bool:
+        """Drop the next reply if its bytes are all in (True); EOFError for a flow that is
+        not an MQI reply. The reply of an asynchronous put, which nobody waits for."""
+        if not self._pending:
+            return False
+        if not isinstance(self._pending.pop(0), MQIReply):
+            raise EOFError("a flow where an MQI reply was expected")
+        return True
+
     def relayed(self, request: MQIRequest) -> bytes:
         return self._writer.send(request)
 
@@ -164,6 +173,7 @@ class BindingsConnection(MQIVerbs):
         self.hconn = 0
         self.connected = True
         self.broken = False
+        self._unanswered = 0  # replies still to come to asynchronous puts
 
     def _check_length(self, data: bytes) -> None:
         """A message longer than MAXMSGL's largest value (100 MB) is longer than any queue
@@ -186,6 +196,8 @@ class BindingsConnection(MQIVerbs):
                 raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN if self.broken
                                 else CMQC.MQRC_HCONN_ERROR)
             try:
+                if self._unanswered:
+                    self._take_replies(sock, wait=True)  # asynchronous puts' first
                 sock.sendall(request)
                 while (reply := flows.reply(targets)) is None:
                     flows.feed(sock.recv(1 << 16))
@@ -197,6 +209,39 @@ class BindingsConnection(MQIVerbs):
                 copy_fields(dst, src)
             raise MQMIError(reply.comp, reply.reason)
         return reply
+
+    def _send_only(self, verb: SegmentType, values: Any, hobj: int) -> None:
+        """Send one request without waiting for its reply (an asynchronous put); the replies
+        that have come are read and dropped (lock held), so that the queue manager never
+        waits for room in the socket to answer."""
+        request = self._flows.request(verb, values, hobj)
+        with self._lock:
+            sock = self._sock
+            if sock is None:
+                raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN if self.broken
+                                else CMQC.MQRC_HCONN_ERROR)
+            try:
+                sock.sendall(request)
+                self._unanswered += 1
+                self._take_replies(sock, wait=False)
+            except (OSError, ProtocolError, EOFError):
+                self._lost()
+                raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN) from None
+
+    def _take_replies(self, sock: socket.socket, wait: bool) -> None:
+        """Drop the replies to asynchronous puts: all of them (``wait``), or those in."""
+        flows = self._flows
+        while self._unanswered:
+            if flows.discard():
+                self._unanswered -= 1
+                continue
+            if wait:
+                flows.feed(sock.recv(1 << 16))
+                continue
+            try:
+                flows.feed(sock.recv(1 << 16, socket.MSG_DONTWAIT))
+            except BlockingIOError:
+                return
 
     @contextlib.contextmanager
     def exchange_here(self) -> Iterator[tuple[socket.socket, Flows] | None]:

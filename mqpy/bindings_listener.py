@@ -577,6 +577,11 @@ class _Session:
         await self.verbs.set(d.hobj, selector, value)
         return mqiflows.encode_reply(d.verb, [])
 
+    async def _stat(self, d: mqiflows.Decoded) -> MQIReply:
+        status_type, sts = d.values
+        return mqiflows.encode_reply(d.verb, [status_type,
+                                              await self.verbs.stat(status_type, sts)])
+
     async def _spi(self, d: mqiflows.Decoded) -> MQIReply:
         verb, luwid, commit = d.values
         if verb == mqiflows.SpiVerb.PREPARE:
@@ -814,4 +819,5 @@ _HANDLERS: dict[SegmentType, Callable[[_Session, mqiflows.Decoded], Any]] = {
     _T.MQINQ: _Session._inq,
     _T.MQSET: _Session._set,
     _T.SPI: _Session._spi,
+    _T.MQSTAT: _Session._stat,
 }

@@ -18,7 +18,7 @@ from typing import Any
 
 import attrs
 
-from mqpy import CMQC
+from mqpy import CMQC, asyncput
 from mqpy.clientchannel import (
     ChannelDefinition,
     load_ccdt,
@@ -203,6 +203,32 @@ class ClientConnection(MQIVerbs):
                 copy_fields(dst, src)
             raise MQMIError(decoded.comp, decoded.reason)
         return decoded
+
+    def _send_only(self, verb: SegmentType, values: Any, hobj: int) -> None:
+        """Send one request without waiting for its reply (an asynchronous put): the
+        channel instance drops the reply when it comes (``ChannelInstance.send_only``)."""
+        with self._lock:
+            instance = self._instance
+            if instance is None:
+                raise _fail(CMQC.MQRC_CONNECTION_BROKEN if self.broken
+                            else CMQC.MQRC_HCONN_ERROR)
+            conv = self._conv
+            conv_id = conv.conv_id
+            request = instance.frame(verb, mqiflows.request_body(verb, values), hobj, conv_id,
+                                     None if conv_id is None else next(conv.request_ids))
+            try:
+                instance.send_only(conv, request)
+            except (OSError, ValueError, InstanceLost):
+                self._lost()
+                raise _fail(CMQC.MQRC_CONNECTION_BROKEN) from None
+
+    def stat(self, status_type: int, sts: Any = None) -> Any:
+        """MQSTAT: the reconnection types answered here, as by IBM's client for a connection
+        that is connected and not reconnecting (mqpy's client connections do not reconnect);
+        MQSTAT_TYPE_ASYNC_ERROR by the queue manager."""
+        if status_type in asyncput.RECONNECTION_TYPES:
+            return asyncput.connected_status(sts)
+        return super().stat(status_type, sts)
 
     def _lost(self) -> None:
         instance, self._instance = self._instance, None

@@ -82,6 +82,9 @@ class Conversation:
         self.conv_id = conv_id
         self.replies: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.request_ids = itertools.count(1)
+        #: replies still to come to requests sent without waiting (asynchronous puts),
+        #: dropped as they come, in order before the next call's (role_lock)
+        self.unanswered = 0
 
 
 _TURN = object()  #: put in a waiting conversation's queue: it now reads the socket
@@ -283,23 +286,50 @@ class ChannelInstance:
                 elif not leader:
                     self.waiters.pop(conv.conv_id, None)
 
+    def send_only(self, conv: Conversation, data: bytes) -> None:
+        """Send ``data`` (a request of ``conv``) without waiting for its reply (an
+        asynchronous put): the reply is dropped when it comes (``Conversation.unanswered``).
+        InstanceLost (or OSError) when the socket is lost."""
+        with self.role_lock:
+            if self.broken:
+                raise InstanceLost()
+            conv.unanswered += 1
+        try:
+            self._write(data)
+        except (OSError, ValueError):
+            self._lost()
+            raise
+
+    def _unanswered(self, conv: Conversation | None) -> bool:
+        """A reply to ``conv`` just read: True (and one fewer to come) when it answers a
+        request sent without waiting (:meth:`send_only`), to be dropped."""
+        if conv is None or not conv.unanswered:
+            return False
+        with self.role_lock:
+            conv.unanswered -= 1
+        return True
+
     def _read_own(self, conv_id: int | None) -> MQIReply:
         """Read the socket (this thread has the reading role) until the reply of
         conversation ``conv_id`` is in; others' replies, heartbeats and a STATUS are seen
         to on the way."""
         tshm = self.tshm
+        conv = self.conversations.get(conv_id)
         while True:
             data = self._receive()
             if data is None:
                 continue
             own = self._sole_reply(data, conv_id)
             if own is not None:  # the common case: just our reply
+                if self._unanswered(conv):
+                    continue  # an asynchronous put's, before ours
                 return own
             own = None
             for event in self.reader.feed(data):
                 if own is None and isinstance(event, MQIReply) and \
                         (event.conv_id if tshm else None) == conv_id:
-                    own = event
+                    if not self._unanswered(conv):
+                        own = event
                     continue
                 try:
                     self._on_event(event)  # others' replies, heartbeats, a STATUS
@@ -435,6 +465,8 @@ class ChannelInstance:
         if isinstance(event, MQIReply):
             key = event.conv_id if self.tshm else None
             conv = self.conversations.get(key)
+            if self._unanswered(conv):
+                return  # the reply of an asynchronous put
             if conv is not None:
                 with self.role_lock:  # with the lock: await_reply looks before it waits
                     self.waiters.pop(key, None)  # it has its reply: the role is not for it

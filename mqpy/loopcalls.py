@@ -237,6 +237,9 @@ class _Threaded:
     async def disconnect(self) -> None:
         await self._thread(self.conn.disconnect)
 
+    async def stat(self, status_type: int, sts: Any = None) -> Any:
+        return await self._thread(self.conn.stat, status_type, sts)
+
     def abend(self) -> None:
         self.conn.abend()
 
@@ -297,6 +300,9 @@ class EngineVerbs(_Threaded):
 
     async def inquire_qmgr(self, selector: int) -> int | bytes:
         return self.conn.inquire_qmgr(selector)
+
+    async def stat(self, status_type: int, sts: Any = None) -> Any:
+        return self.conn.stat(status_type, sts)  # memory only: in the loop
 
 
 class ThreadVerbs(_Threaded):

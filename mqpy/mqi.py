@@ -18,7 +18,7 @@ from mqpy.rfh2 import RFH2
 from mqpy.structs.fields import encode_text, text_field
 from mqpy.structs.mqopts import ensure_not_unicode
 from mqpy.structs.mqstruct import MQStruct
-from mqpy.structs.tables import CD, GMO, MD, OD, OR, PMO
+from mqpy.structs.tables import CD, GMO, MD, OD, OR, PMO, STS
 from mqpy.trace import TRACER
 from mqpy.tracedconn import TracedConnection
 
@@ -263,6 +263,13 @@ class QueueManager:
 
     def inquire(self, attribute: int) -> int | bytes:
         return self._backend().inquire_qmgr(attribute)
+
+    def stat(self, status_type: int = CMQC.MQSTAT_TYPE_ASYNC_ERROR, sts: STS | None = None
+             ) -> STS:
+        """MQSTAT, as IBM's ``ibmmq`` has it: the MQSTS of ``status_type`` (for
+        MQSTAT_TYPE_ASYNC_ERROR the asynchronous puts since the last MQSTAT, whose counts it
+        starts again); MQMIError when the call fails."""
+        return self._backend().stat(status_type, STS() if sts is None else sts)
 
     def _message_bytes(self, msg: bytes | str, md: MD) -> bytes:
         """A message to put as bytes. A str is text, as pymqi has it: encoded with

@@ -151,6 +151,11 @@ class MQICalls:
         await cc.backend.set(d.hobj, selector, value)
         return mqiflows.encode_reply(d.verb, [])
 
+    async def _stat(self, cc: ClientConversation, d: mqiflows.Decoded) -> MQIReply:
+        status_type, sts = d.values
+        return mqiflows.encode_reply(d.verb, [status_type,
+                                              await cc.backend.stat(status_type, sts)])
+
 
 _Handler = Callable[[Any, ClientConversation, mqiflows.Decoded], Any]
 
@@ -168,4 +173,5 @@ HANDLERS: dict[SegmentType, _Handler] = {
     _T.MQBACK: MQICalls._back,
     _T.MQINQ: MQICalls._inq,
     _T.MQSET: MQICalls._set,
+    _T.MQSTAT: MQICalls._stat,
 }

@@ -23,6 +23,7 @@ from mqpy.engine.mqinq import InquireCalls
 from mqpy.engine.mqopen import OpenCalls
 from mqpy.engine.mqput import PutCalls
 from mqpy.engine.options import _fail
+from mqpy.engine.putstatus import PutStatus, StatCalls
 from mqpy.engine.stats import HandleCounters, Statistics
 from mqpy.engine.uow import SyncpointCalls, back_out_uow, commit_uow
 from mqpy.errors import MQMIError
@@ -36,7 +37,7 @@ def _appl_name() -> bytes:
     return name[-28:].encode("latin-1", "replace")
 
 
-class Connection(OpenCalls, PutCalls, GetCalls, SyncpointCalls, InquireCalls):
+class Connection(OpenCalls, PutCalls, GetCalls, SyncpointCalls, InquireCalls, StatCalls):
     """One MQCONN: its handle table (``handles``, ``dist_lists``) and its current unit of
     work; each MQI call comes from the class of its module (see the module's docstring)."""
 
@@ -66,6 +67,7 @@ class Connection(OpenCalls, PutCalls, GetCalls, SyncpointCalls, InquireCalls):
         self.deferred_lsn: int | None = None
         #: packed default MQMDs by (persistence, priority, user, application) (_default_md)
         self._md_templates: dict[tuple, tuple[bytes, bytes, bytes]] = {}
+        self.put_status = PutStatus()  # its asynchronous puts, for MQSTAT (putstatus)
 
     def force_log(self, lsn: int) -> None:
         """Make the log durable up to ``lsn`` before the call returns; or, while
@@ -136,6 +138,9 @@ class Connection(OpenCalls, PutCalls, GetCalls, SyncpointCalls, InquireCalls):
             if not self.connected:
                 return
             uow, self.uow = self.uow, None
+            if uow is not None and self.put_status.spoiled:  # a failed asynchronous put
+                back_out_uow(self.engine, uow)
+                uow = None
             lsn = commit_uow(self.engine, uow) if uow is not None else None
             self._disconnect_locked(abnormal=False)
         if lsn is not None:

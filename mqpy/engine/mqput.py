@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 
 from mqpy import CMQC
-from mqpy.engine import distlist, fastpath, resolution
+from mqpy.engine import distlist, fastpath, putstatus, resolution
 from mqpy.engine import records as R
 from mqpy.engine.cluster import ClusterRoute
 from mqpy.engine.fastpath import GENERAL
@@ -80,6 +80,7 @@ from mqpy.engine.queues import Entry
 from mqpy.structs.tables import MD, OD, PMO
 
 _CCSI_Q_MGR = CMQC.MQCCSI_Q_MGR
+_PMO_RESPONSE = CMQC.MQPMO_ASYNC_RESPONSE | CMQC.MQPMO_SYNC_RESPONSE
 
 
 def _qmgr_ccsid(qmgr_attrs: dict) -> int:
@@ -94,8 +95,30 @@ class PutCalls:
         """MQPUT: fills md (MsgId, context) and pmo.ResolvedQName like the real call.
         ``md`` / ``pmo`` None: the caller passed none (default ones, and nothing comes back).
 
-        Returns 0, or the reason of a warning (MQCC_WARNING) the call completed with.
+        Returns 0, or the reason of a warning (MQCC_WARNING) the call completed with. An
+        asynchronous put (``putstatus``) returns 0 and is counted for MQSTAT.
         """
+        opts = 0 if pmo is None else pmo.__dict__["Options"]
+        if opts & _PMO_RESPONSE or self._async_default(hobj):
+            if opts & _PMO_RESPONSE == _PMO_RESPONSE:
+                raise _fail(CMQC.MQRC_OPTIONS_ERROR)  # a put is one or the other
+            if putstatus.is_async(opts, self._defpresp(hobj)):
+                pmo = PMO() if pmo is None else pmo
+                return self.put_asynchronously(
+                    pmo, lambda: self.where_handle(hobj),
+                    lambda: self._put_now(hobj, md, pmo, data))
+        return self._put_now(hobj, md, pmo, data)
+
+    def _defpresp(self, hobj: int) -> object:
+        """DEFPRESP of the object open as ``hobj`` (None when it is not an open queue)."""
+        h = self.handles.get(hobj)
+        return None if h is None else h.obj.attributes.get("DEFPRESP")
+
+    def _async_default(self, hobj: int) -> bool:
+        return self._defpresp(hobj) == "ASYNC"
+
+    def _put_now(self, hobj: int, md: MD | None, pmo: PMO | None, data: bytes) -> int:
+        """MQPUT as the application waits for it (:meth:`put`)."""
         if (md is not None and (md.__dict__["StrucId"] != _MD_STRUC_ID
                                 or md.__dict__["Version"] not in _MD_VERSIONS)) \
                 or (pmo is not None and (pmo.__dict__["StrucId"] != _PMO_STRUC_ID
@@ -305,7 +328,31 @@ class PutCalls:
         return b"".join((t[0], msgid, t[1], date, tod, t[2]))
 
     def put1(self, od: OD, md: MD, pmo: PMO, data: bytes) -> int:
-        """MQPUT1: open (with the context options the PMO needs), put, close, as one call."""
+        """MQPUT1: open (with the context options the PMO needs), put, close, as one call;
+        asynchronous (``putstatus``) as its MQPMO or the queue's DEFPRESP says."""
+        opts = pmo.Options
+        if opts & _PMO_RESPONSE == _PMO_RESPONSE:
+            raise _fail(CMQC.MQRC_OPTIONS_ERROR)
+        if putstatus.is_async(opts, None if opts & _PMO_RESPONSE else self._put1_defpresp(od)):
+            return self.put_asynchronously(pmo, lambda: self.where_od(od, pmo),
+                                           lambda: self._put1_now(od, md, pmo, data))
+        return self._put1_now(od, md, pmo, data)
+
+    def _put1_defpresp(self, od: OD) -> object:
+        """DEFPRESP of the object an MQPUT1's MQOD names, if it asks for it (only
+        MQPMO_RESPONSE_AS_Q_DEF does) and names a queue of this queue manager's catalog."""
+        try:
+            name = _strip(od.ObjectName)
+            qmgr = _strip(od.ObjectQMgrName)
+        except (AttributeError, UnicodeDecodeError):
+            return None
+        if qmgr and qmgr != self.engine.name:
+            return None
+        obj = self.engine.catalog.queue_def(name) if name else None
+        return None if obj is None else obj.attributes.get("DEFPRESP")
+
+    def _put1_now(self, od: OD, md: MD, pmo: PMO, data: bytes) -> int:
+        """MQPUT1 as the application waits for it (:meth:`put1`)."""
         _refuse_header(od, md, pmo)
         opts = CMQC.MQOO_OUTPUT
         if pmo.Options & CMQC.MQPMO_ALTERNATE_USER_AUTHORITY:

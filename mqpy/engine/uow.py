@@ -18,6 +18,7 @@ from mqpy.engine.options import _RO_COA, _RO_COD, _fail
 from mqpy.engine.queues import AVAILABLE, GET_PENDING, PUT_PENDING, MessageQueue
 
 if TYPE_CHECKING:
+    from mqpy.engine.putstatus import PutStatus
     from mqpy.engine.qmgr import QueueManagerEngine
 
 
@@ -118,6 +119,8 @@ def _fire_triggers(eng: QueueManagerEngine, uow: UnitOfWork) -> None:
 class SyncpointCalls:
     """MQCMIT, MQBACK and the in-doubt calls of a :class:`~mqpy.engine.connection.Connection`."""
 
+    put_status: PutStatus  # (putstatus.StatCalls)
+
     def commit(self) -> None:
         eng = self.engine
         with eng.lock:
@@ -125,8 +128,8 @@ class SyncpointCalls:
                 self.check_usable()
             self.accounting.mqi.commits += 1
             uow, self.uow = self.uow, None
-            if self.backed_out:
-                self.backed_out = False
+            if self.backed_out or self.put_status.spoiled:  # or a failed asynchronous put
+                self.backed_out = self.put_status.spoiled = False
                 if uow is not None:
                     back_out_uow(eng, uow)
                 raise _fail(CMQC.MQRC_BACKED_OUT)
@@ -145,7 +148,7 @@ class SyncpointCalls:
         with eng.lock:
             self.check_usable()
             self.accounting.mqi.backouts += 1
-            self.backed_out = False
+            self.backed_out = self.put_status.spoiled = False
             uow, self.uow = self.uow, None
             lsn = back_out_uow(eng, uow) if uow is not None else None
         if lsn is not None:

@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any, TypeVar
 
-from mqpy import CMQC
+from mqpy import CMQC, asyncput
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.tsh import SegmentType
 from mqpy.structs.fields import StructError
-from mqpy.structs.tables import GMO, MD, PMO
+from mqpy.structs.tables import GMO, MD, PMO, STS
 from mqpy.trace import TRACER
 
 __all__ = ["AsyncMQIVerbs", "MQIVerbs", "copy_fields", "run_in_order"]
@@ -41,6 +41,7 @@ Exchange = Generator[Request, mqiflows.Decoded, T]
 
 _T = SegmentType
 _WARNING = CMQC.MQCC_WARNING
+_RESPONSE_OPTIONS = CMQC.MQPMO_ASYNC_RESPONSE | CMQC.MQPMO_SYNC_RESPONSE
 
 
 def copy_fields(dst: Any, src: Any) -> None:
@@ -287,13 +288,40 @@ class MQIVerbs:
         # _put's exchange, without a generator: a message's every call comes here
         md = MD() if md is None else md
         pmo = PMO() if pmo is None else pmo
+        if pmo.Options & _RESPONSE_OPTIONS and asyncput.is_async(pmo.Options):
+            return self._put_async(_T.MQPUT, hobj, None, md, pmo, data)
         return _put_done(md, pmo, self._call(_T.MQPUT, [md, pmo, data], hobj=hobj,
                                              into=(md, pmo), targets=(md, pmo)))
 
     def put1(self, od: Any, md: Any, pmo: Any, data: bytes) -> int:
         data = bytes(data)
         self._check_length(data)
+        if asyncput.is_async(pmo.Options):
+            return self._put_async(_T.MQPUT1, 0, od, md, pmo, data)
         return self._run(_put1(od, md, pmo, data))
+
+    def _put_async(self, verb: SegmentType, hobj: int, od: Any, md: Any, pmo: Any,
+                   data: bytes) -> int:
+        """An asynchronous MQPUT / MQPUT1 (``mqpy.asyncput``): sent, not waited for."""
+        sent = asyncput.prepare(md, pmo, self.qmgr_name)
+        values = [md, sent, data] if od is None else [od, md, sent, data]
+        try:
+            self._send_only(verb, values, hobj)
+        except StructError as e:  # (as _call)
+            raise MQMIError(CMQC.MQCC_FAILED, e.reason) from None
+        return 0
+
+    def _send_only(self, verb: SegmentType, values: Any, hobj: int) -> None:
+        """Send one request whose reply nobody waits for; a transport that cannot leave a
+        reply to come waits for it here."""
+        self._call(verb, values, hobj=hobj)
+
+    def stat(self, status_type: int, sts: Any = None) -> Any:
+        """MQSTAT: the MQSTS ``sts`` (a new one if None) as the queue manager fills it."""
+        sts = STS() if sts is None else sts
+        reply = self._call(_T.MQSTAT, [status_type, sts])
+        copy_fields(sts, reply.values[1])
+        return sts
 
     def get(self, hobj: int, md: Any, gmo: Any, max_length: int | None) -> bytes:
         """MQGET; a wait happens at the queue manager. ``md`` or ``gmo`` None: as put."""
@@ -364,6 +392,12 @@ class AsyncMQIVerbs:
 
     async def set(self, hobj: int, selector: int, value: int | bytes | str) -> None:
         await self._run(_set(hobj, selector, value))
+
+    async def stat(self, status_type: int, sts: Any = None) -> Any:
+        sts = STS() if sts is None else sts
+        reply = await self._call(_T.MQSTAT, [status_type, sts])
+        copy_fields(sts, reply.values[1])
+        return sts
 
 
 def run_in_order(handle: Any, steps: list[Step], limit: int = 0) -> list[Any]:

@@ -38,7 +38,7 @@ from mqpy.fap.mqiparams import (
 )
 from mqpy.fap.statuscodes import ProtocolError, StatusCode
 from mqpy.fap.tsh import SEGMENT_TYPES, ByteOrder, ControlFlags1, SegmentType
-from mqpy.structs.tables import GMO, MD, OD, PMO
+from mqpy.structs.tables import GMO, MD, OD, PMO, STS
 
 __all__ = [
     "Decoded",
@@ -182,6 +182,7 @@ _MD, _GMO = Structure(MD), Structure(GMO)
 _OD = ListStructure(OD, "ObjectRecPtr", "ObjectRecOffset")
 _PMO = ListStructure(PMO, "PutMsgRecPtr", "PutMsgRecOffset")
 _DATA = Bytes("message data")
+_STS = Structure(STS)  # MQSTAT's status structure, in its request and its reply
 
 
 #: Request bodies, by verb. MQGET's maximum length is -1 for "the whole message".
@@ -198,6 +199,7 @@ REQUESTS: dict[SegmentType, tuple[Item, ...]] = {
     SegmentType.MQCMIT: (),
     SegmentType.MQBACK: (),
     SegmentType.SPI: (Long("SpiVerb"), Bytes("LUWID"), Long("Commit")),
+    SegmentType.MQSTAT: (Long("Type"), _STS),
 }
 
 #: Reply bodies, by request verb (the reply's segment type is the request's + 0x10).
@@ -214,6 +216,7 @@ REPLIES: dict[SegmentType, tuple[Item, ...]] = {
     SegmentType.MQCMIT: (),
     SegmentType.MQBACK: (),
     SegmentType.SPI: (ListOf("LUWIDs", Bytes("LUWID")),),
+    SegmentType.MQSTAT: (Long("Type"), _STS),
 }
 
 

@@ -36,7 +36,7 @@ from mqpy.structs.layout import Layout
 from mqpy.structs.mqstruct import MQStruct
 
 __all__ = ["CD", "CFH", "DH", "DLH", "GMO", "MD", "OD", "OR", "PMO", "PMR", "PMR_FIELDS", "RR",
-           "SCO", "TM", "TMC2", "XQH", "pack_put_msg_records", "put_msg_record_length",
+           "SCO", "STS", "TM", "TMC2", "XQH", "pack_put_msg_records", "put_msg_record_length",
            "unpack_put_msg_records"]
 
 
@@ -562,6 +562,44 @@ class SCO(MQStruct):
         ],
         reason=CMQC.MQRC_SCO_ERROR,
         struc_id=CMQC.MQSCO_STRUC_ID,
+    )
+
+
+class STS(MQStruct):
+    """MQSTS, the status MQSTAT returns: v1 224, v2 280 bytes; mqpy defaults to v2, as IBM's
+    ``ibmmq`` package does (IBM's C default is v1)."""
+
+    _layout_ = Layout(
+        "MQSTS",
+        [
+            text("StrucId", 4, CMQC.MQSTS_STRUC_ID),
+            long("Version", CMQC.MQSTS_VERSION_2),
+            long("CompCode", CMQC.MQCC_OK),
+            long("Reason", CMQC.MQRC_NONE),
+            long("PutSuccessCount", 0),
+            long("PutWarningCount", 0),
+            long("PutFailureCount", 0),
+            long("ObjectType", CMQC.MQOT_Q),
+            text("ObjectName", 48),
+            text("ObjectQMgrName", 48),
+            text("ResolvedObjectName", 48),
+            text("ResolvedQMgrName", 48),
+            since(2),
+            pointer("ObjectStringVSPtr"),  # MQCHARV ObjectString
+            long("ObjectStringVSOffset", 0),
+            long("ObjectStringVSBufSize", 0),
+            long("ObjectStringVSLength", 0),
+            long("ObjectStringVSCCSID", 0),
+            pointer("SubNameVSPtr"),  # MQCHARV SubName
+            long("SubNameVSOffset", 0),
+            long("SubNameVSBufSize", 0),
+            long("SubNameVSLength", 0),
+            long("SubNameVSCCSID", 0),
+            long("OpenOptions", 0),
+            long("SubOptions", 0),
+        ],
+        reason=CMQC.MQRC_STS_ERROR,
+        struc_id=CMQC.MQSTS_STRUC_ID,
     )
 
 

@@ -12,7 +12,7 @@ from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.statuscodes import ProtocolError
 from mqpy.fap.tsh import ByteOrder, SegmentType
 from mqpy.fap.userid import Credentials
-from mqpy.structs.tables import GMO, MD, OD, PMO
+from mqpy.structs.tables import GMO, MD, OD, PMO, STS
 
 T = SegmentType
 ORDERS = (ByteOrder.LITTLE, ByteOrder.BIG)
@@ -36,6 +36,7 @@ def _samples(data: bytes, options: int) -> dict:
         T.MQCMIT: [],
         T.MQBACK: [],
         T.SPI: [mqiflows.SpiVerb.RESOLVE, b"LUW-0001", 1],
+        T.MQSTAT: [CMQC.MQSTAT_TYPE_ASYNC_ERROR, STS(Version=1)],
     }
     replies = {
         T.MQCONN: [("QM1", "amqsput")],
@@ -45,6 +46,8 @@ def _samples(data: bytes, options: int) -> dict:
         T.MQPUT1: [od, md, PMO()],
         T.MQINQ: [[5, b"Q1".ljust(48)]],
         T.SPI: [[b"LUW-0001", b"LUW-0002"]],
+        T.MQSTAT: [CMQC.MQSTAT_TYPE_ASYNC_ERROR,
+                   STS(PutSuccessCount=3, Reason=CMQC.MQRC_Q_FULL, ObjectName=b"Q1")],
     }
     return {"requests": requests, "replies": replies}
 
@@ -130,9 +133,9 @@ def test_a_truncated_put_request_is_a_protocol_error():
 
 
 def test_a_non_mqi_segment_type_is_refused():
-    """Given MQSTAT (not a bindings verb), when encoded, then ProtocolError."""
+    """Given MQSUBRQ (not a bindings verb yet), when encoded, then ProtocolError."""
     with pytest.raises(ProtocolError):
-        mqiflows.encode_request(T.MQSTAT, [])
+        mqiflows.encode_request(T.MQSUBRQ, [])
 
 
 def test_the_same_structure_bytes_again_decode_to_an_equal_independent_structure():

@@ -1,0 +1,117 @@
+"""An application putting asynchronously, in each way it reaches a queue manager: embedded,
+the bindings socket of a daemon started by strmqm, a client channel of its channel initiator
+(relayed to the daemon, its default), and a client channel with MQIBindType=FASTPATH (the
+daemon serves the client itself). Each queue manager has this package's queues (QUEUES)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+
+import mqpy
+from mqpy import CMQC, inprocess
+from tests.mqi._modes import started_site
+from tests.support.fastpath import FASTPATH
+from tests.support.site import Site
+
+#: name -> (type, attributes): what each test's queue manager has
+QUEUES = {
+    "AP.Q": ("QLOCAL", {}),
+    "AP.OTHER": ("QLOCAL", {}),
+    "AP.INHIBITED": ("QLOCAL", {"PUT": "DISABLED"}),
+    "AP.FULL": ("QLOCAL", {"MAXDEPTH": "1"}),
+    "AP.DEFASYNC": ("QLOCAL", {"DEFPRESP": "ASYNC"}),
+    "AP.DEFASYNC.INHIBITED": ("QLOCAL", {"DEFPRESP": "ASYNC", "PUT": "DISABLED"}),
+    "AP.ALIAS.ASYNC": ("QALIAS", {"TARGET": "AP.INHIBITED", "DEFPRESP": "ASYNC"}),
+    "AP.ALIAS.SYNC": ("QALIAS", {"TARGET": "AP.DEFASYNC.INHIBITED", "DEFPRESP": "SYNC"}),
+}
+OUT = CMQC.MQOO_OUTPUT
+IN = CMQC.MQOO_INPUT_AS_Q_DEF
+ASYNC = CMQC.MQPMO_ASYNC_RESPONSE
+
+Connect = Callable[[], mqpy.QueueManager]
+
+
+def _mqsc() -> str:
+    lines = []
+    for name, (objtype, attrs) in QUEUES.items():
+        lines.append(f"DEFINE {objtype}({name}) " + " ".join(f"{k}({v})" for k, v in attrs.items()))
+    return "\n".join(lines) + "\n"
+
+
+def _site(root: str, channels: dict[str, str] | None) -> Iterator[Site]:
+    for site in started_site(root, channels):
+        site.mqsc(_mqsc())
+        yield site
+
+
+@pytest.fixture(scope="package")
+def site(tmp_path_factory) -> Iterator[Site]:
+    """A daemon started by strmqm, its channel initiator relaying clients (the default)."""
+    yield from _site(str(tmp_path_factory.mktemp("asyncput")), None)
+
+
+@pytest.fixture(scope="package")
+def fastpath_site(tmp_path_factory) -> Iterator[Site]:
+    """A daemon started by strmqm that serves its clients itself (MQIBindType=FASTPATH)."""
+    yield from _site(str(tmp_path_factory.mktemp("asyncput-fp")), FASTPATH)
+
+
+@pytest.fixture
+def embedded(tmp_path) -> Iterator[Connect]:
+    root = str(tmp_path)
+    mqpy.embedded("QMS", data_path=root)
+    eng = inprocess.running("QMS", root)
+    for name, (objtype, attrs) in QUEUES.items():
+        eng.define(objtype, name, attrs)
+    try:
+        yield lambda: mqpy.embedded("QMS", data_path=root)
+    finally:
+        inprocess.stop("QMS", root)
+
+
+_DAEMON = pytest.mark.system
+MODES = ["embedded", pytest.param("bindings", marks=_DAEMON),
+         pytest.param("client", marks=_DAEMON), pytest.param("fastpath", marks=_DAEMON)]
+
+
+@pytest.fixture(params=MODES)
+def connect(request) -> Connect:
+    """A way to connect: embedded, bindings, client (relayed), client (FASTPATH)."""
+    mode = request.param
+    if mode == "embedded":
+        return request.getfixturevalue("embedded")
+    if mode == "fastpath":
+        return request.getfixturevalue("fastpath_site").client
+    site = request.getfixturevalue("site")
+    return site.bindings if mode == "bindings" else site.client
+
+
+def drain(qm: mqpy.QueueManager, name: str) -> list[bytes]:
+    """Every message on queue ``name``, got outside syncpoint."""
+    q = mqpy.Queue(qm, name, IN)
+    out = []
+    try:
+        while True:
+            out.append(q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)))
+    except mqpy.MQMIError as e:
+        assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE, str(e)
+    finally:
+        q.close()
+    return out
+
+
+@pytest.fixture
+def qm(connect) -> Iterator[mqpy.QueueManager]:
+    """A connection whose queues are empty and whose asynchronous put status is new."""
+    qm = connect()
+    for name, (objtype, _attrs) in QUEUES.items():
+        if objtype == "QLOCAL" and name != "AP.DEFASYNC.INHIBITED" and name != "AP.INHIBITED":
+            drain(qm, name)
+    qm.stat(CMQC.MQSTAT_TYPE_ASYNC_ERROR)
+    try:
+        yield qm
+    finally:
+        if qm.is_connected:
+            qm.disconnect()

@@ -1,0 +1,54 @@
+"""An asynchronous put does not wait for the queue manager: with the daemon stopped (SIGSTOP)
+a bindings or client application's asynchronous puts still return, and once it runs again
+they are all done, counted and in order, before the application's next synchronous call."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+
+import pytest
+
+import mqpy
+from mqpy import CMQC
+from tests.support.site import QM
+
+from .conftest import ASYNC, OUT, drain
+
+pytestmark = [pytest.mark.system, pytest.mark.timeout(180)]
+
+
+@pytest.mark.parametrize("mode", ["bindings", "client"])
+def test_asynchronous_puts_return_while_the_queue_manager_does_not_answer(site, mode):
+    """Given a connection (bindings, or client through the channel initiator) and its queue
+    manager's daemon stopped by SIGSTOP, when the application puts 20 messages with
+    MQPMO_ASYNC_RESPONSE, then every call returns MQCC_OK without the daemon; when the daemon
+    runs again, MQSTAT counts 20 successes and the messages are there in order."""
+    qm = site.bindings() if mode == "bindings" else site.client()
+    drain(qm, "AP.Q")
+    qm.stat(CMQC.MQSTAT_TYPE_ASYNC_ERROR)
+    q = mqpy.Queue(qm, "AP.Q", OUT)
+    pid = site.inst.pid(QM)
+    assert pid is not None
+    returned = threading.Event()
+
+    def puts() -> None:
+        for i in range(20):
+            q.put(b"%d" % i, mqpy.MD(), mqpy.PMO(Options=ASYNC))
+        returned.set()
+
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        worker = threading.Thread(target=puts, daemon=True)
+        worker.start()
+        worker.join(30)
+        assert returned.is_set(), "an asynchronous put waited for the queue manager"
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    try:
+        assert qm.stat(CMQC.MQSTAT_TYPE_ASYNC_ERROR).PutSuccessCount == 20
+        assert drain(qm, "AP.Q") == [b"%d" % i for i in range(20)]
+    finally:
+        q.close()
+        qm.disconnect()
