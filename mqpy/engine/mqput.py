@@ -77,6 +77,7 @@ from mqpy.engine.options import (
     _strip,
 )
 from mqpy.engine.queues import Entry
+from mqpy.errors import MQMIError
 from mqpy.structs.tables import MD, OD, PMO
 
 _CCSI_Q_MGR = CMQC.MQCCSI_Q_MGR
@@ -378,7 +379,29 @@ class PutCalls:
                       ) -> tuple[int | None, int]:
         """MQPUT (or MQPUT1's put) on the open handle ``h``, engine lock held, every check
         made: returns the LSN the caller forces (:meth:`force_log`) once the lock is released,
-        or None, and the reason of a warning, or 0. A distribution list puts through it."""
+        or None, and the reason of a warning, or 0. A distribution list puts through it. A
+        put that fails is counted in the queue's and the queue manager's statistics and the
+        connection's accounting (PutsFailed, Put1sFailed)."""
+        try:
+            return self._put_checked(h, md, pmo, data, put1)
+        except MQMIError as e:
+            if e.comp == CMQC.MQCC_FAILED:
+                self._count_put_failure(h, put1)
+            raise
+
+    def _count_put_failure(self, h: Handle, put1: bool) -> None:
+        c = self._counters(h)
+        for queue in (c.qmgr_queue, c.conn_queue):
+            if put1:
+                queue.put1_fails += 1
+            else:
+                queue.put_fails += 1
+        c.qmgr_mqi.put_fails += 1
+        c.conn_mqi.put_fails += 1
+
+    def _put_checked(self, h: Handle, md: MD, pmo: PMO, data: bytes, put1: bool
+                     ) -> tuple[int | None, int]:
+        """:meth:`put_on_handle`'s checks and store."""
         eng = self.engine
         opts = pmo.Options
         d = md.__dict__  # fields read here without the attribute machinery (hot path)

@@ -55,6 +55,32 @@ def test_queue_and_mqi_statistics_count_the_workload(qmgr):
     assert pcf.parse(pcf.build(mqi)).to_dict() == mqi.to_dict()
 
 
+def test_failed_puts_are_counted_on_their_queue(qmgr):
+    """Given Q2 with MAXDEPTH(2), when three MQPUTs and one MQPUT1 are tried after it is full
+    (MQRC_Q_FULL, 2053) and the interval ends, then Q2's statistics say PutsFailed 3 and
+    Put1sFailed 1 beside its 2 puts, and the MQI statistics count the four failures."""
+    name, _, qm, eng = qmgr
+    eng.define("QLOCAL", "Q2", {"MAXDEPTH": 2})
+    put(qm, "Q2", 2, 10, False)
+    q = mqpy.Queue(qm, "Q2")
+    for _ in range(3):
+        with pytest.raises(mqpy.MQMIError) as full:
+            q.put(b"x")
+        assert full.value.reason == CMQC.MQRC_Q_FULL
+    q.close()
+    with pytest.raises(mqpy.MQMIError):
+        qm.put1("Q2", b"x")
+    assert emit_now(eng, qm) == 2
+    msgs = _by_command(drain(qm, STATISTICS_QUEUE))
+    (grp,) = [g for m in msgs[CMQCFC.MQCMD_STATISTICS_Q]
+              for g in m.groups(CMQCFC.MQGACF_Q_STATISTICS_DATA)
+              if g.get(CMQC.MQCA_Q_NAME).strip() == b"Q2"]
+    assert grp.get(CMQCFC.MQIAMO_PUTS) == [2, 0]
+    assert (grp.get(CMQCFC.MQIAMO_PUTS_FAILED), grp.get(CMQCFC.MQIAMO_PUT1S_FAILED)) == (3, 1)
+    (mqi,) = msgs[CMQCFC.MQCMD_STATISTICS_MQI]
+    assert mqi.get(CMQCFC.MQIAMO_PUTS_FAILED) == 4
+
+
 def test_storage_group_reports_log_and_pagesets(qmgr):
     """Given persistent puts (logged and forced), then mqpy's storage group in the MQI message
     shows log bytes, records, forces and the pagesets' pages."""
