@@ -157,6 +157,13 @@ class Connection(OpenCalls, PutCalls, GetCalls, SyncpointCalls, InquireCalls):
         self.engine.connections.pop(self.hconn, None)
         self.engine.stats.mqi.disconnects += 1
 
+    def stop(self) -> None:
+        """STOP CONN: the connection ends as an abnormal end does (its unit of work backed
+        out, its handles closed), and its next call answers MQRC_CONNECTION_BROKEN."""
+        with self.engine.lock:
+            self.broken = True
+            self._disconnect_locked(abnormal=True)
+
     def abend(self) -> None:
         """The application ended abnormally (connection lost, process killed)."""
         with self.engine.lock:
