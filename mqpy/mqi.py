@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from mqpy import CMQC, config, inprocess
 from mqpy.errors import MQMIError, PYIFError
+from mqpy.mqobject import MQObject
 from mqpy.rfh2 import RFH2
 from mqpy.structs.fields import encode_text, text_field
 from mqpy.structs.mqopts import ensure_not_unicode
@@ -60,6 +61,7 @@ def _csp_credentials(csp: Any) -> tuple[str | None, str | None]:
         if hasattr(csp, wrong):
             raise PYIFError(f"{wrong} field in CSP class is called {right}")
     values = [getattr(csp, field, None) for field in ("CSPUserId", "CSPPassword")]
+    values = [v if isinstance(v, (str, bytes)) else None for v in values]  # a pointer's 0
     user, password = (v.decode("utf-8") if isinstance(v, bytes) else v for v in values)
     return user or None, password
 
@@ -79,7 +81,7 @@ def _strip(b: bytes | str) -> str:
     return b.rstrip(" \x00")
 
 
-class QueueManager:
+class QueueManager(MQObject):
     """pymqi.QueueManager: ``QueueManager(name)`` connects at once; ``QueueManager(None)`` later."""
 
     def __init__(self, name: str | bytes | None = "", disconnect_on_exit: bool = True, *,
@@ -261,8 +263,14 @@ class QueueManager:
         if warning:
             raise MQMIError(CMQC.MQCC_WARNING, warning)
 
-    def inquire(self, attribute: int) -> int | bytes:
+    def inquire(self, attribute: Any) -> Any:
+        """MQINQ on the queue manager: one selector's value, or (ibmmq) a list of
+        selectors' values as a dict."""
+        if isinstance(attribute, (list, tuple)):
+            return {selector: self.inquire(selector) for selector in attribute}
         return self._backend().inquire_qmgr(attribute)
+
+    inq = inquire  # ibmmq's name
 
     def _message_bytes(self, msg: bytes | str, md: MD) -> bytes:
         """A message to put as bytes. A str is text, as pymqi has it: encoded with
@@ -369,7 +377,7 @@ def _as_bytes(msg: bytes | str | bytearray | memoryview, encoding: str) -> bytes
     raise PYIFError(f"message must be bytes or str, not {type(msg).__name__}")
 
 
-class Queue:
+class Queue(MQObject):
     """pymqi.Queue: ``Queue(qmgr, name[, open_opts])``; without options the open is lazy.
 
     A list of destinations in place of the name -- queue names, (queue, queue manager) pairs
@@ -489,9 +497,14 @@ class Queue:
         self._qmgr._backend().close(self._hobj, options)
         self._hobj = None  # only once MQCLOSE succeeded, as pymqi
 
-    def inquire(self, attribute: int) -> int | bytes:
+    def inquire(self, attribute: Any) -> Any:
+        """MQINQ: one selector's value, or (ibmmq) a list of selectors' values as a dict."""
+        if isinstance(attribute, (list, tuple)):
+            return {selector: self.inquire(selector) for selector in attribute}
         hobj = self._ensure_open(CMQC.MQOO_INQUIRE)
         return self._qmgr._backend().inquire(hobj, attribute)
+
+    inq = inquire  # ibmmq's name
 
     def set(self, attribute: int, arg: int | bytes | str) -> None:
         hobj = self._ensure_open(CMQC.MQOO_SET)
@@ -584,14 +597,22 @@ def _check_client_tls(sco: Any) -> None:
 
 def connect(queue_manager: str | bytes = "", channel: str | bytes | None = None,
             conn_info: str | bytes | None = None, user: str | None = None,
-            password: str | None = None, disconnect_on_exit: bool = True, *,
-            bytes_encoding: str = "utf8", default_ccsid: int = 1208) -> QueueManager:
+            password: str | None = None, disconnect_on_exit: bool = True,
+            bytes_encoding: str = "utf8", default_ccsid: int = 1208, cd: Any = None,
+            cno: Any = None, csp: Any = None, sco: Any = None, bno: Any = None
+            ) -> QueueManager:
     """pymqi.connect: a client connection with a channel and a ``host(port)`` connection
-    name, else MQCONN (bindings, or MQSERVER / MQCCDTURL as :meth:`QueueManager.connect`)."""
+    name, else MQCONN (bindings, or MQSERVER / MQCCDTURL as :meth:`QueueManager.connect`);
+    ibmmq's ``cd``, ``cno``, ``csp``, ``sco``, ``bno`` go to MQCONNX."""
     qm = QueueManager(None, disconnect_on_exit, bytes_encoding=bytes_encoding,
                       default_ccsid=default_ccsid)
     if channel and conn_info:
-        qm.connect_tcp_client(queue_manager, CD(), channel, conn_info, user, password)
+        qm.connect_tcp_client(queue_manager, cd or CD(), channel, conn_info, user, password,
+                              sco, cno=cno, csp=csp, bno=bno)
+        return qm
+    if any(s is not None for s in (cd, cno, csp, sco, bno)):
+        qm.connect_with_options(queue_manager, user=user, password=password, cd=cd, sco=sco,
+                                csp=csp, cno=cno, bno=bno)
         return qm
     qm.connect(queue_manager, user=user, password=password)
     return qm
