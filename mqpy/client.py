@@ -141,6 +141,9 @@ def _decode_reply(reply: MQIReply, byte_order: ByteOrder,
 class ClientConnection(MQIVerbs):
     """An Hconn held through a SVRCONN channel; the engine Connection's methods."""
 
+    #: a client's connection (MQBEGIN is not available to it)
+    is_client = True
+
     def __init__(self, instance: ChannelInstance, conv: Conversation, qmgr_name: str) -> None:
         self._instance: ChannelInstance | None = instance
         self._conv = conv

@@ -239,8 +239,13 @@ class QueueManager(MQObject):
 
     # -- units of work ----------------------------------------------------------------
     def begin(self) -> None:
-        """MQBEGIN: units of work start implicitly here, so there is nothing to do."""
-        self._backend()
+        """MQBEGIN. No external resource manager takes part here, so a local connection
+        gets MQCC_WARNING MQRC_NO_EXTERNAL_PARTICIPANTS (raised, as ibmmq raises it) and its
+        unit of work is the queue manager's own, begun by the first call under syncpoint;
+        a client connection cannot issue MQBEGIN: MQRC_ENVIRONMENT_ERROR."""
+        if getattr(self._backend(), "is_client", False):
+            raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_ENVIRONMENT_ERROR)
+        raise MQMIError(CMQC.MQCC_WARNING, CMQC.MQRC_NO_EXTERNAL_PARTICIPANTS)
 
     def commit(self) -> None:
         self._backend().commit()
