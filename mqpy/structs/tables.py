@@ -217,6 +217,15 @@ class XQH(MQStruct):
         struc_id=CMQC.MQXQH_STRUC_ID,
     )
 
+    def get_header(self, buf: bytes) -> XQH:
+        """ibmmq's: the MQXQH at the start of a transmission-queue message ``buf``."""
+        return self.unpack(buf[:self.length()])
+
+    @staticmethod
+    def get_embedded_md(buf: bytes) -> MD:
+        """ibmmq's: the MQMD v1 the MQXQH at the start of ``buf`` carries, as an MD."""
+        return XQH.from_bytes(buf[:XQH.length()]).MsgDesc
+
 
 class DLH(MQStruct):
     """MQDLH, the dead-letter header: 172 bytes, before the undeliverable message's data."""

@@ -106,3 +106,31 @@ def test_byte_string_filter_and_helpers():
     assert ibmmq.to_string(b"QM1 \x00") == "QM1"
     assert ibmmq.EncodingDefault.bytes_encoding == "utf8"
     assert ibmmq.MQObject("X").to_string(b"Q1\x00garbage") == "Q1"
+
+
+def test_xqh_header_and_embedded_md_from_a_message():
+    """Given a message of a transmission queue (an MQXQH with its MQMD v1, then the data),
+    when XQH().get_header and get_embedded_md read it, then they answer the header's remote
+    names and the embedded MD's fields, as ibmmq's XQH does."""
+    xqh = ibmmq.XQH(RemoteQName=b"RQ", RemoteQMgrName=b"QM2")
+    xqh.MsgDesc.Format = CMQC.MQFMT_STRING
+    xqh.MsgDesc.Persistence = CMQC.MQPER_PERSISTENT
+    message = xqh.pack() + b"body"
+    header = ibmmq.XQH().get_header(message)
+    assert (header.RemoteQName.strip(), header.RemoteQMgrName.strip()) == (b"RQ", b"QM2")
+    md = ibmmq.XQH().get_embedded_md(message)
+    assert isinstance(md, ibmmq.MD)
+    assert (md.Format, md.Persistence) == (CMQC.MQFMT_STRING, CMQC.MQPER_PERSISTENT)
+    assert message[CMQC.MQXQH_CURRENT_LENGTH:] == b"body"
+
+
+def test_rfh2_folders_by_name_and_to_string():
+    """Given an RFH2 with two folders, then get_folders() names them in order and
+    get_folder_name() reads a folder's name; to_string() makes its Format a str."""
+    rfh2 = ibmmq.RFH2(Format=CMQC.MQFMT_STRING)
+    rfh2.add_folder(b"<mcd><Msd>jms_text</Msd></mcd>")
+    rfh2.add_folder(b"<usr><colour>blue</colour></usr>")
+    assert rfh2.get_folders() == ["mcd", "usr"]
+    assert ibmmq.RFH2.get_folder_name(b"<jms><Dst>queue:///Q1</Dst></jms>") == "jms"
+    assert rfh2.to_string() is rfh2
+    assert rfh2["Format"] == "MQSTR"
