@@ -4,6 +4,8 @@ answered as IBM's command server answers it (not MQRCCF_CFH_COMMAND_ERROR)."""
 from __future__ import annotations
 
 import socket
+import threading
+import time
 
 import pytest
 
@@ -72,3 +74,32 @@ def test_stop_connection_breaks_the_connection_it_names(admin, env):
     assert reason_of(lambda: admin.MQCMD_STOP_CONNECTION(
         {CMQCFC.MQBACF_CONNECTION_ID: b"short"})) == CMQCFC.MQRCCF_CONNECTION_ID_ERROR
     assert env.depth() == 1
+
+
+def test_stop_connection_ends_a_waiting_get(admin, env):
+    """Given an application waiting in MQGET (MQGMO_WAIT, 20 seconds) on an empty queue,
+    when Stop Connection names its connection, then the get ends at once with
+    MQRC_CONNECTION_BROKEN, as IBM cancels the wait."""
+    app = env.bindings()
+    queue = mqpy.Queue(app, "APP.REPLY", CMQC.MQOO_INPUT_AS_Q_DEF)
+    outcome: dict[str, float] = {}
+
+    def wait_for_a_message() -> None:
+        started = time.monotonic()
+        try:
+            queue.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=20000))
+        except mqpy.MQMIError as err:
+            outcome["reason"], outcome["after"] = err.reason, time.monotonic() - started
+
+    waiter = threading.Thread(target=wait_for_a_message)
+    waiter.start()
+    found = admin.MQCMD_INQUIRE_CONNECTION({CMQCFC.MQBACF_GENERIC_CONNECTION_ID: b"",
+                                            CMQCFC.MQIACF_CONN_INFO_TYPE:
+                                                CMQCFC.MQIACF_CONN_INFO_HANDLE})
+    (conn_id,) = {c[CMQCFC.MQBACF_CONNECTION_ID] for c in found
+                  if c[CMQCFC.MQCACF_OBJECT_NAME].strip() == b"APP.REPLY"}
+    time.sleep(0.3)  # the get is waiting
+    admin.MQCMD_STOP_CONNECTION({CMQCFC.MQBACF_CONNECTION_ID: conn_id})
+    waiter.join(10)
+    assert outcome["reason"] == CMQC.MQRC_CONNECTION_BROKEN
+    assert outcome["after"] < 5
