@@ -44,6 +44,11 @@ SUPPLEMENT: dict[str, list[tuple[str, int | bytes]]] = {
         ("MQCSP_AUTH_ID_TOKEN", 2),
         ("MQIIH_LENGTH_1", 84),
         ("MQRC_CIH_ERROR", 2230),
+        # MQSCO versions 6 (key repository password) and 7 (HTTPS key store)
+        ("MQSCO_VERSION_6", 6),
+        ("MQSCO_VERSION_7", 7),
+        ("MQSCO_LENGTH_6", 648),
+        ("MQSCO_LENGTH_7", 672),
     ],
 }
 

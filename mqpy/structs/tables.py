@@ -573,10 +573,28 @@ class SCO(MQStruct):
             long("CertificateValPolicy", 0),
             since(5),
             text("CertificateLabel", 64),
+            since(6),
+            pointer("KeyRepoPassword"),  # ibmmq's name of KeyRepoPasswordPtr
+            long("KeyRepoPasswordOffset", 0),
+            long("KeyRepoPasswordLength", 0),
+            since(7),
+            long("HTTPSCertValidation", 0),
+            long("HTTPSCertRevocation", 0),
+            pointer("HTTPSKeyStore"),  # ibmmq's name of HTTPSKeyStorePtr
+            long("HTTPSKeyStoreOffset", 0),
+            long("HTTPSKeyStoreLength", 0),
         ],
         reason=CMQC.MQRC_SCO_ERROR,
         struc_id=CMQC.MQSCO_STRUC_ID,
     )
+
+    #: pointer fields that may hold the string they point to (ibmmq's programs set them)
+    _pointed_ = {"KeyRepoPassword": "KeyRepoPasswordLength",
+                 "HTTPSKeyStore": "HTTPSKeyStoreLength"}
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if not _set_pointed(self, name, value):
+            super().__setattr__(name, value)
 
 
 class CFH(MQStruct):
@@ -606,21 +624,29 @@ class CFH(MQStruct):
 # a string through may hold that string here, as ibmmq lets programs set it)
 
 
+def _set_pointed(struc: Any, name: str, value: Any) -> bool:
+    """Set a pointer field of ``struc._pointed_`` to the string it points to (str or
+    bytes, kept as given, packed as 0) and its length field; False for any other field or
+    value (the caller sets it as usual)."""
+    length = struc._pointed_.get(name)
+    if length is None or not isinstance(value, (str, bytes)):
+        return False
+    struc.__dict__[name] = value
+    MQStruct.__setattr__(struc, length,
+                         len(value.encode("utf-8") if isinstance(value, str) else value))
+    return True
+
+
 class _PointedStrings(MQStruct):
     """A structure whose pointer fields named in ``_pointed_`` may hold the string they
-    point to (str or bytes, kept as given, packed as 0): setting one sets its length."""
+    point to (:func:`_set_pointed`)."""
 
     #: pointer field -> the field holding the string's length
     _pointed_: dict[str, str] = {}
 
     def __setattr__(self, name: str, value: Any) -> None:
-        length = self._pointed_.get(name)
-        if length is not None and isinstance(value, (str, bytes)):
-            self.__dict__[name] = value
-            raw = value.encode("utf-8") if isinstance(value, str) else value
-            super().__setattr__(length, len(raw))
-            return
-        super().__setattr__(name, value)
+        if not _set_pointed(self, name, value):
+            super().__setattr__(name, value)
 
 
 class CNO(_PointedStrings):

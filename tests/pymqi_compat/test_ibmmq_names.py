@@ -134,3 +134,17 @@ def test_rfh2_folders_by_name_and_to_string():
     assert ibmmq.RFH2.get_folder_name(b"<jms><Dst>queue:///Q1</Dst></jms>") == "jms"
     assert rfh2.to_string() is rfh2
     assert rfh2["Format"] == "MQSTR"
+
+
+def test_sco_takes_ibmmqs_key_repository_password_and_https_key_store():
+    """Given ibmmq's SCO fields of MQSCO versions 6 and 7, when a program sets the key
+    repository's password and the HTTPS key store as strings, then they are kept, their
+    lengths set, and the structure packs to IBM's 648 and 672 bytes."""
+    sco = ibmmq.SCO(Version=CMQC.MQSCO_VERSION_6, KeyRepoPassword="s3cret")
+    assert (sco.KeyRepoPassword, sco.KeyRepoPasswordLength) == ("s3cret", 6)
+    assert len(sco.pack()) == CMQC.MQSCO_LENGTH_6
+    sco.Version = CMQC.MQSCO_VERSION_7
+    sco.HTTPSKeyStore = b"/var/mqm/https.p12"
+    assert sco.HTTPSKeyStoreLength == len(b"/var/mqm/https.p12")
+    assert len(sco.pack()) == CMQC.MQSCO_LENGTH_7
+    assert ibmmq.SCO().Version == CMQC.MQSCO_VERSION_5
