@@ -179,10 +179,16 @@ _ENTITY_TYPES = {CMQZC.MQZAET_PRINCIPAL: "principal", CMQZC.MQZAET_GROUP: "group
 
 def inquire_entity_auth(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
     """Inquire Entity Authority: the authorities EntityName (of EntityType) holds on the
-    object ObjectType and ObjectName name (the queue manager's own name for MQOT_Q_MGR),
-    its groups' included, as dspmqaut answers: the queue-manager name, Options and the
-    object name always, the entity, its type, the object type and the authority list as
-    ProfileAttrs asks (default all)."""
+    object ObjectType and ObjectName (MQCACF_OBJECT_NAME; a generic profile's name may be
+    given; left out for MQOT_Q_MGR) name, its groups' included, as dspmqaut answers.
+    Options is required: MQAUTHOPT_CUMULATIVE. The response: the queue-manager name,
+    Options and the object name always, the entity, its type, the object type and the
+    authority list as ProfileAttrs asks (default all)."""
+    options = msg.get(CMQCFC.MQIACF_AUTH_OPTIONS)
+    if options is None:
+        raise Refused(CMQCFC.MQRCCF_PARM_COUNT_TOO_SMALL)
+    if not options & CMQCFC.MQAUTHOPT_CUMULATIVE:
+        raise Refused(CMQCFC.MQRCCF_PARM_VALUE_ERROR)
     entity = optional_name(msg, CMQCFC.MQCACF_ENTITY_NAME)
     if not entity:
         raise Refused(CMQCFC.MQRCCF_ENTITY_NAME_MISSING)
@@ -192,7 +198,7 @@ def inquire_entity_auth(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
     if etype not in _ENTITY_TYPES:
         raise Refused(CMQCFC.MQRCCF_PARM_VALUE_ERROR)
     word = _objtype(msg)
-    name = optional_name(msg, CMQCFC.MQCACF_AUTH_PROFILE_NAME)
+    name = optional_name(msg, CMQCFC.MQCACF_OBJECT_NAME)
     if word == "QMGR":
         name = req.engine.name
     elif not name:
@@ -205,8 +211,8 @@ def inquire_entity_auth(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
     wanted = asked_attrs(msg, CMQCFC.MQIACF_AUTH_PROFILE_ATTRS)
     params: list[pcf.Parameter] = [
         pcf.CFST(CMQC.MQCA_Q_MGR_NAME, req.engine.name.ljust(CMQC.MQ_Q_MGR_NAME_LENGTH)),
-        pcf.CFIN(CMQCFC.MQIACF_AUTH_OPTIONS, CMQCFC.MQAUTHOPT_CUMULATIVE),
-        pcf.CFST(CMQCFC.MQCACF_AUTH_PROFILE_NAME, name.ljust(CMQC.MQ_OBJECT_NAME_LENGTH))]
+        pcf.CFIN(CMQCFC.MQIACF_AUTH_OPTIONS, options),
+        pcf.CFST(CMQCFC.MQCACF_OBJECT_NAME, name.ljust(CMQC.MQ_OBJECT_NAME_LENGTH))]
     extra = [pcf.CFST(CMQCFC.MQCACF_ENTITY_NAME, entity.ljust(CMQCFC.MQ_ENTITY_NAME_LENGTH)),
              pcf.CFIN(CMQCFC.MQIACF_ENTITY_TYPE, etype),
              pcf.CFIN(CMQCFC.MQIACF_OBJECT_TYPE, msg.get(CMQCFC.MQIACF_OBJECT_TYPE)),

@@ -15,9 +15,10 @@ pytestmark = pytest.mark.timeout(60)
 
 def _entity(name: bytes, etype: int, objtype: int, objname: bytes | None = None) -> dict:
     request = {CMQCFC.MQCACF_ENTITY_NAME: name, CMQCFC.MQIACF_ENTITY_TYPE: etype,
-               CMQCFC.MQIACF_OBJECT_TYPE: objtype}
+               CMQCFC.MQIACF_OBJECT_TYPE: objtype,
+               CMQCFC.MQIACF_AUTH_OPTIONS: CMQCFC.MQAUTHOPT_CUMULATIVE}
     if objname is not None:
-        request[CMQCFC.MQCACF_AUTH_PROFILE_NAME] = objname
+        request[CMQCFC.MQCACF_OBJECT_NAME] = objname
     return request
 
 
@@ -26,7 +27,8 @@ def test_inquire_entity_authority(admin, env):
     when Inquire Entity Authority asks about each for queue APP.Q, then it answers the
     queue-manager name, options, object name, entity, its type, the object type and the
     authority list; an entity with no authority gets MQAUTH_NONE; a missing EntityName,
-    EntityType or ObjectType is refused with IBM's reason."""
+    EntityType, ObjectType, Options (MQAUTHOPT_CUMULATIVE) or ObjectName (an object that
+    is not the queue manager) is refused with IBM's reason."""
     for profile, entity, auths in ((b"APP.*", CMQCFC.MQCACF_PRINCIPAL_ENTITY_NAMES,
                                     [CMQCFC.MQAUTH_OUTPUT, CMQCFC.MQAUTH_INPUT]),
                                    (b"APP.Q", CMQCFC.MQCACF_GROUP_ENTITY_NAMES,
@@ -38,7 +40,7 @@ def test_inquire_entity_authority(admin, env):
     (fred,) = admin.MQCMD_INQUIRE_ENTITY_AUTH(
         _entity(b"fred", CMQZC.MQZAET_PRINCIPAL, CMQC.MQOT_Q, b"APP.Q"))
     assert fred[CMQC.MQCA_Q_MGR_NAME].strip() == env.name.encode()
-    assert fred[CMQCFC.MQCACF_AUTH_PROFILE_NAME].strip() == b"APP.Q"
+    assert fred[CMQCFC.MQCACF_OBJECT_NAME].strip() == b"APP.Q"
     assert fred[CMQCFC.MQIACF_AUTH_OPTIONS] == CMQCFC.MQAUTHOPT_CUMULATIVE
     assert fred[CMQCFC.MQCACF_ENTITY_NAME].strip() == b"fred"
     assert fred[CMQCFC.MQIACF_ENTITY_TYPE] == CMQZC.MQZAET_PRINCIPAL
@@ -54,7 +56,9 @@ def test_inquire_entity_authority(admin, env):
     full = _entity(b"fred", CMQZC.MQZAET_PRINCIPAL, CMQC.MQOT_Q, b"APP.Q")
     for left_out, reason in ((CMQCFC.MQCACF_ENTITY_NAME, CMQCFC.MQRCCF_ENTITY_NAME_MISSING),
                              (CMQCFC.MQIACF_ENTITY_TYPE, CMQCFC.MQRCCF_ENTITY_TYPE_MISSING),
-                             (CMQCFC.MQIACF_OBJECT_TYPE, CMQCFC.MQRCCF_OBJECT_TYPE_MISSING)):
+                             (CMQCFC.MQIACF_OBJECT_TYPE, CMQCFC.MQRCCF_OBJECT_TYPE_MISSING),
+                             (CMQCFC.MQIACF_AUTH_OPTIONS, CMQCFC.MQRCCF_PARM_COUNT_TOO_SMALL),
+                             (CMQCFC.MQCACF_OBJECT_NAME, CMQCFC.MQRCCF_PARM_COUNT_TOO_SMALL)):
         request = {k: v for k, v in full.items() if k != left_out}
         assert reason_of(lambda r=request: admin.MQCMD_INQUIRE_ENTITY_AUTH(r)) == reason
 
