@@ -81,7 +81,8 @@ def installation(tmp_path_factory) -> Iterator[tuple[Installation, int, str]]:
 def run_example(installation, program: str, mode: str) -> list[str]:
     """The output lines of examples/ibmmq/<program> run unchanged, over ``mode``."""
     inst, port, shim = installation
-    env = {**inst.env, "PYTHONPATH": shim, "MQ_QMGR": QM, "MQ_QUEUE": "DEV.QUEUE.1"}
+    env = {**inst.env, "MQ_QMGR": QM, "MQ_QUEUE": "DEV.QUEUE.1",
+           "PYTHONPATH": os.pathsep.join(filter(None, [shim, os.environ.get("PYTHONPATH")]))}
     if mode == "client":
         env.update(MQ_CHANNEL="DEV.APP.SVRCONN", MQ_CONN_INFO=f"127.0.0.1({port})",
                    MQ_USER="admin", MQ_PASSWORD=PASSWORD)
