@@ -67,12 +67,14 @@ def environment_configured() -> bool:
 
 
 def connect_from_environment(qmgr: str = "", user: str | None = None,
-                             password: str | None = None) -> ClientConnection:
-    """MQCONN as a client from MQSERVER, else MQCCDTURL (2058 when neither is set)."""
+                             password: str | None = None, *,
+                             ccdt_url: str | None = None) -> ClientConnection:
+    """MQCONN as a client from MQSERVER, else the CCDT an MQCNO's CCDTUrl names
+    (``ccdt_url``), else MQCCDTURL (2058 when none is set)."""
     mqserver = os.environ.get("MQSERVER", "").strip()
     if mqserver:
         return connect(qmgr, parse_mqserver(mqserver), user, password)
-    url = os.environ.get("MQCCDTURL", "").strip()
+    url = (ccdt_url or os.environ.get("MQCCDTURL", "")).strip()
     if not url:
         raise _fail(CMQC.MQRC_Q_MGR_NAME_ERROR)
     candidates = select_from_ccdt(load_ccdt(url), qmgr)

@@ -153,8 +153,8 @@ class QueueManager(MQObject):
         channel; MQCNO_CLIENT_BINDING one from MQSERVER / MQCCDTURL; otherwise bindings.
         pymqi's older positional form ``(name, cd[, opts])`` is accepted too; so are
         ibmmq's ``csp`` (an MQCSP: its CSPUserId and CSPPassword are the credentials),
-        ``cno`` (an MQCNO: its Options) and ``bno`` (an MQBNO: no application balancing
-        here, as outside a uniform cluster)."""
+        ``cno`` (an MQCNO: its Options, and its CCDTUrl for a client binding) and ``bno``
+        (an MQBNO: no application balancing here, as outside a uniform cluster)."""
         # lazy: the client channel (ssl, urllib) loads only when a program connects as a client
         from mqpy import client
 
@@ -180,7 +180,10 @@ class QueueManager(MQObject):
             return
         if opts & CMQC.MQCNO_CLIENT_BINDING:
             _check_client_tls(sco)
-            self._conn = client.connect_from_environment(_strip(name), user, password)
+            url = getattr(cno, "CCDTUrl", None)  # ibmmq's MQCNO CCDTUrl: the CCDT's URL
+            self._conn = client.connect_from_environment(
+                _strip(name), user, password,
+                ccdt_url=_strip(url) if isinstance(url, (str, bytes)) else None)
             self._name = self._conn.qmgr_name
             return
         self.connect(name, user=user, password=password)

@@ -8,6 +8,7 @@ import pytest
 
 import mqpy as ibmmq
 from mqpy import CMQC, CMQCFC
+from tests.client.test_connecting import _ccdt
 from tests.pymqi_compat.conftest import QMGR, QUEUE
 
 
@@ -53,3 +54,16 @@ def test_pcf_responses_list_holds_each_response_with_its_cfh(pcf_exec):
         pcf_exec.MQCMD_INQUIRE_Q({CMQC.MQCA_Q_NAME: "NO.SUCH.Q"}, responses=responses)
     assert err.value.reason == CMQC.MQRC_UNKNOWN_OBJECT_NAME
     assert [cfh.Reason for _, cfh in responses] == [CMQC.MQRC_UNKNOWN_OBJECT_NAME]
+
+
+def test_cno_ccdt_url_names_the_channel_definitions(env, tmp_path):
+    """Given a JSON CCDT and an MQCNO whose CCDTUrl names it (MQCCDTURL not set), when
+    connect_with_options asks for a client binding, then the connection is made through
+    the CCDT's channel for the queue manager."""
+    url = _ccdt(tmp_path / "ccdt.json", [("APP.SVRCONN", env.chinit.port, QMGR)])
+    cno = ibmmq.CNO(Version=CMQC.MQCNO_VERSION_6, Options=CMQC.MQCNO_CLIENT_BINDING)
+    cno.CCDTUrl = url
+    qm = ibmmq.QueueManager(None)
+    qm.connect_with_options(QMGR, cno=cno)
+    assert qm.connection().channel == "APP.SVRCONN"
+    qm.disconnect()
