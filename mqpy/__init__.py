@@ -6,7 +6,7 @@ structures, Filter and ByteString) for the command server. ``mqpy.embedded(name)
 queue manager inside the calling process.
 """
 
-from mqpy import CMQC, CMQCFC, CMQXC, CMQZC
+from mqpy import CMQC, CMQCFC, CMQSTRC, CMQXC, CMQZC
 from mqpy.errors import Error, MQMIError, PYIFError
 from mqpy.mqi import (
     Queue,
@@ -22,9 +22,11 @@ from mqpy.mqi import (
     makeQDesc,
     stop_embedded,
 )
+from mqpy.mqobject import MQObject
 from mqpy.pcf import CFBF, CFBS, CFGR, CFIF, CFIL, CFIL64, CFIN, CFIN64, CFSF, CFSL, CFST
 from mqpy.pcfexec import (
     ByteString,
+    ByteStringFilter,
     Filter,
     FilterOperator,
     IntegerFilter,
@@ -40,7 +42,31 @@ from mqpy.structs.mqopts import (
     padded_count,
     py23long,
 )
-from mqpy.structs.tables import CD, CFH, DH, DLH, GMO, MD, OD, OR, PMO, PMR, RR, SCO, TM, TMC2, XQH
+from mqpy.structs.tables import (
+    BNO,
+    CD,
+    CFH,
+    CIH,
+    CNO,
+    CSP,
+    DH,
+    DLH,
+    DMHO,
+    DMPO,
+    GMO,
+    IIH,
+    MD,
+    MDE,
+    OD,
+    OR,
+    PMO,
+    PMR,
+    RR,
+    SCO,
+    TM,
+    TMC2,
+    XQH,
+)
 from mqpy.structs.tables import STS as STS  # MQSTS, for ibmmq's QueueManager.stat()
 from mqpy.version import __version__ as __version__
 
@@ -50,6 +76,9 @@ __mqbuild__ = "common"
 #: the command level of the MQI this package implements (ibmmq's ``__cmdlevel__``)
 __cmdlevel__ = CMQC.MQCMDL_CURRENT_LEVEL
 
+
+#: ibmmq's name of pymqi's ``default`` (the encodings of text given as str)
+EncodingDefault = default
 
 #: ibmmq's name of ensure_bytes (a str for an MQCHAR field encoded as default.mqi_encoding)
 ensure_strings_are_bytes = ensure_bytes
@@ -92,4 +121,6 @@ __all__ = [
     "CFST", "ByteString", "Filter", "FilterOperator", "IntegerFilter", "PCFExecute",
     "StringFilter", "get_versions", "to_string", "ensure_strings_are_bytes",
     "STS", "sts",
+    "CMQSTRC", "BNO", "CIH", "CNO", "CSP", "DMHO", "DMPO", "IIH", "MDE", "MQObject",
+    "ByteStringFilter", "EncodingDefault",
 ]

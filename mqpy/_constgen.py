@@ -35,6 +35,20 @@ SUPPLEMENT: dict[str, list[tuple[str, int | bytes]]] = {
         ("MQSS_LAST_SEGMENT", ord("L")),
         ("MQSEG_INHIBITED", ord(" ")),
         ("MQSEG_ALLOWED", ord("A")),
+        # MQCSP versions 1 to 3 (the token of MQ 9.3.4), MQIIH's length
+        ("MQCSP_VERSION_1", 1),
+        ("MQCSP_VERSION_2", 2),
+        ("MQCSP_VERSION_3", 3),
+        ("MQCSP_LENGTH_2", 80),
+        ("MQCSP_LENGTH_3", 104),
+        ("MQCSP_AUTH_ID_TOKEN", 2),
+        ("MQIIH_LENGTH_1", 84),
+        ("MQRC_CIH_ERROR", 2230),
+        # MQSCO versions 6 (key repository password) and 7 (HTTPS key store)
+        ("MQSCO_VERSION_6", 6),
+        ("MQSCO_VERSION_7", 7),
+        ("MQSCO_LENGTH_6", 648),
+        ("MQSCO_LENGTH_7", 672),
     ],
 }
 

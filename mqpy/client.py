@@ -67,12 +67,14 @@ def environment_configured() -> bool:
 
 
 def connect_from_environment(qmgr: str = "", user: str | None = None,
-                             password: str | None = None) -> ClientConnection:
-    """MQCONN as a client from MQSERVER, else MQCCDTURL (2058 when neither is set)."""
+                             password: str | None = None, *,
+                             ccdt_url: str | None = None) -> ClientConnection:
+    """MQCONN as a client from MQSERVER, else the CCDT an MQCNO's CCDTUrl names
+    (``ccdt_url``), else MQCCDTURL (2058 when none is set)."""
     mqserver = os.environ.get("MQSERVER", "").strip()
     if mqserver:
         return connect(qmgr, parse_mqserver(mqserver), user, password)
-    url = os.environ.get("MQCCDTURL", "").strip()
+    url = (ccdt_url or os.environ.get("MQCCDTURL", "")).strip()
     if not url:
         raise _fail(CMQC.MQRC_Q_MGR_NAME_ERROR)
     candidates = select_from_ccdt(load_ccdt(url), qmgr)
@@ -140,6 +142,9 @@ def _decode_reply(reply: MQIReply, byte_order: ByteOrder,
 
 class ClientConnection(MQIVerbs):
     """An Hconn held through a SVRCONN channel; the engine Connection's methods."""
+
+    #: a client's connection (MQBEGIN is not available to it)
+    is_client = True
 
     def __init__(self, instance: ChannelInstance, conv: Conversation, qmgr_name: str) -> None:
         self._instance: ChannelInstance | None = instance

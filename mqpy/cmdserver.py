@@ -50,6 +50,7 @@ from mqpy.command.requests import (
     check_shapes,
     name_of,
 )
+from mqpy.command.runtime import RUNTIME
 from mqpy.command.security import SECURITY
 from mqpy.errors import MQMIError
 from mqpy.mqi import Queue, QueueManager, attach
@@ -108,7 +109,7 @@ _HANDLERS: dict[int, PcfHandler] = {
     CMQCFC.MQCMD_ESCAPE: _escape,
     CMQCFC.MQCMD_PING_Q_MGR: lambda req, msg: [Response()],
     **INQUIRIES, **CHANGES, **CLUSTER, **OBJECTS, **SECURITY,
-    **CONNECTIONS,
+    **CONNECTIONS, **RUNTIME,
 }
 
 

@@ -43,6 +43,13 @@ class MQMIError(Error):
             return f"{prefix}Error code {self.reason} not defined"
         return prefix + name
 
+    #: ibmmq's name of errorAsString
+    error_as_string = errorAsString
+
+    def get(self, name: str) -> Any:
+        """ibmmq's: an extra the error carries (``message``, ``original_length``...)."""
+        return getattr(self, name)
+
     def __str__(self) -> str:
         return f"MQI Error. Comp: {self.comp}, Reason {self.reason}: {self.errorAsString()}"
 

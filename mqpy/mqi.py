@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from mqpy import CMQC, config, inprocess
 from mqpy.errors import MQMIError, PYIFError
+from mqpy.mqobject import MQObject
 from mqpy.rfh2 import RFH2
 from mqpy.structs.fields import encode_text, text_field
 from mqpy.structs.mqopts import ensure_not_unicode
@@ -60,6 +61,7 @@ def _csp_credentials(csp: Any) -> tuple[str | None, str | None]:
         if hasattr(csp, wrong):
             raise PYIFError(f"{wrong} field in CSP class is called {right}")
     values = [getattr(csp, field, None) for field in ("CSPUserId", "CSPPassword")]
+    values = [v if isinstance(v, (str, bytes)) else None for v in values]  # a pointer's 0
     user, password = (v.decode("utf-8") if isinstance(v, bytes) else v for v in values)
     return user or None, password
 
@@ -79,7 +81,7 @@ def _strip(b: bytes | str) -> str:
     return b.rstrip(" \x00")
 
 
-class QueueManager:
+class QueueManager(MQObject):
     """pymqi.QueueManager: ``QueueManager(name)`` connects at once; ``QueueManager(None)`` later."""
 
     def __init__(self, name: str | bytes | None = "", disconnect_on_exit: bool = True, *,
@@ -151,8 +153,8 @@ class QueueManager:
         channel; MQCNO_CLIENT_BINDING one from MQSERVER / MQCCDTURL; otherwise bindings.
         pymqi's older positional form ``(name, cd[, opts])`` is accepted too; so are
         ibmmq's ``csp`` (an MQCSP: its CSPUserId and CSPPassword are the credentials),
-        ``cno`` (an MQCNO: its Options) and ``bno`` (an MQBNO: no application balancing
-        here, as outside a uniform cluster)."""
+        ``cno`` (an MQCNO: its Options, and its CCDTUrl for a client binding) and ``bno``
+        (an MQBNO: no application balancing here, as outside a uniform cluster)."""
         # lazy: the client channel (ssl, urllib) loads only when a program connects as a client
         from mqpy import client
 
@@ -178,7 +180,10 @@ class QueueManager:
             return
         if opts & CMQC.MQCNO_CLIENT_BINDING:
             _check_client_tls(sco)
-            self._conn = client.connect_from_environment(_strip(name), user, password)
+            url = getattr(cno, "CCDTUrl", None)  # ibmmq's MQCNO CCDTUrl: the CCDT's URL
+            self._conn = client.connect_from_environment(
+                _strip(name), user, password,
+                ccdt_url=_strip(url) if isinstance(url, (str, bytes)) else None)
             self._name = self._conn.qmgr_name
             return
         self.connect(name, user=user, password=password)
@@ -237,8 +242,13 @@ class QueueManager:
 
     # -- units of work ----------------------------------------------------------------
     def begin(self) -> None:
-        """MQBEGIN: units of work start implicitly here, so there is nothing to do."""
-        self._backend()
+        """MQBEGIN. No external resource manager takes part here, so a local connection
+        gets MQCC_WARNING MQRC_NO_EXTERNAL_PARTICIPANTS (raised, as ibmmq raises it) and its
+        unit of work is the queue manager's own, begun by the first call under syncpoint;
+        a client connection cannot issue MQBEGIN: MQRC_ENVIRONMENT_ERROR."""
+        if getattr(self._backend(), "is_client", False):
+            raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_ENVIRONMENT_ERROR)
+        raise MQMIError(CMQC.MQCC_WARNING, CMQC.MQRC_NO_EXTERNAL_PARTICIPANTS)
 
     def commit(self) -> None:
         self._backend().commit()
@@ -261,7 +271,11 @@ class QueueManager:
         if warning:
             raise MQMIError(CMQC.MQCC_WARNING, warning)
 
-    def inquire(self, attribute: int) -> int | bytes:
+    def inquire(self, attribute: Any) -> Any:
+        """MQINQ on the queue manager: one selector's value, or (ibmmq) a list of
+        selectors' values as a dict."""
+        if isinstance(attribute, (list, tuple)):
+            return {selector: self.inquire(selector) for selector in attribute}
         return self._backend().inquire_qmgr(attribute)
 
     def stat(self, status_type: int = CMQC.MQSTAT_TYPE_ASYNC_ERROR, sts: STS | None = None
@@ -270,6 +284,8 @@ class QueueManager:
         MQSTAT_TYPE_ASYNC_ERROR the asynchronous puts since the last MQSTAT, whose counts it
         starts again); MQMIError when the call fails."""
         return self._backend().stat(status_type, STS() if sts is None else sts)
+
+    inq = inquire  # ibmmq's name
 
     def _message_bytes(self, msg: bytes | str, md: MD) -> bytes:
         """A message to put as bytes. A str is text, as pymqi has it: encoded with
@@ -376,7 +392,7 @@ def _as_bytes(msg: bytes | str | bytearray | memoryview, encoding: str) -> bytes
     raise PYIFError(f"message must be bytes or str, not {type(msg).__name__}")
 
 
-class Queue:
+class Queue(MQObject):
     """pymqi.Queue: ``Queue(qmgr, name[, open_opts])``; without options the open is lazy.
 
     A list of destinations in place of the name -- queue names, (queue, queue manager) pairs
@@ -496,9 +512,14 @@ class Queue:
         self._qmgr._backend().close(self._hobj, options)
         self._hobj = None  # only once MQCLOSE succeeded, as pymqi
 
-    def inquire(self, attribute: int) -> int | bytes:
+    def inquire(self, attribute: Any) -> Any:
+        """MQINQ: one selector's value, or (ibmmq) a list of selectors' values as a dict."""
+        if isinstance(attribute, (list, tuple)):
+            return {selector: self.inquire(selector) for selector in attribute}
         hobj = self._ensure_open(CMQC.MQOO_INQUIRE)
         return self._qmgr._backend().inquire(hobj, attribute)
+
+    inq = inquire  # ibmmq's name
 
     def set(self, attribute: int, arg: int | bytes | str) -> None:
         hobj = self._ensure_open(CMQC.MQOO_SET)
@@ -591,14 +612,22 @@ def _check_client_tls(sco: Any) -> None:
 
 def connect(queue_manager: str | bytes = "", channel: str | bytes | None = None,
             conn_info: str | bytes | None = None, user: str | None = None,
-            password: str | None = None, disconnect_on_exit: bool = True, *,
-            bytes_encoding: str = "utf8", default_ccsid: int = 1208) -> QueueManager:
+            password: str | None = None, disconnect_on_exit: bool = True,
+            bytes_encoding: str = "utf8", default_ccsid: int = 1208, cd: Any = None,
+            cno: Any = None, csp: Any = None, sco: Any = None, bno: Any = None
+            ) -> QueueManager:
     """pymqi.connect: a client connection with a channel and a ``host(port)`` connection
-    name, else MQCONN (bindings, or MQSERVER / MQCCDTURL as :meth:`QueueManager.connect`)."""
+    name, else MQCONN (bindings, or MQSERVER / MQCCDTURL as :meth:`QueueManager.connect`);
+    ibmmq's ``cd``, ``cno``, ``csp``, ``sco``, ``bno`` go to MQCONNX."""
     qm = QueueManager(None, disconnect_on_exit, bytes_encoding=bytes_encoding,
                       default_ccsid=default_ccsid)
     if channel and conn_info:
-        qm.connect_tcp_client(queue_manager, CD(), channel, conn_info, user, password)
+        qm.connect_tcp_client(queue_manager, cd or CD(), channel, conn_info, user, password,
+                              sco, cno=cno, csp=csp, bno=bno)
+        return qm
+    if any(s is not None for s in (cd, cno, csp, sco, bno)):
+        qm.connect_with_options(queue_manager, user=user, password=password, cd=cd, sco=sco,
+                                csp=csp, cno=cno, bno=bno)
         return qm
     qm.connect(queue_manager, user=user, password=password)
     return qm

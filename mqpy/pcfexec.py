@@ -27,8 +27,8 @@ from mqpy.errors import Error, MQMIError
 from mqpy.mqi import Queue, QueueManager
 from mqpy.structs.tables import CFH, GMO, MD, OD, PMO
 
-__all__ = ["ByteString", "Filter", "FilterOperator", "IntegerFilter", "PCFExecute",
-           "StringFilter"]
+__all__ = ["ByteString", "ByteStringFilter", "Filter", "FilterOperator", "IntegerFilter",
+           "PCFExecute", "StringFilter"]
 
 _OPERATORS = {
     "less": CMQCFC.MQCFOP_LESS, "equal": CMQCFC.MQCFOP_EQUAL,
@@ -79,12 +79,20 @@ class StringFilter(_Filter):
     """A string condition: an MQCFSF."""
 
     _pymqi_filter_type = "string"
+    _structure_ = pcf.CFSF
 
     def structure(self) -> pcf.Parameter:
         if not isinstance(self.value, (bytes, bytearray)):
-            raise TypeError(f"a string filter on {self.selector} needs bytes, not "
-                            f"{self.value!r}")
-        return pcf.CFSF(self.selector, self.operator, bytes(self.value))
+            raise TypeError(f"a {self._pymqi_filter_type} filter on {self.selector} needs "
+                            f"bytes, not {self.value!r}")
+        return self._structure_(self.selector, self.operator, bytes(self.value))
+
+
+class ByteStringFilter(StringFilter):
+    """A byte-string condition: an MQCFBF (ibmmq's, for an MQBA_* / MQBACF_* selector)."""
+
+    _pymqi_filter_type = "bytestring"
+    _structure_ = pcf.CFBF
 
 
 class IntegerFilter(_Filter):
@@ -111,6 +119,8 @@ class FilterOperator:
             self.filter_cls: type[_Filter] = IntegerFilter
         elif CMQC.MQCA_FIRST <= selector <= CMQC.MQCA_LAST:
             self.filter_cls = StringFilter
+        elif CMQC.MQBA_FIRST <= selector <= CMQC.MQBA_LAST:
+            self.filter_cls = ByteStringFilter
         else:
             raise Error(f"selector [{selector}] is of an unsupported type (neither integer "
                         "nor a string attribute)")
@@ -221,12 +231,22 @@ class _Command:
         self._name = name
 
     def __call__(self, args: dict[int, Any] | list[Any] | None = None,
-                 filters: list[Any] | None = None) -> list[dict[int, Any]]:
+                 filters: list[Any] | None = None, *,
+                 responses: list[Any] | None = None) -> list[Any]:
+        """The command's responses as dicts; a failed one raises MQMIError. With ibmmq's
+        ``responses`` list, that list is filled with (dict, its CFH) for every response
+        and returned, and a failure is raised only after all are in it."""
         name = self._name.removeprefix("CMQCFC.")
         command = getattr(CMQCFC, name, None)
         if not isinstance(command, int):
             raise AttributeError(f"no PCF command {name}")
-        return self._pcf._execute(command, args, filters)
+        if responses is None:
+            return self._pcf._execute(command, args, filters)
+        if not isinstance(responses, list):
+            raise TypeError("responses must be a list")
+        responses.clear()
+        self._pcf._execute(command, args, filters, headers=responses)
+        return responses
 
     def __getattr__(self, name: str) -> _Command:
         """``pcf.CMQCFC.MQCMD_PING_Q_MGR()``: pymqi resolves the dotted name at the call."""
@@ -267,7 +287,8 @@ class PCFExecute(QueueManager):
         raise AttributeError(name)
 
     def _execute(self, command: int, args: dict[int, Any] | list[Any] | None,
-                 filters: list[Any] | None) -> list[dict[int, Any]]:
+                 filters: list[Any] | None, *, headers: list[Any] | None = None
+                 ) -> list[dict[int, Any]]:
         reply_queue = self._reply_queue
         if reply_queue is None:
             raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_HOBJ_ERROR)
@@ -299,6 +320,8 @@ class PCFExecute(QueueManager):
             if header.CompCode != CMQC.MQCC_OK and failed is None:
                 failed = MQMIError(header.CompCode, header.Reason)
             responses.append(_pymqi_dict(response.params))
+            if headers is not None:
+                headers.append((responses[-1], header))
             if header.Control == CMQCFC.MQCFC_LAST:
                 break
         if failed is not None:

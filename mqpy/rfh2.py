@@ -109,6 +109,21 @@ class RFH2:
         self._folders.append([name, folder_data])
         self._restate_length()
 
+    def get_folders(self) -> list[str]:
+        """ibmmq's: the folders' names, in order."""
+        return [name for name, _ in self._folders]
+
+    @staticmethod
+    def get_folder_name(folder_data: bytes) -> str:
+        """ibmmq's: the name of a folder (its XML root element)."""
+        return _folder_name(bytes(folder_data))
+
+    def to_string(self, encoding: str = "utf8") -> RFH2:
+        """ibmmq's: the header's character fields as str (``MQOpts.to_string``); it
+        changes this header, which is returned."""
+        self._header.to_string(encoding)
+        return self
+
     def _restate_length(self) -> None:
         self._header.StrucLength = _FIXED + sum(4 + len(d) for _, d in self._folders)
 

@@ -174,6 +174,55 @@ def inquire_auth_recs(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
     return [Response(_record_params(r, options, req.engine.name, wanted)) for r in records]
 
 
+_ENTITY_TYPES = {CMQZC.MQZAET_PRINCIPAL: "principal", CMQZC.MQZAET_GROUP: "group"}
+
+
+def inquire_entity_auth(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
+    """Inquire Entity Authority: the authorities EntityName (of EntityType) holds on the
+    object ObjectType and ObjectName (MQCACF_OBJECT_NAME; a generic profile's name may be
+    given; left out for MQOT_Q_MGR) name, its groups' included, as dspmqaut answers.
+    Options is required: MQAUTHOPT_CUMULATIVE. The response: the queue-manager name,
+    Options and the object name always, the entity, its type, the object type and the
+    authority list as ProfileAttrs asks (default all)."""
+    options = msg.get(CMQCFC.MQIACF_AUTH_OPTIONS)
+    if options is None:
+        raise Refused(CMQCFC.MQRCCF_PARM_COUNT_TOO_SMALL)
+    if not options & CMQCFC.MQAUTHOPT_CUMULATIVE:
+        raise Refused(CMQCFC.MQRCCF_PARM_VALUE_ERROR)
+    entity = optional_name(msg, CMQCFC.MQCACF_ENTITY_NAME)
+    if not entity:
+        raise Refused(CMQCFC.MQRCCF_ENTITY_NAME_MISSING)
+    etype = msg.get(CMQCFC.MQIACF_ENTITY_TYPE)
+    if etype is None:
+        raise Refused(CMQCFC.MQRCCF_ENTITY_TYPE_MISSING)
+    if etype not in _ENTITY_TYPES:
+        raise Refused(CMQCFC.MQRCCF_PARM_VALUE_ERROR)
+    word = _objtype(msg)
+    name = optional_name(msg, CMQCFC.MQCACF_OBJECT_NAME)
+    if word == "QMGR":
+        name = req.engine.name
+    elif not name:
+        raise Refused(CMQCFC.MQRCCF_PARM_COUNT_TOO_SMALL)
+    try:
+        held = policy.entity_authority(req.engine, _ENTITY_TYPES[etype], entity,
+                                       oam.objtype_of(word), name)
+    except MQMIError as err:
+        raise Refused(err.reason) from None
+    wanted = asked_attrs(msg, CMQCFC.MQIACF_AUTH_PROFILE_ATTRS)
+    params: list[pcf.Parameter] = [
+        pcf.CFST(CMQC.MQCA_Q_MGR_NAME, req.engine.name.ljust(CMQC.MQ_Q_MGR_NAME_LENGTH)),
+        pcf.CFIN(CMQCFC.MQIACF_AUTH_OPTIONS, options),
+        pcf.CFST(CMQCFC.MQCACF_OBJECT_NAME, name.ljust(CMQC.MQ_OBJECT_NAME_LENGTH))]
+    extra = [pcf.CFST(CMQCFC.MQCACF_ENTITY_NAME, entity.ljust(CMQCFC.MQ_ENTITY_NAME_LENGTH)),
+             pcf.CFIN(CMQCFC.MQIACF_ENTITY_TYPE, etype),
+             pcf.CFIN(CMQCFC.MQIACF_OBJECT_TYPE, msg.get(CMQCFC.MQIACF_OBJECT_TYPE)),
+             pcf.CFIL(CMQCFC.MQIACF_AUTHORIZATION_LIST,
+                      [_MQAUTH[a] for a in oam.AUTHORITIES if a in held]
+                      or [CMQCFC.MQAUTH_NONE])]
+    params += [p for p in extra if wanted is None or p.Parameter in wanted]
+    return [Response(params)]
+
+
 _CHLAUTH = pcfmap.by_parameter(pcfmap.CHLAUTH)
 _ACTIONS = {CMQCFC.MQACT_ADD: "ADD", CMQCFC.MQACT_REPLACE: "REPLACE",
             CMQCFC.MQACT_REMOVE: "REMOVE", CMQCFC.MQACT_REMOVEALL: "REMOVEALL"}
@@ -196,11 +245,53 @@ def set_chlauth(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
                                frozenset(), generic=profile.endswith("*")))
 
 
+#: the run check's values: parameter -> MQSC keyword (valid only with MQMATCH_RUNCHECK)
+_RUNCHECK_VALUES = {CMQCFC.MQCACH_CONNECTION_NAME: "ADDRESS",
+                    CMQCFC.MQCACH_CLIENT_USER_ID: "CLNTUSER",
+                    CMQC.MQCA_REMOTE_Q_MGR_NAME: "QMNAME",
+                    CMQCFC.MQCACH_SSL_PEER_NAME: "SSLPEER",
+                    CMQC.MQCA_SSL_CERT_ISSUER_NAME: "SSLCERTI"}
+
+
+def _record_response(record: dict, wanted: set[int] | None) -> Response:
+    """One record's response: its profile and type always, the rest as asked."""
+    return Response([param(pcfmap.CHLAUTH[0], record["CHLAUTH"]),  # type: ignore[list-item]
+                     param(pcfmap.CHLAUTH[1], record["TYPE"]),  # type: ignore[list-item]
+                     *attr_params(record, pcfmap.CHLAUTH[2:], wanted)])
+
+
+def _runcheck(req: PcfRequest, msg: pcf.PCFMessage, profile: str) -> list[Response]:
+    """MQMATCH_RUNCHECK: the record an inbound channel ``profile`` from Address, with
+    ClntUser or QMName (SSLPeer, SSLCertIssuer), would be decided by, as DISPLAY CHLAUTH
+    MATCH(RUNCHECK) decides; Address is required, Type must be all, no value may be
+    generic (MQRCCF_CHLAUTH_RUNCHECK_ERROR); a channel no record decides is
+    MQRCCF_CHLAUTH_NOT_FOUND."""
+    values = {kw: optional_name(msg, parameter) for parameter, kw in _RUNCHECK_VALUES.items()
+              if msg.get(parameter) is not None}
+    if not values.get("ADDRESS"):
+        raise Refused(CMQCFC.MQRCCF_PARM_COUNT_TOO_SMALL)
+    if msg.get(CMQCFC.MQIACF_CHLAUTH_TYPE, CMQCFC.MQCAUT_ALL) != CMQCFC.MQCAUT_ALL:
+        raise Refused(CMQCFC.MQRCCF_WRONG_CHLAUTH_TYPE)
+    try:
+        decision = policy.runcheck(req.engine, profile, values)
+    except MQMIError as err:
+        raise Refused(err.reason) from None
+    if decision.record is None:
+        return [Response([], CMQC.MQCC_FAILED, CMQCFC.MQRCCF_CHLAUTH_NOT_FOUND)]
+    return [_record_response(decision.record.attributes(),
+                             asked_attrs(msg, CMQCFC.MQIACF_CHLAUTH_ATTRS))]
+
+
 def inquire_chlauth(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
     """Inquire Channel Authentication Records: the records DISPLAY CHLAUTH shows for the
     profile (Match GENERIC by default, EXACT or ALL; Type default all), the profile and type
-    always, the rest as ChlAuthAttrs asks."""
+    always, the rest as ChlAuthAttrs asks; Match RUNCHECK answers the record that decides
+    a channel (:func:`_runcheck`)."""
     profile = required_name(msg, CMQCFC.MQCACH_CHANNEL_NAME)
+    if msg.get(CMQCFC.MQIACH_MATCH) == CMQCFC.MQMATCH_RUNCHECK:
+        return _runcheck(req, msg, profile)
+    if any(msg.get(parameter) is not None for parameter in _RUNCHECK_VALUES):
+        raise Refused(CMQCFC.MQRCCF_WRONG_CHLAUTH_MATCH)
     match = _MATCHES.get(msg.get(CMQCFC.MQIACH_MATCH, CMQCFC.MQMATCH_GENERIC))
     kind = msg.get(CMQCFC.MQIACF_CHLAUTH_TYPE, CMQCFC.MQCAUT_ALL)
     word = "ALL" if kind == CMQCFC.MQCAUT_ALL else pcfmap.CHLAUTH[1].words.get(kind)  # type: ignore[union-attr]
@@ -213,10 +304,7 @@ def inquire_chlauth(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
     if isinstance(found, str) or not found:
         return [Response([], CMQC.MQCC_FAILED, CMQCFC.MQRCCF_CHLAUTH_NOT_FOUND)]
     wanted = asked_attrs(msg, CMQCFC.MQIACF_CHLAUTH_ATTRS)
-    return [Response([param(pcfmap.CHLAUTH[0], record["CHLAUTH"]),  # type: ignore[list-item]
-                      param(pcfmap.CHLAUTH[1], record["TYPE"]),  # type: ignore[list-item]
-                      *attr_params(record, pcfmap.CHLAUTH[2:], wanted)])
-            for record in found]
+    return [_record_response(record, wanted) for record in found]
 
 
 SECURITY: dict[int, PcfHandler] = {
@@ -225,4 +313,5 @@ SECURITY: dict[int, PcfHandler] = {
     CMQCFC.MQCMD_SET_AUTH_REC: lambda req, msg: _authrec(req, msg, "SET"),
     CMQCFC.MQCMD_DELETE_AUTH_REC: lambda req, msg: _authrec(req, msg, "DELETE"),
     CMQCFC.MQCMD_INQUIRE_AUTH_RECS: inquire_auth_recs,
+    CMQCFC.MQCMD_INQUIRE_ENTITY_AUTH: inquire_entity_auth,
 }

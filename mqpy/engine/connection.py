@@ -162,6 +162,17 @@ class Connection(OpenCalls, PutCalls, GetCalls, SyncpointCalls, InquireCalls, St
         self.engine.connections.pop(self.hconn, None)
         self.engine.stats.mqi.disconnects += 1
 
+    def stop(self) -> None:
+        """STOP CONN: the connection ends as an abnormal end does (its unit of work backed
+        out, its handles closed); its next call, and an MQGET waiting now, answer
+        MQRC_CONNECTION_BROKEN."""
+        with self.engine.lock:
+            self.broken = True
+            queues = {id(h.mq): h.mq for h in self.handles.values()}
+            self._disconnect_locked(abnormal=True)
+            for mq in queues.values():
+                mq.wake()  # a get waiting on the connection ends: MQRC_CONNECTION_BROKEN
+
     def abend(self) -> None:
         """The application ended abnormally (connection lost, process killed)."""
         with self.engine.lock:

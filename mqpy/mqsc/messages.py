@@ -116,6 +116,7 @@ RESPONSES: dict[str, str] = {
     "AMQ8096I": "IBM MQ in-doubt message resolved for channel {0}.",
     "AMQ9528E": "Channel {0} is not in doubt.",
     "AMQ8276I": "Display Connection details.",
+    "AMQ8458I": "IBM MQ connection stopped.",
     "AMQ8415I": "Ping IBM MQ queue manager command complete.",
     "AMQ8416E": "MQSC timed out waiting for a response from the command server.",
     "AMQ8450I": "Display queue status details.",

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from mqpy import CMQC
+from mqpy import CMQC, CMQCFC
 from mqpy.errors import MQMIError
 from mqpy.mqsc import clusters, definitions
 from mqpy.mqsc.display import date_time, format_attrs
@@ -199,8 +199,22 @@ def clear(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[str]:
     return [message("AMQ8022I")]
 
 
+def stop_conn(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[str]:
+    """STOP CONN(connection-identifier): the connection is broken (its application's next
+    call answers MQRC_CONNECTION_BROKEN); an identifier no connection has is
+    MQRCCF_CONNECTION_ID_ERROR."""
+    wanted = str(cmd.name).upper()
+    with proc.engine.lock:
+        found = [c for c in proc.engine.connections.values() if conn_id(c) == wanted]
+    if not found:
+        raise CommandFailed.in_hex(CMQCFC.MQRCCF_CONNECTION_ID_ERROR)
+    found[0].stop()
+    return [message("AMQ8458I")]
+
+
 #: (verb, object type) -> handler
 COMMANDS: dict[tuple[str, str], Handler] = {
     ("DISPLAY", "QUEUE"): display_queue, ("DISPLAY", "QSTATUS"): display_qstatus,
     ("DISPLAY", "CONN"): display_conn, ("CLEAR", "QLOCAL"): clear,
+    ("STOP", "CONN"): stop_conn,
 }

@@ -71,7 +71,8 @@ _ON_QMGR = {("DISPLAY", "QMGR"): "dsp", ("PING", "QMGR"): "dsp", ("DISPLAY", "CO
             ("ALTER", "QMGR"): "chg", ("REFRESH", "SECURITY"): "chg",
             ("SUSPEND", "QMGR"): "chg", ("RESUME", "QMGR"): "chg",
             ("REFRESH", "CLUSTER"): "chg", ("RESET", "CLUSTER"): "chg",
-            ("SET", "CHLAUTH"): "chg", ("SET", "AUTHREC"): "chg", ("DELETE", "AUTHREC"): "chg"}
+            ("SET", "CHLAUTH"): "chg", ("SET", "AUTHREC"): "chg", ("DELETE", "AUTHREC"): "chg",
+            ("STOP", "CONN"): "chg"}
 _STATUS = {"QSTATUS": "queue", "CHSTATUS": "channel", "LSSTATUS": "listener",
            "SVSTATUS": "service"}
 

@@ -134,17 +134,26 @@ def display_chlauth(eng, profile: str, params: Mapping[str, object] | None = Non
     params = params or {}
     match = str(params.get("MATCH", "GENERIC"))
     if match == "RUNCHECK":
-        if "*" in profile:
-            raise MQMIError(CMQC.MQCC_FAILED, CMQCFC.MQRCCF_CHLAUTH_RUNCHECK_ERROR)
-        d = check_channel(eng, profile, str(params.get("ADDRESS", "")),
-                          client_user=params.get("CLNTUSER"),  # type: ignore[arg-type]
-                          remote_qmgr=params.get("QMNAME"),  # type: ignore[arg-type]
-                          ssl_peer=params.get("SSLPEER"),  # type: ignore[arg-type]
-                          ssl_issuer=params.get("SSLCERTI"))  # type: ignore[arg-type]
-        return chlauth.runcheck_line(d)
+        return chlauth.runcheck_line(runcheck(eng, profile, params))
     found = chlauth.display(chlauth_records(eng), profile, type=str(params.get("TYPE", "ALL")),
                             match=match)
     return [r.attributes() for r in found]
+
+
+#: the values a run check matches with (MQSC keyword), none of which may be generic
+RUNCHECK_VALUES = ("ADDRESS", "CLNTUSER", "QMNAME", "SSLPEER", "SSLCERTI")
+
+
+def runcheck(eng, profile: str, params: Mapping[str, object]) -> chlauth.Decision:  # noqa: ANN001
+    """DISPLAY CHLAUTH MATCH(RUNCHECK): the decision an inbound channel ``profile`` from
+    ADDRESS, with CLNTUSER or QMNAME (and SSLPEER / SSLCERTI), would get. A generic value
+    is MQRCCF_CHLAUTH_RUNCHECK_ERROR."""
+    values = {k: str(params[k]) for k in RUNCHECK_VALUES if params.get(k) is not None}
+    if "*" in profile or any("*" in v for v in values.values()):
+        raise MQMIError(CMQC.MQCC_FAILED, CMQCFC.MQRCCF_CHLAUTH_RUNCHECK_ERROR)
+    return check_channel(eng, profile, values.get("ADDRESS", ""),
+                         client_user=values.get("CLNTUSER"), remote_qmgr=values.get("QMNAME"),
+                         ssl_peer=values.get("SSLPEER"), ssl_issuer=values.get("SSLCERTI"))
 
 
 #: How many times authority records have changed in this process (setmqaut, SET / DELETE
@@ -252,6 +261,18 @@ def effective_authority(eng, qmdir: str, user: str, objtype: str, name: str  # n
     otype = oam.objtype_of(objtype)
     return user_authority(authority_records(eng), UserFile(users_path(qmdir)), user, otype,
                           name)
+
+
+def entity_authority(eng, entity_type: str, entity: str, objtype: str, name: str  # noqa: ANN001
+                     ) -> frozenset[str]:
+    """Inquire Entity Authority (dspmqaut): what principal or group ``entity`` may do with
+    object ``name`` of OAM type ``objtype``, its groups' authorities included; an entity
+    the user file does not know is MQRC_UNKNOWN_ENTITY."""
+    principal = entity if entity_type == "principal" else None
+    _known_entity(eng, principal, None if principal else entity)
+    if principal:
+        return effective_authority(eng, eng.qmdir, entity, objtype, name)
+    return group_authority(eng, objtype, name, entity)
 
 
 def user_authority(records: Iterable[oam.AuthRecord], users: UserFile, user: str,

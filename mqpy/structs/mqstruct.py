@@ -476,6 +476,20 @@ class MQStruct(Structure):
     def __str__(self) -> str:
         return repr(self)
 
+    def to_string(self, encoding: str = "utf8") -> Any:
+        """ibmmq's ``MQOpts.to_string``: each character field becomes a str without its
+        padding (binary ones such as MsgId stay bytes; one that does not decode too).
+        It changes this structure, which is returned: pack a copy made before."""
+        d = self.__dict__
+        for f in self._layout_.fields:
+            value = d[f.name]
+            if f.kind == "text" and isinstance(value, bytes):
+                try:
+                    d[f.name] = value.decode(encoding).strip(" \x00")
+                except UnicodeDecodeError:
+                    pass
+        return self
+
     def describe(self) -> str:
         """Multi-line dump with symbolic names where IBM has them (for amqsbcg-like output)."""
         lines = [f"{self._layout_.mq_name}:"]

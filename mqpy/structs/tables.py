@@ -37,7 +37,8 @@ from mqpy.structs.mqstruct import MQStruct
 
 __all__ = ["CD", "CFH", "DH", "DLH", "GMO", "MD", "OD", "OR", "PMO", "PMR", "PMR_FIELDS", "RR",
            "SCO", "STS", "TM", "TMC2", "XQH", "pack_put_msg_records", "put_msg_record_length",
-           "unpack_put_msg_records"]
+           "unpack_put_msg_records",
+           "BNO", "CIH", "CNO", "CSP", "DMHO", "DMPO", "IIH", "MDE"]
 
 
 class MD(MQStruct):
@@ -215,6 +216,15 @@ class XQH(MQStruct):
         reason=CMQC.MQRC_XQH_ERROR,
         struc_id=CMQC.MQXQH_STRUC_ID,
     )
+
+    def get_header(self, buf: bytes) -> XQH:
+        """ibmmq's: the MQXQH at the start of a transmission-queue message ``buf``."""
+        return self.unpack(buf[:self.length()])
+
+    @staticmethod
+    def get_embedded_md(buf: bytes) -> MD:
+        """ibmmq's: the MQMD v1 the MQXQH at the start of ``buf`` carries, as an MD."""
+        return XQH.from_bytes(buf[:XQH.length()]).MsgDesc
 
 
 class DLH(MQStruct):
@@ -529,6 +539,10 @@ class CD(MQStruct):
             self.SSLPeerName = peer
 
     def __setattr__(self, name: str, value: Any) -> None:
+        if name == "SSLPeerNamePtr" and isinstance(value, (str, bytes)):
+            # ibmmq's programs set the peer name through its pointer's name
+            self.__dict__[name] = value
+            name = "SSLPeerName"
         if name == "SSLPeerName":
             raw = value.encode("utf-8") if isinstance(value, str) else bytes(value)
             self.__dict__["SSLPeerName"] = raw
@@ -559,10 +573,28 @@ class SCO(MQStruct):
             long("CertificateValPolicy", 0),
             since(5),
             text("CertificateLabel", 64),
+            since(6),
+            pointer("KeyRepoPassword"),  # ibmmq's name of KeyRepoPasswordPtr
+            long("KeyRepoPasswordOffset", 0),
+            long("KeyRepoPasswordLength", 0),
+            since(7),
+            long("HTTPSCertValidation", 0),
+            long("HTTPSCertRevocation", 0),
+            pointer("HTTPSKeyStore"),  # ibmmq's name of HTTPSKeyStorePtr
+            long("HTTPSKeyStoreOffset", 0),
+            long("HTTPSKeyStoreLength", 0),
         ],
         reason=CMQC.MQRC_SCO_ERROR,
         struc_id=CMQC.MQSCO_STRUC_ID,
     )
+
+    #: pointer fields that may hold the string they point to (ibmmq's programs set them)
+    _pointed_ = {"KeyRepoPassword": "KeyRepoPasswordLength",
+                 "HTTPSKeyStore": "HTTPSKeyStoreLength"}
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if not _set_pointed(self, name, value):
+            super().__setattr__(name, value)
 
 
 class STS(MQStruct):
@@ -622,4 +654,263 @@ class CFH(MQStruct):
         ],
         reason=CMQC.MQRC_CFH_ERROR,
         highest_version=CMQCFC.MQCFH_CURRENT_VERSION,
+    )
+
+
+# --------------------------------------------------------------------------- ibmmq 2.x's
+# connection, header and message-handle structures (IBM's field names; a pointer C reaches
+# a string through may hold that string here, as ibmmq lets programs set it)
+
+
+def _set_pointed(struc: Any, name: str, value: Any) -> bool:
+    """Set a pointer field of ``struc._pointed_`` to the string it points to (str or
+    bytes, kept as given, packed as 0) and its length field; False for any other field or
+    value (the caller sets it as usual)."""
+    length = struc._pointed_.get(name)
+    if length is None or not isinstance(value, (str, bytes)):
+        return False
+    struc.__dict__[name] = value
+    MQStruct.__setattr__(struc, length,
+                         len(value.encode("utf-8") if isinstance(value, str) else value))
+    return True
+
+
+class _PointedStrings(MQStruct):
+    """A structure whose pointer fields named in ``_pointed_`` may hold the string they
+    point to (:func:`_set_pointed`)."""
+
+    #: pointer field -> the field holding the string's length
+    _pointed_: dict[str, str] = {}
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if not _set_pointed(self, name, value):
+            super().__setattr__(name, value)
+
+
+class CNO(_PointedStrings):
+    """MQCNO, the connect options of MQCONNX: v1 12 .. v8 272 bytes. ``CCDTUrl`` may hold
+    the CCDT's URL (ibmmq's name of CCDTUrlPtr)."""
+
+    _pointed_ = {"CCDTUrl": "CCDTUrlLength"}
+    _layout_ = Layout(
+        "MQCNO",
+        [
+            text("StrucId", 4, CMQC.MQCNO_STRUC_ID),
+            long("Version", CMQC.MQCNO_VERSION_5),  # ibmmq's default
+            long("Options", CMQC.MQCNO_NONE),
+            since(2),
+            long("ClientConnOffset", 0),
+            pointer("ClientConnPtr"),
+            since(3),
+            binary("ConnTag", 128),
+            since(4),
+            pointer("SSLConfigPtr"),
+            long("SSLConfigOffset", 0),
+            since(5),
+            binary("ConnectionId", 24),
+            long("SecurityParmsOffset", 0),
+            pointer("SecurityParmsPtr"),
+            since(6),
+            pointer("CCDTUrl"),
+            long("CCDTUrlOffset", 0),
+            long("CCDTUrlLength", 0),
+            binary("Reserved", 8),
+            since(7),
+            text("ApplName", 28),
+            binary("Reserved2", 4),
+            since(8),
+            pointer("BalanceParmsPtr"),
+            long("BalanceParmsOffset", 0),
+            binary("Reserved3", 4),
+        ],
+        reason=CMQC.MQRC_CNO_ERROR,
+        struc_id=CMQC.MQCNO_STRUC_ID,
+    )
+
+
+class CSP(_PointedStrings):
+    """MQCSP, the security parameters of MQCONNX: v1 56, v2 80, v3 104 bytes.
+    ``CSPUserId``, ``CSPPassword``, ``InitialKey`` and ``Token`` hold the strings (ibmmq's
+    names of the pointers)."""
+
+    _pointed_ = {"CSPUserId": "CSPUserIdLength", "CSPPassword": "CSPPasswordLength",
+                 "InitialKey": "InitialKeyLength", "Token": "TokenLength"}
+    _layout_ = Layout(
+        "MQCSP",
+        [
+            text("StrucId", 4, CMQC.MQCSP_STRUC_ID),
+            long("Version", CMQC.MQCSP_VERSION_1),
+            long("AuthenticationType", CMQC.MQCSP_AUTH_NONE),
+            binary("Reserved1", 4),
+            pointer("CSPUserId"),
+            long("CSPUserIdOffset", 0),
+            long("CSPUserIdLength", 0),
+            binary("Reserved2", 8),
+            pointer("CSPPassword"),
+            long("CSPPasswordOffset", 0),
+            long("CSPPasswordLength", 0),
+            since(2),
+            binary("Reserved3", 8),
+            pointer("InitialKey"),
+            long("InitialKeyOffset", 0),
+            long("InitialKeyLength", 0),
+            since(3),
+            binary("Reserved4", 8),
+            pointer("Token"),
+            long("TokenOffset", 0),
+            long("TokenLength", 0),
+        ],
+        reason=CMQC.MQRC_CSP_ERROR,
+        struc_id=CMQC.MQCSP_STRUC_ID,
+    )
+
+
+class BNO(MQStruct):
+    """MQBNO, the balancing options of a uniform cluster's application: 20 bytes."""
+
+    _layout_ = Layout(
+        "MQBNO",
+        [
+            text("StrucId", 4, CMQC.MQBNO_STRUC_ID),
+            long("Version", CMQC.MQBNO_VERSION_1),
+            long("ApplType", CMQC.MQBNO_BALTYPE_SIMPLE),
+            long("Timeout", CMQC.MQBNO_TIMEOUT_AS_DEFAULT),
+            long("Options", CMQC.MQBNO_OPTIONS_NONE),
+        ],
+        reason=CMQC.MQRC_BNO_ERROR,
+        struc_id=CMQC.MQBNO_STRUC_ID,
+    )
+
+
+class MDE(MQStruct):
+    """MQMDE, the message descriptor extension (an MQMD v1's v2 fields): 72 bytes."""
+
+    _layout_ = Layout(
+        "MQMDE",
+        [
+            text("StrucId", 4, CMQC.MQMDE_STRUC_ID),
+            long("Version", CMQC.MQMDE_VERSION_2),
+            long("StrucLength", CMQC.MQMDE_LENGTH_2),
+            long("Encoding", CMQC.MQENC_NATIVE),
+            long("CodedCharSetId", CMQC.MQCCSI_UNDEFINED),
+            text("Format", 8, CMQC.MQFMT_NONE),
+            long("Flags", CMQC.MQMDEF_NONE),
+            binary("GroupId", 24),
+            long("MsgSeqNumber", 1),
+            long("Offset", 0),
+            long("MsgFlags", CMQC.MQMF_NONE),
+            long("OriginalLength", CMQC.MQOL_UNDEFINED),
+        ],
+        reason=CMQC.MQRC_MDE_ERROR,
+        struc_id=CMQC.MQMDE_STRUC_ID,
+        highest_version=CMQC.MQMDE_VERSION_2,
+    )
+
+
+class IIH(MQStruct):
+    """MQIIH, the IMS information header: 84 bytes."""
+
+    _layout_ = Layout(
+        "MQIIH",
+        [
+            text("StrucId", 4, CMQC.MQIIH_STRUC_ID),
+            long("Version", CMQC.MQIIH_VERSION_1),
+            long("StrucLength", CMQC.MQIIH_LENGTH_1),
+            long("Encoding", 0),
+            long("CodedCharSetId", 0),
+            text("Format", 8, CMQC.MQFMT_NONE),
+            long("Flags", CMQC.MQIIH_NONE),
+            text("LTermOverride", 8),
+            text("MFSMapName", 8),
+            text("ReplyToFormat", 8, CMQC.MQFMT_NONE),
+            text("Authenticator", 8, CMQC.MQIAUT_NONE),
+            binary("TranInstanceId", 16, CMQC.MQITII_NONE),
+            char("TranState", CMQC.MQITS_NOT_IN_CONVERSATION),
+            char("CommitMode", CMQC.MQICM_COMMIT_THEN_SEND),
+            char("SecurityScope", CMQC.MQISS_CHECK),
+            char("Reserved"),
+        ],
+        reason=CMQC.MQRC_IIH_ERROR,
+        struc_id=CMQC.MQIIH_STRUC_ID,
+    )
+
+
+class CIH(MQStruct):
+    """MQCIH, the CICS information header: v1 164, v2 180 bytes."""
+
+    _layout_ = Layout(
+        "MQCIH",
+        [
+            text("StrucId", 4, CMQC.MQCIH_STRUC_ID),
+            long("Version", CMQC.MQCIH_VERSION_2),
+            long("StrucLength", CMQC.MQCIH_LENGTH_2),
+            long("Encoding", 0),
+            long("CodedCharSetId", 0),
+            text("Format", 8, CMQC.MQFMT_NONE),
+            long("Flags", CMQC.MQCIH_NONE),
+            long("ReturnCode", CMQC.MQCRC_OK),
+            long("CompCode", CMQC.MQCC_OK),
+            long("Reason", CMQC.MQRC_NONE),
+            long("UOWControl", CMQC.MQCUOWC_ONLY),
+            long("GetWaitInterval", CMQC.MQCGWI_DEFAULT),
+            long("LinkType", CMQC.MQCLT_PROGRAM),
+            long("OutputDataLength", CMQC.MQCODL_AS_INPUT),
+            long("FacilityKeepTime", 0),
+            long("ADSDescriptor", CMQC.MQCADSD_NONE),
+            long("ConversationalTask", CMQC.MQCCT_NO),
+            long("TaskEndStatus", CMQC.MQCTES_NOSYNC),
+            binary("Facility", 8, CMQC.MQCFAC_NONE),
+            text("Function", 4, CMQC.MQCFUNC_NONE),
+            text("AbendCode", 4),
+            text("Authenticator", 8),
+            text("Reserved1", 8),
+            text("ReplyToFormat", 8, CMQC.MQFMT_NONE),
+            text("RemoteSysId", 4),
+            text("RemoteTransId", 4),
+            text("TransactionId", 4),
+            text("FacilityLike", 4),
+            text("AttentionId", 4),
+            text("StartCode", 4, CMQC.MQCSC_NONE),
+            text("CancelCode", 4),
+            text("NextTransactionId", 4),
+            text("Reserved2", 8),
+            text("Reserved3", 8),
+            since(2),
+            long("CursorPosition", 0),
+            long("ErrorOffset", 0),
+            long("InputItem", 0),
+            long("Reserved4", 0),
+        ],
+        reason=CMQC.MQRC_CIH_ERROR,
+        struc_id=CMQC.MQCIH_STRUC_ID,
+    )
+
+
+class DMHO(MQStruct):
+    """MQDMHO, the options of MQDLTMH (delete a message handle): 12 bytes."""
+
+    _layout_ = Layout(
+        "MQDMHO",
+        [
+            text("StrucId", 4, CMQC.MQDMHO_STRUC_ID),
+            long("Version", CMQC.MQDMHO_VERSION_1),
+            long("Options", CMQC.MQDMHO_NONE),
+        ],
+        reason=CMQC.MQRC_DMHO_ERROR,
+        struc_id=CMQC.MQDMHO_STRUC_ID,
+    )
+
+
+class DMPO(MQStruct):
+    """MQDMPO, the options of MQDLTMP (delete a message property): 12 bytes."""
+
+    _layout_ = Layout(
+        "MQDMPO",
+        [
+            text("StrucId", 4, CMQC.MQDMPO_STRUC_ID),
+            long("Version", CMQC.MQDMPO_VERSION_1),
+            long("Options", CMQC.MQDMPO_DEL_FIRST),
+        ],
+        reason=CMQC.MQRC_DMPO_ERROR,
+        struc_id=CMQC.MQDMPO_STRUC_ID,
     )

@@ -28,7 +28,7 @@ LENGTHS = [
     (TM, "MQTM", CMQC, [1]),
     (TMC2, "MQTMC2", CMQC, [1, 2]),
     (CD, "MQCD", CMQXC, list(range(1, 13))),
-    (SCO, "MQSCO", CMQC, [1, 2, 3, 4, 5]),
+    (SCO, "MQSCO", CMQC, [1, 2, 3, 4, 5, 6, 7]),
 ]
 
 
