@@ -99,7 +99,8 @@ def test_the_examples_start_with_import_ibmmq():
     """Given examples/ibmmq, then it holds the four programs, each an ``import ibmmq``
     program (no mqpy in it)."""
     programs = sorted(p for p in os.listdir(EXAMPLES) if p.endswith(".py"))
-    assert programs == ["begin_commit.py", "browse.py", "pcf_inquiry.py", "put_get.py"]
+    assert programs == ["async_put_stat.py", "begin_commit.py", "browse.py", "pcf_inquiry.py",
+                        "put_get.py"]
     for program in programs:
         with open(os.path.join(EXAMPLES, program)) as f:
             text = f.read()
@@ -143,3 +144,14 @@ def test_begin_commit(installation, mode):
                   "the unit")
     assert run_example(installation, "begin_commit.py", mode) == [
         begin, "After backout: MQRC_NO_MSG_AVAILABLE", "After commit: second, committed"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_async_put_stat(installation, mode):
+    """Given async_put_stat.py, then its three asynchronous puts return with a MsgId each,
+    MQSTAT counts three successes and no error, and the messages are there to get."""
+    assert run_example(installation, "async_put_stat.py", mode) == [
+        *[f"Put {n} returned, MsgId made before the queue manager answered: True"
+          for n in (1, 2, 3)],
+        "MQSTAT: succeeded 3 warnings 0 failed 0 reason MQRC_NONE",
+        "Got: asynchronous 1, asynchronous 2, asynchronous 3"]
