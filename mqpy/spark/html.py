@@ -249,6 +249,20 @@ def _errors_chart(rows: Sequence[dict[str, Any]], bucket: str) -> str:
     return line_chart(f"AMQ messages per {bucket}, by severity", series, y_label="messages")
 
 
+def _channel_charts(rows: Sequence[dict[str, Any]], bucket: str) -> list[str]:
+    """Each channel's throughput and batch fill over time, and its put retries."""
+    def name(r: dict[str, Any]) -> str:
+        return f"{r['queue_manager']} {r['channel']}"
+
+    return [line_chart(f"Channel messages per second, per {bucket}",
+                       _by(rows, name, "msgs_per_s"), y_label="msgs/s"),
+            line_chart(f"Batch fill (achieved batch size, % of BATCHSZ), per {bucket}",
+                       _by(rows, name, "batch_fill_pct"), hlines=[("BATCHSZ", 100.0)],
+                       y_label="%"),
+            line_chart(f"Message retries (MRRTY) per {bucket}", _by(rows, name, "put_retries"),
+                       y_label="retries")]
+
+
 def render(tables: dict[str, list[dict[str, Any]]], series: dict[str, Any], cap: Any) -> str:
     bucket = bucket_label(tables["bucket_seconds"][0]["seconds"])
     app = [q for q in tables["queues"] if q["kind"] == "application"]
@@ -267,6 +281,7 @@ def render(tables: dict[str, list[dict[str, Any]]], series: dict[str, Any], cap:
         table("queues", app, ident="queues-application", columns=QUEUE_VIEW),
         _section("depth", *map(_depth, series["depth"])),
         table("queues", other, ident="queues-system", columns=QUEUE_VIEW),
+        _section("channel-charts", *_channel_charts(series["channel_rates"], bucket)),
         table("channels", tables["channels"]),
         _section("calls", bar_chart("MQI calls (all queue managers)",
                                     sorted(totals.items(), key=lambda kv: -kv[1]))),
@@ -275,6 +290,10 @@ def render(tables: dict[str, list[dict[str, Any]]], series: dict[str, Any], cap:
             f"Log forces (fsyncs) per second, per {bucket}",
             _by(series["log_rates"], lambda r: f"{r['queue_manager']} fsyncs/s", "fsyncs_per_s"),
             hlines=fsync, y_label="fsyncs/s")),
+        _section("checkpoint-chart", line_chart(
+            f"Checkpoints per {bucket}",
+            _by(series["log_rates"], lambda r: f"{r['queue_manager']} checkpoints",
+                "checkpoints"), y_label="checkpoints")),
         table("log", tables["log"]),
         _section("errors-chart", _errors_chart(tables["errors_over_time"], bucket)),
         table("errors_top", tables["errors_top"]),

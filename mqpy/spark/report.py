@@ -351,11 +351,29 @@ def headroom_report(ms: DataFrame, cap: Capacity) -> DataFrame:
 
 
 def log_rates(ss: DataFrame, bucket: int = 3600) -> DataFrame:
+    """Per queue manager and time bucket: log bytes and forces per second, checkpoints taken
+    and their average length."""
     return (ss.withColumn("t", F.floor(F.col("start_ts") / bucket) * bucket)
             .groupBy("queue_manager", "t")
             .agg((F.sum("log_bytes") / F.sum(_dur())).alias("log_bytes_per_s"),
-                 (F.sum("log_forces") / F.sum(_dur())).alias("fsyncs_per_s"))
+                 (F.sum("log_forces") / F.sum(_dur())).alias("fsyncs_per_s"),
+                 F.sum(_n("checkpoints")).alias("checkpoints"),
+                 (_div(F.sum("checkpoint_us"), F.sum("checkpoints")) / 1000)
+                 .alias("avg_checkpoint_ms"))
             .orderBy("queue_manager", "t"))
+
+
+def channel_rates(cs: DataFrame, bucket: int = 3600) -> DataFrame:
+    """Per channel and time bucket: messages per second, batch fill (achieved batch size as a
+    share of BATCHSZ) and MRRTY put retries."""
+    batches = _n("full_batches", "incomplete_batches")
+    return (cs.withColumn("t", F.floor(F.col("start_ts") / bucket) * bucket)
+            .groupBy("queue_manager", "channel", "t")
+            .agg((F.sum(_n("msgs")) / F.sum(_dur())).alias("msgs_per_s"),
+                 (_div(F.sum(_n("msgs")), F.sum(batches)) / F.max("batchsz") * 100)
+                 .alias("batch_fill_pct"),
+                 F.sum(_n("put_retries")).alias("put_retries"))
+            .orderBy("queue_manager", "channel", "t"))
 
 
 # ----------------------------------------------------------------------------- the whole report
@@ -428,6 +446,7 @@ def run_report(spark: SparkSession, input_dir: str, out_dir: str, cap: Capacity,
     series: dict[str, Any] = {
         "rates": rows(rates(ms, bucket).orderBy("queue_manager", "t")),
         "log_rates": rows(log_rates(ss, bucket)),
+        "channel_rates": rows(channel_rates(cs, bucket)),
         "depth": _depth_charts(qs, tables["queues"]),
     }
     progress(f"writing {os.path.join(out_dir, 'report.html')}")

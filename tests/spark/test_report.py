@@ -10,10 +10,12 @@ import pytest
 from mqpy.spark.capacity import Capacity
 from mqpy.spark.report import (
     call_mix,
+    channel_rates,
     channel_report,
     error_report,
     headroom_report,
     load,
+    log_rates,
     log_report,
     queue_report,
     run_report,
@@ -106,6 +108,22 @@ def test_channel_batching(spark, data):
     assert ch["net_time_avg_us"] == pytest.approx((100 * 2 + 400 * 4) / 6)
 
 
+def test_channel_and_checkpoint_series_for_the_charts(spark, data):
+    """Given a channel's two half-hours (100 messages in 2 batches, then 300 in 4 with 2
+    retries; BATCHSZ 100) and a checkpoint in each (50 and 100 ms), when the charts' series are
+    built with half-hour buckets, then the channel draws 100/1800 then 300/1800 msgs/s, batch
+    fill 50 % then 75 %, retries 0 then 2, and the log one checkpoint a bucket of 50 then
+    100 ms."""
+    ch = [r.asDict() for r in channel_rates(load(spark, data, "ChannelStatistics"),
+                                            1800).collect()]
+    assert [r["msgs_per_s"] for r in ch] == pytest.approx([100 / 1800, 300 / 1800])
+    assert [r["batch_fill_pct"] for r in ch] == pytest.approx([50.0, 75.0])
+    assert [r["put_retries"] for r in ch] == [0, 2]
+    lg = [r.asDict() for r in log_rates(load(spark, data, "StorageStatistics"), 1800).collect()]
+    assert [r["checkpoints"] for r in lg] == [1, 1]
+    assert [r["avg_checkpoint_ms"] for r in lg] == pytest.approx([50.0, 100.0])
+
+
 def test_mqi_call_mix(spark, data):
     """Given three MQI intervals, then the call mix counts and shares are the sums."""
     rows = [r.asDict() for r in call_mix(load(spark, data, "MQIStatistics")).collect()]
@@ -186,6 +204,9 @@ def test_html_report_from_generated_data(spark, tmp_path):
         assert f'data-table="{name}"' in page
         assert os.path.exists(os.path.join(out, f"{name}.csv"))
     assert "APP.Q1" in page and "QM2.TO.QM1" in page
+    for chart in ("Channel messages per second", "Batch fill", "Message retries (MRRTY)",
+                  "Checkpoints per"):
+        assert f'aria-label="{chart}' in page, chart
     assert "<script" not in page and "https://" not in page and "<link" not in page
     assert len(tables["queues"]) == 6
     with open(os.path.join(out, "queues.csv")) as f:
