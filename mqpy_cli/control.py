@@ -37,6 +37,7 @@ from mqpy.engine.objects import SYSTEM_OBJECTS
 from mqpy.programs import program
 from mqpy.qmstatus import describe_status, read_status, write_status
 from mqpy.version import CMDLEVEL, VRMF
+from mqpy_cli.progress import ProgressLine
 from mqpy_cli.usage import MSG_BAD_ARGUMENT, RC_INVALID_ARGS, IBMCommand
 
 # --------------------------------------------------------------------------- IBM's texts
@@ -75,6 +76,10 @@ RC_UNEXPECTED = 71
 RC_NAME_ERROR = 72
 RC_LOG_LOCATION = 100  # crtmqm: log location invalid
 
+#: the ready pipe's progress lines (mqpy.daemon.PROGRESS), and the id of the one that is
+#: rewritten in place on a terminal (the records a log replay has read so far)
+PROGRESS = "PROGRESS "
+REPLAY_RECORDS = "AMQ7229I"
 START_TIMEOUT = 120.0  # seconds strmqm waits for the daemon (a long log replay)
 PREEMPT_GRACE = 2.0  # endmqm -p: seconds between SIGTERM and SIGKILL
 
@@ -319,7 +324,10 @@ def strmqm(quiet: bool, data_path: str | None, qmgr: str | None) -> None:
     qmgr = _named_or_default(qmgr, data_path)
     _ended_qmdir(qmgr, data_path)  # exits with IBM's code when missing or running
     click.echo(MSG_STARTING.format(qmgr=qmgr))
-    rc, lines = start_daemon(qmgr, data_path)
+    shown = ProgressLine(sys.stdout)
+    rc, lines = start_daemon(qmgr, data_path, progress=lambda msgid, text: (
+        shown.update(text) if msgid == REPLAY_RECORDS else shown.line(text)))
+    shown.finish()
     for line in lines:
         _err(line)
     if rc != RC_OK:
@@ -343,9 +351,11 @@ def _daemon_output(qmgr: str, root: str) -> typing.BinaryIO | int:
         return subprocess.DEVNULL
 
 
-def start_daemon(qmgr: str, data_path: str | None,
-                 timeout: float = START_TIMEOUT) -> tuple[int, list[str]]:
-    """Spawn the daemon detached; return (0, []) once it serves, else its rc and messages."""
+def start_daemon(qmgr: str, data_path: str | None, timeout: float = START_TIMEOUT,
+                 progress: typing.Callable[[str, str], None] | None = None
+                 ) -> tuple[int, list[str]]:
+    """Spawn the daemon detached; return (0, []) once it serves, else its rc and messages.
+    Its progress lines (a long log replay's) go to ``progress(msgid, text)`` as they come."""
     root = config.data_root(data_path)
     read_fd, write_fd = os.pipe()
     out = _daemon_output(qmgr, root)
@@ -376,6 +386,11 @@ def start_daemon(qmgr: str, data_path: str | None,
                 line = raw.decode("utf-8", "replace")
                 if line == "READY":
                     return RC_OK, lines
+                if line.startswith(PROGRESS):
+                    if progress is not None:
+                        msgid, _, text = line[len(PROGRESS):].partition(" ")
+                        progress(msgid, text)
+                    continue
                 lines.append(line)
     rc = child.wait()
     if rc < 0:  # killed by a signal: IBM's "unexpected error", the signal in the message
