@@ -40,7 +40,7 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import IO, TYPE_CHECKING, Any
 
 import trio
@@ -58,7 +58,9 @@ from mqpy import (
     services,
 )
 from mqpy.bindings_listener import BindingsServer
+from mqpy.engine import recoverylog
 from mqpy.engine.log import LogCorrupt
+from mqpy.engine.logreplay import ReplayProgress, progress_after
 from mqpy.engine.pageset import PagesetError
 from mqpy.errors import MQMIError
 from mqpy.mqi import attach
@@ -88,6 +90,9 @@ EXIT_UNEXPECTED = errorlog.EXIT_UNEXPECTED  # 71
 EXIT_CONFIG = 39  #: strmqm's "invalid parameter": a qm.ini value it cannot start with
 
 READY = "READY"
+#: the prefix of a progress line on the ready pipe, before the message's id and text (shown
+#: at once by the starter)
+PROGRESS = "PROGRESS "
 PROGRAM = "mqpy.daemon"
 
 #: Console lines IBM's control commands print (no message id on the running case).
@@ -125,6 +130,18 @@ class _Console:
                 self.stream.close()
             except OSError:
                 pass
+
+
+def _replay_progress(name: str, log: errorlog.ErrorLog, console: _Console) -> ReplayProgress:
+    """A long log replay's progress (AMQ7229I, AMQ7230I): in the error log, and on the
+    starter's console as PROGRESS lines (strmqm shows them while it waits)."""
+
+    def say(message: amqmsgs.AMQMessage, inserts: Mapping[str, object]) -> None:
+        log.write(message, inserts=inserts)
+        text = message.render({**inserts, "qmgr": name}).text
+        console.say(f"{PROGRESS}{message.msgid} {text}")
+
+    return ReplayProgress(say, after=progress_after(os.environ))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -178,7 +195,8 @@ def _run(name: str, root: str | None, qmdir: str, log: errorlog.ErrorLog,
         return EXIT_UNEXPECTED
     write_status(qmdir, "Starting")
     try:
-        eng = inprocess.start(name, root)
+        with recoverylog.watching_replay(_replay_progress(name, log, console)):
+            eng = inprocess.start(name, root)
     except MQMIError as e:
         write_status(qmdir, previous or "Ended immediately")
         if e.reason == CMQC.MQRC_Q_MGR_NOT_AVAILABLE:  # qm.lock taken since we looked

@@ -96,7 +96,11 @@ class CallingChannels:
                         status.move(ChannelEvent.RETRY)
                         if status.history.count(ChannelState.RETRYING) == 1:
                             await self._remember(name, "RETRYING")
-                        self.log("AMQ9209W", f"Channel '{name}' is retrying in {wait} s.")
+                        # IBM logs a channel that ends in error and enters retry as an
+                        # abnormal end (AMQ9999E); the retry wait is mqpy's addition
+                        self.log("AMQ9999E", f"Channel '{name}' to host "
+                                 f"'{status.conname or D.str_attr(definition, 'CONNAME')}' "
+                                 f"ended abnormally. It retries in {wait} s.")
                         started = await self._retry_wait(name, retry, wait)
                         if status.stop_requested:
                             # STOP CHANNEL while retrying: no further attempt (IBM)

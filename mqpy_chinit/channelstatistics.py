@@ -14,40 +14,69 @@ from mqpy.stats.records import ChannelStatsTracker
 from mqpy_chinit.mca import mqi
 from mqpy_chinit.supervision import QMGR_GONE
 
+#: How often (seconds) the task looks again at STATINT, so that a changed interval applies to
+#: the interval in progress.
+INTERVAL_POLL = 1.0
+
 
 class ChannelStatistics:
     """The statistics task of a channel initiator."""
 
     async def _channel_statistics(self) -> None:
-        """MQCMD_STATISTICS_CHANNEL messages every STATINT while STATCHL is not OFF."""
+        """MQCMD_STATISTICS_CHANNEL messages every STATINT while STATCHL is not OFF. STATINT
+        is read again every :data:`INTERVAL_POLL` seconds and applies to the interval in
+        progress; RESET QMGR TYPE(STATISTICS) (:meth:`reset_channel_statistics`) ends it now
+        and a new one begins."""
         if not hasattr(self.admin, "qmgr_attribute"):
             return
         tracker = ChannelStatsTracker()
         tracker.messages(self.qmgr_name, list(self.statuses.values()))  # the baseline
+        self._statistics_reset = trio.Event()
+        began = trio.current_time()
         while True:
-            try:
-                interval = float(await trio.to_thread.run_sync(
-                    self.admin.qmgr_attribute, "STATINT") or 1800)
-            except (TypeError, ValueError):
-                interval = 1800.0
-            await trio.sleep(max(1.0, interval))
-            statchl = str(await trio.to_thread.run_sync(self.admin.qmgr_attribute, "STATCHL"))
-            wanted = []
-            for st in list(self.statuses.values()):
-                d = await trio.to_thread.run_sync(self.admin.channel, st.channel) or {}
-                own = str(d.get("STATCHL", "QMGR") or "QMGR")
-                level = statchl if own == "QMGR" else own  # the channel's own STATCHL wins
-                if level not in ("OFF", "None", ""):
-                    wanted.append(st)
-            msgs = tracker.messages(self.qmgr_name, wanted)
-            if not msgs:
+            ends = began + await self._statint()
+            with trio.move_on_after(max(0.0, min(ends - trio.current_time(), INTERVAL_POLL))):
+                await self._statistics_reset.wait()
+            if self._statistics_reset.is_set():
+                self._statistics_reset = trio.Event()
+            elif trio.current_time() < ends:
                 continue
-            try:
-                qm = await mqi(self.connect_qm)
-                for msg in msgs:
-                    await mqi(put_pcf, qm, STATISTICS_QUEUE, msg)
-                await mqi(qm.disconnect)
-            except mqpy.MQMIError as e:
-                if e.reason in QMGR_GONE:
-                    raise
-                self.log("AMQ9999E", f"Channel statistics not written: reason {e.reason}.")
+            began = trio.current_time()
+            await self._write_channel_statistics(tracker)
+
+    def reset_channel_statistics(self) -> None:
+        """RESET QMGR TYPE(STATISTICS): the channels' interval in progress ends now."""
+        reset = getattr(self, "_statistics_reset", None)
+        if reset is not None:
+            reset.set()
+
+    async def _statint(self) -> float:
+        try:
+            interval = float(await trio.to_thread.run_sync(
+                self.admin.qmgr_attribute, "STATINT") or 1800)
+        except (TypeError, ValueError):
+            interval = 1800.0
+        return max(1.0, interval)
+
+    async def _write_channel_statistics(self, tracker: ChannelStatsTracker) -> None:
+        """One interval's messages, for the channels whose STATCHL is not OFF."""
+        statchl = str(await trio.to_thread.run_sync(self.admin.qmgr_attribute, "STATCHL"))
+        wanted = []
+        for st in list(self.statuses.values()):
+            d = await trio.to_thread.run_sync(self.admin.channel, st.channel) or {}
+            own = str(d.get("STATCHL", "QMGR") or "QMGR")
+            level = statchl if own == "QMGR" else own  # the channel's own STATCHL wins
+            if level not in ("OFF", "None", ""):
+                wanted.append(st)
+        msgs = tracker.messages(self.qmgr_name, wanted)
+        if not msgs:
+            return
+        try:
+            qm = await mqi(self.connect_qm)
+            for msg in msgs:
+                await mqi(put_pcf, qm, STATISTICS_QUEUE, msg)
+            await mqi(qm.disconnect)
+        except mqpy.MQMIError as e:
+            if e.reason in QMGR_GONE:
+                raise
+            self.log("AMQ9999E", f"Channel statistics not written: reason {e.reason}.")

@@ -65,7 +65,10 @@ class Conversation:
     def __init__(self, stream: trio.abc.Stream, status: ChannelStatus,
                  max_transmission_size: int = MAX_TRANSMISSION_SIZE) -> None:
         self.stream = stream
-        self.status = status
+        # what this conversation sent and received: bytes, transmissions (TSH segments)
+        self._out = [0, 0]
+        self._in = [0, 0]
+        self._status = status
         #: until ``agreed``: the partner's INITIAL_DATA, one small segment, is all it may send
         self.reader = SegmentReader.before_negotiation()
         #: before the channel is admitted: the most bytes its unfinished flows may hold
@@ -84,6 +87,39 @@ class Conversation:
         #: what ``arrived`` found on the socket (bytes, b"" for its end, or the error), or
         #: the protocol error ``received_more`` found in what it read, for the next receive
         self._early: bytes | OSError | ProtocolError | None = None
+
+    @property
+    def status(self) -> ChannelStatus:
+        """The status of the channel this conversation carries (its counters)."""
+        return self._status
+
+    @status.setter
+    def status(self, status: ChannelStatus) -> None:
+        """The channel is known now (a receiver once its INITIAL_DATA names it): its status
+        takes over the counts of what crossed before (BYTSSENT ... BUFSRCVD count every
+        byte and transmission of the channel instance, its start included)."""
+        if status is not self._status:
+            status.net_bytes_sent += self._out[0]
+            status.buffers_sent += self._out[1]
+            status.net_bytes_received += self._in[0]
+            status.buffers_received += self._in[1]
+            self._status = status
+
+    def _sent(self, nbytes: int, buffers: int) -> None:
+        """``nbytes`` in ``buffers`` transmissions went to the partner."""
+        out, status = self._out, self._status
+        out[0] += nbytes
+        out[1] += buffers
+        status.net_bytes_sent += nbytes
+        status.buffers_sent += buffers
+
+    def _received(self, nbytes: int, buffers: int) -> None:
+        """``nbytes`` came from the partner, completing ``buffers`` transmissions."""
+        into, status = self._in, self._status
+        into[0] += nbytes
+        into[1] += buffers
+        status.net_bytes_received += nbytes
+        status.buffers_received += buffers
 
     @classmethod
     def inbound(cls, stream: trio.abc.Stream, status: ChannelStatus,
@@ -143,8 +179,9 @@ class Conversation:
                 raise ChannelEnded("AMQ9206E",
                                    f"Error sending data: {_translated(exc)}") from None
             if sent == len(data):
-                self.status.buffers_sent += len(segments)
+                self._sent(sent, len(segments))
             else:
+                self._sent(sent, 0)  # the rest, and the transmissions, counted below
                 await self._send(memoryview(data)[sent:], len(segments))
         TRACER.flows(">", self.status.channel, events, len(data))
 
@@ -163,7 +200,7 @@ class Conversation:
                 await self._send_plain(data)
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
             raise ChannelEnded("AMQ9206E", f"Error sending data: {exc}") from None
-        self.status.buffers_sent += buffers
+        self._sent(len(data), buffers)
 
     async def _send_plain(self, data: bytes) -> None:
         """``data`` whole on the plain socket: at once when its buffer takes it (nearly
@@ -326,9 +363,15 @@ class Conversation:
         ProtocolError for a malformed stream (:meth:`_protocol_error`)."""
         if not data:
             raise ChannelEnded("AMQ9209E", "Connection to host closed.")
-        self.status.buffers_received += 1
         self.last_received = time.monotonic()
-        events = self.reader.feed(data)
+        reader = self.reader
+        before = reader.segments
+        try:
+            events = reader.feed(data)
+        except ProtocolError:
+            self._received(len(data), 1)  # what was read counts, as one transmission
+            raise
+        self._received(len(data), reader.segments - before)
         TRACER.flows("<", self.status.channel, events, len(data))
         return events
 

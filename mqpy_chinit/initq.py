@@ -175,6 +175,11 @@ class InitiationQueue:
                     "message": "AMQ9456E: The repository manager is not running."}
         return await self.cluster.command(req)
 
+    async def _reset_statistics(self, req: dict[str, Any], name: str) -> Reply:
+        """RESET QMGR TYPE(STATISTICS): the channel statistics interval ends now."""
+        self.reset_channel_statistics()
+        return _answer(None)
+
     async def _status(self, req: dict[str, Any], name: str) -> Reply:
         """DISPLAY CHSTATUS (FASTPATH: with the client host's SVRCONN instances)."""
         hosted = await self._ask_client_host(req)
@@ -210,6 +215,7 @@ _COMMANDS: dict[str, Callable[[Any, dict[str, Any], str], Awaitable[Reply]]] = {
     "STOP_LISTENER": InitiationQueue._stop_listener,
     "LSSTATUS": InitiationQueue._listener_status,
     "STATUS": InitiationQueue._status,
+    "RESET_STATISTICS": InitiationQueue._reset_statistics,
 }
 
 

@@ -234,7 +234,7 @@ class Listener:
                 return
             err = self.start_channel(name, definition)
             self.log("AMQ9002I" if err is None else "AMQ9999E",
-                     err or f"Channel '{name}' is calling back its requester.")
+                     err or f"Channel '{name}' is starting.")
             return
         await self._receive(stream, conv, first, chltype, mca_user)
 

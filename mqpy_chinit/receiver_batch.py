@@ -171,6 +171,32 @@ class DeadLettered:
 
 
 @attrs.frozen
+class Discarded:
+    """A fast non-persistent arrival neither put nor stored is discarded (behaviour 46);
+    the error log says so with IBM's message for what failed last: ``msgid`` (AMQ9565E, no
+    dead-letter queue; AMQ9511E, a put to ``queue`` refused with ``reason``)."""
+
+    msgid: str
+    queue: str
+    reason: int
+    problem: str
+
+    def text(self, delivery: Delivery, channel: str, qmgr: str) -> str:
+        """The error-log entry: IBM's message line and explanation, then the discard."""
+        if self.msgid == "AMQ9565E":
+            head = (f"No dead-letter queue defined. The queue manager '{qmgr}' does not have "
+                    f"a defined dead-letter queue.")
+        else:
+            head = (f"Messages cannot be put to a queue. The attempt to put messages to "
+                    f"queue '{self.queue}' on queue manager '{qmgr}' failed with reason "
+                    f"code {self.reason}.")
+        return (f"{head} Channel '{channel}' discarded a non-persistent message "
+                f"(NPMSPEED(FAST)) for queue '{delivery.dest_q}' at "
+                f"'{delivery.dest_qm or qmgr}' that could not be put (reason code "
+                f"{delivery.reason}): {self.problem}.")
+
+
+@attrs.frozen
 class Delivered:
     """The arrival is dealt with: put, or returned to its sender, or (fast and
     non-persistent) discarded."""
@@ -185,7 +211,7 @@ DELIVERED = Delivered()
 Action = Union[PutArrivals, HardenBatch, EndFastBatch, AnswerStatus, BatchDone, AnswerResync,
                AnswerReset, AnswerHeartbeat, CloseHandles, BackOut, EndChannel, PartnerEnded]
 DeliveryAction = Union[RetryPut, PutExceptionReport, PutDeadLetter, DeadLettered, Delivered,
-                       EndChannel]
+                       Discarded, EndChannel]
 
 
 # --- one arrival a plain put did not take --------------------------------------------------
@@ -231,25 +257,28 @@ class Delivery:
 
     def _dead_letter(self) -> DeliveryAction:
         if not self.use_dlq:
-            return self._not_stored("USEDLQ(NO)")
+            return self._not_stored("the channel does not use the dead-letter queue "
+                                    "(USEDLQ(NO))", "AMQ9511E", self.dest_q, self.reason)
         return PutDeadLetter(self.reason)
 
     def dead_letter_put(self, queue: str, refused: int | None) -> DeliveryAction:
         """The queue manager's dead-letter queue is ``queue`` ("" : none), and its put was
         ``refused`` with that reason (None: it took the message)."""
         if not queue:
-            return self._not_stored("no dead-letter queue")
+            return self._not_stored("no dead-letter queue", "AMQ9565E", "", self.reason)
         if refused is not None:
             # the operator is told why the DLQ would not take it, not that there is none
             return self._not_stored(f"the dead-letter queue {queue} refused it (reason "
-                                    f"{refused})")
+                                    f"{refused})", "AMQ9511E", queue, refused)
         return DeadLettered(queue, self.reason)
 
-    def _not_stored(self, problem: str) -> DeliveryAction:
-        """Neither put nor stored: a fast non-persistent message is discarded (behaviour 46),
-        anything else backs the batch out and ends the channel (behaviour 45)."""
+    def _not_stored(self, problem: str, msgid: str, queue: str, reason: int
+                    ) -> DeliveryAction:
+        """Neither put nor stored: a fast non-persistent message is discarded (behaviour 46)
+        and logged (``msgid``: the put to ``queue`` failed with ``reason``), anything else
+        backs the batch out and ends the channel (behaviour 45)."""
         if self.outside_syncpoint:
-            return DELIVERED
+            return Discarded(msgid, queue, reason, problem)
         return EndChannel("AMQ9544E", f"Messages not put to destination queue {self.dest_q} "
                           f"at {self.dest_qm}: reason {self.reason}; {problem}.", True,
                           StatusCode.CAN_NOT_STORE)

@@ -56,6 +56,7 @@ from mqpy_chinit.receiver_batch import (
     DeadLettered,
     Delivery,
     DeliveryAction,
+    Discarded,
     EndChannel,
     EndFastBatch,
     HardenBatch,
@@ -735,6 +736,9 @@ class ReceiverMCA:
                          f"dead-letter queue '{action.queue}'. The location of the queue is "
                          f"1, where 1 is the local dead-letter queue and 2 is the remote "
                          f"dead-letter queue.")
+                return None
+            elif kind is Discarded:
+                self.log(action.msgid, action.text(delivery, self.name, self.local_qm))
                 return None
             elif kind is EndChannel:
                 return action

@@ -64,7 +64,6 @@ class Responder:
         self.admin.define_channel(name, "SYSTEM.AUTO.RECEIVER",
                                   {"CHLTYPE": "RCVR", "DESCR": descr,
                                    "SEQWRAP": first.seq_wrap_value})
-        self.log("AMQ9002I", f"Channel '{name}' auto-defined from SYSTEM.AUTO.RECEIVER.")
         return self.admin.channel(name)
 
     async def _adopt(self, key: tuple[str, str], peer: str) -> bool:

@@ -72,9 +72,6 @@ async def refresh_ssl(chinit: Any) -> dict[str, object]:
             scope.cancel()
             stopped.append(name)
     stopped += _stop_client_instances(chinit)
-    for name in restarted:
-        chinit.log("AMQ9002I", f"Channel '{name}' runs its TLS handshake again after its "
-                   f"current batch (REFRESH SECURITY TYPE(SSL)).")
     for name in stopped:
         chinit.log("AMQ9534I", f"Channel '{name}' was stopped by REFRESH SECURITY TYPE(SSL): "
                    f"its partner's next start uses the refreshed key repository.")

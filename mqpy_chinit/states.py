@@ -167,6 +167,11 @@ class ChannelStatus:
     bytes_received: int = 0
     buffers_sent: int = 0
     buffers_received: int = 0
+    # every byte sent and received on the channel's connection, TSH headers and control
+    # flows included (IBM's BYTSSENT, BYTSRCVD); bytes_sent/_received are message data only
+    # (channel statistics' byte counts)
+    net_bytes_sent: int = 0
+    net_bytes_received: int = 0
     cur_seqno: int = 0
     last_seqno: int = 0
     cur_luwid: bytes = bytes(8)
@@ -239,6 +244,14 @@ class ChannelStatus:
     def xbatchsz(self) -> float:
         return self.msgs / self.batches if self.batches else 0.0
 
+    def _bytes_shown(self) -> dict[str, int]:
+        """BYTSSENT and BYTSRCVD: for a message channel every byte on its connection, as
+        IBM counts them ("control information included"); a server-connection channel
+        shows the message data its calls moved."""
+        if self.chltype == "SVRCONN":
+            return {"BYTSSENT": self.bytes_sent, "BYTSRCVD": self.bytes_received}
+        return {"BYTSSENT": self.net_bytes_sent, "BYTSRCVD": self.net_bytes_received}
+
     def as_mqsc(self) -> dict[str, object]:
         """The CHSTATUS attributes, MQSC names and formats."""
         return {
@@ -246,7 +259,7 @@ class ChannelStatus:
             "SUBSTATE": self.substate if self.state in ACTIVE_STATES else "",
             "CONNAME": self.conname, "XMITQ": self.xmitq,
             "RQMNAME": self.rqmname, "MSGS": self.msgs, "BATCHES": self.batches,
-            "BYTSSENT": self.bytes_sent, "BYTSRCVD": self.bytes_received,
+            **self._bytes_shown(),
             "BUFSSENT": self.buffers_sent, "BUFSRCVD": self.buffers_received,
             "CURSEQNO": self.cur_seqno, "LSTSEQNO": self.last_seqno,
             "CURLUWID": self.cur_luwid.hex().upper(), "LSTLUWID": self.last_luwid.hex().upper(),

@@ -32,11 +32,13 @@ import click
 
 import mqpy
 from mqpy import config, filemodes, inprocess, outfiles
+from mqpy.engine.defaultobjects import recreate_default_objects
 from mqpy.engine.log import LogConfig
 from mqpy.engine.objects import SYSTEM_OBJECTS
 from mqpy.programs import program
 from mqpy.qmstatus import describe_status, read_status, write_status
 from mqpy.version import CMDLEVEL, VRMF
+from mqpy_cli.progress import ProgressLine
 from mqpy_cli.usage import MSG_BAD_ARGUMENT, RC_INVALID_ARGS, IBMCommand
 
 # --------------------------------------------------------------------------- IBM's texts
@@ -51,6 +53,7 @@ MSG_WAITING = "Waiting for queue manager '{qmgr}' to end."
 MSG_QUIESCE = ("Quiesce request accepted. The queue manager will stop when all outstanding "
                "work is complete.")
 MSG_RUNNING = "IBM MQ queue manager running."  # strmqm / dltmqm, no id
+MSG_DEFAULT_OBJECTS = "Creating or replacing default objects for {qmgr}."  # crtmqm, strmqm -c
 MSG_EXISTS = "AMQ8110E: IBM MQ queue manager already exists."
 MSG_NOT_EXIST = "AMQ8118E: IBM MQ queue manager does not exist."
 MSG_NOT_AVAILABLE = "AMQ8146E: IBM MQ queue manager not available."
@@ -75,6 +78,10 @@ RC_UNEXPECTED = 71
 RC_NAME_ERROR = 72
 RC_LOG_LOCATION = 100  # crtmqm: log location invalid
 
+#: the ready pipe's progress lines (mqpy.daemon.PROGRESS), and the id of the one that is
+#: rewritten in place on a terminal (the records a log replay has read so far)
+PROGRESS = "PROGRESS "
+REPLAY_RECORDS = "AMQ7229I"
 START_TIMEOUT = 120.0  # seconds strmqm waits for the daemon (a long log replay)
 PREEMPT_GRACE = 2.0  # endmqm -p: seconds between SIGTERM and SIGKILL
 
@@ -259,7 +266,7 @@ def crtmqm(make_default: bool, quiet: bool, descr: str | None, xmitq: str | None
     click.echo(MSG_CREATED)
     click.echo(f"Directory '{qmdir}' created.")
     click.echo("The queue manager is associated with installation 'Installation1'.")
-    click.echo(f"Creating or replacing default objects for {qmgr}.")
+    click.echo(MSG_DEFAULT_OBJECTS.format(qmgr=qmgr))
     created = len(SYSTEM_OBJECTS) + (1 if dead_letter_queue else 0)
     click.echo(f"Default objects statistics : {created} created. 0 replaced. 0 failed.")
     click.echo("Completing setup.")
@@ -308,23 +315,52 @@ def dltmqm(quiet: bool, data_path: str | None, qmgr: str) -> None:
 # --------------------------------------------------------------------------- strmqm
 
 
-@click.command(cls=IBMCommand, ibm_usage="Usage: strmqm [-z] [QMgrName]")
+@click.command(cls=IBMCommand, ibm_usage="Usage: strmqm [-z] [-c] [QMgrName]")
 @click.option("-z", "quiet", is_flag=True, help="Suppress error messages.")
+@click.option("-c", "recreate", is_flag=True,
+              help="Recreate the default and system objects, then stop.")
 @_data_path
 @click.argument("qmgr", required=False)
-def strmqm(quiet: bool, data_path: str | None, qmgr: str | None) -> None:
+def strmqm(quiet: bool, recreate: bool, data_path: str | None, qmgr: str | None) -> None:
     """Start a queue manager (without a name: the default one); its daemon runs detached
-    until endmqm."""
+    until endmqm. -c: start it, replace its default and system objects with IBM's
+    definitions, and stop it again."""
     filemodes.restrict_umask()
     qmgr = _named_or_default(qmgr, data_path)
     _ended_qmdir(qmgr, data_path)  # exits with IBM's code when missing or running
     click.echo(MSG_STARTING.format(qmgr=qmgr))
-    rc, lines = start_daemon(qmgr, data_path)
+    if recreate:
+        _recreate_default_objects(qmgr, data_path)
+        return
+    shown = ProgressLine(sys.stdout)
+    rc, lines = start_daemon(qmgr, data_path, progress=lambda msgid, text: (
+        shown.update(text) if msgid == REPLAY_RECORDS else shown.line(text)))
+    shown.finish()
     for line in lines:
         _err(line)
     if rc != RC_OK:
         sys.exit(rc)
     click.echo(MSG_STARTED.format(qmgr=qmgr, vrmf=VRMF))
+
+
+def _recreate_default_objects(qmgr: str, data_path: str | None) -> None:
+    """strmqm -c: the queue manager started in this process, its default and system objects
+    replaced (reset to their definitions) or defined again, and ended; crtmqm's report."""
+    root = config.data_root(data_path)
+    try:
+        eng = inprocess.start(qmgr, root)
+    except inprocess.QMgrLocked:
+        _err(MSG_RUNNING)
+        sys.exit(RC_RUNNING)
+    try:
+        done = recreate_default_objects(eng)
+    finally:
+        inprocess.stop(qmgr, root)
+    click.echo(MSG_DEFAULT_OBJECTS.format(qmgr=qmgr))
+    click.echo(f"Default objects statistics : {done.created} created. {done.replaced} "
+               f"replaced. {done.failed} failed.")
+    click.echo("Completing setup.")
+    click.echo("Setup completed.")
 
 
 #: What the daemon writes to its stdout and stderr (anything the error log and FDCs do not
@@ -343,9 +379,11 @@ def _daemon_output(qmgr: str, root: str) -> typing.BinaryIO | int:
         return subprocess.DEVNULL
 
 
-def start_daemon(qmgr: str, data_path: str | None,
-                 timeout: float = START_TIMEOUT) -> tuple[int, list[str]]:
-    """Spawn the daemon detached; return (0, []) once it serves, else its rc and messages."""
+def start_daemon(qmgr: str, data_path: str | None, timeout: float = START_TIMEOUT,
+                 progress: typing.Callable[[str, str], None] | None = None
+                 ) -> tuple[int, list[str]]:
+    """Spawn the daemon detached; return (0, []) once it serves, else its rc and messages.
+    Its progress lines (a long log replay's) go to ``progress(msgid, text)`` as they come."""
     root = config.data_root(data_path)
     read_fd, write_fd = os.pipe()
     out = _daemon_output(qmgr, root)
@@ -376,6 +414,11 @@ def start_daemon(qmgr: str, data_path: str | None,
                 line = raw.decode("utf-8", "replace")
                 if line == "READY":
                     return RC_OK, lines
+                if line.startswith(PROGRESS):
+                    if progress is not None:
+                        msgid, _, text = line[len(PROGRESS):].partition(" ")
+                        progress(msgid, text)
+                    continue
                 lines.append(line)
     rc = child.wait()
     if rc < 0:  # killed by a signal: IBM's "unexpected error", the signal in the message

@@ -147,6 +147,11 @@ class PassResult:
             self.no_dlh += 1
 
 
+#: seconds between two plain progress lines when the output is not a terminal (the first
+#: comes that long after the run began)
+PROGRESS_INTERVAL = 2.0
+
+
 class DeadLetterHandler:
     """runmqdlq's engine, for programs that want their own DLQ handler.
 
@@ -155,8 +160,9 @@ class DeadLetterHandler:
     ``''`` or blanks: the DEADQ, whatever INPUTQ says, as a blank command-line name does).
     ``run()`` processes until the table's WAIT says to end (or ``stop`` is set) and returns the
     ``Summary``. Report lines go to ``out``; with ``live`` (default: ``out`` is a terminal)
-    a one-line status is rewritten in place every ``status_interval`` seconds, otherwise the
-    full summary is written every ``summary_interval`` seconds. Messages without an MQDLH are
+    a one-line status is rewritten in place every ``status_interval`` seconds, otherwise that
+    status is written as a plain line every ``progress_interval`` seconds while messages are
+    being seen, and the full summary every ``summary_interval`` seconds. Messages without an MQDLH are
     reported when first seen and then every ``report_interval`` seconds while they remain.
     ``clock`` is the monotonic clock used for RETRYINT and WAIT (replaceable in tests).
     """
@@ -172,6 +178,7 @@ class DeadLetterHandler:
         status_interval: float = 1.0,
         summary_interval: float = 600.0,
         report_interval: float = 300.0,
+        progress_interval: float = PROGRESS_INTERVAL,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.qm = qm
@@ -182,6 +189,7 @@ class DeadLetterHandler:
         self.status_interval = status_interval
         self.summary_interval = summary_interval
         self.report_interval = report_interval
+        self.progress_interval = progress_interval
         self.clock = clock
         if queue is None:
             queue = table.control.inputq  # the command line (``queue``) wins over the table
@@ -194,6 +202,8 @@ class DeadLetterHandler:
         self._last_status = float("-inf")
         self._last_summary = float("-inf")
         self._last_no_dlh_report: float | None = None
+        self._last_progress = 0.0  # when the last plain progress line was written (or the run began)
+        self._progress_seen = 0  # SEEN at that line
 
     @property
     def summary(self) -> Summary:
@@ -230,6 +240,7 @@ class DeadLetterHandler:
         wait = self.table.control.wait
         self.open()
         self._say(MESSAGES["AMQ8708"].format(queue=self.queue_name), msgid="AMQ8708")
+        self._last_progress, self._progress_seen = self.clock(), self.summary.seen
         try:
             idle_since: float | None = None
             while not stop.is_set():
@@ -473,6 +484,7 @@ class DeadLetterHandler:
 
     def _tick(self) -> None:
         if not self.live:
+            self._progress_line()
             return
         now = self.clock()
         if now - self._last_status < self.status_interval:
@@ -483,6 +495,15 @@ class DeadLetterHandler:
         self.out.write("\r" + line + " " * pad)
         self.out.flush()
         self._status_shown = len(line)
+
+    def _progress_line(self) -> None:
+        """Not on a terminal: the status as a plain line every ``progress_interval`` seconds
+        while messages are being seen (none while the handler waits)."""
+        now = self.clock()
+        seen = self.summary.seen
+        if now - self._last_progress >= self.progress_interval and seen != self._progress_seen:
+            self._last_progress, self._progress_seen = now, seen
+            self._write(self.status_line())
 
     def _clear_status(self) -> None:
         if self._status_shown:

@@ -9,6 +9,7 @@ files; how it works: docs/engine/log.md.
 
 from __future__ import annotations
 
+import contextlib
 import mmap
 import threading
 import zlib
@@ -34,10 +35,26 @@ from mqpy.engine.log import (
     _crc,
 )
 from mqpy.engine.logfiles import _RESERVE, LogFiles, _Ahead
+from mqpy.engine.logreplay import RECORDS_BETWEEN_CHECKS, ReplayProgress
 
 _ZERO_PAGE = bytes(PAGE_SIZE)
 # Above this many buffered bytes, append writes the buffer to the file (no fsync) to bound memory.
 _WRITE_THROUGH = 4 * 1024 * 1024
+
+#: the replay progress a restart in this process reports (:func:`watching_replay`)
+_replay_progress: ReplayProgress | None = None
+
+
+@contextlib.contextmanager
+def watching_replay(progress: ReplayProgress) -> Iterator[ReplayProgress]:
+    """Within the block, a restart's log replay (a log's :meth:`RecoveryLog.scan`) reports
+    how many records it has read to ``progress`` (the daemon's strmqm, a restart at a time)."""
+    global _replay_progress
+    _replay_progress, previous = progress, _replay_progress
+    try:
+        yield progress
+    finally:
+        _replay_progress = previous
 
 
 class RecoveryLog(LogFiles, GroupCommit):
@@ -276,6 +293,9 @@ class RecoveryLog(LogFiles, GroupCommit):
         When the scan ends normally the log is positioned for appending after the last record.
         """
         lsn = start
+        progress, count = _replay_progress, 0
+        if progress is not None:
+            progress.begin()
         while True:
             rec = self._read_record(lsn)
             if rec is None:
@@ -285,7 +305,12 @@ class RecoveryLog(LogFiles, GroupCommit):
                 break
             yield rec
             lsn = rec.end
+            count += 1
+            if progress is not None and not count % RECORDS_BETWEEN_CHECKS:
+                progress.records(count)
         self._position(lsn)
+        if progress is not None:
+            progress.done(count)
 
     def open_at(self, start: int) -> None:
         """Set the release point (the oldest LSN restart needs) before scanning."""

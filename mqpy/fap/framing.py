@@ -282,6 +282,7 @@ class SegmentReader:
         self._reassembly: dict[int | None, _Reassembly] = {}
         self._error: ProtocolError | None = None
         self._pending = 0  # bytes of the flows in _reassembly
+        self.segments = 0  # segments taken so far (transmissions received: BUFSRCVD)
 
     @classmethod
     def before_negotiation(cls) -> SegmentReader:
@@ -346,6 +347,7 @@ class SegmentReader:
                  self.partner_ccsid) = flow
                 events.append(event)
                 pos += length
+                self.segments += 1
             if pos == end:
                 return events
             if pos:
@@ -397,6 +399,7 @@ class SegmentReader:
             return None
         segment = bytes(buffer[pos:pos + length])
         self._pos = pos + length
+        self.segments += 1
         return segment
 
     def _on_segment(self, segment: bytes) -> Event | None:

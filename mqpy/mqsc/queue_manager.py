@@ -126,6 +126,11 @@ def reset_qmgr(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[st
             emit_statistics_now(proc.engine, qm)
         except MQMIError as err:
             raise CommandFailed.in_hex(err.reason) from None
+    if proc.engine.queue_status(channelcommands.INITQ)["IPPROCS"]:
+        try:  # the channel initiator's channel statistics end their interval too
+            proc.chinit({"command": "RESET_STATISTICS"})
+        except CommandFailed:
+            pass  # no channel initiator answered: it has no channel statistics to write
     return [message("AMQ8005I")]
 
 

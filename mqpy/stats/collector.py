@@ -6,7 +6,9 @@ accounting messages on SYSTEM.ADMIN.ACCOUNTING.QUEUE, through an ordinary MQI co
 queue manager's own MQPUT1s, outside syncpoint, persistent as the queues' DEFPSIST says.
 
 Honours ALTER QMGR STATMQI, STATQ (with each queue's STATQ: ON, OFF or QMGR), STATINT, ACCTMQI,
-ACCTQ and ACCTINT, read afresh every interval so an ALTER takes effect at the next one.
+ACCTQ and ACCTINT. STATINT and ACCTINT are read again every :data:`INTERVAL_POLL` seconds and
+apply to the interval in progress: it ends that long after it began (at once if that is past).
+RESET QMGR TYPE(STATISTICS) ends the statistics interval now and a new one begins.
 Accounting needs per-connection counters: a connection carrying an ``accounting`` attribute
 shaped like :class:`mqpy.engine.stats.Statistics` is reported; others are not.
 """
@@ -45,6 +47,10 @@ ACCOUNTING_QUEUE = "SYSTEM.ADMIN.ACCOUNTING.QUEUE"
 # counted), so a statistics queue nobody empties cannot grow the queue manager's memory.
 PENDING_LIMIT = 1000
 
+#: How often (seconds) the statistics task looks again at STATINT and ACCTINT, so that a
+#: changed interval applies to the interval in progress.
+INTERVAL_POLL = 0.5
+
 
 def _on(value: object) -> bool:
     return str(value).upper() == "ON"
@@ -71,6 +77,9 @@ class StatisticsCollector:
         self._emitting = threading.Lock()
         self._pending: deque[tuple[str, PCFMessage]] = deque()
         self.dropped = 0  # messages of ended intervals given up (more than PENDING_LIMIT)
+        # when the interval in progress began (time.monotonic): it ends STATINT / ACCTINT
+        # seconds later, as those are now, so a changed interval applies to it
+        self.statistics_began = self.accounting_began = time.monotonic()
 
     # -- reading the engine -----------------------------------------------------------
     def _storage_counters(self) -> tuple[int, ...]:
@@ -180,6 +189,11 @@ class StatisticsCollector:
         with self._emitting:
             self._pending.extend(self.collect(now, statistics=statistics,
                                               accounting=accounting))
+            began = time.monotonic()
+            if statistics:
+                self.statistics_began = began
+            if accounting:
+                self.accounting_began = began
             excess = len(self._pending) - PENDING_LIMIT
             for _ in range(max(0, excess)):
                 self._pending.popleft()
@@ -232,26 +246,31 @@ def start_statistics(engine: QueueManagerEngine, qm: QueueManager) -> Callable[[
     collector = _collector(engine, qm)
     stop_event = threading.Event()
 
-    def interval(key: str) -> float:
+    def due(key: str, began: float) -> float:
+        """When the interval that began at ``began`` ends: STATINT / ACCTINT as it is now."""
         try:
-            return max(1.0, float(engine.catalog.qmgr.get(key, 1800)))
+            return began + max(1.0, float(engine.catalog.qmgr.get(key, 1800)))
         except (TypeError, ValueError):
-            return 1800.0
+            return began + 1800.0
 
     def run() -> None:
-        next_stat = time.monotonic() + interval("STATINT")
-        next_acct = time.monotonic() + interval("ACCTINT")
-        while not stop_event.wait(max(0.0, min(next_stat, next_acct) - time.monotonic())):
+        while True:
+            stat_due = due("STATINT", collector.statistics_began)
+            acct_due = due("ACCTINT", collector.accounting_began)
+            # wake at the earlier end, or within INTERVAL_POLL to see an ALTER QMGR or a
+            # RESET QMGR (which moves the interval's beginning)
+            wait = min(stat_due, acct_due, time.monotonic() + INTERVAL_POLL) - time.monotonic()
+            if stop_event.wait(max(0.0, wait)):
+                break
             now = time.monotonic()
-            due_stat, due_acct = now >= next_stat, now >= next_acct
+            due_stat = now >= due("STATINT", collector.statistics_began)
+            due_acct = now >= due("ACCTINT", collector.accounting_began)
+            if not (due_stat or due_acct):
+                continue
             try:
                 collector.emit(statistics=due_stat, accounting=due_acct)
             except MQMIError as exc:  # queue full, quiescing: put at the next interval
                 collector.last_error = exc
-            if due_stat:
-                next_stat = now + interval("STATINT")
-            if due_acct:
-                next_acct = now + interval("ACCTINT")
 
     thread = threading.Thread(target=run, name=f"mqpy-stats-{engine.name}", daemon=True)
     thread.start()

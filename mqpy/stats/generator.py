@@ -17,10 +17,12 @@ from mqpy.stats.exporter import write_records
 
 #: 2024-01-01T00:00:00Z, so generated data does not depend on the clock
 DEFAULT_START = 1704067200.0
-ERROR_IDS = [("AMQ9999E", "Channel program ended abnormally.", 0.6),
-             ("AMQ9209E", "Connection to host closed.", 0.8),
-             ("AMQ7469I", "Transactions rolled back to release log space.", 0.2),
-             ("AMQ9002I", "Channel program started.", 2.0)]
+#: (id, text, per hour): IBM's message lines (mqpy.amqmsgs), for a channel TO.QM2
+ERROR_IDS = [("AMQ9999E", "Channel 'TO.QM2' to host '10.0.0.2(1414)' ended abnormally.", 0.6),
+             ("AMQ9209E", "Connection to host '10.0.0.2(1414)' for channel 'TO.QM2' closed.",
+              0.8),
+             ("AMQ7469W", "Transactions rolled back to release log space.", 0.2),
+             ("AMQ9002I", "Channel 'TO.QM2' is starting.", 2.0)]
 
 
 def _shape(ts: float) -> float:

@@ -512,7 +512,7 @@ class RepositoryManager:
                 queue = str(request.get("queue", ""))
                 actions = list(repo.resolve_queue(queue).actions)
             else:
-                await _mqi(self._dead_letter, md, data)
+                await self._not_a_repository_message(md, data)
         else:
             try:
                 command = decode(data)
@@ -521,25 +521,37 @@ class RepositoryManager:
             if isinstance(command, ClusterCommand):
                 actions = repo.receive(command)
             else:
-                await _mqi(self._dead_letter, md, data)
-                self.chinit.log("AMQ9430E", "A message that is not a repository message was "
-                                f"found on {COMMAND_QUEUE}; it was put on the dead-letter "
-                                "queue.")
+                await self._not_a_repository_message(md, data)
         return actions
 
-    def _dead_letter(self, md: mqpy.MD, data: bytes) -> None:
+    async def _not_a_repository_message(self, md: mqpy.MD, data: bytes) -> None:
+        """A message the repository manager cannot use: dead-lettered, or discarded when
+        there is no dead-letter queue; either way the error log says which."""
+        if await _mqi(self._dead_letter, md, data):
+            self.chinit.log("AMQ9430E", "A message that is not a repository message was "
+                            f"found on {COMMAND_QUEUE}; it was put on the dead-letter queue.")
+            return
+        self.chinit.log("AMQ9565E", f"No dead-letter queue defined. The queue manager "
+                        f"'{self.qmgr}' does not have a defined dead-letter queue. A message "
+                        f"that is not a repository message (reason "
+                        f"{CMQC.MQFB_NOT_A_REPOSITORY_MSG}) was found on {COMMAND_QUEUE}: "
+                        f"the repository manager discarded it.")
+
+    def _dead_letter(self, md: mqpy.MD, data: bytes) -> bool:
         """A message the repository manager cannot use goes to the DLQ (MQDLH reason
-        MQFB_NOT_A_REPOSITORY_MSG), in the unit of work that got it."""
+        MQFB_NOT_A_REPOSITORY_MSG), in the unit of work that got it: whether it went (no
+        dead-letter queue: it is discarded, nothing else can use it)."""
         assert self._qm is not None
         deadq = self._qm.inquire(CMQC.MQCA_DEAD_LETTER_Q_NAME).strip(b" \x00")
         if not deadq:
-            return  # discarded: nothing else can use it
+            return False
         dmd, body = reports.build_dead_letter(md, data, CMQC.MQFB_NOT_A_REPOSITORY_MSG,
                                               COMMAND_QUEUE, self.qmgr,
                                               put_appl_name=b"mqpy repository manager",
                                               put_date=md.PutDate, put_time=md.PutTime)
         self._qm.put1(deadq.decode("latin-1"), body, dmd,
                       mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+        return True
 
     async def _watch(self) -> None:
         """Start cluster senders with messages waiting; keep channel states in the cache."""

@@ -155,6 +155,30 @@ async def test_a_message_that_is_not_a_repository_record_is_dead_lettered(qm1, c
     assert chinit.cluster is not None and os.path.exists(cache_path(qm1.qmdir))
 
 
+async def test_a_message_not_a_repository_record_and_no_dlq_is_logged_as_discarded(
+        qm1, nursery):
+    """Given a running repository manager and a queue manager without a dead-letter queue,
+    when a message that is not a repository record arrives on SYSTEM.CLUSTER.COMMAND.QUEUE,
+    then it is discarded and the error log says so (AMQ9565E, no dead-letter queue defined,
+    naming the queue and reason 280), never that it was put on the dead-letter queue."""
+    log: list[tuple[str, str]] = []
+    qm1.alter_qmgr({"DEADQ": ""})
+    ci = ChannelInitiator("QM1", lambda: mqpy.embedded("QM1", data_path=qm1.root,
+                                                       create=False),
+                          EngineAdmin(qm1), cluster_cache=cache_path(qm1.qmdir),
+                          log=lambda msgid, text: log.append((msgid, text)))
+    await nursery.start(ci.run, [("127.0.0.1", 0)])
+    await _until(lambda: ci.cluster is not None and ci.cluster.repo is not None,
+                 "the repository manager")
+    qm = mqpy.embedded("QM1", data_path=qm1.root, create=False)
+    qm.put1("SYSTEM.CLUSTER.COMMAND.QUEUE", b"not a record")
+    qm.disconnect()
+    await _until(lambda: any(m == "AMQ9565E" for m, _ in log), "the discard logged")
+    text = next(t for m, t in log if m == "AMQ9565E")
+    assert "SYSTEM.CLUSTER.COMMAND.QUEUE" in text and "280" in text and "discarded" in text
+    assert not any("put on the dead-letter queue" in t for _, t in log), log
+
+
 async def test_subscriptions_survive_a_restart_of_the_repository_manager(qm1):
     """Given full repository QM1 holding a subscription of partial repository QM9 to INVQ,
     and an application here having asked for a name the cluster does not know, when the
@@ -597,7 +621,8 @@ async def test_a_sending_channel_that_fails_unexpectedly_ends_alone(qm1, monkeyp
         await _until(lambda: any(m == "AMQ9553E" for m, _ in log), "the retries spent")
         text = next(t for m, t in log if m == "AMQ9999E")
         assert "RuntimeError: injected" in text and ".FDC" in text
-        assert [m for m, _ in log].index("AMQ9999E") < [m for m, _ in log].index("AMQ9209W")
+        ended = [t for m, t in log if m == "AMQ9999E"]  # the failure, then the retry
+        assert "RuntimeError: injected" in ended[0] and "retries in" in ended[-1], ended
         await _until(lambda: ci.statuses["TO.NOWHERE"].state is ChannelState.STOPPED,
                      "TO.NOWHERE stopped")
         with trio.fail_after(10):

@@ -1,5 +1,5 @@
 """The control commands take IBM's options where they make sense here (dspmq -a -n -x -o
-installation|standby|default|all, strmqm -z, endmqm -z, dspmqver -b -f -p -a -v -i) and
+installation|standby|default|all, strmqm -z -c, endmqm -z, dspmqver -b -f -p -a -v -i) and
 refuse the others as IBM does: the usage line, return code 36."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import socket
 import pytest
 
 from mqpy import inprocess
+from mqpy.engine.objects import SYSTEM_OBJECTS
 from mqpy.version import VRMF
 from mqpy_cli.control import (
     crtmqm,
@@ -82,7 +83,7 @@ def test_given_an_option_ibm_has_and_mqpy_does_not_when_dspmq_then_usage_and_36(
 
 
 def test_given_options_ibm_has_for_standby_and_backups_when_strmqm_endmqm_then_usage(root):
-    for command, args in ((strmqm, ("-a", "QM2")), (strmqm, ("-c", "QM2")),
+    for command, args in ((strmqm, ("-a", "QM2")),
                           (endmqm, ("-s", "QM1")), (endmqm, ("-r", "QM1"))):
         result = run(command, *args, root=root)
         assert result.exit_code == RC_INVALID_ARGS, (command.name, result.output)
@@ -167,3 +168,41 @@ def test_given_z_when_dltmqm_finds_no_queue_manager_then_16_without_a_message(tm
     result = run(dltmqm, "-z", "NOSUCH", root=str(tmp_path))
     assert (result.exit_code, result.output) == (16, "")
     assert "Usage: dltmqm [-z] QMgrName" in run(dltmqm, "-a", "X", root=str(tmp_path)).output
+
+
+def test_given_changed_default_objects_when_strmqm_c_then_they_are_reset_and_it_stops(root):
+    """Given ended QM2 whose SYSTEM.DEFAULT.LOCAL.QUEUE was altered (MAXDEPTH 7, TRIGDATA,
+    DESCR) and whose SYSTEM.DEFAULT.PROCESS was deleted, and an application queue APP.Q,
+    when the administrator runs strmqm -c QM2, then it says IBM's default-objects lines (1
+    created, the rest replaced, 0 failed), exits 0 and leaves QM2 ended; the default local
+    queue has IBM's defaults again (reset, not merged: TRIGDATA is blank), the process is
+    back, and APP.Q with its messages is untouched."""
+    eng = inprocess.start("QM2", root)
+    eng.alter("QLOCAL", "SYSTEM.DEFAULT.LOCAL.QUEUE",
+              {"MAXDEPTH": 7, "TRIGDATA": "left over", "DESCR": "changed"})
+    eng.delete("PROCESS", "SYSTEM.DEFAULT.PROCESS")
+    eng.define("QLOCAL", "APP.Q", {"MAXDEPTH": 9})
+    inprocess.stop("QM2", root)
+    result = run(strmqm, "-c", "QM2", root=root)
+    assert result.exit_code == 0, result.output
+    lines = _lines(result)
+    assert lines[0] == "IBM MQ queue manager 'QM2' starting."
+    total = len(SYSTEM_OBJECTS)
+    assert f"Default objects statistics : 1 created. {total - 1} replaced. 0 failed." in lines
+    assert lines[-1] == "Setup completed.", lines
+    assert not inprocess.is_locked(os.path.join(root, "qmgrs", "QM2"))
+    eng = inprocess.start("QM2", root)
+    try:
+        local = eng.lookup("QLOCAL", "SYSTEM.DEFAULT.LOCAL.QUEUE").attributes
+        assert (local["MAXDEPTH"], local["TRIGDATA"], local["DESCR"]) == (5000, "", "")
+        assert eng.lookup("PROCESS", "SYSTEM.DEFAULT.PROCESS") is not None
+        assert eng.lookup("QLOCAL", "APP.Q").attributes["MAXDEPTH"] == 9
+    finally:
+        inprocess.stop("QM2", root)
+
+
+def test_given_a_running_queue_manager_when_strmqm_c_then_it_is_refused_as_running(root):
+    """Given QM1 running, when strmqm -c QM1, then it is refused as strmqm refuses a running
+    queue manager ("IBM MQ queue manager running.", 5) and nothing is replaced."""
+    result = run(strmqm, "-c", "QM1", root=root)
+    assert result.exit_code == 5 and "running" in result.output, result.output

@@ -248,6 +248,26 @@ def test_live_status_line_is_rewritten_in_place_on_a_terminal(dlq):
     assert "DISCARDED(5)" in text and summary.discarded == 5
 
 
+def test_progress_lines_are_plain_lines_when_not_on_a_terminal(dlq):
+    """Given output to a file (not a terminal) and a run through 12 messages that lasts
+    longer than the progress interval (a clock a second further at each look, the interval
+    2 s), then runmqdlq writes its status as plain lines while it works (no carriage
+    returns), the counts rising, before the end report."""
+    for i in range(12):
+        dlq.deliver("NO.SUCH.QUEUE", b"m%d" % i)
+    ticks = iter(range(10_000))
+    out = StampedOut(tty=False)
+    summary, _ = dlq.run("WAIT(NO)\nACTION(DISCARD)\n", out=out, progress_interval=2,
+                         clock=lambda: float(next(ticks)))
+    text = out.getvalue()
+    progress = [line for line in text.splitlines() if line.startswith("INPUTQ(DLQ)  SEEN(")]
+    assert len(progress) >= 2 and "\r" not in text, text
+    seen = [int(line.split("SEEN(")[1].split(")")[0]) for line in progress]
+    assert seen == sorted(seen) and seen[0] < 12, progress
+    assert text.index(progress[-1]) < text.index("Dead-letter queue handler summary.")
+    assert summary.discarded == 12
+
+
 def test_summary_counts_per_rule(dlq):
     """Given messages for three rules, the summary on exit counts each rule's work."""
     dlq.define("MANUAL")

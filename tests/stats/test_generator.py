@@ -8,7 +8,8 @@ import os
 
 from click.testing import CliRunner
 
-from mqpy.stats.generator import generate
+from mqpy import amqmsgs
+from mqpy.stats.generator import ERROR_IDS, generate
 from mqpy_cli.statscmd import cli
 
 
@@ -61,3 +62,15 @@ def test_given_a_week_of_data_then_no_depth_exceeds_maxdepth_and_full_queues_fai
     assert not over
     failed = [q for q in qs if q["puts_failed"] > 0]
     assert failed and all(q["max_depth"] == q["max_depth_limit"] for q in failed)
+
+
+def test_generated_error_log_entries_use_ibms_ids_and_message_lines():
+    """Given the generator's error-log entries, then each id is the catalogue's (with its
+    severity letter) and each text begins as IBM's message line does (AMQ9002I is "Channel
+    '...' is starting.", never "Channel program started.")."""
+    for msgid, text, _ in ERROR_IDS:
+        known = amqmsgs.lookup(msgid)
+        assert known.msgid == msgid
+        line = known.text.split("{")[0]
+        assert text.startswith(line), (msgid, text, known.text)
+    assert ("AMQ9002I", "Channel 'TO.QM2' is starting.") in [(m, t) for m, t, _ in ERROR_IDS]
