@@ -33,7 +33,7 @@ from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.mqicalls import MQIVerbs, copy_fields
 from mqpy.fap.statuscodes import ProtocolError
 from mqpy.fap.tsh import ByteOrder, OtherSegment, SegmentType
-from mqpy.readahead import ReadAheadVerbs
+from mqpy.readahead import ReadAheadVerbs, stream_sink
 
 __all__ = [
     "MAX_MSG_SIZE",
@@ -171,7 +171,7 @@ class BindingsConnection(ReadAheadVerbs, MQIVerbs):
         self._sock: socket.socket | None = sock
         self._lock = threading.Lock()
         self._flows = Flows()
-        self._flows.streamed = self._on_stream_flow
+        self._flows.streamed = stream_sink(self)
         self.qmgr_name = qmgr_name
         self.hconn = 0
         self.connected = True

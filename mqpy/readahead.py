@@ -34,6 +34,8 @@ from __future__ import annotations
 
 import collections
 import threading
+import weakref
+from collections.abc import Callable
 from typing import Any
 
 from mqpy import CMQC
@@ -44,7 +46,8 @@ from mqpy.fap.asyncflows import MessageRequest, Notice
 from mqpy.fap.tsh import OtherSegment, SegmentType
 from mqpy.structs.tables import GMO
 
-__all__ = ["WINDOW", "ReadAheadBuffer", "ReadAheadVerbs", "not_permitted", "unchangeable"]
+__all__ = ["WINDOW", "ReadAheadBuffer", "ReadAheadVerbs", "not_permitted", "stream_sink",
+           "unchangeable"]
 
 #: Bytes of messages asked for at a time; the next window is asked for once fewer than
 #: half of them are left in the buffer.
@@ -151,6 +154,20 @@ class ReadAheadBuffer:
                 self.buffered -= len(message[1])
                 return message
         return None
+
+
+def stream_sink(conn: ReadAheadVerbs) -> Callable[[OtherSegment], None]:
+    """The function a transport hands read ahead's flows to, for ``conn``: it holds the
+    connection weakly, so that an application's dropped connection is still freed (and its
+    socket closed) at once, as a connection without read ahead is."""
+    ref = weakref.ref(conn)
+
+    def sink(event: OtherSegment) -> None:
+        target = ref()
+        if target is not None:
+            target._on_stream_flow(event)
+
+    return sink
 
 
 class ReadAheadVerbs:
