@@ -276,27 +276,25 @@ class BindingsConnection(ReadAheadVerbs, MQIVerbs):
 
     def _stream_send(self, data: bytes) -> None:
         """Read ahead's request, written without waiting for its answer."""
-        with self._lock:
-            sock = self._sock
-            if sock is None:
-                raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN if self.broken
-                                else CMQC.MQRC_HCONN_ERROR)
-            try:
-                sock.sendall(data)
-            except OSError:
-                self._lost()
-                raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN) from None
+        self._stream_io(lambda sock: sock.sendall(data))
 
     def _stream_pump(self) -> None:
         """Read what has come of read ahead's answers (waiting for some)."""
+        def pump(sock: socket.socket) -> None:
+            self._flows.feed(sock.recv(1 << 16))
+            self._flows.route_streamed()
+
+        self._stream_io(pump)
+
+    def _stream_io(self, io: Callable[[socket.socket], None]) -> None:
+        """``io`` on the socket under the connection's lock; a failure drops the connection
+        (MQRC_CONNECTION_BROKEN), as one of :meth:`_exchange`'s does."""
         with self._lock:
-            sock = self._sock
-            if sock is None:
+            if self._sock is None:
                 raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN if self.broken
                                 else CMQC.MQRC_HCONN_ERROR)
             try:
-                self._flows.feed(sock.recv(1 << 16))
-                self._flows.route_streamed()
+                io(self._sock)
             except (OSError, ProtocolError, EOFError):
                 self._lost()
                 raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN) from None
