@@ -8,6 +8,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
+from mqpy.mqsc.processor import MQSCProcessor
 from tests.read_ahead.conftest import IN, RA, depth, drain, fill
 
 AS_Q_DEF = CMQC.MQOO_READ_AHEAD_AS_Q_DEF
@@ -119,5 +120,24 @@ def test_an_embedded_connection_accepts_the_read_ahead_options(tmp_path):
         with pytest.raises(mqpy.MQMIError) as e:
             mqpy.Queue(qm, "EQ", IN | BOTH)
         assert e.value.reason == CMQC.MQRC_OPTIONS_ERROR
+    finally:
+        qm.disconnect()
+
+
+def test_display_qstatus_of_handles_shows_reada(tmp_path):
+    """Given handles opened with MQOO_READ_AHEAD and with MQOO_NO_READ_AHEAD, when
+    DISPLAY QSTATUS TYPE(HANDLE) runs, then READA shows YES for the first and NO for the
+    second, as IBM's display does."""
+    qm = mqpy.embedded("RADSP", data_path=str(tmp_path))
+    try:
+        eng = qm.connection().engine
+        eng.define("QLOCAL", "DQ", {})
+        handles = [mqpy.Queue(qm, "DQ", IN | CMQC.MQOO_READ_AHEAD),
+                   mqpy.Queue(qm, "DQ", IN | CMQC.MQOO_NO_READ_AHEAD)]
+        lines, _ = MQSCProcessor(eng).run_script("DISPLAY QSTATUS(DQ) TYPE(HANDLE)", echo=False)
+        text = " ".join(lines)
+        assert text.count("READA(YES)") == 1 and text.count("READA(NO)") == 1
+        for q in handles:
+            q.close()
     finally:
         qm.disconnect()
