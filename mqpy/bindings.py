@@ -121,6 +121,7 @@ class Flows:
         self._pending: list[Any] = []
         #: where read ahead's flows go (ASYNC_MESSAGE, NOTIFICATION: mqpy.readahead)
         self.streamed: Callable[[OtherSegment], None] | None = None
+        self._stream_missing = 0  # bytes the reader lacks of a streamed flow (feed_stream)
 
     def request(self, verb: SegmentType, values: Any, hobj: int) -> bytes:
         return self._writer.send(mqiflows.encode_request(verb, values, hobj=hobj))
@@ -143,6 +144,31 @@ class Flows:
         pending = self._pending
         while pending and type(pending[0]) is OtherSegment and self.streamed is not None:
             self.streamed(pending.pop(0))
+
+    def feed_stream(self, data: bytes, split: Callable[[bytes], tuple[int, int]]) -> None:
+        """``data`` as :meth:`feed` takes it, read ahead's whole flows first handed to
+        ``split`` (``mqpy.readahead.split_stream``) without making events of them, when
+        nothing received before waits to be read but the start of one of those flows (which
+        the reader is given the rest of first)."""
+        if not data:
+            raise EOFError("the queue manager closed the connection")
+        missing = self._stream_missing
+        if missing:  # the rest of that flow to the reader: its event, routed
+            self._stream_missing = max(0, missing - len(data))
+            self.feed(data[:missing])
+            self.route_streamed()
+            data = data[missing:]
+            if not data:
+                return
+        if not self._pending and not self._reader.buffered \
+                and not self._reader.reassembling:
+            used, missing = split(data)
+            if used == len(data):
+                return
+            self._stream_missing = missing
+            data = data[used:]
+        self.feed(data)
+        self.route_streamed()
 
     def feed(self, data: bytes) -> None:
         if not data:
@@ -281,8 +307,7 @@ class BindingsConnection(ReadAheadVerbs, MQIVerbs):
     def _stream_pump(self) -> None:
         """Read what has come of read ahead's answers (waiting for some)."""
         def pump(sock: socket.socket) -> None:
-            self._flows.feed(sock.recv(1 << 16))
-            self._flows.route_streamed()
+            self._flows.feed_stream(sock.recv(1 << 16), self._ra_split)
 
         self._stream_io(pump)
 

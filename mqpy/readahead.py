@@ -33,6 +33,7 @@ and were removed from the queue when sent: never delivered twice).
 from __future__ import annotations
 
 import collections
+import struct
 import threading
 import weakref
 from collections.abc import Callable
@@ -43,7 +44,8 @@ from mqpy.engine.mqmd import _unpack_md
 from mqpy.errors import MQMIError
 from mqpy.fap import asyncflows, mqiflows
 from mqpy.fap.asyncflows import MessageRequest, Notice
-from mqpy.fap.tsh import OtherSegment, SegmentType
+from mqpy.fap.statuscodes import ProtocolError, StatusCode
+from mqpy.fap.tsh import FIRST_LAST, TSH_LENGTH, ByteOrder, OtherSegment, SegmentType
 from mqpy.structs.tables import GMO
 
 __all__ = ["WINDOW", "ReadAheadBuffer", "ReadAheadVerbs", "not_permitted", "stream_sink",
@@ -91,6 +93,9 @@ def _selection(md: Any, gmo: Any) -> tuple[bytes | None, bytes | None]:
     """The MsgId and CorrelId an MQGET selects by (None: not that one)."""
     if md is None:
         return None, None
+    d = md.__dict__
+    if d["MsgId"] in _NO_ID and d["CorrelId"] in _NO_ID:
+        return None, None
     match = gmo.MatchOptions if gmo.Version >= 2 else (_G.MQMO_MATCH_MSG_ID
                                                       | _G.MQMO_MATCH_CORREL_ID)
     msgid, correlid = bytes(md.MsgId), bytes(md.CorrelId)
@@ -101,6 +106,10 @@ def _selection(md: Any, gmo: Any) -> tuple[bytes | None, bytes | None]:
     return msgid, correlid
 
 
+#: ASYNC_MESSAGE's header up to the resolved queue name (asyncflows.ASYNC_MESSAGE_HEAD)
+_ASYNC_HEAD = asyncflows.ASYNC_MESSAGE_HEAD.sizeof()
+#: The longest segment :func:`split_stream` takes (the bindings socket's largest)
+MAX_STREAM_SEGMENT = 1 << 20
 _MSGID = slice(48, 72)
 _CORRELID = slice(72, 96)
 
@@ -124,24 +133,40 @@ class ReadAheadBuffer:
         self.taken = 0  # bytes taken since the last request (REQUEST_MSGS' RecvBytes)
 
     def on_flow(self, event: OtherSegment) -> None:
-        """An ASYNC_MESSAGE or NOTIFICATION for this handle."""
+        """An ASYNC_MESSAGE or NOTIFICATION for this handle, as the reader's event."""
         body = event.body
         if event.segment_type == SegmentType.ASYNC_MESSAGE:
-            at = asyncflows.md_offset(body)
-            message = asyncflows.parse_async_message(
-                body, mqiflows.size_at(body, at, mqiflows.MD_SIZES))
-            self.messages.append((message.md, message.data,
-                                  message.resolved_q_name.encode("latin-1")))
-            self.buffered += len(message.data)
+            if not self.on_message(body, 0, len(body)):
+                raise ProtocolError(StatusCode.PROTOCOL_INVALID_DATA,
+                                    "ASYNC_MESSAGE: lengths do not match its message")
             return
         notice = asyncflows.parse_notification(body)
+        self.on_notice(notice.code, notice.value)
+
+    def on_message(self, data: bytes, start: int, end: int) -> bool:
+        """The ASYNC_MESSAGE body ``data[start:end]`` into the buffer; False (nothing
+        taken) when its lengths do not add up."""
+        if end - start < _ASYNC_HEAD:
+            return False
+        actual, _status, name_length = _ASYNC_LENGTHS.unpack_from(data, start)
+        at = start + _ASYNC_HEAD + name_length + (4 - (3 + name_length) % 4) % 4
+        md_length = mqiflows.size_at(data, at, mqiflows.MD_SIZES)
+        if not md_length or at + md_length + actual != end:
+            return False
+        name = data[start + _ASYNC_HEAD:start + _ASYNC_HEAD + name_length]
+        self.messages.append((data[at:at + md_length], data[at + md_length:end], name))
+        self.buffered += actual
+        return True
+
+    def on_notice(self, code: int, value: int) -> None:
+        """The NOTIFICATION that ends an answer to this handle's REQUEST_MSGS."""
         self.outstanding = False
-        if notice.code == Notice.STREAMING_FAILURE:
+        if code == Notice.STREAMING_FAILURE:
             self.state = OFF
-        elif notice.code == Notice.CHECK_MSG:
+        elif code == Notice.CHECK_MSG:
             self.check_msg = True
         else:
-            self.empty = notice.value == _G.MQRC_NO_MSG_AVAILABLE
+            self.empty = value == _G.MQRC_NO_MSG_AVAILABLE
 
     def pop_matching(self, msgid: bytes | None, correlid: bytes | None
                      ) -> tuple[bytes, bytes, bytes] | None:
@@ -154,6 +179,44 @@ class ReadAheadBuffer:
                 self.buffered -= len(message[1])
                 return message
         return None
+
+
+_TSH_LE = struct.Struct(">4sIBBB")  # StructId, SegmentLength, ByteOrder, type, flags1
+_SEGMENT_HEAD = TSH_LENGTH
+_WHOLE = int(FIRST_LAST)
+_STREAM_TYPES = (int(SegmentType.ASYNC_MESSAGE), int(SegmentType.NOTIFICATION))
+_ASYNC_AT = struct.Struct("<4xi")  # an ASYNC_MESSAGE's or NOTIFICATION's Hobj
+_ASYNC_LENGTHS = struct.Struct("<32xi16xHB")  # ActualMsgLength, Status, name length
+_NOTICE = struct.Struct("<8xii")  # a NOTIFICATION's Code, Value
+
+
+def split_stream(data: bytes, buffers: dict[int, ReadAheadBuffer]) -> tuple[int, int]:
+    """Read ahead's whole one-segment flows (TSH, little-endian) at the front of ``data``
+    (which starts a segment), handed to their handles' buffers without making events of
+    them: how many bytes they took (the rest is the reader's: another flow, a segment not
+    yet whole), and how many bytes the stream's segment the rest starts lacks (0: the rest
+    starts something else). The same checks as the reader's: a flow that is not what it
+    should be stops the split, and the reader judges it."""
+    pos, end = 0, len(data)
+    head = _TSH_LE
+    while pos + _SEGMENT_HEAD <= end:
+        struc, length, order, segment_type, flags = head.unpack_from(data, pos)
+        if struc != b"TSH " or order != ByteOrder.LITTLE or flags != _WHOLE \
+                or segment_type not in _STREAM_TYPES or length < _SEGMENT_HEAD + 16 \
+                or length > MAX_STREAM_SEGMENT:
+            break
+        if pos + length > end:
+            return pos, pos + length - end
+        body = pos + _SEGMENT_HEAD
+        buffer = buffers.get(_ASYNC_AT.unpack_from(data, body)[0])
+        if buffer is not None:
+            if segment_type == SegmentType.ASYNC_MESSAGE:
+                if not buffer.on_message(data, body, pos + length):
+                    break
+            else:
+                buffer.on_notice(*_NOTICE.unpack_from(data, body))
+        pos += length
+    return pos, 0
 
 
 def stream_sink(conn: ReadAheadVerbs) -> Callable[[OtherSegment], None]:
@@ -181,6 +244,10 @@ class ReadAheadVerbs:
     def _ra_init(self) -> None:
         self._ra_buffers = {}
         self._ra_lock = threading.RLock()
+
+    def _ra_split(self, data: bytes) -> tuple[int, int]:
+        """:func:`split_stream` into this connection's buffers."""
+        return split_stream(data, self.__dict__.get("_ra_buffers") or {})
 
     def _on_stream_flow(self, event: OtherSegment) -> None:
         """A flow of the stream (ASYNC_MESSAGE, NOTIFICATION) read with any reply."""
@@ -288,8 +355,9 @@ class ReadAheadVerbs:
         md_bytes, data, resolved = message
         if md is not None:
             _unpack_md(md, md_bytes)
-        gmo.ResolvedQName = resolved
-        gmo.ReturnedLength = len(data)
+        gd = gmo.__dict__  # (the values are of the fields' types: set as the engine sets them)
+        gd["ResolvedQName"] = resolved
+        gd["ReturnedLength"] = len(data)
         fits = max_length is None or len(data) <= max_length
         if fits or gmo.Options & _G.MQGMO_ACCEPT_TRUNCATED_MSG:
             if not taken:
