@@ -395,8 +395,10 @@ class Consumers:
             except MQMIError as e:
                 return self._no_message(consumer, e, md, gmo)
         consumer.idle_since = time.monotonic()
+        empty = getattr(self.qm._conn, "read_ahead_empty", None)
         self._call(consumer, _removed(gmo.Options), md=md, gmo=gmo, msg=data,
-                   data_length=len(data))
+                   data_length=len(data), flags=CMQC.MQCBCF_READA_BUFFER_EMPTY
+                   if empty is not None and empty(consumer.hobj) else CMQC.MQCBCF_NONE)
         return True
 
     def _no_message(self, consumer: Consumer, e: MQMIError, md: MD, gmo: GMO) -> bool | None:
@@ -441,11 +443,11 @@ class Consumers:
     def _call(self, consumer: Consumer, call_type: int, *, md: MD | None = None,
               gmo: GMO | None = None, msg: bytes | None = None, comp: int = CMQC.MQCC_OK,
               reason: int = CMQC.MQRC_NONE, state: int = CMQC.MQCS_NONE,
-              data_length: int = 0) -> None:
+              data_length: int = 0, flags: int = CMQC.MQCBCF_NONE) -> None:
         cbd = consumer.cbd
         cbc = CBC(CallType=call_type, Hobj=consumer.hobj, CallbackArea=cbd.CallbackArea,
                   ConnectionArea=self.connection_area, CompCode=comp, Reason=reason,
-                  State=state, DataLength=data_length,
+                  State=state, DataLength=data_length, Flags=flags,
                   BufferLength=len(msg) if msg is not None else 0)
         cbd.CallbackFunction(queue_manager=self.qm, queue=consumer.queue,
                              md=md if md is not None else MD(),

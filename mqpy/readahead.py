@@ -381,6 +381,12 @@ class ReadAheadVerbs:
             err.message = data[:max_length]  # type: ignore[attr-defined]
         raise err
 
+    def read_ahead_empty(self, hobj: int) -> bool:
+        """Is ``hobj``'s read-ahead buffer (one in effect) empty? (MQCBCF_READA_BUFFER_EMPTY)"""
+        buffers = self.__dict__.get("_ra_buffers")
+        buffer = buffers.get(hobj) if buffers else None
+        return buffer is not None and buffer.state is ON and not buffer.messages
+
     def _ra_forget(self) -> None:
         """The connection ended: every buffered message is lost."""
         buffers = self.__dict__.get("_ra_buffers")

@@ -10,6 +10,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
+from mqpy.bindings import BindingsConnection
 from tests.async_consume.conftest import Recorder, put
 
 pytestmark = pytest.mark.system  # the bindings connections' queue manager: strmqm
@@ -192,3 +193,29 @@ def test_a_consumer_whose_wait_interval_passes_is_told_2033(qm):
         time.sleep(0.02)
     qm.ctl(CMQC.MQOP_STOP)
     assert rec.calls[0][:2] == (CMQC.MQCBCT_EVENT_CALL, CMQC.MQRC_NO_MSG_AVAILABLE)
+
+
+def test_a_read_ahead_consumer_is_told_when_the_buffer_is_empty(qm):
+    """Given three messages and a consumer whose queue was opened with MQOO_READ_AHEAD,
+    when the connection is started, then over bindings (which reads ahead) the last call
+    has MQCBCF_READA_BUFFER_EMPTY in its MQCBC's Flags and the first not; over an embedded
+    connection (no buffer) none has."""
+    put(qm, "AC.Q1", [b"r1", b"r2", b"r3"])
+    flags = []
+
+    def note(*, queue_manager, queue, md, gmo, msg, cbc):
+        if cbc.CallType == CMQC.MQCBCT_MSG_REMOVED:
+            flags.append(cbc.Flags)
+
+    _register(qm, "AC.Q1", Recorder(then=note),
+              open_options=IN | CMQC.MQOO_READ_AHEAD)
+    qm.ctl(CMQC.MQOP_START)
+    deadline = time.monotonic() + 10
+    while len(flags) < 3 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    qm.ctl(CMQC.MQOP_STOP)
+    empty = CMQC.MQCBCF_READA_BUFFER_EMPTY
+    if isinstance(qm.connection(), BindingsConnection):
+        assert flags[0] == CMQC.MQCBCF_NONE and flags[2] == empty
+    else:
+        assert flags == [CMQC.MQCBCF_NONE] * 3

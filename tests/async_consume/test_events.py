@@ -28,13 +28,14 @@ def install(tmp_path, monkeypatch):
         inst.kill_all()
 
 
-def _started_with_handler(install: Installation) -> tuple[mqpy.QueueManager, Recorder]:
+def _started_with_handler(install: Installation, open_options: int = CMQC.MQOO_INPUT_SHARED
+                          ) -> tuple[mqpy.QueueManager, Recorder]:
     install.start()
     qm = mqpy.connect(QM)
     events = Recorder()
     qm.cb(operation=CMQC.MQOP_REGISTER,
           cbd=mqpy.CBD(CallbackType=CMQC.MQCBT_EVENT_HANDLER, CallbackFunction=events))
-    q = mqpy.Queue(qm, "AC.EV", CMQC.MQOO_INPUT_SHARED)
+    q = mqpy.Queue(qm, "AC.EV", open_options)
     q.cb(operation=CMQC.MQOP_REGISTER, cbd=mqpy.CBD(CallbackFunction=Recorder()),
          gmo=mqpy.GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT,
                       WaitInterval=CMQC.MQWI_UNLIMITED))
@@ -49,12 +50,13 @@ def _event_reasons(events: Recorder, timeout: float = 10) -> list[int]:
     return [r for t, r, _m in events.calls if t == CMQC.MQCBCT_EVENT_CALL]
 
 
-def test_the_event_handler_is_told_the_queue_manager_is_quiescing(install):
-    """Given a started connection with an event handler and a consumer waiting, when
-    endmqm -c quiesces the queue manager, then the event handler is called with
-    MQCBCT_EVENT_CALL and MQRC_CONNECTION_QUIESCING; the application can then stop and
-    disconnect, and the queue manager ends."""
-    qm, events = _started_with_handler(install)
+@pytest.mark.parametrize("read_ahead", [CMQC.MQOO_NO_READ_AHEAD, CMQC.MQOO_READ_AHEAD])
+def test_the_event_handler_is_told_the_queue_manager_is_quiescing(install, read_ahead):
+    """Given a started connection with an event handler and a consumer waiting (its queue
+    opened with or without read ahead), when endmqm -c quiesces the queue manager, then the
+    event handler is called with MQCBCT_EVENT_CALL and MQRC_CONNECTION_QUIESCING; the
+    application can then stop and disconnect, and the queue manager ends."""
+    qm, events = _started_with_handler(install, CMQC.MQOO_INPUT_SHARED | read_ahead)
     ended = install.run("endmqm", "-c", QM)
     assert ended.returncode == 0, ended.stderr
     assert _event_reasons(events) == [CMQC.MQRC_CONNECTION_QUIESCING]
@@ -64,10 +66,12 @@ def test_the_event_handler_is_told_the_queue_manager_is_quiescing(install):
 
 
 def test_the_event_handler_is_told_the_connection_broke(install):
-    """Given a started connection with an event handler, when the queue manager's process
-    is killed, then the event handler is called with MQRC_CONNECTION_BROKEN and the
-    connection's consumption stops (MQOP_STOP is then a stopped connection's)."""
-    qm, events = _started_with_handler(install)
+    """Given a started connection with an event handler (its consumer's queue opened for
+    read ahead), when the queue manager's process is killed, then the event handler is
+    called with MQRC_CONNECTION_BROKEN and the connection's consumption stops (MQOP_STOP
+    is then a stopped connection's)."""
+    qm, events = _started_with_handler(
+        install, CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_READ_AHEAD)
     os.kill(install.pid(QM), signal.SIGKILL)
     assert _event_reasons(events) == [CMQC.MQRC_CONNECTION_BROKEN]
     consumers = qm._consumers
