@@ -422,7 +422,8 @@ class Consumers:
             if not self.quiescing_told:
                 self.quiescing_told = True
                 self._event(CMQC.MQRC_CONNECTION_QUIESCING, _WARNING)
-            if consumer.gmo.Options & CMQC.MQGMO_FAIL_IF_QUIESCING:
+            if consumer.gmo.Options & CMQC.MQGMO_FAIL_IF_QUIESCING \
+                    or consumer.cbd.Options & CMQC.MQCBDO_FAIL_IF_QUIESCING:
                 consumer.suspended = True
                 self._call(consumer, CMQC.MQCBCT_EVENT_CALL, comp=_FAILED, reason=reason,
                            state=CMQC.MQCS_SUSPENDED)

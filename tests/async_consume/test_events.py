@@ -80,3 +80,25 @@ def test_the_event_handler_is_told_the_connection_broke(install):
         time.sleep(0.02)
     assert consumers.state == "STOPPED"
     qm.ctl(CMQC.MQOP_STOP)
+
+
+def test_a_consumer_asking_to_fail_if_quiescing_is_told_and_suspended(install):
+    """Given a consumer registered with MQCBDO_FAIL_IF_QUIESCING, when endmqm -c quiesces
+    the queue manager, then it is called with MQCBCT_EVENT_CALL and MQRC_Q_MGR_QUIESCING
+    (2161) and gets nothing more; the event handler hears MQRC_CONNECTION_QUIESCING."""
+    install.start()
+    qm = mqpy.connect(QM)
+    events, consumer = Recorder(), Recorder()
+    qm.cb(operation=CMQC.MQOP_REGISTER,
+          cbd=mqpy.CBD(CallbackType=CMQC.MQCBT_EVENT_HANDLER, CallbackFunction=events))
+    q = mqpy.Queue(qm, "AC.EV", CMQC.MQOO_INPUT_SHARED)
+    q.cb(operation=CMQC.MQOP_REGISTER,
+         cbd=mqpy.CBD(CallbackFunction=consumer, Options=CMQC.MQCBDO_FAIL_IF_QUIESCING),
+         gmo=mqpy.GMO(Options=CMQC.MQGMO_NO_SYNCPOINT))
+    qm.ctl(CMQC.MQOP_START)
+    assert install.run("endmqm", "-c", QM).returncode == 0
+    assert _event_reasons(events) == [CMQC.MQRC_CONNECTION_QUIESCING]
+    assert _event_reasons(consumer) == [CMQC.MQRC_Q_MGR_QUIESCING]
+    qm.ctl(CMQC.MQOP_STOP)
+    qm.disconnect()
+    install.wait_ended()
