@@ -346,7 +346,7 @@ class ReadAheadVerbs:
                                  wait_interval if options & _G.MQGMO_WAIT else 0,
                                  buffer.taken)
         buffer.taken = 0
-        self._stream_send(asyncflows.message_request(request))
+        self._stream_send(asyncflows.message_request(request, self._stream_conv_id()))
 
     def _ra_deliver(self, buffer: ReadAheadBuffer, message: tuple[bytes, bytes, bytes],
                     md: Any, gmo: Any, max_length: int | None, taken: bool = False) -> bytes:
@@ -394,6 +394,10 @@ class ReadAheadVerbs:
             buffers.clear()
 
     # -- the transport's ----------------------------------------------------------------
+
+    def _stream_conv_id(self) -> int | None:
+        """The ConvId read ahead's requests carry (a shared conversation's), or None."""
+        return None
 
     def _stream_send(self, data: bytes) -> None:
         raise NotImplementedError
