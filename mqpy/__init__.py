@@ -7,6 +7,7 @@ queue manager inside the calling process.
 """
 
 from mqpy import CMQC, CMQCFC, CMQSTRC, CMQXC, CMQZC
+from mqpy.asyncconsume import CBC, CBD, CTLO
 from mqpy.errors import Error, MQMIError, PYIFError
 from mqpy.mqi import (
     Queue,
@@ -110,6 +111,7 @@ sts = STS
 
 __all__ = [
     "CMQC", "CMQCFC", "CMQXC", "CMQZC",
+    "CBC", "CBD", "CTLO",
     "CD", "DH", "DLH", "GMO", "MD", "OD", "OR", "PMO", "PMR", "RR", "SCO", "TM", "TMC2", "XQH",
     "MQOpts", "MQLONG_TYPE", "INTEGER64_TYPE", "padded_count", "py23long", "RFH2",
     "cd", "gmo", "md", "od", "pmo", "sco",

@@ -22,7 +22,7 @@ import os
 import socket
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from mqpy import CMQC, config
@@ -32,7 +32,8 @@ from mqpy.fap.apiheader import MQIReply, MQIRequest
 from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.mqicalls import MQIVerbs, copy_fields
 from mqpy.fap.statuscodes import ProtocolError
-from mqpy.fap.tsh import ByteOrder, SegmentType
+from mqpy.fap.tsh import ByteOrder, OtherSegment, SegmentType
+from mqpy.readahead import ReadAheadVerbs, stream_sink
 
 __all__ = [
     "MAX_MSG_SIZE",
@@ -118,6 +119,9 @@ class Flows:
         self._reader = SegmentReader(MAX_TRANSMISSION_SIZE, max_msg_size=MAX_MSG_SIZE)
         self._writer = SegmentWriter(MAX_TRANSMISSION_SIZE)
         self._pending: list[Any] = []
+        #: where read ahead's flows go (ASYNC_MESSAGE, NOTIFICATION: mqpy.readahead)
+        self.streamed: Callable[[OtherSegment], None] | None = None
+        self._stream_missing = 0  # bytes the reader lacks of a streamed flow (feed_stream)
 
     def request(self, verb: SegmentType, values: Any, hobj: int) -> bytes:
         return self._writer.send(mqiflows.encode_request(verb, values, hobj=hobj))
@@ -126,6 +130,7 @@ class Flows:
         """The next reply, once its bytes are all in (None until then); EOFError for a flow
         that is not an MQI reply, ProtocolError for a malformed one. ``targets``: the
         caller's structures a reply that did not fail is decoded into (mqicalls.Request)."""
+        self.route_streamed()
         if not self._pending:
             return None
         event = self._pending.pop(0)
@@ -133,6 +138,37 @@ class Flows:
             raise EOFError(f"{type(event).__name__} where an MQI reply was expected")
         return mqiflows.decode_reply(event, self._reader.partner_byte_order or ByteOrder.LITTLE,
                                      into=targets if event.comp != _FAILED else ())
+
+    def route_streamed(self) -> None:
+        """Read ahead's flows that came before the next reply, to ``streamed``."""
+        pending = self._pending
+        while pending and type(pending[0]) is OtherSegment and self.streamed is not None:
+            self.streamed(pending.pop(0))
+
+    def feed_stream(self, data: bytes, split: Callable[[bytes], tuple[int, int]]) -> None:
+        """``data`` as :meth:`feed` takes it, read ahead's whole flows first handed to
+        ``split`` (``mqpy.readahead.split_stream``) without making events of them, when
+        nothing received before waits to be read but the start of one of those flows (which
+        the reader is given the rest of first)."""
+        if not data:
+            raise EOFError("the queue manager closed the connection")
+        missing = self._stream_missing
+        if missing:  # the rest of that flow to the reader: its event, routed
+            self._stream_missing = max(0, missing - len(data))
+            self.feed(data[:missing])
+            self.route_streamed()
+            data = data[missing:]
+            if not data:
+                return
+        if not self._pending and not self._reader.buffered \
+                and not self._reader.reassembling:
+            used, missing = split(data)
+            if used == len(data):
+                return
+            self._stream_missing = missing
+            data = data[used:]
+        self.feed(data)
+        self.route_streamed()
 
     def feed(self, data: bytes) -> None:
         if not data:
@@ -162,13 +198,15 @@ class Flows:
         return event
 
 
-class BindingsConnection(MQIVerbs):
-    """An Hconn held through the queue manager's socket; the engine Connection's methods."""
+class BindingsConnection(ReadAheadVerbs, MQIVerbs):
+    """An Hconn held through the queue manager's socket; the engine Connection's methods
+    (MQGET with read ahead: ``mqpy.readahead``)."""
 
     def __init__(self, sock: socket.socket, qmgr_name: str) -> None:
         self._sock: socket.socket | None = sock
         self._lock = threading.Lock()
         self._flows = Flows()
+        self._flows.streamed = stream_sink(self)
         self.qmgr_name = qmgr_name
         self.hconn = 0
         self.connected = True
@@ -307,7 +345,32 @@ class BindingsConnection(MQIVerbs):
             self._lost()
         return MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN)
 
+    def _stream_send(self, data: bytes) -> None:
+        """Read ahead's request, written without waiting for its answer."""
+        self._stream_io(lambda sock: sock.sendall(data))
+
+    def _stream_pump(self) -> None:
+        """Read what has come of read ahead's answers (waiting for some)."""
+        def pump(sock: socket.socket) -> None:
+            self._flows.feed_stream(sock.recv(1 << 16), self._ra_split)
+
+        self._stream_io(pump)
+
+    def _stream_io(self, io: Callable[[socket.socket], None]) -> None:
+        """``io`` on the socket under the connection's lock; a failure drops the connection
+        (MQRC_CONNECTION_BROKEN), as one of :meth:`_exchange`'s does."""
+        with self._lock:
+            if self._sock is None:
+                raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN if self.broken
+                                else CMQC.MQRC_HCONN_ERROR)
+            try:
+                io(self._sock)
+            except (OSError, ProtocolError, EOFError):
+                self._lost()
+                raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN) from None
+
     def _lost(self) -> None:
+        self._ra_forget()
         self.broken = True
         self.connected = False
         if self._sock is not None:
@@ -343,6 +406,7 @@ class BindingsConnection(MQIVerbs):
         try:
             self._call(_T.MQDISC)
         finally:
+            self._ra_forget()  # what read ahead had buffered is lost
             with self._lock:
                 if self._sock is not None:
                     self._sock.close()

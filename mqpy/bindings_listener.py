@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from mqpy import CMQC, amqmsgs, bindings_thread, errorlog, loopcalls
+from mqpy import CMQC, amqmsgs, bindings_thread, errorlog, loopcalls, streamer
 from mqpy.admission import Admission, Admissions, LogLimiter
 from mqpy.bindings import MAX_MSG_SIZE, MAX_TRANSMISSION_SIZE, bind_address, socket_path
 from mqpy.config import PeerLimits
@@ -253,7 +253,8 @@ class _Session:
                     return
                 if self.conn is not None and self.admission is not None:
                     self._authenticated()
-                if not await self._send(self.writer.send(reply)):
+                if not await self._send(reply if type(reply) is bytes
+                                        else self.writer.send(reply)):
                     return
                 self.replied_at = time.monotonic()
         finally:
@@ -357,7 +358,8 @@ class _Session:
             if self.gone.is_set() or not await self._receive():
                 return None
         event = received.popleft()
-        if isinstance(event, MQIRequest):
+        if isinstance(event, MQIRequest) or (self.conn is not None
+                                             and streamer.is_request(event)):
             return event
         await self._rejected(f"a {_T(event.segment_type).name} flow, not an MQI call")
         return None
@@ -368,7 +370,7 @@ class _Session:
         MQRC_CONNECTION_BROKEN; anything it sends meanwhile is kept for after the call."""
         # a segment that is not an MQI verb (read now, or with the request) breaks the
         # protocol as much as a closed end
-        while all(isinstance(e, MQIRequest) for e in self.received):
+        while all(isinstance(e, MQIRequest) or streamer.is_request(e) for e in self.received):
             if not await self._receive():
                 break
         self.gone.set()
@@ -378,7 +380,11 @@ class _Session:
     async def _thread(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await trio.to_thread.run_sync(fn, *args, limiter=self.server.limiter)
 
-    async def _dispatch(self, request: MQIRequest) -> MQIReply:
+    async def _dispatch(self, request: MQIRequest) -> MQIReply | bytes:
+        if streamer.is_request(request):  # read ahead: messages streamed (mqpy.streamer)
+            return await streamer.answer(self.conn, request, self.server.limiter,
+                                         MAX_TRANSMISSION_SIZE, self.reader.partner_byte_order
+                                         or ByteOrder.LITTLE, self.gone, self._watch)
         try:
             decoded = self._decode(request)
         except mqiparams.BadStructure as exc:  # that call's error: the connection goes on

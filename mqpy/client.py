@@ -33,6 +33,7 @@ from mqpy.fap.apiheader import MQIReply
 from mqpy.fap.mqicalls import MQIVerbs, copy_fields
 from mqpy.fap.statuscodes import ProtocolError
 from mqpy.fap.tsh import ByteOrder, SegmentType
+from mqpy.readahead import ReadAheadVerbs, stream_sink
 from mqpy.structs.fields import text_field
 
 __all__ = [
@@ -140,8 +141,9 @@ def _decode_reply(reply: MQIReply, byte_order: ByteOrder,
                                      into=targets)
 
 
-class ClientConnection(MQIVerbs):
-    """An Hconn held through a SVRCONN channel; the engine Connection's methods."""
+class ClientConnection(ReadAheadVerbs, MQIVerbs):
+    """An Hconn held through a SVRCONN channel; the engine Connection's methods (MQGET with
+    read ahead: ``mqpy.readahead``)."""
 
     #: a client's connection (MQBEGIN is not available to it)
     is_client = True
@@ -149,6 +151,7 @@ class ClientConnection(MQIVerbs):
     def __init__(self, instance: ChannelInstance, conv: Conversation, qmgr_name: str) -> None:
         self._instance: ChannelInstance | None = instance
         self._conv = conv
+        conv.streamed = stream_sink(self)
         self._lock = threading.Lock()
         self.qmgr_name = qmgr_name
         self.hconn = 0
@@ -235,7 +238,31 @@ class ClientConnection(MQIVerbs):
             return asyncput.connected_status(sts)
         return super().stat(status_type, sts)
 
+    def _stream_conv_id(self) -> int | None:
+        return self._conv.conv_id
+
+    def _stream_send(self, data: bytes) -> None:
+        """Read ahead's request, written without waiting for its answer."""
+        self._stream_io(lambda instance: instance._write(data))
+
+    def _stream_pump(self) -> None:
+        """Wait for read ahead's answers (``ChannelInstance.pump``)."""
+        self._stream_io(lambda instance: instance.pump(self._conv))
+
+    def _stream_io(self, io: Any) -> None:
+        with self._lock:
+            instance = self._instance
+            if instance is None:
+                raise _fail(CMQC.MQRC_CONNECTION_BROKEN if self.broken
+                            else CMQC.MQRC_HCONN_ERROR)
+            try:
+                io(instance)
+            except (OSError, ValueError, ProtocolError, InstanceLost):
+                self._lost()
+                raise _fail(CMQC.MQRC_CONNECTION_BROKEN) from None
+
     def _lost(self) -> None:
+        self._ra_forget()
         instance, self._instance = self._instance, None
         self.broken = True
         self.connected = False
@@ -245,6 +272,7 @@ class ClientConnection(MQIVerbs):
 
     def _forget(self) -> None:
         """End this conversation without MQDISC; close the socket if it was the last."""
+        self._ra_forget()  # what read ahead had buffered is lost
         instance, self._instance = self._instance, None
         self.connected = False
         if instance is not None and instance.end_conversation(self._conv):
@@ -268,6 +296,7 @@ class ClientConnection(MQIVerbs):
 
     def abend(self) -> None:
         """Drop the channel instance without MQDISC: the queue manager backs out."""
+        self._ra_forget()
         instance, self._instance = self._instance, None
         self.connected = False
         if instance is not None:

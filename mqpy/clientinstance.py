@@ -37,7 +37,15 @@ from mqpy.fap.framing import DEFAULT_MAX_TRANSMISSION_SIZE, SegmentReader, Segme
 from mqpy.fap.initialdata import OUR_FAP_LEVEL, CapFlags1, InitialData
 from mqpy.fap.negotiation import negotiate, reproposal
 from mqpy.fap.statuscodes import ProtocolError, StatusCode
-from mqpy.fap.tsh import TSH_LENGTH, TSHM_LENGTH, ByteOrder, ControlFlags1, Event, SegmentType
+from mqpy.fap.tsh import (
+    TSH_LENGTH,
+    TSHM_LENGTH,
+    ByteOrder,
+    ControlFlags1,
+    Event,
+    OtherSegment,
+    SegmentType,
+)
 from mqpy.security.chlauth import dn_matches, valid_dn_pattern
 
 __all__ = [
@@ -85,9 +93,16 @@ class Conversation:
         #: replies still to come to requests sent without waiting (asynchronous puts),
         #: dropped as they come, in order before the next call's (role_lock)
         self.unanswered = 0
+        #: where read ahead's flows for it go (mqpy.readahead), and whether its thread waits
+        #: for them (:meth:`ChannelInstance.pump`)
+        self.streamed: Any = None
+        self.pumping = False
 
 
 _TURN = object()  #: put in a waiting conversation's queue: it now reads the socket
+#: put in a pumping conversation's queue: read ahead's answer it waits for is in
+_STREAMED = object()
+_STREAM_FLOWS = (SegmentType.ASYNC_MESSAGE, SegmentType.NOTIFICATION)
 
 _LITTLE = ByteOrder.LITTLE
 _NO_FLAGS = ControlFlags1.NONE
@@ -309,6 +324,56 @@ class ChannelInstance:
             conv.unanswered -= 1
         return True
 
+    def pump(self, conv: Conversation) -> None:
+        """Wait until read ahead's flows have come for ``conv`` (or one read of the socket
+        has been made by this thread): as :meth:`call` without a request, reading the
+        socket itself when nobody else does, else woken by the reader."""
+        with self.role_lock:
+            if self.broken:
+                raise InstanceLost()
+            self.in_calls += 1
+            leader = not self.reading
+            if leader:
+                self.reading = True
+            else:
+                self.waiters[conv.conv_id] = conv
+                conv.pumping = True
+        reading = leader
+        try:
+            if not leader:
+                item = conv.replies.get()
+                if item is None:
+                    raise InstanceLost()
+                if item is not _TURN:
+                    return  # its flows came (_on_event)
+                reading = True
+            for event in self._read():
+                self._on_event(event)
+        except (OSError, ValueError, ProtocolError, InstanceLost):
+            self._lost()
+            raise
+        finally:
+            with self.role_lock:
+                conv.pumping = False
+                self.in_calls -= 1
+                if reading:
+                    self._pass_role_locked()
+                elif not leader:
+                    self.waiters.pop(conv.conv_id, None)
+
+    def _streamed(self, event: Any) -> None:
+        """Read ahead's flow to its conversation's buffer; its answer's end wakes the
+        conversation if it waits for it (:meth:`pump`)."""
+        key = event.conv_id if self.tshm else None
+        conv = self.conversations.get(key)
+        if conv is None or conv.streamed is None:
+            return  # its conversation has gone: the messages are lost
+        conv.streamed(event)
+        if event.segment_type == SegmentType.NOTIFICATION:
+            with self.role_lock:
+                if conv.pumping and self.waiters.pop(key, None) is not None:
+                    conv.replies.put(_STREAMED)
+
     def _read_own(self, conv_id: int | None) -> MQIReply:
         """Read the socket (this thread has the reading role) until the reply of
         conversation ``conv_id`` is in; others' replies, heartbeats and a STATUS are seen
@@ -462,6 +527,9 @@ class ChannelInstance:
         return {"conv_id": _CONTROL_CONV, "request_id": 0} if self.tshm else {}
 
     def _on_event(self, event: Event) -> None:
+        if type(event) is OtherSegment and event.segment_type in _STREAM_FLOWS:
+            self._streamed(event)
+            return
         if isinstance(event, MQIReply):
             key = event.conv_id if self.tshm else None
             conv = self.conversations.get(key)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from mqpy import CMQC, config, inprocess
+from mqpy import CMQC, asyncconsume, config, inprocess
 from mqpy.errors import MQMIError, PYIFError
 from mqpy.mqobject import MQObject
 from mqpy.rfh2 import RFH2
@@ -204,9 +204,22 @@ class QueueManager(MQObject):
         """MQDISC: a unit of work still open is committed, as MQ does on a normal end."""
         if self._conn is None:
             raise PYIFError("not connected")
+        consumers = self.__dict__.get("_consumers")
+        if consumers is not None:
+            consumers.stop_for_disconnect()  # MQDISC stops asynchronous consumption first
         conn = self._backend()
         self._conn = None
         conn.disconnect()
+
+    # -- asynchronous consume (mqpy.asyncconsume): IBM's ibmmq package's shape -------------
+    def cb(self, operation: int = CMQC.MQOP_REGISTER, cbd: Any = None, **kw: Any) -> None:
+        """MQCB of the connection: its event handler (``cbd.CallbackType`` MQCBT_EVENT_HANDLER)."""
+        asyncconsume.consumers_of(self).cb(operation, cbd, CMQC.MQHO_NONE, None,
+                                           kw.get("md"), kw.get("gmo"))
+
+    def ctl(self, operation: int, ctlo: Any = None) -> None:
+        """MQCTL: start, start and wait, suspend, resume or stop the connection's consumers."""
+        asyncconsume.consumers_of(self).ctl(operation, ctlo)
 
     @property
     def is_connected(self) -> bool:
@@ -236,6 +249,9 @@ class QueueManager(MQObject):
         conn = self._conn
         if conn is None:
             raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_HCONN_ERROR)
+        consumers = self.__dict__.get("_consumers")
+        if consumers is not None:  # started asynchronous consumption: 2500 for other threads
+            consumers.check_caller()
         if self._embedded and TRACER.active and TRACER.spec_for(self._name) is not None:
             return TracedConnection(conn, self._name)
         return conn
@@ -510,7 +526,17 @@ class Queue(MQObject):
         if self._hobj is None:
             raise PYIFError("the queue is not open")
         self._qmgr._backend().close(self._hobj, options)
+        consumers = self._qmgr.__dict__.get("_consumers")
+        if consumers is not None:
+            consumers.closed(self._hobj)  # its consumer is deregistered (IBM)
         self._hobj = None  # only once MQCLOSE succeeded, as pymqi
+
+    def cb(self, operation: int = CMQC.MQOP_REGISTER, cbd: Any = None, md: MD | None = None,
+           gmo: GMO | None = None) -> None:
+        """MQCB of this queue's handle: a message consumer (``mqpy.asyncconsume``), as IBM's
+        ibmmq package's ``Queue.cb``."""
+        hobj = self._ensure_open(CMQC.MQOO_INPUT_AS_Q_DEF)
+        asyncconsume.consumers_of(self._qmgr).cb(operation, cbd, hobj, self, md, gmo)
 
     def inquire(self, attribute: Any) -> Any:
         """MQINQ: one selector's value, or (ibmmq) a list of selectors' values as a dict."""

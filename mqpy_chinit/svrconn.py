@@ -56,7 +56,7 @@ from typing import Any
 import attrs
 import trio
 
-from mqpy import CMQC
+from mqpy import CMQC, streamer
 from mqpy.errors import MQMIError
 from mqpy.fap import channeldefs as D
 from mqpy.fap import mqiflows, mqiparams, tls, userid
@@ -71,7 +71,7 @@ from mqpy.fap.mqicalls import AsyncMQIVerbs
 from mqpy.fap.negotiation import negotiate
 from mqpy.fap.statuscodes import ProtocolError, StatusCode
 from mqpy.fap.tsh import ByteOrder, ControlFlags1, Event, OtherSegment, SegmentType
-from mqpy_chinit import tlsstream
+from mqpy_chinit import svrconn_stream, tlsstream
 from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
 from mqpy_chinit.mca import CONFIRM_TIMEOUT
 from mqpy_chinit.qmconn import QMConnection
@@ -415,6 +415,8 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
                 await self._send(Heartbeat(**self._control()))
         elif isinstance(ev, Status):
             return False  # the client closed the channel
+        elif streamer.is_request(ev):  # read ahead (mqpy_chinit.svrconn_stream)
+            await svrconn_stream.route(self, ev)
         elif isinstance(ev, OtherSegment) and ev.segment_type in _IDENTITY_FLOWS:
             try:
                 self._identity_flow(ev)
@@ -509,6 +511,9 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
                 cc.queued -= 1
                 cc.calling = True
                 try:
+                    if streamer.is_request(request):  # read ahead's request
+                        await svrconn_stream.answer(self, cc, request)
+                        continue
                     if type(request) is Answer:  # served at once, its log force still due
                         await self._answer(cc, request)
                         continue

@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 
 from mqpy import CMQC
-from mqpy.engine import cluster, distlist, resolution
+from mqpy.engine import cluster, distlist, readahead, resolution
 from mqpy.engine.cluster import ClusterRoute
 from mqpy.engine.handle import Handle
 from mqpy.engine.mqmd import _refuse_header, _trusted
@@ -40,6 +40,7 @@ class OpenCalls:
         _refuse_header(od)
         if options & ~_OO_KNOWN:  # a bit no MQOO_* option has (a distribution list's too)
             raise _fail(CMQC.MQRC_OPTIONS_ERROR)
+        readahead.check_open(options)
         if distlist.is_list_od(od):
             return distlist.open_list(self, od, options)
         eng = self.engine

@@ -768,6 +768,7 @@ QSTATUS_ATTRS: dict[str, Attr] = _table(
     enum("SET", *YESNO),
     string("URID", 64),
     enum("URTYPE", "QMGR", "XA"),
+    enum("READA", "NO", "YES", "BACKLOG", "INHIBITED"),
 )
 
 CONN_ATTRS: dict[str, Attr] = _table(

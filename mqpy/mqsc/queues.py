@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from mqpy import CMQC, CMQCFC
+from mqpy.engine import readahead
 from mqpy.errors import MQMIError
 from mqpy.mqsc import clusters, definitions
 from mqpy.mqsc.display import date_time, format_attrs
@@ -121,6 +122,8 @@ def handle_status(proc: MQSCProcessor, obj: Any) -> list[dict[str, object]]:
                     "OUTPUT": _yes(opts, CMQC.MQOO_OUTPUT), "SET": _yes(opts, CMQC.MQOO_SET),
                     "PID": 0, "TID": conn.hconn, "URID": "", "URTYPE": "QMGR",
                     "USERID": _text(conn.user),
+                    # read ahead in effect for the handle (engine.readahead's rules)
+                    "READA": "YES" if readahead.in_effect(opts, h.obj) else "NO",
                 })  # fmt: skip
     return rows
 

@@ -1,0 +1,77 @@
+"""The queue manager's side of read ahead: a REQUEST_MSGS answered with the messages it asks
+for, streamed to the application's side of the connection (``mqpy.readahead``).
+
+The application grants a window (REQUEST_MSGS' RqstBytes); the answer is the messages that
+may go ahead (``engine.readahead.take``: non-persistent, outside syncpoint), one
+ASYNC_MESSAGE segment each, then one NOTIFICATION that ends it and says why
+(``fap.asyncflows.Notice``), all in one write. A request with MQGMO_WAIT waits as a waiting
+MQGET does (``mqpy.waiting``: no thread held, ended by the application's going).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import trio
+
+from mqpy import CMQC, loopcalls, waiting
+from mqpy.engine import readahead
+from mqpy.errors import MQMIError
+from mqpy.fap import asyncflows
+from mqpy.fap.asyncflows import Notice
+from mqpy.fap.tsh import TSH_LENGTH, ByteOrder, OtherSegment, SegmentType
+from mqpy.structs.tables import GMO
+
+__all__ = ["answer", "is_request"]
+
+#: Room in one segment for a message's MQMD and data after the TSHM and ASYNC_MESSAGE's
+#: header (a longer message is got the usual way).
+_HEAD_ROOM = TSH_LENGTH + 8 + 55 + 3 + 48 + 364
+
+
+def is_request(event: Any) -> bool:
+    """Is ``event`` a REQUEST_MSGS flow (which a session serves as it serves an MQI call)?"""
+    return type(event) is OtherSegment and event.segment_type == SegmentType.REQUEST_MSGS
+
+
+async def answer(conn: Any, event: OtherSegment, limiter: trio.CapacityLimiter,
+                 max_transmission: int, order: ByteOrder = ByteOrder.LITTLE,
+                 gone: trio.Event | None = None, watch: Any = None,
+                 conv_id: int | None = None) -> bytes:
+    """The bytes that answer the REQUEST_MSGS ``event`` of the engine connection ``conn``."""
+    request = asyncflows.parse_request(event.body, order)
+    hobj = request.hobj
+    room = max_transmission - _HEAD_ROOM
+    max_message = room if request.max_msg_length < 0 else min(room, request.max_msg_length)
+
+    async def attempt(waiter: waiting.Waiter | None) -> readahead.Batch | None:
+        batch = await loopcalls.engine_call(conn, limiter, readahead.take, conn, hobj,
+                                            request.options, max(1, request.window),
+                                            max_message, waiter)
+        if batch is not None and not batch.messages and not batch.stopped_at_other \
+                and batch.reason == CMQC.MQRC_NO_MSG_AVAILABLE and waiter is not None:
+            raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_NO_MSG_AVAILABLE)
+        return batch
+
+    try:
+        if request.options & CMQC.MQGMO_WAIT and request.wait_interval != 0:
+            deadline = waiting.wait_deadline(GMO(WaitInterval=request.wait_interval))
+            batch = await waiting.get_with_wait(
+                attempt, lambda w: conn._drop_waiter(hobj, w), deadline, gone, watch)
+        else:
+            batch = await attempt(None)
+    except MQMIError as e:
+        code = Notice.CLIENT_ASYNC_EMPTY if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE \
+            else Notice.CHECK_MSG  # the usual get says what is wrong
+        return asyncflows.notification(hobj, code, e.reason, conv_id)
+    if batch is None:
+        return asyncflows.notification(hobj, Notice.STREAMING_FAILURE, CMQC.MQRC_NONE, conv_id)
+    name = batch.resolved_q_name
+    out = [asyncflows.async_message(hobj, request.received + i, name, md, data, conv_id)
+           for i, (md, data) in enumerate(batch.messages)]
+    if batch.stopped_at_other:
+        out.append(asyncflows.notification(hobj, Notice.CHECK_MSG, CMQC.MQRC_NONE, conv_id))
+    else:
+        out.append(asyncflows.notification(hobj, Notice.CLIENT_ASYNC_EMPTY, batch.reason,
+                                           conv_id))
+    return b"".join(out)
