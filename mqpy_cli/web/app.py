@@ -1,0 +1,254 @@
+"""The ASGI application (Starlette, on anyio, so it runs under hypercorn's trio worker):
+IBM's v2 REST paths, /metrics and the console, every request authenticated and authorised
+(:mod:`mqpy_cli.web.security`), every MQI call made in a worker thread as the caller."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from collections.abc import Callable
+from typing import Any
+
+import anyio.to_thread
+from prometheus_client import CollectorRegistry
+from prometheus_client.openmetrics.exposition import CONTENT_TYPE_LATEST, generate_latest
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from mqpy_cli.web import admin, console, messaging, mqscaction
+from mqpy_cli.web.config import WebConfig
+from mqpy_cli.web.errors import RestError
+from mqpy_cli.web.metrics import MQCollector
+from mqpy_cli.web.mqconn import command_server, connected
+from mqpy_cli.web.security import ADMIN_RO, Authenticator, Principal, check_csrf
+
+REST = "/ibmmq/rest/v2"
+STATIC = os.path.join(os.path.dirname(__file__), "static")
+
+
+async def _blocking(fn: Callable, *args: Any, **kwargs: Any) -> Any:
+    return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs))
+
+
+class Handlers:
+    """The routes' bodies, sharing the configuration and the authenticator."""
+
+    def __init__(self, cfg: WebConfig) -> None:
+        self.cfg = cfg
+        self.auth = Authenticator(cfg)
+        self.registry = CollectorRegistry(auto_describe=False)
+        self.registry.register(MQCollector(cfg.data_path))
+
+    async def caller(self, request: Request) -> Principal:
+        check_csrf(request.method, request.headers)
+        return await _blocking(self.auth.authenticate, request.headers.get("authorization"))
+
+    async def admin_call(self, request: Request, work: Callable, *args: Any,
+                         role_check: Callable[[str], None] | None = None) -> Any:
+        """``work(server, *args)`` with a command server connection made as the caller's
+        admin role allows."""
+        who = await self.caller(request)
+        role = who.admin_role(request.method)
+        if role_check is not None:
+            role_check(role)
+        user, password = who.identity(role)
+        qmgr = request.path_params["qmgr"]
+
+        def run() -> Any:
+            with command_server(qmgr, self.cfg.data_path, user, password) as server:
+                return work(server, *args)
+
+        return await _blocking(run)
+
+    # ------------------------------------------------------------------ admin
+    async def login(self, request: Request) -> Response:
+        who = await self.caller(request)
+        return JSONResponse({"user": [{"name": who.user, "role": sorted(who.roles)}]})
+
+    async def installation(self, request: Request) -> Response:
+        (await self.caller(request)).admin_role("GET")
+        return JSONResponse(admin.installation(self.cfg.data_path))
+
+    async def qmgr(self, request: Request) -> Response:
+        who = await self.caller(request)
+        role = who.admin_role("GET")
+        name = request.path_params.get("qmgr")
+        state = request.query_params.get("state")
+        listed = await _blocking(admin.qmgrs, self.cfg.data_path, name, state)
+        if request.query_params.get("status"):
+            user, password = who.identity(role)
+            for q in listed:
+                if q["state"] == "running":
+                    q["status"] = await _blocking(self._qmgr_status, q["name"], user, password)
+        return JSONResponse({"qmgr": listed})
+
+    def _qmgr_status(self, name: str, user: str | None, password: str | None) -> dict:
+        with command_server(name, self.cfg.data_path, user, password) as server:
+            return admin.qmgr_status(server)
+
+    async def queues(self, request: Request) -> Response:
+        q = request.query_params
+        if request.method == "POST":
+            name = await self.admin_call(request, admin.create_queue, await _json(request))
+            return Response(status_code=201, headers={
+                "Location": f"{REST}/admin/qmgr/{request.path_params['qmgr']}/queue/{name}"})
+        name = request.path_params.get("queue")
+        body = await self.admin_call(
+            request, functools.partial(admin.get_queues, attributes=q.get("attributes"),
+                                       status=q.get("status"), filter_=q.get("filter"),
+                                       qtype=q.get("type", "all")), name)
+        return JSONResponse(body)
+
+    async def queue(self, request: Request) -> Response:
+        name = request.path_params["queue"]
+        if request.method == "PATCH":
+            await self.admin_call(request, admin.change_queue, name, await _json(request))
+            return Response(status_code=204)
+        if request.method == "DELETE":
+            purge = request.query_params.get("purge", "false") == "true"
+            await self.admin_call(request, admin.delete_queue, name, purge)
+            return Response(status_code=204)
+        return await self.queues(request)
+
+    async def channels(self, request: Request) -> Response:
+        q = request.query_params
+        body = await self.admin_call(
+            request, functools.partial(admin.get_channels, attributes=q.get("attributes"),
+                                       status=q.get("status")),
+            request.path_params.get("channel"))
+        return JSONResponse(body)
+
+    async def mqsc(self, request: Request) -> Response:
+        body = await _json(request)
+
+        def read_only(role: str) -> None:
+            if role == ADMIN_RO and not (isinstance(body, dict)
+                                         and mqscaction.is_read_only(body)):
+                raise RestError(403, "MQWB0103E")
+
+        # MQWebAdminRO may display: the action is a POST, so the role is checked here
+        who = await self.caller(request)
+        try:
+            role = who.admin_role("POST")
+        except RestError:
+            role = who.admin_role("GET")
+        read_only(role)
+        user, password = who.identity(role)
+        qmgr = request.path_params["qmgr"]
+
+        def run() -> dict:
+            with command_server(qmgr, self.cfg.data_path, user, password) as server:
+                return mqscaction.action(server, body)
+
+        return JSONResponse(await _blocking(run))
+
+    # ------------------------------------------------------------------ messaging
+    async def message(self, request: Request) -> Response:
+        who = await self.caller(request)
+        user, password = who.identity(who.messaging_role())
+        qmgr, queue = request.path_params["qmgr"], request.path_params["queue"]
+        params = dict(request.query_params)
+        if request.method == "POST":
+            body = await request.body()
+            headers = dict(request.headers)
+
+            def put() -> str:
+                with connected(qmgr, self.cfg.data_path, user, password) as qm:
+                    return messaging.put(qm, queue, body, headers)
+
+            msgid = await _blocking(put)
+            return Response(status_code=201, headers={"ibm-mq-md-messageId": msgid})
+        browse = request.method == "GET"
+
+        def get() -> messaging.Message | None:
+            with connected(qmgr, self.cfg.data_path, user, password) as qm:
+                return messaging.get(qm, queue, params, browse=browse)
+
+        msg = await _blocking(get)
+        if msg is None:
+            return Response(status_code=204)
+        return Response(msg.body, status_code=200, headers=msg.headers,
+                        media_type=msg.content_type)
+
+    async def message_list(self, request: Request) -> Response:
+        who = await self.caller(request)
+        user, password = who.identity(who.messaging_role())
+        qmgr, queue = request.path_params["qmgr"], request.path_params["queue"]
+        params = dict(request.query_params)
+
+        def listing() -> dict:
+            with connected(qmgr, self.cfg.data_path, user, password) as qm:
+                return messaging.message_list(qm, queue, params)
+
+        return JSONResponse(await _blocking(listing))
+
+    # ------------------------------------------------------------------ metrics, console
+    async def metrics(self, request: Request) -> Response:
+        (await self.caller(request)).admin_role("GET")
+        text = await _blocking(generate_latest, self.registry)
+        return Response(text, media_type=CONTENT_TYPE_LATEST)
+
+    async def errorlog(self, request: Request) -> Response:
+        (await self.caller(request)).admin_role("GET")
+        entries = await _blocking(console.error_log, self.cfg.data_path,
+                                  request.path_params["qmgr"],
+                                  request.query_params.get("severity", ""))
+        return JSONResponse({"entries": entries})
+
+
+async def _json(request: Request) -> Any:
+    try:
+        return json.loads(await request.body() or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise RestError(400, "MQWB2004E") from None
+
+
+async def _rest_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RestError)
+    return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    if exc.status_code == 405:
+        err = RestError(405, "MQWB2005E", request.method, request.url.path)
+        return JSONResponse(err.body(), status_code=405)
+    return JSONResponse({"error": [{"type": "rest", "msgId": "MQWB0000E",
+                                    "message": f"MQWB0000E: {exc.detail}"}]},
+                        status_code=exc.status_code)
+
+
+async def _unexpected(request: Request, exc: Exception) -> Response:
+    err = RestError(500, "MQWB0000E", type(exc).__name__)
+    return JSONResponse(err.body(), status_code=500)
+
+
+def build(cfg: WebConfig) -> Starlette:
+    h = Handlers(cfg)
+    q = f"{REST}/admin/qmgr/{{qmgr}}"
+    m = f"{REST}/messaging/qmgr/{{qmgr}}/queue/{{queue}}"
+    routes = [
+        Route(f"{REST}/login", h.login),
+        Route(f"{REST}/admin/installation", h.installation),
+        Route(f"{REST}/admin/qmgr", h.qmgr),
+        Route(q, h.qmgr),
+        Route(f"{q}/queue", h.queues, methods=["GET", "POST"]),
+        Route(f"{q}/queue/{{queue}}", h.queue, methods=["GET", "PATCH", "DELETE"]),
+        Route(f"{q}/channel", h.channels),
+        Route(f"{q}/channel/{{channel}}", h.channels),
+        Route(f"{REST}/admin/action/qmgr/{{qmgr}}/mqsc", h.mqsc, methods=["POST"]),
+        Route(f"{m}/message", h.message, methods=["GET", "POST", "DELETE"]),
+        Route(f"{m}/messagelist", h.message_list),
+        Route("/metrics", h.metrics),
+        Route("/ibmmq/console/api/qmgr/{qmgr}/errorlog", h.errorlog),
+        Route("/ibmmq/console", lambda r: RedirectResponse("/ibmmq/console/")),
+        Route("/", lambda r: RedirectResponse("/ibmmq/console/")),
+        Mount("/ibmmq/console/", StaticFiles(directory=STATIC, html=True)),
+    ]
+    return Starlette(routes=routes, exception_handlers={
+        RestError: _rest_error, HTTPException: _http_error, Exception: _unexpected})
