@@ -100,7 +100,10 @@ def _qmgr(server: CommandServer, name: str, fam: dict) -> None:
 def _queues(server: CommandServer, name: str, fam: dict) -> None:
     listed = admin.get_queues(server, None, attributes="general,storage", status="status",
                               qtype="local")["queue"]
+    own = server.reply_q.rstrip(b" \0").decode("latin-1")  # this scrape's own reply queue
     for q in listed:
+        if q["name"] == own:
+            continue
         general, st = q.get("general", {}), q.get("status", {})
         labels = [name, q["name"], "XMITQ" if general.get("isTransmissionQueue") else "NORMAL",
                   general.get("description", "")]
