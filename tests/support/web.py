@@ -2,8 +2,9 @@
 (tests.support.site): mqweb.ini written with a free 127.0.0.1 port and the roles, strmqweb
 and endmqweb run as subprocesses, and the server killed by pid at teardown whatever
 happened. Users: ``mqadmin`` (MQWebAdmin), ``reader`` (MQWebAdminRO), ``alice``
-(MQWebUser, with the object authorities the messaging tests use), ``mallory`` (a user of the
-queue manager in no role)."""
+(MQWebUser, with the object authorities the messaging tests use), ``operator`` (MQWebAdmin
+and MQWebUser, in group mqm: the console's user), ``mallory`` (a user of the queue manager in
+no role)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ from tests.support.site import ALICE, ALICE_PW, QM, Site
 ADMIN, ADMIN_PW = "mqadmin", "mqadmin-pw"
 READER, READER_PW = "reader", "reader-pw"
 MALLORY, MALLORY_PW = "mallory", "mallory-pw"
+#: the console's operator: MQWebAdmin for administration, MQWebUser for messages
+OPERATOR, OPERATOR_PW = "operator", "operator-pw"
 CSRF = {"ibm-mq-rest-csrf-token": "x"}
 REST = "/ibmmq/rest/v2"
 
@@ -67,9 +70,9 @@ port = {self.port}
 keyRepository = {self.key_repository}
 
 [roles]
-MQWebAdmin = {ADMIN}
+MQWebAdmin = {ADMIN}, {OPERATOR}
 MQWebAdminRO = {READER}
-MQWebUser = {ALICE}
+MQWebUser = {ALICE}, {OPERATOR}
 """, self.root)
 
     def start(self) -> WebSite:
@@ -78,6 +81,7 @@ MQWebUser = {ALICE}
         users.add(ADMIN, ADMIN_PW, ["mqm"])
         users.add(READER, READER_PW)
         users.add(MALLORY, MALLORY_PW)
+        users.add(OPERATOR, OPERATOR_PW, ["mqm"])
         self.site.mqsc(ALICE_AUTHORITY)
         self.write_config()
         proc = web_command(self.root, "strmqweb")
@@ -113,7 +117,9 @@ MQWebUser = {ALICE}
         return httpx.Client(base_url=self.base, auth=auth, timeout=30, **kwargs)
 
 
-_PASSWORDS = {ADMIN: ADMIN_PW, READER: READER_PW, ALICE: ALICE_PW, MALLORY: MALLORY_PW}
+_PASSWORDS = {ADMIN: ADMIN_PW, READER: READER_PW, ALICE: ALICE_PW, MALLORY: MALLORY_PW,
+              OPERATOR: OPERATOR_PW}
 
-__all__ = ["ADMIN", "ALICE", "CSRF", "MALLORY", "QM", "READER", "REST", "WebSite",
+__all__ = ["ADMIN", "ALICE", "CSRF", "MALLORY", "OPERATOR", "OPERATOR_PW", "QM", "READER",
+           "REST", "WebSite",
            "web_command"]
