@@ -60,3 +60,17 @@ def test_the_depth_is_read_live(web):
             qm.disconnect()
         after = _depth(_samples(c.get("/metrics").text), "APP.LIVE")
     assert (before, after) == (0, 1)
+
+
+def test_the_grafana_example_uses_only_metrics_the_server_serves(web):
+    """examples/grafana's dashboard asks for ibmmq_* names that a scrape has."""
+    import json
+    import pathlib
+    import re
+
+    root = pathlib.Path(__file__).resolve().parents[2]
+    text = (root / "examples" / "grafana" / "mqpy-mqweb-dashboard.json").read_text()
+    wanted = set(re.findall(r"ibmmq_[a-z_]+", json.dumps(json.loads(text))))
+    with web.client() as c:
+        served = {f.name for f in text_string_to_metric_families(c.get("/metrics").text)}
+    assert wanted and wanted <= served, wanted - served
