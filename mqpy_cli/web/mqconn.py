@@ -9,7 +9,7 @@ import contextlib
 from collections.abc import Iterator
 
 import mqpy
-from mqpy import CMQC, CMQCFC, pcf
+from mqpy import CMQC, CMQCFC, config, pcf
 from mqpy.structs.tables import CFH, GMO, MD, OD, PMO
 from mqpy_cli.web.errors import RestError, from_reason
 
@@ -23,7 +23,10 @@ def connect(qmgr: str, data_path: str, user: str | None = None,
             password: str | None = None) -> mqpy.QueueManager:
     """MQCONN (bindings) to ``qmgr`` as ``user`` (an MQCSP), or as the server's own user;
     RestError 404 (MQWB0009E) when the queue manager is not there or not running, 403
-    when the user is refused."""
+    when the user is refused. A name that is not one of the installation's queue managers
+    is 404 with reason 2058 before anything is tried."""
+    if qmgr not in config.list_qmgrs(data_path):
+        raise RestError(404, "MQWB0009E", qmgr, reason=CMQC.MQRC_Q_MGR_NAME_ERROR)
     qm = mqpy.QueueManager(None)
     try:
         qm.connect(qmgr, data_path=data_path, user=user, password=password)
