@@ -4,10 +4,11 @@ IBM's v2 REST paths, /metrics and the console, every request authenticated and a
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import anyio.to_thread
@@ -24,7 +25,7 @@ from mqpy_cli.web import admin, console, messaging, mqscaction
 from mqpy_cli.web.config import WebConfig
 from mqpy_cli.web.errors import RestError
 from mqpy_cli.web.metrics import MQCollector
-from mqpy_cli.web.mqconn import command_server, connected
+from mqpy_cli.web.pool import ConnectionPool
 from mqpy_cli.web.security import ADMIN_RO, Authenticator, Principal, check_csrf
 
 REST = "/ibmmq/rest/v2"
@@ -41,8 +42,9 @@ class Handlers:
     def __init__(self, cfg: WebConfig) -> None:
         self.cfg = cfg
         self.auth = Authenticator(cfg)
+        self.pool = ConnectionPool(cfg.data_path)
         self.registry = CollectorRegistry(auto_describe=False)
-        self.registry.register(MQCollector(cfg.data_path))
+        self.registry.register(MQCollector(cfg.data_path, self.pool))
 
     async def caller(self, request: Request) -> Principal:
         check_csrf(request.method, request.headers)
@@ -60,7 +62,7 @@ class Handlers:
         qmgr = request.path_params["qmgr"]
 
         def run() -> Any:
-            with command_server(qmgr, self.cfg.data_path, user, password) as server:
+            with self.pool.command_server(qmgr, user, password) as server:
                 return work(server, *args)
 
         return await _blocking(run)
@@ -88,7 +90,7 @@ class Handlers:
         return JSONResponse({"qmgr": listed})
 
     def _qmgr_status(self, name: str, user: str | None, password: str | None) -> dict:
-        with command_server(name, self.cfg.data_path, user, password) as server:
+        with self.pool.command_server(name, user, password) as server:
             return admin.qmgr_status(server)
 
     async def queues(self, request: Request) -> Response:
@@ -142,7 +144,7 @@ class Handlers:
         qmgr = request.path_params["qmgr"]
 
         def run() -> dict:
-            with command_server(qmgr, self.cfg.data_path, user, password) as server:
+            with self.pool.command_server(qmgr, user, password) as server:
                 return mqscaction.action(server, body)
 
         return JSONResponse(await _blocking(run))
@@ -158,7 +160,7 @@ class Handlers:
             headers = dict(request.headers)
 
             def put() -> str:
-                with connected(qmgr, self.cfg.data_path, user, password) as qm:
+                with self.pool.connection(qmgr, user, password) as qm:
                     return messaging.put(qm, queue, body, headers)
 
             msgid = await _blocking(put)
@@ -166,7 +168,7 @@ class Handlers:
         browse = request.method == "GET"
 
         def get() -> messaging.Message | None:
-            with connected(qmgr, self.cfg.data_path, user, password) as qm:
+            with self.pool.connection(qmgr, user, password) as qm:
                 return messaging.get(qm, queue, params, browse=browse)
 
         msg = await _blocking(get)
@@ -182,7 +184,7 @@ class Handlers:
         params = dict(request.query_params)
 
         def listing() -> dict:
-            with connected(qmgr, self.cfg.data_path, user, password) as qm:
+            with self.pool.connection(qmgr, user, password) as qm:
                 return messaging.message_list(qm, queue, params)
 
         return JSONResponse(await _blocking(listing))
@@ -250,5 +252,11 @@ def build(cfg: WebConfig) -> Starlette:
         Route("/", lambda r: RedirectResponse("/ibmmq/console/")),
         Mount("/ibmmq/console/", StaticFiles(directory=STATIC, html=True)),
     ]
-    return Starlette(routes=routes, exception_handlers={
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        await _blocking(h.pool.close)  # the idle connections end with the server
+
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={
         RestError: _rest_error, HTTPException: _http_error, Exception: _unexpected})

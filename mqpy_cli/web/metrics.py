@@ -16,7 +16,8 @@ from mqpy import CMQC, CMQCFC, config, pcf
 from mqpy.command.inquiries import CHS
 from mqpy_cli.web import admin
 from mqpy_cli.web.errors import RestError
-from mqpy_cli.web.mqconn import CommandServer, command_server
+from mqpy_cli.web.mqconn import CommandServer
+from mqpy_cli.web.pool import ConnectionPool
 
 PLATFORM = "UNIX"
 
@@ -28,8 +29,9 @@ def _family(name: str, doc: str, labels: list[str]) -> GaugeMetricFamily:
 class MQCollector(Collector):
     """One scrape: every running queue manager's figures, as gauges."""
 
-    def __init__(self, data_path: str) -> None:
+    def __init__(self, data_path: str, pool: ConnectionPool) -> None:
         self.data_path = data_path
+        self.pool = pool
 
     def collect(self):  # noqa: ANN201 - prometheus_client's interface
         q_labels = ["qmgr", "queue", "usage", "description"]
@@ -73,7 +75,7 @@ class MQCollector(Collector):
             fam["qmgr_status"].add_metric([name, PLATFORM], 1 if running else 0)
             if running:
                 with contextlib.suppress(RestError):
-                    with command_server(name, self.data_path) as server:
+                    with self.pool.command_server(name) as server:
                         _qmgr(server, name, fam)
                         _queues(server, name, fam)
                         _channels(server, name, fam)

@@ -6,7 +6,6 @@ server runs them in worker threads."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
 
 import mqpy
 from mqpy import CMQC, CMQCFC, config, pcf
@@ -36,17 +35,6 @@ def connect(qmgr: str, data_path: str, user: str | None = None,
         raise RestError(404 if e.reason != CMQC.MQRC_Q_MGR_NOT_AVAILABLE else 503,
                         "MQWB0009E", qmgr, reason=e.reason) from None
     return qm
-
-
-@contextlib.contextmanager
-def connected(qmgr: str, data_path: str, user: str | None = None,
-              password: str | None = None) -> Iterator[mqpy.QueueManager]:
-    qm = connect(qmgr, data_path, user, password)
-    try:
-        yield qm
-    finally:
-        with contextlib.suppress(mqpy.MQMIError):
-            qm.disconnect()
 
 
 class CommandServer:
@@ -93,17 +81,6 @@ class CommandServer:
     def close(self) -> None:
         with contextlib.suppress(mqpy.MQMIError):
             self.replies.close(CMQC.MQCO_DELETE_PURGE)
-
-
-@contextlib.contextmanager
-def command_server(qmgr: str, data_path: str, user: str | None = None,
-                   password: str | None = None) -> Iterator[CommandServer]:
-    with connected(qmgr, data_path, user, password) as qm:
-        server = CommandServer(qm)
-        try:
-            yield server
-        finally:
-            server.close()
 
 
 def mqsc(server: CommandServer, text: str) -> list[tuple[int, int, list[str]]]:

@@ -191,3 +191,16 @@ def test_an_unknown_method_is_405_mqwb2005e(web):
     with web.client() as c:
         r = c.put(f"{ADMIN_Q}/APP.Q", headers=CSRF, json={})
     assert r.status_code == 405 and r.json()["error"][0]["msgId"] == "MQWB2005E"
+
+
+def test_after_the_queue_manager_restarts_the_next_call_works(web):
+    """Given connections kept from earlier requests, when the queue manager is ended and
+    started again, then the next GET answers 200 (a kept connection to the old run is not
+    used). Last in this module: it restarts the queue manager."""
+    with web.client() as c:
+        assert c.get(f"{ADMIN_Q}/APP.Q").status_code == 200
+        assert web.site.inst.run("endmqm", "-i", QM).returncode == 0
+        web.site.inst.wait_ended(QM)
+        assert web.site.inst.run("strmqm", QM).returncode == 0
+        r = c.get(f"{ADMIN_Q}/APP.Q?status=*")
+    assert r.status_code == 200, r.text
