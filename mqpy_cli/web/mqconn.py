@@ -40,8 +40,9 @@ def connect(qmgr: str, data_path: str, user: str | None = None,
 class CommandServer:
     """PCF requests put to the command queue; every reply (failures too) read back."""
 
-    def __init__(self, qm: mqpy.QueueManager) -> None:
+    def __init__(self, qm: mqpy.QueueManager, wait: int = REPLY_WAIT) -> None:
         self.qm = qm
+        self.wait = wait  #: ms a reply may take
         od = OD(ObjectName=REPLY_MODEL.encode(), DynamicQName=b"MQWEB.*")
         try:
             self.replies = mqpy.Queue(qm, od, CMQC.MQOO_INPUT_EXCLUSIVE)
@@ -53,14 +54,14 @@ class CommandServer:
         """Every response to one request, in order (the last has MQCFC_LAST)."""
         md = MD(MsgType=CMQC.MQMT_REQUEST, Format=CMQC.MQFMT_ADMIN, ReplyToQ=self.reply_q,
                 Report=CMQC.MQRO_PASS_DISCARD_AND_EXPIRY | CMQC.MQRO_DISCARD_MSG,
-                Expiry=REPLY_WAIT // 100)
+                Expiry=self.wait // 100)
         data = pcf.build(pcf.PCFMessage(CFH(Command=command), params))
         try:
             self.qm.put1(COMMAND_QUEUE, data, md, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
             out = []
             while True:
                 gmo = GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT
-                          | CMQC.MQGMO_FAIL_IF_QUIESCING, WaitInterval=REPLY_WAIT,
+                          | CMQC.MQGMO_FAIL_IF_QUIESCING, WaitInterval=self.wait,
                           MatchOptions=CMQC.MQMO_MATCH_CORREL_ID, Version=CMQC.MQGMO_VERSION_2)
                 reply = self.replies.get(None, MD(CorrelId=md.MsgId), gmo)
                 msg = pcf.parse(reply)
