@@ -81,8 +81,27 @@ def _usr_folder(props: dict[str, str]) -> bytes:
     return f"<usr>{inner}</usr>".encode()
 
 
+#: IBM: the put takes text bodies of these media types, in UTF-8
+TEXT_TYPES = frozenset({"text/plain", "text/html", "text/xml", "application/json",
+                        "application/xml"})
+
+
+def check_text(content_type: str | None) -> None:
+    """RestError 415 (MQWB0306E) unless ``content_type`` is a text type IBM's put takes,
+    with no charset or UTF-8."""
+    media, _, rest = (content_type or "").partition(";")
+    charset = ""
+    for part in rest.split(";"):
+        key, _, value = part.strip().partition("=")
+        if key.lower() == "charset":
+            charset = value.strip().strip('"').lower()
+    if media.strip().lower() not in TEXT_TYPES or charset not in ("", "utf-8", "utf8"):
+        raise RestError(415, "MQWB0306E")
+
+
 def put(qm: mqpy.QueueManager, queue: str, body: bytes, headers: dict[str, str]) -> str:
     """POST .../message: the new message's id (hex)."""
+    check_text(headers.get("content-type"))
     md, props = _md_from_headers(headers)
     data = body
     if props:

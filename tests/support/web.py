@@ -27,6 +27,8 @@ MALLORY, MALLORY_PW = "mallory", "mallory-pw"
 #: the console's operator: MQWebAdmin for administration, MQWebUser for messages
 OPERATOR, OPERATOR_PW = "operator", "operator-pw"
 CSRF = {"ibm-mq-rest-csrf-token": "x"}
+#: the headers of a messaging REST put of text (IBM takes text bodies only)
+PUT = {**CSRF, "content-type": "text/plain;charset=utf-8"}
 REST = "/ibmmq/rest/v2"
 
 _WEB = ("import sys, importlib; m = importlib.import_module('mqpy_cli.web.control'); "
@@ -120,6 +122,6 @@ MQWebUser = {ALICE}, {OPERATOR}
 _PASSWORDS = {ADMIN: ADMIN_PW, READER: READER_PW, ALICE: ALICE_PW, MALLORY: MALLORY_PW,
               OPERATOR: OPERATOR_PW}
 
-__all__ = ["ADMIN", "ALICE", "CSRF", "MALLORY", "OPERATOR", "OPERATOR_PW", "QM", "READER",
+__all__ = ["ADMIN", "ALICE", "CSRF", "PUT", "MALLORY", "OPERATOR", "OPERATOR_PW", "QM", "READER",
            "REST", "WebSite",
            "web_command"]

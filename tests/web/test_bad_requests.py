@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.web import ALICE, CSRF, QM, REST
+from tests.support.web import ALICE, CSRF, PUT, QM, REST
 
 Q = f"{REST}/admin/qmgr/{QM}/queue"
 
@@ -33,7 +33,7 @@ def test_an_unknown_or_odd_queue_manager_name_is_404_mqwb0009e(web, qmgr):
         assert _error(c.get(f"/ibmmq/console/api/qmgr/{qmgr}/errorlog"), 404)["msgId"] == \
             "MQWB0009E"
     with web.client(ALICE) as c:
-        r = c.post(f"{REST}/messaging/qmgr/{qmgr}/queue/APP.Q/message", headers=CSRF,
+        r = c.post(f"{REST}/messaging/qmgr/{qmgr}/queue/APP.Q/message", headers=PUT,
                    content=b"x")
         assert _error(r, 404)["msgId"] == "MQWB0009E"
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 import threading
 import time
 
-from tests.support.web import ALICE, CSRF, QM, REST
+import pytest
+
+from tests.support.web import ALICE, CSRF, PUT, QM, REST
 
 MSG = f"{REST}/messaging/qmgr/{QM}/queue/APP.Q/message"
 LIST = f"{REST}/messaging/qmgr/{QM}/queue/APP.Q/messagelist"
@@ -26,7 +28,7 @@ def test_put_then_get_carries_the_md_headers_and_properties(web):
     with web.client(ALICE) as c:
         _drain(c)
         put = c.post(MSG, content="héllo".encode(), headers={
-            **CSRF, "content-type": "text/plain;charset=utf-8",
+            **PUT,
             "ibm-mq-md-persistence": "persistent", "ibm-mq-md-correlationId": CORREL,
             "ibm-mq-md-expiry": "600000", "ibm-mq-md-replyTo": "APP.REPLY@QMS",
             "ibm-mq-usr-colour": "blue"})
@@ -55,9 +57,9 @@ def test_get_selects_by_correlation_and_message_id(web):
     """Of three messages, correlationId= gets the one with that id, messageId= another."""
     with web.client(ALICE) as c:
         _drain(c)
-        c.post(MSG, headers=CSRF, content=b"first")
-        c.post(MSG, headers={**CSRF, "ibm-mq-md-correlationId": CORREL}, content=b"second")
-        third = c.post(MSG, headers=CSRF, content=b"third").headers["ibm-mq-md-messageId"]
+        c.post(MSG, headers=PUT, content=b"first")
+        c.post(MSG, headers={**PUT, "ibm-mq-md-correlationId": CORREL}, content=b"second")
+        third = c.post(MSG, headers=PUT, content=b"third").headers["ibm-mq-md-messageId"]
         assert c.delete(f"{MSG}?correlationId={CORREL}", headers=CSRF).content == b"second"
         assert c.delete(f"{MSG}?messageId={third}", headers=CSRF).content == b"third"
         assert c.delete(f"{MSG}?correlationId={CORREL}", headers=CSRF).status_code == 204
@@ -69,7 +71,7 @@ def test_browse_and_list_leave_the_messages(web):
     """GET browses the first message and /messagelist describes each; both leave them."""
     with web.client(ALICE) as c:
         _drain(c)
-        ids = [c.post(MSG, headers=CSRF, content=f"m{n}".encode()).headers[
+        ids = [c.post(MSG, headers=PUT, content=f"m{n}".encode()).headers[
             "ibm-mq-md-messageId"] for n in range(3)]
         assert c.get(MSG).content == b"m0"
         listed = c.get(LIST).json()["messages"]
@@ -87,7 +89,7 @@ def test_wait_gets_a_message_put_while_waiting(web):
     def later() -> None:
         time.sleep(0.5)
         with web.client(ALICE) as c2:
-            c2.post(MSG, headers=CSRF, content=b"late")
+            c2.post(MSG, headers=PUT, content=b"late")
 
     t = threading.Thread(target=later)
     t.start()
@@ -101,8 +103,30 @@ def test_wait_gets_a_message_put_while_waiting(web):
 
 def test_bad_headers_and_unknown_queues_are_refused(web):
     with web.client(ALICE) as c:
-        bad = c.post(MSG, headers={**CSRF, "ibm-mq-md-persistence": "sometimes"}, content=b"x")
+        bad = c.post(MSG, headers={**PUT, "ibm-mq-md-persistence": "sometimes"}, content=b"x")
         assert bad.status_code == 400 and bad.json()["error"][0]["msgId"] == "MQWB0302E"
-        missing = c.post(f"{REST}/messaging/qmgr/{QM}/queue/APP.NOPE/message", headers=CSRF,
+        missing = c.post(f"{REST}/messaging/qmgr/{QM}/queue/APP.NOPE/message", headers=PUT,
                          content=b"x")
         assert missing.status_code == 404 and missing.json()["error"][0]["reasonCode"] == 2085
+
+
+@pytest.mark.parametrize("content_type", [None, "application/octet-stream", "image/png",
+                                          "text/plain;charset=latin-1"])
+def test_a_body_that_is_not_utf8_text_is_415(web, content_type):
+    """IBM's put takes text bodies (text/plain, text/html, text/xml, application/json,
+    application/xml; UTF-8): another media type is 415 MQWB0306E and nothing is put."""
+    headers = {**CSRF, **({"content-type": content_type} if content_type else {})}
+    with web.client(ALICE) as c:
+        _drain(c)
+        r = c.post(MSG, headers=headers, content=b"x")
+        assert r.status_code == 415 and r.json()["error"][0]["msgId"] == "MQWB0306E"
+        assert c.delete(MSG, headers=CSRF).status_code == 204
+
+
+def test_json_and_xml_bodies_are_text(web):
+    with web.client(ALICE) as c:
+        _drain(c)
+        for ctype in ("application/json;charset=utf-8", "application/xml", "text/html"):
+            assert c.post(MSG, headers={**CSRF, "content-type": ctype},
+                          content=b"<a/>").status_code == 201
+        assert [c.delete(MSG, headers=CSRF).status_code for _ in range(3)] == [200] * 3

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.web import ADMIN, ALICE, CSRF, MALLORY, QM, READER, REST
+from tests.support.web import ADMIN, ALICE, CSRF, MALLORY, PUT, QM, READER, REST
 
 QUEUES = f"{REST}/admin/qmgr/{QM}/queue"
 MESSAGE = f"{REST}/messaging/qmgr/{QM}/queue/APP.Q/message"
@@ -82,7 +82,7 @@ def test_a_missing_csrf_header_is_403_and_nothing_is_done(web):
 def test_the_messaging_api_needs_the_user_role(web):
     """IBM: MQWebAdmin gives no access to the messaging REST API."""
     with web.client(ADMIN) as c:
-        _refusal(c.post(MESSAGE, headers=CSRF, content=b"x"), 403, "MQWB0103E")
+        _refusal(c.post(MESSAGE, headers=PUT, content=b"x"), 403, "MQWB0103E")
 
 
 def test_a_user_calls_as_herself_and_object_authority_applies(web):
@@ -91,10 +91,10 @@ def test_a_user_calls_as_herself_and_object_authority_applies(web):
     queue manager's own check of her), and SECRET.Q stays empty."""
     web.site.mqsc("DEFINE QLOCAL(SECRET.Q)\n")
     with web.client(ALICE) as c:
-        assert c.post(MESSAGE, headers=CSRF, content=b"mine").status_code == 201
+        assert c.post(MESSAGE, headers=PUT, content=b"mine").status_code == 201
         assert c.delete(MESSAGE, headers=CSRF).content == b"mine"
         secret = f"{REST}/messaging/qmgr/{QM}/queue/SECRET.Q/message"
-        entry = _refusal(c.post(secret, headers=CSRF, content=b"x"), 403, "MQWB0103E")
+        entry = _refusal(c.post(secret, headers=PUT, content=b"x"), 403, "MQWB0103E")
         assert entry["reasonCode"] == 2035
     with web.client() as c:
         q = c.get(f"{QUEUES}/SECRET.Q?status=status.currentDepth").json()["queue"][0]
