@@ -105,3 +105,18 @@ def test_login_names_the_user_and_roles(web):
     with web.client(READER) as c:
         assert c.get(f"{REST}/login").json() == {
             "user": [{"name": READER, "role": ["MQWebAdminRO"]}]}
+
+
+def test_a_user_administers_only_what_her_authorities_allow(web):
+    """alice (MQWebUser) through the admin API: APP.Q's attributes are shown to her (she has
+    +dsp on APP.**); defining a queue, which needs +crt she lacks, is refused 403 naming
+    reason 2035 and nothing is made; SECRET.Q2 (no authority) is refused 403 with 2035."""
+    web.site.mqsc("DEFINE QLOCAL(SECRET.Q2)\n")
+    with web.client(ALICE) as c:
+        assert c.get(f"{QUEUES}/APP.Q").json()["queue"][0]["name"] == "APP.Q"
+        entry = _refusal(c.post(QUEUES, headers=CSRF, json={"name": "APP.MADE.BY.ALICE"}),
+                         403, "MQWB0103E")
+        assert entry["reasonCode"] == 2035
+        assert _refusal(c.get(f"{QUEUES}/SECRET.Q2"), 403, "MQWB0103E")["reasonCode"] == 2035
+    with web.client() as c:
+        assert c.get(f"{QUEUES}/APP.MADE.BY.ALICE").status_code == 404
