@@ -80,12 +80,16 @@ class Authenticator:
             known = self._known.get(key)
         if known is not None and known[0] == stamps:
             return known[1]
-        for f in files:
-            if f.get(user) is not None and f.verify(user, password):
+        holders = [f for f in files if f.get(user) is not None]
+        for f in holders:
+            if f.verify(user, password):
                 groups = f.groups(user)
                 with self._lock:
                     self._known[key] = (stamps, groups)
                 return groups
+        if not holders:  # the same password work for a user nobody has: no timing tells
+            UserFile(os.path.join(self.cfg.data_path, "no-such-user-file")).verify(user,
+                                                                                  password)
         return None
 
     def authenticate(self, authorization: str | None) -> Principal:
