@@ -188,6 +188,23 @@ def test_start_and_stop_a_channel_and_see_its_status(web, browser, tmp_path):
     browser.save_screenshot(str(tmp_path / "channel-stopped.png"))
 
 
+def test_ping_and_resolve_show_the_queue_managers_answer(web, browser, tmp_path):
+    """Ping of a sender whose partner is not there, and Resolve of a channel not in doubt,
+    show the queue manager's AMQ message text."""
+    by = _by()
+    _logged_in(web, browser)
+    _tab(browser, "channels-tab")
+    _wait(browser, lambda d: _cell(d, "channels", "channel", "UI.SDR", ".state") is not None,
+          "UI.SDR listed")
+    _click(browser, 'button.resolve[data-channel="UI.SDR"]')
+    _wait(browser, lambda d: "AMQ9528E" in d.find_element(by.ID, "message").text,
+          "resolve's answer shown")
+    _click(browser, 'button.ping[data-channel="UI.SDR"]')
+    _wait(browser, lambda d: "AMQ9528E" not in d.find_element(by.ID, "message").text and
+          "AMQ" in d.find_element(by.ID, "message").text, "ping's answer shown")
+    browser.save_screenshot(str(tmp_path / "ping.png"))
+
+
 def test_an_error_log_entry_is_shown_and_filtered_by_severity(web, browser, tmp_path):
     """A failed MQCONN (wrong password) writes AMQ5534E to the queue manager's error log:
     the Error log tab shows it, and unchecking Error hides it."""
