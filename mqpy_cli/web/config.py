@@ -83,6 +83,10 @@ MQWebUser =
 """
 
 
+class ConfigError(ValueError):
+    """mqweb.ini cannot be used: the message names the file and what is wrong."""
+
+
 def _members(text: str) -> tuple[frozenset[str], frozenset[str]]:
     names = [n.strip() for n in text.split(",") if n.strip()]
     return (frozenset(n for n in names if not n.startswith("group:")),
@@ -90,8 +94,8 @@ def _members(text: str) -> tuple[frozenset[str], frozenset[str]]:
 
 
 def load(data_path: str | None = None) -> WebConfig:
-    """The configuration (written from the template when there is none yet). ValueError
-    for a port that is not a number."""
+    """The configuration (written from the template when there is none yet); ConfigError
+    naming the file and the problem when it cannot be used."""
     root = mqconfig.data_root(data_path)
     path = config_path(root)
     if not os.path.exists(path):
@@ -100,13 +104,23 @@ def load(data_path: str | None = None) -> WebConfig:
             f.write(TEMPLATE)
     parser = configparser.ConfigParser(inline_comment_prefixes=(";", "#"))
     parser.optionxform = str  # role names keep their case
-    parser.read(path, encoding="utf-8")
+    try:
+        parser.read(path, encoding="utf-8")
+    except (configparser.Error, UnicodeDecodeError) as e:
+        raise ConfigError(f"{path} is not valid: {str(e).splitlines()[0]}") from None
     server = parser["server"] if parser.has_section("server") else {}
     roles = parser["roles"] if parser.has_section("roles") else {}
+    port = server.get("port", str(DEFAULT_PORT)).strip()
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise ConfigError(f"{path} is not valid: port '{port}' is not a TCP port number")
+    keyrepo = server.get("keyRepository", "").strip()
+    for pem in ("cert.pem", "key.pem") if keyrepo else ():
+        if not os.access(os.path.join(keyrepo, pem), os.R_OK):
+            raise ConfigError(f"{path} is not valid: keyRepository '{keyrepo}' has no "
+                              f"readable {pem}")
     return WebConfig(
         data_path=root, host=server.get("host", DEFAULT_HOST).strip() or DEFAULT_HOST,
-        port=int(server.get("port", str(DEFAULT_PORT))),
-        key_repository=server.get("keyRepository", "").strip(),
+        port=int(port), key_repository=keyrepo,
         roles={role: _members(roles.get(role, "")) for role in ROLES})
 
 

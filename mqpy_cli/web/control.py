@@ -5,10 +5,8 @@ for a stop or a status; 22 the server could not be started)."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -28,28 +26,36 @@ _data_path = click.option("--data-path", default=None, envvar="MQPY_DATA_PATH",
                           help="The installation's data path.")
 
 
+def _is_server(pid: int, data_path: str) -> bool:
+    """Whether ``pid`` is (still) an mqweb server of this data path, not a zombie."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            argv = f.read().split(b"\0")
+        with open(f"/proc/{pid}/stat") as f:
+            if f.read().rsplit(")", 1)[1].split()[0] in ("Z", "X"):
+                return False
+    except (OSError, IndexError):
+        return False
+    return SERVER_MODULE.encode() in argv and data_path.encode() in argv
+
+
 def running_pid(data_path: str) -> int | None:
     """The server's pid when its pid file names a live mqweb server of this data path."""
     try:
         with open(config.pid_path(data_path)) as f:
             pid = int(f.read().split()[0])
-        with open(f"/proc/{pid}/cmdline", "rb") as f:
-            argv = f.read().split(b"\0")
-        with open(f"/proc/{pid}/stat") as f:
-            if f.read().rsplit(")", 1)[1].split()[0] in ("Z", "X"):
-                return None
     except (OSError, ValueError, IndexError):
         return None
-    if SERVER_MODULE.encode() in argv and data_path.encode() in argv:
-        return pid
-    return None
+    return pid if _is_server(pid, data_path) else None
 
 
-def _answers(host: str, port: int) -> bool:
-    with contextlib.suppress(OSError):
-        socket.create_connection((host, port), timeout=1).close()
-        return True
-    return False
+def _config(root: str) -> config.WebConfig:
+    """mqweb.ini, or the command ends (22) saying what is wrong with it."""
+    try:
+        return config.load(root)
+    except config.ConfigError as e:
+        click.echo(f"Server {SERVER} configuration error: {e}", err=True)
+        sys.exit(RC_FAILED)
 
 
 def urls(cfg: config.WebConfig) -> list[str]:
@@ -63,8 +69,8 @@ def urls(cfg: config.WebConfig) -> list[str]:
 def strmqweb(data_path: str | None) -> None:
     """Start the mqweb server (the console, the REST API and /metrics)."""
     root = mqconfig.data_root(data_path)
-    cfg = config.load(root)
     click.echo(f"Starting server {SERVER}.")
+    _config(root)  # checked before anything is started
     pid = running_pid(root)
     if pid is not None:
         click.echo(f"Server {SERVER} is already running with process ID {pid}.")
@@ -78,7 +84,7 @@ def strmqweb(data_path: str | None) -> None:
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             break
-        if _answers(cfg.host, cfg.port) and running_pid(root) == proc.pid:
+        if running_pid(root) == proc.pid:  # written once its address is bound
             click.echo(f"Server {SERVER} started with process ID {proc.pid}.")
             return
         time.sleep(0.1)
@@ -101,10 +107,12 @@ def endmqweb(data_path: str | None) -> None:
         sys.exit(RC_STATE)
     os.kill(pid, signal.SIGTERM)
     deadline = time.monotonic() + STOP_TIMEOUT
-    while running_pid(root) == pid and time.monotonic() < deadline:
+    while _is_server(pid, root) and time.monotonic() < deadline:
         time.sleep(0.05)
-    if running_pid(root) == pid:
+    if _is_server(pid, root):
         os.kill(pid, signal.SIGKILL)
+        while _is_server(pid, root) and time.monotonic() < deadline + STOP_TIMEOUT:
+            time.sleep(0.05)
     click.echo(f"Server {SERVER} stopped.")
 
 
@@ -115,7 +123,7 @@ def endmqweb(data_path: str | None) -> None:
 def dspmqweb(what: str, data_path: str | None) -> None:
     """Show the mqweb server's status (its URLs) or its configuration properties."""
     root = mqconfig.data_root(data_path)
-    cfg = config.load(root)
+    cfg = _config(root)
     if what == "properties":
         click.echo(f"name=value\nhttpHost={cfg.host}\nhttpsPort={cfg.port}\n"
                    f"keyRepository={cfg.key_repository}\nconfigurationFile="

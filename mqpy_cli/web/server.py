@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import os
 import signal
 import sys
@@ -39,9 +40,15 @@ async def _until_signalled() -> None:
             return
 
 
-async def _serve(cfg: config.WebConfig) -> None:
-    await serve(app.build(cfg), hypercorn_config(cfg), shutdown_trigger=_until_signalled,
-                mode="asgi")
+async def _serve(cfg: config.WebConfig, pid_file: str) -> None:
+    """Serve until signalled; the pid file is written once the address is bound, so that
+    strmqweb, which waits for it, knows the server is there."""
+    async with trio.open_nursery() as nursery:
+        await nursery.start(functools.partial(
+            serve, app.build(cfg), hypercorn_config(cfg), shutdown_trigger=_until_signalled,
+            mode="asgi"))
+        with open(pid_file, "w") as f:
+            f.write(f"{os.getpid()}\n")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -51,10 +58,8 @@ def main(argv: list[str] | None = None) -> int:
     cfg = config.load(args.data_path)
     os.environ["MQPY_DATA_PATH"] = cfg.data_path
     pid_file = config.pid_path(cfg.data_path)
-    with open(pid_file, "w") as f:
-        f.write(f"{os.getpid()}\n")
     try:
-        trio.run(_serve, cfg)
+        trio.run(_serve, cfg, pid_file)
     finally:
         with contextlib.suppress(OSError):
             with open(pid_file) as f:

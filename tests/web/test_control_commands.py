@@ -103,3 +103,17 @@ def test_https_from_a_key_repository_of_pem_files(tmp_path):
             httpx.get(f"http://127.0.0.1:{port}/ibmmq/console/", timeout=5)
     finally:
         web_command(root, "endmqweb")
+
+
+@pytest.mark.parametrize("text", ["[server]\nport = nine\n", "[server]\nport = 70000\n",
+                                  "not an ini file\n", "[server]\nkeyRepository = /nowhere\n"])
+def test_a_bad_configuration_is_named_not_a_traceback(tmp_path, text):
+    """A port that is not one, a file that is not INI, a key repository without its PEM
+    files: strmqweb fails (22) naming the file and the problem; dspmqweb says the same."""
+    root = str(tmp_path)
+    webconfig.write(text, root)
+    proc = web_command(root, "strmqweb")
+    assert proc.returncode == 22, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr and "mqweb.ini" in proc.stderr
+    shown = web_command(root, "dspmqweb", "properties")
+    assert shown.returncode != 0 and "Traceback" not in shown.stderr
