@@ -16,6 +16,7 @@ from prometheus_client import CollectorRegistry
 from prometheus_client.openmetrics.exposition import CONTENT_TYPE_LATEST, generate_latest
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
@@ -230,6 +231,37 @@ async def _unexpected(request: Request, exc: Exception) -> Response:
     return JSONResponse(err.body(), status_code=500)
 
 
+#: the console may load scripts, styles, images and data from the server itself only
+CONSOLE_POLICY = ("default-src 'self'; img-src 'self' data:; object-src 'none'; "
+                  "frame-ancestors 'none'; base-uri 'none'")
+
+
+class SecurityHeaders:
+    """ASGI middleware: REST and metrics answers are not cached and not sniffed; the
+    console's answers carry its Content-Security-Policy."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        console = scope["path"].startswith("/ibmmq/console")
+
+        async def with_headers(message: dict) -> None:
+            if message["type"] == "http.response.start":
+                extra = [(b"x-content-type-options", b"nosniff")]
+                if console:
+                    extra.append((b"content-security-policy", CONSOLE_POLICY.encode()))
+                else:
+                    extra.append((b"cache-control", b"no-store"))
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
 def build(cfg: WebConfig) -> Starlette:
     h = Handlers(cfg)
     q = f"{REST}/admin/qmgr/{{qmgr}}"
@@ -258,5 +290,7 @@ def build(cfg: WebConfig) -> Starlette:
         yield
         await _blocking(h.pool.close)  # the idle connections end with the server
 
-    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={
-        RestError: _rest_error, HTTPException: _http_error, Exception: _unexpected})
+    return Starlette(routes=routes, lifespan=lifespan,
+                     middleware=[Middleware(SecurityHeaders)], exception_handlers={
+                         RestError: _rest_error, HTTPException: _http_error,
+                         Exception: _unexpected})

@@ -118,6 +118,10 @@ def test_depth_changes_after_messages_are_put_and_fullest_is_first(web, browser,
     assert browser.execute_script(
         "return document.querySelector('#queues tbody tr').dataset.queue") == "APP.FULL"
     browser.save_screenshot(str(tmp_path / "queues-by-fullness.png"))
+    width = browser.execute_script(
+        "return document.querySelector('#queues tr[data-queue=\"APP.FULL\"] .bar span')"
+        ".style.width")
+    assert width == "90%"
     web.site.mqsc("CLEAR QLOCAL(APP.Q)\nDELETE QLOCAL(APP.FULL) PURGE\n")
 
 
@@ -230,3 +234,15 @@ def test_the_charts_update_every_few_seconds(web, browser, tmp_path):
     _wait(browser, lambda d: int(d.find_element(by.ID, "depth-chart")
                                  .get_attribute("data-points") or 0) >= 3, "three points")
     browser.save_screenshot(str(tmp_path / "charts.png"))
+
+
+def test_everything_comes_from_the_server_and_nothing_is_refused(web, browser):
+    """Every resource the console loaded is the server's own, and its Content-Security-
+    Policy refused nothing (the console works offline)."""
+    _logged_in(web, browser)
+    for tab in ("queues-tab", "channels-tab", "errorlog-tab", "charts-tab", "qmgrs-tab"):
+        _tab(browser, tab)
+    origins = browser.execute_script(
+        "return performance.getEntriesByType('resource').map(e => new URL(e.name).origin)")
+    assert set(origins) <= {web.base}
+    assert browser.execute_script("return window.cspViolations") == []

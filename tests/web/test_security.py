@@ -120,3 +120,15 @@ def test_a_user_administers_only_what_her_authorities_allow(web):
         assert _refusal(c.get(f"{QUEUES}/SECRET.Q2"), 403, "MQWB0103E")["reasonCode"] == 2035
     with web.client() as c:
         assert c.get(f"{QUEUES}/APP.MADE.BY.ALICE").status_code == 404
+
+
+def test_responses_carry_no_store_and_the_console_only_its_own_origin(web):
+    """REST answers are not cached (they carry object data); the console's pages may load
+    nothing but from the server itself (Content-Security-Policy 'self')."""
+    with web.client() as c:
+        rest = c.get(f"{QUEUES}/APP.Q")
+        page = c.get("/ibmmq/console/")
+    assert rest.headers["cache-control"] == "no-store"
+    assert rest.headers["x-content-type-options"] == "nosniff"
+    csp = page.headers["content-security-policy"]
+    assert "default-src 'self'" in csp and "http" not in csp

@@ -14,10 +14,16 @@ const state = { auth: null, qmgr: null, tab: "qmgrs-tab", timer: null, history: 
 
 const $ = (sel) => document.querySelector(sel);
 
+// what the Content-Security-Policy refused, for the browser tests to see
+window.cspViolations = [];
+document.addEventListener("securitypolicyviolation",
+                          (e) => window.cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
+
 function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(props)) {
     if (k === "dataset") Object.assign(node.dataset, v);
+    else if (k === "style") Object.assign(node.style, v);  // CSSOM: allowed by the CSP
     else if (k === "className") node.className = v;
     else node.setAttribute(k, v);
   }
@@ -156,7 +162,7 @@ async function queueRows() {
 
 function fullBar(full) {
   const pct = Math.min(100, Math.round(full * 1000) / 10);
-  const inner = el("span", { style: `width:${pct}%`,
+  const inner = el("span", { style: { width: `${pct}%` },
                              className: pct >= 90 ? "full" : pct >= 60 ? "warn" : "" });
   return el("span", {}, el("span", { className: "bar" }, inner), ` ${pct}%`);
 }
@@ -327,7 +333,7 @@ function drawCharts(rows) {
     { name: "net depth change /s", values: state.history.map((h) => h.netRate) },
     { name: "channel messages /s", values: state.history.map((h) => h.chlRate) }]);
   $("#chart-legend").replaceChildren(...depthSeries.map((s, n) => el("li", {},
-    el("span", { style: `background:${COLOURS[n % COLOURS.length]}` }), s.name)));
+    el("span", { style: { background: COLOURS[n % COLOURS.length] } }), s.name)));
   $("#depth-chart").dataset.points = String(state.history.length);
 }
 
