@@ -4,6 +4,7 @@ message id's last letter: I, W, E, S, T)."""
 
 from __future__ import annotations
 
+import datetime
 import os
 
 from mqpy import config
@@ -12,6 +13,13 @@ from mqpy_cli.web.errors import RestError
 
 SEVERITIES = "IWEST"
 MAX_ENTRIES = 500
+
+
+def _utc(when: datetime.datetime) -> str:
+    """An entry's time as ISO 8601 UTC to the second (2026-11-28T14:45:30Z)."""
+    if when.tzinfo is not None:
+        when = when.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+    return when.isoformat(timespec="seconds") + "Z"
 
 
 def error_log(data_path: str, qmgr: str, severity: str = "") -> list[dict]:
@@ -32,7 +40,7 @@ def error_log(data_path: str, qmgr: str, severity: str = "") -> list[dict]:
     for e in reversed(entries):
         level = e.msgid[-1] if e.msgid[-1] in SEVERITIES else "I"
         if level in wanted:
-            out.append({"time": e.timestamp.isoformat() + "Z", "msgId": e.msgid,
+            out.append({"time": _utc(e.timestamp), "msgId": e.msgid,
                         "severity": level, "message": f"{e.msgid}: {e.text}",
                         "explanation": e.explanation, "action": e.action,
                         "program": e.program})

@@ -193,6 +193,18 @@ def test_an_unknown_method_is_405_mqwb2005e(web):
     assert r.status_code == 405 and r.json()["error"][0]["msgId"] == "MQWB2005E"
 
 
+def test_the_console_error_log_is_newest_first_with_utc_times(web):
+    """The console's error-log resource: entries newest first, each with its AMQ message
+    line, its severity letter and its time in UTC (ISO 8601, 'Z'); severity= filters."""
+    with web.client() as c:
+        entries = c.get(f"/ibmmq/console/api/qmgr/{QM}/errorlog").json()["entries"]
+        info = c.get(f"/ibmmq/console/api/qmgr/{QM}/errorlog?severity=I").json()["entries"]
+    assert entries and entries[0]["time"] >= entries[-1]["time"]
+    assert all(e["time"].endswith("Z") and "+" not in e["time"] for e in entries)
+    assert all(e["message"].startswith(e["msgId"] + ": ") for e in entries)
+    assert info and {e["severity"] for e in info} == {"I"}
+
+
 def test_after_the_queue_manager_restarts_the_next_call_works(web):
     """Given connections kept from earlier requests, when the queue manager is ended and
     started again, then the next GET answers 200 (a kept connection to the old run is not

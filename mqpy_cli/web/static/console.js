@@ -211,6 +211,13 @@ function deleteQueue(name) {
     call("DELETE", `${REST}/admin/qmgr/${enc(state.qmgr)}/queue/${enc(name)}`));
 }
 
+// MQMD's PutDate (YYYYMMDD) and PutTime (HHMMSSTH) as "YYYY-MM-DD HH:MM:SS.TH" UTC
+function putWhen(d, t) {
+  if (!/^\d{8}$/.test(d) || !/^\d{8}$/.test(t)) return `${d} ${t}`;
+  return `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6)} ` +
+    `${t.slice(0, 2)}:${t.slice(2, 4)}:${t.slice(4, 6)}.${t.slice(6)} UTC`;
+}
+
 async function browse(name) {
   try {
     const base = `${REST}/messaging/qmgr/${enc(state.qmgr)}/queue/${enc(name)}`;
@@ -218,7 +225,7 @@ async function browse(name) {
     $("#browse-queue").textContent = name;
     $("#browse tbody").replaceChildren(...data.messages.map((m) => el("tr", {},
       el("td", {}, m.messageId), el("td", {}, m.format), el("td", {}, m.persistence),
-      el("td", {}, `${m.putDate} ${m.putTime}`), el("td", {}, m.userId))));
+      el("td", {}, putWhen(m.putDate, m.putTime)), el("td", {}, m.userId))));
     const first = await call("GET", `${base}/message`);
     $("#browse-first").textContent = first.status === 200 ? first.data : "(no messages)";
     $("#browse-panel").hidden = false;
