@@ -11,6 +11,7 @@ import os
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+import anyio
 import anyio.to_thread
 from prometheus_client import CollectorRegistry
 from prometheus_client.openmetrics.exposition import CONTENT_TYPE_LATEST, generate_latest
@@ -33,8 +34,15 @@ REST = "/ibmmq/rest/v2"
 STATIC = os.path.join(os.path.dirname(__file__), "static")
 
 
-async def _blocking(fn: Callable, *args: Any, **kwargs: Any) -> Any:
-    return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs))
+async def _blocking(fn: Callable, *args: Any, limiter: anyio.CapacityLimiter | None = None,
+                    **kwargs: Any) -> Any:
+    return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs),
+                                          limiter=limiter)
+
+
+#: gets that wait for a message have worker threads of their own, so that however many
+#: wait, other requests are served by the default ones
+WAITING_GETS = 64
 
 
 class Handlers:
@@ -44,6 +52,7 @@ class Handlers:
         self.cfg = cfg
         self.auth = Authenticator(cfg)
         self.pool = ConnectionPool(cfg.data_path)
+        self._waiting: anyio.CapacityLimiter | None = None
         self.registry = CollectorRegistry(auto_describe=False)
         self.registry.register(MQCollector(cfg.data_path, self.pool))
 
@@ -172,11 +181,17 @@ class Handlers:
             with self.pool.connection(qmgr, user, password) as qm:
                 return messaging.get(qm, queue, params, browse=browse)
 
-        msg = await _blocking(get)
+        waits = not browse and params.get("wait", "0") not in ("", "0")
+        msg = await _blocking(get, limiter=self.waiting() if waits else None)
         if msg is None:
             return Response(status_code=204)
         return Response(msg.body, status_code=200, headers=msg.headers,
                         media_type=msg.content_type)
+
+    def waiting(self) -> anyio.CapacityLimiter:
+        if self._waiting is None:  # made in the event loop, at the first waiting get
+            self._waiting = anyio.CapacityLimiter(WAITING_GETS)
+        return self._waiting
 
     async def message_list(self, request: Request) -> Response:
         who = await self.caller(request)
