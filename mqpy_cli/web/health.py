@@ -75,3 +75,7 @@ def health(qmgr: str, output: str, data_path: str | None) -> None:
     else:
         click.echo(f"{qmgr}: not healthy: {report['reason']}", err=True)
     sys.exit(rc)
+
+
+if __name__ == "__main__":
+    health()
