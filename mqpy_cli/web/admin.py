@@ -170,7 +170,8 @@ def get_queues(server: CommandServer, name: str | None, *, attributes: str | Non
     except ValueError as e:
         raise RestError(400, "MQWB0302E", "attributes", str(e)) from None
     flt = parse_filter(filter_, A.QUEUE + A.QUEUE_STATUS)
-    params = [pcf.CFST(CMQC.MQCA_Q_NAME, (name or "*").encode())]
+    params = [pcf.CFST(CMQC.MQCA_Q_NAME, (name or "*").encode()),
+              pcf.CFIL(CMQCFC.MQIACF_Q_ATTRS, _asked(chosen, flt))]
     if qtype != "all":
         if qtype not in A.QUEUE_TYPE_WORDS:
             raise RestError(400, "MQWB0302E", "type", qtype)
@@ -192,6 +193,16 @@ def get_queues(server: CommandServer, name: str | None, *, attributes: str | Non
                 continue
         out.append(_render(qname, rest_type, stored, st, chosen, chosen_status))
     return {"queue": out}
+
+
+def _asked(chosen: list[A.RestAttr], flt) -> list[int]:  # noqa: ANN001
+    """QAttrs of an Inquire Queue: only what the answer shows or the filter tests (the
+    command server builds and the server parses far less; the name and type come always)."""
+    wanted = [a.keyword for a in chosen]
+    if flt is not None and not flt[0].rest.startswith("status."):
+        wanted.append(flt[0].keyword)
+    ids = {_QUEUE_BY_KW[k].parameter for k in wanted if k in _QUEUE_BY_KW}
+    return sorted(ids) or [CMQC.MQCA_Q_NAME]
 
 
 def _attribute_params(body: dict, allowed: tuple[A.RestAttr, ...]) -> list:
