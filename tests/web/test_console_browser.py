@@ -125,16 +125,21 @@ def test_depth_changes_after_messages_are_put_and_fullest_is_first(web, browser,
     web.site.mqsc("CLEAR QLOCAL(APP.Q)\nDELETE QLOCAL(APP.FULL) PURGE\n")
 
 
+def _define(web, browser, name: str) -> None:  # noqa: ANN001
+    """Type ``name`` in the Queues tab's box and press Define queue."""
+    _logged_in(web, browser)
+    _tab(browser, "queues-tab")
+    box = browser.find_element(_by().ID, "new-queue-name")
+    box.clear()
+    box.send_keys(name)
+    _click(browser, "#define-queue")
+
+
 def test_define_put_browse_clear_and_delete_a_queue(web, browser, tmp_path):
     """Through the console: define APP.UI, put a test message (depth 1), browse it (its
     text shown), clear it after confirming (depth 0), delete it after confirming."""
     by = _by()
-    _logged_in(web, browser)
-    _tab(browser, "queues-tab")
-    box = browser.find_element(by.ID, "new-queue-name")
-    box.clear()
-    box.send_keys("APP.UI")
-    browser.find_element(by.ID, "define-queue").click()
+    _define(web, browser, "APP.UI")
     _wait(browser, lambda d: _cell(d, "queues", "queue", "APP.UI", ".depth") == "0",
           "APP.UI listed")
     text = browser.find_element(by.ID, "message-text")
@@ -161,12 +166,7 @@ def test_define_put_browse_clear_and_delete_a_queue(web, browser, tmp_path):
 def test_an_action_that_fails_shows_ibm_message_text(web, browser, tmp_path):
     """Defining a queue that exists shows the REST error's MQWB text, not a stack."""
     by = _by()
-    _logged_in(web, browser)
-    _tab(browser, "queues-tab")
-    box = browser.find_element(by.ID, "new-queue-name")
-    box.clear()
-    box.send_keys("APP.Q")
-    browser.find_element(by.ID, "define-queue").click()
+    _define(web, browser, "APP.Q")
     _wait(browser, lambda d: "MQWB0004E" in d.find_element(by.ID, "message").text,
           "the failure shown")
     assert "MQRCCF_OBJECT_ALREADY_EXISTS" in browser.find_element(by.ID, "message").text
