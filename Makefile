@@ -16,12 +16,18 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
-# tshark checks our frames against Wireshark's MQ dissector; its tests skip when it is absent,
-# so a machine where it cannot be installed still runs everything else.
+# tshark checks our frames against Wireshark's MQ dissector, and Debian's chromium (with
+# chromium-driver) runs the web console's browser tests; their tests skip when they are
+# absent, so a machine where they cannot be installed still runs everything else.
 tools:
 	@command -v tshark >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
 	  && (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tshark) \
 	  >/dev/null 2>&1 || echo "tshark not installed: the Wireshark checks will be skipped"; }
+	@command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1 || { \
+	  [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+	  && (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	      chromium chromium-driver) >/dev/null 2>&1 \
+	  || echo "chromium not installed: the web console's browser tests will be skipped"; }
 
 # Three workers on two cores: the suite mostly waits (daemons, channels, timers); a file's
 # tests stay on one worker so module-scoped set-ups are made once.

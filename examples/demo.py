@@ -20,6 +20,7 @@ import textwrap
 import time
 
 import mqpy
+from examples import web_demo
 from mqpy import CMQC, errorlog
 
 BIN = os.path.dirname(sys.executable)
@@ -153,14 +154,21 @@ def main() -> None:
         run("strmqm", "QM1")
         print(f"  after restart: CURDEPTH = {depth('QM1', 'SYSTEM.DEFAULT.LOCAL.QUEUE')}")
 
+        console = web_demo.start(run, say, data)
+        if web_demo.KEEP:
+            web_demo.finish(run, console)
+            return
         say("end")
         for qm_name in ("QM1", "QM2"):
             run("endmqm", "-i", qm_name)
         run("dspmq")
+        web_demo.finish(run, console)
     finally:
-        for qm_name in ("QM1", "QM2"):
-            run("endmqm", "-i", qm_name, show=False)
-        shutil.rmtree(data, ignore_errors=True)
+        if not web_demo.KEEP:
+            run("endmqweb", show=False)
+            for qm_name in ("QM1", "QM2"):
+                run("endmqm", "-i", qm_name, show=False)
+            shutil.rmtree(data, ignore_errors=True)
 
 
 if __name__ == "__main__":

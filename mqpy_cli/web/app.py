@@ -1,0 +1,311 @@
+"""The ASGI application (Starlette, on anyio, so it runs under hypercorn's trio worker):
+IBM's v2 REST paths, /metrics and the console, every request authenticated and authorised
+(:mod:`mqpy_cli.web.security`), every MQI call made in a worker thread as the caller."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import os
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import anyio
+import anyio.to_thread
+from prometheus_client import CollectorRegistry
+from prometheus_client.openmetrics.exposition import CONTENT_TYPE_LATEST, generate_latest
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from mqpy_cli.web import admin, console, messaging, mqscaction
+from mqpy_cli.web.config import WebConfig
+from mqpy_cli.web.errors import RestError
+from mqpy_cli.web.metrics import MQCollector
+from mqpy_cli.web.pool import ConnectionPool
+from mqpy_cli.web.security import ADMIN_RO, Authenticator, Principal, check_csrf
+
+REST = "/ibmmq/rest/v2"
+STATIC = os.path.join(os.path.dirname(__file__), "static")
+
+
+async def _blocking(fn: Callable, *args: Any, limiter: anyio.CapacityLimiter | None = None,
+                    **kwargs: Any) -> Any:
+    return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs),
+                                          limiter=limiter)
+
+
+#: gets that wait for a message have worker threads of their own, so that however many
+#: wait, other requests are served by the default ones
+WAITING_GETS = 64
+
+
+class Handlers:
+    """The routes' bodies, sharing the configuration and the authenticator."""
+
+    def __init__(self, cfg: WebConfig) -> None:
+        self.cfg = cfg
+        self.auth = Authenticator(cfg)
+        self.pool = ConnectionPool(cfg.data_path)
+        self._waiting: anyio.CapacityLimiter | None = None
+        self.registry = CollectorRegistry(auto_describe=False)
+        self.registry.register(MQCollector(cfg.data_path, self.pool))
+
+    async def caller(self, request: Request) -> Principal:
+        check_csrf(request.method, request.headers)
+        return await _blocking(self.auth.authenticate, request.headers.get("authorization"))
+
+    async def admin_call(self, request: Request, work: Callable, *args: Any,
+                         role_check: Callable[[str], None] | None = None) -> Any:
+        """``work(server, *args)`` with a command server connection made as the caller's
+        admin role allows."""
+        who = await self.caller(request)
+        role = who.admin_role(request.method)
+        if role_check is not None:
+            role_check(role)
+        user, password = who.identity(role)
+        qmgr = request.path_params["qmgr"]
+
+        def run() -> Any:
+            with self.pool.command_server(qmgr, user, password) as server:
+                return work(server, *args)
+
+        return await _blocking(run)
+
+    # ------------------------------------------------------------------ admin
+    async def login(self, request: Request) -> Response:
+        who = await self.caller(request)
+        return JSONResponse({"user": [{"name": who.user, "role": sorted(who.roles)}]})
+
+    async def installation(self, request: Request) -> Response:
+        (await self.caller(request)).admin_role("GET")
+        return JSONResponse(admin.installation(self.cfg.data_path))
+
+    async def qmgr(self, request: Request) -> Response:
+        who = await self.caller(request)
+        role = who.admin_role("GET")
+        name = request.path_params.get("qmgr")
+        state = request.query_params.get("state")
+        listed = await _blocking(admin.qmgrs, self.cfg.data_path, name, state)
+        if request.query_params.get("status"):
+            user, password = who.identity(role)
+            for q in listed:
+                if q["state"] == "running":
+                    q["status"] = await _blocking(self._qmgr_status, q["name"], user, password)
+        return JSONResponse({"qmgr": listed})
+
+    def _qmgr_status(self, name: str, user: str | None, password: str | None) -> dict:
+        with self.pool.command_server(name, user, password) as server:
+            return admin.qmgr_status(server)
+
+    async def queues(self, request: Request) -> Response:
+        q = request.query_params
+        if request.method == "POST":
+            name = await self.admin_call(request, admin.create_queue, await _json(request))
+            return Response(status_code=201, headers={
+                "Location": f"{REST}/admin/qmgr/{request.path_params['qmgr']}/queue/{name}"})
+        name = request.path_params.get("queue")
+        body = await self.admin_call(
+            request, functools.partial(admin.get_queues, attributes=q.get("attributes"),
+                                       status=q.get("status"), filter_=q.get("filter"),
+                                       qtype=q.get("type", "all")), name)
+        return JSONResponse(body)
+
+    async def queue(self, request: Request) -> Response:
+        name = request.path_params["queue"]
+        if request.method == "PATCH":
+            await self.admin_call(request, admin.change_queue, name, await _json(request))
+            return Response(status_code=204)
+        if request.method == "DELETE":
+            purge = request.query_params.get("purge", "false") == "true"
+            await self.admin_call(request, admin.delete_queue, name, purge)
+            return Response(status_code=204)
+        return await self.queues(request)
+
+    async def channels(self, request: Request) -> Response:
+        q = request.query_params
+        body = await self.admin_call(
+            request, functools.partial(admin.get_channels, attributes=q.get("attributes"),
+                                       status=q.get("status")),
+            request.path_params.get("channel"))
+        return JSONResponse(body)
+
+    async def mqsc(self, request: Request) -> Response:
+        body = await _json(request)
+
+        def read_only(role: str) -> None:
+            if role == ADMIN_RO and not (isinstance(body, dict)
+                                         and mqscaction.is_read_only(body)):
+                raise RestError(403, "MQWB0103E")
+
+        # MQWebAdminRO may display: the action is a POST, so the role is checked here
+        who = await self.caller(request)
+        try:
+            role = who.admin_role("POST")
+        except RestError:
+            role = who.admin_role("GET")
+        read_only(role)
+        user, password = who.identity(role)
+        qmgr = request.path_params["qmgr"]
+
+        def run() -> dict:
+            with self.pool.command_server(qmgr, user, password) as server:
+                return mqscaction.action(server, body)
+
+        return JSONResponse(await _blocking(run))
+
+    # ------------------------------------------------------------------ messaging
+    async def message(self, request: Request) -> Response:
+        who = await self.caller(request)
+        user, password = who.identity(who.messaging_role())
+        qmgr, queue = request.path_params["qmgr"], request.path_params["queue"]
+        params = dict(request.query_params)
+        if request.method == "POST":
+            body = await request.body()
+            headers = dict(request.headers)
+
+            def put() -> str:
+                with self.pool.connection(qmgr, user, password) as qm:
+                    return messaging.put(qm, queue, body, headers)
+
+            msgid = await _blocking(put)
+            return Response(status_code=201, headers={"ibm-mq-md-messageId": msgid})
+        browse = request.method == "GET"
+
+        def get() -> messaging.Message | None:
+            with self.pool.connection(qmgr, user, password) as qm:
+                return messaging.get(qm, queue, params, browse=browse)
+
+        waits = not browse and params.get("wait", "0") not in ("", "0")
+        msg = await _blocking(get, limiter=self.waiting() if waits else None)
+        if msg is None:
+            return Response(status_code=204)
+        return Response(msg.body, status_code=200, headers=msg.headers,
+                        media_type=msg.content_type)
+
+    def waiting(self) -> anyio.CapacityLimiter:
+        if self._waiting is None:  # made in the event loop, at the first waiting get
+            self._waiting = anyio.CapacityLimiter(WAITING_GETS)
+        return self._waiting
+
+    async def message_list(self, request: Request) -> Response:
+        who = await self.caller(request)
+        user, password = who.identity(who.messaging_role())
+        qmgr, queue = request.path_params["qmgr"], request.path_params["queue"]
+        params = dict(request.query_params)
+
+        def listing() -> dict:
+            with self.pool.connection(qmgr, user, password) as qm:
+                return messaging.message_list(qm, queue, params)
+
+        return JSONResponse(await _blocking(listing))
+
+    # ------------------------------------------------------------------ metrics, console
+    async def metrics(self, request: Request) -> Response:
+        (await self.caller(request)).admin_role("GET")
+        text = await _blocking(generate_latest, self.registry)
+        return Response(text, media_type=CONTENT_TYPE_LATEST)
+
+    async def errorlog(self, request: Request) -> Response:
+        (await self.caller(request)).admin_role("GET")
+        entries = await _blocking(console.error_log, self.cfg.data_path,
+                                  request.path_params["qmgr"],
+                                  request.query_params.get("severity", ""))
+        return JSONResponse({"entries": entries})
+
+
+async def _json(request: Request) -> Any:
+    try:
+        return json.loads(await request.body() or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise RestError(400, "MQWB2004E") from None
+
+
+async def _rest_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RestError)
+    return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    if exc.status_code == 405:
+        err = RestError(405, "MQWB2005E", request.method, request.url.path)
+        return JSONResponse(err.body(), status_code=405)
+    return JSONResponse({"error": [{"type": "rest", "msgId": "MQWB0000E",
+                                    "message": f"MQWB0000E: {exc.detail}"}]},
+                        status_code=exc.status_code)
+
+
+async def _unexpected(request: Request, exc: Exception) -> Response:
+    err = RestError(500, "MQWB0000E", type(exc).__name__)
+    return JSONResponse(err.body(), status_code=500)
+
+
+#: the console may load scripts, styles, images and data from the server itself only
+CONSOLE_POLICY = ("default-src 'self'; img-src 'self' data:; object-src 'none'; "
+                  "frame-ancestors 'none'; base-uri 'none'")
+
+
+class SecurityHeaders:
+    """ASGI middleware: REST and metrics answers are not cached and not sniffed; the
+    console's answers carry its Content-Security-Policy."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        console = scope["path"].startswith("/ibmmq/console")
+
+        async def with_headers(message: dict) -> None:
+            if message["type"] == "http.response.start":
+                extra = [(b"x-content-type-options", b"nosniff")]
+                if console:
+                    extra.append((b"content-security-policy", CONSOLE_POLICY.encode()))
+                else:
+                    extra.append((b"cache-control", b"no-store"))
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def build(cfg: WebConfig) -> Starlette:
+    h = Handlers(cfg)
+    q = f"{REST}/admin/qmgr/{{qmgr}}"
+    m = f"{REST}/messaging/qmgr/{{qmgr}}/queue/{{queue}}"
+    routes = [
+        Route(f"{REST}/login", h.login),
+        Route(f"{REST}/admin/installation", h.installation),
+        Route(f"{REST}/admin/qmgr", h.qmgr),
+        Route(q, h.qmgr),
+        Route(f"{q}/queue", h.queues, methods=["GET", "POST"]),
+        Route(f"{q}/queue/{{queue}}", h.queue, methods=["GET", "PATCH", "DELETE"]),
+        Route(f"{q}/channel", h.channels),
+        Route(f"{q}/channel/{{channel}}", h.channels),
+        Route(f"{REST}/admin/action/qmgr/{{qmgr}}/mqsc", h.mqsc, methods=["POST"]),
+        Route(f"{m}/message", h.message, methods=["GET", "POST", "DELETE"]),
+        Route(f"{m}/messagelist", h.message_list),
+        Route("/metrics", h.metrics),
+        Route("/ibmmq/console/api/qmgr/{qmgr}/errorlog", h.errorlog),
+        Route("/ibmmq/console", lambda r: RedirectResponse("/ibmmq/console/")),
+        Route("/", lambda r: RedirectResponse("/ibmmq/console/")),
+        Mount("/ibmmq/console/", StaticFiles(directory=STATIC, html=True)),
+    ]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        await _blocking(h.pool.close)  # the idle connections end with the server
+
+    return Starlette(routes=routes, lifespan=lifespan,
+                     middleware=[Middleware(SecurityHeaders)], exception_handlers={
+                         RestError: _rest_error, HTTPException: _http_error,
+                         Exception: _unexpected})

@@ -1,0 +1,143 @@
+"""Prometheus metrics at /metrics, read live from every running queue manager of the
+installation at each scrape (PCF to its command server), named and labelled as IBM's
+mq_prometheus exporter (mq-metric-samples) names them: ``ibmmq_qmgr_*``, ``ibmmq_queue_*``,
+``ibmmq_channel_*`` with labels ``qmgr``, ``queue``, ``channel``, ``type``, ``usage``,
+``connname``, ``rqmname``."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+from mqpy import CMQC, CMQCFC, config, pcf
+from mqpy.command.inquiries import CHS
+from mqpy_cli.web import admin
+from mqpy_cli.web.errors import RestError
+from mqpy_cli.web.mqconn import CommandServer
+from mqpy_cli.web.pool import ConnectionPool
+
+PLATFORM = "UNIX"
+
+
+def _family(name: str, doc: str, labels: list[str]) -> GaugeMetricFamily:
+    return GaugeMetricFamily(f"ibmmq_{name}", doc, labels=labels)
+
+
+class MQCollector(Collector):
+    """One scrape: every running queue manager's figures, as gauges."""
+
+    def __init__(self, data_path: str, pool: ConnectionPool) -> None:
+        self.data_path = data_path
+        self.pool = pool
+
+    def collect(self):  # noqa: ANN201 - prometheus_client's interface
+        q_labels = ["qmgr", "queue", "usage", "description"]
+        c_labels = ["qmgr", "channel", "type", "connname", "rqmname"]
+        fam = {
+            "qmgr_status": _family("qmgr_status", "Queue manager status (1 running)",
+                                   ["qmgr", "platform"]),
+            "qmgr_uptime": _family("qmgr_uptime", "Seconds since the queue manager started",
+                                   ["qmgr", "platform"]),
+            "qmgr_connection_count": _family("qmgr_connection_count", "Connections",
+                                             ["qmgr", "platform"]),
+            "qmgr_command_server_status": _family("qmgr_command_server_status",
+                                                  "Command server status (2 running)",
+                                                  ["qmgr", "platform"]),
+            "qmgr_channel_initiator_status": _family("qmgr_channel_initiator_status",
+                                                     "Channel initiator status (2 running)",
+                                                     ["qmgr", "platform"]),
+            "queue_depth": _family("queue_depth", "Messages on the queue", q_labels),
+            "queue_attribute_max_depth": _family("queue_attribute_max_depth", "MAXDEPTH",
+                                                 q_labels),
+            "queue_oldest_message_age": _family("queue_oldest_message_age",
+                                                "Age of the oldest message (seconds)",
+                                                q_labels),
+            "queue_uncommitted_messages": _family("queue_uncommitted_messages",
+                                                  "Uncommitted messages", q_labels),
+            "queue_input_handles": _family("queue_input_handles", "Handles open for input",
+                                           q_labels),
+            "queue_output_handles": _family("queue_output_handles",
+                                            "Handles open for output", q_labels),
+            "channel_status": _family("channel_status", "Channel status (MQCHS_*)", c_labels),
+            "channel_messages": _family("channel_messages", "Messages sent or received",
+                                        c_labels),
+            "channel_bytes_sent": _family("channel_bytes_sent", "Bytes sent", c_labels),
+            "channel_bytes_rcvd": _family("channel_bytes_rcvd", "Bytes received", c_labels),
+            "channel_batches": _family("channel_batches", "Batches", c_labels),
+            "channel_indoubt": _family("channel_indoubt", "1 while a batch is in doubt",
+                                       c_labels),
+        }
+        for name in config.list_qmgrs(self.data_path):
+            running = admin.qmgr_state(name, self.data_path) == "running"
+            fam["qmgr_status"].add_metric([name, PLATFORM], 1 if running else 0)
+            if running:
+                with contextlib.suppress(RestError):
+                    with self.pool.command_server(name) as server:
+                        _qmgr(server, name, fam)
+                        _queues(server, name, fam)
+                        _channels(server, name, fam)
+        yield from fam.values()
+
+
+def _qmgr(server: CommandServer, name: str, fam: dict) -> None:
+    status = admin.qmgr_status(server)
+    labels = [name, PLATFORM]
+    fam["qmgr_connection_count"].add_metric(labels, status.get("connectionCount", 0))
+    svc = {"running": 2, "starting": 1, "stopping": 3, "stopped": 0}
+    fam["qmgr_command_server_status"].add_metric(
+        labels, svc.get(status.get("commandServerState", ""), 0))
+    fam["qmgr_channel_initiator_status"].add_metric(
+        labels, svc.get(status.get("channelInitiatorState", ""), 0))
+    started = status.get("started")
+    if started:
+        with contextlib.suppress(ValueError):
+            when = datetime.datetime.strptime(started, "%Y-%m-%dT%H:%M:%SZ")
+            now = datetime.datetime.now()
+            fam["qmgr_uptime"].add_metric(labels, max(0.0, (now - when).total_seconds()))
+
+
+def _queues(server: CommandServer, name: str, fam: dict) -> None:
+    listed = admin.get_queues(server, None, attributes="general,storage", status="status",
+                              qtype="local")["queue"]
+    own = server.reply_q.rstrip(b" \0").decode("latin-1")  # this scrape's own reply queue
+    for q in listed:
+        if q["name"] == own:
+            continue
+        general, st = q.get("general", {}), q.get("status", {})
+        labels = [name, q["name"], "XMITQ" if general.get("isTransmissionQueue") else "NORMAL",
+                  general.get("description", "")]
+        fam["queue_attribute_max_depth"].add_metric(labels,
+                                                    q.get("storage", {}).get("maximumDepth", 0))
+        fam["queue_depth"].add_metric(labels, st.get("currentDepth", 0))
+        fam["queue_oldest_message_age"].add_metric(labels, max(0, st.get("oldestMessageAge",
+                                                                          0) or 0))
+        fam["queue_uncommitted_messages"].add_metric(labels, st.get("uncommittedMessages", 0))
+        fam["queue_input_handles"].add_metric(labels, st.get("openInputCount", 0))
+        fam["queue_output_handles"].add_metric(labels, st.get("openOutputCount", 0))
+
+
+def _channels(server: CommandServer, name: str, fam: dict) -> None:
+    types = {}
+    with contextlib.suppress(RestError):
+        for msg in server.run(CMQCFC.MQCMD_INQUIRE_CHANNEL,
+                              [pcf.CFST(CMQCFC.MQCACH_CHANNEL_NAME, b"*")]):
+            cname = admin._text(msg.get(CMQCFC.MQCACH_CHANNEL_NAME))
+            types[cname] = msg.get(CMQCFC.MQIACH_CHANNEL_TYPE)
+    for cname, row in admin.channel_status(server, "*").items():
+        labels = [name, cname, _CHLTYPE.get(types.get(cname), "unknown"),
+                  str(row.get("CONNAME", "")), str(row.get("RQMNAME", ""))]
+        fam["channel_status"].add_metric(labels, CHS.get(row["STATUS"], 0))
+        fam["channel_messages"].add_metric(labels, row.get("MSGS", 0))
+        fam["channel_bytes_sent"].add_metric(labels, row.get("BYTSSENT", 0))
+        fam["channel_bytes_rcvd"].add_metric(labels, row.get("BYTSRCVD", 0))
+        fam["channel_batches"].add_metric(labels, row.get("BATCHES", 0))
+        fam["channel_indoubt"].add_metric(labels, 1 if row.get("INDOUBT") == "YES" else 0)
+
+
+_CHLTYPE = {CMQC.MQCHT_SENDER: "SENDER", CMQC.MQCHT_RECEIVER: "RECEIVER",
+            CMQC.MQCHT_SERVER: "SERVER", CMQC.MQCHT_REQUESTER: "REQUESTER",
+            CMQC.MQCHT_SVRCONN: "SVRCONN", CMQC.MQCHT_CLNTCONN: "CLNTCONN",
+            CMQC.MQCHT_CLUSRCVR: "CLUSRCVR", CMQC.MQCHT_CLUSSDR: "CLUSSDR"}

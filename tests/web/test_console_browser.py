@@ -1,0 +1,248 @@
+"""The web console in a real headless Chromium, against a running queue manager and mqweb
+server: log in, see a queue's depth change after messages are put, queues sorted by how
+close to full, define / put / browse / clear / delete a queue, start and stop a channel and
+see its status change, read an error-log entry and filter it by severity, live charts. Each
+test leaves screenshots in its temporary folder."""
+
+from __future__ import annotations
+
+import pytest
+
+import mqpy
+from tests.support.browser import chromium
+from tests.support.ports import free_port
+from tests.support.web import OPERATOR, OPERATOR_PW, QM
+
+pytestmark = pytest.mark.system
+
+WAIT = 20
+
+
+@pytest.fixture(scope="module")
+def browser(web, tmp_path_factory):
+    driver = chromium(str(tmp_path_factory.mktemp("chromium-profile")))
+    driver.set_page_load_timeout(30)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def _by():
+    from selenium.webdriver.common.by import By
+
+    return By
+
+
+def _wait(driver, condition, what: str):  # noqa: ANN001, ANN202
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, WAIT, poll_frequency=0.2).until(
+        lambda d: condition(d), message=what)
+
+
+def _logged_in(web, browser):  # noqa: ANN001, ANN202
+    by = _by()
+    if browser.find_elements(by.ID, "console") and \
+            browser.find_element(by.ID, "console").is_displayed():
+        return browser
+    browser.get(f"{web.base}/ibmmq/console/?refresh=1000")
+    browser.find_element(by.ID, "login-user").send_keys(OPERATOR)
+    browser.find_element(by.ID, "login-password").send_keys(OPERATOR_PW)
+    browser.find_element(by.ID, "login-button").click()
+    _wait(browser, lambda d: d.find_element(by.ID, "console").is_displayed(), "logged in")
+    return browser
+
+
+def _tab(browser, tab: str) -> None:
+    _click(browser, f'button[data-tab="{tab}"]')
+
+
+def _cell(browser, table: str, key: str, name: str, css: str) -> str | None:
+    """A cell's text read in one step (the console redraws its tables on every refresh)."""
+    return browser.execute_script(
+        "const c = document.querySelector(arguments[0]); return c ? c.textContent : null;",
+        f'#{table} tr[data-{key}="{name}"] {css}')
+
+
+def _click(browser, css: str) -> None:
+    """Click what ``css`` selects, again if a redraw replaced it under the click."""
+    from selenium.common.exceptions import (
+        NoSuchElementException,
+        StaleElementReferenceException,
+    )
+
+    def clicked(d) -> bool:  # noqa: ANN001
+        try:
+            d.find_element(_by().CSS_SELECTOR, css).click()
+            return True
+        except (NoSuchElementException, StaleElementReferenceException):
+            return False
+
+    _wait(browser, clicked, f"click {css}")
+
+
+def test_a_wrong_password_is_refused_then_the_operator_logs_in(web, browser, tmp_path):
+    """The login form refuses a wrong password with MQWB0103E's text; the right one shows
+    the queue managers with their state."""
+    by = _by()
+    browser.get(f"{web.base}/ibmmq/console/?refresh=1000")
+    browser.find_element(by.ID, "login-user").send_keys(OPERATOR)
+    browser.find_element(by.ID, "login-password").send_keys("not-the-password")
+    browser.find_element(by.ID, "login-button").click()
+    _wait(browser, lambda d: "MQWB0103E" in d.find_element(by.ID, "login-error").text,
+          "the refusal shown")
+    browser.save_screenshot(str(tmp_path / "login-refused.png"))
+    _logged_in(web, browser)
+    _wait(browser, lambda d: _cell(d, "qmgrs", "qmgr", QM,
+                                   ".state") == "running", "QMS running")
+    browser.save_screenshot(str(tmp_path / "queue-managers.png"))
+
+
+def test_depth_changes_after_messages_are_put_and_fullest_is_first(web, browser, tmp_path):
+    """Given APP.FULL (MAXDEPTH 10) and APP.Q, when 9 and 2 messages are put by an
+    application, then the console shows those depths within its refresh, APP.FULL first."""
+    web.site.mqsc("DEFINE QLOCAL(APP.FULL) MAXDEPTH(10)\n")
+    _logged_in(web, browser)
+    _tab(browser, "queues-tab")
+    qm = web.site.bindings()
+    try:
+        for n in range(9):
+            qm.put1("APP.FULL", b"f%d" % n)
+        for n in range(2):
+            qm.put1("APP.Q", b"q%d" % n)
+    finally:
+        qm.disconnect()
+    _wait(browser, lambda d: _cell(d, "queues", "queue", "APP.FULL", ".depth") == "9" and
+          _cell(d, "queues", "queue", "APP.Q", ".depth") == "2", "the depths shown")
+    assert browser.execute_script(
+        "return document.querySelector('#queues tbody tr').dataset.queue") == "APP.FULL"
+    browser.save_screenshot(str(tmp_path / "queues-by-fullness.png"))
+    width = browser.execute_script(
+        "return document.querySelector('#queues tr[data-queue=\"APP.FULL\"] .bar span')"
+        ".style.width")
+    assert width == "90%"
+    web.site.mqsc("CLEAR QLOCAL(APP.Q)\nDELETE QLOCAL(APP.FULL) PURGE\n")
+
+
+def _define(web, browser, name: str) -> None:  # noqa: ANN001
+    """Type ``name`` in the Queues tab's box and press Define queue."""
+    _logged_in(web, browser)
+    _tab(browser, "queues-tab")
+    box = browser.find_element(_by().ID, "new-queue-name")
+    box.clear()
+    box.send_keys(name)
+    _click(browser, "#define-queue")
+
+
+def test_define_put_browse_clear_and_delete_a_queue(web, browser, tmp_path):
+    """Through the console: define APP.UI, put a test message (depth 1), browse it (its
+    text shown), clear it after confirming (depth 0), delete it after confirming."""
+    by = _by()
+    _define(web, browser, "APP.UI")
+    _wait(browser, lambda d: _cell(d, "queues", "queue", "APP.UI", ".depth") == "0",
+          "APP.UI listed")
+    text = browser.find_element(by.ID, "message-text")
+    text.clear()
+    text.send_keys("test message from Chromium")
+    _click(browser, 'button.put[data-queue="APP.UI"]')
+    _wait(browser, lambda d: _cell(d, "queues", "queue", "APP.UI", ".depth") == "1",
+          "depth 1 after the put")
+    _click(browser, 'button.browse[data-queue="APP.UI"]')
+    _wait(browser, lambda d: d.find_element(by.ID, "browse-first").text ==
+          "test message from Chromium", "the message browsed")
+    browser.save_screenshot(str(tmp_path / "browse.png"))
+    _click(browser, 'button.clear[data-queue="APP.UI"]')
+    browser.switch_to.alert.accept()
+    _wait(browser, lambda d: _cell(d, "queues", "queue", "APP.UI", ".depth") == "0",
+          "depth 0 after clearing")
+    _click(browser, 'button.delete[data-queue="APP.UI"]')
+    browser.switch_to.alert.accept()
+    _wait(browser, lambda d: _cell(d, "queues", "queue", "APP.UI", ".depth") is None,
+          "APP.UI gone")
+    assert "Queue APP.UI deleted." in browser.find_element(by.ID, "message").text
+
+
+def test_an_action_that_fails_shows_ibm_message_text(web, browser, tmp_path):
+    """Defining a queue that exists shows the REST error's MQWB text, not a stack."""
+    by = _by()
+    _define(web, browser, "APP.Q")
+    _wait(browser, lambda d: "MQWB0004E" in d.find_element(by.ID, "message").text,
+          "the failure shown")
+    assert "MQRCCF_OBJECT_ALREADY_EXISTS" in browser.find_element(by.ID, "message").text
+
+
+def test_start_and_stop_a_channel_and_see_its_status(web, browser, tmp_path):
+    """A sender channel to a port nobody listens on: Start makes its status leave
+    inactive, Stop makes it stopped."""
+    web.site.mqsc(f"DEFINE QLOCAL(UI.XMITQ) USAGE(XMITQ)\n"
+                  f"DEFINE CHANNEL(UI.SDR) CHLTYPE(SDR) TRPTYPE(TCP) "
+                  f"CONNAME('127.0.0.1({free_port()})') XMITQ(UI.XMITQ)\n")
+    _logged_in(web, browser)
+    _tab(browser, "channels-tab")
+    _wait(browser, lambda d: _cell(d, "channels", "channel", "UI.SDR", ".state") == "inactive",
+          "UI.SDR inactive")
+    _click(browser, 'button.start[data-channel="UI.SDR"]')
+    _wait(browser, lambda d: _cell(d, "channels", "channel", "UI.SDR", ".state")
+          not in (None, "inactive"), "UI.SDR started")
+    browser.save_screenshot(str(tmp_path / "channel-started.png"))
+    _click(browser, 'button.stop[data-channel="UI.SDR"]')
+    _wait(browser, lambda d: _cell(d, "channels", "channel", "UI.SDR", ".state") == "stopped",
+          "UI.SDR stopped")
+    browser.save_screenshot(str(tmp_path / "channel-stopped.png"))
+
+
+def test_ping_and_resolve_show_the_queue_managers_answer(web, browser, tmp_path):
+    """Ping of a sender whose partner is not there, and Resolve of a channel not in doubt,
+    show the queue manager's AMQ message text."""
+    by = _by()
+    _logged_in(web, browser)
+    _tab(browser, "channels-tab")
+    _wait(browser, lambda d: _cell(d, "channels", "channel", "UI.SDR", ".state") is not None,
+          "UI.SDR listed")
+    _click(browser, 'button.resolve[data-channel="UI.SDR"]')
+    _wait(browser, lambda d: "AMQ9528E" in d.find_element(by.ID, "message").text,
+          "resolve's answer shown")
+    _click(browser, 'button.ping[data-channel="UI.SDR"]')
+    _wait(browser, lambda d: "AMQ9528E" not in d.find_element(by.ID, "message").text and
+          "AMQ" in d.find_element(by.ID, "message").text, "ping's answer shown")
+    browser.save_screenshot(str(tmp_path / "ping.png"))
+
+
+def test_an_error_log_entry_is_shown_and_filtered_by_severity(web, browser, tmp_path):
+    """A failed MQCONN (wrong password) writes AMQ5534E to the queue manager's error log:
+    the Error log tab shows it, and unchecking Error hides it."""
+    by = _by()
+    with pytest.raises(mqpy.MQMIError):
+        web.site.bindings(OPERATOR, "wrong-password")
+    _logged_in(web, browser)
+    _tab(browser, "errorlog-tab")
+    _wait(browser, lambda d: "AMQ5534E" in d.find_element(by.ID, "errorlog").text,
+          "AMQ5534E shown")
+    browser.save_screenshot(str(tmp_path / "error-log.png"))
+    browser.find_element(by.ID, "sev-E").click()
+    _wait(browser, lambda d: "AMQ5534E" not in d.find_element(by.ID, "errorlog").text,
+          "errors filtered out")
+    browser.find_element(by.ID, "sev-E").click()
+
+
+def test_the_charts_update_every_few_seconds(web, browser, tmp_path):
+    """The charts tab gathers a point per refresh (one second here, three by default)."""
+    by = _by()
+    _logged_in(web, browser)
+    _tab(browser, "charts-tab")
+    _wait(browser, lambda d: int(d.find_element(by.ID, "depth-chart")
+                                 .get_attribute("data-points") or 0) >= 3, "three points")
+    browser.save_screenshot(str(tmp_path / "charts.png"))
+
+
+def test_everything_comes_from_the_server_and_nothing_is_refused(web, browser):
+    """Every resource the console loaded is the server's own, and its Content-Security-
+    Policy refused nothing (the console works offline)."""
+    _logged_in(web, browser)
+    for tab in ("queues-tab", "channels-tab", "errorlog-tab", "charts-tab", "qmgrs-tab"):
+        _tab(browser, tab)
+    origins = browser.execute_script(
+        "return performance.getEntriesByType('resource').map(e => new URL(e.name).origin)")
+    assert set(origins) <= {web.base}
+    assert browser.execute_script("return window.cspViolations") == []
