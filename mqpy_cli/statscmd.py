@@ -19,6 +19,7 @@ from mqpy import config
 from mqpy.spark.inputs import Progress, ReportInputError, bench_path, check_input, pyspark_missing
 from mqpy.stats.exporter import Exporter
 from mqpy.stats.generator import generate as gen
+from mqpy_cli.web.health import health
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -139,3 +140,6 @@ def generate(days: int, qmgrs: int, queues: int, seed: int, interval: int, out: 
     """Seeded synthetic records in the exporter's format."""
     n = gen(out, days=days, qmgrs=qmgrs, queues=queues, seed=seed, interval=interval)
     click.echo(f"{n} records written to {out}")
+
+
+cli.add_command(health)  # mqpy health QM1: the queue manager, its command server and chinit

@@ -33,6 +33,16 @@ def test_a_running_queue_manager_is_healthy(site):
     assert text.exit_code == RC_OK and text.output.startswith(f"{QM}: healthy")
 
 
+def test_the_mqpy_command_has_health(site):
+    """Given the installation's `mqpy` command, when `mqpy health QM -o json` runs, then it is
+    the same check (exit 0, a healthy report)."""
+    from mqpy_cli.statscmd import cli as mqpy_command
+
+    out = run(mqpy_command, "health", QM, "-o", "json", root=site.inst.root)
+    assert out.exit_code == RC_OK, out.output
+    assert json.loads(out.output)["healthy"]
+
+
 def test_an_unknown_name_says_so(site):
     out = run(health, "NOSUCH", root=site.inst.root)
     assert out.exit_code == RC_UNKNOWN and "AMQ7048E" in out.output
@@ -56,3 +66,4 @@ def test_an_ended_queue_manager_is_not_healthy(site):
     out = run(health, QM, "-o", "json", root=site.inst.root)
     assert out.exit_code == RC_QMGR
     assert json.loads(out.output)["state"].startswith("ended")
+
