@@ -1,7 +1,8 @@
-"""Heartbeats of a client served by the queue manager's daemon (MQIBindType=FASTPATH, crtmqm's
-default), as of one relayed by the channel initiator: once nothing has been heard for the
-negotiated HBINT the SVRCONN asks the client for a heartbeat, and a client that stays silent
-for the receive timeout (twice HBINT below 60 s) has its channel ended with AMQ9259E."""
+"""A SVRCONN's attributes for a client served by the queue manager's daemon
+(MQIBindType=FASTPATH, crtmqm's default), as for one relayed by the channel initiator:
+heartbeats (once nothing has been heard for the negotiated HBINT the SVRCONN asks the client
+for one, and a client silent for the receive timeout, twice HBINT below 60 s, has its channel
+ended with AMQ9259E) and MAXINSTC (instances from one client address)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import time
 import attrs
 import pytest
 
+import mqpy
+from mqpy import CMQC
 from mqpy.fap import mqiflows
 from mqpy.fap.controlflows import Heartbeat
 from mqpy.fap.framing import SegmentReader, SegmentWriter
@@ -75,3 +78,26 @@ def test_a_silent_client_of_the_daemon_is_probed_then_ended(site):
     finally:
         sock.close()
     assert "AMQ9259E" in site.wait_for_log("AMQ9259E")
+
+
+def test_maxinstc_limits_one_client_address_in_the_daemon(site):
+    """Given MAXINSTC(1) and SHARECNV(1), and one client from 127.0.0.1 served by the daemon,
+    when the same address starts a second instance, then it is refused 2537 with AMQ9490E;
+    after the first disconnects, a client connects again."""
+    site.mark()
+    site.mqsc(f"ALTER CHANNEL({CHANNEL}) CHLTYPE(SVRCONN) MAXINSTC(1) SHARECNV(1)\n")
+    try:
+        first = site.client()
+        try:
+            assert wait_for(lambda: _holders(site) == {"daemon"}), _holders(site)
+            with pytest.raises(mqpy.MQMIError) as refused:
+                site.client().disconnect()
+            assert refused.value.reason == CMQC.MQRC_CHANNEL_NOT_AVAILABLE
+            assert "AMQ9490E" in site.wait_for_log("AMQ9490E")
+        finally:
+            first.disconnect()
+        assert wait_for(lambda: not _holders(site))
+        site.client().disconnect()
+    finally:
+        site.mqsc(f"ALTER CHANNEL({CHANNEL}) CHLTYPE(SVRCONN) MAXINSTC(999999999) "
+                  "SHARECNV(10)\n")
