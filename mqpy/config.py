@@ -208,6 +208,15 @@ class ChannelsConfig:
                    peer=PeerLimits.parse(values, path))
 
 
+#: The Channels stanza crtmqm writes. MQIBindType=FASTPATH, where IBM's crtmqm leaves IBM's
+#: STANDARD: STANDARD keeps user-written channel exits (C code) out of the queue manager's
+#: processes, and mqpy runs none, so a plain client is served by the queue manager itself
+#: rather than relayed through the channel initiator (docs/channels.md). A qm.ini without the
+#: key, or with STANDARD, keeps the relay.
+NEW_QMGR_CHANNELS = {"MaxChannels": "100", "MaxActiveChannels": "100", "AdoptNewMCA": "NO",
+                     "MQIBindType": "FASTPATH"}
+
+
 @attrs.define
 class QMgrConfig:
     """What qm.ini says about one queue manager."""
@@ -270,8 +279,7 @@ class QMgrConfig:
                      **({"LogPath": self.log_path} if self.log_path else {})}),
             ("TuningParameters", {"LogLoad": str(self.tuning.LogLoad),
                                   "BufferPoolBytes": str(self.tuning.BufferPoolBytes)}),
-            ("Channels", self.channels or {"MaxChannels": "100", "MaxActiveChannels": "100",
-                                           "AdoptNewMCA": "NO"}),
+            ("Channels", self.channels or NEW_QMGR_CHANNELS),
         ]
         filemodes.makedirs(self.directory)
         write_stanzas(os.path.join(self.directory, "qm.ini"), st)

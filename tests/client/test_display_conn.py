@@ -4,15 +4,18 @@ them (FASTPATH)."""
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
-from tests.support.fastpath import FastpathSite
+from tests.support.fastpath import STANDARD, FastpathSite
 from tests.support.site import ADMIT_OWNER, CHANNEL, Site
 
 pytestmark = pytest.mark.system
 
 
-@pytest.mark.parametrize("site_class", [Site, FastpathSite], ids=["standard", "fastpath"])
+@pytest.mark.parametrize("site_class", [functools.partial(Site, channels=STANDARD), FastpathSite],
+                         ids=["standard", "fastpath"])
 def test_display_conn_names_a_clients_channel_and_address(tmp_path, site_class):
     """Given a client connected through a SVRCONN and an application connected in bindings
     mode, when the operator displays connections with CHANNEL and CONNAME, then the client's

@@ -22,13 +22,14 @@ from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.statuscodes import StatusCode
 from mqpy.fap.tsh import SegmentType
 from tests.client.conftest import wait_for
+from tests.support.fastpath import STANDARD
 from tests.support.raw_sessions import _raw_session, _replies, _started_instance
 from tests.support.site import ADMIT_OWNER, CHANNEL, QM, Site
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    s = Site(str(tmp_path_factory.mktemp("relay")))
+    s = Site(str(tmp_path_factory.mktemp("relay")), STANDARD)
     try:
         s.start()
         s.mqsc(ADMIT_OWNER + "DEFINE QLOCAL(RELAY.Q) MAXDEPTH(1000)\n")

@@ -12,6 +12,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC, inprocess
+from tests.support.fastpath import STANDARD
 from tests.support.site import ADMIT_OWNER, Site
 
 from ._support import IN, OUT
@@ -33,8 +34,10 @@ def started_site(root: str, channels: dict[str, str] | None = None) -> Iterator[
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Iterator[Site]:
-    """A daemon started by strmqm with its channel initiator, and QUEUE."""
-    yield from started_site(str(tmp_path_factory.mktemp("modes")))
+    """A daemon started by strmqm with its channel initiator relaying client calls
+    (MQIBindType=STANDARD: test_calls_fail_alone_fastpath runs these tests with FASTPATH),
+    and QUEUE."""
+    yield from started_site(str(tmp_path_factory.mktemp("modes")), STANDARD)
 
 
 @pytest.fixture

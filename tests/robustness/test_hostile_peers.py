@@ -20,6 +20,7 @@ from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.initialdata import InitialData
 from mqpy.fap.statuscodes import StatusCode
 from mqpy.fap.tsh import ByteOrder, ControlFlags1, SegmentType, build_segment_header
+from tests.support.fastpath import STANDARD
 from tests.support.site import ADMIT_OWNER, CHANNEL, Site
 
 pytestmark = [pytest.mark.system, pytest.mark.timeout(300)]
@@ -44,7 +45,7 @@ def _started(tmp_path_factory, name: str, channels: dict[str, str]):
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    yield from _started(tmp_path_factory, "hostile", LIMITS)
+    yield from _started(tmp_path_factory, "hostile", {**LIMITS, **STANDARD})
 
 
 @pytest.fixture(autouse=True)

@@ -57,3 +57,7 @@ def _holders(site: Site) -> set[str]:
 
 
 FASTPATH = {"MQIBindType": "FASTPATH"}
+
+#: qm.ini Channels values that keep the channel initiator relaying client calls (IBM's default;
+#: crtmqm writes FASTPATH)
+STANDARD = {"MQIBindType": "STANDARD"}
