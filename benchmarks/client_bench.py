@@ -1,7 +1,7 @@
 """Client-connection round trips per second through a SVRCONN channel; JSON results.
 
     python -m benchmarks.client_bench [--out FILE] [--quick] [--seconds S] [--no-tls]
-                                      [--deployed [--fastpath]] [--scenario NAME]
+                                      [--deployed [--standard]] [--scenario NAME]
                                       [--clients N]
 
 A queue manager and its channel initiator (listening on 127.0.0.1, port 0) run in a child
@@ -30,9 +30,11 @@ queue-manager daemon started by strmqm, whose channel initiator is a process of 
 calling the daemon over its bindings socket (mqpy_chinit.qmconn), and a listener defined
 with runmqsc; the server CPU is then the daemon's and the channel initiator's together, and
 ``server_cpu_us_per_trip_by_process`` gives each (``qmgr``, ``chinit``).
-With ``--fastpath`` too, qm.ini says ``Channels: MQIBindType=FASTPATH``: the channel
-initiator's listener hands each client socket to the daemon, which serves it on its engine
-(``mqpy_chinit.clienthost``); the channel initiator then uses no CPU per trip.
+The queue manager keeps the qm.ini crtmqm writes, ``Channels: MQIBindType=FASTPATH``: the
+channel initiator's listener hands each client socket to the daemon, which serves it on its
+engine (``mqpy_chinit.clienthost``), and the channel initiator then uses no CPU per trip.
+With ``--standard`` qm.ini says ``MQIBindType=STANDARD`` instead: the channel initiator's
+SVRCONN relays every call to the daemon.
 ``cpu_us_per_trip_user_system`` splits each process's CPU a trip (the client's too) into
 user and system time: the system part is mostly the sockets' calls, the user part Python.
 
@@ -212,15 +214,16 @@ def _run(cmd: str, *args: str, stdin: str | None = None) -> str:
     return proc.stdout
 
 
-def serve_deployed(root: str, fastpath: bool = False) -> tuple[int, list[int]]:
+def serve_deployed(root: str, standard: bool = False) -> tuple[int, list[int]]:
     """crtmqm, strmqm, a listener and the channel and queues by runmqsc: (port, the pids of
-    the daemon and its channel initiator). ``fastpath``: qm.ini MQIBindType=FASTPATH."""
+    the daemon and its channel initiator). ``standard``: qm.ini MQIBindType=STANDARD (the
+    relay) instead of crtmqm's FASTPATH."""
     os.environ["MQPY_DATA_PATH"] = root
     _run("crtmqm", QMGR)
-    if fastpath:
-        from mqpy import config
+    if standard:
+        from mqpy import config  # lazy: only this option changes qm.ini
 
-        config.set_channels_value(QMGR, "MQIBindType", "FASTPATH", root)
+        config.set_channels_value(QMGR, "MQIBindType", "STANDARD", root)
     _run("strmqm", QMGR)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -431,9 +434,9 @@ def main() -> None:
                     help="run only with this many clients, at most 16 (repeatable; default 1 and 16)")
     ap.add_argument("--deployed", action="store_true",
                     help="a daemon and its channel initiator started by strmqm (plain only)")
-    ap.add_argument("--fastpath", action="store_true",
-                    help="with --deployed: qm.ini MQIBindType=FASTPATH (the daemon serves "
-                         "the clients)")
+    ap.add_argument("--standard", action="store_true",
+                    help="with --deployed: qm.ini MQIBindType=STANDARD (the channel "
+                         "initiator relays each call; crtmqm writes FASTPATH)")
     ap.add_argument("--floor", action="store_true",
                     help="bytes only through the deployed topology: the floor under a call")
     ap.add_argument("--own-instances", action="store_true",
@@ -454,7 +457,7 @@ def main() -> None:
         results = run_in_child(args, seconds)
     doc = {"benchmark": "client_bench", "python": platform.python_version(),
            "machine": platform.machine(), "cpus": os.cpu_count(),
-           "deployed": args.deployed, "fastpath": args.fastpath, "results": results}
+           "deployed": args.deployed, "mqi_bind_type": "STANDARD" if args.standard else "FASTPATH", "results": results}
     text = json.dumps(doc, indent=2)
     print(text)
     if args.out:
@@ -470,7 +473,7 @@ def _scenarios(args: argparse.Namespace, port: int, seconds: float, keys: str,
             res = run_scenario(port, scenario, clients, seconds, keys, pids,
                                args.own_instances)
             res["deployed"] = args.deployed
-            res["fastpath"] = args.fastpath
+            res["mqi_bind_type"] = "STANDARD" if args.standard else "FASTPATH"
             print(json.dumps(res), file=sys.stderr, flush=True)
             results.append(res)
     return results
@@ -479,7 +482,7 @@ def _scenarios(args: argparse.Namespace, port: int, seconds: float, keys: str,
 def run_deployed(args: argparse.Namespace, seconds: float) -> list[dict]:
     with tempfile.TemporaryDirectory(prefix="mqpy-client-bench-") as root:
         try:
-            port, pids = serve_deployed(root, args.fastpath)
+            port, pids = serve_deployed(root, args.standard)
             return _scenarios(args, port, seconds, "", pids)
         finally:
             subprocess.run([os.path.join(os.path.dirname(sys.executable), "endmqm"), "-i",

@@ -19,8 +19,9 @@ channel initiator, a listener and a SVRCONN defined with runmqsc: ``client_bench
   N times MQPUT (persistent, syncpoint), MQCMIT, MQGET (syncpoint), MQCMIT (group commit);
 - ``client_16``: 16 client applications (``mqpy.connect(qm, channel, "host(port)")``, so
   each process has a channel instance of its own, as 16 programs do) through the default
-  configuration (qm.ini ``MQIBindType`` STANDARD: the listener and the channel initiator's
-  SVRCONN, which relays each call to the daemon), each on a queue of its own, N round trips
+  configuration (the qm.ini crtmqm writes, ``MQIBindType=FASTPATH``: the listener hands each
+  client to the daemon; ``--standard``: the channel initiator's SVRCONN relays each call to
+  the daemon), each on a queue of its own, N round trips
   of MQPUT then MQGET, non-persistent, outside syncpoint;
 - ``async_consume``: one bindings application puts N non-persistent messages, then
   registers one message consumer (MQCB, the ``ibmmq`` package's shape: ``Queue.cb``,
@@ -305,14 +306,14 @@ class DeployedQueueManager:
     """crtmqm, strmqm (the daemon and its channel initiator), a listener, a SVRCONN and the
     queues in a temporary data path; stopped by the processes' pids."""
 
-    def __init__(self, fastpath: bool = False) -> None:
-        self.fastpath = fastpath  #: qm.ini MQIBindType=FASTPATH: the daemon serves clients
+    def __init__(self, standard: bool = False) -> None:
+        self.standard = standard  #: qm.ini MQIBindType=STANDARD: the chinit relays clients
 
     def __enter__(self) -> DeployedQueueManager:
         self._dir = tempfile.TemporaryDirectory(prefix="mqpy-deployed-bench-")
         self.root = self._dir.name
         try:
-            self.port, self.pids = client_bench.serve_deployed(self.root, self.fastpath)
+            self.port, self.pids = client_bench.serve_deployed(self.root, self.standard)
         except BaseException:
             self._dir.cleanup()
             raise
@@ -344,9 +345,9 @@ def run_scenario(name: str, qmgr: DeployedQueueManager, count: int,
     return result
 
 
-def run(count: int, scenarios: list[str], fastpath: bool = False) -> dict:
+def run(count: int, scenarios: list[str], standard: bool = False) -> dict:
     built = features()
-    with DeployedQueueManager(fastpath) as qmgr:
+    with DeployedQueueManager(standard) as qmgr:
         floors = {"fdatasync_us": bindings_bench.fdatasync_us(qmgr.root, max(200, count // 4)),
                   "round_trip_us": bindings_bench.round_trip(
                       max(200, count), bindings_bench._echo_blocking)}
@@ -361,7 +362,7 @@ def run(count: int, scenarios: list[str], fastpath: bool = False) -> dict:
         if res["scenario"] == "bindings_persistent" and "put_commit" in res:
             res["put_commit_over_fdatasync_us"] = round(
                 res["put_commit"]["median_us"] - floors["fdatasync_us"], 1)
-    return {"features": built, "mqi_bind_type": "FASTPATH" if fastpath else "STANDARD",
+    return {"features": built, "mqi_bind_type": "STANDARD" if standard else "FASTPATH",
             "floors": floors, "scenarios": results}
 
 
@@ -374,9 +375,9 @@ def main() -> None:
                          "applications of the others)")
     ap.add_argument("--scenario", action="append", choices=list(SCENARIOS),
                     help="run only this scenario (repeatable; default all)")
-    ap.add_argument("--fastpath", action="store_true",
-                    help="qm.ini MQIBindType=FASTPATH (the daemon serves the clients), to "
-                         "compare with the default configuration")
+    ap.add_argument("--standard", action="store_true",
+                    help="qm.ini MQIBindType=STANDARD (the channel initiator relays each "
+                         "client call), to compare with crtmqm's FASTPATH")
     ap.add_argument("--app", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.app:
@@ -388,7 +389,7 @@ def main() -> None:
            "load_average": os.getloadavg(),
            "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
            "commit": bindings_bench._commit(),
-           "results": run(count, args.scenario or list(SCENARIOS), args.fastpath)}
+           "results": run(count, args.scenario or list(SCENARIOS), args.standard)}
     bindings_bench.emit(doc, args.out)
 
 
