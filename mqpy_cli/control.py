@@ -125,7 +125,7 @@ def _wait_ended(qmdir: str, timeout: float | None = None) -> bool:
     return True
 
 
-def _status(qmdir: str) -> str:
+def dspmq_status(qmdir: str) -> str:
     """dspmq's STATUS(...) for a queue manager directory."""
     recorded = read_status(qmdir)
     if inprocess.is_locked(qmdir):
@@ -542,7 +542,7 @@ def dspmq(qmgr: str | None, outputs: tuple[str, ...], status_flag: bool, active_
     for name in names:
         if not _exists(name, data_path):
             continue
-        status = _status(_qmdir(name, data_path))
+        status = dspmq_status(_qmdir(name, data_path))
         if active_only and status in _ENDED:
             continue
         click.echo(f"{_qmname(name)} {_dspmq_fields(name, status, default, shown)}")

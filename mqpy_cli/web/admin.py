@@ -12,7 +12,7 @@ from mqpy import CMQC, CMQCFC, config, pcf
 from mqpy.command.inquiries import CHS
 from mqpy.mqsc import pcfmap
 from mqpy.version import CMDLEVEL, VRMF
-from mqpy_cli.control import INSTALLATION, _status
+from mqpy_cli.control import INSTALLATION, dspmq_status
 from mqpy_cli.web import attributes as A
 from mqpy_cli.web.errors import RestError
 from mqpy_cli.web.mqconn import CommandServer
@@ -36,7 +36,7 @@ def installation(data_path: str) -> dict:
 
 
 def qmgr_state(name: str, data_path: str) -> str:
-    return QMGR_STATES.get(_status(config.qmgr_dir(name, data_path)), "endedUnexpectedly")
+    return QMGR_STATES.get(dspmq_status(config.qmgr_dir(name, data_path)), "endedUnexpectedly")
 
 
 def qmgrs(data_path: str, name: str | None = None, state: str | None = None) -> list[dict]:
