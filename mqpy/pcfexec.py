@@ -273,7 +273,8 @@ class PCFExecute(QueueManager):
             self.qm = None
         self.command_queue_name = _bytes(command_queue_name)
         self.response_wait_interval = response_wait_interval
-        self.convert = convert  # mqpy's replies are in the requester's code page already
+        #: pymqi's: each reply is got with MQGMO_CONVERT (into this connection's CCSID)
+        self.convert = convert
         od = OD(ObjectName=_bytes(model_queue_name), DynamicQName=_bytes(dynamic_queue_name))
         self._reply_queue: Queue | None = Queue(self._qmgr(), od, CMQC.MQOO_INPUT_EXCLUSIVE)
         self.reply_queue_name: bytes | None = od.ObjectName.rstrip(b" \x00")
@@ -309,7 +310,8 @@ class PCFExecute(QueueManager):
         failed: MQMIError | None = None
         while True:
             gmo = GMO(Options=CMQC.MQGMO_NO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING
-                      | CMQC.MQGMO_WAIT, WaitInterval=self.response_wait_interval,
+                      | CMQC.MQGMO_WAIT | (CMQC.MQGMO_CONVERT if self.convert else 0),
+                      WaitInterval=self.response_wait_interval,
                       Version=CMQC.MQGMO_VERSION_2, MatchOptions=CMQC.MQMO_MATCH_CORREL_ID)
             data = reply_queue.get(None, MD(CorrelId=md.MsgId), gmo)
             try:
