@@ -16,8 +16,9 @@ _STRINGS = "_vs_strings_"  # the structure's attribute holding {name: the string
 def set_vs(struct: Any, vs_name: str, vs_value: bytes | str | None = None,
            vs_offset: int = 0, vs_buffer_size: int = 0, vs_ccsid: int = 0) -> None:
     """Set the MQCHARV ``vs_name``: its string (a str as UTF-8; None: empty), VSOffset,
-    VSBufSize, VSLength (the string's length) and VSCCSID. A structure without that
-    MQCHARV raises AttributeError, as pymqi does."""
+    VSBufSize, VSLength (the string's length) and VSCCSID; ``vs_name`` may be the VSPtr
+    field's name. A structure without that MQCHARV raises AttributeError, as pymqi does."""
+    vs_name = _base(vs_name)
     if vs_value is None:
         value = b""
     elif isinstance(vs_value, str):
@@ -32,7 +33,15 @@ def set_vs(struct: Any, vs_name: str, vs_value: bytes | str | None = None,
     vars(struct).setdefault(_STRINGS, {})[vs_name] = value
 
 
-def get_vs(struct: Any, vs_name: str) -> bytes:
-    """The string of the MQCHARV ``vs_name``: its first VSLength bytes (b"" if none set)."""
+def get_vs(struct: Any, vs_name: str) -> bytes | None:
+    """The string of the MQCHARV ``vs_name`` (or its VSPtr field's name): its first
+    VSLength bytes; None while none was set (pymqi's and ibmmq's null pointer)."""
+    vs_name = _base(vs_name)
     length = struct[vs_name + "VSLength"]
-    return vars(struct).get(_STRINGS, {}).get(vs_name, b"")[:max(0, length)]
+    value = vars(struct).get(_STRINGS, {}).get(vs_name)
+    return None if value is None else value[:max(0, length)]
+
+
+def _base(vs_name: str) -> str:
+    """An MQCHARV's name, from it or from its VSPtr field's name."""
+    return vs_name[:-len("VSPtr")] if vs_name.endswith("VSPtr") else vs_name

@@ -12,17 +12,17 @@ import mqpy
 def test_set_vs_fills_the_charv_fields_and_get_vs_reads_the_string():
     """Given an OD, when set_vs('ObjectString', b'price/fruit', 0, 0, 1208) is called, then
     ObjectStringVSLength is 11, VSCCSID 1208, VSOffset and VSBufSize as given, and
-    get_vs('ObjectString') is b'price/fruit'; a str is taken as UTF-8; an unset one is
-    b''."""
+    get_vs('ObjectString') is b'price/fruit' (get_vs('ObjectStringVSPtr') too); a str is
+    taken as UTF-8; one never set is None (ibmmq's null pointer)."""
     od = mqpy.OD()
     od.set_vs("ObjectString", b"price/fruit", 0, 0, 1208)
     assert (od.ObjectStringVSLength, od.ObjectStringVSCCSID, od.ObjectStringVSOffset,
             od.ObjectStringVSBufSize) == (11, 1208, 0, 0)
-    assert od.get_vs("ObjectString") == b"price/fruit"
+    assert od.get_vs("ObjectString") == od.get_vs("ObjectStringVSPtr") == b"price/fruit"
     od.set_vs("SelectionString", "colour = 'blue'")
     assert od.get_vs("SelectionString") == b"colour = 'blue'"
     assert od.SelectionStringVSLength == len("colour = 'blue'")
-    assert od.get_vs("ResObjectString") == b""
+    assert od.get_vs("ResObjectString") is None
 
 
 def test_set_vs_on_a_status_structure_and_a_bad_name():
