@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from mqpy import CMQC, CMQCFC, pcf
-from mqpy.constants import lookup
+from mqpy.constants import names
 from mqpy.errors import Error, MQMIError, PYIFError
 from mqpy.mqi import Queue, QueueManager
 from mqpy.structs.tables import CFH, GMO, MD, OD, PMO
@@ -206,17 +206,25 @@ def _pymqi_dict(params: list[pcf.Parameter], padded: bool = False) -> dict[int, 
 
 
 class _MQConst2String:
-    """pymqi's constant-to-name table for one prefix: ``table[value]`` is the name
-    (KeyError when there is none) and ``value in table`` asks whether there is one."""
+    """pymqi's constant-to-name table for parameter families (ibmmq's merge MQIA_, MQIACF_
+    and MQIACH_, ...): ``table[value]`` is the name (KeyError when there is none; a
+    family's _FIRST / _LAST bounds are not names) and ``value in table`` asks whether
+    there is one."""
 
-    def __init__(self, prefix: str) -> None:
-        self._prefix = prefix
+    def __init__(self, *prefixes: str) -> None:
+        self._prefixes = prefixes
+        self._table: dict[Any, str] | None = None
 
     def __getitem__(self, code: Any) -> str:
-        name = lookup(self._prefix, code)
-        if name is None:
-            raise KeyError(code)
-        return name
+        if self._table is None:
+            self._table = {}
+            for prefix in self._prefixes:  # MQIA_'s name before MQIACF_'s for one value
+                for name, value in names(prefix).items():
+                    if not name.endswith(("_FIRST", "_LAST")):  # range bounds name no one
+                        self._table.setdefault(value, name)
+        if isinstance(code, (int, bytes)) and code in self._table:
+            return self._table[code]
+        raise KeyError(code)
 
     def __contains__(self, code: Any) -> bool:
         try:
@@ -359,19 +367,22 @@ class PCFExecute(QueueManager):
 
     @staticmethod
     def stringify_keys(raw: dict[int, Any]) -> dict[Any, Any]:
-        """``raw`` with its keys as constant names (MQCA_Q_NAME ...) where one is known."""
+        """``raw`` with its keys as constant names (MQCA_Q_NAME, MQCACH_CHANNEL_NAME ...)
+        where one is known: a string's from caStringDict, any other value's from
+        iaStringDict."""
         out: dict[Any, Any] = {}
         for key, value in raw.items():
-            prefixes = ("MQCA_", "MQCACF_", "MQCACH_") if isinstance(value, bytes) else (
-                "MQIA_", "MQIACF_", "MQIACH_")
-            names = [n for n in (lookup(p, key) for p in prefixes) if n]
-            out[names[0] if names else key] = value
+            table = PCFExecute.caStringDict if isinstance(value, bytes) \
+                else PCFExecute.iaStringDict
+            out[table[key] if key in table else key] = value
         return out
 
     stringifyKeys = stringify_keys  # noqa: N815 - pymqi's older name
 
-    iaStringDict = _MQConst2String("MQIA_")  # noqa: N815 - pymqi's names
-    caStringDict = _MQConst2String("MQCA_")  # noqa: N815
+    # pymqi's names; ibmmq 2.x's cover the PCF and channel ranges too
+    iaStringDict = _MQConst2String("MQIA_", "MQIACF_", "MQIACH_")  # noqa: N815
+    caStringDict = _MQConst2String("MQCA_", "MQCACF_", "MQCACH_")  # noqa: N815
+    baStringDict = _MQConst2String("MQBACF_")  # noqa: N815 - ibmmq's
 
     @property
     def reply_queue(self) -> Queue | None:
