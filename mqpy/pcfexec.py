@@ -22,10 +22,14 @@ from __future__ import annotations
 from typing import Any
 
 from mqpy import CMQC, CMQCFC, pcf
-from mqpy.constants import lookup
-from mqpy.errors import Error, MQMIError
+from mqpy.constants import names
+from mqpy.errors import Error, MQMIError, PYIFError
 from mqpy.mqi import Queue, QueueManager
 from mqpy.structs.tables import CFH, GMO, MD, OD, PMO
+
+#: ibmmq's longest reply wait (ms), for a negative response_wait_interval
+_AN_HOUR = 60 * 60 * 1000
+_INPUT_OPTIONS = CMQC.MQOO_INPUT_EXCLUSIVE | CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INPUT_AS_Q_DEF
 
 __all__ = ["ByteString", "ByteStringFilter", "Filter", "FilterOperator", "IntegerFilter",
            "PCFExecute", "StringFilter"]
@@ -202,17 +206,25 @@ def _pymqi_dict(params: list[pcf.Parameter], padded: bool = False) -> dict[int, 
 
 
 class _MQConst2String:
-    """pymqi's constant-to-name table for one prefix: ``table[value]`` is the name
-    (KeyError when there is none) and ``value in table`` asks whether there is one."""
+    """pymqi's constant-to-name table for parameter families (ibmmq's merge MQIA_, MQIACF_
+    and MQIACH_, ...): ``table[value]`` is the name (KeyError when there is none; a
+    family's _FIRST / _LAST bounds are not names) and ``value in table`` asks whether
+    there is one."""
 
-    def __init__(self, prefix: str) -> None:
-        self._prefix = prefix
+    def __init__(self, *prefixes: str) -> None:
+        self._prefixes = prefixes
+        self._table: dict[Any, str] | None = None
 
     def __getitem__(self, code: Any) -> str:
-        name = lookup(self._prefix, code)
-        if name is None:
-            raise KeyError(code)
-        return name
+        if self._table is None:
+            self._table = {}
+            for prefix in self._prefixes:  # MQIA_'s name before MQIACF_'s for one value
+                for name, value in names(prefix).items():
+                    if not name.endswith(("_FIRST", "_LAST")):  # range bounds name no one
+                        self._table.setdefault(value, name)
+        if isinstance(code, (int, bytes)) and code in self._table:
+            return self._table[code]
+        raise KeyError(code)
 
     def __contains__(self, code: Any) -> bool:
         try:
@@ -263,7 +275,20 @@ class PCFExecute(QueueManager):
                  model_queue_name: bytes | str = b"SYSTEM.DEFAULT.MODEL.QUEUE",
                  dynamic_queue_name: bytes | str = b"PYMQPCF.*",
                  command_queue_name: bytes | str = b"SYSTEM.ADMIN.COMMAND.QUEUE",
-                 response_wait_interval: int = 5000, convert: bool = False) -> None:
+                 response_wait_interval: int = 5000, convert: bool = False, *,
+                 reply_queue_name: bytes | str | None = None,
+                 reply_queue_open_options: int = CMQC.MQOO_INPUT_EXCLUSIVE,
+                 command_queue: Queue | None = None, command_timeout: int = 0,
+                 max_length: int | None = None) -> None:
+        """pymqi's arguments, then ibmmq 2.x's (keywords): ``reply_queue_name`` (a queue to
+        answer on, instead of a dynamic one made from ``model_queue_name``: naming both is
+        PYIFError), ``reply_queue_open_options`` (an input option is added if none is
+        given), ``command_queue`` (an open Queue the requests are put on),
+        ``command_timeout`` (the requests' expiry in ms; 0: the wait interval's) and
+        ``max_length`` (the reply buffer; None: any length). A negative
+        ``response_wait_interval`` is an hour, as ibmmq makes it."""
+        if model_queue_name and reply_queue_name:
+            raise PYIFError("Do not specify both a model_queue_name and a reply_queue_name")
         if isinstance(name, QueueManager):
             super().__init__(None, disconnect_on_exit, bytes_encoding=name.bytes_encoding,
                              default_ccsid=name.default_ccsid)
@@ -272,10 +297,18 @@ class PCFExecute(QueueManager):
             super().__init__(name, disconnect_on_exit)
             self.qm = None
         self.command_queue_name = _bytes(command_queue_name)
-        self.response_wait_interval = response_wait_interval
-        self.convert = convert  # mqpy's replies are in the requester's code page already
-        od = OD(ObjectName=_bytes(model_queue_name), DynamicQName=_bytes(dynamic_queue_name))
-        self._reply_queue: Queue | None = Queue(self._qmgr(), od, CMQC.MQOO_INPUT_EXCLUSIVE)
+        self.response_wait_interval = response_wait_interval if response_wait_interval >= 0 \
+            else _AN_HOUR
+        self.command_timeout = command_timeout
+        self.max_length = max_length
+        self._command_queue = command_queue
+        #: pymqi's: each reply is got with MQGMO_CONVERT (into this connection's CCSID)
+        self.convert = convert
+        od = OD(ObjectName=_bytes(reply_queue_name or model_queue_name or b""),
+                DynamicQName=_bytes(dynamic_queue_name))
+        if not reply_queue_open_options & _INPUT_OPTIONS:
+            reply_queue_open_options |= CMQC.MQOO_INPUT_EXCLUSIVE
+        self._reply_queue: Queue | None = Queue(self._qmgr(), od, reply_queue_open_options)
         self.reply_queue_name: bytes | None = od.ObjectName.rstrip(b" \x00")
 
     def _qmgr(self) -> QueueManager:
@@ -301,17 +334,21 @@ class PCFExecute(QueueManager):
         request = pcf.build(pcf.PCFMessage(CFH(Command=command), params))
         md = MD(Format=CMQC.MQFMT_ADMIN, MsgType=CMQC.MQMT_REQUEST,
                 ReplyToQ=self.reply_queue_name,
-                Expiry=max(1, self.response_wait_interval // 100),
+                Expiry=max(1, (self.command_timeout or self.response_wait_interval) // 100),
                 Report=CMQC.MQRO_PASS_DISCARD_AND_EXPIRY | CMQC.MQRO_DISCARD_MSG)
-        self._qmgr().put1(self.command_queue_name, request, md,
-                          PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
+        pmo = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
+        if self._command_queue is not None:
+            self._command_queue.put(request, md, pmo)
+        else:
+            self._qmgr().put1(self.command_queue_name, request, md, pmo)
         responses: list[dict[int, Any]] = []
         failed: MQMIError | None = None
         while True:
             gmo = GMO(Options=CMQC.MQGMO_NO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING
-                      | CMQC.MQGMO_WAIT, WaitInterval=self.response_wait_interval,
+                      | CMQC.MQGMO_WAIT | (CMQC.MQGMO_CONVERT if self.convert else 0),
+                      WaitInterval=self.response_wait_interval,
                       Version=CMQC.MQGMO_VERSION_2, MatchOptions=CMQC.MQMO_MATCH_CORREL_ID)
-            data = reply_queue.get(None, MD(CorrelId=md.MsgId), gmo)
+            data = reply_queue.get(self.max_length, MD(CorrelId=md.MsgId), gmo)
             try:
                 response = pcf.parse(data)
             except pcf.StructError as exc:  # a damaged reply: its MQRCCF_* reason, as unpack
@@ -330,19 +367,22 @@ class PCFExecute(QueueManager):
 
     @staticmethod
     def stringify_keys(raw: dict[int, Any]) -> dict[Any, Any]:
-        """``raw`` with its keys as constant names (MQCA_Q_NAME ...) where one is known."""
+        """``raw`` with its keys as constant names (MQCA_Q_NAME, MQCACH_CHANNEL_NAME ...)
+        where one is known: a string's from caStringDict, any other value's from
+        iaStringDict."""
         out: dict[Any, Any] = {}
         for key, value in raw.items():
-            prefixes = ("MQCA_", "MQCACF_", "MQCACH_") if isinstance(value, bytes) else (
-                "MQIA_", "MQIACF_", "MQIACH_")
-            names = [n for n in (lookup(p, key) for p in prefixes) if n]
-            out[names[0] if names else key] = value
+            table = PCFExecute.caStringDict if isinstance(value, bytes) \
+                else PCFExecute.iaStringDict
+            out[table[key] if key in table else key] = value
         return out
 
     stringifyKeys = stringify_keys  # noqa: N815 - pymqi's older name
 
-    iaStringDict = _MQConst2String("MQIA_")  # noqa: N815 - pymqi's names
-    caStringDict = _MQConst2String("MQCA_")  # noqa: N815
+    # pymqi's names; ibmmq 2.x's cover the PCF and channel ranges too
+    iaStringDict = _MQConst2String("MQIA_", "MQIACF_", "MQIACH_")  # noqa: N815
+    caStringDict = _MQConst2String("MQCA_", "MQCACF_", "MQCACH_")  # noqa: N815
+    baStringDict = _MQConst2String("MQBACF_")  # noqa: N815 - ibmmq's
 
     @property
     def reply_queue(self) -> Queue | None:

@@ -1,7 +1,9 @@
 """The PCF commands on what runs rather than what is defined: Start and Stop Channel
-Listener (START / STOP LISTENER, run by the channel initiator) and Stop Connection (STOP
-CONN: the connection ConnectionId names is broken). Each is the processor's command, an
-MQSCCommand built from the request's values."""
+Listener (START / STOP LISTENER, run by the channel initiator), Stop Connection (STOP
+CONN: the connection ConnectionId names is broken), each the processor's command, an
+MQSCCommand built from the request's values; and Refresh Queue Manager, answered as IBM's
+command server on Multiplatforms answers a queue manager without configuration events or
+a publish/subscribe engine."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from mqpy import CMQC, CMQCFC, pcf
 from mqpy.command.requests import PcfHandler, PcfRequest, Refused, Response, required_name
 from mqpy.mqsc import queues
 from mqpy.mqsc.parser import MQSCCommand
+from mqpy.mqsc.results import CommandFailed
 
 __all__ = ["RUNTIME"]
 
@@ -36,9 +39,41 @@ def stop_connection(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
     return req.run(MQSCCommand("STOP", "CONN", conn[16:].hex().upper(), {}, frozenset()))
 
 
+#: RefreshType -> the reason mqpy refuses it with (IBM's, on Multiplatforms)
+_REFRESH_REFUSED = {
+    # Refresh Object configuration events for the objects selected: mqpy emits no
+    # configuration events, so it answers as IBM does while CONFIGEV is DISABLED
+    CMQCFC.MQRT_CONFIGURATION: CMQCFC.MQRCCF_EVENTS_DISABLED,
+    # resynchronising proxy subscriptions needs the publish/subscribe engine, which mqpy
+    # does not run: IBM's answer while publish/subscribe is not available
+    CMQCFC.MQRT_PROXYSUB: CMQCFC.MQRCCF_PUBSUB_INHIBITED,
+}
+
+
+def refresh_q_mgr(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
+    """Refresh Queue Manager: RefreshType (MQIACF_REFRESH_TYPE) is required
+    (MQRCCF_PARM_COUNT_TOO_SMALL without it) and needs chg on the queue manager
+    (MQRC_NOT_AUTHORIZED). MQRT_EXPIRY, MQRT_NSPROC and MQRT_EARLY are valid only on
+    z/OS, and any other value is none IBM defines: MQRCCF_PARM_VALUE_ERROR, naming the
+    parameter (MQIACF_PARAMETER_ID)."""
+    refresh_type = msg.get(CMQCFC.MQIACF_REFRESH_TYPE)
+    if refresh_type is None:
+        raise Refused(CMQCFC.MQRCCF_PARM_COUNT_TOO_SMALL)
+    try:
+        req.who.check(MQSCCommand("ALTER", "QMGR", None, {}, frozenset()))
+    except CommandFailed as refused:
+        raise Refused(refused.reason) from None
+    reason = _REFRESH_REFUSED.get(refresh_type)
+    if reason is None:
+        return [Response([pcf.CFIN(CMQCFC.MQIACF_PARAMETER_ID, CMQCFC.MQIACF_REFRESH_TYPE)],
+                         CMQC.MQCC_FAILED, CMQCFC.MQRCCF_PARM_VALUE_ERROR)]
+    raise Refused(reason)
+
+
 #: command -> handler
 RUNTIME: dict[int, PcfHandler] = {
     CMQCFC.MQCMD_START_CHANNEL_LISTENER: partial(listener_control, verb="START"),
     CMQCFC.MQCMD_STOP_CHANNEL_LISTENER: partial(listener_control, verb="STOP"),
     CMQCFC.MQCMD_STOP_CONNECTION: stop_connection,
+    CMQCFC.MQCMD_REFRESH_Q_MGR: refresh_q_mgr,
 }

@@ -331,6 +331,7 @@ class GetCalls:
             for counters in (eng.stats.mqi, qs, acc.mqi, acc.queue(qname)):
                 counters.gets[p] += 1
                 counters.get_bytes[p] += n
+            qs.performance.dequeued += 1  # (MsgDeqCount since the last reset)
             qs.time_on_q_total[p] += max(0.0, now - put_time)
             qs.time_on_q_count[p] += 1
 
@@ -451,6 +452,7 @@ class GetCalls:
         c.qmgr_mqi.get_bytes[p] += length
         qs.gets[p] += 1
         qs.get_bytes[p] += length
+        qs.performance.dequeued += 1  # (MsgDeqCount since the last reset)
         acc = c.conn_queue
         c.conn_mqi.gets[p] += 1
         c.conn_mqi.get_bytes[p] += length

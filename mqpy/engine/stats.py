@@ -9,8 +9,22 @@ snapshot and resets them (:meth:`Statistics.take`), and turns it into PCF messag
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import attrs
+
+
+@attrs.define(slots=True)
+class QueuePerformance:
+    """One local queue's counts since its statistics were last reset, or since the queue
+    manager started (PCF Reset Queue Statistics; IBM's performance event statistics):
+    messages put (MsgEnqCount: uncommitted puts too, not taken back by a backout), messages
+    got (MsgDeqCount: non-browse gets, committed or not) and the peak depth (HighQDepth).
+    When they were last reset is the :class:`Statistics`' (``reset_at``)."""
+
+    enqueued: int = 0
+    dequeued: int = 0
+    high_depth: int = 0
 
 
 def _pair() -> list[int]:
@@ -38,8 +52,17 @@ class QueueCounters:
     max_depth: int = 0
     time_on_q_total: list[float] = attrs.Factory(lambda: [0.0, 0.0])
     time_on_q_count: list[int] = attrs.Factory(_pair)
+    #: the queue's counts since their last reset (the queue manager's counters only)
+    performance: QueuePerformance | None = None
 
     def depth_seen(self, depth: int) -> None:
+        """One message put, leaving ``depth`` messages: the interval's depth range, and the
+        put in the queue's counts since their last reset."""
+        perf = self.performance
+        if perf is not None:
+            perf.enqueued += 1
+            if depth > perf.high_depth:
+                perf.high_depth = depth
         if self.min_depth is None or depth < self.min_depth:
             self.min_depth = depth
         if depth > self.max_depth:
@@ -100,17 +123,53 @@ class Statistics:
     mqi: MQICounters = attrs.Factory(MQICounters)
     queues: dict[str, QueueCounters] = attrs.Factory(dict)
     interval_start: float = attrs.Factory(time.time)
+    #: queue name -> its counts since their last reset (they outlive each interval)
+    performance: dict[str, QueuePerformance] = attrs.Factory(dict)
+    started: float = attrs.Factory(time.time)
+    #: queue name -> when its counts were last reset (not there: since ``started``)
+    reset_at: dict[str, float] = attrs.Factory(dict)
 
     def queue(self, name: str) -> QueueCounters:
         q = self.queues.get(name)
         if q is None:
-            q = self.queues[name] = QueueCounters()
+            q = self.queues[name] = QueueCounters(performance=self.queue_performance(name))
         return q
+
+    def queue_performance(self, name: str) -> QueuePerformance:
+        """A local queue's counts since their last reset (or since the start)."""
+        perf = self.performance.get(name)
+        if perf is None:
+            perf = self.performance[name] = QueuePerformance()
+        return perf
+
+    def reset_queue(self, name: str, now: float, depth: int) -> tuple[int, int, int, int]:
+        """A local queue's (HighQDepth, MsgEnqCount, MsgDeqCount, TimeSinceReset in seconds)
+        up to ``now``; they start again, the peak from the current ``depth``."""
+        perf = self.queue_performance(name)
+        since = max(0, int(now - self.reset_at.get(name, self.started)))
+        done = (max(perf.high_depth, depth), perf.enqueued, perf.dequeued, since)
+        perf.enqueued = perf.dequeued = 0
+        perf.high_depth = depth
+        self.reset_at[name] = now
+        return done
 
     def take(self) -> Statistics:
         """The counters of the interval just ended; counting starts afresh."""
-        done = Statistics(self.mqi, self.queues, self.interval_start)
+        done = Statistics(self.mqi, self.queues, self.interval_start, self.performance,
+                          self.started, self.reset_at)
         self.mqi = MQICounters()
         self.queues = {}
         self.interval_start = time.time()
         return done
+
+
+def reset_queue_statistics(engine: Any, name: str) -> tuple[int, int, int, int] | None:
+    """Reset Queue Statistics of the local queue ``name``: its (HighQDepth, MsgEnqCount,
+    MsgDeqCount, TimeSinceReset) since the last reset, under the engine's lock, counting
+    again from now; None if no local queue has that name."""
+    with engine.lock:
+        obj = engine.catalog.queue_def(name)
+        if obj is None or obj.objtype != "QLOCAL":
+            return None
+        depth = engine.catalog.messages(obj).depth
+        return engine.stats.reset_queue(name, time.time(), depth)

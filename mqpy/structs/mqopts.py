@@ -11,6 +11,7 @@ import struct
 from collections.abc import Iterable
 from typing import Any
 
+from mqpy.structs import charv
 from mqpy.structs.fields import StructError
 
 __all__ = ["INTEGER64_TYPE", "MQLONG_TYPE", "MQOpts", "ensure_not_unicode", "padded_count",
@@ -62,6 +63,10 @@ class MQOpts:
 
     def __getitem__(self, key: str) -> Any:
         return getattr(self, key)
+
+    #: pymqi's MQCHARV helpers (:mod:`mqpy.structs.charv`)
+    set_vs = charv.set_vs
+    get_vs = charv.get_vs
 
     def get(self) -> dict[str, Any]:
         return {row[0]: getattr(self, row[0]) for row in self.__rows}

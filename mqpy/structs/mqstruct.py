@@ -16,6 +16,7 @@ import construct as cs
 
 from mqpy import CMQC
 from mqpy.constants import lookup
+from mqpy.structs import charv
 from mqpy.structs.fields import (
     BIG,
     BYTES_KINDS,
@@ -214,6 +215,10 @@ class MQStruct(Structure):
 
     def __setitem__(self, name: str, value: Any) -> None:
         setattr(self, name, value)
+
+    #: pymqi's / ibmmq's MQCHARV helpers (:mod:`mqpy.structs.charv`)
+    set_vs = charv.set_vs
+    get_vs = charv.get_vs
 
     # -- versions ------------------------------------------------------------------------
     @classmethod

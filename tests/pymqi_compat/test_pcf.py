@@ -156,3 +156,23 @@ def test_disconnect_forgets_the_reply_queue_and_keeps_the_programs_connection(pc
     assert pcf_exec.reply_queue is None
     assert pcf_exec.reply_queue_name is None
     assert pcf_exec.qm.is_connected
+
+
+def test_ibmmq_string_dicts_cover_the_pcf_and_channel_ranges():
+    """Given ibmmq 2.x's PCFExecute tables (iaStringDict over MQIA_, MQIACF_ and MQIACH_,
+    caStringDict over MQCA_, MQCACF_ and MQCACH_, and baStringDict over MQBACF_), when a
+    program names a PCF or channel parameter, then its name is found; an MQIA_ code keeps
+    its MQIA_ name; stringify_keys names a channel parameter by its name, not by the
+    MQCACH_FIRST bound that has the same value."""
+    from mqpy import CMQCFC
+    ia, ca, ba = (pymqi.PCFExecute.iaStringDict, pymqi.PCFExecute.caStringDict,
+                  pymqi.PCFExecute.baStringDict)
+    assert ia[CMQCFC.MQIACF_Q_ATTRS] == "MQIACF_Q_ATTRS"
+    assert ia[CMQCFC.MQIACH_CHANNEL_TYPE] == "MQIACH_CHANNEL_TYPE"
+    assert ia[CMQC.MQIA_CURRENT_Q_DEPTH] == "MQIA_CURRENT_Q_DEPTH"
+    assert ca[CMQCFC.MQCACH_CHANNEL_NAME] == "MQCACH_CHANNEL_NAME"
+    assert ca[CMQCFC.MQCACF_Q_NAMES] == "MQCACF_Q_NAMES"
+    assert ba[CMQCFC.MQBACF_CONNECTION_ID] == "MQBACF_CONNECTION_ID"
+    assert CMQC.MQCA_Q_NAME not in ba
+    assert pymqi.PCFExecute.stringify_keys({CMQCFC.MQCACH_CHANNEL_NAME: b"X"}) \
+        == {"MQCACH_CHANNEL_NAME": b"X"}
