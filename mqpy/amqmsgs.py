@@ -461,12 +461,15 @@ AMQ9558 = AMQMessage(  # [C]
     "started on the remote system: the channel may be stopped or its limit reached.",
     "Check the remote system, start the channel there if it is stopped, and retry.",
     comment=("channel", "host"))
-AMQ9565 = AMQMessage(  # [M]
+# [M] IBM's explanation names only the queue manager: what follows (a discard, or the
+# channel's end, AMQ9999E) is said by the entry's own text, never by this message
+AMQ9565 = AMQMessage(
     "AMQ9565E", "No dead-letter queue defined.",
-    "The queue manager '{qmgr}' does not have a usable dead-letter queue, so channel "
-    "'{channel}' could not put an undeliverable message there and has stopped.",
-    "Define a dead-letter queue (ALTER QMGR DEADQ) and restart the channel.",
-    comment=("qmgr", "channel"))
+    "The queue manager '{qmgr}' does not have a defined dead-letter queue.",
+    "Either correct the problem that caused the program to try and write a message to the "
+    "dead-letter queue or create a dead-letter queue for the queue manager (ALTER QMGR "
+    "DEADQ).",
+    comment=(None, "qmgr"))
 AMQ9999 = AMQMessage(  # [C]
     "AMQ9999E", "Channel '{channel}' to host '{host}' ended abnormally.",
     "The channel program running under process ID {pid} for channel '{channel}' ended "

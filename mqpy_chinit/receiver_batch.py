@@ -170,6 +170,17 @@ class DeadLettered:
     reason: int
 
 
+def not_stored_head(msgid: str, queue: str, reason: int, qmgr: str) -> str:
+    """IBM's message line and explanation for an arrival neither put nor dead-lettered:
+    AMQ9565E (no dead-letter queue) or AMQ9511E (the put to ``queue`` failed, ``reason``)."""
+    at = f" '{qmgr}'" if qmgr else ""
+    if msgid == "AMQ9565E":
+        return (f"No dead-letter queue defined. The queue manager{at} does not have a "
+                f"defined dead-letter queue.")
+    return (f"Messages cannot be put to a queue. The attempt to put messages to queue "
+            f"'{queue}' on queue manager{at} failed with reason code {reason}.")
+
+
 @attrs.frozen
 class Discarded:
     """A fast non-persistent arrival neither put nor stored is discarded (behaviour 46);
@@ -183,13 +194,7 @@ class Discarded:
 
     def text(self, delivery: Delivery, channel: str, qmgr: str) -> str:
         """The error-log entry: IBM's message line and explanation, then the discard."""
-        if self.msgid == "AMQ9565E":
-            head = (f"No dead-letter queue defined. The queue manager '{qmgr}' does not have "
-                    f"a defined dead-letter queue.")
-        else:
-            head = (f"Messages cannot be put to a queue. The attempt to put messages to "
-                    f"queue '{self.queue}' on queue manager '{qmgr}' failed with reason "
-                    f"code {self.reason}.")
+        head = not_stored_head(self.msgid, self.queue, self.reason, qmgr)
         return (f"{head} Channel '{channel}' discarded a non-persistent message "
                 f"(NPMSPEED(FAST)) for queue '{delivery.dest_q}' at "
                 f"'{delivery.dest_qm or qmgr}' that could not be put (reason code "
@@ -279,9 +284,12 @@ class Delivery:
         backs the batch out and ends the channel (behaviour 45)."""
         if self.outside_syncpoint:
             return Discarded(msgid, queue, reason, problem)
-        return EndChannel("AMQ9544E", f"Messages not put to destination queue {self.dest_q} "
-                          f"at {self.dest_qm}: reason {self.reason}; {problem}.", True,
-                          StatusCode.CAN_NOT_STORE)
+        # IBM's message for what failed last (AMQ9565E, AMQ9511E); AMQ9544 is IBM's message
+        # for a message the dead-letter queue took, never for one it did not
+        return EndChannel(msgid, f"{not_stored_head(msgid, queue or self.dest_q, reason, '')}"
+                          f" A message for queue {self.dest_q} at {self.dest_qm} could not be "
+                          f"put (reason {self.reason}): {problem}; the batch is backed out.",
+                          True, StatusCode.CAN_NOT_STORE)
 
 
 # --- the batch -----------------------------------------------------------------------------

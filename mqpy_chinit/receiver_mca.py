@@ -741,7 +741,12 @@ class ReceiverMCA:
                 self.log(action.msgid, action.text(delivery, self.name, self.local_qm))
                 return None
             elif kind is EndChannel:
-                return action
+                # IBM's message for the failed put (AMQ9511E, AMQ9565E), then the end
+                self.log(action.msgid, f"Channel '{self.name}': {action.text}")
+                return attrs.evolve(action, msgid=amqmsgs.AMQ9999.msgid,
+                                    text="channel program ended abnormally: a persistent "
+                                         "message could be neither delivered nor "
+                                         "dead-lettered, the batch is backed out.")
             else:
                 return None
 

@@ -24,6 +24,7 @@ from typing import Any
 
 import trio
 
+from mqpy import amqmsgs
 from mqpy.fap import channeldefs as D
 from mqpy_chinit import svrconn, tlsstream
 from mqpy_chinit.states import ChannelState
@@ -73,8 +74,11 @@ async def refresh_ssl(chinit: Any) -> dict[str, object]:
             stopped.append(name)
     stopped += _stop_client_instances(chinit)
     for name in stopped:
-        chinit.log("AMQ9534I", f"Channel '{name}' was stopped by REFRESH SECURITY TYPE(SSL): "
-                   f"its partner's next start uses the refreshed key repository.")
+        # IBM's message for a channel an operator's command closes (AMQ9534 is IBM's
+        # "channel is currently not enabled", an E message for a refused start)
+        chinit.log(amqmsgs.AMQ9528.msgid, f"User requested closure of channel '{name}'. "
+                   f"REFRESH SECURITY TYPE(SSL) stopped it: its partner's next start uses "
+                   f"the refreshed key repository.")
     return {"ok": True, "message": "", "restarted": restarted, "stopped": stopped}
 
 

@@ -71,12 +71,13 @@ def test_given_a_missing_queue_when_a_message_arrives_then_it_is_dead_lettered_a
 def test_given_no_dead_letter_queue_when_a_persistent_message_fails_then_the_channel_ends():
     """Given no dead-letter queue, when the second message of a batch cannot be put, then
     the batch is backed out (the first message too; the record unchanged) and the channel
-    ends with AMQ9544E, the partner told CAN_NOT_STORE so that the messages stay on its
-    transmission queue.
+    ends with AMQ9565E (IBM's "No dead-letter queue defined"; AMQ9544 is IBM's message for a
+    message the dead-letter queue took), the partner told CAN_NOT_STORE so that the messages
+    stay on its transmission queue.
     spec: dqm-intercommunication 9.45"""
     qm = QueueManager("TARGET", dead_letter_queue=None)
     rcv = Receiver(qm).receive(message(1), message(2, "MISSING", confirm=True))
-    assert isinstance(rcv.ended, EndChannel) and rcv.ended.msgid == "AMQ9544E"
+    assert isinstance(rcv.ended, EndChannel) and rcv.ended.msgid == "AMQ9565E"
     assert rcv.ended.status_code == StatusCode.CAN_NOT_STORE and rcv.ended.retry
     assert "MISSING" in rcv.ended.text and "no dead-letter queue" in rcv.ended.text
     assert qm.backouts == 1 and qm.depth("TARGET") == 0 and qm.record == (0, b"\0" * 8)
@@ -85,22 +86,25 @@ def test_given_no_dead_letter_queue_when_a_persistent_message_fails_then_the_cha
 
 def test_given_a_full_dead_letter_queue_when_a_message_fails_then_the_channel_ends():
     """Given the dead-letter queue full, when a message cannot be put, then the channel ends
-    with AMQ9544E saying why the dead-letter queue would not take it (reason 2053)."""
+    with AMQ9511E (IBM's "Messages cannot be put to a queue") naming the dead-letter queue
+    and why it would not take it (reason 2053)."""
     qm = QueueManager("TARGET")
     _full(qm, DLQ)
     rcv = Receiver(qm).receive(message(1, "MISSING", confirm=True))
-    assert rcv.ended.msgid == "AMQ9544E" and "refused it (reason 2053)" in rcv.ended.text
+    assert rcv.ended.msgid == "AMQ9511E" and "refused it (reason 2053)" in rcv.ended.text
+    assert f"put messages to queue '{DLQ}'" in rcv.ended.text
     assert qm.backouts == 1
 
 
 def test_given_usedlq_no_when_a_message_fails_then_the_channel_ends_despite_a_dlq():
     """Given a dead-letter queue but the channel's USEDLQ(NO), when a persistent message
     cannot be put, then it is not dead-lettered: the batch is backed out and the channel
-    ends with AMQ9544E (IBM: USEDLQ(NO) treats such a message as a failure, "the channel
+    ends with AMQ9511E for TARGET's put (IBM: USEDLQ(NO) treats such a message as a failure, "the channel
     ... ends, in accordance with the NPMSPEED setting")."""
     qm = QueueManager("TARGET")
     rcv = Receiver(qm, use_dlq=False).receive(message(1, "MISSING", confirm=True))
-    assert rcv.ended.msgid == "AMQ9544E" and "USEDLQ(NO)" in rcv.ended.text
+    assert rcv.ended.msgid == "AMQ9511E" and "USEDLQ(NO)" in rcv.ended.text
+    assert "put messages to queue 'MISSING'" in rcv.ended.text
     assert qm.depth(DLQ) == 0 and qm.backouts == 1
 
 

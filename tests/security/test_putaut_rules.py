@@ -86,15 +86,18 @@ async def test_onlymca_is_the_mca_user_alone(pair):
 async def test_refused_put_with_no_dead_letter_queue_backs_the_batch_out(pair):
     """Given a QM2 with no dead-letter queue and RCVR MCAUSER('bob') PUTAUT(DEF), bob with no
     authority on TARGET, when a persistent message arrives, then the receiver backs the
-    batch out and ends the channel (AMQ9544E, reason 2035): the message is still on QM1's
+    batch out and ends the channel (AMQ9565E: no dead-letter queue, reason 2035 named; then
+    AMQ9999E, the channel's abnormal end; never AMQ9544, IBM's message for a message the
+    dead-letter queue took): the message is still on QM1's
     transmission queue, nothing is on TARGET."""
     qm1, qm2 = pair(dlq=False)
     async with trio.open_nursery() as nursery:
         r1, _ = await _run(qm1, qm2, nursery, "DEF")
         _put_as(qm1, "carol", b"kept")
         r1.chinit.start_channel(CHANNEL)
-        await wait_until(lambda: any(m == "AMQ9544E" for m, _ in qm2.log))
+        await wait_until(lambda: any(m == "AMQ9999E" for m, _ in qm2.log))
         finish(nursery)
     assert qm2.depth("TARGET") == 0 and qm1.committed("QM2") == 1
-    [text] = [t for m, t in qm2.log if m == "AMQ9544E"]
-    assert "reason 2035" in text
+    [text] = [t for m, t in qm2.log if m == "AMQ9565E"]
+    assert "reason 2035" in text and "No dead-letter queue defined." in text
+    assert not [m for m, _ in qm2.log if m.startswith("AMQ9544")]
