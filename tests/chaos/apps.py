@@ -5,7 +5,8 @@ file, line-buffered (a SIGKILL loses no line it wrote), before and after every u
     p <uow> <dest> <id>...     put these ids to dest in unit of work uow (not yet committed)
     g <uow> <where> <id>...    got these ids from where (qmgr/queue) in uow
     C <uow> | B <uow> | U <uow>   uow committed | backed out | outcome unknown (MQCMIT failed)
-    L <ms>                     a committed unit of work took this long (first MQPUT to MQCMIT)
+    L <ms> <time>              a committed unit of work took this long (first MQPUT or MQGET
+                               to MQCMIT), ending at this time (seconds since the epoch)
 
 A unit of work whose connection broke before MQCMIT was backed out by the queue manager
 (B); one with no resolution line was ended by a kill (its puts and gets roll back, unless
@@ -122,7 +123,7 @@ class App:
                 self.drop()
             return
         self.note("C", uow)
-        self.note("L", round((time.monotonic() - started) * 1000, 2))
+        self.note("L", round((time.monotonic() - started) * 1000, 2), round(time.time(), 1))
 
     def run(self) -> None:
         self.note("S", self.role, os.getpid())
