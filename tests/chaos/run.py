@@ -47,7 +47,7 @@ SETTLED = ("RUNNING", "INACTIVE")
 class Settings:
     seed: int
     faults: int = 10
-    gap_s: tuple[float, float] = (1.0, 4.0)
+    gap_s: tuple[float, float] = (0.5, 2.5)
     sustain_s: float = 0.0
     bucket_s: float = 60.0
     converge_limit_s: float = 60.0
