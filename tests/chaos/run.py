@@ -145,7 +145,9 @@ def run(settings: Settings, work: str, log=print) -> dict:
         net.wait_cluster_queue_known()
         apps.start_all()
         monitor.start()
-        log(f"chaos seed {settings.seed}: network up in {time.monotonic() - began:.1f}s")
+        warm = apps.wait_committing()
+        log(f"chaos seed {settings.seed}: network up and loaded in "
+            f"{time.monotonic() - began:.1f}s" + ("" if warm else f" (idle: {apps.idle()})"))
         faults = Faults(net, apps, rng, began,
                         Filler(settings.mount) if settings.mount else None)
         load_began = time.monotonic()

@@ -23,5 +23,5 @@ def test_ten_random_faults_lose_duplicate_and_expose_nothing(tmp_path, file_syst
     report = chaos_run(10, str(tmp_path / "run"), file_system)
     assert report["ok"], verdict(report)
     assert report["faults_injected"] >= 10
-    assert report["checker"]["delivered"] > 0, verdict(report)
+    assert report["checker"]["puts_committed"] >= 100, verdict(report)  # under load
     assert not report["app_errors"], verdict(report)

@@ -98,6 +98,23 @@ class Workload:
                 killed.append(self.kill(app))
         return killed
 
+    def idle(self) -> list[str]:
+        """The applications of the putting side that have committed nothing yet."""
+        histories = self.read_histories()
+        return [app for app, (_, _, _, group, _) in APPS.items() if group == "put" and
+                not any(line.startswith("C ") for name, lines in histories.items()
+                        if name.rstrip("0123456789") == app for line in lines)]
+
+    def wait_committing(self, timeout: float = 90) -> bool:
+        """Wait until every application of the putting side has committed a unit of work
+        (the run is under load): whether they all did within ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while self.idle():
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.5)
+        return True
+
     def pids(self) -> dict[str, int]:
         return {app: r.proc.pid for app, r in self.running.items() if r.proc.poll() is None}
 
