@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 import attrs
 
+from mqpy import CMQCFC
 from tests.chaos.faultproxy import DIRECTIONS
 from tests.chaos.topology import NAMES, Topology, kill
 from tests.chaos.workload import APPS, Workload
@@ -146,9 +147,9 @@ class Faults:
     def stop_start_channel(self, fault: Fault) -> None:
         fault.target = self.rng.choice(list(SENDERS))
         sender = SENDERS[fault.target][0]
-        stop = self.net.command(sender, f"STOP CHANNEL({fault.target})")
+        stop = self.operator(sender, f"STOP CHANNEL({fault.target})")
         time.sleep(self.rng.uniform(0.5, 3))
-        start = self.net.command(sender, f"START CHANNEL({fault.target})")
+        start = self.operator(sender, f"START CHANNEL({fault.target})")
         fault.detail = f"{_ids(stop)} / {_ids(start)}"
 
     def resolve_channel(self, fault: Fault) -> None:
@@ -157,7 +158,7 @@ class Faults:
         else BACKOUT; START CHANNEL."""
         fault.target = self.rng.choice(list(SENDERS))
         sender, receiver = SENDERS[fault.target]
-        self.net.command(sender, f"STOP CHANNEL({fault.target}) MODE(FORCE)")
+        self.operator(sender, f"STOP CHANNEL({fault.target}) MODE(FORCE)")
         mine = _saved(self.net.command(sender, f"DISPLAY CHSTATUS({fault.target}) SAVED"))
         action = "BACKOUT"
         if mine.get("INDOUBT") == "YES":
@@ -166,9 +167,20 @@ class Faults:
             if theirs.get("LSTLUWID") == mine.get("CURLUWID"):
                 action = "COMMIT"
         answer = self.net.command(sender, f"RESOLVE CHANNEL({fault.target}) ACTION({action})")
-        start = self.net.command(sender, f"START CHANNEL({fault.target})")
+        start = self.operator(sender, f"START CHANNEL({fault.target})")
         fault.detail = (f"in doubt {mine.get('INDOUBT', '?')}: {action} {_ids(answer)} / "
                         f"{_ids(start)}")
+
+    def operator(self, qmgr: str, command: str, timeout: float = 30) -> str:
+        """``command`` issued again, as an operator would, while the channel initiator is
+        not there to take it (it was just killed and its daemon is restarting it)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            reply = self.net.command(qmgr, command)
+            if f"({CMQCFC.MQRCCF_NO_CHANNEL_INITIATOR:X})" not in reply or \
+                    time.monotonic() > deadline:
+                return reply
+            time.sleep(1)
 
 
 def _ids(reply: str) -> str:
