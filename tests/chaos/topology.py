@@ -32,6 +32,7 @@ from mqpy import CMQC, inprocess
 from mqpy.mqsc.client import MQSCClient
 from mqpy.mqsc.parser import parse_command
 from tests.chaos.faultproxy import LinkProxy
+from tests.support import daemon_pair
 from tests.support.installation import Installation, chinit_command, gone
 from tests.support.ports import free_port
 from tests.support.waiting import wait_for
@@ -49,8 +50,6 @@ FINAL_QUEUES = (("QMB", "DEST.B"), ("QMB", "CQ"), ("QMC", "CQ"), ("QMB", "REQ.B"
 DLQ_RULES = (f"INPUTQ({DLQ}) INPUTQM(QMB) WAIT(YES) RETRYINT(5)\n"
              "DESTQ(NOSUCH.Q) REASON(MQRC_UNKNOWN_OBJECT_NAME) ACTION(FWD) FWDQ(PARKED) "
              "HEADER(YES)\n")
-_RUNMQSC = ("import sys; from mqpy_cli.runmqsc import runmqsc; "
-            "runmqsc.main(args=sys.argv[1:], prog_name='runmqsc')")
 _RUNMQDLQ = ("import sys; from mqpy_cli.runmqdlq import runmqdlq; "
              "runmqdlq.main(args=sys.argv[1:], prog_name='runmqdlq')")
 #: channels retry every second, for as long as a run lasts; heartbeats find a silent link
@@ -112,8 +111,7 @@ DEFINE CHANNEL(TO.{partner}) CHLTYPE(CLUSSDR) TRPTYPE(TCP) {_TIMERS} +
 
     def mqsc(self, name: str, script: str) -> subprocess.CompletedProcess:
         """runmqsc, as an operator runs it."""
-        return subprocess.run([sys.executable, "-c", _RUNMQSC, name], input=script, text=True,
-                              capture_output=True, env=self.site.env, timeout=120)
+        return daemon_pair.mqsc(self.site, name, script)
 
     def command(self, name: str, text: str, wait: float = 30) -> str:
         """One MQSC command through ``name``'s command server, from this process: the reply
@@ -129,16 +127,10 @@ DEFINE CHANNEL(TO.{partner}) CHLTYPE(CLUSSDR) TRPTYPE(TCP) {_TIMERS} +
             qm.disconnect()
 
     def bind(self, name: str) -> mqpy.QueueManager:
-        qm = mqpy.QueueManager(None)
-        qm.connect(name, data_path=self.site.root)
-        return qm
+        return daemon_pair.bind(self.site, name)
 
     def depth(self, name: str, queue: str) -> int:
-        qm = self.bind(name)
-        try:
-            return mqpy.Queue(qm, queue, CMQC.MQOO_INQUIRE).inquire(CMQC.MQIA_CURRENT_Q_DEPTH)
-        finally:
-            qm.disconnect()
+        return daemon_pair.depth(self.site, name, queue)
 
     def running(self, name: str) -> bool:
         return inprocess.is_locked(self.site.qmdir(name))
