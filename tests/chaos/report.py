@@ -97,7 +97,9 @@ def _chart(title: str, series: dict[str, list[tuple[float, float]]], unit: str,
     ymax = max(y for _, y in points) or 1
     out = [f"<h3>{html.escape(title)}</h3><svg width='{w + 220}' height='{h + pad}'>",
            f"<text x='0' y='12' font-size='11'>{ymax:.0f} {unit}</text>",
-           f"<line x1='{pad}' y1='{h}' x2='{w}' y2='{h}' stroke='black'/>"]
+           f"<line x1='{pad}' y1='{h}' x2='{w}' y2='{h}' stroke='black'/>",
+           f"<text x='{pad}' y='{h + 14}' font-size='11'>0</text>",
+           f"<text x='{w - 60}' y='{h + 14}' font-size='11'>point {xmax:.0f}</text>"]
     palette = ["#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
                "#17becf", "#ff7f0e"]
     for i, (name, line) in enumerate(sorted(series.items())):

@@ -69,6 +69,8 @@ def unsettled(net: Topology) -> list[str]:
             why.append(f"{name} not running")
             continue
         current = net.command(name, "DISPLAY CHSTATUS(*) STATUS")
+        if "AMQ8417I" not in current and "AMQ8420I" not in current:  # no status, not none
+            why.append(f"{name} channel status unknown: {current[:80]}")
         for channel, status in re.findall(r"CHANNEL\(([^)]*)\)[\s\S]*?STATUS\((\w+)\)",
                                           current):
             if status not in SETTLED:
