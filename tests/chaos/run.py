@@ -68,6 +68,9 @@ def unsettled(net: Topology) -> list[str]:
         if not net.running(name):
             why.append(f"{name} not running")
             continue
+        if net.site.chinit_pid(name) is None:
+            why.append(f"{name} has no channel initiator")
+            continue
         current = net.command(name, "DISPLAY CHSTATUS(*) STATUS")
         if "AMQ8417I" not in current and "AMQ8420I" not in current:  # no status, not none
             why.append(f"{name} channel status unknown: {current[:80]}")
