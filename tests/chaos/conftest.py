@@ -2,7 +2,7 @@
 
 MQPY_CHAOS_SEED (default 1), MQPY_CHAOS_FAULTS (10 in the short run, 100 in the soak run),
 MQPY_CHAOS_SUSTAIN_MINUTES (the soak run keeps its load that long, faults spread over it:
-30 for the sustained run), MQPY_CHAOS_REPORT_DIR (a copy of chaos-report.json and .html and of the histories)."""
+30 for the sustained run), MQPY_CHAOS_REPORT_DIR (a copy of chaos-report.json and .html, the histories and the queue managers' error logs)."""
 
 from __future__ import annotations
 
@@ -41,8 +41,9 @@ def chaos_run(faults: int, work: str, mount: str | None) -> dict:
         os.makedirs(keep, exist_ok=True)
         for name in ("chaos-report.json", "chaos-report.html"):
             shutil.copy(os.path.join(work, name), os.path.join(keep, name))
-        shutil.copytree(os.path.join(work, "histories"), os.path.join(keep, "histories"),
-                        dirs_exist_ok=True)
+        for folder in ("histories", "errors"):
+            shutil.copytree(os.path.join(work, folder), os.path.join(keep, folder),
+                            dirs_exist_ok=True)
     print(json.dumps({k: report[k] for k in ("seed", "commit", "date", "ok", "checker",
                                              "convergence_s", "duration_s", "growth")}))
     return report

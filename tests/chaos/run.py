@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import random
 import re
+import shutil
 import subprocess
 import time
 
@@ -205,6 +206,9 @@ def run(settings: Settings, work: str, log=print) -> dict:
     finally:
         apps.teardown()
         net.teardown()
+        for name in NAMES:  # the error logs, kept with the report
+            shutil.copytree(os.path.join(net.site.qmdir(name), "errors"),
+                            os.path.join(work, "errors", name), dirs_exist_ok=True)
 
 
 def _consumed(net: Topology, timeout: float = 30) -> bool:
