@@ -153,12 +153,14 @@ class Faults:
         fault.detail = f"{_ids(stop)} / {_ids(start)}"
 
     def resolve_channel(self, fault: Fault) -> None:
-        """STOP CHANNEL MODE(FORCE); if the sender's batch is in doubt, COMMIT when the
-        receiver's last committed unit of work is it (LSTLUWID = the sender's CURLUWID),
-        else BACKOUT; START CHANNEL."""
+        """STOP CHANNEL MODE(FORCE); once it is STOPPED (IBM's procedure: a running
+        channel's batch is not the operator's to resolve), if its batch is in doubt, COMMIT
+        when the receiver's last committed unit of work is it (LSTLUWID = the sender's
+        CURLUWID), else BACKOUT; START CHANNEL."""
         fault.target = self.rng.choice(list(SENDERS))
         sender, receiver = SENDERS[fault.target]
         self.operator(sender, f"STOP CHANNEL({fault.target}) MODE(FORCE)")
+        self.wait_stopped(sender, fault.target)
         mine = _saved(self.net.command(sender, f"DISPLAY CHSTATUS({fault.target}) SAVED"))
         action = "BACKOUT"
         if mine.get("INDOUBT") == "YES":
@@ -170,6 +172,14 @@ class Faults:
         start = self.operator(sender, f"START CHANNEL({fault.target})")
         fault.detail = (f"in doubt {mine.get('INDOUBT', '?')}: {action} {_ids(answer)} / "
                         f"{_ids(start)}")
+
+    def wait_stopped(self, qmgr: str, channel: str, timeout: float = 30) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            reply = self.net.command(qmgr, f"DISPLAY CHSTATUS({channel}) STATUS")
+            if "STATUS(STOPPED)" in reply:
+                return
+            time.sleep(0.2)
 
     def operator(self, qmgr: str, command: str, timeout: float = 30) -> str:
         """``command`` issued again, as an operator would, while the channel initiator is
