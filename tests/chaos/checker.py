@@ -38,6 +38,7 @@ class Verdict:
     duplicated: list[str] = attrs.Factory(list)
     uncommitted_seen: list[str] = attrs.Factory(list)
     misplaced: list[str] = attrs.Factory(list)
+    stranded: list[str] = attrs.Factory(list)  # committed, still on a transmission queue
     phantom: list[str] = attrs.Factory(list)
     out_of_order: list[str] = attrs.Factory(list)
     counts: dict[str, int] = attrs.Factory(dict)
@@ -45,13 +46,13 @@ class Verdict:
     @property
     def ok(self) -> bool:
         return not (self.lost or self.duplicated or self.uncommitted_seen or self.misplaced
-                    or self.phantom or self.out_of_order)
+                    or self.stranded or self.phantom or self.out_of_order)
 
     def summary(self) -> dict[str, object]:
         """The counts, and the first few ids of each kind of failure."""
         out: dict[str, object] = dict(self.counts)
-        for name in ("lost", "duplicated", "uncommitted_seen", "misplaced", "phantom",
-                     "out_of_order"):
+        for name in ("lost", "duplicated", "uncommitted_seen", "misplaced", "stranded",
+                     "phantom", "out_of_order"):
             found = getattr(self, name)
             out[name] = len(found)
             if found:
@@ -82,10 +83,12 @@ def stream_and_seq(ident: str) -> tuple[str, int]:
 
 
 def check(histories: Mapping[str, Iterable[str]], places: Mapping[str, set[str]],
-          ordered: set[str] = frozenset()) -> Verdict:
+          ordered: set[str] = frozenset(), transmission: set[str] = frozenset()) -> Verdict:
     """``places``: each final destination name (as producers write it) -> where its messages
     may be got (``qmgr/queue``, or ``qmgr/queue#reason`` for a dead-letter queue);
-    ``ordered``: the destinations reached through one channel, whose order is checked."""
+    ``ordered``: the destinations reached through one channel, whose order is checked;
+    ``transmission``: the transmission queues (``qmgr/queue``) the final drain emptied: a
+    message got there never arrived (stranded, not lost: a channel did not converge)."""
     entries, outcomes = parse(histories)
     verdict = Verdict()
     puts: dict[str, tuple[str, str]] = {}  # id -> (destination, outcome)
@@ -104,6 +107,9 @@ def check(histories: Mapping[str, Iterable[str]], places: Mapping[str, set[str]]
         if outcome == BACKED_OUT:
             if seen:
                 verdict.uncommitted_seen.append(ident)
+            continue
+        if any(e.place in transmission for e in certain):
+            verdict.stranded.append(ident)
             continue
         for e in certain:
             if e.place not in places.get(dest, ()):

@@ -109,9 +109,10 @@ def converge(net: Topology, apps: Workload, limit: float, began: float
 
 
 def drain(net: Topology) -> list[str]:
-    """Every message left on a final queue, got and committed: a history."""
+    """Every message left on a final queue (or stranded on a transmission queue), got and
+    committed: a history."""
     lines = []
-    for uow, (name, queue) in enumerate(FINAL_QUEUES, 1):
+    for uow, (name, queue) in enumerate(FINAL_QUEUES + XMITQS, 1):
         qm = net.bind(name)
         got = collectingly(qm, name, queue)
         qm.commit()
@@ -140,7 +141,7 @@ def collectingly(qm: mqpy.QueueManager, name: str, queue: str) -> dict[str, list
 
 def run(settings: Settings, work: str, log=print) -> dict:
     rng = random.Random(settings.seed)
-    began, began_epoch = time.monotonic(), time.time()
+    began, began_epoch, commit = time.monotonic(), time.time(), commit_id()
     root = os.path.join(settings.mount or work, "data")
     os.makedirs(root, exist_ok=True)
     net = Topology(root)
@@ -180,12 +181,13 @@ def run(settings: Settings, work: str, log=print) -> dict:
         histories = apps.read_histories()
         histories["drain"] = drain(net)
         monitor.stop()
-        verdict = checker.check(histories, PLACES, ORDERED)
+        verdict = checker.check(histories, PLACES, ORDERED,
+                                {f"{name}/{queue}" for name, queue in XMITQS})
         bucket = settings.bucket_s
         minutes = report.per_minute(monitor.samples, monitor.log_use,
                                     report.latencies(histories, began_epoch, bucket), bucket)
         out = {
-            "seed": settings.seed, "commit": commit_id(),
+            "seed": settings.seed, "commit": commit,
             "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(began_epoch)),
             "settings": attrs.asdict(settings),
             "faults_injected": len(faults.done),

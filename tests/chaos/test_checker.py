@@ -95,3 +95,11 @@ def test_given_a_message_dead_lettered_with_the_expected_reason_then_it_arrived(
     assert verdict.ok and verdict.counts["dead_lettered"] == 1
     history["drain"][-2] = "g 2 QMB/PARKED#2053 prod1.7"  # another reason: not expected
     assert check(history, PLACES, ORDERED).misplaced == ["prod1.7@QMB/PARKED#2053"]
+
+
+def test_given_a_committed_message_left_on_a_transmission_queue_then_it_is_stranded():
+    """Not lost (it is there), but it never arrived: a channel did not converge."""
+    history = _clean()
+    history["drain"] = ["g 1 QMA/QMB prod1.6", "C 1"]
+    verdict = check(history, PLACES, ORDERED, {"QMA/QMB"})
+    assert verdict.stranded == ["prod1.6"] and not verdict.lost and not verdict.ok
