@@ -109,12 +109,12 @@ def converge(net: Topology, apps: Workload, limit: float, began: float
 
 
 def drain(net: Topology) -> list[str]:
-    """Every message left on a final queue (or stranded on a transmission queue), got and
-    committed: a history."""
+    """Every message left on a final queue, got and committed, and every one stranded on a
+    transmission queue, browsed (its channel may hold it open exclusively): a history."""
     lines = []
     for uow, (name, queue) in enumerate(FINAL_QUEUES + XMITQS, 1):
         qm = net.bind(name)
-        got = collectingly(qm, name, queue)
+        got = collectingly(qm, name, queue, browse=(name, queue) in XMITQS)
         qm.commit()
         qm.disconnect()
         for where, ids in got.items():
@@ -122,14 +122,16 @@ def drain(net: Topology) -> list[str]:
     return lines
 
 
-def collectingly(qm: mqpy.QueueManager, name: str, queue: str) -> dict[str, list[str]]:
-    """Get every message on ``queue`` under syncpoint: where -> ids (where names the
-    queue, and a dead-letter header's reason)."""
-    q = mqpy.Queue(qm, queue, CMQC.MQOO_INPUT_AS_Q_DEF)
+def collectingly(qm: mqpy.QueueManager, name: str, queue: str, browse: bool = False
+                 ) -> dict[str, list[str]]:
+    """Get (or browse) every message on ``queue`` under syncpoint: where -> ids (where
+    names the queue, and a dead-letter header's reason)."""
+    q = mqpy.Queue(qm, queue, CMQC.MQOO_BROWSE if browse else CMQC.MQOO_INPUT_AS_Q_DEF)
+    gmo = CMQC.MQGMO_BROWSE_NEXT if browse else CMQC.MQGMO_SYNCPOINT
     out: dict[str, list[str]] = {}
     while True:
         try:
-            data = q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT))
+            data = q.get(None, mqpy.MD(), mqpy.GMO(Options=gmo))
         except mqpy.MQMIError as e:
             assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE, e
             return out
