@@ -1,0 +1,57 @@
+"""The chaos runs' settings from the environment, and where their reports go.
+
+MQPY_CHAOS_SEED (default 1), MQPY_CHAOS_FAULTS (10 in the short run, 100 in the soak run),
+MQPY_CHAOS_SUSTAIN_MINUTES (the soak run keeps its load that long, faults spread over it:
+30 for the sustained run), MQPY_CHAOS_REPORT_DIR (a copy of chaos-report.json and .html, the histories and the queue managers' error logs)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+import pytest
+
+from tests.chaos.run import Settings, run
+from tests.support.loopfs import loop_mounted
+
+
+def settings(faults: int, mount: str | None) -> Settings:
+    minutes = float(os.environ.get("MQPY_CHAOS_SUSTAIN_MINUTES", "0"))
+    return Settings(seed=int(os.environ.get("MQPY_CHAOS_SEED", "1")),
+                    faults=int(os.environ.get("MQPY_CHAOS_FAULTS", str(faults))),
+                    sustain_s=minutes * 60, bucket_s=60 if minutes else 10, mount=mount)
+
+
+@pytest.fixture
+def file_system(tmp_path):
+    """A 512 MB file system of the run's own (its full_fs faults), or None: not root."""
+    try:
+        with loop_mounted(str(tmp_path), "512M") as mnt:
+            yield mnt
+    except pytest.skip.Exception:
+        yield None
+
+
+def chaos_run(faults: int, work: str, mount: str | None) -> dict:
+    """One run; its report, printed, and copied to MQPY_CHAOS_REPORT_DIR if set."""
+    report = run(settings(faults, mount), work)
+    keep = os.environ.get("MQPY_CHAOS_REPORT_DIR")
+    if keep:
+        os.makedirs(keep, exist_ok=True)
+        for name in ("chaos-report.json", "chaos-report.html"):
+            shutil.copy(os.path.join(work, name), os.path.join(keep, name))
+        for folder in ("histories", "errors"):
+            shutil.copytree(os.path.join(work, folder), os.path.join(keep, folder),
+                            dirs_exist_ok=True)
+    print(json.dumps({k: report[k] for k in ("seed", "commit", "date", "ok", "checker",
+                                             "convergence_s", "duration_s", "growth")}))
+    return report
+
+
+def verdict(report: dict) -> str:
+    """A failed run's reproduction: its seed and what went wrong."""
+    return (f"chaos run failed, reproduce with MQPY_CHAOS_SEED={report['seed']} "
+            f"MQPY_CHAOS_FAULTS={report['faults_injected']}: checker {report['checker']}, "
+            f"convergence {report['convergence_s']}s (unsettled: {report['unsettled']}), "
+            f"application errors {report['app_errors']}, faults {report['faults']}")
