@@ -137,6 +137,7 @@ class CallingChannels:
             self.senders.pop(name, None)
             if scope.cancelled_caught:
                 self._forced_end(name, status)
+            self._start_if_asked(name)
 
     async def _run_requester(self, name: str, definition: dict[str, object],
                              status: ChannelStatus, scope: trio.CancelScope) -> None:
@@ -162,6 +163,17 @@ class CallingChannels:
             self.running.pop(name, None)
             if scope.cancelled_caught:  # STOP CHANNEL MODE(FORCE|TERMINATE), as a sender's
                 self._forced_end(name, status)
+            self._start_if_asked(name)
+
+    def _start_if_asked(self, name: str) -> None:
+        """The START CHANNEL an operator issued while a STOP CHANNEL was ending this
+        instance (accepted, AMQ8018I): obeyed now that it has ended."""
+        definition = self.start_after_stop.pop(name, None)
+        if definition is not None:
+            answer = self.start_channel(name, definition, operator=True)
+            if answer is not None:
+                self.log("AMQ9999E", f"Channel '{name}': the START CHANNEL accepted while it "
+                         f"was stopping could not be obeyed: {answer}")
 
     async def _supervised(self, name: str, mca: SenderMCA | ReceiverMCA) -> None:
         """One run of an MCA the channel initiator starts itself: a sending one (SDR, SVR,

@@ -117,6 +117,9 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
         #: sending channels waiting in RETRYING for their next attempt (``caller``)
         self.retrying: dict[str, RetryWait] = {}
         self.running: dict[str, trio.CancelScope] = {}
+        #: START CHANNELs accepted while a STOP CHANNEL was ending the running instance: the
+        #: definition to start with once it has ended (``startstop``, ``caller``)
+        self.start_after_stop: dict[str, dict[str, object]] = {}
         self.nursery: trio.Nursery | None = None
         self.ports: list[int] = []
         self.listener_scopes: dict[str, trio.CancelScope] = {}

@@ -55,6 +55,10 @@ class ChannelControl:
             retry.start_now(definition)
             return None
         if name in self.running:
+            status = self.statuses.get(name)
+            if operator and status is not None and status.stop_requested:
+                # a STOP CHANNEL is ending this instance: start again once it has ended
+                self.start_after_stop[name] = definition
             return None
         if self._instances() >= self.max_channels:
             return f"AMQ9513E: Maximum number of channels reached ({self.max_channels})."
@@ -111,6 +115,7 @@ class ChannelControl:
                 self._remember_soon(name, "STOPPED")
             return None
         st.stop_requested = status
+        self.start_after_stop.pop(name, None)  # the last command wins: a START before it
         sender = self.senders.get(name)
         retry = self.retrying.get(name)
         if mode == "QUIESCE" and retry is not None:  # RETRYING: stopped at once (IBM)

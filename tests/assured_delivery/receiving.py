@@ -28,6 +28,7 @@ from mqpy_chinit.receiver_batch import (
     DeadLettered,
     Delivery,
     DeliveryAction,
+    Discarded,
     EndChannel,
     EndFastBatch,
     HardenBatch,
@@ -171,7 +172,7 @@ class Receiver:
         self.runs: list[int] = []  # the size of each run of plain puts
         self.round_trips = 0  # calls to the queue manager: runs, hardenings apart
         self.retries: list[float] = []  # when each message retry was made
-        self.log: list[DeadLettered] = []  # AMQ9544 (dead-lettered) in the error log
+        self.log: list[DeadLettered | Discarded] = []  # what the error log says of them
         self.batches: list[int] = []  # the size of each batch counted
         self.closed_handles = 0
         self.ended: object = None
@@ -305,7 +306,7 @@ class Receiver:
                     except Refused as e:
                         refused = e.reason
                 action = delivery.dead_letter_put(queue, refused)
-            elif isinstance(action, DeadLettered):
+            elif isinstance(action, (DeadLettered, Discarded)):
                 self.log.append(action)
                 return None
             elif isinstance(action, EndChannel):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from mqpy import CMQC
 from mqpy.fap.statuscodes import StatusCode
-from mqpy_chinit.receiver_batch import AnswerStatus, DeadLettered, EndChannel
+from mqpy_chinit.receiver_batch import AnswerStatus, DeadLettered, Discarded, EndChannel
 
 from .receiving import DLQ, START, Clock, QueueManager, Receiver, luwid, message
 
@@ -118,6 +118,8 @@ def test_given_a_fast_channel_and_no_dlq_when_a_non_persistent_message_fails_it_
                                           message(2, persistent=False, confirm=True))
     assert rcv.ended is None and qm.queues["TARGET"].messages == [b"m2"]
     assert rcv.answers == [AnswerStatus(0)] and qm.backouts == 0
+    (discard,) = [a for a in rcv.log if isinstance(a, Discarded)]  # and the log says so
+    assert discard.msgid == "AMQ9565E"  # no dead-letter queue
 
 
 def test_given_usedlq_no_on_a_fast_channel_when_a_non_persistent_message_fails_it_is_lost():

@@ -15,18 +15,35 @@ from .pairs import running_pair
 CHANNEL = "QM1.TO.QM2"
 
 
-@pytest.mark.xfail(strict=True, reason="an accepted START during a forced stop is lost: "
-                   "start_channel sees the ending instance in `running` and does nothing")
-async def test_start_accepted_during_a_forced_stop_leaves_the_channel_not_stopped(two_qmgrs):
-    """Given sender QM1.TO.QM2 RUNNING, when the operator issues STOP CHANNEL MODE(FORCE)
-    and at once START CHANNEL, then either the START is refused with a message, or, accepted,
-    it is obeyed: once the stopped instance has ended the channel is not STOPPED."""
+@pytest.mark.parametrize("mode", ["FORCE", "QUIESCE"])
+async def test_start_accepted_during_a_stop_is_obeyed_once_the_instance_has_ended(two_qmgrs,
+                                                                                  mode):
+    """Given sender QM1.TO.QM2 RUNNING, when the operator issues STOP CHANNEL MODE(mode) and
+    at once START CHANNEL, then the START is accepted and obeyed: once the stopping instance
+    has ended the channel runs again (it was left STOPPED for good)."""
+    qm1, qm2 = two_qmgrs
+    async with running_pair(qm1, qm2, [b"one"]) as pair:
+        await wait_until(lambda: qm2.committed("TARGET") == 1)
+        assert pair.c1.stop_channel(CHANNEL, mode=mode) is None
+        assert pair.c1.start_channel(CHANNEL, operator=True) is None
+        await wait_until(lambda: CHANNEL not in pair.c1.start_after_stop
+                         and (pair.c1.status_of(CHANNEL) or _none).state
+                         is ChannelState.RUNNING)
+
+
+async def test_a_stop_after_the_start_is_the_last_word(two_qmgrs):
+    """Given sender QM1.TO.QM2 RUNNING, when the operator issues STOP, START and STOP again
+    before the instance has ended, then the channel ends STOPPED: the last command wins."""
     qm1, qm2 = two_qmgrs
     async with running_pair(qm1, qm2, [b"one"]) as pair:
         await wait_until(lambda: qm2.committed("TARGET") == 1)
         assert pair.c1.stop_channel(CHANNEL, mode="FORCE") is None
-        answer = pair.c1.start_channel(CHANNEL, operator=True)
-        if answer is None:
-            await trio.sleep(2)
-            status = pair.c1.status_of(CHANNEL)
-            assert status is not None and status.state is not ChannelState.STOPPED
+        assert pair.c1.start_channel(CHANNEL, operator=True) is None
+        assert pair.c1.stop_channel(CHANNEL, mode="FORCE") is None
+        await wait_until(lambda: CHANNEL not in pair.c1.running)
+        await trio.sleep(1)
+        assert pair.c1.status_of(CHANNEL).state is ChannelState.STOPPED
+
+
+class _none:
+    state = None
