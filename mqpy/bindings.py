@@ -122,6 +122,9 @@ class Flows:
         #: where read ahead's flows go (ASYNC_MESSAGE, NOTIFICATION: mqpy.readahead)
         self.streamed: Callable[[OtherSegment], None] | None = None
         self._stream_missing = 0  # bytes the reader lacks of a streamed flow (feed_stream)
+        #: True (counting it) when an MQI reply answers an asynchronous put, to be dropped
+        #: wherever it comes among read ahead's flows
+        self.drop_reply: Callable[[], bool] = lambda: False
 
     def request(self, verb: SegmentType, values: Any, hobj: int) -> bytes:
         return self._writer.send(mqiflows.encode_request(verb, values, hobj=hobj))
@@ -142,8 +145,13 @@ class Flows:
     def route_streamed(self) -> None:
         """Read ahead's flows that came before the next reply, to ``streamed``."""
         pending = self._pending
-        while pending and type(pending[0]) is OtherSegment and self.streamed is not None:
-            self.streamed(pending.pop(0))
+        while pending and self.streamed is not None:
+            if type(pending[0]) is OtherSegment:
+                self.streamed(pending.pop(0))
+            elif isinstance(pending[0], MQIReply) and self.drop_reply():
+                pending.pop(0)  # an asynchronous put's, among the streamed flows
+            else:
+                return
 
     def feed_stream(self, data: bytes, split: Callable[[bytes], tuple[int, int]]) -> None:
         """``data`` as :meth:`feed` takes it, read ahead's whole flows first handed to
@@ -179,6 +187,7 @@ class Flows:
     def discard(self) -> bool:
         """Drop the next reply if its bytes are all in (True); EOFError for a flow that is
         not an MQI reply. The reply of an asynchronous put, which nobody waits for."""
+        self.route_streamed()  # read ahead's flows that came first
         if not self._pending:
             return False
         if not isinstance(self._pending.pop(0), MQIReply):
@@ -212,6 +221,7 @@ class BindingsConnection(ReadAheadVerbs, MQIVerbs):
         self.connected = True
         self.broken = False
         self._unanswered = 0  # replies still to come to asynchronous puts
+        self._flows.drop_reply = self._drop_unanswered
 
     def _check_length(self, data: bytes) -> None:
         """A message longer than MAXMSGL's largest value (100 MB) is longer than any queue
@@ -265,6 +275,14 @@ class BindingsConnection(ReadAheadVerbs, MQIVerbs):
             except (OSError, ProtocolError, EOFError):
                 self._lost()
                 raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN) from None
+
+    def _drop_unanswered(self) -> bool:
+        """An MQI reply read among read ahead's flows: True (and one fewer to come) when an
+        asynchronous put's reply was still to come."""
+        if not self._unanswered:
+            return False
+        self._unanswered -= 1
+        return True
 
     def _take_replies(self, sock: socket.socket, wait: bool) -> None:
         """Drop the replies to asynchronous puts: all of them (``wait``), or those in."""

@@ -122,3 +122,26 @@ def test_a_waiting_get_is_answered_by_a_message_put_later(qm, running):
     assert e.value.reason == CMQC.MQRC_NO_MSG_AVAILABLE
     q.close()
     assert drain(qm, "RA.WAIT") == []
+
+
+def test_asynchronous_puts_and_read_ahead_gets_on_one_connection(qm):
+    """Given one bindings connection that puts 200 non-persistent messages asynchronously
+    (MQPMO_ASYNC_RESPONSE, replies not waited for) and gets them through read ahead on the
+    same connection, putting more while the stream runs, then every message is got once,
+    in order, and MQSTAT counts every put (the puts' replies, mixed among the streamed
+    flows, were taken for what they are: it hung before)."""
+    out = mqpy.Queue(qm, "RA.ORDER", CMQC.MQOO_OUTPUT)
+    pmo = mqpy.PMO(Options=CMQC.MQPMO_ASYNC_RESPONSE | CMQC.MQPMO_NO_SYNCPOINT)
+    q = mqpy.Queue(qm, "RA.ORDER", RA)
+    bodies = [b"a%03d" % i for i in range(200)]
+    got = []
+    for i, body in enumerate(bodies):
+        out.put(body, mqpy.MD(Persistence=NP), pmo)
+        if i % 50 == 49:  # a few gets while puts' replies are still coming
+            got += [q.get(None) for _ in range(10)]
+    got += [q.get(None) for _ in range(len(bodies) - len(got))]
+    assert got == bodies
+    sts = qm.stat(CMQC.MQSTAT_TYPE_ASYNC_ERROR)
+    assert (sts.PutSuccessCount, sts.PutFailureCount) == (200, 0)
+    out.close()
+    q.close()
