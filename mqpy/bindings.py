@@ -291,6 +291,8 @@ class BindingsConnection(ReadAheadVerbs, MQIVerbs):
             if flows.discard():
                 self._unanswered -= 1
                 continue
+            if not self._unanswered:
+                return  # the last were dropped among read ahead's flows (Flows.drop_reply)
             if wait:
                 flows.feed(sock.recv(1 << 16))
                 continue

@@ -1,7 +1,7 @@
 """An application putting asynchronously, in each way it reaches a queue manager: embedded,
 the bindings socket of a daemon started by strmqm, a client channel of its channel initiator
-(relayed to the daemon, its default), and a client channel with MQIBindType=FASTPATH (the
-daemon serves the client itself). Each queue manager has this package's queues (QUEUES)."""
+(relayed to the daemon: MQIBindType=STANDARD), and a client channel with MQIBindType=FASTPATH
+(the daemon serves the client itself, what crtmqm writes). Each queue manager has this package's queues (QUEUES)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 import mqpy
 from mqpy import CMQC, inprocess
 from tests.mqi._modes import started_site
-from tests.support.fastpath import FASTPATH
+from tests.support.fastpath import FASTPATH, STANDARD
 from tests.support.site import Site
 
 #: name -> (type, attributes): what each test's queue manager has
@@ -48,8 +48,8 @@ def _site(root: str, channels: dict[str, str] | None) -> Iterator[Site]:
 
 @pytest.fixture(scope="package")
 def site(tmp_path_factory) -> Iterator[Site]:
-    """A daemon started by strmqm, its channel initiator relaying clients (the default)."""
-    yield from _site(str(tmp_path_factory.mktemp("asyncput")), None)
+    """A daemon started by strmqm, its channel initiator relaying clients (STANDARD)."""
+    yield from _site(str(tmp_path_factory.mktemp("asyncput")), STANDARD)
 
 
 @pytest.fixture(scope="package")

@@ -1,5 +1,5 @@
-"""Client connections through a SVRCONN channel, in the default relay configuration and with
-MQIBindType=FASTPATH: the read-ahead options are accepted and gets behave as IBM documents;
+"""Client connections through a SVRCONN channel, relayed (MQIBindType=STANDARD) and served by
+the daemon (MQIBindType=FASTPATH, what crtmqm writes): the read-ahead options are accepted and gets behave as IBM documents;
 with FASTPATH messages are streamed to the client's buffer (relayed, the client gets them one
 call each); asynchronous consume works."""
 
@@ -18,7 +18,7 @@ NP = CMQC.MQPER_NOT_PERSISTENT
 
 @pytest.fixture(scope="module", params=["relay", "fastpath"])
 def site(request, tmp_path_factory):
-    channels = {"MQIBindType": "FASTPATH"} if request.param == "fastpath" else None
+    channels = {"MQIBindType": "FASTPATH" if request.param == "fastpath" else "STANDARD"}
     s = Site(str(tmp_path_factory.mktemp(f"ra-{request.param}") / "data"), channels)
     try:
         s.start()
