@@ -122,9 +122,9 @@ class Flows:
         #: where read ahead's flows go (ASYNC_MESSAGE, NOTIFICATION: mqpy.readahead)
         self.streamed: Callable[[OtherSegment], None] | None = None
         self._stream_missing = 0  # bytes the reader lacks of a streamed flow (feed_stream)
-        #: True (counting it) when an MQI reply answers an asynchronous put, to be dropped
-        #: wherever it comes among read ahead's flows
-        self.drop_reply: Callable[[], bool] = lambda: False
+        #: replies still to come to asynchronous puts, which nobody waits for: dropped
+        #: wherever they come among read ahead's flows, or before the next call's
+        self.unanswered = 0
 
     def request(self, verb: SegmentType, values: Any, hobj: int) -> bytes:
         return self._writer.send(mqiflows.encode_request(verb, values, hobj=hobj))
@@ -148,8 +148,9 @@ class Flows:
         while pending and self.streamed is not None:
             if type(pending[0]) is OtherSegment:
                 self.streamed(pending.pop(0))
-            elif isinstance(pending[0], MQIReply) and self.drop_reply():
+            elif isinstance(pending[0], MQIReply) and self.unanswered:
                 pending.pop(0)  # an asynchronous put's, among the streamed flows
+                self.unanswered -= 1
             else:
                 return
 
@@ -220,8 +221,6 @@ class BindingsConnection(ReadAheadVerbs, MQIVerbs):
         self.hconn = 0
         self.connected = True
         self.broken = False
-        self._unanswered = 0  # replies still to come to asynchronous puts
-        self._flows.drop_reply = self._drop_unanswered
 
     def _check_length(self, data: bytes) -> None:
         """A message longer than MAXMSGL's largest value (100 MB) is longer than any queue
@@ -244,7 +243,7 @@ class BindingsConnection(ReadAheadVerbs, MQIVerbs):
                 raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN if self.broken
                                 else CMQC.MQRC_HCONN_ERROR)
             try:
-                if self._unanswered:
+                if self._flows.unanswered:
                     self._take_replies(sock, wait=True)  # asynchronous puts' first
                 sock.sendall(request)
                 while (reply := flows.reply(targets)) is None:
@@ -270,29 +269,21 @@ class BindingsConnection(ReadAheadVerbs, MQIVerbs):
                                 else CMQC.MQRC_HCONN_ERROR)
             try:
                 sock.sendall(request)
-                self._unanswered += 1
+                self._flows.unanswered += 1
                 self._take_replies(sock, wait=False)
             except (OSError, ProtocolError, EOFError):
                 self._lost()
                 raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN) from None
 
-    def _drop_unanswered(self) -> bool:
-        """An MQI reply read among read ahead's flows: True (and one fewer to come) when an
-        asynchronous put's reply was still to come."""
-        if not self._unanswered:
-            return False
-        self._unanswered -= 1
-        return True
-
     def _take_replies(self, sock: socket.socket, wait: bool) -> None:
         """Drop the replies to asynchronous puts: all of them (``wait``), or those in."""
         flows = self._flows
-        while self._unanswered:
+        while flows.unanswered:
             if flows.discard():
-                self._unanswered -= 1
+                flows.unanswered -= 1
                 continue
-            if not self._unanswered:
-                return  # the last were dropped among read ahead's flows (Flows.drop_reply)
+            if not flows.unanswered:
+                return  # the last were dropped among read ahead's flows (Flows.route_streamed)
             if wait:
                 flows.feed(sock.recv(1 << 16))
                 continue

@@ -271,7 +271,7 @@ def test_refresh_security_ssl_ends_tls_client_instances(site):
     try:
         out = site.mqsc("REFRESH SECURITY TYPE(SSL)\n")
         assert "AMQ8560I: IBM MQ security cache refreshed." in out, out
-        assert "stopped by REFRESH SECURITY TYPE(SSL)" in site.wait_for_log("REFRESH SECURITY")
+        assert "REFRESH SECURITY TYPE(SSL) stopped it" in site.wait_for_log("REFRESH SECURITY")
         assert _refused(lambda: mqpy.Queue(tls_qm, QUEUE, CMQC.MQOO_OUTPUT)) == \
             CMQC.MQRC_CONNECTION_BROKEN
         q = mqpy.Queue(plain, QUEUE, CMQC.MQOO_OUTPUT)
