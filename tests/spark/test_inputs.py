@@ -98,7 +98,8 @@ def test_given_records_when_reporting_then_progress_lines_are_written(spark, tmp
     summary."""
     src = str(tmp_path / "gen")
     generate(src, days=1, qmgrs=1, queues=2, interval=3600)
-    result, _ = _report("--input", src, "--out", str(tmp_path / "rep"), "--master", "local[2]")
+    result, _ = _report("--input", src, "--out", str(tmp_path / "rep"), "--master", "local[2]",
+                        "--no-parquet")
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     progress = [ln for ln in lines if ln.startswith("mqpy report: ")]
@@ -129,7 +130,8 @@ def test_given_files_that_hold_no_statistics_then_the_report_is_an_error(spark, 
     src = str(tmp_path / "odd")
     write_records(src, [{"record_type": "Unparsed", "queue_manager": "QM1",
                          "start_ts": 1764322800.0, "msg_id": "00", "seq": 0}], "odd")
-    result, _ = _report("--input", src, "--out", str(tmp_path / "rep"), "--master", "local[2]")
+    result, _ = _report("--input", src, "--out", str(tmp_path / "rep"), "--master", "local[2]",
+                        "--no-parquet")
     assert result.exit_code != 0
     assert "no statistics or error-log records" in result.output
     assert not os.path.exists(tmp_path / "rep" / "report.html")
