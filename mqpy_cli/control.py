@@ -17,6 +17,7 @@ Console messages are IBM's wording; the evidence for an id is given beside it be
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import select
@@ -498,6 +499,21 @@ def _installation_path() -> str:
     return os.path.dirname(os.path.abspath(mqpy.__file__))
 
 
+def _dspmq_record(name: str, status: str, default: str | None, instances: bool
+                  ) -> dict[str, object]:
+    """One queue manager for ``dspmq -o json``: every field dspmq -o all shows, by name."""
+    running = status not in _ENDED
+    record: dict[str, object] = {
+        "name": name, "status": status, "default": name == default,
+        "standby": "Not permitted" if running else "Not applicable",
+        "installationName": INSTALLATION, "installationPath": _installation_path(),
+        "installationVersion": VRMF}
+    if instances:
+        record["instances"] = ([{"host": socket.gethostname(), "mode": "Active"}]
+                               if running else [])
+    return record
+
+
 def _dspmq_fields(name: str, status: str, default: str | None, shown: set[str]) -> str:
     """The fields after QMNAME() that ``shown`` (dspmq -o) asks for, in IBM's order."""
     running = status not in _ENDED
@@ -517,10 +533,12 @@ _ENDED = ("Ended normally", "Ended immediately", "Ended unexpectedly", "Ended pr
 
 @click.command(cls=IBMCommand, rc=RC_INVALID_ARGS, ibm_usage=(
     "Usage: dspmq [-a] [-m QMgrName] [-n] [-o all | -o default | -o installation | "
-    "-o standby | -o status] [-s] [-x]"))
+    "-o json | -o standby | -o status] [-s] [-x]"))
 @click.option("-m", "qmgr", default=None, help="Only this queue manager.")
-@click.option("-o", "outputs", multiple=True, type=click.Choice(("all", *DSPMQ_OUTPUTS)),
-              help="What to show (status is the default); repeatable.")
+@click.option("-o", "outputs", multiple=True,
+              type=click.Choice(("all", "json", *DSPMQ_OUTPUTS)),
+              help="What to show (status is the default); repeatable. json: every field of "
+                   "each queue manager as one JSON document, for scripts.")
 @click.option("-s", "status_flag", is_flag=True, help="Same as -o status.")
 @click.option("-a", "active_only", is_flag=True, help="Only queue managers that are running.")
 @click.option("-x", "instances", is_flag=True, help="Each running instance and its mode.")
@@ -539,15 +557,21 @@ def dspmq(qmgr: str | None, outputs: tuple[str, ...], status_flag: bool, active_
     if status_flag or not shown:
         shown.add("status")
     default = config.default_qmgr(data_path)
+    records = []
     for name in names:
         if not _exists(name, data_path):
             continue
         status = dspmq_status(_qmdir(name, data_path))
         if active_only and status in _ENDED:
             continue
+        if "json" in outputs:
+            records.append(_dspmq_record(name, status, default, instances))
+            continue
         click.echo(f"{_qmname(name)} {_dspmq_fields(name, status, default, shown)}")
         if instances and status not in _ENDED:
             click.echo(f"    INSTANCE({socket.gethostname()}) MODE(Active)")
+    if "json" in outputs:
+        click.echo(json.dumps({"queueManagers": records}, indent=2))
 
 
 # --------------------------------------------------------------------------- dspmqver

@@ -4,6 +4,7 @@ refuse the others as IBM does: the usage line, return code 36."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 
@@ -74,6 +75,21 @@ def test_when_dspmq_o_all_then_every_field_in_ibms_order(root):
     order = [line.index(f) for f in ("STATUS(", "DEFAULT(", "STANDBY(", "INSTNAME(",
                                      "INSTPATH(", "INSTVER(")]
     assert order == sorted(order)
+
+
+def test_when_dspmq_o_json_then_scripts_read_every_field_of_each_queue_manager(root):
+    """Given QM1 running and QM2 ended, when a script runs `dspmq -o json -x`, then one JSON
+    document lists both with the fields -o all shows, by name, and -a keeps only QM1."""
+    doc = json.loads(run(dspmq, "-o", "json", "-x", root=root).output)
+    by_name = {q["name"]: q for q in doc["queueManagers"]}
+    assert set(by_name) == {"QM1", "QM2"}
+    assert by_name["QM1"]["status"] == "Running" and by_name["QM2"]["status"] == "Ended normally"
+    assert by_name["QM1"]["instances"] == [{"host": socket.gethostname(), "mode": "Active"}]
+    assert by_name["QM2"]["instances"] == [] and by_name["QM2"]["standby"] == "Not applicable"
+    assert by_name["QM1"]["installationVersion"] == VRMF
+    assert isinstance(by_name["QM1"]["default"], bool)
+    active = json.loads(run(dspmq, "-o", "json", "-a", root=root).output)
+    assert [q["name"] for q in active["queueManagers"]] == ["QM1"]
 
 
 def test_given_an_option_ibm_has_and_mqpy_does_not_when_dspmq_then_usage_and_36(root):
