@@ -231,6 +231,14 @@ class BindingsConnection(ReadAheadVerbs, MQIVerbs):
 
     # -- one call -------------------------------------------------------------------------
 
+    def _usable_sock(self) -> socket.socket:
+        """The socket, lock held; MQRC_CONNECTION_BROKEN once it broke, MQRC_HCONN_ERROR
+        after MQDISC."""
+        if self._sock is None:
+            raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN if self.broken
+                            else CMQC.MQRC_HCONN_ERROR)
+        return self._sock
+
     def _exchange(self, verb: SegmentType, values: Any, hobj: int,
                   into: tuple[Any, ...], targets: tuple[Any, ...] = ()) -> mqiflows.Decoded:
         """Send one request, wait for its reply; raise MQMIError on MQCC_FAILED (after
@@ -238,10 +246,7 @@ class BindingsConnection(ReadAheadVerbs, MQIVerbs):
         flows = self._flows
         request = flows.request(verb, values, hobj)
         with self._lock:
-            sock = self._sock
-            if sock is None:
-                raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN if self.broken
-                                else CMQC.MQRC_HCONN_ERROR)
+            sock = self._usable_sock()
             try:
                 if self._flows.unanswered:
                     self._take_replies(sock, wait=True)  # asynchronous puts' first
@@ -263,10 +268,7 @@ class BindingsConnection(ReadAheadVerbs, MQIVerbs):
         waits for room in the socket to answer."""
         request = self._flows.request(verb, values, hobj)
         with self._lock:
-            sock = self._sock
-            if sock is None:
-                raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN if self.broken
-                                else CMQC.MQRC_HCONN_ERROR)
+            sock = self._usable_sock()
             try:
                 sock.sendall(request)
                 self._flows.unanswered += 1
@@ -303,10 +305,7 @@ class BindingsConnection(ReadAheadVerbs, MQIVerbs):
             yield None
             return
         try:
-            sock = self._sock
-            if sock is None:
-                raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN if self.broken
-                                else CMQC.MQRC_HCONN_ERROR)
+            sock = self._usable_sock()
             completed = False
             try:
                 yield sock, self._flows
@@ -371,11 +370,9 @@ class BindingsConnection(ReadAheadVerbs, MQIVerbs):
         """``io`` on the socket under the connection's lock; a failure drops the connection
         (MQRC_CONNECTION_BROKEN), as one of :meth:`_exchange`'s does."""
         with self._lock:
-            if self._sock is None:
-                raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN if self.broken
-                                else CMQC.MQRC_HCONN_ERROR)
+            sock = self._usable_sock()
             try:
-                io(self._sock)
+                io(sock)
             except (OSError, ProtocolError, EOFError):
                 self._lost()
                 raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN) from None

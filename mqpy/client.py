@@ -186,15 +186,19 @@ class ClientConnection(ReadAheadVerbs, MQIVerbs):
 
     # -- one call -------------------------------------------------------------------------
 
+    def _usable_instance(self) -> ChannelInstance:
+        """The channel instance, lock held; MQRC_CONNECTION_BROKEN once it was lost,
+        MQRC_HCONN_ERROR after MQDISC."""
+        if self._instance is None:
+            raise _fail(CMQC.MQRC_CONNECTION_BROKEN if self.broken else CMQC.MQRC_HCONN_ERROR)
+        return self._instance
+
     def _exchange(self, verb: SegmentType, values: Any, hobj: int,
                   into: tuple[Any, ...], targets: tuple[Any, ...] = ()) -> mqiflows.Decoded:
         """Send one request, wait for its reply; raise MQMIError on MQCC_FAILED (after
         copying a failed reply's structures, if it has any, ``into`` the caller's)."""
         with self._lock:
-            instance = self._instance
-            if instance is None:
-                raise _fail(CMQC.MQRC_CONNECTION_BROKEN if self.broken
-                            else CMQC.MQRC_HCONN_ERROR)
+            instance = self._usable_instance()
             conv = self._conv
             conv_id = conv.conv_id  # with its ConvId and RequestId (TSHM), else None
             request = instance.frame(verb, mqiflows.request_body(verb, values), hobj, conv_id,
@@ -216,10 +220,7 @@ class ClientConnection(ReadAheadVerbs, MQIVerbs):
         """Send one request without waiting for its reply (an asynchronous put): the
         channel instance drops the reply when it comes (``ChannelInstance.send_only``)."""
         with self._lock:
-            instance = self._instance
-            if instance is None:
-                raise _fail(CMQC.MQRC_CONNECTION_BROKEN if self.broken
-                            else CMQC.MQRC_HCONN_ERROR)
+            instance = self._usable_instance()
             conv = self._conv
             conv_id = conv.conv_id
             request = instance.frame(verb, mqiflows.request_body(verb, values), hobj, conv_id,
@@ -251,10 +252,7 @@ class ClientConnection(ReadAheadVerbs, MQIVerbs):
 
     def _stream_io(self, io: Any) -> None:
         with self._lock:
-            instance = self._instance
-            if instance is None:
-                raise _fail(CMQC.MQRC_CONNECTION_BROKEN if self.broken
-                            else CMQC.MQRC_HCONN_ERROR)
+            instance = self._usable_instance()
             try:
                 io(instance)
             except (OSError, ValueError, ProtocolError, InstanceLost):
