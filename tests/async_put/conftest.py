@@ -12,6 +12,7 @@ import pytest
 import mqpy
 from mqpy import CMQC, inprocess
 from tests.mqi._modes import started_site
+from tests.mqi._support import drain  # noqa: F401 - the package's tests take it from here
 from tests.support.fastpath import FASTPATH, STANDARD
 from tests.support.site import Site
 
@@ -86,20 +87,6 @@ def connect(request) -> Connect:
         return request.getfixturevalue("fastpath_site").client
     site = request.getfixturevalue("site")
     return site.bindings if mode == "bindings" else site.client
-
-
-def drain(qm: mqpy.QueueManager, name: str) -> list[bytes]:
-    """Every message on queue ``name``, got outside syncpoint."""
-    q = mqpy.Queue(qm, name, IN)
-    out = []
-    try:
-        while True:
-            out.append(q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)))
-    except mqpy.MQMIError as e:
-        assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE, str(e)
-    finally:
-        q.close()
-    return out
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC, inprocess
+from tests.mqi import _support
 from tests.support.fastpath import STANDARD
 from tests.support.site import ADMIT_OWNER, Site
 
@@ -68,16 +69,7 @@ def connect(request) -> Callable[[], mqpy.QueueManager]:
 
 def drain(qm: mqpy.QueueManager) -> list[bytes]:
     """Every message on QUEUE, got outside syncpoint."""
-    q = mqpy.Queue(qm, QUEUE, IN)
-    out = []
-    try:
-        while True:
-            out.append(q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)))
-    except mqpy.MQMIError as e:
-        assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE, str(e)
-    finally:
-        q.close()
-    return out
+    return _support.drain(qm, QUEUE)
 
 
 def fails_alone(connect: Callable[[], mqpy.QueueManager],
