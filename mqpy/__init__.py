@@ -34,6 +34,7 @@ from mqpy.pcfexec import (
     PCFExecute,
     StringFilter,
 )
+from mqpy.properties.calls import MessageHandle as MessageHandle  # MQCRTMH (pymqi, ibmmq)
 from mqpy.rfh2 import RFH2
 from mqpy.structs.mqopts import (
     INTEGER64_TYPE,
@@ -43,6 +44,12 @@ from mqpy.structs.mqopts import (
     padded_count,
     py23long,
 )
+from mqpy.structs.propstructs import BMHO as BMHO  # the message-property structures
+from mqpy.structs.propstructs import CMHO as CMHO
+from mqpy.structs.propstructs import IMPO as IMPO
+from mqpy.structs.propstructs import MHBO as MHBO
+from mqpy.structs.propstructs import PD as PD
+from mqpy.structs.propstructs import SMPO as SMPO
 from mqpy.structs.tables import (
     BNO,
     CD,

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from mqpy import CMQC, asyncconsume, config, inprocess
 from mqpy.errors import MQMIError, PYIFError
 from mqpy.mqobject import MQObject
+from mqpy.properties import calls
 from mqpy.rfh2 import RFH2
 from mqpy.structs.fields import encode_text, text_field
 from mqpy.structs.mqopts import ensure_not_unicode
@@ -277,6 +278,9 @@ class QueueManager(MQObject):
         md, pmo = _md_and_options(opts, kw, "putOpts", "pmo")
         md = md if md is not None else MD()
         pmo = pmo if pmo is not None else PMO()
+        if pmo.Version >= 3 and (pmo.OriginalMsgHandle or pmo.NewMsgHandle):
+            return calls.put_with_properties(lambda *a: self.put1(qDesc, *a), self, msg, md,
+                                             pmo)
         od = _as_od(qDesc)
         data = self._message_bytes(msg, md)
         saved = _ask_for_responses(od, pmo)
@@ -472,6 +476,8 @@ class Queue(MQObject):
         else:  # the usual call, positional: no keyword lookups
             md = opts[0] if opts else None
             pmo = opts[1] if len(opts) > 1 else None
+        if pmo is not None and pmo.Version >= 3 and (pmo.OriginalMsgHandle or pmo.NewMsgHandle):
+            return calls.put_with_properties(self.put, self._qmgr, msg, md, pmo)
         hobj = self._hobj
         if hobj is None:
             hobj = self._ensure_open(CMQC.MQOO_OUTPUT)
@@ -511,6 +517,9 @@ class Queue(MQObject):
         hobj = self._hobj
         if hobj is None:
             hobj = self._ensure_open(CMQC.MQOO_INPUT_AS_Q_DEF)
+        if gmo is not None and gmo.Version >= 4 and gmo.MsgHandle:
+            return calls.get_with_handle(self._qmgr, lambda m, g: self._qmgr._backend().get(
+                hobj, m, g, maxLength), md, gmo)
         # md or gmo None: the caller keeps none to be filled in
         return self._qmgr._backend().get(hobj, md, gmo, maxLength)
 

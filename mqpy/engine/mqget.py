@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable, Iterable
 
 from mqpy import CMQC
-from mqpy.engine import fastpath
+from mqpy.engine import fastpath, propdelivery
 from mqpy.engine import records as R
 from mqpy.engine.datamgr import UowBackedOut
 from mqpy.engine.fastpath import GENERAL, NO_MESSAGE
@@ -58,6 +58,14 @@ from mqpy.engine.options import (
 from mqpy.engine.queues import AVAILABLE, GET_PENDING, PUT_PENDING, Entry, MessageQueue
 from mqpy.errors import MQMIError
 from mqpy.structs.tables import GMO, MD
+
+
+def _described(md: MD | None, handed: propdelivery.Delivered | None) -> None:
+    """The returned MQMD's Format, Encoding and CodedCharSetId as the properties' delivery
+    left the data (``propdelivery``)."""
+    if md is not None and handed is not None and handed.md is not None:
+        d = md.__dict__
+        d["Format"], d["Encoding"], d["CodedCharSetId"] = handed.md
 
 
 class GetCalls:
@@ -144,6 +152,7 @@ class GetCalls:
             h = self._handle(hobj, CMQC.MQRC_NOT_OPEN_FOR_BROWSE if browse
                              else CMQC.MQRC_NOT_OPEN_FOR_INPUT)
             self._check_get(h, gmo, opts, browse, max_length)
+            propdelivery.check_options(gmo)
             mq = h.mq
             by_priority = h.base.attributes.get("MSGDLVSQ", "PRIORITY") == "PRIORITY"
             now = time.time()
@@ -153,16 +162,23 @@ class GetCalls:
                 entry, lsn, clean = self._select_message(h, md, gmo, by_priority, now, waiter)
             record = eng.data.read_record(mq, entry)
             put_time, _backout, md_bytes, body = R.decode_message(record)
+            handed = None
+            if R.record_flags(record) & R.FLAG_PROPERTIES:
+                handed = propdelivery.deliver(gmo, propdelivery.propctl_of(
+                    h.obj.attributes, h.base.attributes), md_bytes, body)
+                body = handed.body
             n = len(body)
             truncated = max_length is not None and n > max_length
             if truncated and not opts & _GMO_ACCEPT_TRUNCATED and not browse:
                 if md is not None:
                     self._fill_md(md, md_bytes, entry, put_time, now)
+                    _described(md, handed)
                 gmo.ReturnedLength = n
                 err = _fail(CMQC.MQRC_TRUNCATED_MSG_FAILED, _WARNING)
                 err.original_length = n  # type: ignore[attr-defined]
                 raise err
             md, report = self._returned_md(h, md, md_bytes, entry, put_time, now)
+            _described(md, handed)
             if entry.seq not in mq.live:
                 mq.touch(entry)
             if not browse:  # first: a log too full to record it (2102) leaves it uncounted
@@ -181,6 +197,8 @@ class GetCalls:
             else:
                 self._after_removal(h, entry, report, md, body)
             out = body[:max_length] if truncated else body
+            if handed is not None and handed.prefix:
+                out = handed.prefix + out
         if lsn is not None:
             self.force_log(lsn)
         if truncated:
@@ -408,7 +426,9 @@ class GetCalls:
         record = entry.record
         if 0 < entry.expiry_at <= now or type(record) is not bytes:
             return GENERAL  # (a record None: on a pageset only)
-        put_time, _backout, md_length, _ = _MSG_HEADER.unpack_from(record)  # R.decode_message
+        put_time, _backout, md_length, flags = _MSG_HEADER.unpack_from(record)  # R.decode_message
+        if flags:  # (R.FLAG_PROPERTIES: the general path hands them over)
+            return GENERAL
         body = record[_MSG_HEADER_SIZE + md_length:]
         length = len(body)
         # truncation, a COD report, an MQMD the engine did not pack: _get_general's

@@ -262,7 +262,7 @@ class QueueManagerEngine:
             raise _fail(CMQC.MQRC_MSG_TOO_BIG_FOR_Q)
         if mq.count - mq.getting >= int(a.get("MAXDEPTH", 5000)):  # type: ignore[arg-type]
             raise _fail(CMQC.MQRC_Q_FULL)
-        record = R.encode_message(now, md_bytes, body)
+        record = R.encode_message(now, md_bytes, body, flags=R.message_flags(md_bytes))
         expiry_at = now + expiry / 10.0 if expiry > 0 else 0.0
         entry = Entry(self.data.new_seq(), priority, persistent, _id24(msgid),
                       _NONE24 if correlid in _NO_ID else _id24(correlid), expiry_at, length,

@@ -126,13 +126,32 @@ MessageHeader = c.Struct(
     "put_time" / c.Float64l,  # 0  epoch seconds when put (expiry counts from here)
     "backout_count" / c.Int32ul,  # 8  as of the record; live count is kept beside it
     "md_length" / c.Int16ul,  # 12 length of the packed MQMD that follows
-    "flags" / c.Int16ul,  # 14 reserved
+    "flags" / c.Int16ul,  # 14 FLAG_* bits
 )  # 16 bytes, then MQMD, then data
 _MSGHDR = MESSAGE_HEADER = fast(MessageHeader)
 
+#: the message's data starts with MQRFH2 headers that may carry its properties (MQMD Format
+#: MQHRF2 when put): MQGET hands them over as the MQGMO_PROPERTIES_* options and PROPCTL say,
+#: and selectors read them. A message without the flag has none (fast paths take it as is).
+FLAG_PROPERTIES = 0x0001
+_MD_FORMAT_AT = 32  # MQMD.Format's offset in a packed MQMD
+_RFH2_FORMAT = b"MQHRF2  "
 
-def encode_message(put_time: float, md_bytes: bytes, data: bytes, backout_count: int = 0) -> bytes:
-    return b"".join((_MSGHDR.pack(put_time, backout_count, len(md_bytes), 0), md_bytes, data))
+
+def message_flags(md_bytes: bytes) -> int:
+    """The FLAG_* bits of a message stored with the packed MQMD ``md_bytes``."""
+    return FLAG_PROPERTIES if md_bytes[_MD_FORMAT_AT:_MD_FORMAT_AT + 8] == _RFH2_FORMAT else 0
+
+
+def encode_message(put_time: float, md_bytes: bytes, data: bytes, backout_count: int = 0,
+                   flags: int = 0) -> bytes:
+    return b"".join((_MSGHDR.pack(put_time, backout_count, len(md_bytes), flags), md_bytes,
+                     data))
+
+
+def record_flags(record: bytes | memoryview) -> int:
+    """The FLAG_* bits of a message record."""
+    return _MSGHDR.unpack_from(record)[3]
 
 
 def decode_message(record: bytes | memoryview) -> tuple[float, int, bytes, bytes]:

@@ -32,8 +32,9 @@ _FIRST_HANDLE = 0x0000_0001_0000_0001  # nothing a program could mistake for a s
 
 
 def _check_struct(struct: Any, cls: type, reason: int) -> None:
-    if not isinstance(struct, cls) or struct.StrucId != cls._layout_.struc_id \
-            or struct.Version != 1:
+    # (by its StrucId, not its class: mqpy.DMHO / DMPO are the MQI tables' own classes)
+    if getattr(struct, "StrucId", None) != cls._layout_.struc_id \
+            or getattr(struct, "Version", None) != 1:
         raise fail(reason)
 
 
