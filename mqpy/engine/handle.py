@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from mqpy import CMQC
@@ -40,6 +42,8 @@ class Handle:
     facts: _Facts | None = None  # what MQPUT and MQGET read of the attributes (_facts)
     #: the statistics and accounting counters a put or get adds to (Connection._counters)
     counters: HandleCounters | None = None
+    #: MQOD.SelectionString compiled (engine.msgselection): MQGET skips what it does not select
+    selector: Any = None
 
 
 class _Facts:

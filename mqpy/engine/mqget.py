@@ -7,9 +7,10 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from mqpy import CMQC
-from mqpy.engine import fastpath, propdelivery
+from mqpy.engine import fastpath, msgselection, propdelivery
 from mqpy.engine import records as R
 from mqpy.engine.datamgr import UowBackedOut
 from mqpy.engine.fastpath import GENERAL, NO_MESSAGE
@@ -268,7 +269,7 @@ class GetCalls:
         if msgid is not None or correlid is not None:
             found = mq.candidates(msgid, correlid, by_priority, after)
         else:
-            if after is None:  # the usual get: the head of the queue, if it can be had
+            if after is None and h.selector is None:  # the usual get: the head of the queue
                 e = mq.head(by_priority)
                 if e is not None and e.state == AVAILABLE and not 0 < e.expiry_at <= now:
                     entry = e
@@ -276,7 +277,8 @@ class GetCalls:
                 by_priority, mq.after_got(by_priority) if clean else after)
         lsn = None
         if entry is None:
-            entry, clean, expired = self._first_visible(mq, found, by_priority, now, clean)
+            entry, clean, expired = self._first_visible(mq, found, by_priority, now, clean,
+                                                        h.selector)
             for e in expired:
                 if e.state == AVAILABLE:
                     lsn = self._expire(mq, e) or lsn
@@ -290,10 +292,12 @@ class GetCalls:
         return entry, lsn, clean
 
     def _first_visible(self, mq: MessageQueue, found: Iterable[Entry], by_priority: bool,
-                       now: float, clean: bool) -> tuple[Entry | None, bool, list[Entry]]:
-        """The first of ``found`` this unit of work may get (:meth:`Entry.visible_to`) and
-        that has not expired; whether ``clean`` stays true (every message passed was got
-        under syncpoint: how far they go is learnt), and the expired messages passed."""
+                       now: float, clean: bool, selector: Any = None
+                       ) -> tuple[Entry | None, bool, list[Entry]]:
+        """The first of ``found`` this unit of work may get (:meth:`Entry.visible_to`), that
+        has not expired and that the handle's ``selector`` (if any) selects; whether
+        ``clean`` stays true (every message passed was got under syncpoint: how far they go
+        is learnt), and the expired messages passed."""
         uow = self.uow
         expired = []
         last_got: Entry | None = None
@@ -309,6 +313,10 @@ class GetCalls:
                 continue  # not visible to this unit of work (Entry.visible_to)
             if 0 < e.expiry_at <= now:
                 expired.append(e)
+                clean = False
+                continue
+            if selector is not None and not msgselection.selects(
+                    selector, self.engine.data.read_record(mq, e)):
                 clean = False
                 continue
             entry = e
@@ -394,7 +402,8 @@ class GetCalls:
         if opts & _GMO_NOT_FAST or opts & _GMO_SYNC_BOTH == _GMO_SYNC_BOTH \
                 or match & _MO_UNKNOWN or (opts & _GMO_IF_PERSISTENT and opts & _GMO_SYNC_BOTH) \
                 or not h.options & _INPUT_OPTS or h.options & _OO_SAVE_ALL_CONTEXT \
-                or not f.get or (opts & _GMO_FAIL_IF_QUIESCING and eng.quiescing):
+                or not f.get or (opts & _GMO_FAIL_IF_QUIESCING and eng.quiescing) \
+                or h.selector is not None:
             return GENERAL
         mq = h.mq
         if mq.count == mq.getting:
@@ -427,14 +436,13 @@ class GetCalls:
         if 0 < entry.expiry_at <= now or type(record) is not bytes:
             return GENERAL  # (a record None: on a pageset only)
         put_time, _backout, md_length, flags = _MSG_HEADER.unpack_from(record)  # R.decode_message
-        if flags:  # (R.FLAG_PROPERTIES: the general path hands them over)
-            return GENERAL
         body = record[_MSG_HEADER_SIZE + md_length:]
         length = len(body)
-        # truncation, a COD report, an MQMD the engine did not pack: _get_general's
+        # truncation, a COD report, properties (R.FLAG_PROPERTIES), an MQMD the engine did
+        # not pack: _get_general's
         report = _REPORT_AT.unpack_from(record, _MSG_HEADER_SIZE + 8)[0]
         if (max_length is not None and (max_length < 0 or length > max_length)) \
-                or report & _RO_COD or (packed and (
+                or report & _RO_COD or flags or (packed and (
                     _MD_BY_LENGTH.get(md_length) != _VERSION_AT.unpack_from(
                         record, _MSG_HEADER_SIZE + 4)[0]
                     or record[_MSG_HEADER_SIZE:_MSG_HEADER_SIZE + 4] != _MD_STRUC_ID)):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 
 from mqpy import CMQC
-from mqpy.engine import cluster, distlist, readahead, resolution
+from mqpy.engine import cluster, distlist, msgselection, readahead, resolution
 from mqpy.engine.cluster import ClusterRoute
 from mqpy.engine.handle import Handle
 from mqpy.engine.mqmd import _refuse_header, _trusted
@@ -41,6 +41,7 @@ class OpenCalls:
         if options & ~_OO_KNOWN:  # a bit no MQOO_* option has (a distribution list's too)
             raise _fail(CMQC.MQRC_OPTIONS_ERROR)
         readahead.check_open(options)
+        selector = msgselection.for_open(od)  # 2459 for a bad one, before anything opens
         if distlist.is_list_od(od):
             return distlist.open_list(self, od, options)
         eng = self.engine
@@ -89,6 +90,7 @@ class OpenCalls:
             hobj = self.new_hobj()
             h = Handle(hobj, obj, base, mq, options, exclusive, dynamic=dynamic,
                        remote_q=res.remote_q, remote_qm=res.remote_qm, cluster=route)
+            h.selector = selector
             self.handles[hobj] = h
             _trusted(od, {"ResolvedQName": (res.remote_q or base.name).encode(),
                           "ResolvedQMgrName": (res.remote_qm or eng.name).encode()})

@@ -19,6 +19,7 @@ from typing import Any
 import attrs
 
 from mqpy import CMQC
+from mqpy.fap import charvs
 from mqpy.fap.apiheader import MQIReply, MQIRequest, mqi_event
 from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.fusedbodies import FusedBody
@@ -224,6 +225,9 @@ REPLIES: dict[SegmentType, tuple[Item, ...]] = {
 _FUSED_VERBS = (SegmentType.MQPUT, SegmentType.MQGET, SegmentType.MQPUT1, SegmentType.MQOPEN)
 _FUSED_REQUESTS = {verb: FusedBody(REQUESTS[verb]) for verb in _FUSED_VERBS}
 _FUSED_REPLIES = {verb: FusedBody(REPLIES[verb]) for verb in _FUSED_VERBS}
+for _fused in (_FUSED_REQUESTS, _FUSED_REPLIES):  # an MQOD's MQCHARV strings: the general path
+    for _verb_with_od in (SegmentType.MQOPEN, SegmentType.MQPUT1):
+        _fused[_verb_with_od] = charvs.Fused(_fused[_verb_with_od])  # type: ignore[assignment]
 
 
 _HEAD = struct.Struct("<4si")  # an MQ structure's StrucId and Version (little-endian flows)

@@ -17,6 +17,7 @@ import attrs
 import construct as cs
 
 from mqpy import CMQC
+from mqpy.fap import charvs
 from mqpy.fap.statuscodes import ProtocolError, StatusCode
 from mqpy.fap.tsh import S32, U32, ByteOrder, PaddedName, mq_encoding
 from mqpy.fap.userid import Credentials, build_caut, parse_caut
@@ -263,6 +264,10 @@ class ListStructure(Structure):
         d = value.__dict__
         n = d["RecsPresent"] if d["Version"] >= 2 else 0
         enc = mq_encoding(byte_order)
+        if n <= 0 and d["Version"] >= 4 and charvs.has_strings(value):  # MQCHARV strings
+            out = value.copy()
+            tail = charvs.place(value, out, out.packed_size())
+            return out.pack(enc) + tail
         if n <= 0:
             return value.pack(enc)
         fields = d.get("PutMsgRecFields", 0)
@@ -290,6 +295,11 @@ class ListStructure(Structure):
         obj, end = super().unpack(buf, pos, byte_order)
         d = obj.__dict__
         n = d["RecsPresent"] if d["Version"] >= 2 else 0
+        if d["Version"] >= 4:  # MQCHARV strings after the MQOD
+            try:
+                end = charvs.read(obj, buf, pos, end - pos, end)
+            except ValueError as e:
+                raise invalid_data(str(e)) from None
         if n == 0:
             return obj, end
         if n < 0:
