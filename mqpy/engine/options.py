@@ -73,7 +73,10 @@ _GMO_IF_PERSISTENT = CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT
 #: MQGMO options only _get_once handles (browse, cursors; MQGMO_SET_SIGNAL, z/OS's alone, and
 #: bits IBM does not define: 2046)
 _GMO_NOT_FAST = (_BROWSE_OPTS | _GMO_UNDER_CURSOR | CMQC.MQGMO_BROWSE_NEXT
-                 | CMQC.MQGMO_SET_SIGNAL | ~_GMO_KNOWN)
+                 | CMQC.MQGMO_SET_SIGNAL | ~_GMO_KNOWN
+                 # where properties go, but for MQGMO_NO_PROPERTIES (engine.propdelivery)
+                 | CMQC.MQGMO_PROPERTIES_IN_HANDLE | CMQC.MQGMO_PROPERTIES_FORCE_MQRFH2
+                 | CMQC.MQGMO_PROPERTIES_COMPATIBILITY)
 # MQMD values an MQPUT takes (IBM): a MsgType in the system range or the application range
 # that follows it, a Feedback of MQFB_NONE or in those ranges, no Report option of
 # MQRO_REJECT_UNSUP_MASK (none of its bits is an option mqpy supports)

@@ -72,6 +72,8 @@ class Properties:
             return got.value, got.name.encode("utf-8")
         return got.value
 
+    inq = get  #: ibmmq's name of MQINQMP
+
     def dlt(self, name: str | bytes, dmpo: DMPO | None = None) -> None:
         """MQDLTMP."""
         self.table.dltmp(self.msg_handle, _name(name), dmpo)
