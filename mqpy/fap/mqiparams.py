@@ -264,12 +264,18 @@ class ListStructure(Structure):
         d = value.__dict__
         n = d["RecsPresent"] if d["Version"] >= 2 else 0
         enc = mq_encoding(byte_order)
-        if n <= 0 and d["Version"] >= 4 and charvs.has_strings(value):  # MQCHARV strings
-            out = value.copy()
-            tail = charvs.place(value, out, out.packed_size())
-            return out.pack(enc) + tail
+        if self.cls is OD and d["Version"] >= 3:  # 4-byte pointers and MQCHARV strings
+            return charvs.to_flow(self._pack_records(value, n, enc), MQLONG[byte_order])
         if n <= 0:
             return value.pack(enc)
+        return self._pack_records(value, n, enc)
+
+    def _pack_records(self, value: MQStruct, n: int, enc: int) -> bytes:
+        d = value.__dict__
+        if n <= 0:
+            out = value.copy()
+            tail = charvs.place(value, out, out.packed_size())  # (sets out's VSOffsets)
+            return out.pack(enc) + tail
         fields = d.get("PutMsgRecFields", 0)
         out = value.copy()
         pos = out.packed_size()
@@ -289,9 +295,20 @@ class ListStructure(Structure):
             tail.append(b"".join(r.pack(enc) for r in responses[:n]))
         else:
             out.ResponseRecOffset = 0
-        return out.pack(enc) + b"".join(tail)
+        if self.cls is OD:
+            tail.append(charvs.place(value, out, out.packed_size() + sum(map(len, tail))))
+        return out.pack(enc) + b"".join(tail)  # (out's offsets set above)
 
     def unpack(self, buf: bytes, pos: int, byte_order: ByteOrder) -> tuple[MQStruct, int]:
+        if self.cls is OD:  # an MQOD of version 3 or 4: the flow's 4-byte pointers
+            native, delta = charvs.from_flow(buf, pos, MQLONG[byte_order])
+            if delta:
+                obj, end = self._unpack_records(native, pos, byte_order)
+                return obj, end - delta
+        return self._unpack_records(buf, pos, byte_order)
+
+    def _unpack_records(self, buf: bytes, pos: int, byte_order: ByteOrder
+                        ) -> tuple[MQStruct, int]:
         obj, end = super().unpack(buf, pos, byte_order)
         d = obj.__dict__
         n = d["RecsPresent"] if d["Version"] >= 2 else 0

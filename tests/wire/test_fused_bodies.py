@@ -40,11 +40,17 @@ _SHAPES = {
 }
 
 
+_FLOW_LAYOUT_OD = 3  # from this MQOD Version on, the flow's layout is not the one here
+
+
 @st.composite
 def _structure(draw: st.DrawFn, cls: type) -> object:
-    """Any valid ``cls`` of any Version mqpy knows, without distribution-list records."""
+    """Any valid ``cls`` of any Version mqpy knows, without distribution-list records (an
+    MQOD of version 1 or 2: the flows carry versions 3 and 4 with 4-byte pointers, as
+    Wireshark's MQ dissector reads them, on the general path; mqpy.fap.charvs)."""
     layout = cls._layout_
-    number = draw(st.integers(layout.versions[0], layout.highest_version))
+    highest = _FLOW_LAYOUT_OD - 1 if cls is OD else layout.highest_version
+    number = draw(st.integers(layout.versions[0], highest))
     kw = {}
     for f in layout.version_fields(layout.effective_version(number)):
         if f.name in ("StrucId", "RecsPresent") or f.kind == "pointer":
