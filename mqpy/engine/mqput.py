@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 
 from mqpy import CMQC
-from mqpy.engine import distlist, fastpath, putstatus, resolution
+from mqpy.engine import distlist, fastpath, propdelivery, putstatus, resolution
 from mqpy.engine import records as R
 from mqpy.engine.cluster import ClusterRoute
 from mqpy.engine.fastpath import GENERAL
@@ -505,6 +505,8 @@ class PutCalls:
         header = _HEADER_FORMATS.get(md.__dict__["Format"])
         if header is not None:
             _check_header(header, data, md.__dict__["Encoding"])
+            if header == CMQC.MQFMT_RF_HEADER_2:  # its properties within MAXPROPL
+                propdelivery.check_put(md, data, self.engine.catalog.qmgr)
         return data
 
     @staticmethod

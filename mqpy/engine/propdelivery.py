@@ -29,13 +29,13 @@ import attrs
 
 from mqpy import CMQC
 from mqpy.errors import MQMIError
-from mqpy.properties.carriage import give_properties, take_properties
+from mqpy.properties.carriage import check_properties_length, give_properties, take_properties
 from mqpy.properties.delivery import Delivery, delivery
 from mqpy.properties.propset import PropertySet
 from mqpy.structs.tables import MD
 
-__all__ = ["Delivered", "deliver", "has_handle", "message_properties", "propctl_of",
-           "HANDED_OVER"]
+__all__ = ["HANDED_OVER", "Delivered", "check_options", "check_put", "deliver", "has_handle",
+           "message_properties", "propctl_of"]
 
 C = CMQC
 #: MQGMO.MsgHandle as MQGET returns it when the properties are in front of the data for the
@@ -112,3 +112,19 @@ def check_options(gmo: Any) -> None:
     """MQGET's checks of the MQGMO_PROPERTIES_* options whatever the message: more than one
     is MQRC_OPTIONS_ERROR, MQGMO_PROPERTIES_IN_HANDLE without a handle MQRC_HMSG_ERROR."""
     delivery(gmo.Options, C.MQPROP_ALL, has_handle(gmo))
+
+
+def check_put(md: Any, data: bytes, qmgr_attrs: dict) -> None:
+    """MQPUT's check of a message whose data starts with MQRFH2 headers: its properties
+    within the queue manager's MAXPROPL (NOLIMIT: any), else MQRC_PROPERTIES_TOO_BIG."""
+    limit = qmgr_attrs.get("MAXPROPL", "NOLIMIT")
+    if limit == "NOLIMIT":
+        return
+    pset = PropertySet(validate=False)
+    shape = SimpleNamespace(Format=md.Format, Encoding=md.Encoding,
+                            CodedCharSetId=md.CodedCharSetId)
+    try:
+        take_properties(data, shape, pset)
+    except MQMIError:
+        return  # (the header's own checks say what is wrong with it)
+    check_properties_length(pset, int(limit))

@@ -8,8 +8,10 @@ from __future__ import annotations
 import pytest
 
 import mqpy
-from mqpy import CMQC
+from mqpy import CMQC, inprocess
 from tests.mqi._modes import QUEUE
+
+from .test_put_get_with_handles import _put_with
 
 
 def test_ibmmq_inq_and_dlt(embedded):
@@ -64,5 +66,20 @@ def test_properties_in_handle_without_a_handle_is_hmsg_error(embedded):
         q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_NO_WAIT
                                         | CMQC.MQGMO_PROPERTIES_IN_HANDLE))
     assert e.value.reason == CMQC.MQRC_HMSG_ERROR
+    q.close()
+    qm.disconnect()
+
+
+def test_properties_longer_than_maxpropl_are_refused(embedded, tmp_path):
+    """Given MAXPROPL(64), when a message is put with properties longer than that, then the
+    put fails with MQRC_PROPERTIES_TOO_BIG and nothing is queued; shorter ones go."""
+    qm = embedded()
+    inprocess.running("QMS", str(tmp_path)).alter_qmgr({"MAXPROPL": 64})
+    with pytest.raises(mqpy.MQMIError) as e:
+        _put_with(qm, {"colour": ("blue" * 30, CMQC.MQTYPE_STRING)})
+    assert e.value.reason == CMQC.MQRC_PROPERTIES_TOO_BIG
+    _put_with(qm, {"colour": ("blue", CMQC.MQTYPE_STRING)})
+    q = mqpy.Queue(qm, QUEUE, CMQC.MQOO_INQUIRE)
+    assert q.inquire(CMQC.MQIA_CURRENT_Q_DEPTH) == 1
     q.close()
     qm.disconnect()
