@@ -210,6 +210,7 @@ class QueueManager(MQObject):
             consumers.stop_for_disconnect()  # MQDISC stops asynchronous consumption first
         conn = self._backend()
         self._conn = None
+        calls.disconnected(self)  # its message handles go (IBM's implicit MQDLTMH)
         conn.disconnect()
 
     # -- asynchronous consume (mqpy.asyncconsume): IBM's ibmmq package's shape -------------

@@ -30,7 +30,7 @@ from mqpy.properties.propset import PropertySet
 from mqpy.structs.propstructs import CMHO, DMHO
 from mqpy.structs.tables import MD
 
-__all__ = ["MessageHandle", "after_get", "get_with_handle", "handle_table", "put_data",
+__all__ = ["MessageHandle", "after_get", "disconnected", "get_with_handle", "handle_table", "put_data",
            "put_with_properties", "restore_put", "wants_handle"]
 
 C = CMQC
@@ -51,6 +51,13 @@ def _properties(qmgr: Any, hmsg: int) -> PropertySet:
     if table is None:
         raise MQMIError(C.MQCC_FAILED, C.MQRC_HMSG_ERROR)
     return table.properties(hmsg)
+
+
+def disconnected(qmgr: Any) -> None:
+    """MQDISC of ``qmgr``: every message handle of the connection is deleted."""
+    table = qmgr.__dict__.get(_KEY)
+    if table is not None:
+        table.close_all()
 
 
 class MessageHandle:

@@ -83,3 +83,15 @@ def test_properties_longer_than_maxpropl_are_refused(embedded, tmp_path):
     assert q.inquire(CMQC.MQIA_CURRENT_Q_DEPTH) == 1
     q.close()
     qm.disconnect()
+
+
+def test_mqdisc_deletes_the_connections_message_handles(embedded):
+    """Given a message handle of a connection, when the connection ends (MQDISC), then the
+    handle is gone as IBM's implicit MQDLTMH leaves it: MQRC_HMSG_ERROR."""
+    qm = embedded()
+    handle = mqpy.MessageHandle(qm, mqpy.CMHO())
+    handle.properties.set("colour", "blue")
+    qm.disconnect()
+    with pytest.raises(mqpy.MQMIError) as e:
+        handle.properties.get("colour")
+    assert e.value.reason == CMQC.MQRC_HMSG_ERROR
