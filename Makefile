@@ -30,9 +30,10 @@ tools:
 	  || echo "chromium not installed: the web console's browser tests will be skipped"; }
 
 # Three workers on two cores: the suite mostly waits (daemons, channels, timers); a file's
-# tests stay on one worker so module-scoped set-ups are made once.
+# tests stay on one worker so module-scoped set-ups are made once; files are handed out in
+# collection order, the longest first (tests/support/schedule.py), not by number of tests.
 test: $(STAMP) tools
-	$(PY) -m pytest -q -p no:cacheprovider -n 3 --dist loadfile
+	$(PY) -m pytest -q -p no:cacheprovider -n 3 --dist loadfile --no-loadscope-reorder
 
 # The pure layer only: no test marked system (processes, daemons, sockets to them: see
 # tests/support/system.py) and no soak; under a minute.

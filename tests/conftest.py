@@ -1,6 +1,7 @@
 """Suite-wide settings: small log segments (every queue manager a test makes preallocates its
 first segment; 16 MB each would fill a small disk), and servers and subprocesses inherit it;
-the ``system`` marker on every test that starts processes (tests/support/system.py)."""
+the ``system`` marker on every test that starts processes (tests/support/system.py); the
+longest files collected first (tests/support/schedule.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import os
 
 import pytest
 
+from tests.support.schedule import long_files_first
 from tests.support.system import SpawnGuard, mark_system
 
 os.environ.setdefault("MQPY_LOG_FILE_PAGES", "1024")  # 4 MB segments
@@ -22,6 +24,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     mark_system(items)
+    long_files_first(items)
 
 
 @pytest.hookimpl(wrapper=True)
