@@ -682,6 +682,13 @@ TOPIC_ATTRS: dict[str, Attr] = _table(
     enum("SUBSCOPE", "ASPARENT", "QMGR", "ALL"),
     enum("USEDLQ", "ASPARENT", *YESNO),
     enum("MCAST", "ASPARENT", *ED, "ONLY"),
+    enum("WILDCARD", "PASSTHRU", "BLOCK"),
+    enum("DEFPRESP", "ASPARENT", "SYNC", "ASYNC"),
+    enum("PROXYSUB", "FIRSTUSE", "FORCE"),
+    enum("CLROUTE", "DIRECT", "TOPICHOST", "NONE"),
+    name("COMMINFO"),
+    string("CUSTOM", 128),
+    integer("CAPEXPRY", 1, NINES, "ASPARENT", "NOLIMIT"),
 )
 
 SUB_ATTRS: dict[str, Attr] = _table(

@@ -1,0 +1,56 @@
+"""TOPIC objects in MQSC: DEFINE / ALTER / DELETE / DISPLAY TOPIC with IBM's attributes, the
+default objects SYSTEM.BASE.TOPIC and SYSTEM.DEFAULT.TOPIC and the managed-destination model
+queues, kept over a restart like every definition."""
+
+from __future__ import annotations
+
+
+def _text(lines: list[str]) -> str:
+    return "\n".join(lines)
+
+
+def test_given_a_new_queue_manager_then_it_has_ibms_topic_default_objects(qmgr):
+    out = _text(qmgr.mqsc("DISPLAY TOPIC(SYSTEM.BASE.TOPIC) ALL\n"))
+    assert "AMQ8633I: Display topic details." in out
+    for shown in ("DURSUB(YES)", "PUB(ENABLED)", "SUB(ENABLED)", "DEFPSIST(NO)", "DEFPRTY(0)",
+                  "MDURMDL(SYSTEM.DURABLE.MODEL.QUEUE)", "MNDURMDL(SYSTEM.NDURABLE.MODEL.QUEUE)",
+                  "PMSGDLV(ALLDUR)", "NPMSGDLV(ALLAVAIL)", "WILDCARD(PASSTHRU)"):
+        assert shown in out, shown
+    out = _text(qmgr.mqsc("DISPLAY TOPIC(SYSTEM.DEFAULT.TOPIC) DURSUB DEFPRTY\n"))
+    assert "DURSUB(ASPARENT)" in out and "DEFPRTY(ASPARENT)" in out
+    out = _text(qmgr.mqsc("DISPLAY QMODEL(SYSTEM.DURABLE.MODEL.QUEUE) DEFTYPE\n"))
+    assert "DEFTYPE(PERMDYN)" in out
+    out = _text(qmgr.mqsc("DISPLAY QMODEL(SYSTEM.NDURABLE.MODEL.QUEUE) DEFTYPE\n"))
+    assert "DEFTYPE(TEMPDYN)" in out
+
+
+def test_given_define_topic_then_alter_display_and_delete_answer_as_ibm(qmgr):
+    assert qmgr.mqsc("DEFINE TOPIC(SPORTS) TOPICSTR('Sport') DEFPRTY(5) PUB(DISABLED) "
+                     "DESCR('sport') WILDCARD(BLOCK)\n") == ["AMQ8690I: IBM MQ topic created."]
+    out = _text(qmgr.mqsc("DISPLAY TOPIC(SPORTS) ALL\n"))
+    assert "TOPIC(SPORTS)" in out and "TYPE(LOCAL)" in out and "TOPICSTR(Sport)" in out
+    assert "DEFPRTY(5)" in out and "PUB(DISABLED)" in out and "WILDCARD(BLOCK)" in out
+    assert "SUB(ASPARENT)" in out  # from SYSTEM.DEFAULT.TOPIC
+    assert qmgr.mqsc("ALTER TOPIC(SPORTS) PUB(ENABLED)\n") == ["AMQ8691I: IBM MQ topic changed."]
+    assert "PUB(ENABLED)" in _text(qmgr.mqsc("DISPLAY TOPIC(SPORTS) PUB\n"))
+    assert qmgr.mqsc("DELETE TOPIC(SPORTS)\n") == ["AMQ8692I: IBM MQ topic deleted."]
+    assert "AMQ8147E" in _text(qmgr.mqsc("DISPLAY TOPIC(SPORTS)\n"))
+
+
+def test_given_a_topic_string_in_use_then_another_topic_object_for_it_is_refused(qmgr):
+    qmgr.mqsc("DEFINE TOPIC(A) TOPICSTR('x/y')\n")
+    out = _text(qmgr.mqsc("DEFINE TOPIC(B) TOPICSTR('x/y')\n"))
+    assert "AMQ8690I" not in out
+    assert "AMQ8147E" in _text(qmgr.mqsc("DISPLAY TOPIC(B)\n"))
+
+
+def test_given_define_topic_without_a_topic_string_then_it_is_refused(qmgr):
+    out = _text(qmgr.mqsc("DEFINE TOPIC(NOSTR)\n"))
+    assert "AMQ8690I" not in out
+
+
+def test_given_topic_objects_then_they_survive_a_restart(qmgr):
+    qmgr.mqsc("DEFINE TOPIC(KEPT) TOPICSTR('kept/here') DURSUB(NO)\n")
+    qmgr.restart()
+    out = _text(qmgr.mqsc("DISPLAY TOPIC(KEPT) TOPICSTR DURSUB\n"))
+    assert "TOPICSTR(kept/here)" in out and "DURSUB(NO)" in out
