@@ -43,6 +43,7 @@ from mqpy.structs.mqopts import (
     padded_count,
     py23long,
 )
+from mqpy.structs.pubsubstructs import SD, SRO
 from mqpy.structs.tables import (
     BNO,
     CD,
@@ -69,6 +70,7 @@ from mqpy.structs.tables import (
     XQH,
 )
 from mqpy.structs.tables import STS as STS  # MQSTS, for ibmmq's QueueManager.stat()
+from mqpy.topic import Subscription, Topic
 from mqpy.version import __version__ as __version__
 
 #: pymqi's and ibmmq's build flag: "common", as ibmmq 2.x says, since one mqpy makes both
@@ -108,6 +110,8 @@ od = OD
 pmo = PMO
 sco = SCO
 sts = STS
+sd = SD
+sro = SRO
 
 __all__ = [
     "CMQC", "CMQCFC", "CMQXC", "CMQZC",
@@ -125,4 +129,5 @@ __all__ = [
     "STS", "sts",
     "CMQSTRC", "BNO", "CIH", "CNO", "CSP", "DMHO", "DMPO", "IIH", "MDE", "MQObject",
     "ByteStringFilter", "EncodingDefault",
+    "SD", "SRO", "Subscription", "Topic", "sd", "sro",
 ]

@@ -45,3 +45,31 @@ def qmgr(tmp_path):
     yield harness
     if inprocess.running(QM, str(tmp_path)) is not None:
         mqpy.stop_embedded(QM, data_path=str(tmp_path))
+
+
+class Mode:
+    """One way to reach a queue manager (``connect()``) and its MQSC (``mqsc(script)``)."""
+
+    def __init__(self, name: str, connect, mqsc) -> None:
+        self.name, self.connect, self.mqsc = name, connect, mqsc
+
+
+@pytest.fixture(scope="module")
+def pubsub_site(tmp_path_factory):
+    """A daemon started by strmqm with its channel initiator, shared by a module."""
+    from tests.mqi._modes import started_site  # noqa: PLC0415 - only the system tests
+    from tests.support.fastpath import STANDARD  # noqa: PLC0415
+
+    yield from started_site(str(tmp_path_factory.mktemp("pubsub")), STANDARD)
+
+
+@pytest.fixture(params=["embedded", pytest.param("bindings", marks=pytest.mark.system),
+                        pytest.param("client", marks=pytest.mark.system)])
+def mode(request, tmp_path) -> Mode:
+    """Each of the three ways an application connects."""
+    if request.param == "embedded":
+        harness = request.getfixturevalue("qmgr")
+        return Mode("embedded", harness.connect, harness.mqsc)
+    site = request.getfixturevalue("pubsub_site")
+    return Mode(request.param, site.bindings if request.param == "bindings" else site.client,
+                site.mqsc)

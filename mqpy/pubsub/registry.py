@@ -1,0 +1,112 @@
+"""The queue manager's subscriptions and retained publications (:class:`Registry`, one per
+engine: :func:`registry_for`).
+
+Durable subscriptions are the catalogue's SUB objects (``subscription``): the registry reads
+them when it is first asked, after a restart too, and writes each change through the
+engine's ``define`` / ``alter`` / ``delete``, logged like every definition. Non-durable ones
+are memory only. Retained publications are kept per topic string. Every method runs under
+the engine lock.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+import attrs
+
+from mqpy.engine.objects import ObjectDef
+from mqpy.pubsub import topictree
+from mqpy.pubsub.subscription import OBJTYPE, Subscription
+
+if TYPE_CHECKING:
+    from mqpy.engine.connection import Connection
+    from mqpy.engine.qmgr import QueueManagerEngine
+
+__all__ = ["Registry", "Retained", "registry_for"]
+
+
+@attrs.frozen
+class Retained:
+    """A retained publication: its MQMD (packed, as published) and data."""
+
+    md: bytes
+    data: bytes
+    persistent: bool
+
+
+class Registry:
+    """One queue manager's subscriptions (by SUBID and by name), which of them a handle has
+    open, and its retained publications."""
+
+    def __init__(self, engine: QueueManagerEngine) -> None:
+        self.engine = engine
+        self.subs: dict[bytes, Subscription] = {}
+        self.by_name: dict[str, bytes] = {}
+        #: SUBID -> the connection whose subscription handle has it open
+        self.open_by: dict[bytes, Connection] = {}
+        self.retained: dict[str, Retained] = {}
+        for obj in engine.catalog.by_type(OBJTYPE):
+            self._add(Subscription.from_object(obj))
+
+    # ------------------------------------------------------------------ subscriptions
+
+    def _add(self, sub: Subscription) -> None:
+        self.subs[sub.subid] = sub
+        if sub.name:
+            self.by_name[sub.name] = sub.subid
+
+    def named(self, name: str) -> Subscription | None:
+        subid = self.by_name.get(name)
+        return None if subid is None else self.subs.get(subid)
+
+    def add(self, sub: Subscription) -> None:
+        """A new subscription; a durable one is defined in the catalogue (logged) first."""
+        if sub.durable:
+            self.engine.define(OBJTYPE, sub.subid_hex, sub.attributes())
+        self._add(sub)
+
+    def changed(self, sub: Subscription) -> None:
+        """A subscription altered (MQSO_ALTER, ALTER SUB): a durable one is logged."""
+        if sub.durable:
+            self.engine.alter(OBJTYPE, sub.subid_hex, sub.attributes())
+
+    def remove(self, sub: Subscription) -> None:
+        """The subscription ends; a durable one leaves the catalogue (logged)."""
+        if sub.durable and self.engine.catalog.lookup(OBJTYPE, sub.subid_hex) is not None:
+            self.engine.delete(OBJTYPE, sub.subid_hex)
+        self.subs.pop(sub.subid, None)
+        self.open_by.pop(sub.subid, None)
+        if sub.name and self.by_name.get(sub.name) == sub.subid:
+            del self.by_name[sub.name]
+
+    def __iter__(self) -> Iterator[Subscription]:
+        return iter(list(self.subs.values()))
+
+    # ------------------------------------------------------------------ the topic tree
+
+    def tree(self) -> dict[str, ObjectDef]:
+        """The administrative topic nodes by topic string."""
+        return topictree.nodes(self.engine.catalog.by_type("TOPIC"))
+
+    def base(self) -> ObjectDef | None:
+        return self.engine.catalog.lookup("TOPIC", topictree.BASE_TOPIC)
+
+    def topic_attribute(self, topic: str, key: str, tree: dict[str, ObjectDef] | None = None
+                        ) -> object:
+        """One resolved (ASPARENT) attribute of a topic string."""
+        return topictree.resolve(self.tree() if tree is None else tree, self.base(), topic,
+                                 key)
+
+
+_REGISTRIES: weakref.WeakKeyDictionary[QueueManagerEngine, Registry] = \
+    weakref.WeakKeyDictionary()
+
+
+def registry_for(engine: QueueManagerEngine) -> Registry:
+    """The engine's registry, made (from its catalogue) when first asked (lock held)."""
+    reg = _REGISTRIES.get(engine)
+    if reg is None:
+        reg = _REGISTRIES[engine] = Registry(engine)
+    return reg
