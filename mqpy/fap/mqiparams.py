@@ -17,6 +17,7 @@ import attrs
 import construct as cs
 
 from mqpy import CMQC
+from mqpy.fap import charvstrings
 from mqpy.fap.statuscodes import ProtocolError, StatusCode
 from mqpy.fap.tsh import S32, U32, ByteOrder, PaddedName, mq_encoding
 from mqpy.fap.userid import Credentials, build_caut, parse_caut
@@ -264,6 +265,9 @@ class ListStructure(Structure):
         n = d["RecsPresent"] if d["Version"] >= 2 else 0
         enc = mq_encoding(byte_order)
         if n <= 0:
+            if self.cls is OD and d["ObjectType"] == CMQC.MQOT_TOPIC:  # its strings
+                # (a topic's MQCHARVs: charvstrings)
+                return charvstrings.pack_with_strings(value, enc, charvstrings.OD_CHARVS)
             return value.pack(enc)
         fields = d.get("PutMsgRecFields", 0)
         out = value.copy()
@@ -291,6 +295,9 @@ class ListStructure(Structure):
         d = obj.__dict__
         n = d["RecsPresent"] if d["Version"] >= 2 else 0
         if n == 0:
+            if self.cls is OD and d["Version"] >= 4 and d["ObjectType"] == CMQC.MQOT_TOPIC:
+                # a topic's MQCHARV strings (charvstrings)
+                end = charvstrings.read_strings(obj, buf, pos, end, charvstrings.OD_CHARVS)
             return obj, end
         if n < 0:
             raise BadStructure(CMQC.MQRC_RECS_PRESENT_ERROR, f"{self.name}: RecsPresent {n}")
