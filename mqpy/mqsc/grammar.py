@@ -1120,7 +1120,10 @@ _define_alter_delete_display("LISTENER", LISTENER_ATTRS, _STAMPS)
 _define_alter_delete_display("SERVICE", SERVICE_ATTRS, _STAMPS)
 _define_alter_delete_display("AUTHINFO", AUTHINFO_ATTRS, _STAMPS)
 _define_alter_delete_display("TOPIC", TOPIC_ATTRS, _STAMPS)
-_define_alter_delete_display("SUB", SUB_ATTRS, _STAMPS, name_attr=string("", 10240))
+_define_alter_delete_display("SUB", SUB_ATTRS, {**_STAMPS, **_table(  # what DISPLAY SUB shows
+    enum("DURABLE", *YESNO), enum("SUBTYPE", "API", "ADMIN", "PROXY"), integer("SUBLEVEL", 0, 9),
+    string("PUBAPPID", 32), string("PUBACCT", 64), string("PUBPRTY", 6))},
+    name_attr=string("", 10240))
 for _obj in ("SUB",):  # a subscription may be named by SUBID or TOPICSTR instead
     for _verb in ("ALTER", "DELETE", "DISPLAY"):
         _s = _COMMANDS[(_verb, _obj)]
