@@ -108,6 +108,14 @@ class Topic:
     def get_handle(self) -> int | None:
         return self._hobj
 
+    def __del__(self) -> None:
+        """A Topic collected while open closes its handle, as a Queue does."""
+        if getattr(self, "_hobj", None) is not None:
+            try:
+                self.close()
+            except (MQMIError, PYIFError, OSError):
+                pass
+
     def __enter__(self) -> Topic:
         return self
 
@@ -199,6 +207,15 @@ class Subscription:
 
     def get_sub_handle(self) -> int | None:
         return self._hsub
+
+    def __del__(self) -> None:
+        """pymqi's: a Subscription collected while open closes its handle (MQCO_NONE); a
+        failure (the connection already ended) is not the collector's to raise."""
+        if getattr(self, "_hsub", None) is not None:
+            try:
+                self.close()
+            except (MQMIError, PYIFError, OSError):
+                pass
 
     def __enter__(self) -> Subscription:
         return self

@@ -26,7 +26,10 @@ IBM's rules, as built here (MQSUB, MQSD, MQSUBRQ, MQCLOSE):
    MQSO_NEW_PUBLICATIONS_ONLY or MQSO_PUBLICATIONS_ON_REQUEST; MQSUBRQ
    (MQSR_ACTION_PUBLICATION) sends them when asked (MQRC_NO_RETAINED_MSG when there is
    none) and returns their number in MQSRO.NumPubs.
-6. MQCLOSE of a subscription handle: MQCO_REMOVE_SUB ends the subscription, MQCO_KEEP_SUB
+6. MQSO_RESUME (or ALTER) returns the subscription's own values in the MQSD: SubCorrelId,
+   SubExpiry, PubPriority, ResObjectString, and in Options its durability, MQSO_MANAGED and
+   its wildcard scheme.
+7. MQCLOSE of a subscription handle: MQCO_REMOVE_SUB ends the subscription, MQCO_KEEP_SUB
    (durable only) keeps it, MQCO_NONE keeps a durable one and ends a non-durable one. An
    ended managed subscription's queue goes with it (a temporary one when its handle
    closes).
@@ -236,7 +239,7 @@ class SubscribeCalls:
         obj = registry_topic_object(self, sub)
         hsub = self._sub_handle(reg, sub, obj, qhobj if sub.managed else 0)
         _trusted(sd, {"SubCorrelId": sub.correl_id, "SubExpiry": sub.expiry,
-                      "PubPriority": sub.pub_priority})
+                      "PubPriority": sub.pub_priority, "Options": _resumed_options(sd, sub)})
         sd.set_vs("ResObjectString", sub.topic)
         return qhobj, hsub
 
@@ -302,7 +305,7 @@ class SubscribeCalls:
         return sro
 
     def close_subscription(self: Any, h: SubHandle, options: int) -> None:
-        """MQCLOSE of a subscription handle (rule 6), engine lock held."""
+        """MQCLOSE of a subscription handle (rule 7), engine lock held."""
         if options & ~(_CLOSE_SUB | CMQC.MQCO_QUIESCE) or options & _CLOSE_SUB == _CLOSE_SUB:
             raise _fail(CMQC.MQRC_OPTIONS_ERROR)
         reg = registry_for(self.engine)
@@ -324,6 +327,20 @@ class SubscribeCalls:
             self.handles.pop(qhobj, None)
 
 
+def _resumed_options(sd: SD, sub: Subscription) -> int:
+    """The MQSD's Options as MQSUB returns them for an existing subscription: its
+    durability, whether it is managed, and its wildcard scheme, beside the caller's."""
+    options = sd.Options & ~(CMQC.MQSO_DURABLE | CMQC.MQSO_MANAGED | CMQC.MQSO_WILDCARD_CHAR
+                             | CMQC.MQSO_WILDCARD_TOPIC)
+    if sub.durable:
+        options |= CMQC.MQSO_DURABLE
+    if sub.managed:
+        options |= CMQC.MQSO_MANAGED
+    if sub.wildcard_scheme == CMQC.MQWS_CHAR:
+        options |= CMQC.MQSO_WILDCARD_CHAR
+    return options
+
+
 def registry_topic_object(conn: Connection, sub: Subscription) -> ObjectDef:
     """The topic object describing a subscription's topic (for its handle)."""
     reg = registry_for(conn.engine)
@@ -335,7 +352,7 @@ def registry_topic_object(conn: Connection, sub: Subscription) -> ObjectDef:
 def end_subscription(eng: Any, reg: Registry, sub: Subscription) -> None:
     """A subscription ends (MQCLOSE, DELETE SUB): it leaves the registry (a durable one the
     catalogue, logged) and its managed queue is deleted -- a temporary one by the close of
-    its handle, if that is still open (rule 6). Engine lock held."""
+    its handle, if that is still open (rule 7). Engine lock held."""
     reg.remove(sub)
     if not sub.managed:
         return

@@ -203,3 +203,20 @@ def test_given_bad_subscriptions_then_mqsub_fails_with_ibms_reasons(mode):
             mqpy.Topic(qm, topic_string=topic, open_opts=CMQC.MQOO_INPUT_AS_Q_DEF)
     finally:
         qm.disconnect()
+
+
+def test_given_a_managed_durable_subscription_closed_then_an_administrator_may_delete_it(mode):
+    qm = mode.connect()
+    topic = _topic()
+    name = f"closed then deleted {topic}"
+    try:
+        sub, _ = _subscribe(qm, topic, CMQC.MQSO_CREATE | CMQC.MQSO_MANAGED
+                            | CMQC.MQSO_DURABLE, name)
+        _publish(qm, topic, b"m")
+        gmo = mqpy.GMO(Options=CMQC.MQGMO_NO_SYNCPOINT | CMQC.MQGMO_WAIT, WaitInterval=5000)
+        assert sub.get(None, mqpy.MD(), gmo) == b"m"
+        sub.close(sub_close_options=0, close_sub_queue=True)
+        out = mode.mqsc(f"DELETE SUB('{name}')\n")
+        assert "AMQ8093I" in (out if isinstance(out, str) else "\n".join(out)), out
+    finally:
+        qm.disconnect()

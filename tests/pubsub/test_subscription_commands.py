@@ -70,3 +70,20 @@ def test_given_pcf_create_and_delete_subscription_then_they_do_as_define_and_del
             _resume(qmgr.qm, "pcf sub")
     finally:
         stop_command_server(qmgr.eng.name, qmgr.root)
+
+
+def test_given_a_resumed_subscription_then_the_sd_options_say_durable_and_managed(qmgr):
+    qmgr.mqsc("DEFINE SUB(RESUMED) TOPICSTR('resumed') DESTCLAS(MANAGED)\n")
+    sd = mqpy.SD(Options=CMQC.MQSO_RESUME)
+    sd.set_vs("SubName", "RESUMED")
+    mqpy.Subscription(qmgr.qm).sub(sub_desc=sd)
+    assert sd.Options & CMQC.MQSO_DURABLE and sd.Options & CMQC.MQSO_MANAGED
+    assert sd.Options & CMQC.MQSO_RESUME
+
+
+def test_given_a_subscription_object_collected_then_its_handle_is_closed(qmgr):
+    sd = mqpy.SD(Options=CMQC.MQSO_CREATE | CMQC.MQSO_MANAGED | CMQC.MQSO_DURABLE)
+    sd.set_vs("ObjectString", "collected")
+    sd.set_vs("SubName", "COLLECTED")
+    mqpy.Subscription(qmgr.qm).sub(sub_desc=sd)  # dropped at once: pymqi closes it
+    assert qmgr.mqsc("DELETE SUB(COLLECTED)\n") == ["AMQ8093I: IBM MQ subscription deleted."]
