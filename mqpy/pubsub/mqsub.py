@@ -33,6 +33,9 @@ IBM's rules, as built here (MQSUB, MQSD, MQSUBRQ, MQCLOSE):
    (durable only) keeps it, MQCO_NONE keeps a durable one and ends a non-durable one. An
    ended managed subscription's queue goes with it (a temporary one when its handle
    closes).
+8. Publishing needs ``pub`` authority, subscribing (and resuming) ``sub``, on the topic's
+   closest administrative topic object or on one above it up to SYSTEM.BASE.TOPIC
+   (MQRC_NOT_AUTHORIZED); a managed destination needs none of its own.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from mqpy import CMQC
+from mqpy.engine.handle import Handle
 from mqpy.engine.mqmd import _refuse_header, _trusted
 from mqpy.engine.objects import ObjectDef
 from mqpy.engine.options import _INPUT_OPTS, _fail, _strip
@@ -94,6 +98,13 @@ def _topic_of(conn: Connection, object_name: str, object_string: str
     return topic, obj
 
 
+def _authorised(conn: Any, topic: str, needed: str) -> None:
+    """``needed`` ("pub", "sub") on the topic, up the tree (rule 8): else 2035."""
+    reg = registry_for(conn.engine)
+    conn.engine.authority.check_topic(conn.user.decode("latin-1").strip(),
+                                      topictree.authority_objects(reg.tree(), topic), needed)
+
+
 def open_topic(conn: Connection, od: OD, options: int) -> int:
     """MQOPEN of MQOT_TOPIC, for publishing (rule 1): the object handle."""
     eng = conn.engine
@@ -106,6 +117,7 @@ def open_topic(conn: Connection, od: OD, options: int) -> int:
         if options & CMQC.MQOO_FAIL_IF_QUIESCING and eng.quiescing:
             raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
         topic, obj = _topic_of(conn, _strip(od.ObjectName), _vs(od, "ObjectString"))
+        _authorised(conn, topic, "pub")
         hobj = conn.new_hobj()
         conn.handles[hobj] = TopicHandle(hobj, obj, obj, None, options,  # type: ignore[arg-type]
                                          topic=topic)
@@ -156,6 +168,7 @@ class SubscribeCalls:
             :topicstrings.fixed_prefix_levels(topic, scheme)])
         tree = reg.tree()
         durable = bool(opts & CMQC.MQSO_DURABLE)
+        _authorised(self, fixed, "sub")
         if reg.topic_attribute(fixed, "SUB", tree) == "DISABLED":
             raise _fail(CMQC.MQRC_SUB_INHIBITED)
         if durable and reg.topic_attribute(fixed, "DURSUB", tree) == "NO":
@@ -199,8 +212,20 @@ class SubscribeCalls:
         if found is None or found.objtype != "QMODEL" or (
                 durable and found.attributes.get("DEFTYPE") == "TEMPDYN"):
             raise _fail(CMQC.MQRC_INVALID_DESTINATION)
-        return self.open(OD(ObjectName=model, DynamicQName=_MANAGED_NAMES[durable]),
-                         _MANAGED_QUEUE_OPEN)
+        queue, dynamic = self._create_dynamic(found, _MANAGED_NAMES[durable])
+        return self._managed_handle(queue, dynamic)
+
+    def _managed_handle(self: Any, queue: ObjectDef, dynamic: str | None) -> int:
+        """A handle on a managed destination, open for input and browse. The queue manager
+        opens it for the subscriber: no authority on the queue or its model is needed."""
+        eng = self.engine
+        hobj = self.new_hobj()
+        self.handles[hobj] = Handle(hobj, queue, queue, eng.catalog.queues[queue.qid],
+                                    _MANAGED_QUEUE_OPEN, dynamic=dynamic)
+        eng._on_input_open(queue)
+        eng.stats.mqi.opens += 1
+        self.accounting.mqi.opens += 1
+        return hobj
 
     def _provided_queue(self: Any, hobj: int, durable: bool) -> int:
         """The application's destination handle, checked (rule 3)."""
@@ -223,15 +248,20 @@ class SubscribeCalls:
                 ) -> tuple[int, int]:
         """An existing subscription, resumed (or altered: MQSO_ALTER)."""
         opts = sd.Options
+        _authorised(self, sub.topic, "sub")
         if opts & CMQC.MQSO_ALTER:
             self._alter(reg, sub, sd, hobj)
         if hobj not in (CMQC.MQHO_NONE, 0) and not sub.managed:
             qhobj = self._provided_queue(hobj, sub.durable)
+        elif sub.managed:
+            queue = self.engine.catalog.queue_def(sub.dest)
+            if queue is None or queue.objtype != "QLOCAL":
+                raise _fail(CMQC.MQRC_INVALID_DESTINATION)
+            qhobj = self._managed_handle(queue, None)
         else:
             try:
                 qhobj = self.open(OD(ObjectName=sub.dest, ObjectQMgrName=sub.dest_qmgr),
-                                  _MANAGED_QUEUE_OPEN if sub.managed
-                                  else CMQC.MQOO_INPUT_AS_Q_DEF)
+                                  CMQC.MQOO_INPUT_AS_Q_DEF)
             except MQMIError as err:
                 if err.reason == CMQC.MQRC_UNKNOWN_OBJECT_NAME:
                     raise _fail(CMQC.MQRC_INVALID_DESTINATION) from None

@@ -21,7 +21,8 @@ from collections.abc import Iterable, Mapping
 from mqpy.engine.objects import ObjectDef
 from mqpy.pubsub.topicstrings import SEPARATOR, levels
 
-__all__ = ["BASE_TOPIC", "BASE_VALUES", "DEFAULT_TOPIC", "blocked", "node_for", "nodes",
+__all__ = ["BASE_TOPIC", "BASE_VALUES", "DEFAULT_TOPIC", "authority_objects", "blocked",
+           "node_for", "nodes",
            "resolve", "resolved"]
 
 BASE_TOPIC = "SYSTEM.BASE.TOPIC"
@@ -58,6 +59,12 @@ def node_for(tree: Mapping[str, ObjectDef], topic: str) -> ObjectDef | None:
     for obj in _ancestry(tree, topic):
         return obj
     return None
+
+
+def authority_objects(tree: Mapping[str, ObjectDef], topic: str) -> list[str]:
+    """The topic objects whose authorities a publisher or subscriber of ``topic`` may hold:
+    its closest administrative node, then the parents', then SYSTEM.BASE.TOPIC."""
+    return [obj.name for obj in _ancestry(tree, topic)] + [BASE_TOPIC]
 
 
 def _ancestry(tree: Mapping[str, ObjectDef], topic: str) -> Iterable[ObjectDef]:
