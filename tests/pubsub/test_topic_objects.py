@@ -54,3 +54,32 @@ def test_given_topic_objects_then_they_survive_a_restart(qmgr):
     qmgr.restart()
     out = _text(qmgr.mqsc("DISPLAY TOPIC(KEPT) TOPICSTR DURSUB\n"))
     assert "TOPICSTR(kept/here)" in out and "DURSUB(NO)" in out
+
+
+def test_given_pcf_create_change_inquire_delete_topic_then_they_act_as_mqsc(qmgr):
+    import mqpy
+    from mqpy import CMQC, CMQCFC
+    from mqpy.cmdserver import start_command_server, stop_command_server
+
+    start_command_server(qmgr.eng.name, qmgr.root)
+    try:
+        pcf = mqpy.PCFExecute(qmgr.qm)
+        pcf.MQCMD_CREATE_TOPIC({CMQC.MQCA_TOPIC_NAME: b"PCF.TOPIC",
+                                CMQC.MQCA_TOPIC_STRING: b"pcf/topic",
+                                CMQC.MQIA_INHIBIT_PUB: CMQC.MQTA_PUB_INHIBITED,
+                                CMQC.MQIA_DEF_PRIORITY: 4})
+        pcf.MQCMD_CHANGE_TOPIC({CMQC.MQCA_TOPIC_NAME: b"PCF.TOPIC",
+                                CMQC.MQIA_DURABLE_SUB: CMQC.MQSUB_DURABLE_INHIBITED})
+        (found,) = pcf.MQCMD_INQUIRE_TOPIC({CMQC.MQCA_TOPIC_NAME: b"PCF.TOPIC"})
+        assert found[CMQC.MQCA_TOPIC_STRING].strip() == b"pcf/topic"
+        assert found[CMQC.MQIA_INHIBIT_PUB] == CMQC.MQTA_PUB_INHIBITED
+        assert found[CMQC.MQIA_DURABLE_SUB] == CMQC.MQSUB_DURABLE_INHIBITED
+        assert found[CMQC.MQIA_DEF_PRIORITY] == 4
+        assert found[CMQC.MQIA_INHIBIT_SUB] == CMQC.MQTA_SUB_AS_PARENT
+        names = pcf.MQCMD_INQUIRE_TOPIC_NAMES({CMQC.MQCA_TOPIC_NAME: b"*"})
+        listed = [n.strip() for n in names[0][CMQCFC.MQCACF_TOPIC_NAMES]]
+        assert b"PCF.TOPIC" in listed and b"SYSTEM.BASE.TOPIC" in listed
+        pcf.MQCMD_DELETE_TOPIC({CMQC.MQCA_TOPIC_NAME: b"PCF.TOPIC"})
+        assert "AMQ8147E" in _text(qmgr.mqsc("DISPLAY TOPIC(PCF.TOPIC)\n"))
+    finally:
+        stop_command_server(qmgr.eng.name, qmgr.root)
