@@ -916,6 +916,13 @@ TPSTATUS_ATTRS: dict[str, Attr] = _table(
     integer("PUBCOUNT", 0, NINES),
     integer("SUBCOUNT", 0, NINES),
     enum("RETAINED", *YESNO),
+    string("TOPICSTR", 10240),
+    string("SUBID", 48), string("SUBUSER", 12), string("ACTCONN", 48),
+    enum("DURABLE", *YESNO), enum("SUBTYPE", "ADMIN", "API", "PROXY"),
+    enum("DEFPSIST", *YESNO), integer("DEFPRTY", 0, 9), enum("DEFPRESP", "SYNC", "ASYNC"),
+    enum("NPMSGDLV", "ALL", "ALLAVAIL", "ALLDUR"), enum("PMSGDLV", "ALL", "ALLAVAIL", "ALLDUR"),
+    name("MDURMDL"), name("MNDURMDL"), enum("PUBSCOPE", "QMGR", "ALL"),
+    enum("SUBSCOPE", "QMGR", "ALL"), enum("USEDLQ", *YESNO), name("CLUSTER"),
 )
 
 PUBSUB_ATTRS: dict[str, Attr] = _table(

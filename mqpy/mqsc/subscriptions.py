@@ -1,5 +1,6 @@
 """DEFINE, ALTER, DELETE and DISPLAY SUB: administrative subscriptions (``mqpy.pubsub.admin``
-does the work; this module answers with IBM's messages and DISPLAY layout)."""
+does the work), and DISPLAY TPSTATUS, SBSTATUS and PUBSUB (``mqpy.pubsub.status``); this
+module answers with IBM's messages and DISPLAY layout."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from mqpy.mqsc.messages import message
 from mqpy.mqsc.parser import MQSCCommand
 from mqpy.mqsc.results import CommandFailed, Handler, Requester
 from mqpy.mqsc.selection import selected, where_passes
-from mqpy.pubsub import admin
+from mqpy.pubsub import admin, status
 
 if TYPE_CHECKING:
     from mqpy.mqsc.processor import MQSCProcessor
@@ -77,8 +78,48 @@ def display(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[str]:
     return lines
 
 
+def _shown(cmd: MQSCCommand, rows: list[dict[str, object]], heading: str,
+           head: tuple[str, ...]) -> list[str]:
+    """Status rows as DISPLAY lays them out: ``head`` always, then what was asked."""
+    lines: list[str] = []
+    for row in rows:
+        if not where_passes(cmd.where, row):
+            continue
+        rest = selected(cmd, row, exclude=set(head))
+        lines.append(message(heading))
+        lines.extend(format_attrs([(k, row[k]) for k in head if k in row]
+                                  + display_items(rest)))
+    return lines
+
+
+def display_tpstatus(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[str]:
+    """DISPLAY TPSTATUS(topic string) TYPE(TOPIC|SUB|PUB)."""
+    kind = str(cmd.params.get("TYPE", "TOPIC"))
+    rows = status.tpstatus_rows(proc.engine, str(cmd.name or ""), kind)
+    head = ("TOPICSTR",) if kind == "TOPIC" else ("TOPICSTR", "SUBID" if kind == "SUB"
+                                                   else "ACTCONN")
+    return _shown(cmd, rows, "AMQ8754I", head)
+
+
+def display_sbstatus(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[str]:
+    """DISPLAY SBSTATUS(name)."""
+    name = str(cmd.name or "*")
+    rows = status.sbstatus_rows(proc.engine, name, cmd.generic or name == "*")
+    if "SUBID" in cmd.params:
+        rows = [r for r in rows if r["SUBID"] == cmd.params["SUBID"]]
+    if not rows:
+        raise CommandFailed.of(CMQC.MQRC_UNKNOWN_OBJECT_NAME, "AMQ8147E", name)
+    return _shown(cmd, rows, "AMQ8099I", ("SUB", "SUBID"))
+
+
+def display_pubsub(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[str]:
+    """DISPLAY PUBSUB: the local queue manager's publish/subscribe engine."""
+    return _shown(cmd, status.pubsub_rows(proc.engine), "AMQ8723I", ("QMNAME", "TYPE"))
+
+
 #: (verb, object type) -> handler
 COMMANDS: dict[tuple[str, str], Handler] = {
     ("DEFINE", "SUB"): define, ("ALTER", "SUB"): alter, ("DELETE", "SUB"): delete,
-    ("DISPLAY", "SUB"): display,
+    ("DISPLAY", "SUB"): display, ("DISPLAY", "TPSTATUS"): display_tpstatus,
+    ("DISPLAY", "SBSTATUS"): display_sbstatus, ("DISPLAY", "PUBSUB"): display_pubsub,
 }

@@ -40,6 +40,7 @@ IBM's rules, as built here (MQSUB, MQSD, MQSUBRQ, MQCLOSE):
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any
 
 from mqpy import CMQC
@@ -242,6 +243,7 @@ class SubscribeCalls:
         self.handles[hsub] = SubHandle(hsub, obj, obj, None, 0,  # type: ignore[arg-type]
                                        subid=sub.subid, queue_hobj=queue_hobj)
         reg.open_by[sub.subid] = self
+        reg.resumed[sub.subid] = time.time()
         return hsub
 
     def _resume(self: Any, reg: Registry, sub: Subscription, sd: SD, hobj: int

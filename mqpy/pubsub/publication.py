@@ -147,6 +147,8 @@ def deliver(conn: Connection, subs: list[Subscription], md: MD, data: bytes, *,
     if not syncpoint:  # the copies as one unit of work of their own
         conn.uow = None
         own = conn._uow()
+    delivered = registry_for(eng).delivered
+    now = time.time()
     try:
         for sub in subs:
             try:
@@ -154,6 +156,9 @@ def deliver(conn: Connection, subs: list[Subscription], md: MD, data: bytes, *,
             except MQMIError:
                 if policy == "ALL" or (policy == "ALLDUR" and sub.durable):
                     raise
+                continue
+            count = delivered.get(sub.subid, (0, 0.0))[0]
+            delivered[sub.subid] = (count + 1, now)
         lsn = commit_uow(eng, own) if own is not None else None
     except BaseException:
         if own is not None:

@@ -47,6 +47,10 @@ class Registry:
         #: SUBID -> the connection whose subscription handle has it open
         self.open_by: dict[bytes, Connection] = {}
         self.retained: dict[str, Retained] = {}
+        #: SUBID -> (publications delivered, when the last was), for DISPLAY SBSTATUS
+        self.delivered: dict[bytes, tuple[int, float]] = {}
+        #: SUBID -> when a handle last made or resumed it (RESMDATE, RESMTIME)
+        self.resumed: dict[bytes, float] = {}
         for obj in engine.catalog.by_type(OBJTYPE):
             self._add(Subscription.from_object(obj))
 
@@ -78,6 +82,8 @@ class Registry:
             self.engine.delete(OBJTYPE, sub.subid_hex)
         self.subs.pop(sub.subid, None)
         self.open_by.pop(sub.subid, None)
+        self.delivered.pop(sub.subid, None)
+        self.resumed.pop(sub.subid, None)
         if sub.name and self.by_name.get(sub.name) == sub.subid:
             del self.by_name[sub.name]
 
