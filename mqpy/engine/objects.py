@@ -226,6 +226,9 @@ SYSTEM_OBJECTS: list[tuple[str, str, dict[str, object]]] = [
     ("QMODEL", "SYSTEM.DURABLE.MODEL.QUEUE", {
         "DEFTYPE": "PERMDYN", "DEFPSIST": "YES", "MAXDEPTH": 100000,
         "DESCR": "IBM MQ Managed Durable Subscription Model Queue"}),
+    ("QLOCAL", "SYSTEM.RETAINED.PUB.QUEUE", {
+        "DEFPSIST": "YES", "MAXDEPTH": 999999999, "SHARE": "YES",
+        "DESCR": "IBM MQ Retained Publications - Last Message"}),
     ("QMODEL", "SYSTEM.NDURABLE.MODEL.QUEUE", {
         "DEFTYPE": "TEMPDYN", "MAXDEPTH": 100000,
         "DESCR": "IBM MQ Managed Non-Durable Subscription Model Queue"}),

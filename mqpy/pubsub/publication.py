@@ -38,7 +38,7 @@ from mqpy.engine.uow import back_out_uow, commit_uow
 from mqpy.errors import MQMIError
 from mqpy.pubsub import topicstrings, topictree
 from mqpy.pubsub.handles import TopicHandle
-from mqpy.pubsub.registry import Registry, Retained, registry_for
+from mqpy.pubsub.registry import Registry, registry_for
 from mqpy.pubsub.subscription import Subscription
 from mqpy.structs.tables import MD, PMO
 
@@ -74,7 +74,7 @@ def publish(conn: Connection, h: TopicHandle, md: MD, pmo: PMO, data: bytes, put
         d["CorrelId"] = eng.new_msgid()
     conn._set_context(md, opts, pmo, time.time())
     if opts & CMQC.MQPMO_RETAIN:
-        reg.retained[topic] = Retained(_stored_md(md, persistent, priority), data, persistent)
+        reg.retain(topic, _resolved_md(md, persistent, priority), data, persistent)
     subs = [s for s in reg if reaches(reg, tree, s, topic, conn, opts)]
     policy = reg.topic_attribute(topic, "PMSGDLV" if persistent else "NPMSGDLV", tree)
     lsn = deliver(conn, subs, md, data, persistent=persistent, priority=priority,
@@ -111,12 +111,12 @@ def _values(reg: Registry, tree: dict, topic: str, md: MD) -> tuple[bool, int, i
     return persistent, priority, warning
 
 
-def _stored_md(md: MD, persistent: bool, priority: int) -> bytes:
-    """The publication's MQMD packed with its resolved persistence and priority."""
+def _resolved_md(md: MD, persistent: bool, priority: int) -> MD:
+    """A copy of the publication's MQMD with its resolved persistence and priority."""
     copy = md.copy()
     _trusted(copy, {"Persistence": _PERSISTENT if persistent else _NOT_PERSISTENT,
                     "Priority": priority, "BackoutCount": 0})
-    return _pack_md(copy)
+    return copy
 
 
 def reaches(reg: Registry, tree: dict, sub: Subscription, topic: str, conn: Connection | None,

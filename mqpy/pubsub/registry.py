@@ -16,9 +16,12 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from mqpy.engine.mqmd import _pack_md
 from mqpy.engine.objects import ObjectDef
-from mqpy.pubsub import topictree
+from mqpy.errors import MQMIError
+from mqpy.pubsub import retained, topictree
 from mqpy.pubsub.subscription import OBJTYPE, Subscription
+from mqpy.structs.tables import MD
 
 if TYPE_CHECKING:
     from mqpy.engine.connection import Connection
@@ -29,11 +32,13 @@ __all__ = ["Registry", "Retained", "registry_for"]
 
 @attrs.frozen
 class Retained:
-    """A retained publication: its MQMD (packed, as published) and data."""
+    """A retained publication: its MQMD (packed, as published) and data; ``msgid``: the
+    message that keeps a persistent one over a restart (``retained``), if any."""
 
     md: bytes
     data: bytes
     persistent: bool
+    msgid: bytes | None = None
 
 
 class Registry:
@@ -53,6 +58,21 @@ class Registry:
         self.resumed: dict[bytes, float] = {}
         for obj in engine.catalog.by_type(OBJTYPE):
             self._add(Subscription.from_object(obj))
+        try:
+            kept = retained.load(engine)
+        except MQMIError:  # (a queue manager ending): they are read at the next restart
+            kept = {}
+        for topic, (md, data, msgid) in kept.items():
+            self.retained[topic] = Retained(_pack_md(md), data, True, msgid)
+
+    def retain(self, topic: str, md: MD, data: bytes, persistent: bool) -> None:
+        """MQPMO_RETAIN: ``md`` / ``data`` become the topic's retained publication, the
+        last one forgotten; a persistent one is kept on SYSTEM.RETAINED.PUB.QUEUE too."""
+        old = self.retained.get(topic)
+        msgid = retained.store(self.engine, topic, md, data) if persistent else None
+        self.retained[topic] = Retained(_pack_md(md), data, persistent, msgid)
+        if old is not None and old.msgid is not None:
+            retained.forget(self.engine, old.msgid)
 
     # ------------------------------------------------------------------ subscriptions
 

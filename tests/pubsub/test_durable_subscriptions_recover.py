@@ -112,3 +112,17 @@ def test_given_durable_subscriptions_when_the_process_is_killed_then_nothing_is_
     assert _all(_resume(qm, "crash A")) == [b"1", b"2", b"3", b"4"]
     assert _all(_resume(qm, "crash B")) == [b"1", b"2", b"3", b"4"]
     assert _all(_resume(qm, "crash C")) == [b"4"]
+
+
+def test_given_retained_publications_then_a_persistent_one_survives_a_restart(qmgr):
+    _publish(qmgr.qm, "kept/retained", b"old", CMQC.MQPMO_RETAIN, PERSISTENT.copy())
+    _publish(qmgr.qm, "kept/retained", b"persistent", CMQC.MQPMO_RETAIN, PERSISTENT.copy())
+    _publish(qmgr.qm, "lost/retained", b"not persistent", CMQC.MQPMO_RETAIN)
+    qm = qmgr.restart()
+    sd = _non_durable("kept/retained")
+    sub = mqpy.Subscription(qm)
+    sub.sub(sub_desc=sd)
+    assert _all(sub) == [b"persistent"]  # the last one only
+    lost = mqpy.Subscription(qm)
+    lost.sub(sub_desc=_non_durable("lost/retained"))
+    _nothing(lost)
