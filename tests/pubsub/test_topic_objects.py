@@ -83,3 +83,19 @@ def test_given_pcf_create_change_inquire_delete_topic_then_they_act_as_mqsc(qmgr
         assert "AMQ8147E" in _text(qmgr.mqsc("DISPLAY TOPIC(PCF.TOPIC)\n"))
     finally:
         stop_command_server(qmgr.eng.name, qmgr.root)
+
+
+def test_given_a_topic_then_dmpmqcfg_dumps_what_differs_and_the_dump_replays(qmgr):
+    from mqpy.mqsc import dump
+
+    qmgr.mqsc("DEFINE TOPIC(DUMPED) TOPICSTR('dump/me') PUB(DISABLED) DESCR('it''s dumped')\n")
+    shown = dump.parse_display(_text(qmgr.mqsc("DISPLAY TOPIC(DUMPED) ALL\n")))
+    (definition,) = dump.object_definitions("TOPIC", shown)
+    text = definition.mqsc(one_line=True)
+    assert text == ("DEFINE TOPIC('DUMPED') DESCR('it''s dumped') PUB(DISABLED) "
+                    "TOPICSTR('dump/me') REPLACE")
+    qmgr.mqsc("DELETE TOPIC(DUMPED)\n")
+    assert qmgr.mqsc(text + "\n") == ["AMQ8690I: IBM MQ topic created."]
+    base = dump.parse_display(_text(qmgr.mqsc("DISPLAY TOPIC(SYSTEM.BASE.TOPIC) ALL\n")))
+    replay = next(dump.object_definitions("TOPIC", base)).mqsc(one_line=True)
+    assert qmgr.mqsc(replay + "\n") == ["AMQ8690I: IBM MQ topic created."]  # (replaced)
