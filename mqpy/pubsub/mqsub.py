@@ -53,6 +53,7 @@ from mqpy.pubsub import publication, topicstrings, topictree
 from mqpy.pubsub.handles import SubHandle, TopicHandle
 from mqpy.pubsub.registry import Registry, registry_for
 from mqpy.pubsub.subscription import Subscription
+from mqpy.selection.evaluate import compile_selector
 from mqpy.structs.pubsubstructs import SD, SRO
 from mqpy.structs.tables import MD, OD
 
@@ -181,11 +182,13 @@ class SubscribeCalls:
         else:
             qhobj = self._provided_queue(hobj, durable)
         queue = self.handles[qhobj].base.name if managed else self.handles[qhobj].obj.name
+        selector = _vs(sd, "SelectionString")
+        compile_selector(selector)  # MQRC_SELECTOR_SYNTAX_ERROR for a bad one
         correl = sd.SubCorrelId if opts & CMQC.MQSO_SET_CORREL_ID else eng.new_msgid()
         sub = Subscription(
             subid=eng.new_msgid(), name=name, topic=topic, dest=queue, managed=managed,
             durable=durable, correl_id=correl, user_data=sd.get_vs("SubUserData") or b"",
-            selector=_vs(sd, "SelectionString"),
+            selector=selector,
             sub_user=self.user.decode("latin-1").strip(), expiry=sd.SubExpiry,
             pub_priority=sd.PubPriority, pub_accounting=sd.PubAccountingToken,
             pub_appl_id=_strip(sd.PubApplIdentityData),

@@ -6,8 +6,9 @@ IBM's rules, as built here:
 1. The topic must allow publishing: PUB(DISABLED), resolved up the tree, fails the put with
    MQRC_PUT_INHIBITED. Persistence and priority AS_Q_DEF are the topic's DEFPSIST and
    DEFPRTY (resolved).
-2. A publication reaches every subscription whose topic matches it (``topicstrings``), that
-   is not on request only (MQSO_PUBLICATIONS_ON_REQUEST), not kept out by a
+2. A publication reaches every subscription whose topic matches it (``topicstrings``), whose
+   SelectionString selects it (``mqpy.selection``, on the publication's MQMD), that is
+   not on request only (MQSO_PUBLICATIONS_ON_REQUEST), not kept out by a
    WILDCARD(BLOCK) node, and not the publisher's own with MQPMO_NOT_OWN_SUBS (a subscription
    is the connection's own while a handle of that connection has it open).
 3. Each copy has a new MsgId, the subscription's CorrelId, the priority the subscription
@@ -28,6 +29,7 @@ IBM's rules, as built here:
 from __future__ import annotations
 
 import time
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from mqpy import CMQC
@@ -40,6 +42,7 @@ from mqpy.pubsub import topicstrings, topictree
 from mqpy.pubsub.handles import TopicHandle
 from mqpy.pubsub.registry import Registry, registry_for
 from mqpy.pubsub.subscription import Subscription
+from mqpy.selection.evaluate import Selector, compile_selector
 from mqpy.structs.tables import MD, PMO
 
 if TYPE_CHECKING:
@@ -75,7 +78,8 @@ def publish(conn: Connection, h: TopicHandle, md: MD, pmo: PMO, data: bytes, put
     conn._set_context(md, opts, pmo, time.time())
     if opts & CMQC.MQPMO_RETAIN:
         reg.retain(topic, _resolved_md(md, persistent, priority), data, persistent)
-    subs = [s for s in reg if reaches(reg, tree, s, topic, conn, opts)]
+    subs = [s for s in reg if reaches(reg, tree, s, topic, conn, opts)
+            and (not s.selector or selector_of(s.selector).matches({}, md))]
     policy = reg.topic_attribute(topic, "PMSGDLV" if persistent else "NPMSGDLV", tree)
     lsn = deliver(conn, subs, md, data, persistent=persistent, priority=priority,
                   syncpoint=syncpoint, put1=put1, policy=str(policy),
@@ -117,6 +121,12 @@ def _resolved_md(md: MD, persistent: bool, priority: int) -> MD:
     _trusted(copy, {"Persistence": _PERSISTENT if persistent else _NOT_PERSISTENT,
                     "Priority": priority, "BackoutCount": 0})
     return copy
+
+
+@lru_cache(maxsize=256)
+def selector_of(text: str) -> Selector:
+    """A subscription's compiled SelectionString (its text was checked at MQSUB)."""
+    return compile_selector(text)
 
 
 def reaches(reg: Registry, tree: dict, sub: Subscription, topic: str, conn: Connection | None,

@@ -90,3 +90,20 @@ def test_given_mqso_alter_then_the_subscription_takes_the_new_values(qmgr):
     again.close()
     with raises_mq(CMQC.MQRC_DURABILITY_NOT_ALTERABLE):
         mqpy.Subscription(qm).sub(sub_desc=sd3)
+
+
+def test_given_a_selection_string_then_only_the_publications_it_selects_arrive(qmgr):
+    sd = mqpy.SD(Options=CMQC.MQSO_CREATE | CMQC.MQSO_MANAGED)
+    sd.set_vs("ObjectString", "selected")
+    sd.set_vs("SelectionString", "JMSPriority >= 5")
+    sub = mqpy.Subscription(qmgr.qm)
+    sub.sub(sub_desc=sd)
+    _publish(qmgr.qm, "selected", b"low", md=mqpy.MD(Priority=1))
+    _publish(qmgr.qm, "selected", b"high", md=mqpy.MD(Priority=7))
+    assert _got(sub) == b"high"
+    _nothing(sub)
+    bad = mqpy.SD(Options=CMQC.MQSO_CREATE | CMQC.MQSO_MANAGED)
+    bad.set_vs("ObjectString", "selected")
+    bad.set_vs("SelectionString", "JMSPriority >=")
+    with raises_mq(CMQC.MQRC_SELECTOR_SYNTAX_ERROR):
+        mqpy.Subscription(qmgr.qm).sub(sub_desc=bad)
