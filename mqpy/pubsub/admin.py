@@ -148,7 +148,7 @@ def rows(eng: Any, name: str, generic: bool) -> list[dict[str, object]]:
         out = []
         for s in sorted(subs, key=lambda s: s.name):
             row = {"SUB": s.name, **s.attributes()}
-            for hidden in ("SUBNAME", "SETIDENT", "SUBOPTS"):
+            for hidden in ("SUBNAME", "SETIDENT", "SUBOPTS", "STARTED"):
                 row.pop(hidden, None)
             out.append(row)
         return out

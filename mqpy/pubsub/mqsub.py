@@ -155,6 +155,9 @@ class SubscribeCalls:
                     raise _fail(CMQC.MQRC_SUB_ALREADY_EXISTS)
                 if existing.subid in reg.open_by:
                     raise _fail(CMQC.MQRC_SUBSCRIPTION_IN_USE)
+                if existing.expired(time.time()):  # it ended: gone, as if never made
+                    end_subscription(eng, reg, existing)
+                    raise _fail(CMQC.MQRC_NO_SUBSCRIPTION)
                 return self._resume(reg, existing, sd, hobj)
             if not opts & CMQC.MQSO_CREATE:
                 raise _fail(CMQC.MQRC_NO_SUBSCRIPTION)
@@ -289,6 +292,7 @@ class SubscribeCalls:
             sub.correl_id = sd.SubCorrelId
         sub.user_data = sd.get_vs("SubUserData") or b""
         sub.expiry, sub.pub_priority = sd.SubExpiry, sd.PubPriority
+        sub.started = time.time()  # the expiry counts from the alteration
         sub.on_request = bool(opts & CMQC.MQSO_PUBLICATIONS_ON_REQUEST)
         reg.changed(sub)
 

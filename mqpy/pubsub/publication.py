@@ -8,7 +8,7 @@ IBM's rules, as built here:
    DEFPRTY (resolved).
 2. A publication reaches every subscription whose topic matches it (``topicstrings``), whose
    SelectionString selects it (``mqpy.selection``, on the publication's MQMD), that is
-   not on request only (MQSO_PUBLICATIONS_ON_REQUEST), not kept out by a
+   not on request only (MQSO_PUBLICATIONS_ON_REQUEST), not expired (SubExpiry), not kept out by a
    WILDCARD(BLOCK) node, and not the publisher's own with MQPMO_NOT_OWN_SUBS (a subscription
    is the connection's own while a handle of that connection has it open).
 3. Each copy has a new MsgId, the subscription's CorrelId, the priority the subscription
@@ -132,7 +132,8 @@ def selector_of(text: str) -> Selector:
 def reaches(reg: Registry, tree: dict, sub: Subscription, topic: str, conn: Connection | None,
             opts: int) -> bool:
     """Whether a publication on ``topic`` goes to ``sub`` (rule 2)."""
-    if sub.on_request or not topicstrings.matches(sub.topic, topic, sub.wildcard_scheme):
+    if sub.on_request or not topicstrings.matches(sub.topic, topic, sub.wildcard_scheme) \
+            or sub.expired(time.time()):
         return False
     if opts & CMQC.MQPMO_NOT_OWN_SUBS and conn is not None \
             and reg.open_by.get(sub.subid) is conn:

@@ -9,6 +9,8 @@ across restarts. A non-durable one lives only in memory, for its handle's lifeti
 
 from __future__ import annotations
 
+import time
+
 import attrs
 
 from mqpy import CMQC
@@ -49,6 +51,11 @@ class Subscription:
     topic_object: str = ""
     set_identity: bool = False  #: MQSO_SET_IDENTITY_CONTEXT
     options: int = 0  #: the MQSO_* options it was made with
+    started: float = attrs.field(factory=time.time)  #: made or last altered (its expiry's start)
+
+    def expired(self, now: float) -> bool:
+        """Whether its SubExpiry (tenths of a second from ``started``) has passed."""
+        return self.expiry != CMQC.MQEI_UNLIMITED and now >= self.started + self.expiry / 10
 
     @property
     def subid_hex(self) -> str:
@@ -71,7 +78,7 @@ class Subscription:
             "WSCHEMA": "CHAR" if self.wildcard_scheme == CMQC.MQWS_CHAR else "TOPIC",
             "SUBTYPE": "ADMIN" if self.admin else "API", "PSPROP": "MSGPROP",
             "SUBSCOPE": "ALL", "VARUSER": "ANY", "SUBLEVEL": 1, "SETIDENT": self.set_identity,
-            "SUBOPTS": self.options,
+            "SUBOPTS": self.options, "STARTED": self.started,
         }
 
     @classmethod
@@ -96,4 +103,5 @@ class Subscription:
             wildcard_scheme=CMQC.MQWS_CHAR if a.get("WSCHEMA") == "CHAR" else CMQC.MQWS_TOPIC,
             admin=a.get("SUBTYPE") == "ADMIN", topic_object=str(a.get("TOPICOBJ", "")),
             set_identity=bool(a.get("SETIDENT", False)), options=int(a.get("SUBOPTS", 0)),  # type: ignore[call-overload]
+            started=float(a.get("STARTED", 0.0)),  # type: ignore[arg-type]
         )

@@ -107,3 +107,24 @@ def test_given_a_selection_string_then_only_the_publications_it_selects_arrive(q
     bad.set_vs("SelectionString", "JMSPriority >=")
     with raises_mq(CMQC.MQRC_SELECTOR_SYNTAX_ERROR):
         mqpy.Subscription(qmgr.qm).sub(sub_desc=bad)
+
+
+def test_given_a_sub_expiry_then_the_subscription_gets_nothing_once_it_has_passed(qmgr):
+    import time
+
+    sd = mqpy.SD(Options=CMQC.MQSO_CREATE | CMQC.MQSO_MANAGED | CMQC.MQSO_DURABLE,
+                 SubExpiry=3)  # tenths of a second
+    sd.set_vs("ObjectString", "expiring")
+    sd.set_vs("SubName", "EXPIRING")
+    sub = mqpy.Subscription(qmgr.qm)
+    sub.sub(sub_desc=sd)
+    _publish(qmgr.qm, "expiring", b"in time")
+    time.sleep(0.4)
+    _publish(qmgr.qm, "expiring", b"too late")
+    assert _got(sub) == b"in time"
+    _nothing(sub)
+    sub.close()
+    resume = mqpy.SD(Options=CMQC.MQSO_RESUME | CMQC.MQSO_DURABLE)
+    resume.set_vs("SubName", "EXPIRING")
+    with raises_mq(CMQC.MQRC_NO_SUBSCRIPTION):
+        mqpy.Subscription(qmgr.qm).sub(sub_desc=resume)
