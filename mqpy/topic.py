@@ -13,7 +13,6 @@ from typing import Any
 from mqpy import CMQC
 from mqpy.errors import MQMIError, PYIFError
 from mqpy.mqi import Queue, QueueManager, common_q_args
-from mqpy.structs.mqopts import ensure_not_unicode
 from mqpy.structs.pubsubstructs import SD, SRO
 from mqpy.structs.tables import OD, PMO
 
@@ -77,19 +76,16 @@ class Topic:
             raise MQMIError(CMQC.MQCC_WARNING, warning)
 
     def pub_rfh2(self, msg: bytes, *opts: Any) -> None:
-        """pymqi's ``pub_rfh2(msg[, md, pmo, [rfh2, ...]])``: the MQRFH2 headers, then msg."""
-        ensure_not_unicode(msg)
-        if len(opts) >= 3 and opts[2] is not None:
-            if not isinstance(opts[2], list):
-                raise TypeError("Third item of opts should be a list.")
-            encoding = opts[0]["Encoding"] if opts[0] is not None else CMQC.MQENC_NATIVE
-            packed = []
-            for header in opts[2]:
-                if header is not None:
-                    packed.append(header.pack(encoding))
-                    encoding = header["Encoding"]
-            msg = b"".join(packed) + msg
-        self.pub(msg, *opts[:2])
+        """pymqi's ``pub_rfh2(msg[, md, pmo, [rfh2, ...]])``: the MQRFH2 headers, then msg,
+        put on the topic's handle as ``Queue.put_rfh2`` puts them on a queue's."""
+        if self._hobj is None:
+            self.open()
+        on_topic = Queue(self._qmgr)
+        on_topic.set_handle(self._hobj)
+        try:
+            on_topic.put_rfh2(msg, *opts)
+        finally:
+            on_topic.set_handle(None)  # the handle stays the Topic's
 
     def sub(self, *opts: Any, **kw: Any) -> Subscription:
         """A Subscription to this topic (``Subscription.sub``'s arguments)."""

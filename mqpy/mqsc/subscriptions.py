@@ -67,26 +67,19 @@ def display(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[str]:
         found = [r for r in found if r["SUBID"] == cmd.params["SUBID"]]
     if not found:
         raise CommandFailed.of(CMQC.MQRC_UNKNOWN_OBJECT_NAME, "AMQ8147E", name)
-    lines: list[str] = []
-    for row in found:
-        if not where_passes(cmd.where, row):
-            continue
-        head = [("SUBID", row["SUBID"]), ("SUB", row["SUB"])]
-        rest = selected(cmd, row, exclude={"SUB", "SUBID"})
-        lines.append(SHOWN)
-        lines.extend(format_attrs(head + display_items(rest)))
-    return lines
+    return _shown(cmd, found, SHOWN, ("SUBID", "SUB"))
 
 
 def _shown(cmd: MQSCCommand, rows: list[dict[str, object]], heading: str,
            head: tuple[str, ...]) -> list[str]:
-    """Status rows as DISPLAY lays them out: ``head`` always, then what was asked."""
+    """Rows as DISPLAY lays them out: the heading (a message id, or its line), ``head``
+    always, then what was asked."""
     lines: list[str] = []
     for row in rows:
         if not where_passes(cmd.where, row):
             continue
         rest = selected(cmd, row, exclude=set(head))
-        lines.append(message(heading))
+        lines.append(heading if ":" in heading else message(heading))
         lines.extend(format_attrs([(k, row[k]) for k in head if k in row]
                                   + display_items(rest)))
     return lines
