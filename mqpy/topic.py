@@ -185,11 +185,18 @@ class Subscription:
             self.sub_queue = Queue(self._qmgr)
             self.sub_queue.set_handle(hobj)
 
-    def subrq(self, sro: SRO | None = None, action: int = CMQC.MQSR_ACTION_PUBLICATION) -> SRO:
-        """MQSUBRQ: the retained publications now; the MQSRO (NumPubs) as filled in."""
+    def subrq(self, sub_action: int | SRO = CMQC.MQSR_ACTION_PUBLICATION,
+              sro: SRO | None = None) -> SRO:
+        """MQSUBRQ (ibmmq's ``subrq(sub_action, sro)``; an SRO first is taken too): the
+        retained publications now; the MQSRO (NumPubs) as filled in, also returned."""
+        if isinstance(sub_action, SRO):
+            sub_action, sro = CMQC.MQSR_ACTION_PUBLICATION, sub_action
+        if sro is not None and not isinstance(sro, SRO):
+            raise TypeError("sro must be an SRO(sub request options) object.")
         if self._hsub is None:
             raise PYIFError("Subscription not open.")
-        return self._qmgr._backend().subrq(self._hsub, action, SRO() if sro is None else sro)
+        return self._qmgr._backend().subrq(self._hsub, sub_action,
+                                           SRO() if sro is None else sro)
 
     def close(self, sub_close_options: int = CMQC.MQCO_NONE, close_sub_queue: bool = False,
               close_sub_queue_options: int = CMQC.MQCO_NONE) -> None:

@@ -2,7 +2,8 @@
 (the subscription-request options of MQSUBRQ).
 
 Field tables as cmqc.h declares them (offsets of the 64-bit layout in the comments), with the
-names and defaults pymqi and ``ibmmq`` give them (``SD``, ``SRO``). Their MQCHARV strings
+names and defaults pymqi and ``ibmmq`` give them (``SD``, ``SRO``: its Options default to
+MQSRO_FAIL_IF_QUIESCING, as theirs). Their MQCHARV strings
 (ObjectString, SubName, SubUserData, SelectionString, ResObjectString) are set and read
 with ``set_vs`` / ``get_vs``. Options are checked by ``mqpy.pubsub.mqsub``, not here.
 """
@@ -64,7 +65,7 @@ class SRO(MQStruct):
         [
             text("StrucId", 4, CMQC.MQSRO_STRUC_ID),  # 0
             long("Version", CMQC.MQSRO_VERSION_1),  # 4
-            long("Options", CMQC.MQSRO_NONE),  # 8
+            long("Options", CMQC.MQSRO_FAIL_IF_QUIESCING),  # 8  (pymqi's and ibmmq's default)
             long("NumPubs", 0),  # 12
         ],
         reason=CMQC.MQRC_SRO_ERROR,
