@@ -8,6 +8,8 @@ import pytest
 import mqpy
 from mqpy import inprocess
 from mqpy.mqsc.processor import MQSCProcessor
+from tests.mqi._modes import started_site
+from tests.support.fastpath import STANDARD
 
 QM = "PSQM"
 
@@ -57,9 +59,6 @@ class Mode:
 @pytest.fixture(scope="module")
 def pubsub_site(tmp_path_factory):
     """A daemon started by strmqm with its channel initiator, shared by a module."""
-    from tests.mqi._modes import started_site  # noqa: PLC0415 - only the system tests
-    from tests.support.fastpath import STANDARD  # noqa: PLC0415
-
     yield from started_site(str(tmp_path_factory.mktemp("pubsub")), STANDARD)
 
 

@@ -4,6 +4,8 @@ MQSUB with an ObjectString below it."""
 
 from __future__ import annotations
 
+import time
+
 import mqpy
 from mqpy import CMQC
 from tests.mqi._support import raises_mq
@@ -110,8 +112,6 @@ def test_given_a_selection_string_then_only_the_publications_it_selects_arrive(q
 
 
 def test_given_a_sub_expiry_then_the_subscription_gets_nothing_once_it_has_passed(qmgr):
-    import time
-
     sd = mqpy.SD(Options=CMQC.MQSO_CREATE | CMQC.MQSO_MANAGED | CMQC.MQSO_DURABLE,
                  SubExpiry=3)  # tenths of a second
     sd.set_vs("ObjectString", "expiring")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import mqpy
-from mqpy import CMQC
+from mqpy import CMQC, inprocess
 from mqpy.security.policy import set_authority
 from tests.mqi._support import raises_mq
 from tests.security.conftest import SecuredQMgr
@@ -15,8 +15,6 @@ from tests.security.conftest import SecuredQMgr
 
 @pytest.fixture
 def dave(tmp_path):
-    from mqpy import inprocess
-
     h = SecuredQMgr(str(tmp_path))
     try:
         h.users.add("dave", "dave-pw", ["apps"])

@@ -4,6 +4,11 @@ queues, kept over a restart like every definition."""
 
 from __future__ import annotations
 
+import mqpy
+from mqpy import CMQC, CMQCFC
+from mqpy.cmdserver import start_command_server, stop_command_server
+from mqpy.mqsc import dump
+
 
 def _text(lines: list[str]) -> str:
     return "\n".join(lines)
@@ -57,10 +62,6 @@ def test_given_topic_objects_then_they_survive_a_restart(qmgr):
 
 
 def test_given_pcf_create_change_inquire_delete_topic_then_they_act_as_mqsc(qmgr):
-    import mqpy
-    from mqpy import CMQC, CMQCFC
-    from mqpy.cmdserver import start_command_server, stop_command_server
-
     start_command_server(qmgr.eng.name, qmgr.root)
     try:
         pcf = mqpy.PCFExecute(qmgr.qm)
@@ -86,8 +87,6 @@ def test_given_pcf_create_change_inquire_delete_topic_then_they_act_as_mqsc(qmgr
 
 
 def test_given_a_topic_then_dmpmqcfg_dumps_what_differs_and_the_dump_replays(qmgr):
-    from mqpy.mqsc import dump
-
     qmgr.mqsc("DEFINE TOPIC(DUMPED) TOPICSTR('dump/me') PUB(DISABLED) DESCR('it''s dumped')\n")
     shown = dump.parse_display(_text(qmgr.mqsc("DISPLAY TOPIC(DUMPED) ALL\n")))
     (definition,) = dump.object_definitions("TOPIC", shown)
