@@ -22,8 +22,7 @@ from typing import Any
 from mqpy import CMQC, CMQCFC
 from mqpy.errors import MQMIError
 from mqpy.pubsub import topicstrings
-from mqpy.pubsub.mqsub import end_subscription
-from mqpy.pubsub.registry import registry_for
+from mqpy.pubsub.registry import end_subscription, registry_for
 from mqpy.pubsub.subscription import Subscription
 
 __all__ = ["AdminRefused", "define", "delete", "rows"]

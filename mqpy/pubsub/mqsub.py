@@ -51,7 +51,7 @@ from mqpy.engine.options import _INPUT_OPTS, _fail, _strip
 from mqpy.errors import MQMIError
 from mqpy.pubsub import publication, topicstrings, topictree
 from mqpy.pubsub.handles import SubHandle, TopicHandle
-from mqpy.pubsub.registry import Registry, registry_for
+from mqpy.pubsub.registry import Registry, end_subscription, registry_for
 from mqpy.pubsub.subscription import Subscription
 from mqpy.selection.evaluate import compile_selector
 from mqpy.structs.pubsubstructs import SD, SRO
@@ -146,6 +146,7 @@ class SubscribeCalls:
             if opts & CMQC.MQSO_FAIL_IF_QUIESCING and eng.quiescing:
                 raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
             reg = registry_for(eng)
+            reg.reap()
             name = _vs(sd, "SubName")
             if opts & CMQC.MQSO_DURABLE and not name:
                 raise _fail(CMQC.MQRC_SUB_NAME_ERROR)
@@ -386,20 +387,3 @@ def registry_topic_object(conn: Connection, sub: Subscription) -> ObjectDef:
     named = conn.engine.catalog.lookup("TOPIC", sub.topic_object) if sub.topic_object else None
     return named or topictree.node_for(reg.tree(), sub.topic) or reg.base() or \
         ObjectDef("TOPIC", topictree.BASE_TOPIC, dict(topictree.BASE_VALUES))
-
-
-def end_subscription(eng: Any, reg: Registry, sub: Subscription) -> None:
-    """A subscription ends (MQCLOSE, DELETE SUB): it leaves the registry (a durable one the
-    catalogue, logged) and its managed queue is deleted -- a temporary one by the close of
-    its handle, if that is still open (rule 7). Engine lock held."""
-    reg.remove(sub)
-    if not sub.managed:
-        return
-    queue = eng.catalog.queue_def(sub.dest)
-    if queue is None or queue.objtype != "QLOCAL":
-        return
-    mq = eng.catalog.queues.get(queue.qid)
-    if queue.attributes.get("DEFTYPE") == "TEMPDYN" and mq is not None \
-            and eng._open_handles(mq):
-        return
-    eng._delete_queue_locked(queue, purge=True, force=True)

@@ -59,6 +59,7 @@ def publish(conn: Connection, h: TopicHandle, md: MD, pmo: PMO, data: bytes, put
     forces, and the reason of a warning or 0 (as ``PutCalls.put_on_handle``)."""
     eng = conn.engine
     reg = registry_for(eng)
+    reg.reap()
     tree = reg.tree()
     topic = h.topic
     opts = pmo.Options

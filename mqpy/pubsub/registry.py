@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from mqpy.engine.connection import Connection
     from mqpy.engine.qmgr import QueueManagerEngine
 
-__all__ = ["Registry", "Retained", "registry_for"]
+__all__ = ["Registry", "Retained", "end_subscription", "registry_for"]
 
 
 @attrs.frozen
@@ -107,6 +107,16 @@ class Registry:
         if sub.name and self.by_name.get(sub.name) == sub.subid:
             del self.by_name[sub.name]
 
+    def reap(self) -> None:
+        """Subscriptions open by a connection that ended without closing them (MQDISC or
+        STOP CONN of a broken connection): no longer open, and a non-durable one ends."""
+        for subid, conn in list(self.open_by.items()):
+            if not conn.connected:
+                del self.open_by[subid]
+                sub = self.subs.get(subid)
+                if sub is not None and not sub.durable:
+                    end_subscription(self.engine, self, sub)
+
     def __iter__(self) -> Iterator[Subscription]:
         return iter(list(self.subs.values()))
 
@@ -124,6 +134,23 @@ class Registry:
         """One resolved (ASPARENT) attribute of a topic string."""
         return topictree.resolve(self.tree() if tree is None else tree, self.base(), topic,
                                  key)
+
+
+def end_subscription(eng: QueueManagerEngine, reg: Registry, sub: Subscription) -> None:
+    """A subscription ends (MQCLOSE, DELETE SUB): it leaves the registry (a durable one the
+    catalogue, logged) and its managed queue is deleted -- a temporary one by the close of
+    its handle, if that is still open (mqsub rule 7). Engine lock held."""
+    reg.remove(sub)
+    if not sub.managed:
+        return
+    queue = eng.catalog.queue_def(sub.dest)
+    if queue is None or queue.objtype != "QLOCAL":
+        return
+    mq = eng.catalog.queues.get(queue.qid)
+    if queue.attributes.get("DEFTYPE") == "TEMPDYN" and mq is not None \
+            and eng._open_handles(mq):
+        return
+    eng._delete_queue_locked(queue, purge=True, force=True)
 
 
 _REGISTRIES: weakref.WeakKeyDictionary[QueueManagerEngine, Registry] = \

@@ -220,3 +220,16 @@ def test_given_a_managed_durable_subscription_closed_then_an_administrator_may_d
         assert "AMQ8093I" in (out if isinstance(out, str) else "\n".join(out)), out
     finally:
         qm.disconnect()
+
+
+def test_given_a_stopped_connection_then_its_non_durable_subscriptions_end(qmgr):
+    """STOP CONN of a subscriber: its non-durable subscription ends (no more copies, its
+    managed queue gone), its durable one stays."""
+    subscriber = qmgr.connect()
+    kept = [_subscribe(subscriber, "stopped/conn"),  # (held: not closed by the collector)
+            _subscribe(subscriber, "stopped/conn", CMQC.MQSO_CREATE | CMQC.MQSO_MANAGED
+                       | CMQC.MQSO_DURABLE, "STAYS")]
+    subscriber.connection().stop()
+    _publish(qmgr.qm, "stopped/conn", b"one")
+    assert "SUBCOUNT(1)" in "".join(qmgr.mqsc("DISPLAY TPSTATUS('stopped/conn') SUBCOUNT\n"))
+    del kept
