@@ -50,6 +50,7 @@ from mqpy.structs.propstructs import IMPO as IMPO
 from mqpy.structs.propstructs import MHBO as MHBO
 from mqpy.structs.propstructs import PD as PD
 from mqpy.structs.propstructs import SMPO as SMPO
+from mqpy.structs.pubsubstructs import SD, SRO
 from mqpy.structs.tables import (
     BNO,
     CD,
@@ -76,6 +77,7 @@ from mqpy.structs.tables import (
     XQH,
 )
 from mqpy.structs.tables import STS as STS  # MQSTS, for ibmmq's QueueManager.stat()
+from mqpy.topic import Subscription, Topic
 from mqpy.version import __version__ as __version__
 
 #: pymqi's and ibmmq's build flag: "common", as ibmmq 2.x says, since one mqpy makes both
@@ -115,6 +117,8 @@ od = OD
 pmo = PMO
 sco = SCO
 sts = STS
+sd = SD
+sro = SRO
 
 __all__ = [
     "CMQC", "CMQCFC", "CMQXC", "CMQZC",
@@ -132,4 +136,5 @@ __all__ = [
     "STS", "sts",
     "CMQSTRC", "BNO", "CIH", "CNO", "CSP", "DMHO", "DMPO", "IIH", "MDE", "MQObject",
     "ByteStringFilter", "EncodingDefault",
+    "SD", "SRO", "Subscription", "Topic", "sd", "sro",
 ]

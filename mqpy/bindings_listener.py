@@ -62,6 +62,7 @@ from mqpy.fap.apiheader import API_HEADER_LENGTH, MQIReply, MQIRequest, build_mq
 from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.statuscodes import ProtocolError
 from mqpy.fap.tsh import TSH_LENGTH, ByteOrder, ControlFlags1, SegmentType, mq_encoding
+from mqpy.pubsub import served
 from mqpy.security.policy import channel_decision, is_privileged, owner
 from mqpy.structs.fields import StructError
 from mqpy.structs.tables import GMO, PMO
@@ -826,4 +827,6 @@ _HANDLERS: dict[SegmentType, Callable[[_Session, mqiflows.Decoded], Any]] = {
     _T.MQSET: _Session._set,
     _T.SPI: _Session._spi,
     _T.MQSTAT: _Session._stat,
+    _T.MQSUB: lambda session, d: served.sub(session.verbs, d),  # mqpy.pubsub
+    _T.MQSUBRQ: lambda session, d: served.subrq(session.verbs, d),
 }

@@ -53,6 +53,7 @@ from mqpy.command.requests import (
 from mqpy.command.runtime import RUNTIME
 from mqpy.command.security import SECURITY
 from mqpy.command.statistics import STATISTICS
+from mqpy.command.subscriptions import SUBSCRIPTIONS
 from mqpy.errors import MQMIError
 from mqpy.mqi import Queue, QueueManager, attach
 from mqpy.mqsc.processor import MQSCProcessor
@@ -110,7 +111,7 @@ _HANDLERS: dict[int, PcfHandler] = {
     CMQCFC.MQCMD_ESCAPE: _escape,
     CMQCFC.MQCMD_PING_Q_MGR: lambda req, msg: [Response()],
     **INQUIRIES, **CHANGES, **CLUSTER, **OBJECTS, **SECURITY,
-    **CONNECTIONS, **RUNTIME, **STATISTICS,
+    **CONNECTIONS, **RUNTIME, **STATISTICS, **SUBSCRIPTIONS,
 }
 
 

@@ -29,6 +29,7 @@ from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.apiheader import MQIReply
 from mqpy.fap.tsh import ByteOrder, SegmentType
+from mqpy.pubsub import served
 from mqpy_chinit import tlsstream
 from mqpy_chinit.svrconn_conversation import ClientConversation, Identity, definition_attr
 
@@ -174,4 +175,6 @@ HANDLERS: dict[SegmentType, _Handler] = {
     _T.MQINQ: MQICalls._inq,
     _T.MQSET: MQICalls._set,
     _T.MQSTAT: MQICalls._stat,
+    _T.MQSUB: lambda calls, cc, d: served.sub(cc.backend, d),  # mqpy.pubsub
+    _T.MQSUBRQ: lambda calls, cc, d: served.subrq(cc.backend, d),
 }

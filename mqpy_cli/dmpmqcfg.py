@@ -30,12 +30,12 @@ from mqpy_cli.control import _data_path, _err
 #: -t values -> the DISPLAY object keywords they dump (IBM's names; some are IBM's only)
 _TYPES = {
     "all": ("QMGR", "QUEUE", "CHANNEL", "LISTENER", "SERVICE", "NAMELIST", "PROCESS",
-            "STGCLASS", "AUTHINFO"),
+            "STGCLASS", "AUTHINFO", "TOPIC"),
     "qmgr": ("QMGR",), "queue": ("QUEUE",), "channel": ("CHANNEL",), "listener": ("LISTENER",),
     "namelist": ("NAMELIST",), "process": ("PROCESS",), "stgclass": ("STGCLASS",),
-    "authinfo": ("AUTHINFO",), "service": ("SERVICE",),
+    "authinfo": ("AUTHINFO",), "service": ("SERVICE",), "topic": ("TOPIC",),
     # IBM MQ object types mqpy does not have: nothing to dump
-    "topic": (), "comminfo": (), "clntconn": (), "mqttchl": (),
+    "comminfo": (), "clntconn": (), "mqttchl": (),
 }
 RC_FAILED = 20
 

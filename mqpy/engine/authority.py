@@ -21,6 +21,11 @@ class Authority(Protocol):
         user a SVRCONN decided on): the MQCSP user replaces it only once authenticated.
         ``adopted``: ``asserted`` was derived from the MQCSP, so it must be authenticated."""
 
+    def check_topic(self, user: str, names: list[str], needed: str) -> None:
+        """Raise MQMIError(2, 2035) unless ``user`` holds ``needed`` ("pub" or "sub") on one
+        of the topic objects ``names``: a topic's closest administrative node, then its
+        parents, then SYSTEM.BASE.TOPIC (IBM checks up the tree until one grants it)."""
+
     def check_open(self, user: str, objtype: str, name: str, options: int, *,
                    alternate_user: str | None = None) -> None:
         """Raise MQMIError(2, 2035) to refuse the open.
@@ -39,4 +44,7 @@ class AllowAll:
 
     def check_open(self, user: str, objtype: str, name: str, options: int, *,
                    alternate_user: str | None = None) -> None:
+        return None
+
+    def check_topic(self, user: str, names: list[str], needed: str) -> None:
         return None

@@ -27,6 +27,7 @@ from mqpy.engine.putstatus import PutStatus, StatCalls
 from mqpy.engine.stats import HandleCounters, Statistics
 from mqpy.engine.uow import SyncpointCalls, back_out_uow, commit_uow
 from mqpy.errors import MQMIError
+from mqpy.pubsub.mqsub import SubscribeCalls
 
 if TYPE_CHECKING:
     from mqpy.engine.qmgr import QueueManagerEngine
@@ -37,7 +38,8 @@ def _appl_name() -> bytes:
     return name[-28:].encode("latin-1", "replace")
 
 
-class Connection(OpenCalls, PutCalls, GetCalls, SyncpointCalls, InquireCalls, StatCalls):
+class Connection(OpenCalls, PutCalls, GetCalls, SyncpointCalls, InquireCalls, StatCalls,
+                 SubscribeCalls):
     """One MQCONN: its handle table (``handles``, ``dist_lists``) and its current unit of
     work; each MQI call comes from the class of its module (see the module's docstring)."""
 
@@ -168,7 +170,7 @@ class Connection(OpenCalls, PutCalls, GetCalls, SyncpointCalls, InquireCalls, St
         MQRC_CONNECTION_BROKEN."""
         with self.engine.lock:
             self.broken = True
-            queues = {id(h.mq): h.mq for h in self.handles.values()}
+            queues = {id(h.mq): h.mq for h in self.handles.values() if h.mq is not None}
             self._disconnect_locked(abnormal=True)
             for mq in queues.values():
                 mq.wake()  # a get waiting on the connection ends: MQRC_CONNECTION_BROKEN

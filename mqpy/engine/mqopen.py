@@ -15,6 +15,8 @@ from mqpy.engine.objects import ObjectDef
 from mqpy.engine.options import _INPUT_OPTS, _OO_KNOWN, _fail, _strip
 from mqpy.engine.queues import MessageQueue
 from mqpy.errors import MQMIError
+from mqpy.pubsub import mqsub
+from mqpy.pubsub.handles import SubHandle
 from mqpy.structs.tables import MD, OD
 
 _DEFBIND_OPTION = {"OPEN": CMQC.MQOO_BIND_ON_OPEN, "NOTFIXED": CMQC.MQOO_BIND_NOT_FIXED,
@@ -44,6 +46,8 @@ class OpenCalls:
         selector = msgselection.for_open(od)  # 2459 for a bad one, before anything opens
         if distlist.is_list_od(od):
             return distlist.open_list(self, od, options)
+        if od.ObjectType == CMQC.MQOT_TOPIC:  # publishing (mqpy.pubsub)
+            return mqsub.open_topic(self, od, options)  # type: ignore[arg-type]
         eng = self.engine
         with eng.lock:
             self.check_usable()
@@ -317,6 +321,8 @@ class OpenCalls:
                 if hobj in self.dist_lists:
                     return distlist.close_list(self, hobj)
                 raise _fail(CMQC.MQRC_HOBJ_ERROR)
+            if type(h) is SubHandle:  # a subscription handle (mqpy.pubsub)
+                return self.close_subscription(h, options)  # type: ignore[attr-defined]
             if options & ~(CMQC.MQCO_DELETE | CMQC.MQCO_DELETE_PURGE | CMQC.MQCO_QUIESCE):
                 raise _fail(CMQC.MQRC_OPTIONS_ERROR)
             delete_opts = options & (CMQC.MQCO_DELETE | CMQC.MQCO_DELETE_PURGE)

@@ -78,6 +78,7 @@ from mqpy.engine.options import (
 )
 from mqpy.engine.queues import Entry
 from mqpy.errors import MQMIError
+from mqpy.pubsub import publication
 from mqpy.structs.tables import MD, OD, PMO
 
 _CCSI_Q_MGR = CMQC.MQCCSI_Q_MGR
@@ -136,7 +137,8 @@ class PutCalls:
                 self.check_usable()
                 h = self._handle(hobj)
                 raise _fail(CMQC.MQRC_NOT_OPEN_FOR_OUTPUT)
-            lsn = self._put_fast(h, md, pmo, data) if fastpath.ENABLED else GENERAL
+            lsn = self._put_fast(h, md, pmo, data) if fastpath.ENABLED and h.mq is not None \
+                else GENERAL  # (a topic's handle has no queue: mqpy.pubsub)
             if lsn is GENERAL:
                 lsn, warning = self.put_on_handle(h, md if md is not None else MD(),
                                                 pmo if pmo is not None else PMO(), data)
@@ -382,6 +384,8 @@ class PutCalls:
         or None, and the reason of a warning, or 0. A distribution list puts through it. A
         put that fails is counted in the queue's and the queue manager's statistics and the
         connection's accounting (PutsFailed, Put1sFailed)."""
+        if h.mq is None:  # an open topic: a publication (mqpy.pubsub)
+            return publication.publish(self, h, md, pmo, data, put1)  # type: ignore[arg-type]
         try:
             return self._put_checked(h, md, pmo, data, put1)
         except MQMIError as e:

@@ -75,6 +75,14 @@ DEFAULTS: dict[str, dict[str, object]] = {
     # IBM's DEFINE SERVICE defaults (SERVTYPE(COMMAND), CONTROL(MANUAL), blank strings)
     "SERVICE": {"DESCR": "", "SERVTYPE": "COMMAND", "CONTROL": "MANUAL", "STARTCMD": "",
                 "STARTARG": "", "STOPCMD": "", "STOPARG": "", "STDOUT": "", "STDERR": ""},
+    # IBM's SYSTEM.DEFAULT.TOPIC: every inherited attribute ASPARENT (mqpy.pubsub.topictree)
+    "TOPIC": {"DESCR": "", "TOPICSTR": "", "TYPE": "LOCAL", "CLUSTER": "", "CLROUTE": "DIRECT",
+              "DURSUB": "ASPARENT", "PUB": "ASPARENT", "SUB": "ASPARENT",
+              "DEFPSIST": "ASPARENT", "DEFPRTY": "ASPARENT", "DEFPRESP": "ASPARENT",
+              "NPMSGDLV": "ASPARENT", "PMSGDLV": "ASPARENT", "MDURMDL": "", "MNDURMDL": "",
+              "WILDCARD": "PASSTHRU", "PUBSCOPE": "ASPARENT", "SUBSCOPE": "ASPARENT",
+              "PROXYSUB": "FIRSTUSE", "USEDLQ": "ASPARENT", "MCAST": "ASPARENT",
+              "COMMINFO": "", "CUSTOM": "", "CAPEXPRY": "ASPARENT"},
 }
 
 QMGR_DEFAULTS: dict[str, object] = {
@@ -205,4 +213,23 @@ SYSTEM_OBJECTS: list[tuple[str, str, dict[str, object]]] = [
                                          "DESCR": "Auto-defined receiver channel model"}),
     ("CHANNEL", "SYSTEM.AUTO.SVRCONN", {"CHLTYPE": "SVRCONN", "TRPTYPE": "TCP"}),
     ("QMODEL", "SYSTEM.MQSC.REPLY.QUEUE", {"DESCR": "IBM MQ MQSC Reply Queue"}),
+    # publish/subscribe (mqpy.pubsub): the base of ASPARENT resolution, the default topic,
+    # the models of managed destinations (MDURMDL, MNDURMDL)
+    ("TOPIC", "SYSTEM.BASE.TOPIC", {
+        "DESCR": "Base topic for resolving attributes", "DURSUB": "YES", "PUB": "ENABLED",
+        "SUB": "ENABLED", "DEFPSIST": "NO", "DEFPRTY": 0, "DEFPRESP": "SYNC",
+        "NPMSGDLV": "ALLAVAIL", "PMSGDLV": "ALLDUR", "MDURMDL": "SYSTEM.DURABLE.MODEL.QUEUE",
+        "MNDURMDL": "SYSTEM.NDURABLE.MODEL.QUEUE", "PUBSCOPE": "ALL", "SUBSCOPE": "ALL",
+        "USEDLQ": "YES", "MCAST": "DISABLED", "CAPEXPRY": "NOLIMIT",
+        "COMMINFO": "SYSTEM.DEFAULT.COMMINFO.MULTICAST"}),
+    ("TOPIC", "SYSTEM.DEFAULT.TOPIC", {}),
+    ("QMODEL", "SYSTEM.DURABLE.MODEL.QUEUE", {
+        "DEFTYPE": "PERMDYN", "DEFPSIST": "YES", "MAXDEPTH": 100000,
+        "DESCR": "IBM MQ Managed Durable Subscription Model Queue"}),
+    ("QLOCAL", "SYSTEM.RETAINED.PUB.QUEUE", {
+        "DEFPSIST": "YES", "MAXDEPTH": 999999999, "SHARE": "YES",
+        "DESCR": "IBM MQ Retained Publications - Last Message"}),
+    ("QMODEL", "SYSTEM.NDURABLE.MODEL.QUEUE", {
+        "DEFTYPE": "TEMPDYN", "MAXDEPTH": 100000,
+        "DESCR": "IBM MQ Managed Non-Durable Subscription Model Queue"}),
 ]

@@ -90,6 +90,23 @@ def _open(od: Any, options: int) -> Exchange[int]:
     return reply.hobj
 
 
+def _sub(sd: Any, hobj: int) -> Exchange[tuple[int, int]]:
+    """MQSUB (mqpy.fap.pubsubflows): (the destination's Hobj, the Hsub)."""
+    reply = yield _T.MQSUB, [sd, hobj], 0, (), ()
+    copy_fields(sd, reply.values[0])
+    strings = reply.values[0].__dict__.get("_vs_strings_")
+    if strings:  # the MQSD's MQCHARV strings as the queue manager returned them
+        sd.__dict__.setdefault("_vs_strings_", {}).update(strings)
+    return reply.values[1], reply.hobj
+
+
+def _subrq(hsub: int, action: int, sro: Any) -> Exchange[Any]:
+    """MQSUBRQ: the MQSRO as the queue manager filled it."""
+    reply = yield _T.MQSUBRQ, [action, sro], hsub, (), ()
+    copy_fields(sro, reply.values[0])
+    return sro
+
+
 def _close(hobj: int, options: int) -> Exchange[None]:
     yield _T.MQCLOSE, [options], hobj, (), ()
 
@@ -109,7 +126,8 @@ def _put_done(md: Any, pmo: Any, reply: mqiflows.Decoded) -> int:
 
 
 def _put1(od: Any, md: Any, pmo: Any, data: bytes) -> Exchange[int]:
-    reply = yield _T.MQPUT1, [od, md, pmo, data], 0, (od, md, pmo), (od, md, pmo)
+    reply = yield _T.MQPUT1, [od, md, pmo, data], 0, (od, md, pmo), \
+        (od, md, pmo)
     warning = _warning(reply)
     for dst, src in zip((od, md, pmo), reply.values, strict=True):
         copy_fields(dst, src)
@@ -280,6 +298,14 @@ class MQIVerbs:
     def close(self, hobj: int, options: int = CMQC.MQCO_NONE) -> None:
         self._run(_close(hobj, options))
 
+    def sub(self, sd: Any, hobj: int = CMQC.MQHO_NONE) -> tuple[int, int]:
+        """MQSUB: (the destination's Hobj, the subscription handle)."""
+        return self._run(_sub(sd, hobj))
+
+    def subrq(self, hsub: int, action: int, sro: Any) -> Any:
+        """MQSUBRQ: the MQSRO as filled in."""
+        return self._run(_subrq(hsub, action, sro))
+
     def put(self, hobj: int, md: Any, pmo: Any, data: bytes) -> int:
         """MQPUT; returns 0 or the reason of the warning the call completed with. ``md`` or
         ``pmo`` None: a default one goes (the caller keeps none to be filled in)."""
@@ -367,6 +393,12 @@ class AsyncMQIVerbs:
 
     async def close(self, hobj: int, options: int = CMQC.MQCO_NONE) -> None:
         await self._run(_close(hobj, options))
+
+    async def sub(self, sd: Any, hobj: int = CMQC.MQHO_NONE) -> tuple[int, int]:
+        return await self._run(_sub(sd, hobj))
+
+    async def subrq(self, hsub: int, action: int, sro: Any) -> Any:
+        return await self._run(_subrq(hsub, action, sro))
 
     async def put(self, hobj: int, md: Any, pmo: Any, data: bytes) -> int:
         return await self._run(_put(hobj, MD() if md is None else md,

@@ -19,7 +19,7 @@ from typing import Any
 import attrs
 
 from mqpy import CMQC
-from mqpy.fap import charvs
+from mqpy.fap import charvs, pubsubflows
 from mqpy.fap.apiheader import MQIReply, MQIRequest, mqi_event
 from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.fusedbodies import FusedBody
@@ -201,6 +201,8 @@ REQUESTS: dict[SegmentType, tuple[Item, ...]] = {
     SegmentType.MQBACK: (),
     SegmentType.SPI: (Long("SpiVerb"), Bytes("LUWID"), Long("Commit")),
     SegmentType.MQSTAT: (Long("Type"), _STS),
+    SegmentType.MQSUB: pubsubflows.SUB_REQUEST,
+    SegmentType.MQSUBRQ: pubsubflows.SUBRQ_REQUEST,
 }
 
 #: Reply bodies, by request verb (the reply's segment type is the request's + 0x10).
@@ -218,6 +220,8 @@ REPLIES: dict[SegmentType, tuple[Item, ...]] = {
     SegmentType.MQBACK: (),
     SegmentType.SPI: (ListOf("LUWIDs", Bytes("LUWID")),),
     SegmentType.MQSTAT: (Long("Type"), _STS),
+    SegmentType.MQSUB: pubsubflows.SUB_REPLY,
+    SegmentType.MQSUBRQ: pubsubflows.SUBRQ_REPLY,
 }
 
 

@@ -23,6 +23,7 @@ from mqpy.mqsc.messages import DISPLAY_HEADERS, message
 from mqpy.mqsc.parser import MQSCCommand
 from mqpy.mqsc.results import CommandFailed, Handler, Requester, from_mqi
 from mqpy.mqsc.selection import selected, where_passes
+from mqpy.pubsub import topicobjects
 from mqpy.security.chlauth import valid_dn_pattern
 
 if TYPE_CHECKING:
@@ -40,12 +41,13 @@ _OUTCOMES: dict[str, tuple[str, str, str]] = {
     "STGCLASS": ("AMQ8930I", "AMQ8931I", "AMQ8932I"),
     "AUTHINFO": ("AMQ8563I", "AMQ8564I", "AMQ8567I"),
     "SERVICE": ("AMQ8625I", "AMQ8624I", "AMQ8628I"),
+    "TOPIC": ("AMQ8690I", "AMQ8692I", "AMQ8691I"),
 }
 
 #: objtype -> the keyword of its name item in DISPLAY output (the objects with definitions).
 NAME_ITEM = {**{q: "QUEUE" for q in QUEUE_TYPES}, "PROCESS": "PROCESS", "CHANNEL": "CHANNEL",
              "NAMELIST": "NAMELIST", "STGCLASS": "STGCLASS", "LISTENER": "LISTENER",
-             "AUTHINFO": "AUTHINFO", "SERVICE": "SERVICE"}
+             "AUTHINFO": "AUTHINFO", "SERVICE": "SERVICE", "TOPIC": "TOPIC"}
 
 #: objtype -> the object DEFINE copies when no LIKE is given (IBM's default objects).
 _DEFAULT_OBJECT = {"QLOCAL": "SYSTEM.DEFAULT.LOCAL.QUEUE", "QMODEL": "SYSTEM.DEFAULT.MODEL.QUEUE",
@@ -54,7 +56,7 @@ _DEFAULT_OBJECT = {"QLOCAL": "SYSTEM.DEFAULT.LOCAL.QUEUE", "QMODEL": "SYSTEM.DEF
                    "NAMELIST": "SYSTEM.DEFAULT.NAMELIST",
                    "LISTENER": "SYSTEM.DEFAULT.LISTENER.TCP",
                    "AUTHINFO": "SYSTEM.DEFAULT.AUTHINFO.IDPWOS",
-                   "SERVICE": "SYSTEM.DEFAULT.SERVICE"}
+                   "SERVICE": "SYSTEM.DEFAULT.SERVICE", "TOPIC": "SYSTEM.DEFAULT.TOPIC"}
 
 _CONNAME_REQUIRED = ("SDR", "RQSTR", "CLNTCONN", "CLUSSDR", "CLUSRCVR")
 
@@ -85,6 +87,10 @@ def define(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[str]:
             str(attributes.get("CLUSNL") or "").strip():
         # a cluster object belongs to one cluster or to a namelist of them, not both
         raise CommandFailed.of(CMQCFC.MQRCCF_CLUSTER_NAME_CONFLICT, "AMQ8769E")
+    if objtype == "TOPIC":  # a topic string, and only one object for it
+        refused = topicobjects.definition_error(proc.engine.catalog, name, attributes)
+        if refused:
+            raise CommandFailed.in_hex(refused)
     proc.engine.define(objtype, name, attributes, replace=existing is not None)
     proc.cluster_changed(objtype, attributes, existing.attributes if existing else None)
     return [message(_OUTCOMES[objtype][0])]
@@ -176,6 +182,8 @@ def display(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[str]:
         head = [(NAME_ITEM[obj.objtype], obj.name)]
         if obj.objtype in QUEUE_TYPES:
             head.append(("TYPE", obj.objtype))
+        elif obj.objtype == "TOPIC":  # IBM shows TYPE(LOCAL) beside the name
+            head.append(("TYPE", view.get("TYPE", "LOCAL")))
         elif obj.objtype == "CHANNEL":
             head.append(("CHLTYPE", chltype))
         rest = selected(cmd, view, exclude={"CHLTYPE", "TYPE"})

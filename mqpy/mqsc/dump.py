@@ -28,7 +28,8 @@ from mqpy.security.policy import AUTHINFO_DEFAULTS
 #: DISPLAY's name item -> the DEFINE object keyword (queues take theirs from TYPE)
 _NAME_ITEMS = {"QUEUE": "QUEUE", "CHANNEL": "CHANNEL", "LISTENER": "LISTENER",
                "NAMELIST": "NAMELIST", "PROCESS": "PROCESS", "STGCLASS": "STGCLASS",
-               "AUTHINFO": "AUTHINFO", "CHLAUTH": "CHLAUTH", "SERVICE": "SERVICE"}
+               "AUTHINFO": "AUTHINFO", "CHLAUTH": "CHLAUTH", "SERVICE": "SERVICE",
+               "TOPIC": "TOPIC"}
 
 #: keywords never dumped: stamps, status, and what the object's own keyword already says
 _NEVER = {*mapping.STAMPS, "CURDEPTH", "IPPROCS", "OPPROCS", "TYPE", "CHLTYPE",
@@ -36,7 +37,7 @@ _NEVER = {*mapping.STAMPS, "CURDEPTH", "IPPROCS", "OPPROCS", "TYPE", "CHLTYPE",
 
 
 #: keywords IBM's DEFINE requires even at their default value
-_ALWAYS = {"AUTHINFO": ("AUTHTYPE",), "LISTENER": ("TRPTYPE",)}
+_ALWAYS = {"AUTHINFO": ("AUTHTYPE",), "LISTENER": ("TRPTYPE",), "TOPIC": ("TOPICSTR",)}
 _CONNAME_REQUIRED = ("SDR", "RQSTR", "CLNTCONN", "CLUSSDR", "CLUSRCVR")
 
 

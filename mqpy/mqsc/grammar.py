@@ -682,6 +682,13 @@ TOPIC_ATTRS: dict[str, Attr] = _table(
     enum("SUBSCOPE", "ASPARENT", "QMGR", "ALL"),
     enum("USEDLQ", "ASPARENT", *YESNO),
     enum("MCAST", "ASPARENT", *ED, "ONLY"),
+    enum("WILDCARD", "PASSTHRU", "BLOCK"),
+    enum("DEFPRESP", "ASPARENT", "SYNC", "ASYNC"),
+    enum("PROXYSUB", "FIRSTUSE", "FORCE"),
+    enum("CLROUTE", "DIRECT", "TOPICHOST", "NONE"),
+    name("COMMINFO"),
+    string("CUSTOM", 128),
+    integer("CAPEXPRY", 1, NINES, "ASPARENT", "NOLIMIT"),
 )
 
 SUB_ATTRS: dict[str, Attr] = _table(
@@ -909,6 +916,13 @@ TPSTATUS_ATTRS: dict[str, Attr] = _table(
     integer("PUBCOUNT", 0, NINES),
     integer("SUBCOUNT", 0, NINES),
     enum("RETAINED", *YESNO),
+    string("TOPICSTR", 10240),
+    string("SUBID", 48), string("SUBUSER", 12), string("ACTCONN", 48),
+    enum("DURABLE", *YESNO), enum("SUBTYPE", "ADMIN", "API", "PROXY"),
+    enum("DEFPSIST", *YESNO), integer("DEFPRTY", 0, 9), enum("DEFPRESP", "SYNC", "ASYNC"),
+    enum("NPMSGDLV", "ALL", "ALLAVAIL", "ALLDUR"), enum("PMSGDLV", "ALL", "ALLAVAIL", "ALLDUR"),
+    name("MDURMDL"), name("MNDURMDL"), enum("PUBSCOPE", "QMGR", "ALL"),
+    enum("SUBSCOPE", "QMGR", "ALL"), enum("USEDLQ", *YESNO), name("CLUSTER"),
 )
 
 PUBSUB_ATTRS: dict[str, Attr] = _table(
@@ -1113,7 +1127,10 @@ _define_alter_delete_display("LISTENER", LISTENER_ATTRS, _STAMPS)
 _define_alter_delete_display("SERVICE", SERVICE_ATTRS, _STAMPS)
 _define_alter_delete_display("AUTHINFO", AUTHINFO_ATTRS, _STAMPS)
 _define_alter_delete_display("TOPIC", TOPIC_ATTRS, _STAMPS)
-_define_alter_delete_display("SUB", SUB_ATTRS, _STAMPS, name_attr=string("", 10240))
+_define_alter_delete_display("SUB", SUB_ATTRS, {**_STAMPS, **_table(  # what DISPLAY SUB shows
+    enum("DURABLE", *YESNO), enum("SUBTYPE", "API", "ADMIN", "PROXY"), integer("SUBLEVEL", 0, 9),
+    string("PUBAPPID", 32), string("PUBACCT", 64), string("PUBPRTY", 6))},
+    name_attr=string("", 10240))
 for _obj in ("SUB",):  # a subscription may be named by SUBID or TOPICSTR instead
     for _verb in ("ALTER", "DELETE", "DISPLAY"):
         _s = _COMMANDS[(_verb, _obj)]

@@ -80,6 +80,7 @@ DISPLAY_HEADERS: dict[str, str] = {
     "AUTHINFO": "AMQ8566I",
     "SERVICE": "AMQ8629I",
     "SVSTATUS": "AMQ8632I",
+    "TOPIC": "AMQ8633I",
 }
 
 #: Every answer of the command processor: :data:`MESSAGES` and the outcomes of commands
@@ -94,6 +95,16 @@ RESPONSES: dict[str, str] = {
     "AMQ8016I": "IBM MQ channel changed.",
     "AMQ8022I": "IBM MQ queue cleared.",
     "AMQ8101S": "IBM MQ error ({0}) has occurred.",
+    "AMQ8633I": "Display topic details.",
+    "AMQ8093I": "IBM MQ subscription deleted.",
+    "AMQ8099I": "IBM MQ subscription status inquired.",
+    "AMQ8723I": "Display pub/sub status details.",
+    "AMQ8754I": "Display topic status details.",
+    "AMQ8094I": "IBM MQ subscription created.",
+    "AMQ8095I": "IBM MQ subscription changed.",
+    "AMQ8690I": "IBM MQ topic created.",
+    "AMQ8691I": "IBM MQ topic changed.",
+    "AMQ8692I": "IBM MQ topic deleted.",
     "AMQ8135E": "Not authorized.",
     "AMQ8143E": "IBM MQ queue not empty.",
     "AMQ8146E": "IBM MQ queue manager not available.",

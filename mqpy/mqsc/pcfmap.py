@@ -130,7 +130,7 @@ class PcfAttr:
             for word, number in words.items():
                 if number == value:
                     return word
-            if self.keyword not in ("KAINT", "APPLTYPE"):
+            if self.keyword not in ("KAINT", "APPLTYPE", "DEFPRTY"):  # (words and numbers)
                 raise ValueError(f"{self.keyword}: {value}")
         return int(value)  # type: ignore[call-overload]
 
@@ -428,6 +428,51 @@ SERVICE_STATUS: tuple[PcfAttr, ...] = _t(
     (CMQCFC.MQIACF_PROCESS_ID, "PID"),
     (CMQCFC.MQCACF_SERVICE_START_DATE, "STARTDA", CMQC.MQ_DATE_LENGTH),
     (CMQCFC.MQCACF_SERVICE_START_TIME, "STARTTI", CMQC.MQ_TIME_LENGTH),
+)
+
+
+_DLV = {"ASPARENT": CMQC.MQDLV_AS_PARENT, "ALL": CMQC.MQDLV_ALL, "ALLDUR": CMQC.MQDLV_ALL_DUR,
+        "ALLAVAIL": CMQC.MQDLV_ALL_AVAIL}
+_SCOPE = {"ASPARENT": CMQC.MQSCOPE_AS_PARENT, "QMGR": CMQC.MQSCOPE_QMGR,
+          "ALL": CMQC.MQSCOPE_ALL}
+#: topic attributes (DEFINE/ALTER/DISPLAY TOPIC <-> Create/Change/Copy/Inquire Topic): an
+#: inherited attribute's ASPARENT is its MQ number (MQTA_*_AS_PARENT ...).
+TOPIC: tuple[PcfAttr, ...] = _t(
+    (CMQC.MQCA_TOPIC_NAME, "TOPIC", CMQC.MQ_TOPIC_NAME_LENGTH),
+    (CMQC.MQCA_TOPIC_STRING, "TOPICSTR", CMQC.MQ_TOPIC_STR_LENGTH),
+    (CMQC.MQCA_TOPIC_DESC, "DESCR", CMQC.MQ_TOPIC_DESC_LENGTH),
+    (CMQC.MQIA_TOPIC_TYPE, "TYPE", 0, {"LOCAL": CMQC.MQTOPT_LOCAL,
+                                       "CLUSTER": CMQC.MQTOPT_CLUSTER}),
+    (CMQC.MQCA_CLUSTER_NAME, "CLUSTER", CMQC.MQ_CLUSTER_NAME_LENGTH),
+    (CMQC.MQIA_DURABLE_SUB, "DURSUB", 0, {"ASPARENT": CMQC.MQSUB_DURABLE_AS_PARENT,
+                                          "YES": CMQC.MQSUB_DURABLE_ALLOWED,
+                                          "NO": CMQC.MQSUB_DURABLE_INHIBITED}),
+    (CMQC.MQIA_INHIBIT_PUB, "PUB", 0, {"ASPARENT": CMQC.MQTA_PUB_AS_PARENT,
+                                       "ENABLED": CMQC.MQTA_PUB_ALLOWED,
+                                       "DISABLED": CMQC.MQTA_PUB_INHIBITED}),
+    (CMQC.MQIA_INHIBIT_SUB, "SUB", 0, {"ASPARENT": CMQC.MQTA_SUB_AS_PARENT,
+                                       "ENABLED": CMQC.MQTA_SUB_ALLOWED,
+                                       "DISABLED": CMQC.MQTA_SUB_INHIBITED}),
+    (CMQC.MQIA_TOPIC_DEF_PERSISTENCE, "DEFPSIST", 0, {
+        "ASPARENT": CMQC.MQPER_PERSISTENCE_AS_PARENT, "YES": CMQC.MQPER_PERSISTENT,
+        "NO": CMQC.MQPER_NOT_PERSISTENT}),
+    (CMQC.MQIA_DEF_PRIORITY, "DEFPRTY", 0, {"ASPARENT": CMQC.MQPRI_PRIORITY_AS_PARENT}),
+    (CMQC.MQIA_DEF_PUT_RESPONSE_TYPE, "DEFPRESP", 0, {
+        "ASPARENT": CMQC.MQPRT_RESPONSE_AS_PARENT, "SYNC": CMQC.MQPRT_SYNC_RESPONSE,
+        "ASYNC": CMQC.MQPRT_ASYNC_RESPONSE}),
+    (CMQC.MQIA_NPM_DELIVERY, "NPMSGDLV", 0, _DLV),
+    (CMQC.MQIA_PM_DELIVERY, "PMSGDLV", 0, _DLV),
+    (CMQC.MQCA_MODEL_DURABLE_Q, "MDURMDL", CMQC.MQ_Q_NAME_LENGTH),
+    (CMQC.MQCA_MODEL_NON_DURABLE_Q, "MNDURMDL", CMQC.MQ_Q_NAME_LENGTH),
+    (CMQC.MQIA_WILDCARD_OPERATION, "WILDCARD", 0, {"BLOCK": CMQC.MQTA_BLOCK,
+                                                   "PASSTHRU": CMQC.MQTA_PASSTHRU}),
+    (CMQC.MQIA_PUB_SCOPE, "PUBSCOPE", 0, _SCOPE),
+    (CMQC.MQIA_SUB_SCOPE, "SUBSCOPE", 0, _SCOPE),
+    (CMQC.MQIA_PROXY_SUB, "PROXYSUB", 0, {"FORCE": CMQC.MQTA_PROXY_SUB_FORCE,
+                                          "FIRSTUSE": CMQC.MQTA_PROXY_SUB_FIRSTUSE}),
+    (CMQC.MQIA_USE_DEAD_LETTER_Q, "USEDLQ"),
+    (CMQC.MQCA_ALTERATION_DATE, "ALTDATE", CMQC.MQ_DATE_LENGTH),
+    (CMQC.MQCA_ALTERATION_TIME, "ALTTIME", CMQC.MQ_TIME_LENGTH),
 )
 
 

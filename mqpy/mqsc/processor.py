@@ -35,6 +35,7 @@ from mqpy.mqsc import (
     queue_manager,
     queues,
     security_records,
+    subscriptions,
 )
 from mqpy.mqsc import grammar as g
 from mqpy.mqsc.mapping import EXTRA_DEFAULTS, channel_defaults
@@ -204,7 +205,7 @@ class MQSCProcessor:
 _COMMANDS: dict[tuple[str, str], Handler] = {
     **definitions.COMMANDS, **queues.COMMANDS, **channels.COMMANDS,
     **listeners_services.COMMANDS, **security_records.COMMANDS, **clusters.COMMANDS,
-    **queue_manager.COMMANDS,
+    **queue_manager.COMMANDS, **subscriptions.COMMANDS,
 }
 #: object type -> the handler of any verb on it (the security records)
 _FAMILIES: dict[str, Handler] = security_records.BY_OBJECT

@@ -616,6 +616,17 @@ class SecurityPolicy:
         decided.opens.add(opened)
 
 
+    def check_topic(self, user: str, names: list[str], needed: str) -> None:
+        """Publish or subscribe authority (``needed``: "pub", "sub") on a topic: granted by
+        any of the topic objects ``names`` -- the closest administrative node, its parents,
+        SYSTEM.BASE.TOPIC -- as IBM checks up the topic tree."""
+        decided = self._decisions()
+        for name in names:
+            if needed in self._authorities(user, "topic", name, decided):
+                return
+        raise self._insufficient(user, names[0] if names else "", [needed])
+
+
 def install(engine, qmdir: str | None = None) -> SecurityPolicy:  # noqa: ANN001
     """Turn security on for ``engine``: owner in mqm, defaults once, the policy installed."""
     qmdir = qmdir or engine.qmdir

@@ -105,7 +105,7 @@ def test_a_unit_of_work_backed_out_by_its_own_get_leaves_the_others_backout_rese
     root, eng = small_log_qm
     a = mqpy.embedded("LOGQM", data_path=root)
     b = mqpy.embedded("LOGQM", data_path=root)
-    for _ in range(30):
+    for _ in range(60):  # more messages than A's gets can take before the log is full
         _put(a, 50, CMQC.MQPMO_NO_SYNCPOINT, data=b"m")
     log = eng.data.log
     qa = mqpy.Queue(a, "Q", CMQC.MQOO_INPUT_SHARED)
@@ -114,7 +114,7 @@ def test_a_unit_of_work_backed_out_by_its_own_get_leaves_the_others_backout_rese
     qa.get(None, mqpy.MD(), gmo)  # A began first: the oldest unit of work in flight
     qb.get(None, mqpy.MD(), gmo)
     with pytest.raises(mqpy.MQMIError) as exc:
-        for _ in range(1499):
+        for _ in range(2999):
             qa.get(None, mqpy.MD(), gmo)
     assert exc.value.reason == CMQC.MQRC_BACKED_OUT
     assert eng.log_full_backouts == 1

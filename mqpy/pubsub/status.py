@@ -1,0 +1,108 @@
+"""The status of publish/subscribe as DISPLAY TPSTATUS, SBSTATUS and PUBSUB show it (and
+their PCF Inquire forms would): rows of MQSC keywords and values, engine lock held inside.
+
+- TPSTATUS: the topic tree's known topics -- administrative nodes, subscribed topic strings,
+  open publishers' topics, retained publications -- named exactly or by a topic wildcard
+  (``#``, ``+``). TYPE(TOPIC): a row a topic with its resolved attributes, ADMIN (its own
+  topic object), PUBCOUNT, SUBCOUNT and RETAINED; TYPE(SUB): a row a subscription on it;
+  TYPE(PUB): a row an open publisher.
+- SBSTATUS: a row a named subscription: SUBID, DURABLE, SUBTYPE, ACTCONN (the connection
+  with it open), NUMMSGS and LMSGDATE/LMSGTIME (publications it got), RESMDATE/RESMTIME.
+- PUBSUB: the local queue manager's row: STATUS(ACTIVE), SUBCOUNT, TPCOUNT.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from mqpy.pubsub import topicstrings, topictree
+from mqpy.pubsub.handles import TopicHandle
+from mqpy.pubsub.registry import registry_for
+
+__all__ = ["pubsub_rows", "sbstatus_rows", "tpstatus_rows"]
+
+
+def _conn_id(conn: Any) -> str:
+    return f"{conn.hconn:048X}"
+
+
+def _stamp(when: float) -> tuple[str, str]:
+    if not when:
+        return "", ""
+    t = time.localtime(when)
+    return time.strftime("%Y-%m-%d", t), time.strftime("%H.%M.%S", t)
+
+
+def _publishers(eng: Any) -> list[tuple[Any, TopicHandle]]:
+    return [(c, h) for c in eng.connections.values() for h in c.handles.values()
+            if isinstance(h, TopicHandle)]
+
+
+def _known_topics(eng: Any) -> set[str]:
+    reg = registry_for(eng)
+    known = set(reg.tree()) | set(reg.retained) | {s.topic for s in reg}
+    known |= {h.topic for _, h in _publishers(eng)}
+    return known
+
+
+def tpstatus_rows(eng: Any, name: str, kind: str = "TOPIC") -> list[dict[str, object]]:
+    """DISPLAY TPSTATUS(name) TYPE(kind)'s rows, by topic string."""
+    with eng.lock:
+        reg = registry_for(eng)
+        tree, base = reg.tree(), reg.base()
+        wildcard = topicstrings.has_wildcard(name)
+        topics = sorted(t for t in _known_topics(eng)
+                        if (topicstrings.matches(name, t) if wildcard else t == name))
+        if not wildcard and not topics:
+            topics = [name]  # any topic string has a status, resolved up the tree
+        publishers = _publishers(eng)
+        rows: list[dict[str, object]] = []
+        for topic in topics:
+            if kind == "SUB":
+                rows += [{"TOPICSTR": topic, "SUBID": s.subid_hex, "SUBUSER": s.sub_user,
+                          "DURABLE": "YES" if s.durable else "NO",
+                          "SUBTYPE": "ADMIN" if s.admin else "API",
+                          "ACTCONN": _conn_id(reg.open_by[s.subid])
+                          if s.subid in reg.open_by else "0" * 48}
+                         for s in reg if s.topic == topic]
+            elif kind == "PUB":
+                rows += [{"TOPICSTR": topic, "ACTCONN": _conn_id(c)}
+                         for c, h in publishers if h.topic == topic]
+            else:
+                node = tree.get(topic)
+                rows.append({"TOPICSTR": topic, "ADMIN": node.name if node else "",
+                             **topictree.resolved(tree, base, topic),
+                             "PUBCOUNT": sum(1 for _, h in publishers if h.topic == topic),
+                             "SUBCOUNT": sum(1 for s in reg if s.topic == topic),
+                             "RETAINED": "YES" if topic in reg.retained else "NO"})
+        return rows
+
+
+def sbstatus_rows(eng: Any, name: str, generic: bool) -> list[dict[str, object]]:
+    """DISPLAY SBSTATUS's rows, by subscription name."""
+    with eng.lock:
+        reg = registry_for(eng)
+        rows = []
+        for s in sorted(reg, key=lambda s: s.name):
+            if not s.name or not (s.name.startswith(name[:-1]) if generic else s.name == name):
+                continue
+            count, last = reg.delivered.get(s.subid, (0, 0.0))
+            ldate, ltime = _stamp(last)
+            rdate, rtime = _stamp(reg.resumed.get(s.subid, 0.0))
+            rows.append({"SUB": s.name, "SUBID": s.subid_hex,
+                         "DURABLE": "YES" if s.durable else "NO",
+                         "SUBTYPE": "ADMIN" if s.admin else "API",
+                         "ACTCONN": _conn_id(reg.open_by[s.subid]) if s.subid in reg.open_by
+                         else "0" * 48,
+                         "NUMMSGS": count, "LMSGDATE": ldate, "LMSGTIME": ltime,
+                         "RESMDATE": rdate, "RESMTIME": rtime})
+        return rows
+
+
+def pubsub_rows(eng: Any) -> list[dict[str, object]]:
+    """DISPLAY PUBSUB's row: this queue manager, locally (no hierarchy is built here)."""
+    with eng.lock:
+        reg = registry_for(eng)
+        return [{"QMNAME": eng.name, "TYPE": "LOCAL", "STATUS": "ACTIVE",
+                 "SUBCOUNT": len(reg.subs), "TPCOUNT": len(_known_topics(eng))}]

@@ -1,0 +1,129 @@
+"""Topic strings: their levels, the full topic string an MQOPEN or MQSUB names, and how a
+subscription's topic string matches a publication's (IBM's two wildcard schemes). Pure.
+
+The rules (IBM MQ, "Topic strings", "Topic-based wildcard scheme", "Character-based
+wildcard scheme"):
+
+1. A topic string is any characters; ``/`` separates its levels (a leading or trailing
+   ``/`` makes an empty level). Topic strings are case-sensitive.
+2. The full topic string of an MQOD or MQSD is the TOPICSTR of the topic object named by
+   ObjectName, then ``/`` if both are non-empty, then ObjectString.
+3. Publications never have wildcards: ``#`` and ``+`` in a publication's topic are literal.
+4. Topic-based scheme (the default, MQSO_WILDCARD_TOPIC): a level that is exactly ``#``
+   matches zero or more levels, one that is exactly ``+`` exactly one level; ``#`` or ``+``
+   beside other characters in a level is literal.
+5. Character-based scheme (MQSO_WILDCARD_CHAR): ``*`` matches any characters (``/``
+   included), ``?`` any one character; ``%`` makes the next character literal.
+6. A subscription whose topic string has no wildcard matches only the same string.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from mqpy import CMQC
+
+__all__ = ["full_topic_string", "has_wildcard", "levels", "matches", "fixed_prefix_levels"]
+
+SEPARATOR = "/"
+MULTI_LEVEL = "#"
+SINGLE_LEVEL = "+"
+#: the character-based scheme's wildcards and escape
+_CHAR_ANY, _CHAR_ONE, _CHAR_ESCAPE = "*", "?", "%"
+
+
+def levels(topic: str) -> tuple[str, ...]:
+    """The levels of a topic string (rule 1)."""
+    return tuple(topic.split(SEPARATOR))
+
+
+def full_topic_string(object_topic: str, object_string: str) -> str:
+    """The topic string an MQOD or MQSD names (rule 2)."""
+    if object_topic and object_string:
+        return object_topic + SEPARATOR + object_string
+    return object_topic or object_string
+
+
+def has_wildcard(topic: str, scheme: int = CMQC.MQWS_TOPIC) -> bool:
+    """Whether a subscription's topic string has a wildcard in its scheme (rules 4, 5)."""
+    if scheme == CMQC.MQWS_CHAR:
+        return any(c in (_CHAR_ANY, _CHAR_ONE) for c in _unescaped(topic))
+    return any(level in (MULTI_LEVEL, SINGLE_LEVEL) for level in levels(topic))
+
+
+def fixed_prefix_levels(topic: str, scheme: int = CMQC.MQWS_TOPIC) -> int:
+    """How many leading levels of a subscription's topic string have no wildcard: how
+    qualified it is, which a topic object's WILDCARD(BLOCK) compares with."""
+    if scheme == CMQC.MQWS_CHAR:
+        text = []
+        for c, literal in _unescaped_marked(topic):
+            if not literal and c in (_CHAR_ANY, _CHAR_ONE):
+                break
+            text.append(c)
+        return max(len(levels("".join(text))) - 1, 0)
+    count = 0
+    for level in levels(topic):
+        if level in (MULTI_LEVEL, SINGLE_LEVEL):
+            break
+        count += 1
+    return count
+
+
+def matches(subscribed: str, published: str, scheme: int = CMQC.MQWS_TOPIC) -> bool:
+    """Whether a publication on ``published`` reaches a subscription to ``subscribed``."""
+    if scheme == CMQC.MQWS_CHAR:
+        return _char_regex(subscribed)(published)
+    if MULTI_LEVEL not in subscribed and SINGLE_LEVEL not in subscribed:
+        return subscribed == published
+    return _levels_match(levels(subscribed), 0, levels(published), 0)
+
+
+def _levels_match(sub: tuple[str, ...], i: int, pub: tuple[str, ...], j: int) -> bool:
+    """Rule 4, level by level: ``#`` takes zero or more levels, ``+`` one."""
+    while i < len(sub):
+        level = sub[i]
+        if level == MULTI_LEVEL:
+            # zero levels, or one more and try again (the rest must match what is left)
+            return any(_levels_match(sub, i + 1, pub, k) for k in range(j, len(pub) + 1))
+        if j >= len(pub):
+            return False
+        if level != SINGLE_LEVEL and level != pub[j]:
+            return False
+        i += 1
+        j += 1
+    return j == len(pub)
+
+
+def _unescaped_marked(topic: str) -> list[tuple[str, bool]]:
+    """The characters of a character-scheme topic, each with whether ``%`` made it literal."""
+    out: list[tuple[str, bool]] = []
+    escaped = False
+    for c in topic:
+        if escaped:
+            out.append((c, True))
+            escaped = False
+        elif c == _CHAR_ESCAPE:
+            escaped = True
+        else:
+            out.append((c, False))
+    return out
+
+
+def _unescaped(topic: str) -> str:
+    return "".join(c for c, literal in _unescaped_marked(topic) if not literal)
+
+
+@lru_cache(maxsize=1024)
+def _char_regex(subscribed: str):  # noqa: ANN202 - a compiled pattern's fullmatch
+    """Rule 5 as a regular expression's full match."""
+    parts = []
+    for c, literal in _unescaped_marked(subscribed):
+        if not literal and c == _CHAR_ANY:
+            parts.append(".*")
+        elif not literal and c == _CHAR_ONE:
+            parts.append(".")
+        else:
+            parts.append(re.escape(c))
+    pattern = re.compile("".join(parts), re.DOTALL)
+    return lambda published: pattern.fullmatch(published) is not None
