@@ -108,7 +108,7 @@ class Handlers:
         _, token = await _blocking(self.auth.login, body["username"], body["password"])
         response = Response(status_code=204)
         response.set_cookie(self.auth.tokens.cookie, token, path="/", httponly=True,
-                            secure=self.cfg.secure_ltpa, samesite="strict")
+                            secure=self.cfg.ltpa_secure, samesite="strict")
         return response
 
     def _log_out(self, request: Request) -> Response:
@@ -119,7 +119,7 @@ class Handlers:
             raise RestError(401, "MQWB0103E")
         self.auth.tokens.revoke(who.token)
         response = Response(status_code=204)
-        response.delete_cookie(cookie, path="/", httponly=True, secure=self.cfg.secure_ltpa,
+        response.delete_cookie(cookie, path="/", httponly=True, secure=self.cfg.ltpa_secure,
                                samesite="strict")
         return response
 

@@ -143,3 +143,22 @@ def test_a_token_past_its_expiry_is_refused(tmp_path):
     assert keeper.password(token) == "pw"
     keeper.revoke(token)
     assert keeper.password(token) is None
+
+
+@pytest.mark.parametrize(("line", "tls", "secure"), [
+    ("", False, False), ("", True, True), ("secureLTPA = true", False, True),
+    ("secureLTPA = false", True, False)])
+def test_the_cookie_is_secure_over_https_unless_the_configuration_says(tmp_path, line, tls,
+                                                                       secure):
+    """Given mqweb.ini without secureLTPA, then the login cookie is Secure exactly when the
+    server serves HTTPS (so that the console logs in over the default HTTP on 127.0.0.1);
+    secureLTPA true or false decides when given."""
+    from mqpy_cli.web import config as webconfig
+
+    keys = tmp_path / "keys"
+    keys.mkdir()
+    for pem in ("cert.pem", "key.pem"):
+        (keys / pem).write_text("x")
+    webconfig.write(f"[server]\nkeyRepository = {keys if tls else ''}\n{line}\n",
+                    str(tmp_path))
+    assert webconfig.load(str(tmp_path)).ltpa_secure is secure
