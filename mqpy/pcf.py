@@ -614,11 +614,29 @@ def _parse_one(data: bytes, pos: int, order: str) -> tuple[Parameter, int]:
             f"({len(data) - pos} bytes left)",
             _length_reason(cls),
         )
+    fast = _parse_common(data, pos, length, cft, order)
+    if fast is not None:
+        return fast, pos + length
     try:
         c = _layouts(order)[cft].parse(data[pos : pos + length])
     except cs.ConstructError as exc:
         raise StructError(f"{cls.__name__} at offset {pos}: {exc}", _length_reason(cls)) from None
     return _from_layout(cls, c), pos + length
+
+
+def _parse_common(data: bytes, pos: int, length: int, cft: int, order: str
+                  ) -> Parameter | None:
+    """An MQCFIN or a well-formed MQCFST read with struct (most of what a command server
+    answers, read many times faster than through construct); None for anything else."""
+    if cft == CMQCFC.MQCFT_INTEGER:
+        return CFIN(*struct.unpack_from(order + "ii", data, pos + 8))
+    if cft == CMQCFC.MQCFT_STRING:
+        param, ccsid, size = struct.unpack_from(order + "iii", data, pos + 8)
+        end = pos + CMQCFC.MQCFST_STRUC_LENGTH_FIXED + size
+        if size < 0 or end > pos + length:
+            return None  # construct's parse names the fault
+        return CFST(param, data[end - size:end], ccsid, data[end:pos + length])
+    return None
 
 
 def _from_layout(cls: type, c: Any) -> Parameter:

@@ -104,7 +104,7 @@ def _when(date: object, time: object) -> str | None:
     return f"{d}T{t.replace('.', ':')}Z" if d and t else None
 
 
-def _queue_status(server: CommandServer, name: str) -> dict[str, dict]:
+def queue_status(server: CommandServer, name: str) -> dict[str, dict]:
     """Queue name -> its status keywords (local queues only, as DISPLAY QSTATUS)."""
     out: dict[str, dict] = {}
     responses = server.ask(CMQCFC.MQCMD_INQUIRE_Q_STATUS,
@@ -178,7 +178,7 @@ def get_queues(server: CommandServer, name: str | None, *, attributes: str | Non
         params.append(pcf.CFIN(CMQC.MQIA_Q_TYPE, pcfmap.WORDS["TYPE"][
             A.QUEUE_TYPE_WORDS[qtype]]))
     responses = server.run(CMQCFC.MQCMD_INQUIRE_Q, params, name or "*")
-    statuses = _queue_status(server, name or "*") if chosen_status or flt else {}
+    statuses = queue_status(server, name or "*") if chosen_status or flt else {}
     out = []
     for msg in responses:
         stored = _keywords(msg, _QUEUE_BY_PARAM)

@@ -27,8 +27,9 @@ from mqpy_cli.web import admin, console, messaging, mqscaction
 from mqpy_cli.web.config import WebConfig
 from mqpy_cli.web.errors import RestError
 from mqpy_cli.web.metrics import MQCollector
+from mqpy_cli.web.names import EncodedSegments, segment
 from mqpy_cli.web.pool import ConnectionPool
-from mqpy_cli.web.security import ADMIN_RO, Authenticator, Principal, check_csrf
+from mqpy_cli.web.security import ADMIN_RO, CSRF_HEADER, Authenticator, Principal, check_csrf
 
 REST = "/ibmmq/rest/v2"
 STATIC = os.path.join(os.path.dirname(__file__), "static")
@@ -58,7 +59,15 @@ class Handlers:
 
     async def caller(self, request: Request) -> Principal:
         check_csrf(request.method, request.headers)
-        return await _blocking(self.auth.authenticate, request.headers.get("authorization"))
+        authorization = request.headers.get("authorization")
+        if authorization is None and self.auth.tokens.cookie in request.cookies:
+            who = self.auth.from_token(request.cookies[self.auth.tokens.cookie])
+            if who is None:
+                raise RestError(401, "MQWB0103E")
+            return who
+        who = self.auth.known(authorization)  # no thread hop for a caller checked before
+        return who if who is not None else await _blocking(self.auth.authenticate,
+                                                           authorization)
 
     async def admin_call(self, request: Request, work: Callable, *args: Any,
                          role_check: Callable[[str], None] | None = None) -> Any:
@@ -79,8 +88,40 @@ class Handlers:
 
     # ------------------------------------------------------------------ admin
     async def login(self, request: Request) -> Response:
+        """GET /login: the caller's name and roles; POST: a token login (the LtpaToken2
+        cookie); DELETE: its logout."""
+        if request.method == "POST":
+            return await self._log_in(request)
+        if request.method == "DELETE":
+            return self._log_out(request)
         who = await self.caller(request)
         return JSONResponse({"user": [{"name": who.user, "role": sorted(who.roles)}]})
+
+    async def _log_in(self, request: Request) -> Response:
+        media = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+        if media != "application/json":  # IBM's login takes JSON only (no form can post it)
+            raise RestError(415, "MQWB0306E")
+        body = await _json(request)
+        if not (isinstance(body, dict) and isinstance(body.get("username"), str)
+                and isinstance(body.get("password"), str)):
+            raise RestError(400, "MQWB2004E")
+        _, token = await _blocking(self.auth.login, body["username"], body["password"])
+        response = Response(status_code=204)
+        response.set_cookie(self.auth.tokens.cookie, token, path="/", httponly=True,
+                            secure=self.cfg.ltpa_secure, samesite="strict")
+        return response
+
+    def _log_out(self, request: Request) -> Response:
+        """IBM: a logout without the CSRF header, or without a good token, is 401."""
+        cookie = self.auth.tokens.cookie
+        who = self.auth.from_token(request.cookies.get(cookie))
+        if who is None or who.token is None or CSRF_HEADER not in request.headers:
+            raise RestError(401, "MQWB0103E")
+        self.auth.tokens.revoke(who.token)
+        response = Response(status_code=204)
+        response.delete_cookie(cookie, path="/", httponly=True, secure=self.cfg.ltpa_secure,
+                               samesite="strict")
+        return response
 
     async def installation(self, request: Request) -> Response:
         (await self.caller(request)).admin_role("GET")
@@ -108,7 +149,8 @@ class Handlers:
         if request.method == "POST":
             name = await self.admin_call(request, admin.create_queue, await _json(request))
             return Response(status_code=201, headers={
-                "Location": f"{REST}/admin/qmgr/{request.path_params['qmgr']}/queue/{name}"})
+                "Location": f"{REST}/admin/qmgr/{segment(request.path_params['qmgr'])}"
+                            f"/queue/{segment(name)}"})
         name = request.path_params.get("queue")
         body = await self.admin_call(
             request, functools.partial(admin.get_queues, attributes=q.get("attributes"),
@@ -279,22 +321,22 @@ class SecurityHeaders:
 
 def build(cfg: WebConfig) -> Starlette:
     h = Handlers(cfg)
-    q = f"{REST}/admin/qmgr/{{qmgr}}"
-    m = f"{REST}/messaging/qmgr/{{qmgr}}/queue/{{queue}}"
+    q = f"{REST}/admin/qmgr/{{qmgr:mqname}}"
+    m = f"{REST}/messaging/qmgr/{{qmgr:mqname}}/queue/{{queue:mqname}}"
     routes = [
-        Route(f"{REST}/login", h.login),
+        Route(f"{REST}/login", h.login, methods=["GET", "POST", "DELETE"]),
         Route(f"{REST}/admin/installation", h.installation),
         Route(f"{REST}/admin/qmgr", h.qmgr),
         Route(q, h.qmgr),
         Route(f"{q}/queue", h.queues, methods=["GET", "POST"]),
-        Route(f"{q}/queue/{{queue}}", h.queue, methods=["GET", "PATCH", "DELETE"]),
+        Route(f"{q}/queue/{{queue:mqname}}", h.queue, methods=["GET", "PATCH", "DELETE"]),
         Route(f"{q}/channel", h.channels),
-        Route(f"{q}/channel/{{channel}}", h.channels),
-        Route(f"{REST}/admin/action/qmgr/{{qmgr}}/mqsc", h.mqsc, methods=["POST"]),
+        Route(f"{q}/channel/{{channel:mqname}}", h.channels),
+        Route(f"{REST}/admin/action/qmgr/{{qmgr:mqname}}/mqsc", h.mqsc, methods=["POST"]),
         Route(f"{m}/message", h.message, methods=["GET", "POST", "DELETE"]),
         Route(f"{m}/messagelist", h.message_list),
         Route("/metrics", h.metrics),
-        Route("/ibmmq/console/api/qmgr/{qmgr}/errorlog", h.errorlog),
+        Route("/ibmmq/console/api/qmgr/{qmgr:mqname}/errorlog", h.errorlog),
         Route("/ibmmq/console", lambda r: RedirectResponse("/ibmmq/console/")),
         Route("/", lambda r: RedirectResponse("/ibmmq/console/")),
         Mount("/ibmmq/console/", StaticFiles(directory=STATIC, html=True)),
@@ -306,6 +348,6 @@ def build(cfg: WebConfig) -> Starlette:
         await _blocking(h.pool.close)  # the idle connections end with the server
 
     return Starlette(routes=routes, lifespan=lifespan,
-                     middleware=[Middleware(SecurityHeaders)], exception_handlers={
+                     middleware=[Middleware(EncodedSegments), Middleware(SecurityHeaders)], exception_handlers={
                          RestError: _rest_error, HTTPException: _http_error,
                          Exception: _unexpected})

@@ -5,6 +5,8 @@ under its data path's web folder), its pid file and its log.
     host = 127.0.0.1          ; the bind address (IBM's httpHost, localhost by default)
     port = 9443               ; IBM's httpsPort default
     keyRepository =           ; a folder of PEM files (cert.pem, key.pem): HTTPS when set
+    secureLTPA =              ; true: the login cookie goes over HTTPS only; empty: when TLS is on
+    ltpaExpiration = 120      ; minutes a login token is good for (IBM's default)
     [roles]
     MQWebAdmin = mqadmin      ; users, and groups as group:NAME, comma separated
     MQWebAdminRO = reader
@@ -31,12 +33,20 @@ class WebConfig:
     host: str = DEFAULT_HOST
     port: int = DEFAULT_PORT
     key_repository: str = ""
+    #: None: the login cookie is Secure when the server serves HTTPS
+    secure_ltpa: bool | None = None
+    ltpa_expiration: int = 120
     #: role -> (users, groups)
     roles: dict[str, tuple[frozenset[str], frozenset[str]]] = attrs.Factory(dict)
 
     @property
     def tls(self) -> bool:
         return bool(self.key_repository)
+
+    @property
+    def ltpa_secure(self) -> bool:
+        """Whether the login cookie carries Secure (IBM's secureLTPA; by default, HTTPS)."""
+        return self.tls if self.secure_ltpa is None else self.secure_ltpa
 
     @property
     def scheme(self) -> str:
@@ -75,6 +85,8 @@ TEMPLATE = """\
 host = 127.0.0.1
 port = 9443
 keyRepository =
+secureLTPA =
+ltpaExpiration = 120
 
 [roles]
 MQWebAdmin =
@@ -113,6 +125,11 @@ def load(data_path: str | None = None) -> WebConfig:
     port = server.get("port", str(DEFAULT_PORT)).strip()
     if not port.isdigit() or not 0 < int(port) < 65536:
         raise ConfigError(f"{path} is not valid: port '{port}' is not a TCP port number")
+    secure = server.get("secureLTPA", "").strip().lower()
+    expiration = server.get("ltpaExpiration", "120").strip()
+    if secure not in ("true", "false", "") or not expiration.isdigit() or int(expiration) < 1:
+        raise ConfigError(f"{path} is not valid: secureLTPA '{secure}' must be true or false "
+                          f"and ltpaExpiration '{expiration}' a number of minutes")
     keyrepo = server.get("keyRepository", "").strip()
     for pem in ("cert.pem", "key.pem") if keyrepo else ():
         if not os.access(os.path.join(keyrepo, pem), os.R_OK):
@@ -121,6 +138,8 @@ def load(data_path: str | None = None) -> WebConfig:
     return WebConfig(
         data_path=root, host=server.get("host", DEFAULT_HOST).strip() or DEFAULT_HOST,
         port=int(port), key_repository=keyrepo,
+        secure_ltpa=None if not secure else secure == "true",
+        ltpa_expiration=int(expiration),
         roles={role: _members(roles.get(role, "")) for role in ROLES})
 
 

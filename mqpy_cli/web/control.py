@@ -127,7 +127,8 @@ def dspmqweb(what: str, data_path: str | None) -> None:
     if what == "properties":
         click.echo(f"name=value\nhttpHost={cfg.host}\nhttpsPort={cfg.port}\n"
                    f"keyRepository={cfg.key_repository}\nconfigurationFile="
-                   f"{config.config_path(root)}")
+                   f"{config.config_path(root)}\nltpaExpiration={cfg.ltpa_expiration}\n"
+                   f"secureLTPA={str(cfg.ltpa_secure).lower()}")
         return
     if running_pid(root) is None:
         click.echo(f"MQWB1125I: Server '{SERVER}' is not running.")

@@ -2,13 +2,19 @@
 installation at each scrape (PCF to its command server), named and labelled as IBM's
 mq_prometheus exporter (mq-metric-samples) names them: ``ibmmq_qmgr_*``, ``ibmmq_queue_*``,
 ``ibmmq_channel_*`` with labels ``qmgr``, ``queue``, ``channel``, ``type``, ``usage``,
-``connname``, ``rqmname``."""
+``connname``, ``rqmname``. Every scrape asks for the queues' status (one Inquire Queue Status
+of ``*``); their attributes (MAXDEPTH, description, usage) are read again only when a queue
+is not known yet, the queue manager restarted, or they are older than
+``ATTRIBUTES_MAX_AGE``, as mq_prometheus rediscovers queues."""
 
 from __future__ import annotations
 
 import contextlib
 import datetime
+import threading
+import time
 
+import attrs
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
@@ -17,9 +23,25 @@ from mqpy.command.inquiries import CHS
 from mqpy_cli.web import admin
 from mqpy_cli.web.errors import RestError
 from mqpy_cli.web.mqconn import CommandServer
-from mqpy_cli.web.pool import ConnectionPool
+from mqpy_cli.web.pool import ConnectionPool, qmgr_pid
 
 PLATFORM = "UNIX"
+#: seconds queue attributes are used before a scrape reads them again
+ATTRIBUTES_MAX_AGE = 60.0
+
+
+@attrs.define
+class QueueAttributes:
+    """The local queues' labels and MAXDEPTH as one run of a queue manager last showed
+    them: name -> (usage, description, MAXDEPTH)."""
+
+    run_of: str
+    read_at: float
+    queues: dict[str, tuple[str, str, int]]
+
+    def fresh_for(self, run_of: str, names, max_age: float) -> bool:  # noqa: ANN001
+        return (run_of == self.run_of and time.monotonic() - self.read_at < max_age
+                and all(n in self.queues for n in names))
 
 
 def _family(name: str, doc: str, labels: list[str]) -> GaugeMetricFamily:
@@ -29,9 +51,13 @@ def _family(name: str, doc: str, labels: list[str]) -> GaugeMetricFamily:
 class MQCollector(Collector):
     """One scrape: every running queue manager's figures, as gauges."""
 
-    def __init__(self, data_path: str, pool: ConnectionPool) -> None:
+    def __init__(self, data_path: str, pool: ConnectionPool,
+                 attributes_max_age: float = ATTRIBUTES_MAX_AGE) -> None:
         self.data_path = data_path
         self.pool = pool
+        self.attributes_max_age = attributes_max_age
+        self._known: dict[str, QueueAttributes] = {}
+        self._lock = threading.Lock()  # scrapes run in worker threads, maybe two at once
 
     def collect(self):  # noqa: ANN201 - prometheus_client's interface
         q_labels = ["qmgr", "queue", "usage", "description"]
@@ -77,9 +103,42 @@ class MQCollector(Collector):
                 with contextlib.suppress(RestError):
                     with self.pool.command_server(name) as server:
                         _qmgr(server, name, fam)
-                        _queues(server, name, fam)
+                        self._queues(server, name, fam)
                         _channels(server, name, fam)
         yield from fam.values()
+
+    def _attributes(self, server: CommandServer, name: str,
+                    names) -> QueueAttributes:  # noqa: ANN001
+        """The queues' attributes, read again unless those known are fresh for ``names``."""
+        run_of = qmgr_pid(name, self.data_path)
+        with self._lock:
+            known = self._known.get(name)
+        if known is not None and known.fresh_for(run_of, names, self.attributes_max_age):
+            return known
+        read_at = time.monotonic()
+        listed = admin.get_queues(server, None, attributes="general,storage",
+                                  qtype="local")["queue"]
+        known = QueueAttributes(run_of, read_at, {
+            q["name"]: ("XMITQ" if q.get("general", {}).get("isTransmissionQueue")
+                        else "NORMAL", q.get("general", {}).get("description", ""),
+                        q.get("storage", {}).get("maximumDepth", 0)) for q in listed})
+        with self._lock:
+            self._known[name] = known
+        return known
+
+    def _queues(self, server: CommandServer, name: str, fam: dict) -> None:
+        statuses = admin.queue_status(server, "*")
+        statuses.pop(server.reply_q.rstrip(b" \0").decode("latin-1"), None)  # this scrape's own
+        known = self._attributes(server, name, statuses)
+        for qname, st in sorted(statuses.items()):
+            usage, description, max_depth = known.queues.get(qname, ("NORMAL", "", 0))
+            labels = [name, qname, usage, description]
+            fam["queue_attribute_max_depth"].add_metric(labels, max_depth)
+            fam["queue_depth"].add_metric(labels, st.get("CURDEPTH", 0))
+            fam["queue_oldest_message_age"].add_metric(labels, max(0, st.get("MSGAGE", 0) or 0))
+            fam["queue_uncommitted_messages"].add_metric(labels, st.get("UNCOM", 0))
+            fam["queue_input_handles"].add_metric(labels, st.get("IPPROCS", 0))
+            fam["queue_output_handles"].add_metric(labels, st.get("OPPROCS", 0))
 
 
 def _qmgr(server: CommandServer, name: str, fam: dict) -> None:
@@ -97,26 +156,6 @@ def _qmgr(server: CommandServer, name: str, fam: dict) -> None:
             when = datetime.datetime.strptime(started, "%Y-%m-%dT%H:%M:%SZ")
             now = datetime.datetime.now()
             fam["qmgr_uptime"].add_metric(labels, max(0.0, (now - when).total_seconds()))
-
-
-def _queues(server: CommandServer, name: str, fam: dict) -> None:
-    listed = admin.get_queues(server, None, attributes="general,storage", status="status",
-                              qtype="local")["queue"]
-    own = server.reply_q.rstrip(b" \0").decode("latin-1")  # this scrape's own reply queue
-    for q in listed:
-        if q["name"] == own:
-            continue
-        general, st = q.get("general", {}), q.get("status", {})
-        labels = [name, q["name"], "XMITQ" if general.get("isTransmissionQueue") else "NORMAL",
-                  general.get("description", "")]
-        fam["queue_attribute_max_depth"].add_metric(labels,
-                                                    q.get("storage", {}).get("maximumDepth", 0))
-        fam["queue_depth"].add_metric(labels, st.get("currentDepth", 0))
-        fam["queue_oldest_message_age"].add_metric(labels, max(0, st.get("oldestMessageAge",
-                                                                          0) or 0))
-        fam["queue_uncommitted_messages"].add_metric(labels, st.get("uncommittedMessages", 0))
-        fam["queue_input_handles"].add_metric(labels, st.get("openInputCount", 0))
-        fam["queue_output_handles"].add_metric(labels, st.get("openOutputCount", 0))
 
 
 def _channels(server: CommandServer, name: str, fam: dict) -> None:

@@ -38,14 +38,17 @@ def connect(qmgr: str, data_path: str, user: str | None = None,
 
 
 class CommandServer:
-    """PCF requests put to the command queue; every reply (failures too) read back."""
+    """PCF requests put to the command queue; every reply (failures too) read back from the
+    connection's own reply queue, read ahead (a late reply to an earlier request is passed
+    over by its CorrelId)."""
 
     def __init__(self, qm: mqpy.QueueManager, wait: int = REPLY_WAIT) -> None:
         self.qm = qm
         self.wait = wait  #: ms a reply may take
         od = OD(ObjectName=REPLY_MODEL.encode(), DynamicQName=b"MQWEB.*")
         try:
-            self.replies = mqpy.Queue(qm, od, CMQC.MQOO_INPUT_EXCLUSIVE)
+            self.replies = mqpy.Queue(qm, od, CMQC.MQOO_INPUT_EXCLUSIVE
+                                      | CMQC.MQOO_READ_AHEAD)
         except mqpy.MQMIError as e:
             raise from_reason(e.reason, REPLY_MODEL) from None
         self.reply_q = od.ObjectName
@@ -53,6 +56,7 @@ class CommandServer:
     def ask(self, command: int, params: list) -> list[pcf.PCFMessage]:
         """Every response to one request, in order (the last has MQCFC_LAST)."""
         md = MD(MsgType=CMQC.MQMT_REQUEST, Format=CMQC.MQFMT_ADMIN, ReplyToQ=self.reply_q,
+                Persistence=CMQC.MQPER_NOT_PERSISTENT,
                 Report=CMQC.MQRO_PASS_DISCARD_AND_EXPIRY | CMQC.MQRO_DISCARD_MSG,
                 Expiry=self.wait // 100)
         data = pcf.build(pcf.PCFMessage(CFH(Command=command), params))
@@ -62,8 +66,11 @@ class CommandServer:
             while True:
                 gmo = GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT
                           | CMQC.MQGMO_FAIL_IF_QUIESCING, WaitInterval=self.wait,
-                          MatchOptions=CMQC.MQMO_MATCH_CORREL_ID, Version=CMQC.MQGMO_VERSION_2)
-                reply = self.replies.get(None, MD(CorrelId=md.MsgId), gmo)
+                          MatchOptions=CMQC.MQMO_NONE, Version=CMQC.MQGMO_VERSION_2)
+                got = MD()
+                reply = self.replies.get(None, got, gmo)
+                if got.CorrelId != md.MsgId:
+                    continue  # a late reply to an earlier request that gave up waiting
                 msg = pcf.parse(reply)
                 out.append(msg)
                 if msg.header.Control == CMQCFC.MQCFC_LAST:

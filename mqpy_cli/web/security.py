@@ -19,6 +19,7 @@ from mqpy import config as mqconfig
 from mqpy.security.users import UserFile, users_path
 from mqpy_cli.web.config import WebConfig
 from mqpy_cli.web.errors import RestError
+from mqpy_cli.web.ltpa import Token, TokenKeeper
 
 CSRF_HEADER = "ibm-mq-rest-csrf-token"
 CHANGING_METHODS = ("POST", "PATCH", "PUT", "DELETE")
@@ -31,8 +32,10 @@ class Principal:
     """An authenticated caller."""
 
     user: str
-    password: str = attrs.field(repr=False)
+    #: None: logged in with a token this server no longer holds the password of
+    password: str | None = attrs.field(repr=False)
     roles: frozenset[str] = frozenset()
+    token: Token | None = None
 
     def admin_role(self, method: str) -> str:
         """The role an administrative request of ``method`` runs under (MQWebAdmin first,
@@ -51,8 +54,13 @@ class Principal:
 
     def identity(self, role: str) -> tuple[str | None, str | None]:
         """The MQCSP an MQI connection for ``role`` carries: none (the server's own user)
-        for the admin roles, the caller's for MQWebUser."""
-        return (self.user, self.password) if role == USER else (None, None)
+        for the admin roles, the caller's for MQWebUser (401 when a token's password is no
+        longer held: the user logs in again)."""
+        if role != USER:
+            return None, None
+        if self.password is None:
+            raise RestError(401, "MQWB0103E")
+        return self.user, self.password
 
 
 class Authenticator:
@@ -64,22 +72,49 @@ class Authenticator:
         self._salt = os.urandom(16)
         self._lock = threading.Lock()
         self._known: dict[tuple[str, bytes], tuple] = {}
+        self._listed: tuple[tuple | None, list[UserFile]] = (None, [])
+        self._tokens: TokenKeeper | None = None
+
+    @property
+    def tokens(self) -> TokenKeeper:
+        """The login tokens' keeper (its key read or made at the first use)."""
+        if self._tokens is None:
+            self._tokens = TokenKeeper(self.cfg.data_path, self.cfg.ltpa_expiration)
+        return self._tokens
 
     def _files(self) -> list[UserFile]:
+        """The queue managers' user files, mqs.ini read again only when it changed."""
         root = self.cfg.data_path
-        return [UserFile(users_path(mqconfig.qmgr_dir(name, root)))
-                for name in mqconfig.list_qmgrs(root)]
+        try:
+            st = os.stat(mqconfig.mqs_ini(root))
+            stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
+        except OSError:
+            stamp = None
+        if stamp is None or stamp != self._listed[0]:
+            self._listed = (stamp, [UserFile(users_path(mqconfig.qmgr_dir(name, root)))
+                                    for name in mqconfig.list_qmgrs(root)])
+        return self._listed[1]
+
+    def _key(self, user: str, password: str) -> tuple[str, bytes]:
+        return (user, hashlib.sha256(self._salt + password.encode("utf-8", "replace")).digest())
+
+    def _remembered(self, user: str, password: str, files: list[UserFile]
+                    ) -> tuple[tuple, tuple[str, ...] | None]:
+        """The user files' stamps, and the groups of a check that succeeded with these
+        credentials since they last changed (None: none did)."""
+        stamps = tuple(f.stamp() for f in files)
+        with self._lock:
+            known = self._known.get(self._key(user, password))
+        return stamps, (known[1] if known is not None and known[0] == stamps else None)
 
     def _check(self, user: str, password: str) -> tuple[str, ...] | None:
         """The user's groups when some queue manager's file has the user with this
         password; None otherwise."""
         files = self._files()
-        stamps = tuple(f.stamp() for f in files)
-        key = (user, hashlib.sha256(self._salt + password.encode("utf-8", "replace")).digest())
-        with self._lock:
-            known = self._known.get(key)
-        if known is not None and known[0] == stamps:
-            return known[1]
+        stamps, groups = self._remembered(user, password, files)
+        if groups is not None:
+            return groups
+        key = self._key(user, password)
         holders = [f for f in files if f.get(user) is not None]
         for f in holders:
             if f.verify(user, password):
@@ -92,24 +127,68 @@ class Authenticator:
                                                                                   password)
         return None
 
+    @staticmethod
+    def _credentials(authorization: str | None) -> tuple[str, str] | None:
+        """User and password of a Basic Authorization header; None when it has none."""
+        if not authorization or not authorization.lower().startswith("basic "):
+            return None
+        try:
+            raw = base64.b64decode(authorization[6:].strip(), validate=True).decode("utf-8")
+        except (binascii.Error, UnicodeDecodeError):
+            return None
+        user, sep, password = raw.partition(":")
+        return (user, password) if sep and user else None
+
+    def known(self, authorization: str | None) -> Principal | None:
+        """The caller, when these credentials checked out before and no user file changed
+        since: a few ``stat`` calls and no password work, cheap enough for the event loop;
+        None when :meth:`authenticate` must decide."""
+        credentials = self._credentials(authorization)
+        if credentials is None:
+            return None
+        _, groups = self._remembered(*credentials, self._files())
+        if groups is None:
+            return None
+        return Principal(credentials[0], credentials[1],
+                         self.cfg.roles_of(credentials[0], groups))
+
+    def from_token(self, text: str | None) -> Principal | None:
+        """The caller a login token names, while it is good and the user is still in some
+        queue manager's user file; None otherwise."""
+        token = self.tokens.check(text) if text else None
+        if token is None:
+            return None
+        for f in self._files():
+            if f.get(token.user) is not None:
+                return Principal(token.user, self.tokens.password(token),
+                                 self.cfg.roles_of(token.user, f.groups(token.user)), token)
+        return None
+
+    def login(self, user: str, password: str) -> tuple[Principal, str]:
+        """POST /login: the caller and a new token; RestError 401 (no challenge: a browser
+        shows no password dialog) when the credentials do not check out, 403 when the user
+        has no role."""
+        groups = self._check(user, password)
+        if groups is None:
+            raise RestError(401, "MQWB0103E")
+        who = Principal(user, password, self.cfg.roles_of(user, groups))
+        if not who.roles:
+            raise RestError(403, "MQWB0103E")
+        return who, self.tokens.issue(user, password)
+
     def authenticate(self, authorization: str | None) -> Principal:
         """The caller of a request with this Authorization header; RestError 401 (with
         the Basic challenge) when there is none or it does not check out."""
         challenge = {"WWW-Authenticate": 'Basic realm="IBM MQ"'}
         refused = RestError(401, "MQWB0103E", headers=challenge)
-        if not authorization or not authorization.lower().startswith("basic "):
+        credentials = self._credentials(authorization)
+        if credentials is None:
             raise refused
-        try:
-            raw = base64.b64decode(authorization[6:].strip(), validate=True).decode("utf-8")
-        except (binascii.Error, UnicodeDecodeError):
-            raise refused from None
-        user, sep, password = raw.partition(":")
-        if not sep or not user:
-            raise refused
-        groups = self._check(user, password)
+        groups = self._check(*credentials)
         if groups is None:
             raise refused
-        return Principal(user, password, self.cfg.roles_of(user, groups))
+        return Principal(credentials[0], credentials[1],
+                         self.cfg.roles_of(credentials[0], groups))
 
 
 def check_csrf(method: str, headers) -> None:  # noqa: ANN001 - any mapping of headers

@@ -70,6 +70,7 @@ class WebSite:
 host = 127.0.0.1
 port = {self.port}
 keyRepository = {self.key_repository}
+secureLTPA = {"true" if self.key_repository else "false"}
 
 [roles]
 MQWebAdmin = {ADMIN}, {OPERATOR}

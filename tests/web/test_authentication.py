@@ -63,3 +63,19 @@ def test_a_success_is_remembered_until_a_user_file_changes(installation, monkeyp
     UserFile(users_path(config.qmgr_dir("QM1", installation))).set_password("user.QM1", "new")
     with pytest.raises(RestError):
         auth.authenticate(_basic("user.QM1", "pw"))
+
+
+def test_a_remembered_caller_is_known_without_password_work(installation, monkeypatch):
+    """Given credentials that checked out once, when the same credentials come again and no
+    user file changed, then ``known`` gives the caller with no password work (so that the
+    server need not hand it to a worker thread); wrong credentials, and any after a user
+    file changed, are not known (None: the full check decides)."""
+    auth = Authenticator(WebConfig(installation))
+    assert auth.known(_basic("user.QM1", "pw")) is None  # never checked yet
+    auth.authenticate(_basic("user.QM1", "pw"))
+    monkeypatch.setattr(usersmod, "verify_password", lambda pw, stored: pytest.fail("work"))
+    assert auth.known(_basic("user.QM1", "pw")).user == "user.QM1"
+    assert auth.known(_basic("user.QM1", "other")) is None
+    assert auth.known("Bearer x") is None
+    UserFile(users_path(config.qmgr_dir("QM2", installation))).add("another", "pw")
+    assert auth.known(_basic("user.QM1", "pw")) is None

@@ -246,3 +246,19 @@ def test_everything_comes_from_the_server_and_nothing_is_refused(web, browser):
         "return performance.getEntriesByType('resource').map(e => new URL(e.name).origin)")
     assert set(origins) <= {web.base}
     assert browser.execute_script("return window.cspViolations") == []
+
+
+def test_the_console_logs_in_with_a_token_cookie_and_logs_out(web, browser, tmp_path):
+    """Given the operator logged in through the form, then the browser holds an
+    LtpaToken2 cookie that scripts cannot read (HttpOnly) and no password; when she logs
+    out, the cookie is gone and the login form is back."""
+    by = _by()
+    _logged_in(web, browser)
+    names = [c["name"] for c in browser.get_cookies()]
+    assert any(n.startswith("LtpaToken2") for n in names), names
+    assert "LtpaToken2" not in browser.execute_script("return document.cookie")
+    browser.save_screenshot(str(tmp_path / "token-login.png"))
+    _click(browser, "#logout")
+    _wait(browser, lambda d: d.find_element(by.ID, "login-panel").is_displayed(),
+          "the login form after logging out")
+    assert not any(c["name"].startswith("LtpaToken2") for c in browser.get_cookies())

@@ -106,7 +106,9 @@ def test_https_from_a_key_repository_of_pem_files(tmp_path):
 
 
 @pytest.mark.parametrize("text", ["[server]\nport = nine\n", "[server]\nport = 70000\n",
-                                  "not an ini file\n", "[server]\nkeyRepository = /nowhere\n"])
+                                  "not an ini file\n", "[server]\nkeyRepository = /nowhere\n",
+                                  "[server]\nsecureLTPA = maybe\n",
+                                  "[server]\nltpaExpiration = 0\n"])
 def test_a_bad_configuration_is_named_not_a_traceback(tmp_path, text):
     """A port that is not one, a file that is not INI, a key repository without its PEM
     files: strmqweb fails (22) naming the file and the problem; dspmqweb says the same."""
@@ -117,3 +119,12 @@ def test_a_bad_configuration_is_named_not_a_traceback(tmp_path, text):
     assert "Traceback" not in proc.stderr and "mqweb.ini" in proc.stderr
     shown = web_command(root, "dspmqweb", "properties")
     assert shown.returncode != 0 and "Traceback" not in shown.stderr
+
+
+def test_the_properties_name_the_login_token_settings(tmp_path):
+    """dspmqweb properties shows ltpaExpiration and secureLTPA, as IBM's dspmqweb does."""
+    root = str(tmp_path)
+    webconfig.write("[server]\nltpaExpiration = 30\nsecureLTPA = true\n", root)
+    shown = web_command(root, "dspmqweb", "properties")
+    assert shown.returncode == 0, shown.stderr
+    assert "ltpaExpiration=30" in shown.stdout and "secureLTPA=true" in shown.stdout

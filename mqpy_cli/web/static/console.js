@@ -9,7 +9,7 @@ const REFRESH_MS = Math.max(500, Number(params.get("refresh")) || 3000);
 const HISTORY = 60;  // chart points kept
 const COLOURS = ["#0f62fe", "#da1e28", "#24a148", "#8a3ffc", "#ff832b", "#007d79"];
 
-const state = { auth: null, qmgr: null, tab: "qmgrs-tab", timer: null, history: [],
+const state = { loggedIn: false, qmgr: null, tab: "qmgrs-tab", timer: null, history: [],
                 lastDepths: null, lastChannelMsgs: null, lastTime: null };
 
 const $ = (sel) => document.querySelector(sel);
@@ -44,12 +44,13 @@ function errorText(body) {
 }
 
 async function call(method, path, { json, text, headers } = {}) {
-  const h = { Authorization: state.auth, ...(headers || {}) };
+  const h = { ...(headers || {}) };
   if (method !== "GET") Object.assign(h, CSRF);
   let body;
   if (json !== undefined) { h["Content-Type"] = "application/json"; body = JSON.stringify(json); }
   if (text !== undefined) { h["Content-Type"] = "text/plain;charset=utf-8"; body = text; }
-  const r = await fetch(path, { method, headers: h, body, credentials: "omit" });
+  // the LtpaToken2 cookie POST /login set authenticates every call
+  const r = await fetch(path, { method, headers: h, body, credentials: "same-origin" });
   const type = r.headers.get("content-type") || "";
   const data = type.includes("json") ? await r.json() : await r.text();
   if (!r.ok) throw new Error(errorText(data) || `HTTP ${r.status}`);
@@ -81,9 +82,10 @@ const enc = encodeURIComponent;
 
 $("#login-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
-  const user = $("#login-user").value, password = $("#login-password").value;
-  state.auth = "Basic " + btoa(unescape(encodeURIComponent(`${user}:${password}`)));
+  const username = $("#login-user").value, password = $("#login-password").value;
   try {
+    await call("POST", `${REST}/login`, { json: { username, password } });
+    $("#login-password").value = "";
     const { data } = await call("GET", `${REST}/login`);
     const me = data.user[0];
     $("#who").textContent = `${me.name} (${me.role.join(", ")})`;
@@ -91,18 +93,21 @@ $("#login-form").addEventListener("submit", async (ev) => {
     $("#console").hidden = false;
     $("#logout").hidden = false;
     $("#login-error").textContent = "";
+    state.loggedIn = true;
     await loadQmgrs();
     state.timer = setInterval(refresh, REFRESH_MS);
   } catch (e) {
-    state.auth = null;
     $("#login-error").textContent = e.message;
   }
 });
 
-$("#logout").addEventListener("click", () => {
+$("#logout").addEventListener("click", async () => {
   clearInterval(state.timer);
-  state.auth = null;
-  location.reload();
+  try {
+    await call("DELETE", `${REST}/login`);
+  } finally {
+    location.reload();
+  }
 });
 
 // --------------------------------------------------------------------------- tabs
@@ -347,7 +352,7 @@ function drawCharts(rows) {
 // --------------------------------------------------------------------------- refresh
 
 async function refresh() {
-  if (!state.auth || !state.qmgr) return;
+  if (!state.loggedIn || !state.qmgr) return;
   try {
     if (state.tab === "qmgrs-tab") await loadQmgrs();
     const rows = await queueRows();
