@@ -142,7 +142,9 @@ def _one_request(reader: SegmentReader, data: bytes) -> mqiflows.Decoded | None:
 def _serve(session: Any, d: mqiflows.Decoded) -> bytes:
     """One call on the engine connection, as ``_Session._serve`` makes it in the loop: its
     reply's bytes, packed straight into the segment (:func:`_packed`) unless it is traced."""
-    call = TRACER.begin(session.engine.name, d.verb.name, d.hobj, d.values, "lqmflows")
+    name = session.engine.name
+    call = None if TRACER.spec_for(name) is None else \
+        TRACER.begin(name, d.verb.name, d.hobj, d.values, "lqmflows")
     try:
         reply = _call(session.conn, d)
         if type(reply) is tuple:
