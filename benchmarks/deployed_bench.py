@@ -106,7 +106,7 @@ def feature_notes(spec: dict, built: dict[str, bool]) -> list[str]:
 
 
 def figures(samples: list[int]) -> dict:
-    """Median, 90th and 99th percentile of nanosecond samples, in microseconds."""
+    """Median, 90th and 99th percentile and mean of nanosecond samples, in microseconds."""
     ordered = sorted(samples)
     return {**bindings_bench._summary(ordered),
             "p99_us": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] / 1000, 1)}

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from mqpy import CMQC, config
+from mqpy.bindings_calls import PackedCalls
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.apiheader import MQIReply, MQIRequest
@@ -208,7 +209,7 @@ class Flows:
         return event
 
 
-class BindingsConnection(ReadAheadVerbs, MQIVerbs):
+class BindingsConnection(ReadAheadVerbs, PackedCalls, MQIVerbs):
     """An Hconn held through the queue manager's socket; the engine Connection's methods
     (MQGET with read ahead: ``mqpy.readahead``)."""
 

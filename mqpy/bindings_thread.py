@@ -8,26 +8,38 @@ log forces made on that thread, before the reply). Any other request, a connecti
 HOT_WAIT_S, an application that has gone or broken the protocol: back to the session's task
 in the event loop (``mqpy.bindings_listener``), which serves it as before. At most
 HOT_THREADS connections are served so at once; the others stay in the loop.
+
+A call costs the thread two system calls: the read, which waits in the kernel (the socket is
+blocking for the spell, SO_RCVTIMEO bounding the wait by HOT_WAIT_S) rather than in a poll
+before it, and the write of the reply. The replies of MQPUT, MQGET and MQCMIT are packed
+straight into their segment (``mqiflows.common_reply_body``, ``SegmentWriter.reply``) without
+a reply event, unless the call is traced; they are the bytes the event would give
+(tests/daemon/test_bindings_busy.py holds them to it).
 """
 
 from __future__ import annotations
 
-import select
+import socket
+import struct
 import time
 from typing import Any
 
 from mqpy import CMQC
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows, mqiparams
-from mqpy.fap.apiheader import MQIReply, MQIRequest
+from mqpy.fap.apiheader import MQIReply, MQIRequest, one_mqi_flow
+from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.statuscodes import ProtocolError
 from mqpy.fap.tsh import SegmentType
 from mqpy.trace import TRACER
 
 __all__ = ["GONE", "HOT_THREADS", "HOT_WAIT_S", "SPELL_S", "THREAD_VERBS", "serve_while_busy"]
 
-#: How long the thread waits for the next request before handing the connection back.
-HOT_WAIT_S = 0.002
+#: How long the thread waits for the next request before handing the connection back: long
+#: enough that an application calling in a loop on a loaded machine (its process waiting
+#: its turn for a core for some milliseconds) keeps its thread, rather than paying the
+#: loop's trip and a thread hand-off for its next two calls.
+HOT_WAIT_S = 0.02
 #: Connections served by a thread of their own at once (the others: in the event loop).
 HOT_THREADS = 8
 #: The longest a thread serves a connection before handing it back, for the loop to see
@@ -37,6 +49,10 @@ SPELL_S = 0.05
 _T = SegmentType
 _OK, _WARNING, _FAILED = CMQC.MQCC_OK, CMQC.MQCC_WARNING, CMQC.MQCC_FAILED
 THREAD_VERBS = frozenset({_T.MQPUT, _T.MQGET, _T.MQCMIT, _T.MQBACK, _T.MQINQ})
+#: One read takes whatever the application has sent, up to this (as the loop's).
+RECEIVE_SIZE = 1 << 16
+#: SO_RCVTIMEO's struct timeval of HOT_WAIT_S.
+_WAIT_TIMEVAL = struct.pack("ll", 0, int(HOT_WAIT_S * 1_000_000))
 
 
 #: The application closed its end, or a send failed: the session ends.
@@ -52,50 +68,89 @@ def serve_while_busy(session: Any) -> object:
     what it sent breaks the protocol."""
     until = time.monotonic() + SPELL_S
     sock = session.sock
-    poller = select.poll()
-    poller.register(sock, select.POLLIN)
-    wait_ms = max(1, int(HOT_WAIT_S * 1000))
     received = session.received
-    while True:
-        if not received:
-            if time.monotonic() >= until or not poller.poll(wait_ms):
-                return None
-            try:
-                data = sock.recv(1 << 16)
-            except BlockingIOError:
-                continue
-            except OSError:
-                return GONE
-            if not data:
-                return GONE
-            try:
-                received.extend(session.reader.feed(data))
-            except ProtocolError as exc:
-                return exc
+    sock.setblocking(True)  # for the spell: the read waits in the kernel
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _WAIT_TIMEVAL)
+        while True:
             if not received:
-                continue  # the start of a long request
-        request = received[0]
-        if type(request) is not MQIRequest or request.segment_type not in THREAD_VERBS:
-            return None  # for the loop, which says what is wrong with it if anything
-        try:
-            decoded = session._decode(request)
-        except (mqiparams.BadStructure, ProtocolError):
-            return None  # the loop answers the refusal, or ends the connection as it says
-        if decoded.verb == _T.MQGET and decoded.values[1].Options & CMQC.MQGMO_WAIT:
-            return None  # a waiting get holds no thread: the loop's
-        received.popleft()
-        reply = _serve(session, decoded)
-        rest = _send(sock, session.writer.send(reply))
-        if rest is not None:
-            return rest
-        session.replied_at = time.monotonic()
+                if time.monotonic() >= until:
+                    return None
+                try:
+                    data = sock.recv(RECEIVE_SIZE)
+                except BlockingIOError:  # SO_RCVTIMEO: quiet for HOT_WAIT_S
+                    return None
+                except OSError:
+                    return GONE
+                if not data:
+                    return GONE
+                decoded = _one_request(session.reader, data)
+                if decoded is None or _waits(decoded):
+                    try:
+                        received.extend(session.reader.feed(data))
+                    except ProtocolError as exc:
+                        return exc
+                    continue  # (nothing yet: the start of a long request)
+            else:
+                request = received[0]
+                if type(request) is not MQIRequest or request.segment_type not in THREAD_VERBS:
+                    return None  # for the loop, which says what is wrong with it if anything
+                try:
+                    decoded = session._decode(request)
+                except (mqiparams.BadStructure, ProtocolError):
+                    return None  # the loop answers the refusal, or ends the connection so
+                if _waits(decoded):
+                    return None  # a waiting get holds no thread: the loop's
+                received.popleft()
+            rest = _send(sock, _serve(session, decoded))
+            if rest is not None:
+                return rest
+            session.replied_at = time.monotonic()
+    finally:
+        sock.setblocking(False)
 
 
-def _serve(session: Any, d: mqiflows.Decoded) -> MQIReply:
-    """One call on the engine connection, as ``_Session._serve`` makes it in the loop."""
-    call = TRACER.begin(session.engine.name, d.verb.name, d.hobj, d.values, "lqmflows")
+def _waits(d: mqiflows.Decoded) -> bool:
+    """An MQGET that may wait (MQGMO_WAIT): the loop's, which holds no thread for it."""
+    return d.verb == _T.MQGET and bool(d.values[1].Options & CMQC.MQGMO_WAIT)
+
+
+def _one_request(reader: SegmentReader, data: bytes) -> mqiflows.Decoded | None:
+    """``data`` decoded when it is exactly one whole little-endian MQPUT, MQGET, MQCMIT or
+    MQBACK request of the common form and ``reader`` holds nothing (what ``reader.feed``
+    and ``mqiflows.decode_request`` give it, the reader counting the segment); None for
+    anything else, which they take."""
+    if reader.buffered or reader.reassembling or len(data) > reader.max_transmission_size:
+        return None
+    flow = one_mqi_flow(data)
+    verb = None if flow is None else _ONE_REQUEST_VERBS.get(flow[0])
+    if verb is None:
+        return None
+    _, comp, reason, hobj, body = flow
+    if verb in _COMMON_REPLIES:
+        values = mqiflows.common_request(verb, body)
+        if values is None:
+            return None
+    elif body:
+        return None  # (an MQCMIT or MQBACK has no body: the general path's error)
+    else:
+        values = ()
+    reader.segments += 1
+    return mqiflows.Decoded(verb, comp, reason, hobj, values)
+
+
+def _serve(session: Any, d: mqiflows.Decoded) -> bytes:
+    """One call on the engine connection, as ``_Session._serve`` makes it in the loop: its
+    reply's bytes, packed straight into the segment (:func:`_packed`) unless it is traced."""
+    name = session.engine.name
+    call = None if TRACER.spec_for(name) is None else \
+        TRACER.begin(name, d.verb.name, d.hobj, d.values, "lqmflows")
     try:
         reply = _call(session.conn, d)
+        if type(reply) is tuple:
+            values, comp, reason = reply
+            reply = (call is None and _packed(session.writer, d.verb, values, comp, reason)) \
+                or mqiflows.encode_reply(d.verb, values, comp=comp, reason=reason)
     except MQMIError as e:
         reply = mqiflows.failure_reply(d.verb, d, e.comp, e.reason)
     except Exception as exc:  # noqa: BLE001 - an engine fault: FDC, the call fails 2195
@@ -103,16 +158,17 @@ def _serve(session: Any, d: mqiflows.Decoded) -> MQIReply:
         reply = mqiflows.encode_reply(d.verb, comp=_FAILED, reason=CMQC.MQRC_UNEXPECTED_ERROR)
     if call is not None:
         call.end(reply)
-    return reply
+    return reply if type(reply) is bytes else session.writer.send(reply)
 
 
-def _call(conn: Any, d: mqiflows.Decoded) -> MQIReply:
+def _call(conn: Any, d: mqiflows.Decoded) -> MQIReply | tuple[list[Any], int, int]:
+    """The call made: its reply's body values, CompCode and Reason (``encode_reply``'s),
+    or the reply itself (a truncated get's)."""
     verb = d.verb
     if verb == _T.MQPUT:
         md, pmo, data = d.values
         warning = conn.put(d.hobj, md, pmo, data)
-        return mqiflows.encode_reply(verb, [md, pmo], comp=_WARNING if warning else _OK,
-                                     reason=warning)
+        return [md, pmo], _WARNING if warning else _OK, warning
     if verb == _T.MQGET:
         md, gmo, buffer_length = d.values
         try:
@@ -122,25 +178,46 @@ def _call(conn: Any, d: mqiflows.Decoded) -> MQIReply:
             if reply is None:
                 raise
             return reply
-        return mqiflows.encode_reply(verb, [md, gmo, len(data), data])
+        return [md, gmo, len(data), data], _OK, 0
     if verb == _T.MQCMIT:
         conn.commit()
-        return mqiflows.encode_reply(verb, [])
+        return [], _OK, 0
     if verb == _T.MQBACK:
         conn.backout()
-        return mqiflows.encode_reply(verb, [])
+        return [], _OK, 0
     (selectors,) = d.values
     if d.hobj == 0:
-        return mqiflows.encode_reply(verb, [[conn.inquire_qmgr(s) for s in selectors]])
-    return mqiflows.encode_reply(verb, [[conn.inquire(d.hobj, s) for s in selectors]])
+        return [[conn.inquire_qmgr(s) for s in selectors]], _OK, 0
+    return [[conn.inquire(d.hobj, s) for s in selectors]], _OK, 0
+
+
+def _packed(writer: SegmentWriter, verb: SegmentType, values: list[Any], comp: int,
+            reason: int) -> bytes | None:
+    """The bytes ``writer.send`` makes of ``encode_reply(verb, values, comp=, reason=)``,
+    packed straight into the segment, for an MQPUT, MQGET or MQCMIT reply of the common form;
+    None for anything else."""
+    if not values:
+        body: bytes | None = b""
+    elif verb in _COMMON_REPLIES:
+        body = mqiflows.common_reply_body(verb, values)
+    else:
+        return None
+    return None if body is None else \
+        writer.reply(_REPLY_TYPES[verb], comp, reason, 0, (body,), None, None)
+
+
+_COMMON_REPLIES = frozenset({_T.MQPUT, _T.MQGET})
+_REPLY_TYPES = {verb: mqiflows.reply_type(verb) for verb in THREAD_VERBS}
+#: the requests :func:`_one_request` takes, by segment type number
+_ONE_REQUEST_VERBS = {int(verb): verb for verb in (_T.MQPUT, _T.MQGET, _T.MQCMIT, _T.MQBACK)}
 
 
 def _send(sock: Any, data: bytes) -> object:
-    """Write ``data`` on the non-blocking socket: None once all of it is sent; what it did
-    not take (for the loop, which can wait for it cancellably); GONE when the application
-    has gone."""
+    """Write ``data`` without waiting: None once all of it is sent; what the socket did not
+    take (for the loop, which can wait for it cancellably); GONE when the application has
+    gone."""
     try:
-        sent = sock.send(data)
+        sent = sock.send(data, socket.MSG_DONTWAIT)
     except BlockingIOError:
         return data
     except OSError:

@@ -173,6 +173,22 @@ def parse_mqi_segment(data: bytes, pos: int, limit: int) -> tuple[Any, ...] | No
     return event, length, byte_order, encoding, ccsid
 
 
+def one_mqi_flow(data: bytes) -> tuple[int, int, int, int, bytes] | None:
+    """(segment type, CompCode, Reason, Hobj, body) of ``data`` when it is exactly one whole
+    one-segment little-endian MQI flow with a TSH -- the fields :func:`parse_mqi_segment`
+    gives its event -- or None for anything else (a bindings call read in one go, on either
+    end of the socket: ``mqpy.bindings_calls``, ``mqpy.bindings_thread``)."""
+    if (len(data) < TSH_LENGTH + API_HEADER_LENGTH or data[:4] != STRUCTID_TSH
+            or int.from_bytes(data[4:8], "big") != len(data) or data[8] != ByteOrder.LITTLE
+            or data[10] & _FIRST_LAST != _FIRST_LAST or data[9] not in _MQI_KINDS):
+        return None
+    comp, reason, hobj = _LITTLE_API_TAIL(data, TSH_LENGTH + 4)
+    return data[9], comp, reason, hobj, data[TSH_LENGTH + API_HEADER_LENGTH:]
+
+
+_LITTLE_API_TAIL = API_TAIL[ByteOrder.LITTLE].unpack_from
+
+
 def build_mqi_reply(segment_type: int, comp: int, reason: int, hobj: int,
                     body: tuple[bytes, ...], byte_order: ByteOrder, encoding: int, ccsid: int,
                     flags2: int, conv_id: int | None, request_id: int | None) -> bytes:

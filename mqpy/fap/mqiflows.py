@@ -53,8 +53,10 @@ __all__ = [
     "RUN_SPI_VERBS",
     "RUN_VERBS",
     "SpiVerb",
+    "common_reply",
     "common_reply_body",
     "common_request",
+    "common_request_body",
     "decode_reply",
     "decode_request",
     "encode_reply",
@@ -351,6 +353,13 @@ def common_request(verb: SegmentType, body: bytes,
     return _FUSED_REQUESTS[verb].unpack(body, byte_order)
 
 
+def common_request_body(verb: SegmentType, values: Sequence[Any],
+                        byte_order: ByteOrder = ByteOrder.LITTLE) -> bytes | None:
+    """The body :func:`encode_request` gives an MQPUT, MQGET, MQPUT1 or MQOPEN request of the
+    common form (``values`` as its), packed in one go; None for anything else."""
+    return _FUSED_REQUESTS[verb].pack(values, byte_order)
+
+
 def common_reply_body(verb: SegmentType, values: Sequence[Any],
                       byte_order: ByteOrder = ByteOrder.LITTLE) -> bytes | None:
     """The body :func:`encode_reply` gives an MQPUT, MQGET, MQPUT1 or MQOPEN reply of the
@@ -423,6 +432,18 @@ def decode_reply(event: MQIReply, byte_order: ByteOrder = ByteOrder.LITTLE, *,
         if values is None:
             values = _unpack(shape, body, byte_order, f"{verb.name} reply")
     return Decoded(verb, event.comp, event.reason, event.hobj, values)
+
+
+def common_reply(verb: SegmentType, comp: int, reason: int, hobj: int, body: bytes,
+                 into: Sequence[Any] = ()) -> Decoded | None:
+    """What :func:`decode_reply` gives a little-endian reply of ``verb`` with these API
+    header fields and ``body``, when the body is empty or of the common form (read in one
+    go, into ``into`` as there); None for anything else, with nothing filled in."""
+    if not body:
+        return Decoded(verb, comp, reason, hobj, None if REPLIES[verb] else ())
+    fused = _FUSED_REPLIES.get(verb)
+    values = None if fused is None else fused.unpack(body, ByteOrder.LITTLE, into)
+    return None if values is None else Decoded(verb, comp, reason, hobj, values)
 
 
 def truncation_reply(md: Any, gmo: Any, error: Any) -> MQIReply | None:

@@ -1,0 +1,180 @@
+"""The CPU of each end of a bindings call, without the socket; JSON results.
+
+    python -m benchmarks.bindings_cpu_bench [--count N] [--repeat R] [--out FILE]
+
+A bindings call costs the application's Python (``mqpy.bindings``: the MQI, its request and
+reply codec), the daemon's Python (``mqpy.bindings_thread``: reading the request, the engine,
+packing the reply), and the socket between them (``bindings_bench.py``'s ``round_trip_us``).
+This measures the first two in this process, each alone: the application's MQPUT, MQGET and
+MQCMIT of 1 KB messages against a socket that answers at once with a reply made beforehand,
+and the daemon's busy-thread path serving request bytes made beforehand against an engine of
+this process (a queue manager in a temporary directory), persistent and non-persistent.
+Each figure is the least of ``repeat`` runs of ``count`` calls (CPU time, ``process_time``):
+the least is what the code costs, the others what the machine's other work added, so the
+figures can be compared across a loaded machine's runs. Nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import platform
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+
+from benchmarks.bindings_bench import _commit, emit
+
+SIZE = 1024
+
+
+def least_us(fn: Callable[[], object], count: int, repeat: int, per: int = 1) -> float:
+    """The least CPU time of ``repeat`` runs of ``count`` calls of ``fn``, in µs a call
+    (``per`` calls each)."""
+    fn()
+    runs = []
+    for _ in range(repeat):
+        t = time.process_time()
+        for _ in range(count):
+            fn()
+        runs.append((time.process_time() - t) / count / per * 1e6)
+    return round(min(runs), 2)
+
+
+class _AnsweringSocket:
+    """A socket whose every recv gives ``reply``; what is sent goes nowhere."""
+
+    reply = b""
+
+    def sendall(self, data: bytes) -> None:
+        pass
+
+    def recv(self, n: int, *flags: int) -> bytes:
+        return self.reply
+
+    def close(self) -> None:
+        pass
+
+
+def application(count: int, repeat: int) -> dict:
+    """The application's side of MQPUT, MQGET and MQCMIT (no socket, no daemon)."""
+    import mqpy
+    from mqpy import CMQC, bindings
+    from mqpy.fap import mqiflows
+    from mqpy.fap.framing import SegmentWriter
+    from mqpy.fap.tsh import SegmentType as T
+
+    writer = SegmentWriter(bindings.MAX_TRANSMISSION_SIZE)
+    sock = _AnsweringSocket()
+    conn = bindings.BindingsConnection(sock, "QM")  # type: ignore[arg-type]
+    pmo, gmo = mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT), mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT)
+    data = b"x" * SIZE
+    replies = {
+        "put": writer.send(mqiflows.encode_reply(T.MQPUT, [mqpy.MD(), pmo])),
+        "get": writer.send(mqiflows.encode_reply(
+            T.MQGET, [mqpy.MD(MsgId=b"m" * 24), gmo, SIZE, data])),
+        "commit": writer.send(mqiflows.encode_reply(T.MQCMIT, [])),
+    }
+    calls = {"put": lambda: conn.put(5, mqpy.MD(Persistence=1), pmo, data),
+             "get": lambda: conn.get(6, mqpy.MD(), gmo, None),
+             "commit": conn.commit}
+    out = {}
+    for name, call in calls.items():
+        sock.reply = replies[name]
+        out[f"{name}_us"] = least_us(call, count, repeat)
+    return out
+
+
+def daemon(count: int, repeat: int) -> dict:
+    """The daemon's busy-thread side of a call (no socket): request bytes in, reply out."""
+    import mqpy
+    from mqpy import CMQC, bindings, bindings_thread, inprocess
+    from mqpy.fap import mqiflows
+    from mqpy.fap.framing import SegmentReader, SegmentWriter
+    from mqpy.fap.tsh import ByteOrder
+    from mqpy.fap.tsh import SegmentType as T
+
+    root = tempfile.mkdtemp(prefix="mqpy-cpu-bench-")
+    inprocess.create("CPUB", root)
+    eng = inprocess.start("CPUB", root)
+    try:
+        eng.define("QLOCAL", "Q", {"MAXDEPTH": 999999999})
+        conn = eng.connect("cpu-bench")
+        od = mqpy.OD(ObjectName="Q")
+        hout = conn.open(od, CMQC.MQOO_OUTPUT)
+        hin = conn.open(od, CMQC.MQOO_INPUT_AS_Q_DEF)
+        session = _Session(conn, eng)
+        one = getattr(bindings_thread, "_one_request", None)
+
+        def serve(request: bytes) -> bytes:
+            decoded = one and one(session.reader, request)
+            if not decoded:
+                session.received.extend(session.reader.feed(request))
+                decoded = mqiflows.decode_request(session.received.popleft(), ByteOrder.LITTLE)
+            reply = bindings_thread._serve(session, decoded)
+            return reply if type(reply) is bytes else session.writer.send(reply)
+
+        flows = bindings.Flows()
+        data = b"x" * SIZE
+
+        def requests(persistence: int, put_opts: int, get_opts: int) -> list[bytes]:
+            return [flows.request(T.MQPUT, [mqpy.MD(Persistence=persistence),
+                                            mqpy.PMO(Options=put_opts), data], hout),
+                    flows.request(T.MQGET, [mqpy.MD(), mqpy.GMO(Options=get_opts),
+                                            mqiflows.WHOLE_MESSAGE], hin)]
+
+        nonpersistent = requests(CMQC.MQPER_NOT_PERSISTENT, CMQC.MQPMO_NO_SYNCPOINT,
+                                 CMQC.MQGMO_NO_SYNCPOINT)
+        put, get = requests(CMQC.MQPER_PERSISTENT, CMQC.MQPMO_SYNCPOINT, CMQC.MQGMO_SYNCPOINT)
+        commit = flows.request(T.MQCMIT, (), 0)
+        md, pmo = mqpy.MD, mqpy.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
+        gmo = mqpy.GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)
+        session.reader = SegmentReader(bindings.MAX_TRANSMISSION_SIZE,
+                                       max_msg_size=bindings.MAX_MSG_SIZE)
+        session.writer = SegmentWriter(bindings.MAX_TRANSMISSION_SIZE)
+        return {
+            "nonpersistent_call_us": least_us(
+                lambda: [serve(r) for r in nonpersistent], count, repeat, 2),
+            "engine_nonpersistent_call_us": least_us(
+                lambda: (conn.put(hout, md(), pmo, data), conn.get(hin, md(), gmo, None)),
+                count, repeat, 2),
+            # two log forces in four calls: the syncs' CPU counts, not their waits
+            "persistent_call_us": least_us(
+                lambda: [serve(r) for r in (put, commit, get, commit)],
+                max(1, count // 20), repeat, 4),
+        }
+    finally:
+        inprocess.stop("CPUB", root)
+
+
+class _Session:
+    """What ``bindings_thread`` reads of a ``bindings_listener._Session``."""
+
+    def __init__(self, conn: object, engine: object) -> None:
+        self.conn, self.engine = conn, engine
+        self.received: collections.deque = collections.deque()
+        self.server = self
+
+    def on_unexpected(self, exc: BaseException) -> None:
+        raise exc
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default=None, help="also write the JSON document here")
+    ap.add_argument("--count", type=int, default=5000)
+    ap.add_argument("--repeat", type=int, default=7)
+    args = ap.parse_args()
+    doc = {"benchmark": "bindings_cpu_bench", "python": platform.python_version(),
+           "machine": platform.machine(), "cpus": os.cpu_count(),
+           "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "commit": _commit(),
+           "load_average": os.getloadavg()[0], "message_bytes": SIZE,
+           "results": {"application": application(args.count, args.repeat),
+                       "daemon": daemon(args.count, args.repeat)}}
+    emit(doc, args.out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,142 @@
+"""The calls every message makes over a bindings socket -- MQPUT, MQGET, MQCMIT -- framed
+and read in one go on the application's side.
+
+``mqpy.fap.mqicalls.MQIVerbs`` makes every call the same general way: an exchange, a request
+event, a ``SegmentWriter``, then a ``SegmentReader`` fed the reply's bytes and a reply event
+decoded. :class:`PackedCalls` gives a bindings connection's usual MQPUT, MQGET and MQCMIT the
+same bytes with less on the way: the request's segment packed at once (the body by
+``mqpy.fap.fusedbodies``, the TSH and API header by ``apiheader.build_mqi_request``), sent
+whole, and the reply read from the one ``recv`` that brings it when it is exactly one whole
+segment (``apiheader.one_mqi_flow``) and decoded straight into the caller's MQMD and
+MQPMO / MQGMO. Anything else -- a call traced by strmqtrc, an asynchronous put, structures of
+another class, replies to asynchronous puts or read ahead's flows in the way, a reply that
+comes in pieces -- takes the general path, whose bytes and answers these are
+(tests/performance_paths/test_packed_calls.py holds the two alike).
+"""
+
+from __future__ import annotations
+
+import socket
+from typing import Any
+
+from mqpy import CMQC
+from mqpy.engine import fastpath
+from mqpy.errors import MQMIError
+from mqpy.fap import mqicalls, mqiflows
+from mqpy.fap.apiheader import build_mqi_request, one_mqi_flow
+from mqpy.fap.mqicalls import MQIVerbs, _get_done, _put_done, copy_fields
+from mqpy.fap.statuscodes import ProtocolError
+from mqpy.fap.tsh import SegmentType
+from mqpy.structs.tables import GMO, MD, PMO
+
+__all__ = ["PackedCalls"]
+
+_T = SegmentType
+_FAILED = CMQC.MQCC_FAILED
+_RESPONSE_OPTIONS = CMQC.MQPMO_ASYNC_RESPONSE | CMQC.MQPMO_SYNC_RESPONSE
+#: A request longer than this takes the general path (a long message: its copies cost more
+#: than the framing, and its reply may come in pieces anyway).
+PACKED_LIMIT = 1 << 15
+#: One read of a reply: whatever the queue manager has sent, up to this.
+RECEIVE_SIZE = 1 << 16
+_REPLY_TYPES = {verb: mqiflows.reply_type(verb) for verb in (_T.MQPUT, _T.MQGET, _T.MQCMIT)}
+_NO_BODY: tuple[bytes, ...] = ()
+
+
+class PackedCalls(MQIVerbs):
+    """MQPUT, MQGET and MQCMIT of a bindings connection, packed (module docstring). The
+    connection gives ``_sock``, ``_lock``, ``_flows``, ``_usable_sock``, ``_lost`` and
+    ``qmgr_name`` (``mqpy.bindings.BindingsConnection``)."""
+
+    _sock: socket.socket | None
+    _lock: Any
+    _flows: Any
+
+    def put(self, hobj: int, md: Any, pmo: Any, data: bytes) -> int:
+        md = MD() if md is None else md  # (as MQIVerbs.put)
+        pmo = PMO() if pmo is None else pmo
+        if type(md) is not MD or type(pmo) is not PMO or type(data) is not bytes \
+                or pmo.__dict__["Options"] & _RESPONSE_OPTIONS or not self._packable():
+            return super().put(hobj, md, pmo, data)
+        body = _request_body(_T.MQPUT, [md, pmo, data])
+        if body is None:
+            return super().put(hobj, md, pmo, data)
+        return _put_done(md, pmo, self._packed_call(_T.MQPUT, hobj, body, (md, pmo),
+                                                    (md, pmo)))
+
+    def get(self, hobj: int, md: Any, gmo: Any, max_length: int | None) -> bytes:
+        md = MD() if md is None else md  # (as MQIVerbs.get)
+        gmo = GMO() if gmo is None else gmo
+        if type(md) is not MD or type(gmo) is not GMO or not self._packable() \
+                or (max_length is not None and max_length < 0):
+            return super().get(hobj, md, gmo, max_length)
+        buffer_length = mqiflows.WHOLE_MESSAGE if max_length is None else max_length
+        body = _request_body(_T.MQGET, [md, gmo, buffer_length])
+        if body is None:
+            return super().get(hobj, md, gmo, max_length)
+        return _get_done(md, gmo, self._packed_call(_T.MQGET, hobj, body, (), (md, gmo)))
+
+    def commit(self) -> None:
+        if not self._packable():
+            super().commit()
+            return
+        self._packed_call(_T.MQCMIT, 0, None, (), ())
+
+    def _packable(self) -> bool:
+        """The usual call may be packed: fast paths on, nothing traced (by the tracer the
+        general path's ``MQIVerbs._call`` asks)."""
+        return fastpath.ENABLED and mqicalls.TRACER.spec_for(self.qmgr_name) is None
+
+    def _packed_call(self, verb: SegmentType, hobj: int, body: bytes | None,
+                     into: tuple[Any, ...], targets: tuple[Any, ...]) -> mqiflows.Decoded:
+        """Send the request of ``verb`` with ``body`` (None: empty) as one segment, and
+        return its decoded reply as ``_exchange`` does: MQMIError on MQCC_FAILED (a failed
+        reply's structures, if any, copied ``into`` the caller's), a reply that did not fail
+        decoded into ``targets``."""
+        request = build_mqi_request(verb, hobj, _NO_BODY if body is None else (body,))
+        flows = self._flows
+        with self._lock:
+            sock = self._usable_sock()  # type: ignore[attr-defined]
+            try:
+                if flows.unanswered:
+                    self._take_replies(sock, wait=True)  # type: ignore[attr-defined]
+                sock.sendall(request)
+                reply = None
+                if not (flows._pending or flows._reader.buffered
+                        or flows._reader.reassembling or flows._stream_missing):
+                    data = sock.recv(RECEIVE_SIZE)
+                    reply = _one_reply(data, verb, targets)
+                    if reply is None:
+                        flows.feed(data)
+                while reply is None and (reply := flows.reply(targets)) is None:
+                    flows.feed(sock.recv(RECEIVE_SIZE))
+            except (OSError, ProtocolError, EOFError):
+                self._lost()  # type: ignore[attr-defined]
+                raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN) from None
+        if reply.comp == _FAILED:
+            for dst, src in zip(into, reply.values or (), strict=False):
+                copy_fields(dst, src)
+            raise MQMIError(reply.comp, reply.reason)
+        return reply
+
+
+def _request_body(verb: SegmentType, values: list[Any]) -> bytes | None:
+    """The body of ``verb``'s request of the common form (``mqiflows.request_body``'s bytes,
+    packed in one go); None for anything else -- which the general path packs, or refuses
+    with its reason -- or a request longer than PACKED_LIMIT."""
+    body = mqiflows.common_request_body(verb, values)
+    return body if body is not None and len(body) <= PACKED_LIMIT else None
+
+
+def _one_reply(data: bytes, verb: SegmentType, targets: tuple[Any, ...]
+               ) -> mqiflows.Decoded | None:
+    """``data`` decoded as the reply of ``verb`` when it is exactly that one whole
+    little-endian segment of the common form (what a ``SegmentReader``'s event gives,
+    decoded as ``Flows.reply`` decodes it); None for anything else, which the general path
+    then reads."""
+    flow = one_mqi_flow(data)
+    if flow is None or flow[0] != _REPLY_TYPES[verb]:
+        return None
+    _, comp, reason, hobj, body = flow
+    return mqiflows.common_reply(verb, comp, reason, hobj, body,
+                                 targets if comp != _FAILED else ())

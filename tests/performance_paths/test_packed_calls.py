@@ -1,0 +1,227 @@
+"""A bindings call's usual MQPUT, MQGET and MQCMIT are framed in one go on both ends of the
+socket (``mqpy.bindings_calls`` on the application's side, ``bindings_thread._packed`` on
+the queue manager's): the same bytes as the general path's events and writers, the same
+answers, and the general path for anything else."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+import mqpy
+from mqpy import CMQC, bindings, bindings_calls, bindings_thread
+from mqpy.engine.qmgr import QueueManagerEngine
+from mqpy.fap import mqiflows
+from mqpy.fap.apiheader import build_mqi_request, one_mqi_flow, parse_mqi_segment
+from mqpy.fap.framing import SegmentReader, SegmentWriter
+from mqpy.fap.tsh import ByteOrder, SegmentType
+from tests.support.bindings_server import serving
+from tests.support.waiting import came_true
+
+_T = SegmentType
+_RUN_DEPENDENT = {"MsgId", "PutDate", "PutTime"}
+
+
+def _mds() -> list[mqpy.MD]:
+    return [mqpy.MD(), mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT, Priority=7),
+            mqpy.MD(MsgId=b"M" * 24, CorrelId=b"C" * 24, Format=CMQC.MQFMT_STRING),
+            mqpy.MD(Version=1, ReplyToQ="RQ", Report=CMQC.MQRO_COA)]
+
+
+def test_packed_requests_are_the_bytes_of_the_general_path():
+    """Given MQPUT and MQGET requests of many forms and an MQCMIT, when packed in one go,
+    then they are byte for byte what the general path's request event and writer make."""
+    flows = bindings.Flows()
+    for md in _mds():
+        for pmo in (mqpy.PMO(), mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT, Version=1)):
+            values = [md, pmo, b"data" * 50]
+            body = mqiflows.common_request_body(_T.MQPUT, values)
+            assert build_mqi_request(_T.MQPUT, 7, (body,)) == \
+                flows.request(_T.MQPUT, values, 7)
+        for length in (mqiflows.WHOLE_MESSAGE, 0, 100):
+            values = [md, mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT), length]
+            body = mqiflows.common_request_body(_T.MQGET, values)
+            assert build_mqi_request(_T.MQGET, 9, (body,)) == flows.request(_T.MQGET, values, 9)
+    assert build_mqi_request(_T.MQCMIT, 0, ()) == flows.request(_T.MQCMIT, (), 0)
+
+
+def test_requests_read_in_one_go_are_what_the_reader_and_decoder_give():
+    """Given requests of every form a thread serves, when the queue manager's thread reads
+    one that came whole and alone in one go, then it decodes to what the segment reader and
+    the general decoder give it; anything else is left to them."""
+    flows = bindings.Flows()
+    requests = [flows.request(_T.MQCMIT, (), 0), flows.request(_T.MQBACK, (), 0)]
+    for md in _mds():
+        requests.append(flows.request(_T.MQPUT, [md, mqpy.PMO(), b"m" * 300], 3))
+        requests.append(flows.request(_T.MQGET, [md, mqpy.GMO(WaitInterval=5), 100], 4))
+    for data in requests:
+        reader = SegmentReader(bindings.MAX_TRANSMISSION_SIZE)
+        (event,) = SegmentReader(bindings.MAX_TRANSMISSION_SIZE).feed(data)
+        assert bindings_thread._one_request(reader, data) == \
+            mqiflows.decode_request(event, ByteOrder.LITTLE)
+        assert reader.segments == 1
+    reader = SegmentReader(bindings.MAX_TRANSMISSION_SIZE)
+    assert bindings_thread._one_request(reader, requests[0] + requests[1]) is None
+    assert bindings_thread._one_request(reader, requests[2][:-1]) is None
+    assert bindings_thread._one_request(reader, flows.request(_T.MQINQ, [[1]], 0)) is None
+    reader.feed(requests[2][:10])  # the start of a request already buffered
+    assert bindings_thread._one_request(reader, requests[3]) is None
+
+
+def _replies() -> list[tuple]:
+    """(verb, reply values, CompCode, Reason) of replies of every kind a call gets."""
+    out: list[tuple] = [(_T.MQCMIT, [], CMQC.MQCC_OK, 0), (_T.MQBACK, [], CMQC.MQCC_OK, 0),
+                        (_T.MQPUT, None, CMQC.MQCC_FAILED, CMQC.MQRC_Q_FULL),
+                        (_T.MQGET, None, CMQC.MQCC_FAILED, CMQC.MQRC_NO_MSG_AVAILABLE),
+                        (_T.MQCMIT, None, CMQC.MQCC_FAILED, CMQC.MQRC_BACKED_OUT)]
+    for md in _mds():
+        out.append((_T.MQPUT, [md, mqpy.PMO(ResolvedQName="Q")], CMQC.MQCC_OK, 0))
+        out.append((_T.MQPUT, [md, mqpy.PMO()], CMQC.MQCC_WARNING,
+                    CMQC.MQRC_PRIORITY_EXCEEDS_MAXIMUM))
+        for data in (b"", b"x" * 1024):
+            out.append((_T.MQGET, [md, mqpy.GMO(ResolvedQName="Q"), len(data), data],
+                        CMQC.MQCC_OK, 0))
+        out.append((_T.MQGET, [md, mqpy.GMO(), 5000, b"x" * 10], CMQC.MQCC_WARNING,
+                    CMQC.MQRC_TRUNCATED_MSG_ACCEPTED))
+    return out
+
+
+def test_packed_replies_are_the_bytes_and_values_of_the_general_path():
+    """Given replies of every kind, when the queue manager's thread packs them straight into
+    their segment and the application reads them in one go, then the bytes are those the
+    general path's reply event and writer make, and the values those it decodes."""
+    writer = SegmentWriter(bindings.MAX_TRANSMISSION_SIZE)
+    for verb, values, comp, reason in _replies():
+        general = writer.send(mqiflows.encode_reply(verb, values, comp=comp, reason=reason))
+        if values is not None:
+            assert bindings_thread._packed(writer, verb, values, comp, reason) == general
+        event = parse_mqi_segment(general, 0, len(general))[0]
+        expected = mqiflows.decode_reply(event, ByteOrder.LITTLE)
+        segment_type, *head = one_mqi_flow(general)
+        assert segment_type == mqiflows.reply_type(verb)
+        assert mqiflows.common_reply(verb, *head) == expected
+    # anything but one whole little-endian flow: the general path's
+    put_ok = writer.send(mqiflows.encode_reply(_T.MQPUT, [mqpy.MD(), mqpy.PMO()]))
+    assert one_mqi_flow(put_ok[:-1]) is None
+    assert one_mqi_flow(put_ok + put_ok) is None
+    big = SegmentWriter(bindings.MAX_TRANSMISSION_SIZE, byte_order=ByteOrder.BIG)
+    assert one_mqi_flow(big.send(mqiflows.encode_reply(_T.MQCMIT, []))) is None
+
+
+@pytest.fixture
+def served(tmp_path):
+    """An engine with queues Q, Q2 and FULL, FULL2 (MAXDEPTH 1) served on its bindings
+    socket: (engine, data path, server)."""
+    eng = QueueManagerEngine.create(os.path.join(tmp_path, "qmgrs", "QM"), "QM")
+    for suffix in ("", "2"):
+        eng.define("QLOCAL", "Q" + suffix, {})
+        eng.define("QLOCAL", "FULL" + suffix, {"MAXDEPTH": 1})
+    try:
+        with serving(eng) as server:
+            yield eng, str(tmp_path), server
+    finally:
+        eng.close()
+
+
+def _md_fields(md: mqpy.MD) -> dict:
+    return {k: v for k, v in md.__dict__.items() if k not in _RUN_DEPENDENT}
+
+
+def _workload(root: str, suffix: str) -> list:
+    """Puts, gets, commits and backouts of many forms, and calls that fail or warn, over a
+    bindings connection, on queues Q and FULL with ``suffix``: everything the application
+    saw."""
+    seen: list = []
+    conn = bindings.connect("QM", root)
+    qm = mqpy.QueueManager(None)
+    qm._conn = conn
+
+    def call(fn, *args):
+        try:
+            seen.append(fn(*args))
+        except mqpy.MQMIError as e:
+            seen.append((e.comp, e.reason, getattr(e, "original_length", None),
+                         getattr(e, "message", None)))
+
+    try:
+        q = mqpy.Queue(qm, "Q" + suffix, CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED)
+        full = mqpy.Queue(qm, "FULL" + suffix, CMQC.MQOO_OUTPUT)
+        for i, md in enumerate(_mds()):
+            pmo = mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT if i % 2 else CMQC.MQPMO_NO_SYNCPOINT)
+            call(q.put, b"m%d" % i, md, pmo)
+            seen.append((_md_fields(md), pmo.ResolvedQName.rstrip(b"2 ")))
+        call(q.put, b"no mqmd")
+        call(q.put, b"long" * 20000, mqpy.MD(), mqpy.PMO())  # longer than PACKED_LIMIT
+        call(q.put, b"bad", mqpy.MD(Version=99), mqpy.PMO())
+        call(q.put, b"bad", mqpy.MD(Persistence=5), mqpy.PMO())
+        call(full.put, b"one", mqpy.MD(), mqpy.PMO())
+        call(full.put, b"two", mqpy.MD(), mqpy.PMO())
+        call(qm.commit)
+        for gmo, length in ((mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT), None),
+                            (mqpy.GMO(), 2),
+                            (mqpy.GMO(Options=CMQC.MQGMO_ACCEPT_TRUNCATED_MSG), 1),
+                            (mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT), 0)):
+            md = mqpy.MD()
+            call(q.get, length, md, gmo)
+            seen.append((_md_fields(md), gmo.ResolvedQName.rstrip(b"2 "), gmo.ReturnedLength))
+        call(qm.backout)
+        call(q.get, None, mqpy.MD(MsgId=b"M" * 24), mqpy.GMO())
+        while seen[-1] not in ((CMQC.MQCC_FAILED, CMQC.MQRC_NO_MSG_AVAILABLE, None, None),):
+            call(q.get, None, None, mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT))
+        call(qm.commit)
+        call(q.get)
+    finally:
+        conn.disconnect()
+    return seen
+
+
+def test_a_workload_gets_the_same_answers_packed_and_not(served, monkeypatch):
+    """Given the same workload of usual and unusual calls, when it runs with the packed
+    calls and then with the general path only, then the application sees the same answers,
+    messages and structures, and the packed calls served the usual ones."""
+    _eng, root, _server = served
+    one_reply = bindings_calls._one_reply
+    packed: list[object] = []
+
+    def counting(*args):
+        reply = one_reply(*args)
+        packed.append(reply)
+        return reply
+
+    monkeypatch.setattr(bindings_calls, "_one_reply", counting)
+    fast = _workload(root, "")
+    assert len([r for r in packed if r is not None]) > 10
+    monkeypatch.setattr(bindings_calls.PackedCalls, "_packable", lambda self: False)
+    packed.clear()
+    general = _workload(root, "2")
+    assert packed == []
+    assert fast == general
+
+
+def test_a_thread_hands_the_connection_back_non_blocking_to_the_loop(served):
+    """Given an application whose quick calls a thread serves, its socket blocking while
+    it does, when the application goes quiet for longer than HOT_WAIT_S, then the loop gets
+    the connection back with its socket non-blocking, and serves its next call."""
+    _eng, root, server = served
+    conn = bindings.connect("QM", root)
+    qm = mqpy.QueueManager(None)
+    qm._conn = conn
+    try:
+        q = mqpy.Queue(qm, "Q", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED)
+        for _ in range(30):
+            q.put(b"x", mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+            qm.commit()
+        (session,) = server.sessions
+        assert came_true(lambda: not session.sock.getblocking(),
+                         10 * bindings_thread.HOT_WAIT_S + 1)
+        time.sleep(2 * bindings_thread.HOT_WAIT_S)
+        assert not session.sock.getblocking()
+        with pytest.raises(mqpy.MQMIError) as e:
+            q.get(None, mqpy.MD(MsgId=b"none" * 6),
+                  mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=50))
+        assert e.value.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+        assert len([q.get() for _ in range(30)]) == 30
+    finally:
+        conn.disconnect()
