@@ -66,6 +66,7 @@ bench: $(BENCH_STAMP)
 	$(PY) -m benchmarks.client_bench --out benchmarks/client_results.json
 	$(PY) -m benchmarks.client_bench --deployed --no-tls --out benchmarks/client_deployed_results.json
 	$(PY) -m benchmarks.bindings_bench --out benchmarks/bindings_results.json
+	$(PY) -m benchmarks.bindings_cpu_bench --out benchmarks/bindings_cpu_results.json
 	$(PY) -m benchmarks.deployed_bench --out benchmarks/deployed_results.json
 	$(PY) -m benchmarks.vs_rabbitmq --out benchmarks/vs_rabbitmq_results.json
 	$(PY) -m benchmarks.report_bench --out benchmarks/report_results.json
