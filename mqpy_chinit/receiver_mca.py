@@ -6,7 +6,7 @@ PUTAUT's users), the channel's status."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import attrs
@@ -24,7 +24,7 @@ from mqpy.fap.mqicalls import Step
 from mqpy.fap.statuscodes import StatusCode
 from mqpy.fap.tsh import ByteOrder, Event
 from mqpy.structs.fields import StructError
-from mqpy_chinit import batchcalls, distribution, syncq
+from mqpy_chinit import batchcalls, distribution, pings, syncq
 from mqpy_chinit.conversation import ChannelEnded, Conversation
 from mqpy_chinit.mca import (
     CONFIRM_TIMEOUT,
@@ -150,13 +150,18 @@ class ReceiverMCA:
                  autodefine: Callable[[str, InitialData], dict[str, object] | None]
                  | None = None, call_out: tuple[str, dict[str, object]] | None = None,
                  mca_user: str | None = None, log: Callable[[str, str], None] | None = None,
-                 key_repository: KeyRepository | None = None) -> None:
+                 key_repository: KeyRepository | None = None,
+                 claim: Callable[[], Awaitable[None]] | None = None) -> None:
         """``call_out`` (name, definition): a requester (RQSTR) calling its server.
+        ``claim()``: the responder's in-use and adopt rules, once the first flow shows a
+        start, not a PING CHANNEL (``pings``); ChannelEnded to refuse it.
         ``mca_user``: the user CHLAUTH admitted the channel as (None: its MCAUSER), whose
         authority the puts use (``putaut``); ``log(msgid, text)``: the channel initiator's
         error log, for messages that do not end the channel. ``key_repository``: the channel
         initiator's QMGR SSLKEYR (a requester with an SSLCIPH calls out with TLS)."""
         self.key_repository = key_repository
+        self.claim = claim
+        self.pinged = False  # the conversation was a PING CHANNEL, answered
         self.stream = stream
         self.conversation = conversation
         self.first = first
@@ -206,13 +211,20 @@ class ReceiverMCA:
                 self._agreed(agreed)
             else:
                 await self._negotiate(conv)
+            first = None
+            if self.call_out is None:
+                first = await pings.first_flow(conv, D.receive_timeout(self.hbint))
+                if first is None:  # a PING CHANNEL, answered: nothing claimed or registered
+                    self.pinged = True
+                    return
+                await self._claimed()
             qm = await mqi(self.connect_qm)
             self.status.monitor = await monitoring(qm, self.definition)
             if self.status.state is ChannelState.INACTIVE:  # (a requester's is BINDING)
                 self.status.move(ChannelEvent.START)
                 self.status.move(ChannelEvent.BIND)
             self.status.move(ChannelEvent.NEGOTIATED)
-            await self._serve(conv, qm)
+            await self._serve(conv, qm, first)
             self.status.move(ChannelEvent.ENDED)
         except ChannelEnded:
             if self.status.state is not ChannelState.INACTIVE:
@@ -247,12 +259,17 @@ class ReceiverMCA:
         self.name, self.definition = name, definition
         self.status.channel = name
         self.status.chltype = D.str_attr(definition, "CHLTYPE")
-        if self.register is not None:
-            self.register(name, ev.qmgr_name.strip(), self.status)
         agreed, self.partner = await respond_id(conv, ev, our_id(name, definition,
                                                                   self.local_qm),
                                                 adopt_seq_wrap=autodefined)
         self._agreed(agreed)
+
+    async def _claimed(self) -> None:
+        """A channel start: the responder claims the instance, then its status is shown."""
+        if self.claim is not None:
+            await self.claim()
+        if self.register is not None:
+            self.register(self.name, self.partner, self.status)
 
     def _agreed(self, agreed: Any) -> None:
         self.conname = peer_host(self.stream)  # kept in each batch's sync record
@@ -269,8 +286,10 @@ class ReceiverMCA:
         st.rqmname, st.hbint, st.batchsz = self.partner, self.hbint, agreed.max_msg_batch
         st.maxmsgl = agreed.max_msg_size
 
-    async def _serve(self, conv: Conversation, qm: mqpy.QueueManager) -> None:
-        """Receive until the channel ends, carrying out what the batch decides."""
+    async def _serve(self, conv: Conversation, qm: mqpy.QueueManager,
+                     first: Event | None = None) -> None:
+        """Receive until the channel ends, carrying out what the batch decides (``first``:
+        the flow already received, taken first)."""
         self.syncq = syncq.ChannelSyncQ(qm)
         # a partner's own record, else one RESET CHANNEL made before any partner was known
         rec = await mqi(syncrecord.read, qm, self.name, "R", self.partner) \
@@ -282,7 +301,7 @@ class ReceiverMCA:
         timeout = D.receive_timeout(self.hbint)
         while True:
             self.status.substate = "RECEIVE"
-            ev = await conv.recv(timeout)
+            ev, first = (first, None) if first is not None else (await conv.recv(timeout), None)
             if type(ev) is MessageData:  # nearly every flow: first
                 action = batch.message(ev)
                 self.status.cur_seqno = batch.seq
