@@ -90,10 +90,20 @@ class Confirmed:
 
 #: the answer that was not a STATUS where a batch's confirmation was expected
 CONFIRMATION_EXPECTED = EndChannel("AMQ9504E", "Protocol error: batch confirmation expected.")
-#: a message too long for the channel and no dead-letter queue at the sender
-NO_DEAD_LETTER_QUEUE = EndChannel(
-    "AMQ9544E", "Message larger than the channel's maximum message length and no dead-letter "
-    "queue.", False)
+
+
+def not_dead_lettered(head: str, dest_q: str, dest_qm: str) -> EndChannel:
+    """A message too long for the channel that its sender's dead-letter queue did not take:
+    the channel stops with IBM's message for what failed (``head``: AMQ9565E's or AMQ9511E's
+    line and explanation, ``receiver_batch.not_stored_head``), naming the message's
+    destination and the reason."""
+    msgid = "AMQ9565E" if head.startswith("No dead-letter") else "AMQ9511E"
+    return EndChannel(
+        msgid, f"{head} A message for queue '{dest_q}' at '{dest_qm}' is longer than the "
+        f"channel's maximum message length (reason code {TOO_BIG_REASON}, "
+        f"MQRC_MSG_TOO_BIG_FOR_CHANNEL) and could not be put to the dead-letter queue: the "
+        f"batch is backed out, the message stays on the transmission queue and the channel "
+        f"stops.", False)
 #: the reason a message too long for the channel is dead-lettered at the sender with
 TOO_BIG_REASON = CMQC.MQRC_MSG_TOO_BIG_FOR_CHANNEL
 

@@ -42,9 +42,9 @@ from mqpy_chinit.mca import (
     respond_id,
     status_error,
 )
+from mqpy_chinit.receiver_batch import not_stored_head
 from mqpy_chinit.sender_batch import (
     CONFIRMATION_EXPECTED,
-    NO_DEAD_LETTER_QUEUE,
     NO_LUWID,
     TOO_BIG,
     TOO_BIG_REASON,
@@ -55,6 +55,7 @@ from mqpy_chinit.sender_batch import (
     Idle,
     InFlight,
     SenderBatches,
+    not_dead_lettered,
 )
 from mqpy_chinit.states import ChannelEvent, ChannelStatus
 from mqpy_chinit.tlsstream import KeyRepository, open_channel_stream
@@ -392,22 +393,28 @@ class SenderMCA:
         self.status.round_trip(int((time.perf_counter() - t0) * 1e6))
 
     async def _dead_letter_at_sender(self, qm: mqpy.QueueManager, md: Any, data: bytes,
-                                     reason: int) -> bool:
+                                     reason: int) -> EndChannel | None:
         """A message the channel cannot carry (too long) goes to the local DLQ (seed 003);
-        False when there is none."""
+        when it cannot (no DLQ: AMQ9565E; the put refused: AMQ9511E), how the channel ends."""
         xqh = mqpy.XQH().unpack(data)
         put_date, put_time = batchcalls.put_stamp(md)
+        dest_q = xqh.RemoteQName.rstrip(b" \x00").decode("latin-1")
+        dest_qm = xqh.RemoteQMgrName.rstrip(b" \x00").decode("latin-1")
         deadq = (await mqi(qm.inquire, CMQC.MQCA_DEAD_LETTER_Q_NAME)).strip(b" \x00")
         if not deadq:
-            return False
+            return not_dead_lettered(not_stored_head("AMQ9565E", "", reason, self.local_qm),
+                                     dest_q, dest_qm)
         dmd, body = reports.build_dead_letter(
-            xqh.MsgDesc, data[XQH_WITH_MD_LENGTH:], reason,
-            xqh.RemoteQName.rstrip(b" \x00").decode("latin-1"),
-            xqh.RemoteQMgrName.rstrip(b" \x00").decode("latin-1"),
+            xqh.MsgDesc, data[XQH_WITH_MD_LENGTH:], reason, dest_q, dest_qm,
             put_appl_name=b"mqpy sender MCA", put_date=put_date, put_time=put_time)
-        await mqi(qm.put1, deadq, body, dmd,
-                  mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT | CMQC.MQPMO_SET_ALL_CONTEXT))
-        return True
+        try:
+            await mqi(qm.put1, deadq, body, dmd,
+                      mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT | CMQC.MQPMO_SET_ALL_CONTEXT))
+        except mqpy.MQMIError as e:
+            return not_dead_lettered(not_stored_head("AMQ9511E", deadq.decode("latin-1"),
+                                                     e.reason, self.local_qm),
+                                     dest_q, dest_qm)
+        return None
 
     async def _batch(self, conv: Conversation, qm: mqpy.QueueManager, xq: mqpy.Queue,
                      first: tuple[mqpy.MD, bytes],
@@ -430,9 +437,10 @@ class SenderMCA:
                 md, data = got.popleft()
             seq = b.message(len(data))
             if seq == TOO_BIG:
-                if not await self._dead_letter_at_sender(qm, md, data, TOO_BIG_REASON):
+                problem = await self._dead_letter_at_sender(qm, md, data, TOO_BIG_REASON)
+                if problem is not None:
                     await mqi(qm.backout)
-                    raise _ended(NO_DEAD_LETTER_QUEUE)
+                    raise _ended(problem)
             else:
                 if monitor.on:  # XQTIME
                     monitor.message_got(*batchcalls.put_stamp(md))
