@@ -1,12 +1,13 @@
-"""Channel exits: IBM's security, message, send and receive exits (SCYEXIT/SCYDATA,
-MSGEXIT/MSGDATA, SENDEXIT/SENDDATA, RCVEXIT/RCVDATA), as Python exit programs.
+"""Channel exits: IBM's security, message, send, receive and message-retry exits
+(SCYEXIT/SCYDATA, MSGEXIT/MSGDATA, SENDEXIT/SENDDATA, RCVEXIT/RCVDATA, MREXIT/MRDATA), as
+Python exit programs.
 
 IBM's exits are C functions in a library named ``library(function)``; mqpy loads a Python
 function named ``module(function)`` (an importable module) or ``path/file.py(function)`` (a
 source file). Each is called as IBM calls its exit, ``function(cxp, cd, buffer)``: ``cxp`` is
 its :class:`MQCXP` (ExitId, ExitReason MQXR_INIT / MQXR_MSG / MQXR_XMIT / MQXR_INIT_SEC /
-MQXR_TERM, ExitData from the ...DATA attribute, ExitUserArea kept from call to call; it sets
-ExitResponse and may set Feedback), ``cd`` the channel definition (IBM's MQCD, read only),
+MQXR_RETRY / MQXR_TERM, ExitData from the ...DATA attribute, ExitUserArea kept from call to
+call; it sets ExitResponse and may set Feedback), ``cd`` the channel definition (IBM's MQCD, read only),
 ``buffer`` the agent buffer (a message with its MQXQH, or a transmission with its TSH), or
 None at MQXR_INIT and MQXR_TERM. It returns None (the agent buffer as it was) or the bytes to
 use instead (IBM's exit buffer, MQXR2_USE_EXIT_BUFFER).
@@ -41,6 +42,7 @@ SECURITY = ("SCYEXIT", "SCYDATA", CMQXC.MQXT_CHANNEL_SEC_EXIT)
 MESSAGE = ("MSGEXIT", "MSGDATA", CMQXC.MQXT_CHANNEL_MSG_EXIT)
 SEND = ("SENDEXIT", "SENDDATA", CMQXC.MQXT_CHANNEL_SEND_EXIT)
 RECEIVE = ("RCVEXIT", "RCVDATA", CMQXC.MQXT_CHANNEL_RCV_EXIT)
+MSG_RETRY = ("MREXIT", "MRDATA", CMQXC.MQXT_CHANNEL_MSG_RETRY_EXIT)
 
 _NAME = re.compile(r"^\s*(?P<where>[^()]+?)\s*\(\s*(?P<function>[A-Za-z_]\w*)\s*\)\s*$")
 _RESPONSES = frozenset({CMQXC.MQXCC_OK, CMQXC.MQXCC_SUPPRESS_FUNCTION,
@@ -63,6 +65,9 @@ class MQCXP:
         factory=lambda: bytearray(CMQC.MQ_EXIT_USER_AREA_LENGTH))
     ExitNumber: int = 1
     PartnerName: str = ""
+    MsgRetryCount: int = 0  # a message-retry exit's: how many times called for the message
+    MsgRetryInterval: int = 0  # milliseconds before the retry (MRTMR; the exit may change it)
+    MsgRetryReason: int = 0  # the reason code of the failed put
     StrucId: bytes = CMQXC.MQCXP_STRUC_ID
 
 
@@ -70,6 +75,17 @@ def exit_failed(msgid: str, text: str) -> ChannelEnded:
     """A channel exit ended the channel: the channel stops (no retry: the exit is the
     operator's to mend) with ``msgid``."""
     return ChannelEnded(msgid, text, False)
+
+
+@attrs.frozen
+class RetryDecision:
+    """A message-retry exit's answer: retry (after ``interval`` seconds, the message as
+    ``buffer``, whose MQXQH may name another destination), or not (MQXCC_SUPPRESS_FUNCTION:
+    the arrival is refused as if no retry were left)."""
+
+    retry: bool
+    interval: float
+    buffer: bytes
 
 
 @attrs.frozen
@@ -217,27 +233,32 @@ class ChannelExits:
     and receive exits put on the conversation, the message exits called by the MCA for
     each message (:meth:`message`), every exit's MQXR_TERM at the end (:meth:`end`)."""
 
-    def __init__(self, chains: dict[tuple[str, str, int], ExitChain], conv: Any) -> None:
+    def __init__(self, chains: dict[tuple[str, str, int], ExitChain], conv: Any,
+                 status: Any = None) -> None:
         self.chains = chains
         self.message_chain = chains.get(MESSAGE)
+        self.retry_chain = chains.get(MSG_RETRY)
+        self.status = status  # the channel's status: its MONITOR's EXITTIME
+        self._sampled = 0.0  # exit time already given to EXITTIME
         security_check(chains.get(SECURITY))
         if SEND in chains or RECEIVE in chains:
             conv.exits = Transmissions(chains.get(SEND), chains.get(RECEIVE))
 
     @classmethod
-    def start(cls, name: str, definition: Mapping[str, object], partner: str, conv: Any
-              ) -> ChannelExits | None:
+    def start(cls, name: str, definition: Mapping[str, object], partner: str, conv: Any,
+              status: Any = None) -> ChannelExits | None:
         """The exits channel ``name``'s definition names, started on ``conv`` once the
-        initial data is agreed with ``partner``; None when it names none."""
+        initial data is agreed with ``partner`` (``status``: the channel's, for EXITTIME);
+        None when it names none."""
         found = {}
         named = {**definition, "CHANNEL": name}
         try:
-            for kind in (SECURITY, MESSAGE, SEND, RECEIVE):
+            for kind in (SECURITY, MESSAGE, SEND, RECEIVE, MSG_RETRY):
                 chain = ExitChain.of(named, kind, partner)
                 if chain is not None:
                     found[kind] = chain
                     chain.init()
-            return cls(found, conv) if found else None
+            return cls(found, conv, status) if found else None
         except ChannelEnded:
             for chain in found.values():
                 chain.term()
@@ -248,7 +269,31 @@ class ChannelExits:
         if self.message_chain is None:
             return Outcome(buffer)
         outcome = self.message_chain.call(CMQXC.MQXR_MSG, buffer)
+        self._sample()
         return outcome if outcome.buffer is not None else attrs.evolve(outcome, buffer=buffer)
+
+    def message_retry(self, reason: int, count: int, buffer: bytes, interval_ms: int
+                      ) -> RetryDecision | None:
+        """An arrival's put failed with ``reason`` (a retry may help): the message-retry
+        exit's decision (MQXR_RETRY, its ``count``-th call for this message, MRTMR as
+        ``interval_ms``); None without MREXIT (MRRTY and MRTMR decide)."""
+        chain = self.retry_chain
+        if chain is None:
+            return None
+        for ex in chain.exits:
+            ex.cxp.MsgRetryCount, ex.cxp.MsgRetryReason = count, reason
+            ex.cxp.MsgRetryInterval = interval_ms
+        outcome = chain.call(CMQXC.MQXR_RETRY, buffer)
+        self._sample()
+        wait = max(0, chain.exits[-1].cxp.MsgRetryInterval) / 1000.0
+        return RetryDecision(not outcome.suppressed, wait, outcome.buffer or buffer)
+
+    def _sample(self) -> None:
+        """The exits' time since the last message, as one EXITTIME sample (monitoring)."""
+        monitor = getattr(self.status, "monitor", None)
+        spent, self._sampled = self.exit_time - self._sampled, self.exit_time
+        if monitor is not None:
+            monitor.exit_called(int(spent * 1e6))
 
     def arrival(self, ev: MessageData) -> MessageData:
         """A receiving MCA's arrival through the message exits (MQXR_MSG), before it is

@@ -19,7 +19,7 @@ from mqpy.fap import channeldefs as D
 from mqpy.fap import mqiflows
 from mqpy.fap.controlflows import Heartbeat, Ping, Reset, Resync, Status
 from mqpy.fap.initialdata import CapFlags1, InitialData
-from mqpy.fap.messagedata import MessageData
+from mqpy.fap.messagedata import XQH_WITH_MD_LENGTH, MessageData
 from mqpy.fap.mqicalls import Step
 from mqpy.fap.statuscodes import StatusCode
 from mqpy.fap.tsh import Event
@@ -46,6 +46,7 @@ from mqpy_chinit.putaut import PutAuthority
 from mqpy_chinit.receiver_batch import (
     DELIVERED,
     NO_LUWID,
+    RETRIED_REASONS,
     Action,
     AnswerHeartbeat,
     AnswerReset,
@@ -149,7 +150,8 @@ class ReceiverMCA:
                 self._agreed(agreed)
             else:
                 await self._negotiate(conv)
-            self.exits = ChannelExits.start(self.name, self.definition, self.partner, conv)
+            self.exits = ChannelExits.start(self.name, self.definition, self.partner, conv,
+                                            self.status)
             first = None
             if self.call_out is None:
                 first = await pings.first_flow(conv, D.receive_timeout(self.hbint))
@@ -629,12 +631,22 @@ class ReceiverMCA:
         delivery = self.batch.delivery(ev, dest_q, dest_qm, md.Report,
                                        bool(md.ReplyToQ.strip(b" \x00")))
         sync = CMQC.MQPMO_NO_SYNCPOINT if delivery.outside_syncpoint else CMQC.MQPMO_SYNCPOINT
+        tries = 0
         while True:
             try:
                 await mqi(self._put_arrival, qm, dest_q.encode("latin-1"),
                           dest_qm.encode("latin-1"), md, ev.data, sync)
             except mqpy.MQMIError as e:
-                action = delivery.put_failed(e.reason, trio.current_time())
+                if self.exits is not None and self.exits.retry_chain is not None \
+                        and e.reason in RETRIED_REASONS:  # MREXIT decides, not MRRTY
+                    tries += 1
+                    retried = await self._retried_by_exit(e.reason, ev, tries)
+                    if retried is not None:
+                        ev, dest_q, dest_qm, md = retried
+                        continue
+                    action = delivery.refused(e.reason)
+                else:
+                    action = delivery.put_failed(e.reason, trio.current_time())
                 if type(action) is RetryPut:
                     if self.status.state is ChannelState.RUNNING:
                         self.status.move(ChannelEvent.MESSAGE_RETRY)
@@ -646,6 +658,27 @@ class ReceiverMCA:
             if self.status.state is ChannelState.PAUSED:
                 self.status.move(ChannelEvent.MESSAGE_RETRY_ENDED)
             return await self._not_delivered(qm, delivery, action, md, ev.data)
+
+    async def _retried_by_exit(self, reason: int, ev: MessageData, count: int
+                               ) -> tuple[MessageData, str, str, Any] | None:
+        """MREXIT: the message-retry exit's ``count``-th call for an arrival whose put
+        failed with ``reason``; when it asks for a retry, the channel waits PAUSED
+        (SUBSTATE(MREXIT)) the interval it set, and the arrival as it left it (its
+        destination may be another) is returned with its destination and MQMD. None: it
+        declined (SUPPRESS_FUNCTION), the arrival is refused as with no retry left."""
+        if self.status.state is ChannelState.RUNNING:
+            self.status.move(ChannelEvent.MESSAGE_RETRY)
+        self.status.substate = "MREXIT"
+        decision = self.exits.message_retry(reason, count, ev.xqh + ev.data,
+                                            D.int_attr(self.definition, "MRTMR"))
+        if not decision.retry or len(decision.buffer) < XQH_WITH_MD_LENGTH:
+            return None
+        await trio.sleep(decision.interval)
+        ev = attrs.evolve(ev, xqh=decision.buffer[:XQH_WITH_MD_LENGTH],
+                          data=decision.buffer[XQH_WITH_MD_LENGTH:])
+        xqh = transmission_header(ev)
+        return (ev, xqh.RemoteQName.rstrip(b" \x00").decode("latin-1"),
+                xqh.RemoteQMgrName.rstrip(b" \x00").decode("latin-1"), xqh.MsgDesc)
 
     async def is_remote_definition(self, qm: mqpy.QueueManager, name: str) -> bool:
         return await mqi(self._qtype, qm, name) == CMQC.MQQT_REMOTE

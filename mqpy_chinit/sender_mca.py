@@ -135,7 +135,7 @@ class SenderMCA:
                 else:
                     await self._respond(conv, self.first)
                 self.exits = ChannelExits.start(self.name, self.definition,
-                                                self.batches.partner, conv)
+                                                self.batches.partner, conv, self.status)
                 if not self.correl_id:  # a cluster transmission queue serves many partners
                     await mqi(distribution.mark_xmitq, qm, xmitq_name, self.dist_lists)
                 await self._resync(conv, qm)

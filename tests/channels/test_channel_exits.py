@@ -72,6 +72,17 @@ def refuse(cxp, cd, buffer):
     return None
 
 
+def redirect(cxp, cd, buffer):
+    """A message-retry exit: the first retry goes, 0.6 s later, to the queue ExitData names
+    (its MQXQH's RemoteQName, bytes 8 to 56)."""
+    _note("redirect", cxp)
+    if cxp.ExitReason == CMQXC.MQXR_RETRY:
+        CALLS.append(("retry", cxp.MsgRetryCount, cxp.MsgRetryReason, cxp.MsgRetryInterval))
+        cxp.MsgRetryInterval = 600
+        return buffer[:8] + cxp.ExitData.encode().ljust(48) + buffer[56:]
+    return None
+
+
 def broken(cxp, cd, buffer):
     """A message exit with a bug."""
     if cxp.ExitReason == CMQXC.MQXR_MSG:
@@ -197,3 +208,39 @@ async def test_an_exit_named_by_its_source_file(qm1, qm2, exits, tmp_path):
     path = tmp_path / "channel_exits_under_test.py"
     await _send(qm1, qm2, [b"file"], sdr={"MSGEXIT": f"{path}(upper)"}, delivered=1)
     assert qm2.drain("TARGET") == [b"FILE"]
+
+
+async def test_message_retry_exit_redirects_a_message_the_target_refuses(qm1, qm2, exits):
+    """Given QM2's receiver with MREXIT('channel_exits_under_test(redirect)') MRDATA(OTHER)
+    MONCHL(HIGH) and TARGET put-inhibited, when a message for TARGET arrives, then the exit
+    is called with MQXR_RETRY, MsgRetryCount 1, MsgRetryReason 2051 and the channel's
+    MRTMR as MsgRetryInterval; while the retry it asked for waits, DISPLAY CHSTATUS shows the
+    receiver PAUSED with SUBSTATE(MREXIT); the message then lands on OTHER, the queue the
+    exit named, nothing on the DLQ, and EXITTIME is more than 0.
+    spec: aliases-channels-storage 4.26"""
+    qm2.define("QLOCAL", "OTHER")
+    seen: list[tuple[str, str, str]] = []
+    async with trio.open_nursery() as nursery:
+        r2 = await start_chinit(nursery, qm2, listen=True)
+        define_pair(qm1, qm2, r2.port, HBINT=0,
+                    rcvr={"MREXIT": _ex("redirect"), "MRDATA": "OTHER", "MRTMR": 1000,
+                          "MONCHL": "HIGH"})
+        qm2.engine.alter("QLOCAL", "TARGET", {"PUT": "DISABLED"})
+        qm1.put("TARGET", b"redirected", qmgr="QM2")
+        r1 = await start_chinit(nursery, qm1)
+        r1.chinit.start_channel(CHANNEL)
+
+        def look() -> bool:
+            st2 = r2.chinit.status_of(CHANNEL)
+            if st2 is not None:
+                shown = st2.as_mqsc()
+                seen.append((shown["STATUS"], shown["SUBSTATE"], shown["EXITTIME"]))
+            return qm2.committed("OTHER") == 1
+        await wait_until(look)
+        st2 = r2.chinit.status_of(CHANNEL)
+        await wait_until(lambda: st2.as_mqsc()["EXITTIME"] not in ("", "0,0"))
+        finish(nursery)
+    assert ("PAUSED", "MREXIT") in [(st, sub) for st, sub, _ in seen], seen
+    assert ("retry", 1, 2051, 1000) in exits.CALLS, exits.CALLS
+    assert qm2.drain("OTHER") == [b"redirected"]
+    assert qm2.committed("SYSTEM.DEAD.LETTER.QUEUE") == 0
