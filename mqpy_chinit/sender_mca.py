@@ -23,7 +23,7 @@ from mqpy.fap.initialdata import InitialData
 from mqpy.fap.messagedata import XQH_WITH_MD_LENGTH, MessageData, message_event
 from mqpy.fap.mqicalls import Step
 from mqpy.fap.statuscodes import StatusCode
-from mqpy.fap.tsh import ByteOrder, ControlFlags1, Event, SegmentType
+from mqpy.fap.tsh import TSH_LENGTH, ByteOrder, ControlFlags1, Event, SegmentType
 from mqpy_chinit import batchcalls, distribution, resync, syncq
 from mqpy_chinit.channelexit import ChannelExits
 from mqpy_chinit.conversation import ChannelEnded, Conversation
@@ -164,6 +164,9 @@ class SenderMCA:
         conv = Conversation(stream, self.status)
         try:
             await self._negotiate(conv)
+            # the data one transmission carries, at most (IBM: "the actual number of bytes
+            # might be less than the amount requested", by the protocol)
+            data = data[:conv.writer.max_transmission_size - TSH_LENGTH - 4]
             t0 = time.perf_counter()
             await conv.send(Ping(data=data))
             ev = await conv.recv(CONFIRM_TIMEOUT)

@@ -7,7 +7,9 @@ from __future__ import annotations
 import pytest
 import trio
 
-from tests.support.channel_pair import CHANNEL, finish, mqsc
+from mqpy.fap.controlflows import Ping
+from tests.support.channel_pair import CHANNEL, define_pair, finish, mqsc, start_chinit
+from tests.support.proxy import TapProxy
 
 from .test_adopt_and_limits import ADOPT_OFF, ADOPT_ON, _orphaned_receiver
 
@@ -38,3 +40,25 @@ async def test_ping_of_a_retrying_sender_answered_without_adopting_the_receiver(
     assert still is receiver and not receiver.cancel_called
     assert closed == 0
     assert shown is orphan
+
+
+async def test_ping_sends_the_data_length_the_operator_asked(qm1, qm2):
+    """Given channel QM1.TO.QM2 defined, QM2 listening through a recording proxy, when the
+    operator issues PING CHANNEL(QM1.TO.QM2) DATALEN(20000), then it completes (AMQ8020I)
+    and the PING flow carried 20,000 bytes of test data (IBM's DATALEN, 16 to 32768);
+    with DATALEN(32768) as much as one transmission carries (IBM: "might be less than the
+    amount requested"); without DATALEN, IBM's default of 16.
+    spec: operations-dlq-clusters 7.19"""
+    async with trio.open_nursery() as nursery:
+        r2 = await start_chinit(nursery, qm2, listen=True)
+        tap = TapProxy(r2.port)
+        await nursery.start(tap.run)
+        define_pair(qm1, qm2, tap.port)
+        await start_chinit(nursery, qm1)
+        results = [await mqsc(qm1, f"PING CHANNEL({CHANNEL}){datalen}")
+                   for datalen in (" DATALEN(20000)", " DATALEN(32768)", "")]
+        finish(nursery)
+    assert all(r.ok and r.lines == ["AMQ8020I: Ping IBM MQ channel complete."]
+               for r in results), [r.lines for r in results]
+    sent = [len(ev.data) for ev in tap.events("s2r") if isinstance(ev, Ping)]
+    assert sent[0] == 20000 and 32000 < sent[1] <= 32768 and sent[2] == 16, sent
