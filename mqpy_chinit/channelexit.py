@@ -227,6 +227,14 @@ class ExitChain:
             pass
 
 
+@attrs.frozen(kw_only=True)
+class SuppressedArrival(MessageData):
+    """An arrival a receiver's message exit suppressed: not put, but refused with the exit's
+    ``feedback`` (else MQRC_SUPPRESSED_BY_EXIT) as its reason."""
+
+    feedback: int = CMQC.MQRC_SUPPRESSED_BY_EXIT
+
+
 class ChannelExits:
     """A channel instance's exits, from its initial data agreed to its end: each chain
     initialised (MQXR_INIT), the security exit's agreement asked (MQXR_INIT_SEC), the send
@@ -297,16 +305,17 @@ class ChannelExits:
 
     def arrival(self, ev: MessageData) -> MessageData:
         """A receiving MCA's arrival through the message exits (MQXR_MSG), before it is
-        put: as they leave it. An exit suppressing an arrival (SUPPRESS_FUNCTION) ends the
-        channel (AMQ9536E): its batch is backed out and stays on the sender's
-        transmission queue (mqpy does not dead-letter it at the receiver)."""
+        put: as they leave it; one an exit suppressed (SUPPRESS_FUNCTION) is a
+        :class:`SuppressedArrival`, which the MCA does not put (it goes the undeliverable
+        way: report, dead-letter queue, with the exit's Feedback as the reason)."""
         if self.message_chain is None:
             return ev
         outcome = self.message(ev.xqh + ev.data)
         if outcome.suppressed:
-            raise exit_failed("AMQ9536E", f"Channel ended by an exit: the message exit of "
-                              f"channel '{self.message_chain.channel}' suppressed an arrival "
-                              f"(feedback {outcome.feedback}).")
+            return SuppressedArrival(seqnum=ev.seqnum, xqh=ev.xqh, data=ev.data,
+                                     byte_order=ev.byte_order, flags=ev.flags,
+                                     luwid=ev.luwid, feedback=outcome.feedback
+                                     or CMQC.MQRC_SUPPRESSED_BY_EXIT)
         buffer = outcome.buffer or b""
         if buffer == ev.xqh + ev.data:
             return ev

@@ -25,7 +25,7 @@ from mqpy.fap.statuscodes import StatusCode
 from mqpy.fap.tsh import Event
 from mqpy_chinit import batchcalls, distribution, pings, syncq
 from mqpy_chinit.arrivals import arrival, arrival_pmo, as_user, transmission_header
-from mqpy_chinit.channelexit import ChannelExits
+from mqpy_chinit.channelexit import ChannelExits, SuppressedArrival
 from mqpy_chinit.conversation import ChannelEnded, Conversation
 from mqpy_chinit.mca import (
     CONFIRM_TIMEOUT,
@@ -412,6 +412,8 @@ class ReceiverMCA:
         local = self.local_qm.encode("latin-1")
         outside_syncpoint = self.batch.outside_syncpoint
         for ev in evs:
+            if type(ev) is SuppressedArrival:
+                break  # a message exit's: deliver refuses it
             try:
                 dest_q, dest_qm, md, fmt, context_user = arrival(ev)
             except ValueError:  # a transmission header that does not decode: deliver's
@@ -628,6 +630,8 @@ class ReceiverMCA:
             # remote-queue definition never applies to them (seed 000 §1 rule 6).
             return await self.undeliverable(qm, ev, md, CMQC.MQRC_UNKNOWN_OBJECT_NAME,
                                             dest_q, dest_qm)
+        if type(ev) is SuppressedArrival:
+            return await self.undeliverable(qm, ev, md, ev.feedback, dest_q, dest_qm)
         delivery = self.batch.delivery(ev, dest_q, dest_qm, md.Report,
                                        bool(md.ReplyToQ.strip(b" \x00")))
         sync = CMQC.MQPMO_NO_SYNCPOINT if delivery.outside_syncpoint else CMQC.MQPMO_SYNCPOINT

@@ -19,6 +19,8 @@ from mqpy_chinit.states import ChannelState
 from tests.support.channel_pair import CHANNEL, define_pair, finish, start_chinit
 from tests.support.waiting import wait_until
 
+from .test_undeliverable import dead_letters
+
 XQH_AND_MD = 428  # an MQXQH with its MQMD v1: what precedes a message's data
 
 EXITS = '''
@@ -83,6 +85,16 @@ def redirect(cxp, cd, buffer):
     return None
 
 
+def sieve(cxp, cd, buffer):
+    """A receiver's message exit: a message whose data starts 'drop' is not put (feedback
+    65600, an application's feedback code)."""
+    _note("sieve", cxp)
+    if cxp.ExitReason == CMQXC.MQXR_MSG and buffer[428:].startswith(b"drop"):
+        cxp.ExitResponse = CMQXC.MQXCC_SUPPRESS_FUNCTION
+        cxp.Feedback = 65600
+    return None
+
+
 def broken(cxp, cd, buffer):
     """A message exit with a bug."""
     if cxp.ExitReason == CMQXC.MQXR_MSG:
@@ -107,9 +119,10 @@ def _ex(function: str) -> str:
 
 
 async def _send(qm1, qm2, bodies, *, sdr=None, rcvr=None, delivered=None, ended=None,
-                define=True):
+                define=True, sent=None):
     """The pair defined with exits (``sdr``, ``rcvr``: the ends' attributes), ``bodies``
-    put for TARGET, the channel started; waits until ``delivered`` messages are on TARGET,
+    put for TARGET, the channel started; waits until ``delivered`` messages are on TARGET
+    and the sender's batches are confirmed up to ``sent`` (else ``delivered``) messages,
     or the sender has ``ended`` (left RUNNING for STOPPED or RETRYING); ``define`` False:
     the pair is defined already (its CONNAME is set to the new listener). The sender's
     status."""
@@ -127,7 +140,7 @@ async def _send(qm1, qm2, bodies, *, sdr=None, rcvr=None, delivered=None, ended=
         st1 = r1.chinit.status_of(CHANNEL)
         if delivered is not None:
             await wait_until(lambda: qm2.committed("TARGET") == delivered
-                             and st1.last_seqno == delivered and not st1.indoubt)
+                             and st1.last_seqno == (sent or delivered) and not st1.indoubt)
         if ended is not None:
             await wait_until(lambda: st1.state in ended)
         finish(nursery)
@@ -244,3 +257,17 @@ async def test_message_retry_exit_redirects_a_message_the_target_refuses(qm1, qm
     assert ("retry", 1, 2051, 1000) in exits.CALLS, exits.CALLS
     assert qm2.drain("OTHER") == [b"redirected"]
     assert qm2.committed("SYSTEM.DEAD.LETTER.QUEUE") == 0
+
+
+async def test_receiver_message_exit_suppressing_a_message_dead_letters_it(qm1, qm2, exits):
+    """Given QM2's receiver with MSGEXIT('channel_exits_under_test(sieve)'), when 'keep 1',
+    'drop me' and 'keep 2' are sent, then the exit suppresses 'drop me' (SUPPRESS_FUNCTION,
+    Feedback 65600): it is on QM2's dead-letter queue with reason 65600 naming TARGET, the
+    others are on TARGET in order, and the channel keeps running."""
+    st1 = await _send(qm1, qm2, [b"keep 1", b"drop me", b"keep 2"],
+                      rcvr={"MSGEXIT": _ex("sieve")}, delivered=2, sent=3)
+    assert qm2.drain("TARGET") == [b"keep 1", b"keep 2"]
+    ((dlh, body),) = dead_letters(qm2)
+    assert (dlh.Reason, body) == (65600, b"drop me")
+    assert dlh.DestQName.rstrip(b" \x00") == b"TARGET"
+    assert st1.state is ChannelState.RUNNING
