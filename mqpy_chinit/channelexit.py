@@ -105,7 +105,7 @@ def load(name: str) -> Callable[..., Any]:
     m = _NAME.match(name)
     if m is None:
         raise exit_failed("AMQ9535E", f"User exit not valid: '{name}' is not module(function) "
-                         f"or path/file.py(function).")
+                          f"or path/file.py(function).")
     where, function = m["where"], m["function"]
     try:
         module = _from_file(where) if where.endswith(".py") or os.sep in where \
@@ -113,7 +113,7 @@ def load(name: str) -> Callable[..., Any]:
         program = getattr(module, function)
     except Exception as exc:  # noqa: BLE001 - whatever loading the user's code raised
         raise exit_failed("AMQ9535E", f"User exit not valid: '{name}' could not be loaded "
-                         f"({type(exc).__name__}: {exc}).") from None
+                          f"({type(exc).__name__}: {exc}).") from None
     if not callable(program):
         raise exit_failed("AMQ9535E", f"User exit not valid: '{name}' is not a function.")
     return program
@@ -162,7 +162,8 @@ class ExitChain:
     def of(cls, definition: Mapping[str, object], kind: tuple[str, str, int],
            partner: str = "") -> ExitChain | None:
         """The chain a channel definition names for ``kind`` (SECURITY, MESSAGE, SEND,
-        RECEIVE), loaded; None when it names none. ChannelEnded (AMQ9535E) if one cannot be loaded."""
+        RECEIVE, MSG_RETRY), loaded; None when it names none; ChannelEnded (AMQ9535E) if
+        one cannot be loaded."""
         exit_attr, data_attr, exit_id = kind
         names = [n for n in _names(definition.get(exit_attr)) if n]
         if not names:
@@ -189,8 +190,8 @@ class ExitChain:
                 out = ex.program(ex.cxp, self.cd, buffer)
             except Exception as exc:  # noqa: BLE001 - the user's exit failed: the channel ends
                 raise exit_failed("AMQ9535E", f"User exit not valid: channel program "
-                                 f"'{self.channel}' ended because user exit '{ex.name}' "
-                                 f"raised {type(exc).__name__}: {exc}.") from None
+                                  f"'{self.channel}' ended because user exit '{ex.name}' "
+                                  f"raised {type(exc).__name__}: {exc}.") from None
             finally:
                 self.exit_time += time.perf_counter() - started
             buffer = self._answer(ex, reason, out, buffer)
@@ -204,12 +205,12 @@ class ExitChain:
         response = ex.cxp.ExitResponse
         if response not in _RESPONSES or (out is not None and not isinstance(out, bytes)):
             raise exit_failed("AMQ9181S", f"The response set by the exit is not valid: user "
-                             f"exit '{ex.name}' of channel '{self.channel}' returned "
-                             f"ExitResponse {response} and a {type(out).__name__} buffer.")
+                              f"exit '{ex.name}' of channel '{self.channel}' returned "
+                              f"ExitResponse {response} and a {type(out).__name__} buffer.")
         if response == CMQXC.MQXCC_CLOSE_CHANNEL:
             raise exit_failed("AMQ9536E", f"Channel ended by an exit: channel program "
-                             f"'{self.channel}' was ended by user exit '{ex.name}' "
-                             f"(ExitReason {reason}).")
+                              f"'{self.channel}' was ended by user exit '{ex.name}' "
+                              f"(ExitReason {reason}).")
         if response == CMQXC.MQXCC_SUPPRESS_EXIT:
             ex.active = False
         return buffer if out is None else out
@@ -347,13 +348,13 @@ def security_check(chain: ExitChain | None) -> None:
     outcome = chain.call(CMQXC.MQXR_INIT_SEC)
     if outcome.suppressed:
         raise exit_failed("AMQ9536E", f"Channel ended by an exit: the security exit of "
-                         f"channel '{chain.channel}' refused the partner.")
+                          f"channel '{chain.channel}' refused the partner.")
     for ex in chain.exits:
         if ex.cxp.ExitResponse in (CMQXC.MQXCC_SEND_SEC_MSG,
                                    CMQXC.MQXCC_SEND_AND_REQUEST_SEC_MSG):
             raise exit_failed("AMQ9181S", f"The response set by the exit is not valid: "
-                             f"security exit '{ex.name}' of channel '{chain.channel}' asked "
-                             f"to send a security message, which mqpy does not carry.")
+                              f"security exit '{ex.name}' of channel '{chain.channel}' asked "
+                              f"to send a security message, which mqpy does not carry.")
 
 
 class Transmissions:
@@ -395,8 +396,8 @@ class Transmissions:
         out = segment if outcome.buffer is None else outcome.buffer
         if len(out) != len(segment) or out[:8] != segment[:8]:
             raise exit_failed("AMQ9181S", f"The response set by the exit is not valid: an "
-                             f"exit of channel '{chain.channel}' changed a transmission's "
-                             f"header or length.")
+                              f"exit of channel '{chain.channel}' changed a transmission's "
+                              f"header or length.")
         return out
 
 
