@@ -87,6 +87,8 @@ class Conversation:
         #: what ``arrived`` found on the socket (bytes, b"" for its end, or the error), or
         #: the protocol error ``received_more`` found in what it read, for the next receive
         self._early: bytes | OSError | ProtocolError | None = None
+        #: the channel's send and receive exits (``channelexit.Transmissions``), if any
+        self.exits: Any = None
 
     @property
     def status(self) -> ChannelStatus:
@@ -193,6 +195,8 @@ class Conversation:
         TRACER.flows(">", self.status.channel, events, len(data))
 
     async def _send(self, data: bytes, buffers: int) -> None:
+        if self.exits is not None:
+            data = self.exits.sent(bytes(data))  # each transmission through the send exits
         try:
             if self.sock is None:
                 await self.stream.send_all(data)
@@ -366,13 +370,16 @@ class Conversation:
         self.last_received = time.monotonic()
         reader = self.reader
         before = reader.segments
+        read = len(data)
+        if self.exits is not None:
+            data = self.exits.received(data)  # each transmission through the receive exits
         try:
             events = reader.feed(data)
         except ProtocolError:
-            self._received(len(data), 1)  # what was read counts, as one transmission
+            self._received(read, 1)  # what was read counts, as one transmission
             raise
-        self._received(len(data), reader.segments - before)
-        TRACER.flows("<", self.status.channel, events, len(data))
+        self._received(read, reader.segments - before)
+        TRACER.flows("<", self.status.channel, events, read)
         return events
 
     async def _protocol_error(self, exc: ProtocolError) -> None:

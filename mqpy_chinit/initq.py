@@ -137,7 +137,7 @@ class InitiationQueue:
             mca = SenderMCA(name, definition, self.qmgr_name, self.connect_qm,
                             ChannelStatus(name, "SDR"), key_repository=self._key_repository)
             try:
-                await mca.ping()
+                await mca.ping(ping_data(int(req.get("datalen") or 16)))
             except ValueError as exc:  # its CONNAME: blank, or not host(port)
                 raise ChannelEnded("AMQ9203E", f"A configuration error for TCP/IP "
                                    f"occurred: {exc}.", False) from None
@@ -203,6 +203,13 @@ class InitiationQueue:
                      f"'{request.get('channel', '')}' did not reach the queue manager's "
                      f"client connections: {exc}.")
             return {}
+
+
+def ping_data(length: int) -> bytes:
+    """PING CHANNEL's test data: ``length`` bytes (DATALEN, 16 to 32768; IBM's MQSC default
+    16, PCF's DataCount 64)."""
+    pattern = b"mqpy PING CHANNEL test data. "
+    return (pattern * (length // len(pattern) + 1))[:max(16, min(length, 32768))]
 
 
 #: each channel command's handler, by its verb (``CLUSTER_*``: ``_cluster_command``)

@@ -15,8 +15,9 @@ counts 1/8 (short term) and 1/64 (long term), and the first sample sets both.
   confirmation and at heartbeats. IBM leaves the receiver's MQCMIT out; mqpy's figure at batch
   confirmation includes the receiver's commit (the wire does not carry its duration).
 - XBATCHSZ: messages per batch achieved.
-- EXITTIME, COMPTIME, COMPRATE: mqpy runs no channel exits and no compression, so time in
-  exits and in compression is 0, and so is the compression rate.
+- EXITTIME: microseconds a message spent in the channel's exits (its message and
+  message-retry exits, and the send and receive exits since the message before), 0,0 before
+  any; COMPTIME, COMPRATE: mqpy runs no compression, so they are 0.
 - XQMSGSA (cluster-sender channels): messages waiting for the channel, counted up to 999.
 """
 
@@ -78,6 +79,7 @@ class ChannelMonitor:
     xqtime: Average = attrs.Factory(Average)
     nettime: Average = attrs.Factory(Average)
     xbatchsz: Average = attrs.Factory(Average)
+    exittime: Average = attrs.Factory(Average)
     xqmsgsa: int | None = None  # cluster-sender channels only
 
     @property
@@ -94,6 +96,10 @@ class ChannelMonitor:
         if self.on:
             self.nettime.add(micros)
 
+    def exit_called(self, micros: int) -> None:
+        if self.on:
+            self.exittime.add(micros)
+
     def batch_done(self, size: int) -> None:
         if self.on:
             self.xbatchsz.add(size)
@@ -104,7 +110,8 @@ class ChannelMonitor:
         pairs = {"XQTIME": self.xqtime, "NETTIME": self.nettime, "XBATCHSZ": self.xbatchsz}
         for key, avg in pairs.items():
             out[key] = avg.shown() if self.on else ""
-        for key in ("EXITTIME", "COMPTIME", "COMPRATE"):
+        out["EXITTIME"] = (self.exittime.shown() or "0,0") if self.on else ""
+        for key in ("COMPTIME", "COMPRATE"):
             out[key] = "0,0" if self.on else ""
         if self.xqmsgsa is not None:
             out["XQMSGSA"] = min(self.xqmsgsa, XQMSGSA_CAP) if self.on else ""

@@ -6,7 +6,7 @@ PUTAUT's users), the channel's status."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import attrs
@@ -16,15 +16,16 @@ import mqpy
 from mqpy import CMQC, amqmsgs, syncrecord
 from mqpy.engine import reports
 from mqpy.fap import channeldefs as D
-from mqpy.fap import mqiflows, mqiparams
+from mqpy.fap import mqiflows
 from mqpy.fap.controlflows import Heartbeat, Ping, Reset, Resync, Status
 from mqpy.fap.initialdata import CapFlags1, InitialData
-from mqpy.fap.messagedata import XQH_LENGTH, MessageData
+from mqpy.fap.messagedata import XQH_WITH_MD_LENGTH, MessageData
 from mqpy.fap.mqicalls import Step
 from mqpy.fap.statuscodes import StatusCode
-from mqpy.fap.tsh import ByteOrder, Event
-from mqpy.structs.fields import StructError
-from mqpy_chinit import batchcalls, distribution, syncq
+from mqpy.fap.tsh import Event
+from mqpy_chinit import batchcalls, distribution, pings, syncq
+from mqpy_chinit.arrivals import arrival, arrival_pmo, as_user, transmission_header
+from mqpy_chinit.channelexit import ChannelExits, SuppressedArrival
 from mqpy_chinit.conversation import ChannelEnded, Conversation
 from mqpy_chinit.mca import (
     CONFIRM_TIMEOUT,
@@ -45,6 +46,7 @@ from mqpy_chinit.putaut import PutAuthority
 from mqpy_chinit.receiver_batch import (
     DELIVERED,
     NO_LUWID,
+    RETRIED_REASONS,
     Action,
     AnswerHeartbeat,
     AnswerReset,
@@ -73,71 +75,7 @@ from mqpy_chinit.tlsstream import KeyRepository
 BATCH_HANDLES = 8  # destinations (and put users) a receiver opens for a batch, at most
 
 
-def _as_user(od: mqpy.OD, user: str | None) -> tuple[mqpy.OD, int]:
-    """``od`` naming ``user`` as its AlternateUserId, and the MQPUT1 option that makes the
-    queue manager judge that user (None: the MCA's own authority, no option)."""
-    if user is None:
-        return od, 0
-    od.AlternateUserId = user.encode("latin-1", "replace")[:12]
-    return od, CMQC.MQPMO_ALTERNATE_USER_AUTHORITY
-
-
 ChannelLookup = Callable[[str], "dict[str, object] | None"]
-
-
-def _field(cls: Any, name: str, base: int = 0) -> slice:
-    """Where field ``name`` of MQ structure ``cls`` lies, ``base`` bytes into a buffer."""
-    at = base + cls.offset_of(name)
-    return slice(at, at + cls._layout_.by_name[name].size)
-
-
-# what a receiving MCA reads of each arrival, in place in its MQXQH
-_REMOTE_Q = _field(mqpy.XQH, "RemoteQName")
-_REMOTE_QMGR = _field(mqpy.XQH, "RemoteQMgrName")
-_MD_STRUC_ID = _field(mqpy.MD, "StrucId", XQH_LENGTH)
-_MD_VERSION = _field(mqpy.MD, "Version", XQH_LENGTH)
-_MD_FORMAT = _field(mqpy.MD, "Format", XQH_LENGTH)
-_MD_USER = _field(mqpy.MD, "UserIdentifier", XQH_LENGTH)
-_MD_V1 = {ByteOrder.LITTLE: (1).to_bytes(4, "little"), ByteOrder.BIG: (1).to_bytes(4, "big")}
-
-
-def _arrival(ev: MessageData) -> tuple[bytes, bytes, Any, bytes, bytes]:
-    """An arrival's destination queue and queue manager, its MQMD, Format and
-    UserIdentifier, read in place in the transmission header. The MQMD is passed on as it
-    arrived (mqiparams.Packed: a bindings put carries those bytes as they are, rather than
-    decoding and encoding them again) when it is an MQMD version 1, as an MQXQH's is;
-    anything else is decoded as before."""
-    raw = ev.xqh
-    if raw[_MD_STRUC_ID] == CMQC.MQMD_STRUC_ID and raw[_MD_VERSION] == _MD_V1[ev.byte_order]:
-        md: Any = mqiparams.Packed(mqpy.MD, raw[XQH_LENGTH:], ev.byte_order)
-        return (raw[_REMOTE_Q].rstrip(b" \x00"), raw[_REMOTE_QMGR].rstrip(b" \x00"), md,
-                raw[_MD_FORMAT], raw[_MD_USER])
-    xqh = _transmission_header(ev)
-    md = xqh.MsgDesc
-    return (xqh.RemoteQName.rstrip(b" \x00"), xqh.RemoteQMgrName.rstrip(b" \x00"), md,
-            md.Format, md.UserIdentifier)
-
-
-def _transmission_header(ev: MessageData) -> Any:
-    """An arrival's MQXQH decoded, its MQMD one the queue manager can take (a StrucId and
-    Version an MQMD has); StructError (a ValueError) if not: the partner's protocol error."""
-    xqh = ev.transmission_header
-    if xqh.MsgDesc.header_error():
-        raise StructError(f"its MQMD's StrucId {xqh.MsgDesc.StrucId!r} and Version "
-                          f"{xqh.MsgDesc.Version} are not an MQMD's")
-    return xqh
-
-
-_PMOS: dict[int, mqiparams.Packed] = {}
-
-
-def _arrival_pmo(options: int) -> mqiparams.Packed:
-    """The MQPMO of an arrival's put with ``options``, packed once (the bindings flow's byte
-    order): nothing of a receiving MCA's puts' output is kept, so one serves every put."""
-    pmo = _PMOS.get(options)
-    if pmo is None:
-        pmo = _PMOS[options] = mqiparams.Packed.of(mqpy.PMO(Options=options))
-    return pmo
 
 
 class ReceiverMCA:
@@ -150,13 +88,19 @@ class ReceiverMCA:
                  autodefine: Callable[[str, InitialData], dict[str, object] | None]
                  | None = None, call_out: tuple[str, dict[str, object]] | None = None,
                  mca_user: str | None = None, log: Callable[[str, str], None] | None = None,
-                 key_repository: KeyRepository | None = None) -> None:
+                 key_repository: KeyRepository | None = None,
+                 claim: Callable[[], Awaitable[None]] | None = None) -> None:
         """``call_out`` (name, definition): a requester (RQSTR) calling its server.
+        ``claim()``: the responder's in-use and adopt rules, once the first flow shows a
+        start, not a PING CHANNEL (``pings``); ChannelEnded to refuse it.
         ``mca_user``: the user CHLAUTH admitted the channel as (None: its MCAUSER), whose
         authority the puts use (``putaut``); ``log(msgid, text)``: the channel initiator's
         error log, for messages that do not end the channel. ``key_repository``: the channel
         initiator's QMGR SSLKEYR (a requester with an SSLCIPH calls out with TLS)."""
         self.key_repository = key_repository
+        self.claim = claim
+        self.exits: ChannelExits | None = None  # MSGEXIT, SENDEXIT, RCVEXIT, SCYEXIT
+        self.pinged = False  # the conversation was a PING CHANNEL, answered
         self.stream = stream
         self.conversation = conversation
         self.first = first
@@ -206,19 +150,30 @@ class ReceiverMCA:
                 self._agreed(agreed)
             else:
                 await self._negotiate(conv)
+            self.exits = ChannelExits.start(self.name, self.definition, self.partner, conv,
+                                            self.status)
+            first = None
+            if self.call_out is None:
+                first = await pings.first_flow(conv, D.receive_timeout(self.hbint))
+                if first is None:  # a PING CHANNEL, answered: nothing claimed or registered
+                    self.pinged = True
+                    return
+                await self._claimed()
             qm = await mqi(self.connect_qm)
             self.status.monitor = await monitoring(qm, self.definition)
             if self.status.state is ChannelState.INACTIVE:  # (a requester's is BINDING)
                 self.status.move(ChannelEvent.START)
                 self.status.move(ChannelEvent.BIND)
             self.status.move(ChannelEvent.NEGOTIATED)
-            await self._serve(conv, qm)
+            await self._serve(conv, qm, first)
             self.status.move(ChannelEvent.ENDED)
         except ChannelEnded:
             if self.status.state is not ChannelState.INACTIVE:
                 self.status.move(ChannelEvent.ENDED)  # a responder does not retry
             raise
         finally:
+            if self.exits is not None:
+                self.exits.end()
             with trio.CancelScope(shield=True):
                 if self.stream is not None:
                     await self.stream.aclose()
@@ -247,12 +202,17 @@ class ReceiverMCA:
         self.name, self.definition = name, definition
         self.status.channel = name
         self.status.chltype = D.str_attr(definition, "CHLTYPE")
-        if self.register is not None:
-            self.register(name, ev.qmgr_name.strip(), self.status)
         agreed, self.partner = await respond_id(conv, ev, our_id(name, definition,
                                                                   self.local_qm),
                                                 adopt_seq_wrap=autodefined)
         self._agreed(agreed)
+
+    async def _claimed(self) -> None:
+        """A channel start: the responder claims the instance, then its status is shown."""
+        if self.claim is not None:
+            await self.claim()
+        if self.register is not None:
+            self.register(self.name, self.partner, self.status)
 
     def _agreed(self, agreed: Any) -> None:
         self.conname = peer_host(self.stream)  # kept in each batch's sync record
@@ -269,8 +229,10 @@ class ReceiverMCA:
         st.rqmname, st.hbint, st.batchsz = self.partner, self.hbint, agreed.max_msg_batch
         st.maxmsgl = agreed.max_msg_size
 
-    async def _serve(self, conv: Conversation, qm: mqpy.QueueManager) -> None:
-        """Receive until the channel ends, carrying out what the batch decides."""
+    async def _serve(self, conv: Conversation, qm: mqpy.QueueManager,
+                     first: Event | None = None) -> None:
+        """Receive until the channel ends, carrying out what the batch decides (``first``:
+        the flow already received, taken first)."""
         self.syncq = syncq.ChannelSyncQ(qm)
         # a partner's own record, else one RESET CHANNEL made before any partner was known
         rec = await mqi(syncrecord.read, qm, self.name, "R", self.partner) \
@@ -282,9 +244,9 @@ class ReceiverMCA:
         timeout = D.receive_timeout(self.hbint)
         while True:
             self.status.substate = "RECEIVE"
-            ev = await conv.recv(timeout)
+            ev, first = (first, None) if first is not None else (await conv.recv(timeout), None)
             if type(ev) is MessageData:  # nearly every flow: first
-                action = batch.message(ev)
+                action = batch.message(ev if self.exits is None else self.exits.arrival(ev))
                 self.status.cur_seqno = batch.seq
                 if action is None:
                     continue
@@ -450,8 +412,10 @@ class ReceiverMCA:
         local = self.local_qm.encode("latin-1")
         outside_syncpoint = self.batch.outside_syncpoint
         for ev in evs:
+            if type(ev) is SuppressedArrival:
+                break  # a message exit's: deliver refuses it
             try:
-                dest_q, dest_qm, md, fmt, context_user = _arrival(ev)
+                dest_q, dest_qm, md, fmt, context_user = arrival(ev)
             except ValueError:  # a transmission header that does not decode: deliver's
                 break
             if fmt == CMQC.MQFMT_DIST_HEADER:
@@ -472,7 +436,7 @@ class ReceiverMCA:
             if hobj is not None:
                 # a local queue of that name, open for the batch: an MQPUT, and rule 6
                 # holds (the open resolved to no remote-queue definition)
-                step: Step = ("put", (hobj, md, _arrival_pmo(
+                step: Step = ("put", (hobj, md, arrival_pmo(
                     sync | CMQC.MQPMO_SET_ALL_CONTEXT), ev.data), False)
             elif dest_qm in (b"", local) and \
                     self._qtype(qm, dest_q.decode("latin-1")) == CMQC.MQQT_REMOTE:
@@ -528,7 +492,7 @@ class ReceiverMCA:
         names (``context_user``: the MQMD's UserIdentifier); MQMIError 2035 when ALTMCA's
         check of the MCA user refuses it (blocking)."""
         self._second_check(qm, dest_q, dest_qm)
-        od, options = _as_user(mqpy.OD(ObjectName=dest_q, ObjectQMgrName=dest_qm),
+        od, options = as_user(mqpy.OD(ObjectName=dest_q, ObjectQMgrName=dest_qm),
                                self.put_authority.put_user(context_user))
         return od, md, mqpy.PMO(Options=sync | options | CMQC.MQPMO_SET_ALL_CONTEXT), data
 
@@ -560,7 +524,7 @@ class ReceiverMCA:
         if len(self._handles) >= BATCH_HANDLES:
             return None  # (PUTAUT(CTX) and many users, say): an open each would not pay
         # version 3: the open's answer carries the resolved names
-        od, alternate = _as_user(mqpy.OD(Version=CMQC.MQOD_VERSION_3, ObjectName=dest_q,
+        od, alternate = as_user(mqpy.OD(Version=CMQC.MQOD_VERSION_3, ObjectName=dest_q,
                                          ObjectQMgrName=dest_qm), user)
         options = CMQC.MQOO_OUTPUT | CMQC.MQOO_SET_ALL_CONTEXT | CMQC.MQOO_BIND_NOT_FIXED
         if alternate:
@@ -620,7 +584,7 @@ class ReceiverMCA:
     @staticmethod
     def _probe_put(qm: mqpy.QueueManager, dest_q: bytes, dest_qm: bytes, user: str) -> int:
         """May ``user`` put to the destination? 0, or the MQOPEN's reason (ALTMCA)."""
-        od, _ = _as_user(mqpy.OD(ObjectName=dest_q, ObjectQMgrName=dest_qm), user)
+        od, _ = as_user(mqpy.OD(ObjectName=dest_q, ObjectQMgrName=dest_qm), user)
         try:
             q = mqpy.Queue(qm, od, CMQC.MQOO_OUTPUT | CMQC.MQOO_ALTERNATE_USER_AUTHORITY)
         except mqpy.MQMIError as e:
@@ -651,7 +615,7 @@ class ReceiverMCA:
         EndChannel when none of that works (a transmission header that does not decode is
         the partner's protocol error)."""
         try:
-            xqh = _transmission_header(ev)
+            xqh = transmission_header(ev)
         except ValueError as exc:  # (fields.StructError)
             return EndChannel("AMQ9504E", f"Protocol error: the transmission header of "
                               f"message {ev.seqnum} does not decode: {exc}.", True,
@@ -666,15 +630,27 @@ class ReceiverMCA:
             # remote-queue definition never applies to them (seed 000 §1 rule 6).
             return await self.undeliverable(qm, ev, md, CMQC.MQRC_UNKNOWN_OBJECT_NAME,
                                             dest_q, dest_qm)
+        if type(ev) is SuppressedArrival:
+            return await self.undeliverable(qm, ev, md, ev.feedback, dest_q, dest_qm)
         delivery = self.batch.delivery(ev, dest_q, dest_qm, md.Report,
                                        bool(md.ReplyToQ.strip(b" \x00")))
         sync = CMQC.MQPMO_NO_SYNCPOINT if delivery.outside_syncpoint else CMQC.MQPMO_SYNCPOINT
+        tries = 0
         while True:
             try:
                 await mqi(self._put_arrival, qm, dest_q.encode("latin-1"),
                           dest_qm.encode("latin-1"), md, ev.data, sync)
             except mqpy.MQMIError as e:
-                action = delivery.put_failed(e.reason, trio.current_time())
+                if self.exits is not None and self.exits.retry_chain is not None \
+                        and e.reason in RETRIED_REASONS:  # MREXIT decides, not MRRTY
+                    tries += 1
+                    retried = await self._retried_by_exit(e.reason, ev, tries)
+                    if retried is not None:
+                        ev, dest_q, dest_qm, md = retried
+                        continue
+                    action = delivery.refused(e.reason)
+                else:
+                    action = delivery.put_failed(e.reason, trio.current_time())
                 if type(action) is RetryPut:
                     if self.status.state is ChannelState.RUNNING:
                         self.status.move(ChannelEvent.MESSAGE_RETRY)
@@ -686,6 +662,27 @@ class ReceiverMCA:
             if self.status.state is ChannelState.PAUSED:
                 self.status.move(ChannelEvent.MESSAGE_RETRY_ENDED)
             return await self._not_delivered(qm, delivery, action, md, ev.data)
+
+    async def _retried_by_exit(self, reason: int, ev: MessageData, count: int
+                               ) -> tuple[MessageData, str, str, Any] | None:
+        """MREXIT: the message-retry exit's ``count``-th call for an arrival whose put
+        failed with ``reason``; when it asks for a retry, the channel waits PAUSED
+        (SUBSTATE(MREXIT)) the interval it set, and the arrival as it left it (its
+        destination may be another) is returned with its destination and MQMD. None: it
+        declined (SUPPRESS_FUNCTION), the arrival is refused as with no retry left."""
+        if self.status.state is ChannelState.RUNNING:
+            self.status.move(ChannelEvent.MESSAGE_RETRY)
+        self.status.substate = "MREXIT"
+        decision = self.exits.message_retry(reason, count, ev.xqh + ev.data,
+                                            D.int_attr(self.definition, "MRTMR"))
+        if not decision.retry or len(decision.buffer) < XQH_WITH_MD_LENGTH:
+            return None
+        await trio.sleep(decision.interval)
+        ev = attrs.evolve(ev, xqh=decision.buffer[:XQH_WITH_MD_LENGTH],
+                          data=decision.buffer[XQH_WITH_MD_LENGTH:])
+        xqh = transmission_header(ev)
+        return (ev, xqh.RemoteQName.rstrip(b" \x00").decode("latin-1"),
+                xqh.RemoteQMgrName.rstrip(b" \x00").decode("latin-1"), xqh.MsgDesc)
 
     async def is_remote_definition(self, qm: mqpy.QueueManager, name: str) -> bool:
         return await mqi(self._qtype, qm, name) == CMQC.MQQT_REMOTE
@@ -761,7 +758,7 @@ class ReceiverMCA:
         rmd, body = built
         # the sender names the reply-to queue: the report goes there with the authority
         # PUTAUT names for the message itself, never the MCA's own
-        rod, options = _as_user(mqpy.OD(ObjectName=md.ReplyToQ, ObjectQMgrName=md.ReplyToQMgr),
+        rod, options = as_user(mqpy.OD(ObjectName=md.ReplyToQ, ObjectQMgrName=md.ReplyToQMgr),
                                 self.put_authority.put_user(md.UserIdentifier))
         try:
             await mqi(qm.put1, rod, body, rmd, mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT | options))
@@ -780,7 +777,7 @@ class ReceiverMCA:
                                               delivery.dest_qm,
                                               put_appl_name=b"mqpy receiver MCA",
                                               put_date=md.PutDate, put_time=md.PutTime)
-        dod, options = _as_user(mqpy.OD(ObjectName=deadq),
+        dod, options = as_user(mqpy.OD(ObjectName=deadq),
                                 self.put_authority.dead_letter_user())
         sync = CMQC.MQPMO_NO_SYNCPOINT if delivery.outside_syncpoint else CMQC.MQPMO_SYNCPOINT
         try:

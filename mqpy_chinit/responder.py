@@ -110,26 +110,31 @@ class Responder:
             self.log("AMQ9513E", f"Channel '{name}' from {peer} refused: MaxActiveChannels "
                      f"({self.max_active}) reached.")
             return
-        if key in self.receivers:
-            if not await self._adopt(key, peer):
+        scope = trio.CancelScope()
+
+        async def claim() -> None:
+            """The partner's start is a channel start, not a PING CHANNEL: an instance still
+            running from the same partner is adopted, or the start refused (in use)."""
+            if key in self.receivers and not await self._adopt(key, peer):
                 await conv.close(StatusCode.CHANNEL_UNAVAILABLE)
-                self.log("AMQ9514E", f"Channel '{name}' is in use: a second instance from "
-                         f"{peer} was refused (adopt MCA not enabled or its checks failed).")
-                return
+                raise ChannelEnded("AMQ9514E", f"a second instance from {peer} was refused: "
+                                   "the channel is in use (adopt MCA not enabled or its "
+                                   "checks failed).", False)
+            if name:
+                self.receivers[key] = (scope, peer)
+
         mca = ReceiverMCA(stream, self.qmgr_name, self._receiver_connect(chltype),
                           self.admin.channel,
                           self._register, conversation=conv, first=first,
-                          autodefine=self._autodefine, mca_user=mca_user, log=self.log)
-        scope = trio.CancelScope()
-        if name:
-            self.receivers[key] = (scope, peer)
+                          autodefine=self._autodefine, mca_user=mca_user, log=self.log,
+                          claim=claim)
         try:
             with scope:
                 await mca.run()
         except ChannelEnded as e:  # (a channel never known by name: the text says it)
             self.log(e.msgid, f"Channel '{mca.name}': {e.text}" if mca.name else e.text)
         else:
-            if mca.name and not scope.cancelled_caught:
+            if mca.name and not scope.cancelled_caught and not mca.pinged:
                 self.log("AMQ9001I", f"Channel '{mca.name}' ended normally.")
         finally:
             adopted = scope in self._adopted

@@ -90,10 +90,24 @@ class Confirmed:
 
 #: the answer that was not a STATUS where a batch's confirmation was expected
 CONFIRMATION_EXPECTED = EndChannel("AMQ9504E", "Protocol error: batch confirmation expected.")
-#: a message too long for the channel and no dead-letter queue at the sender
-NO_DEAD_LETTER_QUEUE = EndChannel(
-    "AMQ9544E", "Message larger than the channel's maximum message length and no dead-letter "
-    "queue.", False)
+
+
+#: why a message the channel does not send goes to the sender's dead-letter queue
+TOO_LONG = (f"is longer than the channel's maximum message length (reason code "
+            f"{CMQC.MQRC_MSG_TOO_BIG_FOR_CHANNEL}, MQRC_MSG_TOO_BIG_FOR_CHANNEL)")
+SUPPRESSED = "was suppressed by the channel's message exit (MQXCC_SUPPRESS_FUNCTION)"
+
+
+def not_dead_lettered(head: str, dest_q: str, dest_qm: str, why: str = "") -> EndChannel:
+    """A message the channel does not send (``why``: TOO_LONG, SUPPRESSED) that its
+    sender's dead-letter queue did not take: the channel stops with IBM's message for what
+    failed (``head``: AMQ9565E's or AMQ9511E's line and explanation,
+    ``receiver_batch.not_stored_head``), naming the message's destination and the reason."""
+    msgid = "AMQ9565E" if head.startswith("No dead-letter") else "AMQ9511E"
+    return EndChannel(
+        msgid, f"{head} A message for queue '{dest_q}' at '{dest_qm}' {why or TOO_LONG} and "
+        f"could not be put to the dead-letter queue: the batch is backed out, the message "
+        f"stays on the transmission queue and the channel stops.", False)
 #: the reason a message too long for the channel is dead-lettered at the sender with
 TOO_BIG_REASON = CMQC.MQRC_MSG_TOO_BIG_FOR_CHANNEL
 
@@ -169,6 +183,11 @@ class SenderBatches:
         seq = self.cur_seq = 1 if self.cur_seq >= self.wrap else self.cur_seq + 1
         self.sent += 1
         return seq
+
+    def too_big(self, length: int) -> bool:
+        """Is a message of ``length`` bytes (its MQXQH included) longer than the channel's
+        agreed maximum message length?"""
+        return length - XQH_WITH_MD_LENGTH > self.max_msg
 
     def persistent_sent(self) -> None:
         """The message just sent is persistent: the batch is a unit of work at both ends."""

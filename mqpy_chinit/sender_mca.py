@@ -23,8 +23,9 @@ from mqpy.fap.initialdata import InitialData
 from mqpy.fap.messagedata import XQH_WITH_MD_LENGTH, MessageData, message_event
 from mqpy.fap.mqicalls import Step
 from mqpy.fap.statuscodes import StatusCode
-from mqpy.fap.tsh import ByteOrder, ControlFlags1, Event, SegmentType
+from mqpy.fap.tsh import TSH_LENGTH, ByteOrder, ControlFlags1, Event, SegmentType
 from mqpy_chinit import batchcalls, distribution, resync, syncq
+from mqpy_chinit.channelexit import ChannelExits
 from mqpy_chinit.conversation import ChannelEnded, Conversation
 from mqpy_chinit.mca import (
     CONFIRM_TIMEOUT,
@@ -42,12 +43,13 @@ from mqpy_chinit.mca import (
     respond_id,
     status_error,
 )
+from mqpy_chinit.receiver_batch import not_stored_head
 from mqpy_chinit.sender_batch import (
     CONFIRMATION_EXPECTED,
-    NO_DEAD_LETTER_QUEUE,
     NO_LUWID,
-    TOO_BIG,
+    SUPPRESSED,
     TOO_BIG_REASON,
+    TOO_LONG,
     BackOut,
     Confirmed,
     EndChannel,
@@ -55,6 +57,7 @@ from mqpy_chinit.sender_batch import (
     Idle,
     InFlight,
     SenderBatches,
+    not_dead_lettered,
 )
 from mqpy_chinit.states import ChannelEvent, ChannelStatus
 from mqpy_chinit.tlsstream import KeyRepository, open_channel_stream
@@ -97,6 +100,7 @@ class SenderMCA:
         self.syncq: syncq.ChannelSyncQ | None = None  # this run's sync record
         self._gets: batchcalls.XmitqGets | None = None  # see _xmitq_gets
         self.clock: Callable[[], float] = time.perf_counter  # NETTIME's (a test's own)
+        self.exits: ChannelExits | None = None  # MSGEXIT, SENDEXIT, RCVEXIT, SCYEXIT
 
     async def run(self) -> None:
         """Returns when the channel ends normally (disconnect interval, stop); raises
@@ -130,12 +134,16 @@ class SenderMCA:
                     await self._negotiate(conv)
                 else:
                     await self._respond(conv, self.first)
+                self.exits = ChannelExits.start(self.name, self.definition,
+                                                self.batches.partner, conv, self.status)
                 if not self.correl_id:  # a cluster transmission queue serves many partners
                     await mqi(distribution.mark_xmitq, qm, xmitq_name, self.dist_lists)
                 await self._resync(conv, qm)
                 self.status.move(ChannelEvent.NEGOTIATED)
                 await self._transfer(conv, qm, xq)
             finally:
+                if self.exits is not None:
+                    self.exits.end()
                 with trio.CancelScope(shield=True):
                     await stream.aclose()
         finally:
@@ -156,6 +164,9 @@ class SenderMCA:
         conv = Conversation(stream, self.status)
         try:
             await self._negotiate(conv)
+            # the data one transmission carries, at most (IBM: "the actual number of bytes
+            # might be less than the amount requested", by the protocol)
+            data = data[:conv.writer.max_transmission_size - TSH_LENGTH - 4]
             t0 = time.perf_counter()
             await conv.send(Ping(data=data))
             ev = await conv.recv(CONFIRM_TIMEOUT)
@@ -392,22 +403,49 @@ class SenderMCA:
         self.status.round_trip(int((time.perf_counter() - t0) * 1e6))
 
     async def _dead_letter_at_sender(self, qm: mqpy.QueueManager, md: Any, data: bytes,
-                                     reason: int) -> bool:
+                                     reason: int, why: str = "") -> EndChannel | None:
         """A message the channel cannot carry (too long) goes to the local DLQ (seed 003);
-        False when there is none."""
+        when it cannot (no DLQ: AMQ9565E; the put refused: AMQ9511E), how the channel ends."""
         xqh = mqpy.XQH().unpack(data)
         put_date, put_time = batchcalls.put_stamp(md)
+        dest_q = xqh.RemoteQName.rstrip(b" \x00").decode("latin-1")
+        dest_qm = xqh.RemoteQMgrName.rstrip(b" \x00").decode("latin-1")
         deadq = (await mqi(qm.inquire, CMQC.MQCA_DEAD_LETTER_Q_NAME)).strip(b" \x00")
         if not deadq:
-            return False
+            return not_dead_lettered(not_stored_head("AMQ9565E", "", reason, self.local_qm),
+                                     dest_q, dest_qm, why)
         dmd, body = reports.build_dead_letter(
-            xqh.MsgDesc, data[XQH_WITH_MD_LENGTH:], reason,
-            xqh.RemoteQName.rstrip(b" \x00").decode("latin-1"),
-            xqh.RemoteQMgrName.rstrip(b" \x00").decode("latin-1"),
+            xqh.MsgDesc, data[XQH_WITH_MD_LENGTH:], reason, dest_q, dest_qm,
             put_appl_name=b"mqpy sender MCA", put_date=put_date, put_time=put_time)
-        await mqi(qm.put1, deadq, body, dmd,
-                  mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT | CMQC.MQPMO_SET_ALL_CONTEXT))
-        return True
+        try:
+            await mqi(qm.put1, deadq, body, dmd,
+                      mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT | CMQC.MQPMO_SET_ALL_CONTEXT))
+        except mqpy.MQMIError as e:
+            return not_dead_lettered(not_stored_head("AMQ9511E", deadq.decode("latin-1"),
+                                                     e.reason, self.local_qm),
+                                     dest_q, dest_qm, why)
+        return None
+
+    async def _to_send(self, qm: mqpy.QueueManager, md: Any, data: bytes) -> bytes | None:
+        """A message got from the transmission queue as the message exits leave it (MSGEXIT,
+        MQXR_MSG), or None when it is not sent: suppressed by an exit (its Feedback, else
+        MQRC_SUPPRESSED_BY_EXIT) or too long for the channel (MQRC_MSG_TOO_BIG_FOR_CHANNEL),
+        it goes to this queue manager's dead-letter queue in the batch's unit of work, and
+        the channel stops when it cannot."""
+        reason, why = TOO_BIG_REASON, TOO_LONG
+        if self.exits is not None:
+            outcome = self.exits.message(data)
+            if outcome.suppressed:
+                reason, why = outcome.feedback or CMQC.MQRC_SUPPRESSED_BY_EXIT, SUPPRESSED
+            else:
+                data = outcome.buffer or data
+        if why is TOO_LONG and not self.batches.too_big(len(data)):
+            return data
+        problem = await self._dead_letter_at_sender(qm, md, data, reason, why)
+        if problem is not None:
+            await mqi(qm.backout)
+            raise _ended(problem)
+        return None
 
     async def _batch(self, conv: Conversation, qm: mqpy.QueueManager, xq: mqpy.Queue,
                      first: tuple[mqpy.MD, bytes],
@@ -428,12 +466,9 @@ class SenderMCA:
                 # a partner without distribution lists gets a copy per destination (seed 000)
                 got.extendleft(reversed(distribution.per_destination(md, data)))
                 md, data = got.popleft()
-            seq = b.message(len(data))
-            if seq == TOO_BIG:
-                if not await self._dead_letter_at_sender(qm, md, data, TOO_BIG_REASON):
-                    await mqi(qm.backout)
-                    raise _ended(NO_DEAD_LETTER_QUEUE)
-            else:
+            data = await self._to_send(qm, md, data)
+            if data is not None:
+                seq = b.message(len(data))
                 if monitor.on:  # XQTIME
                     monitor.message_got(*batchcalls.put_stamp(md))
                 if seq:

@@ -245,11 +245,9 @@ class ChannelStatus:
         return self.msgs / self.batches if self.batches else 0.0
 
     def _bytes_shown(self) -> dict[str, int]:
-        """BYTSSENT and BYTSRCVD: for a message channel every byte on its connection, as
-        IBM counts them ("control information included"); a server-connection channel
-        shows the message data its calls moved."""
-        if self.chltype == "SVRCONN":
-            return {"BYTSSENT": self.bytes_sent, "BYTSRCVD": self.bytes_received}
+        """BYTSSENT and BYTSRCVD: every byte on the instance's connection, as IBM counts
+        them ("control information included"), for a server-connection channel as for a
+        message channel."""
         return {"BYTSSENT": self.net_bytes_sent, "BYTSRCVD": self.net_bytes_received}
 
     def as_mqsc(self) -> dict[str, object]:

@@ -79,7 +79,8 @@ def _ping(proc: MQSCProcessor, cmd: MQSCCommand) -> list[str]:
     definition = dict(proc.engine.lookup("CHANNEL", cmd.name).attributes)
     if definition.get("CHLTYPE") not in _PING_TYPES:
         raise CommandFailed.of(CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR, "AMQ9502E")
-    reply = proc.chinit({"command": "PING", "channel": cmd.name, "definition": definition})
+    reply = proc.chinit({"command": "PING", "channel": cmd.name, "definition": definition,
+                         "datalen": int(cmd.params.get("DATALEN", 16))})  # IBM's default
     _refused_by_chinit(reply, CMQCFC.MQRCCF_PING_ERROR)
     return [message("AMQ8020I", cmd.name)]
 

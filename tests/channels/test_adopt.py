@@ -4,18 +4,27 @@ from __future__ import annotations
 
 import trio
 
+from mqpy.fap.controlflows import Resync
 from mqpy.fap.initialdata import InitialData
 from mqpy_chinit.conversation import Conversation
-from mqpy_chinit.mca import CONFIRM_TIMEOUT, call_id
+from mqpy_chinit.mca import CONFIRM_TIMEOUT, call_id, status_error
+from mqpy_chinit.receiver_batch import NO_LUWID
 from mqpy_chinit.states import ChannelStatus
 
 
-async def _start_instance(port: int, qmgr: str = "QM1") -> Conversation:
-    """A sender-like start of channel C: negotiate and leave the receiver waiting."""
+async def _start_instance(port: int, qmgr: str = "QM1", heartbeat_interval: int = 300
+                          ) -> Conversation:
+    """A sender-like start of channel C: negotiate, then the start's resynchronisation (a
+    sending MCA's first flow: what tells the receiver that this is a channel start, not a
+    PING CHANNEL), and leave the receiver waiting. Raises if the start is refused."""
     stream = await trio.open_tcp_stream("127.0.0.1", port)
     conv = Conversation(stream, ChannelStatus("C", "SDR"))
     await call_id(conv, InitialData(fap_level=10, channel_name="C", qmgr_name=qmgr,
-                                    heartbeat_interval=300))
+                                    heartbeat_interval=heartbeat_interval))
+    await conv.send(Resync(seqnum=0, luwid=NO_LUWID))
+    answer = await conv.recv(CONFIRM_TIMEOUT)
+    if not isinstance(answer, Resync):
+        raise status_error(answer)
     return conv
 
 
@@ -31,10 +40,8 @@ async def test_second_start_is_refused_without_adopt(two_qmgrs):
         with trio.fail_after(5):
             while ("C", "QM1") not in c2.receivers:
                 await trio.sleep(0.02)
-        stream = await trio.open_tcp_stream("127.0.0.1", c2.ports[0])
-        conv = Conversation(stream, ChannelStatus("C", "SDR"))
         try:
-            await call_id(conv, InitialData(fap_level=10, channel_name="C", qmgr_name="QM1"))
+            await _start_instance(c2.ports[0], heartbeat_interval=0)
             refused = False
         except Exception:  # noqa: BLE001 - any refusal will do; the log says which
             refused = True

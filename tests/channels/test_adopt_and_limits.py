@@ -15,15 +15,16 @@ ADOPT_OFF = {"MaxChannels": "100", "MaxActiveChannels": "100", "AdoptNewMCA": "N
 
 
 async def _orphaned_receiver(qm1, qm2, nursery, *, adoptchk: str = "ALL",
-                             reconnect_from: str | None = None):
+                             reconnect_from: str | None = None, shorttmr: int = 1):
     """A running channel whose link dies so that only the sender notices: the receiver (no
     heartbeats, no receive timeout) is left in RECEIVE on a socket that never speaks again.
     A message then makes the sender fail and retry after a second, from ``reconnect_from``
-    (another local address) if given. Returns (sender status, proxy, orphan status)."""
+    (another local address) if given (``shorttmr``: its retry interval). Returns (sender
+    status, proxy, orphan status)."""
     r2 = await start_chinit(nursery, qm2, listen=True)
     proxy = TapProxy(r2.port)
     await nursery.start(proxy.run)
-    define_pair(qm1, qm2, proxy.port, HBINT=0, DISCINT=0, SHORTTMR=1, SHORTRTY=5,
+    define_pair(qm1, qm2, proxy.port, HBINT=0, DISCINT=0, SHORTTMR=shorttmr, SHORTRTY=5,
                 rcvr={"HBINT": 0})
     r1 = await start_chinit(nursery, qm1)
     r1.chinit.start_channel(CHANNEL)

@@ -15,6 +15,7 @@ from mqpy.fap import mqiparams
 from mqpy.fap.messagedata import XQH_LENGTH, MessageData
 from mqpy.fap.statuscodes import StatusCode
 from mqpy.fap.tsh import ByteOrder
+from mqpy_chinit import arrivals
 from mqpy_chinit import receiver_mca as mca
 
 
@@ -32,7 +33,7 @@ def test_an_arrivals_fields_read_in_place_are_those_decoding_gives(order):
     then destination, Format and UserIdentifier are those of the decoded MQXQH, and the
     MQMD passed on decodes to the MQXQH's own."""
     ev = _arrival_event(order)
-    dest_q, dest_qm, md, fmt, user = mca._arrival(ev)
+    dest_q, dest_qm, md, fmt, user = arrivals.arrival(ev)
     xqh = ev.transmission_header
     assert (dest_q, dest_qm) == (b"TARGET", b"QM2")
     assert (fmt, user) == (xqh.MsgDesc.Format, xqh.MsgDesc.UserIdentifier)
@@ -50,7 +51,7 @@ def test_an_mqmd_that_is_not_version_1_is_decoded_as_before():
     at = XQH_LENGTH + mqpy.MD.offset_of("Version")
     raw[at:at + 4] = (2).to_bytes(4, "little")
     ev = MessageData(seqnum=7, xqh=bytes(raw), data=b"data")
-    _, _, md, _, user = mca._arrival(ev)
+    _, _, md, _, user = arrivals.arrival(ev)
     assert isinstance(md, mqpy.MD) and md.Version == 2
     assert user == b"alice".ljust(12)
 

@@ -248,3 +248,48 @@ async def test_message_too_big_for_the_channel_goes_to_the_senders_dlq(qm1, qm2)
     assert dlh.DestQMgrName.rstrip(b" \x00") == b"QM2"
     assert qm2.drain("TARGET") == [b"small"]
     assert qm2.committed(DLQ) == 0
+
+
+async def _too_big_with_sender_dlq(make_qmgr, dlq: bool, inhibit_dlq: bool = False):
+    """A 2000-byte message for TARGET at QM2 on a channel with MAXMSGL(1000), sent by QM1
+    with (``dlq``) or without a dead-letter queue (put-inhibited if ``inhibit_dlq``): the
+    sender's status once the channel has ended, QM1's error log, QM1's xmitq depth."""
+    qm1, qm2 = make_qmgr("QM1", dlq=dlq), make_qmgr("QM2")
+    if inhibit_dlq:
+        qm1.engine.alter("QLOCAL", DLQ, {"PUT": "DISABLED"})
+    async with trio.open_nursery() as nursery:
+        r2 = await start_chinit(nursery, qm2, listen=True)
+        define_pair(qm1, qm2, r2.port, MAXMSGL=1000, HBINT=0, rcvr={"MAXMSGL": 1000})
+        qm1.put("TARGET", b"x" * 2000, qmgr="QM2")
+        r1 = await start_chinit(nursery, qm1)
+        r1.chinit.start_channel(CHANNEL)
+        st1 = r1.chinit.status_of(CHANNEL)
+        await wait_until(lambda: st1.state is ChannelState.STOPPED)
+        finish(nursery)
+    return st1, qm1.log, qm1.depth("QM2")
+
+
+async def test_message_too_big_for_the_channel_without_a_dlq_logs_amq9565(make_qmgr):
+    """Given QM1 without a dead-letter queue and a channel with MAXMSGL(1000), when a
+    2000-byte message is to be sent, then QM1 logs IBM's AMQ9565E (No dead-letter queue
+    defined) naming QM1, the channel, the message's destination and reason 2218
+    (MQRC_MSG_TOO_BIG_FOR_CHANNEL), never AMQ9544 (IBM's message for a message the DLQ
+    took); the channel stops and the message stays on the transmission queue.
+    spec: operations-dlq-clusters 7.27; aliases-channels-storage 4.28"""
+    st1, log, depth = await _too_big_with_sender_dlq(make_qmgr, dlq=False)
+    assert not [m for m, _ in log if m.startswith("AMQ9544")], log
+    [text] = [t for m, t in log if m == "AMQ9565E"]
+    assert "No dead-letter queue defined" in text and "'QM1'" in text, text
+    assert CHANNEL in text and "TARGET" in text and "2218" in text, text
+    assert depth == 1
+
+
+async def test_message_too_big_for_the_channel_refused_by_the_dlq_logs_amq9511(make_qmgr):
+    """Given QM1 whose dead-letter queue is put-inhibited and a channel with MAXMSGL(1000),
+    when a 2000-byte message is to be sent, then QM1 logs IBM's AMQ9511E (Messages cannot be
+    put to a queue) naming the dead-letter queue and reason 2051 (MQRC_PUT_INHIBITED), with
+    no traceback; the channel stops and the message stays on the transmission queue."""
+    st1, log, depth = await _too_big_with_sender_dlq(make_qmgr, dlq=True, inhibit_dlq=True)
+    [text] = [t for m, t in log if m == "AMQ9511E"]
+    assert DLQ in text and "2051" in text and CHANNEL in text, text
+    assert depth == 1

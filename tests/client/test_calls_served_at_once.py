@@ -28,8 +28,9 @@ _T = SegmentType
 
 def test_status_counts_the_calls_and_the_bytes_of_calls_served_at_once(env):
     """Given a client connection, when it puts two messages, gets them and fails a get,
-    then CHSTATUS counts every call (MSGS), the put data (BYTSRCVD) and the got data
-    (BYTSSENT), as for calls its task makes."""
+    then CHSTATUS counts every call (MSGS) and, in BYTSRCVD and BYTSSENT, every byte of
+    the conversation (IBM: control information included), so more than the put data and
+    the got data, as for calls its task makes."""
     qm = env.client()
     queue = mqpy.Queue(qm, QUEUE, CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
     queue.put(b"a" * 300)
@@ -43,8 +44,8 @@ def test_status_counts_the_calls_and_the_bytes_of_calls_served_at_once(env):
         assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE
     [status] = env.chinit.svrconn_statuses()
     assert status["MSGS"] == 7  # MQCONN, MQOPEN, two puts, three gets
-    assert status["BYTSRCVD"] == 1000
-    assert status["BYTSSENT"] == 1000
+    assert status["BYTSRCVD"] > 1000
+    assert status["BYTSSENT"] > 1000
     queue.close()
     qm.disconnect()
 
