@@ -12,11 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 from mqpy import CMQC, loopcalls, streamer
+from mqpy.engine import opendefaults
 from mqpy.fap import asyncflows
 from mqpy.fap.asyncflows import Notice
+from mqpy.fap.fopa import OpenDefaults
 from mqpy.fap.tsh import ByteOrder, OtherSegment
 
-__all__ = ["answer", "route"]
+__all__ = ["answer", "open_defaults", "route"]
 
 
 def _hobj(event: OtherSegment) -> int:
@@ -47,3 +49,12 @@ async def answer(instance: Any, cc: Any, event: OtherSegment) -> None:
         data = asyncflows.notification(_hobj(event), Notice.STREAMING_FAILURE, CMQC.MQRC_NONE,
                                        event.conv_id)
     await instance._send_segment(data)
+
+
+def open_defaults(backend: Any, hobj: int) -> OpenDefaults | None:
+    """The defaults of the object a conversation's MQI ``backend`` opened as ``hobj``, for
+    its MQOPEN reply's FOPA: the engine's object here (FASTPATH), else what the queue
+    manager's own MQOPEN reply carried (relayed)."""
+    if isinstance(backend, loopcalls.EngineVerbs):
+        return opendefaults.of_handle(backend.conn, hobj)
+    return getattr(backend, "opened_defaults", {}).get(hobj)
