@@ -31,7 +31,7 @@ __all__ = ["answer", "engine_open_reply", "is_request", "open_reply"]
 
 #: Room in one segment for a message's MQMD and data after the TSHM and ASYNC_MESSAGE's
 #: header (a longer message is got the usual way).
-_HEAD_ROOM = TSH_LENGTH + 8 + 55 + 3 + 48 + 364
+HEAD_ROOM = TSH_LENGTH + 8 + 55 + 3 + 48 + 364
 
 
 def is_request(event: Any) -> bool:
@@ -46,7 +46,7 @@ async def answer(conn: Any, event: OtherSegment, limiter: trio.CapacityLimiter,
     """The bytes that answer the REQUEST_MSGS ``event`` of the engine connection ``conn``."""
     request = asyncflows.parse_request(event.body, order)
     hobj = request.hobj
-    room = max_transmission - _HEAD_ROOM
+    room = max_transmission - HEAD_ROOM
     max_message = room if request.max_msg_length < 0 else min(room, request.max_msg_length)
 
     async def attempt(waiter: waiting.Waiter | None) -> readahead.Batch | None:
