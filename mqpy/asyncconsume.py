@@ -18,13 +18,19 @@ then stopped); a consumer whose WaitInterval passes with no message is called wi
 MQRC_NO_MSG_AVAILABLE.
 
 The functions are called as IBM's ``ibmmq`` package calls them:
-``fn(queue_manager=..., queue=..., md=..., gmo=..., msg=..., cbc=...)``.
+``fn(queue_manager=..., queue=..., md=..., gmo=..., msg=..., cbc=...)``. A function that
+raises has its error written to stderr with its traceback, and consumption goes on with the
+next message (the consumer stays registered), as with ``ibmmq``, whose proxy callback lets a
+Python error go the same way while MQ's dispatcher goes on; a message it was given outside
+syncpoint is gone, as after any call of it.
 """
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
+import traceback
 from collections.abc import Callable
 from typing import Any
 
@@ -32,7 +38,7 @@ import attrs
 
 from mqpy import CMQC
 from mqpy.errors import MQMIError
-from mqpy.structs.tables import GMO, MD
+from mqpy.structs.tables import GMO, MD, OD
 
 __all__ = ["CBC", "CBD", "CTLO", "STARTED", "STOPPED", "SUSPENDED", "TRANSITIONS",
            "Consumers", "consumers_of"]
@@ -110,6 +116,9 @@ _CB_OPERATIONS = (CMQC.MQOP_REGISTER, CMQC.MQOP_DEREGISTER, CMQC.MQOP_SUSPEND,
 _CBDO_KNOWN = (CMQC.MQCBDO_START_CALL | CMQC.MQCBDO_STOP_CALL | CMQC.MQCBDO_REGISTER_CALL
                | CMQC.MQCBDO_DEREGISTER_CALL | CMQC.MQCBDO_FAIL_IF_QUIESCING
                | CMQC.MQCBDO_EVENT_CALL | CMQC.MQCBDO_MC_EVENT_CALL)
+_CTLO_KNOWN = CMQC.MQCTLO_THREAD_AFFINITY | CMQC.MQCTLO_FAIL_IF_QUIESCING
+#: the queue every queue manager has, opened to ask whether it quiesces
+_PROBE = "SYSTEM.DEFAULT.LOCAL.QUEUE"
 #: The longest one get of the dispatcher waits, so that MQCTL STOP / SUSPEND from another
 #: thread takes effect soon.
 WAIT_SLICE_MS = 200
@@ -252,7 +261,13 @@ class Consumers:
             raise _fail(CMQC.MQRC_OPERATION_ERROR)
         if ctlo is not None and not isinstance(ctlo, CTLO):
             raise _fail(CMQC.MQRC_CTLO_ERROR)
+        if ctlo is not None and ctlo.Options & ~_CTLO_KNOWN:
+            raise _fail(CMQC.MQRC_OPTIONS_ERROR)
         mine = threading.get_ident() == self.dispatcher
+        if ctlo is not None and ctlo.Options & CMQC.MQCTLO_FAIL_IF_QUIESCING and not mine \
+                and operation in (CMQC.MQOP_START, CMQC.MQOP_START_WAIT) \
+                and self.state == STOPPED:
+            self._fail_if_quiescing()
         with self.lock:
             moved = TRANSITIONS.get((self.state, operation))
             if moved is None or (operation == CMQC.MQOP_START_WAIT and self.state != STOPPED):
@@ -290,6 +305,21 @@ class Consumers:
             return
         if operation == CMQC.MQOP_STOP and not mine:
             self._join()
+
+    def _fail_if_quiescing(self) -> None:
+        """MQCTLO_FAIL_IF_QUIESCING: MQRC_Q_MGR_QUIESCING (or the connection's
+        MQRC_CONNECTION_QUIESCING) when the queue manager quiesces, asked of it as an MQOPEN
+        with MQOO_FAIL_IF_QUIESCING, which says so before it looks for the object; any other
+        answer (the queue opened and closed, or refused) means that it does not quiesce."""
+        conn = self.qm._backend()
+        try:
+            hobj = conn.open(OD(ObjectName=_PROBE), CMQC.MQOO_INQUIRE
+                             | CMQC.MQOO_FAIL_IF_QUIESCING)
+        except MQMIError as e:
+            if e.reason in (CMQC.MQRC_Q_MGR_QUIESCING, CMQC.MQRC_CONNECTION_QUIESCING):
+                raise
+            return
+        conn.close(hobj)
 
     def _join(self) -> None:
         thread = self.thread
@@ -450,9 +480,21 @@ class Consumers:
                   ConnectionArea=self.connection_area, CompCode=comp, Reason=reason,
                   State=state, DataLength=data_length, Flags=flags,
                   BufferLength=len(msg) if msg is not None else 0)
-        cbd.CallbackFunction(queue_manager=self.qm, queue=consumer.queue,
-                             md=md if md is not None else MD(),
-                             gmo=gmo if gmo is not None else GMO(), msg=msg, cbc=cbc)
+        try:
+            cbd.CallbackFunction(queue_manager=self.qm, queue=consumer.queue,
+                                 md=md if md is not None else MD(),
+                                 gmo=gmo if gmo is not None else GMO(), msg=msg, cbc=cbc)
+        except Exception:  # the application's error: reported, and the dispatcher goes on
+            _report(cbd.CallbackFunction, call_type)
+
+
+def _report(function: Any, call_type: int) -> None:
+    """A function's exception on stderr, as Python reports an unhandled one (IBM's
+    ``ibmmq`` proxy callback lets it go the same way, and MQ's dispatcher goes on)."""
+    name = getattr(function, "__qualname__", type(function).__name__)
+    sys.stderr.write(f"mqpy: the MQCB function {name} raised (call type {call_type}); "
+                     "asynchronous consumption goes on:\n")
+    traceback.print_exc(file=sys.stderr)
 
 
 def _removed(options: int) -> int:

@@ -7,9 +7,9 @@ generated is made here, as IBM's client does, so that the application has it in 
 when the call returns; the queue manager takes it as the application's own. The queue
 manager counts the put and keeps its first error for MQSTAT (``mqpy.engine.putstatus``).
 
-A put with MQPMO_RESPONSE_AS_Q_DEF on a queue whose DEFPRESP is ASYNC is asynchronous at the
-queue manager (MQCC_OK, counted, reported by MQSTAT) but the application still waits for its
-reply: the queue's default is not known here.
+A put with MQPMO_RESPONSE_AS_Q_DEF on a queue whose DEFPRESP is ASYNC is asynchronous here
+too when the queue's MQOPEN reply carried its defaults (``mqpy.fap.fopa``: FAP level 9 and
+later); an MQPUT1 with it, which opens nothing here, waits for its reply.
 """
 
 from __future__ import annotations
@@ -51,16 +51,18 @@ def new_id(qmgr_name: str) -> bytes:
 
 def prepare(md: MD, pmo: PMO, qmgr_name: str) -> PMO:
     """Generate in ``md`` the identifiers the put asks for (MQPMO_NEW_MSG_ID, a MsgId of
-    MQMI_NONE, MQPMO_NEW_CORREL_ID); the MQPMO to send, without the options so met."""
+    MQMI_NONE, MQPMO_NEW_CORREL_ID); the MQPMO to send, without the options so met, and
+    with MQPMO_ASYNC_RESPONSE when the put was MQPMO_RESPONSE_AS_Q_DEF on a queue whose
+    DEFPRESP its MQOPEN reply gave as ASYNC (what was decided at open stands)."""
     options = pmo.Options
     if options & CMQC.MQPMO_NEW_MSG_ID or bytes(md.MsgId).rstrip(b"\x00") in _NO_IDS:
         md.MsgId = new_id(qmgr_name)
     if options & CMQC.MQPMO_NEW_CORREL_ID:
         md.CorrelId = new_id(qmgr_name)
-    if not options & _NEW_IDS:
+    if not options & _NEW_IDS and options & _RESPONSE:
         return pmo
     sent = copy.copy(pmo)
-    sent.Options = options & ~_NEW_IDS
+    sent.Options = (options & ~_NEW_IDS) | _ASYNC
     return sent
 
 

@@ -486,7 +486,7 @@ class _Session:
     async def _open(self, d: mqiflows.Decoded) -> MQIReply:
         od, options = d.values
         hobj = await self.verbs.open(od, options)
-        return mqiflows.encode_reply(d.verb, [od], hobj=hobj)
+        return streamer.engine_open_reply(self.conn, od, options, hobj)  # (with its FOPA)
 
     async def _close(self, d: mqiflows.Decoded) -> MQIReply:
         await self.verbs.close(d.hobj, d.values[0])

@@ -28,7 +28,7 @@ from mqpy.clientchannel import (
 )
 from mqpy.clientinstance import ChannelInstance, Conversation, InstanceLost, conversation_on
 from mqpy.errors import MQMIError
-from mqpy.fap import mqiflows, userid
+from mqpy.fap import fopa, mqiflows, userid
 from mqpy.fap.apiheader import MQIReply
 from mqpy.fap.mqicalls import MQIVerbs, copy_fields
 from mqpy.fap.statuscodes import ProtocolError
@@ -201,7 +201,10 @@ class ClientConnection(ReadAheadVerbs, MQIVerbs):
             instance = self._usable_instance()
             conv = self._conv
             conv_id = conv.conv_id  # with its ConvId and RequestId (TSHM), else None
-            request = instance.frame(verb, mqiflows.request_body(verb, values), hobj, conv_id,
+            body = mqiflows.request_body(verb, values)
+            if verb is _T.MQOPEN and instance.fap_level >= fopa.FAP_LEVEL:
+                body += fopa.request_tail()  # as IBM's client: the FOPA after the options
+            request = instance.frame(verb, body, hobj, conv_id,
                                      None if conv_id is None else next(conv.request_ids))
             try:
                 reply = instance.call(conv, request)

@@ -119,6 +119,7 @@ class ChannelInstance:
         self.key = pool_key(definition, sock.getpeername())
         self.hbint = agreed.heartbeat_interval
         self.sharing = agreed.conv_per_socket
+        self.fap_level = getattr(agreed, "fap_level", 0)  # (a test's may have none)
         self.max_msg_size = agreed.max_msg_size or definition.max_msg_length
         self.reader = reader
         self.reader.max_transmission_size = agreed.max_transmission_size

@@ -16,8 +16,9 @@ A handle opened for input, not for browse, and without MQOO_NO_READ_AHEAD has a
 3. A later selection by MsgId / CorrelId takes the first matching message of the buffer, or
    is a plain MQGET when none matches (messages with other identifiers stay buffered).
 4. The queue manager decides whether read ahead is in effect (the queue's DEFREADA, the open
-   options: ``engine.readahead``); when it is not, the first request says so and the handle
-   goes on with plain MQGETs.
+   options: ``engine.readahead``). Its MQOPEN reply's FOPA (``fap.fopa``) gives DEFREADA,
+   so that a handle for which it is not has no buffer and sends no request; without an FOPA
+   the first request is answered that it is not, and the handle goes on with plain MQGETs.
 
 The buffer is refilled a window at a time (REQUEST_MSGS, one write, answered by a batch of
 ASYNC_MESSAGE segments in one write); the next window is asked for while the application
@@ -265,6 +266,9 @@ class ReadAheadVerbs:
         hobj = super().open(od, options)  # type: ignore[misc]
         if options & (_G.MQOO_INPUT_AS_Q_DEF | _G.MQOO_INPUT_SHARED | _G.MQOO_INPUT_EXCLUSIVE) \
                 and not options & (_G.MQOO_BROWSE | _G.MQOO_NO_READ_AHEAD):
+            defaults = self.__dict__.get("opened_defaults", {}).get(hobj)
+            if defaults is not None and not defaults.reads_ahead(options):
+                return hobj  # the queue's DEFREADA, as its MQOPEN reply said: plain gets
             if "_ra_buffers" not in self.__dict__:
                 self._ra_init()
             self._ra_buffers[hobj] = ReadAheadBuffer(hobj)

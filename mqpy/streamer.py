@@ -1,5 +1,7 @@
 """The queue manager's side of read ahead: a REQUEST_MSGS answered with the messages it asks
-for, streamed to the application's side of the connection (``mqpy.readahead``).
+for, streamed to the application's side of the connection (``mqpy.readahead``); and the
+MQOPEN reply that tells that side the opened object's defaults (``fap.fopa``), so that it
+knows at once whether a handle reads ahead and whether a default put is asynchronous.
 
 The application grants a window (REQUEST_MSGS' RqstBytes); the answer is the messages that
 may go ahead (``engine.readahead.take``: non-persistent, outside syncpoint), one
@@ -12,21 +14,24 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 import trio
 
 from mqpy import CMQC, loopcalls, waiting
-from mqpy.engine import readahead
+from mqpy.engine import opendefaults, readahead
 from mqpy.errors import MQMIError
-from mqpy.fap import asyncflows
+from mqpy.fap import asyncflows, fopa, mqiflows
+from mqpy.fap.apiheader import MQIReply
 from mqpy.fap.asyncflows import Notice
+from mqpy.fap.fopa import OpenDefaults
 from mqpy.fap.tsh import TSH_LENGTH, ByteOrder, OtherSegment, SegmentType
 from mqpy.structs.tables import GMO
 
-__all__ = ["answer", "is_request"]
+__all__ = ["answer", "engine_open_reply", "is_request", "open_reply"]
 
 #: Room in one segment for a message's MQMD and data after the TSHM and ASYNC_MESSAGE's
 #: header (a longer message is got the usual way).
-_HEAD_ROOM = TSH_LENGTH + 8 + 55 + 3 + 48 + 364
+HEAD_ROOM = TSH_LENGTH + 8 + 55 + 3 + 48 + 364
 
 
 def is_request(event: Any) -> bool:
@@ -41,7 +46,7 @@ async def answer(conn: Any, event: OtherSegment, limiter: trio.CapacityLimiter,
     """The bytes that answer the REQUEST_MSGS ``event`` of the engine connection ``conn``."""
     request = asyncflows.parse_request(event.body, order)
     hobj = request.hobj
-    room = max_transmission - _HEAD_ROOM
+    room = max_transmission - HEAD_ROOM
     max_message = room if request.max_msg_length < 0 else min(room, request.max_msg_length)
 
     async def attempt(waiter: waiting.Waiter | None) -> readahead.Batch | None:
@@ -75,3 +80,18 @@ async def answer(conn: Any, event: OtherSegment, limiter: trio.CapacityLimiter,
         out.append(asyncflows.notification(hobj, Notice.CLIENT_ASYNC_EMPTY, batch.reason,
                                            conv_id))
     return b"".join(out)
+
+
+def open_reply(od: Any, options: int, hobj: int, defaults: OpenDefaults | None,
+               fap_level: int = fopa.FAP_LEVEL, order: ByteOrder = ByteOrder.LITTLE
+               ) -> MQIReply:
+    """The reply to an MQOPEN that opened ``hobj``: its MQOD, the open options, then (at
+    ``fap_level`` 9 and later, ``defaults`` known) the FOPA, as IBM's queue manager sends it."""
+    reply = mqiflows.encode_reply(SegmentType.MQOPEN, [od], hobj=hobj, byte_order=order)
+    return attrs.evolve(reply, body=reply.body + fopa.tail(options, defaults, fap_level,
+                                                           order))
+
+
+def engine_open_reply(conn: Any, od: Any, options: int, hobj: int) -> MQIReply:
+    """:func:`open_reply` for the engine connection ``conn`` (the bindings socket's)."""
+    return open_reply(od, options, hobj, opendefaults.of_handle(conn, hobj))

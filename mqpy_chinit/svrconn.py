@@ -203,6 +203,7 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
         self.send_lock = trio.Semaphore(1, max_value=1)
         self.hbint = 0
         self.sharing = 0
+        self.fap_level = 0  #: the negotiated FAP level
         self.max_msg_size = definition_int(definition, "MAXMSGL")
         self.discint = definition_int(definition, "DISCINT")
         self.busy = 0
@@ -308,6 +309,7 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
             if n.agreed is not None:
                 self.hbint = n.agreed.heartbeat_interval
                 self.sharing = n.agreed.conv_per_socket
+                self.fap_level = n.agreed.fap_level
                 self.max_msg_size = n.agreed.max_msg_size or self.max_msg_size
                 self.conv.agreed(n.agreed.max_transmission_size, self.max_msg_size)
                 st = self.status

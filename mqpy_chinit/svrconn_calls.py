@@ -18,19 +18,16 @@ A part of :class:`~mqpy_chinit.svrconn.SvrconnInstance`, which holds the state i
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Callable
 from typing import Any
 
-import attrs
-
-from mqpy import CMQC, loopcalls
+from mqpy import CMQC, loopcalls, streamer
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.apiheader import MQIReply
-from mqpy.fap.tsh import ByteOrder, SegmentType
+from mqpy.fap.tsh import SegmentType
 from mqpy.pubsub import served
-from mqpy_chinit import tlsstream
+from mqpy_chinit import svrconn_stream, tlsstream
 from mqpy_chinit.svrconn_conversation import ClientConversation, Identity, definition_attr
 
 _T = SegmentType
@@ -87,11 +84,11 @@ class MQICalls:
         od, options = d.values
         hobj = await cc.backend.open(od, options)
         order = self.conv.writer.byte_order  # the reply's body is in our TSH's order
-        reply = mqiflows.encode_reply(d.verb, [od], hobj=hobj, byte_order=order)
         # MQ's MQOPEN reply echoes the open options after the MQOD, as its request carries
-        # them (Wireshark dissects both alike); mqiflows's reply shape stops at the MQOD.
-        fmt = "<i" if order == ByteOrder.LITTLE else ">i"
-        return attrs.evolve(reply, body=reply.body + struct.pack(fmt, options))
+        # them (Wireshark dissects both alike), then the object's defaults (FOPA)
+        return streamer.open_reply(od, options, hobj,
+                                   svrconn_stream.open_defaults(cc.backend, hobj),
+                                   self.fap_level, order)
 
     async def _close(self, cc: ClientConversation, d: mqiflows.Decoded) -> MQIReply:
         await cc.backend.close(d.hobj, d.values[0])

@@ -1,7 +1,9 @@
 """Read ahead on a SVRCONN conversation: a client's REQUEST_MSGS answered with its messages
-streamed (``mqpy.streamer``) when the conversation's MQI is the queue manager's engine in this
-process (MQIBindType=FASTPATH); a conversation relayed to the queue manager's socket answers
-that read ahead is not in effect (a NOTIFICATION), and the client gets with plain MQGETs.
+streamed (``mqpy.streamer``) by the queue manager's engine in this process
+(MQIBindType=FASTPATH), or passed to the queue manager's socket and its answer passed back to
+the client (relayed, MQIBindType=STANDARD: the daemon streams to the channel initiator as to
+any bindings application); a client of another byte order is told that read ahead is not in
+effect (a NOTIFICATION), and gets with plain MQGETs.
 
 A REQUEST_MSGS goes through the conversation's task like a call (``SvrconnInstance._route``),
 so that it is answered in order with the conversation's calls.
@@ -11,12 +13,18 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
+
 from mqpy import CMQC, loopcalls, streamer
+from mqpy.engine import opendefaults
+from mqpy.errors import MQMIError
 from mqpy.fap import asyncflows
 from mqpy.fap.asyncflows import Notice
-from mqpy.fap.tsh import ByteOrder, OtherSegment
+from mqpy.fap.fopa import OpenDefaults
+from mqpy.fap.tsh import ByteOrder, OtherSegment, SegmentType
+from mqpy_chinit.qmconn import QMConnection
 
-__all__ = ["answer", "route"]
+__all__ = ["answer", "open_defaults", "route"]
 
 
 def _hobj(event: OtherSegment) -> int:
@@ -38,12 +46,56 @@ async def route(instance: Any, event: OtherSegment) -> None:
 async def answer(instance: Any, cc: Any, event: OtherSegment) -> None:
     """Answer the REQUEST_MSGS ``event`` of conversation ``cc`` (its task calls this)."""
     backend = cc.backend
+    conv = instance.conv
+    order = conv.reader.partner_byte_order or ByteOrder.LITTLE
     if isinstance(backend, loopcalls.EngineVerbs):  # the engine in this process: stream
-        conv = instance.conv
         data = await streamer.answer(
             backend.conn, event, instance.registry.limiter, conv.reader.max_transmission_size,
-            conv.reader.partner_byte_order or ByteOrder.LITTLE, conv_id=event.conv_id)
-    else:  # relayed to the queue manager's socket: plain gets
+            order, conv_id=event.conv_id)
+    elif isinstance(backend, QMConnection) and order == ByteOrder.LITTLE:
+        data = await _relayed(backend, event, conv.reader.max_transmission_size)
+    else:  # another byte order than the queue manager's socket: plain gets
         data = asyncflows.notification(_hobj(event), Notice.STREAMING_FAILURE, CMQC.MQRC_NONE,
                                        event.conv_id)
     await instance._send_segment(data)
+
+
+async def _relayed(backend: QMConnection, event: OtherSegment, max_transmission: int
+                   ) -> bytes:
+    """A client's REQUEST_MSGS passed to the queue manager's socket, which answers it as
+    for a bindings application (``streamer.answer``: ASYNC_MESSAGEs then the NOTIFICATION
+    that ends them), and that answer readdressed to the client's conversation. The
+    messages are capped at what one of the client's segments holds (a longer one is the
+    usual get's, CHECK_MSG). The connection's own rule holds: cut off half-way, it is
+    dropped, and the client's next call fails MQRC_CONNECTION_BROKEN."""
+    request = asyncflows.parse_request(event.body)
+    room = max_transmission - streamer.HEAD_ROOM
+    cap = room if request.max_msg_length < 0 else min(room, request.max_msg_length)
+    forwarded = asyncflows.message_request(attrs.evolve(request, max_msg_length=cap))
+    flows = backend._flows  # (the connection's sans-IO protocol: its stream flows)
+    answer: list[OtherSegment] = []
+
+    def complete() -> list[OtherSegment] | None:
+        flows.route_streamed()
+        done = answer and answer[-1].segment_type == SegmentType.NOTIFICATION
+        return answer if done else None
+
+    flows.streamed = answer.append
+    try:
+        segments = await backend._exchange(forwarded, complete)
+    except MQMIError as e:  # MQRC_CONNECTION_BROKEN: the client's next call says so
+        return asyncflows.notification(request.hobj, Notice.STREAMING_FAILURE, e.reason,
+                                       event.conv_id)
+    finally:
+        flows.streamed = None
+    return b"".join(asyncflows.readdressed(s.segment_type, s.body, event.conv_id)
+                    for s in segments)
+
+
+def open_defaults(backend: Any, hobj: int) -> OpenDefaults | None:
+    """The defaults of the object a conversation's MQI ``backend`` opened as ``hobj``, for
+    its MQOPEN reply's FOPA: the engine's object here (FASTPATH), else what the queue
+    manager's own MQOPEN reply carried (relayed)."""
+    if isinstance(backend, loopcalls.EngineVerbs):
+        return opendefaults.of_handle(backend.conn, hobj)
+    return getattr(backend, "opened_defaults", {}).get(hobj)

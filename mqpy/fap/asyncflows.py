@@ -49,6 +49,7 @@ __all__ = [
     "parse_async_message",
     "parse_notification",
     "parse_request",
+    "readdressed",
 ]
 
 
@@ -152,6 +153,12 @@ def _segment(segment_type: SegmentType, body: bytes, conv_id: int | None) -> byt
     length = (TSH_LENGTH if conv_id is None else TSH_LENGTH + 8) + len(body)
     return build_segment_header(segment_type, length, flags1=FIRST_LAST, conv_id=conv_id,
                                 request_id=None if conv_id is None else 0) + body
+
+
+def readdressed(segment_type: SegmentType, body: bytes, conv_id: int | None) -> bytes:
+    """A stream flow's ``body`` (ASYNC_MESSAGE, NOTIFICATION) as a whole segment of another
+    conversation: the relay passes the queue manager's flows on to its client."""
+    return _segment(segment_type, body, conv_id)
 
 
 def message_request(request: MessageRequest, conv_id: int | None = None) -> bytes:

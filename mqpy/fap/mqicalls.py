@@ -84,9 +84,13 @@ def _warning(reply: mqiflows.Decoded) -> int:
 
 # -- the exchanges ------------------------------------------------------------------------
 
-def _open(od: Any, options: int) -> Exchange[int]:
+def _open(od: Any, options: int, defaults: dict[int, Any] | None = None) -> Exchange[int]:
+    """``defaults``: where the opened object's defaults go, by handle, when the reply
+    carries them (``fap.fopa``)."""
     reply = yield _T.MQOPEN, [od, options], 0, (od,), (od,)
     copy_fields(od, reply.values[0])
+    if defaults is not None and len(reply.values) > 1 and reply.values[1] is not None:
+        defaults[reply.hobj] = reply.values[1]
     return reply.hobj
 
 
@@ -292,11 +296,27 @@ class MQIVerbs:
                 break
         return out
 
+    #: the handles whose object's DEFPRESP is ASYNC, as their MQOPEN reply said
+    _async_default: frozenset[int] | set[int] = frozenset()
+
+    #: the opened objects' defaults by handle, as their MQOPEN replies carried them
+    opened_defaults: dict[int, Any]
+
     def open(self, od: Any, options: int) -> int:
-        return self._run(_open(od, options))
+        defaults = self.__dict__.setdefault("opened_defaults", {})
+        hobj = self._run(_open(od, options, defaults))
+        found = defaults.get(hobj)
+        if found is not None and found.asynchronous_put:
+            if type(self._async_default) is frozenset:
+                self._async_default = set()
+            self._async_default.add(hobj)  # type: ignore[union-attr]
+        return hobj
 
     def close(self, hobj: int, options: int = CMQC.MQCO_NONE) -> None:
         self._run(_close(hobj, options))
+        self.__dict__.get("opened_defaults", {}).pop(hobj, None)
+        if hobj in self._async_default:
+            self._async_default.discard(hobj)  # type: ignore[union-attr]
 
     def sub(self, sd: Any, hobj: int = CMQC.MQHO_NONE) -> tuple[int, int]:
         """MQSUB: (the destination's Hobj, the subscription handle)."""
@@ -314,7 +334,8 @@ class MQIVerbs:
         # _put's exchange, without a generator: a message's every call comes here
         md = MD() if md is None else md
         pmo = PMO() if pmo is None else pmo
-        if pmo.Options & _RESPONSE_OPTIONS and asyncput.is_async(pmo.Options):
+        if asyncput.is_async(pmo.Options) if pmo.Options & _RESPONSE_OPTIONS \
+                else hobj in self._async_default:  # MQPMO_RESPONSE_AS_Q_DEF: the FOPA's
             return self._put_async(_T.MQPUT, hobj, None, md, pmo, data)
         return _put_done(md, pmo, self._call(_T.MQPUT, [md, pmo, data], hobj=hobj,
                                              into=(md, pmo), targets=(md, pmo)))
@@ -388,11 +409,16 @@ class AsyncMQIVerbs:
             raise MQMIError(CMQC.MQCC_FAILED, e.reason) from None
         return _finish(exchange, reply)
 
+    #: the opened objects' defaults by handle, as their MQOPEN replies carried them
+    opened_defaults: dict[int, Any]
+
     async def open(self, od: Any, options: int) -> int:
-        return await self._run(_open(od, options))
+        defaults = self.__dict__.setdefault("opened_defaults", {})
+        return await self._run(_open(od, options, defaults))
 
     async def close(self, hobj: int, options: int = CMQC.MQCO_NONE) -> None:
         await self._run(_close(hobj, options))
+        self.__dict__.get("opened_defaults", {}).pop(hobj, None)
 
     async def sub(self, sd: Any, hobj: int = CMQC.MQHO_NONE) -> tuple[int, int]:
         return await self._run(_sub(sd, hobj))

@@ -19,7 +19,7 @@ from typing import Any
 import attrs
 
 from mqpy import CMQC
-from mqpy.fap import charvs, pubsubflows
+from mqpy.fap import charvs, fopa, pubsubflows
 from mqpy.fap.apiheader import MQIReply, MQIRequest, mqi_event
 from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.fusedbodies import FusedBody
@@ -340,9 +340,24 @@ def decode_request(event: MQIRequest, byte_order: ByteOrder = ByteOrder.LITTLE) 
         verb = _verb(int(verb), REQUESTS)
     fused = _FUSED_REQUESTS.get(verb)
     values = None if fused is None else fused.unpack(event.body, byte_order)
+    if values is None and verb is SegmentType.MQOPEN:  # (an FOPA after the options)
+        opened = _open_body(event.body, byte_order)
+        values = opened[:2] if opened is not None and opened[1] is not None else None
     if values is None:
         values = _unpack(REQUESTS[verb], event.body, byte_order, verb.name)
     return Decoded(verb, event.comp, event.reason, event.hobj, values)
+
+
+def _open_body(body: bytes, byte_order: ByteOrder) -> tuple[Any, ...] | None:
+    """An MQOPEN request's or reply's MQOD, then what follows it (``fap.fopa``): the open
+    options and the FOPA's defaults (None for what is not there); None when no MQOD is
+    there, for the general path to say what is wrong."""
+    try:
+        od, pos = _OD.unpack(body, 0, byte_order)
+    except (ProtocolError, BadStructure):
+        return None
+    options, defaults = fopa.split(body, pos, byte_order)
+    return od, options, defaults
 
 
 def common_request(verb: SegmentType, body: bytes,
@@ -429,6 +444,10 @@ def decode_reply(event: MQIReply, byte_order: ByteOrder = ByteOrder.LITTLE, *,
     else:
         fused = _FUSED_REPLIES.get(verb)
         values = None if fused is None else fused.unpack(body, byte_order, into)
+        if values is None and verb is SegmentType.MQOPEN:  # the options and FOPA after it
+            opened = _open_body(body, byte_order)
+            values = opened if opened is None else (
+                (opened[0],) if opened[2] is None else (opened[0], opened[2]))
         if values is None:
             values = _unpack(shape, body, byte_order, f"{verb.name} reply")
     return Decoded(verb, event.comp, event.reason, event.hobj, values)

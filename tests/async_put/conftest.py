@@ -5,6 +5,9 @@ the bindings socket of a daemon started by strmqm, a client channel of its chann
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -14,7 +17,7 @@ from mqpy import CMQC, inprocess
 from tests.mqi._modes import started_site
 from tests.mqi._support import drain  # noqa: F401 - the package's tests take it from here
 from tests.support.fastpath import FASTPATH, STANDARD
-from tests.support.site import Site
+from tests.support.site import QM, Site
 
 #: name -> (type, attributes): what each test's queue manager has
 QUEUES = {
@@ -102,3 +105,24 @@ def qm(connect) -> Iterator[mqpy.QueueManager]:
     finally:
         if qm.is_connected:
             qm.disconnect()
+
+
+def returns_while_stopped(site: Site, work: Callable[[], None], timeout: float = 20) -> bool:
+    """Run ``work`` in a thread while ``site``'s daemon is stopped (SIGSTOP): did it return
+    without the queue manager? The daemon runs again (SIGCONT) before this returns."""
+    pid = site.inst.pid(QM)
+    assert pid is not None
+    returned = threading.Event()
+
+    def run() -> None:
+        work()
+        returned.set()
+
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        worker = threading.Thread(target=run, daemon=True)
+        worker.start()
+        worker.join(timeout)
+        return returned.is_set()
+    finally:
+        os.kill(pid, signal.SIGCONT)

@@ -4,17 +4,12 @@ they are all done, counted and in order, before the application's next synchrono
 
 from __future__ import annotations
 
-import os
-import signal
-import threading
-
 import pytest
 
 import mqpy
 from mqpy import CMQC
-from tests.support.site import QM
 
-from .conftest import ASYNC, OUT, drain
+from .conftest import ASYNC, OUT, drain, returns_while_stopped
 
 pytestmark = [pytest.mark.system, pytest.mark.timeout(180)]
 
@@ -29,23 +24,13 @@ def test_asynchronous_puts_return_while_the_queue_manager_does_not_answer(site, 
     drain(qm, "AP.Q")
     qm.stat(CMQC.MQSTAT_TYPE_ASYNC_ERROR)
     q = mqpy.Queue(qm, "AP.Q", OUT)
-    pid = site.inst.pid(QM)
-    assert pid is not None
-    returned = threading.Event()
 
     def puts() -> None:
         for i in range(20):
             q.put(b"%d" % i, mqpy.MD(), mqpy.PMO(Options=ASYNC))
-        returned.set()
 
-    os.kill(pid, signal.SIGSTOP)
-    try:
-        worker = threading.Thread(target=puts, daemon=True)
-        worker.start()
-        worker.join(30)
-        assert returned.is_set(), "an asynchronous put waited for the queue manager"
-    finally:
-        os.kill(pid, signal.SIGCONT)
+    assert returns_while_stopped(site, puts, 30), \
+        "an asynchronous put waited for the queue manager"
     try:
         assert qm.stat(CMQC.MQSTAT_TYPE_ASYNC_ERROR).PutSuccessCount == 20
         assert drain(qm, "AP.Q") == [b"%d" % i for i in range(20)]
