@@ -68,3 +68,14 @@ def test_given_a_control_command_then_reports_and_web_server_are_not_loaded(tmp_
     modules = _modules_after(f"import {command}", str(tmp_path))
     assert sorted(m for m in modules
                   if any(m == p or m.startswith(p + ".") for p in NEVER_FOR_COMMANDS)) == []
+
+
+def test_given_the_queue_manager_daemon_is_imported_then_no_password_is_hashed(tmp_path):
+    """The dummy scrypt hash an unknown user's password is checked against (so that the
+    answer takes as long as for a known user) is made when first needed, not by every
+    process that imports the user registry."""
+    code = ("import hashlib\ncalls = []\n_scrypt = hashlib.scrypt\n"
+            "hashlib.scrypt = lambda *a, **k: calls.append(1) or _scrypt(*a, **k)\n"
+            "import mqpy.daemon, mqpy_chinit.chinit, mqpy_cli.control, mqpy_cli.runmqsc\n"
+            "assert calls == [], calls")
+    _modules_after(code, str(tmp_path))
