@@ -68,6 +68,7 @@ bench: $(BENCH_STAMP)
 	$(PY) -m benchmarks.deployed_bench --out benchmarks/deployed_results.json
 	$(PY) -m benchmarks.vs_rabbitmq --out benchmarks/vs_rabbitmq_results.json
 	$(PY) -m benchmarks.report_bench --out benchmarks/report_results.json
+	$(PY) -m benchmarks.startup_bench --out benchmarks/startup_results.json
 
 demo: $(STAMP)
 	$(PY) -m examples.demo
