@@ -25,6 +25,8 @@ import sys
 import tempfile
 import time
 
+from benchmarks.bindings_bench import _commit
+
 IMPORTS = ["mqpy", "mqpy.daemon", "mqpy.cmdserver", "mqpy_chinit.chinit",
            "mqpy_cli.control", "mqpy_cli.runmqsc"]
 #: a command's answer: (name, the code its console script runs, its arguments, its input)
@@ -53,14 +55,6 @@ def _cases() -> list[tuple[str, str, list[str], bytes]]:
     cases = [("python -c pass", "pass", [], b"")]
     cases += [(f"import {m}", f"import {m}", [], b"") for m in IMPORTS]
     return cases + COMMANDS
-
-
-def _commit() -> str:
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def _summary(samples: dict[str, list[tuple[float, float]]]) -> list[dict]:
