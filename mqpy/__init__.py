@@ -6,6 +6,8 @@ structures, Filter and ByteString) for the command server. ``mqpy.embedded(name)
 queue manager inside the calling process.
 """
 
+import importlib
+
 from mqpy import CMQC, CMQCFC, CMQSTRC, CMQXC, CMQZC
 from mqpy.asyncconsume import CBC, CBD, CTLO
 from mqpy.errors import Error, MQMIError, PYIFError
@@ -16,12 +18,10 @@ from mqpy.mqi import (
     commonQArgs,
     connect,
     default,
-    embedded,
     ensure_bytes,
     is_unicode,
     make_q_desc,
     makeQDesc,
-    stop_embedded,
 )
 from mqpy.mqobject import MQObject
 from mqpy.pcf import CFBF, CFBS, CFGR, CFIF, CFIL, CFIL64, CFIN, CFIN64, CFSF, CFSL, CFST
@@ -79,6 +79,18 @@ from mqpy.structs.tables import (
 from mqpy.structs.tables import STS as STS  # MQSTS, for ibmmq's QueueManager.stat()
 from mqpy.topic import Subscription, Topic
 from mqpy.version import __version__ as __version__
+
+#: the embedded mode's entry points, loaded (with the engine) on first use
+_EMBEDDED = {"embedded", "stop_embedded"}
+
+
+def __getattr__(name: str) -> object:
+    """``mqpy.embedded`` and ``mqpy.stop_embedded``: :mod:`mqpy.embedding`, imported when
+    first asked for, so that a bindings or client application never loads the engine."""
+    if name in _EMBEDDED:
+        return getattr(importlib.import_module("mqpy.embedding"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: pymqi's and ibmmq's build flag: "common", as ibmmq 2.x says, since one mqpy makes both
 #: bindings and client connections

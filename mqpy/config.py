@@ -21,9 +21,8 @@ import re
 import attrs
 
 from mqpy import filemodes, qmerrorlog
-from mqpy.engine.datamgr import Tuning
-from mqpy.engine.log import LogConfig
 from mqpy.qmerrorlog import QMErrorLogConfig
+from mqpy.qmstanzas import LogConfig, Tuning
 
 ENV_DATA_PATH = "MQPY_DATA_PATH"
 _QM_NAME = re.compile(r"^[A-Za-z0-9._%/]{1,48}$")

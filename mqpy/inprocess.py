@@ -1,5 +1,5 @@
 """Queue managers run inside this process (embedded mode), one engine per queue manager:
-create (crtmqm), start, find the running one, stop.
+create (crtmqm), start, stop (:mod:`mqpy.localqmgrs` finds the running one).
 
 An engine owns its directory: a lock file (``qm.lock``, held with ``flock``) keeps a second
 process, or a second engine in this one, from ever opening the same pagesets and log. Every
@@ -13,15 +13,15 @@ from __future__ import annotations
 import atexit
 import fcntl
 import os
-import threading
 
 from mqpy import CMQC, amqmsgs, config, errorlog, extensions, filemodes
 from mqpy.engine.qmgr import QueueManagerEngine
 from mqpy.errors import MQMIError
+from mqpy.localqmgrs import ENGINES as _engines
+from mqpy.localqmgrs import LOCK as _lock
+from mqpy.localqmgrs import is_locked as is_locked
+from mqpy.localqmgrs import running as running
 from mqpy.trace import TRACER
-
-_engines: dict[str, tuple[QueueManagerEngine, int]] = {}
-_lock = threading.Lock()
 
 
 class QMgrLocked(Exception):
@@ -39,21 +39,6 @@ def _take_lock(qmdir: str) -> int:
     os.ftruncate(fd, 0)
     os.write(fd, f"{os.getpid()}\n".encode())
     return fd
-
-
-def is_locked(qmdir: str) -> bool:
-    """True while some process holds the queue manager (it is running)."""
-    path = os.path.join(qmdir, "qm.lock")
-    if not os.path.exists(path):
-        return False
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    finally:
-        os.close(fd)
-    return False
 
 
 def create(name: str, root: str | None = None, *, dead_letter_queue: str = "",
@@ -116,13 +101,6 @@ def _cluster_directory(qmdir: str):
     reader, found through an extension point when a channel initiator is installed."""
     directory = extensions.find(extensions.CLUSTER_DIRECTORY)
     return directory(qmdir) if directory is not None else None
-
-
-def running(name: str, root: str | None = None) -> QueueManagerEngine | None:
-    ent = _engines.get(config.qmgr_dir(name, root))
-    if ent is None or ent[0].stopped:
-        return None
-    return ent[0]
 
 
 def stop(name: str, root: str | None = None) -> None:

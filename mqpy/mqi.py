@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from mqpy import CMQC, asyncconsume, config, inprocess
+from mqpy import CMQC, asyncconsume, config, localqmgrs
 from mqpy.errors import MQMIError, PYIFError
 from mqpy.mqobject import MQObject
 from mqpy.properties import calls
@@ -122,7 +122,7 @@ class QueueManager(MQObject):
             self._conn = client.connect_from_environment(qm, user, password)
             self._name = self._conn.qmgr_name
             return
-        eng = inprocess.running(qm, data_path) if qm else _default_running()
+        eng = localqmgrs.running(qm, data_path) if qm else _default_running()
         if eng is None:
             # lazy: the bindings socket and its flows load only when no engine runs here
             from mqpy import bindings
@@ -334,7 +334,7 @@ class QueueManager(MQObject):
 
 def _default_running() -> QueueManagerEngine | None:
     name = config.default_qmgr()
-    return inprocess.running(name) if name else None
+    return localqmgrs.running(name) if name else None
 
 
 def _md_and_options(opts: tuple, kw: dict[str, Any], options_key: str, short_key: str
@@ -669,16 +669,6 @@ def connect(queue_manager: str | bytes = "", channel: str | bytes | None = None,
     return qm
 
 
-def embedded(name: str, *, data_path: str | None = None, create: bool = True) -> QueueManager:
-    """Start (or join) queue manager ``name`` inside this process and connect to it."""
-    eng = inprocess.start(name, data_path, create_if_missing=create)
-    qm = QueueManager(None)
-    qm._conn = _connect_engine(eng)
-    qm._name = eng.name
-    qm._embedded = True
-    return qm
-
-
 def attach(engine: QueueManagerEngine) -> QueueManager:
     """A pymqi-shaped QueueManager connected to an engine of this process (the queue
     manager's own connection: not in an application's trace)."""
@@ -699,11 +689,6 @@ def _connect_engine(eng: QueueManagerEngine, user: str | None = None,
     if TRACER.spec_for(eng.name) is None:
         return connect()
     return TRACER.call(eng.name, "MQCONN", 0, (), connect)
-
-
-def stop_embedded(name: str, *, data_path: str | None = None) -> None:
-    """End an embedded queue manager: open units of work back out, a checkpoint is taken."""
-    inprocess.stop(name, data_path)
 
 
 # -- pymqi's module-level helpers ---------------------------------------------------------

@@ -41,12 +41,12 @@ from collections.abc import Callable
 from typing import Any
 
 from mqpy import CMQC
-from mqpy.engine.mqmd import _unpack_md
 from mqpy.errors import MQMIError
 from mqpy.fap import asyncflows, mqiflows
 from mqpy.fap.asyncflows import MessageRequest, Notice
 from mqpy.fap.statuscodes import ProtocolError, StatusCode
 from mqpy.fap.tsh import FIRST_LAST, TSH_LENGTH, ByteOrder, OtherSegment, SegmentType
+from mqpy.structs.mdcodec import unpack_md as _unpack_md
 from mqpy.structs.tables import GMO
 
 __all__ = ["WINDOW", "ReadAheadBuffer", "ReadAheadVerbs", "not_permitted", "stream_sink",

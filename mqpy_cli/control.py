@@ -34,9 +34,9 @@ import click
 import mqpy
 from mqpy import config, filemodes, inprocess, outfiles
 from mqpy.engine.defaultobjects import recreate_default_objects
-from mqpy.engine.log import LogConfig
 from mqpy.engine.objects import SYSTEM_OBJECTS
 from mqpy.programs import program
+from mqpy.qmstanzas import LogConfig
 from mqpy.qmstatus import describe_status, read_status, write_status
 from mqpy.version import CMDLEVEL, VRMF
 from mqpy_cli.progress import ProgressLine

@@ -29,8 +29,9 @@ from mqpy.cmdserver import (
     start_command_server,
     stop_command_server,
 )
+from mqpy.embedding import embedded
 from mqpy.errors import MQMIError
-from mqpy.mqi import Queue, QueueManager, embedded
+from mqpy.mqi import Queue, QueueManager
 from mqpy.mqsc.client import MQSCClient
 from mqpy.mqsc.messages import message
 from mqpy.mqsc.results import Result

@@ -48,6 +48,7 @@ from mqpy.engine.queues import AVAILABLE, GET_PENDING, PUT_PENDING, Entry, Messa
 from mqpy.engine.records import RecordType
 from mqpy.engine.recoverylog import RecoveryLog
 from mqpy.errors import MQMIError
+from mqpy.qmstanzas import Tuning as Tuning
 
 #: how many checkpoints LOGUTIL looks back over
 RESTART_LOG_HISTORY = 10
@@ -63,14 +64,6 @@ _SPACE_RETRY = 0.1
 
 class UowBackedOut(Exception):
     """The caller's own unit of work was backed out to free log space (MQRC_BACKED_OUT)."""
-
-
-@attrs.define
-class Tuning:
-    """qm.ini ``TuningParameters:`` (mqpy's own; LOGLOAD is IBM's z/OS name and default)."""
-
-    LogLoad: int = 10000
-    BufferPoolBytes: int = 64 * 1024 * 1024
 
 
 @attrs.define(eq=False)

@@ -10,15 +10,14 @@ measured to choose it, is in docs/engine/log.md.
 from __future__ import annotations
 
 import errno
-import os
 import zlib
 
 import attrs
 import construct as c
 
 from mqpy.engine.layout import fast
-
-PAGE_SIZE = 4096
+from mqpy.qmstanzas import PAGE_SIZE as PAGE_SIZE
+from mqpy.qmstanzas import LogConfig as LogConfig
 
 RecordHeader = c.Struct(
     "magic" / c.Const(b"LR"),  # 0
@@ -113,27 +112,6 @@ def encode_record(rtype: int, payload: bytes, lsn: int, durable: int) -> bytes:
     """Header + payload, as written to the log."""
     head = _HEAD.pack(MAGIC, rtype, 0, len(payload), lsn, durable)
     return head + _crc(head, payload).to_bytes(4, "little") + payload
-
-
-@attrs.define
-class LogConfig:
-    """qm.ini ``Log:`` stanza (IBM's names and defaults)."""
-
-    # 16 MB segments, preallocated like IBM's; MQPY_LOG_FILE_PAGES changes the default (the
-    # test suite uses small segments so hundreds of queue managers fit on a small disk)
-    LogFilePages: int = attrs.field(
-        factory=lambda: int(os.environ.get("MQPY_LOG_FILE_PAGES", "4096")))
-    LogPrimaryFiles: int = 3
-    LogSecondaryFiles: int = 2
-
-    @property
-    def segment_size(self) -> int:
-        return self.LogFilePages * PAGE_SIZE
-
-    @property
-    def max_segments(self) -> int:
-        return self.LogPrimaryFiles + self.LogSecondaryFiles
-
 
 
 @attrs.define

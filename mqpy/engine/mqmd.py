@@ -21,6 +21,11 @@ from mqpy.engine.queues import Entry
 from mqpy.errors import PYIFError
 from mqpy.rfh2 import RFH2
 from mqpy.structs.fields import StructError
+from mqpy.structs.mdcodec import MD_BY_LENGTH as _MD_BY_LENGTH  # noqa: F401 (engine.packed's)
+from mqpy.structs.mdcodec import MD_CODEC as _MD_CODEC  # noqa: F401 (engine.mqget's)
+from mqpy.structs.mdcodec import VERSION_AT as _VERSION_AT
+from mqpy.structs.mdcodec import pack_md as _pack_md  # noqa: F401 (engine.mqput's)
+from mqpy.structs.mdcodec import unpack_md as _unpack_md  # noqa: F401 (engine.mqget's)
 from mqpy.structs.tables import DLH, GMO, MD, PMO, XQH
 
 _NONE24 = b"\x00" * 24
@@ -39,45 +44,9 @@ def _trusted(struc: MD, fields: dict[str, object]) -> None:
     struc.__dict__.update(fields)
 
 
-# The MQMD of a stored message was packed by the queue manager itself, so the hot path packs
-# and unpacks it with the layout's compiled struct directly (mqstruct does the same after its
-# checks); anything unusual takes MD.pack / MD.unpack, which raise the proper MQRC.
-_MD_CODEC = {v: (MD._packers_[v], MD._layout_.struct(v, "<"), MD._names_[v],
-                 MD._layout_.length(v)) for v in MD._layout_.versions}
-_MD_BY_LENGTH = {codec[3]: v for v, codec in _MD_CODEC.items()}
-_MD_LATER = {v: tuple(f for f in MD._layout_.fields if f.since > v) for v in _MD_CODEC}
-_VERSION_AT = struct.Struct("<i")
 _REPORT_AT = _VERSION_AT  # MQMD.Report: the MQLONG at offset 8 of every version
 _MSG_HEADER = R.MESSAGE_HEADER  # a stored message: this header, its MQMD, its data
 _MSG_HEADER_SIZE = R.MESSAGE_HEADER_SIZE
-
-
-def _pack_md(md: MD) -> bytes:
-    """``md.pack()``, without re-deriving the layout on every call."""
-    d = md.__dict__
-    codec = _MD_CODEC.get(d["Version"])
-    if codec is None:
-        return md.pack()
-    try:
-        return codec[0](d, codec[1], "<")
-    except struct.error:
-        return md.pack()  # raises StructError with MQRC_MD_ERROR
-
-
-def _unpack_md(md: MD, md_bytes: bytes) -> None:
-    """``md.unpack(md_bytes)`` for an MQMD the queue manager packed itself."""
-    v = _MD_BY_LENGTH.get(len(md_bytes))
-    if v is None or _VERSION_AT.unpack_from(md_bytes, 4)[0] != v \
-            or not md_bytes.startswith(CMQC.MQMD_STRUC_ID):
-        md.unpack(md_bytes)
-        return
-    d = md.__dict__
-    later = _MD_LATER[v]
-    if later:  # a version 1 MQMD: the version 2 fields take their defaults
-        for f in later:
-            d[f.name] = f.fresh_default()
-    codec = _MD_CODEC[v]
-    d.update(zip(codec[2], codec[1].unpack_from(md_bytes), strict=False))  # equal lengths
 
 
 # (second, PutDate, PutTime's HHMMSS) and (hundredth of a second, its stamp), each replaced

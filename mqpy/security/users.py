@@ -22,6 +22,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import fcntl
+import functools
 import hashlib
 import hmac
 import os
@@ -90,7 +91,11 @@ def hash_password(password: str, *, salt: bytes | None = None, n: int = SCRYPT_N
     return f"scrypt${n}${r}${p}${_b64(salt)}${_b64(key)}"
 
 
-_DUMMY = hash_password("mqpy-no-such-user", salt=b"\0" * SALT_BYTES)
+@functools.cache
+def _dummy_hash() -> str:
+    """The hash an unknown user's password is checked against, made on first need (an
+    scrypt costs tens of milliseconds: not every process importing this module pays it)."""
+    return hash_password("mqpy-no-such-user", salt=b"\0" * SALT_BYTES)
 
 
 def verify_password(password: str, stored: str) -> bool:
@@ -192,7 +197,7 @@ class UserFile:
         """True if ``name`` exists, has a password, and ``password`` is it."""
         entry = self.get(name)
         if entry is None or not entry.has_password:
-            verify_password(password, _DUMMY)  # the same work whether or not the user exists
+            verify_password(password, _dummy_hash())  # the same work whether or not the user exists
             return False
         return verify_password(password, entry.password)
 

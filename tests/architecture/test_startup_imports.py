@@ -1,0 +1,81 @@
+"""Given a fresh interpreter, when a program imports mqpy and connects as an application,
+then it has not loaded what it never uses: the embedded engine (``mqpy.engine``), and for the
+control commands the Spark reports and the web console's server.
+
+Each check runs a new interpreter (``sys.modules`` of this one holds everything the suite
+imported) with its data root in a temporary directory, and reads back the modules loaded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.support.ports import free_port
+
+ENGINE = "mqpy.engine"
+NEVER_FOR_COMMANDS = ("pyspark", "hypercorn", "mqpy_cli.web", "mqpy.spark")
+
+
+def _modules_after(code: str, data_path: str) -> set[str]:
+    """The names in sys.modules once ``code`` has run in a fresh interpreter."""
+    probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+    env = {**os.environ, "MQPY_DATA_PATH": data_path}
+    for var in ("MQSERVER", "MQCCDTURL", "MQ_CONNECT_TYPE"):
+        env.pop(var, None)
+    out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
+                         text=True, check=True, timeout=120)
+    return set(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def _engine_modules(modules: set[str]) -> list[str]:
+    return sorted(m for m in modules if m == ENGINE or m.startswith(ENGINE + "."))
+
+
+def test_given_import_mqpy_then_the_engine_is_not_loaded(tmp_path):
+    assert _engine_modules(_modules_after("import mqpy", str(tmp_path))) == []
+
+
+def test_given_a_client_connect_then_the_engine_is_not_loaded(tmp_path):
+    """A client connection (to a port nobody listens on: MQRC_HOST_NOT_AVAILABLE) runs the
+    whole client path without the engine."""
+    code = (f"import mqpy\ntry:\n    mqpy.connect('QM1', 'SYSTEM.DEF.SVRCONN', "
+            f"'127.0.0.1({free_port()})')\nexcept mqpy.MQMIError as e:\n"
+            f"    assert e.reason == mqpy.CMQC.MQRC_HOST_NOT_AVAILABLE, e.reason")
+    assert _engine_modules(_modules_after(code, str(tmp_path))) == []
+
+
+def test_given_a_bindings_connect_then_the_engine_is_not_loaded(tmp_path):
+    """MQCONN in bindings mode to a queue manager that is not running: MQRC 2059, and the
+    engine stays unloaded (no queue manager runs inside this process)."""
+    code = ("import mqpy\ntry:\n    mqpy.connect('NOSUCHQM')\nexcept mqpy.MQMIError as e:\n"
+            "    assert e.reason == mqpy.CMQC.MQRC_Q_MGR_NOT_AVAILABLE, e.reason")
+    assert _engine_modules(_modules_after(code, str(tmp_path))) == []
+
+
+def test_given_embedded_mode_then_it_still_starts_an_engine(tmp_path):
+    code = ("import mqpy\nqm = mqpy.embedded('EMBQM')\nqm.disconnect()\n"
+            "mqpy.stop_embedded('EMBQM')")
+    assert "mqpy.engine.qmgr" in _modules_after(code, str(tmp_path))
+
+
+@pytest.mark.parametrize("command", ["mqpy_cli.control", "mqpy_cli.runmqsc"])
+def test_given_a_control_command_then_reports_and_web_server_are_not_loaded(tmp_path, command):
+    modules = _modules_after(f"import {command}", str(tmp_path))
+    assert sorted(m for m in modules
+                  if any(m == p or m.startswith(p + ".") for p in NEVER_FOR_COMMANDS)) == []
+
+
+def test_given_the_queue_manager_daemon_is_imported_then_no_password_is_hashed(tmp_path):
+    """The dummy scrypt hash an unknown user's password is checked against (so that the
+    answer takes as long as for a known user) is made when first needed, not by every
+    process that imports the user registry."""
+    code = ("import hashlib\ncalls = []\n_scrypt = hashlib.scrypt\n"
+            "hashlib.scrypt = lambda *a, **k: calls.append(1) or _scrypt(*a, **k)\n"
+            "import mqpy.daemon, mqpy_chinit.chinit, mqpy_cli.control, mqpy_cli.runmqsc\n"
+            "assert calls == [], calls")
+    _modules_after(code, str(tmp_path))
