@@ -185,7 +185,9 @@ def queue_report(qs: DataFrame, default_maxdepth: int = 5000, t0: float | None =
 
 def depth_series(qs: DataFrame, queues: list[tuple[str, str]],
                  ) -> dict[tuple[str, str], list[tuple[float, float]]]:
-    """(start, QMaxDepth) of each (queue manager, queue), in one query."""
+    """(start, QMaxDepth) of each (queue manager, queue), in one query (none for none)."""
+    if not queues:
+        return {}
     wanted = F.lit(False)
     for qmgr, queue in queues:
         wanted = wanted | ((F.col("queue_manager") == qmgr) & (F.col("queue") == queue))
