@@ -7,13 +7,16 @@ Measures (1) the exporter draining N statistics messages from an embedded queue 
 (messages/s and records/s, each batch fsynced and committed), (2) the generator, and (3) the
 whole Spark report over the generated data (STATINT 600) for each span: its first run, which
 converts the export to the Parquet copy, and a second, which finds nothing new; records per
-second and how the time grows with the records. Writes one JSON document; asserts nothing.
+second and how the time grows with the records. Each span runs in a process of its own, so
+its Spark session (and the JVM, sized for the input) starts as `mqpy report`'s does. Writes
+one JSON document; asserts nothing.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import platform
 import shutil
@@ -59,6 +62,7 @@ def report_runtime(root: str, days: int, qmgrs: int, queues: int, master: str,
     """Generate ``days`` of records (STATINT ``interval``), then time the report twice: the
     first run converts the export to its Parquet copy, the second finds nothing new."""
     from mqpy.spark.capacity import Capacity
+    from mqpy.spark.inputs import input_bytes
     from mqpy.spark.report import run_report
     from mqpy.spark.session import get_session
     from mqpy.stats.generator import generate
@@ -69,7 +73,7 @@ def report_runtime(root: str, days: int, qmgrs: int, queues: int, master: str,
     gen_s = time.perf_counter() - t
     size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(src) for f in fs)
     t = time.perf_counter()
-    spark = get_session(master)
+    spark = get_session(master, input_bytes=input_bytes(src))  # as `mqpy report` starts it
     start_s = time.perf_counter() - t
     runs = []
     try:
@@ -113,7 +117,10 @@ def main() -> None:
         print(json.dumps(results[-1]), flush=True)
         spans = [2] if args.quick else [int(d) for d in args.days.split(",")]
         for days in spans:
-            for res in report_runtime(root, days, args.qmgrs, args.queues, args.master):
+            with multiprocessing.get_context("spawn").Pool(1) as fresh:
+                spanned = fresh.apply(report_runtime,
+                                      (root, days, args.qmgrs, args.queues, args.master))
+            for res in spanned:
                 results.append(res)
                 print(json.dumps(res), flush=True)
     finally:

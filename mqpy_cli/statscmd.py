@@ -16,7 +16,14 @@ import click
 
 import mqpy
 from mqpy import config
-from mqpy.spark.inputs import Progress, ReportInputError, bench_path, check_input, pyspark_missing
+from mqpy.spark.inputs import (
+    Progress,
+    ReportInputError,
+    bench_path,
+    check_input,
+    input_bytes,
+    pyspark_missing,
+)
 from mqpy.stats.exporter import Exporter
 from mqpy.stats.generator import generate as gen
 from mqpy_cli.web.health import health
@@ -112,7 +119,7 @@ def report(input_dir: str, out: str, master: str, bench: str | None,
     progress = Progress(sys.stderr)
     progress(f"starting Spark ({master})")
     ours = SparkSession.getActiveSession() is None  # stop only a session we started
-    spark = get_session(master)
+    spark = get_session(master, input_bytes=input_bytes(source))
     try:
         tables = run_report(spark, source, out, cap, default_maxdepth=maxdepth,
                             store=None if no_parquet else store or default_store(source),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterator
 from typing import TextIO
 
 INSTALL_HINT = "pip install 'mqpy[spark]'"
@@ -21,11 +22,23 @@ def _is_uri(path: str) -> bool:
 def _has_records(root: str) -> bool:
     """True when some ``*.jsonl`` file lies below ``root`` outside the exporter's own
     ``_batches``/``_state`` folders and temporary dot-files (which Spark skips too)."""
-    for _here, dirs, files in os.walk(root):
+    return next(_record_files(root), None) is not None
+
+
+def _record_files(root: str) -> Iterator[str]:
+    """The exported ``*.jsonl`` record files below ``root``, as :func:`_has_records` sees them."""
+    for here, dirs, files in os.walk(root):
         dirs[:] = [d for d in dirs if not d.startswith(("_", "."))]
-        if any(f.endswith(".jsonl") and not f.startswith(("_", ".")) for f in files):
-            return True
-    return False
+        yield from (os.path.join(here, f) for f in files
+                    if f.endswith(".jsonl") and not f.startswith(("_", ".")))
+
+
+def input_bytes(path: str) -> int | None:
+    """The size of the exported records below ``path``; None for a URI (hdfs://, s3a://),
+    whose size the report does not look up before Spark starts."""
+    if _is_uri(path):
+        return None
+    return sum(os.path.getsize(f) for f in _record_files(path))
 
 
 def check_input(path: str) -> str:

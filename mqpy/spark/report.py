@@ -34,7 +34,7 @@ from pyspark.sql import DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from mqpy.spark import columnar, html
+from mqpy.spark import columnar, html, session
 from mqpy.spark.capacity import Capacity
 from mqpy.spark.inputs import ReportInputError
 
@@ -87,13 +87,20 @@ def load(spark: SparkSession, root: str, record_type: str, store: str | None = N
     schema = SCHEMAS[record_type]
     if store is not None:
         df = columnar.read(spark, store, record_type, schema)
-        return spark.createDataFrame([], schema) if df is None else df
+        return empty(spark, schema) if df is None else df
     path = os.path.join(root, record_type)
     if not _exists(spark, path):
-        return spark.createDataFrame([], schema)
+        return empty(spark, schema)
     df = (spark.read.schema(schema).option("recursiveFileLookup", "true")
           .option("pathGlobFilter", "*.jsonl").json(path))
     return df.where(F.col("record_type") == record_type)
+
+
+def empty(spark: SparkSession, schema: T.StructType) -> DataFrame:
+    """No records, with the schema: planned by Spark alone, so no job and no Python worker
+    runs for it (``createDataFrame([])`` would start Python workers for its partitions)."""
+    return spark.range(0).select(*[F.lit(None).cast(f.dataType).alias(f.name)
+                                   for f in schema.fields])
 
 
 def _exists(spark: SparkSession, path: str) -> bool:
@@ -126,17 +133,21 @@ def _n(*cols: str) -> Any:
 # ----------------------------------------------------------------------------- queues
 
 
-def queue_report(qs: DataFrame, default_maxdepth: int = 5000) -> DataFrame:
-    """Per queue: rates, depth high-water mark, time on queue, and time until MAXDEPTH."""
-    t0 = qs.agg(F.min("start_ts")).first()[0] or 0.0
+def queue_report(qs: DataFrame, default_maxdepth: int = 5000, t0: float | None = None,
+                 ) -> DataFrame:
+    """Per queue: rates, depth high-water mark, time on queue, and time until MAXDEPTH.
+    ``t0``: the first record's start (a job of its own finds it when not given)."""
+    if t0 is None:
+        t0 = qs.agg(F.min("start_ts")).first()[0]
     gets = _n("gets_np", "gets_p")
-    x = (qs.withColumn("put_rate", _n("puts_np", "puts_p", "put1s_np", "put1s_p") / _dur())
-         .withColumn("get_rate", gets / _dur())
-         .withColumn("gets", gets)
-         .withColumn("qtime_weight", _n("avg_q_time_us_np").cast("double") * _n("gets_np")
-                     + _n("avg_q_time_us_p").cast("double") * _n("gets_p"))
-         .withColumn("t_h", (F.col("start_ts") - F.lit(t0)) / 3600.0)
-         .withColumn("d", F.col("max_depth").cast("double")))
+    x = qs.withColumns({
+        "put_rate": _n("puts_np", "puts_p", "put1s_np", "put1s_p") / _dur(),
+        "get_rate": gets / _dur(),
+        "gets": gets,
+        "qtime_weight": _n("avg_q_time_us_np").cast("double") * _n("gets_np")
+        + _n("avg_q_time_us_p").cast("double") * _n("gets_p"),
+        "t_h": (F.col("start_ts") - F.lit(t0 or 0.0)) / 3600.0,
+        "d": F.col("max_depth").cast("double")})
     agg = x.groupBy("queue_manager", "queue").agg(
         F.count("*").alias("intervals"),
         F.max("put_rate").alias("peak_put_rate"),
@@ -157,12 +168,10 @@ def queue_report(qs: DataFrame, default_maxdepth: int = 5000) -> DataFrame:
     q = F.col("queue")
     kind = (F.when(q.startswith("SYSTEM."), "system")
             .when(q.startswith("AMQ."), "temporary dynamic").otherwise("application"))
-    out = (agg.withColumn("depth_trend_now", trend_now)
-           .withColumn("hours_to_maxdepth", hours)
-           .withColumn("days_to_maxdepth", hours / 24.0)
-           .withColumn("kind", kind)
-           .withColumn("depth_pct", F.col("depth_hwm") / F.col("maxdepth") * 100.0)
-           .drop("_mt", "_md", "_lt"))
+    out = agg.withColumns({
+        "depth_trend_now": trend_now, "hours_to_maxdepth": hours,
+        "days_to_maxdepth": hours / 24.0, "kind": kind,
+        "depth_pct": F.col("depth_hwm") / F.col("maxdepth") * 100.0}).drop("_mt", "_md", "_lt")
     # what matters first: at MAXDEPTH, failed puts, approaching it, growing, oldest messages
     attention = (F.when(F.col("depth_hwm") >= F.col("maxdepth"), 0)
                  .when(F.col("puts_failed") > 0, 1)
@@ -174,10 +183,19 @@ def queue_report(qs: DataFrame, default_maxdepth: int = 5000) -> DataFrame:
                      F.col("avg_time_on_q_us").desc_nulls_last(), "queue_manager", "queue"))
 
 
-def depth_series(qs: DataFrame, qmgr: str, queue: str) -> list[tuple[float, float]]:
-    rows = (qs.where((F.col("queue_manager") == qmgr) & (F.col("queue") == queue))
-            .select("start_ts", "max_depth").orderBy("start_ts").collect())
-    return [(r[0], float(r[1] or 0)) for r in rows]
+def depth_series(qs: DataFrame, queues: list[tuple[str, str]],
+                 ) -> dict[tuple[str, str], list[tuple[float, float]]]:
+    """(start, QMaxDepth) of each (queue manager, queue), in one query (none for none)."""
+    if not queues:
+        return {}
+    wanted = F.lit(False)
+    for qmgr, queue in queues:
+        wanted = wanted | ((F.col("queue_manager") == qmgr) & (F.col("queue") == queue))
+    found: dict[tuple[str, str], list[tuple[float, float]]] = {q: [] for q in queues}
+    for r in (qs.where(wanted).select("queue_manager", "queue", "start_ts", "max_depth")
+              .orderBy("queue_manager", "queue", "start_ts").collect()):
+        found[(r[0], r[1])].append((r[2], float(r[3] or 0)))
+    return found
 
 
 # ----------------------------------------------------------------------------- channels
@@ -283,14 +301,27 @@ def error_report(es: DataFrame, bucket: int = 86400, top: int = 10,
     return ranked(x.where(~info)), ranked(x.where(info)), over_time
 
 
-def span(*dfs: DataFrame) -> tuple[float, float] | None:
+def extents(*dfs: DataFrame) -> list[tuple[Any, Any, Any, int]]:
+    """Per frame, in one query: (first start, last end, median interval length, records); a
+    record without an end, an error-log entry, ends where it starts; Nones and 0 for a frame
+    without records."""
+    both = None
+    for i, df in enumerate(dfs):
+        one = df.select(F.lit(i).alias("_frame"), "start_ts", "end_ts")
+        both = one if both is None else both.unionByName(one)
+    found = {r[0]: tuple(r[1:]) for r in both.groupBy("_frame").agg(
+        F.min("start_ts"), F.max(F.coalesce("end_ts", "start_ts")),
+        F.expr("percentile_approx(end_ts - start_ts, 0.5)"), F.count("*")).collect()}
+    return [found.get(i, (None, None, None, 0)) for i in range(len(dfs))]
+
+
+def span(*dfs: DataFrame, known: list[tuple[Any, ...]] | None = None,
+         ) -> tuple[float, float] | None:
     """(seconds from the first record's start to the last one's end, the median interval
-    length) over the records (a record without an end, an error-log entry, ends where it
-    starts); None when there are none."""
+    length) over the records; None when there are none. ``known``: the frames'
+    :func:`extents`, when already found."""
     first, last, lengths = None, None, []
-    for df in dfs:
-        r = df.agg(F.min("start_ts"), F.max(F.coalesce("end_ts", "start_ts")),
-                   F.expr("percentile_approx(end_ts - start_ts, 0.5)")).first()
+    for r in known if known is not None else extents(*dfs):
         if r[0] is None:
             continue
         first = r[0] if first is None else min(first, r[0])
@@ -398,9 +429,10 @@ def _depth_charts(qs: DataFrame, queues: list[dict[str, Any]], most: int = 3,
     or of the first queue when none does."""
     app = [q for q in queues if q["kind"] == "application"]
     chosen = [q for q in app if q["attention"] < 4][:most] or (app or queues)[:1]
+    series = depth_series(qs, [(q["queue_manager"], q["queue"]) for q in chosen])
     return [{"queue_manager": q["queue_manager"], "queue": q["queue"],
              "maxdepth": q["maxdepth"], "slope_per_h": q["depth_slope_per_h"],
-             "points": depth_series(qs, q["queue_manager"], q["queue"])} for q in chosen]
+             "points": series[(q["queue_manager"], q["queue"])]} for q in chosen]
 
 
 def run_report(spark: SparkSession, input_dir: str, out_dir: str, cap: Capacity, *,
@@ -417,18 +449,35 @@ def run_report(spark: SparkSession, input_dir: str, out_dir: str, cap: Capacity,
         progress(f"reading records from {store} ({changed} partitions converted or removed)")
     else:
         progress(f"reading records from {input_dir}")
-    qs = load(spark, input_dir, "QueueStatistics", store).cache()
-    ms = load(spark, input_dir, "MQIStatistics", store).cache()
-    cs = load(spark, input_dir, "ChannelStatistics", store)
-    ss = load(spark, input_dir, "StorageStatistics", store).cache()
-    es = load(spark, input_dir, "ErrorLog", store)
-    spanned = span(qs, ms, ss, es)
-    if spanned is None:
-        raise ReportInputError(f"no statistics or error-log records in {input_dir}")
-    bucket = bucket_seconds(*spanned)
+    frames = [load(spark, input_dir, t, store).cache() for t in SCHEMAS]
+    try:
+        found = extents(*frames)
+        spanned = span(known=[found[i] for i in (0, 1, 3, 4)])  # channels' records do not count
+        if spanned is None:
+            raise ReportInputError(f"no statistics or error-log records in {input_dir}")
+        with session.sized_for(spark, sum(f[3] for f in found)):
+            tables, series = _figures(frames, bucket_seconds(*spanned), cap, progress,
+                                      default_maxdepth=default_maxdepth, t0=found[0][0])
+    finally:
+        for df in frames:
+            df.unpersist()
+    progress(f"writing {os.path.join(out_dir, 'report.html')}")
+    os.makedirs(out_dir, exist_ok=True)
+    for name, columns in html.COLUMNS.items():
+        write_csv(os.path.join(out_dir, f"{name}.csv"), tables[name], columns)
+    with open(os.path.join(out_dir, "report.html"), "w", encoding="utf-8") as f:
+        f.write(html.render(tables, series, cap))
+    return tables
+
+
+def _figures(frames: list[DataFrame], bucket: int, cap: Capacity,
+             progress: Callable[[str], None], *, default_maxdepth: int, t0: float | None,
+             ) -> tuple[dict[str, list[dict[str, Any]]], dict[str, Any]]:
+    """The tables and the charts' series from the five record types: one query each."""
+    qs, ms, cs, ss, es = frames
     steps: list[tuple[str, str, Callable[[], DataFrame]]] = [
         ("queues", "queues: rates, depth, time until MAXDEPTH",
-         lambda: queue_report(qs, default_maxdepth)),
+         lambda: queue_report(qs, default_maxdepth, t0=t0)),
         ("channels", "channels: throughput and batching", lambda: channel_report(cs)),
         ("call_mix", "MQI call mix", lambda: call_mix(ms)),
         ("log", "log and checkpoints", lambda: log_report(ss, cap)),
@@ -449,12 +498,4 @@ def run_report(spark: SparkSession, input_dir: str, out_dir: str, cap: Capacity,
         "channel_rates": rows(channel_rates(cs, bucket)),
         "depth": _depth_charts(qs, tables["queues"]),
     }
-    progress(f"writing {os.path.join(out_dir, 'report.html')}")
-    os.makedirs(out_dir, exist_ok=True)
-    for name, columns in html.COLUMNS.items():
-        write_csv(os.path.join(out_dir, f"{name}.csv"), tables[name], columns)
-    with open(os.path.join(out_dir, "report.html"), "w", encoding="utf-8") as f:
-        f.write(html.render(tables, series, cap))
-    for df in (qs, ms, ss):
-        df.unpersist()
-    return tables
+    return tables, series

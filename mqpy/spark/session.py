@@ -7,9 +7,11 @@ off: a report is a batch job, and tests must not open ports on other interfaces.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 import zlib
+from collections.abc import Iterator
 from typing import Any
 
 #: Spark's own log: errors only, on stderr, so the report's progress lines stay readable
@@ -36,21 +38,74 @@ def _quiet_log_config() -> str:
     return path
 
 
+#: an input this small is a few seconds' work: the driver JVM starts for a short job
+SMALL_INPUT_BYTES = 32 << 20
+#: shuffle partitions for an input of unknown size, and the least for a large one
+DEFAULT_PARTITIONS = 4
+#: input per shuffle partition above SMALL_INPUT_BYTES
+BYTES_PER_PARTITION = 128 << 20
+#: a short job's JVM: no optimising JIT tier (its compiler threads cost more CPU than they
+#: save in seconds of work) and a collector without background threads
+SHORT_JOB_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+#: a report on at most this many records runs its queries as small jobs (SMALL_JOB_SQL)
+SMALL_RECORDS = 100_000
+#: one shuffle partition, and no adaptive query execution, whose re-planning and stage jobs
+#: cost more than they save on a few thousand rows
+SMALL_JOB_SQL = {"spark.sql.shuffle.partitions": "1", "spark.sql.adaptive.enabled": "false"}
+
+
+def settings(master: str, *, input_bytes: int | None = None,
+             shuffle_partitions: int | None = None) -> dict[str, str]:
+    """The session's configuration for an input of ``input_bytes`` (None: unknown). A small
+    input gets one shuffle partition and a driver started for a short job; a larger one
+    DEFAULT_PARTITIONS or one per BYTES_PER_PARTITION. An explicit count wins."""
+    small = input_bytes is not None and input_bytes < SMALL_INPUT_BYTES
+    if shuffle_partitions is None:
+        shuffle_partitions = 1 if small else max(
+            DEFAULT_PARTITIONS, -(-(input_bytes or 0) // BYTES_PER_PARTITION))
+    java = f"-Dlog4j2.configurationFile=file:{_quiet_log_config()}"
+    conf = {"spark.ui.enabled": "false", "spark.ui.showConsoleProgress": "false",
+            "spark.sql.session.timeZone": "UTC",
+            "spark.driver.extraJavaOptions": f"{java} {SHORT_JOB_JVM}" if small else java,
+            **(SMALL_JOB_SQL if small else {}),
+            "spark.sql.shuffle.partitions": str(shuffle_partitions)}
+    if master.startswith("local"):
+        conf.update({"spark.driver.host": "127.0.0.1", "spark.driver.bindAddress": "127.0.0.1"})
+    return conf
+
+
 def get_session(master: str = "local[*]", app: str = "mqpy-capacity-report",
-                shuffle_partitions: int = 4) -> Any:
+                shuffle_partitions: int | None = None, input_bytes: int | None = None) -> Any:
+    """A session for a report on ``input_bytes`` of records (see :func:`settings`); the JVM
+    options apply when this starts the JVM, not to a session already running."""
     from pyspark.sql import SparkSession  # lazy: pyspark (and its JVM) loads only for a report
 
-    builder = (SparkSession.builder.master(master).appName(app)
-               .config("spark.ui.enabled", "false")
-               .config("spark.sql.shuffle.partitions", str(shuffle_partitions))
-               .config("spark.ui.showConsoleProgress", "false")
-               .config("spark.sql.session.timeZone", "UTC")
-               .config("spark.driver.extraJavaOptions",
-                       f"-Dlog4j2.configurationFile=file:{_quiet_log_config()}"))
+    builder = SparkSession.builder.master(master).appName(app)
+    for key, value in settings(master, input_bytes=input_bytes,
+                               shuffle_partitions=shuffle_partitions).items():
+        builder = builder.config(key, value)
     if master.startswith("local"):
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
-        builder = (builder.config("spark.driver.host", "127.0.0.1")
-                   .config("spark.driver.bindAddress", "127.0.0.1"))
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     return spark
+
+
+@contextlib.contextmanager
+def sized_for(spark: Any, records: int) -> Iterator[None]:
+    """Within the block, SMALL_JOB_SQL when ``records`` are at most SMALL_RECORDS; the
+    session's own values again after it."""
+    if records > SMALL_RECORDS:
+        yield
+        return
+    before = {k: spark.conf.get(k, None) for k in SMALL_JOB_SQL}
+    for k, v in SMALL_JOB_SQL.items():
+        spark.conf.set(k, v)
+    try:
+        yield
+    finally:
+        for k, v in before.items():
+            if v is None:
+                spark.conf.unset(k)
+            else:
+                spark.conf.set(k, v)
