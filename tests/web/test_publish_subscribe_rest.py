@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.support.web import ALICE, CSRF, MALLORY, PUT, QM, READER, REST
+from tests.support.web import ALICE, CSRF, MALLORY, OPERATOR, PUT, QM, READER, REST
 
 SUBS = f"{REST}/admin/qmgr/{QM}/subscription"
 ACTION = f"{REST}/admin/action/qmgr/{QM}/mqsc"
@@ -127,6 +127,20 @@ def test_publish_reaches_the_subscription_with_the_put_headers(web):
     assert got.headers["ibm-mq-md-correlationId"] == sub_correl
     assert got.headers["ibm-mq-usr-currency"] == "EUR"
     assert len(pub.headers["ibm-mq-md-messageId"]) == 48
+
+
+def test_a_topic_string_given_encoded_is_decoded_level_by_level(web):
+    """IBM's URL form: a leading '/' as %2F, '.' as %2E, '%' as %25, '?' as %3F; the other
+    '/' separate levels. /sport/foot.ball%?x reaches a subscription to exactly that."""
+    topic = "/sport/foot.ball%?x"
+    web.site.mqsc("DEFINE QLOCAL(APP.ENCODED) REPLACE\n"
+                  f"DEFINE SUB(ENCODED.SUB) TOPICSTR('{topic}') DEST(APP.ENCODED)\n")
+    with web.client(OPERATOR) as c:
+        pub = c.post(f"{PUBLISH}/%2Fsport/foot%2Eball%25%3Fx/message", content=b"goal",
+                     headers=PUT)
+        got = c.delete(f"{REST}/messaging/qmgr/{QM}/queue/APP.ENCODED/message", headers=CSRF)
+    assert pub.status_code == 201, pub.text
+    assert got.status_code == 200 and got.content == b"goal"
 
 
 def test_publish_refusals_are_ibms(web):
