@@ -35,9 +35,13 @@ def _by():
 
 
 def _wait(driver, condition, what: str):  # noqa: ANN001, ANN202
+    """``condition`` polled until true; an element the page replaced under it (a redraw,
+    the reload after logging out) is looked for again."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, WAIT, poll_frequency=0.2).until(
+    return WebDriverWait(driver, WAIT, poll_frequency=0.2,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(
         lambda d: condition(d), message=what)
 
 
