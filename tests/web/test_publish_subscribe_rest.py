@@ -187,3 +187,17 @@ def test_metrics_count_topics_and_subscriptions(web):
     assert after["mqpy_qmgr_subscriptions"] == before["mqpy_qmgr_subscriptions"] + 1
     assert after["mqpy_qmgr_topic_objects"] == before["mqpy_qmgr_topic_objects"] + 1
     assert after["mqpy_qmgr_topic_objects"] >= 3  # SYSTEM.BASE.TOPIC and the defaults
+
+
+def test_a_subscription_name_with_a_slash_is_one_encoded_segment(web):
+    """A subscription named 'app/sub 1' is GET .../subscription/app%2Fsub%201, as IBM
+    takes names with '/'; generic name= lists it."""
+    web.site.mqsc("DEFINE QLOCAL(APP.SLASHED) REPLACE\n"
+                  "DEFINE SUB('app/sub 1') TOPICSTR('slashed') DEST(APP.SLASHED) REPLACE\n",
+                  ok=False)
+    with web.client() as c:
+        one = c.get(f"{SUBS}/app%2Fsub%201")
+        generic = c.get(f"{SUBS}?name=app/*").json()["subscription"]
+    assert one.status_code == 200, one.text
+    assert one.json()["subscription"][0]["name"] == "app/sub 1"
+    assert [s["name"] for s in generic] == ["app/sub 1"]
