@@ -93,7 +93,24 @@ def inquire_subscription(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]
                  CMQC.MQSUB_DURABLE_YES if row["DURABLE"] == "YES" else CMQC.MQSUB_DURABLE_NO),
         pcf.CFIN(CMQCFC.MQIACF_SUB_TYPE,
                  CMQCFC.MQSUBTYPE_ADMIN if row["SUBTYPE"] == "ADMIN" else CMQCFC.MQSUBTYPE_API),
+        *_described(row),
     ]) for row in found]
+
+
+def _described(row: dict[str, object]) -> list:
+    """The rest of an Inquire Subscription answer IBM gives: TopicObject,
+    DestinationQueueManager, DestinationCorrelId, Selector, Userdata, SubscriptionUser,
+    RequestOnly and WildcardSchema."""
+    strings = {CMQC.MQCA_TOPIC_NAME: "TOPICOBJ", CMQCFC.MQCACF_DESTINATION_Q_MGR: "DESTQMGR",
+               CMQCFC.MQCACF_SUB_SELECTOR: "SELECTOR", CMQCFC.MQCACF_SUB_USER_DATA: "USERDATA",
+               CMQCFC.MQCACF_SUB_USER_ID: "SUBUSER"}
+    return [*(pcf.CFST(p, str(row.get(k) or "").encode("utf-8")) for p, k in strings.items()),
+            pcf.CFBS(CMQCFC.MQBACF_DESTINATION_CORREL_ID,
+                     bytes.fromhex(str(row.get("DESTCORL") or "00" * 24))),
+            pcf.CFIN(CMQCFC.MQIACF_REQUEST_ONLY, CMQC.MQRU_PUBLISH_ON_REQUEST
+                     if row.get("REQONLY") == "YES" else CMQC.MQRU_PUBLISH_ALL),
+            pcf.CFIN(CMQCFC.MQIACF_WILDCARD_SCHEMA, CMQC.MQWS_CHAR
+                     if row.get("WSCHEMA") == "CHAR" else CMQC.MQWS_TOPIC)]
 
 
 #: command -> handler

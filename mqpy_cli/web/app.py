@@ -23,7 +23,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from mqpy_cli.web import admin, console, messaging, mqscaction
+from mqpy_cli.web import admin, console, messaging, mqscaction, subscriptions
 from mqpy_cli.web.config import WebConfig
 from mqpy_cli.web.errors import RestError
 from mqpy_cli.web.metrics import MQCollector
@@ -32,6 +32,8 @@ from mqpy_cli.web.pool import ConnectionPool
 from mqpy_cli.web.security import ADMIN_RO, CSRF_HEADER, Authenticator, Principal, check_csrf
 
 REST = "/ibmmq/rest/v2"
+#: IBM documents GET .../subscription on v1 only (v2 has the mqsc action for it)
+REST_V1 = "/ibmmq/rest/v1"
 STATIC = os.path.join(os.path.dirname(__file__), "static")
 
 
@@ -177,6 +179,16 @@ class Handlers:
             request.path_params.get("channel"))
         return JSONResponse(body)
 
+    async def subscriptions(self, request: Request) -> Response:
+        """GET .../subscription[/{name}] ``?attributes=`` ``&id=`` ``&name=``."""
+        q = request.query_params
+        body = await self.admin_call(
+            request, functools.partial(subscriptions.get_subscriptions,
+                                       attributes=q.get("attributes"), sub_id=q.get("id"),
+                                       generic=q.get("name")),
+            request.path_params.get("name"))
+        return JSONResponse(body)
+
     async def mqsc(self, request: Request) -> Response:
         body = await _json(request)
 
@@ -208,15 +220,7 @@ class Handlers:
         qmgr, queue = request.path_params["qmgr"], request.path_params["queue"]
         params = dict(request.query_params)
         if request.method == "POST":
-            body = await request.body()
-            headers = dict(request.headers)
-
-            def put() -> str:
-                with self.pool.connection(qmgr, user, password) as qm:
-                    return messaging.put(qm, queue, body, headers)
-
-            msgid = await _blocking(put)
-            return Response(status_code=201, headers={"ibm-mq-md-messageId": msgid})
+            return await self._sent(request, (qmgr, user, password), messaging.put, queue)
         browse = request.method == "GET"
 
         def get() -> messaging.Message | None:
@@ -229,6 +233,30 @@ class Handlers:
             return Response(status_code=204)
         return Response(msg.body, status_code=200, headers=msg.headers,
                         media_type=msg.content_type)
+
+    async def publication(self, request: Request) -> Response:
+        """POST .../topic/{topicString}/message: publish the body (MQWebUser, as the
+        caller)."""
+        who = await self.caller(request)
+        user, password = who.identity(who.messaging_role())
+        return await self._sent(request, (request.path_params["qmgr"], user, password),
+                                messaging.publish, request.path_params["topic"])
+
+    async def _sent(self, request: Request, as_who: tuple[str, str | None, str | None],
+                    send: Callable, target: str) -> Response:
+        """A put or publication of the request's body and headers to ``target``
+        (``send(qm, target, body, headers)``, as (qmgr, user, password)): 201 with the
+        message id."""
+        body = await request.body()
+        headers = dict(request.headers)
+        qmgr, user, password = as_who
+
+        def run() -> str:
+            with self.pool.connection(qmgr, user, password) as qm:
+                return send(qm, target, body, headers)
+
+        msgid = await _blocking(run)
+        return Response(status_code=201, headers={"ibm-mq-md-messageId": msgid})
 
     def waiting(self) -> anyio.CapacityLimiter:
         if self._waiting is None:  # made in the event loop, at the first waiting get
@@ -332,9 +360,13 @@ def build(cfg: WebConfig) -> Starlette:
         Route(f"{q}/queue/{{queue:mqname}}", h.queue, methods=["GET", "PATCH", "DELETE"]),
         Route(f"{q}/channel", h.channels),
         Route(f"{q}/channel/{{channel:mqname}}", h.channels),
+        *(Route(f"{v}/admin/qmgr/{{qmgr:mqname}}/subscription{tail}", h.subscriptions)
+          for v in (REST, REST_V1) for tail in ("", "/{name:mqname}")),
         Route(f"{REST}/admin/action/qmgr/{{qmgr:mqname}}/mqsc", h.mqsc, methods=["POST"]),
         Route(f"{m}/message", h.message, methods=["GET", "POST", "DELETE"]),
         Route(f"{m}/messagelist", h.message_list),
+        Route(f"{REST}/messaging/qmgr/{{qmgr:mqname}}/topic/{{topic:topicstring}}/message",
+              h.publication, methods=["POST"]),
         Route("/metrics", h.metrics),
         Route("/ibmmq/console/api/qmgr/{qmgr:mqname}/errorlog", h.errorlog),
         Route("/ibmmq/console", lambda r: RedirectResponse("/ibmmq/console/")),

@@ -163,3 +163,22 @@ def flatten(body: dict, prefix: str = "") -> dict[str, object]:
         else:
             out[path] = value
     return out
+
+
+#: a subscription's objects (Inquire Subscription); id, name and resolvedTopicString are
+#: always given, as IBM's GET gives them
+SUBSCRIPTION: tuple[RestAttr, ...] = (
+    _a("topic.name", "TOPICOBJ"),
+    _a("selector.value", "SELECTOR"),
+    _a("selector.type", "SELTYPE"),
+    _a("destination.isManaged", "DESTCLAS", _flag("MANAGED", "PROVIDED")),
+    _a("destination.qmgrName", "DESTQMGR"),
+    _a("destination.name", "DEST"),
+    _a("destination.correlationId", "DESTCORL"),
+    _a("user.userId", "SUBUSER"),
+    _a("user.data", "USERDATA"),
+    _a("general.isDurable", "DURABLE", _YES),
+    _a("general.type", "SUBTYPE", _lower_words({})),
+    _a("general.requestOnly", "REQONLY", _YES),
+    _a("general.wildcardSchema", "WSCHEMA", _lower_words({})),
+)

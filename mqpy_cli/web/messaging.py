@@ -99,8 +99,8 @@ def check_text(content_type: str | None) -> None:
         raise RestError(415, "MQWB0306E")
 
 
-def put(qm: mqpy.QueueManager, queue: str, body: bytes, headers: dict[str, str]) -> str:
-    """POST .../message: the new message's id (hex)."""
+def _outgoing(body: bytes, headers: dict[str, str]) -> tuple[MD, bytes]:
+    """The MQMD and data of a put or publication of ``body`` with ``headers``."""
     check_text(headers.get("content-type"))
     md, props = _md_from_headers(headers)
     data = body
@@ -109,10 +109,40 @@ def put(qm: mqpy.QueueManager, queue: str, body: bytes, headers: dict[str, str])
         rfh.add_folder(_usr_folder(props))
         data = rfh.pack(md.Encoding) + body
         md.Format = CMQC.MQFMT_RF_HEADER_2
+    return md, data
+
+
+def put(qm: mqpy.QueueManager, queue: str, body: bytes, headers: dict[str, str]) -> str:
+    """POST .../queue/{queue}/message: the new message's id (hex)."""
+    md, data = _outgoing(body, headers)
     try:
         qm.put1(queue, data, md, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
     except mqpy.MQMIError as e:
         raise from_reason(e.reason, queue) from None
+    return md.MsgId.hex()
+
+
+def publish(qm: mqpy.QueueManager, topic_string: str, body: bytes,
+            headers: dict[str, str]) -> str:
+    """POST .../topic/{topicString}/message: the publication's message id (hex). The
+    topic is opened by its string for output (PUB authority on the closest topic object
+    applies) and the message put as a queue put's would be."""
+    md, data = _outgoing(body, headers)
+    if not topic_string:
+        raise RestError(400, "MQWB0302E", "topicString", topic_string)
+    try:
+        topic = mqpy.Topic(qm, topic_string=topic_string,
+                           open_opts=CMQC.MQOO_OUTPUT | CMQC.MQOO_FAIL_IF_QUIESCING)
+    except mqpy.MQMIError as e:
+        raise from_reason(e.reason, topic_string) from None
+    try:
+        topic.pub(data, md, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
+    except mqpy.MQMIError as e:
+        if e.comp != CMQC.MQCC_WARNING:
+            raise from_reason(e.reason, topic_string) from None
+    finally:
+        with contextlib.suppress(mqpy.MQMIError):
+            topic.close()
     return md.MsgId.hex()
 
 

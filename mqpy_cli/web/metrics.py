@@ -20,7 +20,7 @@ from prometheus_client.registry import Collector
 
 from mqpy import CMQC, CMQCFC, config, pcf
 from mqpy.command.inquiries import CHS
-from mqpy_cli.web import admin
+from mqpy_cli.web import admin, subscriptions
 from mqpy_cli.web.errors import RestError
 from mqpy_cli.web.mqconn import CommandServer
 from mqpy_cli.web.pool import ConnectionPool, qmgr_pid
@@ -87,6 +87,7 @@ class MQCollector(Collector):
                                            q_labels),
             "queue_output_handles": _family("queue_output_handles",
                                             "Handles open for output", q_labels),
+            **_pubsub_families(),
             "channel_status": _family("channel_status", "Channel status (MQCHS_*)", c_labels),
             "channel_messages": _family("channel_messages", "Messages sent or received",
                                         c_labels),
@@ -105,6 +106,7 @@ class MQCollector(Collector):
                         _qmgr(server, name, fam)
                         self._queues(server, name, fam)
                         _channels(server, name, fam)
+                        _pubsub(server, name, fam)
         yield from fam.values()
 
     def _attributes(self, server: CommandServer, name: str,
@@ -180,3 +182,20 @@ _CHLTYPE = {CMQC.MQCHT_SENDER: "SENDER", CMQC.MQCHT_RECEIVER: "RECEIVER",
             CMQC.MQCHT_SERVER: "SERVER", CMQC.MQCHT_REQUESTER: "REQUESTER",
             CMQC.MQCHT_SVRCONN: "SVRCONN", CMQC.MQCHT_CLNTCONN: "CLNTCONN",
             CMQC.MQCHT_CLUSRCVR: "CLUSRCVR", CMQC.MQCHT_CLUSSDR: "CLUSSDR"}
+
+
+def _pubsub_families() -> dict[str, GaugeMetricFamily]:
+    """mqpy's own per-queue-manager counts (mq_prometheus has none: its topic and
+    subscription metrics are per topic and per subscription)."""
+    labels = ["qmgr", "platform"]
+    return {"subscriptions": GaugeMetricFamily(
+                "mqpy_qmgr_subscriptions", "Subscriptions with a name (DISPLAY SUB)", labels=labels),
+            "topic_objects": GaugeMetricFamily(
+                "mqpy_qmgr_topic_objects", "Topic objects (DISPLAY TOPIC), SYSTEM ones too",
+                labels=labels)}
+
+
+def _pubsub(server: CommandServer, name: str, fam: dict) -> None:
+    n_subs, n_topics = subscriptions.counts(server)
+    fam["subscriptions"].add_metric([name, PLATFORM], n_subs)
+    fam["topic_objects"].add_metric([name, PLATFORM], n_topics)

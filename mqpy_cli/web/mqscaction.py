@@ -13,8 +13,8 @@ from mqpy_cli.web.errors import RestError
 from mqpy_cli.web.mqconn import CommandServer, mqsc, quoted
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*\Z")
-#: one ATTRIBUTE(value) of a DISPLAY answer (value in quotes where runmqsc quotes it)
-_PAIR = re.compile(r"([A-Z][A-Z0-9]*)(?:\(((?:[^()']|'[^']*')*)\))?")
+#: an attribute's keyword in a DISPLAY answer
+_KEYWORD = re.compile(r"\s*([A-Z][A-Z0-9]*)")
 #: runmqsc's words for read-only commands: what MQWebAdminRO may run
 READ_ONLY = ("DISPLAY", "DIS", "PING")
 
@@ -71,6 +71,50 @@ def _number(text: str) -> object:
     return int(text) if re.fullmatch(r"-?\d+", text) else text
 
 
+def _value_end(line: str, start: int) -> int:
+    """The index of the ``)`` that closes the value opened before ``start``: a quoted value
+    ends at its closing quote (quotes doubled inside); an unquoted one at the bracket that
+    balances it (CONNAME(host(1414))), a lone quote in it being an ordinary character
+    (TOPICSTR(it's))."""
+    if line.startswith("'", start):
+        i = start + 1
+        while i < len(line):
+            if line[i] == "'" and line.startswith("''", i):
+                i += 2
+            elif line[i] == "'" and line.startswith("')", i):
+                return i + 1
+            else:
+                i += 1
+    depth, i = 0, start
+    while i < len(line):
+        if line[i] == "(":
+            depth += 1
+        elif line[i] == ")":
+            if depth == 0:
+                return i
+            depth -= 1
+        i += 1
+    return len(line)
+
+
+def pairs(line: str) -> list[tuple[str, str]]:
+    """A DISPLAY answer line's ATTRIBUTE(value) pairs (a keyword alone: value "")."""
+    out, i = [], 0
+    while i < len(line):
+        m = _KEYWORD.match(line, i)
+        if m is None:  # not an attribute's keyword: passed over
+            i += 1
+            continue
+        key, i = m.group(1), m.end()
+        if line.startswith("(", i):
+            end = _value_end(line, i + 1)
+            out.append((key, line[i + 1:end]))
+            i = end + 1
+        else:
+            out.append((key, ""))
+    return out
+
+
 def attributes_of(lines: list[str]) -> dict:
     """A DISPLAY answer's ATTRIBUTE(value) pairs as {attribute: value} (lower-case names,
     whole numbers as numbers)."""
@@ -78,7 +122,7 @@ def attributes_of(lines: list[str]) -> dict:
     for line in lines:
         if line.startswith("AMQ"):
             continue
-        for key, value in _PAIR.findall(line):
+        for key, value in pairs(line):
             if value.startswith("'") and value.endswith("'") and len(value) >= 2:
                 value = value[1:-1].replace("''", "'")
             out[key.lower()] = _number(value.strip())

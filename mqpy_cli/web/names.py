@@ -38,6 +38,23 @@ class MQNameConvertor(Convertor):
 register_url_convertor("mqname", MQNameConvertor())
 
 
+class TopicStringConvertor(Convertor):
+    """``{topic:topicstring}``: a topic string as IBM's messaging REST API takes it, its
+    levels as path segments (``sport/football``), each decoded (a leading or trailing '/'
+    given as %2F, '%' as %25, '?' as %3F)."""
+
+    regex = ".+"
+
+    def convert(self, value: str) -> str:
+        return "/".join(unquote(level) for level in value.split("/"))
+
+    def to_string(self, value: str) -> str:
+        return "/".join(segment(level) for level in value.split("/"))
+
+
+register_url_convertor("topicstring", TopicStringConvertor())
+
+
 def rebuilt_path(raw_path: bytes) -> str:
     """The path with every segment decoded once and quoted again whole."""
     raw = raw_path.split(b"?", 1)[0].decode("latin-1")

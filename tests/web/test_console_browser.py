@@ -35,9 +35,13 @@ def _by():
 
 
 def _wait(driver, condition, what: str):  # noqa: ANN001, ANN202
+    """``condition`` polled until true; an element the page replaced under it (a redraw,
+    the reload after logging out) is looked for again."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, WAIT, poll_frequency=0.2).until(
+    return WebDriverWait(driver, WAIT, poll_frequency=0.2,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(
         lambda d: condition(d), message=what)
 
 
@@ -262,3 +266,24 @@ def test_the_console_logs_in_with_a_token_cookie_and_logs_out(web, browser, tmp_
     _wait(browser, lambda d: d.find_element(by.ID, "login-panel").is_displayed(),
           "the login form after logging out")
     assert not any(c["name"].startswith("LtpaToken2") for c in browser.get_cookies())
+
+
+def test_topics_and_subscriptions_are_shown_in_tables(web, browser, tmp_path):
+    """Given topic object UI.TOPIC ('ui/news') and subscription UI.SUB to 'ui/news/#' with
+    queue APP.UI.NEWS, the Publish/subscribe tab lists the topic with its topic string and
+    the subscription with its resolved topic string, destination and durability; a
+    subscription deleted goes from the table at the next refresh."""
+    web.site.mqsc("DEFINE QLOCAL(APP.UI.NEWS) REPLACE\n"
+                  "DEFINE TOPIC(UI.TOPIC) TOPICSTR('ui/news') REPLACE\n"
+                  "DEFINE SUB(UI.SUB) TOPICOBJ(UI.TOPIC) TOPICSTR('#') DEST(APP.UI.NEWS)\n")
+    _logged_in(web, browser)
+    _tab(browser, "pubsub-tab")
+    _wait(browser, lambda d: _cell(d, "topics", "topic", "UI.TOPIC", ".topicstr") == "ui/news"
+          and _cell(d, "subscriptions", "sub", "UI.SUB", ".topicstr") == "ui/news/#",
+          "the topic and the subscription shown")
+    assert _cell(browser, "subscriptions", "sub", "UI.SUB", ".dest") == "APP.UI.NEWS"
+    assert _cell(browser, "subscriptions", "sub", "UI.SUB", ".durable") == "yes"
+    browser.save_screenshot(str(tmp_path / "publish-subscribe.png"))
+    web.site.mqsc("DELETE SUB(UI.SUB)\n")
+    _wait(browser, lambda d: _cell(d, "subscriptions", "sub", "UI.SUB", ".dest") is None,
+          "the deleted subscription gone")

@@ -43,7 +43,7 @@ function errorText(body) {
   return "";
 }
 
-async function call(method, path, { json, text, headers } = {}) {
+async function call(method, path, { json, text, headers, none } = {}) {
   const h = { ...(headers || {}) };
   if (method !== "GET") Object.assign(h, CSRF);
   let body;
@@ -53,6 +53,10 @@ async function call(method, path, { json, text, headers } = {}) {
   const r = await fetch(path, { method, headers: h, body, credentials: "same-origin" });
   const type = r.headers.get("content-type") || "";
   const data = type.includes("json") ? await r.json() : await r.text();
+  // none: what a 404 of reason 2085 (nothing of that name) stands for
+  if (none !== undefined && r.status === 404 && data.error && data.error[0].reasonCode === 2085) {
+    return { data: none, headers: r.headers, status: r.status };
+  }
   if (!r.ok) throw new Error(errorText(data) || `HTTP ${r.status}`);
   if (data && data.overallCompletionCode === 2) throw new Error(errorText(data));
   return { data, headers: r.headers, status: r.status };
@@ -277,6 +281,29 @@ function renderChannels(rows) {
                { parameters: { action: $("#resolve-action").value } })))))));
 }
 
+// --------------------------------------------------------------------------- publish/subscribe
+
+async function renderPubSub() {
+  const q = enc(state.qmgr);
+  const [topics, subs] = await Promise.all([
+    mqsc({ command: "display", qualifier: "topic", name: "*",
+           responseParameters: ["topicstr", "descr"] }),
+    call("GET", `${REST}/admin/qmgr/${q}/subscription?attributes=destination,general`,
+         { none: { subscription: [] } })]);
+  const rows = topics.data.commandResponse.map((r) => r.parameters).filter((t) => t)
+    .filter((t) => $("#show-system").checked || !t.topic.startsWith("SYSTEM."));
+  $("#topics tbody").replaceChildren(...rows.map((t) => el("tr", { dataset: { topic: t.topic } },
+    el("td", {}, t.topic), el("td", { className: "topicstr" }, t.topicstr ?? ""),
+    el("td", {}, t.descr ?? ""))));
+  $("#subscriptions tbody").replaceChildren(...subs.data.subscription.map((s) => el("tr",
+    { dataset: { sub: s.name } }, el("td", {}, s.name),
+    el("td", { className: "topicstr" }, s.resolvedTopicString),
+    el("td", { className: "dest" }, s.destination.isManaged ? `${s.destination.name} (managed)`
+                                                            : s.destination.name),
+    el("td", { className: "durable" }, s.general.isDurable ? "yes" : "no"),
+    el("td", {}, s.general.type))));
+}
+
 // --------------------------------------------------------------------------- error log
 
 async function renderErrorLog() {
@@ -362,6 +389,7 @@ async function refresh() {
     if (state.tab === "queues-tab") renderQueues(rows, rates);
     if (state.tab === "channels-tab") renderChannels(channels);
     if (state.tab === "errorlog-tab") await renderErrorLog();
+    if (state.tab === "pubsub-tab") await renderPubSub();
     if (state.tab === "charts-tab") drawCharts(rows);
     $("#updated").textContent = `Updated ${new Date().toLocaleTimeString()}`;
   } catch (e) {
