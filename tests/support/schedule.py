@@ -15,6 +15,7 @@ LONGEST = (
     "tests/chaos/test_short_run.py",
     "tests/operator_day/test_operators_day.py",
     "tests/spark/test_report.py",
+    "tests/spark/test_report_content.py",
     "tests/daemon/test_trace.py",
     "tests/spark/test_inputs.py",
     "tests/channels/test_pipelining.py",
