@@ -217,27 +217,33 @@ class App:
 
     def consumer(self, uow: int) -> None:
         """Up to 10 gets under syncpoint from one of this consumer's queues (QUEUES: a
-        comma-separated environment value); one unit of work in seven backed out. A
+        comma-separated environment value), a random one first, the next ones if it is
+        empty, waiting only on the last; one unit of work in seven backed out. A
         dead-lettered message (forwarded with its MQDLH) is noted with the header's reason."""
         names = os.environ["CHAOS_QUEUES"].split(",")
-        name = self.rng.choice(names)
-        q = self.queue(name, CMQC.MQOO_INPUT_SHARED)
-        ids, started = self.get_some(q, self.rng.randint(1, 10))
-        if not ids:
+        first, most = self.rng.randrange(len(names)), self.rng.randint(1, 10)
+        for turn in range(len(names)):
+            name = names[(first + turn) % len(names)]
+            q = self.queue(name, CMQC.MQOO_INPUT_SHARED)
+            ids, started = self.get_some(q, most, wait=300 if turn == len(names) - 1 else 0)
+            if ids:
+                break
+        else:
             return
         for where, some in _by_place(f"{self.qmgr}/{name}", ids).items():
             self.note("g", uow, where, *some)
         self.commit(uow, started, backout=self.rng.random() < 0.15)
 
-    def get_some(self, q: mqpy.Queue, most: int) -> tuple[list[str], float]:
-        """Up to ``most`` messages got under syncpoint: their ids (``id#reason`` behind a
-        dead-letter header), and when the first get began."""
+    def get_some(self, q: mqpy.Queue, most: int, wait: int = 300) -> tuple[list[str], float]:
+        """Up to ``most`` messages got under syncpoint, each get waiting ``wait`` ms at most:
+        their ids (``id#reason`` behind a dead-letter header), and when the first get
+        began."""
         ids: list[str] = []
         started = time.monotonic()
         for _ in range(most):
             try:
                 data = q.get(None, mqpy.MD(), mqpy.GMO(
-                    Options=CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_WAIT, WaitInterval=300))
+                    Options=CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_WAIT, WaitInterval=wait))
             except mqpy.MQMIError as e:
                 if e.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
                     raise

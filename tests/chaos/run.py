@@ -157,7 +157,7 @@ def run(settings: Settings, work: str, log=print) -> dict:
         warm = apps.wait_committing()
         log(f"chaos seed {settings.seed}: network up and loaded in "
             f"{time.monotonic() - began:.1f}s" + ("" if warm else f" (idle: {apps.idle()})"))
-        load = pacing.calibrate(apps, settings.calibrate_s, log) \
+        load = pacing.calibrate(apps, settings.calibrate_s, PLACES, log) \
             if settings.calibrate_s else None
         faults = Faults(net, apps, rng, began,
                         Filler(settings.mount) if settings.mount else None)

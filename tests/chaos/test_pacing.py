@@ -1,5 +1,6 @@
 """The sustained run's load and what its report says of it, shown on doctored histories: the
-rate measured in calibration counts only committed units of work in its window, each
+rate measured in calibration counts only committed units of work in its window, the
+maximum is the slowest side's (a consumer's over its share of the puts), each
 committed message's put latency is charted per minute, and a p99 put latency that doubled
 after warm-up is flagged."""
 
@@ -7,7 +8,8 @@ from __future__ import annotations
 
 from tests.chaos import report
 from tests.chaos.apps import _by_place
-from tests.chaos.pacing import committed_messages, role_apps
+from tests.chaos.pacing import committed_messages, maximum, role_apps
+from tests.chaos.run import PLACES
 
 HISTORIES = {
     "prodA1": ["p 1 DEST.B prodA1.1 prodA1.2", "C 1", "L 5.0 100.5", "M 100.5 4.0 2.0",
@@ -25,6 +27,16 @@ def test_calibration_counts_the_messages_of_units_of_work_committed_in_its_windo
     assert committed_messages(HISTORIES, role_apps("producer"), 100, 200) == 6
     assert committed_messages(HISTORIES, role_apps("consumer"), 100, 110) == 2
     assert committed_messages(HISTORIES, role_apps("requester"), 0, 200) == 0
+
+
+def test_the_maximum_is_the_slowest_consumers_rate_over_its_share_of_the_puts():
+    """Given 94 puts a second (45 to DEST.B, 45 to the clustered CQ, 4 dead-lettered to
+    PARKED), QMB's consumer (DEST.B, its CQ, PARKED) able to get 65 a second and QMC's (its
+    CQ) 130, then QMB's consumer, which must take 71.5 of every 94, sets the maximum."""
+    puts = {"DEST.B": 450, "CQ": 450, "NOSUCH.Q": 40}
+    assert round(maximum(puts, {"consB": 650, "consC": 1300}, PLACES, 10), 1) == \
+        round(65 / (71.5 / 94), 1)
+    assert maximum(puts, {"consB": 6500, "consC": 13000}, PLACES, 10) == 94  # producers
 
 
 def test_put_latencies_are_reported_per_minute_with_the_committed_puts_a_second():
