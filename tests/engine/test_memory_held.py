@@ -14,7 +14,8 @@ QMGR = "HELD"
 
 
 @pytest.fixture
-def engine(tmp_path):
+def engine(tmp_path, monkeypatch):
+    monkeypatch.setattr(datamgr, "RESIDENT_SLACK", 64)  # (a few hundred messages show it)
     root = str(tmp_path)
     mqpy.embedded(QMGR, data_path=root).disconnect()
     eng = inprocess.running(QMGR, root)
