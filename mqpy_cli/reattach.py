@@ -49,6 +49,7 @@ class ReattachingAdmin(MQSCAdmin):
         if not self._broken:
             super().close()
         if self._own:
+            self._own = False
             self._drop()
 
     def _reattaching(self, call: Callable[[Any], _R], arg: Any) -> _R:
@@ -70,7 +71,8 @@ class ReattachingAdmin(MQSCAdmin):
         with self._attach_lock:
             if not self._broken:  # another thread reattached meanwhile
                 return
-            if self._own:
+            if self._own:  # once: a reattach that fails leaves it dropped
+                self._own = False
                 self._drop()
             qm = self._connect()  # MQMIError 2059 while the queue manager is not back
             MQSCAdmin.__init__(self, qm, self._wait)
@@ -81,5 +83,5 @@ class ReattachingAdmin(MQSCAdmin):
         connected to has gone, and its successor never knew it)."""
         try:
             self._qm.disconnect()
-        except mqpy.MQMIError:
+        except (mqpy.MQMIError, mqpy.PYIFError):
             pass
