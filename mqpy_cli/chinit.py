@@ -24,6 +24,7 @@ from mqpy_chinit.admin import MQSCAdmin
 from mqpy_chinit.chinit import ChannelInitiator
 from mqpy_chinit.cluster.directory import cache_path
 from mqpy_chinit.states import ChannelState, ChannelStatus
+from mqpy_cli.reattach import ReattachingAdmin
 
 
 def _setup(qmgr: str, data_path: str | None) -> tuple[str, str | None]:
@@ -93,7 +94,8 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
            start_listeners: bool) -> None:
     channels = _channel_limits(name, data_path)
     qm = _connect(name, data_path)
-    admin = MQSCAdmin(qm)
+    # a listener outlives its queue manager: its questions reattach once it is back
+    admin = MQSCAdmin(qm) if serve_initq else ReattachingAdmin(qm, lambda: _bind(name, data_path))
     log = _error_log(name, data_path)
 
     def connect_qm():

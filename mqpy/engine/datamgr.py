@@ -60,6 +60,9 @@ _COMMIT, _BACKOUT, _CHECKPOINT = RecordType.COMMIT, RecordType.BACKOUT, RecordTy
 #: by the next write that finds space)
 SPACE_WAIT = 10.0
 _SPACE_RETRY = 0.1
+#: the buffer pool's list of resident bodies is rebuilt without the entries already got
+#: whenever it has grown this many entries beyond twice what it held after the last rebuild
+RESIDENT_SLACK = 1024
 
 
 class UowBackedOut(Exception):
@@ -113,6 +116,7 @@ class DataManager:
         self._unwritten: dict[int, dict[bytes, tuple]] | None = None
         self._resident: collections.deque[tuple[Entry, MessageQueue]] = collections.deque()
         self.resident_bytes = 0
+        self._resident_limit = RESIDENT_SLACK  # (the list's length that rebuilds it)
         self.records_since_checkpoint = 0
         self._switch_lsn = 0  # an append ending at or beyond this LSN starts a new segment
         self.active: dict[int, UnitOfWork] = {}  # uow id -> unit of work with log records
@@ -363,9 +367,20 @@ class DataManager:
         if entry.record is not None:
             self.resident_bytes += len(entry.record)
             self._resident.append((entry, mq))
+            if len(self._resident) > self._resident_limit:
+                self._forget_got()
         if self.resident_bytes > self.tuning.BufferPoolBytes \
                 and not self.checkpoint_wanted.is_set():  # (set() takes a lock each time)
             self.checkpoint_wanted.set()
+
+    def _forget_got(self) -> None:
+        """Rebuild the list of resident bodies without the entries got since: eviction
+        drops those only from its head, so one message that stays on a queue (parked,
+        dead-lettered, never read) kept every later entry in it, one per persistent message
+        ever put, while the queues drained and the pool never filled."""
+        self._resident = collections.deque(
+            item for item in self._resident if item[0].record is not None)
+        self._resident_limit = 2 * len(self._resident) + RESIDENT_SLACK
 
     def committed_get(self, mq: MessageQueue, entry: Entry) -> None:
         if not entry.persistent:

@@ -7,12 +7,18 @@ file, line-buffered (a SIGKILL loses no line it wrote), before and after every u
     C <uow> | B <uow> | U <uow>   uow committed | backed out | outcome unknown (MQCMIT failed)
     L <ms> <time>              a committed unit of work took this long (first MQPUT or MQGET
                                to MQCMIT), ending at this time (seconds since the epoch)
+    M <time> <ms>...           a producer's committed unit of work: each message's put
+                               latency, from its MQPUT to the end of the MQCMIT
 
 A unit of work whose connection broke before MQCMIT was backed out by the queue manager
 (B); one with no resolution line was ended by a kill (its puts and gets roll back, unless
 the kill fell between MQCMIT and the line: the checker counts those as unknown too).
 Message ids are ``<stream>.<seq>``: stream is the instance (name and restart number), seq
 counts its messages, so per-channel order is read from the ids.
+
+A producer's pace is the run's pace file (CHAOS_PACE names it), read before every unit of
+work: absent or empty, its own (20-200 ms between units of work); ``max``, as fast as it
+can (the run's calibration); a number, that many messages a second.
 
 Run: python -m tests.chaos.apps ROLE NAME HISTORY STOPFILE SEED QMGR DATA_PATH [CONNAME]
 (CONNAME: a client connection through that listener, else bindings).
@@ -27,6 +33,7 @@ import time
 
 import mqpy
 from mqpy import CMQC
+from mqpy.structs.tables import DLH
 
 SVRCONN = "CHAOS.SVRCONN"
 PREFIX = b"CHAOS|"
@@ -47,6 +54,13 @@ def body(ident: str, rng: random.Random) -> bytes:
     return PREFIX + ident.encode() + b"|" + b"x" * rng.randint(50, 2000)
 
 
+def dead_letter_reason(data: bytes) -> str:
+    """``#reason`` for a message behind a dead-letter header (MQDLH), else ``""``."""
+    if data[:4] != CMQC.MQDLH_STRUC_ID:
+        return ""
+    return f"#{DLH.from_bytes(data[:CMQC.MQDLH_LENGTH_1]).Reason}"
+
+
 def ident_of(data: bytes) -> str | None:
     """The id in a message's data (behind any header), or None: not one of ours."""
     at = data.find(PREFIX)
@@ -65,6 +79,7 @@ class App:
         self.uow = 0
         self.qm: mqpy.QueueManager | None = None
         self.queues: dict[str, mqpy.Queue] = {}
+        self.due = time.monotonic()  # when a paced producer's next unit of work is due
 
     def note(self, *words: object) -> None:
         self.log.write(" ".join(map(str, words)) + "\n")
@@ -109,7 +124,10 @@ class App:
                 pass
         time.sleep(0.3)
 
-    def commit(self, uow: int, started: float, backout: bool = False) -> None:
+    def commit(self, uow: int, started: float, backout: bool = False,
+               puts: list[float] = ()) -> None:
+        """MQCMIT (or MQBACK), noted; ``puts``: when each message's MQPUT began (monotonic),
+        for their put latencies."""
         qm = self.connect()
         if backout:
             qm.backout()
@@ -122,8 +140,33 @@ class App:
             if e.reason != CMQC.MQRC_BACKED_OUT:
                 self.drop()
             return
+        ended = time.monotonic()
         self.note("C", uow)
-        self.note("L", round((time.monotonic() - started) * 1000, 2), round(time.time(), 1))
+        self.note("L", round((ended - started) * 1000, 2), round(time.time(), 1))
+        if puts:
+            self.note("M", round(time.time(), 1),
+                      *(round((ended - began) * 1000, 1) for began in puts))
+
+    def pace(self) -> float | None:
+        """Messages a second this producer is held to: None its own pace, 0 flat out."""
+        try:
+            with open(os.environ.get("CHAOS_PACE", "")) as f:
+                text = f.read().strip()
+        except OSError:
+            return None
+        if not text:
+            return None
+        return 0.0 if text == "max" else float(text)
+
+    def wait_turn(self, sent: int) -> None:
+        """Between a producer's units of work: its own pause, none, or what holds it to its
+        pace (a producer held up by a fault does not burst more than a second's worth)."""
+        rate = self.pace()
+        if rate is None:
+            time.sleep(self.rng.uniform(0.02, 0.2))
+        elif rate > 0:
+            self.due = max(self.due + sent / rate, time.monotonic() - 1.0)
+            time.sleep(max(0.0, self.due - time.monotonic()))
 
     def run(self) -> None:
         self.note("S", self.role, os.getpid())
@@ -164,36 +207,48 @@ class App:
         ids = [self.next_id() for _ in range(self.rng.randint(1, 20))]
         self.note("p", uow, FINAL[dest], *ids)
         started = time.monotonic()
+        puts = []
         for ident in ids:
+            puts.append(time.monotonic())
             q.put(body(ident, self.rng), mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT),
                   mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
-        self.commit(uow, started, backout=self.rng.random() < 0.1)
-        time.sleep(self.rng.uniform(0.02, 0.2))
+        self.commit(uow, started, backout=self.rng.random() < 0.1, puts=puts)
+        self.wait_turn(len(ids))
 
     def consumer(self, uow: int) -> None:
         """Up to 10 gets under syncpoint from one of this consumer's queues (QUEUES: a
-        comma-separated environment value); one unit of work in seven backed out."""
+        comma-separated environment value), a random one first, the next ones if it is
+        empty, waiting only on the last; one unit of work in seven backed out. A
+        dead-lettered message (forwarded with its MQDLH) is noted with the header's reason."""
         names = os.environ["CHAOS_QUEUES"].split(",")
-        name = self.rng.choice(names)
-        q = self.queue(name, CMQC.MQOO_INPUT_SHARED)
-        ids, started = self.get_some(q, self.rng.randint(1, 10))
-        if not ids:
+        first, most = self.rng.randrange(len(names)), self.rng.randint(1, 10)
+        for turn in range(len(names)):
+            name = names[(first + turn) % len(names)]
+            q = self.queue(name, CMQC.MQOO_INPUT_SHARED)
+            ids, started = self.get_some(q, most, wait=300 if turn == len(names) - 1 else 0)
+            if ids:
+                break
+        else:
             return
-        self.note("g", uow, f"{self.qmgr}/{name}", *ids)
+        for where, some in _by_place(f"{self.qmgr}/{name}", ids).items():
+            self.note("g", uow, where, *some)
         self.commit(uow, started, backout=self.rng.random() < 0.15)
 
-    def get_some(self, q: mqpy.Queue, most: int) -> tuple[list[str], float]:
+    def get_some(self, q: mqpy.Queue, most: int, wait: int = 300) -> tuple[list[str], float]:
+        """Up to ``most`` messages got under syncpoint, each get waiting ``wait`` ms at most:
+        their ids (``id#reason`` behind a dead-letter header), and when the first get
+        began."""
         ids: list[str] = []
         started = time.monotonic()
         for _ in range(most):
             try:
                 data = q.get(None, mqpy.MD(), mqpy.GMO(
-                    Options=CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_WAIT, WaitInterval=300))
+                    Options=CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_WAIT, WaitInterval=wait))
             except mqpy.MQMIError as e:
                 if e.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
                     raise
                 break
-            ids.append(ident_of(data) or "?")
+            ids.append((ident_of(data) or "?") + dead_letter_reason(data))
         return ids, started
 
     def requester(self, uow: int) -> None:
@@ -237,6 +292,16 @@ class App:
             Persistence=CMQC.MQPER_PERSISTENT, MsgType=CMQC.MQMT_REPLY, CorrelId=md.MsgId),
             mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
         self.commit(uow, started, backout=self.rng.random() < 0.1)
+
+
+def _by_place(where: str, ids: list[str]) -> dict[str, list[str]]:
+    """Ids got from ``where`` grouped by where they count as found (a dead-letter header's
+    reason, ``#reason``, goes with the place)."""
+    out: dict[str, list[str]] = {}
+    for ident in ids:
+        ident, _, reason = ident.partition("#")
+        out.setdefault(f"{where}#{reason}" if reason else where, []).append(ident)
+    return out
 
 
 if __name__ == "__main__":

@@ -2,7 +2,9 @@
 
 MQPY_CHAOS_SEED (default 1), MQPY_CHAOS_FAULTS (10 in the short run, 100 in the soak run),
 MQPY_CHAOS_SUSTAIN_MINUTES (the soak run keeps its load that long, faults spread over it:
-30 for the sustained run), MQPY_CHAOS_REPORT_DIR (a copy of chaos-report.json and .html, the histories and the queue managers' error logs)."""
+30 for the sustained run), MQPY_CHAOS_CALIBRATE_SECONDS (how long the maximum throughput is
+measured before the load is held at half of it: 60 in the sustained run, 0 -- the
+applications' own pace -- otherwise), MQPY_CHAOS_REPORT_DIR (a copy of chaos-report.json and .html, the histories and the queue managers' error logs)."""
 
 from __future__ import annotations
 
@@ -20,7 +22,9 @@ def settings(faults: int, mount: str | None) -> Settings:
     minutes = float(os.environ.get("MQPY_CHAOS_SUSTAIN_MINUTES", "0"))
     return Settings(seed=int(os.environ.get("MQPY_CHAOS_SEED", "1")),
                     faults=int(os.environ.get("MQPY_CHAOS_FAULTS", str(faults))),
-                    sustain_s=minutes * 60, bucket_s=60 if minutes else 10, mount=mount)
+                    sustain_s=minutes * 60, bucket_s=60 if minutes else 10, mount=mount,
+                    calibrate_s=float(os.environ.get("MQPY_CHAOS_CALIBRATE_SECONDS",
+                                                     "60" if minutes else "0")))
 
 
 @pytest.fixture

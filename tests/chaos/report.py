@@ -1,11 +1,13 @@
 """A chaos run's report: the JSON (seed, commit, faults with their times, the checker's
-counts, the convergence time, and per minute each process's resident memory and open files,
-each queue manager's log use and each application's latency percentiles) and an HTML page
-charting them, growth flagged.
+counts, the convergence time, the calibrated load, and per minute each process's resident
+memory and open files, each queue manager's log use, each application's latency percentiles,
+the committed puts a second and their put latency percentiles) and an HTML page charting
+them, growth flagged.
 
 Growth: a process's resident memory at its last minute more than ``GROWTH`` above its
 figure at the end of warm-up (the 10th minute, or a third of a run shorter than 30
-minutes); likewise p99 latency more than twice its warm-up figure."""
+minutes); likewise p99 latency (an application's unit of work, or all puts') more than
+twice its warm-up figure."""
 
 from __future__ import annotations
 
@@ -41,11 +43,31 @@ def latencies(histories: dict[str, list[str]], began_epoch: float, bucket: float
     return out
 
 
+def puts(histories: dict[str, list[str]], began_epoch: float, bucket: float
+         ) -> dict[int, list[float]]:
+    """Every committed message's put latency (ms, from its MQPUT to the end of its MQCMIT:
+    the producers' ``M`` lines) by bucket of ``bucket`` seconds."""
+    out: dict[int, list[float]] = collections.defaultdict(list)
+    for lines in histories.values():
+        for line in lines:
+            words = line.split()
+            if words[:1] == ["M"] and len(words) > 2:
+                out[int((float(words[1]) - began_epoch) // bucket)] += map(float, words[2:])
+    return out
+
+
+def _percentiles(values: list[float]) -> dict:
+    return {f"p{p}": percentile(values, p) for p in (50, 95, 99)} | {"n": len(values)}
+
+
 def per_minute(samples: Iterable[dict], log_use: Iterable[dict],
-               lat: dict[str, dict[int, list[float]]], bucket: float) -> list[dict]:
-    """One row per bucket: the largest figure of each process in it, and percentiles."""
+               lat: dict[str, dict[int, list[float]]], bucket: float,
+               put_lat: dict[int, list[float]] | None = None) -> list[dict]:
+    """One row per bucket: the largest figure of each process in it, and percentiles; the
+    committed puts a second and their put latency percentiles."""
     rows: dict[int, dict] = collections.defaultdict(lambda: {
-        "rss": {}, "fds": {}, "log_bytes": {}, "latency_ms": {}})
+        "rss": {}, "fds": {}, "log_bytes": {}, "latency_ms": {}, "puts_per_s": 0.0,
+        "put_latency_ms": {}})
     for s in samples:
         row = rows[int(s["t"] // bucket)]
         row["rss"][s["process"]] = max(row["rss"].get(s["process"], 0), s["rss"])
@@ -55,8 +77,10 @@ def per_minute(samples: Iterable[dict], log_use: Iterable[dict],
         row["log_bytes"][s["qmgr"]] = max(row["log_bytes"].get(s["qmgr"], 0), s["bytes"])
     for app, buckets in lat.items():
         for index, values in buckets.items():
-            rows[index]["latency_ms"][app] = {
-                f"p{p}": percentile(values, p) for p in (50, 95, 99)} | {"n": len(values)}
+            rows[index]["latency_ms"][app] = _percentiles(values)
+    for index, values in (put_lat or {}).items():
+        rows[index]["puts_per_s"] = round(len(values) / bucket, 1)
+        rows[index]["put_latency_ms"] = _percentiles(values)
     return [{"minute": index, **rows[index]} for index in sorted(rows)]
 
 
@@ -72,9 +96,12 @@ def growth(minutes: list[dict]) -> list[str]:
         after = last["rss"].get(proc)
         if after and before and after > before * (1 + GROWTH):
             flags.append(f"rss {proc}: {before >> 20} MB -> {after >> 20} MB")
-    for app, before in warm["latency_ms"].items():
-        after = last["latency_ms"].get(app)
-        if after and before["p99"] and after["p99"] > before["p99"] * LATENCY_GROWTH:
+    for app, before in [*warm["latency_ms"].items(),
+                        ("put", warm.get("put_latency_ms"))]:
+        after = (last.get("put_latency_ms") if app == "put" else
+                 last["latency_ms"].get(app))
+        if after and before and before["p99"] and \
+                after["p99"] > before["p99"] * LATENCY_GROWTH:
             flags.append(f"p99 {app}: {before['p99']:.0f} ms -> {after['p99']:.0f} ms")
     return flags
 
@@ -143,6 +170,12 @@ def page(report: dict) -> str:
         _chart("Log use (MB)", series("log_bytes", 1 << 20), "MB", set()),
         _chart("p99 unit-of-work latency (ms)", series("latency_ms", 1, "p99"), "ms",
                flagged),
+        _chart("Committed puts a second", {"puts": [
+            (row["minute"], row.get("puts_per_s", 0)) for row in minutes]}, "/s", set()),
+        _chart("p99 put latency (ms, from MQPUT to the end of its MQCMIT)", {"put": [
+            (row["minute"], row["put_latency_ms"]["p99"]) for row in minutes
+            if row.get("put_latency_ms")]}, "ms", flagged),
+        f"<pre>load: {html.escape(json.dumps(report.get('load')))}</pre>",
         "<h2>Faults</h2><table border='1' cellspacing='0'><tr><th>t (s)</th><th>kind</th>"
         "<th>target</th><th>detail</th></tr>" + "".join(
             f"<tr><td>{f['at']}</td><td>{html.escape(f['kind'])}</td>"

@@ -22,9 +22,8 @@ import attrs
 
 import mqpy
 from mqpy import CMQC
-from mqpy.structs.tables import DLH
-from tests.chaos import checker, report
-from tests.chaos.apps import ident_of
+from tests.chaos import checker, pacing, report
+from tests.chaos.apps import dead_letter_reason, ident_of
 from tests.chaos.faults import Faults, Filler
 from tests.chaos.monitor import Monitor
 from tests.chaos.topology import FINAL_QUEUES, NAMES, XMITQS, Topology
@@ -53,6 +52,9 @@ class Settings:
     bucket_s: float = 60.0
     converge_limit_s: float = 60.0
     mount: str | None = None  # a file system of the run's own (full_fs faults), or None
+    #: > 0: the maximum throughput measured this long, the producers then held to half of
+    #: it (tests.chaos.pacing); 0: the producers keep their own pace
+    calibrate_s: float = 0.0
 
 
 def commit_id() -> str:
@@ -135,9 +137,7 @@ def collectingly(qm: mqpy.QueueManager, name: str, queue: str, browse: bool = Fa
         except mqpy.MQMIError as e:
             assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE, e
             return out
-        where = f"{name}/{queue}"
-        if data[:4] == CMQC.MQDLH_STRUC_ID:
-            where += f"#{DLH.from_bytes(data[:172]).Reason}"
+        where = f"{name}/{queue}{dead_letter_reason(data)}"
         out.setdefault(where, []).append(ident_of(data) or "?")
 
 
@@ -157,6 +157,8 @@ def run(settings: Settings, work: str, log=print) -> dict:
         warm = apps.wait_committing()
         log(f"chaos seed {settings.seed}: network up and loaded in "
             f"{time.monotonic() - began:.1f}s" + ("" if warm else f" (idle: {apps.idle()})"))
+        load = pacing.calibrate(apps, settings.calibrate_s, PLACES, log) \
+            if settings.calibrate_s else None
         faults = Faults(net, apps, rng, began,
                         Filler(settings.mount) if settings.mount else None)
         load_began = time.monotonic()
@@ -187,7 +189,8 @@ def run(settings: Settings, work: str, log=print) -> dict:
                                 {f"{name}/{queue}" for name, queue in XMITQS})
         bucket = settings.bucket_s
         minutes = report.per_minute(monitor.samples, monitor.log_use,
-                                    report.latencies(histories, began_epoch, bucket), bucket)
+                                    report.latencies(histories, began_epoch, bucket), bucket,
+                                    report.puts(histories, began_epoch, bucket))
         out = {
             "seed": settings.seed, "commit": commit,
             "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(began_epoch)),
@@ -200,6 +203,7 @@ def run(settings: Settings, work: str, log=print) -> dict:
             "killed_at_stop": stopped_puts + stopped_gets,
             "checker": verdict.summary(), "app_errors": apps.errors(),
             "duration_s": round(time.monotonic() - began, 1), "bucket_s": bucket,
+            "load": load,
             "per_minute": minutes, "growth": report.growth(minutes),
         }
         out["ok"] = verdict.ok and convergence is not None and \

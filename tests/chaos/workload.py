@@ -20,7 +20,7 @@ APPS = {
     "prodAc": ("producer", "QMA", True, "put", ""),
     "request": ("requester", "QMA", True, "put", ""),
     "respond": ("responder", "QMB", False, "get", ""),
-    "consB": ("consumer", "QMB", False, "get", "DEST.B,CQ"),
+    "consB": ("consumer", "QMB", False, "get", "DEST.B,CQ,PARKED"),
     "consC": ("consumer", "QMC", True, "get", "CQ"),
 }
 
@@ -41,6 +41,18 @@ class Workload:
         self.running: dict[str, Running] = {}
         self.restarts = {name: 0 for name in APPS}
         self.stopped: set[str] = set()
+        self.pace_file = os.path.join(work, "pace")
+
+    def pace(self, rate: float | None) -> None:
+        """Hold each producer to ``rate`` messages a second (0: as fast as it can, None: its
+        own pace), from its next unit of work on."""
+        text = "" if rate is None else "max" if rate == 0 else f"{rate:.3f}"
+        with open(self.pace_file + ".new", "w") as f:
+            f.write(text)
+        os.replace(self.pace_file + ".new", self.pace_file)
+
+    def producers(self) -> list[str]:
+        return [app for app, (role, *_) in APPS.items() if role == "producer"]
 
     def stopfile(self, group: str) -> str:
         return os.path.join(self.work, f"stop.{group}")
@@ -54,7 +66,7 @@ class Workload:
                 qmgr, self.net.site.root]
         if client:
             argv.append(f"127.0.0.1({self.net.app_ports[qmgr]})")
-        env = {**self.net.site.env, "CHAOS_QUEUES": queues,
+        env = {**self.net.site.env, "CHAOS_QUEUES": queues, "CHAOS_PACE": self.pace_file,
                "PYTHONPATH": os.path.dirname(os.path.dirname(os.path.dirname(
                    os.path.abspath(__file__))))}
         proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL,
