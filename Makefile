@@ -71,6 +71,7 @@ bench: $(BENCH_STAMP)
 	$(PY) -m benchmarks.vs_rabbitmq --out benchmarks/vs_rabbitmq_results.json
 	$(PY) -m benchmarks.report_bench --out benchmarks/report_results.json
 	$(PY) -m benchmarks.web_bench --out benchmarks/web_results.json
+	$(PY) -m benchmarks.pubsub_bench --out benchmarks/pubsub_results.json
 
 demo: $(STAMP)
 	$(PY) -m examples.demo
