@@ -87,6 +87,8 @@ def publish(conn: Connection, h: TopicHandle, md: MD, pmo: PMO, data: bytes, put
                   suppress_reply_to=bool(opts & CMQC.MQPMO_SUPPRESS_REPLYTO))
     pd = pmo.__dict__
     pd["ResolvedQName"], pd["ResolvedQMgrName"] = b"", eng.name.encode()
+    h.published += 1
+    h.last_published = time.time()
     if not subs and opts & CMQC.MQPMO_WARN_IF_NO_SUBS_MATCHED and not warning:
         warning = CMQC.MQRC_NO_SUBS_MATCHED
     return lsn, warning
