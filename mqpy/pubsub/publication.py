@@ -7,7 +7,8 @@ IBM's rules, as built here:
    MQRC_PUT_INHIBITED. Persistence and priority AS_Q_DEF are the topic's DEFPSIST and
    DEFPRTY (resolved).
 2. A publication reaches every subscription whose topic matches it (``topicstrings``), whose
-   SelectionString selects it (``mqpy.selection``, on the publication's MQMD), that is
+   SelectionString selects it (``mqpy.selection``, on the publication's MQMD and message
+   properties, MQTopicString among them), that is
    not on request only (MQSO_PUBLICATIONS_ON_REQUEST), not expired (SubExpiry), not kept out by a
    WILDCARD(BLOCK) node, and not the publisher's own with MQPMO_NOT_OWN_SUBS (a subscription
    is the connection's own while a handle of that connection has it open).
@@ -15,7 +16,8 @@ IBM's rules, as built here:
    asks (as published, the destination's DEFPRTY, or its own), the publisher's origin
    context; the subscriber's user id, and its PubAccountingToken / PubApplIdentityData with
    MQSO_SET_IDENTITY_CONTEXT; no reply-to queue with MQPMO_SUPPRESS_REPLYTO. A temporary
-   dynamic destination (a non-durable managed one) takes it as non-persistent.
+   dynamic destination (a non-durable managed one) takes it as non-persistent. Its message
+   properties are the publication's and IBM's publish/subscribe ones (``pubprops``).
 4. Under syncpoint the copies belong to the publisher's unit of work; outside it they are
    put as one unit of work of their own, so that a failure the delivery rule makes fatal
    backs them all out. The rule is PMSGDLV for a persistent publication and NPMSGDLV for
@@ -40,6 +42,7 @@ from mqpy.engine.uow import back_out_uow, commit_uow
 from mqpy.errors import MQMIError
 from mqpy.pubsub import topicstrings, topictree
 from mqpy.pubsub.handles import TopicHandle
+from mqpy.pubsub.pubprops import Publication
 from mqpy.pubsub.registry import Registry, registry_for
 from mqpy.pubsub.subscription import Subscription
 from mqpy.selection.evaluate import Selector, compile_selector
@@ -79,10 +82,11 @@ def publish(conn: Connection, h: TopicHandle, md: MD, pmo: PMO, data: bytes, put
     conn._set_context(md, opts, pmo, time.time())
     if opts & CMQC.MQPMO_RETAIN:
         reg.retain(topic, _resolved_md(md, persistent, priority), data, persistent)
+    pub = Publication.of(md, data, topic)
     subs = [s for s in reg if reaches(reg, tree, s, topic, conn, opts)
-            and (not s.selector or selector_of(s.selector).matches({}, md))]
+            and (not s.selector or selector_of(s.selector).matches(pub.values(), md))]
     policy = reg.topic_attribute(topic, "PMSGDLV" if persistent else "NPMSGDLV", tree)
-    lsn = deliver(conn, subs, md, data, persistent=persistent, priority=priority,
+    lsn = deliver(conn, subs, md, pub, persistent=persistent, priority=priority,
                   syncpoint=syncpoint, put1=put1, policy=str(policy),
                   suppress_reply_to=bool(opts & CMQC.MQPMO_SUPPRESS_REPLYTO))
     pd = pmo.__dict__
@@ -148,10 +152,10 @@ def reaches(reg: Registry, tree: dict, sub: Subscription, topic: str, conn: Conn
     return True
 
 
-def deliver(conn: Connection, subs: list[Subscription], md: MD, data: bytes, *,
+def deliver(conn: Connection, subs: list[Subscription], md: MD, pub: Publication, *,
             persistent: bool, priority: int, syncpoint: bool, put1: bool = False,
             policy: str = "ALLAVAIL", suppress_reply_to: bool = False) -> int | None:
-    """Put a copy of the publication ``md`` / ``data`` for each of ``subs`` (rules 3, 4);
+    """Put a copy of the publication ``md`` / ``pub`` for each of ``subs`` (rules 3, 4);
     the LSN to force, if any."""
     if not subs:
         return None
@@ -166,7 +170,7 @@ def deliver(conn: Connection, subs: list[Subscription], md: MD, data: bytes, *,
     try:
         for sub in subs:
             try:
-                _put_copy(conn, sub, md, data, persistent, priority, put1, suppress_reply_to)
+                _put_copy(conn, sub, md, pub, persistent, priority, put1, suppress_reply_to)
             except MQMIError:
                 if policy == "ALL" or (policy == "ALLDUR" and sub.durable):
                     raise
@@ -184,7 +188,7 @@ def deliver(conn: Connection, subs: list[Subscription], md: MD, data: bytes, *,
     return lsn
 
 
-def _put_copy(conn: Connection, sub: Subscription, md: MD, data: bytes, persistent: bool,
+def _put_copy(conn: Connection, sub: Subscription, md: MD, pub: Publication, persistent: bool,
               priority: int, put1: bool, suppress_reply_to: bool) -> None:
     """One subscription's copy, put in the connection's unit of work (rule 3)."""
     eng = conn.engine
@@ -201,8 +205,9 @@ def _put_copy(conn: Connection, sub: Subscription, md: MD, data: bytes, persiste
     if base.attributes.get("DEFTYPE") == "TEMPDYN":
         persistent = False
     copy = md.copy()
+    fmt, data = pub.copy_for(sub.user_data)
     fields: dict[str, object] = {
-        "MsgId": eng.new_msgid(), "CorrelId": sub.correl_id,
+        "MsgId": eng.new_msgid(), "CorrelId": sub.correl_id, "Format": fmt,
         "Persistence": _PERSISTENT if persistent else _NOT_PERSISTENT, "Priority": priority,
         "BackoutCount": 0}
     if sub.sub_user:
