@@ -24,7 +24,7 @@ IBM's rules, as built here:
    another: ALL -- any copy that cannot be put fails the publication; ALLDUR -- a durable
    subscription's copy does; ALLAVAIL -- none does (the copy is lost for that subscriber).
 5. MQPMO_RETAIN keeps the publication as the topic's retained publication, replacing the
-   last one. MQPMO_WARN_IF_NO_SUBS_MATCHED makes a publication that reached no subscription
+   last one; under syncpoint when the unit of work commits (MQBACK keeps the last one). MQPMO_WARN_IF_NO_SUBS_MATCHED makes a publication that reached no subscription
    complete with MQCC_WARNING MQRC_NO_SUBS_MATCHED (2550).
 """
 
@@ -81,7 +81,8 @@ def publish(conn: Connection, h: TopicHandle, md: MD, pmo: PMO, data: bytes, put
         d["CorrelId"] = eng.new_msgid()
     conn._set_context(md, opts, pmo, time.time())
     if opts & CMQC.MQPMO_RETAIN:
-        reg.retain(topic, _resolved_md(md, persistent, priority), data, persistent)
+        _retain(conn, reg, topic, _resolved_md(md, persistent, priority), data, persistent,
+                syncpoint)
     pub = Publication.of(md, data, topic)
     subs = [s for s in reg if reaches(reg, tree, s, topic, conn, opts)
             and (not s.selector or selector_of(s.selector).matches(pub.values(), md))]
@@ -96,6 +97,21 @@ def publish(conn: Connection, h: TopicHandle, md: MD, pmo: PMO, data: bytes, put
     if not subs and opts & CMQC.MQPMO_WARN_IF_NO_SUBS_MATCHED and not warning:
         warning = CMQC.MQRC_NO_SUBS_MATCHED
     return lsn, warning
+
+
+def _retain(conn: Connection, reg: Registry, topic: str, md: MD, data: bytes, persistent: bool,
+            syncpoint: bool) -> None:
+    """MQPMO_RETAIN (rule 5): at once outside syncpoint; under it, when the publisher's unit
+    of work commits (a backout leaves the retained publication before it)."""
+    if not syncpoint:
+        reg.retain(topic, md, data, persistent)
+        return
+
+    def ended(committed: bool) -> None:
+        if committed:
+            reg.retain(topic, md, data, persistent)
+
+    conn._uow().outcomes.append(ended)
 
 
 def _values(reg: Registry, tree: dict, topic: str, md: MD) -> tuple[bool, int, int]:
