@@ -17,7 +17,10 @@ IBM's rules, as built here:
    context; the subscriber's user id, and its PubAccountingToken / PubApplIdentityData with
    MQSO_SET_IDENTITY_CONTEXT; no reply-to queue with MQPMO_SUPPRESS_REPLYTO. A temporary
    dynamic destination (a non-durable managed one) takes it as non-persistent. Its message
-   properties are the publication's and IBM's publish/subscribe ones (``pubprops``).
+   properties are the publication's and IBM's publish/subscribe ones (``pubprops``). A
+   destination on another queue manager (DESTQMGR) gets it through the transmission queue
+   for that queue manager, in an MQXQH, as a put to a remote queue; a cluster queue as a
+   destination is not routed here.
 4. Under syncpoint the copies belong to the publisher's unit of work; outside it they are
    put as one unit of work of their own, so that a failure the delivery rule makes fatal
    backs them all out. The rule is PMSGDLV for a persistent publication and NPMSGDLV for
@@ -36,7 +39,7 @@ from typing import TYPE_CHECKING
 
 from mqpy import CMQC
 from mqpy.engine import resolution
-from mqpy.engine.mqmd import _NO_ID, _NONE24, _id24, _pack_md, _trusted
+from mqpy.engine.mqmd import _NO_ID, _NONE24, _id24, _pack_md, _transmission_message, _trusted
 from mqpy.engine.options import _fail
 from mqpy.engine.uow import back_out_uow, commit_uow
 from mqpy.errors import MQMIError
@@ -209,9 +212,7 @@ def _put_copy(conn: Connection, sub: Subscription, md: MD, pub: Publication, per
     """One subscription's copy, put in the connection's unit of work (rule 3)."""
     eng = conn.engine
     res = resolution.resolve(eng.catalog, eng.name, sub.dest, sub.dest_qmgr)
-    if res.remote:  # a destination on another queue manager: not built here
-        raise _fail(CMQC.MQRC_UNKNOWN_OBJECT_NAME)
-    base = res.target
+    base = res.target  # a destination on another queue manager: its transmission queue
     if base.attributes.get("PUT") == "DISABLED" or res.opened.attributes.get("PUT") == "DISABLED":
         raise _fail(CMQC.MQRC_PUT_INHIBITED)
     if sub.pub_priority == CMQC.MQPRI_PRIORITY_AS_Q_DEF:
@@ -237,7 +238,11 @@ def _put_copy(conn: Connection, sub: Subscription, md: MD, pub: Publication, per
         fields["CodedCharSetId"] = int(eng.catalog.qmgr.get("CCSID", 1208))  # type: ignore[call-overload]
     _trusted(copy, fields)
     d = copy.__dict__
-    eng._store(conn, base, eng.catalog.queues[base.qid], _pack_md(copy), data,
+    stored = _pack_md(copy)
+    if res.remote:  # in an MQXQH naming it, as a put to a remote queue is (rule 3)
+        outer, data = _transmission_message(copy, data, str(res.remote_q), str(res.remote_qm))
+        stored = outer.pack()
+    eng._store(conn, base, eng.catalog.queues[base.qid], stored, data,
                priority=priority, persistent=persistent, msgid=d["MsgId"],
                correlid=d["CorrelId"], expiry=d["Expiry"], report=d["Report"],
                now=time.time(), syncpoint=True, put1=put1)
