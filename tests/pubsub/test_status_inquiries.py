@@ -130,3 +130,22 @@ def test_when_inquire_pubsub_status_then_the_local_queue_manager_active(qmgr, pc
         assert row[CMQC.MQIA_SUB_COUNT] >= 1 and row[CMQC.MQIA_TOPIC_NODE_COUNT] >= 1
     finally:
         sub.close()
+
+
+@pytest.mark.system
+@pytest.mark.parametrize("how", ["bindings", "client"])
+def test_given_a_daemon_then_its_command_server_answers_the_status_inquiries(pubsub_site, how):
+    qm = pubsub_site.bindings() if how == "bindings" else pubsub_site.client()
+    admin = mqpy.PCFExecute(qm)
+    try:
+        sub = _subscribe(qm, f"daemon/{how}")[0]
+        (row,) = admin.MQCMD_INQUIRE_TOPIC_STATUS({
+            CMQC.MQCA_TOPIC_STRING: f"daemon/{how}".encode(),
+            CMQCFC.MQIACF_TOPIC_STATUS_TYPE: CMQCFC.MQIACF_TOPIC_SUB})
+        assert row[CMQCFC.MQBACF_CONNECTION_ID] in _connection_ids(admin)
+        (status,) = admin.MQCMD_INQUIRE_PUBSUB_STATUS({})
+        assert status[CMQCFC.MQIACF_PUBSUB_STATUS] == CMQCFC.MQPS_STATUS_ACTIVE
+        sub.close()
+    finally:
+        admin.disconnect()
+        qm.disconnect()
