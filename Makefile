@@ -78,6 +78,7 @@ bench: $(BENCH_STAMP) bytecode
 	$(PY) -m benchmarks.report_bench --out benchmarks/report_results.json
 	$(PY) -m benchmarks.web_bench --out benchmarks/web_results.json
 	$(PY) -m benchmarks.startup_bench --out benchmarks/startup_results.json
+	$(PY) -m benchmarks.pubsub_bench --out benchmarks/pubsub_results.json
 
 demo: $(STAMP) bytecode
 	$(PY) -m examples.demo

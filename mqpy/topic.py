@@ -13,6 +13,7 @@ from typing import Any
 from mqpy import CMQC
 from mqpy.errors import MQMIError, PYIFError
 from mqpy.mqi import Queue, QueueManager, common_q_args
+from mqpy.properties import calls
 from mqpy.structs.pubsubstructs import SD, SRO
 from mqpy.structs.tables import OD, PMO
 
@@ -66,6 +67,9 @@ class Topic:
         """MQPUT of a publication: ``pub(msg[, md[, pmo]])``."""
         md, pmo = common_q_args(*opts)
         pmo = pmo if pmo is not None else PMO()
+        if pmo.Version >= 3 and (pmo.OriginalMsgHandle or pmo.NewMsgHandle):
+            # the handle's properties as an MQRFH2 in front of the data, as Queue.put does
+            return calls.put_with_properties(self.pub, self._qmgr, msg, md, pmo)
         if self._hobj is None:
             self.open()
         assert self._hobj is not None

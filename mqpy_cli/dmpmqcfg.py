@@ -30,14 +30,21 @@ from mqpy_cli.control import _data_path, _err
 #: -t values -> the DISPLAY object keywords they dump (IBM's names; some are IBM's only)
 _TYPES = {
     "all": ("QMGR", "QUEUE", "CHANNEL", "LISTENER", "SERVICE", "NAMELIST", "PROCESS",
-            "STGCLASS", "AUTHINFO", "TOPIC"),
+            "STGCLASS", "AUTHINFO", "TOPIC", "SUB"),
     "qmgr": ("QMGR",), "queue": ("QUEUE",), "channel": ("CHANNEL",), "listener": ("LISTENER",),
     "namelist": ("NAMELIST",), "process": ("PROCESS",), "stgclass": ("STGCLASS",),
     "authinfo": ("AUTHINFO",), "service": ("SERVICE",), "topic": ("TOPIC",),
+    "sub": ("SUB",),
     # IBM MQ object types mqpy does not have: nothing to dump
     "comminfo": (), "clntconn": (), "mqttchl": (),
 }
 RC_FAILED = 20
+
+
+def _kinds(objtype: str, what: str) -> tuple[str, ...]:
+    """The DISPLAY object keywords ``-t`` and ``-x`` select: ``-x sub`` the subscriptions
+    alone, ``-x object`` every other object, ``-x all`` both."""
+    return tuple(k for k in _TYPES[objtype] if what == "all" or (k == "SUB") == (what == "sub"))
 
 
 class _Commands:
@@ -127,8 +134,8 @@ def dmpmqcfg(qmgr: str, client: str | None, what: str, every: bool, names: str, 
         name = qmgr_shown[0].get("QMNAME") or qmgr
         lines = _header(name, qmgr_shown[0], sys.argv[1:]) if output != "setmqaut" else []
         one_line = output == "1line"
-        if output != "setmqaut" and what in ("all", "object"):
-            for kind in _TYPES[objtype]:
+        if output != "setmqaut" and what in ("all", "object", "sub"):
+            for kind in _kinds(objtype, what):
                 shown = qmgr_shown if kind == "QMGR" else dump.parse_display(
                     commands.display(command_text("DISPLAY", kind, names, flags=["ALL"])))
                 for definition in dump.object_definitions(kind, shown, every=every):
@@ -152,8 +159,6 @@ def dmpmqcfg(qmgr: str, client: str | None, what: str, every: bool, names: str, 
                          or fnmatch.fnmatchcase(r.get("PROFILE") or "", names)]
             for definition, setmqaut in dump.authority_records(shown, name):
                 lines.append(setmqaut if output == "setmqaut" else definition.mqsc(one_line))
-        if what == "sub" and not silent:
-            _err("dmpmqcfg: mqpy has no publish/subscribe: there are no subscriptions.")
     except mqpy.MQMIError as e:
         _err(f"AMQ8135E: dmpmqcfg failed: reason {e.reason}.")
         sys.exit(RC_FAILED)

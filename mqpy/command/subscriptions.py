@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import partial
 
 from mqpy import CMQC, CMQCFC, pcf
+from mqpy.command.pubsubstatus import PUBSUB_STATUS
 from mqpy.command.requests import PcfHandler, PcfRequest, Refused, Response, name_of
 from mqpy.mqsc import pcfmap
 from mqpy.mqsc.parser import MQSCCommand
@@ -119,4 +120,5 @@ SUBSCRIPTIONS: dict[int, PcfHandler] = {
     CMQCFC.MQCMD_CHANGE_SUBSCRIPTION: partial(change_subscription, verb="ALTER"),
     CMQCFC.MQCMD_DELETE_SUBSCRIPTION: partial(change_subscription, verb="DELETE"),
     CMQCFC.MQCMD_INQUIRE_SUBSCRIPTION: inquire_subscription,
+    **PUBSUB_STATUS,
 }

@@ -82,6 +82,9 @@ class UnitOfWork:
     triggers: list = attrs.Factory(list)
     # log kept formatted for its backout record's counts (RecoveryLog.reserve_more)
     backout_room: int = 0
+    # what else it changed, each told how it ended: fn(True) at commit, fn(False) at backout
+    # (a retained publication put under syncpoint)
+    outcomes: list = attrs.Factory(list)
 
     @property
     def logged(self) -> bool:

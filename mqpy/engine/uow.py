@@ -66,9 +66,18 @@ def commit_uow(eng: QueueManagerEngine, uow: UnitOfWork) -> int | None:
                 eng._arrived(base, mq, e, committed=True)
     if uow.triggers:
         _fire_triggers(eng, uow)
+    _tell_outcome(uow, True)
     puts.clear()
     gets.clear()
     return lsn
+
+
+def _tell_outcome(uow: UnitOfWork, committed: bool) -> None:
+    """Tell what else ``uow`` changed how it ended (``UnitOfWork.outcomes``)."""
+    if uow.outcomes:
+        told, uow.outcomes = uow.outcomes, []
+        for fn in told:
+            fn(committed)
 
 
 def back_out_uow(eng: QueueManagerEngine, uow: UnitOfWork) -> int | None:
@@ -102,6 +111,7 @@ def back_out_uow(eng: QueueManagerEngine, uow: UnitOfWork) -> int | None:
         mq.wake()
     if uow.triggers:
         _fire_triggers(eng, uow)
+    _tell_outcome(uow, False)
     puts.clear()
     gets.clear()
     return lsn

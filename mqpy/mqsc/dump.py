@@ -29,7 +29,7 @@ from mqpy.security.policy import AUTHINFO_DEFAULTS
 _NAME_ITEMS = {"QUEUE": "QUEUE", "CHANNEL": "CHANNEL", "LISTENER": "LISTENER",
                "NAMELIST": "NAMELIST", "PROCESS": "PROCESS", "STGCLASS": "STGCLASS",
                "AUTHINFO": "AUTHINFO", "CHLAUTH": "CHLAUTH", "SERVICE": "SERVICE",
-               "TOPIC": "TOPIC"}
+               "TOPIC": "TOPIC", "SUB": "SUB"}
 
 #: keywords never dumped: stamps, status, and what the object's own keyword already says
 _NEVER = {*mapping.STAMPS, "CURDEPTH", "IPPROCS", "OPPROCS", "TYPE", "CHLTYPE",
@@ -38,6 +38,13 @@ _NEVER = {*mapping.STAMPS, "CURDEPTH", "IPPROCS", "OPPROCS", "TYPE", "CHLTYPE",
 
 #: keywords IBM's DEFINE requires even at their default value
 _ALWAYS = {"AUTHINFO": ("AUTHTYPE",), "LISTENER": ("TRPTYPE",), "TOPIC": ("TOPICSTR",)}
+#: a subscription's defaults, as IBM's SYSTEM.DEFAULT.SUB has them (SUBID is the queue
+#: manager's to give: DEFINE SUB does not take it)
+_SUB_DEFAULTS = {"DESTCLAS": "PROVIDED", "EXPIRY": "UNLIMITED", "PSPROP": "MSGPROP",
+                 "PUBPRTY": "ASPUB", "REQONLY": "NO", "SUBSCOPE": "ALL", "VARUSER": "ANY",
+                 "WSCHEMA": "TOPIC", "SUBLEVEL": "1", "SELECTOR": "", "TOPICOBJ": "",
+                 "USERDATA": "", "DESTCORL": "", "PUBACCT": "", "PUBAPPID": "", "SUBUSER": "",
+                 "DESTQMGR": ""}
 _CONNAME_REQUIRED = ("SDR", "RQSTR", "CLNTCONN", "CLUSSDR", "CLUSRCVR")
 
 
@@ -150,6 +157,12 @@ def object_definitions(kind: str, shown: Iterable[Mapping[str, str | None]], *,
             name = obj.get(_NAME_ITEMS.get(kind, kind)) or ""
             if objtype == "QLOCAL" and obj.get("DEFTYPE") == "TEMPDYN":
                 continue  # a temporary dynamic queue is not a definition
+            if objtype == "SUB":
+                if obj.get("SUBTYPE") != "ADMIN":
+                    continue  # an application's (MQSUB) is not configuration, even durable
+                dropped = {"SUBID", "DEST", "DESTQMGR"} if obj.get("DESTCLAS") == "MANAGED" \
+                    else {"SUBID"}  # a managed queue is made anew by DEFINE SUB
+                obj = {k: v for k, v in obj.items() if k not in dropped}
             spec = g.command_spec("DEFINE", objtype)
             if spec is None:
                 continue
@@ -168,7 +181,8 @@ def object_definitions(kind: str, shown: Iterable[Mapping[str, str | None]], *,
             else:
                 defaults = {**objects.DEFAULTS.get(objtype, {}),
                             **mapping.EXTRA_DEFAULTS.get(objtype, {}),
-                            **(AUTHINFO_DEFAULTS if objtype == "AUTHINFO" else {})}
+                            **(AUTHINFO_DEFAULTS if objtype == "AUTHINFO" else {}),
+                            **(_SUB_DEFAULTS if objtype == "SUB" else {})}
             yield _definition("DEFINE", objtype, name, obj, spec, allowed, defaults, every,
                               "REPLACE", first, always)
 

@@ -90,6 +90,13 @@ JMS_SYNONYMS: dict[str, str] = {
     "JMSXGroupSeq": "jms.Seq",
     "JMSXUserID": MQMD_PREFIX + "UserIdentifier",
 }
+#: the names of the publish/subscribe properties and the MQRFH2 elements they stand for
+#: (IBM's mqps and mqpse folders): the queue manager sets them on publications
+PUBSUB_SYNONYMS: dict[str, str] = {
+    "MQTopicString": "mqps.Top", "MQSubUserData": "mqps.Sud", "MQIsRetained": "mqps.Ret",
+    "MQPubOptions": "mqps.Pub", "MQPubLevel": "mqps.Pbl", "MQPubTime": "mqpse.Pts",
+    "MQPubSeqNum": "mqpse.Seq", "MQPubStrIntData": "mqpse.Sid", "MQPubFormat": "mqpse.Pfmt",
+}
 #: the JMS names an MQI application may set, and the MQTYPE_* each must have (a Java
 #: String is MQTYPE_STRING, a Java int MQTYPE_INT32)
 JMS_SETTABLE: dict[str, int] = {
@@ -177,10 +184,11 @@ def check_name(name: str, *, validate: bool = True, for_set: bool = True,
 
 def canonical(name: str) -> str:
     """The name a property is kept under: ``usr.x`` is ``x``; a JMS name is the property it
-    is a synonym for (``JMSType`` is ``mcd.Type``)."""
+    is a synonym for (``JMSType`` is ``mcd.Type``), and so is a publish/subscribe one
+    (``MQTopicString`` is ``mqps.Top``)."""
     if name.startswith(USR_PREFIX):
         return name[len(USR_PREFIX):]
-    return JMS_SYNONYMS.get(name, name)
+    return JMS_SYNONYMS.get(name) or PUBSUB_SYNONYMS.get(name, name)
 
 
 def folder_of(name: str) -> str:

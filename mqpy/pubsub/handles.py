@@ -17,6 +17,8 @@ class TopicHandle(Handle):
     """A topic open for output: ``obj`` is the TOPIC object named or the closest node."""
 
     topic: str = ""  #: the full topic string published to
+    published: int = 0  #: publications put through it (TPSTATUS TYPE(PUB) NUMPUBS)
+    last_published: float = 0.0  #: when the last was put (LPUBDATE, LPUBTIME)
 
 
 @attrs.define(eq=False)

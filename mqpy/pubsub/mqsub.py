@@ -51,6 +51,7 @@ from mqpy.engine.options import _INPUT_OPTS, _fail, _strip
 from mqpy.errors import MQMIError
 from mqpy.pubsub import publication, topicstrings, topictree
 from mqpy.pubsub.handles import SubHandle, TopicHandle
+from mqpy.pubsub.pubprops import Publication
 from mqpy.pubsub.registry import Registry, end_subscription, registry_for
 from mqpy.pubsub.subscription import Subscription
 from mqpy.selection.evaluate import compile_selector
@@ -307,7 +308,8 @@ class SubscribeCalls:
             md = MD()
             md.unpack(retained.md)
             try:
-                lsn = publication.deliver(self, [sub], md, retained.data,
+                pub = Publication.of(md, retained.data, topic, retained=True)
+                lsn = publication.deliver(self, [sub], md, pub,
                                           persistent=retained.persistent,
                                           priority=md.Priority, syncpoint=False,
                                           policy="ALL") or lsn

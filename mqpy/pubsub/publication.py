@@ -7,7 +7,8 @@ IBM's rules, as built here:
    MQRC_PUT_INHIBITED. Persistence and priority AS_Q_DEF are the topic's DEFPSIST and
    DEFPRTY (resolved).
 2. A publication reaches every subscription whose topic matches it (``topicstrings``), whose
-   SelectionString selects it (``mqpy.selection``, on the publication's MQMD), that is
+   SelectionString selects it (``mqpy.selection``, on the publication's MQMD and message
+   properties, MQTopicString among them), that is
    not on request only (MQSO_PUBLICATIONS_ON_REQUEST), not expired (SubExpiry), not kept out by a
    WILDCARD(BLOCK) node, and not the publisher's own with MQPMO_NOT_OWN_SUBS (a subscription
    is the connection's own while a handle of that connection has it open).
@@ -15,14 +16,18 @@ IBM's rules, as built here:
    asks (as published, the destination's DEFPRTY, or its own), the publisher's origin
    context; the subscriber's user id, and its PubAccountingToken / PubApplIdentityData with
    MQSO_SET_IDENTITY_CONTEXT; no reply-to queue with MQPMO_SUPPRESS_REPLYTO. A temporary
-   dynamic destination (a non-durable managed one) takes it as non-persistent.
+   dynamic destination (a non-durable managed one) takes it as non-persistent. Its message
+   properties are the publication's and IBM's publish/subscribe ones (``pubprops``). A
+   destination on another queue manager (DESTQMGR) gets it through the transmission queue
+   for that queue manager, in an MQXQH, as a put to a remote queue; a cluster queue as a
+   destination is not routed here.
 4. Under syncpoint the copies belong to the publisher's unit of work; outside it they are
    put as one unit of work of their own, so that a failure the delivery rule makes fatal
    backs them all out. The rule is PMSGDLV for a persistent publication and NPMSGDLV for
    another: ALL -- any copy that cannot be put fails the publication; ALLDUR -- a durable
    subscription's copy does; ALLAVAIL -- none does (the copy is lost for that subscriber).
 5. MQPMO_RETAIN keeps the publication as the topic's retained publication, replacing the
-   last one. MQPMO_WARN_IF_NO_SUBS_MATCHED makes a publication that reached no subscription
+   last one; under syncpoint when the unit of work commits (MQBACK keeps the last one). MQPMO_WARN_IF_NO_SUBS_MATCHED makes a publication that reached no subscription
    complete with MQCC_WARNING MQRC_NO_SUBS_MATCHED (2550).
 """
 
@@ -34,12 +39,13 @@ from typing import TYPE_CHECKING
 
 from mqpy import CMQC
 from mqpy.engine import resolution
-from mqpy.engine.mqmd import _NO_ID, _NONE24, _id24, _pack_md, _trusted
+from mqpy.engine.mqmd import _NO_ID, _NONE24, _id24, _pack_md, _transmission_message, _trusted
 from mqpy.engine.options import _fail
 from mqpy.engine.uow import back_out_uow, commit_uow
 from mqpy.errors import MQMIError
 from mqpy.pubsub import topicstrings, topictree
 from mqpy.pubsub.handles import TopicHandle
+from mqpy.pubsub.pubprops import Publication
 from mqpy.pubsub.registry import Registry, registry_for
 from mqpy.pubsub.subscription import Subscription
 from mqpy.selection.evaluate import Selector, compile_selector
@@ -78,18 +84,37 @@ def publish(conn: Connection, h: TopicHandle, md: MD, pmo: PMO, data: bytes, put
         d["CorrelId"] = eng.new_msgid()
     conn._set_context(md, opts, pmo, time.time())
     if opts & CMQC.MQPMO_RETAIN:
-        reg.retain(topic, _resolved_md(md, persistent, priority), data, persistent)
+        _retain(conn, reg, topic, _resolved_md(md, persistent, priority), data, persistent,
+                syncpoint)
+    pub = Publication.of(md, data, topic)
     subs = [s for s in reg if reaches(reg, tree, s, topic, conn, opts)
-            and (not s.selector or selector_of(s.selector).matches({}, md))]
+            and (not s.selector or selector_of(s.selector).matches(pub.values(), md))]
     policy = reg.topic_attribute(topic, "PMSGDLV" if persistent else "NPMSGDLV", tree)
-    lsn = deliver(conn, subs, md, data, persistent=persistent, priority=priority,
+    lsn = deliver(conn, subs, md, pub, persistent=persistent, priority=priority,
                   syncpoint=syncpoint, put1=put1, policy=str(policy),
                   suppress_reply_to=bool(opts & CMQC.MQPMO_SUPPRESS_REPLYTO))
     pd = pmo.__dict__
     pd["ResolvedQName"], pd["ResolvedQMgrName"] = b"", eng.name.encode()
+    h.published += 1
+    h.last_published = time.time()
     if not subs and opts & CMQC.MQPMO_WARN_IF_NO_SUBS_MATCHED and not warning:
         warning = CMQC.MQRC_NO_SUBS_MATCHED
     return lsn, warning
+
+
+def _retain(conn: Connection, reg: Registry, topic: str, md: MD, data: bytes, persistent: bool,
+            syncpoint: bool) -> None:
+    """MQPMO_RETAIN (rule 5): at once outside syncpoint; under it, when the publisher's unit
+    of work commits (a backout leaves the retained publication before it)."""
+    if not syncpoint:
+        reg.retain(topic, md, data, persistent)
+        return
+
+    def ended(committed: bool) -> None:
+        if committed:
+            reg.retain(topic, md, data, persistent)
+
+    conn._uow().outcomes.append(ended)
 
 
 def _values(reg: Registry, tree: dict, topic: str, md: MD) -> tuple[bool, int, int]:
@@ -146,10 +171,10 @@ def reaches(reg: Registry, tree: dict, sub: Subscription, topic: str, conn: Conn
     return True
 
 
-def deliver(conn: Connection, subs: list[Subscription], md: MD, data: bytes, *,
+def deliver(conn: Connection, subs: list[Subscription], md: MD, pub: Publication, *,
             persistent: bool, priority: int, syncpoint: bool, put1: bool = False,
             policy: str = "ALLAVAIL", suppress_reply_to: bool = False) -> int | None:
-    """Put a copy of the publication ``md`` / ``data`` for each of ``subs`` (rules 3, 4);
+    """Put a copy of the publication ``md`` / ``pub`` for each of ``subs`` (rules 3, 4);
     the LSN to force, if any."""
     if not subs:
         return None
@@ -164,7 +189,7 @@ def deliver(conn: Connection, subs: list[Subscription], md: MD, data: bytes, *,
     try:
         for sub in subs:
             try:
-                _put_copy(conn, sub, md, data, persistent, priority, put1, suppress_reply_to)
+                _put_copy(conn, sub, md, pub, persistent, priority, put1, suppress_reply_to)
             except MQMIError:
                 if policy == "ALL" or (policy == "ALLDUR" and sub.durable):
                     raise
@@ -182,14 +207,12 @@ def deliver(conn: Connection, subs: list[Subscription], md: MD, data: bytes, *,
     return lsn
 
 
-def _put_copy(conn: Connection, sub: Subscription, md: MD, data: bytes, persistent: bool,
+def _put_copy(conn: Connection, sub: Subscription, md: MD, pub: Publication, persistent: bool,
               priority: int, put1: bool, suppress_reply_to: bool) -> None:
     """One subscription's copy, put in the connection's unit of work (rule 3)."""
     eng = conn.engine
     res = resolution.resolve(eng.catalog, eng.name, sub.dest, sub.dest_qmgr)
-    if res.remote:  # a destination on another queue manager: not built here
-        raise _fail(CMQC.MQRC_UNKNOWN_OBJECT_NAME)
-    base = res.target
+    base = res.target  # a destination on another queue manager: its transmission queue
     if base.attributes.get("PUT") == "DISABLED" or res.opened.attributes.get("PUT") == "DISABLED":
         raise _fail(CMQC.MQRC_PUT_INHIBITED)
     if sub.pub_priority == CMQC.MQPRI_PRIORITY_AS_Q_DEF:
@@ -199,8 +222,9 @@ def _put_copy(conn: Connection, sub: Subscription, md: MD, data: bytes, persiste
     if base.attributes.get("DEFTYPE") == "TEMPDYN":
         persistent = False
     copy = md.copy()
+    fmt, data = pub.copy_for(sub.user_data)
     fields: dict[str, object] = {
-        "MsgId": eng.new_msgid(), "CorrelId": sub.correl_id,
+        "MsgId": eng.new_msgid(), "CorrelId": sub.correl_id, "Format": fmt,
         "Persistence": _PERSISTENT if persistent else _NOT_PERSISTENT, "Priority": priority,
         "BackoutCount": 0}
     if sub.sub_user:
@@ -214,7 +238,11 @@ def _put_copy(conn: Connection, sub: Subscription, md: MD, data: bytes, persiste
         fields["CodedCharSetId"] = int(eng.catalog.qmgr.get("CCSID", 1208))  # type: ignore[call-overload]
     _trusted(copy, fields)
     d = copy.__dict__
-    eng._store(conn, base, eng.catalog.queues[base.qid], _pack_md(copy), data,
+    stored = _pack_md(copy)
+    if res.remote:  # in an MQXQH naming it, as a put to a remote queue is (rule 3)
+        outer, data = _transmission_message(copy, data, str(res.remote_q), str(res.remote_qm))
+        stored = outer.pack()
+    eng._store(conn, base, eng.catalog.queues[base.qid], stored, data,
                priority=priority, persistent=persistent, msgid=d["MsgId"],
                correlid=d["CorrelId"], expiry=d["Expiry"], report=d["Report"],
                now=time.time(), syncpoint=True, put1=put1)

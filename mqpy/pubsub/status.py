@@ -4,8 +4,9 @@ their PCF Inquire forms would): rows of MQSC keywords and values, engine lock he
 - TPSTATUS: the topic tree's known topics -- administrative nodes, subscribed topic strings,
   open publishers' topics, retained publications -- named exactly or by a topic wildcard
   (``#``, ``+``). TYPE(TOPIC): a row a topic with its resolved attributes, ADMIN (its own
-  topic object), PUBCOUNT, SUBCOUNT and RETAINED; TYPE(SUB): a row a subscription on it;
-  TYPE(PUB): a row an open publisher.
+  topic object), PUBCOUNT, SUBCOUNT and RETAINED; TYPE(SUB): a row a subscription on it,
+  with SBSTATUS's counts; TYPE(PUB): a row an open publisher, NUMPUBS and LPUBDATE/LPUBTIME.
+- ACTCONN is the 24-byte ConnectionId (in hex) Inquire Connection gives the connection.
 - SBSTATUS: a row a named subscription: SUBID, DURABLE, SUBTYPE, ACTCONN (the connection
   with it open), NUMMSGS and LMSGDATE/LMSGTIME (publications it got), RESMDATE/RESMTIME.
 - PUBSUB: the local queue manager's row: STATUS(ACTIVE), SUBCOUNT, TPCOUNT.
@@ -16,15 +17,19 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from mqpy.mqsc.queues import connection_id
 from mqpy.pubsub import topicstrings, topictree
 from mqpy.pubsub.handles import TopicHandle
-from mqpy.pubsub.registry import registry_for
+from mqpy.pubsub.registry import Registry, registry_for
+from mqpy.pubsub.subscription import Subscription
 
-__all__ = ["pubsub_rows", "sbstatus_rows", "tpstatus_rows"]
+__all__ = ["NO_CONNECTION", "pubsub_rows", "sbstatus_rows", "tpstatus_rows"]
+
+NO_CONNECTION = "0" * 2 * 24  #: ACTCONN of a subscription no connection has open
 
 
-def _conn_id(conn: Any) -> str:
-    return f"{conn.hconn:048X}"
+def _conn_id(eng: Any, conn: Any) -> str:
+    return connection_id(eng.name, conn).hex().upper()
 
 
 def _stamp(when: float) -> tuple[str, str]:
@@ -60,15 +65,10 @@ def tpstatus_rows(eng: Any, name: str, kind: str = "TOPIC") -> list[dict[str, ob
         rows: list[dict[str, object]] = []
         for topic in topics:
             if kind == "SUB":
-                rows += [{"TOPICSTR": topic, "SUBID": s.subid_hex, "SUBUSER": s.sub_user,
-                          "DURABLE": "YES" if s.durable else "NO",
-                          "SUBTYPE": "ADMIN" if s.admin else "API",
-                          "ACTCONN": _conn_id(reg.open_by[s.subid])
-                          if s.subid in reg.open_by else "0" * 48}
+                rows += [{"TOPICSTR": topic, "SUBUSER": s.sub_user, **_sub_status(eng, reg, s)}
                          for s in reg if s.topic == topic]
             elif kind == "PUB":
-                rows += [{"TOPICSTR": topic, "ACTCONN": _conn_id(c)}
-                         for c, h in publishers if h.topic == topic]
+                rows += [_pub_status(eng, topic, c, h) for c, h in publishers if h.topic == topic]
             else:
                 node = tree.get(topic)
                 rows.append({"TOPICSTR": topic, "ADMIN": node.name if node else "",
@@ -79,6 +79,13 @@ def tpstatus_rows(eng: Any, name: str, kind: str = "TOPIC") -> list[dict[str, ob
         return rows
 
 
+def _pub_status(eng: Any, topic: str, conn: Any, h: TopicHandle) -> dict[str, object]:
+    """An open publisher's TYPE(PUB) row."""
+    date, when = _stamp(h.last_published)
+    return {"TOPICSTR": topic, "ACTCONN": _conn_id(eng, conn), "NUMPUBS": h.published,
+            "LPUBDATE": date, "LPUBTIME": when}
+
+
 def sbstatus_rows(eng: Any, name: str, generic: bool) -> list[dict[str, object]]:
     """DISPLAY SBSTATUS's rows, by subscription name."""
     with eng.lock:
@@ -87,17 +94,21 @@ def sbstatus_rows(eng: Any, name: str, generic: bool) -> list[dict[str, object]]
         for s in sorted(reg, key=lambda s: s.name):
             if not s.name or not (s.name.startswith(name[:-1]) if generic else s.name == name):
                 continue
-            count, last = reg.delivered.get(s.subid, (0, 0.0))
-            ldate, ltime = _stamp(last)
-            rdate, rtime = _stamp(reg.resumed.get(s.subid, 0.0))
-            rows.append({"SUB": s.name, "SUBID": s.subid_hex,
-                         "DURABLE": "YES" if s.durable else "NO",
-                         "SUBTYPE": "ADMIN" if s.admin else "API",
-                         "ACTCONN": _conn_id(reg.open_by[s.subid]) if s.subid in reg.open_by
-                         else "0" * 48,
-                         "NUMMSGS": count, "LMSGDATE": ldate, "LMSGTIME": ltime,
-                         "RESMDATE": rdate, "RESMTIME": rtime})
+            rows.append({"SUB": s.name, **_sub_status(eng, reg, s)})
         return rows
+
+
+def _sub_status(eng: Any, reg: Registry, s: Subscription) -> dict[str, object]:
+    """A subscription's status: SUBID, DURABLE, SUBTYPE, ACTCONN and its counts."""
+    count, last = reg.delivered.get(s.subid, (0, 0.0))
+    ldate, ltime = _stamp(last)
+    rdate, rtime = _stamp(reg.resumed.get(s.subid, 0.0))
+    return {"SUBID": s.subid_hex, "DURABLE": "YES" if s.durable else "NO",
+            "SUBTYPE": "ADMIN" if s.admin else "API",
+            "ACTCONN": _conn_id(eng, reg.open_by[s.subid]) if s.subid in reg.open_by
+            else NO_CONNECTION,
+            "NUMMSGS": count, "LMSGDATE": ldate, "LMSGTIME": ltime,
+            "RESMDATE": rdate, "RESMTIME": rtime}
 
 
 def pubsub_rows(eng: Any) -> list[dict[str, object]]:
