@@ -15,16 +15,18 @@ from mqpy.fap.messagedata import XQH_WITH_MD_LENGTH
 from mqpy.fap.statuscodes import StatusCode
 from mqpy.syncrecord import InDoubt, SyncRecord, parse_prepare_key
 from mqpy_chinit import resync
+from mqpy_chinit.receiver_batch import not_stored_head
 from mqpy_chinit.sender_batch import (
-    NO_DEAD_LETTER_QUEUE,
     NO_LUWID,
     TOO_BIG,
+    TOO_BIG_REASON,
     BackOut,
     Confirmed,
     EndChannel,
     Harden,
     InFlight,
     SenderBatches,
+    not_dead_lettered,
 )
 
 CHANNEL = "QM1.TO.QM2"
@@ -291,7 +293,8 @@ class SimSender:
             if seq == TOO_BIG:
                 if xq.dlq is None:
                     xq.backout()
-                    raise Ended(NO_DEAD_LETTER_QUEUE)
+                    raise Ended(not_dead_lettered(
+                        not_stored_head("AMQ9565E", "", TOO_BIG_REASON, "QM1"), "Q", "QM2"))
                 xq.uow_dead.append(msg)
             else:
                 if seq:

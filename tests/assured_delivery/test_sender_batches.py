@@ -410,14 +410,14 @@ def test_given_a_message_too_long_for_the_channel_then_it_is_dead_lettered_at_th
 def test_given_no_dead_letter_queue_when_a_message_is_too_long_then_the_channel_stops_with_the_batch_kept():
     """Given no dead-letter queue, when a message is too long for the channel, then the
     batch is backed out (every message stays on the transmission queue) and the channel
-    ends with AMQ9544E, not to be retried."""
+    ends with AMQ9565E (IBM's "No dead-letter queue defined"), not to be retried."""
     world = _world(Msg(0), Msg(1, length=XQH_WITH_MD_LENGTH + 2000), Msg(2))
     world.xmitq.dlq = None
     sender = SimSender(world, batchsz=50, max_msg=1024)
     sender.start()
     with pytest.raises(Ended) as ended:
         sender.transfer()
-    assert (ended.value.end.msgid, ended.value.end.retry) == ("AMQ9544E", False)
+    assert (ended.value.end.msgid, ended.value.end.retry) == ("AMQ9565E", False)
     assert [m.n for m in world.xmitq.ready] == [0, 1, 2]
 
 

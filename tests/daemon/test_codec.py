@@ -12,6 +12,7 @@ from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.statuscodes import ProtocolError
 from mqpy.fap.tsh import ByteOrder, SegmentType
 from mqpy.fap.userid import Credentials
+from mqpy.structs.pubsubstructs import SD, SRO
 from mqpy.structs.tables import GMO, MD, OD, PMO, STS
 
 T = SegmentType
@@ -21,6 +22,7 @@ ORDERS = (ByteOrder.LITTLE, ByteOrder.BIG)
 def _samples(data: bytes, options: int) -> dict:
     md = MD(Priority=7, Persistence=1, MsgId=b"M" * 24, CorrelId=b"C" * 24, Format=b"MQSTR")
     od = OD(ObjectName=b"Q1", Version=3, ResolvedQName=b"Q1")
+    sd = SD(Options=CMQC.MQSO_CREATE | CMQC.MQSO_MANAGED, ObjectName=b"SPORTS")
     requests = {
         T.MQCONN: [("QM1", "amqsput"), mqiparams.ConnSecurity(
             Credentials("alice", data.decode("latin-1")[:100]), "bob", "APP.SVRCONN",
@@ -37,6 +39,8 @@ def _samples(data: bytes, options: int) -> dict:
         T.MQBACK: [],
         T.SPI: [mqiflows.SpiVerb.RESOLVE, b"LUW-0001", 1],
         T.MQSTAT: [CMQC.MQSTAT_TYPE_ASYNC_ERROR, STS(Version=1)],
+        T.MQSUB: [sd, CMQC.MQHO_NONE],
+        T.MQSUBRQ: [CMQC.MQSR_ACTION_PUBLICATION, SRO()],
     }
     replies = {
         T.MQCONN: [("QM1", "amqsput")],
@@ -48,6 +52,8 @@ def _samples(data: bytes, options: int) -> dict:
         T.SPI: [[b"LUW-0001", b"LUW-0002"]],
         T.MQSTAT: [CMQC.MQSTAT_TYPE_ASYNC_ERROR,
                    STS(PutSuccessCount=3, Reason=CMQC.MQRC_Q_FULL, ObjectName=b"Q1")],
+        T.MQSUB: [sd, 12],
+        T.MQSUBRQ: [SRO(NumPubs=2)],
     }
     return {"requests": requests, "replies": replies}
 
@@ -133,9 +139,9 @@ def test_a_truncated_put_request_is_a_protocol_error():
 
 
 def test_a_non_mqi_segment_type_is_refused():
-    """Given MQSUBRQ (not a bindings verb yet), when encoded, then ProtocolError."""
+    """Given XA_START (not a bindings verb), when encoded, then ProtocolError."""
     with pytest.raises(ProtocolError):
-        mqiflows.encode_request(T.MQSUBRQ, [])
+        mqiflows.encode_request(T.XA_START, [])
 
 
 def test_the_same_structure_bytes_again_decode_to_an_equal_independent_structure():
