@@ -56,7 +56,8 @@ class PackedCalls(MQIVerbs):
         md = MD() if md is None else md  # (as MQIVerbs.put)
         pmo = PMO() if pmo is None else pmo
         if type(md) is not MD or type(pmo) is not PMO or type(data) is not bytes \
-                or pmo.__dict__["Options"] & _RESPONSE_OPTIONS or not self._packable():
+                or pmo.__dict__["Options"] & _RESPONSE_OPTIONS or not self._packable() \
+                or hobj in self._async_default:  # (the queue's DEFPRESP(ASYNC): MQIVerbs')
             return super().put(hobj, md, pmo, data)
         body = _request_body(_T.MQPUT, [md, pmo, data])
         if body is None:
