@@ -31,7 +31,7 @@ from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.apiheader import MQIReply, MQIRequest
 from mqpy.fap.framing import SegmentReader, SegmentWriter
-from mqpy.fap.mqicalls import MQIVerbs, copy_fields
+from mqpy.fap.mqicalls import MQIVerbs, failure
 from mqpy.fap.statuscodes import ProtocolError
 from mqpy.fap.tsh import ByteOrder, OtherSegment, SegmentType
 from mqpy.readahead import ReadAheadVerbs, stream_sink
@@ -258,9 +258,7 @@ class BindingsConnection(ReadAheadVerbs, PackedCalls, MQIVerbs):
                 self._lost()
                 raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN) from None
         if reply.comp == _FAILED:
-            for dst, src in zip(into, reply.values or (), strict=False):
-                copy_fields(dst, src)
-            raise MQMIError(reply.comp, reply.reason)
+            raise failure(reply, into)
         return reply
 
     def _send_only(self, verb: SegmentType, values: Any, hobj: int) -> None:

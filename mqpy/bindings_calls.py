@@ -24,7 +24,7 @@ from mqpy.engine import fastpath
 from mqpy.errors import MQMIError
 from mqpy.fap import mqicalls, mqiflows
 from mqpy.fap.apiheader import build_mqi_request, one_mqi_flow
-from mqpy.fap.mqicalls import MQIVerbs, _get_done, _put_done, copy_fields
+from mqpy.fap.mqicalls import MQIVerbs, _get_done, _put_done, failure
 from mqpy.fap.statuscodes import ProtocolError
 from mqpy.fap.tsh import SegmentType
 from mqpy.structs.tables import GMO, MD, PMO
@@ -115,9 +115,7 @@ class PackedCalls(MQIVerbs):
                 self._lost()  # type: ignore[attr-defined]
                 raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN) from None
         if reply.comp == _FAILED:
-            for dst, src in zip(into, reply.values or (), strict=False):
-                copy_fields(dst, src)
-            raise MQMIError(reply.comp, reply.reason)
+            raise failure(reply, into)
         return reply
 
 

@@ -30,7 +30,7 @@ from mqpy.bindings import Flows, bind_address, socket_path
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.apiheader import MQIReply, MQIRequest
-from mqpy.fap.mqicalls import AsyncMQIVerbs, copy_fields
+from mqpy.fap.mqicalls import AsyncMQIVerbs, failure
 from mqpy.fap.statuscodes import ProtocolError
 from mqpy.fap.tsh import SegmentType
 
@@ -98,9 +98,7 @@ class QMConnection(AsyncMQIVerbs):
         flows = self._flows
         reply = await self._exchange(flows.request(verb, values, hobj), flows.reply)
         if reply.comp == _FAILED:
-            for dst, src in zip(into, reply.values or (), strict=False):
-                copy_fields(dst, src)  # a distribution list's response records
-            raise MQMIError(reply.comp, reply.reason)
+            raise failure(reply, into)
         return reply
 
     async def relay(self, request: MQIRequest) -> MQIReply:

@@ -13,7 +13,7 @@ the decoded reply. :class:`MQIVerbs` drives exchanges over a blocking ``_call``;
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from typing import Any, TypeVar
 
 from mqpy import CMQC, asyncput
@@ -24,7 +24,7 @@ from mqpy.structs.fields import StructError
 from mqpy.structs.tables import GMO, MD, PMO, STS
 from mqpy.trace import TRACER
 
-__all__ = ["AsyncMQIVerbs", "MQIVerbs", "copy_fields", "run_in_order"]
+__all__ = ["AsyncMQIVerbs", "MQIVerbs", "copy_fields", "failure", "run_in_order"]
 
 T = TypeVar("T")
 #: A verb's request: the verb, its body values, the object handle, the caller's structures
@@ -63,6 +63,14 @@ def copy_fields(dst: Any, src: Any) -> None:
 
 
 _FLAT: dict[type, bool] = {}
+
+
+def failure(reply: Any, into: Sequence[Any]) -> MQMIError:
+    """The MQMIError of a failed ``reply``, its structures (a distribution list's response
+    records, a truncated get's MQMD ...) first copied ``into`` the caller's."""
+    for dst, src in zip(into, reply.values or (), strict=False):
+        copy_fields(dst, src)
+    return MQMIError(reply.comp, reply.reason)
 
 
 def _flat(cls: type) -> bool:
@@ -285,9 +293,7 @@ class MQIVerbs:
                 out.append(reply.reason if reply.comp == _WARNING else 0)
                 continue
             if reply.comp == CMQC.MQCC_FAILED:
-                for dst, src in zip(request[3], reply.values or (), strict=False):
-                    copy_fields(dst, src)
-                out.append(MQMIError(reply.comp, reply.reason))
+                out.append(failure(reply, request[3]))
                 break
             try:
                 out.append(_finish(exchange, reply))
