@@ -2,7 +2,9 @@
 ``RecordingRelay``: a client over a SVRCONN channel, a sender channel's session to a receiver
 of the site's queue manager, and an application over the bindings socket.
 
-Each makes MQCONN, MQOPEN, MQPUT, MQGET, MQINQ, MQCMIT and MQDISC (the two MQI ones), or
+Each makes MQCONN, MQOPEN, MQPUT, MQGET, MQINQ, MQCMIT, the newer calls (properties, a selection
+string, asynchronous put and MQSTAT, MQSUB and a publication, read ahead, MQCB/MQCTL) and MQDISC
+(the two MQI ones), or
 INITIAL_DATA, RESET, RESYNC, message batches, heartbeats and the channel's close (the
 sender, an in-process queue manager whose sender was RESET first: a replay then resets the
 receiver to where the recording started, so its batches' numbers are in sequence again).
@@ -67,7 +69,66 @@ def mqi_calls(qm: mqpy.QueueManager) -> None:
     q.inquire(CMQC.MQIA_CURRENT_Q_DEPTH)
     qm.commit()
     q.close()
+    newer_calls(qm)
     qm.disconnect()
+
+
+def newer_calls(qm: mqpy.QueueManager) -> None:
+    """A put with a message property, an asynchronous put and MQSTAT, an MQOPEN with a
+    selection string and a get into a message handle, MQSUB (a managed subscription), a
+    publication and its get, MQSUBRQ, read ahead, and a consumer started by MQCB/MQCTL: the
+    flows a hostile peer can mutate beyond the first calls."""
+    handle = mqpy.MessageHandle(qm, mqpy.CMHO())
+    handle.properties.set("colour", "red", property_type=CMQC.MQTYPE_STRING)
+    out = mqpy.Queue(qm, APP_QUEUE, CMQC.MQOO_OUTPUT)
+    out.put(b"with a property", mqpy.MD(), mqpy.PMO(Version=CMQC.MQPMO_VERSION_3,
+                                                   OriginalMsgHandle=handle.msg_handle))
+    out.put(b"asynchronous", mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_ASYNC_RESPONSE))
+    qm.stat(CMQC.MQSTAT_TYPE_ASYNC_ERROR)
+    od = mqpy.OD(Version=CMQC.MQOD_VERSION_4, ObjectName=APP_QUEUE.encode())
+    od.set_vs("SelectionString", "colour = 'red'")
+    selecting = mqpy.Queue(qm, od, CMQC.MQOO_INPUT_SHARED)
+    got = mqpy.MessageHandle(qm, mqpy.CMHO())
+    selecting.get(None, mqpy.MD(), mqpy.GMO(Version=CMQC.MQGMO_VERSION_4,
+                                            Options=CMQC.MQGMO_PROPERTIES_IN_HANDLE,
+                                            MsgHandle=got.msg_handle))
+    selecting.close()
+    sd = mqpy.SD(Options=CMQC.MQSO_CREATE | CMQC.MQSO_MANAGED)
+    sd.set_vs("ObjectString", "fuzz/topic")
+    sub = mqpy.Subscription(qm)
+    sub.sub(sub_desc=sd)
+    topic = mqpy.Topic(qm, topic_string="fuzz/topic")
+    topic.open(open_opts=CMQC.MQOO_OUTPUT)
+    topic.pub(b"publication", mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_RETAIN))
+    topic.close()
+    sub.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=5000))
+    sub.close(sub_close_options=CMQC.MQCO_REMOVE_SUB)
+    out.put(b"read ahead")
+    ahead = mqpy.Queue(qm, APP_QUEUE, CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_READ_AHEAD)
+    ahead.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT,
+                                        WaitInterval=5000))
+    ahead.close()
+    out.put(b"consumed")
+    out.close()
+    _consume_one(qm)
+
+
+def _consume_one(qm: mqpy.QueueManager) -> None:
+    """MQCB registers a consumer of APP_QUEUE, MQCTL starts it; it stops at its message."""
+    got: list[bytes] = []
+
+    def consumer(*, queue_manager, queue, md, gmo, msg, cbc):
+        if msg is not None:
+            got.append(msg)
+            queue_manager.ctl(CMQC.MQOP_STOP)
+
+    q = mqpy.Queue(qm, APP_QUEUE, CMQC.MQOO_INPUT_SHARED)
+    q.cb(operation=CMQC.MQOP_REGISTER, cbd=mqpy.CBD(CallbackFunction=consumer),
+         gmo=mqpy.GMO(Options=CMQC.MQGMO_NO_SYNCPOINT))
+    qm.ctl(CMQC.MQOP_START_WAIT)
+    assert got == [b"consumed"], got
+    q.cb(operation=CMQC.MQOP_DEREGISTER)
+    q.close()
 
 
 def record_client(site: Site) -> Conversation:

@@ -243,8 +243,9 @@ def replay(sock: socket.socket, turns: list[Turn], *, turn_wait: float, deadline
         if out.answers != expected:  # answered otherwise: does the server end it now?
             try:
                 reader.read_until(1 << 30, min(deadline, time.monotonic() + turn_wait))
-            except _Ended:
-                out.closed_early = len(out.answers) < len(expected)
+            except _Ended:  # (after its MQDISC's reply: ended as the client asked)
+                out.closed_early = len(out.answers) < len(expected) and not (
+                    out.answers and out.answers[-1] == SegmentType.MQDISC_REPLY)
                 out.ended_after_last = not out.closed_early
                 return out
         sock.shutdown(socket.SHUT_WR)
