@@ -76,7 +76,7 @@ def mqi_calls(qm: mqpy.QueueManager) -> None:
 def newer_calls(qm: mqpy.QueueManager) -> None:
     """A put with a message property, an asynchronous put and MQSTAT, an MQOPEN with a
     selection string and a get into a message handle, MQSUB (a managed subscription), a
-    publication and its get, MQSUBRQ, read ahead, and a consumer started by MQCB/MQCTL: the
+    retained publication and its get, read ahead, and a consumer started by MQCB/MQCTL: the
     flows a hostile peer can mutate beyond the first calls."""
     handle = mqpy.MessageHandle(qm, mqpy.CMHO())
     handle.properties.set("colour", "red", property_type=CMQC.MQTYPE_STRING)
