@@ -359,9 +359,10 @@ class ReadAheadVerbs:
         leaves the buffer unless it does not fit and may not be truncated."""
         md_bytes, data, resolved = message
         size = len(data)  # as buffered
-        handed = handover.streamed(gmo, self.__dict__.get("opened_defaults", {}).get(
-            buffer.hobj), md, md_bytes, data)  # its properties, as MQGET hands them over
-        if handed is not None:
+        handed = None
+        if handover.carries_properties(md_bytes):  # handed over as MQGET hands them over
+            handed = handover.streamed(gmo, self.__dict__.get("opened_defaults", {}).get(
+                buffer.hobj), md, md_bytes, data)
             data = handed.body
         elif md is not None:
             _unpack_md(md, md_bytes)

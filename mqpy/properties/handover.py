@@ -104,14 +104,11 @@ def describe(md: Any, handed: Delivered | None) -> None:
         d["Format"], d["Encoding"], d["CodedCharSetId"] = handed.md
 
 
-def streamed(gmo: Any, defaults: Any, md: Any, md_bytes: bytes, data: bytes
-             ) -> Delivered | None:
-    """A message read ahead (``md_bytes``, ``data`` as streamed) handed over as MQGET with
-    ``gmo`` would, under the PROPCTL of the handle's MQOPEN reply (``defaults``, an
-    ``fap.fopa.OpenDefaults``; COMPAT when it carried none); the caller's ``md`` (when given)
-    filled in. None for a message without properties (nothing to hand over)."""
-    if not carries_properties(md_bytes):
-        return None
+def streamed(gmo: Any, defaults: Any, md: Any, md_bytes: bytes, data: bytes) -> Delivered:
+    """A message read ahead with its properties (``md_bytes``, ``data`` as streamed: see
+    :func:`carries_properties`) handed over as MQGET with ``gmo`` would, under the PROPCTL
+    of the handle's MQOPEN reply (``defaults``, an ``fap.fopa.OpenDefaults``; COMPAT when it
+    carried none); the caller's ``md`` (when given) filled in."""
     propctl = defaults.property_control if defaults is not None else C.MQPROP_COMPATIBILITY
     handed = deliver(gmo, propctl, md_bytes, data)
     if md is not None:
