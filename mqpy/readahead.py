@@ -297,6 +297,8 @@ class ReadAheadVerbs:
             return super().get(hobj, md, gmo, max_length)  # type: ignore[misc]
         if gmo is None:
             gmo = GMO()
+        elif gmo.Options & handover.PROPERTY_OPTIONS:  # checked as the queue manager's MQGET
+            handover.check_options(gmo)
         with self._ra_lock:
             return self._ra_get(hobj, buffer, md, gmo, max_length)
 

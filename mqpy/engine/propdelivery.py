@@ -26,8 +26,15 @@ from mqpy import CMQC
 from mqpy.engine import records as R
 from mqpy.errors import MQMIError
 from mqpy.properties.carriage import check_properties_length, take_properties
-from mqpy.properties.delivery import delivery
-from mqpy.properties.handover import HANDED_OVER, PROPCTL, Delivered, deliver, has_handle, shape_of
+from mqpy.properties.handover import (
+    HANDED_OVER,
+    PROPCTL,
+    Delivered,
+    check_options,
+    deliver,
+    has_handle,
+    shape_of,
+)
 from mqpy.properties.propset import PropertySet
 from mqpy.structs.tables import GMO, MD
 
@@ -55,12 +62,6 @@ def message_properties(md_bytes: bytes, body: bytes) -> dict[str, Any]:
     except MQMIError:
         return {}
     return pset.values()
-
-
-def check_options(gmo: Any) -> None:
-    """MQGET's checks of the MQGMO_PROPERTIES_* options whatever the message: more than one
-    is MQRC_OPTIONS_ERROR, MQGMO_PROPERTIES_IN_HANDLE without a handle MQRC_HMSG_ERROR."""
-    delivery(gmo.Options, C.MQPROP_ALL, has_handle(gmo))
 
 
 def check_put(md: Any, data: bytes, qmgr_attrs: dict) -> None:

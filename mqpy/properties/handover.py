@@ -31,8 +31,8 @@ from mqpy.properties.propset import PropertySet
 from mqpy.structs.mdcodec import unpack_md
 from mqpy.structs.tables import MD
 
-__all__ = ["HANDED_OVER", "PROPCTL", "Delivered", "carries_properties", "deliver", "describe",
-           "has_handle", "shape_of", "streamed"]
+__all__ = ["HANDED_OVER", "PROPCTL", "PROPERTY_OPTIONS", "Delivered", "carries_properties",
+           "check_options", "deliver", "describe", "has_handle", "shape_of", "streamed"]
 
 C = CMQC
 #: MQGMO.MsgHandle as MQGET returns it when the properties are in front of the data for the
@@ -42,6 +42,9 @@ HANDED_OVER = C.MQHM_UNUSABLE_HMSG
 PROPCTL = {"COMPAT": C.MQPROP_COMPATIBILITY, "NONE": C.MQPROP_NONE, "ALL": C.MQPROP_ALL,
            "FORCE": C.MQPROP_FORCE_MQRFH2, "V6COMPAT": C.MQPROP_V6COMPAT}
 _FORMAT_AT = slice(32, 40)  # MQMD.Format in a packed MQMD
+#: the MQGMO_PROPERTIES_* options (none of them: MQGMO_PROPERTIES_AS_Q_DEF)
+PROPERTY_OPTIONS = (C.MQGMO_PROPERTIES_FORCE_MQRFH2 | C.MQGMO_NO_PROPERTIES
+                    | C.MQGMO_PROPERTIES_IN_HANDLE | C.MQGMO_PROPERTIES_COMPATIBILITY)
 
 
 @attrs.frozen
@@ -94,6 +97,12 @@ def deliver(gmo: Any, propctl: int, md_bytes: bytes, body: bytes) -> Delivered:
     gmo.MsgHandle = HANDED_OVER
     prefix = give_properties(pset, b"", shape)
     return Delivered(prefix, rest, (shape.Format, shape.Encoding, shape.CodedCharSetId))
+
+
+def check_options(gmo: Any) -> None:
+    """MQGET's checks of the MQGMO_PROPERTIES_* options whatever the message: more than one
+    is MQRC_OPTIONS_ERROR, MQGMO_PROPERTIES_IN_HANDLE without a handle MQRC_HMSG_ERROR."""
+    delivery(gmo.Options, C.MQPROP_ALL, has_handle(gmo))
 
 
 def describe(md: Any, handed: Delivered | None) -> None:

@@ -141,3 +141,31 @@ def test_a_truncated_read_ahead_get_fills_the_handle_as_a_synchronous_one(queues
         assert _truncated(qm, "PR.COMPAT", G.MQOO_READ_AHEAD) == synchronous
     finally:
         qm.disconnect()
+
+
+@pytest.mark.parametrize("mode", ["bindings", "client"])
+@pytest.mark.parametrize("options,reason", [
+    (G.MQGMO_PROPERTIES_IN_HANDLE, G.MQRC_HMSG_ERROR),
+    (G.MQGMO_NO_PROPERTIES | G.MQGMO_PROPERTIES_FORCE_MQRFH2, G.MQRC_OPTIONS_ERROR)])
+def test_read_ahead_gets_check_the_property_options_as_synchronous_gets(queues, mode, options,
+                                                                        reason):
+    """Given messages without properties, MQGMO_PROPERTIES_IN_HANDLE without a handle and
+    two property options fail as a synchronous MQGET fails, and the message stays."""
+    connect = queues.bindings if mode == "bindings" else queues.client
+    qm = connect()
+    try:
+        drain(qm, "PR.ALL")
+        out = mqpy.Queue(qm, "PR.ALL", G.MQOO_OUTPUT)
+        for i in range(2):
+            out.put(b"plain%d" % i, mqpy.MD(Persistence=G.MQPER_NOT_PERSISTENT))
+        out.close()
+        for open_options in (G.MQOO_NO_READ_AHEAD, G.MQOO_READ_AHEAD):
+            q = mqpy.Queue(qm, "PR.ALL", G.MQOO_INPUT_SHARED | open_options)
+            for _ in range(2):
+                with pytest.raises(mqpy.MQMIError) as e:
+                    q.get(None, mqpy.MD(), mqpy.GMO(Options=G.MQGMO_NO_WAIT | options))
+                assert e.value.reason == reason
+            q.close()
+        assert drain(qm, "PR.ALL") == [b"plain0", b"plain1"]
+    finally:
+        qm.disconnect()
