@@ -93,15 +93,18 @@ def test_an_ibmmq_consumer_inquires_its_handle_as_queue_propctl_says(connect):
         qm.disconnect()
 
 
+@pytest.mark.parametrize("read_ahead", [0, CMQC.MQOO_READ_AHEAD], ids=["sync", "read_ahead"])
 @pytest.mark.parametrize("options,rfh2", [(CMQC.MQGMO_PROPERTIES_FORCE_MQRFH2, True),
                                           (CMQC.MQGMO_NO_PROPERTIES, False)])
-def test_a_consumer_without_a_handle_has_them_as_the_options_say(connect, options, rfh2):
+def test_a_consumer_without_a_handle_has_them_as_the_options_say(connect, options, rfh2,
+                                                                 read_ahead):
     qm = connect()
     try:
         drain(qm)
         _put_coloured(qm, ["blue"])
         got = consume(qm, mqpy.GMO(Options=options), 1,
-                      lambda md, gmo, msg: (md.Format, msg))
+                      lambda md, gmo, msg: (md.Format, msg),
+                      CMQC.MQOO_INPUT_SHARED | read_ahead)
         assert len(got) == 1
         fmt, msg = got[0]
         if rfh2:
