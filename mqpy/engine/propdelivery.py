@@ -86,7 +86,8 @@ def take_ahead(conn: Any, hobj: int, entry: Any, options: int, max_message: int
     because it carries properties: (no LSN, (its MQMD bytes, its data as stored)), removed
     from the queue as a non-persistent get outside syncpoint is; None when the usual get
     must judge it (persistent, expired, longer than ``max_message``, on a pageset only,
-    without properties, or the gets convert). Called with the engine's lock held."""
+    without properties, or ``options`` asking for MQGMO_CONVERT). Called with the engine's
+    lock held."""
     record = entry.record
     if type(record) is not bytes or entry.persistent or options & C.MQGMO_CONVERT \
             or not R.record_flags(record) & R.FLAG_PROPERTIES \
