@@ -38,6 +38,7 @@ import attrs
 
 from mqpy import CMQC
 from mqpy.errors import MQMIError
+from mqpy.properties.calls import handle_getter, wants_handle
 from mqpy.structs.tables import GMO, MD, OD
 
 __all__ = ["CBC", "CBD", "CTLO", "STARTED", "STOPPED", "SUSPENDED", "TRANSITIONS",
@@ -414,6 +415,8 @@ class Consumers:
         max_length = consumer.cbd.MaxMsgLength
         limit = None if max_length == CMQC.MQCBD_FULL_MSG_LENGTH else max_length
         get = self.qm._conn.get
+        if wants_handle(gmo):  # its message handle receives the properties
+            get = handle_getter(self.qm, get)
         try:
             data = get(consumer.hobj, md, gmo, limit)
         except MQMIError as e:

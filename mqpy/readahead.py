@@ -46,6 +46,7 @@ from mqpy.fap import asyncflows, mqiflows
 from mqpy.fap.asyncflows import MessageRequest, Notice
 from mqpy.fap.statuscodes import ProtocolError, StatusCode
 from mqpy.fap.tsh import FIRST_LAST, TSH_LENGTH, ByteOrder, OtherSegment, SegmentType
+from mqpy.properties import handover
 from mqpy.structs.mdcodec import unpack_md as _unpack_md
 from mqpy.structs.tables import GMO
 
@@ -296,6 +297,8 @@ class ReadAheadVerbs:
             return super().get(hobj, md, gmo, max_length)  # type: ignore[misc]
         if gmo is None:
             gmo = GMO()
+        elif gmo.Options & handover.PROPERTY_OPTIONS:  # checked as the queue manager's MQGET
+            handover.check_options(gmo)
         with self._ra_lock:
             return self._ra_get(hobj, buffer, md, gmo, max_length)
 
@@ -357,7 +360,13 @@ class ReadAheadVerbs:
         """The buffered ``message`` to the caller, as MQGET gives one (truncation too); it
         leaves the buffer unless it does not fit and may not be truncated."""
         md_bytes, data, resolved = message
-        if md is not None:
+        size = len(data)  # as buffered
+        handed = None
+        if handover.carries_properties(md_bytes):  # handed over as MQGET hands them over
+            handed = handover.streamed(gmo, self.__dict__.get("opened_defaults", {}).get(
+                buffer.hobj), md, md_bytes, data)
+            data = handed.body
+        elif md is not None:
             _unpack_md(md, md_bytes)
         gd = gmo.__dict__  # (the values are of the fields' types: set as the engine sets them)
         gd["ResolvedQName"] = resolved
@@ -366,23 +375,25 @@ class ReadAheadVerbs:
         if fits or gmo.Options & _G.MQGMO_ACCEPT_TRUNCATED_MSG:
             if not taken:
                 buffer.messages.popleft()
-                buffer.buffered -= len(data)
-            buffer.taken += len(data)
+                buffer.buffered -= size
+            buffer.taken += size
             if not buffer.outstanding and not buffer.empty and not buffer.check_msg \
                     and buffer.buffered < WINDOW // 2:
                 self._ra_request(buffer.hobj, buffer, gmo.Options, 0)
         if fits:
-            return data
+            return handed.prefix + data if handed is not None else data
         reason = (_G.MQRC_TRUNCATED_MSG_ACCEPTED if gmo.Options & _G.MQGMO_ACCEPT_TRUNCATED_MSG
                   else _G.MQRC_TRUNCATED_MSG_FAILED)
         if taken and reason == _G.MQRC_TRUNCATED_MSG_FAILED:
             buffer.messages.appendleft(message)  # it stays, at the front
-            buffer.buffered += len(data)
+            buffer.buffered += size
         gmo.ReturnedLength = max_length
         err = MQMIError(_G.MQCC_WARNING, reason)
         err.original_length = len(data)  # type: ignore[attr-defined]
         if reason == _G.MQRC_TRUNCATED_MSG_ACCEPTED:
             err.message = data[:max_length]  # type: ignore[attr-defined]
+            if handed is not None:
+                err.message = handed.prefix + err.message  # type: ignore[attr-defined]
         raise err
 
     def read_ahead_empty(self, hobj: int) -> bool:

@@ -24,6 +24,7 @@ from mqpy.fap.messagedata import XQH_WITH_MD_LENGTH, MessageData, message_event
 from mqpy.fap.mqicalls import Step
 from mqpy.fap.statuscodes import StatusCode
 from mqpy.fap.tsh import TSH_LENGTH, ByteOrder, ControlFlags1, Event, SegmentType
+from mqpy.properties import channelcarry
 from mqpy_chinit import batchcalls, distribution, resync, syncq
 from mqpy_chinit.channelexit import ChannelExits
 from mqpy_chinit.conversation import ChannelEnded, Conversation
@@ -63,6 +64,10 @@ from mqpy_chinit.states import ChannelEvent, ChannelStatus
 from mqpy_chinit.tlsstream import KeyRepository, open_channel_stream
 
 POLL_MS = 500  # longest single MQGET wait, so that a stop request is seen promptly
+#: why a message is not sent to a partner without message properties (``channelcarry``)
+UNSUPPORTED = (f"has a property that requires support, which the partner queue manager "
+               f"(FAP level below {channelcarry.PROPERTIES_FAP_LEVEL}) does not give (reason "
+               f"code {CMQC.MQRC_UNSUPPORTED_PROPERTY}, MQRC_UNSUPPORTED_PROPERTY)")
 
 
 class SenderMCA:
@@ -97,6 +102,8 @@ class SenderMCA:
         self.hbint = 0
         self.correl_id: bytes | None = None  # a CLUSSDR gets only messages keyed to it
         self.dist_lists = False  # the partner takes distribution lists (ID negotiation)
+        self.propctl = D.str_attr(definition, "PROPCTL") or "COMPAT"  # toward an old partner
+        self.fap_level = channelcarry.PROPERTIES_FAP_LEVEL  # the FAP level negotiated
         self.syncq: syncq.ChannelSyncQ | None = None  # this run's sync record
         self._gets: batchcalls.XmitqGets | None = None  # see _xmitq_gets
         self.clock: Callable[[], float] = time.perf_counter  # NETTIME's (a test's own)
@@ -199,6 +206,7 @@ class SenderMCA:
         b.batchsz = agreed.max_msg_batch
         b.max_msg = agreed.max_msg_size or b.max_msg
         self.dist_lists = distribution.partner_takes_lists(agreed)
+        self.fap_level = agreed.fap_level
         st = self.status
         st.rqmname, st.hbint, st.batchsz, st.maxmsgl = (partner, self.hbint, b.batchsz,
                                                        b.max_msg)
@@ -431,9 +439,16 @@ class SenderMCA:
         MQXR_MSG), or None when it is not sent: suppressed by an exit (its Feedback, else
         MQRC_SUPPRESSED_BY_EXIT) or too long for the channel (MQRC_MSG_TOO_BIG_FOR_CHANNEL),
         it goes to this queue manager's dead-letter queue in the batch's unit of work, and
-        the channel stops when it cannot."""
+        the channel stops when it cannot. Before the exits, the channel's PROPCTL for a
+        partner without message properties (``channelcarry``): a message with a property
+        that requires support goes to the dead-letter queue (MQRC_UNSUPPORTED_PROPERTY)."""
         reason, why = TOO_BIG_REASON, TOO_LONG
-        if self.exits is not None:
+        carried = channelcarry.for_partner(self.propctl, self.fap_level, data)
+        if carried is None:  # a property the partner cannot take requires support
+            reason, why = CMQC.MQRC_UNSUPPORTED_PROPERTY, UNSUPPORTED
+        else:
+            data = carried
+        if self.exits is not None and carried is not None:
             outcome = self.exits.message(data)
             if outcome.suppressed:
                 reason, why = outcome.feedback or CMQC.MQRC_SUPPRESSED_BY_EXIT, SUPPRESSED

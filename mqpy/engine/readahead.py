@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mqpy import CMQC
+from mqpy.engine import propdelivery
 from mqpy.engine.fastpath import GENERAL, NO_MESSAGE
 from mqpy.engine.options import _INPUT_OPTS, _fail
 from mqpy.engine.queues import AVAILABLE
@@ -105,6 +106,9 @@ def take(conn: Any, hobj: int, options: int, window: int, max_message: int,
                 batch.stopped_at_other = True
                 break
             done = conn._get_fast(h, None, gmo, max_message, True)
+            if done is GENERAL:  # one with properties goes as it is stored (propdelivery)
+                done = propdelivery.take_ahead(conn, hobj, entry, options, max_message) \
+                    or GENERAL
             if done is NO_MESSAGE:  # (the head's check above finds these first)
                 batch.reason = CMQC.MQRC_NO_MSG_AVAILABLE
                 break

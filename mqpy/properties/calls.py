@@ -30,8 +30,8 @@ from mqpy.properties.propset import PropertySet
 from mqpy.structs.propstructs import CMHO, DMHO
 from mqpy.structs.tables import MD
 
-__all__ = ["MessageHandle", "after_get", "disconnected", "get_with_handle", "handle_table", "put_data",
-           "put_with_properties", "restore_put", "wants_handle"]
+__all__ = ["MessageHandle", "after_get", "disconnected", "get_with_handle", "handle_table",
+           "handle_getter", "put_data", "put_with_properties", "restore_put", "wants_handle"]
 
 C = CMQC
 _HANDED_OVER = C.MQHM_UNUSABLE_HMSG  # mqpy.engine.propdelivery.HANDED_OVER
@@ -150,3 +150,14 @@ def get_with_handle(qmgr: Any, get: Any, md: MD | None, gmo: Any) -> bytes:
             gmo.MsgHandle = hmsg
         raise
     return after_get(qmgr, hmsg, gmo, md, data)
+
+
+def handle_getter(qmgr: Any, get: Any) -> Any:
+    """The connection's MQGET ``get(hobj, md, gmo, max_length)`` made for an MQGMO with a
+    message handle (an asynchronous consumer's): the handle then holds the message's
+    properties, as after :func:`get_with_handle`."""
+
+    def get_into_handle(hobj: int, md: MD, gmo: Any, max_length: int | None) -> bytes:
+        return get_with_handle(qmgr, lambda m, g: get(hobj, m, g, max_length), md, gmo)
+
+    return get_into_handle

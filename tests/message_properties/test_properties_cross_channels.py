@@ -14,6 +14,8 @@ from tests.channels.conftest import make_qmgr, qm1, qm2  # noqa: F401
 from tests.channels.pairs import running_pair
 from tests.support.waiting import wait_until
 
+from ._handles import get_into_handle
+
 
 def _put_with_properties(qm1, persistent: bool) -> None:  # noqa: F811
     conn = qm1.connect()
@@ -32,13 +34,7 @@ def _put_with_properties(qm1, persistent: bool) -> None:  # noqa: F811
 def _got(qm2) -> tuple[bytes, str, int]:  # noqa: F811
     conn = qm2.connect()
     try:
-        handle = mqpy.MessageHandle(conn, mqpy.CMHO())
-        gmo = mqpy.GMO(Version=CMQC.MQGMO_VERSION_4,
-                       Options=CMQC.MQGMO_NO_WAIT | CMQC.MQGMO_PROPERTIES_IN_HANDLE)
-        gmo.MsgHandle = handle.msg_handle
-        q = mqpy.Queue(conn, "TARGET", CMQC.MQOO_INPUT_SHARED)
-        data = q.get(None, mqpy.MD(), gmo)
-        q.close()
+        data, _md, handle = get_into_handle(conn, "TARGET")
         return data, handle.properties.get("colour"), handle.properties.get("mq_usr.n")
     finally:
         conn.disconnect()
