@@ -32,7 +32,7 @@ from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.apiheader import MQIReply, MQIRequest
 from mqpy.fap.mqicalls import AsyncMQIVerbs, failure
 from mqpy.fap.statuscodes import ProtocolError
-from mqpy.fap.tsh import SegmentType
+from mqpy.fap.tsh import OtherSegment, SegmentType
 
 __all__ = ["QMConnection", "connect"]
 
@@ -109,6 +109,25 @@ class QMConnection(AsyncMQIVerbs):
         flows = self._flows
         verb = SegmentType(request.segment_type)
         return await self._exchange(flows.relayed(request), lambda: flows.relayed_reply(verb))
+
+    async def request_msgs(self, request: bytes) -> list[OtherSegment]:
+        """Read ahead's REQUEST_MSGS segment ``request`` (as it goes on the socket) and its
+        answer: the queue manager's ASYNC_MESSAGEs, then the NOTIFICATION that ends them. The
+        same lock, and the same rule as any call: cut off half-way, the connection is dropped
+        (MQRC_CONNECTION_BROKEN)."""
+        flows = self._flows
+        answer: list[OtherSegment] = []
+
+        def complete() -> list[OtherSegment] | None:
+            flows.route_streamed()
+            done = answer and answer[-1].segment_type == SegmentType.NOTIFICATION
+            return answer if done else None
+
+        flows.streamed = answer.append
+        try:
+            return await self._exchange(request, complete)
+        finally:
+            flows.streamed = None
 
     @property
     def usable(self) -> bool:

@@ -21,7 +21,7 @@ from mqpy.errors import MQMIError
 from mqpy.fap import asyncflows
 from mqpy.fap.asyncflows import Notice
 from mqpy.fap.fopa import OpenDefaults
-from mqpy.fap.tsh import ByteOrder, OtherSegment, SegmentType
+from mqpy.fap.tsh import ByteOrder, OtherSegment
 from mqpy_chinit.qmconn import QMConnection
 
 __all__ = ["answer", "open_defaults", "route"]
@@ -72,22 +72,11 @@ async def _relayed(backend: QMConnection, event: OtherSegment, max_transmission:
     room = max_transmission - streamer.HEAD_ROOM
     cap = room if request.max_msg_length < 0 else min(room, request.max_msg_length)
     forwarded = asyncflows.message_request(attrs.evolve(request, max_msg_length=cap))
-    flows = backend._flows  # (the connection's sans-IO protocol: its stream flows)
-    answer: list[OtherSegment] = []
-
-    def complete() -> list[OtherSegment] | None:
-        flows.route_streamed()
-        done = answer and answer[-1].segment_type == SegmentType.NOTIFICATION
-        return answer if done else None
-
-    flows.streamed = answer.append
     try:
-        segments = await backend._exchange(forwarded, complete)
+        segments = await backend.request_msgs(forwarded)
     except MQMIError as e:  # MQRC_CONNECTION_BROKEN: the client's next call says so
         return asyncflows.notification(request.hobj, Notice.STREAMING_FAILURE, e.reason,
                                        event.conv_id)
-    finally:
-        flows.streamed = None
     return b"".join(asyncflows.readdressed(s.segment_type, s.body, event.conv_id)
                     for s in segments)
 

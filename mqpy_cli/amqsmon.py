@@ -8,15 +8,15 @@ Without -b the messages shown are removed from the queue, as amqsmon does.
 
 from __future__ import annotations
 
-import os
 import sys
 
 import click
 
 import mqpy
-from mqpy import CMQC, config, pcf
+from mqpy import CMQC, pcf
 from mqpy.stats.collector import ACCOUNTING_QUEUE, STATISTICS_QUEUE
 from mqpy.stats.display import format_message, select
+from mqpy_cli.mqconn import mqconn
 
 
 def _show(data: bytes, *, mqi_only: bool, queue: str | None, channel: str | None) -> str:
@@ -54,13 +54,7 @@ def amqsmon(qmgr: str, kind: str | None, mqi_only: bool, queue: str | None,
     if kind is None:
         click.echo("AMQ8428E: -t statistics or -t accounting is required.", err=True)
         sys.exit(10)
-    if data_path:
-        os.environ[config.ENV_DATA_PATH] = config.data_root(data_path)
-    try:
-        qm = mqpy.connect(qmgr)
-    except mqpy.MQMIError as e:
-        click.echo(f"AMQ8146E: IBM MQ queue manager not available. ({e.reason})", err=True)
-        sys.exit(20)
+    qm = mqconn(qmgr, data_path)
     name = STATISTICS_QUEUE if kind == "statistics" else ACCOUNTING_QUEUE
     oo = CMQC.MQOO_BROWSE if browse else CMQC.MQOO_INPUT_SHARED
     q = mqpy.Queue(qm, name, oo | CMQC.MQOO_FAIL_IF_QUIESCING)

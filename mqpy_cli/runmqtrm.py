@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
 
 import click
 
 import mqpy
-from mqpy import config
 from mqpy.trigmon import DEFAULT_INITQ, TriggerMonitor
+from mqpy_cli.mqconn import mqconn
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -19,13 +18,7 @@ from mqpy.trigmon import DEFAULT_INITQ, TriggerMonitor
 @click.option("--data-path", default=None, help="Data root (default $MQPY_DATA_PATH).")
 def runmqtrm(qmgr: str, initq: str, data_path: str | None) -> None:
     """Start the applications that trigger messages on INITQ name."""
-    if data_path:
-        os.environ[config.ENV_DATA_PATH] = config.data_root(data_path)
-    try:
-        qm = mqpy.connect(qmgr)
-    except mqpy.MQMIError as e:
-        click.echo(f"AMQ8146E: IBM MQ queue manager not available. ({e.reason})", err=True)
-        sys.exit(20)
+    qm = mqconn(qmgr, data_path)
     stop = threading.Event()
     try:
         TriggerMonitor(qm, initq, out=sys.stdout).serve(stop)

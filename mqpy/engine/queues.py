@@ -27,7 +27,7 @@ does no I/O: the engine calls it under its own lock, and reads evicted bodies it
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from mqpy.engine.idindex import IdIndex
 from mqpy.engine.subqueue import (
@@ -211,24 +211,18 @@ class MessageQueue:
         expiring = [0]
 
         def cold_ids() -> Iterator[tuple[int, int]]:
-            for k in range(1, 20, 2):
-                sq = self.subqueues[k]
-                for ci, recs in enumerate(sq.recs):
-                    if recs is None:
+            for k, recs, seqs in self._cold_chunks():
+                for pos, (expiry, msgid, correlid) in enumerate(_EXPIRY_IDS.iter_unpack(recs)):
+                    seq = seqs[pos]
+                    if seq in live:
                         continue
-                    seqs = sq.seqs[ci]
-                    for pos, (expiry, msgid, correlid) in enumerate(
-                            _EXPIRY_IDS.iter_unpack(recs)):
-                        seq = seqs[pos]
-                        if seq in live:
-                            continue
-                        v = seq << 5 | k
-                        if expiry > 0:
-                            expiring[0] += 1
-                        if correlid != NONE_ID:
-                            corr.add(hash(correlid), v)
-                        if msgid != NONE_ID:
-                            yield hash(msgid), v
+                    v = seq << 5 | k
+                    if expiry > 0:
+                        expiring[0] += 1
+                    if correlid != NONE_ID:
+                        corr.add(hash(correlid), v)
+                    if msgid != NONE_ID:
+                        yield hash(msgid), v
 
         ids = self.by_msgid
         known = [(h, v) for h, v in zip(ids._h, ids._v, strict=True) if v > 0]
@@ -531,29 +525,29 @@ class MessageQueue:
         if not self.expiring:
             return []
         out = [e for e in self.live.values() if e.state == AVAILABLE and e.expired(now)]
-        for k in range(1, 20, 2):
-            sq = self.subqueues[k]
-            for ci, recs in enumerate(sq.recs):
-                if recs is None:
-                    continue
-                seqs = sq.seqs[ci]
-                for pos, (expiry_at,) in enumerate(_EXPIRY.iter_unpack(recs)):
-                    if 0 < expiry_at <= now and seqs[pos] not in self.live:
-                        out.append(self._thaw(k, seqs[pos], recs, pos))
+        for k, recs, seqs in self._cold_chunks():
+            for pos, (expiry_at,) in enumerate(_EXPIRY.iter_unpack(recs)):
+                if 0 < expiry_at <= now and seqs[pos] not in self.live:
+                    out.append(self._thaw(k, seqs[pos], recs, pos))
         return out
 
     def oldest_put_time(self) -> float:
         """The earliest put time of any message (0.0 for an empty queue)."""
         times = [e.put_time for e in self.live.values()]
-        for k in range(1, 20, 2):
+        for _k, recs, seqs in self._cold_chunks():
+            times.extend(t for pos, (t,) in enumerate(_PUT_TIME.iter_unpack(recs))
+                         if seqs[pos] not in self.live)
+        return min(times, default=0.0)
+
+    def _cold_chunks(self) -> Iterator[tuple[int, bytearray, Sequence[int]]]:
+        """(subqueue key, cold records, their sequence numbers) of each chunk of the
+        persistent subqueues that has records (one whose messages are all live has none; a
+        live message's slot is blank, so the caller skips the numbers in ``live``)."""
+        for k in range(1, 20, 2):  # cold messages are persistent
             sq = self.subqueues[k]
             for ci, recs in enumerate(sq.recs):
-                if recs is None:
-                    continue
-                seqs = sq.seqs[ci]
-                times.extend(t for pos, (t,) in enumerate(_PUT_TIME.iter_unpack(recs))
-                             if seqs[pos] not in self.live)
-        return min(times, default=0.0)
+                if recs is not None:
+                    yield k, recs, sq.seqs[ci]
 
     # ------------------------------------------------------------------ waiters
 

@@ -15,6 +15,8 @@ import trio
 
 import mqpy
 from mqpy import CMQC
+from mqpy.fap import asyncflows, mqiflows
+from mqpy.fap.tsh import SegmentType
 from mqpy_chinit import qmconn
 from tests.support.installation import QM
 
@@ -125,3 +127,36 @@ def test_nobody_listening_is_q_mgr_not_available(install):
         _run(main)
     assert e.value.reason == CMQC.MQRC_Q_MGR_NOT_AVAILABLE
     assert not os.path.exists(os.path.join(install.qmdir(), "qm.sock"))
+
+
+def test_a_request_for_messages_gets_them_streamed_then_the_notification(running):
+    """Given two non-persistent messages on Q4, opened by the trio connection with
+    MQOO_READ_AHEAD, when it requests messages (REQUEST_MSGS, as a SVRCONN relays a client's),
+    then the answer is an ASYNC_MESSAGE for each, in order, and the NOTIFICATION that ends the
+    stream (CLIENT_ASYNC_EMPTY); the connection's next call is answered as usual."""
+
+    async def main():
+        conn = await qmconn.connect(QM, running.root)
+        out = await conn.open(mqpy.OD(ObjectName="Q4"), OUT)
+        for body in (b"one", b"two"):
+            await conn.put(out, mqpy.MD(Persistence=CMQC.MQPER_NOT_PERSISTENT),
+                           mqpy.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), body)
+        hobj = await conn.open(mqpy.OD(ObjectName="Q4"), IN | INQ | CMQC.MQOO_READ_AHEAD)
+        segments = await conn.request_msgs(asyncflows.message_request(asyncflows.MessageRequest(
+            hobj=hobj, window=1 << 20, options=CMQC.MQGMO_NO_SYNCPOINT, wait_interval=0)))
+        depth = await conn.inquire(hobj, CMQC.MQIA_CURRENT_Q_DEPTH)
+        await conn.disconnect()
+        return segments, depth
+
+    segments, depth = _run(main)
+    assert [s.segment_type for s in segments] == [SegmentType.ASYNC_MESSAGE] * 2 + [
+        SegmentType.NOTIFICATION]
+    bodies = []
+    for s in segments[:2]:
+        at = asyncflows.md_offset(s.body)
+        md_length = mqiflows.size_at(s.body, at, mqiflows.MD_SIZES)
+        bodies.append(asyncflows.parse_async_message(s.body, md_length).data)
+    assert bodies == [b"one", b"two"]
+    assert asyncflows.parse_notification(segments[2].body).code == \
+        asyncflows.Notice.CLIENT_ASYNC_EMPTY
+    assert depth == 0

@@ -14,36 +14,27 @@ import pytest
 from click.testing import CliRunner
 
 import mqpy
-from mqpy import CMQC, config, inprocess
+from mqpy import CMQC, config
 from mqpy.dlq import RulesTable, Summary, parse_rules
 from mqpy.dlq.handler import DeadLetterHandler
 from mqpy_cli.runmqdlq import runmqdlq
+from tests.support.embedded import EmbeddedQMgr, ended_at_teardown
 
 QM = "QMDLQ"
 DLQ = "DLQ"
 
 
-class DLQHarness:
+class DLQHarness(EmbeddedQMgr):
     """One embedded queue manager whose DEADQ is ``DLQ``, and helpers around it."""
 
     def __init__(self, root: str) -> None:
-        self.root = root
-        self.qm = mqpy.embedded(QM, data_path=root)
+        super().__init__(QM, root)
         self.define(DLQ, {"MAXDEPTH": 100000})
         self.eng.alter_qmgr({"DEADQ": DLQ})
         self._seq = 0
 
-    @property
-    def eng(self):
-        eng = inprocess.running(QM, self.root)
-        assert eng is not None, "the queue manager is not running"
-        return eng
-
     def define(self, name: str, attributes: dict | None = None) -> None:
         self.eng.define("QLOCAL", name, attributes or {})
-
-    def connect(self, appl: str = "") -> mqpy.QueueManager:
-        return mqpy.embedded(QM, data_path=self.root)
 
     # -- making dead letters ----------------------------------------------------------
 
@@ -126,11 +117,7 @@ def table(text: str) -> RulesTable:
 
 @pytest.fixture
 def dlq(tmp_path):
-    harness = DLQHarness(str(tmp_path))
-    try:
-        yield harness
-    finally:
-        mqpy.stop_embedded(QM, data_path=str(tmp_path))
+    yield from ended_at_teardown(DLQHarness(str(tmp_path)))
 
 
 @pytest.fixture

@@ -149,6 +149,30 @@ def test_a_frozen_message_keeps_its_fields_and_thaws_into_a_live_lock():
     assert mq.live[7] is back and mq.uncommitted == 1
 
 
+def test_the_oldest_put_time_counts_cold_and_live_messages_alike():
+    """Given persistent messages put live, the two oldest frozen (cold: only their records
+    left), then the oldest put time (DISPLAY QSTATUS MSGAGE) is the earliest of the queue's
+    messages, cold or live, and moves on when the oldest is removed; a message loaded cold at
+    restart (whose put time the pageset index does not keep) counts as 0.0."""
+    mq = MessageQueue(1)
+    entries = [_entry(seq, 3, True, NONE_ID, NONE_ID, 0.0) for seq in range(1, 6)]
+    for e in entries:
+        mq.add(e)
+    for e in entries[:2]:
+        e.record, e.on_pageset = None, True
+        mq.freeze(e)
+    assert 1 not in mq.live and 2 not in mq.live
+    assert mq.oldest_put_time() == 101.0
+    mq.remove(mq.get(1))
+    assert mq.oldest_put_time() == 102.0
+    restarted = MessageQueue(2)
+    restarted.load(1, pack_index(3, 0, 10, 0.0, NONE_ID, NONE_ID))
+    restarted.loaded()
+    restarted.add(_entry(2, 3, True, NONE_ID, NONE_ID, 0.0))
+    assert restarted.oldest_put_time() == 0.0
+    assert MessageQueue(3).oldest_put_time() == 0.0
+
+
 def test_many_ids_grow_and_shrink_the_index():
     """Given thousands of distinct MsgIds, then each is found by lookup after growth, and after
     most are removed the rest are still found."""

@@ -18,8 +18,8 @@ import shutil
 
 import pytest
 
-import mqpy
 from mqpy import inprocess
+from tests.support.embedded import EmbeddedQMgr, ended_at_teardown
 
 # the three ways to connect (embedded, bindings of a daemon, client of its channel initiator)
 from ._modes import connect, embedded, site  # noqa: F401
@@ -27,46 +27,19 @@ from ._modes import connect, embedded, site  # noqa: F401
 QM = "QM1"
 
 
-class QMgrHarness:
+class QMgrHarness(EmbeddedQMgr):
     """The queue manager under test, seen from outside: connections, admin, restarts."""
 
     def __init__(self, root: str) -> None:
-        self.root = root
-        self.qm = mqpy.embedded(QM, data_path=root)
-
-    @property
-    def eng(self):
-        eng = inprocess.running(QM, self.root)
-        assert eng is not None, "the queue manager is not running"
-        return eng
-
-    def connect(self) -> mqpy.QueueManager:
-        """Another MQCONN to the same running queue manager."""
-        return mqpy.embedded(QM, data_path=self.root)
+        super().__init__(QM, root)
 
     def define(self, name: str, attributes: dict | None = None, objtype: str = "QLOCAL"):
         return self.eng.define(objtype, name, attributes or {})
 
-    def stop(self) -> None:
-        mqpy.stop_embedded(QM, data_path=self.root)
-
-    def start(self) -> mqpy.QueueManager:
-        self.qm = mqpy.embedded(QM, data_path=self.root, create=False)
-        return self.qm
-
-    def restart(self) -> mqpy.QueueManager:
-        """A clean stop (endmqm) then a start (strmqm); returns a fresh connection."""
-        self.stop()
-        return self.start()
-
 
 @pytest.fixture
 def qmgr(tmp_path):
-    h = QMgrHarness(str(tmp_path))
-    try:
-        yield h
-    finally:
-        inprocess.stop(QM, h.root)
+    yield from ended_at_teardown(QMgrHarness(str(tmp_path)))
 
 
 @pytest.fixture
@@ -79,28 +52,14 @@ def qm(qmgr):
 # -- queue managers named as the spec's examples --------------------------------------------
 
 
-class QMgr:
+class QMgr(EmbeddedQMgr):
     """One queue manager under test, seen from outside: its engine, a connection, admin."""
-
-    def __init__(self, name: str, root: str, *, create: bool = True) -> None:
-        self.name = name
-        self.root = root
-        self.qm = mqpy.embedded(name, data_path=root, create=create)
-
-    @property
-    def eng(self):
-        eng = inprocess.running(self.name, self.root)
-        assert eng is not None, f"queue manager {self.name} is not running"
-        return eng
 
     def define(self, objtype: str, name: str, **attributes: object):
         return self.eng.define(objtype, name, attributes)
 
     def xmitq(self, name: str, **attributes: object):
         return self.eng.define("QLOCAL", name, {"USAGE": "XMITQ", **attributes})
-
-    def connect(self) -> mqpy.QueueManager:
-        return mqpy.embedded(self.name, data_path=self.root)
 
 
 @pytest.fixture(scope="session")

@@ -5,48 +5,23 @@ from __future__ import annotations
 
 import pytest
 
-import mqpy
-from mqpy import inprocess
-from mqpy.mqsc.processor import MQSCProcessor
 from tests.mqi._modes import started_site
+from tests.support.embedded import EmbeddedQMgr, ended_at_teardown
 from tests.support.fastpath import STANDARD
 
 QM = "PSQM"
 
 
-class Embedded:
+class Embedded(EmbeddedQMgr):
     """The queue manager under test: its engine, connections, MQSC and restarts."""
 
     def __init__(self, root: str) -> None:
-        self.root = root
-        self.qm = mqpy.embedded(QM, data_path=root)
-
-    @property
-    def eng(self):
-        eng = inprocess.running(QM, self.root)
-        assert eng is not None
-        return eng
-
-    def connect(self) -> mqpy.QueueManager:
-        return mqpy.embedded(QM, data_path=self.root)
-
-    def mqsc(self, text: str) -> list[str]:
-        """The response lines of an MQSC script (no heading, echo or summary)."""
-        lines, _ = MQSCProcessor(self.eng).run_script(text, echo=False)
-        return lines[4:-3]
-
-    def restart(self) -> mqpy.QueueManager:
-        mqpy.stop_embedded(QM, data_path=self.root)
-        self.qm = mqpy.embedded(QM, data_path=self.root, create=False)
-        return self.qm
+        super().__init__(QM, root)
 
 
 @pytest.fixture
 def qmgr(tmp_path):
-    harness = Embedded(str(tmp_path))
-    yield harness
-    if inprocess.running(QM, str(tmp_path)) is not None:
-        mqpy.stop_embedded(QM, data_path=str(tmp_path))
+    yield from ended_at_teardown(Embedded(str(tmp_path)))
 
 
 class Mode:

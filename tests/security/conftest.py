@@ -14,6 +14,7 @@ from mqpy.cmdserver import COMMAND_QUEUE, start_command_server, stop_command_ser
 from mqpy.security.policy import install, set_authority
 from mqpy.security.users import UserFile, users_path
 from tests.support.channel_pair import DLQ
+from tests.support.embedded import ended_at_teardown
 from tests.support.qmgr import QMgr
 
 QM = "QMSEC"
@@ -21,6 +22,7 @@ QM = "QMSEC"
 
 class SecuredQMgr:
     def __init__(self, root: str) -> None:
+        self.name = QM
         self.root = root
         self.qm = mqpy.embedded(QM, data_path=root)  # connected before security is on
         self.eng = inprocess.running(QM, root)
@@ -36,11 +38,7 @@ class SecuredQMgr:
 
 @pytest.fixture
 def secured(tmp_path):
-    h = SecuredQMgr(str(tmp_path))
-    try:
-        yield h
-    finally:
-        inprocess.stop(QM, h.root)
+    yield from ended_at_teardown(SecuredQMgr(str(tmp_path)))
 
 
 @pytest.fixture

@@ -12,11 +12,12 @@ import sys
 
 import pytest
 
-import mqpy
-from mqpy import inprocess, services
+from mqpy import services
 from mqpy.cmdserver import start_command_server, stop_command_server
 from mqpy.mqsc.dump import parse_items
 from mqpy.mqsc.processor import MQSCProcessor
+from tests.support.embedded import administered
+from tests.support.embedded import mqsc_lines as run  # noqa: F401 - its tests import it
 from tests.support.installation import Installation
 from tests.support.pcf import Admin
 
@@ -113,20 +114,12 @@ def programs(tmp_path) -> Programs:
 
 @pytest.fixture
 def qmgr(tmp_path, programs):
-    root = str(tmp_path / "data")
-    qm = mqpy.embedded("QM1", data_path=root)
-    eng = inprocess.running("QM1", root)
-    runner = services.runner_for(eng)
-    try:
-        yield qm, eng, root
-    finally:
-        programs.kill_all(set(runner.children))
-        stop_command_server("QM1", root)
+    with administered("QM1", str(tmp_path / "data")) as made:
+        runner = services.runner_for(made[1])
         try:
-            qm.disconnect()
-        except Exception:  # noqa: BLE001 - the test may have disconnected already
-            pass
-        mqpy.stop_embedded("QM1", data_path=root)
+            yield made
+        finally:
+            programs.kill_all(set(runner.children))
 
 
 @pytest.fixture
@@ -155,12 +148,6 @@ def install(tmp_path, programs, monkeypatch) -> Installation:
     finally:
         inst.kill_all()
         programs.kill_all()
-
-
-def run(proc: MQSCProcessor, text: str) -> list[str]:
-    """The response lines of a script (no heading, no echo, no summary)."""
-    lines, _ = proc.run_script(text, echo=False)
-    return lines[4:-3]
 
 
 def attrs_of(lines: list[str]) -> dict[str, str | None]:

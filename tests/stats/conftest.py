@@ -6,8 +6,7 @@ import itertools
 
 import pytest
 
-import mqpy
-from mqpy import inprocess
+from tests.support.embedded import administered
 
 _names = itertools.count(1)
 
@@ -16,12 +15,6 @@ _names = itertools.count(1)
 def qmgr(tmp_path):
     """(name, data path, QueueManager, engine) of a fresh embedded queue manager."""
     name = f"STQM{next(_names)}"
-    qm = mqpy.embedded(name, data_path=str(tmp_path))
-    eng = inprocess.running(name, str(tmp_path))
-    eng.alter_qmgr({"STATMQI": "ON", "STATQ": "ON"})
-    yield name, str(tmp_path), qm, eng
-    try:
-        qm.disconnect()
-    except mqpy.Error:
-        pass
-    inprocess.stop(name, str(tmp_path))
+    with administered(name, str(tmp_path)) as (qm, eng, root):
+        eng.alter_qmgr({"STATMQI": "ON", "STATQ": "ON"})
+        yield name, root, qm, eng
