@@ -56,8 +56,8 @@ def _status_params(row: Mapping[str, object]) -> list[object]:
             out.append(pcf.CFIN(CMQCFC.MQIACF_DURABLE_SUBSCRIPTION, CMQC.MQSUB_DURABLE_YES
                                 if value == "YES" else CMQC.MQSUB_DURABLE_NO))
         elif key == "SUBTYPE":
-            out.append(pcf.CFIN(CMQCFC.MQIACF_SUB_TYPE, CMQCFC.MQSUBTYPE_ADMIN
-                                if value == "ADMIN" else CMQCFC.MQSUBTYPE_API))
+            out.append(pcf.CFIN(CMQCFC.MQIACF_SUB_TYPE, getattr(
+                CMQCFC, f"MQSUBTYPE_{value}", CMQCFC.MQSUBTYPE_API)))
         elif key == "SUBUSER":
             out.append(_string(CMQCFC.MQCACF_SUB_USER_ID, value, CMQC.MQ_USER_ID_LENGTH))
     return out

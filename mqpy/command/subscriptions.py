@@ -93,7 +93,7 @@ def inquire_subscription(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]
         pcf.CFIN(CMQCFC.MQIACF_DURABLE_SUBSCRIPTION,
                  CMQC.MQSUB_DURABLE_YES if row["DURABLE"] == "YES" else CMQC.MQSUB_DURABLE_NO),
         pcf.CFIN(CMQCFC.MQIACF_SUB_TYPE,
-                 CMQCFC.MQSUBTYPE_ADMIN if row["SUBTYPE"] == "ADMIN" else CMQCFC.MQSUBTYPE_API),
+                 getattr(CMQCFC, f"MQSUBTYPE_{row['SUBTYPE']}", CMQCFC.MQSUBTYPE_API)),
         *_described(row),
     ]) for row in found]
 

@@ -65,6 +65,7 @@ def display(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[str]:
     found = admin.rows(proc.engine, name, cmd.generic or name == "*")
     if "SUBID" in cmd.params:
         found = [r for r in found if r["SUBID"] == cmd.params["SUBID"]]
+    found = [r for r in found if admin.subtype_shown(r, cmd.params.get("SUBTYPE"))]
     if not found:
         raise CommandFailed.of(CMQC.MQRC_UNKNOWN_OBJECT_NAME, "AMQ8147E", name)
     return _shown(cmd, found, SHOWN, ("SUBID", "SUB"))

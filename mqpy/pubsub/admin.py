@@ -139,6 +139,16 @@ def alter(eng: Any, name: str, subid: str, params: Mapping[str, object]) -> None
         reg.changed(sub)
 
 
+def subtype_shown(row: dict[str, object], asked: object) -> bool:
+    """DISPLAY SUB SUBTYPE(...): USER (the default) is API and ADMIN, ALL every one."""
+    asked = str(asked or "USER").upper()
+    if asked == "ALL":
+        return True
+    if asked == "USER":
+        return row.get("SUBTYPE") in ("API", "ADMIN")
+    return row.get("SUBTYPE") == asked
+
+
 def rows(eng: Any, name: str, generic: bool) -> list[dict[str, object]]:
     """DISPLAY SUB's rows (rule 3), sorted by name."""
     with eng.lock:

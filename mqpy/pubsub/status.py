@@ -104,7 +104,7 @@ def _sub_status(eng: Any, reg: Registry, s: Subscription) -> dict[str, object]:
     ldate, ltime = _stamp(last)
     rdate, rtime = _stamp(reg.resumed.get(s.subid, 0.0))
     return {"SUBID": s.subid_hex, "DURABLE": "YES" if s.durable else "NO",
-            "SUBTYPE": "ADMIN" if s.admin else "API",
+            "SUBTYPE": s.subtype,
             "ACTCONN": _conn_id(eng, reg.open_by[s.subid]) if s.subid in reg.open_by
             else NO_CONNECTION,
             "NUMMSGS": count, "LMSGDATE": ldate, "LMSGTIME": ltime,

@@ -230,6 +230,7 @@ class RepositoryManager:
         for name in sorted({q.name for q in (old.queues if old else ())}
                            - {q.name for q in config.queues}):
             actions += repo.withdraw_queue(name)
+        actions += _reconfigure_topics(repo, old, config)
         for s in config.senders:
             actions += repo.define_cluster_sender(s.name, s.conname, s.clusters)
         for name in sorted({s.name for s in (old.senders if old else ())}
@@ -694,6 +695,19 @@ class RepositoryManager:
         """Every record held, as its JSON body (dumprepos)."""
         assert self.repo is not None
         return [json.loads(encode(r)) for _, r in sorted(self.repo.records().items())]
+
+
+def _reconfigure_topics(repo: Repository, old: LocalConfig | None,
+                        config: LocalConfig) -> list[Action]:
+    """Give the repository the cluster topics defined here (``topics.py``)."""
+    actions: list[Action] = []
+    for t in config.topics:
+        actions += repo.advertise_topic(t.name, t.topicstr, t.clusters, clroute=t.clroute,
+                                        pub_enabled=t.pub_enabled, sub_enabled=t.sub_enabled)
+    for name in sorted({t.name for t in (old.topics if old else ())}
+                       - {t.name for t in config.topics}):
+        actions += repo.withdraw_topic(name)
+    return actions
 
 
 def _row(row: dict[str, Any]) -> dict[str, Any]:
