@@ -1140,6 +1140,9 @@ for _obj in ("SUB",):  # a subscription may be named by SUBID or TOPICSTR instea
         _COMMANDS[(_verb, _obj)] = attrs.evolve(
             _s, name="optional", params={**_s.params, "SUBID": SUB_ATTRS["SUBID"]}
         )
+_s = _COMMANDS[("DISPLAY", "SUB")]  # DISPLAY SUB SUBTYPE(USER|PROXY|ALL ...): which ones
+_COMMANDS[("DISPLAY", "SUB")] = attrs.evolve(
+    _s, params={**_s.params, "SUBTYPE": SBSTATUS_ATTRS["SUBTYPE"]})
 _add(CommandSpec("START", "LISTENER", "optional",
                  params=_pick(LISTENER_ATTRS, ["TRPTYPE", "PORT", "IPADDR", "BACKLOG"])))
 _add(CommandSpec("STOP", "LISTENER", "optional",

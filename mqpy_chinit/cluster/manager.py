@@ -63,6 +63,7 @@ from .actions import (
 )
 from .config import LocalConfig, read_config
 from .directory import Cache, instance_to_dict, write_cache
+from .pubsubdaemon import PubSubDaemon
 from .records import (
     CLUSTER_RECORD_FORMAT,
     ClusterCommand,
@@ -159,6 +160,7 @@ class RepositoryManager:
                 nursery.start_soon(self._serve_commands)
                 nursery.start_soon(self._watch)
                 nursery.start_soon(self._tick)
+                nursery.start_soon(PubSubDaemon(self).run)
         finally:
             with trio.CancelScope(shield=True):
                 await _mqi(_disconnect, qm)

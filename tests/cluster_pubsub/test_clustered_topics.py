@@ -1,0 +1,85 @@
+"""Clustered topics with direct routing across real queue managers (strmqm, channels over
+loopback): a publication on one member reaches the subscribers on the others through
+proxy subscriptions and the cluster channels, exactly once; a subscriber gone stops the
+flow there; a member that joins later learns the topic and the subscriptions."""
+
+from __future__ import annotations
+
+import time
+
+import mqpy
+from mqpy import CMQC
+from tests.cluster.conftest import wait_for
+
+TOPIC = "sports/score"
+
+
+def _publish(net, qmgr: str, data: bytes, topic: str = TOPIC) -> None:
+    qm = net.bind(qmgr)
+    try:
+        t = mqpy.Topic(qm, topic_string=topic)
+        t.open(open_opts=CMQC.MQOO_OUTPUT)
+        t.pub(data, mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT, Format=CMQC.MQFMT_STRING),
+              mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+        qm.commit()
+        t.close()
+    finally:
+        qm.disconnect()
+
+
+def _proxies(net, qmgr: str) -> set[str]:
+    """The origins of the proxy subscriptions on ``qmgr`` (DISPLAY SUB SUBTYPE(PROXY))."""
+    out = net.command(qmgr, "DISPLAY SUB(*) SUBTYPE(PROXY) TOPICSTR DESTQMGR")
+    return {line.split("DESTQMGR(")[1].split(")")[0]
+            for line in out.splitlines() if "DESTQMGR(" in line}
+
+
+def _subscribe(net, qmgr: str) -> None:
+    out = net.mqsc(qmgr, f"DEFINE QLOCAL(SCORES)\n"
+                         f"DEFINE SUB(SCORES.SUB) TOPICSTR('{TOPIC}') DEST(SCORES)\n")
+    assert out.returncode == 0, out.stdout
+
+
+def test_a_publication_reaches_subscribers_on_every_member(pubsub_cluster):
+    """Given TOPIC(SPORTS) CLUSTER(INV) defined on QM1 and a subscription to sports/score on
+    QM2 and on QM3, when QM1 has their proxy subscriptions and an application publishes
+    on QM1 (persistent, in syncpoint), then each subscriber gets it once."""
+    net = pubsub_cluster
+    out = net.mqsc("QM1", "DEFINE TOPIC(SPORTS) TOPICSTR('sports') CLUSTER(INV)\n")
+    assert out.returncode == 0, out.stdout
+    for name in ("QM2", "QM3"):
+        _subscribe(net, name)
+    wait_for("QM1 holds proxy subscriptions of QM2 and QM3",
+             lambda: _proxies(net, "QM1") >= {"QM2", "QM3"})
+    _publish(net, "QM1", b"3-1")
+    got = net.collect("SCORES", 2, qmgrs=("QM2", "QM3"))
+    assert got == {"QM2": [b"3-1"], "QM3": [b"3-1"]}, net.diagnose()
+    time.sleep(1)
+    assert net.collect("SCORES", 1, qmgrs=("QM2", "QM3"), timeout=2) == {"QM2": [], "QM3": []}
+
+
+def test_a_subscription_removed_stops_delivery_there(pubsub_cluster):
+    """Given the subscriptions of the previous test, when QM2's is deleted, then QM1
+    withdraws nothing but QM2's proxy subscription goes, and the next publication reaches
+    QM3 only."""
+    net = pubsub_cluster
+    assert net.mqsc("QM2", "DELETE SUB(SCORES.SUB)\n").returncode == 0
+    wait_for("QM2's proxy subscription withdrawn", lambda: "QM2" not in _proxies(net, "QM1"))
+    assert "QM3" in _proxies(net, "QM1")
+    _publish(net, "QM1", b"3-2")
+    got = net.collect("SCORES", 1, qmgrs=("QM2", "QM3"))
+    assert got == {"QM2": [], "QM3": [b"3-2"]}, net.diagnose()
+    time.sleep(2)
+    assert net.collect("SCORES", 1, qmgrs=("QM2",), timeout=2) == {"QM2": []}
+
+
+def test_a_member_joining_later_learns_the_topic_and_the_subscriptions(pubsub_cluster):
+    """Given QM3's subscription, when QM4 joins the cluster (a CLUSSDR to QM2), then it
+    learns the cluster topic and QM3's proxy subscription, and a publication on QM4 reaches
+    QM3."""
+    net = pubsub_cluster
+    net.join("QM4")
+    wait_for("QM4 holds QM3's proxy subscription", lambda: "QM3" in _proxies(net, "QM4"))
+    _publish(net, "QM4", b"from QM4")
+    got = net.collect("SCORES", 1, qmgrs=("QM3",))
+    assert got == {"QM3": [b"from QM4"]}, net.diagnose()
