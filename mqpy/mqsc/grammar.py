@@ -163,6 +163,7 @@ OBJECTS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "PUBSUB": (),
         "QALIAS": ("QA",),
         "QCLUSTER": ("QC",),
+        "TCLUSTER": (),
         "QLOCAL": ("QL",),
         "QMGR": (),
         "QMODEL": ("QM",),
@@ -874,6 +875,13 @@ _CLWL_CHANNEL = ("CLWLPRTY", "CLWLRANK", "CLWLWGHT", "NETPRTY")
 CLUSQMGR_ATTRS.update({k: a for k, a in CHANNEL_ATTRS.items()
                        if k in CLUSRCVR_TO_CLUSSDR or k in _CLWL_CHANNEL})
 
+TCLUSTER_ATTRS: dict[str, Attr] = _table(  # DISPLAY TCLUSTER: the cluster topics known
+    name("TOPIC"), enum("TYPE", "CLUSTER"), name("CLUSTER"), name("CLUSQMGR"),
+    string("TOPICSTR", 10240), enum("CLROUTE", "DIRECT", "TOPICHOST"), string("QMID", 48),
+    enum("CLSTATE", "ACTIVE", "PENDING", "INVALID", "ERROR"), enum("PUB", "ENABLED", "DISABLED"),
+    enum("SUB", "ENABLED", "DISABLED"), string("CLUSDATE", 10), string("CLUSTIME", 8),
+)
+
 QCLUSTER_ATTRS: dict[str, Attr] = _table(
     name("QUEUE"),
     name("CLUSTER"),
@@ -1115,6 +1123,9 @@ _add(CommandSpec("RESET", "CLUSTER", "required",
 _add(CommandSpec("DISPLAY", "CLUSQMGR", "required", generic=True, flags=frozenset({"ALL"}),
                  params=_pick(CLUSQMGR_ATTRS, ["CLUSTER"]),
                  display=CLUSQMGR_ATTRS, where=True))  # fmt: skip
+_add(CommandSpec("DISPLAY", "TCLUSTER", "required", generic=True, flags=frozenset({"ALL"}),
+                 params=_pick(TCLUSTER_ATTRS, ["CLUSTER"]),
+                 display=TCLUSTER_ATTRS, where=True))  # fmt: skip
 _add(CommandSpec("DISPLAY", "QCLUSTER", "required", generic=True, flags=frozenset({"ALL"}),
                  params=_pick(QCLUSTER_ATTRS, ["CLUSTER"]),
                  display=QCLUSTER_ATTRS, where=True))  # fmt: skip

@@ -649,8 +649,9 @@ class RepositoryManager:
             rows = repo.display_clusqmgr(str(request.get("name", "*")), self.channel_states())
             return {"ok": True, "rows": [_row(r) for r in rows
                                          if not cluster or r["CLUSTER"] == cluster]}
-        if verb == "CLUSTER_QCLUSTER":
-            rows = repo.display_qcluster(str(request.get("name", "*")))
+        if verb in ("CLUSTER_QCLUSTER", "CLUSTER_TCLUSTER"):
+            rows = (repo.display_qcluster if verb == "CLUSTER_QCLUSTER" else
+                    repo.display_tcluster)(str(request.get("name", "*")))
             return {"ok": True, "rows": [_row(r) for r in rows
                                          if not cluster or r["CLUSTER"] == cluster]}
         if verb not in ("CLUSTER_SUSPEND", "CLUSTER_RESUME", "CLUSTER_REFRESH",

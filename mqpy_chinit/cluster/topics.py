@@ -21,9 +21,12 @@ but routed as DIRECT), CLUSNL on topics.
 
 from __future__ import annotations
 
+import fnmatch
 from collections.abc import Callable, Iterable
 
 import attrs
+
+from mqpy.mqsc import display
 
 from .actions import Action
 from .records import ClusterQmgrRecord, ClusterTopicRecord, DeletionRecord, Record
@@ -98,6 +101,21 @@ class ClusterTopics:
                  if isinstance(r, ClusterTopicRecord) and now < r.expiry
                  and r.cluster in self.clusters]
         return sorted(found, key=lambda r: (r.topicstr, r.cluster, r.qmgr))
+
+    def display_tcluster(self, pattern: str = "*") -> list[dict[str, object]]:
+        """DISPLAY TCLUSTER(pattern): every cluster topic known, own included."""
+        rows = []
+        for r in self.cluster_topics():
+            if not fnmatch.fnmatchcase(r.topic, pattern):
+                continue
+            date, time_ = display.date_time(r.published)
+            rows.append({"TOPIC": r.topic, "TYPE": "CLUSTER", "CLUSTER": r.cluster,
+                         "CLUSQMGR": r.qmgr, "TOPICSTR": r.topicstr, "CLROUTE": r.clroute,
+                         "QMID": r.qmid, "CLSTATE": "ACTIVE",
+                         "PUB": "ENABLED" if r.pub_enabled else "DISABLED",
+                         "SUB": "ENABLED" if r.sub_enabled else "DISABLED",
+                         "CLUSDATE": date, "CLUSTIME": time_})
+        return rows
 
     def members(self, cluster: str) -> list[ClusterQmgrRecord]:
         """The other live members of ``cluster`` this queue manager knows."""

@@ -48,6 +48,8 @@ def test_a_publication_reaches_subscribers_on_every_member(pubsub_cluster):
     out = net.mqsc("QM1", "DEFINE TOPIC(SPORTS) TOPICSTR('sports') CLUSTER(INV)\n")
     assert out.returncode == 0, out.stdout
     for name in ("QM2", "QM3"):
+        wait_for(f"{name} knows the cluster topic", lambda n=name: "CLUSQMGR(QM1)" in
+                 net.command(n, "DISPLAY TCLUSTER(SPORTS) CLUSQMGR"))
         _subscribe(net, name)
     wait_for("QM1 holds proxy subscriptions of QM2 and QM3",
              lambda: _proxies(net, "QM1") >= {"QM2", "QM3"})
@@ -79,6 +81,8 @@ def test_a_member_joining_later_learns_the_topic_and_the_subscriptions(pubsub_cl
     QM3."""
     net = pubsub_cluster
     net.join("QM4")
+    wait_for("QM4 knows the cluster topic", lambda: "TOPICSTR(sports)" in net.command(
+        "QM4", "DISPLAY TCLUSTER(*) TOPICSTR"))
     wait_for("QM4 holds QM3's proxy subscription", lambda: "QM3" in _proxies(net, "QM4"))
     _publish(net, "QM4", b"from QM4")
     got = net.collect("SCORES", 1, qmgrs=("QM3",))

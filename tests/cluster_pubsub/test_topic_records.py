@@ -68,3 +68,12 @@ def test_a_topic_defined_before_joining_is_published_at_join():
     assert _topics(net, "FR1") == set()
     net.join("P3", "FR1")
     assert _topics(net, "P2") == {("LATE", "late/news", "P3")}
+
+
+def test_display_tcluster_shows_each_cluster_topic_on_every_member():
+    net = four_qmgr_cluster()
+    net.do("P1", net.repos["P1"].advertise_topic("SPORTS", "sports", [CLUSTER]))
+    rows = net.repos["P2"].display_tcluster("SP*")
+    assert [(r["TOPIC"], r["TYPE"], r["CLUSTER"], r["CLUSQMGR"], r["TOPICSTR"], r["CLROUTE"])
+            for r in rows] == [("SPORTS", "CLUSTER", CLUSTER, "P1", "sports", "DIRECT")]
+    assert net.repos["P2"].display_tcluster("X*") == []
