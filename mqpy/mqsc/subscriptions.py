@@ -34,7 +34,8 @@ def _refused(err: admin.AdminRefused, name: str) -> CommandFailed:
 def define(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[str]:
     name = str(cmd.name or "")
     try:
-        admin.define(proc.engine, name, to_stored(cmd.params, cmd.flags))
+        admin.define(proc.engine, name, {**to_stored(cmd.params, cmd.flags),
+                                         "LIKE": cmd.params.get("LIKE", "")})
     except admin.AdminRefused as err:
         raise _refused(err, name) from None
     return [message(CREATED)]

@@ -10,7 +10,12 @@ IBM's rules, as built here:
 2. An application resumes it with MQSUB MQSO_RESUME; while a handle has it open, DELETE SUB
    is MQRCCF_SUBSCRIPTION_IN_USE. DELETE SUB ends it as MQCO_REMOVE_SUB does (a managed
    queue goes with it).
-3. DISPLAY SUB shows the subscriptions with a name (durable or not) as DISPLAY SUB's
+3. DEFINE SUB LIKE(name) takes the attributes it does not give from that subscription (its
+   topic, destination, user data, selector, expiry, priorities ...; a managed one's queue
+   is not copied: the new one gets its own); LIKE(SYSTEM.DEFAULT.SUB) takes IBM's default
+   values (those of the queue manager's default subscription object). A LIKE naming no
+   subscription is MQRC_UNKNOWN_OBJECT_NAME.
+4. DISPLAY SUB shows the subscriptions with a name (durable or not) as DISPLAY SUB's
    keywords, SUBID and SUB (the name) first.
 """
 
@@ -67,12 +72,42 @@ def _managed_queue(eng: Any, topic: str) -> str:
     return name
 
 
+SYSTEM_DEFAULT_SUB = "SYSTEM.DEFAULT.SUB"
+#: the values of IBM's SYSTEM.DEFAULT.SUB that DEFINE SUB takes (rule 3)
+DEFAULT_SUB_VALUES: dict[str, object] = {
+    "DESTCLAS": "PROVIDED", "EXPIRY": "UNLIMITED", "PUBPRTY": "ASPUB", "REQONLY": "NO",
+    "WSCHEMA": "TOPIC", "SELECTOR": "", "USERDATA": "", "SUBUSER": "", "PUBAPPID": "",
+    "DESTQMGR": "", "TOPICOBJ": ""}
+#: what LIKE copies from another subscription (rule 3)
+_COPIED = ("TOPICSTR", "TOPICOBJ", "DEST", "DESTQMGR", "DESTCLAS", "USERDATA", "SELECTOR",
+           "SUBUSER", "EXPIRY", "PUBPRTY", "PUBAPPID", "REQONLY", "WSCHEMA")
+
+
+def _like(eng: Any, params: Mapping[str, object]) -> Mapping[str, object]:
+    """``params`` over the attributes of the subscription LIKE names (rule 3)."""
+    like = str(params.get("LIKE") or "").strip()
+    if not like:
+        return params
+    model = registry_for(eng).named(like)
+    if model is None and like != SYSTEM_DEFAULT_SUB:
+        raise AdminRefused(CMQC.MQRC_UNKNOWN_OBJECT_NAME)
+    if model is None:
+        base: dict[str, object] = dict(DEFAULT_SUB_VALUES)
+    else:
+        shown = model.attributes()
+        base = {k: shown[k] for k in _COPIED if k in shown}
+        if model.managed:
+            base.pop("DEST", None)
+    return {**base, **{k: v for k, v in params.items() if k != "LIKE"}}
+
+
 def define(eng: Any, name: str, params: Mapping[str, object]) -> Subscription:
-    """DEFINE SUB (rule 1)."""
+    """DEFINE SUB (rules 1, 3)."""
     with eng.lock:
         reg = registry_for(eng)
         if reg.named(name) is not None:
             raise AdminRefused(CMQCFC.MQRCCF_SUB_ALREADY_EXISTS)
+        params = _like(eng, params)
         topic = _topic(eng, params)
         scheme = CMQC.MQWS_CHAR if params.get("WSCHEMA") == "CHAR" else CMQC.MQWS_TOPIC
         managed = params.get("DESTCLAS") == "MANAGED"

@@ -74,9 +74,10 @@ class PubSubDaemon:
         try:
             while True:
                 try:
-                    await self.fan_out()
-                    await trio.to_thread.run_sync(self.serve_control)
-                    await trio.to_thread.run_sync(self.serve_publications)
+                    if self._in_a_cluster():
+                        await self.fan_out()
+                        await trio.to_thread.run_sync(self.serve_control)
+                        await trio.to_thread.run_sync(self.serve_publications)
                 except MQMIError as exc:
                     if exc.reason in (CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_Q_MGR_STOPPING,
                                       CMQC.MQRC_Q_MGR_QUIESCING):
@@ -86,16 +87,23 @@ class PubSubDaemon:
             with trio.CancelScope(shield=True):
                 await trio.to_thread.run_sync(_disconnect, qm)
 
+    def _in_a_cluster(self) -> bool:
+        """Whether there is anything to do: this queue manager is a cluster member (a
+        queue manager in no cluster costs nothing but this look)."""
+        repo = self.manager.repo
+        return repo is not None and bool(repo.clusters)
+
     # --- fan-out -------------------------------------------------------------------------
 
     async def fan_out(self) -> None:
-        """Send and withdraw proxy subscriptions (``proxysubs``)."""
+        """Send and withdraw proxy subscriptions (``proxysubs``); the local subscriptions
+        are read only while there are cluster topics or proxy subscriptions sent."""
+        repo = self.manager.repo
+        if repo is None or not (repo.cluster_topics() or self.proxies.sent()):
+            return
         rows = await trio.to_thread.run_sync(self.manager.chinit.admin.display, _LOCAL_SUBS)
         local = [str(r.get("TOPICSTR", "")) for r in rows
                  if str(r.get("DEST", "")).strip() != PUBS_QUEUE and r.get("TOPICSTR")]
-        repo = self.manager.repo
-        if repo is None:
-            return
         async with self.manager.lock:
             topics = [(t.cluster, t.topicstr) for t in repo.cluster_topics()]
             members = {c: [m.qmgr for m in repo.members(c)] for c, _ in topics}
