@@ -77,10 +77,10 @@ SYSTEM_DEFAULT_SUB = "SYSTEM.DEFAULT.SUB"
 DEFAULT_SUB_VALUES: dict[str, object] = {
     "DESTCLAS": "PROVIDED", "EXPIRY": "UNLIMITED", "PUBPRTY": "ASPUB", "REQONLY": "NO",
     "WSCHEMA": "TOPIC", "SELECTOR": "", "USERDATA": "", "SUBUSER": "", "PUBAPPID": "",
-    "DESTQMGR": "", "TOPICOBJ": ""}
+    "DESTQMGR": "", "TOPICOBJ": "", "PSPROP": "MSGPROP"}
 #: what LIKE copies from another subscription (rule 3)
 _COPIED = ("TOPICSTR", "TOPICOBJ", "DEST", "DESTQMGR", "DESTCLAS", "USERDATA", "SELECTOR",
-           "SUBUSER", "EXPIRY", "PUBPRTY", "PUBAPPID", "REQONLY", "WSCHEMA")
+           "SUBUSER", "EXPIRY", "PUBPRTY", "PUBAPPID", "REQONLY", "WSCHEMA", "PSPROP")
 
 
 def _like(eng: Any, params: Mapping[str, object]) -> Mapping[str, object]:
@@ -132,6 +132,7 @@ def define(eng: Any, name: str, params: Mapping[str, object]) -> Subscription:
             pub_priority=_PRIORITY.get(str(priority), priority)  # type: ignore[arg-type]
             if isinstance(priority, str) else int(priority),  # type: ignore[call-overload]
             on_request=params.get("REQONLY") == "YES", wildcard_scheme=scheme, admin=True,
+            psprop=str(params.get("PSPROP") or "MSGPROP"),
             topic_object=str(params.get("TOPICOBJ") or ""))
         reg.add(sub)
         return sub

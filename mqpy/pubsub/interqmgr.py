@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["CONTROL_QUEUE", "FANREQ_QUEUE", "PROXY_FORMAT", "PUBS_QUEUE",
+__all__ = ["CONTROL_QUEUE", "cluster_topic_of", "FANREQ_QUEUE", "PROXY_FORMAT", "PUBS_QUEUE",
            "PUBSUB_DAEMON_APPL", "by_pubsub_daemon", "proxy_name"]
 
 CONTROL_QUEUE = "SYSTEM.INTER.QMGR.CONTROL"
@@ -38,6 +38,19 @@ PROXY_FORMAT = "MQPYPROX"
 def by_pubsub_daemon(conn: Any) -> bool:
     """Whether ``conn`` is the publish/subscribe task's connection."""
     return bytes(conn.appl_name).rstrip(b" \x00").decode("latin-1") == PUBSUB_DAEMON_APPL
+
+
+def cluster_topic_of(eng: Any, topic: str) -> dict[str, str] | None:
+    """The cluster topic ``topic`` is at or below (the deepest one), as the repository
+    manager's cluster cache gives them; None when it is in no cluster topic's subtree."""
+    known = getattr(eng.cluster, "cluster_topics", None)
+    found = None
+    for t in known() if known is not None else ():
+        base = t.get("TOPICSTR", "")
+        if (topic == base or topic.startswith(base + "/")) and \
+                (found is None or len(base) > len(found["TOPICSTR"])):
+            found = t
+    return found
 
 
 def proxy_name(origin: str, cluster: str, topicstr: str) -> str:

@@ -224,7 +224,7 @@ def _put_copy(conn: Connection, sub: Subscription, md: MD, pub: Publication, per
     if base.attributes.get("DEFTYPE") == "TEMPDYN":
         persistent = False
     copy = md.copy()
-    fmt, data = pub.copy_for(sub.user_data)
+    fmt, data = pub.copy_for(sub.user_data, sub.psprop != "NONE")
     fields: dict[str, object] = {
         "MsgId": eng.new_msgid(), "CorrelId": sub.correl_id, "Format": fmt,
         "Persistence": _PERSISTENT if persistent else _NOT_PERSISTENT, "Priority": priority,

@@ -49,6 +49,8 @@ class Subscription:
     wildcard_scheme: int = CMQC.MQWS_TOPIC
     admin: bool = False  #: SUBTYPE(ADMIN): made by DEFINE SUB
     proxy: bool = False  #: SUBTYPE(PROXY): made for another queue manager (interqmgr)
+    #: PSPROP: MSGPROP (and COMPAT, RFH2) add the publish/subscribe properties, NONE none
+    psprop: str = "MSGPROP"
     topic_object: str = ""
     set_identity: bool = False  #: MQSO_SET_IDENTITY_CONTEXT
     options: int = 0  #: the MQSO_* options it was made with
@@ -82,7 +84,7 @@ class Subscription:
             "PUBACCT": self.pub_accounting.hex().upper(), "PUBAPPID": self.pub_appl_id,
             "REQONLY": "YES" if self.on_request else "NO",
             "WSCHEMA": "CHAR" if self.wildcard_scheme == CMQC.MQWS_CHAR else "TOPIC",
-            "SUBTYPE": self.subtype, "PSPROP": "MSGPROP",
+            "SUBTYPE": self.subtype, "PSPROP": self.psprop,
             "SUBSCOPE": "ALL", "VARUSER": "ANY", "SUBLEVEL": 1, "SETIDENT": self.set_identity,
             "SUBOPTS": self.options, "STARTED": self.started,
         }
@@ -108,6 +110,7 @@ class Subscription:
             pub_appl_id=str(a.get("PUBAPPID", "")), on_request=a.get("REQONLY") == "YES",
             wildcard_scheme=CMQC.MQWS_CHAR if a.get("WSCHEMA") == "CHAR" else CMQC.MQWS_TOPIC,
             admin=a.get("SUBTYPE") == "ADMIN", proxy=a.get("SUBTYPE") == "PROXY",
+            psprop=str(a.get("PSPROP") or "MSGPROP"),
             topic_object=str(a.get("TOPICOBJ", "")),
             set_identity=bool(a.get("SETIDENT", False)), options=int(a.get("SUBOPTS", 0)),  # type: ignore[call-overload]
             started=float(a.get("STARTED", 0.0)),  # type: ignore[arg-type]

@@ -438,7 +438,10 @@ class RepositoryManager:
                                       "host": host.qmgr, "defbind": r.defbind}
         return Cache(qmgr=self.qmgr, clusters=sorted(repo.clusters),
                      clwluseq=self.config.clwluseq, clwlmruc=self.config.clwlmruc,
-                     queues=queues, qmgrs=qmgrs, channels=self.channel_states())
+                     queues=queues, qmgrs=qmgrs, channels=self.channel_states(),
+                     topics=[{"TOPIC": t.topic, "TOPICSTR": t.topicstr, "CLUSTER": t.cluster,
+                              "CLROUTE": t.clroute, "CLUSQMGR": t.qmgr}
+                             for t in repo.cluster_topics()])
 
     def _cache_inputs(self) -> tuple[object, ...]:
         """What the cache depends on besides the repository (whose every change goes

@@ -56,6 +56,10 @@ def test_a_publication_reaches_subscribers_on_every_member(pubsub_cluster):
     _publish(net, "QM1", b"3-1")
     got = net.collect("SCORES", 2, qmgrs=("QM2", "QM3"))
     assert got == {"QM2": [b"3-1"], "QM3": [b"3-1"]}, net.diagnose()
+    shown = net.command("QM3", f"DISPLAY TPSTATUS('{TOPIC}') CLUSTER CLROUTE")
+    assert "CLUSTER(INV)" in shown and "CLROUTE(DIRECT)" in shown, shown
+    shown = net.command("QM1", f"DISPLAY TPSTATUS('{TOPIC}') TYPE(SUB) SUBTYPE")
+    assert shown.count("SUBTYPE(PROXY)") == 2, shown
     time.sleep(1)
     assert net.collect("SCORES", 1, qmgrs=("QM2", "QM3"), timeout=2) == {"QM2": [], "QM3": []}
 
