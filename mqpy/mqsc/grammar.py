@@ -931,6 +931,7 @@ TPSTATUS_ATTRS: dict[str, Attr] = _table(
     enum("NPMSGDLV", "ALL", "ALLAVAIL", "ALLDUR"), enum("PMSGDLV", "ALL", "ALLAVAIL", "ALLDUR"),
     name("MDURMDL"), name("MNDURMDL"), enum("PUBSCOPE", "QMGR", "ALL"),
     enum("SUBSCOPE", "QMGR", "ALL"), enum("USEDLQ", *YESNO), name("CLUSTER"),
+    enum("CLROUTE", "DIRECT", "TOPICHOST", "NONE"),
     string("LMSGDATE", 10), string("LMSGTIME", 8), integer("NUMMSGS", 0, NINES),
     string("RESMDATE", 10), string("RESMTIME", 8),
     string("LPUBDATE", 10), string("LPUBTIME", 8), integer("NUMPUBS", 0, NINES),
