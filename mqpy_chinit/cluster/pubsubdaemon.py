@@ -19,7 +19,8 @@ It connects as ``mqpy.pubsub.interqmgr.PUBSUB_DAEMON_APPL`` and, every
   local subscribers only (the engine gives a publication of this connection to no proxy
   subscription). The get and the publication are one unit of work, so a persistent
   publication is delivered exactly once: a failure backs both out and the message is
-  tried again.
+  tried again (after five tries it goes to the dead-letter queue with the failure's reason
+  in its MQDLH, as a request that cannot be carried out does).
 
 Not built: retained publications do not cross (proxy subscriptions are made with
 MQSO_NEW_PUBLICATIONS_ONLY), topic host routing, SUBSCOPE/PUBSCOPE(QMGR) on topics.
@@ -35,6 +36,7 @@ import trio
 
 import mqpy
 from mqpy import CMQC
+from mqpy.engine import reports
 from mqpy.errors import MQMIError
 from mqpy.properties.carriage import give_properties, take_properties
 from mqpy.properties.propset import PropertySet
@@ -51,6 +53,8 @@ from .proxysubs import ProxySubscriptions, SendProxy, WithdrawProxy
 __all__ = ["PubSubDaemon"]
 
 FANOUT_INTERVAL = 1.0
+#: a message got and backed out this many times goes to the dead-letter queue
+BACKOUT_LIMIT = 5
 _LOCAL_SUBS = "DISPLAY SUB(*) SUBTYPE(USER) TOPICSTR DEST"
 _SYNC = CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING
 
@@ -130,26 +134,48 @@ class PubSubDaemon:
 
     def serve_control(self) -> None:
         """Every request on SYSTEM.INTER.QMGR.CONTROL, each in a unit of work."""
+        self._serve(CONTROL_QUEUE, 0, lambda md, data: self._on_request(data))
+
+    def _serve(self, queue: str, options: int,
+               handle: Callable[[mqpy.MD, bytes], None]) -> None:
+        """Get every message on ``queue`` and ``handle`` it, each in a unit of work. One
+        that fails is backed out and tried again next time; after :data:`BACKOUT_LIMIT`
+        tries it goes to the dead-letter queue (MQDLH reason: the failure's), so one
+        message cannot hold up the others."""
         qm = self._qm
         assert qm is not None
-        q = mqpy.Queue(qm, CONTROL_QUEUE, CMQC.MQOO_INPUT_SHARED)
+        q = mqpy.Queue(qm, queue, CMQC.MQOO_INPUT_SHARED)
         try:
             while True:
                 md = mqpy.MD()
                 try:
-                    data = q.get(None, md, mqpy.GMO(Options=_SYNC))
+                    data = q.get(None, md, mqpy.GMO(Options=_SYNC | options))
                 except MQMIError as exc:
                     if exc.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
                         return
                     raise
                 try:
-                    self._on_request(data)
-                except MQMIError:
-                    qm.backout()  # the origin not routable yet: tried again next time
-                    return
+                    handle(md, data)
+                except MQMIError as exc:
+                    if md.BackoutCount < BACKOUT_LIMIT or not self._dead_letter(
+                            queue, md, data, exc.reason):
+                        qm.backout()
+                        return
                 qm.commit()
         finally:
             q.close()
+
+    def _dead_letter(self, queue: str, md: mqpy.MD, data: bytes, reason: int) -> bool:
+        assert self._qm is not None
+        deadq = self._qm.inquire(CMQC.MQCA_DEAD_LETTER_Q_NAME).strip(b" \x00")
+        if not deadq:
+            return False
+        dmd, body = reports.build_dead_letter(md, data, reason, queue, self.qmgr,
+                                              put_appl_name=PUBSUB_DAEMON_APPL.encode(),
+                                              put_date=md.PutDate, put_time=md.PutTime)
+        self._qm.put1(deadq.decode("latin-1"), body, dmd,
+                      mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+        return True
 
     def _on_request(self, data: bytes) -> None:
         try:
@@ -180,27 +206,7 @@ class PubSubDaemon:
     def serve_publications(self) -> None:
         """Every publication on SYSTEM.INTER.QMGR.PUBS, published here in the unit of work
         of its get."""
-        qm = self._qm
-        assert qm is not None
-        q = mqpy.Queue(qm, PUBS_QUEUE, CMQC.MQOO_INPUT_SHARED)
-        try:
-            while True:
-                md = mqpy.MD()
-                try:
-                    data = q.get(None, md, mqpy.GMO(
-                        Options=_SYNC | CMQC.MQGMO_PROPERTIES_FORCE_MQRFH2))
-                except MQMIError as exc:
-                    if exc.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
-                        return
-                    raise
-                try:
-                    self._republish(md, data)
-                except MQMIError:
-                    qm.backout()
-                    return
-                qm.commit()
-        finally:
-            q.close()
+        self._serve(PUBS_QUEUE, CMQC.MQGMO_PROPERTIES_FORCE_MQRFH2, self._republish)
 
     def _republish(self, md: mqpy.MD, data: bytes) -> None:
         own = PropertySet(validate=False)
