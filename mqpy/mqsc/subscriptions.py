@@ -102,6 +102,7 @@ def display_sbstatus(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> l
     rows = status.sbstatus_rows(proc.engine, name, cmd.generic or name == "*")
     if "SUBID" in cmd.params:
         rows = [r for r in rows if r["SUBID"] == cmd.params["SUBID"]]
+    rows = [r for r in rows if admin.subtype_shown(r, cmd.params.get("SUBTYPE"))]
     if not rows:
         raise CommandFailed.of(CMQC.MQRC_UNKNOWN_OBJECT_NAME, "AMQ8147E", name)
     return _shown(cmd, rows, "AMQ8099I", ("SUB", "SUBID"))

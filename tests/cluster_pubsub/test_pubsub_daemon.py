@@ -74,6 +74,9 @@ def test_a_request_makes_and_removes_a_proxy_subscription(site):
     assert "SUB(SYSTEM.PROXY.FAR INV relay/t)" in shown
     assert "DEST(SYSTEM.INTER.QMGR.PUBS)" in shown and "DESTQMGR(FAR)" in shown
     assert "SYSTEM.PROXY" not in "\n".join(harness.mqsc("DISPLAY SUB(*)\n"))  # USER only
+    assert "SYSTEM.PROXY" not in "\n".join(harness.mqsc("DISPLAY SBSTATUS(*)\n"))
+    assert "SUBTYPE(PROXY)" in "\n".join(harness.mqsc("DISPLAY SBSTATUS(*) SUBTYPE(PROXY) "
+                                                      "SUBTYPE\n"))
     daemon._on_request(_request("SUBSCRIBE"))  # again: the same one, resumed
     daemon._on_request(_request("UNSUBSCRIBE"))
     assert "SYSTEM.PROXY" not in "\n".join(harness.mqsc("DISPLAY SUB(*) SUBTYPE(ALL)\n"))
