@@ -26,7 +26,7 @@ from typing import Any
 
 from mqpy import CMQC, CMQCFC
 from mqpy.errors import MQMIError
-from mqpy.pubsub import topicstrings
+from mqpy.pubsub import destinations, topicstrings
 from mqpy.pubsub.registry import end_subscription, registry_for
 from mqpy.pubsub.subscription import Subscription
 
@@ -117,7 +117,8 @@ def define(eng: Any, name: str, params: Mapping[str, object]) -> Subscription:
             dest = str(params.get("DEST") or "")
             if not dest:
                 raise AdminRefused(CMQCFC.MQRCCF_PARM_MISSING)
-            if not params.get("DESTQMGR") and eng.catalog.queue_def(dest) is None:
+            if not params.get("DESTQMGR") and eng.catalog.queue_def(dest) is None \
+                    and not destinations.in_cluster(eng, dest):
                 raise AdminRefused(CMQC.MQRC_UNKNOWN_OBJECT_NAME)
         correl = str(params.get("DESTCORL") or "")
         expiry = params.get("EXPIRY", "UNLIMITED")

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from mqpy.engine.handle import Handle
     from mqpy.pubsub.subscription import Subscription
 
-__all__ = ["dest_of", "resolve"]
+__all__ = ["dest_of", "in_cluster", "resolve"]
 
 
 def dest_of(h: Handle) -> tuple[str, str]:
@@ -37,6 +37,18 @@ def dest_of(h: Handle) -> tuple[str, str]:
     if h.obj.objtype in ("QREMOTE", "QALIAS") or not h.remote_q:
         return h.obj.name, ""
     return h.remote_q, h.remote_qm or ""  # the opened object is the transmission queue
+
+
+def in_cluster(eng: object, queue: str) -> bool:
+    """Whether ``queue``, not defined here, is a cluster queue the cluster knows (DEFINE
+    SUB DEST of a cluster queue hosted elsewhere, rule 1)."""
+    cluster = getattr(eng, "cluster", None)
+    if cluster is None:
+        return False
+    try:
+        return cluster.open(queue, "", CMQC.MQOO_OUTPUT) is not None
+    except MQMIError:
+        return False
 
 
 def resolve(conn: Connection, sub: Subscription

@@ -91,3 +91,23 @@ def test_a_member_joining_later_learns_the_topic_and_the_subscriptions(pubsub_cl
     _publish(net, "QM4", b"from QM4")
     got = net.collect("SCORES", 1, qmgrs=("QM3",))
     assert got == {"QM3": [b"from QM4"]}, net.diagnose()
+
+
+def test_a_subscription_to_a_cluster_queue_or_a_cluster_qmgr_s_queue_gets_its_copies(
+        pubsub_cluster):
+    """Given on QM1 a subscription whose DEST is the cluster queue NEWSQ hosted on QM3, and
+    one whose DEST is PLAINQ at DESTQMGR(QM2) (no transmission queue for QM2: a cluster
+    queue manager), when a persistent publication is made on QM1, then each copy goes
+    through the cluster channels to its queue, once."""
+    net = pubsub_cluster
+    for name, script in (("QM3", "DEFINE QLOCAL(NEWSQ) CLUSTER(INV)\n"),
+                         ("QM2", "DEFINE QLOCAL(PLAINQ)\n")):
+        assert net.mqsc(name, script).returncode == 0
+    wait_for("QM1 knows NEWSQ", lambda: "NEWSQ" in net.command(
+        "QM1", "DISPLAY QCLUSTER(NEWSQ) CLUSQMGR"))
+    out = net.mqsc("QM1", "DEFINE SUB(TO.CLUSQ) TOPICSTR('news/x') DEST(NEWSQ)\n"
+                          "DEFINE SUB(TO.QM2) TOPICSTR('news/x') DEST(PLAINQ) DESTQMGR(QM2)\n")
+    assert out.stdout.count("AMQ8094I") == 2, out.stdout
+    _publish(net, "QM1", b"headline", topic="news/x")
+    assert net.collect("NEWSQ", 1, qmgrs=("QM3",)) == {"QM3": [b"headline"]}, net.diagnose()
+    assert net.collect("PLAINQ", 1, qmgrs=("QM2",)) == {"QM2": [b"headline"]}, net.diagnose()
