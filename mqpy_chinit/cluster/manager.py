@@ -69,6 +69,7 @@ from .records import (
     ClusterCommand,
     ClusterQmgrRecord,
     ClusterQueueRecord,
+    ClusterTopicRecord,
     DeletionRecord,
     RecordFormatError,
     Subscription,
@@ -200,7 +201,8 @@ class RepositoryManager:
                 body = decode(data)
             except RecordFormatError:
                 continue
-            if isinstance(body, (ClusterQmgrRecord, ClusterQueueRecord, DeletionRecord)):
+            if isinstance(body, (ClusterQmgrRecord, ClusterQueueRecord, ClusterTopicRecord,
+                                 DeletionRecord)):
                 out.append(body)
             elif isinstance(body, Subscription):
                 self._held_now[md.CorrelId] = None

@@ -16,6 +16,11 @@ IBM's rules for a direct-routed publish/subscribe cluster, as built here:
    sent every proxy subscription that stands.
 4. Proxy subscriptions (those other queue managers made here), and subscriptions whose
    destination is SYSTEM.INTER.QMGR.PUBS, are not themselves sent on.
+5. What was sent before a restart is not remembered: the first time this machine sees a
+   member it sends it a *resync* first, which removes every proxy subscription this queue
+   manager made there, then what stands now (IBM's queue managers resynchronise their
+   proxy subscriptions in the same way); so a subscription removed while the channel
+   initiator was down stops its flow too.
 
 :meth:`ProxySubscriptions.update` takes the whole state (local subscriptions, cluster
 topics, members) and returns what to send and withdraw; nothing here opens a queue. The
@@ -31,7 +36,7 @@ import attrs
 
 from mqpy.pubsub import topicstrings
 
-__all__ = ["ProxySubscriptions", "SendProxy", "WithdrawProxy", "proxy_topics"]
+__all__ = ["ProxySubscriptions", "Resync", "SendProxy", "WithdrawProxy", "proxy_topics"]
 
 
 @attrs.frozen
@@ -50,6 +55,17 @@ class WithdrawProxy:
     qmgr: str
     cluster: str
     topicstr: str
+
+
+@attrs.frozen
+class Resync:
+    """Tell ``qmgr`` to drop every proxy subscription this queue manager made there (rule
+    5); the sends that follow make those that stand again."""
+
+    qmgr: str
+
+
+Action = SendProxy | WithdrawProxy | Resync
 
 
 def _below(topic: str, base: str) -> bool:
@@ -73,6 +89,7 @@ class ProxySubscriptions:
     def __init__(self, qmgr: str) -> None:
         self.qmgr = qmgr
         self._sent: set[SendProxy] = set()
+        self._synced: set[str] = set()  # members told to resync since start (rule 5)
 
     def sent(self) -> frozenset[SendProxy]:
         return frozenset(self._sent)
@@ -95,19 +112,26 @@ class ProxySubscriptions:
         return out
 
     def update(self, local: Iterable[str], topics: Iterable[tuple[str, str]],
-               members: Mapping[str, Iterable[str]]
-               ) -> list[SendProxy | WithdrawProxy]:
-        """The sends and withdrawals that bring what stands to what should (rules 1-3)."""
-        wanted = self.wanted(local, topics, members)
-        actions: list[SendProxy | WithdrawProxy] = []
+               members: Mapping[str, Iterable[str]]) -> list[Action]:
+        """The sends and withdrawals that bring what stands to what should (rules 1-3).
+        A member not yet told to resync is told that alone; what it should have follows
+        at the next update, once the resync is on its way (rule 5)."""
+        topics = list(topics)
+        clustered = {c for c, _ in topics}
+        unsynced = {m for c, ms in members.items() if c in clustered for m in ms} \
+            - self._synced - {self.qmgr}
+        wanted = {w for w in self.wanted(local, topics, members) if w.qmgr not in unsynced}
+        actions: list[Action] = [Resync(qmgr) for qmgr in sorted(unsynced)]
         for gone in sorted(self._sent - wanted, key=attrs.astuple):
             actions.append(WithdrawProxy(gone.qmgr, gone.cluster, gone.topicstr))
         actions.extend(sorted(wanted - self._sent, key=attrs.astuple))
         return actions
 
-    def done(self, action: SendProxy | WithdrawProxy) -> None:
+    def done(self, action: Action) -> None:
         """``action`` was carried out (its message is on its way)."""
-        if isinstance(action, SendProxy):
+        if isinstance(action, Resync):
+            self._synced.add(action.qmgr)
+        elif isinstance(action, SendProxy):
             self._sent.add(action)
         else:
             self._sent.discard(SendProxy(action.qmgr, action.cluster, action.topicstr))
@@ -116,3 +140,4 @@ class ProxySubscriptions:
         """Send everything to ``qmgr`` again at the next update (it asked to be resynced,
         as a queue manager does after a REFRESH CLUSTER or a restart without its state)."""
         self._sent = {s for s in self._sent if s.qmgr != qmgr}
+        self._synced.discard(qmgr)

@@ -48,7 +48,7 @@ from mqpy.pubsub.interqmgr import (
     proxy_name,
 )
 
-from .proxysubs import ProxySubscriptions, SendProxy, WithdrawProxy
+from .proxysubs import Action, ProxySubscriptions, Resync, SendProxy
 
 __all__ = ["PubSubDaemon"]
 
@@ -115,12 +115,15 @@ class PubSubDaemon:
         if actions:
             await trio.to_thread.run_sync(self._send_all, actions)
 
-    def _send_all(self, actions: list[SendProxy | WithdrawProxy]) -> None:
+    def _send_all(self, actions: list[Action]) -> None:
         assert self._qm is not None
         for action in actions:
-            request = "SUBSCRIBE" if isinstance(action, SendProxy) else "UNSUBSCRIBE"
-            body = json.dumps({"request": request, "qmgr": self.qmgr,
-                               "cluster": action.cluster, "topicstr": action.topicstr})
+            if isinstance(action, Resync):
+                body = json.dumps({"request": "RESYNC", "qmgr": self.qmgr})
+            else:
+                body = json.dumps({
+                    "request": "SUBSCRIBE" if isinstance(action, SendProxy) else "UNSUBSCRIBE",
+                    "qmgr": self.qmgr, "cluster": action.cluster, "topicstr": action.topicstr})
             md = mqpy.MD(Format=PROXY_FORMAT.encode(), Persistence=CMQC.MQPER_PERSISTENT)
             od = mqpy.OD(ObjectName=CONTROL_QUEUE.encode(),
                          ObjectQMgrName=action.qmgr.encode())
@@ -180,15 +183,17 @@ class PubSubDaemon:
     def _on_request(self, data: bytes) -> None:
         try:
             request = json.loads(data)
-            origin, cluster = str(request["qmgr"]), str(request["cluster"])
-            topic, kind = str(request["topicstr"]), str(request["request"])
+            origin, kind = str(request["qmgr"]), str(request["request"])
+            if kind == "RESYNC":
+                self._drop_proxies(proxy_name(origin, "", "").rstrip() + " *")
+                return
+            cluster, topic = str(request["cluster"]), str(request["topicstr"])
         except (ValueError, KeyError, TypeError):
             return  # not a request of ours: dropped with the unit of work
         assert self._qm is not None
         name = proxy_name(origin, cluster, topic)
         if kind == "UNSUBSCRIBE":  # gone already: nothing to do
-            quoted = name.replace("'", "''")
-            self.manager.chinit.admin.display(f"DELETE SUB('{quoted}')")
+            self._drop_proxies(name)
             return
         sub = mqpy.Subscription(self._qm)
         dest = mqpy.Queue(self._qm, mqpy.OD(ObjectName=PUBS_QUEUE.encode(),
@@ -200,6 +205,14 @@ class PubSubDaemon:
             sub.close(sub_close_options=CMQC.MQCO_KEEP_SUB)
         finally:
             dest.close()
+
+    def _drop_proxies(self, name: str) -> None:
+        """DELETE SUB of the proxy subscriptions ``name`` names (generic with a final *)."""
+        admin = self.manager.chinit.admin
+        quoted = name.replace("'", "''")
+        for row in admin.display(f"DISPLAY SUB('{quoted}') SUBTYPE(PROXY)"):
+            sub = str(row.get("SUB", "")).replace("'", "''")
+            admin.display(f"DELETE SUB('{sub}')")
 
     # --- publications from other queue managers ------------------------------------------
 

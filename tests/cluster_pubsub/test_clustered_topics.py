@@ -5,6 +5,8 @@ flow there; a member that joins later learns the topic and the subscriptions."""
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 
 import mqpy
@@ -111,3 +113,18 @@ def test_a_subscription_to_a_cluster_queue_or_a_cluster_qmgr_s_queue_gets_its_co
     _publish(net, "QM1", b"headline", topic="news/x")
     assert net.collect("NEWSQ", 1, qmgrs=("QM3",)) == {"QM3": [b"headline"]}, net.diagnose()
     assert net.collect("PLAINQ", 1, qmgrs=("QM2",)) == {"QM2": [b"headline"]}, net.diagnose()
+
+
+def test_a_subscription_removed_while_the_channel_initiator_was_down_stops_its_flow(
+        pubsub_cluster):
+    """Given QM3's subscription and its proxy subscriptions on QM1 and QM4, when QM3's
+    channel initiator is killed, the subscription deleted, and the channel initiator
+    started again (by the queue manager), then QM3 tells the others to resync and its
+    proxy subscriptions go from QM1 and QM4."""
+    net = pubsub_cluster
+    assert "QM3" in _proxies(net, "QM1")
+    with open(os.path.join(net.site.qmdir("QM3"), "chinit.pid")) as f:
+        os.kill(int(f.read().split()[0]), signal.SIGKILL)
+    assert net.mqsc("QM3", "DELETE SUB(SCORES.SUB)\n").returncode == 0
+    wait_for("QM3's proxy subscriptions gone",
+             lambda: "QM3" not in _proxies(net, "QM1") | _proxies(net, "QM4"))

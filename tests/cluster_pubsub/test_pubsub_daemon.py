@@ -132,3 +132,16 @@ def test_a_publication_that_cannot_be_published_goes_to_the_dead_letter_queue(si
     dlh.unpack(body[:dlh.packed_size()])
     assert dlh.Reason == CMQC.MQRC_PUT_INHIBITED
     assert dlh.DestQName.rstrip(b" \0") == b"SYSTEM.INTER.QMGR.PUBS"
+
+
+def test_a_resync_drops_every_proxy_subscription_of_that_qmgr(site):
+    """Given two proxy subscriptions of FAR and one of NEAR, when FAR asks to resync (its
+    channel initiator restarted), then FAR's are gone and NEAR's stays."""
+    harness, daemon = site
+    daemon._on_request(_request("SUBSCRIBE"))
+    daemon._on_request(_request("SUBSCRIBE", "relay/u"))
+    harness.mqsc("DEFINE QLOCAL(NEAR) USAGE(XMITQ)\n")
+    daemon._on_request(_request("SUBSCRIBE").replace(b'"FAR"', b'"NEAR"'))
+    daemon._on_request(b'{"request": "RESYNC", "qmgr": "FAR"}')
+    shown = "\n".join(harness.mqsc("DISPLAY SUB(*) SUBTYPE(PROXY)\n"))
+    assert "SYSTEM.PROXY.FAR" not in shown and "SYSTEM.PROXY.NEAR INV relay/t" in shown
