@@ -80,7 +80,8 @@ def inquire_subscription(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]
     """Inquire Subscription: SubName, SubId, TopicString, Destination, DestinationClass,
     Durable, SubType of each subscription selected."""
     name = name_of(msg.get(CMQCFC.MQCACF_SUB_NAME) or b"*")
-    found = admin.rows(req.engine, name, name.endswith("*"))
+    found = [r for r in admin.rows(req.engine, name, name.endswith("*"))
+             if admin.subtype_shown(r, msg.get(CMQCFC.MQIACF_SUB_TYPE))]
     if not found:
         return [Response([], CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_OBJECT_NAME)]
     return [Response([

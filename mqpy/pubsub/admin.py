@@ -176,8 +176,17 @@ def alter(eng: Any, name: str, subid: str, params: Mapping[str, object]) -> None
         reg.changed(sub)
 
 
+#: PCF SubscriptionType (MQIACF_SUB_TYPE) -> DISPLAY SUB's SUBTYPE word
+_SUBTYPE_WORDS = {CMQCFC.MQSUBTYPE_API: "API", CMQCFC.MQSUBTYPE_ADMIN: "ADMIN",
+                  CMQCFC.MQSUBTYPE_PROXY: "PROXY", CMQCFC.MQSUBTYPE_ALL: "ALL",
+                  CMQCFC.MQSUBTYPE_USER: "USER"}
+
+
 def subtype_shown(row: dict[str, object], asked: object) -> bool:
-    """DISPLAY SUB SUBTYPE(...): USER (the default) is API and ADMIN, ALL every one."""
+    """DISPLAY SUB SUBTYPE(...), or PCF SubscriptionType: USER (the default) is API and
+    ADMIN, ALL every one."""
+    if isinstance(asked, int):
+        asked = _SUBTYPE_WORDS.get(asked, "USER")
     asked = str(asked or "USER").upper()
     if asked == "ALL":
         return True

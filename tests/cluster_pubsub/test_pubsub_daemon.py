@@ -9,7 +9,8 @@ import pytest
 import trio
 
 import mqpy
-from mqpy import CMQC
+from mqpy import CMQC, CMQCFC
+from mqpy.cmdserver import start_command_server, stop_command_server
 from mqpy.properties.carriage import give_properties
 from mqpy.properties.propset import PropertySet
 from mqpy.structs.tables import DLH
@@ -145,3 +146,24 @@ def test_a_resync_drops_every_proxy_subscription_of_that_qmgr(site):
     daemon._on_request(b'{"request": "RESYNC", "qmgr": "FAR"}')
     shown = "\n".join(harness.mqsc("DISPLAY SUB(*) SUBTYPE(PROXY)\n"))
     assert "SYSTEM.PROXY.FAR" not in shown and "SYSTEM.PROXY.NEAR INV relay/t" in shown
+
+
+def test_pcf_inquiries_leave_proxy_subscriptions_out_unless_asked(site):
+    """Inquire Subscription and Inquire Subscription Status: SubscriptionType USER (the
+    default) leaves proxy subscriptions out; MQSUBTYPE_PROXY shows them only."""
+    harness, daemon = site
+    daemon._on_request(_request("SUBSCRIBE"))
+    start_command_server(harness.eng.name, harness.root)
+    pcf = mqpy.PCFExecute(harness.qm)
+    try:
+        for command in (pcf.MQCMD_INQUIRE_SUBSCRIPTION, pcf.MQCMD_INQUIRE_SUB_STATUS):
+            names = {r[CMQCFC.MQCACF_SUB_NAME].decode().strip()
+                     for r in command({CMQCFC.MQCACF_SUB_NAME: b"*"})}
+            assert names == {"LOCAL.SUB"}
+            names = {r[CMQCFC.MQCACF_SUB_NAME].decode().strip()
+                     for r in command({CMQCFC.MQCACF_SUB_NAME: b"*",
+                                       CMQCFC.MQIACF_SUB_TYPE: CMQCFC.MQSUBTYPE_PROXY})}
+            assert names == {"SYSTEM.PROXY.FAR INV relay/t"}
+    finally:
+        pcf.disconnect()
+        stop_command_server(harness.eng.name, harness.root)
