@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from mqpy import CMQC, CMQCFC, pcf
 from mqpy.command.requests import PcfHandler, PcfRequest, Refused, Response, name_of
 from mqpy.mqsc import pcfmap
-from mqpy.pubsub import status, topicstrings
+from mqpy.pubsub import admin, status, topicstrings
 from mqpy.pubsub.registry import registry_for
 
 __all__ = ["PUBSUB_STATUS"]
@@ -56,8 +56,8 @@ def _status_params(row: Mapping[str, object]) -> list[object]:
             out.append(pcf.CFIN(CMQCFC.MQIACF_DURABLE_SUBSCRIPTION, CMQC.MQSUB_DURABLE_YES
                                 if value == "YES" else CMQC.MQSUB_DURABLE_NO))
         elif key == "SUBTYPE":
-            out.append(pcf.CFIN(CMQCFC.MQIACF_SUB_TYPE, CMQCFC.MQSUBTYPE_ADMIN
-                                if value == "ADMIN" else CMQCFC.MQSUBTYPE_API))
+            out.append(pcf.CFIN(CMQCFC.MQIACF_SUB_TYPE, getattr(
+                CMQCFC, f"MQSUBTYPE_{value}", CMQCFC.MQSUBTYPE_API)))
         elif key == "SUBUSER":
             out.append(_string(CMQCFC.MQCACF_SUB_USER_ID, value, CMQC.MQ_USER_ID_LENGTH))
     return out
@@ -113,6 +113,7 @@ def inquire_sub_status(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
     rows = status.sbstatus_rows(req.engine, name or "*", generic)
     if subid is not None:
         rows = [r for r in rows if r["SUBID"] == bytes(subid).hex().upper()]  # type: ignore[arg-type]
+    rows = [r for r in rows if admin.subtype_shown(r, msg.get(CMQCFC.MQIACF_SUB_TYPE))]
     if not rows:
         return [Response([], CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_OBJECT_NAME)]
     subs = registry_for(req.engine).subs

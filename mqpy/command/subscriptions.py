@@ -80,7 +80,8 @@ def inquire_subscription(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]
     """Inquire Subscription: SubName, SubId, TopicString, Destination, DestinationClass,
     Durable, SubType of each subscription selected."""
     name = name_of(msg.get(CMQCFC.MQCACF_SUB_NAME) or b"*")
-    found = admin.rows(req.engine, name, name.endswith("*"))
+    found = [r for r in admin.rows(req.engine, name, name.endswith("*"))
+             if admin.subtype_shown(r, msg.get(CMQCFC.MQIACF_SUB_TYPE))]
     if not found:
         return [Response([], CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_OBJECT_NAME)]
     return [Response([
@@ -93,7 +94,7 @@ def inquire_subscription(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]
         pcf.CFIN(CMQCFC.MQIACF_DURABLE_SUBSCRIPTION,
                  CMQC.MQSUB_DURABLE_YES if row["DURABLE"] == "YES" else CMQC.MQSUB_DURABLE_NO),
         pcf.CFIN(CMQCFC.MQIACF_SUB_TYPE,
-                 CMQCFC.MQSUBTYPE_ADMIN if row["SUBTYPE"] == "ADMIN" else CMQCFC.MQSUBTYPE_API),
+                 getattr(CMQCFC, f"MQSUBTYPE_{row['SUBTYPE']}", CMQCFC.MQSUBTYPE_API)),
         *_described(row),
     ]) for row in found]
 

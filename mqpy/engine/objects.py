@@ -232,4 +232,15 @@ SYSTEM_OBJECTS: list[tuple[str, str, dict[str, object]]] = [
     ("QMODEL", "SYSTEM.NDURABLE.MODEL.QUEUE", {
         "DEFTYPE": "TEMPDYN", "MAXDEPTH": 100000,
         "DESCR": "IBM MQ Managed Non-Durable Subscription Model Queue"}),
+    # distributed publish/subscribe (mqpy.pubsub.interqmgr): IBM's attributes, DEFPSIST(YES)
+    # DEFSOPT(SHARED) MAXDEPTH(999999999)
+    ("QLOCAL", "SYSTEM.INTER.QMGR.CONTROL", {
+        "DEFPSIST": "YES", "DEFSOPT": "SHARED", "MAXDEPTH": 999999999,
+        "DESCR": "IBM MQ distributed pub/sub control queue"}),
+    ("QLOCAL", "SYSTEM.INTER.QMGR.FANREQ", {
+        "DEFPSIST": "YES", "DEFSOPT": "SHARED", "MAXDEPTH": 999999999,
+        "DESCR": "IBM MQ distributed pub/sub fan out request queue"}),
+    ("QLOCAL", "SYSTEM.INTER.QMGR.PUBS", {
+        "DEFPSIST": "YES", "DEFSOPT": "SHARED", "MAXDEPTH": 999999999,
+        "DESCR": "IBM MQ distributed pub/sub publications queue"}),
 ]

@@ -50,9 +50,16 @@ def qcluster_rows(proc: MQSCProcessor, cmd: MQSCCommand) -> _Rows:
     return [{**row, "TYPE": "QCLUSTER"} for row in _rows(proc, cmd, "CLUSTER_QCLUSTER")]
 
 
+def tcluster_rows(proc: MQSCProcessor, cmd: MQSCCommand) -> _Rows:
+    """DISPLAY TCLUSTER's rows: one per cluster topic the repository knows."""
+    return _rows(proc, cmd, "CLUSTER_TCLUSTER")
+
+
 #: object type -> its DISPLAY rows (a row: MQSC keyword -> value)
 ROWS: dict[str, Callable[[MQSCProcessor, MQSCCommand], _Rows]] = {
-    "CLUSQMGR": clusqmgr_rows, "QCLUSTER": qcluster_rows}
+    "CLUSQMGR": clusqmgr_rows, "QCLUSTER": qcluster_rows, "TCLUSTER": tcluster_rows}
+#: DISPLAY TCLUSTER: the items always shown, and the answer's message
+_TCLUSTER = (["TOPIC", "TYPE"], "AMQ8633I")
 
 
 def display(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[str]:
@@ -61,6 +68,8 @@ def display(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[str]:
     rows = ROWS[str(cmd.objtype)](proc, cmd)
     head = ["CLUSQMGR", "CHANNEL", "CLUSTER"] if clusqmgr else \
         ["QUEUE", "TYPE", "CLUSQMGR", "CLUSTER"]
+    if cmd.objtype == "TCLUSTER":
+        head = _TCLUSTER[0]
     everything = "ALL" in cmd.flags
     wanted = list(cmd.display_attrs)
     if cmd.where is not None:
@@ -71,7 +80,8 @@ def display(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[str]:
             continue
         rest = sorted(k for k in row if k not in head and k != "EXPIRES"
                       and (everything or k in wanted))
-        lines.append(message("AMQ8441I" if clusqmgr else "AMQ8409I"))
+        lines.append(message(_TCLUSTER[1] if cmd.objtype == "TCLUSTER" else
+                             "AMQ8441I" if clusqmgr else "AMQ8409I"))
         lines.extend(format_attrs([(k, row.get(k, "")) for k in head + rest]))
     if not lines:
         raise CommandFailed.of(CMQC.MQRC_UNKNOWN_OBJECT_NAME, "AMQ8147E", cmd.name)
@@ -115,6 +125,7 @@ def control(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[str]:
 #: (verb, object type) -> handler
 COMMANDS: dict[tuple[str, str], Handler] = {
     ("DISPLAY", "CLUSQMGR"): display, ("DISPLAY", "QCLUSTER"): display,
+    ("DISPLAY", "TCLUSTER"): display,
     ("REFRESH", "CLUSTER"): control, ("RESET", "CLUSTER"): control,
     ("SUSPEND", "QMGR"): control, ("RESUME", "QMGR"): control,
 }

@@ -36,7 +36,7 @@ _MAX_SECOND = 36
 _MAX_FIRST_HEADER = 37
 _MAX_FIRST = 36
 _ITEM = re.compile(r"^[A-Z][A-Z0-9]*(\(.*\))?$", re.S)
-_HEADER = re.compile(r"^AMQ\d{4}I: Display .*details\.")
+_HEADER = re.compile(r"^AMQ\d{4}I: (Display .*details|IBM MQ .*inquired)\.")
 
 
 def format_item(keyword: str, value: object) -> str:

@@ -163,6 +163,7 @@ OBJECTS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "PUBSUB": (),
         "QALIAS": ("QA",),
         "QCLUSTER": ("QC",),
+        "TCLUSTER": (),
         "QLOCAL": ("QL",),
         "QMGR": (),
         "QMODEL": ("QM",),
@@ -874,6 +875,13 @@ _CLWL_CHANNEL = ("CLWLPRTY", "CLWLRANK", "CLWLWGHT", "NETPRTY")
 CLUSQMGR_ATTRS.update({k: a for k, a in CHANNEL_ATTRS.items()
                        if k in CLUSRCVR_TO_CLUSSDR or k in _CLWL_CHANNEL})
 
+TCLUSTER_ATTRS: dict[str, Attr] = _table(  # DISPLAY TCLUSTER: the cluster topics known
+    name("TOPIC"), enum("TYPE", "CLUSTER"), name("CLUSTER"), name("CLUSQMGR"),
+    string("TOPICSTR", 10240), enum("CLROUTE", "DIRECT", "TOPICHOST"), string("QMID", 48),
+    enum("CLSTATE", "ACTIVE", "PENDING", "INVALID", "ERROR"), enum("PUB", "ENABLED", "DISABLED"),
+    enum("SUB", "ENABLED", "DISABLED"), string("CLUSDATE", 10), string("CLUSTIME", 8),
+)
+
 QCLUSTER_ATTRS: dict[str, Attr] = _table(
     name("QUEUE"),
     name("CLUSTER"),
@@ -923,6 +931,7 @@ TPSTATUS_ATTRS: dict[str, Attr] = _table(
     enum("NPMSGDLV", "ALL", "ALLAVAIL", "ALLDUR"), enum("PMSGDLV", "ALL", "ALLAVAIL", "ALLDUR"),
     name("MDURMDL"), name("MNDURMDL"), enum("PUBSCOPE", "QMGR", "ALL"),
     enum("SUBSCOPE", "QMGR", "ALL"), enum("USEDLQ", *YESNO), name("CLUSTER"),
+    enum("CLROUTE", "DIRECT", "TOPICHOST", "NONE"),
     string("LMSGDATE", 10), string("LMSGTIME", 8), integer("NUMMSGS", 0, NINES),
     string("RESMDATE", 10), string("RESMTIME", 8),
     string("LPUBDATE", 10), string("LPUBTIME", 8), integer("NUMPUBS", 0, NINES),
@@ -1115,6 +1124,9 @@ _add(CommandSpec("RESET", "CLUSTER", "required",
 _add(CommandSpec("DISPLAY", "CLUSQMGR", "required", generic=True, flags=frozenset({"ALL"}),
                  params=_pick(CLUSQMGR_ATTRS, ["CLUSTER"]),
                  display=CLUSQMGR_ATTRS, where=True))  # fmt: skip
+_add(CommandSpec("DISPLAY", "TCLUSTER", "required", generic=True, flags=frozenset({"ALL"}),
+                 params=_pick(TCLUSTER_ATTRS, ["CLUSTER"]),
+                 display=TCLUSTER_ATTRS, where=True))  # fmt: skip
 _add(CommandSpec("DISPLAY", "QCLUSTER", "required", generic=True, flags=frozenset({"ALL"}),
                  params=_pick(QCLUSTER_ATTRS, ["CLUSTER"]),
                  display=QCLUSTER_ATTRS, where=True))  # fmt: skip
@@ -1140,6 +1152,9 @@ for _obj in ("SUB",):  # a subscription may be named by SUBID or TOPICSTR instea
         _COMMANDS[(_verb, _obj)] = attrs.evolve(
             _s, name="optional", params={**_s.params, "SUBID": SUB_ATTRS["SUBID"]}
         )
+_s = _COMMANDS[("DISPLAY", "SUB")]  # DISPLAY SUB SUBTYPE(USER|PROXY|ALL ...): which ones
+_COMMANDS[("DISPLAY", "SUB")] = attrs.evolve(
+    _s, params={**_s.params, "SUBTYPE": SBSTATUS_ATTRS["SUBTYPE"]})
 _add(CommandSpec("START", "LISTENER", "optional",
                  params=_pick(LISTENER_ATTRS, ["TRPTYPE", "PORT", "IPADDR", "BACKLOG"])))
 _add(CommandSpec("STOP", "LISTENER", "optional",

@@ -34,7 +34,8 @@ def _refused(err: admin.AdminRefused, name: str) -> CommandFailed:
 def define(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[str]:
     name = str(cmd.name or "")
     try:
-        admin.define(proc.engine, name, to_stored(cmd.params, cmd.flags))
+        admin.define(proc.engine, name, {**to_stored(cmd.params, cmd.flags),
+                                         "LIKE": cmd.params.get("LIKE", "")})
     except admin.AdminRefused as err:
         raise _refused(err, name) from None
     return [message(CREATED)]
@@ -65,6 +66,7 @@ def display(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[str]:
     found = admin.rows(proc.engine, name, cmd.generic or name == "*")
     if "SUBID" in cmd.params:
         found = [r for r in found if r["SUBID"] == cmd.params["SUBID"]]
+    found = [r for r in found if admin.subtype_shown(r, cmd.params.get("SUBTYPE"))]
     if not found:
         raise CommandFailed.of(CMQC.MQRC_UNKNOWN_OBJECT_NAME, "AMQ8147E", name)
     return _shown(cmd, found, SHOWN, ("SUBID", "SUB"))
@@ -100,6 +102,7 @@ def display_sbstatus(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> l
     rows = status.sbstatus_rows(proc.engine, name, cmd.generic or name == "*")
     if "SUBID" in cmd.params:
         rows = [r for r in rows if r["SUBID"] == cmd.params["SUBID"]]
+    rows = [r for r in rows if admin.subtype_shown(r, cmd.params.get("SUBTYPE"))]
     if not rows:
         raise CommandFailed.of(CMQC.MQRC_UNKNOWN_OBJECT_NAME, "AMQ8147E", name)
     return _shown(cmd, rows, "AMQ8099I", ("SUB", "SUBID"))

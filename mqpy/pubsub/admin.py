@@ -10,7 +10,12 @@ IBM's rules, as built here:
 2. An application resumes it with MQSUB MQSO_RESUME; while a handle has it open, DELETE SUB
    is MQRCCF_SUBSCRIPTION_IN_USE. DELETE SUB ends it as MQCO_REMOVE_SUB does (a managed
    queue goes with it).
-3. DISPLAY SUB shows the subscriptions with a name (durable or not) as DISPLAY SUB's
+3. DEFINE SUB LIKE(name) takes the attributes it does not give from that subscription (its
+   topic, destination, user data, selector, expiry, priorities ...; a managed one's queue
+   is not copied: the new one gets its own); LIKE(SYSTEM.DEFAULT.SUB) takes IBM's default
+   values (those of the queue manager's default subscription object). A LIKE naming no
+   subscription is MQRC_UNKNOWN_OBJECT_NAME.
+4. DISPLAY SUB shows the subscriptions with a name (durable or not) as DISPLAY SUB's
    keywords, SUBID and SUB (the name) first.
 """
 
@@ -21,7 +26,7 @@ from typing import Any
 
 from mqpy import CMQC, CMQCFC
 from mqpy.errors import MQMIError
-from mqpy.pubsub import topicstrings
+from mqpy.pubsub import destinations, topicstrings
 from mqpy.pubsub.registry import end_subscription, registry_for
 from mqpy.pubsub.subscription import Subscription
 
@@ -67,12 +72,42 @@ def _managed_queue(eng: Any, topic: str) -> str:
     return name
 
 
+SYSTEM_DEFAULT_SUB = "SYSTEM.DEFAULT.SUB"
+#: the values of IBM's SYSTEM.DEFAULT.SUB that DEFINE SUB takes (rule 3)
+DEFAULT_SUB_VALUES: dict[str, object] = {
+    "DESTCLAS": "PROVIDED", "EXPIRY": "UNLIMITED", "PUBPRTY": "ASPUB", "REQONLY": "NO",
+    "WSCHEMA": "TOPIC", "SELECTOR": "", "USERDATA": "", "SUBUSER": "", "PUBAPPID": "",
+    "DESTQMGR": "", "TOPICOBJ": "", "PSPROP": "MSGPROP"}
+#: what LIKE copies from another subscription (rule 3)
+_COPIED = ("TOPICSTR", "TOPICOBJ", "DEST", "DESTQMGR", "DESTCLAS", "USERDATA", "SELECTOR",
+           "SUBUSER", "EXPIRY", "PUBPRTY", "PUBAPPID", "REQONLY", "WSCHEMA", "PSPROP")
+
+
+def _like(eng: Any, params: Mapping[str, object]) -> Mapping[str, object]:
+    """``params`` over the attributes of the subscription LIKE names (rule 3)."""
+    like = str(params.get("LIKE") or "").strip()
+    if not like:
+        return params
+    model = registry_for(eng).named(like)
+    if model is None and like != SYSTEM_DEFAULT_SUB:
+        raise AdminRefused(CMQC.MQRC_UNKNOWN_OBJECT_NAME)
+    if model is None:
+        base: dict[str, object] = dict(DEFAULT_SUB_VALUES)
+    else:
+        shown = model.attributes()
+        base = {k: shown[k] for k in _COPIED if k in shown}
+        if model.managed:
+            base.pop("DEST", None)
+    return {**base, **{k: v for k, v in params.items() if k != "LIKE"}}
+
+
 def define(eng: Any, name: str, params: Mapping[str, object]) -> Subscription:
-    """DEFINE SUB (rule 1)."""
+    """DEFINE SUB (rules 1, 3)."""
     with eng.lock:
         reg = registry_for(eng)
         if reg.named(name) is not None:
             raise AdminRefused(CMQCFC.MQRCCF_SUB_ALREADY_EXISTS)
+        params = _like(eng, params)
         topic = _topic(eng, params)
         scheme = CMQC.MQWS_CHAR if params.get("WSCHEMA") == "CHAR" else CMQC.MQWS_TOPIC
         managed = params.get("DESTCLAS") == "MANAGED"
@@ -82,7 +117,8 @@ def define(eng: Any, name: str, params: Mapping[str, object]) -> Subscription:
             dest = str(params.get("DEST") or "")
             if not dest:
                 raise AdminRefused(CMQCFC.MQRCCF_PARM_MISSING)
-            if not params.get("DESTQMGR") and eng.catalog.queue_def(dest) is None:
+            if not params.get("DESTQMGR") and eng.catalog.queue_def(dest) is None \
+                    and not destinations.in_cluster(eng, dest):
                 raise AdminRefused(CMQC.MQRC_UNKNOWN_OBJECT_NAME)
         correl = str(params.get("DESTCORL") or "")
         expiry = params.get("EXPIRY", "UNLIMITED")
@@ -97,6 +133,7 @@ def define(eng: Any, name: str, params: Mapping[str, object]) -> Subscription:
             pub_priority=_PRIORITY.get(str(priority), priority)  # type: ignore[arg-type]
             if isinstance(priority, str) else int(priority),  # type: ignore[call-overload]
             on_request=params.get("REQONLY") == "YES", wildcard_scheme=scheme, admin=True,
+            psprop=str(params.get("PSPROP") or "MSGPROP"),
             topic_object=str(params.get("TOPICOBJ") or ""))
         reg.add(sub)
         return sub
@@ -137,6 +174,25 @@ def alter(eng: Any, name: str, subid: str, params: Mapping[str, object]) -> None
         if "REQONLY" in params:
             sub.on_request = params["REQONLY"] == "YES"
         reg.changed(sub)
+
+
+#: PCF SubscriptionType (MQIACF_SUB_TYPE) -> DISPLAY SUB's SUBTYPE word
+_SUBTYPE_WORDS = {CMQCFC.MQSUBTYPE_API: "API", CMQCFC.MQSUBTYPE_ADMIN: "ADMIN",
+                  CMQCFC.MQSUBTYPE_PROXY: "PROXY", CMQCFC.MQSUBTYPE_ALL: "ALL",
+                  CMQCFC.MQSUBTYPE_USER: "USER"}
+
+
+def subtype_shown(row: dict[str, object], asked: object) -> bool:
+    """DISPLAY SUB SUBTYPE(...), or PCF SubscriptionType: USER (the default) is API and
+    ADMIN, ALL every one."""
+    if isinstance(asked, int):
+        asked = _SUBTYPE_WORDS.get(asked, "USER")
+    asked = str(asked or "USER").upper()
+    if asked == "ALL":
+        return True
+    if asked == "USER":
+        return row.get("SUBTYPE") in ("API", "ADMIN")
+    return row.get("SUBTYPE") == asked
 
 
 def rows(eng: Any, name: str, generic: bool) -> list[dict[str, object]]:

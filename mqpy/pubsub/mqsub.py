@@ -49,8 +49,9 @@ from mqpy.engine.mqmd import _refuse_header, _trusted
 from mqpy.engine.objects import ObjectDef
 from mqpy.engine.options import _INPUT_OPTS, _fail, _strip
 from mqpy.errors import MQMIError
-from mqpy.pubsub import publication, topicstrings, topictree
+from mqpy.pubsub import destinations, publication, topicstrings, topictree
 from mqpy.pubsub.handles import SubHandle, TopicHandle
+from mqpy.pubsub.interqmgr import by_pubsub_daemon
 from mqpy.pubsub.pubprops import Publication
 from mqpy.pubsub.registry import Registry, end_subscription, registry_for
 from mqpy.pubsub.subscription import Subscription
@@ -187,11 +188,15 @@ class SubscribeCalls:
         else:
             qhobj = self._provided_queue(hobj, durable)
         queue = self.handles[qhobj].base.name if managed else self.handles[qhobj].obj.name
+        dest_qmgr = ""
+        if not managed:
+            queue, dest_qmgr = destinations.dest_of(self.handles[qhobj])
         selector = _vs(sd, "SelectionString")
         compile_selector(selector)  # MQRC_SELECTOR_SYNTAX_ERROR for a bad one
         correl = sd.SubCorrelId if opts & CMQC.MQSO_SET_CORREL_ID else eng.new_msgid()
         sub = Subscription(
-            subid=eng.new_msgid(), name=name, topic=topic, dest=queue, managed=managed,
+            subid=eng.new_msgid(), name=name, topic=topic, dest=queue, dest_qmgr=dest_qmgr,
+            managed=managed, proxy=by_pubsub_daemon(self),
             durable=durable, correl_id=correl, user_data=sd.get_vs("SubUserData") or b"",
             selector=selector,
             sub_user=self.user.decode("latin-1").strip(), expiry=sd.SubExpiry,

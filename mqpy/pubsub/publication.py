@@ -19,8 +19,8 @@ IBM's rules, as built here:
    dynamic destination (a non-durable managed one) takes it as non-persistent. Its message
    properties are the publication's and IBM's publish/subscribe ones (``pubprops``). A
    destination on another queue manager (DESTQMGR) gets it through the transmission queue
-   for that queue manager, in an MQXQH, as a put to a remote queue; a cluster queue as a
-   destination is not routed here.
+   for that queue manager, in an MQXQH, as a put to a remote queue; a cluster queue, or a
+   queue at a cluster queue manager, through the cluster (``destinations``).
 4. Under syncpoint the copies belong to the publisher's unit of work; outside it they are
    put as one unit of work of their own, so that a failure the delivery rule makes fatal
    backs them all out. The rule is PMSGDLV for a persistent publication and NPMSGDLV for
@@ -38,13 +38,13 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from mqpy import CMQC
-from mqpy.engine import resolution
 from mqpy.engine.mqmd import _NO_ID, _NONE24, _id24, _pack_md, _transmission_message, _trusted
 from mqpy.engine.options import _fail
 from mqpy.engine.uow import back_out_uow, commit_uow
 from mqpy.errors import MQMIError
-from mqpy.pubsub import topicstrings, topictree
+from mqpy.pubsub import destinations, topicstrings, topictree
 from mqpy.pubsub.handles import TopicHandle
+from mqpy.pubsub.interqmgr import by_pubsub_daemon
 from mqpy.pubsub.pubprops import Publication
 from mqpy.pubsub.registry import Registry, registry_for
 from mqpy.pubsub.subscription import Subscription
@@ -87,7 +87,9 @@ def publish(conn: Connection, h: TopicHandle, md: MD, pmo: PMO, data: bytes, put
         _retain(conn, reg, topic, _resolved_md(md, persistent, priority), data, persistent,
                 syncpoint)
     pub = Publication.of(md, data, topic)
-    subs = [s for s in reg if reaches(reg, tree, s, topic, conn, opts)
+    relayed = by_pubsub_daemon(conn)  # from another queue manager: local subscribers only
+    subs = [s for s in reg if not (relayed and s.proxy)
+            and reaches(reg, tree, s, topic, conn, opts)
             and (not s.selector or selector_of(s.selector).matches(pub.values(), md))]
     policy = reg.topic_attribute(topic, "PMSGDLV" if persistent else "NPMSGDLV", tree)
     lsn = deliver(conn, subs, md, pub, persistent=persistent, priority=priority,
@@ -211,7 +213,7 @@ def _put_copy(conn: Connection, sub: Subscription, md: MD, pub: Publication, per
               priority: int, put1: bool, suppress_reply_to: bool) -> None:
     """One subscription's copy, put in the connection's unit of work (rule 3)."""
     eng = conn.engine
-    res = resolution.resolve(eng.catalog, eng.name, sub.dest, sub.dest_qmgr)
+    res, route = destinations.resolve(conn, sub)
     base = res.target  # a destination on another queue manager: its transmission queue
     if base.attributes.get("PUT") == "DISABLED" or res.opened.attributes.get("PUT") == "DISABLED":
         raise _fail(CMQC.MQRC_PUT_INHIBITED)
@@ -222,7 +224,7 @@ def _put_copy(conn: Connection, sub: Subscription, md: MD, pub: Publication, per
     if base.attributes.get("DEFTYPE") == "TEMPDYN":
         persistent = False
     copy = md.copy()
-    fmt, data = pub.copy_for(sub.user_data)
+    fmt, data = pub.copy_for(sub.user_data, sub.psprop != "NONE")
     fields: dict[str, object] = {
         "MsgId": eng.new_msgid(), "CorrelId": sub.correl_id, "Format": fmt,
         "Persistence": _PERSISTENT if persistent else _NOT_PERSISTENT, "Priority": priority,
@@ -240,7 +242,10 @@ def _put_copy(conn: Connection, sub: Subscription, md: MD, pub: Publication, per
     d = copy.__dict__
     stored = _pack_md(copy)
     if res.remote:  # in an MQXQH naming it, as a put to a remote queue is (rule 3)
-        outer, data = _transmission_message(copy, data, str(res.remote_q), str(res.remote_qm))
+        outer, data = _transmission_message(copy, data, str(res.remote_q), str(
+            res.remote_qm if route is None or route.fixed else ""))
+        if route is not None:  # on the cluster transmission queue, keyed by its channel
+            outer.CorrelId = d["CorrelId"] = route.correl_id
         stored = outer.pack()
     eng._store(conn, base, eng.catalog.queues[base.qid], stored, data,
                priority=priority, persistent=persistent, msgid=d["MsgId"],

@@ -5,7 +5,8 @@ MQIsRetained (``mqps.Ret``, TRUE) on a retained publication sent to a new or req
 subscriber. They are stored as every message's properties are (one MQRFH2 in front of the
 data, MQMD Format MQHRF2), so MQGET gives them in a message handle or as an MQRFH2 per the
 MQGMO_PROPERTIES_* options and the destination's PROPCTL, and a subscription's selection
-string selects on them.
+string selects on them. A subscription with PSPROP(NONE) gets the publication's own
+properties only (IBM: "do not add publish/subscribe properties to the message").
 
 The publication's properties are read once; each copy's data is built once per distinct
 SubUserData. A publication put without properties (the usual case) takes its MQRFH2 from a
@@ -84,9 +85,12 @@ class Publication:
         return {**own, TOPIC_STRING: self.topic, **({IS_RETAINED: True} if self.retained
                                                      else {})}
 
-    def copy_for(self, user_data: bytes) -> tuple[bytes, bytes]:
+    def copy_for(self, user_data: bytes, pubsub: bool = True) -> tuple[bytes, bytes]:
         """(MQMD Format, data) of the copy for a subscription with SubUserData
-        ``user_data``."""
+        ``user_data``; without ``pubsub`` (a subscription's PSPROP(NONE)) the copy has only
+        the publication's own properties."""
+        if not pubsub:
+            return self._own_only()
         made = self._copies.get(user_data)
         if made is not None:
             return made
@@ -96,12 +100,24 @@ class Publication:
                              md.Encoding, md.CodedCharSetId)
             made = (CMQC.MQFMT_RF_HEADER_2, header + self.body)
         else:
-            props = PropertySet(validate=False)
-            for p in self.own:
-                props.add(p)
             described = md.copy()
-            data = give_properties(_pubsub_properties(props, self.topic, user_data,
+            data = give_properties(_pubsub_properties(self._own_props(), self.topic, user_data,
                                                       self.retained), self.body, described)
             made = (bytes(described.Format), data)
         self._copies[user_data] = made
         return made
+
+    def _own_only(self) -> tuple[bytes, bytes]:
+        """(MQMD Format, data) with the publication's own properties only."""
+        if self.own is None:
+            return bytes(self.md.Format), self.body
+        described = self.md.copy()
+        data = give_properties(self._own_props(), self.body, described)
+        return bytes(described.Format), data
+
+    def _own_props(self) -> PropertySet:
+        """A copy of the publication's own properties."""
+        props = PropertySet(validate=False)
+        for p in self.own or ():
+            props.add(p)
+        return props

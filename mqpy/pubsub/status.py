@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 from mqpy.mqsc.queues import connection_id
-from mqpy.pubsub import topicstrings, topictree
+from mqpy.pubsub import interqmgr, topicstrings, topictree
 from mqpy.pubsub.handles import TopicHandle
 from mqpy.pubsub.registry import Registry, registry_for
 from mqpy.pubsub.subscription import Subscription
@@ -73,10 +73,18 @@ def tpstatus_rows(eng: Any, name: str, kind: str = "TOPIC") -> list[dict[str, ob
                 node = tree.get(topic)
                 rows.append({"TOPICSTR": topic, "ADMIN": node.name if node else "",
                              **topictree.resolved(tree, base, topic),
+                             **_clustered(eng, topic),
                              "PUBCOUNT": sum(1 for _, h in publishers if h.topic == topic),
                              "SUBCOUNT": sum(1 for s in reg if s.topic == topic),
                              "RETAINED": "YES" if topic in reg.retained else "NO"})
         return rows
+
+
+def _clustered(eng: Any, topic: str) -> dict[str, object]:
+    """CLUSTER and CLROUTE of a topic below a cluster topic defined elsewhere in the
+    cluster (a local TOPIC object's own CLUSTER is resolved with the other attributes)."""
+    found = interqmgr.cluster_topic_of(eng, topic)
+    return {"CLUSTER": found["CLUSTER"], "CLROUTE": found["CLROUTE"]} if found else {}
 
 
 def _pub_status(eng: Any, topic: str, conn: Any, h: TopicHandle) -> dict[str, object]:
@@ -104,7 +112,7 @@ def _sub_status(eng: Any, reg: Registry, s: Subscription) -> dict[str, object]:
     ldate, ltime = _stamp(last)
     rdate, rtime = _stamp(reg.resumed.get(s.subid, 0.0))
     return {"SUBID": s.subid_hex, "DURABLE": "YES" if s.durable else "NO",
-            "SUBTYPE": "ADMIN" if s.admin else "API",
+            "SUBTYPE": s.subtype,
             "ACTCONN": _conn_id(eng, reg.open_by[s.subid]) if s.subid in reg.open_by
             else NO_CONNECTION,
             "NUMMSGS": count, "LMSGDATE": ldate, "LMSGTIME": ltime,

@@ -48,6 +48,9 @@ class Subscription:
     on_request: bool = False  #: MQSO_PUBLICATIONS_ON_REQUEST (REQONLY)
     wildcard_scheme: int = CMQC.MQWS_TOPIC
     admin: bool = False  #: SUBTYPE(ADMIN): made by DEFINE SUB
+    proxy: bool = False  #: SUBTYPE(PROXY): made for another queue manager (interqmgr)
+    #: PSPROP: MSGPROP (and COMPAT, RFH2) add the publish/subscribe properties, NONE none
+    psprop: str = "MSGPROP"
     topic_object: str = ""
     set_identity: bool = False  #: MQSO_SET_IDENTITY_CONTEXT
     options: int = 0  #: the MQSO_* options it was made with
@@ -56,6 +59,11 @@ class Subscription:
     def expired(self, now: float) -> bool:
         """Whether its SubExpiry (tenths of a second from ``started``) has passed."""
         return self.expiry != CMQC.MQEI_UNLIMITED and now >= self.started + self.expiry / 10
+
+    @property
+    def subtype(self) -> str:
+        """SUBTYPE: ADMIN, PROXY or API."""
+        return "ADMIN" if self.admin else "PROXY" if self.proxy else "API"
 
     @property
     def subid_hex(self) -> str:
@@ -76,7 +84,7 @@ class Subscription:
             "PUBACCT": self.pub_accounting.hex().upper(), "PUBAPPID": self.pub_appl_id,
             "REQONLY": "YES" if self.on_request else "NO",
             "WSCHEMA": "CHAR" if self.wildcard_scheme == CMQC.MQWS_CHAR else "TOPIC",
-            "SUBTYPE": "ADMIN" if self.admin else "API", "PSPROP": "MSGPROP",
+            "SUBTYPE": self.subtype, "PSPROP": self.psprop,
             "SUBSCOPE": "ALL", "VARUSER": "ANY", "SUBLEVEL": 1, "SETIDENT": self.set_identity,
             "SUBOPTS": self.options, "STARTED": self.started,
         }
@@ -101,7 +109,9 @@ class Subscription:
             pub_accounting=bytes.fromhex(str(a.get("PUBACCT") or "00" * 32)),
             pub_appl_id=str(a.get("PUBAPPID", "")), on_request=a.get("REQONLY") == "YES",
             wildcard_scheme=CMQC.MQWS_CHAR if a.get("WSCHEMA") == "CHAR" else CMQC.MQWS_TOPIC,
-            admin=a.get("SUBTYPE") == "ADMIN", topic_object=str(a.get("TOPICOBJ", "")),
+            admin=a.get("SUBTYPE") == "ADMIN", proxy=a.get("SUBTYPE") == "PROXY",
+            psprop=str(a.get("PSPROP") or "MSGPROP"),
+            topic_object=str(a.get("TOPICOBJ", "")),
             set_identity=bool(a.get("SETIDENT", False)), options=int(a.get("SUBOPTS", 0)),  # type: ignore[call-overload]
             started=float(a.get("STARTED", 0.0)),  # type: ignore[arg-type]
         )

@@ -25,6 +25,7 @@ QUERIES = {
     "queues_cluster": "DISPLAY QUEUE(*) WHERE(CLUSTER NE ' ') ALL",
     "queues_clusnl": "DISPLAY QUEUE(*) WHERE(CLUSNL NE ' ') ALL",
     "namelists": "DISPLAY NAMELIST(*) NAMES",
+    "topics_cluster": "DISPLAY TOPIC(*) WHERE(CLUSTER NE ' ') ALL",
 }
 
 _BIND = {"OPEN": CMQC.MQBND_BIND_ON_OPEN, "NOTFIXED": CMQC.MQBND_BIND_NOT_FIXED,
@@ -78,6 +79,18 @@ class QueueDef:
 
 
 @attrs.frozen
+class TopicObjectDef:
+    """A TOPIC object with CLUSTER: a cluster topic this queue manager hosts."""
+
+    name: str
+    topicstr: str
+    clusters: tuple[str, ...]
+    clroute: str = "DIRECT"
+    pub_enabled: bool = True
+    sub_enabled: bool = True
+
+
+@attrs.frozen
 class LocalConfig:
     qmid: str
     repos: str = ""
@@ -88,6 +101,7 @@ class LocalConfig:
     senders: tuple[SenderDef, ...] = ()
     queues: tuple[QueueDef, ...] = ()
     channels: dict[str, dict[str, object]] = attrs.field(factory=dict, eq=False)
+    topics: tuple[TopicObjectDef, ...] = ()
 
 
 def read_config(display: Display, qmgr: str) -> LocalConfig:
@@ -126,6 +140,11 @@ def read_config(display: Display, qmgr: str) -> LocalConfig:
             _BIND.get(_s(d, "DEFBIND", "OPEN"), CMQC.MQBND_BIND_ON_OPEN),
             _s(d, "DEFPSIST") == "YES", _i(d, "DEFPRTY"), _i(d, "CLWLPRTY"),
             _i(d, "CLWLRANK"), _s(d, "CLWLUSEQ", "QMGR") or "QMGR")
+    topics = [TopicObjectDef(_s(d, "TOPIC"), _s(d, "TOPICSTR"), clusters(d),
+                             _s(d, "CLROUTE", "DIRECT") or "DIRECT",
+                             _s(d, "PUB", "ENABLED") != "DISABLED",
+                             _s(d, "SUB", "ENABLED") != "DISABLED")
+              for d in found.get("topics_cluster", []) if clusters(d)]
     return LocalConfig(
         qmid=_s(q, "QMID") or qmgr, repos=_s(q, "REPOS"),
         reposnl=tuple(namelists.get(_s(q, "REPOSNL"), ())),
@@ -133,4 +152,5 @@ def read_config(display: Display, qmgr: str) -> LocalConfig:
         clwlmruc=_i(q, "CLWLMRUC", 999_999_999),
         receivers=tuple(sorted(receivers, key=lambda r: r.name)),
         senders=tuple(sorted(senders, key=lambda r: r.name)),
-        queues=tuple(sorted(queues.values(), key=lambda r: r.name)), channels=channels)
+        queues=tuple(sorted(queues.values(), key=lambda r: r.name)), channels=channels,
+        topics=tuple(sorted(topics, key=lambda t: t.name)))

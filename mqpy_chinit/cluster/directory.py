@@ -45,6 +45,8 @@ class Cache:
     queues: dict[str, list[dict[str, Any]]] = attrs.Factory(dict)
     qmgrs: dict[str, dict[str, Any]] = attrs.Factory(dict)  # name -> channel, qmid
     channels: dict[str, str] = attrs.Factory(dict)  # cluster sender -> STATUS
+    #: the cluster topics: TOPIC, TOPICSTR, CLUSTER, CLROUTE, CLUSQMGR of each
+    topics: list[dict[str, str]] = attrs.Factory(list)
 
     def to_bytes(self) -> bytes:
         return json.dumps(attrs.asdict(self), sort_keys=True).encode()
@@ -183,6 +185,12 @@ class CacheDirectory:
             if found is None:
                 raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_OBJECT_NAME)
             return found
+
+    def cluster_topics(self) -> list[dict[str, str]]:
+        """The cluster topics the repository knows (each a dict: TOPIC, TOPICSTR, CLUSTER,
+        CLROUTE, CLUSQMGR), for the engine's DISPLAY TPSTATUS."""
+        with self._lock:
+            return list(self._current(PUT_RECHECK).topics)
 
     def unknown(self, queue: str) -> bytes | None:
         with self._lock:

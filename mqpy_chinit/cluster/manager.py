@@ -63,11 +63,13 @@ from .actions import (
 )
 from .config import LocalConfig, read_config
 from .directory import Cache, instance_to_dict, write_cache
+from .pubsubdaemon import PubSubDaemon
 from .records import (
     CLUSTER_RECORD_FORMAT,
     ClusterCommand,
     ClusterQmgrRecord,
     ClusterQueueRecord,
+    ClusterTopicRecord,
     DeletionRecord,
     RecordFormatError,
     Subscription,
@@ -159,6 +161,7 @@ class RepositoryManager:
                 nursery.start_soon(self._serve_commands)
                 nursery.start_soon(self._watch)
                 nursery.start_soon(self._tick)
+                nursery.start_soon(PubSubDaemon(self).run)
         finally:
             with trio.CancelScope(shield=True):
                 await _mqi(_disconnect, qm)
@@ -198,7 +201,8 @@ class RepositoryManager:
                 body = decode(data)
             except RecordFormatError:
                 continue
-            if isinstance(body, (ClusterQmgrRecord, ClusterQueueRecord, DeletionRecord)):
+            if isinstance(body, (ClusterQmgrRecord, ClusterQueueRecord, ClusterTopicRecord,
+                                 DeletionRecord)):
                 out.append(body)
             elif isinstance(body, Subscription):
                 self._held_now[md.CorrelId] = None
@@ -230,6 +234,7 @@ class RepositoryManager:
         for name in sorted({q.name for q in (old.queues if old else ())}
                            - {q.name for q in config.queues}):
             actions += repo.withdraw_queue(name)
+        actions += _reconfigure_topics(repo, old, config)
         for s in config.senders:
             actions += repo.define_cluster_sender(s.name, s.conname, s.clusters)
         for name in sorted({s.name for s in (old.senders if old else ())}
@@ -435,7 +440,10 @@ class RepositoryManager:
                                       "host": host.qmgr, "defbind": r.defbind}
         return Cache(qmgr=self.qmgr, clusters=sorted(repo.clusters),
                      clwluseq=self.config.clwluseq, clwlmruc=self.config.clwlmruc,
-                     queues=queues, qmgrs=qmgrs, channels=self.channel_states())
+                     queues=queues, qmgrs=qmgrs, channels=self.channel_states(),
+                     topics=[{"TOPIC": t.topic, "TOPICSTR": t.topicstr, "CLUSTER": t.cluster,
+                              "CLROUTE": t.clroute, "CLUSQMGR": t.qmgr}
+                             for t in repo.cluster_topics()])
 
     def _cache_inputs(self) -> tuple[object, ...]:
         """What the cache depends on besides the repository (whose every change goes
@@ -646,8 +654,9 @@ class RepositoryManager:
             rows = repo.display_clusqmgr(str(request.get("name", "*")), self.channel_states())
             return {"ok": True, "rows": [_row(r) for r in rows
                                          if not cluster or r["CLUSTER"] == cluster]}
-        if verb == "CLUSTER_QCLUSTER":
-            rows = repo.display_qcluster(str(request.get("name", "*")))
+        if verb in ("CLUSTER_QCLUSTER", "CLUSTER_TCLUSTER"):
+            rows = (repo.display_qcluster if verb == "CLUSTER_QCLUSTER" else
+                    repo.display_tcluster)(str(request.get("name", "*")))
             return {"ok": True, "rows": [_row(r) for r in rows
                                          if not cluster or r["CLUSTER"] == cluster]}
         if verb not in ("CLUSTER_SUSPEND", "CLUSTER_RESUME", "CLUSTER_REFRESH",
@@ -694,6 +703,19 @@ class RepositoryManager:
         """Every record held, as its JSON body (dumprepos)."""
         assert self.repo is not None
         return [json.loads(encode(r)) for _, r in sorted(self.repo.records().items())]
+
+
+def _reconfigure_topics(repo: Repository, old: LocalConfig | None,
+                        config: LocalConfig) -> list[Action]:
+    """Give the repository the cluster topics defined here (``topics.py``)."""
+    actions: list[Action] = []
+    for t in config.topics:
+        actions += repo.advertise_topic(t.name, t.topicstr, t.clusters, clroute=t.clroute,
+                                        pub_enabled=t.pub_enabled, sub_enabled=t.sub_enabled)
+    for name in sorted({t.name for t in (old.topics if old else ())}
+                       - {t.name for t in config.topics}):
+        actions += repo.withdraw_topic(name)
+    return actions
 
 
 def _row(row: dict[str, Any]) -> dict[str, Any]:

@@ -42,6 +42,7 @@ __all__ = [
     "ClusterCommand",
     "ClusterQmgrRecord",
     "ClusterQueueRecord",
+    "ClusterTopicRecord",
     "DeletionRecord",
     "Record",
     "RecordFormatError",
@@ -185,6 +186,35 @@ class ClusterQueueRecord:
 
 
 @attrs.frozen
+class ClusterTopicRecord:
+    """A clustered topic: a TOPIC object with CLUSTER(...), as the queue manager that
+    defines it (the cluster topic host) advertises it. Full repositories push it to every
+    member (IBM: "the full repositories then propagate the cluster topic definition to all
+    queue managers within the cluster")."""
+
+    TYPE: ClassVar[str] = "TOPIC"
+    cluster: str
+    topic: str  # the TOPIC object's name
+    topicstr: str
+    qmgr: str
+    qmid: str
+    clroute: str = "DIRECT"  # DIRECT | TOPICHOST
+    pub_enabled: bool = True
+    sub_enabled: bool = True
+    published: float = 0.0
+    sequence: int = 0
+    expiry: float = 0.0
+
+    @property
+    def key(self) -> tuple[str, ...]:
+        return ("TOPIC", self.cluster, self.topic, self.qmid)
+
+    @property
+    def version(self) -> tuple[float, int]:
+        return _version(self)
+
+
+@attrs.frozen
 class DeletionRecord:
     """A deletion marker: the object of ``kind`` named ``name`` at ``qmid`` is gone.
 
@@ -194,7 +224,7 @@ class DeletionRecord:
     """
 
     TYPE: ClassVar[str] = "DELETE"
-    kind: str  # "QMGR" | "QUEUE"
+    kind: str  # "QMGR" | "QUEUE" | "TOPIC"
     cluster: str
     name: str  # queue name, or queue-manager name for kind QMGR
     qmid: str
@@ -208,6 +238,8 @@ class DeletionRecord:
     def key(self) -> tuple[str, ...]:
         if self.kind == "QMGR":
             return ("QMGR", self.cluster, self.qmid)
+        if self.kind == "TOPIC":
+            return ("TOPIC", self.cluster, self.name, self.qmid)
         return ("QUEUE", self.cluster, self.name, self.qmid)
 
     @property
@@ -237,8 +269,9 @@ class Subscription:
         return (self.cluster, self.kind.value, self.name, self.subscriber_qmid)
 
 
-Record = Union[ClusterQmgrRecord, ClusterQueueRecord, DeletionRecord]
-Body = Union[ClusterQmgrRecord, ClusterQueueRecord, DeletionRecord, Subscription]
+Record = Union[ClusterQmgrRecord, ClusterQueueRecord, ClusterTopicRecord, DeletionRecord]
+Body = Union[ClusterQmgrRecord, ClusterQueueRecord, ClusterTopicRecord, DeletionRecord,
+             Subscription]
 
 
 @attrs.frozen
@@ -258,7 +291,8 @@ class ClusterCommand:
 
 _TYPES: dict[str, type] = {
     cls.TYPE: cls
-    for cls in (ClusterQmgrRecord, ClusterQueueRecord, DeletionRecord, Subscription)
+    for cls in (ClusterQmgrRecord, ClusterQueueRecord, ClusterTopicRecord, DeletionRecord,
+                Subscription)
 }
 _ENUMS: dict[str, type[enum.Enum]] = {"repository": RepositoryType, "kind": SubscriptionKind}
 

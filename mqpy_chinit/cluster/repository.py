@@ -73,6 +73,7 @@ from .records import (
     ClusterCommand,
     ClusterQmgrRecord,
     ClusterQueueRecord,
+    ClusterTopicRecord,
     DeletionRecord,
     Record,
     RepositoryType,
@@ -80,6 +81,7 @@ from .records import (
     SubscriptionKind,
     channel_attr_pairs,
 )
+from .topics import ClusterTopics, TopicDef
 from .workload import QueueInstance
 
 __all__ = ["Repository"]
@@ -123,8 +125,9 @@ def _unversioned(record: Record) -> Record:
     return attrs.evolve(record, published=0.0, sequence=0, expiry=0.0)
 
 
-class Repository:
-    """One queue manager's view of its clusters. Not thread-safe: one caller at a time."""
+class Repository(ClusterTopics):
+    """One queue manager's view of its clusters. Not thread-safe: one caller at a time.
+    Clustered topics are in ``topics.ClusterTopics``."""
 
     def __init__(self, qmgr: str, qmid: str, clock: Callable[[], float], *,
                  repos: str = "", reposnl: Iterable[str] = ()) -> None:
@@ -135,6 +138,7 @@ class Repository:
         self._receivers: dict[str, _Receiver] = {}
         self._senders: dict[str, _Sender] = {}
         self._queue_defs: dict[str, _QueueDef] = {}
+        self._topic_defs: dict[str, TopicDef] = {}
         self._records: dict[tuple[str, ...], Record] = {}
         self._auto: dict[str, DefineAutoClussdr] = {}
         self._wanted: dict[tuple[str, SubscriptionKind, str], _Wanted] = {}
@@ -145,7 +149,7 @@ class Repository:
     # --- units of work ----------------------------------------------------------------
 
     _STATE = ("_full", "_receivers", "_senders", "_queue_defs", "_records", "_auto",
-              "_wanted", "_subscribers", "_registered", "_sequence")
+              "_wanted", "_subscribers", "_registered", "_sequence", "_topic_defs")
 
     def snapshot(self) -> dict[str, object]:
         """Everything a call may change, copied. The integrator carries out a call's actions
@@ -154,7 +158,7 @@ class Repository:
         never be kept or forwarded)."""
         state: dict[str, object] = {name: getattr(self, name) for name in self._STATE}
         for name in ("_receivers", "_senders", "_queue_defs", "_records", "_auto",
-                     "_subscribers"):
+                     "_subscribers", "_topic_defs"):
             state[name] = dict(state[name])  # type: ignore[call-overload]
         state["_wanted"] = {k: attrs.evolve(w) for k, w in self._wanted.items()}
         state["_registered"] = {k: set(v) for k, v in self._registered.items()}
@@ -240,6 +244,7 @@ class Repository:
                 for queue in sorted(self._queue_defs):
                     if cluster in self._queue_defs[queue].clusters:
                         self._publish_queue_if_changed(queue, cluster, actions)
+                self._publish_topics_on_join(cluster, actions)
         for cluster in sorted((old.clusters if old else frozenset()) - new.clusters):
             self._leave(cluster, actions)
         self._register_all(actions)
@@ -439,6 +444,7 @@ class Repository:
             return actions
         skip = {self.qmid, command.sender_qmid, body.qmid}
         if not command.forwarded:
+            self._push_to_members(body, old, skip, actions)
             for channel, qmgr, qmid in self._repository_targets(body.cluster, limit=None):
                 if qmid not in skip:
                     self._send(channel, qmgr, body, actions, forwarded=True)
@@ -588,12 +594,14 @@ class Repository:
         if self.is_full(record.cluster):
             for sub in self._subscribers_for(record, old):
                 self._deliver(sub, record, actions)
+            self._push_to_members(record, old, {self.qmid}, actions)
 
     def _leave(self, cluster: str, actions: list[Action]) -> None:
         """The owner's deletions: its queues first, then itself."""
         for record in self._own_live_records(cluster)[::-1]:
-            name = record.queue if isinstance(record, ClusterQueueRecord) else self.qmgr
-            kind = "QUEUE" if isinstance(record, ClusterQueueRecord) else "QMGR"
+            name = record.queue if isinstance(record, ClusterQueueRecord) else \
+                record.topic if isinstance(record, ClusterTopicRecord) else self.qmgr
+            kind = record.key[0]
             self._publish_own(DeletionRecord(kind, cluster, name, self.qmid), actions)
         self._wanted = {k: w for k, w in self._wanted.items() if k[0] != cluster}
         self._registered.pop(cluster, None)

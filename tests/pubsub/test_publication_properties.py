@@ -117,3 +117,35 @@ def test_given_a_selection_string_on_properties_then_only_selected_publications_
         sub.close()
     finally:
         qm.disconnect()
+
+
+def _get_with_handle(qm, queue: str) -> tuple[bytes, mqpy.MessageHandle]:
+    handle = mqpy.MessageHandle(qm, mqpy.CMHO())
+    gmo = mqpy.GMO(Version=CMQC.MQGMO_VERSION_4, Options=HANDLE_GMO)
+    gmo.MsgHandle = handle.msg_handle
+    q = mqpy.Queue(qm, queue, CMQC.MQOO_INPUT_AS_Q_DEF)
+    try:
+        return q.get(None, mqpy.MD(), gmo), handle
+    finally:
+        q.close()
+
+
+def test_given_psprop_none_then_the_copy_has_no_publish_subscribe_properties(qmgr):
+    """Given DEFINE SUB ... PSPROP(NONE) (IBM: "do not add publish/subscribe properties to
+    the message"), then its copy has the publication's own properties and no
+    MQTopicString / MQSubUserData; a subscription with the default PSPROP(MSGPROP) has
+    them."""
+    qmgr.mqsc("DEFINE QLOCAL(PLAIN.Q)\nDEFINE QLOCAL(PROPS.Q)\n"
+              "DEFINE SUB(PLAIN.SUB) TOPICSTR('ps/prop') DEST(PLAIN.Q) PSPROP(NONE) "
+              "USERDATA('ud')\n"
+              "DEFINE SUB(PROPS.SUB) TOPICSTR('ps/prop') DEST(PROPS.Q) USERDATA('ud')\n")
+    shown = "\n".join(qmgr.mqsc("DISPLAY SUB(PLAIN.SUB) PSPROP\n"))
+    assert "PSPROP(NONE)" in shown
+    _publish_with(qmgr.qm, "ps/prop", b"bare", {"colour": "red"})
+    data, handle = _get_with_handle(qmgr.qm, "PLAIN.Q")
+    assert data == b"bare" and _prop(handle, "colour") == "red"
+    for name in ("MQTopicString", "MQSubUserData"):
+        with raises_mq(CMQC.MQRC_PROPERTY_NOT_AVAILABLE):
+            _prop(handle, name)
+    data, handle = _get_with_handle(qmgr.qm, "PROPS.Q")
+    assert _prop(handle, "MQTopicString") == "ps/prop" and _prop(handle, "MQSubUserData") == "ud"

@@ -1,0 +1,247 @@
+"""The channel initiator's publish/subscribe task for clustered topics (IBM's queue manager
+does this in its publish/subscribe engine): a part of the repository manager.
+
+It connects as ``mqpy.pubsub.interqmgr.PUBSUB_DAEMON_APPL`` and, every
+:data:`FANOUT_INTERVAL`:
+
+- *fan-out*: reads the local subscriptions (DISPLAY SUB SUBTYPE(USER)), the cluster topics
+  and members the repository knows, and sends or withdraws proxy subscriptions as
+  ``proxysubs.ProxySubscriptions`` says: a persistent request on SYSTEM.INTER.QMGR.CONTROL at
+  each member (MQPUT1 naming that queue manager: the engine routes it on SYSTEM.CLUSTER.
+  TRANSMIT.QUEUE through the cluster-sender channel to it). A send that fails (the member not
+  yet in the engine's cluster cache) is tried again next time.
+- *control*: each request on the local SYSTEM.INTER.QMGR.CONTROL makes (or removes) the
+  durable proxy subscription SYSTEM.PROXY.<qmgr> <cluster> <topic string> whose destination
+  is SYSTEM.INTER.QMGR.PUBS at the requesting queue manager; publications on this queue
+  manager then reach it through the cluster channels.
+- *publications*: each message on the local SYSTEM.INTER.QMGR.PUBS is published here on the
+  topic string it carries (MQTopicString), with its own properties and context, to the
+  local subscribers only (the engine gives a publication of this connection to no proxy
+  subscription). The get and the publication are one unit of work, so a persistent
+  publication is delivered exactly once: a failure backs both out and the message is
+  tried again (after five tries it goes to the dead-letter queue with the failure's reason
+  in its MQDLH, as a request that cannot be carried out does).
+
+Not built: retained publications do not cross (proxy subscriptions are made with
+MQSO_NEW_PUBLICATIONS_ONLY), topic host routing, SUBSCOPE/PUBSCOPE(QMGR) on topics.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import trio
+
+import mqpy
+from mqpy import CMQC
+from mqpy.engine import reports
+from mqpy.errors import MQMIError
+from mqpy.properties.carriage import give_properties, take_properties
+from mqpy.properties.propset import PropertySet
+from mqpy.pubsub.interqmgr import (
+    CONTROL_QUEUE,
+    PROXY_FORMAT,
+    PUBS_QUEUE,
+    PUBSUB_DAEMON_APPL,
+    proxy_name,
+)
+
+from .proxysubs import Action, ProxySubscriptions, Resync, SendProxy
+
+__all__ = ["PubSubDaemon"]
+
+FANOUT_INTERVAL = 1.0
+#: a message got and backed out this many times goes to the dead-letter queue
+BACKOUT_LIMIT = 5
+_LOCAL_SUBS = "DISPLAY SUB(*) SUBTYPE(USER) TOPICSTR DEST"
+_SYNC = CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING
+
+
+class PubSubDaemon:
+    """The task; ``manager`` is the repository manager (its repository, lock, chinit)."""
+
+    def __init__(self, manager: Any) -> None:
+        self.manager = manager
+        self.qmgr: str = manager.qmgr
+        self.proxies = ProxySubscriptions(self.qmgr)
+        self._qm: mqpy.QueueManager | None = None
+
+    def _connect(self) -> mqpy.QueueManager:
+        chinit = self.manager.chinit
+        connect: Callable[..., Any] | None = getattr(chinit, "connect_mca", None)
+        return connect(PUBSUB_DAEMON_APPL) if connect is not None else chinit.connect_qm()
+
+    async def run(self) -> None:
+        qm = self._qm = await trio.to_thread.run_sync(self._connect)
+        try:
+            while True:
+                try:
+                    if self._in_a_cluster():
+                        await self.fan_out()
+                        await trio.to_thread.run_sync(self.serve_control)
+                        await trio.to_thread.run_sync(self.serve_publications)
+                except MQMIError as exc:
+                    if exc.reason in (CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_Q_MGR_STOPPING,
+                                      CMQC.MQRC_Q_MGR_QUIESCING):
+                        raise
+                await trio.sleep(FANOUT_INTERVAL)
+        finally:
+            with trio.CancelScope(shield=True):
+                await trio.to_thread.run_sync(_disconnect, qm)
+
+    def _in_a_cluster(self) -> bool:
+        """Whether there is anything to do: this queue manager is a cluster member (a
+        queue manager in no cluster costs nothing but this look)."""
+        repo = self.manager.repo
+        return repo is not None and bool(repo.clusters)
+
+    # --- fan-out -------------------------------------------------------------------------
+
+    async def fan_out(self) -> None:
+        """Send and withdraw proxy subscriptions (``proxysubs``); the local subscriptions
+        are read only while there are cluster topics or proxy subscriptions sent."""
+        repo = self.manager.repo
+        if repo is None or not (repo.cluster_topics() or self.proxies.sent()):
+            return
+        rows = await trio.to_thread.run_sync(self.manager.chinit.admin.display, _LOCAL_SUBS)
+        local = [str(r.get("TOPICSTR", "")) for r in rows
+                 if str(r.get("DEST", "")).strip() != PUBS_QUEUE and r.get("TOPICSTR")]
+        async with self.manager.lock:
+            topics = [(t.cluster, t.topicstr) for t in repo.cluster_topics()]
+            members = {c: [m.qmgr for m in repo.members(c)] for c, _ in topics}
+        actions = self.proxies.update(local, topics, members)
+        if actions:
+            await trio.to_thread.run_sync(self._send_all, actions)
+
+    def _send_all(self, actions: list[Action]) -> None:
+        assert self._qm is not None
+        for action in actions:
+            if isinstance(action, Resync):
+                body = json.dumps({"request": "RESYNC", "qmgr": self.qmgr})
+            else:
+                body = json.dumps({
+                    "request": "SUBSCRIBE" if isinstance(action, SendProxy) else "UNSUBSCRIBE",
+                    "qmgr": self.qmgr, "cluster": action.cluster, "topicstr": action.topicstr})
+            md = mqpy.MD(Format=PROXY_FORMAT.encode(), Persistence=CMQC.MQPER_PERSISTENT)
+            od = mqpy.OD(ObjectName=CONTROL_QUEUE.encode(),
+                         ObjectQMgrName=action.qmgr.encode())
+            try:
+                self._qm.put1(od, body.encode(), md, mqpy.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
+            except MQMIError:
+                continue  # the member not yet known to the engine: next time
+            self.proxies.done(action)
+
+    # --- proxy subscriptions made here ----------------------------------------------------
+
+    def serve_control(self) -> None:
+        """Every request on SYSTEM.INTER.QMGR.CONTROL, each in a unit of work."""
+        self._serve(CONTROL_QUEUE, 0, lambda md, data: self._on_request(data))
+
+    def _serve(self, queue: str, options: int,
+               handle: Callable[[mqpy.MD, bytes], None]) -> None:
+        """Get every message on ``queue`` and ``handle`` it, each in a unit of work. One
+        that fails is backed out and tried again next time; after :data:`BACKOUT_LIMIT`
+        tries it goes to the dead-letter queue (MQDLH reason: the failure's), so one
+        message cannot hold up the others."""
+        qm = self._qm
+        assert qm is not None
+        q = mqpy.Queue(qm, queue, CMQC.MQOO_INPUT_SHARED)
+        try:
+            while True:
+                md = mqpy.MD()
+                try:
+                    data = q.get(None, md, mqpy.GMO(Options=_SYNC | options))
+                except MQMIError as exc:
+                    if exc.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
+                        return
+                    raise
+                try:
+                    handle(md, data)
+                except MQMIError as exc:
+                    if md.BackoutCount < BACKOUT_LIMIT or not self._dead_letter(
+                            queue, md, data, exc.reason):
+                        qm.backout()
+                        return
+                qm.commit()
+        finally:
+            q.close()
+
+    def _dead_letter(self, queue: str, md: mqpy.MD, data: bytes, reason: int) -> bool:
+        assert self._qm is not None
+        deadq = self._qm.inquire(CMQC.MQCA_DEAD_LETTER_Q_NAME).strip(b" \x00")
+        if not deadq:
+            return False
+        dmd, body = reports.build_dead_letter(md, data, reason, queue, self.qmgr,
+                                              put_appl_name=PUBSUB_DAEMON_APPL.encode(),
+                                              put_date=md.PutDate, put_time=md.PutTime)
+        self._qm.put1(deadq.decode("latin-1"), body, dmd,
+                      mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+        return True
+
+    def _on_request(self, data: bytes) -> None:
+        try:
+            request = json.loads(data)
+            origin, kind = str(request["qmgr"]), str(request["request"])
+            if kind == "RESYNC":
+                self._drop_proxies(proxy_name(origin, "", "").rstrip() + " *")
+                return
+            cluster, topic = str(request["cluster"]), str(request["topicstr"])
+        except (ValueError, KeyError, TypeError):
+            return  # not a request of ours: dropped with the unit of work
+        assert self._qm is not None
+        name = proxy_name(origin, cluster, topic)
+        if kind == "UNSUBSCRIBE":  # gone already: nothing to do
+            self._drop_proxies(name)
+            return
+        sub = mqpy.Subscription(self._qm)
+        dest = mqpy.Queue(self._qm, mqpy.OD(ObjectName=PUBS_QUEUE.encode(),
+                                            ObjectQMgrName=origin.encode()), CMQC.MQOO_OUTPUT)
+        try:
+            sub.sub(sub_queue=dest, sub_name=name.encode(), topic_string=topic.encode(),
+                    sub_opts=CMQC.MQSO_CREATE | CMQC.MQSO_RESUME | CMQC.MQSO_DURABLE
+                    | CMQC.MQSO_NEW_PUBLICATIONS_ONLY)
+            sub.close(sub_close_options=CMQC.MQCO_KEEP_SUB)
+        finally:
+            dest.close()
+
+    def _drop_proxies(self, name: str) -> None:
+        """DELETE SUB of the proxy subscriptions ``name`` names (generic with a final *)."""
+        admin = self.manager.chinit.admin
+        quoted = name.replace("'", "''")
+        for row in admin.display(f"DISPLAY SUB('{quoted}') SUBTYPE(PROXY)"):
+            sub = str(row.get("SUB", "")).replace("'", "''")
+            admin.display(f"DELETE SUB('{sub}')")
+
+    # --- publications from other queue managers ------------------------------------------
+
+    def serve_publications(self) -> None:
+        """Every publication on SYSTEM.INTER.QMGR.PUBS, published here in the unit of work
+        of its get."""
+        self._serve(PUBS_QUEUE, CMQC.MQGMO_PROPERTIES_FORCE_MQRFH2, self._republish)
+
+    def _republish(self, md: mqpy.MD, data: bytes) -> None:
+        own = PropertySet(validate=False)
+        body = take_properties(data, md, own)
+        topic = own.values().get("mqps.Top")
+        if not isinstance(topic, str) or not topic:
+            return  # nothing to publish on: dropped
+        kept = PropertySet(validate=False)
+        for prop in own:
+            if not prop.name.lower().startswith("mqps."):
+                kept.add(prop)
+        data = give_properties(kept, body, md)
+        od = mqpy.OD(ObjectType=CMQC.MQOT_TOPIC, Version=CMQC.MQOD_VERSION_4)
+        od.set_vs("ObjectString", topic.encode("utf-8"))
+        assert self._qm is not None
+        self._qm.put1(od, data, md, mqpy.PMO(
+            Options=CMQC.MQPMO_SYNCPOINT | CMQC.MQPMO_SET_ALL_CONTEXT
+            | CMQC.MQPMO_NEW_MSG_ID))
+
+
+def _disconnect(qm: mqpy.QueueManager) -> None:
+    try:
+        qm.disconnect()
+    except MQMIError:
+        pass

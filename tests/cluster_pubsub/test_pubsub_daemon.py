@@ -1,0 +1,169 @@
+"""The publish/subscribe task's work on one queue manager (embedded, no channels): the proxy
+subscriptions it makes for another queue manager's requests, and the publications from
+other queue managers it publishes to the local subscribers only."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+import trio
+
+import mqpy
+from mqpy import CMQC, CMQCFC
+from mqpy.cmdserver import start_command_server, stop_command_server
+from mqpy.properties.carriage import give_properties
+from mqpy.properties.propset import PropertySet
+from mqpy.structs.tables import DLH
+from mqpy_chinit.cluster.pubsubdaemon import BACKOUT_LIMIT, PubSubDaemon
+from mqpy_chinit.engineadmin import EngineAdmin
+from tests.pubsub.conftest import Embedded
+
+
+@attrs.define
+class _Chinit:
+    admin: EngineAdmin
+
+    def connect_mca(self, appl: str) -> mqpy.QueueManager:
+        return self.admin.connect_as(appl)
+
+
+@attrs.define
+class _Manager:
+    qmgr: str
+    chinit: _Chinit
+    repo: object = None
+    lock: trio.Lock = attrs.Factory(trio.Lock)
+
+
+@pytest.fixture
+def site(tmp_path):
+    harness = Embedded(str(tmp_path))
+    harness.mqsc("DEFINE QLOCAL(FAR) USAGE(XMITQ)\nDEFINE QLOCAL(DLQ)\nALTER QMGR DEADQ(DLQ)\n"
+                 "DEFINE QLOCAL(LOCAL.Q)\n"
+                 "DEFINE SUB(LOCAL.SUB) TOPICSTR('relay/t') DEST(LOCAL.Q)\n")
+    daemon = PubSubDaemon(_Manager(harness.eng.name, _Chinit(EngineAdmin(harness.eng))))
+    daemon._qm = daemon._connect()
+    yield harness, daemon
+    daemon._qm.disconnect()
+    mqpy.stop_embedded("PSQM", data_path=str(tmp_path))
+
+
+def _request(kind: str, topic: str = "relay/t") -> bytes:
+    return (f'{{"request": "{kind}", "qmgr": "FAR", "cluster": "INV", '
+            f'"topicstr": "{topic}"}}').encode()
+
+
+def _arrives(qm, topic: str, data: bytes) -> None:
+    """A publication from another queue manager on SYSTEM.INTER.QMGR.PUBS, as a proxy
+    subscription's copy is: an MQRFH2 with MQTopicString and the publisher's properties."""
+    props = PropertySet(validate=False)
+    props.set("mqps.Top", topic, CMQC.MQTYPE_STRING)
+    props.set("colour", "red", CMQC.MQTYPE_STRING)
+    md = mqpy.MD(Format=CMQC.MQFMT_STRING, Persistence=CMQC.MQPER_PERSISTENT)
+    body = give_properties(props, data, md)
+    qm.put1("SYSTEM.INTER.QMGR.PUBS", body, md)
+
+
+def _depth(qm, queue: str) -> int:
+    return mqpy.Queue(qm, queue, CMQC.MQOO_INQUIRE).inquire(CMQC.MQIA_CURRENT_Q_DEPTH)
+
+
+def test_a_request_makes_and_removes_a_proxy_subscription(site):
+    harness, daemon = site
+    daemon._on_request(_request("SUBSCRIBE"))
+    shown = "\n".join(harness.mqsc("DISPLAY SUB(*) SUBTYPE(PROXY) DEST DESTQMGR\n"))
+    assert "SUB(SYSTEM.PROXY.FAR INV relay/t)" in shown
+    assert "DEST(SYSTEM.INTER.QMGR.PUBS)" in shown and "DESTQMGR(FAR)" in shown
+    assert "SYSTEM.PROXY" not in "\n".join(harness.mqsc("DISPLAY SUB(*)\n"))  # USER only
+    assert "SYSTEM.PROXY" not in "\n".join(harness.mqsc("DISPLAY SBSTATUS(*)\n"))
+    assert "SUBTYPE(PROXY)" in "\n".join(harness.mqsc("DISPLAY SBSTATUS(*) SUBTYPE(PROXY) "
+                                                      "SUBTYPE\n"))
+    daemon._on_request(_request("SUBSCRIBE"))  # again: the same one, resumed
+    daemon._on_request(_request("UNSUBSCRIBE"))
+    assert "SYSTEM.PROXY" not in "\n".join(harness.mqsc("DISPLAY SUB(*) SUBTYPE(ALL)\n"))
+
+
+def test_a_local_publication_goes_to_the_proxy_subscription(site):
+    harness, daemon = site
+    daemon._on_request(_request("SUBSCRIBE"))
+    t = mqpy.Topic(harness.qm, topic_string="relay/t")
+    t.open(open_opts=CMQC.MQOO_OUTPUT)
+    t.pub(b"local", mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
+    t.close()
+    assert _depth(harness.qm, "FAR") == 1 and _depth(harness.qm, "LOCAL.Q") == 1
+
+
+def test_a_publication_from_another_qmgr_reaches_local_subscribers_only(site):
+    """Given a local subscription and another queue manager's proxy subscription, when a
+    publication arrives on SYSTEM.INTER.QMGR.PUBS, then the local subscriber gets it once,
+    with the publisher's properties, and it is not sent back out (FAR's xmitq stays
+    empty)."""
+    harness, daemon = site
+    daemon._on_request(_request("SUBSCRIBE"))
+    _arrives(harness.qm, "relay/t", b"from far")
+    daemon.serve_publications()
+    assert _depth(harness.qm, "SYSTEM.INTER.QMGR.PUBS") == 0
+    assert _depth(harness.qm, "FAR") == 0
+    handle = mqpy.MessageHandle(harness.qm, mqpy.CMHO())
+    gmo = mqpy.GMO(Version=CMQC.MQGMO_VERSION_4,
+                   Options=CMQC.MQGMO_NO_SYNCPOINT | CMQC.MQGMO_PROPERTIES_IN_HANDLE)
+    gmo.MsgHandle = handle.msg_handle
+    md = mqpy.MD()
+    data = mqpy.Queue(harness.qm, "LOCAL.Q", CMQC.MQOO_INPUT_AS_Q_DEF).get(None, md, gmo)
+    assert data == b"from far" and md.Persistence == CMQC.MQPER_PERSISTENT
+    assert handle.properties.get("colour") == "red"
+    assert handle.properties.get("MQTopicString") == "relay/t"
+    assert _depth(harness.qm, "LOCAL.Q") == 0
+
+
+def test_a_publication_that_cannot_be_published_goes_to_the_dead_letter_queue(site):
+    """Given a topic with PUB(DISABLED) here, then a publication for it arriving from
+    another queue manager is backed out and tried again, and after the backout limit put on
+    the dead-letter queue with MQRC_PUT_INHIBITED in its MQDLH; the queue is not held up."""
+    harness, daemon = site
+    harness.mqsc("DEFINE TOPIC(SHUT) TOPICSTR('shut') PUB(DISABLED)\n")
+    _arrives(harness.qm, "shut", b"refused")
+    for _ in range(BACKOUT_LIMIT):
+        daemon.serve_publications()
+        assert _depth(harness.qm, "SYSTEM.INTER.QMGR.PUBS") == 1
+    daemon.serve_publications()
+    assert _depth(harness.qm, "SYSTEM.INTER.QMGR.PUBS") == 0
+    body = mqpy.Queue(harness.qm, "DLQ", CMQC.MQOO_INPUT_AS_Q_DEF).get()
+    dlh = DLH()
+    dlh.unpack(body[:dlh.packed_size()])
+    assert dlh.Reason == CMQC.MQRC_PUT_INHIBITED
+    assert dlh.DestQName.rstrip(b" \0") == b"SYSTEM.INTER.QMGR.PUBS"
+
+
+def test_a_resync_drops_every_proxy_subscription_of_that_qmgr(site):
+    """Given two proxy subscriptions of FAR and one of NEAR, when FAR asks to resync (its
+    channel initiator restarted), then FAR's are gone and NEAR's stays."""
+    harness, daemon = site
+    daemon._on_request(_request("SUBSCRIBE"))
+    daemon._on_request(_request("SUBSCRIBE", "relay/u"))
+    harness.mqsc("DEFINE QLOCAL(NEAR) USAGE(XMITQ)\n")
+    daemon._on_request(_request("SUBSCRIBE").replace(b'"FAR"', b'"NEAR"'))
+    daemon._on_request(b'{"request": "RESYNC", "qmgr": "FAR"}')
+    shown = "\n".join(harness.mqsc("DISPLAY SUB(*) SUBTYPE(PROXY)\n"))
+    assert "SYSTEM.PROXY.FAR" not in shown and "SYSTEM.PROXY.NEAR INV relay/t" in shown
+
+
+def test_pcf_inquiries_leave_proxy_subscriptions_out_unless_asked(site):
+    """Inquire Subscription and Inquire Subscription Status: SubscriptionType USER (the
+    default) leaves proxy subscriptions out; MQSUBTYPE_PROXY shows them only."""
+    harness, daemon = site
+    daemon._on_request(_request("SUBSCRIBE"))
+    start_command_server(harness.eng.name, harness.root)
+    pcf = mqpy.PCFExecute(harness.qm)
+    try:
+        for command in (pcf.MQCMD_INQUIRE_SUBSCRIPTION, pcf.MQCMD_INQUIRE_SUB_STATUS):
+            names = {r[CMQCFC.MQCACF_SUB_NAME].decode().strip()
+                     for r in command({CMQCFC.MQCACF_SUB_NAME: b"*"})}
+            assert names == {"LOCAL.SUB"}
+            names = {r[CMQCFC.MQCACF_SUB_NAME].decode().strip()
+                     for r in command({CMQCFC.MQCACF_SUB_NAME: b"*",
+                                       CMQCFC.MQIACF_SUB_TYPE: CMQCFC.MQSUBTYPE_PROXY})}
+            assert names == {"SYSTEM.PROXY.FAR INV relay/t"}
+    finally:
+        pcf.disconnect()
+        stop_command_server(harness.eng.name, harness.root)
