@@ -1,0 +1,165 @@
+"""The queue manager's publisher of resource statistics: at start the metadata become
+retained publications on their system topics; every monitor interval (``MQPY_MONINT``
+seconds, default 10, IBM's interval) the figures go to each data topic somebody subscribes
+to, and nowhere else: no subscriber, no publication.
+
+A publication is delivered as the queue manager's own (``mqpy.pubsub.publication.deliver``)
+straight to the subscriptions that name its topic in full (``topics``), non-persistent and
+outside any unit of work of an application; so a wildcard subscription such as ``#`` never
+receives them, as in IBM MQ. Delivery runs under the engine lock in short runs
+(:data:`RUN`), so that applications' calls are not held up by a thousand queues' figures.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import defaultdict
+from typing import TYPE_CHECKING
+
+import trio
+
+from mqpy import CMQC
+from mqpy.errors import MQMIError
+from mqpy.monitor import counters, publications, topics
+from mqpy.monitor.elements import CPU, DISK, STATMQI
+from mqpy.monitor.platform import Platform
+from mqpy.pubsub import topicstrings
+from mqpy.pubsub.publication import deliver
+from mqpy.pubsub.pubprops import Publication
+from mqpy.pubsub.registry import registry_for
+from mqpy.structs.tables import MD
+
+if TYPE_CHECKING:
+    from mqpy.engine.connection import Connection
+    from mqpy.engine.qmgr import QueueManagerEngine
+    from mqpy.pubsub.subscription import Subscription
+
+#: the environment variable giving the monitor interval in seconds
+MONINT_ENV = "MQPY_MONINT"
+MONINT_DEFAULT = 10.0
+#: publications delivered per hold of the engine lock
+RUN = 100
+
+
+def monitor_interval() -> float:
+    """MQPY_MONINT seconds (at least 0.1), else IBM's 10."""
+    try:
+        return max(0.1, float(os.environ.get(MONINT_ENV, MONINT_DEFAULT)))
+    except ValueError:
+        return MONINT_DEFAULT
+
+
+def _md() -> MD:
+    return MD(Format=CMQC.MQFMT_ADMIN, MsgType=CMQC.MQMT_DATAGRAM,
+              Persistence=CMQC.MQPER_NOT_PERSISTENT, Priority=0, CodedCharSetId=1208)
+
+
+def subscribed(eng: QueueManagerEngine) -> dict[topics.DataTopic, list[Subscription]]:
+    """The data topics subscribed to in full, and their subscriptions (engine lock held)."""
+    out: dict[topics.DataTopic, list[Subscription]] = defaultdict(list)
+    prefix = topics.monitor_prefix(eng.name)
+    now = time.time()
+    reg = registry_for(eng)
+    for sub in reg.subs.values():
+        if not sub.topic.startswith(prefix) or sub.on_request or sub.expired(now) \
+                or topicstrings.has_wildcard(sub.topic, sub.wildcard_scheme):
+            continue
+        wanted = topics.parse_data_topic(eng.name, sub.topic)
+        if wanted is not None:
+            out[wanted].append(sub)
+    return out
+
+
+class Publisher:
+    """One queue manager's resource statistics: what it counted last (``counts``), its
+    platform readings and log figures, and its own connection to publish with."""
+
+    def __init__(self, eng: QueueManagerEngine) -> None:
+        self.eng = eng
+        self.counts = counters.IntervalCounts()
+        self.platform = Platform(eng.qmdir, eng.data.log.directory)
+        self.conn: Connection = eng.connect()
+        self.last = time.monotonic()
+        self._log_before = self._log_figures()
+        self.published = 0  #: publications delivered since the start
+
+    def _log_figures(self) -> tuple[int, int, float]:
+        stats = self.eng.data.log.stats
+        return stats.bytes, stats.forces, stats.sync_seconds
+
+    def retain_metadata(self) -> None:
+        """The metadata as the retained publications of their topics."""
+        with self.eng.lock:
+            reg = registry_for(self.eng)
+            for topic, data in publications.metadata(self.eng.name).items():
+                reg.retain(topic, _md(), data, False)
+
+    def _log_sample(self) -> dict[str, float]:
+        now = self._log_figures()
+        written, forces, seconds = (a - b for a, b in zip(now, self._log_before, strict=True))
+        self._log_before = now
+        return {"log.bytes": written, "log.latency": seconds / forces if forces else 0.0,
+                "log.write_size": written / forces if forces else 0.0}
+
+    def _samples(self, wanted, counted) -> list:  # noqa: ANN001
+        """(data topic, publication data, subscriptions) for each topic wanted."""
+        eng, interval = self.eng, time.monotonic() - self.last
+        platform: dict[str, float] = {}
+        if any(w.cls in (CPU, DISK) for w in wanted):
+            platform = {**self.platform.sample(), **self._log_sample()}
+        out = []
+        for w, subs in wanted.items():
+            if w.cls in (CPU, DISK):
+                sample = platform
+            elif w.cls is STATMQI:
+                sample = {**counters.with_totals(counted.get(counters.MQI, {})),
+                          "connections": len(eng.connections)}
+            else:
+                sample = counters.with_totals(counted.get(w.obj, {}))
+                sample["depth"] = self._depth(w.obj)
+            data = publications.data_message(eng.name, w.cls, w.typ, sample, interval, w.obj)
+            out.append((topics.data_topic(eng.name, w.cls, w.typ, w.obj), data, subs))
+        return out
+
+    def _depth(self, name: str | None) -> int:
+        obj = self.eng.catalog.queue_def(name or "")
+        if obj is None or obj.objtype != "QLOCAL":
+            return 0
+        return self.eng.catalog.messages(obj).depth
+
+    def tick(self) -> int:
+        """One interval's publications; how many were delivered."""
+        eng = self.eng
+        with eng.lock:
+            counted = self.counts.take(counters.current_counters(eng.stats))
+            wanted = subscribed(eng)
+            made = self._samples(wanted, counted) if wanted else []
+        self.last = time.monotonic()
+        delivered = 0
+        for start in range(0, len(made), RUN):
+            with eng.lock:
+                for topic, data, subs in made[start:start + RUN]:
+                    md = _md()
+                    try:
+                        deliver(self.conn, subs, md, Publication.of(md, data, topic),
+                                persistent=False, priority=0, syncpoint=False)
+                    except MQMIError:
+                        continue  # a destination full or gone: that subscriber misses one
+                    delivered += len(subs)
+        self.published += delivered
+        return delivered
+
+
+async def publish_resource_statistics(eng: QueueManagerEngine) -> None:
+    """The daemon's task: the metadata now, then a round of publications every monitor
+    interval until the nursery that owns it is cancelled."""
+    publisher = Publisher(eng)
+    await trio.to_thread.run_sync(publisher.retain_metadata)
+    interval = monitor_interval()
+    while not eng.stopped:
+        await trio.sleep(interval)
+        try:
+            await trio.to_thread.run_sync(publisher.tick)
+        except MQMIError:  # the queue manager ending: its last round is not published
+            continue
