@@ -1,12 +1,15 @@
-"""The queue manager's publisher of resource statistics: at start the metadata become
-retained publications on their system topics; every monitor interval (``MQPY_MONINT``
-seconds, default 10, IBM's interval) the figures go to each data topic somebody subscribes
-to, and nowhere else: no subscriber, no publication.
+"""The queue manager's publisher of resource statistics: a new subscription to a metadata
+topic gets its publication at once (within :data:`METADATA_POLL`), marked retained as
+IBM's are; every monitor interval (``MQPY_MONINT`` seconds, default 10, IBM's interval) the
+figures go to each data topic somebody subscribes to, and nowhere else: no subscriber, no
+publication.
 
 A publication is delivered as the queue manager's own (``mqpy.pubsub.publication.deliver``)
 straight to the subscriptions that name its topic in full (``topics``), non-persistent and
 outside any unit of work of an application; so a wildcard subscription such as ``#`` never
-receives them, as in IBM MQ. Delivery runs under the engine lock in short runs
+receives them, as in IBM MQ, where the ``$SYS/MQ`` branch is kept from wildcards above it
+(SYSTEM.ADMIN.TOPIC is WILDCARD(BLOCK)). For the same reason the metadata are not kept as
+the registry's retained publications, which a ``#`` subscription would be sent. Delivery runs under the engine lock in short runs
 (:data:`RUN`), so that applications' calls are not held up by a thousand queues' figures.
 """
 
@@ -15,6 +18,7 @@ from __future__ import annotations
 import os
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import trio
@@ -40,6 +44,8 @@ MONINT_ENV = "MQPY_MONINT"
 MONINT_DEFAULT = 10.0
 #: publications delivered per hold of the engine lock
 RUN = 100
+#: seconds between looks for new subscriptions to metadata topics
+METADATA_POLL = 0.2
 
 
 def monitor_interval() -> float:
@@ -55,16 +61,19 @@ def _md() -> MD:
               Persistence=CMQC.MQPER_NOT_PERSISTENT, Priority=0, CodedCharSetId=1208)
 
 
+def _monitor_subscriptions(eng: QueueManagerEngine) -> list[Subscription]:
+    """The subscriptions naming a topic of the Monitor branch in full (engine lock held)."""
+    prefix = topics.monitor_prefix(eng.name)
+    now = time.time()
+    return [sub for sub in registry_for(eng).subs.values()
+            if sub.topic.startswith(prefix) and not sub.on_request and not sub.expired(now)
+            and not topicstrings.has_wildcard(sub.topic, sub.wildcard_scheme)]
+
+
 def subscribed(eng: QueueManagerEngine) -> dict[topics.DataTopic, list[Subscription]]:
     """The data topics subscribed to in full, and their subscriptions (engine lock held)."""
     out: dict[topics.DataTopic, list[Subscription]] = defaultdict(list)
-    prefix = topics.monitor_prefix(eng.name)
-    now = time.time()
-    reg = registry_for(eng)
-    for sub in reg.subs.values():
-        if not sub.topic.startswith(prefix) or sub.on_request or sub.expired(now) \
-                or topicstrings.has_wildcard(sub.topic, sub.wildcard_scheme):
-            continue
+    for sub in _monitor_subscriptions(eng):
         wanted = topics.parse_data_topic(eng.name, sub.topic)
         if wanted is not None:
             out[wanted].append(sub)
@@ -83,17 +92,34 @@ class Publisher:
         self.last = time.monotonic()
         self._log_before = self._log_figures()
         self.published = 0  #: publications delivered since the start
+        self.metadata = publications.metadata(eng.name)
+        self._served: set[bytes] = set()  #: subscriptions sent their metadata
 
     def _log_figures(self) -> tuple[int, int, float]:
         stats = self.eng.data.log.stats
         return stats.bytes, stats.forces, stats.sync_seconds
 
-    def retain_metadata(self) -> None:
-        """The metadata as the retained publications of their topics."""
+    def serve_metadata(self) -> int:
+        """Each new subscription to a metadata topic sent its publication (retained, as
+        IBM's are); how many were sent."""
+        sent = 0
         with self.eng.lock:
-            reg = registry_for(self.eng)
-            for topic, data in publications.metadata(self.eng.name).items():
-                reg.retain(topic, _md(), data, False)
+            subs = _monitor_subscriptions(self.eng)
+            self._served &= {s.subid for s in subs}
+            for sub in subs:
+                data = self.metadata.get(sub.topic)
+                if data is None or sub.subid in self._served:
+                    continue
+                self._served.add(sub.subid)
+                md = _md()
+                try:
+                    deliver(self.conn, [sub], md,
+                            Publication.of(md, data, sub.topic, retained=True),
+                            persistent=False, priority=0, syncpoint=False)
+                except MQMIError:
+                    continue
+                sent += 1
+        return sent
 
     def _log_sample(self) -> dict[str, float]:
         now = self._log_figures()
@@ -151,15 +177,19 @@ class Publisher:
         return delivered
 
 
-async def publish_resource_statistics(eng: QueueManagerEngine) -> None:
-    """The daemon's task: the metadata now, then a round of publications every monitor
-    interval until the nursery that owns it is cancelled."""
-    publisher = Publisher(eng)
-    await trio.to_thread.run_sync(publisher.retain_metadata)
-    interval = monitor_interval()
+async def _every(eng: QueueManagerEngine, seconds: float, work: Callable[[], int]) -> None:
     while not eng.stopped:
-        await trio.sleep(interval)
+        await trio.sleep(seconds)
         try:
-            await trio.to_thread.run_sync(publisher.tick)
-        except MQMIError:  # the queue manager ending: its last round is not published
+            await trio.to_thread.run_sync(work)
+        except MQMIError:  # the queue manager ending: nothing more is published
             continue
+
+
+async def publish_resource_statistics(eng: QueueManagerEngine) -> None:
+    """The daemon's task: metadata to new subscribers as they come, a round of data
+    publications every monitor interval, until the nursery that owns it is cancelled."""
+    publisher = Publisher(eng)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(_every, eng, METADATA_POLL, publisher.serve_metadata)
+        nursery.start_soon(_every, eng, monitor_interval(), publisher.tick)
