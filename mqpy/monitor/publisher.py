@@ -189,7 +189,10 @@ async def _every(eng: QueueManagerEngine, seconds: float, work: Callable[[], int
 async def publish_resource_statistics(eng: QueueManagerEngine) -> None:
     """The daemon's task: metadata to new subscribers as they come, a round of data
     publications every monitor interval, until the nursery that owns it is cancelled."""
-    publisher = Publisher(eng)
+    try:
+        publisher = await trio.to_thread.run_sync(Publisher, eng)
+    except MQMIError:  # the queue manager already ending
+        return
     async with trio.open_nursery() as nursery:
         nursery.start_soon(_every, eng, METADATA_POLL, publisher.serve_metadata)
         nursery.start_soon(_every, eng, monitor_interval(), publisher.tick)

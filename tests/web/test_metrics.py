@@ -73,7 +73,7 @@ def test_the_grafana_example_uses_only_metrics_the_server_serves(web):
 
     root = pathlib.Path(__file__).resolve().parents[2]
     text = (root / "examples" / "grafana" / "mqpy-mqweb-dashboard.json").read_text()
-    wanted = set(re.findall(r"ibmmq_[a-z_]+", json.dumps(json.loads(text))))
+    wanted = set(re.findall(r"ibmmq_[a-z0-9_]+", json.dumps(json.loads(text))))
     with web.client() as c:
         served = {f.name for f in text_string_to_metric_families(c.get("/metrics").text)}
     assert wanted and wanted <= served, wanted - served
