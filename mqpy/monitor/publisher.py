@@ -103,12 +103,14 @@ class Publisher:
         """Each new subscription to a metadata topic sent its publication (retained, as
         IBM's are); how many were sent."""
         sent = 0
-        with self.eng.lock:
-            subs = _monitor_subscriptions(self.eng)
-            self._served &= {s.subid for s in subs}
-            for sub in subs:
+        now = time.time()
+        with self.eng.lock:  # a look-up a subscription: cheap with thousands of them
+            reg = registry_for(self.eng)
+            self._served &= reg.subs.keys()
+            for sub in list(reg.subs.values()):
                 data = self.metadata.get(sub.topic)
-                if data is None or sub.subid in self._served:
+                if data is None or sub.subid in self._served or sub.on_request \
+                        or sub.expired(now):
                     continue
                 self._served.add(sub.subid)
                 md = _md()
@@ -131,9 +133,9 @@ class Publisher:
     def _samples(self, wanted, counted) -> list:  # noqa: ANN001
         """(data topic, publication data, subscriptions) for each topic wanted."""
         eng, interval = self.eng, time.monotonic() - self.last
-        platform: dict[str, float] = {}
+        platform = self._log_sample()  # every interval, so that each gives its own
         if any(w.cls in (CPU, DISK) for w in wanted):
-            platform = {**self.platform.sample(), **self._log_sample()}
+            platform.update(self.platform.sample())
         out = []
         for w, subs in wanted.items():
             if w.cls in (CPU, DISK):
@@ -160,7 +162,7 @@ class Publisher:
         with eng.lock:
             counted = self.counts.take(counters.current_counters(eng.stats))
             wanted = subscribed(eng)
-            made = self._samples(wanted, counted) if wanted else []
+            made = self._samples(wanted, counted)
         self.last = time.monotonic()
         delivered = 0
         for start in range(0, len(made), RUN):

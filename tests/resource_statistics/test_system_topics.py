@@ -10,7 +10,7 @@ import time
 import mqpy
 from mqpy import CMQC, CMQCFC, inprocess, pcf
 from mqpy.monitor import topics
-from mqpy.monitor.elements import STATQ
+from mqpy.monitor.elements import CPU, DISK, STATMQI, STATQ
 from mqpy.monitor.publisher import Publisher
 from tests.support.site import QM as SITE_QM
 from tests.support.site import Site
@@ -123,3 +123,36 @@ def test_given_strmqm_when_a_monitor_subscribes_over_bindings_then_puts_are_publ
         qm.disconnect()
     finally:
         site.stop()
+
+
+def test_given_qmgr_wide_subscriptions_when_a_persistent_message_is_put_then_mqi_and_log_figures_show_it(
+        tmp_path):
+    """STATMQI/PUT counts the persistent MQPUT1, DISK/Log the recovery log bytes it wrote,
+    CPU/QMgrSummary the process's memory: the queue manager's own figures, no queue named."""
+    root, qm, publisher = _started(tmp_path)
+    prefix = topics.monitor_prefix(QM)
+    try:
+        mqi = _subscribe(qm, prefix + "STATMQI/PUT")
+        log = _subscribe(qm, prefix + "DISK/Log")
+        cpu = _subscribe(qm, prefix + "CPU/QMgrSummary")
+        publisher.tick()
+        for sub in (mqi, log, cpu):
+            _messages(sub)
+        qm.put1("APP.ORDERS", b"kept", mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT))
+        assert publisher.tick() == 3
+        (put,) = _messages(mqi)
+        by_desc = {e.description: put.get(e.index) for e in STATMQI.type_named("PUT").elements}
+        assert by_desc["Persistent message MQPUT1 count"] == 1
+        assert by_desc["Interval total MQPUT/MQPUT1 count"] >= 1
+        (written,) = _messages(log)
+        log_elements = {e.description: written.get(e.index)
+                        for e in DISK.type_named("Log").elements}
+        assert log_elements["Log - logical bytes written"] > 0
+        assert log_elements["Log file system - bytes max"] > 0
+        (usage,) = _messages(cpu)
+        ram = CPU.type_named("QMgrSummary").elements[2]
+        assert ram.description == "RAM total bytes - estimate for queue manager"
+        assert usage.get(ram.index) > 0  # MB
+        assert put.get(CMQC.MQCA_Q_NAME) is None
+    finally:
+        mqpy.stop_embedded(QM, data_path=root)
