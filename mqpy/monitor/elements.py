@@ -23,7 +23,9 @@ MB = CMQCFC.MQIAMO_MONITOR_MB
 MICROSEC = CMQCFC.MQIAMO_MONITOR_MICROSEC
 
 
-@attrs.frozen
+#: the table's entries are constants: compared and hashed by identity (a DataTopic that
+#: holds them is a dictionary key on every publication)
+@attrs.frozen(eq=False)
 class Element:
     """One figure of a type: its index (the PCF parameter id it is published under), data
     type, description and the sample key it is read from."""
@@ -34,7 +36,7 @@ class Element:
     key: str
 
 
-@attrs.frozen
+@attrs.frozen(eq=False)
 class MonitorType:
     index: int
     name: str
@@ -42,7 +44,7 @@ class MonitorType:
     elements: tuple[Element, ...]
 
 
-@attrs.frozen
+@attrs.frozen(eq=False)
 class MonitorClass:
     """``per_object``: the class is published per object (STATQ: per queue), its topic
     naming the object (MQIAMO_MONITOR_FLAGS_OBJNAME)."""

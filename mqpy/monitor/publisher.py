@@ -4,9 +4,13 @@ IBM's are; every monitor interval (``MQPY_MONINT`` seconds, default 10, IBM's in
 figures go to each data topic somebody subscribes to, and nowhere else: no subscriber, no
 publication.
 
-A publication is delivered as the queue manager's own (``mqpy.pubsub.publication.deliver``)
-straight to the subscriptions that name its topic in full (``topics``), non-persistent and
-outside any unit of work of an application; so a wildcard subscription such as ``#`` never
+A publication is delivered as the queue manager's own straight to the subscriptions that
+name its topic in full (``topics``), non-persistent and outside any unit of work of an
+application: metadata through ``mqpy.pubsub.publication.deliver``, with IBM's
+publish/subscribe message properties; data, two a queue followed every interval, stored on
+the destination without them (an MQRFH2 on each would cost its reader more than the
+figures), CorrelId, priority and user as the subscription asks. A wildcard subscription such
+as ``#`` never
 receives them, as in IBM MQ, where the ``$SYS/MQ`` branch is kept from wildcards above it
 (SYSTEM.ADMIN.TOPIC is WILDCARD(BLOCK)). For the same reason the metadata are not kept as
 the registry's retained publications, which a ``#`` subscription would be sent. Delivery runs under the engine lock in short runs
@@ -24,6 +28,8 @@ from typing import TYPE_CHECKING
 import trio
 
 from mqpy import CMQC
+from mqpy.engine import resolution
+from mqpy.engine.mqmd import _pack_md, _trusted
 from mqpy.errors import MQMIError
 from mqpy.monitor import counters, publications, topics
 from mqpy.monitor.elements import CPU, DISK, STATMQI
@@ -167,16 +173,48 @@ class Publisher:
         delivered = 0
         for start in range(0, len(made), RUN):
             with eng.lock:
+                now = time.time()
                 for topic, data, subs in made[start:start + RUN]:
-                    md = _md()
-                    try:
-                        deliver(self.conn, subs, md, Publication.of(md, data, topic),
-                                persistent=False, priority=0, syncpoint=False)
-                    except MQMIError:
-                        continue  # a destination full or gone: that subscriber misses one
-                    delivered += len(subs)
+                    delivered += sum(self._put_data(sub, topic, data, now) for sub in subs)
         self.published += delivered
         return delivered
+
+    def _put_data(self, sub: Subscription, topic: str, data: bytes, now: float) -> bool:
+        """One data publication on ``sub``'s destination (engine lock held); False when it
+        could not be put (a destination full, put-inhibited or gone: that one is missed)."""
+        eng = self.eng
+        try:
+            res = resolution.resolve(eng.catalog, eng.name, sub.dest, sub.dest_qmgr)
+            if res.remote:  # to another queue manager: in an MQXQH, as pubsub delivers it
+                md = _md()
+                deliver(self.conn, [sub], md, Publication.of(md, data, topic),
+                        persistent=False, priority=0, syncpoint=False, policy="ALL")
+                return True
+            base = res.target
+            if base.attributes.get("PUT") == "DISABLED" \
+                    or res.opened.attributes.get("PUT") == "DISABLED":
+                return False
+            priority = 0
+            if sub.pub_priority == CMQC.MQPRI_PRIORITY_AS_Q_DEF:
+                priority = int(res.opened.attributes.get("DEFPRTY", 0))  # type: ignore[call-overload]
+            elif sub.pub_priority >= 0:
+                priority = sub.pub_priority
+            md = _md()
+            msgid = eng.new_msgid()
+            fields: dict[str, object] = {"MsgId": msgid, "CorrelId": sub.correl_id,
+                                         "Priority": priority}
+            if sub.sub_user:
+                fields["UserIdentifier"] = sub.sub_user.encode("latin-1", "replace")[:12]
+            _trusted(md, fields)
+            eng._store(self.conn, base, eng.catalog.queues[base.qid], _pack_md(md), data,
+                       priority=priority, persistent=False, msgid=msgid,
+                       correlid=sub.correl_id, expiry=CMQC.MQEI_UNLIMITED, report=0, now=now,
+                       syncpoint=False)
+        except MQMIError:
+            return False
+        delivered = registry_for(eng).delivered
+        delivered[sub.subid] = (delivered.get(sub.subid, (0, 0.0))[0] + 1, now)
+        return True
 
 
 async def _every(eng: QueueManagerEngine, seconds: float, work: Callable[[], int]) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import struct
 import threading
 import time
 from collections.abc import Iterable
@@ -24,7 +25,7 @@ import attrs
 
 import mqpy
 from mqpy import CMQC, CMQCFC, pcf
-from mqpy.monitor.publications import decoded
+from mqpy.monitor.publications import Reading, decoded, read_data
 from mqpy.structs.pubsubstructs import SD
 from mqpy.structs.tables import GMO, MD, OD
 from mqpy_cli.web.errors import RestError
@@ -157,21 +158,23 @@ class Monitor:
                 if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
                     return
                 raise
-            self._take(pcf.parse(data))
+            try:
+                self._take(read_data(data))
+            except (ValueError, struct.error):
+                continue  # not a publication of resource statistics: passed over
 
-    def _take(self, msg: pcf.PCFMessage) -> None:
-        key = (msg.get(CMQCFC.MQIAMO_MONITOR_CLASS), msg.get(CMQCFC.MQIAMO_MONITOR_TYPE))
-        elements = self.elements.get(key)
-        queue = _text(msg.get(CMQC.MQCA_Q_NAME, b""))
-        if elements is None or queue not in self.subs:
+    def _take(self, reading: Reading) -> None:
+        elements = self.elements.get((reading.cls, reading.typ))
+        queue = reading.queue
+        if elements is None or queue is None or queue not in self.subs:
             return
         figures = self.figures.setdefault(queue, QueueFigures())
-        figures.interval = msg.get(CMQCFC.MQIAMO64_MONITOR_INTERVAL, 0) / 1_000_000
-        for p in msg.params:
-            info = elements.get(p.Parameter)
-            if info is None or info.metric is None or isinstance(p, pcf.CFST):
+        figures.interval = reading.interval
+        for index, raw in reading.values.items():
+            info = elements.get(index)
+            if info is None or info.metric is None:
                 continue
-            value = max(0.0, decoded(info.datatype, p.value))
+            value = max(0.0, decoded(info.datatype, raw))
             figures.last[info.metric] = value
             if info.datatype == CMQCFC.MQIAMO_MONITOR_DELTA:
                 figures.totals[info.metric] = figures.totals.get(info.metric, 0.0) + value

@@ -8,6 +8,7 @@ from mqpy import CMQC, CMQCFC, pcf
 from mqpy.engine.stats import Statistics
 from mqpy.monitor import counters, publications, topics
 from mqpy.monitor.elements import CLASSES, STATQ
+from mqpy.structs.tables import CFH
 
 QM = "QM1"
 
@@ -81,3 +82,36 @@ def test_given_a_queue_name_with_a_slash_when_subscribed_then_the_topic_names_it
     assert topic == "$SYS/MQ/INFO/QMGR/QM1/Monitor/STATQ/APP&Q/PUT"
     assert topics.parse_data_topic(QM, topic) == topics.DataTopic(STATQ, typ, "APP/Q")
     assert topics.parse_data_topic(QM, "$SYS/MQ/INFO/QMGR/QM1/Monitor/STATQ/#") is None
+
+
+def test_given_a_sample_when_packed_with_struct_then_the_bytes_are_what_mqpy_pcf_builds():
+    typ = STATQ.type_named("PUT")
+    sample = {"puts.all": 12, "put_bytes.all": 1 << 40}
+    fast = publications.data_message(QM, STATQ, typ, sample, 9.5, "APP.Q1")
+    params = [pcf.CFST(CMQC.MQCA_Q_MGR_NAME, b"QM1"), pcf.CFST(CMQC.MQCA_Q_NAME, b"APP.Q1"),
+              pcf.CFIN(CMQCFC.MQIAMO_MONITOR_CLASS, STATQ.index),
+              pcf.CFIN(CMQCFC.MQIAMO_MONITOR_TYPE, typ.index),
+              pcf.CFIN64(CMQCFC.MQIAMO64_MONITOR_INTERVAL, 9_500_000)]
+    params += [pcf.CFIN64(e.index, int(sample.get(e.key, 0))) for e in typ.elements]
+    header = CFH(Type=CMQCFC.MQCFT_STATISTICS, Version=CMQCFC.MQCFH_VERSION_3)
+    assert fast == pcf.build(pcf.PCFMessage(header, params))
+
+
+def test_given_a_data_publication_when_read_then_its_queue_class_type_interval_and_values_come_back():
+    typ = STATQ.type_named("GET")
+    reading = publications.read_data(publications.data_message(
+        QM, STATQ, typ, {"gets.all": 4, "depth": 2}, 10.0, "APP/Q"))
+    assert (reading.qmgr, reading.queue, reading.cls, reading.typ) == (QM, "APP/Q", 3, typ.index)
+    assert reading.interval == 10.0
+    assert reading.values[0] == 4 and reading.values[typ.elements[-1].index] == 2
+
+
+def test_given_bytes_that_are_no_publication_when_read_then_value_error():
+    import pytest
+
+    with pytest.raises(ValueError):
+        publications.read_data(b"short")
+    broken = bytearray(publications.data_message(QM, STATQ, STATQ.types[0], {}, 1.0, "Q"))
+    broken[40:44] = (4).to_bytes(4, "little")  # the first parameter's length: too short
+    with pytest.raises(ValueError):
+        publications.read_data(bytes(broken))
