@@ -24,7 +24,7 @@ from mqpy_cli.web import admin, subscriptions
 from mqpy_cli.web.errors import RestError
 from mqpy_cli.web.mqconn import CommandServer
 from mqpy_cli.web.pool import ConnectionPool, qmgr_pid
-from mqpy_cli.web.resources import Monitors, QueueFigures
+from mqpy_cli.web.resources import EXPORTED, Monitors, QueueFigures
 
 PLATFORM = "UNIX"
 #: seconds queue attributes are used before a scrape reads them again
@@ -155,10 +155,11 @@ class MQCollector(Collector):
 
 def _published(fam: dict, labels: list[str], figures: QueueFigures) -> None:
     """A queue's figures from its resource-statistics publications, as mq_prometheus
-    names them (``ibmmq_queue_mqput_mqput1_count``, ``ibmmq_queue_mqget_bytes``...): the
-    counts are totals since the web server began to follow the queue."""
-    for metric, value in figures.totals.items():
-        _published_family(fam, metric).add_metric(labels, value)
+    names them (``ibmmq_queue_mqput_mqput1_count``, ``ibmmq_queue_mqget_bytes``: those of
+    ``EXPORTED``): totals since the web server began to follow the queue."""
+    for metric in EXPORTED:
+        if metric in figures.totals:
+            _published_family(fam, metric).add_metric(labels, figures.totals[metric])
 
 
 def _published_family(fam: dict, metric: str) -> GaugeMetricFamily:
