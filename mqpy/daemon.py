@@ -63,6 +63,7 @@ from mqpy.engine.log import LogCorrupt
 from mqpy.engine.logreplay import ReplayProgress, progress_after
 from mqpy.engine.pageset import PagesetError
 from mqpy.errors import MQMIError
+from mqpy.monitor.publisher import publish_resource_statistics
 from mqpy.mqi import attach
 from mqpy.pcf import PCFMessage
 from mqpy.programs import program
@@ -282,6 +283,7 @@ def _serve(eng: QueueManagerEngine, root: str | None, qmdir: str, console: _Cons
             csv = {"stop": stop_command_server}
             nursery.start_soon(_watch_command_server_requests, eng, root, qmdir, csv)
             stop_statistics = _start_statistics(eng)
+            nursery.start_soon(publish_resource_statistics, eng)
             nursery.start_soon(_watch_engine, eng, outcome, nursery.cancel_scope)
             chinit = {"proc": _start_chinit(eng.name, root, qmdir)}
             if not await _chinit_ready(eng, chinit["proc"]) and chinit["proc"] is not None:

@@ -29,6 +29,7 @@ from mqpy_cli.web.errors import RestError
 from mqpy_cli.web.metrics import MQCollector
 from mqpy_cli.web.names import EncodedSegments, segment
 from mqpy_cli.web.pool import ConnectionPool
+from mqpy_cli.web.resources import Monitors
 from mqpy_cli.web.security import ADMIN_RO, CSRF_HEADER, Authenticator, Principal, check_csrf
 
 REST = "/ibmmq/rest/v2"
@@ -57,7 +58,8 @@ class Handlers:
         self.pool = ConnectionPool(cfg.data_path)
         self._waiting: anyio.CapacityLimiter | None = None
         self.registry = CollectorRegistry(auto_describe=False)
-        self.registry.register(MQCollector(cfg.data_path, self.pool))
+        self.monitors = Monitors(cfg.data_path)
+        self.registry.register(MQCollector(cfg.data_path, self.pool, monitors=self.monitors))
 
     async def caller(self, request: Request) -> Principal:
         check_csrf(request.method, request.headers)
@@ -281,6 +283,18 @@ class Handlers:
         text = await _blocking(generate_latest, self.registry)
         return Response(text, media_type=CONTENT_TYPE_LATEST)
 
+    async def queue_rates(self, request: Request) -> Response:
+        """The console's put and get rates of every local queue of a queue manager."""
+        (await self.caller(request)).admin_role("GET")
+        qmgr = request.path_params["qmgr"]
+
+        def rates() -> dict:
+            with self.pool.command_server(qmgr) as server:
+                names = console.local_queue_names(server)
+            return console.queue_rates(self.monitors.queues(qmgr, names))
+
+        return JSONResponse({"queues": await _blocking(rates)})
+
     async def errorlog(self, request: Request) -> Response:
         (await self.caller(request)).admin_role("GET")
         entries = await _blocking(console.error_log, self.cfg.data_path,
@@ -369,6 +383,7 @@ def build(cfg: WebConfig) -> Starlette:
               h.publication, methods=["POST"]),
         Route("/metrics", h.metrics),
         Route("/ibmmq/console/api/qmgr/{qmgr:mqname}/errorlog", h.errorlog),
+        Route("/ibmmq/console/api/qmgr/{qmgr:mqname}/queuerates", h.queue_rates),
         Route("/ibmmq/console", lambda r: RedirectResponse("/ibmmq/console/")),
         Route("/", lambda r: RedirectResponse("/ibmmq/console/")),
         Mount("/ibmmq/console/", StaticFiles(directory=STATIC, html=True)),
@@ -378,6 +393,7 @@ def build(cfg: WebConfig) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
         await _blocking(h.pool.close)  # the idle connections end with the server
+        await _blocking(h.monitors.close)
 
     return Starlette(routes=routes, lifespan=lifespan,
                      middleware=[Middleware(EncodedSegments), Middleware(SecurityHeaders)], exception_handlers={

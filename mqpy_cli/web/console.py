@@ -1,15 +1,18 @@
 """What the web console reads besides the REST API: a queue manager's error log (AMQERR01
 to 03.LOG, parsed by :mod:`mqpy.errorlog`), newest first, filtered by severity (the AMQ
-message id's last letter: I, W, E, S, T)."""
+message id's last letter: I, W, E, S, T); and each local queue's put and get rates, from
+the queue manager's resource-statistics publications (:mod:`mqpy_cli.web.resources`)."""
 
 from __future__ import annotations
 
 import datetime
 import os
 
-from mqpy import config
+from mqpy import CMQC, CMQCFC, config, pcf
 from mqpy.errorlog import parse_log
 from mqpy_cli.web.errors import RestError
+from mqpy_cli.web.mqconn import CommandServer
+from mqpy_cli.web.resources import GETS, PUTS, QueueFigures
 
 SEVERITIES = "IWEST"
 MAX_ENTRIES = 500
@@ -47,3 +50,21 @@ def error_log(data_path: str, qmgr: str, severity: str = "") -> list[dict]:
         if len(out) >= MAX_ENTRIES:
             break
     return out
+
+
+def local_queue_names(server: CommandServer) -> list[str]:
+    """The local queues' names (PCF Inquire Queue Names)."""
+    names: list[str] = []
+    for msg in server.run(CMQCFC.MQCMD_INQUIRE_Q_NAMES, [
+            pcf.CFST(CMQC.MQCA_Q_NAME, b"*"), pcf.CFIN(CMQC.MQIA_Q_TYPE, CMQC.MQQT_LOCAL)]):
+        names.extend(n.decode("latin-1").rstrip(" \0")
+                     for n in msg.get(CMQCFC.MQCACF_Q_NAMES, []) or [])
+    return names
+
+
+def queue_rates(figures: dict[str, QueueFigures]) -> dict[str, dict]:
+    """Per queue: MQPUT/MQPUT1 and MQGET per second over the latest publication's interval
+    (null before the first), and the counts since the web server began to follow it."""
+    return {name: {"putRate": f.rate(PUTS), "getRate": f.rate(GETS),
+                   "puts": f.totals.get(PUTS, 0), "gets": f.totals.get(GETS, 0)}
+            for name, f in sorted(figures.items())}

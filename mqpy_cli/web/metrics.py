@@ -24,6 +24,7 @@ from mqpy_cli.web import admin, subscriptions
 from mqpy_cli.web.errors import RestError
 from mqpy_cli.web.mqconn import CommandServer
 from mqpy_cli.web.pool import ConnectionPool, qmgr_pid
+from mqpy_cli.web.resources import EXPORTED, Monitors, QueueFigures
 
 PLATFORM = "UNIX"
 #: seconds queue attributes are used before a scrape reads them again
@@ -52,9 +53,11 @@ class MQCollector(Collector):
     """One scrape: every running queue manager's figures, as gauges."""
 
     def __init__(self, data_path: str, pool: ConnectionPool,
-                 attributes_max_age: float = ATTRIBUTES_MAX_AGE) -> None:
+                 attributes_max_age: float = ATTRIBUTES_MAX_AGE,
+                 monitors: Monitors | None = None) -> None:
         self.data_path = data_path
         self.pool = pool
+        self.monitors = monitors
         self.attributes_max_age = attributes_max_age
         self._known: dict[str, QueueAttributes] = {}
         self._lock = threading.Lock()  # scrapes run in worker threads, maybe two at once
@@ -132,6 +135,11 @@ class MQCollector(Collector):
         statuses = admin.queue_status(server, "*")
         statuses.pop(server.reply_q.rstrip(b" \0").decode("latin-1"), None)  # this scrape's own
         known = self._attributes(server, name, statuses)
+        figures = {}
+        if self.monitors is not None:
+            figures = self.monitors.queues(name, known.queues)
+            for metric in self.monitors.metric_names(name):
+                _published_family(fam, metric)
         for qname, st in sorted(statuses.items()):
             usage, description, max_depth = known.queues.get(qname, ("NORMAL", "", 0))
             labels = [name, qname, usage, description]
@@ -141,6 +149,27 @@ class MQCollector(Collector):
             fam["queue_uncommitted_messages"].add_metric(labels, st.get("UNCOM", 0))
             fam["queue_input_handles"].add_metric(labels, st.get("IPPROCS", 0))
             fam["queue_output_handles"].add_metric(labels, st.get("OPPROCS", 0))
+            if qname in figures:
+                _published(fam, labels, figures[qname])
+
+
+def _published(fam: dict, labels: list[str], figures: QueueFigures) -> None:
+    """A queue's figures from its resource-statistics publications, as mq_prometheus
+    names them (``ibmmq_queue_mqput_mqput1_count``, ``ibmmq_queue_mqget_bytes``: those of
+    ``EXPORTED``): totals since the web server began to follow the queue."""
+    for metric in EXPORTED:
+        if metric in figures.totals:
+            _published_family(fam, metric).add_metric(labels, figures.totals[metric])
+
+
+def _published_family(fam: dict, metric: str) -> GaugeMetricFamily:
+    """The family of a metric of the resource-statistics publications, made when first
+    needed (each queue manager publishes its own set)."""
+    key = f"queue_{metric}"
+    if key not in fam:
+        fam[key] = _family(key, "Resource statistics: " + metric.replace("_", " "),
+                           ["qmgr", "queue", "usage", "description"])
+    return fam[key]
 
 
 def _qmgr(server: CommandServer, name: str, fam: dict) -> None:

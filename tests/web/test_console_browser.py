@@ -240,6 +240,53 @@ def test_the_charts_update_every_few_seconds(web, browser, tmp_path):
     browser.save_screenshot(str(tmp_path / "charts.png"))
 
 
+def test_put_and_get_rates_are_shown_per_queue_and_charted(web, browser, tmp_path):
+    """Given the console on the Queues tab (the server then subscribes to each queue's
+    resource statistics, published every second here), when an application puts to
+    APP.RATES for a few seconds and gets some back, then the queue's Puts /s and Gets /s
+    show rates above 0, and the Charts tab's MQPUT chart has plotted APP.RATES above 0."""
+    import json
+    import threading
+    import time
+
+    web.site.mqsc("DEFINE QLOCAL(APP.RATES) MAXDEPTH(20)\n")
+    _logged_in(web, browser)
+    _tab(browser, "queues-tab")
+    time.sleep(2.5)  # the console's first refreshes: the subscriptions are made
+
+    def application() -> None:
+        qm = web.site.bindings()
+        try:
+            q = mqpy.Queue(qm, "APP.RATES", mqpy.CMQC.MQOO_INPUT_AS_Q_DEF | mqpy.CMQC.MQOO_OUTPUT)
+            for n in range(16):
+                q.put(b"r%d" % n)
+                if n % 4 == 3:
+                    q.get()
+                time.sleep(0.25)
+            q.close()
+        finally:
+            qm.disconnect()
+
+    app = threading.Thread(target=application)
+    app.start()
+    try:
+        def positive(d, css: str) -> bool:  # noqa: ANN001
+            text = _cell(d, "queues", "queue", "APP.RATES", css)
+            return bool(text) and float(text) > 0
+
+        _wait(browser, lambda d: positive(d, ".put-rate"), "a put rate above 0")
+        _wait(browser, lambda d: positive(d, ".get-rate"), "a get rate above 0")
+        browser.save_screenshot(str(tmp_path / "queue-rates.png"))
+        _tab(browser, "charts-tab")
+        _wait(browser, lambda d: json.loads(d.find_element(_by().ID, "put-rate-chart")
+                                            .get_attribute("data-peak") or "{}")
+              .get("APP.RATES", 0) > 0, "APP.RATES's put rate charted")
+        browser.save_screenshot(str(tmp_path / "rate-charts.png"))
+    finally:
+        app.join()
+        web.site.mqsc("DELETE QLOCAL(APP.RATES) PURGE\n")
+
+
 def test_everything_comes_from_the_server_and_nothing_is_refused(web, browser):
     """Every resource the console loaded is the server's own, and its Content-Security-
     Policy refused nothing (the console works offline)."""

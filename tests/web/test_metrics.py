@@ -3,8 +3,11 @@ running queue manager at each scrape, parsed with prometheus_client's own parser
 
 from __future__ import annotations
 
+import time
+
 from prometheus_client.openmetrics.parser import text_string_to_metric_families
 
+import mqpy
 from tests.support.web import QM
 
 
@@ -70,7 +73,47 @@ def test_the_grafana_example_uses_only_metrics_the_server_serves(web):
 
     root = pathlib.Path(__file__).resolve().parents[2]
     text = (root / "examples" / "grafana" / "mqpy-mqweb-dashboard.json").read_text()
-    wanted = set(re.findall(r"ibmmq_[a-z_]+", json.dumps(json.loads(text))))
+    wanted = set(re.findall(r"ibmmq_[a-z0-9_]+", json.dumps(json.loads(text))))
     with web.client() as c:
         served = {f.name for f in text_string_to_metric_families(c.get("/metrics").text)}
     assert wanted and wanted <= served, wanted - served
+
+
+def _sample(samples: dict, name: str, queue: str) -> float | None:
+    for (n, labels), value in samples.items():
+        if n == name and ("queue", queue) in labels:
+            return value
+    return None
+
+
+def test_puts_and_gets_are_counted_from_the_resource_statistics_publications(web):
+    """Given /metrics scraped once (the web server then subscribes to APP.COUNTED's
+    $SYS/.../STATQ/APP.COUNTED/PUT and GET), when 5 messages are put and 2 got, then
+    within a few publications ibmmq_queue_mqput_mqput1_count is 5, ibmmq_queue_mqget_count
+    2 and ibmmq_queue_mqput_bytes 5 times the message's length, as mq_prometheus names
+    them."""
+    web.site.mqsc("DEFINE QLOCAL(APP.COUNTED)\n")
+    with web.client() as c:
+        assert c.get("/metrics").status_code == 200
+        time.sleep(1.5)  # the interval in progress when the subscriptions were made
+        c.get("/metrics")
+        qm = web.site.bindings()
+        try:
+            for n in range(5):
+                qm.put1("APP.COUNTED", b"counted%d" % n)
+            q = mqpy.Queue(qm, "APP.COUNTED")
+            q.get()
+            q.get()
+            q.close()
+        finally:
+            qm.disconnect()
+        deadline = time.monotonic() + 15
+        while True:
+            samples = _samples(c.get("/metrics").text)
+            puts = _sample(samples, "ibmmq_queue_mqput_mqput1_count", "APP.COUNTED")
+            gets = _sample(samples, "ibmmq_queue_mqget_count", "APP.COUNTED")
+            if (puts, gets) == (5, 2) or time.monotonic() > deadline:
+                break
+            time.sleep(0.5)
+    assert (puts, gets) == (5, 2)
+    assert _sample(samples, "ibmmq_queue_mqput_bytes", "APP.COUNTED") == 5 * len(b"counted0")

@@ -10,7 +10,7 @@ const HISTORY = 60;  // chart points kept
 const COLOURS = ["#0f62fe", "#da1e28", "#24a148", "#8a3ffc", "#ff832b", "#007d79"];
 
 const state = { loggedIn: false, qmgr: null, tab: "qmgrs-tab", timer: null, history: [],
-                lastDepths: null, lastChannelMsgs: null, lastTime: null };
+                lastDepths: null, lastChannelMsgs: null, lastTime: null, queueRates: {} };
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -169,6 +169,22 @@ async function queueRows() {
     .sort((a, b) => b.full - a.full || b.depth - a.depth || a.name.localeCompare(b.name));
 }
 
+// Each queue's MQPUT/MQPUT1 and MQGET rates, from the queue manager's resource-statistics
+// publications ($SYS/MQ/INFO/QMGR/<qmgr>/Monitor/STATQ/<queue>/PUT and GET) the server
+// subscribes to; a queue manager that publishes none gives no rates.
+async function loadQueueRates() {
+  try {
+    const path = `/ibmmq/console/api/qmgr/${enc(state.qmgr)}/queuerates`;
+    state.queueRates = (await call("GET", path)).data.queues;
+  } catch (e) {
+    state.queueRates = {};
+  }
+}
+
+function perSecond(rates, key) {
+  return rates && rates[key] !== null && rates[key] !== undefined ? rates[key].toFixed(1) : "";
+}
+
 function fullBar(full) {
   const pct = Math.min(100, Math.round(full * 1000) / 10);
   const inner = el("span", { style: { width: `${pct}%` },
@@ -188,6 +204,8 @@ function renderQueues(rows, rates) {
     el("td", {}, fullBar(q.full)), el("td", {}, q.age < 0 ? "" : q.age),
     el("td", {}, `${q.input}/${q.output}`),
     el("td", {}, rates[q.name] === undefined ? "" : rates[q.name].toFixed(1)),
+    el("td", { className: "put-rate" }, perSecond(state.queueRates[q.name], "putRate")),
+    el("td", { className: "get-rate" }, perSecond(state.queueRates[q.name], "getRate")),
     el("td", {},
       button("Put", "put", { queue: q.name }, () => putMessage(q.name)),
       button("Browse", "browse", { queue: q.name }, () => browse(q.name)),
@@ -335,7 +353,7 @@ function sample(rows, channels) {
   state.lastDepths = depths;
   state.lastChannelMsgs = channels.length ? msgs : null;
   state.lastTime = now;
-  state.history.push({ depths, netRate, chlRate });
+  state.history.push({ depths, netRate, chlRate, queueRates: state.queueRates });
   if (state.history.length > HISTORY) state.history.shift();
   return rates;
 }
@@ -371,6 +389,13 @@ function drawCharts(rows) {
   drawLines($("#rate-chart"), [
     { name: "net depth change /s", values: state.history.map((h) => h.netRate) },
     { name: "channel messages /s", values: state.history.map((h) => h.chlRate) }]);
+  for (const [id, key] of [["#put-rate-chart", "putRate"], ["#get-rate-chart", "getRate"]]) {
+    const series = top.map((name) => ({ name,
+      values: state.history.map((h) => (h.queueRates[name] || {})[key] || 0) }));
+    drawLines($(id), series);
+    $(id).dataset.peak = JSON.stringify(Object.fromEntries(
+      series.map((s) => [s.name, Math.max(0, ...s.values)])));
+  }
   $("#chart-legend").replaceChildren(...depthSeries.map((s, n) => el("li", {},
     el("span", { style: { background: COLOURS[n % COLOURS.length] } }), s.name)));
   $("#depth-chart").dataset.points = String(state.history.length);
@@ -385,6 +410,7 @@ async function refresh() {
     const rows = await queueRows();
     const channels = state.tab === "channels-tab" || state.tab === "charts-tab"
       ? await channelRows() : [];
+    if (state.tab === "queues-tab" || state.tab === "charts-tab") await loadQueueRates();
     const rates = sample(rows, channels);
     if (state.tab === "queues-tab") renderQueues(rows, rates);
     if (state.tab === "channels-tab") renderChannels(channels);
