@@ -168,6 +168,7 @@ def inquire_q_status(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
         return [Response([], CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_OBJECT_NAME)]
     stype = msg.get(CMQCFC.MQIACF_Q_STATUS_TYPE, CMQCFC.MQIACF_Q_STATUS)
     out = []
+    index = req.processor.engine.open_handles_by_queue() if len(objs) > 1 else None
     for obj in objs:
         qname = pcf.CFST(CMQC.MQCA_Q_NAME, obj.name.ljust(CMQC.MQ_Q_NAME_LENGTH))
         if stype == CMQCFC.MQIACF_Q_HANDLE:
@@ -178,7 +179,7 @@ def inquire_q_status(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
                                      pcf.CFST(CMQCFC.MQCACF_USER_IDENTIFIER,
                                               str(row["USERID"]).ljust(12))]))
             continue
-        view = queues.queue_status_view(req.processor, obj)
+        view = queues.queue_status_view(req.processor, obj, index)
         uncom = view["UNCOM"]
         out.append(Response([
             qname, pcf.CFIN(CMQCFC.MQIACF_Q_STATUS_TYPE, CMQCFC.MQIACF_Q_STATUS),

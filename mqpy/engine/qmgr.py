@@ -617,18 +617,32 @@ class QueueManagerEngine:
     def _open_handles(self, mq: MessageQueue) -> list[Handle]:
         return [h for c in self.connections.values() for h in c.handles.values() if h.mq is mq]
 
+    def open_handles_by_queue(self) -> dict[int, list[Handle]]:
+        """Every open handle by the queue it is open on (``id`` of its MessageQueue): one pass
+        over the connections for a status display of many queues, where ``_open_handles``
+        per queue would pass over every handle once a queue."""
+        index: dict[int, list[Handle]] = {}
+        with self.lock:
+            for c in self.connections.values():
+                for h in c.handles.values():
+                    if h.mq is not None:
+                        index.setdefault(id(h.mq), []).append(h)
+        return index
+
     def lookup(self, objtype: str, name: str) -> ObjectDef | None:
         with self.lock:
             return self.catalog.lookup(objtype, name)
 
-    def queue_status(self, name: str) -> dict[str, object]:
-        """CURDEPTH, IPPROCS, OPPROCS, UNCOM and the like, for DISPLAY QSTATUS and MQINQ."""
+    def queue_status(self, name: str,
+                     index: dict[int, list[Handle]] | None = None) -> dict[str, object]:
+        """CURDEPTH, IPPROCS, OPPROCS, UNCOM and the like, for DISPLAY QSTATUS and MQINQ;
+        ``index`` (``open_handles_by_queue``) serves a display of many queues."""
         with self.lock:
             obj = self.catalog.queue_def(name)
             if obj is None or obj.objtype != "QLOCAL":
                 raise _fail(CMQC.MQRC_UNKNOWN_OBJECT_NAME)
             mq = self.catalog.queues[obj.qid]
-            handles = self._open_handles(mq)
+            handles = self._open_handles(mq) if index is None else index.get(id(mq), [])
             return {
                 "CURDEPTH": mq.depth,
                 "IPPROCS": sum(1 for h in handles if h.options & _INPUT_OPTS),

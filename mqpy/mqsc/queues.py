@@ -56,8 +56,9 @@ def display_qstatus(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> li
     opentype = str(cmd.params.get("OPENTYPE", "ALL"))
     default = not cmd.display_attrs and "ALL" not in cmd.flags
     lines: list[str] = []
+    index = None if handles else proc.engine.open_handles_by_queue()
     for obj in objs:
-        rows = handle_status(proc, obj) if handles else [queue_status_view(proc, obj)]
+        rows = handle_status(proc, obj) if handles else [queue_status_view(proc, obj, index)]
         for view in rows:
             if not _opened_for(view, opentype) or not where_passes(cmd.where, view):
                 continue
@@ -73,11 +74,13 @@ def display_qstatus(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> li
     return lines
 
 
-def queue_status_view(proc: MQSCProcessor, obj: Any) -> dict[str, object]:
-    """DISPLAY QSTATUS TYPE(QUEUE) values of one local queue."""
+def queue_status_view(proc: MQSCProcessor, obj: Any,
+                      index: dict[int, list[Any]] | None = None) -> dict[str, object]:
+    """DISPLAY QSTATUS TYPE(QUEUE) values of one local queue (``index``: the engine's
+    ``open_handles_by_queue``, for many queues)."""
     eng = proc.engine
     with eng.lock:
-        status = eng.queue_status(obj.name)
+        status = eng.queue_status(obj.name, index)
         mq = eng.catalog.queues.get(obj.qid)
         oldest = mq.oldest_put_time() if mq else 0.0
         last_put = getattr(mq, "last_put", 0.0)

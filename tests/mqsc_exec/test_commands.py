@@ -138,6 +138,25 @@ def test_qstatus_shows_live_depth_and_handles(qmgr, proc):
     out_q.close()
 
 
+def test_qstatus_of_many_queues_counts_each_queue_s_own_handles(qmgr, proc):
+    """Given two queues, one open twice for input and the other once for output, when
+    DISPLAY QSTATUS names both with a generic name, then each row counts only the handles
+    open on its own queue (the display reads every handle once, for all the queues)."""
+    qm, _, _ = qmgr
+    run(proc, "DEFINE QLOCAL(MANY.A)")
+    run(proc, "DEFINE QLOCAL(MANY.B)")
+    opened = [mqpy.Queue(qm, "MANY.A", CMQC.MQOO_INPUT_SHARED) for _ in range(2)]
+    opened.append(mqpy.Queue(qm, "MANY.B", CMQC.MQOO_OUTPUT))
+    rows = " ".join(run(proc, "DISPLAY QSTATUS(MANY.*) IPPROCS OPPROCS")).split("QUEUE(")[1:]
+    assert [(r.split(")")[0], "IPPROCS(2)" in r, "OPPROCS(0)" in r) for r in rows] == [
+        ("MANY.A", True, True), ("MANY.B", False, False)]
+    assert "IPPROCS(0)" in rows[1] and "OPPROCS(1)" in rows[1]
+    for q in opened:
+        q.close()
+    assert all("IPPROCS(0)" in r and "OPPROCS(0)" in r for r in
+               " ".join(run(proc, "DISPLAY QSTATUS(MANY.*) IPPROCS OPPROCS")).split("QUEUE(")[1:])
+
+
 def test_clear_empties_the_queue(qmgr, proc):
     qm, _, _ = qmgr
     run(proc, "DEFINE QLOCAL(CL)")
