@@ -20,6 +20,7 @@ from typing import Any
 import attrs
 
 from mqpy import CMQC, asyncput
+from mqpy.clientcalls import PackedClientCalls
 from mqpy.clientchannel import (
     ChannelDefinition,
     load_ccdt,
@@ -32,7 +33,7 @@ from mqpy.collected import ClosedLater
 from mqpy.errors import MQMIError
 from mqpy.fap import fopa, mqiflows, userid
 from mqpy.fap.apiheader import MQIReply
-from mqpy.fap.mqicalls import MQIVerbs, copy_fields
+from mqpy.fap.mqicalls import copy_fields
 from mqpy.fap.statuscodes import ProtocolError
 from mqpy.fap.tsh import ByteOrder, SegmentType
 from mqpy.readahead import ReadAheadVerbs, stream_sink
@@ -143,9 +144,10 @@ def _decode_reply(reply: MQIReply, byte_order: ByteOrder,
                                      into=targets)
 
 
-class ClientConnection(ClosedLater, ReadAheadVerbs, MQIVerbs):
+class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
     """An Hconn held through a SVRCONN channel; the engine Connection's methods (MQGET with
-    read ahead: ``mqpy.readahead``; a collected Queue's MQCLOSE: ``mqpy.collected``)."""
+    read ahead: ``mqpy.readahead``; a collected Queue's MQCLOSE: ``mqpy.collected``; the
+    usual MQPUT and MQGET packed: ``mqpy.clientcalls``)."""
 
     #: a client's connection (MQBEGIN is not available to it)
     is_client = True
