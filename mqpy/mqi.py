@@ -570,7 +570,7 @@ class Queue(MQObject):
         if getattr(self, "_hobj", None) is not None:
             try:
                 later = getattr(self._qmgr._conn, "close_collected", None)
-                if later is not None:  # on any thread: no call here (mqpy.collected)
+                if later is not None:  # the collector, on any thread: no call (mqpy.collected)
                     later(self._hobj)
                     self._hobj = None
                     return

@@ -76,3 +76,17 @@ def test_collected_during_a_call_on_the_same_connection(env):
     qm.inquire(CMQC.MQCA_Q_MGR_NAME)
     assert wait_for(lambda: env.engine.queue_status(QUEUE)["IPPROCS"] == 0)
     qm.disconnect()
+
+
+def test_a_queue_let_go_by_its_last_reference_is_closed_at_once(env):
+    """Given a client's open Queue, when the application lets go of its last reference
+    (``del``, no collector involved), then it is closed at once, as pymqi's: an exclusive
+    open by another connection succeeds without any further call of the first."""
+    qm, other = env.client(), env.client()
+    queue = mqpy.Queue(qm, QUEUE, CMQC.MQOO_INPUT_EXCLUSIVE)
+    assert env.engine.queue_status(QUEUE)["IPPROCS"] == 1
+    del queue
+    assert env.engine.queue_status(QUEUE)["IPPROCS"] == 0
+    mqpy.Queue(other, QUEUE, CMQC.MQOO_INPUT_EXCLUSIVE).close()
+    qm.disconnect()
+    other.disconnect()
