@@ -14,11 +14,13 @@ import getpass
 import os
 import sys
 import threading
+from collections import deque
 from typing import Any
 
 import attrs
 
 from mqpy import CMQC, asyncput
+from mqpy.clientcalls import PackedClientCalls
 from mqpy.clientchannel import (
     ChannelDefinition,
     load_ccdt,
@@ -27,10 +29,11 @@ from mqpy.clientchannel import (
     text_value,
 )
 from mqpy.clientinstance import ChannelInstance, Conversation, InstanceLost, conversation_on
+from mqpy.collected import ClosedLater
 from mqpy.errors import MQMIError
 from mqpy.fap import fopa, mqiflows, userid
 from mqpy.fap.apiheader import MQIReply
-from mqpy.fap.mqicalls import MQIVerbs, copy_fields
+from mqpy.fap.mqicalls import copy_fields
 from mqpy.fap.statuscodes import ProtocolError
 from mqpy.fap.tsh import ByteOrder, SegmentType
 from mqpy.readahead import ReadAheadVerbs, stream_sink
@@ -141,9 +144,10 @@ def _decode_reply(reply: MQIReply, byte_order: ByteOrder,
                                      into=targets)
 
 
-class ClientConnection(ReadAheadVerbs, MQIVerbs):
+class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
     """An Hconn held through a SVRCONN channel; the engine Connection's methods (MQGET with
-    read ahead: ``mqpy.readahead``)."""
+    read ahead: ``mqpy.readahead``; a collected Queue's MQCLOSE: ``mqpy.collected``; the
+    usual MQPUT and MQGET packed: ``mqpy.clientcalls``)."""
 
     #: a client's connection (MQBEGIN is not available to it)
     is_client = True
@@ -153,6 +157,7 @@ class ClientConnection(ReadAheadVerbs, MQIVerbs):
         self._conv = conv
         conv.streamed = stream_sink(self)
         self._lock = threading.Lock()
+        self._collected = deque()
         self.qmgr_name = qmgr_name
         self.hconn = 0
         self.connected = True
@@ -197,6 +202,8 @@ class ClientConnection(ReadAheadVerbs, MQIVerbs):
                   into: tuple[Any, ...], targets: tuple[Any, ...] = ()) -> mqiflows.Decoded:
         """Send one request, wait for its reply; raise MQMIError on MQCC_FAILED (after
         copying a failed reply's structures, if it has any, ``into`` the caller's)."""
+        if self._collected and verb is not _T.MQCLOSE:
+            self._close_collected()
         with self._lock:
             instance = self._usable_instance()
             conv = self._conv
@@ -222,6 +229,8 @@ class ClientConnection(ReadAheadVerbs, MQIVerbs):
     def _send_only(self, verb: SegmentType, values: Any, hobj: int) -> None:
         """Send one request without waiting for its reply (an asynchronous put): the
         channel instance drops the reply when it comes (``ChannelInstance.send_only``)."""
+        if self._collected:
+            self._close_collected()
         with self._lock:
             instance = self._usable_instance()
             conv = self._conv
@@ -254,6 +263,8 @@ class ClientConnection(ReadAheadVerbs, MQIVerbs):
         self._stream_io(lambda instance: instance.pump(self._conv))
 
     def _stream_io(self, io: Any) -> None:
+        if self._collected:
+            self._close_collected()
         with self._lock:
             instance = self._usable_instance()
             try:
@@ -290,6 +301,7 @@ class ClientConnection(ReadAheadVerbs, MQIVerbs):
         """MQDISC: the queue manager commits an open unit of work, as on a normal end."""
         if self._instance is None:
             return
+        self._forget_collected()
         try:
             self._call(_T.MQDISC)
         finally:

@@ -26,6 +26,7 @@ from mqpy.fap import channeldefs as D
 from mqpy.fap import tls
 from mqpy.fap.apiheader import (
     API_HEADER_LENGTH,
+    API_TAIL,
     MQIReply,
     MQIRequest,
     build_mqi_request,
@@ -38,6 +39,7 @@ from mqpy.fap.initialdata import OUR_FAP_LEVEL, CapFlags1, InitialData
 from mqpy.fap.negotiation import negotiate, reproposal
 from mqpy.fap.statuscodes import ProtocolError, StatusCode
 from mqpy.fap.tsh import (
+    STRUCTID_TSHM,
     TSH_LENGTH,
     TSHM_LENGTH,
     ByteOrder,
@@ -105,6 +107,10 @@ _STREAMED = object()
 _STREAM_FLOWS = (SegmentType.ASYNC_MESSAGE, SegmentType.NOTIFICATION)
 
 _LITTLE = ByteOrder.LITTLE
+_LITTLE_BYTE = int(ByteOrder.LITTLE)
+_FIRST_LAST = int(ControlFlags1.FIRST | ControlFlags1.LAST)
+_REPLY_MIN = TSHM_LENGTH + API_HEADER_LENGTH
+_LITTLE_API_TAIL = API_TAIL[ByteOrder.LITTLE].unpack_from
 _NO_FLAGS = ControlFlags1.NONE
 _NO_LUW = bytes(8)
 
@@ -269,38 +275,92 @@ class ChannelInstance:
         recv, no hand-over. Otherwise the reader hands it the reply, or the role. InstanceLost
         when the socket is lost (or ProtocolError / OSError / ValueError using it: lost
         too)."""
-        with self.role_lock:
-            if self.broken:
-                raise InstanceLost()
-            self.in_calls += 1
-            leader = not self.reading
-            if leader:
-                self.reading = True
-            else:
-                # registered before the send: the reader hands over the reply (or the
-                # role) however soon it comes
-                self.waiters[conv.conv_id] = conv
-        reading = leader
+        return self._call(conv, data, None)  # type: ignore[return-value]
+
+    def exchange(self, conv: Conversation, data: bytes, reply_type: int) -> Any:
+        """:meth:`call`, whose reply, when this thread read it alone as one whole
+        little-endian segment of type ``reply_type`` (the common case), is given as its
+        fields (segment type, CompCode, Reason, Hobj, body) without an event: the packed
+        calls' (``mqpy.clientcalls``); otherwise as :meth:`call`, an event."""
+        return self._call(conv, data, reply_type)
+
+    def _call(self, conv: Conversation, data: bytes, reply_type: int | None) -> Any:
+        leader = reading = self._join(conv)
         try:
             self._write(data)
             if not leader:
-                item = conv.replies.get()
-                if item is None:
-                    raise InstanceLost()
+                item = self._wait_turn(conv)
                 if item is not _TURN:
-                    return item  # type: ignore[no-any-return]
+                    return item
                 reading = True
-            return self._read_own(conv.conv_id)
+            if reply_type is None or conv.unanswered:
+                return self._read_own(conv.conv_id)
+            got = self._receive()
+            if got is not None:
+                flow = self._one_reply(got, conv.conv_id, reply_type)
+                if flow is not None:
+                    return flow
+            return self._read_own(conv.conv_id, got)
         except (OSError, ValueError, ProtocolError, InstanceLost):
             self._lost()
             raise
         finally:
-            with self.role_lock:
-                self.in_calls -= 1
-                if reading:
-                    self._pass_role_locked()
-                elif not leader:
-                    self.waiters.pop(conv.conv_id, None)
+            self._leave(conv, reading, leader)
+
+    def _join(self, conv: Conversation, pumping: bool = False) -> bool:
+        """A call (or a pump) of ``conv`` begins: True when it takes the reading role (nobody
+        reads the socket), else False, registered before its request goes so that the
+        reader hands it its reply (or the role) however soon it comes."""
+        with self.role_lock:
+            if self.broken:
+                raise InstanceLost()
+            self.in_calls += 1
+            if not self.reading:
+                self.reading = True
+                return True
+            self.waiters[conv.conv_id] = conv
+            conv.pumping = pumping
+            return False
+
+    @staticmethod
+    def _wait_turn(conv: Conversation) -> Any:
+        """What the reader hands a registered ``conv``: its reply, _STREAMED or _TURN (the
+        reading role); InstanceLost when the socket was lost."""
+        item = conv.replies.get()
+        if item is None:
+            raise InstanceLost()
+        return item
+
+    def _leave(self, conv: Conversation, reading: bool, leader: bool) -> None:
+        """The call (or pump) of ``conv`` is over: the role passes on if it had it, else it
+        is no longer waiting."""
+        with self.role_lock:
+            conv.pumping = False
+            self.in_calls -= 1
+            if reading:
+                self._pass_role_locked()
+            elif not leader:
+                self.waiters.pop(conv.conv_id, None)
+
+    def _one_reply(self, data: bytes, conv_id: int | None, reply_type: int) -> Any:
+        """(segment type, CompCode, Reason, Hobj, body) of ``data`` when it is exactly one
+        whole one-segment little-endian MQI reply of ``reply_type`` with a TSHM of
+        conversation ``conv_id``, nothing buffered before it, from a partner already known to
+        be little-endian -- the fields the reader's event would have -- or None for
+        anything else, which ``_read_own`` takes (tests/client/test_packed_calls.py holds
+        the two alike)."""
+        reader = self.reader
+        length = len(data)
+        if (conv_id is None or type(data) is not bytes or reader.buffered
+                or reader.reassembling or reader.partner_byte_order is not _LITTLE
+                or length < _REPLY_MIN or data[:4] != STRUCTID_TSHM
+                or int.from_bytes(data[4:8], "big") != length
+                or length > reader.max_transmission_size
+                or int.from_bytes(data[8:12], "big") != conv_id or data[16] != _LITTLE_BYTE
+                or data[17] != reply_type or data[18] & _FIRST_LAST != _FIRST_LAST):
+            return None
+        comp, reason, hobj = _LITTLE_API_TAIL(data, TSHM_LENGTH + 4)
+        return reply_type, comp, reason, hobj, data[_REPLY_MIN:]
 
     def send_only(self, conv: Conversation, data: bytes) -> None:
         """Send ``data`` (a request of ``conv``) without waiting for its reply (an
@@ -329,23 +389,10 @@ class ChannelInstance:
         """Wait until read ahead's flows have come for ``conv`` (or one read of the socket
         has been made by this thread): as :meth:`call` without a request, reading the
         socket itself when nobody else does, else woken by the reader."""
-        with self.role_lock:
-            if self.broken:
-                raise InstanceLost()
-            self.in_calls += 1
-            leader = not self.reading
-            if leader:
-                self.reading = True
-            else:
-                self.waiters[conv.conv_id] = conv
-                conv.pumping = True
-        reading = leader
+        leader = reading = self._join(conv, pumping=True)
         try:
             if not leader:
-                item = conv.replies.get()
-                if item is None:
-                    raise InstanceLost()
-                if item is not _TURN:
+                if self._wait_turn(conv) is not _TURN:
                     return  # its flows came (_on_event)
                 reading = True
             for event in self._read():
@@ -354,13 +401,7 @@ class ChannelInstance:
             self._lost()
             raise
         finally:
-            with self.role_lock:
-                conv.pumping = False
-                self.in_calls -= 1
-                if reading:
-                    self._pass_role_locked()
-                elif not leader:
-                    self.waiters.pop(conv.conv_id, None)
+            self._leave(conv, reading, leader)
 
     def _streamed(self, event: Any) -> None:
         """Read ahead's flow to its conversation's buffer; its answer's end wakes the
@@ -375,23 +416,25 @@ class ChannelInstance:
                 if conv.pumping and self.waiters.pop(key, None) is not None:
                     conv.replies.put(_STREAMED)
 
-    def _read_own(self, conv_id: int | None) -> MQIReply:
+    def _read_own(self, conv_id: int | None, data: bytes | None = None) -> MQIReply:
         """Read the socket (this thread has the reading role) until the reply of
-        conversation ``conv_id`` is in; others' replies, heartbeats and a STATUS are seen
-        to on the way."""
+        conversation ``conv_id`` is in (``data``: bytes already read); others' replies,
+        heartbeats and a STATUS are seen to on the way."""
         tshm = self.tshm
         conv = self.conversations.get(conv_id)
         while True:
-            data = self._receive()
             if data is None:
-                continue
+                data = self._receive()
+                if data is None:
+                    continue
             own = self._sole_reply(data, conv_id)
             if own is not None:  # the common case: just our reply
+                data = None
                 if self._unanswered(conv):
                     continue  # an asynchronous put's, before ours
                 return own
-            own = None
-            for event in self.reader.feed(data):
+            events, data = self.reader.feed(data), None
+            for event in events:
                 if own is None and isinstance(event, MQIReply) and \
                         (event.conv_id if tshm else None) == conv_id:
                     if not self._unanswered(conv):

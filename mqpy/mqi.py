@@ -569,6 +569,11 @@ class Queue(MQObject):
         connection already ended, which closed it) is not the collector's to raise."""
         if getattr(self, "_hobj", None) is not None:
             try:
+                later = getattr(self._qmgr._conn, "close_collected", None)
+                if later is not None:  # the collector, on any thread: no call (mqpy.collected)
+                    later(self._hobj)
+                    self._hobj = None
+                    return
                 self.close()
             except (MQMIError, PYIFError, OSError):
                 pass

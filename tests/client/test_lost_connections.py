@@ -97,6 +97,36 @@ def test_client_that_stops_answering_heartbeats_is_ended(env):
         sock.close()
 
 
+def test_a_call_the_silent_queue_manager_never_answers_breaks_at_the_receive_timeout(env):
+    """Given HBINT(1) and two conversations sharing a channel instance, when the process
+    serving the channel holds its event loop (nothing answers, the socket stays open) while
+    both call, then neither waits for ever: the one reading the socket probes with a
+    heartbeat and, after the receive timeout (2 x HBINT below 60 s, as IBM's), both calls
+    fail MQRC_CONNECTION_BROKEN (2009), the waiting one too."""
+    env.define("CHANNEL", CHANNEL, CHLTYPE="SVRCONN", HBINT=1)
+    first, second = env.client(HeartbeatInterval=1), env.client(HeartbeatInterval=1)
+    assert first.connection().local_address == second.connection().local_address
+    held = threading.Thread(target=env.chinit.run_sync, args=(lambda: time.sleep(6),))
+    held.start()
+    outcomes: list[object] = []
+
+    def inquire(qm: mqpy.QueueManager) -> None:
+        try:
+            outcomes.append(qm.inquire(CMQC.MQCA_Q_MGR_NAME))
+        except mqpy.MQMIError as e:
+            outcomes.append(e.reason)
+
+    t0 = time.monotonic()
+    callers = [threading.Thread(target=inquire, args=(qm,)) for qm in (first, second)]
+    for caller in callers:
+        caller.start()
+    for caller in callers:
+        caller.join(10)
+    assert outcomes == [CMQC.MQRC_CONNECTION_BROKEN] * 2
+    assert 1.5 <= time.monotonic() - t0 <= 5.5
+    held.join()
+
+
 def test_stopped_channel_initiator_gives_2009(env):
     """Given a connected client, when the channel initiator ends, then the next call fails
     MQRC_CONNECTION_BROKEN (2009), every later call too, and its unit of work is backed
