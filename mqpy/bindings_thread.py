@@ -24,7 +24,7 @@ import struct
 import time
 from typing import Any
 
-from mqpy import CMQC
+from mqpy import CMQC, bindings_profile
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.apiheader import MQIReply, MQIRequest, one_mqi_flow
@@ -66,14 +66,31 @@ def serve_while_busy(session: Any) -> object:
     ``session.received`` or the spell is over; bytes: the rest of a reply the socket did not
     take, for the loop to send; GONE when the application has gone; a ProtocolError when
     what it sent breaks the protocol."""
+    profile = bindings_profile.start()
+    try:
+        return _serve_spell(session)
+    finally:
+        bindings_profile.stop(profile)
+
+
+def _serve_spell(session: Any) -> object:
+    """The spell of :func:`serve_while_busy`. The replies to requests that came together
+    (pipelined: asynchronous puts, which nobody waits for) go out together, in one write
+    once none of those requests is left to serve: a request that is waited for is the last
+    of what came, so its reply never waits for another's."""
     until = time.monotonic() + SPELL_S
     sock = session.sock
     received = session.received
+    replies = _Replies(session)
     sock.setblocking(True)  # for the spell: the read waits in the kernel
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _WAIT_TIMEVAL)
         while True:
             if not received:
+                if replies.out:
+                    rest = replies.flush()
+                    if rest is not None:
+                        return rest
                 if time.monotonic() >= until:
                     return None
                 try:
@@ -92,22 +109,64 @@ def serve_while_busy(session: Any) -> object:
                         return exc
                     continue  # (nothing yet: the start of a long request)
             else:
-                request = received[0]
-                if type(request) is not MQIRequest or request.segment_type not in THREAD_VERBS:
-                    return None  # for the loop, which says what is wrong with it if anything
-                try:
-                    decoded = session._decode(request)
-                except (mqiparams.BadStructure, ProtocolError):
-                    return None  # the loop answers the refusal, or ends the connection so
-                if _waits(decoded):
-                    return None  # a waiting get holds no thread: the loop's
-                received.popleft()
-            rest = _send(sock, _serve(session, decoded))
-            if rest is not None:
-                return rest
-            session.replied_at = time.monotonic()
+                decoded = _next_for_thread(session, received)
+                if decoded is None:
+                    return replies.flush()  # the rest is the loop's
+            replies.add(_serve(session, decoded))
+            if replies.size >= REPLY_BATCH:
+                rest = replies.flush()
+                if rest is not None:
+                    return rest
     finally:
         sock.setblocking(False)
+
+
+#: The most bytes of replies kept back for one write (far below a socket's buffer).
+REPLY_BATCH = 1 << 15
+
+
+class _Replies:
+    """Replies waiting for one write."""
+
+    __slots__ = ("out", "session", "size")
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+        self.out: list[bytes] = []
+        self.size = 0
+
+    def add(self, reply: bytes) -> None:
+        self.out.append(reply)
+        self.size += len(reply)
+
+    def flush(self) -> object:
+        """Write them (:func:`_send`'s answer: None once all went)."""
+        if not self.out:
+            return None
+        data = self.out[0] if len(self.out) == 1 else b"".join(self.out)
+        self.out.clear()
+        self.size = 0
+        rest = _send(self.session.sock, data)
+        if rest is None:
+            self.session.replied_at = time.monotonic()
+        return rest
+
+
+def _next_for_thread(session: Any, received: Any) -> mqiflows.Decoded | None:
+    """The first request received, taken and decoded when this thread serves it; None when
+    it is the loop's: not of THREAD_VERBS, a waiting get (which holds no thread), or one the
+    loop refuses or ends the connection for."""
+    request = received[0]
+    if type(request) is not MQIRequest or request.segment_type not in THREAD_VERBS:
+        return None  # for the loop, which says what is wrong with it if anything
+    try:
+        decoded = session._decode(request)
+    except (mqiparams.BadStructure, ProtocolError):
+        return None  # the loop answers the refusal, or ends the connection so
+    if _waits(decoded):
+        return None
+    received.popleft()
+    return decoded
 
 
 def _waits(d: mqiflows.Decoded) -> bool:
