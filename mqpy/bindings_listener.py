@@ -496,8 +496,8 @@ class _Session:
     async def _put(self, d: mqiflows.Decoded) -> MQIReply:
         md, pmo, data = d.values
         warning = await self.verbs.put(d.hobj, md, pmo, data)
-        if self.quiet_puts and not warning:
-            return _QUIET_PUT_OK  # (packed once: _run)
+        if (self.quiet_puts and not warning) or pmo.Options & CMQC.MQPMO_ASYNC_RESPONSE:
+            return _QUIET_PUT_OK  # (packed once: _run); an asynchronous put's is not read
         return mqiflows.encode_reply(d.verb, None if self.quiet_puts else [md, pmo],
                                      comp=_WARNING if warning else _OK, reason=warning)
 

@@ -30,7 +30,7 @@ from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.apiheader import MQIReply, MQIRequest, one_mqi_flow
 from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.statuscodes import ProtocolError
-from mqpy.fap.tsh import SegmentType
+from mqpy.fap.tsh import TSH_LENGTH, SegmentType
 from mqpy.trace import TRACER
 
 __all__ = ["GONE", "HOT_THREADS", "HOT_WAIT_S", "SPELL_S", "THREAD_VERBS", "serve_while_busy"]
@@ -48,6 +48,7 @@ SPELL_S = 0.05
 
 _T = SegmentType
 _OK, _WARNING, _FAILED = CMQC.MQCC_OK, CMQC.MQCC_WARNING, CMQC.MQCC_FAILED
+_ASYNC_RESPONSE = CMQC.MQPMO_ASYNC_RESPONSE
 THREAD_VERBS = frozenset({_T.MQPUT, _T.MQGET, _T.MQCMIT, _T.MQBACK, _T.MQINQ})
 #: One read takes whatever the application has sent, up to this (as the loop's).
 RECEIVE_SIZE = 1 << 16
@@ -74,7 +75,8 @@ def serve_while_busy(session: Any) -> object:
 
 
 def _serve_spell(session: Any) -> object:
-    """The spell of :func:`serve_while_busy`. The replies to requests that came together
+    """The spell of :func:`serve_while_busy`. What one read brings is taken a whole request
+    at a time (:class:`_Pipelined`), and the replies to requests that came together
     (pipelined: asynchronous puts, which nobody waits for) go out together, in one write
     once none of those requests is left to serve: a request that is waited for is the last
     of what came, so its reply never waits for another's."""
@@ -82,11 +84,20 @@ def _serve_spell(session: Any) -> object:
     sock = session.sock
     received = session.received
     replies = _Replies(session)
+    pipelined = _Pipelined()
     sock.setblocking(True)  # for the spell: the read waits in the kernel
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _WAIT_TIMEVAL)
         while True:
-            if not received:
+            if pipelined.data:
+                decoded = pipelined.take(session.reader)
+                if decoded is None:  # the rest, from a request the reader must judge
+                    try:
+                        received.extend(pipelined.to_reader(session.reader))
+                    except ProtocolError as exc:
+                        return exc
+                    continue
+            elif not received:
                 if replies.out:
                     rest = replies.flush()
                     if rest is not None:
@@ -101,13 +112,8 @@ def _serve_spell(session: Any) -> object:
                     return GONE
                 if not data:
                     return GONE
-                decoded = _one_request(session.reader, data)
-                if decoded is None or _waits(decoded):
-                    try:
-                        received.extend(session.reader.feed(data))
-                    except ProtocolError as exc:
-                        return exc
-                    continue  # (nothing yet: the start of a long request)
+                pipelined.data = data
+                continue
             else:
                 decoded = _next_for_thread(session, received)
                 if decoded is None:
@@ -116,9 +122,50 @@ def _serve_spell(session: Any) -> object:
             if replies.size >= REPLY_BATCH:
                 rest = replies.flush()
                 if rest is not None:
+                    try:  # what is left of the read: for the loop, after the rest is sent
+                        received.extend(pipelined.to_reader(session.reader))
+                    except ProtocolError as exc:
+                        return exc
                     return rest
     finally:
         sock.setblocking(False)
+
+
+class _Pipelined:
+    """What one read brought, taken a whole request at a time without the segment reader's
+    events while each is one whole little-endian request of the common form
+    (:func:`_one_request`); the rest goes to the reader (:meth:`to_reader`)."""
+
+    __slots__ = ("data", "offset")
+
+    def __init__(self) -> None:
+        self.data = b""
+        self.offset = 0
+
+    def take(self, reader: SegmentReader) -> mqiflows.Decoded | None:
+        """The next request decoded, or None when it is not whole or not of the common
+        form, or is a waiting get (the loop's): the reader's then, with all after it."""
+        data, start = self.data, self.offset
+        if len(data) - start < TSH_LENGTH:
+            return None
+        end = start + int.from_bytes(data[start + 4:start + 8], "big")
+        if end > len(data) or end <= start:
+            return None
+        decoded = _one_request(reader, data if start == 0 and end == len(data)
+                               else data[start:end])
+        if decoded is None or _waits(decoded):
+            return None
+        if end == len(data):
+            self.data, self.offset = b"", 0
+        else:
+            self.offset = end
+        return decoded
+
+    def to_reader(self, reader: SegmentReader) -> list[Any]:
+        """The rest fed to ``reader``: its events (ProtocolError as ``reader.feed``)."""
+        rest = self.data[self.offset:] if self.offset else self.data
+        self.data, self.offset = b"", 0
+        return reader.feed(rest) if rest else []
 
 
 #: The most bytes of replies kept back for one write (far below a socket's buffer).
@@ -209,7 +256,7 @@ def _serve(session: Any, d: mqiflows.Decoded) -> bytes:
         if type(reply) is tuple:
             values, comp, reason = reply
             reply = (call is None and _packed(session.writer, d.verb, values, comp, reason)) \
-                or mqiflows.encode_reply(d.verb, values, comp=comp, reason=reason)
+                or mqiflows.encode_reply(d.verb, values or None, comp=comp, reason=reason)
     except MQMIError as e:
         reply = mqiflows.failure_reply(d.verb, d, e.comp, e.reason)
     except Exception as exc:  # noqa: BLE001 - an engine fault: FDC, the call fails 2195
@@ -227,6 +274,8 @@ def _call(conn: Any, d: mqiflows.Decoded) -> MQIReply | tuple[list[Any], int, in
     if verb == _T.MQPUT:
         md, pmo, data = d.values
         warning = conn.put(d.hobj, md, pmo, data)
+        if pmo.Options & _ASYNC_RESPONSE:  # nobody reads its reply: no structures in it
+            return [], _OK, 0
         return [md, pmo], _WARNING if warning else _OK, warning
     if verb == _T.MQGET:
         md, gmo, buffer_length = d.values
