@@ -85,19 +85,24 @@ def _serve_spell(session: Any) -> object:
     received = session.received
     replies = _Replies(session)
     pipelined = _Pipelined()
+    reader = session.reader
     sock.setblocking(True)  # for the spell: the read waits in the kernel
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _WAIT_TIMEVAL)
         while True:
-            if pipelined.data:
-                decoded = pipelined.take(session.reader)
+            if received:
+                decoded = _next_for_thread(session, received)
+                if decoded is None:  # the rest is the loop's
+                    return pipelined.hand_back(reader, received, replies.flush())
+            elif pipelined.data:
+                decoded = pipelined.take(reader)
                 if decoded is None:  # the rest, from a request the reader must judge
                     try:
-                        received.extend(pipelined.to_reader(session.reader))
+                        received.extend(pipelined.to_reader(reader))
                     except ProtocolError as exc:
                         return exc
                     continue
-            elif not received:
+            else:
                 if replies.out:
                     rest = replies.flush()
                     if rest is not None:
@@ -112,60 +117,37 @@ def _serve_spell(session: Any) -> object:
                     return GONE
                 if not data:
                     return GONE
-                pipelined.data = data
+                try:
+                    pipelined.data = _rest_after_begun(reader, received, data)
+                except ProtocolError as exc:
+                    return exc
                 continue
-            else:
-                decoded = _next_for_thread(session, received)
-                if decoded is None:
-                    return replies.flush()  # the rest is the loop's
             replies.add(_serve(session, decoded))
             if replies.size >= REPLY_BATCH:
                 rest = replies.flush()
-                if rest is not None:
-                    try:  # what is left of the read: for the loop, after the rest is sent
-                        received.extend(pipelined.to_reader(session.reader))
-                    except ProtocolError as exc:
-                        return exc
-                    return rest
+                if rest is not None:  # what is left of the read: for the loop, after it
+                    return pipelined.hand_back(reader, received, rest)
     finally:
         sock.setblocking(False)
 
 
-class _Pipelined:
-    """What one read brought, taken a whole request at a time without the segment reader's
-    events while each is one whole little-endian request of the common form
-    (:func:`_one_request`); the rest goes to the reader (:meth:`to_reader`)."""
-
-    __slots__ = ("data", "offset")
-
-    def __init__(self) -> None:
-        self.data = b""
-        self.offset = 0
-
-    def take(self, reader: SegmentReader) -> mqiflows.Decoded | None:
-        """The next request decoded, or None when it is not whole or not of the common
-        form, or is a waiting get (the loop's): the reader's then, with all after it."""
-        data, start = self.data, self.offset
-        if len(data) - start < TSH_LENGTH:
-            return None
-        end = start + int.from_bytes(data[start + 4:start + 8], "big")
-        if end > len(data) or end <= start:
-            return None
-        decoded = _one_request(reader, data if start == 0 and end == len(data)
-                               else data[start:end])
-        if decoded is None or _waits(decoded):
-            return None
-        if end == len(data):
-            self.data, self.offset = b"", 0
-        else:
-            self.offset = end
-        return decoded
-
-    def to_reader(self, reader: SegmentReader) -> list[Any]:
-        """The rest fed to ``reader``: its events (ProtocolError as ``reader.feed``)."""
-        rest = self.data[self.offset:] if self.offset else self.data
-        self.data, self.offset = b"", 0
-        return reader.feed(rest) if rest else []
+def _rest_after_begun(reader: SegmentReader, received: Any, data: bytes) -> bytes:
+    """``data`` just read, less the end of a segment begun in the read before (given to
+    ``reader``, its event to ``received``): the whole requests that follow it are then
+    taken without the reader (:class:`_Pipelined`). All of it to the reader while a flow of
+    several segments is being put together."""
+    buffered = reader.buffered
+    if not buffered and not reader.reassembling:
+        return data
+    if 0 < buffered < 8 and not reader.reassembling and len(data) > 8 - buffered:
+        received.extend(reader.feed(data[:8 - buffered]))  # (its length is known then)
+        data = data[8 - buffered:]
+    missing = 0 if reader.reassembling else reader.missing
+    if not missing or missing >= len(data):
+        received.extend(reader.feed(data))
+        return b""
+    received.extend(reader.feed(data[:missing]))
+    return data[missing:]
 
 
 #: The most bytes of replies kept back for one write (far below a socket's buffer).
@@ -214,6 +196,53 @@ def _next_for_thread(session: Any, received: Any) -> mqiflows.Decoded | None:
         return None
     received.popleft()
     return decoded
+
+
+class _Pipelined:
+    """What one read brought, taken a whole request at a time without the segment reader's
+    events while each is one whole little-endian request of the common form
+    (:func:`_one_request`); the rest goes to the reader (:meth:`to_reader`)."""
+
+    __slots__ = ("data", "offset")
+
+    def __init__(self) -> None:
+        self.data = b""
+        self.offset = 0
+
+    def take(self, reader: SegmentReader) -> mqiflows.Decoded | None:
+        """The next request decoded, or None when it is not whole or not of the common
+        form, or is a waiting get (the loop's): the reader's then, with all after it."""
+        data, start = self.data, self.offset
+        if len(data) - start < TSH_LENGTH:
+            return None
+        end = start + int.from_bytes(data[start + 4:start + 8], "big")
+        if end > len(data) or end <= start:
+            return None
+        decoded = _one_request(reader, data if start == 0 and end == len(data)
+                               else data[start:end])
+        if decoded is None or _waits(decoded):
+            return None
+        if end == len(data):
+            self.data, self.offset = b"", 0
+        else:
+            self.offset = end
+        return decoded
+
+    def hand_back(self, reader: SegmentReader, received: Any, outcome: object) -> object:
+        """``outcome`` for the loop, the rest of the read behind what it has received (a
+        ProtocolError instead when the rest breaks the protocol)."""
+        if self.data and outcome is not GONE:
+            try:
+                received.extend(self.to_reader(reader))
+            except ProtocolError as exc:
+                return exc
+        return outcome
+
+    def to_reader(self, reader: SegmentReader) -> list[Any]:
+        """The rest fed to ``reader``: its events (ProtocolError as ``reader.feed``)."""
+        rest = self.data[self.offset:] if self.offset else self.data
+        self.data, self.offset = b"", 0
+        return reader.feed(rest) if rest else []
 
 
 def _waits(d: mqiflows.Decoded) -> bool:
