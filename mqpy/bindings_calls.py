@@ -8,7 +8,10 @@ same bytes with less on the way: the request's segment packed at once (the body 
 ``mqpy.fap.fusedbodies``, the TSH and API header by ``apiheader.build_mqi_request``), sent
 whole, and the reply read from the one ``recv`` that brings it when it is exactly one whole
 segment (``apiheader.one_mqi_flow``) and decoded straight into the caller's MQMD and
-MQPMO / MQGMO. Anything else -- a call traced by strmqtrc, an asynchronous put, structures of
+MQPMO / MQGMO. An asynchronous put of the common form is packed the same way and sent
+without waiting (``mqpy.asyncput``), the replies that have come to such puts read and
+dropped every DRAIN_EVERY puts rather than after each (they are short: the queue manager
+puts no structures in them). Anything else -- a call traced by strmqtrc, structures of
 another class, replies to asynchronous puts or read ahead's flows in the way, a reply that
 comes in pieces -- takes the general path, whose bytes and answers these are
 (tests/performance_paths/test_packed_calls.py holds the two alike).
@@ -19,7 +22,7 @@ from __future__ import annotations
 import socket
 from typing import Any
 
-from mqpy import CMQC
+from mqpy import CMQC, asyncput
 from mqpy.engine import fastpath
 from mqpy.errors import MQMIError
 from mqpy.fap import mqicalls, mqiflows
@@ -33,7 +36,12 @@ __all__ = ["PackedCalls"]
 
 _T = SegmentType
 _FAILED = CMQC.MQCC_FAILED
-_RESPONSE_OPTIONS = CMQC.MQPMO_ASYNC_RESPONSE | CMQC.MQPMO_SYNC_RESPONSE
+_ASYNC = CMQC.MQPMO_ASYNC_RESPONSE
+_RESPONSE_OPTIONS = _ASYNC | CMQC.MQPMO_SYNC_RESPONSE
+#: Asynchronous puts sent before the replies that have come to them are read and dropped
+#: (without waiting): the socket holds far more of those short replies, so the queue
+#: manager never waits for room to answer (nor for room for read ahead's flows).
+DRAIN_EVERY = 32
 #: A request longer than this takes the general path (a long message: its copies cost more
 #: than the framing, and its reply may come in pieces anyway).
 PACKED_LIMIT = 1 << 15
@@ -56,8 +64,12 @@ class PackedCalls(MQIVerbs):
         md = MD() if md is None else md  # (as MQIVerbs.put)
         pmo = PMO() if pmo is None else pmo
         if type(md) is not MD or type(pmo) is not PMO or type(data) is not bytes \
-                or pmo.__dict__["Options"] & _RESPONSE_OPTIONS or not self._packable() \
-                or hobj in self._async_default:  # (the queue's DEFPRESP(ASYNC): MQIVerbs')
+                or not self._packable():
+            return super().put(hobj, md, pmo, data)
+        response = pmo.__dict__["Options"] & _RESPONSE_OPTIONS
+        if response == _ASYNC or (not response and hobj in self._async_default):
+            return self._put_async_packed(hobj, md, pmo, data)  # (DEFPRESP(ASYNC): MQIVerbs')
+        if response:
             return super().put(hobj, md, pmo, data)
         body = _request_body(_T.MQPUT, [md, pmo, data])
         if body is None:
@@ -82,6 +94,28 @@ class PackedCalls(MQIVerbs):
             super().commit()
             return
         self._packed_call(_T.MQCMIT, 0, None, (), ())
+
+    def _put_async_packed(self, hobj: int, md: MD, pmo: PMO, data: bytes) -> int:
+        """An asynchronous MQPUT (``MQIVerbs._put_async``'s request), packed and sent; the
+        replies come in are dropped every DRAIN_EVERY puts."""
+        self._check_length(data)  # type: ignore[attr-defined]
+        sent = asyncput.prepare(md, pmo, self.qmgr_name)
+        body = _request_body(_T.MQPUT, [md, sent, data])
+        if body is None:
+            return super().put(hobj, md, sent, data)
+        request = build_mqi_request(_T.MQPUT, hobj, (body,))
+        flows = self._flows
+        with self._lock:
+            sock = self._usable_sock()  # type: ignore[attr-defined]
+            try:
+                sock.sendall(request)
+                flows.unanswered += 1
+                if flows.unanswered >= DRAIN_EVERY:
+                    self._take_replies(sock, wait=False)  # type: ignore[attr-defined]
+            except (OSError, ProtocolError, EOFError):
+                self._lost()  # type: ignore[attr-defined]
+                raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN) from None
+        return 0
 
     def _packable(self) -> bool:
         """The usual call may be packed: fast paths on, nothing traced (by the tracer the

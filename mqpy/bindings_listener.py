@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from mqpy import CMQC, amqmsgs, bindings_thread, errorlog, loopcalls, streamer
+from mqpy import CMQC, amqmsgs, bindings_profile, bindings_thread, errorlog, loopcalls, streamer
 from mqpy.admission import Admission, Admissions, LogLimiter
 from mqpy.bindings import MAX_MSG_SIZE, MAX_TRANSMISSION_SIZE, bind_address, socket_path
 from mqpy.config import PeerLimits
@@ -135,6 +135,7 @@ class BindingsServer:
 
     async def run(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
         """Listen and serve until cancelled; ``started()`` once connections are accepted."""
+        bindings_profile.start()  # (MQPY_PROFILE_BINDINGS: the loop's thread, to the end)
         sock = trio.socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         with bind_address(self.path) as address:
             # A socket file left by a killed daemon is stale: we hold qm.lock, nobody else serves.
@@ -495,8 +496,8 @@ class _Session:
     async def _put(self, d: mqiflows.Decoded) -> MQIReply:
         md, pmo, data = d.values
         warning = await self.verbs.put(d.hobj, md, pmo, data)
-        if self.quiet_puts and not warning:
-            return _QUIET_PUT_OK  # (packed once: _run)
+        if (self.quiet_puts and not warning) or pmo.Options & CMQC.MQPMO_ASYNC_RESPONSE:
+            return _QUIET_PUT_OK  # (packed once: _run); an asynchronous put's is not read
         return mqiflows.encode_reply(d.verb, None if self.quiet_puts else [md, pmo],
                                      comp=_WARNING if warning else _OK, reason=warning)
 

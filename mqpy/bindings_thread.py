@@ -24,13 +24,13 @@ import struct
 import time
 from typing import Any
 
-from mqpy import CMQC
+from mqpy import CMQC, bindings_profile
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.apiheader import MQIReply, MQIRequest, one_mqi_flow
 from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.statuscodes import ProtocolError
-from mqpy.fap.tsh import SegmentType
+from mqpy.fap.tsh import TSH_LENGTH, SegmentType
 from mqpy.trace import TRACER
 
 __all__ = ["GONE", "HOT_THREADS", "HOT_WAIT_S", "SPELL_S", "THREAD_VERBS", "serve_while_busy"]
@@ -48,6 +48,7 @@ SPELL_S = 0.05
 
 _T = SegmentType
 _OK, _WARNING, _FAILED = CMQC.MQCC_OK, CMQC.MQCC_WARNING, CMQC.MQCC_FAILED
+_ASYNC_RESPONSE = CMQC.MQPMO_ASYNC_RESPONSE
 THREAD_VERBS = frozenset({_T.MQPUT, _T.MQGET, _T.MQCMIT, _T.MQBACK, _T.MQINQ})
 #: One read takes whatever the application has sent, up to this (as the loop's).
 RECEIVE_SIZE = 1 << 16
@@ -66,14 +67,46 @@ def serve_while_busy(session: Any) -> object:
     ``session.received`` or the spell is over; bytes: the rest of a reply the socket did not
     take, for the loop to send; GONE when the application has gone; a ProtocolError when
     what it sent breaks the protocol."""
+    profile = bindings_profile.start()
+    try:
+        return _serve_spell(session)
+    finally:
+        bindings_profile.stop(profile)
+
+
+def _serve_spell(session: Any) -> object:
+    """The spell of :func:`serve_while_busy`. What one read brings is taken a whole request
+    at a time (:class:`_Pipelined`), and the replies to requests that came together
+    (pipelined: asynchronous puts, which nobody waits for) go out together, in one write
+    once none of those requests is left to serve: a request that is waited for is the last
+    of what came, so its reply never waits for another's."""
     until = time.monotonic() + SPELL_S
     sock = session.sock
     received = session.received
+    replies = _Replies(session)
+    pipelined = _Pipelined()
+    reader = session.reader
     sock.setblocking(True)  # for the spell: the read waits in the kernel
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _WAIT_TIMEVAL)
         while True:
-            if not received:
+            if received:
+                decoded = _next_for_thread(session, received)
+                if decoded is None:  # the rest is the loop's
+                    return pipelined.hand_back(reader, received, replies.flush())
+            elif pipelined.data:
+                decoded = pipelined.take(reader)
+                if decoded is None:  # the rest, from a request the reader must judge
+                    try:
+                        received.extend(pipelined.to_reader(reader))
+                    except ProtocolError as exc:
+                        return exc
+                    continue
+            else:
+                if replies.out:
+                    rest = replies.flush()
+                    if rest is not None:
+                        return rest
                 if time.monotonic() >= until:
                     return None
                 try:
@@ -84,30 +117,132 @@ def serve_while_busy(session: Any) -> object:
                     return GONE
                 if not data:
                     return GONE
-                decoded = _one_request(session.reader, data)
-                if decoded is None or _waits(decoded):
-                    try:
-                        received.extend(session.reader.feed(data))
-                    except ProtocolError as exc:
-                        return exc
-                    continue  # (nothing yet: the start of a long request)
-            else:
-                request = received[0]
-                if type(request) is not MQIRequest or request.segment_type not in THREAD_VERBS:
-                    return None  # for the loop, which says what is wrong with it if anything
                 try:
-                    decoded = session._decode(request)
-                except (mqiparams.BadStructure, ProtocolError):
-                    return None  # the loop answers the refusal, or ends the connection so
-                if _waits(decoded):
-                    return None  # a waiting get holds no thread: the loop's
-                received.popleft()
-            rest = _send(sock, _serve(session, decoded))
-            if rest is not None:
-                return rest
-            session.replied_at = time.monotonic()
+                    pipelined.data = _rest_after_begun(reader, received, data)
+                except ProtocolError as exc:
+                    return exc
+                continue
+            replies.add(_serve(session, decoded))
+            if replies.size >= REPLY_BATCH:
+                rest = replies.flush()
+                if rest is not None:  # what is left of the read: for the loop, after it
+                    return pipelined.hand_back(reader, received, rest)
     finally:
         sock.setblocking(False)
+
+
+def _rest_after_begun(reader: SegmentReader, received: Any, data: bytes) -> bytes:
+    """``data`` just read, less the end of a segment begun in the read before (given to
+    ``reader``, its event to ``received``): the whole requests that follow it are then
+    taken without the reader (:class:`_Pipelined`). All of it to the reader while a flow of
+    several segments is being put together."""
+    buffered = reader.buffered
+    if not buffered and not reader.reassembling:
+        return data
+    if 0 < buffered < 8 and not reader.reassembling and len(data) > 8 - buffered:
+        received.extend(reader.feed(data[:8 - buffered]))  # (its length is known then)
+        data = data[8 - buffered:]
+    missing = 0 if reader.reassembling else reader.missing
+    if not missing or missing >= len(data):
+        received.extend(reader.feed(data))
+        return b""
+    received.extend(reader.feed(data[:missing]))
+    return data[missing:]
+
+
+#: The most bytes of replies kept back for one write (far below a socket's buffer).
+REPLY_BATCH = 1 << 15
+
+
+class _Replies:
+    """Replies waiting for one write."""
+
+    __slots__ = ("out", "session", "size")
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+        self.out: list[bytes] = []
+        self.size = 0
+
+    def add(self, reply: bytes) -> None:
+        self.out.append(reply)
+        self.size += len(reply)
+
+    def flush(self) -> object:
+        """Write them (:func:`_send`'s answer: None once all went)."""
+        if not self.out:
+            return None
+        data = self.out[0] if len(self.out) == 1 else b"".join(self.out)
+        self.out.clear()
+        self.size = 0
+        rest = _send(self.session.sock, data)
+        if rest is None:
+            self.session.replied_at = time.monotonic()
+        return rest
+
+
+def _next_for_thread(session: Any, received: Any) -> mqiflows.Decoded | None:
+    """The first request received, taken and decoded when this thread serves it; None when
+    it is the loop's: not of THREAD_VERBS, a waiting get (which holds no thread), or one the
+    loop refuses or ends the connection for."""
+    request = received[0]
+    if type(request) is not MQIRequest or request.segment_type not in THREAD_VERBS:
+        return None  # for the loop, which says what is wrong with it if anything
+    try:
+        decoded = session._decode(request)
+    except (mqiparams.BadStructure, ProtocolError):
+        return None  # the loop answers the refusal, or ends the connection so
+    if _waits(decoded):
+        return None
+    received.popleft()
+    return decoded
+
+
+class _Pipelined:
+    """What one read brought, taken a whole request at a time without the segment reader's
+    events while each is one whole little-endian request of the common form
+    (:func:`_one_request`); the rest goes to the reader (:meth:`to_reader`)."""
+
+    __slots__ = ("data", "offset")
+
+    def __init__(self) -> None:
+        self.data = b""
+        self.offset = 0
+
+    def take(self, reader: SegmentReader) -> mqiflows.Decoded | None:
+        """The next request decoded, or None when it is not whole or not of the common
+        form, or is a waiting get (the loop's): the reader's then, with all after it."""
+        data, start = self.data, self.offset
+        if len(data) - start < TSH_LENGTH:
+            return None
+        end = start + int.from_bytes(data[start + 4:start + 8], "big")
+        if end > len(data) or end <= start:
+            return None
+        decoded = _one_request(reader, data if start == 0 and end == len(data)
+                               else data[start:end])
+        if decoded is None or _waits(decoded):
+            return None
+        if end == len(data):
+            self.data, self.offset = b"", 0
+        else:
+            self.offset = end
+        return decoded
+
+    def hand_back(self, reader: SegmentReader, received: Any, outcome: object) -> object:
+        """``outcome`` for the loop, the rest of the read behind what it has received (a
+        ProtocolError instead when the rest breaks the protocol)."""
+        if self.data and outcome is not GONE:
+            try:
+                received.extend(self.to_reader(reader))
+            except ProtocolError as exc:
+                return exc
+        return outcome
+
+    def to_reader(self, reader: SegmentReader) -> list[Any]:
+        """The rest fed to ``reader``: its events (ProtocolError as ``reader.feed``)."""
+        rest = self.data[self.offset:] if self.offset else self.data
+        self.data, self.offset = b"", 0
+        return reader.feed(rest) if rest else []
 
 
 def _waits(d: mqiflows.Decoded) -> bool:
@@ -150,7 +285,7 @@ def _serve(session: Any, d: mqiflows.Decoded) -> bytes:
         if type(reply) is tuple:
             values, comp, reason = reply
             reply = (call is None and _packed(session.writer, d.verb, values, comp, reason)) \
-                or mqiflows.encode_reply(d.verb, values, comp=comp, reason=reason)
+                or mqiflows.encode_reply(d.verb, values or None, comp=comp, reason=reason)
     except MQMIError as e:
         reply = mqiflows.failure_reply(d.verb, d, e.comp, e.reason)
     except Exception as exc:  # noqa: BLE001 - an engine fault: FDC, the call fails 2195
@@ -168,6 +303,8 @@ def _call(conn: Any, d: mqiflows.Decoded) -> MQIReply | tuple[list[Any], int, in
     if verb == _T.MQPUT:
         md, pmo, data = d.values
         warning = conn.put(d.hobj, md, pmo, data)
+        if pmo.Options & _ASYNC_RESPONSE:  # nobody reads its reply: no structures in it
+            return [], _OK, 0
         return [md, pmo], _WARNING if warning else _OK, warning
     if verb == _T.MQGET:
         md, gmo, buffer_length = d.values

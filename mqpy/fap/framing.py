@@ -311,6 +311,15 @@ class SegmentReader:
         """Bytes received that do not yet make a whole segment."""
         return len(self._buffer)
 
+    @property
+    def missing(self) -> int:
+        """Bytes still to come of the segment begun in an earlier read (0: none begun, or
+        its length not yet known)."""
+        buffer = self._buffer
+        if len(buffer) < 8:
+            return 0
+        return max(0, int.from_bytes(buffer[4:8], "big") - len(buffer))
+
     def feed(self, data: bytes) -> list[Event]:
         """Take ``data`` from the stream; return the events it completes, in order."""
         if self._error is not None:

@@ -312,6 +312,9 @@ class MQIVerbs:
         defaults = self.__dict__.setdefault("opened_defaults", {})
         hobj = self._run(_open(od, options, defaults))
         found = defaults.get(hobj)
+        if found is not None:  # the queue's DEFPRESP, for an MQPUT1 naming it (put1)
+            self.__dict__.setdefault("async_names", {})[_object_key(od)] = \
+                found.asynchronous_put
         if found is not None and found.asynchronous_put:
             if type(self._async_default) is frozenset:
                 self._async_default = set()
@@ -349,7 +352,10 @@ class MQIVerbs:
     def put1(self, od: Any, md: Any, pmo: Any, data: bytes) -> int:
         data = bytes(data)
         self._check_length(data)
-        if asyncput.is_async(pmo.Options):
+        if asyncput.is_async(pmo.Options) if pmo.Options & _RESPONSE_OPTIONS \
+                else self.__dict__.get("async_names", {}).get(_object_key(od), False):
+            # MQPMO_RESPONSE_AS_Q_DEF: the queue's DEFPRESP, as an MQOPEN reply of this
+            # connection gave it (unknown: the call waits, the queue manager decides)
             return self._put_async(_T.MQPUT1, 0, od, md, pmo, data)
         return self._run(_put1(od, md, pmo, data))
 
@@ -398,6 +404,13 @@ class MQIVerbs:
 
     def set(self, hobj: int, selector: int, value: int | bytes | str) -> None:
         self._run(_set(hobj, selector, value))
+
+
+def _object_key(od: Any) -> tuple[bytes, bytes]:
+    """An MQOD's queue as named: (ObjectName, ObjectQMgrName) without their padding."""
+    return tuple(  # type: ignore[return-value]
+        (v.encode("latin-1", "replace") if isinstance(v, str) else bytes(v)).rstrip(b" \0")
+        for v in (od.ObjectName, od.ObjectQMgrName))
 
 
 class AsyncMQIVerbs:

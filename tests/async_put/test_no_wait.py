@@ -37,3 +37,32 @@ def test_asynchronous_puts_return_while_the_queue_manager_does_not_answer(site, 
     finally:
         q.close()
         qm.disconnect()
+
+
+@pytest.mark.parametrize("mode", ["bindings", "client"])
+def test_an_mqput1_to_a_defpresp_async_queue_does_not_wait(site, mode):
+    """Given a connection (bindings, or client through the channel initiator) that opened
+    the DEFPRESP(ASYNC) queues AP.DEFASYNC and AP.DEFASYNC.INHIBITED (their MQOPEN replies
+    give DEFPRESP), and its daemon stopped by SIGSTOP, when the application puts a message
+    to each with MQPUT1 and the default MQPMO (MQPMO_RESPONSE_AS_Q_DEF), then both calls
+    return MQCC_OK without the daemon, as MQPUTs to those queues do; when it runs again,
+    MQSTAT counts one success and the inhibited queue's failure, and the message is there."""
+    qm = site.bindings() if mode == "bindings" else site.client()
+    drain(qm, "AP.DEFASYNC")
+    qm.stat(CMQC.MQSTAT_TYPE_ASYNC_ERROR)
+    for name in ("AP.DEFASYNC", "AP.DEFASYNC.INHIBITED"):
+        mqpy.Queue(qm, name, OUT).close()
+
+    def puts() -> None:
+        qm.put1("AP.DEFASYNC", b"kept", mqpy.MD(), mqpy.PMO())
+        qm.put1("AP.DEFASYNC.INHIBITED", b"refused", mqpy.MD(), mqpy.PMO())
+
+    try:
+        assert returns_while_stopped(site, puts, 30), \
+            "an MQPUT1 to a DEFPRESP(ASYNC) queue waited for the queue manager"
+        sts = qm.stat(CMQC.MQSTAT_TYPE_ASYNC_ERROR)
+        assert (sts.PutSuccessCount, sts.PutFailureCount, sts.Reason) == \
+            (1, 1, CMQC.MQRC_PUT_INHIBITED)
+        assert drain(qm, "AP.DEFASYNC") == [b"kept"]
+    finally:
+        qm.disconnect()

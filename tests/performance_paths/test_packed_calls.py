@@ -225,3 +225,92 @@ def test_a_thread_hands_the_connection_back_non_blocking_to_the_loop(served):
         assert len([q.get() for _ in range(30)]) == 30
     finally:
         conn.disconnect()
+
+
+class _RecordingSocket:
+    """A socket that keeps what is sent and has nothing to read."""
+
+    def __init__(self) -> None:
+        self.sent: list[bytes] = []
+
+    def sendall(self, data: bytes) -> None:
+        self.sent.append(bytes(data))
+
+    def recv(self, n: int, *flags: int) -> bytes:
+        raise BlockingIOError
+
+    def close(self) -> None:
+        pass
+
+
+def _async_puts(packable: bool, monkeypatch) -> list[bytes]:
+    """The requests of asynchronous puts of many forms, sent packed or by the general path."""
+    monkeypatch.setattr(bindings_calls.PackedCalls, "_packable", lambda self: packable)
+    conn = bindings.BindingsConnection(_RecordingSocket(), "QM")
+    conn._async_default = {9}  # as an MQOPEN reply's FOPA says of a DEFPRESP(ASYNC) queue
+    for i, md in enumerate(_mds()):
+        md.MsgId = b"%-24d" % i  # (none generated: the same in both runs)
+        for hobj, options in ((5, CMQC.MQPMO_ASYNC_RESPONSE),
+                              (5, CMQC.MQPMO_ASYNC_RESPONSE | CMQC.MQPMO_SYNCPOINT),
+                              (9, CMQC.MQPMO_NONE)):  # MQPMO_RESPONSE_AS_Q_DEF
+            assert conn.put(hobj, md, mqpy.PMO(Options=options), b"data" * 50) == 0
+    assert conn._flows.unanswered == 12
+    return conn._sock.sent
+
+
+def test_packed_asynchronous_puts_are_the_bytes_of_the_general_path(monkeypatch):
+    """Given asynchronous puts of many forms (MQPMO_ASYNC_RESPONSE, and
+    MQPMO_RESPONSE_AS_Q_DEF on a DEFPRESP(ASYNC) queue), when sent packed, then their
+    requests are byte for byte what the general path sends, none waiting for a reply."""
+    built: list[int] = []
+    build = bindings_calls.build_mqi_request
+    monkeypatch.setattr(bindings_calls, "build_mqi_request",
+                        lambda *a, **k: built.append(1) or build(*a, **k))
+    packed = _async_puts(True, monkeypatch)
+    assert len(built) == len(packed)  # every one packed
+    assert packed == _async_puts(False, monkeypatch)
+    assert all(b"\x00\x00\x01\x00" in r for r in packed)  # MQPMO_ASYNC_RESPONSE sent
+
+
+def _async_workload(root: str, suffix: str) -> list:
+    """More asynchronous puts than DRAIN_EVERY (some failing on a full queue), their MQSTAT,
+    then the messages got: everything the application saw."""
+    seen: list = []
+    conn = bindings.connect("QM", root)
+    qm = mqpy.QueueManager(None)
+    qm._conn = conn
+    try:
+        q = mqpy.Queue(qm, "Q" + suffix, CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED)
+        full = mqpy.Queue(qm, "FULL" + suffix, CMQC.MQOO_OUTPUT)
+        pmo = mqpy.PMO(Options=CMQC.MQPMO_ASYNC_RESPONSE | CMQC.MQPMO_NO_SYNCPOINT)
+        for i in range(bindings_calls.DRAIN_EVERY * 3 + 5):
+            seen.append(q.put(b"a%d" % i, mqpy.MD(), pmo))
+        for i in range(3):
+            seen.append(full.put(b"f%d" % i, mqpy.MD(), pmo))
+        sts = qm.stat(CMQC.MQSTAT_TYPE_ASYNC_ERROR)
+        seen.append((sts.CompCode, sts.Reason, sts.PutSuccessCount, sts.PutFailureCount,
+                     sts.ObjectName.rstrip(b"2 ")))
+        while True:
+            try:
+                seen.append(q.get(None, mqpy.MD(), mqpy.GMO()))
+            except mqpy.MQMIError as e:
+                seen.append(e.reason)
+                break
+    finally:
+        conn.disconnect()
+    return seen
+
+
+def test_asynchronous_puts_get_the_same_answers_packed_and_not(served, monkeypatch):
+    """Given more asynchronous puts than are sent between two reads of their replies, some
+    failing, when they run packed and then by the general path only, then MQSTAT counts
+    them alike and the messages come back alike, in order."""
+    _eng, root, _server = served
+    fast = _async_workload(root, "")
+    monkeypatch.setattr(bindings_calls.PackedCalls, "_packable", lambda self: False)
+    general = _async_workload(root, "2")
+    assert fast == general
+    count = bindings_calls.DRAIN_EVERY * 3 + 5
+    assert fast[-1 - count:] == [b"a%d" % i for i in range(count)] + [
+        CMQC.MQRC_NO_MSG_AVAILABLE]
+    assert fast[-2 - count] == (CMQC.MQCC_FAILED, CMQC.MQRC_Q_FULL, count + 1, 2, b"FULL")
