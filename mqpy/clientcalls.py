@@ -59,6 +59,11 @@ class PackedClientCalls(PackedCalls):
             self._check_length(data)  # type: ignore[attr-defined] - (as MQIVerbs.put)
         return super().put(hobj, md, pmo, data)
 
+    def _put_async_packed(self, hobj: int, md: Any, pmo: Any, data: bytes) -> int:
+        """An asynchronous MQPUT takes the general path here: the replies to asynchronous
+        puts are read by the channel instance's reader, not dropped by the caller."""
+        return super(PackedCalls, self).put(hobj, md, pmo, data)
+
     def _packable(self) -> bool:
         """The usual call may be packed: fast paths on, nothing traced, a channel instance
         whose flows are little-endian TSHM segments."""
