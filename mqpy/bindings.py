@@ -22,11 +22,13 @@ import os
 import socket
 import sys
 import threading
+from collections import deque
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from mqpy import CMQC, config
 from mqpy.bindings_calls import PackedCalls
+from mqpy.collected import ClosedLater
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.apiheader import MQIReply, MQIRequest
@@ -209,15 +211,17 @@ class Flows:
         return event
 
 
-class BindingsConnection(ReadAheadVerbs, PackedCalls, MQIVerbs):
+class BindingsConnection(ClosedLater, ReadAheadVerbs, PackedCalls, MQIVerbs):
     """An Hconn held through the queue manager's socket; the engine Connection's methods
-    (MQGET with read ahead: ``mqpy.readahead``)."""
+    (MQGET with read ahead: ``mqpy.readahead``; a collected Queue's MQCLOSE:
+    ``mqpy.collected``)."""
 
     def __init__(self, sock: socket.socket, qmgr_name: str) -> None:
         self._sock: socket.socket | None = sock
         self._lock = threading.Lock()
         self._flows = Flows()
         self._flows.streamed = stream_sink(self)
+        self._collected = deque()
         self.qmgr_name = qmgr_name
         self.hconn = 0
         self.connected = True
@@ -244,6 +248,8 @@ class BindingsConnection(ReadAheadVerbs, PackedCalls, MQIVerbs):
                   into: tuple[Any, ...], targets: tuple[Any, ...] = ()) -> mqiflows.Decoded:
         """Send one request, wait for its reply; raise MQMIError on MQCC_FAILED (after
         copying a failed reply's structures, if it has any, ``into`` the caller's)."""
+        if self._collected and verb is not _T.MQCLOSE:
+            self._close_collected()
         flows = self._flows
         request = flows.request(verb, values, hobj)
         with self._lock:
@@ -265,6 +271,8 @@ class BindingsConnection(ReadAheadVerbs, PackedCalls, MQIVerbs):
         """Send one request without waiting for its reply (an asynchronous put); the replies
         that have come are read and dropped (lock held), so that the queue manager never
         waits for room in the socket to answer."""
+        if self._collected:
+            self._close_collected()
         request = self._flows.request(verb, values, hobj)
         with self._lock:
             sock = self._usable_sock()
@@ -368,6 +376,8 @@ class BindingsConnection(ReadAheadVerbs, PackedCalls, MQIVerbs):
     def _stream_io(self, io: Callable[[socket.socket], None]) -> None:
         """``io`` on the socket under the connection's lock; a failure drops the connection
         (MQRC_CONNECTION_BROKEN), as one of :meth:`_exchange`'s does."""
+        if self._collected:
+            self._close_collected()
         with self._lock:
             sock = self._usable_sock()
             try:
@@ -410,6 +420,7 @@ class BindingsConnection(ReadAheadVerbs, PackedCalls, MQIVerbs):
         """MQDISC: the queue manager commits an open unit of work, as on a normal end."""
         if self._sock is None:
             return
+        self._forget_collected()
         try:
             self._call(_T.MQDISC)
         finally:

@@ -59,6 +59,7 @@ class PackedCalls(MQIVerbs):
     _sock: socket.socket | None
     _lock: Any
     _flows: Any
+    _collected: Any  #: MQCLOSEs of collected Queues, made before the next call
 
     def put(self, hobj: int, md: Any, pmo: Any, data: bytes) -> int:
         md = MD() if md is None else md  # (as MQIVerbs.put)
@@ -103,6 +104,8 @@ class PackedCalls(MQIVerbs):
         body = _request_body(_T.MQPUT, [md, sent, data])
         if body is None:
             return super().put(hobj, md, sent, data)
+        if self._collected:
+            self._close_collected()  # type: ignore[attr-defined] - (mqpy.collected)
         request = build_mqi_request(_T.MQPUT, hobj, (body,))
         flows = self._flows
         with self._lock:
@@ -128,6 +131,8 @@ class PackedCalls(MQIVerbs):
         return its decoded reply as ``_exchange`` does: MQMIError on MQCC_FAILED (a failed
         reply's structures, if any, copied ``into`` the caller's), a reply that did not fail
         decoded into ``targets``."""
+        if self._collected:
+            self._close_collected()  # type: ignore[attr-defined] - (mqpy.collected)
         request = build_mqi_request(verb, hobj, _NO_BODY if body is None else (body,))
         flows = self._flows
         with self._lock:

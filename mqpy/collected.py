@@ -21,7 +21,7 @@ from collections import deque
 from mqpy import CMQC
 from mqpy.errors import MQMIError
 
-__all__ = ["ClosedLater", "collecting"]
+__all__ = ["ClosedLater", "closed_by_finalizer", "collecting"]
 
 _phase = threading.local()  #: ``active`` while this thread runs a collection
 
@@ -69,3 +69,14 @@ class ClosedLater:
     def _forget_collected(self) -> None:
         """MQDISC closes the handles still open: none of the noted ones is sent."""
         self._collected.clear()
+
+
+def closed_by_finalizer(conn: object, hobj: int, options: int = CMQC.MQCO_NONE) -> bool:
+    """A finalizer's MQCLOSE of ``hobj`` handed to ``conn`` when it closes collected handles
+    itself (``ClosedLater``): True then; False for a connection that has no such thing (the
+    engine's, in this process: its MQCLOSE waits for no answer), which the caller closes."""
+    later = getattr(conn, "close_collected", None)
+    if later is None:
+        return False
+    later(hobj, options)
+    return True

@@ -13,6 +13,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from mqpy import CMQC, asyncconsume, config, localqmgrs
+from mqpy.collected import closed_by_finalizer
 from mqpy.errors import MQMIError, PYIFError
 from mqpy.mqobject import MQObject
 from mqpy.properties import calls
@@ -569,9 +570,7 @@ class Queue(MQObject):
         connection already ended, which closed it) is not the collector's to raise."""
         if getattr(self, "_hobj", None) is not None:
             try:
-                later = getattr(self._qmgr._conn, "close_collected", None)
-                if later is not None:  # the collector, on any thread: no call (mqpy.collected)
-                    later(self._hobj)
+                if closed_by_finalizer(self._qmgr._conn, self._hobj):  # (mqpy.collected)
                     self._hobj = None
                     return
                 self.close()

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from mqpy import CMQC
+from mqpy.collected import closed_by_finalizer
 from mqpy.errors import MQMIError, PYIFError
 from mqpy.mqi import Queue, QueueManager, common_q_args
 from mqpy.properties import calls
@@ -109,9 +110,13 @@ class Topic:
         return self._hobj
 
     def __del__(self) -> None:
-        """A Topic collected while open closes its handle, as a Queue does."""
+        """A Topic collected while open closes its handle, as a Queue does (the collector's
+        MQCLOSE made by the connection's next call: ``mqpy.collected``)."""
         if getattr(self, "_hobj", None) is not None:
             try:
+                if closed_by_finalizer(self._qmgr._conn, self._hobj):
+                    self._hobj = None
+                    return
                 self.close()
             except (MQMIError, PYIFError, OSError):
                 pass
@@ -220,6 +225,9 @@ class Subscription:
         failure (the connection already ended) is not the collector's to raise."""
         if getattr(self, "_hsub", None) is not None:
             try:
+                if closed_by_finalizer(self._qmgr._conn, self._hsub):  # (mqpy.collected)
+                    self._hsub = None
+                    return
                 self.close()
             except (MQMIError, PYIFError, OSError):
                 pass
