@@ -47,6 +47,7 @@ from mqpy.pubsub.interqmgr import (
     PUBSUB_DAEMON_APPL,
     proxy_name,
 )
+from mqpy.pubsub.topicstrings import topic_based
 
 from .proxysubs import Action, ProxySubscriptions, Resync, SendProxy
 
@@ -55,7 +56,7 @@ __all__ = ["PubSubDaemon"]
 FANOUT_INTERVAL = 1.0
 #: a message got and backed out this many times goes to the dead-letter queue
 BACKOUT_LIMIT = 5
-_LOCAL_SUBS = "DISPLAY SUB(*) SUBTYPE(USER) TOPICSTR DEST"
+_LOCAL_SUBS = "DISPLAY SUB(*) SUBTYPE(USER) TOPICSTR DEST WSCHEMA"
 _SYNC = CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING
 
 
@@ -106,7 +107,9 @@ class PubSubDaemon:
         if repo is None or not (repo.cluster_topics() or self.proxies.sent()):
             return
         rows = await trio.to_thread.run_sync(self.manager.chinit.admin.display, _LOCAL_SUBS)
-        local = [str(r.get("TOPICSTR", "")) for r in rows
+        local = [topic_based(str(r["TOPICSTR"]), CMQC.MQWS_CHAR if str(
+                     r.get("WSCHEMA", "")).strip() == "CHAR" else CMQC.MQWS_TOPIC)
+                 for r in rows
                  if str(r.get("DEST", "")).strip() != PUBS_QUEUE and r.get("TOPICSTR")]
         async with self.manager.lock:
             topics = [(t.cluster, t.topicstr) for t in repo.cluster_topics()]
