@@ -93,6 +93,20 @@ def test_a_local_publication_goes_to_the_proxy_subscription(site):
     assert _depth(harness.qm, "FAR") == 1 and _depth(harness.qm, "LOCAL.Q") == 1
 
 
+def test_overlapping_proxy_subscriptions_of_one_qmgr_get_one_copy(site):
+    """Given two proxy subscriptions of FAR that overlap (relay/t and relay/#), when a
+    publication on relay/t is made here, then one copy goes to FAR (whose local
+    subscribers each get theirs there once), not one a proxy subscription."""
+    harness, daemon = site
+    daemon._on_request(_request("SUBSCRIBE"))
+    daemon._on_request(_request("SUBSCRIBE", "relay/#"))
+    t = mqpy.Topic(harness.qm, topic_string="relay/t")
+    t.open(open_opts=CMQC.MQOO_OUTPUT)
+    t.pub(b"once", mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
+    t.close()
+    assert _depth(harness.qm, "FAR") == 1 and _depth(harness.qm, "LOCAL.Q") == 1
+
+
 def test_a_publication_from_another_qmgr_reaches_local_subscribers_only(site):
     """Given a local subscription and another queue manager's proxy subscription, when a
     publication arrives on SYSTEM.INTER.QMGR.PUBS, then the local subscriber gets it once,
