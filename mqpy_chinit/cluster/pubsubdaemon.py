@@ -4,23 +4,24 @@ does this in its publish/subscribe engine): a part of the repository manager.
 It connects as ``mqpy.pubsub.interqmgr.PUBSUB_DAEMON_APPL`` (one connection a task:
 fan-out, control, publications) and, while this queue manager is in a cluster:
 
-- *fan-out* (every :data:`FANOUT_INTERVAL`): reads the local subscriptions (DISPLAY SUB SUBTYPE(USER)), the cluster topics
-  and members the repository knows, and sends or withdraws proxy subscriptions as
-  ``proxysubs.ProxySubscriptions`` says: a persistent request on SYSTEM.INTER.QMGR.CONTROL at
-  each member (MQPUT1 naming that queue manager: the engine routes it on SYSTEM.CLUSTER.
-  TRANSMIT.QUEUE through the cluster-sender channel to it). A send that fails (the member not
-  yet in the engine's cluster cache) is tried again next time.
-- *control* (on arrival: an MQGET with a wait): each request on the local SYSTEM.INTER.QMGR.CONTROL makes (or removes) the
-  durable proxy subscription SYSTEM.PROXY.<qmgr> <cluster> <topic string> whose destination
-  is SYSTEM.INTER.QMGR.PUBS at the requesting queue manager; publications on this queue
-  manager then reach it through the cluster channels.
-- *publications* (on arrival, as control): each message on the local SYSTEM.INTER.QMGR.PUBS is published here on the
-  topic string it carries (MQTopicString), with its own properties and context, to the
-  local subscribers only (the engine gives a publication of this connection to no proxy
-  subscription). The get and the publication are one unit of work, so a persistent
-  publication is delivered exactly once: a failure backs both out and the message is
-  tried again (after five tries it goes to the dead-letter queue with the failure's reason
-  in its MQDLH, as a request that cannot be carried out does).
+- *fan-out* (every :data:`FANOUT_INTERVAL`): reads the local subscriptions (DISPLAY SUB
+  SUBTYPE(USER)), the cluster topics and members the repository knows, and sends or
+  withdraws proxy subscriptions as ``proxysubs.ProxySubscriptions`` says: a persistent
+  request on SYSTEM.INTER.QMGR.CONTROL at each member (MQPUT1 naming that queue manager:
+  the engine routes it on SYSTEM.CLUSTER.TRANSMIT.QUEUE through the cluster-sender channel
+  to it). A send that fails (the member not yet in the engine's cluster cache) is tried
+  again next time.
+- *control* (as requests arrive): each request on the local SYSTEM.INTER.QMGR.CONTROL
+  makes (or removes) the durable proxy subscription SYSTEM.PROXY.<qmgr> <cluster> <topic
+  string> whose destination is SYSTEM.INTER.QMGR.PUBS at the requesting queue manager;
+  publications on this queue manager then reach it through the cluster channels.
+- *publications* (as they arrive): each message on the local SYSTEM.INTER.QMGR.PUBS is
+  published here on the topic string it carries (MQTopicString), with its own properties
+  and context, to the local subscribers only (the engine gives a publication of this
+  connection to no proxy subscription). The get and the publication are one unit of work,
+  so a persistent publication is delivered exactly once: a failure backs both out and the
+  message is tried again (after five tries it goes to the dead-letter queue with the
+  failure's reason in its MQDLH, as a request that cannot be carried out does).
 
 The control and publications tasks wait in MQGET (:data:`ARRIVAL_WAIT_MS` at a time) in a
 worker thread of their own that looks, between waits, whether its task is cancelled: a
