@@ -13,6 +13,7 @@ import time
 
 import trio
 
+from mqpy import amqmsgs
 from mqpy.fap import channeldefs as D
 from mqpy.fap.initialdata import InitialData
 from mqpy.fap.statuscodes import StatusCode
@@ -132,7 +133,12 @@ class Responder:
             with scope:
                 await mca.run()
         except ChannelEnded as e:  # (a channel never known by name: the text says it)
-            self.log(e.msgid, f"Channel '{mca.name}': {e.text}" if mca.name else e.text)
+            if e.msgid == amqmsgs.AMQ9209.msgid and mca.name:  # IBM's words
+                host, _, port = peer.rpartition(":")
+                self.log(e.msgid, f"Connection to host '{host}({port})' for channel "
+                         f"'{mca.name}' closed.")
+            else:
+                self.log(e.msgid, f"Channel '{mca.name}': {e.text}" if mca.name else e.text)
         else:
             if mca.name and not scope.cancelled_caught and not mca.pinged:
                 self.log("AMQ9001I", f"Channel '{mca.name}' ended normally.")

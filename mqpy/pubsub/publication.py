@@ -88,9 +88,10 @@ def publish(conn: Connection, h: TopicHandle, md: MD, pmo: PMO, data: bytes, put
                 syncpoint)
     pub = Publication.of(md, data, topic)
     relayed = by_pubsub_daemon(conn)  # from another queue manager: local subscribers only
-    subs = [s for s in reg if not (relayed and s.proxy)
-            and reaches(reg, tree, s, topic, conn, opts)
-            and (not s.selector or selector_of(s.selector).matches(pub.values(), md))]
+    subs = _one_copy_per_qmgr([s for s in reg if not (relayed and s.proxy)
+                               and reaches(reg, tree, s, topic, conn, opts)
+                               and (not s.selector
+                                    or selector_of(s.selector).matches(pub.values(), md))])
     policy = reg.topic_attribute(topic, "PMSGDLV" if persistent else "NPMSGDLV", tree)
     lsn = deliver(conn, subs, md, pub, persistent=persistent, priority=priority,
                   syncpoint=syncpoint, put1=put1, policy=str(policy),
@@ -102,6 +103,22 @@ def publish(conn: Connection, h: TopicHandle, md: MD, pmo: PMO, data: bytes, put
     if not subs and opts & CMQC.MQPMO_WARN_IF_NO_SUBS_MATCHED and not warning:
         warning = CMQC.MQRC_NO_SUBS_MATCHED
     return lsn, warning
+
+
+def _one_copy_per_qmgr(subs: list[Subscription]) -> list[Subscription]:
+    """A publication goes once to each queue manager whose proxy subscriptions it matches
+    (its local subscribers each get their copy there): the first matching proxy
+    subscription of an origin stands for the others (``relay/#`` and ``relay/t`` of one
+    queue manager: one copy)."""
+    seen: set[str] = set()
+    out = []
+    for sub in subs:
+        if sub.proxy:
+            if sub.dest_qmgr in seen:
+                continue
+            seen.add(sub.dest_qmgr)
+        out.append(sub)
+    return out
 
 
 def _retain(conn: Connection, reg: Registry, topic: str, md: MD, data: bytes, persistent: bool,

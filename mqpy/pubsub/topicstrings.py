@@ -70,6 +70,22 @@ def fixed_prefix_levels(topic: str, scheme: int = CMQC.MQWS_TOPIC) -> int:
     return count
 
 
+def topic_based(topic: str, scheme: int = CMQC.MQWS_TOPIC) -> str:
+    """A subscription's topic string in the topic-based scheme, as a proxy subscription
+    carries it: a character-based wildcard becomes ``#`` back to the nearest separator
+    (IBM: "/aaa/bbb/c*d is converted to /aaa/bbb/#"), its escapes made plain."""
+    if scheme != CMQC.MQWS_CHAR:
+        return topic
+    text: list[str] = []
+    for c, literal in _unescaped_marked(topic):
+        if not literal and c in (_CHAR_ANY, _CHAR_ONE):
+            kept = "".join(text)
+            cut = kept.rfind(SEPARATOR)
+            return kept[:cut + 1] + MULTI_LEVEL if cut >= 0 else MULTI_LEVEL
+        text.append(c)
+    return "".join(text)
+
+
 def matches(subscribed: str, published: str, scheme: int = CMQC.MQWS_TOPIC) -> bool:
     """Whether a publication on ``published`` reaches a subscription to ``subscribed``."""
     if scheme == CMQC.MQWS_CHAR:

@@ -8,9 +8,13 @@ IBM's rules for a direct-routed publish/subscribe cluster, as built here:
    clustered topics create channels to all other queue managers in the cluster and inform
    them of their subscriptions"). One proxy subscription stands for every local
    subscription to the same topic string.
-2. A wildcard subscription above a cluster topic (``#``, ``sports/#`` above ``sports/
-   football``) is sent as a proxy subscription to the cluster topic's subtree
-   (``<topic string>/#``), the part of it the cluster carries.
+2. A subscription with wildcards resolves where its levels before the first wildcard end
+   (``sports/+/goals`` at ``sports``): at or below a cluster topic it is sent with its own
+   topic string; above every cluster topic (``#``, ``+/+/goals``, ``sports/#`` above
+   ``sports/football``) it is sent nowhere and gets the local publications only, and
+   those that other subscriptions here bring (IBM, "Defining cluster topics": wildcard
+   subscriptions). A character-based wildcard is sent as ``#`` back to the nearest ``/``
+   (``topicstrings.topic_based``; IBM, "Wildcards in proxy subscriptions").
 3. When the last local subscription to a topic string goes, or the cluster topic does, or
    the queue manager leaves, its proxy subscriptions are withdrawn; a member that joins is
    sent every proxy subscription that stands.
@@ -74,12 +78,11 @@ def _below(topic: str, base: str) -> bool:
 
 def proxy_topics(subscription: str, cluster_topic: str) -> str | None:
     """The topic string of the proxy subscription a local subscription to ``subscription``
-    needs for the cluster topic at ``cluster_topic`` (rules 1, 2), or None."""
-    if _below(subscription, cluster_topic):
+    (topic-based scheme) needs for the cluster topic at ``cluster_topic`` (rules 1, 2), or
+    None: the subscription resolves where its levels before the first wildcard end."""
+    fixed = topicstrings.levels(subscription)[:topicstrings.fixed_prefix_levels(subscription)]
+    if fixed and _below(topicstrings.SEPARATOR.join(fixed), cluster_topic):
         return subscription
-    if topicstrings.has_wildcard(subscription):
-        if topicstrings.matches(subscription, cluster_topic):
-            return cluster_topic + topicstrings.SEPARATOR + "#"
     return None
 
 

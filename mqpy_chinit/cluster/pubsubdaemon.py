@@ -1,26 +1,32 @@
 """The channel initiator's publish/subscribe task for clustered topics (IBM's queue manager
 does this in its publish/subscribe engine): a part of the repository manager.
 
-It connects as ``mqpy.pubsub.interqmgr.PUBSUB_DAEMON_APPL`` and, every
-:data:`FANOUT_INTERVAL`:
+It connects as ``mqpy.pubsub.interqmgr.PUBSUB_DAEMON_APPL`` (one connection a task:
+fan-out, control, publications) and, while this queue manager is in a cluster:
 
-- *fan-out*: reads the local subscriptions (DISPLAY SUB SUBTYPE(USER)), the cluster topics
-  and members the repository knows, and sends or withdraws proxy subscriptions as
-  ``proxysubs.ProxySubscriptions`` says: a persistent request on SYSTEM.INTER.QMGR.CONTROL at
-  each member (MQPUT1 naming that queue manager: the engine routes it on SYSTEM.CLUSTER.
-  TRANSMIT.QUEUE through the cluster-sender channel to it). A send that fails (the member not
-  yet in the engine's cluster cache) is tried again next time.
-- *control*: each request on the local SYSTEM.INTER.QMGR.CONTROL makes (or removes) the
-  durable proxy subscription SYSTEM.PROXY.<qmgr> <cluster> <topic string> whose destination
-  is SYSTEM.INTER.QMGR.PUBS at the requesting queue manager; publications on this queue
-  manager then reach it through the cluster channels.
-- *publications*: each message on the local SYSTEM.INTER.QMGR.PUBS is published here on the
-  topic string it carries (MQTopicString), with its own properties and context, to the
-  local subscribers only (the engine gives a publication of this connection to no proxy
-  subscription). The get and the publication are one unit of work, so a persistent
-  publication is delivered exactly once: a failure backs both out and the message is
-  tried again (after five tries it goes to the dead-letter queue with the failure's reason
-  in its MQDLH, as a request that cannot be carried out does).
+- *fan-out* (every :data:`FANOUT_INTERVAL`): reads the local subscriptions (DISPLAY SUB
+  SUBTYPE(USER)), the cluster topics and members the repository knows, and sends or
+  withdraws proxy subscriptions as ``proxysubs.ProxySubscriptions`` says: a persistent
+  request on SYSTEM.INTER.QMGR.CONTROL at each member (MQPUT1 naming that queue manager:
+  the engine routes it on SYSTEM.CLUSTER.TRANSMIT.QUEUE through the cluster-sender channel
+  to it). A send that fails (the member not yet in the engine's cluster cache) is tried
+  again next time.
+- *control* (as requests arrive): each request on the local SYSTEM.INTER.QMGR.CONTROL
+  makes (or removes) the durable proxy subscription SYSTEM.PROXY.<qmgr> <cluster> <topic
+  string> whose destination is SYSTEM.INTER.QMGR.PUBS at the requesting queue manager;
+  publications on this queue manager then reach it through the cluster channels.
+- *publications* (as they arrive): each message on the local SYSTEM.INTER.QMGR.PUBS is
+  published here on the topic string it carries (MQTopicString), with its own properties
+  and context, to the local subscribers only (the engine gives a publication of this
+  connection to no proxy subscription). The get and the publication are one unit of work,
+  so a persistent publication is delivered exactly once: a failure backs both out and the
+  message is tried again (after five tries it goes to the dead-letter queue with the
+  failure's reason in its MQDLH, as a request that cannot be carried out does).
+
+The control and publications tasks wait in MQGET (:data:`ARRIVAL_WAIT_MS` at a time) in a
+worker thread of their own that looks, between waits, whether its task is cancelled: a
+message is served as it arrives, and a cancelled task ends within one wait, its unit of
+work whole (nothing is abandoned mid-call).
 
 Not built: retained publications do not cross (proxy subscriptions are made with
 MQSO_NEW_PUBLICATIONS_ONLY), topic host routing, SUBSCOPE/PUBSCOPE(QMGR) on topics.
@@ -29,7 +35,7 @@ MQSO_NEW_PUBLICATIONS_ONLY), topic host routing, SUBSCOPE/PUBSCOPE(QMGR) on topi
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import trio
@@ -47,15 +53,20 @@ from mqpy.pubsub.interqmgr import (
     PUBSUB_DAEMON_APPL,
     proxy_name,
 )
+from mqpy.pubsub.topicstrings import topic_based
 
 from .proxysubs import Action, ProxySubscriptions, Resync, SendProxy
 
 __all__ = ["PubSubDaemon"]
 
+_Handler = Callable[[mqpy.QueueManager, mqpy.MD, bytes], None]
 FANOUT_INTERVAL = 1.0
+#: how long one MQGET of the control and publications tasks waits before the worker
+#: thread looks whether its task is cancelled (how promptly the task stops)
+ARRIVAL_WAIT_MS = 200
 #: a message got and backed out this many times goes to the dead-letter queue
 BACKOUT_LIMIT = 5
-_LOCAL_SUBS = "DISPLAY SUB(*) SUBTYPE(USER) TOPICSTR DEST"
+_LOCAL_SUBS = "DISPLAY SUB(*) SUBTYPE(USER) TOPICSTR DEST WSCHEMA"
 _SYNC = CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING
 
 
@@ -76,16 +87,29 @@ class PubSubDaemon:
     async def run(self) -> None:
         qm = self._qm = await trio.to_thread.run_sync(self._connect)
         try:
-            while True:
-                try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._on_arrival, CONTROL_QUEUE, 0, self._handle_request)
+                nursery.start_soon(self._on_arrival, PUBS_QUEUE,
+                                   CMQC.MQGMO_PROPERTIES_FORCE_MQRFH2, self._republish)
+                while True:
                     if self._in_a_cluster():
-                        await self.fan_out()
-                        await trio.to_thread.run_sync(self.serve_control)
-                        await trio.to_thread.run_sync(self.serve_publications)
-                except MQMIError as exc:
-                    if exc.reason in (CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_Q_MGR_STOPPING,
-                                      CMQC.MQRC_Q_MGR_QUIESCING):
-                        raise
+                        await _unless_fatal(self.fan_out())
+                    await trio.sleep(FANOUT_INTERVAL)
+        finally:
+            with trio.CancelScope(shield=True):
+                await trio.to_thread.run_sync(_disconnect, qm)
+
+    async def _on_arrival(self, queue: str, options: int, handle: _Handler) -> None:
+        """Serve ``queue`` as messages arrive, on a connection of this task's own, in a
+        worker thread that waits in MQGET (:meth:`_serve` with ``wait``); after a message
+        backed out (or a failure), again one :data:`FANOUT_INTERVAL` later."""
+        qm = await trio.to_thread.run_sync(self._connect)
+        limiter = trio.CapacityLimiter(1)  # its own: the waiting thread takes no MCA's
+        try:
+            while True:
+                if self._in_a_cluster():
+                    await _unless_fatal(trio.to_thread.run_sync(
+                        self._serve, queue, options, handle, qm, True, limiter=limiter))
                 await trio.sleep(FANOUT_INTERVAL)
         finally:
             with trio.CancelScope(shield=True):
@@ -106,7 +130,9 @@ class PubSubDaemon:
         if repo is None or not (repo.cluster_topics() or self.proxies.sent()):
             return
         rows = await trio.to_thread.run_sync(self.manager.chinit.admin.display, _LOCAL_SUBS)
-        local = [str(r.get("TOPICSTR", "")) for r in rows
+        local = [topic_based(str(r["TOPICSTR"]), CMQC.MQWS_CHAR if str(
+                     r.get("WSCHEMA", "")).strip() == "CHAR" else CMQC.MQWS_TOPIC)
+                 for r in rows
                  if str(r.get("DEST", "")).strip() != PUBS_QUEUE and r.get("TOPICSTR")]
         async with self.manager.lock:
             topics = [(t.cluster, t.topicstr) for t in repo.cluster_topics()]
@@ -137,50 +163,58 @@ class PubSubDaemon:
 
     def serve_control(self) -> None:
         """Every request on SYSTEM.INTER.QMGR.CONTROL, each in a unit of work."""
-        self._serve(CONTROL_QUEUE, 0, lambda md, data: self._on_request(data))
+        assert self._qm is not None
+        self._serve(CONTROL_QUEUE, 0, self._handle_request, self._qm)
 
-    def _serve(self, queue: str, options: int,
-               handle: Callable[[mqpy.MD, bytes], None]) -> None:
+    def _serve(self, queue: str, options: int, handle: _Handler, qm: mqpy.QueueManager,
+               wait: bool = False) -> None:
         """Get every message on ``queue`` and ``handle`` it, each in a unit of work. One
         that fails is backed out and tried again next time; after :data:`BACKOUT_LIMIT`
         tries it goes to the dead-letter queue (MQDLH reason: the failure's), so one
-        message cannot hold up the others."""
-        qm = self._qm
-        assert qm is not None
+        message cannot hold up the others. With ``wait`` (in a trio worker thread) it
+        waits for the next message until its task is cancelled, instead of returning at
+        an empty queue."""
+        gmo_options = _SYNC | options | (CMQC.MQGMO_WAIT if wait else 0)
         q = mqpy.Queue(qm, queue, CMQC.MQOO_INPUT_SHARED)
         try:
             while True:
                 md = mqpy.MD()
                 try:
-                    data = q.get(None, md, mqpy.GMO(Options=_SYNC | options))
+                    data = q.get(None, md, mqpy.GMO(Options=gmo_options,
+                                                    WaitInterval=ARRIVAL_WAIT_MS))
                 except MQMIError as exc:
-                    if exc.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
-                        return
-                    raise
+                    if exc.reason != CMQC.MQRC_NO_MSG_AVAILABLE or not wait:
+                        if exc.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
+                            return
+                        raise
+                    trio.from_thread.check_cancelled()
+                    continue
                 try:
-                    handle(md, data)
+                    handle(qm, md, data)
                 except MQMIError as exc:
                     if md.BackoutCount < BACKOUT_LIMIT or not self._dead_letter(
-                            queue, md, data, exc.reason):
+                            qm, queue, md, data, exc.reason):
                         qm.backout()
                         return
                 qm.commit()
         finally:
             q.close()
 
-    def _dead_letter(self, queue: str, md: mqpy.MD, data: bytes, reason: int) -> bool:
-        assert self._qm is not None
-        deadq = self._qm.inquire(CMQC.MQCA_DEAD_LETTER_Q_NAME).strip(b" \x00")
+    def _dead_letter(self, qm: mqpy.QueueManager, queue: str, md: mqpy.MD, data: bytes,
+                     reason: int) -> bool:
+        deadq = qm.inquire(CMQC.MQCA_DEAD_LETTER_Q_NAME).strip(b" \x00")
         if not deadq:
             return False
         dmd, body = reports.build_dead_letter(md, data, reason, queue, self.qmgr,
                                               put_appl_name=PUBSUB_DAEMON_APPL.encode(),
                                               put_date=md.PutDate, put_time=md.PutTime)
-        self._qm.put1(deadq.decode("latin-1"), body, dmd,
-                      mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+        qm.put1(deadq.decode("latin-1"), body, dmd, mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
         return True
 
-    def _on_request(self, data: bytes) -> None:
+    def _handle_request(self, qm: mqpy.QueueManager, md: mqpy.MD, data: bytes) -> None:
+        self._on_request(data, qm)
+
+    def _on_request(self, data: bytes, qm: mqpy.QueueManager | None = None) -> None:
         try:
             request = json.loads(data)
             origin, kind = str(request["qmgr"]), str(request["request"])
@@ -190,13 +224,14 @@ class PubSubDaemon:
             cluster, topic = str(request["cluster"]), str(request["topicstr"])
         except (ValueError, KeyError, TypeError):
             return  # not a request of ours: dropped with the unit of work
-        assert self._qm is not None
+        qm = qm or self._qm
+        assert qm is not None
         name = proxy_name(origin, cluster, topic)
         if kind == "UNSUBSCRIBE":  # gone already: nothing to do
             self._drop_proxies(name)
             return
-        sub = mqpy.Subscription(self._qm)
-        dest = mqpy.Queue(self._qm, mqpy.OD(ObjectName=PUBS_QUEUE.encode(),
+        sub = mqpy.Subscription(qm)
+        dest = mqpy.Queue(qm, mqpy.OD(ObjectName=PUBS_QUEUE.encode(),
                                             ObjectQMgrName=origin.encode()), CMQC.MQOO_OUTPUT)
         try:
             sub.sub(sub_queue=dest, sub_name=name.encode(), topic_string=topic.encode(),
@@ -219,9 +254,10 @@ class PubSubDaemon:
     def serve_publications(self) -> None:
         """Every publication on SYSTEM.INTER.QMGR.PUBS, published here in the unit of work
         of its get."""
-        self._serve(PUBS_QUEUE, CMQC.MQGMO_PROPERTIES_FORCE_MQRFH2, self._republish)
+        assert self._qm is not None
+        self._serve(PUBS_QUEUE, CMQC.MQGMO_PROPERTIES_FORCE_MQRFH2, self._republish, self._qm)
 
-    def _republish(self, md: mqpy.MD, data: bytes) -> None:
+    def _republish(self, qm: mqpy.QueueManager, md: mqpy.MD, data: bytes) -> None:
         own = PropertySet(validate=False)
         body = take_properties(data, md, own)
         topic = own.values().get("mqps.Top")
@@ -234,10 +270,20 @@ class PubSubDaemon:
         data = give_properties(kept, body, md)
         od = mqpy.OD(ObjectType=CMQC.MQOT_TOPIC, Version=CMQC.MQOD_VERSION_4)
         od.set_vs("ObjectString", topic.encode("utf-8"))
-        assert self._qm is not None
-        self._qm.put1(od, data, md, mqpy.PMO(
+        qm.put1(od, data, md, mqpy.PMO(
             Options=CMQC.MQPMO_SYNCPOINT | CMQC.MQPMO_SET_ALL_CONTEXT
             | CMQC.MQPMO_NEW_MSG_ID))
+
+
+async def _unless_fatal(call: Awaitable[object]) -> None:
+    """Await ``call``; a failure other than the queue manager's end is tried again next
+    time (the task goes on)."""
+    try:
+        await call
+    except MQMIError as exc:
+        if exc.reason in (CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_Q_MGR_STOPPING,
+                          CMQC.MQRC_Q_MGR_QUIESCING):
+            raise
 
 
 def _disconnect(qm: mqpy.QueueManager) -> None:

@@ -9,9 +9,10 @@ import re
 import trio
 
 from mqpy_chinit.states import ChannelState
-from tests.channels.pairs import listening, started
+from tests.channels.pairs import _run_with_proxy, listening, started
 from tests.support.channel_pair import CHANNEL, define_pair, finish, start_chinit
 from tests.support.ports import free_port
+from tests.support.proxy import nth_message
 from tests.support.waiting import wait_until
 
 STARTING = re.compile(r"Channel '[A-Z0-9._/%]+' is starting\.")
@@ -60,3 +61,17 @@ async def test_every_amq9002i_reads_as_ibms_channel_is_starting(two_qmgrs):
     assert len(starts) >= 2, (qm1.log, qm2.log)
     assert all(STARTING.fullmatch(t) for t in starts), starts
 
+
+
+async def test_a_receiver_whose_partner_drops_the_link_logs_ibms_amq9209e(two_qmgrs):
+    """Given a link cut in the middle of a batch (the partner gone without a closing flow),
+    then the receiving end logs AMQ9209E in IBM's words, naming the partner's host and the
+    channel: "Connection to host '<host>(<port>)' for channel '<name>' closed."."""
+    qm1, qm2 = two_qmgrs
+    proxy, _ = await _run_with_proxy(qm1, qm2, nth_message(5))
+    assert proxy.cuts == 1
+    closed = [t for m, t in qm2.log if m == "AMQ9209E"]
+    assert closed, qm2.log
+    for text in closed:
+        assert re.fullmatch(r"Connection to host '127\.0\.0\.1\(\d+\)' for channel "
+                            r"'QM1\.TO\.QM2' closed\.", text), text

@@ -10,12 +10,13 @@ teardown.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -98,6 +99,30 @@ class Cluster:
 
     def conname(self, qmgr: str) -> str:
         return f"'127.0.0.1({self.ports[qmgr]})'"
+
+    def join_cluster(self, name: str, partner: str, extra: str = "") -> None:
+        """Start ``name`` and make it a member of cluster INV as an operator would: a
+        listener, its CLUSRCVR, a CLUSSDR to the full repository ``partner`` (QM1 and QM2
+        are full repositories), then ``extra`` MQSC."""
+        self.start(name)
+        # auto-defined cluster senders are made from their partner's CLUSRCVR (IBM; not
+        # from SYSTEM.DEF.CLUSSDR, left at its defaults here): its timers retry quickly,
+        # and for long enough (15 minutes, as IBM's defaults) that a queue manager a test
+        # kills and restarts is never left to LONGTMR's 20 minutes
+        out = self.mqsc(name, f"""
+            {ADMIT_CHANNELS}
+            DEFINE LISTENER(L) TRPTYPE(TCP) PORT({self.ports[name]}) CONTROL(QMGR)
+            START LISTENER(L)
+            {"ALTER QMGR REPOS(INV)" if name in ("QM1", "QM2") else ""}
+            DEFINE CHANNEL(TO.{name}) CHLTYPE(CLUSRCVR) TRPTYPE(TCP) +
+                   SHORTTMR(1) SHORTRTY(900) +
+                   CONNAME({self.conname(name)}) CLUSTER(INV)
+            DEFINE CHANNEL(TO.{partner}) CHLTYPE(CLUSSDR) TRPTYPE(TCP) SHORTTMR(1) +
+                   SHORTRTY(900) +
+                   CONNAME({self.conname(partner)}) CLUSTER(INV)
+            {extra}
+        """)
+        assert out.returncode == 0, out.stdout
 
     def start(self, qmgr: str) -> None:
         proc = self.site.run("strmqm", qmgr)
@@ -240,41 +265,20 @@ def wait_for(what: str, check: Callable[[], object], timeout: float = DEADLINE) 
     return waiting.wait_for(check, timeout, what, interval=0.3)
 
 
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory):
-    site = Installation(str(tmp_path_factory.mktemp("cluster")))
+@contextlib.contextmanager
+def running_cluster(root: str, net_class: type[Cluster], start: tuple[str, ...],
+                    join: Callable[[Cluster, str], None]) -> Iterator[Cluster]:
+    """Every queue manager of NAMES created under ``root`` (``net_class`` their harness),
+    those of ``start`` made members at once (``join(net, name)``); at the end every
+    daemon and channel initiator killed by pid."""
+    site = Installation(root)
     site.env.pop("MQPY_NO_CHINIT", None)
-    net = Cluster(site)
-    sender_to = {"QM1": "QM2", "QM2": "QM1", "QM3": "QM1", "QM4": "QM1"}
-
-    def build(name: str) -> None:
-        net.start(name)
-        # auto-defined cluster senders are made from their partner's CLUSRCVR (IBM; not
-        # from SYSTEM.DEF.CLUSSDR, left at its defaults here): its timers retry quickly,
-        # and for long enough (15 minutes, as IBM's defaults) that a queue manager a test
-        # kills and restarts is never left to LONGTMR's 20 minutes
-        partner = sender_to[name]
-        out = net.mqsc(name, f"""
-            {ADMIT_CHANNELS}
-            DEFINE LISTENER(L) TRPTYPE(TCP) PORT({net.ports[name]}) CONTROL(QMGR)
-            START LISTENER(L)
-            {"ALTER QMGR REPOS(INV)" if name in ("QM1", "QM2") else ""}
-            DEFINE CHANNEL(TO.{name}) CHLTYPE(CLUSRCVR) TRPTYPE(TCP) +
-                   SHORTTMR(1) SHORTRTY(900) +
-                   CONNAME({net.conname(name)}) CLUSTER(INV)
-            DEFINE CHANNEL(TO.{partner}) CHLTYPE(CLUSSDR) TRPTYPE(TCP) SHORTTMR(1) +
-                   SHORTRTY(900) +
-                   CONNAME({net.conname(partner)}) CLUSTER(INV)
-            {"DEFINE QLOCAL(INVQ) CLUSTER(INV) DEFBIND(NOTFIXED)"
-             if name in ("QM2", "QM4") else ""}
-        """)
-        assert out.returncode == 0, out.stdout
-
+    net = net_class(site)
     try:
         for name in NAMES:  # one at a time: crtmqm rewrites mqs.ini
             assert site.run("crtmqm", "-u", "SYSTEM.DEAD.LETTER.QUEUE", name).returncode == 0
-        with concurrent.futures.ThreadPoolExecutor(len(NAMES)) as pool:
-            for done in [pool.submit(build, name) for name in NAMES]:
+        with concurrent.futures.ThreadPoolExecutor(len(start)) as pool:
+            for done in [pool.submit(join, net, name) for name in start]:
                 done.result()
         yield net
     finally:
@@ -285,3 +289,18 @@ def cluster(tmp_path_factory):
                     os.kill(int(f.read().split()[0]), signal.SIGKILL)
             except (OSError, ValueError, IndexError):
                 pass
+
+
+_SENDER_TO = {"QM1": "QM2", "QM2": "QM1", "QM3": "QM1", "QM4": "QM1"}
+
+
+def _member(net: Cluster, name: str) -> None:
+    net.join_cluster(name, _SENDER_TO[name], "DEFINE QLOCAL(INVQ) CLUSTER(INV) "
+                     "DEFBIND(NOTFIXED)" if name in ("QM2", "QM4") else "")
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    with running_cluster(str(tmp_path_factory.mktemp("cluster")), Cluster, NAMES,
+                         _member) as net:
+        yield net

@@ -128,3 +128,28 @@ def test_a_subscription_removed_while_the_channel_initiator_was_down_stops_its_f
     assert net.mqsc("QM3", "DELETE SUB(SCORES.SUB)\n").returncode == 0
     wait_for("QM3's proxy subscriptions gone",
              lambda: "QM3" not in _proxies(net, "QM1") | _proxies(net, "QM4"))
+
+
+def test_a_wildcard_subscription_under_the_cluster_topic_is_sent_one_above_it_is_not(
+        pubsub_cluster):
+    """Given the cluster topic at sports, when QM2 subscribes to # (above it) and then to
+    sports/+/goals (resolving at it), then QM1 holds a proxy subscription for
+    sports/+/goals only (none for # or sports/#); and a publication on QM1 to
+    sports/united/goals reaches both subscriptions on QM2 (the one above gets its copy of
+    what the other brings, as IBM documents)."""
+    net = pubsub_cluster
+    out = net.mqsc("QM2", "DEFINE QLOCAL(GOALS)\nDEFINE QLOCAL(EVERYTHING)\n"
+                          "DEFINE SUB(ALL.SUB) TOPICSTR('#') DEST(EVERYTHING)\n"
+                          "DEFINE SUB(GOALS.SUB) TOPICSTR('sports/+/goals') DEST(GOALS)\n")
+    assert out.stdout.count("AMQ8094I") == 2, out.stdout
+
+    def proxies() -> str:
+        return net.command("QM1", "DISPLAY SUB(*) SUBTYPE(PROXY) TOPICSTR")
+    wait_for("QM1 holds QM2's proxy for sports/+/goals",
+             lambda: "TOPICSTR(sports/+/goals)" in proxies())
+    _publish(net, "QM1", b"1-0", topic="sports/united/goals")
+    got = net.collect("GOALS", 1, qmgrs=("QM2",))
+    assert got == {"QM2": [b"1-0"]}, net.diagnose()
+    assert net.collect("EVERYTHING", 1, qmgrs=("QM2",)) == {"QM2": [b"1-0"]}, net.diagnose()
+    shown = proxies()
+    assert "TOPICSTR(#)" not in shown and "TOPICSTR(sports/#)" not in shown, shown

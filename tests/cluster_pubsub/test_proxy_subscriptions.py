@@ -4,6 +4,8 @@ local subscription; sent to a member that joins."""
 
 from __future__ import annotations
 
+from mqpy import CMQC
+from mqpy.pubsub.topicstrings import topic_based
 from mqpy_chinit.cluster.proxysubs import (
     ProxySubscriptions,
     Resync,
@@ -93,7 +95,32 @@ def test_forget_sends_everything_to_that_member_again():
 def test_proxy_topic_strings():
     assert proxy_topics("sports", "sports") == "sports"
     assert proxy_topics("sports/football/#", "sports") == "sports/football/#"
-    assert proxy_topics("#", "sports/football") == "sports/football/#"
-    assert proxy_topics("sports/#", "sports/football") == "sports/football/#"
+    assert proxy_topics("sports/#", "sports") == "sports/#"
+    assert proxy_topics("sports/+/goals", "sports") == "sports/+/goals"
     assert proxy_topics("sportsman", "sports") is None
     assert proxy_topics("weather/#", "sports") is None
+
+
+def test_a_wildcard_subscription_above_a_cluster_topic_sends_no_proxy_subscription():
+    """IBM ("Defining cluster topics", wildcard subscriptions): proxy subscriptions are made
+    for a subscription whose topic string resolves at or below a cluster topic object (the
+    levels before its first wildcard); one made higher in the tree (``#``, ``+/+/goals``,
+    ``sports/#`` above ``sports/football``) gets the local publications only."""
+    assert proxy_topics("#", "sports/football") is None
+    assert proxy_topics("sports/#", "sports/football") is None
+    assert proxy_topics("+/+/goals", "sports") is None
+    assert proxy_topics("+/football", "sports") is None
+    qm2 = _started()
+    assert _run(qm2, ["#", "+/+/goals", "+"]) == []
+    assert _run(qm2, ["#", "sports/+/goals"]) == [
+        SendProxy("QM1", "INV", "sports/+/goals"), SendProxy("QM3", "INV", "sports/+/goals")]
+
+
+def test_a_character_wildcard_is_sent_as_a_topic_wildcard_back_to_the_nearest_separator():
+    """IBM ("Wildcards in proxy subscriptions"): a proxy subscription uses topic-based
+    wildcards; a character-based one is replaced by ``#`` back to the nearest ``/``."""
+    assert topic_based("sports/foot*", CMQC.MQWS_CHAR) == "sports/#"
+    assert topic_based("sports/*/goals", CMQC.MQWS_CHAR) == "sports/#"
+    assert topic_based("sports/100%*", CMQC.MQWS_CHAR) == "sports/100*"  # escaped: literal
+    assert topic_based("sports/+", CMQC.MQWS_TOPIC) == "sports/+"
+    assert topic_based("*", CMQC.MQWS_CHAR) == "#"

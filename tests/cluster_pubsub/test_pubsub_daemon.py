@@ -42,9 +42,9 @@ def site(tmp_path):
                  "DEFINE QLOCAL(LOCAL.Q)\n"
                  "DEFINE SUB(LOCAL.SUB) TOPICSTR('relay/t') DEST(LOCAL.Q)\n")
     daemon = PubSubDaemon(_Manager(harness.eng.name, _Chinit(EngineAdmin(harness.eng))))
-    daemon._qm = daemon._connect()
+    own = daemon._qm = daemon._connect()
     yield harness, daemon
-    daemon._qm.disconnect()
+    own.disconnect()
     mqpy.stop_embedded("PSQM", data_path=str(tmp_path))
 
 
@@ -89,6 +89,20 @@ def test_a_local_publication_goes_to_the_proxy_subscription(site):
     t = mqpy.Topic(harness.qm, topic_string="relay/t")
     t.open(open_opts=CMQC.MQOO_OUTPUT)
     t.pub(b"local", mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
+    t.close()
+    assert _depth(harness.qm, "FAR") == 1 and _depth(harness.qm, "LOCAL.Q") == 1
+
+
+def test_overlapping_proxy_subscriptions_of_one_qmgr_get_one_copy(site):
+    """Given two proxy subscriptions of FAR that overlap (relay/t and relay/#), when a
+    publication on relay/t is made here, then one copy goes to FAR (whose local
+    subscribers each get theirs there once), not one a proxy subscription."""
+    harness, daemon = site
+    daemon._on_request(_request("SUBSCRIBE"))
+    daemon._on_request(_request("SUBSCRIBE", "relay/#"))
+    t = mqpy.Topic(harness.qm, topic_string="relay/t")
+    t.open(open_opts=CMQC.MQOO_OUTPUT)
+    t.pub(b"once", mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
     t.close()
     assert _depth(harness.qm, "FAR") == 1 and _depth(harness.qm, "LOCAL.Q") == 1
 
@@ -167,3 +181,42 @@ def test_pcf_inquiries_leave_proxy_subscriptions_out_unless_asked(site):
     finally:
         pcf.disconnect()
         stop_command_server(harness.eng.name, harness.root)
+
+
+@attrs.define
+class _Repository:
+    """A member of cluster INV with no cluster topic yet (nothing to fan out)."""
+
+    clusters: frozenset = frozenset({"INV"})
+
+    def cluster_topics(self) -> list:
+        return []
+
+
+def test_a_publication_is_relayed_on_arrival_and_the_task_stops_promptly(site):
+    """Given the task running on a cluster member, when a publication from another queue
+    manager arrives on SYSTEM.INTER.QMGR.PUBS after the task has found the queue empty,
+    then the local subscriber has it well under the fan-out interval (the task waits on
+    the queue, not on a clock); and when its cancel scope is cancelled, it ends within a
+    wait interval."""
+    harness, daemon = site
+    daemon.manager.repo = _Repository()
+    relayed: list[float] = []
+    stopped: list[float] = []
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(daemon.run)
+            await trio.sleep(0.3)  # the task has looked at the empty queues
+            started = trio.current_time()
+            await trio.to_thread.run_sync(_arrives, harness.qm, "relay/t", b"now")
+            while not await trio.to_thread.run_sync(_depth, harness.qm, "LOCAL.Q"):
+                await trio.sleep(0.01)
+            relayed.append(trio.current_time() - started)
+            cancelled = trio.current_time()
+            nursery.cancel_scope.cancel()
+        stopped.append(trio.current_time() - cancelled)
+
+    trio.run(main)
+    assert relayed[0] < 0.5, relayed
+    assert stopped[0] < 1.0, stopped
