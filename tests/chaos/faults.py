@@ -7,7 +7,10 @@ daemon restarts it), of its runmqlsr (then runmqlsr again) or of an application 
 a new instance); a link cut, delayed, reset or partitioned one way for a while; STOP
 CHANNEL then START CHANNEL; an operator's RESOLVE CHANNEL (the channel stopped, the
 sender's batch in doubt compared with the receiver's last committed one, as IBM's procedure
-says); a full file system for a while (only where the run has one of its own: root).
+says); a full file system for a while (only where the run has one of its own: root); traffic
+control on a queue manager's veth pair for a while -- delay, loss, reordering with netem, a
+narrow link without it, a partition one way or both (only where the queue managers have
+hosts of their own, tests.chaos.netns: root).
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ from tests.chaos.workload import APPS, Workload
 #: kind -> weight
 KINDS = {"kill_daemon": 2, "kill_chinit": 2, "kill_listener": 1, "kill_app": 2,
          "net_cut": 2, "net_delay": 1, "net_reset": 2, "net_one_way": 1,
-         "stop_start_channel": 1, "resolve_channel": 1, "full_fs": 1}
+         "stop_start_channel": 1, "resolve_channel": 1, "full_fs": 1, "net_tc": 2}
+#: a net_tc fault's directions: one way, or both
+TC_DIRECTIONS = ("s2r", "r2s", "both")
 #: sending channels an operator may stop, resolve or restart: channel -> (sender, receiver)
 SENDERS = {"A.TO.B": ("QMA", "QMB"), "B.TO.A": ("QMB", "QMA"), "TO.QMC": ("QMB", "QMC"),
            "TO.QMB": ("QMC", "QMB")}
@@ -54,7 +59,10 @@ class Faults:
         self.began = began
         self.filler = filler
         self.done: list[Fault] = []
-        self.kinds = {k: w for k, w in KINDS.items() if k != "full_fs" or filler is not None}
+        self.kinds = {k: w for k, w in KINDS.items()
+                      if (k != "full_fs" or filler is not None)
+                      and (k != "net_tc" or net.hosts is not None)}
+        self.timers: list[threading.Timer] = []
 
     def now(self) -> float:
         return round(time.monotonic() - self.began, 2)
@@ -135,6 +143,36 @@ class Faults:
         self._link(fault).one_way(direction, seconds)
         fault.detail = f"{direction} blocked {seconds:.1f}s"
         fault.until = self.now() + seconds
+
+    def net_tc(self, fault: Fault) -> None:
+        """A queue manager's veth pair shaped one way or both for 2-8 s, then cleared."""
+        hosts = self.net.hosts
+        fault.target = self.rng.choice(NAMES)
+        shape = self.rng.choice(sorted(hosts.shapes))
+        way = self.rng.choice(TC_DIRECTIONS)
+        seconds = self.rng.uniform(2, 8)
+        ms, percent = self.rng.randint(50, 400), self.rng.randint(5, 30)
+        kbit = self.rng.choice((64, 128, 256))
+        args = hosts.shapes[shape].format(ms=ms, jitter=ms // 4, percent=percent, kbit=kbit)
+        ways = DIRECTIONS if way == "both" else (way,)
+        for direction in ways:
+            hosts.shape(fault.target, direction, args)
+        timer = threading.Timer(seconds, self._clear_tc, (fault.target, ways))
+        timer.start()
+        self.timers.append(timer)
+        fault.detail = f"{shape} {way} ({args}) {seconds:.1f}s"
+        fault.until = self.now() + seconds
+
+    def _clear_tc(self, name: str, ways: tuple[str, ...]) -> None:
+        for direction in ways:
+            self.net.hosts.clear(name, direction)
+
+    def heal_network(self) -> None:
+        """Every traffic control of the run's cleared now (the run's end)."""
+        for timer in self.timers:
+            timer.cancel()
+        if self.net.hosts is not None:
+            self.net.hosts.clear_all()
 
     def full_fs(self, fault: Fault) -> None:
         seconds = self.rng.uniform(2, 6)
