@@ -194,7 +194,11 @@ class Faults:
         """STOP CHANNEL MODE(FORCE); once it is STOPPED (IBM's procedure: a running
         channel's batch is not the operator's to resolve), if its batch is in doubt, COMMIT
         when the receiver's last committed unit of work is it (LSTLUWID = the sender's
-        CURLUWID), else BACKOUT; START CHANNEL."""
+        CURLUWID), else BACKOUT; START CHANNEL. The receiver's LSTLUWID is read once its end
+        of the channel has ended too: until then the batch may still arrive (bytes a
+        partitioned network delivers late) and be committed there, and a BACKOUT would
+        send it again -- IBM: a resolution unlike the receiving end's loses or duplicates
+        messages."""
         fault.target = self.rng.choice(list(SENDERS))
         sender, receiver = SENDERS[fault.target]
         self.operator(sender, f"STOP CHANNEL({fault.target}) MODE(FORCE)")
@@ -202,14 +206,16 @@ class Faults:
         mine = _saved(self.net.command(sender, f"DISPLAY CHSTATUS({fault.target}) SAVED"))
         action = "BACKOUT"
         if mine.get("INDOUBT") == "YES":
+            if not self.wait_ended(receiver, fault.target):
+                fault.detail = "receiving end still running after 30 s; "
             theirs = _saved(self.net.command(
                 receiver, f"DISPLAY CHSTATUS({fault.target}) SAVED"))
             if theirs.get("LSTLUWID") == mine.get("CURLUWID"):
                 action = "COMMIT"
         answer = self.net.command(sender, f"RESOLVE CHANNEL({fault.target}) ACTION({action})")
         start = self.operator(sender, f"START CHANNEL({fault.target})")
-        fault.detail = (f"in doubt {mine.get('INDOUBT', '?')}: {action} {_ids(answer)} / "
-                        f"{_ids(start)}")
+        fault.detail += (f"in doubt {mine.get('INDOUBT', '?')}: {action} {_ids(answer)} / "
+                         f"{_ids(start)}")
 
     def wait_stopped(self, qmgr: str, channel: str, timeout: float = 30) -> None:
         deadline = time.monotonic() + timeout
@@ -218,6 +224,17 @@ class Faults:
             if "STATUS(STOPPED)" in reply:
                 return
             time.sleep(0.2)
+
+    def wait_ended(self, qmgr: str, channel: str, timeout: float = 30) -> bool:
+        """Whether ``channel`` at ``qmgr`` (its receiving end) has no running instance
+        within ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            reply = self.net.command(qmgr, f"DISPLAY CHSTATUS({channel}) STATUS")
+            if not _ACTIVE.search(reply):
+                return True
+            time.sleep(0.2)
+        return False
 
     def operator(self, qmgr: str, command: str, timeout: float = 30) -> str:
         """``command`` issued again, as an operator would, while the channel initiator is
@@ -229,6 +246,11 @@ class Faults:
                     time.monotonic() > deadline:
                 return reply
             time.sleep(1)
+
+
+#: a channel instance's states while it runs
+_ACTIVE = re.compile(r"STATUS\((?:RUNNING|STOPPING|STARTING|BINDING|INITIALIZING|REQUESTING|"
+                     r"PAUSED|SWITCHING)\)")
 
 
 def _ids(reply: str) -> str:
