@@ -100,11 +100,14 @@ class Faults:
         fault.detail = f"pid {pid} (the daemon restarts it)"
 
     def kill_listener(self, fault: Fault) -> None:
+        """The runmqlsr for client applications, or, with hosts of their own, the one for
+        channels in the queue manager's namespace."""
         fault.target = self.rng.choice(NAMES)
-        proc = self.net.listeners[fault.target]
+        hosted = bool(self.net.hosted) and self.rng.random() < 0.5
+        proc = (self.net.hosted if hosted else self.net.listeners)[fault.target]
         kill(proc.pid)
         proc.wait(10)
-        fault.detail = f"runmqlsr pid {proc.pid}"
+        fault.detail = f"runmqlsr{' (channels, its namespace)' if hosted else ''} pid {proc.pid}"
         time.sleep(self.rng.uniform(0.2, 2.0))
 
     def kill_app(self, fault: Fault) -> None:
