@@ -5,8 +5,10 @@ machine. The run puts each queue manager's channel listener (a runmqlsr started 
 ``ip netns exec``) inside its namespace, on the inner end's address; every channel into that
 queue manager then crosses the pair (see docs/chaos.md, "The network").
 
-Names and addresses are unique per run (a random tag), and :func:`hosts_for` removes every
-namespace and veth pair it made whatever happens (a ``finally``). Where namespaces cannot be
+Names and addresses are unique per run (a random tag; the namespace's name also carries the
+pid of the process that made it), and :func:`hosts_for` removes every namespace and veth
+pair it made whatever happens (a ``finally``); a run killed outright (SIGKILL, where no
+``finally`` runs) leaves them, and the next run's :func:`sweep` removes them. Where namespaces cannot be
 made (not root, no ``ip`` or ``tc``, a kernel without veth), :func:`unavailable` says why.
 
 Directions, as the links name them: ``s2r`` is toward the queue manager (the outer end's
@@ -22,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import re
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -62,6 +65,24 @@ def _run(*argv: str, check: bool = True) -> subprocess.CompletedProcess:
     return proc
 
 
+#: a namespace of a chaos run: the pid that made it
+_OURS = re.compile(r"^mqchaos-(\d+)-[0-9a-f]+-\w+$")
+
+
+def sweep() -> list[str]:
+    """Every chaos run's namespace whose maker is no longer running, removed (its veth pair
+    goes with it): their names."""
+    out = _run("ip", "netns", "list", check=False).stdout
+    gone = []
+    for line in out.splitlines():
+        name = line.split()[0] if line.split() else ""
+        m = _OURS.match(name)
+        if m and not os.path.exists(f"/proc/{m.group(1)}"):
+            _run("ip", "netns", "del", name, check=False)
+            gone.append(name)
+    return gone
+
+
 class NamespaceError(RuntimeError):
     """An ip or tc command failed."""
 
@@ -91,7 +112,8 @@ class Hosts:
         r = random.SystemRandom().getrandbits(24)
         self.tag = tag or f"{r:06x}"
         net = f"10.{100 + (r >> 8) % 100}.{r % 250}"
-        self.hosts = {name: Host(name, f"mqchaos-{self.tag}-{name}", f"mqc{self.tag}{i}o",
+        self.hosts = {name: Host(name, f"mqchaos-{os.getpid()}-{self.tag}-{name}",
+                                 f"mqc{self.tag}{i}o",
                                  f"mqc{self.tag}{i}i", f"{net}.{4 * i + 1}",
                                  f"{net}.{4 * i + 2}")
                       for i, name in enumerate(names)}
@@ -161,7 +183,8 @@ class Hosts:
         """The namespaces of this run that exist now (``ip netns list``)."""
         out = _run("ip", "netns", "list", check=False).stdout
         return {line.split()[0] for line in out.splitlines()
-                if line.split() and f"-{self.tag}-" in line.split()[0]}
+                if line.split() and line.split()[0].endswith(
+                    tuple(f"-{self.tag}-{name}" for name in self.hosts))}
 
     def links(self) -> set[str]:
         """The veth ends of this run in the machine's namespace now."""
@@ -174,6 +197,7 @@ class Hosts:
 @contextlib.contextmanager
 def hosts_for(names: tuple[str, ...]) -> Iterator[Hosts]:
     """The namespaces of ``names``, made; removed when the block ends, however it ends."""
+    sweep()
     hosts = Hosts(names)
     try:
         hosts.open()

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from tests.chaos.netns import hosts_for, unavailable
+from tests.chaos.netns import hosts_for, sweep, unavailable
 from tests.support.waiting import wait_for
 
 pytestmark = [pytest.mark.system,
@@ -96,3 +96,19 @@ def test_given_a_failing_test_then_its_namespaces_and_pairs_are_removed():
             assert len(hosts.names()) == 2 and len(hosts.links()) == 2
             raise RuntimeError("the test failed")
     assert hosts.names() == set() and hosts.links() == set()
+
+
+def test_given_a_namespace_left_by_a_killed_run_then_the_next_run_removes_it():
+    """Given a chaos namespace whose maker's pid is not running (a run killed outright), when
+    namespaces are swept (as every run does first), then it is removed, and a live run's
+    are not."""
+    dead = 4194305  # above Linux's largest pid (2**22)
+    left = f"mqchaos-{dead}-abcdef-QMA"
+    subprocess.run(["ip", "netns", "add", left], check=True)
+    try:
+        with hosts_for(("QMA",)) as hosts:
+            assert left not in subprocess.run(["ip", "netns", "list"], capture_output=True,
+                                              text=True).stdout
+            assert sweep() == [] and len(hosts.names()) == 1
+    finally:
+        subprocess.run(["ip", "netns", "del", left], capture_output=True)
