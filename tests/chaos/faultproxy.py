@@ -25,11 +25,13 @@ DIRECTIONS = ("s2r", "r2s")
 
 
 class LinkProxy:
-    """A link to the listener on ``target_port``; ``start()`` gives the port to name."""
+    """A link to the listener on ``target_port`` (of ``target_host``: loopback, or a
+    namespace's address, tests.chaos.netns); ``start()`` gives the port to name."""
 
-    def __init__(self, name: str, target_port: int) -> None:
+    def __init__(self, name: str, target_port: int, target_host: str = "127.0.0.1") -> None:
         self.name = name
         self.target_port = target_port
+        self.target_host = target_host
         self.port = 0
         self.connections = 0
         self.cut_until = 0.0
@@ -106,7 +108,7 @@ class LinkProxy:
             return
         self.connections += 1
         try:
-            server = await trio.open_tcp_stream("127.0.0.1", self.target_port)
+            server = await trio.open_tcp_stream(self.target_host, self.target_port)
         except OSError:
             await client.aclose()
             return

@@ -7,7 +7,10 @@ daemon restarts it), of its runmqlsr (then runmqlsr again) or of an application 
 a new instance); a link cut, delayed, reset or partitioned one way for a while; STOP
 CHANNEL then START CHANNEL; an operator's RESOLVE CHANNEL (the channel stopped, the
 sender's batch in doubt compared with the receiver's last committed one, as IBM's procedure
-says); a full file system for a while (only where the run has one of its own: root).
+says); a full file system for a while (only where the run has one of its own: root); traffic
+control on a queue manager's veth pair for a while -- delay, loss, reordering with netem, a
+narrow link without it, a partition one way or both (only where the queue managers have
+hosts of their own, tests.chaos.netns: root).
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ from tests.chaos.workload import APPS, Workload
 #: kind -> weight
 KINDS = {"kill_daemon": 2, "kill_chinit": 2, "kill_listener": 1, "kill_app": 2,
          "net_cut": 2, "net_delay": 1, "net_reset": 2, "net_one_way": 1,
-         "stop_start_channel": 1, "resolve_channel": 1, "full_fs": 1}
+         "stop_start_channel": 1, "resolve_channel": 1, "full_fs": 1, "net_tc": 2}
+#: a net_tc fault's directions: one way, or both
+TC_DIRECTIONS = ("s2r", "r2s", "both")
 #: sending channels an operator may stop, resolve or restart: channel -> (sender, receiver)
 SENDERS = {"A.TO.B": ("QMA", "QMB"), "B.TO.A": ("QMB", "QMA"), "TO.QMC": ("QMB", "QMC"),
            "TO.QMB": ("QMC", "QMB")}
@@ -54,7 +59,10 @@ class Faults:
         self.began = began
         self.filler = filler
         self.done: list[Fault] = []
-        self.kinds = {k: w for k, w in KINDS.items() if k != "full_fs" or filler is not None}
+        self.kinds = {k: w for k, w in KINDS.items()
+                      if (k != "full_fs" or filler is not None)
+                      and (k != "net_tc" or net.hosts is not None)}
+        self.timers: list[threading.Timer] = []
 
     def now(self) -> float:
         return round(time.monotonic() - self.began, 2)
@@ -92,11 +100,14 @@ class Faults:
         fault.detail = f"pid {pid} (the daemon restarts it)"
 
     def kill_listener(self, fault: Fault) -> None:
+        """The runmqlsr for client applications, or, with hosts of their own, the one for
+        channels in the queue manager's namespace."""
         fault.target = self.rng.choice(NAMES)
-        proc = self.net.listeners[fault.target]
+        hosted = bool(self.net.hosted) and self.rng.random() < 0.5
+        proc = (self.net.hosted if hosted else self.net.listeners)[fault.target]
         kill(proc.pid)
         proc.wait(10)
-        fault.detail = f"runmqlsr pid {proc.pid}"
+        fault.detail = f"runmqlsr{' (channels, its namespace)' if hosted else ''} pid {proc.pid}"
         time.sleep(self.rng.uniform(0.2, 2.0))
 
     def kill_app(self, fault: Fault) -> None:
@@ -136,6 +147,36 @@ class Faults:
         fault.detail = f"{direction} blocked {seconds:.1f}s"
         fault.until = self.now() + seconds
 
+    def net_tc(self, fault: Fault) -> None:
+        """A queue manager's veth pair shaped one way or both for 2-8 s, then cleared."""
+        hosts = self.net.hosts
+        fault.target = self.rng.choice(NAMES)
+        shape = self.rng.choice(sorted(hosts.shapes))
+        way = self.rng.choice(TC_DIRECTIONS)
+        seconds = self.rng.uniform(2, 8)
+        ms, percent = self.rng.randint(50, 400), self.rng.randint(5, 30)
+        kbit = self.rng.choice((64, 128, 256))
+        args = hosts.shapes[shape].format(ms=ms, jitter=ms // 4, percent=percent, kbit=kbit)
+        ways = DIRECTIONS if way == "both" else (way,)
+        for direction in ways:
+            hosts.shape(fault.target, direction, args)
+        timer = threading.Timer(seconds, self._clear_tc, (fault.target, ways))
+        timer.start()
+        self.timers.append(timer)
+        fault.detail = f"{shape} {way} ({args}) {seconds:.1f}s"
+        fault.until = self.now() + seconds
+
+    def _clear_tc(self, name: str, ways: tuple[str, ...]) -> None:
+        for direction in ways:
+            self.net.hosts.clear(name, direction)
+
+    def heal_network(self) -> None:
+        """Every traffic control of the run's cleared now (the run's end)."""
+        for timer in self.timers:
+            timer.cancel()
+        if self.net.hosts is not None:
+            self.net.hosts.clear_all()
+
     def full_fs(self, fault: Fault) -> None:
         seconds = self.rng.uniform(2, 6)
         fault.target = "file system"
@@ -156,7 +197,11 @@ class Faults:
         """STOP CHANNEL MODE(FORCE); once it is STOPPED (IBM's procedure: a running
         channel's batch is not the operator's to resolve), if its batch is in doubt, COMMIT
         when the receiver's last committed unit of work is it (LSTLUWID = the sender's
-        CURLUWID), else BACKOUT; START CHANNEL."""
+        CURLUWID), else BACKOUT; START CHANNEL. The receiver's LSTLUWID is read once its end
+        of the channel has ended too: until then the batch may still arrive (bytes a
+        partitioned network delivers late) and be committed there, and a BACKOUT would
+        send it again -- IBM: a resolution unlike the receiving end's loses or duplicates
+        messages."""
         fault.target = self.rng.choice(list(SENDERS))
         sender, receiver = SENDERS[fault.target]
         self.operator(sender, f"STOP CHANNEL({fault.target}) MODE(FORCE)")
@@ -164,14 +209,16 @@ class Faults:
         mine = _saved(self.net.command(sender, f"DISPLAY CHSTATUS({fault.target}) SAVED"))
         action = "BACKOUT"
         if mine.get("INDOUBT") == "YES":
+            if not self.wait_ended(receiver, fault.target):
+                fault.detail = "receiving end still running after 30 s; "
             theirs = _saved(self.net.command(
                 receiver, f"DISPLAY CHSTATUS({fault.target}) SAVED"))
             if theirs.get("LSTLUWID") == mine.get("CURLUWID"):
                 action = "COMMIT"
         answer = self.net.command(sender, f"RESOLVE CHANNEL({fault.target}) ACTION({action})")
         start = self.operator(sender, f"START CHANNEL({fault.target})")
-        fault.detail = (f"in doubt {mine.get('INDOUBT', '?')}: {action} {_ids(answer)} / "
-                        f"{_ids(start)}")
+        fault.detail += (f"in doubt {mine.get('INDOUBT', '?')}: {action} {_ids(answer)} / "
+                         f"{_ids(start)}")
 
     def wait_stopped(self, qmgr: str, channel: str, timeout: float = 30) -> None:
         deadline = time.monotonic() + timeout
@@ -180,6 +227,17 @@ class Faults:
             if "STATUS(STOPPED)" in reply:
                 return
             time.sleep(0.2)
+
+    def wait_ended(self, qmgr: str, channel: str, timeout: float = 30) -> bool:
+        """Whether ``channel`` at ``qmgr`` (its receiving end) has no running instance
+        within ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            reply = self.net.command(qmgr, f"DISPLAY CHSTATUS({channel}) STATUS")
+            if not _ACTIVE.search(reply):
+                return True
+            time.sleep(0.2)
+        return False
 
     def operator(self, qmgr: str, command: str, timeout: float = 30) -> str:
         """``command`` issued again, as an operator would, while the channel initiator is
@@ -191,6 +249,11 @@ class Faults:
                     time.monotonic() > deadline:
                 return reply
             time.sleep(1)
+
+
+#: a channel instance's states while it runs
+_ACTIVE = re.compile(r"STATUS\((?:RUNNING|STOPPING|STARTING|BINDING|INITIALIZING|REQUESTING|"
+                     r"PAUSED|SWITCHING)\)")
 
 
 def _ids(reply: str) -> str:

@@ -22,10 +22,12 @@ import attrs
 
 import mqpy
 from mqpy import CMQC
+from mqpy.errorlog import LOG_NAMES, read_entries
 from tests.chaos import checker, pacing, report
 from tests.chaos.apps import dead_letter_reason, ident_of
 from tests.chaos.faults import Faults, Filler
 from tests.chaos.monitor import Monitor
+from tests.chaos.netns import Hosts
 from tests.chaos.topology import FINAL_QUEUES, NAMES, XMITQS, Topology
 from tests.chaos.workload import Workload
 
@@ -55,6 +57,8 @@ class Settings:
     #: > 0: the maximum throughput measured this long, the producers then held to half of
     #: it (tests.chaos.pacing); 0: the producers keep their own pace
     calibrate_s: float = 0.0
+    #: the queue managers have hosts of their own (tests.chaos.netns) and net_tc faults
+    netns: bool = False
 
 
 def commit_id() -> str:
@@ -141,12 +145,15 @@ def collectingly(qm: mqpy.QueueManager, name: str, queue: str, browse: bool = Fa
         out.setdefault(where, []).append(ident_of(data) or "?")
 
 
-def run(settings: Settings, work: str, log=print) -> dict:
+def run(settings: Settings, work: str, log=print, hosts: Hosts | None = None) -> dict:
+    """One run; ``hosts``: the queue managers' namespaces (settings.netns), made by the
+    caller, who removes them."""
     rng = random.Random(settings.seed)
     began, began_epoch, commit = time.monotonic(), time.time(), commit_id()
     root = os.path.join(settings.mount or work, "data")
     os.makedirs(root, exist_ok=True)
-    net = Topology(root)
+    net = Topology(root, hosts)
+    faults: Faults | None = None
     apps = Workload(net, work, settings.seed)
     monitor = Monitor(net, apps, settings.bucket_s / 6, began)
     try:
@@ -172,6 +179,7 @@ def run(settings: Settings, work: str, log=print) -> dict:
         time.sleep(max(0.0, faults.effects_end() - faults.now()))
         for link in net.links.values():
             link.heal()
+        faults.heal_network()
         last_fault = faults.now()
         stopped_puts = apps.stop("put")
         convergence, why = converge(net, apps, settings.converge_limit_s,
@@ -203,8 +211,12 @@ def run(settings: Settings, work: str, log=print) -> dict:
             "killed_at_stop": stopped_puts + stopped_gets,
             "checker": verdict.summary(), "app_errors": apps.errors(),
             "duration_s": round(time.monotonic() - began, 1), "bucket_s": bucket,
+            "load_average": [round(x, 2) for x in os.getloadavg()],
+            "traffic_control": (("netem" if hosts.netem else "tbf, pfifo (no netem)")
+                                if hosts is not None else None),
             "load": load,
             "per_minute": minutes, "growth": report.growth(minutes),
+            "error_logs": error_log_use(net),
         }
         out["ok"] = verdict.ok and convergence is not None and \
             convergence <= settings.converge_limit_s
@@ -212,11 +224,28 @@ def run(settings: Settings, work: str, log=print) -> dict:
                      os.path.join(work, "chaos-report.html"))
         return out
     finally:
+        if faults is not None:
+            faults.heal_network()
         apps.teardown()
         net.teardown()
         for name in NAMES:  # the error logs, kept with the report
             shutil.copytree(os.path.join(net.site.qmdir(name), "errors"),
                             os.path.join(work, "errors", name), dirs_exist_ok=True)
+
+
+def error_log_use(net: Topology) -> dict[str, dict[str, int]]:
+    """Each queue manager's error log: its bytes (AMQERR01-03), its entries and how many
+    are AMQ9544W (a message dead-lettered by a receiving channel)."""
+    out = {}
+    for name in NAMES:
+        errors = os.path.join(net.site.qmdir(name), "errors")
+        entries = read_entries(errors)
+        out[name] = {
+            "bytes": sum(os.path.getsize(os.path.join(errors, f)) for f in LOG_NAMES
+                         if os.path.exists(os.path.join(errors, f))),
+            "entries": len(entries),
+            "AMQ9544W": sum(e.msgid == "AMQ9544W" for e in entries)}
+    return out
 
 
 def _consumed(net: Topology, timeout: float = 30) -> bool:

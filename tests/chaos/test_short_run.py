@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import chaos_run, verdict
+from .conftest import chaos_run, verdict, wants_hosts
 
 pytestmark = [pytest.mark.system, pytest.mark.timeout(600)]
 
@@ -20,7 +20,7 @@ def test_ten_random_faults_lose_duplicate_and_expose_nothing(tmp_path, file_syst
     is seen, each channel keeps its order, no application fails, and within 60 s of the
     last fault every channel is RUNNING or INACTIVE, none in doubt, every transmission
     queue empty."""
-    report = chaos_run(10, str(tmp_path / "run"), file_system)
+    report = chaos_run(10, str(tmp_path / "run"), file_system, wants_hosts(False))
     assert report["ok"], verdict(report)
     assert report["faults_injected"] >= 10
     assert report["checker"]["puts_committed"] >= 100, verdict(report)  # under load

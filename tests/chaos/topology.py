@@ -4,7 +4,10 @@ Three queue managers in one installation, each started by strmqm (daemon, comman
 channel initiator), defined with MQSC, with a CONTROL(QMGR) listener for channels and a
 runmqlsr process of its own for client applications (both on free 127.0.0.1 ports).
 Every channel into a queue manager calls its link (tests.chaos.faultproxy), never its
-listener directly, so a link's faults reach every channel to it:
+listener directly, so a link's faults reach every channel to it. With hosts of their own
+(tests.chaos.netns: as root), a link calls a runmqlsr inside the queue manager's network
+namespace, across its veth pair, where traffic control delays, drops, reorders or
+partitions the channels' TCP:
 
 - QMA -> QMB: sender/receiver A.TO.B (transmission queue QMB, triggered) carrying RQ.B
   (DEST.B at QMB), RQ.NOSUCH (a queue QMB does not have: dead-lettered) and RQ.REQ
@@ -28,10 +31,11 @@ import sys
 import time
 
 import mqpy
-from mqpy import CMQC, inprocess
+from mqpy import CMQC, config, inprocess
 from mqpy.mqsc.client import MQSCClient
 from mqpy.mqsc.parser import parse_command
 from tests.chaos.faultproxy import LinkProxy
+from tests.chaos.netns import Hosts
 from tests.support import daemon_pair
 from tests.support.installation import Installation, chinit_command, gone
 from tests.support.ports import free_port
@@ -59,17 +63,24 @@ SET CHLAUTH('*') TYPE(BLOCKUSER) USERLIST('nobody') ACTION(REPLACE)
 ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) CHCKCLNT(NONE)
 REFRESH SECURITY TYPE(CONNAUTH)
 """
+#: each queue manager's qm.ini QMErrorLog stanza
+QMERRORLOG = (("SuppressMessage", "9544"), ("SuppressInterval", "30"))
 _CLUSTER_PARTNER = {"QMA": "QMB", "QMB": "QMC", "QMC": "QMB"}
 
 
 class Topology:
-    def __init__(self, root: str) -> None:
+    def __init__(self, root: str, hosts: Hosts | None = None) -> None:
         self.site = Installation(root)
         self.site.env.pop("MQPY_NO_CHINIT", None)
+        self.hosts = hosts
         self.ports = {name: free_port() for name in NAMES}  # channel listeners
         self.app_ports = {name: free_port() for name in NAMES}  # runmqlsr, for clients
-        self.links = {name: LinkProxy(name, self.ports[name]) for name in NAMES}
+        self.links = {name: LinkProxy(name, self.ports[name],
+                                      hosts[name].addr if hosts else "127.0.0.1")
+                      for name in NAMES}
         self.listeners: dict[str, subprocess.Popen] = {}
+        #: the channel listeners inside the namespaces (with hosts)
+        self.hosted: dict[str, subprocess.Popen] = {}
         self.dlq_handler: subprocess.Popen | None = None
 
     # -- building ----------------------------------------------------------------------
@@ -80,15 +91,26 @@ class Topology:
         for name in NAMES:  # one at a time: crtmqm rewrites mqs.ini
             proc = self.site.run("crtmqm", "-u", DLQ, name)
             assert proc.returncode == 0, proc.stdout + proc.stderr
+            self.suppress_dead_letter_entries(name)
         with concurrent.futures.ThreadPoolExecutor(len(NAMES)) as pool:
             for done in [pool.submit(self._define, name) for name in NAMES]:
                 done.result()
         for name in NAMES:
             self.start_listener(name)
+            if self.hosts is not None:
+                self.start_hosted_listener(name)
         self.start_dlq_handler()
 
     def conname(self, name: str) -> str:
         return f"'127.0.0.1({self.links[name].port})'"
+
+    def suppress_dead_letter_entries(self, name: str) -> None:
+        """What an operator of a network that dead-letters steadily writes in qm.ini before
+        strmqm: AMQ9544W (a receiving channel put a message to the dead-letter queue) once
+        per SuppressInterval rather than once a message (IBM's QMErrorLog stanza)."""
+        ini = os.path.join(self.site.qmdir(name), "qm.ini")
+        stanzas = [(n, v) for n, v in config.read_stanzas(ini) if n != "QMErrorLog"]
+        config.write_stanzas(ini, [*stanzas, ("QMErrorLog", dict(QMERRORLOG))])
 
     def _define(self, name: str) -> None:
         self.strmqm(name)
@@ -146,6 +168,17 @@ DEFINE CHANNEL(TO.{partner}) CHLTYPE(CLUSSDR) TRPTYPE(TCP) {_TIMERS} +
                            "-p", str(self.app_ports[name])),
             env=self.site.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
+    def start_hosted_listener(self, name: str) -> None:
+        """runmqlsr inside ``name``'s namespace, on its address and channel port: where
+        ``name``'s link calls (its bindings connection is a Unix socket, which namespaces
+        do not separate)."""
+        assert self.hosts is not None
+        self.hosted[name] = subprocess.Popen(
+            self.hosts.exec_in(name, chinit_command(
+                self.site, "runmqlsr", "-m", name, "-t", "TCP", "-i", self.hosts[name].addr,
+                "-p", str(self.ports[name]))),
+            env=self.site.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
     def start_dlq_handler(self) -> None:
         self.dlq_handler = subprocess.Popen(
             [sys.executable, "-c", _RUNMQDLQ, "-m", "QMB"], env=self.site.env, text=True,
@@ -178,6 +211,9 @@ DEFINE CHANNEL(TO.{partner}) CHLTYPE(CLUSSDR) TRPTYPE(TCP) {_TIMERS} +
             if self.listeners[name].poll() is not None:
                 self.start_listener(name)
                 done.append(f"runmqlsr {name}")
+            if name in self.hosted and self.hosted[name].poll() is not None:
+                self.start_hosted_listener(name)
+                done.append(f"runmqlsr {name} (its namespace)")
         if self.dlq_handler is not None and self.dlq_handler.poll() is not None:
             self.start_dlq_handler()
             done.append("runmqdlq QMB")
@@ -193,6 +229,8 @@ DEFINE CHANNEL(TO.{partner}) CHLTYPE(CLUSSDR) TRPTYPE(TCP) {_TIMERS} +
                 out[f"{name}.chinit"] = pid
             if self.listeners.get(name) is not None and self.listeners[name].poll() is None:
                 out[f"{name}.runmqlsr"] = self.listeners[name].pid
+            if name in self.hosted and self.hosted[name].poll() is None:
+                out[f"{name}.runmqlsr.ns"] = self.hosted[name].pid
         if self.dlq_handler is not None and self.dlq_handler.poll() is None:
             out["QMB.runmqdlq"] = self.dlq_handler.pid
         return out
@@ -212,7 +250,7 @@ DEFINE CHANNEL(TO.{partner}) CHLTYPE(CLUSSDR) TRPTYPE(TCP) {_TIMERS} +
         wait_for(known, timeout, "QMA to learn the cluster queue CQ", interval=0.5)
 
     def teardown(self) -> None:
-        for proc in [*self.listeners.values(), self.dlq_handler]:
+        for proc in [*self.listeners.values(), *self.hosted.values(), self.dlq_handler]:
             if proc is not None and proc.poll() is None:
                 proc.kill()
                 proc.wait(10)
