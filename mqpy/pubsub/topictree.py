@@ -19,11 +19,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from mqpy.engine.objects import ObjectDef
-from mqpy.pubsub.topicstrings import SEPARATOR, levels
+from mqpy.pubsub.topicstrings import SEPARATOR, fixed_prefix_levels, has_wildcard, levels
 
 __all__ = ["BASE_TOPIC", "BASE_VALUES", "DEFAULT_TOPIC", "authority_objects", "blocked",
            "node_for", "nodes",
-           "resolve", "resolved"]
+           "resolve", "resolved", "wildcard_blocked"]
 
 BASE_TOPIC = "SYSTEM.BASE.TOPIC"
 DEFAULT_TOPIC = "SYSTEM.DEFAULT.TOPIC"
@@ -111,3 +111,12 @@ def blocked(tree: Mapping[str, ObjectDef], published: str, qualified: int) -> bo
         if obj is not None and obj.attributes.get("WILDCARD") == "BLOCK":
             return True
     return False
+
+
+def wildcard_blocked(tree: Mapping[str, ObjectDef], subscribed: str, scheme: int,
+                     published: str) -> bool:
+    """Whether a subscription to ``subscribed`` (in wildcard ``scheme``) is kept from a
+    publication on ``published`` by a WILDCARD(BLOCK) node (rule 3): never when it names its
+    topic without wildcards."""
+    return has_wildcard(subscribed, scheme) \
+        and blocked(tree, published, fixed_prefix_levels(subscribed, scheme))
