@@ -11,8 +11,9 @@ IBM's rules ("System topics for monitoring and activity trace", reason codes 259
    without MQOPEN and is not concerned.
 3. A wildcard subscription made above ``$SYS/MQ`` (``#``, ``$SYS/#``, ``+/MQ/#``) matches no
    topic string in the branch -- live or retained publications -- as SYSTEM.ADMIN.TOPIC's
-   WILDCARD(BLOCK) makes it (mqpy.pubsub.topictree rule 3); DISPLAY TPSTATUS with wildcards
-   above the branch shows none of its nodes.
+   WILDCARD(BLOCK) makes it (mqpy.pubsub.topictree rule 3), and so even without that object
+   (deleted, or a queue manager made before it was a default object); DISPLAY TPSTATUS with
+   wildcards above the branch shows none of its nodes.
 4. Within the branch the use of wildcards is restricted: the topic-based scheme is allowed
    (IBM's own examples subscribe to ``$SYS/MQ/.../ChannelName/#``); a character-based
    wildcard subscription (MQSO_WILDCARD_CHAR) reaching into the branch is refused with 2598.
@@ -27,8 +28,8 @@ from collections.abc import Mapping
 from mqpy import CMQC, CMQCFC
 from mqpy.pubsub import topicstrings
 
-__all__ = ["ADMIN_ROOT", "ADMIN_TOPIC", "in_branch", "publish_error", "restricted_change",
-           "shown_by_wildcard", "subscribe_error"]
+__all__ = ["ADMIN_ROOT", "ADMIN_TOPIC", "above_branch", "in_branch", "publish_error",
+           "restricted_change", "shown_by_wildcard", "subscribe_error"]
 
 ADMIN_TOPIC = "SYSTEM.ADMIN.TOPIC"
 ADMIN_ROOT = "$SYS/MQ"
@@ -57,12 +58,16 @@ def subscribe_error(topic: str, scheme: int) -> int:
     return 0
 
 
+def above_branch(published: str, qualified: int) -> bool:
+    """Whether a wildcard subscription with ``qualified`` fixed leading levels is made above
+    ``$SYS/MQ`` while ``published`` is in the branch: it does not match (rule 3)."""
+    return qualified < _ROOT_LEVELS and in_branch(published)
+
+
 def shown_by_wildcard(pattern: str, topic: str) -> bool:
     """Whether DISPLAY TPSTATUS(``pattern``), a wildcard, may show ``topic`` (rule 3): not a
     node of the branch unless the pattern is qualified down to ``$SYS/MQ``."""
-    if not in_branch(topic):
-        return True
-    return topicstrings.fixed_prefix_levels(pattern) >= _ROOT_LEVELS
+    return not above_branch(topic, topicstrings.fixed_prefix_levels(pattern))
 
 
 def restricted_change(name: str, attributes: Mapping[str, object]) -> int:

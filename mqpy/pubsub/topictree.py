@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from mqpy.engine.objects import ObjectDef
+from mqpy.pubsub import admintopic
 from mqpy.pubsub.topicstrings import SEPARATOR, fixed_prefix_levels, has_wildcard, levels
 
 __all__ = ["BASE_TOPIC", "BASE_VALUES", "DEFAULT_TOPIC", "authority_objects", "blocked",
@@ -105,6 +106,8 @@ def resolved(tree: Mapping[str, ObjectDef], base: ObjectDef | None, topic: str
 def blocked(tree: Mapping[str, ObjectDef], published: str, qualified: int) -> bool:
     """Whether a wildcard subscription with ``qualified`` fixed leading levels is kept from
     a publication on ``published`` by a WILDCARD(BLOCK) node (rule 3)."""
+    if admintopic.above_branch(published, qualified):  # $SYS/MQ, even without its object
+        return True
     parts = levels(published)
     for n in range(len(parts), qualified, -1):
         obj = tree.get(SEPARATOR.join(parts[:n]))

@@ -115,6 +115,23 @@ def test_given_wildcards_above_the_branch_then_publications_in_it_do_not_reach_t
         qm.disconnect()
 
 
+def test_given_no_system_admin_topic_then_wildcards_above_the_branch_still_match_nothing(qmgr):
+    """A queue manager made before SYSTEM.ADMIN.TOPIC was a default object (or one whose
+    object was deleted): the branch stays isolated."""
+    qmgr.mqsc("DELETE TOPIC(SYSTEM.ADMIN.TOPIC)\n")
+    qm = qmgr.connect()
+    try:
+        subs = [_subscribe(qm, topic)[0] for topic in ("#", "$SYS/#", "$SYS/MQ/#")]
+        reg = registry_for(qmgr.eng)
+        with qmgr.eng.lock:
+            tree = reg.tree()
+            reached = {s.topic for s in reg.subs.values()
+                       if publication.reaches(reg, tree, s, STATS, None, 0)}
+        assert reached == {"$SYS/MQ/#"}, subs
+    finally:
+        qm.disconnect()
+
+
 def test_given_a_retained_publication_in_the_branch_then_only_subscriptions_within_get_it(qmgr):
     with qmgr.eng.lock:
         registry_for(qmgr.eng).retain(STATS, mqpy.MD(Priority=0, Persistence=0), b"retained",
