@@ -19,6 +19,9 @@ IBM's rules ("System topics for monitoring and activity trace", reason codes 259
    wildcard subscription (MQSO_WILDCARD_CHAR) reaching into the branch is refused with 2598.
 5. SYSTEM.ADMIN.TOPIC's WILDCARD is BLOCK and cannot be modified: DEFINE REPLACE or ALTER
    setting another value is refused with MQRCCF_TOPIC_RESTRICTED (3377).
+6. Authority to publish or subscribe in the branch comes only from topic objects at or
+   below ``$SYS/MQ``: what is granted higher (SYSTEM.BASE.TOPIC) does not apply in it
+   (mqpy.pubsub.topictree.authority_objects).
 """
 
 from __future__ import annotations

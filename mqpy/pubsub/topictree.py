@@ -64,7 +64,11 @@ def node_for(tree: Mapping[str, ObjectDef], topic: str) -> ObjectDef | None:
 
 def authority_objects(tree: Mapping[str, ObjectDef], topic: str) -> list[str]:
     """The topic objects whose authorities a publisher or subscriber of ``topic`` may hold:
-    its closest administrative node, then the parents', then SYSTEM.BASE.TOPIC."""
+    its closest administrative node, then the parents', then SYSTEM.BASE.TOPIC; in $SYS/MQ
+    only the nodes at or below SYSTEM.ADMIN.TOPIC (mqpy.pubsub.admintopic rule 6)."""
+    if admintopic.in_branch(topic):
+        return [obj.name for obj in _ancestry(tree, topic)
+                if admintopic.in_branch(str(obj.attributes.get("TOPICSTR") or ""))]
     return [obj.name for obj in _ancestry(tree, topic)] + [BASE_TOPIC]
 
 

@@ -13,8 +13,10 @@ from mqpy.cmdserver import start_command_server, stop_command_server
 from mqpy.mqsc import dump
 from mqpy.pubsub import publication
 from mqpy.pubsub.registry import registry_for
+from mqpy.security.policy import set_authority
 from tests.mqi._support import raises_mq
 from tests.pubsub.test_publish_subscribe import _got, _nothing, _subscribe
+from tests.pubsub.test_topic_authority import _sub, dave  # noqa: F401 - dave: a fixture
 
 STATS = "$SYS/MQ/INFO/QMGR/PSQM/Monitor/CPU/SystemSummary"
 
@@ -150,3 +152,13 @@ def test_given_tpstatus_with_wildcards_above_the_branch_then_its_nodes_are_not_s
     out = _text(qmgr.mqsc("DISPLAY TPSTATUS('#')\n"))
     assert "$SYS/MQ" not in out, out
     assert "TOPICSTR($SYS/MQ)" in _text(qmgr.mqsc("DISPLAY TPSTATUS('$SYS/MQ/#')\n"))
+
+
+def test_given_sub_granted_above_the_branch_then_it_does_not_reach_into_it(dave):  # noqa: F811
+    set_authority(dave.eng, "topic", "SYSTEM.BASE.TOPIC", ["+sub"], principal="dave")
+    with raises_mq(CMQC.MQRC_NOT_AUTHORIZED):
+        _sub(dave.conn, STATS)
+    set_authority(dave.eng, "topic", "SYSTEM.ADMIN.TOPIC", ["+sub"], principal="dave")
+    hobj, hsub = _sub(dave.conn, STATS)
+    dave.conn.close(hsub, 0)
+    dave.conn.close(hobj, 0)
