@@ -19,9 +19,11 @@ IBM's rules ("System topics for monitoring and activity trace", reason codes 259
    wildcard subscription (MQSO_WILDCARD_CHAR) reaching into the branch is refused with 2598.
 5. SYSTEM.ADMIN.TOPIC's WILDCARD is BLOCK and cannot be modified: DEFINE REPLACE or ALTER
    setting another value is refused with MQRCCF_TOPIC_RESTRICTED (3377).
-6. Authority to publish or subscribe in the branch comes only from topic objects at or
-   below ``$SYS/MQ``: what is granted higher (SYSTEM.BASE.TOPIC) does not apply in it
-   (mqpy.pubsub.topictree.authority_objects).
+6. The branch is isolated from what is set higher in the tree: authority to publish or
+   subscribe in it comes only from topic objects at or below ``$SYS/MQ`` (what is granted
+   on SYSTEM.BASE.TOPIC does not apply), and its topics' attributes resolve from those
+   objects, then IBM's own values, never from a node above it or SYSTEM.BASE.TOPIC
+   (mqpy.pubsub.topictree).
 """
 
 from __future__ import annotations
@@ -31,8 +33,8 @@ from collections.abc import Mapping
 from mqpy import CMQC, CMQCFC
 from mqpy.pubsub import topicstrings
 
-__all__ = ["ADMIN_ROOT", "ADMIN_TOPIC", "above_branch", "in_branch", "publish_error",
-           "restricted_change", "shown_by_wildcard", "subscribe_error"]
+__all__ = ["ADMIN_ROOT", "ADMIN_TOPIC", "above_branch", "highest_level", "in_branch",
+           "publish_error", "restricted_change", "shown_by_wildcard", "subscribe_error"]
 
 ADMIN_TOPIC = "SYSTEM.ADMIN.TOPIC"
 ADMIN_ROOT = "$SYS/MQ"
@@ -59,6 +61,12 @@ def subscribe_error(topic: str, scheme: int) -> int:
     if fixed >= _ROOT_LEVELS - 1 and in_branch(topic):
         return CMQC.MQRC_ADMIN_TOPIC_STRING_ERROR
     return 0
+
+
+def highest_level(topic: str) -> int:
+    """How many levels the highest topic object ``topic`` takes its attributes and authority
+    from has: the branch's root for a topic in it, else any (rule 6)."""
+    return _ROOT_LEVELS if in_branch(topic) else 1
 
 
 def above_branch(published: str, qualified: int) -> bool:

@@ -66,16 +66,15 @@ def authority_objects(tree: Mapping[str, ObjectDef], topic: str) -> list[str]:
     """The topic objects whose authorities a publisher or subscriber of ``topic`` may hold:
     its closest administrative node, then the parents', then SYSTEM.BASE.TOPIC; in $SYS/MQ
     only the nodes at or below SYSTEM.ADMIN.TOPIC (mqpy.pubsub.admintopic rule 6)."""
-    if admintopic.in_branch(topic):
-        return [obj.name for obj in _ancestry(tree, topic)
-                if admintopic.in_branch(str(obj.attributes.get("TOPICSTR") or ""))]
-    return [obj.name for obj in _ancestry(tree, topic)] + [BASE_TOPIC]
+    names = [obj.name for obj in _ancestry(tree, topic)]
+    return names if admintopic.in_branch(topic) else names + [BASE_TOPIC]
 
 
 def _ancestry(tree: Mapping[str, ObjectDef], topic: str) -> Iterable[ObjectDef]:
-    """The administrative nodes at and above ``topic``, closest first."""
+    """The administrative nodes at and above ``topic``, closest first (in $SYS/MQ, none
+    above it)."""
     parts = levels(topic)
-    for n in range(len(parts), 0, -1):
+    for n in range(len(parts), admintopic.highest_level(topic) - 1, -1):
         obj = tree.get(SEPARATOR.join(parts[:n]))
         if obj is not None:
             yield obj
@@ -94,7 +93,7 @@ def resolve(tree: Mapping[str, ObjectDef], base: ObjectDef | None, topic: str,
         value = obj.attributes.get(key)
         if _set(key, value):
             return value
-    if base is not None:
+    if base is not None and not admintopic.in_branch(topic):  # $SYS/MQ: IBM's values
         value = base.attributes.get(key)
         if _set(key, value):
             return value

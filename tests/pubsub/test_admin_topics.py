@@ -162,3 +162,15 @@ def test_given_sub_granted_above_the_branch_then_it_does_not_reach_into_it(dave)
     hobj, hsub = _sub(dave.conn, STATS)
     dave.conn.close(hsub, 0)
     dave.conn.close(hobj, 0)
+
+
+def test_given_attributes_set_above_the_branch_then_its_topics_do_not_inherit_them(qmgr):
+    qmgr.mqsc("ALTER TOPIC(SYSTEM.BASE.TOPIC) MDURMDL(SYSTEM.NDURABLE.MODEL.QUEUE) "
+              "PUB(DISABLED)\n")
+    qmgr.mqsc("DEFINE TOPIC(SYS.ROOT) TOPICSTR('$SYS') DEFPRTY(7) "
+              "MNDURMDL(SYSTEM.DURABLE.MODEL.QUEUE)\n")
+    qmgr.mqsc("DELETE TOPIC(SYSTEM.ADMIN.TOPIC)\n")  # not even its own values in between
+    out = _text(qmgr.mqsc(f"DISPLAY TPSTATUS('{STATS}') MDURMDL MNDURMDL PUB DEFPRTY\n"))
+    for shown in ("MDURMDL(SYSTEM.DURABLE.MODEL.QUEUE)", "MNDURMDL(SYSTEM.NDURABLE.MODEL.QUEUE)",
+                  "PUB(ENABLED)", "DEFPRTY(0)"):
+        assert shown in out, out
