@@ -223,6 +223,13 @@ SYSTEM_OBJECTS: list[tuple[str, str, dict[str, object]]] = [
         "USEDLQ": "YES", "MCAST": "DISABLED", "CAPEXPRY": "NOLIMIT",
         "COMMINFO": "SYSTEM.DEFAULT.COMMINFO.MULTICAST"}),
     ("TOPIC", "SYSTEM.DEFAULT.TOPIC", {}),
+    # the root of IBM's administrative topic branch (mqpy.pubsub.admintopic): wildcard
+    # subscriptions above it do not reach into it, and its attributes are its own
+    ("TOPIC", "SYSTEM.ADMIN.TOPIC", {
+        "TOPICSTR": "$SYS/MQ", "WILDCARD": "BLOCK", "DURSUB": "YES", "PUB": "ENABLED",
+        "SUB": "ENABLED", "DEFPSIST": "NO", "DEFPRTY": 0, "DEFPRESP": "SYNC",
+        "NPMSGDLV": "ALLAVAIL", "PMSGDLV": "ALLDUR", "PUBSCOPE": "QMGR", "SUBSCOPE": "QMGR",
+        "USEDLQ": "YES", "MCAST": "DISABLED", "CAPEXPRY": "NOLIMIT"}),
     ("QMODEL", "SYSTEM.DURABLE.MODEL.QUEUE", {
         "DEFTYPE": "PERMDYN", "DEFPSIST": "YES", "MAXDEPTH": 100000,
         "DESCR": "IBM MQ Managed Durable Subscription Model Queue"}),

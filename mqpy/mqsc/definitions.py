@@ -23,7 +23,7 @@ from mqpy.mqsc.messages import DISPLAY_HEADERS, message
 from mqpy.mqsc.parser import MQSCCommand
 from mqpy.mqsc.results import CommandFailed, Handler, Requester, from_mqi
 from mqpy.mqsc.selection import selected, where_passes
-from mqpy.pubsub import topicobjects
+from mqpy.pubsub import admintopic, topicobjects
 from mqpy.security.chlauth import valid_dn_pattern
 
 if TYPE_CHECKING:
@@ -135,6 +135,8 @@ def alter(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[str]:
     _check_sslpeer(wanted)
     if objtype == "CHANNEL" and wanted.get("CHLTYPE") != obj.attributes.get("CHLTYPE"):
         raise CommandFailed.of(CMQCFC.MQRCCF_OBJECT_WRONG_TYPE, "AMQ8151E")
+    if objtype == "TOPIC" and admintopic.restricted_change(name, wanted):
+        raise CommandFailed.in_hex(admintopic.restricted_change(name, wanted))
     before = dict(obj.attributes)
     proc.engine.alter(objtype, name, wanted)
     proc.cluster_changed(objtype, before, {**before, **wanted})

@@ -26,7 +26,7 @@ from typing import Any
 
 from mqpy import CMQC, CMQCFC
 from mqpy.errors import MQMIError
-from mqpy.pubsub import destinations, topicstrings
+from mqpy.pubsub import admintopic, destinations, topicstrings
 from mqpy.pubsub.registry import end_subscription, registry_for
 from mqpy.pubsub.subscription import Subscription
 
@@ -110,6 +110,8 @@ def define(eng: Any, name: str, params: Mapping[str, object]) -> Subscription:
         params = _like(eng, params)
         topic = _topic(eng, params)
         scheme = CMQC.MQWS_CHAR if params.get("WSCHEMA") == "CHAR" else CMQC.MQWS_TOPIC
+        if admintopic.subscribe_error(topic, scheme):  # wildcards restricted in $SYS/MQ
+            raise AdminRefused(admintopic.subscribe_error(topic, scheme))
         managed = params.get("DESTCLAS") == "MANAGED"
         if managed:
             dest = _managed_queue(eng, topic)

@@ -49,7 +49,7 @@ from mqpy.engine.mqmd import _refuse_header, _trusted
 from mqpy.engine.objects import ObjectDef
 from mqpy.engine.options import _INPUT_OPTS, _fail, _strip
 from mqpy.errors import MQMIError
-from mqpy.pubsub import destinations, publication, topicstrings, topictree
+from mqpy.pubsub import admintopic, destinations, publication, topicstrings, topictree
 from mqpy.pubsub.handles import SubHandle, TopicHandle
 from mqpy.pubsub.interqmgr import by_pubsub_daemon
 from mqpy.pubsub.pubprops import Publication
@@ -121,6 +121,8 @@ def open_topic(conn: Connection, od: OD, options: int) -> int:
         if options & CMQC.MQOO_FAIL_IF_QUIESCING and eng.quiescing:
             raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
         topic, obj = _topic_of(conn, _strip(od.ObjectName), _vs(od, "ObjectString"))
+        if admintopic.publish_error(topic):  # $SYS/MQ is the queue manager's to publish in
+            raise _fail(admintopic.publish_error(topic))
         _authorised(conn, topic, "pub")
         hobj = conn.new_hobj()
         conn.handles[hobj] = TopicHandle(hobj, obj, obj, None, options,  # type: ignore[arg-type]
@@ -172,6 +174,8 @@ class SubscribeCalls:
         opts = sd.Options
         topic, obj = _topic_of(self, _strip(sd.ObjectName), _vs(sd, "ObjectString"))
         scheme = CMQC.MQWS_CHAR if opts & CMQC.MQSO_WILDCARD_CHAR else CMQC.MQWS_TOPIC
+        if admintopic.subscribe_error(topic, scheme):  # wildcards restricted in $SYS/MQ
+            raise _fail(admintopic.subscribe_error(topic, scheme))
         fixed = topicstrings.SEPARATOR.join(topicstrings.levels(topic)[
             :topicstrings.fixed_prefix_levels(topic, scheme)])
         tree = reg.tree()
@@ -307,8 +311,10 @@ class SubscribeCalls:
         """The retained publications ``sub`` matches, put to its destination outside
         syncpoint: (how many, the LSN to force)."""
         sent, lsn = 0, None
+        tree = reg.tree()
         for topic, retained in list(reg.retained.items()):
-            if not topicstrings.matches(sub.topic, topic, sub.wildcard_scheme):
+            if not topicstrings.matches(sub.topic, topic, sub.wildcard_scheme) \
+                    or topictree.wildcard_blocked(tree, sub.topic, sub.wildcard_scheme, topic):
                 continue
             md = MD()
             md.unpack(retained.md)

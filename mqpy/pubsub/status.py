@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 from mqpy.mqsc.queues import connection_id
-from mqpy.pubsub import interqmgr, topicstrings, topictree
+from mqpy.pubsub import admintopic, interqmgr, topicstrings, topictree
 from mqpy.pubsub.handles import TopicHandle
 from mqpy.pubsub.registry import Registry, registry_for
 from mqpy.pubsub.subscription import Subscription
@@ -58,7 +58,8 @@ def tpstatus_rows(eng: Any, name: str, kind: str = "TOPIC") -> list[dict[str, ob
         tree, base = reg.tree(), reg.base()
         wildcard = topicstrings.has_wildcard(name)
         topics = sorted(t for t in _known_topics(eng)
-                        if (topicstrings.matches(name, t) if wildcard else t == name))
+                        if (topicstrings.matches(name, t) and admintopic.shown_by_wildcard(name, t)
+                            if wildcard else t == name))
         if not wildcard and not topics:
             topics = [name]  # any topic string has a status, resolved up the tree
         publishers = _publishers(eng)

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 from mqpy import CMQCFC
 from mqpy.engine.catalog import Catalog
+from mqpy.pubsub import admintopic
 
 __all__ = ["definition_error"]
 
@@ -15,6 +16,8 @@ def definition_error(catalog: Catalog, name: str, attributes: Mapping[str, objec
     """The PCF reason DEFINE TOPIC ``name`` with ``attributes`` is refused with, or 0. A
     blank TOPICSTR is only SYSTEM.BASE.TOPIC's and SYSTEM.DEFAULT.TOPIC's, defined again
     (REPLACE, as strmqm -c or dmpmqcfg's output does)."""
+    if admintopic.restricted_change(name, attributes):  # SYSTEM.ADMIN.TOPIC's fixed values
+        return admintopic.restricted_change(name, attributes)
     topic = str(attributes.get("TOPICSTR") or "").strip()
     if not topic:
         existing = catalog.lookup("TOPIC", name)

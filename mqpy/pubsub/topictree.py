@@ -19,11 +19,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from mqpy.engine.objects import ObjectDef
-from mqpy.pubsub.topicstrings import SEPARATOR, levels
+from mqpy.pubsub import admintopic
+from mqpy.pubsub.topicstrings import SEPARATOR, fixed_prefix_levels, has_wildcard, levels
 
 __all__ = ["BASE_TOPIC", "BASE_VALUES", "DEFAULT_TOPIC", "authority_objects", "blocked",
            "node_for", "nodes",
-           "resolve", "resolved"]
+           "resolve", "resolved", "wildcard_blocked"]
 
 BASE_TOPIC = "SYSTEM.BASE.TOPIC"
 DEFAULT_TOPIC = "SYSTEM.DEFAULT.TOPIC"
@@ -63,14 +64,17 @@ def node_for(tree: Mapping[str, ObjectDef], topic: str) -> ObjectDef | None:
 
 def authority_objects(tree: Mapping[str, ObjectDef], topic: str) -> list[str]:
     """The topic objects whose authorities a publisher or subscriber of ``topic`` may hold:
-    its closest administrative node, then the parents', then SYSTEM.BASE.TOPIC."""
-    return [obj.name for obj in _ancestry(tree, topic)] + [BASE_TOPIC]
+    its closest administrative node, then the parents', then SYSTEM.BASE.TOPIC; in $SYS/MQ
+    only the nodes at or below SYSTEM.ADMIN.TOPIC (mqpy.pubsub.admintopic rule 6)."""
+    names = [obj.name for obj in _ancestry(tree, topic)]
+    return names if admintopic.in_branch(topic) else names + [BASE_TOPIC]
 
 
 def _ancestry(tree: Mapping[str, ObjectDef], topic: str) -> Iterable[ObjectDef]:
-    """The administrative nodes at and above ``topic``, closest first."""
+    """The administrative nodes at and above ``topic``, closest first (in $SYS/MQ, none
+    above it)."""
     parts = levels(topic)
-    for n in range(len(parts), 0, -1):
+    for n in range(len(parts), admintopic.highest_level(topic) - 1, -1):
         obj = tree.get(SEPARATOR.join(parts[:n]))
         if obj is not None:
             yield obj
@@ -89,7 +93,7 @@ def resolve(tree: Mapping[str, ObjectDef], base: ObjectDef | None, topic: str,
         value = obj.attributes.get(key)
         if _set(key, value):
             return value
-    if base is not None:
+    if base is not None and not admintopic.in_branch(topic):  # $SYS/MQ: IBM's values
         value = base.attributes.get(key)
         if _set(key, value):
             return value
@@ -105,9 +109,20 @@ def resolved(tree: Mapping[str, ObjectDef], base: ObjectDef | None, topic: str
 def blocked(tree: Mapping[str, ObjectDef], published: str, qualified: int) -> bool:
     """Whether a wildcard subscription with ``qualified`` fixed leading levels is kept from
     a publication on ``published`` by a WILDCARD(BLOCK) node (rule 3)."""
+    if admintopic.above_branch(published, qualified):  # $SYS/MQ, even without its object
+        return True
     parts = levels(published)
     for n in range(len(parts), qualified, -1):
         obj = tree.get(SEPARATOR.join(parts[:n]))
         if obj is not None and obj.attributes.get("WILDCARD") == "BLOCK":
             return True
     return False
+
+
+def wildcard_blocked(tree: Mapping[str, ObjectDef], subscribed: str, scheme: int,
+                     published: str) -> bool:
+    """Whether a subscription to ``subscribed`` (in wildcard ``scheme``) is kept from a
+    publication on ``published`` by a WILDCARD(BLOCK) node (rule 3): never when it names its
+    topic without wildcards."""
+    return has_wildcard(subscribed, scheme) \
+        and blocked(tree, published, fixed_prefix_levels(subscribed, scheme))
