@@ -449,7 +449,11 @@ def run_report(spark: SparkSession, input_dir: str, out_dir: str, cap: Capacity,
         progress(f"reading records from {store} ({changed} partitions converted or removed)")
     else:
         progress(f"reading records from {input_dir}")
-    frames = [load(spark, input_dir, t, store).cache() for t in SCHEMAS]
+    # JSON Lines are parsed once and kept; the Parquet copy is read again by each figure,
+    # its columns only, which costs less than keeping every record in the JVM's memory
+    frames = [load(spark, input_dir, t, store) for t in SCHEMAS]
+    if store is None:
+        frames = [df.cache() for df in frames]
     try:
         found = extents(*frames)
         spanned = span(known=[found[i] for i in (0, 1, 3, 4)])  # channels' records do not count
