@@ -19,9 +19,8 @@ capacity-planning size, 20 queue managers x 500 queues (1.44 million queue recor
 Each step runs in a process of its own, so its Spark session (and the JVM, sized for the input)
 starts as `mqpy report`'s does; beside each figure: records per second, the peak memory of the
 process and its JVM, the disk the data takes and the load average. Then how time grows with
-size: the exponent b of time = a * records^b between the smallest and the largest span, and a
-span asked for but not run (``--extrapolate 365``) estimated from it and marked so. Writes one
-JSON document; asserts nothing.
+size (:func:`growth`), and a span asked for but not run (``--extrapolate 365``) estimated
+from it and marked so. Writes one JSON document; asserts nothing.
 """
 
 from __future__ import annotations
@@ -213,15 +212,20 @@ def one_span(root: str, days: int, size: dict, master: str, fmt: str) -> list[di
 
 
 def growth(reports: list[dict], extrapolate: list[int]) -> dict:
-    """time = a * records^b fitted through the smallest and the largest span read from the
-    Parquet copy; the spans in ``extrapolate`` estimated from it (records in proportion to
-    days)."""
+    """How time grows with records, between the smallest and the largest span read from the
+    Parquet copy: the exponent b of time = a * records^b, and the line time = fixed +
+    records / marginal rate (Spark's start and per-job costs are the fixed part, which
+    dominates a small input, so the exponent understates the growth further on); the spans
+    in ``extrapolate`` estimated from the line (records in proportion to days), marked so."""
     pq = sorted((r for r in reports if r["input"] == "parquet"), key=lambda r: r["records"])
     if len(pq) < 2:
         return {}
     lo, hi = pq[0], pq[-1]
     b = math.log(hi["first_seconds"] / lo["first_seconds"]) / math.log(
         hi["records"] / lo["records"])
+    per_record = max(hi["first_seconds"] - lo["first_seconds"], 0.0) / (
+        hi["records"] - lo["records"])
+    fixed = lo["first_seconds"] - per_record * lo["records"]
     steps = [{"from_days": x["days"], "to_days": y["days"],
               "records_x": round(y["records"] / x["records"], 1),
               "time_x": round(y["first_seconds"] / x["first_seconds"], 1)}
@@ -229,10 +233,12 @@ def growth(reports: list[dict], extrapolate: list[int]) -> dict:
     estimates = []
     for days in extrapolate:
         records = hi["records"] * days / hi["days"]
-        seconds = hi["first_seconds"] * (records / hi["records"]) ** b
         estimates.append({"days": days, "records": round(records), "extrapolated": True,
-                          "first_seconds": round(seconds), "from_days": hi["days"]})
-    return {"exponent": round(b, 2), "steps": steps, "extrapolated": estimates}
+                          "first_seconds": round(fixed + per_record * records),
+                          "from_days": [lo["days"], hi["days"]]})
+    return {"exponent": round(b, 2), "fixed_seconds": round(fixed, 1),
+            "marginal_records_per_s": round(1 / per_record) if per_record else None,
+            "steps": steps, "extrapolated": estimates}
 
 
 def _commit() -> str:
