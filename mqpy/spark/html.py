@@ -74,8 +74,9 @@ def _cell(c: str, v: Any) -> str:
 
 
 def table(name: str, rows: Sequence[dict[str, Any]], *, ident: str | None = None,
-          columns: Sequence[str] | None = None) -> str:
-    """A table in a section of its own, inside a box that scrolls sideways on a narrow page."""
+          columns: Sequence[str] | None = None, more: str = "") -> str:
+    """A table in a section of its own, inside a box that scrolls sideways on a narrow page;
+    ``more``: a line under it saying what the CSV holds beyond it."""
     ident = ident or name
     cols = list(columns or COLUMNS[name])
     head = "".join(f"<th>{html.escape(c.replace('_', ' '))}</th>" for c in cols)
@@ -85,7 +86,8 @@ def table(name: str, rows: Sequence[dict[str, Any]], *, ident: str | None = None
     return (f'<section id="{ident}"><h2>{html.escape(TITLES[ident])}</h2>\n'
             f'<div class="tw"><table class="t" data-table="{name}"><thead><tr>{head}</tr>'
             f"</thead><tbody>{body}</tbody></table></div>\n"
-            f'<p class="csv">CSV: {name}.csv</p></section>\n')
+            + (f"<p>{html.escape(more)}</p>\n" if more else "")
+            + f'<p class="csv">CSV: {name}.csv</p></section>\n')
 
 
 def _scale(lo: float, hi: float, a: float, b: float):
@@ -263,6 +265,17 @@ def _channel_charts(rows: Sequence[dict[str, Any]], bucket: str) -> list[str]:
                        y_label="retries")]
 
 
+#: queues the page lists of each kind (in the report's order, what needs attention first);
+#: queues.csv holds them all
+PAGE_QUEUES = 200
+
+
+def _queue_table(queues: Sequence[dict[str, Any]], ident: str, what: str) -> str:
+    rest = len(queues) - PAGE_QUEUES
+    return table("queues", queues[:PAGE_QUEUES], ident=ident, columns=QUEUE_VIEW,
+                 more=f"{rest:,} more {what} in queues.csv." if rest > 0 else "")
+
+
 def render(tables: dict[str, list[dict[str, Any]]], series: dict[str, Any], cap: Any) -> str:
     bucket = bucket_label(tables["bucket_seconds"][0]["seconds"])
     app = [q for q in tables["queues"] if q["kind"] == "application"]
@@ -278,9 +291,9 @@ def render(tables: dict[str, list[dict[str, Any]]], series: dict[str, Any], cap:
         _section("rates", line_chart(f"Put rate per {bucket} (msgs/s)", _by(
             series["rates"], lambda r: r["queue_manager"], "put_rate"), y_label="msgs/s")),
         table("headroom", tables["headroom"]),
-        table("queues", app, ident="queues-application", columns=QUEUE_VIEW),
+        _queue_table(app, "queues-application", "application queues"),
         _section("depth", *map(_depth, series["depth"])),
-        table("queues", other, ident="queues-system", columns=QUEUE_VIEW),
+        _queue_table(other, "queues-system", "system and temporary dynamic queues"),
         _section("channel-charts", *_channel_charts(series["channel_rates"], bucket)),
         table("channels", tables["channels"]),
         _section("calls", bar_chart("MQI calls (all queue managers)",

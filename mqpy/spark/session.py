@@ -44,6 +44,10 @@ SMALL_INPUT_BYTES = 32 << 20
 DEFAULT_PARTITIONS = 4
 #: input per shuffle partition above SMALL_INPUT_BYTES
 BYTES_PER_PARTITION = 128 << 20
+#: a local driver's heap for an input above LARGE_INPUT_BYTES (Spark's default is 1 GB): the
+#: queues' aggregations hold every interval of each queue (a year at STATINT 600 is 52,560)
+LARGE_INPUT_BYTES = 1 << 30
+LARGE_DRIVER_MEMORY = "6g"
 #: a short job's JVM: no optimising JIT tier (its compiler threads cost more CPU than they
 #: save in seconds of work) and a collector without background threads
 SHORT_JOB_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
@@ -58,7 +62,8 @@ def settings(master: str, *, input_bytes: int | None = None,
              shuffle_partitions: int | None = None) -> dict[str, str]:
     """The session's configuration for an input of ``input_bytes`` (None: unknown). A small
     input gets one shuffle partition and a driver started for a short job; a larger one
-    DEFAULT_PARTITIONS or one per BYTES_PER_PARTITION. An explicit count wins."""
+    DEFAULT_PARTITIONS or one per BYTES_PER_PARTITION, and a large one in local mode (where
+    the driver does the work) LARGE_DRIVER_MEMORY. An explicit count wins."""
     small = input_bytes is not None and input_bytes < SMALL_INPUT_BYTES
     if shuffle_partitions is None:
         shuffle_partitions = 1 if small else max(
@@ -71,6 +76,8 @@ def settings(master: str, *, input_bytes: int | None = None,
             "spark.sql.shuffle.partitions": str(shuffle_partitions)}
     if master.startswith("local"):
         conf.update({"spark.driver.host": "127.0.0.1", "spark.driver.bindAddress": "127.0.0.1"})
+        if input_bytes is not None and input_bytes >= LARGE_INPUT_BYTES:
+            conf["spark.driver.memory"] = LARGE_DRIVER_MEMORY
     return conf
 
 

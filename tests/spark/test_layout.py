@@ -86,3 +86,14 @@ def test_at_1400_pixels_no_element_is_wider_than_the_page(tmp_path):
                          capture_output=True, text=True, timeout=60).stdout
     width = int(re.search(r'data-sw="(\d+)"', dom).group(1))
     assert width <= 1400
+
+
+def test_given_ten_thousand_queues_the_page_lists_those_that_matter_first_and_names_the_csv():
+    """Given 20 queue managers with 500 queues each, then the page's queue table holds the
+    first PAGE_QUEUES of them (in the report's order: what needs attention first) and says
+    how many more are in queues.csv, so the page stays a page."""
+    page = _page(10_000)
+    table = re.search(r'<table class="t" data-table="queues">.*?</table>', page, re.S).group(0)
+    assert table.count("<tr>") == html.PAGE_QUEUES + 1  # the heading's row and the queues
+    assert f"{10_000 - html.PAGE_QUEUES:,} more application queues in queues.csv" in page
+    assert "more application queues" not in _page(3)

@@ -7,6 +7,7 @@ import os
 
 import pytest
 
+from mqpy.spark import report
 from mqpy.spark.capacity import Capacity
 from mqpy.spark.report import (
     call_mix,
@@ -95,6 +96,21 @@ def test_queue_rates_hwm_and_projection(spark, data):
     q2 = _one(rows, queue="Q2")
     assert q2["hours_to_maxdepth"] is None and q2["maxdepth"] == 5000
 
+
+
+def test_a_year_of_intervals_per_queue_gets_a_bounded_p95(spark, data):
+    """Given more intervals per queue than EXACT_P95_INTERVALS (a year at STATINT 600 is
+    52,560: the exact percentile would hold every one of 10,000 queues' rates in memory), when
+    the queue table is planned, then p95 is the bounded-memory estimate, which on these five
+    rates is the 5th of 1,2,3,4,5 (5.0, against the exact 4.8); below the bound it is exact."""
+    qs = load(spark, data, "QueueStatistics")
+    many = report.EXACT_P95_INTERVALS + 1
+    approx = [r.asDict() for r in queue_report(qs, intervals=many).collect()]
+    assert "percentile_approx" in queue_report(qs, intervals=many)._jdf.queryExecution() \
+        .toString()
+    assert _one(approx, queue="Q1")["p95_put_rate"] == pytest.approx(5.0)
+    exact = [r.asDict() for r in queue_report(qs, intervals=many - 1).collect()]
+    assert _one(exact, queue="Q1")["p95_put_rate"] == pytest.approx(4.8)
 
 def test_channel_batching(spark, data):
     """Given 400 messages in 6 batches (4 full) over an hour with BATCHSZ 100, then achieved

@@ -60,6 +60,15 @@ def test_a_large_or_unknown_input_keeps_the_jit_and_sizes_the_partitions(size):
     assert given["spark.sql.shuffle.partitions"] == "3"
 
 
+def test_a_large_input_gets_a_driver_heap_above_sparks_default():
+    """Given an input of gigabytes, then the local driver's heap is sized above Spark's 1 GB
+    default (the aggregations hold a year of intervals per queue); a small one keeps it."""
+    big = session.settings("local[*]", input_bytes=20 << 30)
+    assert int(big["spark.driver.memory"].rstrip("g")) >= 4
+    assert "spark.driver.memory" not in session.settings("local[*]", input_bytes=2_000_000)
+    assert "spark.driver.memory" not in session.settings("spark://h:7077", input_bytes=20 << 30)
+
+
 def test_the_input_size_counts_the_exported_records_only(tmp_path):
     """Given an export with records, the exporter's _state folder and a Parquet copy, then
     its size is that of the *.jsonl record files; a URI's size is unknown."""
