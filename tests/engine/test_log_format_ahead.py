@@ -33,6 +33,7 @@ class _Disk:
     def __init__(self) -> None:
         self.gate = threading.Event()
         self.gate.set()
+        self.held = threading.Event()  #: a write formatting ahead has reached the gate
         self.ahead_error: int | None = None
         self.error: int | None = None
         self.overwrites: list[str] = []
@@ -42,6 +43,7 @@ class _Disk:
 
     def write(self, fd, data):
         if _formatting_ahead(fd):
+            self.held.set()
             self.gate.wait()
             if self.ahead_error is not None:
                 raise OSError(self.ahead_error, os.strerror(self.ahead_error))
@@ -196,6 +198,7 @@ def test_close_stops_the_formatting_ahead_and_removes_its_file(tmp_path, disk):
     disk.gate.clear()
     _fill_to(log, SEG // 2 + 1)
     job = log._ahead
+    assert disk.held.wait(10)  # the thread is in its first write (not merely started)
     closer = threading.Thread(target=log.close)
     closer.start()
     _wait_until(lambda: job.state == "cancelled")
