@@ -18,10 +18,10 @@ from mqpy.fap.apiheader import build_mqi_request, one_mqi_flow, parse_mqi_segmen
 from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.tsh import ByteOrder, SegmentType
 from tests.support.bindings_server import serving
+from tests.support.mqi_workload import puts_and_gets
 from tests.support.waiting import came_true
 
 _T = SegmentType
-_RUN_DEPENDENT = {"MsgId", "PutDate", "PutTime"}
 
 
 def _mds() -> list[mqpy.MD]:
@@ -125,56 +125,16 @@ def served(tmp_path):
         eng.close()
 
 
-def _md_fields(md: mqpy.MD) -> dict:
-    return {k: v for k, v in md.__dict__.items() if k not in _RUN_DEPENDENT}
-
-
 def _workload(root: str, suffix: str) -> list:
-    """Puts, gets, commits and backouts of many forms, and calls that fail or warn, over a
-    bindings connection, on queues Q and FULL with ``suffix``: everything the application
-    saw."""
-    seen: list = []
+    """``tests.support.mqi_workload``'s puts, gets, commits and backouts over a bindings
+    connection, on queues Q and FULL with ``suffix``: everything the application saw."""
     conn = bindings.connect("QM", root)
     qm = mqpy.QueueManager(None)
     qm._conn = conn
-
-    def call(fn, *args):
-        try:
-            seen.append(fn(*args))
-        except mqpy.MQMIError as e:
-            seen.append((e.comp, e.reason, getattr(e, "original_length", None),
-                         getattr(e, "message", None)))
-
     try:
-        q = mqpy.Queue(qm, "Q" + suffix, CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED)
-        full = mqpy.Queue(qm, "FULL" + suffix, CMQC.MQOO_OUTPUT)
-        for i, md in enumerate(_mds()):
-            pmo = mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT if i % 2 else CMQC.MQPMO_NO_SYNCPOINT)
-            call(q.put, b"m%d" % i, md, pmo)
-            seen.append((_md_fields(md), pmo.ResolvedQName.rstrip(b"2 ")))
-        call(q.put, b"no mqmd")
-        call(q.put, b"long" * 20000, mqpy.MD(), mqpy.PMO())  # longer than PACKED_LIMIT
-        call(q.put, b"bad", mqpy.MD(Version=99), mqpy.PMO())
-        call(q.put, b"bad", mqpy.MD(Persistence=5), mqpy.PMO())
-        call(full.put, b"one", mqpy.MD(), mqpy.PMO())
-        call(full.put, b"two", mqpy.MD(), mqpy.PMO())
-        call(qm.commit)
-        for gmo, length in ((mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT), None),
-                            (mqpy.GMO(), 2),
-                            (mqpy.GMO(Options=CMQC.MQGMO_ACCEPT_TRUNCATED_MSG), 1),
-                            (mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT), 0)):
-            md = mqpy.MD()
-            call(q.get, length, md, gmo)
-            seen.append((_md_fields(md), gmo.ResolvedQName.rstrip(b"2 "), gmo.ReturnedLength))
-        call(qm.backout)
-        call(q.get, None, mqpy.MD(MsgId=b"M" * 24), mqpy.GMO())
-        while seen[-1] not in ((CMQC.MQCC_FAILED, CMQC.MQRC_NO_MSG_AVAILABLE, None, None),):
-            call(q.get, None, None, mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT))
-        call(qm.commit)
-        call(q.get)
+        return puts_and_gets(qm, "Q" + suffix, "FULL" + suffix, _mds(), suffix)
     finally:
         conn.disconnect()
-    return seen
 
 
 def test_a_workload_gets_the_same_answers_packed_and_not(served, monkeypatch):
