@@ -3,6 +3,7 @@ input size.
 
     python -m benchmarks.report_bench [--out FILE] [--quick] [--full] [--days 1,7,30]
                                       [--qmgrs N] [--queues N] [--master URL]
+                                      [--work DIR [--keep]]
 
 Measures (1) the exporter draining statistics messages from an embedded queue manager, (2) the
 generator (:mod:`mqpy.spark.generator`, Spark writing the records) and (3) the whole Spark
@@ -188,18 +189,34 @@ def _row(scenario: str, size: dict, days: int, fmt: str, records: int, **more: A
             "records": records, **more}
 
 
-def one_span(root: str, days: int, size: dict, master: str, fmt: str) -> list[dict]:
-    """Generate ``days`` as ``fmt`` ("jsonl": the export; "parquet": the copy), then report."""
-    base = os.path.join(root, f"{fmt}-{days}d")
+def one_span(root: str, days: int, size: dict, master: str, fmt: str,
+             keep: bool = False) -> list[dict]:
+    """Generate ``days`` as ``fmt`` ("jsonl": the export; "parquet": the copy), then report.
+    With ``keep`` a Parquet span stays below ``root`` and a later run reports on it again
+    instead of generating it (``generated.json`` says what was generated, and when): a year
+    generated once, timed on a quiet machine later."""
+    keep = keep and fmt == "parquet"
+    base = os.path.join(root, f"{fmt}-{days}d-{size['qmgrs']}x{size['queues']}")
     src = os.path.join(base, "export")
     store = os.path.join(base, "parquet")
     target = src if fmt == "jsonl" else store
     os.makedirs(src, exist_ok=True)
-    gen, gm = measured(generate_step, target, days, size["qmgrs"], size["queues"], fmt, master)
-    n = gen["records"]
-    disk = _du(target)
-    rows = [_row("generate", size, days, fmt, n, seconds=round(gen["seconds"], 1),
-                 records_per_s=round(n / gen["seconds"]), disk_mb=round(disk / 1e6), **gm)]
+    kept = os.path.join(base, "generated.json")
+    if keep and os.path.exists(kept):
+        with open(kept) as f:
+            rows = [json.load(f)]
+        rows[0]["reused"] = True
+    else:
+        gen, gm = measured(generate_step, target, days, size["qmgrs"], size["queues"], fmt,
+                           master)
+        n = gen["records"]
+        rows = [_row("generate", size, days, fmt, n, seconds=round(gen["seconds"], 1),
+                     records_per_s=round(n / gen["seconds"]),
+                     disk_mb=round(_du(target) / 1e6), **gm)]
+        if keep:
+            with open(kept, "w") as f:
+                json.dump(rows[0], f)
+    n, disk = rows[0]["records"], _du(target)
     print(json.dumps(rows[-1]), flush=True)
     rep, rm = measured(report_step, src, store, os.path.join(base, "report"), master,
                        2 if fmt == "jsonl" else 1)
@@ -210,7 +227,10 @@ def one_span(root: str, days: int, size: dict, master: str, fmt: str) -> list[di
                      records_per_s=round(n / first), input_mb=round(disk / 1e6),
                      parquet_mb=round(_du(store) / 1e6), queues_reported=rep["queues"], **rm))
     print(json.dumps(rows[-1]), flush=True)
-    shutil.rmtree(base, ignore_errors=True)
+    if keep:
+        shutil.rmtree(os.path.join(base, "report"), ignore_errors=True)
+    else:
+        shutil.rmtree(base, ignore_errors=True)
     return rows
 
 
@@ -265,11 +285,16 @@ def main() -> None:
     ap.add_argument("--queues", type=int)
     ap.add_argument("--master", default="local[*]")
     ap.add_argument("--work", help="folder for the generated data (default: a temporary one)")
+    ap.add_argument("--keep", action="store_true",
+                    help="keep each generated Parquet span in --work and reuse it on later runs")
     args = ap.parse_args()
     size = dict(FULL if args.full else BOUNDED)
     size.update({k: v for k in ("qmgrs", "queues") if (v := getattr(args, k)) is not None})
     spans = [1, 2] if args.quick else [int(d) for d in args.days.split(",")]
-    root = tempfile.mkdtemp(prefix="mqpy-report-bench-", dir=args.work)
+    if args.keep and not args.work:
+        ap.error("--keep needs --work: the folder the generated spans stay in")
+    root = args.work if args.keep else tempfile.mkdtemp(prefix="mqpy-report-bench-",
+                                                         dir=args.work)
     results: list[dict] = []
     try:
         if not args.quick:
@@ -277,9 +302,9 @@ def main() -> None:
             print(json.dumps(results[-1]), flush=True)
         results += one_span(root, JSON_DAYS, size, args.master, "jsonl")
         for days in spans:
-            results += one_span(root, days, size, args.master, "parquet")
+            results += one_span(root, days, size, args.master, "parquet", keep=args.keep)
     finally:
-        shutil.rmtree(root, ignore_errors=True)
+        shutil.rmtree(os.path.join(root, "qm") if args.keep else root, ignore_errors=True)
     grown = growth([r for r in results if r["scenario"] == "report"],
                    [int(d) for d in args.extrapolate.split(",") if d and int(d) > max(spans)])
     doc = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
