@@ -15,6 +15,12 @@ channel initiator, a listener and a SVRCONN defined with runmqsc: ``client_bench
 - ``bindings_nonpersistent_async_put``, ``bindings_nonpersistent_read_ahead`` and
   ``bindings_nonpersistent_async_put_read_ahead``: as ``bindings_nonpersistent`` with
   MQPMO_ASYNC_RESPONSE on the puts, with the input handle opened MQOO_READ_AHEAD, with both;
+- ``bindings_persistent_commit_each_10``: as ``bindings_persistent`` with an MQCMIT each 10
+  puts and each 10 gets (most puts then follow a put, not a commit's wait on the disk);
+- ``bindings_nonpersistent_syncpoint_after_fdatasync``: non-persistent puts and gets in
+  syncpoint, an MQCMIT (which forces nothing) after each, and before each MQPUT the
+  application's own 1 KB write and fdatasync of a file: a call that follows a wait on the
+  disk, without the log (these two show where a persistent MQPUT's time goes);
 - ``bindings_persistent_8``: 8 bindings applications at once, each on a queue of its own,
   N times MQPUT (persistent, syncpoint), MQCMIT, MQGET (syncpoint), MQCMIT (group commit);
 - ``client_16``: 16 client applications (``mqpy.connect(qm, channel, "host(port)")``, so
@@ -79,6 +85,14 @@ SCENARIOS: dict[str, tuple[int, dict]] = {
     "bindings_nonpersistent_read_ahead": (1, {"role": "both", "read_ahead": True}),
     "bindings_nonpersistent_async_put_read_ahead": (1, {"role": "both", "async_put": True,
                                                         "read_ahead": True}),
+    # where a persistent MQPUT's time goes (docs/performance.md): the same puts and gets with
+    # a commit each 10 calls (9 puts in 10 follow a put, not a commit's wait on the disk), and
+    # non-persistent ones in syncpoint (commits that force nothing), each put following the
+    # application's own 1 KB write and fdatasync
+    "bindings_persistent_commit_each_10": (1, {"role": "both", "persistent": True,
+                                               "batch": 10}),
+    "bindings_nonpersistent_syncpoint_after_fdatasync": (1, {
+        "role": "both", "syncpoint": True, "fdatasync_before_put": True}),
     "bindings_persistent_8": (8, {"role": "round_trip", "persistent": True}),
     "client_16": (16, {"role": "round_trip", "client": True}),
     "async_consume": (1, {"role": "callback", "read_ahead": True}),
@@ -150,10 +164,12 @@ def application(spec: dict, go=None) -> dict:
     count, persistent = spec["count"], spec.get("persistent", False)
     data = b"x" * SIZE
     clock = time.perf_counter_ns
-    pmo_opts = CMQC.MQPMO_SYNCPOINT if persistent else CMQC.MQPMO_NO_SYNCPOINT
+    syncpoint, commit_after = _syncpoint(spec)
+    disk_wait = _disk_wait(spec)
+    pmo_opts = CMQC.MQPMO_SYNCPOINT if syncpoint else CMQC.MQPMO_NO_SYNCPOINT
     if spec.get("async_put"):
         pmo_opts |= CMQC.MQPMO_ASYNC_RESPONSE
-    gmo_opts = CMQC.MQGMO_SYNCPOINT if persistent else CMQC.MQGMO_NO_SYNCPOINT
+    gmo_opts = CMQC.MQGMO_SYNCPOINT if syncpoint else CMQC.MQGMO_NO_SYNCPOINT
     md_persistence = CMQC.MQPER_PERSISTENT if persistent else CMQC.MQPER_NOT_PERSISTENT
     calls: dict[str, list[int]] = {}
 
@@ -165,16 +181,17 @@ def application(spec: dict, go=None) -> dict:
 
     def put_phase() -> None:
         pmo = mqpy.PMO(Options=pmo_opts)
-        for _ in range(count):
+        for i in range(count):
+            disk_wait()  # (outside the timed call)
             timed("put", out.put, data, mqpy.MD(Persistence=md_persistence), pmo)
-            if persistent:
+            if i in commit_after:
                 timed("put_commit", qm.commit)
 
     def get_phase() -> None:
         gmo = mqpy.GMO(Options=gmo_opts)
-        for _ in range(count):
+        for i in range(count):
             timed("get", inq.get, None, mqpy.MD(), gmo)
-            if persistent:
+            if i in commit_after:
                 timed("get_commit", qm.commit)
 
     def round_trips() -> None:
@@ -210,6 +227,33 @@ def application(spec: dict, go=None) -> dict:
     return {"start": start, "end": end, "messages": count,
             "cpu_s": [cpu1.user - cpu.user, cpu1.system - cpu.system],
             **{name: figures(v) for name, v in calls.items()}}
+
+
+def _syncpoint(spec: dict) -> tuple[bool, set[int]]:
+    """Are the calls in syncpoint (persistent messages, or non-persistent ones when the spec
+    says so), and after which of them an MQCMIT goes: each ``batch`` calls (1: each call)
+    and after the last."""
+    syncpoint = spec.get("persistent", False) or spec.get("syncpoint", False)
+    count, batch = spec["count"], spec.get("batch", 1)
+    return syncpoint, {i for i in range(count) if i + 1 == count or not (i + 1) % batch} \
+        if syncpoint else set()
+
+
+def _disk_wait(spec: dict):
+    """What the application does before each MQPUT: nothing, or with
+    ``fdatasync_before_put`` a 1 KB write and fdatasync of a file of its own (the wait on
+    the disk a forcing MQCMIT makes the application wait, without the queue manager's log)."""
+    if not spec.get("fdatasync_before_put"):
+        return lambda: None
+    fd, path = tempfile.mkstemp(prefix="mqpy-deployed-bench-wait-")
+    os.unlink(path)
+    block = b"w" * SIZE
+
+    def wait() -> None:
+        os.pwrite(fd, block, 0)
+        os.fdatasync(fd)
+
+    return wait
 
 
 def _consume_by_callback(qm, inq, count: int) -> tuple[float, os.times_result]:
