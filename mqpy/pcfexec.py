@@ -426,7 +426,8 @@ class PCFExecute(QueueManager):
         collector (``mqpy.collected``), it makes no call: the reply queue of the program's
         connection is closed by that connection's next call (or its MQDISC), and a
         connection of its own is closed and ended by mqpy's ender thread."""
-        if not getattr(self, "disconnect_on_exit", False) or not getattr(self, "_reply_queue", None):
+        if not getattr(self, "disconnect_on_exit", False) \
+                or not getattr(self, "_reply_queue", None):
             return
         try:
             if collecting():
