@@ -23,6 +23,7 @@ from __future__ import annotations
 import gc
 import os
 import queue
+import sys
 import threading
 from collections import deque
 
@@ -121,9 +122,9 @@ os.register_at_fork(after_in_child=_forget_ender)
 
 def ended_later(conn: object, hobjs: tuple[int, ...] = ()) -> None:
     """A finalizer's end of its own connection ``conn``: MQCLOSE of ``hobjs``, then MQDISC,
-    made by the ender (started by :func:`start_ender`); without one (never started), made
-    now."""
-    if _ender and _ender[0].is_alive():
+    made by the ender (started by :func:`start_ender`); without one (never started), or
+    while the interpreter finalizes (its daemon threads no longer run), made now."""
+    if _ender and _ender[0].is_alive() and not sys.is_finalizing():
         _to_end.put((conn, hobjs))
         return
     _end(conn, hobjs)

@@ -14,7 +14,7 @@ import mqpy
 from mqpy import CMQC
 from tests.daemon.test_bindings_collected_handles import _collect_inside_the_next_call
 from tests.pcf_execute.conftest import in_a_cycle
-from tests.support.installation import QM, Installation, started
+from tests.support.installation import QM, Installation, client, started
 from tests.support.waiting import came_true
 
 
@@ -90,3 +90,31 @@ def test_collected_on_the_programs_own_thread_it_ends_its_connection(running):
     gc.collect()
     assert came_true(lambda: not _exists(watcher, name))
     watcher.disconnect()
+
+
+_LEFT_AT_EXIT = f"""
+import mqpy
+from mqpy import CMQC
+pcf = mqpy.PCFExecute({QM!r})
+pcf.put1("COLLECTED.Q", b"in its unit of work", mqpy.MD(),
+         mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+print("left", flush=True)
+"""
+
+
+def test_left_connected_at_exit_its_connection_is_ended_by_mqdisc(running):
+    """Given a program whose PCFExecute connected itself and put a message in its unit of
+    work, when the program ends without disconnecting, then the PCFExecute's MQDISC is
+    made as the interpreter ends (by the ender, or, once the interpreter finalizes and
+    daemon threads no longer run, by the finalizer itself): the unit of work is committed,
+    as a normal MQDISC commits it (an application that just went has it backed out)."""
+    proc = client(running, _LEFT_AT_EXIT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0 and "left" in out, err
+    watcher = mqpy.connect(QM)
+    queue = mqpy.Queue(watcher, "COLLECTED.Q", CMQC.MQOO_INPUT_SHARED)
+    try:
+        assert queue.get(None) == b"in its unit of work"
+    finally:
+        queue.close()
+        watcher.disconnect()
