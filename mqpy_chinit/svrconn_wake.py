@@ -6,8 +6,9 @@ of this process, which then ends as one whose WaitInterval passed (MQRC_NO_MSG_A
 A conversation served by the engine of this process (``loopcalls.EngineVerbs``: the
 channel initiator's own engine, or the queue manager's FASTPATH client host) waits through
 :func:`watch_waits`' watch. One relayed to the queue manager's socket (MQIBindType
-STANDARD) is not woken: the flow is dropped there, as it is when no get waits, and the get
-ends at the end of its wait.
+STANDARD) passes the flow on when its relayed MQGET waits there
+(``QMConnection.wake_waiting_get``); otherwise the flow is dropped, as when no get waits,
+and the get ends at the end of its wait.
 """
 
 from __future__ import annotations
@@ -58,6 +59,12 @@ def woken(conversations: dict[Any, Any], ev: OtherSegment, sharing: bool) -> Non
     """The client's CONN_STATE ``ev``: the waiting get of its conversation ends (if one
     waits now; else nothing)."""
     cc = conversations.get(ev.conv_id if sharing else None)
-    event = _waiting.get(cc) if cc is not None else None
+    if cc is None:
+        return
+    event = _waiting.get(cc)
     if event is not None:
         event.set()
+        return
+    relay = getattr(cc.backend, "wake_waiting_get", None)  # relayed to the queue manager
+    if relay is not None:
+        relay()
