@@ -413,8 +413,8 @@ class PCFExecute(QueueManager):
         reply_queue, self._reply_queue = self._reply_queue, None
         self.reply_queue_name = None
         try:
-            if reply_queue is not None:
-                reply_queue.close()
+            if reply_queue is not None and reply_queue.get_handle() is not None:
+                reply_queue.close()  # (only while open, as pymqi: else MQDISC was not made)
         except MQMIError:
             pass
         if self.qm is None and self.is_connected:

@@ -102,3 +102,18 @@ def test_let_go_by_its_last_reference_its_reply_queue_is_closed_at_once(env):
     assert not _exists(env, name)
     assert qm.inquire(CMQC.MQCA_Q_MGR_NAME).strip() == QMGR.encode()
     qm.disconnect()
+
+
+def test_disconnect_after_its_reply_queue_was_closed_still_ends_its_connection(env,
+                                                                               monkeypatch):
+    """Given a PCFExecute that connected itself whose reply queue the program closed, when
+    it disconnects, then its connection ends without an error (pymqi closes the reply
+    queue only while it holds a handle)."""
+    monkeypatch.setenv("MQSERVER", f"{CHANNEL}/TCP/{env.conn_info}")
+    monkeypatch.setenv("MQ_CONNECT_TYPE", "CLIENT")
+    pcf = mqpy.PCFExecute(QMGR)
+    connected = _connections(env)
+    pcf.reply_queue.close()
+    pcf.disconnect()
+    assert not pcf.is_connected
+    assert came_true(lambda: _connections(env) == connected - 1)
