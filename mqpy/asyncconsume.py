@@ -11,8 +11,12 @@ and MQGMO it registered, over the connection's own MQGET (so over bindings a han
 read ahead is served from its buffer: ``mqpy.readahead``), and calls the function with an
 MQCBC saying why (MQCBCT_MSG_REMOVED ...). Other threads' MQI calls on the connection are
 then MQRC_HCONN_ASYNC_ACTIVE (2500), except MQCTL STOP / SUSPEND / RESUME and MQDISC (which
-stops first); the callbacks themselves may call anything, MQCMIT of a consumer's syncpoint
-get included. The event handler is told (MQCBCT_EVENT_CALL) of a queue manager quiescing
+stops first). STOP, SUSPEND and MQDISC wake a dispatcher waiting for a message
+(:meth:`Consumers.wake`: the engine's waiter in this process, else the connection's
+``wake_waiting_get``, the flow ``mqpy.connstate`` describes), so they return once the
+current callback has returned, as IBM's, not at the end of the dispatcher's wait. The
+callbacks themselves may call anything, MQCMIT of a consumer's syncpoint get included.
+The event handler is told (MQCBCT_EVENT_CALL) of a queue manager quiescing
 (MQRC_CONNECTION_QUIESCING) and of a broken connection (MQRC_CONNECTION_BROKEN, consumption
 then stopped); a consumer whose WaitInterval passes with no message is called with
 MQRC_NO_MSG_AVAILABLE.
@@ -120,9 +124,11 @@ _CBDO_KNOWN = (CMQC.MQCBDO_START_CALL | CMQC.MQCBDO_STOP_CALL | CMQC.MQCBDO_REGI
 _CTLO_KNOWN = CMQC.MQCTLO_THREAD_AFFINITY | CMQC.MQCTLO_FAIL_IF_QUIESCING
 #: the queue every queue manager has, opened to ask whether it quiesces
 _PROBE = "SYSTEM.DEFAULT.LOCAL.QUEUE"
-#: The longest one get of the dispatcher waits, so that MQCTL STOP / SUSPEND from another
-#: thread takes effect soon.
+#: The longest one get of the dispatcher waits (MQCTL STOP / SUSPEND and MQDISC from another
+#: thread wake it before: :meth:`Consumers.wake`).
 WAIT_SLICE_MS = 200
+#: Seconds between wakes of a dispatcher that STOP or MQDISC waits for.
+REWAKE_S = 0.05
 #: Messages one consumer is given in a row before the dispatcher looks at the next.
 BURST = 64
 #: The get options whose absence lets a consumer see a quiescing queue manager only through
@@ -170,6 +176,10 @@ class Consumers:
         self.stop_asked = False
         self.quiescing_told = False
         self.wait_reason = CMQC.MQRC_NONE  # why an MQOP_START_WAIT returns
+        #: the dispatcher is in a get that waits on the connection (``wake_waiting_get``)
+        self.waiting = False
+        #: what wakes the dispatcher's wait on the engine's connection in this process
+        self.woken: threading.Event | None = None
 
     # -- MQCB --------------------------------------------------------------------------
 
@@ -296,6 +306,8 @@ class Consumers:
             else:
                 self.state = moved
                 self.changed.notify_all()
+                if not mine and moved == SUSPENDED:
+                    self.wake()  # the connection free at once, not after the get's wait
                 return
         if operation == CMQC.MQOP_START_WAIT:
             self.dispatcher = threading.get_ident()
@@ -305,6 +317,7 @@ class Consumers:
                 raise _fail(reason)
             return
         if operation == CMQC.MQOP_STOP and not mine:
+            self.wake()
             self._join()
 
     def _fail_if_quiescing(self) -> None:
@@ -323,9 +336,15 @@ class Consumers:
         conn.close(hobj)
 
     def _join(self) -> None:
+        """Wait for the dispatcher's thread to end, waking its get again every REWAKE_S
+        (a wake written before the get's request reached the queue manager is dropped
+        there; one made while the dispatcher is in a callback writes nothing)."""
         thread = self.thread
         if thread is not None and thread is not threading.current_thread():
-            thread.join()
+            thread.join(REWAKE_S)
+            while thread.is_alive():
+                self.wake()
+                thread.join(REWAKE_S)
 
     def stop_for_disconnect(self) -> None:
         """MQDISC: MQOP_STOP first (IBM)."""
@@ -335,7 +354,19 @@ class Consumers:
             self.stop_asked = True
             self.changed.notify_all()
         if threading.get_ident() != self.dispatcher:
+            self.wake()
             self._join()
+
+    def wake(self) -> None:
+        """Wake the dispatcher's get waiting for a message (another thread's STOP, SUSPEND
+        or MQDISC, the new state already set): it ends as a wait whose interval passed."""
+        woken = self.woken
+        if woken is not None:
+            woken.set()
+        if self.waiting:
+            wake = getattr(self.qm._conn, "wake_waiting_get", None)
+            if wake is not None:
+                wake()
 
     def check_caller(self) -> None:
         """Another thread's MQI call while consumption is started: MQRC_HCONN_ASYNC_ACTIVE."""
@@ -414,9 +445,7 @@ class Consumers:
         gmo = consumer.gmos[1]
         max_length = consumer.cbd.MaxMsgLength
         limit = None if max_length == CMQC.MQCBD_FULL_MSG_LENGTH else max_length
-        get = self.qm._conn.get
-        if wants_handle(gmo):  # its message handle receives the properties
-            get = handle_getter(self.qm, get)
+        get = self._getter(gmo, self.qm._conn.get)
         try:
             data = get(consumer.hobj, md, gmo, limit)
         except MQMIError as e:
@@ -424,7 +453,7 @@ class Consumers:
                 return self._no_message(consumer, e, md, gmo)
             gmo = consumer.gmos[2]  # none there now: wait a slice for one
             try:
-                data = get(consumer.hobj, md, gmo, limit)
+                data = self._waiting_get(consumer, md, gmo, limit)
             except MQMIError as e:
                 return self._no_message(consumer, e, md, gmo)
         consumer.idle_since = time.monotonic()
@@ -433,6 +462,56 @@ class Consumers:
                    data_length=len(data), flags=CMQC.MQCBCF_READA_BUFFER_EMPTY
                    if empty is not None and empty(consumer.hobj) else CMQC.MQCBCF_NONE)
         return True
+
+    def _getter(self, gmo: GMO, get: Callable[..., bytes]) -> Callable[..., bytes]:
+        """``get(hobj, md, gmo, max_length)``, made to fill the MQGMO's message handle with
+        the properties when it has one."""
+        return handle_getter(self.qm, get) if wants_handle(gmo) else get
+
+    def _still_started(self) -> bool:
+        return not self.stop_asked and self.state == STARTED
+
+    def _waiting_get(self, consumer: Consumer, md: MD, gmo: GMO, limit: int | None) -> bytes:
+        """The dispatcher's get that waits (a slice at most), which :meth:`wake` ends."""
+        conn = self.qm._conn
+        if hasattr(conn, "_drop_waiter"):  # the engine's connection, in this process
+            return self._engine_wait(conn, consumer, md, gmo, limit)
+        self.waiting = True  # (set before the state is looked at: wake() sees one or the other)
+        try:
+            if not self._still_started():
+                raise _fail(CMQC.MQRC_NO_MSG_AVAILABLE)
+            return self._getter(gmo, conn.get)(consumer.hobj, md, gmo, limit)
+        finally:
+            self.waiting = False
+
+    def _engine_wait(self, conn: Any, consumer: Consumer, md: MD, gmo: GMO,
+                     limit: int | None) -> bytes:
+        """The waiting get on the engine's connection: its waiter is an Event that a
+        message's arrival sets, and :meth:`wake` too."""
+        woken = self.woken = threading.Event()
+        get = self._getter(gmo, lambda hobj, m, g, n: conn.get(hobj, m, g, n, woken.set))
+        deadline = time.monotonic() + gmo.WaitInterval / 1000
+        try:
+            while self._still_started():
+                woken.clear()
+                if not self._still_started():  # woken before the clear
+                    break
+                try:
+                    return get(consumer.hobj, md, gmo, limit)
+                except MQMIError as e:
+                    if e.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
+                        raise
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                woken.wait(left)
+                conn._drop_waiter(consumer.hobj, woken.set)
+                if conn.engine.quiescing and gmo.Options & CMQC.MQGMO_FAIL_IF_QUIESCING:
+                    raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
+            raise _fail(CMQC.MQRC_NO_MSG_AVAILABLE)
+        finally:
+            self.woken = None
+            conn._drop_waiter(consumer.hobj, woken.set)
 
     def _no_message(self, consumer: Consumer, e: MQMIError, md: MD, gmo: GMO) -> bool | None:
         reason = e.reason

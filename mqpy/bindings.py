@@ -26,7 +26,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from mqpy import CMQC, config
+from mqpy import CMQC, config, connstate
 from mqpy.bindings_calls import PackedCalls
 from mqpy.collected import ClosedLater
 from mqpy.errors import MQMIError
@@ -300,6 +300,18 @@ class BindingsConnection(ClosedLater, ReadAheadVerbs, PackedCalls, MQIVerbs):
                 flows.feed(sock.recv(1 << 16, socket.MSG_DONTWAIT))
             except BlockingIOError:
                 return
+
+    def wake_waiting_get(self) -> None:
+        """MQCTL STOP / SUSPEND or MQDISC from another thread while the dispatcher's get
+        waits: the CONN_STATE flow (``mqpy.connstate``) written beside that call, not under
+        its lock (which the waiting get holds); one small write, which the queue manager
+        reads while the get waits."""
+        sock = self._sock
+        if sock is not None:
+            try:
+                sock.sendall(connstate.flow())
+            except OSError:
+                pass  # broken: the waiting get finds that out
 
     @contextlib.contextmanager
     def exchange_here(self) -> Iterator[tuple[socket.socket, Flows] | None]:

@@ -19,7 +19,7 @@ from typing import Any
 
 import attrs
 
-from mqpy import CMQC, asyncput
+from mqpy import CMQC, asyncput, connstate
 from mqpy.clientcalls import PackedClientCalls
 from mqpy.clientchannel import (
     ChannelDefinition,
@@ -250,6 +250,19 @@ class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
         if status_type in asyncput.RECONNECTION_TYPES:
             return asyncput.connected_status(sts)
         return super().stat(status_type, sts)
+
+    def wake_waiting_get(self) -> None:
+        """MQCTL STOP / SUSPEND or MQDISC from another thread while the dispatcher's get
+        waits: the CONN_STATE flow (``mqpy.connstate``) of this conversation, written beside
+        that call, not under its lock (which the waiting get holds); the instance never
+        interleaves two threads' flows (``ChannelInstance._write``). Not on TLS, whose
+        session's reads and writes go in turn: the get ends at the end of its wait."""
+        instance = self._instance
+        if instance is not None and instance.plain:
+            try:
+                instance._write(connstate.flow(self._conv.conv_id))
+            except (OSError, ValueError):
+                pass  # broken: the waiting get finds that out
 
     def _stream_conv_id(self) -> int | None:
         return self._conv.conv_id

@@ -10,18 +10,27 @@ receive timeout broke the channel). A connection with this mixin only notes the 
 queue manager closes a disconnecting application's handles. A Queue freed by its last
 reference going (``del queue``, a function returning) is not the collector's: it is closed
 at once, as pymqi's, by the thread that let it go.
+
+An object that made its own connection (pymqi's ``PCFExecute("QM1")``) ends it when it is
+collected: no later call of that connection will come, so its MQCLOSEs and MQDISC are made by
+the *ender*, one thread of mqpy's started when such an object connects. It holds no lock of
+any connection and serves no channel, so it waits for the answer as any application thread
+does; the finalizer only hands the connection over (``SimpleQueue.put``, safe there).
 """
 
 from __future__ import annotations
 
 import gc
+import os
+import queue
+import sys
 import threading
 from collections import deque
 
 from mqpy import CMQC
-from mqpy.errors import MQMIError
+from mqpy.errors import MQMIError, PYIFError
 
-__all__ = ["ClosedLater", "closed_by_finalizer", "collecting"]
+__all__ = ["ClosedLater", "closed_by_finalizer", "collecting", "ended_later", "start_ender"]
 
 _phase = threading.local()  #: ``active`` while this thread runs a collection
 
@@ -80,3 +89,63 @@ def closed_by_finalizer(conn: object, hobj: int, options: int = CMQC.MQCO_NONE) 
         return False
     later(hobj, options)
     return True
+
+
+# -- connections of collected objects that made them ------------------------------------
+
+#: what the ender is to do: (the connection, the handles to close before its MQDISC)
+_to_end: queue.SimpleQueue[tuple[object, tuple[int, ...]]] = queue.SimpleQueue()
+_ender: list[threading.Thread] = []  #: the ender, once started in this process
+_ender_lock = threading.Lock()
+
+
+def start_ender() -> None:
+    """Start the ender unless it runs: called by an object that makes its own connection,
+    when it makes it (never from a finalizer: starting a thread takes locks)."""
+    if _ender and _ender[0].is_alive():
+        return
+    with _ender_lock:
+        if not (_ender and _ender[0].is_alive()):
+            thread = threading.Thread(target=_end_connections, name="mqpy-collected-ender",
+                                      daemon=True)
+            thread.start()
+            _ender[:] = [thread]
+
+
+def _forget_ender() -> None:
+    """A forked child has no ender (the thread stayed in the parent)."""
+    _ender.clear()
+
+
+os.register_at_fork(after_in_child=_forget_ender)
+
+
+def ended_later(conn: object, hobjs: tuple[int, ...] = ()) -> None:
+    """A finalizer's end of its own connection ``conn``: MQCLOSE of ``hobjs``, then MQDISC,
+    made by the ender (started by :func:`start_ender`); without one (never started), or
+    while the interpreter finalizes (its daemon threads no longer run), made now."""
+    if _ender and _ender[0].is_alive() and not sys.is_finalizing():
+        _to_end.put((conn, hobjs))
+        return
+    _end(conn, hobjs)
+
+
+def _end_connections() -> None:
+    while True:
+        conn, hobjs = _to_end.get()
+        _end(conn, hobjs)
+        del conn  # not kept until the next one comes
+
+
+def _end(conn: object, hobjs: tuple[int, ...]) -> None:
+    """MQCLOSE of each handle, then MQDISC; a failure (the connection already broken, which
+    ended it) is nobody's to hear."""
+    try:
+        for hobj in hobjs:
+            try:
+                conn.close(hobj)  # type: ignore[attr-defined] - the MQI's
+            except MQMIError:
+                pass
+        conn.disconnect()  # type: ignore[attr-defined] - the MQI's
+    except (MQMIError, PYIFError, OSError):
+        pass

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from mqpy import CMQC, CMQCFC, pcf
+from mqpy.collected import collecting, ended_later, start_ender
 from mqpy.constants import names
 from mqpy.errors import Error, MQMIError, PYIFError
 from mqpy.mqi import Queue, QueueManager
@@ -296,6 +297,8 @@ class PCFExecute(QueueManager):
         else:
             super().__init__(name, disconnect_on_exit)
             self.qm = None
+            if disconnect_on_exit:
+                start_ender()  # ends this connection if the collector frees this object
         self.command_queue_name = _bytes(command_queue_name)
         self.response_wait_interval = response_wait_interval if response_wait_interval >= 0 \
             else _AN_HOUR
@@ -410,16 +413,38 @@ class PCFExecute(QueueManager):
         reply_queue, self._reply_queue = self._reply_queue, None
         self.reply_queue_name = None
         try:
-            if reply_queue is not None:
-                reply_queue.close()
+            if reply_queue is not None and reply_queue.get_handle() is not None:
+                reply_queue.close()  # (only while open, as pymqi: else MQDISC was not made)
         except MQMIError:
             pass
         if self.qm is None and self.is_connected:
             super().disconnect()
 
     def __del__(self) -> None:
-        if getattr(self, "disconnect_on_exit", False) and getattr(self, "_reply_queue", None):
-            try:
+        """pymqi's: a PCFExecute freed while connected closes its reply queue and ends the
+        connection it made, at once when its last reference goes. Freed by the cycle
+        collector (``mqpy.collected``), it makes no call: the reply queue of the program's
+        connection is closed by that connection's next call (or its MQDISC), and a
+        connection of its own is closed and ended by mqpy's ender thread."""
+        if not getattr(self, "disconnect_on_exit", False) \
+                or not getattr(self, "_reply_queue", None):
+            return
+        try:
+            if collecting():
+                self._collected()
+            else:
                 self.disconnect()
-            except Exception:  # noqa: BLE001 - a finaliser must not raise
-                pass
+        except Exception:  # noqa: BLE001 - a finaliser must not raise
+            pass
+
+    def _collected(self) -> None:
+        """The collector's disconnect: handed over, never made here."""
+        reply_queue, self._reply_queue = self._reply_queue, None
+        self.reply_queue_name = None
+        if self.qm is not None:
+            reply_queue.__del__()  # a Queue's collected close: by the connection's next call
+            return
+        hobj, reply_queue._hobj = reply_queue.get_handle(), None  # (not its own close)
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            ended_later(conn, () if hobj is None else (hobj,))

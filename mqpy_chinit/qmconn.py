@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 
 import trio
 
-from mqpy import CMQC, config, loopcalls
+from mqpy import CMQC, config, connstate, loopcalls
 from mqpy.bindings import Flows, bind_address, socket_path
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows, mqiparams
@@ -155,6 +155,19 @@ class QMConnection(AsyncMQIVerbs):
         self._relaying = SegmentType(request.segment_type)
         self._unsent = data[sent:] if sent < len(data) else b""
         return True
+
+    def wake_waiting_get(self) -> None:
+        """A client's CONN_STATE passed on to the queue manager (``mqpy.connstate``), which
+        ends the relayed MQGET waiting there: written now, without a yield, and only while
+        a relayed request is wholly written and its reply awaited (nothing else is being
+        written then); otherwise dropped, as the queue manager drops one no get waits for."""
+        sock = self._sock
+        if sock is None or self._relaying is None or self._unsent:
+            return
+        try:
+            sock.send(connstate.flow())  # small, to a socket the waiting call leaves empty
+        except OSError:
+            pass  # full or broken: the get ends at the end of its wait, or finds it broken
 
     @property
     def unsent(self) -> bool:

@@ -56,7 +56,7 @@ from typing import Any
 import attrs
 import trio
 
-from mqpy import CMQC, streamer
+from mqpy import CMQC, connstate, streamer
 from mqpy.errors import MQMIError
 from mqpy.fap import channeldefs as D
 from mqpy.fap import mqiflows, mqiparams, tls, userid
@@ -71,7 +71,7 @@ from mqpy.fap.mqicalls import AsyncMQIVerbs
 from mqpy.fap.negotiation import negotiate
 from mqpy.fap.statuscodes import ProtocolError, StatusCode
 from mqpy.fap.tsh import ByteOrder, ControlFlags1, Event, OtherSegment, SegmentType
-from mqpy_chinit import svrconn_stream, tlsstream
+from mqpy_chinit import svrconn_stream, svrconn_wake, tlsstream
 from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
 from mqpy_chinit.mca import CONFIRM_TIMEOUT
 from mqpy_chinit.qmconn import QMConnection
@@ -419,6 +419,8 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
             return False  # the client closed the channel
         elif streamer.is_request(ev):  # read ahead (mqpy_chinit.svrconn_stream)
             await svrconn_stream.route(self, ev)
+        elif connstate.is_wake(ev):  # the client's MQCTL: its waiting get ends
+            svrconn_wake.woken(self.conversations, ev, bool(self.sharing))
         elif isinstance(ev, OtherSegment) and ev.segment_type in _IDENTITY_FLOWS:
             try:
                 self._identity_flow(ev)

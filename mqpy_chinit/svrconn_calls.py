@@ -27,7 +27,7 @@ from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.apiheader import MQIReply
 from mqpy.fap.tsh import SegmentType
 from mqpy.pubsub import served
-from mqpy_chinit import svrconn_stream, tlsstream
+from mqpy_chinit import svrconn_stream, svrconn_wake, tlsstream
 from mqpy_chinit.svrconn_conversation import ClientConversation, Identity, definition_attr
 
 _T = SegmentType
@@ -70,6 +70,7 @@ class MQICalls:
         if appl and isinstance(getattr(handle, "appl_name", None), bytes):
             handle.appl_name = appl.encode("latin-1", "replace")[:28]
         cc.backend = loopcalls.mqi_port(handle, self.registry.limiter)
+        svrconn_wake.watch_waits(cc)  # its waiting gets: woken by the client's MQCTL
         self.status.remote_appl_tag = appl
         self.conv.authenticated()  # the channel is admitted: the listener's limits let go
         return mqiflows.encode_reply(d.verb, [(self.chinit.qmgr_name, appl)],

@@ -51,7 +51,7 @@ async def answer(instance: Any, cc: Any, event: OtherSegment) -> None:
     if isinstance(backend, loopcalls.EngineVerbs):  # the engine in this process: stream
         data = await streamer.answer(
             backend.conn, event, instance.registry.limiter, conv.reader.max_transmission_size,
-            order, conv_id=event.conv_id)
+            order, watch=backend.watch, conv_id=event.conv_id)
     elif isinstance(backend, QMConnection) and order == ByteOrder.LITTLE:
         data = await _relayed(backend, event, conv.reader.max_transmission_size)
     else:  # another byte order than the queue manager's socket: plain gets
