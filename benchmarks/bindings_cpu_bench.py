@@ -84,7 +84,54 @@ def application(count: int, repeat: int) -> dict:
     for name, call in calls.items():
         sock.reply = replies[name]
         out[f"{name}_us"] = least_us(call, count, repeat)
+    async_pmo = mqpy.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT | CMQC.MQPMO_ASYNC_RESPONSE)
+
+    def put_async() -> None:
+        conn._flows.unanswered = 0  # (no replies to read: none come)
+        conn.put(5, mqpy.MD(), async_pmo, data)
+
+    out["async_put_us"] = least_us(put_async, count, repeat)
+    out["read_ahead_get_us"] = _read_ahead_gets(count, repeat)
     return out
+
+
+class _StreamingSocket(_AnsweringSocket):
+    """A socket that answers the MQOPEN with ``reply``, then each read with ``window``."""
+
+    window = b""
+
+    def recv(self, n: int, *flags: int) -> bytes:
+        reply, self.reply = self.reply, b""
+        return reply or self.window
+
+
+def _read_ahead_gets(count: int, repeat: int) -> float:
+    """The application's MQGET of a message read ahead: the queue opened MQOO_READ_AHEAD,
+    each window of messages (made as the queue manager makes them) given by one read."""
+    import mqpy
+    from mqpy import CMQC, bindings, streamer
+    from mqpy.engine.mqmd import _pack_md
+    from mqpy.fap import asyncflows, mqiflows
+    from mqpy.fap.framing import SegmentWriter
+    from mqpy.fap.tsh import SegmentType as T
+
+    md = _pack_md(mqpy.MD(MsgId=b"m" * 24, PutDate=b"20260101", PutTime=b"12000000"))
+    per_window = 180  # about what a window of 256 KB holds of 1 KB messages
+    sock = _StreamingSocket()
+    sock.reply = SegmentWriter(bindings.MAX_TRANSMISSION_SIZE).send(
+        mqiflows.encode_reply(T.MQOPEN, [mqpy.OD(ObjectName="Q")], hobj=5))
+    sock.window = b"".join(streamer.async_messages(
+        5, 0, b"Q", [(md, b"x" * SIZE)] * per_window)) + asyncflows.notification(
+        5, asyncflows.Notice.CLIENT_ASYNC_EMPTY, 0)
+    conn = bindings.BindingsConnection(sock, "QM")  # type: ignore[arg-type]
+    qm = mqpy.QueueManager(None)
+    qm._conn = conn
+    q = mqpy.Queue(qm, "Q", CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_READ_AHEAD)
+    gmo = mqpy.GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)
+    try:
+        return least_us(lambda: q.get(None, mqpy.MD(), gmo), count, repeat)
+    finally:
+        conn.abend()  # (the socket would stream windows for ever)
 
 
 def daemon(count: int, repeat: int) -> dict:
@@ -134,7 +181,10 @@ def daemon(count: int, repeat: int) -> dict:
         session.reader = SegmentReader(bindings.MAX_TRANSMISSION_SIZE,
                                        max_msg_size=bindings.MAX_MSG_SIZE)
         session.writer = SegmentWriter(bindings.MAX_TRANSMISSION_SIZE)
+        ahead = conn.open(od, CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_READ_AHEAD)
         return {
+            "async_put_us": _async_puts(session, conn, hout, hin, flows, count, repeat),
+            "read_ahead_message_us": _read_ahead_windows(conn, hout, ahead, count, repeat),
             "nonpersistent_call_us": least_us(
                 lambda: [serve(r) for r in nonpersistent], count, repeat, 2),
             "engine_nonpersistent_call_us": least_us(
@@ -147,6 +197,101 @@ def daemon(count: int, repeat: int) -> dict:
         }
     finally:
         inprocess.stop("CPUB", root)
+
+
+#: Asynchronous puts one read brings the queue manager (as the application sends them)
+ASYNC_BATCH = 32
+
+
+class _ReadingSocket:
+    """A socket whose next read gives ``data`` once, then finds nothing (the busy thread's
+    spell ends); what is sent goes nowhere."""
+
+    data = b""
+
+    def setblocking(self, flag: bool) -> None:
+        pass
+
+    def setsockopt(self, *args: object) -> None:
+        pass
+
+    def recv(self, n: int, *flags: int) -> bytes:
+        data, self.data = self.data, b""
+        if not data:
+            raise BlockingIOError
+        return data
+
+    def send(self, data: bytes, *flags: int) -> int:
+        return len(data)
+
+
+def _async_puts(session: _Session, conn: object, hout: int, hin: int, flows: object,
+                count: int, repeat: int) -> float:
+    """The busy thread's CPU an asynchronous put of 1 KB, ASYNC_BATCH of them read at once
+    (the queue emptied between spells, not counted)."""
+    import mqpy
+    from mqpy import CMQC, asyncput, bindings_thread
+    from mqpy.fap.tsh import SegmentType as T
+
+    pmo = mqpy.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT | CMQC.MQPMO_ASYNC_RESPONSE)
+    requests = []
+    for _ in range(ASYNC_BATCH):
+        md = mqpy.MD()
+        sent = asyncput.prepare(md, pmo, "CPUB")
+        requests.append(flows.request(T.MQPUT, [md, sent, b"x" * SIZE], hout))
+    data = b"".join(requests)
+    session.sock, session.replied_at = _ReadingSocket(), 0.0
+    gmo = mqpy.GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)
+    runs = []
+    for _ in range(repeat):
+        spent = 0.0
+        for _ in range(max(1, count // ASYNC_BATCH)):
+            session.sock.data = data
+            t = time.process_time()
+            bindings_thread.serve_while_busy(session)
+            spent += time.process_time() - t
+            for _ in range(ASYNC_BATCH):
+                conn.get(hin, None, gmo, None)
+        runs.append(spent / (max(1, count // ASYNC_BATCH) * ASYNC_BATCH) * 1e6)
+    return round(min(runs), 2)
+
+
+def _read_ahead_windows(conn: object, hout: int, ahead: int, count: int,
+                        repeat: int) -> float:
+    """The queue manager's CPU a message of 1 KB read ahead: windows of 256 KB asked for
+    and answered (``streamer.answer``; the queue filled between runs, not counted)."""
+    import trio
+
+    import mqpy
+    from mqpy import CMQC, readahead, streamer
+    from mqpy.fap import asyncflows
+    from mqpy.fap.framing import SegmentReader
+
+    request = asyncflows.message_request(asyncflows.MessageRequest(
+        ahead, readahead.WINDOW, CMQC.MQGMO_NO_SYNCPOINT, 0, 0))
+    (event,) = SegmentReader(1 << 20).feed(request)
+    pmo = mqpy.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
+    data = b"x" * SIZE
+
+    async def windows() -> float:
+        limiter = trio.CapacityLimiter(1)
+        spent, sent = 0.0, 0
+        while sent < count:
+            t = time.process_time()
+            answer = await streamer.answer(conn, event, limiter, 1 << 20)
+            spent += time.process_time() - t
+            got = answer.count(b"TSH ") - 1  # (the NOTIFICATION that ends it)
+            if not got:
+                break
+            sent += got
+        return spent / max(1, sent) * 1e6
+
+    runs = []
+    for _ in range(repeat):
+        for _ in range(count):
+            conn.put(hout, None, pmo, data)
+        runs.append(trio.run(windows))
+    return round(min(runs), 2)
 
 
 class _Session:

@@ -24,7 +24,8 @@ import struct
 import time
 from typing import Any
 
-from mqpy import CMQC, bindings_profile
+from mqpy import CMQC, asyncputs, bindings_profile
+from mqpy.engine import packed
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.apiheader import MQIReply, MQIRequest, one_mqi_flow
@@ -58,6 +59,8 @@ _WAIT_TIMEVAL = struct.pack("ll", 0, int(HOT_WAIT_S * 1_000_000))
 
 #: The application closed its end, or a send failed: the session ends.
 GONE = object()
+#: What one read brought from here on is the segment reader's.
+_TO_READER: Any = object()
 
 
 def serve_while_busy(session: Any) -> object:
@@ -95,8 +98,9 @@ def _serve_spell(session: Any) -> object:
                 if decoded is None:  # the rest is the loop's
                     return pipelined.hand_back(reader, received, replies.flush())
             elif pipelined.data:
-                decoded = pipelined.take(reader)
-                if decoded is None:  # the rest, from a request the reader must judge
+                decoded = None if pipelined.put_async(session, replies) \
+                    else pipelined.take(reader) or _TO_READER
+                if decoded is _TO_READER:  # the rest, from a request the reader must judge
                     try:
                         received.extend(pipelined.to_reader(reader))
                     except ProtocolError as exc:
@@ -122,7 +126,8 @@ def _serve_spell(session: Any) -> object:
                 except ProtocolError as exc:
                     return exc
                 continue
-            replies.add(_serve(session, decoded))
+            if decoded is not None:
+                replies.add(_serve(session, decoded))
             if replies.size >= REPLY_BATCH:
                 rest = replies.flush()
                 if rest is not None:  # what is left of the read: for the loop, after it
@@ -201,13 +206,46 @@ def _next_for_thread(session: Any, received: Any) -> mqiflows.Decoded | None:
 class _Pipelined:
     """What one read brought, taken a whole request at a time without the segment reader's
     events while each is one whole little-endian request of the common form
-    (:func:`_one_request`); the rest goes to the reader (:meth:`to_reader`)."""
+    (:func:`_one_request`), or an asynchronous put put from its bytes (:meth:`put_async`);
+    the rest goes to the reader (:meth:`to_reader`)."""
 
-    __slots__ = ("data", "offset")
+    __slots__ = ("async_reply", "data", "offset")
 
     def __init__(self) -> None:
         self.data = b""
         self.offset = 0
+        self.async_reply = b""  # the reply of every asynchronous put, made once
+
+    def put_async(self, session: Any, replies: _Replies) -> bool:
+        """The next request, when it is an asynchronous MQPUT of the common form
+        (``mqpy.asyncputs``), put from its bytes and its reply added to ``replies`` (True);
+        False, nothing done, for anything else or a call traced."""
+        data, start = self.data, self.offset
+        reader = session.reader
+        found = asyncputs.request(data, start, reader.max_transmission_size)
+        if found is None or reader.buffered or reader.reassembling \
+                or TRACER.spec_for(session.engine.name) is not None:
+            return False
+        end, hobj, md, options, message = found
+        try:
+            if packed.put_async(session.conn, hobj, md, options, message) is packed.GENERAL:
+                return False
+        except Exception as exc:  # noqa: BLE001 - an engine fault: FDC, as _serve's
+            session.server.on_unexpected(exc)
+            reply = session.writer.send(_unexpected(_T.MQPUT))
+        else:
+            reply = self.async_reply or self._async_reply(session.writer)
+        if end == len(data):
+            self.data, self.offset = b"", 0
+        else:
+            self.offset = end
+        reader.segments += 1
+        replies.add(reply)
+        return True
+
+    def _async_reply(self, writer: SegmentWriter) -> bytes:
+        self.async_reply = _packed(writer, _T.MQPUT, [], _OK, 0) or b""
+        return self.async_reply
 
     def take(self, reader: SegmentReader) -> mqiflows.Decoded | None:
         """The next request decoded, or None when it is not whole or not of the common
@@ -290,10 +328,15 @@ def _serve(session: Any, d: mqiflows.Decoded) -> bytes:
         reply = mqiflows.failure_reply(d.verb, d, e.comp, e.reason)
     except Exception as exc:  # noqa: BLE001 - an engine fault: FDC, the call fails 2195
         session.server.on_unexpected(exc)
-        reply = mqiflows.encode_reply(d.verb, comp=_FAILED, reason=CMQC.MQRC_UNEXPECTED_ERROR)
+        reply = _unexpected(d.verb)
     if call is not None:
         call.end(reply)
     return reply if type(reply) is bytes else session.writer.send(reply)
+
+
+def _unexpected(verb: SegmentType) -> MQIReply:
+    """The reply of a call the engine failed in (MQRC_UNEXPECTED_ERROR)."""
+    return mqiflows.encode_reply(verb, comp=_FAILED, reason=CMQC.MQRC_UNEXPECTED_ERROR)
 
 
 def _call(conn: Any, d: mqiflows.Decoded) -> MQIReply | tuple[list[Any], int, int]:

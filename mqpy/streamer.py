@@ -12,6 +12,7 @@ MQGET does (``mqpy.waiting``: no thread held, ended by the application's going).
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 import attrs
@@ -71,15 +72,44 @@ async def answer(conn: Any, event: OtherSegment, limiter: trio.CapacityLimiter,
         return asyncflows.notification(hobj, code, e.reason, conv_id)
     if batch is None:
         return asyncflows.notification(hobj, Notice.STREAMING_FAILURE, CMQC.MQRC_NONE, conv_id)
-    name = batch.resolved_q_name
-    out = [asyncflows.async_message(hobj, request.received + i, name, md, data, conv_id)
-           for i, (md, data) in enumerate(batch.messages)]
+    out = async_messages(hobj, request.received, batch.resolved_q_name, batch.messages,
+                         conv_id)
     if batch.stopped_at_other:
         out.append(asyncflows.notification(hobj, Notice.CHECK_MSG, CMQC.MQRC_NONE, conv_id))
     else:
         out.append(asyncflows.notification(hobj, Notice.CLIENT_ASYNC_EMPTY, batch.reason,
                                            conv_id))
     return b"".join(out)
+
+
+#: ASYNC_MESSAGE's header (asyncflows.ASYNC_MESSAGE_HEAD), little-endian
+_ASYNC_HEAD = struct.Struct("<5iHH3i16sHB")
+assert _ASYNC_HEAD.size == asyncflows.ASYNC_MESSAGE_HEAD.sizeof()
+_NO_TOKEN = bytes(16)
+_VERSION = 1  # ASYNC_MESSAGE's Version, as asyncflows writes it
+
+
+def async_messages(hobj: int, first: int, resolved_q_name: bytes,
+                   messages: list[tuple[bytes, bytes]], conv_id: int | None = None
+                   ) -> list[bytes]:
+    """The ASYNC_MESSAGE segments of ``messages`` (MQMD bytes, data) of ``hobj``, indexed
+    from ``first``: the segments ``asyncflows.async_message`` makes, their fixed parts (the
+    segment header but its length, the resolved queue name) made once for them all."""
+    if not messages:
+        return []
+    name = resolved_q_name.rstrip(b" \x00")[:48]
+    tail = name + b" " * ((4 - (3 + len(name)) % 4) % 4)  # Status, its length, it: words
+    header = asyncflows.readdressed(SegmentType.ASYNC_MESSAGE, b"", conv_id)
+    fixed = len(header) + _ASYNC_HEAD.size + len(tail)
+    struc, rest = header[:4], header[8:]
+    pack, none, name_length = _ASYNC_HEAD.pack, CMQC.MQRC_NONE, len(name)
+    out = []
+    for index, (md, data) in enumerate(messages, first):
+        length = fixed + len(md) + len(data)
+        out.append(b"".join((struc, length.to_bytes(4, "big"), rest,
+                             pack(_VERSION, hobj, index, index, length, 0, 0, none, len(data),
+                                  len(data), _NO_TOKEN, 0, name_length), tail, md, data)))
+    return out
 
 
 def open_reply(od: Any, options: int, hobj: int, defaults: OpenDefaults | None,

@@ -30,6 +30,7 @@ from mqpy.engine.mqmd import (
     _NONE24,
     _REPORT_AT,
     _VERSION_AT,
+    _ZERO_LONG,
     _id24,
     _refuse_header,
     _unpack_md,
@@ -395,15 +396,8 @@ class GetCalls:
             opts = gd["Options"]
             match = gd["MatchOptions"] if gd["Version"] >= 2 else _MO_MATCH_BOTH
         eng = self.engine
-        f = h.facts
-        if f is None or f.obj_attrs is not h.obj.attributes \
-                or f.base_attrs is not h.base.attributes or f.qmgr_attrs is not eng.catalog.qmgr:
-            f = self._facts(h)
-        if opts & _GMO_NOT_FAST or opts & _GMO_SYNC_BOTH == _GMO_SYNC_BOTH \
-                or match & _MO_UNKNOWN or (opts & _GMO_IF_PERSISTENT and opts & _GMO_SYNC_BOTH) \
-                or not h.options & _INPUT_OPTS or h.options & _OO_SAVE_ALL_CONTEXT \
-                or not f.get or (opts & _GMO_FAIL_IF_QUIESCING and eng.quiescing) \
-                or h.selector is not None:
+        f = self._fast_facts(h, opts, match)
+        if f is None:
             return GENERAL
         mq = h.mq
         if mq.count == mq.getting:
@@ -470,24 +464,8 @@ class GetCalls:
             mq.last_get = now
             mq.remove(entry)
             entry.record = None
-        p = 1 if entry.persistent else 0
-        c = h.counters
-        if c is None or c.qmgr_mqi is not eng.stats.mqi \
-                or c.conn_mqi is not self.accounting.mqi or c.base is not h.base:
-            c = self._counters(h)
-        qs = c.qmgr_queue
-        c.qmgr_mqi.gets[p] += 1
-        c.qmgr_mqi.get_bytes[p] += length
-        qs.gets[p] += 1
-        qs.get_bytes[p] += length
-        qs.performance.dequeued += 1  # (MsgDeqCount since the last reset)
-        acc = c.conn_queue
-        c.conn_mqi.gets[p] += 1
-        c.conn_mqi.get_bytes[p] += length
-        acc.gets[p] += 1
-        acc.get_bytes[p] += length
-        qs.time_on_q_total[p] += max(0.0, now - put_time)
-        qs.time_on_q_count[p] += 1
+        self._count_gets(h, 1 if entry.persistent else 0, 1, length,
+                         max(0.0, now - put_time))
         if gmo is not None:
             gd = gmo.__dict__
             gd["ResolvedQName"] = h.base_name
@@ -496,6 +474,88 @@ class GetCalls:
         if cursor is not None and cursor.seq == entry.seq:
             h.browse_entry = None
         return lsn, out
+
+    def _fast_facts(self, h: Handle, opts: int, match: int) -> Any:
+        """The handle's facts when :meth:`_get_fast` may serve a get with options ``opts``
+        and MatchOptions ``match`` on it (None: the general path's)."""
+        eng = self.engine
+        f = h.facts
+        if f is None or f.obj_attrs is not h.obj.attributes \
+                or f.base_attrs is not h.base.attributes or f.qmgr_attrs is not eng.catalog.qmgr:
+            f = self._facts(h)
+        if opts & _GMO_NOT_FAST or opts & _GMO_SYNC_BOTH == _GMO_SYNC_BOTH \
+                or match & _MO_UNKNOWN or (opts & _GMO_IF_PERSISTENT and opts & _GMO_SYNC_BOTH) \
+                or not h.options & _INPUT_OPTS or h.options & _OO_SAVE_ALL_CONTEXT \
+                or not f.get or (opts & _GMO_FAIL_IF_QUIESCING and eng.quiescing) \
+                or h.selector is not None:
+            return None
+        return f
+
+    def _count_gets(self, h: Handle, p: int, count: int, length: int,
+                    time_on_q: float) -> None:
+        """``count`` gets on ``h`` of ``length`` bytes in all, persistent (``p`` 1) or not,
+        that spent ``time_on_q`` seconds in all on the queue: the statistics and the
+        connection's accounting."""
+        c = h.counters
+        if c is None or c.qmgr_mqi is not self.engine.stats.mqi \
+                or c.conn_mqi is not self.accounting.mqi or c.base is not h.base:
+            c = self._counters(h)
+        qs = c.qmgr_queue
+        c.qmgr_mqi.gets[p] += count
+        c.qmgr_mqi.get_bytes[p] += length
+        qs.gets[p] += count
+        qs.get_bytes[p] += length
+        qs.performance.dequeued += count  # (MsgDeqCount since the last reset)
+        acc = c.conn_queue
+        c.conn_mqi.gets[p] += count
+        c.conn_mqi.get_bytes[p] += length
+        acc.gets[p] += count
+        acc.get_bytes[p] += length
+        qs.time_on_q_total[p] += time_on_q
+        qs.time_on_q_count[p] += count
+
+    def _take_ahead(self, h: Handle, entry: Entry, max_length: int, now: float,
+                    tally: list[Any]) -> tuple[bytes, bytes] | None:
+        """Read ahead's take of ``entry``, the available non-persistent message at the head
+        of ``h``'s queue (lock held, the handle's checks of :meth:`_fast_facts` made), as
+        :meth:`_get_fast` takes it outside syncpoint with ``packed``: (its MQMD packed as
+        ``_fill_md`` would fill one, its data), removed from the queue; its counts added to
+        ``tally`` (gets, bytes, time on queue: :meth:`_count_gets`'s, once for the batch).
+        None, nothing done, for anything else (the caller's usual get judges it)."""
+        record = entry.record
+        if (0 < entry.expiry_at <= now or type(record) is not bytes
+                or entry.seq not in h.mq.live):
+            return None
+        put_time, _backout, md_length, flags = _MSG_HEADER.unpack_from(record)
+        end = _MSG_HEADER_SIZE + md_length
+        length = len(record) - end
+        report = _REPORT_AT.unpack_from(record, _MSG_HEADER_SIZE + 8)[0]
+        if length > max_length or flags or report & _RO_COD or _MD_BY_LENGTH.get(md_length) != _VERSION_AT.unpack_from(
+                    record, _MSG_HEADER_SIZE + 4)[0] \
+                or record[_MSG_HEADER_SIZE:_MSG_HEADER_SIZE + 4] != _MD_STRUC_ID:
+            return None
+        md_bytes = record[_MSG_HEADER_SIZE:end]
+        backout = _MSG_HEADER_SIZE + _MD_BACKOUT_AT
+        if entry.expiry_at > 0 or entry.backout_count \
+                or record[backout:backout + 4] != _ZERO_LONG:
+            expiry = max(1, int(round((entry.expiry_at - now) * 10))) \
+                if entry.expiry_at > 0 else _VERSION_AT.unpack_from(md_bytes, _MD_EXPIRY_AT)[0]
+            md_bytes = b"".join((md_bytes[:_MD_EXPIRY_AT], _VERSION_AT.pack(expiry),
+                                 md_bytes[_MD_EXPIRY_AT + 4:_MD_BACKOUT_AT],
+                                 _VERSION_AT.pack(entry.backout_count),
+                                 md_bytes[_MD_BACKOUT_AT + 4:]))
+        entry.report = report
+        mq = h.mq
+        mq.last_get = now
+        mq.remove(entry)
+        entry.record = None
+        tally[0] += 1
+        tally[1] += length
+        tally[2] += max(0.0, now - put_time)
+        cursor = h.browse_entry
+        if cursor is not None and cursor.seq == entry.seq:
+            h.browse_entry = None
+        return md_bytes, record[end:]
 
     @staticmethod
     def _selection(md: MD, gmo: GMO) -> tuple[bytes | None, bytes | None]:

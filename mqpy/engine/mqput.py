@@ -82,12 +82,34 @@ from mqpy.pubsub import publication
 from mqpy.structs.tables import MD, OD, PMO
 
 _CCSI_Q_MGR = CMQC.MQCCSI_Q_MGR
+#: Where the identity context starts in a packed MQMD, and in the part of a connection's
+#: template that follows MsgId (:meth:`PutCalls._md_template`)
+_MD_USER_AT = MD._layout_.offsets["UserIdentifier"]
+_USER_IN_TEMPLATE = _MD_USER_AT - _MD_MSGID_AT - 24
 _PMO_RESPONSE = CMQC.MQPMO_ASYNC_RESPONSE | CMQC.MQPMO_SYNC_RESPONSE
 
 
 def _qmgr_ccsid(qmgr_attrs: dict) -> int:
     """The queue manager's CCSID, which MQPUT stores where the MQMD says MQCCSI_Q_MGR."""
     return int(qmgr_attrs.get("CCSID", _CCSI_Q_MGR))
+
+
+def _packed_asks(md: bytes, opts: int) -> tuple[bytes, int, int, int] | None:
+    """MsgId, Expiry, Priority and Persistence of the packed MQMD ``md`` when
+    ``PutCalls._put_fast`` takes it (no report, reply-to queue nor header; in set-all
+    context a MsgId given); None for the general path."""
+    version = _MD_BY_LENGTH.get(len(md))
+    if version is None or (opts & _PMO_SET_ALL and opts & _PMO_NEW_MSG_ID):
+        return None
+    strucid, md_version, report, msg_type, expiry, feedback = _MD_HEAD.unpack_from(md)
+    msgid = md[_MD_MSGID]
+    if strucid != _MD_STRUC_ID or md_version != version or report or feedback \
+            or msg_type == _MT_REQUEST or not _MT_FIRST <= msg_type <= _MT_LAST \
+            or md[_MD_REPLY_TO_Q] not in _BLANK_NAMES or md[_MD_FORMAT] in _HEADER_FORMATS \
+            or (msgid == _NONE24 and opts & _PMO_SET_ALL):
+        return None  # (a new MsgId in set-all context: the general path's)
+    priority, persistence = _MD_PRIORITY_PERSISTENCE.unpack_from(md, _MD_PRIORITY_AT)
+    return msgid, expiry, priority, persistence
 
 
 class PutCalls:
@@ -148,15 +170,18 @@ class PutCalls:
             self.force_log(lsn)
         return warning
 
-    def _put_fast(self, h: Handle, md: MD | bytes | None, pmo: PMO | None, data: bytes
-                  ) -> int | object | None:
+    def _put_fast(self, h: Handle, md: MD | bytes | None, pmo: PMO | None, data: bytes,
+                  options: int = 0) -> int | object | None:
         """MQPUT's usual case, as :meth:`put_on_handle` does it, with less asked each time: a
         local queue (:class:`_Facts`), the default context or all of it set (opened for
         that), no report options nor reply-to queue, values in range, room on the queue.
-        ``md`` may be the MQMD packed little-endian (``engine.packed``: a channel's arrival,
-        set-all context, its bytes stored as they came but for the resolved Persistence and
-        Priority and a BackoutCount of 0). Returns the LSN to force (None if none), or
-        GENERAL, having changed nothing, for anything else: the general path then does it all.
+        ``md`` may be the MQMD packed little-endian (``engine.packed``): a channel's arrival
+        (set-all context), its bytes stored as they came but for the resolved Persistence and
+        Priority and a BackoutCount of 0; or an application's (the default context), with
+        its MsgId (when it asks for one) and context written in. Without an MQPMO object,
+        ``options`` are its Options (an MQPMO without records). Returns the LSN to force (None
+        if none), or GENERAL, having changed nothing, for anything else: the general path
+        then does it all.
         """
         eng = self.engine
         f = h.facts
@@ -164,14 +189,16 @@ class PutCalls:
                 or f.base_attrs is not h.base.attributes or f.qmgr_attrs is not eng.catalog.qmgr:
             f = self._facts(h)
         if pmo is None:
-            opts = 0
-        else:  # the options (set-all context: opened for it, an MQMD to set)
+            opts = options
+        else:
             pd = pmo.__dict__
             opts = pd["Options"]
-            if opts & _PMO_NOT_FAST or opts & _PMO_SYNC_BOTH == _PMO_SYNC_BOTH \
-                    or (pd["RecsPresent"] and pd["Version"] >= 2) \
-                    or (opts & _PMO_SET_ALL and (md is None or not h.options & _OO_SET_ALL)):
+            if pd["RecsPresent"] and pd["Version"] >= 2:
                 return GENERAL
+        # the options (set-all context: opened for it, an MQMD to set)
+        if opts and (opts & _PMO_NOT_FAST or opts & _PMO_SYNC_BOTH == _PMO_SYNC_BOTH
+                     or (opts & _PMO_SET_ALL and (md is None or not h.options & _OO_SET_ALL))):
+            return GENERAL
         # one guard: the queue, the data, the queue's limits, the unit of work
         mq = h.mq
         syncpoint = opts & _PMO_SYNCPOINT
@@ -191,22 +218,12 @@ class PutCalls:
             expiry_at = 0.0
         else:
             # the MQMD's values the fast path takes (no report, reply-to queue nor header)
-            packed = type(md) is bytes  # (engine.packed: set-all context, nothing filled in)
+            packed = type(md) is bytes  # (engine.packed)
             if packed:
-                version = _MD_BY_LENGTH.get(len(md))
-                if version is None or not opts & _PMO_SET_ALL or opts & _PMO_NEW_MSG_ID:
+                asked = _packed_asks(md, opts)
+                if asked is None:
                     return GENERAL
-                strucid, md_version, report, msg_type, expiry, feedback = \
-                    _MD_HEAD.unpack_from(md)
-                msgid = md[_MD_MSGID]
-                if strucid != _MD_STRUC_ID or md_version != version or report or feedback \
-                        or msg_type == _MT_REQUEST or not _MT_FIRST <= msg_type <= _MT_LAST \
-                        or md[_MD_REPLY_TO_Q] not in _BLANK_NAMES \
-                        or md[_MD_FORMAT] in _HEADER_FORMATS \
-                        or msgid == _NONE24:  # (a new MsgId: the general path makes it)
-                    return GENERAL
-                asked_priority, asked_persistence = _MD_PRIORITY_PERSISTENCE.unpack_from(
-                    md, _MD_PRIORITY_AT)
+                msgid, expiry, asked_priority, asked_persistence = asked
             else:
                 d = md.__dict__
                 msg_type = d["MsgType"]
@@ -226,20 +243,10 @@ class PutCalls:
                     or not _PRI_AS_Q_DEF <= asked_priority <= 9 \
                     or (expiry <= 0 and expiry != _EI_UNLIMITED):
                 return GENERAL
-            if packed:  # its bytes as they came but for Persistence, Priority, BackoutCount
-                correlid = md[_MD_CORRELID]
-                if correlid == _NONE24:
-                    correlid = _NONE24  # (the one object every message without one shares)
+            if packed:
                 now = time.time()
-                head = md[:_MD_PRIORITY_AT]
-                if md[_MD_CCSID] == _ZERO_LONG:  # MQCCSI_Q_MGR: stored as the queue manager's
-                    head = b"".join((head[:_MD_CCSID.start],
-                                     _VERSION_AT.pack(f.ccsid),
-                                     head[_MD_CCSID.stop:]))
-                md_bytes = b"".join((head,
-                                     _MD_PRIORITY_PERSISTENCE.pack(priority, persistence),
-                                     md[_MD_PRIORITY_AT + 8:_MD_BACKOUT_AT], _ZERO_LONG,
-                                     md[_MD_BACKOUT_AT + 4:]))
+                msgid, correlid, md_bytes = self._stored_md(md, opts, priority, persistence,
+                                                            msgid, f.ccsid, now)
             else:  # from here on as put_on_handle: MsgId, context, the stored MQMD
                 msgid = d["MsgId"]
                 if opts & _PMO_NEW_MSG_ID or msgid in _NO_ID or _id24(msgid) == _NONE24:
@@ -308,18 +315,55 @@ class PutCalls:
                       (h.remote_qm or self.engine.name).encode())
         return h.resolved
 
+    def _stored_md(self, md: bytes, opts: int, priority: int, persistence: int,
+                   msgid: bytes, ccsid: int, now: float) -> tuple[bytes, bytes, bytes]:
+        """MsgId, CorrelId and MQMD of a message put at ``now`` with the packed MQMD ``md``
+        and the MQPMO Options ``opts``, as :meth:`_put_fast` stores them (what it packs of an
+        MQMD object): set-all context, the bytes as they came; the default context, a new
+        MsgId when the put asks for one and this connection's identity and origin context;
+        either way the resolved Priority, Persistence and CCSID (``ccsid`` for
+        MQCCSI_Q_MGR) and a BackoutCount of 0."""
+        correlid = md[_MD_CORRELID]
+        if correlid == _NONE24:
+            correlid = _NONE24  # (the one object every message without one shares)
+        head = md[:_MD_PRIORITY_AT]
+        if md[_MD_CCSID] == _ZERO_LONG:  # MQCCSI_Q_MGR: stored as the queue manager's
+            head = b"".join((head[:_MD_CCSID.start], _VERSION_AT.pack(ccsid),
+                             head[_MD_CCSID.stop:]))
+        resolved = _MD_PRIORITY_PERSISTENCE.pack(priority, persistence)
+        if opts & _PMO_SET_ALL:
+            return msgid, correlid, b"".join((head, resolved, md[_MD_PRIORITY_AT + 8:
+                                                                 _MD_BACKOUT_AT],
+                                              _ZERO_LONG, md[_MD_BACKOUT_AT + 4:]))
+        if opts & _PMO_NEW_MSG_ID or msgid == _NONE24:
+            msgid = self.engine.new_msgid()
+        t = self._md_template(persistence, priority, ccsid)
+        date, tod = _put_timestamp(now)
+        return msgid, correlid, b"".join((
+            head, resolved, msgid, md[_MD_MSGID_AT + 24:_MD_BACKOUT_AT], _ZERO_LONG,
+            md[_MD_BACKOUT_AT + 4:_MD_USER_AT], t[1][_USER_IN_TEMPLATE:], date, tod,
+            t[2][:4], md[_MD_DATE_AT + 20:]))
+
     def _default_md(self, persistence: int, priority: int, msgid: bytes, now: float,
                     ccsid: int) -> bytes:
         """The MQMD a put without one stores: a default MQMD as :meth:`put_on_handle` fills and
         packs it (the queue manager's ``ccsid``), made from this connection's template with
         MsgId, PutDate and PutTime."""
+        t = self._md_template(persistence, priority, ccsid)
+        date, tod = _put_timestamp(now)
+        return b"".join((t[0], msgid, t[1], date, tod, t[2]))
+
+    def _md_template(self, persistence: int, priority: int, ccsid: int
+                     ) -> tuple[bytes, bytes, bytes]:
+        """This connection's default MQMD as :meth:`put_on_handle` fills and packs it, in
+        three parts: before MsgId, between MsgId and PutDate, after PutTime."""
         key = (persistence, priority, self.user, self.appl_name, ccsid)
         t = self._md_templates.get(key)
         if t is None:
             md = MD()
             d = md.__dict__
             d["MsgId"] = _NONE24
-            self._set_context(md, 0, PMO(), now)
+            self._set_context(md, 0, PMO(), 0.0)  # (its date and time: each put's)
             d["PutDate"], d["PutTime"] = b"", b""
             d["Persistence"], d["Priority"], d["BackoutCount"] = persistence, priority, 0
             d["CodedCharSetId"] = ccsid
@@ -327,8 +371,7 @@ class PutCalls:
             t = self._md_templates[key] = (packed[:_MD_MSGID_AT], packed[_MD_MSGID_AT + 24:
                                                                        _MD_DATE_AT],
                                             packed[_MD_DATE_AT + 16:])
-        date, tod = _put_timestamp(now)
-        return b"".join((t[0], msgid, t[1], date, tod, t[2]))
+        return t
 
     def put1(self, od: OD, md: MD, pmo: PMO, data: bytes) -> int:
         """MQPUT1: open (with the context options the PMO needs), put, close, as one call;

@@ -1,4 +1,5 @@
-"""MQPUT and MQGET with the MQMD as packed bytes, for the bindings server's SPI RUNs.
+"""MQPUT and MQGET with the MQMD as packed bytes, for the bindings server's SPI RUNs and
+an application's asynchronous puts.
 
 The engine keeps every message with its MQMD packed (``records.encode_message``). A channel
 moves messages whose MQMD nobody looks at on the way: a receiving MCA puts each arrival with
@@ -14,15 +15,22 @@ Both are the engine's fast paths (``PutCalls._put_fast``, ``GetCalls._get_fast``
 the same checks, the same effects on the queue, the unit of work and the statistics. For
 anything else they return :data:`GENERAL` having changed nothing, and the caller makes the
 call the usual way, which does it all (and says what is wrong).
+
+:func:`put_async` is an application's asynchronous MQPUT in the default context with the
+MQMD as it came over the socket: the MsgId and context the queue manager fills in written
+into those bytes (``PutCalls._context_md``), the outcome counted for MQSTAT as
+``PutStatusCalls.put_asynchronously`` counts it.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from mqpy import CMQC
 from mqpy.engine import fastpath, mqmd, options
+from mqpy.structs.tables import PMO
 
-__all__ = ["GENERAL", "MSGID_AT", "get", "md_size", "put"]
+__all__ = ["GENERAL", "MSGID_AT", "get", "md_size", "put", "put_async"]
 
 #: What :func:`put` and :func:`get` return for a call they leave to the usual path.
 GENERAL = fastpath.GENERAL
@@ -63,6 +71,37 @@ def put(conn: Any, hobj: int, md: bytes, pmo: Any, data: bytes) -> object | None
         return GENERAL
     if lsn is not None:
         conn.force_log(lsn)
+    return None
+
+
+#: what ``put_asynchronously`` reads of an MQPMO: whether the put was in syncpoint
+_STATUS_PMO = {False: PMO(), True: PMO(Options=CMQC.MQPMO_SYNCPOINT)}
+
+
+def put_async(conn: Any, hobj: int, md: bytes, pmo_options: int, data: bytes) -> object:
+    """An asynchronous MQPUT of ``data`` with the packed little-endian MQMD ``md`` and an
+    MQPMO (without records) whose Options are ``pmo_options``: None once put and counted
+    (a failure of its log force counted as the put's), or GENERAL, nothing done, for
+    anything but a plain put to a local queue in the default or set-all context."""
+    if (conn.dist_lists and hobj in conn.dist_lists) or not fastpath.ENABLED:
+        return GENERAL
+    eng = conn.engine
+    with eng.lock:
+        h = conn.handles.get(hobj)
+        if (h is None or h.deleted or conn.broken or eng.stopped or not conn.connected
+                or not h.options & _OO_OUTPUT or h.mq is None):
+            return GENERAL
+        lsn = conn._put_fast(h, md, None, data, pmo_options)
+    if lsn is GENERAL:
+        return GENERAL
+
+    def force() -> int:  # (the put is made: what is left of it to count)
+        if lsn is not None:
+            conn.force_log(lsn)
+        return 0
+
+    conn.put_asynchronously(_STATUS_PMO[bool(pmo_options & CMQC.MQPMO_SYNCPOINT)],
+                            lambda: conn.where_handle(hobj), force)
     return None
 
 

@@ -1,0 +1,71 @@
+"""The queue manager's side of asynchronous puts that an application sends in a row over its
+bindings socket: each one put straight from the bytes read.
+
+An application putting with MQPMO_ASYNC_RESPONSE sends faster than the queue manager serves
+(``mqpy.bindings_calls``), so one read brings many of those MQPUTs. Each is what
+:func:`request` finds at its place in the read: one whole little-endian segment (a TSH,
+FIRST and LAST), an MQMD and an MQPMO (without records) that mqpy knows, then the message,
+its length adding up. It is put from those bytes (``engine.packed.put_async``: the MsgId and
+context written into the MQMD's bytes, no MQMD or MQPMO object made) and answered with the
+one reply every asynchronous put gets (no structures: nobody reads it). Anything else --
+another verb, a synchronous put, a segment that is not whole or not of this form, a call
+strmqtrc traces, a put the engine's fast path leaves to the general one -- goes the general
+way (``mqpy.bindings_thread``), which gives what this gives
+(tests/performance_paths/test_async_put_stream.py holds the two alike).
+"""
+
+from __future__ import annotations
+
+import struct
+
+from mqpy import CMQC
+from mqpy.fap import mqiflows
+from mqpy.fap.apiheader import API_HEADER_LENGTH
+from mqpy.fap.tsh import FIRST_LAST, TSH_LENGTH, ByteOrder, SegmentType
+from mqpy.structs.tables import PMO
+
+__all__ = ["request"]
+
+_BODY_AT = TSH_LENGTH + API_HEADER_LENGTH
+_MQPUT = int(SegmentType.MQPUT)
+_WHOLE = int(FIRST_LAST)
+_LITTLE = int(ByteOrder.LITTLE)
+_RESPONSE = CMQC.MQPMO_ASYNC_RESPONSE | CMQC.MQPMO_SYNC_RESPONSE
+_ASYNC = CMQC.MQPMO_ASYNC_RESPONSE
+#: TSH: StructId, length (big-endian), byte order, segment type, flags 1
+_TSH_HEAD = struct.Struct(">4sIBBB")
+_HOBJ_AT = TSH_LENGTH + 12  # the API header's Hobj (after ReplyLength, CompCode, Reason)
+_LONG = struct.Struct("<i").unpack_from
+_PMO_OPTIONS_AT = PMO._layout_.offsets["Options"]
+_PMO_RECS_AT = PMO._layout_.offsets["RecsPresent"]
+_PMO_V2 = mqiflows.PMO_SIZES[1][2]  # (the Version RecsPresent comes with)
+_MD_SIZES, _PMO_SIZES = mqiflows.MD_SIZES, mqiflows.PMO_SIZES
+_size_at = mqiflows.size_at
+
+
+def request(data: bytes, start: int, limit: int) -> tuple[int, int, bytes, int, bytes] | None:
+    """(its end, Hobj, MQMD bytes, MQPMO Options, message) of the asynchronous MQPUT of the
+    common form that starts at ``start`` of ``data``, a segment of at most ``limit`` bytes;
+    None for anything else (or a segment not yet whole)."""
+    if len(data) - start < _BODY_AT:
+        return None
+    struc, length, order, segment_type, flags = _TSH_HEAD.unpack_from(data, start)
+    end = start + length
+    if (segment_type != _MQPUT or struc != b"TSH " or order != _LITTLE or flags != _WHOLE
+            or end > len(data) or length > limit):
+        return None
+    md_at = start + _BODY_AT
+    md_size = _size_at(data, md_at, _MD_SIZES)
+    pmo_at = md_at + md_size
+    pmo_size = md_size and _size_at(data, pmo_at, _PMO_SIZES)
+    if not pmo_size:
+        return None
+    options = _LONG(data, pmo_at + _PMO_OPTIONS_AT)[0]
+    at = pmo_at + pmo_size  # the message's length, then the message
+    if (options & _RESPONSE != _ASYNC
+            or (pmo_size >= _PMO_V2 and _LONG(data, pmo_at + _PMO_RECS_AT)[0])
+            or at + 4 > end or _LONG(data, at)[0] != end - at - 4):
+        return None
+    return (end, _LONG(data, start + _HOBJ_AT)[0], data[md_at:pmo_at], options,
+            data[at + 4:end])
+
