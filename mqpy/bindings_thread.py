@@ -24,7 +24,7 @@ import struct
 import time
 from typing import Any
 
-from mqpy import CMQC, asyncputs, bindings_profile
+from mqpy import CMQC, asyncput_stream, bindings_profile
 from mqpy.engine import packed
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows, mqiparams
@@ -218,11 +218,11 @@ class _Pipelined:
 
     def put_async(self, session: Any, replies: _Replies) -> bool:
         """The next request, when it is an asynchronous MQPUT of the common form
-        (``mqpy.asyncputs``), put from its bytes and its reply added to ``replies`` (True);
+        (``mqpy.asyncput_stream``), put from its bytes and its reply added to ``replies`` (True);
         False, nothing done, for anything else or a call traced."""
         data, start = self.data, self.offset
         reader = session.reader
-        found = asyncputs.request(data, start, reader.max_transmission_size)
+        found = asyncput_stream.request(data, start, reader.max_transmission_size)
         if found is None or reader.buffered or reader.reassembling \
                 or TRACER.spec_for(session.engine.name) is not None:
             return False

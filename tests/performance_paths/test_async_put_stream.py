@@ -1,5 +1,5 @@
 """Asynchronous puts that come in a row over a bindings socket are put by the queue manager's
-busy thread straight from the bytes read (``mqpy.asyncputs``, ``engine.packed.put_async``):
+busy thread straight from the bytes read (``mqpy.asyncput_stream``, ``engine.packed.put_async``):
 the same messages, MQMDs, order, MQSTAT counts, statistics, unit-of-work outcome and replies
 as the general path's, which takes everything else."""
 
@@ -12,7 +12,7 @@ import attrs
 import pytest
 
 import mqpy
-from mqpy import CMQC, asyncputs, bindings, bindings_thread
+from mqpy import CMQC, asyncput_stream, bindings, bindings_thread
 from mqpy.engine import fastpath
 from mqpy.engine import mqput as engine_mqput
 from mqpy.engine.qmgr import QueueManagerEngine
@@ -180,7 +180,7 @@ def test_asynchronous_puts_read_together_are_put_as_the_general_path_puts_them(
     busy thread serves them from their bytes and then with that path off, then the replies,
     MQSTAT, the messages with their MQMDs in their order and the statistics are the same,
     and the bytes path served most of the puts."""
-    request = asyncputs.request
+    request = asyncput_stream.request
     served: list[bool] = []
 
     def counting(*args):
@@ -188,10 +188,10 @@ def test_asynchronous_puts_read_together_are_put_as_the_general_path_puts_them(
         served.append(found is not None)
         return found
 
-    monkeypatch.setattr(asyncputs, "request", counting)
+    monkeypatch.setattr(asyncput_stream, "request", counting)
     fast = _run(str(tmp_path / "fast"), monkeypatch)
     assert sum(served) > 50
-    monkeypatch.setattr(asyncputs, "request", lambda *args: None)
+    monkeypatch.setattr(asyncput_stream, "request", lambda *args: None)
     general = _run(str(tmp_path / "general"), monkeypatch)
     assert fast == general
     # MQSTAT: the first failure (an MQMD's Persistence), then the counts
