@@ -1,0 +1,116 @@
+"""The client host's poller (``mqpy_chinit.clientpoll``): idle plain clients' MQPUTs and
+MQGETs served from one epoll, everything else handed to the instance's receiver as it would
+have read it. The channel initiator of ``conftest`` serves its SVRCONNs through a poller here,
+as the daemon's client host does."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import mqpy
+from mqpy import CMQC
+from mqpy_chinit.clientpoll import ClientPoller
+from tests.client.conftest import CHANNEL, QUEUE, wait_for
+
+
+@pytest.fixture
+def poller(env):
+    """``env``'s channel initiator, its SVRCONN instances parked with a running poller."""
+    poller = ClientPoller()
+
+    def install() -> None:
+        chinit = env.chinit.chinit
+        chinit.nursery.start_soon(poller.run)
+        chinit.svrconn_handler = poller.svrconn_handler()
+
+    env.chinit.run_sync(install)
+    return poller
+
+
+def test_idle_clients_puts_and_gets_are_served_by_the_poller(env, poller):
+    """Given two clients, when each puts and gets 50 messages, then every message comes back
+    whole and in order, and the poller, not the receivers, served those calls."""
+    clients = [env.client() for _ in range(2)]
+    try:
+        queues = [mqpy.Queue(qm, QUEUE, CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
+                  for qm in clients]
+        for i in range(50):
+            for n, q in enumerate(queues):
+                q.put(f"{n}-{i}".encode() * 40)
+                assert q.get() == f"{n}-{i}".encode() * 40
+        assert env.chinit.run_sync(lambda: poller.served) >= 200
+    finally:
+        for qm in clients:
+            qm.disconnect()
+
+
+def test_other_calls_go_to_the_receiver_between_served_ones(env, poller):
+    """Given a parked client, when it puts in syncpoint, inquires, commits and gets, then each
+    call answers as ever: the put served at once, the others by the instance's tasks."""
+    qm = env.client()
+    try:
+        q = mqpy.Queue(qm, QUEUE, CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF
+                       | CMQC.MQOO_INQUIRE)
+        q.put(b"one", mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+        assert env.depth() == 1 and env.uncommitted() not in (0, "NO")
+        assert q.inquire(CMQC.MQIA_CURRENT_Q_DEPTH) == 1
+        qm.commit()
+        assert q.get() == b"one"
+        with pytest.raises(mqpy.MQMIError) as e:
+            q.get()
+        assert e.value.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+        assert env.chinit.run_sync(lambda: poller.served) >= 2
+    finally:
+        qm.disconnect()
+
+
+def test_heartbeats_flow_while_the_receiver_is_parked(env, poller):
+    """Given HBINT(1) at both ends, when a parked client idles 3 s (past the receive timeout
+    of 2 s had heartbeats not flowed), then its next call works and nothing timed out."""
+    env.define("CHANNEL", CHANNEL, CHLTYPE="SVRCONN", HBINT=1)
+    qm = env.client(HeartbeatInterval=1)
+    try:
+        q = mqpy.Queue(qm, QUEUE, CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
+        q.put(b"before")
+        time.sleep(3.0)
+        assert q.get() == b"before"
+        assert env.chinit.messages("AMQ9259E") == []
+    finally:
+        qm.disconnect()
+
+
+def test_a_malformed_flow_to_a_parked_receiver_ends_that_channel_alone(env, poller):
+    """Given two parked clients, each on a channel instance of its own, when one's socket
+    carries bytes that are no TSH, then its channel ends with a protocol error logged
+    (AMQ9504E) and its next call fails 2009, while the other client goes on."""
+    bad, good = env.client(SharingConversations=1), env.client(SharingConversations=1)
+    try:
+        gq = mqpy.Queue(good, QUEUE, CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
+        bq = mqpy.Queue(bad, QUEUE, CMQC.MQOO_OUTPUT)
+        bad.connection()._instance.sock.sendall(b"NOT A TSH" + bytes(40))
+        wait_for(lambda: env.chinit.messages("AMQ9504E"))
+        with pytest.raises(mqpy.MQMIError) as e:
+            bq.put(b"x")
+        assert e.value.reason == CMQC.MQRC_CONNECTION_BROKEN
+        gq.put(b"still")
+        assert gq.get() == b"still"
+    finally:
+        good.disconnect()
+        try:
+            bad.disconnect()
+        except mqpy.MQMIError:
+            pass
+
+
+def test_a_client_that_goes_away_while_parked_ends_its_instance(env, poller):
+    """Given a parked client with an uncommitted put, when its socket closes without MQDISC,
+    then the instance ends (no status left) and its unit of work is backed out."""
+    qm = env.client()
+    q = mqpy.Queue(qm, QUEUE, CMQC.MQOO_OUTPUT)
+    q.put(b"uncommitted", mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+    qm.connection()._instance.sock.close()
+    wait_for(lambda: env.chinit.svrconn_statuses() == [])
+    assert env.depth() == 0
+    assert env.chinit.run_sync(lambda: poller.parked) == {}
