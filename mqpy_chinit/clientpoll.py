@@ -72,8 +72,12 @@ class ClientPoller:
                 await trio.lowlevel.wait_readable(epoll.fileno())
                 for fd, _ in epoll.poll(0):
                     polled = parked.get(fd)
-                    if polled is not None:
+                    if polled is None:
+                        continue
+                    try:
                         polled.serve()
+                    except Exception as exc:  # noqa: BLE001 - that connection's fault alone
+                        polled.wake(exc)  # raised in its receiver, as if it had served
         finally:
             for polled in list(parked.values()):
                 polled.wake(None)
@@ -113,7 +117,7 @@ class Polled:
             return trio.lowlevel.Abort.SUCCEEDED
 
         left = await trio.lowlevel.wait_task_rescheduled(abort)
-        if isinstance(left, ChannelEnded):
+        if isinstance(left, Exception):  # a failed write (ChannelEnded), or a fault
             raise left
         if left is not None:
             try:
@@ -130,9 +134,9 @@ class Polled:
             except (OSError, ValueError):
                 pass
 
-    def wake(self, left: Tail | ChannelEnded | None = None) -> None:
+    def wake(self, left: Tail | Exception | None = None) -> None:
         """The receiver's turn: it takes what was left for it (``left``: replies to write,
-        or the failure of their write)."""
+        or the failure of their write, or a fault met serving its requests)."""
         task = self.task
         self._leave()
         if task is not None:
@@ -166,15 +170,16 @@ class Polled:
             self.wake()
             return
         replies, left = self._served(events)
-        tail: Tail | ChannelEnded | None = None
+        tail: Tail | Exception | None = None
         if replies:
             lock.acquire_nowait()
             try:
                 tail = conv.send_at_once(replies, A_REPLY * len(replies))
             except ChannelEnded as exc:
                 tail = exc
-            if type(tail) is not Tail:
-                lock.release()  # (a Tail: the receiver writes it, then gives it back)
+            finally:
+                if type(tail) is not Tail:
+                    lock.release()  # (a Tail: the receiver writes it, then gives it back)
         if left:
             conv.pending.extend(left)
         if left or tail is not None:

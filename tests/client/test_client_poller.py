@@ -114,3 +114,35 @@ def test_a_client_that_goes_away_while_parked_ends_its_instance(env, poller):
     wait_for(lambda: env.chinit.svrconn_statuses() == [])
     assert env.depth() == 0
     assert env.chinit.run_sync(lambda: poller.parked) == {}
+
+
+def test_a_fault_serving_one_parked_client_ends_that_client_alone(env, poller, monkeypatch):
+    """Given two parked clients, when serving one's put raises an unexpected error, then that
+    client's channel ends (AMQ9999E logged, its call fails 2009) and the poller goes on
+    serving the other."""
+    from mqpy_chinit.svrconn_inline import CallsServedAtOnce
+
+    serve_now = CallsServedAtOnce._serve_now
+
+    def faulty(self, request):
+        if b"boom" in request.body:
+            raise RuntimeError("boom")
+        return serve_now(self, request)
+
+    monkeypatch.setattr(CallsServedAtOnce, "_serve_now", faulty)
+    bad, good = env.client(SharingConversations=1), env.client(SharingConversations=1)
+    try:
+        bq = mqpy.Queue(bad, QUEUE, CMQC.MQOO_OUTPUT)
+        gq = mqpy.Queue(good, QUEUE, CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
+        with pytest.raises(mqpy.MQMIError) as e:
+            bq.put(b"boom")
+        assert e.value.reason == CMQC.MQRC_CONNECTION_BROKEN
+        assert wait_for(lambda: any("boom" in text for text in env.chinit.messages("AMQ9999E")))
+        gq.put(b"fine")
+        assert gq.get() == b"fine"
+    finally:
+        good.disconnect()
+        try:
+            bad.disconnect()
+        except mqpy.MQMIError:
+            pass
