@@ -29,6 +29,18 @@ def poller(env):
     return poller
 
 
+@pytest.fixture
+def two_clients(env):
+    """Two clients, each on a channel instance of its own; the first may be broken."""
+    bad, good = env.client(SharingConversations=1), env.client(SharingConversations=1)
+    yield bad, good
+    good.disconnect()
+    try:
+        bad.disconnect()
+    except mqpy.MQMIError:
+        pass
+
+
 def test_idle_clients_puts_and_gets_are_served_by_the_poller(env, poller):
     """Given two clients, when each puts and gets 50 messages, then every message comes back
     whole and in order, and the poller, not the receivers, served those calls."""
@@ -81,27 +93,21 @@ def test_heartbeats_flow_while_the_receiver_is_parked(env, poller):
         qm.disconnect()
 
 
-def test_a_malformed_flow_to_a_parked_receiver_ends_that_channel_alone(env, poller):
+def test_a_malformed_flow_to_a_parked_receiver_ends_that_channel_alone(env, poller,
+                                                                       two_clients):
     """Given two parked clients, each on a channel instance of its own, when one's socket
     carries bytes that are no TSH, then its channel ends with a protocol error logged
     (AMQ9504E) and its next call fails 2009, while the other client goes on."""
-    bad, good = env.client(SharingConversations=1), env.client(SharingConversations=1)
-    try:
-        gq = mqpy.Queue(good, QUEUE, CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
-        bq = mqpy.Queue(bad, QUEUE, CMQC.MQOO_OUTPUT)
-        bad.connection()._instance.sock.sendall(b"NOT A TSH" + bytes(40))
-        wait_for(lambda: env.chinit.messages("AMQ9504E"))
-        with pytest.raises(mqpy.MQMIError) as e:
-            bq.put(b"x")
-        assert e.value.reason == CMQC.MQRC_CONNECTION_BROKEN
-        gq.put(b"still")
-        assert gq.get() == b"still"
-    finally:
-        good.disconnect()
-        try:
-            bad.disconnect()
-        except mqpy.MQMIError:
-            pass
+    bad, good = two_clients
+    gq = mqpy.Queue(good, QUEUE, CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
+    bq = mqpy.Queue(bad, QUEUE, CMQC.MQOO_OUTPUT)
+    bad.connection()._instance.sock.sendall(b"NOT A TSH" + bytes(40))
+    wait_for(lambda: env.chinit.messages("AMQ9504E"))
+    with pytest.raises(mqpy.MQMIError) as e:
+        bq.put(b"x")
+    assert e.value.reason == CMQC.MQRC_CONNECTION_BROKEN
+    gq.put(b"still")
+    assert gq.get() == b"still"
 
 
 def test_a_client_that_goes_away_while_parked_ends_its_instance(env, poller):
@@ -116,7 +122,8 @@ def test_a_client_that_goes_away_while_parked_ends_its_instance(env, poller):
     assert env.chinit.run_sync(lambda: poller.parked) == {}
 
 
-def test_a_fault_serving_one_parked_client_ends_that_client_alone(env, poller, monkeypatch):
+def test_a_fault_serving_one_parked_client_ends_that_client_alone(env, poller, monkeypatch,
+                                                                    two_clients):
     """Given two parked clients, when serving one's put raises an unexpected error, then that
     client's channel ends (AMQ9999E logged, its call fails 2009) and the poller goes on
     serving the other."""
@@ -130,19 +137,12 @@ def test_a_fault_serving_one_parked_client_ends_that_client_alone(env, poller, m
         return serve_now(self, request)
 
     monkeypatch.setattr(CallsServedAtOnce, "_serve_now", faulty)
-    bad, good = env.client(SharingConversations=1), env.client(SharingConversations=1)
-    try:
-        bq = mqpy.Queue(bad, QUEUE, CMQC.MQOO_OUTPUT)
-        gq = mqpy.Queue(good, QUEUE, CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
-        with pytest.raises(mqpy.MQMIError) as e:
-            bq.put(b"boom")
-        assert e.value.reason == CMQC.MQRC_CONNECTION_BROKEN
-        assert wait_for(lambda: any("boom" in text for text in env.chinit.messages("AMQ9999E")))
-        gq.put(b"fine")
-        assert gq.get() == b"fine"
-    finally:
-        good.disconnect()
-        try:
-            bad.disconnect()
-        except mqpy.MQMIError:
-            pass
+    bad, good = two_clients
+    bq = mqpy.Queue(bad, QUEUE, CMQC.MQOO_OUTPUT)
+    gq = mqpy.Queue(good, QUEUE, CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
+    with pytest.raises(mqpy.MQMIError) as e:
+        bq.put(b"boom")
+    assert e.value.reason == CMQC.MQRC_CONNECTION_BROKEN
+    assert wait_for(lambda: any("boom" in text for text in env.chinit.messages("AMQ9999E")))
+    gq.put(b"fine")
+    assert gq.get() == b"fine"
