@@ -146,3 +146,42 @@ def test_a_fault_serving_one_parked_client_ends_that_client_alone(env, poller, m
     assert wait_for(lambda: any("boom" in text for text in env.chinit.messages("AMQ9999E")))
     gq.put(b"fine")
     assert gq.get() == b"fine"
+
+
+def test_replies_the_socket_does_not_take_whole_are_written_as_it_drains():
+    """Given a plain socket whose peer reads nothing yet, when replies larger than its buffers
+    are written at once (``send_at_once``), then what it did not take is left as a tail, and
+    writing the tail while the peer reads delivers every byte in order, counted as the
+    segments' transmissions."""
+    import socket
+
+    import trio
+
+    from mqpy_chinit.conversation import Conversation, Tail
+    from mqpy_chinit.states import ChannelStatus
+
+    async def main() -> None:
+        ours, theirs = socket.socketpair()
+        ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        ours.setblocking(False)
+        stream = trio.SocketStream(trio.socket.from_stdlib_socket(ours))
+        status = ChannelStatus("POLL.TEST", "SVRCONN")
+        conv = Conversation(stream, status)
+        segments = [bytes([i]) * 100_000 for i in range(3)]
+        tail = conv.send_at_once(segments, ())
+        assert type(tail) is Tail and 0 < len(tail.rest) < 300_000
+        got = bytearray()
+
+        def read_all() -> None:
+            while len(got) < 300_000:
+                got.extend(theirs.recv(65536))
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(trio.to_thread.run_sync, read_all)
+            await conv.send_tail(tail)
+        assert bytes(got) == b"".join(segments)
+        assert (status.net_bytes_sent, status.buffers_sent) == (300_000, 3)
+        theirs.close()
+        await stream.aclose()
+
+    trio.run(main)
