@@ -45,6 +45,11 @@ RECEIVE_SIZE = 65536
 class ClientPoller:
     """One epoll over the parked receivers' sockets, served by :meth:`run`."""
 
+    def __init__(self) -> None:
+        self.epoll = select.epoll()
+        self.parked: dict[int, Polled] = {}
+        self.served = 0  #: requests served here (not by the receivers)
+
     def svrconn_handler(self) -> Callable[..., Awaitable[None]]:
         """A channel initiator's ``svrconn_handler``: ``svrconn.serve_client`` with each
         instance's receiver parked here when its socket is a plain one the conversation
@@ -58,11 +63,6 @@ class ClientPoller:
             await instance.run()
 
         return serve_client
-
-    def __init__(self) -> None:
-        self.epoll = select.epoll()
-        self.parked: dict[int, Polled] = {}
-        self.served = 0  #: requests served here (not by the receivers)
 
     async def run(self) -> None:
         """Serve the parked sockets until cancelled (the client host's end)."""
