@@ -10,6 +10,9 @@ readable and then reads, and no cancel scope is opened for a receive without a t
 trio's streams make a trip through the scheduler per send and, per receive, a read that
 fails before the wait. The stream still owns the socket (closing, addresses, keepalive) and
 the errors are those its methods raise (``_translated``). A TLS stream keeps the stream path.
+In the daemon's client host a SVRCONN's receiver does not wait on its plain socket itself:
+:meth:`Conversation.take` parks it with the host's poller (``clientpoll``), which reads the
+socket, serves what the receiver would serve at once, and leaves it the rest.
 
 An inbound conversation (:meth:`Conversation.inbound`) starts with the reader's limits before
 negotiation (one segment of an ID's size, no split flow); once INITIAL_DATA is agreed its
