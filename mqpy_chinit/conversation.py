@@ -10,6 +10,9 @@ readable and then reads, and no cancel scope is opened for a receive without a t
 trio's streams make a trip through the scheduler per send and, per receive, a read that
 fails before the wait. The stream still owns the socket (closing, addresses, keepalive) and
 the errors are those its methods raise (``_translated``). A TLS stream keeps the stream path.
+In the daemon's client host a SVRCONN's receiver does not wait on its plain socket itself:
+:meth:`Conversation.take` parks it with the host's poller (``clientpoll``), which reads the
+socket, serves what the receiver would serve at once, and leaves it the rest.
 
 An inbound conversation (:meth:`Conversation.inbound`) starts with the reader's limits before
 negotiation (one segment of an ID's size, no split flow); once INITIAL_DATA is agreed its
@@ -59,6 +62,16 @@ class ChannelEnded(Exception):  # noqa: N818 - it is an event, named as MQ names
         return f"{self.msgid}: {self.text}"
 
 
+@attrs.frozen
+class Tail:
+    """Segments a plain socket did not take whole at once (``Conversation.send_at_once``)."""
+
+    rest: memoryview  #: the bytes still to write
+    buffers: int  #: the transmissions they end
+    events: tuple[Event, ...]  #: what the trace names them
+    size: int  #: the bytes of all of them
+
+
 class Conversation:
     """Events over one TCP stream, with the status counters of the channel it carries."""
 
@@ -89,6 +102,9 @@ class Conversation:
         self._early: bytes | OSError | ProtocolError | None = None
         #: the channel's send and receive exits (``channelexit.Transmissions``), if any
         self.exits: Any = None
+        #: where :meth:`take` parks instead of waiting on the socket itself (the client
+        #: host's poller: ``mqpy_chinit.clientpoll.Polled``), or None
+        self.polled: Any = None
 
     @property
     def status(self) -> ChannelStatus:
@@ -167,25 +183,40 @@ class Conversation:
         """Segments made already, written together (one system call for the replies to a
         run of requests read at once), counted and traced as :meth:`send_many`'s;
         ``events``: what the trace names them."""
-        data = segments[0] if len(segments) == 1 else b"".join(segments)
-        sock = self.sock
-        if sock is None or self._sending or self.trio_socket.did_shutdown_SHUT_WR:
+        if self.sock is None or self._sending or self.trio_socket.did_shutdown_SHUT_WR:
+            data = segments[0] if len(segments) == 1 else b"".join(segments)
             await self._send(data, len(segments))
-        else:  # _send_plain's first write, here: the socket takes it all nearly always
-            await trio.lowlevel.checkpoint_if_cancelled()
-            try:
-                sent = sock.send(data)
-            except BlockingIOError:
-                sent = 0
-            except OSError as exc:
-                raise ChannelEnded("AMQ9206E",
-                                   f"Error sending data: {_translated(exc)}") from None
-            if sent == len(data):
-                self._sent(sent, len(segments))
-            else:
-                self._sent(sent, 0)  # the rest, and the transmissions, counted below
-                await self._send(memoryview(data)[sent:], len(segments))
-        TRACER.flows(">", self.status.channel, events, len(data))
+            TRACER.flows(">", self.status.channel, events, len(data))
+            return
+        await trio.lowlevel.checkpoint_if_cancelled()
+        tail = self.send_at_once(segments, events)
+        if tail is not None:
+            await self.send_tail(tail)
+
+    def send_at_once(self, segments: list[bytes], events: tuple[Event, ...]) -> Tail | None:
+        """:meth:`send_segments` without waiting, on the plain socket with no send in
+        progress: None once the socket took them all (counted and traced), else the
+        :class:`Tail` left for :meth:`send_tail` (what was written is counted).
+        ChannelEnded when the socket has failed."""
+        data = segments[0] if len(segments) == 1 else b"".join(segments)
+        try:
+            sent = self.sock.send(data)
+        except BlockingIOError:
+            sent = 0
+        except OSError as exc:
+            raise ChannelEnded("AMQ9206E",
+                               f"Error sending data: {_translated(exc)}") from None
+        if sent == len(data):
+            self._sent(sent, len(segments))
+            TRACER.flows(">", self.status.channel, events, sent)
+            return None
+        self._sent(sent, 0)  # the rest, and the transmissions, counted by send_tail
+        return Tail(memoryview(data)[sent:], len(segments), events, len(data))
+
+    async def send_tail(self, tail: Tail) -> None:
+        """What :meth:`send_at_once` left, written as the socket drains."""
+        await self._send(tail.rest, tail.buffers)
+        TRACER.flows(">", self.status.channel, tail.events, tail.size)
 
     async def send_many(self, events: list[Event]) -> None:
         """Events written together: one system call for a run of a batch's messages."""
@@ -263,7 +294,15 @@ class Conversation:
             self.pending.clear()
             return events
         sock = self.sock
-        if sock is not None and self._early is None and not (
+        if self.polled is not None and sock is not None and self._early is None and not (
+                type(self.stream) is Prefixed and self.stream.prefix):
+            # parked with the client host's poller until it leaves us something (events,
+            # or a read for _read below); False: the poller is gone, read as before
+            if await self.polled.wait() and self.pending:
+                events = list(self.pending)
+                self.pending.clear()
+                return events
+        elif sock is not None and self._early is None and not (
                 type(self.stream) is Prefixed and self.stream.prefix):
             # the socket carries several conversations, whose requests are often in
             # already when the last one is answered: it is read first, and waited for

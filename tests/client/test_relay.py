@@ -265,6 +265,30 @@ def test_requests_sent_without_waiting_are_answered_in_order(site):
     assert wait_for(lambda: _depth(site) == 1)
 
 
+def test_replies_larger_than_the_socket_takes_come_whole_and_in_order(site):
+    """Given 24 messages of 60 KB on the queue, when the client sends 24 MQGETs in one write
+    and reads nothing for a while (their replies, 1.4 MB, more than the sockets hold), then
+    reading gives the 24 replies whole, in order, with their RequestIds and messages: the
+    replies the server could not write at once are written as the client reads."""
+    messages = [bytes([65 + i]) * 60_000 for i in range(24)]
+    qm = site.client()
+    try:
+        q = mqpy.Queue(qm, "RELAY.Q", CMQC.MQOO_OUTPUT)
+        for m in messages:
+            q.put(m)
+    finally:
+        qm.disconnect()
+    with _started_instance(site) as sock:
+        writer, reader, hobj = _raw_session(sock)
+        get = [mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), 65536]
+        sock.sendall(b"".join(writer.send(_request(SegmentType.MQGET, get, hobj, 3 + i))
+                              for i in range(24)))
+        time.sleep(1.0)
+        replies = _replies(sock, reader, 24)
+    assert [r.request_id for r in replies] == list(range(3, 27))
+    assert [mqiflows.decode_reply(r).values[3] for r in replies] == messages
+
+
 def test_a_malformed_put_after_a_relayed_one_still_ends_the_channel(site):
     """Given a conversation whose last call was a relayed MQPUT, when its next MQPUT has a
     field the queue manager's codec refuses (sent on by the task that received it), then

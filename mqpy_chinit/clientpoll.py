@@ -1,0 +1,199 @@
+"""The client host's poller: the common calls of idle plain client sockets served from one
+epoll, without a task switch per call.
+
+A SVRCONN instance's receiver (``svrconn.SvrconnInstance._receive``) waits for its client
+in ``Conversation.take``. In the client host (FASTPATH) a plain socket's receiver *parks*
+instead (:meth:`Polled.wait`): its socket joins this poller's epoll (level-triggered,
+registered once per park) and the task sleeps. The poller, one task for every parked
+socket, waits on the epoll's own descriptor, reads each socket it reports and, when what it
+read is MQI requests the receiver would serve at once (``svrconn_inline``: an MQPUT, an
+MQGET without wait, of the common form, on an engine conversation with nothing queued),
+serves them itself, in the receiver's order and with its code, and writes their replies at
+once; the receiver stays parked. Anything else -- a request of another verb, a heartbeat,
+a STATUS, read ahead's flows, the client's end, an error, a protocol error, a reply the
+socket did not take whole, a send of another task in progress -- goes to the receiver as
+it would have found it (the events left in ``Conversation.pending``, or the read kept in
+``Conversation._early``) and the receiver is woken; it parks again when it next waits.
+
+Per call this costs a read, a write and a share of one epoll wait, where the receiver's own
+wait cost a registration of the socket in trio's epoll, a wake-up and a trip through the
+scheduler. Timers (heartbeats, the receive timeout, DISCINT), STOP CHANNEL and the end of the
+queue manager are unchanged: they cancel the parked receiver, which leaves the epoll.
+"""
+
+from __future__ import annotations
+
+import select
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import outcome
+import trio
+
+from mqpy.fap.apiheader import MQIRequest
+from mqpy.fap.statuscodes import ProtocolError
+from mqpy_chinit import svrconn
+from mqpy_chinit.conversation import ChannelEnded, Tail
+from mqpy_chinit.svrconn_conversation import A_REPLY
+
+__all__ = ["ClientPoller", "Polled"]
+
+#: One read takes whatever the client has sent, up to this (as the receiver's own).
+RECEIVE_SIZE = 65536
+
+
+class ClientPoller:
+    """One epoll over the parked receivers' sockets, served by :meth:`run`."""
+
+    def __init__(self) -> None:
+        self.epoll = select.epoll()
+        self.parked: dict[int, Polled] = {}
+        self.served = 0  #: requests served here (not by the receivers)
+
+    def svrconn_handler(self) -> Callable[..., Awaitable[None]]:
+        """A channel initiator's ``svrconn_handler``: ``svrconn.serve_client`` with each
+        instance's receiver parked here when its socket is a plain one the conversation
+        drives itself (TLS and the rest wait as before)."""
+
+        async def serve_client(chinit: Any, conv: Any, first: Any,
+                               definition: dict[str, object]) -> None:
+            instance = svrconn.SvrconnInstance(chinit, conv, first, definition)
+            if conv.sock is not None:
+                conv.polled = Polled(self, instance)
+            await instance.run()
+
+        return serve_client
+
+    async def run(self) -> None:
+        """Serve the parked sockets until cancelled (the client host's end)."""
+        epoll, parked = self.epoll, self.parked
+        try:
+            while True:
+                await trio.lowlevel.wait_readable(epoll.fileno())
+                for fd, _ in epoll.poll(0):
+                    polled = parked.get(fd)
+                    if polled is None:
+                        continue
+                    try:
+                        polled.serve()
+                    except Exception as exc:  # noqa: BLE001 - that connection's fault alone
+                        polled.wake(exc)  # raised in its receiver, as if it had served
+        finally:
+            for polled in list(parked.values()):
+                polled.wake(None)
+            epoll.close()
+
+
+class Polled:
+    """The hooks of one SVRCONN instance's conversation into the poller."""
+
+    __slots__ = ("conv", "fd", "instance", "poller", "task")
+
+    def __init__(self, poller: ClientPoller, instance: Any) -> None:
+        self.poller = poller
+        self.instance = instance
+        self.conv = instance.conv
+        self.fd = self.conv.sock.fileno()
+        self.task: Any = None
+
+    async def wait(self) -> bool:
+        """Park the receiver until the poller leaves it something: events in
+        ``conv.pending``, or a read (its end, its error) in ``conv._early``; False at once
+        when the poller has ended. Replies the poller could not write whole are written
+        here, under the send lock it took for them; a write that failed raises its
+        ChannelEnded here, as the receiver's own write would."""
+        poller = self.poller
+        if poller.epoll.closed:
+            return False
+        self.task = trio.lowlevel.current_task()
+        poller.parked[self.fd] = self
+        try:
+            poller.epoll.register(self.fd, select.EPOLLIN)
+        except FileExistsError:
+            poller.epoll.modify(self.fd, select.EPOLLIN)
+
+        def abort(_: Any) -> trio.lowlevel.Abort:
+            self._leave()
+            return trio.lowlevel.Abort.SUCCEEDED
+
+        left = await trio.lowlevel.wait_task_rescheduled(abort)
+        if isinstance(left, Exception):  # a failed write (ChannelEnded), or a fault
+            raise left
+        if left is not None:
+            try:
+                await self.conv.send_tail(left)
+            finally:
+                self.instance.send_lock.release()
+        return True
+
+    def _leave(self) -> None:
+        self.task = None
+        if self.poller.parked.pop(self.fd, None) is not None:
+            try:
+                self.poller.epoll.unregister(self.fd)
+            except (OSError, ValueError):
+                pass
+
+    def wake(self, left: Tail | Exception | None = None) -> None:
+        """The receiver's turn: it takes what was left for it (``left``: replies to write,
+        or the failure of their write, or a fault met serving its requests)."""
+        task = self.task
+        self._leave()
+        if task is not None:
+            trio.lowlevel.reschedule(task, outcome.Value(left))
+
+    def serve(self) -> None:
+        """The socket is readable: serve what it brought at once if the receiver would,
+        else hand it to the receiver."""
+        conv = self.conv
+        try:
+            data = conv.sock.recv(RECEIVE_SIZE)
+        except BlockingIOError:
+            return  # woken for nothing
+        except OSError as exc:
+            data = exc
+        if type(data) is not bytes or not data:
+            conv._early = data  # the end, or an error: the receiver says so
+            self.wake()
+            return
+        try:
+            events = conv._events(data)
+        except ProtocolError as exc:
+            conv._early = exc  # told to the client by the receiver, as it would be
+            self.wake()
+            return
+        if not events:
+            return  # part of a segment: the reader keeps it
+        lock = self.instance.send_lock
+        if conv._sending or lock.value == 0 or conv.trio_socket.did_shutdown_SHUT_WR:
+            conv.pending.extend(events)  # another task's write is in progress
+            self.wake()
+            return
+        replies, left = self._served(events)
+        tail: Tail | Exception | None = None
+        if replies:
+            lock.acquire_nowait()
+            try:
+                tail = conv.send_at_once(replies, A_REPLY * len(replies))
+            except ChannelEnded as exc:
+                tail = exc
+            finally:
+                if type(tail) is not Tail:
+                    lock.release()  # (a Tail: the receiver writes it, then gives it back)
+        if left:
+            conv.pending.extend(left)
+        if left or tail is not None:
+            self.wake(tail)
+
+    def _served(self, events: list[Any]) -> tuple[list[bytes], list[Any]]:
+        """The replies of the requests at the head of ``events`` the receiver would serve
+        at once (``CallsServedAtOnce._serve_now``), served; and the events left for it."""
+        serve_now = self.instance._serve_now
+        replies: list[bytes] = []
+        for i, ev in enumerate(events):
+            segments = serve_now(ev) if type(ev) is MQIRequest else None
+            if segments is None:
+                return replies, events[i:]
+            replies += segments
+            self.poller.served += 1
+        return replies, []
