@@ -55,7 +55,7 @@ from mqpy import CMQC, amqmsgs, bindings_profile, bindings_thread, errorlog, loo
 from mqpy.admission import Admission, Admissions, LogLimiter
 from mqpy.bindings import MAX_MSG_SIZE, MAX_TRANSMISSION_SIZE, bind_address, socket_path
 from mqpy.config import PeerLimits
-from mqpy.connstate import take_wakes
+from mqpy.connstate import take_leading_wakes, take_wakes
 from mqpy.engine import packed
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows, mqiparams
@@ -357,7 +357,7 @@ class _Session:
             # read with an earlier request (or during a wait): it still waits its turn in
             # the scheduler, as one read from the socket would
             await trio.lowlevel.checkpoint()
-        while not received or (take_wakes(received) and not received):
+        while not received or (take_leading_wakes(received) and not received):
             if self.gone.is_set() or not await self._receive():
                 return None
         event = received.popleft()
