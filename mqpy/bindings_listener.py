@@ -271,8 +271,12 @@ class _Session:
         """Calls served on a thread while they come quickly (``mqpy.bindings_thread``);
         False once the application has gone or broken the protocol. ``busy`` stays set
         when the spell ended with calls still coming."""
-        outcome = await trio.to_thread.run_sync(bindings_thread.serve_while_busy, self,
-                                                limiter=self.server.busy_limiter)
+        try:
+            outcome = await trio.to_thread.run_sync(bindings_thread.serve_while_busy, self,
+                                                    limiter=self.server.busy_limiter)
+        except Exception as exc:  # noqa: BLE001 - a fault serving it: FDC, this one ends
+            self.server.on_unexpected(exc)
+            return False
         if outcome is bindings_thread.GONE:
             return False
         if isinstance(outcome, ProtocolError):
