@@ -58,13 +58,13 @@ def request(data: bytes, start: int, limit: int) -> tuple[int, int, bytes, int, 
     md_size = _size_at(data, md_at, _MD_SIZES)
     pmo_at = md_at + md_size
     pmo_size = md_size and _size_at(data, pmo_at, _PMO_SIZES)
-    if not pmo_size:
+    at = pmo_at + pmo_size  # the message's length, then the message
+    if not pmo_size or at + 4 > end:  # (the structures within the segment: read no further)
         return None
     options = _LONG(data, pmo_at + _PMO_OPTIONS_AT)[0]
-    at = pmo_at + pmo_size  # the message's length, then the message
     if (options & _RESPONSE != _ASYNC
             or (pmo_size >= _PMO_V2 and _LONG(data, pmo_at + _PMO_RECS_AT)[0])
-            or at + 4 > end or _LONG(data, at)[0] != end - at - 4):
+            or _LONG(data, at)[0] != end - at - 4):
         return None
     return (end, _LONG(data, start + _HOBJ_AT)[0], data[md_at:pmo_at], options,
             data[at + 4:end])

@@ -55,7 +55,7 @@ from mqpy import CMQC, amqmsgs, bindings_profile, bindings_thread, errorlog, loo
 from mqpy.admission import Admission, Admissions, LogLimiter
 from mqpy.bindings import MAX_MSG_SIZE, MAX_TRANSMISSION_SIZE, bind_address, socket_path
 from mqpy.config import PeerLimits
-from mqpy.connstate import take_wakes
+from mqpy.connstate import take_leading_wakes, take_wakes
 from mqpy.engine import packed
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows, mqiparams
@@ -271,8 +271,12 @@ class _Session:
         """Calls served on a thread while they come quickly (``mqpy.bindings_thread``);
         False once the application has gone or broken the protocol. ``busy`` stays set
         when the spell ended with calls still coming."""
-        outcome = await trio.to_thread.run_sync(bindings_thread.serve_while_busy, self,
-                                                limiter=self.server.busy_limiter)
+        try:
+            outcome = await trio.to_thread.run_sync(bindings_thread.serve_while_busy, self,
+                                                    limiter=self.server.busy_limiter)
+        except Exception as exc:  # noqa: BLE001 - a fault serving it: FDC, this one ends
+            self.server.on_unexpected(exc)
+            return False
         if outcome is bindings_thread.GONE:
             return False
         if isinstance(outcome, ProtocolError):
@@ -357,7 +361,7 @@ class _Session:
             # read with an earlier request (or during a wait): it still waits its turn in
             # the scheduler, as one read from the socket would
             await trio.lowlevel.checkpoint()
-        while not received or (take_wakes(received) and not received):
+        while not received or (take_leading_wakes(received) and not received):
             if self.gone.is_set() or not await self._receive():
                 return None
         event = received.popleft()

@@ -113,8 +113,14 @@ def start_ender() -> None:
 
 
 def _forget_ender() -> None:
-    """A forked child has no ender (the thread stayed in the parent)."""
+    """A forked child has no ender (the thread stayed in the parent), and none of the
+    connections handed to it: they are the parent's, whose ender ends them."""
     _ender.clear()
+    while True:
+        try:
+            _to_end.get_nowait()
+        except queue.Empty:
+            return
 
 
 os.register_at_fork(after_in_child=_forget_ender)

@@ -20,7 +20,7 @@ from mqpy.fap import asyncflows
 from mqpy.fap.statuscodes import ProtocolError
 from mqpy.fap.tsh import OtherSegment, SegmentType
 
-__all__ = ["CONN_STATE", "flow", "is_wake", "take_wakes"]
+__all__ = ["CONN_STATE", "flow", "is_wake", "take_leading_wakes", "take_wakes"]
 
 #: packet-mq.c's MQ_NC_CONN_STATE
 CONN_STATE = 3
@@ -51,3 +51,14 @@ def take_wakes(received: deque[Any]) -> bool:
     received.clear()
     received.extend(kept)
     return True
+
+
+def take_leading_wakes(received: deque[Any]) -> bool:
+    """Remove the CONN_STATE flows at the front of ``received``, those written before the
+    next request (no get of theirs waits); those after it stay, for that request's wait
+    (``take_wakes``): whether there was one."""
+    taken = False
+    while received and is_wake(received[0]):
+        received.popleft()
+        taken = True
+    return taken
