@@ -279,6 +279,7 @@ class Consumers:
                 and operation in (CMQC.MQOP_START, CMQC.MQOP_START_WAIT) \
                 and self.state == STOPPED:
             self._fail_if_quiescing()
+        wake = False
         with self.lock:
             moved = TRANSITIONS.get((self.state, operation))
             if moved is None or (operation == CMQC.MQOP_START_WAIT and self.state != STOPPED):
@@ -306,9 +307,11 @@ class Consumers:
             else:
                 self.state = moved
                 self.changed.notify_all()
-                if not mine and moved == SUSPENDED:
-                    self.wake()  # the connection free at once, not after the get's wait
-                return
+                wake = not mine and moved == SUSPENDED
+        if operation not in (CMQC.MQOP_START_WAIT, CMQC.MQOP_STOP):
+            if wake:  # the connection free at once, not after the get's wait (the lock let go)
+                self.wake()
+            return
         if operation == CMQC.MQOP_START_WAIT:
             self.dispatcher = threading.get_ident()
             self._dispatch()

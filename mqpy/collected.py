@@ -20,11 +20,13 @@ does; the finalizer only hands the connection over (``SimpleQueue.put``, safe th
 
 from __future__ import annotations
 
+import atexit
 import gc
 import os
 import queue
 import sys
 import threading
+import traceback
 from collections import deque
 
 from mqpy import CMQC
@@ -94,7 +96,9 @@ def closed_by_finalizer(conn: object, hobj: int, options: int = CMQC.MQCO_NONE) 
 # -- connections of collected objects that made them ------------------------------------
 
 #: what the ender is to do: (the connection, the handles to close before its MQDISC)
-_to_end: queue.SimpleQueue[tuple[object, tuple[int, ...]]] = queue.SimpleQueue()
+_to_end: queue.SimpleQueue[tuple[object, tuple[int, ...]] | None] = queue.SimpleQueue()
+#: how long the exit waits for the ender to finish what it was handed
+ENDER_EXIT_WAIT_S = 5.0
 _ender: list[threading.Thread] = []  #: the ender, once started in this process
 _ender_lock = threading.Lock()
 
@@ -137,10 +141,31 @@ def ended_later(conn: object, hobjs: tuple[int, ...] = ()) -> None:
 
 
 def _end_connections() -> None:
+    while (item := _to_end.get()) is not None:
+        try:
+            _end(*item)
+        except Exception:  # never the ender's end: the next ones would be ended by finalizers
+            traceback.print_exc()
+        del item  # the connection not kept until the next one comes
+
+
+def _end_the_rest() -> None:
+    """At exit (daemon threads still run then): the ender finishes what it was handed, then
+    what is left is ended here, so that each MQDISC commits as pymqi's would at exit, rather
+    than the queue manager backing the units of work out when the process's sockets close."""
+    if _ender and _ender[0].is_alive():
+        _to_end.put(None)
+        _ender[0].join(ENDER_EXIT_WAIT_S)
     while True:
-        conn, hobjs = _to_end.get()
-        _end(conn, hobjs)
-        del conn  # not kept until the next one comes
+        try:
+            item = _to_end.get_nowait()
+        except queue.Empty:
+            return
+        if item is not None:
+            _end(*item)
+
+
+atexit.register(_end_the_rest)
 
 
 def _end(conn: object, hobjs: tuple[int, ...]) -> None:
