@@ -19,7 +19,7 @@ from mqpy import CMQC, loopcalls
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows
 from mqpy.fap.apiheader import MQIReply, MQIRequest, mqi_event
-from mqpy.fap.commonreplies import reply_segment
+from mqpy.fap.onesegment import reply_segment
 from mqpy.fap.tsh import SegmentType
 from mqpy_chinit.svrconn_conversation import SUBSTATES, ClientConversation
 from mqpy_chinit.svrconn_relay import REPLY_TYPES

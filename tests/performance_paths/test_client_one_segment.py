@@ -1,18 +1,21 @@
-"""The reply of a client's MQPUT or MQGET served at once is packed in one go
-(``mqpy.fap.commonreplies.reply_segment``, used by ``mqpy_chinit.svrconn_inline``): the same
-bytes as the writer's segment of the general path's reply event, and the writer's way for
-anything else."""
+"""A client's request, and the reply of its MQPUT or MQGET served at once, are packed in
+one go (``mqpy.fap.onesegment``, used by ``mqpy.clientcalls`` and
+``mqpy_chinit.svrconn_inline``): the same bytes as the general path's, and the general way
+for anything else."""
 
 from __future__ import annotations
 
 import itertools
+import struct
+
+import pytest
 
 import mqpy
 from mqpy import CMQC
 from mqpy.fap import mqiflows
-from mqpy.fap.apiheader import MQIReply, mqi_event
-from mqpy.fap.commonreplies import reply_segment
+from mqpy.fap.apiheader import MQIReply, build_mqi_request, mqi_event
 from mqpy.fap.framing import SegmentWriter
+from mqpy.fap.onesegment import reply_segment, request_segment
 from mqpy.fap.tsh import ByteOrder, ControlFlags1, SegmentType
 
 _T = SegmentType
@@ -79,3 +82,29 @@ def test_a_reply_without_a_tshm_or_of_another_form_takes_the_writers_way():
     assert reply_segment(writer, _T.MQPUT, 0, 0, (odd, mqpy.PMO()), 1, 1) is None
     assert reply_segment(writer, _T.MQGET, 0, 0, (mqpy.MD(), mqpy.GMO(), 1, "text"),
                          1, 1) is None
+
+
+def test_requests_packed_in_one_go_are_the_bytes_of_build_mqi_request():
+    """Given a client's MQPUT, MQGET and MQCMIT requests (bodies of several lengths, empty
+    ones, request ids and handles up to their fields' ends, encodings and flags), when
+    packed in one go, then each is what ``build_mqi_request`` makes; one longer than a
+    segment gives None, and a number out of its field raises as there."""
+    writers = [w for w in _writers() if w.byte_order is ByteOrder.LITTLE]
+    bodies = [None, b"", b"b" * 500, b"c" * 2000]
+    for writer, verb, body, hobj, (conv_id, request_id) in itertools.product(
+            writers, (_T.MQPUT, _T.MQGET, _T.MQCMIT), bodies, (0, 5, 0xFFFFFFFF),
+            ((1, 1), (9, 0xFFFFFFFF))):
+        segment = request_segment(writer, verb, hobj, body, conv_id, request_id)
+        general = build_mqi_request(verb, hobj, () if body is None else (body,),
+                                    conv_id=conv_id, request_id=request_id,
+                                    encoding=writer.encoding, ccsid=writer.ccsid,
+                                    flags2=writer.flags2)
+        if len(general) > writer.max_transmission_size:
+            assert segment is None
+        else:
+            assert segment == general
+    for hobj, request_id in ((1 << 32, 1), (-1, 1), (1, 1 << 32)):
+        with pytest.raises((struct.error, OverflowError)):
+            build_mqi_request(_T.MQPUT, hobj, (b"",), conv_id=1, request_id=request_id)
+        with pytest.raises((struct.error, OverflowError)):
+            request_segment(SegmentWriter(), _T.MQPUT, hobj, b"", 1, request_id)
