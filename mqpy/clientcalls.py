@@ -7,9 +7,9 @@ and decoded by ``mqiflows.decode_reply``. :class:`PackedClientCalls` gives a cli
 connection's usual MQPUT, MQGET and MQCMIT the same bytes with less on the way, as
 ``mqpy.bindings_calls`` does a bindings connection's: the request's segment packed at once
 (the body by ``mqpy.fap.fusedbodies``, the TSHM and API header by
-``apiheader.build_mqi_request``), the reply taken from the one read that brings it when it
-is exactly one whole segment (``ChannelInstance.exchange``) and decoded straight into the
-caller's MQMD and MQPMO / MQGMO (``PackedCalls``' put, get and commit, over this
+``mqpy.fap.onesegment.request_segment``), the reply taken from the one read that brings
+it when it is exactly one whole segment (``ChannelInstance.exchange``) and decoded straight
+into the caller's MQMD and MQPMO / MQGMO (``PackedCalls``' put, get and commit, over this
 transport). Anything else -- a call traced by strmqtrc, an asynchronous put, structures of
 another class, a big-endian channel, a channel without conversations (SHARECNV(0)), replies
 of asynchronous puts or read ahead's flows in the way -- takes the general path, whose
@@ -27,10 +27,11 @@ from mqpy.clientinstance import ChannelInstance, InstanceLost
 from mqpy.engine import fastpath
 from mqpy.errors import MQMIError
 from mqpy.fap import mqicalls, mqiflows
-from mqpy.fap.apiheader import API_HEADER_LENGTH, MQIReply, build_mqi_request, mqi_event
+from mqpy.fap.apiheader import MQIReply, mqi_event
 from mqpy.fap.mqicalls import failure
+from mqpy.fap.onesegment import request_segment
 from mqpy.fap.statuscodes import ProtocolError
-from mqpy.fap.tsh import TSHM_LENGTH, ByteOrder, ControlFlags1, SegmentType
+from mqpy.fap.tsh import ByteOrder, ControlFlags1, SegmentType
 
 __all__ = ["PackedClientCalls"]
 
@@ -38,9 +39,7 @@ _T = SegmentType
 _FAILED = CMQC.MQCC_FAILED
 _REPLY_TYPES = {verb: int(mqiflows.reply_type(verb))
                 for verb in (_T.MQPUT, _T.MQGET, _T.MQCMIT)}
-_HEADERS = TSHM_LENGTH + API_HEADER_LENGTH
 _NO_LUW = bytes(8)
-_NO_BODY: tuple[bytes, ...] = ()
 
 
 class PackedClientCalls(PackedCalls):
@@ -85,14 +84,11 @@ class PackedClientCalls(PackedCalls):
             instance = self._usable_instance()  # type: ignore[attr-defined]
             conv = self._conv
             writer = instance.writer
-            parts = _NO_BODY if body is None else (body,)
             request_id = next(conv.request_ids)
             try:
-                if body is not None and len(body) > writer.max_transmission_size - _HEADERS:
+                request = request_segment(writer, verb, hobj, body, conv.conv_id, request_id)
+                if request is None:
                     raise OverflowError  # segments of the general path's
-                request = build_mqi_request(verb, hobj, parts, conv_id=conv.conv_id,
-                                            request_id=request_id, encoding=writer.encoding,
-                                            ccsid=writer.ccsid, flags2=writer.flags2)
             except (struct.error, OverflowError):  # (a value out of range: the event says)
                 request = instance.frame(verb, body or b"", hobj, conv.conv_id, request_id)
             try:

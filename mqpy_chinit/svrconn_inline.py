@@ -19,6 +19,7 @@ from mqpy import CMQC, loopcalls
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows
 from mqpy.fap.apiheader import MQIReply, MQIRequest, mqi_event
+from mqpy.fap.onesegment import reply_segment
 from mqpy.fap.tsh import SegmentType
 from mqpy_chinit.svrconn_conversation import SUBSTATES, ClientConversation
 from mqpy_chinit.svrconn_relay import REPLY_TYPES
@@ -123,7 +124,12 @@ class CallsServedAtOnce:
             else:
                 status.message_moved(len(out), sent=True, counted=False)  # (counted above)
                 parts = (values[0], values[1], len(out), out)
-            order = self.conv.writer.byte_order  # the replies' bodies are in the TSH's
+            writer = self.conv.writer
+            segment = reply_segment(writer, verb, comp, reason, parts, request.conv_id,
+                                    request.request_id)
+            if segment is not None:
+                return [segment]
+            order = writer.byte_order  # the replies' bodies are in the TSH's
             body = mqiflows.common_reply_body(verb, parts, order)
             if body is not None:
                 segment = self.conv.writer.reply(REPLY_TYPES[verb], comp, reason, 0, (body,),
