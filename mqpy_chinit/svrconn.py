@@ -531,6 +531,8 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
                     await self._reply(request, reply)
                 finally:
                     cc.calling = False
+                    if not cc.queued:  # a wake no call waited for is nobody's
+                        cc.wake_due = False
                 if cc.refused and not any(c.backend is not None
                                           for c in self.conversations.values()):
                     self.closing = True  # CHLAUTH refused the channel: it ends (logged)

@@ -57,6 +57,9 @@ class ClientConversation:
     idle: trio.CancelScope | None = None  # while it waits there: cancelled to wake it
     queued: int = 0  # requests sent to its task (``send``) and not yet taken
     calling: bool = False  # its task has taken a request and not yet sent the reply
+    #: the client's CONN_STATE came while a call of its was queued or served but not yet
+    #: waiting (one read brought the get and the wake): that call's wait ends at once
+    wake_due: bool = False
     #: a call the receiver relayed, whose reply is the task's: (request, verb, data length)
     relayed: tuple[MQIRequest, SegmentType, int | None] | None = None
 

@@ -5,7 +5,8 @@ of this process, which then ends as one whose WaitInterval passed (MQRC_NO_MSG_A
 
 A conversation served by the engine of this process (``loopcalls.EngineVerbs``: the
 channel initiator's own engine, or the queue manager's FASTPATH client host) waits through
-:func:`watch_waits`' watch. One relayed to the queue manager's socket (MQIBindType
+:func:`watch_waits`' watch; a wake that comes while its call is queued or served but not yet
+waiting (one read brought both) is noted, and ends that call's wait as soon as it begins. One relayed to the queue manager's socket (MQIBindType
 STANDARD) passes the flow on when its relayed MQGET waits there
 (``QMConnection.wake_waiting_get``); otherwise the flow is dropped, as when no get waits,
 and the get ends at the end of its wait.
@@ -43,6 +44,9 @@ def _watch_for(cc: Any) -> Callable[[], Awaitable[None]]:
         conversation = ref()
         if conversation is None:
             await trio.sleep_forever()
+        if conversation.wake_due:  # the wake came before the wait began
+            conversation.wake_due = False
+            return
         event = _waiting[conversation] = trio.Event()
         del conversation
         try:
@@ -64,6 +68,9 @@ def woken(conversations: dict[Any, Any], ev: OtherSegment, sharing: bool) -> Non
     event = _waiting.get(cc)
     if event is not None:
         event.set()
+        return
+    if getattr(cc.backend, "watch", None) is not None and (cc.queued or cc.calling):
+        cc.wake_due = True  # its call, read with the wake, has not begun to wait yet
         return
     relay = getattr(cc.backend, "wake_waiting_get", None)  # relayed to the queue manager
     if relay is not None:
