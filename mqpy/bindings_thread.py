@@ -24,7 +24,7 @@ import struct
 import time
 from typing import Any
 
-from mqpy import CMQC, asyncput_stream, bindings_profile
+from mqpy import CMQC, asyncput_stream, bindings_profile, syncput_stream
 from mqpy.engine import packed
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows, mqiparams
@@ -217,24 +217,32 @@ class _Pipelined:
         self.async_reply = b""  # the reply of every asynchronous put, made once
 
     def put_async(self, session: Any, replies: _Replies) -> bool:
-        """The next request, when it is an asynchronous MQPUT of the common form
-        (``mqpy.asyncput_stream``), put from its bytes and its reply added to ``replies`` (True);
-        False, nothing done, for anything else or a call traced."""
+        """The next request, when it is an MQPUT of the common form, asynchronous
+        (``mqpy.asyncput_stream``) or synchronous (``mqpy.syncput_stream``), put from its bytes
+        and its reply added to ``replies`` (True); False, nothing done, for anything else or a
+        call traced."""
         data, start = self.data, self.offset
         reader = session.reader
-        found = asyncput_stream.request(data, start, reader.max_transmission_size)
-        if found is None or reader.buffered or reader.reassembling \
+        if reader.buffered or reader.reassembling \
                 or TRACER.spec_for(session.engine.name) is not None:
             return False
-        end, hobj, md, options, message = found
+        found = asyncput_stream.request(data, start, reader.max_transmission_size)
         try:
-            if packed.put_async(session.conn, hobj, md, options, message) is packed.GENERAL:
-                return False
+            if found is None:  # a synchronous put, perhaps (mqpy.syncput_stream)
+                served = syncput_stream.serve(session, data, start)
+                if served is None:
+                    return False
+                end, reply = served
+            else:
+                end, hobj, md, options, message = found
+                if packed.put_async(session.conn, hobj, md, options, message) \
+                        is packed.GENERAL:
+                    return False
+                reply = self.async_reply or self._async_reply(session.writer)
         except Exception as exc:  # noqa: BLE001 - an engine fault: FDC, as _serve's
             session.server.on_unexpected(exc)
             reply = session.writer.send(_unexpected(_T.MQPUT))
-        else:
-            reply = self.async_reply or self._async_reply(session.writer)
+            end = int.from_bytes(data[start + 4:start + 8], "big") + start
         if end == len(data):
             self.data, self.offset = b"", 0
         else:
