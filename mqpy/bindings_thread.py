@@ -24,7 +24,7 @@ import struct
 import time
 from typing import Any
 
-from mqpy import CMQC, asyncput_stream, bindings_profile, syncput_stream
+from mqpy import CMQC, asyncput_stream, bindings_profile, syncget_stream, syncput_stream
 from mqpy.engine import packed
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows, mqiparams
@@ -98,7 +98,7 @@ def _serve_spell(session: Any) -> object:
                 if decoded is None:  # the rest is the loop's
                     return pipelined.hand_back(reader, received, replies.flush())
             elif pipelined.data:
-                decoded = None if pipelined.put_async(session, replies) \
+                decoded = None if pipelined.from_bytes(session, replies) \
                     else pipelined.take(reader) or _TO_READER
                 if decoded is _TO_READER:  # the rest, from a request the reader must judge
                     try:
@@ -206,7 +206,7 @@ def _next_for_thread(session: Any, received: Any) -> mqiflows.Decoded | None:
 class _Pipelined:
     """What one read brought, taken a whole request at a time without the segment reader's
     events while each is one whole little-endian request of the common form
-    (:func:`_one_request`), or an asynchronous put put from its bytes (:meth:`put_async`);
+    (:func:`_one_request`), or an MQPUT or MQGET served from its bytes (:meth:`from_bytes`);
     the rest goes to the reader (:meth:`to_reader`)."""
 
     __slots__ = ("async_reply", "data", "offset")
@@ -216,11 +216,11 @@ class _Pipelined:
         self.offset = 0
         self.async_reply = b""  # the reply of every asynchronous put, made once
 
-    def put_async(self, session: Any, replies: _Replies) -> bool:
+    def from_bytes(self, session: Any, replies: _Replies) -> bool:
         """The next request, when it is an MQPUT of the common form, asynchronous
-        (``mqpy.asyncput_stream``) or synchronous (``mqpy.syncput_stream``), put from its bytes
-        and its reply added to ``replies`` (True); False, nothing done, for anything else or a
-        call traced."""
+        (``mqpy.asyncput_stream``) or synchronous (``mqpy.syncput_stream``), or an MQGET of
+        the common form (``mqpy.syncget_stream``), served from its bytes and its reply added
+        to ``replies`` (True); False, nothing done, for anything else or a call traced."""
         data, start = self.data, self.offset
         reader = session.reader
         if reader.buffered or reader.reassembling \
@@ -228,8 +228,9 @@ class _Pipelined:
             return False
         found = asyncput_stream.request(data, start, reader.max_transmission_size)
         try:
-            if found is None:  # a synchronous put, perhaps (mqpy.syncput_stream)
-                served = syncput_stream.serve(session, data, start)
+            if found is None:  # a synchronous put or a get, perhaps
+                served = syncput_stream.serve(session, data, start) \
+                    or syncget_stream.serve(session, data, start)
                 if served is None:
                     return False
                 end, reply = served

@@ -19,7 +19,7 @@ from mqpy.engine.qmgr import QueueManagerEngine
 from mqpy.fap import mqiflows
 from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.tsh import SegmentType
-from tests.support.queue_contents import got_back
+from tests.support.queue_contents import counting_calls, got_back
 
 _T = SegmentType
 _ASYNC = CMQC.MQPMO_ASYNC_RESPONSE
@@ -168,15 +168,7 @@ def test_asynchronous_puts_read_together_are_put_as_the_general_path_puts_them(
     busy thread serves them from their bytes and then with that path off, then the replies,
     MQSTAT, the messages with their MQMDs in their order and the statistics are the same,
     and the bytes path served most of the puts."""
-    request = asyncput_stream.request
-    served: list[bool] = []
-
-    def counting(*args):
-        found = request(*args)
-        served.append(found is not None)
-        return found
-
-    monkeypatch.setattr(asyncput_stream, "request", counting)
+    served = counting_calls(monkeypatch, asyncput_stream, "request")
     fast = _run(str(tmp_path / "fast"), monkeypatch)
     assert sum(served) > 50
     monkeypatch.setattr(asyncput_stream, "request", lambda *args: None)

@@ -7,23 +7,20 @@ requests included."""
 from __future__ import annotations
 
 import os
-import re
 
 import pytest
 
 import mqpy
 from mqpy import CMQC, bindings, bindings_thread, syncput_stream
-from mqpy.engine import fastpath
 from mqpy.engine import mqput as engine_mqput
 from mqpy.engine.qmgr import QueueManagerEngine
 from mqpy.fap.tsh import SegmentType
 from tests.performance_paths.test_async_put_stream import _Clock, _md, _plain, _Session
-from tests.support.queue_contents import got_back
+from tests.support.queue_contents import alike_three_ways, got_back, served_one_read_each
 
 _T = SegmentType
 _SYNCPOINT = CMQC.MQPMO_SYNCPOINT
 _OUT = CMQC.MQOO_OUTPUT
-_NEW_ID = re.compile(rb"AMQ .{20}", re.DOTALL)
 
 
 def _puts(h: dict[str, int]) -> list[tuple]:
@@ -90,16 +87,8 @@ def _run(root: str, monkeypatch: pytest.MonkeyPatch, requests=_requests) -> list
                    "IN": conn.open(mqpy.OD(ObjectName="Q"), CMQC.MQOO_INPUT_SHARED),
                    "ASYNCQ": conn.open(mqpy.OD(ObjectName="ASYNCQ"), _OUT)}
         session = _Session(conn, eng, b"")
-        session.sock.chunks = requests(handles)[::-1]  # one read each
-        while session.sock.chunks and not session.received:
-            outcome = bindings_thread._serve_spell(session)
         ids: dict[bytes, int] = {}
-
-        def known(found: re.Match) -> bytes:  # a MsgId the queue manager made: its order
-            return b"<%d>" % ids.setdefault(found.group(), len(ids))
-
-        seen: list = [[_NEW_ID.sub(known, reply) for reply in session.sock.sent],
-                      repr(outcome), list(session.received)]
+        seen = served_one_read_each(bindings_thread._serve_spell, session, requests(handles), ids)
         sts = conn.stat(CMQC.MQSTAT_TYPE_ASYNC_ERROR)
         seen.append((sts.CompCode, sts.Reason, sts.PutSuccessCount, sts.PutFailureCount))
         seen += got_back(conn, ("Q", "FULL", "ASYNCQ"), ids)
@@ -107,19 +96,6 @@ def _run(root: str, monkeypatch: pytest.MonkeyPatch, requests=_requests) -> list
         return seen
     finally:
         eng.close()
-
-
-def _counting(monkeypatch: pytest.MonkeyPatch) -> list:
-    serve = syncput_stream.serve
-    served: list = []
-
-    def counting(*args):
-        found = serve(*args)
-        served.append(found is not None)
-        return found
-
-    monkeypatch.setattr(syncput_stream, "serve", counting)
-    return served
 
 
 def test_synchronous_puts_are_answered_from_their_bytes_as_the_general_path_answers(
@@ -130,14 +106,8 @@ def test_synchronous_puts_are_answered_from_their_bytes_as_the_general_path_answ
     out), when the busy thread serves them from their bytes and then the general way, then
     the replies, the messages with their MQMDs and the statistics are the same, and the
     bytes path served most of them."""
-    served = _counting(monkeypatch)
-    fast = _run(str(tmp_path / "fast"), monkeypatch)
-    assert sum(served) >= 10
-    monkeypatch.setattr(syncput_stream, "serve", lambda *args: None)
-    general = _run(str(tmp_path / "general"), monkeypatch)
-    assert fast == general
-    monkeypatch.setattr(fastpath, "ENABLED", False)
-    assert _run(str(tmp_path / "engine-general"), monkeypatch) == fast
+    alike_three_ways(lambda root: _run(root, monkeypatch), tmp_path, monkeypatch, syncput_stream,
+                     "serve", 10)
 
 
 def _hostile(h: dict[str, int]) -> list[bytes]:
