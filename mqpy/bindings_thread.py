@@ -14,7 +14,9 @@ blocking for the spell, SO_RCVTIMEO bounding the wait by HOT_WAIT_S) rather than
 before it, and the write of the reply. The replies of MQPUT, MQGET and MQCMIT are packed
 straight into their segment (``mqiflows.common_reply_body``, ``SegmentWriter.reply``) without
 a reply event, unless the call is traced; they are the bytes the event would give
-(tests/daemon/test_bindings_busy.py holds them to it).
+(tests/daemon/test_bindings_busy.py holds them to it). MQPUTs and MQGETs of the common form
+go further: served from the bytes read, no MQMD, MQPMO or MQGMO object made
+(``asyncput_stream``, ``syncput_stream``, ``syncget_stream``; :meth:`_Pipelined.from_bytes`).
 """
 
 from __future__ import annotations
