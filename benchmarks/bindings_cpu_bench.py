@@ -187,6 +187,7 @@ def daemon(count: int, repeat: int) -> dict:
             "read_ahead_message_us": _read_ahead_windows(conn, hout, ahead, count, repeat),
             "nonpersistent_call_us": least_us(
                 lambda: [serve(r) for r in nonpersistent], count, repeat, 2),
+            "nonpersistent_spell_call_us": _spell_calls(session, nonpersistent, count, repeat),
             "engine_nonpersistent_call_us": least_us(
                 lambda: (conn.put(hout, md(), pmo, data), conn.get(hin, md(), gmo, None)),
                 count, repeat, 2),
@@ -253,6 +254,38 @@ def _async_puts(session: _Session, conn: object, hout: int, hin: int, flows: obj
             for _ in range(ASYNC_BATCH):
                 conn.get(hin, None, gmo, None)
         runs.append(spent / (max(1, count // ASYNC_BATCH) * ASYNC_BATCH) * 1e6)
+    return round(min(runs), 2)
+
+
+class _CallingSocket(_ReadingSocket):
+    """A socket whose reads give ``chunks`` one at a time (an application's calls, each
+    after the reply to the one before), then find nothing."""
+
+    def __init__(self, chunks: list[bytes]) -> None:
+        self.chunks = chunks[::-1]
+
+    def recv(self, n: int, *flags: int) -> bytes:
+        if not self.chunks:
+            raise BlockingIOError
+        return self.chunks.pop()
+
+
+def _spell_calls(session: _Session, requests: list[bytes], count: int, repeat: int) -> float:
+    """The busy thread's CPU a call of ``requests`` (served in turn, ``count`` times, one
+    read each) as it serves them in its spells (``serve_while_busy``: the read, the call,
+    the reply's write)."""
+    from mqpy import bindings_thread
+
+    def spells() -> None:
+        while session.sock.chunks:
+            bindings_thread.serve_while_busy(session)
+
+    runs = []
+    for _ in range(repeat):
+        session.sock, session.replied_at = _CallingSocket(requests * count), 0.0
+        t = time.process_time()
+        spells()
+        runs.append((time.process_time() - t) / (count * len(requests)) * 1e6)
     return round(min(runs), 2)
 
 

@@ -24,7 +24,7 @@ from mqpy.fap.apiheader import API_HEADER_LENGTH
 from mqpy.fap.tsh import FIRST_LAST, TSH_LENGTH, ByteOrder, SegmentType
 from mqpy.structs.tables import PMO
 
-__all__ = ["request"]
+__all__ = ["put_request", "request", "whole_request"]
 
 _BODY_AT = TSH_LENGTH + API_HEADER_LENGTH
 _MQPUT = int(SegmentType.MQPUT)
@@ -47,12 +47,36 @@ def request(data: bytes, start: int, limit: int) -> tuple[int, int, bytes, int, 
     """(its end, Hobj, MQMD bytes, MQPMO Options, message) of the asynchronous MQPUT of the
     common form that starts at ``start`` of ``data``, a segment of at most ``limit`` bytes;
     None for anything else (or a segment not yet whole)."""
+    found = put_request(data, start, limit)
+    if found is None or found[4] & _RESPONSE != _ASYNC:
+        return None
+    end, hobj, md_at, pmo_at, options, at = found
+    return end, hobj, data[md_at:pmo_at], options, data[at + 4:end]
+
+
+def whole_request(data: bytes, start: int, limit: int, segment_type: int) -> int | None:
+    """The end of the one whole little-endian segment (a TSH, FIRST and LAST) of a request
+    of ``segment_type`` that starts at ``start`` of ``data``, at most ``limit`` bytes long;
+    None when there is none there (or it is not yet whole)."""
     if len(data) - start < _BODY_AT:
         return None
-    struc, length, order, segment_type, flags = _TSH_HEAD.unpack_from(data, start)
+    struc, length, order, found, flags = _TSH_HEAD.unpack_from(data, start)
     end = start + length
-    if (segment_type != _MQPUT or struc != b"TSH " or order != _LITTLE or flags != _WHOLE
+    if (found != segment_type or struc != b"TSH " or order != _LITTLE or flags != _WHOLE
             or end > len(data) or length > limit):
+        return None
+    return end
+
+
+def put_request(data: bytes, start: int, limit: int
+                ) -> tuple[int, int, int, int, int, int] | None:
+    """(its end, Hobj, where its MQMD starts, where its MQPMO starts, MQPMO Options, where
+    the message's length is) of the MQPUT of the common form (one whole little-endian
+    segment, an MQMD and an MQPMO without records that mqpy knows, lengths that add up)
+    that starts at ``start`` of ``data``, a segment of at most ``limit`` bytes; None for
+    anything else (or a segment not yet whole)."""
+    end = whole_request(data, start, limit, _MQPUT)
+    if end is None:
         return None
     md_at = start + _BODY_AT
     md_size = _size_at(data, md_at, _MD_SIZES)
@@ -62,10 +86,7 @@ def request(data: bytes, start: int, limit: int) -> tuple[int, int, bytes, int, 
     if not pmo_size or at + 4 > end:  # (the structures within the segment: read no further)
         return None
     options = _LONG(data, pmo_at + _PMO_OPTIONS_AT)[0]
-    if (options & _RESPONSE != _ASYNC
-            or (pmo_size >= _PMO_V2 and _LONG(data, pmo_at + _PMO_RECS_AT)[0])
+    if ((pmo_size >= _PMO_V2 and _LONG(data, pmo_at + _PMO_RECS_AT)[0])
             or _LONG(data, at)[0] != end - at - 4):
         return None
-    return (end, _LONG(data, start + _HOBJ_AT)[0], data[md_at:pmo_at], options,
-            data[at + 4:end])
-
+    return end, _LONG(data, start + _HOBJ_AT)[0], md_at, pmo_at, options, at

@@ -14,7 +14,9 @@ blocking for the spell, SO_RCVTIMEO bounding the wait by HOT_WAIT_S) rather than
 before it, and the write of the reply. The replies of MQPUT, MQGET and MQCMIT are packed
 straight into their segment (``mqiflows.common_reply_body``, ``SegmentWriter.reply``) without
 a reply event, unless the call is traced; they are the bytes the event would give
-(tests/daemon/test_bindings_busy.py holds them to it).
+(tests/daemon/test_bindings_busy.py holds them to it). MQPUTs and MQGETs of the common form
+go further: served from the bytes read, no MQMD, MQPMO or MQGMO object made
+(``asyncput_stream``, ``syncput_stream``, ``syncget_stream``; :meth:`_Pipelined.from_bytes`).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import struct
 import time
 from typing import Any
 
-from mqpy import CMQC, asyncput_stream, bindings_profile
+from mqpy import CMQC, asyncput_stream, bindings_profile, syncget_stream, syncput_stream
 from mqpy.engine import packed
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows, mqiparams
@@ -98,7 +100,7 @@ def _serve_spell(session: Any) -> object:
                 if decoded is None:  # the rest is the loop's
                     return pipelined.hand_back(reader, received, replies.flush())
             elif pipelined.data:
-                decoded = None if pipelined.put_async(session, replies) \
+                decoded = None if pipelined.from_bytes(session, replies) \
                     else pipelined.take(reader) or _TO_READER
                 if decoded is _TO_READER:  # the rest, from a request the reader must judge
                     try:
@@ -206,7 +208,7 @@ def _next_for_thread(session: Any, received: Any) -> mqiflows.Decoded | None:
 class _Pipelined:
     """What one read brought, taken a whole request at a time without the segment reader's
     events while each is one whole little-endian request of the common form
-    (:func:`_one_request`), or an asynchronous put put from its bytes (:meth:`put_async`);
+    (:func:`_one_request`), or an MQPUT or MQGET served from its bytes (:meth:`from_bytes`);
     the rest goes to the reader (:meth:`to_reader`)."""
 
     __slots__ = ("async_reply", "data", "offset")
@@ -216,25 +218,34 @@ class _Pipelined:
         self.offset = 0
         self.async_reply = b""  # the reply of every asynchronous put, made once
 
-    def put_async(self, session: Any, replies: _Replies) -> bool:
-        """The next request, when it is an asynchronous MQPUT of the common form
-        (``mqpy.asyncput_stream``), put from its bytes and its reply added to ``replies`` (True);
-        False, nothing done, for anything else or a call traced."""
+    def from_bytes(self, session: Any, replies: _Replies) -> bool:
+        """The next request, when it is an MQPUT of the common form, asynchronous
+        (``mqpy.asyncput_stream``) or synchronous (``mqpy.syncput_stream``), or an MQGET of
+        the common form (``mqpy.syncget_stream``), served from its bytes and its reply added
+        to ``replies`` (True); False, nothing done, for anything else or a call traced."""
         data, start = self.data, self.offset
         reader = session.reader
-        found = asyncput_stream.request(data, start, reader.max_transmission_size)
-        if found is None or reader.buffered or reader.reassembling \
+        if reader.buffered or reader.reassembling \
                 or TRACER.spec_for(session.engine.name) is not None:
             return False
-        end, hobj, md, options, message = found
+        found = asyncput_stream.request(data, start, reader.max_transmission_size)
         try:
-            if packed.put_async(session.conn, hobj, md, options, message) is packed.GENERAL:
-                return False
+            if found is None:  # a synchronous put or a get, perhaps
+                served = syncput_stream.serve(session, data, start) \
+                    or syncget_stream.serve(session, data, start)
+                if served is None:
+                    return False
+                end, reply = served
+            else:
+                end, hobj, md, options, message = found
+                if packed.put_async(session.conn, hobj, md, options, message) \
+                        is packed.GENERAL:
+                    return False
+                reply = self.async_reply or self._async_reply(session.writer)
         except Exception as exc:  # noqa: BLE001 - an engine fault: FDC, as _serve's
             session.server.on_unexpected(exc)
             reply = session.writer.send(_unexpected(_T.MQPUT))
-        else:
-            reply = self.async_reply or self._async_reply(session.writer)
+            end = int.from_bytes(data[start + 4:start + 8], "big") + start
         if end == len(data):
             self.data, self.offset = b"", 0
         else:

@@ -374,7 +374,8 @@ class GetCalls:
             h.browse_entry = None
 
     def _get_fast(self, h: Handle, md: MD | None, gmo: GMO | None, max_length: int | None,
-                  packed: bool = False) -> tuple[int | None, object] | object:
+                  packed: bool = False, md_length_wanted: int = 0
+                  ) -> tuple[int | None, object] | object:
         """MQGET's usual cases, as :meth:`_get_once` does them: a destructive get of the
         first message in delivery order (past those got under syncpoint at the head, as
         :meth:`_get_general` goes past them: a batch in progress), or of the one message
@@ -386,7 +387,8 @@ class GetCalls:
         having changed nothing, for anything else: the general path then does it all.
 
         ``packed`` (``engine.packed``; ``md`` None): the message comes back as (its MQMD
-        packed little-endian, as :meth:`_fill_md` would fill one, its data)."""
+        packed little-endian, as :meth:`_fill_md` would fill one, its data);
+        ``md_length_wanted``: GENERAL unless the stored MQMD is of that length."""
         # the options, the queue: one guard sends whatever the general path checks to it
         if gmo is None:
             opts = 0
@@ -439,7 +441,8 @@ class GetCalls:
                 or report & _RO_COD or flags or (packed and (
                     _MD_BY_LENGTH.get(md_length) != _VERSION_AT.unpack_from(
                         record, _MSG_HEADER_SIZE + 4)[0]
-                    or record[_MSG_HEADER_SIZE:_MSG_HEADER_SIZE + 4] != _MD_STRUC_ID)):
+                    or record[_MSG_HEADER_SIZE:_MSG_HEADER_SIZE + 4] != _MD_STRUC_ID
+                    or (md_length_wanted and md_length != md_length_wanted))):
             return GENERAL
         if packed:  # the stored MQMD as _fill_md leaves it: its BackoutCount, Expiry left
             md_bytes = record[_MSG_HEADER_SIZE:_MSG_HEADER_SIZE + md_length]

@@ -171,7 +171,7 @@ class PutCalls:
         return warning
 
     def _put_fast(self, h: Handle, md: MD | bytes | None, pmo: PMO | None, data: bytes,
-                  options: int = 0) -> int | object | None:
+                  options: int = 0, stored: list | None = None) -> int | object | None:
         """MQPUT's usual case, as :meth:`put_on_handle` does it, with less asked each time: a
         local queue (:class:`_Facts`), the default context or all of it set (opened for
         that), no report options nor reply-to queue, values in range, room on the queue.
@@ -181,7 +181,7 @@ class PutCalls:
         its MsgId (when it asks for one) and context written in. Without an MQPMO object,
         ``options`` are its Options (an MQPMO without records). Returns the LSN to force (None
         if none), or GENERAL, having changed nothing, for anything else: the general path
-        then does it all.
+        then does it all. ``stored``: a list the stored MQMD's bytes are added to.
         """
         eng = self.engine
         f = h.facts
@@ -304,6 +304,8 @@ class PutCalls:
         acc.puts[p] += 1
         acc.put_bytes[p] += length
         qs.depth_seen(mq.count - mq.getting)
+        if stored is not None:
+            stored.append(md_bytes)
         if pmo is not None:
             pd["ResolvedQName"], pd["ResolvedQMgrName"] = h.resolved or self._resolved(h)
         return lsn

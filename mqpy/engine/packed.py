@@ -19,7 +19,8 @@ call the usual way, which does it all (and says what is wrong).
 :func:`put_async` is an application's asynchronous MQPUT in the default context with the
 MQMD as it came over the socket: the MsgId and context the queue manager fills in written
 into those bytes (``PutCalls._context_md``), the outcome counted for MQSTAT as
-``PutStatusCalls.put_asynchronously`` counts it.
+``PutStatusCalls.put_asynchronously`` counts it. :func:`put_sync` is its synchronous
+MQPUT, answered with the MQMD and MQPMO bytes the general path's reply carries.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from mqpy import CMQC
 from mqpy.engine import fastpath, mqmd, options
 from mqpy.structs.tables import PMO
 
-__all__ = ["GENERAL", "MSGID_AT", "get", "md_size", "put", "put_async"]
+__all__ = ["GENERAL", "MSGID_AT", "get", "md_size", "put", "put_async", "put_sync"]
 
 #: What :func:`put` and :func:`get` return for a call they leave to the usual path.
 GENERAL = fastpath.GENERAL
@@ -38,6 +39,11 @@ MSGID_AT = mqmd._MD_MSGID_AT  # CorrelId follows
 
 _MD_BY_LENGTH, _LONG, _MD_STRUC_ID = mqmd._MD_BY_LENGTH, mqmd._VERSION_AT, mqmd._MD_STRUC_ID
 _OO_OUTPUT, _OO_SET_ALL = options._OO_OUTPUT, options._OO_SET_ALL
+_PRIORITY_AT, _BACKOUT_AT = mqmd._MD_PRIORITY_AT, mqmd._MD_BACKOUT_AT
+_RESPONSE = CMQC.MQPMO_ASYNC_RESPONSE | CMQC.MQPMO_SYNC_RESPONSE
+#: MQPMO's ResolvedQName, then ResolvedQMgrName (48 characters each, blank padded)
+_PMO_RESOLVED_AT = PMO._layout_.offsets["ResolvedQName"]
+_PMO_RESOLVED_END = PMO._layout_.offsets["ResolvedQMgrName"] + 48
 
 
 def md_size(md: bytes) -> int:
@@ -105,20 +111,55 @@ def put_async(conn: Any, hobj: int, md: bytes, pmo_options: int, data: bytes) ->
     return None
 
 
-def get(conn: Any, hobj: int, gmo: Any, max_length: int | None
+def put_sync(conn: Any, hobj: int, md: bytes, pmo: bytes, data: bytes
+             ) -> tuple[bytes, bytes] | object:
+    """A synchronous MQPUT of ``data`` with the packed little-endian MQMD ``md`` and MQPMO
+    ``pmo`` (without records; its Options asking for no asynchronous response): the MQMD
+    and MQPMO bytes ``Connection.put`` leaves in the caller's (the MsgId and context it
+    filled in; ResolvedQName and ResolvedQMgrName), once put and its log force made
+    (MQMIError when that fails); or GENERAL, nothing done, for anything but a plain put to
+    a local queue in the default or set-all context."""
+    opts = _LONG.unpack_from(pmo, 8)[0]
+    if (conn.dist_lists and hobj in conn.dist_lists) or not fastpath.ENABLED \
+            or opts & CMQC.MQPMO_ASYNC_RESPONSE:
+        return GENERAL
+    eng = conn.engine
+    stored: list[bytes] = []
+    with eng.lock:
+        h = conn.handles.get(hobj)
+        if (h is None or h.deleted or conn.broken or eng.stopped or not conn.connected
+                or not h.options & _OO_OUTPUT or h.mq is None
+                or (not opts & _RESPONSE and h.obj.attributes.get("DEFPRESP") == "ASYNC")):
+            return GENERAL
+        lsn = conn._put_fast(h, md, None, data, opts, stored)
+        if lsn is GENERAL:
+            return GENERAL
+        name, qmgr = h.resolved or conn._resolved(h)
+    put_md = stored[0]  # the caller's MQMD gets its MsgId and context, nothing resolved
+    reply_md = b"".join((md[:_PRIORITY_AT + 8], put_md[_PRIORITY_AT + 8:_BACKOUT_AT],
+                         md[_BACKOUT_AT:_BACKOUT_AT + 4], put_md[_BACKOUT_AT + 4:]))
+    reply_pmo = b"".join((pmo[:_PMO_RESOLVED_AT], name.ljust(48), qmgr.ljust(48),
+                          pmo[_PMO_RESOLVED_END:]))
+    if lsn is not None:
+        conn.force_log(lsn)
+    return reply_md, reply_pmo
+
+
+def get(conn: Any, hobj: int, gmo: Any, max_length: int | None, md_length: int = 0
         ) -> tuple[bytes, bytes] | object:
     """MQGET, destructive, of the next message in delivery order (no MsgId or CorrelId
     asked for) with the MQGMO object ``gmo`` (its ResolvedQName and ReturnedLength filled
     in as ``Connection.get`` fills them): the message's MQMD packed little-endian, as
     ``Connection.get`` would fill the caller's, and its data; or GENERAL, nothing done, for
     anything but the usual get of a whole live message (none there included: the usual
-    path answers 2033 and registers a waiter)."""
+    path answers 2033 and registers a waiter). ``md_length``: GENERAL too unless the
+    message's MQMD is of that length (the caller's MQMD's version)."""
     eng = conn.engine
     with eng.lock:
         h = conn.handles.get(hobj)
         if h is None or h.deleted or conn.broken or eng.stopped or not conn.connected:
             return GENERAL
-        done = conn._get_fast(h, None, gmo, max_length, True)
+        done = conn._get_fast(h, None, gmo, max_length, True, md_length)
     if done is GENERAL or done is fastpath.NO_MESSAGE:
         return GENERAL
     lsn, got = done  # type: ignore[misc]

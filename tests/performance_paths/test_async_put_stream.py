@@ -19,6 +19,7 @@ from mqpy.engine.qmgr import QueueManagerEngine
 from mqpy.fap import mqiflows
 from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.tsh import SegmentType
+from tests.support.queue_contents import counting_calls, got_back
 
 _T = SegmentType
 _ASYNC = CMQC.MQPMO_ASYNC_RESPONSE
@@ -152,20 +153,7 @@ def _run(root: str, monkeypatch: pytest.MonkeyPatch) -> list:
         seen.append((sts.CompCode, sts.Reason, sts.PutSuccessCount, sts.PutWarningCount,
                      sts.PutFailureCount, sts.ObjectName.rstrip()))
         ids: dict[bytes, int] = {}
-        for name in ("Q", "FULL"):
-            hin = conn.open(mqpy.OD(ObjectName=name), CMQC.MQOO_INPUT_SHARED)
-            while True:
-                md = mqpy.MD()
-                try:
-                    data = conn.get(hin, md, mqpy.GMO(), None)
-                except mqpy.MQMIError as e:
-                    seen.append(e.reason)
-                    break
-                fields = dict(md.__dict__)
-                for field in ("MsgId", "CorrelId"):
-                    if fields[field].startswith(b"AMQ "):
-                        fields[field] = ids.setdefault(fields[field], len(ids))
-                seen.append((data, fields))
+        seen += got_back(conn, ("Q", "FULL"), ids)
         seen.append((_plain(eng.stats.mqi), _plain(conn.accounting.mqi)))
         return seen
     finally:
@@ -180,15 +168,7 @@ def test_asynchronous_puts_read_together_are_put_as_the_general_path_puts_them(
     busy thread serves them from their bytes and then with that path off, then the replies,
     MQSTAT, the messages with their MQMDs in their order and the statistics are the same,
     and the bytes path served most of the puts."""
-    request = asyncput_stream.request
-    served: list[bool] = []
-
-    def counting(*args):
-        found = request(*args)
-        served.append(found is not None)
-        return found
-
-    monkeypatch.setattr(asyncput_stream, "request", counting)
+    served = counting_calls(monkeypatch, asyncput_stream, "request")
     fast = _run(str(tmp_path / "fast"), monkeypatch)
     assert sum(served) > 50
     monkeypatch.setattr(asyncput_stream, "request", lambda *args: None)

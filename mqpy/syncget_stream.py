@@ -1,0 +1,114 @@
+"""The queue manager's side of an MQGET over a bindings socket that does not wait, served and
+answered straight from the bytes read.
+
+The busy thread (``mqpy.bindings_thread``) takes each MQGET of the common form (one whole
+little-endian segment: an MQMD version 2, an MQGMO that mqpy knows, BufferLength, lengths
+that add up) that selects no message by MsgId or CorrelId and does not wait:
+``engine.packed.get`` gets the next message with its MQMD packed as the general path fills
+the caller's, and :func:`serve` frames the reply from bytes: that MQMD, the request's MQGMO
+with ResolvedQName and ReturnedLength written in, the length and the message. Anything else
+-- another MQMD version, a selection, a message the engine's fast path leaves to the general
+one (none there, truncation, a COD report, properties ...), a handle not open for input, a
+call traced -- goes the general way, which gives what this gives
+(tests/performance_paths/test_bindings_sync_get.py holds the two alike).
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+from mqpy import CMQC
+from mqpy.asyncput_stream import whole_request
+from mqpy.engine import packed
+from mqpy.errors import MQMIError
+from mqpy.fap import mqiflows
+from mqpy.fap.apiheader import API_HEADER_LENGTH, MQIReply, mqi_event
+from mqpy.fap.tsh import TSH_LENGTH, ControlFlags1, SegmentType
+from mqpy.structs.tables import GMO, MD
+
+__all__ = ["serve"]
+
+_MQGET = SegmentType.MQGET
+_REPLY = mqiflows.reply_type(_MQGET)
+_OK = CMQC.MQCC_OK
+_BODY_AT = TSH_LENGTH + API_HEADER_LENGTH
+_HOBJ_AT = TSH_LENGTH + 12  # the API header's Hobj (after ReplyLength, CompCode, Reason)
+_LONG = struct.Struct("<i")
+_SEGMENT = int(_MQGET)
+_MD_V2 = mqiflows.MD_SIZES[1][CMQC.MQMD_VERSION_2]
+_GMO_SIZES = mqiflows.GMO_SIZES
+_OFFSETS = GMO._layout_.offsets
+_OPTIONS_AT, _MATCH_AT = _OFFSETS["Options"], _OFFSETS["MatchOptions"]
+_RESOLVED_AT, _RETURNED_AT = _OFFSETS["ResolvedQName"], _OFFSETS["ReturnedLength"]
+_MSGID_AT = MD._layout_.offsets["MsgId"]  # CorrelId follows
+_NONE48 = bytes(48)
+_MATCH_IDS = CMQC.MQMO_MATCH_MSG_ID | CMQC.MQMO_MATCH_CORREL_ID
+_NO_FLAGS, _NO_LUW = ControlFlags1.NONE, bytes(8)
+
+
+class _Options:
+    """What ``engine.packed.get`` reads of an MQGMO (Version, Options, MatchOptions) and
+    writes in it (ResolvedQName, ReturnedLength), without an MQGMO object."""
+
+    def __init__(self, version: int, options: int, match: int) -> None:
+        self.Version, self.Options, self.MatchOptions = version, options, match
+
+
+def serve(session: Any, data: bytes, start: int) -> tuple[int, bytes] | None:
+    """(its end, its reply's bytes) of the MQGET of the common form at ``start`` of
+    ``data``, served on ``session``'s engine connection; None, nothing done, for anything
+    else (the general path's)."""
+    found = _request(data, start, session.reader.max_transmission_size)
+    if found is None:
+        return None
+    end, hobj, gmo_at, gmo_size, options = found
+    gmo = data[gmo_at:gmo_at + gmo_size]
+    version = _LONG.unpack_from(gmo, 4)[0]
+    match = _LONG.unpack_from(gmo, _MATCH_AT)[0] if version >= 2 else _MATCH_IDS
+    if data[start + _BODY_AT + _MSGID_AT:start + _BODY_AT + _MSGID_AT + 48] != _NONE48 \
+            and match & _MATCH_IDS:
+        return None  # a selection, perhaps: the general path's
+    fields = _Options(version, options, match)
+    writer = session.writer
+    try:
+        got = packed.get(session.conn, hobj, fields, mqiflows.max_length(
+            _LONG.unpack_from(data, end - 4)[0]), _MD_V2)
+    except MQMIError as e:  # the log force failed: the get's failure
+        return end, writer.send(mqiflows.encode_reply(_MQGET, comp=e.comp, reason=e.reason))
+    if got is packed.GENERAL:
+        return None
+    md, message = got  # type: ignore[misc]
+    d = fields.__dict__
+    returned = b"".join((gmo[:_RESOLVED_AT], d["ResolvedQName"].ljust(48),
+                         gmo[_RESOLVED_AT + 48:_RETURNED_AT],
+                         _LONG.pack(d["ReturnedLength"]), gmo[_RETURNED_AT + 4:])) \
+        if gmo_size > _RETURNED_AT else \
+        b"".join((gmo[:_RESOLVED_AT], d["ResolvedQName"].ljust(48), gmo[_RESOLVED_AT + 48:]))
+    length = _LONG.pack(len(message))  # DataLength, then the message's (as its length)
+    body = (md, returned, length, length, message)
+    reply = writer.reply(_REPLY, _OK, 0, 0, body, None, None)
+    if reply is None:  # more than one segment
+        reply = writer.send(mqi_event(MQIReply, _NO_FLAGS, _NO_LUW, None, None, _REPLY, _OK,
+                                      0, 0, b"".join(body), None))
+    return end, reply
+
+
+def _request(data: bytes, start: int, limit: int) -> tuple[int, int, int, int, int] | None:
+    """(its end, Hobj, where its MQGMO starts, the MQGMO's length, its Options) of the
+    MQGET of the common form, with an MQMD version 2, that does not wait, starting at
+    ``start`` of ``data``, a segment of at most ``limit`` bytes; None for anything else."""
+    end = whole_request(data, start, limit, _SEGMENT)
+    if end is None:
+        return None
+    md_at = start + _BODY_AT
+    gmo_at = md_at + _MD_V2
+    if mqiflows.size_at(data, md_at, mqiflows.MD_SIZES) != _MD_V2:
+        return None
+    gmo_size = mqiflows.size_at(data, gmo_at, _GMO_SIZES)
+    if not gmo_size or gmo_at + gmo_size + 4 != end:
+        return None
+    options = _LONG.unpack_from(data, gmo_at + _OPTIONS_AT)[0]
+    if options & CMQC.MQGMO_WAIT:
+        return None  # (the loop's, which holds no thread for it)
+    return end, _LONG.unpack_from(data, start + _HOBJ_AT)[0], gmo_at, gmo_size, options
