@@ -37,7 +37,8 @@ tools:
 
 # Three workers on two cores: the suite mostly waits (daemons, channels, timers); a file's
 # tests stay on one worker so module-scoped set-ups are made once; files are handed out in
-# collection order, the longest first (tests/support/schedule.py), not by number of tests.
+# collection order, the longest first (tests/support/schedule.py), not by number of tests;
+# the tests/spark files go to one worker together, which makes one Spark session for them.
 test: $(STAMP) tools bytecode
 	$(PY) -m pytest -q -p no:cacheprovider -n 3 --dist loadfile --no-loadscope-reorder
 

@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from tests.support.schedule import long_files_first
+from tests.support.schedule import FilesAndSharedFolders, long_files_first
 from tests.support.system import SpawnGuard, mark_system
 
 os.environ.setdefault("MQPY_LOG_FILE_PAGES", "1024")  # 4 MB segments
@@ -25,6 +25,14 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     mark_system(items)
     long_files_first(items)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """``--dist loadfile`` with tests/spark one work unit (tests/support/schedule.py)."""
+    if config.getoption("dist") == "loadfile":
+        return FilesAndSharedFolders(config, log)
+    return None
 
 
 @pytest.hookimpl(wrapper=True)

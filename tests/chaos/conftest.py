@@ -23,14 +23,15 @@ from tests.chaos.topology import NAMES
 from tests.support.loopfs import loop_mounted
 
 
-def settings(faults: int, mount: str | None, netns: bool = False) -> Settings:
+def settings(faults: int, mount: str | None, netns: bool = False,
+             catch_up_s: float = 30.0) -> Settings:
     minutes = float(os.environ.get("MQPY_CHAOS_SUSTAIN_MINUTES", "0"))
     return Settings(seed=int(os.environ.get("MQPY_CHAOS_SEED", "1")),
                     faults=int(os.environ.get("MQPY_CHAOS_FAULTS", str(faults))),
                     sustain_s=minutes * 60, bucket_s=60 if minutes else 10, mount=mount,
                     calibrate_s=float(os.environ.get("MQPY_CHAOS_CALIBRATE_SECONDS",
                                                      "60" if minutes else "0")),
-                    netns=netns)
+                    netns=netns, catch_up_s=catch_up_s)
 
 
 @pytest.fixture
@@ -53,14 +54,16 @@ def wants_hosts(default: bool) -> bool:
     return wanted
 
 
-def chaos_run(faults: int, work: str, mount: str | None, netns: bool = False) -> dict:
+def chaos_run(faults: int, work: str, mount: str | None, netns: bool = False,
+              catch_up_s: float = 30.0) -> dict:
     """One run; its report, printed, and copied to MQPY_CHAOS_REPORT_DIR if set. ``netns``:
     the queue managers in namespaces of their own, made here and removed however the run
-    ends."""
+    ends. ``catch_up_s``: Settings.catch_up_s."""
     if netns:
         with hosts_for(NAMES) as hosts:
-            return _kept(run(settings(faults, mount, True), work, hosts=hosts), work)
-    return _kept(run(settings(faults, mount), work), work)
+            return _kept(run(settings(faults, mount, True, catch_up_s), work, hosts=hosts),
+                         work)
+    return _kept(run(settings(faults, mount, catch_up_s=catch_up_s), work), work)
 
 
 def _kept(report: dict, work: str) -> dict:

@@ -53,6 +53,10 @@ class Settings:
     sustain_s: float = 0.0
     bucket_s: float = 60.0
     converge_limit_s: float = 60.0
+    #: how long the consumers are given, once the network converged, to empty their queues
+    #: before they stop (the final drain takes what they left; the report says whether they
+    #: caught up)
+    catch_up_s: float = 30.0
     mount: str | None = None  # a file system of the run's own (full_fs faults), or None
     #: > 0: the maximum throughput measured this long, the producers then held to half of
     #: it (tests.chaos.pacing); 0: the producers keep their own pace
@@ -186,13 +190,16 @@ def run(settings: Settings, work: str, log=print, hosts: Hosts | None = None) ->
                                     began + last_fault)
         log(f"  converged in {convergence}s after the last fault" if convergence is not None
             else f"  not converged: {why}")
-        apps_drained = _consumed(net)
+        apps_drained = _consumed(net, settings.catch_up_s)
+        log(f"  {time.monotonic() - began:7.1f}s consumers caught up: {apps_drained}")
         stopped_gets = apps.stop("get")
         net.dlq_handler.terminate()
         net.dlq_handler.wait(10)
+        log(f"  {time.monotonic() - began:7.1f}s getting side stopped")
         histories = apps.read_histories()
         histories["drain"] = drain(net)
         monitor.stop()
+        log(f"  {time.monotonic() - began:7.1f}s drained")
         verdict = checker.check(histories, PLACES, ORDERED,
                                 {f"{name}/{queue}" for name, queue in XMITQS})
         bucket = settings.bucket_s
@@ -222,6 +229,7 @@ def run(settings: Settings, work: str, log=print, hosts: Hosts | None = None) ->
             convergence <= settings.converge_limit_s
         report.write(out, os.path.join(work, "chaos-report.json"),
                      os.path.join(work, "chaos-report.html"))
+        log(f"  {time.monotonic() - began:7.1f}s checked and reported")
         return out
     finally:
         if faults is not None:

@@ -4,32 +4,69 @@ pytest-xdist's ``--dist loadfile`` hands out files by their number of tests, or,
 ``--no-loadscope-reorder`` (the Makefile's), in collection order: either way a long file with
 few tests (the chaos run has one) went last and ran alone while the other workers sat idle. Files listed here (the
 longest in a ``--durations`` run of the whole suite; a stale entry only costs its place) are
-collected first; every other file keeps its place, and a file's tests keep their order."""
+collected first; every other file keeps its place, and a file's tests keep their order.
+The files of a folder in ``SHARED_SET_UP`` go to one worker together (their per-process set-up
+made once)."""
 
 from __future__ import annotations
 
 import pytest
+from xdist.scheduler import LoadFileScheduling
 
-#: longest first; each a path from the repository's root
+#: longest first; each a path from the repository's root (per-file sums of a whole-suite run
+#: with --junitxml, 3 workers; the tests/spark files are one work unit, see SHARED_SET_UP)
 LONGEST = (
-    "tests/chaos/test_short_run.py",
-    "tests/operator_day/test_operators_day.py",
-    "tests/spark/test_report.py",
     "tests/spark/test_report_content.py",
-    "tests/daemon/test_trace.py",
+    "tests/spark/test_report.py",
+    "tests/spark/test_columnar.py",
+    "tests/spark/test_cli.py",
+    "tests/spark/test_short_run.py",
     "tests/spark/test_inputs.py",
+    "tests/spark/test_report_speed.py",
     "tests/channels/test_pipelining.py",
+    "tests/operator_day/test_operators_day.py",
     "tests/cluster/test_four_qmgrs.py",
     "tests/client/test_fastpath.py",
     "tests/daemon/test_lifecycle.py",
-    "tests/security/test_strmqm_security.py",
+    "tests/channels/test_operator_restart.py",
     "tests/channels/test_kill.py",
-    "tests/spark/test_short_run.py",
-    "tests/daemon/test_dmpmqcfg.py",
+    "tests/chaos/test_short_run.py",
     "tests/web/test_control_commands.py",
+    "tests/daemon/test_trace.py",
+    "tests/channels/test_operator_runmqchl.py",
     "tests/web/test_console_browser.py",
-    "tests/stats/test_exporter.py",
+    "tests/security/test_strmqm_security.py",
+    "tests/web/test_publish_subscribe_rest.py",
+    "tests/pymqi_compat/test_pcf_admin.py",
+    "tests/security/test_channel_security.py",
+    "tests/daemon/test_dmpmqcfg.py",
     "tests/robustness/test_admin_refusals.py",
+    "tests/channels/test_operator_start_daemons.py",
+    "tests/security/test_client_context_authority.py",
+    "tests/web/test_admin_rest.py",
+    "tests/web/test_messaging_rest.py",
+    "tests/robustness/test_hostile_peers.py",
+    "tests/robustness/test_control_commands.py",
+    "tests/async_put/test_distribution_lists.py",
+    "tests/stats/test_exporter.py",
+    "tests/client/test_default_binding.py",
+    "tests/cluster_pubsub/test_clustered_topics.py",
+    "tests/web/test_encoded_names.py",
+    "tests/web/test_metrics.py",
+    "tests/channels/test_distribution_lists.py",
+    "tests/web/test_token_login.py",
+    "tests/channels/test_two_daemons.py",
+    "tests/async_consume/test_ctl_fail_if_quiescing.py",
+    "tests/web/test_metrics_cost.py",
+    "tests/async_put/test_default_put_response.py",
+    "tests/web/test_security.py",
+    "tests/client/test_display_conn.py",
+    "tests/web/test_command_replies.py",
+    "tests/async_put/test_mqstat_calls.py",
+    "tests/channels/test_operator_stop_start.py",
+    "tests/robustness/test_chinit_loses_its_qmgr.py",
+    "tests/web/test_bad_requests.py",
+    "tests/security/test_connauth.py",
 )
 
 
@@ -39,3 +76,22 @@ def long_files_first(items: list[pytest.Item]) -> None:
     last = len(LONGEST)
     # a stable sort: each file's tests stay together and in their order
     items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], last))
+
+
+#: folders whose files make one work unit of ``--dist loadfile``: one worker runs them all,
+#: so that what they share per process is made once, not once on every worker (a Spark
+#: session: a JVM and its first jobs' code generation, 15-60 s each)
+SHARED_SET_UP = ("tests/spark/",)
+
+
+def work_unit(nodeid: str) -> str:
+    """The work unit of a test: its file, or the folder of :data:`SHARED_SET_UP` it is in."""
+    path = nodeid.split("::", 1)[0]
+    return next((folder for folder in SHARED_SET_UP if path.startswith(folder)), path)
+
+
+class FilesAndSharedFolders(LoadFileScheduling):
+    """``--dist loadfile``, the folders of :data:`SHARED_SET_UP` each one work unit."""
+
+    def _split_scope(self, nodeid: str) -> str:
+        return work_unit(nodeid)
