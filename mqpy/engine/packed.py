@@ -39,6 +39,7 @@ MSGID_AT = mqmd._MD_MSGID_AT  # CorrelId follows
 
 _MD_BY_LENGTH, _LONG, _MD_STRUC_ID = mqmd._MD_BY_LENGTH, mqmd._VERSION_AT, mqmd._MD_STRUC_ID
 _OO_OUTPUT, _OO_SET_ALL = options._OO_OUTPUT, options._OO_SET_ALL
+_PMO_SET_ALL = CMQC.MQPMO_SET_ALL_CONTEXT
 _PRIORITY_AT, _BACKOUT_AT = mqmd._MD_PRIORITY_AT, mqmd._MD_BACKOUT_AT
 _RESPONSE = CMQC.MQPMO_ASYNC_RESPONSE | CMQC.MQPMO_SYNC_RESPONSE
 #: MQPMO's ResolvedQName, then ResolvedQMgrName (48 characters each, blank padded)
@@ -70,8 +71,8 @@ def put(conn: Any, hobj: int, md: bytes, pmo: Any, data: bytes) -> object | None
         h = conn.handles.get(hobj)
         if (h is None or h.deleted or conn.broken or eng.stopped or not conn.connected
                 or not h.options & _OO_OUTPUT or not h.options & _OO_SET_ALL
-                or type(md) is not bytes):
-            return GENERAL
+                or not pmo.Options & _PMO_SET_ALL or type(md) is not bytes):
+            return GENERAL  # (a packed MQMD in the default context is put_sync's)
         lsn = conn._put_fast(h, md, pmo, data)
     if lsn is GENERAL:
         return GENERAL
