@@ -12,15 +12,9 @@ from mqpy.fap.apiheader import MQIReply, build_mqi_request, mqi_event, parse_mqi
 from mqpy.fap.framing import SegmentWriter
 from mqpy.fap.tsh import ByteOrder, SegmentType
 from tests.client.conftest import QUEUE
-from tests.support.mqi_workload import puts_and_gets
+from tests.support.mqi_workload import md_forms, puts_and_gets
 
 _T = SegmentType
-
-
-def _mds() -> list[mqpy.MD]:
-    return [mqpy.MD(), mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT, Priority=7),
-            mqpy.MD(MsgId=b"M" * 24, CorrelId=b"C" * 24, Format=CMQC.MQFMT_STRING),
-            mqpy.MD(Version=1, ReplyToQ="RQ", Report=CMQC.MQRO_COA)]
 
 
 def test_packed_requests_are_the_bytes_of_the_general_path():
@@ -29,7 +23,7 @@ def test_packed_requests_are_the_bytes_of_the_general_path():
     writer = SegmentWriter(32768)
     instance = ChannelInstance.__new__(ChannelInstance)
     instance.writer = writer
-    for md in _mds():
+    for md in md_forms():
         for verb, values in ((_T.MQPUT, [md, mqpy.PMO(), b"data" * 50]),
                              (_T.MQGET, [md, mqpy.GMO(), 100])):
             body = mqiflows.common_request_body(verb, values)
@@ -43,7 +37,7 @@ def _replies() -> list[tuple]:
     """(verb, reply values, CompCode, Reason) of replies of every kind a put or get gets."""
     out: list[tuple] = [(_T.MQPUT, None, CMQC.MQCC_FAILED, CMQC.MQRC_Q_FULL),
                         (_T.MQGET, None, CMQC.MQCC_FAILED, CMQC.MQRC_NO_MSG_AVAILABLE)]
-    for md in _mds():
+    for md in md_forms():
         out.append((_T.MQPUT, [md, mqpy.PMO(ResolvedQName="Q")], CMQC.MQCC_OK, 0))
         for data in (b"", b"x" * 1024):
             out.append((_T.MQGET, [md, mqpy.GMO(ResolvedQName="Q"), len(data), data],
@@ -106,7 +100,7 @@ def _workload(env, suffix: str) -> list:  # noqa: ANN001 - the client tests' Env
     env.define("QLOCAL", "FULL" + suffix, MAXDEPTH=1)
     qm = env.client()
     try:
-        return puts_and_gets(qm, QUEUE + suffix, "FULL" + suffix, _mds(), suffix)
+        return puts_and_gets(qm, QUEUE + suffix, "FULL" + suffix, md_forms(), suffix)
     finally:
         qm.disconnect()
 

@@ -12,30 +12,16 @@ from pathlib import Path
 import pytest
 import trio
 
-import mqpy
-from mqpy import CMQC
 from tests.channels.conftest import make_qmgr, qm1, qm2  # noqa: F401
 from tests.channels.pairs import CHANNEL, define_pair
 from tests.support.pcap import TSHARK, _RecordingProxy
 from tests.support.tshark_decode import decode_verbose
 from tests.support.waiting import wait_until
 
+from ._handles import put_with_properties
+
 pytestmark = pytest.mark.skipif(TSHARK is None, reason="tshark is not installed "
                                 "(make tools installs it)")
-
-
-def _put(qm1, body: bytes, persistent: bool) -> None:  # noqa: F811
-    conn = qm1.connect()
-    try:
-        handle = mqpy.MessageHandle(conn, mqpy.CMHO())
-        handle.properties.set("colour", "blue")
-        handle.properties.set("mq_usr.n", 5, property_type=CMQC.MQTYPE_INT32)
-        pmo = mqpy.PMO(Version=CMQC.MQPMO_VERSION_3)
-        pmo.OriginalMsgHandle = handle.msg_handle
-        md = mqpy.MD(Format=CMQC.MQFMT_STRING, Persistence=int(persistent))
-        conn.put1(mqpy.OD(ObjectName=b"TARGET", ObjectQMgrName=b"QM2"), body, md, pmo)
-    finally:
-        conn.disconnect()
 
 
 async def test_tshark_decodes_a_channel_carrying_properties(qm1, qm2, tmp_path: Path):  # noqa: F811
@@ -44,8 +30,8 @@ async def test_tshark_decodes_a_channel_carrying_properties(qm1, qm2, tmp_path: 
         await nursery.start(c2.run, [("127.0.0.1", 0)])
         proxy = _RecordingProxy(c2.ports[0])
         define_pair(qm1, qm2, proxy.port, BATCHSZ=10)
-        _put(qm1, b"persistent with properties", persistent=True)
-        _put(qm1, b"fast with properties", persistent=False)
+        put_with_properties(qm1, b"persistent with properties", persistent=True)
+        put_with_properties(qm1, b"fast with properties", persistent=False)
         c1 = qm1.make_chinit()
         await nursery.start(c1.run)
         assert c1.start_channel(CHANNEL) is None

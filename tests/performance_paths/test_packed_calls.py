@@ -18,23 +18,17 @@ from mqpy.fap.apiheader import build_mqi_request, one_mqi_flow, parse_mqi_segmen
 from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.tsh import ByteOrder, SegmentType
 from tests.support.bindings_server import serving
-from tests.support.mqi_workload import puts_and_gets
+from tests.support.mqi_workload import md_forms, puts_and_gets
 from tests.support.waiting import came_true
 
 _T = SegmentType
-
-
-def _mds() -> list[mqpy.MD]:
-    return [mqpy.MD(), mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT, Priority=7),
-            mqpy.MD(MsgId=b"M" * 24, CorrelId=b"C" * 24, Format=CMQC.MQFMT_STRING),
-            mqpy.MD(Version=1, ReplyToQ="RQ", Report=CMQC.MQRO_COA)]
 
 
 def test_packed_requests_are_the_bytes_of_the_general_path():
     """Given MQPUT and MQGET requests of many forms and an MQCMIT, when packed in one go,
     then they are byte for byte what the general path's request event and writer make."""
     flows = bindings.Flows()
-    for md in _mds():
+    for md in md_forms():
         for pmo in (mqpy.PMO(), mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT, Version=1)):
             values = [md, pmo, b"data" * 50]
             body = mqiflows.common_request_body(_T.MQPUT, values)
@@ -53,7 +47,7 @@ def test_requests_read_in_one_go_are_what_the_reader_and_decoder_give():
     the general decoder give it; anything else is left to them."""
     flows = bindings.Flows()
     requests = [flows.request(_T.MQCMIT, (), 0), flows.request(_T.MQBACK, (), 0)]
-    for md in _mds():
+    for md in md_forms():
         requests.append(flows.request(_T.MQPUT, [md, mqpy.PMO(), b"m" * 300], 3))
         requests.append(flows.request(_T.MQGET, [md, mqpy.GMO(WaitInterval=5), 100], 4))
     for data in requests:
@@ -76,7 +70,7 @@ def _replies() -> list[tuple]:
                         (_T.MQPUT, None, CMQC.MQCC_FAILED, CMQC.MQRC_Q_FULL),
                         (_T.MQGET, None, CMQC.MQCC_FAILED, CMQC.MQRC_NO_MSG_AVAILABLE),
                         (_T.MQCMIT, None, CMQC.MQCC_FAILED, CMQC.MQRC_BACKED_OUT)]
-    for md in _mds():
+    for md in md_forms():
         out.append((_T.MQPUT, [md, mqpy.PMO(ResolvedQName="Q")], CMQC.MQCC_OK, 0))
         out.append((_T.MQPUT, [md, mqpy.PMO()], CMQC.MQCC_WARNING,
                     CMQC.MQRC_PRIORITY_EXCEEDS_MAXIMUM))
@@ -132,7 +126,7 @@ def _workload(root: str, suffix: str) -> list:
     qm = mqpy.QueueManager(None)
     qm._conn = conn
     try:
-        return puts_and_gets(qm, "Q" + suffix, "FULL" + suffix, _mds(), suffix)
+        return puts_and_gets(qm, "Q" + suffix, "FULL" + suffix, md_forms(), suffix)
     finally:
         conn.disconnect()
 
@@ -208,7 +202,7 @@ def _async_puts(packable: bool, monkeypatch) -> list[bytes]:
     monkeypatch.setattr(bindings_calls.PackedCalls, "_packable", lambda self: packable)
     conn = bindings.BindingsConnection(_RecordingSocket(), "QM")
     conn._async_default = {9}  # as an MQOPEN reply's FOPA says of a DEFPRESP(ASYNC) queue
-    for i, md in enumerate(_mds()):
+    for i, md in enumerate(md_forms()):
         md.MsgId = b"%-24d" % i  # (none generated: the same in both runs)
         for hobj, options in ((5, CMQC.MQPMO_ASYNC_RESPONSE),
                               (5, CMQC.MQPMO_ASYNC_RESPONSE | CMQC.MQPMO_SYNCPOINT),

@@ -65,3 +65,12 @@ def puts_and_gets(qm: mqpy.QueueManager, queue: str, full: str, mds: list[mqpy.M
     call(qm.commit)
     call(q.get)
     return seen
+
+
+def md_forms() -> list[mqpy.MD]:
+    """MQMDs of the forms a packed call must carry as the general path does: the defaults,
+    persistence and priority, MsgId/CorrelId/Format, a version 1 with a reply-to queue and a
+    report."""
+    return [mqpy.MD(), mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT, Priority=7),
+            mqpy.MD(MsgId=b"M" * 24, CorrelId=b"C" * 24, Format=CMQC.MQFMT_STRING),
+            mqpy.MD(Version=1, ReplyToQ="RQ", Report=CMQC.MQRO_COA)]
