@@ -79,7 +79,7 @@ async def test_channel_propctl_toward_a_partner_without_properties(
         qm1, qm2, old_partner, propctl, props, kept):  # noqa: F811
     async with running_pair(qm1, qm2, [], BATCHSZ=10, PROPCTL=propctl):
         _put(qm1, b"crossed", props)
-        await wait_until(lambda: qm2.depth("TARGET") == 1, 20)
+        await wait_until(lambda: qm2.committed("TARGET") == 1, 20)
     expected = {name: value for name, value, _support in props} if kept else {}
     assert _got(qm2) == (b"crossed", CMQC.MQFMT_STRING, expected)
 
@@ -90,7 +90,7 @@ async def test_a_property_requiring_support_is_dead_lettered_at_the_sender(
     async with running_pair(qm1, qm2, [], BATCHSZ=10, PROPCTL=propctl):
         _put(qm1, b"cannot go", [COLOUR, REQUIRED])
         _put(qm1, b"goes", [COUNT])
-        await wait_until(lambda: qm2.depth("TARGET") == 1 and qm1.committed(DLQ) == 1, 20)
+        await wait_until(lambda: qm2.committed("TARGET") == 1 and qm1.committed(DLQ) == 1, 20)
     assert _got(qm2) == (b"goes", CMQC.MQFMT_STRING, {})
     conn = qm1.connect()
     try:
@@ -111,5 +111,5 @@ async def test_a_property_requiring_support_is_dead_lettered_at_the_sender(
 async def test_a_partner_with_properties_gets_them_whatever_propctl(qm1, qm2):  # noqa: F811
     async with running_pair(qm1, qm2, [], BATCHSZ=10, PROPCTL="NONE"):
         _put(qm1, b"crossed", [COUNT])
-        await wait_until(lambda: qm2.depth("TARGET") == 1, 20)
+        await wait_until(lambda: qm2.committed("TARGET") == 1, 20)
     assert _got(qm2) == (b"crossed", CMQC.MQFMT_STRING, {"mq_usr.n": "5"})

@@ -29,6 +29,6 @@ async def test_properties_cross_a_sender_receiver_channel(qm1, qm2, propctl):  #
     async with running_pair(qm1, qm2, [], BATCHSZ=10, PROPCTL=propctl):
         put_with_properties(qm1, b"crossed", persistent=False)
         put_with_properties(qm1, b"crossed", persistent=True)
-        await wait_until(lambda: qm2.depth("TARGET") == 2, 20)
+        await wait_until(lambda: qm2.committed("TARGET") == 2, 20)
     assert _got(qm2) == (b"crossed", "blue", 5)
     assert _got(qm2) == (b"crossed", "blue", 5)
