@@ -4,8 +4,9 @@ pymqi's Queue closes its handle when it is collected (``mqpy.mqi.Queue.__del__``
 collector runs a finalizer on whichever thread allocates at the time: an application thread
 inside another call on the same connection (holding that connection's locks), or, in a
 process that also serves the channel, the thread of the event loop that would answer the
-MQCLOSE. A finalizer that made the call there waited for ever (or until the heartbeat's
-receive timeout broke the channel). A connection with this mixin only notes the handle there
+MQCLOSE, or, in a process with a queue manager of its own, its checkpoint thread (holding the
+checkpoint mutex an MQI call may be waiting for). A finalizer that made the call there waited
+for ever (or until the heartbeat's receive timeout broke the channel). A connection with this mixin only notes the handle there
 (no lock, no I/O) and closes it before its next call; MQDISC closes what is left, as the
 queue manager closes a disconnecting application's handles. A Queue freed by its last
 reference going (``del queue``, a function returning) is not the collector's: it is closed
@@ -84,8 +85,8 @@ class ClosedLater:
 
 def closed_by_finalizer(conn: object, hobj: int, options: int = CMQC.MQCO_NONE) -> bool:
     """A finalizer's MQCLOSE of ``hobj`` handed to ``conn`` when it closes collected handles
-    itself (``ClosedLater``): True then; False for a connection that has no such thing (the
-    engine's, in this process: its MQCLOSE waits for no answer), which the caller closes."""
+    itself (``ClosedLater``: client, bindings and the engine's own connections): True then;
+    False for a connection that has no such thing, which the caller closes."""
     later = getattr(conn, "close_collected", None)
     if later is None:
         return False

@@ -255,6 +255,8 @@ class QueueManager(MQObject):
         consumers = self.__dict__.get("_consumers")
         if consumers is not None:  # started asynchronous consumption: 2500 for other threads
             consumers.check_caller()
+        if getattr(conn, "_collected", None):  # handles the collector freed: closed first
+            conn._close_collected()  # (mqpy.collected)
         if self._embedded and TRACER.active and TRACER.spec_for(self._name) is not None:
             return TracedConnection(conn, self._name)
         return conn

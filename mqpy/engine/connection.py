@@ -12,9 +12,11 @@ import getpass
 import os
 import sys
 import time
+from collections import deque
 from typing import TYPE_CHECKING
 
 from mqpy import CMQC
+from mqpy.collected import ClosedLater
 from mqpy.engine import distlist
 from mqpy.engine.datamgr import UnitOfWork
 from mqpy.engine.handle import Handle, _Facts
@@ -38,10 +40,13 @@ def _appl_name() -> bytes:
     return name[-28:].encode("latin-1", "replace")
 
 
-class Connection(OpenCalls, PutCalls, GetCalls, SyncpointCalls, InquireCalls, StatCalls,
-                 SubscribeCalls):
+class Connection(ClosedLater, OpenCalls, PutCalls, GetCalls, SyncpointCalls, InquireCalls,
+                 StatCalls, SubscribeCalls):
     """One MQCONN: its handle table (``handles``, ``dist_lists``) and its current unit of
-    work; each MQI call comes from the class of its module (see the module's docstring)."""
+    work; each MQI call comes from the class of its module (see the module's docstring).
+    An embedded application's handles freed by the cycle collector are closed before its
+    next call (``ClosedLater``, called by ``mqpy.mqi``): the collector may run on a thread
+    holding a lock of this queue manager's, such as the checkpoint thread."""
 
     def __init__(self, engine: QueueManagerEngine, hconn: int, appl_name: str | None,
                  user: str | None) -> None:
@@ -70,6 +75,7 @@ class Connection(OpenCalls, PutCalls, GetCalls, SyncpointCalls, InquireCalls, St
         #: packed default MQMDs by (persistence, priority, user, application) (_default_md)
         self._md_templates: dict[tuple, tuple[bytes, bytes, bytes]] = {}
         self.put_status = PutStatus()  # its asynchronous puts, for MQSTAT (putstatus)
+        self._collected = deque()  # handles of collected objects, closed later (ClosedLater)
 
     def force_log(self, lsn: int) -> None:
         """Make the log durable up to ``lsn`` before the call returns; or, while
@@ -136,6 +142,7 @@ class Connection(OpenCalls, PutCalls, GetCalls, SyncpointCalls, InquireCalls, St
 
     def disconnect(self) -> None:
         """Normal end: the unit of work is committed (seed 004)."""
+        self._forget_collected()  # closed below with every handle left open
         with self.engine.lock:
             if not self.connected:
                 return
