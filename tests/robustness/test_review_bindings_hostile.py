@@ -15,7 +15,10 @@ import mqpy
 from mqpy import CMQC, bindings
 from mqpy.engine import packed
 from mqpy.engine.qmgr import QueueManagerEngine
+from mqpy.fap import asyncflows
+from mqpy.fap.asyncflows import MessageRequest
 from mqpy.fap.tsh import SegmentType
+from mqpy.readahead import WINDOW
 from tests.robustness.test_conn_state_wake import _connected
 from tests.support.bindings_server import serving
 
@@ -113,3 +116,48 @@ def test_an_engine_fault_in_a_get_served_from_its_bytes_fails_that_get_only(
             conn.disconnect()
     finally:
         eng.close()
+
+
+def _call(sock: socket.socket, flows: bindings.Flows, request: bytes):
+    sock.sendall(request)
+    events: list = []
+    while not events:
+        events = flows._reader.feed(sock.recv(65536))
+    return events[0]
+
+
+#: what the application's queue holds for read ahead: far more than any window mqpy asks
+_QUEUED = 12 << 20
+_MESSAGE = 60000
+
+
+@pytest.mark.xfail(strict=True, reason="streamer.answer passes REQUEST_MSGS' RqstBytes to "
+                   "engine.readahead.take unbounded: every message on the queue taken under "
+                   "the engine lock and held in memory at once")
+def test_a_read_ahead_window_asked_without_bound_is_served_a_bounded_answer(running):
+    """Given 12 MB of non-persistent messages on a queue opened for read ahead, when the
+    application's REQUEST_MSGS asks for a window of 2 GB, then the queue manager's answer
+    (ASYNC_MESSAGEs, then the NOTIFICATION that ends them) carries a bounded window of them,
+    not the whole queue taken at once under its lock; the rest stays queued for the next
+    request."""
+    sock, flows, _ = _connected(running)
+    with sock:
+        od = mqpy.OD(ObjectName="SYSTEM.DEFAULT.MODEL.QUEUE", DynamicQName="REVIEW.RA.*")
+        opened = _call(sock, flows, flows.request(_T.MQOPEN, [od, CMQC.MQOO_OUTPUT
+                       | CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_READ_AHEAD], 0))
+        hobj = opened.hobj
+        md = mqpy.MD(Persistence=CMQC.MQPER_NOT_PERSISTENT)
+        for _ in range(_QUEUED // _MESSAGE):
+            assert _call(sock, flows, flows.request(
+                _T.MQPUT, [md, mqpy.PMO(), b"r" * _MESSAGE], hobj)).comp == 0
+        sock.sendall(asyncflows.message_request(MessageRequest(
+            hobj, 0x7FFFFFFF, CMQC.MQGMO_NO_SYNCPOINT, 0)))
+        answered = 0
+        reader = flows._reader
+        while True:
+            data = sock.recv(1 << 20)
+            assert data
+            answered += len(data)
+            if any(e.segment_type == _T.NOTIFICATION for e in reader.feed(data)):
+                break
+        assert answered <= 16 * WINDOW
