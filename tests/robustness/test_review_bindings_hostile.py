@@ -161,3 +161,33 @@ def test_a_read_ahead_window_asked_without_bound_is_served_a_bounded_answer(runn
             if any(e.segment_type == _T.NOTIFICATION for e in reader.feed(data)):
                 break
         assert answered <= 16 * WINDOW
+
+
+@pytest.mark.xfail(strict=True, reason="streamer.async_messages packs MsgIndex = RecvBytes + n "
+                   "as an MQLONG: struct.error, which bindings_listener._Session._dispatch "
+                   "lets out of the session into the listener's nursery: the queue manager ends")
+def test_a_read_ahead_request_whose_counts_overflow_ends_that_connection_only(running):
+    """Given two messages for read ahead, when the application's REQUEST_MSGS says it has
+    received 2**31 - 1 bytes (the answer's message indexes count on from there, past an
+    MQLONG), then that connection alone is answered or ended: the queue manager goes on
+    serving every other application and writes no FDC."""
+    other = mqpy.connect("QM1")
+    sock, flows, _ = _connected(running)
+    with sock:
+        od = mqpy.OD(ObjectName="SYSTEM.DEFAULT.MODEL.QUEUE", DynamicQName="REVIEW.IX.*")
+        hobj = _call(sock, flows, flows.request(_T.MQOPEN, [od, CMQC.MQOO_OUTPUT
+                     | CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_READ_AHEAD], 0)).hobj
+        md = mqpy.MD(Persistence=CMQC.MQPER_NOT_PERSISTENT)
+        for _ in range(2):
+            _call(sock, flows, flows.request(_T.MQPUT, [md, mqpy.PMO(), b"m"], hobj))
+        sock.sendall(asyncflows.message_request(MessageRequest(
+            hobj, 1 << 16, CMQC.MQGMO_NO_SYNCPOINT, 0, received=0x7FFFFFFF)))
+        sock.settimeout(5)
+        try:
+            while sock.recv(65536):
+                pass
+        except OSError:
+            pass
+    other.inquire(CMQC.MQCA_Q_MGR_NAME)  # still served
+    other.disconnect()
+    mqpy.connect("QM1").disconnect()
