@@ -182,6 +182,8 @@ class BindingsServer:
         self.sessions.add(session)
         try:
             await session.run()
+        except Exception as exc:  # noqa: BLE001 - one session's fault: FDC, it alone ends
+            self.on_unexpected(exc)
         finally:
             admission.release()
             self.sessions.discard(session)
@@ -375,13 +377,20 @@ class _Session:
         """While an MQGET waits (``waiting.get_with_wait``): an application that closes its
         end (or breaks the protocol) sets ``gone``, which ends the wait with
         MQRC_CONNECTION_BROKEN; anything it sends meanwhile is kept for after the call."""
-        # a segment that is not an MQI verb (read now, or with the request) breaks the
-        # protocol as much as a closed end
-        while all(isinstance(e, MQIRequest) or streamer.is_request(e) for e in self.received):
+        # Read until something comes: a wake, a closed end, or requests. Requests are kept
+        # for after the call, and no more is read until then (the socket's buffers hold the
+        # rest back): what an application writes while it waits is not the queue manager's
+        # to keep without bound. A segment that is not an MQI verb breaks the protocol as
+        # much as a closed end.
+        reader = self.reader
+        while not self.received and reader.buffered < RECEIVE_SIZE and not reader.reassembling:
             if not await self._receive():
-                break
+                self.gone.set()
+                return
         if take_wakes(self.received):  # the application's MQCTL: 2033 (no `gone`)
             return
+        if all(isinstance(e, MQIRequest) or streamer.is_request(e) for e in self.received):
+            await trio.sleep_forever()  # until the wait ends (the caller cancels this)
         self.gone.set()
 
     # -- one request ------------------------------------------------------------------------

@@ -153,7 +153,7 @@ class ReadAheadBuffer:
         actual, _status, name_length = _ASYNC_LENGTHS.unpack_from(data, start)
         at = start + _ASYNC_HEAD + name_length + (4 - (3 + name_length) % 4) % 4
         md_length = mqiflows.size_at(data, at, mqiflows.MD_SIZES)
-        if not md_length or at + md_length + actual != end:
+        if not md_length or actual < 0 or at + md_length + actual != end:
             return False
         name = data[start + _ASYNC_HEAD:start + _ASYNC_HEAD + name_length]
         self.messages.append((data[at:at + md_length], data[at + md_length:end], name))

@@ -40,6 +40,20 @@ def is_request(event: Any) -> bool:
     return type(event) is OtherSegment and event.segment_type == SegmentType.REQUEST_MSGS
 
 
+#: the most bytes of messages one REQUEST_MSGS is served, whatever window it asks: a
+#: peer's RqstBytes is not a licence to take a whole queue at once under the engine lock
+#: (an mqpy client asks 256 KB, mqpy.readahead.WINDOW)
+MAX_WINDOW = 1 << 20
+#: ASYNC_MESSAGE's MsgIndex is an MQLONG counting from the request's RecvBytes: it wraps
+_INDEX_MASK = 0x7FFFFFFF
+
+
+def served_window(asked: int) -> int:
+    """The window a REQUEST_MSGS asking ``asked`` bytes is served: at least one message,
+    at most :data:`MAX_WINDOW`."""
+    return min(max(1, asked), MAX_WINDOW)
+
+
 async def answer(conn: Any, event: OtherSegment, limiter: trio.CapacityLimiter,
                  max_transmission: int, order: ByteOrder = ByteOrder.LITTLE,
                  gone: trio.Event | None = None, watch: Any = None,
@@ -52,7 +66,7 @@ async def answer(conn: Any, event: OtherSegment, limiter: trio.CapacityLimiter,
 
     async def attempt(waiter: waiting.Waiter | None) -> readahead.Batch | None:
         batch = await loopcalls.engine_call(conn, limiter, readahead.take, conn, hobj,
-                                            request.options, max(1, request.window),
+                                            request.options, served_window(request.window),
                                             max_message, waiter)
         if batch is not None and not batch.messages and not batch.stopped_at_other \
                 and batch.reason == CMQC.MQRC_NO_MSG_AVAILABLE and waiter is not None:
@@ -94,7 +108,8 @@ def async_messages(hobj: int, first: int, resolved_q_name: bytes,
                    ) -> list[bytes]:
     """The ASYNC_MESSAGE segments of ``messages`` (MQMD bytes, data) of ``hobj``, indexed
     from ``first``: the segments ``asyncflows.async_message`` makes, their fixed parts (the
-    segment header but its length, the resolved queue name) made once for them all."""
+    segment header but its length, the resolved queue name) made once for them all; the
+    index wraps within an MQLONG (a peer's RecvBytes may be any)."""
     if not messages:
         return []
     name = resolved_q_name.rstrip(b" \x00")[:48]
@@ -105,6 +120,7 @@ def async_messages(hobj: int, first: int, resolved_q_name: bytes,
     pack, none, name_length = _ASYNC_HEAD.pack, CMQC.MQRC_NONE, len(name)
     out = []
     for index, (md, data) in enumerate(messages, first):
+        index &= _INDEX_MASK
         length = fixed + len(md) + len(data)
         out.append(b"".join((struc, length.to_bytes(4, "big"), rest,
                              pack(_VERSION, hobj, index, index, length, 0, 0, none, len(data),

@@ -32,8 +32,6 @@ def _negative_length(cut: int) -> bytes:
     return bytes(segment)
 
 
-@pytest.mark.xfail(strict=True, reason="readahead.ReadAheadBuffer.on_message takes a negative "
-                   "ActualMsgLength: an MQMD read past its segment, buffered bytes below 0")
 @pytest.mark.parametrize("cut", [20, 64])
 def test_an_async_message_of_negative_length_is_refused(cut):
     """Given an ASYNC_MESSAGE whose ActualMsgLength is negative (its MQMD cut short by as

@@ -53,8 +53,6 @@ def _written_while_waiting(sock: socket.socket, request: bytes) -> int:
     return sent
 
 
-@pytest.mark.xfail(strict=True, reason="bindings_listener._Session._watch reads and keeps "
-                   "whatever the application writes while its MQGET waits, without a bound")
 def test_an_application_writing_while_its_get_waits_is_held_back_not_buffered(running):
     """Given an application whose MQGET waits 20 s, when it writes request after request
     meanwhile without reading (the MQI is synchronous: nothing is to come), then the queue
@@ -131,9 +129,6 @@ _QUEUED = 12 << 20
 _MESSAGE = 60000
 
 
-@pytest.mark.xfail(strict=True, reason="streamer.answer passes REQUEST_MSGS' RqstBytes to "
-                   "engine.readahead.take unbounded: every message on the queue taken under "
-                   "the engine lock and held in memory at once")
 def test_a_read_ahead_window_asked_without_bound_is_served_a_bounded_answer(running):
     """Given 12 MB of non-persistent messages on a queue opened for read ahead, when the
     application's REQUEST_MSGS asks for a window of 2 GB, then the queue manager's answer
@@ -163,9 +158,6 @@ def test_a_read_ahead_window_asked_without_bound_is_served_a_bounded_answer(runn
         assert answered <= 16 * WINDOW
 
 
-@pytest.mark.xfail(strict=True, reason="streamer.async_messages packs MsgIndex = RecvBytes + n "
-                   "as an MQLONG: struct.error, which bindings_listener._Session._dispatch "
-                   "lets out of the session into the listener's nursery: the queue manager ends")
 def test_a_read_ahead_request_whose_counts_overflow_ends_that_connection_only(running):
     """Given two messages for read ahead, when the application's REQUEST_MSGS says it has
     received 2**31 - 1 bytes (the answer's message indexes count on from there, past an
