@@ -81,6 +81,9 @@ AUTH_THREAD_LIMIT = 2
 #: One read takes whatever the application has sent, up to this: a whole request but the
 #: longest (a long message arrives over several reads and is reassembled).
 RECEIVE_SIZE = 1 << 16
+#: what the queue manager reads of an application's requests while its MQGET waits (kept for
+#: after the call) before it reads no more until the call ends
+HELD_DURING_WAIT = 1 << 20
 
 _T = SegmentType
 _OK, _WARNING, _FAILED = CMQC.MQCC_OK, CMQC.MQCC_WARNING, CMQC.MQCC_FAILED
@@ -377,20 +380,28 @@ class _Session:
         """While an MQGET waits (``waiting.get_with_wait``): an application that closes its
         end (or breaks the protocol) sets ``gone``, which ends the wait with
         MQRC_CONNECTION_BROKEN; anything it sends meanwhile is kept for after the call."""
-        # Read until something comes: a wake, a closed end, or requests. Requests are kept
-        # for after the call, and no more is read until then (the socket's buffers hold the
-        # rest back): what an application writes while it waits is not the queue manager's
-        # to keep without bound. A segment that is not an MQI verb breaks the protocol as
-        # much as a closed end.
-        reader = self.reader
-        while not self.received and reader.buffered < RECEIVE_SIZE and not reader.reassembling:
-            if not await self._receive():
-                self.gone.set()
-                return
-        if take_wakes(self.received):  # the application's MQCTL: 2033 (no `gone`)
+        # Requests read meanwhile are kept for after the call, up to HELD_DURING_WAIT bytes:
+        # past that nothing more is read until the call ends (the socket's buffers hold the
+        # rest back), so what an application writes while it waits is not kept without
+        # bound. A segment that is not an MQI verb breaks the protocol as much as a closed
+        # end.
+        received, reader = self.received, self.reader
+        seen = held = 0
+        while True:
+            while seen < len(received):
+                event = received[seen]
+                if not (isinstance(event, MQIRequest) or streamer.is_request(event)):
+                    break
+                held += len(event.body)
+                seen += 1
+            else:
+                if held + reader.buffered >= HELD_DURING_WAIT:
+                    await trio.sleep_forever()  # until the wait ends (the caller cancels it)
+                if await self._receive():
+                    continue
+            break
+        if take_wakes(received):  # the application's MQCTL: 2033 (no `gone`)
             return
-        if all(isinstance(e, MQIRequest) or streamer.is_request(e) for e in self.received):
-            await trio.sleep_forever()  # until the wait ends (the caller cancels this)
         self.gone.set()
 
     # -- one request ------------------------------------------------------------------------
