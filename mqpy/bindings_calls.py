@@ -111,7 +111,7 @@ class PackedCalls(MQIVerbs):
         with self._lock:
             sock = self._usable_sock()  # type: ignore[attr-defined]
             try:
-                sock.sendall(request)
+                self._write(sock, request)  # type: ignore[attr-defined]
                 flows.unanswered += 1
                 if flows.unanswered >= DRAIN_EVERY:
                     self._take_replies(sock, wait=False)  # type: ignore[attr-defined]
@@ -140,7 +140,7 @@ class PackedCalls(MQIVerbs):
             try:
                 if flows.unanswered:
                     self._take_replies(sock, wait=True)  # type: ignore[attr-defined]
-                sock.sendall(request)
+                self._write(sock, request)  # type: ignore[attr-defined]
                 reply = None
                 if not (flows._pending or flows._reader.buffered
                         or flows._reader.reassembling or flows._stream_missing):
