@@ -27,7 +27,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from mqpy import CMQC, config, connstate
-from mqpy.bindings_calls import PackedCalls
+from mqpy.bindings_calls import TemplatedCalls
+from mqpy.bindings_templates import Templates
 from mqpy.collected import ClosedLater
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows, mqiparams
@@ -211,7 +212,7 @@ class Flows:
         return event
 
 
-class BindingsConnection(ClosedLater, ReadAheadVerbs, PackedCalls, MQIVerbs):
+class BindingsConnection(ClosedLater, ReadAheadVerbs, TemplatedCalls, MQIVerbs):
     """An Hconn held through the queue manager's socket; the engine Connection's methods
     (MQGET with read ahead: ``mqpy.readahead``; a collected Queue's MQCLOSE:
     ``mqpy.collected``)."""
@@ -224,6 +225,7 @@ class BindingsConnection(ClosedLater, ReadAheadVerbs, PackedCalls, MQIVerbs):
         self._send_lock = threading.Lock()
         self._flows = Flows()
         self._flows.streamed = stream_sink(self)
+        self._templates = Templates()
         self._collected = deque()
         self.qmgr_name = qmgr_name
         self.hconn = 0
