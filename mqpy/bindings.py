@@ -340,8 +340,7 @@ class BindingsConnection(ClosedLater, ReadAheadVerbs, TemplatedCalls, MQIVerbs):
             sock = self._usable_sock()
             completed = False
             try:
-                with self._send_lock:  # (the caller writes: no wake between its pieces)
-                    yield sock, self._flows
+                yield sock, self._flows  # (a channel initiator's: no consumer, no wake)
                 completed = True
             finally:
                 if not completed:
