@@ -30,10 +30,10 @@ from mqpy.bindings_templates import Templates
 from mqpy.engine import fastpath
 from mqpy.errors import MQMIError
 from mqpy.fap import mqicalls, mqiflows
-from mqpy.fap.apiheader import build_mqi_request, one_mqi_flow
+from mqpy.fap.apiheader import API_HEADER_LENGTH, build_mqi_request, one_mqi_flow
 from mqpy.fap.mqicalls import MQIVerbs, _get_done, _put_done, failure
 from mqpy.fap.statuscodes import ProtocolError
-from mqpy.fap.tsh import SegmentType
+from mqpy.fap.tsh import TSH_LENGTH, SegmentType
 from mqpy.structs.tables import GMO, MD, PMO
 
 __all__ = ["PackedCalls", "TemplatedCalls"]
@@ -53,6 +53,8 @@ PACKED_LIMIT = 1 << 15
 RECEIVE_SIZE = 1 << 16
 _REPLY_TYPES = {verb: mqiflows.reply_type(verb) for verb in (_T.MQPUT, _T.MQGET, _T.MQCMIT)}
 _NO_BODY: tuple[bytes, ...] = ()
+#: A request's TSH and API header, before its body.
+_HEADERS = TSH_LENGTH + API_HEADER_LENGTH
 #: An MQCMIT's request: always these bytes.
 _COMMIT = build_mqi_request(_T.MQCMIT, 0, ())
 
@@ -198,16 +200,14 @@ class TemplatedCalls(PackedCalls):
     def _packed_put(self, hobj: int, md: MD, pmo: PMO, data: bytes
                     ) -> mqiflows.Decoded | None:
         templates = self._templates
-        prefix = templates.request(_T.MQPUT, hobj, md, pmo, len(data))
-        if prefix is None:
+        request = templates.put_request(hobj, md, pmo, data, PACKED_LIMIT + _HEADERS)
+        if request is None:
             body = _request_body(_T.MQPUT, [md, pmo, data])
             if body is None:
                 return None
             request = build_mqi_request(_T.MQPUT, hobj, (body,))
             templates.keep_request(_T.MQPUT, hobj, md, pmo, len(data),
                                    request[:len(request) - len(data)])
-        else:
-            request = prefix + data
         return self._send_packed(_T.MQPUT, request, (md, pmo), (md, pmo), templates)
 
     def _packed_get(self, hobj: int, md: MD, gmo: GMO, buffer_length: int

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from mqpy.fap import mqiflows
-from mqpy.fap.tsh import SegmentType
+from mqpy.fap.tsh import TSH_LENGTH, SegmentType
 from mqpy.structs.tables import GMO, MD
 
 __all__ = ["Templates"]
@@ -38,18 +38,22 @@ _KEPT_TYPES = frozenset({int, bytes})
 
 _MD_LAYOUT = MD._layout_
 _GMO_LAYOUT = GMO._layout_
-#: MQMD fields that change from one message to the next, by offset: (name, offset, size)
-_MD_VOLATILE = tuple((name, _MD_LAYOUT.offsets[name], size) for name, size in (
+#: MQMD fields that change from one message to the next: (name, offset, size, is a number)
+_MD_VOLATILE = tuple((name, _MD_LAYOUT.offsets[name], size, False) for name, size in (
     ("MsgId", 24), ("CorrelId", 24), ("PutDate", 8), ("PutTime", 8)))
-_GMO_TOKEN = ("MsgToken", _GMO_LAYOUT.offsets["MsgToken"], 16)
-_GMO_TOKEN_VERSION = 3
+#: MQGMO's (version 3 on), after the MQMD
+_GMO_VOLATILE = (("MsgToken", _GMO_LAYOUT.offsets["MsgToken"], 16, False),
+                 ("ReturnedLength", _GMO_LAYOUT.offsets["ReturnedLength"], 4, True))
+_GMO_VOLATILE_VERSION = 3
+#: where a request's two lengths are (the TSH's, the API header's ReplyLength: big-endian)
+_LENGTH_AT, _REPLY_LENGTH_AT = 4, TSH_LENGTH
 
 
 class _Request:
     """The bytes of one handle's last request (less the message) and what they were packed
-    from."""
+    from; an MQPUT's in pieces around its lengths too (``parts``), for another message's."""
 
-    __slots__ = ("extra", "md", "md_types", "opts", "opts_types", "prefix")
+    __slots__ = ("extra", "md", "md_types", "opts", "opts_types", "parts", "prefix")
 
     def __init__(self, md: dict[str, Any], opts: dict[str, Any], extra: int,
                  prefix: bytes) -> None:
@@ -57,29 +61,35 @@ class _Request:
         self.opts, self.opts_types = dict(opts), [*map(type, opts.values())]
         self.extra = extra  # the message's length (MQPUT) or BufferLength (MQGET)
         self.prefix = prefix
+        self.parts = (prefix[:_LENGTH_AT], prefix[_LENGTH_AT + 4:_REPLY_LENGTH_AT],
+                      prefix[_REPLY_LENGTH_AT + 4:-4])
 
 
 class _Reply:
-    """The last reply of one verb read in full: its body's bytes between the fields that
-    change (``stable``: (offset, bytes)), where those are (``volatile``: (structure's
-    index, name, offset, size)), and the fields each structure was given."""
+    """The last reply of one verb read in full: its structures' bytes between the fields
+    that change (``stable``: (offset, bytes)), where those are (``volatile``: (structure's
+    index, name, offset, size, is a number)), and the fields each structure was given; an
+    MQGET's DataLength, its message's length and the message follow the structures
+    (``data_at``)."""
 
-    __slots__ = ("classes", "fields", "length", "longs", "size", "stable", "volatile")
+    __slots__ = ("classes", "data_at", "fields", "size", "stable", "volatile")
 
     def __init__(self, body: bytes, values: tuple[Any, ...], volatile: list[tuple]) -> None:
         self.classes = (type(values[0]), type(values[1]))
         self.fields = (dict(values[0].__dict__), dict(values[1].__dict__))
-        self.longs = values[2:3]  # (an MQGET's DataLength)
         self.volatile = tuple(volatile)
-        self.size = len(body)
-        #: the structures (and an MQGET's DataLength) end here; the message follows
-        self.length = len(body) - (len(values[3]) if len(values) > 3 else 0)
+        #: an MQGET's DataLength is here, then its message's length and the message (None:
+        #: an MQPUT's, which ends with the structures)
+        self.data_at = len(body) - len(values[3]) - 8 if len(values) > 3 else None
+        end = len(body) if self.data_at is None else self.data_at
         stable, at = [], 0
-        for _, _, offset, size in sorted(volatile, key=lambda v: v[2]):
+        for _, _, offset, size, _ in sorted(volatile, key=lambda v: v[2]):
             stable.append((at, body[at:offset]))
             at = offset + size
-        stable.append((at, body[at:self.length]))
+        stable.append((at, body[at:end]))
         self.stable = tuple(piece for piece in stable if piece[1])
+        #: the body's length (an MQPUT's), or the least it can be (an MQGET's)
+        self.size = end if self.data_at is None else end + 8
 
 
 class Templates:
@@ -96,15 +106,38 @@ class Templates:
         """The kept request of ``verb`` on ``hobj`` when ``md`` and ``opts`` (the MQPMO or
         MQGMO) have the fields it was packed from and ``extra`` is its message's length
         (MQPUT) or BufferLength (MQGET): its bytes less the message; None otherwise."""
+        kept = self._kept(verb, hobj, md, opts)
+        return None if kept is None or kept.extra != extra else kept.prefix
+
+    def put_request(self, hobj: int, md: Any, pmo: Any, data: bytes, limit: int) -> bytes | None:
+        """The MQPUT request of ``data`` on ``hobj`` made from the kept one when ``md`` and
+        ``pmo`` have the fields it was packed from (its lengths made ``data``'s), if it is
+        at most ``limit`` bytes long; None otherwise."""
+        kept = self._kept(_T.MQPUT, hobj, md, pmo)
+        if kept is None:
+            return None
+        n = len(data)
+        if n == kept.extra:
+            return kept.prefix + data
+        total = len(kept.prefix) + n
+        if total > limit:
+            return None
+        length = total.to_bytes(4, "big")
+        head, middle, rest = kept.parts
+        return b"".join((head, length, middle, length, rest, n.to_bytes(4, "little"), data))
+
+    def _kept(self, verb: SegmentType, hobj: int, md: Any, opts: Any) -> _Request | None:
+        """The kept request of ``verb`` on ``hobj`` when ``md`` and ``opts`` have the fields
+        it was packed from, of the same types."""
         kept = self.requests.get((verb, hobj))
-        if kept is None or kept.extra != extra:
+        if kept is None:
             return None
         md_fields, opts_fields = md.__dict__, opts.__dict__
         if md_fields != kept.md or opts_fields != kept.opts \
                 or [*map(type, md_fields.values())] != kept.md_types \
                 or [*map(type, opts_fields.values())] != kept.opts_types:
             return None
-        return kept.prefix
+        return kept
 
     def keep_request(self, verb: SegmentType, hobj: int, md: Any, opts: Any, extra: int,
                      prefix: bytes) -> None:
@@ -126,7 +159,7 @@ class Templates:
         MQPMO / MQGMO): read against the last such reply when only its volatile fields and
         message differ, else in full (and kept for the next)."""
         kept = self.replies.get(verb)
-        if kept is not None and len(body) == kept.size:
+        if kept is not None:
             values = _read_against(kept, body, targets)
             if values is not None:
                 return mqiflows.Decoded(verb, comp, reason, hobj, values)
@@ -142,17 +175,21 @@ class Templates:
         if type(md) is not MD or not _KEPT_TYPES.issuperset(map(type, md.__dict__.values())) \
                 or not _KEPT_TYPES.issuperset(map(type, opts.__dict__.values())):
             return
-        volatile = [(0, name, offset, size) for name, offset, size in _MD_VOLATILE]
-        if type(opts) is GMO and opts.Version >= _GMO_TOKEN_VERSION:
-            name, offset, size = _GMO_TOKEN
-            volatile.append((1, name, _MD_LAYOUT.length(md.Version) + offset, size))
+        volatile = [(0, *field) for field in _MD_VOLATILE]
+        if type(opts) is GMO and opts.Version >= _GMO_VOLATILE_VERSION:
+            at = _MD_LAYOUT.length(md.Version)
+            volatile += [(1, name, at + offset, size, number)
+                         for name, offset, size, number in _GMO_VOLATILE]
         self.replies[verb] = _Reply(body, values, volatile)
 
 
 def _read_against(kept: _Reply, body: bytes, targets: tuple[Any, ...]) -> tuple[Any, ...] | None:
-    """The values of ``body`` (as long as ``kept``'s) read into ``targets`` when it is
-    ``kept``'s but for the volatile fields and the message; None, nothing filled in, else."""
-    if len(targets) != 2:
+    """The values of ``body`` read into ``targets`` when it is ``kept``'s but for the
+    volatile fields and an MQGET's DataLength and message (whose length must be what the
+    body says, as the full read has it); None, nothing filled in, else."""
+    data_at = kept.data_at
+    if len(targets) != 2 or (len(body) != kept.size if data_at is None
+                             else len(body) < kept.size):
         return None
     md, opts = targets
     classes, fields = kept.classes, kept.fields
@@ -164,10 +201,16 @@ def _read_against(kept: _Reply, body: bytes, targets: tuple[Any, ...]) -> tuple[
     for at, piece in kept.stable:
         if not body.startswith(piece, at):
             return None
+    if data_at is not None and int.from_bytes(body[data_at + 4:data_at + 8], "little",
+                                              signed=True) != len(body) - data_at - 8:
+        return None
     md_fields.update(fields[0])
     opts_fields.update(fields[1])
-    for index, name, offset, size in kept.volatile:
-        (opts_fields if index else md_fields)[name] = body[offset:offset + size]
-    if kept.longs:
-        return md, opts, kept.longs[0], body[kept.length:]
+    for index, name, offset, size, number in kept.volatile:
+        (opts_fields if index else md_fields)[name] = \
+            int.from_bytes(body[offset:offset + size], "little", signed=True) if number \
+            else body[offset:offset + size]
+    if data_at is not None:
+        return md, opts, int.from_bytes(body[data_at:data_at + 4], "little", signed=True), \
+            body[data_at + 8:]
     return md, opts
