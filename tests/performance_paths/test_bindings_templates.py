@@ -219,6 +219,15 @@ def _loop(qm: mqpy.QueueManager, suffix: str) -> list:
             kept["CorrelId"] = b"AMQ"
         seen.append((kept, fields))
 
+    handle = mqpy.MessageHandle(qm, mqpy.CMHO())
+    handle.properties.set("colour", "blue")
+    with_properties = []
+    for _ in range(3):  # message properties in a handle: an MQRFH2 on the way
+        md, pmo = mqpy.MD(), mqpy.PMO(Version=CMQC.MQPMO_VERSION_3)
+        pmo.OriginalMsgHandle = handle.msg_handle
+        call(out.put, b"props", md, pmo)
+        keep(md, pmo)
+        with_properties.append(md.MsgId)
     reused = mqpy.MD()
     for i, md in enumerate([*md_forms(), *md_forms()] * 3):
         pmo = mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT if i % 3 else CMQC.MQPMO_NO_SYNCPOINT)
@@ -238,10 +247,17 @@ def _loop(qm: mqpy.QueueManager, suffix: str) -> list:
         call(remote.put, b"far", md, pmo)
         keep(md, pmo)
     call(qm.commit)
-    gmos = [mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT), mqpy.GMO(),
-            mqpy.GMO(Version=2), mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT)]
+    got = mqpy.MessageHandle(qm, mqpy.CMHO())
+    with_handle = mqpy.GMO(Version=CMQC.MQGMO_VERSION_4)
+    with_handle.MsgHandle = got.msg_handle
+    for msg_id in with_properties:  # their properties into a handle
+        md = mqpy.MD(MsgId=msg_id)
+        call(inq.get, None, md, with_handle)
+        keep(md, with_handle)
+        seen.append(_property(got, "colour"))
+    gmos = [mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT), mqpy.GMO(), mqpy.GMO(Version=2)]
     for i in range(40):
-        md, gmo = mqpy.MD(), gmos[i % 4 if i < 20 else 0]
+        md, gmo = mqpy.MD(), gmos[i % 3 if i < 20 else 0]
         call(inq.get, None if i % 5 else 4, md, gmo)  # 4: truncation (2080) every 5th
         keep(md, gmo)
     call(qm.backout)
@@ -252,6 +268,13 @@ def _loop(qm: mqpy.QueueManager, suffix: str) -> list:
         if got == (CMQC.MQCC_FAILED, CMQC.MQRC_NO_MSG_AVAILABLE, None, None):
             break
     return seen
+
+
+def _property(handle: mqpy.MessageHandle, name: str) -> object:
+    try:
+        return handle.properties.get(name)
+    except mqpy.MQMIError as e:
+        return e.reason
 
 
 def _run(root: str, suffix: str) -> list:
@@ -268,13 +291,15 @@ def test_an_application_loop_sees_the_same_with_templates_as_the_general_path(se
                                                                             monkeypatch):
     """Given an application's loop of usual puts and gets broken by unusual ones (MQMD
     versions, ids given, an MQMD reused, MQPMO_NEW_MSG_ID, context options, syncpoint, a
-    queue of another queue manager, MQGMO versions, truncation), when it runs with the
+    queue of another queue manager, message properties in a handle, MQGMO versions,
+    truncation), when it runs with the
     templates and then with the general path only, then it sees the same answers and
     structures, and the templates made requests and read replies."""
     _eng, root = served
     made = _counted(monkeypatch, Templates, "request")
     read = _counted(monkeypatch, bindings_templates, "_read_against")
     fast = _run(root, "")
+    assert fast.count("blue") >= 3  # (the properties got back through the handle)
     assert len([m for m in made if m is not None]) > 10
     assert len([r for r in read if r is not None]) > 10
     monkeypatch.setattr(bindings.BindingsConnection, "_packable", lambda self: False)
