@@ -71,10 +71,12 @@ def application(count: int, repeat: int) -> dict:
     conn = bindings.BindingsConnection(sock, "QM")  # type: ignore[arg-type]
     pmo, gmo = mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT), mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT)
     data = b"x" * SIZE
+    # as a queue manager answers: the message's own MsgId and time in the MQMD
+    answered = mqpy.MD(MsgId=b"m" * 24, PutDate=b"20261129", PutTime=b"02000000",
+                       UserIdentifier=b"app", PutApplName=b"bench", Persistence=1)
     replies = {
-        "put": writer.send(mqiflows.encode_reply(T.MQPUT, [mqpy.MD(), pmo])),
-        "get": writer.send(mqiflows.encode_reply(
-            T.MQGET, [mqpy.MD(MsgId=b"m" * 24), gmo, SIZE, data])),
+        "put": writer.send(mqiflows.encode_reply(T.MQPUT, [answered, pmo])),
+        "get": writer.send(mqiflows.encode_reply(T.MQGET, [answered, gmo, SIZE, data])),
         "commit": writer.send(mqiflows.encode_reply(T.MQCMIT, [])),
     }
     calls = {"put": lambda: conn.put(5, mqpy.MD(Persistence=1), pmo, data),

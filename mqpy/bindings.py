@@ -27,7 +27,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from mqpy import CMQC, config, connstate
-from mqpy.bindings_calls import PackedCalls
+from mqpy.bindings_calls import TemplatedCalls
+from mqpy.bindings_templates import Templates
 from mqpy.collected import ClosedLater
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows, mqiparams
@@ -211,7 +212,7 @@ class Flows:
         return event
 
 
-class BindingsConnection(ClosedLater, ReadAheadVerbs, PackedCalls, MQIVerbs):
+class BindingsConnection(ClosedLater, ReadAheadVerbs, TemplatedCalls, MQIVerbs):
     """An Hconn held through the queue manager's socket; the engine Connection's methods
     (MQGET with read ahead: ``mqpy.readahead``; a collected Queue's MQCLOSE:
     ``mqpy.collected``)."""
@@ -219,8 +220,12 @@ class BindingsConnection(ClosedLater, ReadAheadVerbs, PackedCalls, MQIVerbs):
     def __init__(self, sock: socket.socket, qmgr_name: str) -> None:
         self._sock: socket.socket | None = sock
         self._lock = threading.Lock()
+        #: held for each write of the socket: a CONN_STATE wake (:meth:`wake_waiting_get`),
+        #: written without ``_lock``, never lands between the pieces of a request's bytes
+        self._send_lock = threading.Lock()
         self._flows = Flows()
         self._flows.streamed = stream_sink(self)
+        self._templates = Templates()
         self._collected = deque()
         self.qmgr_name = qmgr_name
         self.hconn = 0
@@ -257,7 +262,7 @@ class BindingsConnection(ClosedLater, ReadAheadVerbs, PackedCalls, MQIVerbs):
             try:
                 if self._flows.unanswered:
                     self._take_replies(sock, wait=True)  # asynchronous puts' first
-                sock.sendall(request)
+                self._write(sock, request)
                 while (reply := flows.reply(targets)) is None:
                     flows.feed(sock.recv(1 << 16))
             except (OSError, ProtocolError, EOFError):
@@ -277,7 +282,7 @@ class BindingsConnection(ClosedLater, ReadAheadVerbs, PackedCalls, MQIVerbs):
         with self._lock:
             sock = self._usable_sock()
             try:
-                sock.sendall(request)
+                self._write(sock, request)
                 self._flows.unanswered += 1
                 self._take_replies(sock, wait=False)
             except (OSError, ProtocolError, EOFError):
@@ -301,15 +306,23 @@ class BindingsConnection(ClosedLater, ReadAheadVerbs, PackedCalls, MQIVerbs):
             except BlockingIOError:
                 return
 
+    def _write(self, sock: socket.socket, data: bytes) -> None:
+        """Write ``data`` whole (``_lock`` held), no other thread's write between its
+        pieces: a long write goes out in several (the kernel's, ``sendall``'s loop)."""
+        with self._send_lock:
+            sock.sendall(data)
+
     def wake_waiting_get(self) -> None:
         """MQCTL STOP / SUSPEND or MQDISC from another thread while the dispatcher's get
         waits: the CONN_STATE flow (``mqpy.connstate``) written beside that call, not under
-        its lock (which the waiting get holds); one small write, which the queue manager
-        reads while the get waits."""
+        its lock (which the waiting get holds), but under the lock of the socket's writes:
+        the get may have just ended and the dispatcher's next request be going out; one
+        small write, which the queue manager reads while the get waits."""
         sock = self._sock
         if sock is not None:
             try:
-                sock.sendall(connstate.flow())
+                with self._send_lock:
+                    sock.sendall(connstate.flow())
             except OSError:
                 pass  # broken: the waiting get finds that out
 
@@ -327,7 +340,7 @@ class BindingsConnection(ClosedLater, ReadAheadVerbs, PackedCalls, MQIVerbs):
             sock = self._usable_sock()
             completed = False
             try:
-                yield sock, self._flows
+                yield sock, self._flows  # (a channel initiator's: no consumer, no wake)
                 completed = True
             finally:
                 if not completed:
@@ -376,7 +389,7 @@ class BindingsConnection(ClosedLater, ReadAheadVerbs, PackedCalls, MQIVerbs):
 
     def _stream_send(self, data: bytes) -> None:
         """Read ahead's request, written without waiting for its answer."""
-        self._stream_io(lambda sock: sock.sendall(data))
+        self._stream_io(lambda sock: self._write(sock, data))
 
     def _stream_pump(self) -> None:
         """Read what has come of read ahead's answers (waiting for some)."""

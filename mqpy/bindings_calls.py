@@ -14,7 +14,10 @@ dropped every DRAIN_EVERY puts rather than after each (they are short: the queue
 puts no structures in them). Anything else -- a call traced by strmqtrc, structures of
 another class, replies to asynchronous puts or read ahead's flows in the way, a reply that
 comes in pieces -- takes the general path, whose bytes and answers these are
-(tests/performance_paths/test_packed_calls.py holds the two alike).
+(tests/performance_paths/test_packed_calls.py holds the two alike). :class:`TemplatedCalls`,
+a bindings connection's, packs the usual MQPUT and MQGET of a handle once for all the calls
+with the same structures' fields and reads their replies against the last
+(``mqpy.bindings_templates``).
 """
 
 from __future__ import annotations
@@ -23,16 +26,17 @@ import socket
 from typing import Any
 
 from mqpy import CMQC, asyncput
+from mqpy.bindings_templates import Templates
 from mqpy.engine import fastpath
 from mqpy.errors import MQMIError
 from mqpy.fap import mqicalls, mqiflows
-from mqpy.fap.apiheader import build_mqi_request, one_mqi_flow
+from mqpy.fap.apiheader import API_HEADER_LENGTH, build_mqi_request, one_mqi_flow
 from mqpy.fap.mqicalls import MQIVerbs, _get_done, _put_done, failure
 from mqpy.fap.statuscodes import ProtocolError
-from mqpy.fap.tsh import SegmentType
+from mqpy.fap.tsh import TSH_LENGTH, SegmentType
 from mqpy.structs.tables import GMO, MD, PMO
 
-__all__ = ["PackedCalls"]
+__all__ = ["PackedCalls", "TemplatedCalls"]
 
 _T = SegmentType
 _FAILED = CMQC.MQCC_FAILED
@@ -49,6 +53,10 @@ PACKED_LIMIT = 1 << 15
 RECEIVE_SIZE = 1 << 16
 _REPLY_TYPES = {verb: mqiflows.reply_type(verb) for verb in (_T.MQPUT, _T.MQGET, _T.MQCMIT)}
 _NO_BODY: tuple[bytes, ...] = ()
+#: A request's TSH and API header, before its body.
+_HEADERS = TSH_LENGTH + API_HEADER_LENGTH
+#: An MQCMIT's request: always these bytes.
+_COMMIT = build_mqi_request(_T.MQCMIT, 0, ())
 
 
 class PackedCalls(MQIVerbs):
@@ -72,11 +80,10 @@ class PackedCalls(MQIVerbs):
             return self._put_async_packed(hobj, md, pmo, data)  # (DEFPRESP(ASYNC): MQIVerbs')
         if response:
             return super().put(hobj, md, pmo, data)
-        body = _request_body(_T.MQPUT, [md, pmo, data])
-        if body is None:
+        reply = self._packed_put(hobj, md, pmo, data)
+        if reply is None:
             return super().put(hobj, md, pmo, data)
-        return _put_done(md, pmo, self._packed_call(_T.MQPUT, hobj, body, (md, pmo),
-                                                    (md, pmo)))
+        return _put_done(md, pmo, reply)
 
     def get(self, hobj: int, md: Any, gmo: Any, max_length: int | None) -> bytes:
         md = MD() if md is None else md  # (as MQIVerbs.get)
@@ -85,15 +92,33 @@ class PackedCalls(MQIVerbs):
                 or (max_length is not None and max_length < 0):
             return super().get(hobj, md, gmo, max_length)
         buffer_length = mqiflows.WHOLE_MESSAGE if max_length is None else max_length
-        body = _request_body(_T.MQGET, [md, gmo, buffer_length])
-        if body is None:
+        reply = self._packed_get(hobj, md, gmo, buffer_length)
+        if reply is None:
             return super().get(hobj, md, gmo, max_length)
-        return _get_done(md, gmo, self._packed_call(_T.MQGET, hobj, body, (), (md, gmo)))
+        return _get_done(md, gmo, reply)
 
     def commit(self) -> None:
         if not self._packable():
             super().commit()
             return
+        self._packed_commit()
+
+    def _packed_put(self, hobj: int, md: MD, pmo: PMO, data: bytes
+                    ) -> mqiflows.Decoded | None:
+        """The usual MQPUT packed and made (its reply); None, nothing sent, when it is
+        not of the common form."""
+        body = _request_body(_T.MQPUT, [md, pmo, data])
+        return None if body is None else \
+            self._packed_call(_T.MQPUT, hobj, body, (md, pmo), (md, pmo))
+
+    def _packed_get(self, hobj: int, md: MD, gmo: GMO, buffer_length: int
+                    ) -> mqiflows.Decoded | None:
+        """The usual MQGET packed and made (its reply); None, nothing sent, when it is
+        not of the common form."""
+        body = _request_body(_T.MQGET, [md, gmo, buffer_length])
+        return None if body is None else self._packed_call(_T.MQGET, hobj, body, (), (md, gmo))
+
+    def _packed_commit(self) -> None:
         self._packed_call(_T.MQCMIT, 0, None, (), ())
 
     def _put_async_packed(self, hobj: int, md: MD, pmo: PMO, data: bytes) -> int:
@@ -111,7 +136,7 @@ class PackedCalls(MQIVerbs):
         with self._lock:
             sock = self._usable_sock()  # type: ignore[attr-defined]
             try:
-                sock.sendall(request)
+                self._write(sock, request)  # type: ignore[attr-defined]
                 flows.unanswered += 1
                 if flows.unanswered >= DRAIN_EVERY:
                     self._take_replies(sock, wait=False)  # type: ignore[attr-defined]
@@ -128,24 +153,31 @@ class PackedCalls(MQIVerbs):
     def _packed_call(self, verb: SegmentType, hobj: int, body: bytes | None,
                      into: tuple[Any, ...], targets: tuple[Any, ...]) -> mqiflows.Decoded:
         """Send the request of ``verb`` with ``body`` (None: empty) as one segment, and
-        return its decoded reply as ``_exchange`` does: MQMIError on MQCC_FAILED (a failed
-        reply's structures, if any, copied ``into`` the caller's), a reply that did not fail
-        decoded into ``targets``."""
+        return its decoded reply (:meth:`_send_packed`)."""
+        request = build_mqi_request(verb, hobj, _NO_BODY if body is None else (body,))
+        return self._send_packed(verb, request, into, targets)
+
+    def _send_packed(self, verb: SegmentType, request: bytes, into: tuple[Any, ...],
+                     targets: tuple[Any, ...], templates: Templates | None = None
+                     ) -> mqiflows.Decoded:
+        """Send the request of ``verb`` packed in one segment (``request``), and return
+        its decoded reply as ``_exchange`` does: MQMIError on MQCC_FAILED (a failed reply's
+        structures, if any, copied ``into`` the caller's), a reply that did not fail
+        decoded into ``targets`` (read against the last one of ``templates``')."""
         if self._collected:
             self._close_collected()  # type: ignore[attr-defined] - (mqpy.collected)
-        request = build_mqi_request(verb, hobj, _NO_BODY if body is None else (body,))
         flows = self._flows
         with self._lock:
             sock = self._usable_sock()  # type: ignore[attr-defined]
             try:
                 if flows.unanswered:
                     self._take_replies(sock, wait=True)  # type: ignore[attr-defined]
-                sock.sendall(request)
+                self._write(sock, request)  # type: ignore[attr-defined]
                 reply = None
                 if not (flows._pending or flows._reader.buffered
                         or flows._reader.reassembling or flows._stream_missing):
                     data = sock.recv(RECEIVE_SIZE)
-                    reply = _one_reply(data, verb, targets)
+                    reply = _one_reply(data, verb, targets, templates)
                     if reply is None:
                         flows.feed(data)
                 while reply is None and (reply := flows.reply(targets)) is None:
@@ -158,6 +190,42 @@ class PackedCalls(MQIVerbs):
         return reply
 
 
+class TemplatedCalls(PackedCalls):
+    """A bindings connection's packed calls made from what the call before left: the
+    request kept per object handle, the reply read against the last (``mqpy.
+    bindings_templates``; the connection gives ``_templates``)."""
+
+    _templates: Templates
+
+    def _packed_put(self, hobj: int, md: MD, pmo: PMO, data: bytes
+                    ) -> mqiflows.Decoded | None:
+        templates = self._templates
+        request = templates.put_request(hobj, md, pmo, data, PACKED_LIMIT + _HEADERS)
+        if request is None:
+            body = _request_body(_T.MQPUT, [md, pmo, data])
+            if body is None:
+                return None
+            request = build_mqi_request(_T.MQPUT, hobj, (body,))
+            templates.keep_request(_T.MQPUT, hobj, md, pmo, len(data),
+                                   request[:len(request) - len(data)])
+        return self._send_packed(_T.MQPUT, request, (md, pmo), (md, pmo), templates)
+
+    def _packed_get(self, hobj: int, md: MD, gmo: GMO, buffer_length: int
+                    ) -> mqiflows.Decoded | None:
+        templates = self._templates
+        request = templates.request(_T.MQGET, hobj, md, gmo, buffer_length)
+        if request is None:
+            body = _request_body(_T.MQGET, [md, gmo, buffer_length])
+            if body is None:
+                return None
+            request = build_mqi_request(_T.MQGET, hobj, (body,))
+            templates.keep_request(_T.MQGET, hobj, md, gmo, buffer_length, request)
+        return self._send_packed(_T.MQGET, request, (), (md, gmo), templates)
+
+    def _packed_commit(self) -> None:
+        self._send_packed(_T.MQCMIT, _COMMIT, (), ())
+
+
 def _request_body(verb: SegmentType, values: list[Any]) -> bytes | None:
     """The body of ``verb``'s request of the common form (``mqiflows.request_body``'s bytes,
     packed in one go); None for anything else -- which the general path packs, or refuses
@@ -166,15 +234,18 @@ def _request_body(verb: SegmentType, values: list[Any]) -> bytes | None:
     return body if body is not None and len(body) <= PACKED_LIMIT else None
 
 
-def _one_reply(data: bytes, verb: SegmentType, targets: tuple[Any, ...]
-               ) -> mqiflows.Decoded | None:
+def _one_reply(data: bytes, verb: SegmentType, targets: tuple[Any, ...],
+               templates: Templates | None = None) -> mqiflows.Decoded | None:
     """``data`` decoded as the reply of ``verb`` when it is exactly that one whole
     little-endian segment of the common form (what a ``SegmentReader``'s event gives,
-    decoded as ``Flows.reply`` decodes it); None for anything else, which the general path
+    decoded as ``Flows.reply`` decodes it; an MQPUT's or MQGET's that did not fail read
+    against the last, ``templates``); None for anything else, which the general path
     then reads."""
     flow = one_mqi_flow(data)
     if flow is None or flow[0] != _REPLY_TYPES[verb]:
         return None
     _, comp, reason, hobj, body = flow
+    if templates is not None and targets and comp != _FAILED:
+        return templates.reply(verb, comp, reason, hobj, body, targets)
     return mqiflows.common_reply(verb, comp, reason, hobj, body,
                                  targets if comp != _FAILED else ())

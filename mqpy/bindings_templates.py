@@ -1,0 +1,216 @@
+"""A bindings connection's usual MQPUT and MQGET made from what the call before left: the
+request's bytes kept per object handle, the reply read against the one before it.
+
+An application puts and gets in a loop with the same MQMD and MQPMO / MQGMO each time (a
+fresh MQMD, the same options). :class:`Templates` keeps, per object handle, the request
+``mqpy.bindings_calls`` packed last with copies of the structures' fields it was packed
+from: a call whose structures' fields are equal to those, of the same types (``int`` and
+``bytes`` only, which nothing changes in place) and whose message is as long, sends those
+bytes again (with its own message) without packing anything.
+
+A reply is read against the last one of its verb: when its bytes are those of the last
+reply but for the fields a queue manager changes from one message to the next (MQMD's
+MsgId, CorrelId, PutDate and PutTime, MQGMO's MsgToken) and the message data, the caller's
+structures take the fields the last reply decoded to and those few fields read from their
+place, instead of the whole structures decoded again. Anything else -- other structures,
+another length, a failed call -- is read by ``mqiflows.common_reply`` (whose answers these
+are: tests/performance_paths/test_bindings_templates.py holds them alike), and becomes the
+template for the next.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mqpy.fap import mqiflows
+from mqpy.fap.tsh import TSH_LENGTH, SegmentType
+from mqpy.structs.tables import GMO, MD
+
+__all__ = ["Templates"]
+
+_T = SegmentType
+#: Object handles whose request is kept at once (a connection opening handle after handle
+#: starts again rather than growing).
+KEPT_HANDLES = 64
+#: The field values a kept request may be packed from: immutable, and equal only to
+#: values of their own type that pack to the same bytes (1 == 1.0, b"a" == bytearray(b"a")).
+_KEPT_TYPES = frozenset({int, bytes})
+
+_MD_LAYOUT = MD._layout_
+_GMO_LAYOUT = GMO._layout_
+#: MQMD fields that change from one message to the next: (name, offset, size, is a number)
+_MD_VOLATILE = tuple((name, _MD_LAYOUT.offsets[name], size, False) for name, size in (
+    ("MsgId", 24), ("CorrelId", 24), ("PutDate", 8), ("PutTime", 8)))
+#: MQGMO's (version 3 on), after the MQMD
+_GMO_VOLATILE = (("MsgToken", _GMO_LAYOUT.offsets["MsgToken"], 16, False),
+                 ("ReturnedLength", _GMO_LAYOUT.offsets["ReturnedLength"], 4, True))
+_GMO_VOLATILE_VERSION = 3
+#: where a request's two lengths are (the TSH's, the API header's ReplyLength: big-endian)
+_LENGTH_AT, _REPLY_LENGTH_AT = 4, TSH_LENGTH
+
+
+class _Request:
+    """The bytes of one handle's last request (less the message) and what they were packed
+    from; an MQPUT's in pieces around its lengths too (``parts``), for another message's."""
+
+    __slots__ = ("extra", "md", "md_types", "opts", "opts_types", "parts", "prefix")
+
+    def __init__(self, md: dict[str, Any], opts: dict[str, Any], extra: int,
+                 prefix: bytes) -> None:
+        self.md, self.md_types = dict(md), [*map(type, md.values())]
+        self.opts, self.opts_types = dict(opts), [*map(type, opts.values())]
+        self.extra = extra  # the message's length (MQPUT) or BufferLength (MQGET)
+        self.prefix = prefix
+        self.parts = (prefix[:_LENGTH_AT], prefix[_LENGTH_AT + 4:_REPLY_LENGTH_AT],
+                      prefix[_REPLY_LENGTH_AT + 4:-4])
+
+
+class _Reply:
+    """The last reply of one verb read in full: its structures' bytes between the fields
+    that change (``stable``: (offset, bytes)), where those are (``volatile``: (structure's
+    index, name, offset, size, is a number)), and the fields each structure was given; an
+    MQGET's DataLength, its message's length and the message follow the structures
+    (``data_at``)."""
+
+    __slots__ = ("classes", "data_at", "fields", "size", "stable", "volatile")
+
+    def __init__(self, body: bytes, values: tuple[Any, ...], volatile: list[tuple]) -> None:
+        self.classes = (type(values[0]), type(values[1]))
+        self.fields = (dict(values[0].__dict__), dict(values[1].__dict__))
+        self.volatile = tuple(volatile)
+        #: an MQGET's DataLength is here, then its message's length and the message (None:
+        #: an MQPUT's, which ends with the structures)
+        self.data_at = len(body) - len(values[3]) - 8 if len(values) > 3 else None
+        end = len(body) if self.data_at is None else self.data_at
+        stable, at = [], 0
+        for _, _, offset, size, _ in sorted(volatile, key=lambda v: v[2]):
+            stable.append((at, body[at:offset]))
+            at = offset + size
+        stable.append((at, body[at:end]))
+        self.stable = tuple(piece for piece in stable if piece[1])
+        #: the body's length (an MQPUT's), or the least it can be (an MQGET's)
+        self.size = end if self.data_at is None else end + 8
+
+
+class Templates:
+    """One connection's kept requests (per object handle) and replies (per verb)."""
+
+    __slots__ = ("replies", "requests")
+
+    def __init__(self) -> None:
+        self.requests: dict[tuple[SegmentType, int], _Request] = {}
+        self.replies: dict[SegmentType, _Reply] = {}
+
+    # -- requests --------------------------------------------------------------------------
+    def request(self, verb: SegmentType, hobj: int, md: Any, opts: Any, extra: int) -> bytes | None:
+        """The kept request of ``verb`` on ``hobj`` when ``md`` and ``opts`` (the MQPMO or
+        MQGMO) have the fields it was packed from and ``extra`` is its message's length
+        (MQPUT) or BufferLength (MQGET): its bytes less the message; None otherwise."""
+        kept = self._kept(verb, hobj, md, opts)
+        return None if kept is None or kept.extra != extra else kept.prefix
+
+    def put_request(self, hobj: int, md: Any, pmo: Any, data: bytes, limit: int) -> bytes | None:
+        """The MQPUT request of ``data`` on ``hobj`` made from the kept one when ``md`` and
+        ``pmo`` have the fields it was packed from (its lengths made ``data``'s), if it is
+        at most ``limit`` bytes long; None otherwise."""
+        kept = self._kept(_T.MQPUT, hobj, md, pmo)
+        if kept is None:
+            return None
+        n = len(data)
+        if n == kept.extra:
+            return kept.prefix + data
+        total = len(kept.prefix) + n
+        if total > limit:
+            return None
+        length = total.to_bytes(4, "big")
+        head, middle, rest = kept.parts
+        return b"".join((head, length, middle, length, rest, n.to_bytes(4, "little"), data))
+
+    def _kept(self, verb: SegmentType, hobj: int, md: Any, opts: Any) -> _Request | None:
+        """The kept request of ``verb`` on ``hobj`` when ``md`` and ``opts`` have the fields
+        it was packed from, of the same types."""
+        kept = self.requests.get((verb, hobj))
+        if kept is None:
+            return None
+        md_fields, opts_fields = md.__dict__, opts.__dict__
+        if md_fields != kept.md or opts_fields != kept.opts \
+                or [*map(type, md_fields.values())] != kept.md_types \
+                or [*map(type, opts_fields.values())] != kept.opts_types:
+            return None
+        return kept
+
+    def keep_request(self, verb: SegmentType, hobj: int, md: Any, opts: Any, extra: int,
+                     prefix: bytes) -> None:
+        """Keep ``prefix``, the request of ``verb`` on ``hobj`` just packed from ``md`` and
+        ``opts`` (before the reply changes them), when their fields are all of _KEPT_TYPES."""
+        kept = _Request(md.__dict__, opts.__dict__, extra, prefix)
+        if not _KEPT_TYPES.issuperset(kept.md_types) \
+                or not _KEPT_TYPES.issuperset(kept.opts_types):
+            return
+        if len(self.requests) >= KEPT_HANDLES and (verb, hobj) not in self.requests:
+            self.requests.clear()
+        self.requests[verb, hobj] = kept
+
+    # -- replies ---------------------------------------------------------------------------
+    def reply(self, verb: SegmentType, comp: int, reason: int, hobj: int, body: bytes,
+              targets: tuple[Any, ...]) -> mqiflows.Decoded | None:
+        """What ``mqiflows.common_reply(verb, comp, reason, hobj, body, targets)`` gives a
+        reply of MQPUT or MQGET that did not fail (``targets`` the caller's MQMD and
+        MQPMO / MQGMO): read against the last such reply when only its volatile fields and
+        message differ, else in full (and kept for the next)."""
+        kept = self.replies.get(verb)
+        if kept is not None:
+            values = _read_against(kept, body, targets)
+            if values is not None:
+                return mqiflows.Decoded(verb, comp, reason, hobj, values)
+        decoded = mqiflows.common_reply(verb, comp, reason, hobj, body, targets)
+        if decoded is not None and body:
+            self._keep_reply(verb, body, decoded.values)
+        return decoded
+
+    def _keep_reply(self, verb: SegmentType, body: bytes, values: tuple[Any, ...]) -> None:
+        """Keep the reply of ``verb`` just read in full (``values``) for the next, when its
+        structures are an MQMD and an MQPMO / MQGMO whose fields are all of _KEPT_TYPES."""
+        md, opts = values[0], values[1]
+        if type(md) is not MD or not _KEPT_TYPES.issuperset(map(type, md.__dict__.values())) \
+                or not _KEPT_TYPES.issuperset(map(type, opts.__dict__.values())):
+            return
+        volatile = [(0, *field) for field in _MD_VOLATILE]
+        if type(opts) is GMO and opts.Version >= _GMO_VOLATILE_VERSION:
+            at = _MD_LAYOUT.length(md.Version)
+            volatile += [(1, name, at + offset, size, number)
+                         for name, offset, size, number in _GMO_VOLATILE]
+        self.replies[verb] = _Reply(body, values, volatile)
+
+
+def _read_against(kept: _Reply, body: bytes, targets: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """The values of ``body`` read into ``targets`` when it is ``kept``'s but for the
+    volatile fields and an MQGET's DataLength and message (whose length must be what the
+    body says, as the full read has it); None, nothing filled in, else."""
+    data_at = kept.data_at
+    if len(targets) != 2 or (len(body) != kept.size if data_at is None
+                             else len(body) < kept.size):
+        return None
+    md, opts = targets
+    classes, fields = kept.classes, kept.fields
+    if type(md) is not classes[0] or type(opts) is not classes[1]:
+        return None
+    md_fields, opts_fields = md.__dict__, opts.__dict__
+    if len(md_fields) != len(fields[0]) or len(opts_fields) != len(fields[1]):
+        return None  # (not as the full read fills it: that makes a new structure)
+    for at, piece in kept.stable:
+        if not body.startswith(piece, at):
+            return None
+    if data_at is not None and int.from_bytes(body[data_at + 4:data_at + 8], "little",
+                                              signed=True) != len(body) - data_at - 8:
+        return None
+    md_fields.update(fields[0])
+    opts_fields.update(fields[1])
+    for index, name, offset, size, number in kept.volatile:
+        (opts_fields if index else md_fields)[name] = \
+            int.from_bytes(body[offset:offset + size], "little", signed=True) if number \
+            else body[offset:offset + size]
+    if data_at is not None:
+        return md, opts, int.from_bytes(body[data_at:data_at + 4], "little", signed=True), \
+            body[data_at + 8:]
+    return md, opts
