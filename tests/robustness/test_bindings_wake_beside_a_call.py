@@ -50,9 +50,6 @@ class _Halves:
         return getattr(self._sock, name)
 
 
-@pytest.mark.xfail(strict=True, reason="bindings.BindingsConnection.wake_waiting_get writes "
-                   "the wake with no lock against the connection's other writes: it lands "
-                   "inside the callback's request and breaks the connection")
 def test_a_wake_written_as_the_get_ends_does_not_cut_into_the_callbacks_put(
         running, monkeypatch):
     """Given a consumer waiting on an empty queue, when another thread's MQCTL STOP writes
