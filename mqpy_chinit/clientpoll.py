@@ -32,7 +32,7 @@ import trio
 
 from mqpy.fap.apiheader import MQIRequest
 from mqpy.fap.statuscodes import ProtocolError
-from mqpy_chinit import svrconn
+from mqpy_chinit import svrconn, svrconn_packed
 from mqpy_chinit.conversation import ChannelEnded, Tail
 from mqpy_chinit.svrconn_conversation import A_REPLY
 
@@ -156,6 +156,16 @@ class Polled:
             conv._early = data  # the end, or an error: the receiver says so
             self.wake()
             return
+        lock = self.instance.send_lock
+        if not (conv._sending or lock.value == 0 or conv.trio_socket.did_shutdown_SHUT_WR):
+            # one whole MQPUT or MQGET served from its bytes (svrconn_packed), else the
+            # receiver's way below
+            replies = svrconn_packed.serve(self.instance, data)
+            if replies is not None:
+                self.poller.served += 1
+                if replies:
+                    self._reply(replies)
+                return
         try:
             events = conv._events(data)
         except ProtocolError as exc:
@@ -164,25 +174,32 @@ class Polled:
             return
         if not events:
             return  # part of a segment: the reader keeps it
-        lock = self.instance.send_lock
         if conv._sending or lock.value == 0 or conv.trio_socket.did_shutdown_SHUT_WR:
             conv.pending.extend(events)  # another task's write is in progress
             self.wake()
             return
         replies, left = self._served(events)
-        tail: Tail | Exception | None = None
-        if replies:
-            lock.acquire_nowait()
-            try:
-                tail = conv.send_at_once(replies, A_REPLY * len(replies))
-            except ChannelEnded as exc:
-                tail = exc
-            finally:
-                if type(tail) is not Tail:
-                    lock.release()  # (a Tail: the receiver writes it, then gives it back)
         if left:
             conv.pending.extend(left)
-        if left or tail is not None:
+        if replies:
+            self._reply(replies, bool(left))
+        elif left:
+            self.wake()
+
+    def _reply(self, replies: list[bytes], wake: bool = False) -> None:
+        """Write ``replies`` at once, under the send lock; the receiver is woken to write
+        what the socket did not take (or told of the write's failure), or when ``wake``."""
+        lock = self.instance.send_lock
+        tail: Tail | Exception | None = None
+        lock.acquire_nowait()
+        try:
+            tail = self.conv.send_at_once(replies, A_REPLY * len(replies))
+        except ChannelEnded as exc:
+            tail = exc
+        finally:
+            if type(tail) is not Tail:
+                lock.release()  # (a Tail: the receiver writes it, then gives it back)
+        if wake or tail is not None:
             self.wake(tail)
 
     def _served(self, events: list[Any]) -> tuple[list[bytes], list[Any]]:

@@ -1,0 +1,177 @@
+"""A client's MQPUT and MQGET served from the bytes of its request, by the client host's
+poller, and answered with bytes.
+
+``svrconn_inline`` serves an idle conversation's MQPUT and MQGET without wait at once from
+the request's event: the segment reader makes the event, its body is decoded into MQMD,
+MQPMO and MQGMO objects, the engine called with them, the reply packed from them. The
+engine has the same calls on bytes (``mqpy.engine.packed``, the bindings busy thread's):
+:func:`serve` takes a read that is exactly one whole little-endian TSHM segment of such a
+request and gives its reply's segment from it, without the event or the objects. The
+request's body is a bindings request's (its TSHM made a TSH, the body as it came: read by
+``asyncput_stream.put_request`` and ``syncget_stream``'s reader), the reply framed for the
+conversation (``onesegment``). Anything else -- a segment of another form, exits, strmqtrc,
+a conversation with work queued, a long message, a put or get the engine's fast path leaves
+to the general one (none there, truncation, a report asked for, a full queue, properties
+...) -- returns None having changed nothing, and the read goes the receiver's way
+(``Conversation._events``, ``CallsServedAtOnce._serve_now``), whose bytes these are
+(tests/performance_paths/test_client_packed_serving.py holds the two alike).
+"""
+
+from __future__ import annotations
+
+import struct
+import time
+from typing import Any
+
+from mqpy import CMQC, loopcalls
+from mqpy.asyncput_stream import put_request
+from mqpy.engine import packed
+from mqpy.errors import MQMIError
+from mqpy.fap import mqiflows
+from mqpy.fap.apiheader import API_HEADER_LENGTH, MQIRequest, mqi_event
+from mqpy.fap.onesegment import reply_segments
+from mqpy.fap.tsh import (
+    EVENT_FLAGS1,
+    FIRST_LAST,
+    STRUCTID_TSH,
+    STRUCTID_TSHM,
+    TSH_LENGTH,
+    TSHM_HEAD,
+    TSHM_LENGTH,
+    ByteOrder,
+    SegmentType,
+)
+from mqpy.structs.tables import GMO, MD
+from mqpy.syncget_stream import _Options, _request
+from mqpy.trace import TRACER
+from mqpy_chinit.svrconn_inline import Answer
+
+__all__ = ["serve"]
+
+_T = SegmentType
+_PUT, _GET = int(_T.MQPUT), int(_T.MQGET)
+_LITTLE = int(ByteOrder.LITTLE)
+_WHOLE = int(FIRST_LAST)
+_MIN = TSHM_LENGTH + API_HEADER_LENGTH
+_IDS = 8  # a TSHM is a TSH with ConvId and RequestId at offset 8
+_TAIL = struct.Struct("<IH").unpack_from  # the TSHM's Encoding and CCSID (little-endian)
+_API_TAIL = struct.Struct("<iiI").unpack_from  # CompCode, Reason, Hobj
+_VERBS = {_PUT: _T.MQPUT, _GET: _T.MQGET}
+_REPLY_TYPES = {_PUT: int(mqiflows.reply_type(_T.MQPUT)),
+                _GET: int(mqiflows.reply_type(_T.MQGET))}
+_LONG = struct.Struct("<i")
+_OK, _FAILED = CMQC.MQCC_OK, CMQC.MQCC_FAILED
+_BODY_AT = TSH_LENGTH + API_HEADER_LENGTH  # of the request made a bindings one
+_MD_V2 = mqiflows.MD_SIZES[1][CMQC.MQMD_VERSION_2]
+_GMO_AT = GMO._layout_.offsets
+_MATCH_AT, _RESOLVED_AT = _GMO_AT["MatchOptions"], _GMO_AT["ResolvedQName"]
+_RETURNED_AT = _GMO_AT["ReturnedLength"]
+_IDS_AT = _BODY_AT + MD._layout_.offsets["MsgId"]  # MsgId, then CorrelId
+_NO_IDS = bytes(48)
+_MATCH_IDS = CMQC.MQMO_MATCH_MSG_ID | CMQC.MQMO_MATCH_CORREL_ID
+
+
+def serve(instance: Any, data: bytes) -> list[bytes] | None:
+    """The reply segments of ``data``, a read of ``instance``'s socket, when it is one whole
+    MQPUT or MQGET the receiver would serve at once and the engine serves from its bytes:
+    the call made, the read and the call counted as the receiver's way counts them (an
+    empty list when its log force is due before the answer: the conversation's task forces
+    and answers). None, nothing done, for anything else."""
+    conv = instance.conv
+    reader = conv.reader
+    length = len(data)
+    if (length < _MIN or conv.exits is not None or reader.buffered or reader.reassembling
+            or length > reader.max_transmission_size):
+        return None
+    struc, total, conv_id, request_id, order, verb, flags1, _, luwid = \
+        TSHM_HEAD.unpack_from(data)
+    if (struc != STRUCTID_TSHM or total != length or order != _LITTLE
+            or flags1 & _WHOLE != _WHOLE or (verb != _PUT and verb != _GET)):
+        return None
+    cc = instance.conversations.get(conv_id if instance.sharing else None)
+    if cc is None or cc.queued or cc.calling or type(cc.backend) is not loopcalls.EngineVerbs \
+            or TRACER.spec_for(TRACER.process_qmgr) is not None:
+        return None
+    request = STRUCTID_TSH + (length - _IDS).to_bytes(4, "big") + data[_IDS * 2:]
+    conn = cc.backend.conn
+    outcome: Any = None
+    loopcalls.defer(conn)
+    try:
+        done = _put(instance, conn, request) if verb == _PUT else _get(instance, conn, request)
+    except MQMIError as e:  # (the engine's bytes paths raise none but a log force's)
+        done = outcome = (e.comp, e.reason, mqiflows.encode_reply(_VERBS[verb], comp=e.comp,
+                                                                   reason=e.reason))
+    except Exception as exc:  # noqa: BLE001 - a fault behind the MQI: as _call_now says
+        done = outcome = (_FAILED, CMQC.MQRC_UNEXPECTED_ERROR, instance._unexpected(_VERBS[verb],
+                                                                                   exc))
+    finally:
+        lsn = loopcalls.undefer(conn)
+    if done is None:
+        return None
+    # the read taken as the receiver's way takes it (Conversation._events, _serve_now)
+    reader.segments += 1
+    reader.partner_byte_order = ByteOrder.LITTLE
+    reader.partner_encoding, reader.partner_ccsid = _TAIL(data, TSHM_LENGTH - 8)
+    conv.last_received = instance.last_call = time.monotonic()
+    conv._received(length, 1)
+    if outcome is not None or lsn:
+        comp, reason, hobj = _API_TAIL(data, TSHM_LENGTH + 4)
+        event = mqi_event(MQIRequest, EVENT_FLAGS1[flags1], luwid, conv_id, request_id,
+                          _VERBS[verb], comp, reason, hobj, b"", None)
+        if outcome is not None:
+            return instance._answered(event, (), outcome)
+    body, moved = done
+    segments = reply_segments(conv.writer, _REPLY_TYPES[verb], body, conv_id, request_id)
+    if not lsn:
+        instance._counted(_VERBS[verb], moved)
+        return segments
+    cc.queued += 1
+    cc.send.send_nowait(Answer(event, (), (_OK, 0, None), lsn, segments, moved))  # (empty)
+    return []
+
+
+def _put(instance: Any, conn: Any, request: bytes) -> tuple[tuple[bytes, ...], int] | None:
+    """((the reply's MQMD, MQPMO), the message's length) of the MQPUT ``request`` (as a
+    bindings request) put; None, nothing done, for one not of the common form, too long
+    for the loop or the channel, or left to the general path by the engine."""
+    found = put_request(request, 0, len(request))
+    if found is None:
+        return None
+    end, hobj, md_at, pmo_at, _options, at = found
+    size = end - at - 4
+    if size > loopcalls.INLINE_DATA_LIMIT or (instance.max_msg_size
+                                               and size > instance.max_msg_size):
+        return None  # a long put goes to a thread; one beyond MAXMSGL fails 2010
+    done = packed.put_sync(conn, hobj, request[md_at:pmo_at], request[pmo_at:at],
+                           request[at + 4:end])
+    if done is packed.GENERAL:
+        return None
+    return done, size  # type: ignore[return-value]
+
+
+def _get(instance: Any, conn: Any, request: bytes) -> tuple[tuple[bytes, ...], int] | None:
+    """((the reply's MQMD, MQGMO, DataLength, the message), its length) of the MQGET
+    ``request`` (as a bindings request: an MQMD version 2, no selection by MsgId or
+    CorrelId, no wait) with the message got; None, nothing done, for anything else."""
+    found = _request(request, 0, len(request))
+    if found is None:
+        return None
+    end, hobj, gmo_at, gmo_size, options = found
+    gmo = request[gmo_at:gmo_at + gmo_size]
+    version = _LONG.unpack_from(gmo, 4)[0]
+    match = _LONG.unpack_from(gmo, _MATCH_AT)[0] if version >= 2 else _MATCH_IDS
+    if match & _MATCH_IDS and request[_IDS_AT:_IDS_AT + 48] != _NO_IDS:
+        return None  # a selection, perhaps: the general path's
+    fields = _Options(version, options, match)
+    got = packed.get(conn, hobj, fields, instance._max_length(
+        _LONG.unpack_from(request, end - 4)[0]), _MD_V2)
+    if got is packed.GENERAL:
+        return None
+    md, message = got  # type: ignore[misc]
+    d = fields.__dict__
+    parts = [gmo[:_RESOLVED_AT], d["ResolvedQName"].ljust(48), gmo[_RESOLVED_AT + 48:]]
+    if gmo_size > _RETURNED_AT:
+        parts[2:] = [gmo[_RESOLVED_AT + 48:_RETURNED_AT], _LONG.pack(d["ReturnedLength"]),
+                     gmo[_RETURNED_AT + 4:]]
+    length = _LONG.pack(len(message))  # DataLength, then the message's (as its length)
+    return (md, b"".join(parts), length, length, message), len(message)
