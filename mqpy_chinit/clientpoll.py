@@ -157,33 +157,41 @@ class Polled:
             self.wake()
             return
         lock = self.instance.send_lock
-        if not (conv._sending or lock.value == 0 or conv.trio_socket.did_shutdown_SHUT_WR):
-            # one whole MQPUT or MQGET served from its bytes (svrconn_packed), else the
-            # receiver's way below
-            replies = svrconn_packed.serve(self.instance, data)
-            if replies is not None:
-                self.poller.served += 1
-                if replies:
-                    self._reply(replies)
-                return
-        try:
-            events = conv._events(data)
-        except ProtocolError as exc:
-            conv._early = exc  # told to the client by the receiver, as it would be
-            self.wake()
-            return
-        if not events:
-            return  # part of a segment: the reader keeps it
         if conv._sending or lock.value == 0 or conv.trio_socket.did_shutdown_SHUT_WR:
-            conv.pending.extend(events)  # another task's write is in progress
-            self.wake()
+            self._leave_read(data)  # another task's write is in progress
             return
-        replies, left = self._served(events)
+        # the MQPUTs and MQGETs at its head served from their bytes (svrconn_packed), the
+        # rest as the receiver would serve it
+        served = svrconn_packed.serve(self.instance, data)
+        replies, end, count = ([], 0, 0) if served is None else served
+        self.poller.served += count
+        left: list[Any] = []
+        if end < len(data):
+            try:
+                events = conv._events(data[end:] if end else data)
+            except ProtocolError as exc:
+                conv._early = exc  # told to the client by the receiver, as it would be
+                self.wake()
+                return
+            more, left = self._served(events)
+            replies += more
         if left:
             conv.pending.extend(left)
         if replies:
             self._reply(replies, bool(left))
         elif left:
+            self.wake()
+
+    def _leave_read(self, data: bytes) -> None:
+        """``data`` read while another task writes: its events for the receiver."""
+        try:
+            events = self.conv._events(data)
+        except ProtocolError as exc:
+            self.conv._early = exc
+            self.wake()
+            return
+        if events:
+            self.conv.pending.extend(events)
             self.wake()
 
     def _reply(self, replies: list[bytes], wake: bool = False) -> None:

@@ -68,31 +68,77 @@ _MATCH_AT, _RESOLVED_AT = _GMO_AT["MatchOptions"], _GMO_AT["ResolvedQName"]
 _RETURNED_AT = _GMO_AT["ReturnedLength"]
 _IDS_AT = _BODY_AT + MD._layout_.offsets["MsgId"]  # MsgId, then CorrelId
 _NO_IDS = bytes(48)
+_MIN_TSH = TSH_LENGTH + API_HEADER_LENGTH
+_ORDERS = frozenset(int(order) for order in ByteOrder)
+_MQI_TYPES = frozenset(int(t) for t in SegmentType if t.has_api_header)
 _MATCH_IDS = CMQC.MQMO_MATCH_MSG_ID | CMQC.MQMO_MATCH_CORREL_ID
 
 
-def serve(instance: Any, data: bytes) -> list[bytes] | None:
-    """The reply segments of ``data``, a read of ``instance``'s socket, when it is one whole
-    MQPUT or MQGET the receiver would serve at once and the engine serves from its bytes:
-    the call made, the read and the call counted as the receiver's way counts them (an
-    empty list when its log force is due before the answer: the conversation's task forces
-    and answers). None, nothing done, for anything else."""
+def serve(instance: Any, data: bytes) -> tuple[list[bytes], int, int] | None:
+    """The MQPUTs and MQGETs at the head of ``data``, a read of ``instance``'s socket, that
+    the receiver would serve at once and the engine serves from their bytes: (their reply
+    segments, where the requests served end, how many). Each is one whole segment; a read
+    of more than one is taken only when it is whole MQI segments alone, so that the
+    receiver's way, which reads the rest, finds no fault in it it would have found before
+    serving any (none of them served, as then). None: none served, nothing done."""
     conv = instance.conv
     reader = conv.reader
     length = len(data)
+    limit = reader.max_transmission_size
     if (length < _MIN or conv.exits is not None or reader.buffered or reader.reassembling
-            or length > reader.max_transmission_size):
+            or TRACER.spec_for(TRACER.process_qmgr) is not None):
+        return None
+    total = int.from_bytes(data[4:8], "big")
+    if total != length and (total > length or not _whole_segments(data, limit)):
+        return None
+    replies: list[bytes] = []
+    pos = count = 0
+    while pos < length:
+        served = _one(instance, data, pos, limit)
+        if served is None:
+            break
+        replies += served[0]
+        pos = served[1]
+        count += 1
+    return (replies, pos, count) if count else None
+
+
+def _whole_segments(data: bytes, limit: int) -> bool:
+    """Whether ``data`` is whole one-segment MQI flows alone (TSH or TSHM, FIRST and LAST,
+    of a byte order, within ``limit``): what the segment reader takes in one go."""
+    pos, length = 0, len(data)
+    while pos < length:
+        if length - pos < _MIN_TSH:
+            return False
+        struc = data[pos:pos + 4]
+        head = TSHM_LENGTH if struc == STRUCTID_TSHM else TSH_LENGTH \
+            if struc == STRUCTID_TSH else 0
+        total = int.from_bytes(data[pos + 4:pos + 8], "big")
+        at = pos + head - TSH_LENGTH + 8  # the byte order, segment type and flags
+        if (not head or not head + API_HEADER_LENGTH <= total <= min(limit, length - pos)
+                or data[at] not in _ORDERS or data[at + 1] not in _MQI_TYPES
+                or data[at + 2] & _WHOLE != _WHOLE):
+            return False
+        pos += total
+    return True
+
+
+def _one(instance: Any, data: bytes, pos: int, limit: int) -> tuple[list[bytes], int] | None:
+    """(the reply segments, its end) of the MQPUT or MQGET at ``pos`` of ``data`` served
+    from its bytes, counted as the receiver's way counts it; None, nothing done, for
+    anything else."""
+    if len(data) - pos < _MIN:
         return None
     struc, total, conv_id, request_id, order, verb, flags1, _, luwid = \
-        TSHM_HEAD.unpack_from(data)
-    if (struc != STRUCTID_TSHM or total != length or order != _LITTLE
-            or flags1 & _WHOLE != _WHOLE or (verb != _PUT and verb != _GET)):
+        TSHM_HEAD.unpack_from(data, pos)
+    end = pos + total
+    if (struc != STRUCTID_TSHM or end > len(data) or total < _MIN or total > limit
+            or order != _LITTLE or flags1 & _WHOLE != _WHOLE or (verb != _PUT and verb != _GET)):
         return None
     cc = instance.conversations.get(conv_id if instance.sharing else None)
-    if cc is None or cc.queued or cc.calling or type(cc.backend) is not loopcalls.EngineVerbs \
-            or TRACER.spec_for(TRACER.process_qmgr) is not None:
+    if cc is None or cc.queued or cc.calling or type(cc.backend) is not loopcalls.EngineVerbs:
         return None
-    request = STRUCTID_TSH + (length - _IDS).to_bytes(4, "big") + data[_IDS * 2:]
+    request = STRUCTID_TSH + (total - _IDS).to_bytes(4, "big") + data[pos + _IDS * 2:end]
     conn = cc.backend.conn
     outcome: Any = None
     loopcalls.defer(conn)
@@ -102,32 +148,33 @@ def serve(instance: Any, data: bytes) -> list[bytes] | None:
         done = outcome = (e.comp, e.reason, mqiflows.encode_reply(_VERBS[verb], comp=e.comp,
                                                                    reason=e.reason))
     except Exception as exc:  # noqa: BLE001 - a fault behind the MQI: as _call_now says
-        done = outcome = (_FAILED, CMQC.MQRC_UNEXPECTED_ERROR, instance._unexpected(_VERBS[verb],
-                                                                                   exc))
+        done = outcome = (_FAILED, CMQC.MQRC_UNEXPECTED_ERROR,
+                          instance._unexpected(_VERBS[verb], exc))
     finally:
         lsn = loopcalls.undefer(conn)
     if done is None:
         return None
-    # the read taken as the receiver's way takes it (Conversation._events, _serve_now)
+    # the segment taken as the receiver's way takes it (Conversation._events, _serve_now)
+    conv, reader = instance.conv, instance.conv.reader
     reader.segments += 1
     reader.partner_byte_order = ByteOrder.LITTLE
-    reader.partner_encoding, reader.partner_ccsid = _TAIL(data, TSHM_LENGTH - 8)
+    reader.partner_encoding, reader.partner_ccsid = _TAIL(data, pos + TSHM_LENGTH - 8)
     conv.last_received = instance.last_call = time.monotonic()
-    conv._received(length, 1)
+    conv._received(total, 1)
     if outcome is not None or lsn:
-        comp, reason, hobj = _API_TAIL(data, TSHM_LENGTH + 4)
+        comp, reason, hobj = _API_TAIL(data, pos + TSHM_LENGTH + 4)
         event = mqi_event(MQIRequest, EVENT_FLAGS1[flags1], luwid, conv_id, request_id,
                           _VERBS[verb], comp, reason, hobj, b"", None)
         if outcome is not None:
-            return instance._answered(event, (), outcome)
+            return instance._answered(event, (), outcome), end
     body, moved = done
     segments = reply_segments(conv.writer, _REPLY_TYPES[verb], body, conv_id, request_id)
     if not lsn:
         instance._counted(_VERBS[verb], moved)
-        return segments
+        return segments, end
     cc.queued += 1
     cc.send.send_nowait(Answer(event, (), (_OK, 0, None), lsn, segments, moved))  # (empty)
-    return []
+    return [], end
 
 
 def _put(instance: Any, conn: Any, request: bytes) -> tuple[tuple[bytes, ...], int] | None:

@@ -70,23 +70,24 @@ class _Instance(CallsServedAtOnce):
 
 
 def _served(inst: _Instance, data: bytes) -> list:
-    """``data``, one read of the client's socket, served as the poller serves it: from its
-    bytes, else the reader's events at once, else left for the receiver; the calls queued
-    for the conversation's task (a log force due) then answered by it."""
-    replies = svrconn_packed.serve(inst, data)
+    """``data``, one read of the client's socket, served as the poller serves it: the calls
+    at its head from their bytes, the rest from the reader's events at once until one is
+    left for the receiver; the calls queued for the conversation's task (a log force due)
+    then answered by it."""
+    served = svrconn_packed.serve(inst, data)
+    replies, end, _count = ([], 0, 0) if served is None else served
     left: list = []
-    if replies is None:
+    if end < len(data):
         try:
-            events = inst.conv._events(data)
+            events = inst.conv._events(data[end:] if end else data)
         except ProtocolError as exc:
-            return [[], ["protocol error", exc.status_code]]
-        replies = []
-        for ev in events:
+            return [replies, ["protocol error", exc.status_code]]
+        for i, ev in enumerate(events):
             served = inst._serve_now(ev) if type(ev) is MQIRequest else None
             if served is None:
-                left.append(repr(ev))
-            else:
-                replies += served
+                left = [repr(e) for e in events[i:]]
+                break
+            replies += served
     cc = inst.cc
     while cc.queued:
         answer = cc.receive.receive_nowait()
@@ -207,6 +208,10 @@ def _hostile(h: dict[str, int]) -> list[bytes]:
     md_at = 36 + 16  # after the TSHM and the API header
     gmo_at = md_at + 364
     big_endian = put[:16] + b"\x01" + put[17:]
+    persistent = _request(_T.MQPUT, [mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT), mqpy.PMO(),
+                                     b"p"], h["OUT"], 3)
+    light = _request(_T.MQPUT, [mqpy.MD(Persistence=CMQC.MQPER_NOT_PERSISTENT), mqpy.PMO(),
+                                b"np"], h["OUT"], 4)
     return [
         put[:-1], put + b"\0", put[:20], put[:4] + (len(put) + 9).to_bytes(4, "big") + put[8:],
         put[:4] + (10).to_bytes(4, "big") + put[8:], big_endian, b"TSH " + put[4:],
@@ -218,10 +223,14 @@ def _hostile(h: dict[str, int]) -> list[bytes]:
         get[:gmo_at + 4] + (9).to_bytes(4, "little") + get[gmo_at + 8:],
         get[:-4], get + put, put + get,
         put[:8] + (7).to_bytes(4, "big") + put[12:],  # another conversation
+        put + b"NOT A TSH" + bytes(60), put + get[:-1], put + put + get,
+        put + big_endian + get, persistent + get + put,
+        put + get[:gmo_at] + b"XXXX" + get[gmo_at + 4:],
+        light + light + get + get + get,
     ]
 
 
-@pytest.mark.parametrize("case", range(17))
+@pytest.mark.parametrize("case", range(24))
 def test_hostile_puts_and_gets_get_what_the_receivers_way_gives_them(tmp_path, monkeypatch,
                                                                      case):
     """Given a put or get whose length, byte order, structures, flags or conversation are
@@ -257,3 +266,27 @@ def test_the_channels_maxmsgl_bounds_what_is_served_from_bytes(tmp_path, monkeyp
     fast = _run(str(tmp_path / "fast"), monkeypatch, _beyond_maxmsgl, 2000)
     monkeypatch.setattr(svrconn_packed, "serve", lambda *args: None)
     assert _run(str(tmp_path / "general"), monkeypatch, _beyond_maxmsgl, 2000) == fast
+
+
+def _persistent(h: dict[str, int]) -> list:
+    """A persistent put and a get of it, outside syncpoint: each forces the log."""
+    md = mqpy.MD(Persistence=CMQC.MQPER_PERSISTENT)
+    return [_request(_T.MQPUT, [md, mqpy.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), b"p"],
+                     h["OUT"], 1),
+            _request(_T.MQGET, [mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), _WHOLE],
+                     h["Q"], 2)]
+
+
+def test_a_log_force_that_fails_fails_the_call_as_the_receivers_way_fails_it(tmp_path,
+                                                                           monkeypatch):
+    """Given a persistent put and get served from their bytes, when the log force due before
+    each answer fails (MQRC_RESOURCE_PROBLEM), then each call's reply and the counters are
+    the receiver's way's."""
+    async def failing(*args):
+        raise mqpy.MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_RESOURCE_PROBLEM)
+
+    monkeypatch.setattr(loopcalls, "force", failing)
+    fast = _run(str(tmp_path / "fast"), monkeypatch, _persistent)
+    assert any(CMQC.MQRC_RESOURCE_PROBLEM.to_bytes(4, "little") in r for r in fast[0][0])
+    monkeypatch.setattr(svrconn_packed, "serve", lambda *args: None)
+    assert _run(str(tmp_path / "general"), monkeypatch, _persistent) == fast
