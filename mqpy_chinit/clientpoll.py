@@ -32,7 +32,7 @@ import trio
 
 from mqpy.fap.apiheader import MQIRequest
 from mqpy.fap.statuscodes import ProtocolError
-from mqpy_chinit import svrconn
+from mqpy_chinit import svrconn, svrconn_packed
 from mqpy_chinit.conversation import ChannelEnded, Tail
 from mqpy_chinit.svrconn_conversation import A_REPLY
 
@@ -156,33 +156,58 @@ class Polled:
             conv._early = data  # the end, or an error: the receiver says so
             self.wake()
             return
-        try:
-            events = conv._events(data)
-        except ProtocolError as exc:
-            conv._early = exc  # told to the client by the receiver, as it would be
-            self.wake()
-            return
-        if not events:
-            return  # part of a segment: the reader keeps it
         lock = self.instance.send_lock
         if conv._sending or lock.value == 0 or conv.trio_socket.did_shutdown_SHUT_WR:
-            conv.pending.extend(events)  # another task's write is in progress
-            self.wake()
+            self._leave_read(data)  # another task's write is in progress
             return
-        replies, left = self._served(events)
-        tail: Tail | Exception | None = None
-        if replies:
-            lock.acquire_nowait()
+        # the MQPUTs and MQGETs at its head served from their bytes (svrconn_packed), the
+        # rest as the receiver would serve it
+        served = svrconn_packed.serve(self.instance, data)
+        replies, end, count = ([], 0, 0) if served is None else served
+        self.poller.served += count
+        left: list[Any] = []
+        if end < len(data):
             try:
-                tail = conv.send_at_once(replies, A_REPLY * len(replies))
-            except ChannelEnded as exc:
-                tail = exc
-            finally:
-                if type(tail) is not Tail:
-                    lock.release()  # (a Tail: the receiver writes it, then gives it back)
+                events = conv._events(data[end:] if end else data)
+            except ProtocolError as exc:
+                conv._early = exc  # told to the client by the receiver, as it would be
+                self.wake()
+                return
+            more, left = self._served(events)
+            replies += more
         if left:
             conv.pending.extend(left)
-        if left or tail is not None:
+        if replies:
+            self._reply(replies, bool(left))
+        elif left:
+            self.wake()
+
+    def _leave_read(self, data: bytes) -> None:
+        """``data`` read while another task writes: its events for the receiver."""
+        try:
+            events = self.conv._events(data)
+        except ProtocolError as exc:
+            self.conv._early = exc
+            self.wake()
+            return
+        if events:
+            self.conv.pending.extend(events)
+            self.wake()
+
+    def _reply(self, replies: list[bytes], wake: bool = False) -> None:
+        """Write ``replies`` at once, under the send lock; the receiver is woken to write
+        what the socket did not take (or told of the write's failure), or when ``wake``."""
+        lock = self.instance.send_lock
+        tail: Tail | Exception | None = None
+        lock.acquire_nowait()
+        try:
+            tail = self.conv.send_at_once(replies, A_REPLY * len(replies))
+        except ChannelEnded as exc:
+            tail = exc
+        finally:
+            if type(tail) is not Tail:
+                lock.release()  # (a Tail: the receiver writes it, then gives it back)
+        if wake or tail is not None:
             self.wake(tail)
 
     def _served(self, events: list[Any]) -> tuple[list[bytes], list[Any]]:

@@ -37,6 +37,10 @@ class Answer:
     values: tuple[Any, ...]
     outcome: tuple[int, int, Any]  # as SvrconnInstance._call_now gives it
     lsn: int
+    #: the reply's segments made already (``svrconn_packed``), sent and counted (a
+    #: message of ``moved`` bytes) once forced; None: made from ``values`` and ``outcome``
+    segments: list[bytes] | None = None
+    moved: int = 0
 
 
 def _decoded(request: MQIRequest, values: tuple[Any, ...]) -> mqiflows.Decoded:
@@ -113,16 +117,15 @@ class CallsServedAtOnce:
         the task counts its calls (``_put``, ``_get``, ``_serve_conversation``)."""
         comp, reason, out = outcome
         verb = request.segment_type
-        status = self.status
-        status.msgs += 1
         if type(out) is MQIReply:  # it failed (or a truncated get): nothing moved
+            self.status.msgs += 1
             reply = out
         else:
             if verb is _T.MQPUT:
-                status.bytes_received += len(values[2])
+                self._counted(verb, len(values[2]))
                 parts: tuple[Any, ...] = (values[0], values[1])
             else:
-                status.message_moved(len(out), sent=True, counted=False)  # (counted above)
+                self._counted(verb, len(out))
                 parts = (values[0], values[1], len(out), out)
             writer = self.conv.writer
             segment = reply_segment(writer, verb, comp, reason, parts, request.conv_id,
@@ -141,10 +144,24 @@ class CallsServedAtOnce:
                                               byte_order=order)
             except Exception as exc:  # noqa: BLE001 - as _dispatch says of its handlers'
                 reply = self._unexpected(verb, exc)
+        return self._framed(request, reply)
+
+    def _framed(self, request: MQIRequest, reply: MQIReply) -> list[bytes]:
+        """The segments of ``reply`` to ``request``."""
         return self.conv.writer.segments(mqi_event(
             MQIReply, reply.flags, reply.luwid, request.conv_id, request.request_id,
             reply.segment_type, reply.comp, reply.reason, reply.hobj, reply.body,
             reply.reply_length))
+
+    def _counted(self, verb: SegmentType, nbytes: int) -> None:
+        """An MQPUT or MQGET that moved a message of ``nbytes`` counted in the channel
+        status, as the task counts its calls: MSGS (each MQI call once) and the bytes."""
+        status = self.status
+        if verb is _T.MQPUT:
+            status.msgs += 1
+            status.bytes_received += nbytes
+        else:
+            status.message_moved(nbytes, sent=True)
 
     async def _answer(self, cc: ClientConversation, answer: Answer) -> None:
         """A call :meth:`_serve_now` made whose log force is due: forced (on a worker
@@ -155,15 +172,25 @@ class CallsServedAtOnce:
         self.busy += 1
         self.status.substate = SUBSTATES[verb]
         outcome = answer.outcome
+        segments = answer.segments
         try:
             await loopcalls.force(cc.backend.conn, answer.lsn, self.registry.limiter)
         except MQMIError as e:
+            segments = None
             outcome = (e.comp, e.reason, mqiflows.failure_reply(
                 verb, _decoded(request, values), e.comp, e.reason))
         except Exception as exc:  # noqa: BLE001 - as _dispatch says
+            segments = None
             outcome = (_FAILED, CMQC.MQRC_UNEXPECTED_ERROR, self._unexpected(verb, exc))
         finally:
             self.busy -= 1
             self.last_call = time.monotonic()
             self.status.substate = "RECEIVE"
-        await self._send_replies(self._answered(request, values, outcome))
+        if answer.segments is None:
+            segments = self._answered(request, values, outcome)
+        elif segments is None:  # made already, but the force failed: the failure's reply
+            self.status.msgs += 1
+            segments = self._framed(request, outcome[2])
+        else:
+            self._counted(verb, answer.moved)
+        await self._send_replies(segments)

@@ -44,7 +44,10 @@ class FusedBody:
     path (``None``), which gives the bytes, or the error, it always gave.
     """
 
-    def __init__(self, shape: tuple[Item, ...]) -> None:
+    def __init__(self, shape: tuple[Item, ...], memo: bool = False) -> None:
+        #: keep the structures' bytes of the last body packed, for the next body whose
+        #: structures are equal (a request's MQMD and MQPMO / MQGMO mostly are)
+        self.memo = memo
         n = 0
         while n < len(shape) and isinstance(shape[n], Structure):
             n += 1
@@ -135,14 +138,30 @@ class FusedBody:
         args += [f"values[{n + i}]" for i in range(self.longs)]
         dicts = ", ".join(f"d{i}" for i in range(n))
         src = f"def pack({dicts}, values):\n"
+        data = ""
         if self.data:
             args.append("len(data)")
             src += (f"    data = values[{n + self.longs}]\n"
-                    "    if type(data) is not bytes:\n        return None\n"
-                    f"    return S.pack({', '.join(args)}) + data\n")
+                    "    if type(data) is not bytes:\n        return None\n")
+            data = " + data"
+        s = self._struct(key)
+        namespace: dict[str, Any] = {"S": s, "MEMO": [None]}
+        if not self.memo:
+            src += f"    return S.pack({', '.join(args)}){data}\n"
         else:
-            src += f"    return S.pack({', '.join(args)})\n"
-        namespace: dict[str, Any] = {"S": self._struct(key)}
+            # equal structures (their fields are validated values: equal ones pack alike)
+            # give the bytes they gave last time; the MQLONGs and the data after them
+            tail = args[len(args) - self.longs - self.data:]
+            head = s.size - 4 * len(tail)
+            namespace["T"] = struct.Struct(struct_order(key[0]) + "i" * len(tail))
+            same = " and ".join(f"m[{i}] == d{i}" for i in range(n))
+            copies = ", ".join(f"dict(d{i})" for i in range(n))
+            src += ("    m = MEMO[0]\n"
+                    f"    if m is not None and {same}:\n"
+                    f"        return m[{n}] + T.pack({', '.join(tail)}){data}\n"
+                    f"    body = S.pack({', '.join(args)})\n"
+                    f"    MEMO[0] = ({copies}, body[:{head}])\n"
+                    f"    return body{data}\n")
         exec(compile(src, f"<mqpy fused pack {key}>", "exec"), namespace)  # noqa: S102
         return namespace["pack"]
 

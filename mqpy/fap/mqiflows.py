@@ -229,7 +229,7 @@ REPLIES: dict[SegmentType, tuple[Item, ...]] = {
 
 #: The verbs whose bodies have a fused form (:class:`FusedBody`): a message's every call.
 _FUSED_VERBS = (SegmentType.MQPUT, SegmentType.MQGET, SegmentType.MQPUT1, SegmentType.MQOPEN)
-_FUSED_REQUESTS = {verb: FusedBody(REQUESTS[verb]) for verb in _FUSED_VERBS}
+_FUSED_REQUESTS = {verb: FusedBody(REQUESTS[verb], memo=True) for verb in _FUSED_VERBS}
 _FUSED_REPLIES = {verb: FusedBody(REPLIES[verb]) for verb in _FUSED_VERBS}
 for _fused in (_FUSED_REQUESTS, _FUSED_REPLIES):  # an MQOD's MQCHARV strings: the general path
     for _verb_with_od in (SegmentType.MQOPEN, SegmentType.MQPUT1):

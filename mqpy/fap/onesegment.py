@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mqpy.fap import mqiflows
-from mqpy.fap.apiheader import API_HEADER_LENGTH
+from mqpy.fap.apiheader import API_HEADER_LENGTH, MQIReply, mqi_event
 from mqpy.fap.framing import SegmentWriter
 from mqpy.fap.mqiparams import struct_order
 from mqpy.fap.tsh import (
@@ -29,10 +29,11 @@ from mqpy.fap.tsh import (
     TSHM_HEAD,
     TSHM_LENGTH,
     ByteOrder,
+    ControlFlags1,
     SegmentType,
 )
 
-__all__ = ["reply_segment", "request_segment"]
+__all__ = ["reply_segment", "reply_segments", "request_segment"]
 
 _HEADERS = TSHM_LENGTH + API_HEADER_LENGTH
 _FIRST_LAST = int(FIRST_LAST)
@@ -82,3 +83,17 @@ def request_segment(writer: SegmentWriter, verb: SegmentType, hobj: int, body: b
     None when it does not fit one segment. ``struct.error`` / OverflowError as there."""
     return _segment(writer, verb, 0, 0, hobj, _NO_BODY if body is None else body, conv_id,
                     request_id)
+
+
+def reply_segments(writer: SegmentWriter, reply_type: int, body: tuple[bytes, ...],
+                   conv_id: int, request_id: int | None) -> list[bytes]:
+    """The segments ``writer.segments`` makes of the reply of ``reply_type`` (MQCC_OK, no
+    reason, no Hobj, no LUW) whose body is ``body`` joined, to conversation ``conv_id``'s
+    request ``request_id``: one segment packed in one go when it fits one."""
+    joined = b"".join(body)
+    segment = _segment(writer, reply_type, 0, 0, 0, joined, conv_id, request_id)
+    if segment is not None:
+        return [segment]
+    return writer.segments(mqi_event(MQIReply, ControlFlags1.NONE, NO_LUW, conv_id,
+                                     request_id, SegmentType(reply_type), 0, 0, 0, joined,
+                                     None))

@@ -11,6 +11,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
+from mqpy_chinit import svrconn_packed
 from mqpy_chinit.clientpoll import ClientPoller
 from tests.client.conftest import CHANNEL, QUEUE, wait_for
 
@@ -137,6 +138,14 @@ def test_a_fault_serving_one_parked_client_ends_that_client_alone(env, poller, m
         return serve_now(self, request)
 
     monkeypatch.setattr(CallsServedAtOnce, "_serve_now", faulty)
+    serve_bytes = svrconn_packed.serve
+
+    def faulty_bytes(instance, data):  # (the same put served from its bytes)
+        if b"boom" in data:
+            raise RuntimeError("boom")
+        return serve_bytes(instance, data)
+
+    monkeypatch.setattr(svrconn_packed, "serve", faulty_bytes)
     bad, good = two_clients
     bq = mqpy.Queue(bad, QUEUE, CMQC.MQOO_OUTPUT)
     gq = mqpy.Queue(good, QUEUE, CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)

@@ -1,0 +1,224 @@
+"""A client's MQPUT and MQGET served from the bytes of its request, by the client host's
+poller, and answered with bytes.
+
+``svrconn_inline`` serves an idle conversation's MQPUT and MQGET without wait at once from
+the request's event: the segment reader makes the event, its body is decoded into MQMD,
+MQPMO and MQGMO objects, the engine called with them, the reply packed from them. The
+engine has the same calls on bytes (``mqpy.engine.packed``, the bindings busy thread's):
+:func:`serve` takes a read that is exactly one whole little-endian TSHM segment of such a
+request and gives its reply's segment from it, without the event or the objects. The
+request's body is a bindings request's (its TSHM made a TSH, the body as it came: read by
+``asyncput_stream.put_request`` and ``syncget_stream``'s reader), the reply framed for the
+conversation (``onesegment``). Anything else -- a segment of another form, exits, strmqtrc,
+a conversation with work queued, a long message, a put or get the engine's fast path leaves
+to the general one (none there, truncation, a report asked for, a full queue, properties
+...) -- returns None having changed nothing, and the read goes the receiver's way
+(``Conversation._events``, ``CallsServedAtOnce._serve_now``), whose bytes these are
+(tests/performance_paths/test_client_packed_serving.py holds the two alike).
+"""
+
+from __future__ import annotations
+
+import struct
+import time
+from typing import Any
+
+from mqpy import CMQC, loopcalls
+from mqpy.asyncput_stream import put_request
+from mqpy.engine import packed
+from mqpy.errors import MQMIError
+from mqpy.fap import mqiflows
+from mqpy.fap.apiheader import API_HEADER_LENGTH, MQIRequest, mqi_event
+from mqpy.fap.onesegment import reply_segments
+from mqpy.fap.tsh import (
+    EVENT_FLAGS1,
+    FIRST_LAST,
+    STRUCTID_TSH,
+    STRUCTID_TSHM,
+    TSH_LENGTH,
+    TSHM_HEAD,
+    TSHM_LENGTH,
+    ByteOrder,
+    SegmentType,
+)
+from mqpy.structs.tables import GMO, MD
+from mqpy.syncget_stream import _Options, _request
+from mqpy.trace import TRACER
+from mqpy_chinit.svrconn_inline import Answer
+
+__all__ = ["serve"]
+
+_T = SegmentType
+_PUT, _GET = int(_T.MQPUT), int(_T.MQGET)
+_LITTLE = int(ByteOrder.LITTLE)
+_WHOLE = int(FIRST_LAST)
+_MIN = TSHM_LENGTH + API_HEADER_LENGTH
+_IDS = 8  # a TSHM is a TSH with ConvId and RequestId at offset 8
+_TAIL = struct.Struct("<IH").unpack_from  # the TSHM's Encoding and CCSID (little-endian)
+_API_TAIL = struct.Struct("<iiI").unpack_from  # CompCode, Reason, Hobj
+_VERBS = {_PUT: _T.MQPUT, _GET: _T.MQGET}
+_REPLY_TYPES = {_PUT: int(mqiflows.reply_type(_T.MQPUT)),
+                _GET: int(mqiflows.reply_type(_T.MQGET))}
+_LONG = struct.Struct("<i")
+_OK, _FAILED = CMQC.MQCC_OK, CMQC.MQCC_FAILED
+_BODY_AT = TSH_LENGTH + API_HEADER_LENGTH  # of the request made a bindings one
+_MD_V2 = mqiflows.MD_SIZES[1][CMQC.MQMD_VERSION_2]
+_GMO_AT = GMO._layout_.offsets
+_MATCH_AT, _RESOLVED_AT = _GMO_AT["MatchOptions"], _GMO_AT["ResolvedQName"]
+_RETURNED_AT = _GMO_AT["ReturnedLength"]
+_IDS_AT = _BODY_AT + MD._layout_.offsets["MsgId"]  # MsgId, then CorrelId
+_NO_IDS = bytes(48)
+_MIN_TSH = TSH_LENGTH + API_HEADER_LENGTH
+_ORDERS = frozenset(int(order) for order in ByteOrder)
+_MQI_TYPES = frozenset(int(t) for t in SegmentType if t.has_api_header)
+_MATCH_IDS = CMQC.MQMO_MATCH_MSG_ID | CMQC.MQMO_MATCH_CORREL_ID
+
+
+def serve(instance: Any, data: bytes) -> tuple[list[bytes], int, int] | None:
+    """The MQPUTs and MQGETs at the head of ``data``, a read of ``instance``'s socket, that
+    the receiver would serve at once and the engine serves from their bytes: (their reply
+    segments, where the requests served end, how many). Each is one whole segment; a read
+    of more than one is taken only when it is whole MQI segments alone, so that the
+    receiver's way, which reads the rest, finds no fault in it it would have found before
+    serving any (none of them served, as then). None: none served, nothing done."""
+    conv = instance.conv
+    reader = conv.reader
+    length = len(data)
+    limit = reader.max_transmission_size
+    if (length < _MIN or conv.exits is not None or reader.buffered or reader.reassembling
+            or TRACER.spec_for(TRACER.process_qmgr) is not None):
+        return None
+    total = int.from_bytes(data[4:8], "big")
+    if total != length and (total > length or not _whole_segments(data, limit)):
+        return None
+    replies: list[bytes] = []
+    pos = count = 0
+    while pos < length:
+        served = _one(instance, data, pos, limit)
+        if served is None:
+            break
+        replies += served[0]
+        pos = served[1]
+        count += 1
+    return (replies, pos, count) if count else None
+
+
+def _whole_segments(data: bytes, limit: int) -> bool:
+    """Whether ``data`` is whole one-segment MQI flows alone (TSH or TSHM, FIRST and LAST,
+    of a byte order, within ``limit``): what the segment reader takes in one go."""
+    pos, length = 0, len(data)
+    while pos < length:
+        if length - pos < _MIN_TSH:
+            return False
+        struc = data[pos:pos + 4]
+        head = TSHM_LENGTH if struc == STRUCTID_TSHM else TSH_LENGTH \
+            if struc == STRUCTID_TSH else 0
+        total = int.from_bytes(data[pos + 4:pos + 8], "big")
+        at = pos + head - TSH_LENGTH + 8  # the byte order, segment type and flags
+        if (not head or not head + API_HEADER_LENGTH <= total <= min(limit, length - pos)
+                or data[at] not in _ORDERS or data[at + 1] not in _MQI_TYPES
+                or data[at + 2] & _WHOLE != _WHOLE):
+            return False
+        pos += total
+    return True
+
+
+def _one(instance: Any, data: bytes, pos: int, limit: int) -> tuple[list[bytes], int] | None:
+    """(the reply segments, its end) of the MQPUT or MQGET at ``pos`` of ``data`` served
+    from its bytes, counted as the receiver's way counts it; None, nothing done, for
+    anything else."""
+    if len(data) - pos < _MIN:
+        return None
+    struc, total, conv_id, request_id, order, verb, flags1, _, luwid = \
+        TSHM_HEAD.unpack_from(data, pos)
+    end = pos + total
+    if (struc != STRUCTID_TSHM or end > len(data) or total < _MIN or total > limit
+            or order != _LITTLE or flags1 & _WHOLE != _WHOLE or (verb != _PUT and verb != _GET)):
+        return None
+    cc = instance.conversations.get(conv_id if instance.sharing else None)
+    if cc is None or cc.queued or cc.calling or type(cc.backend) is not loopcalls.EngineVerbs:
+        return None
+    request = STRUCTID_TSH + (total - _IDS).to_bytes(4, "big") + data[pos + _IDS * 2:end]
+    conn = cc.backend.conn
+    outcome: Any = None
+    loopcalls.defer(conn)
+    try:
+        done = _put(instance, conn, request) if verb == _PUT else _get(instance, conn, request)
+    except MQMIError as e:  # (the engine's bytes paths raise none but a log force's)
+        done = outcome = (e.comp, e.reason, mqiflows.encode_reply(_VERBS[verb], comp=e.comp,
+                                                                   reason=e.reason))
+    except Exception as exc:  # noqa: BLE001 - a fault behind the MQI: as _call_now says
+        done = outcome = (_FAILED, CMQC.MQRC_UNEXPECTED_ERROR,
+                          instance._unexpected(_VERBS[verb], exc))
+    finally:
+        lsn = loopcalls.undefer(conn)
+    if done is None:
+        return None
+    # the segment taken as the receiver's way takes it (Conversation._events, _serve_now)
+    conv, reader = instance.conv, instance.conv.reader
+    reader.segments += 1
+    reader.partner_byte_order = ByteOrder.LITTLE
+    reader.partner_encoding, reader.partner_ccsid = _TAIL(data, pos + TSHM_LENGTH - 8)
+    conv.last_received = instance.last_call = time.monotonic()
+    conv._received(total, 1)
+    if outcome is not None or lsn:
+        comp, reason, hobj = _API_TAIL(data, pos + TSHM_LENGTH + 4)
+        event = mqi_event(MQIRequest, EVENT_FLAGS1[flags1], luwid, conv_id, request_id,
+                          _VERBS[verb], comp, reason, hobj, b"", None)
+        if outcome is not None:
+            return instance._answered(event, (), outcome), end
+    body, moved = done
+    segments = reply_segments(conv.writer, _REPLY_TYPES[verb], body, conv_id, request_id)
+    if not lsn:
+        instance._counted(_VERBS[verb], moved)
+        return segments, end
+    cc.queued += 1
+    cc.send.send_nowait(Answer(event, (), (_OK, 0, None), lsn, segments, moved))  # (empty)
+    return [], end
+
+
+def _put(instance: Any, conn: Any, request: bytes) -> tuple[tuple[bytes, ...], int] | None:
+    """((the reply's MQMD, MQPMO), the message's length) of the MQPUT ``request`` (as a
+    bindings request) put; None, nothing done, for one not of the common form, too long
+    for the loop or the channel, or left to the general path by the engine."""
+    found = put_request(request, 0, len(request))
+    if found is None:
+        return None
+    end, hobj, md_at, pmo_at, _options, at = found
+    size = end - at - 4
+    if size > loopcalls.INLINE_DATA_LIMIT or (instance.max_msg_size
+                                               and size > instance.max_msg_size):
+        return None  # a long put goes to a thread; one beyond MAXMSGL fails 2010
+    done = packed.put_sync(conn, hobj, request[md_at:pmo_at], request[pmo_at:at],
+                           request[at + 4:end])
+    if done is packed.GENERAL:
+        return None
+    return done, size  # type: ignore[return-value]
+
+
+def _get(instance: Any, conn: Any, request: bytes) -> tuple[tuple[bytes, ...], int] | None:
+    """((the reply's MQMD, MQGMO, DataLength, the message), its length) of the MQGET
+    ``request`` (as a bindings request: an MQMD version 2, no selection by MsgId or
+    CorrelId, no wait) with the message got; None, nothing done, for anything else."""
+    found = _request(request, 0, len(request))
+    if found is None:
+        return None
+    end, hobj, gmo_at, gmo_size, options = found
+    gmo = request[gmo_at:gmo_at + gmo_size]
+    version = _LONG.unpack_from(gmo, 4)[0]
+    match = _LONG.unpack_from(gmo, _MATCH_AT)[0] if version >= 2 else _MATCH_IDS
+    if match & _MATCH_IDS and request[_IDS_AT:_IDS_AT + 48] != _NO_IDS:
+        return None  # a selection, perhaps: the general path's
+    fields = _Options(version, options, match)
+    got = packed.get(conn, hobj, fields, instance._max_length(
+        _LONG.unpack_from(request, end - 4)[0]), _MD_V2)
+    if got is packed.GENERAL:
+        return None
+    md, message = got  # type: ignore[misc]
+    d = fields.__dict__
+    parts = [gmo[:_RESOLVED_AT], d["ResolvedQName"].ljust(48), gmo[_RESOLVED_AT + 48:]]
+    if gmo_size > _RETURNED_AT:
+        parts[2:] = [gmo[_RESOLVED_AT + 48:_RETURNED_AT], _LONG.pack(d["ReturnedLength"]),
+                     gmo[_RETURNED_AT + 4:]]
+    length = _LONG.pack(len(message))  # DataLength, then the message's (as its length)
+    return (md, b"".join(parts), length, length, message), len(message)
