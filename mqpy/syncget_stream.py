@@ -16,6 +16,7 @@ call traced -- goes the general way, which gives what this gives
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable
 from typing import Any
 
 from mqpy import CMQC
@@ -27,7 +28,7 @@ from mqpy.fap.apiheader import API_HEADER_LENGTH, MQIReply, mqi_event
 from mqpy.fap.tsh import TSH_LENGTH, ControlFlags1, SegmentType
 from mqpy.structs.tables import GMO, MD
 
-__all__ = ["serve"]
+__all__ = ["get_from_bytes", "serve"]
 
 _MQGET = SegmentType.MQGET
 _REPLY = mqiflows.reply_type(_MQGET)
@@ -59,23 +60,46 @@ def serve(session: Any, data: bytes, start: int) -> tuple[int, bytes] | None:
     """(its end, its reply's bytes) of the MQGET of the common form at ``start`` of
     ``data``, served on ``session``'s engine connection; None, nothing done, for anything
     else (the general path's)."""
-    found = _request(data, start, session.reader.max_transmission_size)
+    got = get_from_bytes(session.conn, data, start, session.reader.max_transmission_size)
+    if got is None:
+        return None
+    end, body = got
+    writer = session.writer
+    if type(body) is MQMIError:  # the log force failed: the get's failure
+        return end, writer.send(mqiflows.encode_reply(_MQGET, comp=body.comp,
+                                                      reason=body.reason))
+    reply = writer.reply(_REPLY, _OK, 0, 0, body, None, None)
+    if reply is None:  # more than one segment
+        reply = writer.send(mqi_event(MQIReply, _NO_FLAGS, _NO_LUW, None, None, _REPLY, _OK,
+                                      0, 0, b"".join(body), None))
+    return end, reply
+
+
+def get_from_bytes(conn: Any, data: bytes, start: int, limit: int,
+                   max_length: Callable[[int], int] = mqiflows.max_length
+                   ) -> tuple[int, tuple[bytes, ...] | MQMIError] | None:
+    """(its end, its reply's body: the MQMD, the MQGMO as returned, DataLength, the
+    message's length, the message) of the MQGET of the common form at ``start`` of
+    ``data`` (a segment of at most ``limit`` bytes), the message got on the engine
+    connection ``conn``, at most ``max_length(BufferLength)`` bytes of it; the MQMIError in
+    place of the body when the log force failed; None, nothing done, for anything else.
+    The bindings busy thread's and the client host's (``mqpy_chinit.svrconn_packed``)."""
+    found = _request(data, start, limit)
     if found is None:
         return None
     end, hobj, gmo_at, gmo_size, options = found
     gmo = data[gmo_at:gmo_at + gmo_size]
     version = _LONG.unpack_from(gmo, 4)[0]
     match = _LONG.unpack_from(gmo, _MATCH_AT)[0] if version >= 2 else _MATCH_IDS
-    if data[start + _BODY_AT + _MSGID_AT:start + _BODY_AT + _MSGID_AT + 48] != _NONE48 \
-            and match & _MATCH_IDS:
+    ids_at = start + _BODY_AT + _MSGID_AT
+    if match & _MATCH_IDS and data[ids_at:ids_at + 48] != _NONE48:
         return None  # a selection, perhaps: the general path's
     fields = _Options(version, options, match)
-    writer = session.writer
     try:
-        got = packed.get(session.conn, hobj, fields, mqiflows.max_length(
-            _LONG.unpack_from(data, end - 4)[0]), _MD_V2)
-    except MQMIError as e:  # the log force failed: the get's failure
-        return end, writer.send(mqiflows.encode_reply(_MQGET, comp=e.comp, reason=e.reason))
+        got = packed.get(conn, hobj, fields, max_length(_LONG.unpack_from(data, end - 4)[0]),
+                         _MD_V2)
+    except MQMIError as e:
+        return end, e
     if got is packed.GENERAL:
         return None
     md, message = got  # type: ignore[misc]
@@ -86,12 +110,7 @@ def serve(session: Any, data: bytes, start: int) -> tuple[int, bytes] | None:
         if gmo_size > _RETURNED_AT else \
         b"".join((gmo[:_RESOLVED_AT], d["ResolvedQName"].ljust(48), gmo[_RESOLVED_AT + 48:]))
     length = _LONG.pack(len(message))  # DataLength, then the message's (as its length)
-    body = (md, returned, length, length, message)
-    reply = writer.reply(_REPLY, _OK, 0, 0, body, None, None)
-    if reply is None:  # more than one segment
-        reply = writer.send(mqi_event(MQIReply, _NO_FLAGS, _NO_LUW, None, None, _REPLY, _OK,
-                                      0, 0, b"".join(body), None))
-    return end, reply
+    return end, (md, returned, length, length, message)
 
 
 def _request(data: bytes, start: int, limit: int) -> tuple[int, int, int, int, int] | None:

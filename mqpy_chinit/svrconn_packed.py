@@ -41,8 +41,7 @@ from mqpy.fap.tsh import (
     ByteOrder,
     SegmentType,
 )
-from mqpy.structs.tables import GMO, MD
-from mqpy.syncget_stream import _Options, _request
+from mqpy.syncget_stream import get_from_bytes
 from mqpy.trace import TRACER
 from mqpy_chinit.svrconn_inline import Answer
 
@@ -59,19 +58,10 @@ _API_TAIL = struct.Struct("<iiI").unpack_from  # CompCode, Reason, Hobj
 _VERBS = {_PUT: _T.MQPUT, _GET: _T.MQGET}
 _REPLY_TYPES = {_PUT: int(mqiflows.reply_type(_T.MQPUT)),
                 _GET: int(mqiflows.reply_type(_T.MQGET))}
-_LONG = struct.Struct("<i")
 _OK, _FAILED = CMQC.MQCC_OK, CMQC.MQCC_FAILED
-_BODY_AT = TSH_LENGTH + API_HEADER_LENGTH  # of the request made a bindings one
-_MD_V2 = mqiflows.MD_SIZES[1][CMQC.MQMD_VERSION_2]
-_GMO_AT = GMO._layout_.offsets
-_MATCH_AT, _RESOLVED_AT = _GMO_AT["MatchOptions"], _GMO_AT["ResolvedQName"]
-_RETURNED_AT = _GMO_AT["ReturnedLength"]
-_IDS_AT = _BODY_AT + MD._layout_.offsets["MsgId"]  # MsgId, then CorrelId
-_NO_IDS = bytes(48)
 _MIN_TSH = TSH_LENGTH + API_HEADER_LENGTH
 _ORDERS = frozenset(int(order) for order in ByteOrder)
 _MQI_TYPES = frozenset(int(t) for t in SegmentType if t.has_api_header)
-_MATCH_IDS = CMQC.MQMO_MATCH_MSG_ID | CMQC.MQMO_MATCH_CORREL_ID
 
 
 def serve(instance: Any, data: bytes) -> tuple[list[bytes], int, int] | None:
@@ -199,26 +189,12 @@ def _put(instance: Any, conn: Any, request: bytes) -> tuple[tuple[bytes, ...], i
 def _get(instance: Any, conn: Any, request: bytes) -> tuple[tuple[bytes, ...], int] | None:
     """((the reply's MQMD, MQGMO, DataLength, the message), its length) of the MQGET
     ``request`` (as a bindings request: an MQMD version 2, no selection by MsgId or
-    CorrelId, no wait) with the message got; None, nothing done, for anything else."""
-    found = _request(request, 0, len(request))
-    if found is None:
+    CorrelId, no wait) with the message got, at most the channel's MAXMSGL; None, nothing
+    done, for anything else."""
+    got = get_from_bytes(conn, request, 0, len(request), instance._max_length)
+    if got is None:
         return None
-    end, hobj, gmo_at, gmo_size, options = found
-    gmo = request[gmo_at:gmo_at + gmo_size]
-    version = _LONG.unpack_from(gmo, 4)[0]
-    match = _LONG.unpack_from(gmo, _MATCH_AT)[0] if version >= 2 else _MATCH_IDS
-    if match & _MATCH_IDS and request[_IDS_AT:_IDS_AT + 48] != _NO_IDS:
-        return None  # a selection, perhaps: the general path's
-    fields = _Options(version, options, match)
-    got = packed.get(conn, hobj, fields, instance._max_length(
-        _LONG.unpack_from(request, end - 4)[0]), _MD_V2)
-    if got is packed.GENERAL:
-        return None
-    md, message = got  # type: ignore[misc]
-    d = fields.__dict__
-    parts = [gmo[:_RESOLVED_AT], d["ResolvedQName"].ljust(48), gmo[_RESOLVED_AT + 48:]]
-    if gmo_size > _RETURNED_AT:
-        parts[2:] = [gmo[_RESOLVED_AT + 48:_RETURNED_AT], _LONG.pack(d["ReturnedLength"]),
-                     gmo[_RETURNED_AT + 4:]]
-    length = _LONG.pack(len(message))  # DataLength, then the message's (as its length)
-    return (md, b"".join(parts), length, length, message), len(message)
+    body = got[1]
+    if type(body) is MQMIError:  # the log force failed: the caller answers it
+        raise body
+    return body, len(body[4])
