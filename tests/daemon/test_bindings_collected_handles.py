@@ -11,6 +11,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
+from tests.support.handles import open_input_count
 from tests.support.installation import QM, Installation, started
 
 QUEUE = "COLLECTED.Q"
@@ -23,14 +24,6 @@ def running(tmp_path_factory):
     inst = Installation(str(tmp_path_factory.mktemp("collected")))
     inst.create(queues=(QUEUE,))
     yield from started(inst)
-
-
-def _input_handles(qm: mqpy.QueueManager) -> int:
-    q = mqpy.Queue(qm, QUEUE, CMQC.MQOO_INQUIRE)
-    try:
-        return q.inquire(CMQC.MQIA_OPEN_INPUT_COUNT)
-    finally:
-        q.close()
 
 
 def _left_in_a_cycle(qm: mqpy.QueueManager) -> None:
@@ -71,10 +64,10 @@ def test_collected_during_a_call_on_the_same_connection(running):
     watcher = mqpy.connect(QM)
     gc.collect()
     _left_in_a_cycle(qm)
-    assert _input_handles(watcher) == 1
+    assert open_input_count(watcher, QUEUE) == 1
     _collect_inside_the_next_call(qm)
     qm.inquire(CMQC.MQCA_Q_MGR_NAME)  # the next call closes the collected handle
-    assert _input_handles(watcher) == 0
+    assert open_input_count(watcher, QUEUE) == 0
     qm.disconnect()
     watcher.disconnect()
 
@@ -84,9 +77,9 @@ def test_a_queue_let_go_by_its_last_reference_is_closed_at_once(running):
     then it is closed at once, as pymqi's."""
     qm, watcher = mqpy.connect(QM), mqpy.connect(QM)
     queue = mqpy.Queue(qm, QUEUE, CMQC.MQOO_INPUT_SHARED)
-    assert _input_handles(watcher) == 1
+    assert open_input_count(watcher, QUEUE) == 1
     del queue
-    assert _input_handles(watcher) == 0
+    assert open_input_count(watcher, QUEUE) == 0
     qm.disconnect()
     watcher.disconnect()
 

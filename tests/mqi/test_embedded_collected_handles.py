@@ -14,6 +14,7 @@ import pytest
 import mqpy
 from mqpy import CMQC
 from tests.support.embedded import EmbeddedQMgr, ended_at_teardown
+from tests.support.handles import open_input_count
 
 QUEUE = "COLLECTED.Q"
 PROMPTLY = 5.0  #: seconds: a collection that makes no MQI call returns well within this
@@ -24,14 +25,6 @@ def qmgr(tmp_path):
     qmgr = EmbeddedQMgr("COLLQM", str(tmp_path))
     qmgr.eng.define("QLOCAL", QUEUE, {})
     yield from ended_at_teardown(qmgr)
-
-
-def _input_handles(qm: mqpy.QueueManager) -> int:
-    q = mqpy.Queue(qm, QUEUE, CMQC.MQOO_INQUIRE)
-    try:
-        return q.inquire(CMQC.MQIA_OPEN_INPUT_COUNT)
-    finally:
-        q.close()
 
 
 def _left_in_a_cycle(qm: mqpy.QueueManager) -> None:
@@ -67,7 +60,7 @@ def test_a_collected_queue_is_closed_by_the_next_call_not_the_collector(qmgr):
         _collected_on_a_thread_while_the_engine_lock_is_held(qmgr)
     finally:
         gc.enable()
-    assert _input_handles(qmgr.qm) == 0
+    assert open_input_count(qmgr.qm, QUEUE) == 0
 
 
 def test_a_queue_freed_by_its_last_reference_is_closed_at_once(qmgr):
@@ -76,9 +69,9 @@ def test_a_queue_freed_by_its_last_reference_is_closed_at_once(qmgr):
     q = mqpy.Queue(qmgr.qm, QUEUE, CMQC.MQOO_INPUT_SHARED)
     other = qmgr.connect()
     try:
-        assert _input_handles(other) == 1
+        assert open_input_count(other, QUEUE) == 1
         del q
-        assert _input_handles(other) == 0
+        assert open_input_count(other, QUEUE) == 0
     finally:
         other.disconnect()
 
@@ -96,6 +89,6 @@ def test_handles_noted_then_disconnected_are_closed_by_mqdisc(qmgr):
     qmgr.qm.disconnect()
     other = qmgr.connect()
     try:
-        assert _input_handles(other) == 0
+        assert open_input_count(other, QUEUE) == 0
     finally:
         other.disconnect()

@@ -9,21 +9,17 @@ import gc
 import mqpy
 from mqpy import CMQC
 from tests.pymqi_compat.conftest import QUEUE
-
-
-def _input_count(qm: mqpy.QueueManager) -> int:
-    with mqpy.Queue(qm, QUEUE, CMQC.MQOO_INQUIRE) as q:
-        return q.inquire(CMQC.MQIA_OPEN_INPUT_COUNT)
+from tests.support.handles import open_input_count
 
 
 def test_a_collected_queue_closes_its_handle(qmgr):
     """Given a Queue opened for input, when the program drops its last reference to it, then
     its handle is closed: the queue's open input count is back to 0."""
     q = mqpy.Queue(qmgr, QUEUE, CMQC.MQOO_INPUT_SHARED)
-    assert _input_count(qmgr) == 1
+    assert open_input_count(qmgr, QUEUE) == 1
     del q
     gc.collect()
-    assert _input_count(qmgr) == 0
+    assert open_input_count(qmgr, QUEUE) == 0
 
 
 def test_collecting_a_queue_after_its_connection_ended_raises_nothing(qmgr, env):
@@ -33,7 +29,7 @@ def test_collecting_a_queue_after_its_connection_ended_raises_nothing(qmgr, env)
     qmgr.disconnect()
     other = env.bindings()
     try:
-        assert _input_count(other) == 0
+        assert open_input_count(other, QUEUE) == 0
         del q
         gc.collect()
     finally:

@@ -1,4 +1,5 @@
-"""What a raw MQI handle (a bindings connection's open, get, close, commit) holds."""
+"""What a raw MQI handle (a bindings connection's open, get, close, commit) holds, and how
+many handles a queue has open for input."""
 
 from __future__ import annotations
 
@@ -18,3 +19,12 @@ def _drain(handle, queue: str) -> list[bytes]:
     handle.close(hobj)
     handle.commit()
     return out
+
+
+def open_input_count(qm: mqpy.QueueManager, queue: str) -> int:
+    """How many handles have ``queue`` open for input now (its IPPROCS, MQINQ)."""
+    q = mqpy.Queue(qm, queue, CMQC.MQOO_INQUIRE)
+    try:
+        return q.inquire(CMQC.MQIA_OPEN_INPUT_COUNT)
+    finally:
+        q.close()
