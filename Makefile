@@ -36,8 +36,8 @@ tools:
 	  || echo "chromium not installed: the web console's browser tests will be skipped"; }
 
 # Four workers on two cores: the suite waits much of its time (daemons, channels, timers):
-# its processes used about 860 s of CPU (a cgroup's count beside other work, 2026-11-29) while three workers
-# took 9:22 on two cores, so a fourth keeps the cores busier. A file's
+# its processes used about 860 s of CPU (a cgroup's count beside other work, 2026-11-29)
+# while three workers took 9:22, so a fourth keeps the cores busier (8:13 then). A file's
 # tests stay on one worker so module-scoped set-ups are made once; files are handed out in
 # collection order, the longest first (tests/support/schedule.py), not by number of tests;
 # the tests/spark files go to one worker together, which makes one Spark session for them.
