@@ -56,13 +56,25 @@ class _Request:
     __slots__ = ("extra", "md", "md_types", "opts", "opts_types", "parts", "prefix")
 
     def __init__(self, md: dict[str, Any], opts: dict[str, Any], extra: int,
-                 prefix: bytes) -> None:
+                 prefix: bytes, cuts: tuple[int, ...] | None = None) -> None:
         self.md, self.md_types = dict(md), [*map(type, md.values())]
         self.opts, self.opts_types = dict(opts), [*map(type, opts.values())]
         self.extra = extra  # the message's length (MQPUT) or BufferLength (MQGET)
         self.prefix = prefix
         self.parts = (prefix[:_LENGTH_AT], prefix[_LENGTH_AT + 4:_REPLY_LENGTH_AT],
-                      prefix[_REPLY_LENGTH_AT + 4:-4])
+                      prefix[_REPLY_LENGTH_AT + 4:-4]) if cuts is None else _cut(prefix, cuts)
+
+
+def _cut(prefix: bytes, cuts: tuple[int, ...]) -> tuple[bytes, ...]:
+    """``prefix`` in pieces around the 4-byte fields at ``cuts`` (in order; -4: its last
+    four bytes), which a request made from it patches (another transport's header)."""
+    pieces, at = [], 0
+    for cut in cuts:
+        cut %= len(prefix)
+        pieces.append(prefix[at:cut])
+        at = cut + 4
+    pieces.append(prefix[at:])
+    return tuple(pieces)
 
 
 class _Reply:
@@ -139,11 +151,19 @@ class Templates:
             return None
         return kept
 
+    #: (verb, hobj, md, opts): the kept request of ``verb`` on ``hobj`` when ``md`` and
+    #: ``opts`` have the fields it was packed from, of the same types -- its ``prefix``,
+    #: ``parts`` (as cut when kept) and ``extra`` -- or None: for a transport that patches
+    #: more than the lengths (``mqpy.clientcalls``)
+    kept = _kept
+
     def keep_request(self, verb: SegmentType, hobj: int, md: Any, opts: Any, extra: int,
-                     prefix: bytes) -> None:
+                     prefix: bytes, cuts: tuple[int, ...] | None = None) -> None:
         """Keep ``prefix``, the request of ``verb`` on ``hobj`` just packed from ``md`` and
-        ``opts`` (before the reply changes them), when their fields are all of _KEPT_TYPES."""
-        kept = _Request(md.__dict__, opts.__dict__, extra, prefix)
+        ``opts`` (before the reply changes them), when their fields are all of _KEPT_TYPES
+        (its ``parts`` cut around the 4-byte fields at ``cuts``, when given, else around
+        its lengths)."""
+        kept = _Request(md.__dict__, opts.__dict__, extra, prefix, cuts)
         if not _KEPT_TYPES.issuperset(kept.md_types) \
                 or not _KEPT_TYPES.issuperset(kept.opts_types):
             return

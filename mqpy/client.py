@@ -20,6 +20,7 @@ from typing import Any
 import attrs
 
 from mqpy import CMQC, asyncput, connstate
+from mqpy.bindings_templates import Templates
 from mqpy.clientcalls import PackedClientCalls
 from mqpy.clientchannel import (
     ChannelDefinition,
@@ -158,6 +159,7 @@ class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
         conv.streamed = stream_sink(self)
         self._lock = threading.Lock()
         self._collected = deque()
+        self._templates = Templates()  # (mqpy.clientcalls: the usual calls' kept requests)
         self.qmgr_name = qmgr_name
         self.hconn = 0
         self.connected = True

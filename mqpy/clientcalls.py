@@ -14,6 +14,13 @@ transport). Anything else -- a call traced by strmqtrc, an asynchronous put, str
 another class, a big-endian channel, a channel without conversations (SHARECNV(0)), replies
 of asynchronous puts or read ahead's flows in the way -- takes the general path, whose
 bytes and answers these are (tests/client/test_packed_calls.py holds the two alike).
+
+The usual MQPUT and MQGET of a handle are made from what the call before left, as a
+bindings connection's (``mqpy.bindings_templates``): the request's segment kept per object
+handle and sent again when the MQMD's and MQPMO / MQGMO's fields are those it was packed
+from -- its RequestId made the call's, an MQPUT's lengths (the TSHM's, ReplyLength, the
+message's) made its message's -- and the reply read against the last one of its verb
+(tests/performance_paths/test_client_templates.py holds them to the general path).
 """
 
 from __future__ import annotations
@@ -22,16 +29,18 @@ import struct
 from typing import Any
 
 from mqpy import CMQC
-from mqpy.bindings_calls import PackedCalls
+from mqpy.bindings_calls import PACKED_LIMIT, PackedCalls
+from mqpy.bindings_templates import Templates
 from mqpy.clientinstance import ChannelInstance, InstanceLost
 from mqpy.engine import fastpath
 from mqpy.errors import MQMIError
 from mqpy.fap import mqicalls, mqiflows
-from mqpy.fap.apiheader import MQIReply, mqi_event
-from mqpy.fap.mqicalls import failure
+from mqpy.fap.apiheader import API_HEADER_LENGTH, MQIReply, mqi_event
+from mqpy.fap.mqicalls import _get_done, _put_done, failure
 from mqpy.fap.onesegment import request_segment
 from mqpy.fap.statuscodes import ProtocolError
-from mqpy.fap.tsh import ByteOrder, ControlFlags1, SegmentType
+from mqpy.fap.tsh import TSHM_LENGTH, ByteOrder, ControlFlags1, SegmentType
+from mqpy.structs.tables import GMO, MD, PMO
 
 __all__ = ["PackedClientCalls"]
 
@@ -40,6 +49,13 @@ _FAILED = CMQC.MQCC_FAILED
 _REPLY_TYPES = {verb: int(mqiflows.reply_type(verb))
                 for verb in (_T.MQPUT, _T.MQGET, _T.MQCMIT)}
 _NO_LUW = bytes(8)
+_RESPONSE_OPTIONS = CMQC.MQPMO_ASYNC_RESPONSE | CMQC.MQPMO_SYNC_RESPONSE
+_PUT = _T.MQPUT
+#: a kept request's fields a call patches (4 bytes each, big-endian but the last): an
+#: MQPUT's TSHM length, RequestId, ReplyLength and message length; an MQGET's RequestId
+_PUT_CUTS = (4, 12, TSHM_LENGTH, -4)
+_GET_CUTS = (12,)
+_HEADERS = TSHM_LENGTH + API_HEADER_LENGTH
 
 
 class PackedClientCalls(PackedCalls):
@@ -52,11 +68,33 @@ class PackedClientCalls(PackedCalls):
     _instance: ChannelInstance | None
     _conv: Any
     _collected: Any
+    _templates: Templates
 
     def put(self, hobj: int, md: Any, pmo: Any, data: bytes) -> int:
         if type(data) is bytes:
             self._check_length(data)  # type: ignore[attr-defined] - (as MQIVerbs.put)
+            if type(md) is MD and type(pmo) is PMO \
+                    and not pmo.__dict__["Options"] & _RESPONSE_OPTIONS \
+                    and hobj not in self._async_default and self._packable():
+                # (PackedCalls.put's usual case, one frame fewer)
+                reply = self._templated_call(_PUT, hobj, md, pmo, data, len(data), (md, pmo))
+                if reply is not None:
+                    return _put_done(md, pmo, reply)
         return super().put(hobj, md, pmo, data)
+
+    def get(self, hobj: int, md: Any, gmo: Any, max_length: int | None) -> bytes:
+        if type(md) is MD and type(gmo) is GMO and self._packable():
+            # (PackedCalls.get's usual case, one frame fewer)
+            if max_length is None:
+                max_length = mqiflows.WHOLE_MESSAGE
+            elif max_length < 0:
+                return super().get(hobj, md, gmo, max_length)
+            reply = self._templated_call(_T.MQGET, hobj, md, gmo, b"", max_length, ())
+            if reply is not None:
+                return _get_done(md, gmo, reply)
+            if max_length == mqiflows.WHOLE_MESSAGE:
+                max_length = None
+        return super().get(hobj, md, gmo, max_length)
 
     def _put_async_packed(self, hobj: int, md: Any, pmo: Any, data: bytes) -> int:
         """An asynchronous MQPUT takes the general path here: the replies to asynchronous
@@ -71,6 +109,52 @@ class PackedClientCalls(PackedCalls):
             and instance.writer.byte_order is ByteOrder.LITTLE \
             and mqicalls.TRACER.spec_for(self.qmgr_name) is None
 
+    def _packed_put(self, hobj: int, md: MD, pmo: PMO, data: bytes
+                    ) -> mqiflows.Decoded | None:
+        return self._templated_call(_PUT, hobj, md, pmo, data, len(data), (md, pmo))
+
+    def _packed_get(self, hobj: int, md: MD, gmo: GMO, buffer_length: int
+                    ) -> mqiflows.Decoded | None:
+        return self._templated_call(_T.MQGET, hobj, md, gmo, b"", buffer_length, ())
+
+    def _templated_call(self, verb: SegmentType, hobj: int, md: MD, opts: Any, data: bytes,
+                        extra: int, into: tuple[Any, ...]) -> mqiflows.Decoded | None:
+        """The usual MQPUT (``data``, ``extra`` its length) or MQGET (``extra`` its
+        BufferLength) on ``hobj`` made from the request kept for it when ``md`` and
+        ``opts`` have the fields it was packed from, else packed (and kept); its reply
+        read against the last (module docstring), as :meth:`_packed_call` gives it. None,
+        nothing sent, when it is not of the common form."""
+        templates = self._templates
+        kept = templates.kept(verb, hobj, md, opts)
+        body = None
+        if kept is None or (extra != kept.extra and (
+                verb is not _PUT or len(kept.prefix) + extra > PACKED_LIMIT + _HEADERS)):
+            body = mqiflows.common_request_body(verb, [md, opts, data if verb is _PUT else extra])
+            if body is None or len(body) > PACKED_LIMIT:
+                return None
+        if self._collected:
+            self._close_collected()  # type: ignore[attr-defined]
+        with self._lock:
+            instance = self._usable_instance()  # type: ignore[attr-defined]
+            conv = self._conv
+            request_id = next(conv.request_ids)
+            writer = instance.writer
+            if body is None:
+                request = _from_kept(kept, request_id, data, writer.max_transmission_size)
+                if request is None:
+                    body = mqiflows.common_request_body(
+                        verb, [md, opts, data if verb is _PUT else extra])
+            if body is not None:
+                request, whole = _request(instance, verb, hobj, body, conv.conv_id, request_id)
+                if whole:
+                    templates.keep_request(verb, hobj, md, opts, extra,
+                                           request[:len(request) - len(data)],
+                                           _PUT_CUTS if verb is _PUT else _GET_CUTS)
+            decoded = self._answer(instance, conv, verb, request, (md, opts), templates)
+        if decoded.comp == _FAILED:
+            raise failure(decoded, into)
+        return decoded
+
     def _packed_call(self, verb: SegmentType, hobj: int, body: bytes | None,
                      into: tuple[Any, ...], targets: tuple[Any, ...]) -> mqiflows.Decoded:
         """Send the request of ``verb`` with ``body`` (None: empty) as one segment (as the
@@ -83,24 +167,65 @@ class PackedClientCalls(PackedCalls):
         with self._lock:
             instance = self._usable_instance()  # type: ignore[attr-defined]
             conv = self._conv
-            writer = instance.writer
-            request_id = next(conv.request_ids)
-            try:
-                request = request_segment(writer, verb, hobj, body, conv.conv_id, request_id)
-                if request is None:
-                    raise OverflowError  # segments of the general path's
-            except (struct.error, OverflowError):  # (a value out of range: the event says)
-                request = instance.frame(verb, body or b"", hobj, conv.conv_id, request_id)
-            try:
-                reply = instance.exchange(conv, request, _REPLY_TYPES[verb])
-                decoded = _decoded(verb, reply, targets,
-                                   instance.reader.partner_byte_order or ByteOrder.LITTLE)
-            except (OSError, ValueError, ProtocolError, InstanceLost):
-                self._lost()  # type: ignore[attr-defined]
-                raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN) from None
+            request, _ = _request(instance, verb, hobj, body or b"", conv.conv_id,
+                                  next(conv.request_ids))
+            decoded = self._answer(instance, conv, verb, request, targets)
         if decoded.comp == _FAILED:
             raise failure(decoded, into)
         return decoded
+
+    def _answer(self, instance: ChannelInstance, conv: Any, verb: SegmentType,
+                request: bytes, targets: tuple[Any, ...], templates: Templates | None = None
+                ) -> mqiflows.Decoded:
+        """``request`` sent on ``conv`` (lock held) and its reply decoded into ``targets``
+        unless it failed (read against the last of ``templates``, when given); the
+        connection lost (2009) when the socket is."""
+        try:
+            reply = instance.exchange(conv, request, _REPLY_TYPES[verb])
+            decoded = templates.reply(verb, *reply[1:], targets) \
+                if templates is not None and type(reply) is tuple and reply[1] != _FAILED \
+                else None
+            if decoded is None:
+                decoded = _decoded(verb, reply, targets,
+                                   instance.reader.partner_byte_order or ByteOrder.LITTLE)
+        except (OSError, ValueError, ProtocolError, InstanceLost):
+            self._lost()  # type: ignore[attr-defined]
+            raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN) from None
+        return decoded
+
+
+def _request(instance: ChannelInstance, verb: SegmentType, hobj: int, body: bytes,
+             conv_id: int, request_id: int) -> tuple[bytes, bool]:
+    """The request of ``verb`` with ``body``: one segment packed at once (True), or the
+    general path's segments (False) when it does not fit one or a value is out of range
+    (the event says which)."""
+    try:
+        request = request_segment(instance.writer, verb, hobj, body, conv_id, request_id)
+        if request is not None:
+            return request, True
+    except (struct.error, OverflowError):
+        pass
+    return instance.frame(verb, body, hobj, conv_id, request_id), False
+
+
+def _from_kept(kept: Any, request_id: int, data: bytes, max_size: int) -> bytes | None:
+    """The request of ``kept`` (``Templates.kept``, cut at _PUT_CUTS or _GET_CUTS) whose
+    RequestId is ``request_id`` and, an MQPUT's, whose message is ``data``; None when it
+    does not fit one segment of ``max_size`` bytes (or the RequestId its field)."""
+    parts = kept.parts
+    try:
+        rid = request_id.to_bytes(4, "big")
+    except OverflowError:
+        return None
+    if len(parts) == 2:
+        return b"".join((parts[0], rid, parts[1]))
+    n = len(data)
+    total = len(kept.prefix) + n
+    if total > max_size:
+        return None
+    length = total.to_bytes(4, "big")
+    return b"".join((parts[0], length, parts[1], rid, parts[2], length, parts[3],
+                     n.to_bytes(4, "little"), data))
 
 
 def _decoded(verb: SegmentType, reply: Any, targets: tuple[Any, ...],

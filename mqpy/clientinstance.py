@@ -277,13 +277,6 @@ class ChannelInstance:
         too)."""
         return self._call(conv, data, None)  # type: ignore[return-value]
 
-    def exchange(self, conv: Conversation, data: bytes, reply_type: int) -> Any:
-        """:meth:`call`, whose reply, when this thread read it alone as one whole
-        little-endian segment of type ``reply_type`` (the common case), is given as its
-        fields (segment type, CompCode, Reason, Hobj, body) without an event: the packed
-        calls' (``mqpy.clientcalls``); otherwise as :meth:`call`, an event."""
-        return self._call(conv, data, reply_type)
-
     def _call(self, conv: Conversation, data: bytes, reply_type: int | None) -> Any:
         leader = reading = self._join(conv)
         try:
@@ -306,6 +299,13 @@ class ChannelInstance:
             raise
         finally:
             self._leave(conv, reading, leader)
+
+    #: (conv, data, reply_type): :meth:`call`, whose reply, when this thread read it alone as
+    #: one whole little-endian segment of type ``reply_type`` (the common case), is given as
+    #: its fields (segment type, CompCode, Reason, Hobj, body) without an event: the packed
+    #: calls' (``mqpy.clientcalls``); otherwise as :meth:`call`, an event. (``_call`` itself:
+    #: one frame fewer a call.)
+    exchange = _call
 
     def _join(self, conv: Conversation, pumping: bool = False) -> bool:
         """A call (or a pump) of ``conv`` begins: True when it takes the reading role (nobody
