@@ -418,21 +418,36 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
         elif isinstance(ev, Status):
             return False  # the client closed the channel
         elif streamer.is_request(ev):  # read ahead (mqpy_chinit.svrconn_stream)
-            await svrconn_stream.route(self, ev)
+            try:
+                await svrconn_stream.route(self, ev)
+            except ProtocolError as exc:
+                return await self._malformed(exc)
         elif connstate.is_wake(ev):  # the client's MQCTL: its waiting get ends
             svrconn_wake.woken(self.conversations, ev, bool(self.sharing))
         elif isinstance(ev, OtherSegment) and ev.segment_type in _IDENTITY_FLOWS:
             try:
                 self._identity_flow(ev)
             except ProtocolError as exc:
-                await self._refuse(exc.status_code, "AMQ9504E", f"Protocol error: {exc}")
-                return False
+                return await self._malformed(exc)
         else:
             await self._refuse(StatusCode.PROTOCOL_SEGMENT_TYPE, "AMQ9504E",
-                               f"Protocol error: {type(ev).__name__} segment on a "
+                               f"Protocol error: {_flow_name(ev)} segment on a "
                                f"server-connection channel.")
             return False
         return True
+
+    async def _malformed(self, exc: ProtocolError) -> bool:
+        """A flow of the client's that breaks the protocol: the instance is refused
+        (AMQ9504E, STATUS) and ends; False, for :meth:`_on_event`."""
+        await self._refuse(exc.status_code, "AMQ9504E", f"Protocol error: {exc}")
+        return False
+
+    async def _malformed_call(self, verb: SegmentType, exc: ProtocolError) -> None:
+        """An MQI flow of the client's that does not decode: the instance is refused
+        (AMQ9504E naming the verb, STATUS) and ends (ChannelEnded, already logged)."""
+        await self._refuse(exc.status_code, "AMQ9504E",
+                           f"Protocol error in an {verb.name} flow: {exc}")
+        raise ChannelEnded("", "", True, exc.status_code)
 
     def _identity_flow(self, ev: OtherSegment) -> None:
         """USERID_DATA / CONAUTH_INFO before a conversation's MQCONN (mqpy.fap.userid)."""
@@ -593,8 +608,7 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
         except mqiparams.BadStructure as exc:  # that call's error: the channel goes on
             return mqiflows.refusal_reply(verb, exc, cc.backend is not None)
         except ProtocolError as exc:
-            await self._refuse(exc.status_code, "AMQ9504E", f"Protocol error: {exc}")
-            raise ChannelEnded("", "", True, exc.status_code) from None
+            await self._malformed_call(verb, exc)
         if verb == _T.MQCONN and decoded.values[1] is not None:
             # mqpy's CSEC tail is for the bindings socket: a client may not assert identities
             await self._refuse(StatusCode.PROTOCOL_INVALID_DATA, "AMQ9504E",
@@ -637,6 +651,14 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
 
     def _byte_order(self) -> ByteOrder:
         return self.conv.reader.partner_byte_order or ByteOrder.LITTLE
+
+
+def _flow_name(ev: Event) -> str:
+    """What the log calls a flow: its segment type's name (ASYNC_MESSAGE, NOTIFICATION ...)
+    where it has one, else its kind."""
+    segment_type = getattr(ev, "segment_type", None)
+    return segment_type.name if isinstance(segment_type, SegmentType) \
+        else type(ev).__name__
 
 
 def _peer_host(stream: Any) -> str:

@@ -33,7 +33,10 @@ def _hobj(event: OtherSegment) -> int:
 
 async def route(instance: Any, event: OtherSegment) -> None:
     """The REQUEST_MSGS ``event`` to its conversation's task; a conversation that is not
-    connected is told at once that read ahead is not in effect (MQRC_HCONN_ERROR)."""
+    connected is told at once that read ahead is not in effect (MQRC_HCONN_ERROR).
+    ProtocolError, before anything is routed, for a body shorter than REQUEST_MSGS' fixed
+    part: the instance refuses it as any malformed flow (AMQ9504E, STATUS)."""
+    asyncflows.parse_request(event.body, instance._byte_order())
     key = event.conv_id if instance.sharing else None
     cc = instance.conversations.get(key)
     if cc is None or cc.backend is None:
