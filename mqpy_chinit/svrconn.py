@@ -21,7 +21,10 @@ Theory of operation
   the request's ConvId and RequestId. Keeping the receiver running while a call is in progress
   is how a client that disappears during a long MQGET wait is noticed at once. The receiver
   reads the socket before waiting for it and takes what one read brought together, so the
-  replies to requests of several conversations read at once go in one write.
+  replies to requests of several conversations read at once go in one write. A conversation
+  holds QUEUED requests read and not yet served; a client that piles more behind a call
+  that does not return (QUEUE_GRACE) breaks the protocol, and the instance ends (AMQ9504E)
+  rather than read nothing more for its other conversations.
 - A timer task sends a heartbeat when nothing has come from the client for HBINT (during
   MQGET waits and between calls), ends the instance when nothing has come from the client for
   the receive timeout (AMQ9259E), and ends it after DISCINT seconds without an MQI call in
@@ -93,6 +96,12 @@ __all__ = ["SvrconnInstance", "SvrconnStatus", "instances", "serve_client", "sto
 #: (an MQGET waiting, say) before it ends the instance anyway, as IBM's client "gets
 #: CONNECTION_BROKEN after a few seconds"
 QUIESCE_GRACE = 5.0
+
+
+#: The requests of one conversation read and not yet served that the receiver holds; the
+#: next waits for room at most QUEUE_GRACE seconds (``SvrconnInstance._queue_behind``)
+QUEUED = 16
+QUEUE_GRACE = 5.0
 
 
 #: Worker threads for MQI calls of all SVRCONN conversations of one channel initiator.
@@ -315,6 +324,7 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
                 st = self.status
                 st.hbint, st.maxmsgl = self.hbint, self.max_msg_size
                 st.max_conversations = self.sharing
+                self.conv.control_ids = self._control()  # a refusal's STATUS: on a TSHM
                 return
             ev = await self.conv.recv(CONFIRM_TIMEOUT)
             if not isinstance(ev, InitialData):
@@ -411,7 +421,10 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
         """What the client sent, other than a call served at once; False: the instance
         ends (the client closed it, or sent what a SVRCONN does not take)."""
         if isinstance(ev, MQIRequest):
-            await self._route(ev)
+            try:
+                await self._route(ev)
+            except ProtocolError as exc:
+                return await self._malformed(exc)
         elif isinstance(ev, Heartbeat):
             if ev.flags & ControlFlags1.CONFIRM_REQUEST:
                 await self._send(Heartbeat(**self._control()))
@@ -474,7 +487,7 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
                 await self._reply(request, mqiflows.encode_reply(
                     _T.MQCONN, comp=_FAILED, reason=CMQC.MQRC_CHANNEL_NOT_AVAILABLE))
                 return
-            send, receive = trio.open_memory_channel[MQIRequest](16)
+            send, receive = trio.open_memory_channel[MQIRequest](QUEUED)
             cc = ClientConversation(key, send, receive)
             self.conversations[key] = cc
             self.status.current_conversations = len(self.conversations)
@@ -490,7 +503,20 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
         try:
             cc.send.send_nowait(request)  # room (nearly always): read on without a yield
         except trio.WouldBlock:
+            await self._queue_behind(cc, request)
+
+    async def _queue_behind(self, cc: ClientConversation, request: MQIRequest) -> None:
+        """A request for a conversation with QUEUED requests waiting already: it waits for
+        room while that conversation's calls are served (a client's calls sent in a row).
+        None made within QUEUE_GRACE: the client piled requests behind a call that does
+        not return (a get waiting), which no MQI client does, and the receiver would
+        read nothing more for the instance's other conversations: ProtocolError."""
+        with trio.move_on_after(QUEUE_GRACE):
             await cc.send.send(request)
+            return
+        raise ProtocolError(StatusCode.PROTOCOL_GENERAL, f"more than {QUEUED} requests "
+                            f"waiting on conversation {cc.conv_id} behind a call that does "
+                            f"not return")
 
     async def _reply(self, request: MQIRequest, reply: MQIReply) -> None:
         conv_id = request.conv_id

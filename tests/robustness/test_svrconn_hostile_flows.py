@@ -94,7 +94,8 @@ class _Peer:
         return self.pending.pop(0)
 
     def refused(self) -> StatusCode:
-        """The STATUS that ends the instance (it is closed after it)."""
+        """The STATUS that ends the instance (it is closed after it): a socket-level flow,
+        on conversation 0 of the shared instance's TSHM."""
         data = b""
         try:
             while chunk := self.sock.recv(65536):
@@ -102,6 +103,7 @@ class _Peer:
         except ConnectionResetError:
             pass
         [status] = [e for e in self.pending + self.reader.feed(data) if isinstance(e, Status)]
+        assert (status.conv_id, status.request_id) == (0, 0), status
         return StatusCode(status.code)
 
     def close(self) -> None:
@@ -261,6 +263,10 @@ MALFORMED = {
     "a NOTIFICATION shorter than its fixed part": (
         asyncflows.readdressed(_T.NOTIFICATION, bytes(6), 1),
         StatusCode.PROTOCOL_SEGMENT_TYPE, "NOTIFICATION"),
+    "a segment longer than the agreed transmission size": (
+        build_segment_header(_T.MQPUT, 40000, flags1=ControlFlags1.FIRST | ControlFlags1.LAST,
+                             conv_id=1, request_id=1),
+        StatusCode.PROTOCOL_LENGTH_ERROR, "40000"),
     "a short REQUEST_MSGS on a conversation not connected": (
         asyncflows.readdressed(_T.REQUEST_MSGS, bytes(8), 9),
         StatusCode.PROTOCOL_INVALID_DATA, "REQUEST_MSGS"),
@@ -411,4 +417,27 @@ def test_a_request_msgs_waiting_without_end_holds_no_other_conversation(site, by
     event = peer.next()
     assert (event.conv_id, event.segment_type) == (1, _T.ASYNC_MESSAGE), event
     assert _notification(peer, 1).hobj == hobj1
+    _nothing_unexpected(site, bystander)
+
+
+def test_requests_piled_behind_a_waiting_call_hold_no_other_conversation(site, bystander,
+                                                                        peer):
+    """Given conversation 1 waiting without a time limit for a message, when the client
+    piles more requests on conversation 1 behind that call than the instance holds, then
+    after a few seconds the instance ends with STATUS PROTOCOL_GENERAL and AMQ9504E
+    rather than read nothing more for its other conversations (no MQI client sends a
+    call before the last one returned); a client of another instance is served."""
+    hobj1 = peer.connected(1)
+    while peer.call(1, _T.MQGET, [mqpy.MD(), mqpy.GMO(
+            Options=CMQC.MQGMO_NO_SYNCPOINT | CMQC.MQGMO_NO_WAIT), 100], hobj1).comp == 0:
+        pass  # emptied
+    wait = mqiflows.encode_request(_T.MQGET, [mqpy.MD(), mqpy.GMO(
+        Options=CMQC.MQGMO_NO_SYNCPOINT | CMQC.MQGMO_WAIT,
+        WaitInterval=CMQC.MQWI_UNLIMITED), 100], hobj=hobj1)
+    inquire = mqiflows.encode_request(_T.MQINQ, [[CMQC.MQIA_CURRENT_Q_DEPTH]], hobj=hobj1)
+    flows = [attrs.evolve(wait, conv_id=1, request_id=100)]
+    flows += [attrs.evolve(inquire, conv_id=1, request_id=101 + i) for i in range(64)]
+    peer.sock.sendall(b"".join(peer.writer.send(f) for f in flows))
+    assert peer.refused() == StatusCode.PROTOCOL_GENERAL
+    _protocol_error_logged(site, "behind a call that does not return")
     _nothing_unexpected(site, bystander)
