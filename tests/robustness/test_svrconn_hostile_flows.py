@@ -9,6 +9,7 @@ clients are served throughout."""
 from __future__ import annotations
 
 import random
+import socket
 
 import attrs
 import pytest
@@ -20,12 +21,13 @@ from mqpy.fap.apiheader import MQIReply, MQIRequest, mqi_event
 from mqpy.fap.asyncflows import MessageRequest, Notice
 from mqpy.fap.controlflows import Status
 from mqpy.fap.framing import SegmentReader, SegmentWriter
+from mqpy.fap.initialdata import InitialData
 from mqpy.fap.statuscodes import StatusCode
 from mqpy.fap.tsh import ControlFlags1, SegmentType, build_segment_header
 from tests.mqi._modes import QUEUE as ELSEWHERE  # the queue of another instance's client
 from tests.mqi._modes import started_site
-from tests.support.raw_sessions import _started_instance
-from tests.support.site import QM, QUEUE, Site
+from tests.support.raw_sessions import _replies, _started_instance
+from tests.support.site import CHANNEL, QM, QUEUE, Site
 
 pytestmark = [pytest.mark.system, pytest.mark.timeout(300)]
 
@@ -413,10 +415,19 @@ def test_a_request_msgs_waiting_without_end_holds_no_other_conversation(site, by
     hobj3 = peer.connected(3)
     reply = peer.call(3, _T.MQOPEN, [mqpy.OD(ObjectName=ELSEWHERE.encode()), _INPUT])
     _conversation_works(peer, 3, reply.hobj)
-    _put(peer, 3, hobj3, b"for the waiting conversation")
-    event = peer.next()
-    assert (event.conv_id, event.segment_type) == (1, _T.ASYNC_MESSAGE), event
-    assert _notification(peer, 1).hobj == hobj1
+    peer.request_id += 1
+    put = mqiflows.encode_request(_T.MQPUT, [mqpy.MD(), mqpy.PMO(
+        Options=CMQC.MQPMO_NO_SYNCPOINT), b"for the waiting conversation"], hobj=hobj3)
+    peer.sock.sendall(peer.writer.send(attrs.evolve(put, conv_id=3,
+                                                    request_id=peer.request_id)))
+    seen: list = []  # the put's reply and the stream to conversation 1, in either order
+    while not any(e.segment_type == _T.NOTIFICATION for e in seen) \
+            or not any(isinstance(e, MQIReply) for e in seen):
+        seen.append(peer.next())
+    [reply] = [e for e in seen if isinstance(e, MQIReply)]
+    assert (reply.conv_id, reply.comp) == (3, CMQC.MQCC_OK), reply
+    streamed = [(e.conv_id, e.segment_type) for e in seen if e is not reply]
+    assert streamed == [(1, _T.ASYNC_MESSAGE), (1, _T.NOTIFICATION)], seen
     _nothing_unexpected(site, bystander)
 
 
@@ -440,4 +451,30 @@ def test_requests_piled_behind_a_waiting_call_hold_no_other_conversation(site, b
     peer.sock.sendall(b"".join(peer.writer.send(f) for f in flows))
     assert peer.refused() == StatusCode.PROTOCOL_GENERAL
     _protocol_error_logged(site, "behind a call that does not return")
+    _nothing_unexpected(site, bystander)
+
+
+def test_a_short_request_msgs_on_an_unshared_instance_is_refused_with_a_tsh_status(
+        site, bystander):
+    """Given a client instance that shares no conversations (SHARECNV 0: TSH flows), when
+    it sends a short REQUEST_MSGS after its MQCONN, then the instance ends with STATUS
+    PROTOCOL_INVALID_DATA in a TSH and AMQ9504E; another instance's client is served."""
+    with socket.create_connection(("127.0.0.1", site.port), timeout=20) as sock:
+        writer, reader = SegmentWriter(), SegmentReader()
+        sock.sendall(writer.send(InitialData(fap_level=10, channel_name=CHANNEL,
+                                             conv_per_socket=0, max_msg_batch=1)))
+        events: list = []
+        while not events:
+            events = reader.feed(sock.recv(65536))
+        assert isinstance(events[0], InitialData) and events[0].conv_per_socket == 0
+        sock.sendall(writer.send(mqiflows.encode_request(_T.MQCONN, [(QM, "unshared")])))
+        (reply,) = _replies(sock, reader, 1)
+        assert reply.comp == CMQC.MQCC_OK and reply.conv_id is None, reply
+        sock.sendall(asyncflows.readdressed(_T.REQUEST_MSGS, bytes(12), None))
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    [status] = [e for e in reader.feed(data) if isinstance(e, Status)]
+    assert (status.code, status.conv_id) == (StatusCode.PROTOCOL_INVALID_DATA, None)
+    _protocol_error_logged(site, "REQUEST_MSGS")
     _nothing_unexpected(site, bystander)
