@@ -105,6 +105,9 @@ class Conversation:
         #: where :meth:`take` parks instead of waiting on the socket itself (the client
         #: host's poller: ``mqpy_chinit.clientpoll.Polled``), or None
         self.polled: Any = None
+        #: the ConvId and RequestId of socket-level flows (a refusal's STATUS): conversation
+        #: 0 of a SVRCONN instance that shares conversations (TSHM); none (TSH) otherwise
+        self.control_ids: dict[str, int] = {}
 
     @property
     def status(self) -> ChannelStatus:
@@ -446,7 +449,7 @@ class Conversation:
 
     async def _refuse(self, code: StatusCode) -> None:
         try:
-            await self.send(Status(code=code, flags=ControlFlags1.ERROR))
+            await self.send(Status(code=code, flags=ControlFlags1.ERROR, **self.control_ids))
         except ChannelEnded:
             pass
 

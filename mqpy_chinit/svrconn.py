@@ -21,7 +21,10 @@ Theory of operation
   the request's ConvId and RequestId. Keeping the receiver running while a call is in progress
   is how a client that disappears during a long MQGET wait is noticed at once. The receiver
   reads the socket before waiting for it and takes what one read brought together, so the
-  replies to requests of several conversations read at once go in one write.
+  replies to requests of several conversations read at once go in one write. A conversation
+  holds QUEUED requests read and not yet served; a client that piles more behind a call
+  that does not return (QUEUE_GRACE) breaks the protocol, and the instance ends (AMQ9504E)
+  rather than read nothing more for its other conversations.
 - A timer task sends a heartbeat when nothing has come from the client for HBINT (during
   MQGET waits and between calls), ends the instance when nothing has come from the client for
   the receive timeout (AMQ9259E), and ends it after DISCINT seconds without an MQI call in
@@ -93,6 +96,12 @@ __all__ = ["SvrconnInstance", "SvrconnStatus", "instances", "serve_client", "sto
 #: (an MQGET waiting, say) before it ends the instance anyway, as IBM's client "gets
 #: CONNECTION_BROKEN after a few seconds"
 QUIESCE_GRACE = 5.0
+
+
+#: The requests of one conversation read and not yet served that the receiver holds; the
+#: next waits for room at most QUEUE_GRACE seconds (``SvrconnInstance._queue_behind``)
+QUEUED = 16
+QUEUE_GRACE = 5.0
 
 
 #: Worker threads for MQI calls of all SVRCONN conversations of one channel initiator.
@@ -315,6 +324,7 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
                 st = self.status
                 st.hbint, st.maxmsgl = self.hbint, self.max_msg_size
                 st.max_conversations = self.sharing
+                self.conv.control_ids = self._control()  # a refusal's STATUS: on a TSHM
                 return
             ev = await self.conv.recv(CONFIRM_TIMEOUT)
             if not isinstance(ev, InitialData):
@@ -411,28 +421,46 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
         """What the client sent, other than a call served at once; False: the instance
         ends (the client closed it, or sent what a SVRCONN does not take)."""
         if isinstance(ev, MQIRequest):
-            await self._route(ev)
+            try:
+                await self._route(ev)
+            except ProtocolError as exc:
+                return await self._malformed(exc)
         elif isinstance(ev, Heartbeat):
             if ev.flags & ControlFlags1.CONFIRM_REQUEST:
                 await self._send(Heartbeat(**self._control()))
         elif isinstance(ev, Status):
             return False  # the client closed the channel
         elif streamer.is_request(ev):  # read ahead (mqpy_chinit.svrconn_stream)
-            await svrconn_stream.route(self, ev)
+            try:
+                await svrconn_stream.route(self, ev)
+            except ProtocolError as exc:
+                return await self._malformed(exc)
         elif connstate.is_wake(ev):  # the client's MQCTL: its waiting get ends
             svrconn_wake.woken(self.conversations, ev, bool(self.sharing))
         elif isinstance(ev, OtherSegment) and ev.segment_type in _IDENTITY_FLOWS:
             try:
                 self._identity_flow(ev)
             except ProtocolError as exc:
-                await self._refuse(exc.status_code, "AMQ9504E", f"Protocol error: {exc}")
-                return False
+                return await self._malformed(exc)
         else:
             await self._refuse(StatusCode.PROTOCOL_SEGMENT_TYPE, "AMQ9504E",
-                               f"Protocol error: {type(ev).__name__} segment on a "
+                               f"Protocol error: {_flow_name(ev)} segment on a "
                                f"server-connection channel.")
             return False
         return True
+
+    async def _malformed(self, exc: ProtocolError) -> bool:
+        """A flow of the client's that breaks the protocol: the instance is refused
+        (AMQ9504E, STATUS) and ends; False, for :meth:`_on_event`."""
+        await self._refuse(exc.status_code, "AMQ9504E", f"Protocol error: {exc}")
+        return False
+
+    async def _malformed_call(self, verb: SegmentType, exc: ProtocolError) -> None:
+        """An MQI flow of the client's that does not decode: the instance is refused
+        (AMQ9504E naming the verb, STATUS) and ends (ChannelEnded, already logged)."""
+        await self._refuse(exc.status_code, "AMQ9504E",
+                           f"Protocol error in an {verb.name} flow: {exc}")
+        raise ChannelEnded("", "", True, exc.status_code)
 
     def _identity_flow(self, ev: OtherSegment) -> None:
         """USERID_DATA / CONAUTH_INFO before a conversation's MQCONN (mqpy.fap.userid)."""
@@ -459,7 +487,7 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
                 await self._reply(request, mqiflows.encode_reply(
                     _T.MQCONN, comp=_FAILED, reason=CMQC.MQRC_CHANNEL_NOT_AVAILABLE))
                 return
-            send, receive = trio.open_memory_channel[MQIRequest](16)
+            send, receive = trio.open_memory_channel[MQIRequest](QUEUED)
             cc = ClientConversation(key, send, receive)
             self.conversations[key] = cc
             self.status.current_conversations = len(self.conversations)
@@ -475,7 +503,20 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
         try:
             cc.send.send_nowait(request)  # room (nearly always): read on without a yield
         except trio.WouldBlock:
+            await self._queue_behind(cc, request)
+
+    async def _queue_behind(self, cc: ClientConversation, request: MQIRequest) -> None:
+        """A request for a conversation with QUEUED requests waiting already: it waits for
+        room while that conversation's calls are served (a client's calls sent in a row).
+        None made within QUEUE_GRACE: the client piled requests behind a call that does
+        not return (a get waiting), which no MQI client does, and the receiver would
+        read nothing more for the instance's other conversations: ProtocolError."""
+        with trio.move_on_after(QUEUE_GRACE):
             await cc.send.send(request)
+            return
+        raise ProtocolError(StatusCode.PROTOCOL_GENERAL, f"more than {QUEUED} requests "
+                            f"waiting on conversation {cc.conv_id} behind a call that does "
+                            f"not return")
 
     async def _reply(self, request: MQIRequest, reply: MQIReply) -> None:
         conv_id = request.conv_id
@@ -593,8 +634,7 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
         except mqiparams.BadStructure as exc:  # that call's error: the channel goes on
             return mqiflows.refusal_reply(verb, exc, cc.backend is not None)
         except ProtocolError as exc:
-            await self._refuse(exc.status_code, "AMQ9504E", f"Protocol error: {exc}")
-            raise ChannelEnded("", "", True, exc.status_code) from None
+            await self._malformed_call(verb, exc)
         if verb == _T.MQCONN and decoded.values[1] is not None:
             # mqpy's CSEC tail is for the bindings socket: a client may not assert identities
             await self._refuse(StatusCode.PROTOCOL_INVALID_DATA, "AMQ9504E",
@@ -637,6 +677,14 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
 
     def _byte_order(self) -> ByteOrder:
         return self.conv.reader.partner_byte_order or ByteOrder.LITTLE
+
+
+def _flow_name(ev: Event) -> str:
+    """What the log calls a flow: its segment type's name (ASYNC_MESSAGE, NOTIFICATION ...)
+    where it has one, else its kind."""
+    segment_type = getattr(ev, "segment_type", None)
+    return segment_type.name if isinstance(segment_type, SegmentType) \
+        else type(ev).__name__
 
 
 def _peer_host(stream: Any) -> str:

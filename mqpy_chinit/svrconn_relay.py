@@ -33,7 +33,6 @@ from mqpy.fap.apiheader import (
 )
 from mqpy.fap.statuscodes import ProtocolError
 from mqpy.fap.tsh import TSH_LENGTH, TSHM_LENGTH, ByteOrder, ControlFlags1, SegmentType
-from mqpy_chinit.conversation import ChannelEnded
 from mqpy_chinit.svrconn_conversation import SUBSTATES, ClientConversation
 
 _T = SegmentType
@@ -223,8 +222,7 @@ class RelayedCalls:
         except mqiparams.BadStructure:
             pass  # the call's own error, were the queue manager there: it is not
         except ProtocolError as exc:
-            await self._refuse(exc.status_code, "AMQ9504E", f"Protocol error: {exc}")
-            raise ChannelEnded("", "", True, exc.status_code) from None
+            await self._malformed_call(verb, exc)
         return mqiflows.encode_reply(verb, comp=_FAILED, reason=CMQC.MQRC_CONNECTION_BROKEN)
 
     def _relayed(self, request: MQIRequest, verb: SegmentType, data_length: int | None,

@@ -33,7 +33,10 @@ def _hobj(event: OtherSegment) -> int:
 
 async def route(instance: Any, event: OtherSegment) -> None:
     """The REQUEST_MSGS ``event`` to its conversation's task; a conversation that is not
-    connected is told at once that read ahead is not in effect (MQRC_HCONN_ERROR)."""
+    connected is told at once that read ahead is not in effect (MQRC_HCONN_ERROR).
+    ProtocolError, before anything is routed, for a body shorter than REQUEST_MSGS' fixed
+    part: the instance refuses it as any malformed flow (AMQ9504E, STATUS)."""
+    asyncflows.parse_request(event.body, instance._byte_order())
     key = event.conv_id if instance.sharing else None
     cc = instance.conversations.get(key)
     if cc is None or cc.backend is None:
@@ -44,20 +47,33 @@ async def route(instance: Any, event: OtherSegment) -> None:
 
 
 async def answer(instance: Any, cc: Any, event: OtherSegment) -> None:
-    """Answer the REQUEST_MSGS ``event`` of conversation ``cc`` (its task calls this)."""
-    backend = cc.backend
+    """Answer the REQUEST_MSGS ``event`` of conversation ``cc`` (its task calls this). A
+    fault behind it fails that request only, as a fault behind an MQI call fails the call
+    (2195): logged AMQ9999E, the client told that read ahead is not in effect
+    (MQRC_UNEXPECTED_ERROR), and its usual get says what is wrong."""
+    try:
+        data = await _answered(instance, cc.backend, event)
+    except Exception as exc:  # noqa: BLE001 - a fault behind read ahead: that request fails
+        instance.log("AMQ9999E", f"Channel '{instance.name}': unexpected error in "
+                     f"REQUEST_MSGS: {exc!r}.")
+        data = asyncflows.notification(_hobj(event), Notice.STREAMING_FAILURE,
+                                       CMQC.MQRC_UNEXPECTED_ERROR, event.conv_id)
+    await instance._send_segment(data)
+
+
+async def _answered(instance: Any, backend: Any, event: OtherSegment) -> bytes:
+    """The bytes that answer the REQUEST_MSGS ``event`` of the MQI ``backend``."""
     conv = instance.conv
     order = conv.reader.partner_byte_order or ByteOrder.LITTLE
     if isinstance(backend, loopcalls.EngineVerbs):  # the engine in this process: stream
-        data = await streamer.answer(
+        return await streamer.answer(
             backend.conn, event, instance.registry.limiter, conv.reader.max_transmission_size,
             order, watch=backend.watch, conv_id=event.conv_id)
-    elif isinstance(backend, QMConnection) and order == ByteOrder.LITTLE:
-        data = await _relayed(backend, event, conv.reader.max_transmission_size)
-    else:  # another byte order than the queue manager's socket: plain gets
-        data = asyncflows.notification(_hobj(event), Notice.STREAMING_FAILURE, CMQC.MQRC_NONE,
-                                       event.conv_id)
-    await instance._send_segment(data)
+    if isinstance(backend, QMConnection) and order == ByteOrder.LITTLE:
+        return await _relayed(backend, event, conv.reader.max_transmission_size)
+    # another byte order than the queue manager's socket: plain gets
+    return asyncflows.notification(_hobj(event), Notice.STREAMING_FAILURE, CMQC.MQRC_NONE,
+                                   event.conv_id)
 
 
 async def _relayed(backend: QMConnection, event: OtherSegment, max_transmission: int
