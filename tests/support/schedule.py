@@ -38,6 +38,7 @@ LONGEST = (
     "tests/robustness/test_hostile_peers.py",
     "tests/web/test_messaging_rest.py",
     "tests/daemon/test_trace.py",
+    "tests/robustness/test_svrconn_hostile_flows.py",
     "tests/channels/test_operator_runmqchl.py",
     "tests/cluster/test_repository_manager.py",
     "tests/security/test_strmqm_security.py",
