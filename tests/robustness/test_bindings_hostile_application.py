@@ -5,7 +5,6 @@ beside the general decoder: the queue manager's watch of a waiting MQGET
 
 from __future__ import annotations
 
-import os
 import socket
 import time
 
@@ -14,13 +13,12 @@ import pytest
 import mqpy
 from mqpy import CMQC, bindings
 from mqpy.engine import packed
-from mqpy.engine.qmgr import QueueManagerEngine
 from mqpy.fap import asyncflows
 from mqpy.fap.asyncflows import MessageRequest
 from mqpy.fap.tsh import SegmentType
 from mqpy.readahead import WINDOW
 from tests.robustness.test_conn_state_wake import _connected
-from tests.support.bindings_server import serving
+from tests.support.bindings_server import serving_with_faults
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -88,32 +86,25 @@ def test_an_engine_fault_in_a_get_served_from_its_bytes_fails_that_get_only(
     thread), when the engine faults in one of those gets, then that MQGET fails with
     MQRC_UNEXPECTED_ERROR (2195) as the general path fails it, and the connection goes on
     (no MQRC_CONNECTION_BROKEN)."""
-    eng = QueueManagerEngine.create(os.path.join(tmp_path, "qmgrs", "QM"), "QM")
-    eng.define("QLOCAL", "Q", {})
-    faults: list[BaseException] = []
-    try:
-        with serving(eng) as server:
-            server.on_unexpected = faults.append
-            conn = bindings.connect("QM", str(tmp_path))
-            hobj = conn.open(mqpy.OD(ObjectName="Q"),
-                             CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED)
-            for _ in range(200):
-                conn.put(hobj, mqpy.MD(), mqpy.PMO(), b"m")
-            get = packed.get
+    with serving_with_faults(str(tmp_path)) as (_server, faults):
+        conn = bindings.connect("QM", str(tmp_path))
+        hobj = conn.open(mqpy.OD(ObjectName="Q"),
+                         CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED)
+        for _ in range(200):
+            conn.put(hobj, mqpy.MD(), mqpy.PMO(), b"m")
+        get = packed.get
 
-            def fault_once(*args):
-                if not faults:
-                    raise RuntimeError("an engine fault in the bytes path's get")
-                return get(*args)
+        def fault_once(*args):
+            if not faults:
+                raise RuntimeError("an engine fault in the bytes path's get")
+            return get(*args)
 
-            monkeypatch.setattr(packed, "get", fault_once)
-            reasons = _busy_gets(conn, hobj, 150)
-            assert faults, "the busy thread served no get from its bytes"
-            assert CMQC.MQRC_CONNECTION_BROKEN not in reasons
-            assert reasons.count(CMQC.MQRC_UNEXPECTED_ERROR) == 1
-            conn.disconnect()
-    finally:
-        eng.close()
+        monkeypatch.setattr(packed, "get", fault_once)
+        reasons = _busy_gets(conn, hobj, 150)
+        assert faults, "the busy thread served no get from its bytes"
+        assert CMQC.MQRC_CONNECTION_BROKEN not in reasons
+        assert reasons.count(CMQC.MQRC_UNEXPECTED_ERROR) == 1
+        conn.disconnect()
 
 
 def _call(sock: socket.socket, flows: bindings.Flows, request: bytes):
