@@ -36,7 +36,7 @@ from mqpy.engine import fastpath
 from mqpy.errors import MQMIError
 from mqpy.fap import mqicalls, mqiflows
 from mqpy.fap.apiheader import API_HEADER_LENGTH, MQIReply, mqi_event
-from mqpy.fap.mqicalls import _get_done, _put_done, failure
+from mqpy.fap.mqicalls import failure
 from mqpy.fap.onesegment import request_segment
 from mqpy.fap.statuscodes import ProtocolError
 from mqpy.fap.tsh import TSHM_LENGTH, ByteOrder, ControlFlags1, SegmentType
@@ -49,7 +49,6 @@ _FAILED = CMQC.MQCC_FAILED
 _REPLY_TYPES = {verb: int(mqiflows.reply_type(verb))
                 for verb in (_T.MQPUT, _T.MQGET, _T.MQCMIT)}
 _NO_LUW = bytes(8)
-_RESPONSE_OPTIONS = CMQC.MQPMO_ASYNC_RESPONSE | CMQC.MQPMO_SYNC_RESPONSE
 _PUT = _T.MQPUT
 #: a kept request's fields a call patches (4 bytes each, big-endian but the last): an
 #: MQPUT's TSHM length, RequestId, ReplyLength and message length; an MQGET's RequestId
@@ -73,28 +72,7 @@ class PackedClientCalls(PackedCalls):
     def put(self, hobj: int, md: Any, pmo: Any, data: bytes) -> int:
         if type(data) is bytes:
             self._check_length(data)  # type: ignore[attr-defined] - (as MQIVerbs.put)
-            if type(md) is MD and type(pmo) is PMO \
-                    and not pmo.__dict__["Options"] & _RESPONSE_OPTIONS \
-                    and hobj not in self._async_default and self._packable():
-                # (PackedCalls.put's usual case, one frame fewer)
-                reply = self._templated_call(_PUT, hobj, md, pmo, data, len(data), (md, pmo))
-                if reply is not None:
-                    return _put_done(md, pmo, reply)
         return super().put(hobj, md, pmo, data)
-
-    def get(self, hobj: int, md: Any, gmo: Any, max_length: int | None) -> bytes:
-        if type(md) is MD and type(gmo) is GMO and self._packable():
-            # (PackedCalls.get's usual case, one frame fewer)
-            if max_length is None:
-                max_length = mqiflows.WHOLE_MESSAGE
-            elif max_length < 0:
-                return super().get(hobj, md, gmo, max_length)
-            reply = self._templated_call(_T.MQGET, hobj, md, gmo, b"", max_length, ())
-            if reply is not None:
-                return _get_done(md, gmo, reply)
-            if max_length == mqiflows.WHOLE_MESSAGE:
-                max_length = None
-        return super().get(hobj, md, gmo, max_length)
 
     def _put_async_packed(self, hobj: int, md: Any, pmo: Any, data: bytes) -> int:
         """An asynchronous MQPUT takes the general path here: the replies to asynchronous
