@@ -1,5 +1,5 @@
 """The replies of a sending MCA's SPI RUN of gets, served by the queue manager's bindings
-server with the MQMDs kept packed (mqpy.bindings_listener, engine.packed): byte for byte the flows the
+server with the MQMDs kept packed (mqpy.bindings_run, engine.packed): byte for byte the flows the
 usual MQGET's reply makes (an MD and GMO filled in, the reply event packed)."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import trio
 
 import mqpy
 from mqpy import CMQC, loopcalls
-from mqpy.bindings_listener import _RUN_WRITER, BindingsServer, _Session
+from mqpy.bindings_listener import BindingsServer, _Session
+from mqpy.bindings_run import _RUN_WRITER
 from mqpy.engine.qmgr import QueueManagerEngine
 from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.tsh import SegmentType
@@ -109,7 +110,7 @@ def test_a_run_of_repeated_calls_is_read_as_every_flow_is(shape):
     """Given an SPI RUN's flows where one call may repeat (a sending MCA's gets), when the
     bindings server reads them, then it has the events mqiflows.unpack_flows reads, in the
     same order."""
-    from mqpy.bindings_listener import _run_requests
+    from mqpy.bindings_run import _run_requests
 
     get = _flow(SegmentType.MQGET, [mqpy.MD(), mqpy.GMO(Options=SYNCPOINT), -1], hobj=3)
     commit = _flow(SegmentType.MQCMIT, [])
@@ -129,7 +130,7 @@ def test_a_run_of_repeated_calls_is_read_as_every_flow_is(shape):
 def test_a_run_whose_repeated_call_is_cut_short_is_refused_as_every_flow_is():
     """Given a run of repeated gets whose last is cut short, when the server reads it, then
     it is refused (ProtocolError, which ends the connection), as unpack_flows refuses it."""
-    from mqpy.bindings_listener import _run_requests
+    from mqpy.bindings_run import _run_requests
     from mqpy.fap.statuscodes import ProtocolError
 
     get = _flow(SegmentType.MQGET, [mqpy.MD(), mqpy.GMO(), -1], hobj=3)
