@@ -19,11 +19,13 @@ import threading
 import time
 from typing import Any
 
+import attrs
+
 from mqpy import CMQC
 from mqpy.clientchannel import CONNECT_TIMEOUT, ChannelDefinition
 from mqpy.errors import MQMIError
+from mqpy.fap import asyncflows, tls
 from mqpy.fap import channeldefs as D
-from mqpy.fap import tls
 from mqpy.fap.apiheader import (
     API_HEADER_LENGTH,
     API_TAIL,
@@ -410,6 +412,10 @@ class ChannelInstance:
         conv = self.conversations.get(key)
         if conv is None or conv.streamed is None:
             return  # its conversation has gone: the messages are lost
+        order = self.reader.partner_byte_order
+        if order is not None and order != _LITTLE:  # a big-endian queue manager's
+            event = attrs.evolve(event, body=asyncflows.reordered(
+                event.segment_type, event.body, order, _LITTLE))
         conv.streamed(event)
         if event.segment_type == SegmentType.NOTIFICATION:
             with self.role_lock:
