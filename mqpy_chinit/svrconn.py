@@ -88,7 +88,7 @@ from mqpy_chinit.svrconn_conversation import (
     definition_int,
 )
 from mqpy_chinit.svrconn_inline import Answer, CallsServedAtOnce
-from mqpy_chinit.svrconn_relay import LITTLE, RELAYED, RelayedCalls
+from mqpy_chinit.svrconn_relay import RELAYED, RelayedCalls
 
 __all__ = ["SvrconnInstance", "SvrconnStatus", "instances", "serve_client", "stop_instances"]
 
@@ -624,8 +624,7 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
 
     async def _dispatch(self, cc: ClientConversation, request: MQIRequest) -> MQIReply:
         verb = request.segment_type  # a SegmentType already (MQIRequest converts it)
-        if verb in RELAYED and type(cc.backend) is QMConnection \
-                and self.conv.reader.partner_byte_order in LITTLE:
+        if verb in RELAYED and type(cc.backend) is QMConnection and self._relayable():
             reply = await self._relay(cc, request, verb)
             if reply is not None:
                 return reply

@@ -26,6 +26,8 @@ from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.initialdata import InitialData
 from mqpy.fap.tsh import ByteOrder, OtherSegment, SegmentType, parse_segment_header
 from tests.mqi._modes import QUEUE, started_site
+from tests.read_ahead.test_tshark import _tshark
+from tests.support.pcap import CLIENT, SERVER, TSHARK, Capture
 from tests.support.site import CHANNEL, QM, Site
 
 pytestmark = [pytest.mark.system, pytest.mark.timeout(120)]
@@ -55,16 +57,20 @@ class BigEndianClient:
         self.reader = SegmentReader.before_negotiation()
         self.data = b""
         self.request_id = 0
-        self.orders: list[ByteOrder] = []
-        self.sock.sendall(self.writer.send(InitialData(
+        self.flows: list[tuple[tuple[bytes, int], bytes]] = []  # (who, segment), in order
+        self.sendall(self.writer.send(InitialData(
             fap_level=10, channel_name=CHANNEL, conv_per_socket=10, max_msg_batch=1)))
         assert isinstance(self.next(check=False), InitialData)
         self.reader = SegmentReader()
 
+    def sendall(self, data: bytes) -> None:
+        self.flows.append((CLIENT, data))
+        self.sock.sendall(data)
+
     def send(self, verb: SegmentType, values, hobj: int = 0) -> None:
         self.request_id += 1
         request = mqiflows.encode_request(verb, values, hobj=hobj, byte_order=_BIG)
-        self.sock.sendall(self.writer.send(attrs.evolve(
+        self.sendall(self.writer.send(attrs.evolve(
             request, conv_id=1, request_id=self.request_id)))
 
     def call(self, verb: SegmentType, values, hobj: int = 0) -> MQIReply:
@@ -82,6 +88,7 @@ class BigEndianClient:
             if len(self.data) >= 8 and len(self.data) >= int.from_bytes(self.data[4:8], "big"):
                 length = int.from_bytes(self.data[4:8], "big")
                 segment, self.data = self.data[:length], self.data[length:]
+                self.flows.append((SERVER, segment))
                 header = parse_segment_header(segment)
                 if check:
                     assert (header.byte_order, header.encoding & 0xF) == (_BIG, 1), header
@@ -175,7 +182,7 @@ def test_read_ahead_streams_in_the_clients_byte_order(client):
     hobj = client.connected(_OPEN | CMQC.MQOO_READ_AHEAD)
     client.put(hobj, b"first")
     client.put(hobj, b"second")
-    client.sock.sendall(asyncflows.message_request(
+    client.sendall(asyncflows.message_request(
         MessageRequest(hobj, 65536, _NOW, 0), 1, _BIG))
     messages, notice = _stream(client, hobj)
     assert [m.data for m in messages] == [b"first", b"second"]
@@ -188,7 +195,7 @@ def test_a_request_msgs_on_a_conversation_not_connected_is_refused_in_its_byte_o
     never connected, then a big-endian NOTIFICATION on conversation 5 says that read ahead is
     not in effect (MQRC_HCONN_ERROR) for handle 7."""
     client.connected()
-    client.sock.sendall(asyncflows.message_request(MessageRequest(7, 4096, _NOW, 0), 5, _BIG))
+    client.sendall(asyncflows.message_request(MessageRequest(7, 4096, _NOW, 0), 5, _BIG))
     event = client.next()
     assert type(event) is OtherSegment and event.conv_id == 5, event
     notice = asyncflows.parse_notification(event.body, _BIG)
@@ -206,8 +213,54 @@ def test_a_conn_state_wakes_the_waiting_get_of_a_big_endian_client(client):
     client.send(_T.MQGET, [mqpy.MD(), mqpy.GMO(Options=wait, WaitInterval=30000), 100], hobj)
     time.sleep(0.3)  # the get waits in the queue manager
     started = time.monotonic()
-    client.sock.sendall(connstate.flow(1, _BIG))
+    client.sendall(connstate.flow(1, _BIG))
     ended = client.reply()
     assert (ended.comp, ended.reason) == (CMQC.MQCC_FAILED, CMQC.MQRC_NO_MSG_AVAILABLE)
     assert time.monotonic() - started < 5
     client.put(hobj, b"after")
+    got = client.call(_T.MQGET, [mqpy.MD(), mqpy.GMO(Options=_NOW), 100], hobj)
+    assert _decoded(got).values[3] == b"after"
+
+
+@pytest.mark.skipif(TSHARK is None, reason="tshark is not installed")
+def test_wiresharks_dissector_reads_what_the_svrconn_wrote_big_endian(client, tmp_path):
+    """Given the flows of a big-endian client reading ahead (its calls and their replies,
+    its REQUEST_MSGS and the messages streamed), when tshark decodes them as MQ, then it
+    finds every segment big-endian, the messages' MQMDs and data, the NOTIFICATION's code,
+    and nothing malformed."""
+    client.flows.clear()  # (the INITIAL_DATA exchange, before the byte order is agreed)
+    hobj = client.connected(_OPEN | CMQC.MQOO_READ_AHEAD)
+    client.put(hobj, b"for wireshark")
+    client.sendall(asyncflows.message_request(MessageRequest(hobj, 65536, _NOW, 0), 1, _BIG))
+    messages, _notice = _stream(client, hobj)
+    assert [m.data for m in messages] == [b"for wireshark"]
+    capture = Capture()
+    capture.handshake()
+    for who, segment in client.flows:
+        capture.send(who, [segment])
+    pcap = tmp_path / "big-endian-client.pcap"
+    capture.write(pcap)
+    verbose = _tshark(pcap, "-V")
+    assert "Malformed" not in verbose
+    orders = [line.split(":", 1)[1].strip() for line in verbose.splitlines()
+              if line.strip().startswith("Byte order:")]
+    assert orders and set(orders) == {"Big endian (0x01)"}, orders
+    assert "ASYNC_MESSAGE" in verbose and "for wireshark" in verbose
+    assert "value...: 0x000007f1 (2033)" in verbose
+
+
+def test_a_little_endian_request_of_a_big_endian_client_is_answered_big_endian(client):
+    """Given a big-endian client, when it sends an MQPUT and an MQGET little-endian (each
+    segment's TSH says its byte order; the queue manager may serve such calls from their
+    bytes), then both are answered big-endian, the MQMD readable so."""
+    hobj = client.connected()
+    little = SegmentWriter()
+    for verb, values in ((_T.MQPUT, [mqpy.MD(Persistence=0), mqpy.PMO(
+            Options=CMQC.MQPMO_NO_SYNCPOINT), b"little"]),
+                         (_T.MQGET, [mqpy.MD(), mqpy.GMO(Options=_NOW), 100])):
+        client.request_id += 1
+        client.sendall(little.send(mqiflows.encode_request(
+            verb, values, hobj=hobj, conv_id=1, request_id=client.request_id)))
+        reply = client.reply()
+        assert reply.comp == CMQC.MQCC_OK, reply
+    assert _decoded(reply).values[3] == b"little"
