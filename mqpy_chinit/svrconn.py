@@ -325,7 +325,7 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
                 st = self.status
                 st.hbint, st.maxmsgl = self.hbint, self.max_msg_size
                 st.max_conversations = self.sharing
-                self.conv.control_ids = self._control()  # a refusal's STATUS: on a TSHM
+                self.conv.control_tshc = self.sharing > 0  # its own flows: in a TSHC
                 return
             ev = await self.conv.recv(CONFIRM_TIMEOUT)
             if not isinstance(ev, InitialData):
@@ -362,8 +362,9 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
             self.nursery.cancel_scope.cancel()
 
     def _control(self) -> dict[str, int]:
-        """Socket-level flows (heartbeats, STATUS) on a TSHM go on conversation 0."""
-        return {"conv_id": 0, "request_id": 0} if self.sharing else {}
+        """The ids of the instance's own flows (heartbeats, STATUS): none, a TSH, or a TSHC
+        on an instance that shares conversations (``Conversation.send``)."""
+        return {}
 
     async def _send(self, event: Event) -> None:
         await self._locked(self.conv.send, event)
