@@ -257,10 +257,11 @@ class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
         """MQCTL STOP / SUSPEND or MQDISC from another thread while the dispatcher's get
         waits: the CONN_STATE flow (``mqpy.connstate``) of this conversation, written beside
         that call, not under its lock (which the waiting get holds); the instance never
-        interleaves two threads' flows (``ChannelInstance._write``). Not on TLS, whose
-        session's reads and writes go in turn: the get ends at the end of its wait."""
+        interleaves two threads' flows (``ChannelInstance._write``). On TLS too: the waiting
+        get's thread waits in select, not in the session, so the flow takes its turn at
+        once (``ChannelInstance._write``: a TLS session's reads and writes go in turn)."""
         instance = self._instance
-        if instance is not None and instance.plain:
+        if instance is not None:
             try:
                 instance._write(connstate.flow(self._conv.conv_id))
             except (OSError, ValueError):

@@ -19,11 +19,13 @@ import threading
 import time
 from typing import Any
 
+import attrs
+
 from mqpy import CMQC
 from mqpy.clientchannel import CONNECT_TIMEOUT, ChannelDefinition
 from mqpy.errors import MQMIError
+from mqpy.fap import asyncflows, tls, tshc
 from mqpy.fap import channeldefs as D
-from mqpy.fap import tls
 from mqpy.fap.apiheader import (
     API_HEADER_LENGTH,
     API_TAIL,
@@ -57,8 +59,6 @@ __all__ = [
     "conversation_on",
     "open_socket",
 ]
-
-_CONTROL_CONV = 0  #: the TSHM ConvId of socket-level flows (heartbeats, STATUS)
 
 #: What a STATUS refusing the channel start means to the application (IBM's reasons).
 _STATUS_REASONS = {
@@ -183,7 +183,10 @@ class ChannelInstance:
             return False
 
     def send(self, event: Event) -> None:
-        self._write(self.writer.send(event))
+        data = self.writer.send(event)
+        if event.conv_id is None and self.tshm:  # the instance's own flow (a heartbeat)
+            data = tshc.connection_level(data)
+        self._write(data)
 
     def frame(self, verb: SegmentType, body: bytes, hobj: int, conv_id: int | None,
               request_id: int | None) -> bytes:
@@ -410,6 +413,10 @@ class ChannelInstance:
         conv = self.conversations.get(key)
         if conv is None or conv.streamed is None:
             return  # its conversation has gone: the messages are lost
+        order = self.reader.partner_byte_order
+        if order is not None and order != _LITTLE:  # a big-endian queue manager's
+            event = attrs.evolve(event, body=asyncflows.reordered(
+                event.segment_type, event.body, order, _LITTLE))
         conv.streamed(event)
         if event.segment_type == SegmentType.NOTIFICATION:
             with self.role_lock:
@@ -568,7 +575,9 @@ class ChannelInstance:
             self.send(Heartbeat(flags=ControlFlags1.CONFIRM_REQUEST, **self._control()))
 
     def _control(self) -> dict[str, int]:
-        return {"conv_id": _CONTROL_CONV, "request_id": 0} if self.tshm else {}
+        """The ids of the instance's own flows: none (a TSH, or a TSHC on an instance that
+        shares conversations: ``send``)."""
+        return {}
 
     def _on_event(self, event: Event) -> None:
         if type(event) is OtherSegment and event.segment_type in _STREAM_FLOWS:

@@ -18,7 +18,7 @@ from typing import Any
 from mqpy import CMQC
 from mqpy.fap import asyncflows
 from mqpy.fap.statuscodes import ProtocolError
-from mqpy.fap.tsh import OtherSegment, SegmentType
+from mqpy.fap.tsh import ByteOrder, OtherSegment, SegmentType
 
 __all__ = ["CONN_STATE", "flow", "is_wake", "take_leading_wakes", "take_wakes"]
 
@@ -26,18 +26,19 @@ __all__ = ["CONN_STATE", "flow", "is_wake", "take_leading_wakes", "take_wakes"]
 CONN_STATE = 3
 
 
-def flow(conv_id: int | None = None) -> bytes:
-    """The NOTIFICATION segment (of conversation ``conv_id`` on a shared channel instance)."""
+def flow(conv_id: int | None = None, order: ByteOrder = ByteOrder.LITTLE) -> bytes:
+    """The NOTIFICATION segment (of conversation ``conv_id`` on a shared channel instance),
+    in ``order``."""
     return asyncflows.notification(CMQC.MQHO_NONE, CONN_STATE,  # type: ignore[arg-type]
-                                   CMQC.MQCS_STOPPED, conv_id)
+                                   CMQC.MQCS_STOPPED, conv_id, order)
 
 
-def is_wake(event: Any) -> bool:
-    """Is ``event`` (a segment read) a CONN_STATE NOTIFICATION?"""
+def is_wake(event: Any, order: ByteOrder = ByteOrder.LITTLE) -> bool:
+    """Is ``event`` (a segment read, its integers in ``order``) a CONN_STATE NOTIFICATION?"""
     if type(event) is not OtherSegment or event.segment_type != SegmentType.NOTIFICATION:
         return False
     try:
-        return asyncflows.parse_notification(event.body).code == CONN_STATE
+        return asyncflows.parse_notification(event.body, order).code == CONN_STATE
     except ProtocolError:  # too short: not one
         return False
 

@@ -25,8 +25,8 @@ from mqpy.fap import asyncflows, fopa, mqiflows
 from mqpy.fap.apiheader import MQIReply
 from mqpy.fap.asyncflows import Notice
 from mqpy.fap.fopa import OpenDefaults
-from mqpy.fap.tsh import TSH_LENGTH, ByteOrder, OtherSegment, SegmentType
-from mqpy.structs.tables import GMO
+from mqpy.fap.tsh import TSH_LENGTH, ByteOrder, OtherSegment, SegmentType, mq_encoding
+from mqpy.structs.tables import GMO, MD
 
 __all__ = ["answer", "engine_open_reply", "is_request", "open_reply"]
 
@@ -58,7 +58,8 @@ async def answer(conn: Any, event: OtherSegment, limiter: trio.CapacityLimiter,
                  max_transmission: int, order: ByteOrder = ByteOrder.LITTLE,
                  gone: trio.Event | None = None, watch: Any = None,
                  conv_id: int | None = None) -> bytes:
-    """The bytes that answer the REQUEST_MSGS ``event`` of the engine connection ``conn``."""
+    """The bytes that answer the REQUEST_MSGS ``event`` of the engine connection ``conn``,
+    read and answered in ``order`` (a big-endian client's: its MQMDs packed so too)."""
     request = asyncflows.parse_request(event.body, order)
     hobj = request.hobj
     room = max_transmission - HEAD_ROOM
@@ -83,16 +84,18 @@ async def answer(conn: Any, event: OtherSegment, limiter: trio.CapacityLimiter,
     except MQMIError as e:
         code = Notice.CLIENT_ASYNC_EMPTY if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE \
             else Notice.CHECK_MSG  # the usual get says what is wrong
-        return asyncflows.notification(hobj, code, e.reason, conv_id)
+        return asyncflows.notification(hobj, code, e.reason, conv_id, order)
     if batch is None:
-        return asyncflows.notification(hobj, Notice.STREAMING_FAILURE, CMQC.MQRC_NONE, conv_id)
+        return asyncflows.notification(hobj, Notice.STREAMING_FAILURE, CMQC.MQRC_NONE, conv_id,
+                                       order)
     out = async_messages(hobj, request.received, batch.resolved_q_name, batch.messages,
-                         conv_id)
+                         conv_id, order)
     if batch.stopped_at_other:
-        out.append(asyncflows.notification(hobj, Notice.CHECK_MSG, CMQC.MQRC_NONE, conv_id))
+        out.append(asyncflows.notification(hobj, Notice.CHECK_MSG, CMQC.MQRC_NONE, conv_id,
+                                           order))
     else:
         out.append(asyncflows.notification(hobj, Notice.CLIENT_ASYNC_EMPTY, batch.reason,
-                                           conv_id))
+                                           conv_id, order))
     return b"".join(out)
 
 
@@ -104,14 +107,18 @@ _VERSION = 1  # ASYNC_MESSAGE's Version, as asyncflows writes it
 
 
 def async_messages(hobj: int, first: int, resolved_q_name: bytes,
-                   messages: list[tuple[bytes, bytes]], conv_id: int | None = None
-                   ) -> list[bytes]:
-    """The ASYNC_MESSAGE segments of ``messages`` (MQMD bytes, data) of ``hobj``, indexed
-    from ``first``: the segments ``asyncflows.async_message`` makes, their fixed parts (the
-    segment header but its length, the resolved queue name) made once for them all; the
-    index wraps within an MQLONG (a peer's RecvBytes may be any)."""
+                   messages: list[tuple[bytes, bytes]], conv_id: int | None = None,
+                   order: ByteOrder = ByteOrder.LITTLE) -> list[bytes]:
+    """The ASYNC_MESSAGE segments of ``messages`` (MQMD bytes, little-endian, and data) of
+    ``hobj``, indexed from ``first``: the segments ``asyncflows.async_message`` makes, their
+    fixed parts (the segment header but its length, the resolved queue name) made once for
+    them all; the index wraps within an MQLONG (a peer's RecvBytes may be any)."""
     if not messages:
         return []
+    if order != ByteOrder.LITTLE:
+        return [asyncflows.async_message(
+            hobj, index & _INDEX_MASK, resolved_q_name, _md_in(md, order), data, conv_id,
+            order) for index, (md, data) in enumerate(messages, first)]
     name = resolved_q_name.rstrip(b" \x00")[:48]
     tail = name + b" " * ((4 - (3 + len(name)) % 4) % 4)  # Status, its length, it: words
     header = asyncflows.readdressed(SegmentType.ASYNC_MESSAGE, b"", conv_id)
@@ -126,6 +133,11 @@ def async_messages(hobj: int, first: int, resolved_q_name: bytes,
                              pack(_VERSION, hobj, index, index, length, 0, 0, none, len(data),
                                   len(data), _NO_TOKEN, 0, name_length), tail, md, data)))
     return out
+
+
+def _md_in(md: bytes, order: ByteOrder) -> bytes:
+    """The little-endian MQMD ``md`` packed in ``order``."""
+    return MD.from_bytes(md, CMQC.MQENC_INTEGER_REVERSED).pack(mq_encoding(order))
 
 
 def open_reply(od: Any, options: int, hobj: int, defaults: OpenDefaults | None,

@@ -32,6 +32,7 @@ import attrs
 import trio
 
 from mqpy import loopcalls
+from mqpy.fap import tshc
 from mqpy.fap.controlflows import Status
 from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.statuscodes import ProtocolError, StatusCode
@@ -105,9 +106,9 @@ class Conversation:
         #: where :meth:`take` parks instead of waiting on the socket itself (the client
         #: host's poller: ``mqpy_chinit.clientpoll.Polled``), or None
         self.polled: Any = None
-        #: the ConvId and RequestId of socket-level flows (a refusal's STATUS): conversation
-        #: 0 of a SVRCONN instance that shares conversations (TSHM); none (TSH) otherwise
-        self.control_ids: dict[str, int] = {}
+        #: the instance's own flows (heartbeats, a refusal's STATUS) go in a TSHC: a SVRCONN
+        #: instance that shares conversations (``mqpy.fap.tshc``); else in a TSH
+        self.control_tshc = False
 
     @property
     def status(self) -> ChannelStatus:
@@ -173,6 +174,8 @@ class Conversation:
 
     async def send(self, event: Event) -> None:
         data, buffers = self.writer.send_counted(event)
+        if self.control_tshc and event.conv_id is None:  # the instance's own flow
+            data = tshc.connection_level(data)
         await self._send(data, buffers)
         TRACER.flows(">", self.status.channel, (event,), len(data))
 
@@ -449,7 +452,7 @@ class Conversation:
 
     async def _refuse(self, code: StatusCode) -> None:
         try:
-            await self.send(Status(code=code, flags=ControlFlags1.ERROR, **self.control_ids))
+            await self.send(Status(code=code, flags=ControlFlags1.ERROR))
         except ChannelEnded:
             pass
 

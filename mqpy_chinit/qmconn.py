@@ -86,6 +86,8 @@ class QMConnection(AsyncMQIVerbs):
         sock.setblocking(False)
         self._sock: socket.socket | None = sock
         self._lock = trio.Lock()
+        #: a call's request is written whole and its reply awaited (``_exchange``)
+        self._awaiting = False
         self._flows = Flows()
         self._relaying: SegmentType | None = None  # sent by send_relayed, reply not yet taken
         self._unsent = b""  # what of that request the socket did not take at once
@@ -159,10 +161,12 @@ class QMConnection(AsyncMQIVerbs):
     def wake_waiting_get(self) -> None:
         """A client's CONN_STATE passed on to the queue manager (``mqpy.connstate``), which
         ends the relayed MQGET waiting there: written now, without a yield, and only while
-        a relayed request is wholly written and its reply awaited (nothing else is being
-        written then); otherwise dropped, as the queue manager drops one no get waits for."""
+        a request (relayed, or a call of the general path: a big-endian client's) is wholly
+        written and its reply awaited (nothing else is being written then); otherwise
+        dropped, as the queue manager drops one no get waits for."""
         sock = self._sock
-        if sock is None or self._relaying is None or self._unsent:
+        relayed = self._relaying is not None and not self._unsent
+        if sock is None or not (relayed or self._awaiting):
             return
         try:
             sock.send(connstate.flow())  # small, to a socket the waiting call leaves empty
@@ -268,11 +272,13 @@ class QMConnection(AsyncMQIVerbs):
             completed = False
             try:
                 await loopcalls.send_all(sock, request)
+                self._awaiting = True  # written whole: a CONN_STATE may follow it
                 reply = await self._read_until(sock, take_reply, readable=False)
                 completed = True
             except _BROKEN:
                 raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN) from None
             finally:
+                self._awaiting = False
                 if not completed:  # broken, or cancelled between request and reply
                     self.broken = True
                     self._drop()

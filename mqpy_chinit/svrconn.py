@@ -74,7 +74,7 @@ from mqpy.fap.mqicalls import AsyncMQIVerbs
 from mqpy.fap.negotiation import negotiate
 from mqpy.fap.statuscodes import ProtocolError, StatusCode
 from mqpy.fap.tsh import ByteOrder, ControlFlags1, Event, OtherSegment, SegmentType
-from mqpy_chinit import svrconn_stream, svrconn_wake, tlsstream
+from mqpy_chinit import svrconn_order, svrconn_stream, svrconn_wake, tlsstream
 from mqpy_chinit.conversation import MAX_TRANSMISSION_SIZE, ChannelEnded, Conversation
 from mqpy_chinit.mca import CONFIRM_TIMEOUT
 from mqpy_chinit.qmconn import QMConnection
@@ -88,7 +88,7 @@ from mqpy_chinit.svrconn_conversation import (
     definition_int,
 )
 from mqpy_chinit.svrconn_inline import Answer, CallsServedAtOnce
-from mqpy_chinit.svrconn_relay import LITTLE, RELAYED, RelayedCalls
+from mqpy_chinit.svrconn_relay import RELAYED, RelayedCalls
 
 __all__ = ["SvrconnInstance", "SvrconnStatus", "instances", "serve_client", "stop_instances"]
 
@@ -321,10 +321,11 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
                 self.fap_level = n.agreed.fap_level
                 self.max_msg_size = n.agreed.max_msg_size or self.max_msg_size
                 self.conv.agreed(n.agreed.max_transmission_size, self.max_msg_size)
+                svrconn_order.speak_partners(self.conv)  # a big-endian client's flows
                 st = self.status
                 st.hbint, st.maxmsgl = self.hbint, self.max_msg_size
                 st.max_conversations = self.sharing
-                self.conv.control_ids = self._control()  # a refusal's STATUS: on a TSHM
+                self.conv.control_tshc = self.sharing > 0  # its own flows: in a TSHC
                 return
             ev = await self.conv.recv(CONFIRM_TIMEOUT)
             if not isinstance(ev, InitialData):
@@ -361,8 +362,9 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
             self.nursery.cancel_scope.cancel()
 
     def _control(self) -> dict[str, int]:
-        """Socket-level flows (heartbeats, STATUS) on a TSHM go on conversation 0."""
-        return {"conv_id": 0, "request_id": 0} if self.sharing else {}
+        """The ids of the instance's own flows (heartbeats, STATUS): none, a TSH, or a TSHC
+        on an instance that shares conversations (``Conversation.send``)."""
+        return {}
 
     async def _send(self, event: Event) -> None:
         await self._locked(self.conv.send, event)
@@ -435,7 +437,7 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
                 await svrconn_stream.route(self, ev)
             except ProtocolError as exc:
                 return await self._malformed(exc)
-        elif connstate.is_wake(ev):  # the client's MQCTL: its waiting get ends
+        elif connstate.is_wake(ev, self._byte_order()):  # the client's MQCTL: its get ends
             svrconn_wake.woken(self.conversations, ev, bool(self.sharing))
         elif isinstance(ev, OtherSegment) and ev.segment_type in _IDENTITY_FLOWS:
             try:
@@ -623,8 +625,7 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
 
     async def _dispatch(self, cc: ClientConversation, request: MQIRequest) -> MQIReply:
         verb = request.segment_type  # a SegmentType already (MQIRequest converts it)
-        if verb in RELAYED and type(cc.backend) is QMConnection \
-                and self.conv.reader.partner_byte_order in LITTLE:
+        if verb in RELAYED and type(cc.backend) is QMConnection and self._relayable():
             reply = await self._relay(cc, request, verb)
             if reply is not None:
                 return reply
@@ -651,7 +652,7 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
         try:
             return await handler(self, cc, decoded)
         except MQMIError as e:
-            return mqiflows.failure_reply(verb, decoded, e.comp, e.reason)
+            return mqiflows.failure_reply(verb, decoded, e.comp, e.reason, self._reply_order())
         except (trio.Cancelled, KeyboardInterrupt):
             raise
         except Exception as exc:  # noqa: BLE001 - a fault behind the MQI: the call fails 2195
@@ -677,6 +678,10 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
 
     def _byte_order(self) -> ByteOrder:
         return self.conv.reader.partner_byte_order or ByteOrder.LITTLE
+
+    def _reply_order(self) -> ByteOrder:
+        """The byte order of what we write on the instance (``svrconn_order``)."""
+        return self.conv.writer.byte_order
 
 
 def _flow_name(ev: Event) -> str:

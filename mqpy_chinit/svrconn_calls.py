@@ -18,14 +18,16 @@ A part of :class:`~mqpy_chinit.svrconn.SvrconnInstance`, which holds the state i
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
+
+import attrs
 
 from mqpy import CMQC, loopcalls, streamer
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.apiheader import MQIReply
-from mqpy.fap.tsh import SegmentType
+from mqpy.fap.tsh import ByteOrder, SegmentType
 from mqpy.pubsub import served
 from mqpy_chinit import svrconn_stream, svrconn_wake, tlsstream
 from mqpy_chinit.svrconn_conversation import ClientConversation, Identity, definition_attr
@@ -35,12 +37,25 @@ _OK, _WARNING, _FAILED = CMQC.MQCC_OK, CMQC.MQCC_WARNING, CMQC.MQCC_FAILED
 
 
 class MQICalls:
-    """The handlers of the MQI verbs, one method each (``HANDLERS``)."""
+    """The handlers of the MQI verbs, one method each (``HANDLERS``). A reply's body is in
+    the byte order of the flows we write on the instance, the client's (``_reply_order``)."""
+
+    async def _in_order(self, answer: Awaitable[MQIReply]) -> MQIReply:
+        """The reply ``answer`` gives (its body little-endian, as ``mqpy.pubsub.served``
+        packs it) in the client's byte order."""
+        reply = await answer
+        order = self._reply_order()
+        if order == ByteOrder.LITTLE or not reply.body:
+            return reply
+        decoded = mqiflows.decode_reply(reply, ByteOrder.LITTLE)
+        return attrs.evolve(reply, body=mqiflows.encode_reply(
+            decoded.verb, decoded.values, byte_order=order).body)
 
     async def _conn(self, cc: ClientConversation, d: mqiflows.Decoded) -> MQIReply:
         if cc.backend is not None:
             return mqiflows.encode_reply(d.verb, [(self.chinit.qmgr_name, "")],
-                                         comp=_WARNING, reason=CMQC.MQRC_ALREADY_CONNECTED)
+                                         comp=_WARNING, reason=CMQC.MQRC_ALREADY_CONNECTED,
+                                         byte_order=self._reply_order())
         qmgr, appl = d.values[0]
         qmgr = qmgr.strip()
         if qmgr and not qmgr.startswith("*") and qmgr != self.chinit.qmgr_name:
@@ -74,7 +89,8 @@ class MQICalls:
         self.status.remote_appl_tag = appl
         self.conv.authenticated()  # the channel is admitted: the listener's limits let go
         return mqiflows.encode_reply(d.verb, [(self.chinit.qmgr_name, appl)],
-                                     hobj=int(getattr(handle, "hconn", 1) or 1))
+                                     hobj=int(getattr(handle, "hconn", 1) or 1),
+                                     byte_order=self._reply_order())
 
     async def _disc(self, cc: ClientConversation, d: mqiflows.Decoded) -> MQIReply:
         await cc.backend.disconnect()
@@ -84,7 +100,7 @@ class MQICalls:
     async def _open(self, cc: ClientConversation, d: mqiflows.Decoded) -> MQIReply:
         od, options = d.values
         hobj = await cc.backend.open(od, options)
-        order = self.conv.writer.byte_order  # the reply's body is in our TSH's order
+        order = self._reply_order()
         # MQ's MQOPEN reply echoes the open options after the MQOD, as its request carries
         # them (Wireshark dissects both alike), then the object's defaults (FOPA)
         return streamer.open_reply(od, options, hobj,
@@ -105,7 +121,7 @@ class MQICalls:
         warning = await cc.backend.put(d.hobj, md, pmo, data)
         self.status.bytes_received += len(data)
         return mqiflows.encode_reply(d.verb, [md, pmo], comp=_WARNING if warning else _OK,
-                                     reason=warning)
+                                     reason=warning, byte_order=self._reply_order())
 
     async def _put1(self, cc: ClientConversation, d: mqiflows.Decoded) -> MQIReply:
         od, md, pmo, data = d.values
@@ -113,20 +129,21 @@ class MQICalls:
         warning = await cc.backend.put1(od, md, pmo, data)
         self.status.bytes_received += len(data)
         return mqiflows.encode_reply(d.verb, [od, md, pmo], comp=_WARNING if warning else _OK,
-                                     reason=warning)
+                                     reason=warning, byte_order=self._reply_order())
 
     async def _get(self, cc: ClientConversation, d: mqiflows.Decoded) -> MQIReply:
         md, gmo, buffer_length = d.values
         try:
             data = await cc.backend.get(d.hobj, md, gmo, self._max_length(buffer_length))
         except MQMIError as e:
-            reply = mqiflows.truncation_reply(md, gmo, e)
+            reply = mqiflows.truncation_reply(md, gmo, e, self._reply_order())
             if reply is None:
                 raise
             return reply
         # (_serve_conversation counts the call in MSGS)
         self.status.message_moved(len(data), sent=True, counted=False)
-        return mqiflows.encode_reply(d.verb, [md, gmo, len(data), data])
+        return mqiflows.encode_reply(d.verb, [md, gmo, len(data), data],
+                                     byte_order=self._reply_order())
 
     async def _cmit(self, cc: ClientConversation, d: mqiflows.Decoded) -> MQIReply:
         await cc.backend.commit()
@@ -143,7 +160,7 @@ class MQICalls:
             values = [await backend.inquire_qmgr(s) for s in selectors]
         else:
             values = [await backend.inquire(d.hobj, s) for s in selectors]
-        return mqiflows.encode_reply(d.verb, [values])
+        return mqiflows.encode_reply(d.verb, [values], byte_order=self._reply_order())
 
     async def _set(self, cc: ClientConversation, d: mqiflows.Decoded) -> MQIReply:
         selector, value = d.values
@@ -153,7 +170,8 @@ class MQICalls:
     async def _stat(self, cc: ClientConversation, d: mqiflows.Decoded) -> MQIReply:
         status_type, sts = d.values
         return mqiflows.encode_reply(d.verb, [status_type,
-                                              await cc.backend.stat(status_type, sts)])
+                                              await cc.backend.stat(status_type, sts)],
+                                     byte_order=self._reply_order())
 
 
 _Handler = Callable[[Any, ClientConversation, mqiflows.Decoded], Any]
@@ -173,6 +191,6 @@ HANDLERS: dict[SegmentType, _Handler] = {
     _T.MQINQ: MQICalls._inq,
     _T.MQSET: MQICalls._set,
     _T.MQSTAT: MQICalls._stat,
-    _T.MQSUB: lambda calls, cc, d: served.sub(cc.backend, d),  # mqpy.pubsub
-    _T.MQSUBRQ: lambda calls, cc, d: served.subrq(cc.backend, d),
+    _T.MQSUB: lambda calls, cc, d: calls._in_order(served.sub(cc.backend, d)),  # mqpy.pubsub
+    _T.MQSUBRQ: lambda calls, cc, d: calls._in_order(served.subrq(cc.backend, d)),
 }

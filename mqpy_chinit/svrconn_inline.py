@@ -102,11 +102,12 @@ class CallsServedAtOnce:
             md, gmo, buffer_length = values
             return _OK, 0, conn.get(request.hobj, md, gmo, self._max_length(buffer_length))
         except MQMIError as e:
-            reply = mqiflows.truncation_reply(values[0], values[1], e) if verb is _T.MQGET \
-                else None
+            order = self._reply_order()
+            reply = mqiflows.truncation_reply(values[0], values[1], e, order) \
+                if verb is _T.MQGET else None
             if reply is None:
                 reply = mqiflows.failure_reply(verb, _decoded(request, values), e.comp,
-                                               e.reason)
+                                               e.reason, order)
             return e.comp, e.reason, reply
         except Exception as exc:  # noqa: BLE001 - a fault behind the MQI: as _dispatch says
             return _FAILED, CMQC.MQRC_UNEXPECTED_ERROR, self._unexpected(verb, exc)
@@ -178,7 +179,7 @@ class CallsServedAtOnce:
         except MQMIError as e:
             segments = None
             outcome = (e.comp, e.reason, mqiflows.failure_reply(
-                verb, _decoded(request, values), e.comp, e.reason))
+                verb, _decoded(request, values), e.comp, e.reason, self._reply_order()))
         except Exception as exc:  # noqa: BLE001 - as _dispatch says
             segments = None
             outcome = (_FAILED, CMQC.MQRC_UNEXPECTED_ERROR, self._unexpected(verb, exc))

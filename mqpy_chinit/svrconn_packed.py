@@ -76,6 +76,7 @@ def serve(instance: Any, data: bytes) -> tuple[list[bytes], int, int] | None:
     length = len(data)
     limit = reader.max_transmission_size
     if (length < _MIN or conv.exits is not None or reader.buffered or reader.reassembling
+            or conv.writer.byte_order is not ByteOrder.LITTLE  # (a big-endian client's)
             or TRACER.spec_for(TRACER.process_qmgr) is not None):
         return None
     total = int.from_bytes(data[4:8], "big")

@@ -116,7 +116,7 @@ class RelayedCalls:
         a relayed call or shape, another byte order, the connection busy or gone): the
         request goes to the task as any other."""
         verb = request.segment_type
-        if verb not in RELAYED or self.conv.reader.partner_byte_order not in LITTLE:
+        if verb not in RELAYED or not self._relayable():
             return False
         prepared = self._relay_body(request, verb)
         if prepared is None:
@@ -195,6 +195,14 @@ class RelayedCalls:
             await self._send_segment(segment)
         else:
             await self._reply(request, out)
+
+    def _relayable(self) -> bool:
+        """Whether the client's calls may be relayed as they came: the request and what we
+        write to the client are little-endian, as the queue manager's socket speaks (a
+        big-endian client's calls are decoded, and answered big-endian, ``svrconn_order``)."""
+        conv = self.conv
+        return conv.reader.partner_byte_order in LITTLE \
+            and conv.writer.byte_order == ByteOrder.LITTLE
 
     def _readdresser(self, request: MQIRequest, verb: SegmentType
                      ) -> Callable[[bytes], tuple[bytes, int] | None] | None:

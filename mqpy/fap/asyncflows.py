@@ -27,13 +27,17 @@ from mqpy import CMQC
 from mqpy.fap.statuscodes import ProtocolError, StatusCode
 from mqpy.fap.tsh import (
     FIRST_LAST,
+    OUR_ENCODING,
     S32,
     TSH_LENGTH,
     U16,
     ByteOrder,
     SegmentType,
     build_segment_header,
+    mq_encoding,
 )
+from mqpy.structs.fields import StructError
+from mqpy.structs.tables import MD
 
 __all__ = [
     "ASYNC_MESSAGE_HEAD",
@@ -50,6 +54,7 @@ __all__ = [
     "parse_notification",
     "parse_request",
     "readdressed",
+    "reordered",
 ]
 
 
@@ -114,6 +119,9 @@ assert _NOTIFY[ByteOrder.LITTLE].size == NOTIFICATION.sizeof()
 _VERSION = 1
 _NO_TOKEN = bytes(16)
 _LE = ByteOrder.LITTLE
+#: the TSH's Encoding of a flow in each byte order (integers, decimals and floats alike)
+_ENCODINGS = {_LE: OUR_ENCODING, ByteOrder.BIG: CMQC.MQENC_INTEGER_NORMAL
+              | CMQC.MQENC_DECIMAL_NORMAL | CMQC.MQENC_FLOAT_IEEE_NORMAL}
 
 
 @attrs.frozen
@@ -149,24 +157,29 @@ class Notification:
     value: int
 
 
-def _segment(segment_type: SegmentType, body: bytes, conv_id: int | None) -> bytes:
+def _segment(segment_type: SegmentType, body: bytes, conv_id: int | None,
+             order: ByteOrder = _LE) -> bytes:
     length = (TSH_LENGTH if conv_id is None else TSH_LENGTH + 8) + len(body)
     return build_segment_header(segment_type, length, flags1=FIRST_LAST, conv_id=conv_id,
-                                request_id=None if conv_id is None else 0) + body
+                                request_id=None if conv_id is None else 0, byte_order=order,
+                                encoding=_ENCODINGS[order]) + body
 
 
-def readdressed(segment_type: SegmentType, body: bytes, conv_id: int | None) -> bytes:
-    """A stream flow's ``body`` (ASYNC_MESSAGE, NOTIFICATION) as a whole segment of another
-    conversation: the relay passes the queue manager's flows on to its client."""
-    return _segment(segment_type, body, conv_id)
+def readdressed(segment_type: SegmentType, body: bytes, conv_id: int | None,
+                order: ByteOrder = _LE) -> bytes:
+    """A stream flow's ``body`` (ASYNC_MESSAGE, NOTIFICATION) in ``order`` as a whole
+    segment of another conversation: the relay passes the queue manager's flows on to its
+    client."""
+    return _segment(segment_type, body, conv_id, order)
 
 
-def message_request(request: MessageRequest, conv_id: int | None = None) -> bytes:
-    """A REQUEST_MSGS segment."""
-    body = _REQUEST[_LE].pack(_VERSION, request.hobj, request.received, request.window,
-                              request.max_msg_length, request.options,
-                              request.wait_interval, 0, 0, 0)
-    return _segment(SegmentType.REQUEST_MSGS, body, conv_id)
+def message_request(request: MessageRequest, conv_id: int | None = None,
+                    order: ByteOrder = _LE) -> bytes:
+    """A REQUEST_MSGS segment, in ``order``."""
+    body = _REQUEST[order].pack(_VERSION, request.hobj, request.received, request.window,
+                                request.max_msg_length, request.options,
+                                request.wait_interval, 0, 0, 0)
+    return _segment(SegmentType.REQUEST_MSGS, body, conv_id, order)
 
 
 def _padding(name_length: int) -> int:
@@ -179,21 +192,50 @@ def _name_field(name: bytes) -> bytes:
 
 
 def async_message(hobj: int, index: int, resolved_q_name: bytes, md: bytes, data: bytes,
-                  conv_id: int | None = None) -> bytes:
-    """An ASYNC_MESSAGE segment carrying a whole message (little-endian ``md``)."""
+                  conv_id: int | None = None, order: ByteOrder = _LE) -> bytes:
+    """An ASYNC_MESSAGE segment carrying a whole message, in ``order`` (``md`` packed so)."""
     name = resolved_q_name.rstrip(b" \x00")[:48]
     tail = _name_field(name)
-    body_length = _ASYNC[_LE].size + len(tail) + len(md) + len(data)
+    body_length = _ASYNC[order].size + len(tail) + len(md) + len(data)
     seg_length = (TSH_LENGTH if conv_id is None else TSH_LENGTH + 8) + body_length
-    head = _ASYNC[_LE].pack(_VERSION, hobj, index, index, seg_length, 0, 0, CMQC.MQRC_NONE,
-                            len(data), len(data), _NO_TOKEN, 0, len(name))
-    return _segment(SegmentType.ASYNC_MESSAGE, b"".join((head, tail, md, data)), conv_id)
+    head = _ASYNC[order].pack(_VERSION, hobj, index, index, seg_length, 0, 0, CMQC.MQRC_NONE,
+                              len(data), len(data), _NO_TOKEN, 0, len(name))
+    return _segment(SegmentType.ASYNC_MESSAGE, b"".join((head, tail, md, data)), conv_id,
+                    order)
 
 
-def notification(hobj: int, code: Notice, value: int = 0, conv_id: int | None = None) -> bytes:
-    """A NOTIFICATION segment."""
+def notification(hobj: int, code: Notice, value: int = 0, conv_id: int | None = None,
+                 order: ByteOrder = _LE) -> bytes:
+    """A NOTIFICATION segment, in ``order``."""
     return _segment(SegmentType.NOTIFICATION,
-                    _NOTIFY[_LE].pack(_VERSION, hobj, int(code), value), conv_id)
+                    _NOTIFY[order].pack(_VERSION, hobj, int(code), value), conv_id, order)
+
+
+_LAYOUTS = {SegmentType.REQUEST_MSGS: _REQUEST, SegmentType.ASYNC_MESSAGE: _ASYNC,
+            SegmentType.NOTIFICATION: _NOTIFY}
+
+
+def reordered(segment_type: SegmentType, body: bytes, source: ByteOrder, target: ByteOrder
+              ) -> bytes:
+    """The body of a REQUEST_MSGS, ASYNC_MESSAGE or NOTIFICATION whose integers are in
+    ``source`` byte order with them in ``target``'s, an ASYNC_MESSAGE's MQMD too (its
+    fields, lengths and data unchanged): what one side of a connection, which speaks one
+    byte order, makes of the other's. ProtocolError when the body is not one."""
+    if source == target:
+        return body
+    layout = _LAYOUTS[SegmentType(segment_type)]
+    if len(body) < layout[source].size:
+        raise _invalid(f"{SegmentType(segment_type).name}: shorter than its fixed part")
+    head = layout[target].pack(*layout[source].unpack_from(body))
+    if segment_type != SegmentType.ASYNC_MESSAGE:
+        return head + body[len(head):]
+    at = md_offset(body, source)
+    try:
+        md = MD.from_bytes(body[at:], mq_encoding(source))
+    except StructError:
+        raise _invalid("ASYNC_MESSAGE: no MQMD where its header says") from None
+    end = at + md.packed_size()
+    return b"".join((head, body[len(head):at], md.pack(mq_encoding(target)), body[end:]))
 
 
 def _invalid(what: str) -> ProtocolError:

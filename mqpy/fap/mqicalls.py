@@ -132,8 +132,9 @@ def _put_done(md: Any, pmo: Any, reply: mqiflows.Decoded) -> int:
     """What an MQPUT's reply gives its caller (the exchange's end, for a driver that calls
     it without the generator: :meth:`MQIVerbs.put`)."""
     warning = _warning(reply)
-    copy_fields(md, reply.values[0])
-    copy_fields(pmo, reply.values[1])
+    if reply.values is not None:  # (an asynchronous put's OK may come without a body)
+        copy_fields(md, reply.values[0])
+        copy_fields(pmo, reply.values[1])
     return warning
 
 
@@ -141,7 +142,7 @@ def _put1(od: Any, md: Any, pmo: Any, data: bytes) -> Exchange[int]:
     reply = yield _T.MQPUT1, [od, md, pmo, data], 0, (od, md, pmo), \
         (od, md, pmo)
     warning = _warning(reply)
-    for dst, src in zip((od, md, pmo), reply.values, strict=True):
+    for dst, src in zip((od, md, pmo), reply.values or (od, md, pmo), strict=True):
         copy_fields(dst, src)
     return warning
 

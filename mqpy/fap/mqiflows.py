@@ -414,14 +414,15 @@ def refusal_reply(verb: SegmentType, error: BadStructure, connected: bool) -> MQ
 _RECORDS_ON_FAILURE = {SegmentType.MQOPEN, SegmentType.MQPUT, SegmentType.MQPUT1}
 
 
-def failure_reply(verb: SegmentType, request: Decoded, comp: int, reason: int) -> MQIReply:
+def failure_reply(verb: SegmentType, request: Decoded, comp: int, reason: int,
+                  byte_order: ByteOrder = ByteOrder.LITTLE) -> MQIReply:
     """The reply to ``request`` that failed with ``comp`` / ``reason``: an empty body, except
     that MQRC_MULTIPLE_REASONS sends back the request's structures (MQOD / MQMD / MQPMO as
-    the queue manager left them, response records included)."""
+    the queue manager left them, response records included, in ``byte_order``)."""
     if reason == CMQC.MQRC_MULTIPLE_REASONS and verb in _RECORDS_ON_FAILURE \
             and request.values is not None:
         return encode_reply(verb, request.values[:len(REPLIES[verb])], comp=comp,
-                            reason=reason, hobj=request.hobj)
+                            reason=reason, hobj=request.hobj, byte_order=byte_order)
     return encode_reply(verb, comp=comp, reason=reason)
 
 
@@ -465,10 +466,11 @@ def common_reply(verb: SegmentType, comp: int, reason: int, hobj: int, body: byt
     return None if values is None else Decoded(verb, comp, reason, hobj, values)
 
 
-def truncation_reply(md: Any, gmo: Any, error: Any) -> MQIReply | None:
-    """The MQGET reply for an MQMIError that is a truncation warning -- 2079 with the part of
-    the message got, 2080 with none, both with the message's full length -- or None for any
-    other failure (sent as an empty reply)."""
+def truncation_reply(md: Any, gmo: Any, error: Any,
+                     byte_order: ByteOrder = ByteOrder.LITTLE) -> MQIReply | None:
+    """The MQGET reply (its body in ``byte_order``) for an MQMIError that is a truncation
+    warning -- 2079 with the part of the message got, 2080 with none, both with the
+    message's full length -- or None for any other failure (sent as an empty reply)."""
     if error.reason == CMQC.MQRC_TRUNCATED_MSG_ACCEPTED:
         data = error.message
     elif error.reason == CMQC.MQRC_TRUNCATED_MSG_FAILED:
@@ -476,7 +478,7 @@ def truncation_reply(md: Any, gmo: Any, error: Any) -> MQIReply | None:
     else:
         return None
     return encode_reply(SegmentType.MQGET, [md, gmo, error.original_length, data],
-                        comp=error.comp, reason=error.reason)
+                        comp=error.comp, reason=error.reason, byte_order=byte_order)
 
 
 def request_body(verb: SegmentType, values: Sequence[Any] = (),

@@ -96,8 +96,8 @@ class _Peer:
         return self.pending.pop(0)
 
     def refused(self) -> StatusCode:
-        """The STATUS that ends the instance (it is closed after it): a socket-level flow,
-        on conversation 0 of the shared instance's TSHM."""
+        """The STATUS that ends the instance (it is closed after it): the instance's own
+        flow, in a TSHC (no ConvId), as IBM's client reads it (``mqpy.fap.tshc``)."""
         data = b""
         try:
             while chunk := self.sock.recv(65536):
@@ -105,7 +105,7 @@ class _Peer:
         except ConnectionResetError:
             pass
         [status] = [e for e in self.pending + self.reader.feed(data) if isinstance(e, Status)]
-        assert (status.conv_id, status.request_id) == (0, 0), status
+        assert (status.conv_id, status.request_id) == (None, None) and b"TSHC" in data, status
         return StatusCode(status.code)
 
     def close(self) -> None:

@@ -32,7 +32,8 @@ class _Instance:
     def __init__(self) -> None:
         reader = types.SimpleNamespace(partner_byte_order=ByteOrder.LITTLE,
                                        max_transmission_size=32766)
-        self.conv = types.SimpleNamespace(reader=reader)
+        self.conv = types.SimpleNamespace(
+            reader=reader, writer=types.SimpleNamespace(byte_order=ByteOrder.LITTLE))
         self.registry = types.SimpleNamespace(limiter=trio.CapacityLimiter(1))
         self.sent: list[bytes] = []
         self.logged: list[tuple[str, str]] = []
