@@ -25,14 +25,13 @@ from hypothesis import strategies as st
 import mqpy
 from mqpy import CMQC, bindings, bindings_thread
 from mqpy.engine import fastpath
-from mqpy.engine import mqput as engine_mqput
 from mqpy.engine.qmgr import QueueManagerEngine
 from mqpy.fap import mqiflows
 from mqpy.fap.framing import SegmentReader
 from mqpy.fap.statuscodes import ProtocolError
 from mqpy.fap.tsh import SegmentType
-from tests.performance_paths.test_async_put_stream import _Clock, _md, _plain, _Session
-from tests.support.differential import EnginePair
+from tests.performance_paths.test_async_put_stream import _md, _plain, _Session
+from tests.support.differential import EnginePair, fixed_clock
 from tests.support.mqi_mutations import (
     MUTATIONS,
     mutated,
@@ -148,7 +147,7 @@ def _run(engine: tuple, build) -> list:
 def _patch(monkeypatch: pytest.MonkeyPatch, general: bool) -> None:
     """One clock for both runs; ``general``: every request through the segment reader, the
     general decoder and the engine's general calls."""
-    monkeypatch.setattr(engine_mqput, "time", _Clock)
+    fixed_clock(monkeypatch)
     if general:
         monkeypatch.setattr(bindings_thread._Pipelined, "from_bytes", lambda *args: False)
         monkeypatch.setattr(bindings_thread._Pipelined, "take", lambda *args: None)

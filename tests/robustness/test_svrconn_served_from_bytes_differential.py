@@ -22,14 +22,13 @@ from hypothesis import strategies as st
 import mqpy
 from mqpy import CMQC
 from mqpy.engine import fastpath
-from mqpy.engine import mqput as engine_mqput
 from mqpy.engine.qmgr import QueueManagerEngine
 from mqpy.fap import mqiflows
 from mqpy.fap.tsh import SegmentType
 from mqpy_chinit import svrconn_packed
-from tests.performance_paths.test_async_put_stream import _Clock, _md, _plain
+from tests.performance_paths.test_async_put_stream import _md, _plain
 from tests.performance_paths.test_client_packed_serving import _Instance, _request, _served
-from tests.support.differential import EnginePair
+from tests.support.differential import EnginePair, fixed_clock
 from tests.support.mqi_mutations import (
     MUTATIONS,
     mutated,
@@ -109,7 +108,7 @@ def _run(engine: tuple, build) -> list:
 def _patch(monkeypatch: pytest.MonkeyPatch, general: bool) -> None:
     """One clock for both runs; ``general``: the receiver's way and the engine's general
     calls."""
-    monkeypatch.setattr(engine_mqput, "time", _Clock)
+    fixed_clock(monkeypatch)
     if general:
         monkeypatch.setattr(svrconn_packed, "serve", lambda *args: None)
         monkeypatch.setattr(fastpath, "ENABLED", False)

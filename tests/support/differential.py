@@ -6,12 +6,34 @@ differ, so that hundreds of examples cost seconds."""
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-__all__ = ["EnginePair"]
+from mqpy.engine import mqget, mqput
+
+__all__ = ["EnginePair", "fixed_clock"]
+
+_WHEN = 1_790_000_000.25  # the instant of every put and get of a differential run
+
+
+class _Clock:
+    """``time`` for the engine's MQPUT and MQGET: one instant (PutDate, PutTime and the
+    expiry left alike in every run); waits on the real monotonic clock."""
+
+    monotonic = staticmethod(time.monotonic)
+
+    @staticmethod
+    def time() -> float:
+        return _WHEN
+
+
+def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine's MQPUT and MQGET see one instant (_Clock)."""
+    monkeypatch.setattr(mqput, "time", _Clock)
+    monkeypatch.setattr(mqget, "time", _Clock)
 
 
 class EnginePair:
