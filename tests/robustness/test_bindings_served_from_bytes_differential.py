@@ -228,10 +228,11 @@ def test_changed_requests_get_what_the_general_path_gives_them(pair, data):
 
 
 @pytest.mark.soak
+@pytest.mark.timeout(1800)
 @given(data=st.data())
-@settings_for(20000)
+@settings_for(10000)
 def test_changed_requests_get_what_the_general_path_gives_them_at_length(pair, data):
-    """As above, 20,000 examples (``make soak``)."""
+    """As above, 10,000 examples (``make soak``)."""
     _check(pair, data)
 
 

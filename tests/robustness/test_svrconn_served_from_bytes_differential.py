@@ -156,8 +156,9 @@ def test_changed_client_requests_get_what_the_receivers_way_gives_them(pair, dat
 
 
 @pytest.mark.soak
+@pytest.mark.timeout(1800)
 @given(data=st.data())
-@settings_for(20000)
+@settings_for(10000)
 def test_changed_client_requests_get_what_the_receivers_way_gives_them_at_length(pair, data):
-    """As above, 20,000 examples (``make soak``)."""
+    """As above, 10,000 examples (``make soak``)."""
     _check(pair, data)
