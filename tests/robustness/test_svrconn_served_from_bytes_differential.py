@@ -31,6 +31,7 @@ from tests.performance_paths.test_client_packed_serving import _Instance, _reque
 from tests.support.differential import EnginePair, fixed_clock
 from tests.support.mqi_mutations import (
     MUTATIONS,
+    byte_orders,
     mutated,
     pmo_pointers_set,
     reads,
@@ -137,6 +138,9 @@ def _check(pair: EnginePair, data: st.DataObject) -> None:
     # (pointers in an MQPMO: test_bindings_served_from_bytes_differential.py::test_a_reply_
     # carries_no_pointer_the_request_gave, put_sync's as here)
     assume(not any(pmo_pointers_set(segment) for segment in segments))
+    # (test_bindings_served_from_bytes_differential.py::test_requests_in_two_byte_orders_
+    # are_each_read_in_their_own: the general path reads them all in the last one's)
+    assume(len(byte_orders(segments)) < 2)
     joined = b"".join(segments)
     chunks = reads(data.draw, joined) if data.draw(st.booleans(), label="cut") else [joined]
     fast, general = pair.both_ways(lambda h: chunks)

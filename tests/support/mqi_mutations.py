@@ -21,8 +21,8 @@ from mqpy.fap import mqiflows
 from mqpy.fap.tsh import TSH_LENGTH, TSHM_LENGTH
 from mqpy.structs.tables import GMO, MD, PMO
 
-__all__ = ["MUTATIONS", "Field", "Mutation", "fields", "mutated", "pmo_pointers_set", "reads",
-           "settings_for"]
+__all__ = ["MUTATIONS", "Field", "Mutation", "byte_orders", "fields", "mutated",
+           "pmo_pointers_set", "reads", "settings_for"]
 
 _API_HEADER = 16
 
@@ -198,6 +198,17 @@ def pmo_pointers_set(data: bytes) -> bool:
     md = mqiflows.size_at(data, at, mqiflows.MD_SIZES)
     pmo = md and mqiflows.size_at(data, at + md, mqiflows.PMO_SIZES)
     return pmo >= _PTR_END and any(data[at + md + _PTR_AT:at + md + _PTR_END])
+
+
+def byte_orders(segments: list[bytes]) -> set[int]:
+    """The byte orders (TSH byte 8, a TSHM's 16) that ``segments`` say they are in, of
+    those that say one of the two."""
+    found = set()
+    for segment in segments:
+        at = 16 if segment[:4] == b"TSHM" else 8
+        if len(segment) > at and segment[at] in (1, 2):
+            found.add(segment[at])
+    return found
 
 
 def reads(draw: Any, data: bytes) -> list[bytes]:
