@@ -14,7 +14,7 @@ import pytest
 
 from mqpy.engine import mqget, mqput
 
-__all__ = ["EnginePair", "fixed_clock"]
+__all__ = ["EnginePair", "fixed_clock", "pair_fixture"]
 
 _WHEN = 1_790_000_000.25  # the instant of every put and get of a differential run
 
@@ -86,3 +86,18 @@ class EnginePair:
             return self.both_ways(build)
         finally:
             self.close()
+
+
+def pair_fixture(make: Callable[[str], tuple], run: Callable[..., list],
+                 patch: Callable[[pytest.MonkeyPatch, bool], None]) -> Any:
+    """A ``pair`` fixture: an :class:`EnginePair` of these in the test's folder, closed at
+    its end."""
+    @pytest.fixture
+    def pair(tmp_path: Any) -> Any:
+        made = EnginePair(tmp_path, make, run, patch)
+        try:
+            yield made
+        finally:
+            made.close()
+
+    return pair
