@@ -204,13 +204,13 @@ def _check(pair: EnginePair, data: st.DataObject) -> None:
 
 
 @given(data=st.data())
-@settings_for(800)
+@settings_for(600)
 def test_changed_requests_get_what_the_general_path_gives_them(pair, data):
     """Given one to four MQPUTs, MQGETs, MQCMITs and MQBACKs of the common form, changed in
     their headers, structures or lengths, piled in one read or cut across reads, when the
     busy thread serves them from their bytes on one queue manager and each the general
     way on another, then the replies, what is left for the loop, the faults, MQSTAT, the
-    queues and the counts are the same (800 examples, hypothesis' fixed seed)."""
+    queues and the counts are the same (600 examples, hypothesis' fixed seed)."""
     _check(pair, data)
 
 

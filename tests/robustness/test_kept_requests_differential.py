@@ -105,13 +105,13 @@ def _check(data: st.DataObject) -> None:
 
 
 @given(data=st.data())
-@settings_for(1500)
+@settings_for(1000)
 def test_requests_made_from_the_kept_one_are_what_the_general_packer_makes(data):
     """Given runs of MQPUTs and MQGETs on two handles whose structures' fields change from
     call to call (other values, of other types), when each
     request is made from the one kept for its handle, then it is the general packer's
     request of those structures, and none is made where the general packer refuses them
-    (1,500 examples, hypothesis' fixed seed)."""
+    (1,000 examples, hypothesis' fixed seed)."""
     _check(data)
 
 

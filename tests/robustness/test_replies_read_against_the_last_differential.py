@@ -158,14 +158,14 @@ def _check(data: st.DataObject, client: bool) -> None:
 
 @pytest.mark.parametrize("client", [False, True], ids=["bindings", "client"])
 @given(data=st.data())
-@settings_for(1000)
+@settings_for(800)
 def test_changed_replies_read_from_one_read_are_what_the_general_reader_gives(client, data):
     """Given runs of MQPUT and MQGET replies of the common form, changed in their TSH, API
     header, structures, lengths or message, when an application reads each from the one
     read that brings it (against the last reply of its verb) and the general reader reads
     it, then the reading either steps aside having filled nothing in or gives what the
     general reader gives, which refuses none it reads; on a bindings connection and a
-    client's (1,000 examples each, hypothesis' fixed seed)."""
+    client's (800 examples each, hypothesis' fixed seed)."""
     _check(data, client)
 
 

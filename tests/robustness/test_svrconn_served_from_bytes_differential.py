@@ -130,13 +130,13 @@ def _check(pair: EnginePair, data: st.DataObject) -> None:
 
 
 @given(data=st.data())
-@settings_for(1000)
+@settings_for(600)
 def test_changed_client_requests_get_what_the_receivers_way_gives_them(pair, data):
     """Given one to four client MQPUTs and MQGETs of the common form, changed in their TSHM,
     API header, structures or lengths, piled in one read or cut across reads, when the
     poller serves them from their bytes on one queue manager and the receiver's way on
     another, then the replies, what is left for the conversation's task, a protocol error,
-    the channel's counters, the queue and the statistics are the same (1,000 examples,
+    the channel's counters, the queue and the statistics are the same (600 examples,
     hypothesis' fixed seed)."""
     _check(pair, data)
 
