@@ -1,0 +1,150 @@
+"""Whatever bytes a client sends on a SVRCONN, the client host's poller serving MQPUT and
+MQGET from the bytes read (``mqpy_chinit.svrconn_packed``, ``syncget_stream.get_from_bytes``,
+``engine.packed``) gives exactly what the receiver's way gives (the segment reader's event,
+``CallsServedAtOnce._serve_now``, the engine's general calls): the same reply segments, the
+same events left for the conversation's task (or the same protocol error), the same channel
+counters, messages on the queues and statistics.
+
+The requests are a client's of the common form (a TSHM, one segment each), changed as a
+hostile or unusual client changes them (``tests.support.mqi_mutations``), several piled in
+one read or cut across reads; two queue managers, one each way, that each example leaves as
+it found them (``tests.support.differential``).
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+import mqpy
+from mqpy import CMQC
+from mqpy.engine import fastpath
+from mqpy.engine.qmgr import QueueManagerEngine
+from mqpy.fap import mqiflows
+from mqpy.fap.tsh import SegmentType
+from mqpy_chinit import svrconn_packed
+from tests.performance_paths.test_async_put_stream import _md, _plain
+from tests.performance_paths.test_client_packed_serving import _Instance, _request, _served
+from tests.support.differential import EnginePair, fixed_clock, pair_fixture
+from tests.support.mqi_mutations import MUTATIONS, left_out, mutated, reads, settings_for
+from tests.support.queue_contents import _NEW_ID, got_back
+
+_T = SegmentType
+_WHOLE = mqiflows.WHOLE_MESSAGE
+_MAXMSGL = 4000  # the channel's: below the queue's
+
+
+def _calls() -> list:
+    """(verb, values, handle) of a client's puts and gets of the common form."""
+    pmo, gmo = mqpy.PMO, mqpy.GMO
+    return [(_T.MQPUT, [mqpy.MD(), pmo(), b"plain"], "OUT"),
+            (_T.MQPUT, [_md(1, Persistence=CMQC.MQPER_PERSISTENT),
+                        pmo(Options=CMQC.MQPMO_SYNCPOINT), b"p" * 300], "OUT"),
+            (_T.MQPUT, [_md(2, Version=1), pmo(Version=1, Options=CMQC.MQPMO_NO_SYNCPOINT),
+                        b""], "OUT"),
+            (_T.MQPUT, [mqpy.MD(), pmo(Version=3, Options=CMQC.MQPMO_NEW_MSG_ID), b"v3"], "OUT"),
+            (_T.MQPUT, [mqpy.MD(), pmo(), b"L" * 3000], "OUT"),
+            (_T.MQGET, [mqpy.MD(), gmo(), _WHOLE], "IN"),
+            (_T.MQGET, [mqpy.MD(), gmo(Options=CMQC.MQGMO_SYNCPOINT, Version=3), _WHOLE], "IN"),
+            (_T.MQGET, [mqpy.MD(), gmo(Options=CMQC.MQGMO_NO_SYNCPOINT, Version=1), 100],
+             "IN"),
+            (_T.MQGET, [mqpy.MD(), gmo(Version=4), 3], "IN"),
+            (_T.MQGET, [mqpy.MD(), gmo(Options=CMQC.MQGMO_ACCEPT_TRUNCATED_MSG, Version=2), 4],
+             "IN"),
+            (_T.MQGET, [mqpy.MD(), gmo(Options=CMQC.MQGMO_BROWSE_NEXT), _WHOLE], "BROWSE")]
+
+
+def _engine(root: str) -> tuple[QueueManagerEngine, object, dict[str, int]]:
+    """Queue manager QM with a queue Q (MAXMSGL above the channel's); a client's connection
+    and its handles."""
+    eng = QueueManagerEngine.create(os.path.join(root, "qmgrs", "QM"), "QM")
+    eng.define("QLOCAL", "Q", {"MAXMSGL": 2 * _MAXMSGL, "DEFPSIST": "YES"})
+    conn = eng.connect("client")
+    opens = {"OUT": CMQC.MQOO_OUTPUT, "IN": CMQC.MQOO_INPUT_SHARED,
+             "BROWSE": CMQC.MQOO_BROWSE}
+    h = {name: conn.open(mqpy.OD(ObjectName="Q"), options) for name, options in opens.items()}
+    return eng, conn, h
+
+
+def _run(engine: tuple, build) -> list:
+    """Three messages put (one longer than the channel's MAXMSGL), then the reads
+    ``build(handles)`` gives served as the poller serves them, on a new channel instance;
+    what each gave, the channel's counters, the queue (emptied) and the statistics."""
+    eng, conn, h = engine
+    for i, data in enumerate((b"first", b"second message", b"long" * 1500)):
+        conn.put(h["OUT"], _md(100 + i), mqpy.PMO(), data)
+    inst = _Instance(conn, _MAXMSGL)
+    ids: dict[bytes, int] = {}
+
+    def known(found) -> bytes:
+        return b"<%d>" % ids.setdefault(found.group(), len(ids))
+
+    seen: list = []
+    for data in build(h):
+        replies, *rest = _served(inst, data)
+        seen.append([[_NEW_ID.sub(known, r) for r in replies], *rest])
+        if rest[0][:1] == ["protocol error"]:
+            break  # (the instance ends)
+    status = inst.status
+    seen.append((status.msgs, status.bytes_sent, status.bytes_received,
+                 status.net_bytes_received, status.buffers_received, inst.conv.reader.segments,
+                 inst.conv.reader.partner_encoding, inst.conv.reader.partner_ccsid,
+                 inst.logged))
+    conn.backout()
+    seen += got_back(conn, ("Q",), ids)
+    seen.append((_plain(eng.stats.mqi), _plain(conn.accounting.mqi)))
+    return seen
+
+
+def _patch(monkeypatch: pytest.MonkeyPatch, general: bool) -> None:
+    """One clock for both runs; ``general``: the receiver's way and the engine's general
+    calls."""
+    fixed_clock(monkeypatch)
+    if general:
+        monkeypatch.setattr(svrconn_packed, "serve", lambda *args: None)
+        monkeypatch.setattr(fastpath, "ENABLED", False)
+
+
+pair = pair_fixture(_engine, _run, _patch)
+
+
+def _check(pair: EnginePair, data: st.DataObject) -> None:
+    kinds = data.draw(st.lists(st.integers(0, 100), min_size=1, max_size=4), label="requests")
+    changes = [data.draw(MUTATIONS, label=f"changes {i}") for i in range(len(kinds))]
+    h = pair.handles()
+    extra = (*h.values(), 0, 99)
+    segments = []
+    calls = _calls()
+    for n, (kind, change) in enumerate(zip(kinds, changes, strict=True)):
+        verb, values, name = calls[kind % len(calls)]
+        request = _request(verb, values, h[name], n + 1)
+        segments.append(mutated(request, change, "PMO" if verb == _T.MQPUT else "GMO", extra))
+    assume(not left_out(segments))
+    joined = b"".join(segments)
+    chunks = reads(data.draw, joined) if data.draw(st.booleans(), label="cut") else [joined]
+    fast, general = pair.both_ways(lambda h: chunks)
+    assert fast == general
+
+
+@given(data=st.data())
+@settings_for(600)
+def test_changed_client_requests_get_what_the_receivers_way_gives_them(pair, data):
+    """Given one to four client MQPUTs and MQGETs of the common form, changed in their TSHM,
+    API header, structures or lengths, piled in one read or cut across reads, when the
+    poller serves them from their bytes on one queue manager and the receiver's way on
+    another, then the replies, what is left for the conversation's task, a protocol error,
+    the channel's counters, the queue and the statistics are the same (600 examples,
+    hypothesis' fixed seed)."""
+    _check(pair, data)
+
+
+@pytest.mark.soak
+@pytest.mark.timeout(1800)
+@given(data=st.data())
+@settings_for(10000)
+def test_changed_client_requests_get_what_the_receivers_way_gives_them_at_length(pair, data):
+    """As above, 10,000 examples (``make soak``)."""
+    _check(pair, data)
