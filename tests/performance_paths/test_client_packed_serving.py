@@ -45,6 +45,7 @@ class _Instance(CallsServedAtOnce):
 
     _max_length = SvrconnInstance._max_length
     _byte_order = SvrconnInstance._byte_order
+    _reply_order = SvrconnInstance._reply_order
     _unexpected = SvrconnInstance._unexpected
 
     def __init__(self, conn: object, max_msg_size: int) -> None:
