@@ -52,12 +52,13 @@ def request(data: bytes, start: int, limit: int) -> tuple[int, int, bytes, int, 
     # synchronous put on its MQPMO Options, before the whole request is checked)
     if len(data) - start < _BODY_AT or data[start + _TYPE_AT] != _MQPUT:
         return None
-    pmo_at = start + _BODY_AT + _size_at(data, start + _BODY_AT, _MD_SIZES)
-    if pmo_at + _PMO_OPTIONS_AT + 4 > len(data) \
-            or _LONG(data, pmo_at + _PMO_OPTIONS_AT)[0] & _RESPONSE != _ASYNC:
+    md_size = _size_at(data, start + _BODY_AT, _MD_SIZES)
+    options_at = start + _BODY_AT + md_size + _PMO_OPTIONS_AT
+    if not md_size or options_at + 4 > len(data) \
+            or _LONG(data, options_at)[0] & _RESPONSE != _ASYNC:
         return None
-    found = put_request(data, start, limit)
-    if found is None or found[4] & _RESPONSE != _ASYNC:
+    found = _put_request(data, start, limit, md_size)
+    if found is None:
         return None
     end, hobj, md_at, pmo_at, options, at = found
     return end, hobj, data[md_at:pmo_at], options, data[at + 4:end]
@@ -84,11 +85,18 @@ def put_request(data: bytes, start: int, limit: int
     segment, an MQMD and an MQPMO without records that mqpy knows, lengths that add up)
     that starts at ``start`` of ``data``, a segment of at most ``limit`` bytes; None for
     anything else (or a segment not yet whole)."""
+    if len(data) - start < _BODY_AT or data[start + _TYPE_AT] != _MQPUT:
+        return None
+    return _put_request(data, start, limit, _size_at(data, start + _BODY_AT, _MD_SIZES))
+
+
+def _put_request(data: bytes, start: int, limit: int, md_size: int
+                 ) -> tuple[int, int, int, int, int, int] | None:
+    """:func:`put_request`'s answer, the MQMD's length (``mqiflows.size_at``) known."""
     end = whole_request(data, start, limit, _MQPUT)
     if end is None:
         return None
     md_at = start + _BODY_AT
-    md_size = _size_at(data, md_at, _MD_SIZES)
     pmo_at = md_at + md_size
     pmo_size = md_size and _size_at(data, pmo_at, _PMO_SIZES)
     at = pmo_at + pmo_size  # the message's length, then the message
