@@ -34,6 +34,7 @@ _RESPONSE = CMQC.MQPMO_ASYNC_RESPONSE | CMQC.MQPMO_SYNC_RESPONSE
 _ASYNC = CMQC.MQPMO_ASYNC_RESPONSE
 #: TSH: StructId, length (big-endian), byte order, segment type, flags 1
 _TSH_HEAD = struct.Struct(">4sIBBB")
+_TYPE_AT = _TSH_HEAD.size - 2  # the TSH's segment type (after StructId, length, byte order)
 _HOBJ_AT = TSH_LENGTH + 12  # the API header's Hobj (after ReplyLength, CompCode, Reason)
 _LONG = struct.Struct("<i").unpack_from
 _PMO_OPTIONS_AT = PMO._layout_.offsets["Options"]
@@ -47,8 +48,17 @@ def request(data: bytes, start: int, limit: int) -> tuple[int, int, bytes, int, 
     """(its end, Hobj, MQMD bytes, MQPMO Options, message) of the asynchronous MQPUT of the
     common form that starts at ``start`` of ``data``, a segment of at most ``limit`` bytes;
     None for anything else (or a segment not yet whole)."""
-    found = put_request(data, start, limit)
-    if found is None or found[4] & _RESPONSE != _ASYNC:
+    # (most requests are no asynchronous put: turned away on their segment type, or a
+    # synchronous put on its MQPMO Options, before the whole request is checked)
+    if len(data) - start < _BODY_AT or data[start + _TYPE_AT] != _MQPUT:
+        return None
+    md_size = _size_at(data, start + _BODY_AT, _MD_SIZES)
+    options_at = start + _BODY_AT + md_size + _PMO_OPTIONS_AT
+    if not md_size or options_at + 4 > len(data) \
+            or _LONG(data, options_at)[0] & _RESPONSE != _ASYNC:
+        return None
+    found = _put_request(data, start, limit, md_size)
+    if found is None:
         return None
     end, hobj, md_at, pmo_at, options, at = found
     return end, hobj, data[md_at:pmo_at], options, data[at + 4:end]
@@ -58,7 +68,7 @@ def whole_request(data: bytes, start: int, limit: int, segment_type: int) -> int
     """The end of the one whole little-endian segment (a TSH, FIRST and LAST) of a request
     of ``segment_type`` that starts at ``start`` of ``data``, at most ``limit`` bytes long;
     None when there is none there (or it is not yet whole)."""
-    if len(data) - start < _BODY_AT:
+    if len(data) - start < _BODY_AT or data[start + _TYPE_AT] != segment_type:
         return None
     struc, length, order, found, flags = _TSH_HEAD.unpack_from(data, start)
     end = start + length
@@ -75,11 +85,18 @@ def put_request(data: bytes, start: int, limit: int
     segment, an MQMD and an MQPMO without records that mqpy knows, lengths that add up)
     that starts at ``start`` of ``data``, a segment of at most ``limit`` bytes; None for
     anything else (or a segment not yet whole)."""
+    if len(data) - start < _BODY_AT or data[start + _TYPE_AT] != _MQPUT:
+        return None
+    return _put_request(data, start, limit, _size_at(data, start + _BODY_AT, _MD_SIZES))
+
+
+def _put_request(data: bytes, start: int, limit: int, md_size: int
+                 ) -> tuple[int, int, int, int, int, int] | None:
+    """:func:`put_request`'s answer, the MQMD's length (``mqiflows.size_at``) known."""
     end = whole_request(data, start, limit, _MQPUT)
     if end is None:
         return None
     md_at = start + _BODY_AT
-    md_size = _size_at(data, md_at, _MD_SIZES)
     pmo_at = md_at + md_size
     pmo_size = md_size and _size_at(data, pmo_at, _PMO_SIZES)
     at = pmo_at + pmo_size  # the message's length, then the message

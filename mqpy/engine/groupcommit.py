@@ -275,7 +275,8 @@ class GroupCommit:
                     if fd is not None:
                         os.fdatasync(fd)
                 stats = self.stats
-                stats.sync_seconds += perf_counter() - began
+                ended = perf_counter()
+                stats.sync_seconds += ended - began
                 stats.forces += 1
             except OSError as exc:
                 error = self._failure(exc)
@@ -291,14 +292,18 @@ class GroupCommit:
                     if end > self._flushed:
                         self._flushed = end
                     flushed = self._flushed
-                    done = [f for f in self._queue if f.lsn <= flushed]
+                    queue = self._queue
+                    if queue:
+                        done = [f for f in queue if f.lsn <= flushed]
+                        queue = self._queue = [f for f in queue if f.lsn > flushed]
+                    else:  # (one committer: nobody queued behind it)
+                        done = ()  # (not the queue itself, which others may join now)
                     self._expect = len(done) + (flushed >= lsn)  # (the writer too)
-                    self._round_end = perf_counter()
-                    self._queue = [f for f in self._queue if f.lsn > flushed]
-                    finished = flushed >= lsn and (not self._queue or rounds >= _EXTRA_ROUNDS)
+                    self._round_end = ended
+                    finished = flushed >= lsn and (not queue or rounds >= _EXTRA_ROUNDS)
                     if finished:
-                        if self._queue:  # hand the writing over to the first still waiting
-                            heir = self._queue.pop(0)
+                        if queue:  # hand the writing over to the first still waiting
+                            heir = queue.pop(0)
                             heir.lead = True
                         else:
                             self._flushing = False
