@@ -45,6 +45,11 @@ _RESPONSE = CMQC.MQPMO_ASYNC_RESPONSE | CMQC.MQPMO_SYNC_RESPONSE
 #: MQPMO's ResolvedQName, then ResolvedQMgrName (48 characters each, blank padded)
 _PMO_RESOLVED_AT = PMO._layout_.offsets["ResolvedQName"]
 _PMO_RESOLVED_END = PMO._layout_.offsets["ResolvedQMgrName"] + 48
+#: an MQPMO version 2's PutMsgRecPtr and ResponseRecPtr: the application's own addresses,
+#: which a reply never carries back (the general path packs every pointer as 0)
+_PMO_POINTERS_AT = PMO._layout_.offsets["PutMsgRecPtr"]
+_PMO_POINTERS_END = PMO._layout_.offsets["ResponseRecPtr"] + 8
+_NO_POINTERS = bytes(_PMO_POINTERS_END - _PMO_POINTERS_AT)
 
 
 def md_size(md: bytes) -> int:
@@ -140,7 +145,9 @@ def put_sync(conn: Any, hobj: int, md: bytes, pmo: bytes, data: bytes
     reply_md = b"".join((md[:_PRIORITY_AT + 8], put_md[_PRIORITY_AT + 8:_BACKOUT_AT],
                          md[_BACKOUT_AT:_BACKOUT_AT + 4], put_md[_BACKOUT_AT + 4:]))
     reply_pmo = b"".join((pmo[:_PMO_RESOLVED_AT], name.ljust(48), qmgr.ljust(48),
-                          pmo[_PMO_RESOLVED_END:]))
+                          pmo[_PMO_RESOLVED_END:_PMO_POINTERS_AT],
+                          _NO_POINTERS if len(pmo) >= _PMO_POINTERS_END else b"",
+                          pmo[_PMO_POINTERS_END:]))
     if lsn is not None:
         conn.force_log(lsn)
     return reply_md, reply_pmo
