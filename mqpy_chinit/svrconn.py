@@ -62,7 +62,7 @@ import trio
 from mqpy import CMQC, connstate, streamer
 from mqpy.errors import MQMIError
 from mqpy.fap import channeldefs as D
-from mqpy.fap import mqiflows, mqiparams, tls, userid
+from mqpy.fap import mqiflows, mqiparams, sockact, tls, userid
 from mqpy.fap.apiheader import (
     MQIReply,
     MQIRequest,
@@ -309,7 +309,7 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
             max_msg_size=self.max_msg_size, heartbeat_interval=definition_int(self.definition, "HBINT"),
             conv_per_socket=definition_int(self.definition, "SHARECNV"),
             cap_flags1=CapFlags1.SPLIT_MESSAGE | CapFlags1.MQREQUEST | CapFlags1.RUNTIME,
-            product_id="MQPY0100")
+            product_id=sockact.SVRCONN_PRODUCT_ID)  # takes a client's SOCKET_ACTIONs
         ev: Event = self.first
         for _ in range(4):
             n = negotiate(ours, ev, adopt_seq_wrap=True)  # a SVRCONN numbers no messages

@@ -29,12 +29,26 @@ import attrs
 from mqpy.fap.statuscodes import ProtocolError, StatusCode
 from mqpy.fap.tsh import ControlFlags1, OtherSegment, SegmentType
 
-__all__ = ["SOCKACT_LENGTH", "SocketAction", "SocketActionType", "build", "event", "parse"]
+__all__ = [
+    "SOCKACT_LENGTH",
+    "SVRCONN_PRODUCT_ID",
+    "SocketAction",
+    "SocketActionType",
+    "build",
+    "event",
+    "parse",
+    "takes_end_conv",
+]
 
 SOCKACT_LENGTH = 20  #: ConversationID, RequestID, Type, Parm1, Parm2
 #: the longest body IBM writes (RECONNECT_CLIENTS with a queue manager name and id)
 _LONGEST = 116
 _LAYOUT = {True: struct.Struct("<iiiii"), False: struct.Struct(">iiiii")}
+
+#: The ProductId of a mqpy SVRCONN's INITIAL_DATA since it takes a client's START_CONV and
+#: END_CONV; an older mqpy SVRCONN ("MQPY0100") ends the instance on any SOCKET_ACTION.
+SVRCONN_PRODUCT_ID = "MQPY0101"
+_OLDER_MQPY = "MQPY0100"
 
 
 class SocketActionType(enum.IntEnum):
@@ -73,6 +87,12 @@ def parse(body: bytes, little: bool) -> SocketAction:
     except ValueError:
         pass
     return SocketAction(conv_id, kind, request_id, parm1, parm2)
+
+
+def takes_end_conv(product_id: str) -> bool:
+    """Whether a queue manager whose INITIAL_DATA says ``product_id`` may be sent END_CONV:
+    IBM's (its clients send it), a mqpy SVRCONN from SVRCONN_PRODUCT_ID on."""
+    return product_id.strip() != _OLDER_MQPY
 
 
 def build(action: SocketAction, little: bool) -> bytes:

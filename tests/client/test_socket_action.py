@@ -30,6 +30,7 @@ from mqpy.fap.initialdata import InitialData
 from mqpy.fap.sockact import SocketAction, SocketActionType
 from mqpy.fap.statuscodes import StatusCode
 from mqpy.fap.tsh import (
+    FIRST_LAST,
     STRUCTID_TSHC,
     STRUCTID_TSHM,
     ByteOrder,
@@ -39,7 +40,9 @@ from mqpy.fap.tsh import (
     parse_segment_header,
 )
 from tests.mqi._modes import QUEUE, started_site
+from tests.support.pcap import TSHARK, _decode, _RecordingProxy
 from tests.support.site import CHANNEL, QM, Site
+from tests.support.waiting import came_true
 
 pytestmark = [pytest.mark.system, pytest.mark.timeout(120)]
 
@@ -59,6 +62,22 @@ def site(request, tmp_path_factory):
         {"MQIBindType": request.param})
 
 
+@pytest.fixture(autouse=True)
+def empty_queue(site):
+    """QUEUE emptied before each test: what one leaves does not answer another's get."""
+    qm = site.bindings()
+    try:
+        queue = mqpy.Queue(qm, QUEUE, CMQC.MQOO_INPUT_AS_Q_DEF)
+        try:
+            while True:
+                queue.get()
+        except mqpy.MQMIError as e:
+            assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+        queue.close()
+    finally:
+        qm.disconnect()
+
+
 @pytest.fixture(params=[ByteOrder.LITTLE, ByteOrder.BIG], ids=["le", "be"])
 def order(request):
     return request.param
@@ -76,7 +95,8 @@ class SharedInstance:
         self.writer = SegmentWriter(byte_order=order, encoding=_ENCODINGS[order])
         self.reader = SegmentReader.before_negotiation()
         self.request_ids = iter(range(1, 1 << 30, 2))
-        self.sock.sendall(self.writer.send(InitialData(
+        self.flows: list[tuple[str, bytes]] = []  # ("c" client / "s" server, a segment)
+        self.sendall(self.writer.send(InitialData(
             fap_level=10, channel_name=CHANNEL, conv_per_socket=10, max_msg_batch=1)))
         assert isinstance(self.next()[1], InitialData)
         self.reader = SegmentReader()
@@ -90,12 +110,17 @@ class SharedInstance:
             data += chunk
         length = int.from_bytes(data[4:8], "big")
         assert len(data) == length, "one segment at a time"
+        self.flows.append(("s", data))
         [event] = self.reader.feed(data)
         return data, event
 
+    def sendall(self, data: bytes) -> None:
+        self.flows.append(("c", data))
+        self.sock.sendall(data)
+
     def action(self, action: SocketAction, flags=ControlFlags1.NONE) -> None:
         """``action`` in a TSHC, as IBM's client sends it."""
-        self.sock.sendall(tshc.connection_level(self.writer.send(
+        self.sendall(tshc.connection_level(self.writer.send(
             sockact.event(action, self.little, flags))))
 
     def start(self, conv_id: int) -> None:
@@ -113,7 +138,7 @@ class SharedInstance:
 
     def call(self, conv_id: int, verb: SegmentType, values, hobj: int = 0) -> MQIReply:
         request = mqiflows.encode_request(verb, values, hobj=hobj, byte_order=self.order)
-        self.sock.sendall(self.writer.send(attrs.evolve(
+        self.sendall(self.writer.send(attrs.evolve(
             request, conv_id=conv_id, request_id=next(self.request_ids))))
         _segment, reply = self.next()
         assert isinstance(reply, MQIReply) and reply.conv_id == conv_id
@@ -269,3 +294,53 @@ def test_end_conv_cuts_off_a_waiting_get_of_that_conversation_only(site, order):
         assert _curshcnv(site) == ["CURSHCNV(1)"]
     finally:
         client.close()
+
+
+@pytest.mark.skipif(TSHARK is None, reason="tshark is not installed")
+def test_tshark_reads_the_socket_actions_of_a_big_endian_client(site, tmp_path):
+    """Given the flows of a big-endian client that starts conversations 1 and 3 and ends 1
+    with END_CONV, when tshark's MQ dissector decodes them, then it reads each
+    SOCKET_ACTION's ConversationID and Type (START_CONV 1, ACCEPT_CONV 8, END_CONV 2)
+    big-endian, the ACCEPT_CONVs on their conversation's TSHM."""
+    client = SharedInstance(site, ByteOrder.BIG)
+    try:
+        client.start(1)
+        client.start(3)
+        client.action(SocketAction(1, _A.END_CONV))
+        assert client.put1(3, b"x", CMQC.MQPMO_NO_SYNCPOINT).comp == CMQC.MQCC_OK
+    finally:
+        client.close()
+    rows = _decode(client.flows, tmp_path, ["mq.tsh.type", "mq.tsh.convid",
+                                            "mq.socket.conversid", "mq.socket.type"])
+    actions = [(r[1], int(r[2], 16), int(r[3], 16)) for r in rows if r[0] == "0x0c"]
+    assert actions == [("", 1, 1), ("1", 1, 8), ("", 3, 1), ("3", 3, 8), ("", 1, 2)]
+
+
+def test_mqpys_client_ends_each_conversation_with_end_conv_after_its_mqdisc(site):
+    """Given two conversations of mqpy's client sharing one instance, when each MQDISCs,
+    then the client follows each MQDISC with END_CONV in a TSHC as IBM's client does (the
+    last with CLOSE_CHANNEL), the other conversation working meanwhile, and the queue
+    manager logs no error."""
+    proxy = _RecordingProxy(site.port)
+    mark = site.mark()
+    first = mqpy.connect(QM, CHANNEL, f"127.0.0.1({proxy.port})")
+    second = mqpy.connect(QM, CHANNEL, f"127.0.0.1({proxy.port})")
+    first.disconnect()
+    queue = mqpy.Queue(second, QUEUE, CMQC.MQOO_OUTPUT)
+    queue.put(b"after the first ended")
+    queue.close()
+    second.disconnect()
+
+    def ends() -> list[tuple[bytes, int, int]]:
+        out = []
+        for direction, segment in list(proxy.flows):
+            header = parse_segment_header(segment)
+            if direction == "c" and header.segment_type == _T.SOCKET_ACTION:
+                action = sockact.parse(segment[header.header_length:], True)
+                out.append((header.struct_id, action.type, header.flags1 & ~FIRST_LAST))
+        return out
+
+    came_true(lambda: len(ends()) == 2)  # the proxy records as it relays
+    assert ends() == [(STRUCTID_TSHC, _A.END_CONV, ControlFlags1.NONE),
+                    (STRUCTID_TSHC, _A.END_CONV, ControlFlags1.CLOSE_CHANNEL)]
+    assert "AMQ9504E" not in site.errors(mark)
