@@ -344,3 +344,23 @@ def test_mqpys_client_ends_each_conversation_with_end_conv_after_its_mqdisc(site
     assert ends() == [(STRUCTID_TSHC, _A.END_CONV, ControlFlags1.NONE),
                     (STRUCTID_TSHC, _A.END_CONV, ControlFlags1.CLOSE_CHANNEL)]
     assert "AMQ9504E" not in site.errors(mark)
+
+
+def test_start_conv_over_sharecnv_fails_that_conversation_only(site):
+    """Given an instance sharing 10 conversations with 10 started, when the client starts
+    an eleventh, then it is answered a STATUS with ERROR on that conversation's TSHM (IBM's
+    client fails its MQCONN) and the instance goes on: a started conversation connects."""
+    client = SharedInstance(site, ByteOrder.LITTLE)
+    try:
+        for conv_id in range(1, 21, 2):
+            client.action(SocketAction(conv_id, _A.START_CONV))
+            _segment, accepted = client.next()
+            assert sockact.parse(accepted.body, True).type == _A.ACCEPT_CONV
+        client.action(SocketAction(21, _A.START_CONV))
+        segment, refused = client.next()
+        header = parse_segment_header(segment)
+        assert (header.struct_id, header.conv_id) == (STRUCTID_TSHM, 21)
+        assert isinstance(refused, Status) and refused.flags & ControlFlags1.ERROR
+        assert client.call(1, _T.MQCONN, [(QM, "sockact")]).comp == CMQC.MQCC_OK
+    finally:
+        client.close()
