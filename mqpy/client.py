@@ -298,12 +298,18 @@ class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
             instance.end_conversation(self._conv)
             instance._lost()
 
-    def _forget(self) -> None:
-        """End this conversation without MQDISC; close the socket if it was the last."""
+    def _forget(self, disconnected: bool = False) -> None:
+        """End this conversation (``disconnected``: its MQDISC done, END_CONV follows);
+        close the socket if it was the last."""
         self._ra_forget()  # what read ahead had buffered is lost
         instance, self._instance = self._instance, None
         self.connected = False
-        if instance is not None and instance.end_conversation(self._conv):
+        if instance is None:
+            return
+        last = instance.end_conversation(self._conv)
+        if disconnected:
+            instance.end_conv(self._conv, last)
+        if last:
             instance.close()
 
     def _check_length(self, data: bytes) -> None:
@@ -318,10 +324,12 @@ class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
         if self._instance is None:
             return
         self._forget_collected()
+        disconnected = False
         try:
             self._call(_T.MQDISC)
+            disconnected = True
         finally:
-            self._forget()
+            self._forget(disconnected)
 
     def abend(self) -> None:
         """Drop the channel instance without MQDISC: the queue manager backs out."""

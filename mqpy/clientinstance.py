@@ -24,7 +24,7 @@ import attrs
 from mqpy import CMQC
 from mqpy.clientchannel import CONNECT_TIMEOUT, ChannelDefinition
 from mqpy.errors import MQMIError
-from mqpy.fap import asyncflows, tls, tshc
+from mqpy.fap import asyncflows, sockact, tls, tshc
 from mqpy.fap import channeldefs as D
 from mqpy.fap.apiheader import (
     API_HEADER_LENGTH,
@@ -141,6 +141,8 @@ class ChannelInstance:
         self.state_lock = threading.Lock()
         self.conversations: dict[int | None, Conversation] = {}
         self._conv_ids = itertools.count(1)
+        #: the queue manager takes END_CONV (``sockact.takes_end_conv``: set at the start)
+        self.ends_conversations = False
         self.broken = False
         self.closing = False
         self.last_received = time.monotonic()
@@ -181,6 +183,21 @@ class ChannelInstance:
                 self.closing = True
                 return True
             return False
+
+    def end_conv(self, conv: Conversation, last: bool) -> None:
+        """After ``conv``'s MQDISC on an instance that shares conversations: END_CONV in a
+        TSHC, CLOSE_CHANNEL when it was the ``last`` (the socket closes next), as IBM's
+        client sends it -- to a queue manager that takes it. A socket lost meanwhile: the
+        conversation is over anyway."""
+        if not self.tshm or not self.ends_conversations or conv.conv_id is None:
+            return
+        flags = ControlFlags1.CLOSE_CHANNEL if last else ControlFlags1.NONE
+        try:
+            self.send(sockact.event(sockact.SocketAction(conv.conv_id,
+                                                         sockact.SocketActionType.END_CONV),
+                                    self.writer.byte_order == _LITTLE, flags))
+        except OSError:
+            pass
 
     def send(self, event: Event) -> None:
         data = self.writer.send(event)
@@ -689,6 +706,7 @@ def open_socket(host: str, port: int, definition: ChannelDefinition, qmgr: str) 
                 raise _fail(CMQC.MQRC_CHANNEL_CONFIG_ERROR)
             sock.settimeout(None)
             instance = ChannelInstance(sock, definition, n.agreed, reader)
+            instance.ends_conversations = sockact.takes_end_conv(ev.product_id)
             instance.thread.start()
             return instance
         raise _fail(CMQC.MQRC_CHANNEL_CONFIG_ERROR)

@@ -62,7 +62,7 @@ import trio
 from mqpy import CMQC, connstate, streamer
 from mqpy.errors import MQMIError
 from mqpy.fap import channeldefs as D
-from mqpy.fap import mqiflows, mqiparams, tls, userid
+from mqpy.fap import mqiflows, mqiparams, sockact, tls, userid
 from mqpy.fap.apiheader import (
     MQIReply,
     MQIRequest,
@@ -89,6 +89,7 @@ from mqpy_chinit.svrconn_conversation import (
 )
 from mqpy_chinit.svrconn_inline import Answer, CallsServedAtOnce
 from mqpy_chinit.svrconn_relay import RELAYED, RelayedCalls
+from mqpy_chinit.svrconn_sockact import ConvIds, SocketActions
 
 __all__ = ["SvrconnInstance", "SvrconnStatus", "instances", "serve_client", "stop_instances"]
 
@@ -186,7 +187,7 @@ async def serve_client(chinit: Any, conversation: Conversation, first: InitialDa
 # ---------------------------------------------------------------------------- an instance
 
 
-class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
+class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
     """One SVRCONN channel instance: one client socket and its conversations."""
 
     def __init__(self, chinit: Any, conversation: Conversation, first: InitialData,
@@ -207,6 +208,7 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
         self.registry = _registry(chinit)
         self.conversations: dict[int | None, ClientConversation] = {}
         self.identities: dict[int | None, Identity] = {}
+        self.conv_ids = ConvIds()  # for the client's SOCKET_ACTIONs (svrconn_sockact)
         # a semaphore as the lock: taken and given back without the owner bookkeeping of
         # trio.Lock, twice per MQI call; the same first-come order for a send that waits
         self.send_lock = trio.Semaphore(1, max_value=1)
@@ -307,7 +309,7 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
             max_msg_size=self.max_msg_size, heartbeat_interval=definition_int(self.definition, "HBINT"),
             conv_per_socket=definition_int(self.definition, "SHARECNV"),
             cap_flags1=CapFlags1.SPLIT_MESSAGE | CapFlags1.MQREQUEST | CapFlags1.RUNTIME,
-            product_id="MQPY0100")
+            product_id=sockact.SVRCONN_PRODUCT_ID)  # takes a client's SOCKET_ACTIONs
         ev: Event = self.first
         for _ in range(4):
             n = negotiate(ours, ev, adopt_seq_wrap=True)  # a SVRCONN numbers no messages
@@ -335,16 +337,20 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
     async def _abend_all(self) -> None:
         """Conversations that did not MQDISC: back their units of work out."""
         for cc in list(self.conversations.values()):
-            if cc.backend is not None and not cc.ended:
-                try:
-                    if isinstance(cc.backend, AsyncMQIVerbs):
-                        cc.backend.abend()  # drops its socket: the queue manager backs out
-                    else:  # the engine here: a backout, temporary queues deleted (forces)
-                        await trio.to_thread.run_sync(cc.backend.abend,
-                                                      limiter=self.registry.limiter)
-                except (MQMIError, OSError):
-                    pass
+            await self._abend(cc)
         self.conversations.clear()
+
+    async def _abend(self, cc: ClientConversation) -> None:
+        """A conversation that did not MQDISC: back its unit of work out."""
+        if cc.backend is not None and not cc.ended:
+            try:
+                if isinstance(cc.backend, AsyncMQIVerbs):
+                    cc.backend.abend()  # drops its socket: the queue manager backs out
+                else:  # the engine here: a backout, temporary queues deleted (forces)
+                    await trio.to_thread.run_sync(cc.backend.abend,
+                                                  limiter=self.registry.limiter)
+            except (MQMIError, OSError):
+                pass
 
     async def _refuse(self, code: StatusCode, msgid: str, text: str) -> None:
         """End the instance for a client's fault: log why, tell it with STATUS, close."""
@@ -444,6 +450,11 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
                 self._identity_flow(ev)
             except ProtocolError as exc:
                 return await self._malformed(exc)
+        elif type(ev) is OtherSegment and ev.segment_type == _T.SOCKET_ACTION and self.sharing:
+            try:
+                return await self._socket_action(ev)
+            except ProtocolError as exc:
+                return await self._malformed(exc)
         else:
             await self._refuse(StatusCode.PROTOCOL_SEGMENT_TYPE, "AMQ9504E",
                                f"Protocol error: {_flow_name(ev)} segment on a "
@@ -492,6 +503,8 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
             send, receive = trio.open_memory_channel[MQIRequest](QUEUED)
             cc = ClientConversation(key, send, receive)
             self.conversations[key] = cc
+            if key is not None:
+                self.conv_ids.connected(key)
             self.status.current_conversations = len(self.conversations)
             assert self.nursery is not None
             self.nursery.start_soon(self._serve_conversation, cc)
@@ -543,6 +556,18 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce):
             lock.release()
 
     async def _serve_conversation(self, cc: ClientConversation) -> None:
+        """Conversation ``cc``'s calls, one at a time, until it ends; ended by the client's
+        END_CONV (``svrconn_sockact``), what it left is backed out."""
+        try:
+            with trio.CancelScope() as scope:
+                cc.scope = scope
+                await self._serve_calls(cc)
+        finally:
+            if cc.dropped:
+                with trio.CancelScope(shield=True):
+                    await self._abend(cc)
+
+    async def _serve_calls(self, cc: ClientConversation) -> None:
         try:
             while True:
                 if cc.relayed is not None:  # the receiver sent it on: the reply is ours

@@ -62,6 +62,9 @@ class ClientConversation:
     wake_due: bool = False
     #: a call the receiver relayed, whose reply is the task's: (request, verb, data length)
     relayed: tuple[MQIRequest, SegmentType, int | None] | None = None
+    #: what cancels its task's calls: END_CONV ended it (``svrconn_sockact``)
+    scope: trio.CancelScope | None = None
+    dropped: bool = False  # END_CONV ended it: its task backs out what it left
 
 
 @attrs.define
