@@ -3,16 +3,16 @@
 A reply (or the next request) that comes within microseconds is cheaper to catch by reading
 the socket without blocking, again and again, than by sleeping in ``recv``: a sleeping thread
 costs the kernel's wake-up on each end of every round trip. So a wait first tries to read
-without blocking (yielding the core between tries to a runnable peer on it) for up to a
-budget, then blocks as before.
+without blocking, again and again (yielding the core between tries to a runnable peer on
+it), for up to a budget, then blocks as before.
 
-:class:`SpinWait` owns whether to spin and how long: the budget is SPIN_US while the recent
-waits of that kind (an exponential average of how long they took, each counted up to
-OUTLIER_FACTOR times the budget) fit in it, else nothing: a spin that did not pay off raises
-the average, so an application that works between its calls, a slow reply (a log force) or
-a loaded machine soon stops spinning, and starts again once its waits are short again
-(those it blocked for are timed too). The environment variable ``MQPY_SPIN_US`` sizes the
-budget; 0 turns spinning off.
+:class:`SpinWait` owns whether to spin: while most recent spins of that kind paid off (the
+data came within the budget: a score, an exponential average of hits), every wait spins;
+once they do not (an application that works between its calls, a slow reply such as a log
+force, a loaded machine where the peer waits for a core), only one wait in PROBE_EVERY
+does, to see whether spinning pays again. A spin that pays saves a wake-up; one that does
+not costs its whole budget of CPU, hence a score that must stay high. The environment
+variable ``MQPY_SPIN_US`` sizes the budget; 0 turns spinning off.
 
 :data:`SPINNER` is the token a queue manager's thread holds while it spins: the daemon is one
 process, and threads spinning at once would fight for its interpreter lock.
@@ -41,11 +41,14 @@ def spin_budget_us(environ: dict[str, str] | os._Environ[str] = os.environ) -> i
 DEFAULT_SPIN_US = 50
 #: The budget of the waits made from now on (``MQPY_SPIN_US``).
 SPIN_US = spin_budget_us()
-#: A wait counts in the average up to this many budgets: one long pause (an idle
-#: application, a disk) does not stop spinning for long once the waits are short again.
-OUTLIER_FACTOR = 4
-#: The weight of one wait in the average (a power of two: a shift).
-AVERAGE_SHIFT = 3
+#: The score of a hit (a spin that paid off); a miss scores 0.
+HIT = 256
+#: Every wait spins while the score is at least this (three hits in four, about).
+SPIN_SCORE = 192
+#: The weight of one spin in the score (a power of two: a shift).
+SCORE_SHIFT = 3
+#: Below SPIN_SCORE, one wait in this many spins all the same.
+PROBE_EVERY = 16
 
 #: Held by the queue manager's thread that spins; the others block at once.
 SPINNER = threading.Lock()
@@ -55,59 +58,56 @@ _DONTWAIT = socket.MSG_DONTWAIT
 
 
 class SpinWait:
-    """How long the next wait of one kind spins before it blocks (module docstring);
-    ``clock`` gives nanoseconds."""
+    """Whether the waits of one kind spin (module docstring); ``clock`` gives
+    nanoseconds."""
 
-    __slots__ = ("average_ns", "clock", "limit_ns")
+    __slots__ = ("clock", "limit_ns", "score", "skipped")
 
     def __init__(self, spin_us: int | None = None,
                  clock: Callable[[], int] = time.perf_counter_ns) -> None:
         self.limit_ns = (SPIN_US if spin_us is None else spin_us) * _NS
-        self.average_ns = 0  # optimistic: the first waits spin
+        self.score = HIT  # optimistic: the first waits spin
+        self.skipped = 0  # waits that did not spin since the last that did
         self.clock = clock
 
-    def budget_ns(self) -> int:
-        """Nanoseconds to spin before blocking: the whole budget while the recent waits
-        fit in it, else 0."""
-        limit = self.limit_ns
-        return limit if self.average_ns <= limit else 0
+    def next_budget_ns(self) -> int:
+        """Nanoseconds the next wait spins before it blocks: the whole budget while spins
+        pay off, and for one wait in PROBE_EVERY when they do not; else 0."""
+        if self.score >= SPIN_SCORE:
+            return self.limit_ns
+        self.skipped += 1
+        if self.skipped < PROBE_EVERY:
+            return 0
+        self.skipped = 0
+        return self.limit_ns
 
-    def observe(self, waited_ns: int) -> None:
-        """Count one wait that took ``waited_ns`` (spun or blocked)."""
-        if self.limit_ns:
-            waited_ns = min(waited_ns, self.limit_ns * OUTLIER_FACTOR)
-            self.average_ns += (waited_ns - self.average_ns) >> AVERAGE_SHIFT
+    def observe(self, hit: bool) -> None:
+        """Count one spin: ``hit`` when what it waited for came within the budget."""
+        self.score += ((HIT if hit else 0) - self.score) >> SCORE_SHIFT
 
     def recv(self, sock: socket.socket, size: int,
              token: threading.Lock | None = None) -> bytes:
-        """``sock.recv(size)``, first tried without blocking for the budget (yielding the
-        core between tries); ``token``, when given, must be free for those tries (else
-        none). The wait is counted, also when the receive fails (as a long one)."""
-        clock = self.clock
-        start = clock()
-        budget = self.budget_ns()
-        try:
-            if budget and (token is None or token.acquire(blocking=False)):
-                try:
-                    data = spin_recv(sock, size, start + budget, clock)
-                finally:
-                    if token is not None:
-                        token.release()
-                if data is None:
-                    data = sock.recv(size)
-            else:
-                data = sock.recv(size)
-        except OSError:
-            self.observe(self.limit_ns * OUTLIER_FACTOR)
-            raise
-        self.observe(clock() - start)
-        return data
+        """``sock.recv(size)``, first tried without blocking for the budget
+        (:func:`spin_recv`) when the next wait spins; ``token``, when given, must be free
+        for those tries (else none)."""
+        budget = self.next_budget_ns() if self.limit_ns else 0
+        if budget and (token is None or token.acquire(blocking=False)):
+            try:
+                data = spin_recv(sock, size, self.clock() + budget, self.clock)
+            finally:
+                if token is not None:
+                    token.release()
+            self.observe(data is not None)
+            if data is not None:
+                return data
+        return sock.recv(size)
 
 
 def spin_recv(sock: socket.socket, size: int, deadline_ns: int,
               clock: Callable[[], int] = time.perf_counter_ns) -> bytes | None:
     """``sock.recv(size)`` tried without blocking until it gives something or ``clock``
-    passes ``deadline_ns`` (None then), yielding the core between tries."""
+    passes ``deadline_ns`` (None then), yielding the core between tries (to a peer waiting
+    for one, on a busy machine; in the queue manager, the interpreter lock too)."""
     recv, sched_yield = sock.recv, os.sched_yield
     while True:
         try:

@@ -1,5 +1,5 @@
 """A wait on a bindings socket spins (reads without blocking) for a budget before it blocks,
-while the recent waits of its kind fit in the budget (``mqpy.spinwait``): the strategy with a
+while the recent spins of its kind paid off (``mqpy.spinwait``): the strategy with a
 fake clock and fake sockets."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import time
 import pytest
 
 from mqpy import spinwait
-from mqpy.spinwait import OUTLIER_FACTOR, SpinWait, spin_budget_us
+from mqpy.spinwait import HIT, PROBE_EVERY, SPIN_SCORE, SpinWait, spin_budget_us
 
 _US = 1000
 
@@ -48,48 +48,59 @@ class _Socket:
         return b"late"
 
 
-def _waited(wait: SpinWait, ns: int, times: int = 1) -> None:
+def _spun(wait: SpinWait, hit: bool, times: int = 1) -> list[int]:
+    """The budgets of ``times`` waits, each spin counted a ``hit`` or not."""
+    budgets = []
     for _ in range(times):
-        wait.observe(ns)
+        budgets.append(wait.next_budget_ns())
+        if budgets[-1]:
+            wait.observe(hit)
+    return budgets
 
 
 def test_given_no_waits_yet_then_the_whole_budget_is_spun():
     wait = SpinWait(50, clock=_Clock())
-    assert wait.budget_ns() == 50 * _US
+    assert wait.next_budget_ns() == 50 * _US
 
 
-def test_given_short_waits_then_the_budget_stays_whole():
+def test_given_spins_that_pay_off_then_every_wait_spins_its_whole_budget():
     wait = SpinWait(50, clock=_Clock())
-    _waited(wait, 10 * _US, 100)
-    assert wait.budget_ns() == 50 * _US
+    assert _spun(wait, True, 100) == [50 * _US] * 100
 
 
-def test_given_waits_longer_than_the_budget_then_it_stops_spinning_within_a_few():
-    """A spin that did not pay off (the reply came after the budget) backs off: after a few
-    such waits the next do not spin at all."""
+def test_given_spins_that_do_not_pay_off_then_it_stops_within_a_few_and_only_probes():
+    """A spin that did not pay off (what it waited for came after the budget) backs off:
+    after a few misses, one wait in PROBE_EVERY spins."""
     wait = SpinWait(50, clock=_Clock())
-    _waited(wait, 10 * _US, 100)
-    spins = 0
-    for _ in range(10):
-        spins += wait.budget_ns() > 0
-        wait.observe(1_000_000 * _US)  # (a pause of a second: counted as OUTLIER_FACTOR budgets)
-    assert 1 <= spins <= 4
-    assert wait.budget_ns() == 0
+    _spun(wait, True, 100)
+    budgets = _spun(wait, False, 10 + 10 * PROBE_EVERY)
+    first_off = budgets.index(0)
+    assert 2 <= first_off <= 4
+    assert sum(1 for b in budgets[first_off:] if b) == 10
 
 
-def test_given_it_stopped_spinning_when_the_waits_are_short_again_then_it_spins_again():
-    """One long pause is forgotten after a few short waits (those blocked for are timed)."""
+def test_given_it_only_probes_when_the_probes_pay_off_then_every_wait_spins_again():
     wait = SpinWait(50, clock=_Clock())
-    _waited(wait, 1_000_000 * _US, 50)
-    assert wait.budget_ns() == 0
-    _waited(wait, 20 * _US, 20)
-    assert wait.budget_ns() == 50 * _US
+    _spun(wait, False, 200)
+    assert wait.score < SPIN_SCORE
+    budgets = _spun(wait, True, 20 * PROBE_EVERY)
+    assert budgets[-PROBE_EVERY:] == [50 * _US] * PROBE_EVERY
 
 
-def test_given_waits_of_one_and_a_half_budgets_then_it_never_spins():
+def test_given_one_miss_in_ten_then_every_wait_still_spins():
     wait = SpinWait(50, clock=_Clock())
-    _waited(wait, 75 * _US, 60)
-    assert wait.budget_ns() == 0
+    budgets = []
+    for i in range(300):
+        budgets += _spun(wait, i % 10 != 0)
+    assert 0 not in budgets
+
+
+def test_given_one_miss_in_two_then_most_waits_do_not_spin():
+    wait = SpinWait(50, clock=_Clock())
+    budgets = []
+    for i in range(320):
+        budgets += _spun(wait, i % 2 == 0)
+    assert budgets[-160:].count(0) > 140
 
 
 def test_given_a_budget_of_zero_then_no_wait_spins_nor_is_counted():
@@ -97,7 +108,7 @@ def test_given_a_budget_of_zero_then_no_wait_spins_nor_is_counted():
     wait = SpinWait(0, clock=_Clock())
     assert wait.recv(sock, 100) == b"late"
     assert sock.flags == [0]
-    assert wait.average_ns == 0
+    assert wait.score == HIT
 
 
 def test_given_the_reply_comes_during_the_spin_then_it_is_read_without_blocking():
@@ -108,14 +119,23 @@ def test_given_the_reply_comes_during_the_spin_then_it_is_read_without_blocking(
     assert sock.flags == [socket.MSG_DONTWAIT] * 3
 
 
-def test_given_the_reply_comes_after_the_budget_then_the_read_blocks_and_the_wait_counts():
+def test_given_the_reply_comes_after_the_budget_then_the_read_blocks_and_counts_a_miss():
     clock = _Clock(step=1 * _US)
     sock = _Socket(clock=clock, blocked_ns=400 * _US)
     wait = SpinWait(50, clock=clock)
     assert wait.recv(sock, 100) == b"late"
     assert sock.flags[-1] == 0
-    assert 40 <= len(sock.flags) <= 52  # a read tried each microsecond of the budget
-    assert wait.average_ns > 0
+    assert 20 <= len(sock.flags) <= 52  # a read tried each microsecond or two of the budget
+    assert wait.score < HIT
+
+
+def test_given_a_spin_then_it_yields_the_core_between_tries(monkeypatch):
+    clock = _Clock(step=1 * _US)
+    sock = _Socket()
+    yields: list[int] = []
+    monkeypatch.setattr(spinwait.os, "sched_yield", lambda: yields.append(len(sock.flags)))
+    assert spinwait.spin_recv(sock, 100, 50 * _US, clock) is None
+    assert yields == list(range(1, len(sock.flags)))
 
 
 def test_given_the_token_is_held_elsewhere_then_the_read_blocks_at_once():
@@ -130,15 +150,13 @@ def test_given_the_token_is_held_elsewhere_then_the_read_blocks_at_once():
     assert not token.locked()
 
 
-def test_given_the_read_fails_then_it_counts_as_a_long_wait_and_the_error_goes_up():
+def test_given_the_read_fails_then_the_error_goes_up():
     class Broken(_Socket):
         def recv(self, size: int, flags: int = 0) -> bytes:
             raise ConnectionResetError
 
-    wait = SpinWait(50, clock=_Clock())
     with pytest.raises(ConnectionResetError):
-        wait.recv(Broken(), 100)
-    assert wait.average_ns == (50 * _US * OUTLIER_FACTOR) >> spinwait.AVERAGE_SHIFT
+        SpinWait(50, clock=_Clock()).recv(Broken(), 100)
 
 
 @pytest.mark.parametrize(("value", "budget"), [
