@@ -11,7 +11,9 @@ data came within the budget: a score, an exponential average of hits), every wai
 once they do not (an application that works between its calls, a slow reply such as a log
 force, a loaded machine where the peer waits for a core), only one wait in PROBE_EVERY
 does, to see whether spinning pays again. A spin that pays saves a wake-up; one that does
-not costs its whole budget of CPU, hence a score that must stay high. The environment
+not costs its whole budget of CPU, hence a score that must stay high. No wait spins while
+other tasks wait for a core (:class:`CpuPressure`): there a spin that catches its data
+soon may still take the core its peer, or another program, needs. The environment
 variable ``MQPY_SPIN_US`` sizes the budget; 0 turns spinning off.
 
 :data:`SPINNER` is the token a queue manager's thread holds while it spins: the daemon is one
@@ -26,7 +28,8 @@ import threading
 import time
 from collections.abc import Callable
 
-__all__ = ["SPINNER", "SPIN_US", "SpinWait", "spin_budget_us", "spin_recv"]
+__all__ = ["PRESSURE", "SPINNER", "SPIN_US", "CpuPressure", "SpinWait", "some_avg10",
+           "spin_budget_us", "spin_recv"]
 
 
 def spin_budget_us(environ: dict[str, str] | os._Environ[str] = os.environ) -> int:
@@ -50,6 +53,14 @@ SCORE_SHIFT = 3
 #: Below SPIN_SCORE, one wait in this many spins all the same.
 PROBE_EVERY = 16
 
+#: No wait spins while other tasks waited for a core at least this share of the last ten
+#: seconds (per cent, Linux's pressure stall information: "some avg10"): a spinner there
+#: takes the core its peer waits for.
+BUSY_PRESSURE = 10.0
+#: How often the pressure is read again (nanoseconds).
+PRESSURE_EVERY_NS = 100_000_000
+PRESSURE_PATH = "/proc/pressure/cpu"
+
 #: Held by the queue manager's thread that spins; the others block at once.
 SPINNER = threading.Lock()
 
@@ -57,18 +68,69 @@ _NS = 1000
 _DONTWAIT = socket.MSG_DONTWAIT
 
 
+class CpuPressure:
+    """Whether other tasks are waiting for a core: PRESSURE_PATH's "some avg10" at least
+    BUSY_PRESSURE, read again every PRESSURE_EVERY_NS at most (never, where the system has
+    no such file: not busy then)."""
+
+    __slots__ = ("busy_now", "fd", "next_ns", "path")
+
+    def __init__(self, path: str = PRESSURE_PATH) -> None:
+        self.path = path
+        self.fd: int | None = None  # opened at the first reading
+        self.next_ns = 0
+        self.busy_now = False
+
+    def busy(self, now_ns: int) -> bool:
+        """Whether it was busy when last read (read again when that was long ago)."""
+        if now_ns < self.next_ns:
+            return self.busy_now
+        self.next_ns = now_ns + PRESSURE_EVERY_NS
+        text = self._read()
+        self.busy_now = text is not None and some_avg10(text) >= BUSY_PRESSURE
+        return self.busy_now
+
+    def _read(self) -> bytes | None:
+        try:
+            if self.fd is None:
+                self.fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
+            return os.pread(self.fd, 256, 0)
+        except OSError:
+            self.next_ns = 1 << 62  # none here: never read again
+            return None
+
+
+def some_avg10(text: bytes) -> float:
+    """The "some avg10" figure of a pressure file's text (0.0 when it has none)."""
+    start = text.find(b"some avg10=")
+    if start < 0:
+        return 0.0
+    start += len(b"some avg10=")
+    end = text.find(b" ", start)
+    try:
+        return float(text[start:end if end >= 0 else len(text)])
+    except ValueError:
+        return 0.0
+
+
+#: The machine's pressure, as this process last read it (shared by its waits).
+PRESSURE = CpuPressure()
+
+
 class SpinWait:
     """Whether the waits of one kind spin (module docstring); ``clock`` gives
     nanoseconds."""
 
-    __slots__ = ("clock", "limit_ns", "score", "skipped")
+    __slots__ = ("clock", "limit_ns", "pressure", "score", "skipped")
 
     def __init__(self, spin_us: int | None = None,
-                 clock: Callable[[], int] = time.perf_counter_ns) -> None:
+                 clock: Callable[[], int] = time.perf_counter_ns,
+                 pressure: CpuPressure | None = None) -> None:
         self.limit_ns = (SPIN_US if spin_us is None else spin_us) * _NS
         self.score = HIT  # optimistic: the first waits spin
         self.skipped = 0  # waits that did not spin since the last that did
         self.clock = clock
+        self.pressure = PRESSURE if pressure is None else pressure
 
     def next_budget_ns(self) -> int:
         """Nanoseconds the next wait spins before it blocks: the whole budget while spins
@@ -88,12 +150,15 @@ class SpinWait:
     def recv(self, sock: socket.socket, size: int,
              token: threading.Lock | None = None) -> bytes:
         """``sock.recv(size)``, first tried without blocking for the budget
-        (:func:`spin_recv`) when the next wait spins; ``token``, when given, must be free
+        (:func:`spin_recv`) when the next wait spins and the machine is not busy
+        (:class:`CpuPressure`); ``token``, when given, must be free
         for those tries (else none)."""
-        budget = self.next_budget_ns() if self.limit_ns else 0
+        now = self.clock()
+        budget = self.next_budget_ns() if self.limit_ns \
+            and not self.pressure.busy(now) else 0
         if budget and (token is None or token.acquire(blocking=False)):
             try:
-                data = spin_recv(sock, size, self.clock() + budget, self.clock)
+                data = spin_recv(sock, size, now + budget, self.clock)
             finally:
                 if token is not None:
                     token.release()

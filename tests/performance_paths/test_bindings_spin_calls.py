@@ -33,6 +33,12 @@ def engine(tmp_path) -> Iterator[tuple[QueueManagerEngine, str]]:
         eng.close()
 
 
+@pytest.fixture(autouse=True)
+def calm(monkeypatch) -> None:
+    """Waits spin here however busy the machine running the tests is."""
+    monkeypatch.setattr(spinwait, "PRESSURE", spinwait.CpuPressure("/nonexistent/pressure"))
+
+
 @pytest.fixture
 def spins(monkeypatch) -> list[str]:
     """The names of the threads whose waits spun, one a spin."""

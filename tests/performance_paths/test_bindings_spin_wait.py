@@ -1,5 +1,5 @@
 """A wait on a bindings socket spins (reads without blocking) for a budget before it blocks,
-while the recent spins of its kind paid off (``mqpy.spinwait``): the strategy with a
+while the recent spins of its kind paid off and no other task waits for a core (``mqpy.spinwait``): the strategy with a
 fake clock and fake sockets."""
 
 from __future__ import annotations
@@ -11,7 +11,15 @@ import time
 import pytest
 
 from mqpy import spinwait
-from mqpy.spinwait import HIT, PROBE_EVERY, SPIN_SCORE, SpinWait, spin_budget_us
+from mqpy.spinwait import (
+    HIT,
+    PRESSURE_EVERY_NS,
+    PROBE_EVERY,
+    SPIN_SCORE,
+    CpuPressure,
+    some_avg10,
+    spin_budget_us,
+)
 
 _US = 1000
 
@@ -26,6 +34,22 @@ class _Clock:
     def __call__(self) -> int:
         self.now += self.step
         return self.now
+
+
+#: A machine whose other tasks never wait for a core.
+_CALM = CpuPressure("/nonexistent/pressure")
+
+
+def _calm_wait(spin_us: int, clock: _Clock) -> spinwait.SpinWait:
+    """A SpinWait on a calm machine."""
+    return spinwait.SpinWait(spin_us, clock, _CALM)
+
+
+def _pressure_file(tmp_path, avg10: str) -> str:
+    path = tmp_path / "cpu"
+    path.write_text(f"some avg10={avg10} avg60=1.00 avg300=1.00 total=5\n"
+                    "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n")
+    return str(path)
 
 
 class _Socket:
@@ -48,7 +72,7 @@ class _Socket:
         return b"late"
 
 
-def _spun(wait: SpinWait, hit: bool, times: int = 1) -> list[int]:
+def _spun(wait: spinwait.SpinWait, hit: bool, times: int = 1) -> list[int]:
     """The budgets of ``times`` waits, each spin counted a ``hit`` or not."""
     budgets = []
     for _ in range(times):
@@ -59,19 +83,19 @@ def _spun(wait: SpinWait, hit: bool, times: int = 1) -> list[int]:
 
 
 def test_given_no_waits_yet_then_the_whole_budget_is_spun():
-    wait = SpinWait(50, clock=_Clock())
+    wait = _calm_wait(50, clock=_Clock())
     assert wait.next_budget_ns() == 50 * _US
 
 
 def test_given_spins_that_pay_off_then_every_wait_spins_its_whole_budget():
-    wait = SpinWait(50, clock=_Clock())
+    wait = _calm_wait(50, clock=_Clock())
     assert _spun(wait, True, 100) == [50 * _US] * 100
 
 
 def test_given_spins_that_do_not_pay_off_then_it_stops_within_a_few_and_only_probes():
     """A spin that did not pay off (what it waited for came after the budget) backs off:
     after a few misses, one wait in PROBE_EVERY spins."""
-    wait = SpinWait(50, clock=_Clock())
+    wait = _calm_wait(50, clock=_Clock())
     _spun(wait, True, 100)
     budgets = _spun(wait, False, 10 + 10 * PROBE_EVERY)
     first_off = budgets.index(0)
@@ -80,7 +104,7 @@ def test_given_spins_that_do_not_pay_off_then_it_stops_within_a_few_and_only_pro
 
 
 def test_given_it_only_probes_when_the_probes_pay_off_then_every_wait_spins_again():
-    wait = SpinWait(50, clock=_Clock())
+    wait = _calm_wait(50, clock=_Clock())
     _spun(wait, False, 200)
     assert wait.score < SPIN_SCORE
     budgets = _spun(wait, True, 20 * PROBE_EVERY)
@@ -88,7 +112,7 @@ def test_given_it_only_probes_when_the_probes_pay_off_then_every_wait_spins_agai
 
 
 def test_given_one_miss_in_ten_then_every_wait_still_spins():
-    wait = SpinWait(50, clock=_Clock())
+    wait = _calm_wait(50, clock=_Clock())
     budgets = []
     for i in range(300):
         budgets += _spun(wait, i % 10 != 0)
@@ -96,7 +120,7 @@ def test_given_one_miss_in_ten_then_every_wait_still_spins():
 
 
 def test_given_one_miss_in_two_then_most_waits_do_not_spin():
-    wait = SpinWait(50, clock=_Clock())
+    wait = _calm_wait(50, clock=_Clock())
     budgets = []
     for i in range(320):
         budgets += _spun(wait, i % 2 == 0)
@@ -105,7 +129,7 @@ def test_given_one_miss_in_two_then_most_waits_do_not_spin():
 
 def test_given_a_budget_of_zero_then_no_wait_spins_nor_is_counted():
     sock = _Socket(ready=1)
-    wait = SpinWait(0, clock=_Clock())
+    wait = _calm_wait(0, clock=_Clock())
     assert wait.recv(sock, 100) == b"late"
     assert sock.flags == [0]
     assert wait.score == HIT
@@ -114,7 +138,7 @@ def test_given_a_budget_of_zero_then_no_wait_spins_nor_is_counted():
 def test_given_the_reply_comes_during_the_spin_then_it_is_read_without_blocking():
     clock = _Clock(step=1 * _US)
     sock = _Socket(ready=3)
-    wait = SpinWait(50, clock=clock)
+    wait = _calm_wait(50, clock=clock)
     assert wait.recv(sock, 100) == b"early"
     assert sock.flags == [socket.MSG_DONTWAIT] * 3
 
@@ -122,7 +146,7 @@ def test_given_the_reply_comes_during_the_spin_then_it_is_read_without_blocking(
 def test_given_the_reply_comes_after_the_budget_then_the_read_blocks_and_counts_a_miss():
     clock = _Clock(step=1 * _US)
     sock = _Socket(clock=clock, blocked_ns=400 * _US)
-    wait = SpinWait(50, clock=clock)
+    wait = _calm_wait(50, clock=clock)
     assert wait.recv(sock, 100) == b"late"
     assert sock.flags[-1] == 0
     assert 20 <= len(sock.flags) <= 52  # a read tried each microsecond or two of the budget
@@ -142,7 +166,7 @@ def test_given_the_token_is_held_elsewhere_then_the_read_blocks_at_once():
     """Only one of the queue manager's threads spins at a time."""
     sock = _Socket(ready=1)
     token = threading.Lock()
-    wait = SpinWait(50, clock=_Clock())
+    wait = _calm_wait(50, clock=_Clock())
     with token:
         assert wait.recv(sock, 100, token) == b"late"
     assert sock.flags == [0]
@@ -156,7 +180,7 @@ def test_given_the_read_fails_then_the_error_goes_up():
             raise ConnectionResetError
 
     with pytest.raises(ConnectionResetError):
-        SpinWait(50, clock=_Clock()).recv(Broken(), 100)
+        _calm_wait(50, clock=_Clock()).recv(Broken(), 100)
 
 
 @pytest.mark.parametrize(("value", "budget"), [
@@ -172,6 +196,44 @@ def test_given_a_real_socket_and_a_slow_peer_then_the_reply_is_still_read():
         timer = threading.Timer(0.05, peer.sendall, (b"slow",))
         timer.start()
         started = time.monotonic()
-        assert SpinWait(50).recv(mine, 100) == b"slow"
+        assert _calm_wait(50, time.perf_counter_ns).recv(mine, 100) == b"slow"
         assert time.monotonic() - started >= 0.04
         timer.join()
+
+
+@pytest.mark.parametrize(("text", "avg10"), [
+    (b"some avg10=33.23 avg60=43.20 avg300=55.23 total=36\nfull avg10=0.00", 33.23),
+    (b"some avg10=0.00", 0.0), (b"full avg10=9.00", 0.0), (b"some avg10=x y", 0.0)])
+def test_the_share_of_time_tasks_waited_for_a_core_is_read_from_the_pressure_text(text, avg10):
+    assert some_avg10(text) == avg10
+
+
+def test_given_tasks_waiting_for_a_core_then_no_wait_spins(tmp_path):
+    """On a busy machine a spin that catches its data soon may still take the core its
+    peer needs: the wait blocks at once."""
+    sock = _Socket(ready=1)
+    wait = spinwait.SpinWait(50, _Clock(), CpuPressure(_pressure_file(tmp_path, "30.00")))
+    assert wait.recv(sock, 100) == b"late"
+    assert sock.flags == [0]
+
+
+def test_given_a_calm_machine_then_waits_spin(tmp_path):
+    sock = _Socket(ready=1)
+    wait = spinwait.SpinWait(50, _Clock(), CpuPressure(_pressure_file(tmp_path, "2.00")))
+    assert wait.recv(sock, 100) == b"early"
+
+
+def test_the_pressure_is_read_again_only_after_a_while(tmp_path):
+    path = _pressure_file(tmp_path, "30.00")
+    pressure = CpuPressure(path)
+    assert pressure.busy(1)
+    _pressure_file(tmp_path, "1.00")
+    assert pressure.busy(PRESSURE_EVERY_NS // 2)
+    assert not pressure.busy(PRESSURE_EVERY_NS + 2)
+
+
+def test_given_no_pressure_file_then_the_machine_counts_as_calm_and_is_not_read_again():
+    pressure = CpuPressure("/nonexistent/pressure")
+    assert not pressure.busy(1)
+    assert not pressure.busy(10 * PRESSURE_EVERY_NS)
+    assert pressure.fd is None
