@@ -14,7 +14,8 @@ does, to see whether spinning pays again. A spin that pays saves a wake-up; one 
 not costs its whole budget of CPU, hence a score that must stay high. No wait spins while
 other tasks wait for a core (:class:`CpuPressure`): there a spin that catches its data
 soon may still take the core its peer, or another program, needs. The environment
-variable ``MQPY_SPIN_US`` sizes the budget; 0 turns spinning off.
+variable ``MQPY_SPIN_US`` sizes the budget; 0 turns spinning off (``MQPY_SPIN_PRESSURE``:
+BUSY_PRESSURE).
 
 :data:`SPINNER` is the token a queue manager's thread holds while it spins: the daemon is one
 process, and threads spinning at once would fight for its interpreter lock.
@@ -28,7 +29,7 @@ import threading
 import time
 from collections.abc import Callable
 
-__all__ = ["PRESSURE", "SPINNER", "SPIN_US", "CpuPressure", "SpinWait", "some_avg10",
+__all__ = ["PRESSURE", "SPINNER", "SPIN_US", "CpuPressure", "SpinWait", "some_pressure",
            "spin_budget_us", "spin_recv"]
 
 
@@ -37,6 +38,15 @@ def spin_budget_us(environ: dict[str, str] | os._Environ[str] = os.environ) -> i
     spin), else DEFAULT_SPIN_US."""
     text = environ.get("MQPY_SPIN_US", "").strip()
     return int(text) if text.isdigit() else DEFAULT_SPIN_US
+
+
+def _env_number(name: str, default: float,
+                environ: dict[str, str] | os._Environ[str] = os.environ) -> float:
+    """The environment variable ``name`` as a number, ``default`` when unset or not one."""
+    try:
+        return float(environ.get(name, ""))
+    except ValueError:
+        return default
 
 
 #: The longest a wait spins before it blocks, when none is set: about the time a Python
@@ -53,10 +63,11 @@ SCORE_SHIFT = 3
 #: Below SPIN_SCORE, one wait in this many spins all the same.
 PROBE_EVERY = 16
 
-#: No wait spins while other tasks waited for a core at least this share of the last ten
-#: seconds (per cent, Linux's pressure stall information: "some avg10"): a spinner there
-#: takes the core its peer waits for.
-BUSY_PRESSURE = 10.0
+#: No wait spins while other tasks waited for a core at least this share of the time (per
+#: cent, Linux's pressure stall information: "some", over the time since it was last read,
+#: or its last ten seconds at the first reading): a spinner there takes the core its peer
+#: waits for. ``MQPY_SPIN_PRESSURE`` sets it (above 100: spin however busy the machine is).
+BUSY_PRESSURE = _env_number("MQPY_SPIN_PRESSURE", 10.0)
 #: How often the pressure is read again (nanoseconds).
 PRESSURE_EVERY_NS = 100_000_000
 PRESSURE_PATH = "/proc/pressure/cpu"
@@ -69,16 +80,18 @@ _DONTWAIT = socket.MSG_DONTWAIT
 
 
 class CpuPressure:
-    """Whether other tasks are waiting for a core: PRESSURE_PATH's "some avg10" at least
-    BUSY_PRESSURE, read again every PRESSURE_EVERY_NS at most (never, where the system has
-    no such file: not busy then)."""
+    """Whether other tasks are waiting for a core: the share of time some did, by
+    PRESSURE_PATH's "some" line, at least BUSY_PRESSURE; read again every PRESSURE_EVERY_NS
+    at most (never, where the system has no such file: not busy then)."""
 
-    __slots__ = ("busy_now", "fd", "next_ns", "path")
+    __slots__ = ("busy_now", "fd", "last_ns", "last_total_us", "next_ns", "path")
 
     def __init__(self, path: str = PRESSURE_PATH) -> None:
         self.path = path
         self.fd: int | None = None  # opened at the first reading
         self.next_ns = 0
+        self.last_ns = 0  # when last read (0: never), and its stalled time then
+        self.last_total_us = 0
         self.busy_now = False
 
     def busy(self, now_ns: int) -> bool:
@@ -87,7 +100,14 @@ class CpuPressure:
             return self.busy_now
         self.next_ns = now_ns + PRESSURE_EVERY_NS
         text = self._read()
-        self.busy_now = text is not None and some_avg10(text) >= BUSY_PRESSURE
+        if text is None:
+            self.busy_now = False
+            return False
+        avg10, total_us = some_pressure(text)
+        if self.last_ns and now_ns > self.last_ns:
+            avg10 = (total_us - self.last_total_us) * 100_000 / (now_ns - self.last_ns)
+        self.last_ns, self.last_total_us = now_ns, total_us
+        self.busy_now = avg10 >= BUSY_PRESSURE
         return self.busy_now
 
     def _read(self) -> bytes | None:
@@ -100,17 +120,22 @@ class CpuPressure:
             return None
 
 
-def some_avg10(text: bytes) -> float:
-    """The "some avg10" figure of a pressure file's text (0.0 when it has none)."""
-    start = text.find(b"some avg10=")
-    if start < 0:
-        return 0.0
-    start += len(b"some avg10=")
-    end = text.find(b" ", start)
-    try:
-        return float(text[start:end if end >= 0 else len(text)])
-    except ValueError:
-        return 0.0
+def some_pressure(text: bytes) -> tuple[float, int]:
+    """The "some" line of a pressure file's text: its avg10 (per cent) and its total
+    (microseconds stalled); 0.0 and 0 for what it lacks."""
+    line = text.split(b"\n", 1)[0]
+    avg10, total = 0.0, 0
+    if line.startswith(b"some "):
+        for field in line.split()[1:]:
+            name, _, value = field.partition(b"=")
+            try:
+                if name == b"avg10":
+                    avg10 = float(value)
+                elif name == b"total":
+                    total = int(value)
+            except ValueError:
+                pass
+    return avg10, total
 
 
 #: The machine's pressure, as this process last read it (shared by its waits).

@@ -17,7 +17,7 @@ from mqpy.spinwait import (
     PROBE_EVERY,
     SPIN_SCORE,
     CpuPressure,
-    some_avg10,
+    some_pressure,
     spin_budget_us,
 )
 
@@ -45,9 +45,9 @@ def _calm_wait(spin_us: int, clock: _Clock) -> spinwait.SpinWait:
     return spinwait.SpinWait(spin_us, clock, _CALM)
 
 
-def _pressure_file(tmp_path, avg10: str) -> str:
+def _pressure_file(tmp_path, avg10: str, total_us: int = 5) -> str:
     path = tmp_path / "cpu"
-    path.write_text(f"some avg10={avg10} avg60=1.00 avg300=1.00 total=5\n"
+    path.write_text(f"some avg10={avg10} avg60=1.00 avg300=1.00 total={total_us}\n"
                     "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n")
     return str(path)
 
@@ -201,11 +201,12 @@ def test_given_a_real_socket_and_a_slow_peer_then_the_reply_is_still_read():
         timer.join()
 
 
-@pytest.mark.parametrize(("text", "avg10"), [
-    (b"some avg10=33.23 avg60=43.20 avg300=55.23 total=36\nfull avg10=0.00", 33.23),
-    (b"some avg10=0.00", 0.0), (b"full avg10=9.00", 0.0), (b"some avg10=x y", 0.0)])
-def test_the_share_of_time_tasks_waited_for_a_core_is_read_from_the_pressure_text(text, avg10):
-    assert some_avg10(text) == avg10
+@pytest.mark.parametrize(("text", "figures"), [
+    (b"some avg10=33.23 avg60=43.20 avg300=55.23 total=36\nfull avg10=0.00", (33.23, 36)),
+    (b"some avg10=0.00", (0.0, 0)), (b"full avg10=9.00 total=5", (0.0, 0)),
+    (b"some avg10=x total=y", (0.0, 0))])
+def test_the_time_tasks_waited_for_a_core_is_read_from_the_pressure_text(text, figures):
+    assert some_pressure(text) == figures
 
 
 def test_given_tasks_waiting_for_a_core_then_no_wait_spins(tmp_path):
@@ -223,13 +224,16 @@ def test_given_a_calm_machine_then_waits_spin(tmp_path):
     assert wait.recv(sock, 100) == b"early"
 
 
-def test_the_pressure_is_read_again_only_after_a_while(tmp_path):
-    path = _pressure_file(tmp_path, "30.00")
-    pressure = CpuPressure(path)
+def test_the_pressure_is_read_again_only_after_a_while_over_the_time_since(tmp_path):
+    """At the first reading the last ten seconds' share; then the share of the time since
+    the reading before (the stalled microseconds' growth), read every PRESSURE_EVERY_NS."""
+    pressure = CpuPressure(_pressure_file(tmp_path, "30.00", 1_000_000))
     assert pressure.busy(1)
-    _pressure_file(tmp_path, "1.00")
-    assert pressure.busy(PRESSURE_EVERY_NS // 2)
-    assert not pressure.busy(PRESSURE_EVERY_NS + 2)
+    _pressure_file(tmp_path, "30.00", 1_000_000 + PRESSURE_EVERY_NS // 1000 // 100)
+    assert pressure.busy(PRESSURE_EVERY_NS // 2)  # not read again yet
+    assert not pressure.busy(PRESSURE_EVERY_NS + 1)  # 1% of the time since: calm
+    _pressure_file(tmp_path, "1.00", 1_000_000 + PRESSURE_EVERY_NS // 1000 // 2)
+    assert pressure.busy(2 * PRESSURE_EVERY_NS + 1)  # about half of it: busy
 
 
 def test_given_no_pressure_file_then_the_machine_counts_as_calm_and_is_not_read_again():
@@ -237,3 +241,10 @@ def test_given_no_pressure_file_then_the_machine_counts_as_calm_and_is_not_read_
     assert not pressure.busy(1)
     assert not pressure.busy(10 * PRESSURE_EVERY_NS)
     assert pressure.fd is None
+
+
+@pytest.mark.parametrize(("value", "threshold"), [("25", 25.0), ("101", 101.0), ("", 10.0),
+                                                  ("busy", 10.0)])
+def test_the_pressure_that_stops_spinning_is_set_by_the_environment(value, threshold):
+    assert spinwait._env_number("MQPY_SPIN_PRESSURE", 10.0,
+                                {"MQPY_SPIN_PRESSURE": value}) == threshold
