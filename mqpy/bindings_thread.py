@@ -9,16 +9,16 @@ HOT_WAIT_S, an application that has gone or broken the protocol: back to the ses
 in the event loop (``mqpy.bindings_listener``), which serves it as before. At most
 HOT_THREADS connections are served so at once; the others stay in the loop.
 
-A call costs the thread two system calls: the read, which waits in the kernel (the socket is
-blocking for the spell, SO_RCVTIMEO bounding the wait by HOT_WAIT_S) rather than in a poll
-before it, and the write of the reply. The replies of MQPUT, MQGET and MQCMIT are packed
+A call costs the thread two system calls when it comes soon: the read, which waits in the
+kernel (the socket is blocking for the spell, SO_RCVTIMEO bounding the wait by HOT_WAIT_S)
+rather than in a poll before it, and the write of the reply. The replies of MQPUT, MQGET and MQCMIT are packed
 straight into their segment (``mqiflows.common_reply_body``, ``SegmentWriter.reply``) without
 a reply event, unless the call is traced; they are the bytes the event would give
 (tests/daemon/test_bindings_busy.py holds them to it). MQPUTs and MQGETs of the common form
 go further: served from the bytes read, no MQMD, MQPMO or MQGMO object made
 (``asyncput_stream``, ``syncput_stream``, ``syncget_stream``; :meth:`_Pipelined.from_bytes`).
 
-Before the read blocks, the thread tries it without blocking a little while
+Before that read blocks, the thread tries it without blocking a little while
 (``mqpy.spinwait``: a SpinWait kept per connection across its spells, the SPINNER token
 held by one thread at a time), so that an application calling in a loop does not wait for
 this thread's wake-up.
