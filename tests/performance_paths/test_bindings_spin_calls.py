@@ -127,15 +127,18 @@ def test_given_spinning_on_when_several_applications_call_at_once_then_all_are_a
 
 def test_given_an_mqget_that_may_wait_then_the_application_does_not_spin_for_its_reply(
         engine, spins, monkeypatch):
-    eng, root = engine
+    """Given spinning on with a budget longer than the wait, when the application gets with
+    MQGMO_WAIT (a message there, then none), then it blocks for the replies at once."""
+    _, root = engine
     monkeypatch.setattr(spinwait, "SPIN_US", 5000)
     with _queue(root, "Q1") as (_, q):
         q.put(b"first")  # spins
         me = threading.current_thread().name
         before = spins.count(me)
         started = time.monotonic()
+        assert q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT,
+                                               WaitInterval=200)) == b"first"
         with pytest.raises(MQMIError) as waited:
-            q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=200))
             q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=200))
         assert waited.value.reason == CMQC.MQRC_NO_MSG_AVAILABLE
         assert time.monotonic() - started >= 0.15
