@@ -36,6 +36,12 @@ class _Clock:
         return self.now
 
 
+@pytest.fixture(autouse=True)
+def usual_pressure(monkeypatch) -> None:
+    """The pressure that stops spinning is the default, whatever MQPY_SPIN_PRESSURE says."""
+    monkeypatch.setattr(spinwait, "BUSY_PRESSURE", 10.0)
+
+
 #: A machine whose other tasks never wait for a core.
 _CALM = CpuPressure("/nonexistent/pressure")
 
