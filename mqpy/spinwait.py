@@ -160,13 +160,16 @@ class SpinWait:
     def next_budget_ns(self) -> int:
         """Nanoseconds the next wait spins before it blocks: the whole budget while spins
         pay off, and for one wait in PROBE_EVERY when they do not; else 0."""
-        if self.score >= SPIN_SCORE:
-            return self.limit_ns
+        return self.limit_ns if self.score >= SPIN_SCORE or self._probes() else 0
+
+    def _probes(self) -> bool:
+        """Whether this wait, one that would not spin, spins all the same (one in
+        PROBE_EVERY)."""
         self.skipped += 1
         if self.skipped < PROBE_EVERY:
-            return 0
+            return False
         self.skipped = 0
-        return self.limit_ns
+        return True
 
     def observe(self, hit: bool) -> None:
         """Count one spin: ``hit`` when what it waited for came within the budget."""
@@ -175,22 +178,30 @@ class SpinWait:
     def recv(self, sock: socket.socket, size: int,
              token: threading.Lock | None = None) -> bytes:
         """``sock.recv(size)``, first tried without blocking for the budget
-        (:func:`spin_recv`) when the next wait spins and the machine is not busy
-        (:class:`CpuPressure`); ``token``, when given, must be free
-        for those tries (else none)."""
-        now = self.clock()
-        budget = self.next_budget_ns() if self.limit_ns \
-            and not self.pressure.busy(now) else 0
-        if budget and (token is None or token.acquire(blocking=False)):
-            try:
-                data = spin_recv(sock, size, now + budget, self.clock)
-            finally:
-                if token is not None:
-                    token.release()
-            self.observe(data is not None)
-            if data is not None:
-                return data
-        return sock.recv(size)
+        (:func:`spin_recv`) when the next wait spins (:meth:`next_budget_ns`, on every
+        call's path: written out) and the machine is not busy (:class:`CpuPressure`);
+        ``token``, when given, must be free for those tries (else none)."""
+        limit = self.limit_ns
+        if not limit:
+            return sock.recv(size)
+        clock = self.clock
+        now = clock()
+        pressure = self.pressure
+        if (pressure.busy(now) if now >= pressure.next_ns else pressure.busy_now) \
+                or not (self.score >= SPIN_SCORE or self._probes()) \
+                or not (token is None or token.acquire(blocking=False)):
+            return sock.recv(size)
+        try:
+            data = spin_recv(sock, size, now + limit, clock)
+        finally:
+            if token is not None:
+                token.release()
+        if data is None:
+            self.observe(False)
+            return sock.recv(size)
+        if self.score < HIT:
+            self.observe(True)
+        return data
 
 
 def spin_recv(sock: socket.socket, size: int, deadline_ns: int,
