@@ -64,9 +64,10 @@ SCORE_SHIFT = 3
 PROBE_EVERY = 16
 
 #: No wait spins while other tasks waited for a core at least this share of the time (per
-#: cent, Linux's pressure stall information: "some", over the time since it was last read,
-#: or its last ten seconds at the first reading): a spinner there takes the core its peer
-#: waits for. ``MQPY_SPIN_PRESSURE`` sets it (above 100: spin however busy the machine is).
+#: cent, Linux's pressure stall information: "some", over the time since it was last read;
+#: calm until the second reading, a process's first PRESSURE_EVERY_NS, rather than judged
+#: by its ten-second average, which a program's start raises): a spinner there takes the
+#: core its peer waits for. ``MQPY_SPIN_PRESSURE`` sets it (above 100: spin however busy the machine is).
 BUSY_PRESSURE = _env_number("MQPY_SPIN_PRESSURE", 10.0)
 #: How often the pressure is read again (nanoseconds).
 PRESSURE_EVERY_NS = 100_000_000
@@ -103,11 +104,11 @@ class CpuPressure:
         if text is None:
             self.busy_now = False
             return False
-        avg10, total_us = some_pressure(text)
-        if self.last_ns and now_ns > self.last_ns:
-            avg10 = (total_us - self.last_total_us) * 100_000 / (now_ns - self.last_ns)
+        total_us = some_pressure(text)[1]
+        share = (total_us - self.last_total_us) * 100_000 / (now_ns - self.last_ns) \
+            if self.last_ns and now_ns > self.last_ns else 0.0
         self.last_ns, self.last_total_us = now_ns, total_us
-        self.busy_now = avg10 >= BUSY_PRESSURE
+        self.busy_now = share >= BUSY_PRESSURE
         return self.busy_now
 
     def _read(self) -> bytes | None:

@@ -215,11 +215,20 @@ def test_the_time_tasks_waited_for_a_core_is_read_from_the_pressure_text(text, f
     assert some_pressure(text) == figures
 
 
+def _busy_pressure(tmp_path) -> CpuPressure:
+    """A pressure read twice, other tasks having waited for a core half the time between."""
+    pressure = CpuPressure(_pressure_file(tmp_path, "1.00", 1_000_000))
+    assert not pressure.busy(1)  # calm at the first reading: nothing to compare with
+    _pressure_file(tmp_path, "1.00", 1_000_000 + PRESSURE_EVERY_NS // 1000 // 2)
+    assert pressure.busy(PRESSURE_EVERY_NS + 1)
+    return pressure
+
+
 def test_given_tasks_waiting_for_a_core_then_no_wait_spins(tmp_path):
     """On a busy machine a spin that catches its data soon may still take the core its
     peer needs: the wait blocks at once."""
     sock = _Socket(ready=1)
-    wait = spinwait.SpinWait(50, _Clock(), CpuPressure(_pressure_file(tmp_path, "30.00")))
+    wait = spinwait.SpinWait(50, lambda: PRESSURE_EVERY_NS + 2, _busy_pressure(tmp_path))
     assert wait.recv(sock, 100) == b"late"
     assert sock.flags == [0]
 
@@ -230,16 +239,18 @@ def test_given_a_calm_machine_then_waits_spin(tmp_path):
     assert wait.recv(sock, 100) == b"early"
 
 
-def test_the_pressure_is_read_again_only_after_a_while_over_the_time_since(tmp_path):
-    """At the first reading the last ten seconds' share; then the share of the time since
-    the reading before (the stalled microseconds' growth), read every PRESSURE_EVERY_NS."""
-    pressure = CpuPressure(_pressure_file(tmp_path, "30.00", 1_000_000))
-    assert pressure.busy(1)
-    _pressure_file(tmp_path, "30.00", 1_000_000 + PRESSURE_EVERY_NS // 1000 // 100)
-    assert pressure.busy(PRESSURE_EVERY_NS // 2)  # not read again yet
-    assert not pressure.busy(PRESSURE_EVERY_NS + 1)  # 1% of the time since: calm
-    _pressure_file(tmp_path, "1.00", 1_000_000 + PRESSURE_EVERY_NS // 1000 // 2)
-    assert pressure.busy(2 * PRESSURE_EVERY_NS + 1)  # about half of it: busy
+def test_the_pressure_is_the_share_of_the_time_since_it_was_last_read(tmp_path):
+    """Calm at the first reading, whatever the ten-second average says (a program's start
+    raises it); then the share of the time since the reading before (the stalled
+    microseconds' growth), read again every PRESSURE_EVERY_NS."""
+    pressure = CpuPressure(_pressure_file(tmp_path, "80.00", 1_000_000))
+    assert not pressure.busy(1)
+    _pressure_file(tmp_path, "80.00", 1_000_000 + PRESSURE_EVERY_NS // 1000 // 2)
+    assert not pressure.busy(PRESSURE_EVERY_NS // 2)  # not read again yet
+    assert pressure.busy(PRESSURE_EVERY_NS + 1)  # half of the time since: busy
+    _pressure_file(tmp_path, "80.00", 1_000_000 + PRESSURE_EVERY_NS // 1000 // 2
+                   + PRESSURE_EVERY_NS // 1000 // 100)
+    assert not pressure.busy(2 * PRESSURE_EVERY_NS + 1)  # 1% of it: calm
 
 
 def test_given_no_pressure_file_then_the_machine_counts_as_calm_and_is_not_read_again():
