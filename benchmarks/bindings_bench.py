@@ -37,6 +37,8 @@ import sys
 import tempfile
 import time
 
+from mqpy import spinwait
+
 QMGR = "BBENCH"
 QUEUE = "BENCH.Q"
 SIZE = 1024
@@ -283,6 +285,20 @@ def _commit() -> str:
                               ).stdout.strip()
     except OSError:
         return ""
+
+
+def spinning() -> dict:
+    """How this run's bindings waits spin (``mqpy.spinwait``: the budget and the CPU
+    pressure that stops them, as ``MQPY_SPIN_US`` and ``MQPY_SPIN_PRESSURE`` give them to
+    the processes it starts) and how busy the cores were at its start (Linux's CPU pressure,
+    per cent of the last ten seconds some task waited for a core; None where unknown)."""
+    try:
+        with open(spinwait.PRESSURE_PATH, "rb") as f:
+            busy: float | None = spinwait.some_pressure(f.read())[0]
+    except OSError:
+        busy = None
+    return {"spin_us": spinwait.SPIN_US, "spin_stops_at_cpu_pressure": spinwait.BUSY_PRESSURE,
+            "cpu_pressure_avg10": busy}
 
 
 def emit(doc: dict, out: str | None) -> None:

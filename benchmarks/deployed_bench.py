@@ -449,7 +449,7 @@ def main() -> None:
            "machine": platform.machine(), "cpus": os.cpu_count(),
            "load_average": os.getloadavg(),
            "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-           "commit": bindings_bench._commit(),
+           "commit": bindings_bench._commit(), "spinning": bindings_bench.spinning(),
            "results": run(count, args.scenario or list(SCENARIOS), args.standard)}
     bindings_bench.emit(doc, args.out)
 

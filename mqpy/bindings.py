@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from mqpy import CMQC, config, connstate
-from mqpy.bindings_calls import TemplatedCalls
+from mqpy.bindings_calls import SPUN_VERBS, TemplatedCalls
 from mqpy.bindings_templates import Templates
 from mqpy.collected import ClosedLater
 from mqpy.errors import MQMIError
@@ -38,6 +38,7 @@ from mqpy.fap.mqicalls import MQIVerbs, failure
 from mqpy.fap.statuscodes import ProtocolError
 from mqpy.fap.tsh import ByteOrder, OtherSegment, SegmentType
 from mqpy.readahead import ReadAheadVerbs, stream_sink
+from mqpy.spinwait import SpinWait
 
 __all__ = [
     "MAX_MSG_SIZE",
@@ -226,6 +227,7 @@ class BindingsConnection(ClosedLater, ReadAheadVerbs, TemplatedCalls, MQIVerbs):
         self._flows = Flows()
         self._flows.streamed = stream_sink(self)
         self._templates = Templates()
+        self._waits = {verb: SpinWait() for verb in SPUN_VERBS}
         self._collected = deque()
         self.qmgr_name = qmgr_name
         self.hconn = 0

@@ -17,7 +17,9 @@ comes in pieces -- takes the general path, whose bytes and answers these are
 (tests/performance_paths/test_packed_calls.py holds the two alike). :class:`TemplatedCalls`,
 a bindings connection's, packs the usual MQPUT and MQGET of a handle once for all the calls
 with the same structures' fields and reads their replies against the last
-(``mqpy.bindings_templates``).
+(``mqpy.bindings_templates``), and waits for them spinning first (``mqpy.spinwait``: one
+:class:`~mqpy.spinwait.SpinWait` per verb, a commit's log force being much longer than a put's
+answer; not for an MQGET that may wait).
 """
 
 from __future__ import annotations
@@ -34,9 +36,10 @@ from mqpy.fap.apiheader import API_HEADER_LENGTH, build_mqi_request, one_mqi_flo
 from mqpy.fap.mqicalls import MQIVerbs, _get_done, _put_done, failure
 from mqpy.fap.statuscodes import ProtocolError
 from mqpy.fap.tsh import TSH_LENGTH, SegmentType
+from mqpy.spinwait import SpinWait
 from mqpy.structs.tables import GMO, MD, PMO
 
-__all__ = ["PackedCalls", "TemplatedCalls"]
+__all__ = ["SPUN_VERBS", "PackedCalls", "TemplatedCalls"]
 
 _T = SegmentType
 _FAILED = CMQC.MQCC_FAILED
@@ -57,6 +60,9 @@ _NO_BODY: tuple[bytes, ...] = ()
 _HEADERS = TSH_LENGTH + API_HEADER_LENGTH
 #: An MQCMIT's request: always these bytes.
 _COMMIT = build_mqi_request(_T.MQCMIT, 0, ())
+#: The calls whose replies a bindings connection spins for (each its own SpinWait).
+SPUN_VERBS = (_T.MQPUT, _T.MQGET, _T.MQCMIT)
+_GET_WAITS = CMQC.MQGMO_WAIT
 
 
 class PackedCalls(MQIVerbs):
@@ -158,12 +164,13 @@ class PackedCalls(MQIVerbs):
         return self._send_packed(verb, request, into, targets)
 
     def _send_packed(self, verb: SegmentType, request: bytes, into: tuple[Any, ...],
-                     targets: tuple[Any, ...], templates: Templates | None = None
-                     ) -> mqiflows.Decoded:
+                     targets: tuple[Any, ...], templates: Templates | None = None,
+                     wait: SpinWait | None = None) -> mqiflows.Decoded:
         """Send the request of ``verb`` packed in one segment (``request``), and return
         its decoded reply as ``_exchange`` does: MQMIError on MQCC_FAILED (a failed reply's
         structures, if any, copied ``into`` the caller's), a reply that did not fail
-        decoded into ``targets`` (read against the last one of ``templates``')."""
+        decoded into ``targets`` (read against the last one of ``templates``'). Its first
+        read spins before it blocks by ``wait``, when given."""
         if self._collected:
             self._close_collected()  # type: ignore[attr-defined] - (mqpy.collected)
         flows = self._flows
@@ -176,7 +183,8 @@ class PackedCalls(MQIVerbs):
                 reply = None
                 if not (flows._pending or flows._reader.buffered
                         or flows._reader.reassembling or flows._stream_missing):
-                    data = sock.recv(RECEIVE_SIZE)
+                    data = sock.recv(RECEIVE_SIZE) if wait is None \
+                        else wait.recv(sock, RECEIVE_SIZE)
                     reply = _one_reply(data, verb, targets, templates)
                     if reply is None:
                         flows.feed(data)
@@ -196,6 +204,7 @@ class TemplatedCalls(PackedCalls):
     bindings_templates``; the connection gives ``_templates``)."""
 
     _templates: Templates
+    _waits: dict[SegmentType, SpinWait]  #: how the reply of each of SPUN_VERBS is waited for
 
     def _packed_put(self, hobj: int, md: MD, pmo: PMO, data: bytes
                     ) -> mqiflows.Decoded | None:
@@ -208,7 +217,8 @@ class TemplatedCalls(PackedCalls):
             request = build_mqi_request(_T.MQPUT, hobj, (body,))
             templates.keep_request(_T.MQPUT, hobj, md, pmo, len(data),
                                    request[:len(request) - len(data)])
-        return self._send_packed(_T.MQPUT, request, (md, pmo), (md, pmo), templates)
+        return self._send_packed(_T.MQPUT, request, (md, pmo), (md, pmo), templates,
+                                 self._waits[_T.MQPUT])
 
     def _packed_get(self, hobj: int, md: MD, gmo: GMO, buffer_length: int
                     ) -> mqiflows.Decoded | None:
@@ -220,10 +230,11 @@ class TemplatedCalls(PackedCalls):
                 return None
             request = build_mqi_request(_T.MQGET, hobj, (body,))
             templates.keep_request(_T.MQGET, hobj, md, gmo, buffer_length, request)
-        return self._send_packed(_T.MQGET, request, (), (md, gmo), templates)
+        return self._send_packed(_T.MQGET, request, (), (md, gmo), templates,
+                                 None if gmo.Options & _GET_WAITS else self._waits[_T.MQGET])
 
     def _packed_commit(self) -> None:
-        self._send_packed(_T.MQCMIT, _COMMIT, (), ())
+        self._send_packed(_T.MQCMIT, _COMMIT, (), (), None, self._waits[_T.MQCMIT])
 
 
 def _request_body(verb: SegmentType, values: list[Any]) -> bytes | None:

@@ -9,14 +9,19 @@ HOT_WAIT_S, an application that has gone or broken the protocol: back to the ses
 in the event loop (``mqpy.bindings_listener``), which serves it as before. At most
 HOT_THREADS connections are served so at once; the others stay in the loop.
 
-A call costs the thread two system calls: the read, which waits in the kernel (the socket is
-blocking for the spell, SO_RCVTIMEO bounding the wait by HOT_WAIT_S) rather than in a poll
-before it, and the write of the reply. The replies of MQPUT, MQGET and MQCMIT are packed
+A call costs the thread two system calls when it comes soon: the read, which waits in the
+kernel (the socket is blocking for the spell, SO_RCVTIMEO bounding the wait by HOT_WAIT_S)
+rather than in a poll before it, and the write of the reply. The replies of MQPUT, MQGET and MQCMIT are packed
 straight into their segment (``mqiflows.common_reply_body``, ``SegmentWriter.reply``) without
 a reply event, unless the call is traced; they are the bytes the event would give
 (tests/daemon/test_bindings_busy.py holds them to it). MQPUTs and MQGETs of the common form
 go further: served from the bytes read, no MQMD, MQPMO or MQGMO object made
 (``asyncput_stream``, ``syncput_stream``, ``syncget_stream``; :meth:`_Pipelined.from_bytes`).
+
+Before that read blocks, the thread tries it without blocking a little while
+(``mqpy.spinwait``: a SpinWait kept per connection across its spells, the SPINNER token
+held by one thread at a time), so that an application calling in a loop does not wait for
+this thread's wake-up.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from __future__ import annotations
 import socket
 import struct
 import time
+import weakref
 from typing import Any
 
 from mqpy import CMQC, asyncput_stream, bindings_profile, syncget_stream, syncput_stream
@@ -34,6 +40,7 @@ from mqpy.fap.apiheader import MQIReply, MQIRequest, one_mqi_flow
 from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.statuscodes import ProtocolError
 from mqpy.fap.tsh import TSH_LENGTH, SegmentType
+from mqpy.spinwait import SPINNER, SpinWait
 from mqpy.trace import TRACER
 
 __all__ = ["GONE", "HOT_THREADS", "HOT_WAIT_S", "SPELL_S", "THREAD_VERBS", "serve_while_busy"]
@@ -63,6 +70,8 @@ _WAIT_TIMEVAL = struct.pack("ll", 0, int(HOT_WAIT_S * 1_000_000))
 GONE = object()
 #: What one read brought from here on is the segment reader's.
 _TO_READER: Any = object()
+#: How each connection's next request is waited for (kept while its session is).
+_WAITS: weakref.WeakKeyDictionary[Any, SpinWait] = weakref.WeakKeyDictionary()
 
 
 def serve_while_busy(session: Any) -> object:
@@ -91,6 +100,9 @@ def _serve_spell(session: Any) -> object:
     replies = _Replies(session)
     pipelined = _Pipelined()
     reader = session.reader
+    wait = _WAITS.get(session)
+    if wait is None:
+        wait = _WAITS[session] = SpinWait()
     sock.setblocking(True)  # for the spell: the read waits in the kernel
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _WAIT_TIMEVAL)
@@ -116,7 +128,7 @@ def _serve_spell(session: Any) -> object:
                 if time.monotonic() >= until:
                     return None
                 try:
-                    data = sock.recv(RECEIVE_SIZE)
+                    data = wait.recv(sock, RECEIVE_SIZE, SPINNER)
                 except BlockingIOError:  # SO_RCVTIMEO: quiet for HOT_WAIT_S
                     return None
                 except OSError:
