@@ -38,6 +38,7 @@ from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.apiheader import MQIReply, MQIRequest, one_mqi_flow
 from mqpy.fap.framing import SegmentReader, SegmentWriter
+from mqpy.fap.segmentscan import plain_segments
 from mqpy.fap.statuscodes import ProtocolError
 from mqpy.fap.tsh import TSH_LENGTH, SegmentType
 from mqpy.spinwait import SPINNER, SpinWait
@@ -136,7 +137,15 @@ def _serve_spell(session: Any) -> object:
                 if not data:
                     return GONE
                 try:
-                    pipelined.data = _rest_after_begun(reader, received, data)
+                    rest = _rest_after_begun(reader, received, data)
+                    if rest and int.from_bytes(rest[4:8], "big") != len(rest) \
+                            and not plain_segments(rest, reader.max_transmission_size,
+                                                   tail=True):
+                        # the reader judges it whole: were it to refuse what follows the
+                        # requests at its head, none of them is served (as in the loop)
+                        received.extend(reader.feed(rest))
+                        rest = b""
+                    pipelined.data = rest
                 except ProtocolError as exc:
                     return exc
                 continue
@@ -282,7 +291,8 @@ class _Pipelined:
         decoded = _one_request(reader, data if start == 0 and end == len(data)
                                else data[start:end])
         if decoded is None or _waits(decoded):
-            return None
+            return None  # (the reader's, which counts it when it reads it)
+        reader.segments += 1
         if end == len(data):
             self.data, self.offset = b"", 0
         else:
@@ -314,8 +324,8 @@ def _waits(d: mqiflows.Decoded) -> bool:
 def _one_request(reader: SegmentReader, data: bytes) -> mqiflows.Decoded | None:
     """``data`` decoded when it is exactly one whole little-endian MQPUT, MQGET, MQCMIT or
     MQBACK request of the common form and ``reader`` holds nothing (what ``reader.feed``
-    and ``mqiflows.decode_request`` give it, the reader counting the segment); None for
-    anything else, which they take."""
+    and ``mqiflows.decode_request`` give it; the caller counts the segment when it takes
+    it); None for anything else, which they take."""
     if reader.buffered or reader.reassembling or len(data) > reader.max_transmission_size:
         return None
     flow = one_mqi_flow(data)
@@ -331,7 +341,6 @@ def _one_request(reader: SegmentReader, data: bytes) -> mqiflows.Decoded | None:
         return None  # (an MQCMIT or MQBACK has no body: the general path's error)
     else:
         values = ()
-    reader.segments += 1
     return mqiflows.Decoded(verb, comp, reason, hobj, values)
 
 

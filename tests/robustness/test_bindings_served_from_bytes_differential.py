@@ -230,9 +230,6 @@ def test_changed_requests_get_what_the_general_path_gives_them_at_length(pair, d
     _check(pair, data)
 
 
-@pytest.mark.xfail(strict=True, reason="the busy thread serves the whole requests at the head "
-                   "of a read from their bytes before the segment reader refuses what follows "
-                   "them; the general path (the reader given the whole read) serves none")
 def test_a_read_refused_after_a_whole_put_puts_nothing(tmp_path):
     """Given one read holding a whole persistent MQPUT of the common form and then a segment
     whose StrucId is not a TSH's, when the busy thread reads it, then (as the segment
@@ -247,9 +244,6 @@ def test_a_read_refused_after_a_whole_put_puts_nothing(tmp_path):
     assert fast == general
 
 
-@pytest.mark.xfail(strict=True, reason="bindings_thread._one_request counts the segment "
-                   "before _Pipelined.take finds it is a waiting get, which the segment "
-                   "reader then counts again")
 def test_a_waiting_get_after_a_put_is_counted_once(tmp_path):
     """Given one read holding an MQPUT and then an MQGET with MQGMO_WAIT, when the busy
     thread reads it, then the segment reader has counted two segments, as the general path
