@@ -70,7 +70,7 @@ from mqpy.fap import mqiflows, mqiparams
 from mqpy.fap.apiheader import MQIReply, MQIRequest
 from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.statuscodes import ProtocolError
-from mqpy.fap.tsh import ByteOrder, SegmentType
+from mqpy.fap.tsh import SegmentType
 from mqpy.pubsub import served
 from mqpy.security.policy import channel_decision, is_privileged, owner
 from mqpy.trace import TRACER
@@ -418,8 +418,8 @@ class _Session:
     async def _dispatch(self, request: MQIRequest) -> MQIReply | bytes:
         if streamer.is_request(request):  # read ahead: messages streamed (mqpy.streamer)
             return await streamer.answer(self.conn, request, self.server.limiter,
-                                         MAX_TRANSMISSION_SIZE, self.reader.partner_byte_order
-                                         or ByteOrder.LITTLE, self.gone, self._watch)
+                                         MAX_TRANSMISSION_SIZE, request.byte_order, self.gone,
+                                         self._watch)
         try:
             decoded = self._decode(request)
         except mqiparams.BadStructure as exc:  # that call's error: the connection goes on
@@ -433,8 +433,8 @@ class _Session:
         return reply
 
     def _decode(self, request: MQIRequest) -> mqiflows.Decoded:
-        return mqiflows.decode_request(request,
-                                       self.reader.partner_byte_order or ByteOrder.LITTLE)
+        """``request`` decoded in its own TSH's byte order (not the last read's)."""
+        return mqiflows.decode_request(request, request.byte_order)
 
     def _decode_in_run(self, request: MQIRequest) -> Any:
         """A call of an SPI RUN decoded, or the BadStructure that refuses it."""

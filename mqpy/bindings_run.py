@@ -47,9 +47,9 @@ async def serve(session: Any, verb: SegmentType, flows: bytes, limit: int) -> MQ
     # every call decoded before any is made: a malformed flow ends the connection with
     # none of the run done, rather than after puts made outside syncpoint went unanswered;
     # a malformed structure is its call's failure, where the run stops
-    little = (session.reader.partner_byte_order or ByteOrder.LITTLE) == ByteOrder.LITTLE
+    # (each flow in its own TSH's byte order)
     quiet = session.quiet_puts
-    calls = [(request, (little and _packed_call(request, quiet))
+    calls = [(request, (request.byte_order == ByteOrder.LITTLE and _packed_call(request, quiet))
               or session._decode_in_run(request)) for request in requests]
     if any(type(d) is mqiflows.Decoded and d.verb == _T.SPI
            and d.values[0] not in mqiflows.RUN_SPI_VERBS and not (

@@ -217,8 +217,7 @@ class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
                                      None if conv_id is None else next(conv.request_ids))
             try:
                 reply = instance.call(conv, request)
-                decoded = _decode_reply(
-                    reply, instance.reader.partner_byte_order or ByteOrder.LITTLE, targets)
+                decoded = _decode_reply(reply, reply.byte_order, targets)
             except (OSError, ValueError, ProtocolError, InstanceLost):
                 self._lost()
                 raise _fail(CMQC.MQRC_CONNECTION_BROKEN) from None

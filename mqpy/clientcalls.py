@@ -164,8 +164,7 @@ class PackedClientCalls(PackedCalls):
                 if templates is not None and type(reply) is tuple and reply[1] != _FAILED \
                 else None
             if decoded is None:
-                decoded = _decoded(verb, reply, targets,
-                                   instance.reader.partner_byte_order or ByteOrder.LITTLE)
+                decoded = _decoded(verb, reply, targets)
         except (OSError, ValueError, ProtocolError, InstanceLost):
             self._lost()  # type: ignore[attr-defined]
             raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN) from None
@@ -206,11 +205,10 @@ def _from_kept(kept: Any, request_id: int, data: bytes, max_size: int) -> bytes 
                      n.to_bytes(4, "little"), data))
 
 
-def _decoded(verb: SegmentType, reply: Any, targets: tuple[Any, ...],
-             byte_order: ByteOrder = ByteOrder.LITTLE) -> mqiflows.Decoded:
+def _decoded(verb: SegmentType, reply: Any, targets: tuple[Any, ...]) -> mqiflows.Decoded:
     """The reply ``ChannelInstance.exchange`` gave (its fields, little-endian, or an event
-    whose body is in ``byte_order``) decoded as ``mqiflows.decode_reply`` decodes it, into
-    ``targets`` unless it failed."""
+    whose body is in its TSH's byte order) decoded as ``mqiflows.decode_reply`` decodes it,
+    into ``targets`` unless it failed."""
     if type(reply) is tuple:
         segment_type, comp, reason, hobj, body = reply
         into = targets if comp != _FAILED else ()
@@ -219,6 +217,5 @@ def _decoded(verb: SegmentType, reply: Any, targets: tuple[Any, ...],
             return decoded
         reply = mqi_event(MQIReply, ControlFlags1.NONE, _NO_LUW, None, None,
                           _T(segment_type), comp, reason, hobj, body, None)
-        byte_order = ByteOrder.LITTLE
-    return mqiflows.decode_reply(reply, byte_order,
+    return mqiflows.decode_reply(reply, reply.byte_order,
                                  into=targets if reply.comp != _FAILED else ())

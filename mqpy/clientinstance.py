@@ -430,8 +430,8 @@ class ChannelInstance:
         conv = self.conversations.get(key)
         if conv is None or conv.streamed is None:
             return  # its conversation has gone: the messages are lost
-        order = self.reader.partner_byte_order
-        if order is not None and order != _LITTLE:  # a big-endian queue manager's
+        order = event.byte_order
+        if order != _LITTLE:  # a big-endian queue manager's
             event = attrs.evolve(event, body=asyncflows.reordered(
                 event.segment_type, event.body, order, _LITTLE))
         conv.streamed(event)

@@ -443,7 +443,8 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
                 await svrconn_stream.route(self, ev)
             except ProtocolError as exc:
                 return await self._malformed(exc)
-        elif connstate.is_wake(ev, self._byte_order()):  # the client's MQCTL: its get ends
+        elif type(ev) is OtherSegment and connstate.is_wake(ev, ev.byte_order):
+            # the client's MQCTL: its get ends
             svrconn_wake.woken(self.conversations, ev, bool(self.sharing))
         elif isinstance(ev, OtherSegment) and ev.segment_type in _IDENTITY_FLOWS:
             try:
@@ -478,7 +479,7 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
     def _identity_flow(self, ev: OtherSegment) -> None:
         """USERID_DATA / CONAUTH_INFO before a conversation's MQCONN (mqpy.fap.userid)."""
         key = ev.conv_id if self.sharing else None
-        little = self._byte_order() == ByteOrder.LITTLE
+        little = ev.byte_order == ByteOrder.LITTLE
         if key not in self.identities and len(self.identities) >= max(self.sharing, 1):
             raise ProtocolError(StatusCode.CONV_ID_ERROR, "user-id flows for more "
                                 "conversations than the channel shares")
@@ -650,13 +651,13 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
 
     async def _dispatch(self, cc: ClientConversation, request: MQIRequest) -> MQIReply:
         verb = request.segment_type  # a SegmentType already (MQIRequest converts it)
-        if verb in RELAYED and type(cc.backend) is QMConnection and self._relayable():
+        if verb in RELAYED and type(cc.backend) is QMConnection and self._relayable(request):
             reply = await self._relay(cc, request, verb)
             if reply is not None:
                 return reply
         cc.on_qm = False
         try:
-            decoded = mqiflows.decode_request(request, self._byte_order())
+            decoded = mqiflows.decode_request(request, request.byte_order)
         except mqiparams.BadStructure as exc:  # that call's error: the channel goes on
             return mqiflows.refusal_reply(verb, exc, cc.backend is not None)
         except ProtocolError as exc:
@@ -700,9 +701,6 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
         self.log("AMQ9999E", f"Channel '{self.name}': unexpected error in {verb.name}: "
                  f"{exc!r}.")
         return mqiflows.encode_reply(verb, comp=_FAILED, reason=CMQC.MQRC_UNEXPECTED_ERROR)
-
-    def _byte_order(self) -> ByteOrder:
-        return self.conv.reader.partner_byte_order or ByteOrder.LITTLE
 
     def _reply_order(self) -> ByteOrder:
         """The byte order of what we write on the instance (``svrconn_order``)."""

@@ -67,7 +67,7 @@ class CallsServedAtOnce:
         cc = self.conversations.get(request.conv_id if self.sharing else None)
         if cc is None or cc.queued or cc.calling or type(cc.backend) is not loopcalls.EngineVerbs:
             return None
-        values = mqiflows.common_request(verb, request.body, self._byte_order())
+        values = mqiflows.common_request(verb, request.body, request.byte_order)
         if values is None:
             return None
         if verb is _T.MQPUT:

@@ -48,11 +48,6 @@ NO_LUW = bytes(8)  # an MQI flow's LUW id: none
 #: each relayed verb's reply segment type
 REPLY_TYPES = {verb: mqiflows.reply_type(verb) for verb in RELAYED}
 
-
-#: a partner byte order that is little-endian (None: none seen yet, little is assumed)
-LITTLE = frozenset({ByteOrder.LITTLE, None})
-
-
 _LONG = struct.Struct("<i")
 
 
@@ -116,7 +111,7 @@ class RelayedCalls:
         a relayed call or shape, another byte order, the connection busy or gone): the
         request goes to the task as any other."""
         verb = request.segment_type
-        if verb not in RELAYED or not self._relayable():
+        if verb not in RELAYED or not self._relayable(request):
             return False
         prepared = self._relay_body(request, verb)
         if prepared is None:
@@ -196,13 +191,12 @@ class RelayedCalls:
         else:
             await self._reply(request, out)
 
-    def _relayable(self) -> bool:
-        """Whether the client's calls may be relayed as they came: the request and what we
-        write to the client are little-endian, as the queue manager's socket speaks (a
+    def _relayable(self, request: MQIRequest) -> bool:
+        """Whether the client's ``request`` may be relayed as it came: it and what we write
+        to the client are little-endian, as the queue manager's socket speaks (a
         big-endian client's calls are decoded, and answered big-endian, ``svrconn_order``)."""
-        conv = self.conv
-        return conv.reader.partner_byte_order in LITTLE \
-            and conv.writer.byte_order == ByteOrder.LITTLE
+        return request.byte_order == ByteOrder.LITTLE \
+            and self.conv.writer.byte_order == ByteOrder.LITTLE
 
     def _readdresser(self, request: MQIRequest, verb: SegmentType
                      ) -> Callable[[bytes], tuple[bytes, int] | None] | None:

@@ -75,7 +75,7 @@ class SocketActions:
     async def _socket_action(self, ev: OtherSegment) -> bool:
         """A client's SOCKET_ACTION; False: the instance ends (the client's last
         conversation ended). ProtocolError: a flow a client does not send."""
-        action = sockact.parse(ev.body, self._byte_order() == ByteOrder.LITTLE)
+        action = sockact.parse(ev.body, ev.byte_order == ByteOrder.LITTLE)
         if action.type == _A.START_CONV:
             await self._start_conv(action.conv_id)
             return True

@@ -36,15 +36,15 @@ def _hobj(event: OtherSegment, order: ByteOrder = ByteOrder.LITTLE) -> int:
 def _refusal(instance: Any, event: OtherSegment, reason: int) -> bytes:
     """The NOTIFICATION telling the client that read ahead is not in effect for the handle
     of its REQUEST_MSGS ``event`` (``reason``: why), in the byte order we write."""
-    read, written = _orders(instance)
+    read, written = _orders(instance, event)
     return asyncflows.notification(_hobj(event, read), Notice.STREAMING_FAILURE, reason,
                                    event.conv_id, written)
 
 
-def _orders(instance: Any) -> tuple[ByteOrder, ByteOrder]:
-    """The byte order of what the client sent last, and of what we write to it."""
-    conv = instance.conv
-    return conv.reader.partner_byte_order or ByteOrder.LITTLE, conv.writer.byte_order
+def _orders(instance: Any, event: OtherSegment) -> tuple[ByteOrder, ByteOrder]:
+    """The byte order of the client's ``event`` (its own TSH's), and of what we write to
+    it."""
+    return event.byte_order, instance.conv.writer.byte_order
 
 
 async def route(instance: Any, event: OtherSegment) -> None:
@@ -52,7 +52,7 @@ async def route(instance: Any, event: OtherSegment) -> None:
     connected is told at once that read ahead is not in effect (MQRC_HCONN_ERROR).
     ProtocolError, before anything is routed, for a body shorter than REQUEST_MSGS' fixed
     part: the instance refuses it as any malformed flow (AMQ9504E, STATUS)."""
-    asyncflows.parse_request(event.body, _orders(instance)[0])
+    asyncflows.parse_request(event.body, event.byte_order)
     key = event.conv_id if instance.sharing else None
     cc = instance.conversations.get(key)
     if cc is None or cc.backend is None:
@@ -78,7 +78,7 @@ async def answer(instance: Any, cc: Any, event: OtherSegment) -> None:
 async def _answered(instance: Any, backend: Any, event: OtherSegment) -> bytes:
     """The bytes that answer the REQUEST_MSGS ``event`` of the MQI ``backend``."""
     conv = instance.conv
-    order, written = _orders(instance)
+    order, written = _orders(instance, event)
     if order != written:  # (a client that changed its byte order)
         return _refusal(instance, event, CMQC.MQRC_NONE)  # plain gets
     if isinstance(backend, loopcalls.EngineVerbs):  # the engine in this process: stream

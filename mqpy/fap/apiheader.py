@@ -85,6 +85,9 @@ class MQIRequest(Event):
     hobj: int = 0
     body: bytes = b""
     reply_length: int | None = None  #: None: the writer puts the flow's total length
+    #: the byte order of the integers of ``body`` and the API header: the TSH's it came
+    #: with (a split flow's FIRST segment's); not compared: the same call either way
+    byte_order: ByteOrder = attrs.field(default=ByteOrder.LITTLE, eq=False, repr=False)
 
 
 @attrs.frozen(kw_only=True)
@@ -97,6 +100,8 @@ class MQIReply(Event):
     hobj: int = 0
     body: bytes = b""
     reply_length: int | None = None
+    #: as MQIRequest's: the byte order of the TSH it came with
+    byte_order: ByteOrder = attrs.field(default=ByteOrder.LITTLE, eq=False, repr=False)
 
 
 _FIRST_LAST = int(FIRST_LAST)
@@ -112,10 +117,12 @@ _set = object.__setattr__
 
 def mqi_event(cls: type[_MQI], flags: ControlFlags1, luwid: bytes, conv_id: int | None,
               request_id: int | None, segment_type: SegmentType, comp: int, reason: int,
-              hobj: int, body: bytes, reply_length: int | None) -> _MQI:
+              hobj: int, body: bytes, reply_length: int | None,
+              byte_order: ByteOrder = ByteOrder.LITTLE) -> _MQI:
     """An MQIRequest / MQIReply from fields already in the form its converters give (flags
     a ``ControlFlags1`` without FIRST or LAST, an 8-byte ``luwid``, a ``SegmentType`` of the
-    class's range): the event its constructor would make, without calling the converters
+    class's range, ``body``'s ``byte_order`` a ``ByteOrder``): the event its constructor
+    would make, without calling the converters
     again -- four events go through the channel initiator for every relayed MQI call.
     (tests/wire/test_mqi_fast_path.py holds these events to the constructor's, field by
     field and type by type.)"""
@@ -130,6 +137,7 @@ def mqi_event(cls: type[_MQI], flags: ControlFlags1, luwid: bytes, conv_id: int 
     _set(event, "hobj", hobj)
     _set(event, "body", body)
     _set(event, "reply_length", reply_length)
+    _set(event, "byte_order", byte_order)
     return event
 
 
@@ -168,8 +176,8 @@ def parse_mqi_segment(data: bytes, pos: int, limit: int) -> tuple[Any, ...] | No
     segment_type, cls = kind
     # flags1 is a byte and luwid 8 bytes off the struct: what the converters would give
     event = mqi_event(cls, EVENT_FLAGS1[flags1], luwid, conv_id, request_id, segment_type,
-                      comp, reason, hobj, body=data[at + API_HEADER_LENGTH:pos + length],
-                      reply_length=int.from_bytes(data[at:at + 4], "big"))
+                      comp, reason, hobj, data[at + API_HEADER_LENGTH:pos + length],
+                      int.from_bytes(data[at:at + 4], "big"), byte_order)
     return event, length, byte_order, encoding, ccsid
 
 

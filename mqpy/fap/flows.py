@@ -129,6 +129,8 @@ def decode_body(header: SegmentHeader, body: bytes) -> Event:
             hobj=hobj,
             body=bytes(body[API_HEADER_LENGTH:]),
             reply_length=int.from_bytes(body[:4], "big"),
+            byte_order=header.byte_order,
         )
 
-    return OtherSegment(**common, segment_type=segment_type, body=bytes(body))
+    return OtherSegment(**common, segment_type=segment_type, body=bytes(body),
+                        byte_order=header.byte_order)

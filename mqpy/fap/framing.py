@@ -261,7 +261,10 @@ class SegmentReader:
     partner cannot make us buffer more than the channel agreed to carry. ``max_pending``
     bounds the bytes of all flows begun and not ended together (None: one flow's limit;
     0: no flow may span segments). Attributes: the channel changes them as it goes.
-    ``partner_byte_order`` / ``partner_encoding`` / ``partner_ccsid`` are those of the last TSH.
+    ``partner_byte_order`` / ``partner_encoding`` / ``partner_ccsid`` are those of the last TSH;
+    what decodes a flow's body is its event's own ``byte_order`` (MQI and other flows: its
+    TSH's, a split flow's FIRST segment's), never the last TSH's: one read may hold flows in
+    both byte orders.
     """
 
     def __init__(

@@ -330,7 +330,7 @@ def encode_request(verb: SegmentType, values: Sequence[Any] = (), *, hobj: int =
     # the event MQIRequest(segment_type=verb, hobj=hobj, body=body) makes, its fields
     # already in their converted form (every REQUESTS verb is in 0x81-0x8F)
     return mqi_event(MQIRequest, _NO_FLAGS, _NO_LUW, conv_id, request_id, verb, 0, 0, hobj,
-                     body, None)
+                     body, None, byte_order)
 
 
 def decode_request(event: MQIRequest, byte_order: ByteOrder = ByteOrder.LITTLE) -> Decoded:
@@ -397,7 +397,7 @@ def encode_reply(verb: SegmentType, values: Sequence[Any] | None = None, *,
             body = _pack(REPLIES[verb], values, byte_order)
     # MQIReply(segment_type=reply_type(verb), comp=..., body=body), fields as converted
     return mqi_event(MQIReply, _NO_FLAGS, _NO_LUW, None, None, _REPLY_TYPES[verb], comp,
-                     reason, hobj, body, None)
+                     reason, hobj, body, None, byte_order)
 
 
 def refusal_reply(verb: SegmentType, error: BadStructure, connected: bool) -> MQIReply:

@@ -411,6 +411,9 @@ class OtherSegment(Event):
 
     segment_type: SegmentType = attrs.field(converter=SegmentType)
     body: bytes = b""
+    #: the byte order of ``body``'s integers: the TSH's it came with (a split flow's FIRST
+    #: segment's); not compared, as MQIRequest's
+    byte_order: ByteOrder = attrs.field(default=ByteOrder.LITTLE, eq=False, repr=False)
 
 
 def parse_layout(

@@ -12,11 +12,10 @@ import attrs
 import pytest
 
 import mqpy
-from mqpy import CMQC, asyncput_stream, bindings, bindings_thread
+from mqpy import CMQC, asyncput_stream, bindings, bindings_listener, bindings_thread
 from mqpy.engine import fastpath
 from mqpy.engine import mqput as engine_mqput
 from mqpy.engine.qmgr import QueueManagerEngine
-from mqpy.fap import mqiflows
 from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.tsh import SegmentType
 from tests.support.queue_contents import counting_calls, got_back
@@ -71,8 +70,7 @@ class _Session:
         self.writer = SegmentWriter(bindings.MAX_TRANSMISSION_SIZE)
         self.replied_at = 0.0
 
-    def _decode(self, request: object) -> object:
-        return mqiflows.decode_request(request, self.reader.partner_byte_order)
+    _decode = bindings_listener._Session._decode
 
     def on_unexpected(self, exc: BaseException) -> None:
         raise exc

@@ -44,7 +44,6 @@ class _Instance(CallsServedAtOnce):
     conversation's task sends kept."""
 
     _max_length = SvrconnInstance._max_length
-    _byte_order = SvrconnInstance._byte_order
     _reply_order = SvrconnInstance._reply_order
     _unexpected = SvrconnInstance._unexpected
 

@@ -286,10 +286,6 @@ def test_a_reply_carries_no_pointer_the_request_gave(tmp_path):
     assert fast == general
 
 
-@pytest.mark.xfail(strict=True, reason="the segment reader's events do not carry their byte "
-                   "order: the general path decodes every request of a read with the last "
-                   "TSH's (SegmentReader.partner_byte_order), the path from bytes each with "
-                   "its own")
 def test_requests_in_two_byte_orders_are_each_read_in_their_own(tmp_path):
     """Given one read holding three little-endian MQPUTs and then an MQGET whose TSH says
     big-endian, when the busy thread reads it, then the outcome is the general path's."""
