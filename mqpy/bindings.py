@@ -36,7 +36,7 @@ from mqpy.fap.apiheader import MQIReply, MQIRequest
 from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.mqicalls import MQIVerbs, failure
 from mqpy.fap.statuscodes import ProtocolError
-from mqpy.fap.tsh import ByteOrder, OtherSegment, SegmentType
+from mqpy.fap.tsh import OtherSegment, SegmentType
 from mqpy.readahead import ReadAheadVerbs, stream_sink
 from mqpy.spinwait import SpinWait
 
@@ -144,7 +144,7 @@ class Flows:
         event = self._pending.pop(0)
         if not isinstance(event, MQIReply):
             raise EOFError(f"{type(event).__name__} where an MQI reply was expected")
-        return mqiflows.decode_reply(event, self._reader.partner_byte_order or ByteOrder.LITTLE,
+        return mqiflows.decode_reply(event, event.byte_order,
                                      into=targets if event.comp != _FAILED else ())
 
     def route_streamed(self) -> None:
