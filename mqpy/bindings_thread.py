@@ -58,6 +58,7 @@ HOT_THREADS = 8
 SPELL_S = 0.05
 
 _T = SegmentType
+_PUT, _GET = int(_T.MQPUT), int(_T.MQGET)
 _OK, _WARNING, _FAILED = CMQC.MQCC_OK, CMQC.MQCC_WARNING, CMQC.MQCC_FAILED
 _ASYNC_RESPONSE = CMQC.MQPMO_ASYNC_RESPONSE
 THREAD_VERBS = frozenset({_T.MQPUT, _T.MQGET, _T.MQCMIT, _T.MQBACK, _T.MQINQ})
@@ -249,11 +250,15 @@ class _Pipelined:
         if reader.buffered or reader.reassembling \
                 or TRACER.spec_for(session.engine.name) is not None:
             return False
-        found = asyncput_stream.request(data, start, reader.max_transmission_size)
+        kind = data[start + 9] if len(data) - start > 9 else 0  # the TSH's segment type
+        if kind != _PUT and kind != _GET:
+            return False
+        found = None if kind == _GET else \
+            asyncput_stream.request(data, start, reader.max_transmission_size)
         try:
-            if found is None:  # a synchronous put or a get, perhaps
-                served = syncput_stream.serve(session, data, start) \
-                    or syncget_stream.serve(session, data, start)
+            if found is None:  # a synchronous put, or a get
+                served = syncput_stream.serve(session, data, start) if kind == _PUT \
+                    else syncget_stream.serve(session, data, start)
                 if served is None:
                     return False
                 end, reply = served
