@@ -328,18 +328,81 @@ def test_an_mqconn_in_a_tshc_does_not_become_a_conversation(site):
         other.close()
 
 
-def test_a_socket_action_in_the_other_byte_order_names_its_own_conv_id(site):
-    """Given a big-endian client, when it sends START_CONV 1 in a little-endian TSHC (the
-    segment's own byte order, as a TSH says), then the ACCEPT_CONV names ConvId 1 -- the
-    body read in its segment's byte order -- and conversation 1 connects."""
-    client = SharedInstance(site, ByteOrder.BIG)
+@pytest.mark.parametrize("order", [ByteOrder.BIG, ByteOrder.LITTLE], ids=["be", "le"])
+def test_a_socket_action_in_the_other_byte_order_names_its_own_conv_id(site, order):
+    """Given a client of either byte order, when it sends START_CONV 1 in a TSHC of the
+    other byte order (the segment's own, as its TSH says), then the ACCEPT_CONV names
+    ConvId 1 -- the body read in its segment's byte order."""
+    client = SharedInstance(site, order)
     try:
-        little = SegmentWriter(byte_order=ByteOrder.LITTLE)
-        client.sendall(tshc.connection_level(little.send(
-            sockact.event(SocketAction(1, _A.START_CONV), True))))
+        other = ByteOrder.LITTLE if order == ByteOrder.BIG else ByteOrder.BIG
+        client.sendall(tshc.connection_level(SegmentWriter(byte_order=other).send(
+            sockact.event(SocketAction(1, _A.START_CONV), other == ByteOrder.LITTLE))))
         segment, accepted = client.next()
         header = parse_segment_header(segment)
         action = sockact.parse(accepted.body, header.byte_order == ByteOrder.LITTLE)
         assert (header.conv_id, action.conv_id, action.type) == (1, 1, _A.ACCEPT_CONV)
     finally:
         client.close()
+
+
+def test_a_conversation_started_connected_and_ended_in_one_write_leaves_nothing(site):
+    """Given an instance, when the client sends START_CONV, MQCONN, an MQPUT1 under
+    syncpoint and END_CONV of one conversation in a single write (the conversation ended
+    before its task has run), then the put is backed out, no conversation is shown, its
+    queue manager connection is gone, and the instance serves a conversation started
+    next; nothing is logged as a fault."""
+    client = SharedInstance(site, ByteOrder.LITTLE)
+    other = SharedInstance(site, ByteOrder.LITTLE)
+    try:
+        before = _connections(site)
+        mark = site.mark()
+        w = client.writer
+        conn = mqiflows.encode_request(_T.MQCONN, [("QM1", "oneshot")])
+        put = mqiflows.encode_request(_T.MQPUT1, [
+            mqpy.OD(ObjectName=QUEUE.encode()), mqpy.MD(),
+            mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT), b"never"])
+        client.sendall(
+            tshc.connection_level(w.send(sockact.event(SocketAction(5, _A.START_CONV), True)))
+            + w.send(attrs.evolve(conn, conv_id=5, request_id=next(client.request_ids)))
+            + w.send(attrs.evolve(put, conv_id=5, request_id=next(client.request_ids)))
+            + tshc.connection_level(w.send(sockact.event(SocketAction(5, _A.END_CONV), True))))
+        client.sock.settimeout(2)  # whatever conversation 5 is answered, until quiet
+        try:
+            while client.sock.recv(65536):
+                pass
+        except TimeoutError:
+            pass
+        other.start(1)
+        _still_served(other, 1)
+        came_true(lambda: sorted(_curshcnv(site)) == ["CURSHCNV(0)", "CURSHCNV(1)"])
+        came_true(lambda: _connections(site) <= before + 1)
+        _no_fault(site, mark)
+    finally:
+        client.close()
+        other.close()
+    assert b"never" not in _drain(site)
+
+
+@pytest.mark.parametrize("header", [
+    b"TSHC\x00\x00\x00\x0a",  # a length shorter than the TSHC itself
+    b"TSHC\x7f\xff\xff\xff",  # a length beyond any transmission size
+    b"TSHC\x00\x00\x00\x1c",  # a whole TSHC of nothing but zeros after its length
+], ids=["inside-header", "beyond-max", "zeroed"])
+def test_a_tshc_whose_header_lies_ends_only_its_instance(site, header):
+    """Given two instances, when one sends a TSHC whose length or fields lie, then that
+    instance is ended (at most a STATUS, then closed), nothing is logged as a fault, and
+    the other instance goes on."""
+    other = SharedInstance(site, ByteOrder.LITTLE)
+    client = SharedInstance(site, ByteOrder.LITTLE)
+    try:
+        other.start(1)
+        mark = site.mark()
+        client.sendall(header + b"\x00" * 20)
+        for segment in client.closed():
+            assert isinstance(SegmentReader().feed(segment)[0], Status)
+        _no_fault(site, mark)
+        _still_served(other, 1)
+    finally:
+        client.close()
+        other.close()
