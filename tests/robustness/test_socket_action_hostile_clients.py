@@ -8,6 +8,8 @@ hand as IBM's Java client speaks (``tests.client.test_socket_action.SharedInstan
 
 from __future__ import annotations
 
+import socket
+
 import attrs
 import pytest
 
@@ -406,3 +408,52 @@ def test_a_tshc_whose_header_lies_ends_only_its_instance(site, header):
     finally:
         client.close()
         other.close()
+
+
+@pytest.mark.parametrize("order", [ByteOrder.BIG, ByteOrder.LITTLE], ids=["be", "le"])
+def test_a_call_in_a_segment_of_the_other_byte_order_gets_an_mq_answer(site, order):
+    """Given a conversation of a client of either byte order, when it sends an MQPUT1 in a
+    segment of the other byte order (the instance's byte order flipping mid-instance), then
+    the call is answered (served, or failed with a reason code) or the instance ended with
+    STATUS -- never a fault logged -- and the put is never done twice."""
+    client = SharedInstance(site, order)
+    try:
+        client.start(1)
+        mark = site.mark()
+        other = ByteOrder.LITTLE if order == ByteOrder.BIG else ByteOrder.BIG
+        request = mqiflows.encode_request(_T.MQPUT1, [
+            mqpy.OD(ObjectName=QUEUE.encode()), mqpy.MD(),
+            mqpy.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), b"flipped"], byte_order=other)
+        client.sendall(SegmentWriter(byte_order=other).send(attrs.evolve(
+            request, conv_id=1, request_id=next(client.request_ids))))
+        _segment, answer = client.next()
+        assert isinstance(answer, (MQIReply, Status)), answer
+        _no_fault(site, mark)
+    finally:
+        client.close()
+    assert _drain(site) in ([], [b"flipped"])
+
+
+def test_a_socket_action_before_initial_data_is_refused_quietly(site):
+    """Given a new connection, when its first flow is a SOCKET_ACTION START_CONV in a TSHC
+    (no INITIAL_DATA), then it is refused and closed, nothing is logged as a fault, and an
+    instance started next is served."""
+    mark = site.mark()
+    sock = socket.create_connection(("127.0.0.1", site.port))
+    try:
+        sock.settimeout(20)
+        sock.sendall(tshc.connection_level(SegmentWriter().send(
+            sockact.event(SocketAction(1, _A.START_CONV), True))))
+        while sock.recv(65536):
+            pass
+    except ConnectionResetError:
+        pass
+    finally:
+        sock.close()
+    _no_fault(site, mark)
+    client = SharedInstance(site, ByteOrder.LITTLE)
+    try:
+        client.start(1)
+        _still_served(client, 1)
+    finally:
+        client.close()
