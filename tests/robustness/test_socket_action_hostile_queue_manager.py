@@ -19,6 +19,7 @@ from mqpy.fap.tsh import ControlFlags1, OtherSegment, SegmentType
 from tests.client.test_reading_replies import Relay, _in_thread
 from tests.mqi._modes import QUEUE, started_site
 from tests.support.site import CHANNEL, QM
+from tests.support.site import QUEUE as ELSEWHERE  # the second connection's
 
 pytestmark = [pytest.mark.system, pytest.mark.timeout(120)]
 
@@ -109,3 +110,34 @@ def test_a_malformed_tshc_fails_the_call_with_an_mq_reason(relay, flows):
     [outcome] = _get_meets(relay, flows)
     assert isinstance(outcome, mqpy.MQMIError), repr(outcome)
     assert outcome.reason == CMQC.MQRC_CONNECTION_BROKEN
+
+
+@pytest.mark.xfail(strict=True, reason="the client ignores a queue manager's END_CONV: the "
+                   "ended conversation's get waits its whole interval")
+def test_a_queue_managers_end_conv_leaves_the_instances_other_conversation_working(relay):
+    """Given two connections sharing one client instance, the first waiting 30 s in an
+    MQGET, when the queue manager ends the first conversation with END_CONV, then the
+    first's get and its next call fail MQRC_CONNECTION_BROKEN at once, and the second
+    connection's put and get go on, on the same instance."""
+    first = mqpy.connect(QM, CHANNEL, relay.conn_info)
+    second = mqpy.connect(QM, CHANNEL, relay.conn_info)
+    assert len(relay.sockets) == 2, "the two connections share one instance"
+    waiting = mqpy.Queue(first, QUEUE, CMQC.MQOO_INPUT_AS_Q_DEF)
+
+    def inject() -> None:
+        assert relay.wait_passed(SegmentType.MQGET)
+        relay.sockets[0].sendall(_action(_A.END_CONV, flags=ControlFlags1.CONFIRM_REQUEST))
+
+    threading.Thread(target=inject, daemon=True).start()
+    [outcome] = _in_thread(lambda: waiting.get(None, mqpy.MD(), _WAIT), timeout=10)
+    assert isinstance(outcome, mqpy.MQMIError), outcome
+    assert outcome.reason == CMQC.MQRC_CONNECTION_BROKEN
+    [later] = _in_thread(lambda: waiting.close(), timeout=10)
+    assert isinstance(later, mqpy.MQMIError) and later.reason == CMQC.MQRC_CONNECTION_BROKEN
+    # (the relay's queue manager never ended the first conversation: its get still waits
+    # there on QUEUE, so the second uses another queue)
+    queue = mqpy.Queue(second, ELSEWHERE, CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_OUTPUT)
+    queue.put(b"second goes on")
+    assert queue.get() == b"second goes on"
+    queue.close()
+    second.disconnect()
