@@ -22,6 +22,7 @@ from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.sockact import SocketAction, SocketActionType
 from mqpy.fap.statuscodes import StatusCode
 from mqpy.fap.tsh import STRUCTID_TSHC, ByteOrder, ControlFlags1, SegmentType, parse_segment_header
+from tests.client.conftest import drain
 from tests.client.test_socket_action import SharedInstance, _curshcnv
 from tests.mqi._modes import QUEUE, started_site
 from tests.support.site import CHANNEL
@@ -44,18 +45,10 @@ def site(request, tmp_path_factory):
 def _drain(site) -> list[bytes]:
     """QUEUE's messages, got (and so removed) through bindings."""
     qm = site.bindings()
-    out = []
     try:
-        queue = mqpy.Queue(qm, QUEUE, CMQC.MQOO_INPUT_AS_Q_DEF)
-        try:
-            while True:
-                out.append(queue.get())
-        except mqpy.MQMIError as e:
-            assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE
-        queue.close()
+        return drain(qm, QUEUE)
     finally:
         qm.disconnect()
-    return out
 
 
 def _put(site, *messages: bytes) -> None:
@@ -72,6 +65,20 @@ def _put(site, *messages: bytes) -> None:
 @pytest.fixture(autouse=True)
 def empty_queue(site):
     _drain(site)
+
+
+@pytest.fixture
+def two_instances(site):
+    """Two instances of a client sharing conversations: the first's conversation 1
+    started (the bystander that must go on), the second not started (the hostile one)."""
+    other = SharedInstance(site, ByteOrder.LITTLE)
+    client = SharedInstance(site, ByteOrder.LITTLE)
+    try:
+        other.start(1)
+        yield other, client
+    finally:
+        client.close()
+        other.close()
 
 
 def _no_fault(site, mark: int) -> None:
@@ -104,26 +111,20 @@ def _reply_of(client: SharedInstance, conv_id: int) -> MQIReply:
 @pytest.mark.xfail(strict=True, reason="START_CONV of a negative ConvId: the ACCEPT_CONV's "
                    "TSHM cannot be packed (struct.error) and the receiver dies unlogged")
 @pytest.mark.parametrize("conv_id", [-1, -(2**31)])
-def test_start_conv_of_a_negative_conv_id_ends_only_its_instance(site, conv_id):
+def test_start_conv_of_a_negative_conv_id_ends_only_its_instance(site, two_instances, conv_id):
     """Given two instances, when one sends START_CONV for a ConvId that is negative (an
     MQLONG no TSHM can carry), then that instance is refused with a STATUS CONV_ID_ERROR in a
     TSHC and AMQ9504E, nothing worse is logged, and the other instance goes on."""
-    other = SharedInstance(site, ByteOrder.LITTLE)
-    client = SharedInstance(site, ByteOrder.LITTLE)
-    try:
-        other.start(1)
-        mark = site.mark()
-        client.action(SocketAction(conv_id, _A.START_CONV))
-        segments = client.closed()
-        assert [parse_segment_header(s).struct_id for s in segments] == [STRUCTID_TSHC]
-        [status] = SegmentReader().feed(segments[0])
-        assert isinstance(status, Status) and status.code == StatusCode.CONV_ID_ERROR
-        assert "AMQ9504E" in site.wait_for_log("AMQ9504E", since=mark)
-        _no_fault(site, mark)
-        _still_served(other, 1)
-    finally:
-        client.close()
-        other.close()
+    other, client = two_instances
+    mark = site.mark()
+    client.action(SocketAction(conv_id, _A.START_CONV))
+    segments = client.closed()
+    assert [parse_segment_header(s).struct_id for s in segments] == [STRUCTID_TSHC]
+    [status] = SegmentReader().feed(segments[0])
+    assert isinstance(status, Status) and status.code == StatusCode.CONV_ID_ERROR
+    assert "AMQ9504E" in site.wait_for_log("AMQ9504E", since=mark)
+    _no_fault(site, mark)
+    _still_served(other, 1)
 
 
 def test_the_highest_conv_id_is_a_conversation_like_any(site):
@@ -289,45 +290,33 @@ def test_calls_on_an_ended_conv_id_are_refused_on_that_conversation(site):
     assert _drain(site) == []
 
 
-def test_a_heartbeat_in_a_tshm_is_answered_or_refused_not_a_fault(site):
+def test_a_heartbeat_in_a_tshm_is_answered_or_refused_not_a_fault(site, two_instances):
     """Given a shared instance, when the client sends a heartbeat in a TSHM (where IBM's
     sends a TSHC), then the instance answers it or ends with STATUS -- never a fault
     logged -- and other instances go on."""
-    other = SharedInstance(site, ByteOrder.LITTLE)
-    client = SharedInstance(site, ByteOrder.LITTLE)
-    try:
-        other.start(1)
-        client.start(1)
-        mark = site.mark()
-        client.sendall(SegmentWriter().send(Heartbeat(
-            flags=ControlFlags1.CONFIRM_REQUEST, conv_id=1, request_id=0)))
-        _segment, answer = client.next()
-        assert isinstance(answer, (Heartbeat, Status))
-        _no_fault(site, mark)
-        _still_served(other, 1)
-    finally:
-        client.close()
-        other.close()
+    other, client = two_instances
+    client.start(1)
+    mark = site.mark()
+    client.sendall(SegmentWriter().send(Heartbeat(
+        flags=ControlFlags1.CONFIRM_REQUEST, conv_id=1, request_id=0)))
+    _segment, answer = client.next()
+    assert isinstance(answer, (Heartbeat, Status))
+    _no_fault(site, mark)
+    _still_served(other, 1)
 
 
-def test_an_mqconn_in_a_tshc_does_not_become_a_conversation(site):
+def test_an_mqconn_in_a_tshc_does_not_become_a_conversation(site, two_instances):
     """Given a shared instance, when the client sends an MQCONN in a TSHC (no ConvId: where
     a TSHM is due), then no conversation without a ConvId is made: the instance refuses it
     (a failed reply or STATUS), nothing worse is logged, other instances go on."""
-    other = SharedInstance(site, ByteOrder.LITTLE)
-    client = SharedInstance(site, ByteOrder.LITTLE)
-    try:
-        other.start(1)
-        mark = site.mark()
-        request = mqiflows.encode_request(_T.MQCONN, [("QM1", "tshc")])
-        client.sendall(tshc.connection_level(client.writer.send(request)))
-        _segment, answer = client.next()
-        assert isinstance(answer, Status) or answer.comp == CMQC.MQCC_FAILED, answer
-        _no_fault(site, mark)
-        _still_served(other, 1)
-    finally:
-        client.close()
-        other.close()
+    other, client = two_instances
+    mark = site.mark()
+    request = mqiflows.encode_request(_T.MQCONN, [("QM1", "tshc")])
+    client.sendall(tshc.connection_level(client.writer.send(request)))
+    _segment, answer = client.next()
+    assert isinstance(answer, Status) or answer.comp == CMQC.MQCC_FAILED, answer
+    _no_fault(site, mark)
+    _still_served(other, 1)
 
 
 @pytest.mark.parametrize("order", [ByteOrder.BIG, ByteOrder.LITTLE], ids=["be", "le"])
@@ -391,23 +380,17 @@ def test_a_conversation_started_connected_and_ended_in_one_write_leaves_nothing(
     b"TSHC\x7f\xff\xff\xff",  # a length beyond any transmission size
     b"TSHC\x00\x00\x00\x1c",  # a whole TSHC of nothing but zeros after its length
 ], ids=["inside-header", "beyond-max", "zeroed"])
-def test_a_tshc_whose_header_lies_ends_only_its_instance(site, header):
+def test_a_tshc_whose_header_lies_ends_only_its_instance(site, two_instances, header):
     """Given two instances, when one sends a TSHC whose length or fields lie, then that
     instance is ended (at most a STATUS, then closed), nothing is logged as a fault, and
     the other instance goes on."""
-    other = SharedInstance(site, ByteOrder.LITTLE)
-    client = SharedInstance(site, ByteOrder.LITTLE)
-    try:
-        other.start(1)
-        mark = site.mark()
-        client.sendall(header + b"\x00" * 20)
-        for segment in client.closed():
-            assert isinstance(SegmentReader().feed(segment)[0], Status)
-        _no_fault(site, mark)
-        _still_served(other, 1)
-    finally:
-        client.close()
-        other.close()
+    other, client = two_instances
+    mark = site.mark()
+    client.sendall(header + b"\x00" * 20)
+    for segment in client.closed():
+        assert isinstance(SegmentReader().feed(segment)[0], Status)
+    _no_fault(site, mark)
+    _still_served(other, 1)
 
 
 @pytest.mark.parametrize("order", [ByteOrder.BIG, ByteOrder.LITTLE], ids=["be", "le"])
