@@ -293,9 +293,14 @@ class ClientConnection(ClosedLater, ReadAheadVerbs, PackedClientCalls):
         instance, self._instance = self._instance, None
         self.broken = True
         self.connected = False
-        if instance is not None:
-            instance.end_conversation(self._conv)
-            instance._lost()
+        if instance is None:
+            return
+        if self._conv.ended:  # the queue manager ended this conversation alone (END_CONV)
+            if instance.end_conversation(self._conv):
+                instance.close()
+            return
+        instance.end_conversation(self._conv)
+        instance._lost()
 
     def _forget(self, disconnected: bool = False) -> None:
         """End this conversation (``disconnected``: its MQDISC done, END_CONV follows);

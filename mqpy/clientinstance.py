@@ -21,7 +21,7 @@ from typing import Any
 
 import attrs
 
-from mqpy import CMQC
+from mqpy import CMQC, clientsockact
 from mqpy.clientchannel import CONNECT_TIMEOUT, ChannelDefinition
 from mqpy.errors import MQMIError
 from mqpy.fap import asyncflows, sockact, tls, tshc
@@ -99,6 +99,8 @@ class Conversation:
         #: for them (:meth:`ChannelInstance.pump`)
         self.streamed: Any = None
         self.pumping = False
+        #: the queue manager ended it (END_CONV): its calls fail, the instance goes on
+        self.ended = False
 
 
 _TURN = object()  #: put in a waiting conversation's queue: it now reads the socket
@@ -185,19 +187,8 @@ class ChannelInstance:
             return False
 
     def end_conv(self, conv: Conversation, last: bool) -> None:
-        """After ``conv``'s MQDISC on an instance that shares conversations: END_CONV in a
-        TSHC, CLOSE_CHANNEL when it was the ``last`` (the socket closes next), as IBM's
-        client sends it -- to a queue manager that takes it. A socket lost meanwhile: the
-        conversation is over anyway."""
-        if not self.tshm or not self.ends_conversations or conv.conv_id is None:
-            return
-        flags = ControlFlags1.CLOSE_CHANNEL if last else ControlFlags1.NONE
-        try:
-            self.send(sockact.event(sockact.SocketAction(conv.conv_id,
-                                                         sockact.SocketActionType.END_CONV),
-                                    self.writer.byte_order == _LITTLE, flags))
-        except OSError:
-            pass
+        """After ``conv``'s MQDISC (``clientsockact.end_conv``)."""
+        clientsockact.end_conv(self, conv, last)
 
     def send(self, event: Event) -> None:
         data = self.writer.send(event)
@@ -314,6 +305,8 @@ class ChannelInstance:
                 if flow is not None:
                     return flow
             return self._read_own(conv.conv_id, got)
+        except ConversationEnded:
+            raise
         except (OSError, ValueError, ProtocolError, InstanceLost):
             self._lost()
             raise
@@ -334,6 +327,8 @@ class ChannelInstance:
         with self.role_lock:
             if self.broken:
                 raise InstanceLost()
+            if conv.ended:
+                raise ConversationEnded()
             self.in_calls += 1
             if not self.reading:
                 self.reading = True
@@ -348,7 +343,7 @@ class ChannelInstance:
         reading role); InstanceLost when the socket was lost."""
         item = conv.replies.get()
         if item is None:
-            raise InstanceLost()
+            raise ConversationEnded() if conv.ended else InstanceLost()
         return item
 
     def _leave(self, conv: Conversation, reading: bool, leader: bool) -> None:
@@ -417,6 +412,8 @@ class ChannelInstance:
                 reading = True
             for event in self._read():
                 self._on_event(event)
+        except ConversationEnded:
+            raise
         except (OSError, ValueError, ProtocolError, InstanceLost):
             self._lost()
             raise
@@ -472,6 +469,8 @@ class ChannelInstance:
                     self._lost()  # the channel ended just after answering us
             if own is not None:
                 return own
+            if conv is not None and conv.ended:
+                raise ConversationEnded()
 
     def _sole_reply(self, data: bytes, conv_id: int | None) -> MQIReply | None:
         """``data`` as the reader takes it when it is exactly one whole one-segment MQI
@@ -616,10 +615,17 @@ class ChannelInstance:
             return
         if isinstance(event, Status):
             raise InstanceLost()  # the queue manager ended the channel (DISCINT, an error, a stop)
+        if type(event) is OtherSegment and event.segment_type == SegmentType.SOCKET_ACTION:
+            clientsockact.on_socket_action(self, event)
 
 
 class InstanceLost(Exception):  # noqa: N818 - an internal signal, not an error for callers
     """The channel instance is over: every conversation on it is broken."""
+
+
+class ConversationEnded(InstanceLost):
+    """The queue manager ended one conversation (END_CONV): its calls fail as broken, the
+    instance's other conversations go on."""
 
 
 _pool: dict[tuple[Any, ...], list[ChannelInstance]] = {}

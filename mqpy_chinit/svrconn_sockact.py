@@ -76,6 +76,9 @@ class SocketActions:
         """A client's SOCKET_ACTION; False: the instance ends (the client's last
         conversation ended). ProtocolError: a flow a client does not send."""
         action = sockact.parse(ev.body, ev.byte_order == ByteOrder.LITTLE)
+        if action.conv_id < 0:  # a ConvId no TSHM can carry (unsigned there)
+            raise ProtocolError(StatusCode.CONV_ID_ERROR,
+                                f"a SOCKET_ACTION of conversation {action.conv_id}")
         if action.type == _A.START_CONV:
             await self._start_conv(action.conv_id)
             return True

@@ -108,8 +108,6 @@ def _reply_of(client: SharedInstance, conv_id: int) -> MQIReply:
             return reply
 
 
-@pytest.mark.xfail(strict=True, reason="START_CONV of a negative ConvId: the ACCEPT_CONV's "
-                   "TSHM cannot be packed (struct.error) and the receiver dies unlogged")
 @pytest.mark.parametrize("conv_id", [-1, -(2**31)])
 def test_start_conv_of_a_negative_conv_id_ends_only_its_instance(site, two_instances, conv_id):
     """Given two instances, when one sends START_CONV for a ConvId that is negative (an

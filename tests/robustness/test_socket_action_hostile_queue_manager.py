@@ -62,8 +62,6 @@ def _get_meets(relay: Relay, flows: bytes) -> list:
     return _in_thread(lambda: queue.get(None, mqpy.MD(), _WAIT), timeout=15)
 
 
-@pytest.mark.xfail(strict=True, reason="the client ignores a queue manager's END_CONV: the "
-                   "ended conversation's call waits for a reply that never comes")
 def test_a_queue_managers_end_conv_fails_the_waiting_call_of_that_conversation(relay):
     """Given a client conversation waiting in an MQGET, when the queue manager ends the
     conversation with END_CONV (asking for confirmation, as it ends one conversation of a
@@ -112,8 +110,6 @@ def test_a_malformed_tshc_fails_the_call_with_an_mq_reason(relay, flows):
     assert outcome.reason == CMQC.MQRC_CONNECTION_BROKEN
 
 
-@pytest.mark.xfail(strict=True, reason="the client ignores a queue manager's END_CONV: the "
-                   "ended conversation's get waits its whole interval")
 def test_a_queue_managers_end_conv_leaves_the_instances_other_conversation_working(relay):
     """Given two connections sharing one client instance, the first waiting 30 s in an
     MQGET, when the queue manager ends the first conversation with END_CONV, then the
