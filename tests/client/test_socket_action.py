@@ -91,6 +91,8 @@ class SharedInstance:
         self.order = order
         self.little = order == ByteOrder.LITTLE
         self.sock = socket.create_connection(("127.0.0.1", site.port))
+        # (as IBM's and mqpy's clients: a flow is not held back for the last one's ACK)
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.sock.settimeout(20)
         self.writer = SegmentWriter(byte_order=order, encoding=_ENCODINGS[order])
         self.reader = SegmentReader.before_negotiation()
