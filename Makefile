@@ -42,7 +42,7 @@ tools:
 # collection order, the longest first (tests/support/schedule.py), not by number of tests;
 # the tests/spark files go to one worker together, which makes one Spark session for them.
 test: $(STAMP) tools bytecode
-	$(PY) -m pytest -q -p no:cacheprovider -n 5 --dist loadfile --no-loadscope-reorder
+	$(PY) -m pytest -q -p no:cacheprovider -n 4 --dist loadfile --no-loadscope-reorder
 
 # The pure layer only: no test marked system (processes, daemons, sockets to them: see
 # tests/support/system.py) and no soak; under a minute.
