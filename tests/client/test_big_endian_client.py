@@ -25,7 +25,7 @@ from mqpy.fap.asyncflows import MessageRequest, Notice
 from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.initialdata import InitialData
 from mqpy.fap.tsh import ByteOrder, OtherSegment, SegmentType, parse_segment_header
-from tests.mqi._modes import QUEUE, started_site
+from tests.mqi._modes import QUEUE, site_per_bind_type
 from tests.read_ahead.test_tshark import _tshark
 from tests.support.pcap import CLIENT, SERVER, TSHARK, Capture
 from tests.support.site import CHANNEL, QM, Site
@@ -39,11 +39,7 @@ _OPEN = CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_OUTPUT
 _NOW = CMQC.MQGMO_NO_SYNCPOINT | CMQC.MQGMO_NO_WAIT
 
 
-@pytest.fixture(scope="module", params=["STANDARD", "FASTPATH"])
-def site(request, tmp_path_factory):
-    yield from started_site(
-        str(tmp_path_factory.mktemp(f"big_endian_{request.param.lower()}") / "data"),
-        {"MQIBindType": request.param})
+site = site_per_bind_type("big_endian")
 
 
 class BigEndianClient:

@@ -17,17 +17,13 @@ from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.statuscodes import StatusCode
 from mqpy.fap.tsh import STRUCTID_TSHC, ControlFlags1, parse_segment_header
 from tests.client.test_framing_fast import _instance
-from tests.mqi._modes import started_site
+from tests.mqi._modes import site_per_bind_type
 from tests.support.raw_sessions import _started_instance
 
 _CONFIRM = ControlFlags1.CONFIRM_REQUEST
 
 
-@pytest.fixture(scope="module", params=["STANDARD", "FASTPATH"])
-def site(request, tmp_path_factory):
-    yield from started_site(
-        str(tmp_path_factory.mktemp(f"tshc_{request.param.lower()}") / "data"),
-        {"MQIBindType": request.param})
+site = site_per_bind_type("tshc")
 
 
 def _segments(sock, until_closed: bool = False) -> list[bytes]:

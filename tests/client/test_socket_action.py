@@ -39,7 +39,7 @@ from mqpy.fap.tsh import (
     SegmentType,
     parse_segment_header,
 )
-from tests.mqi._modes import QUEUE, started_site
+from tests.mqi._modes import QUEUE, site_per_bind_type
 from tests.support.pcap import TSHARK, _decode, _RecordingProxy
 from tests.support.site import CHANNEL, QM, Site
 from tests.support.waiting import came_true
@@ -55,11 +55,7 @@ _SYNC_PUT = CMQC.MQPMO_SYNCPOINT
 _NOW = CMQC.MQGMO_NO_SYNCPOINT | CMQC.MQGMO_NO_WAIT
 
 
-@pytest.fixture(scope="module", params=["STANDARD", "FASTPATH"])
-def site(request, tmp_path_factory):
-    yield from started_site(
-        str(tmp_path_factory.mktemp(f"sockact_{request.param.lower()}") / "data"),
-        {"MQIBindType": request.param})
+site = site_per_bind_type("sockact")
 
 
 @pytest.fixture(autouse=True)

@@ -33,6 +33,20 @@ def started_site(root: str, channels: dict[str, str] | None = None) -> Iterator[
         s.stop()
 
 
+def site_per_bind_type(folder: str) -> Callable[..., Iterator[Site]]:
+    """A module's ``site`` fixture: :func:`started_site` once with each MQIBindType
+    (STANDARD: the channel initiator relays client calls; FASTPATH: the daemon serves them),
+    its data in a folder named ``folder`` and the bind type. A module assigns it to ``site``."""
+
+    @pytest.fixture(scope="module", params=["STANDARD", "FASTPATH"])
+    def site(request, tmp_path_factory) -> Iterator[Site]:
+        yield from started_site(
+            str(tmp_path_factory.mktemp(f"{folder}_{request.param.lower()}") / "data"),
+            {"MQIBindType": request.param})
+
+    return site
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Iterator[Site]:
     """A daemon started by strmqm with its channel initiator relaying client calls

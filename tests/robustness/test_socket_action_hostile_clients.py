@@ -24,7 +24,7 @@ from mqpy.fap.statuscodes import StatusCode
 from mqpy.fap.tsh import STRUCTID_TSHC, ByteOrder, ControlFlags1, SegmentType, parse_segment_header
 from tests.client.conftest import drain
 from tests.client.test_socket_action import SharedInstance, _curshcnv
-from tests.mqi._modes import QUEUE, started_site
+from tests.mqi._modes import QUEUE, site_per_bind_type
 from tests.support.site import CHANNEL
 from tests.support.waiting import came_true
 
@@ -35,11 +35,7 @@ _A = SocketActionType
 _NOW = CMQC.MQGMO_NO_SYNCPOINT | CMQC.MQGMO_NO_WAIT
 
 
-@pytest.fixture(scope="module", params=["STANDARD", "FASTPATH"])
-def site(request, tmp_path_factory):
-    yield from started_site(
-        str(tmp_path_factory.mktemp(f"sockhost_{request.param.lower()}") / "data"),
-        {"MQIBindType": request.param})
+site = site_per_bind_type("sockhost")
 
 
 def _drain(site) -> list[bytes]:

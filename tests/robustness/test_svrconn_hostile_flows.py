@@ -25,7 +25,7 @@ from mqpy.fap.initialdata import InitialData
 from mqpy.fap.statuscodes import StatusCode
 from mqpy.fap.tsh import ControlFlags1, SegmentType, build_segment_header
 from tests.mqi._modes import QUEUE as ELSEWHERE  # the queue of another instance's client
-from tests.mqi._modes import started_site
+from tests.mqi._modes import site_per_bind_type
 from tests.support.raw_sessions import _replies, _started_instance
 from tests.support.site import CHANNEL, QM, QUEUE, Site
 
@@ -35,11 +35,7 @@ _T = SegmentType
 _INPUT = CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_OUTPUT
 
 
-@pytest.fixture(scope="module", params=["STANDARD", "FASTPATH"])
-def site(request, tmp_path_factory):
-    yield from started_site(
-        str(tmp_path_factory.mktemp(f"svrconn_{request.param.lower()}") / "data"),
-        {"MQIBindType": request.param})
+site = site_per_bind_type("svrconn")
 
 
 @pytest.fixture
