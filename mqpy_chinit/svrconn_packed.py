@@ -30,12 +30,12 @@ from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows
 from mqpy.fap.apiheader import API_HEADER_LENGTH, MQIRequest, mqi_event
 from mqpy.fap.onesegment import reply_segments
+from mqpy.fap.segmentscan import plain_segments
 from mqpy.fap.tsh import (
     EVENT_FLAGS1,
     FIRST_LAST,
     STRUCTID_TSH,
     STRUCTID_TSHM,
-    TSH_LENGTH,
     TSHM_HEAD,
     TSHM_LENGTH,
     ByteOrder,
@@ -59,9 +59,6 @@ _VERBS = {_PUT: _T.MQPUT, _GET: _T.MQGET}
 _REPLY_TYPES = {_PUT: int(mqiflows.reply_type(_T.MQPUT)),
                 _GET: int(mqiflows.reply_type(_T.MQGET))}
 _OK, _FAILED = CMQC.MQCC_OK, CMQC.MQCC_FAILED
-_MIN_TSH = TSH_LENGTH + API_HEADER_LENGTH
-_ORDERS = frozenset(int(order) for order in ByteOrder)
-_MQI_TYPES = frozenset(int(t) for t in SegmentType if t.has_api_header)
 
 
 def serve(instance: Any, data: bytes) -> tuple[list[bytes], int, int] | None:
@@ -80,7 +77,7 @@ def serve(instance: Any, data: bytes) -> tuple[list[bytes], int, int] | None:
             or TRACER.spec_for(TRACER.process_qmgr) is not None):
         return None
     total = int.from_bytes(data[4:8], "big")
-    if total != length and (total > length or not _whole_segments(data, limit)):
+    if total != length and (total > length or not plain_segments(data, limit)):
         return None
     replies: list[bytes] = []
     pos = count = 0
@@ -92,26 +89,6 @@ def serve(instance: Any, data: bytes) -> tuple[list[bytes], int, int] | None:
         pos = served[1]
         count += 1
     return (replies, pos, count) if count else None
-
-
-def _whole_segments(data: bytes, limit: int) -> bool:
-    """Whether ``data`` is whole one-segment MQI flows alone (TSH or TSHM, FIRST and LAST,
-    of a byte order, within ``limit``): what the segment reader takes in one go."""
-    pos, length = 0, len(data)
-    while pos < length:
-        if length - pos < _MIN_TSH:
-            return False
-        struc = data[pos:pos + 4]
-        head = TSHM_LENGTH if struc == STRUCTID_TSHM else TSH_LENGTH \
-            if struc == STRUCTID_TSH else 0
-        total = int.from_bytes(data[pos + 4:pos + 8], "big")
-        at = pos + head - TSH_LENGTH + 8  # the byte order, segment type and flags
-        if (not head or not head + API_HEADER_LENGTH <= total <= min(limit, length - pos)
-                or data[at] not in _ORDERS or data[at + 1] not in _MQI_TYPES
-                or data[at + 2] & _WHOLE != _WHOLE):
-            return False
-        pos += total
-    return True
 
 
 def _one(instance: Any, data: bytes, pos: int, limit: int) -> tuple[list[bytes], int] | None:
