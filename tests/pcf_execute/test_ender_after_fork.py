@@ -32,7 +32,18 @@ class _Ended:
         pass
 
 
-def test_a_child_forked_while_a_connection_waits_for_the_ender_does_not_end_it():
+@pytest.fixture
+def no_ender_running():
+    """This process's ender stopped (an earlier test of this worker may have started it, and it
+    would end the test's connection itself); the next object that connects starts it again."""
+    if collected._ender and collected._ender[0].is_alive():
+        collected._to_end.put(None)
+        collected._ender[0].join(collected.ENDER_EXIT_WAIT_S)
+        assert not collected._ender[0].is_alive()
+
+
+def test_a_child_forked_while_a_connection_waits_for_the_ender_does_not_end_it(
+        no_ender_running):
     """Given a collected object's connection queued for the ender but not yet ended (the
     ender not running), when the process forks and the child starts its own ender (its own
     PCFExecute connects), then the child ends nothing of the parent's."""
