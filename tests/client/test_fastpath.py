@@ -24,7 +24,7 @@ import mqpy
 from mqpy import CMQC, CMQCFC, config
 from mqpy_chinit import handoff
 from tests.client.conftest import wait_for
-from tests.support.fastpath import QUEUE, FastpathSite, _holders
+from tests.support.fastpath import QUEUE, FastpathSite, _holders, daemon_alone_holds
 from tests.support.site import CHANNEL, QM, Site, as_nobody, key_repository
 
 CIPH = "ECDHE_ECDSA_AES_128_GCM_SHA256"
@@ -68,19 +68,13 @@ def _depth(site: Site) -> int:
         qm.disconnect()
 
 
-def _daemon_holds(site: Site) -> bool:
-    """Whether the daemon alone holds the clients' sockets, within a few seconds: the channel
-    initiator closes its copy of a socket just after handing it over."""
-    return wait_for(lambda: _holders(site) == {"daemon"})
-
-
 def test_pymqi_programs_are_served_by_the_daemon(site):
     """Given a FASTPATH queue manager, when a pymqi program puts, browses, gets with wait and
     commits and backs out through its SVRCONN, then every call answers as in bindings mode,
     and the client's socket is held by the daemon, not by the channel initiator."""
     qm = site.client()
     try:
-        assert _daemon_holds(site), _holders(site)
+        assert daemon_alone_holds(site), _holders(site)
         q = mqpy.Queue(qm, QUEUE, CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF
                        | CMQC.MQOO_BROWSE)
         q.put(b"first")
@@ -112,7 +106,7 @@ def test_chstatus_and_conn_show_the_daemons_client(site):
     qm = site.client()
     q = mqpy.Queue(qm, QUEUE, CMQC.MQOO_OUTPUT)
     try:
-        assert _daemon_holds(site), _holders(site)
+        assert daemon_alone_holds(site), _holders(site)
         out = " ".join(site.mqsc(f"DISPLAY CHSTATUS({CHANNEL}) ALL").split())
         assert f"CHANNEL({CHANNEL})" in out and "CHLTYPE(SVRCONN)" in out
         assert "STATUS(RUNNING)" in out and "CONNAME(127.0.0.1)" in out
@@ -159,7 +153,7 @@ def test_maxinst_is_counted_in_the_daemon(site):
     site.mqsc(f"ALTER CHANNEL({CHANNEL}) CHLTYPE(SVRCONN) MAXINST(1) SHARECNV(1)")
     first = site.client()
     try:
-        assert _daemon_holds(site), _holders(site)
+        assert daemon_alone_holds(site), _holders(site)
         with pytest.raises(mqpy.MQMIError) as refused:
             site.client().disconnect()
         assert refused.value.reason == CMQC.MQRC_CHANNEL_NOT_AVAILABLE
@@ -188,7 +182,7 @@ def test_killed_clients_unit_of_work_is_backed_out(site):
         text=True, env=site.inst.env)
     try:
         assert proc.stdout.readline().strip() == "put"
-        assert _daemon_holds(site), _holders(site)
+        assert daemon_alone_holds(site), _holders(site)
         assert "UNCOM(1)" in _qstatus(site)
     finally:
         proc.send_signal(signal.SIGKILL)
@@ -245,7 +239,7 @@ def test_a_killed_channel_initiator_leaves_the_daemons_clients_connected(site):
         out = " ".join(site.mqsc(f"DISPLAY CHSTATUS({CHANNEL})").split())
         assert f"CHANNEL({CHANNEL})" in out and "STATUS(RUNNING)" in out
         second = site.client()
-        assert _daemon_holds(site), _holders(site)
+        assert daemon_alone_holds(site), _holders(site)
         second.disconnect()
         q.close()
     finally:
@@ -349,7 +343,7 @@ def test_another_users_connection_to_the_hand_over_socket_is_refused(site):
         os.rmdir(where)
     qm = site.client()
     try:
-        assert _daemon_holds(site), _holders(site)
+        assert daemon_alone_holds(site), _holders(site)
     finally:
         qm.disconnect()
 

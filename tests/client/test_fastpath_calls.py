@@ -10,7 +10,7 @@ import pytest
 
 from tests.client.test_relay import *  # noqa: F403 - the same tests, collected here too
 from tests.client.test_relay import _empty  # noqa: F401 - its autouse fixture
-from tests.support.fastpath import FASTPATH
+from tests.support.fastpath import FASTPATH, _holders, daemon_alone_holds
 from tests.support.site import ADMIT_OWNER, Site
 
 
@@ -28,10 +28,9 @@ def site(tmp_path_factory):
 def test_the_client_is_served_by_the_daemon(site):
     """Given this module's queue manager, when a client connects, then its socket is held by
     the daemon: the tests above ran against FASTPATH, not the relay."""
-    from tests.support.fastpath import _holders
 
     qm = site.client()
     try:
-        assert _holders(site) == {"daemon"}
+        assert daemon_alone_holds(site), _holders(site)
     finally:
         qm.disconnect()

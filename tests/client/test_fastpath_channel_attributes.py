@@ -20,7 +20,7 @@ from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.initialdata import InitialData
 from mqpy.fap.tsh import ControlFlags1, SegmentType
 from tests.client.conftest import wait_for
-from tests.support.fastpath import _holders
+from tests.support.fastpath import _holders, daemon_alone_holds
 from tests.support.site import ADMIT_OWNER, CHANNEL, QM, Site
 
 pytestmark = pytest.mark.system
@@ -63,7 +63,7 @@ def test_a_silent_client_of_the_daemon_is_probed_then_ended(site):
     site.mark()
     sock, reader = _connected_silent_client(site)
     try:
-        assert wait_for(lambda: _holders(site) == {"daemon"}), _holders(site)
+        assert daemon_alone_holds(site), _holders(site)
         sock.settimeout(10)
         started = time.monotonic()
         seen: list = []
@@ -89,7 +89,7 @@ def test_maxinstc_limits_one_client_address_in_the_daemon(site):
     try:
         first = site.client()
         try:
-            assert wait_for(lambda: _holders(site) == {"daemon"}), _holders(site)
+            assert daemon_alone_holds(site), _holders(site)
             with pytest.raises(mqpy.MQMIError) as refused:
                 site.client().disconnect()
             assert refused.value.reason == CMQC.MQRC_CHANNEL_NOT_AVAILABLE

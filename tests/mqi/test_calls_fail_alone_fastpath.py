@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.fastpath import FASTPATH
+from tests.support.fastpath import FASTPATH, _holders, daemon_alone_holds
 
 from ._modes import started_site
 from .test_bad_structures import (  # noqa: F401 - collected here too
@@ -38,10 +38,9 @@ def connect(site):
 def test_the_client_is_served_by_the_daemon(site):
     """Given this module's queue manager, when a client connects, then its socket is held
     by the daemon: the tests above ran against FASTPATH."""
-    from tests.support.fastpath import _holders
 
     qm = site.client()
     try:
-        assert _holders(site) == {"daemon"}
+        assert daemon_alone_holds(site), _holders(site)
     finally:
         qm.disconnect()

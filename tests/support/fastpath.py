@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 
 from tests.support.site import ADMIT_OWNER, QM, Site
+from tests.support.waiting import came_true
 
 QUEUE = "FP.Q"
 
@@ -54,6 +55,13 @@ def _holders(site: Site) -> set[str]:
             if link.startswith("socket:[") and link[8:-1] in inodes:
                 found.add(role)
     return found
+
+
+def daemon_alone_holds(site: Site) -> bool:
+    """Whether the daemon alone holds the clients' sockets, within a few seconds: the channel
+    initiator closes its copy of a socket just after the daemon took it, and a client may be
+    served by the daemon before that."""
+    return came_true(lambda: _holders(site) == {"daemon"})
 
 
 FASTPATH = {"MQIBindType": "FASTPATH"}
