@@ -11,7 +11,10 @@ byte order:
   instance ends, quietly;
 - a SOCKET_ACTION that is malformed, of a type a client does not send, or for a
   conversation the instance never had, ends that instance alone (AMQ9504E, STATUS in a
-  TSHC)."""
+  TSHC);
+- however a conversation ends (END_CONV without MQDISC, its socket closed, STOP CHANNEL),
+  its queue manager connection and handles go at once (DISPLAY CONN), its unit of work
+  backed out."""
 
 from __future__ import annotations
 
@@ -39,6 +42,7 @@ from mqpy.fap.tsh import (
     SegmentType,
     parse_segment_header,
 )
+from tests.client.conftest import drain
 from tests.mqi._modes import QUEUE, site_per_bind_type
 from tests.support.pcap import TSHARK, _decode, _RecordingProxy
 from tests.support.site import CHANNEL, QM, Site
@@ -362,3 +366,55 @@ def test_start_conv_over_sharecnv_fails_that_conversation_only(site):
         assert client.call(1, _T.MQCONN, [(QM, "sockact")]).comp == CMQC.MQCC_OK
     finally:
         client.close()
+
+
+def channel_connections(site: Site) -> list[str]:
+    """The queue manager's connections of CHANNEL's conversations as DISPLAY CONN TYPE(ALL)
+    shows them: one line a connection, its handles' attributes with it."""
+    out = site.mqsc("DISPLAY CONN(*) TYPE(ALL) ALL")
+    blocks = [" ".join(b.split()) for b in out.split("AMQ8276I")[1:]]
+    return [b for b in blocks if f"CHANNEL({CHANNEL})" in b]
+
+
+def _end_by_end_conv(site: Site, client: SharedInstance) -> None:
+    client.action(SocketAction(1, _A.END_CONV))
+
+
+def _end_by_closing_the_socket(site: Site, client: SharedInstance) -> None:
+    client.close()
+
+
+def _end_by_stop_channel(site: Site, client: SharedInstance) -> None:
+    site.mqsc(f"STOP CHANNEL({CHANNEL}) MODE(FORCE) STATUS(INACTIVE)")
+
+
+@pytest.mark.parametrize("end, left", [
+    (_end_by_end_conv, 1), (_end_by_closing_the_socket, 0), (_end_by_stop_channel, 0),
+], ids=["end-conv", "socket-closed", "stop-channel"])
+def test_an_ended_conversations_connection_and_handles_go_at_once(site, end, left):
+    """Given conversations 1 and 3 of an instance, 1 with a queue open and a put under
+    syncpoint (no MQDISC), when conversation 1 ends -- END_CONV, or its instance ends: the
+    socket closed, STOP CHANNEL -- then at once (the first DISPLAY CONN, or the one after)
+    the queue manager shows neither its connection nor its handle, the put is backed out
+    (IBM: an application that ends without MQDISC has its unit of work backed out), and
+    conversation 3's connection is shown while its instance runs."""
+    client = SharedInstance(site, ByteOrder.LITTLE)
+    try:
+        client.start(1)
+        client.start(3)
+        client.open_input(1)
+        assert client.put1(1, b"ended", _SYNC_PUT).comp == CMQC.MQCC_OK
+        assert len(channel_connections(site)) == 2
+        end(site, client)
+        assert came_true(lambda: len(channel_connections(site)) == left, timeout=2.0), \
+            channel_connections(site)
+        assert not any(f"OBJNAME({QUEUE})" in c for c in channel_connections(site))
+    finally:
+        client.close()
+        if end is _end_by_stop_channel:
+            site.mqsc(f"START CHANNEL({CHANNEL})")
+    qm = site.bindings()
+    try:
+        assert drain(qm, QUEUE) == []
+    finally:
+        qm.disconnect()
