@@ -23,9 +23,9 @@ from mqpy.fap.sockact import SocketAction, SocketActionType
 from mqpy.fap.statuscodes import StatusCode
 from mqpy.fap.tsh import STRUCTID_TSHC, ByteOrder, ControlFlags1, SegmentType, parse_segment_header
 from tests.client.conftest import drain
-from tests.client.test_socket_action import SharedInstance, _curshcnv
+from tests.client.test_socket_action import SharedInstance, _curshcnv, channel_connections
 from tests.mqi._modes import QUEUE, site_per_bind_type
-from tests.support.site import CHANNEL
+from tests.support.site import CHANNEL, QM
 from tests.support.waiting import came_true
 
 pytestmark = [pytest.mark.system, pytest.mark.timeout(240)]
@@ -171,7 +171,7 @@ def test_end_conv_sent_with_its_mqdisc_ends_the_conversation_once(site):
                                           mqpy.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), b"3"])
         assert _reply_of(client, 3).comp == CMQC.MQCC_OK
         assert client.call(1, _T.MQDISC, []).reason == CMQC.MQRC_HCONN_ERROR
-        came_true(lambda: _curshcnv(site) == ["CURSHCNV(1)"])
+        assert came_true(lambda: _curshcnv(site) == ["CURSHCNV(1)"])
         log = site.errors(mark)
         assert "AMQ9504E" not in log
         _no_fault(site, mark)
@@ -230,7 +230,7 @@ def test_close_channel_backs_out_every_conversations_unit_of_work(site):
         mark = site.mark()
         client.action(SocketAction(3, _A.END_CONV), ControlFlags1.CLOSE_CHANNEL)
         client.closed()
-        came_true(lambda: "AMQ8420I" in site.mqsc(f"DISPLAY CHSTATUS({CHANNEL})", ok=False))
+        assert came_true(lambda: "AMQ8420I" in site.mqsc(f"DISPLAY CHSTATUS({CHANNEL})", ok=False))
         _no_fault(site, mark)
     finally:
         client.close()
@@ -256,14 +256,14 @@ def test_a_thousand_conversations_started_and_ended_leave_nothing_behind(site):
         client.start(2001)
         _still_served(client, 2001)
         assert _curshcnv(site) == ["CURSHCNV(1)"]
-        came_true(lambda: _connections(site) <= before + 1)
+        assert came_true(lambda: _connections(site) <= before + 1)
     finally:
         client.close()
 
 
 def _connections(site) -> int:
-    out = site.mqsc("DISPLAY CONN(*) TYPE(CONN)")
-    return out.count("CONN(")
+    """The queue manager's connections of the channel's conversations (DISPLAY CONN)."""
+    return len(channel_connections(site))
 
 
 def test_calls_on_an_ended_conv_id_are_refused_on_that_conversation(site):
@@ -343,7 +343,7 @@ def test_a_conversation_started_connected_and_ended_in_one_write_leaves_nothing(
         before = _connections(site)
         mark = site.mark()
         w = client.writer
-        conn = mqiflows.encode_request(_T.MQCONN, [("QM1", "oneshot")])
+        conn = mqiflows.encode_request(_T.MQCONN, [(QM, "oneshot")])
         put = mqiflows.encode_request(_T.MQPUT1, [
             mqpy.OD(ObjectName=QUEUE.encode()), mqpy.MD(),
             mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT), b"never"])
@@ -360,8 +360,8 @@ def test_a_conversation_started_connected_and_ended_in_one_write_leaves_nothing(
             pass
         other.start(1)
         _still_served(other, 1)
-        came_true(lambda: sorted(_curshcnv(site)) == ["CURSHCNV(0)", "CURSHCNV(1)"])
-        came_true(lambda: _connections(site) <= before + 1)
+        assert came_true(lambda: sorted(_curshcnv(site)) == ["CURSHCNV(0)", "CURSHCNV(1)"])
+        assert came_true(lambda: _connections(site) <= before + 1)
         _no_fault(site, mark)
     finally:
         client.close()
