@@ -103,7 +103,7 @@ def test_a_malformed_flow_to_a_parked_receiver_ends_that_channel_alone(env, poll
     gq = mqpy.Queue(good, QUEUE, CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
     bq = mqpy.Queue(bad, QUEUE, CMQC.MQOO_OUTPUT)
     bad.connection()._instance.sock.sendall(b"NOT A TSH" + bytes(40))
-    wait_for(lambda: env.chinit.messages("AMQ9504E"))
+    assert wait_for(lambda: env.chinit.messages("AMQ9504E"))
     with pytest.raises(mqpy.MQMIError) as e:
         bq.put(b"x")
     assert e.value.reason == CMQC.MQRC_CONNECTION_BROKEN
@@ -118,7 +118,7 @@ def test_a_client_that_goes_away_while_parked_ends_its_instance(env, poller):
     q = mqpy.Queue(qm, QUEUE, CMQC.MQOO_OUTPUT)
     q.put(b"uncommitted", mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
     qm.connection()._instance.sock.close()
-    wait_for(lambda: env.chinit.svrconn_statuses() == [])
+    assert wait_for(lambda: env.chinit.svrconn_statuses() == [])
     assert env.depth() == 0
     assert env.chinit.run_sync(lambda: poller.parked) == {}
 
