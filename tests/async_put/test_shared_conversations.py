@@ -48,6 +48,7 @@ def test_asynchronous_puts_beside_another_conversation_s_calls(request, which):
         for i in range(200):
             q.put(b"%d" % i, mqpy.MD(), mqpy.PMO(Options=ASYNC))
         worker.join(120)
+        assert not worker.is_alive(), "the other conversation's calls were not all answered"
         assert not errors, errors
         assert putter.stat(CMQC.MQSTAT_TYPE_ASYNC_ERROR).PutSuccessCount == 200
         assert drain(putter, "AP.Q") == [b"%d" % i for i in range(200)]

@@ -175,6 +175,7 @@ def test_two_hundred_concurrent_connections(running):
         t.start()
     for t in threads:
         t.join(60)
+    assert not any(t.is_alive() for t in threads), "a connection's calls were not all answered"
     assert errors == []
     qm = mqpy.connect(QM)
     try:

@@ -120,6 +120,7 @@ def test_given_spinning_on_when_several_applications_call_at_once_then_all_are_a
         t.start()
     for t in threads:
         t.join(60)
+    assert not any(t.is_alive() for t in threads), "an application's calls were not all answered"
     assert not faults
     assert all(eng.queue_status(f"Q{i}")["CURDEPTH"] == 0 for i in range(1, 5))
     assert not spinwait.SPINNER.locked()
