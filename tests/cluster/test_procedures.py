@@ -43,7 +43,7 @@ def test_an_explicit_clussdr_before_its_partner_answers_shows_a_temporary_name()
     rows = clusqmgrs(net, "P1")
     assert rows["SYSTEM.TEMPQMGR.fr1(1414)"]["DEFTYPE"] == "CLUSSDR"
     sends = [a for _, a in net.held]
-    assert all(isinstance(a, SendCommand) and a.qmgr is None for a in sends)
+    assert sends and all(isinstance(a, SendCommand) and a.qmgr is None for a in sends)
 
 
 def test_a_clussdr_defined_first_then_the_clusrcvr_also_joins():

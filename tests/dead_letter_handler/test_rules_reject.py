@@ -182,7 +182,9 @@ def test_a_line_with_a_broken_item_does_not_hide_the_next_line() -> None:
 
 def test_messages_are_amq_style_and_name_line_and_keyword() -> None:
     """Given any error, then its text starts with its AMQ id and names keyword and line."""
-    for e in errors("ACTION(RETRY) RETRY(0)\nDESTQ(X) DESTQ(Y) ACTION(DISCARD)\n"):
+    found = errors("ACTION(RETRY) RETRY(0)\nDESTQ(X) DESTQ(Y) ACTION(DISCARD)\n")
+    assert len(found) == 2, found  # RETRY(0) on line 1, DESTQ twice on line 2
+    for e in found:
         assert e.message.startswith(printed_id(e.msgid) + ": ")  # AMQ8757E: ...
         assert f"({e.keyword})" in e.message and f"line {e.line}" in e.message
         assert str(e) == e.message

@@ -153,8 +153,9 @@ def test_qstatus_of_many_queues_counts_each_queue_s_own_handles(qmgr, proc):
     assert "IPPROCS(0)" in rows[1] and "OPPROCS(1)" in rows[1]
     for q in opened:
         q.close()
-    assert all("IPPROCS(0)" in r and "OPPROCS(0)" in r for r in
-               " ".join(run(proc, "DISPLAY QSTATUS(MANY.*) IPPROCS OPPROCS")).split("QUEUE(")[1:])
+    rows = " ".join(run(proc, "DISPLAY QSTATUS(MANY.*) IPPROCS OPPROCS")).split("QUEUE(")[1:]
+    assert [(r.split(")")[0], "IPPROCS(0)" in r, "OPPROCS(0)" in r) for r in rows] == [
+        ("MANY.A", True, True), ("MANY.B", True, True)]
 
 
 def test_clear_empties_the_queue(qmgr, proc):
