@@ -17,6 +17,7 @@ from mqpy.fap import asyncflows
 from mqpy.fap.asyncflows import MessageRequest
 from mqpy.fap.tsh import SegmentType
 from mqpy.readahead import WINDOW
+from tests.robustness.test_bindings_socket import _no_fault_written
 from tests.robustness.test_conn_state_wake import _connected
 from tests.support.bindings_server import serving_with_faults
 
@@ -174,3 +175,4 @@ def test_a_read_ahead_request_whose_counts_overflow_ends_that_connection_only(ru
     other.inquire(CMQC.MQCA_Q_MGR_NAME)  # still served
     other.disconnect()
     mqpy.connect("QM1").disconnect()
+    _no_fault_written(running)
