@@ -60,6 +60,7 @@ def test_collected_during_a_call_on_the_same_connection(env):
     qm = env.client()
     gc.collect()
     _left_in_a_cycle(qm)
+    assert env.engine.queue_status(QUEUE)["IPPROCS"] == 1
     conn = qm.connection()
     instance = conn._instance
     frame = instance.frame

@@ -55,6 +55,7 @@ def test_a_shared_connection_collected_on_the_serving_event_loop(env):
     program's connection stays its own."""
     qm = env.client()
     name = _pcf_left_in_a_cycle(qm)
+    assert _exists(env, name)
     assert returns_promptly(lambda: env.chinit.run_sync(gc.collect)), \
         "the collector's MQCLOSE waited on the event loop that must answer it"
     qm.inquire(CMQC.MQCA_Q_MGR_NAME)  # the connection's next call closes it
@@ -69,6 +70,7 @@ def test_a_shared_connection_collected_during_its_own_call(env):
     held), then the call completes, and the call after it closes the reply queue."""
     qm = env.client()
     name = _pcf_left_in_a_cycle(qm)
+    assert _exists(env, name)
     instance = qm.connection()._instance
     frame = instance.frame
     collected: list[int] = []
@@ -98,6 +100,7 @@ def test_let_go_by_its_last_reference_its_reply_queue_is_closed_at_once(env):
     qm = env.client()
     pcf = mqpy.PCFExecute(qm)
     name = pcf.reply_queue_name
+    assert _exists(env, name)
     del pcf
     assert not _exists(env, name)
     assert qm.inquire(CMQC.MQCA_Q_MGR_NAME).strip() == QMGR.encode()

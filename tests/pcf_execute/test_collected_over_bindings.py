@@ -77,6 +77,7 @@ def test_let_go_by_its_last_reference_its_reply_queue_is_closed_at_once(running)
     qm = mqpy.connect(QM)
     pcf = mqpy.PCFExecute(qm)
     name = pcf.reply_queue_name
+    assert _exists(qm, name)
     del pcf
     assert not _exists(qm, name)
     qm.disconnect()
@@ -87,6 +88,7 @@ def test_collected_on_the_programs_own_thread_it_ends_its_connection(running):
     between calls, then its connection is ended as pymqi's PCFExecute ends it."""
     watcher = mqpy.connect(QM)
     name = _pcf_left_in_a_cycle(QM)
+    assert _exists(watcher, name)
     gc.collect()
     assert came_true(lambda: not _exists(watcher, name))
     watcher.disconnect()
