@@ -120,8 +120,10 @@ def from_mqi(keyword: str, value: int | bytes | str) -> object:
             if number == value:
                 return word
         raise ValueError(value)
-    if isinstance(value, (bytes, str)):
-        return value.decode("latin-1").rstrip(" \x00") if isinstance(value, bytes) else value
+    if isinstance(value, str):  # embedded: as the bindings and client MQSET send it
+        value = value.encode("utf-8")
+    if isinstance(value, bytes):
+        return value.decode("latin-1").rstrip(" \x00")
     return int(value)
 
 

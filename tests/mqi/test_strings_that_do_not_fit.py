@@ -38,14 +38,9 @@ def test_text_that_does_not_fit_fails_the_call(connect, case, call, reason):
     fails_alone(connect, call, reason)
 
 
-def test_an_attribute_set_to_any_characters_is_set(connect, request):
+def test_an_attribute_set_to_any_characters_is_set(connect):
     """Given MQSET of a character attribute to text outside ISO 8859-1, then the call
     completes (the text travels as UTF-8), as it does embedded, and MQINQ answers it."""
-    if request.node.callspec.params["connect"] == "embedded":
-        request.applymarker(pytest.mark.xfail(strict=True, reason=(
-            "embedded MQSET stores the str itself (engine.selectors.from_mqi), which MQINQ "
-            "encodes as latin-1 with '?' for what does not fit; over bindings and as a "
-            "client the UTF-8 bytes are stored")))
     qm = connect()
     try:
         q = mqpy.Queue(qm, QUEUE, CMQC.MQOO_SET | CMQC.MQOO_INQUIRE)
