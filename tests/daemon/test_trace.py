@@ -9,8 +9,10 @@ import subprocess
 import sys
 
 import pytest
+from click.testing import CliRunner
 
 from mqpy import trace
+from mqpy_cli import trace as trace_commands
 
 _RUN = ("import sys; from mqpy_cli import trace; "
         "getattr(trace, sys.argv[1]).main(args=sys.argv[2:], prog_name=sys.argv[1])")
@@ -46,6 +48,14 @@ def _cmd(inst, name: str, *args: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=60)
 
 
+def _given(inst, name: str, *args: str) -> None:
+    """strmqtrc or endmqtrc run in this process, for a test's given state or its clean-up
+    (the same command without an interpreter started for it); it must succeed."""
+    result = CliRunner().invoke(getattr(trace_commands, name),
+                                [*args, "--data-path", inst.root])
+    assert result.exit_code == 0, (name, args, result.output)
+
+
 def _app(inst, rounds: int = 1, then: str = "end") -> tuple[int, subprocess.Popen]:
     """Run APP until it has done its first calls; its pid and the process."""
     proc = subprocess.Popen([sys.executable, "-c", APP, str(rounds)], env=inst.env,
@@ -70,9 +80,9 @@ def _records(inst, pid: int, suffix: str = "TRC") -> list[dict]:
 @pytest.fixture
 def traced(running):
     """The module's queue manager with tracing off before and after each test."""
-    _cmd(running, "endmqtrc", "-a")
+    _given(running, "endmqtrc", "-a")
     yield running
-    _cmd(running, "endmqtrc", "-a")
+    _given(running, "endmqtrc", "-a")
 
 
 def test_strmqtrc_traces_a_running_application_and_endmqtrc_stops_it(traced):
@@ -124,12 +134,12 @@ def test_only_the_named_queue_managers_and_programs_are_traced(traced):
     application of QM1 runs, then it writes no trace; given a wildcard that matches QM1 and
     the program, then it does."""
     for args in (["-m", "QM2"], ["-m", "QM1", "-p", "amqsput"]):
-        _cmd(traced, "endmqtrc", "-a")
+        _given(traced, "endmqtrc", "-a")
         assert _cmd(traced, "strmqtrc", *args).returncode == 0
         pid, proc = _app(traced)
         _finish(proc)
         assert not os.path.exists(os.path.join(traced.root, "trace", f"AMQ{pid}.TRC")), args
-    _cmd(traced, "endmqtrc", "-a")
+    _given(traced, "endmqtrc", "-a")
     assert _cmd(traced, "strmqtrc", "-m", "Q?1", "-p", "pyth*,amqsput").returncode == 0
     pid, proc = _app(traced)
     _finish(proc)
@@ -180,7 +190,7 @@ def test_trace_specifications_are_ored_replaced_and_ended_as_described(traced):
     tracing, -m only the one named exactly, -a everything; an unknown trace type is refused
     with the list of types."""
     for i in range(15):
-        assert _cmd(traced, "strmqtrc", "-m", f"QM{i}").returncode == 0
+        _given(traced, "strmqtrc", "-m", f"QM{i}")
     assert _cmd(traced, "strmqtrc", "-m", "QM3", "-t", "parms").returncode == 0  # replaces
     assert _cmd(traced, "strmqtrc", "-e").returncode == 0  # the 16th
     refused = _cmd(traced, "strmqtrc", "-m", "QMX")

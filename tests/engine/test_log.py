@@ -648,7 +648,9 @@ def _force_in_thread(log, name, results):
 
 
 def _no_end_to_the_wait(monkeypatch):
-    """A round waits for the last round's forcers without a limit that a test could meet."""
+    """A round waits for the last round's forcers without a limit that a test could meet.
+    (Set after _a_round_of_two: that round's writer holds for the forcer of the round
+    before, which never forces again, and would wait out _HOLD mean sync times.)"""
 
     monkeypatch.setattr(groupcommit, "_HOLD", 1000.0)
     monkeypatch.setattr(groupcommit, "_HOLD_MAX", 120.0)
@@ -668,8 +670,8 @@ def test_a_round_waits_for_the_forcers_of_the_round_before_and_the_last_of_them_
     round, written by that other thread, makes both records durable (a committer that is
     quickly back joins the next round instead of leaving it to the first one back alone)."""
 
-    _no_end_to_the_wait(monkeypatch)
     log, disk = _a_round_of_two(tmp_path, monkeypatch)
+    _no_end_to_the_wait(monkeypatch)
     results: dict[str, object] = {}
     back = _force_in_thread(log, "back", results)
     assert _holding(log, back)
@@ -730,8 +732,8 @@ def test_a_force_that_may_not_wait_writes_its_round_at_once(tmp_path, monkeypatc
     """Given a round that made two forcers' records durable, when one of them forces again
     saying it may not wait (it holds the engine lock the other needs to come back), then it
     writes its round at once, without the other."""
-    _no_end_to_the_wait(monkeypatch)
     log, disk = _a_round_of_two(tmp_path, monkeypatch)
+    _no_end_to_the_wait(monkeypatch)
     log.may_hold = lambda: False
     log.force(log.append(1, b"locked"))
     assert disk.by == ["MainThread"] and log.flushed_lsn == log.end_lsn
@@ -764,8 +766,8 @@ def test_a_failed_round_written_for_a_waiting_forcer_fails_it_too(tmp_path, monk
     """Given a forcer waiting for the other forcer of the last round, when that other one
     writes the round and its sync fails, then both get LogWriteError: neither returns as
     if its record were durable."""
-    _no_end_to_the_wait(monkeypatch)
     log, disk = _a_round_of_two(tmp_path, monkeypatch)
+    _no_end_to_the_wait(monkeypatch)
     results: dict[str, object] = {}
     back = _force_in_thread(log, "back", results)
     assert _holding(log, back)

@@ -10,9 +10,7 @@ from __future__ import annotations
 import pytest
 
 from mqpy.spark import session
-from mqpy.spark.capacity import Capacity
 from mqpy.spark.inputs import input_bytes
-from mqpy.spark.report import run_report
 from mqpy.stats.exporter import write_records
 from tests.spark.test_short_run import short_run
 
@@ -23,18 +21,10 @@ pytestmark = pytest.mark.system
 MOST_JOBS = 30
 
 
-def _jobs(spark) -> set[int]:
-    return set(spark.sparkContext.statusTracker().getJobIdsForGroup(None))
-
-
-def test_a_short_run_is_reported_in_few_spark_jobs(spark, tmp_path):
+def test_a_short_run_is_reported_in_few_spark_jobs(short_run_report):
     """Given the six-minute short run (no channel records), when the report is built, then
     Spark runs at most MOST_JOBS jobs."""
-    src = str(tmp_path / "short")
-    write_records(src, short_run(), "short")
-    before = _jobs(spark)
-    run_report(spark, src, str(tmp_path / "report"), Capacity())
-    ran = _jobs(spark) - before
+    ran = short_run_report.jobs
     assert len(ran) <= MOST_JOBS, f"{len(ran)} Spark jobs"
 
 

@@ -66,14 +66,10 @@ def short_run() -> list[dict]:
 
 
 @pytest.fixture(scope="module")
-def built(spark, tmp_path_factory):
+def built(short_run_report):
     """(tables, report.html text) of the short run, with no measured rates."""
-    src = str(tmp_path_factory.mktemp("short"))
-    out = str(tmp_path_factory.mktemp("short-report"))
-    write_records(src, short_run(), "short")
-    tables = run_report(spark, src, out, Capacity())
-    with open(os.path.join(out, "report.html"), encoding="utf-8") as f:
-        return tables, f.read()
+    with open(os.path.join(short_run_report.folder, "report.html"), encoding="utf-8") as f:
+        return short_run_report.tables, f.read()
 
 
 def _section(page: str, ident: str) -> str:

@@ -36,13 +36,25 @@ def _by():
 
 def _wait(driver, condition, what: str):  # noqa: ANN001, ANN202
     """``condition`` polled until true; an element the page replaced under it (a redraw,
-    the reload after logging out) is looked for again."""
-    from selenium.common.exceptions import StaleElementReferenceException
+    the reload after logging out) is looked for again: Chromium says so as a stale element,
+    or, when the page went while it was asked, as a node that "does not belong to the
+    document"."""
+    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
     from selenium.webdriver.support.ui import WebDriverWait
+
+    def polled(d):  # noqa: ANN001, ANN202
+        try:
+            return condition(d)
+        except StaleElementReferenceException:
+            raise
+        except WebDriverException as e:
+            if "does not belong to the document" not in str(e):
+                raise
+            return False
 
     return WebDriverWait(driver, WAIT, poll_frequency=0.2,
                          ignored_exceptions=(StaleElementReferenceException,)).until(
-        lambda d: condition(d), message=what)
+        polled, message=what)
 
 
 def _logged_in(web, browser):  # noqa: ANN001, ANN202

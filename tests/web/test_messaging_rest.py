@@ -10,6 +10,8 @@ import time
 
 import pytest
 
+from tests.support.handles import open_input_count
+from tests.support.waiting import wait_for
 from tests.support.web import ALICE, CSRF, PUT, QM, REST
 
 MSG = f"{REST}/messaging/qmgr/{QM}/queue/APP.Q/message"
@@ -132,25 +134,46 @@ def test_json_and_xml_bodies_are_text(web):
         assert [c.delete(MSG, headers=CSRF).status_code for _ in range(3)] == [200] * 3
 
 
+def test_a_wait_that_ends_without_a_message_answers_204(web):
+    """DELETE ?wait=500 on an empty queue answers 204, once the wait is over."""
+    with web.client(ALICE) as c:
+        _drain(c)
+        started = time.monotonic()
+        r = c.delete(f"{MSG}?wait=500", headers=CSRF)
+    assert (r.status_code, r.content) == (204, b"")
+    assert time.monotonic() - started >= 0.5
+
+
 def test_waiting_gets_do_not_hold_up_other_requests(web):
-    """Given 45 destructive gets waiting 12 s each on an empty queue (more than the worker
-    threads other requests use), an admin GET made 6 s later is answered within 4 s, not
-    after the waits end."""
+    """Given 45 destructive gets waiting 30 s each on an empty queue (more than the worker
+    threads other requests use), an admin GET made once all 45 wait (the queue's open input
+    count) is answered within 4 s, not after the waits end; 45 messages put then end the
+    waits, one each."""
     import concurrent.futures
 
     with web.client(ALICE) as c:
         _drain(c)
 
-    def wait(_: int) -> int:
+    def wait(_: int) -> tuple[int, bytes]:
         with web.client(ALICE) as c:
-            return c.delete(f"{MSG}?wait=12000", headers=CSRF).status_code
+            r = c.delete(f"{MSG}?wait=30000", headers=CSRF)
+            return r.status_code, r.content
 
-    with concurrent.futures.ThreadPoolExecutor(45) as pool:
-        waits = [pool.submit(wait, n) for n in range(45)]
-        time.sleep(6)
-        started = time.monotonic()
-        with web.client() as c:
-            r = c.get(f"{REST}/admin/qmgr")
-        took = time.monotonic() - started
-        assert [w.result() for w in waits] == [204] * 45
+    qm = web.site.bindings()
+    try:
+        with concurrent.futures.ThreadPoolExecutor(45) as pool:
+            waits = [pool.submit(wait, n) for n in range(45)]
+            wait_for(lambda: open_input_count(qm, "APP.Q") == 45, 30, "45 gets waiting")
+            started = time.monotonic()
+            with web.client() as c:
+                r = c.get(f"{REST}/admin/qmgr")
+            took = time.monotonic() - started
+            still_waiting = sum(not w.done() for w in waits)
+            for n in range(45):
+                qm.put1("APP.Q", b"m%02d" % n)
+            answers = [w.result() for w in waits]
+    finally:
+        qm.disconnect()
     assert r.status_code == 200 and took < 4, took
+    assert still_waiting == 45
+    assert sorted(answers) == [(200, b"m%02d" % n) for n in range(45)]
