@@ -117,11 +117,15 @@ class _Reply:
 class Templates:
     """One connection's kept requests (per object handle) and replies (per verb)."""
 
-    __slots__ = ("replies", "requests")
+    __slots__ = ("heads", "replies", "requests")
 
     def __init__(self) -> None:
         self.requests: dict[tuple[SegmentType, int], _Request] = {}
         self.replies: dict[SegmentType, _Reply] = {}
+        #: per verb, the last reply segment's headers (TSH and API header) that did not
+        #: fail, its length and the CompCode, Reason and Hobj they say: a reply of the same
+        #: length with the same headers says the same (``bindings_calls._one_reply``)
+        self.heads: dict[SegmentType, tuple[bytes, int, int, int, int]] = {}
 
     # -- requests --------------------------------------------------------------------------
     def request(self, verb: SegmentType, hobj: int, md: Any, opts: Any, extra: int) -> bytes | None:
