@@ -39,10 +39,11 @@ _KEPT_TYPES = frozenset({int, bytes})
 
 _MD_LAYOUT = MD._layout_
 _GMO_LAYOUT = GMO._layout_
-#: MQMD fields that change from one message to the next: (name, offset, size, is a number)
+#: MQMD fields that change from one message to the next: (name, offset, size, is a number),
+#: in place order (``_read_against`` gives them to the caller by these names, in this order)
 _MD_VOLATILE = tuple((name, _MD_LAYOUT.offsets[name], size, False) for name, size in (
     ("MsgId", 24), ("CorrelId", 24), ("PutDate", 8), ("PutTime", 8)))
-#: MQGMO's (version 3 on), after the MQMD
+#: MQGMO's (version 3 on), after the MQMD (likewise)
 _GMO_VOLATILE = (("MsgToken", _GMO_LAYOUT.offsets["MsgToken"], 16, False),
                  ("ReturnedLength", _GMO_LAYOUT.offsets["ReturnedLength"], 4, True))
 _GMO_VOLATILE_VERSION = 3
@@ -83,11 +84,12 @@ class _Reply:
     that change (``stable``: (offset, bytes)), where those are (``volatile``: (structure's
     index, name, offset, size, is a number)), and the fields each structure was given; an
     MQGET's DataLength, its message's length and the message follow the structures
-    (``data_at``). ``unpack`` reads the volatile fields (the MQMD's ``md_names``, then the
-    MQPMO / MQGMO's ``opts_names``) and an MQGET's two lengths in one go."""
+    (``data_at``). ``unpack`` reads the volatile fields in place order (the MQMD's, then
+    those of the MQGMO named in ``opts_names``, if any) and an MQGET's two lengths in one
+    go."""
 
-    __slots__ = ("classes", "data_at", "fields", "md_names", "opts_names", "size", "stable",
-                 "unpack", "volatile")
+    __slots__ = ("classes", "data_at", "fields", "opts_names", "size", "stable", "unpack",
+                 "volatile")
 
     def __init__(self, body: bytes, values: tuple[Any, ...], volatile: list[tuple]) -> None:
         self.classes = (type(values[0]), type(values[1]))
@@ -108,7 +110,6 @@ class _Reply:
         self.stable = tuple(piece for piece in stable if piece[1])
         self.unpack = struct.Struct("".join(layout)).unpack_from
         by_place = sorted(volatile, key=lambda v: v[2])
-        self.md_names = tuple(v[1] for v in by_place if not v[0])
         self.opts_names = tuple(v[1] for v in by_place if v[0])
         #: the body's length (an MQPUT's), or the least it can be (an MQGET's)
         self.size = end if self.data_at is None else end + 8
@@ -240,12 +241,14 @@ def _read_against(kept: _Reply, body: bytes, targets: tuple[Any, ...]) -> tuple[
         return None
     # the caller's fields made the kept ones at once (a copy of a dict: cheaper than
     # updating the caller's field by field), then the volatile ones read
+    # (``unpack`` reads them in place order: _MD_VOLATILE's, then _GMO_VOLATILE's)
     md_fields = fields[0].copy()
-    md_fields.update(zip(kept.md_names, values, strict=False))
+    md_fields["MsgId"], md_fields["CorrelId"], md_fields["PutDate"], md_fields["PutTime"] \
+        = values[:4]
     _set_fields(md, "__dict__", md_fields)
     opts_fields = fields[1].copy()
     if kept.opts_names:
-        opts_fields.update(zip(kept.opts_names, values[len(kept.md_names):], strict=False))
+        opts_fields["MsgToken"], opts_fields["ReturnedLength"] = values[4:6]
     _set_fields(opts, "__dict__", opts_fields)
     if data_at is not None:
         return md, opts, values[-2], body[data_at + 8:]
