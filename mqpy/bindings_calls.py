@@ -27,7 +27,7 @@ from __future__ import annotations
 import socket
 from typing import Any
 
-from mqpy import CMQC, asyncput
+from mqpy import CMQC, asyncput, bindings_templates
 from mqpy.bindings_templates import Templates
 from mqpy.engine import fastpath
 from mqpy.errors import MQMIError
@@ -58,6 +58,8 @@ _REPLY_TYPES = {verb: mqiflows.reply_type(verb) for verb in (_T.MQPUT, _T.MQGET,
 _NO_BODY: tuple[bytes, ...] = ()
 #: A request's TSH and API header, before its body.
 _HEADERS = TSH_LENGTH + API_HEADER_LENGTH
+#: The longest MQPUT request made from a kept one.
+_KEPT_PUT_LIMIT = PACKED_LIMIT + _HEADERS
 #: An MQCMIT's request: always these bytes.
 _COMMIT = build_mqi_request(_T.MQCMIT, 0, ())
 #: The calls whose replies a bindings connection spins for (each its own SpinWait).
@@ -72,6 +74,7 @@ class PackedCalls(MQIVerbs):
 
     _sock: socket.socket | None
     _lock: Any
+    _send_lock: Any  #: held for each write of the socket (BindingsConnection._write)
     _flows: Any
     _collected: Any  #: MQCLOSEs of collected Queues, made before the next call
 
@@ -175,14 +178,17 @@ class PackedCalls(MQIVerbs):
             self._close_collected()  # type: ignore[attr-defined] - (mqpy.collected)
         flows = self._flows
         with self._lock:
-            sock = self._usable_sock()  # type: ignore[attr-defined]
+            sock = self._sock
+            if sock is None:
+                sock = self._usable_sock()  # type: ignore[attr-defined] - (its error)
             try:
                 if flows.unanswered:
                     self._take_replies(sock, wait=True)  # type: ignore[attr-defined]
-                self._write(sock, request)  # type: ignore[attr-defined]
+                with self._send_lock:  # (as BindingsConnection._write)
+                    sock.sendall(request)
                 reply = None
-                if not (flows._pending or flows._reader.buffered
-                        or flows._reader.reassembling or flows._stream_missing):
+                if not (flows._pending or flows._stream_missing or flows._reader.buffered
+                        or flows._reader.reassembling):
                     data = sock.recv(RECEIVE_SIZE) if wait is None \
                         else wait.recv(sock, RECEIVE_SIZE)
                     reply = _one_reply(data, verb, targets, templates)
@@ -206,10 +212,25 @@ class TemplatedCalls(PackedCalls):
     _templates: Templates
     _waits: dict[SegmentType, SpinWait]  #: how the reply of each of SPUN_VERBS is waited for
 
+    def put(self, hobj: int, md: Any, pmo: Any, data: bytes) -> int:
+        """PackedCalls.put; the usual synchronous MQPUT whose request is the kept one (its
+        lengths made ``data``'s) made at once, without the layers on the way."""
+        if type(md) is MD and type(pmo) is PMO and type(data) is bytes \
+                and not pmo.__dict__["Options"] & _RESPONSE_OPTIONS \
+                and hobj not in self._async_default and self._packable():
+            templates = self._templates
+            request = templates.put_request(hobj, md, pmo, data, _KEPT_PUT_LIMIT)
+            if request is not None:
+                structures = (md, pmo)
+                return _put_done(md, pmo, self._send_packed(
+                    _T.MQPUT, request, structures, structures, templates,
+                    self._waits[_T.MQPUT]))
+        return super().put(hobj, md, pmo, data)
+
     def _packed_put(self, hobj: int, md: MD, pmo: PMO, data: bytes
                     ) -> mqiflows.Decoded | None:
         templates = self._templates
-        request = templates.put_request(hobj, md, pmo, data, PACKED_LIMIT + _HEADERS)
+        request = templates.put_request(hobj, md, pmo, data, _KEPT_PUT_LIMIT)
         if request is None:
             body = _request_body(_T.MQPUT, [md, pmo, data])
             if body is None:
@@ -250,13 +271,25 @@ def _one_reply(data: bytes, verb: SegmentType, targets: tuple[Any, ...],
     """``data`` decoded as the reply of ``verb`` when it is exactly that one whole
     little-endian segment of the common form (what a ``SegmentReader``'s event gives,
     decoded as ``Flows.reply`` decodes it; an MQPUT's or MQGET's that did not fail read
-    against the last, ``templates``); None for anything else, which the general path
+    against the last, ``templates``: at once when its headers and length are the last
+    one's, which say what they said then); None for anything else, which the general path
     then reads."""
+    if templates is not None and targets:
+        head = templates.heads.get(verb)
+        if head is not None and len(data) == head[1] and data.startswith(head[0]):
+            kept = templates.replies.get(verb)
+            values = None if kept is None \
+                else bindings_templates._read_against(kept, data[_HEADERS:], targets)
+            if values is not None:
+                return mqiflows.Decoded(verb, head[2], head[3], head[4], values)
     flow = one_mqi_flow(data)
     if flow is None or flow[0] != _REPLY_TYPES[verb]:
         return None
     _, comp, reason, hobj, body = flow
     if templates is not None and targets and comp != _FAILED:
-        return templates.reply(verb, comp, reason, hobj, body, targets)
+        decoded = templates.reply(verb, comp, reason, hobj, body, targets)
+        if decoded is not None:
+            templates.heads[verb] = (data[:_HEADERS], len(data), comp, reason, hobj)
+        return decoded
     return mqiflows.common_reply(verb, comp, reason, hobj, body,
                                  targets if comp != _FAILED else ())

@@ -20,6 +20,7 @@ template for the next.
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 from mqpy.fap import mqiflows
@@ -38,10 +39,11 @@ _KEPT_TYPES = frozenset({int, bytes})
 
 _MD_LAYOUT = MD._layout_
 _GMO_LAYOUT = GMO._layout_
-#: MQMD fields that change from one message to the next: (name, offset, size, is a number)
+#: MQMD fields that change from one message to the next: (name, offset, size, is a number),
+#: in place order (``_read_against`` gives them to the caller by these names, in this order)
 _MD_VOLATILE = tuple((name, _MD_LAYOUT.offsets[name], size, False) for name, size in (
     ("MsgId", 24), ("CorrelId", 24), ("PutDate", 8), ("PutTime", 8)))
-#: MQGMO's (version 3 on), after the MQMD
+#: MQGMO's (version 3 on), after the MQMD (likewise)
 _GMO_VOLATILE = (("MsgToken", _GMO_LAYOUT.offsets["MsgToken"], 16, False),
                  ("ReturnedLength", _GMO_LAYOUT.offsets["ReturnedLength"], 4, True))
 _GMO_VOLATILE_VERSION = 3
@@ -82,9 +84,12 @@ class _Reply:
     that change (``stable``: (offset, bytes)), where those are (``volatile``: (structure's
     index, name, offset, size, is a number)), and the fields each structure was given; an
     MQGET's DataLength, its message's length and the message follow the structures
-    (``data_at``)."""
+    (``data_at``). ``unpack`` reads the volatile fields in place order (the MQMD's, then
+    those of the MQGMO named in ``opts_names``, if any) and an MQGET's two lengths in one
+    go."""
 
-    __slots__ = ("classes", "data_at", "fields", "size", "stable", "volatile")
+    __slots__ = ("classes", "data_at", "fields", "opts_names", "size", "stable", "unpack",
+                 "volatile")
 
     def __init__(self, body: bytes, values: tuple[Any, ...], volatile: list[tuple]) -> None:
         self.classes = (type(values[0]), type(values[1]))
@@ -94,12 +99,18 @@ class _Reply:
         #: an MQPUT's, which ends with the structures)
         self.data_at = len(body) - len(values[3]) - 8 if len(values) > 3 else None
         end = len(body) if self.data_at is None else self.data_at
-        stable, at = [], 0
-        for _, _, offset, size, _ in sorted(volatile, key=lambda v: v[2]):
+        stable, at, layout = [], 0, ["<"]
+        for _, _, offset, size, number in sorted(volatile, key=lambda v: v[2]):
             stable.append((at, body[at:offset]))
+            layout.append(f"{offset - at}x{'i' if number else f'{size}s'}")
             at = offset + size
         stable.append((at, body[at:end]))
+        if self.data_at is not None:
+            layout.append(f"{self.data_at - at}xii")
         self.stable = tuple(piece for piece in stable if piece[1])
+        self.unpack = struct.Struct("".join(layout)).unpack_from
+        by_place = sorted(volatile, key=lambda v: v[2])
+        self.opts_names = tuple(v[1] for v in by_place if v[0])
         #: the body's length (an MQPUT's), or the least it can be (an MQGET's)
         self.size = end if self.data_at is None else end + 8
 
@@ -107,11 +118,15 @@ class _Reply:
 class Templates:
     """One connection's kept requests (per object handle) and replies (per verb)."""
 
-    __slots__ = ("replies", "requests")
+    __slots__ = ("heads", "replies", "requests")
 
     def __init__(self) -> None:
         self.requests: dict[tuple[SegmentType, int], _Request] = {}
         self.replies: dict[SegmentType, _Reply] = {}
+        #: per verb, the last reply segment's headers (TSH and API header) that did not
+        #: fail, its length and the CompCode, Reason and Hobj they say: a reply of the same
+        #: length with the same headers says the same (``bindings_calls._one_reply``)
+        self.heads: dict[SegmentType, tuple[bytes, int, int, int, int]] = {}
 
     # -- requests --------------------------------------------------------------------------
     def request(self, verb: SegmentType, hobj: int, md: Any, opts: Any, extra: int) -> bytes | None:
@@ -221,16 +236,24 @@ def _read_against(kept: _Reply, body: bytes, targets: tuple[Any, ...]) -> tuple[
     for at, piece in kept.stable:
         if not body.startswith(piece, at):
             return None
-    if data_at is not None and int.from_bytes(body[data_at + 4:data_at + 8], "little",
-                                              signed=True) != len(body) - data_at - 8:
+    values = kept.unpack(body)
+    if data_at is not None and values[-1] != len(body) - data_at - 8:
         return None
-    md_fields.update(fields[0])
-    opts_fields.update(fields[1])
-    for index, name, offset, size, number in kept.volatile:
-        (opts_fields if index else md_fields)[name] = \
-            int.from_bytes(body[offset:offset + size], "little", signed=True) if number \
-            else body[offset:offset + size]
+    # the caller's fields made the kept ones at once (a copy of a dict: cheaper than
+    # updating the caller's field by field), then the volatile ones read
+    # (``unpack`` reads them in place order: _MD_VOLATILE's, then _GMO_VOLATILE's)
+    md_fields = fields[0].copy()
+    md_fields["MsgId"], md_fields["CorrelId"], md_fields["PutDate"], md_fields["PutTime"] \
+        = values[:4]
+    _set_fields(md, "__dict__", md_fields)
+    opts_fields = fields[1].copy()
+    if kept.opts_names:
+        opts_fields["MsgToken"], opts_fields["ReturnedLength"] = values[4:6]
+    _set_fields(opts, "__dict__", opts_fields)
     if data_at is not None:
-        return md, opts, int.from_bytes(body[data_at:data_at + 4], "little", signed=True), \
-            body[data_at + 8:]
+        return md, opts, values[-2], body[data_at + 8:]
     return md, opts
+
+
+#: a structure's fields replaced at once (past MQStruct.__setattr__, which takes fields only)
+_set_fields = object.__setattr__
