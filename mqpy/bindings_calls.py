@@ -65,6 +65,10 @@ _COMMIT = build_mqi_request(_T.MQCMIT, 0, ())
 #: The calls whose replies a bindings connection spins for (each its own SpinWait).
 SPUN_VERBS = (_T.MQPUT, _T.MQGET, _T.MQCMIT)
 _GET_WAITS = CMQC.MQGMO_WAIT
+Decoded = mqiflows.Decoded
+#: a named tuple made from its fields at once (``Decoded(...)``'s own ``__new__`` is a
+#: Python function of its own)
+_new_tuple = tuple.__new__
 
 
 class PackedCalls(MQIVerbs):
@@ -281,7 +285,7 @@ def _one_reply(data: bytes, verb: SegmentType, targets: tuple[Any, ...],
             values = None if kept is None \
                 else bindings_templates._read_against(kept, data[_HEADERS:], targets)
             if values is not None:
-                return mqiflows.Decoded(verb, head[2], head[3], head[4], values)
+                return _new_tuple(Decoded, (verb, head[2], head[3], head[4], values))
     flow = one_mqi_flow(data)
     if flow is None or flow[0] != _REPLY_TYPES[verb]:
         return None
