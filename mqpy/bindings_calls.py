@@ -25,6 +25,7 @@ answer; not for an MQGET that may wait).
 from __future__ import annotations
 
 import socket
+import time
 from typing import Any
 
 from mqpy import CMQC, asyncput, bindings_templates
@@ -65,6 +66,7 @@ _COMMIT = build_mqi_request(_T.MQCMIT, 0, ())
 #: The calls whose replies a bindings connection spins for (each its own SpinWait).
 SPUN_VERBS = (_T.MQPUT, _T.MQGET, _T.MQCMIT)
 _GET_WAITS = CMQC.MQGMO_WAIT
+_monotonic = time.monotonic
 Decoded = mqiflows.Decoded
 #: a named tuple made from its fields at once (``Decoded(...)``'s own ``__new__`` is a
 #: Python function of its own)
@@ -160,8 +162,11 @@ class PackedCalls(MQIVerbs):
 
     def _packable(self) -> bool:
         """The usual call may be packed: fast paths on, nothing traced (by the tracer the
-        general path's ``MQIVerbs._call`` asks)."""
-        return fastpath.ENABLED and mqicalls.TRACER.spec_for(self.qmgr_name) is None
+        general path's ``MQIVerbs._call`` asks: one clock read while no strmqtrc is in
+        effect, its ``untraced_until``)."""
+        tracer = mqicalls.TRACER
+        return fastpath.ENABLED and (_monotonic() < tracer.untraced_until
+                                     or tracer.spec_for(self.qmgr_name) is None)
 
     def _packed_call(self, verb: SegmentType, hobj: int, body: bytes | None,
                      into: tuple[Any, ...], targets: tuple[Any, ...]) -> mqiflows.Decoded:

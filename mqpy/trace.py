@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import math
 import os
 import sys
 import threading
@@ -255,7 +256,11 @@ class Tracer:
         self._lock = threading.Lock()
         #: the queue manager a channel initiator serves: what its network flows are traced for
         self.process_qmgr: str | None = None
-        self._checked = -CHECK_INTERVAL
+        #: the monotonic time until which no call of this process is traced: no strmqtrc in
+        #: effect when the control file was last looked at, less than CHECK_INTERVAL ago (a
+        #: hot path's whole check is one clock read against it; else ``spec_for``)
+        self.untraced_until = -math.inf
+        self._looked = -CHECK_INTERVAL  #: when the control file was last looked at
         self._stamp: tuple[str, int, int] | None = None
         self._specs: list[TraceSpec] = []
         self._sinks: dict[str | None, TraceSpec | None] = {}
@@ -280,10 +285,21 @@ class Tracer:
             self._refresh(time.monotonic())
             time.sleep(CHECK_INTERVAL)
 
+    @property
+    def _checked(self) -> float:
+        return self._looked
+
+    @_checked.setter
+    def _checked(self, when: float) -> None:
+        """When the control file was last looked at, as if at ``when`` (the next call looks
+        again if that is CHECK_INTERVAL ago): ``untraced_until`` holds no more."""
+        self._looked = when
+        self.untraced_until = -math.inf
+
     def spec_for(self, qmgr: str | None) -> TraceSpec | None:
         """The specification that traces this process's calls to ``qmgr`` (None: none)."""
         now = time.monotonic()
-        if now - self._checked >= CHECK_INTERVAL:
+        if now - self._looked >= CHECK_INTERVAL:
             self._refresh(now)
         try:
             return self._sinks[qmgr]
@@ -296,7 +312,7 @@ class Tracer:
 
     def _refresh(self, now: float) -> None:
         with self._lock:
-            self._checked = now
+            self._looked = now
             directory = trace_dir()
             path = os.path.join(directory, CONTROL_FILE)
             try:
@@ -305,11 +321,13 @@ class Tracer:
             except OSError:
                 stamp = None
             if stamp == self._stamp:
+                self.untraced_until = -math.inf if self._specs else now + CHECK_INTERVAL
                 return
             self._stamp = stamp
             self._specs = read_specs() if stamp else []
             self.active = bool(self._specs)
             self._sinks = {}
+            self.untraced_until = -math.inf if self._specs else now + CHECK_INTERVAL
             if self._file is not None and (not self._specs or os.path.dirname(
                     self._file.path) != directory):
                 self._file.close()  # endmqtrc: this process stops writing
