@@ -66,6 +66,7 @@ _COMMIT = build_mqi_request(_T.MQCMIT, 0, ())
 #: The calls whose replies a bindings connection spins for (each its own SpinWait).
 SPUN_VERBS = (_T.MQPUT, _T.MQGET, _T.MQCMIT)
 _GET_WAITS = CMQC.MQGMO_WAIT
+_WHOLE_MESSAGE = mqiflows.WHOLE_MESSAGE
 _monotonic = time.monotonic
 Decoded = mqiflows.Decoded
 #: a named tuple made from its fields at once (``Decoded(...)``'s own ``__new__`` is a
@@ -236,6 +237,20 @@ class TemplatedCalls(PackedCalls):
                     self._waits[_T.MQPUT]))
         return super().put(hobj, md, pmo, data)
 
+    def get(self, hobj: int, md: Any, gmo: Any, max_length: int | None) -> bytes:
+        """PackedCalls.get; the usual MQGET whose request is the kept one made at once,
+        without the layers on the way (as :meth:`put`)."""
+        if type(md) is MD and type(gmo) is GMO and (max_length is None or max_length >= 0) \
+                and self._packable():
+            templates = self._templates
+            request = templates.request(_T.MQGET, hobj, md, gmo, _WHOLE_MESSAGE
+                                        if max_length is None else max_length)
+            if request is not None:
+                return _get_done(md, gmo, self._send_packed(
+                    _T.MQGET, request, (), (md, gmo), templates,
+                    None if gmo.Options & _GET_WAITS else self._waits[_T.MQGET]))
+        return super().get(hobj, md, gmo, max_length)
+
     def _packed_put(self, hobj: int, md: MD, pmo: PMO, data: bytes
                     ) -> mqiflows.Decoded | None:
         templates = self._templates
@@ -288,7 +303,7 @@ def _one_reply(data: bytes, verb: SegmentType, targets: tuple[Any, ...],
         if head is not None and len(data) == head[1] and data.startswith(head[0]):
             kept = templates.replies.get(verb)
             values = None if kept is None \
-                else bindings_templates._read_against(kept, data[_HEADERS:], targets)
+                else bindings_templates._read_against(kept, data, targets, _HEADERS)
             if values is not None:
                 return _new_tuple(Decoded, (verb, head[2], head[3], head[4], values))
     flow = one_mqi_flow(data)

@@ -218,13 +218,15 @@ class Templates:
         self.replies[verb] = _Reply(body, values, volatile)
 
 
-def _read_against(kept: _Reply, body: bytes, targets: tuple[Any, ...]) -> tuple[Any, ...] | None:
-    """The values of ``body`` read into ``targets`` when it is ``kept``'s but for the
-    volatile fields and an MQGET's DataLength and message (whose length must be what the
-    body says, as the full read has it); None, nothing filled in, else."""
+def _read_against(kept: _Reply, body: bytes, targets: tuple[Any, ...], at: int = 0
+                  ) -> tuple[Any, ...] | None:
+    """The values of ``body`` (from ``at`` on: a reply segment's, past its headers, is read
+    in place) read into ``targets`` when it is ``kept``'s but for the volatile fields and an
+    MQGET's DataLength and message (whose length must be what the body says, as the full
+    read has it); None, nothing filled in, else."""
     data_at = kept.data_at
-    if len(targets) != 2 or (len(body) != kept.size if data_at is None
-                             else len(body) < kept.size):
+    size = len(body) - at
+    if len(targets) != 2 or (size != kept.size if data_at is None else size < kept.size):
         return None
     md, opts = targets
     classes, fields = kept.classes, kept.fields
@@ -233,11 +235,11 @@ def _read_against(kept: _Reply, body: bytes, targets: tuple[Any, ...]) -> tuple[
     md_fields, opts_fields = md.__dict__, opts.__dict__
     if len(md_fields) != len(fields[0]) or len(opts_fields) != len(fields[1]):
         return None  # (not as the full read fills it: that makes a new structure)
-    for at, piece in kept.stable:
-        if not body.startswith(piece, at):
+    for offset, piece in kept.stable:
+        if not body.startswith(piece, at + offset):
             return None
-    values = kept.unpack(body)
-    if data_at is not None and values[-1] != len(body) - data_at - 8:
+    values = kept.unpack(body, at)
+    if data_at is not None and values[-1] != size - data_at - 8:
         return None
     # the caller's fields made the kept ones at once (a copy of a dict: cheaper than
     # updating the caller's field by field), then the volatile ones read
@@ -251,7 +253,7 @@ def _read_against(kept: _Reply, body: bytes, targets: tuple[Any, ...]) -> tuple[
         opts_fields["MsgToken"], opts_fields["ReturnedLength"] = values[4:6]
     _set_fields(opts, "__dict__", opts_fields)
     if data_at is not None:
-        return md, opts, values[-2], body[data_at + 8:]
+        return md, opts, values[-2], body[at + data_at + 8:]
     return md, opts
 
 
