@@ -44,6 +44,7 @@ __all__ = ["SPUN_VERBS", "PackedCalls", "TemplatedCalls"]
 
 _T = SegmentType
 _FAILED = CMQC.MQCC_FAILED
+_OK = CMQC.MQCC_OK
 _ASYNC = CMQC.MQPMO_ASYNC_RESPONSE
 _RESPONSE_OPTIONS = _ASYNC | CMQC.MQPMO_SYNC_RESPONSE
 #: Asynchronous puts sent before the replies that have come to them are read and dropped
@@ -232,9 +233,13 @@ class TemplatedCalls(PackedCalls):
             request = templates.put_request(hobj, md, pmo, data, _KEPT_PUT_LIMIT)
             if request is not None:
                 structures = (md, pmo)
-                return _put_done(md, pmo, self._send_packed(
-                    _T.MQPUT, request, structures, structures, templates,
-                    self._waits[_T.MQPUT]))
+                reply = self._send_packed(_T.MQPUT, request, structures, structures,
+                                          templates, self._waits[_T.MQPUT])
+                values = reply.values
+                if reply.comp == _OK and values is not None and values[0] is md \
+                        and values[1] is pmo:
+                    return 0  # (_put_done's answer: the reply read into the caller's)
+                return _put_done(md, pmo, reply)
         return super().put(hobj, md, pmo, data)
 
     def get(self, hobj: int, md: Any, gmo: Any, max_length: int | None) -> bytes:
@@ -246,9 +251,13 @@ class TemplatedCalls(PackedCalls):
             request = templates.request(_T.MQGET, hobj, md, gmo, _WHOLE_MESSAGE
                                         if max_length is None else max_length)
             if request is not None:
-                return _get_done(md, gmo, self._send_packed(
+                reply = self._send_packed(
                     _T.MQGET, request, (), (md, gmo), templates,
-                    None if gmo.Options & _GET_WAITS else self._waits[_T.MQGET]))
+                    None if gmo.Options & _GET_WAITS else self._waits[_T.MQGET])
+                values = reply.values
+                if reply.comp == _OK and values[0] is md and values[1] is gmo:
+                    return values[3]  # (_get_done's answer: the reply read into the caller's)
+                return _get_done(md, gmo, reply)
         return super().get(hobj, md, gmo, max_length)
 
     def _packed_put(self, hobj: int, md: MD, pmo: PMO, data: bytes
