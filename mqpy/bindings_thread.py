@@ -74,6 +74,10 @@ GONE = object()
 _TO_READER: Any = object()
 #: How each connection's next request is waited for (kept while its session is).
 _WAITS: weakref.WeakKeyDictionary[Any, SpinWait] = weakref.WeakKeyDictionary()
+#: How each connection's last synchronous MQPUT and MQGET were read (kept while its
+#: session is).
+_KEPT: weakref.WeakKeyDictionary[Any, tuple[syncput_stream.KeptPut, syncget_stream.KeptGet]] \
+    = weakref.WeakKeyDictionary()
 
 
 def serve_while_busy(session: Any) -> object:
@@ -100,11 +104,14 @@ def _serve_spell(session: Any) -> object:
     sock = session.sock
     received = session.received
     replies = _Replies(session)
-    pipelined = _Pipelined()
     reader = session.reader
     wait = _WAITS.get(session)
     if wait is None:
         wait = _WAITS[session] = SpinWait()
+    kept = _KEPT.get(session)
+    if kept is None:
+        kept = _KEPT[session] = (syncput_stream.KeptPut(), syncget_stream.KeptGet())
+    pipelined = _Pipelined(kept)
     sock.setblocking(True)  # for the spell: the read waits in the kernel
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _WAIT_TIMEVAL)
@@ -233,12 +240,14 @@ class _Pipelined:
     (:func:`_one_request`), or an MQPUT or MQGET served from its bytes (:meth:`from_bytes`);
     the rest goes to the reader (:meth:`to_reader`)."""
 
-    __slots__ = ("async_reply", "data", "offset")
+    __slots__ = ("async_reply", "data", "kept_get", "kept_put", "offset")
 
-    def __init__(self) -> None:
+    def __init__(self, kept: tuple[syncput_stream.KeptPut, syncget_stream.KeptGet]
+                 = (None, None)) -> None:  # type: ignore[assignment]
         self.data = b""
         self.offset = 0
         self.async_reply = b""  # the reply of every asynchronous put, made once
+        self.kept_put, self.kept_get = kept  # how the last sync put and get were read
 
     def from_bytes(self, session: Any, replies: _Replies) -> bool:
         """The next request, when it is an MQPUT of the common form, asynchronous
@@ -253,12 +262,14 @@ class _Pipelined:
         kind = data[start + 9] if len(data) - start > 9 else 0  # the TSH's segment type
         if kind != _PUT and kind != _GET:
             return False
-        found = None if kind == _GET else \
+        kept_put = self.kept_put
+        found = None if kind == _GET or (kept_put is not None and data.startswith(
+            kept_put.head, start)) else \
             asyncput_stream.request(data, start, reader.max_transmission_size)
         try:
             if found is None:  # a synchronous put, or a get
-                served = syncput_stream.serve(session, data, start) if kind == _PUT \
-                    else syncget_stream.serve(session, data, start)
+                served = syncput_stream.serve(session, data, start, kept_put) if kind == _PUT \
+                    else syncget_stream.serve(session, data, start, self.kept_get)
                 if served is None:
                     return False
                 end, reply = served

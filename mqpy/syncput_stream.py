@@ -22,30 +22,90 @@ from mqpy.asyncput_stream import put_request
 from mqpy.engine import packed
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows
-from mqpy.fap.tsh import SegmentType
+from mqpy.fap.apiheader import API_HEADER_LENGTH
+from mqpy.fap.framing import SegmentWriter
+from mqpy.fap.tsh import TSH_LENGTH, SegmentType
 
-__all__ = ["serve"]
+__all__ = ["KeptPut", "ok_reply", "serve"]
 
 _MQPUT = SegmentType.MQPUT
 _REPLY = mqiflows.reply_type(_MQPUT)
 _OK = CMQC.MQCC_OK
 
 
-def serve(session: Any, data: bytes, start: int) -> tuple[int, bytes] | None:
+class KeptPut:
+    """What a connection's last synchronous MQPUT of the common form was read as, kept
+    while its session is: ``head``, its bytes up to the message (TSH, API header, MQMD,
+    MQPMO, the message's length), and where they put things. A request that starts with
+    the same bytes (an application putting again with the same structures and the same
+    length of message: the segment's length is in its TSH) is of the common form as that
+    one was, read the same: it is not read again. ``heads``: the TSH and API header of an
+    MQCC_OK reply by its length, for this session's writer."""
+
+    __slots__ = ("head", "heads", "hobj", "length", "limit", "md", "pmo")
+
+    def __init__(self) -> None:
+        self.head = _NEVER
+        self.heads: dict[int, bytes] = {}
+        self.length = self.limit = self.hobj = 0
+        self.md = self.pmo = b""
+
+
+#: a head no request starts with (a TSH starts with its StrucId)
+_NEVER = b"\0"
+
+
+def serve(session: Any, data: bytes, start: int, kept: KeptPut | None = None
+          ) -> tuple[int, bytes] | None:
     """(its end, its reply's bytes) of the synchronous MQPUT of the common form at ``start``
     of ``data``, put on ``session``'s engine connection; None, nothing done, for anything
-    else (the general path's). An engine fault is the session's, as the general path's."""
-    writer = session.writer
-    found = put_request(data, start, session.reader.max_transmission_size)
-    if found is None:
-        return None
-    end, hobj, md_at, pmo_at, _options, at = found
+    else (the general path's). An engine fault is the session's, as the general path's.
+    ``kept``: the session's :class:`KeptPut`, read and updated."""
+    limit = session.reader.max_transmission_size
+    if kept is not None and data.startswith(kept.head, start) and kept.limit == limit \
+            and start + kept.length <= len(data):
+        end = start + kept.length
+        hobj, md, pmo = kept.hobj, kept.md, kept.pmo
+        message = data[start + len(kept.head):end]
+    else:
+        found = put_request(data, start, limit)
+        if found is None:
+            return None
+        end, hobj, md_at, pmo_at, _options, at = found
+        md, pmo, message = data[md_at:pmo_at], data[pmo_at:at], data[at + 4:end]
+        if kept is not None:
+            kept.head, kept.length, kept.limit = data[start:at + 4], end - start, limit
+            kept.hobj, kept.md, kept.pmo = hobj, md, pmo
     try:
-        done = packed.put_sync(session.conn, hobj, data[md_at:pmo_at], data[pmo_at:at],
-                               data[at + 4:end])
+        done = packed.put_sync(session.conn, hobj, md, pmo, message)
     except MQMIError as e:  # the log force failed: the put's failure
-        return end, writer.send(mqiflows.encode_reply(_MQPUT, comp=e.comp, reason=e.reason))
+        return end, session.writer.send(mqiflows.encode_reply(_MQPUT, comp=e.comp,
+                                                              reason=e.reason))
     if done is packed.GENERAL:
         return None
-    md, pmo = done  # type: ignore[misc]
-    return end, writer.reply(_REPLY, _OK, 0, 0, (md, pmo), None, None)
+    reply_md, reply_pmo = done  # type: ignore[misc]
+    if kept is None:
+        return end, session.writer.reply(_REPLY, _OK, 0, 0, (reply_md, reply_pmo), None, None)
+    return end, ok_reply(session.writer, kept.heads, _REPLY, (reply_md, reply_pmo))
+
+
+def ok_reply(writer: SegmentWriter, heads: dict[int, bytes], reply_type: int,
+             body: tuple[bytes, ...]) -> bytes | None:
+    """``writer.reply(reply_type, MQCC_OK, 0, 0, body, None, None)``, its TSH and API header
+    taken from ``heads`` (by the segment's length; made once by ``writer.reply``), where
+    every reply in ``heads`` is of ``reply_type`` from ``writer`` as it is now."""
+    total = _HEADERS + sum(map(len, body))
+    if total > writer.max_transmission_size:
+        return None
+    head = heads.get(total)
+    if head is None:
+        if len(heads) >= _HEADS_KEPT:
+            heads.clear()
+        head = heads[total] = writer.reply(reply_type, _OK, 0, 0, (bytes(total - _HEADERS),),
+                                           None, None)[:_HEADERS]  # type: ignore[index]
+    return b"".join((head, *body))
+
+
+_HEADERS = TSH_LENGTH + API_HEADER_LENGTH
+#: reply heads kept by length (an application's messages are of a few lengths, mostly)
+_HEADS_KEPT = 64

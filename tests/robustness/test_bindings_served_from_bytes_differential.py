@@ -23,7 +23,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import mqpy
-from mqpy import CMQC, bindings, bindings_thread
+from mqpy import CMQC, bindings, bindings_thread, syncget_stream, syncput_stream
 from mqpy.engine import fastpath
 from mqpy.engine.qmgr import QueueManagerEngine
 from mqpy.fap import mqiflows
@@ -40,7 +40,7 @@ from tests.support.mqi_mutations import (
     reads,
     settings_for,
 )
-from tests.support.queue_contents import got_back, served_one_read_each
+from tests.support.queue_contents import counting_calls, got_back, served_one_read_each
 
 _T = SegmentType
 _WHOLE = mqiflows.WHOLE_MESSAGE
@@ -162,19 +162,22 @@ def _pair(root) -> EnginePair:
 pair = pair_fixture(_engine, _run, _patch)
 
 
-def _draw_reads(data: st.DataObject):
-    """A ``build(handles)`` of one to four requests, each changed or not, cut into reads."""
+def _draw_reads(data: st.DataObject, repeats: int = 1):
+    """A ``build(handles)`` of one to four requests, each changed or not, cut into reads;
+    ``repeats``: each sent up to that many times, each repeat changed or not."""
     kinds = data.draw(st.lists(st.integers(0, 100), min_size=1, max_size=4), label="requests")
-    changes = [data.draw(MUTATIONS, label=f"changes {i}") for i in range(len(kinds))]
+    changes = [[data.draw(MUTATIONS, label=f"changes {i}")] if repeats == 1 else
+               data.draw(st.lists(MUTATIONS, min_size=1, max_size=repeats), label=f"changes {i}")
+               for i in range(len(kinds))]
     cut = data.draw(st.booleans(), label="cut across reads")
     draw = data.draw
 
     def build(h: dict[str, int]) -> list[bytes]:
         handles = tuple(h.values()) + (0, 99)
         segments = []
-        for kind, change in zip(kinds, changes, strict=True):
+        for kind, each in zip(kinds, changes, strict=True):
             request, second = _request(kind, h)
-            segments.append(mutated(request, change, second, handles))
+            segments += [mutated(request, change, second, handles) for change in each]
         assume(not left_out(segments))
         joined = b"".join(segments)
         return reads(draw, joined) if cut else [joined]
@@ -296,3 +299,53 @@ def test_requests_in_two_byte_orders_are_each_read_in_their_own(tmp_path):
 
     fast, general = _pair(tmp_path).once(build)
     assert fast == general
+
+
+@given(data=st.data())
+@settings_for(300)
+def test_repeated_requests_get_what_the_general_path_gives_them(pair, data):
+    """Given MQPUTs, MQGETs, MQCMITs and MQBACKs of the common form each sent up to four times,
+    a repeat changed or not in its headers, structures or lengths (what the busy thread
+    keeps of the last put and get read, ``syncput_stream.KeptPut``, ``syncget_stream.
+    KeptGet``, then meets a request that starts alike and differs, or is cut short), when
+    it serves them from their bytes on one queue manager and each the general way on
+    another, then the outcome is the same (300 examples, hypothesis' fixed seed)."""
+    chunks = _draw_reads(data, repeats=4)(pair.handles())
+    assume(not _refused_after_a_segment(chunks))
+    fast, general = pair.both_ways(lambda h: chunks)
+    assert fast == general
+
+
+def _repeated(h: dict[str, int]) -> list[bytes]:
+    """One synchronous MQPUT and one MQGET of the common form five times each, then the put
+    with a longer message, then the first put again, whole then cut across two reads, then
+    the get twice in one read."""
+    flows = bindings.Flows()
+    put = flows.request(_T.MQPUT, [mqpy.MD(), mqpy.PMO(), b"x" * 1024], h["Q"])
+    longer = flows.request(_T.MQPUT, [mqpy.MD(), mqpy.PMO(), b"y" * 1025], h["Q"])
+    get = flows.request(_T.MQGET, [mqpy.MD(), mqpy.GMO(), _WHOLE], h["IN"])
+    return [put, get] * 5 + [longer, put, put[:-3], put[-3:], get * 2]
+
+
+def test_a_put_and_a_get_repeated_are_answered_as_the_general_path_answers_them(tmp_path):
+    """Given :func:`_repeated`'s requests, when the busy thread serves them from their
+    bytes, then the outcome is the general path's."""
+    fast, general = _pair(tmp_path).once(_repeated)
+    assert fast == general
+
+
+def test_a_put_and_a_get_repeated_are_read_once(tmp_path, monkeypatch):
+    """Given :func:`_repeated`'s requests, when the busy thread serves them from their
+    bytes, then it reads the first put and the first get, the longer put, the put after it
+    and the put cut short (not whole: the segment reader's then), and none of the
+    repeats."""
+    put_reads = counting_calls(monkeypatch, syncput_stream, "put_request")
+    get_reads = counting_calls(monkeypatch, syncget_stream, "_selecting")
+    fixed_clock(monkeypatch)
+    engine = _engine(str(tmp_path))
+    try:
+        _run(engine, _repeated)
+    finally:
+        engine[0].close()
+    assert put_reads == [True, True, True, False]
+    assert get_reads == [True]
