@@ -145,7 +145,8 @@ def _serve_spell(session: Any) -> object:
                 if not data:
                     return GONE
                 try:
-                    rest = _rest_after_begun(reader, received, data)
+                    rest = data if not reader.buffered and not reader.reassembling \
+                        else _rest_after_begun(reader, received, data)
                     if rest and int.from_bytes(rest[4:8], "big") != len(rest) \
                             and not plain_segments(rest, reader.max_transmission_size,
                                                    tail=True):
@@ -255,40 +256,41 @@ class _Pipelined:
         the common form (``mqpy.syncget_stream``), served from its bytes and its reply added
         to ``replies`` (True); False, nothing done, for anything else or a call traced."""
         data, start = self.data, self.offset
+        kind = data[start + 9] if len(data) - start > 9 else 0  # the TSH's segment type
         reader = session.reader
-        if reader.buffered or reader.reassembling \
+        if (kind != _PUT and kind != _GET) or reader.buffered or reader.reassembling \
                 or TRACER.spec_for(session.engine.name) is not None:
             return False
-        kind = data[start + 9] if len(data) - start > 9 else 0  # the TSH's segment type
-        if kind != _PUT and kind != _GET:
-            return False
-        kept_put = self.kept_put
-        found = None if kind == _GET or (kept_put is not None and data.startswith(
-            kept_put.head, start)) else \
-            asyncput_stream.request(data, start, reader.max_transmission_size)
         try:
-            if found is None:  # a synchronous put, or a get
-                served = syncput_stream.serve(session, data, start, kept_put) if kind == _PUT \
-                    else syncget_stream.serve(session, data, start, self.kept_get)
-                if served is None:
-                    return False
-                end, reply = served
+            if kind == _GET:
+                served = syncget_stream.serve(session, data, start, self.kept_get)
             else:
-                end, hobj, md, options, message = found
-                if packed.put_async(session.conn, hobj, md, options, message) \
-                        is packed.GENERAL:
-                    return False
-                reply = self.async_reply or self._async_reply(session.writer)
+                kept_put = self.kept_put
+                found = None if kept_put is not None and data.startswith(kept_put.head, start) \
+                    else asyncput_stream.request(data, start, reader.max_transmission_size)
+                if found is None:  # a synchronous put
+                    served = syncput_stream.serve(session, data, start, kept_put)
+                else:
+                    end, hobj, md, options, message = found
+                    if packed.put_async(session.conn, hobj, md, options, message) \
+                            is packed.GENERAL:
+                        return False
+                    served = end, self.async_reply or self._async_reply(session.writer)
+            if served is None:
+                return False
+            end, reply = served
         except Exception as exc:  # noqa: BLE001 - an engine fault: FDC, as _serve's
             session.server.on_unexpected(exc)
             reply = session.writer.send(_unexpected(_T.MQPUT))
             end = int.from_bytes(data[start + 4:start + 8], "big") + start
         if end == len(data):
-            self.data, self.offset = b"", 0
+            self.data = b""
+            self.offset = 0
         else:
             self.offset = end
         reader.segments += 1
-        replies.add(reply)
+        replies.out.append(reply)
+        replies.size += len(reply)
         return True
 
     def _async_reply(self, writer: SegmentWriter) -> bytes:

@@ -349,3 +349,25 @@ def test_a_put_and_a_get_repeated_are_read_once(tmp_path, monkeypatch):
         engine[0].close()
     assert put_reads == [True, True, True, False]
     assert get_reads == [True]
+
+
+def _roomy(root: str) -> tuple[QueueManagerEngine, object, dict[str, int]]:
+    """:func:`_engine`'s, FULL with room for more."""
+    eng, conn, h = _engine(root)
+    eng.alter("QLOCAL", "FULL", {"MAXDEPTH": 5000})
+    return eng, conn, h
+
+
+def test_the_same_put_to_two_queues_is_answered_with_each_queue_s_name(tmp_path):
+    """Given the same synchronous MQPUT bytes but for their Hobj sent to two queues in turn,
+    when the busy thread serves them from their bytes, then each reply's MQPMO carries its
+    own queue's ResolvedQName, as the general path's."""
+    def build(h: dict[str, int]) -> list[bytes]:
+        flows = bindings.Flows()
+        puts = [flows.request(_T.MQPUT, [mqpy.MD(), mqpy.PMO(), b"m"], h[name])
+                for name in ("Q", "FULL")]
+        return puts * 3
+
+    fast, general = EnginePair(tmp_path, _roomy, _run, _patch).once(build)
+    assert fast == general
+    assert all(b"FULL" + b" " * 44 in reply for reply in fast[0][1::2])
