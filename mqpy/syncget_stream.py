@@ -25,6 +25,7 @@ from mqpy.engine import packed
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows
 from mqpy.fap.apiheader import API_HEADER_LENGTH, MQIReply, mqi_event
+from mqpy.fap.framing import SegmentWriter
 from mqpy.fap.tsh import TSH_LENGTH, ControlFlags1, SegmentType
 from mqpy.structs.tables import GMO, MD
 from mqpy.syncput_stream import ok_reply
@@ -47,6 +48,7 @@ _MSGID_AT = MD._layout_.offsets["MsgId"]  # CorrelId follows
 _NONE48 = bytes(48)
 _MATCH_IDS = CMQC.MQMO_MATCH_MSG_ID | CMQC.MQMO_MATCH_CORREL_ID
 _NO_FLAGS, _NO_LUW = ControlFlags1.NONE, bytes(8)
+_HEADERS = TSH_LENGTH + API_HEADER_LENGTH
 
 
 class _Options:
@@ -84,21 +86,38 @@ def serve(session: Any, data: bytes, start: int, kept: KeptGet | None = None
     else (the general path's). ``kept``: the session's :class:`KeptGet`, read and
     updated."""
     limit = session.reader.max_transmission_size
-    got = get_from_bytes(session.conn, data, start, limit) if kept is None \
-        else _get_kept(session.conn, data, start, limit, kept)
+    if kept is None:
+        got = get_from_bytes(session.conn, data, start, limit)
+        if got is None:
+            return None
+        end, body = got
+        if type(body) is MQMIError:  # the log force failed: the get's failure
+            return end, _failed(session.writer, body)
+        return end, _reply(session.writer, session.writer.reply(_REPLY, _OK, 0, 0, body,
+                                                                None, None), body)
+    got = _get_kept(session.conn, data, start, limit, kept)
     if got is None:
         return None
     end, body = got
-    writer = session.writer
-    if type(body) is MQMIError:  # the log force failed: the get's failure
-        return end, writer.send(mqiflows.encode_reply(_MQGET, comp=body.comp,
-                                                      reason=body.reason))
-    reply = writer.reply(_REPLY, _OK, 0, 0, body, None, None) if kept is None \
-        else ok_reply(writer, kept.heads, _REPLY, body)
-    if reply is None:  # more than one segment
-        reply = writer.send(mqi_event(MQIReply, _NO_FLAGS, _NO_LUW, None, None, _REPLY, _OK,
-                                      0, 0, b"".join(body), None))
-    return end, reply
+    if type(body) is MQMIError:
+        return end, _failed(session.writer, body)
+    head = kept.heads.get(_HEADERS + sum(map(len, body)))  # (ok_reply's, kept)
+    if head is not None:
+        return end, b"".join((head, *body))
+    return end, _reply(session.writer, ok_reply(session.writer, kept.heads, _REPLY, body), body)
+
+
+def _failed(writer: SegmentWriter, e: MQMIError) -> bytes:
+    """The reply of a get whose log force failed."""
+    return writer.send(mqiflows.encode_reply(_MQGET, comp=e.comp, reason=e.reason))
+
+
+def _reply(writer: SegmentWriter, reply: bytes | None, body: tuple[bytes, ...]) -> bytes:
+    """``reply``, or the segments of a reply whose ``body`` is more than one holds."""
+    if reply is None:
+        return writer.send(mqi_event(MQIReply, _NO_FLAGS, _NO_LUW, None, None, _REPLY, _OK,
+                                     0, 0, b"".join(body), None))
+    return reply
 
 
 def _get_kept(conn: Any, data: bytes, start: int, limit: int, kept: KeptGet

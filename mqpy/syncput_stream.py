@@ -86,7 +86,10 @@ def serve(session: Any, data: bytes, start: int, kept: KeptPut | None = None
     reply_md, reply_pmo = done  # type: ignore[misc]
     if kept is None:
         return end, session.writer.reply(_REPLY, _OK, 0, 0, (reply_md, reply_pmo), None, None)
-    return end, ok_reply(session.writer, kept.heads, _REPLY, (reply_md, reply_pmo))
+    head = kept.heads.get(_HEADERS + len(reply_md) + len(reply_pmo))  # (ok_reply's, kept)
+    if head is None:
+        return end, ok_reply(session.writer, kept.heads, _REPLY, (reply_md, reply_pmo))
+    return end, b"".join((head, reply_md, reply_pmo))
 
 
 def ok_reply(writer: SegmentWriter, heads: dict[int, bytes], reply_type: int,
