@@ -134,7 +134,9 @@ def _serve_spell(session: Any) -> object:
                     rest = replies.flush()
                     if rest is not None:
                         return rest
-                if time.monotonic() >= until:
+                    if session.replied_at >= until:  # (the time it was sent)
+                        return None
+                elif time.monotonic() >= until:
                     return None
                 try:
                     data = wait.recv(sock, RECEIVE_SIZE, SPINNER)
