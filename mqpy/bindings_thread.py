@@ -76,7 +76,8 @@ _TO_READER: Any = object()
 _WAITS: weakref.WeakKeyDictionary[Any, SpinWait] = weakref.WeakKeyDictionary()
 #: How each connection's last synchronous MQPUT and MQGET were read (kept while its
 #: session is).
-_KEPT: weakref.WeakKeyDictionary[Any, tuple[syncput_stream.KeptPut, syncget_stream.KeptGet]] \
+_KEPT: weakref.WeakKeyDictionary[Any, tuple[syncput_stream.KeptPut, syncget_stream.KeptGet,
+                                              dict[tuple[int, int, int], bytes]]] \
     = weakref.WeakKeyDictionary()
 
 
@@ -105,12 +106,7 @@ def _serve_spell(session: Any) -> object:
     received = session.received
     replies = _Replies(session)
     reader = session.reader
-    wait = _WAITS.get(session)
-    if wait is None:
-        wait = _WAITS[session] = SpinWait()
-    kept = _KEPT.get(session)
-    if kept is None:
-        kept = _KEPT[session] = (syncput_stream.KeptPut(), syncget_stream.KeptGet())
+    wait, kept = _kept_for(session)
     pipelined = _Pipelined(kept)
     sock.setblocking(True)  # for the spell: the read waits in the kernel
     try:
@@ -161,13 +157,24 @@ def _serve_spell(session: Any) -> object:
                     return exc
                 continue
             if decoded is not None:
-                replies.add(_serve(session, decoded))
+                replies.add(_serve(session, decoded, pipelined.bare))
             if replies.size >= REPLY_BATCH:
                 rest = replies.flush()
                 if rest is not None:  # what is left of the read: for the loop, after it
                     return pipelined.hand_back(reader, received, rest)
     finally:
         sock.setblocking(False)
+
+
+def _kept_for(session: Any) -> tuple[SpinWait, Any]:
+    """How ``session``'s next request is waited for, and what its spells keep (_KEPT)."""
+    wait = _WAITS.get(session)
+    if wait is None:
+        wait = _WAITS[session] = SpinWait()
+    kept = _KEPT.get(session)
+    if kept is None:
+        kept = _KEPT[session] = (syncput_stream.KeptPut(), syncget_stream.KeptGet(), {})
+    return wait, kept
 
 
 def _rest_after_begun(reader: SegmentReader, received: Any, data: bytes) -> bytes:
@@ -243,14 +250,15 @@ class _Pipelined:
     (:func:`_one_request`), or an MQPUT or MQGET served from its bytes (:meth:`from_bytes`);
     the rest goes to the reader (:meth:`to_reader`)."""
 
-    __slots__ = ("async_reply", "data", "kept_get", "kept_put", "offset")
+    __slots__ = ("async_reply", "bare", "data", "kept_get", "kept_put", "offset")
 
-    def __init__(self, kept: tuple[syncput_stream.KeptPut, syncget_stream.KeptGet]
-                 = (None, None)) -> None:  # type: ignore[assignment]
+    def __init__(self, kept: tuple[syncput_stream.KeptPut, syncget_stream.KeptGet, dict]
+                 = (None, None, None)) -> None:  # type: ignore[assignment]
         self.data = b""
         self.offset = 0
         self.async_reply = b""  # the reply of every asynchronous put, made once
-        self.kept_put, self.kept_get = kept  # how the last sync put and get were read
+        # how the last sync put and get were read; replies without a body (:func:`_serve`)
+        self.kept_put, self.kept_get, self.bare = kept
 
     def from_bytes(self, session: Any, replies: _Replies) -> bool:
         """The next request, when it is an MQPUT of the common form, asynchronous
@@ -364,9 +372,12 @@ def _one_request(reader: SegmentReader, data: bytes) -> mqiflows.Decoded | None:
     return mqiflows.Decoded(verb, comp, reason, hobj, values)
 
 
-def _serve(session: Any, d: mqiflows.Decoded) -> bytes:
+def _serve(session: Any, d: mqiflows.Decoded,
+           bare: dict[tuple[int, int, int], bytes] | None = None) -> bytes:
     """One call on the engine connection, as ``_Session._serve`` makes it in the loop: its
-    reply's bytes, packed straight into the segment (:func:`_packed`) unless it is traced."""
+    reply's bytes, packed straight into the segment (:func:`_packed`) unless it is traced.
+    ``bare``: the session's replies without a body (an MQCMIT's, an MQBACK's) by segment
+    type, CompCode and Reason, packed once."""
     name = session.engine.name
     call = None if TRACER.spec_for(name) is None else \
         TRACER.begin(name, d.verb.name, d.hobj, d.values, "lqmflows")
@@ -374,8 +385,11 @@ def _serve(session: Any, d: mqiflows.Decoded) -> bytes:
         reply = _call(session.conn, d)
         if type(reply) is tuple:
             values, comp, reason = reply
-            reply = (call is None and _packed(session.writer, d.verb, values, comp, reason)) \
-                or mqiflows.encode_reply(d.verb, values or None, comp=comp, reason=reason)
+            packed_reply = None if call is not None else \
+                _packed(session.writer, d.verb, values, comp, reason) if values or bare is None \
+                else _bare(bare, session.writer, d.verb, comp, reason)
+            reply = packed_reply or mqiflows.encode_reply(d.verb, values or None, comp=comp,
+                                                          reason=reason)
     except MQMIError as e:
         reply = mqiflows.failure_reply(d.verb, d, e.comp, e.reason)
     except Exception as exc:  # noqa: BLE001 - an engine fault: FDC, the call fails 2195
@@ -384,6 +398,22 @@ def _serve(session: Any, d: mqiflows.Decoded) -> bytes:
     if call is not None:
         call.end(reply)
     return reply if type(reply) is bytes else session.writer.send(reply)
+
+
+def _bare(bare: dict[tuple[int, int, int], bytes], writer: SegmentWriter, verb: SegmentType,
+          comp: int, reason: int) -> bytes | None:
+    """``_packed(writer, verb, [], comp, reason)``, kept in ``bare`` (the session's)."""
+    key = (verb, comp, reason)
+    reply = bare.get(key)
+    if reply is None:
+        reply = _packed(writer, verb, [], comp, reason)
+        if reply is not None and len(bare) < _BARE_KEPT:
+            bare[key] = reply
+    return reply
+
+
+#: replies without a body kept for a session (a few verbs, a few outcomes)
+_BARE_KEPT = 16
 
 
 def _unexpected(verb: SegmentType) -> MQIReply:

@@ -153,6 +153,12 @@ def _patch(monkeypatch: pytest.MonkeyPatch, general: bool) -> None:
         monkeypatch.setattr(bindings_thread._Pipelined, "from_bytes", lambda *args: False)
         monkeypatch.setattr(bindings_thread._Pipelined, "take", lambda *args: None)
         monkeypatch.setattr(fastpath, "ENABLED", False)
+        monkeypatch.setattr(bindings_thread, "_bare", _unkept_bare)
+
+
+def _unkept_bare(bare: dict, writer: object, verb: _T, comp: int, reason: int) -> bytes | None:
+    """A reply without a body packed each time (none kept)."""
+    return bindings_thread._packed(writer, verb, [], comp, reason)
 
 
 def _pair(root) -> EnginePair:
