@@ -35,24 +35,38 @@ _OK = CMQC.MQCC_OK
 
 class KeptPut:
     """What a connection's last synchronous MQPUT of the common form was read as, kept
-    while its session is: ``head``, its bytes up to the message (TSH, API header, MQMD,
-    MQPMO, the message's length), and where they put things. A request that starts with
-    the same bytes (an application putting again with the same structures and the same
-    length of message: the segment's length is in its TSH) is of the common form as that
-    one was, read the same: it is not read again. ``heads``: the TSH and API header of an
+    while its session is: ``front``, its bytes up to its MQMD's Version (TSH, API header,
+    the MQMD's StrucId and Version), ``back``, those from its MQPMO (at ``pmo_at``) to the
+    message (the MQPMO, the message's length), and where they put things. A request that
+    has the same bytes there (an application putting again with an MQMD of the same
+    version, the same MQPMO and the same length of message: the segment's length is in
+    its TSH) is of the common form as that one was, read the same: it is not read again
+    (``asyncput_stream.put_request`` reads nothing else of the MQMD); ``head``, all its
+    bytes up to the message, is looked at first (the same MQMD too: an application making
+    a new one for each put), ``md`` its MQMD. ``heads``: the TSH and API header of an
     MQCC_OK reply by its length, for this session's writer."""
 
-    __slots__ = ("head", "heads", "hobj", "length", "limit", "md", "pmo")
+    __slots__ = ("back", "front", "head", "heads", "hobj", "length", "limit", "md", "msg_at",
+                 "pmo", "pmo_at")
 
     def __init__(self) -> None:
-        self.head = _NEVER
+        self.head = self.front = self.back = _NEVER
         self.heads: dict[int, bytes] = {}
-        self.length = self.limit = self.hobj = 0
+        self.length = self.limit = self.hobj = self.pmo_at = self.msg_at = 0
         self.md = self.pmo = b""
 
+    def matches(self, data: bytes, start: int) -> bool:
+        """Whether the request at ``start`` of ``data`` has this one's bytes where
+        :func:`serve` looks (not whether it is whole)."""
+        return data.startswith(self.head, start) or (data.startswith(self.front, start) and
+                                                     data.startswith(self.back,
+                                                                     start + self.pmo_at))
 
-#: a head no request starts with (a TSH starts with its StrucId)
+
+#: bytes no request has (a TSH starts with its StrucId)
 _NEVER = b"\0"
+_MD_AT = TSH_LENGTH + API_HEADER_LENGTH
+_FRONT = _MD_AT + 8  # (the MQMD's StrucId and Version)
 
 
 def serve(session: Any, data: bytes, start: int, kept: KeptPut | None = None
@@ -62,11 +76,13 @@ def serve(session: Any, data: bytes, start: int, kept: KeptPut | None = None
     else (the general path's). An engine fault is the session's, as the general path's.
     ``kept``: the session's :class:`KeptPut`, read and updated."""
     limit = session.reader.max_transmission_size
-    if kept is not None and data.startswith(kept.head, start) and kept.limit == limit \
-            and start + kept.length <= len(data):
+    if kept is not None and kept.limit == limit and start + kept.length <= len(data) and (
+            data.startswith(kept.head, start) or kept.matches(data, start)):
         end = start + kept.length
-        hobj, md, pmo = kept.hobj, kept.md, kept.pmo
-        message = data[start + len(kept.head):end]
+        hobj, pmo = kept.hobj, kept.pmo
+        md = kept.md if data.startswith(kept.md, start + _MD_AT) \
+            else data[start + _MD_AT:start + kept.pmo_at]
+        message = data[start + kept.msg_at:end]
     else:
         found = put_request(data, start, limit)
         if found is None:
@@ -74,8 +90,10 @@ def serve(session: Any, data: bytes, start: int, kept: KeptPut | None = None
         end, hobj, md_at, pmo_at, _options, at = found
         md, pmo, message = data[md_at:pmo_at], data[pmo_at:at], data[at + 4:end]
         if kept is not None:
-            kept.head, kept.length, kept.limit = data[start:at + 4], end - start, limit
-            kept.hobj, kept.md, kept.pmo = hobj, md, pmo
+            kept.head, kept.md = data[start:at + 4], md
+            kept.front, kept.back = data[start:start + _FRONT], data[pmo_at:at + 4]
+            kept.pmo_at, kept.msg_at = pmo_at - start, at + 4 - start
+            kept.length, kept.limit, kept.hobj, kept.pmo = end - start, limit, hobj, pmo
     try:
         done = packed.put_sync(session.conn, hobj, md, pmo, message)
     except MQMIError as e:  # the log force failed: the put's failure

@@ -325,12 +325,16 @@ def test_repeated_requests_get_what_the_general_path_gives_them(pair, data):
 def _repeated(h: dict[str, int]) -> list[bytes]:
     """One synchronous MQPUT and one MQGET of the common form five times each, then the put
     with a longer message, then the first put again, whole then cut across two reads, then
-    the get twice in one read."""
+    the get twice in one read, then the put with MsgIds of its own, then with an MQMD
+    version 1."""
     flows = bindings.Flows()
     put = flows.request(_T.MQPUT, [mqpy.MD(), mqpy.PMO(), b"x" * 1024], h["Q"])
     longer = flows.request(_T.MQPUT, [mqpy.MD(), mqpy.PMO(), b"y" * 1025], h["Q"])
     get = flows.request(_T.MQGET, [mqpy.MD(), mqpy.GMO(), _WHOLE], h["IN"])
-    return [put, get] * 5 + [longer, put, put[:-3], put[-3:], get * 2]
+    other_mds = [flows.request(_T.MQPUT, [_md(i), mqpy.PMO(), b"x" * 1024], h["Q"])
+                 for i in range(3)]  # (MsgIds of their own: read as the put before them)
+    version_1 = flows.request(_T.MQPUT, [_md(3, Version=1), mqpy.PMO(), b"x" * 1024], h["Q"])
+    return [put, get] * 5 + [longer, put, put[:-3], put[-3:], get * 2, *other_mds, version_1]
 
 
 def test_a_put_and_a_get_repeated_are_answered_as_the_general_path_answers_them(tmp_path):
@@ -342,9 +346,9 @@ def test_a_put_and_a_get_repeated_are_answered_as_the_general_path_answers_them(
 
 def test_a_put_and_a_get_repeated_are_read_once(tmp_path, monkeypatch):
     """Given :func:`_repeated`'s requests, when the busy thread serves them from their
-    bytes, then it reads the first put and the first get, the longer put, the put after it
-    and the put cut short (not whole: the segment reader's then), and none of the
-    repeats."""
+    bytes, then it reads the first put and the first get, the longer put, the put after it,
+    the put cut short (not whole: the segment reader's then) and the put with an MQMD of
+    another version, and none of the repeats (those with other MsgIds included)."""
     put_reads = counting_calls(monkeypatch, syncput_stream, "put_request")
     get_reads = counting_calls(monkeypatch, syncget_stream, "_selecting")
     fixed_clock(monkeypatch)
@@ -353,7 +357,7 @@ def test_a_put_and_a_get_repeated_are_read_once(tmp_path, monkeypatch):
         _run(engine, _repeated)
     finally:
         engine[0].close()
-    assert put_reads == [True, True, True, False]
+    assert put_reads == [True, True, True, False, True]
     assert get_reads == [True]
 
 
