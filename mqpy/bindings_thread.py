@@ -17,6 +17,11 @@ a reply event, unless the call is traced; they are the bytes the event would giv
 (tests/daemon/test_bindings_busy.py holds them to it). MQPUTs and MQGETs of the common form
 go further: served from the bytes read, no MQMD, MQPMO or MQGMO object made
 (``asyncput_stream``, ``syncput_stream``, ``syncget_stream``; :meth:`_Pipelined.from_bytes`).
+An application calls again and again with the same structures, so what a connection's last
+synchronous MQPUT and MQGET were read as is kept while its session is (``syncput_stream.
+KeptPut``, ``syncget_stream.KeptGet``: a request with the same bytes is not read again, a
+reply's headers are packed once by length), as are its replies without a body (MQCMIT,
+MQBACK).
 
 Before that read blocks, the thread tries it without blocking a little while
 (``mqpy.spinwait``: a SpinWait kept per connection across its spells, the SPINNER token
