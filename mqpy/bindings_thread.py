@@ -17,6 +17,11 @@ a reply event, unless the call is traced; they are the bytes the event would giv
 (tests/daemon/test_bindings_busy.py holds them to it). MQPUTs and MQGETs of the common form
 go further: served from the bytes read, no MQMD, MQPMO or MQGMO object made
 (``asyncput_stream``, ``syncput_stream``, ``syncget_stream``; :meth:`_Pipelined.from_bytes`).
+An application calls again and again with the same structures, so what a connection's last
+synchronous MQPUT and MQGET were read as is kept while its session is (``syncput_stream.
+KeptPut``, ``syncget_stream.KeptGet``: a request with the same bytes is not read again, a
+reply's headers are packed once by length), as are its replies without a body (MQCMIT,
+MQBACK).
 
 Before that read blocks, the thread tries it without blocking a little while
 (``mqpy.spinwait``: a SpinWait kept per connection across its spells, the SPINNER token
@@ -74,6 +79,11 @@ GONE = object()
 _TO_READER: Any = object()
 #: How each connection's next request is waited for (kept while its session is).
 _WAITS: weakref.WeakKeyDictionary[Any, SpinWait] = weakref.WeakKeyDictionary()
+#: How each connection's last synchronous MQPUT and MQGET were read (kept while its
+#: session is).
+_KEPT: weakref.WeakKeyDictionary[Any, tuple[syncput_stream.KeptPut, syncget_stream.KeptGet,
+                                              dict[tuple[int, int, int], bytes]]] \
+    = weakref.WeakKeyDictionary()
 
 
 def serve_while_busy(session: Any) -> object:
@@ -100,11 +110,9 @@ def _serve_spell(session: Any) -> object:
     sock = session.sock
     received = session.received
     replies = _Replies(session)
-    pipelined = _Pipelined()
     reader = session.reader
-    wait = _WAITS.get(session)
-    if wait is None:
-        wait = _WAITS[session] = SpinWait()
+    wait, kept = _kept_for(session)
+    pipelined = _Pipelined(kept)
     sock.setblocking(True)  # for the spell: the read waits in the kernel
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _WAIT_TIMEVAL)
@@ -127,7 +135,9 @@ def _serve_spell(session: Any) -> object:
                     rest = replies.flush()
                     if rest is not None:
                         return rest
-                if time.monotonic() >= until:
+                    if session.replied_at >= until:  # (the time it was sent)
+                        return None
+                elif time.monotonic() >= until:
                     return None
                 try:
                     data = wait.recv(sock, RECEIVE_SIZE, SPINNER)
@@ -138,7 +148,8 @@ def _serve_spell(session: Any) -> object:
                 if not data:
                     return GONE
                 try:
-                    rest = _rest_after_begun(reader, received, data)
+                    rest = data if not reader.buffered and not reader.reassembling \
+                        else _rest_after_begun(reader, received, data)
                     if rest and int.from_bytes(rest[4:8], "big") != len(rest) \
                             and not plain_segments(rest, reader.max_transmission_size,
                                                    tail=True):
@@ -151,13 +162,24 @@ def _serve_spell(session: Any) -> object:
                     return exc
                 continue
             if decoded is not None:
-                replies.add(_serve(session, decoded))
+                replies.add(_serve(session, decoded, pipelined.bare))
             if replies.size >= REPLY_BATCH:
                 rest = replies.flush()
                 if rest is not None:  # what is left of the read: for the loop, after it
                     return pipelined.hand_back(reader, received, rest)
     finally:
         sock.setblocking(False)
+
+
+def _kept_for(session: Any) -> tuple[SpinWait, Any]:
+    """How ``session``'s next request is waited for, and what its spells keep (_KEPT)."""
+    wait = _WAITS.get(session)
+    if wait is None:
+        wait = _WAITS[session] = SpinWait()
+    kept = _KEPT.get(session)
+    if kept is None:
+        kept = _KEPT[session] = (syncput_stream.KeptPut(), syncget_stream.KeptGet(), {})
+    return wait, kept
 
 
 def _rest_after_begun(reader: SegmentReader, received: Any, data: bytes) -> bytes:
@@ -233,12 +255,15 @@ class _Pipelined:
     (:func:`_one_request`), or an MQPUT or MQGET served from its bytes (:meth:`from_bytes`);
     the rest goes to the reader (:meth:`to_reader`)."""
 
-    __slots__ = ("async_reply", "data", "offset")
+    __slots__ = ("async_reply", "bare", "data", "kept_get", "kept_put", "offset")
 
-    def __init__(self) -> None:
+    def __init__(self, kept: tuple[syncput_stream.KeptPut, syncget_stream.KeptGet, dict]
+                 = (None, None, None)) -> None:  # type: ignore[assignment]
         self.data = b""
         self.offset = 0
         self.async_reply = b""  # the reply of every asynchronous put, made once
+        # how the last sync put and get were read; replies without a body (:func:`_serve`)
+        self.kept_put, self.kept_get, self.bare = kept
 
     def from_bytes(self, session: Any, replies: _Replies) -> bool:
         """The next request, when it is an MQPUT of the common form, asynchronous
@@ -246,38 +271,42 @@ class _Pipelined:
         the common form (``mqpy.syncget_stream``), served from its bytes and its reply added
         to ``replies`` (True); False, nothing done, for anything else or a call traced."""
         data, start = self.data, self.offset
+        kind = data[start + 9] if len(data) - start > 9 else 0  # the TSH's segment type
         reader = session.reader
-        if reader.buffered or reader.reassembling \
+        if (kind != _PUT and kind != _GET) or reader.buffered or reader.reassembling \
                 or TRACER.spec_for(session.engine.name) is not None:
             return False
-        kind = data[start + 9] if len(data) - start > 9 else 0  # the TSH's segment type
-        if kind != _PUT and kind != _GET:
-            return False
-        found = None if kind == _GET else \
-            asyncput_stream.request(data, start, reader.max_transmission_size)
         try:
-            if found is None:  # a synchronous put, or a get
-                served = syncput_stream.serve(session, data, start) if kind == _PUT \
-                    else syncget_stream.serve(session, data, start)
-                if served is None:
-                    return False
-                end, reply = served
+            if kind == _GET:
+                served = syncget_stream.serve(session, data, start, self.kept_get)
             else:
-                end, hobj, md, options, message = found
-                if packed.put_async(session.conn, hobj, md, options, message) \
-                        is packed.GENERAL:
-                    return False
-                reply = self.async_reply or self._async_reply(session.writer)
+                kept_put = self.kept_put
+                found = None if kept_put is not None and (data.startswith(
+                    kept_put.head, start) or kept_put.matches(data, start)) \
+                    else asyncput_stream.request(data, start, reader.max_transmission_size)
+                if found is None:  # a synchronous put
+                    served = syncput_stream.serve(session, data, start, kept_put)
+                else:
+                    end, hobj, md, options, message = found
+                    if packed.put_async(session.conn, hobj, md, options, message) \
+                            is packed.GENERAL:
+                        return False
+                    served = end, self.async_reply or self._async_reply(session.writer)
+            if served is None:
+                return False
+            end, reply = served
         except Exception as exc:  # noqa: BLE001 - an engine fault: FDC, as _serve's
             session.server.on_unexpected(exc)
             reply = session.writer.send(_unexpected(_T.MQPUT))
             end = int.from_bytes(data[start + 4:start + 8], "big") + start
         if end == len(data):
-            self.data, self.offset = b"", 0
+            self.data = b""
+            self.offset = 0
         else:
             self.offset = end
         reader.segments += 1
-        replies.add(reply)
+        replies.out.append(reply)
+        replies.size += len(reply)
         return True
 
     def _async_reply(self, writer: SegmentWriter) -> bytes:
@@ -349,9 +378,12 @@ def _one_request(reader: SegmentReader, data: bytes) -> mqiflows.Decoded | None:
     return mqiflows.Decoded(verb, comp, reason, hobj, values)
 
 
-def _serve(session: Any, d: mqiflows.Decoded) -> bytes:
+def _serve(session: Any, d: mqiflows.Decoded,
+           bare: dict[tuple[int, int, int], bytes] | None = None) -> bytes:
     """One call on the engine connection, as ``_Session._serve`` makes it in the loop: its
-    reply's bytes, packed straight into the segment (:func:`_packed`) unless it is traced."""
+    reply's bytes, packed straight into the segment (:func:`_packed`) unless it is traced.
+    ``bare``: the session's replies without a body (an MQCMIT's, an MQBACK's) by segment
+    type, CompCode and Reason, packed once."""
     name = session.engine.name
     call = None if TRACER.spec_for(name) is None else \
         TRACER.begin(name, d.verb.name, d.hobj, d.values, "lqmflows")
@@ -359,8 +391,11 @@ def _serve(session: Any, d: mqiflows.Decoded) -> bytes:
         reply = _call(session.conn, d)
         if type(reply) is tuple:
             values, comp, reason = reply
-            reply = (call is None and _packed(session.writer, d.verb, values, comp, reason)) \
-                or mqiflows.encode_reply(d.verb, values or None, comp=comp, reason=reason)
+            packed_reply = None if call is not None else \
+                _packed(session.writer, d.verb, values, comp, reason) if values or bare is None \
+                else _bare(bare, session.writer, d.verb, comp, reason)
+            reply = packed_reply or mqiflows.encode_reply(d.verb, values or None, comp=comp,
+                                                          reason=reason)
     except MQMIError as e:
         reply = mqiflows.failure_reply(d.verb, d, e.comp, e.reason)
     except Exception as exc:  # noqa: BLE001 - an engine fault: FDC, the call fails 2195
@@ -369,6 +404,22 @@ def _serve(session: Any, d: mqiflows.Decoded) -> bytes:
     if call is not None:
         call.end(reply)
     return reply if type(reply) is bytes else session.writer.send(reply)
+
+
+def _bare(bare: dict[tuple[int, int, int], bytes], writer: SegmentWriter, verb: SegmentType,
+          comp: int, reason: int) -> bytes | None:
+    """``_packed(writer, verb, [], comp, reason)``, kept in ``bare`` (the session's)."""
+    key = (verb, comp, reason)
+    reply = bare.get(key)
+    if reply is None:
+        reply = _packed(writer, verb, [], comp, reason)
+        if reply is not None and len(bare) < _BARE_KEPT:
+            bare[key] = reply
+    return reply
+
+
+#: replies without a body kept for a session (a few verbs, a few outcomes)
+_BARE_KEPT = 16
 
 
 def _unexpected(verb: SegmentType) -> MQIReply:

@@ -25,10 +25,12 @@ from mqpy.engine import packed
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows
 from mqpy.fap.apiheader import API_HEADER_LENGTH, MQIReply, mqi_event
+from mqpy.fap.framing import SegmentWriter
 from mqpy.fap.tsh import TSH_LENGTH, ControlFlags1, SegmentType
 from mqpy.structs.tables import GMO, MD
+from mqpy.syncput_stream import ok_reply
 
-__all__ = ["get_from_bytes", "serve"]
+__all__ = ["KeptGet", "get_from_bytes", "serve"]
 
 _MQGET = SegmentType.MQGET
 _REPLY = mqiflows.reply_type(_MQGET)
@@ -46,6 +48,7 @@ _MSGID_AT = MD._layout_.offsets["MsgId"]  # CorrelId follows
 _NONE48 = bytes(48)
 _MATCH_IDS = CMQC.MQMO_MATCH_MSG_ID | CMQC.MQMO_MATCH_CORREL_ID
 _NO_FLAGS, _NO_LUW = ControlFlags1.NONE, bytes(8)
+_HEADERS = TSH_LENGTH + API_HEADER_LENGTH
 
 
 class _Options:
@@ -56,23 +59,104 @@ class _Options:
         self.Version, self.Options, self.MatchOptions = version, options, match
 
 
-def serve(session: Any, data: bytes, start: int) -> tuple[int, bytes] | None:
+class KeptGet:
+    """What a connection's last MQGET of the common form was read as, kept while its
+    session is (as ``syncput_stream.KeptPut``): ``head``, the whole request, its Hobj, its
+    MQGMO's bytes and what ``engine.packed.get`` reads of them, the most it may take; the
+    MQGMOs returned for it by ResolvedQName and ReturnedLength; ``heads``, the TSH and
+    API header of an MQCC_OK reply by its length, for this session's writer. The same
+    request again (an application getting the next message as it got the last) is not
+    read again."""
+
+    __slots__ = ("fields", "gmo", "head", "heads", "hobj", "limit", "max_length", "returned")
+
+    def __init__(self) -> None:
+        self.head = b"\0"  # (no request is this)
+        self.heads: dict[int, bytes] = {}
+        self.returned: dict[tuple[Any, int], bytes] = {}
+        self.limit = self.hobj = self.max_length = 0
+        self.gmo = b""
+        self.fields = _Options(0, 0, 0)
+
+
+def serve(session: Any, data: bytes, start: int, kept: KeptGet | None = None
+          ) -> tuple[int, bytes] | None:
     """(its end, its reply's bytes) of the MQGET of the common form at ``start`` of
     ``data``, served on ``session``'s engine connection; None, nothing done, for anything
-    else (the general path's)."""
-    got = get_from_bytes(session.conn, data, start, session.reader.max_transmission_size)
+    else (the general path's). ``kept``: the session's :class:`KeptGet`, read and
+    updated."""
+    limit = session.reader.max_transmission_size
+    if kept is None:
+        got = get_from_bytes(session.conn, data, start, limit)
+        if got is None:
+            return None
+        end, body = got
+        if type(body) is MQMIError:  # the log force failed: the get's failure
+            return end, _failed(session.writer, body)
+        return end, _reply(session.writer, session.writer.reply(_REPLY, _OK, 0, 0, body,
+                                                                None, None), body)
+    got = _get_kept(session.conn, data, start, limit, kept)
     if got is None:
         return None
     end, body = got
-    writer = session.writer
-    if type(body) is MQMIError:  # the log force failed: the get's failure
-        return end, writer.send(mqiflows.encode_reply(_MQGET, comp=body.comp,
-                                                      reason=body.reason))
-    reply = writer.reply(_REPLY, _OK, 0, 0, body, None, None)
-    if reply is None:  # more than one segment
-        reply = writer.send(mqi_event(MQIReply, _NO_FLAGS, _NO_LUW, None, None, _REPLY, _OK,
-                                      0, 0, b"".join(body), None))
-    return end, reply
+    if type(body) is MQMIError:
+        return end, _failed(session.writer, body)
+    head = kept.heads.get(_HEADERS + sum(map(len, body)))  # (ok_reply's, kept)
+    if head is not None:
+        return end, b"".join((head, *body))
+    return end, _reply(session.writer, ok_reply(session.writer, kept.heads, _REPLY, body), body)
+
+
+def _failed(writer: SegmentWriter, e: MQMIError) -> bytes:
+    """The reply of a get whose log force failed."""
+    return writer.send(mqiflows.encode_reply(_MQGET, comp=e.comp, reason=e.reason))
+
+
+def _reply(writer: SegmentWriter, reply: bytes | None, body: tuple[bytes, ...]) -> bytes:
+    """``reply``, or the segments of a reply whose ``body`` is more than one holds."""
+    if reply is None:
+        return writer.send(mqi_event(MQIReply, _NO_FLAGS, _NO_LUW, None, None, _REPLY, _OK,
+                                     0, 0, b"".join(body), None))
+    return reply
+
+
+def _get_kept(conn: Any, data: bytes, start: int, limit: int, kept: KeptGet
+              ) -> tuple[int, tuple[bytes, ...] | MQMIError] | None:
+    """:func:`get_from_bytes`'s answer, the request read as ``kept`` says when it is the
+    one read last (else read, and kept when of the common form)."""
+    head = kept.head
+    if data.startswith(head, start) and kept.limit == limit:
+        end = start + len(head)
+    else:
+        found = _selecting(data, start, limit)
+        if found is None:
+            return None
+        end, hobj, gmo, fields = found
+        kept.head, kept.limit, kept.hobj, kept.gmo, kept.fields = \
+            data[start:end], limit, hobj, gmo, fields
+        kept.max_length = mqiflows.max_length(_LONG.unpack_from(data, end - 4)[0])
+        kept.returned.clear()
+    fields = kept.fields
+    try:
+        got = packed.get(conn, kept.hobj, fields, kept.max_length, _MD_V2)
+    except MQMIError as e:
+        return end, e
+    if got is packed.GENERAL:
+        return None
+    md, message = got  # type: ignore[misc]
+    d = fields.__dict__
+    key = (d["ResolvedQName"], d["ReturnedLength"])
+    returned = kept.returned.get(key)
+    if returned is None:
+        if len(kept.returned) >= _RETURNED_KEPT:
+            kept.returned.clear()
+        returned = kept.returned[key] = _returned(kept.gmo, d)
+    length = _LONG.pack(len(message))  # DataLength, then the message's (as its length)
+    return end, (md, returned, length, length, message)
+
+
+#: MQGMOs returned kept for one request (by ResolvedQName and ReturnedLength)
+_RETURNED_KEPT = 64
 
 
 def get_from_bytes(conn: Any, data: bytes, start: int, limit: int,
@@ -84,6 +168,26 @@ def get_from_bytes(conn: Any, data: bytes, start: int, limit: int,
     connection ``conn``, at most ``max_length(BufferLength)`` bytes of it; the MQMIError in
     place of the body when the log force failed; None, nothing done, for anything else.
     The bindings busy thread's and the client host's (``mqpy_chinit.svrconn_packed``)."""
+    found = _selecting(data, start, limit)
+    if found is None:
+        return None
+    end, hobj, gmo, fields = found
+    try:
+        got = packed.get(conn, hobj, fields, max_length(_LONG.unpack_from(data, end - 4)[0]),
+                         _MD_V2)
+    except MQMIError as e:
+        return end, e
+    if got is packed.GENERAL:
+        return None
+    md, message = got  # type: ignore[misc]
+    length = _LONG.pack(len(message))  # DataLength, then the message's (as its length)
+    return end, (md, _returned(gmo, fields.__dict__), length, length, message)
+
+
+def _selecting(data: bytes, start: int, limit: int) -> tuple[int, int, bytes, _Options] | None:
+    """(its end, Hobj, its MQGMO's bytes, what ``engine.packed.get`` reads of them) of the
+    MQGET of the common form at ``start`` of ``data`` (:func:`_request`) that selects no
+    message by MsgId or CorrelId; None for anything else."""
     found = _request(data, start, limit)
     if found is None:
         return None
@@ -94,23 +198,17 @@ def get_from_bytes(conn: Any, data: bytes, start: int, limit: int,
     ids_at = start + _BODY_AT + _MSGID_AT
     if match & _MATCH_IDS and data[ids_at:ids_at + 48] != _NONE48:
         return None  # a selection, perhaps: the general path's
-    fields = _Options(version, options, match)
-    try:
-        got = packed.get(conn, hobj, fields, max_length(_LONG.unpack_from(data, end - 4)[0]),
-                         _MD_V2)
-    except MQMIError as e:
-        return end, e
-    if got is packed.GENERAL:
-        return None
-    md, message = got  # type: ignore[misc]
-    d = fields.__dict__
-    returned = b"".join((gmo[:_RESOLVED_AT], d["ResolvedQName"].ljust(48),
+    return end, hobj, gmo, _Options(version, options, match)
+
+
+def _returned(gmo: bytes, d: dict[str, Any]) -> bytes:
+    """The MQGMO ``gmo`` as the get returns it: ResolvedQName and (when it has one)
+    ReturnedLength from ``d``, written in."""
+    if len(gmo) > _RETURNED_AT:
+        return b"".join((gmo[:_RESOLVED_AT], d["ResolvedQName"].ljust(48),
                          gmo[_RESOLVED_AT + 48:_RETURNED_AT],
-                         _LONG.pack(d["ReturnedLength"]), gmo[_RETURNED_AT + 4:])) \
-        if gmo_size > _RETURNED_AT else \
-        b"".join((gmo[:_RESOLVED_AT], d["ResolvedQName"].ljust(48), gmo[_RESOLVED_AT + 48:]))
-    length = _LONG.pack(len(message))  # DataLength, then the message's (as its length)
-    return end, (md, returned, length, length, message)
+                         _LONG.pack(d["ReturnedLength"]), gmo[_RETURNED_AT + 4:]))
+    return b"".join((gmo[:_RESOLVED_AT], d["ResolvedQName"].ljust(48), gmo[_RESOLVED_AT + 48:]))
 
 
 def _request(data: bytes, start: int, limit: int) -> tuple[int, int, int, int, int] | None:

@@ -117,6 +117,12 @@ def put_async(conn: Any, hobj: int, md: bytes, pmo_options: int, data: bytes) ->
     return None
 
 
+#: the MQPMOs a synchronous put's reply carries, by the request's MQPMO and the resolved
+#: names (an application's puts carry the same MQPMO again and again); cleared when full
+_REPLY_PMOS: dict[tuple[bytes, bytes, bytes], bytes] = {}
+_REPLY_PMOS_KEPT = 64
+
+
 def put_sync(conn: Any, hobj: int, md: bytes, pmo: bytes, data: bytes
              ) -> tuple[bytes, bytes] | object:
     """A synchronous MQPUT of ``data`` with the packed little-endian MQMD ``md`` and MQPMO
@@ -144,10 +150,15 @@ def put_sync(conn: Any, hobj: int, md: bytes, pmo: bytes, data: bytes
     put_md = stored[0]  # the caller's MQMD gets its MsgId and context, nothing resolved
     reply_md = b"".join((md[:_PRIORITY_AT + 8], put_md[_PRIORITY_AT + 8:_BACKOUT_AT],
                          md[_BACKOUT_AT:_BACKOUT_AT + 4], put_md[_BACKOUT_AT + 4:]))
-    reply_pmo = b"".join((pmo[:_PMO_RESOLVED_AT], name.ljust(48), qmgr.ljust(48),
-                          pmo[_PMO_RESOLVED_END:_PMO_POINTERS_AT],
-                          _NO_POINTERS if len(pmo) >= _PMO_POINTERS_END else b"",
-                          pmo[_PMO_POINTERS_END:]))
+    key = (pmo, name, qmgr)
+    reply_pmo = _REPLY_PMOS.get(key)
+    if reply_pmo is None:
+        if len(_REPLY_PMOS) >= _REPLY_PMOS_KEPT:
+            _REPLY_PMOS.clear()
+        reply_pmo = _REPLY_PMOS[key] = b"".join((
+            pmo[:_PMO_RESOLVED_AT], name.ljust(48), qmgr.ljust(48),
+            pmo[_PMO_RESOLVED_END:_PMO_POINTERS_AT],
+            _NO_POINTERS if len(pmo) >= _PMO_POINTERS_END else b"", pmo[_PMO_POINTERS_END:]))
     if lsn is not None:
         conn.force_log(lsn)
     return reply_md, reply_pmo

@@ -23,7 +23,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import mqpy
-from mqpy import CMQC, bindings, bindings_thread
+from mqpy import CMQC, bindings, bindings_thread, syncget_stream, syncput_stream
 from mqpy.engine import fastpath
 from mqpy.engine.qmgr import QueueManagerEngine
 from mqpy.fap import mqiflows
@@ -40,7 +40,7 @@ from tests.support.mqi_mutations import (
     reads,
     settings_for,
 )
-from tests.support.queue_contents import got_back, served_one_read_each
+from tests.support.queue_contents import counting_calls, got_back, served_one_read_each
 
 _T = SegmentType
 _WHOLE = mqiflows.WHOLE_MESSAGE
@@ -153,6 +153,12 @@ def _patch(monkeypatch: pytest.MonkeyPatch, general: bool) -> None:
         monkeypatch.setattr(bindings_thread._Pipelined, "from_bytes", lambda *args: False)
         monkeypatch.setattr(bindings_thread._Pipelined, "take", lambda *args: None)
         monkeypatch.setattr(fastpath, "ENABLED", False)
+        monkeypatch.setattr(bindings_thread, "_bare", _unkept_bare)
+
+
+def _unkept_bare(bare: dict, writer: object, verb: _T, comp: int, reason: int) -> bytes | None:
+    """A reply without a body packed each time (none kept)."""
+    return bindings_thread._packed(writer, verb, [], comp, reason)
 
 
 def _pair(root) -> EnginePair:
@@ -162,19 +168,22 @@ def _pair(root) -> EnginePair:
 pair = pair_fixture(_engine, _run, _patch)
 
 
-def _draw_reads(data: st.DataObject):
-    """A ``build(handles)`` of one to four requests, each changed or not, cut into reads."""
+def _draw_reads(data: st.DataObject, repeats: int = 1):
+    """A ``build(handles)`` of one to four requests, each changed or not, cut into reads;
+    ``repeats``: each sent up to that many times, each repeat changed or not."""
     kinds = data.draw(st.lists(st.integers(0, 100), min_size=1, max_size=4), label="requests")
-    changes = [data.draw(MUTATIONS, label=f"changes {i}") for i in range(len(kinds))]
+    changes = [[data.draw(MUTATIONS, label=f"changes {i}")] if repeats == 1 else
+               data.draw(st.lists(MUTATIONS, min_size=1, max_size=repeats), label=f"changes {i}")
+               for i in range(len(kinds))]
     cut = data.draw(st.booleans(), label="cut across reads")
     draw = data.draw
 
     def build(h: dict[str, int]) -> list[bytes]:
         handles = tuple(h.values()) + (0, 99)
         segments = []
-        for kind, change in zip(kinds, changes, strict=True):
+        for kind, each in zip(kinds, changes, strict=True):
             request, second = _request(kind, h)
-            segments.append(mutated(request, change, second, handles))
+            segments += [mutated(request, change, second, handles) for change in each]
         assume(not left_out(segments))
         joined = b"".join(segments)
         return reads(draw, joined) if cut else [joined]
@@ -296,3 +305,79 @@ def test_requests_in_two_byte_orders_are_each_read_in_their_own(tmp_path):
 
     fast, general = _pair(tmp_path).once(build)
     assert fast == general
+
+
+@given(data=st.data())
+@settings_for(300)
+def test_repeated_requests_get_what_the_general_path_gives_them(pair, data):
+    """Given MQPUTs, MQGETs, MQCMITs and MQBACKs of the common form each sent up to four times,
+    a repeat changed or not in its headers, structures or lengths (what the busy thread
+    keeps of the last put and get read, ``syncput_stream.KeptPut``, ``syncget_stream.
+    KeptGet``, then meets a request that starts alike and differs, or is cut short), when
+    it serves them from their bytes on one queue manager and each the general way on
+    another, then the outcome is the same (300 examples, hypothesis' fixed seed)."""
+    chunks = _draw_reads(data, repeats=4)(pair.handles())
+    assume(not _refused_after_a_segment(chunks))
+    fast, general = pair.both_ways(lambda h: chunks)
+    assert fast == general
+
+
+def _repeated(h: dict[str, int]) -> list[bytes]:
+    """One synchronous MQPUT and one MQGET of the common form five times each, then the put
+    with a longer message, then the first put again, whole then cut across two reads, then
+    the get twice in one read, then the put with MsgIds of its own, then with an MQMD
+    version 1."""
+    flows = bindings.Flows()
+    put = flows.request(_T.MQPUT, [mqpy.MD(), mqpy.PMO(), b"x" * 1024], h["Q"])
+    longer = flows.request(_T.MQPUT, [mqpy.MD(), mqpy.PMO(), b"y" * 1025], h["Q"])
+    get = flows.request(_T.MQGET, [mqpy.MD(), mqpy.GMO(), _WHOLE], h["IN"])
+    other_mds = [flows.request(_T.MQPUT, [_md(i), mqpy.PMO(), b"x" * 1024], h["Q"])
+                 for i in range(3)]  # (MsgIds of their own: read as the put before them)
+    version_1 = flows.request(_T.MQPUT, [_md(3, Version=1), mqpy.PMO(), b"x" * 1024], h["Q"])
+    return [put, get] * 5 + [longer, put, put[:-3], put[-3:], get * 2, *other_mds, version_1]
+
+
+def test_a_put_and_a_get_repeated_are_answered_as_the_general_path_answers_them(tmp_path):
+    """Given :func:`_repeated`'s requests, when the busy thread serves them from their
+    bytes, then the outcome is the general path's."""
+    fast, general = _pair(tmp_path).once(_repeated)
+    assert fast == general
+
+
+def test_a_put_and_a_get_repeated_are_read_once(tmp_path, monkeypatch):
+    """Given :func:`_repeated`'s requests, when the busy thread serves them from their
+    bytes, then it reads the first put and the first get, the longer put, the put after it,
+    the put cut short (not whole: the segment reader's then) and the put with an MQMD of
+    another version, and none of the repeats (those with other MsgIds included)."""
+    put_reads = counting_calls(monkeypatch, syncput_stream, "put_request")
+    get_reads = counting_calls(monkeypatch, syncget_stream, "_selecting")
+    fixed_clock(monkeypatch)
+    engine = _engine(str(tmp_path))
+    try:
+        _run(engine, _repeated)
+    finally:
+        engine[0].close()
+    assert put_reads == [True, True, True, False, True]
+    assert get_reads == [True]
+
+
+def _roomy(root: str) -> tuple[QueueManagerEngine, object, dict[str, int]]:
+    """:func:`_engine`'s, FULL with room for more."""
+    eng, conn, h = _engine(root)
+    eng.alter("QLOCAL", "FULL", {"MAXDEPTH": 5000})
+    return eng, conn, h
+
+
+def test_the_same_put_to_two_queues_is_answered_with_each_queue_s_name(tmp_path):
+    """Given the same synchronous MQPUT bytes but for their Hobj sent to two queues in turn,
+    when the busy thread serves them from their bytes, then each reply's MQPMO carries its
+    own queue's ResolvedQName, as the general path's."""
+    def build(h: dict[str, int]) -> list[bytes]:
+        flows = bindings.Flows()
+        puts = [flows.request(_T.MQPUT, [mqpy.MD(), mqpy.PMO(), b"m"], h[name])
+                for name in ("Q", "FULL")]
+        return puts * 3
+
+    fast, general = EnginePair(tmp_path, _roomy, _run, _patch).once(build)
+    assert fast == general
+    assert all(b"FULL" + b" " * 44 in reply for reply in fast[0][1::2])
