@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import os
+import pathlib
 import signal
 import subprocess
 import sys
@@ -14,8 +15,7 @@ from collections.abc import Callable, Iterator
 
 import mqpy
 from mqpy import CMQC, config, inprocess
-from mqpy.mqsc.client import MQSCClient
-from mqpy.mqsc.parser import MQSCCommand, parse_script
+from mqpy_cli import runmqsc
 from tests.support.installation import Installation
 from tests.support.ports import free_port
 from tests.support.waiting import wait_for
@@ -29,23 +29,20 @@ def mqsc(site: Installation, qmgr: str, script: str) -> subprocess.CompletedProc
                           capture_output=True, env=site.env, timeout=120)
 
 
+def mqsc_here(site: Installation, qmgr: str, script: str) -> subprocess.CompletedProcess:
+    """``mqsc``'s answer (runmqsc's report and exit code) from runmqsc's own code run in
+    this process: the commands go to the daemon's command server as runmqsc sends them,
+    without starting an interpreter for each script."""
+    lines, code = runmqsc.run_client(qmgr, script, data_path=site.root)
+    return subprocess.CompletedProcess(["runmqsc", qmgr], code, "".join(
+        line + "\n" for line in lines), "")
+
+
 def command_server(site: Installation, qmgr: str, script: str) -> list[str]:
-    """Each command of ``script`` sent to ``qmgr``'s command server from this process, as
-    runmqsc sends it but without starting an interpreter: the reply lines; an assertion
-    fails at the first command that failed."""
-    qm = bind(site, qmgr)
-    client = MQSCClient(qm, wait=60)
-    lines: list[str] = []
-    try:
-        for cmd in parse_script(script):
-            assert isinstance(cmd, MQSCCommand), cmd
-            result = client.execute(cmd)
-            lines += result.lines
-            assert result.ok, lines
-    finally:
-        client.close()
-        qm.disconnect()
-    return lines
+    """``mqsc_here``'s report lines; an assertion fails if a command failed."""
+    out = mqsc_here(site, qmgr, script)
+    assert out.returncode == 0, out.stdout
+    return out.stdout.splitlines()
 
 
 def bind(site: Installation, name: str) -> mqpy.QueueManager:
@@ -65,12 +62,15 @@ def depth(site: Installation, qmgr: str, queue: str) -> int:
 N = 1200
 
 
-def killed_at_end(site: Installation) -> Iterator[Installation]:
-    """A fixture's body: ``site`` (tests/channels/conftest.py), its daemons and their
-    channel initiators killed by pid at the end (``endmqm -i`` then has nothing to wait
-    for). A crash test's module: ``site = pytest.fixture(killed_at_end, name="site")``."""
-    yield site
-    site.kill_all()
+def killed_at_end(tmp_path: pathlib.Path) -> Iterator[Installation]:
+    """A fixture's body: an installation in ``tmp_path`` whose queue managers run as
+    daemons with their channel initiators, every one of them killed by pid at the end
+    (nothing for an ``endmqm`` to wait for). A module of such tests:
+    ``site = pytest.fixture(killed_at_end, name="site")``."""
+    inst = Installation(str(tmp_path))
+    inst.env.pop("MQPY_NO_CHINIT", None)
+    yield inst
+    inst.kill_all()
 
 
 def _pid(site, name: str, filename: str) -> int:
