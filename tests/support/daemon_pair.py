@@ -143,14 +143,16 @@ def _drain(site) -> list[bytes]:
 
 def two_daemons(site, pipeline: int = 0) -> None:
     """QM1 and QM2 made by crtmqm (with SYSTEM.DEAD.LETTER.QUEUE) and started by strmqm,
-    both at once. ``pipeline``: QM1's qm.ini Channels: PipeLineLength (0: as crtmqm wrote
-    it)."""
-    for name in ("QM1", "QM2"):  # one at a time: crtmqm rewrites mqs.ini
-        assert site.run("crtmqm", "-u", "SYSTEM.DEAD.LETTER.QUEUE", name).returncode == 0
-        if name == "QM1" and pipeline:
-            config.set_channels_value(name, "PipeLineLength", str(pipeline), site.root)
+    each started as soon as it is made (crtmqm, which rewrites mqs.ini, runs one at a
+    time). ``pipeline``: QM1's qm.ini Channels: PipeLineLength (0: as crtmqm wrote it)."""
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        for done in [pool.submit(_start, site, name) for name in ("QM1", "QM2")]:
+        started = []
+        for name in ("QM1", "QM2"):
+            assert site.run("crtmqm", "-u", "SYSTEM.DEAD.LETTER.QUEUE", name).returncode == 0
+            if name == "QM1" and pipeline:
+                config.set_channels_value(name, "PipeLineLength", str(pipeline), site.root)
+            started.append(pool.submit(_start, site, name))
+        for done in started:
             done.result()
 
 
