@@ -16,11 +16,13 @@ from mqpy.fap.initialdata import CapFlags2
 from mqpy.fap.tsh import SegmentType
 from mqpy.structs.tables import DLH
 from mqpy_chinit.states import ChannelState
+from tests.support.daemon_pair import killed_at_end
 from tests.support.proxy import FaultProxy
 from tests.support.waiting import wait_until
 
 CHANNEL = "QM1.TO.QM2"
 TARGETS = ("T1", "T2", "T3")
+site = pytest.fixture(killed_at_end, name="site")
 
 
 def without_dist_lists(direction: str, seg: bytes) -> bytes:
@@ -240,15 +242,12 @@ def test_a_list_put_between_two_daemons_travels_once(site):
     spec: dqm-intercommunication 9.48"""
     import time
 
-    from tests.support.daemon_pair import bind, depth, mqsc
+    from tests.support.daemon_pair import bind, command_server, depth, two_daemons
     from tests.support.ports import free_port
 
     port = free_port()
-    for name in ("QM1", "QM2"):
-        assert site.run("crtmqm", "-u", "SYSTEM.DEAD.LETTER.QUEUE", name).returncode == 0
-        proc = site.run("strmqm", name)
-        assert proc.returncode == 0, proc.stdout + proc.stderr
-    out = mqsc(site, "QM2", f"""
+    two_daemons(site)
+    command_server(site, "QM2", f"""
         DEFINE LISTENER(TCP.LSTR) TRPTYPE(TCP) PORT({port}) CONTROL(QMGR)
         START LISTENER(TCP.LSTR)
         DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR) TRPTYPE(TCP)
@@ -257,16 +256,15 @@ def test_a_list_put_between_two_daemons_travels_once(site):
         DEFINE QLOCAL(T2)
         DEFINE QLOCAL(T3)
     """)
-    assert out.returncode == 0, out.stdout
-    out = mqsc(site, "QM1", f"""
+    command_server(site, "QM1", f"""
         DEFINE QLOCAL(QM2) USAGE(XMITQ)
         DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('127.0.0.1({port})') XMITQ(QM2)
         DEFINE QREMOTE(T1.REMOTE) RNAME(T1) RQMNAME(QM2) XMITQ(QM2)
         START CHANNEL(QM1.TO.QM2)
     """)
-    assert out.returncode == 0, out.stdout
     deadline = time.monotonic() + 30
-    while "DISTL(YES)" not in mqsc(site, "QM1", "DISPLAY QLOCAL(QM2) DISTL\n").stdout:
+    while "DISTL(YES)" not in " ".join(command_server(site, "QM1",
+                                                     "DISPLAY QLOCAL(QM2) DISTL")):
         assert time.monotonic() < deadline, "the channel did not set DISTL"
         time.sleep(0.2)
     qm = bind(site, "QM1")
@@ -278,8 +276,8 @@ def test_a_list_put_between_two_daemons_travels_once(site):
     while any(depth(site, "QM2", t) < 1 for t in TARGETS):
         assert time.monotonic() < deadline + 30, "the message did not arrive everywhere"
         time.sleep(0.2)
-    out = mqsc(site, "QM1", "DISPLAY CHSTATUS(QM1.TO.QM2) ALL\n")
-    assert "MSGS(1)" in out.stdout, out.stdout
+    out = " ".join(command_server(site, "QM1", "DISPLAY CHSTATUS(QM1.TO.QM2) ALL"))
+    assert "MSGS(1)" in out, out
     qm = bind(site, "QM2")
     for t in TARGETS:
         assert mqpy.Queue(qm, t, CMQC.MQOO_INPUT_AS_Q_DEF).get() == b"from a daemon"

@@ -6,6 +6,8 @@ import os
 import signal
 import time
 
+import pytest
+
 from mqpy import inprocess
 from tests.support.daemon_pair import (
     N,
@@ -20,8 +22,11 @@ from tests.support.daemon_pair import (
     bind,
     depth,
     idle_then_killed,
+    killed_at_end,
 )
 from tests.support.waiting import wait_for
+
+site = pytest.fixture(killed_at_end, name="site")
 
 
 def test_every_message_arrives_once_whatever_is_killed(site):

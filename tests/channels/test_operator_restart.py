@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.daemon_pair import killed_at_end, mqsc_here
 from tests.support.ports import free_port
 from tests.support.waiting import wait_for
 
-from .test_two_daemons import mqsc
-
 QM = "QM1"
 CHANNEL = "TO.NOWHERE"
+site = pytest.fixture(killed_at_end, name="site")
 
 
 def define_sender(site, port: int, **attributes: object) -> None:
@@ -21,7 +21,7 @@ def define_sender(site, port: int, **attributes: object) -> None:
     proc = site.run("strmqm", QM)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     extra = " ".join(f"{k}({v})" for k, v in attributes.items())
-    out = mqsc(site, QM, f"""
+    out = mqsc_here(site, QM, f"""
         DEFINE QLOCAL(NOWHERE) USAGE(XMITQ)
         DEFINE CHANNEL({CHANNEL}) CHLTYPE(SDR) CONNAME('127.0.0.1({port})') XMITQ(NOWHERE) {extra}
     """)
@@ -29,7 +29,7 @@ def define_sender(site, port: int, **attributes: object) -> None:
 
 
 def channel_status(site) -> str:
-    return mqsc(site, QM, f"DISPLAY CHSTATUS({CHANNEL}) STATUS\n").stdout
+    return mqsc_here(site, QM, f"DISPLAY CHSTATUS({CHANNEL}) STATUS\n").stdout
 
 
 @pytest.mark.parametrize(("endmqm", "mode"), [("-w", "QUIESCE"), ("-i", "FORCE")])
@@ -40,9 +40,9 @@ def test_a_stopped_channel_stays_stopped_across_endmqm_and_strmqm(site, endmqm, 
     AMQ9002I for it after the restart), RESET CHANNEL leaves it STOPPED, and START CHANNEL
     starts it again."""
     define_sender(site, free_port(), SHORTRTY=10, SHORTTMR=600)
-    assert "AMQ8018I" in mqsc(site, QM, f"START CHANNEL({CHANNEL})\n").stdout
+    assert "AMQ8018I" in mqsc_here(site, QM, f"START CHANNEL({CHANNEL})\n").stdout
     wait_for(lambda: "STATUS(RETRYING)" in channel_status(site), what="RETRYING")
-    out = mqsc(site, QM, f"STOP CHANNEL({CHANNEL}) MODE({mode})\n").stdout
+    out = mqsc_here(site, QM, f"STOP CHANNEL({CHANNEL}) MODE({mode})\n").stdout
     assert "AMQ8019I" in out, out
     wait_for(lambda: "STATUS(STOPPED)" in channel_status(site), what="STOPPED")
     proc = site.run("endmqm", endmqm, QM)
@@ -59,7 +59,7 @@ def test_a_stopped_channel_stays_stopped_across_endmqm_and_strmqm(site, endmqm, 
         after = " ".join(f.read()[before:].split())
     assert f"AMQ9002I: Channel '{CHANNEL}' is starting" not in after, after
     # RESET CHANNEL resets its sequence number only (IBM): it stays STOPPED
-    assert "AMQ8023I" in mqsc(site, QM, f"RESET CHANNEL({CHANNEL})\n").stdout
+    assert "AMQ8023I" in mqsc_here(site, QM, f"RESET CHANNEL({CHANNEL})\n").stdout
     assert "STATUS(STOPPED)" in channel_status(site)
-    assert "AMQ8018I" in mqsc(site, QM, f"START CHANNEL({CHANNEL})\n").stdout
+    assert "AMQ8018I" in mqsc_here(site, QM, f"START CHANNEL({CHANNEL})\n").stdout
     wait_for(lambda: "STATUS(STOPPED)" not in channel_status(site), what="started")

@@ -3,11 +3,15 @@ codes: 0 the channel ended normally, 10 an operator stopped it, 20 it could not 
 
 from __future__ import annotations
 
+import pytest
+
+from tests.support.daemon_pair import killed_at_end, mqsc_here
 from tests.support.installation import run_chinit
 from tests.support.ports import free_port
 
 from .test_operator_restart import CHANNEL, QM, define_sender
-from .test_two_daemons import mqsc
+
+site = pytest.fixture(killed_at_end, name="site")
 
 
 def test_runmqchl_of_a_channel_that_cannot_run_ends_with_20(site):
@@ -15,7 +19,7 @@ def test_runmqchl_of_a_channel_that_cannot_run_ends_with_20(site):
     server with no CONNAME, when the operator runs each with runmqchl, then runmqchl ends
     with 20 (an error occurred), not 0."""
     define_sender(site, free_port(), SHORTRTY=0, LONGRTY=0)
-    out = mqsc(site, QM, "DEFINE CHANNEL(ANSWERS.ONLY) CHLTYPE(SVR) XMITQ(NOWHERE)\n")
+    out = mqsc_here(site, QM, "DEFINE CHANNEL(ANSWERS.ONLY) CHLTYPE(SVR) XMITQ(NOWHERE)\n")
     assert out.returncode == 0, out.stdout
     proc = run_chinit(site, "runmqchl", "-c", CHANNEL, "-m", QM)
     assert proc.returncode == 20, proc.stdout + proc.stderr
@@ -30,7 +34,7 @@ def test_runmqchl_of_a_channel_that_ends_normally_ends_with_0(site):
     port = free_port()
     assert site.run("crtmqm", "QM2").returncode == 0
     assert site.run("strmqm", "QM2").returncode == 0
-    out = mqsc(site, "QM2", f"""
+    out = mqsc_here(site, "QM2", f"""
         DEFINE LISTENER(TCP.LSTR) TRPTYPE(TCP) PORT({port}) IPADDR(127.0.0.1) CONTROL(QMGR)
         START LISTENER(TCP.LSTR)
         DEFINE CHANNEL({CHANNEL}) CHLTYPE(RCVR) TRPTYPE(TCP)

@@ -36,6 +36,7 @@ from tests.support.daemon_pair import (
     _wait_progress,
     all_arrive_once_in_order,
     idle_then_killed,
+    killed_at_end,
 )
 from tests.support.proxy import ThreadedProxy, nth_message, once
 from tests.support.waiting import wait_until
@@ -43,6 +44,7 @@ from tests.support.waiting import wait_until
 from .pairs import CHANNEL, PIPELINED, hold_statuses, messages_passed_beyond, running_pair
 
 DLQ = "SYSTEM.DEAD.LETTER.QUEUE"
+site = pytest.fixture(killed_at_end, name="site")
 
 
 # ------------------------------------------------------------------- qm.ini PipeLineLength

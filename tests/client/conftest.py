@@ -5,6 +5,7 @@ pymqi-style programs, as client applications are."""
 from __future__ import annotations
 
 import functools
+import pathlib
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -114,6 +115,11 @@ class Env:
 
 @pytest.fixture
 def env(tmp_path, monkeypatch) -> Iterator[Env]:
+    yield from env_in(tmp_path, monkeypatch)
+
+
+def env_in(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Env]:
+    """``env``'s body, for a fixture of another scope: QM1 made in ``tmp_path``."""
     for var in ("MQSERVER", "MQCCDTURL", "MQ_CONNECT_TYPE"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("MQPY_DATA_PATH", str(tmp_path / "elsewhere"))

@@ -21,7 +21,7 @@ import pytest
 import trustme
 
 import mqpy
-from mqpy import CMQC, CMQCFC, config
+from mqpy import CMQC, CMQCFC, config, inprocess
 from mqpy_chinit import handoff
 from tests.client.conftest import wait_for
 from tests.support.fastpath import QUEUE, FastpathSite, _holders, daemon_alone_holds
@@ -42,10 +42,16 @@ def site(tmp_path_factory):
 
 
 @pytest.fixture(autouse=True)
-def _clean(site):
+def _clean(request):
+    """The module's site, for a test that uses it: marked, then its channel and queue as
+    they were."""
+    if "site" not in request.fixturenames:
+        yield
+        return
+    site = request.getfixturevalue("site")
     site.mark()
     yield
-    site.mqsc(f"START CHANNEL({CHANNEL})\nALTER CHANNEL({CHANNEL}) CHLTYPE(SVRCONN) "
+    site.mqsc_here(f"START CHANNEL({CHANNEL})\nALTER CHANNEL({CHANNEL}) CHLTYPE(SVRCONN) "
               f"MAXINST(999999999) SHARECNV(10)\n", ok=False)
     qm = site.bindings()
     try:
@@ -107,7 +113,7 @@ def test_chstatus_and_conn_show_the_daemons_client(site):
     q = mqpy.Queue(qm, QUEUE, CMQC.MQOO_OUTPUT)
     try:
         assert daemon_alone_holds(site), _holders(site)
-        out = " ".join(site.mqsc(f"DISPLAY CHSTATUS({CHANNEL}) ALL").split())
+        out = " ".join(site.mqsc_here(f"DISPLAY CHSTATUS({CHANNEL}) ALL").split())
         assert f"CHANNEL({CHANNEL})" in out and "CHLTYPE(SVRCONN)" in out
         assert "STATUS(RUNNING)" in out and "CONNAME(127.0.0.1)" in out
         assert "CURSHCNV(1)" in out
@@ -119,13 +125,13 @@ def test_chstatus_and_conn_show_the_daemons_client(site):
             admin.disconnect()
         assert [r[CMQCFC.MQIACH_CHANNEL_TYPE] for r in pcf] == [CMQC.MQCHT_SVRCONN]
         assert pcf[0][CMQCFC.MQIACH_CHANNEL_STATUS] == CMQCFC.MQCHS_RUNNING
-        conns = " ".join(site.mqsc("DISPLAY CONN(*) TYPE(ALL)").split())
+        conns = " ".join(site.mqsc_here("DISPLAY CONN(*) TYPE(ALL)").split())
         assert f"OBJNAME({QUEUE})" in conns  # the client's open queue, in its connection
         q.close()
     finally:
         qm.disconnect()
     assert wait_for(lambda: "STATUS(RUNNING)" not in " ".join(
-        site.mqsc(f"DISPLAY CHSTATUS({CHANNEL})", ok=False).split()))
+        site.mqsc_here(f"DISPLAY CHSTATUS({CHANNEL})", ok=False).split()))
 
 
 def test_stop_channel_ends_the_daemons_instances(site):
@@ -134,23 +140,23 @@ def test_stop_channel_ends_the_daemons_instances(site):
     STATUS(STOPPED) a new client is refused (2537) until START CHANNEL."""
     qm = site.client()
     q = mqpy.Queue(qm, QUEUE, CMQC.MQOO_OUTPUT)
-    site.mqsc(f"STOP CHANNEL({CHANNEL}) MODE(FORCE) STATUS(INACTIVE)")
+    site.mqsc_here(f"STOP CHANNEL({CHANNEL}) MODE(FORCE) STATUS(INACTIVE)")
     assert "AMQ9528I" in site.wait_for_log("AMQ9528I")
     with pytest.raises(mqpy.MQMIError) as broken:
         q.put(b"after the stop")
     assert broken.value.reason == CMQC.MQRC_CONNECTION_BROKEN
-    site.mqsc(f"STOP CHANNEL({CHANNEL}) STATUS(STOPPED)")
+    site.mqsc_here(f"STOP CHANNEL({CHANNEL}) STATUS(STOPPED)")
     with pytest.raises(mqpy.MQMIError) as refused:
         site.client()
     assert refused.value.reason == CMQC.MQRC_CHANNEL_NOT_AVAILABLE
-    site.mqsc(f"START CHANNEL({CHANNEL})")
+    site.mqsc_here(f"START CHANNEL({CHANNEL})")
     site.client().disconnect()
 
 
 def test_maxinst_is_counted_in_the_daemon(site):
     """Given MAXINST(1) on the channel and one client connected, when a second client
     connects (a channel instance of its own), then it is refused with 2537 and AMQ9489E."""
-    site.mqsc(f"ALTER CHANNEL({CHANNEL}) CHLTYPE(SVRCONN) MAXINST(1) SHARECNV(1)")
+    site.mqsc_here(f"ALTER CHANNEL({CHANNEL}) CHLTYPE(SVRCONN) MAXINST(1) SHARECNV(1)")
     first = site.client()
     try:
         assert daemon_alone_holds(site), _holders(site)
@@ -192,7 +198,7 @@ def test_killed_clients_unit_of_work_is_backed_out(site):
 
 
 def _qstatus(site: Site) -> str:
-    return " ".join(site.mqsc(f"DISPLAY QSTATUS({QUEUE}) UNCOM CURDEPTH").split())
+    return " ".join(site.mqsc_here(f"DISPLAY QSTATUS({QUEUE}) UNCOM CURDEPTH").split())
 
 
 def test_a_tls_svrconn_stays_in_the_channel_initiator(site, tmp_path):
@@ -203,7 +209,7 @@ def test_a_tls_svrconn_stays_in_the_channel_initiator(site, tmp_path):
                           ca.issue_cert("qms.example", common_name="QMS"))
     app = key_repository(str(tmp_path / "app"), ca, ca.issue_cert("app.example",
                                                                common_name="app"))
-    site.mqsc(f"ALTER QMGR SSLKEYR('{qm_repo}')\n"
+    site.mqsc_here(f"ALTER QMGR SSLKEYR('{qm_repo}')\n"
               f"DEFINE CHANNEL(TLS.SVRCONN) CHLTYPE(SVRCONN) SSLCIPH({CIPH}) "
               f"SSLCAUTH(OPTIONAL) REPLACE\n"
               f"SET CHLAUTH(TLS.SVRCONN) TYPE(BLOCKUSER) USERLIST('nobody')\n")
@@ -216,7 +222,7 @@ def test_a_tls_svrconn_stays_in_the_channel_initiator(site, tmp_path):
         q.put(b"over TLS")
         assert q.get() == b"over TLS"
         q.close()
-        out = " ".join(site.mqsc("DISPLAY CHSTATUS(TLS.SVRCONN) ALL").split())
+        out = " ".join(site.mqsc_here("DISPLAY CHSTATUS(TLS.SVRCONN) ALL").split())
         assert "CHANNEL(TLS.SVRCONN)" in out and f"SSLCIPH({CIPH})" in out
     finally:
         qm.disconnect()
@@ -236,7 +242,7 @@ def test_a_killed_channel_initiator_leaves_the_daemons_clients_connected(site):
         assert q.get() == b"while the channel initiator is down"
         assert wait_for(lambda: site.inst.chinit_pid(QM) not in (None, old), 30)
         site._wait_listening(30)
-        out = " ".join(site.mqsc(f"DISPLAY CHSTATUS({CHANNEL})").split())
+        out = " ".join(site.mqsc_here(f"DISPLAY CHSTATUS({CHANNEL})").split())
         assert f"CHANNEL({CHANNEL})" in out and "STATUS(RUNNING)" in out
         second = site.client()
         assert daemon_alone_holds(site), _holders(site)
@@ -246,26 +252,33 @@ def test_a_killed_channel_initiator_leaves_the_daemons_clients_connected(site):
         qm.disconnect()
 
 
-def test_endmqm_backs_out_the_daemons_clients(tmp_path):
+def _restarted(site: Site) -> None:
+    """The module's queue manager started again if a test ended it, serving clients as
+    before (for the tests after it)."""
+    if not inprocess.is_locked(site.qmdir):
+        assert site.inst.run("strmqm", QM).returncode == 0
+    site._wait_listening(30)
+
+
+def test_endmqm_backs_out_the_daemons_clients(site):
     """Given a client of a FASTPATH queue manager with a message put under syncpoint, when
     endmqm -i ends the queue manager, then the client's next call gets 2009 (or 2161/2162),
     and after strmqm the message is not there."""
-    s = FastpathSite(str(tmp_path / "data"))
     try:
-        s.start()
-        qm = s.client()
+        qm = site.client()
+        assert daemon_alone_holds(site), _holders(site)
         q = mqpy.Queue(qm, QUEUE, CMQC.MQOO_OUTPUT)
         q.put(b"in flight", mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))
-        assert s.inst.run("endmqm", "-i", QM).returncode == 0
-        s.inst.wait_ended(QM)
+        assert site.inst.run("endmqm", "-i", QM).returncode == 0
+        site.inst.wait_ended(QM)
         with pytest.raises(mqpy.MQMIError) as ended:
             q.put(b"after the end")
         assert ended.value.reason in (CMQC.MQRC_CONNECTION_BROKEN,
                                       CMQC.MQRC_Q_MGR_STOPPING, CMQC.MQRC_Q_MGR_QUIESCING)
-        assert s.inst.run("strmqm", QM).returncode == 0
-        assert _depth(s) == 0
+        assert site.inst.run("strmqm", QM).returncode == 0
+        assert _depth(site) == 0
     finally:
-        s.stop()
+        _restarted(site)
 
 
 def test_a_bad_mqibindtype_is_refused_by_strmqm(tmp_path):
@@ -355,16 +368,15 @@ def test_only_the_queue_managers_user_may_hand_over():
     assert not handoff.peer_allowed(0, own_uid=1000)
 
 
-def test_a_controlled_end_waits_for_the_daemons_clients(tmp_path):
+def test_a_controlled_end_waits_for_the_daemons_clients(site):
     """Given a client of a FASTPATH queue manager, when endmqm -c asks for a controlled end,
     then the client is not cut off: its calls that fail if quiescing get 2161 while it stays
     connected, and the queue manager ends once it disconnects."""
-    s = FastpathSite(str(tmp_path / "data"))
     try:
-        s.start()
-        qm = s.client()
+        qm = site.client()
+        assert daemon_alone_holds(site), _holders(site)
         q = mqpy.Queue(qm, QUEUE, CMQC.MQOO_OUTPUT | CMQC.MQOO_FAIL_IF_QUIESCING)
-        assert s.inst.run("endmqm", "-c", QM).returncode == 0
+        assert site.inst.run("endmqm", "-c", QM).returncode == 0
         pmo = mqpy.PMO(Options=CMQC.MQPMO_FAIL_IF_QUIESCING | CMQC.MQPMO_NO_SYNCPOINT)
         with pytest.raises(mqpy.MQMIError) as quiescing:
             for _ in range(2000):
@@ -372,9 +384,9 @@ def test_a_controlled_end_waits_for_the_daemons_clients(tmp_path):
                 time.sleep(0.01)
         assert quiescing.value.reason == CMQC.MQRC_Q_MGR_QUIESCING
         qm.disconnect()
-        s.inst.wait_ended(QM, timeout=30)
+        site.inst.wait_ended(QM, timeout=30)
     finally:
-        s.stop()
+        _restarted(site)
 
 
 def test_a_failed_hand_off_is_served_by_the_channel_initiator(env, tmp_path):

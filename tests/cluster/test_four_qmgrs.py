@@ -20,6 +20,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
+from tests.support.daemon_pair import mqsc_here
 from tests.support.ports import free_port
 
 from .conftest import ADMIT_CHANNELS, DEADLINE, NAMES, wait_for
@@ -174,7 +175,7 @@ def test_local_definitions_that_lead_into_the_cluster(cluster):
     (not 2087) and the second at an instance of INVQ (not 2082).
     spec: aliases-channels-storage 1; operations-dlq-clusters 4"""
     _settled(cluster)
-    out = cluster.mqsc("QM3", """
+    out = mqsc_here(cluster.site, "QM3", """
         DEFINE QREMOTE(INV.AT.QM4) RNAME(INVQ) RQMNAME(QM4)
         DEFINE QALIAS(INV.ALIAS) TARGET(INVQ)
     """)
@@ -190,7 +191,7 @@ def test_local_definitions_that_lead_into_the_cluster(cluster):
         assert b"by remote definition" in got["QM4"], got
         assert sorted(got["QM2"] + got["QM4"]) == [b"by alias", b"by remote definition"]
     finally:
-        cluster.mqsc("QM3", """
+        mqsc_here(cluster.site, "QM3", """
             DELETE QREMOTE(INV.AT.QM4)
             DELETE QALIAS(INV.ALIAS)
         """)
@@ -203,9 +204,9 @@ def test_queue_manager_alias_is_used_by_others_only_once_clustered(cluster):
     puts to Q at YORK go to QM1 and on, by the alias, to QM4's Q.
     spec: aliases-channels-storage 1 use 1; aliases-channels-storage 4.2"""
     _settled(cluster)
-    out = cluster.mqsc("QM4", "DEFINE QLOCAL(YORK.TARGET)")
+    out = mqsc_here(cluster.site, "QM4", "DEFINE QLOCAL(YORK.TARGET)")
     assert out.returncode == 0, out.stdout
-    out = cluster.mqsc("QM1", "DEFINE QREMOTE(YORK) RNAME(' ') RQMNAME(QM4)")
+    out = mqsc_here(cluster.site, "QM1", "DEFINE QREMOTE(YORK) RNAME(' ') RQMNAME(QM4)")
     assert out.returncode == 0, out.stdout
     od = mqpy.OD(ObjectName=b"YORK.TARGET", ObjectQMgrName=b"YORK")
     try:
@@ -217,7 +218,7 @@ def test_queue_manager_alias_is_used_by_others_only_once_clustered(cluster):
             assert e.value.reason == CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR
         finally:
             qm.disconnect()
-        out = cluster.mqsc("QM1", "ALTER QREMOTE(YORK) CLUSTER(INV)")
+        out = mqsc_here(cluster.site, "QM1", "ALTER QREMOTE(YORK) CLUSTER(INV)")
         assert out.returncode == 0, out.stdout
         deadline = time.monotonic() + DEADLINE
         qm = cluster.bind("QM3")
@@ -236,8 +237,8 @@ def test_queue_manager_alias_is_used_by_others_only_once_clustered(cluster):
         assert _arrived(cluster, 1, "YORK.TARGET", ("QM4",)) == {
             "QM4": [b"via the clustered alias"]}
     finally:
-        cluster.mqsc("QM1", "DELETE QREMOTE(YORK)")
-        cluster.mqsc("QM4", "DELETE QLOCAL(YORK.TARGET) PURGE")
+        mqsc_here(cluster.site, "QM1", "DELETE QREMOTE(YORK)")
+        mqsc_here(cluster.site, "QM4", "DELETE QLOCAL(YORK.TARGET) PURGE")
 
 
 def test_suspended_queue_manager_is_avoided_and_resume_restores_it(cluster):
@@ -246,7 +247,7 @@ def test_suspended_queue_manager_is_avoided_and_resume_restores_it(cluster):
     recently used destination, gets the next ones.  spec: operations-dlq-clusters 7.23"""
     _settled(cluster)
     try:
-        out = cluster.mqsc("QM4", "SUSPEND QMGR CLUSTER(INV)\n")
+        out = mqsc_here(cluster.site, "QM4", "SUSPEND QMGR CLUSTER(INV)\n")
         assert "AMQ8559I" in out.stdout, out.stdout
         wait_for("QM4 suspended at QM3",
                  lambda: _members(cluster, "QM3").get("QM4", {}).get("SUSPEND") == "YES")
@@ -256,7 +257,7 @@ def test_suspended_queue_manager_is_avoided_and_resume_restores_it(cluster):
         got = _arrived(cluster, 6)
         assert len(got["QM2"]) == 6, {k: len(v) for k, v in got.items()}
     finally:
-        out = cluster.mqsc("QM4", "RESUME QMGR CLUSTER(INV)\n")
+        out = mqsc_here(cluster.site, "QM4", "RESUME QMGR CLUSTER(INV)\n")
     assert "AMQ8560I" in out.stdout, out.stdout
     wait_for("QM4 resumed at QM3",
              lambda: _members(cluster, "QM3").get("QM4", {}).get("SUSPEND") == "NO")
@@ -376,7 +377,7 @@ def test_full_repository_killed_and_restarted(cluster):
         cluster.kill("QM1")
         _put_many(cluster, "QM3", "INVQ", 4, CMQC.MQOO_BIND_NOT_FIXED)
         _arrived(cluster, 4)
-        out = cluster.mqsc("QM4", "DEFINE QLOCAL(NEWQ) CLUSTER(INV)\n")
+        out = mqsc_here(cluster.site, "QM4", "DEFINE QLOCAL(NEWQ) CLUSTER(INV)\n")
         assert out.returncode == 0, out.stdout
         _put_many(cluster, "QM3", "NEWQ", 1, 0)
         assert _arrived(cluster, 1, "NEWQ", ("QM4",)) == {"QM4": [b"msg 00"]}
@@ -396,7 +397,7 @@ def test_refresh_cluster_relearns(cluster):
     spec: operations-dlq-clusters 7.24"""
     _settled(cluster)
     assert "QM4" in _members(cluster, "QM3")
-    out = cluster.mqsc("QM3", "REFRESH CLUSTER(INV)\n")
+    out = mqsc_here(cluster.site, "QM3", "REFRESH CLUSTER(INV)\n")
     assert "AMQ8598I" in out.stdout, out.stdout
     rows = _members(cluster, "QM3")  # right after the command: nothing learned is left
     assert {"QM1", "QM2", "QM3"} <= set(rows) and "QM4" not in rows, sorted(rows)
@@ -420,7 +421,7 @@ def test_gateway_to_a_queue_manager_outside_and_balancing_from_outside(cluster):
     assert site.run("crtmqm", "-u", "SYSTEM.DEAD.LETTER.QUEUE", "PALERMO").returncode == 0
     cluster.start("PALERMO")
     cluster.ports["PALERMO"] = port = free_port()
-    out = cluster.mqsc("PALERMO", f"""
+    out = mqsc_here(cluster.site, "PALERMO", f"""
         {ADMIT_CHANNELS}
         DEFINE LISTENER(L) TRPTYPE(TCP) PORT({port}) CONTROL(QMGR)
         START LISTENER(L)
@@ -433,7 +434,7 @@ def test_gateway_to_a_queue_manager_outside_and_balancing_from_outside(cluster):
         DEFINE QREMOTE(INVQ) RNAME(INVQ) RQMNAME(QM1) XMITQ(QM1)
     """)
     assert out.returncode == 0, out.stdout
-    out = cluster.mqsc("QM1", f"""
+    out = mqsc_here(cluster.site, "QM1", f"""
         DEFINE CHANNEL(PAL.TO.QM1) CHLTYPE(RCVR) TRPTYPE(TCP)
         DEFINE QLOCAL(PALXQ) USAGE(XMITQ) TRIGGER INITQ(SYSTEM.CHANNEL.INITQ) +
                TRIGDATA(QM1.TO.PAL)
@@ -480,15 +481,15 @@ def test_balancing_from_outside_through_a_gateway_with_its_own_instance(cluster)
     if not getattr(cluster, "palermo", False):
         pytest.skip("needs PALERMO from the previous test")
     try:
-        out = cluster.mqsc("QM1", """
+        out = mqsc_here(cluster.site, "QM1", """
             ALTER QMGR CLWLUSEQ(ANY)
             DEFINE QREMOTE(ANY.CLUSTER) RNAME(' ') RQMNAME(' ')
             DEFINE QLOCAL(EDINBURGH) CLUSTER(INV) DEFBIND(NOTFIXED)
         """)
         assert out.returncode == 0, out.stdout
-        out = cluster.mqsc("QM2", "DEFINE QLOCAL(EDINBURGH) CLUSTER(INV) DEFBIND(NOTFIXED)")
+        out = mqsc_here(cluster.site, "QM2", "DEFINE QLOCAL(EDINBURGH) CLUSTER(INV) DEFBIND(NOTFIXED)")
         assert out.returncode == 0, out.stdout
-        out = cluster.mqsc("PALERMO", "DEFINE QREMOTE(EDINBURGH) RNAME(EDINBURGH) "
+        out = mqsc_here(cluster.site, "PALERMO", "DEFINE QREMOTE(EDINBURGH) RNAME(EDINBURGH) "
                                       "RQMNAME(ANY.CLUSTER) XMITQ(QM1)")
         assert out.returncode == 0, out.stdout
         wait_for("QM2's EDINBURGH in QM1's cache",
@@ -504,12 +505,12 @@ def test_balancing_from_outside_through_a_gateway_with_its_own_instance(cluster)
         assert sum(map(len, got.values())) == 6, f"{got}\n{cluster.diagnose()}"
         assert got["QM1"] and got["QM2"], got
     finally:
-        cluster.mqsc("QM1", """
+        mqsc_here(cluster.site, "QM1", """
             ALTER QMGR CLWLUSEQ(LOCAL)
             DELETE QREMOTE(ANY.CLUSTER)
             DELETE QLOCAL(EDINBURGH) PURGE
         """)
-        cluster.mqsc("QM2", "DELETE QLOCAL(EDINBURGH) PURGE")
+        mqsc_here(cluster.site, "QM2", "DELETE QLOCAL(EDINBURGH) PURGE")
 
 
 def test_gateway_between_two_clusters(cluster):
@@ -527,27 +528,27 @@ def test_gateway_between_two_clusters(cluster):
         _gateway_between_two_clusters(cluster)
     finally:
         cluster.kill("PALERMO")
-        out = cluster.mqsc("QM1", """
+        out = mqsc_here(cluster.site, "QM1", """
             ALTER QMGR REPOSNL(' ') REPOS(INV)
             ALTER CHANNEL(TO.QM1) CHLTYPE(CLUSRCVR) CLUSNL(' ') CLUSTER(INV)
             DELETE QREMOTE(QM3)
             DELETE NAMELIST(BOTH)
         """)
-        cluster.mqsc("QM3", "DELETE QLOCAL(RQ)\n")
+        mqsc_here(cluster.site, "QM3", "DELETE QLOCAL(RQ)\n")
     assert "AMQ8147E" not in out.stdout, out.stdout
 
 
 def _gateway_between_two_clusters(cluster) -> None:
-    out = cluster.mqsc("QM1", """
+    out = mqsc_here(cluster.site, "QM1", """
         DEFINE NAMELIST(BOTH) NAMES(INV, CL2)
         ALTER QMGR REPOS(' ') REPOSNL(BOTH)
         ALTER CHANNEL(TO.QM1) CHLTYPE(CLUSRCVR) CLUSTER(' ') CLUSNL(BOTH)
         DEFINE QREMOTE(QM3) RNAME(' ') RQMNAME(QM3) CLUSNL(BOTH) DEFBIND(NOTFIXED)
     """)
     assert out.returncode == 0, out.stdout
-    out = cluster.mqsc("QM3", "DEFINE QLOCAL(RQ)\n")
+    out = mqsc_here(cluster.site, "QM3", "DEFINE QLOCAL(RQ)\n")
     assert out.returncode == 0, out.stdout
-    out = cluster.mqsc("PALERMO", f"""
+    out = mqsc_here(cluster.site, "PALERMO", f"""
         DEFINE CHANNEL(TO.PALERMO) CHLTYPE(CLUSRCVR) TRPTYPE(TCP) SHORTTMR(1) SHORTRTY(900) +
                CONNAME({cluster.conname("PALERMO")}) CLUSTER(CL2)
         DEFINE CHANNEL(TO.QM1) CHLTYPE(CLUSSDR) TRPTYPE(TCP) SHORTTMR(1) SHORTRTY(900) +
@@ -601,7 +602,7 @@ def test_remove_a_queue_manager_and_add_it_back(cluster):
     spec: operations-dlq-clusters 4 (procedures)"""
     _settled(cluster)
     try:
-        out = cluster.mqsc("QM4", """
+        out = mqsc_here(cluster.site, "QM4", """
             SUSPEND QMGR CLUSTER(INV)
             ALTER CHANNEL(TO.QM4) CHLTYPE(CLUSRCVR) CLUSTER(' ')
         """)
@@ -612,7 +613,7 @@ def test_remove_a_queue_manager_and_add_it_back(cluster):
         wait_for("QM4's INVQ gone at QM1", lambda: "CLUSQMGR(QM4)" not in cluster.command(
             "QM1", "DISPLAY QCLUSTER(INVQ)"))
     finally:
-        out = cluster.mqsc("QM4", """
+        out = mqsc_here(cluster.site, "QM4", """
             ALTER CHANNEL(TO.QM4) CHLTYPE(CLUSRCVR) CLUSTER(INV)
             RESUME QMGR CLUSTER(INV)
         """)
@@ -631,7 +632,7 @@ def test_messages_of_a_failed_channel_are_rerouted(cluster):
     spec: operations-dlq-clusters 7.28"""
     _settled(cluster)
     try:
-        out = cluster.mqsc("QM3", "STOP CHANNEL(TO.QM4) MODE(FORCE) STATUS(INACTIVE)\n")
+        out = mqsc_here(cluster.site, "QM3", "STOP CHANNEL(TO.QM4) MODE(FORCE) STATUS(INACTIVE)\n")
         assert "AMQ8019I" in out.stdout, out.stdout
         wait_for("TO.QM4 inactive at QM3", lambda: "STATUS(RUNNING)" not in cluster.command(
             "QM3", "DISPLAY CHSTATUS(TO.QM4)"))
@@ -650,10 +651,10 @@ def test_forceremove_only_on_a_full_repository(cluster):
     on partial repository QM3, then it is refused; issued on full repository QM1 (after QM4
     has ended) with QUEUES(YES), QM4 disappears from DISPLAY CLUSQMGR on QM1 and QM2 and
     its INVQ from DISPLAY QCLUSTER.  spec: operations-dlq-clusters 7.25"""
-    out = cluster.mqsc("QM3", "RESET CLUSTER(INV) QMNAME(QM4) ACTION(FORCEREMOVE)\n")
+    out = mqsc_here(cluster.site, "QM3", "RESET CLUSTER(INV) QMNAME(QM4) ACTION(FORCEREMOVE)\n")
     assert out.returncode != 0 and "AMQ8101S" in out.stdout, out.stdout
     cluster.kill("QM4")
-    out = cluster.mqsc("QM1", "RESET CLUSTER(INV) QMNAME(QM4) ACTION(FORCEREMOVE) "
+    out = mqsc_here(cluster.site, "QM1", "RESET CLUSTER(INV) QMNAME(QM4) ACTION(FORCEREMOVE) "
                               "QUEUES(YES)\n")
     assert "AMQ8599I" in out.stdout, out.stdout
     for full in ("QM1", "QM2"):
@@ -675,21 +676,21 @@ def test_move_a_full_repository(cluster):
         cluster.ensure_running(name)
     cluster.quiet(("QM1", "QM2", "QM3"))
     sdr = "CHLTYPE(CLUSSDR) TRPTYPE(TCP) SHORTTMR(1) SHORTRTY(900) CLUSTER(INV)"
-    out = cluster.mqsc("QM3", f"""
+    out = mqsc_here(cluster.site, "QM3", f"""
         ALTER QMGR REPOS(INV)
         DEFINE CHANNEL(TO.QM2) {sdr} CONNAME({cluster.conname("QM2")})
     """)
     assert out.returncode == 0, out.stdout
     for name in ("QM1", "QM2"):
-        out = cluster.mqsc(name, f"DEFINE CHANNEL(TO.QM3) {sdr} "
+        out = mqsc_here(cluster.site, name, f"DEFINE CHANNEL(TO.QM3) {sdr} "
                                  f"CONNAME({cluster.conname('QM3')})\n")
         assert out.returncode == 0, out.stdout
     wait_for("QM3 a full repository at QM1", lambda: _members(cluster, "QM1").get(
         "QM3", {}).get("QMTYPE") == "REPOS")
-    out = cluster.mqsc("QM2", "ALTER QMGR REPOS(' ')\n")
+    out = mqsc_here(cluster.site, "QM2", "ALTER QMGR REPOS(' ')\n")
     assert out.returncode == 0, out.stdout
     for name in ("QM1", "QM3"):
-        out = cluster.mqsc(name, """
+        out = mqsc_here(cluster.site, name, """
             STOP CHANNEL(TO.QM2) MODE(FORCE) STATUS(INACTIVE)
             DELETE CHANNEL(TO.QM2)
         """)
@@ -699,7 +700,7 @@ def test_move_a_full_repository(cluster):
             r := _members(cluster, name)) and r.get("QM2", {}).get("QMTYPE") == "NORMAL"
             and r.get("QM3", {}).get("QMTYPE") == "REPOS" and r)
         assert rows["QM1"]["QMTYPE"] == "REPOS", rows
-    out = cluster.mqsc("QM2", "DEFINE QLOCAL(MOVEDQ) CLUSTER(INV) DEFBIND(NOTFIXED)\n")
+    out = mqsc_here(cluster.site, "QM2", "DEFINE QLOCAL(MOVEDQ) CLUSTER(INV) DEFBIND(NOTFIXED)\n")
     assert out.returncode == 0, out.stdout
     # a full repository holds every queue record: nobody at QM3 asks for MOVEDQ
     wait_for("MOVEDQ known at QM3", lambda: "CLUSQMGR(QM2)" in cluster.command(

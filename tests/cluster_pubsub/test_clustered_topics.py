@@ -12,6 +12,7 @@ import time
 import mqpy
 from mqpy import CMQC
 from tests.cluster.conftest import wait_for
+from tests.support.daemon_pair import mqsc_here
 
 TOPIC = "sports/score"
 
@@ -37,7 +38,7 @@ def _proxies(net, qmgr: str) -> set[str]:
 
 
 def _subscribe(net, qmgr: str) -> None:
-    out = net.mqsc(qmgr, f"DEFINE QLOCAL(SCORES)\n"
+    out = mqsc_here(net.site, qmgr, f"DEFINE QLOCAL(SCORES)\n"
                          f"DEFINE SUB(SCORES.SUB) TOPICSTR('{TOPIC}') DEST(SCORES)\n")
     assert out.returncode == 0, out.stdout
 
@@ -47,7 +48,7 @@ def test_a_publication_reaches_subscribers_on_every_member(pubsub_cluster):
     QM2 and on QM3, when QM1 has their proxy subscriptions and an application publishes
     on QM1 (persistent, in syncpoint), then each subscriber gets it once."""
     net = pubsub_cluster
-    out = net.mqsc("QM1", "DEFINE TOPIC(SPORTS) TOPICSTR('sports') CLUSTER(INV)\n")
+    out = mqsc_here(net.site, "QM1", "DEFINE TOPIC(SPORTS) TOPICSTR('sports') CLUSTER(INV)\n")
     assert out.returncode == 0, out.stdout
     for name in ("QM2", "QM3"):
         wait_for(f"{name} knows the cluster topic", lambda n=name: "CLUSQMGR(QM1)" in
@@ -71,7 +72,7 @@ def test_a_subscription_removed_stops_delivery_there(pubsub_cluster):
     withdraws nothing but QM2's proxy subscription goes, and the next publication reaches
     QM3 only."""
     net = pubsub_cluster
-    assert net.mqsc("QM2", "DELETE SUB(SCORES.SUB)\n").returncode == 0
+    assert mqsc_here(net.site, "QM2", "DELETE SUB(SCORES.SUB)\n").returncode == 0
     wait_for("QM2's proxy subscription withdrawn", lambda: "QM2" not in _proxies(net, "QM1"))
     assert "QM3" in _proxies(net, "QM1")
     _publish(net, "QM1", b"3-2")
@@ -104,10 +105,10 @@ def test_a_subscription_to_a_cluster_queue_or_a_cluster_qmgr_s_queue_gets_its_co
     net = pubsub_cluster
     for name, script in (("QM3", "DEFINE QLOCAL(NEWSQ) CLUSTER(INV)\n"),
                          ("QM2", "DEFINE QLOCAL(PLAINQ)\n")):
-        assert net.mqsc(name, script).returncode == 0
+        assert mqsc_here(net.site, name, script).returncode == 0
     wait_for("QM1 knows NEWSQ", lambda: "NEWSQ" in net.command(
         "QM1", "DISPLAY QCLUSTER(NEWSQ) CLUSQMGR"))
-    out = net.mqsc("QM1", "DEFINE SUB(TO.CLUSQ) TOPICSTR('news/x') DEST(NEWSQ)\n"
+    out = mqsc_here(net.site, "QM1", "DEFINE SUB(TO.CLUSQ) TOPICSTR('news/x') DEST(NEWSQ)\n"
                           "DEFINE SUB(TO.QM2) TOPICSTR('news/x') DEST(PLAINQ) DESTQMGR(QM2)\n")
     assert out.stdout.count("AMQ8094I") == 2, out.stdout
     _publish(net, "QM1", b"headline", topic="news/x")
@@ -125,7 +126,7 @@ def test_a_subscription_removed_while_the_channel_initiator_was_down_stops_its_f
     assert "QM3" in _proxies(net, "QM1")
     with open(os.path.join(net.site.qmdir("QM3"), "chinit.pid")) as f:
         os.kill(int(f.read().split()[0]), signal.SIGKILL)
-    assert net.mqsc("QM3", "DELETE SUB(SCORES.SUB)\n").returncode == 0
+    assert mqsc_here(net.site, "QM3", "DELETE SUB(SCORES.SUB)\n").returncode == 0
     wait_for("QM3's proxy subscriptions gone",
              lambda: "QM3" not in _proxies(net, "QM1") | _proxies(net, "QM4"))
 
@@ -138,7 +139,7 @@ def test_a_wildcard_subscription_under_the_cluster_topic_is_sent_one_above_it_is
     sports/united/goals reaches both subscriptions on QM2 (the one above gets its copy of
     what the other brings, as IBM documents)."""
     net = pubsub_cluster
-    out = net.mqsc("QM2", "DEFINE QLOCAL(GOALS)\nDEFINE QLOCAL(EVERYTHING)\n"
+    out = mqsc_here(net.site, "QM2", "DEFINE QLOCAL(GOALS)\nDEFINE QLOCAL(EVERYTHING)\n"
                           "DEFINE SUB(ALL.SUB) TOPICSTR('#') DEST(EVERYTHING)\n"
                           "DEFINE SUB(GOALS.SUB) TOPICSTR('sports/+/goals') DEST(GOALS)\n")
     assert out.stdout.count("AMQ8094I") == 2, out.stdout

@@ -9,11 +9,22 @@ what pymqi users rely on: "pymqi compatibility": PCFExecute answers as IBM's com
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 import mqpy as pymqi
 from mqpy import CMQC, CMQCFC, CMQXC
+from tests.client.conftest import Env, env_in
 from tests.pymqi_compat.conftest import QMGR, QUEUE
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory) -> Iterator[Env]:
+    """QM1 and its channel initiator, shared by the module's tests: each leaves it as it
+    found it (what it made deleted, what it changed put back)."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        yield from env_in(tmp_path_factory.mktemp("pcf_admin"), monkeypatch)
 
 
 def _reason(call) -> int:
@@ -141,9 +152,12 @@ def test_a_filter_on_an_attribute_not_asked_for_is_evaluated_and_returned(pcf_ex
     CURDEPTH > 0, then APP.Q is answered with its CURDEPTH too (IBM evaluates the filter on
     the object and returns the filtered attribute)."""
     pymqi.Queue(pcf_exec.qm, QUEUE).put(b"deep")
-    found = pcf_exec.MQCMD_INQUIRE_Q({CMQC.MQCA_Q_NAME: b"APP.*",
-                                      CMQCFC.MQIACF_Q_ATTRS: [CMQC.MQCA_Q_DESC]},
-                                     [pymqi.Filter(CMQC.MQIA_CURRENT_Q_DEPTH).greater(0)])
+    try:
+        found = pcf_exec.MQCMD_INQUIRE_Q({CMQC.MQCA_Q_NAME: b"APP.*",
+                                          CMQCFC.MQIACF_Q_ATTRS: [CMQC.MQCA_Q_DESC]},
+                                         [pymqi.Filter(CMQC.MQIA_CURRENT_Q_DEPTH).greater(0)])
+    finally:
+        assert pymqi.Queue(pcf_exec.qm, QUEUE).get() == b"deep"
     assert [(q[CMQC.MQCA_Q_NAME].strip(), q[CMQC.MQIA_CURRENT_Q_DEPTH]) for q in found] == [
         (QUEUE.encode(), 1)]
     assert CMQC.MQCA_Q_DESC in found[0]
@@ -167,10 +181,16 @@ def test_set_and_inquire_channel_authentication_record(pcf_exec):
 def test_change_q_mgr_sets_an_attribute(pcf_exec):
     """Given the queue manager, when Change Queue Manager sets its description and
     CHLAUTH(DISABLED), then Inquire Queue Manager answers them."""
+    attrs = {CMQCFC.MQIACF_Q_MGR_ATTRS: [CMQC.MQCA_Q_MGR_DESC, CMQC.MQIA_CHLAUTH_RECORDS]}
+    (was,) = pcf_exec.MQCMD_INQUIRE_Q_MGR(attrs)
     pcf_exec.MQCMD_CHANGE_Q_MGR({CMQC.MQCA_Q_MGR_DESC: b"changed by PCF",
                                  CMQC.MQIA_CHLAUTH_RECORDS: CMQCFC.MQCHLA_DISABLED})
-    (qm,) = pcf_exec.MQCMD_INQUIRE_Q_MGR({CMQCFC.MQIACF_Q_MGR_ATTRS: [
-        CMQC.MQCA_Q_MGR_DESC, CMQC.MQIA_CHLAUTH_RECORDS]})
+    try:
+        (qm,) = pcf_exec.MQCMD_INQUIRE_Q_MGR(attrs)
+    finally:
+        pcf_exec.MQCMD_CHANGE_Q_MGR({
+            CMQC.MQCA_Q_MGR_DESC: was[CMQC.MQCA_Q_MGR_DESC].rstrip(b" \0"),
+            CMQC.MQIA_CHLAUTH_RECORDS: was[CMQC.MQIA_CHLAUTH_RECORDS]})
     assert qm[CMQC.MQCA_Q_MGR_DESC].strip() == b"changed by PCF"
     assert qm[CMQC.MQIA_CHLAUTH_RECORDS] == CMQCFC.MQCHLA_DISABLED
     assert _reason(lambda: pcf_exec.MQCMD_CHANGE_Q_MGR(
@@ -250,6 +270,25 @@ def test_copy_and_clear_queue_copy_channel_and_channel_names(pcf_exec):
     from it, then the copy has its MAXDEPTH and no messages; Clear Queue empties APP.Q;
     Copy Channel makes a SVRCONN like an existing one, and Inquire Channel Names of
     SVRCONN channels lists it."""
+    (was,) = pcf_exec.MQCMD_INQUIRE_Q({CMQC.MQCA_Q_NAME: QUEUE.encode(),
+                                      CMQCFC.MQIACF_Q_ATTRS: [CMQC.MQIA_MAX_Q_DEPTH]})
+    try:
+        _copy_and_clear_queue_copy_channel_and_channel_names(pcf_exec)
+    finally:
+        pcf_exec.MQCMD_CHANGE_Q({CMQC.MQCA_Q_NAME: QUEUE.encode(),
+                                 CMQC.MQIA_Q_TYPE: CMQC.MQQT_LOCAL,
+                                 CMQC.MQIA_MAX_Q_DEPTH: was[CMQC.MQIA_MAX_Q_DEPTH]})
+        for delete, key, name in (
+                (pcf_exec.MQCMD_DELETE_Q, CMQC.MQCA_Q_NAME, b"APP.COPY"),
+                (pcf_exec.MQCMD_DELETE_CHANNEL, CMQCFC.MQCACH_CHANNEL_NAME, b"COPY.SVRCONN")):
+            try:
+                delete({key: name})
+            except pymqi.MQMIError:
+                pass  # not made
+
+
+def _copy_and_clear_queue_copy_channel_and_channel_names(pcf_exec) -> None:
+    """The test's steps (its caller puts back what they change)."""
     pcf_exec.MQCMD_CHANGE_Q({CMQC.MQCA_Q_NAME: QUEUE.encode(), CMQC.MQIA_Q_TYPE: CMQC.MQQT_LOCAL,
                              CMQC.MQIA_MAX_Q_DEPTH: 4000})
     pymqi.Queue(pcf_exec.qm, QUEUE).put(b"kept")

@@ -38,12 +38,12 @@ def test_strmqm_creates_ibm_defaults(site):
     queue manager, its AUTHINFO and its CHLAUTH records, then CONNAUTH names
     SYSTEM.DEFAULT.AUTHINFO.IDPWOS (CHCKLOCL(OPTIONAL) CHCKCLNT(REQDADM)), CHLAUTH is ENABLED
     and IBM's three back-stop rules exist."""
-    out = site.mqsc("DISPLAY QMGR CONNAUTH CHLAUTH\n")
+    out = site.mqsc_here("DISPLAY QMGR CONNAUTH CHLAUTH\n")
     assert "CONNAUTH(SYSTEM.DEFAULT.AUTHINFO.IDPWOS)" in out
     assert "CHLAUTH(ENABLED)" in out
-    out = site.mqsc("DISPLAY AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) ALL\n")
+    out = site.mqsc_here("DISPLAY AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) ALL\n")
     assert "CHCKLOCL(OPTIONAL)" in out and "CHCKCLNT(REQDADM)" in out
-    out = site.mqsc("DISPLAY CHLAUTH(*)\n")
+    out = site.mqsc_here("DISPLAY CHLAUTH(*)\n")
     assert "CHLAUTH(SYSTEM.ADMIN.SVRCONN)" in out
     assert "CHLAUTH(SYSTEM.*)" in out
     assert "USERLIST(*MQADMIN)" in out
@@ -75,16 +75,16 @@ def test_object_authority_at_mqconn_and_mqopen_in_bindings(site):
     """Given alice authenticated by her password (the connection runs as alice), when she has
     no authority, then MQCONN is 2035 (AMQ8077W); with +connect on the queue manager MQCONN
     works but MQOPEN for output is 2035; with +put on the queue she can put, and still not get."""
-    site.mqsc(f"DELETE AUTHREC PROFILE({QUEUE}) OBJTYPE(QUEUE) PRINCIPAL('{ALICE}')\n"
+    site.mqsc_here(f"DELETE AUTHREC PROFILE({QUEUE}) OBJTYPE(QUEUE) PRINCIPAL('{ALICE}')\n"
               f"DELETE AUTHREC OBJTYPE(QMGR) PRINCIPAL('{ALICE}')\n", ok=False)
     assert _refused(lambda: site.bindings(ALICE, ALICE_PW)) == CMQC.MQRC_NOT_AUTHORIZED
     assert "AMQ8077W" in site.wait_for_log("AMQ8077W")
-    site.mqsc(f"SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('{ALICE}') AUTHADD(CONNECT)\n")
+    site.mqsc_here(f"SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('{ALICE}') AUTHADD(CONNECT)\n")
     qm = site.bindings(ALICE, ALICE_PW)
     try:
         assert _refused(lambda: mqpy.Queue(qm, QUEUE, CMQC.MQOO_OUTPUT)) == \
             CMQC.MQRC_NOT_AUTHORIZED
-        site.mqsc(f"SET AUTHREC PROFILE({QUEUE}) OBJTYPE(QUEUE) PRINCIPAL('{ALICE}') "
+        site.mqsc_here(f"SET AUTHREC PROFILE({QUEUE}) OBJTYPE(QUEUE) PRINCIPAL('{ALICE}') "
                   f"AUTHADD(PUT)\n")
         q = mqpy.Queue(qm, QUEUE, CMQC.MQOO_OUTPUT)
         q.put(b"from alice")
@@ -100,7 +100,7 @@ def test_client_mqcsp_right_and_wrong_password(site):
     alice connects as a client with her password (and +connect +put), then she can put; with a
     wrong password MQCONN is 2035 and AMQ5534E is logged; the listener serves the next
     client."""
-    site.mqsc(f"SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('{ALICE}') AUTHADD(CONNECT)\n"
+    site.mqsc_here(f"SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('{ALICE}') AUTHADD(CONNECT)\n"
               f"SET AUTHREC PROFILE({QUEUE}) OBJTYPE(QUEUE) PRINCIPAL('{ALICE}') "
               f"AUTHADD(PUT)\n")
     assert _refused(lambda: site.client(ALICE, "nope")) == CMQC.MQRC_NOT_AUTHORIZED
@@ -120,7 +120,7 @@ def test_client_chckclnt_required_refuses_a_client_without_password(site):
     """Given a SVRCONN with MCAUSER('bob') (not privileged, +connect) and CHCKCLNT(REQUIRED),
     when a client connects without a password, then MQCONN is 2035; with CHCKCLNT(OPTIONAL)
     the same client connects and runs as bob."""
-    site.mqsc("DEFINE CHANNEL(BOB.SVRCONN) CHLTYPE(SVRCONN) MCAUSER('bob') REPLACE\n"
+    site.mqsc_here("DEFINE CHANNEL(BOB.SVRCONN) CHLTYPE(SVRCONN) MCAUSER('bob') REPLACE\n"
               "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('bob') AUTHADD(CONNECT)\n"
               "ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) "
               "CHCKCLNT(REQUIRED)\n")
@@ -128,7 +128,7 @@ def test_client_chckclnt_required_refuses_a_client_without_password(site):
         assert _refused(lambda: site.client(channel="BOB.SVRCONN")) == \
             CMQC.MQRC_NOT_AUTHORIZED
     finally:
-        site.mqsc("ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) "
+        site.mqsc_here("ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) "
                   "CHCKCLNT(OPTIONAL)\n")
     qm = site.client(channel="BOB.SVRCONN")
     try:
@@ -137,7 +137,7 @@ def test_client_chckclnt_required_refuses_a_client_without_password(site):
             CMQC.MQRC_NOT_AUTHORIZED
     finally:
         qm.disconnect()
-    site.mqsc("ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) "
+    site.mqsc_here("ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) "
               "CHCKCLNT(REQDADM)\n")
 
 
@@ -156,7 +156,7 @@ def test_setmqaut_on_the_running_queue_manager(site):
     """Given the queue manager running in its daemon, when setmqaut grants alice +browse on
     APP.Q, then her bindings connection can browse it; setmqaut -remove takes her record away
     (2035 again); an unknown principal is setmqaut's AMQ7026E (149)."""
-    site.mqsc(f"SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('{ALICE}') AUTHADD(CONNECT)\n")
+    site.mqsc_here(f"SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('{ALICE}') AUTHADD(CONNECT)\n")
     proc = _setmqaut(site, "-t", "q", "-n", QUEUE, "-p", ALICE, "+browse", "+inq")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "completed successfully" in proc.stdout
@@ -188,7 +188,7 @@ def test_chcklocl_reqdadm_and_the_queue_managers_own_processes(site):
 
     owner = getpass.getuser()[:12]
     UserFile(users_path(site.qmdir)).set_password(owner, "owner-pw")
-    site.mqsc(f"SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('{ALICE}') AUTHADD(CONNECT)\n"
+    site.mqsc_here(f"SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('{ALICE}') AUTHADD(CONNECT)\n"
               "ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) "
               "CHCKLOCL(REQDADM)\n")
     runmqsc = ("import sys; from mqpy_cli.runmqsc import runmqsc; "
@@ -196,7 +196,7 @@ def test_chcklocl_reqdadm_and_the_queue_managers_own_processes(site):
     try:
         assert _refused(site.bindings) == CMQC.MQRC_NOT_AUTHORIZED
         site.bindings(owner, "owner-pw").disconnect()
-        assert "AMQ8135E" in site.mqsc("DISPLAY QMGR CHLAUTH\n", ok=False)
+        assert "AMQ8135E" in site.mqsc_here("DISPLAY QMGR CHLAUTH\n", ok=False)
         with open(os.path.join(site.qmdir, "chinit.pid")) as f:
             old = int(f.read())
         os.kill(old, signal.SIGKILL)
@@ -232,7 +232,7 @@ def test_dspmqaut_on_the_running_queue_manager(site):
     profile (SET AUTHREC PROFILE('APP.*') GROUP('apps') AUTHADD(BROWSE)) plus bob's own +inq
     on APP.Q, when dspmqaut asks for bob (a member of apps) on APP.Q, then it lists browse
     and inq; for the group it lists browse; the owner (mqm) has every authority."""
-    site.mqsc("SET AUTHREC PROFILE('APP.*') OBJTYPE(QUEUE) GROUP('apps') AUTHADD(BROWSE)\n"
+    site.mqsc_here("SET AUTHREC PROFILE('APP.*') OBJTYPE(QUEUE) GROUP('apps') AUTHADD(BROWSE)\n"
               f"SET AUTHREC PROFILE({QUEUE}) OBJTYPE(QUEUE) PRINCIPAL('bob') AUTHADD(INQ)\n")
     out = _dspmqaut(site, "-t", "q", "-n", QUEUE, "-p", "bob")
     assert out.returncode == 0, out.stdout + out.stderr
@@ -268,7 +268,7 @@ def test_runmqsc_as_a_user_outside_mqm_is_checked_by_the_command_server(site):
     import subprocess
     import sys
 
-    site.mqsc(f"SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('{ALICE}') AUTHADD(CONNECT, DSP)\n"
+    site.mqsc_here(f"SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('{ALICE}') AUTHADD(CONNECT, DSP)\n"
               f"SET AUTHREC PROFILE(SYSTEM.ADMIN.COMMAND.QUEUE) OBJTYPE(QUEUE) "
               f"PRINCIPAL('{ALICE}') AUTHADD(PUT)\n"
               f"SET AUTHREC PROFILE(SYSTEM.MQSC.REPLY.QUEUE) OBJTYPE(QUEUE) "
@@ -292,7 +292,7 @@ def test_runmqsc_as_a_user_outside_mqm_is_checked_by_the_command_server(site):
     assert _setmqaut(site, "-t", "q", "-n", QUEUE, "-p", ALICE, "+dsp").returncode == 0
     out = as_alice(f"DISPLAY QLOCAL({QUEUE})\n")
     assert f"QUEUE({QUEUE})" in out and "AMQ8135E" not in out, out
-    assert "AMQ8006I" in site.mqsc("DEFINE QLOCAL(OPERATOR.Q)\n")
+    assert "AMQ8006I" in site.mqsc_here("DEFINE QLOCAL(OPERATOR.Q)\n")
 
 
 def test_dmpmqaut_on_the_running_queue_manager(site):
@@ -302,7 +302,7 @@ def test_dmpmqaut_on_the_running_queue_manager(site):
     import subprocess
     import sys
 
-    site.mqsc("SET AUTHREC PROFILE('APP.*') OBJTYPE(QUEUE) GROUP('apps') AUTHADD(BROWSE,INQ)\n")
+    site.mqsc_here("SET AUTHREC PROFILE('APP.*') OBJTYPE(QUEUE) GROUP('apps') AUTHADD(BROWSE,INQ)\n")
     code = ("import sys; from mqpy_cli.security import dmpmqaut; "
             "dmpmqaut.main(args=sys.argv[1:], prog_name='dmpmqaut')")
     out = subprocess.run([sys.executable, "-c", code, "-m", "QMS", "-g", "apps", "-t", "q"],

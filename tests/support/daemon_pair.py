@@ -4,15 +4,18 @@ kill-a-daemon scenarios the assured-delivery tests share."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import os
+import pathlib
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import mqpy
 from mqpy import CMQC, config, inprocess
+from mqpy_cli import runmqsc
 from tests.support.installation import Installation
 from tests.support.ports import free_port
 from tests.support.waiting import wait_for
@@ -24,6 +27,22 @@ _RUNMQSC = ("import sys; from mqpy_cli.runmqsc import runmqsc; "
 def mqsc(site: Installation, qmgr: str, script: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", _RUNMQSC, qmgr], input=script, text=True,
                           capture_output=True, env=site.env, timeout=120)
+
+
+def mqsc_here(site: Installation, qmgr: str, script: str) -> subprocess.CompletedProcess:
+    """``mqsc``'s answer (runmqsc's report and exit code) from runmqsc's own code run in
+    this process: the commands go to the daemon's command server as runmqsc sends them,
+    without starting an interpreter for each script."""
+    lines, code = runmqsc.run_client(qmgr, script, data_path=site.root)
+    return subprocess.CompletedProcess(["runmqsc", qmgr], code, "".join(
+        line + "\n" for line in lines), "")
+
+
+def command_server(site: Installation, qmgr: str, script: str) -> list[str]:
+    """``mqsc_here``'s report lines; an assertion fails if a command failed."""
+    out = mqsc_here(site, qmgr, script)
+    assert out.returncode == 0, out.stdout
+    return out.stdout.splitlines()
 
 
 def bind(site: Installation, name: str) -> mqpy.QueueManager:
@@ -41,6 +60,17 @@ def depth(site: Installation, qmgr: str, queue: str) -> int:
 
 
 N = 1200
+
+
+def killed_at_end(tmp_path: pathlib.Path) -> Iterator[Installation]:
+    """A fixture's body: an installation in ``tmp_path`` whose queue managers run as
+    daemons with their channel initiators, every one of them killed by pid at the end
+    (nothing for an ``endmqm`` to wait for). A module of such tests:
+    ``site = pytest.fixture(killed_at_end, name="site")``."""
+    inst = Installation(str(tmp_path))
+    inst.env.pop("MQPY_NO_CHINIT", None)
+    yield inst
+    inst.kill_all()
 
 
 def _pid(site, name: str, filename: str) -> int:
@@ -95,18 +125,35 @@ def _put_persistent(site, first: int, count: int) -> None:
 
 
 def _drain(site) -> list[bytes]:
-    """Every message on QM2's TARGET, got in order."""
+    """Every message on QM2's TARGET, got in order (in one unit of work: a persistent
+    message got outside syncpoint forces the log each time)."""
     qm = bind(site, "QM2")
     got = mqpy.Queue(qm, "TARGET", CMQC.MQOO_INPUT_AS_Q_DEF)
     data = []
     while True:
         try:
-            data.append(got.get())
+            data.append(got.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_SYNCPOINT)))
         except mqpy.MQMIError as e:
             assert e.reason == CMQC.MQRC_NO_MSG_AVAILABLE
             break
+    qm.commit()
     qm.disconnect()
     return data
+
+
+def two_daemons(site, pipeline: int = 0) -> None:
+    """QM1 and QM2 made by crtmqm (with SYSTEM.DEAD.LETTER.QUEUE) and started by strmqm,
+    each started as soon as it is made (crtmqm, which rewrites mqs.ini, runs one at a
+    time). ``pipeline``: QM1's qm.ini Channels: PipeLineLength (0: as crtmqm wrote it)."""
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        started = []
+        for name in ("QM1", "QM2"):
+            assert site.run("crtmqm", "-u", "SYSTEM.DEAD.LETTER.QUEUE", name).returncode == 0
+            if name == "QM1" and pipeline:
+                config.set_channels_value(name, "PipeLineLength", str(pipeline), site.root)
+            started.append(pool.submit(_start, site, name))
+        for done in started:
+            done.result()
 
 
 def _two_daemons_and_a_triggered_channel(site, batchsz: int, pipeline: int = 0,
@@ -117,29 +164,23 @@ def _two_daemons_and_a_triggered_channel(site, batchsz: int, pipeline: int = 0,
     ``through``: given QM2's listener port, the port SDR C is to call instead (a proxy)."""
     port = free_port()
     conname_port = through(port) if through is not None else port
-    for name in ("QM1", "QM2"):
-        assert site.run("crtmqm", "-u", "SYSTEM.DEAD.LETTER.QUEUE", name).returncode == 0
-        if name == "QM1" and pipeline:
-            config.set_channels_value(name, "PipeLineLength", str(pipeline), site.root)
-        _start(site, name)
+    two_daemons(site, pipeline)
     # the receiver runs as the (privileged) channel initiator: SET CHLAUTH lifts the
     # default *MQADMIN BLOCKUSER rule for that channel, as an MQ administrator does
-    out = mqsc(site, "QM2", f"""
+    command_server(site, "QM2", f"""
         DEFINE LISTENER(L) TRPTYPE(TCP) PORT({port}) CONTROL(QMGR)
         START LISTENER(L)
         DEFINE CHANNEL(C) CHLTYPE(RCVR)
         SET CHLAUTH('C') TYPE(BLOCKUSER) USERLIST('nobody')
         DEFINE QLOCAL(TARGET) MAXDEPTH(100000)
     """)
-    assert out.returncode == 0, out.stdout
-    out = mqsc(site, "QM1", f"""
+    command_server(site, "QM1", f"""
         DEFINE QLOCAL(QM2) USAGE(XMITQ) MAXDEPTH(100000) TRIGGER TRIGTYPE(FIRST) +
                INITQ(SYSTEM.CHANNEL.INITQ) TRIGDATA(C)
         DEFINE CHANNEL(C) CHLTYPE(SDR) CONNAME('127.0.0.1({conname_port})') XMITQ(QM2) +
                BATCHSZ({batchsz}) SHORTRTY(1000) SHORTTMR(1) DISCINT(0)
         DEFINE QREMOTE(REMOTE) RNAME(TARGET) RQMNAME(QM2) XMITQ(QM2)
     """)
-    assert out.returncode == 0, out.stdout
 
 
 def idle_then_killed(site, count: int, pipeline: int = 0) -> list[bytes]:

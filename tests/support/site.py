@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import mqpy
 from mqpy import config
+from tests.support.daemon_pair import mqsc_here
 from tests.support.installation import Installation
 from tests.support.ports import free_port
 
@@ -144,6 +145,14 @@ DEFINE QLOCAL({QUEUE})
                               capture_output=True, env=self.inst.env, timeout=120)
         if ok:
             assert proc.returncode == 0, proc.stdout + proc.stderr
+        return proc.stdout
+
+    def mqsc_here(self, script: str, *, ok: bool = True) -> str:
+        """``mqsc``'s answer from runmqsc's own code run in this process (no interpreter
+        for each script: ``tests.support.daemon_pair.mqsc_here``)."""
+        proc = mqsc_here(self.inst, QM, script)
+        if ok:
+            assert proc.returncode == 0, proc.stdout
         return proc.stdout
 
     def bindings(self, user: str | None = None, password: str | None = None
