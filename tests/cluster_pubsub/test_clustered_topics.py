@@ -106,7 +106,8 @@ def test_a_subscription_to_a_cluster_queue_or_a_cluster_qmgr_s_queue_gets_its_co
     for name, script in (("QM3", "DEFINE QLOCAL(NEWSQ) CLUSTER(INV)\n"),
                          ("QM2", "DEFINE QLOCAL(PLAINQ)\n")):
         assert mqsc_here(net.site, name, script).returncode == 0
-    wait_for("QM1 knows NEWSQ", lambda: "NEWSQ" in net.command(
+    # (not "NEWSQ" in it: AMQ8147E, object NEWSQ not found, names it too)
+    wait_for("QM1 knows NEWSQ", lambda: "CLUSQMGR(QM3)" in net.command(
         "QM1", "DISPLAY QCLUSTER(NEWSQ) CLUSQMGR"))
     out = mqsc_here(net.site, "QM1", "DEFINE SUB(TO.CLUSQ) TOPICSTR('news/x') DEST(NEWSQ)\n"
                           "DEFINE SUB(TO.QM2) TOPICSTR('news/x') DEST(PLAINQ) DESTQMGR(QM2)\n")
