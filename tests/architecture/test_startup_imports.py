@@ -87,9 +87,11 @@ def test_given_the_queue_manager_daemon_is_imported_then_no_password_is_hashed(t
 
 
 #: what a control command, the daemon or the channel initiator never needs at start: the
-#: standard library's http/email/ssl stack (xml.sax.saxutils and an http CCDT pulled it in),
-#: and for dspmq, strmqm and endmqm the MQI, its structures and PCF
-NEVER_AT_START = ("urllib.request", "http.client", "xml.sax", "pyspark", "hypercorn")
+#: standard library's http/email stack (xml.sax.saxutils and an http CCDT pulled it in, and
+#: importlib.metadata for the queue manager's two extension points), and for dspmq, strmqm
+#: and endmqm the MQI, its structures and PCF
+NEVER_AT_START = ("urllib.request", "http.client", "email", "importlib.metadata", "xml.sax",
+                  "pyspark", "hypercorn")
 NOT_FOR_DSPMQ = ("mqpy.engine", "mqpy.mqi", "mqpy.structs", "mqpy.pcf", "mqpy.properties",
                  "mqpy.asyncconsume", "mqpy.cmdserver", "mqpy.mqsc")
 #: runmqsc sends its commands to the daemon's command server: it runs neither
@@ -105,6 +107,14 @@ def _loaded(modules: set[str], prefixes: tuple[str, ...]) -> list[str]:
                                    "mqpy_cli.chinit", "mqpy_chinit.chinit", "mqpy"])
 def test_given_a_process_starts_then_no_http_email_or_sax_stack_is_loaded(tmp_path, entry):
     assert _loaded(_modules_after(f"import {entry}", str(tmp_path)), NEVER_AT_START) == []
+
+
+def test_given_the_daemon_finds_its_extensions_then_importlib_metadata_is_not_loaded(tmp_path):
+    """The queue manager's extension points are read from the distributions' entry points
+    (as importlib.metadata reads them) without importing it."""
+    code = ("from mqpy import extensions\nassert extensions.find(extensions.CLIENT_HOST)\n"
+            "assert extensions.find(extensions.CLUSTER_DIRECTORY)")
+    assert _loaded(_modules_after(code, str(tmp_path)), NEVER_AT_START) == []
 
 
 def test_given_dspmq_strmqm_endmqm_then_neither_the_engine_nor_the_mqi_is_loaded(tmp_path):
