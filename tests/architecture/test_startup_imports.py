@@ -137,3 +137,13 @@ def test_given_import_mqpy_then_the_pymqi_names_load_when_first_used(tmp_path):
             "assert set(mqpy.__all__) <= set(dir(mqpy))\n"
             "from mqpy import *\n")
     assert "mqpy.structs.tables" in _modules_after(code, str(tmp_path))
+
+
+def test_given_the_daemon_loads_its_fastpath_client_host_then_no_repository_manager(tmp_path):
+    """The FASTPATH client host serves clients in the queue manager's process through a
+    ChannelInitiator that never runs the cluster repository manager: the daemon does not load
+    it (the channel initiator's process does, when it has a cluster cache)."""
+    code = ("from mqpy import extensions\n"
+            "assert extensions.find(extensions.CLIENT_HOST)")
+    assert _loaded(_modules_after(code, str(tmp_path)),
+                   ("mqpy_chinit.cluster.supervisor", "mqpy_chinit.cluster.manager")) == []
