@@ -8,88 +8,67 @@ queue manager inside the calling process.
 
 import importlib
 
-from mqpy import CMQC, CMQCFC, CMQSTRC, CMQXC, CMQZC
-from mqpy.asyncconsume import CBC, CBD, CTLO
-from mqpy.errors import Error, MQMIError, PYIFError
-from mqpy.mqi import (
-    Queue,
-    QueueManager,
-    common_q_args,
-    commonQArgs,
-    connect,
-    default,
-    ensure_bytes,
-    is_unicode,
-    make_q_desc,
-    makeQDesc,
-)
-from mqpy.mqobject import MQObject
-from mqpy.pcf import CFBF, CFBS, CFGR, CFIF, CFIL, CFIL64, CFIN, CFIN64, CFSF, CFSL, CFST
-from mqpy.pcfexec import (
-    ByteString,
-    ByteStringFilter,
-    Filter,
-    FilterOperator,
-    IntegerFilter,
-    PCFExecute,
-    StringFilter,
-)
-from mqpy.properties.calls import MessageHandle as MessageHandle  # MQCRTMH (pymqi, ibmmq)
-from mqpy.rfh2 import RFH2
-from mqpy.structs.mqopts import (
-    INTEGER64_TYPE,
-    MQLONG_TYPE,
-    MQOpts,
-    ensure_not_unicode,
-    padded_count,
-    py23long,
-)
-from mqpy.structs.propstructs import BMHO as BMHO  # the message-property structures
-from mqpy.structs.propstructs import CMHO as CMHO
-from mqpy.structs.propstructs import IMPO as IMPO
-from mqpy.structs.propstructs import MHBO as MHBO
-from mqpy.structs.propstructs import PD as PD
-from mqpy.structs.propstructs import SMPO as SMPO
-from mqpy.structs.pubsubstructs import SD, SRO
-from mqpy.structs.tables import (
-    BNO,
-    CD,
-    CFH,
-    CIH,
-    CNO,
-    CSP,
-    DH,
-    DLH,
-    DMHO,
-    DMPO,
-    GMO,
-    IIH,
-    MD,
-    MDE,
-    OD,
-    OR,
-    PMO,
-    PMR,
-    RR,
-    SCO,
-    TM,
-    TMC2,
-    XQH,
-)
-from mqpy.structs.tables import STS as STS  # MQSTS, for ibmmq's QueueManager.stat()
-from mqpy.topic import Subscription, Topic
+from mqpy import CMQC
 from mqpy.version import __version__ as __version__
 
-#: the embedded mode's entry points, loaded (with the engine) on first use
-_EMBEDDED = {"embedded", "stop_embedded"}
+#: where each name of the package's pymqi-shaped interface is defined, imported when first
+#: asked for (``__getattr__``): a control command, the daemon or the channel initiator
+#: imports ``mqpy.config`` or the engine without paying for the whole MQI, its structures
+#: and PCF (a third of a control command's start). The name is then kept in the package,
+#: so later uses are plain attribute look-ups.
+_DEFINED_IN = {
+    "mqpy.asyncconsume": "CBC CBD CTLO",
+    "mqpy.errors": "Error MQMIError PYIFError",
+    "mqpy.mqi": "Queue QueueManager common_q_args commonQArgs connect default ensure_bytes "
+                "is_unicode make_q_desc makeQDesc",
+    "mqpy.mqobject": "MQObject",
+    "mqpy.pcf": "CFBF CFBS CFGR CFIF CFIL CFIL64 CFIN CFIN64 CFSF CFSL CFST",
+    "mqpy.pcfexec": "ByteString ByteStringFilter Filter FilterOperator IntegerFilter "
+                    "PCFExecute StringFilter",
+    "mqpy.properties.calls": "MessageHandle",  # MQCRTMH (pymqi, ibmmq)
+    "mqpy.rfh2": "RFH2",
+    "mqpy.structs.mqopts": "INTEGER64_TYPE MQLONG_TYPE MQOpts ensure_not_unicode "
+                           "padded_count py23long",
+    "mqpy.structs.propstructs": "BMHO CMHO IMPO MHBO PD SMPO",  # message-property structures
+    "mqpy.structs.pubsubstructs": "SD SRO",
+    "mqpy.structs.tables": "BNO CD CFH CIH CNO CSP DH DLH DMHO DMPO GMO IIH MD MDE OD OR PMO "
+                           "PMR RR SCO TM TMC2 XQH STS",  # STS: ibmmq's QueueManager.stat()
+    "mqpy.topic": "Subscription Topic",
+    #: the embedded mode's entry points: with them the engine, which a bindings or client
+    #: application never loads
+    "mqpy.embedding": "embedded stop_embedded",
+}
+#: the other names a pymqi or ibmmq program uses for some of those: alias -> name
+_ALIASES = {
+    # pymqi's lower-case aliases of the structure classes ("Backward compatibility" in pymqi)
+    "cd": "CD", "gmo": "GMO", "md": "MD", "od": "OD", "pmo": "PMO", "sco": "SCO",
+    "sts": "STS", "sd": "SD", "sro": "SRO",
+    "EncodingDefault": "default",  # ibmmq's name of pymqi's ``default``
+    # ibmmq's name of ensure_bytes (a str for an MQCHAR field encoded as default.mqi_encoding)
+    "ensure_strings_are_bytes": "ensure_bytes",
+}
+_MODULE_OF = {name: module for module, names in _DEFINED_IN.items() for name in names.split()}
+#: the constant modules, as attributes of the package
+_SUBMODULES = {"CMQCFC", "CMQSTRC", "CMQXC", "CMQZC"}
 
 
 def __getattr__(name: str) -> object:
-    """``mqpy.embedded`` and ``mqpy.stop_embedded``: :mod:`mqpy.embedding`, imported when
-    first asked for, so that a bindings or client application never loads the engine."""
-    if name in _EMBEDDED:
-        return getattr(importlib.import_module("mqpy.embedding"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    """A name of the pymqi-shaped interface, from the module that defines it (imported now if
+    it is not yet), kept in the package for the next look-up."""
+    if name in _SUBMODULES:
+        value: object = importlib.import_module(f"{__name__}.{name}")
+    elif name in _ALIASES:
+        value = __getattr__(_ALIASES[name])
+    elif name in _MODULE_OF:
+        value = getattr(importlib.import_module(_MODULE_OF[name]), name)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_MODULE_OF, *_ALIASES, *_SUBMODULES})
 
 
 #: pymqi's and ibmmq's build flag: "common", as ibmmq 2.x says, since one mqpy makes both
@@ -99,19 +78,16 @@ __mqbuild__ = "common"
 __cmdlevel__ = CMQC.MQCMDL_CURRENT_LEVEL
 
 
-#: ibmmq's name of pymqi's ``default`` (the encodings of text given as str)
-EncodingDefault = default
-
-#: ibmmq's name of ensure_bytes (a str for an MQCHAR field encoded as default.mqi_encoding)
-ensure_strings_are_bytes = ensure_bytes
-
-
 def get_versions() -> dict[str, object]:
     """ibmmq's: this library's version and the MQ command level it implements."""
     return {"module": __version__, "MQ": __cmdlevel__}
 
 
-def to_string(v: object, encoding: str = default.bytes_encoding) -> object:
+#: mqpy.mqi.default's bytes_encoding, which to_string's default encoding has always been
+_BYTES_ENCODING = "utf8"
+
+
+def to_string(v: object, encoding: str = _BYTES_ENCODING) -> object:
     """ibmmq's: an MQCHAR field as str, blanks and NULs stripped; a value that is not
     bytes, or does not decode, unchanged."""
     if isinstance(v, bytes):
@@ -121,16 +97,6 @@ def to_string(v: object, encoding: str = default.bytes_encoding) -> object:
             pass
     return v
 
-# pymqi's lower-case aliases of the structure classes ("Backward compatibility" in pymqi)
-cd = CD
-gmo = GMO
-md = MD
-od = OD
-pmo = PMO
-sco = SCO
-sts = STS
-sd = SD
-sro = SRO
 
 __all__ = [
     "CMQC", "CMQCFC", "CMQXC", "CMQZC",

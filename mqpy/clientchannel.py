@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import urllib.parse
-import urllib.request
 from collections.abc import Sequence
 from typing import Any
 
@@ -100,7 +99,11 @@ def load_ccdt(url: str) -> list[ChannelDefinition]:
     parsed = urllib.parse.urlparse(url)
     try:
         if parsed.scheme in ("http", "https"):
-            with urllib.request.urlopen(url, timeout=CONNECT_TIMEOUT) as response:  # noqa: S310
+            # imported here: urllib.request (http, email, ssl) is a tenth of a process's
+            # start, and only a CCDT served over http needs it
+            from urllib.request import urlopen
+
+            with urlopen(url, timeout=CONNECT_TIMEOUT) as response:  # noqa: S310
                 text = response.read().decode("utf-8")
         else:
             path = urllib.parse.unquote(parsed.path) if parsed.scheme == "file" else url

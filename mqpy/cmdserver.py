@@ -36,6 +36,7 @@ from collections.abc import Callable, Iterable
 import attrs
 
 from mqpy import CMQC, CMQCFC, config, errorlog, inprocess, pcf
+from mqpy.command import COMMAND_QUEUE
 from mqpy.command.authority import RequestAuthority, authority_for
 from mqpy.command.changes import CHANGES
 from mqpy.command.clusters import CLUSTER, inquire_cluster_q, wants_cluster_queues
@@ -71,7 +72,6 @@ __all__ = [
     "stop_command_server",
 ]
 
-COMMAND_QUEUE = "SYSTEM.ADMIN.COMMAND.QUEUE"
 
 #: the reasons that end the command server's loop: its queue manager (or connection) ends
 _ENDING = frozenset({CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_Q_MGR_QUIESCING,

@@ -40,7 +40,6 @@ from mqpy_chinit import handoff
 from mqpy_chinit.access import ChannelAccess
 from mqpy_chinit.caller import CallingChannels, RetryWait
 from mqpy_chinit.channelstatistics import ChannelStatistics
-from mqpy_chinit.cluster.supervisor import run_repository_manager
 from mqpy_chinit.initq import InitiationQueue
 from mqpy_chinit.listener import Listener
 from mqpy_chinit.mca import QmFactory
@@ -189,6 +188,11 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
                 nursery.start_soon(self._while_qmgr_runs, self._serve_initq)
                 nursery.start_soon(self._while_qmgr_runs, self._channel_statistics)
                 if self.cluster_cache and hasattr(self.admin, "display"):
+                    # the repository manager (the cluster package, a twentieth of the daemon's
+                    # start) is imported here: the queue manager's FASTPATH client host makes
+                    # a ChannelInitiator too, and never runs it
+                    from mqpy_chinit.cluster.supervisor import run_repository_manager
+
                     nursery.start_soon(self._while_qmgr_runs,
                                        functools.partial(run_repository_manager, self))
                 self.log("AMQ8024I", "IBM MQ channel initiator started.")

@@ -22,14 +22,8 @@ from typing import Any
 
 import click
 
-from mqpy import CMQC, config, filemodes, inprocess
-from mqpy.cmdserver import (
-    COMMAND_QUEUE,
-    command_server_status,
-    start_command_server,
-    stop_command_server,
-)
-from mqpy.embedding import embedded
+from mqpy import CMQC, config, filemodes, localqmgrs
+from mqpy.command import COMMAND_QUEUE
 from mqpy.errors import MQMIError
 from mqpy.mqi import Queue, QueueManager
 from mqpy.mqsc.client import MQSCClient
@@ -57,7 +51,10 @@ def _connect(name: str, data_path: str | None, user: str | None = None,
         return qm
     if not name:
         raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_Q_MGR_NOT_AVAILABLE)
-    if data_path and user is None and inprocess.running(name, data_path) is not None:
+    if data_path and user is None and localqmgrs.running(name, data_path) is not None:
+        # an engine runs in this process (run_local): its modules are loaded already
+        from mqpy.embedding import embedded
+
         return embedded(name, data_path=data_path, create=False)
     qm = QueueManager(None)
     qm.connect(name, data_path=data_path, user=user, password=password)  # bindings (strmqm)
@@ -111,6 +108,9 @@ def run_local(engine: Any, text: str | Iterable[str], *, verify_only: bool = Fal
               echo: bool = True) -> tuple[list[str], int]:
     """runmqsc against an engine running in this process, through a command-server thread
     (started for the call unless one already runs)."""
+    # the command server's side, imported only here: runmqsc itself sends to the daemon's
+    from mqpy.cmdserver import command_server_status, start_command_server, stop_command_server
+
     root = os.path.dirname(os.path.dirname(engine.qmdir))
     started = command_server_status(engine.name, root) != "Running"
     if started and not verify_only:

@@ -8,3 +8,6 @@ namelists, processes, listeners, services and authentication information),
 :mod:`~mqpy.command.connections` (Inquire Connection), :mod:`~mqpy.command.clusters` and
 :mod:`~mqpy.command.authority` (the authorities a request needs). Each runs on the MQSC
 processor's structured entries: objects, views and rows, never MQSC text."""
+
+#: the queue the command server reads its requests from (runmqsc and PCF programs put to it)
+COMMAND_QUEUE = "SYSTEM.ADMIN.COMMAND.QUEUE"

@@ -190,11 +190,27 @@ class ControlFlags2(enum.IntFlag):
     CMIT_INTERVAL = 0x08
 
 
+class _FlagsOfByte(dict[int, enum.IntFlag]):
+    """Each value of a TSH flags byte (0..255) -> its flag object, made when the value is
+    first seen and kept: building an IntFlag costs microseconds, and every segment has two.
+    (Made up front, the 768 of them were a fortieth of every process's start.)"""
+
+    def __init__(self, make: Any) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, value: int) -> enum.IntFlag:
+        if not 0 <= value <= 0xFF:
+            raise IndexError(value)
+        flags = self[value] = self.make(value)
+        return flags
+
+
 #: Every value of a TSH flags byte as its flag object, and as an event's flags (without
-#: FIRST / LAST): building an IntFlag costs microseconds, and every segment has two.
-FLAGS1 = tuple(ControlFlags1(i) for i in range(256))
-FLAGS2 = tuple(ControlFlags2(i) for i in range(256))
-EVENT_FLAGS1 = tuple(ControlFlags1(i & ~FIRST_LAST) for i in range(256))
+#: FIRST / LAST)
+FLAGS1 = _FlagsOfByte(ControlFlags1)
+FLAGS2 = _FlagsOfByte(ControlFlags2)
+EVENT_FLAGS1 = _FlagsOfByte(lambda value: ControlFlags1(value & ~FIRST_LAST))
 
 
 # Bodies are built/parsed with ``little=...``: the byte order of the segment's TSH. Written as

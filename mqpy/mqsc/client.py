@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 
 from mqpy import CMQC, CMQCFC, pcf
-from mqpy.cmdserver import COMMAND_QUEUE
+from mqpy.command import COMMAND_QUEUE
 from mqpy.errors import MQMIError
 from mqpy.mqi import Queue, QueueManager
 from mqpy.mqsc.messages import message

@@ -74,6 +74,40 @@ def _fast_readers(cls: Any, layout: Layout) -> Any:
     return out
 
 
+def _packers(cls: Any, layout: Layout) -> dict[int, Any]:
+    """``MQStruct._packers_`` for ``cls``: layout Version -> its generated packer."""
+    return {v: compile_pack(layout, v) for v in layout.versions}
+
+
+def _packs(cls: Any, layout: Layout) -> dict[tuple[int, str], tuple[Any, struct.Struct]]:
+    """``MQStruct._packs_`` for ``cls``: (Version number, byte order) -> (packer, struct),
+    for each valid MQLONG Version."""
+    if not (layout.versioned and layout.by_name["Version"].kind == "long"):
+        return {}
+    return {
+        (number, order): (cls._packers_[v], layout.struct(v, order))
+        for number in range(layout.versions[0], layout.highest_version + 1)
+        for v in (layout.effective_version(number),)
+        for order in (LITTLE, BIG)
+    }
+
+
+class _OnFirstUse:
+    """A class attribute of a structure derived from its layout by ``make(cls, layout)`` when
+    first read, and then stored on the class in its place: a plain attribute from then on,
+    so the packing and reading paths pay nothing for it being made late. (Generating and
+    compiling every packer and reader of every structure at import was a tenth of a
+    command's start; a process uses a few structures.)"""
+
+    def __init__(self, cls: Any, name: str, make: Any) -> None:
+        self.cls, self.name, self.make = cls, name, make
+
+    def __get__(self, obj: object, owner: type | None = None) -> Any:
+        value = self.make(self.cls, self.cls._layout_)
+        setattr(self.cls, self.name, value)
+        return value
+
+
 class MQStruct(Structure):
     """Base of MD, OD, PMO, GMO ...: a pymqi-shaped view of one ``Layout``.
 
@@ -113,19 +147,15 @@ class MQStruct(Structure):
         cls._special_ = {}
         for v in layout.versions:
             fields = [f for f in layout.version_fields(v) if f.kind != "pointer"]
-            cls._packers_[v] = compile_pack(layout, v)
             cls._names_[v] = tuple(f.name for f in fields)
             cls._special_[v] = any(f.kind in ("longs", "nested") for f in fields)
-        cls._fast_ = _fast_readers(cls, layout)
         cls._long_names_ = frozenset(f.name for f in layout.fields if f.kind == "long")
         cls._bytes_sizes_ = {f.name: f.size for f in layout.fields if f.kind in BYTES_KINDS}
-        # (Version number, byte order) -> (packer, struct), for each valid MQLONG Version
-        cls._packs_ = {
-            (number, order): (cls._packers_[v], layout.struct(v, order))
-            for number in range(layout.versions[0], layout.highest_version + 1)
-            for v in (layout.effective_version(number),)
-            for order in (LITTLE, BIG)
-        } if layout.versioned and layout.by_name["Version"].kind == "long" else {}
+        # the generated packers and readers: made when the structure is first packed or read
+        # (see _OnFirstUse), not for each of the 40 structures every process declares
+        cls._packers_ = _OnFirstUse(cls, "_packers_", _packers)  # type: ignore[assignment]
+        cls._fast_ = _OnFirstUse(cls, "_fast_", _fast_readers)  # type: ignore[assignment]
+        cls._packs_ = _OnFirstUse(cls, "_packs_", _packs)  # type: ignore[assignment]
 
     def __init__(self, **kw: Any) -> None:
         d = self.__dict__

@@ -84,3 +84,66 @@ def test_given_the_queue_manager_daemon_is_imported_then_no_password_is_hashed(t
             "import mqpy.daemon, mqpy_chinit.chinit, mqpy_cli.control, mqpy_cli.runmqsc\n"
             "assert calls == [], calls")
     _modules_after(code, str(tmp_path))
+
+
+#: what a control command, the daemon or the channel initiator never needs at start: the
+#: standard library's http/email stack (xml.sax.saxutils and an http CCDT pulled it in, and
+#: importlib.metadata for the queue manager's two extension points), and for dspmq, strmqm
+#: and endmqm the MQI, its structures and PCF
+NEVER_AT_START = ("urllib.request", "http.client", "email", "importlib.metadata", "xml.sax",
+                  "pyspark", "hypercorn")
+NOT_FOR_DSPMQ = ("mqpy.engine", "mqpy.mqi", "mqpy.structs", "mqpy.pcf", "mqpy.properties",
+                 "mqpy.asyncconsume", "mqpy.cmdserver", "mqpy.mqsc")
+#: runmqsc sends its commands to the daemon's command server: it runs neither
+NOT_FOR_RUNMQSC = ("mqpy.engine.qmgr", "mqpy.inprocess", "mqpy.embedding", "mqpy.cmdserver",
+                   "mqpy.command.requests", "mqpy.mqsc.processor")
+
+
+def _loaded(modules: set[str], prefixes: tuple[str, ...]) -> list[str]:
+    return sorted(m for m in modules if any(m == p or m.startswith(p + ".") for p in prefixes))
+
+
+@pytest.mark.parametrize("entry", ["mqpy_cli.control", "mqpy_cli.runmqsc", "mqpy.daemon",
+                                   "mqpy_cli.chinit", "mqpy_chinit.chinit", "mqpy"])
+def test_given_a_process_starts_then_no_http_email_or_sax_stack_is_loaded(tmp_path, entry):
+    assert _loaded(_modules_after(f"import {entry}", str(tmp_path)), NEVER_AT_START) == []
+
+
+def test_given_the_daemon_finds_its_extensions_then_importlib_metadata_is_not_loaded(tmp_path):
+    """The queue manager's extension points are read from the distributions' entry points
+    (as importlib.metadata reads them) without importing it."""
+    code = ("from mqpy import extensions\nassert extensions.find(extensions.CLIENT_HOST)\n"
+            "assert extensions.find(extensions.CLUSTER_DIRECTORY)")
+    assert _loaded(_modules_after(code, str(tmp_path)), NEVER_AT_START) == []
+
+
+def test_given_dspmq_strmqm_endmqm_then_neither_the_engine_nor_the_mqi_is_loaded(tmp_path):
+    """They read qm.lock and qm.status, and start or signal the daemon: the engine, the MQI's
+    structures and PCF are loaded by crtmqm and strmqm -c only, which run a queue manager."""
+    assert _loaded(_modules_after("import mqpy_cli.control", str(tmp_path)), NOT_FOR_DSPMQ) == []
+
+
+def test_given_runmqsc_then_the_engine_and_the_command_server_are_not_loaded(tmp_path):
+    assert _loaded(_modules_after("import mqpy_cli.runmqsc", str(tmp_path)),
+                   NOT_FOR_RUNMQSC) == []
+
+
+def test_given_import_mqpy_then_the_pymqi_names_load_when_first_used(tmp_path):
+    """``import mqpy`` loads the constants only; ``mqpy.MD`` (and every name of the
+    pymqi-shaped interface, aliases included) loads its module then."""
+    code = ("import sys, mqpy\nassert 'mqpy.structs.tables' not in sys.modules\n"
+            "assert mqpy.md is mqpy.MD and mqpy.MD().Version == 2\n"
+            "assert mqpy.EncodingDefault is mqpy.default\n"
+            "assert set(mqpy.__all__) <= set(dir(mqpy))\n"
+            "from mqpy import *\n")
+    assert "mqpy.structs.tables" in _modules_after(code, str(tmp_path))
+
+
+def test_given_the_daemon_loads_its_fastpath_client_host_then_no_repository_manager(tmp_path):
+    """The FASTPATH client host serves clients in the queue manager's process through a
+    ChannelInitiator that never runs the cluster repository manager: the daemon does not load
+    it (the channel initiator's process does, when it has a cluster cache)."""
+    code = ("from mqpy import extensions\n"
+            "assert extensions.find(extensions.CLIENT_HOST)")
+    assert _loaded(_modules_after(code, str(tmp_path)),
+                   ("mqpy_chinit.cluster.supervisor", "mqpy_chinit.cluster.manager")) == []
