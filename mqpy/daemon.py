@@ -338,7 +338,10 @@ def _start_stop_event(eng: QueueManagerEngine, msg: PCFMessage) -> None:
     cannot be put is lost, as IBM's, and the queue manager goes on."""
     if not events.start_stop_enabled(eng.catalog.qmgr):
         return
-    qm = attach(eng)
+    try:
+        qm = attach(eng)
+    except MQMIError:  # the engine stopped (its log failed): _watch_engine ends the daemon
+        return
     try:
         events.put_event(qm, msg)
     finally:
