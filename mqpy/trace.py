@@ -285,15 +285,10 @@ class Tracer:
             self._refresh(time.monotonic())
             time.sleep(CHECK_INTERVAL)
 
-    @property
-    def _checked(self) -> float:
-        return self._looked
-
-    @_checked.setter
-    def _checked(self, when: float) -> None:
-        """When the control file was last looked at, as if at ``when`` (the next call looks
-        again if that is CHECK_INTERVAL ago): ``untraced_until`` holds no more."""
-        self._looked = when
+    def look_again(self) -> None:
+        """The next call looks at the control file (a strmqtrc just run, in tests):
+        ``untraced_until`` holds no more."""
+        self._looked = -CHECK_INTERVAL
         self.untraced_until = -math.inf
 
     def spec_for(self, qmgr: str | None) -> TraceSpec | None:

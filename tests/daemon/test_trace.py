@@ -246,7 +246,7 @@ def test_a_trace_file_that_cannot_be_written_never_fails_a_call(traced, monkeypa
         q.put(b"untraced")
         assert q.get() == b"untraced"
         os.rmdir(blocker)
-        tracer._checked = -trace.CHECK_INTERVAL  # look again now
+        tracer.look_again()  # look again now
 
         def full(*_args):
             raise OSError(28, "No space left on device")

@@ -72,11 +72,11 @@ def test_given_an_untraced_process_when_strmqtrc_runs_then_its_calls_are_traced_
     assert tracer.untraced_until == clock.now + CHECK_INTERVAL
 
 
-def test_given_a_look_forced_by_setting_checked_then_the_quick_check_looks_again(clock):
-    """Given calls untraced and a strmqtrc, when a test sets ``_checked`` back (look again
-    now, as tests/daemon/test_trace.py does), then the next call looks and is traced."""
+def test_given_a_look_forced_by_look_again_then_the_quick_check_looks_again(clock):
+    """Given calls untraced and a strmqtrc, when ``look_again`` is called (as
+    tests/daemon/test_trace.py does), then the next call looks and is traced."""
     tracer = trace.Tracer()
     assert _untraced_fast(tracer, clock.now)
     trace.start(TraceSpec(qmgr=QMGR))
-    tracer._checked = -CHECK_INTERVAL
+    tracer.look_again()
     assert not _untraced_fast(tracer, clock.now)

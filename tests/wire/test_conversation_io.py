@@ -235,7 +235,7 @@ async def test_strmqtrc_comms_records_a_channel_initiators_flows(tmp_path, monke
     await b.recv(5)
     assert not path.exists()
     trace.start(trace.TraceSpec(qmgr="QM1", types=("comms",)))
-    tracer._checked = -trace.CHECK_INTERVAL  # look at the control file again now
+    tracer.look_again()  # look at the control file again now
     await a.send(Heartbeat(flags=ControlFlags1.CONFIRM_REQUEST))
     await b.recv(5)
     records = [json.loads(line) for line in path.read_text().splitlines()][1:]
