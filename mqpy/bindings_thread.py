@@ -281,8 +281,7 @@ class _Pipelined:
                 served = syncget_stream.serve(session, data, start, self.kept_get)
             else:
                 kept_put = self.kept_put
-                found = None if kept_put is not None and (data.startswith(
-                    kept_put.head, start) or kept_put.matches(data, start)) \
+                found = None if kept_put is not None and kept_put.matches(data, start) \
                     else asyncput_stream.request(data, start, reader.max_transmission_size)
                 if found is None:  # a synchronous put
                     served = syncput_stream.serve(session, data, start, kept_put)

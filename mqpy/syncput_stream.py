@@ -76,8 +76,8 @@ def serve(session: Any, data: bytes, start: int, kept: KeptPut | None = None
     else (the general path's). An engine fault is the session's, as the general path's.
     ``kept``: the session's :class:`KeptPut`, read and updated."""
     limit = session.reader.max_transmission_size
-    if kept is not None and kept.limit == limit and start + kept.length <= len(data) and (
-            data.startswith(kept.head, start) or kept.matches(data, start)):
+    if kept is not None and kept.limit == limit and start + kept.length <= len(data) \
+            and kept.matches(data, start):
         end = start + kept.length
         hobj, pmo = kept.hobj, kept.pmo
         md = kept.md if data.startswith(kept.md, start + _MD_AT) \
