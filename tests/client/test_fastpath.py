@@ -242,8 +242,17 @@ def test_a_killed_channel_initiator_leaves_the_daemons_clients_connected(site):
         assert q.get() == b"while the channel initiator is down"
         assert wait_for(lambda: site.inst.chinit_pid(QM) not in (None, old), 30)
         site._wait_listening(30)
-        out = " ".join(site.mqsc_here(f"DISPLAY CHSTATUS({CHANNEL})").split())
-        assert f"CHANNEL({CHANNEL})" in out and "STATUS(RUNNING)" in out
+        shown: list[str] = []
+
+        def status_shown() -> bool:
+            # (the new channel initiator answers channel commands once it serves its
+            # initiation queue, a moment after its listener listens: AMQ8420I until then)
+            out = site.mqsc_here(f"DISPLAY CHSTATUS({CHANNEL})", ok=False)
+            shown[:] = [" ".join(out.split())]
+            return f"CHANNEL({CHANNEL})" in shown[0]
+
+        assert wait_for(status_shown, 30), shown
+        assert "STATUS(RUNNING)" in shown[0], shown
         second = site.client()
         assert daemon_alone_holds(site), _holders(site)
         second.disconnect()
