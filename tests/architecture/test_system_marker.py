@@ -69,6 +69,7 @@ def test_an_unmarked_test_that_started_a_process_fails_naming_the_rule():
     guard.check(item, report)
     assert report.outcome == "failed"
     assert "starts a process but is not marked system" in report.longrepr
+    assert "done by thread MainThread: " in report.longrepr  # (where it was done)
     marked = _Report()
     guard.check(_Item(samples.adds, marked=True), marked)
     assert marked.outcome == "passed"

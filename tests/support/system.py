@@ -17,6 +17,8 @@ import functools
 import inspect
 import socket
 import subprocess
+import threading
+import traceback
 import types
 from collections.abc import Callable, Iterator
 
@@ -82,6 +84,16 @@ def mark_system(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.system)
 
 
+def _where() -> str:
+    """The thread and the innermost frames of the suite's and mqpy's code that did it (a
+    thread an earlier test left running is named so)."""
+    frames = [f for f in traceback.extract_stack()[:-2]
+              if "/tests/" in f.filename or "/mqpy" in f.filename]
+    calls = " < ".join(f"{f.filename.rsplit('/', 2)[-2]}/{f.filename.rsplit('/', 1)[-1]}"
+                       f":{f.lineno} {f.name}" for f in reversed(frames[-3:]))
+    return f"thread {threading.current_thread().name}: {calls or 'no frame of ours'}"
+
+
 class SpawnGuard:
     """Records which test started a process (subprocess.Popen) or bound or connected a TCP
     socket, during its set-up or call, and fails a test that did without being marked
@@ -89,7 +101,7 @@ class SpawnGuard:
 
     def __init__(self) -> None:
         self.current: str | None = None
-        self.spawned: dict[str, str] = {}  # test -> what it did first
+        self.spawned: dict[str, tuple[str, str]] = {}  # test -> what it did first, where
         subprocess.Popen.__init__ = self._recording(subprocess.Popen.__init__, "starts a process")
         for name in ("bind", "connect", "connect_ex"):
             setattr(socket.socket, name,
@@ -100,9 +112,9 @@ class SpawnGuard:
 
         @functools.wraps(original)
         def recording(obj, *args, **kwargs):
-            if guard.current is not None and (
+            if guard.current is not None and guard.current not in guard.spawned and (
                     not tcp or obj.family in (socket.AF_INET, socket.AF_INET6)):
-                guard.spawned.setdefault(guard.current, what)
+                guard.spawned[guard.current] = (what, _where())
             return original(obj, *args, **kwargs)
 
         return recording
@@ -119,11 +131,13 @@ class SpawnGuard:
     def check(self, item: pytest.Item, report: pytest.TestReport) -> None:
         """Turn a passed set-up or call of an unmarked test that started a process (or
         opened a TCP socket) into a failure naming the rule."""
-        what = self.spawned.get(item.nodeid)
-        if report.when == "teardown" or what is None:
+        done = self.spawned.get(item.nodeid)
+        if report.when == "teardown" or done is None:
             return
         if item.get_closest_marker("system") or report.failed or report.skipped:
             return
+        what, where = done
         report.outcome = "failed"
         report.longrepr = (f"{item.nodeid} {what} but is not marked system: give it "
-                           "pytestmark = pytest.mark.system (see tests/support/system.py)")
+                           "pytestmark = pytest.mark.system (see tests/support/system.py); "
+                           f"done by {where}")
