@@ -79,10 +79,11 @@ GONE = object()
 _TO_READER: Any = object()
 #: How each connection's next request is waited for (kept while its session is).
 _WAITS: weakref.WeakKeyDictionary[Any, SpinWait] = weakref.WeakKeyDictionary()
-#: How each connection's last synchronous MQPUT and MQGET were read (kept while its
-#: session is).
+#: How each connection's last synchronous MQPUT and MQGET, and its last asynchronous MQPUT,
+#: were read (kept while its session is).
 _KEPT: weakref.WeakKeyDictionary[Any, tuple[syncput_stream.KeptPut, syncget_stream.KeptGet,
-                                              dict[tuple[int, int, int], bytes]]] \
+                                              dict[tuple[int, int, int], bytes],
+                                              asyncput_stream.KeptRequest]] \
     = weakref.WeakKeyDictionary()
 
 
@@ -178,7 +179,8 @@ def _kept_for(session: Any) -> tuple[SpinWait, Any]:
         wait = _WAITS[session] = SpinWait()
     kept = _KEPT.get(session)
     if kept is None:
-        kept = _KEPT[session] = (syncput_stream.KeptPut(), syncget_stream.KeptGet(), {})
+        kept = _KEPT[session] = (syncput_stream.KeptPut(), syncget_stream.KeptGet(), {},
+                                 asyncput_stream.KeptRequest())
     return wait, kept
 
 
@@ -255,15 +257,17 @@ class _Pipelined:
     (:func:`_one_request`), or an MQPUT or MQGET served from its bytes (:meth:`from_bytes`);
     the rest goes to the reader (:meth:`to_reader`)."""
 
-    __slots__ = ("async_reply", "bare", "data", "kept_get", "kept_put", "offset")
+    __slots__ = ("async_reply", "bare", "data", "kept_async", "kept_get", "kept_put", "offset")
 
-    def __init__(self, kept: tuple[syncput_stream.KeptPut, syncget_stream.KeptGet, dict]
-                 = (None, None, None)) -> None:  # type: ignore[assignment]
+    def __init__(self, kept: tuple[syncput_stream.KeptPut, syncget_stream.KeptGet, dict,
+                                   asyncput_stream.KeptRequest]
+                 = (None, None, None, None)) -> None:  # type: ignore[assignment]
         self.data = b""
         self.offset = 0
         self.async_reply = b""  # the reply of every asynchronous put, made once
-        # how the last sync put and get were read; replies without a body (:func:`_serve`)
-        self.kept_put, self.kept_get, self.bare = kept
+        # how the last sync put and get were read; replies without a body (:func:`_serve`);
+        # how the last asynchronous put was read
+        self.kept_put, self.kept_get, self.bare, self.kept_async = kept
 
     def from_bytes(self, session: Any, replies: _Replies) -> bool:
         """The next request, when it is an MQPUT of the common form, asynchronous
@@ -281,10 +285,11 @@ class _Pipelined:
                 served = syncget_stream.serve(session, data, start, self.kept_get)
             else:
                 kept_put = self.kept_put
-                found = None if kept_put is not None and kept_put.matches(data, start) \
-                    else asyncput_stream.request(data, start, reader.max_transmission_size)
+                matched = kept_put is not None and kept_put.matches(data, start)
+                found = None if matched else asyncput_stream.request(
+                    data, start, reader.max_transmission_size, self.kept_async)
                 if found is None:  # a synchronous put
-                    served = syncput_stream.serve(session, data, start, kept_put)
+                    served = syncput_stream.serve(session, data, start, kept_put, matched)
                 else:
                     end, hobj, md, options, message = found
                     if packed.put_async(session.conn, hobj, md, options, message) \
