@@ -24,7 +24,7 @@ from mqpy.fap.apiheader import API_HEADER_LENGTH
 from mqpy.fap.tsh import FIRST_LAST, TSH_LENGTH, ByteOrder, SegmentType
 from mqpy.structs.tables import PMO
 
-__all__ = ["put_request", "request", "whole_request"]
+__all__ = ["KeptRequest", "put_request", "request", "whole_request"]
 
 _BODY_AT = TSH_LENGTH + API_HEADER_LENGTH
 _MQPUT = int(SegmentType.MQPUT)
@@ -44,10 +44,37 @@ _MD_SIZES, _PMO_SIZES = mqiflows.MD_SIZES, mqiflows.PMO_SIZES
 _size_at = mqiflows.size_at
 
 
-def request(data: bytes, start: int, limit: int) -> tuple[int, int, bytes, int, bytes] | None:
+class KeptRequest:
+    """Where the last asynchronous MQPUT of the common form a connection sent put things,
+    kept while its session is (as ``syncput_stream.KeptPut``): ``front``, its bytes up to
+    its MQMD's Version (TSH, API header, the MQMD's StrucId and Version), ``back``, those
+    from its MQPMO (at ``pmo_at``) to the message (the MQPMO, the message's length). A
+    request with the same bytes there (the MQMD's MsgId and the rest of it may differ: an
+    application's each put has its own) and as long is of the common form as that one was,
+    read the same: it is not read again."""
+
+    __slots__ = ("back", "front", "hobj", "length", "limit", "msg_at", "options", "pmo_at")
+
+    def __init__(self) -> None:
+        self.front = self.back = b"\0"  # (no request has these: a TSH starts "TSH ")
+        self.length = self.limit = self.hobj = self.msg_at = self.options = self.pmo_at = 0
+
+
+_FRONT = _BODY_AT + 8  # (the MQMD's StrucId and Version)
+
+
+def request(data: bytes, start: int, limit: int, kept: KeptRequest | None = None
+            ) -> tuple[int, int, bytes, int, bytes] | None:
     """(its end, Hobj, MQMD bytes, MQPMO Options, message) of the asynchronous MQPUT of the
     common form that starts at ``start`` of ``data``, a segment of at most ``limit`` bytes;
-    None for anything else (or a segment not yet whole)."""
+    None for anything else (or a segment not yet whole). ``kept``: the session's
+    :class:`KeptRequest`, read and updated."""
+    if kept is not None and kept.limit == limit and start + kept.length <= len(data) \
+            and data.startswith(kept.front, start) \
+            and data.startswith(kept.back, start + kept.pmo_at):
+        end = start + kept.length
+        return end, kept.hobj, data[start + _BODY_AT:start + kept.pmo_at], kept.options, \
+            data[start + kept.msg_at:end]
     # (most requests are no asynchronous put: turned away on their segment type, or a
     # synchronous put on its MQPMO Options, before the whole request is checked)
     if len(data) - start < _BODY_AT or data[start + _TYPE_AT] != _MQPUT:
@@ -61,6 +88,10 @@ def request(data: bytes, start: int, limit: int) -> tuple[int, int, bytes, int, 
     if found is None:
         return None
     end, hobj, md_at, pmo_at, options, at = found
+    if kept is not None:
+        kept.front, kept.back = data[start:start + _FRONT], data[pmo_at:at + 4]
+        kept.length, kept.limit, kept.hobj, kept.options = end - start, limit, hobj, options
+        kept.pmo_at, kept.msg_at = pmo_at - start, at + 4 - start
     return end, hobj, data[md_at:pmo_at], options, data[at + 4:end]
 
 

@@ -79,10 +79,11 @@ GONE = object()
 _TO_READER: Any = object()
 #: How each connection's next request is waited for (kept while its session is).
 _WAITS: weakref.WeakKeyDictionary[Any, SpinWait] = weakref.WeakKeyDictionary()
-#: How each connection's last synchronous MQPUT and MQGET were read (kept while its
-#: session is).
+#: How each connection's last synchronous MQPUT and MQGET, and its last asynchronous MQPUT,
+#: were read (kept while its session is).
 _KEPT: weakref.WeakKeyDictionary[Any, tuple[syncput_stream.KeptPut, syncget_stream.KeptGet,
-                                              dict[tuple[int, int, int], bytes]]] \
+                                              dict[tuple[int, int, int], bytes],
+                                              asyncput_stream.KeptRequest]] \
     = weakref.WeakKeyDictionary()
 
 
@@ -148,8 +149,8 @@ def _serve_spell(session: Any) -> object:
                 if not data:
                     return GONE
                 try:
-                    rest = data if not reader.buffered and not reader.reassembling \
-                        else _rest_after_begun(reader, received, data)
+                    clean = not reader.buffered and not reader.reassembling
+                    rest = data if clean else _rest_after_begun(reader, received, data)
                     if rest and int.from_bytes(rest[4:8], "big") != len(rest) \
                             and not plain_segments(rest, reader.max_transmission_size,
                                                    tail=True):
@@ -158,6 +159,8 @@ def _serve_spell(session: Any) -> object:
                         received.extend(reader.feed(rest))
                         rest = b""
                     pipelined.data = rest
+                    # (what the reader holds is the same until all of rest is taken)
+                    pipelined.clean = clean or (not reader.buffered and not reader.reassembling)
                 except ProtocolError as exc:
                     return exc
                 continue
@@ -178,7 +181,8 @@ def _kept_for(session: Any) -> tuple[SpinWait, Any]:
         wait = _WAITS[session] = SpinWait()
     kept = _KEPT.get(session)
     if kept is None:
-        kept = _KEPT[session] = (syncput_stream.KeptPut(), syncget_stream.KeptGet(), {})
+        kept = _KEPT[session] = (syncput_stream.KeptPut(), syncget_stream.KeptGet(), {},
+                                 asyncput_stream.KeptRequest())
     return wait, kept
 
 
@@ -255,15 +259,19 @@ class _Pipelined:
     (:func:`_one_request`), or an MQPUT or MQGET served from its bytes (:meth:`from_bytes`);
     the rest goes to the reader (:meth:`to_reader`)."""
 
-    __slots__ = ("async_reply", "bare", "data", "kept_get", "kept_put", "offset")
+    __slots__ = ("async_reply", "bare", "clean", "data", "kept_async", "kept_get", "kept_put",
+                 "offset")
 
-    def __init__(self, kept: tuple[syncput_stream.KeptPut, syncget_stream.KeptGet, dict]
-                 = (None, None, None)) -> None:  # type: ignore[assignment]
+    def __init__(self, kept: tuple[syncput_stream.KeptPut, syncget_stream.KeptGet, dict,
+                                   asyncput_stream.KeptRequest]
+                 = (None, None, None, None)) -> None:  # type: ignore[assignment]
         self.data = b""
         self.offset = 0
+        self.clean = False  # the segment reader holds nothing of what came before ``data``
         self.async_reply = b""  # the reply of every asynchronous put, made once
-        # how the last sync put and get were read; replies without a body (:func:`_serve`)
-        self.kept_put, self.kept_get, self.bare = kept
+        # how the last sync put and get were read; replies without a body (:func:`_serve`);
+        # how the last asynchronous put was read
+        self.kept_put, self.kept_get, self.bare, self.kept_async = kept
 
     def from_bytes(self, session: Any, replies: _Replies) -> bool:
         """The next request, when it is an MQPUT of the common form, asynchronous
@@ -272,19 +280,19 @@ class _Pipelined:
         to ``replies`` (True); False, nothing done, for anything else or a call traced."""
         data, start = self.data, self.offset
         kind = data[start + 9] if len(data) - start > 9 else 0  # the TSH's segment type
-        reader = session.reader
-        if (kind != _PUT and kind != _GET) or reader.buffered or reader.reassembling \
-                or TRACER.spec_for(session.engine.name) is not None:
+        if (kind != _PUT and kind != _GET) or not self.clean or not _untraced(session):
             return False
+        reader = session.reader
         try:
             if kind == _GET:
                 served = syncget_stream.serve(session, data, start, self.kept_get)
             else:
                 kept_put = self.kept_put
-                found = None if kept_put is not None and kept_put.matches(data, start) \
-                    else asyncput_stream.request(data, start, reader.max_transmission_size)
+                matched = kept_put is not None and kept_put.matches(data, start)
+                found = None if matched else asyncput_stream.request(
+                    data, start, reader.max_transmission_size, self.kept_async)
                 if found is None:  # a synchronous put
-                    served = syncput_stream.serve(session, data, start, kept_put)
+                    served = syncput_stream.serve(session, data, start, kept_put, matched)
                 else:
                     end, hobj, md, options, message = found
                     if packed.put_async(session.conn, hobj, md, options, message) \
@@ -347,6 +355,13 @@ class _Pipelined:
         rest = self.data[self.offset:] if self.offset else self.data
         self.data, self.offset = b"", 0
         return reader.feed(rest) if rest else []
+
+
+def _untraced(session: Any) -> bool:
+    """No strmqtrc traces ``session``'s calls (one clock read while none is in effect:
+    the tracer's ``untraced_until``)."""
+    return time.monotonic() < TRACER.untraced_until \
+        or TRACER.spec_for(session.engine.name) is None
 
 
 def _waits(d: mqiflows.Decoded) -> bool:

@@ -101,7 +101,8 @@ def serve(session: Any, data: bytes, start: int, kept: KeptGet | None = None
     end, body = got
     if type(body) is MQMIError:
         return end, _failed(session.writer, body)
-    head = kept.heads.get(_HEADERS + sum(map(len, body)))  # (ok_reply's, kept)
+    md, returned, length, _, message = body
+    head = kept.heads.get(_HEADERS + len(md) + len(returned) + 8 + len(message))  # (kept)
     if head is not None:
         return end, b"".join((head, *body))
     return end, _reply(session.writer, ok_reply(session.writer, kept.heads, _REPLY, body), body)

@@ -69,15 +69,16 @@ _MD_AT = TSH_LENGTH + API_HEADER_LENGTH
 _FRONT = _MD_AT + 8  # (the MQMD's StrucId and Version)
 
 
-def serve(session: Any, data: bytes, start: int, kept: KeptPut | None = None
-          ) -> tuple[int, bytes] | None:
+def serve(session: Any, data: bytes, start: int, kept: KeptPut | None = None,
+          matched: bool = False) -> tuple[int, bytes] | None:
     """(its end, its reply's bytes) of the synchronous MQPUT of the common form at ``start``
     of ``data``, put on ``session``'s engine connection; None, nothing done, for anything
     else (the general path's). An engine fault is the session's, as the general path's.
-    ``kept``: the session's :class:`KeptPut`, read and updated."""
+    ``kept``: the session's :class:`KeptPut`, read and updated; ``matched``: the caller has
+    found ``kept.matches`` the request."""
     limit = session.reader.max_transmission_size
     if kept is not None and kept.limit == limit and start + kept.length <= len(data) \
-            and kept.matches(data, start):
+            and (matched or kept.matches(data, start)):
         end = start + kept.length
         hobj, pmo = kept.hobj, kept.pmo
         md = kept.md if data.startswith(kept.md, start + _MD_AT) \

@@ -23,7 +23,7 @@ from mqpy.engine.handle import Handle, _Facts
 from mqpy.engine.mqget import GetCalls
 from mqpy.engine.mqinq import InquireCalls
 from mqpy.engine.mqopen import OpenCalls
-from mqpy.engine.mqput import PutCalls
+from mqpy.engine.mqput import KeptMD, PutCalls
 from mqpy.engine.options import _fail
 from mqpy.engine.putstatus import PutStatus, StatCalls
 from mqpy.engine.stats import HandleCounters, Statistics
@@ -74,6 +74,7 @@ class Connection(ClosedLater, OpenCalls, PutCalls, GetCalls, SyncpointCalls, Inq
         self.deferred_lsn: int | None = None
         #: packed default MQMDs by (persistence, priority, user, application) (_default_md)
         self._md_templates: dict[tuple, tuple[bytes, bytes, bytes]] = {}
+        self._kept_md = KeptMD()  # its last packed MQMD put in the default context (_asked)
         self.put_status = PutStatus()  # its asynchronous puts, for MQSTAT (putstatus)
         self._collected = deque()  # handles of collected objects, closed later (ClosedLater)
 

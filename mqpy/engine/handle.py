@@ -58,11 +58,13 @@ class _Facts:
     triggering; anything else takes the general path."""
 
     __slots__ = ("obj_attrs", "base_attrs", "qmgr_attrs", "put", "get", "persistence",
-                 "priority", "tempdyn", "maxmsgl", "maxdepth", "by_priority", "ccsid")
+                 "priority", "tempdyn", "maxmsgl", "maxdepth", "by_priority", "ccsid",
+                 "base_name")
 
     def __init__(self, h: Handle, qmgr_attrs: dict) -> None:
         oa, ba = h.obj.attributes, h.base.attributes
         self.obj_attrs, self.base_attrs, self.qmgr_attrs = oa, ba, qmgr_attrs
+        self.base_name = h.base_name  # (MQGET's ResolvedQName)
         self.by_priority = ba.get("MSGDLVSQ", "PRIORITY") == "PRIORITY"
         self.get = oa.get("GET") != "DISABLED" and ba.get("GET") != "DISABLED"
         self.put = False

@@ -70,6 +70,22 @@ def _described(md: MD | None, handed: propdelivery.Delivered | None) -> None:
         d["Format"], d["Encoding"], d["CodedCharSetId"] = handed.md
 
 
+def _packed_md(record: bytes, md_length: int, entry: Entry, now: float) -> bytes:
+    """The MQMD stored in ``record`` (``md_length`` bytes after its header) as a get gives
+    it back (``GetCalls._fill_md``'s values): ``entry``'s BackoutCount, and its Expiry
+    left at ``now``; the stored bytes themselves when they hold those already."""
+    md_bytes = record[_MSG_HEADER_SIZE:_MSG_HEADER_SIZE + md_length]
+    backout = _MSG_HEADER_SIZE + _MD_BACKOUT_AT
+    if entry.expiry_at <= 0 and not entry.backout_count \
+            and record[backout:backout + 4] == _ZERO_LONG:
+        return md_bytes
+    expiry = max(1, int(round((entry.expiry_at - now) * 10))) if entry.expiry_at > 0 \
+        else _VERSION_AT.unpack_from(md_bytes, _MD_EXPIRY_AT)[0]
+    return b"".join((md_bytes[:_MD_EXPIRY_AT], _VERSION_AT.pack(expiry),
+                     md_bytes[_MD_EXPIRY_AT + 4:_MD_BACKOUT_AT],
+                     _VERSION_AT.pack(entry.backout_count), md_bytes[_MD_BACKOUT_AT + 4:]))
+
+
 class GetCalls:
     """MQGET of a :class:`~mqpy.engine.connection.Connection`."""
 
@@ -445,13 +461,7 @@ class GetCalls:
                     or (md_length_wanted and md_length != md_length_wanted))):
             return GENERAL
         if packed:  # the stored MQMD as _fill_md leaves it: its BackoutCount, Expiry left
-            md_bytes = record[_MSG_HEADER_SIZE:_MSG_HEADER_SIZE + md_length]
-            expiry = max(1, int(round((entry.expiry_at - now) * 10))) if entry.expiry_at > 0 \
-                else _VERSION_AT.unpack_from(md_bytes, _MD_EXPIRY_AT)[0]
-            out = (b"".join((md_bytes[:_MD_EXPIRY_AT], _VERSION_AT.pack(expiry),
-                             md_bytes[_MD_EXPIRY_AT + 4:_MD_BACKOUT_AT],
-                             _VERSION_AT.pack(entry.backout_count),
-                             md_bytes[_MD_BACKOUT_AT + 4:])), body)
+            out = (_packed_md(record, md_length, entry, now), body)
         else:
             out = body
             if md is not None:
@@ -471,7 +481,7 @@ class GetCalls:
                          max(0.0, now - put_time))
         if gmo is not None:
             gd = gmo.__dict__
-            gd["ResolvedQName"] = h.base_name
+            gd["ResolvedQName"] = f.base_name
             gd["ReturnedLength"] = length
         cursor = h.browse_entry
         if cursor is not None and cursor.seq == entry.seq:
@@ -540,13 +550,8 @@ class GetCalls:
         md_bytes = record[_MSG_HEADER_SIZE:end]
         backout = _MSG_HEADER_SIZE + _MD_BACKOUT_AT
         if entry.expiry_at > 0 or entry.backout_count \
-                or record[backout:backout + 4] != _ZERO_LONG:
-            expiry = max(1, int(round((entry.expiry_at - now) * 10))) \
-                if entry.expiry_at > 0 else _VERSION_AT.unpack_from(md_bytes, _MD_EXPIRY_AT)[0]
-            md_bytes = b"".join((md_bytes[:_MD_EXPIRY_AT], _VERSION_AT.pack(expiry),
-                                 md_bytes[_MD_EXPIRY_AT + 4:_MD_BACKOUT_AT],
-                                 _VERSION_AT.pack(entry.backout_count),
-                                 md_bytes[_MD_BACKOUT_AT + 4:]))
+                or record[backout:backout + 4] != _ZERO_LONG:  # (_packed_md's, written out)
+            md_bytes = _packed_md(record, md_length, entry, now)
         entry.report = report
         mq = h.mq
         mq.last_get = now

@@ -112,8 +112,46 @@ def _packed_asks(md: bytes, opts: int) -> tuple[bytes, int, int, int] | None:
     return msgid, expiry, priority, persistence
 
 
+def _correlid(md: bytes) -> bytes:
+    """The CorrelId of the packed MQMD ``md`` (none: the one object every message without
+    one shares)."""
+    correlid = md[_MD_CORRELID]
+    return _NONE24 if correlid == _NONE24 else correlid
+
+
+def _resolved_head(md: bytes, priority: int, persistence: int, ccsid: int) -> bytes:
+    """The packed MQMD ``md`` up to its MsgId as a put stores it: ``ccsid`` for
+    MQCCSI_Q_MGR, the resolved Priority and Persistence."""
+    head = md[:_MD_PRIORITY_AT]
+    if md[_MD_CCSID] == _ZERO_LONG:  # MQCCSI_Q_MGR: stored as the queue manager's
+        head = b"".join((head[:_MD_CCSID.start], _VERSION_AT.pack(ccsid),
+                         head[_MD_CCSID.stop:]))
+    return head + _MD_PRIORITY_PERSISTENCE.pack(priority, persistence)
+
+
+class KeptMD:
+    """What a connection's last packed MQMD put in the default context was read as
+    (:meth:`PutCalls._asked`): its bytes ``before`` its MsgId and ``after`` it (an
+    application's puts differ there if anywhere: each may carry its own MsgId), the MQPMO
+    Options it came with, what :func:`_packed_asks` found in it but the MsgId; ``last``, the
+    MQMD it was matched with last; and the stored MQMD's parts around MsgId, PutDate and
+    PutTime (:meth:`PutCalls._default_parts`), made for the resolved Priority, Persistence
+    and CCSID and the connection's identity in ``key``."""
+
+    __slots__ = ("after", "asked", "before", "key", "last", "length", "opts", "parts")
+
+    def __init__(self) -> None:
+        self.before = self.after = self.last = b""
+        self.length = self.opts = -1  # (no MQMD is of no length)
+        self.asked: tuple[int, int, int] = (0, 0, 0)
+        self.key: tuple = ()
+        self.parts: tuple[bytes, bytes, bytes, bytes] = (b"", b"", b"", b"")
+
+
 class PutCalls:
     """MQPUT and MQPUT1 of a :class:`~mqpy.engine.connection.Connection`."""
+
+    _kept_md: KeptMD
 
     def put(self, hobj: int, md: MD | None, pmo: PMO | None, data: bytes) -> int:
         """MQPUT: fills md (MsgId, context) and pmo.ResolvedQName like the real call.
@@ -220,7 +258,7 @@ class PutCalls:
             # the MQMD's values the fast path takes (no report, reply-to queue nor header)
             packed = type(md) is bytes  # (engine.packed)
             if packed:
-                asked = _packed_asks(md, opts)
+                asked = self._asked(md, opts)
                 if asked is None:
                     return GENERAL
                 msgid, expiry, asked_priority, asked_persistence = asked
@@ -317,6 +355,21 @@ class PutCalls:
                       (h.remote_qm or self.engine.name).encode())
         return h.resolved
 
+    def _asked(self, md: bytes, opts: int) -> tuple[bytes, int, int, int] | None:
+        """:func:`_packed_asks` of ``md`` and ``opts``; in the default context read once for
+        MQMDs alike but for their MsgIds (:class:`KeptMD`, which this matches with ``md``)."""
+        k = self._kept_md
+        if opts == k.opts and len(md) == k.length and md.startswith(k.before) \
+                and md.endswith(k.after):
+            k.last = md
+            return (md[_MD_MSGID], *k.asked)
+        asked = _packed_asks(md, opts)
+        if asked is not None and not opts & _PMO_SET_ALL:
+            k = self._kept_md = KeptMD()
+            k.before, k.after = md[:_MD_MSGID_AT], md[_MD_MSGID_AT + 24:]
+            k.length, k.opts, k.asked, k.last = len(md), opts, asked[1:], md
+        return asked
+
     def _stored_md(self, md: bytes, opts: int, priority: int, persistence: int,
                    msgid: bytes, ccsid: int, now: float) -> tuple[bytes, bytes, bytes]:
         """MsgId, CorrelId and MQMD of a message put at ``now`` with the packed MQMD ``md``
@@ -325,26 +378,33 @@ class PutCalls:
         MsgId when the put asks for one and this connection's identity and origin context;
         either way the resolved Priority, Persistence and CCSID (``ccsid`` for
         MQCCSI_Q_MGR) and a BackoutCount of 0."""
-        correlid = md[_MD_CORRELID]
-        if correlid == _NONE24:
-            correlid = _NONE24  # (the one object every message without one shares)
-        head = md[:_MD_PRIORITY_AT]
-        if md[_MD_CCSID] == _ZERO_LONG:  # MQCCSI_Q_MGR: stored as the queue manager's
-            head = b"".join((head[:_MD_CCSID.start], _VERSION_AT.pack(ccsid),
-                             head[_MD_CCSID.stop:]))
-        resolved = _MD_PRIORITY_PERSISTENCE.pack(priority, persistence)
         if opts & _PMO_SET_ALL:
-            return msgid, correlid, b"".join((head, resolved, md[_MD_PRIORITY_AT + 8:
-                                                                 _MD_BACKOUT_AT],
-                                              _ZERO_LONG, md[_MD_BACKOUT_AT + 4:]))
+            return msgid, _correlid(md), b"".join((
+                _resolved_head(md, priority, persistence, ccsid),
+                md[_MD_PRIORITY_AT + 8:_MD_BACKOUT_AT], _ZERO_LONG, md[_MD_BACKOUT_AT + 4:]))
         if opts & _PMO_NEW_MSG_ID or msgid == _NONE24:
             msgid = self.engine.new_msgid()
-        t = self._md_template(persistence, priority, ccsid)
+        front, middle, back, correlid = self._default_parts(md, priority, persistence, ccsid)
         date, tod = _put_timestamp(now)
-        return msgid, correlid, b"".join((
-            head, resolved, msgid, md[_MD_MSGID_AT + 24:_MD_BACKOUT_AT], _ZERO_LONG,
-            md[_MD_BACKOUT_AT + 4:_MD_USER_AT], t[1][_USER_IN_TEMPLATE:], date, tod,
-            t[2][:4], md[_MD_DATE_AT + 20:]))
+        return msgid, correlid, b"".join((front, msgid, middle, date, tod, back))
+
+    def _default_parts(self, md: bytes, priority: int, persistence: int, ccsid: int
+                       ) -> tuple[bytes, bytes, bytes, bytes]:
+        """The MQMD a put in the default context with the packed MQMD ``md`` stores (see
+        :meth:`_stored_md`), before its MsgId, between MsgId and PutDate, after PutTime; and
+        its CorrelId. Made once for MQMDs alike but for their MsgIds (:class:`KeptMD`)."""
+        k = self._kept_md
+        key = (priority, persistence, ccsid, self.user, self.appl_name)
+        if k.last is md and k.key == key:
+            return k.parts
+        t = self._md_template(persistence, priority, ccsid)
+        parts = (_resolved_head(md, priority, persistence, ccsid),
+                 b"".join((md[_MD_MSGID_AT + 24:_MD_BACKOUT_AT], _ZERO_LONG,
+                           md[_MD_BACKOUT_AT + 4:_MD_USER_AT], t[1][_USER_IN_TEMPLATE:])),
+                 t[2][:4] + md[_MD_DATE_AT + 20:], _correlid(md))
+        if k.last is md:
+            k.key, k.parts = key, parts
+        return parts
 
     def _default_md(self, persistence: int, priority: int, msgid: bytes, now: float,
                     ccsid: int) -> bytes:

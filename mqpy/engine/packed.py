@@ -106,6 +106,9 @@ def put_async(conn: Any, hobj: int, md: bytes, pmo_options: int, data: bytes) ->
         lsn = conn._put_fast(h, md, None, data, pmo_options)
     if lsn is GENERAL:
         return GENERAL
+    if lsn is None:  # nothing left of it that can fail: put_asynchronously's success
+        conn.put_status.successes += 1
+        return None
 
     def force() -> int:  # (the put is made: what is left of it to count)
         if lsn is not None:
