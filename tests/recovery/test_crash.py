@@ -81,6 +81,22 @@ def make_qmgr(root: str) -> None:
     inprocess.stop(QM, root)
 
 
+def _wait_for_a_commit(child: subprocess.Popen, ackfile: str, start: int,
+                      timeout: float = 60.0) -> None:
+    """Until ``child`` has acknowledged a committed put (a whole "P" line in ``ackfile``
+    after byte ``start``), while it runs."""
+    deadline = time.monotonic() + timeout
+    while child.poll() is None and time.monotonic() < deadline:
+        if os.path.exists(ackfile):
+            with open(ackfile) as f:
+                f.seek(start)
+                if any(line.startswith("P ") and line.endswith("\n") for line in f):
+                    return
+        time.sleep(0.01)
+    assert child.poll() is None, child.stderr.read().decode()[-2000:]
+    raise AssertionError(f"the workload committed nothing in {timeout} s")
+
+
 def run_kills(root: str, kills: int, seed: int) -> None:
     rng = random.Random(seed)
     ackfile = os.path.join(root, "ack.log")
@@ -88,11 +104,19 @@ def run_kills(root: str, kills: int, seed: int) -> None:
     next_id = 1
     env = dict(os.environ, PYTHONPATH=ROOT)
     for n in range(kills):
+        start = os.path.getsize(ackfile) if os.path.exists(ackfile) else 0
         child = subprocess.Popen(
             [sys.executable, "-m", "tests.recovery.workload", root, QM, Q, ackfile,
              str(seed * 1000 + n), str(next_id)], cwd=ROOT, env=env,
             stderr=subprocess.PIPE)
-        time.sleep(rng.uniform(0.3, 1.2))
+        if n % 2:
+            # every other life is killed after it has committed something, however slowly a
+            # loaded machine starts it; the others at a moment counted from the start, which
+            # may land in its connect (the queue manager's restart)
+            _wait_for_a_commit(child, ackfile, start)
+            time.sleep(rng.uniform(0.0, 0.6))
+        else:
+            time.sleep(rng.uniform(0.3, 1.2))
         assert child.poll() is None, child.stderr.read().decode()[-2000:]
         child.send_signal(signal.SIGKILL)
         child.wait()
