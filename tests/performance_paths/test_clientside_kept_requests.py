@@ -53,6 +53,8 @@ def _again(h: dict[str, int]) -> list:
         put(mqpy.MD(), b"l" * 7, q),
         put(mqpy.MD(), b"m" * 7, 99),  # no such handle
         put(mqpy.MD(), b"n" * 7),
+        put(mqpy.MD(Persistence=7), b"s" * 7),  # the kept form, an MQMD the engine refuses
+        put(mqpy.MD(Priority=-5), b"t" * 7),
         put(mqpy.MD(), b"o" * 7) + put(mqpy.MD(), b"p" * 7) + get() + get(),  # one read
         get(), get(), get(length=50), get(length=50),  # truncation refused: the general path
         get(length=5000), get(length=5000),
@@ -90,7 +92,7 @@ def test_requests_again_are_served_from_what_the_last_was_read_as_as_the_receive
     monkeypatch.setattr(svrconn_packed, "whole_request", counted_whole)
     alike_three_ways(lambda root: _run(root, monkeypatch, _again), tmp_path, monkeypatch,
                      svrconn_packed, "serve", 25)
-    assert reads == {"put": 9, "get": 12}  # of 18 puts and 29 gets: the rest kept
+    assert reads == {"put": 9, "get": 12}  # of 20 puts and 29 gets: the rest kept
 
 
 @pytest.mark.parametrize("max_msg_size", [_MAXMSGL, 2000])
