@@ -113,6 +113,8 @@ _LITTLE_BYTE = int(ByteOrder.LITTLE)
 _FIRST_LAST = int(ControlFlags1.FIRST | ControlFlags1.LAST)
 _REPLY_MIN = TSHM_LENGTH + API_HEADER_LENGTH
 _LITTLE_API_TAIL = API_TAIL[ByteOrder.LITTLE].unpack_from
+#: a TSHM's StrucId, length, ConvId, (RequestId,) byte order, segment type and flags
+_REPLY_HEAD = struct.Struct(">4sII4xBBB").unpack_from
 _NO_FLAGS = ControlFlags1.NONE
 _NO_LUW = bytes(8)
 
@@ -365,14 +367,15 @@ class ChannelInstance:
         anything else, which ``_read_own`` takes (tests/client/test_packed_calls.py holds
         the two alike)."""
         reader = self.reader
-        length = len(data)
-        if (conv_id is None or type(data) is not bytes or reader.buffered
-                or reader.reassembling or reader.partner_byte_order is not _LITTLE
-                or length < _REPLY_MIN or data[:4] != STRUCTID_TSHM
-                or int.from_bytes(data[4:8], "big") != length
-                or length > reader.max_transmission_size
-                or int.from_bytes(data[8:12], "big") != conv_id or data[16] != _LITTLE_BYTE
-                or data[17] != reply_type or data[18] & _FIRST_LAST != _FIRST_LAST):
+        if (conv_id is None or type(data) is not bytes or len(data) < _REPLY_MIN
+                or reader.buffered or reader.reassembling
+                or reader.partner_byte_order is not _LITTLE):
+            return None
+        struc, length, cid, order, segment_type, flags1 = _REPLY_HEAD(data)
+        if (struc != STRUCTID_TSHM or length != len(data)
+                or length > reader.max_transmission_size or cid != conv_id
+                or order != _LITTLE_BYTE or segment_type != reply_type
+                or flags1 & _FIRST_LAST != _FIRST_LAST):
             return None
         comp, reason, hobj = _LITTLE_API_TAIL(data, TSHM_LENGTH + 4)
         return reply_type, comp, reason, hobj, data[_REPLY_MIN:]

@@ -65,6 +65,9 @@ class ClientConversation:
     #: what cancels its task's calls: END_CONV ended it (``svrconn_sockact``)
     scope: trio.CancelScope | None = None
     dropped: bool = False  # END_CONV ended it: its task backs out what it left
+    #: what its last MQPUT and MQGET served from their bytes were read as
+    #: (``svrconn_packed.Kept``)
+    kept: Any = None
 
 
 @attrs.define

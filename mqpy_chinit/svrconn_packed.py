@@ -15,6 +15,13 @@ to the general one (none there, truncation, a report asked for, a full queue, pr
 ...) -- returns None having changed nothing, and the read goes the receiver's way
 (``Conversation._events``, ``CallsServedAtOnce._serve_now``), whose bytes these are
 (tests/performance_paths/test_client_packed_serving.py holds the two alike).
+
+An application puts and gets again and again with the same structures, so each conversation
+keeps what its last MQPUT and MQGET of the common form were read as (:class:`Kept`, as the
+bindings busy thread's ``syncput_stream.KeptPut`` and ``syncget_stream.KeptGet``): a request
+whose bytes are that one's but for its ConvId and RequestId (and, an MQPUT's, its MQMD and
+message) is not read again, and the TSHM and API header of its reply are made once for each
+length of reply.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ import time
 from typing import Any
 
 from mqpy import CMQC, loopcalls
-from mqpy.asyncput_stream import put_request
+from mqpy.asyncput_stream import put_request, whole_request
 from mqpy.engine import packed
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows
@@ -36,12 +43,13 @@ from mqpy.fap.tsh import (
     FIRST_LAST,
     STRUCTID_TSH,
     STRUCTID_TSHM,
+    TSH_LENGTH,
     TSHM_HEAD,
     TSHM_LENGTH,
     ByteOrder,
     SegmentType,
 )
-from mqpy.syncget_stream import get_from_bytes
+from mqpy.structs.tables import GMO, MD
 from mqpy.trace import TRACER
 from mqpy_chinit.svrconn_inline import Answer
 
@@ -59,6 +67,21 @@ _VERBS = {_PUT: _T.MQPUT, _GET: _T.MQGET}
 _REPLY_TYPES = {_PUT: int(mqiflows.reply_type(_T.MQPUT)),
                 _GET: int(mqiflows.reply_type(_T.MQGET))}
 _OK, _FAILED = CMQC.MQCC_OK, CMQC.MQCC_FAILED
+_LONG = struct.Struct("<i")
+_HEADERS = TSHM_LENGTH + API_HEADER_LENGTH
+_SHIFT = TSHM_LENGTH - TSH_LENGTH  # where a request's bytes are, as a bindings request's
+_MD_AT = TSH_LENGTH + API_HEADER_LENGTH  # (in a bindings request)
+_HOBJ_AT = TSH_LENGTH + 12  # the API header's Hobj (after ReplyLength, CompCode, Reason)
+_MD_V2 = mqiflows.MD_SIZES[1][CMQC.MQMD_VERSION_2]
+_GMO_AT = _MD_AT + _MD_V2
+_GMO_OFFSETS = GMO._layout_.offsets
+_OPTIONS_AT, _MATCH_AT = _GMO_OFFSETS["Options"], _GMO_OFFSETS["MatchOptions"]
+_RESOLVED_AT, _RETURNED_AT = _GMO_OFFSETS["ResolvedQName"], _GMO_OFFSETS["ReturnedLength"]
+_MSGID_AT = MD._layout_.offsets["MsgId"]  # CorrelId follows
+_NONE48 = bytes(48)
+_MATCH_IDS = CMQC.MQMO_MATCH_MSG_ID | CMQC.MQMO_MATCH_CORREL_ID
+#: reply heads kept by length, MQGMOs returned by what was written in them: cleared when full
+_KEPT = 64
 
 
 def serve(instance: Any, data: bytes) -> tuple[list[bytes], int, int] | None:
@@ -106,12 +129,15 @@ def _one(instance: Any, data: bytes, pos: int, limit: int) -> tuple[list[bytes],
     cc = instance.conversations.get(conv_id if instance.sharing else None)
     if cc is None or cc.queued or cc.calling or type(cc.backend) is not loopcalls.EngineVerbs:
         return None
-    request = STRUCTID_TSH + (total - _IDS).to_bytes(4, "big") + data[pos + _IDS * 2:end]
+    kept = cc.kept
+    if kept is None or kept.max_msg_size != instance.max_msg_size:
+        kept = cc.kept = Kept(instance.max_msg_size)
     conn = cc.backend.conn
     outcome: Any = None
     loopcalls.defer(conn)
     try:
-        done = _put(instance, conn, request) if verb == _PUT else _get(instance, conn, request)
+        done = _put(instance, conn, data, pos, end, kept) if verb == _PUT \
+            else _get(instance, conn, data, pos, end, kept)
     except MQMIError as e:  # (the engine's bytes paths raise none but a log force's)
         done = outcome = (e.comp, e.reason, mqiflows.encode_reply(_VERBS[verb], comp=e.comp,
                                                                    reason=e.reason))
@@ -136,7 +162,9 @@ def _one(instance: Any, data: bytes, pos: int, limit: int) -> tuple[list[bytes],
         if outcome is not None:
             return instance._answered(event, (), outcome), end
     body, moved = done
-    segments = reply_segments(conv.writer, _REPLY_TYPES[verb], body, conv_id, request_id)
+    segments = kept.reply(conv.writer, _REPLY_TYPES[verb], body, data[pos + 8:pos + 16])
+    if segments is None:
+        segments = reply_segments(conv.writer, _REPLY_TYPES[verb], body, conv_id, request_id)
     if not lsn:
         instance._counted(_VERBS[verb], moved)
         return segments, end
@@ -145,34 +173,158 @@ def _one(instance: Any, data: bytes, pos: int, limit: int) -> tuple[list[bytes],
     return [], end
 
 
-def _put(instance: Any, conn: Any, request: bytes) -> tuple[tuple[bytes, ...], int] | None:
-    """((the reply's MQMD, MQPMO), the message's length) of the MQPUT ``request`` (as a
-    bindings request) put; None, nothing done, for one not of the common form, too long
-    for the loop or the channel, or left to the general path by the engine."""
-    found = put_request(request, 0, len(request))
-    if found is None:
-        return None
-    end, hobj, md_at, pmo_at, _options, at = found
-    size = end - at - 4
-    if size > loopcalls.INLINE_DATA_LIMIT or (instance.max_msg_size
-                                               and size > instance.max_msg_size):
-        return None  # a long put goes to a thread; one beyond MAXMSGL fails 2010
-    done = packed.put_sync(conn, hobj, request[md_at:pmo_at], request[pmo_at:at],
-                           request[at + 4:end])
+class _Options:
+    """What ``engine.packed.get`` reads of an MQGMO (Version, Options, MatchOptions) and
+    writes in it (ResolvedQName, ReturnedLength), without an MQGMO object."""
+
+    def __init__(self, version: int, options: int, match: int) -> None:
+        self.Version, self.Options, self.MatchOptions = version, options, match
+
+
+class Kept:
+    """What a conversation's last MQPUT and MQGET served here were read as, while the
+    channel's MAXMSGL is ``max_msg_size``. A request is matched by its TSHM's StrucId and
+    length (``*_front``) and its bytes from the TSHM's byte order on (``*_head``, an MQGET's
+    all of them): the same bytes read the same way. An MQPUT's head ends at its MQMD's
+    Version, and ``put_back`` is its MQPMO and its message's length (at ``put_pmo_at``): the
+    rest of its MQMD, of which only StrucId and Version are read to find the MQPMO, may be
+    another (a MsgId or CorrelId of its own). ``heads``: the TSHM and API header of an
+    MQCC_OK reply by its length and type, but for the ConvId and RequestId (the request's),
+    for the writer as ``writer`` says it was."""
+
+    __slots__ = ("get_fields", "get_front", "get_gmo", "get_head", "get_hobj",
+                 "get_max_length", "heads", "max_msg_size", "put_back", "put_front", "put_head",
+                 "put_hobj", "put_md_at", "put_msg_at", "put_pmo", "put_pmo_at", "returned",
+                 "writer")
+
+    def __init__(self, max_msg_size: int) -> None:
+        self.max_msg_size = max_msg_size
+        self.put_front = self.put_head = self.get_front = self.get_head = b"\0"  # (none)
+        self.put_back = b""
+        self.put_hobj = self.put_md_at = self.put_pmo_at = self.put_msg_at = 0
+        self.put_pmo = self.get_gmo = b""
+        self.get_hobj = 0
+        self.get_max_length: int | None = 0
+        self.get_fields = _Options(0, 0, 0)
+        self.returned: dict[tuple[Any, int], bytes] = {}
+        self.heads: dict[tuple[int, int], tuple[bytes, bytes]] = {}
+        self.writer: tuple[Any, ...] = ()
+
+    def reply(self, writer: Any, reply_type: int, body: tuple[bytes, ...], ids: bytes
+              ) -> list[bytes] | None:
+        """``onesegment.reply_segments(writer, reply_type, body, ...)`` of a reply that fits
+        one segment, whose ConvId and RequestId are ``ids`` (the request's, as bytes); None
+        for one that does not."""
+        total = _HEADERS + sum(map(len, body))
+        if total > writer.max_transmission_size:
+            return None
+        heads = self.heads
+        state = (writer.flags2, writer.encoding, writer.ccsid)
+        if state != self.writer:
+            heads.clear()
+            self.writer = state
+        head = heads.get((total, reply_type))
+        if head is None:
+            if len(heads) >= _KEPT:
+                heads.clear()
+            made = reply_segments(writer, reply_type, (bytes(total - _HEADERS),), 0, 0)[0]
+            head = heads[(total, reply_type)] = (made[:8], made[16:_HEADERS])
+        return [b"".join((head[0], ids, head[1], *body))]
+
+
+def _put(instance: Any, conn: Any, data: bytes, pos: int, end: int, kept: Kept
+         ) -> tuple[tuple[bytes, ...], int] | None:
+    """((the reply's MQMD, MQPMO), the message's length) of the MQPUT at ``pos`` of ``data``
+    (ending at ``end``) put; None, nothing done, for one not of the common form (read as a
+    bindings request), too long for the loop or the channel, or left to the general path by
+    the engine."""
+    at = pos + _SHIFT  # where the request starts, read as a bindings request
+    if data.startswith(kept.put_front, pos) and data.startswith(kept.put_head, pos + _IDS * 2) \
+            and data.startswith(kept.put_back, at + kept.put_pmo_at):
+        hobj, pmo = kept.put_hobj, kept.put_pmo
+        md = data[at + kept.put_md_at:at + kept.put_pmo_at]
+        message = data[at + kept.put_msg_at:end]
+    else:
+        request = STRUCTID_TSH + (end - at).to_bytes(4, "big") + data[pos + _IDS * 2:end]
+        found = put_request(request, 0, len(request))
+        if found is None:
+            return None
+        _end, hobj, md_at, pmo_at, _options, msg_at = found
+        size = _end - msg_at - 4
+        if size > loopcalls.INLINE_DATA_LIMIT or (instance.max_msg_size
+                                                   and size > instance.max_msg_size):
+            return None  # a long put goes to a thread; one beyond MAXMSGL fails 2010
+        md, pmo, message = request[md_at:pmo_at], request[pmo_at:msg_at], request[msg_at + 4:]
+        kept.put_front, kept.put_head = data[pos:pos + 8], data[pos + _IDS * 2:at + md_at + 8]
+        kept.put_back = data[at + pmo_at:at + msg_at + 4]
+        kept.put_hobj, kept.put_pmo = hobj, pmo
+        kept.put_md_at, kept.put_pmo_at, kept.put_msg_at = md_at, pmo_at, msg_at + 4
+    done = packed.put_sync(conn, hobj, md, pmo, message)
     if done is packed.GENERAL:
         return None
-    return done, size  # type: ignore[return-value]
+    return done, len(message)  # type: ignore[return-value]
 
 
-def _get(instance: Any, conn: Any, request: bytes) -> tuple[tuple[bytes, ...], int] | None:
-    """((the reply's MQMD, MQGMO, DataLength, the message), its length) of the MQGET
-    ``request`` (as a bindings request: an MQMD version 2, no selection by MsgId or
-    CorrelId, no wait) with the message got, at most the channel's MAXMSGL; None, nothing
-    done, for anything else."""
-    got = get_from_bytes(conn, request, 0, len(request), instance._max_length)
-    if got is None:
+def _get(instance: Any, conn: Any, data: bytes, pos: int, end: int, kept: Kept
+         ) -> tuple[tuple[bytes, ...], int] | None:
+    """((the reply's MQMD, MQGMO, DataLength, the message's length, the message), its
+    length) of the MQGET at ``pos`` of ``data`` (ending at ``end``; as a bindings request:
+    an MQMD version 2, no selection by MsgId or CorrelId, no wait) with the message got, at
+    most the channel's MAXMSGL; None, nothing done, for anything else."""
+    if not (data.startswith(kept.get_front, pos)
+            and data.startswith(kept.get_head, pos + _IDS * 2)):
+        if not _read_get(instance, data, pos, end, kept):
+            return None
+    fields = kept.get_fields
+    got = packed.get(conn, kept.get_hobj, fields, kept.get_max_length, _MD_V2)
+    if got is packed.GENERAL:
         return None
-    body = got[1]
-    if type(body) is MQMIError:  # the log force failed: the caller answers it
-        raise body
-    return body, len(body[4])
+    md, message = got  # type: ignore[misc]
+    d = fields.__dict__
+    key = (d["ResolvedQName"], d["ReturnedLength"])
+    returned = kept.returned.get(key)
+    if returned is None:
+        if len(kept.returned) >= _KEPT:
+            kept.returned.clear()
+        returned = kept.returned[key] = _returned(kept.get_gmo, d)
+    length = _LONG.pack(len(message))  # DataLength, then the message's (as its length)
+    return (md, returned, length, length, message), len(message)
+
+
+def _read_get(instance: Any, data: bytes, pos: int, end: int, kept: Kept) -> bool:
+    """Whether the MQGET at ``pos`` of ``data`` is of the common form (as
+    ``syncget_stream.get_from_bytes`` reads a bindings request: an MQMD version 2, an
+    MQGMO mqpy knows, BufferLength, lengths that add up, no wait, no selection by MsgId or
+    CorrelId); if so it is read into ``kept``."""
+    request = STRUCTID_TSH + (end - pos - _SHIFT).to_bytes(4, "big") + data[pos + _IDS * 2:end]
+    if whole_request(request, 0, len(request), _GET) is None \
+            or mqiflows.size_at(request, _MD_AT, mqiflows.MD_SIZES) != _MD_V2:
+        return False
+    gmo_size = mqiflows.size_at(request, _GMO_AT, mqiflows.GMO_SIZES)
+    if not gmo_size or _GMO_AT + gmo_size + 4 != len(request):
+        return False
+    gmo = request[_GMO_AT:_GMO_AT + gmo_size]
+    options = _LONG.unpack_from(gmo, _OPTIONS_AT)[0]
+    if options & CMQC.MQGMO_WAIT:
+        return False  # (the loop's, which holds no thread for it)
+    version = _LONG.unpack_from(gmo, 4)[0]
+    match = _LONG.unpack_from(gmo, _MATCH_AT)[0] if version >= 2 else _MATCH_IDS
+    ids_at = _MD_AT + _MSGID_AT
+    if match & _MATCH_IDS and request[ids_at:ids_at + 48] != _NONE48:
+        return False  # a selection, perhaps: the general path's
+    kept.get_front, kept.get_head = data[pos:pos + 8], data[pos + _IDS * 2:end]
+    kept.get_hobj, kept.get_gmo = _LONG.unpack_from(request, _HOBJ_AT)[0], gmo
+    kept.get_fields = _Options(version, options, match)
+    kept.get_max_length = instance._max_length(_LONG.unpack_from(request, len(request) - 4)[0])
+    kept.returned.clear()
+    return True
+
+
+def _returned(gmo: bytes, d: dict[str, Any]) -> bytes:
+    """The MQGMO ``gmo`` as the get returns it: ResolvedQName and (when it has one)
+    ReturnedLength from ``d``, written in."""
+    if len(gmo) > _RETURNED_AT:
+        return b"".join((gmo[:_RESOLVED_AT], d["ResolvedQName"].ljust(48),
+                         gmo[_RESOLVED_AT + 48:_RETURNED_AT],
+                         _LONG.pack(d["ReturnedLength"]), gmo[_RETURNED_AT + 4:]))
+    return b"".join((gmo[:_RESOLVED_AT], d["ResolvedQName"].ljust(48), gmo[_RESOLVED_AT + 48:]))
