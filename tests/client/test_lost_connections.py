@@ -106,8 +106,15 @@ def test_a_call_the_silent_queue_manager_never_answers_breaks_at_the_receive_tim
     env.define("CHANNEL", CHANNEL, CHLTYPE="SVRCONN", HBINT=1)
     first, second = env.client(HeartbeatInterval=1), env.client(HeartbeatInterval=1)
     assert first.connection().local_address == second.connection().local_address
-    held = threading.Thread(target=env.chinit.run_sync, args=(lambda: time.sleep(6),))
+    holding = threading.Event()
+
+    def hold() -> None:
+        holding.set()
+        time.sleep(6)
+
+    held = threading.Thread(target=env.chinit.run_sync, args=(hold,))
     held.start()
+    assert holding.wait(10)  # (the loop is held before anyone calls, however loaded the machine)
     outcomes: list[object] = []
 
     def inquire(qm: mqpy.QueueManager) -> None:
