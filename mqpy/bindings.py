@@ -234,6 +234,14 @@ class BindingsConnection(ClosedLater, ReadAheadVerbs, TemplatedCalls, MQIVerbs):
         self.connected = True
         self.broken = False
 
+    def get(self, hobj: int, md: Any, gmo: Any, max_length: int | None) -> bytes:
+        """MQGET: read ahead's (``ReadAheadVerbs.get``) on a handle it buffers for, else
+        the packed call (``TemplatedCalls.get``) at once, without read ahead's layer."""
+        buffers = self.__dict__.get("_ra_buffers")
+        if buffers and hobj in buffers:
+            return ReadAheadVerbs.get(self, hobj, md, gmo, max_length)
+        return TemplatedCalls.get(self, hobj, md, gmo, max_length)
+
     def _check_length(self, data: bytes) -> None:
         """A message longer than MAXMSGL's largest value (100 MB) is longer than any queue
         manager takes: MQRC_MSG_TOO_BIG_FOR_Q_MGR (2031) here, as the queue manager would

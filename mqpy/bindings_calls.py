@@ -308,13 +308,11 @@ def _one_reply(data: bytes, verb: SegmentType, targets: tuple[Any, ...],
     one's, which say what they said then); None for anything else, which the general path
     then reads."""
     if templates is not None and targets:
-        head = templates.heads.get(verb)
-        if head is not None and len(data) == head[1] and data.startswith(head[0]):
-            kept = templates.replies.get(verb)
-            values = None if kept is None \
-                else bindings_templates._read_against(kept, data, targets, _HEADERS)
+        kept = templates.segments.get(verb)
+        if kept is not None:
+            values = bindings_templates._read_against(kept[0], data, targets)
             if values is not None:
-                return _new_tuple(Decoded, (verb, head[2], head[3], head[4], values))
+                return _new_tuple(Decoded, (verb, kept[1], kept[2], kept[3], values))
     flow = one_mqi_flow(data)
     if flow is None or flow[0] != _REPLY_TYPES[verb]:
         return None
@@ -322,7 +320,7 @@ def _one_reply(data: bytes, verb: SegmentType, targets: tuple[Any, ...],
     if templates is not None and targets and comp != _FAILED:
         decoded = templates.reply(verb, comp, reason, hobj, body, targets)
         if decoded is not None:
-            templates.heads[verb] = (data[:_HEADERS], len(data), comp, reason, hobj)
+            templates.keep_segment(verb, data, comp, reason, hobj, decoded.values)
         return decoded
     return mqiflows.common_reply(verb, comp, reason, hobj, body,
                                  targets if comp != _FAILED else ())

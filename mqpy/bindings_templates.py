@@ -24,6 +24,7 @@ import struct
 from typing import Any
 
 from mqpy.fap import mqiflows
+from mqpy.fap.apiheader import API_HEADER_LENGTH
 from mqpy.fap.tsh import TSH_LENGTH, SegmentType
 from mqpy.structs.tables import GMO, MD
 
@@ -49,6 +50,8 @@ _GMO_VOLATILE = (("MsgToken", _GMO_LAYOUT.offsets["MsgToken"], 16, False),
 _GMO_VOLATILE_VERSION = 3
 #: where a request's two lengths are (the TSH's, the API header's ReplyLength: big-endian)
 _LENGTH_AT, _REPLY_LENGTH_AT = 4, TSH_LENGTH
+#: A segment's TSH and API header, before its body.
+_HEADERS = TSH_LENGTH + API_HEADER_LENGTH
 
 
 class _Request:
@@ -81,35 +84,41 @@ def _cut(prefix: bytes, cuts: tuple[int, ...]) -> tuple[bytes, ...]:
 
 class _Reply:
     """The last reply of one verb read in full: its structures' bytes between the fields
-    that change (``stable``: (offset, bytes)), where those are (``volatile``: (structure's
+    that change (``stable``, in place order), where those are (``volatile``: (structure's
     index, name, offset, size, is a number)), and the fields each structure was given; an
     MQGET's DataLength, its message's length and the message follow the structures
-    (``data_at``). ``unpack`` reads the volatile fields in place order (the MQMD's, then
-    those of the MQGMO named in ``opts_names``, if any) and an MQGET's two lengths in one
-    go."""
+    (``data_at``). ``unpack`` reads it all in one go: each stable piece then the volatile
+    field after it, in place order (the MQMD's, then those of the MQGMO named in
+    ``opts_names``, if any), the last stable piece, and an MQGET's two lengths. Made from a
+    whole reply segment (``at``: where its structures start), the stable pieces hold its
+    headers too."""
 
-    __slots__ = ("classes", "data_at", "fields", "opts_names", "size", "stable", "unpack",
-                 "volatile")
+    __slots__ = ("classes", "data_at", "fields", "lengths", "opts_names", "size", "stable",
+                 "stable_end", "unpack", "volatile")
 
     def __init__(self, body: bytes, values: tuple[Any, ...], volatile: list[tuple]) -> None:
         self.classes = (type(values[0]), type(values[1]))
         self.fields = (dict(values[0].__dict__), dict(values[1].__dict__))
+        self.lengths = (len(self.fields[0]), len(self.fields[1]))
         self.volatile = tuple(volatile)
         #: an MQGET's DataLength is here, then its message's length and the message (None:
         #: an MQPUT's, which ends with the structures)
         self.data_at = len(body) - len(values[3]) - 8 if len(values) > 3 else None
         end = len(body) if self.data_at is None else self.data_at
-        stable, at, layout = [], 0, ["<"]
-        for _, _, offset, size, number in sorted(volatile, key=lambda v: v[2]):
-            stable.append((at, body[at:offset]))
-            layout.append(f"{offset - at}x{'i' if number else f'{size}s'}")
-            at = offset + size
-        stable.append((at, body[at:end]))
-        if self.data_at is not None:
-            layout.append(f"{self.data_at - at}xii")
-        self.stable = tuple(piece for piece in stable if piece[1])
-        self.unpack = struct.Struct("".join(layout)).unpack_from
         by_place = sorted(volatile, key=lambda v: v[2])
+        stable, at, layout = [], 0, ["<"]
+        for _, _, offset, size, number in by_place:
+            stable.append(body[at:offset])
+            layout.append(f"{offset - at}s{'i' if number else f'{size}s'}")
+            at = offset + size
+        stable.append(body[at:end])
+        layout.append(f"{end - at}s")
+        if self.data_at is not None:
+            layout.append("ii")
+        self.stable = tuple(stable)
+        #: ``unpack``'s values up to here, every other one from the first, are the stable
+        self.stable_end = 2 * len(by_place) + 1
+        self.unpack = struct.Struct("".join(layout)).unpack_from
         self.opts_names = tuple(v[1] for v in by_place if v[0])
         #: the body's length (an MQPUT's), or the least it can be (an MQGET's)
         self.size = end if self.data_at is None else end + 8
@@ -118,15 +127,15 @@ class _Reply:
 class Templates:
     """One connection's kept requests (per object handle) and replies (per verb)."""
 
-    __slots__ = ("heads", "replies", "requests")
+    __slots__ = ("replies", "requests", "segments")
 
     def __init__(self) -> None:
         self.requests: dict[tuple[SegmentType, int], _Request] = {}
         self.replies: dict[SegmentType, _Reply] = {}
-        #: per verb, the last reply segment's headers (TSH and API header) that did not
-        #: fail, its length and the CompCode, Reason and Hobj they say: a reply of the same
+        #: per verb, the last whole reply segment that did not fail, as kept (headers and
+        #: all), and the CompCode, Reason and Hobj its headers say: a reply of the same
         #: length with the same headers says the same (``bindings_calls._one_reply``)
-        self.heads: dict[SegmentType, tuple[bytes, int, int, int, int]] = {}
+        self.segments: dict[SegmentType, tuple[_Reply, int, int, int]] = {}
 
     # -- requests --------------------------------------------------------------------------
     def request(self, verb: SegmentType, hobj: int, md: Any, opts: Any, extra: int) -> bytes | None:
@@ -206,16 +215,39 @@ class Templates:
     def _keep_reply(self, verb: SegmentType, body: bytes, values: tuple[Any, ...]) -> None:
         """Keep the reply of ``verb`` just read in full (``values``) for the next, when its
         structures are an MQMD and an MQPMO / MQGMO whose fields are all of _KEPT_TYPES."""
-        md, opts = values[0], values[1]
-        if type(md) is not MD or not _KEPT_TYPES.issuperset(map(type, md.__dict__.values())) \
-                or not _KEPT_TYPES.issuperset(map(type, opts.__dict__.values())):
-            return
-        volatile = [(0, *field) for field in _MD_VOLATILE]
-        if type(opts) is GMO and opts.Version >= _GMO_VOLATILE_VERSION:
-            at = _MD_LAYOUT.length(md.Version)
-            volatile += [(1, name, at + offset, size, number)
-                         for name, offset, size, number in _GMO_VOLATILE]
-        self.replies[verb] = _Reply(body, values, volatile)
+        kept = _record(body, values, 0)
+        if kept is not None:
+            self.replies[verb] = kept
+
+    def keep_segment(self, verb: SegmentType, segment: bytes, comp: int, reason: int,
+                     hobj: int, values: tuple[Any, ...]) -> None:
+        """Keep the whole reply segment of ``verb`` just read (``values``, its headers
+        saying ``comp``, ``reason`` and ``hobj``) for the next, as :meth:`_keep_reply`
+        keeps its body: a reply of the same length with the same headers says the same."""
+        kept = _record(segment, values, _HEADERS)
+        if kept is None:
+            self.segments.pop(verb, None)
+        else:
+            self.segments[verb] = (kept, comp, reason, hobj)
+
+
+def _record(body: bytes, values: tuple[Any, ...], at: int) -> _Reply | None:
+    """``body`` (its structures from ``at`` on) read in full into ``values``, as a reply
+    the next is read against; None when its structures are not an MQMD and an MQPMO /
+    MQGMO whose fields are all of _KEPT_TYPES (or no structures at all)."""
+    if values is None or len(values) < 2:
+        return None
+    md, opts = values[0], values[1]
+    if type(md) is not MD or not _KEPT_TYPES.issuperset(map(type, md.__dict__.values())) \
+            or not _KEPT_TYPES.issuperset(map(type, opts.__dict__.values())):
+        return None
+    volatile = [(0, name, at + offset, size, number)
+                for name, offset, size, number in _MD_VOLATILE]
+    if type(opts) is GMO and opts.Version >= _GMO_VOLATILE_VERSION:
+        at += _MD_LAYOUT.length(md.Version)
+        volatile += [(1, name, at + offset, size, number)
+                     for name, offset, size, number in _GMO_VOLATILE]
+    return _Reply(body, values, volatile)
 
 
 def _read_against(kept: _Reply, body: bytes, targets: tuple[Any, ...], at: int = 0
@@ -229,28 +261,28 @@ def _read_against(kept: _Reply, body: bytes, targets: tuple[Any, ...], at: int =
     if len(targets) != 2 or (size != kept.size if data_at is None else size < kept.size):
         return None
     md, opts = targets
-    classes, fields = kept.classes, kept.fields
+    classes = kept.classes
     if type(md) is not classes[0] or type(opts) is not classes[1]:
         return None
-    md_fields, opts_fields = md.__dict__, opts.__dict__
-    if len(md_fields) != len(fields[0]) or len(opts_fields) != len(fields[1]):
+    lengths = kept.lengths
+    if len(md.__dict__) != lengths[0] or len(opts.__dict__) != lengths[1]:
         return None  # (not as the full read fills it: that makes a new structure)
-    for offset, piece in kept.stable:
-        if not body.startswith(piece, at + offset):
-            return None
     values = kept.unpack(body, at)
+    if values[:kept.stable_end:2] != kept.stable:
+        return None
     if data_at is not None and values[-1] != size - data_at - 8:
         return None
     # the caller's fields made the kept ones at once (a copy of a dict: cheaper than
     # updating the caller's field by field), then the volatile ones read
     # (``unpack`` reads them in place order: _MD_VOLATILE's, then _GMO_VOLATILE's)
+    fields = kept.fields
     md_fields = fields[0].copy()
     md_fields["MsgId"], md_fields["CorrelId"], md_fields["PutDate"], md_fields["PutTime"] \
-        = values[:4]
+        = values[1:8:2]
     _set_fields(md, "__dict__", md_fields)
     opts_fields = fields[1].copy()
     if kept.opts_names:
-        opts_fields["MsgToken"], opts_fields["ReturnedLength"] = values[4:6]
+        opts_fields["MsgToken"], opts_fields["ReturnedLength"] = values[9:12:2]
     _set_fields(opts, "__dict__", opts_fields)
     if data_at is not None:
         return md, opts, values[-2], body[at + data_at + 8:]

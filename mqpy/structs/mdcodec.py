@@ -19,6 +19,10 @@ MD_CODEC = {v: (MD._packers_[v], MD._layout_.struct(v, "<"), MD._names_[v],
 MD_BY_LENGTH = {codec[3]: v for v, codec in MD_CODEC.items()}
 MD_LATER = {v: tuple(f for f in MD._layout_.fields if f.since > v) for v in MD_CODEC}
 VERSION_AT = struct.Struct("<i")
+#: an MQMD's length -> what its bytes start with (StrucId, then that length's Version), its
+#: codec and the fields that Version lacks: ``unpack_md``'s checks in one lookup
+_BY_LENGTH = {codec[3]: (CMQC.MQMD_STRUC_ID + VERSION_AT.pack(v), codec, MD_LATER[v])
+              for v, codec in MD_CODEC.items()}
 
 
 def pack_md(md: MD) -> bytes:
@@ -35,15 +39,13 @@ def pack_md(md: MD) -> bytes:
 
 def unpack_md(md: MD, md_bytes: bytes) -> None:
     """``md.unpack(md_bytes)`` for an MQMD the queue manager packed itself."""
-    v = MD_BY_LENGTH.get(len(md_bytes))
-    if v is None or VERSION_AT.unpack_from(md_bytes, 4)[0] != v \
-            or not md_bytes.startswith(CMQC.MQMD_STRUC_ID):
+    known = _BY_LENGTH.get(len(md_bytes))
+    if known is None or not md_bytes.startswith(known[0]):
         md.unpack(md_bytes)
         return
+    _, codec, later = known
     d = md.__dict__
-    later = MD_LATER[v]
     if later:  # a version 1 MQMD: the version 2 fields take their defaults
         for f in later:
             d[f.name] = f.fresh_default()
-    codec = MD_CODEC[v]
     d.update(zip(codec[2], codec[1].unpack_from(md_bytes), strict=False))  # equal lengths
