@@ -5,6 +5,7 @@ differ, so that hundreds of examples cost seconds."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Callable
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 
 from mqpy.engine import mqget, mqput
+from tests.support.queue_contents import ServedExamples
 
 __all__ = ["EnginePair", "fixed_clock", "pair_fixture"]
 
@@ -40,13 +42,20 @@ class EnginePair:
     """Queue managers ``make(folder)`` ((engine, connection, handles) each) for the path from
     bytes and for the general one. ``run((engine, connection, handles), build)``: what an
     example gives; ``patch(monkeypatch, general)``: the run's patches (``general``: the path
-    from bytes off)."""
+    from bytes off). ``served``: what :meth:`count_served` counts."""
 
     def __init__(self, root: Any, make: Callable[[str], tuple], run: Callable[..., list],
                  patch: Callable[[pytest.MonkeyPatch, bool], None]) -> None:
         self.root, self.make, self.run, self.patch = str(root), make, run, patch
         self.made = 0
         self.engines: tuple | None = None
+        self.served: list[ServedExamples] = []
+
+    def count_served(self, monkeypatch: pytest.MonkeyPatch, *paths: tuple) -> ServedExamples:
+        """From now on, the examples whose run from bytes one of ``paths`` served a call in
+        (:class:`ServedExamples`)."""
+        self.served.append(ServedExamples(monkeypatch, *paths))
+        return self.served[-1]
 
     def handles(self) -> dict[str, int]:
         """The handles of both connections (the same numbers), the queue managers made if
@@ -65,7 +74,10 @@ class EnginePair:
         try:
             with pytest.MonkeyPatch.context() as patch:
                 self.patch(patch, False)
-                fast = self.run(self.engines[0], build)
+                with contextlib.ExitStack() as counted:
+                    for served in self.served:
+                        counted.enter_context(served.fast_way())
+                    fast = self.run(self.engines[0], build)
                 self.patch(patch, True)
                 general = self.run(self.engines[1], build)
         except BaseException:
