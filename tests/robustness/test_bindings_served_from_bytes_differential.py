@@ -31,7 +31,7 @@ from mqpy.fap.framing import SegmentReader
 from mqpy.fap.statuscodes import ProtocolError
 from mqpy.fap.tsh import SegmentType
 from tests.performance_paths.test_async_put_stream import _md, _plain, _Session
-from tests.support.differential import EnginePair, fixed_clock, pair_fixture
+from tests.support.differential import EnginePair, fixed_clock, pair_fixture, untraced
 from tests.support.mqi_mutations import (
     MUTATIONS,
     left_out,
@@ -221,6 +221,7 @@ def _check(pair: EnginePair, data: st.DataObject) -> None:
 
 def _changed_requests(request, pair: EnginePair, monkeypatch, examples: int) -> None:
     """:func:`_check` on ``examples`` examples; the shares served from bytes asserted."""
+    untraced(monkeypatch, pair.root, bindings_thread)
     from_bytes = pair.count_served(monkeypatch, (bindings_thread._Pipelined, "from_bytes", False))
     taken = pair.count_served(monkeypatch, (bindings_thread._Pipelined, "take"))
     run_examples(request, examples, lambda data: _check(pair, data))
@@ -324,6 +325,7 @@ def test_repeated_requests_get_what_the_general_path_gives_them(request, pair, m
     another, then the outcome is the same (300 examples, hypothesis' fixed seed); and it
     served a put or a get as it kept the last one read, not reading it again, in a sixth
     of the examples at least."""
+    untraced(monkeypatch, pair.root, bindings_thread)
     put_reads = counting_calls(monkeypatch, syncput_stream, "put_request")
     get_reads = counting_calls(monkeypatch, syncget_stream, "_selecting")
     kept = pair.count_served(monkeypatch, (syncput_stream, "serve", None, put_reads),

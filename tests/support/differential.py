@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 
+from mqpy import config, trace
 from mqpy.engine import mqget, mqput
 from tests.support.queue_contents import ServedExamples
 
-__all__ = ["EnginePair", "fixed_clock", "pair_fixture"]
+__all__ = ["EnginePair", "fixed_clock", "pair_fixture", "untraced"]
 
 _WHEN = 1_790_000_000.25  # the instant of every put and get of a differential run
 
@@ -36,6 +37,18 @@ def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     """The engine's MQPUT and MQGET see one instant (_Clock)."""
     monkeypatch.setattr(mqput, "time", _Clock)
     monkeypatch.setattr(mqget, "time", _Clock)
+
+
+def untraced(monkeypatch: pytest.MonkeyPatch, root: Any, *modules: Any) -> None:
+    """No strmqtrc in effect for this process (its data root ``root``, with none) and a
+    tracer of their own for ``modules`` (their ``TRACER``): a path from bytes that steps
+    aside for a traced call is not kept from serving by a strmqtrc elsewhere or by what an
+    earlier test left in ``mqpy.trace.TRACER`` (``process_qmgr``, the specifications it
+    read, when it looks again)."""
+    monkeypatch.setenv(config.ENV_DATA_PATH, str(root))
+    tracer = trace.Tracer()
+    for module in modules:
+        monkeypatch.setattr(module, "TRACER", tracer)
 
 
 class EnginePair:
