@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume
 from hypothesis import strategies as st
 
 import mqpy
@@ -31,14 +31,14 @@ from mqpy.fap.framing import SegmentReader
 from mqpy.fap.statuscodes import ProtocolError
 from mqpy.fap.tsh import SegmentType
 from tests.performance_paths.test_async_put_stream import _md, _plain, _Session
-from tests.support.differential import EnginePair, fixed_clock, pair_fixture
+from tests.support.differential import EnginePair, fixed_clock, pair_fixture, untraced
 from tests.support.mqi_mutations import (
     MUTATIONS,
     left_out,
     mutated,
     pmo_pointers_set,
     reads,
-    settings_for,
+    run_examples,
 )
 from tests.support.queue_contents import counting_calls, got_back, served_one_read_each
 
@@ -219,24 +219,33 @@ def _check(pair: EnginePair, data: st.DataObject) -> None:
     assert fast == general
 
 
-@given(data=st.data())
-@settings_for(600)
-def test_changed_requests_get_what_the_general_path_gives_them(pair, data):
+def _changed_requests(request, pair: EnginePair, monkeypatch, examples: int) -> None:
+    """:func:`_check` on ``examples`` examples; the shares served from bytes asserted."""
+    untraced(monkeypatch, pair.root, bindings_thread)
+    from_bytes = pair.count_served(monkeypatch, (bindings_thread._Pipelined, "from_bytes", False))
+    taken = pair.count_served(monkeypatch, (bindings_thread._Pipelined, "take"))
+    run_examples(request, examples, lambda data: _check(pair, data))
+    assert from_bytes.served >= from_bytes.examples // 3, from_bytes
+    assert taken.served >= taken.examples // 4, taken
+
+
+def test_changed_requests_get_what_the_general_path_gives_them(request, pair, monkeypatch):
     """Given one to four MQPUTs, MQGETs, MQCMITs and MQBACKs of the common form, changed in
     their headers, structures or lengths, piled in one read or cut across reads, when the
     busy thread serves them from their bytes on one queue manager and each the general
     way on another, then the replies, what is left for the loop, the faults, MQSTAT, the
-    queues and the counts are the same (600 examples, hypothesis' fixed seed)."""
-    _check(pair, data)
+    queues and the counts are the same (600 examples, hypothesis' fixed seed); and it
+    served an MQPUT or MQGET from its bytes in a third of the examples at least, and
+    took a request of the common form without the segment reader in a quarter."""
+    _changed_requests(request, pair, monkeypatch, 600)
 
 
 @pytest.mark.soak
 @pytest.mark.timeout(1800)
-@given(data=st.data())
-@settings_for(10000)
-def test_changed_requests_get_what_the_general_path_gives_them_at_length(pair, data):
+def test_changed_requests_get_what_the_general_path_gives_them_at_length(request, pair,
+                                                                         monkeypatch):
     """As above, 10,000 examples (``make soak``)."""
-    _check(pair, data)
+    _changed_requests(request, pair, monkeypatch, 10000)
 
 
 def test_a_read_refused_after_a_whole_put_puts_nothing(tmp_path):
@@ -307,19 +316,29 @@ def test_requests_in_two_byte_orders_are_each_read_in_their_own(tmp_path):
     assert fast == general
 
 
-@given(data=st.data())
-@settings_for(300)
-def test_repeated_requests_get_what_the_general_path_gives_them(pair, data):
+def test_repeated_requests_get_what_the_general_path_gives_them(request, pair, monkeypatch):
     """Given MQPUTs, MQGETs, MQCMITs and MQBACKs of the common form each sent up to four times,
     a repeat changed or not in its headers, structures or lengths (what the busy thread
     keeps of the last put and get read, ``syncput_stream.KeptPut``, ``syncget_stream.
     KeptGet``, then meets a request that starts alike and differs, or is cut short), when
     it serves them from their bytes on one queue manager and each the general way on
-    another, then the outcome is the same (300 examples, hypothesis' fixed seed)."""
-    chunks = _draw_reads(data, repeats=4)(pair.handles())
-    assume(not _refused_after_a_segment(chunks))
-    fast, general = pair.both_ways(lambda h: chunks)
-    assert fast == general
+    another, then the outcome is the same (300 examples, hypothesis' fixed seed); and it
+    served a put or a get as it kept the last one read, not reading it again, in a sixth
+    of the examples at least."""
+    untraced(monkeypatch, pair.root, bindings_thread)
+    put_reads = counting_calls(monkeypatch, syncput_stream, "put_request")
+    get_reads = counting_calls(monkeypatch, syncget_stream, "_selecting")
+    kept = pair.count_served(monkeypatch, (syncput_stream, "serve", None, put_reads),
+                             (syncget_stream, "_get_kept", None, get_reads))
+
+    def check(data: st.DataObject) -> None:
+        chunks = _draw_reads(data, repeats=4)(pair.handles())
+        assume(not _refused_after_a_segment(chunks))
+        fast, general = pair.both_ways(lambda h: chunks)
+        assert fast == general
+
+    run_examples(request, 300, check)
+    assert kept.served >= kept.examples // 6, kept
 
 
 def _repeated(h: dict[str, int]) -> list[bytes]:

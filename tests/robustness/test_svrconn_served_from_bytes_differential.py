@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume
 from hypothesis import strategies as st
 
 import mqpy
@@ -28,8 +28,8 @@ from mqpy.fap.tsh import SegmentType
 from mqpy_chinit import svrconn_packed
 from tests.performance_paths.test_async_put_stream import _md, _plain
 from tests.performance_paths.test_client_packed_serving import _Instance, _request, _served
-from tests.support.differential import EnginePair, fixed_clock, pair_fixture
-from tests.support.mqi_mutations import MUTATIONS, left_out, mutated, reads, settings_for
+from tests.support.differential import EnginePair, fixed_clock, pair_fixture, untraced
+from tests.support.mqi_mutations import MUTATIONS, left_out, mutated, reads, run_examples
 from tests.support.queue_contents import _NEW_ID, got_back
 
 _T = SegmentType
@@ -129,22 +129,29 @@ def _check(pair: EnginePair, data: st.DataObject) -> None:
     assert fast == general
 
 
-@given(data=st.data())
-@settings_for(600)
-def test_changed_client_requests_get_what_the_receivers_way_gives_them(pair, data):
+def _client_requests(request, pair: EnginePair, monkeypatch, examples: int) -> None:
+    """:func:`_check` on ``examples`` examples; the share served from bytes asserted."""
+    untraced(monkeypatch, pair.root, svrconn_packed)
+    from_bytes = pair.count_served(monkeypatch, (svrconn_packed, "serve"))
+    run_examples(request, examples, lambda data: _check(pair, data))
+    assert from_bytes.served >= from_bytes.examples // 6, from_bytes
+
+
+def test_changed_client_requests_get_what_the_receivers_way_gives_them(request, pair,
+                                                                        monkeypatch):
     """Given one to four client MQPUTs and MQGETs of the common form, changed in their TSHM,
     API header, structures or lengths, piled in one read or cut across reads, when the
     poller serves them from their bytes on one queue manager and the receiver's way on
     another, then the replies, what is left for the conversation's task, a protocol error,
     the channel's counters, the queue and the statistics are the same (600 examples,
-    hypothesis' fixed seed)."""
-    _check(pair, data)
+    hypothesis' fixed seed); and it served a request from its bytes in a sixth of the
+    examples at least."""
+    _client_requests(request, pair, monkeypatch, 600)
 
 
 @pytest.mark.soak
 @pytest.mark.timeout(1800)
-@given(data=st.data())
-@settings_for(10000)
-def test_changed_client_requests_get_what_the_receivers_way_gives_them_at_length(pair, data):
+def test_changed_client_requests_get_what_the_receivers_way_gives_them_at_length(
+        request, pair, monkeypatch):
     """As above, 10,000 examples (``make soak``)."""
-    _check(pair, data)
+    _client_requests(request, pair, monkeypatch, 10000)

@@ -5,6 +5,7 @@ differ, so that hundreds of examples cost seconds."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Callable
@@ -12,9 +13,11 @@ from typing import Any
 
 import pytest
 
+from mqpy import config, trace
 from mqpy.engine import mqget, mqput
+from tests.support.queue_contents import ServedExamples
 
-__all__ = ["EnginePair", "fixed_clock", "pair_fixture"]
+__all__ = ["EnginePair", "fixed_clock", "pair_fixture", "untraced"]
 
 _WHEN = 1_790_000_000.25  # the instant of every put and get of a differential run
 
@@ -36,17 +39,36 @@ def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(mqget, "time", _Clock)
 
 
+def untraced(monkeypatch: pytest.MonkeyPatch, root: Any, *modules: Any) -> None:
+    """No strmqtrc in effect for this process (its data root ``root``, with none) and a
+    tracer of their own for ``modules`` (their ``TRACER``): a path from bytes that steps
+    aside for a traced call is not kept from serving by a strmqtrc elsewhere or by what an
+    earlier test left in ``mqpy.trace.TRACER`` (``process_qmgr``, the specifications it
+    read, when it looks again)."""
+    monkeypatch.setenv(config.ENV_DATA_PATH, str(root))
+    tracer = trace.Tracer()
+    for module in modules:
+        monkeypatch.setattr(module, "TRACER", tracer)
+
+
 class EnginePair:
     """Queue managers ``make(folder)`` ((engine, connection, handles) each) for the path from
     bytes and for the general one. ``run((engine, connection, handles), build)``: what an
     example gives; ``patch(monkeypatch, general)``: the run's patches (``general``: the path
-    from bytes off)."""
+    from bytes off). ``served``: what :meth:`count_served` counts."""
 
     def __init__(self, root: Any, make: Callable[[str], tuple], run: Callable[..., list],
                  patch: Callable[[pytest.MonkeyPatch, bool], None]) -> None:
         self.root, self.make, self.run, self.patch = str(root), make, run, patch
         self.made = 0
         self.engines: tuple | None = None
+        self.served: list[ServedExamples] = []
+
+    def count_served(self, monkeypatch: pytest.MonkeyPatch, *paths: tuple) -> ServedExamples:
+        """From now on, the examples whose run from bytes one of ``paths`` served a call in
+        (:class:`ServedExamples`)."""
+        self.served.append(ServedExamples(monkeypatch, *paths))
+        return self.served[-1]
 
     def handles(self) -> dict[str, int]:
         """The handles of both connections (the same numbers), the queue managers made if
@@ -65,7 +87,10 @@ class EnginePair:
         try:
             with pytest.MonkeyPatch.context() as patch:
                 self.patch(patch, False)
-                fast = self.run(self.engines[0], build)
+                with contextlib.ExitStack() as counted:
+                    for served in self.served:
+                        counted.enter_context(served.fast_way())
+                    fast = self.run(self.engines[0], build)
                 self.patch(patch, True)
                 general = self.run(self.engines[1], build)
         except BaseException:

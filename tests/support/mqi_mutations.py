@@ -11,10 +11,12 @@ smallest change and its example can be written down as a test of its own.
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Callable
 from typing import Any
 
 import attrs
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 from mqpy.fap import mqiflows
@@ -22,7 +24,7 @@ from mqpy.fap.tsh import TSH_LENGTH, TSHM_LENGTH
 from mqpy.structs.tables import GMO, MD, PMO
 
 __all__ = ["MUTATIONS", "Field", "Mutation", "byte_orders", "fields", "left_out", "mutated",
-           "pmo_pointers_set", "reads", "settings_for"]
+           "pmo_pointers_set", "reads", "run_examples", "settings_for"]
 
 _API_HEADER = 16
 
@@ -34,6 +36,22 @@ def settings_for(examples: int) -> settings:
                     suppress_health_check=[HealthCheck.too_slow,
                                            HealthCheck.function_scoped_fixture,
                                            HealthCheck.data_too_large])
+
+
+def run_examples(request: Any, examples: int, check: Callable[[st.DataObject], None]) -> None:
+    """``check`` on ``examples`` examples hypothesis draws (:func:`settings_for`) from a seed
+    of the test's name (``request``'s): the same examples each run, and a test's own (the
+    seed ``derandomize`` would take is this function's, alike for every test); a failing
+    one shrunk and raised."""
+    name = request.node.name.encode()
+
+    @seed(int.from_bytes(hashlib.sha256(name).digest()[:8], "big"))
+    @settings_for(examples)
+    @given(data=st.data())
+    def example(data: st.DataObject) -> None:
+        check(data)
+
+    example()
 
 
 @attrs.frozen

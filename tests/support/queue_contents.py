@@ -4,8 +4,9 @@ queue manager made given by their order."""
 
 from __future__ import annotations
 
+import contextlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import mqpy
@@ -56,19 +57,49 @@ def served_one_read_each(spell: Callable[[Any], object], session: Any,
             list(session.received)]
 
 
-def counting_calls(monkeypatch: Any, module: Any, name: str) -> list[bool]:
+def counting_calls(monkeypatch: Any, module: Any, name: str, declined: object = None,
+                   reads: list[bool] | None = None) -> list[bool]:
     """``module.name`` replaced by one that records, for each call, whether it answered
-    something other than None (a fast path that served the call)."""
+    something other than ``declined`` (None unless said: a fast path that served the
+    call); ``reads``: another's record (of the function that reads a request), a call
+    recorded as served only when that one was not called in it (served from what was
+    kept of the last request, not read again)."""
     original = getattr(module, name)
     served: list[bool] = []
 
     def counting(*args: Any) -> Any:
+        before = 0 if reads is None else len(reads)
         found = original(*args)
-        served.append(found is not None)
+        served.append(found is not declined and (reads is None or len(reads) == before))
         return found
 
     monkeypatch.setattr(module, name, counting)
     return served
+
+
+class ServedExamples:
+    """Of a differential run's examples, how many a fast path served: those in whose fast
+    way (:meth:`fast_way`) one of the functions ``paths`` counts (``(module, name)``, then
+    :func:`counting_calls`' ``declined`` and ``reads`` if said) served a call."""
+
+    def __init__(self, monkeypatch: Any, *paths: tuple) -> None:
+        self.names = [path[1] for path in paths]
+        self.calls = [counting_calls(monkeypatch, *path) for path in paths]
+        self.examples = 0  # whose fast way ran
+        self.served = 0
+
+    @contextlib.contextmanager
+    def fast_way(self) -> Iterator[None]:
+        """An example's fast way run in the block: counted, and counted served when a call
+        of ``paths`` it made served."""
+        starts = [len(calls) for calls in self.calls]
+        yield
+        self.examples += 1
+        self.served += any(any(calls[start:]) for calls, start in zip(self.calls, starts,
+                                                                      strict=True))
+
+    def __repr__(self) -> str:
+        return f"<{' or '.join(self.names)} served {self.served} of {self.examples} examples>"
 
 
 def alike_three_ways(run: Callable[[str], list], root: Any, monkeypatch: Any, module: Any,
