@@ -5,6 +5,7 @@ strmqtrc or endmqtrc reaches a running application within CHECK_INTERVAL as befo
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -23,11 +24,21 @@ class _Clock:
 
 
 @pytest.fixture
-def clock(monkeypatch, tmp_path) -> _Clock:
+def clock(monkeypatch, tmp_path) -> Iterator[_Clock]:
+    """The process's monotonic clock made ``fake`` for the test; afterwards the process's
+    own tracer (``trace.TRACER``, whose watcher may have looked by the fake clock meanwhile)
+    looks again by the real one, so no later test of this process finds this test's trace
+    specifications in it (the fake clock runs ahead of a freshly booted machine's)."""
     monkeypatch.setenv("MQPY_DATA_PATH", str(tmp_path))
     fake = _Clock()
-    monkeypatch.setattr(trace.time, "monotonic", fake)
-    return fake
+    real = trace.time.monotonic
+    trace.time.monotonic = fake
+    try:
+        yield fake
+    finally:
+        monkeypatch.undo()  # (the data path too, before the tracer looks again)
+        trace.time.monotonic = real
+        trace.TRACER.look_again()
 
 
 def _untraced_fast(tracer: trace.Tracer, now: float) -> bool:
