@@ -40,11 +40,6 @@ __all__ = ["ClientPoller", "Polled"]
 
 #: One read takes whatever the client has sent, up to this (as the receiver's own).
 RECEIVE_SIZE = 65536
-#: The epoll is read again at once after serving what it reported, up to this many times
-#: in a row, before the poller waits on it in trio's turn with the other tasks: each turn
-#: costs trio's own epoll wait and a switch to this task, and while some clients were
-#: served others' calls came.
-PASSES = 4
 
 
 class ClientPoller:
@@ -75,21 +70,14 @@ class ClientPoller:
         try:
             while True:
                 await trio.lowlevel.wait_readable(epoll.fileno())
-                # the sockets ready, served; then again those that became ready meanwhile
-                # (clients that were answered, and called again, while others were served),
-                # a few times at most before the other tasks' turn
-                for _turn in range(PASSES):
-                    ready = epoll.poll(0)
-                    if not ready:
-                        break
-                    for fd, _ in ready:
-                        polled = parked.get(fd)
-                        if polled is None:
-                            continue
-                        try:
-                            polled.serve()
-                        except Exception as exc:  # noqa: BLE001 - that connection's alone
-                            polled.wake(exc)  # raised in its receiver, as if it had served
+                for fd, _ in epoll.poll(0):
+                    polled = parked.get(fd)
+                    if polled is None:
+                        continue
+                    try:
+                        polled.serve()
+                    except Exception as exc:  # noqa: BLE001 - that connection's fault alone
+                        polled.wake(exc)  # raised in its receiver, as if it had served
         finally:
             for polled in list(parked.values()):
                 polled.wake(None)
@@ -211,17 +199,14 @@ class Polled:
         what the socket did not take (or told of the write's failure), or when ``wake``."""
         lock = self.instance.send_lock
         tail: Tail | Exception | None = None
-        if lock.value == 0:
-            lock.acquire_nowait()  # (WouldBlock: nothing sent)
-        # the write does not wait: the lock is taken only for what it leaves (a Tail, which
-        # the receiver writes, then gives the lock back); nobody sees it free meanwhile
+        lock.acquire_nowait()
         try:
             tail = self.conv.send_at_once(replies, A_REPLY * len(replies))
         except ChannelEnded as exc:
             tail = exc
         finally:
-            if type(tail) is Tail:
-                lock.acquire_nowait()
+            if type(tail) is not Tail:
+                lock.release()  # (a Tail: the receiver writes it, then gives it back)
         if wake or tail is not None:
             self.wake(tail)
 
