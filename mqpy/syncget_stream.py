@@ -30,7 +30,7 @@ from mqpy.fap.tsh import TSH_LENGTH, ControlFlags1, SegmentType
 from mqpy.structs.tables import GMO, MD
 from mqpy.syncput_stream import ok_reply
 
-__all__ = ["KeptGet", "get_from_bytes", "serve"]
+__all__ = ["KeptGet", "get_from_bytes", "kept_reply_body", "selecting", "serve"]
 
 _MQGET = SegmentType.MQGET
 _REPLY = mqiflows.reply_type(_MQGET)
@@ -129,7 +129,7 @@ def _get_kept(conn: Any, data: bytes, start: int, limit: int, kept: KeptGet
     if data.startswith(head, start) and kept.limit == limit:
         end = start + len(head)
     else:
-        found = _selecting(data, start, limit)
+        found = selecting(data, start, limit)
         if found is None:
             return None
         end, hobj, gmo, fields = found
@@ -137,23 +137,35 @@ def _get_kept(conn: Any, data: bytes, start: int, limit: int, kept: KeptGet
             data[start:end], limit, hobj, gmo, fields
         kept.max_length = mqiflows.max_length(_LONG.unpack_from(data, end - 4)[0])
         kept.returned.clear()
-    fields = kept.fields
     try:
-        got = packed.get(conn, kept.hobj, fields, kept.max_length, _MD_V2)
+        body = kept_reply_body(conn, kept.hobj, kept.fields, kept.max_length, kept.gmo,
+                               kept.returned)
     except MQMIError as e:
         return end, e
+    return None if body is None else (end, body)
+
+
+def kept_reply_body(conn: Any, hobj: int, fields: Any, max_length: int | None, gmo: bytes,
+                    returned: dict[tuple[Any, int], bytes]) -> tuple[bytes, ...] | None:
+    """The reply's body (the MQMD, the MQGMO as returned, DataLength, the message's length,
+    the message) of a kept MQGET (on ``hobj`` of the engine connection ``conn``, its
+    MQGMO's bytes ``gmo`` and what :func:`selecting` read of them, ``fields``; at most
+    ``max_length`` bytes), the MQGMOs returned for it kept in ``returned``; None, nothing
+    done, for one the general path makes; MQMIError raised when the log force failed. The
+    bindings busy thread's and the client host's (``mqpy_chinit.svrconn_packed``)."""
+    got = packed.get(conn, hobj, fields, max_length, _MD_V2)
     if got is packed.GENERAL:
         return None
     md, message = got  # type: ignore[misc]
     d = fields.__dict__
     key = (d["ResolvedQName"], d["ReturnedLength"])
-    returned = kept.returned.get(key)
-    if returned is None:
-        if len(kept.returned) >= _RETURNED_KEPT:
-            kept.returned.clear()
-        returned = kept.returned[key] = _returned(kept.gmo, d)
+    made = returned.get(key)
+    if made is None:
+        if len(returned) >= _RETURNED_KEPT:
+            returned.clear()
+        made = returned[key] = _returned(gmo, d)
     length = _LONG.pack(len(message))  # DataLength, then the message's (as its length)
-    return end, (md, returned, length, length, message)
+    return md, made, length, length, message
 
 
 #: MQGMOs returned kept for one request (by ResolvedQName and ReturnedLength)
@@ -169,7 +181,7 @@ def get_from_bytes(conn: Any, data: bytes, start: int, limit: int,
     connection ``conn``, at most ``max_length(BufferLength)`` bytes of it; the MQMIError in
     place of the body when the log force failed; None, nothing done, for anything else.
     The bindings busy thread's and the client host's (``mqpy_chinit.svrconn_packed``)."""
-    found = _selecting(data, start, limit)
+    found = selecting(data, start, limit)
     if found is None:
         return None
     end, hobj, gmo, fields = found
@@ -185,7 +197,7 @@ def get_from_bytes(conn: Any, data: bytes, start: int, limit: int,
     return end, (md, _returned(gmo, fields.__dict__), length, length, message)
 
 
-def _selecting(data: bytes, start: int, limit: int) -> tuple[int, int, bytes, _Options] | None:
+def selecting(data: bytes, start: int, limit: int) -> tuple[int, int, bytes, _Options] | None:
     """(its end, Hobj, its MQGMO's bytes, what ``engine.packed.get`` reads of them) of the
     MQGET of the common form at ``start`` of ``data`` (:func:`_request`) that selects no
     message by MsgId or CorrelId; None for anything else."""

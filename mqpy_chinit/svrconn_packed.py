@@ -30,8 +30,8 @@ import struct
 import time
 from typing import Any
 
-from mqpy import CMQC, loopcalls
-from mqpy.asyncput_stream import put_request, whole_request
+from mqpy import CMQC, loopcalls, syncget_stream
+from mqpy.asyncput_stream import put_request
 from mqpy.engine import packed
 from mqpy.errors import MQMIError
 from mqpy.fap import mqiflows
@@ -49,7 +49,6 @@ from mqpy.fap.tsh import (
     ByteOrder,
     SegmentType,
 )
-from mqpy.structs.tables import GMO, MD
 from mqpy.trace import TRACER
 from mqpy_chinit.svrconn_inline import Answer
 
@@ -70,16 +69,6 @@ _OK, _FAILED = CMQC.MQCC_OK, CMQC.MQCC_FAILED
 _LONG = struct.Struct("<i")
 _HEADERS = TSHM_LENGTH + API_HEADER_LENGTH
 _SHIFT = TSHM_LENGTH - TSH_LENGTH  # where a request's bytes are, as a bindings request's
-_MD_AT = TSH_LENGTH + API_HEADER_LENGTH  # (in a bindings request)
-_HOBJ_AT = TSH_LENGTH + 12  # the API header's Hobj (after ReplyLength, CompCode, Reason)
-_MD_V2 = mqiflows.MD_SIZES[1][CMQC.MQMD_VERSION_2]
-_GMO_AT = _MD_AT + _MD_V2
-_GMO_OFFSETS = GMO._layout_.offsets
-_OPTIONS_AT, _MATCH_AT = _GMO_OFFSETS["Options"], _GMO_OFFSETS["MatchOptions"]
-_RESOLVED_AT, _RETURNED_AT = _GMO_OFFSETS["ResolvedQName"], _GMO_OFFSETS["ReturnedLength"]
-_MSGID_AT = MD._layout_.offsets["MsgId"]  # CorrelId follows
-_NONE48 = bytes(48)
-_MATCH_IDS = CMQC.MQMO_MATCH_MSG_ID | CMQC.MQMO_MATCH_CORREL_ID
 #: reply heads kept by length, MQGMOs returned by what was written in them: cleared when full
 _KEPT = 64
 
@@ -173,14 +162,6 @@ def _one(instance: Any, data: bytes, pos: int, limit: int) -> tuple[list[bytes],
     return [], end
 
 
-class _Options:
-    """What ``engine.packed.get`` reads of an MQGMO (Version, Options, MatchOptions) and
-    writes in it (ResolvedQName, ReturnedLength), without an MQGMO object."""
-
-    def __init__(self, version: int, options: int, match: int) -> None:
-        self.Version, self.Options, self.MatchOptions = version, options, match
-
-
 class Kept:
     """What a conversation's last MQPUT and MQGET served here were read as, while the
     channel's MAXMSGL is ``max_msg_size``. A request is matched by its TSHM's StrucId and
@@ -205,7 +186,7 @@ class Kept:
         self.put_pmo = self.get_gmo = b""
         self.get_hobj = 0
         self.get_max_length: int | None = 0
-        self.get_fields = _Options(0, 0, 0)
+        self.get_fields: Any = None  # (what syncget_stream.selecting read)
         self.returned: dict[tuple[Any, int], bytes] = {}
         self.heads: dict[tuple[int, int], tuple[bytes, bytes]] = {}
         self.writer: tuple[Any, ...] = ()
@@ -275,56 +256,21 @@ def _get(instance: Any, conn: Any, data: bytes, pos: int, end: int, kept: Kept
             and data.startswith(kept.get_head, pos + _IDS * 2)):
         if not _read_get(instance, data, pos, end, kept):
             return None
-    fields = kept.get_fields
-    got = packed.get(conn, kept.get_hobj, fields, kept.get_max_length, _MD_V2)
-    if got is packed.GENERAL:
-        return None
-    md, message = got  # type: ignore[misc]
-    d = fields.__dict__
-    key = (d["ResolvedQName"], d["ReturnedLength"])
-    returned = kept.returned.get(key)
-    if returned is None:
-        if len(kept.returned) >= _KEPT:
-            kept.returned.clear()
-        returned = kept.returned[key] = _returned(kept.get_gmo, d)
-    length = _LONG.pack(len(message))  # DataLength, then the message's (as its length)
-    return (md, returned, length, length, message), len(message)
+    body = syncget_stream.kept_reply_body(conn, kept.get_hobj, kept.get_fields,
+                                          kept.get_max_length, kept.get_gmo, kept.returned)
+    return None if body is None else (body, len(body[4]))
 
 
 def _read_get(instance: Any, data: bytes, pos: int, end: int, kept: Kept) -> bool:
-    """Whether the MQGET at ``pos`` of ``data`` is of the common form (as
-    ``syncget_stream.get_from_bytes`` reads a bindings request: an MQMD version 2, an
-    MQGMO mqpy knows, BufferLength, lengths that add up, no wait, no selection by MsgId or
-    CorrelId); if so it is read into ``kept``."""
+    """Whether the MQGET at ``pos`` of ``data`` is of the common form (read as a bindings
+    request, ``syncget_stream.selecting``); if so it is read into ``kept``."""
     request = STRUCTID_TSH + (end - pos - _SHIFT).to_bytes(4, "big") + data[pos + _IDS * 2:end]
-    if whole_request(request, 0, len(request), _GET) is None \
-            or mqiflows.size_at(request, _MD_AT, mqiflows.MD_SIZES) != _MD_V2:
+    found = syncget_stream.selecting(request, 0, len(request))
+    if found is None:
         return False
-    gmo_size = mqiflows.size_at(request, _GMO_AT, mqiflows.GMO_SIZES)
-    if not gmo_size or _GMO_AT + gmo_size + 4 != len(request):
-        return False
-    gmo = request[_GMO_AT:_GMO_AT + gmo_size]
-    options = _LONG.unpack_from(gmo, _OPTIONS_AT)[0]
-    if options & CMQC.MQGMO_WAIT:
-        return False  # (the loop's, which holds no thread for it)
-    version = _LONG.unpack_from(gmo, 4)[0]
-    match = _LONG.unpack_from(gmo, _MATCH_AT)[0] if version >= 2 else _MATCH_IDS
-    ids_at = _MD_AT + _MSGID_AT
-    if match & _MATCH_IDS and request[ids_at:ids_at + 48] != _NONE48:
-        return False  # a selection, perhaps: the general path's
+    _end, hobj, gmo, fields = found
     kept.get_front, kept.get_head = data[pos:pos + 8], data[pos + _IDS * 2:end]
-    kept.get_hobj, kept.get_gmo = _LONG.unpack_from(request, _HOBJ_AT)[0], gmo
-    kept.get_fields = _Options(version, options, match)
+    kept.get_hobj, kept.get_gmo, kept.get_fields = hobj, gmo, fields
     kept.get_max_length = instance._max_length(_LONG.unpack_from(request, len(request) - 4)[0])
     kept.returned.clear()
     return True
-
-
-def _returned(gmo: bytes, d: dict[str, Any]) -> bytes:
-    """The MQGMO ``gmo`` as the get returns it: ResolvedQName and (when it has one)
-    ReturnedLength from ``d``, written in."""
-    if len(gmo) > _RETURNED_AT:
-        return b"".join((gmo[:_RESOLVED_AT], d["ResolvedQName"].ljust(48),
-                         gmo[_RESOLVED_AT + 48:_RETURNED_AT],
-                         _LONG.pack(d["ReturnedLength"]), gmo[_RETURNED_AT + 4:]))
-    return b"".join((gmo[:_RESOLVED_AT], d["ResolvedQName"].ljust(48), gmo[_RESOLVED_AT + 48:]))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 import mqpy
-from mqpy import CMQC
+from mqpy import CMQC, syncget_stream
 from mqpy.fap import mqiflows
 from mqpy.fap.tsh import SegmentType
 from mqpy_chinit import svrconn_packed
@@ -78,18 +78,18 @@ def test_requests_again_are_served_from_what_the_last_was_read_as_as_the_receive
     the replies, queues, counters and statistics are the same, and the requests served again
     were not read again."""
     reads = {"put": 0, "get": 0}
-    put_request, whole_request = svrconn_packed.put_request, svrconn_packed.whole_request
+    put_request, selecting = svrconn_packed.put_request, syncget_stream.selecting
 
     def counted_put(*args):
         reads["put"] += 1
         return put_request(*args)
 
-    def counted_whole(*args):
+    def counted_selecting(*args):
         reads["get"] += 1
-        return whole_request(*args)
+        return selecting(*args)
 
     monkeypatch.setattr(svrconn_packed, "put_request", counted_put)
-    monkeypatch.setattr(svrconn_packed, "whole_request", counted_whole)
+    monkeypatch.setattr(syncget_stream, "selecting", counted_selecting)
     alike_three_ways(lambda root: _run(root, monkeypatch, _again), tmp_path, monkeypatch,
                      svrconn_packed, "serve", 25)
     assert reads == {"put": 9, "get": 12}  # of 20 puts and 29 gets: the rest kept

@@ -327,7 +327,7 @@ def test_repeated_requests_get_what_the_general_path_gives_them(request, pair, m
     of the examples at least."""
     untraced(monkeypatch, pair.root, bindings_thread)
     put_reads = counting_calls(monkeypatch, syncput_stream, "put_request")
-    get_reads = counting_calls(monkeypatch, syncget_stream, "_selecting")
+    get_reads = counting_calls(monkeypatch, syncget_stream, "selecting")
     kept = pair.count_served(monkeypatch, (syncput_stream, "serve", None, put_reads),
                              (syncget_stream, "_get_kept", None, get_reads))
 
@@ -369,7 +369,7 @@ def test_a_put_and_a_get_repeated_are_read_once(tmp_path, monkeypatch):
     the put cut short (not whole: the segment reader's then) and the put with an MQMD of
     another version, and none of the repeats (those with other MsgIds included)."""
     put_reads = counting_calls(monkeypatch, syncput_stream, "put_request")
-    get_reads = counting_calls(monkeypatch, syncget_stream, "_selecting")
+    get_reads = counting_calls(monkeypatch, syncget_stream, "selecting")
     fixed_clock(monkeypatch)
     engine = _engine(str(tmp_path))
     try:
