@@ -35,14 +35,14 @@ tools:
 	      chromium chromium-driver) >/dev/null 2>&1 \
 	  || echo "chromium not installed: the web console's browser tests will be skipped"; }
 
-# Five workers on two cores: the suite waits much of its time (daemons, channels, timers):
-# with four, on a slower machine (2026-11-29), its processes used 646 s of CPU in a
-# 594 s run, the cores half idle, so a fifth keeps them busier. A file's
+# Four workers on two cores: the suite waits much of its time (daemons, channels, timers):
+# its processes used about 860 s of CPU (a cgroup's count beside other work, 2026-11-29)
+# while three workers took 9:22, so a fourth keeps the cores busier (8:13 then). A file's
 # tests stay on one worker so module-scoped set-ups are made once; files are handed out in
 # collection order, the longest first (tests/support/schedule.py), not by number of tests;
 # the tests/spark files go to one worker together, which makes one Spark session for them.
 test: $(STAMP) tools bytecode
-	$(PY) -m pytest -q -p no:cacheprovider -n 5 --dist loadfile --no-loadscope-reorder
+	$(PY) -m pytest -q -p no:cacheprovider -n 4 --dist loadfile --no-loadscope-reorder
 
 # The pure layer only: no test marked system (processes, daemons, sockets to them: see
 # tests/support/system.py) and no soak; under a minute.
