@@ -1,13 +1,14 @@
-"""START CHANNEL of a RETRYING sender, as an operator issues it with runmqsc against queue
-managers run by strmqm: the channel starts now, with the definition it has now."""
+"""START CHANNEL of a RETRYING sender, as an operator issues it with runmqsc (its code run in
+this process) against queue managers run by strmqm: the channel starts now, with the
+definition it has now."""
 
 from __future__ import annotations
 
+from tests.support.daemon_pair import bind, depth, mqsc_here
 from tests.support.ports import free_port
 from tests.support.waiting import wait_for
 
 from .test_operator_restart import CHANNEL, QM, channel_status, define_sender
-from .test_two_daemons import bind, depth, mqsc
 
 
 def test_start_channel_of_a_retrying_sender_uses_its_altered_conname_now(site):
@@ -18,7 +19,7 @@ def test_start_channel_of_a_retrying_sender_uses_its_altered_conname_now(site):
     port = free_port()
     assert site.run("crtmqm", "QM2").returncode == 0
     assert site.run("strmqm", "QM2").returncode == 0
-    out = mqsc(site, "QM2", f"""
+    out = mqsc_here(site, "QM2", f"""
         DEFINE LISTENER(TCP.LSTR) TRPTYPE(TCP) PORT({port}) IPADDR(127.0.0.1) CONTROL(QMGR)
         START LISTENER(TCP.LSTR)
         DEFINE CHANNEL({CHANNEL}) CHLTYPE(RCVR) TRPTYPE(TCP)
@@ -27,16 +28,16 @@ def test_start_channel_of_a_retrying_sender_uses_its_altered_conname_now(site):
     """)
     assert out.returncode == 0, out.stdout
     define_sender(site, free_port(), SHORTRTY=10, SHORTTMR=600)
-    out = mqsc(site, QM, "DEFINE QREMOTE(TARGET.REMOTE) RNAME(TARGET) RQMNAME(QM2) "
+    out = mqsc_here(site, QM, "DEFINE QREMOTE(TARGET.REMOTE) RNAME(TARGET) RQMNAME(QM2) "
                          "XMITQ(NOWHERE)\n")
     assert out.returncode == 0, out.stdout
     qm = bind(site, QM)
     qm.put1("TARGET.REMOTE", b"waited")
     qm.disconnect()
-    assert "AMQ8018I" in mqsc(site, QM, f"START CHANNEL({CHANNEL})\n").stdout
+    assert "AMQ8018I" in mqsc_here(site, QM, f"START CHANNEL({CHANNEL})\n").stdout
     wait_for(lambda: "STATUS(RETRYING)" in channel_status(site), what="RETRYING")
-    out = mqsc(site, QM, f"ALTER CHANNEL({CHANNEL}) CHLTYPE(SDR) "
+    out = mqsc_here(site, QM, f"ALTER CHANNEL({CHANNEL}) CHLTYPE(SDR) "
                          f"CONNAME('127.0.0.1({port})')\n").stdout
     assert "AMQ8016I" in out, out
-    assert "AMQ8018I" in mqsc(site, QM, f"START CHANNEL({CHANNEL})\n").stdout
+    assert "AMQ8018I" in mqsc_here(site, QM, f"START CHANNEL({CHANNEL})\n").stdout
     wait_for(lambda: depth(site, "QM2", "TARGET") == 1, timeout=15, what="delivered")
