@@ -4,7 +4,9 @@ definition it has now."""
 
 from __future__ import annotations
 
-from tests.support.daemon_pair import bind, depth, mqsc_here
+import concurrent.futures
+
+from tests.support.daemon_pair import _start, bind, depth, mqsc_here
 from tests.support.ports import free_port
 from tests.support.waiting import wait_for
 
@@ -18,7 +20,10 @@ def test_start_channel_of_a_retrying_sender_uses_its_altered_conname_now(site):
     channel runs now with the new CONNAME and the message arrives on QM2."""
     port = free_port()
     assert site.run("crtmqm", "QM2").returncode == 0
-    assert site.run("strmqm", "QM2").returncode == 0
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:  # QM2 starts while QM1 is made
+        qm2_started = pool.submit(_start, site, "QM2")
+        define_sender(site, free_port(), SHORTRTY=10, SHORTTMR=600)
+        qm2_started.result()
     out = mqsc_here(site, "QM2", f"""
         DEFINE LISTENER(TCP.LSTR) TRPTYPE(TCP) PORT({port}) IPADDR(127.0.0.1) CONTROL(QMGR)
         START LISTENER(TCP.LSTR)
@@ -27,7 +32,6 @@ def test_start_channel_of_a_retrying_sender_uses_its_altered_conname_now(site):
         DEFINE QLOCAL(TARGET)
     """)
     assert out.returncode == 0, out.stdout
-    define_sender(site, free_port(), SHORTRTY=10, SHORTTMR=600)
     out = mqsc_here(site, QM, "DEFINE QREMOTE(TARGET.REMOTE) RNAME(TARGET) RQMNAME(QM2) "
                          "XMITQ(NOWHERE)\n")
     assert out.returncode == 0, out.stdout
