@@ -28,32 +28,78 @@ from mqpy_chinit.supervision import QMGR_GONE
 
 Reply = dict[str, Any]
 
+#: the Format of the message that ends the initiation queue's waiting get when the channel
+#: initiator ends (``_serve_initq``): nothing else is done with it
+WAKE_FORMAT = b"MQPYWAKE"
+#: how long one get of the initiation queue waits (milliseconds) before it is made again
+INITQ_WAIT_MS = 500
+
 
 class InitiationQueue:
     """The initiation queue's messages: trigger messages and channel commands."""
 
     async def _serve_initq(self) -> None:
-        """Get the initiation queue's messages, one at a time, until cancelled."""
+        """Get the initiation queue's messages, one at a time, until cancelled. The gets
+        wait in a worker thread, which a cancel cannot interrupt: cancelled (the channel
+        initiator ending) while one waits, a message of WAKE_FORMAT, put by a connection of
+        its own, ends that wait at once rather than when its WaitInterval has passed."""
         qm = await mqi(self.connect_qm)
         q = await mqi(mqpy.Queue, qm, self.initq, CMQC.MQOO_INPUT_SHARED)
+        ended = False  # by itself (an error): no get waits, nothing to wake
+
+        async def wake_when_cancelled() -> None:
+            try:
+                await trio.sleep_forever()
+            finally:
+                if not ended:
+                    with trio.CancelScope(shield=True):
+                        await mqi(self._put_wake)
+
         try:
-            while True:
-                md = mqpy.MD()
-                gmo = mqpy.GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT
-                               | CMQC.MQGMO_FAIL_IF_QUIESCING, WaitInterval=500)
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(wake_when_cancelled)
                 try:
-                    data = await mqi(q.get, None, md, gmo)
-                except mqpy.MQMIError as e:
-                    if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
-                        continue
-                    raise  # the queue manager going ends the channel initiator
-                await self._initq_message(qm, md, data)
+                    await self._get_initq_messages(qm, q)
+                finally:
+                    ended = True
         finally:
             with trio.CancelScope(shield=True):
                 await mqi(_close_quietly, qm, q)
 
+    async def _get_initq_messages(self, qm: mqpy.QueueManager, q: mqpy.Queue) -> None:
+        while True:
+            md = mqpy.MD()
+            gmo = mqpy.GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT
+                           | CMQC.MQGMO_FAIL_IF_QUIESCING, WaitInterval=INITQ_WAIT_MS)
+            try:
+                data = await mqi(q.get, None, md, gmo)
+            except mqpy.MQMIError as e:
+                if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
+                    continue
+                raise  # the queue manager going ends the channel initiator
+            await self._initq_message(qm, md, data)
+
+    def _put_wake(self) -> None:
+        """The WAKE_FORMAT message (not persistent), if the queue manager takes it: one
+        that is ending may not, and its get then ends anyway (FAIL_IF_QUIESCING)."""
+        try:
+            qm = self.connect_qm()
+        except mqpy.MQMIError:
+            return
+        try:
+            qm.put1(self.initq, b"", mqpy.MD(Format=WAKE_FORMAT,
+                                             Persistence=CMQC.MQPER_NOT_PERSISTENT))
+        except mqpy.MQMIError:
+            pass
+        finally:
+            try:
+                qm.disconnect()
+            except (mqpy.MQMIError, mqpy.PYIFError):
+                pass
+
     async def _initq_message(self, qm: mqpy.QueueManager, md: mqpy.MD, data: bytes) -> None:
-        """A trigger message starts its channel; a channel command is carried out."""
+        """A trigger message starts its channel; a channel command is carried out; a
+        WAKE_FORMAT message (left by a channel initiator that ended) is nothing."""
         if md.Format == CMQC.MQFMT_TRIGGER:
             tm = mqpy.TM().unpack(data)
             name = tm.TriggerData.rstrip(b" \x00").decode("latin-1")

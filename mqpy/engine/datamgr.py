@@ -22,11 +22,12 @@ which the caller holds.
 from __future__ import annotations
 
 import collections
+import contextlib
 import os
 import struct
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import attrs
 
@@ -134,6 +135,9 @@ class DataManager:
         self.restart_log_history: collections.deque[int] = collections.deque(
             maxlen=RESTART_LOG_HISTORY)
         self.stats = DataStats()
+        #: object changes logged but not yet forced nor on pageset 0 (``objects_together``)
+        self._held_objects: list[tuple[str, dict]] | None = None
+        self._held_end = 0
         self.lock: threading.RLock | None = None  # the engine lock, set by the engine
         # set by the engine: back out this unit of work to free log space
         self.on_log_full: Callable[[UnitOfWork], None] | None = None
@@ -308,11 +312,39 @@ class DataManager:
         return end
 
     def log_object(self, op: str, obj: ObjectDef) -> None:
-        """Log an object change, force it, then write it through to pageset 0."""
+        """Log an object change, force it, then write it through to pageset 0 (inside
+        ``objects_together``: force and write come once, at its end)."""
         payload = obj.to_json() if op != "delete" else {"objtype": obj.objtype, "name": obj.name}
         end = self._append(RecordType.OBJECT, R.object_payload(op, obj.objtype, obj.name, payload))
+        if self._held_objects is not None:
+            self._held_objects.append((op, payload))
+            self._held_end = end
+            return
         self.force(end)
         self._store_object(op, payload)
+
+    @contextlib.contextmanager
+    def objects_together(self) -> Iterator[None]:
+        """Object changes made inside (under the engine lock, which the caller holds
+        throughout) are logged as they are made, then forced once and written to pageset 0
+        in one transaction as the block ends: for a set of definitions no application can
+        use before the last is made (crtmqm's system and default objects, the security
+        defaults of a first start). The write-ahead rule holds: the force comes first. A
+        crash before it loses them all, as a crash before the first would have."""
+        if self._held_objects is not None:  # (already inside one: the outer one ends it)
+            yield
+            return
+        self._held_objects, self._held_end = [], 0
+        try:
+            yield
+        finally:
+            held, end = self._held_objects, self._held_end
+            self._held_objects = None
+            if held:
+                self.force(end)
+                self.pageset(0).store_objects(
+                    (namespace(payload["objtype"]), payload["name"],
+                     payload if op != "delete" else None) for op, payload in held)
 
     def _store_object(self, op: str, payload: dict) -> None:
         key_type = namespace(payload["objtype"])

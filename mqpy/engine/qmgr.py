@@ -108,13 +108,16 @@ class QueueManagerEngine:
             qm.attributes.update({k: v for k, v in _qmgr_defaults().items()
                                   if k not in qm.attributes})
             eng.catalog.qmgr = qm.attributes
-            eng.data.log_object("define", qm)
-            eng.catalog.install(qm)
-            for objtype, oname, attributes in SYSTEM_OBJECTS:
-                eng.define(objtype, oname, attributes)
-            if dead_letter_queue:
-                eng.define("QLOCAL", dead_letter_queue, {})
-                eng.alter_qmgr({"DEADQ": dead_letter_queue})
+            # nothing can connect before crtmqm ends: one log force and one pageset write
+            # for all of them, not one each
+            with eng.data.objects_together():
+                eng.data.log_object("define", qm)
+                eng.catalog.install(qm)
+                for objtype, oname, attributes in SYSTEM_OBJECTS:
+                    eng.define(objtype, oname, attributes)
+                if dead_letter_queue:
+                    eng.define("QLOCAL", dead_letter_queue, {})
+                    eng.alter_qmgr({"DEADQ": dead_letter_queue})
         eng.data.checkpoint()
         eng._start_threads()
         return eng

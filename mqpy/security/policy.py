@@ -307,15 +307,19 @@ def ensure_defaults(eng, owner: str | None = None) -> bool:  # noqa: ANN001
             return False
         names = {r.key for r in chlauth_records(eng)}
         date, tod = _stamp()
-        for r in chlauth.DEFAULT_RULES:
-            if r.key not in names:
-                r = chlauth.ChlauthRecord(**{**_fields(r), "altdate": date, "alttime": tod})
-                eng.define("CHLAUTH", r.object_name, r.attributes())
-        if eng.lookup("AUTHINFO", DEFAULT_AUTHINFO) is None:
-            eng.define("AUTHINFO", DEFAULT_AUTHINFO, dict(AUTHINFO_DEFAULTS))
-        if not eng.catalog.qmgr.get("CONNAUTH"):
-            eng.alter_qmgr({"CONNAUTH": DEFAULT_AUTHINFO})
-        eng.define(*_MARKER, {"VERSION": 1, "OWNER": owner or _owner()})
+        # forced together with the marker: a crash before it leaves none of them, and the
+        # next start makes them all
+        with eng.data.objects_together():
+            for r in chlauth.DEFAULT_RULES:
+                if r.key not in names:
+                    r = chlauth.ChlauthRecord(**{**_fields(r), "altdate": date,
+                                                 "alttime": tod})
+                    eng.define("CHLAUTH", r.object_name, r.attributes())
+            if eng.lookup("AUTHINFO", DEFAULT_AUTHINFO) is None:
+                eng.define("AUTHINFO", DEFAULT_AUTHINFO, dict(AUTHINFO_DEFAULTS))
+            if not eng.catalog.qmgr.get("CONNAUTH"):
+                eng.alter_qmgr({"CONNAUTH": DEFAULT_AUTHINFO})
+            eng.define(*_MARKER, {"VERSION": 1, "OWNER": owner or _owner()})
     return True
 
 

@@ -9,7 +9,7 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
-from tests.mqi._modes import started_site
+from tests.support.site_here import here_started_site
 
 from .conftest import Recorder, put
 
@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.system, pytest.mark.timeout(180)]
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    for s in started_site(str(tmp_path_factory.mktemp("cb-errors") / "data")):
+    for s in here_started_site(str(tmp_path_factory.mktemp("cb-errors") / "data")):
         s.mqsc("DEFINE QLOCAL(AC.Q1)\n")
         yield s
 

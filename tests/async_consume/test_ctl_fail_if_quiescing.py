@@ -9,8 +9,8 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
-from tests.mqi._modes import started_site
 from tests.support.site import QM
+from tests.support.site_here import here_started_site
 
 from .conftest import Recorder
 
@@ -21,7 +21,7 @@ FIQ = mqpy.CTLO(Options=CMQC.MQCTLO_FAIL_IF_QUIESCING)
 
 @pytest.fixture
 def site(tmp_path):
-    for s in started_site(str(tmp_path / "data")):
+    for s in here_started_site(str(tmp_path / "data")):
         s.mqsc("DEFINE QLOCAL(AC.FIQ)\n")
         yield s
 

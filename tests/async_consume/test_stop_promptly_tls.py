@@ -18,6 +18,7 @@ from tests.async_consume.test_stop_promptly import (
     waiting_consumer,
 )
 from tests.support.site import ADMIT_OWNER, QM, Site, key_repository
+from tests.support.site_here import HereSite
 
 pytestmark = [pytest.mark.system, pytest.mark.timeout(180)]
 
@@ -31,7 +32,7 @@ def site(request, tmp_path_factory):
     ca = trustme.CA(organization_name="mqpy test CA")
     qm_repo = key_repository(str(root / "qmkeys"), ca,
                              ca.issue_cert("qms.example", common_name="QMS"))
-    s = Site(str(root / "data"), {"MQIBindType": request.param})
+    s = HereSite(str(root / "data"), {"MQIBindType": request.param})
     try:
         s.start()
         s.app_repo = key_repository(  # type: ignore[attr-defined]

@@ -14,10 +14,10 @@ import pytest
 
 import mqpy
 from mqpy import CMQC, inprocess
-from tests.mqi._modes import started_site
 from tests.mqi._support import drain  # noqa: F401 - the package's tests take it from here
 from tests.support.fastpath import FASTPATH, STANDARD
 from tests.support.site import QM, Site
+from tests.support.site_here import here_started_site
 
 #: name -> (type, attributes): what each test's queue manager has
 QUEUES = {
@@ -45,7 +45,7 @@ def _mqsc() -> str:
 
 
 def _site(root: str, channels: dict[str, str] | None) -> Iterator[Site]:
-    for site in started_site(root, channels):
+    for site in here_started_site(root, channels):
         site.mqsc(_mqsc())
         yield site
 

@@ -4,13 +4,12 @@ an installation whose queue managers run as daemons."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from mqpy import config, inprocess
 from tests.support import channel_pair
 from tests.support.channel_pair import DLQ
+from tests.support.daemon_pair import killed_at_end
 from tests.support.qmgr import QMgr
 
 
@@ -25,20 +24,9 @@ def two_qmgrs(tmp_path):
     inprocess.stop_all()
 
 
-@pytest.fixture
-def site(tmp_path):
-    from tests.support.installation import Installation
-
-    inst = Installation(str(tmp_path))
-    inst.env.pop("MQPY_NO_CHINIT", None)
-    yield inst
-    for name in ("QM1", "QM2"):
-        inst.run("endmqm", "-i", name)
-    for pid in inst.pids:
-        try:
-            os.kill(pid, 9)
-        except ProcessLookupError:
-            pass
+#: an installation whose daemons and channel initiators are killed by pid at the end
+#: (nothing is checked after it: no endmqm to wait for)
+site = pytest.fixture(killed_at_end, name="site")
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ as deployed (strmqm), the receiving MCA in the channel initiator's process."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import os
 
 import pytest
@@ -11,7 +12,7 @@ import pytest
 import mqpy
 from mqpy import CMQC, config
 from mqpy.errorlog import read_entries
-from tests.support.daemon_pair import bind, depth, mqsc
+from tests.support.daemon_pair import _start, bind, depth, mqsc_here
 from tests.support.ports import free_port
 from tests.support.waiting import wait_for
 
@@ -34,17 +35,17 @@ def test_given_amq9544_suppressed_when_a_hundred_messages_are_dead_lettered_then
     ini = os.path.join(site.qmdir("QM2"), "qm.ini")
     config.write_stanzas(ini, [*config.read_stanzas(ini), (
         "QMErrorLog", {"SuppressMessage": "9544", "SuppressInterval": "600"})])
-    for name in ("QM1", "QM2"):
-        proc = site.run("strmqm", name)
-        assert proc.returncode == 0, proc.stdout + proc.stderr
-    out = mqsc(site, "QM2", f"""
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:  # (strmqm: one each, at once)
+        for started in [pool.submit(_start, site, name) for name in ("QM1", "QM2")]:
+            started.result()
+    out = mqsc_here(site, "QM2", f"""
         DEFINE LISTENER(L) TRPTYPE(TCP) PORT({port}) CONTROL(QMGR)
         START LISTENER(L)
         DEFINE CHANNEL(C) CHLTYPE(RCVR)
         SET CHLAUTH('C') TYPE(BLOCKUSER) USERLIST('nobody')
     """)
     assert out.returncode == 0, out.stdout
-    out = mqsc(site, "QM1", f"""
+    out = mqsc_here(site, "QM1", f"""
         DEFINE QLOCAL(QM2) USAGE(XMITQ) TRIGGER TRIGTYPE(FIRST) +
                INITQ(SYSTEM.CHANNEL.INITQ) TRIGDATA(C)
         DEFINE CHANNEL(C) CHLTYPE(SDR) CONNAME('127.0.0.1({port})') XMITQ(QM2) +

@@ -3,9 +3,11 @@ codes: 0 the channel ended normally, 10 an operator stopped it, 20 it could not 
 
 from __future__ import annotations
 
+import concurrent.futures
+
 import pytest
 
-from tests.support.daemon_pair import killed_at_end, mqsc_here
+from tests.support.daemon_pair import _start, killed_at_end, mqsc_here
 from tests.support.installation import run_chinit
 from tests.support.ports import free_port
 
@@ -33,7 +35,10 @@ def test_runmqchl_of_a_channel_that_ends_normally_ends_with_0(site):
     runs, ends at its disconnect interval, and runmqchl ends with 0."""
     port = free_port()
     assert site.run("crtmqm", "QM2").returncode == 0
-    assert site.run("strmqm", "QM2").returncode == 0
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:  # QM2 starts while QM1 is made
+        qm2_started = pool.submit(_start, site, "QM2")
+        define_sender(site, port, DISCINT=1)
+        qm2_started.result()
     out = mqsc_here(site, "QM2", f"""
         DEFINE LISTENER(TCP.LSTR) TRPTYPE(TCP) PORT({port}) IPADDR(127.0.0.1) CONTROL(QMGR)
         START LISTENER(TCP.LSTR)
@@ -41,7 +46,6 @@ def test_runmqchl_of_a_channel_that_ends_normally_ends_with_0(site):
         SET CHLAUTH('{CHANNEL}') TYPE(BLOCKUSER) USERLIST('nobody')
     """)
     assert out.returncode == 0, out.stdout
-    define_sender(site, port, DISCINT=1)
     proc = run_chinit(site, "runmqchl", "-c", CHANNEL, "-m", QM)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "AMQ9001I" in proc.stdout + proc.stderr

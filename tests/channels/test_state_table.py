@@ -153,7 +153,9 @@ def test_every_event_the_code_sends_is_in_the_table():
     in_table = {event.name for row in TRANSITIONS.values() for event in row}
     used = set()
     for path in PRODUCT:
-        used |= _events_moved_in(ast.parse(path.read_text(), str(path)))
+        source = path.read_text()
+        if "ChannelEvent" in source:  # (one that never names it moves nothing: not parsed)
+            used |= _events_moved_in(ast.parse(source, str(path)))
     assert used, "no module moves a channel: the search above is broken"
     assert used <= in_table
     assert used <= {event.name for events, _final in LIVES.values() for event in events}
@@ -182,6 +184,8 @@ def _bypasses(path: pathlib.Path, root: pathlib.Path = ROOT) -> list[str]:
     initiator's packages, to any ``.state``), a ``state=`` keyword naming ChannelState, or a
     change to a status ``history``."""
     source = path.read_text()
+    if "state" not in source and "history" not in source:
+        return []  # every change looked for below names one of them: nothing to parse
     tree = ast.parse(source, str(path))
     channel_pkg = path.relative_to(root).parts[0] in ("mqpy_chinit", "mqpy_cli")
     out = []

@@ -6,7 +6,7 @@ import time
 
 import mqpy
 from mqpy import CMQC
-from tests.support.daemon_pair import bind, depth, mqsc
+from tests.support.daemon_pair import bind, depth, mqsc, two_daemons
 from tests.support.ports import free_port
 
 
@@ -17,10 +17,7 @@ def test_sdr_rcvr_between_two_daemons_set_up_with_runmqsc(site):
     CHANNEL is issued, then all 50 arrive on QM2, and DISPLAY CHSTATUS shows the channel
     RUNNING with 50 messages.  spec: dqm-intercommunication 9.1; dqm-intercommunication 9.23"""
     port = free_port()
-    for name in ("QM1", "QM2"):
-        assert site.run("crtmqm", "-u", "SYSTEM.DEAD.LETTER.QUEUE", name).returncode == 0
-        proc = site.run("strmqm", name)
-        assert proc.returncode == 0, proc.stdout + proc.stderr
+    two_daemons(site)  # crtmqm -u SYSTEM.DEAD.LETTER.QUEUE and strmqm of each (started together)
     # the receiver runs as the (privileged) channel initiator: SET CHLAUTH lifts the
     # default *MQADMIN BLOCKUSER rule for that channel, as an MQ administrator does
     out = mqsc(site, "QM2", f"""

@@ -13,7 +13,7 @@ import trio
 import mqpy
 from mqpy import CMQC
 from tests.channels.pairs import started
-from tests.support.site import Site
+from tests.support.site_here import HereSite
 from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.timeout(180)
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.timeout(180)
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    s = Site(str(tmp_path_factory.mktemp("unknown") / "data"))
+    s = HereSite(str(tmp_path_factory.mktemp("unknown") / "data"))
     try:
         s.start()
         s.mqsc("DELETE CHANNEL(SYSTEM.ADMIN.SVRCONN)\n", ok=False)

@@ -25,10 +25,11 @@ from mqpy.fap.asyncflows import MessageRequest, Notice
 from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.initialdata import InitialData
 from mqpy.fap.tsh import ByteOrder, OtherSegment, SegmentType, parse_segment_header
-from tests.mqi._modes import QUEUE, site_per_bind_type
+from tests.mqi._modes import QUEUE
 from tests.read_ahead.test_tshark import _tshark
 from tests.support.pcap import CLIENT, SERVER, TSHARK, Capture
 from tests.support.site import CHANNEL, QM, Site
+from tests.support.site_here import here_site_per_bind_type
 
 pytestmark = [pytest.mark.system, pytest.mark.timeout(120)]
 
@@ -39,7 +40,7 @@ _OPEN = CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_OUTPUT
 _NOW = CMQC.MQGMO_NO_SYNCPOINT | CMQC.MQGMO_NO_WAIT
 
 
-site = site_per_bind_type("big_endian")
+site = here_site_per_bind_type("big_endian")
 
 
 class BigEndianClient:

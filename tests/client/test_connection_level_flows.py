@@ -17,13 +17,13 @@ from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.statuscodes import StatusCode
 from mqpy.fap.tsh import STRUCTID_TSHC, ControlFlags1, parse_segment_header
 from tests.client.test_framing_fast import _instance
-from tests.mqi._modes import site_per_bind_type
 from tests.support.raw_sessions import _started_instance
+from tests.support.site_here import here_site_per_bind_type
 
 _CONFIRM = ControlFlags1.CONFIRM_REQUEST
 
 
-site = site_per_bind_type("tshc")
+site = here_site_per_bind_type("tshc")
 
 
 def _segments(sock, until_closed: bool = False) -> list[bytes]:

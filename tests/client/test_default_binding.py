@@ -14,12 +14,13 @@ from mqpy import config
 from tests.client.conftest import wait_for
 from tests.support.fastpath import STANDARD, _holders
 from tests.support.site import ADMIT_OWNER, QM, Site
+from tests.support.site_here import HereSite
 
 pytestmark = pytest.mark.system
 
 
 def _started(root: str, channels: dict[str, str] | None = None) -> Site:
-    site = Site(root, channels)
+    site = HereSite(root, channels)
     site.start()
     site.mqsc(ADMIT_OWNER)
     return site

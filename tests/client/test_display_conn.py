@@ -8,13 +8,15 @@ import functools
 
 import pytest
 
-from tests.support.fastpath import STANDARD, FastpathSite
-from tests.support.site import ADMIT_OWNER, CHANNEL, Site
+from tests.support.fastpath import STANDARD
+from tests.support.site import ADMIT_OWNER, CHANNEL
+from tests.support.site_here import FastpathHereSite, HereSite
 
 pytestmark = pytest.mark.system
 
 
-@pytest.mark.parametrize("site_class", [functools.partial(Site, channels=STANDARD), FastpathSite],
+@pytest.mark.parametrize("site_class", [functools.partial(HereSite, channels=STANDARD),
+                                        FastpathHereSite],
                          ids=["standard", "fastpath"])
 def test_display_conn_names_a_clients_channel_and_address(tmp_path, site_class):
     """Given a client connected through a SVRCONN and an application connected in bindings

@@ -24,8 +24,9 @@ import mqpy
 from mqpy import CMQC, CMQCFC, config, inprocess
 from mqpy_chinit import handoff
 from tests.client.conftest import wait_for
-from tests.support.fastpath import QUEUE, FastpathSite, _holders, daemon_alone_holds
+from tests.support.fastpath import QUEUE, _holders, daemon_alone_holds
 from tests.support.site import CHANNEL, QM, Site, as_nobody, key_repository
+from tests.support.site_here import FastpathHereSite
 
 CIPH = "ECDHE_ECDSA_AES_128_GCM_SHA256"
 
@@ -33,7 +34,7 @@ CIPH = "ECDHE_ECDSA_AES_128_GCM_SHA256"
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     root = tmp_path_factory.mktemp("fastpath")
-    s = FastpathSite(str(root / "data"))
+    s = FastpathHereSite(str(root / "data"))
     try:
         s.start()
         yield s

@@ -11,12 +11,13 @@ import pytest
 from tests.client.test_relay import *  # noqa: F403 - the same tests, collected here too
 from tests.client.test_relay import _empty  # noqa: F401 - its autouse fixture
 from tests.support.fastpath import FASTPATH, _holders, daemon_alone_holds
-from tests.support.site import ADMIT_OWNER, Site
+from tests.support.site import ADMIT_OWNER
+from tests.support.site_here import HereSite
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    s = Site(str(tmp_path_factory.mktemp("fastpath-calls")), FASTPATH)
+    s = HereSite(str(tmp_path_factory.mktemp("fastpath-calls")), FASTPATH)
     try:
         s.start()
         s.mqsc(ADMIT_OWNER + "DEFINE QLOCAL(RELAY.Q) MAXDEPTH(1000)\n")

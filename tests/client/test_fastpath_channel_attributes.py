@@ -22,13 +22,14 @@ from mqpy.fap.tsh import ControlFlags1, SegmentType
 from tests.client.conftest import wait_for
 from tests.support.fastpath import _holders, daemon_alone_holds
 from tests.support.site import ADMIT_OWNER, CHANNEL, QM, Site
+from tests.support.site_here import HereSite
 
 pytestmark = pytest.mark.system
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    s = Site(str(tmp_path_factory.mktemp("fastpath-hb") / "data"))  # crtmqm's qm.ini
+    s = HereSite(str(tmp_path_factory.mktemp("fastpath-hb") / "data"))  # crtmqm's qm.ini
     try:
         s.start()
         s.mqsc(ADMIT_OWNER + f"ALTER CHANNEL({CHANNEL}) CHLTYPE(SVRCONN) HBINT(1)\n")

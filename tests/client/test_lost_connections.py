@@ -106,11 +106,11 @@ def test_a_call_the_silent_queue_manager_never_answers_breaks_at_the_receive_tim
     env.define("CHANNEL", CHANNEL, CHLTYPE="SVRCONN", HBINT=1)
     first, second = env.client(HeartbeatInterval=1), env.client(HeartbeatInterval=1)
     assert first.connection().local_address == second.connection().local_address
-    holding = threading.Event()
+    holding, release = threading.Event(), threading.Event()
 
-    def hold() -> None:
+    def hold() -> None:  # until both calls have failed (6 s at most)
         holding.set()
-        time.sleep(6)
+        release.wait(6)
 
     held = threading.Thread(target=env.chinit.run_sync, args=(hold,))
     held.start()
@@ -125,13 +125,17 @@ def test_a_call_the_silent_queue_manager_never_answers_breaks_at_the_receive_tim
 
     t0 = time.monotonic()
     callers = [threading.Thread(target=inquire, args=(qm,)) for qm in (first, second)]
-    for caller in callers:
-        caller.start()
-    for caller in callers:
-        caller.join(10)
+    try:
+        for caller in callers:
+            caller.start()
+        for caller in callers:
+            caller.join(10)
+        elapsed = time.monotonic() - t0
+    finally:
+        release.set()
+        held.join()
     assert outcomes == [CMQC.MQRC_CONNECTION_BROKEN] * 2
-    assert 1.5 <= time.monotonic() - t0 <= 5.5
-    held.join()
+    assert 1.5 <= elapsed <= 5.5
 
 
 def test_stopped_channel_initiator_gives_2009(env):

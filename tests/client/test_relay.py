@@ -25,12 +25,13 @@ from mqpy.fap.tsh import SegmentType
 from tests.client.conftest import wait_for
 from tests.support.fastpath import STANDARD
 from tests.support.raw_sessions import _raw_session, _replies, _started_instance
-from tests.support.site import ADMIT_OWNER, CHANNEL, QM, Site
+from tests.support.site import ADMIT_OWNER, CHANNEL, QM
+from tests.support.site_here import HereSite
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    s = Site(str(tmp_path_factory.mktemp("relay")), STANDARD)
+    s = HereSite(str(tmp_path_factory.mktemp("relay")), STANDARD)
     try:
         s.start()
         s.mqsc(ADMIT_OWNER + "DEFINE QLOCAL(RELAY.Q) MAXDEPTH(1000)\n")

@@ -43,9 +43,10 @@ from mqpy.fap.tsh import (
     parse_segment_header,
 )
 from tests.client.conftest import drain
-from tests.mqi._modes import QUEUE, site_per_bind_type
+from tests.mqi._modes import QUEUE
 from tests.support.pcap import TSHARK, _decode, _RecordingProxy
 from tests.support.site import CHANNEL, QM, Site
+from tests.support.site_here import here_site_per_bind_type
 from tests.support.waiting import came_true
 
 pytestmark = [pytest.mark.system, pytest.mark.timeout(120)]
@@ -59,7 +60,7 @@ _SYNC_PUT = CMQC.MQPMO_SYNCPOINT
 _NOW = CMQC.MQGMO_NO_SYNCPOINT | CMQC.MQGMO_NO_WAIT
 
 
-site = site_per_bind_type("sockact")
+site = here_site_per_bind_type("sockact")
 
 
 @pytest.fixture(autouse=True)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.mqi._modes import started_site
 from tests.support.embedded import EmbeddedQMgr, ended_at_teardown
 from tests.support.fastpath import STANDARD
+from tests.support.site_here import here_started_site
 
 QM = "PSQM"
 
@@ -34,7 +34,7 @@ class Mode:
 @pytest.fixture(scope="module")
 def pubsub_site(tmp_path_factory):
     """A daemon started by strmqm with its channel initiator, shared by a module."""
-    yield from started_site(str(tmp_path_factory.mktemp("pubsub")), STANDARD)
+    yield from here_started_site(str(tmp_path_factory.mktemp("pubsub")), STANDARD)
 
 
 @pytest.fixture(params=["embedded", pytest.param("bindings", marks=pytest.mark.system),

@@ -9,7 +9,8 @@ import pytest
 
 import mqpy
 from mqpy import CMQC
-from tests.support.site import ADMIT_OWNER, Site
+from tests.support.site import ADMIT_OWNER
+from tests.support.site_here import HereSite
 
 pytestmark = pytest.mark.system
 
@@ -19,7 +20,7 @@ NP = CMQC.MQPER_NOT_PERSISTENT
 @pytest.fixture(scope="module", params=["relay", "fastpath"])
 def site(request, tmp_path_factory):
     channels = {"MQIBindType": "FASTPATH" if request.param == "fastpath" else "STANDARD"}
-    s = Site(str(tmp_path_factory.mktemp(f"ra-{request.param}") / "data"), channels)
+    s = HereSite(str(tmp_path_factory.mktemp(f"ra-{request.param}") / "data"), channels)
     try:
         s.start()
         s.mqsc(ADMIT_OWNER + "DEFINE QLOCAL(RA.CQ) DEFREADA(YES)\n")

@@ -9,9 +9,9 @@ import pytest
 import mqpy
 from mqpy import CMQC
 from mqpy.fap.tsh import SegmentType
-from tests.support.fastpath import FastpathSite
 from tests.support.pcap import _RecordingProxy
 from tests.support.site import CHANNEL, QM
+from tests.support.site_here import FastpathHereSite
 
 pytestmark = [pytest.mark.system, pytest.mark.timeout(180)]
 
@@ -20,7 +20,7 @@ NP = CMQC.MQPER_NOT_PERSISTENT
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    s = FastpathSite(str(tmp_path_factory.mktemp("ra-fopa") / "data"))
+    s = FastpathHereSite(str(tmp_path_factory.mktemp("ra-fopa") / "data"))
     try:
         s.start()
         s.mqsc("DEFINE QLOCAL(RA.DEF.YES) DEFREADA(YES)\nDEFINE QLOCAL(RA.DEF.NO) DEFREADA(NO)\n"

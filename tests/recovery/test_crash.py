@@ -131,10 +131,11 @@ def run_kills(root: str, kills: int, seed: int) -> None:
 
 def test_sigkill_at_random_moments_loses_and_duplicates_nothing(tmp_path):
     """Given a child running persistent puts and gets in and out of syncpoint, units of work
-    backed out and left open, when it is SIGKILLed at random moments (8 times), then after
-    every restart the queue holds exactly the committed messages, in order, once each.
+    backed out and left open, when it is SIGKILLed at random moments (4 times: twice after
+    a commit, twice at a moment counted from its start; 150 times in ``make soak``), then
+    after every restart the queue holds exactly the committed messages, in order, once each.
     spec: aliases-channels-storage 4.35; aliases-channels-storage 4.36; aliases-channels-storage 4.38"""
-    run_kills(str(tmp_path), kills=8, seed=1)
+    run_kills(str(tmp_path), kills=4, seed=1)
 
 
 @pytest.mark.soak
