@@ -207,7 +207,14 @@ class Templates:
         """The kept request of ``verb`` on ``hobj`` when ``md`` and ``opts`` have the fields
         it was packed from, of the same types."""
         kept = self.requests.get((verb, hobj))
-        return None if kept is None or not _same_fields(kept, md, opts) else kept
+        if kept is None:
+            return None
+        md_fields, opts_fields = md.__dict__, opts.__dict__  # (_same_fields, written out:
+        if md_fields != kept.md or opts_fields != kept.opts \
+                or [*map(type, md_fields.values())] != kept.md_types \
+                or [*map(type, opts_fields.values())] != kept.opts_types:  # every call's)
+            return None
+        return kept
 
     #: (verb, hobj, md, opts): the kept request of ``verb`` on ``hobj`` when ``md`` and
     #: ``opts`` have the fields it was packed from, of the same types -- its ``prefix``,
