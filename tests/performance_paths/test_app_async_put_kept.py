@@ -170,3 +170,16 @@ def test_a_kept_asynchronous_put_is_kept_only_for_equal_fields_of_the_same_types
     assert templates.kept_async_put(7, md, listed) is None
     templates.keep_async_put(8, md.__dict__, pmo.__dict__, (True, False), 10, b"x" * 300)
     assert templates.kept_async_put(8, md, pmo) is None  # (no MQMD where it should be)
+
+
+@pytest.mark.parametrize("name", ["QM", "QM1", "A_VERY_LONG_QUEUE_MANAGER_NAME", "QMÉ", "QM€"])
+def test_made_identifiers_are_amq_the_queue_managers_name_the_process_and_a_count(
+        monkeypatch, name):
+    """Given a queue manager's name (short, longer than 12 characters, characters
+    Latin-1 lacks), when identifiers are made for it, twice, then each is AMQ, the name's
+    first 12 characters padded, this process's 4 bytes and the next count: 24 bytes."""
+    monkeypatch.setattr(asyncput, "_COUNTER", itertools.count(41))
+    first, second = asyncput.new_id(name), asyncput.new_id(name)
+    head = b"AMQ " + name[:12].ljust(12).encode("latin-1", "replace") + asyncput._PROCESS
+    assert (first, second) == (head + (41).to_bytes(4, "big"), head + (42).to_bytes(4, "big"))
+    assert len(first) == 24
