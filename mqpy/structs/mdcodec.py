@@ -55,18 +55,26 @@ def unpack_md(md: MD, md_bytes: bytes) -> None:
 #: time), in place order: where each is and how long.
 _VOLATILE = tuple((name, MD._layout_.offsets[name], size) for name, size in (
     ("MsgId", 24), ("CorrelId", 24), ("PutDate", 8), ("PutTime", 8)))
-#: Unpacks an MQMD in pieces: the bytes before each volatile field and it, then the rest
-#: (values 0, 3, 6 stable; 1, 2, 4, 5 volatile, as _VOLATILE has them), per length.
-_PIECES: dict[int, struct.Struct] = {}
-for _length in _BY_LENGTH:
-    _layout, _at = ["<"], 0
-    for _, _offset, _size in _VOLATILE:
-        _layout.append(f"{_offset - _at}s{_size}s" if _offset > _at else f"{_size}s")
-        _at = _offset + _size
-    _layout.append(f"{_length - _at}s")
-    _PIECES[_length] = struct.Struct("".join(_layout))
-    assert _PIECES[_length].size == _length
-# (MsgId and CorrelId are next to each other, as are PutDate and PutTime: 7 pieces)
+
+
+def _pieces(length: int) -> struct.Struct:
+    """Unpacks an MQMD of ``length`` bytes in pieces: the bytes before each volatile field
+    and it, then the rest. MsgId and CorrelId are next to each other, as are PutDate and
+    PutTime: 7 pieces, 0, 3 and 6 stable, 1, 2, 4 and 5 the volatile fields in
+    _VOLATILE's order."""
+    layout, at = ["<"], 0
+    for _, offset, size in _VOLATILE:
+        layout.append(f"{offset - at}s{size}s" if offset > at else f"{size}s")
+        at = offset + size
+    layout.append(f"{length - at}s")
+    pieces = struct.Struct("".join(layout))
+    assert pieces.size == length and len(pieces.unpack(bytes(length))) == 7
+    return pieces
+
+
+#: an MQMD's length -> its pieces' Struct (``_pieces``)
+_PIECES = {length: _pieces(length) for length in _BY_LENGTH}
+#: the stable pieces' places among an MQMD's pieces
 _STABLE_AT = slice(0, 7, 3)
 _IMMUTABLE = frozenset({int, bytes})
 
