@@ -146,9 +146,14 @@ class PackedCalls(MQIVerbs):
         body = _request_body(_T.MQPUT, [md, sent, data])
         if body is None:
             return super().put(hobj, md, sent, data)
+        self._send_async(build_mqi_request(_T.MQPUT, hobj, (body,)))
+        return 0
+
+    def _send_async(self, request: bytes) -> None:
+        """Send an asynchronous MQPUT's ``request``, not waiting for its reply (those come
+        in are dropped every DRAIN_EVERY puts)."""
         if self._collected:
             self._close_collected()  # type: ignore[attr-defined] - (mqpy.collected)
-        request = build_mqi_request(_T.MQPUT, hobj, (body,))
         flows = self._flows
         with self._lock:
             sock = self._usable_sock()  # type: ignore[attr-defined]
@@ -160,7 +165,6 @@ class PackedCalls(MQIVerbs):
             except (OSError, ProtocolError, EOFError):
                 self._lost()  # type: ignore[attr-defined]
                 raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN) from None
-        return 0
 
     def _packable(self) -> bool:
         """The usual call may be packed: fast paths on, nothing traced (by the tracer the
@@ -289,6 +293,40 @@ class TemplatedCalls(PackedCalls):
 
     def _packed_commit(self) -> None:
         self._send_packed(_T.MQCMIT, _COMMIT, (), (), None, self._waits[_T.MQCMIT])
+
+    def _put_async_packed(self, hobj: int, md: MD, pmo: PMO, data: bytes) -> int:
+        """PackedCalls._put_async_packed; the request made from the kept one of ``hobj``
+        when ``md`` and ``pmo`` have the fields it was packed from, with the identifiers
+        ``asyncput.prepare`` would make (made here as it makes them)."""
+        self._check_length(data)  # type: ignore[attr-defined]
+        templates = self._templates
+        kept = templates.kept_async_put(hobj, md, pmo)
+        if kept is None or len(kept.prefix) + len(data) > _KEPT_PUT_LIMIT:
+            return self._put_async_keeping(hobj, md, pmo, data)
+        made_msg_id, made_correl_id = kept.made
+        fields = md.__dict__  # (an MQMD's own __setattr__ stores such an identifier as it is)
+        msg_id = correl_id = None
+        if made_msg_id:
+            msg_id = fields["MsgId"] = asyncput.new_id(self.qmgr_name)
+        if made_correl_id:
+            correl_id = fields["CorrelId"] = asyncput.new_id(self.qmgr_name)
+        self._send_async(kept.request(msg_id, correl_id, data))
+        return 0
+
+    def _put_async_keeping(self, hobj: int, md: MD, pmo: PMO, data: bytes) -> int:
+        """PackedCalls._put_async_packed, its request kept for the next (with ``md``'s and
+        ``pmo``'s fields as given)."""
+        given = dict(md.__dict__), dict(pmo.__dict__)
+        made = asyncput.ids_made(md, pmo.Options)
+        sent = asyncput.prepare(md, pmo, self.qmgr_name)
+        body = _request_body(_T.MQPUT, [md, sent, data])
+        if body is None:
+            return MQIVerbs.put(self, hobj, md, sent, data)
+        request = build_mqi_request(_T.MQPUT, hobj, (body,))
+        self._templates.keep_async_put(hobj, *given, made, len(data),
+                                       request[:len(request) - len(data)])
+        self._send_async(request)
+        return 0
 
 
 def _request_body(verb: SegmentType, values: list[Any]) -> bytes | None:

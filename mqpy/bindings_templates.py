@@ -48,10 +48,16 @@ _MD_VOLATILE = tuple((name, _MD_LAYOUT.offsets[name], size, False) for name, siz
 _GMO_VOLATILE = (("MsgToken", _GMO_LAYOUT.offsets["MsgToken"], 16, False),
                  ("ReturnedLength", _GMO_LAYOUT.offsets["ReturnedLength"], 4, True))
 _GMO_VOLATILE_VERSION = 3
+_MD_STRUC_ID = _MD_LAYOUT.struc_id
 #: where a request's two lengths are (the TSH's, the API header's ReplyLength: big-endian)
 _LENGTH_AT, _REPLY_LENGTH_AT = 4, TSH_LENGTH
 #: A segment's TSH and API header, before its body.
 _HEADERS = TSH_LENGTH + API_HEADER_LENGTH
+#: where an MQPUT request's MsgId and CorrelId are (its MQMD first in its body), and their
+#: length each
+_MSG_ID_AT, _CORREL_ID_AT = (_HEADERS + _MD_LAYOUT.offsets[name] for name in ("MsgId",
+                                                                             "CorrelId"))
+_ID_LENGTH = 24
 
 
 class _Request:
@@ -80,6 +86,39 @@ def _cut(prefix: bytes, cuts: tuple[int, ...]) -> tuple[bytes, ...]:
         at = cut + 4
     pieces.append(prefix[at:])
     return tuple(pieces)
+
+
+class _AsyncPut(_Request):
+    """The bytes of one handle's last asynchronous MQPUT request (less the message) and
+    the structures' fields as the application gave them, before ``mqpy.asyncput.prepare``
+    made their identifiers: ``made`` says which it made (MsgId, CorrelId), whose bytes
+    another put's request has its own in place of (``ids``: the kept ones); ``parts``
+    the prefix in pieces around its lengths and identifiers."""
+
+    __slots__ = ("ids", "made")
+
+    def __init__(self, md: dict[str, Any], opts: dict[str, Any], extra: int, prefix: bytes,
+                 made: tuple[bool, bool]) -> None:
+        super().__init__(md, opts, extra, prefix, (_LENGTH_AT, _REPLY_LENGTH_AT))
+        self.made = made
+        self.ids = (prefix[_MSG_ID_AT:_CORREL_ID_AT],
+                    prefix[_CORREL_ID_AT:_CORREL_ID_AT + _ID_LENGTH])
+        head, middle, rest = self.parts
+        at = _REPLY_LENGTH_AT + 4
+        self.parts = (head, middle, rest[:_MSG_ID_AT - at],
+                      rest[_CORREL_ID_AT + _ID_LENGTH - at:-4])
+
+    def request(self, msg_id: bytes | None, correl_id: bytes | None, data: bytes) -> bytes:
+        """The request of ``data`` with these identifiers (None: the kept one's; else
+        exactly _ID_LENGTH bytes, as ``asyncput.new_id`` makes them)."""
+        n = len(data)
+        length = (len(self.prefix) + n).to_bytes(4, "big")
+        head, middle, before, after = self.parts
+        kept_msg_id, kept_correl_id = self.ids
+        return b"".join((head, length, middle, length, before,
+                         kept_msg_id if msg_id is None else msg_id,
+                         kept_correl_id if correl_id is None else correl_id, after,
+                         n.to_bytes(4, "little"), data))
 
 
 class _Reply:
@@ -127,10 +166,12 @@ class _Reply:
 class Templates:
     """One connection's kept requests (per object handle) and replies (per verb)."""
 
-    __slots__ = ("replies", "requests", "segments")
+    __slots__ = ("async_puts", "replies", "requests", "segments")
 
     def __init__(self) -> None:
         self.requests: dict[tuple[SegmentType, int], _Request] = {}
+        #: per object handle, the last asynchronous MQPUT's request (``keep_async_put``)
+        self.async_puts: dict[int, _AsyncPut] = {}
         self.replies: dict[SegmentType, _Reply] = {}
         #: per verb, the last whole reply segment that did not fail, as kept (headers and
         #: all), and the CompCode, Reason and Hobj its headers say: a reply of the same
@@ -168,10 +209,10 @@ class Templates:
         kept = self.requests.get((verb, hobj))
         if kept is None:
             return None
-        md_fields, opts_fields = md.__dict__, opts.__dict__
+        md_fields, opts_fields = md.__dict__, opts.__dict__  # (_same_fields, written out:
         if md_fields != kept.md or opts_fields != kept.opts \
                 or [*map(type, md_fields.values())] != kept.md_types \
-                or [*map(type, opts_fields.values())] != kept.opts_types:
+                or [*map(type, opts_fields.values())] != kept.opts_types:  # every call's)
             return None
         return kept
 
@@ -194,6 +235,30 @@ class Templates:
         if len(self.requests) >= KEPT_HANDLES and (verb, hobj) not in self.requests:
             self.requests.clear()
         self.requests[verb, hobj] = kept
+
+    def kept_async_put(self, hobj: int, md: Any, pmo: Any) -> _AsyncPut | None:
+        """The kept asynchronous MQPUT request on ``hobj`` when ``md`` and ``pmo`` have the
+        fields it was packed from (as the application gave them), of the same types."""
+        kept = self.async_puts.get(hobj)
+        return None if kept is None or not _same_fields(kept, md, pmo) else kept
+
+    def keep_async_put(self, hobj: int, md: dict[str, Any], pmo: dict[str, Any],
+                       made: tuple[bool, bool], extra: int, prefix: bytes) -> None:
+        """Keep ``prefix``, the asynchronous MQPUT request on ``hobj`` of a message
+        ``extra`` bytes long just packed, whose MQMD and MQPMO had the fields ``md`` and
+        ``pmo`` before ``asyncput.prepare`` made the identifiers ``made`` says it made,
+        when their fields are all of _KEPT_TYPES and the request's MsgId and CorrelId are
+        in their place."""
+        if not prefix.startswith(_MD_STRUC_ID, _HEADERS) \
+                or len(prefix) < _CORREL_ID_AT + _ID_LENGTH + 4:
+            return
+        kept = _AsyncPut(md, pmo, extra, prefix, made)
+        if not _KEPT_TYPES.issuperset(kept.md_types) \
+                or not _KEPT_TYPES.issuperset(kept.opts_types):
+            return
+        if len(self.async_puts) >= KEPT_HANDLES and hobj not in self.async_puts:
+            self.async_puts.clear()
+        self.async_puts[hobj] = kept
 
     # -- replies ---------------------------------------------------------------------------
     def reply(self, verb: SegmentType, comp: int, reason: int, hobj: int, body: bytes,
@@ -229,6 +294,15 @@ class Templates:
             self.segments.pop(verb, None)
         else:
             self.segments[verb] = (kept, comp, reason, hobj)
+
+
+def _same_fields(kept: _Request, md: Any, opts: Any) -> bool:
+    """Whether ``md`` and ``opts`` have the fields ``kept`` was packed from, of the same
+    types."""
+    md_fields, opts_fields = md.__dict__, opts.__dict__
+    return md_fields == kept.md and opts_fields == kept.opts \
+        and [*map(type, md_fields.values())] == kept.md_types \
+        and [*map(type, opts_fields.values())] == kept.opts_types
 
 
 def _record(body: bytes, values: tuple[Any, ...], at: int) -> _Reply | None:

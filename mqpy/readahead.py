@@ -47,7 +47,7 @@ from mqpy.fap.asyncflows import MessageRequest, Notice
 from mqpy.fap.statuscodes import ProtocolError, StatusCode
 from mqpy.fap.tsh import FIRST_LAST, TSH_LENGTH, ByteOrder, OtherSegment, SegmentType
 from mqpy.properties import handover
-from mqpy.structs.mdcodec import unpack_md as _unpack_md
+from mqpy.structs.mdcodec import KeptMD
 from mqpy.structs.tables import GMO
 
 __all__ = ["WINDOW", "ReadAheadBuffer", "ReadAheadVerbs", "not_permitted", "stream_sink",
@@ -120,8 +120,8 @@ class ReadAheadBuffer:
     """One handle's read-ahead state: its buffered messages (MQMD bytes, data, resolved
     queue name) and what its first MQGET fixed."""
 
-    __slots__ = ("buffered", "check_msg", "empty", "fixed", "hobj", "messages", "outstanding",
-                 "state", "taken")
+    __slots__ = ("buffered", "check_msg", "empty", "fixed", "hobj", "md_reader", "messages",
+                 "outstanding", "state", "taken")
 
     def __init__(self, hobj: int) -> None:
         self.hobj = hobj
@@ -133,6 +133,8 @@ class ReadAheadBuffer:
         self.check_msg = False  # the queue manager's next message is the usual get's
         self.empty = False  # its last answer: no more message now
         self.taken = 0  # bytes taken since the last request (REQUEST_MSGS' RecvBytes)
+        #: reads each message's MQMD into the caller's against the one before
+        self.md_reader = KeptMD()
 
     def on_flow(self, event: OtherSegment) -> None:
         """An ASYNC_MESSAGE or NOTIFICATION for this handle, as the reader's event."""
@@ -367,7 +369,7 @@ class ReadAheadVerbs:
                 buffer.hobj), md, md_bytes, data)
             data = handed.body
         elif md is not None:
-            _unpack_md(md, md_bytes)
+            buffer.md_reader.read(md, md_bytes)
         gd = gmo.__dict__  # (the values are of the fields' types: set as the engine sets them)
         gd["ResolvedQName"] = resolved
         gd["ReturnedLength"] = len(data)

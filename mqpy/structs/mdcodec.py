@@ -49,3 +49,80 @@ def unpack_md(md: MD, md_bytes: bytes) -> None:
         for f in later:
             d[f.name] = f.fresh_default()
     d.update(zip(codec[2], codec[1].unpack_from(md_bytes), strict=False))  # equal lengths
+
+
+#: The MQMD fields that change from one message of a stream to the next (its own ids and
+#: time), in place order: where each is and how long.
+_VOLATILE = tuple((name, MD._layout_.offsets[name], size) for name, size in (
+    ("MsgId", 24), ("CorrelId", 24), ("PutDate", 8), ("PutTime", 8)))
+
+
+def _pieces(length: int) -> struct.Struct:
+    """Unpacks an MQMD of ``length`` bytes in pieces: the bytes before each volatile field
+    and it, then the rest. MsgId and CorrelId are next to each other, as are PutDate and
+    PutTime: 7 pieces, 0, 3 and 6 stable, 1, 2, 4 and 5 the volatile fields in
+    _VOLATILE's order."""
+    layout, at = ["<"], 0
+    for _, offset, size in _VOLATILE:
+        layout.append(f"{offset - at}s{size}s" if offset > at else f"{size}s")
+        at = offset + size
+    layout.append(f"{length - at}s")
+    pieces = struct.Struct("".join(layout))
+    assert pieces.size == length and len(pieces.unpack(bytes(length))) == 7
+    return pieces
+
+
+#: an MQMD's length -> its pieces' Struct (``_pieces``)
+_PIECES = {length: _pieces(length) for length in _BY_LENGTH}
+#: the stable pieces' places among an MQMD's pieces
+_STABLE_AT = slice(0, 7, 3)
+_IMMUTABLE = frozenset({int, bytes})
+
+
+class KeptMD:
+    """``unpack_md`` for a stream of MQMDs the queue manager packed, each read against the
+    one before: when its bytes are that one's but for the fields that change from one
+    message to the next (_VOLATILE), the MQMD takes the fields that one gave (one
+    ``dict.update``: the same keys and values ``unpack_md`` gives it, fields the Version
+    lacks at their defaults too) and those few read from their place, instead of every
+    field unpacked again. Anything else is read by ``unpack_md`` and kept for the next.
+    Not shared between threads (its owner's lock)."""
+
+    __slots__ = ("fields", "size", "stable", "unpack")
+
+    def __init__(self) -> None:
+        self.size = -1  # nothing kept
+        self.fields: dict[str, object] = {}
+        self.stable: tuple[bytes, ...] = ()
+        self.unpack = _PIECES[MD_CODEC[2][3]].unpack
+
+    def read(self, md: MD, md_bytes: bytes) -> None:
+        """``unpack_md(md, md_bytes)``."""
+        if len(md_bytes) == self.size:
+            pieces = self.unpack(md_bytes)
+            if pieces[_STABLE_AT] == self.stable:
+                d = md.__dict__
+                d.update(self.fields)
+                d["MsgId"], d["CorrelId"], d["PutDate"], d["PutTime"] = \
+                    pieces[1], pieces[2], pieces[4], pieces[5]
+                return
+        unpack_md(md, md_bytes)
+        self._keep(md_bytes)
+
+    def _keep(self, md_bytes: bytes) -> None:
+        """Keep what ``unpack_md`` gives an MQMD of ``md_bytes`` (read without error),
+        when it is one it reads itself and every value is immutable."""
+        known = _BY_LENGTH.get(len(md_bytes))
+        if known is None or not md_bytes.startswith(known[0]):
+            self.size = -1
+            return
+        _, codec, later = known
+        fields = {f.name: f.fresh_default() for f in later}
+        fields.update(zip(codec[2], codec[1].unpack_from(md_bytes), strict=False))
+        if not _IMMUTABLE.issuperset(map(type, fields.values())):
+            self.size = -1
+            return
+        self.fields = fields
+        self.unpack = _PIECES[len(md_bytes)].unpack
+        self.stable = self.unpack(md_bytes)[_STABLE_AT]
+        self.size = len(md_bytes)
