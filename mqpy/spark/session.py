@@ -53,17 +53,25 @@ LARGE_DRIVER_MEMORY = "6g"
 SHORT_JOB_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 #: a report on at most this many records runs its queries as small jobs (SMALL_JOB_SQL)
 SMALL_RECORDS = 100_000
-#: one shuffle partition, and no adaptive query execution, whose re-planning and stage jobs
-#: cost more than they save on a few thousand rows
-SMALL_JOB_SQL = {"spark.sql.shuffle.partitions": "1", "spark.sql.adaptive.enabled": "false"}
+#: one shuffle partition, no adaptive query execution, whose re-planning and stage jobs cost
+#: more than they save on a few thousand rows, and no generated code: each query's Java source
+#: compiled by Janino (whole stages, and each projection, predicate and ordering) costs more
+#: than interpreting a few thousand rows, and a short job's JVM compiles it without its
+#: optimising tier. ``spark.sql.codegen.factoryMode`` is a key Spark marks internal; the
+#: interpreted path it selects is the one Spark falls back to when code fails to compile, and
+#: a Spark without the key ignores it and compiles as before.
+SMALL_JOB_SQL = {"spark.sql.shuffle.partitions": "1", "spark.sql.adaptive.enabled": "false",
+                 "spark.sql.codegen.wholeStage": "false",
+                 "spark.sql.codegen.factoryMode": "NO_CODEGEN"}
 
 
 def settings(master: str, *, input_bytes: int | None = None,
              shuffle_partitions: int | None = None) -> dict[str, str]:
     """The session's configuration for an input of ``input_bytes`` (None: unknown). A small
-    input gets one shuffle partition and a driver started for a short job; a larger one
-    DEFAULT_PARTITIONS or one per BYTES_PER_PARTITION, and a large one in local mode (where
-    the driver does the work) LARGE_DRIVER_MEMORY. An explicit count wins."""
+    input gets SMALL_JOB_SQL (one shuffle partition, queries interpreted) and a driver started
+    for a short job; a larger one DEFAULT_PARTITIONS or one per BYTES_PER_PARTITION, and a
+    large one in local mode (where the driver does the work) LARGE_DRIVER_MEMORY. An explicit
+    count wins."""
     small = input_bytes is not None and input_bytes < SMALL_INPUT_BYTES
     if shuffle_partitions is None:
         shuffle_partitions = 1 if small else max(

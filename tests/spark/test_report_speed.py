@@ -30,11 +30,37 @@ def test_a_short_run_is_reported_in_few_spark_jobs(short_run_report):
 
 def test_a_small_input_starts_the_driver_for_a_short_job():
     """Given an input of a few megabytes, then the session's settings stop the JIT at its
-    first tier, use the serial collector and one shuffle partition."""
+    first tier, use the serial collector and one shuffle partition, and run queries without
+    generated code (whole stages or expressions)."""
     conf = session.settings("local[*]", input_bytes=2_000_000)
     assert "-XX:TieredStopAtLevel=1" in conf["spark.driver.extraJavaOptions"]
     assert "-XX:+UseSerialGC" in conf["spark.driver.extraJavaOptions"]
     assert conf["spark.sql.shuffle.partitions"] == "1"
+    assert conf["spark.sql.codegen.wholeStage"] == "false"
+    assert conf["spark.sql.codegen.factoryMode"] == "NO_CODEGEN"
+
+
+def test_a_report_on_few_records_runs_its_queries_interpreted(spark):
+    """Given a session started for a large input, when a report's queries run on at most
+    SMALL_RECORDS records, then they run without generated code; after them the session's
+    own values are back."""
+    keys = ("spark.sql.codegen.wholeStage", "spark.sql.codegen.factoryMode")
+    before = {k: spark.conf.get(k, None) for k in keys}
+    for k in keys:
+        spark.conf.unset(k)
+    try:
+        with session.sized_for(spark, session.SMALL_RECORDS):
+            assert spark.conf.get("spark.sql.codegen.wholeStage") == "false"
+            assert spark.conf.get("spark.sql.codegen.factoryMode") == "NO_CODEGEN"
+        assert spark.conf.get("spark.sql.codegen.wholeStage") == "true"
+        with session.sized_for(spark, session.SMALL_RECORDS + 1):
+            assert spark.conf.get("spark.sql.codegen.wholeStage") == "true"
+    finally:
+        for k, v in before.items():
+            if v is None:
+                spark.conf.unset(k)
+            else:
+                spark.conf.set(k, v)
 
 
 @pytest.mark.parametrize("size", [None, 2 * session.SMALL_INPUT_BYTES])
