@@ -22,11 +22,12 @@ which the caller holds.
 from __future__ import annotations
 
 import collections
+import contextlib
 import os
 import struct
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import attrs
 
@@ -128,6 +129,9 @@ class DataManager:
         self.next_uow = 1
         self._ckpt_mutex = threading.Lock()
         self.closed = False  # close(): no checkpoint after it
+        #: object changes logged in ``objects_together``, written at its end (end LSN, op,
+        #: payload each); None outside it
+        self._objects_held: list[tuple[int, str, dict]] | None = None
         self.checkpoint_wanted = threading.Event()
         #: the log restart needed (bytes) just before each of the last checkpoints released
         #: some: DISPLAY QMSTATUS's LOGUTIL, how well the workload fits the primary log
@@ -308,11 +312,36 @@ class DataManager:
         return end
 
     def log_object(self, op: str, obj: ObjectDef) -> None:
-        """Log an object change, force it, then write it through to pageset 0."""
+        """Log an object change, force it, then write it through to pageset 0 (in
+        ``objects_together``: at the end of the block)."""
         payload = obj.to_json() if op != "delete" else {"objtype": obj.objtype, "name": obj.name}
         end = self._append(RecordType.OBJECT, R.object_payload(op, obj.objtype, obj.name, payload))
+        if self._objects_held is not None:
+            self._objects_held.append((end, op, payload))
+            return
         self.force(end)
         self._store_object(op, payload)
+
+    @contextlib.contextmanager
+    def objects_together(self) -> Iterator[None]:
+        """The object changes logged in this block (a queue manager being created, its
+        system objects defined: nothing can see them before it ends) forced with one force
+        of the log at its end, then written to pageset 0 in one transaction, rather than a
+        force and a transaction each. The write-ahead rule holds: the log is forced before
+        the pageset is written. If the block raises, nothing is written to pageset 0 (the
+        log has the records: a restart redoes them)."""
+        assert self._objects_held is None, "objects_together does not nest"
+        held: list[tuple[int, str, dict]] = []
+        self._objects_held = held
+        try:
+            yield
+        finally:
+            self._objects_held = None
+        if held:
+            self.force(held[-1][0])
+            self.pageset(0).store_objects([
+                (namespace(payload["objtype"]), payload["name"],
+                 payload if op != "delete" else None) for _, op, payload in held])
 
     def _store_object(self, op: str, payload: dict) -> None:
         key_type = namespace(payload["objtype"])

@@ -245,15 +245,23 @@ class Pageset:
             return [json.loads(v) for _, v in txn.cursor()]
 
     def store_object(self, objtype: str, name: str, definition: dict | None) -> None:
-        key = f"{objtype}/{name}".encode()
+        self.store_objects([(objtype, name, definition)])
+
+    def store_objects(self, changes: list[tuple[str, str, dict | None]]) -> None:
+        """Object definitions (``(objtype, name, definition)``, None: deleted) written in one
+        transaction, in their order."""
+        items = [(f"{objtype}/{name}".encode(),
+                  None if definition is None else json.dumps(definition, sort_keys=True).encode())
+                 for objtype, name, definition in changes]
         try:
             self._reserve(self.env, (self._meta, self._msgs, self._objects),
-                          (len(key) + len(json.dumps(definition or {})),))
+                          tuple(len(key) + len(value or b"{}") for key, value in items))
             with self.env.begin(write=True, db=self._objects) as txn:
-                if definition is None:
-                    txn.delete(key)
-                else:
-                    txn.put(key, json.dumps(definition, sort_keys=True).encode())
+                for key, value in items:
+                    if value is None:
+                        txn.delete(key)
+                    else:
+                        txn.put(key, value)
         except lmdb.Error as exc:
             raise self._failed(exc) from exc
 

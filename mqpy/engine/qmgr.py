@@ -102,7 +102,7 @@ class QueueManagerEngine:
             raise FileExistsError(qmdir)
         os.makedirs(qmdir, exist_ok=True)
         eng = cls(qmdir, name, log_config, tuning, log_dir)
-        with eng.lock:
+        with eng.lock, eng.data.objects_together():
             eng.data.restart()
             qm = ObjectDef.new("QMGR", name, {"QMNAME": name})
             qm.attributes.update({k: v for k, v in _qmgr_defaults().items()
