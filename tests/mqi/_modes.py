@@ -27,7 +27,7 @@ def started_site(root: str, channels: dict[str, str] | None = None) -> Iterator[
     s = Site(root, channels)
     try:
         s.start()
-        s.mqsc(ADMIT_OWNER + f"DEFINE QLOCAL({QUEUE})\n")
+        s.mqsc_here(ADMIT_OWNER + f"DEFINE QLOCAL({QUEUE})\n")
         yield s
     finally:
         s.stop()
