@@ -23,6 +23,9 @@ import attrs
 from mqpy import config as mqconfig
 
 ROLES = ("MQWebAdmin", "MQWebAdminRO", "MQWebUser")
+#: the server process's module (``python -m``): what strmqweb runs and endmqweb looks for in
+#: a pid's command line, named here so that those commands need not import the server
+SERVER_MODULE = "mqpy_cli.web.server"
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 9443
 

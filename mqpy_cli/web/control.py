@@ -15,7 +15,7 @@ import click
 
 from mqpy import config as mqconfig
 from mqpy_cli.web import config
-from mqpy_cli.web.server import SERVER_MODULE
+from mqpy_cli.web.config import SERVER_MODULE
 
 RC_OK, RC_STATE, RC_FAILED = 0, 1, 22
 SERVER = "mqweb"

@@ -17,8 +17,7 @@ from hypercorn.config import Config
 from hypercorn.trio import serve
 
 from mqpy_cli.web import app, config
-
-SERVER_MODULE = "mqpy_cli.web.server"
+from mqpy_cli.web.config import SERVER_MODULE as SERVER_MODULE
 
 
 def hypercorn_config(cfg: config.WebConfig) -> Config:

@@ -147,3 +147,16 @@ def test_given_the_daemon_loads_its_fastpath_client_host_then_no_repository_mana
             "assert extensions.find(extensions.CLIENT_HOST)")
     assert _loaded(_modules_after(code, str(tmp_path)),
                    ("mqpy_chinit.cluster.supervisor", "mqpy_chinit.cluster.manager")) == []
+
+
+#: what strmqweb, endmqweb and dspmqweb never need: they start, signal and show the server
+#: process (by its pid file), which alone serves the console and the REST API
+NOT_FOR_WEB_COMMANDS = ("hypercorn", "starlette", "mqpy_cli.web.server", "mqpy_cli.web.app",
+                        "mqpy.command", "mqpy.mqsc", "mqpy.pcf", "trio")
+
+
+def test_given_the_mqweb_control_commands_then_the_web_server_is_not_loaded(tmp_path):
+    """strmqweb, endmqweb and dspmqweb import neither the web application nor its server
+    (the server's module name is all they need of it, to run it and to know its pid)."""
+    assert _loaded(_modules_after("import mqpy_cli.web.control", str(tmp_path)),
+                   NOT_FOR_WEB_COMMANDS) == []

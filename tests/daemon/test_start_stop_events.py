@@ -9,7 +9,8 @@ import pytest
 import mqpy
 from mqpy import CMQC, CMQCFC
 from mqpy.pcf import parse
-from tests.support.installation import QM, cli
+from tests.support.daemon_pair import mqsc_here
+from tests.support.installation import QM
 
 pytestmark = pytest.mark.system
 
@@ -49,8 +50,7 @@ def test_a_start_and_a_controlled_end_put_their_events(install):
     assert (h.Type, h.Command, h.CompCode, h.Reason) == (
         CMQCFC.MQCFT_EVENT, CMQCFC.MQCMD_Q_MGR_EVENT, CMQC.MQCC_WARNING, CMQC.MQRC_Q_MGR_ACTIVE)
     assert event.get(CMQC.MQCA_Q_MGR_NAME).strip() == QM.encode()
-    shown = cli(install, "runmqsc", "runmqsc", QM,
-                stdin="ALTER QLOCAL(SYSTEM.ADMIN.QMGR.EVENT) DEFPSIST(YES)\n")
+    shown = mqsc_here(install, QM, "ALTER QLOCAL(SYSTEM.ADMIN.QMGR.EVENT) DEFPSIST(YES)\n")
     assert "AMQ8008I" in shown.stdout, shown.stdout
     assert install.run("endmqm", "-w", QM).returncode == 0
     install.start()
@@ -67,7 +67,7 @@ def test_strstpev_disabled_puts_no_event(install):
     install.create(queues=())
     install.start()
     _events(install)
-    shown = cli(install, "runmqsc", "runmqsc", QM, stdin="ALTER QMGR STRSTPEV(DISABLED)\n")
+    shown = mqsc_here(install, QM, "ALTER QMGR STRSTPEV(DISABLED)\n")
     assert "AMQ8005I" in shown.stdout, shown.stdout
     assert install.run("endmqm", "-w", QM).returncode == 0
     install.start()

@@ -27,7 +27,7 @@ def started_site(root: str, channels: dict[str, str] | None = None) -> Iterator[
     s = Site(root, channels)
     try:
         s.start()
-        s.mqsc(ADMIT_OWNER + f"DEFINE QLOCAL({QUEUE})\n")
+        s.mqsc_here(ADMIT_OWNER + f"DEFINE QLOCAL({QUEUE})\n")
         yield s
     finally:
         s.stop()
@@ -55,10 +55,9 @@ def site(tmp_path_factory) -> Iterator[Site]:
     yield from started_site(str(tmp_path_factory.mktemp("modes")), STANDARD)
 
 
-@pytest.fixture
-def embedded(tmp_path) -> Iterator[Callable[[], mqpy.QueueManager]]:
-    """Connect to a queue manager of this process that has QUEUE."""
-    root = str(tmp_path)
+def _embedded_in(root: str) -> Iterator[Callable[[], mqpy.QueueManager]]:
+    """A fixture's body: a queue manager of this process in ``root`` that has QUEUE, and the
+    way to connect to it; stopped at the end."""
     mqpy.embedded("QMS", data_path=root)
     inprocess.running("QMS", root).define("QLOCAL", QUEUE, {})
     try:
@@ -67,18 +66,47 @@ def embedded(tmp_path) -> Iterator[Callable[[], mqpy.QueueManager]]:
         inprocess.stop("QMS", root)
 
 
+@pytest.fixture
+def embedded(tmp_path) -> Iterator[Callable[[], mqpy.QueueManager]]:
+    """Connect to a queue manager of this process that has QUEUE."""
+    yield from _embedded_in(str(tmp_path))
+
+
+@pytest.fixture(scope="module")
+def embedded_for_module(tmp_path_factory) -> Iterator[Callable[[], mqpy.QueueManager]]:
+    """Connect to a queue manager of this process that has QUEUE, one for the module's tests,
+    as ``site`` is one daemon for them (their tests leave QUEUE as they found it)."""
+    yield from _embedded_in(str(tmp_path_factory.mktemp("embedded")))
+
+
 #: the bindings and client modes reach a daemon started by strmqm: system tests
 _DAEMON = pytest.mark.system
 
 
-@pytest.fixture(params=["embedded", pytest.param("bindings", marks=_DAEMON),
-                        pytest.param("client", marks=_DAEMON)])
-def connect(request) -> Callable[[], mqpy.QueueManager]:
-    """A way to connect, in each of the three modes."""
+_MODES = ["embedded", pytest.param("bindings", marks=_DAEMON),
+          pytest.param("client", marks=_DAEMON)]
+
+
+def _connect(request, embedded: str) -> Callable[[], mqpy.QueueManager]:
     if request.param == "embedded":
-        return request.getfixturevalue("embedded")
+        return request.getfixturevalue(embedded)
     site = request.getfixturevalue("site")
     return site.bindings if request.param == "bindings" else site.client
+
+
+@pytest.fixture(params=_MODES)
+def connect(request) -> Callable[[], mqpy.QueueManager]:
+    """A way to connect, in each of the three modes (embedded: a queue manager of the
+    test's own)."""
+    return _connect(request, "embedded")
+
+
+@pytest.fixture(name="connect", params=_MODES)
+def connect_to_one_per_module(request) -> Callable[[], mqpy.QueueManager]:
+    """``connect`` whose embedded mode, like the other two, reaches one queue manager for
+    the module's tests (``embedded_for_module``): a module imports it for tests that each
+    leave QUEUE as they found it (``fails_alone``)."""
+    return _connect(request, "embedded_for_module")
 
 
 def drain(qm: mqpy.QueueManager) -> list[bytes]:

@@ -21,8 +21,9 @@ import pytest
 from mqpy import inprocess
 from tests.support.embedded import EmbeddedQMgr, ended_at_teardown
 
-# the three ways to connect (embedded, bindings of a daemon, client of its channel initiator)
-from ._modes import connect, embedded, site  # noqa: F401
+# the three ways to connect (embedded, bindings of a daemon, client of its channel initiator),
+# each reaching one queue manager for a module's tests
+from ._modes import connect_to_one_per_module, embedded, embedded_for_module, site  # noqa: F401
 
 QM = "QM1"
 

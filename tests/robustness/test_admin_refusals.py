@@ -58,7 +58,7 @@ def test_ping_of_a_channel_that_does_not_send_is_amq9502(site, chltype):
     """Given a SVRCONN (or RCVR) channel, when the operator pings it, then runmqsc answers
     AMQ9502E "Type of channel not suitable for action requested." (not a bare
     "CONNAME is blank")."""
-    site.mqsc(f"DEFINE CHANNEL(PING.{chltype}) CHLTYPE({chltype}) REPLACE\n")
+    site.mqsc_here(f"DEFINE CHANNEL(PING.{chltype}) CHLTYPE({chltype}) REPLACE\n")
     out = _answer(site, f"PING CHANNEL(PING.{chltype})")
     assert "AMQ9502E: Type of channel not suitable for action requested." in out, out
     assert "CONNAME is blank" not in out
@@ -68,7 +68,7 @@ def test_ping_of_a_server_without_a_conname_is_a_tcp_configuration_error(site):
     """Given a SVR channel with a blank CONNAME (it only answers requesters), when the
     operator pings it, then the channel initiator's answer carries an AMQ id (AMQ9203E, a
     configuration error for TCP/IP), also in the error log."""
-    site.mqsc("DEFINE CHANNEL(PING.SVR) CHLTYPE(SVR) XMITQ(APP.Q) REPLACE\n")
+    site.mqsc_here("DEFINE CHANNEL(PING.SVR) CHLTYPE(SVR) XMITQ(APP.Q) REPLACE\n")
     out = _answer(site, "PING CHANNEL(PING.SVR)")
     assert "AMQ9203E: A configuration error for TCP/IP occurred: CONNAME is blank." in out, out
     assert "AMQ9203E" in site._log_text()

@@ -234,10 +234,10 @@ def test_changed_requests_get_what_the_general_path_gives_them(request, pair, mo
     their headers, structures or lengths, piled in one read or cut across reads, when the
     busy thread serves them from their bytes on one queue manager and each the general
     way on another, then the replies, what is left for the loop, the faults, MQSTAT, the
-    queues and the counts are the same (600 examples, hypothesis' fixed seed); and it
+    queues and the counts are the same (250 examples, hypothesis' fixed seed); and it
     served an MQPUT or MQGET from its bytes in a third of the examples at least, and
     took a request of the common form without the segment reader in a quarter."""
-    _changed_requests(request, pair, monkeypatch, 600)
+    _changed_requests(request, pair, monkeypatch, 250)
 
 
 @pytest.mark.soak
@@ -322,9 +322,23 @@ def test_repeated_requests_get_what_the_general_path_gives_them(request, pair, m
     keeps of the last put and get read, ``syncput_stream.KeptPut``, ``syncget_stream.
     KeptGet``, then meets a request that starts alike and differs, or is cut short), when
     it serves them from their bytes on one queue manager and each the general way on
-    another, then the outcome is the same (300 examples, hypothesis' fixed seed); and it
+    another, then the outcome is the same (120 examples, hypothesis' fixed seed); and it
     served a put or a get as it kept the last one read, not reading it again, in a sixth
     of the examples at least."""
+    _repeated_requests(request, pair, monkeypatch, 120)
+
+
+@pytest.mark.soak
+@pytest.mark.timeout(1800)
+def test_repeated_requests_get_what_the_general_path_gives_them_at_length(request, pair,
+                                                                          monkeypatch):
+    """As above, 3,000 examples (``make soak``)."""
+    _repeated_requests(request, pair, monkeypatch, 3000)
+
+
+def _repeated_requests(request, pair: EnginePair, monkeypatch, examples: int) -> None:
+    """:func:`test_repeated_requests_get_what_the_general_path_gives_them` on ``examples``
+    examples; the share served as the last one read was kept asserted."""
     untraced(monkeypatch, pair.root, bindings_thread)
     put_reads = counting_calls(monkeypatch, syncput_stream, "put_request")
     get_reads = counting_calls(monkeypatch, syncget_stream, "selecting")
@@ -337,7 +351,7 @@ def test_repeated_requests_get_what_the_general_path_gives_them(request, pair, m
         fast, general = pair.both_ways(lambda h: chunks)
         assert fast == general
 
-    run_examples(request, 300, check)
+    run_examples(request, examples, check)
     assert kept.served >= kept.examples // 6, kept
 
 

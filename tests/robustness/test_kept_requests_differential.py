@@ -123,9 +123,9 @@ def test_requests_made_from_the_kept_one_are_what_the_general_packer_makes(reque
     call to call (other values, of other types), when each
     request is made from the one kept for its handle, then it is the general packer's
     request of those structures, and none is made where the general packer refuses them
-    (1,000 examples, hypothesis' fixed seed); and a request was made from the one kept in
+    (400 examples, hypothesis' fixed seed); and a request was made from the one kept in
     a sixth of the examples at least."""
-    _kept_requests(request, monkeypatch, 1000)
+    _kept_requests(request, monkeypatch, 400)
 
 
 @pytest.mark.soak

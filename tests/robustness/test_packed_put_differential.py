@@ -111,9 +111,9 @@ def test_mqmds_put_as_they_came_are_put_as_the_general_put_puts_them(request, pa
     CCSID, Persistence, Priority, ids, context ...), set-all context asked for or not, on a
     handle open for it or not, when the engine puts them as they came and the general put
     puts them decoded, then the outcomes, the messages and the statistics are the same
-    (600 examples, hypothesis' fixed seed); and the engine put one as it came in a quarter
+    (250 examples, hypothesis' fixed seed); and the engine put one as it came in a quarter
     of the examples at least."""
-    _packed_puts(request, pair, monkeypatch, 600)
+    _packed_puts(request, pair, monkeypatch, 250)
 
 
 @pytest.mark.soak

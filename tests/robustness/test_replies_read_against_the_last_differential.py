@@ -177,9 +177,9 @@ def test_changed_replies_read_from_one_read_are_what_the_general_reader_gives(
     read that brings it (against the last reply of its verb) and the general reader reads
     it, then the reading either steps aside having filled nothing in or gives what the
     general reader gives, which refuses none it reads; on a bindings connection and a
-    client's (800 examples each, hypothesis' fixed seed); and a reply was read against
+    client's (300 examples each, hypothesis' fixed seed); and a reply was read against
     the last in a fifth of the examples at least."""
-    _changed_replies(request, monkeypatch, client, 800)
+    _changed_replies(request, monkeypatch, client, 300)
 
 
 @pytest.mark.soak

@@ -143,10 +143,10 @@ def test_changed_client_requests_get_what_the_receivers_way_gives_them(request, 
     API header, structures or lengths, piled in one read or cut across reads, when the
     poller serves them from their bytes on one queue manager and the receiver's way on
     another, then the replies, what is left for the conversation's task, a protocol error,
-    the channel's counters, the queue and the statistics are the same (600 examples,
+    the channel's counters, the queue and the statistics are the same (250 examples,
     hypothesis' fixed seed); and it served a request from its bytes in a sixth of the
     examples at least."""
-    _client_requests(request, pair, monkeypatch, 600)
+    _client_requests(request, pair, monkeypatch, 250)
 
 
 @pytest.mark.soak

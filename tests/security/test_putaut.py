@@ -15,6 +15,7 @@ import mqpy
 from mqpy import CMQC
 from mqpy.security.users import UserFile, users_path
 from mqpy.structs.tables import DLH
+from tests.support.daemon_pair import mqsc_here
 from tests.support.installation import Installation
 from tests.support.ports import free_port
 
@@ -37,6 +38,12 @@ class Pair:
                               capture_output=True, env=self.inst.env, timeout=120)
         assert proc.returncode == 0, proc.stdout + proc.stderr
         return proc.stdout
+
+    def set_up(self, qmgr: str, script: str) -> None:
+        """``script`` run by runmqsc's own code in this process (``mqsc_here``): set-up, with
+        no interpreter started for it."""
+        proc = mqsc_here(self.inst, qmgr, script)
+        assert proc.returncode == 0, proc.stdout
 
     def bind(self, qmgr: str) -> mqpy.QueueManager:
         qm = mqpy.QueueManager(None)
@@ -113,7 +120,7 @@ def pair(tmp_path_factory):
         users = UserFile(users_path(p.inst.qmdir("QM2")))
         for user in ("bob", "carol", "dave"):
             users.add(user, None)
-        p.mqsc("QM2", f"""
+        p.set_up("QM2", f"""
             DEFINE LISTENER(TCP.LSTR) TRPTYPE(TCP) PORT({p.port}) CONTROL(QMGR)
             START LISTENER(TCP.LSTR)
             DEFINE CHANNEL(TO.QM2.DEF) CHLTYPE(RCVR) MCAUSER('bob') PUTAUT(DEF)
@@ -124,7 +131,7 @@ def pair(tmp_path_factory):
             SET AUTHREC PROFILE(CTX.TARGET) OBJTYPE(QUEUE) PRINCIPAL('carol') AUTHADD(PUT)
         """)
         for kind in ("DEF", "CTX"):
-            p.mqsc("QM1", f"""
+            p.set_up("QM1", f"""
                 DEFINE QLOCAL(XQ.{kind}) USAGE(XMITQ)
                 DEFINE CHANNEL(TO.QM2.{kind}) CHLTYPE(SDR) +
                        CONNAME('127.0.0.1({p.port})') XMITQ(XQ.{kind})

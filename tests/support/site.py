@@ -106,7 +106,7 @@ class Site:
             config.set_channels_value(QM, key, value, self.inst.root)
         proc = self.inst.run("strmqm", QM)
         assert proc.returncode == 0, proc.stdout + proc.stderr
-        self.mqsc(f"""
+        self.mqsc_here(f"""
 DEFINE LISTENER(APP.LSTR) TRPTYPE(TCP) PORT({self.port}) IPADDR(127.0.0.1) CONTROL(QMGR)
 START LISTENER(APP.LSTR)
 DEFINE CHANNEL({CHANNEL}) CHLTYPE(SVRCONN)

@@ -85,7 +85,7 @@ MQWebUser = {ALICE}, {OPERATOR}
         users.add(READER, READER_PW)
         users.add(MALLORY, MALLORY_PW)
         users.add(OPERATOR, OPERATOR_PW, ["mqm"])
-        self.site.mqsc(ALICE_AUTHORITY)
+        self.site.mqsc_here(ALICE_AUTHORITY)
         self.write_config()
         proc = web_command(self.root, "strmqweb")
         assert proc.returncode == 0, proc.stdout + proc.stderr
