@@ -195,18 +195,19 @@ class Polled:
             self.wake()
 
     def _reply(self, replies: list[bytes], wake: bool = False) -> None:
-        """Write ``replies`` at once, under the send lock; the receiver is woken to write
-        what the socket did not take (or told of the write's failure), or when ``wake``."""
-        lock = self.instance.send_lock
-        tail: Tail | Exception | None = None
-        lock.acquire_nowait()
+        """Write ``replies`` at once, as under the send lock (free: :meth:`serve` looked);
+        the receiver is woken to write what the socket did not take (or told of the
+        write's failure), or when ``wake``. The write does not wait, so no other task can
+        run while it is made: the lock is taken only for a Tail, which the receiver writes
+        and then gives it back (taken and given back around a write that does not wait, it
+        was a cost no task could see)."""
         try:
-            tail = self.conv.send_at_once(replies, A_REPLY * len(replies))
+            tail: Tail | Exception | None = self.conv.send_at_once(replies,
+                                                                   A_REPLY * len(replies))
         except ChannelEnded as exc:
             tail = exc
-        finally:
-            if type(tail) is not Tail:
-                lock.release()  # (a Tail: the receiver writes it, then gives it back)
+        if type(tail) is Tail:
+            self.instance.send_lock.acquire_nowait()
         if wake or tail is not None:
             self.wake(tail)
 
