@@ -23,6 +23,8 @@ queue manager are unchanged: they cancel the parked receiver, which leaves the e
 
 from __future__ import annotations
 
+import errno
+import os
 import select
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -105,6 +107,13 @@ class Polled:
         poller = self.poller
         if poller.epoll.closed:
             return False
+        if self.conv.sock.fileno() != self.fd:
+            # closed by another task (the instance refusing its client) after the poller
+            # woke us: its number is not ours to park (another connection's socket may
+            # have it by now); the next read ends the channel as a read of a closed
+            # socket does
+            self.conv._early = OSError(errno.EBADF, os.strerror(errno.EBADF))
+            return True
         self.task = trio.lowlevel.current_task()
         poller.parked[self.fd] = self
         try:
@@ -128,7 +137,9 @@ class Polled:
 
     def _leave(self) -> None:
         self.task = None
-        if self.poller.parked.pop(self.fd, None) is not None:
+        parked = self.poller.parked
+        if parked.get(self.fd) is self:  # (the number may be another socket's by now)
+            del parked[self.fd]
             try:
                 self.poller.epoll.unregister(self.fd)
             except (OSError, ValueError):
