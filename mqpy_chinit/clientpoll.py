@@ -23,6 +23,8 @@ queue manager are unchanged: they cancel the parked receiver, which leaves the e
 
 from __future__ import annotations
 
+import errno
+import os
 import select
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -40,6 +42,11 @@ __all__ = ["ClientPoller", "Polled"]
 
 #: One read takes whatever the client has sent, up to this (as the receiver's own).
 RECEIVE_SIZE = 65536
+#: The epoll is read again at once after serving what it reported, up to this many times
+#: in a row, before the poller waits on it in trio's turn with the other tasks: each turn
+#: costs trio's own epoll wait and a switch to this task, and while some clients were
+#: served others' calls came.
+PASSES = 4
 
 
 class ClientPoller:
@@ -70,14 +77,21 @@ class ClientPoller:
         try:
             while True:
                 await trio.lowlevel.wait_readable(epoll.fileno())
-                for fd, _ in epoll.poll(0):
-                    polled = parked.get(fd)
-                    if polled is None:
-                        continue
-                    try:
-                        polled.serve()
-                    except Exception as exc:  # noqa: BLE001 - that connection's fault alone
-                        polled.wake(exc)  # raised in its receiver, as if it had served
+                # the sockets ready, served; then again those that became ready meanwhile
+                # (clients answered that called again while others were served), a few
+                # times at most before the other tasks' turn
+                for _pass in range(PASSES):
+                    ready = epoll.poll(0)
+                    if not ready:
+                        break
+                    for fd, _ in ready:
+                        polled = parked.get(fd)
+                        if polled is None:
+                            continue
+                        try:
+                            polled.serve()
+                        except Exception as exc:  # noqa: BLE001 - that connection's alone
+                            polled.wake(exc)  # raised in its receiver, as if it had served
         finally:
             for polled in list(parked.values()):
                 polled.wake(None)
@@ -105,6 +119,13 @@ class Polled:
         poller = self.poller
         if poller.epoll.closed:
             return False
+        if self.conv.sock.fileno() != self.fd:
+            # closed by another task (the instance refusing its client) after the poller
+            # woke us: its number is not ours to park (another connection's socket may
+            # have it by now); the next read ends the channel as a read of a closed
+            # socket does
+            self.conv._early = OSError(errno.EBADF, os.strerror(errno.EBADF))
+            return True
         self.task = trio.lowlevel.current_task()
         poller.parked[self.fd] = self
         try:
@@ -128,7 +149,9 @@ class Polled:
 
     def _leave(self) -> None:
         self.task = None
-        if self.poller.parked.pop(self.fd, None) is not None:
+        parked = self.poller.parked
+        if parked.get(self.fd) is self:  # (the number may be another socket's by now)
+            del parked[self.fd]
             try:
                 self.poller.epoll.unregister(self.fd)
             except (OSError, ValueError):
@@ -195,18 +218,19 @@ class Polled:
             self.wake()
 
     def _reply(self, replies: list[bytes], wake: bool = False) -> None:
-        """Write ``replies`` at once, under the send lock; the receiver is woken to write
-        what the socket did not take (or told of the write's failure), or when ``wake``."""
-        lock = self.instance.send_lock
-        tail: Tail | Exception | None = None
-        lock.acquire_nowait()
+        """Write ``replies`` at once, as under the send lock (free: :meth:`serve` looked);
+        the receiver is woken to write what the socket did not take (or told of the
+        write's failure), or when ``wake``. The write does not wait, so no other task can
+        run while it is made: the lock is taken only for a Tail, which the receiver writes
+        and then gives it back (taken and given back around a write that does not wait, it
+        was a cost no task could see)."""
         try:
-            tail = self.conv.send_at_once(replies, A_REPLY * len(replies))
+            tail: Tail | Exception | None = self.conv.send_at_once(replies,
+                                                                   A_REPLY * len(replies))
         except ChannelEnded as exc:
             tail = exc
-        finally:
-            if type(tail) is not Tail:
-                lock.release()  # (a Tail: the receiver writes it, then gives it back)
+        if type(tail) is Tail:
+            self.instance.send_lock.acquire_nowait()
         if wake or tail is not None:
             self.wake(tail)
 

@@ -89,12 +89,15 @@ def serve(instance: Any, data: bytes) -> tuple[list[bytes], int, int] | None:
             or TRACER.spec_for(TRACER.process_qmgr) is not None):
         return None
     total = int.from_bytes(data[4:8], "big")
-    if total != length and (total > length or not plain_segments(data, limit)):
+    if total == length:  # one segment (nearly always)
+        served = _one(instance, conv, data, 0, limit)
+        return None if served is None else (served[0], served[1], 1)
+    if total > length or not plain_segments(data, limit):
         return None
     replies: list[bytes] = []
     pos = count = 0
     while pos < length:
-        served = _one(instance, data, pos, limit)
+        served = _one(instance, conv, data, pos, limit)
         if served is None:
             break
         replies += served[0]
@@ -103,10 +106,11 @@ def serve(instance: Any, data: bytes) -> tuple[list[bytes], int, int] | None:
     return (replies, pos, count) if count else None
 
 
-def _one(instance: Any, data: bytes, pos: int, limit: int) -> tuple[list[bytes], int] | None:
-    """(the reply segments, its end) of the MQPUT or MQGET at ``pos`` of ``data`` served
-    from its bytes, counted as the receiver's way counts it; None, nothing done, for
-    anything else."""
+def _one(instance: Any, conv: Any, data: bytes, pos: int, limit: int
+         ) -> tuple[list[bytes], int] | None:
+    """(the reply segments, its end) of the MQPUT or MQGET at ``pos`` of ``data``, a read
+    of ``instance``'s conversation ``conv``, served from its bytes, counted as the
+    receiver's way counts it; None, nothing done, for anything else."""
     if len(data) - pos < _MIN:
         return None
     struc, total, conv_id, request_id, order, verb, flags1, _, luwid = \
@@ -138,7 +142,7 @@ def _one(instance: Any, data: bytes, pos: int, limit: int) -> tuple[list[bytes],
     if done is None:
         return None
     # the segment taken as the receiver's way takes it (Conversation._events, _serve_now)
-    conv, reader = instance.conv, instance.conv.reader
+    reader = conv.reader
     reader.segments += 1
     reader.partner_byte_order = ByteOrder.LITTLE
     reader.partner_encoding, reader.partner_ccsid = _TAIL(data, pos + TSHM_LENGTH - 8)
@@ -150,8 +154,8 @@ def _one(instance: Any, data: bytes, pos: int, limit: int) -> tuple[list[bytes],
                           _VERBS[verb], comp, reason, hobj, b"", None)
         if outcome is not None:
             return instance._answered(event, (), outcome), end
-    body, moved = done
-    segments = kept.reply(conv.writer, _REPLY_TYPES[verb], body, data[pos + 8:pos + 16])
+    body, moved, size = done
+    segments = kept.reply(conv.writer, _REPLY_TYPES[verb], body, size, data[pos + 8:pos + 16])
     if segments is None:
         segments = reply_segments(conv.writer, _REPLY_TYPES[verb], body, conv_id, request_id)
     if not lsn:
@@ -191,12 +195,12 @@ class Kept:
         self.heads: dict[tuple[int, int], tuple[bytes, bytes]] = {}
         self.writer: tuple[Any, ...] = ()
 
-    def reply(self, writer: Any, reply_type: int, body: tuple[bytes, ...], ids: bytes
-              ) -> list[bytes] | None:
+    def reply(self, writer: Any, reply_type: int, body: tuple[bytes, ...], size: int,
+              ids: bytes) -> list[bytes] | None:
         """``onesegment.reply_segments(writer, reply_type, body, ...)`` of a reply that fits
-        one segment, whose ConvId and RequestId are ``ids`` (the request's, as bytes); None
-        for one that does not."""
-        total = _HEADERS + sum(map(len, body))
+        one segment, whose body's bytes are ``size`` and whose ConvId and RequestId are
+        ``ids`` (the request's, as bytes); None for one that does not."""
+        total = _HEADERS + size
         if total > writer.max_transmission_size:
             return None
         heads = self.heads
@@ -214,11 +218,11 @@ class Kept:
 
 
 def _put(instance: Any, conn: Any, data: bytes, pos: int, end: int, kept: Kept
-         ) -> tuple[tuple[bytes, ...], int] | None:
-    """((the reply's MQMD, MQPMO), the message's length) of the MQPUT at ``pos`` of ``data``
-    (ending at ``end``) put; None, nothing done, for one not of the common form (read as a
-    bindings request), too long for the loop or the channel, or left to the general path by
-    the engine."""
+         ) -> tuple[tuple[bytes, ...], int, int] | None:
+    """((the reply's MQMD, MQPMO), the message's length, the two's bytes) of the MQPUT at
+    ``pos`` of ``data`` (ending at ``end``) put; None, nothing done, for one not of the
+    common form (read as a bindings request), too long for the loop or the channel, or left
+    to the general path by the engine."""
     at = pos + _SHIFT  # where the request starts, read as a bindings request
     if data.startswith(kept.put_front, pos) and data.startswith(kept.put_head, pos + _IDS * 2) \
             and data.startswith(kept.put_back, at + kept.put_pmo_at):
@@ -243,22 +247,28 @@ def _put(instance: Any, conn: Any, data: bytes, pos: int, end: int, kept: Kept
     done = packed.put_sync(conn, hobj, md, pmo, message)
     if done is packed.GENERAL:
         return None
-    return done, len(message)  # type: ignore[return-value]
+    reply_md, reply_pmo = done  # type: ignore[misc]
+    return done, len(message), len(reply_md) + len(reply_pmo)  # type: ignore[return-value]
 
 
 def _get(instance: Any, conn: Any, data: bytes, pos: int, end: int, kept: Kept
-         ) -> tuple[tuple[bytes, ...], int] | None:
+         ) -> tuple[tuple[bytes, ...], int, int] | None:
     """((the reply's MQMD, MQGMO, DataLength, the message's length, the message), its
-    length) of the MQGET at ``pos`` of ``data`` (ending at ``end``; as a bindings request:
-    an MQMD version 2, no selection by MsgId or CorrelId, no wait) with the message got, at
-    most the channel's MAXMSGL; None, nothing done, for anything else."""
+    length, their bytes) of the MQGET at ``pos`` of ``data`` (ending at ``end``; as a
+    bindings request: an MQMD version 2, no selection by MsgId or CorrelId, no wait) with
+    the message got, at most the channel's MAXMSGL; None, nothing done, for anything
+    else."""
     if not (data.startswith(kept.get_front, pos)
             and data.startswith(kept.get_head, pos + _IDS * 2)):
         if not _read_get(instance, data, pos, end, kept):
             return None
     body = syncget_stream.kept_reply_body(conn, kept.get_hobj, kept.get_fields,
                                           kept.get_max_length, kept.get_gmo, kept.returned)
-    return None if body is None else (body, len(body[4]))
+    if body is None:
+        return None
+    md, gmo, _, _, message = body
+    n = len(message)
+    return body, n, len(md) + len(gmo) + 8 + n
 
 
 def _read_get(instance: Any, data: bytes, pos: int, end: int, kept: Kept) -> bool:
