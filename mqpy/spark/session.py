@@ -119,8 +119,13 @@ def sized_for(spark: Any, records: int) -> Iterator[None]:
     try:
         yield
     finally:
-        for k, v in before.items():
-            if v is None:
-                spark.conf.unset(k)
-            else:
-                spark.conf.set(k, v)
+        restore_conf(spark, before)
+
+
+def restore_conf(spark: Any, before: dict[str, str | None]) -> None:
+    """Set each of ``before``'s keys back to its value (None: unset)."""
+    for k, v in before.items():
+        if v is None:
+            spark.conf.unset(k)
+        else:
+            spark.conf.set(k, v)

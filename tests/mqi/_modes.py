@@ -14,37 +14,10 @@ import mqpy
 from mqpy import CMQC, inprocess
 from tests.mqi import _support
 from tests.support.fastpath import STANDARD
-from tests.support.site import ADMIT_OWNER, Site
+from tests.support.site import Site
+from tests.support.site_here import QUEUE, started_site
 
 from ._support import IN, OUT
-
-QUEUE = "RELAY.Q"  # the queue tests.client.test_relay's raw sessions open
-
-
-def started_site(root: str, channels: dict[str, str] | None = None) -> Iterator[Site]:
-    """A module fixture's body: a daemon started by strmqm in ``root`` with its channel
-    initiator (qm.ini Channels values ``channels``), that has QUEUE; stopped at the end."""
-    s = Site(root, channels)
-    try:
-        s.start()
-        s.mqsc_here(ADMIT_OWNER + f"DEFINE QLOCAL({QUEUE})\n")
-        yield s
-    finally:
-        s.stop()
-
-
-def site_per_bind_type(folder: str) -> Callable[..., Iterator[Site]]:
-    """A module's ``site`` fixture: :func:`started_site` once with each MQIBindType
-    (STANDARD: the channel initiator relays client calls; FASTPATH: the daemon serves them),
-    its data in a folder named ``folder`` and the bind type. A module assigns it to ``site``."""
-
-    @pytest.fixture(scope="module", params=["STANDARD", "FASTPATH"])
-    def site(request, tmp_path_factory) -> Iterator[Site]:
-        yield from started_site(
-            str(tmp_path_factory.mktemp(f"{folder}_{request.param.lower()}") / "data"),
-            {"MQIBindType": request.param})
-
-    return site
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from tests.support.fastpath import FASTPATH, _holders, daemon_alone_holds
+from tests.support.site_here import started_site
 
-from ._modes import started_site
 from .test_bad_structures import (  # noqa: F401 - collected here too
     test_a_bad_structure_fails_only_its_call,
     test_bad_structure_bytes_on_a_client_channel,

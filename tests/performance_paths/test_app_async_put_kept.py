@@ -14,27 +14,12 @@ import pytest
 import mqpy
 from mqpy import CMQC, asyncput, bindings, bindings_calls
 from mqpy.bindings_templates import Templates
+from tests.support.recording_socket import RecordingSocket
 
 _ASYNC = CMQC.MQPMO_ASYNC_RESPONSE
 _NEW_MSG_ID, _NEW_CORREL_ID = CMQC.MQPMO_NEW_MSG_ID, CMQC.MQPMO_NEW_CORREL_ID
 #: the handle whose queue's DEFPRESP is ASYNC (MQPMO_RESPONSE_AS_Q_DEF puts are asynchronous)
 _DEFPRESP_ASYNC = 9
-
-
-class _RecordingSocket:
-    """A socket that keeps what is sent and has nothing to read."""
-
-    def __init__(self) -> None:
-        self.sent: list[bytes] = []
-
-    def sendall(self, data: bytes) -> None:
-        self.sent.append(bytes(data))
-
-    def recv(self, n: int, *flags: int) -> bytes:
-        raise BlockingIOError
-
-    def close(self) -> None:
-        pass
 
 
 def _forms() -> list:
@@ -98,7 +83,7 @@ def _run(kept: bool, monkeypatch, order: list[int]) -> tuple[list, list, int]:
         return found
 
     monkeypatch.setattr(Templates, "kept_async_put", counted)
-    conn = bindings.BindingsConnection(_RecordingSocket(), "QM")
+    conn = bindings.BindingsConnection(RecordingSocket(), "QM")
     conn._async_default = {_DEFPRESP_ASYNC}  # as an MQOPEN reply's FOPA says
     conn._flows.unanswered = -10 ** 6  # (no replies to read: none come)
     forms = _forms()

@@ -19,6 +19,7 @@ from mqpy.fap.framing import SegmentReader, SegmentWriter
 from mqpy.fap.tsh import ByteOrder, SegmentType
 from tests.support.bindings_server import serving
 from tests.support.mqi_workload import md_forms, puts_and_gets
+from tests.support.recording_socket import RecordingSocket
 from tests.support.waiting import came_true
 
 _T = SegmentType
@@ -181,26 +182,10 @@ def test_a_thread_hands_the_connection_back_non_blocking_to_the_loop(served):
         conn.disconnect()
 
 
-class _RecordingSocket:
-    """A socket that keeps what is sent and has nothing to read."""
-
-    def __init__(self) -> None:
-        self.sent: list[bytes] = []
-
-    def sendall(self, data: bytes) -> None:
-        self.sent.append(bytes(data))
-
-    def recv(self, n: int, *flags: int) -> bytes:
-        raise BlockingIOError
-
-    def close(self) -> None:
-        pass
-
-
 def _async_puts(packable: bool, monkeypatch) -> list[bytes]:
     """The requests of asynchronous puts of many forms, sent packed or by the general path."""
     monkeypatch.setattr(bindings_calls.PackedCalls, "_packable", lambda self: packable)
-    conn = bindings.BindingsConnection(_RecordingSocket(), "QM")
+    conn = bindings.BindingsConnection(RecordingSocket(), "QM")
     conn._async_default = {9}  # as an MQOPEN reply's FOPA says of a DEFPRESP(ASYNC) queue
     for i, md in enumerate(md_forms()):
         md.MsgId = b"%-24d" % i  # (none generated: the same in both runs)

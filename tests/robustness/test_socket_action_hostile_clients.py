@@ -24,8 +24,8 @@ from mqpy.fap.statuscodes import StatusCode
 from mqpy.fap.tsh import STRUCTID_TSHC, ByteOrder, ControlFlags1, SegmentType, parse_segment_header
 from tests.client.conftest import drain
 from tests.client.test_socket_action import SharedInstance, _curshcnv, channel_connections
-from tests.mqi._modes import QUEUE, site_per_bind_type
 from tests.support.site import CHANNEL, QM
+from tests.support.site_here import QUEUE, site_per_bind_type
 from tests.support.waiting import came_true
 
 pytestmark = [pytest.mark.system, pytest.mark.timeout(240)]

@@ -17,9 +17,9 @@ from mqpy.fap.framing import SegmentWriter
 from mqpy.fap.sockact import SocketAction, SocketActionType
 from mqpy.fap.tsh import ControlFlags1, OtherSegment, SegmentType
 from tests.client.test_reading_replies import Relay, _in_thread
-from tests.mqi._modes import QUEUE, started_site
 from tests.support.site import CHANNEL, QM
 from tests.support.site import QUEUE as ELSEWHERE  # the second connection's
+from tests.support.site_here import QUEUE, started_site
 
 pytestmark = [pytest.mark.system, pytest.mark.timeout(120)]
 

@@ -25,9 +25,9 @@ from mqpy.fap.initialdata import InitialData
 from mqpy.fap.statuscodes import StatusCode
 from mqpy.fap.tsh import ControlFlags1, SegmentType, build_segment_header
 from tests.mqi._modes import QUEUE as ELSEWHERE  # the queue of another instance's client
-from tests.mqi._modes import site_per_bind_type
 from tests.support.raw_sessions import _replies, _started_instance
 from tests.support.site import CHANNEL, QM, QUEUE, Site
+from tests.support.site_here import site_per_bind_type
 
 pytestmark = [pytest.mark.system, pytest.mark.timeout(300)]
 

@@ -56,11 +56,7 @@ def test_a_report_on_few_records_runs_its_queries_interpreted(spark):
         with session.sized_for(spark, session.SMALL_RECORDS + 1):
             assert spark.conf.get("spark.sql.codegen.wholeStage") == "true"
     finally:
-        for k, v in before.items():
-            if v is None:
-                spark.conf.unset(k)
-            else:
-                spark.conf.set(k, v)
+        session.restore_conf(spark, before)
 
 
 @pytest.mark.parametrize("size", [None, 2 * session.SMALL_INPUT_BYTES])

@@ -13,7 +13,7 @@ import pytest
 from tests.support.fastpath import FastpathSite
 from tests.support.site import ADMIT_OWNER, Site
 
-#: the queue tests.mqi._modes's sites have (tests.client.test_relay's raw sessions open it)
+#: the queue these sites have (tests.client.test_relay's raw sessions open it)
 QUEUE = "RELAY.Q"
 
 
@@ -33,27 +33,39 @@ class FastpathHereSite(_Here, FastpathSite):
     """FastpathSite, its MQSC run here, killed at the end."""
 
 
-def here_started_site(root: str, channels: dict[str, str] | None = None) -> Iterator[Site]:
-    """``tests.mqi._modes.started_site`` with a HereSite: a module fixture's body, a daemon
-    started by strmqm in ``root`` with its channel initiator (qm.ini Channels values
-    ``channels``), the owner admitted as a client, and QUEUE."""
-    s = HereSite(root, channels)
+def started_site(root: str, channels: dict[str, str] | None = None,
+                 kind: type[Site] = Site) -> Iterator[Site]:
+    """A module fixture's body: a daemon started by strmqm in ``root`` with its channel
+    initiator (qm.ini Channels values ``channels``), the owner admitted as a client, and
+    QUEUE; stopped at the end (``kind``: Site ends it with endmqm -i, HereSite kills it)."""
+    s = kind(root, channels)
     try:
         s.start()
-        s.mqsc(ADMIT_OWNER + f"DEFINE QLOCAL({QUEUE})\n")
+        s.mqsc_here(ADMIT_OWNER + f"DEFINE QLOCAL({QUEUE})\n")
         yield s
     finally:
         s.stop()
 
 
-def here_site_per_bind_type(folder: str) -> Callable[..., Iterator[Site]]:
-    """``tests.mqi._modes.site_per_bind_type`` with :func:`here_started_site`: a module's
-    ``site`` fixture, made once with each MQIBindType (STANDARD, FASTPATH)."""
+def here_started_site(root: str, channels: dict[str, str] | None = None) -> Iterator[Site]:
+    """:func:`started_site` with a HereSite."""
+    return started_site(root, channels, HereSite)
+
+
+def site_per_bind_type(folder: str, kind: type[Site] = Site) -> Callable[..., Iterator[Site]]:
+    """A module's ``site`` fixture: :func:`started_site` once with each MQIBindType
+    (STANDARD: the channel initiator relays client calls; FASTPATH: the daemon serves them),
+    its data in a folder named ``folder`` and the bind type. A module assigns it to ``site``."""
 
     @pytest.fixture(scope="module", params=["STANDARD", "FASTPATH"])
     def site(request, tmp_path_factory) -> Iterator[Site]:
-        yield from here_started_site(
+        yield from started_site(
             str(tmp_path_factory.mktemp(f"{folder}_{request.param.lower()}") / "data"),
-            {"MQIBindType": request.param})
+            {"MQIBindType": request.param}, kind)
 
     return site
+
+
+def here_site_per_bind_type(folder: str) -> Callable[..., Iterator[Site]]:
+    """:func:`site_per_bind_type` with HereSites."""
+    return site_per_bind_type(folder, HereSite)
