@@ -209,10 +209,11 @@ class Templates:
         kept = self.requests.get((verb, hobj))
         if kept is None:
             return None
-        md_fields, opts_fields = md.__dict__, opts.__dict__  # (_same_fields, written out:
+        # (_same_fields, written out: this is every synchronous call's path)
+        md_fields, opts_fields = md.__dict__, opts.__dict__
         if md_fields != kept.md or opts_fields != kept.opts \
                 or [*map(type, md_fields.values())] != kept.md_types \
-                or [*map(type, opts_fields.values())] != kept.opts_types:  # every call's)
+                or [*map(type, opts_fields.values())] != kept.opts_types:
             return None
         return kept
 
