@@ -168,6 +168,7 @@ def test_replies_the_socket_does_not_take_whole_are_written_as_it_drains():
 
     from mqpy_chinit.conversation import Conversation, Tail
     from mqpy_chinit.states import ChannelStatus
+    from tests.support.recording_socket import read_while
 
     async def main() -> None:
         ours, theirs = socket.socketpair()
@@ -179,16 +180,8 @@ def test_replies_the_socket_does_not_take_whole_are_written_as_it_drains():
         segments = [bytes([i]) * 100_000 for i in range(3)]
         tail = conv.send_at_once(segments, ())
         assert type(tail) is Tail and 0 < len(tail.rest) < 300_000
-        got = bytearray()
-
-        def read_all() -> None:
-            while len(got) < 300_000:
-                got.extend(theirs.recv(65536))
-
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(trio.to_thread.run_sync, read_all)
-            await conv.send_tail(tail)
-        assert bytes(got) == b"".join(segments)
+        got = await read_while(theirs, 300_000, conv.send_tail(tail))
+        assert got == b"".join(segments)
         assert (status.net_bytes_sent, status.buffers_sent) == (300_000, 3)
         theirs.close()
         await stream.aclose()

@@ -15,6 +15,7 @@ import trio
 from mqpy_chinit.clientpoll import ClientPoller, Polled
 from mqpy_chinit.conversation import ChannelEnded, Conversation, Tail
 from mqpy_chinit.states import ChannelStatus
+from tests.support.recording_socket import read_while
 
 
 class _Woken(Polled):
@@ -74,17 +75,9 @@ def test_replies_the_socket_does_not_take_whole_leave_the_send_lock_to_the_recei
         assert lock.value == 0  # (the receiver's, as Polled.wait gives it back)
         with pytest.raises(trio.WouldBlock):
             lock.acquire_nowait()
-        got = bytearray()
-
-        def read_all() -> None:
-            while len(got) < 300_000:
-                got.extend(theirs.recv(65536))
-
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(trio.to_thread.run_sync, read_all)
-            await polled.conv.send_tail(woken[0])
-            lock.release()
-        assert bytes(got) == b"".join(segments)
+        got = await read_while(theirs, 300_000, polled.conv.send_tail(woken[0]))
+        lock.release()
+        assert got == b"".join(segments)
         assert lock.value == 1
         theirs.close()
         ours.close()

@@ -17,3 +17,21 @@ class RecordingSocket:
 
     def close(self) -> None:
         pass
+
+
+async def read_while(partner, total: int, sending) -> bytes:
+    """What ``partner`` (a blocking socket) receives, ``total`` bytes read on a worker
+    thread, while the awaitable ``sending`` (made by the caller) runs: for tests of writes
+    larger than a socket's buffers, which complete only while the other end reads."""
+    import trio
+
+    got = bytearray()
+
+    def read_all() -> None:
+        while len(got) < total:
+            got.extend(partner.recv(65536))
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(trio.to_thread.run_sync, read_all)
+        await sending
+    return bytes(got)
