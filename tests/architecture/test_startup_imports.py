@@ -160,3 +160,19 @@ def test_given_the_mqweb_control_commands_then_the_web_server_is_not_loaded(tmp_
     (the server's module name is all they need of it, to run it and to know its pid)."""
     assert _loaded(_modules_after("import mqpy_cli.web.control", str(tmp_path)),
                    NOT_FOR_WEB_COMMANDS) == []
+
+
+#: what runmqsc -v never needs: it checks the commands' syntax, connecting to nothing
+NOT_FOR_RUNMQSC_VERIFY = ("mqpy.mqi", "mqpy.mqsc.client", "mqpy.pcf", "mqpy.structs",
+                          "mqpy.properties", "mqpy.asyncconsume", "mqpy.bindings", "construct")
+
+
+def test_given_runmqsc_verifies_then_neither_the_mqi_nor_pcf_is_loaded(tmp_path):
+    """runmqsc -v parses and reports without a queue manager: the MQI, its structures, PCF
+    and the MQSC client are imported by the runmqsc runs that connect."""
+    code = ("import io, sys\nsys.argv = ['runmqsc', '-v', 'QM1']\n"
+            "sys.stdin = io.StringIO('DEFINE QLOCAL(A) MAXDEPTH(5)\\nDISPLAY QMGR\\n')\n"
+            "from mqpy_cli.runmqsc import runmqsc\n"
+            "try:\n    runmqsc()\nexcept SystemExit as e:\n    assert e.code == 0, e.code\n")
+    assert _loaded(_modules_after(code, str(tmp_path)), NOT_FOR_RUNMQSC_VERIFY) == []
+
