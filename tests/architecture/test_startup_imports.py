@@ -21,15 +21,27 @@ ENGINE = "mqpy.engine"
 NEVER_FOR_COMMANDS = ("pyspark", "hypercorn", "mqpy_cli.web", "mqpy.spark")
 
 
-def _modules_after(code: str, data_path: str) -> set[str]:
-    """The names in sys.modules once ``code`` has run in a fresh interpreter."""
-    probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+def _env(data_path: str) -> dict[str, str]:
     env = {**os.environ, "MQPY_DATA_PATH": data_path}
     for var in ("MQSERVER", "MQCCDTURL", "MQ_CONNECT_TYPE"):
         env.pop(var, None)
-    out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
-                         text=True, check=True, timeout=120)
+    return env
+
+
+def _modules_after(code: str, data_path: str) -> set[str]:
+    """The names in sys.modules once ``code`` has run in a fresh interpreter."""
+    probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", probe], env=_env(data_path),
+                         capture_output=True, text=True, check=True, timeout=120)
     return set(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def _holds(code: str, data_path: str) -> None:
+    """``code``'s asserts hold when it runs in a fresh interpreter (else its traceback is
+    this test's failure)."""
+    out = subprocess.run([sys.executable, "-c", code], env=_env(data_path),
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-3000:]
 
 
 #: the fast paths' switch (three constants), which a bindings call's packed path obeys too
@@ -175,4 +187,27 @@ def test_given_runmqsc_verifies_then_neither_the_mqi_nor_pcf_is_loaded(tmp_path)
             "from mqpy_cli.runmqsc import runmqsc\n"
             "try:\n    runmqsc()\nexcept SystemExit as e:\n    assert e.code == 0, e.code\n")
     assert _loaded(_modules_after(code, str(tmp_path)), NOT_FOR_RUNMQSC_VERIFY) == []
+
+
+def test_given_a_process_starts_then_no_converter_signature_is_parsed_from_text(tmp_path):
+    """attrs reads each converter's signature when it makes the class; a builtin's (``list``,
+    ``tuple``) is parsed from its text by the tokenizer, whose regular expression the first
+    one compiles. mqpy's converters are Python functions, so no process pays for that."""
+    code = ("import attrs, sys\n"
+            "import mqpy.daemon, mqpy_chinit.chinit, mqpy_cli.runmqsc, mqpy_cli.control, mqpy.mqi\n"
+            "import mqpy.cmdserver, mqpy.mqsc.processor, mqpy.pcfexec\n"
+            "bad = []\n"
+            "for name, module in list(sys.modules.items()):\n"
+            "    if not name.startswith(('mqpy.', 'mqpy_chinit.', 'mqpy_cli.')):\n"
+            "        continue\n"
+            "    for cls in list(vars(module).values()):\n"
+            "        if not (isinstance(cls, type) and attrs.has(cls)\n"
+            "                and cls.__module__ == name):\n"
+            "            continue\n"
+            "        for f in attrs.fields(cls):\n"
+            "            c = getattr(f.converter, 'converter', f.converter)\n"
+            "            if getattr(c, '__text_signature__', None) is not None:\n"
+            "                bad.append(f'{name}.{cls.__name__}.{f.name}: {c!r}')\n"
+            "assert bad == [], bad\n")
+    _holds(code, str(tmp_path))
 
