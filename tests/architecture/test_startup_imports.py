@@ -211,3 +211,25 @@ def test_given_a_process_starts_then_no_converter_signature_is_parsed_from_text(
             "assert bad == [], bad\n")
     _holds(code, str(tmp_path))
 
+
+def test_given_the_fap_flows_are_imported_then_status_and_reset_compile_on_first_use(tmp_path):
+    """The STATUS and RESET layouts are compiled (construct writes and compiles Python for
+    them) when a STATUS or RESET is first built or parsed, once, not by every process that
+    imports the flows."""
+    code = ("import construct\ncompiled = []\n_compile = construct.Construct.compile\n"
+            "construct.Construct.compile = lambda self, *a, **k: (compiled.append(self),\n"
+            "                                                     _compile(self, *a, **k))[1]\n"
+            "import mqpy.mqi, mqpy.daemon, mqpy_chinit.chinit\n"
+            "assert compiled == [], compiled\n"
+            "from mqpy.fap import controlflows as cf\n"
+            "from mqpy.fap.flows import encode_body\nfrom mqpy.fap.tsh import ByteOrder\n"
+            "status = cf.Status(code=cf.StatusCode(1))\n"
+            "for _ in range(2):\n"
+            "    _, body = encode_body(status, ByteOrder.BIG)\n"
+            "    assert body == bytes.fromhex('0000000800000001'), body.hex()\n"
+            "    assert cf.decode_status(body, False, {}).code == 1\n"
+            "assert compiled == [cf.STATUS], compiled\n"
+            "_, body = encode_body(cf.Reset(seqnum=7), ByteOrder.LITTLE)\n"
+            "assert body == bytes.fromhex('0800000007000000'), body.hex()\n"
+            "assert compiled == [cf.STATUS, cf.RESET], compiled\n")
+    _holds(code, str(tmp_path))
