@@ -233,3 +233,11 @@ def test_given_the_fap_flows_are_imported_then_status_and_reset_compile_on_first
             "assert body == bytes.fromhex('0800000007000000'), body.hex()\n"
             "assert compiled == [cf.STATUS, cf.RESET], compiled\n")
     _holds(code, str(tmp_path))
+
+
+def test_given_dspmq_then_the_socket_module_is_not_loaded(tmp_path):
+    """dspmq reads files: the host name (and with it the socket module) is looked up only
+    for ``-x``, the instances of a running queue manager."""
+    code = ("import sys\nsys.argv = ['dspmq']\nfrom mqpy_cli.control import dspmq\n"
+            "try:\n    dspmq()\nexcept SystemExit as e:\n    assert not e.code, e.code\n")
+    assert _loaded(_modules_after(code, str(tmp_path)), ("socket",)) == []
