@@ -53,6 +53,14 @@ def _b(value: bytes | str) -> bytes:
     return value.encode("utf-8") if isinstance(value, str) else bytes(value)
 
 
+def _list(values: Any) -> list[Any]:
+    """``list(values)``: the list fields' converter. A Python function, not ``list`` itself:
+    attrs reads a converter's signature, and a builtin's is parsed from its text by the
+    tokenizer, whose regular expression every process importing this module then compiled
+    at its start."""
+    return list(values)
+
+
 def _pad(n: int) -> bytes:
     """NULs that round ``n`` bytes of data up to a multiple of 4, as IBM pads PCF strings."""
     return b"\0" * (-n % 4)
@@ -200,7 +208,7 @@ class CFIL(_Structure):
     """MQCFIL: a list of MQLONGs."""
 
     Parameter: int = 0
-    Values: list[int] = attrs.field(factory=list, converter=list)
+    Values: list[int] = attrs.field(factory=list, converter=_list)
     Type = CMQCFC.MQCFT_INTEGER_LIST
 
     def _fields(self) -> dict[str, Any]:
@@ -220,7 +228,7 @@ class CFIL64(_Structure):
     """MQCFIL64: a list of MQINT64s (e.g. MQIAMO64_PUT_BYTES per persistence)."""
 
     Parameter: int = 0
-    Values: list[int] = attrs.field(factory=list, converter=list)
+    Values: list[int] = attrs.field(factory=list, converter=_list)
     Type = CMQCFC.MQCFT_INTEGER64_LIST
 
     def _fields(self) -> dict[str, Any]:
@@ -388,7 +396,7 @@ class CFGR(_Structure):
     ``ParameterCount`` given."""
 
     Parameter: int = 0
-    Parameters: list[Parameter] = attrs.field(factory=list, converter=list)
+    Parameters: list[Parameter] = attrs.field(factory=list, converter=_list)
     ParameterCount: int | None = attrs.field(default=None, eq=False)
     Type = CMQCFC.MQCFT_GROUP
 
@@ -546,7 +554,7 @@ class PCFMessage:
     """An MQCFH and its top-level parameters (groups hold their own)."""
 
     header: CFH = attrs.field(factory=CFH)
-    params: list[Parameter] = attrs.field(factory=list, converter=list)
+    params: list[Parameter] = attrs.field(factory=list, converter=_list)
 
     def get(self, parameter: int, default: Any = None) -> Any:
         """Value of the first top-level parameter with this id."""

@@ -23,7 +23,6 @@ import platform
 import select
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -509,6 +508,14 @@ def _installation_path() -> str:
     return os.path.dirname(os.path.abspath(mqpy.__file__))
 
 
+def _host_name() -> str:
+    """This machine's name, for dspmq's instances (socket is imported by the few dspmq
+    runs that show one, not by every control command)."""
+    import socket
+
+    return socket.gethostname()
+
+
 def _dspmq_record(name: str, status: str, default: str | None, instances: bool
                   ) -> dict[str, object]:
     """One queue manager for ``dspmq -o json``: every field dspmq -o all shows, by name."""
@@ -519,7 +526,7 @@ def _dspmq_record(name: str, status: str, default: str | None, instances: bool
         "installationName": INSTALLATION, "installationPath": _installation_path(),
         "installationVersion": VRMF}
     if instances:
-        record["instances"] = ([{"host": socket.gethostname(), "mode": "Active"}]
+        record["instances"] = ([{"host": _host_name(), "mode": "Active"}]
                                if running else [])
     return record
 
@@ -579,7 +586,7 @@ def dspmq(qmgr: str | None, outputs: tuple[str, ...], status_flag: bool, active_
             continue
         click.echo(f"{_qmname(name)} {_dspmq_fields(name, status, default, shown)}")
         if instances and status not in _ENDED:
-            click.echo(f"    INSTANCE({socket.gethostname()}) MODE(Active)")
+            click.echo(f"    INSTANCE({_host_name()}) MODE(Active)")
     if "json" in outputs:
         click.echo(json.dumps({"queueManagers": records}, indent=2))
 

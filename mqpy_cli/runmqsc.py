@@ -18,19 +18,20 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from mqpy import CMQC, config, filemodes, localqmgrs
 from mqpy.command import COMMAND_QUEUE
 from mqpy.errors import MQMIError
-from mqpy.mqi import Queue, QueueManager
-from mqpy.mqsc.client import MQSCClient
 from mqpy.mqsc.messages import message
 from mqpy.mqsc.results import Result
 from mqpy.mqsc.transcript import EXIT_FAILED, run_transcript, transcript_head
 from mqpy_cli.usage import IBMCommand
+
+if TYPE_CHECKING:
+    from mqpy.mqi import QueueManager
 
 __all__ = ["dspmqcsv", "endmqcsv", "run_client", "run_local", "runmqsc",
            "strmqcsv"]
@@ -44,6 +45,10 @@ def _connect(name: str, data_path: str | None, user: str | None = None,
     """A bindings connection, or with ``client`` (runmqsc -c) a client connection through
     MQSERVER or MQCCDTURL; MQRC_Q_MGR_NOT_AVAILABLE if the queue manager is not reachable.
     ``user`` / ``password``: runmqsc -u, an MQCSP checked by CONNAUTH."""
+    # the MQI (its structures, properties, the bindings and client flows) is imported by
+    # the commands that connect: runmqsc -v checks the syntax without it
+    from mqpy.mqi import QueueManager
+
     if client:
         qm = QueueManager(None)
         qm.connect_with_options(name, user=user, password=password,
@@ -89,6 +94,8 @@ def run_client(qmgr_name: str, source: str | Iterable[str], *, verify: bool = Fa
         else:
             say(message("AMQ8146E"))
         return out, EXIT_FAILED
+    from mqpy.mqsc.client import MQSCClient  # with the MQI (see _connect)
+
     try:
         client = MQSCClient(qm, remote_qmgr=qmgr_name if wait else "",
                             wait=wait or LOCAL_WAIT)
@@ -158,6 +165,8 @@ def runmqsc(client: bool, verify: bool, no_echo: bool, wait: int | None,
 
 
 def _command_server_running(qm: QueueManager) -> bool:
+    from mqpy.mqi import Queue  # with the connection (see _connect)
+
     q = Queue(qm, COMMAND_QUEUE, CMQC.MQOO_INQUIRE)
     try:
         return bool(q.inquire(CMQC.MQIA_OPEN_INPUT_COUNT))

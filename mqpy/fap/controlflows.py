@@ -66,10 +66,28 @@ RESET = cs.Struct(
 #: in-doubt batch's LUW id in the TSH's LUWId field, where every segment already has room.
 RESYNC = RESET
 
-# The layouts every message crosses, compiled by construct into Python source: the same
+
+class _CompiledOnFirstUse:
+    """``layout.compile()``, made when first parsed or built with: construct writes and
+    compiles Python source for it, which a process that never sends a STATUS or a RESET
+    (an application, most of the time) need not pay for at its start. Its ``parse`` and
+    ``build`` are then attributes of this object, looked up as the compiled layout's were."""
+
+    def __init__(self, layout: cs.Construct) -> None:
+        self._layout = layout
+
+    def __getattr__(self, name: str) -> Any:
+        compiled = self.__dict__.get("_compiled")
+        if compiled is None:
+            compiled = self._compiled = self._layout.compile()
+            self.parse, self.build = compiled.parse, compiled.build
+        return getattr(compiled, name)
+
+
+# The layouts every batch crosses, compiled by construct into Python source: the same
 # declarations (above, the one definition), parsed and built several times faster.
-STATUS_FAST = STATUS.compile()
-RESET_FAST = RESET.compile()
+STATUS_FAST = _CompiledOnFirstUse(STATUS)
+RESET_FAST = _CompiledOnFirstUse(RESET)
 
 #: PING_DATA body: Length counts itself and the buffer that the partner echoes back.
 PING = cs.Struct(

@@ -4,7 +4,7 @@ command server answers with, the refusal a handler raises (:class:`CommandFailed
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
 import attrs
@@ -21,11 +21,18 @@ __all__ = ["EVERYONE", "CommandFailed", "Handler", "Requester", "Result", "from_
            "not_supported"]
 
 
+def _lines(lines: Iterable[str]) -> list[str]:
+    """``list(lines)``: a Python function, not ``list`` itself, because attrs reads a
+    converter's signature and a builtin's is parsed by the tokenizer (whose regular
+    expression runmqsc then compiled at its start)."""
+    return list(lines)
+
+
 @attrs.frozen(slots=True)
 class Result:
     """What one command printed, whether it worked, and the PCF reason if it did not."""
 
-    lines: list[str] = attrs.field(converter=list)
+    lines: list[str] = attrs.field(converter=_lines)
     ok: bool = True
     reason: int = 0  #: MQRC_* / MQRCCF_* for a PCF response (0 when ok)
 

@@ -21,15 +21,27 @@ ENGINE = "mqpy.engine"
 NEVER_FOR_COMMANDS = ("pyspark", "hypercorn", "mqpy_cli.web", "mqpy.spark")
 
 
-def _modules_after(code: str, data_path: str) -> set[str]:
-    """The names in sys.modules once ``code`` has run in a fresh interpreter."""
-    probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+def _env(data_path: str) -> dict[str, str]:
     env = {**os.environ, "MQPY_DATA_PATH": data_path}
     for var in ("MQSERVER", "MQCCDTURL", "MQ_CONNECT_TYPE"):
         env.pop(var, None)
-    out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
-                         text=True, check=True, timeout=120)
+    return env
+
+
+def _modules_after(code: str, data_path: str) -> set[str]:
+    """The names in sys.modules once ``code`` has run in a fresh interpreter."""
+    probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", probe], env=_env(data_path),
+                         capture_output=True, text=True, check=True, timeout=120)
     return set(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def _holds(code: str, data_path: str) -> None:
+    """``code``'s asserts hold when it runs in a fresh interpreter (else its traceback is
+    this test's failure)."""
+    out = subprocess.run([sys.executable, "-c", code], env=_env(data_path),
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-3000:]
 
 
 #: the fast paths' switch (three constants), which a bindings call's packed path obeys too
@@ -160,3 +172,72 @@ def test_given_the_mqweb_control_commands_then_the_web_server_is_not_loaded(tmp_
     (the server's module name is all they need of it, to run it and to know its pid)."""
     assert _loaded(_modules_after("import mqpy_cli.web.control", str(tmp_path)),
                    NOT_FOR_WEB_COMMANDS) == []
+
+
+#: what runmqsc -v never needs: it checks the commands' syntax, connecting to nothing
+NOT_FOR_RUNMQSC_VERIFY = ("mqpy.mqi", "mqpy.mqsc.client", "mqpy.pcf", "mqpy.structs",
+                          "mqpy.properties", "mqpy.asyncconsume", "mqpy.bindings", "construct")
+
+
+def test_given_runmqsc_verifies_then_neither_the_mqi_nor_pcf_is_loaded(tmp_path):
+    """runmqsc -v parses and reports without a queue manager: the MQI, its structures, PCF
+    and the MQSC client are imported by the runmqsc runs that connect."""
+    code = ("import io, sys\nsys.argv = ['runmqsc', '-v', 'QM1']\n"
+            "sys.stdin = io.StringIO('DEFINE QLOCAL(A) MAXDEPTH(5)\\nDISPLAY QMGR\\n')\n"
+            "from mqpy_cli.runmqsc import runmqsc\n"
+            "try:\n    runmqsc()\nexcept SystemExit as e:\n    assert e.code == 0, e.code\n")
+    assert _loaded(_modules_after(code, str(tmp_path)), NOT_FOR_RUNMQSC_VERIFY) == []
+
+
+def test_given_a_process_starts_then_no_converter_signature_is_parsed_from_text(tmp_path):
+    """attrs reads each converter's signature when it makes the class; a builtin's (``list``,
+    ``tuple``) is parsed from its text by the tokenizer, whose regular expression the first
+    one compiles. mqpy's converters are Python functions, so no process pays for that."""
+    code = ("import attrs, sys\n"
+            "import mqpy.daemon, mqpy_chinit.chinit, mqpy_cli.runmqsc, mqpy_cli.control, mqpy.mqi\n"
+            "import mqpy.cmdserver, mqpy.mqsc.processor, mqpy.pcfexec\n"
+            "bad = []\n"
+            "for name, module in list(sys.modules.items()):\n"
+            "    if not name.startswith(('mqpy.', 'mqpy_chinit.', 'mqpy_cli.')):\n"
+            "        continue\n"
+            "    for cls in list(vars(module).values()):\n"
+            "        if not (isinstance(cls, type) and attrs.has(cls)\n"
+            "                and cls.__module__ == name):\n"
+            "            continue\n"
+            "        for f in attrs.fields(cls):\n"
+            "            c = getattr(f.converter, 'converter', f.converter)\n"
+            "            if getattr(c, '__text_signature__', None) is not None:\n"
+            "                bad.append(f'{name}.{cls.__name__}.{f.name}: {c!r}')\n"
+            "assert bad == [], bad\n")
+    _holds(code, str(tmp_path))
+
+
+def test_given_the_fap_flows_are_imported_then_status_and_reset_compile_on_first_use(tmp_path):
+    """The STATUS and RESET layouts are compiled (construct writes and compiles Python for
+    them) when a STATUS or RESET is first built or parsed, once, not by every process that
+    imports the flows."""
+    code = ("import construct\ncompiled = []\n_compile = construct.Construct.compile\n"
+            "construct.Construct.compile = lambda self, *a, **k: (compiled.append(self),\n"
+            "                                                     _compile(self, *a, **k))[1]\n"
+            "import mqpy.mqi, mqpy.daemon, mqpy_chinit.chinit\n"
+            "assert compiled == [], compiled\n"
+            "from mqpy.fap import controlflows as cf\n"
+            "from mqpy.fap.flows import encode_body\nfrom mqpy.fap.tsh import ByteOrder\n"
+            "status = cf.Status(code=cf.StatusCode(1))\n"
+            "for _ in range(2):\n"
+            "    _, body = encode_body(status, ByteOrder.BIG)\n"
+            "    assert body == bytes.fromhex('0000000800000001'), body.hex()\n"
+            "    assert cf.decode_status(body, False, {}).code == 1\n"
+            "assert compiled == [cf.STATUS], compiled\n"
+            "_, body = encode_body(cf.Reset(seqnum=7), ByteOrder.LITTLE)\n"
+            "assert body == bytes.fromhex('0800000007000000'), body.hex()\n"
+            "assert compiled == [cf.STATUS, cf.RESET], compiled\n")
+    _holds(code, str(tmp_path))
+
+
+def test_given_dspmq_then_the_socket_module_is_not_loaded(tmp_path):
+    """dspmq reads files: the host name (and with it the socket module) is looked up only
+    for ``-x``, the instances of a running queue manager."""
+    code = ("import sys\nsys.argv = ['dspmq']\nfrom mqpy_cli.control import dspmq\n"
+            "try:\n    dspmq()\nexcept SystemExit as e:\n    assert not e.code, e.code\n")
+    assert _loaded(_modules_after(code, str(tmp_path)), ("socket",)) == []
