@@ -44,7 +44,6 @@ __all__ = [
     "ClientConnection",
     "connect",
     "connect_from_environment",
-    "environment_configured",
 ]
 
 _FAILED = CMQC.MQCC_FAILED
@@ -64,11 +63,6 @@ def _os_user() -> str:
 
 def _appl_name() -> str:
     return (os.path.basename(sys.argv[0] or "python") or "python")[-28:]
-
-
-def environment_configured() -> bool:
-    """True when MQSERVER or MQCCDTURL names somewhere a client connection can go."""
-    return bool(os.environ.get("MQSERVER", "").strip() or os.environ.get("MQCCDTURL", "").strip())
 
 
 def connect_from_environment(qmgr: str = "", user: str | None = None,

@@ -113,15 +113,10 @@ class QueueManager(MQObject):
 
         ``user`` / ``password`` are an MQCSP: checked by the queue manager's CONNAUTH
         (CHCKLOCL for bindings), and the connection runs as that user."""
-        # lazy: the client channel (ssl, urllib) loads only when a program connects as a client
-        from mqpy import client
-
         qm = text_field(_strip(name), CMQC.MQ_Q_MGR_NAME_LENGTH, CMQC.MQRC_Q_MGR_NAME_ERROR)
         _check_credentials(user, password)
         if os.environ.get("MQ_CONNECT_TYPE", "").strip().upper() == "CLIENT":
-            _check_client_tls(None)
-            self._conn = client.connect_from_environment(qm, user, password)
-            self._name = self._conn.qmgr_name
+            self._connect_client(qm, user, password)
             return
         eng = localqmgrs.running(qm, data_path) if qm else _default_running()
         if eng is None:
@@ -137,15 +132,26 @@ class QueueManager(MQObject):
                 self._conn = bindings.connect(qm, data_path, security=security)
             except MQMIError as e:
                 if e.reason not in (CMQC.MQRC_Q_MGR_NOT_AVAILABLE, CMQC.MQRC_Q_MGR_NAME_ERROR) \
-                        or not client.environment_configured():
+                        or not _client_environment():
                     raise
-                _check_client_tls(None)
-                self._conn = client.connect_from_environment(qm, user, password)
+                self._connect_client(qm, user, password)
+                return
             self._name = self._conn.qmgr_name
             return
         self._conn = _connect_engine(eng, user, password)
         self._name = eng.name
         self._embedded = True
+
+    def _connect_client(self, qm: str, user: str | None, password: str | None,
+                        sco: Any = None, ccdt_url: str | None = None) -> None:
+        """A client connection through MQSERVER or MQCCDTURL (``ccdt_url`` for ibmmq's
+        MQCNO CCDTUrl). The client channel (ssl, the TLS tables, the channel's security)
+        is imported here, by the programs that connect as clients, not by every MQCONN."""
+        from mqpy import client
+
+        _check_client_tls(sco)
+        self._conn = client.connect_from_environment(qm, user, password, ccdt_url=ccdt_url)
+        self._name = self._conn.qmgr_name
 
     def connect_with_options(self, name: str | bytes, *args: Any, user: str | None = None,
                              password: str | None = None, cd: Any = None, sco: Any = None,
@@ -157,9 +163,6 @@ class QueueManager(MQObject):
         ibmmq's ``csp`` (an MQCSP: its CSPUserId and CSPPassword are the credentials),
         ``cno`` (an MQCNO: its Options, and its CCDTUrl for a client binding) and ``bno``
         (an MQBNO: no application balancing here, as outside a uniform cluster)."""
-        # lazy: the client channel (ssl, urllib) loads only when a program connects as a client
-        from mqpy import client
-
         if csp is not None:
             user, password = _csp_credentials(csp)
         if cno is not None:
@@ -174,6 +177,8 @@ class QueueManager(MQObject):
             if reason:
                 raise MQMIError(CMQC.MQCC_FAILED, reason)
         if cd is not None and _strip(getattr(cd, "ConnectionName", b"")):
+            from mqpy import client  # (see _connect_client)
+
             _check_client_tls(sco)
             self._conn = client.connect(_strip(name),
                                         client.ChannelDefinition.from_cd(cd, sco),
@@ -181,12 +186,9 @@ class QueueManager(MQObject):
             self._name = self._conn.qmgr_name
             return
         if opts & CMQC.MQCNO_CLIENT_BINDING:
-            _check_client_tls(sco)
             url = getattr(cno, "CCDTUrl", None)  # ibmmq's MQCNO CCDTUrl: the CCDT's URL
-            self._conn = client.connect_from_environment(
-                _strip(name), user, password,
-                ccdt_url=_strip(url) if isinstance(url, (str, bytes)) else None)
-            self._name = self._conn.qmgr_name
+            self._connect_client(_strip(name), user, password, sco,
+                                 _strip(url) if isinstance(url, (str, bytes)) else None)
             return
         self.connect(name, user=user, password=password)
 
@@ -640,6 +642,12 @@ class Queue(MQObject):
     def set_handle(self, queue_handle: int | None) -> None:
         """Adopt an object handle from an earlier MQI call (pymqi's ``set_handle``)."""
         self._hobj = queue_handle
+
+
+def _client_environment() -> bool:
+    """True when MQSERVER or MQCCDTURL names somewhere a client connection can go: where an
+    MQCONN that finds no queue manager here goes as a client, as IBM's client library does."""
+    return bool(os.environ.get("MQSERVER", "").strip() or os.environ.get("MQCCDTURL", "").strip())
 
 
 def _check_client_tls(sco: Any) -> None:

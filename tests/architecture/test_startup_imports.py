@@ -74,6 +74,16 @@ def test_given_a_bindings_connect_then_the_engine_is_not_loaded(tmp_path):
     assert _engine_modules(_modules_after(code, str(tmp_path))) == []
 
 
+def test_given_a_bindings_connect_then_the_client_channel_is_not_loaded(tmp_path):
+    """MQCONN in bindings mode, with neither MQSERVER nor MQCCDTURL set: the client channel
+    (mqpy.client, ssl and the TLS tables) is not imported, whether a queue manager answers
+    or, as here, none does (MQRC 2059, and no client connection to fall back to)."""
+    code = ("import mqpy\ntry:\n    mqpy.connect('NOSUCHQM')\nexcept mqpy.MQMIError as e:\n"
+            "    assert e.reason == mqpy.CMQC.MQRC_Q_MGR_NOT_AVAILABLE, e.reason")
+    loaded = _modules_after(code, str(tmp_path))
+    assert sorted(loaded & {"mqpy.client", "ssl", "mqpy.fap.tls"}) == []
+
+
 def test_given_embedded_mode_then_it_still_starts_an_engine(tmp_path):
     code = ("import mqpy\nqm = mqpy.embedded('EMBQM')\nqm.disconnect()\n"
             "mqpy.stop_embedded('EMBQM')")
