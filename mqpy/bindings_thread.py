@@ -304,7 +304,7 @@ class _Pipelined:
             end, reply = served
         except Exception as exc:  # noqa: BLE001 - an engine fault: FDC, as _serve's
             session.server.on_unexpected(exc)
-            reply = session.writer.send(_unexpected(_T.MQPUT))
+            reply = session.writer.send(_unexpected(_T(kind)))
             end = int.from_bytes(data[start + 4:start + 8], "big") + start
         if end == len(data):
             self.data = b""
