@@ -322,8 +322,9 @@ class CommandServerHandle:
         """endmqcsv's work: the servers finish their requests and end: those waiting for a
         request are woken (a wake message each)."""
         self.stop_event.set()
-        if self.wake is not None:
-            self.wake(1 + len(self.workers))
+        waiting = sum(thread.is_alive() for thread, _ in [(self.thread, self.qm), *self.workers])
+        if self.wake is not None and waiting:
+            self.wake(waiting)
         for thread, _ in [(self.thread, self.qm), *self.workers]:
             thread.join(timeout)
         for _, qm in [(self.thread, self.qm), *self.workers]:

@@ -10,8 +10,9 @@ removed as IBM removes an expired message: by the next get or browse that meets 
 the queue manager's expiry scan. No application or operator command ever acts on it.
 
 This module never waits and never raises: a queue manager that cannot take a wake message
-(it is ending, the queue is put-inhibited or full) leaves the get to end as it would have
-(MQGMO_FAIL_IF_QUIESCING, or its WaitInterval).
+(it is quiescing, the queue is put-inhibited or full) leaves the get to end as it would have
+(MQGMO_FAIL_IF_QUIESCING: a quiescing queue manager ends the waiting gets itself; or its
+WaitInterval).
 """
 
 from __future__ import annotations
@@ -46,7 +47,8 @@ def put_wakes(qm: QueueManager, queue: str, count: int = 1) -> int:
     put = 0
     for _ in range(count):
         try:
-            qm.put1(queue, b"", wake_md(), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
+            qm.put1(queue, b"", wake_md(), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT
+                                               | CMQC.MQPMO_FAIL_IF_QUIESCING))
         except (MQMIError, PYIFError):
             break
         put += 1
