@@ -24,18 +24,22 @@ of the request. A request that is not valid PCF gets one error response with the
 reason; nothing a request carries can stop the server.
 
 :func:`start_command_server` runs the server in threads of the calling process (the
-daemon's, or strmqcsv's for an embedded queue manager).
+daemon's, or strmqcsv's for an embedded queue manager). Stopping it (endmqcsv, endmqm) wakes
+the gets its threads wait in with wake messages (:mod:`mqpy.wake`), which a server takes and
+does nothing with, so that it ends at once rather than when its WaitInterval has passed.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 import attrs
 
-from mqpy import CMQC, CMQCFC, config, errorlog, inprocess, pcf
+from mqpy import CMQC, CMQCFC, config, errorlog, inprocess, pcf, wake
 from mqpy.command import COMMAND_QUEUE
 from mqpy.command.authority import RequestAuthority, authority_for
 from mqpy.command.changes import CHANGES
@@ -55,12 +59,15 @@ from mqpy.command.runtime import RUNTIME
 from mqpy.command.security import SECURITY
 from mqpy.command.statistics import STATISTICS
 from mqpy.command.subscriptions import SUBSCRIPTIONS
-from mqpy.errors import MQMIError
+from mqpy.errors import MQMIError, PYIFError
 from mqpy.mqi import Queue, QueueManager, attach
 from mqpy.mqsc.processor import MQSCProcessor
 from mqpy.mqsc.results import EVERYONE
 from mqpy.structs.fields import StructError
 from mqpy.structs.tables import CFH, GMO, MD, OD, PMO
+
+if TYPE_CHECKING:
+    from mqpy.engine.qmgr import QueueManagerEngine
 
 __all__ = [
     "COMMAND_QUEUE",
@@ -72,6 +79,10 @@ __all__ = [
     "stop_command_server",
 ]
 
+
+#: how long one get of the command queue waits (milliseconds) before the server looks again
+#: whether it is to stop (stopping it wakes the get: :meth:`CommandServerHandle.stop`)
+REQUEST_WAIT_MS = 200
 
 #: the reasons that end the command server's loop: its queue manager (or connection) ends
 _ENDING = frozenset({CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_Q_MGR_QUIESCING,
@@ -148,8 +159,12 @@ class CommandServer:
 
     # ------------------------------------------------------------------ the MQI loop
 
-    def serve(self, stop: threading.Event, *, poll_ms: int = 200) -> None:
-        """Get, answer and commit requests until ``stop`` is set or the queue manager ends."""
+    def serve(self, stop: threading.Event, *, poll_ms: int | None = None) -> None:
+        """Get, answer and commit requests until ``stop`` is set or the queue manager ends.
+        A get waits ``poll_ms`` (default :data:`REQUEST_WAIT_MS`) at a time; a wake message
+        (put when ``stop`` is set) is taken, committed away and nothing else."""
+        if poll_ms is None:
+            poll_ms = REQUEST_WAIT_MS
         queue = Queue(self.qm, self.command_queue, CMQC.MQOO_INPUT_SHARED)
         try:
             while not stop.is_set():
@@ -158,6 +173,9 @@ class CommandServer:
                           | CMQC.MQGMO_FAIL_IF_QUIESCING, WaitInterval=poll_ms)
                 try:
                     data = queue.get(None, md, gmo)
+                    if wake.is_wake(md):
+                        self.qm.commit()
+                        continue
                     self.requests += 1
                     for reply_md, reply in self.handle(md, data):
                         self._reply(md, reply_md, reply)
@@ -293,14 +311,20 @@ class CommandServerHandle:
     # further workers: (thread, connection); a command that waits (for the channel
     # initiator, say) then never holds up the others
     workers: list = attrs.Factory(list)
+    #: puts the wake messages that end the gets the servers wait in (their count given)
+    wake: Callable[[int], None] | None = None
 
     @property
     def running(self) -> bool:
         return self.thread.is_alive()
 
     def stop(self, timeout: float = 10.0) -> None:
-        """endmqcsv's work: the servers finish their requests and end."""
+        """endmqcsv's work: the servers finish their requests and end: those waiting for a
+        request are woken (a wake message each)."""
         self.stop_event.set()
+        waiting = sum(thread.is_alive() for thread, _ in [(self.thread, self.qm), *self.workers])
+        if self.wake is not None and waiting:
+            self.wake(waiting)
         for thread, _ in [(self.thread, self.qm), *self.workers]:
             thread.join(timeout)
         for _, qm in [(self.thread, self.qm), *self.workers]:
@@ -335,7 +359,8 @@ def start_command_server(qmgr_name: str, data_path: str | None = None) -> Comman
         stop = threading.Event()
         thread = threading.Thread(target=server.serve, args=(stop,),
                                   name=f"amqpcsea-{qmgr_name}", daemon=True)
-        handle = CommandServerHandle(qmgr_name, thread, stop, qm, server)
+        handle = CommandServerHandle(qmgr_name, thread, stop, qm, server,
+                                     wake=functools.partial(_put_wakes, engine))
         thread.start()
         for n in range(1, WORKERS):
             wqm = attach(engine)
@@ -346,6 +371,21 @@ def start_command_server(qmgr_name: str, data_path: str | None = None) -> Comman
             handle.workers.append((wthread, wqm))
         _servers[key] = handle
         return handle
+
+
+def _put_wakes(engine: QueueManagerEngine, count: int) -> None:
+    """``count`` wake messages on the command queue, through a connection of their own."""
+    try:
+        qm = attach(engine)
+    except MQMIError:
+        return  # the queue manager ended: its gets ended with it
+    try:
+        wake.put_wakes(qm, COMMAND_QUEUE, count)
+    finally:
+        try:
+            qm.disconnect()
+        except (MQMIError, PYIFError):
+            pass
 
 
 def stop_command_server(qmgr_name: str, data_path: str | None = None) -> bool:

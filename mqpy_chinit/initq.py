@@ -16,10 +16,10 @@ from typing import Any
 import trio
 
 import mqpy
-from mqpy import CMQC, CMQCFC
+from mqpy import CMQC, CMQCFC, wake
 from mqpy.channelcommands import COMMAND_FORMAT
 from mqpy.fap import channeldefs as D
-from mqpy_chinit import handoff, sslrefresh
+from mqpy_chinit import handoff, sslrefresh, wakes
 from mqpy_chinit.conversation import ChannelEnded
 from mqpy_chinit.mca import mqi
 from mqpy_chinit.sender_mca import SenderMCA
@@ -29,8 +29,8 @@ from mqpy_chinit.supervision import QMGR_GONE
 Reply = dict[str, Any]
 
 #: the Format of the message that ends the initiation queue's waiting get when the channel
-#: initiator ends (``_serve_initq``): nothing else is done with it
-WAKE_FORMAT = b"MQPYWAKE"
+#: initiator ends (``_serve_initq``, :mod:`mqpy.wake`): nothing else is done with it
+WAKE_FORMAT = wake.WAKE_FORMAT
 #: how long one get of the initiation queue waits (milliseconds) before it is made again
 INITQ_WAIT_MS = 500
 
@@ -41,27 +41,12 @@ class InitiationQueue:
     async def _serve_initq(self) -> None:
         """Get the initiation queue's messages, one at a time, until cancelled. The gets
         wait in a worker thread, which a cancel cannot interrupt: cancelled (the channel
-        initiator ending) while one waits, a message of WAKE_FORMAT, put by a connection of
+        initiator ending) while one waits, a wake message (``wakes``), put by a connection of
         its own, ends that wait at once rather than when its WaitInterval has passed."""
         qm = await mqi(self.connect_qm)
         q = await mqi(mqpy.Queue, qm, self.initq, CMQC.MQOO_INPUT_SHARED)
-        ended = False  # by itself (an error): no get waits, nothing to wake
-
-        async def wake_when_cancelled() -> None:
-            try:
-                await trio.sleep_forever()
-            finally:
-                if not ended:
-                    with trio.CancelScope(shield=True):
-                        await mqi(self._put_wake)
-
         try:
-            async with trio.open_nursery() as nursery:
-                nursery.start_soon(wake_when_cancelled)
-                try:
-                    await self._get_initq_messages(qm, q)
-                finally:
-                    ended = True
+            await wakes.run_woken(lambda: self._get_initq_messages(qm, q), self._put_wake)
         finally:
             with trio.CancelScope(shield=True):
                 await mqi(_close_quietly, qm, q)
@@ -77,29 +62,17 @@ class InitiationQueue:
                 if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
                     continue
                 raise  # the queue manager going ends the channel initiator
-            await self._initq_message(qm, md, data)
+            if not wake.is_wake(md):
+                await self._initq_message(qm, md, data)
 
     def _put_wake(self) -> None:
-        """The WAKE_FORMAT message (not persistent), if the queue manager takes it: one
-        that is ending may not, and its get then ends anyway (FAIL_IF_QUIESCING)."""
-        try:
-            qm = self.connect_qm()
-        except mqpy.MQMIError:
-            return
-        try:
-            qm.put1(self.initq, b"", mqpy.MD(Format=WAKE_FORMAT,
-                                             Persistence=CMQC.MQPER_NOT_PERSISTENT))
-        except mqpy.MQMIError:
-            pass
-        finally:
-            try:
-                qm.disconnect()
-            except (mqpy.MQMIError, mqpy.PYIFError):
-                pass
+        """The wake message (:mod:`mqpy.wake`: not persistent, expiring), if the queue
+        manager takes it: one that is ending may not, and its get then ends anyway
+        (FAIL_IF_QUIESCING)."""
+        wakes.put_wakes(self.connect_qm, self.initq)
 
     async def _initq_message(self, qm: mqpy.QueueManager, md: mqpy.MD, data: bytes) -> None:
-        """A trigger message starts its channel; a channel command is carried out; a
-        WAKE_FORMAT message (left by a channel initiator that ended) is nothing."""
+        """A trigger message starts its channel; a channel command is carried out."""
         if md.Format == CMQC.MQFMT_TRIGGER:
             tm = mqpy.TM().unpack(data)
             name = tm.TriggerData.rstrip(b" \x00").decode("latin-1")

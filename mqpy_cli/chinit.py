@@ -23,6 +23,7 @@ from mqpy_chinit import qmconn, svrconn
 from mqpy_chinit.admin import MQSCAdmin
 from mqpy_chinit.chinit import ChannelInitiator
 from mqpy_chinit.cluster.directory import cache_path
+from mqpy_chinit.runmqchl import run_channel
 from mqpy_chinit.states import ChannelState, ChannelStatus
 from mqpy_cli.reattach import ReattachingAdmin
 
@@ -203,18 +204,16 @@ def runmqchl(channel: str, qmgr: str, data_path: str | None) -> None:
     async def main() -> int:
         chinit = ChannelInitiator(name, lambda: _connect(name, data_path), admin, log=log,
                                   channels=channels)
+        err = None  # (a signal ends the run with the channel's state as it is)
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_until_signalled, nursery.cancel_scope)
             chinit.nursery = nursery
             chinit.statuses[channel] = ChannelStatus(channel, str(definition.get("CHLTYPE")))
-            err = chinit.start_channel(channel)
-            if err:
-                click.echo(err, err=True)
-                nursery.cancel_scope.cancel()
-                return 20
-            while channel in chinit.running:
-                await trio.sleep(0.2)
+            err = await run_channel(chinit, channel)  # until the channel has ended
             nursery.cancel_scope.cancel()
+        if err:
+            click.echo(err, err=True)
+            return 20
         return _return_code(chinit.statuses[channel])
 
     code = trio.run(main)

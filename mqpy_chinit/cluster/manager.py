@@ -43,10 +43,11 @@ from typing import Any
 import trio
 
 import mqpy
-from mqpy import CMQC
+from mqpy import CMQC, wake
 from mqpy.engine import reports
 from mqpy.engine.cluster import COMMAND_QUEUE, REQUEST_FORMAT
 from mqpy.fap import channeldefs as D
+from mqpy_chinit import wakes
 from mqpy_chinit.states import ChannelState
 from mqpy_chinit.supervision import qmgr_gone
 
@@ -80,6 +81,8 @@ from .repository import Repository
 from .workload import RoundRobinState
 
 REPOSITORY_QUEUE = "SYSTEM.CLUSTER.REPOSITORY.QUEUE"
+#: how long one get of the command queue waits (milliseconds) before it is made again (the
+#: manager, cancelled, wakes it: ``_serve_commands``)
 COMMAND_WAIT_MS = 250
 WATCH_INTERVAL = 0.3
 TICK_INTERVAL = 60.0
@@ -463,6 +466,13 @@ class RepositoryManager:
     # ------------------------------------------------------------------ tasks
 
     async def _serve_commands(self) -> None:
+        """Carry out the command queue's messages, each in a unit of work, until cancelled.
+        The get waits in a worker thread, which a cancel cannot interrupt: cancelled while
+        it waits, a wake message (``mqpy_chinit.wakes``) ends that wait at once."""
+        await wakes.run_woken(self._serve_command_queue, functools.partial(
+            wakes.put_wakes, self.chinit.connect_qm, COMMAND_QUEUE))
+
+    async def _serve_command_queue(self) -> None:
         while True:
             async with self.lock:
                 got = await _mqi(self._get_command)
@@ -489,7 +499,10 @@ class RepositoryManager:
                 await _mqi(self._qm.commit)  # type: ignore[union-attr]
 
     def _get_command(self, msgid: bytes | None = None) -> tuple[mqpy.MD, bytes] | None:
-        assert self._cmdq is not None
+        """The next command message (or the one of ``msgid``), got in syncpoint; None if
+        none came within COMMAND_WAIT_MS, or a wake message came (taken off the queue: the
+        unit of work has nothing else in it yet)."""
+        assert self._cmdq is not None and self._qm is not None
         md = mqpy.MD(MsgId=msgid) if msgid else mqpy.MD()
         try:
             data = self._cmdq.get(None, md, mqpy.GMO(
@@ -499,6 +512,9 @@ class RepositoryManager:
             if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
                 return None
             raise
+        if wake.is_wake(md):
+            self._qm.commit()
+            return None
         return md, data
 
     async def _on_command(self, md: mqpy.MD, data: bytes) -> list[Action]:

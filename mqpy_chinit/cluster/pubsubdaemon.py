@@ -25,8 +25,9 @@ fan-out, control, publications) and, while this queue manager is in a cluster:
 
 The control and publications tasks wait in MQGET (:data:`ARRIVAL_WAIT_MS` at a time) in a
 worker thread of their own that looks, between waits, whether its task is cancelled: a
-message is served as it arrives, and a cancelled task ends within one wait, its unit of
-work whole (nothing is abandoned mid-call).
+message is served as it arrives, and a cancelled task wakes its waiting get with a wake
+message (``mqpy_chinit.wakes``) and ends at once, its unit of work whole (nothing is
+abandoned mid-call).
 
 Not built: retained publications do not cross (proxy subscriptions are made with
 MQSO_NEW_PUBLICATIONS_ONLY), topic host routing, SUBSCOPE/PUBSCOPE(QMGR) on topics.
@@ -41,7 +42,7 @@ from typing import Any
 import trio
 
 import mqpy
-from mqpy import CMQC
+from mqpy import CMQC, wake
 from mqpy.engine import reports
 from mqpy.errors import MQMIError
 from mqpy.properties.carriage import give_properties, take_properties
@@ -54,6 +55,7 @@ from mqpy.pubsub.interqmgr import (
     proxy_name,
 )
 from mqpy.pubsub.topicstrings import topic_based
+from mqpy_chinit import wakes
 
 from .proxysubs import Action, ProxySubscriptions, Resync, SendProxy
 
@@ -62,7 +64,7 @@ __all__ = ["PubSubDaemon"]
 _Handler = Callable[[mqpy.QueueManager, mqpy.MD, bytes], None]
 FANOUT_INTERVAL = 1.0
 #: how long one MQGET of the control and publications tasks waits before the worker
-#: thread looks whether its task is cancelled (how promptly the task stops)
+#: thread looks whether its task is cancelled (a cancelled task wakes it: ``_on_arrival``)
 ARRIVAL_WAIT_MS = 200
 #: a message got and backed out this many times goes to the dead-letter queue
 BACKOUT_LIMIT = 5
@@ -102,15 +104,20 @@ class PubSubDaemon:
     async def _on_arrival(self, queue: str, options: int, handle: _Handler) -> None:
         """Serve ``queue`` as messages arrive, on a connection of this task's own, in a
         worker thread that waits in MQGET (:meth:`_serve` with ``wait``); after a message
-        backed out (or a failure), again one :data:`FANOUT_INTERVAL` later."""
+        backed out (or a failure), again one :data:`FANOUT_INTERVAL` later. Cancelled while
+        the get waits, it wakes the get (``wakes``)."""
         qm = await trio.to_thread.run_sync(self._connect)
         limiter = trio.CapacityLimiter(1)  # its own: the waiting thread takes no MCA's
-        try:
+
+        async def serve() -> None:
             while True:
                 if self._in_a_cluster():
                     await _unless_fatal(trio.to_thread.run_sync(
                         self._serve, queue, options, handle, qm, True, limiter=limiter))
                 await trio.sleep(FANOUT_INTERVAL)
+
+        try:
+            await wakes.run_woken(serve, lambda: wakes.put_wakes(self._connect, queue))
         finally:
             with trio.CancelScope(shield=True):
                 await trio.to_thread.run_sync(_disconnect, qm)
@@ -173,7 +180,7 @@ class PubSubDaemon:
         tries it goes to the dead-letter queue (MQDLH reason: the failure's), so one
         message cannot hold up the others. With ``wait`` (in a trio worker thread) it
         waits for the next message until its task is cancelled, instead of returning at
-        an empty queue."""
+        an empty queue. A wake message is taken off the queue and nothing else."""
         gmo_options = _SYNC | options | (CMQC.MQGMO_WAIT if wait else 0)
         q = mqpy.Queue(qm, queue, CMQC.MQOO_INPUT_SHARED)
         try:
@@ -188,6 +195,11 @@ class PubSubDaemon:
                             return
                         raise
                     trio.from_thread.check_cancelled()
+                    continue
+                if wake.is_wake(md):
+                    qm.commit()
+                    if wait:
+                        trio.from_thread.check_cancelled()
                     continue
                 try:
                     handle(qm, md, data)

@@ -1,14 +1,15 @@
 """A channel initiator that ends while its get of SYSTEM.CHANNEL.INITQ waits (in a worker
 thread, which a cancel cannot interrupt) wakes that get with a message of its own, rather
 than waiting for the get's interval to pass; that message, if one is left on the queue, is
-nothing to the next channel initiator."""
+nothing to the next channel initiator, and expires."""
 
 from __future__ import annotations
 
+import pytest
 import trio
 
 import mqpy
-from mqpy import CMQC
+from mqpy import CMQC, wake
 from mqpy.channelcommands import INITQ
 from mqpy_chinit import initq
 from mqpy_chinit.chinit import ChannelInitiator
@@ -72,3 +73,33 @@ async def test_a_wake_message_left_on_the_queue_is_nothing_to_the_next(qm1):
         await wait_until(lambda: chinit.status_of("TO.NOWHERE") is not None, 10)
         scope.cancel()
     assert not [m for m, text in qm1.log if "MQPYWAKE" in text]
+
+
+async def test_a_wake_message_no_get_takes_expires(qm1, monkeypatch):
+    """Given no get waiting on the initiation queue, when a channel initiator puts its wake
+    message there, then the message is not persistent and has an Expiry; once that has
+    passed a get finds nothing, and the queue manager's expiry scan removes one no get met:
+    CURDEPTH 0, as IBM removes an expired message."""
+    monkeypatch.setattr(wake, "WAKE_EXPIRY", 2)  # two tenths of a second
+    chinit = ChannelInitiator(qm1.name, qm1.connect, EngineAdmin(qm1.engine))
+    chinit._put_wake()
+    chinit._put_wake()
+    assert qm1.engine.queue_status(INITQ)["CURDEPTH"] == 2
+    qm = qm1.connect()
+    try:
+        q = mqpy.Queue(qm, INITQ, CMQC.MQOO_BROWSE | CMQC.MQOO_INPUT_SHARED)
+        md = mqpy.MD()
+        q.get(None, md, mqpy.GMO(Options=CMQC.MQGMO_BROWSE_FIRST))
+        assert md.Format == initq.WAKE_FORMAT
+        assert md.Persistence == CMQC.MQPER_NOT_PERSISTENT and 0 < md.Expiry <= 2
+        await trio.sleep(0.3)
+        qm1.engine.expire_scan()
+        assert qm1.engine.queue_status(INITQ)["CURDEPTH"] == 0
+        chinit._put_wake()
+        await trio.sleep(0.3)
+        with pytest.raises(mqpy.MQMIError) as got:
+            q.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_NO_SYNCPOINT))
+        assert got.value.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+        assert qm1.engine.queue_status(INITQ)["CURDEPTH"] == 0
+    finally:
+        qm.disconnect()
