@@ -35,7 +35,6 @@ import functools
 import os
 import threading
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
 
 import attrs
 
@@ -59,15 +58,12 @@ from mqpy.command.runtime import RUNTIME
 from mqpy.command.security import SECURITY
 from mqpy.command.statistics import STATISTICS
 from mqpy.command.subscriptions import SUBSCRIPTIONS
-from mqpy.errors import MQMIError, PYIFError
+from mqpy.errors import MQMIError
 from mqpy.mqi import Queue, QueueManager, attach
 from mqpy.mqsc.processor import MQSCProcessor
 from mqpy.mqsc.results import EVERYONE
 from mqpy.structs.fields import StructError
 from mqpy.structs.tables import CFH, GMO, MD, OD, PMO
-
-if TYPE_CHECKING:
-    from mqpy.engine.qmgr import QueueManagerEngine
 
 __all__ = [
     "COMMAND_QUEUE",
@@ -360,7 +356,9 @@ def start_command_server(qmgr_name: str, data_path: str | None = None) -> Comman
         thread = threading.Thread(target=server.serve, args=(stop,),
                                   name=f"amqpcsea-{qmgr_name}", daemon=True)
         handle = CommandServerHandle(qmgr_name, thread, stop, qm, server,
-                                     wake=functools.partial(_put_wakes, engine))
+                                     wake=functools.partial(
+                                         wake.put_wakes_through,
+                                         functools.partial(attach, engine), COMMAND_QUEUE))
         thread.start()
         for n in range(1, WORKERS):
             wqm = attach(engine)
@@ -371,21 +369,6 @@ def start_command_server(qmgr_name: str, data_path: str | None = None) -> Comman
             handle.workers.append((wthread, wqm))
         _servers[key] = handle
         return handle
-
-
-def _put_wakes(engine: QueueManagerEngine, count: int) -> None:
-    """``count`` wake messages on the command queue, through a connection of their own."""
-    try:
-        qm = attach(engine)
-    except MQMIError:
-        return  # the queue manager ended: its gets ended with it
-    try:
-        wake.put_wakes(qm, COMMAND_QUEUE, count)
-    finally:
-        try:
-            qm.disconnect()
-        except (MQMIError, PYIFError):
-            pass
 
 
 def stop_command_server(qmgr_name: str, data_path: str | None = None) -> bool:

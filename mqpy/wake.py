@@ -17,12 +17,14 @@ WaitInterval).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from mqpy import CMQC
 from mqpy.errors import MQMIError, PYIFError
 from mqpy.mqi import QueueManager
 from mqpy.structs.tables import MD, PMO
 
-__all__ = ["WAKE_EXPIRY", "WAKE_FORMAT", "is_wake", "put_wakes", "wake_md"]
+__all__ = ["WAKE_EXPIRY", "WAKE_FORMAT", "is_wake", "put_wakes", "put_wakes_through", "wake_md"]
 
 #: the Format of a wake message
 WAKE_FORMAT = b"MQPYWAKE"
@@ -53,3 +55,20 @@ def put_wakes(qm: QueueManager, queue: str, count: int = 1) -> int:
             break
         put += 1
     return put
+
+
+def put_wakes_through(connect: Callable[[], QueueManager], queue: str, count: int = 1) -> None:
+    """``count`` wake messages on ``queue`` through a connection of their own, made by
+    ``connect`` (the ending task's own is busy in the get they wake) and ended after; none
+    if the queue manager cannot be reached (its gets ended with it)."""
+    try:
+        qm = connect()
+    except (MQMIError, PYIFError):
+        return
+    try:
+        put_wakes(qm, queue, count)
+    finally:
+        try:
+            qm.disconnect()
+        except (MQMIError, PYIFError):
+            pass

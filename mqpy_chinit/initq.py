@@ -69,7 +69,7 @@ class InitiationQueue:
         """The wake message (:mod:`mqpy.wake`: not persistent, expiring), if the queue
         manager takes it: one that is ending may not, and its get then ends anyway
         (FAIL_IF_QUIESCING)."""
-        wakes.put_wakes(self.connect_qm, self.initq)
+        wake.put_wakes_through(self.connect_qm, self.initq)
 
     async def _initq_message(self, qm: mqpy.QueueManager, md: mqpy.MD, data: bytes) -> None:
         """A trigger message starts its channel; a channel command is carried out."""

@@ -14,26 +14,7 @@ from collections.abc import Awaitable, Callable
 
 import trio
 
-import mqpy
-from mqpy import wake
-
-__all__ = ["put_wakes", "run_woken"]
-
-
-def put_wakes(connect_qm: Callable[[], mqpy.QueueManager], queue: str, count: int = 1) -> None:
-    """``count`` wake messages on ``queue`` through a connection of their own (the ending
-    task's is busy in the get they wake); none if the queue manager cannot be reached."""
-    try:
-        qm = connect_qm()
-    except (mqpy.MQMIError, mqpy.PYIFError):
-        return
-    try:
-        wake.put_wakes(qm, queue, count)
-    finally:
-        try:
-            qm.disconnect()
-        except (mqpy.MQMIError, mqpy.PYIFError):
-            pass
+__all__ = ["run_woken"]
 
 
 async def run_woken(body: Callable[[], Awaitable[None]], wake_gets: Callable[[], None]) -> None:

@@ -470,7 +470,7 @@ class RepositoryManager:
         The get waits in a worker thread, which a cancel cannot interrupt: cancelled while
         it waits, a wake message (``mqpy_chinit.wakes``) ends that wait at once."""
         await wakes.run_woken(self._serve_command_queue, functools.partial(
-            wakes.put_wakes, self.chinit.connect_qm, COMMAND_QUEUE))
+            wake.put_wakes_through, self.chinit.connect_qm, COMMAND_QUEUE))
 
     async def _serve_command_queue(self) -> None:
         while True:

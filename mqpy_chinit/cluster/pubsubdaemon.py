@@ -117,7 +117,7 @@ class PubSubDaemon:
                 await trio.sleep(FANOUT_INTERVAL)
 
         try:
-            await wakes.run_woken(serve, lambda: wakes.put_wakes(self._connect, queue))
+            await wakes.run_woken(serve, lambda: wake.put_wakes_through(self._connect, queue))
         finally:
             with trio.CancelScope(shield=True):
                 await trio.to_thread.run_sync(_disconnect, qm)
