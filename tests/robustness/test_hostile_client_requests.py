@@ -521,3 +521,40 @@ def test_a_context_the_handle_was_not_opened_for_is_refused_kept_or_not(site, by
     finally:
         peer.close()
     _nothing_unexpected(site, bystander)
+
+
+def test_conversations_sending_the_same_bytes_at_once_each_get_their_own_messages(
+        site, bystander):
+    """Given two conversations of one instance, each with a queue of its own open as its
+    first handle (the same handle number) and two messages on it, when the client writes
+    their MQGETs interleaved in one go -- the same bytes but for the ConvId and RequestId,
+    whole or a byte a write -- then each conversation gets its own queue's messages, in
+    order, and the third get finds none: no conversation is answered with another's."""
+    site.mqsc_here("DEFINE QLOCAL(HOSTILE.Q) REPLACE\n")
+    peer = _Peer(site)
+    try:
+        one = peer.connected(1)
+        assert peer.call(3, _T.MQCONN, [(QM, "three")]).comp == CMQC.MQCC_OK
+        three = peer.call(3, _T.MQOPEN, [mqpy.OD(ObjectName=b"HOSTILE.Q"),
+                                         CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_OUTPUT]).hobj
+        assert one == three
+        for whole in (True, False):
+            for i in range(2):
+                assert _answer(peer, _put(peer, one, b"one %d" % i, 1))[2] == CMQC.MQCC_OK
+                assert _answer(peer, _put(peer, three, b"three %d" % i, 3))[2] \
+                    == CMQC.MQCC_OK
+            gets = b"".join(_get(peer, one, conv_id=conv) for conv in (1, 3, 1, 3, 1, 3))
+            if whole:
+                peer.sock.sendall(gets)
+            else:
+                for i in range(len(gets)):
+                    peer.sock.sendall(gets[i:i + 1])
+            replies = sorted((peer.next() for _ in range(6)), key=lambda r: r.request_id)
+            for conv, name in ((1, b"one"), (3, b"three")):
+                mine = [r for r in replies if r.conv_id == conv]
+                assert [r.comp for r in mine] == [0, 0, CMQC.MQCC_FAILED], mine
+                assert mine[2].reason == CMQC.MQRC_NO_MSG_AVAILABLE
+                assert [r.body.endswith(b"%s %d" % (name, i)) for i, r in
+                        enumerate(mine[:2])] == [True, True], mine
+    finally:
+        peer.close()
