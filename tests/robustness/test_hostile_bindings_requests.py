@@ -337,8 +337,8 @@ def test_an_mqget_with_a_huge_or_negative_buffer_length_gets_its_mq_answer(runni
 @pytest.mark.parametrize("options", [_NO_SYNCPOINT, _ASYNC], ids=["sync", "async"])
 def test_kept_requests_after_their_handle_is_closed_act_on_nothing(running, options):
     """Given an application whose MQPUT and MQGET on a handle were sent twice (kept), when
-    it closes the handle, opens another queue (another handle) and sends the same bytes,
-    then each is answered as a connection that never had the handle is (MQRC_HOBJ_ERROR,
+    it closes the handle, opens another queue (another handle, a message put there) and
+    sends the same bytes, then each is answered as a connection that never had the handle is (MQRC_HOBJ_ERROR,
     2019; an asynchronous put's failure is MQSTAT's to tell): nothing is put on or got
     from either queue."""
     _messages()
@@ -358,13 +358,16 @@ def test_kept_requests_after_their_handle_is_closed_act_on_nothing(running, opti
         assert app.answer(app.request(_T.MQCLOSE, [0], app.hobj))[1] == CMQC.MQCC_OK
         for _ in range(2):
             assert (app.answer(put), app.answer(get)) == unknown
-        assert app.open(_OTHER) != app.hobj
-        assert (app.answer(put), app.answer(get)) == unknown
+        app.hobj = other = app.open(_OTHER)
+        assert app.answer(app.put(b"the other's"))[1] == CMQC.MQCC_OK
+        for _ in range(2):
+            assert (app.answer(put), app.answer(get)) == unknown
     finally:
         app.close()
         stranger.close()
+    assert other != 1
     assert _messages() == [b"kept", b"kept"]
-    assert _messages(_OTHER) == []
+    assert _messages(_OTHER) == [b"the other's"]
     _nothing_unexpected(running)
 
 

@@ -321,9 +321,9 @@ def test_an_mqget_with_a_huge_or_negative_buffer_length_gets_its_mq_answer(
 
 def test_kept_requests_after_their_handle_is_closed_act_on_nothing(site, bystander):
     """Given a conversation whose MQPUT and MQGET on a handle were sent twice (kept), when
-    it closes the handle, opens another queue (a handle of its own again) and sends the
-    same bytes, then each fails MQRC_HOBJ_ERROR (2019): nothing is put on or got from
-    either queue."""
+    it closes the handle, opens another queue (a handle of its own again, a message put
+    there) and sends the same bytes, then each fails MQRC_HOBJ_ERROR (2019): nothing is
+    put on or got from either queue."""
     _messages(site)
     peer, hobj = _opened(site)
     try:
@@ -340,8 +340,14 @@ def test_kept_requests_after_their_handle_is_closed_act_on_nothing(site, bystand
         other = peer.call(1, _T.MQOPEN, [mqpy.OD(ObjectName=ELSEWHERE.encode()),
                                           CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_OUTPUT])
         assert other.comp == CMQC.MQCC_OK and other.hobj != hobj, other
-        assert _answer(peer, put)[2:] == (CMQC.MQCC_FAILED, CMQC.MQRC_HOBJ_ERROR)
-        assert _answer(peer, get)[2:] == (CMQC.MQCC_FAILED, CMQC.MQRC_HOBJ_ERROR)
+        assert _answer(peer, _put(peer, other.hobj, b"the other's"))[2] == CMQC.MQCC_OK
+        for _ in range(2):
+            assert _answer(peer, put)[2:] == (CMQC.MQCC_FAILED, CMQC.MQRC_HOBJ_ERROR)
+            assert _answer(peer, get)[2:] == (CMQC.MQCC_FAILED, CMQC.MQRC_HOBJ_ERROR)
+        peer.sock.sendall(_get(peer, other.hobj))
+        got = peer.next()
+        assert got.comp == CMQC.MQCC_OK and got.body.endswith(b"the other's"), got
+        assert _answer(peer, _get(peer, other.hobj))[3] == CMQC.MQRC_NO_MSG_AVAILABLE
     finally:
         peer.close()
     assert _messages(site) == [b"kept", b"kept"]
