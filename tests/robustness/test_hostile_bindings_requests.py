@@ -25,6 +25,7 @@ from mqpy.engine import packed
 from mqpy.fap.apiheader import MQIReply
 from mqpy.fap.tsh import SegmentType
 from tests.support.bindings_server import serving_with_faults
+from tests.support.daemon_pair import mqsc_here
 from tests.support.installation import Installation, started
 
 pytestmark = pytest.mark.timeout(300)
@@ -562,3 +563,37 @@ def test_an_engine_fault_in_a_get_served_from_its_bytes_is_answered_with_an_mqge
         app.close()
         assert faults, "the busy thread served no get from its bytes"
         assert {r.segment_type for r in replies} == {_T.MQGET_REPLY}, replies
+
+
+#: a queue altered between two runs of the same requests, and what each then answers
+ALTERED = {
+    "PUT(DISABLED)": ("PUT(DISABLED)", "put", CMQC.MQRC_PUT_INHIBITED),
+    "GET(DISABLED)": ("GET(DISABLED)", "get", CMQC.MQRC_GET_INHIBITED),
+    "MAXDEPTH(1)": ("MAXDEPTH(1)", "put", CMQC.MQRC_Q_FULL),
+    "MAXMSGL(0)": ("MAXMSGL(0)", "put", CMQC.MQRC_MSG_TOO_BIG_FOR_Q),
+}
+
+
+@pytest.mark.parametrize("case", ALTERED.values(), ids=ALTERED.keys())
+def test_a_queue_altered_between_kept_requests_answers_them_as_altered(running, case):
+    """Given an application whose MQPUT and MQGET were sent again and again (kept) with a
+    message left on the queue, when the operator alters the queue (puts or gets inhibited,
+    its depth or message length lowered) and the application sends the same bytes, then
+    each is refused as the altered queue refuses it, and nothing more is put or got."""
+    attribute, verb, reason = case
+    mqsc_here(running, "QM1", "DEFINE QLOCAL(HOSTILE.ALTERED) REPLACE\n")
+    app = _App(running, "HOSTILE.ALTERED")
+    try:
+        put, get = app.put(b"before"), app.get()
+        for _ in range(2):
+            assert app.answer(put)[1:] == (CMQC.MQCC_OK, 0)
+            assert app.answer(put)[1:] == (CMQC.MQCC_OK, 0)
+            assert app.answer(get)[1:] == (CMQC.MQCC_OK, 0)
+        proc = mqsc_here(running, "QM1", f"ALTER QLOCAL(HOSTILE.ALTERED) {attribute}\n")
+        assert proc.returncode == 0, proc.stdout
+        for _ in range(3):
+            assert app.answer(put if verb == "put" else get)[1:] == (CMQC.MQCC_FAILED, reason)
+    finally:
+        app.close()
+    mqsc_here(running, "QM1", "ALTER QLOCAL(HOSTILE.ALTERED) GET(ENABLED)\n")
+    assert _messages("HOSTILE.ALTERED") == [b"before", b"before"]

@@ -564,3 +564,42 @@ def test_conversations_sending_the_same_bytes_at_once_each_get_their_own_message
                         enumerate(mine[:2])] == [True, True], mine
     finally:
         peer.close()
+
+
+#: a queue altered between two runs of the same requests, and what each then answers
+ALTERED = {
+    "PUT(DISABLED)": ("PUT(DISABLED)", _T.MQPUT, CMQC.MQRC_PUT_INHIBITED),
+    "GET(DISABLED)": ("GET(DISABLED)", _T.MQGET, CMQC.MQRC_GET_INHIBITED),
+    "MAXDEPTH(1)": ("MAXDEPTH(1)", _T.MQPUT, CMQC.MQRC_Q_FULL),
+    "MAXMSGL(0)": ("MAXMSGL(0)", _T.MQPUT, CMQC.MQRC_MSG_TOO_BIG_FOR_Q),
+}
+
+
+@pytest.mark.parametrize("case", ALTERED.values(), ids=ALTERED.keys())
+def test_a_queue_altered_between_kept_requests_answers_them_as_altered(site, bystander, case):
+    """Given a conversation whose MQPUT and MQGET were sent again and again (kept) with a
+    message left on the queue, when the operator alters the queue (puts or gets inhibited,
+    its depth or message length lowered) and the conversation sends the same bytes, then
+    each is refused as the altered queue refuses it, and nothing more is put or got."""
+    attribute, verb, reason = case
+    site.mqsc_here("DEFINE QLOCAL(HOSTILE.ALTERED) REPLACE\n")
+    peer = _Peer(site)
+    try:
+        assert peer.call(1, _T.MQCONN, [(QM, "altered")]).comp == CMQC.MQCC_OK
+        hobj = peer.call(1, _T.MQOPEN, [mqpy.OD(ObjectName=b"HOSTILE.ALTERED"),
+                                        CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_OUTPUT]).hobj
+        put, get = _put(peer, hobj, b"before"), _get(peer, hobj)
+        for _ in range(2):
+            assert _answer(peer, put)[2:] == (CMQC.MQCC_OK, 0)
+            assert _answer(peer, put)[2:] == (CMQC.MQCC_OK, 0)
+            assert _answer(peer, get)[2:] == (CMQC.MQCC_OK, 0)
+        site.mqsc_here(f"ALTER QLOCAL(HOSTILE.ALTERED) {attribute}\n")
+        for _ in range(3):
+            answer = _answer(peer, put if verb == _T.MQPUT else get)
+            assert answer[2:] == (CMQC.MQCC_FAILED, reason), answer
+        site.mqsc_here("ALTER QLOCAL(HOSTILE.ALTERED) GET(ENABLED)\n")
+        left = [_answer(peer, get) for _ in range(3)]
+        assert [a[3] for a in left] == [0, 0, CMQC.MQRC_NO_MSG_AVAILABLE], left
+    finally:
+        peer.close()
+    _nothing_unexpected(site, bystander)
