@@ -12,8 +12,9 @@ serves them itself, in the receiver's order and with its code, and writes their 
 once; the receiver stays parked. Anything else -- a request of another verb, a heartbeat,
 a STATUS, read ahead's flows, the client's end, an error, a protocol error, a reply the
 socket did not take whole, a send of another task in progress -- goes to the receiver as
-it would have found it (the events left in ``Conversation.pending``, or the read kept in
-``Conversation._early``) and the receiver is woken; it parks again when it next waits.
+it would have found it (the events left in ``Conversation.pending``, or what the read found
+left by ``Conversation.found_by_another``) and the receiver is woken; it parks again when it
+next waits.
 
 Per call this costs a read, a write and a share of one epoll wait, where the receiver's own
 wait cost a registration of the socket in trio's epoll, a wake-up and a trip through the
@@ -112,10 +113,11 @@ class Polled:
 
     async def wait(self) -> bool:
         """Park the receiver until the poller leaves it something: events in
-        ``conv.pending``, or a read (its end, its error) in ``conv._early``; False at once
-        when the poller has ended. Replies the poller could not write whole are written
-        here, under the send lock it took for them; a write that failed raises its
-        ChannelEnded here, as the receiver's own write would."""
+        ``conv.pending``, or what a read found (its end, its error) left by
+        ``conv.found_by_another``; False at once when the poller has ended. Replies the
+        poller could not write whole are written here, under the send lock it took for
+        them; a write that failed raises its ChannelEnded here, as the receiver's own write
+        would."""
         poller = self.poller
         if poller.epoll.closed:
             return False
@@ -124,7 +126,7 @@ class Polled:
             # woke us: its number is not ours to park (another connection's socket may
             # have it by now); the next read ends the channel as a read of a closed
             # socket does
-            self.conv._early = OSError(errno.EBADF, os.strerror(errno.EBADF))
+            self.conv.found_by_another(OSError(errno.EBADF, os.strerror(errno.EBADF)))
             return True
         self.task = trio.lowlevel.current_task()
         poller.parked[self.fd] = self
@@ -176,7 +178,7 @@ class Polled:
         except OSError as exc:
             data = exc
         if type(data) is not bytes or not data:
-            conv._early = data  # the end, or an error: the receiver says so
+            conv.found_by_another(data)  # the end, or an error: the receiver says so
             self.wake()
             return
         lock = self.instance.send_lock
@@ -193,7 +195,7 @@ class Polled:
             try:
                 events = conv._events(data[end:] if end else data)
             except ProtocolError as exc:
-                conv._early = exc  # told to the client by the receiver, as it would be
+                conv.found_by_another(exc)  # told to the client by the receiver, as it would be
                 self.wake()
                 return
             more, left = self._served(events)
@@ -210,7 +212,7 @@ class Polled:
         try:
             events = self.conv._events(data)
         except ProtocolError as exc:
-            self.conv._early = exc
+            self.conv.found_by_another(exc)
             self.wake()
             return
         if events:

@@ -381,6 +381,13 @@ class Conversation:
             return False
         return bool(self.pending)
 
+    def found_by_another(self, found: bytes | OSError | ProtocolError) -> None:
+        """What another task's read of the plain socket found, for the next receive to deal
+        with as if it had read it itself (:meth:`_read`): the partner's end (``b""``), the
+        read's error, or the protocol error in what it read (the client host's poller,
+        ``mqpy_chinit.clientpoll``)."""
+        self._early = found
+
     async def _receive(self) -> None:
         """One read from the stream into ``pending``."""
         self.pending.extend(await self._read())
