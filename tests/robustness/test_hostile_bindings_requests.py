@@ -25,6 +25,7 @@ from mqpy.engine import packed
 from mqpy.fap.apiheader import MQIReply
 from mqpy.fap.tsh import SegmentType
 from tests.support.bindings_server import serving_with_faults
+from tests.support.cuts import cut_points
 from tests.support.daemon_pair import mqsc_here
 from tests.support.installation import Installation, started
 
@@ -264,16 +265,19 @@ def test_a_kept_request_whose_lengths_do_not_add_up_gets_what_a_new_connection_g
     _nothing_unexpected(running)
 
 
-def test_requests_split_at_every_byte_are_answered_as_whole_ones(running):
+@pytest.mark.parametrize("step", [7, pytest.param(1, marks=pytest.mark.soak)])
+def test_requests_split_in_two_anywhere_are_answered_as_whole_ones(running, step):
     """Given an application with the queue open, when it sends an MQPUT then an MQGET (and
-    the same again: kept) cut in two at every byte in turn, the second part a moment
-    later, then each put is answered OK and each get gets the message put before it,
+    the same again: kept) cut in two at every byte of each request's head and tail and
+    every ``step``th byte between (every byte under ``make soak``), the second part a
+    moment later, then each put is answered OK and each get gets the message put before it,
     once: none lost, none twice."""
     _messages()
     app = _App(running)
     try:
-        pair = app.put(b"cut") + app.get()
-        for cut in range(1, len(pair)):
+        put_request = app.put(b"cut")
+        pair = put_request + app.get()
+        for cut in cut_points((len(put_request), len(pair) - len(put_request)), step):
             app.sock.sendall(pair[:cut])
             time.sleep(0.001)
             app.sock.sendall(pair[cut:])
@@ -524,10 +528,6 @@ def test_a_context_the_handle_was_not_opened_for_is_refused_kept_or_not(running)
     _nothing_unexpected(running)
 
 
-@pytest.mark.xfail(strict=True, reason="bindings_thread._Pipelined.from_bytes answers an "
-                   "engine fault in an MQGET served from its bytes with an MQPUT reply "
-                   "(_unexpected(_T.MQPUT) whatever the verb); the general path's is an "
-                   "MQGET reply")
 def test_an_engine_fault_in_a_get_served_from_its_bytes_is_answered_with_an_mqget_reply(
         tmp_path, monkeypatch):
     """Given an application getting messages quickly (served from their bytes by the busy

@@ -34,6 +34,7 @@ from tests.robustness.test_svrconn_hostile_flows import (
     _protocol_error_logged,
     _served,
 )
+from tests.support.cuts import cut_points
 from tests.support.site import QM, QUEUE, Site
 from tests.support.site_here import site_per_bind_type
 
@@ -246,16 +247,19 @@ def test_a_request_whose_structures_overrun_its_segment_gets_an_mq_answer(
     _nothing_unexpected(site, bystander)
 
 
-def test_requests_split_at_every_byte_are_answered_as_whole_ones(site, bystander):
+@pytest.mark.parametrize("step", [7, pytest.param(1, marks=pytest.mark.soak)])
+def test_requests_split_in_two_anywhere_are_answered_as_whole_ones(site, bystander, step):
     """Given a conversation with the queue open, when it sends an MQPUT then an MQGET (and
-    the same again, kept) cut in two at every byte in turn, the second part a moment
-    later, then each put is answered OK and each get gets the message put before it,
+    the same again, kept) cut in two at every byte of each request's head and tail and
+    every ``step``th byte between (every byte under ``make soak``), the second part a
+    moment later, then each put is answered OK and each get gets the message put before it,
     once: none lost, none twice; another instance's client is served."""
     _messages(site)
     peer, hobj = _opened(site)
     try:
-        pair = _put(peer, hobj, b"cut") + _get(peer, hobj)
-        for cut in range(1, len(pair)):
+        put_request = _put(peer, hobj, b"cut")
+        pair = put_request + _get(peer, hobj)
+        for cut in cut_points((len(put_request), len(pair) - len(put_request)), step):
             peer.sock.sendall(pair[:cut])
             time.sleep(0.001)
             peer.sock.sendall(pair[cut:])
