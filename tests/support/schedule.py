@@ -14,8 +14,9 @@ import pytest
 from xdist.scheduler import LoadFileScheduling
 
 #: longest first; each a path from the repository's root (per-file sums of a whole-suite run
-#: with --junitxml, 4 workers, 2026-11-29 at ac85fb6, files of 7 s or more; the tests/spark
-#: files are one work unit, see SHARED_SET_UP)
+#: with --junitxml, 4 workers, 2026-11-29 at ac85fb6, files of 7 s or more, and the hostile
+#: requests' files placed by a run of their own; the tests/spark files are one work unit,
+#: see SHARED_SET_UP)
 LONGEST = (
     "tests/spark/test_columnar.py",
     "tests/spark/test_report_content.py",
@@ -29,12 +30,14 @@ LONGEST = (
     "tests/operator_day/test_operators_day.py",
     "tests/web/test_console_browser.py",
     "tests/robustness/test_svrconn_hostile_flows.py",
+    "tests/robustness/test_hostile_client_requests.py",
     "tests/cluster/test_four_qmgrs.py",
     "tests/cluster_pubsub/test_clustered_topics.py",
     "tests/robustness/test_socket_action_hostile_clients.py",
     "tests/channels/test_kill.py",
     "tests/robustness/test_hostile_peers.py",
     "tests/security/test_strmqm_security.py",
+    "tests/robustness/test_hostile_bindings_requests.py",
     "tests/stats/test_exporter.py",
     "tests/web/test_publish_subscribe_rest.py",
     "tests/security/test_channel_security.py",
