@@ -127,7 +127,7 @@ class PackedClientCalls(PackedCalls):
                 if whole:
                     templates.keep_request(verb, hobj, md, opts, extra,
                                            request[:len(request) - len(data)],
-                                           _PUT_CUTS if verb is _PUT else _GET_CUTS)
+                                           _PUT_CUTS if verb is _PUT else _GET_CUTS, _HEADERS)
             decoded = self._answer(instance, conv, verb, request, (md, opts), templates)
         if decoded.comp == _FAILED:
             raise failure(decoded, into)
