@@ -92,7 +92,7 @@ class _Request:
         self.free: dict[str, Any] | None = None
         self.free_at: tuple[tuple[str, int, int], ...] = ()
 
-    def with_fields(self, md_fields: dict[str, Any]) -> _Request | None:
+    def with_fields(self, md_fields: dict[str, Any]) -> _Made | None:
         """This MQPUT request with the values of ``md_fields`` in place of the ``free``
         ones it was packed from, when each is one of those or bytes as long as its field
         (packed as it is); None else."""
@@ -107,12 +107,18 @@ class _Request:
             pieces += (prefix[at:offset], value)
             at = offset + size
         pieces.append(prefix[at:])
-        made = object.__new__(_Request)
-        for name in _Request.__slots__:
-            setattr(made, name, getattr(self, name))
-        made.prefix = prefix = b"".join(pieces)
-        made.parts = _parts(prefix, self.cuts)
-        return made
+        prefix = b"".join(pieces)
+        return _Made(prefix, _parts(prefix, self.cuts), self.extra)
+
+
+class _Made:
+    """A request made from a kept one (``_Request.with_fields``): its ``prefix``, ``parts``
+    and ``extra``, as the kept one's are used."""
+
+    __slots__ = ("extra", "parts", "prefix")
+
+    def __init__(self, prefix: bytes, parts: tuple[bytes, ...], extra: int) -> None:
+        self.prefix, self.parts, self.extra = prefix, parts, extra
 
 
 def _parts(prefix: bytes, cuts: tuple[int, ...] | None) -> tuple[bytes, ...]:
@@ -251,7 +257,7 @@ class Templates:
         head, middle, rest = kept.parts
         return b"".join((head, length, middle, length, rest, n.to_bytes(4, "little"), data))
 
-    def _kept(self, verb: SegmentType, hobj: int, md: Any, opts: Any) -> _Request | None:
+    def _kept(self, verb: SegmentType, hobj: int, md: Any, opts: Any) -> _Request | _Made | None:
         """The kept request of ``verb`` on ``hobj`` when ``md`` and ``opts`` have the fields
         it was packed from, of the same types; or, but for the MQPUT's ``free`` fields,
         made with ``md``'s in their place (``_Request.with_fields``)."""
