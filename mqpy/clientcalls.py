@@ -17,11 +17,13 @@ bytes and answers these are (tests/client/test_packed_calls.py holds the two ali
 
 The usual MQPUT and MQGET go there at once from ``put`` and ``get`` (as
 ``bindings_calls.TemplatedCalls``'), without the packed calls' layers on the way, and are
-made from what the call before left, as a bindings connection's (``mqpy.bindings_templates``): the request's segment kept per object
-handle and sent again when the MQMD's and MQPMO / MQGMO's fields are those it was packed
-from -- its RequestId made the call's, an MQPUT's lengths (the TSHM's, ReplyLength, the
-message's) made its message's -- and the reply read against the last one of its verb
-(tests/performance_paths/test_client_templates.py holds them to the general path).
+made from what the call before left, as a bindings connection's
+(``mqpy.bindings_templates``): the request's segment kept per object handle and sent again
+when the MQMD's and MQPMO / MQGMO's fields are those it was packed from -- its RequestId
+made the call's, an MQPUT's lengths (the TSHM's, ReplyLength, the message's) made its
+message's -- and the reply read against the last one of its verb
+(tests/performance_paths/test_client_templates.py and test_app_client_direct_calls.py hold
+them to the general path).
 """
 
 from __future__ import annotations
