@@ -379,10 +379,11 @@ def _same_but_free(kept: _Request, md_fields: dict[str, Any],
                    opts_fields: dict[str, Any]) -> bool:
     """Whether ``md_fields`` and ``opts_fields`` are the fields ``kept`` was packed from, of
     the same types, but for its ``free`` ones."""
+    if opts_fields != kept.opts or len(md_fields) != len(kept.md):
+        return False  # (before the copy: the usual other structures)
     md_fields = md_fields.copy()
     md_fields.update(kept.free)  # type: ignore[arg-type]
-    return md_fields == kept.md and opts_fields == kept.opts \
-        and [*map(type, md_fields.values())] == kept.md_types \
+    return md_fields == kept.md and [*map(type, md_fields.values())] == kept.md_types \
         and [*map(type, opts_fields.values())] == kept.opts_types
 
 

@@ -205,7 +205,7 @@ def test_a_kept_put_takes_the_mqmds_own_ids_and_time_as_long_as_their_fields():
     """Given a synchronous MQPUT request kept, when the next put's MQMD differs from the
     one it was packed from in its MsgId, CorrelId, PutDate or PutTime only, then its
     request is the packer's (with those); one of those not as long as its field, another
-    field changed, or the options: none."""
+    field changed (or equal but of another type), or the options: none."""
     templates = Templates()
     data = b"d" * 10
     pmo = mqpy.PMO(Options=_NEW_MSG_ID | CMQC.MQPMO_SYNCPOINT)
@@ -232,5 +232,8 @@ def test_a_kept_put_takes_the_mqmds_own_ids_and_time_as_long_as_their_fields():
               (mqpy.MD(Persistence=1, CorrelId=b"y" * 23), pmo),
               (mqpy.MD(Persistence=1, PutTime=b"1234"), pmo),
               (mqpy.MD(Persistence=1, MsgId=b"x" * 24), mqpy.PMO(Options=CMQC.MQPMO_SYNCPOINT))]
+    floated = mqpy.MD(Persistence=1, MsgId=b"x" * 24)
+    floated.__dict__["Persistence"] = 1.0  # (equal, another type: past the structure's checks)
+    misses.append((floated, pmo))
     for other, opts in misses:
         assert templates.put_request(5, other, opts, data, 1 << 16) is None
