@@ -22,7 +22,8 @@ from typing import Any
 from mqpy import CMQC
 from mqpy.structs.tables import MD, PMO, STS
 
-__all__ = ["RECONNECTION_TYPES", "connected_status", "ids_made", "is_async", "new_id", "prepare"]
+__all__ = ["RECONNECTION_TYPES", "connected_status", "ids_always_made", "ids_made", "is_async",
+           "new_id", "prepare"]
 
 _ASYNC = CMQC.MQPMO_ASYNC_RESPONSE
 _RESPONSE = CMQC.MQPMO_ASYNC_RESPONSE | CMQC.MQPMO_SYNC_RESPONSE
@@ -61,9 +62,15 @@ _PREFIXES: dict[str, bytes] = {}
 def ids_made(md: MD, options: int) -> tuple[bool, bool]:
     """Whether a put of ``md`` with MQPMO ``options`` has its MsgId, and its CorrelId, made
     here (MQPMO_NEW_MSG_ID or a MsgId of MQMI_NONE; MQPMO_NEW_CORREL_ID)."""
-    return (bool(options & CMQC.MQPMO_NEW_MSG_ID)
-            or bytes(md.MsgId).rstrip(b"\x00") in _NO_IDS,
-            bool(options & CMQC.MQPMO_NEW_CORREL_ID))
+    msg_id, correl_id = ids_always_made(options)
+    return msg_id or bytes(md.MsgId).rstrip(b"\x00") in _NO_IDS, correl_id
+
+
+def ids_always_made(options: int) -> tuple[bool, bool]:
+    """Whether a put with MQPMO ``options`` has its MsgId, and its CorrelId, made whatever
+    its MQMD gives (MQPMO_NEW_MSG_ID; MQPMO_NEW_CORREL_ID): of :func:`ids_made`'s, those
+    for which the MQMD's own value is not looked at."""
+    return bool(options & CMQC.MQPMO_NEW_MSG_ID), bool(options & CMQC.MQPMO_NEW_CORREL_ID)
 
 
 def prepare(md: MD, pmo: PMO, qmgr_name: str) -> PMO:

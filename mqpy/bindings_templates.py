@@ -6,7 +6,13 @@ fresh MQMD, the same options). :class:`Templates` keeps, per object handle, the 
 ``mqpy.bindings_calls`` packed last with copies of the structures' fields it was packed
 from: a call whose structures' fields are equal to those, of the same types (``int`` and
 ``bytes`` only, which nothing changes in place) and whose message is as long, sends those
-bytes again (with its own message) without packing anything.
+bytes again (with its own message) without packing anything. An application putting the
+same MQMD again finds in it what the put before left: a synchronous put's MQMD fields a
+reply changes (MsgId, CorrelId, PutDate, PutTime) are left out of the comparison, and the
+request made from the kept one carries the MQMD's own in their place (when each is as long
+as its field: packed as it is); an asynchronous put's identifiers that its options make
+whatever the MQMD gives (``asyncput.ids_always_made``: MQPMO_NEW_MSG_ID,
+MQPMO_NEW_CORREL_ID) are left out, its request carrying those made for it.
 
 A reply is read against the last one of its verb: when its bytes are those of the last
 reply but for the fields a queue manager changes from one message to the next (MQMD's
@@ -23,6 +29,7 @@ from __future__ import annotations
 import struct
 from typing import Any
 
+from mqpy import asyncput
 from mqpy.fap import mqiflows
 from mqpy.fap.apiheader import API_HEADER_LENGTH
 from mqpy.fap.tsh import TSH_LENGTH, SegmentType
@@ -58,13 +65,21 @@ _HEADERS = TSH_LENGTH + API_HEADER_LENGTH
 _MSG_ID_AT, _CORREL_ID_AT = (_HEADERS + _MD_LAYOUT.offsets[name] for name in ("MsgId",
                                                                              "CorrelId"))
 _ID_LENGTH = 24
+#: an MQPUT's identifiers
+_ID_NAMES = ("MsgId", "CorrelId")
+#: a synchronous MQPUT's MQMD fields left out of the comparison (module docstring)
+_PUT_FREE = tuple(name for name, *_ in _MD_VOLATILE)
 
 
 class _Request:
     """The bytes of one handle's last request (less the message) and what they were packed
-    from; an MQPUT's in pieces around its lengths too (``parts``), for another message's."""
+    from; an MQPUT's in pieces around its lengths too (``parts``), for another message's.
+    ``free``: an MQPUT's MQMD fields left out of the comparison, with the values it was
+    packed from (None: none such), and ``free_at`` where they are in ``prefix`` (name,
+    offset, size; in place order) (module docstring)."""
 
-    __slots__ = ("extra", "md", "md_types", "opts", "opts_types", "parts", "prefix")
+    __slots__ = ("cuts", "extra", "free", "free_at", "md", "md_types", "opts",
+                 "opts_types", "parts", "prefix")
 
     def __init__(self, md: dict[str, Any], opts: dict[str, Any], extra: int,
                  prefix: bytes, cuts: tuple[int, ...] | None = None) -> None:
@@ -72,8 +87,47 @@ class _Request:
         self.opts, self.opts_types = dict(opts), [*map(type, opts.values())]
         self.extra = extra  # the message's length (MQPUT) or BufferLength (MQGET)
         self.prefix = prefix
-        self.parts = (prefix[:_LENGTH_AT], prefix[_LENGTH_AT + 4:_REPLY_LENGTH_AT],
-                      prefix[_REPLY_LENGTH_AT + 4:-4]) if cuts is None else _cut(prefix, cuts)
+        self.cuts = cuts
+        self.parts = _parts(prefix, cuts)
+        self.free: dict[str, Any] | None = None
+        self.free_at: tuple[tuple[str, int, int], ...] = ()
+
+    def with_fields(self, md_fields: dict[str, Any]) -> _Made | None:
+        """This MQPUT request with the values of ``md_fields`` in place of the ``free``
+        ones it was packed from, when each is one of those or bytes as long as its field
+        (packed as it is); None else."""
+        prefix, free = self.prefix, self.free
+        pieces, at = [], 0
+        for name, offset, size in self.free_at:
+            value = md_fields.get(name)
+            if type(value) is not bytes or len(value) != size:
+                if value == free[name] and type(value) is type(free[name]):  # type: ignore
+                    continue  # (the bytes it was packed from, in place)
+                return None
+            pieces += (prefix[at:offset], value)
+            at = offset + size
+        pieces.append(prefix[at:])
+        prefix = b"".join(pieces)
+        return _Made(prefix, _parts(prefix, self.cuts), self.extra)
+
+
+class _Made:
+    """A request made from a kept one (``_Request.with_fields``): its ``prefix``, ``parts``
+    and ``extra``, as the kept one's are used."""
+
+    __slots__ = ("extra", "parts", "prefix")
+
+    def __init__(self, prefix: bytes, parts: tuple[bytes, ...], extra: int) -> None:
+        self.prefix, self.parts, self.extra = prefix, parts, extra
+
+
+def _parts(prefix: bytes, cuts: tuple[int, ...] | None) -> tuple[bytes, ...]:
+    """``prefix`` in pieces around the 4-byte fields at ``cuts`` (None: around its lengths,
+    the TSH's, ReplyLength and the message's)."""
+    if cuts is None:
+        return (prefix[:_LENGTH_AT], prefix[_LENGTH_AT + 4:_REPLY_LENGTH_AT],
+                prefix[_REPLY_LENGTH_AT + 4:-4])
+    return _cut(prefix, cuts)
 
 
 def _cut(prefix: bytes, cuts: tuple[int, ...]) -> tuple[bytes, ...]:
@@ -203,9 +257,10 @@ class Templates:
         head, middle, rest = kept.parts
         return b"".join((head, length, middle, length, rest, n.to_bytes(4, "little"), data))
 
-    def _kept(self, verb: SegmentType, hobj: int, md: Any, opts: Any) -> _Request | None:
+    def _kept(self, verb: SegmentType, hobj: int, md: Any, opts: Any) -> _Request | _Made | None:
         """The kept request of ``verb`` on ``hobj`` when ``md`` and ``opts`` have the fields
-        it was packed from, of the same types."""
+        it was packed from, of the same types; or, but for the MQPUT's ``free`` fields,
+        made with ``md``'s in their place (``_Request.with_fields``)."""
         kept = self.requests.get((verb, hobj))
         if kept is None:
             return None
@@ -214,7 +269,9 @@ class Templates:
         if md_fields != kept.md or opts_fields != kept.opts \
                 or [*map(type, md_fields.values())] != kept.md_types \
                 or [*map(type, opts_fields.values())] != kept.opts_types:
-            return None
+            if kept.free is None or not _same_but_free(kept, md_fields, opts_fields):
+                return None
+            return kept.with_fields(md_fields)
         return kept
 
     #: (verb, hobj, md, opts): the kept request of ``verb`` on ``hobj`` when ``md`` and
@@ -224,15 +281,18 @@ class Templates:
     kept = _kept
 
     def keep_request(self, verb: SegmentType, hobj: int, md: Any, opts: Any, extra: int,
-                     prefix: bytes, cuts: tuple[int, ...] | None = None) -> None:
+                     prefix: bytes, cuts: tuple[int, ...] | None = None,
+                     headers: int = _HEADERS) -> None:
         """Keep ``prefix``, the request of ``verb`` on ``hobj`` just packed from ``md`` and
         ``opts`` (before the reply changes them), when their fields are all of _KEPT_TYPES
         (its ``parts`` cut around the 4-byte fields at ``cuts``, when given, else around
-        its lengths)."""
+        its lengths; an MQPUT's MQMD after ``headers`` bytes of the transport's headers)."""
         kept = _Request(md.__dict__, opts.__dict__, extra, prefix, cuts)
         if not _KEPT_TYPES.issuperset(kept.md_types) \
                 or not _KEPT_TYPES.issuperset(kept.opts_types):
             return
+        if verb == _T.MQPUT:
+            _keep_free(kept, headers, _PUT_FREE)
         if len(self.requests) >= KEPT_HANDLES and (verb, hobj) not in self.requests:
             self.requests.clear()
         self.requests[verb, hobj] = kept
@@ -241,7 +301,12 @@ class Templates:
         """The kept asynchronous MQPUT request on ``hobj`` when ``md`` and ``pmo`` have the
         fields it was packed from (as the application gave them), of the same types."""
         kept = self.async_puts.get(hobj)
-        return None if kept is None or not _same_fields(kept, md, pmo) else kept
+        if kept is None:
+            return None
+        if _same_fields(kept, md, pmo) or (kept.free is not None and _same_but_free(
+                kept, md.__dict__, pmo.__dict__)):
+            return kept
+        return None
 
     def keep_async_put(self, hobj: int, md: dict[str, Any], pmo: dict[str, Any],
                        made: tuple[bool, bool], extra: int, prefix: bytes) -> None:
@@ -257,6 +322,10 @@ class Templates:
         if not _KEPT_TYPES.issuperset(kept.md_types) \
                 or not _KEPT_TYPES.issuperset(kept.opts_types):
             return
+        options = kept.opts.get("Options")
+        if type(options) is int:
+            _keep_free(kept, _HEADERS, [name for name, made in zip(
+                _ID_NAMES, asyncput.ids_always_made(options), strict=True) if made])
         if len(self.async_puts) >= KEPT_HANDLES and hobj not in self.async_puts:
             self.async_puts.clear()
         self.async_puts[hobj] = kept
@@ -304,6 +373,33 @@ def _same_fields(kept: _Request, md: Any, opts: Any) -> bool:
     return md_fields == kept.md and opts_fields == kept.opts \
         and [*map(type, md_fields.values())] == kept.md_types \
         and [*map(type, opts_fields.values())] == kept.opts_types
+
+
+def _same_but_free(kept: _Request, md_fields: dict[str, Any],
+                   opts_fields: dict[str, Any]) -> bool:
+    """Whether ``md_fields`` and ``opts_fields`` are the fields ``kept`` was packed from, of
+    the same types, but for its ``free`` ones."""
+    if opts_fields != kept.opts or len(md_fields) != len(kept.md):
+        return False  # (before the copy: the usual other structures)
+    md_fields = md_fields.copy()
+    md_fields.update(kept.free)  # type: ignore[arg-type]
+    return md_fields == kept.md and [*map(type, md_fields.values())] == kept.md_types \
+        and [*map(type, opts_fields.values())] == kept.opts_types
+
+
+def _keep_free(kept: _Request, headers: int, names: Any) -> None:
+    """Note in ``kept``, an MQPUT request whose MQMD is after ``headers`` bytes, the MQMD
+    fields ``names`` (of _MD_VOLATILE) as left out of the comparison, and where they are,
+    when its MQMD is there and holds them all."""
+    md = kept.md
+    at = [(name, headers + offset, size) for name, offset, size, _ in _MD_VOLATILE
+          if name in names]
+    if not at or not all(name in md for name, _, _ in at) \
+            or not kept.prefix.startswith(_MD_STRUC_ID, headers) \
+            or len(kept.prefix) < max(offset + size for _, offset, size in at) + 4:
+        return
+    kept.free = {name: md[name] for name, _, _ in at}
+    kept.free_at = tuple(at)
 
 
 def _record(body: bytes, values: tuple[Any, ...], at: int) -> _Reply | None:

@@ -15,20 +15,24 @@ another class, a big-endian channel, a channel without conversations (SHARECNV(0
 of asynchronous puts or read ahead's flows in the way -- takes the general path, whose
 bytes and answers these are (tests/client/test_packed_calls.py holds the two alike).
 
-The usual MQPUT and MQGET of a handle are made from what the call before left, as a
-bindings connection's (``mqpy.bindings_templates``): the request's segment kept per object
-handle and sent again when the MQMD's and MQPMO / MQGMO's fields are those it was packed
-from -- its RequestId made the call's, an MQPUT's lengths (the TSHM's, ReplyLength, the
-message's) made its message's -- and the reply read against the last one of its verb
-(tests/performance_paths/test_client_templates.py holds them to the general path).
+The usual MQPUT and MQGET go there at once from ``put`` and ``get`` (as
+``bindings_calls.TemplatedCalls``'), without the packed calls' layers on the way, and are
+made from what the call before left, as a bindings connection's
+(``mqpy.bindings_templates``): the request's segment kept per object handle and sent again
+when the MQMD's and MQPMO / MQGMO's fields are those it was packed from -- its RequestId
+made the call's, an MQPUT's lengths (the TSHM's, ReplyLength, the message's) made its
+message's -- and the reply read against the last one of its verb
+(tests/performance_paths/test_client_templates.py and test_app_client_direct_calls.py hold
+them to the general path).
 """
 
 from __future__ import annotations
 
 import struct
+import time
 from typing import Any
 
-from mqpy import CMQC
+from mqpy import CMQC, bindings_templates
 from mqpy.bindings_calls import PACKED_LIMIT, PackedCalls
 from mqpy.bindings_templates import Templates
 from mqpy.clientinstance import ChannelInstance, InstanceLost
@@ -36,7 +40,7 @@ from mqpy.engine import fastpath
 from mqpy.errors import MQMIError
 from mqpy.fap import mqicalls, mqiflows
 from mqpy.fap.apiheader import API_HEADER_LENGTH, MQIReply, mqi_event
-from mqpy.fap.mqicalls import failure
+from mqpy.fap.mqicalls import MQIVerbs, _get_done, _put_done, failure
 from mqpy.fap.onesegment import request_segment
 from mqpy.fap.statuscodes import ProtocolError
 from mqpy.fap.tsh import TSHM_LENGTH, ByteOrder, ControlFlags1, SegmentType
@@ -55,6 +59,15 @@ _PUT = _T.MQPUT
 _PUT_CUTS = (4, 12, TSHM_LENGTH, -4)
 _GET_CUTS = (12,)
 _HEADERS = TSHM_LENGTH + API_HEADER_LENGTH
+_OK = CMQC.MQCC_OK
+_GET = _T.MQGET
+_RESPONSE_OPTIONS = CMQC.MQPMO_ASYNC_RESPONSE | CMQC.MQPMO_SYNC_RESPONSE
+_WHOLE_MESSAGE = mqiflows.WHOLE_MESSAGE
+_LITTLE = ByteOrder.LITTLE
+_monotonic = time.monotonic
+_Decoded = mqiflows.Decoded
+#: a named tuple made from its fields at once (as ``bindings_calls``)
+_new_tuple = tuple.__new__
 
 
 class PackedClientCalls(PackedCalls):
@@ -70,9 +83,37 @@ class PackedClientCalls(PackedCalls):
     _templates: Templates
 
     def put(self, hobj: int, md: Any, pmo: Any, data: bytes) -> int:
+        """PackedCalls.put; the usual synchronous MQPUT made at once (:meth:`_templated_call`)
+        without the layers on the way, as ``bindings_calls.TemplatedCalls.put``."""
         if type(data) is bytes:
             self._check_length(data)  # type: ignore[attr-defined] - (as MQIVerbs.put)
+            if type(md) is MD and type(pmo) is PMO \
+                    and not pmo.__dict__["Options"] & _RESPONSE_OPTIONS \
+                    and hobj not in self._async_default and self._packable():
+                structures = (md, pmo)
+                reply = self._templated_call(_PUT, hobj, md, pmo, data, len(data), structures)
+                if reply is None:  # (not of the common form: as PackedCalls.put)
+                    return MQIVerbs.put(self, hobj, md, pmo, data)
+                values = reply.values
+                if reply.comp == _OK and values is not None and values[0] is md \
+                        and values[1] is pmo:
+                    return 0  # (_put_done's answer: the reply read into the caller's)
+                return _put_done(md, pmo, reply)
         return super().put(hobj, md, pmo, data)
+
+    def get(self, hobj: int, md: Any, gmo: Any, max_length: int | None) -> bytes:
+        """PackedCalls.get; the usual MQGET made at once, as :meth:`put`."""
+        if type(md) is MD and type(gmo) is GMO and (max_length is None or max_length >= 0) \
+                and self._packable():
+            reply = self._templated_call(_GET, hobj, md, gmo, b"", _WHOLE_MESSAGE
+                                         if max_length is None else max_length, ())
+            if reply is None:  # (as PackedCalls.get)
+                return MQIVerbs.get(self, hobj, md, gmo, max_length)
+            values = reply.values
+            if reply.comp == _OK and values[0] is md and values[1] is gmo:
+                return values[3]  # (_get_done's answer: the reply read into the caller's)
+            return _get_done(md, gmo, reply)
+        return super().get(hobj, md, gmo, max_length)
 
     def _put_async_packed(self, hobj: int, md: Any, pmo: Any, data: bytes) -> int:
         """An asynchronous MQPUT takes the general path here: the replies to asynchronous
@@ -83,9 +124,11 @@ class PackedClientCalls(PackedCalls):
         """The usual call may be packed: fast paths on, nothing traced, a channel instance
         whose flows are little-endian TSHM segments."""
         instance = self._instance
-        return instance is not None and instance.tshm and fastpath.ENABLED \
-            and instance.writer.byte_order is ByteOrder.LITTLE \
-            and mqicalls.TRACER.spec_for(self.qmgr_name) is None
+        tracer = mqicalls.TRACER
+        return instance is not None and instance.sharing > 0 and fastpath.ENABLED \
+            and instance.writer.byte_order is _LITTLE \
+            and (_monotonic() < tracer.untraced_until
+                 or tracer.spec_for(self.qmgr_name) is None)
 
     def _packed_put(self, hobj: int, md: MD, pmo: PMO, data: bytes
                     ) -> mqiflows.Decoded | None:
@@ -127,8 +170,22 @@ class PackedClientCalls(PackedCalls):
                 if whole:
                     templates.keep_request(verb, hobj, md, opts, extra,
                                            request[:len(request) - len(data)],
-                                           _PUT_CUTS if verb is _PUT else _GET_CUTS)
-            decoded = self._answer(instance, conv, verb, request, (md, opts), templates)
+                                           _PUT_CUTS if verb is _PUT else _GET_CUTS, _HEADERS)
+            try:
+                reply = instance.exchange(conv, request, _REPLY_TYPES[verb])
+                decoded = None
+                if type(reply) is tuple and reply[1] != _FAILED:
+                    # (Templates.reply, its usual case written out)
+                    kept_reply = templates.replies.get(verb)
+                    values = None if kept_reply is None \
+                        else bindings_templates._read_against(kept_reply, reply[4], (md, opts))
+                    decoded = templates.reply(verb, *reply[1:], (md, opts)) if values is None \
+                        else _new_tuple(_Decoded, (verb, reply[1], reply[2], reply[3], values))
+                if decoded is None:
+                    decoded = _decoded(verb, reply, (md, opts))
+            except (OSError, ValueError, ProtocolError, InstanceLost):
+                self._lost()  # type: ignore[attr-defined]
+                raise MQMIError(_FAILED, CMQC.MQRC_CONNECTION_BROKEN) from None
         if decoded.comp == _FAILED:
             raise failure(decoded, into)
         return decoded

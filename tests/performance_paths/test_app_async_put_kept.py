@@ -29,6 +29,13 @@ def _forms() -> list:
     reused_md = mqpy.MD()
     reused_pmo = mqpy.PMO(Options=_ASYNC | CMQC.MQPMO_NO_SYNCPOINT)
     both = mqpy.PMO(Options=_ASYNC | _NEW_MSG_ID | _NEW_CORREL_ID)
+    # MQMDs put again with new identifiers: each holds those the put before made
+    again_new, again_both = mqpy.MD(), mqpy.MD(Persistence=1)
+    again_correl, again_viewed = mqpy.MD(MsgId=b"g" * 24), mqpy.MD()
+
+    def viewed_again():
+        again_viewed.__dict__["MsgId"] = memoryview(b"v" * 24)  # (made anew: not looked at)
+        return 5, again_viewed, mqpy.PMO(Options=_ASYNC | _NEW_MSG_ID), b"viewed again"
 
     def other_type(field: str, value: object):
         def make():
@@ -62,6 +69,11 @@ def _forms() -> list:
         lambda: (_DEFPRESP_ASYNC, mqpy.MD(), mqpy.PMO(), b"as q def"),
         lambda: (_DEFPRESP_ASYNC, mqpy.MD(), mqpy.PMO(Options=_NEW_CORREL_ID), b"def corr"),
         lambda: (5, mqpy.MD(), mqpy.PMO(Options=_ASYNC), b"plain"),  # (kept, for those next)
+        lambda: (5, again_new, mqpy.PMO(Options=_ASYNC | _NEW_MSG_ID), b"again"),
+        lambda: (5, again_both, both, b"again both"),
+        lambda: (6, again_correl, mqpy.PMO(Options=_ASYNC | _NEW_CORREL_ID), b"again correl"),
+        lambda: (5, again_new, mqpy.PMO(Options=_ASYNC | _NEW_CORREL_ID), b"again, given"),
+        viewed_again,
         other_type("Priority", True),
         other_type("Priority", 0.0),
         other_type("Expiry", -1.0),
@@ -69,7 +81,7 @@ def _forms() -> list:
     ]
 
 
-def _run(kept: bool, monkeypatch, order: list[int]) -> tuple[list, list, int]:
+def _run(kept: bool, monkeypatch, order: list[int], forms=_forms) -> tuple[list, list, int]:
     """The puts of the forms in ``order`` on one connection, with kept requests or without
     (``kept``): the requests sent, each MQMD after its put (or the failure), and how many
     puts a kept request served."""
@@ -86,7 +98,7 @@ def _run(kept: bool, monkeypatch, order: list[int]) -> tuple[list, list, int]:
     conn = bindings.BindingsConnection(RecordingSocket(), "QM")
     conn._async_default = {_DEFPRESP_ASYNC}  # as an MQOPEN reply's FOPA says
     conn._flows.unanswered = -10 ** 6  # (no replies to read: none come)
-    forms = _forms()
+    forms = forms()
     after = []
     for i in order:
         hobj, md, pmo, data = forms[i]()
@@ -102,16 +114,17 @@ def _run(kept: bool, monkeypatch, order: list[int]) -> tuple[list, list, int]:
 
 def test_kept_asynchronous_puts_send_what_packing_each_sends(monkeypatch):
     """Given asynchronous puts of many forms, each again and again (ids made or given,
-    MQPMO_NEW_MSG_ID / NEW_CORREL_ID, reused structures, versions, lengths, a queue's
-    DEFPRESP(ASYNC), values of another type), when put with kept requests and then with
-    each packed, then the same bytes are sent and each MQMD is left the same, and kept
-    requests served most of them."""
+    MQPMO_NEW_MSG_ID / NEW_CORREL_ID, reused structures -- an MQMD put again with new ids,
+    whose MsgId the last put made --, versions, lengths, a queue's DEFPRESP(ASYNC), values
+    of another type), when put with kept requests and then with each packed, then the
+    same bytes are sent and each MQMD is left the same, and kept requests served most of
+    them."""
     order = [i for i in range(len(_forms())) for _ in range(4)]
     fast = _run(True, monkeypatch, order)
     packed = _run(False, monkeypatch, order)
     assert fast[:2] == packed[:2]
     assert packed[2] == 0
-    assert fast[2] >= 2 * 14  # (each form of kept types, from its third put on at least)
+    assert fast[2] >= 2 * 19  # (each form of kept types, from its third put on at least)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -126,6 +139,25 @@ def test_kept_asynchronous_puts_in_any_order_send_what_packing_each_sends(monkey
     packed = _run(False, monkeypatch, order)
     assert fast[:2] == packed[:2]
     assert fast[2] >= 30
+
+
+def _one_mqmd(options: int):
+    def forms() -> list:
+        md = mqpy.MD(Persistence=1)
+        return [lambda: (5, md, mqpy.PMO(Options=_ASYNC | options), b"m")]
+    return forms
+
+
+@pytest.mark.parametrize("options", [_NEW_MSG_ID, _NEW_CORREL_ID, _NEW_MSG_ID | _NEW_CORREL_ID])
+def test_one_mqmd_put_again_with_new_ids_is_served_by_the_kept_request(monkeypatch, options):
+    """Given one MQMD put again and again asynchronously with new identifiers (each put
+    leaving in it those it made), when put with kept requests, then every put after the
+    first two is made from the kept request, and the bytes sent and the MQMD left are
+    packing's."""
+    fast = _run(True, monkeypatch, [0] * 20, _one_mqmd(options))
+    packed = _run(False, monkeypatch, [0] * 20, _one_mqmd(options))
+    assert fast[:2] == packed[:2]
+    assert fast[2] >= 18
 
 
 def test_a_kept_asynchronous_put_is_kept_only_for_equal_fields_of_the_same_types():
