@@ -9,7 +9,8 @@ manager counts the put and keeps its first error for MQSTAT (``mqpy.engine.putst
 
 A put with MQPMO_RESPONSE_AS_Q_DEF on a queue whose DEFPRESP is ASYNC is asynchronous here
 too when the queue's MQOPEN reply carried its defaults (``mqpy.fap.fopa``: FAP level 9 and
-later); an MQPUT1 with it, which opens nothing here, waits for its reply.
+later); an MQPUT1 with it is asynchronous once the connection has opened that queue (and
+so knows its DEFPRESP), and waits for its reply before then.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """``import mqpy as ibmmq``: the public names IBM's ibmmq 2.x package exports, with their
 behaviour: the structure classes (CNO, CSP, BNO, MDE, IIH, CIH, DMHO, DMPO besides pymqi's),
 strings accepted as str or bytes in their fields, CMQSTRC's constant-to-name tables, the
-helpers and exceptions. Left out on purpose: what loads IBM's C library, and what needs
-MQSTAT, asynchronous consume, message properties or publish/subscribe."""
+helpers and exceptions. Left out on purpose: what loads IBM's C library, and ibmmq's
+OpenTelemetry hooks."""
 
 from __future__ import annotations
 
@@ -17,7 +17,9 @@ IBMMQ_NAMES = (
     "MD", "MDE", "GMO", "PMO", "CNO", "BNO", "CSP", "CD", "OD", "SCO", "TM", "TMC2", "XQH",
     "CFH", "CFGR", "CFIL", "CFIL64", "CFIN", "CFIN64", "CFSF", "CFBF", "CFIF", "CFSL", "CFST",
     "CFBS", "RFH2", "DLH", "IIH", "CIH", "DMHO", "DMPO",
+    "SD", "SRO", "STS", "CBD", "CTLO", "CBC", "CMHO", "IMPO", "SMPO", "PD",
     "QueueManager", "Queue", "PCFExecute", "MQObject", "MQOpts",
+    "Topic", "Subscription", "MessageHandle",
     "Error", "MQMIError", "PYIFError",
     "ByteString", "Filter", "FilterOperator", "StringFilter", "IntegerFilter",
     "ByteStringFilter",

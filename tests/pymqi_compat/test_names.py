@@ -18,8 +18,8 @@ from mqpy import CMQC
 from tests.client.conftest import CHANNEL
 from tests.pymqi_compat.conftest import QMGR, QUEUE
 
-#: pymqi 1.12's top-level names for queuing, MQI structures and PCF (pub/sub and message
-#: properties are not in mqpy: see docs/applications.md, pymqi compatibility)
+#: pymqi 1.12's top-level names for queuing, MQI structures and PCF (those of publish/
+#: subscribe and message properties: tests/pubsub, tests/message_properties)
 PYMQI_NAMES = """
     CMQC CMQCFC CMQXC CMQZC Error MQMIError PYIFError QueueManager Queue PCFExecute connect
     MD OD PMO GMO CD SCO TM TMC2 XQH RFH2 md od pmo gmo cd sco
