@@ -190,7 +190,8 @@ class QueueManager(MQObject):
                              bno: Any = None) -> QueueManager:
         """MQCONNX. An MQCD with a ConnectionName makes a client connection through its
         channel; MQCNO_CLIENT_BINDING one from MQSERVER / MQCCDTURL; otherwise bindings.
-        pymqi's older positional form ``(name, cd[, opts])`` is accepted too; so are
+        pymqi's positional form ``(name, cd[, sco])`` is accepted too (and ``(name, cd,
+        opts)``, an MQCNO's options where the MQSCO would be); so are
         ibmmq's ``csp`` (an MQCSP: its CSPUserId and CSPPassword are the credentials),
         ``cno`` (an MQCNO: its Options, and its CCDTUrl for a client binding) and ``bno``
         (an MQBNO: no application balancing here, as outside a uniform cluster).
@@ -204,10 +205,15 @@ class QueueManager(MQObject):
         if cno is not None:
             opts |= getattr(cno, "Options", 0)
         _check_credentials(user, password)
+        if len(args) > 2:
+            raise TypeError(f"Invalid options: {args!r}")
         if args:
             cd = args[0] if cd is None else cd
-            if len(args) > 1 and not opts:
-                opts = args[1]
+        if len(args) > 1:  # pymqi's (name, cd, sco); an int there: an older (name, cd, opts)
+            if isinstance(args[1], int):
+                opts = opts or args[1]
+            elif sco is None:
+                sco = args[1]
         self._check_already_connected(opts)
         self._connect_with_options(name, user, password, cd, sco, opts, cno)
         self._connected_with(opts)
