@@ -391,11 +391,11 @@ def test_alternate_user_id(empty):
     """Given "How to use an alternate user ID", when the program opens a Queue made with no
     descriptor by ``queue.open(od, MQOO_OUTPUT | MQOO_ALTERNATE_USER_AUTHORITY)`` with the
     OD's ObjectName and AlternateUserId set (str), and puts, then the message is on the
-    queue (the connecting user, of group mqm, may use another's authority)."""
+    queue (this queue manager checks no authority, as one whose security is off)."""
     with pymqi.connect(QMGR, CHANNEL, empty.conn_info) as qmgr:
         od = pymqi.OD()
         od.ObjectName = QUEUE
-        od.AlternateUserId = "mqm"
+        od.AlternateUserId = "myuser"
         with pymqi.Queue(qmgr) as queue:
             queue.open(od, pymqi.CMQC.MQOO_OUTPUT | pymqi.CMQC.MQOO_ALTERNATE_USER_AUTHORITY)
             queue.put("Hello from Python!")
@@ -618,3 +618,91 @@ def test_ssl_and_tls(env, tmp_path):
             message = get_queue.get()
     assert message == b"Hello from Python!"
     assert not qmgr.is_connected
+
+
+# -- what pymqi's API and its own tests show besides the examples page ---------------------
+
+@pytest.mark.parametrize("mode", MODES)
+def test_queue_depth_browse_and_put1(empty, mode):
+    """Given three messages put with QueueManager.put1 (each MD's MsgId then set by the
+    queue manager), when the queue is opened for inquire and browse, then
+    inquire(MQIA_CURRENT_Q_DEPTH) answers 3, MQGMO_BROWSE_FIRST then MQGMO_BROWSE_NEXT
+    answer them in order and then MQRC_NO_MSG_AVAILABLE, and the depth is still 3."""
+    with _connect(empty, mode) as qmgr:
+        ids = []
+        for n in range(3):
+            md = pymqi.MD()
+            qmgr.put1(QUEUE, f"message {n}", md)
+            ids.append(md.MsgId)
+        assert pymqi.CMQC.MQMI_NONE not in ids and len(set(ids)) == 3
+        queue = pymqi.Queue(qmgr, QUEUE,
+                            pymqi.CMQC.MQOO_BROWSE | pymqi.CMQC.MQOO_INQUIRE)
+        assert queue.inquire(pymqi.CMQC.MQIA_CURRENT_Q_DEPTH) == 3
+        gmo = pymqi.GMO(Options=pymqi.CMQC.MQGMO_BROWSE_FIRST)
+        browsed = []
+        while True:
+            md = pymqi.MD()
+            try:
+                browsed.append((queue.get(None, md, gmo), md.MsgId))
+            except pymqi.MQMIError as e:
+                assert e.reason == pymqi.CMQC.MQRC_NO_MSG_AVAILABLE
+                break
+            gmo.Options = pymqi.CMQC.MQGMO_BROWSE_NEXT
+        assert browsed == [(f"message {n}".encode(), ids[n]) for n in range(3)]
+        assert queue.inquire(pymqi.CMQC.MQIA_CURRENT_Q_DEPTH) == 3
+        queue.close()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_backout_count_tells_a_message_backed_out(empty, mode):
+    """Given a message got under syncpoint and backed out (qmgr.backout), when it is got
+    again, then its MD's BackoutCount is 1 (0 the first time): what a program reads to
+    avoid a message loop."""
+    with _connect(empty, mode) as qmgr:
+        qmgr.put1(QUEUE, "poison")
+        gmo = pymqi.GMO(Options=pymqi.CMQC.MQGMO_SYNCPOINT)
+        counts = []
+        with pymqi.Queue(qmgr, QUEUE) as queue:
+            for _ in range(2):
+                md = pymqi.MD()
+                assert queue.get(None, md, gmo) == b"poison"
+                counts.append(md.BackoutCount)
+                qmgr.backout()
+            assert queue.get() == b"poison"
+    assert counts == [0, 1]
+
+
+def test_channel_status_of_a_running_svrconn(env):
+    """Given a client connected through APP.SVRCONN, when MQCMD_INQUIRE_CHANNEL_STATUS asks
+    for that channel, then an instance answers with MQIACH_CHANNEL_STATUS MQCHS_RUNNING; for
+    a channel with no status the command fails with MQRCCF_CHL_STATUS_NOT_FOUND (3065),
+    which MQMIError names."""
+    with pymqi.connect(QMGR, CHANNEL, env.conn_info) as qmgr:
+        pcf = pymqi.PCFExecute(qmgr)
+        response = pcf.MQCMD_INQUIRE_CHANNEL_STATUS(
+            {pymqi.CMQCFC.MQCACH_CHANNEL_NAME: CHANNEL})
+        assert response
+        assert {s[pymqi.CMQCFC.MQIACH_CHANNEL_STATUS] for s in response} == {
+            pymqi.CMQCFC.MQCHS_RUNNING}
+        with pytest.raises(pymqi.MQMIError) as err:
+            pcf.MQCMD_INQUIRE_CHANNEL_STATUS(
+                {pymqi.CMQCFC.MQCACH_CHANNEL_NAME: "SYSTEM.DEF.SVRCONN"})
+    assert (err.value.comp, err.value.reason) == (pymqi.CMQC.MQCC_FAILED,
+                                                  pymqi.CMQCFC.MQRCCF_CHL_STATUS_NOT_FOUND)
+    assert "MQRCCF_CHL_STATUS_NOT_FOUND" in str(err.value)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_handling_an_mqrccf_error(env, mode):
+    """Given a queue that exists, when MQCMD_CREATE_Q makes it again without MQRP_YES,
+    then MQMIError says MQCC_FAILED MQRCCF_OBJECT_ALREADY_EXISTS (4001) and errorAsString
+    names it; with MQIACF_REPLACE MQRP_YES it succeeds."""
+    args = {pymqi.CMQC.MQCA_Q_NAME: QUEUE, pymqi.CMQC.MQIA_Q_TYPE: pymqi.CMQC.MQQT_LOCAL}
+    with _connect(env, mode) as qmgr:
+        pcf = pymqi.PCFExecute(qmgr)
+        with pytest.raises(pymqi.MQMIError) as err:
+            pcf.MQCMD_CREATE_Q(args)
+        pcf.MQCMD_CREATE_Q({**args, pymqi.CMQCFC.MQIACF_REPLACE: pymqi.CMQCFC.MQRP_YES})
+    assert (err.value.comp, err.value.reason) == (pymqi.CMQC.MQCC_FAILED,
+                                                  pymqi.CMQCFC.MQRCCF_OBJECT_ALREADY_EXISTS)
+    assert err.value.errorAsString() == "FAILED: MQRCCF_OBJECT_ALREADY_EXISTS"
