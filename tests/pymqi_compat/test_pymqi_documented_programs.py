@@ -337,7 +337,8 @@ def test_correlate_request_and_response_by_correl_id(empty):
     requester (connect_with_options with opts=MQCNO_HANDLE_SHARE_NO_BLOCK and cd=) puts a
     MQMT_REQUEST with ReplyToQ and ReplyToQMgr set by item, and a responder thread answers
     with CorrelId = the request's MsgId, then the requester's get matching that CorrelId
-    (GMO Version 2, MQMO_MATCH_CORREL_ID, WaitInterval) answers the response."""
+    (GMO Version 2, MQMO_MATCH_CORREL_ID, WaitInterval) answers the response, not another
+    reply ahead of it on the reply queue."""
     def connected() -> pymqi.QueueManager:
         cd = pymqi.CD()
         cd.ChannelName = CHANNEL
@@ -361,9 +362,10 @@ def test_correlate_request_and_response_by_correl_id(empty):
             replyto_queue.put(b"Response to message " + request, response_md)
         qm.disconnect()
 
+    qm = connected()
+    qm.put1("APP.REPLY", b"another's reply", pymqi.MD(CorrelId=b"another request".ljust(24)))
     responder = threading.Thread(target=respond, args=(connected(),))
     responder.start()
-    qm = connected()
     put_mqmd = pymqi.MD()
     put_mqmd["MsgType"] = pymqi.CMQC.MQMT_REQUEST
     put_mqmd["ReplyToQ"] = "APP.REPLY"
@@ -382,6 +384,7 @@ def test_correlate_request_and_response_by_correl_id(empty):
     with pymqi.Queue(qm, "APP.REPLY", pymqi.CMQC.MQOO_INPUT_SHARED) as replyto_queue:
         response = replyto_queue.get(None, get_mqmd, get_opts)
     responder.join(10)
+    assert drain(qm, "APP.REPLY") == [b"another's reply"]
     qm.disconnect()
     assert response == b"Response to message Test Data. 1"
     assert get_mqmd.CorrelId == put_mqmd.MsgId != pymqi.CMQC.MQMI_NONE
