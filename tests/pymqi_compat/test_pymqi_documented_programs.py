@@ -6,9 +6,13 @@ bytes_encoding and default_ccsid, waiting for one or many messages, without JMS 
 message priority, dynamic reply-to queues, replying, correlating by CorrelId, an alternate
 user id, message properties), topics (publishing, subscribing with CREATE + RESUME), PCF
 (defining a channel and a queue, displaying channels and queues, query filters, pinging the
-queue manager), MQRC_ALREADY_CONNECTED avoided both documented ways, and is_connected.
+queue manager), MQRC_ALREADY_CONNECTED avoided both documented ways, is_connected, SSL &
+TLS; and, beside the page, what pymqi's API offers for queue depth, browsing, put1,
+BackoutCount, channel status and MQRCCF errors.
 
-Each test asserts what the page says happens. The queue manager is tests/client's: QM1 with
+Each test asserts what the page says happens. Where the page and IBM's command server
+disagree (two filters in one inquiry; the reason for a channel name nothing matches) the
+test asserts IBM's answer and says so. The queue manager is tests/client's: QM1 with
 its channel initiator serving APP.SVRCONN on a port of 127.0.0.1, shared by the module.
 
 what pymqi users rely on: "pymqi compatibility": a program of pymqi's documentation runs
