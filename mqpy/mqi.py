@@ -10,6 +10,7 @@ as in pymqi.
 from __future__ import annotations
 
 import os
+import threading
 from typing import TYPE_CHECKING, Any
 
 from mqpy import CMQC, asyncconsume, config, localqmgrs
@@ -68,6 +69,10 @@ def _csp_credentials(csp: Any) -> tuple[str | None, str | None]:
     return user or None, password
 
 
+#: MQCNO's options that make a shared (thread-independent) connection handle
+_HANDLE_SHARE = CMQC.MQCNO_HANDLE_SHARE_BLOCK | CMQC.MQCNO_HANDLE_SHARE_NO_BLOCK
+
+
 def _is_text(value: str) -> bool:
     """Can ``value`` be encoded (UTF-8, as an MQCSP travels)?"""
     try:
@@ -90,6 +95,8 @@ class QueueManager(MQObject):
                  bytes_encoding: str = "utf8", default_ccsid: int = 1208) -> None:
         self._conn: Backend | None = None
         self._name = ""
+        #: the thread whose nonshared connection this is (None: none, or a shared one)
+        self._nonshared_thread: int | None = None
         #: an application's connection to a queue manager of this process, traced here when
         #: strmqtrc asks (the queue manager's own, made by attach, are not)
         self._embedded = False
@@ -103,7 +110,31 @@ class QueueManager(MQObject):
 
     # -- connecting -------------------------------------------------------------------
     def connect(self, name: str | bytes, *, data_path: str | None = None,
-                user: str | None = None, password: str | None = None) -> None:
+                user: str | None = None, password: str | None = None) -> QueueManager:
+        """MQCONN (a nonshared connection: see :meth:`_check_already_connected`), made by
+        :meth:`_connect_bindings`; the QueueManager is answered, for a ``with`` block."""
+        self._check_already_connected(CMQC.MQCNO_NONE)
+        self._connect_bindings(name, data_path=data_path, user=user, password=password)
+        self._connected_with(CMQC.MQCNO_NONE)
+        return self
+
+    def _check_already_connected(self, opts: int) -> None:
+        """IBM's MQRC_ALREADY_CONNECTED (2002, MQCC_WARNING) on Multiplatforms: a thread
+        has at most one nonshared connection handle, so an MQCONN, or an MQCONNX without an
+        MQCNO_HANDLE_SHARE_* option, from the thread whose nonshared connection this
+        QueueManager holds is answered with that same connection (kept) and the warning,
+        raised as pymqi raises it. With MQCNO_HANDLE_SHARE_BLOCK or _NO_BLOCK each call
+        makes a new shared connection."""
+        if opts & _HANDLE_SHARE or not self.is_connected:
+            return
+        if self._nonshared_thread == threading.get_ident():
+            raise MQMIError(CMQC.MQCC_WARNING, CMQC.MQRC_ALREADY_CONNECTED)
+
+    def _connected_with(self, opts: int) -> None:
+        self._nonshared_thread = None if opts & _HANDLE_SHARE else threading.get_ident()
+
+    def _connect_bindings(self, name: str | bytes, *, data_path: str | None = None,
+                          user: str | None = None, password: str | None = None) -> None:
         """MQCONN in bindings mode: the queue manager running in this process, else the one
         serving its socket (``strmqm``); MQRC_Q_MGR_NOT_AVAILABLE when neither answers.
 
@@ -156,22 +187,43 @@ class QueueManager(MQObject):
     def connect_with_options(self, name: str | bytes, *args: Any, user: str | None = None,
                              password: str | None = None, cd: Any = None, sco: Any = None,
                              opts: int = 0, csp: Any = None, cno: Any = None,
-                             bno: Any = None) -> None:
+                             bno: Any = None) -> QueueManager:
         """MQCONNX. An MQCD with a ConnectionName makes a client connection through its
         channel; MQCNO_CLIENT_BINDING one from MQSERVER / MQCCDTURL; otherwise bindings.
-        pymqi's older positional form ``(name, cd[, opts])`` is accepted too; so are
+        pymqi's positional form ``(name, cd[, sco])`` is accepted too (and ``(name, cd,
+        opts)``, an MQCNO's options where the MQSCO would be); so are
         ibmmq's ``csp`` (an MQCSP: its CSPUserId and CSPPassword are the credentials),
         ``cno`` (an MQCNO: its Options, and its CCDTUrl for a client binding) and ``bno``
-        (an MQBNO: no application balancing here, as outside a uniform cluster)."""
+        (an MQBNO: no application balancing here, as outside a uniform cluster).
+
+        The QueueManager is answered, so that ``with qmgr.connect_with_options(...):`` (as
+        pymqi's documentation writes it) disconnects at the block's end; a second
+        connection from the same thread without MQCNO_HANDLE_SHARE_* is MQCC_WARNING
+        MQRC_ALREADY_CONNECTED (:meth:`_check_already_connected`)."""
         if csp is not None:
             user, password = _csp_credentials(csp)
         if cno is not None:
             opts |= getattr(cno, "Options", 0)
         _check_credentials(user, password)
+        if len(args) > 2:
+            raise TypeError(f"Invalid options: {args!r}")
         if args:
             cd = args[0] if cd is None else cd
-            if len(args) > 1 and not opts:
-                opts = args[1]
+        if len(args) > 1:  # pymqi's (name, cd, sco); an int there: an older (name, cd, opts)
+            if isinstance(args[1], int):
+                opts = opts or args[1]
+            elif sco is None:
+                sco = args[1]
+        self._check_already_connected(opts)
+        self._connect_with_options(name, user, password, cd, sco, opts, cno)
+        self._connected_with(opts)
+        return self
+
+    def _connect_with_options(self, name: str | bytes, user: str | None,
+                              password: str | None, cd: Any, sco: Any, opts: int,
+                              cno: Any) -> None:
+        """MQCONNX's connection: a client one through ``cd``'s channel, or MQSERVER /
+        MQCCDTURL's for MQCNO_CLIENT_BINDING, else bindings."""
         for struc in (cd, sco):  # an MQCD's or MQSCO's StrucId and Version: 2277, 2380
             reason = struc.header_error() if isinstance(struc, MQStruct) else 0
             if reason:
@@ -190,19 +242,20 @@ class QueueManager(MQObject):
             self._connect_client(_strip(name), user, password, sco,
                                  _strip(url) if isinstance(url, (str, bytes)) else None)
             return
-        self.connect(name, user=user, password=password)
+        self._connect_bindings(name, user=user, password=password)
 
     def connect_tcp_client(self, name: str | bytes, cd: Any, channel: str | bytes,
                            conn_name: str | bytes, user: str | None = None,
                            password: str | None = None, sco: Any = None, *, cno: Any = None,
-                           csp: Any = None, bno: Any = None) -> None:
+                           csp: Any = None, bno: Any = None) -> QueueManager:
         """A client connection through a SVRCONN channel (pymqi's signature; ``sco``: an
         MQSCO whose KeyRepository serves a TLS channel; ibmmq's ``cno``, ``csp``, ``bno``
-        as :meth:`connect_with_options` takes them)."""
+        as :meth:`connect_with_options` takes them). The QueueManager is answered, for
+        pymqi's documented ``with qmgr.connect_tcp_client(...):``."""
         cd.ChannelName = _name_bytes(channel)
         cd.ConnectionName = _name_bytes(conn_name)
-        self.connect_with_options(name, user=user, password=password, cd=cd, sco=sco,
-                                  cno=cno, csp=csp, bno=bno)
+        return self.connect_with_options(name, user=user, password=password, cd=cd, sco=sco,
+                                         cno=cno, csp=csp, bno=bno)
 
     def disconnect(self) -> None:
         """MQDISC: a unit of work still open is committed, as MQ does on a normal end."""
