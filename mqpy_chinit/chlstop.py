@@ -21,13 +21,16 @@ import trio
 
 from mqpy.waitingget import WaitingGets
 
-__all__ = ["WAKE_AGAIN", "waiting_get"]
+__all__ = ["WAKE_AGAIN", "WAKE_LIMIT", "waiting_get"]
 
 _T = TypeVar("_T")
 
 #: seconds after which a wake is repeated while the get it means to end has not ended (the
 #: first reached the queue manager before the get's request, and was dropped)
 WAKE_AGAIN = 0.1
+#: seconds a cancelled MCA goes on waking its get before it leaves it to end by itself (its
+#: unit of work is backed out at the MCA's end whatever the get did)
+WAKE_LIMIT = 5.0
 
 
 async def waiting_get(gets: WaitingGets, get: Callable[[], _T],
@@ -37,8 +40,14 @@ async def waiting_get(gets: WaitingGets, get: Callable[[], _T],
     when this task is cancelled (woken, then the cancel goes on: whatever the get took is in
     the connection's unit of work, which the MCA's end backs out)."""
     ended = threading.Event()
+    lock = threading.Lock()
+    state = {"started": False, "abandoned": False}
 
-    def call() -> _T:
+    def call() -> _T | None:
+        with lock:
+            if state["abandoned"]:  # cancelled before it began: no get at all (nobody
+                return None  # reads what an abandoned call returns)
+            state["started"] = True
         try:
             return get()
         finally:
@@ -55,10 +64,14 @@ async def waiting_get(gets: WaitingGets, get: Callable[[], _T],
         # reads the get's MQMIError as it is
         result = await outcome.acapture(trio.to_thread.run_sync, call, abandon_on_cancel=True)
         if isinstance(result, outcome.Error) and isinstance(result.error, trio.Cancelled):
-            with trio.CancelScope(shield=True):
-                await _wake_until_ended(gets, ended)
+            with lock:  # (a cancel may come before the worker thread began, or was asked)
+                state["abandoned"] = True
+                started = state["started"]
+            if started:
+                with trio.CancelScope(shield=True), trio.move_on_after(WAKE_LIMIT):
+                    await _wake_until_ended(gets, ended)
         nursery.cancel_scope.cancel()
-    return result.unwrap()
+    return result.unwrap()  # type: ignore[no-any-return]
 
 
 async def _wake_until_ended(gets: WaitingGets, ended: threading.Event) -> None:
