@@ -25,7 +25,8 @@ from mqpy.fap.mqicalls import Step
 from mqpy.fap.statuscodes import StatusCode
 from mqpy.fap.tsh import TSH_LENGTH, ByteOrder, ControlFlags1, Event, SegmentType
 from mqpy.properties import channelcarry
-from mqpy_chinit import batchcalls, distribution, resync, syncq
+from mqpy.waitingget import WaitingGets
+from mqpy_chinit import batchcalls, chlstop, distribution, resync, syncq
 from mqpy_chinit.channelexit import ChannelExits
 from mqpy_chinit.conversation import ChannelEnded, Conversation
 from mqpy_chinit.mca import (
@@ -63,7 +64,9 @@ from mqpy_chinit.sender_batch import (
 from mqpy_chinit.states import ChannelEvent, ChannelStatus
 from mqpy_chinit.tlsstream import KeyRepository, open_channel_stream
 
-POLL_MS = 500  # longest single MQGET wait, so that a stop request is seen promptly
+#: longest single MQGET wait of an idle channel: its heartbeat and disconnect intervals are
+#: looked at that often (a stop request wakes the wait: ``chlstop``)
+POLL_MS = 500
 #: why a message is not sent to a partner without message properties (``channelcarry``)
 UNSUPPORTED = (f"has a property that requires support, which the partner queue manager "
                f"(FAP level below {channelcarry.PROPERTIES_FAP_LEVEL}) does not give (reason "
@@ -106,6 +109,7 @@ class SenderMCA:
         self.fap_level = channelcarry.PROPERTIES_FAP_LEVEL  # the FAP level negotiated
         self.syncq: syncq.ChannelSyncQ | None = None  # this run's sync record
         self._gets: batchcalls.XmitqGets | None = None  # see _xmitq_gets
+        self._waiting_gets: WaitingGets | None = None  # the gets that wait (see _get)
         self.clock: Callable[[], float] = time.perf_counter  # NETTIME's (a test's own)
         self.exits: ChannelExits | None = None  # MSGEXIT, SENDEXIT, RCVEXIT, SCYEXIT
 
@@ -255,19 +259,27 @@ class SenderMCA:
         await mqi(self.syncq.replace_in_uow, rec)
         await mqi(qm.commit)
 
-    async def _get(self, qm: mqpy.QueueManager, xq: mqpy.Queue, wait_ms: int
-                   ) -> tuple[mqpy.MD, bytes] | None:
+    async def _get(self, qm: mqpy.QueueManager, xq: mqpy.Queue, wait_ms: int,
+                   stop: trio.Event | None = None) -> tuple[mqpy.MD, bytes] | None:
+        """One message, waiting up to ``wait_ms`` for it; None when none came. A wait ends
+        at once when ``stop`` is set or the MCA is cancelled (``chlstop``)."""
         md = mqpy.MD(CorrelId=self.correl_id) if self.correl_id else mqpy.MD()
         opts = CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_FAIL_IF_QUIESCING
         if wait_ms > 0:
             opts |= CMQC.MQGMO_WAIT
+        gmo = mqpy.GMO(Options=opts, WaitInterval=wait_ms)
         try:
-            # a wait that STOP CHANNEL MODE(FORCE) may abandon: the connection's backout at
-            # the end of the channel undoes whatever the abandoned call got
-            data = await trio.to_thread.run_sync(
-                functools.partial(xq.get, None, md, mqpy.GMO(Options=opts,
-                                                              WaitInterval=wait_ms)),
-                abandon_on_cancel=True)
+            # a get that STOP CHANNEL MODE(FORCE) may end: the connection's backout at the
+            # end of the channel undoes whatever it got
+            if wait_ms > 0:
+                gets = self._waiting_gets
+                if gets is None:
+                    gets = self._waiting_gets = WaitingGets(qm)
+                data = await chlstop.waiting_get(
+                    gets, functools.partial(gets.get, xq, md, gmo), stop)
+            else:
+                data = await trio.to_thread.run_sync(functools.partial(xq.get, None, md, gmo),
+                                                     abandon_on_cancel=True)
         except mqpy.MQMIError as e:
             if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
                 return None
@@ -378,8 +390,12 @@ class SenderMCA:
                 if not firsts:
                     await self._settle(conv, qm, force=True)
                     continue
-            got = firsts[0] if firsts else await self._get(qm, xq, POLL_MS)
+            # idle: the wait a stop request ends at once
+            got = firsts[0] if firsts else await self._get(qm, xq, POLL_MS,
+                                                           self.stop_requested)
             if got is None:
+                if self.stop_requested.is_set():
+                    continue
                 idle = b.when_idle(time.monotonic())
                 if idle is Idle.DISCONNECT:
                     await conv.send(Status(code=StatusCode.USER_CLOSED,

@@ -38,7 +38,9 @@ cursor and only a rescan finds them).
 **Ending (WAIT).** Work is *outstanding* while a message is waiting for a retry. WAIT(NO) ends
 after a complete pass that moved nothing with nothing outstanding (that pass is the final
 rescan). WAIT(nnn) ends once nothing was moved and nothing was outstanding for nnn seconds.
-WAIT(YES) ends only when asked (``stop``) or when the queue manager ends.
+WAIT(YES) ends only when asked (``stop``) or when the queue manager ends. Either end is at
+once: a browse waiting at the end of the queue is woken (``mqpy.waitingget``: by a thread of
+the run that watches ``stop``; by the queue manager itself when it quiesces or ends).
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ from mqpy.errors import MQMIError
 from mqpy.mqi import Queue, QueueManager
 from mqpy.structs.fields import StructError
 from mqpy.structs.tables import DLH, GMO, MD, OD, PMO
+from mqpy.waitingget import WaitingGets
 
 __all__ = [
     "DeadLetterHandler",
@@ -73,8 +76,13 @@ __all__ = [
 DLH_LENGTH = DLH().packed_size()
 #: Shortest pause between idle passes, so RETRYINT(0) rescans promptly without spinning.
 MIN_RESCAN_INTERVAL = 0.05
-#: Longest single MQGET wait, so that ``stop`` is noticed promptly.
+#: Longest single MQGET wait (the handler's clock is looked at that often); ``stop`` wakes it.
 _WAIT_SLICE = 0.25
+#: Seconds after which a wake is repeated while the browse it means to end has not ended
+#: (the first reached the queue manager before the browse's request).
+_WAKE_AGAIN = 0.1
+#: How often the waker thread of a run looks whether the run has ended without a stop.
+_WATCH_END = 1.0
 #: Reasons after which the handler cannot go on: the connection or the queue is gone.
 _FATAL = frozenset(
     {
@@ -198,6 +206,7 @@ class DeadLetterHandler:
             # No DLQ named and the queue manager has no DEADQ: nothing to process.
             raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_OBJECT_NAME)
         self._q: Queue | None = None
+        self._gets: WaitingGets | None = None  # the browses that wait (see _browse)
         self._status_shown = 0  # length of the live status line on screen, 0 if none
         self._last_status = float("-inf")
         self._last_summary = float("-inf")
@@ -239,6 +248,9 @@ class DeadLetterHandler:
         stop = stop if stop is not None else threading.Event()
         wait = self.table.control.wait
         self.open()
+        ended = threading.Event()
+        threading.Thread(target=self._wake_when_stopped, args=(stop, ended),
+                         name="runmqdlq stop", daemon=True).start()
         self._say(MESSAGES["AMQ8708"].format(queue=self.queue_name), msgid="AMQ8708")
         self._last_progress, self._progress_seen = self.clock(), self.summary.seen
         try:
@@ -263,8 +275,22 @@ class DeadLetterHandler:
                 if last_work is not None:
                     idle_since = last_work
         finally:
+            ended.set()
             self._end()
         return self.summary
+
+    def _wake_when_stopped(self, stop: threading.Event, ended: threading.Event) -> None:
+        """The run's waker thread: once ``stop`` is set, the browse waiting at the end of the
+        queue (if one is) is woken, again every _WAKE_AGAIN seconds until the run has ended;
+        a run that ends otherwise ends this thread within _WATCH_END seconds."""
+        while not stop.wait(_WATCH_END):
+            if ended.is_set():
+                return
+        while not ended.is_set():
+            gets = self._gets
+            if gets is not None:
+                gets.wake()
+            ended.wait(_WAKE_AGAIN)
 
     def _end(self) -> None:
         self._clear_status()
@@ -333,7 +359,13 @@ class DeadLetterHandler:
             gmo.Options |= CMQC.MQGMO_WAIT
             gmo.WaitInterval = max(1, int(wait_s * 1000))
         try:
-            data = self._q.get(None, md, gmo)
+            if wait_s > 0:
+                gets = self._gets
+                if gets is None:
+                    gets = self._gets = WaitingGets(self.qm)
+                data = gets.get(self._q, md, gmo)
+            else:
+                data = self._q.get(None, md, gmo)
         except MQMIError as e:
             if e.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
                 return None
