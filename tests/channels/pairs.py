@@ -1,7 +1,8 @@
 """Channels between the two in-process queue managers of the ``two_qmgrs`` fixture: one
 SDR-RCVR channel QM1.TO.QM2 running, perhaps through a FaultProxy (the set-up the pipelining
 and in-doubt tests share); the definitions of an SDR-RCVR and an SVR-RQSTR pair; channel
-initiators listening or with a channel started; the receiver's messages as MessageData."""
+initiators listening or with a channel started; the receiver's messages as MessageData; the
+channel states a queue manager remembers across restarts."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import attrs
 import trio
 
 import mqpy
-from mqpy import CMQC
+from mqpy import CMQC, syncrecord
 from mqpy.fap.messagedata import XQH_WITH_MD_LENGTH, MessageData
 from mqpy.fap.tsh import ControlFlags1, SegmentType
 from mqpy.structs.tables import XQH
@@ -160,3 +161,16 @@ async def put_held(rcv: ReceiverMCA, conn, pending: list[MessageData]) -> None:
     rcv.batch = rcv._new_batch(0, NO_LUWID)
     rcv.batch.pending.extend(pending)
     await rcv._put_held(None, conn)
+
+
+def remembered(qm) -> tuple[dict[str, str], dict[str, tuple[str, str]]]:
+    """The channel states ``qm``'s sync queue remembers (channel -> STOPPED | RETRYING), and
+    the xmitqs error stops disabled (channel -> (xmitq, the TRIGGER it had)): what a
+    channel initiator that starts now restores. A state is shown before it is remembered
+    (the record is written in a worker thread): a test that ends a channel initiator to see
+    what survives waits for this first."""
+    conn = qm.connect()
+    try:
+        return syncrecord.read_states(conn), syncrecord.read_disabled_xmitqs(conn)
+    finally:
+        conn.disconnect()

@@ -10,7 +10,7 @@ from mqpy_chinit.states import ChannelState
 from tests.support.ports import free_port
 from tests.support.waiting import wait_until
 
-from .pairs import running_pair
+from .pairs import remembered, running_pair
 from .test_sdr_rcvr import define_pair
 
 CHANNEL = "QM1.TO.QM2"
@@ -172,7 +172,10 @@ async def test_stop_then_start_at_once_is_remembered_as_started(two_qmgrs):
                 assert c1.stop_channel(CHANNEL) is None
                 await wait_until(lambda: CHANNEL not in c1.running)
                 assert (await c1._start({}, CHANNEL))["ok"]
-            await trio.sleep(0.5)  # the states are written
+            # the states are written: the last one asked for (RETRYING, once the last start
+            # found nobody listening) is remembered
+            await wait_until(lambda: _state(c1) is ChannelState.RETRYING
+                             and remembered(qm1)[0] == {CHANNEL: "RETRYING"})
             first_life.cancel_scope.cancel()
         c1 = qm1.make_chinit()
         await nursery.start(c1.run)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import trio
 
 from mqpy_chinit.states import ChannelState
-from tests.channels.pairs import define_pair
+from tests.channels.pairs import define_pair, remembered
 from tests.support.waiting import wait_until
 
 
@@ -25,7 +25,7 @@ async def test_a_stopped_channel_stays_stopped_across_a_restart(two_qmgrs):
             c1 = qm1.make_chinit()
             await first_life.start(c1.run)
             assert c1.stop_channel("QM1.TO.QM2") is None
-            await trio.sleep(0.3)  # the state is written
+            await wait_until(lambda: remembered(qm1)[0] == {"QM1.TO.QM2": "STOPPED"})
             first_life.cancel_scope.cancel()
         c1 = qm1.make_chinit()
         await nursery.start(c1.run)

@@ -63,7 +63,10 @@ class ChinitThread:
 
     def stop(self) -> None:
         if self._thread.is_alive() and self._scope is not None:
-            trio.from_thread.run_sync(self._scope.cancel, trio_token=self._token)
+            try:
+                trio.from_thread.run_sync(self._scope.cancel, trio_token=self._token)
+            except trio.RunFinishedError:  # it ended since is_alive (another stop's doing)
+                pass
             self._thread.join(10)
 
     def run_sync(self, fn: Callable[[], Any]) -> Any:

@@ -158,16 +158,29 @@ def test_stopped_channel_initiator_gives_2009(env):
 def test_broken_during_a_waiting_get(env):
     """Given a client waiting in MQGET, when the channel initiator ends, then the get fails
     2009 at once rather than waiting out its interval."""
-    import threading
-
     qm = mqpy.connect(QMGR, CHANNEL, env.conn_info)
     queue = mqpy.Queue(qm, QUEUE, CMQC.MQOO_INPUT_AS_Q_DEF)
-    threading.Timer(0.3, env.chinit.stop).start()
-    t0 = time.monotonic()
-    with pytest.raises(mqpy.MQMIError) as err:
-        queue.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=20000))
+    mq = env.engine.catalog.queues[env.engine.catalog.queue_def(QUEUE).qid]
+    stopped: list[float] = []
+    returned = threading.Event()
+
+    def stop_once_waiting() -> None:  # the get is waiting once it is the queue's waiter
+        if wait_for(lambda: mq.waiters or returned.is_set(), timeout=30) and mq.waiters:
+            stopped.append(time.monotonic())
+            env.chinit.stop()
+
+    # (joined before the test ends: a stop still running would race the fixture's own)
+    stopper = threading.Thread(target=stop_once_waiting)
+    stopper.start()
+    try:
+        with pytest.raises(mqpy.MQMIError) as err:
+            queue.get(None, mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=20000))
+        failed_at = time.monotonic()
+    finally:
+        returned.set()
+        stopper.join()
     assert err.value.reason == CMQC.MQRC_CONNECTION_BROKEN
-    assert time.monotonic() - t0 < 5
+    assert stopped and failed_at - stopped[0] < 5
 
 
 def test_client_abend_backs_out(env):
