@@ -20,6 +20,7 @@ from mqpy.readahead import WINDOW
 from tests.robustness.test_bindings_socket import _no_fault_written
 from tests.robustness.test_conn_state_wake import _connected
 from tests.support.bindings_server import serving_with_faults
+from tests.support.flood import written_without_reading
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -28,28 +29,6 @@ _T = SegmentType
 #: (a few hundred KB) and a read or two; far below what the hostile application writes
 _HELD_BACK_AT_MOST = 8 << 20
 _WRITTEN_AT_MOST = 32 << 20
-
-
-def _written_while_waiting(sock: socket.socket, request: bytes) -> int:
-    """Write ``request`` again and again, never reading, until the queue manager stops
-    taking them (the socket's buffer full for a whole second) or _WRITTEN_AT_MOST went:
-    the bytes it took."""
-    sock.setblocking(False)
-    block = memoryview(request * max(1, (1 << 20) // len(request)))
-    rest, sent, stalled_since = block, 0, None
-    while sent < _WRITTEN_AT_MOST:
-        try:
-            n = sock.send(rest)
-        except BlockingIOError:
-            stalled_since = stalled_since or time.monotonic()
-            if time.monotonic() - stalled_since > 1.0:
-                break
-            time.sleep(0.01)
-            continue
-        stalled_since = None
-        sent += n
-        rest = rest[n:] or block
-    return sent
 
 
 def test_an_application_writing_while_its_get_waits_is_held_back_not_buffered(running):
@@ -64,7 +43,7 @@ def test_an_application_writing_while_its_get_waits_is_held_back_not_buffered(ru
         sock.sendall(flows.request(_T.MQGET, [mqpy.MD(), gmo, 100], hobj))
         time.sleep(0.3)  # the get waits
         put = flows.request(_T.MQPUT, [mqpy.MD(), mqpy.PMO(), b"x" * 60000], hobj)
-        assert _written_while_waiting(sock, put) < _HELD_BACK_AT_MOST
+        assert written_without_reading(sock, put, _WRITTEN_AT_MOST) < _HELD_BACK_AT_MOST
     other = mqpy.connect("QM1")  # and everyone else is served
     other.disconnect()
 

@@ -27,6 +27,7 @@ from mqpy.fap.tsh import SegmentType
 from tests.support.bindings_server import serving_with_faults
 from tests.support.cuts import cut_points
 from tests.support.daemon_pair import mqsc_here
+from tests.support.flood import written_without_reading
 from tests.support.installation import Installation, started
 
 pytestmark = pytest.mark.timeout(300)
@@ -457,27 +458,6 @@ _HELD_BACK_AT_MOST = 8 << 20
 _OFFERED = 32 << 20
 
 
-def _written_while_not_reading(sock: socket.socket, request: bytes) -> int:
-    """``request`` written again and again, no reply read, until the queue manager stops
-    taking them (the socket full for a whole second) or _OFFERED went: the bytes taken."""
-    sock.setblocking(False)
-    block = memoryview(request * max(1, (1 << 20) // len(request)))
-    rest, sent, stalled_since = block, 0, None
-    while sent < _OFFERED:
-        try:
-            n = sock.send(rest)
-        except BlockingIOError:
-            stalled_since = stalled_since or time.monotonic()
-            if time.monotonic() - stalled_since > 1.0:
-                break
-            time.sleep(0.01)
-            continue
-        stalled_since = None
-        sent += n
-        rest = rest[n:] or block
-    return sent
-
-
 @pytest.mark.parametrize("options", [_NO_SYNCPOINT, _ASYNC], ids=["sync", "async"])
 def test_an_application_putting_without_reading_its_replies_is_held_back(running, options):
     """Given an application with the queue open, when it writes puts (synchronous, or
@@ -490,7 +470,7 @@ def test_an_application_putting_without_reading_its_replies_is_held_back(running
     app = _App(running)
     try:
         request = app.put(b"f" * 100, options)
-        written = _written_while_not_reading(app.sock, request)
+        written = written_without_reading(app.sock, request, _OFFERED)
         assert written < _HELD_BACK_AT_MOST
         _others_served(running)
     finally:

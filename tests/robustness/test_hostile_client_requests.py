@@ -35,6 +35,7 @@ from tests.robustness.test_svrconn_hostile_flows import (
     _served,
 )
 from tests.support.cuts import cut_points
+from tests.support.flood import written_without_reading
 from tests.support.site import QM, QUEUE, Site
 from tests.support.site_here import site_per_bind_type
 
@@ -463,27 +464,6 @@ _HELD_BACK_AT_MOST = 16 << 20
 _OFFERED = 64 << 20
 
 
-def _written_while_not_reading(sock: socket.socket, request: bytes) -> int:
-    """``request`` written again and again, no reply read, until the instance stops
-    taking them (its socket full for a whole second) or _OFFERED went: the bytes taken."""
-    sock.setblocking(False)
-    block = memoryview(request * max(1, (1 << 20) // len(request)))
-    rest, sent, stalled_since = block, 0, None
-    while sent < _OFFERED:
-        try:
-            n = sock.send(rest)
-        except BlockingIOError:
-            stalled_since = stalled_since or time.monotonic()
-            if time.monotonic() - stalled_since > 1.0:
-                break
-            time.sleep(0.01)
-            continue
-        stalled_since = None
-        sent += n
-        rest = rest[n:] or block
-    return sent
-
-
 @pytest.mark.parametrize("options", [_NO_SYNCPOINT, _NO_SYNCPOINT | CMQC.MQPMO_ASYNC_RESPONSE],
                          ids=["sync", "async"])
 def test_a_client_putting_without_reading_its_replies_is_held_back(site, bystander, options):
@@ -496,7 +476,7 @@ def test_a_client_putting_without_reading_its_replies_is_held_back(site, bystand
     peer, hobj = _opened(site)
     try:
         request = _put(peer, hobj, b"f" * 100, options=options)
-        written = _written_while_not_reading(peer.sock, request)
+        written = written_without_reading(peer.sock, request, _OFFERED)
         assert written < _HELD_BACK_AT_MOST
         _served(bystander)
     finally:
