@@ -15,6 +15,9 @@ from mqpy.fap import channeldefs as D
 from mqpy_chinit.mca import mqi
 from mqpy_chinit.states import ChannelEvent, ChannelStatus
 
+#: The longest a state write holds up the channel initiator's end (seconds).
+STATE_WRITE_S = 5.0
+
 
 class RememberedStates:
     """STOPPED and RETRYING, remembered and restored."""
@@ -34,7 +37,14 @@ class RememberedStates:
             self.nursery.start_soon(self._write_state, name)
 
     async def _write_state(self, name: str) -> None:
-        """Write the state last asked for ``name`` (one write at a time)."""
+        """Write the state last asked for ``name`` (one write at a time). Shielded, for
+        STATE_WRITE_S at most: a channel initiator that ends first finishes the writes asked
+        for, so that a state shown (STOP CHANNEL's STOPPED) is a state remembered."""
+        with trio.CancelScope(shield=True, deadline=trio.current_time() + STATE_WRITE_S):
+            await self._write_state_now(name)
+
+    async def _write_state_now(self, name: str) -> None:
+        """:meth:`_write_state`'s write."""
         async with self._state_writes:
             state = self._wanted_states.get(name)
             disabled = self._disabled_by_channel.get(name) if state == "STOPPED" else None
