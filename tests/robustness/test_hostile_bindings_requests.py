@@ -12,7 +12,6 @@ throughout."""
 
 from __future__ import annotations
 
-import random
 import socket
 import struct
 import time
@@ -29,6 +28,7 @@ from tests.support.cuts import cut_points
 from tests.support.daemon_pair import mqsc_here
 from tests.support.flood import written_without_reading
 from tests.support.installation import Installation, started
+from tests.support.request_changes import changed, one_field_changes
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -147,25 +147,6 @@ def _log(running: Installation) -> str:
         return f.read()
 
 
-def _changed(raw: bytes, at: int, value: int) -> bytes:
-    changed = bytearray(raw)
-    struct.pack_into("<i", changed, at, value)
-    return bytes(changed)
-
-
-def _one_field_changes(raw: bytes, count: int, seed: int) -> list[tuple[int, int]]:
-    """``count`` (offset, value) pairs, drawn with ``seed``: a 4-byte field of ``raw`` after
-    its TSH's length given a value that changes it (the same draws every run)."""
-    draw = random.Random(seed)
-    changes: list[tuple[int, int]] = []
-    while len(changes) < count:
-        at = draw.randrange(8, len(raw) - 4, 4)
-        value = draw.choice((0, 1, 2, -1, 3, 0x7FFFFFFF, -0x80000000))
-        if _changed(raw, at, value) != raw:
-            changes.append((at, value))
-    return changes
-
-
 _BEFORE = [b"there before"] * 3
 
 
@@ -212,8 +193,8 @@ def test_a_kept_request_changed_in_one_field_is_answered_as_a_new_connection_ans
     probe = _App(running)
     base = kind(probe)
     probe.close()
-    for at, value in _one_field_changes(base, 30, len(base)):
-        kept, fresh = _kept_and_fresh(running, [base, base], _changed(base, at, value))
+    for at, value in one_field_changes(base, 30, len(base)):
+        kept, fresh = _kept_and_fresh(running, [base, base], changed(base, at, value))
         assert kept == fresh, (at, value)
     _nothing_unexpected(running)
 

@@ -12,7 +12,6 @@ throughout."""
 
 from __future__ import annotations
 
-import random
 import socket
 import struct
 import time
@@ -36,6 +35,7 @@ from tests.robustness.test_svrconn_hostile_flows import (
 )
 from tests.support.cuts import cut_points
 from tests.support.flood import written_without_reading
+from tests.support.request_changes import changed, one_field_changes
 from tests.support.site import QM, QUEUE, Site
 from tests.support.site_here import site_per_bind_type
 
@@ -117,25 +117,6 @@ def _opened(site: Site) -> tuple[_Peer, int]:
     return peer, peer.connected(1)
 
 
-def _changed(raw: bytes, at: int, value: int) -> bytes:
-    changed = bytearray(raw)
-    struct.pack_into("<i", changed, at, value)
-    return bytes(changed)
-
-
-def _one_field_changes(raw: bytes, count: int, seed: int) -> list[tuple[int, int]]:
-    """``count`` (offset, value) pairs, drawn with ``seed``: a 4-byte field of ``raw`` after
-    its TSHM's length given a value that changes it (the same draws every run)."""
-    draw = random.Random(seed)
-    changes: list[tuple[int, int]] = []
-    while len(changes) < count:
-        at = draw.randrange(8, len(raw) - 4, 4)
-        value = draw.choice((0, 1, 2, -1, 3, 0x7FFFFFFF, -0x80000000))
-        if _changed(raw, at, value) != raw:
-            changes.append((at, value))
-    return changes
-
-
 _BEFORE = [b"there before"] * 3
 
 
@@ -181,8 +162,8 @@ def test_a_kept_request_changed_in_one_field_is_answered_as_a_new_connection_ans
     probe, hobj = _opened(site)
     base = _same_request(probe, verb, hobj)
     probe.close()
-    for at, value in _one_field_changes(base, 24, int(verb)):
-        kept, fresh = _kept_and_fresh(site, [base, base], _changed(base, at, value))
+    for at, value in one_field_changes(base, 24, int(verb)):
+        kept, fresh = _kept_and_fresh(site, [base, base], changed(base, at, value))
         assert kept == fresh, (at, value)
     _nothing_unexpected(site, bystander)
 
