@@ -477,7 +477,7 @@ class Consumers:
     def _waiting_get(self, consumer: Consumer, md: MD, gmo: GMO, limit: int | None) -> bytes:
         """The dispatcher's get that waits (a slice at most), which :meth:`wake` ends."""
         conn = self.qm._conn
-        if hasattr(conn, "_drop_waiter"):  # the engine's connection, in this process
+        if hasattr(conn, "drop_waiter"):  # the engine's connection, in this process
             return self._engine_wait(conn, consumer, md, gmo, limit)
         self.waiting = True  # (set before the state is looked at: wake() sees one or the other)
         try:
@@ -508,13 +508,13 @@ class Consumers:
                 if left <= 0:
                     break
                 woken.wait(left)
-                conn._drop_waiter(consumer.hobj, woken.set)
+                conn.drop_waiter(consumer.hobj, woken.set)
                 if conn.engine.quiescing and gmo.Options & CMQC.MQGMO_FAIL_IF_QUIESCING:
                     raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
             raise _fail(CMQC.MQRC_NO_MSG_AVAILABLE)
         finally:
             self.woken = None
-            conn._drop_waiter(consumer.hobj, woken.set)
+            conn.drop_waiter(consumer.hobj, woken.set)
 
     def _no_message(self, consumer: Consumer, e: MQMIError, md: MD, gmo: GMO) -> bool | None:
         reason = e.reason

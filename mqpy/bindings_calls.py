@@ -34,7 +34,7 @@ from mqpy.engine import fastpath
 from mqpy.errors import MQMIError
 from mqpy.fap import mqicalls, mqiflows
 from mqpy.fap.apiheader import API_HEADER_LENGTH, build_mqi_request, one_mqi_flow
-from mqpy.fap.mqicalls import MQIVerbs, _get_done, _put_done, failure
+from mqpy.fap.mqicalls import MQIVerbs, failure, get_done, put_done
 from mqpy.fap.statuscodes import ProtocolError
 from mqpy.fap.tsh import TSH_LENGTH, SegmentType
 from mqpy.spinwait import SpinWait
@@ -100,7 +100,7 @@ class PackedCalls(MQIVerbs):
         reply = self._packed_put(hobj, md, pmo, data)
         if reply is None:
             return super().put(hobj, md, pmo, data)
-        return _put_done(md, pmo, reply)
+        return put_done(md, pmo, reply)
 
     def get(self, hobj: int, md: Any, gmo: Any, max_length: int | None) -> bytes:
         md = MD() if md is None else md  # (as MQIVerbs.get)
@@ -112,7 +112,7 @@ class PackedCalls(MQIVerbs):
         reply = self._packed_get(hobj, md, gmo, buffer_length)
         if reply is None:
             return super().get(hobj, md, gmo, max_length)
-        return _get_done(md, gmo, reply)
+        return get_done(md, gmo, reply)
 
     def commit(self) -> None:
         if not self._packable():
@@ -242,8 +242,8 @@ class TemplatedCalls(PackedCalls):
                 values = reply.values
                 if reply.comp == _OK and values is not None and values[0] is md \
                         and values[1] is pmo:
-                    return 0  # (_put_done's answer: the reply read into the caller's)
-                return _put_done(md, pmo, reply)
+                    return 0  # (put_done's answer: the reply read into the caller's)
+                return put_done(md, pmo, reply)
         return super().put(hobj, md, pmo, data)
 
     def get(self, hobj: int, md: Any, gmo: Any, max_length: int | None) -> bytes:
@@ -260,8 +260,8 @@ class TemplatedCalls(PackedCalls):
                     None if gmo.Options & _GET_WAITS else self._waits[_T.MQGET])
                 values = reply.values
                 if reply.comp == _OK and values[0] is md and values[1] is gmo:
-                    return values[3]  # (_get_done's answer: the reply read into the caller's)
-                return _get_done(md, gmo, reply)
+                    return values[3]  # (get_done's answer: the reply read into the caller's)
+                return get_done(md, gmo, reply)
         return super().get(hobj, md, gmo, max_length)
 
     def _packed_put(self, hobj: int, md: MD, pmo: PMO, data: bytes
@@ -348,7 +348,7 @@ def _one_reply(data: bytes, verb: SegmentType, targets: tuple[Any, ...],
     if templates is not None and targets:
         kept = templates.segments.get(verb)
         if kept is not None:
-            values = bindings_templates._read_against(kept[0], data, targets)
+            values = bindings_templates.read_against(kept[0], data, targets)
             if values is not None:
                 return _new_tuple(Decoded, (verb, kept[1], kept[2], kept[3], values))
     flow = one_mqi_flow(data)

@@ -48,7 +48,7 @@ _KEPT_TYPES = frozenset({int, bytes})
 _MD_LAYOUT = MD._layout_
 _GMO_LAYOUT = GMO._layout_
 #: MQMD fields that change from one message to the next: (name, offset, size, is a number),
-#: in place order (``_read_against`` gives them to the caller by these names, in this order)
+#: in place order (``read_against`` gives them to the caller by these names, in this order)
 _MD_VOLATILE = tuple((name, _MD_LAYOUT.offsets[name], size, False) for name, size in (
     ("MsgId", 24), ("CorrelId", 24), ("PutDate", 8), ("PutTime", 8)))
 #: MQGMO's (version 3 on), after the MQMD (likewise)
@@ -339,7 +339,7 @@ class Templates:
         message differ, else in full (and kept for the next)."""
         kept = self.replies.get(verb)
         if kept is not None:
-            values = _read_against(kept, body, targets)
+            values = read_against(kept, body, targets)
             if values is not None:
                 return mqiflows.Decoded(verb, comp, reason, hobj, values)
         decoded = mqiflows.common_reply(verb, comp, reason, hobj, body, targets)
@@ -421,7 +421,7 @@ def _record(body: bytes, values: tuple[Any, ...], at: int) -> _Reply | None:
     return _Reply(body, values, volatile)
 
 
-def _read_against(kept: _Reply, body: bytes, targets: tuple[Any, ...], at: int = 0
+def read_against(kept: _Reply, body: bytes, targets: tuple[Any, ...], at: int = 0
                   ) -> tuple[Any, ...] | None:
     """The values of ``body`` (from ``at`` on: a reply segment's, past its headers, is read
     in place) read into ``targets`` when it is ``kept``'s but for the volatile fields and an

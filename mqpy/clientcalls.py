@@ -40,7 +40,7 @@ from mqpy.engine import fastpath
 from mqpy.errors import MQMIError
 from mqpy.fap import mqicalls, mqiflows
 from mqpy.fap.apiheader import API_HEADER_LENGTH, MQIReply, mqi_event
-from mqpy.fap.mqicalls import MQIVerbs, _get_done, _put_done, failure
+from mqpy.fap.mqicalls import MQIVerbs, failure, get_done, put_done
 from mqpy.fap.onesegment import request_segment
 from mqpy.fap.statuscodes import ProtocolError
 from mqpy.fap.tsh import TSHM_LENGTH, ByteOrder, ControlFlags1, SegmentType
@@ -97,8 +97,8 @@ class PackedClientCalls(PackedCalls):
                 values = reply.values
                 if reply.comp == _OK and values is not None and values[0] is md \
                         and values[1] is pmo:
-                    return 0  # (_put_done's answer: the reply read into the caller's)
-                return _put_done(md, pmo, reply)
+                    return 0  # (put_done's answer: the reply read into the caller's)
+                return put_done(md, pmo, reply)
         return super().put(hobj, md, pmo, data)
 
     def get(self, hobj: int, md: Any, gmo: Any, max_length: int | None) -> bytes:
@@ -111,8 +111,8 @@ class PackedClientCalls(PackedCalls):
                 return MQIVerbs.get(self, hobj, md, gmo, max_length)
             values = reply.values
             if reply.comp == _OK and values[0] is md and values[1] is gmo:
-                return values[3]  # (_get_done's answer: the reply read into the caller's)
-            return _get_done(md, gmo, reply)
+                return values[3]  # (get_done's answer: the reply read into the caller's)
+            return get_done(md, gmo, reply)
         return super().get(hobj, md, gmo, max_length)
 
     def _put_async_packed(self, hobj: int, md: Any, pmo: Any, data: bytes) -> int:
@@ -178,7 +178,7 @@ class PackedClientCalls(PackedCalls):
                     # (Templates.reply, its usual case written out)
                     kept_reply = templates.replies.get(verb)
                     values = None if kept_reply is None \
-                        else bindings_templates._read_against(kept_reply, reply[4], (md, opts))
+                        else bindings_templates.read_against(kept_reply, reply[4], (md, opts))
                     decoded = templates.reply(verb, *reply[1:], (md, opts)) if values is None \
                         else _new_tuple(_Decoded, (verb, reply[1], reply[2], reply[3], values))
                 if decoded is None:

@@ -278,7 +278,7 @@ class EngineVerbs(_Threaded):
 
         if not gmo.Options & CMQC.MQGMO_WAIT:
             return await attempt(None)
-        return await waiting.get_with_wait(attempt, lambda w: conn._drop_waiter(hobj, w),
+        return await waiting.get_with_wait(attempt, lambda w: conn.drop_waiter(hobj, w),
                                            waiting.wait_deadline(gmo), self.gone, self.watch)
 
     async def commit(self) -> None:

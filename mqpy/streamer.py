@@ -78,7 +78,7 @@ async def answer(conn: Any, event: OtherSegment, limiter: trio.CapacityLimiter,
         if request.options & CMQC.MQGMO_WAIT and request.wait_interval != 0:
             deadline = waiting.wait_deadline(GMO(WaitInterval=request.wait_interval))
             batch = await waiting.get_with_wait(
-                attempt, lambda w: conn._drop_waiter(hobj, w), deadline, gone, watch)
+                attempt, lambda w: conn.drop_waiter(hobj, w), deadline, gone, watch)
         else:
             batch = await attempt(None)
     except MQMIError as e:

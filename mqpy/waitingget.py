@@ -42,7 +42,7 @@ class WaitingGets:
         #: the connection's own wake (bindings, client), or None
         self._wake_flow = getattr(conn, "wake_waiting_get", None)
         #: the engine's connection, in this process: its get takes a waiter
-        self._engine = self._wake_flow is None and hasattr(conn, "_drop_waiter")
+        self._engine = self._wake_flow is None and hasattr(conn, "drop_waiter")
         self._waiting = False  # a get is under way (set before, cleared after it)
         self._woken = False  # the engine's get under way was woken
         self._event: threading.Event | None = None  # the engine's get's waiter
@@ -91,11 +91,11 @@ class WaitingGets:
                 if self._woken or (left is not None and left <= 0):
                     raise MQMIError(CMQC.MQCC_FAILED, _NO_MSG)
                 event.wait(left)
-                conn._drop_waiter(hobj, event.set)
+                conn.drop_waiter(hobj, event.set)
                 if self._woken:
                     raise MQMIError(CMQC.MQCC_FAILED, _NO_MSG)
                 if conn.engine.quiescing and gmo.Options & CMQC.MQGMO_FAIL_IF_QUIESCING:
                     raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_Q_MGR_QUIESCING)
         finally:
             self._event = None
-            conn._drop_waiter(hobj, event.set)
+            conn.drop_waiter(hobj, event.set)

@@ -121,14 +121,16 @@ class GetCalls:
                     raise
             timeout = None if deadline is None else deadline - time.monotonic()
             if timeout is not None and timeout <= 0:
-                self._drop_waiter(hobj, event.set)
+                self.drop_waiter(hobj, event.set)
                 raise _fail(CMQC.MQRC_NO_MSG_AVAILABLE)
             event.wait(timeout)
-            self._drop_waiter(hobj, event.set)
+            self.drop_waiter(hobj, event.set)
             if self.engine.quiescing and opts & CMQC.MQGMO_FAIL_IF_QUIESCING:
                 raise _fail(CMQC.MQRC_Q_MGR_QUIESCING)
 
-    def _drop_waiter(self, hobj: int, cb: Callable[[], None]) -> None:
+    def drop_waiter(self, hobj: int, cb: Callable[[], None]) -> None:
+        """Forget ``cb``, a waiter on ``hobj``'s queue (a get that stopped waiting: answered,
+        timed out, or woken by its caller)."""
         with self.engine.lock:
             h = self.handles.get(hobj)
             if h is not None:

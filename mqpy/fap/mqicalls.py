@@ -125,10 +125,10 @@ def _close(hobj: int, options: int) -> Exchange[None]:
 
 def _put(hobj: int, md: Any, pmo: Any, data: bytes) -> Exchange[int]:
     reply = yield _T.MQPUT, [md, pmo, data], hobj, (md, pmo), (md, pmo)
-    return _put_done(md, pmo, reply)
+    return put_done(md, pmo, reply)
 
 
-def _put_done(md: Any, pmo: Any, reply: mqiflows.Decoded) -> int:
+def put_done(md: Any, pmo: Any, reply: mqiflows.Decoded) -> int:
     """What an MQPUT's reply gives its caller (the exchange's end, for a driver that calls
     it without the generator: :meth:`MQIVerbs.put`)."""
     warning = _warning(reply)
@@ -158,7 +158,7 @@ def _get(hobj: int, md: Any, gmo: Any, max_length: int | None,
         md = MD()
     sent = md if request_md is None else request_md
     reply = yield (_T.MQGET, [sent, gmo, _buffer_length(max_length)], hobj, (), (md, gmo))
-    return _get_done(md, gmo, reply)
+    return get_done(md, gmo, reply)
 
 
 def _buffer_length(max_length: int | None) -> int:
@@ -171,8 +171,8 @@ def _buffer_length(max_length: int | None) -> int:
     return max_length
 
 
-def _get_done(md: Any, gmo: Any, reply: mqiflows.Decoded) -> bytes:
-    """What an MQGET's reply gives its caller (see :func:`_put_done`)."""
+def get_done(md: Any, gmo: Any, reply: mqiflows.Decoded) -> bytes:
+    """What an MQGET's reply gives its caller (see :func:`put_done`)."""
     _warning(reply)
     reply_md, reply_gmo, original_length, data = reply.values
     copy_fields(md, reply_md)
@@ -347,7 +347,7 @@ class MQIVerbs:
         if asyncput.is_async(pmo.Options) if pmo.Options & _RESPONSE_OPTIONS \
                 else hobj in self._async_default:  # MQPMO_RESPONSE_AS_Q_DEF: the FOPA's
             return self._put_async(_T.MQPUT, hobj, None, md, pmo, data)
-        return _put_done(md, pmo, self._call(_T.MQPUT, [md, pmo, data], hobj=hobj,
+        return put_done(md, pmo, self._call(_T.MQPUT, [md, pmo, data], hobj=hobj,
                                              into=(md, pmo), targets=(md, pmo)))
 
     def put1(self, od: Any, md: Any, pmo: Any, data: bytes) -> int:
@@ -388,7 +388,7 @@ class MQIVerbs:
         # _get's exchange, without a generator (see put)
         md = MD() if md is None else md
         gmo = GMO() if gmo is None else gmo
-        return _get_done(md, gmo, self._call(
+        return get_done(md, gmo, self._call(
             _T.MQGET, [md, gmo, _buffer_length(max_length)], hobj=hobj, targets=(md, gmo)))
 
     def commit(self) -> None:

@@ -47,7 +47,7 @@ def test_an_application_loop_sees_the_same_with_kept_requests_as_the_general_pat
     read against the last."""
     _define(env)
     made = _counted(monkeypatch, clientcalls, "_from_kept")
-    read = _counted(monkeypatch, bindings_templates, "_read_against")
+    read = _counted(monkeypatch, bindings_templates, "read_against")
     fast = _client_loop(env, "")
     assert fast.count("blue") >= 3
     assert len([m for m in made if m is not None]) > 10

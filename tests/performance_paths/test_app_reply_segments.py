@@ -38,7 +38,7 @@ def test_a_kept_segment_reads_the_next_and_refuses_any_other_changed_byte():
         templates.keep_segment(verb, first, CMQC.MQCC_OK, 0, 7, full.values)
         kept = templates.segments[verb][0]
         nxt = _segment(verb, 2)
-        got = bindings_templates._read_against(kept, nxt, _targets(verb))
+        got = bindings_templates.read_against(kept, nxt, _targets(verb))
         expected = mqiflows.common_reply(verb, CMQC.MQCC_OK, 0, 7, nxt[44:], _targets(verb))
         assert [getattr(v, "__dict__", v) for v in got] \
             == [getattr(v, "__dict__", v) for v in expected.values]
@@ -51,5 +51,5 @@ def test_a_kept_segment_reads_the_next_and_refuses_any_other_changed_byte():
                 continue
             changed = bytearray(nxt)
             changed[at] ^= 0x01
-            assert bindings_templates._read_against(kept, bytes(changed),
+            assert bindings_templates.read_against(kept, bytes(changed),
                                                     _targets(verb)) is None, at

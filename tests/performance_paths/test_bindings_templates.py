@@ -80,7 +80,7 @@ def test_replies_read_against_the_last_are_what_reading_them_in_full_gives():
     and the runs were read against the last reply."""
     templates = Templates()
     against = 0
-    read_against = bindings_templates._read_against
+    read_against = bindings_templates.read_against
     opts = {_T.MQPUT: (mqpy.PMO(), mqpy.PMO()), _T.MQGET: (mqpy.GMO(), mqpy.GMO())}
     for verb, values, comp, reason in _replies():
         body = mqiflows.common_reply_body(verb, values)
@@ -108,7 +108,7 @@ def test_a_reply_is_read_in_full_for_structures_not_as_the_full_read_fills_them(
     odd = mqpy.MD()
     odd.__dict__["extra"] = 1
     for targets in ((odd, mqpy.PMO()), (mqpy.MD(), mqpy.GMO()), (mqpy.MD(),)):
-        assert bindings_templates._read_against(templates.replies[_T.MQPUT], body,
+        assert bindings_templates.read_against(templates.replies[_T.MQPUT], body,
                                                 targets) is None
         got = templates.reply(_T.MQPUT, _OK, 0, 0, body, targets)
         assert got == mqiflows.common_reply(_T.MQPUT, _OK, 0, 0, body, ())
@@ -297,7 +297,7 @@ def test_an_application_loop_sees_the_same_with_templates_as_the_general_path(se
     structures, and the templates made requests and read replies."""
     _eng, root = served
     made = _counted(monkeypatch, Templates, "request")
-    read = _counted(monkeypatch, bindings_templates, "_read_against")
+    read = _counted(monkeypatch, bindings_templates, "read_against")
     fast = _run(root, "")
     assert fast.count("blue") >= 3  # (the properties got back through the handle)
     assert len([m for m in made if m is not None]) > 10

@@ -65,7 +65,7 @@ def test_two_threads_on_one_handle_put_and_get_each_message_once_with_its_fields
     got once, each with its putter's fields, and the templates were used."""
     _eng, root = served
     made = _counted(monkeypatch, Templates, "request")
-    read = _counted(monkeypatch, bindings_templates, "_read_against")
+    read = _counted(monkeypatch, bindings_templates, "read_against")
     conn = bindings.connect("QM", root)
     qm = mqpy.QueueManager(None)
     qm._conn = conn

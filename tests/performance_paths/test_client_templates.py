@@ -154,7 +154,7 @@ def test_kept_requests_and_replies_read_against_the_last_are_the_general_paths(m
     path only, then the bytes sent and everything the application saw are the same, and
     requests were made from kept ones and replies read against the last."""
     made = _counted(monkeypatch, clientcalls, "_from_kept")
-    read = _counted(monkeypatch, bindings_templates, "_read_against")
+    read = _counted(monkeypatch, bindings_templates, "read_against")
     fast, fast_sent = _run(general=False)
     assert len([m for m in made if m is not None]) >= 10
     assert len([r for r in read if r is not None]) >= 6

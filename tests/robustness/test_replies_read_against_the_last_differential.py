@@ -159,7 +159,7 @@ def _check(data: st.DataObject, client: bool) -> None:
 def _changed_replies(request, monkeypatch, client: bool, examples: int) -> None:
     """:func:`_check` on ``examples`` examples; the share of those in which a reply was
     read against the last asserted."""
-    against = ServedExamples(monkeypatch, (bindings_templates, "_read_against"))
+    against = ServedExamples(monkeypatch, (bindings_templates, "read_against"))
 
     def check(data: st.DataObject) -> None:
         with against.fast_way():
