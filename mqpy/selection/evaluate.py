@@ -285,21 +285,56 @@ def _binary(node: Binary) -> Fn:
     return arith
 
 
-def _like(node: Like) -> Fn:
-    out, i, pattern = [], 0, node.pattern
+def _like_pieces(pattern: str, escape: str | None) -> list[tuple[str, int]]:
+    """``pattern`` cut at each ``%`` into pieces of fixed length: each a regular expression
+    of literal characters and ``.`` for ``_``, and its length."""
+    pieces: list[list[str]] = [[]]
+    i = 0
     while i < len(pattern):
         ch = pattern[i]
-        if ch == node.escape:
+        if ch == escape:
             i += 1
-            out.append(re.escape(pattern[i]))
+            pieces[-1].append(re.escape(pattern[i]))
         elif ch == "%":
-            out.append(".*")
+            pieces.append([])
         elif ch == "_":
-            out.append(".")
+            pieces[-1].append(".")
         else:
-            out.append(re.escape(ch))
+            pieces[-1].append(re.escape(ch))
         i += 1
-    match = re.compile("".join(out), re.DOTALL).fullmatch
+    return [("".join(piece), len(piece)) for piece in pieces]
+
+
+def like_matcher(pattern: str, escape: str | None = None) -> Callable[[str], bool]:
+    """Whether a string matches a LIKE ``pattern``, in time bounded by the product of the
+    lengths: a pattern of many ``%`` is matched piece by piece, each piece at its leftmost
+    place after the one before (the first at the start, the last at the end), which is
+    where any match can put it. A regular expression of ``.*`` runs would backtrack (a
+    selection string is an application's text, a property another application's)."""
+    pieces = [(re.compile(text, re.DOTALL), n) for text, n in _like_pieces(pattern, escape)]
+    if len(pieces) == 1:
+        whole = pieces[0][0].fullmatch
+        return lambda v: whole(v) is not None
+    (first, first_len), middle, (last, last_len) = pieces[0], pieces[1:-1], pieces[-1]
+    least = sum(n for _, n in pieces)
+
+    def matches(v: str) -> bool:
+        end = len(v) - last_len
+        if len(v) < least or first.match(v) is None or last.fullmatch(v, end) is None:
+            return False
+        at = first_len
+        for piece, n in middle:
+            if n:
+                found = piece.search(v, at, end)
+                if found is None:
+                    return False
+                at = found.end()
+        return True
+    return matches
+
+
+def _like(node: Like) -> Fn:
+    match = like_matcher(node.pattern, node.escape)
     get, negated = _compile(node.ident), node.negated
 
     def like(props: Mapping[str, Any], md: Any) -> Any:
@@ -308,7 +343,7 @@ def _like(node: Like) -> Fn:
             return None
         if type(v) is not str:
             return False
-        return (match(v) is None) if negated else (match(v) is not None)
+        return not match(v) if negated else match(v)
     return like
 
 
