@@ -615,9 +615,19 @@ class Queue(MQObject):
 
     inq = inquire  # ibmmq's name
 
-    def set(self, attribute: int, arg: int | bytes | str) -> None:
+    def set(self, *args: Any) -> None:
+        """MQSET: pymqi's ``set(selector, value)``, or ibmmq's ``set({selector: value,
+        ...})``, the dict's selectors set in its order (each one MQSET: one that fails
+        raises, and those before it stay set)."""
+        if len(args) == 1 and isinstance(args[0], dict):
+            selectors = list(args[0].items())
+        elif len(args) == 2:
+            selectors = [(args[0], args[1])]
+        else:
+            raise TypeError("set() takes a selector and its value, or a dict of them")
         hobj = self._ensure_open(CMQC.MQOO_SET)
-        self._qmgr._backend().set(hobj, attribute, arg)
+        for attribute, arg in selectors:
+            self._qmgr._backend().set(hobj, attribute, arg)
 
     def get_handle(self) -> int | None:
         return self._hobj
