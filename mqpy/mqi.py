@@ -632,6 +632,16 @@ class Queue(MQObject):
     def get_handle(self) -> int | None:
         return self._hobj
 
+    def get_name(self) -> str:
+        """ibmmq's: the queue's name, from its OD (the dynamic queue's own once a model
+        queue is open), as a str without the padding."""
+        name = self._od.ObjectName if self._od is not None else b""
+        return str(self.to_string(name)).strip()
+
+    def get_queue_manager(self) -> QueueManager:
+        """ibmmq's: the QueueManager the queue was made with."""
+        return self._qmgr
+
     def __del__(self) -> None:
         """pymqi's: a Queue collected while open closes its handle; a failure (the
         connection already ended, which closed it) is not the collector's to raise."""
