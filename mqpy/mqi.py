@@ -45,6 +45,19 @@ def _name_bytes(name: str | bytes) -> bytes:
 CSP_USER_ID_LENGTH = 1024
 
 
+def _credential_texts(user: str | bytes | None, password: str | bytes | None
+                      ) -> tuple[str | None, str | None]:
+    """User id and password as text: pymqi programs pass them as bytes too (IBM's older
+    mq-dev-patterns samples do), read as UTF-8 (bytes that are not UTF-8 stay undecodable,
+    and :func:`_check_credentials` refuses them)."""
+    def text(value: str | bytes | None) -> str | None:
+        if isinstance(value, (bytes, bytearray)):
+            return bytes(value).decode("utf-8", "surrogateescape")
+        return value
+
+    return text(user), text(password)
+
+
 def _check_credentials(user: str | None, password: str | None) -> None:
     """An MQCSP IBM refuses before it authenticates anything: a password longer than
     MQ_CSP_PASSWORD_LENGTH fails MQRC_NOT_AUTHORIZED (2035), a user id longer than 1024
@@ -145,6 +158,7 @@ class QueueManager(MQObject):
         ``user`` / ``password`` are an MQCSP: checked by the queue manager's CONNAUTH
         (CHCKLOCL for bindings), and the connection runs as that user."""
         qm = text_field(_strip(name), CMQC.MQ_Q_MGR_NAME_LENGTH, CMQC.MQRC_Q_MGR_NAME_ERROR)
+        user, password = _credential_texts(user, password)
         _check_credentials(user, password)
         if os.environ.get("MQ_CONNECT_TYPE", "").strip().upper() == "CLIENT":
             self._connect_client(qm, user, password)
@@ -204,6 +218,7 @@ class QueueManager(MQObject):
             user, password = _csp_credentials(csp)
         if cno is not None:
             opts |= getattr(cno, "Options", 0)
+        user, password = _credential_texts(user, password)
         _check_credentials(user, password)
         if len(args) > 2:
             raise TypeError(f"Invalid options: {args!r}")
