@@ -364,3 +364,53 @@ def test_basic_request_and_basic_response(settings):
     assert reply["value"] == perform_calc(value)
     assert reply_md.CorrelId == msgid and reply_md.MsgType == mq.CMQC.MQMT_REPLY
     assert [(m, q.rstrip()) for m, q in replied] == [(msgid, dynamic_name)]
+
+
+def test_the_pymqi_era_samples_with_bytes_settings(env):
+    """Given the samples as they were written for pymqi (their EnvStore answered bytes for
+    every setting on Python 3), when BasicPut connects with an MQCD whose ChannelName and
+    ConnectionName are bytes, ``user=`` and ``password=`` as bytes and ``opts`` the
+    sample's MQPMO_NEW_CORREL_ID, puts bytes, and BasicSubscribe makes its durable managed
+    subscription 'MySub' (CREATE + RESUME + DURABLE + MANAGED, dict-style Options) and closes
+    it with MQCO_KEEP_SUB, then each call succeeds and the publication arrives."""
+    def value(v: str) -> bytes:
+        return bytes(v, "utf-8")
+
+    cd = mq.CD()
+    cd.ChannelName = value(APP_CHANNEL)
+    cd.ConnectionName = value(env.conn_info)
+    cd.ChannelType = mq.CMQC.MQCHT_CLNTCONN
+    cd.TransportType = mq.CMQC.MQXPT_TCP
+    sco = mq.SCO()
+    qmgr = mq.QueueManager(None)
+    qmgr.connect_with_options(value(QMGR), user=value("app"), password=value("passw0rd"),
+                              opts=mq.CMQC.MQPMO_NEW_CORREL_ID, cd=cd, sco=sco)
+    queue = mq.Queue(qmgr)
+    od = mq.OD()
+    od.ObjectName = value(QUEUE_1)
+    queue.open(od, mq.CMQC.MQOO_OUTPUT)
+    md = mq.MD()
+    md.Format = mq.CMQC.MQFMT_STRING
+    queue.put(value(json.dumps({"Greeting": "Hello from Python!"})), md)
+    queue.close()
+
+    sub_desc = mq.SD()
+    sub_desc["Options"] = mq.CMQC.MQSO_CREATE + mq.CMQC.MQSO_RESUME + \
+        mq.CMQC.MQSO_DURABLE + mq.CMQC.MQSO_MANAGED
+    sub_desc.set_vs("SubName", "MySub")
+    sub_desc.set_vs("ObjectString", value("dev/"))
+    subscription = mq.Subscription(qmgr)
+    subscription.sub(sub_desc=sub_desc)
+    topic = mq.Topic(qmgr, topic_string=value("dev/"))
+    topic.open(open_opts=mq.CMQC.MQOO_OUTPUT)
+    topic.pub(value(json.dumps({"Greeting": "published"})), mq.MD())
+    topic.close()
+    gmo = mq.GMO(Options=mq.CMQC.MQGMO_NO_SYNCPOINT + mq.CMQC.MQGMO_FAIL_IF_QUIESCING
+                 + mq.CMQC.MQGMO_WAIT + mq.CMQC.MQGMO_NO_PROPERTIES)
+    gmo["WaitInterval"] = 5 * 1000
+    message = subscription.get(None, mq.MD(), gmo)
+    subscription.close(sub_close_options=mq.CMQC.MQCO_KEEP_SUB, close_sub_queue=True)
+    got = mq.Queue(qmgr, QUEUE_1).get()
+    qmgr.disconnect()
+    assert json.loads(message.decode()) == {"Greeting": "published"}
+    assert json.loads(got.decode()) == {"Greeting": "Hello from Python!"}
