@@ -524,7 +524,8 @@ class MQStruct(Structure):
         return f"{type(self).__name__}({body})"
 
     def __str__(self) -> str:
-        return repr(self)
+        """As pymqi's and ibmmq's structures print: one ``Name: value`` line a field."""
+        return "\n".join(f"{name}: {value}" for name, value in self.get().items())
 
     def to_string(self, encoding: str = "utf8") -> Any:
         """ibmmq's ``MQOpts.to_string``: each character field becomes a str without its
