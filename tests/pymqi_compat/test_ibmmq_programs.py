@@ -281,3 +281,19 @@ def test_dynamic_queue_as_a_reply_destination(where):
         mq.Queue(qmgr, dyn_queue_name.decode(), CMQC.MQOO_INQUIRE)
     assert err.value.reason == CMQC.MQRC_UNKNOWN_OBJECT_NAME
     qmgr.disconnect()
+
+
+def test_inq_set_with_a_selector_mqset_cannot_set_sets_none(where):
+    """Given inq_set.py's MQSET of a dict, when the dict also names MQCA_Q_DESC (an
+    attribute MQSET cannot set), then the call fails MQRC_SELECTOR_ERROR and, as IBM's
+    MQSET sets a call's attributes all or none, the trigger depth beside it is unchanged."""
+    qmgr = mq.connect(QMGR, where.channel(), where.conn_info, user, password)
+    q = mq.Queue(qmgr, QUEUE_1, CMQC.MQOO_SET | CMQC.MQOO_INQUIRE)
+    before = q.inquire(CMQC.MQIA_TRIGGER_DEPTH)
+    with pytest.raises(mq.MQMIError) as err:
+        q.set({CMQC.MQIA_TRIGGER_DEPTH: before + 1, CMQC.MQCA_Q_DESC: "not settable"})
+    after = q.inquire(CMQC.MQIA_TRIGGER_DEPTH)
+    q.close()
+    qmgr.disconnect()
+    assert (err.value.comp, err.value.reason) == (CMQC.MQCC_FAILED, CMQC.MQRC_SELECTOR_ERROR)
+    assert after == before
