@@ -52,7 +52,9 @@ def test_async_consume_with_a_callback(where, capsys):
     sees a reason, then the two messages on the queue come to the consumer (its own
     CallbackArea, the connection's ConnectionArea, the queue and queue manager named),
     and once the 3-second wait passes with none, MQRC_NO_MSG_AVAILABLE ends the loop;
-    stopping, deregistering, closing and disconnecting then succeed."""
+    stopping, deregistering, closing and disconnecting then succeed. (The example's
+    sleep loop waits for its callback only; here it also gives up after 30 seconds, so that
+    a consumer never called fails the test instead of hanging it.)"""
 
     class Status:
         ok = True
