@@ -223,6 +223,12 @@ class Consumers:
             raise _fail(CMQC.MQRC_CBD_OPTIONS_ERROR)
         if not callable(cbd.CallbackFunction):
             raise _fail(CMQC.MQRC_CALLBACK_ROUTINE_ERROR)
+        # MQCB's MQCBD, MQMD and MQGMO are input: the registration keeps what they held at
+        # the call, and the program may change or reuse its own afterwards (as IBM's
+        # ibmmq example reuses one MQCBD for a queue's consumer and the event handler)
+        cbd = attrs.evolve(cbd)
+        md = md.copy() if md is not None else None
+        gmo = gmo.copy() if gmo is not None else None
         if cbd.CallbackType == CMQC.MQCBT_EVENT_HANDLER:
             if hobj != CMQC.MQHO_NONE:
                 raise _fail(CMQC.MQRC_HOBJ_ERROR)

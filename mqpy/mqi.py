@@ -41,8 +41,27 @@ def _name_bytes(name: str | bytes) -> bytes:
     return encode_text(name)
 
 
+#: The attributes MQSET can set (IBM's table of MQSET's selectors for a queue)
+MQSET_SELECTORS = frozenset({
+    CMQC.MQCA_TRIGGER_DATA, CMQC.MQIA_DIST_LISTS, CMQC.MQIA_INHIBIT_GET,
+    CMQC.MQIA_INHIBIT_PUT, CMQC.MQIA_TRIGGER_CONTROL, CMQC.MQIA_TRIGGER_DEPTH,
+    CMQC.MQIA_TRIGGER_MSG_PRIORITY, CMQC.MQIA_TRIGGER_TYPE})
+
 #: The longest MQCSP user id (IBM: 1024 characters; longer fails MQRC_CSP_ERROR)
 CSP_USER_ID_LENGTH = 1024
+
+
+def _credential_texts(user: str | bytes | None, password: str | bytes | None
+                      ) -> tuple[str | None, str | None]:
+    """User id and password as text: pymqi programs pass them as bytes too (IBM's older
+    mq-dev-patterns samples do), read as UTF-8 (bytes that are not UTF-8 stay undecodable,
+    and :func:`_check_credentials` refuses them)."""
+    def text(value: str | bytes | None) -> str | None:
+        if isinstance(value, (bytes, bytearray)):
+            return bytes(value).decode("utf-8", "surrogateescape")
+        return value
+
+    return text(user), text(password)
 
 
 def _check_credentials(user: str | None, password: str | None) -> None:
@@ -145,6 +164,7 @@ class QueueManager(MQObject):
         ``user`` / ``password`` are an MQCSP: checked by the queue manager's CONNAUTH
         (CHCKLOCL for bindings), and the connection runs as that user."""
         qm = text_field(_strip(name), CMQC.MQ_Q_MGR_NAME_LENGTH, CMQC.MQRC_Q_MGR_NAME_ERROR)
+        user, password = _credential_texts(user, password)
         _check_credentials(user, password)
         if os.environ.get("MQ_CONNECT_TYPE", "").strip().upper() == "CLIENT":
             self._connect_client(qm, user, password)
@@ -204,6 +224,7 @@ class QueueManager(MQObject):
             user, password = _csp_credentials(csp)
         if cno is not None:
             opts |= getattr(cno, "Options", 0)
+        user, password = _credential_texts(user, password)
         _check_credentials(user, password)
         if len(args) > 2:
             raise TypeError(f"Invalid options: {args!r}")
@@ -615,12 +636,36 @@ class Queue(MQObject):
 
     inq = inquire  # ibmmq's name
 
-    def set(self, attribute: int, arg: int | bytes | str) -> None:
+    def set(self, *args: Any) -> None:
+        """MQSET: pymqi's ``set(selector, value)``, or ibmmq's ``set({selector: value,
+        ...})``. IBM sets a call's attributes all or none: a dict with a selector MQSET
+        cannot set (IBM's table of them) fails MQRC_SELECTOR_ERROR before any is set; the
+        others are set in the dict's order, one MQSET each, so a value the queue manager
+        refuses leaves those before it set."""
+        if len(args) == 1 and isinstance(args[0], dict):
+            selectors = list(args[0].items())
+        elif len(args) == 2:
+            selectors = [(args[0], args[1])]
+        else:
+            raise TypeError("set() takes a selector and its value, or a dict of them")
         hobj = self._ensure_open(CMQC.MQOO_SET)
-        self._qmgr._backend().set(hobj, attribute, arg)
+        if len(selectors) > 1 and any(s not in MQSET_SELECTORS for s, _ in selectors):
+            raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_SELECTOR_ERROR)
+        for attribute, arg in selectors:
+            self._qmgr._backend().set(hobj, attribute, arg)
 
     def get_handle(self) -> int | None:
         return self._hobj
+
+    def get_name(self) -> str:
+        """ibmmq's: the queue's name, from its OD (the dynamic queue's own once a model
+        queue is open), as a str without the padding."""
+        name = self._od.ObjectName if self._od is not None else b""
+        return str(self.to_string(name)).strip()
+
+    def get_queue_manager(self) -> QueueManager:
+        """ibmmq's: the QueueManager the queue was made with."""
+        return self._qmgr
 
     def __del__(self) -> None:
         """pymqi's: a Queue collected while open closes its handle; a failure (the

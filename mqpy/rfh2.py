@@ -207,7 +207,7 @@ class RFH2:
             parts.append(data)
         return b"".join(parts)
 
-    def unpack(self, buff: bytes, encoding: int | None = None) -> None:
+    def unpack(self, buff: bytes, encoding: int | str | None = None) -> None:
         """Read a header and its folders from the start of ``buff`` (message data may follow;
         the 36-byte fixed part alone is read without folders, as pymqi reads it).
 
@@ -220,8 +220,10 @@ class RFH2:
         if len(buff) < _FIXED:
             raise PYIFError(f"RFH2 - Buffer too short. Should be 36+ bytes instead of "
                             f"{len(buff)}")
-        if encoding is not None:
+        if isinstance(encoding, int):
             order = header_order(encoding)
+        elif encoding is not None:  # not an MQENC_* (ibmmq's hdr_browse passes 'utf8'): as
+            order = LITTLE          # ibmmq, not one of the big-endian encodings
         else:
             order = BIG if buff[4:5] == b"\x00" else LITTLE
         try:

@@ -1,7 +1,9 @@
 """Inquire Connection: the connections DISPLAY CONN shows, answered from the processor's
 connection rows. ConnectionId (or GenericConnectionId, empty for all) selects them;
 ConnInfoType CONN answers each connection's attributes (ConnectionAttrs, default all),
-HANDLE one response per open object handle, ALL both."""
+HANDLE one response per open object handle, ALL both. A connection's attributes include
+its ConnTag (MQBACF_CONN_TAG), as IBM's Multiplatforms make it: ``MQCT``, the 16 hex
+digits of CONN, the queue manager's QMID and name, NUL-padded to MQ_CONN_TAG_LENGTH."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from mqpy.command.requests import (
     asked_attrs,
     attr_params,
 )
+from mqpy.engine.mqinq import qmgr_attribute
 from mqpy.mqsc import pcfmap, queues
 
 __all__ = ["CONNECTIONS"]
@@ -42,6 +45,17 @@ def _selected(req: PcfRequest, msg: pcf.PCFMessage) -> list[tuple[Any, dict, lis
     return [r for r in rows if queues.connection_id(name, r[0]).startswith(bytes(wanted))]
 
 
+def _conn_tag(req: PcfRequest, conn: Any) -> pcf.Parameter:
+    """The connection's ConnTag parameter."""
+    name = req.engine.name
+    with req.engine.lock:
+        qmid = qmgr_attribute(CMQC.MQCA_Q_MGR_IDENTIFIER, name, req.engine.catalog.qmgr)
+    tag = b"MQCT" + queues.conn_id(conn).encode("ascii") + bytes(qmid).rstrip() \
+        + name.encode("latin-1")
+    return pcf.CFBS(CMQCFC.MQBACF_CONN_TAG, tag[:CMQC.MQ_CONN_TAG_LENGTH].ljust(
+        CMQC.MQ_CONN_TAG_LENGTH, b"\0"))
+
+
 def inquire_connection(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
     info = msg.get(CMQCFC.MQIACF_CONN_INFO_TYPE, CMQCFC.MQIACF_CONN_INFO_CONN)
     if info not in (CMQCFC.MQIACF_CONN_INFO_CONN, CMQCFC.MQIACF_CONN_INFO_HANDLE,
@@ -59,7 +73,9 @@ def inquire_connection(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
             values = {**view, "CONNOPTS": sum(_CONNOPTS.get(o, 0) for o in view["CONNOPTS"])}
             out.append(Response([*head, pcf.CFIN(CMQCFC.MQIACF_CONN_INFO_TYPE,
                                                  CMQCFC.MQIACF_CONN_INFO_CONN),
-                                 *attr_params(values, pcfmap.CONNECTION, wanted)]))
+                                 *attr_params(values, pcfmap.CONNECTION, wanted),
+                                 *([_conn_tag(req, conn)] if wanted is None
+                                   or CMQCFC.MQBACF_CONN_TAG in wanted else [])]))
         if info != CMQCFC.MQIACF_CONN_INFO_CONN:
             out.extend(Response([
                 *head, pcf.CFIN(CMQCFC.MQIACF_CONN_INFO_TYPE, CMQCFC.MQIACF_CONN_INFO_HANDLE),

@@ -8,6 +8,7 @@ structures every message crosses), copies, equality and descriptions.
 from __future__ import annotations
 
 import struct
+import warnings
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -228,8 +229,20 @@ class MQStruct(Structure):
     def __setattr__(self, name: str, value: Any) -> None:
         f = self._layout_.by_name.get(name)
         if f is None:
-            raise AttributeError(f"{type(self).__name__} has no field {name!r}")
+            self._set_plain(name, value)
+            return
         self.__dict__[name] = self._converted(f, value)
+
+    def _set_plain(self, name: str, value: Any) -> None:
+        """An attribute that is no field of the structure: as pymqi's and ibmmq's MQOpts
+        take one (IBM's own samples set ``md.ReportOptions``), a plain Python attribute that
+        is never packed, with a warning that names it; item access and ``set`` still
+        refuse the name."""
+        if name.startswith("_") or not name.isidentifier():
+            raise AttributeError(f"{type(self).__name__} has no field {name!r}")
+        warnings.warn(f"{type(self).__name__} has no field {name!r}: set as a plain "
+                      "attribute, which is not part of the structure", stacklevel=3)
+        self.__dict__[name] = value
 
     def _converted(self, f: Field, value: Any) -> Any:
         """``f.convert``: a value that does not fit is the structure's FieldError."""
@@ -244,6 +257,8 @@ class MQStruct(Structure):
         return self.__dict__[name]
 
     def __setitem__(self, name: str, value: Any) -> None:
+        if name not in self._layout_.by_name:
+            raise AttributeError(f"{type(self).__name__} has no field {name!r}")
         setattr(self, name, value)
 
     #: pymqi's / ibmmq's MQCHARV helpers (:mod:`mqpy.structs.charv`)
@@ -509,7 +524,8 @@ class MQStruct(Structure):
         return f"{type(self).__name__}({body})"
 
     def __str__(self) -> str:
-        return repr(self)
+        """As pymqi's and ibmmq's structures print: one ``Name: value`` line a field."""
+        return "\n".join(f"{name}: {value}" for name, value in self.get().items())
 
     def to_string(self, encoding: str = "utf8") -> Any:
         """ibmmq's ``MQOpts.to_string``: each character field becomes a str without its

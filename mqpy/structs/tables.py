@@ -250,6 +250,10 @@ class DLH(MQStruct):
         struc_id=CMQC.MQDLH_STRUC_ID,
     )
 
+    def get_header(self, buf: bytes) -> DLH:
+        """ibmmq's: the MQDLH at the start of a dead-letter message ``buf``."""
+        return self.unpack(buf[:CMQC.MQDLH_LENGTH_1])
+
 
 class OR(MQStruct):
     """MQOR, one destination of a distribution list (MQOD ObjectRecPtr): 96 bytes."""
