@@ -251,3 +251,25 @@ def test_given_dspmq_then_the_socket_module_is_not_loaded(tmp_path):
     code = ("import sys\nsys.argv = ['dspmq']\nfrom mqpy_cli.control import dspmq\n"
             "try:\n    dspmq()\nexcept SystemExit as e:\n    assert not e.code, e.code\n")
     assert _loaded(_modules_after(code, str(tmp_path)), ("socket",)) == []
+
+
+#: what a channel initiator (runmqchi, as strmqm starts it) loads only when it first needs
+#: it: the engine's distribution-list layout (and the engine's handle and counters it
+#: brings), for the first MQDH message a channel carries; the statistics PCF records and the
+#: collector's put, for the first interval with channel statistics to write; the stats
+#: exporter never
+NOT_FOR_CHINIT_START = ("mqpy.engine.distlist", "mqpy.engine.handle", "mqpy.engine.stats",
+                        "mqpy.stats.records", "mqpy.stats.collector", "mqpy.stats.exporter")
+
+
+def test_given_the_channel_initiator_starts_then_lists_and_statistics_load_on_first_use(
+        tmp_path):
+    assert _loaded(_modules_after("import mqpy_cli.chinit", str(tmp_path)),
+                   NOT_FOR_CHINIT_START) == []
+
+
+def test_given_the_daemon_is_imported_then_the_statistics_exporter_is_not_loaded(tmp_path):
+    """The daemon's statistics task puts PCF messages; draining them to files (``mqpy
+    export``) is another program's."""
+    assert _loaded(_modules_after("import mqpy.daemon", str(tmp_path)),
+                   ("mqpy.stats.exporter", "mqpy.stats.display", "mqpy.stats.generator")) == []
