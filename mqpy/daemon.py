@@ -35,6 +35,7 @@ conversations are this process's, ending with it.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib.util
 import os
 import signal
@@ -160,6 +161,16 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     finally:
         console.close()
+        _leave_to_the_end()
+
+
+def _leave_to_the_end() -> None:
+    """What is alive now lives until the process ends: out of the cyclic garbage collector's
+    reach (``gc.freeze``), so that neither its later collections nor the interpreter's at the
+    exit walk it again. Called once the queue manager serves (its start's modules, classes
+    and catalogue) and as the process ends (at its exit the collections would otherwise walk
+    every object left, a fifth of a short run's CPU)."""
+    gc.freeze()
 
 
 def _main(name: str, root: str | None, console: _Console) -> int:
@@ -296,6 +307,7 @@ def _serve(eng: QueueManagerEngine, root: str | None, qmdir: str, console: _Cons
             try:
                 with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT,
                                                signal.SIGUSR1) as signals:
+                    _leave_to_the_end()
                     console.ready()
                     async for signum in signals:
                         if signum != signal.SIGUSR1:
