@@ -8,10 +8,13 @@ imported) with its data root in a temporary directory, and reads back the module
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import subprocess
 import sys
+import threading
+import time
 
 import pytest
 
@@ -319,3 +322,24 @@ def test_given_a_listener_process_serves_then_its_start_up_objects_are_left_out_
             "assert seen and seen[0] > 10000, seen\n"
             "assert len(gc.get_objects()) < 1000, len(gc.get_objects())  # (none left out)\n")
     _holds(code, str(tmp_path))
+
+
+def test_given_endmqm_waits_for_the_end_then_it_waits_on_the_lock_not_in_sleeps(
+        tmp_path, monkeypatch):
+    """endmqm -w (and -i) returns as the daemon lets qm.lock go: it waits on the lock, not
+    in a loop of sleeps that would add up to a sleep's length to every end."""
+    from mqpy_cli import control
+
+    lock = tmp_path / "qm.lock"
+    lock.write_text("1\n")
+    held = os.open(lock, os.O_RDONLY)
+    fcntl.flock(held, fcntl.LOCK_EX)  # the daemon's, let go 0.3 s from now
+    threading.Timer(0.3, os.close, [held]).start()
+
+    def no_sleep(seconds: float) -> None:
+        raise AssertionError(f"slept {seconds} s")
+
+    monkeypatch.setattr(control.time, "sleep", no_sleep)
+    began = time.monotonic()
+    assert control._wait_ended(str(tmp_path)) is True
+    assert time.monotonic() - began >= 0.25
