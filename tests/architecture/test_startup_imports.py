@@ -343,3 +343,30 @@ def test_given_endmqm_waits_for_the_end_then_it_waits_on_the_lock_not_in_sleeps(
     began = time.monotonic()
     assert control._wait_ended(str(tmp_path)) is True
     assert time.monotonic() - began >= 0.25
+
+
+def test_given_strmqm_then_the_channel_initiator_starts_beside_the_daemons_own_start(tmp_path):
+    """The daemon starts its channel initiator's process as soon as the bindings socket
+    serves, before its own client host and command server (the channel initiator's imports
+    run meanwhile, on the other core), and looks whether it serves every hundredth of a
+    second."""
+    code = ("import os, signal\nos.environ['MQPY_NO_CHINIT'] = '1'\n"
+            "from mqpy import inprocess\ninprocess.create('ORDQM', os.environ['MQPY_DATA_PATH'])\n"
+            "from mqpy import daemon\ncalls = []\n"
+            "def record(name):\n    real = getattr(daemon, name)\n"
+            "    def call(*a, **k):\n        calls.append(name)\n        return real(*a, **k)\n"
+            "    setattr(daemon, name, call)\n"
+            "for name in ('_start_chinit', '_start_command_server', '_start_statistics'):\n"
+            "    record(name)\n"
+            "_host = daemon._start_client_host\n"
+            "async def host(*a, **k):\n    calls.append('_start_client_host')\n"
+            "    return await _host(*a, **k)\n"
+            "daemon._start_client_host = host\n"
+            "_ready = daemon._Console.ready\n"
+            "def ready(console):\n    _ready(console)\n    os.kill(os.getpid(), signal.SIGTERM)\n"
+            "daemon._Console.ready = ready\n"
+            "assert daemon.main(['ORDQM']) == 0\n"
+            "assert calls == ['_start_chinit', '_start_client_host', '_start_command_server',\n"
+            "                 '_start_statistics'], calls\n"
+            "assert daemon.CHINIT_READY_POLL <= 0.01\n")
+    _holds(code, str(tmp_path))
