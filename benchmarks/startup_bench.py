@@ -47,7 +47,7 @@ import time
 
 from benchmarks.bindings_bench import _commit
 
-IMPORTS = ["mqpy", "mqpy.daemon", "mqpy.cmdserver", "mqpy_chinit.chinit",
+IMPORTS = ["mqpy", "mqpy.daemon", "mqpy.cmdserver", "mqpy_chinit.chinit", "mqpy_cli.chinit",
            "mqpy_cli.control", "mqpy_cli.runmqsc"]
 #: a command's answer: (name, the code its console script runs, its arguments, its input)
 COMMANDS = [
