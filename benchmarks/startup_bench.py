@@ -1,7 +1,7 @@
 """What a process of mqpy pays before any work: its imports, and a control command's answer; JSON.
 
     python -m benchmarks.startup_bench [--out FILE] [--quick] [--runs N]
-                                       [--against PYTHON] [--against-path DIR]
+                                       [--against PYTHON] [--against-path DIR] [--deployed]
 
 Each figure is the median of ``--runs`` fresh interpreters (``python -c "import M"``, or a
 command's entry point run as its console script does), as CPU seconds (user+system of the
@@ -15,15 +15,30 @@ venv, say) measured interleaved with this one, run for run, so that the load of 
 machine falls on both alike; its figures are under ``"against"``. ``--against-path`` runs
 that second side with ``PYTHONPATH`` set to another checkout (a ``git worktree`` of an older
 commit), with this interpreter unless ``--against`` names one. Nothing is asserted.
+
+``--deployed`` measures the deployed path instead, each side with a queue manager of its own
+(crtmqm, a LISTENER CONTROL(QMGR) on a free port and a SVRCONN channel defined once), each
+run: ``strmqm`` until it returns (the daemon serves, its channel initiator serves
+SYSTEM.CHANNEL.INITQ) and until the listener accepts a TCP connection; ``dspmq``;
+``runmqsc`` with one DISPLAY QMGR; an application's start, MQCONN and MQDISC over bindings
+and over the client channel; ``endmqm -w``. For each: the command's own CPU (``wait4``),
+its wall time, and the CPU the daemon and its channel initiator spent meanwhile
+(``/proc/PID/stat``, 10 ms ticks): at start, the daemon's and the channel initiator's
+CPU when the listener first accepts and again once they are idle (1 s later); at the end,
+the daemon's whole life (this process is their subreaper, so ``wait4`` has it, its channel
+initiator's included) less what it had used before endmqm.
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import json
 import os
 import platform
 import shutil
+import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -32,7 +47,7 @@ import time
 
 from benchmarks.bindings_bench import _commit
 
-IMPORTS = ["mqpy", "mqpy.daemon", "mqpy.cmdserver", "mqpy_chinit.chinit",
+IMPORTS = ["mqpy", "mqpy.daemon", "mqpy.cmdserver", "mqpy_chinit.chinit", "mqpy_cli.chinit",
            "mqpy_cli.control", "mqpy_cli.runmqsc"]
 #: a command's answer: (name, the code its console script runs, its arguments, its input)
 COMMANDS = [
@@ -71,6 +86,145 @@ def _dltmqm(name: str, env: dict[str, str]) -> None:
                     name], env=env, check=True, capture_output=True)
 
 
+# --------------------------------------------------------------------------- the deployed path
+
+QMGR = "STARTB"
+CHANNEL = "STARTB.SVRCONN"
+#: the commands of the deployed path, as their console scripts run them
+CONTROL = "import sys\nfrom mqpy_cli.control import {0}\nsys.argv[0] = '{0}'\n{0}()"
+RUNMQSC = "import sys\nfrom mqpy_cli.runmqsc import runmqsc\nsys.argv[0] = 'runmqsc'\nrunmqsc()"
+BINDINGS_APP = "import mqpy\nmqpy.connect('{qmgr}').disconnect()"
+CLIENT_APP = "import mqpy\nmqpy.connect('{qmgr}', '{channel}', '127.0.0.1({port})').disconnect()"
+PR_SET_CHILD_SUBREAPER = 36
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _proc_cpu(pid: int | None) -> float:
+    """A live process's CPU seconds so far (user+system, all its threads); 0 if gone."""
+    if pid is None:
+        return 0.0
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rpartition(")")[2].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def _read_pid(path: str) -> int | None:
+    try:
+        with open(path, encoding="ascii") as f:
+            return int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+class _Side:
+    """One side of the comparison: its interpreter, environment and queue manager."""
+
+    def __init__(self, python: str, env: dict[str, str]) -> None:
+        self.python, self.env = python, env
+        self.root = env["MQPY_DATA_PATH"]
+        self.qmdir = os.path.join(self.root, "qmgrs", QMGR)
+        self.port = 0
+        self.samples: dict[str, list[tuple[float, float]]] = {}
+
+    def run(self, code: str, args: list[str], stdin: bytes = b"") -> tuple[float, float]:
+        return _run(self.python, code, args, stdin, self.env)
+
+    def pids(self) -> tuple[int | None, int | None]:
+        return (_read_pid(os.path.join(self.qmdir, "qm.lock")),
+                _read_pid(os.path.join(self.qmdir, "chinit.pid")))
+
+    def server_cpu(self) -> float:
+        return sum(_proc_cpu(pid) for pid in self.pids())
+
+    def add(self, name: str, cpu: float, wall: float) -> None:
+        self.samples.setdefault(name, []).append((cpu, wall))
+
+    def setup(self) -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        for code, args, stdin in [
+                (CONTROL.format("crtmqm"), [QMGR], b""),
+                (CONTROL.format("strmqm"), [QMGR], b""),
+                (RUNMQSC, [QMGR], (
+                    f"DEFINE LISTENER(STARTB) TRPTYPE(TCP) PORT({self.port}) "
+                    f"IPADDR('127.0.0.1') CONTROL(QMGR)\n"
+                    f"DEFINE CHANNEL({CHANNEL}) CHLTYPE(SVRCONN) TRPTYPE(TCP)\n"
+                    f"SET CHLAUTH({CHANNEL}) TYPE(BLOCKUSER) USERLIST('nobody')\n"
+                    "ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) "
+                    "CHCKCLNT(NONE)\n").encode()),
+                (CONTROL.format("endmqm"), ["-w", QMGR], b"")]:
+            proc = subprocess.run([self.python, "-c", code, *args], input=stdin, env=self.env,
+                                  cwd=self.root, capture_output=True)
+            if proc.returncode not in (0, 10):
+                raise RuntimeError(f"{code} {args}: {proc.stdout!r} {proc.stderr!r}")
+        self._reap()
+
+    def _reap(self) -> None:
+        """Wait for the daemon (our orphan: this process is the subreaper)."""
+        try:
+            while os.waitpid(-1, os.WNOHANG) != (0, 0):
+                pass
+        except ChildProcessError:
+            pass
+
+    def _accepting(self, deadline: float) -> bool:
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return True
+            except OSError:
+                time.sleep(0.002)
+        return False
+
+    def one_run(self) -> None:
+        t0 = time.perf_counter()
+        cpu, wall = self.run(CONTROL.format("strmqm"), [QMGR])
+        self.add("strmqm (its own CPU; wall until it returns)", cpu, wall)
+        daemon, chinit = self.pids()
+        self.add("daemon at strmqm's return", _proc_cpu(daemon), wall)
+        if not self._accepting(time.monotonic() + 60):
+            raise RuntimeError("the listener never accepted")
+        wall = time.perf_counter() - t0
+        daemon, chinit = self.pids()
+        self.add("daemon+chinit when the listener accepts (wall from strmqm)",
+                 _proc_cpu(daemon) + _proc_cpu(chinit), wall)
+        time.sleep(1.0)
+        self.add("daemon+chinit once idle (1 s later)", self.server_cpu(), 0.0)
+        self.add("chinit once idle", _proc_cpu(self.pids()[1]), 0.0)
+        for name, code, args, stdin in [
+                ("dspmq", CONTROL.format("dspmq"), [], b""),
+                ("runmqsc DISPLAY QMGR", RUNMQSC, [QMGR], b"DISPLAY QMGR\n"),
+                ("bindings MQCONN+MQDISC", BINDINGS_APP.format(qmgr=QMGR), [], b""),
+                ("client MQCONN+MQDISC",
+                 CLIENT_APP.format(qmgr=QMGR, channel=CHANNEL, port=self.port), [], b"")]:
+            before = self.server_cpu()
+            cpu, wall = self.run(code, args, stdin)
+            time.sleep(0.05)  # (the server's last work for it: the disconnect)
+            self.add(name, cpu, wall)
+            self.add(f"{name}: daemon+chinit", self.server_cpu() - before, 0.0)
+        before = self.server_cpu()
+        daemon = self.pids()[0]
+        cpu, wall = self.run(CONTROL.format("endmqm"), ["-w", QMGR])
+        self.add("endmqm -w", cpu, wall)
+        _, _, ru = os.wait4(daemon, 0)
+        self.add("endmqm -w: daemon+chinit", ru.ru_utime + ru.ru_stime - before, 0.0)
+        self._reap()
+
+
+def deployed(runs: int, sides: list[_Side]) -> None:
+    """The deployed path's figures, the sides alternating run for run."""
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    for side in sides:
+        side.setup()
+    for _ in range(runs):
+        for side in sides:
+            side.one_run()
+
+
 def _summary(samples: dict[str, list[tuple[float, float]]]) -> list[dict]:
     return [{"scenario": name, "runs": len(runs),
              "cpu_s": round(statistics.median(c for c, _ in runs), 3),
@@ -85,6 +239,8 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=9)
     ap.add_argument("--against", help="a second interpreter, measured interleaved")
     ap.add_argument("--against-path", help="PYTHONPATH of the second side (another checkout)")
+    ap.add_argument("--deployed", action="store_true",
+                    help="the deployed path: strmqm, dspmq, runmqsc, MQCONN, endmqm")
     args = ap.parse_args()
     runs = 3 if args.quick else args.runs
     against = args.against or (sys.executable if args.against_path else None)
@@ -95,9 +251,24 @@ def main() -> None:
                     if against else [])
     samples: list[dict[str, list[tuple[float, float]]]] = [{} for _ in pythons]
     try:
-        subprocess.run([sys.executable, "-c", "from mqpy_cli.control import crtmqm; crtmqm()",
-                        "BENCH"], env=env, check=True, capture_output=True)
-        for run in range(runs):
+        if args.deployed:
+            sides = [_Side(python, {**e, "MQPY_DATA_PATH": os.path.join(root, str(i))})
+                     for i, (python, e) in enumerate(zip(pythons, envs, strict=True))]
+            for side in sides:
+                os.makedirs(side.root)
+            try:
+                deployed(runs, sides)
+            finally:
+                for side in sides:  # a run that failed half way: its daemon ends
+                    daemon = side.pids()[0]
+                    if daemon is not None and os.path.exists(f"/proc/{daemon}"):
+                        os.kill(daemon, signal.SIGTERM)
+            samples = [side.samples for side in sides]
+        else:
+            subprocess.run([sys.executable, "-c",
+                            "from mqpy_cli.control import crtmqm; crtmqm()", "BENCH"],
+                           env=env, check=True, capture_output=True)
+        for run in range(0 if args.deployed else runs):
             for name, code, cargs, stdin in _cases(run):
                 for i, python in enumerate(pythons):
                     samples[i].setdefault(name, []).append(

@@ -35,6 +35,7 @@ conversations are this process's, ending with it.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib.util
 import os
 import signal
@@ -160,6 +161,16 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     finally:
         console.close()
+        _leave_to_the_end()
+
+
+def _leave_to_the_end() -> None:
+    """What is alive now lives until the process ends: out of the cyclic garbage collector's
+    reach (``gc.freeze``), so that neither its later collections nor the interpreter's at the
+    exit walk it again. Called once the queue manager serves (its start's modules, classes
+    and catalogue) and as the process ends (at its exit the collections would otherwise walk
+    every object left, a fifth of a short run's CPU)."""
+    gc.freeze()
 
 
 def _main(name: str, root: str | None, console: _Console) -> int:
@@ -276,7 +287,12 @@ def _serve(eng: QueueManagerEngine, root: str | None, qmdir: str, console: _Cons
         server = BindingsServer(eng, limits=peer_limits)
         async with trio.open_nursery() as nursery:
             await nursery.start(server.run)
-            # before the channel initiator starts: its first hand-off finds the host
+            # the channel initiator's process starts as soon as it can connect, so that its
+            # start (its imports: a third of a second of CPU) runs beside this process's
+            # next steps. It reads its definitions, its listeners among them, through the
+            # command server, which starts after the client host: a listener it starts
+            # finds the host for its first hand-off.
+            chinit = {"proc": _start_chinit(eng.name, root, qmdir)}
             host = await _start_client_host(eng, qmdir, fastpath_log, nursery,
                                             peer_limits)
             stop_command_server = _start_command_server(eng.name, root)
@@ -285,7 +301,6 @@ def _serve(eng: QueueManagerEngine, root: str | None, qmdir: str, console: _Cons
             stop_statistics = _start_statistics(eng)
             nursery.start_soon(publish_resource_statistics, eng)
             nursery.start_soon(_watch_engine, eng, outcome, nursery.cancel_scope)
-            chinit = {"proc": _start_chinit(eng.name, root, qmdir)}
             if not await _chinit_ready(eng, chinit["proc"]) and chinit["proc"] is not None:
                 console.say(MSG_CHINIT_NOT_STARTED.format(qmgr=eng.name))
             if chinit["proc"] is not None:
@@ -296,6 +311,7 @@ def _serve(eng: QueueManagerEngine, root: str | None, qmdir: str, console: _Cons
             try:
                 with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT,
                                                signal.SIGUSR1) as signals:
+                    _leave_to_the_end()
                     console.ready()
                     async for signum in signals:
                         if signum != signal.SIGUSR1:
@@ -460,6 +476,11 @@ def _start_chinit(name: str, root: str | None, qmdir: str) -> Any:
     return proc
 
 
+#: how often strmqm's wait looks whether the channel initiator serves (an in-process look at
+#: the initiation queue's open handles, about a microsecond)
+CHINIT_READY_POLL = 0.01
+
+
 async def _chinit_ready(eng: QueueManagerEngine, proc: Any, timeout: float = 30.0) -> bool:
     """strmqm returns once the channel initiator serves SYSTEM.CHANNEL.INITQ, so that the
     operator's next START CHANNEL finds it (it has the queue open for input by then): whether
@@ -470,7 +491,7 @@ async def _chinit_ready(eng: QueueManagerEngine, proc: Any, timeout: float = 30.
         while proc.poll() is None:
             if eng.queue_status("SYSTEM.CHANNEL.INITQ")["IPPROCS"]:
                 return True
-            await trio.sleep(0.05)
+            await trio.sleep(CHINIT_READY_POLL)
     return False
 
 

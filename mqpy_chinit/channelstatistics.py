@@ -1,6 +1,10 @@
 """Channel statistics: an MQCMD_STATISTICS_CHANNEL message for each channel every STATINT
 seconds while STATCHL (the channel's, else the queue manager's) is not OFF.
 
+The task counts from the channel initiator's start (``mqpy.stats.channels``); the PCF records
+and the put (``mqpy.stats.records``, ``mqpy.stats.collector``) are loaded when an interval
+first has a channel to report, which a channel initiator with STATCHL(OFF) never has.
+
 A part of :class:`~mqpy_chinit.chinit.ChannelInitiator`, which holds the state it uses.
 """
 
@@ -9,8 +13,7 @@ from __future__ import annotations
 import trio
 
 import mqpy
-from mqpy.stats.collector import STATISTICS_QUEUE, put_pcf
-from mqpy.stats.records import ChannelStatsTracker
+from mqpy.stats.channels import ChannelIntervals
 from mqpy_chinit.mca import mqi
 from mqpy_chinit.supervision import QMGR_GONE
 
@@ -29,8 +32,8 @@ class ChannelStatistics:
         and a new one begins."""
         if not hasattr(self.admin, "qmgr_attribute"):
             return
-        tracker = ChannelStatsTracker()
-        tracker.messages(self.qmgr_name, list(self.statuses.values()))  # the baseline
+        tracker = ChannelIntervals()
+        tracker.end_interval(list(self.statuses.values()))  # the baseline
         self._statistics_reset = trio.Event()
         began = trio.current_time()
         while True:
@@ -58,7 +61,7 @@ class ChannelStatistics:
             interval = 1800.0
         return max(1.0, interval)
 
-    async def _write_channel_statistics(self, tracker: ChannelStatsTracker) -> None:
+    async def _write_channel_statistics(self, tracker: ChannelIntervals) -> None:
         """One interval's messages, for the channels whose STATCHL is not OFF."""
         statchl = str(await trio.to_thread.run_sync(self.admin.qmgr_attribute, "STATCHL"))
         wanted = []
@@ -68,9 +71,14 @@ class ChannelStatistics:
             level = statchl if own == "QMGR" else own  # the channel's own STATCHL wins
             if level not in ("OFF", "None", ""):
                 wanted.append(st)
-        msgs = tracker.messages(self.qmgr_name, wanted)
-        if not msgs:
+        start, end, intervals = tracker.end_interval(wanted)
+        if not intervals:
             return
+        # loaded by the first interval with something to report (not at start: see above)
+        from mqpy.stats.collector import STATISTICS_QUEUE, put_pcf
+        from mqpy.stats.records import channel_statistics
+
+        msgs = channel_statistics(self.qmgr_name, intervals, start, end)
         try:
             qm = await mqi(self.connect_qm)
             for msg in msgs:

@@ -12,7 +12,8 @@
   destination that fails goes the usual way on its own (message retry, exception report,
   dead-letter queue).
 
-The MQDH layout itself is ``mqpy.engine.distlist``'s (``dh_message`` / ``split_dh_message``).
+The MQDH layout itself is ``mqpy.engine.distlist``'s (``dh_message`` / ``split_dh_message``),
+loaded by the first MQDH message a channel carries (:func:`_distlist`).
 """
 
 from __future__ import annotations
@@ -21,12 +22,20 @@ from typing import Any
 
 import mqpy
 from mqpy import CMQC
-from mqpy.engine import distlist
 from mqpy.fap.initialdata import CapFlags2
 from mqpy.fap.messagedata import XQH_WITH_MD_LENGTH, MessageData
 
 __all__ = ["deliver_list", "failed_in_list", "is_dh_message", "list_put", "mark_xmitq",
            "partner_takes_lists", "per_destination"]
+
+
+def _distlist():
+    """``mqpy.engine.distlist``, imported by the first list message a channel carries: a
+    channel initiator whose channels carry none does not load it (nor the engine's handles
+    and counters it brings)."""
+    from mqpy.engine import distlist
+
+    return distlist
 
 
 def partner_takes_lists(agreed: Any) -> bool:
@@ -61,7 +70,7 @@ def is_dh_message(data: bytes) -> bool:
 def _single(xqh: Any, inner: mqpy.MD, dest: mqpy.OR, record: mqpy.PMR | None, fields: int
             ) -> Any:
     """The MQXQH of one destination's own copy: its queue names, its MQPMR's fields."""
-    md = distlist.with_record(inner, record, fields)
+    md = _distlist().with_record(inner, record, fields)
     one = xqh.copy()
     one.RemoteQName, one.RemoteQMgrName, one.MsgDesc = dest.ObjectName, dest.ObjectQMgrName, md
     return one
@@ -73,7 +82,7 @@ def per_destination(md: mqpy.MD, data: bytes) -> list[tuple[mqpy.MD, bytes]]:
     to dead-letter."""
     xqh = mqpy.XQH().unpack(data)
     try:
-        inner, dests, records, fields, payload = distlist.split_dh_message(
+        inner, dests, records, fields, payload = _distlist().split_dh_message(
             xqh.MsgDesc, data[XQH_WITH_MD_LENGTH:])
     except mqpy.MQMIError:
         return [(md, data)]
@@ -109,7 +118,7 @@ async def deliver_list(mca: Any, qm: mqpy.QueueManager, ev: MessageData, mqi: An
     md = xqh.MsgDesc
     sync = CMQC.MQPMO_NO_SYNCPOINT if mca.batch.outside_syncpoint(ev) else CMQC.MQPMO_SYNCPOINT
     try:
-        inner, dests, records, fields, payload = distlist.split_dh_message(md, ev.data)
+        inner, dests, records, fields, payload = _distlist().split_dh_message(md, ev.data)
     except mqpy.MQMIError as e:
         return await mca.undeliverable(
             qm, ev, md, e.reason, xqh.RemoteQName.rstrip(b" \x00").decode("latin-1"),

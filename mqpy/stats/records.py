@@ -26,6 +26,7 @@ import attrs
 from mqpy import CMQC, CMQCFC
 from mqpy.engine.stats import MQICounters, QueueCounters
 from mqpy.pcf import CFBS, CFGR, CFH, CFIL, CFIL64, CFIN, CFIN64, CFST, Parameter, PCFMessage
+from mqpy.stats.channels import ChannelInterval, ChannelIntervals
 
 # ----------------------------------------------------------------------------- mqpy extensions
 #: The group of log and storage figures in an MQCMD_STATISTICS_MQI message.
@@ -249,107 +250,53 @@ def _grouped(qmgr: str, start: float, end: float, command: int,
 # ----------------------------------------------------------------------------- channels
 
 
-@attrs.frozen
-class ChannelInterval:
-    """One channel instance over one interval (deltas of the channel's cumulative counters)."""
-
-    channel: str
-    chltype: str
-    conname: str = ""
-    rqmname: str = ""
-    msgs: int = 0
-    bytes: int = 0
-    full_batches: int = 0
-    incomplete_batches: int = 0
-    net_time_us: int = 0
-    net_time_min_us: int = 0
-    net_time_max_us: int = 0
-    put_retries: int = 0
-    batchsz: int = 0
-
-    @property
-    def batches(self) -> int:
-        return self.full_batches + self.incomplete_batches
-
-    def group(self) -> CFGR:
-        avg_batch = round(self.msgs / self.batches) if self.batches else 0
-        net_avg = self.net_time_us // self.batches if self.batches else 0
-        return CFGR(CMQCFC.MQGACF_CHL_STATISTICS_DATA, [
-            _st(CMQCFC.MQCACH_CHANNEL_NAME, self.channel, CMQC.MQ_CHANNEL_NAME_LENGTH),
-            CFIN(CMQCFC.MQIACH_CHANNEL_TYPE, CHANNEL_TYPES.get(self.chltype, 0)),
-            _st(CMQC.MQCA_REMOTE_Q_MGR_NAME, self.rqmname, CMQC.MQ_Q_MGR_NAME_LENGTH),
-            _st(CMQCFC.MQCACH_CONNECTION_NAME, self.conname, CMQC.MQ_CONN_NAME_LENGTH),
-            CFIN(CMQCFC.MQIAMO_MSGS, self.msgs),
-            CFIN64(CMQCFC.MQIAMO64_BYTES, self.bytes),
-            CFIN(CMQCFC.MQIAMO_FULL_BATCHES, self.full_batches),
-            CFIN(CMQCFC.MQIAMO_INCOMPLETE_BATCHES, self.incomplete_batches),
-            CFIN(CMQCFC.MQIAMO_AVG_BATCH_SIZE, avg_batch),
-            CFIN(CMQCFC.MQIAMO_PUT_RETRIES, self.put_retries),
-            CFIN(CMQCFC.MQIAMO_NET_TIME_MIN, self.net_time_min_us),
-            CFIN(CMQCFC.MQIAMO_NET_TIME_AVG, net_avg),
-            CFIN(CMQCFC.MQIAMO_NET_TIME_MAX, self.net_time_max_us),
-            CFIN(CMQCFC.MQIAMO_EXIT_TIME_MIN, 0),
-            CFIN(CMQCFC.MQIAMO_EXIT_TIME_AVG, 0),
-            CFIN(CMQCFC.MQIAMO_EXIT_TIME_MAX, 0),
-            # mqpy: the channel's BATCHSZ, so achieved batch size can be judged against it
-            CFIN(CMQCFC.MQIACH_BATCH_SIZE, self.batchsz),
-        ])
+def _channel_group(c: ChannelInterval) -> CFGR:
+    """A channel's MQGACF_CHL_STATISTICS_DATA group."""
+    avg_batch = round(c.msgs / c.batches) if c.batches else 0
+    net_avg = c.net_time_us // c.batches if c.batches else 0
+    return CFGR(CMQCFC.MQGACF_CHL_STATISTICS_DATA, [
+        _st(CMQCFC.MQCACH_CHANNEL_NAME, c.channel, CMQC.MQ_CHANNEL_NAME_LENGTH),
+        CFIN(CMQCFC.MQIACH_CHANNEL_TYPE, CHANNEL_TYPES.get(c.chltype, 0)),
+        _st(CMQC.MQCA_REMOTE_Q_MGR_NAME, c.rqmname, CMQC.MQ_Q_MGR_NAME_LENGTH),
+        _st(CMQCFC.MQCACH_CONNECTION_NAME, c.conname, CMQC.MQ_CONN_NAME_LENGTH),
+        CFIN(CMQCFC.MQIAMO_MSGS, c.msgs),
+        CFIN64(CMQCFC.MQIAMO64_BYTES, c.bytes),
+        CFIN(CMQCFC.MQIAMO_FULL_BATCHES, c.full_batches),
+        CFIN(CMQCFC.MQIAMO_INCOMPLETE_BATCHES, c.incomplete_batches),
+        CFIN(CMQCFC.MQIAMO_AVG_BATCH_SIZE, avg_batch),
+        CFIN(CMQCFC.MQIAMO_PUT_RETRIES, c.put_retries),
+        CFIN(CMQCFC.MQIAMO_NET_TIME_MIN, c.net_time_min_us),
+        CFIN(CMQCFC.MQIAMO_NET_TIME_AVG, net_avg),
+        CFIN(CMQCFC.MQIAMO_NET_TIME_MAX, c.net_time_max_us),
+        CFIN(CMQCFC.MQIAMO_EXIT_TIME_MIN, 0),
+        CFIN(CMQCFC.MQIAMO_EXIT_TIME_AVG, 0),
+        CFIN(CMQCFC.MQIAMO_EXIT_TIME_MAX, 0),
+        # mqpy: the channel's BATCHSZ, so achieved batch size can be judged against it
+        CFIN(CMQCFC.MQIACH_BATCH_SIZE, c.batchsz),
+    ])
 
 
 def channel_statistics(qmgr: str, channels: Sequence[ChannelInterval], start: float,
                        end: float) -> list[PCFMessage]:
     """MQCMD_STATISTICS_CHANNEL messages for the channels active in the interval."""
     return _grouped(qmgr, start, end, CMQCFC.MQCMD_STATISTICS_CHANNEL,
-                    [c.group() for c in channels])
+                    [_channel_group(c) for c in channels])
 
 
-class ChannelStatsTracker:
-    """Turns the channel initiator's cumulative ``ChannelStatus`` counters into intervals.
-
-    ``ChannelStatus`` counts from the channel's start; statistics are per interval, so the
-    tracker keeps the counters it last reported for each channel instance.
-    """
-
-    def __init__(self) -> None:
-        self._last: dict[tuple[str, str, str], tuple[int, int, int, int, int]] = {}
-        self.interval_start = time.time()
-
-    def intervals(self, statuses: Iterable[Any]) -> list[ChannelInterval]:
-        out = []
-        seen = set()
-        for s in statuses:
-            key = (s.channel, s.conname, s.start_date + s.start_time)
-            seen.add(key)
-            now = (s.msgs, s.batches, s.full_batches, s.bytes_sent + s.bytes_received,
-                   s.net_time_us)
-            prev = self._last.get(key, (0, 0, 0, 0, 0))
-            self._last[key] = now
-            d = [a - b for a, b in zip(now, prev, strict=True)]
-            if d[0] == 0 and d[1] == 0:
-                continue
-            msgs, batches, full, nbytes, net = d
-            out.append(ChannelInterval(
-                channel=s.channel, chltype=s.chltype, conname=s.conname, rqmname=s.rqmname,
-                msgs=msgs, bytes=nbytes, full_batches=full, incomplete_batches=batches - full,
-                net_time_us=net, batchsz=s.batchsz))
-        for key in list(self._last):
-            if key not in seen:
-                del self._last[key]
-        return out
+class ChannelStatsTracker(ChannelIntervals):
+    """``ChannelIntervals`` that makes each interval's MQCMD_STATISTICS_CHANNEL messages."""
 
     def messages(self, qmgr: str, statuses: Iterable[Any], now: float | None = None
                  ) -> list[PCFMessage]:
         """The MQCMD_STATISTICS_CHANNEL messages of the interval ending now."""
-        end = time.time() if now is None else now
-        start, self.interval_start = self.interval_start, end
-        ivs = self.intervals(statuses)
+        start, end, ivs = self.end_interval(statuses, now)
         return channel_statistics(qmgr, ivs, start, end) if ivs else []
 
 
 def channel_statistics_from_status(qmgr: str, statuses: Iterable[Any], start: float,
                                    end: float) -> list[PCFMessage]:
     """MQCMD_STATISTICS_CHANNEL from ChannelStatus objects whose counters cover one interval."""
-    return channel_statistics(qmgr, ChannelStatsTracker().intervals(statuses), start, end)
+    return channel_statistics(qmgr, ChannelIntervals().intervals(statuses), start, end)
 
 
 # ----------------------------------------------------------------------------- accounting

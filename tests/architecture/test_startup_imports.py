@@ -8,10 +8,13 @@ imported) with its data root in a temporary directory, and reads back the module
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import subprocess
 import sys
+import threading
+import time
 
 import pytest
 
@@ -251,3 +254,133 @@ def test_given_dspmq_then_the_socket_module_is_not_loaded(tmp_path):
     code = ("import sys\nsys.argv = ['dspmq']\nfrom mqpy_cli.control import dspmq\n"
             "try:\n    dspmq()\nexcept SystemExit as e:\n    assert not e.code, e.code\n")
     assert _loaded(_modules_after(code, str(tmp_path)), ("socket",)) == []
+
+
+#: what a channel initiator (runmqchi, as strmqm starts it) loads only when it first needs
+#: it: the engine's distribution-list layout (and the engine's handle and counters it
+#: brings), for the first MQDH message a channel carries; the statistics PCF records and the
+#: collector's put, for the first interval with channel statistics to write; the stats
+#: exporter never
+NOT_FOR_CHINIT_START = ("mqpy.engine.distlist", "mqpy.engine.handle", "mqpy.engine.stats",
+                        "mqpy.stats.records", "mqpy.stats.collector", "mqpy.stats.exporter")
+
+
+def test_given_the_channel_initiator_starts_then_lists_and_statistics_load_on_first_use(
+        tmp_path):
+    assert _loaded(_modules_after("import mqpy_cli.chinit", str(tmp_path)),
+                   NOT_FOR_CHINIT_START) == []
+
+
+def test_given_the_daemon_is_imported_then_the_statistics_exporter_is_not_loaded(tmp_path):
+    """The daemon's statistics task puts PCF messages; draining them to files (``mqpy
+    export``) is another program's."""
+    assert _loaded(_modules_after("import mqpy.daemon", str(tmp_path)),
+                   ("mqpy.stats.exporter", "mqpy.stats.display", "mqpy.stats.generator")) == []
+
+
+def test_given_the_daemon_serves_then_its_start_up_objects_are_left_out_of_collections(
+        tmp_path):
+    """The queue manager process moves what its start made (modules, classes, the engine's
+    catalogue: tens of thousands of objects, alive until it ends) out of the cyclic garbage
+    collector's reach once it serves (``gc.freeze``), and again as it ends: the collections
+    while it runs, and the interpreter's at its exit (a fifth of a short-lived daemon's CPU),
+    no longer walk them."""
+    code = ("import gc, os, signal\nos.environ['MQPY_NO_CHINIT'] = '1'\n"
+            "from mqpy import inprocess\ninprocess.create('FRZQM', os.environ['MQPY_DATA_PATH'])\n"
+            "from mqpy import daemon\nseen = []\n_ready = daemon._Console.ready\n"
+            "def ready(console):\n    seen.append(gc.get_freeze_count())\n    _ready(console)\n"
+            "    os.kill(os.getpid(), signal.SIGTERM)\n"
+            "daemon._Console.ready = ready\n"
+            "assert daemon.main(['FRZQM']) == 0\n"
+            "assert seen and seen[0] > 10000, seen\n"
+            "assert len(gc.get_objects()) < 1000, len(gc.get_objects())  # (none left out)\n")
+    _holds(code, str(tmp_path))
+
+
+def test_given_a_listener_process_serves_then_its_start_up_objects_are_left_out_of_collections(
+        tmp_path):
+    """The channel initiator's process (here as runmqlsr, on a port of the system's choice,
+    beside a daemon started without one) does the same once it serves, and as it ends."""
+    code = ("import gc, os, signal, threading, time\nos.environ['MQPY_NO_CHINIT'] = '1'\n"
+            "root = os.environ['MQPY_DATA_PATH']\n"
+            "from mqpy import inprocess\ninprocess.create('FRZQM', root)\n"
+            "from mqpy_cli import control\nassert control.start_daemon('FRZQM', root)[0] == 0\n"
+            "with open(os.path.join(root, 'qmgrs', 'FRZQM', 'qm.lock')) as f:\n"
+            "    daemon = int(f.read().split()[0])\n"
+            "seen = []\n"
+            "def watch():\n    deadline = time.monotonic() + 20\n"
+            "    while not gc.get_freeze_count() and time.monotonic() < deadline:\n"
+            "        time.sleep(0.01)\n"
+            "    seen.append(gc.get_freeze_count())\n    os.kill(os.getpid(), signal.SIGTERM)\n"
+            "threading.Thread(target=watch, daemon=True).start()\n"
+            "from mqpy_cli import chinit\ntry:\n"
+            "    chinit._serve('FRZQM', root, serve_initq=False, listen=[('127.0.0.1', 0)],\n"
+            "                  start_listeners=False)\n"
+            "finally:\n    os.kill(daemon, signal.SIGTERM)\n"
+            "    while control.localqmgrs.is_locked(os.path.join(root, 'qmgrs', 'FRZQM')):\n"
+            "        time.sleep(0.05)\n"
+            "assert seen and seen[0] > 10000, seen\n"
+            "assert len(gc.get_objects()) < 1000, len(gc.get_objects())  # (none left out)\n")
+    _holds(code, str(tmp_path))
+
+
+def test_given_endmqm_waits_for_the_end_then_it_waits_on_the_lock_not_in_sleeps(
+        tmp_path, monkeypatch):
+    """endmqm -w (and -i) returns as the daemon lets qm.lock go: it waits on the lock, not
+    in a loop of sleeps that would add up to a sleep's length to every end."""
+    from mqpy_cli import control
+
+    lock = tmp_path / "qm.lock"
+    lock.write_text("1\n")
+    held = os.open(lock, os.O_RDONLY)
+    fcntl.flock(held, fcntl.LOCK_EX)  # the daemon's, let go 0.3 s from now
+    threading.Timer(0.3, os.close, [held]).start()
+
+    def no_sleep(seconds: float) -> None:
+        raise AssertionError(f"slept {seconds} s")
+
+    monkeypatch.setattr(control.time, "sleep", no_sleep)
+    began = time.monotonic()
+    assert control._wait_ended(str(tmp_path)) is True
+    assert time.monotonic() - began >= 0.25
+
+
+def test_given_strmqm_then_the_channel_initiator_starts_beside_the_daemons_own_start(tmp_path):
+    """The daemon starts its channel initiator's process as soon as the bindings socket
+    serves, before its own client host and command server (the channel initiator's imports
+    run meanwhile, on the other core), and looks whether it serves every hundredth of a
+    second."""
+    code = ("import os, signal\nos.environ['MQPY_NO_CHINIT'] = '1'\n"
+            "from mqpy import inprocess\ninprocess.create('ORDQM', os.environ['MQPY_DATA_PATH'])\n"
+            "from mqpy import daemon\ncalls = []\n"
+            "def record(name):\n    real = getattr(daemon, name)\n"
+            "    def call(*a, **k):\n        calls.append(name)\n        return real(*a, **k)\n"
+            "    setattr(daemon, name, call)\n"
+            "for name in ('_start_chinit', '_start_command_server', '_start_statistics'):\n"
+            "    record(name)\n"
+            "_host = daemon._start_client_host\n"
+            "async def host(*a, **k):\n    calls.append('_start_client_host')\n"
+            "    return await _host(*a, **k)\n"
+            "daemon._start_client_host = host\n"
+            "_ready = daemon._Console.ready\n"
+            "def ready(console):\n    _ready(console)\n    os.kill(os.getpid(), signal.SIGTERM)\n"
+            "daemon._Console.ready = ready\n"
+            "assert daemon.main(['ORDQM']) == 0\n"
+            "assert calls == ['_start_chinit', '_start_client_host', '_start_command_server',\n"
+            "                 '_start_statistics'], calls\n"
+            "assert daemon.CHINIT_READY_POLL <= 0.01\n")
+    _holds(code, str(tmp_path))
+
+
+@pytest.mark.parametrize("command", ["mqpy_cli.control", "mqpy_cli.runmqsc"])
+def test_given_a_control_command_ends_then_its_exit_walks_no_objects(tmp_path, command):
+    """A control command's process (strmqm, endmqm, dspmq, runmqsc ...) ends soon after it
+    starts: at its exit the interpreter would walk every object its imports made, to collect
+    the few that are garbage (a tenth of dspmq's CPU). They are left to the process's end
+    (``gc.freeze`` at exit): here a garbage cycle's finalizer does not run."""
+    code = (f"import {command}\nimport gc\ngc.disable()\n"
+            "class Cycle:\n    def __del__(self):\n        print('collected at exit')\n"
+            "cycle = Cycle()\ncycle.itself = cycle\ndel cycle\n")
+    out = subprocess.run([sys.executable, "-c", code], env=_env(str(tmp_path)),
+                         capture_output=True, text=True, timeout=120)
+    assert (out.returncode, out.stdout) == (0, ""), out.stderr[-3000:]
