@@ -96,3 +96,38 @@ async def test_a_hostile_initq_message_leaves_the_channel_initiator_serving(qm, 
             assert not ended.is_set(), failed
             nursery.cancel_scope.cancel()
             qm.put(INITQ, b"", persistent=False, Format=b"MQPYWAKE")
+
+
+@pytest.mark.system
+@pytest.mark.xfail(strict=True, reason="a channel command is not authenticated: any "
+                   "application that may put to SYSTEM.CHANNEL.INITQ (a partner's message "
+                   "through a receiver whose MCAUSER may) makes the channel initiator run a "
+                   "definition of its own making (CONNAME, XMITQ, exits); the fix is the "
+                   "engine's (see the audit report)")
+async def test_a_channel_command_from_an_application_starts_no_channel_of_its_making(qm):
+    """Given a channel initiator serving SYSTEM.CHANNEL.INITQ, when an application puts a
+    START channel command there with a definition no queue manager object holds (a sender
+    to a host of its choosing, from a transmission queue of its choosing, with a message
+    exit), with a context it set as a receiving MCA sets an arriving message's, then no
+    channel of that definition is started."""
+    chinit = ChannelInitiator(qm.name, qm.connect, EngineAdmin(qm.engine),
+                              log=lambda msgid, text: qm.log.append((msgid, text)))
+    qm.define("QLOCAL", "PAYROLL.XMITQ", USAGE="XMITQ")
+    request = {"command": "START", "channel": "NOT.DEFINED", "definition": {
+        "CHANNEL": "NOT.DEFINED", "CHLTYPE": "SDR", "CONNAME": "127.0.0.1(1)",
+        "XMITQ": "PAYROLL.XMITQ", "MSGEXIT": "os(getcwd)", "SHORTTMR": 60}}
+    with trio.fail_after(WITHIN * 3):
+        async with trio.open_nursery() as nursery:
+            await nursery.start(chinit.run, [])
+            await wait_until(lambda: qm.engine.queue_status(INITQ)["IPPROCS"] >= 1, WITHIN)
+            app = qm.connect()
+            app.put1(INITQ, json.dumps(request).encode(),
+                     mqpy.MD(Format=COMMAND_FORMAT, ReplyToQ=b"REPLIES",
+                             PutApplName=b"amqpcsea", UserIdentifier=b"mqm"),
+                     mqpy.PMO(Options=CMQC.MQPMO_SET_ALL_CONTEXT))
+            app.disconnect()
+            await wait_until(lambda: qm.depth("REPLIES") == 1, WITHIN)
+            started = "NOT.DEFINED" in chinit.statuses
+            nursery.cancel_scope.cancel()
+            qm.put(INITQ, b"", persistent=False, Format=b"MQPYWAKE")
+    assert not started
