@@ -19,6 +19,7 @@ import mqpy
 from mqpy import CMQC, CMQCFC, wake
 from mqpy.channelcommands import COMMAND_FORMAT
 from mqpy.fap import channeldefs as D
+from mqpy.structs.fields import StructError
 from mqpy_chinit import handoff, sslrefresh, wakes
 from mqpy_chinit.conversation import ChannelEnded
 from mqpy_chinit.mca import mqi
@@ -74,7 +75,12 @@ class InitiationQueue:
     async def _initq_message(self, qm: mqpy.QueueManager, md: mqpy.MD, data: bytes) -> None:
         """A trigger message starts its channel; a channel command is carried out."""
         if md.Format == CMQC.MQFMT_TRIGGER:
-            tm = mqpy.TM().unpack(data)
+            try:
+                tm = mqpy.TM().unpack(data)
+            except StructError as exc:  # any application may put here: not a trigger
+                self.log("AMQ9999E", f"A message on {self.initq} in the trigger message "
+                         f"format is no MQTM ({exc.args[0] if exc.args else exc}): ignored.")
+                return
             name = tm.TriggerData.rstrip(b" \x00").decode("latin-1")
             xmitq = tm.QName.rstrip(b" \x00").decode("latin-1")
             if not name:
@@ -103,7 +109,7 @@ class InitiationQueue:
     async def _command(self, qm: mqpy.QueueManager, md: mqpy.MD, data: bytes) -> None:
         """A channel command: carried out, and answered when it names a reply-to queue."""
         try:
-            req = json.loads(data)
+            req = _request(json.loads(data))
             verb, name = req["command"], req.get("channel", "")
             if req.get("auto") and (self.cluster is None or
                                     self.cluster.definition(name) is None):
@@ -222,6 +228,39 @@ class InitiationQueue:
                      f"'{request.get('channel', '')}' did not reach the queue manager's "
                      f"client connections: {exc}.")
             return {}
+
+
+#: the text fields of a channel command (each a string when given)
+_TEXT_FIELDS = ("command", "channel", "mode", "status", "qmname", "conname", "chltype",
+                "cluster", "name", "qmid")
+#: the fields that hold an object's definition (a JSON object when given)
+_DEFINITION_FIELDS = ("definition",)
+#: the integer fields (an integer when given)
+_INTEGER_FIELDS = ("datalen",)
+
+
+def _request(req: object) -> dict[str, Any]:
+    """A channel command's JSON as its handlers read it, or ValueError naming what is not:
+    the command server writes every request so, but any application that may put to the
+    initiation queue can put any JSON there (a list, a number for a name, a definition
+    that is a string), which must not end the channel initiator."""
+    if not isinstance(req, dict):
+        raise ValueError(f"a request is a JSON object, not {type(req).__name__}")
+    if "command" not in req:
+        raise KeyError("command")
+    for key in _TEXT_FIELDS:
+        if key in req and not isinstance(req[key], str):
+            raise ValueError(f"{key} is not a string")
+    for key in _DEFINITION_FIELDS:
+        value = req.get(key)
+        if value is not None and not (isinstance(value, dict)
+                                      and all(isinstance(k, str) for k in value)):
+            raise ValueError(f"{key} is not a JSON object")
+    for key in _INTEGER_FIELDS:
+        value = req.get(key)
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+            raise ValueError(f"{key} is not an integer")
+    return req
 
 
 def ping_data(length: int) -> bytes:

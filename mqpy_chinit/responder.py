@@ -17,6 +17,7 @@ from mqpy import amqmsgs
 from mqpy.fap import channeldefs as D
 from mqpy.fap.initialdata import InitialData
 from mqpy.fap.statuscodes import StatusCode
+from mqpy.mqsc.display import printable
 from mqpy_chinit import tlsstream
 from mqpy_chinit.conversation import ChannelEnded, Conversation
 from mqpy_chinit.mca import peer_address
@@ -61,7 +62,8 @@ class Responder:
         if not D.valid_channel_name(name):
             return None
         stamp = time.strftime("%Y-%m-%d %H.%M.%S")
-        descr = f"Auto-defined by {first.qmgr_name.strip()}"[:44].ljust(44) + stamp.rjust(20)
+        partner = printable(first.qmgr_name.strip())  # a partner's bytes, never a line break
+        descr = f"Auto-defined by {partner}"[:44].ljust(44) + stamp.rjust(20)
         self.admin.define_channel(name, "SYSTEM.AUTO.RECEIVER",
                                   {"CHLTYPE": "RCVR", "DESCR": descr,
                                    "SEQWRAP": first.seq_wrap_value})

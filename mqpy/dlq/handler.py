@@ -60,6 +60,7 @@ from mqpy.dlq.matcher import DLQMessageFields, Plan, RetryBook, Summary
 from mqpy.dlq.rules import MESSAGES, Action, PutAut, RulesTable, printed_id
 from mqpy.errors import MQMIError
 from mqpy.mqi import Queue, QueueManager
+from mqpy.mqsc.display import printable
 from mqpy.structs.fields import StructError
 from mqpy.structs.tables import DLH, GMO, MD, OD, PMO
 from mqpy.waitingget import WaitingGets
@@ -481,8 +482,9 @@ class DeadLetterHandler:
         assert rule is not None
         why = reason if isinstance(reason, str) else f"reason {_reason_text(reason)}"
         target = ""
-        if plan.queue:
-            target = f" to {plan.queue}" + (f" at {plan.qmgr}" if plan.qmgr else "")
+        if plan.queue:  # a message's names (&DESTQ, &REPLYQ): shown printable, never a line
+            target = f" to {printable(plan.queue)}" + (f" at {printable(plan.qmgr)}"
+                                                       if plan.qmgr else "")
         self._say(
             f"Rule {rule.number} (line {rule.line}) ACTION({plan.action.value}){target}: attempt "
             f"{plan.attempt} of {rule.retry} failed for MsgId(X'{bytes(md.MsgId).hex().upper()}'),"

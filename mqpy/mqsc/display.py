@@ -11,7 +11,12 @@ Layout, measured on real runmqsc output (IBM MQ 7.1 to 9.x transcripts):
   most 36 for later items (a 37-character ``SSLKEYR(...)`` stands alone on its line);
 - a blank value prints as ``( )``, other values as they are stored: no quotes, case kept
   (``DESCR(ql.a for qmgr1 in 2013-01-01)``); a value of None prints the bare keyword
-  (``NOTRIGGER``, ``SHARE``, ``SYNCPT``); lists print comma separated.
+  (``NOTRIGGER``, ``SHARE``, ``SYNCPT``); lists print comma separated;
+- a character that is not printable (a line break, NUL, an escape sequence) prints as its
+  Python escape (``\\n``, ``\\x00``): a value (a description a partner's queue-manager name
+  went into, a topic string) can neither end its line nor start one, so every line of a
+  DISPLAY is one the layout made, and a reader (the channel initiator through the command
+  server, dmpmqcfg) never takes a line of a value for an item or an object's header.
 
 Lines carry no trailing blanks.
 
@@ -28,7 +33,8 @@ import re
 import time
 from collections.abc import Iterable
 
-__all__ = ["date_time", "format_attrs", "format_item", "parse_items", "parse_objects"]
+__all__ = ["date_time", "format_attrs", "format_item", "parse_items", "parse_objects",
+           "printable"]
 
 _INDENT = "   "
 _COLUMN_WIDTH = 40
@@ -39,6 +45,13 @@ _ITEM = re.compile(r"^[A-Z][A-Z0-9]*(\(.*\))?$", re.S)
 _HEADER = re.compile(r"^AMQ\d{4}I: (Display .*details|IBM MQ .*inquired)\.")
 
 
+def printable(text: str) -> str:
+    """``text`` with each character that is not printable written as its Python escape."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
 def format_item(keyword: str, value: object) -> str:
     """``('DESCR', '')`` -> ``'DESCR( )'``; ``('NOTRIGGER', None)`` -> ``'NOTRIGGER'``."""
     if value is None:
@@ -47,7 +60,7 @@ def format_item(keyword: str, value: object) -> str:
         text = ",".join(str(v) for v in value)
     else:
         text = str(value)
-    return f"{keyword}({text if text.strip() else ' '})"
+    return f"{keyword}({printable(text) if text.strip() else ' '})"
 
 
 def format_attrs(pairs: Iterable[tuple[str, object]]) -> list[str]:

@@ -45,6 +45,7 @@ import mqpy
 from mqpy import CMQC, wake
 from mqpy.engine import reports
 from mqpy.errors import MQMIError
+from mqpy.mqsc.writer import command_text
 from mqpy.properties.carriage import give_properties, take_properties
 from mqpy.properties.propset import PropertySet
 from mqpy.pubsub.interqmgr import (
@@ -254,12 +255,16 @@ class PubSubDaemon:
             dest.close()
 
     def _drop_proxies(self, name: str) -> None:
-        """DELETE SUB of the proxy subscriptions ``name`` names (generic with a final *)."""
+        """DELETE SUB of the proxy subscriptions ``name`` names (generic with a final *), each
+        by its SUBID: a name holds a topic string another queue manager sent, which DISPLAY
+        shows printable (a line break as ``\\n``), so it is not read back to name one."""
         admin = self.manager.chinit.admin
-        quoted = name.replace("'", "''")
-        for row in admin.display(f"DISPLAY SUB('{quoted}') SUBTYPE(PROXY)"):
-            sub = str(row.get("SUB", "")).replace("'", "''")
-            admin.display(f"DELETE SUB('{sub}')")
+        shown = admin.display(command_text("DISPLAY", "SUB", name, {"SUBTYPE": "PROXY"},
+                                           ["SUBID"]))
+        for row in shown:
+            subid = row.get("SUBID")
+            if isinstance(subid, str) and subid:
+                admin.display(command_text("DELETE", "SUB", None, {"SUBID": subid}))
 
     # --- publications from other queue managers ------------------------------------------
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import enum
 import json
+import math
 from typing import Any, ClassVar, Union
 
 import attrs
@@ -320,10 +321,44 @@ def _body_from_dict(data: dict[str, Any]) -> Body:
         if field.name in _ENUMS and not (cls is DeletionRecord and field.name == "kind"):
             try:
                 value = _ENUMS[field.name](value)
-            except ValueError:
-                raise RecordFormatError(f"{field.name}={value!r} not valid") from None
+            except (ValueError, TypeError):
+                raise RecordFormatError(f"{field.name}={value!r:.40} not valid") from None
+        elif field.converter is None:
+            value = _checked(cls, field.name, str(field.type), value)
         kwargs[field.name] = value
     return cls(**kwargs)  # fields this version does not know are ignored
+
+
+#: the fields that hold an MQ name (a queue manager, its QMID, a cluster, a channel, a queue
+#: or topic object): at most 48 printable Latin-1 characters, as every name is
+_NAME_FIELDS = frozenset({"cluster", "qmgr", "qmid", "channel", "queue", "topic", "name",
+                          "subscriber", "subscriber_qmid"})
+_MAX_NAME = 48
+
+
+def _checked(cls: type, name: str, kind: str, value: Any) -> Any:
+    """A field's value as its type says (``str``, ``int``, ``float``, ``bool``), or
+    RecordFormatError: a record comes from another queue manager of the cluster, and a value
+    of another type (a list for a name, a string for a time, NaN) would fail every later
+    comparison the repository makes with it (its lifetimes, its displays, its workload
+    choices), so it is refused whole, as a message that is no repository record."""
+    if kind == "str":
+        ok = isinstance(value, str) and (name not in _NAME_FIELDS or (
+            len(value) <= _MAX_NAME and value.isprintable()
+            and not any(ord(c) > 0xFF for c in value)))
+    elif kind == "bool":
+        ok = isinstance(value, bool)
+    elif kind == "int":
+        ok = isinstance(value, int) and not isinstance(value, bool) and -2**63 <= value < 2**63
+    elif kind == "float":
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool) \
+            and math.isfinite(value)
+        value = float(value) if ok else value
+    else:
+        ok = True
+    if not ok:
+        raise RecordFormatError(f"{cls.__name__}.{name}={value!r:.40} is not a {kind}")
+    return value
 
 
 def encode(item: Body | ClusterCommand) -> bytes:
