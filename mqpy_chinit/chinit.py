@@ -78,7 +78,8 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
                  connect_for: Callable[[Any, str], Any] | None = None,
                  cluster_cache: str | None = None,
                  cluster_clock: Callable[[], float] = time.time,
-                 connect_mca: Callable[[str], Any] | None = None) -> None:
+                 connect_mca: Callable[[str], Any] | None = None,
+                 command_key: bytes | None = None) -> None:
         """``channels``: qm.ini's Channels numbers (MaxChannels, MaxActiveChannels,
         AdoptNewMCATimeout, PipeLineLength, and the limits on unauthenticated peers,
         ``config.PeerLimits``) as ``QMgrConfig.load`` checked them, IBM's defaults when
@@ -89,7 +90,9 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
         repository manager (mqpy_chinit.cluster.manager). ``cluster_clock`` is its clock
         (record lifetimes are 27, 30 and 90 days: tests pass a clock they advance).
         ``connect_mca(appl)``: a blocking MQCONN like ``connect_qm`` under an application
-        name (default: the admin's ``connect_as``; without either, ``connect_qm``)."""
+        name (default: the admin's ``connect_as``; without either, ``connect_qm``).
+        ``command_key``: the queue manager's channel-command key
+        (``mqpy.channelcommands.command_key``; default: the admin's)."""
         limits = channels or config.ChannelsConfig.parse(channels_stanza)
         TRACER.process_qmgr = qmgr_name  # strmqtrc -m qmgr -t comms traces its flows
         self.max_channels = limits.max_channels
@@ -104,6 +107,8 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
         self.qmgr_name = qmgr_name
         self.connect_qm = connect_qm
         self.admin = admin
+        #: the key of the channel commands carried out (``InitiationQueue._command``)
+        self.command_key = command_key
         self.initq = initq
         self.log = log or (lambda msgid, text: None)
         # PipeLineLength: batches a sending MCA may have in flight (sender_mca.SenderMCA)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import mqpy
+from mqpy import channelcommands
 from mqpy.mqsc.display import parse_objects
 from mqpy.mqsc.processor import MQSCProcessor
 from mqpy.security.policy import channel_decision
@@ -22,6 +23,10 @@ class EngineAdmin:
 
     def __init__(self, engine: QueueManagerEngine) -> None:
         self.engine = engine
+
+    def command_key(self) -> bytes:
+        """The queue manager's channel-command key (``mqpy.channelcommands``)."""
+        return channelcommands.command_key(self.engine.qmdir)
 
     def channel(self, name: str) -> dict[str, object] | None:
         obj = self.engine.lookup("CHANNEL", name)

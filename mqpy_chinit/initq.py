@@ -17,7 +17,7 @@ import trio
 
 import mqpy
 from mqpy import CMQC, CMQCFC, wake
-from mqpy.channelcommands import COMMAND_FORMAT
+from mqpy.channelcommands import COMMAND_FORMAT, verified
 from mqpy.fap import channeldefs as D
 from mqpy.structs.fields import StructError
 from mqpy_chinit import handoff, sslrefresh, wakes
@@ -107,9 +107,34 @@ class InitiationQueue:
             await self._command(qm, md, data)
 
     async def _command(self, qm: mqpy.QueueManager, md: mqpy.MD, data: bytes) -> None:
-        """A channel command: carried out, and answered when it names a reply-to queue."""
+        """A channel command: carried out when the command server made it (its MAC is
+        right: ``mqpy.channelcommands``), and answered when it names a reply-to queue."""
         try:
-            req = _request(json.loads(data))
+            req = json.loads(data)
+            if not (isinstance(req, dict) and verified(req, self.channel_command_key())):
+                user = md.UserIdentifier.decode("latin-1").strip(" \x00")
+                appl = md.PutApplName.decode("latin-1").strip(" \x00")
+                self.log("AMQ9999E", f"A channel command on {self.initq} was not made by the "
+                         f"queue manager's command server (put by user {user!r}, application "
+                         f"{appl!r}): refused.")
+                reply: Reply = {"ok": False, "message": "AMQ8135E: Not authorized."}
+            else:
+                reply = await self._verified_command(_request(req))
+        except (ValueError, KeyError) as exc:
+            reply = {"ok": False, "message": f"AMQ8405E: bad channel command: {exc}"}
+        await self._answer_command(qm, md, reply)
+
+    def channel_command_key(self) -> bytes | None:
+        """The key of the channel commands this channel initiator carries out: given at its
+        start, else its admin's (a queue manager in this process), else none (every
+        command refused)."""
+        if self.command_key is None:
+            of_admin = getattr(self.admin, "command_key", None)
+            self.command_key = of_admin() if of_admin is not None else None
+        return self.command_key
+
+    async def _verified_command(self, req: dict[str, Any]) -> Reply:
+        try:
             verb, name = req["command"], req.get("channel", "")
             if req.get("auto") and (self.cluster is None or
                                     self.cluster.definition(name) is None):
@@ -125,6 +150,9 @@ class InitiationQueue:
                     reply = await handler(self, req, name)
         except (ValueError, KeyError) as exc:
             reply = {"ok": False, "message": f"AMQ8405E: bad channel command: {exc}"}
+        return reply
+
+    async def _answer_command(self, qm: mqpy.QueueManager, md: mqpy.MD, reply: Reply) -> None:
         if md.ReplyToQ.strip(b" \x00"):
             rmd = mqpy.MD(CorrelId=md.MsgId, MsgType=CMQC.MQMT_REPLY, Format=COMMAND_FORMAT)
             od = mqpy.OD(ObjectName=md.ReplyToQ, ObjectQMgrName=md.ReplyToQMgr)

@@ -17,7 +17,7 @@ import trio
 
 import mqpy
 from mqpy import amqmsgs, bindings, config, errorlog, filemodes
-from mqpy.channelcommands import INITQ
+from mqpy.channelcommands import INITQ, command_key
 from mqpy.fap import mqiparams
 from mqpy.security.policy import owner
 from mqpy_chinit import qmconn, svrconn
@@ -116,7 +116,8 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
         chinit = ChannelInitiator(name, connect_qm, admin, log=log, channels=channels,
                                   connect_for=connect_for,
                                   cluster_cache=cache_path(config.qmgr_dir(name, data_path)),
-                                  connect_mca=lambda appl: _bind(name, data_path, appl))
+                                  connect_mca=lambda appl: _bind(name, data_path, appl),
+                                  command_key=command_key(config.qmgr_dir(name, data_path)))
         chinit.svrconn_handler = svrconn.serve_client
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_until_signalled, nursery.cancel_scope)

@@ -190,7 +190,8 @@ class MQSCProcessor:
         if not self.engine.queue_status(channelcommands.INITQ)["IPPROCS"]:
             raise self.no_chinit()  # nobody serves the initiation queue: no chinit runs
         with self.connection() as qm:
-            reply = channelcommands.send(qm, request)
+            key = channelcommands.command_key(self.engine.qmdir)
+            reply = channelcommands.send(qm, request, key)
         if reply is None:
             raise self.no_chinit()
         return reply

@@ -1,7 +1,10 @@
 """Hostile messages on SYSTEM.CHANNEL.INITQ: an application allowed to put there (or a
 partner's message a receiving MCA put there) may be any bytes with a trigger message's or a
 channel command's Format. Whatever it holds, the channel initiator logs it, drops it and
-goes on serving the queue: it never ends with a traceback."""
+goes on serving the queue: it never ends with a traceback. A channel command is carried out
+only when the command server made it (its MAC, ``mqpy.channelcommands``); the malformed
+commands here are signed, as a command server's fault would be, so that the channel
+initiator's own checks of a request's shape are what they meet."""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ import trio
 
 import mqpy
 from mqpy import CMQC, inprocess
-from mqpy.channelcommands import COMMAND_FORMAT, INITQ
+from mqpy.channelcommands import COMMAND_FORMAT, INITQ, command_key, signed
 from mqpy_chinit.chinit import ChannelInitiator
 from mqpy_chinit.engineadmin import EngineAdmin
 from tests.support.qmgr import QMgr
@@ -64,6 +67,14 @@ HOSTILE = [
 ]
 
 
+def _signed_if_an_object(qm: QMgr, data: bytes) -> bytes:
+    try:
+        request = json.loads(data)
+    except ValueError:
+        return data
+    return signed(request, command_key(qm.engine.qmdir)) if isinstance(request, dict) else data
+
+
 @pytest.mark.parametrize(("fmt", "data"), HOSTILE)
 async def test_a_hostile_initq_message_leaves_the_channel_initiator_serving(qm, fmt, data):
     """Given a channel initiator serving SYSTEM.CHANNEL.INITQ, when a hostile message
@@ -87,10 +98,11 @@ async def test_a_hostile_initq_message_leaves_the_channel_initiator_serving(qm, 
         async with trio.open_nursery() as nursery:
             await nursery.start(run)
             await wait_until(lambda: qm.engine.queue_status(INITQ)["IPPROCS"] >= 1, WITHIN)
-            qm.put(INITQ, data, persistent=False, Format=fmt, ReplyToQ=b"REPLIES")
+            qm.put(INITQ, _signed_if_an_object(qm, data), persistent=False, Format=fmt,
+                   ReplyToQ=b"REPLIES")
             await wait_until(lambda: qm.depth(INITQ) == 0 or ended.is_set(), WITHIN)
             replies = qm.depth("REPLIES")
-            qm.put(INITQ, json.dumps({"command": "RESET_STATISTICS"}).encode(),
+            qm.put(INITQ, signed({"command": "RESET_STATISTICS"}, command_key(qm.engine.qmdir)),
                    persistent=False, Format=COMMAND_FORMAT, ReplyToQ=b"REPLIES")
             await wait_until(lambda: qm.depth("REPLIES") > replies or ended.is_set(), WITHIN)
             assert not ended.is_set(), failed
@@ -98,18 +110,27 @@ async def test_a_hostile_initq_message_leaves_the_channel_initiator_serving(qm, 
             qm.put(INITQ, b"", persistent=False, Format=b"MQPYWAKE")
 
 
+UNSIGNED = [
+    pytest.param(lambda request, qmdir: json.dumps(request).encode(), id="no MAC"),
+    pytest.param(lambda request, qmdir: signed(request, b"a key of its own"),
+                 id="a MAC of another key"),
+    pytest.param(lambda request, qmdir: json.dumps(
+        {**request, "mac": json.loads(signed({"command": "RESET_STATISTICS"},
+                                             command_key(qmdir)))["mac"]}).encode(),
+                 id="the MAC of another command"),
+]
+
+
 @pytest.mark.system
-@pytest.mark.xfail(strict=True, reason="a channel command is not authenticated: any "
-                   "application that may put to SYSTEM.CHANNEL.INITQ (a partner's message "
-                   "through a receiver whose MCAUSER may) makes the channel initiator run a "
-                   "definition of its own making (CONNAME, XMITQ, exits); the fix is the "
-                   "engine's (see the audit report)")
-async def test_a_channel_command_from_an_application_starts_no_channel_of_its_making(qm):
+@pytest.mark.parametrize("written", UNSIGNED)
+async def test_a_channel_command_from_an_application_starts_no_channel_of_its_making(
+        qm, written):
     """Given a channel initiator serving SYSTEM.CHANNEL.INITQ, when an application puts a
     START channel command there with a definition no queue manager object holds (a sender
     to a host of its choosing, from a transmission queue of its choosing, with a message
-    exit), with a context it set as a receiving MCA sets an arriving message's, then no
-    channel of that definition is started."""
+    exit), with a context it set as a receiving MCA sets an arriving message's, and without
+    the MAC the queue manager's key makes, then no channel of that definition is started:
+    the command is answered AMQ8135E and the refusal is logged."""
     chinit = ChannelInitiator(qm.name, qm.connect, EngineAdmin(qm.engine),
                               log=lambda msgid, text: qm.log.append((msgid, text)))
     qm.define("QLOCAL", "PAYROLL.XMITQ", USAGE="XMITQ")
@@ -121,7 +142,7 @@ async def test_a_channel_command_from_an_application_starts_no_channel_of_its_ma
             await nursery.start(chinit.run, [])
             await wait_until(lambda: qm.engine.queue_status(INITQ)["IPPROCS"] >= 1, WITHIN)
             app = qm.connect()
-            app.put1(INITQ, json.dumps(request).encode(),
+            app.put1(INITQ, written(request, qm.engine.qmdir),
                      mqpy.MD(Format=COMMAND_FORMAT, ReplyToQ=b"REPLIES",
                              PutApplName=b"amqpcsea", UserIdentifier=b"mqm"),
                      mqpy.PMO(Options=CMQC.MQPMO_SET_ALL_CONTEXT))
@@ -131,3 +152,7 @@ async def test_a_channel_command_from_an_application_starts_no_channel_of_its_ma
             nursery.cancel_scope.cancel()
             qm.put(INITQ, b"", persistent=False, Format=b"MQPYWAKE")
     assert not started
+    assert [json.loads(r) for r in qm.drain("REPLIES")] == [
+        {"ok": False, "message": "AMQ8135E: Not authorized."}]
+    assert any(msgid == "AMQ9999E" and "'amqpcsea'" in text and "refused" in text
+               for msgid, text in qm.log)
