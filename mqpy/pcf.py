@@ -592,12 +592,22 @@ def parse(data: bytes | bytearray | memoryview, encoding: int | None = None) -> 
     return PCFMessage(header, params)
 
 
-def _parse_params(data: bytes, pos: int, count: int, order: str) -> tuple[list[Parameter], int]:
+#: how deep groups (MQCFGR) may be nested in a message read: IBM's records nest them two or
+#: three deep; a message's bytes could nest thousands, past the interpreter's recursion
+MAX_GROUP_DEPTH = 16
+
+
+def _parse_params(data: bytes, pos: int, count: int, order: str, depth: int = 0
+                  ) -> tuple[list[Parameter], int]:
     out: list[Parameter] = []
     for _ in range(count):
         param, pos = _parse_one(data, pos, order)
         if isinstance(param, CFGR):
-            param.Parameters, pos = _parse_params(data, pos, param.ParameterCount or 0, order)
+            if depth == MAX_GROUP_DEPTH:
+                raise StructError(f"PCF groups nested deeper than {MAX_GROUP_DEPTH} at offset "
+                                  f"{pos}", CMQCFC.MQRCCF_STRUCTURE_TYPE_ERROR)
+            param.Parameters, pos = _parse_params(data, pos, param.ParameterCount or 0, order,
+                                                  depth + 1)
         out.append(param)
     return out, pos
 

@@ -18,8 +18,6 @@ BUDGET_S = 2.0
 
 
 @pytest.mark.timeout(10)
-@pytest.mark.xfail(strict=True, reason="mqpy/selection/evaluate.py's _like is a "
-                   "backtracking regular expression (reported by the audit, with the change)")
 def test_a_hostile_like_pattern_is_matched_in_bounded_time():
     """Given a selector of many ``%`` pieces, when a long property that almost matches is
     tested, then the answer (no) comes within a small CPU budget."""
