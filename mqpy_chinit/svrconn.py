@@ -606,8 +606,8 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
                                           for c in self.conversations.values()):
                     self.closing = True  # CHLAUTH refused the channel: it ends (logged)
                     self._end()
-                if cc.ended or cc.backend is None:
-                    break
+                if cc.backend is None and not cc.queued:
+                    break  # (requests queued behind its MQDISC are answered first)
         except ChannelEnded as e:
             if e.msgid and not self.closing:
                 self.log(e.msgid, f"Channel '{self.name}' ({self.peer}): {e.text}")
