@@ -68,6 +68,10 @@ class ClientConversation:
     #: what its last MQPUT and MQGET served from their bytes were read as
     #: (``svrconn_packed.Kept``)
     kept: Any = None
+    #: the client sends nothing more (it half-closed its socket): its task serves what it
+    #: holds and ends (``requests_ended``)
+    last_read: bool = False
+    done: trio.Event = attrs.field(factory=trio.Event)  #: set when its task has ended
 
     def connect(self, backend: Any) -> None:
         """Its MQCONN succeeded: ``backend`` is its MQI (again, after an MQDISC)."""
@@ -84,6 +88,17 @@ class ClientConversation:
         self.ended = True
         self.on_qm = False  # its calls are no longer relayed
         self.kept = None
+
+    def requests_ended(self) -> None:
+        """The client sends nothing more: its task serves the requests queued, and the call
+        in progress or relayed, and ends, rather than wait for another (on its queue or on
+        the queue manager's socket)."""
+        self.last_read = True
+        self.send.close()
+        self.on_qm = False
+        idle, self.idle = self.idle, None
+        if idle is not None:
+            idle.cancel()
 
 
 @attrs.define

@@ -50,6 +50,10 @@ REPLY_TYPES = {verb: mqiflows.reply_type(verb) for verb in RELAYED}
 
 _LONG = struct.Struct("<i")
 
+#: A client that half-closed its socket is owed the replies to what it sent before: they are
+#: sent for this long at most, so that a client that does not read them does not hold the
+#: instance (and its relay) for ever
+HALF_CLOSE_GRACE = 5.0
 
 
 class RelayedCalls:
@@ -131,6 +135,19 @@ class RelayedCalls:
             idle.cancel()  # the rest of the request is the task's to write
         return True
 
+    async def _replies_owed(self) -> None:
+        """The client half-closed its socket: it sends nothing more, and may read on. Each
+        conversation's task sends the replies it owes -- to the requests queued, the call
+        in progress, a call relayed whose reply is still on the queue manager's socket --
+        and ends; for HALF_CLOSE_GRACE seconds at most, after which the instance ends
+        anyway (the conversations' tasks cancelled, their units of work backed out)."""
+        owed = list(self.conversations.values())
+        for cc in owed:
+            cc.requests_ended()
+        with trio.move_on_after(HALF_CLOSE_GRACE):
+            for cc in owed:
+                await cc.done.wait()
+
     async def _serve_relayed(self, cc: ClientConversation) -> None:
         """Between calls of a conversation whose last call was relayed: wait on the queue
         manager's socket, and pass on the replies of the calls the receiver relays
@@ -139,6 +156,9 @@ class RelayedCalls:
         off half-way). One cancel scope serves the whole run: a scope a call costs about as
         much as the wake-up saved. Readable with no call relayed: the queue manager ended,
         and the connection is dropped (the next call fails 2009)."""
+        if cc.last_read:  # nothing more will come to relay: its task ends
+            cc.on_qm = False
+            return
         backend = cc.backend
         with trio.CancelScope() as scope:
             while True:
