@@ -104,10 +104,12 @@ class _Peer:
         return reply
 
     def connected(self, conv_id: int = 1) -> int:
-        """MQCONN on ``conv_id``, and QUEUE opened for output and input: its Hobj."""
+        """MQCONN on ``conv_id``, and QUEUE opened for output, input and inquire: its
+        Hobj."""
         assert self.call(conv_id, _T.MQCONN, [(QM, "afterdisc")]).comp == _OK
         opened = self.call(conv_id, _T.MQOPEN, [mqpy.OD(ObjectName=QUEUE.encode()),
-                                                CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF])
+                                                CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF
+                                                | CMQC.MQOO_INQUIRE])
         assert opened.comp == _OK, opened
         return opened.hobj
 
