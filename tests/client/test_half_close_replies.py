@@ -196,3 +196,41 @@ def test_a_half_closed_client_that_never_reads_is_let_go_within_the_bound(site):
             bytes([65 + i]) for i in range(_BIG_GETS)]
     finally:
         qm.disconnect()
+
+
+@pytest.mark.parametrize("interval", [CMQC.MQWI_UNLIMITED, 60000], ids=["unlimited", "60s"])
+def test_a_half_closed_clients_gets_do_not_wait(site, interval):
+    """Given a conversation with the queue open and empty whose get waits, when the client
+    writes a put and two more gets that wait in one write and half-closes its socket, then
+    no get waits for a message that comes later: the first is answered at once
+    MQRC_NO_MSG_AVAILABLE, the put OK, the second gets the put's message and the third is
+    answered at once MQRC_NO_MSG_AVAILABLE; the socket is closed at once, and a message put
+    afterwards stays on the queue (no get of a client that may be gone takes it)."""
+    peer = _Peer(site)
+    try:
+        hobj = peer.connected(1)
+        waiting = [mqpy.MD(), mqpy.GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT,
+                                       WaitInterval=interval), 64]
+        flows = [peer.request(1, _T.MQGET, waiting, hobj), _put(peer, 1, hobj, b"between"),
+                 peer.request(1, _T.MQGET, waiting, hobj),
+                 peer.request(1, _T.MQGET, waiting, hobj)]
+        peer.write(flows[0][1])
+        time.sleep(0.5)  # its get waits
+        began = time.monotonic()
+        replies = _answered_in_order(_half_closed(peer, *(raw for _rid, raw in flows[1:])),
+                                     flows)
+        assert time.monotonic() - began < HALF_CLOSE_GRACE
+        first, put, second, third = replies
+        assert [(r.comp, r.reason) for r in (first, put, second, third)] == [
+            (_FAILED, CMQC.MQRC_NO_MSG_AVAILABLE), (_OK, 0), (_OK, 0),
+            (_FAILED, CMQC.MQRC_NO_MSG_AVAILABLE)]
+        assert second.body.endswith(b"between")
+    finally:
+        peer.close()
+    qm = site.bindings()
+    try:
+        mqpy.Queue(qm, QUEUE, CMQC.MQOO_OUTPUT).put(b"for the next one")
+    finally:
+        qm.disconnect()
+    time.sleep(0.5)  # a get still waiting would have taken it by now
+    assert _messages(site) == [b"for the next one"]
