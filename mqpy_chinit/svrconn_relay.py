@@ -10,6 +10,11 @@ wakes the conversation's task, which passes it on (one task wake-up a call, not 
 request is queued for the task, whose wait the receiver then cancels, so that calls of a
 conversation are still served in the order they came.
 
+A client that half-closes its socket after its last requests (``shutdown(SHUT_WR)``) is sent
+the replies still owed to it -- a relayed call's reply still on the queue manager's socket,
+the calls queued -- before the instance ends, for HALF_CLOSE_GRACE seconds at most; no MQGET
+waits then (``_replies_owed``).
+
 A part of :class:`~mqpy_chinit.svrconn.SvrconnInstance`, which holds the state it uses.
 """
 
