@@ -75,8 +75,12 @@ class _Peer:
         return self.request_id, self.writer.send(event)
 
     def end_conv(self, conv_id: int) -> bytes:
+        return self.action(conv_id, SocketActionType.END_CONV)
+
+    def action(self, conv_id: int, action: SocketActionType) -> bytes:
+        """A SOCKET_ACTION in a TSHC, as IBM's client sends it (not sent)."""
         return tshc.connection_level(self.writer.send(
-            sockact.event(SocketAction(conv_id, SocketActionType.END_CONV), True)))
+            sockact.event(SocketAction(conv_id, action), True)))
 
     def write(self, *flows: bytes) -> None:
         """``flows`` in one write."""
@@ -277,26 +281,31 @@ def test_an_mqconn_written_after_mqdisc_connects_again_as_in_a_later_write(site,
 
 def test_end_conv_written_after_mqdisc_and_more_requests_ends_the_conversation(site, peer):
     """Given conversations 1 and 3, when the client writes conversation 1's MQDISC, an
-    MQPUT1 on it and its END_CONV in one write, then conversation 1 is ended: nothing is
-    put, no reply of it says OK but the MQDISC's, a later call on it is answered
-    MQRC_HCONN_ERROR, one conversation is shown, and conversation 3 is served; nothing is
-    logged as a fault."""
+    MQPUT1 on it, its END_CONV, and then START_CONV, MQCONN and MQPUT1 of conversation 1
+    again in one write, then conversation 1 is ended by its END_CONV: the old MQPUT1 puts
+    nothing (if it is answered, it fails), the ConvId starts again as a new conversation
+    (ACCEPT_CONV, its MQCONN and MQPUT1 OK), two conversations are shown, and conversation
+    3 is served; nothing is logged as a fault."""
     peer.connected(1)
     hobj3 = peer.connected(3)
     mark = site.mark()
-    disc, put1 = _disc(peer, 1), _put1(peer, 1, b"after disc")
-    peer.write(disc[1], put1[1], peer.end_conv(1))
-    came = peer.nothing_more(1.0)
-    assert all(isinstance(e, MQIReply) and e.conv_id == 1 for e in came), came
-    assert all(e.comp == _FAILED for e in came if e.request_id == put1[0]), came
-    assert peer.call(1, _T.MQPUT1, [mqpy.OD(ObjectName=QUEUE.encode()), mqpy.MD(),
-                                    mqpy.PMO(Options=_NO_SYNC_PUT), b"x"]).reason \
-        == _HCONN_ERROR
+    disc, old = _disc(peer, 1), _put1(peer, 1, b"after disc")
+    conn, new = peer.request(1, _T.MQCONN, [(QM, "again")]), _put1(peer, 1, b"new 1")
+    peer.write(disc[1], old[1], peer.end_conv(1), peer.action(1, SocketActionType.START_CONV),
+               conn[1], new[1])
+    came = peer.nothing_more(2.0)
+    accepted = [e for e in came if not isinstance(e, MQIReply)]
+    assert [(e.conv_id, sockact.parse(e.body, True).type) for e in accepted] == [
+        (1, SocketActionType.ACCEPT_CONV)], came
+    replies = {e.request_id: e for e in came if isinstance(e, MQIReply)}
+    assert {rid: r.conv_id for rid, r in replies.items()} == dict.fromkeys(replies, 1)
+    assert (replies[conn[0]].comp, replies[new[0]].comp) == (_OK, _OK), came
+    assert old[0] not in replies or replies[old[0]].comp == _FAILED, came
     assert peer.call(3, _T.MQPUT, [mqpy.MD(), mqpy.PMO(Options=_NO_SYNC_PUT), b"three"],
                      hobj3).comp == _OK
-    assert came_true(lambda: _curshcnv(site) == ["CURSHCNV(1)"])
+    assert came_true(lambda: _curshcnv(site) == ["CURSHCNV(2)"])
     _no_fault(site, mark)
-    assert _messages(site) == [b"three"]
+    assert sorted(_messages(site)) == [b"new 1", b"three"]
 
 
 def test_a_request_msgs_after_mqdisc_in_its_write_is_refused_hconn_error(site, peer):
