@@ -417,6 +417,7 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
             if self.closing:
                 pass  # we ended the instance ourselves and said why
             elif e.msgid == "AMQ9209E":
+                await self._replies_owed()  # the client half-closed: it may read on
                 if any(not cc.ended for cc in self.conversations.values()):
                     self.log("AMQ9209E", f"Connection to host '{self.peer}' for channel "
                              f"'{self.name}' closed: the client ended without MQDISC.")
@@ -567,6 +568,7 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
             if cc.dropped:
                 with trio.CancelScope(shield=True):
                     await self._abend(cc)
+            cc.done.set()
 
     async def _serve_calls(self, cc: ClientConversation) -> None:
         try:
@@ -606,8 +608,8 @@ class SvrconnInstance(MQICalls, RelayedCalls, CallsServedAtOnce, SocketActions):
                                           for c in self.conversations.values()):
                     self.closing = True  # CHLAUTH refused the channel: it ends (logged)
                     self._end()
-                if cc.ended or cc.backend is None:
-                    break
+                if cc.backend is None and not cc.queued:
+                    break  # (requests queued behind its MQDISC are answered first)
         except ChannelEnded as e:
             if e.msgid and not self.closing:
                 self.log(e.msgid, f"Channel '{self.name}' ({self.peer}): {e.text}")

@@ -84,7 +84,7 @@ class MQICalls:
         handle = conn.connection() if hasattr(conn, "connection") else conn
         if appl and isinstance(getattr(handle, "appl_name", None), bytes):
             handle.appl_name = appl.encode("latin-1", "replace")[:28]
-        cc.backend = loopcalls.mqi_port(handle, self.registry.limiter)
+        cc.connect(loopcalls.mqi_port(handle, self.registry.limiter))
         svrconn_wake.watch_waits(cc)  # its waiting gets: woken by the client's MQCTL
         self.status.remote_appl_tag = appl
         self.conv.authenticated()  # the channel is admitted: the listener's limits let go
@@ -94,7 +94,7 @@ class MQICalls:
 
     async def _disc(self, cc: ClientConversation, d: mqiflows.Decoded) -> MQIReply:
         await cc.backend.disconnect()
-        cc.ended = True
+        cc.disconnected()
         return mqiflows.encode_reply(d.verb, [])
 
     async def _open(self, cc: ClientConversation, d: mqiflows.Decoded) -> MQIReply:

@@ -49,7 +49,7 @@ class ClientConversation:
     send: trio.MemorySendChannel[MQIRequest]
     receive: trio.MemoryReceiveChannel[MQIRequest]
     backend: Any = None  # its async MQI (mqpy.loopcalls.mqi_port)
-    ended: bool = False  # MQDISC done
+    ended: bool = False  # MQDISC done (and no MQCONN since)
     refused: bool = False  # CHLAUTH refused its MQCONN
     #: its last call was relayed: between calls its task waits on the queue manager's
     #: socket, so that the receiver can relay the next one at once (``_start_relay``)
@@ -68,6 +68,37 @@ class ClientConversation:
     #: what its last MQPUT and MQGET served from their bytes were read as
     #: (``svrconn_packed.Kept``)
     kept: Any = None
+    #: the client sends nothing more (it half-closed its socket): its task serves what it
+    #: holds and ends (``requests_ended``)
+    last_read: bool = False
+    done: trio.Event = attrs.field(factory=trio.Event)  #: set when its task has ended
+
+    def connect(self, backend: Any) -> None:
+        """Its MQCONN succeeded: ``backend`` is its MQI (again, after an MQDISC)."""
+        self.backend = backend
+        self.ended = False
+
+    def disconnected(self) -> None:
+        """Its MQDISC is done: it has no connection, as before its MQCONN. A request queued
+        behind the MQDISC (the client wrote it with the MQDISC) is answered as a request in
+        a later write is: MQRC_HCONN_ERROR, and an MQCONN connects the conversation again;
+        its task serves them all before the conversation goes
+        (``SvrconnInstance._serve_calls``)."""
+        self.backend = None
+        self.ended = True
+        self.on_qm = False  # its calls are no longer relayed
+        self.kept = None
+
+    def requests_ended(self) -> None:
+        """The client sends nothing more: its task serves the requests queued, and the call
+        in progress or relayed, and ends, rather than wait for another (on its queue or on
+        the queue manager's socket)."""
+        self.last_read = True
+        self.send.close()
+        self.on_qm = False
+        idle, self.idle = self.idle, None
+        if idle is not None:
+            idle.cancel()
 
 
 @attrs.define

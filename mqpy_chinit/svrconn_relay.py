@@ -10,6 +10,11 @@ wakes the conversation's task, which passes it on (one task wake-up a call, not 
 request is queued for the task, whose wait the receiver then cancels, so that calls of a
 conversation are still served in the order they came.
 
+A client that half-closes its socket after its last requests (``shutdown(SHUT_WR)``) is sent
+the replies still owed to it -- a relayed call's reply still on the queue manager's socket,
+the calls queued -- before the instance ends, for HALF_CLOSE_GRACE seconds at most; no MQGET
+waits then (``_replies_owed``).
+
 A part of :class:`~mqpy_chinit.svrconn.SvrconnInstance`, which holds the state it uses.
 """
 
@@ -33,6 +38,7 @@ from mqpy.fap.apiheader import (
 )
 from mqpy.fap.statuscodes import ProtocolError
 from mqpy.fap.tsh import TSH_LENGTH, TSHM_LENGTH, ByteOrder, ControlFlags1, SegmentType
+from mqpy_chinit import svrconn_wake
 from mqpy_chinit.svrconn_conversation import SUBSTATES, ClientConversation
 
 _T = SegmentType
@@ -49,19 +55,27 @@ NO_LUW = bytes(8)  # an MQI flow's LUW id: none
 REPLY_TYPES = {verb: mqiflows.reply_type(verb) for verb in RELAYED}
 
 _LONG = struct.Struct("<i")
+#: an MQGMO's Options and WaitInterval, after its StrucId and Version
+_WAIT = struct.Struct("<ii")
+_GMO_OPTIONS = 8
 
+#: A client that half-closed its socket is owed the replies to what it sent before: they are
+#: sent for this long at most, so that a client that does not read them does not hold the
+#: instance (and its relay) for ever
+HALF_CLOSE_GRACE = 5.0
 
 
 class RelayedCalls:
     """A conversation's message traffic relayed to the queue manager's socket."""
 
-    def _relay_body(self, request: MQIRequest, verb: SegmentType
+    def _relay_body(self, request: MQIRequest, verb: SegmentType, waits: bool = True
                     ) -> tuple[bytes, int | None] | None:
         """What a relayed call sends the queue manager: the client's body (an MQGET's
         buffer length capped at the channel's MAXMSGL, as the decoding path caps it), and
         an MQPUT's message length. None: the body is not of the plain shape relaying needs
         (distribution-list records, longer than MAXMSGL, anything after an MQCMIT or MQBACK
-        header), and the call goes the decoding way, which also answers a malformed one."""
+        header), and the call goes the decoding way, which also answers a malformed one.
+        ``waits`` False: an MQGET's wait is cut to none (WaitInterval 0)."""
         body = request.body
         data_length = None
         if verb == _T.MQPUT:
@@ -75,6 +89,8 @@ class RelayedCalls:
             max_length = self._max_length(buffer_length)
             if max_length != buffer_length:
                 body = body[:-4] + _LONG.pack(-1 if max_length is None else max_length)
+            if not waits:
+                body = _without_wait(body)
         elif body:  # MQCMIT, MQBACK: nothing follows the API header
             return None
         return body, data_length
@@ -88,7 +104,7 @@ class RelayedCalls:
         decoding way. Once a call of a conversation has been relayed its task waits between
         calls on the queue manager's socket, and the receiver relays the next call itself
         (``_start_relay``, ``_finish_relay``)."""
-        prepared = self._relay_body(request, verb)
+        prepared = self._relay_body(request, verb, not cc.last_read)
         if prepared is None:
             return None
         body, data_length = prepared
@@ -131,6 +147,24 @@ class RelayedCalls:
             idle.cancel()  # the rest of the request is the task's to write
         return True
 
+    async def _replies_owed(self) -> None:
+        """The client half-closed its socket: it sends nothing more, and may read on. Each
+        conversation's task sends the replies it owes -- to the requests queued, the call
+        in progress, a call relayed whose reply is still on the queue manager's socket --
+        and ends; for HALF_CLOSE_GRACE seconds at most, after which the instance ends
+        anyway (the conversations' tasks cancelled, their units of work backed out). No
+        MQGET waits any more, as when the client's CONN_STATE wakes it: one waiting now, and
+        one still queued, ends MQRC_NO_MSG_AVAILABLE rather than take a message that came
+        meanwhile for a client that may be gone (the end of what a client sends is also
+        what a client that closed its socket whole sends)."""
+        owed = list(self.conversations.values())
+        for cc in owed:
+            cc.requests_ended()
+            svrconn_wake.wake(cc)  # a get waiting now ends (MQRC_NO_MSG_AVAILABLE)
+        with trio.move_on_after(HALF_CLOSE_GRACE):
+            for cc in owed:
+                await cc.done.wait()
+
     async def _serve_relayed(self, cc: ClientConversation) -> None:
         """Between calls of a conversation whose last call was relayed: wait on the queue
         manager's socket, and pass on the replies of the calls the receiver relays
@@ -139,6 +173,9 @@ class RelayedCalls:
         off half-way). One cancel scope serves the whole run: a scope a call costs about as
         much as the wake-up saved. Readable with no call relayed: the queue manager ended,
         and the connection is dropped (the next call fails 2009)."""
+        if cc.last_read:  # nothing more will come to relay: its task ends
+            cc.on_qm = False
+            return
         backend = cc.backend
         with trio.CancelScope() as scope:
             while True:
@@ -256,6 +293,18 @@ def _put_data_length(body: bytes) -> int | None:
         return None
     (length,) = _LONG.unpack_from(body, md + pmo)
     return length if md + pmo + 4 + length == len(body) else None
+
+
+def _without_wait(body: bytes) -> bytes:
+    """A plain MQGET body (``_plain_get``) whose MQGMO waits, with its WaitInterval 0: the
+    get does not wait."""
+    gmo_at = mqiflows.size_at(body, 0, mqiflows.MD_SIZES)
+    (options, interval) = _WAIT.unpack_from(body, gmo_at + _GMO_OPTIONS)
+    if not options & CMQC.MQGMO_WAIT or interval == 0 or (
+            interval < 0 and interval != CMQC.MQWI_UNLIMITED):
+        return body  # no wait, or the call's own MQRC_WAIT_INTERVAL_ERROR
+    at = gmo_at + _GMO_OPTIONS + 4
+    return body[:at] + _LONG.pack(0) + body[at + 4:]
 
 
 def _plain_get(body: bytes) -> bool:

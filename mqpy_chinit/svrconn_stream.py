@@ -65,7 +65,11 @@ async def answer(instance: Any, cc: Any, event: OtherSegment) -> None:
     """Answer the REQUEST_MSGS ``event`` of conversation ``cc`` (its task calls this). A
     fault behind it fails that request only, as a fault behind an MQI call fails the call
     (2195): logged AMQ9999E, the client told that read ahead is not in effect
-    (MQRC_UNEXPECTED_ERROR), and its usual get says what is wrong."""
+    (MQRC_UNEXPECTED_ERROR), and its usual get says what is wrong. A conversation whose
+    MQDISC came before the request is not connected: MQRC_HCONN_ERROR, as :func:`route`."""
+    if cc.backend is None:
+        await instance._send_segment(_refusal(instance, event, CMQC.MQRC_HCONN_ERROR))
+        return
     try:
         data = await _answered(instance, cc.backend, event)
     except Exception as exc:  # noqa: BLE001 - a fault behind read ahead: that request fails

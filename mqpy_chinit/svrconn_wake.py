@@ -47,6 +47,8 @@ def _watch_for(cc: Any) -> Callable[[], Awaitable[None]]:
         if conversation.wake_due:  # the wake came before the wait began
             conversation.wake_due = False
             return
+        if conversation.last_read:  # the client sends nothing more: no get waits
+            return
         event = _waiting[conversation] = trio.Event()
         del conversation
         try:
@@ -63,8 +65,12 @@ def woken(conversations: dict[Any, Any], ev: OtherSegment, sharing: bool) -> Non
     """The client's CONN_STATE ``ev``: the waiting get of its conversation ends (if one
     waits now; else nothing)."""
     cc = conversations.get(ev.conv_id if sharing else None)
-    if cc is None:
-        return
+    if cc is not None:
+        wake(cc)
+
+
+def wake(cc: Any) -> None:
+    """Conversation ``cc``'s waiting get ends (if one waits now; else nothing)."""
     event = _waiting.get(cc)
     if event is not None:
         event.set()
