@@ -30,7 +30,10 @@ channel initiator, a listener and a SVRCONN defined with runmqsc: ``client_bench
   configuration (the qm.ini crtmqm writes, ``MQIBindType=FASTPATH``: the listener hands each
   client to the daemon; ``--standard``: the channel initiator's SVRCONN relays each call to
   the daemon), each on a queue of its own, N round trips
-  of MQPUT then MQGET, non-persistent, outside syncpoint;
+  of MQPUT then MQGET, non-persistent, outside syncpoint; ``client_1``: the same by one
+  client application alone; ``bindings_nonpersistent_16``: the same by 16 bindings
+  applications (what a client's CPU a round trip is to be read against: the same load,
+  the same queue manager, a Unix socket instead of TCP and no channel instance);
 - ``async_consume``: one bindings application puts N non-persistent messages, then
   registers one message consumer (MQCB, the ``ibmmq`` package's shape: ``Queue.cb``,
   ``QueueManager.ctl``, ``CBD``, ``CTLO``) on its input handle opened MQOO_READ_AHEAD (how
@@ -101,6 +104,10 @@ SCENARIOS: dict[str, tuple[int, dict]] = {
     "bindings_persistent_8_async_put": (8, {"role": "round_trip", "persistent": True,
                                             "async_put": True}),
     "client_16": (16, {"role": "round_trip", "client": True}),
+    # what a client costs beyond a bindings application: the same round trips by one
+    # client alone, and by 16 bindings applications at once (client_16's load)
+    "client_1": (1, {"role": "round_trip", "client": True}),
+    "bindings_nonpersistent_16": (16, {"role": "round_trip"}),
     "async_consume": (1, {"role": "callback", "read_ahead": True}),
     "async_consume_no_read_ahead": (1, {"role": "callback"}),
 }
