@@ -46,6 +46,9 @@ def _records(spark, src, store=None) -> dict[str, list[dict]]:
     return out
 
 
+#: the first test here starts the Spark session too (its setup: a minute on a loaded machine)
+#: and makes two whole reports: 300 s (the suite's timeout) was reached at load 25-28
+@pytest.mark.timeout(600)
 def test_a_report_from_the_parquet_copy_equals_one_from_the_export(spark, tmp_path):
     """Given two days of two queue managers' records, when the report runs once on the export
     and once through its Parquet copy, then every table is the same, and the copy is
