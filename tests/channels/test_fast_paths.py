@@ -84,20 +84,22 @@ async def test_events_already_read_come_in_order_yield_now_and_then_and_stay_can
         assert isinstance(await conv.recv(30), Heartbeat)
 
 
-@pytest.fixture
-def daemon(tmp_path, monkeypatch):
-    """QM1 started by strmqm (no channel initiator), its test queues defined; the tests
-    connect to it over its bindings socket."""
+@pytest.fixture(scope="module")
+def daemon(tmp_path_factory):
+    """QM1 started by strmqm (no channel initiator), its test queues defined, once for the
+    module: each test leaves the queues it uses as it found them, empty; the tests connect
+    to it over its bindings socket."""
     from tests.support.installation import Installation
 
-    inst = Installation(str(tmp_path))
-    monkeypatch.setenv("MQPY_DATA_PATH", inst.root)
-    inst.create("QM1")
-    inst.start("QM1")
-    try:
-        yield inst
-    finally:
-        inst.kill_all()
+    inst = Installation(str(tmp_path_factory.mktemp("fast_paths")))
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setenv("MQPY_DATA_PATH", inst.root)
+        inst.create("QM1")
+        inst.start("QM1")
+        try:
+            yield inst
+        finally:
+            inst.kill_all()
 
 
 def _put_some(qm: mqpy.QueueManager, count: int) -> list[bytes]:

@@ -22,11 +22,12 @@ pytestmark = pytest.mark.timeout(180)
 HOSTILE = "x') MCAUSER('mqm') MSGDATA('"
 
 
-@pytest.fixture
-def chad_qmgr(tmp_path):
+@pytest.fixture(scope="module")
+def chad_qmgr(tmp_path_factory):
     """QM1 started by strmqm with its channel initiator, CHAD(ENABLED), CHLAUTH off and a
-    listener (CONTROL(QMGR)) on a free port: the port."""
-    inst = Installation(str(tmp_path))
+    listener (CONTROL(QMGR)) on a free port: the port. One for the module: each test calls
+    a channel of its own name and looks for that name alone."""
+    inst = Installation(str(tmp_path_factory.mktemp("chad")))
     inst.env.pop("MQPY_NO_CHINIT", None)
     port = free_port()
     try:
