@@ -202,6 +202,12 @@ class _Reader:
                 self._answer(self.buf[:n])
                 self.buf = self.buf[n:]
 
+    def read_until_kind(self, kind: int, until: float) -> None:
+        """Read until a segment of type ``kind`` came, or ``until`` (monotonic) passed;
+        _Ended once the server closed."""
+        while kind not in self.outcome.answers and time.monotonic() < until:
+            self.read_until(len(self.outcome.answers) + 1, until)
+
     def _answer(self, segment: bytes) -> None:
         kind = segment_type(segment)
         self.outcome.answers.append(kind)
@@ -216,7 +222,9 @@ class _Reader:
 def replay(sock: socket.socket, turns: list[Turn], *, turn_wait: float, deadline: float,
            flood_bytes: int = 0) -> Outcome:
     """Play ``turns`` on ``sock``: each turn's writes, then its answers awaited (at most
-    ``turn_wait`` seconds; once a turn went unanswered the rest are sent without waiting),
+    ``turn_wait`` seconds; once a turn went unanswered the rest are sent without waiting,
+    but for a last turn of no answers after an MQDISC: the client's end, sent once the
+    MQDISC is answered or ``deadline`` passed),
     then, if the answers were not the recording's, whether the server ends the connection
     (``turn_wait`` again: decided before the client ends it, whatever the timing), then the
     client's end of data and the server's end awaited until ``deadline`` (monotonic). A turn's ``flood`` segment is sent until ``flood_bytes`` have gone."""
@@ -225,7 +233,12 @@ def replay(sock: socket.socket, turns: list[Turn], *, turn_wait: float, deadline
     expected: list[int] = []  # the recording's answers to the turns sent so far
     waiting = True
     try:
-        for turn in turns:
+        for n, turn in enumerate(turns):
+            if not waiting and n == len(turns) - 1 and not turn.answers \
+                    and SegmentType.MQDISC_REPLY in expected:
+                # the client's end (END_CONV) once its MQDISC is answered, as a client
+                # sends it: sent at once, it would end the calls still on their way
+                reader.read_until_kind(SegmentType.MQDISC_REPLY, deadline)
             for item in turn.writes:
                 if isinstance(item, float):
                     time.sleep(item)
@@ -250,7 +263,10 @@ def replay(sock: socket.socket, turns: list[Turn], *, turn_wait: float, deadline
                 return out
         sock.shutdown(socket.SHUT_WR)
     except (_Ended, OSError):  # (a write refused: the server closed or reset it)
-        out.closed_early = True
+        # ... but ended in the client's end, once its MQDISC was answered: as it asked
+        out.closed_early = not (out.turns_sent == len(turns) - 1 and out.answers
+                                and out.answers[-1] == SegmentType.MQDISC_REPLY)
+        out.ended_after_last = not out.closed_early
         return out
     except _Stalled:
         out.held = True
