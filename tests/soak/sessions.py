@@ -219,6 +219,20 @@ class _Reader:
                 self.outcome.error_statuses.append(code)
 
 
+#: the flows a client ends its session with, answered by none: a conversation's END_CONV,
+#: a sending channel's closing STATUS
+_ENDS = (SegmentType.SOCKET_ACTION, SegmentType.STATUS_DATA)
+
+
+def client_end(turn: Turn) -> bool:
+    """Whether ``turn`` is the client's end of its session (the recording's last turn, its
+    flows changed or not, but no flood): the server's close after it is as asked."""
+    return not turn.answers and not turn.flood and any(
+        isinstance(w, bytes) for w in turn.writes) and all(
+        isinstance(w, float) or (len(w) >= 36 and segment_type(w) in _ENDS)
+        for w in turn.writes)
+
+
 def replay(sock: socket.socket, turns: list[Turn], *, turn_wait: float, deadline: float,
            flood_bytes: int = 0) -> Outcome:
     """Play ``turns`` on ``sock``: each turn's writes, then its answers awaited (at most
@@ -256,9 +270,10 @@ def replay(sock: socket.socket, turns: list[Turn], *, turn_wait: float, deadline
         if out.answers != expected:  # answered otherwise: does the server end it now?
             try:
                 reader.read_until(1 << 30, min(deadline, time.monotonic() + turn_wait))
-            except _Ended:  # (after its MQDISC's reply: ended as the client asked)
+            except _Ended:  # (after its MQDISC's reply or its end: ended as the client asked)
                 out.closed_early = len(out.answers) < len(expected) and not (
-                    out.answers and out.answers[-1] == SegmentType.MQDISC_REPLY)
+                    out.answers and out.answers[-1] == SegmentType.MQDISC_REPLY) \
+                    and not (turns and client_end(turns[-1]))
                 out.ended_after_last = not out.closed_early
                 return out
         sock.shutdown(socket.SHUT_WR)
