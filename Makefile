@@ -49,6 +49,11 @@ test: $(STAMP) tools bytecode
 test-fast: $(STAMP) bytecode
 	$(PY) -m pytest -q -p no:cacheprovider -n 3 --dist loadfile -o addopts="" -m "not system and not soak"
 
+# The long crash, fuzz and soak runs (tests marked soak). Their lengths, each defaulting to
+# what it was written with: MQPY_FUZZ_SEED/FLOWS/SECONDS (tests/soak: 800 flows, 200 s),
+# MQPY_CHAOS_SEED/FAULTS (tests/chaos: 100 faults), MQPY_CRASH_KILLS/SEED
+# (tests/recovery/test_crash.py: 150 kills), MQPY_SOAK_EXAMPLES_PERCENT (the robustness
+# differentials' examples: 100).
 soak: $(STAMP) bytecode
 	$(PY) -m pytest -q -p no:cacheprovider -m soak -o addopts=""
 

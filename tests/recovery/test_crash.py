@@ -138,8 +138,13 @@ def test_sigkill_at_random_moments_loses_and_duplicates_nothing(tmp_path):
     run_kills(str(tmp_path), kills=4, seed=1)
 
 
+#: the soak run's kills and seed (make soak: 150 and 7)
+SOAK_KILLS = int(os.environ.get("MQPY_CRASH_KILLS", "150"))
+SOAK_SEED = int(os.environ.get("MQPY_CRASH_SEED", "7"))
+
+
 @pytest.mark.soak
 @pytest.mark.timeout(1800)  # 150 kills, each a restart of a growing queue: beyond the default
 def test_soak_sigkill_many_times(tmp_path):
-    """The same, 150 times (make soak)."""
-    run_kills(str(tmp_path), kills=150, seed=7)
+    """The same, 150 times (make soak; MQPY_CRASH_KILLS and MQPY_CRASH_SEED to change)."""
+    run_kills(str(tmp_path), kills=SOAK_KILLS, seed=SOAK_SEED)

@@ -202,6 +202,12 @@ class _Reader:
                 self._answer(self.buf[:n])
                 self.buf = self.buf[n:]
 
+    def read_until_kind(self, kind: int, until: float) -> None:
+        """Read until a segment of type ``kind`` came, or ``until`` (monotonic) passed;
+        _Ended once the server closed."""
+        while kind not in self.outcome.answers and time.monotonic() < until:
+            self.read_until(len(self.outcome.answers) + 1, until)
+
     def _answer(self, segment: bytes) -> None:
         kind = segment_type(segment)
         self.outcome.answers.append(kind)
@@ -213,10 +219,26 @@ class _Reader:
                 self.outcome.error_statuses.append(code)
 
 
+#: the flows a client ends its session with, answered by none: a conversation's END_CONV,
+#: a sending channel's closing STATUS
+_ENDS = (SegmentType.SOCKET_ACTION, SegmentType.STATUS_DATA)
+
+
+def client_end(turn: Turn) -> bool:
+    """Whether ``turn`` is the client's end of its session (the recording's last turn, its
+    flows changed or not, but no flood): the server's close after it is as asked."""
+    return not turn.answers and not turn.flood and any(
+        isinstance(w, bytes) for w in turn.writes) and all(
+        isinstance(w, float) or (len(w) >= 36 and segment_type(w) in _ENDS)
+        for w in turn.writes)
+
+
 def replay(sock: socket.socket, turns: list[Turn], *, turn_wait: float, deadline: float,
            flood_bytes: int = 0) -> Outcome:
     """Play ``turns`` on ``sock``: each turn's writes, then its answers awaited (at most
-    ``turn_wait`` seconds; once a turn went unanswered the rest are sent without waiting),
+    ``turn_wait`` seconds; once a turn went unanswered the rest are sent without waiting,
+    but for a last turn of no answers after an MQDISC: the client's end, sent once the
+    MQDISC is answered or ``deadline`` passed),
     then, if the answers were not the recording's, whether the server ends the connection
     (``turn_wait`` again: decided before the client ends it, whatever the timing), then the
     client's end of data and the server's end awaited until ``deadline`` (monotonic). A turn's ``flood`` segment is sent until ``flood_bytes`` have gone."""
@@ -225,7 +247,12 @@ def replay(sock: socket.socket, turns: list[Turn], *, turn_wait: float, deadline
     expected: list[int] = []  # the recording's answers to the turns sent so far
     waiting = True
     try:
-        for turn in turns:
+        for n, turn in enumerate(turns):
+            if not waiting and n == len(turns) - 1 and not turn.answers \
+                    and SegmentType.MQDISC_REPLY in expected:
+                # the client's end (END_CONV) once its MQDISC is answered, as a client
+                # sends it: sent at once, it would end the calls still on their way
+                reader.read_until_kind(SegmentType.MQDISC_REPLY, deadline)
             for item in turn.writes:
                 if isinstance(item, float):
                     time.sleep(item)
@@ -243,14 +270,18 @@ def replay(sock: socket.socket, turns: list[Turn], *, turn_wait: float, deadline
         if out.answers != expected:  # answered otherwise: does the server end it now?
             try:
                 reader.read_until(1 << 30, min(deadline, time.monotonic() + turn_wait))
-            except _Ended:  # (after its MQDISC's reply: ended as the client asked)
+            except _Ended:  # (after its MQDISC's reply or its end: ended as the client asked)
                 out.closed_early = len(out.answers) < len(expected) and not (
-                    out.answers and out.answers[-1] == SegmentType.MQDISC_REPLY)
+                    out.answers and out.answers[-1] == SegmentType.MQDISC_REPLY) \
+                    and not (turns and client_end(turns[-1]))
                 out.ended_after_last = not out.closed_early
                 return out
         sock.shutdown(socket.SHUT_WR)
     except (_Ended, OSError):  # (a write refused: the server closed or reset it)
-        out.closed_early = True
+        # ... but ended in the client's end, once its MQDISC was answered: as it asked
+        out.closed_early = not (out.turns_sent == len(turns) - 1 and out.answers
+                                and out.answers[-1] == SegmentType.MQDISC_REPLY)
+        out.ended_after_last = not out.closed_early
         return out
     except _Stalled:
         out.held = True

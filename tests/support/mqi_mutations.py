@@ -12,6 +12,7 @@ smallest change and its example can be written down as a test of its own.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -42,8 +43,12 @@ def run_examples(request: Any, examples: int, check: Callable[[st.DataObject], N
     """``check`` on ``examples`` examples hypothesis draws (:func:`settings_for`) from a seed
     of the test's name (``request``'s): the same examples each run, and a test's own (the
     seed ``derandomize`` would take is this function's, alike for every test); a failing
-    one shrunk and raised."""
+    one shrunk and raised. A ``soak`` test's count is scaled by MQPY_SOAK_EXAMPLES_PERCENT
+    (default 100: as written)."""
     name = request.node.name.encode()
+    if request.node.get_closest_marker("soak") is not None:
+        percent = int(os.environ.get("MQPY_SOAK_EXAMPLES_PERCENT", "100"))
+        examples = max(1, examples * percent // 100)
 
     @seed(int.from_bytes(hashlib.sha256(name).digest()[:8], "big"))
     @settings_for(examples)
