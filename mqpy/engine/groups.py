@@ -73,6 +73,19 @@ def group_status(flags: int) -> bytes:
 
 # ------------------------------------------------------------------------------ MQPUT
 
+#: MsgFlags IBM defines within MQMF_REJECT_UNSUP_MASK (another bit there: MQRC_MSG_FLAGS_ERROR)
+_MF_REJECTED = CMQC.MQMF_REJECT_UNSUP_MASK & ~(
+    MF_GROUP | CMQC.MQMF_SEGMENT | CMQC.MQMF_LAST_SEGMENT | CMQC.MQMF_SEGMENTATION_ALLOWED)
+
+
+def check_flags(md: Any) -> None:
+    """An MQPUT's MQMD (version 2 or more) MsgFlags: a bit of MQMF_REJECT_UNSUP_MASK IBM
+    does not define is MQRC_MSG_FLAGS_ERROR."""
+    d = md.__dict__
+    if d["Version"] >= 2 and d["MsgFlags"] & _MF_REJECTED:
+        raise _fail(CMQC.MQRC_MSG_FLAGS_ERROR)
+
+
 def put_fields(h: Any, md: Any, opts: int, persistence: int, new_id: Any
                ) -> tuple[GroupState | None, int]:
     """An MQPUT's group fields, written into the MQMD ``md`` (version 2 or more): with

@@ -564,6 +564,7 @@ class PutCalls:
             raise _fail(CMQC.MQRC_MSG_TYPE_ERROR)
         if not 0 <= d["Feedback"] <= _FB_LAST:  # MQFB_NONE (0) or a system or application code
             raise _fail(CMQC.MQRC_FEEDBACK_ERROR)
+        groups.check_flags(md)
         if pmo.__dict__["RecsPresent"] and pmo.__dict__["Version"] >= 2:
             raise _fail(CMQC.MQRC_RECS_PRESENT_ERROR)  # records are for distribution lists
         ctx = opts & _CONTEXT_PMO

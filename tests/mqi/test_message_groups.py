@@ -308,3 +308,13 @@ def test_a_put_not_in_logical_order_after_an_unfinished_group_warns_incomplete_g
     # and the group goes on in logical order
     _end_group(q)
     assert [_get(q)[1].MsgSeqNumber for _ in range(3)] == [1, 1, 2]
+
+
+def test_msg_flags_ibm_does_not_define_are_msg_flags_error(q):
+    # given an MQMD whose MsgFlags has a bit of MQMF_REJECT_UNSUP_MASK IBM does not define
+    md = mqpy.MD(MsgFlags=0x20)
+    # when it is put, then the put fails MQRC_MSG_FLAGS_ERROR and nothing is on the queue
+    with raises_mq(CMQC.MQRC_MSG_FLAGS_ERROR):
+        q.put(b"x", md, mqpy.PMO(Options=NO_SYNC))
+    with raises_mq(CMQC.MQRC_NO_MSG_AVAILABLE):
+        _get(q)

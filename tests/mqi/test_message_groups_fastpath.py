@@ -23,6 +23,7 @@ from .test_message_groups import (  # noqa: F401 - collected here too
     test_get_selects_by_group_id_and_msg_seq_number,
     test_logical_order_returns_each_group_whole_in_sequence,
     test_logical_order_waits_for_the_next_message_of_its_group,
+    test_msg_flags_ibm_does_not_define_are_msg_flags_error,
 )
 
 pytestmark = [pytest.mark.timeout(180), pytest.mark.system]
