@@ -89,6 +89,7 @@ def _packed_md(record: bytes, md_length: int, entry: Entry, now: float) -> bytes
 
 #: the group fields of a message stored without MsgFlags (engine.groups.stored_fields)
 _NOT_IN_GROUP = (CMQC.MQGI_NONE, 1, 0, 0)
+_GS_NOT_IN_GROUP = CMQC.MQGS_NOT_IN_GROUP
 
 
 class GetCalls:
@@ -563,6 +564,7 @@ class GetCalls:
             gd = gmo.__dict__
             gd["ResolvedQName"] = f.base_name
             gd["ReturnedLength"] = length
+            gd["GroupStatus"] = _GS_NOT_IN_GROUP  # (one with MsgFlags: the general path's)
         cursor = h.browse_entry
         if cursor is not None and cursor.seq == entry.seq:
             h.browse_entry = None
