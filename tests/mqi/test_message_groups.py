@@ -320,3 +320,24 @@ def test_msg_flags_ibm_does_not_define_are_msg_flags_error(q):
         q.put(b"x", md, mqpy.PMO(Options=NO_SYNC))
     with raises_mq(CMQC.MQRC_NO_MSG_AVAILABLE):
         _get(q)
+
+
+def test_a_group_got_half_in_syncpoint_in_logical_order_is_inconsistent_uow(connect):
+    qm = connect()
+    try:
+        drain(qm)
+        q = mqpy.Queue(qm, QUEUE, OUT | IN)
+        # given a group whose first message is got in logical order under syncpoint
+        _put_group(q, [b"1", b"2"])
+        assert _get(q, LOGICAL_GET | CMQC.MQGMO_SYNCPOINT)[0] == b"1"
+        # when its next message is asked for outside syncpoint, then that get fails alone
+        with raises_mq(CMQC.MQRC_INCONSISTENT_UOW):
+            _get(q, LOGICAL_GET)
+        # and under syncpoint it comes, the group then committed whole
+        body, _md, gmo = _get(q, LOGICAL_GET | CMQC.MQGMO_SYNCPOINT)
+        assert (body, gmo.GroupStatus) == (b"2", CMQC.MQGS_LAST_MSG_IN_GROUP)
+        qm.commit()
+        assert drain(qm) == []
+        q.close()
+    finally:
+        qm.disconnect()

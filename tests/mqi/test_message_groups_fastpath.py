@@ -12,6 +12,7 @@ from tests.support.site_here import started_site
 
 from .test_message_groups import (  # noqa: F401 - collected here too
     q,
+    test_a_group_got_half_in_syncpoint_in_logical_order_is_inconsistent_uow,
     test_a_group_id_of_none_without_logical_order_is_made_new,
     test_a_group_of_mixed_persistence_is_inconsistent_persistence,
     test_a_group_put_in_logical_order_gets_one_new_group_id_and_numbered_messages,
