@@ -44,6 +44,14 @@ class Handle:
     counters: HandleCounters | None = None
     #: MQOD.SelectionString compiled (engine.msgselection): MQGET skips what it does not select
     selector: Any = None
+    #: message groups (engine.groups): the group MQPMO_LOGICAL_ORDER's puts, MQGMO_LOGICAL_ORDER's
+    #: gets and its browse are in the middle of; whether the last put / get was in logical order
+    put_group: Any = None
+    put_logical: bool = False
+    get_group: Any = None
+    get_logical: bool = False
+    browse_group: Any = None
+    browse_logical_key: tuple[int, int] | None = None  # the browsed group's first message's
 
 
 class _Facts:

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from mqpy import CMQC
-from mqpy.engine import fastpath, msgselection, propdelivery
+from mqpy.engine import fastpath, groups, msgselection, propdelivery
 from mqpy.engine import records as R
 from mqpy.engine.datamgr import UowBackedOut
 from mqpy.engine.fastpath import GENERAL, NO_MESSAGE
@@ -50,6 +50,7 @@ from mqpy.engine.options import (
     _MO_MATCH_BOTH,
     _MO_MATCH_CORREL_ID,
     _MO_MATCH_MSG_ID,
+    _MO_NOT_FAST,
     _MO_UNKNOWN,
     _OO_BROWSE,
     _OO_SAVE_ALL_CONTEXT,
@@ -84,6 +85,11 @@ def _packed_md(record: bytes, md_length: int, entry: Entry, now: float) -> bytes
     return b"".join((md_bytes[:_MD_EXPIRY_AT], _VERSION_AT.pack(expiry),
                      md_bytes[_MD_EXPIRY_AT + 4:_MD_BACKOUT_AT],
                      _VERSION_AT.pack(entry.backout_count), md_bytes[_MD_BACKOUT_AT + 4:]))
+
+
+#: the group fields of a message stored without MsgFlags (engine.groups.stored_fields)
+_NOT_IN_GROUP = (CMQC.MQGI_NONE, 1, 0, 0)
+_GS_NOT_IN_GROUP = CMQC.MQGS_NOT_IN_GROUP
 
 
 class GetCalls:
@@ -173,11 +179,15 @@ class GetCalls:
                              else CMQC.MQRC_NOT_OPEN_FOR_INPUT)
             self._check_get(h, gmo, opts, browse, max_length)
             propdelivery.check_options(gmo)
+            groups.get_check(h, opts, bool(browse))
             mq = h.mq
             by_priority = h.base.attributes.get("MSGDLVSQ", "PRIORITY") == "PRIORITY"
             now = time.time()
             if opts & _GMO_UNDER_CURSOR:
                 entry, lsn, clean = self._under_cursor(h), None, False
+            elif groups.wants_groups(opts, gmo.MatchOptions if gmo.Version >= 2 else 0):
+                entry, lsn, clean = self._select_in_groups(h, md, gmo, by_priority, now,
+                                                           waiter)
             else:
                 entry, lsn, clean = self._select_message(h, md, gmo, by_priority, now, waiter)
             record = eng.data.read_record(mq, entry)
@@ -207,6 +217,10 @@ class GetCalls:
             self._count_get(h, entry, browse, n, put_time, now)
             gd = gmo.__dict__
             gd["ResolvedQName"] = h.base_name
+            fields = groups.stored_fields(md_bytes) if R.record_flags(record) & R.FLAG_GROUP \
+                else _NOT_IN_GROUP
+            gd["GroupStatus"] = groups.group_status(fields[3])
+            groups.get_done(h, opts, fields, bool(opts & CMQC.MQGMO_SYNCPOINT), bool(browse))
             # the data returned in the buffer (IBM's ReturnedLength), not the message's
             gd["ReturnedLength"] = max_length if truncated else n
             if h.options & CMQC.MQOO_SAVE_ALL_CONTEXT:
@@ -214,6 +228,8 @@ class GetCalls:
             if browse:
                 h.browse_key = mq.order_key(entry, by_priority)
                 h.browse_entry = entry
+                if fields[1] == 1:  # (where a logical browse's group, or message, is)
+                    h.browse_logical_key = h.browse_key
             else:
                 self._after_removal(h, entry, report, md, body)
             out = body[:max_length] if truncated else body
@@ -309,6 +325,69 @@ class GetCalls:
             self.engine.stats.mqi.get_fails += 1
             raise _fail(CMQC.MQRC_NO_MSG_AVAILABLE)
         return entry, lsn, clean
+
+    def _select_in_groups(self, h: Handle, md: MD | None, gmo: GMO, by_priority: bool,
+                          now: float, waiter: Callable[[], None] | None
+                          ) -> tuple[Entry, int | None, bool]:
+        """:meth:`_select_message` for an MQGET with group options (``engine.groups``): the
+        first message in delivery order (after the browse cursor for BROWSE_NEXT; a browse
+        in logical order follows its own group) this unit of work may get, that the match
+        options select, in logical order and with all of its group there as asked."""
+        mq = h.mq
+        opts = gmo.Options
+        match = gmo.MatchOptions if gmo.Version >= 2 else _MO_MATCH_BOTH
+        browse = opts & _BROWSE_OPTS
+        if browse:
+            current = h.browse_group if opts & CMQC.MQGMO_BROWSE_NEXT else None
+        else:
+            current = h.get_group
+        msgid = correlid = None
+        if md is not None and not (opts & groups.GMO_LOGICAL and current is not None):
+            msgid, correlid = self._selection(md, gmo)
+        after = h.browse_key if opts & CMQC.MQGMO_BROWSE_NEXT else None
+        uow = self.uow
+        read = self.engine.data.read_record
+        expired = []
+
+        def visible(entries: Iterable[Entry]) -> Iterable[tuple[Entry, tuple]]:
+            for e in entries:
+                if not e.visible_to(uow):
+                    continue
+                if 0 < e.expiry_at <= now:
+                    expired.append(e)
+                    continue
+                if (msgid is not None and e.msgid != msgid) \
+                        or (correlid is not None and e.correlid != correlid):
+                    continue
+                record = read(mq, e)
+                if h.selector is not None and not msgselection.selects(h.selector, record):
+                    continue
+                _t, _b, md_bytes, _body = R.decode_message(record)
+                yield e, groups.stored_fields(md_bytes) \
+                    if R.record_flags(record) & R.FLAG_GROUP else _NOT_IN_GROUP
+
+        complete = None
+        if opts & CMQC.MQGMO_ALL_MSGS_AVAILABLE and current is None:
+            complete = groups.complete_groups(visible(mq.iter_order(by_priority)))
+        # a logical browse goes from its group's first message (the group's place in
+        # logical order), the next message of its group wherever that lies
+        start = after
+        if browse and opts & groups.GMO_LOGICAL and after is not None:
+            start = None if current is not None else h.browse_logical_key
+        entry = next(groups.select(visible(mq.iter_order(by_priority, start)), md, opts, match,
+                                   current, complete), None)
+        lsn = None
+        for e in expired:
+            if e.state == AVAILABLE:
+                lsn = self._expire(mq, e) or lsn
+        if entry is None:
+            if waiter is not None and opts & CMQC.MQGMO_WAIT:
+                mq.add_waiter(waiter)
+            if lsn is not None:
+                self.force_log(lsn)
+            self.engine.stats.mqi.get_fails += 1
+            raise _fail(CMQC.MQRC_NO_MSG_AVAILABLE)
+        return entry, lsn, False
 
     def _first_visible(self, mq: MessageQueue, found: Iterable[Entry], by_priority: bool,
                        now: float, clean: bool, selector: Any = None
@@ -485,6 +564,7 @@ class GetCalls:
             gd = gmo.__dict__
             gd["ResolvedQName"] = f.base_name
             gd["ReturnedLength"] = length
+            gd["GroupStatus"] = _GS_NOT_IN_GROUP  # (one with MsgFlags: the general path's)
         cursor = h.browse_entry
         if cursor is not None and cursor.seq == entry.seq:
             h.browse_entry = None
@@ -499,7 +579,7 @@ class GetCalls:
                 or f.base_attrs is not h.base.attributes or f.qmgr_attrs is not eng.catalog.qmgr:
             f = self._facts(h)
         if opts & _GMO_NOT_FAST or opts & _GMO_SYNC_BOTH == _GMO_SYNC_BOTH \
-                or match & _MO_UNKNOWN or (opts & _GMO_IF_PERSISTENT and opts & _GMO_SYNC_BOTH) \
+                or match & _MO_NOT_FAST or (opts & _GMO_IF_PERSISTENT and opts & _GMO_SYNC_BOTH) \
                 or not h.options & _INPUT_OPTS or h.options & _OO_SAVE_ALL_CONTEXT \
                 or not f.get or (opts & _GMO_FAIL_IF_QUIESCING and eng.quiescing) \
                 or h.selector is not None:

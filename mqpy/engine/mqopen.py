@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 
 from mqpy import CMQC
-from mqpy.engine import cluster, distlist, msgselection, readahead, resolution
+from mqpy.engine import cluster, distlist, groups, msgselection, readahead, resolution
 from mqpy.engine.cluster import ClusterRoute
 from mqpy.engine.handle import Handle
 from mqpy.engine.mqmd import _refuse_header, _trusted
@@ -312,7 +312,9 @@ class OpenCalls:
 
     def close(self, hobj: int, options: int = CMQC.MQCO_NONE) -> None:
         """MQCLOSE. The handle that created a temporary dynamic queue deletes it, messages and
-        uncommitted work included; MQCO_DELETE(_PURGE) deletes a permanent dynamic queue."""
+        uncommitted work included; MQCO_DELETE(_PURGE) deletes a permanent dynamic queue. A
+        handle whose group put in logical order is unfinished closes with the warning
+        MQRC_INCOMPLETE_GROUP (``engine.groups``)."""
         eng = self.engine
         with eng.lock:
             self.check_usable()
@@ -350,3 +352,6 @@ class OpenCalls:
                     raise
             else:
                 del self.handles[hobj]
+            warning = groups.close_warning(h)
+        if warning:  # closed, with a group put in logical order unfinished
+            raise _fail(warning, CMQC.MQCC_WARNING)

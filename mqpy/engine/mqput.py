@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 
 from mqpy import CMQC
-from mqpy.engine import distlist, fastpath, propdelivery, putstatus, resolution
+from mqpy.engine import distlist, fastpath, groups, propdelivery, putstatus, resolution
 from mqpy.engine import records as R
 from mqpy.engine.cluster import ClusterRoute
 from mqpy.engine.fastpath import GENERAL
@@ -87,6 +87,8 @@ _CCSI_Q_MGR = CMQC.MQCCSI_Q_MGR
 _MD_USER_AT = MD._layout_.offsets["UserIdentifier"]
 _USER_IN_TEMPLATE = _MD_USER_AT - _MD_MSGID_AT - 24
 _PMO_RESPONSE = CMQC.MQPMO_ASYNC_RESPONSE | CMQC.MQPMO_SYNC_RESPONSE
+#: a packed MQMD version 2's MsgFlags (a message in a group: the general path's)
+_MD_MSG_FLAGS = slice(MD._layout_.offsets["MsgFlags"], MD._layout_.offsets["MsgFlags"] + 4)
 
 
 def _qmgr_ccsid(qmgr_attrs: dict) -> int:
@@ -106,8 +108,9 @@ def _packed_asks(md: bytes, opts: int) -> tuple[bytes, int, int, int] | None:
     if strucid != _MD_STRUC_ID or md_version != version or report or feedback \
             or msg_type == _MT_REQUEST or not _MT_FIRST <= msg_type <= _MT_LAST \
             or md[_MD_REPLY_TO_Q] not in _BLANK_NAMES or md[_MD_FORMAT] in _HEADER_FORMATS \
-            or (msgid == _NONE24 and opts & _PMO_SET_ALL):
-        return None  # (a new MsgId in set-all context: the general path's)
+            or (msgid == _NONE24 and opts & _PMO_SET_ALL) \
+            or (version >= 2 and md[_MD_MSG_FLAGS] != _ZERO_LONG):
+        return None  # (a new MsgId in set-all context, a message in a group: the general path's)
     priority, persistence = _MD_PRIORITY_PERSISTENCE.unpack_from(md, _MD_PRIORITY_AT)
     return msgid, expiry, priority, persistence
 
@@ -237,6 +240,8 @@ class PutCalls:
         if opts and (opts & _PMO_NOT_FAST or opts & _PMO_SYNC_BOTH == _PMO_SYNC_BOTH
                      or (opts & _PMO_SET_ALL and (md is None or not h.options & _OO_SET_ALL))):
             return GENERAL
+        if h.put_group is not None:  # a group put in logical order under way (engine.groups)
+            return GENERAL
         # one guard: the queue, the data, the queue's limits, the unit of work
         mq = h.mq
         syncpoint = opts & _PMO_SYNCPOINT
@@ -266,6 +271,7 @@ class PutCalls:
                 d = md.__dict__
                 msg_type = d["MsgType"]
                 if d["Report"] or d["Feedback"] or msg_type == _MT_REQUEST \
+                        or (d["MsgFlags"] and d["Version"] >= 2) \
                         or not _MT_FIRST <= msg_type <= _MT_LAST \
                         or d["ReplyToQ"] not in _BLANK_NAMES or d["Format"] in _HEADER_FORMATS:
                     return GENERAL
@@ -521,6 +527,7 @@ class PutCalls:
         syncpoint = bool(opts & _PMO_SYNCPOINT)
         if syncpoint and self.backed_out:
             raise _fail(CMQC.MQRC_BACKED_OUT)
+        group, group_warning = groups.put_fields(h, md, opts, persistence, eng.new_msgid)
         if opts & _PMO_NEW_MSG_ID or d["MsgId"] in _NO_ID or _id24(d["MsgId"]) == _NONE24:
             d["MsgId"] = eng.new_msgid()
         if opts & _PMO_NEW_CORREL_ID:
@@ -538,9 +545,11 @@ class PutCalls:
                          persistent=persistence == _PERSISTENT, msgid=d["MsgId"],
                          correlid=correlid, expiry=d["Expiry"], report=d["Report"], now=now,
                          syncpoint=syncpoint, put1=put1)
+        if not put1:  # (MQPUT1's handle is gone with the call)
+            groups.put_done(h, opts, group)
         pd = pmo.__dict__
         pd["ResolvedQName"], pd["ResolvedQMgrName"] = h.resolved or self._resolved(h)
-        return lsn, warning
+        return lsn, warning or group_warning
 
     def _check_put(self, h: Handle, md: MD, pmo: PMO) -> None:
         """The checks of an MQPUT's options and MQMD against the handle, the queue and the
@@ -555,6 +564,7 @@ class PutCalls:
             raise _fail(CMQC.MQRC_MSG_TYPE_ERROR)
         if not 0 <= d["Feedback"] <= _FB_LAST:  # MQFB_NONE (0) or a system or application code
             raise _fail(CMQC.MQRC_FEEDBACK_ERROR)
+        groups.check_flags(md)
         if pmo.__dict__["RecsPresent"] and pmo.__dict__["Version"] >= 2:
             raise _fail(CMQC.MQRC_RECS_PRESENT_ERROR)  # records are for distribution lists
         ctx = opts & _CONTEXT_PMO

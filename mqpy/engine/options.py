@@ -69,6 +69,8 @@ _OO_KNOWN = _all_of("MQOO_", """INPUT_AS_Q_DEF INPUT_SHARED INPUT_EXCLUSIVE BROW
 # MQGMO MatchOptions: another bit is MQRC_MATCH_OPTIONS_ERROR (2247)
 _MO_KNOWN = _all_of("MQMO_MATCH_", "MSG_ID CORREL_ID GROUP_ID MSG_SEQ_NUMBER OFFSET MSG_TOKEN")
 _MO_UNKNOWN = ~_MO_KNOWN
+#: MatchOptions only the general path's MQGET selects by (message groups: engine.groups)
+_MO_NOT_FAST = _MO_UNKNOWN | _all_of("MQMO_MATCH_", "GROUP_ID MSG_SEQ_NUMBER OFFSET MSG_TOKEN")
 _GMO_IF_PERSISTENT = CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT
 #: MQGMO options only _get_once handles (browse, cursors; MQGMO_SET_SIGNAL, z/OS's alone, and
 #: bits IBM does not define: 2046)
@@ -76,7 +78,10 @@ _GMO_NOT_FAST = (_BROWSE_OPTS | _GMO_UNDER_CURSOR | CMQC.MQGMO_BROWSE_NEXT
                  | CMQC.MQGMO_SET_SIGNAL | ~_GMO_KNOWN
                  # where properties go, but for MQGMO_NO_PROPERTIES (engine.propdelivery)
                  | CMQC.MQGMO_PROPERTIES_IN_HANDLE | CMQC.MQGMO_PROPERTIES_FORCE_MQRFH2
-                 | CMQC.MQGMO_PROPERTIES_COMPATIBILITY)
+                 | CMQC.MQGMO_PROPERTIES_COMPATIBILITY
+                 # message groups (engine.groups)
+                 | CMQC.MQGMO_LOGICAL_ORDER | CMQC.MQGMO_ALL_MSGS_AVAILABLE
+                 | CMQC.MQGMO_COMPLETE_MSG | CMQC.MQGMO_ALL_SEGMENTS_AVAILABLE)
 # MQMD values an MQPUT takes (IBM): a MsgType in the system range or the application range
 # that follows it, a Feedback of MQFB_NONE or in those ranges, no Report option of
 # MQRO_REJECT_UNSUP_MASK (none of its bits is an option mqpy supports)
@@ -109,7 +114,8 @@ _CONTEXT_NOT_OPEN = {CMQC.MQPMO_PASS_IDENTITY_CONTEXT: CMQC.MQRC_NOT_OPEN_FOR_PA
 _PMO_SET_ALL = CMQC.MQPMO_SET_ALL_CONTEXT
 _OO_SET_ALL = CMQC.MQOO_SET_ALL_CONTEXT
 #: options only put_on_handle handles (set-all context: the fast path too, opened for it)
-_PMO_NOT_FAST = (_CONTEXT_PMO & ~_PMO_SET_ALL) | _PMO_NEW_CORREL_ID | ~_PMO_KNOWN
+_PMO_NOT_FAST = ((_CONTEXT_PMO & ~_PMO_SET_ALL) | _PMO_NEW_CORREL_ID | ~_PMO_KNOWN
+                 | CMQC.MQPMO_LOGICAL_ORDER)  # (message groups: engine.groups)
 
 
 _REPORTS_NEEDING_REPLY_Q = (CMQC.MQRO_COA | CMQC.MQRO_COD | CMQC.MQRO_EXCEPTION

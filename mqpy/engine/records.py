@@ -134,13 +134,22 @@ _MSGHDR = MESSAGE_HEADER = fast(MessageHeader)
 #: MQHRF2 when put): MQGET hands them over as the MQGMO_PROPERTIES_* options and PROPCTL say,
 #: and selectors read them. A message without the flag has none (fast paths take it as is).
 FLAG_PROPERTIES = 0x0001
+#: the message's MQMD (version 2) has MsgFlags (a message in a group, a segment: engine.groups):
+#: MQGET's general path returns its GroupStatus
+FLAG_GROUP = 0x0002
 _MD_FORMAT_AT = 32  # MQMD.Format's offset in a packed MQMD
+_MD_MSG_FLAGS_AT = 356  # MQMD.MsgFlags' offset in a packed MQMD version 2
 _RFH2_FORMAT = b"MQHRF2  "
+_NO_FLAGS = b"\x00\x00\x00\x00"
 
 
 def message_flags(md_bytes: bytes) -> int:
     """The FLAG_* bits of a message stored with the packed MQMD ``md_bytes``."""
-    return FLAG_PROPERTIES if md_bytes[_MD_FORMAT_AT:_MD_FORMAT_AT + 8] == _RFH2_FORMAT else 0
+    flags = FLAG_PROPERTIES if md_bytes[_MD_FORMAT_AT:_MD_FORMAT_AT + 8] == _RFH2_FORMAT else 0
+    if len(md_bytes) > _MD_MSG_FLAGS_AT \
+            and md_bytes[_MD_MSG_FLAGS_AT:_MD_MSG_FLAGS_AT + 4] != _NO_FLAGS:
+        flags |= FLAG_GROUP
+    return flags
 
 
 def encode_message(put_time: float, md_bytes: bytes, data: bytes, backout_count: int = 0,
