@@ -614,7 +614,16 @@ class Queue(MQObject):
     def close(self, options: int = CMQC.MQCO_NONE) -> None:
         if self._hobj is None:
             raise PYIFError("the queue is not open")
-        self._qmgr._backend().close(self._hobj, options)
+        try:
+            self._qmgr._backend().close(self._hobj, options)
+        except MQMIError as e:
+            if e.comp != CMQC.MQCC_WARNING:
+                raise  # not closed: the handle stays, as pymqi's
+            self._closed()
+            raise  # closed with a warning (MQRC_INCOMPLETE_GROUP), as IBM's MQCLOSE
+        self._closed()
+
+    def _closed(self) -> None:
         consumers = self._qmgr.__dict__.get("_consumers")
         if consumers is not None:
             consumers.closed(self._hobj)  # its consumer is deregistered (IBM)

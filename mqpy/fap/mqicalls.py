@@ -120,7 +120,11 @@ def _subrq(hsub: int, action: int, sro: Any) -> Exchange[Any]:
 
 
 def _close(hobj: int, options: int) -> Exchange[None]:
-    yield _T.MQCLOSE, [options], hobj, (), ()
+    """A warning (a group or a logical message left unfinished: MQRC_INCOMPLETE_GROUP) is
+    raised: the handle is closed all the same, as IBM's MQCLOSE with MQCC_WARNING."""
+    reply = yield _T.MQCLOSE, [options], hobj, (), ()
+    if reply.comp == _WARNING:
+        raise MQMIError(reply.comp, reply.reason)
 
 
 def _put(hobj: int, md: Any, pmo: Any, data: bytes) -> Exchange[int]:
