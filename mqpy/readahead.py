@@ -7,7 +7,11 @@ A handle opened for input, not for browse, and without MQOO_NO_READ_AHEAD has a
 1. Options not permitted with read ahead (MQGMO_SYNCPOINT, MQGMO_SET_SIGNAL,
    MQGMO_MARK_SKIP_BACKOUT, MQGMO_MSG_UNDER_CURSOR, MQGMO_LOCK, MQGMO_UNLOCK), a browse, or a
    selection by MsgId / CorrelId on the first MQGET turn read ahead off for the handle: every
-   get is then a plain MQGET. On a later MQGET they are MQRC_OPTIONS_ERROR (2046).
+   get is then a plain MQGET. On a later MQGET they are MQRC_OPTIONS_ERROR (2046). So do a
+   group's options on the first MQGET (MQGMO_LOGICAL_ORDER, MQGMO_ALL_MSGS_AVAILABLE, a
+   selection by GroupId, MsgSeqNumber or Offset): the queue manager keeps a group's order
+   and state, which a buffer of messages taken ahead would not; a later selection of those
+   is a plain MQGET.
 2. Options that may not change between gets (MQGMO_SYNCPOINT_IF_PERSISTENT,
    MQGMO_NO_SYNCPOINT, MQGMO_ACCEPT_TRUNCATED_MSG, MQGMO_CONVERT, MQGMO_LOGICAL_ORDER,
    MQGMO_COMPLETE_MSG, MQGMO_ALL_MSGS_AVAILABLE, MQGMO_ALL_SEGMENTS_AVAILABLE, the property
@@ -71,6 +75,9 @@ UNCHANGEABLE = (_G.MQGMO_SYNCPOINT_IF_PERSISTENT | _G.MQGMO_NO_SYNCPOINT
                 | _G.MQGMO_UNMARK_BROWSE_HANDLE | _G.MQGMO_UNMARKED_BROWSE_MSG
                 | _G.MQGMO_PROPERTIES_FORCE_MQRFH2 | _G.MQGMO_NO_PROPERTIES
                 | _G.MQGMO_PROPERTIES_IN_HANDLE | _G.MQGMO_PROPERTIES_COMPATIBILITY)
+#: A group's options and selections, which turn read ahead off (rule 1).
+GROUP_OPTIONS = _G.MQGMO_LOGICAL_ORDER | _G.MQGMO_ALL_MSGS_AVAILABLE
+GROUP_MATCHES = _G.MQMO_MATCH_GROUP_ID | _G.MQMO_MATCH_MSG_SEQ_NUMBER | _G.MQMO_MATCH_OFFSET
 #: What the queue manager takes a window with (the rest are the application side's).
 _SENT_OPTIONS = _G.MQGMO_WAIT | _G.MQGMO_FAIL_IF_QUIESCING | _G.MQGMO_NO_SYNCPOINT
 _NO_ID = (b"", bytes(24))
@@ -309,8 +316,10 @@ class ReadAheadVerbs:
         options = gmo.Options
         msgid, correlid = _selection(md, gmo)
         plain = super().get  # type: ignore[misc]
+        in_group = gmo.Version >= _G.MQGMO_VERSION_2 and gmo.MatchOptions & GROUP_MATCHES
         if buffer.state is UNDECIDED:
-            if options & (NOT_PERMITTED | _BROWSE) or msgid or correlid:
+            if options & (NOT_PERMITTED | _BROWSE | GROUP_OPTIONS) or msgid or correlid \
+                    or in_group:
                 buffer.state = OFF  # rule 1
                 return plain(hobj, md, gmo, max_length)
             buffer.fixed = unchangeable(options, md)
@@ -319,7 +328,7 @@ class ReadAheadVerbs:
             raise MQMIError(_G.MQCC_FAILED, _G.MQRC_OPTIONS_ERROR)
         elif unchangeable(options, md) != buffer.fixed:
             raise MQMIError(_G.MQCC_FAILED, _G.MQRC_OPTIONS_CHANGED)
-        elif options & _BROWSE:
+        elif options & _BROWSE or in_group:
             return plain(hobj, md, gmo, max_length)  # (not open for browse: the call says)
         if msgid or correlid:  # rule 3
             message = buffer.pop_matching(msgid, correlid)
