@@ -617,8 +617,8 @@ class Queue(MQObject):
         try:
             self._qmgr._backend().close(self._hobj, options)
         except MQMIError as e:
-            if e.comp != CMQC.MQCC_WARNING:
-                raise  # not closed: the handle stays, as pymqi's
+            if e.comp != CMQC.MQCC_WARNING or e.reason == CMQC.MQRC_READ_AHEAD_MSGS:
+                raise  # not closed: the handle stays (pymqi's; IBM's for MQCO_QUIESCE)
             self._closed()
             raise  # closed with a warning (MQRC_INCOMPLETE_GROUP), as IBM's MQCLOSE
         self._closed()
