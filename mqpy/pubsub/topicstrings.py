@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
-from mqpy import CMQC
+from mqpy import CMQC, wildcards
 
 __all__ = ["full_topic_string", "has_wildcard", "levels", "matches", "fixed_prefix_levels"]
 
@@ -167,24 +167,4 @@ def _char_matcher(subscribed: str) -> Callable[[str], bool]:
             pieces.append([])
         else:
             pieces[-1].append("." if not literal and c == _CHAR_ONE else re.escape(c))
-    compiled = [(re.compile("".join(p), re.DOTALL), len(p)) for p in pieces]
-    (first, first_len), *middle, (last, last_len) = compiled if len(compiled) > 1 \
-        else compiled * 2
-    only = len(compiled) == 1
-
-    def match(published: str) -> bool:
-        if only:
-            return first.fullmatch(published) is not None
-        end = len(published) - last_len
-        if end < first_len or first.match(published) is None \
-                or last.match(published, end) is None:
-            return False
-        at = first_len
-        for piece, length in middle:
-            if length:
-                found = piece.search(published, at, end)
-                if found is None:
-                    return False
-                at = found.end()
-        return True
-    return match
+    return wildcards.matcher([("".join(p), len(p)) for p in pieces])

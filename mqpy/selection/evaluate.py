@@ -39,7 +39,7 @@ from typing import Any
 
 import attrs
 
-from mqpy import CMQC
+from mqpy import CMQC, wildcards
 from mqpy.properties.errors import fail
 from mqpy.properties.names import (
     JMS_SYNONYMS,
@@ -306,31 +306,9 @@ def _like_pieces(pattern: str, escape: str | None) -> list[tuple[str, int]]:
 
 
 def like_matcher(pattern: str, escape: str | None = None) -> Callable[[str], bool]:
-    """Whether a string matches a LIKE ``pattern``, in time bounded by the product of the
-    lengths: a pattern of many ``%`` is matched piece by piece, each piece at its leftmost
-    place after the one before (the first at the start, the last at the end), which is
-    where any match can put it. A regular expression of ``.*`` runs would backtrack (a
-    selection string is an application's text, a property another application's)."""
-    pieces = [(re.compile(text, re.DOTALL), n) for text, n in _like_pieces(pattern, escape)]
-    if len(pieces) == 1:
-        whole = pieces[0][0].fullmatch
-        return lambda v: whole(v) is not None
-    (first, first_len), middle, (last, last_len) = pieces[0], pieces[1:-1], pieces[-1]
-    least = sum(n for _, n in pieces)
-
-    def matches(v: str) -> bool:
-        end = len(v) - last_len
-        if len(v) < least or first.match(v) is None or last.fullmatch(v, end) is None:
-            return False
-        at = first_len
-        for piece, n in middle:
-            if n:
-                found = piece.search(v, at, end)
-                if found is None:
-                    return False
-                at = found.end()
-        return True
-    return matches
+    """Whether a string matches a LIKE ``pattern``, in time bounded by the lengths
+    (``mqpy.wildcards``)."""
+    return wildcards.matcher(_like_pieces(pattern, escape))
 
 
 def _like(node: Like) -> Fn:
