@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, NoReturn
 
 from mqpy import CMQC
 from mqpy.engine import fastpath, groups, msgselection, propdelivery
@@ -318,12 +318,7 @@ class GetCalls:
                 if e.state == AVAILABLE:
                     lsn = self._expire(mq, e) or lsn
         if entry is None:
-            if waiter is not None and opts & CMQC.MQGMO_WAIT:
-                mq.add_waiter(waiter)
-            if lsn is not None:
-                self.force_log(lsn)
-            self.engine.stats.mqi.get_fails += 1
-            raise _fail(CMQC.MQRC_NO_MSG_AVAILABLE)
+            self._none_found(mq, waiter, opts, lsn)
         return entry, lsn, clean
 
     def _select_in_groups(self, h: Handle, md: MD | None, gmo: GMO, by_priority: bool,
@@ -381,13 +376,19 @@ class GetCalls:
             if e.state == AVAILABLE:
                 lsn = self._expire(mq, e) or lsn
         if entry is None:
-            if waiter is not None and opts & CMQC.MQGMO_WAIT:
-                mq.add_waiter(waiter)
-            if lsn is not None:
-                self.force_log(lsn)
-            self.engine.stats.mqi.get_fails += 1
-            raise _fail(CMQC.MQRC_NO_MSG_AVAILABLE)
+            self._none_found(mq, waiter, opts, lsn)
         return entry, lsn, False
+
+    def _none_found(self, mq: MessageQueue, waiter: Callable[[], None] | None, opts: int,
+                    lsn: int | None) -> NoReturn:
+        """No message to give: the waiter waits (MQGMO_WAIT), the expiries found are forced,
+        and the get fails MQRC_NO_MSG_AVAILABLE."""
+        if waiter is not None and opts & CMQC.MQGMO_WAIT:
+            mq.add_waiter(waiter)
+        if lsn is not None:
+            self.force_log(lsn)
+        self.engine.stats.mqi.get_fails += 1
+        raise _fail(CMQC.MQRC_NO_MSG_AVAILABLE)
 
     def _first_visible(self, mq: MessageQueue, found: Iterable[Entry], by_priority: bool,
                        now: float, clean: bool, selector: Any = None
