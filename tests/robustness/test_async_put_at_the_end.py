@@ -7,6 +7,7 @@ reply is held until the application has closed its end."""
 
 from __future__ import annotations
 
+import collections
 import socket
 import threading
 import time
@@ -16,7 +17,9 @@ import trio
 
 import mqpy
 from mqpy import CMQC, bindings, bindings_listener, bindings_thread
+from mqpy.bindings import MAX_MSG_SIZE, MAX_TRANSMISSION_SIZE
 from mqpy.errors import MQMIError
+from mqpy.fap.framing import SegmentReader
 from mqpy.fap.tsh import SegmentType
 from tests.support.bindings_server import serving_with_faults
 
@@ -167,3 +170,18 @@ def test_a_get_read_after_the_request_whose_reply_could_not_be_sent_takes_nothin
         assert _messages(server.engine) == []
         assert not faults, faults
 
+
+def test_what_a_busy_thread_read_but_had_not_served_goes_back_when_the_application_went():
+    """Given what one read on a busy connection's thread brought and it had not served yet
+    (an asynchronous put), when the thread gives the connection back because the
+    application has gone, then that put is among the requests received (served before the
+    end), not dropped."""
+    flows = bindings.Flows()
+    put = flows.request(_T.MQPUT, [mqpy.MD(), mqpy.PMO(Options=_ASYNC), b"async"], 1)
+    pipelined = bindings_thread._Pipelined()
+    pipelined.data = put
+    reader = SegmentReader(MAX_TRANSMISSION_SIZE, max_msg_size=MAX_MSG_SIZE)
+    received: collections.deque = collections.deque()
+    assert pipelined.hand_back(reader, received, bindings_thread.GONE) \
+        is bindings_thread.GONE
+    assert [event.segment_type for event in received] == [_T.MQPUT]
