@@ -98,7 +98,8 @@ READ_AFTER_THE_END = 8 << 20
 _T = SegmentType
 _OK, _WARNING, _FAILED = CMQC.MQCC_OK, CMQC.MQCC_WARNING, CMQC.MQCC_FAILED
 #: the requests served after the application's end, in order, up to the first other one
-_SERVED_AFTER_THE_END = frozenset({_T.MQPUT, _T.MQPUT1, _T.MQCMIT, _T.MQBACK})
+#: (not a commit: an application gone has its unit of work backed out, whatever it sent)
+_SERVED_AFTER_THE_END = frozenset({_T.MQPUT, _T.MQPUT1})
 
 
 def _peer_process(sock: Any) -> str:
@@ -313,10 +314,11 @@ class _Session:
     async def _serve_sent_before_the_end(self) -> None:
         """The application has gone (a reply could not be written to it): the requests it
         sent before it went -- read already, or still in the socket -- are served in order,
-        their replies dropped, while they are puts, commits or backouts (an asynchronous put
-        outside syncpoint whose bytes came is put: its reply was only not waited for), up
-        to the first other one (a get's message would go to nobody; nothing after it is
-        served either, out of order); then the session's end backs its unit of work out."""
+        their replies dropped, while they are puts (an asynchronous put outside syncpoint
+        whose bytes came is put: its reply was only not waited for), up to the first other
+        one (a get's message would go to nobody, a commit is not made for an application
+        gone; nothing after it is served either, out of order); then the session's end backs
+        its unit of work out."""
         if self.conn is None or self.ended:
             return
         self._read_to_the_end()
