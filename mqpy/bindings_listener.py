@@ -91,8 +91,15 @@ RECEIVE_SIZE = 1 << 16
 #: after the call) before it reads no more until the call ends
 HELD_DURING_WAIT = 1 << 20
 
+#: the most the queue manager reads, once an application has gone, of what it wrote
+#: before it went (its socket's buffers hold far less)
+READ_AFTER_THE_END = 8 << 20
+
 _T = SegmentType
 _OK, _WARNING, _FAILED = CMQC.MQCC_OK, CMQC.MQCC_WARNING, CMQC.MQCC_FAILED
+#: the requests served after the application's end, in order, up to the first other one
+#: (not a commit: an application gone has its unit of work backed out, whatever it sent)
+_SERVED_AFTER_THE_END = frozenset({_T.MQPUT, _T.MQPUT1})
 
 
 def _peer_process(sock: Any) -> str:
@@ -269,6 +276,7 @@ class _Session:
                     self._authenticated()
                 if not await self._send(reply if type(reply) is bytes
                                         else self.writer.send(reply)):
+                    await self._serve_sent_before_the_end()
                     return
                 self.replied_at = time.monotonic()
         finally:
@@ -289,15 +297,60 @@ class _Session:
             self.server.on_unexpected(exc)
             return False
         if outcome is bindings_thread.GONE:
+            await self._serve_sent_before_the_end()
             return False
         if isinstance(outcome, ProtocolError):
             await self._rejected(str(outcome))
             return False
         if type(outcome) is bytes:
-            return await self._send(outcome)
+            if await self._send(outcome):
+                return True
+            await self._serve_sent_before_the_end()
+            return False
         self.busy = bool(self.received) or \
             time.monotonic() - self.replied_at < bindings_thread.HOT_WAIT_S
         return True
+
+    async def _serve_sent_before_the_end(self) -> None:
+        """The application has gone (a reply could not be written to it): the requests it
+        sent before it went -- read already, or still in the socket -- are served in order,
+        their replies dropped, while they are puts (an asynchronous put outside syncpoint
+        whose bytes came is put: its reply was only not waited for), up to the first other
+        one (a get's message would go to nobody, a commit is not made for an application
+        gone; nothing after it is served either, out of order); then the session's end backs
+        its unit of work out."""
+        if self.conn is None or self.ended:
+            return
+        self._read_to_the_end()
+        received = self.received
+        while received:
+            request = received[0]
+            if type(request) is not MQIRequest \
+                    or request.segment_type not in _SERVED_AFTER_THE_END:
+                return
+            received.popleft()
+            try:
+                await self._dispatch(request)
+            except ProtocolError:
+                return
+
+    def _read_to_the_end(self) -> None:
+        """What the application wrote before it went, still in the socket, into
+        ``received`` (READ_AFTER_THE_END bytes at most; up to a flow that breaks the
+        protocol)."""
+        taken = 0
+        while taken < READ_AFTER_THE_END:
+            try:
+                data = self.sock.recv(RECEIVE_SIZE)
+            except OSError:  # (BlockingIOError: nothing more there)
+                return
+            if not data:
+                return
+            taken += len(data)
+            try:
+                self.received.extend(self.reader.feed(data))
+            except ProtocolError:
+                return
 
     async def _request_before_mqconn(self) -> MQIRequest | None:
         """The next request of a connection not yet connected, within its deadline

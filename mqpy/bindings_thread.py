@@ -342,12 +342,13 @@ class _Pipelined:
 
     def hand_back(self, reader: SegmentReader, received: Any, outcome: object) -> object:
         """``outcome`` for the loop, the rest of the read behind what it has received (a
-        ProtocolError instead when the rest breaks the protocol)."""
-        if self.data and outcome is not GONE:
+        ProtocolError instead when the rest breaks the protocol; GONE stays GONE: what the
+        application sent before it went is served then, up to such a flow)."""
+        if self.data:
             try:
                 received.extend(self.to_reader(reader))
             except ProtocolError as exc:
-                return exc
+                return outcome if outcome is GONE else exc
         return outcome
 
     def to_reader(self, reader: SegmentReader) -> list[Any]:
