@@ -92,8 +92,9 @@ def test_a_non_mqi_segment_sent_with_the_waiting_get_ends_the_connection_too(run
 def test_an_application_gone_during_a_wait_has_nothing_more_served(running):
     """Given an application that got a message under syncpoint, when it writes an MQGET that
     waits, an MQCMIT behind it (not waiting for the get's reply) and then closes its end,
-    then the queue manager serves nothing after noticing it has gone: the commit is not
-    made, its unit of work is backed out and the message is back."""
+    then the queue manager serves nothing after noticing it has gone but the puts it sent
+    (tests/robustness/test_async_put_at_the_end.py): the commit is not made, its unit of
+    work is backed out and the message is back."""
     setup = mqpy.connect(QM)
     app, w = _holding(setup, b"not to be committed by the dead")
     sock = app.connection()._sock
