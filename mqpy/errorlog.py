@@ -72,6 +72,7 @@ import attrs
 from mqpy import amqmsgs, config, filemodes, version
 from mqpy.amqmsgs import AMQMessage
 from mqpy.outfiles import shift_generations
+from mqpy.printable import printable
 from mqpy.qmerrorlog import QMErrorLogConfig, Suppression
 
 __all__ = [
@@ -188,15 +189,6 @@ def _local_stamp(when: _dt.datetime) -> str:
 def _utc_stamp(when: _dt.datetime) -> str:
     t = when.astimezone(_dt.timezone.utc)
     return t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{t.microsecond // 1000:03d}Z"
-
-
-def printable(text: str) -> str:
-    """``text`` with every character that is not printable (NUL, line breaks, tabs, escape
-    sequences, Unicode separators) written as a Python escape (``\\x00``, ``\\n``): what a
-    partner, a message or a user sent can neither forge a log line nor hide in one."""
-    if text.isprintable():
-        return text
-    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
 def _wrap(text: str) -> list[str]:

@@ -29,7 +29,7 @@ from typing import TextIO
 import mqpy
 from mqpy import CMQC
 from mqpy.engine.reports import build_dead_letter
-from mqpy.mqsc.display import printable
+from mqpy.printable import printable
 from mqpy.structs.fields import StructError
 from mqpy.structs.tables import TM, TMC2
 

@@ -17,7 +17,7 @@ from mqpy import amqmsgs
 from mqpy.fap import channeldefs as D
 from mqpy.fap.initialdata import InitialData
 from mqpy.fap.statuscodes import StatusCode
-from mqpy.mqsc.display import printable
+from mqpy.printable import printable
 from mqpy_chinit import tlsstream
 from mqpy_chinit.conversation import ChannelEnded, Conversation
 from mqpy_chinit.mca import peer_address

@@ -60,7 +60,7 @@ from mqpy.dlq.matcher import DLQMessageFields, Plan, RetryBook, Summary
 from mqpy.dlq.rules import MESSAGES, Action, PutAut, RulesTable, printed_id
 from mqpy.errors import MQMIError
 from mqpy.mqi import Queue, QueueManager
-from mqpy.mqsc.display import printable
+from mqpy.printable import printable
 from mqpy.structs.fields import StructError
 from mqpy.structs.tables import DLH, GMO, MD, OD, PMO
 from mqpy.waitingget import WaitingGets

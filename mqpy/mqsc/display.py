@@ -33,8 +33,9 @@ import re
 import time
 from collections.abc import Iterable
 
-__all__ = ["date_time", "format_attrs", "format_item", "parse_items", "parse_objects",
-           "printable"]
+from mqpy.printable import printable
+
+__all__ = ["date_time", "format_attrs", "format_item", "parse_items", "parse_objects"]
 
 _INDENT = "   "
 _COLUMN_WIDTH = 40
@@ -43,13 +44,6 @@ _MAX_FIRST_HEADER = 37
 _MAX_FIRST = 36
 _ITEM = re.compile(r"^[A-Z][A-Z0-9]*(\(.*\))?$", re.S)
 _HEADER = re.compile(r"^AMQ\d{4}I: (Display .*details|IBM MQ .*inquired)\.")
-
-
-def printable(text: str) -> str:
-    """``text`` with each character that is not printable written as its Python escape."""
-    if text.isprintable():
-        return text
-    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
 def format_item(keyword: str, value: object) -> str:
