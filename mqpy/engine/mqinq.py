@@ -4,7 +4,7 @@ beyond the engine's shared table (:data:`QUEUE_ATTRIBUTES`, :data:`QMGR_ATTRIBUT
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from mqpy import CMQC, CMQCFC
 from mqpy.engine import selectors as sel
@@ -260,22 +260,67 @@ class InquireCalls:
             return sel.to_mqi(selector, keyword, value)
 
     def set(self, hobj: int, selector: int, value: int | bytes | str) -> None:
-        """MQSET: only the attributes IBM allows (inhibit put/get, trigger attributes)."""
+        """MQSET of one attribute (:meth:`set_many`)."""
+        self.set_many(hobj, ((selector, value),))
+
+    def set_many(self, hobj: int, settings: Iterable[tuple[int, int | bytes | str]]) -> None:
+        """MQSET of the attributes IBM allows (inhibit put/get, trigger attributes,
+        distribution lists), all or none: "If the call fails, no attributes are changed".
+        Every selector and value is judged first, in the order given, the first one wrong
+        failing the call with its reason (:func:`set_value`); then they are set together,
+        in one ALTER of the queue (a selector given twice: its last value, as IBM's)."""
         eng = self.engine
         with eng.lock:
             self.check_usable()
             h = self._handle(hobj, CMQC.MQRC_NOT_OPEN_FOR_SET)
             if not h.options & CMQC.MQOO_SET:
                 raise _fail(CMQC.MQRC_NOT_OPEN_FOR_SET)
-            if selector not in sel.SETTABLE:
-                raise _fail(CMQC.MQRC_SELECTOR_ERROR)
-            keyword = sel.QUEUE_SELECTORS[selector]
-            if keyword not in h.obj.attributes and not (keyword == "DISTL"
-                                                         and h.obj.objtype == "QLOCAL"):
-                raise _fail(CMQC.MQRC_SELECTOR_NOT_FOR_TYPE)
-            try:
-                stored = sel.from_mqi(keyword, value)
-            except (ValueError, TypeError):
-                raise _fail(CMQC.MQRC_CHAR_ATTRS_ERROR if isinstance(value, (bytes, str))
-                            else CMQC.MQRC_INT_ATTRS_ARRAY_ERROR) from None
-            eng.alter(h.obj.objtype, h.obj.name, {keyword: stored})
+            changes: dict[str, object] = {}
+            for count, (selector, value) in enumerate(settings, 1):
+                if count > _MAX_SELECTORS:
+                    raise _fail(CMQC.MQRC_SELECTOR_COUNT_ERROR)
+                keyword, stored = set_value(h.obj.objtype, h.obj.attributes, selector, value)
+                changes[keyword] = stored
+            if changes:
+                eng.alter(h.obj.objtype, h.obj.name, changes)
+
+
+#: the most selectors one MQSET may have (IBM's)
+_MAX_SELECTORS = 256
+#: MQSET's reason for a value its selector does not take (IBM's), else
+#: MQRC_INT_ATTRS_ARRAY_ERROR or MQRC_CHAR_ATTRS_ERROR
+_VALUE_ERRORS = {
+    CMQC.MQIA_INHIBIT_PUT: CMQC.MQRC_INHIBIT_VALUE_ERROR,
+    CMQC.MQIA_INHIBIT_GET: CMQC.MQRC_INHIBIT_VALUE_ERROR,
+    CMQC.MQIA_TRIGGER_CONTROL: CMQC.MQRC_TRIGGER_CONTROL_ERROR,
+    CMQC.MQIA_TRIGGER_TYPE: CMQC.MQRC_TRIGGER_TYPE_ERROR,
+    CMQC.MQIA_TRIGGER_DEPTH: CMQC.MQRC_TRIGGER_DEPTH_ERROR,
+    CMQC.MQIA_TRIGGER_MSG_PRIORITY: CMQC.MQRC_TRIGGER_MSG_PRIORITY_ERR,
+}
+#: the integer attributes' ranges (TRIGDPTH from 1; TRIGMPRI 0 to MAXPRTY, 9)
+_RANGES = {CMQC.MQIA_TRIGGER_DEPTH: (1, 999999999),
+           CMQC.MQIA_TRIGGER_MSG_PRIORITY: (0, 9)}
+
+
+def set_value(objtype: str, attributes: Mapping[str, object], selector: int,
+              value: int | bytes | str) -> tuple[str, object]:
+    """The MQSC keyword and stored value MQSET makes of ``selector`` and ``value`` for a
+    queue of ``objtype`` with ``attributes``, or the call's failure: MQRC_SELECTOR_ERROR (not
+    one MQSET sets), MQRC_SELECTOR_NOT_FOR_TYPE, or the value's reason (``_VALUE_ERRORS``)."""
+    if selector not in sel.SETTABLE:
+        raise _fail(CMQC.MQRC_SELECTOR_ERROR)
+    keyword = sel.QUEUE_SELECTORS[selector]
+    if keyword not in attributes and not (keyword == "DISTL" and objtype == "QLOCAL"):
+        raise _fail(CMQC.MQRC_SELECTOR_NOT_FOR_TYPE)
+    wrong = _VALUE_ERRORS.get(selector, CMQC.MQRC_CHAR_ATTRS_ERROR
+                              if isinstance(value, (bytes, str))
+                              else CMQC.MQRC_INT_ATTRS_ARRAY_ERROR)
+    try:
+        stored = sel.from_mqi(keyword, value)
+    except (ValueError, TypeError):
+        raise _fail(wrong) from None
+    bounds = _RANGES.get(selector)
+    if bounds is not None and not (isinstance(stored, int)
+                                   and bounds[0] <= stored <= bounds[1]):
+        raise _fail(wrong)
+    return keyword, stored
