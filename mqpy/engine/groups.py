@@ -1,11 +1,12 @@
-"""Message groups (IBM MQ's "Message groups", "Logical and physical ordering"): what MQPUT
-and MQGET keep per object handle for MQPMO_LOGICAL_ORDER and MQGMO_LOGICAL_ORDER, the rules
-a group's puts are held to, and which messages an MQGET with group options may have.
+"""Message groups and segments (IBM MQ's "Message groups", "Logical and physical ordering",
+"Message segmentation"): what MQPUT and MQGET keep per object handle for MQPMO_LOGICAL_ORDER
+and MQGMO_LOGICAL_ORDER (a group under way, a logical message's segments under way), the
+rules a group's and a segmented message's puts are held to, which messages an MQGET with
+group or segment options may have, and the queue manager's segmentation of a message too
+big for its queue (MQMF_SEGMENTATION_ALLOWED: :func:`split`).
 
-The queue manager does not segment: a message is never split on MQPUT nor reassembled on
-MQGET (MQMF_SEGMENTATION_ALLOWED is stored as given, MQGMO_COMPLETE_MSG and
-MQGMO_ALL_SEGMENTS_AVAILABLE have every message whole already). A message an application
-segmented itself (MQMF_SEGMENT) is a physical message like any other.
+A handle's state changed under syncpoint is restored as it was before the unit of work when
+the unit of work is backed out (:func:`keep_for_backout`), as IBM's.
 
 This module never touches a queue's order nor stores anything: :class:`~mqpy.engine.mqput`
 and :class:`~mqpy.engine.mqget` call it under the engine lock and do the rest."""
@@ -23,16 +24,24 @@ _WARNING = CMQC.MQCC_WARNING
 MF_IN_GROUP = CMQC.MQMF_MSG_IN_GROUP
 MF_LAST_IN_GROUP = CMQC.MQMF_LAST_MSG_IN_GROUP
 MF_GROUP = MF_IN_GROUP | MF_LAST_IN_GROUP
+MF_SEGMENT = CMQC.MQMF_SEGMENT
+MF_LAST_SEGMENT = CMQC.MQMF_LAST_SEGMENT
+MF_SEGMENTS = MF_SEGMENT | MF_LAST_SEGMENT
+MF_SEGMENTATION_ALLOWED = CMQC.MQMF_SEGMENTATION_ALLOWED
 GI_NONE = CMQC.MQGI_NONE
 #: MatchOptions that select by a group's fields (the general path's)
 MO_GROUP = (CMQC.MQMO_MATCH_GROUP_ID | CMQC.MQMO_MATCH_MSG_SEQ_NUMBER
             | CMQC.MQMO_MATCH_OFFSET | CMQC.MQMO_MATCH_MSG_TOKEN)
-#: MQGMO options that ask for groups' rules (the general path's)
+#: MQGMO options that ask for groups' or segments' rules (the general path's)
 GMO_GROUP = (CMQC.MQGMO_LOGICAL_ORDER | CMQC.MQGMO_ALL_MSGS_AVAILABLE
              | CMQC.MQGMO_COMPLETE_MSG | CMQC.MQGMO_ALL_SEGMENTS_AVAILABLE)
 PMO_LOGICAL = CMQC.MQPMO_LOGICAL_ORDER
 GMO_LOGICAL = CMQC.MQGMO_LOGICAL_ORDER
 GMO_ALL_AVAILABLE = CMQC.MQGMO_ALL_MSGS_AVAILABLE
+GMO_ALL_SEGMENTS = CMQC.MQGMO_ALL_SEGMENTS_AVAILABLE
+GMO_COMPLETE = CMQC.MQGMO_COMPLETE_MSG
+#: the smallest segment the queue manager makes (IBM's, for a user-defined format)
+MIN_SEGMENT = 16
 
 #: a packed MQMD version 2's GroupId, MsgSeqNumber, Offset and MsgFlags (little-endian, as
 #: the engine stores it: ``engine.packed``)
@@ -40,20 +49,41 @@ _GROUP_AT = 324
 _SEQ_OFFSET_FLAGS = struct.Struct("<iii")
 _MD2_LENGTH = 364
 
+Fields = tuple[bytes, int, int, int]  # GroupId, MsgSeqNumber, Offset, MsgFlags
+
 
 class GroupState:
-    """The group an object handle is in the middle of (MQPMO_LOGICAL_ORDER's puts, or
-    MQGMO_LOGICAL_ORDER's gets): its GroupId, the last MsgSeqNumber put or got, whether
-    under syncpoint, and (puts) the Persistence of its messages."""
+    """The group or logical message an object handle is in the middle of
+    (MQPMO_LOGICAL_ORDER's puts, or MQGMO_LOGICAL_ORDER's gets): its GroupId, the
+    MsgSeqNumber of the last message put or got, whether under syncpoint, (puts) the
+    Persistence of its messages; and while a logical message's segments are under way
+    (``msg_open``), the Offset its next segment has and the group flags its segments carry."""
 
-    __slots__ = ("group_id", "persistence", "seq", "syncpoint")
+    __slots__ = ("group_flags", "group_id", "msg_open", "offset", "persistence", "seq",
+                 "syncpoint")
 
-    def __init__(self, group_id: bytes, seq: int, syncpoint: bool, persistence: int) -> None:
+    def __init__(self, group_id: bytes, seq: int, syncpoint: bool, persistence: int,
+                 offset: int = 0, msg_open: bool = False, group_flags: int = 0) -> None:
         self.group_id, self.seq, self.syncpoint = group_id, seq, syncpoint
         self.persistence = persistence
+        self.offset, self.msg_open, self.group_flags = offset, msg_open, group_flags
 
 
-def stored_fields(md_bytes: bytes) -> tuple[bytes, int, int, int]:
+def state_after(fields: Fields, length: int, syncpoint: bool, persistence: int
+                ) -> GroupState | None:
+    """The state a handle is left in by a message (or segment) with the group ``fields``
+    and ``length`` bytes of data, in logical order: None when neither a group nor a logical
+    message is under way after it."""
+    gid, seq, offset, flags = fields
+    msg_open = bool(flags & MF_SEGMENT and not flags & MF_LAST_SEGMENT)
+    group_open = bool(flags & MF_IN_GROUP and not flags & MF_LAST_IN_GROUP)
+    if not (msg_open or group_open):
+        return None
+    return GroupState(gid, seq, syncpoint, persistence, offset + length if msg_open else 0,
+                      msg_open, flags & MF_GROUP)
+
+
+def stored_fields(md_bytes: bytes) -> Fields:
     """GroupId, MsgSeqNumber, Offset, MsgFlags of a stored (packed) MQMD; a version-1 MQMD's
     are those of a message in no group."""
     if len(md_bytes) < _MD2_LENGTH:
@@ -62,7 +92,7 @@ def stored_fields(md_bytes: bytes) -> tuple[bytes, int, int, int]:
     return md_bytes[_GROUP_AT:_GROUP_AT + 24], seq, offset, flags
 
 
-def group_status(flags: int) -> bytes:
+def group_status(flags: int) -> int:
     """MQGMO GroupStatus of a message with MsgFlags ``flags``."""
     if flags & MF_LAST_IN_GROUP:
         return CMQC.MQGS_LAST_MSG_IN_GROUP
@@ -71,11 +101,42 @@ def group_status(flags: int) -> bytes:
     return CMQC.MQGS_NOT_IN_GROUP
 
 
+def segment_status(flags: int) -> int:
+    """MQGMO SegmentStatus of a message with MsgFlags ``flags``."""
+    if flags & MF_LAST_SEGMENT:
+        return CMQC.MQSS_LAST_SEGMENT
+    if flags & MF_SEGMENT:
+        return CMQC.MQSS_SEGMENT
+    return CMQC.MQSS_NOT_A_SEGMENT
+
+
+def segmentation(flags: int) -> int:
+    """MQGMO Segmentation of a message with MsgFlags ``flags``."""
+    return CMQC.MQSEG_ALLOWED if flags & MF_SEGMENTATION_ALLOWED else CMQC.MQSEG_INHIBITED
+
+
+def keep_for_backout(h: Any, uow: Any) -> None:
+    """Before the handle ``h``'s group and segment state is first changed in the unit of
+    work ``uow``: keep it, to be restored if ``uow`` is backed out (IBM: "the queue manager
+    restores the group and segment information to the value it had before")."""
+    if uow is None or h.group_uow is uow:
+        return
+    h.group_uow = uow
+    kept = (h.put_group, h.put_logical, h.get_group, h.get_logical)
+
+    def ended(committed: bool) -> None:
+        if h.group_uow is uow:
+            h.group_uow = None
+        if not committed:
+            h.put_group, h.put_logical, h.get_group, h.get_logical = kept
+
+    uow.outcomes.append(ended)
+
+
 # ------------------------------------------------------------------------------ MQPUT
 
 #: MsgFlags IBM defines within MQMF_REJECT_UNSUP_MASK (another bit there: MQRC_MSG_FLAGS_ERROR)
-_MF_REJECTED = CMQC.MQMF_REJECT_UNSUP_MASK & ~(
-    MF_GROUP | CMQC.MQMF_SEGMENT | CMQC.MQMF_LAST_SEGMENT | CMQC.MQMF_SEGMENTATION_ALLOWED)
+_MF_REJECTED = CMQC.MQMF_REJECT_UNSUP_MASK & ~(MF_GROUP | MF_SEGMENTS | MF_SEGMENTATION_ALLOWED)
 
 
 def check_flags(md: Any) -> None:
@@ -86,53 +147,68 @@ def check_flags(md: Any) -> None:
         raise _fail(CMQC.MQRC_MSG_FLAGS_ERROR)
 
 
-def put_fields(h: Any, md: Any, opts: int, persistence: int, new_id: Any
+def put_fields(h: Any, md: Any, opts: int, persistence: int, new_id: Any, length: int
                ) -> tuple[GroupState | None, int]:
-    """An MQPUT's group fields, written into the MQMD ``md`` (version 2 or more): with
-    MQPMO_LOGICAL_ORDER the queue manager's (the handle's group continued, or a new GroupId
-    from ``new_id()`` at a group's first message; MsgSeqNumber counted, Offset 0), checked
-    against the handle's group (MQRC_INCOMPLETE_GROUP, MQRC_INCONSISTENT_UOW,
-    MQRC_INCONSISTENT_PERSISTENCE: failures); without it the application's, a GroupId
-    MQGI_NONE of a message in a group made new, and the warning IBM gives when the previous
-    put was in logical order with its group unfinished. Returns the handle's group state
-    after the put (to keep once the put is made: :func:`put_done`) and a warning or 0."""
+    """An MQPUT's group and segment fields, written into the MQMD ``md`` (version 2 or
+    more) for a message of ``length`` bytes: with MQPMO_LOGICAL_ORDER the queue manager's
+    (the handle's logical message or group continued, or a new GroupId from ``new_id()`` at
+    a group's or segmented message's first; MsgSeqNumber counted, Offset summed), checked
+    against the handle's state (MQRC_INCOMPLETE_MSG, MQRC_INCOMPLETE_GROUP,
+    MQRC_INCONSISTENT_UOW, MQRC_INCONSISTENT_PERSISTENCE: failures); without it the
+    application's, a GroupId MQGI_NONE of a message in a group or a segment made new, and
+    the warning IBM gives when the previous put was in logical order with its group or
+    logical message unfinished. A segment that is not the last one with no data is
+    MQRC_SEGMENT_LENGTH_ZERO. Returns the handle's state after the put (to keep once the
+    put is made: :func:`put_done`) and a warning or 0."""
     d = md.__dict__
     flags = d["MsgFlags"] if d["Version"] >= 2 else 0
     in_group = flags & MF_GROUP
+    segmented = flags & MF_SEGMENTS
+    if flags & MF_SEGMENT and not flags & MF_LAST_SEGMENT and not length:
+        raise _fail(CMQC.MQRC_SEGMENT_LENGTH_ZERO)
     syncpoint = bool(opts & CMQC.MQPMO_SYNCPOINT)
     current: GroupState | None = h.put_group
     if not opts & PMO_LOGICAL:
         warning = 0
         if current is not None and h.put_logical:
-            warning = CMQC.MQRC_INCOMPLETE_GROUP
-            if in_group and current.syncpoint != syncpoint:
+            warning = CMQC.MQRC_INCOMPLETE_MSG if current.msg_open \
+                else CMQC.MQRC_INCOMPLETE_GROUP
+            if (in_group or segmented) and current.syncpoint != syncpoint:
                 warning = CMQC.MQRC_INCONSISTENT_UOW
-            elif in_group and current.persistence != persistence:
+            elif (in_group or segmented) and current.persistence != persistence:
                 warning = CMQC.MQRC_INCONSISTENT_PERSISTENCE
-        if in_group and (d["GroupId"] == GI_NONE or not d["GroupId"].strip(b"\x00")):
+        if (in_group or segmented) and (d["GroupId"] == GI_NONE
+                                        or not d["GroupId"].strip(b"\x00")):
             d["GroupId"] = new_id()
         return current, warning
+    offset = 0
     if current is None:
-        group_id = new_id() if in_group else GI_NONE
+        group_id = new_id() if in_group or segmented else GI_NONE
         seq = 1
     else:
-        if not in_group:
+        if current.msg_open:
+            if not segmented or in_group != current.group_flags:
+                raise _fail(CMQC.MQRC_INCOMPLETE_MSG)
+        elif not in_group:
             raise _fail(CMQC.MQRC_INCOMPLETE_GROUP)
         if current.syncpoint != syncpoint:
             raise _fail(CMQC.MQRC_INCONSISTENT_UOW)
         if current.persistence != persistence:
             raise _fail(CMQC.MQRC_INCONSISTENT_PERSISTENCE)
         group_id = current.group_id
-        seq = current.seq + 1
+        if current.msg_open:
+            seq, offset = current.seq, current.offset
+        else:
+            seq = current.seq + 1
     if d["Version"] >= 2:  # (a version-1 MQMD has no group fields: a message in no group)
-        d["GroupId"], d["MsgSeqNumber"], d["Offset"] = group_id, seq, 0
-    if not in_group or flags & MF_LAST_IN_GROUP:
-        return None, 0
-    return GroupState(group_id, seq, syncpoint, persistence), 0
+        d["GroupId"], d["MsgSeqNumber"], d["Offset"] = group_id, seq, offset
+    return state_after((group_id, seq, offset, flags), length, syncpoint, persistence), 0
 
 
-def put_done(h: Any, opts: int, state: GroupState | None) -> None:
-    """The handle's group state once an MQPUT with options ``opts`` is made."""
+def put_done(h: Any, opts: int, state: GroupState | None, uow: Any) -> None:
+    """The handle's group state once an MQPUT with options ``opts`` is made (in the unit of
+    work ``uow``, or None)."""
+    keep_for_backout(h, uow)
     if opts & PMO_LOGICAL:
         h.put_group = state
         h.put_logical = True
@@ -141,41 +217,118 @@ def put_done(h: Any, opts: int, state: GroupState | None) -> None:
 
 
 def close_warning(h: Any) -> int:
-    """MQCLOSE's warning for the handle ``h``: MQRC_INCOMPLETE_GROUP when a group put in
-    logical order is unfinished, else 0."""
-    return CMQC.MQRC_INCOMPLETE_GROUP if h.put_group is not None else 0
+    """MQCLOSE's warning for the handle ``h``: MQRC_INCOMPLETE_MSG when a logical message
+    put in logical order is unfinished, MQRC_INCOMPLETE_GROUP when a group is, else 0."""
+    state = h.put_group
+    if state is None:
+        return 0
+    return CMQC.MQRC_INCOMPLETE_MSG if state.msg_open else CMQC.MQRC_INCOMPLETE_GROUP
+
+
+def segment_size(flags: int, length: int, limit: int) -> int:
+    """The size of the segments the queue manager splits a message of ``length`` bytes
+    with MsgFlags ``flags`` into for a queue taking ``limit`` bytes (its MAXMSGL and the
+    queue manager's); 0 when the message fits whole. MQRC_MSG_TOO_BIG_FOR_Q when it does
+    not fit and segmentation is not allowed, or the limit is below the smallest segment."""
+    if length <= limit:
+        return 0
+    if not flags & MF_SEGMENTATION_ALLOWED or limit < MIN_SEGMENT:
+        raise _fail(CMQC.MQRC_MSG_TOO_BIG_FOR_Q)
+    return limit
+
+
+def split(fields: Fields, data: bytes, size: int) -> list[tuple[int, int, bytes]]:
+    """The segments the queue manager puts for a message with the group ``fields`` (already
+    resolved: its GroupId made) and ``data``, ``size`` bytes each: (MsgFlags, Offset, data)
+    of each. A message that was no segment becomes a logical message of segments, the last
+    MQMF_LAST_SEGMENT; a segment is split into smaller ones, the last keeping its own
+    MQMF_LAST_SEGMENT if it had it; the group flags stay on every segment."""
+    _gid, _seq, offset, flags = fields
+    keep = flags & ~MF_SEGMENTS
+    last_flag = MF_SEGMENT if flags & MF_SEGMENT and not flags & MF_LAST_SEGMENT \
+        else MF_LAST_SEGMENT
+    out = []
+    for pos in range(0, len(data), size):
+        piece = data[pos:pos + size]
+        last = pos + size >= len(data)
+        out.append((keep | (last_flag if last else MF_SEGMENT), offset + pos, piece))
+    return out
 
 
 # ------------------------------------------------------------------------------ MQGET
 
 def wants_groups(opts: int, match: int) -> bool:
-    """Whether an MQGET with options ``opts`` and MatchOptions ``match`` selects by groups."""
-    return bool(opts & (GMO_LOGICAL | GMO_ALL_AVAILABLE) or match & MO_GROUP)
+    """Whether an MQGET with options ``opts`` and MatchOptions ``match`` selects by groups
+    or segments."""
+    return bool(opts & GMO_GROUP or match & MO_GROUP)
 
 
-def complete_groups(visible: Iterable[tuple[Any, tuple[bytes, int, int, int]]]) -> set[bytes]:
-    """The GroupIds of ``visible`` (entries and their stored group fields) whose messages
-    1 to the last one (MQMF_LAST_MSG_IN_GROUP) are all there."""
-    seqs: dict[bytes, set[int]] = {}
-    last: dict[bytes, int] = {}
-    for _entry, (gid, seq, _offset, flags) in visible:
+class Found:
+    """What :func:`select` learns of a queue's messages on its way: the MsgSeqNumbers of
+    each group seen and its last one, and each logical message's segments by Offset."""
+
+    __slots__ = ("lasts", "segments", "seqs")
+
+    def __init__(self) -> None:
+        self.seqs: dict[bytes, set[int]] = {}
+        self.lasts: dict[bytes, int] = {}
+        self.segments: dict[tuple[bytes, int], dict[int, tuple[Any, int, int]]] = {}
+
+    def add(self, entry: Any, fields: Fields, length: int) -> None:
+        gid, seq, offset, flags = fields
         if flags & MF_GROUP:
-            seqs.setdefault(gid, set()).add(seq)
+            self.seqs.setdefault(gid, set()).add(seq)
             if flags & MF_LAST_IN_GROUP:
-                last[gid] = seq
-    return {gid for gid, n in last.items() if all(s in seqs[gid] for s in range(1, n + 1))}
+                self.lasts[gid] = seq
+        if flags & MF_SEGMENTS:
+            self.segments.setdefault((gid, seq), {}).setdefault(offset, (entry, length, flags))
+
+    def group_complete(self, gid: bytes) -> bool:
+        """Whether messages 1 to the last one of group ``gid`` have all been seen."""
+        last = self.lasts.get(gid)
+        if last is None:
+            return False
+        seqs = self.seqs[gid]
+        return len(seqs) >= last and all(s in seqs for s in range(1, last + 1))
+
+    def message_parts(self, gid: bytes, seq: int, offset: int = 0) -> list[Any] | None:
+        """The segments of logical message (``gid``, ``seq``) in Offset order, from
+        ``offset`` (0, or where a logical message partly got goes on) to its
+        MQMF_LAST_SEGMENT, each following the one before; None while one is missing."""
+        parts = self.segments.get((gid, seq))
+        if not parts:
+            return None
+        out = []
+        while True:
+            part = parts.get(offset)
+            if part is None:
+                return None
+            entry, length, flags = part
+            out.append(entry)
+            if flags & MF_LAST_SEGMENT:
+                return out
+            if not length:
+                return None
+            offset += length
 
 
-def select(found: Iterable[tuple[Any, tuple[bytes, int, int, int]]], md: Any, opts: int,
-           match: int, current: GroupState | None, complete: set[bytes] | None
-           ) -> Iterator[Any]:
-    """The entries of ``found`` (in delivery order, with their stored group fields) an
-    MQGET may have, in that order: those the match options select (MsgId and CorrelId are
-    the caller's), with MQGMO_LOGICAL_ORDER the next message of the handle's group
-    (``current``; the match options must then agree: MQRC_MATCH_OPTIONS_ERROR) or, with no
-    group under way, a group's first message or one in no group; with
-    MQGMO_ALL_MSGS_AVAILABLE (outside a group under way) a group's messages only when the
-    group is ``complete``."""
+def select(found: Iterable[tuple[Any, Fields, int, bool]], md: Any, opts: int, match: int,
+           current: GroupState | None) -> Iterator[tuple[Any, Fields, list[Any] | None]]:
+    """The entries of ``found`` (in delivery order, with their stored group fields, their
+    data's length and whether the caller's selection -- MsgId, CorrelId, a selection
+    string -- takes them) an MQGET may have, in that order, with the segments of the logical
+    message each begins when MQGMO_COMPLETE_MSG reassembles it (else None): those the match
+    options select; with MQGMO_LOGICAL_ORDER the next message or segment of the handle's
+    group or logical message (``current``; the match options must then agree:
+    MQRC_MATCH_OPTIONS_ERROR) or, with none under way, a group's first message or one in no
+    group, at Offset 0; with MQGMO_ALL_MSGS_AVAILABLE (outside a group under way) a group's
+    messages only once all of the group is there; with MQGMO_ALL_SEGMENTS_AVAILABLE or
+    MQGMO_COMPLETE_MSG a segment only once all of its logical message is there, and with
+    MQGMO_COMPLETE_MSG only a logical message's first segment.
+
+    One pass in delivery order, stopping at the first message the call may have: a group's
+    or logical message's completeness is learnt from the messages passed so far, a
+    candidate waiting until its group is whole (the queue's end: never)."""
     d = md.__dict__ if md is not None else None
     want_gid = want_seq = want_offset = None
     if d is not None and d["Version"] >= 2:
@@ -187,40 +340,90 @@ def select(found: Iterable[tuple[Any, tuple[bytes, int, int, int]]], md: Any, op
         if match & CMQC.MQMO_MATCH_OFFSET:
             want_offset = d["Offset"]
 
-    def matches(fields: tuple[bytes, int, int, int]) -> bool:
+    def matches(fields: Fields) -> bool:
         gid, seq, offset, _flags = fields
         return ((want_gid is None or gid == want_gid)
                 and (want_seq is None or seq == want_seq)
                 and (want_offset is None or offset == want_offset))
 
     logical = opts & GMO_LOGICAL
-    for entry, fields in found:
+    complete_msg = bool(opts & GMO_COMPLETE)
+    need_group = bool(opts & GMO_ALL_AVAILABLE) and current is None
+    need_msg = complete_msg or bool(opts & GMO_ALL_SEGMENTS)
+    track = need_group or need_msg
+    resuming = bool(logical and current is not None and current.msg_open)
+    seen = Found()
+    waiting: list[tuple[Any, Fields]] = []
+
+    def ready(fields: Fields) -> tuple[bool, list[Any] | None]:
+        gid, seq, offset, flags = fields
+        if need_group and flags & MF_GROUP and not seen.group_complete(gid):
+            return False, None
+        if need_msg and flags & MF_SEGMENTS:
+            # (the rest of a logical message the handle has got part of, else all of it)
+            parts = seen.message_parts(gid, seq, offset if resuming else 0)
+            if parts is None:
+                return False, None
+            return True, parts if complete_msg else None
+        return True, None
+
+    for entry, fields, length, selected in found:
+        if track:
+            seen.add(entry, fields, length)
         gid, seq, offset, flags = fields
         if logical and current is not None:
-            if gid != current.group_id or seq != current.seq + 1:
-                continue
-            if not matches(fields):
+            if gid != current.group_id:
+                candidate = False
+            elif current.msg_open:
+                candidate = seq == current.seq and offset == current.offset
+            else:
+                candidate = seq == current.seq + 1 and offset == 0
+            if candidate and not matches(fields):
                 raise _fail(CMQC.MQRC_MATCH_OPTIONS_ERROR)
-            yield entry
+        else:
+            candidate = selected and matches(fields) and not (
+                (logical and seq != 1) or ((logical or complete_msg) and offset != 0))
+        if candidate:
+            waiting.append((entry, fields))
+        if not waiting:
             continue
-        if logical and (seq != 1 or offset != 0):
+        if not track:
+            for e, f in waiting:
+                yield e, f, None
+            waiting.clear()
             continue
-        if complete is not None and flags & MF_GROUP and gid not in complete:
-            continue
-        if matches(fields):
-            yield entry
+        # the first candidate waits for its group or message; later ones wait behind it
+        front_gid = waiting[0][1][0]
+        if candidate or gid == front_gid:
+            ok, parts = ready(waiting[0][1])
+            if ok:
+                e, f = waiting.pop(0)
+                yield e, f, parts
+    for e, f in waiting:  # the queue's end: what is whole now is all there will be
+        ok, parts = ready(f)
+        if ok:
+            yield e, f, parts
 
 
-def get_done(h: Any, opts: int, fields: tuple[bytes, int, int, int], syncpoint: bool,
-             browse: bool) -> None:
-    """The handle's group state once an MQGET with options ``opts`` has a message with the
-    stored group ``fields`` (a browse keeps its own: IBM's browse and get states differ)."""
-    gid, seq, _offset, flags = fields
-    state = GroupState(gid, seq, syncpoint, 0) if flags & MF_IN_GROUP \
-        and not flags & MF_LAST_IN_GROUP else None
+def reassembled_fields(fields: Fields) -> Fields:
+    """The group fields MQGMO_COMPLETE_MSG returns for a logical message reassembled from
+    segments whose first has ``fields``: its MsgFlags say it is the only segment."""
+    gid, seq, offset, flags = fields
+    return gid, seq, offset, (flags & ~MF_SEGMENT) | MF_LAST_SEGMENT
+
+
+def get_done(h: Any, opts: int, fields: Fields, length: int, syncpoint: bool, browse: bool,
+             uow: Any = None) -> None:
+    """The handle's group state once an MQGET with options ``opts`` has a message of
+    ``length`` bytes with the stored group ``fields`` (a browse keeps its own: IBM's browse
+    and get states differ); a get under syncpoint in the unit of work ``uow``."""
+    state = state_after(fields, length, syncpoint, 0)
     if browse:
         h.browse_group = state if opts & GMO_LOGICAL else None
-    elif opts & GMO_LOGICAL:
+        return
+    if syncpoint:
+        keep_for_backout(h, uow)
+    if opts & GMO_LOGICAL:
         h.get_group = state
         h.get_logical = True
     else:
@@ -228,12 +431,18 @@ def get_done(h: Any, opts: int, fields: tuple[bytes, int, int, int], syncpoint: 
 
 
 def get_check(h: Any, opts: int, browse: bool) -> None:
-    """The check of an MQGET in logical order against the handle's group under way:
-    MQRC_INCONSISTENT_UOW when its syncpoint option differs from the group's. (IBM's
-    warnings of a get not in logical order after one that was, MQRC_INCOMPLETE_GROUP and
-    MQRC_INCONSISTENT_UOW with the message, are not given: the message is returned without.)"""
-    current: GroupState | None = h.get_group
-    if browse or current is None or not opts & GMO_LOGICAL:
+    """The check of an MQGET in logical order against the handle's group or logical
+    message under way: MQRC_INCONSISTENT_UOW when its syncpoint option differs from the
+    group's; MQRC_INCOMPLETE_MSG when it asks for a complete message while the handle has
+    got some of a logical message's segments. (IBM's warnings of a get not in logical order
+    after one that was, MQRC_INCOMPLETE_GROUP and MQRC_INCONSISTENT_UOW with the message,
+    are not given: the message is returned without.)"""
+    current: GroupState | None = h.browse_group if browse else h.get_group
+    if current is None or not opts & GMO_LOGICAL:
+        return
+    if current.msg_open and opts & GMO_COMPLETE:
+        raise _fail(CMQC.MQRC_INCOMPLETE_MSG)
+    if browse:
         return
     if current.syncpoint != bool(opts & CMQC.MQGMO_SYNCPOINT):
         raise _fail(CMQC.MQRC_INCONSISTENT_UOW)

@@ -52,6 +52,9 @@ class Handle:
     get_logical: bool = False
     browse_group: Any = None
     browse_logical_key: tuple[int, int] | None = None  # the browsed group's first message's
+    #: the unit of work that kept this handle's group state to restore at its backout
+    #: (engine.groups.keep_for_backout)
+    group_uow: Any = None
 
 
 class _Facts:

@@ -59,6 +59,7 @@ from mqpy.engine.options import (
     _fail,
 )
 from mqpy.engine.queues import AVAILABLE, GET_PENDING, PUT_PENDING, Entry, MessageQueue
+from mqpy.engine.uow import back_out_uow, commit_uow
 from mqpy.errors import MQMIError
 from mqpy.structs.tables import GMO, MD
 
@@ -90,6 +91,26 @@ def _packed_md(record: bytes, md_length: int, entry: Entry, now: float) -> bytes
 #: the group fields of a message stored without MsgFlags (engine.groups.stored_fields)
 _NOT_IN_GROUP = (CMQC.MQGI_NONE, 1, 0, 0)
 _GS_NOT_IN_GROUP = CMQC.MQGS_NOT_IN_GROUP
+_SS_NOT_A_SEGMENT = CMQC.MQSS_NOT_A_SEGMENT
+_SEG_INHIBITED = CMQC.MQSEG_INHIBITED
+#: where a stored record's MQMD has its MsgFlags (engine.groups.stored_fields)
+_MD_FLAGS = R._MD_MSG_FLAGS_AT
+_FLAGS_AT = _MSG_HEADER_SIZE + _MD_FLAGS
+_GMO_SYNCPOINT = CMQC.MQGMO_SYNCPOINT
+
+
+def _record_fields(record: bytes) -> tuple[bytes, int, int, int]:
+    """The group fields (``groups.stored_fields``) of the stored message ``record``, read
+    in place."""
+    _t, _b, md_length, flags = _MSG_HEADER.unpack_from(record)
+    if not flags & R.FLAG_GROUP:
+        return _NOT_IN_GROUP
+    return groups.stored_fields(record[_MSG_HEADER_SIZE:_MSG_HEADER_SIZE + md_length])
+
+
+def _with_flags(md_bytes: bytes, flags: int) -> bytes:
+    """The packed MQMD version 2 ``md_bytes`` with MsgFlags ``flags``."""
+    return b"".join((md_bytes[:_MD_FLAGS], _VERSION_AT.pack(flags), md_bytes[_MD_FLAGS + 4:]))
 
 
 class GetCalls:
@@ -183,15 +204,24 @@ class GetCalls:
             mq = h.mq
             by_priority = h.base.attributes.get("MSGDLVSQ", "PRIORITY") == "PRIORITY"
             now = time.time()
+            parts = None  # the segments MQGMO_COMPLETE_MSG reassembles
             if opts & _GMO_UNDER_CURSOR:
                 entry, lsn, clean = self._under_cursor(h), None, False
             elif groups.wants_groups(opts, gmo.MatchOptions if gmo.Version >= 2 else 0):
-                entry, lsn, clean = self._select_in_groups(h, md, gmo, by_priority, now,
-                                                           waiter)
+                entry, lsn, clean, parts = self._select_in_groups(h, md, gmo, by_priority,
+                                                                  now, waiter)
             else:
                 entry, lsn, clean = self._select_message(h, md, gmo, by_priority, now, waiter)
             record = eng.data.read_record(mq, entry)
             put_time, _backout, md_bytes, body = R.decode_message(record)
+            fields = groups.stored_fields(md_bytes) if R.record_flags(record) & R.FLAG_GROUP \
+                else _NOT_IN_GROUP
+            if parts is not None:
+                own_uow = self._reassembly_uow(parts, opts, browse)
+                body = b"".join([body] + [R.decode_message(eng.data.read_record(mq, p))[3]
+                                          for p in parts[1:]])
+                fields = groups.reassembled_fields(fields)
+                md_bytes = _with_flags(md_bytes, fields[3])
             handed = None
             if R.record_flags(record) & R.FLAG_PROPERTIES:
                 handed = propdelivery.deliver(gmo, propdelivery.propctl_of(
@@ -212,15 +242,21 @@ class GetCalls:
             if entry.seq not in mq.live:
                 mq.touch(entry)
             if not browse:  # first: a log too full to record it (2102) leaves it uncounted
-                lsn = self._remove_locked(mq, entry, opts, now,
-                                          by_priority if clean else None) or lsn
+                if parts is not None and len(parts) > 1:
+                    lsn = self._remove_parts(mq, parts, opts, now, own_uow) or lsn
+                else:
+                    lsn = self._remove_locked(mq, entry, opts, now,
+                                              by_priority if clean else None) or lsn
             self._count_get(h, entry, browse, n, put_time, now)
             gd = gmo.__dict__
             gd["ResolvedQName"] = h.base_name
-            fields = groups.stored_fields(md_bytes) if R.record_flags(record) & R.FLAG_GROUP \
-                else _NOT_IN_GROUP
-            gd["GroupStatus"] = groups.group_status(fields[3])
-            groups.get_done(h, opts, fields, bool(opts & CMQC.MQGMO_SYNCPOINT), bool(browse))
+            msg_flags = fields[3]
+            gd["GroupStatus"] = groups.group_status(msg_flags)
+            gd["SegmentStatus"] = groups.segment_status(msg_flags)
+            gd["Segmentation"] = groups.segmentation(msg_flags)
+            syncpoint = bool(opts & _GMO_SYNCPOINT)
+            groups.get_done(h, opts, fields, entry.length, syncpoint, bool(browse),
+                            self.uow if syncpoint else None)
             # the data returned in the buffer (IBM's ReturnedLength), not the message's
             gd["ReturnedLength"] = max_length if truncated else n
             if h.options & CMQC.MQOO_SAVE_ALL_CONTEXT:
@@ -228,7 +264,7 @@ class GetCalls:
             if browse:
                 h.browse_key = mq.order_key(entry, by_priority)
                 h.browse_entry = entry
-                if fields[1] == 1:  # (where a logical browse's group, or message, is)
+                if fields[1] == 1 and fields[2] == 0:  # (where a logical browse's group is)
                     h.browse_logical_key = h.browse_key
             else:
                 self._after_removal(h, entry, report, md, body)
@@ -323,11 +359,13 @@ class GetCalls:
 
     def _select_in_groups(self, h: Handle, md: MD | None, gmo: GMO, by_priority: bool,
                           now: float, waiter: Callable[[], None] | None
-                          ) -> tuple[Entry, int | None, bool]:
-        """:meth:`_select_message` for an MQGET with group options (``engine.groups``): the
-        first message in delivery order (after the browse cursor for BROWSE_NEXT; a browse
-        in logical order follows its own group) this unit of work may get, that the match
-        options select, in logical order and with all of its group there as asked."""
+                          ) -> tuple[Entry, int | None, bool, list[Entry] | None]:
+        """:meth:`_select_message` for an MQGET with group or segment options
+        (``engine.groups``): the first message in delivery order (after the browse cursor for
+        BROWSE_NEXT; a browse in logical order follows its own group) this unit of work may
+        get, that the match options select, in logical order and with all of its group or
+        logical message there as asked; and with MQGMO_COMPLETE_MSG the segments to
+        reassemble (else None)."""
         mq = h.mq
         opts = gmo.Options
         match = gmo.MatchOptions if gmo.Version >= 2 else _MO_MATCH_BOTH
@@ -340,44 +378,91 @@ class GetCalls:
         if md is not None and not (opts & groups.GMO_LOGICAL and current is not None):
             msgid, correlid = self._selection(md, gmo)
         after = h.browse_key if opts & CMQC.MQGMO_BROWSE_NEXT else None
+        # a logical browse goes from its group's first message (the group's place in
+        # logical order), the next message of its group wherever that lies
+        start = after
+        if browse and opts & groups.GMO_LOGICAL and after is not None:
+            start = None if current is not None else h.browse_logical_key
+        # a group's or logical message's completeness is judged on all of the queue
+        track = bool(opts & (groups.GMO_ALL_SEGMENTS | groups.GMO_COMPLETE)) or (
+            opts & groups.GMO_ALL_AVAILABLE and current is None)
         uow = self.uow
         read = self.engine.data.read_record
+        selector = h.selector
+        order_key = mq.order_key
         expired = []
 
-        def visible(entries: Iterable[Entry]) -> Iterable[tuple[Entry, tuple]]:
+        def visible(entries: Iterable[Entry]) -> Iterable[tuple[Entry, tuple, int, bool]]:
             for e in entries:
                 if not e.visible_to(uow):
                     continue
                 if 0 < e.expiry_at <= now:
                     expired.append(e)
                     continue
-                if (msgid is not None and e.msgid != msgid) \
-                        or (correlid is not None and e.correlid != correlid):
+                selected = (msgid is None or e.msgid == msgid) \
+                    and (correlid is None or e.correlid == correlid) \
+                    and (start is None or not track or order_key(e, by_priority) > start)
+                if not selected and not track:
                     continue
                 record = read(mq, e)
-                if h.selector is not None and not msgselection.selects(h.selector, record):
-                    continue
-                _t, _b, md_bytes, _body = R.decode_message(record)
-                yield e, groups.stored_fields(md_bytes) \
-                    if R.record_flags(record) & R.FLAG_GROUP else _NOT_IN_GROUP
+                if selected and selector is not None \
+                        and not msgselection.selects(selector, record):
+                    if not track:
+                        continue
+                    selected = False
+                yield e, _record_fields(record), e.length, selected
 
-        complete = None
-        if opts & CMQC.MQGMO_ALL_MSGS_AVAILABLE and current is None:
-            complete = groups.complete_groups(visible(mq.iter_order(by_priority)))
-        # a logical browse goes from its group's first message (the group's place in
-        # logical order), the next message of its group wherever that lies
-        start = after
-        if browse and opts & groups.GMO_LOGICAL and after is not None:
-            start = None if current is not None else h.browse_logical_key
-        entry = next(groups.select(visible(mq.iter_order(by_priority, start)), md, opts, match,
-                                   current, complete), None)
+        found = mq.iter_order(by_priority, None if track else start)
+        chosen = next(groups.select(visible(found), md, opts, match, current), None)
         lsn = None
         for e in expired:
             if e.state == AVAILABLE:
                 lsn = self._expire(mq, e) or lsn
-        if entry is None:
+        if chosen is None:
             self._none_found(mq, waiter, opts, lsn)
-        return entry, lsn, False
+        entry, _fields, parts = chosen
+        return entry, lsn, False, parts
+
+    def _reassembly_uow(self, parts: list[Entry], opts: int, browse: int) -> bool:
+        """Whether removing the segments ``parts`` of a logical message MQGMO_COMPLETE_MSG
+        reassembles takes a unit of work of the call's own: persistent segments outside
+        syncpoint (IBM's; with a unit of work of the application's under way:
+        MQRC_UOW_NOT_AVAILABLE, nothing removed)."""
+        if browse or len(parts) < 2 or opts & _GMO_SYNCPOINT or not any(
+                p.persistent for p in parts):
+            return False
+        if opts & CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT:
+            return False  # (each persistent segment is got under syncpoint)
+        if self.uow is not None:
+            raise _fail(CMQC.MQRC_UOW_NOT_AVAILABLE)
+        return True
+
+    def _remove_parts(self, mq: MessageQueue, parts: list[Entry], opts: int, now: float,
+                      own_uow: bool) -> int | None:
+        """A destructive get of a reassembled logical message: each of its segments removed
+        as :meth:`_remove_locked` removes one; in a unit of work of the call's own
+        (``own_uow``), committed here, so that they go all or none. Returns the LSN to
+        force."""
+        if not own_uow:
+            lsn = None
+            for p in parts:
+                lsn = self._remove_locked(mq, p, opts, now) or lsn
+            return lsn
+        eng = self.engine
+        try:
+            for p in parts:
+                self._remove_locked(mq, p, opts | _GMO_SYNCPOINT, now)
+        except BaseException:
+            uow, self.uow = self.uow, None
+            if uow is not None:
+                back_out_uow(eng, uow)
+            raise
+        uow, self.uow = self.uow, None
+        try:
+            return commit_uow(eng, uow)  # type: ignore[arg-type]
+        except LogFull:
+            back_out_uow(eng, uow)  # type: ignore[arg-type]
+            raise _fail(CMQC.MQRC_RESOURCE_PROBLEM) from None
 
     def _none_found(self, mq: MessageQueue, waiter: Callable[[], None] | None, opts: int,
                     lsn: int | None) -> NoReturn:
@@ -566,6 +651,8 @@ class GetCalls:
             gd["ResolvedQName"] = f.base_name
             gd["ReturnedLength"] = length
             gd["GroupStatus"] = _GS_NOT_IN_GROUP  # (one with MsgFlags: the general path's)
+            gd["SegmentStatus"] = _SS_NOT_A_SEGMENT
+            gd["Segmentation"] = _SEG_INHIBITED
         cursor = h.browse_entry
         if cursor is not None and cursor.seq == entry.seq:
             h.browse_entry = None

@@ -12,6 +12,7 @@ from mqpy.engine import records as R
 from mqpy.engine.cluster import ClusterRoute
 from mqpy.engine.fastpath import GENERAL
 from mqpy.engine.handle import Handle
+from mqpy.engine.log import LogFull
 from mqpy.engine.mqmd import (
     _BLANK_NAMES,
     _HEADER_FORMATS,
@@ -77,11 +78,14 @@ from mqpy.engine.options import (
     _strip,
 )
 from mqpy.engine.queues import Entry
+from mqpy.engine.uow import back_out_uow, commit_uow
 from mqpy.errors import MQMIError
 from mqpy.pubsub import publication
 from mqpy.structs.tables import MD, OD, PMO
 
 _CCSI_Q_MGR = CMQC.MQCCSI_Q_MGR
+#: the longest message the queue manager segments (IBM's 100 MB)
+_SEGMENTED_MAX = 104857600
 #: Where the identity context starts in a packed MQMD, and in the part of a connection's
 #: template that follows MsgId (:meth:`PutCalls._md_template`)
 _MD_USER_AT = MD._layout_.offsets["UserIdentifier"]
@@ -527,7 +531,9 @@ class PutCalls:
         syncpoint = bool(opts & _PMO_SYNCPOINT)
         if syncpoint and self.backed_out:
             raise _fail(CMQC.MQRC_BACKED_OUT)
-        group, group_warning = groups.put_fields(h, md, opts, persistence, eng.new_msgid)
+        group, group_warning = groups.put_fields(h, md, opts, persistence, eng.new_msgid,
+                                                 len(data))
+        segment_size = self._segment_size(h, md, len(data))
         if opts & _PMO_NEW_MSG_ID or d["MsgId"] in _NO_ID or _id24(d["MsgId"]) == _NONE24:
             d["MsgId"] = eng.new_msgid()
         if opts & _PMO_NEW_CORREL_ID:
@@ -538,18 +544,97 @@ class PutCalls:
             rq, rqm = resolution.resolve_reply_to(eng.catalog, eng.name, _strip(md.ReplyToQ), "")
             _trusted(md, {"ReplyToQ": rq.encode("latin-1"), "ReplyToQMgr": rqm.encode("latin-1")})
         # Above MAXPRTY the message is queued at 9 but its MQMD keeps the application's value
-        md_bytes, body, correlid = self._stored_message(
-            h, md, data, route, persistence, d["Priority"] if warning else priority,
-            _qmgr_ccsid(eng.catalog.qmgr))
-        lsn = eng._store(self, h.base, h.mq, md_bytes, body, priority=priority,
-                         persistent=persistence == _PERSISTENT, msgid=d["MsgId"],
-                         correlid=correlid, expiry=d["Expiry"], report=d["Report"], now=now,
-                         syncpoint=syncpoint, put1=put1)
+        stored_priority = d["Priority"] if warning else priority
+        if segment_size:
+            lsn = self._put_segments(h, md, data, segment_size, persistence, stored_priority,
+                                     priority, syncpoint, now, put1)
+        else:
+            md_bytes, body, correlid = self._stored_message(
+                h, md, data, route, persistence, stored_priority,
+                _qmgr_ccsid(eng.catalog.qmgr))
+            lsn = eng._store(self, h.base, h.mq, md_bytes, body, priority=priority,
+                             persistent=persistence == _PERSISTENT, msgid=d["MsgId"],
+                             correlid=correlid, expiry=d["Expiry"], report=d["Report"], now=now,
+                             syncpoint=syncpoint, put1=put1)
         if not put1:  # (MQPUT1's handle is gone with the call)
-            groups.put_done(h, opts, group)
+            groups.put_done(h, opts, group, self.uow if syncpoint else None)
         pd = pmo.__dict__
         pd["ResolvedQName"], pd["ResolvedQMgrName"] = h.resolved or self._resolved(h)
         return lsn, warning or group_warning
+
+    def _segment_size(self, h: Handle, md: MD, length: int) -> int:
+        """The size of the segments the queue manager splits a message of ``length`` bytes
+        into (``groups.segment_size``): a local queue's MAXMSGL and the queue manager's bound
+        it; 0 when it fits whole, or when the queue is not local (its transmission queue
+        judges it). Data that starts with a header MQ knows is not split:
+        MQRC_MSG_TOO_BIG_FOR_Q."""
+        d = md.__dict__
+        flags = d["MsgFlags"] if d["Version"] >= 2 else 0
+        if h.remote_qm is not None or not flags & groups.MF_SEGMENTATION_ALLOWED:
+            return 0
+        limit = min(int(h.base.attributes.get("MAXMSGL", 4194304)),  # type: ignore[arg-type]
+                    int(self.engine.catalog.qmgr.get("MAXMSGL", 4194304)))
+        size = groups.segment_size(flags, length, limit)
+        if size and d["Format"] in _HEADER_FORMATS:
+            raise _fail(CMQC.MQRC_MSG_TOO_BIG_FOR_Q)
+        return size
+
+    def _put_segments(self, h: Handle, md: MD, data: bytes, size: int, persistence: int,
+                      stored_priority: int, priority: int, syncpoint: bool, now: float,
+                      put1: bool) -> int | None:
+        """The queue manager's segmentation of a message too big for its queue (MQMD
+        MQMF_SEGMENTATION_ALLOWED): its segments of ``size`` bytes put one after another
+        (``groups.split``), the first with the put's MsgId, each other with a new one, all in
+        one unit of work -- the application's under syncpoint, else one of the call's own,
+        committed before it returns (IBM's; with a unit of work of the application's under
+        way outside it: MQRC_UOW_NOT_AVAILABLE). All or none: MAXDEPTH is judged for them
+        all first, and a failure of the call's own unit of work backs it out. The
+        application's MQMD is left with the logical message's MsgFlags and Offset and the
+        first segment's MsgId. Returns the LSN to force."""
+        eng = self.engine
+        d = md.__dict__
+        if not syncpoint and self.uow is not None:
+            raise _fail(CMQC.MQRC_UOW_NOT_AVAILABLE)
+        if self.backed_out:
+            raise _fail(CMQC.MQRC_BACKED_OUT)
+        fields = (d["GroupId"], d["MsgSeqNumber"], d["Offset"], d["MsgFlags"])
+        if d["GroupId"] in _NO_ID or _id24(d["GroupId"]) == _NONE24:
+            fields = (eng.new_msgid(), *fields[1:])  # (a logical message of its own)
+        pieces = groups.split(fields, data, size)
+        mq = h.mq
+        if mq.count - mq.getting + len(pieces) > int(
+                h.base.attributes.get("MAXDEPTH", 5000)):  # type: ignore[arg-type]
+            raise _fail(CMQC.MQRC_Q_FULL)
+        ccsid = _qmgr_ccsid(eng.catalog.qmgr)
+        own = not syncpoint  # the call's own unit of work
+        first_msgid = d["MsgId"]
+        try:
+            for i, (flags, offset, piece) in enumerate(pieces):
+                d["GroupId"], d["MsgFlags"], d["Offset"] = fields[0], flags, offset
+                if i:
+                    d["MsgId"] = eng.new_msgid()
+                md_bytes, body, correlid = self._stored_message(
+                    h, md, piece, None, persistence, stored_priority, ccsid)
+                eng._store(self, h.base, mq, md_bytes, body, priority=priority,
+                           persistent=persistence == _PERSISTENT, msgid=d["MsgId"],
+                           correlid=correlid, expiry=d["Expiry"], report=d["Report"],
+                           now=now, syncpoint=True, put1=put1)
+        except BaseException:
+            if own and self.uow is not None:
+                uow, self.uow = self.uow, None
+                back_out_uow(eng, uow)
+            raise
+        finally:
+            d["MsgId"], d["MsgFlags"], d["Offset"] = first_msgid, fields[3], fields[2]
+            d["GroupId"] = fields[0]
+        if not own:
+            return None
+        uow, self.uow = self.uow, None
+        try:
+            return commit_uow(eng, uow)  # type: ignore[arg-type]
+        except LogFull:
+            back_out_uow(eng, uow)  # type: ignore[arg-type]
+            raise _fail(CMQC.MQRC_RESOURCE_PROBLEM) from None
 
     def _check_put(self, h: Handle, md: MD, pmo: PMO) -> None:
         """The checks of an MQPUT's options and MQMD against the handle, the queue and the
@@ -619,7 +704,11 @@ class PutCalls:
             if not isinstance(data, (bytes, bytearray, memoryview)):
                 raise _fail(CMQC.MQRC_DATA_LENGTH_ERROR)
             data = bytes(data)
-        if len(data) > int(self.engine.catalog.qmgr.get("MAXMSGL", 4194304)):
+        d = md.__dict__
+        limit = int(self.engine.catalog.qmgr.get("MAXMSGL", 4194304))
+        if d["Version"] >= 2 and d["MsgFlags"] & groups.MF_SEGMENTATION_ALLOWED:
+            limit = max(limit, _SEGMENTED_MAX)  # (the queue manager segments it)
+        if len(data) > limit:
             raise _fail(CMQC.MQRC_MSG_TOO_BIG_FOR_Q_MGR)
         header = _HEADER_FORMATS.get(md.__dict__["Format"])
         if header is not None:
