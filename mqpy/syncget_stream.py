@@ -44,9 +44,11 @@ _GMO_SIZES = mqiflows.GMO_SIZES
 _OFFSETS = GMO._layout_.offsets
 _OPTIONS_AT, _MATCH_AT = _OFFSETS["Options"], _OFFSETS["MatchOptions"]
 _RESOLVED_AT, _RETURNED_AT = _OFFSETS["ResolvedQName"], _OFFSETS["ReturnedLength"]
-_GROUP_STATUS_AT = _OFFSETS["GroupStatus"]
-_NOT_IN_GROUP = CMQC.MQGS_NOT_IN_GROUP
-_NOT_IN_GROUP_BYTE = bytes((_NOT_IN_GROUP,))
+_GROUP_STATUS_AT = _OFFSETS["GroupStatus"]  # SegmentStatus and Segmentation follow
+assert _OFFSETS["SegmentStatus"] == _GROUP_STATUS_AT + 1
+assert _OFFSETS["Segmentation"] == _GROUP_STATUS_AT + 2
+#: GroupStatus, SegmentStatus and Segmentation of a message in no group and no segment
+_PLAIN_STATUS = bytes((CMQC.MQGS_NOT_IN_GROUP, CMQC.MQSS_NOT_A_SEGMENT, CMQC.MQSEG_INHIBITED))
 _MSGID_AT = MD._layout_.offsets["MsgId"]  # CorrelId follows
 _NONE48 = bytes(48)
 _MATCH_IDS = CMQC.MQMO_MATCH_MSG_ID | CMQC.MQMO_MATCH_CORREL_ID
@@ -219,10 +221,12 @@ def selecting(data: bytes, start: int, limit: int) -> tuple[int, int, bytes, _Op
 
 def _returned(gmo: bytes, d: dict[str, Any]) -> bytes:
     """The MQGMO ``gmo`` as the get returns it: ResolvedQName and (when it has one)
-    ReturnedLength from ``d``, written in; GroupStatus (version 2 on) MQGS_NOT_IN_GROUP, as
-    every message ``engine.packed.get`` takes is (one in a group is the general path's)."""
-    if len(gmo) > _GROUP_STATUS_AT and gmo[_GROUP_STATUS_AT] != _NOT_IN_GROUP:
-        gmo = b"".join((gmo[:_GROUP_STATUS_AT], _NOT_IN_GROUP_BYTE, gmo[_GROUP_STATUS_AT + 1:]))
+    ReturnedLength from ``d``, written in; GroupStatus, SegmentStatus and Segmentation
+    (version 2 on) MQGS_NOT_IN_GROUP, MQSS_NOT_A_SEGMENT and MQSEG_INHIBITED, as every
+    message ``engine.packed.get`` takes is (one with MsgFlags is the general path's)."""
+    if len(gmo) > _GROUP_STATUS_AT \
+            and gmo[_GROUP_STATUS_AT:_GROUP_STATUS_AT + 3] != _PLAIN_STATUS:
+        gmo = b"".join((gmo[:_GROUP_STATUS_AT], _PLAIN_STATUS, gmo[_GROUP_STATUS_AT + 3:]))
     if len(gmo) > _RETURNED_AT:
         return b"".join((gmo[:_RESOLVED_AT], d["ResolvedQName"].ljust(48),
                          gmo[_RESOLVED_AT + 48:_RETURNED_AT],
