@@ -383,14 +383,13 @@ def select(found: Iterable[tuple[Any, Fields, int, bool]], md: Any, opts: int, m
         else:
             candidate = selected and matches(fields) and not (
                 (logical and seq != 1) or ((logical or complete_msg) and offset != 0))
+        if not track:
+            if candidate:
+                yield entry, fields, None
+            continue
         if candidate:
             waiting.append((entry, fields))
         if not waiting:
-            continue
-        if not track:
-            for e, f in waiting:
-                yield e, f, None
-            waiting.clear()
             continue
         # the first candidate waits for its group or message; later ones wait behind it
         front_gid = waiting[0][1][0]

@@ -393,6 +393,21 @@ class GetCalls:
         expired = []
 
         def visible(entries: Iterable[Entry]) -> Iterable[tuple[Entry, tuple, int, bool]]:
+            if not track:  # (the usual case: only what the selection takes)
+                for e in entries:
+                    if not e.visible_to(uow):
+                        continue
+                    if 0 < e.expiry_at <= now:
+                        expired.append(e)
+                        continue
+                    if (msgid is not None and e.msgid != msgid) \
+                            or (correlid is not None and e.correlid != correlid):
+                        continue
+                    record = read(mq, e)
+                    if selector is not None and not msgselection.selects(selector, record):
+                        continue
+                    yield e, _record_fields(record), e.length, True
+                return
             for e in entries:
                 if not e.visible_to(uow):
                     continue

@@ -316,3 +316,22 @@ def test_a_message_not_a_segment_after_an_unfinished_logical_message_is_incomple
     # and closing with it unfinished warns MQRC_INCOMPLETE_MSG
     with raises_mq(CMQC.MQRC_INCOMPLETE_MSG, CMQC.MQCC_WARNING):
         q.close()
+
+
+def test_a_plain_message_got_with_an_mqgmo_reused_after_a_segment_is_not_a_segment(qm):
+    # given a segment got with an MQGMO, which then says MQSS_SEGMENT and MQSEG_ALLOWED
+    q = mqpy.Queue(qm, QUEUE, OUT | IN)
+    _put(q, b"ab", SEGMENT | ALLOWED)
+    _put(q, b"c", LAST_SEGMENT)
+    q.put(b"plain", mqpy.MD(), mqpy.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
+    gmo = mqpy.GMO(Options=NO_SYNC_GET)
+    q.get(None, mqpy.MD(), gmo)
+    assert (gmo.SegmentStatus, gmo.Segmentation) == (CMQC.MQSS_SEGMENT, CMQC.MQSEG_ALLOWED)
+    q.get(None, mqpy.MD(), gmo)
+    # when the same MQGMO gets a message that is no segment (the queue manager's fast path)
+    body = q.get(None, mqpy.MD(), gmo)
+    # then its SegmentStatus and Segmentation say so
+    assert body == b"plain"
+    assert (gmo.GroupStatus, gmo.SegmentStatus, gmo.Segmentation) == (
+        CMQC.MQGS_NOT_IN_GROUP, CMQC.MQSS_NOT_A_SEGMENT, CMQC.MQSEG_INHIBITED)
+    q.close()
