@@ -14,6 +14,7 @@ from mqpy.engine import fastpath, groups, msgselection, propdelivery
 from mqpy.engine import records as R
 from mqpy.engine.datamgr import UowBackedOut
 from mqpy.engine.fastpath import GENERAL, NO_MESSAGE
+from mqpy.engine.groupcalls import _NOT_IN_GROUP, GroupGetCalls, _with_flags
 from mqpy.engine.handle import Handle
 from mqpy.engine.log import LogFull
 from mqpy.engine.mqmd import (
@@ -59,7 +60,6 @@ from mqpy.engine.options import (
     _fail,
 )
 from mqpy.engine.queues import AVAILABLE, GET_PENDING, PUT_PENDING, Entry, MessageQueue
-from mqpy.engine.uow import back_out_uow, commit_uow
 from mqpy.errors import MQMIError
 from mqpy.structs.tables import GMO, MD
 
@@ -88,32 +88,10 @@ def _packed_md(record: bytes, md_length: int, entry: Entry, now: float) -> bytes
                      _VERSION_AT.pack(entry.backout_count), md_bytes[_MD_BACKOUT_AT + 4:]))
 
 
-#: the group fields of a message stored without MsgFlags (engine.groups.stored_fields)
-_NOT_IN_GROUP = (CMQC.MQGI_NONE, 1, 0, 0)
 _GS_NOT_IN_GROUP = CMQC.MQGS_NOT_IN_GROUP
 _SS_NOT_A_SEGMENT = CMQC.MQSS_NOT_A_SEGMENT
 _SEG_INHIBITED = CMQC.MQSEG_INHIBITED
-#: where a stored record's MQMD has its MsgFlags (engine.groups.stored_fields)
-_MD_FLAGS = R._MD_MSG_FLAGS_AT
-_FLAGS_AT = _MSG_HEADER_SIZE + _MD_FLAGS
-_GMO_SYNCPOINT = CMQC.MQGMO_SYNCPOINT
-
-
-def _record_fields(record: bytes) -> tuple[bytes, int, int, int]:
-    """The group fields (``groups.stored_fields``) of the stored message ``record``, read
-    in place."""
-    _t, _b, md_length, flags = _MSG_HEADER.unpack_from(record)
-    if not flags & R.FLAG_GROUP:
-        return _NOT_IN_GROUP
-    return groups.stored_fields(record[_MSG_HEADER_SIZE:_MSG_HEADER_SIZE + md_length])
-
-
-def _with_flags(md_bytes: bytes, flags: int) -> bytes:
-    """The packed MQMD version 2 ``md_bytes`` with MsgFlags ``flags``."""
-    return b"".join((md_bytes[:_MD_FLAGS], _VERSION_AT.pack(flags), md_bytes[_MD_FLAGS + 4:]))
-
-
-class GetCalls:
+class GetCalls(GroupGetCalls):
     """MQGET of a :class:`~mqpy.engine.connection.Connection`."""
 
     def get(self, hobj: int, md: MD | None, gmo: GMO | None, max_length: int | None,
@@ -254,7 +232,7 @@ class GetCalls:
             gd["GroupStatus"] = groups.group_status(msg_flags)
             gd["SegmentStatus"] = groups.segment_status(msg_flags)
             gd["Segmentation"] = groups.segmentation(msg_flags)
-            syncpoint = bool(opts & _GMO_SYNCPOINT)
+            syncpoint = bool(opts & CMQC.MQGMO_SYNCPOINT)
             groups.get_done(h, opts, fields, entry.length, syncpoint, bool(browse),
                             self.uow if syncpoint else None)
             # the data returned in the buffer (IBM's ReturnedLength), not the message's
@@ -356,128 +334,6 @@ class GetCalls:
         if entry is None:
             self._none_found(mq, waiter, opts, lsn)
         return entry, lsn, clean
-
-    def _select_in_groups(self, h: Handle, md: MD | None, gmo: GMO, by_priority: bool,
-                          now: float, waiter: Callable[[], None] | None
-                          ) -> tuple[Entry, int | None, bool, list[Entry] | None]:
-        """:meth:`_select_message` for an MQGET with group or segment options
-        (``engine.groups``): the first message in delivery order (after the browse cursor for
-        BROWSE_NEXT; a browse in logical order follows its own group) this unit of work may
-        get, that the match options select, in logical order and with all of its group or
-        logical message there as asked; and with MQGMO_COMPLETE_MSG the segments to
-        reassemble (else None)."""
-        mq = h.mq
-        opts = gmo.Options
-        match = gmo.MatchOptions if gmo.Version >= 2 else _MO_MATCH_BOTH
-        browse = opts & _BROWSE_OPTS
-        if browse:
-            current = h.browse_group if opts & CMQC.MQGMO_BROWSE_NEXT else None
-        else:
-            current = h.get_group
-        msgid = correlid = None
-        if md is not None and not (opts & groups.GMO_LOGICAL and current is not None):
-            msgid, correlid = self._selection(md, gmo)
-        after = h.browse_key if opts & CMQC.MQGMO_BROWSE_NEXT else None
-        # a logical browse goes from its group's first message (the group's place in
-        # logical order), the next message of its group wherever that lies
-        start = after
-        if browse and opts & groups.GMO_LOGICAL and after is not None:
-            start = None if current is not None else h.browse_logical_key
-        # a group's or logical message's completeness is judged on all of the queue
-        track = bool(opts & (groups.GMO_ALL_SEGMENTS | groups.GMO_COMPLETE)) or (
-            opts & groups.GMO_ALL_AVAILABLE and current is None)
-        uow = self.uow
-        read = self.engine.data.read_record
-        selector = h.selector
-        order_key = mq.order_key
-        expired = []
-
-        def visible(entries: Iterable[Entry]) -> Iterable[tuple[Entry, tuple, int, bool]]:
-            if not track:  # (the usual case: only what the selection takes)
-                for e in entries:
-                    if not e.visible_to(uow):
-                        continue
-                    if 0 < e.expiry_at <= now:
-                        expired.append(e)
-                        continue
-                    if (msgid is not None and e.msgid != msgid) \
-                            or (correlid is not None and e.correlid != correlid):
-                        continue
-                    record = read(mq, e)
-                    if selector is not None and not msgselection.selects(selector, record):
-                        continue
-                    yield e, _record_fields(record), e.length, True
-                return
-            for e in entries:
-                if not e.visible_to(uow):
-                    continue
-                if 0 < e.expiry_at <= now:
-                    expired.append(e)
-                    continue
-                selected = (msgid is None or e.msgid == msgid) \
-                    and (correlid is None or e.correlid == correlid) \
-                    and (start is None or not track or order_key(e, by_priority) > start)
-                if not selected and not track:
-                    continue
-                record = read(mq, e)
-                if selected and selector is not None \
-                        and not msgselection.selects(selector, record):
-                    if not track:
-                        continue
-                    selected = False
-                yield e, _record_fields(record), e.length, selected
-
-        found = mq.iter_order(by_priority, None if track else start)
-        chosen = next(groups.select(visible(found), md, opts, match, current), None)
-        lsn = None
-        for e in expired:
-            if e.state == AVAILABLE:
-                lsn = self._expire(mq, e) or lsn
-        if chosen is None:
-            self._none_found(mq, waiter, opts, lsn)
-        entry, _fields, parts = chosen
-        return entry, lsn, False, parts
-
-    def _reassembly_uow(self, parts: list[Entry], opts: int, browse: int) -> bool:
-        """Whether removing the segments ``parts`` of a logical message MQGMO_COMPLETE_MSG
-        reassembles takes a unit of work of the call's own: persistent segments outside
-        syncpoint (IBM's; with a unit of work of the application's under way:
-        MQRC_UOW_NOT_AVAILABLE, nothing removed)."""
-        if browse or len(parts) < 2 or opts & _GMO_SYNCPOINT or not any(
-                p.persistent for p in parts):
-            return False
-        if opts & CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT:
-            return False  # (each persistent segment is got under syncpoint)
-        if self.uow is not None:
-            raise _fail(CMQC.MQRC_UOW_NOT_AVAILABLE)
-        return True
-
-    def _remove_parts(self, mq: MessageQueue, parts: list[Entry], opts: int, now: float,
-                      own_uow: bool) -> int | None:
-        """A destructive get of a reassembled logical message: each of its segments removed
-        as :meth:`_remove_locked` removes one; in a unit of work of the call's own
-        (``own_uow``), committed here, so that they go all or none. Returns the LSN to
-        force."""
-        if not own_uow:
-            lsn = None
-            for p in parts:
-                lsn = self._remove_locked(mq, p, opts, now) or lsn
-            return lsn
-        eng = self.engine
-        try:
-            for p in parts:
-                self._remove_locked(mq, p, opts | _GMO_SYNCPOINT, now)
-        except BaseException:
-            uow, self.uow = self.uow, None
-            if uow is not None:
-                back_out_uow(eng, uow)
-            raise
-        uow, self.uow = self.uow, None
-        try:
-            return commit_uow(eng, uow)  # type: ignore[arg-type]
-        except LogFull:
-            back_out_uow(eng, uow)  # type: ignore[arg-type]
-            raise _fail(CMQC.MQRC_RESOURCE_PROBLEM) from None
 
     def _none_found(self, mq: MessageQueue, waiter: Callable[[], None] | None, opts: int,
                     lsn: int | None) -> NoReturn:

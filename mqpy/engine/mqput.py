@@ -11,8 +11,8 @@ from mqpy.engine import distlist, fastpath, groups, propdelivery, putstatus, res
 from mqpy.engine import records as R
 from mqpy.engine.cluster import ClusterRoute
 from mqpy.engine.fastpath import GENERAL
+from mqpy.engine.groupcalls import GroupPutCalls
 from mqpy.engine.handle import Handle
-from mqpy.engine.log import LogFull
 from mqpy.engine.mqmd import (
     _BLANK_NAMES,
     _HEADER_FORMATS,
@@ -78,7 +78,6 @@ from mqpy.engine.options import (
     _strip,
 )
 from mqpy.engine.queues import Entry
-from mqpy.engine.uow import back_out_uow, commit_uow
 from mqpy.errors import MQMIError
 from mqpy.pubsub import publication
 from mqpy.structs.tables import MD, OD, PMO
@@ -155,7 +154,7 @@ class KeptMD:
         self.parts: tuple[bytes, bytes, bytes, bytes] = (b"", b"", b"", b"")
 
 
-class PutCalls:
+class PutCalls(GroupPutCalls):
     """MQPUT and MQPUT1 of a :class:`~mqpy.engine.connection.Connection`."""
 
     _kept_md: KeptMD
@@ -561,80 +560,6 @@ class PutCalls:
         pd = pmo.__dict__
         pd["ResolvedQName"], pd["ResolvedQMgrName"] = h.resolved or self._resolved(h)
         return lsn, warning or group_warning
-
-    def _segment_size(self, h: Handle, md: MD, length: int) -> int:
-        """The size of the segments the queue manager splits a message of ``length`` bytes
-        into (``groups.segment_size``): a local queue's MAXMSGL and the queue manager's bound
-        it; 0 when it fits whole, or when the queue is not local (its transmission queue
-        judges it). Data that starts with a header MQ knows is not split:
-        MQRC_MSG_TOO_BIG_FOR_Q."""
-        d = md.__dict__
-        flags = d["MsgFlags"] if d["Version"] >= 2 else 0
-        if h.remote_qm is not None or not flags & groups.MF_SEGMENTATION_ALLOWED:
-            return 0
-        limit = min(int(h.base.attributes.get("MAXMSGL", 4194304)),  # type: ignore[arg-type]
-                    int(self.engine.catalog.qmgr.get("MAXMSGL", 4194304)))
-        size = groups.segment_size(flags, length, limit)
-        if size and d["Format"] in _HEADER_FORMATS:
-            raise _fail(CMQC.MQRC_MSG_TOO_BIG_FOR_Q)
-        return size
-
-    def _put_segments(self, h: Handle, md: MD, data: bytes, size: int, persistence: int,
-                      stored_priority: int, priority: int, syncpoint: bool, now: float,
-                      put1: bool) -> int | None:
-        """The queue manager's segmentation of a message too big for its queue (MQMD
-        MQMF_SEGMENTATION_ALLOWED): its segments of ``size`` bytes put one after another
-        (``groups.split``), the first with the put's MsgId, each other with a new one, all in
-        one unit of work -- the application's under syncpoint, else one of the call's own,
-        committed before it returns (IBM's; with a unit of work of the application's under
-        way outside it: MQRC_UOW_NOT_AVAILABLE). All or none: MAXDEPTH is judged for them
-        all first, and a failure of the call's own unit of work backs it out. The
-        application's MQMD is left with the logical message's MsgFlags and Offset and the
-        first segment's MsgId. Returns the LSN to force."""
-        eng = self.engine
-        d = md.__dict__
-        if not syncpoint and self.uow is not None:
-            raise _fail(CMQC.MQRC_UOW_NOT_AVAILABLE)
-        if self.backed_out:
-            raise _fail(CMQC.MQRC_BACKED_OUT)
-        fields = (d["GroupId"], d["MsgSeqNumber"], d["Offset"], d["MsgFlags"])
-        if d["GroupId"] in _NO_ID or _id24(d["GroupId"]) == _NONE24:
-            fields = (eng.new_msgid(), *fields[1:])  # (a logical message of its own)
-        pieces = groups.split(fields, data, size)
-        mq = h.mq
-        if mq.count - mq.getting + len(pieces) > int(
-                h.base.attributes.get("MAXDEPTH", 5000)):  # type: ignore[arg-type]
-            raise _fail(CMQC.MQRC_Q_FULL)
-        ccsid = _qmgr_ccsid(eng.catalog.qmgr)
-        own = not syncpoint  # the call's own unit of work
-        first_msgid = d["MsgId"]
-        try:
-            for i, (flags, offset, piece) in enumerate(pieces):
-                d["GroupId"], d["MsgFlags"], d["Offset"] = fields[0], flags, offset
-                if i:
-                    d["MsgId"] = eng.new_msgid()
-                md_bytes, body, correlid = self._stored_message(
-                    h, md, piece, None, persistence, stored_priority, ccsid)
-                eng._store(self, h.base, mq, md_bytes, body, priority=priority,
-                           persistent=persistence == _PERSISTENT, msgid=d["MsgId"],
-                           correlid=correlid, expiry=d["Expiry"], report=d["Report"],
-                           now=now, syncpoint=True, put1=put1)
-        except BaseException:
-            if own and self.uow is not None:
-                uow, self.uow = self.uow, None
-                back_out_uow(eng, uow)
-            raise
-        finally:
-            d["MsgId"], d["MsgFlags"], d["Offset"] = first_msgid, fields[3], fields[2]
-            d["GroupId"] = fields[0]
-        if not own:
-            return None
-        uow, self.uow = self.uow, None
-        try:
-            return commit_uow(eng, uow)  # type: ignore[arg-type]
-        except LogFull:
-            back_out_uow(eng, uow)  # type: ignore[arg-type]
-            raise _fail(CMQC.MQRC_RESOURCE_PROBLEM) from None
 
     def _check_put(self, h: Handle, md: MD, pmo: PMO) -> None:
         """The checks of an MQPUT's options and MQMD against the handle, the queue and the
