@@ -233,6 +233,11 @@ class InitiationQueue:
         self.reset_channel_statistics()
         return _answer(None)
 
+    async def _statistics_changed(self, req: dict[str, Any], name: str) -> Reply:
+        """ALTER QMGR STATINT: the channel statistics task reads it again."""
+        self.statistics_changed()
+        return _answer(None)
+
     async def _status(self, req: dict[str, Any], name: str) -> Reply:
         """DISPLAY CHSTATUS (FASTPATH: with the client host's SVRCONN instances)."""
         hosted = await self._ask_client_host(req)
@@ -309,6 +314,7 @@ _COMMANDS: dict[str, Callable[[Any, dict[str, Any], str], Awaitable[Reply]]] = {
     "LSSTATUS": InitiationQueue._listener_status,
     "STATUS": InitiationQueue._status,
     "RESET_STATISTICS": InitiationQueue._reset_statistics,
+    "STATISTICS_CHANGED": InitiationQueue._statistics_changed,
 }
 
 
