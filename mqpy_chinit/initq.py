@@ -32,8 +32,10 @@ Reply = dict[str, Any]
 #: the Format of the message that ends the initiation queue's waiting get when the channel
 #: initiator ends (``_serve_initq``, :mod:`mqpy.wake`): nothing else is done with it
 WAKE_FORMAT = wake.WAKE_FORMAT
-#: how long one get of the initiation queue waits (milliseconds) before it is made again
-INITQ_WAIT_MS = 500
+#: how long one get of the initiation queue waits (milliseconds) before it is made again.
+#: The channel initiator's end wakes it (``wakes``): this is only for a wake message that
+#: could not be put (the queue full)
+INITQ_WAIT_MS = 30_000
 
 
 class InitiationQueue:
