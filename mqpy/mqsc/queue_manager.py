@@ -41,10 +41,14 @@ def alter_qmgr(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[st
     # the statistics tasks sleep until their interval's end: a new interval wakes them
     intervals_changed(proc.engine, changes)
     if "STATINT" in changes and proc.engine.queue_status(channelcommands.INITQ)["IPPROCS"]:
-        try:  # the channel initiator's channel statistics
-            proc.chinit({"command": "STATISTICS_CHANGED"})
-        except CommandFailed:
-            pass  # no channel initiator answered: it reads STATINT when it starts
+        # the channel initiator's channel statistics: told, not waited for (one that is not
+        # running reads STATINT when it starts; one not told, at its interval's end)
+        try:
+            with proc.connection() as qm:
+                channelcommands.notify(qm, {"command": "STATISTICS_CHANGED"},
+                                       channelcommands.command_key(proc.engine.qmdir))
+        except MQMIError:
+            pass  # the initiation queue full or put-inhibited: the change is made all the same
     return [message("AMQ8005I")]
 
 
