@@ -87,6 +87,7 @@ bench: $(BENCH_STAMP) bytecode
 	$(PY) -m benchmarks.web_bench --out benchmarks/web_results.json
 	$(PY) -m benchmarks.startup_bench --out benchmarks/startup_results.json
 	$(PY) -m benchmarks.pubsub_bench --out benchmarks/pubsub_results.json
+	$(PY) -m benchmarks.idle_bench --out benchmarks/idle_results.json
 
 demo: $(STAMP) bytecode
 	$(PY) -m examples.demo

@@ -88,6 +88,15 @@ def verified(request: dict, key: bytes | None) -> bool:
         hmac.compare_digest(mac, _mac(key, request))
 
 
+def notify(qm: QueueManager, request: dict, key: bytes, expiry: float = 15.0) -> None:
+    """Send one channel command that wants no reply (a datagram, signed with ``key``): the
+    channel initiator carries it out when it comes to it; one that is not running never
+    sees it (it expires after ``expiry`` seconds)."""
+    md = MD(Format=COMMAND_FORMAT, MsgType=CMQC.MQMT_DATAGRAM,
+            Persistence=CMQC.MQPER_NOT_PERSISTENT, Expiry=int(expiry * 10) + 1)
+    qm.put1(INITQ, signed(request, key), md, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
+
+
 def send(qm: QueueManager, request: dict, key: bytes, timeout: float = 15.0) -> dict | None:
     """Send one channel command, signed with ``key``; the channel initiator's reply, or None
     if none answered."""

@@ -77,8 +77,11 @@ __all__ = [
 
 
 #: how long one get of the command queue waits (milliseconds) before the server looks again
-#: whether it is to stop (stopping it wakes the get: :meth:`CommandServerHandle.stop`)
-REQUEST_WAIT_MS = 200
+#: whether it is to stop. Stopping it wakes the get (:meth:`CommandServerHandle.stop`): this
+#: is only for a wake message that could not be put (the queue full or put-inhibited)
+REQUEST_WAIT_MS = 30_000
+#: after a request backed out (a full log at commit ...), the pause before it is served again
+RETRY_DELAY_S = 0.2
 
 #: the reasons that end the command server's loop: its queue manager (or connection) ends
 _ENDING = frozenset({CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_Q_MGR_QUIESCING,
@@ -184,7 +187,7 @@ class CommandServer:
                     # anything else (a full log at commit...): the request and its replies
                     # are backed out, to be served again a moment later
                     self._backout()
-                    stop.wait(poll_ms / 1000)
+                    stop.wait(RETRY_DELAY_S)
         finally:
             try:
                 queue.close()

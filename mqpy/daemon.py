@@ -154,6 +154,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ready-fd", type=int, default=None)
     args = parser.parse_args(argv)
     filemodes.restrict_umask()  # (and the channel initiator's and services' too, children)
+    # strmqcsv's SIGUSR2 before the task that reads it runs, or after, is no end: a handler
+    # (not SIG_IGN, which the children would inherit) that does nothing
+    signal.signal(signal.SIGUSR2, _no_action)
     console = _Console(args.ready_fd)
     try:
         return _main(args.qmgr, args.data_path, console)
@@ -162,6 +165,10 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         console.close()
         _leave_to_the_end()
+
+
+def _no_action(signum: int, frame: object) -> None:
+    """A signal this process takes and does nothing with."""
 
 
 def _leave_to_the_end() -> None:
@@ -366,9 +373,28 @@ def _start_stop_event(eng: QueueManagerEngine, msg: PCFMessage) -> None:
 
 async def _watch_engine(eng: QueueManagerEngine, outcome: dict, scope: Any) -> None:
     """A log that cannot be written stops the engine (AMQ6119S, every call 2009): the queue
-    manager then ends, "Ended unexpectedly", rather than serve nothing but 2009."""
-    while eng.failed is None:
-        await trio.sleep(0.5)
+    manager then ends, "Ended unexpectedly", rather than serve nothing but 2009. The engine
+    tells of its log's failures (``on_log_failure``, in the thread that met it): this task
+    sleeps until one stops it."""
+    stopped = trio.Event()
+    token = trio.lowlevel.current_trio_token()
+    told = eng.data.on_log_failure
+
+    def on_log_failure(exc: Exception) -> None:
+        if told is not None:
+            told(exc)  # the engine's own: AMQ6708, or AMQ6119 and the stop
+        if eng.failed is not None:
+            try:
+                token.run_sync_soon(stopped.set)
+            except trio.RunFinishedError:
+                pass  # the daemon's loop has ended already
+
+    eng.data.on_log_failure = on_log_failure
+    try:
+        if eng.failed is None:  # (looked at after the hook is in place: none is missed)
+            await stopped.wait()
+    finally:
+        eng.data.on_log_failure = told
     outcome["end"] = "failed"
     scope.cancel()
 
@@ -420,23 +446,35 @@ def _start_command_server(name: str, root: str | None) -> Callable[[], None] | N
         return None
 
 
+#: the control file strmqcsv and endmqcsv write (START or STOP) in the queue manager's
+#: directory; they then send the daemon SIGUSR2 (``mqpy_cli.runmqsc``)
+CMDSERVER_CONTROL = "cmdserver.ctl"
+#: how often the control file is looked at without a signal: only a strmqcsv that could not
+#: signal this process (another user's) waits for it
+CMDSERVER_CONTROL_POLL = 5.0
+
+
 async def _watch_command_server_requests(eng: QueueManagerEngine, root: str | None, qmdir: str,
                                          csv: dict) -> None:
-    """strmqcsv / endmqcsv write START or STOP to ``cmdserver.ctl``; the daemon obeys."""
-    path = os.path.join(qmdir, "cmdserver.ctl")
-    while True:
-        await trio.sleep(0.2)
-        try:
-            with open(path) as f:
-                want = f.read().strip()
-            os.unlink(path)
-        except OSError:
-            continue
-        if want == "STOP" and csv["stop"] is not None:
-            stop, csv["stop"] = csv["stop"], None
-            await trio.to_thread.run_sync(stop)
-        elif want == "START" and csv["stop"] is None:
-            csv["stop"] = _start_command_server(eng.name, root)
+    """strmqcsv / endmqcsv write START or STOP to the control file and signal; the daemon
+    obeys."""
+    path = os.path.join(qmdir, CMDSERVER_CONTROL)
+    with trio.open_signal_receiver(signal.SIGUSR2) as signals:
+        while True:
+            with trio.move_on_after(CMDSERVER_CONTROL_POLL):
+                async for _ in signals:
+                    break
+            try:
+                with open(path) as f:
+                    want = f.read().strip()
+                os.unlink(path)
+            except OSError:
+                continue
+            if want == "STOP" and csv["stop"] is not None:
+                stop, csv["stop"] = csv["stop"], None
+                await trio.to_thread.run_sync(stop)
+            elif want == "START" and csv["stop"] is None:
+                csv["stop"] = _start_command_server(eng.name, root)
 
 
 def _start_statistics(eng: QueueManagerEngine) -> Callable[[], None]:
@@ -510,26 +548,49 @@ def chinit_restart_delay(was_ready: bool, last_delay: float | None) -> float:
     return min(2 * last_delay, CHINIT_RETRY_MAX)
 
 
+async def _ended(proc: Any) -> None:
+    """Return when ``proc`` has ended: its pidfd becomes readable, no poll (a kernel before
+    Linux 5.3 has none: then it is looked at every :data:`CHINIT_EXIT_POLL` seconds)."""
+    try:
+        fd = os.pidfd_open(proc.pid)
+    except ProcessLookupError:
+        return  # ended, and reaped already
+    except (OSError, AttributeError):
+        while proc.poll() is None:
+            await trio.sleep(CHINIT_EXIT_POLL)
+        return
+    try:
+        await trio.lowlevel.wait_readable(fd)
+    finally:
+        os.close(fd)
+
+
+#: without pidfds, how often the channel initiator's process is looked at
+CHINIT_EXIT_POLL = 1.0
+
+
 async def _watch_chinit(eng: QueueManagerEngine, root: str | None, qmdir: str, chinit: dict) -> None:
     """The channel initiator is restarted if it ends while its queue manager runs; one that
     keeps ending at once is restarted less and less often (:func:`chinit_restart_delay`)."""
     log = errorlog.ErrorLog(os.path.join(qmdir, "errors"), qmgr=eng.name, program="amqzxma0")
     ready, delay = True, None
     while True:
-        await trio.sleep(1.0)
         proc = chinit["proc"]
-        if proc is None or eng.quiescing:
+        if proc is None:
             return
-        if proc.poll() is not None:
-            delay = chinit_restart_delay(ready, delay)
-            log.write_event("AMQ9570E", f"The channel initiator (pid {proc.pid}) ended with "
-                            f"{describe_status(proc.returncode)}; it is being restarted in "
-                            f"{delay:g} seconds.")
-            await trio.sleep(delay - 1.0)  # (the loop's own second comes on top)
-            if eng.quiescing:
-                return
-            chinit["proc"] = _start_chinit(eng.name, root, qmdir)
-            ready = await _chinit_ready(eng, chinit["proc"])
+        await _ended(proc)
+        if chinit["proc"] is not proc or eng.quiescing:
+            return  # the queue manager is ending it
+        proc.wait()  # (reaped: its return code)
+        delay = chinit_restart_delay(ready, delay)
+        log.write_event("AMQ9570E", f"The channel initiator (pid {proc.pid}) ended with "
+                        f"{describe_status(proc.returncode)}; it is being restarted in "
+                        f"{delay:g} seconds.")
+        await trio.sleep(delay)
+        if eng.quiescing or chinit["proc"] is not proc:
+            return
+        chinit["proc"] = _start_chinit(eng.name, root, qmdir)
+        ready = await _chinit_ready(eng, chinit["proc"])
 
 
 def _start_services(eng: QueueManagerEngine) -> None:

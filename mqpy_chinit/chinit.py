@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import importlib
 import os
 import time
 from collections.abc import Awaitable, Callable
@@ -193,15 +194,18 @@ class ChannelInitiator(Listener, Responder, CallingChannels, ChannelControl, Rem
                 nursery.start_soon(self._while_qmgr_runs, self._serve_initq)
                 nursery.start_soon(self._while_qmgr_runs, self._channel_statistics)
                 if self.cluster_cache and hasattr(self.admin, "display"):
-                    # the repository manager (the cluster package, a twentieth of the daemon's
-                    # start) is imported here: the queue manager's FASTPATH client host makes
-                    # a ChannelInitiator too, and never runs it
-                    from mqpy_chinit.cluster.supervisor import run_repository_manager
-
-                    nursery.start_soon(self._while_qmgr_runs,
-                                       functools.partial(run_repository_manager, self))
+                    nursery.start_soon(self._while_qmgr_runs, self._repository_manager)
                 self.log("AMQ8024I", "IBM MQ channel initiator started.")
             task_status.started()
+
+    async def _repository_manager(self) -> None:
+        """The repository manager (``cluster.supervisor``). Its modules (most of the cluster
+        package) are loaded here, in a worker thread: the initiation queue is served
+        meanwhile, and the queue manager's FASTPATH client host, which makes a
+        ChannelInitiator too and never runs it, never loads them."""
+        supervisor = await trio.to_thread.run_sync(importlib.import_module,
+                                                   "mqpy_chinit.cluster.supervisor")
+        await supervisor.run_repository_manager(self)
 
     async def _while_qmgr_runs(self, task: Callable[[], Awaitable[None]]) -> None:
         """Run one of the long-running tasks that hold an MQI connection (initiation queue,

@@ -32,8 +32,10 @@ Reply = dict[str, Any]
 #: the Format of the message that ends the initiation queue's waiting get when the channel
 #: initiator ends (``_serve_initq``, :mod:`mqpy.wake`): nothing else is done with it
 WAKE_FORMAT = wake.WAKE_FORMAT
-#: how long one get of the initiation queue waits (milliseconds) before it is made again
-INITQ_WAIT_MS = 500
+#: how long one get of the initiation queue waits (milliseconds) before it is made again.
+#: The channel initiator's end wakes it (``wakes``): this is only for a wake message that
+#: could not be put (the queue full)
+INITQ_WAIT_MS = 30_000
 
 
 class InitiationQueue:
@@ -233,6 +235,11 @@ class InitiationQueue:
         self.reset_channel_statistics()
         return _answer(None)
 
+    async def _statistics_changed(self, req: dict[str, Any], name: str) -> Reply:
+        """ALTER QMGR STATINT: the channel statistics task reads it again."""
+        self.statistics_changed()
+        return _answer(None)
+
     async def _status(self, req: dict[str, Any], name: str) -> Reply:
         """DISPLAY CHSTATUS (FASTPATH: with the client host's SVRCONN instances)."""
         hosted = await self._ask_client_host(req)
@@ -309,6 +316,7 @@ _COMMANDS: dict[str, Callable[[Any, dict[str, Any], str], Awaitable[Reply]]] = {
     "LSSTATUS": InitiationQueue._listener_status,
     "STATUS": InitiationQueue._status,
     "RESET_STATISTICS": InitiationQueue._reset_statistics,
+    "STATISTICS_CHANGED": InitiationQueue._statistics_changed,
 }
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import atexit
 import gc
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -190,6 +191,20 @@ def _connect_or_end(qmgr: str, data_path: str | None) -> QueueManager:
         sys.exit(40)
 
 
+def _wake_daemon(qmdir: str) -> None:
+    """SIGUSR2 to the queue manager's process (the pid in qm.lock, when it is the daemon's:
+    an embedded queue manager's process would end by it): it reads the control file now
+    (``mqpy.daemon``); one that cannot be signalled reads it at its next look."""
+    try:
+        with open(os.path.join(qmdir, "qm.lock"), encoding="ascii") as f:
+            pid = int(f.read().split()[0])
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            if b"mqpy.daemon" in f.read().split(b"\0"):
+                os.kill(pid, signal.SIGUSR2)
+    except (OSError, ValueError, IndexError):
+        pass
+
+
 def _control_command_server(qmgr: str, data_path: str | None, want: str) -> None:
     """strmqcsv / endmqcsv: ask the daemon (through its control file) and wait for it."""
     qm = _connect_or_end(qmgr, data_path)
@@ -198,9 +213,10 @@ def _control_command_server(qmgr: str, data_path: str | None, want: str) -> None
             click.echo(f"AMQ8{'026' if want == 'START' else '025'}I: IBM MQ command server "
                        f"{'already running' if want == 'START' else 'not running'}.")
             sys.exit(0)
-        ctl = os.path.join(config.qmgr_dir(qmgr, data_path), "cmdserver.ctl")
-        with filemodes.open_file(ctl, "w") as f:
+        qmdir = config.qmgr_dir(qmgr, data_path)
+        with filemodes.open_file(os.path.join(qmdir, "cmdserver.ctl"), "w") as f:
             f.write(want + "\n")
+        _wake_daemon(qmdir)
         deadline = time.monotonic() + 15
         while _command_server_running(qm) != (want == "START"):
             if time.monotonic() > deadline:

@@ -1,6 +1,6 @@
 """The queue manager's publisher of resource statistics: a new subscription to a metadata
-topic gets its publication at once (within :data:`METADATA_POLL`), marked retained as
-IBM's are; every monitor interval (``MQPY_MONINT`` seconds, default 10, IBM's interval) the
+topic gets its publication at once (the registry tells of each new subscription), marked
+retained as IBM's are; every monitor interval (``MQPY_MONINT`` seconds, default 10, IBM's interval) the
 figures go to each data topic somebody subscribes to, and nowhere else: no subscriber, no
 publication.
 
@@ -37,7 +37,7 @@ from mqpy.monitor.platform import Platform
 from mqpy.pubsub import topicstrings
 from mqpy.pubsub.publication import deliver
 from mqpy.pubsub.pubprops import Publication
-from mqpy.pubsub.registry import registry_for
+from mqpy.pubsub.registry import Registry, registry_for
 from mqpy.structs.tables import MD
 
 if TYPE_CHECKING:
@@ -50,8 +50,6 @@ MONINT_ENV = "MQPY_MONINT"
 MONINT_DEFAULT = 10.0
 #: publications delivered per hold of the engine lock
 RUN = 100
-#: seconds between looks for new subscriptions to metadata topics
-METADATA_POLL = 0.2
 
 
 def monitor_interval() -> float:
@@ -226,6 +224,35 @@ async def _every(eng: QueueManagerEngine, seconds: float, work: Callable[[], int
             continue
 
 
+class _NewSubscribers:
+    """Told of each new subscription by the registry (in the thread that made it, engine
+    lock held): one to a metadata topic wakes the task that serves them."""
+
+    def __init__(self, token: trio.lowlevel.TrioToken, topics: set[str]) -> None:
+        self.token, self.topics = token, topics
+        self.arrived = trio.Event()
+        self.wakes = 0  #: the task's wakes, counted for tests
+
+    def __call__(self, sub: Subscription) -> None:
+        if sub.topic in self.topics:
+            try:
+                self.token.run_sync_soon(lambda: self.arrived.set())
+            except trio.RunFinishedError:
+                pass  # the task has ended with its event loop
+
+    async def serve(self, eng: QueueManagerEngine, publisher: Publisher) -> None:
+        """Send their metadata to the subscriptions restored at the start, then to each new
+        one as it comes, until cancelled."""
+        while not eng.stopped:
+            try:
+                await trio.to_thread.run_sync(publisher.serve_metadata)
+            except MQMIError:  # the queue manager ending: nothing more is published
+                pass
+            await self.arrived.wait()
+            self.arrived = trio.Event()  # before the look: a later one wakes it again
+            self.wakes += 1
+
+
 async def publish_resource_statistics(eng: QueueManagerEngine) -> None:
     """The daemon's task: metadata to new subscribers as they come, a round of data
     publications every monitor interval, until the nursery that owns it is cancelled."""
@@ -233,6 +260,20 @@ async def publish_resource_statistics(eng: QueueManagerEngine) -> None:
         publisher = await trio.to_thread.run_sync(Publisher, eng)
     except MQMIError:  # the queue manager already ending
         return
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(_every, eng, METADATA_POLL, publisher.serve_metadata)
-        nursery.start_soon(_every, eng, monitor_interval(), publisher.tick)
+    new = _NewSubscribers(trio.lowlevel.current_trio_token(), set(publisher.metadata))
+
+    def listen() -> Registry:
+        with eng.lock:  # (the registry is made under it)
+            registry = registry_for(eng)
+            registry.on_new.append(new)
+            return registry
+
+    registry = await trio.to_thread.run_sync(listen)
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(new.serve, eng, publisher)
+            # the data go out every monitor interval, IBM's, whether or not somebody listens:
+            # each interval's figures are the counts since the last (six wakes a minute)
+            nursery.start_soon(_every, eng, monitor_interval(), publisher.tick)
+    finally:
+        registry.on_new.remove(new)  # (one list operation: no lock needed)

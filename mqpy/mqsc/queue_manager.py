@@ -17,7 +17,7 @@ from mqpy.mqsc.messages import DISPLAY_HEADERS, message
 from mqpy.mqsc.parser import MQSCCommand
 from mqpy.mqsc.results import CommandFailed, Handler, Requester, not_supported
 from mqpy.mqsc.selection import selected
-from mqpy.stats.collector import emit_statistics_now
+from mqpy.stats.collector import emit_statistics_now, intervals_changed
 
 if TYPE_CHECKING:
     from mqpy.mqsc.processor import MQSCProcessor
@@ -38,6 +38,17 @@ def alter_qmgr(proc: MQSCProcessor, cmd: MQSCCommand, who: Requester) -> list[st
     proc.engine.alter_qmgr(changes)
     if {"REPOS", "REPOSNL", "CLWLUSEQ", "CLWLMRUC"} & set(changes):
         proc.cluster_changed("QMGR")
+    # the statistics tasks sleep until their interval's end: a new interval wakes them
+    intervals_changed(proc.engine, changes)
+    if "STATINT" in changes and proc.engine.queue_status(channelcommands.INITQ)["IPPROCS"]:
+        # the channel initiator's channel statistics: told, not waited for (one that is not
+        # running reads STATINT when it starts; one not told, at its interval's end)
+        try:
+            with proc.connection() as qm:
+                channelcommands.notify(qm, {"command": "STATISTICS_CHANGED"},
+                                       channelcommands.command_key(proc.engine.qmdir))
+        except MQMIError:
+            pass  # the initiation queue full or put-inhibited: the change is made all the same
     return [message("AMQ8005I")]
 
 

@@ -11,7 +11,7 @@ the engine lock.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 import attrs
@@ -56,6 +56,9 @@ class Registry:
         self.delivered: dict[bytes, tuple[int, float]] = {}
         #: SUBID -> when a handle last made or resumed it (RESMDATE, RESMTIME)
         self.resumed: dict[bytes, float] = {}
+        #: called with each new subscription (engine lock held): how a task that serves new
+        #: subscribers (``mqpy.monitor.publisher``) sleeps until there is one
+        self.on_new: list[Callable[[Subscription], None]] = []
         for obj in engine.catalog.by_type(OBJTYPE):
             self._add(Subscription.from_object(obj))
         try:
@@ -90,6 +93,8 @@ class Registry:
         if sub.durable:
             self.engine.define(OBJTYPE, sub.subid_hex, sub.attributes())
         self._add(sub)
+        for notify in self.on_new:
+            notify(sub)
 
     def changed(self, sub: Subscription) -> None:
         """A subscription altered (MQSO_ALTER, ALTER SUB): a durable one is logged."""

@@ -6,8 +6,9 @@ accounting messages on SYSTEM.ADMIN.ACCOUNTING.QUEUE, through an ordinary MQI co
 queue manager's own MQPUT1s, outside syncpoint, persistent as the queues' DEFPSIST says.
 
 Honours ALTER QMGR STATMQI, STATQ (with each queue's STATQ: ON, OFF or QMGR), STATINT, ACCTMQI,
-ACCTQ and ACCTINT. STATINT and ACCTINT are read again every :data:`INTERVAL_POLL` seconds and
-apply to the interval in progress: it ends that long after it began (at once if that is past).
+ACCTQ and ACCTINT. The task sleeps until the earlier interval's end; ALTER QMGR STATINT or
+ACCTINT wakes it (:func:`intervals_changed`), and the new value applies to the interval in
+progress: it ends that long after it began (at once if that is past).
 RESET QMGR TYPE(STATISTICS) ends the statistics interval now and a new one begins.
 Accounting needs per-connection counters: a connection carrying an ``accounting`` attribute
 shaped like :class:`mqpy.engine.stats.Statistics` is reported; others are not.
@@ -47,9 +48,8 @@ ACCOUNTING_QUEUE = "SYSTEM.ADMIN.ACCOUNTING.QUEUE"
 # counted), so a statistics queue nobody empties cannot grow the queue manager's memory.
 PENDING_LIMIT = 1000
 
-#: How often (seconds) the statistics task looks again at STATINT and ACCTINT, so that a
-#: changed interval applies to the interval in progress.
-INTERVAL_POLL = 0.5
+#: the queue-manager attributes whose change wakes the statistics task
+INTERVALS = frozenset({"STATINT", "ACCTINT"})
 
 
 def _on(value: object) -> bool:
@@ -80,6 +80,11 @@ class StatisticsCollector:
         # when the interval in progress began (time.monotonic): it ends STATINT / ACCTINT
         # seconds later, as those are now, so a changed interval applies to it
         self.statistics_began = self.accounting_began = time.monotonic()
+        #: set by a change of STATINT or ACCTINT, or the task's stop: the task looks again
+        self.wake = threading.Event()
+        #: the task's wakes (interval ends, changes): what an idle queue manager's statistics
+        #: cost, counted for tests
+        self.wakes = 0
 
     # -- reading the engine -----------------------------------------------------------
     def _storage_counters(self) -> tuple[int, ...]:
@@ -240,11 +245,19 @@ def emit_statistics_now(engine: QueueManagerEngine, qm: QueueManager) -> int:
     return collector.emit(statistics=True, accounting=False, qm=qm)
 
 
+def intervals_changed(engine: QueueManagerEngine, changed: object = INTERVALS) -> None:
+    """ALTER QMGR changed ``changed`` (attribute names): the statistics task of ``engine``,
+    if one runs, reads STATINT and ACCTINT again when one of them is among them."""
+    collector = _collectors.get(id(engine))
+    if collector is not None and collector.engine is engine and INTERVALS & set(changed):
+        collector.wake.set()
+
+
 def start_statistics(engine: QueueManagerEngine, qm: QueueManager) -> Callable[[], None]:
     """Run the statistics task in a thread; returns ``stop``, which ends it after writing the
     last interval (IBM writes statistics at a controlled shutdown too)."""
     collector = _collector(engine, qm)
-    stop_event = threading.Event()
+    stopping = threading.Event()
 
     def due(key: str, began: float) -> float:
         """When the interval that began at ``began`` ends: STATINT / ACCTINT as it is now."""
@@ -257,10 +270,12 @@ def start_statistics(engine: QueueManagerEngine, qm: QueueManager) -> Callable[[
         while True:
             stat_due = due("STATINT", collector.statistics_began)
             acct_due = due("ACCTINT", collector.accounting_began)
-            # wake at the earlier end, or within INTERVAL_POLL to see an ALTER QMGR or a
-            # RESET QMGR (which moves the interval's beginning)
-            wait = min(stat_due, acct_due, time.monotonic() + INTERVAL_POLL) - time.monotonic()
-            if stop_event.wait(max(0.0, wait)):
+            # sleep to the earlier end; a changed STATINT or ACCTINT, or the stop, wakes it
+            # (a RESET QMGR moves the beginning later: the wake at the old end looks again)
+            collector.wake.wait(max(0.0, min(stat_due, acct_due) - time.monotonic()))
+            collector.wake.clear()
+            collector.wakes += 1
+            if stopping.is_set():
                 break
             now = time.monotonic()
             due_stat = now >= due("STATINT", collector.statistics_began)
@@ -276,7 +291,8 @@ def start_statistics(engine: QueueManagerEngine, qm: QueueManager) -> Callable[[
     thread.start()
 
     def stop() -> None:
-        stop_event.set()
+        stopping.set()
+        collector.wake.set()
         thread.join()
         if not engine.stopped:
             try:

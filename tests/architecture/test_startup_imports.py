@@ -271,6 +271,33 @@ def test_given_the_channel_initiator_starts_then_lists_and_statistics_load_on_fi
                    NOT_FOR_CHINIT_START) == []
 
 
+#: the cluster package's modules the channel initiator's process loads when its repository
+#: manager starts (in a worker thread, the initiation queue served meanwhile), not with its
+#: own start: it needs ``directory`` (the cache's path), and ``workload`` under it
+CLUSTER_AFTER_CHINIT_START = tuple(
+    f"mqpy_chinit.cluster.{m}" for m in (
+        "actions", "config", "display", "manager", "proxysubs", "pubsubdaemon", "records",
+        "repository", "supervisor", "topics", "transmitq", "utilities"))
+
+
+def test_given_the_channel_initiator_starts_then_the_cluster_package_loads_when_used(tmp_path):
+    """Given a fresh interpreter, when it imports the channel initiator's command, then of
+    the cluster package only ``directory`` and ``workload`` are loaded; when a name of the
+    package is asked for, then its module is loaded, and every name the package offers is
+    there."""
+    assert _loaded(_modules_after("import mqpy_cli.chinit", str(tmp_path)),
+                   CLUSTER_AFTER_CHINIT_START) == []
+    code = ("import sys\nimport mqpy_chinit.cluster as cluster\n"
+            "assert 'mqpy_chinit.cluster.repository' not in sys.modules\n"
+            "from mqpy_chinit.cluster import Repository, decode\n"
+            "from mqpy_chinit.cluster.repository import Repository as defined\n"
+            "assert Repository is defined and 'mqpy_chinit.cluster.records' in sys.modules\n"
+            "assert all(getattr(cluster, name) for name in cluster.__all__)\n"
+            "assert set(cluster.__all__) <= set(dir(cluster))\n"
+            "from mqpy_chinit.cluster import *\n")
+    _holds(code, str(tmp_path))
+
+
 def test_given_the_daemon_is_imported_then_the_statistics_exporter_is_not_loaded(tmp_path):
     """The daemon's statistics task puts PCF messages; draining them to files (``mqpy
     export``) is another program's."""
