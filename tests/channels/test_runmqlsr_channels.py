@@ -44,13 +44,13 @@ def _log(site: Installation, qmgr: str) -> str:
 class Runmqlsr:
     """A runmqlsr of QM2 on a port of its own (its output in a file: never a full pipe)."""
 
-    def __init__(self, site: Installation, out: str) -> None:
+    def __init__(self, site: Installation, out: str, port: int = 0) -> None:
         self.out = out
         with open(out, "w") as f:
             self.proc = subprocess.Popen(
                 chinit_command(site, "runmqlsr", "-m", "QM2", "-t", "tcp", "-i", "127.0.0.1",
-                               "-p", "0"), env=site.env, stdout=f, stderr=subprocess.STDOUT,
-                text=True)
+                               "-p", str(port)), env=site.env, stdout=f,
+                stderr=subprocess.STDOUT, text=True)
         line = wait_for(self._listening, 30, "runmqlsr listening")
         self.port = int(str(line).rsplit("port ", 1)[1].rstrip(").\n"))
 
@@ -210,6 +210,26 @@ def test_stop_channel_force_status_inactive_ends_the_instance_and_lets_the_sende
     _put(site)
     wait_for(lambda: depth(site, "QM2", "TARGET") == 2, 30, "delivered again")
     wait_for(lambda: _status_of(site, "QM1", CHANNEL) == ["RUNNING"], 15)
+
+
+def test_a_runmqlsr_started_after_stop_channel_keeps_the_channel_stopped(pair, tmp_path):
+    """Given RCVR QM1.TO.QM2 stopped at QM2 (STOP CHANNEL) and its runmqlsr then ended and
+    started again on the same port, when QM1's sender starts, then the new runmqlsr refuses
+    it (the STOPPED state is the queue manager's, read at the runmqlsr's start) until START
+    CHANNEL at QM2, after which the message is delivered."""
+    site, lsr = pair
+    assert "AMQ8019I" in mqsc_here(site, "QM2", f"STOP CHANNEL({CHANNEL})\n").stdout
+    lsr.end()
+    again = Runmqlsr(site, str(tmp_path / "runmqlsr-again.out"), lsr.port)
+    try:
+        _put(site)
+        assert "AMQ8018I" in mqsc_here(site, "QM1", f"START CHANNEL({CHANNEL})\n").stdout
+        wait_for(lambda: "AMQ9534E" in again.output(), 15, "the sender's start refused")
+        assert depth(site, "QM2", "TARGET") == 0
+        assert "AMQ8018I" in mqsc_here(site, "QM2", f"START CHANNEL({CHANNEL})\n").stdout
+        wait_for(lambda: depth(site, "QM2", "TARGET") == 1, 30, "delivered once enabled")
+    finally:
+        again.end()
 
 
 def test_a_runmqlsr_is_found_by_a_restarted_channel_initiator(pair):
