@@ -18,7 +18,9 @@ the answers with its own (:func:`merged_status`, :func:`merged_stop`) are plain 
 their arguments: no socket, no clock. A STOP is the channel initiator's own ``stop_channel``
 run in the runmqlsr, so MODE, STATUS(INACTIVE|STOPPED), QMNAME and CONNAME mean there what
 they mean in the channel initiator, and a STOPPED mark refuses the partner's next start there
-too until START CHANNEL (forwarded as START) enables the channel again. RESET and RESOLVE
+too until START CHANNEL (forwarded as START) enables the channel again. The channel initiator
+alone writes the states that outlive a restart (``statestore``); a runmqlsr reads the STOPPED
+ones as it starts. RESET and RESOLVE
 CHANNEL need nothing from a runmqlsr: the sync records and in-doubt units of work they act
 on are the queue manager's.
 """
@@ -82,7 +84,6 @@ def command(chinit: Any, request: dict[str, Any]) -> Reply:
         if status is not None and status.state is ChannelState.STOPPED \
                 and name not in chinit.running:
             status.move(ChannelEvent.ENABLED)
-            chinit._remember_soon(name, None)
         return {"ok": True, "message": ""}
     return {"ok": False, "message": f"AMQ8405E: unknown channel command {verb!r} for a "
                                     f"listener"}

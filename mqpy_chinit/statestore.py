@@ -22,18 +22,24 @@ STATE_WRITE_S = 5.0
 class RememberedStates:
     """STOPPED and RETRYING, remembered and restored."""
 
+    #: whether this process writes the states it is told (the channel initiator); a
+    #: runmqlsr's STOP and START come from the channel initiator, which writes them: it reads
+    #: the STOPPED ones at its start (:meth:`restore_stopped`) and writes none
+    remembers_states: bool = True
+
     async def _remember(self, name: str, state: str | None) -> None:
         """STOPPED and RETRYING survive a restart of either process (seed 000 9.40); so does
         the transmission queue an error stop disabled, with the TRIGGER it had, for the
         START CHANNEL that puts both back. None forgets the channel's state."""
         self._wanted_states[name] = state
-        await self._write_state(name)
+        if self.remembers_states:
+            await self._write_state(name)
 
     def _remember_soon(self, name: str, state: str | None) -> None:
         """:meth:`_remember` in the background: what is written is the state last asked
         for, whatever order the writes run in (a STOP then a START: not STOPPED)."""
         self._wanted_states[name] = state
-        if self.nursery is not None:
+        if self.remembers_states and self.nursery is not None:
             self.nursery.start_soon(self._write_state, name)
 
     async def _write_state(self, name: str) -> None:

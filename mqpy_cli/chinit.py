@@ -142,6 +142,7 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
             if not serve_initq:
                 # a runmqlsr: its instances answer the channel initiator's commands, and a
                 # channel the operator STOPPED stays STOPPED here until START CHANNEL
+                chinit.remembers_states = False  # the channel initiator writes them
                 await chinit.restore_stopped()
                 await nursery.start(functools.partial(
                     lsrcontrol.serve, chinit, lsrcontrol.socket_path(qmdir), log))
