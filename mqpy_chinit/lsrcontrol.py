@@ -133,15 +133,24 @@ def merged_stop(own: str | None, hosted: Iterable[Reply]) -> str | None:
 
 async def serve(chinit: Any, path: str, log: LogFn, *,
                 task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-    """The runmqlsr's control socket at ``path``, until cancelled: removed as it ends."""
+    """The runmqlsr's control socket at ``path``, until cancelled: removed as it ends. One
+    that cannot be made (the directory not writable by this user) is logged, and the
+    runmqlsr serves its partners without it: its channels are then not the operator's."""
     listener = trio.socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        with bind_address(path) as address:
-            if os.path.lexists(path):  # a pid reused: what a killed runmqlsr left
-                os.unlink(path)
-            await listener.bind(address)
-            os.chmod(path, 0o600)
-            listener.listen(16)
+        try:
+            with bind_address(path) as address:
+                if os.path.lexists(path):  # a pid reused: what a killed runmqlsr left
+                    os.unlink(path)
+                await listener.bind(address)
+                os.chmod(path, 0o600)
+                listener.listen(16)
+        except OSError as exc:
+            log("AMQ9999E", f"The listener's channels cannot be reached by DISPLAY CHSTATUS "
+                f"and STOP CHANNEL: {os.path.basename(path)} could not be made "
+                f"({exc.strerror or exc}).")
+            task_status.started()
+            return
         task_status.started()
         async with trio.open_nursery() as nursery:
             while True:

@@ -138,13 +138,16 @@ def _running(site: Installation) -> None:
 def test_display_chstatus_shows_a_receiver_that_a_runmqlsr_serves(pair):
     """Given a sender on QM1 running into a receiver that QM2's runmqlsr serves, when QM2's
     operator displays the channel's status, then the receiver's instance is shown RUNNING,
-    with its partner queue manager and the message it received."""
+    with its partner queue manager and the message it received; its saved status (the
+    queue manager's sync record) shows the batch it committed."""
     site, _ = pair
     _running(site)
     shown = _chstatus(site, "QM2", CHANNEL)
     assert "AMQ8417I" in shown, shown
     assert "CHLTYPE(RCVR)" in shown and "STATUS(RUNNING)" in shown, shown
     assert "RQMNAME(QM1)" in shown and "MSGS(1)" in shown, shown
+    saved = mqsc_here(site, "QM2", f"DISPLAY CHSTATUS({CHANNEL}) SAVED\n").stdout
+    assert "CHLTYPE(RCVR)" in saved and "LSTSEQNO(1)" in saved, saved
 
 
 def test_display_chstatus_shows_a_client_connected_through_a_runmqlsr(pair):

@@ -128,3 +128,18 @@ def test_the_registry_is_the_queue_manager_directory(tmp_path):
     assert [p.rsplit("/", 1)[1] for p in lsrcontrol.registered(str(tmp_path))] == \
         ["runmqlsr.20.sock", "runmqlsr.3.sock"]
     assert lsrcontrol.socket_path(str(tmp_path), 7) == str(tmp_path / "runmqlsr.7.sock")
+
+
+async def test_a_control_socket_that_cannot_be_made_is_logged_and_the_listener_goes_on(
+        tmp_path):
+    """Given a queue-manager directory the runmqlsr cannot bind in, when its control socket
+    is served, then the failure is logged (AMQ9999E, naming the socket) and the serving task
+    returns at once: the runmqlsr serves its partners without it, no traceback."""
+    logged: list[tuple[str, str]] = []
+    path = str(tmp_path / "gone" / "runmqlsr.1.sock")
+    with trio.fail_after(5):
+        async with trio.open_nursery() as nursery:
+            await nursery.start(lsrcontrol.serve, _listener_chinit(), path,
+                                lambda msgid, text: logged.append((msgid, text)))
+    assert [m for m, _ in logged] == ["AMQ9999E"]
+    assert "runmqlsr.1.sock could not be made" in logged[0][1]
