@@ -66,23 +66,24 @@ class RememberedStates:
     async def restore_stopped(self) -> None:
         """A runmqlsr's start: the channels remembered STOPPED stay STOPPED here too (their
         partners' starts refused until START CHANNEL); nothing is started, nothing
-        re-enabled."""
+        re-enabled. A queue manager that cannot be asked is logged: none is STOPPED here."""
         try:
             qm = await mqi(self.connect_qm)
             try:
                 states = await mqi(syncrecord.read_states, qm)
             finally:
                 await mqi(qm.disconnect)
-        except mqpy.MQMIError:
-            return
-        for name, state in states.items():
-            if state != "STOPPED" or name in self.statuses:
-                continue
-            definition = await trio.to_thread.run_sync(self.admin.channel, name)
-            if definition is not None:
-                st = self.statuses[name] = ChannelStatus(name, D.str_attr(definition,
-                                                                          "CHLTYPE"))
-                st.move(ChannelEvent.RESTORED_STOPPED)
+            for name, state in states.items():
+                if state != "STOPPED" or name in self.statuses:
+                    continue
+                definition = await trio.to_thread.run_sync(self.admin.channel, name)
+                if definition is not None:
+                    st = self.statuses[name] = ChannelStatus(
+                        name, D.str_attr(definition, "CHLTYPE"))
+                    st.move(ChannelEvent.RESTORED_STOPPED)
+        except mqpy.MQMIError as e:
+            self.log("AMQ9999E", f"The channels' remembered states could not be read: reason "
+                     f"{e.reason}.")
 
     async def _restore_states(self) -> None:
         """At start: a STOPPED channel stays STOPPED (START CHANNEL needed); a RETRYING one is

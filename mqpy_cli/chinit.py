@@ -123,6 +123,11 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
         qmdir = config.qmgr_dir(name, data_path)
         if serve_initq:  # the channel initiator asks the runmqlsr processes (``lsrcontrol``)
             chinit.serves_listeners = qmdir
+        else:
+            # a runmqlsr: a channel the operator STOPPED stays STOPPED here (its partners
+            # refused) until START CHANNEL, from before its first connection on
+            chinit.remembers_states = False  # the channel initiator writes them
+            await chinit.restore_stopped()
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_until_signalled, nursery.cancel_scope)
 
@@ -139,11 +144,7 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
             if unserved:
                 nursery.cancel_scope.cancel()
                 return
-            if not serve_initq:
-                # a runmqlsr: its instances answer the channel initiator's commands, and a
-                # channel the operator STOPPED stays STOPPED here until START CHANNEL
-                chinit.remembers_states = False  # the channel initiator writes them
-                await chinit.restore_stopped()
+            if not serve_initq:  # a runmqlsr: its instances answer the channel initiator
                 await nursery.start(functools.partial(
                     lsrcontrol.serve, chinit, lsrcontrol.socket_path(qmdir), log))
             for port in chinit.ports:
