@@ -209,6 +209,8 @@ def test_stop_channel_force_status_inactive_ends_the_instance_and_lets_the_sende
                                  f"QMNAME(QM1)\n")
     assert "AMQ8019I" in out.stdout, out.stdout
     wait_for(lambda: "AMQ9528I" in _log(site, "QM2"), 10, "the instance ended")
+    wait_for(lambda: "ended abnormally" in _log(site, "QM1"), 15,
+             "the sender saw its partner end (RETRYING)")
     assert "STOPPED" not in _status_of(site, "QM2", CHANNEL)
     _put(site)
     wait_for(lambda: depth(site, "QM2", "TARGET") == 2, 30, "delivered again")
