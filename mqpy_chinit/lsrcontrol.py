@@ -63,15 +63,24 @@ def registered(qmdir: str) -> list[str]:
 # ------------------------------------------------------------------ the runmqlsr's side (pure)
 
 
+def _is_mark(row: dict[str, object]) -> bool:
+    """A STOPPED mark (the channel's own status, not an instance's: no partner named). A
+    STOP CHANNEL leaves one in every process it reaches; the channel initiator's is shown."""
+    return row.get("STATUS") == "STOPPED" and not row.get("CONNAME") \
+        and not row.get("RQMNAME")
+
+
 def command(chinit: Any, request: dict[str, Any]) -> Reply:
     """A channel initiator's command for the runmqlsr whose ChannelInitiator is ``chinit``:
-    STATUS (its instances as DISPLAY CHSTATUS rows), STOP (``stop_channel``, as the channel
+    STATUS (its instances as DISPLAY CHSTATUS rows; not its STOPPED marks), STOP (``stop_channel``, as the channel
     initiator runs it for its own) or START (a STOPPED mark here enabled again; nothing is
     started: a runmqlsr only answers its partners)."""
     verb = request.get("command")
     name = str(request.get("channel") or "")
-    if verb == "STATUS":
-        return {"ok": True, "status": chinit.status_list(str(request.get("channel") or "*"))}
+    if verb == "STATUS":  # its instances; a STOPPED mark is the channel initiator's to show
+        return {"ok": True, "status": [
+            row for row in chinit.status_list(str(request.get("channel") or "*"))
+            if not _is_mark(row)]}
     if verb == "STOP":
         err = chinit.stop_channel(name, str(request.get("mode") or "QUIESCE"),
                                   str(request.get("status") or "STOPPED"),
@@ -92,29 +101,12 @@ def command(chinit: Any, request: dict[str, Any]) -> Reply:
 # ------------------------------------------------------- the channel initiator's side (pure)
 
 
-def _is_mark(row: dict[str, object]) -> bool:
-    """A STOPPED mark (the channel's own status, no instance): no partner named."""
-    return row.get("STATUS") == "STOPPED" and not row.get("CONNAME") \
-        and not row.get("RQMNAME")
-
-
 def merged_status(own: list[dict[str, object]], hosted: Iterable[Reply]
                   ) -> list[dict[str, object]]:
-    """DISPLAY CHSTATUS: the channel initiator's rows and each runmqlsr's. A STOP CHANNEL
-    leaves a STOPPED mark in every process it reached: each channel's is shown once."""
-    rows = list(own)
-    marks = {(r.get("CHANNEL"), r.get("CHLTYPE")) for r in rows if _is_mark(r)}
-    for reply in hosted:
-        for row in reply.get("status") or []:
-            if not isinstance(row, dict):
-                continue
-            if _is_mark(row):
-                key = (row.get("CHANNEL"), row.get("CHLTYPE"))
-                if key in marks:
-                    continue
-                marks.add(key)
-            rows.append(row)
-    return rows
+    """DISPLAY CHSTATUS: the channel initiator's rows, then each runmqlsr's (what is not a
+    row is left out)."""
+    return own + [row for reply in hosted for row in reply.get("status") or []
+                  if isinstance(row, dict)]
 
 
 def merged_stop(own: str | None, hosted: Iterable[Reply]) -> str | None:

@@ -91,21 +91,30 @@ def _mark(name: str) -> dict[str, object]:
     return ChannelStatus(name, "RCVR", state=ChannelState.STOPPED).as_mqsc()
 
 
-def test_a_stopped_mark_kept_by_several_processes_is_shown_once():
-    """Given the channel initiator's STOPPED mark for a receiver and the same mark in two
-    runmqlsr processes (a STOP reaches each), then DISPLAY CHSTATUS shows one row; an
-    instance row of a runmqlsr is added, and what is not a row is ignored."""
-    instance = {"CHANNEL": "QM1.TO.QM2", "CHLTYPE": "RCVR", "STATUS": "INACTIVE",
+async def test_a_listener_leaves_its_stopped_marks_to_the_channel_initiator():
+    """Given a runmqlsr's receiver instance and the STOPPED mark a STOP left there (the
+    channel initiator keeps one too), when asked for STATUS, then only the instance is
+    answered: the channel is shown STOPPED once, by the channel initiator, and never beside
+    a sender's own row (STOPPING, or STOPPED with its CONNAME)."""
+    chinit = _listener_chinit()
+    _running_receiver(chinit, "QM1.TO.QM2", "QM1", "127.0.0.1:5000")
+    assert lsrcontrol.command(chinit, {"command": "STOP", "channel": "QM1.TO.QM2",
+                                       "status": "STOPPED", "chltype": "RCVR"})["ok"]
+    assert lsrcontrol.command(chinit, {"command": "STOP", "channel": "TO.QM3",
+                                       "status": "STOPPED", "chltype": "SDR"})["ok"]
+    reply = lsrcontrol.command(chinit, {"command": "STATUS", "channel": "*"})
+    assert [(r["CHANNEL"], r["RQMNAME"]) for r in reply["status"]] == [("QM1.TO.QM2", "QM1")]
+
+
+def test_the_channel_initiators_rows_come_first_then_each_listeners():
+    """The merge keeps every row, the channel initiator's first; what is not a row (a
+    garbled answer) is left out, and a listener that answered nothing adds nothing."""
+    instance = {"CHANNEL": "QM1.TO.QM2", "CHLTYPE": "RCVR", "STATUS": "RUNNING",
                 "CONNAME": "127.0.0.1", "RQMNAME": "QM1"}
-    rows = lsrcontrol.merged_status(
-        [_mark("QM1.TO.QM2")],
-        [{"ok": True, "status": [_mark("QM1.TO.QM2"), instance]},
-         {"ok": True, "status": [_mark("QM1.TO.QM2"), "garbage"]}, {}])
-    assert [(r["STATUS"], r["CONNAME"]) for r in rows] == \
-        [("STOPPED", ""), ("INACTIVE", "127.0.0.1")]
-    only_there = lsrcontrol.merged_status([], [{"status": [_mark("A")]},
-                                               {"status": [_mark("A")]}])
-    assert len(only_there) == 1
+    rows = lsrcontrol.merged_status([_mark("QM1.TO.QM2")],
+                                    [{"ok": True, "status": [instance]},
+                                     {"ok": True, "status": ["garbage"]}, {}])
+    assert rows == [_mark("QM1.TO.QM2"), instance]
 
 
 def test_stop_is_done_if_the_channel_initiator_or_a_runmqlsr_stopped_an_instance():
