@@ -51,7 +51,7 @@ class Runmqlsr:
                 chinit_command(site, "runmqlsr", "-m", "QM2", "-t", "tcp", "-i", "127.0.0.1",
                                "-p", str(port)), env=site.env, stdout=f,
                 stderr=subprocess.STDOUT, text=True)
-        line = wait_for(self._listening, 30, "runmqlsr listening")
+        line = wait_for(self._listening, 60, "runmqlsr listening")  # (a loaded machine)
         self.port = int(str(line).rsplit("port ", 1)[1].rstrip(").\n"))
 
     def _listening(self) -> str | None:
