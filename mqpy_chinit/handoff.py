@@ -16,11 +16,15 @@ Frames (both ways a 4-byte big-endian length before each part):
 - request: kind (``S`` a socket, ``C`` a command), JSON header, body; a socket's file
   descriptor travels with the first bytes, its body is what the listener read from it;
 - answer: JSON (``{"ok": true}`` once a socket is taken; a command's reply).
+
+The same commands, in the same frames, reach each runmqlsr's instances (``lsrcontrol``).
+The asking side checks its peer too: a socket another user bound is never asked.
 """
 
 from __future__ import annotations
 
 import array
+import errno
 import json
 import os
 import socket
@@ -32,8 +36,8 @@ import trio
 from mqpy import config
 from mqpy.bindings import bind_address
 
-__all__ = ["SOCKET_NAME", "TIMEOUT", "HandOffFailed", "answer", "ask", "hand_off",
-           "peer_allowed", "peer_uid_of", "read_request", "socket_path"]
+__all__ = ["SOCKET_NAME", "TIMEOUT", "HandOffFailed", "NotListening", "answer", "ask",
+           "hand_off", "peer_allowed", "peer_uid_of", "read_request", "socket_path"]
 
 SOCKET_NAME = "qm.fastpath.sock"
 #: how long the channel initiator waits for the host to take a socket or answer a command
@@ -45,6 +49,15 @@ _MAX_BODY = 1 << 24
 
 class HandOffFailed(Exception):
     """The client host did not take the socket (or answer): why, for the log."""
+
+
+class NotListening(HandOffFailed):
+    """Nothing listens on the socket any more (its file is gone, or its process: a connect
+    refused): what a killed process left."""
+
+
+#: the errors of a connect to a socket nobody listens on any more
+_GONE_ERRNOS = frozenset({errno.ECONNREFUSED, errno.ENOENT})
 
 
 def socket_path(qmgr: str, root: str | None = None) -> str:
@@ -76,7 +89,15 @@ async def _exchange(path: str, frame: bytes, fd: int | None) -> dict[str, Any]:
     try:
         with trio.fail_after(TIMEOUT):
             with bind_address(path) as address:
-                await sock.connect(address)
+                try:
+                    await sock.connect(address)
+                except OSError as exc:
+                    if exc.errno in _GONE_ERRNOS:
+                        raise NotListening(exc.strerror or str(exc)) from None
+                    raise
+            uid = peer_uid_of(sock)
+            if not peer_allowed(uid):  # a socket put there by another user: not asked
+                raise HandOffFailed(f"the socket is another user's (user id {uid})")
             view = memoryview(frame)
             if fd is not None:
                 fds = array.array("i", [fd])

@@ -20,7 +20,7 @@ from mqpy import CMQC, CMQCFC, wake
 from mqpy.channelcommands import COMMAND_FORMAT, verified
 from mqpy.fap import channeldefs as D
 from mqpy.structs.fields import StructError
-from mqpy_chinit import handoff, sslrefresh, wakes
+from mqpy_chinit import handoff, lsrcontrol, sslrefresh, wakes
 from mqpy_chinit.conversation import ChannelEnded
 from mqpy_chinit.mca import mqi
 from mqpy_chinit.sender_mca import SenderMCA
@@ -40,6 +40,10 @@ INITQ_WAIT_MS = 30_000
 
 class InitiationQueue:
     """The initiation queue's messages: trigger messages and channel commands."""
+
+    #: the queue-manager directory whose runmqlsr processes are asked with each STATUS,
+    #: STOP and START (``lsrcontrol``); None asks none. runmqchi sets it
+    serves_listeners: str | None = None
 
     async def _serve_initq(self) -> None:
         """Get the initiation queue's messages, one at a time, until cancelled. The gets
@@ -166,8 +170,11 @@ class InitiationQueue:
                 self.log("AMQ9999E", f"Reply to a channel command failed: reason {e.reason}.")
 
     async def _start(self, req: dict[str, Any], name: str) -> Reply:
-        """START CHANNEL."""
-        return _answer(self.start_channel(name, req.get("definition"), operator=True))
+        """START CHANNEL (a STOPPED mark a runmqlsr keeps is enabled too)."""
+        err = self.start_channel(name, req.get("definition"), operator=True)
+        if err is None:
+            await self._ask_listeners({"command": "START", "channel": name})
+        return _answer(err)
 
     async def _stop(self, req: dict[str, Any], name: str) -> Reply:
         """STOP CHANNEL (FASTPATH: the client host's SVRCONN instances too)."""
@@ -176,7 +183,8 @@ class InitiationQueue:
                                 req.get("chltype", ""))
         if err is None and req.get("chltype") == "SVRCONN":
             await self._ask_client_host(req)
-        return _answer(err)
+        # the runmqlsr processes' instances too (``lsrcontrol``)
+        return _answer(lsrcontrol.merged_stop(err, await self._ask_listeners(req)))
 
     async def _ping(self, req: dict[str, Any], name: str) -> Reply:
         """PING CHANNEL: a sending channel's partner answers a data exchange."""
@@ -241,15 +249,26 @@ class InitiationQueue:
         return _answer(None)
 
     async def _status(self, req: dict[str, Any], name: str) -> Reply:
-        """DISPLAY CHSTATUS (FASTPATH: with the client host's SVRCONN instances)."""
+        """DISPLAY CHSTATUS (FASTPATH: with the client host's SVRCONN instances; and the
+        instances of every runmqlsr, ``lsrcontrol``)."""
         hosted = await self._ask_client_host(req)
-        return {"ok": True, "status": self.status_list(req.get("channel", "*"))
-                + list(hosted.get("status") or [])}
+        listeners = await self._ask_listeners(req)
+        return {"ok": True, "status": lsrcontrol.merged_status(
+            self.status_list(req.get("channel", "*")) + list(hosted.get("status") or []),
+            listeners)}
 
     def status_list(self, pattern: str) -> list[dict[str, object]]:
         """DISPLAY CHSTATUS: the statuses of the channels ``pattern`` names, MQSC's way."""
         return [s.as_mqsc() for s in self.statuses.values()
                 if _generic_match(pattern, s.channel)]
+
+    async def _ask_listeners(self, request: dict[str, Any]) -> list[dict[str, Any]]:
+        """A STATUS, STOP or START for the instances the queue manager's runmqlsr processes
+        serve: their replies (none from a channel initiator that is itself a runmqlsr's, or
+        the client host's)."""
+        if self.serves_listeners is None:
+            return []
+        return await lsrcontrol.ask_listeners(self.serves_listeners, request, self.log)
 
     async def _ask_client_host(self, request: dict[str, Any]) -> dict[str, Any]:
         """FASTPATH: a STATUS or STOP for the SVRCONN instances the queue manager's client

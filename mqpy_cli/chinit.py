@@ -7,6 +7,7 @@ are read through the command server, so the queue manager's command server must 
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
 import signal
@@ -20,7 +21,7 @@ from mqpy import amqmsgs, bindings, config, errorlog, filemodes
 from mqpy.channelcommands import INITQ, command_key
 from mqpy.fap import mqiparams
 from mqpy.security.policy import owner
-from mqpy_chinit import qmconn, svrconn
+from mqpy_chinit import lsrcontrol, qmconn, svrconn
 from mqpy_chinit.admin import MQSCAdmin
 from mqpy_chinit.chinit import ChannelInitiator
 from mqpy_chinit.cluster.directory import cache_path
@@ -119,6 +120,14 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
                                   connect_mca=lambda appl: _bind(name, data_path, appl),
                                   command_key=command_key(config.qmgr_dir(name, data_path)))
         chinit.svrconn_handler = svrconn.serve_client
+        qmdir = config.qmgr_dir(name, data_path)
+        if serve_initq:  # the channel initiator asks the runmqlsr processes (``lsrcontrol``)
+            chinit.serves_listeners = qmdir
+        else:
+            # a runmqlsr: a channel the operator STOPPED stays STOPPED here (its partners
+            # refused) until START CHANNEL, from before its first connection on
+            chinit.remembers_states = False  # the channel initiator writes them
+            await chinit.restore_stopped()
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_until_signalled, nursery.cancel_scope)
 
@@ -135,6 +144,9 @@ def _serve(name: str, data_path: str | None, *, serve_initq: bool, listen: list,
             if unserved:
                 nursery.cancel_scope.cancel()
                 return
+            if not serve_initq:  # a runmqlsr: its instances answer the channel initiator
+                await nursery.start(functools.partial(
+                    lsrcontrol.serve, chinit, lsrcontrol.socket_path(qmdir), log))
             for port in chinit.ports:
                 print(f"AMQ8021I: Request to start IBM MQ listener accepted (port {port}).",
                       flush=True)

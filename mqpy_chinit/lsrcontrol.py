@@ -1,0 +1,219 @@
+"""runmqlsr's channels under the operator's commands: each running runmqlsr answers the channel
+initiator's STATUS, STOP and START for the channel instances it serves, as the channel
+initiator's own listeners' instances answer them (IBM: runmqlsr's channels are the queue
+manager's channels; DISPLAY CHSTATUS shows them, STOP CHANNEL stops them).
+
+The registry is the queue-manager directory itself: a runmqlsr binds
+``runmqlsr.<pid>.sock`` there (mode 0600) while it runs and removes it as it ends. The channel
+initiator lists those sockets for each command and asks every one (:func:`ask_listeners`);
+one that refuses the connection, or is gone, was left by a runmqlsr that was killed: it is
+removed and logged, and the command goes on without it. So a runmqlsr started before the
+channel initiator, or running while the channel initiator restarts, is found.
+
+The frames are ``handoff.py``'s (a *command* each way), and so is the rule of who may ask:
+only the queue manager's own user (SO_PEERCRED, :func:`handoff.peer_allowed`).
+
+What a runmqlsr does with a command (:func:`command`) and how the channel initiator merges
+the answers with its own (:func:`merged_status`, :func:`merged_stop`) are plain functions of
+their arguments: no socket, no clock. A STOP is the channel initiator's own ``stop_channel``
+run in the runmqlsr, so MODE, STATUS(INACTIVE|STOPPED), QMNAME and CONNAME mean there what
+they mean in the channel initiator, and a STOPPED mark refuses the partner's next start there
+too until START CHANNEL (forwarded as START) enables the channel again. The channel initiator
+alone writes the states that outlive a restart (``statestore``); a runmqlsr reads the STOPPED
+ones as it starts. RESET and RESOLVE
+CHANNEL need nothing from a runmqlsr: the sync records and in-doubt units of work they act
+on are the queue manager's.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import socket
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import trio
+
+from mqpy.bindings import bind_address
+from mqpy_chinit import handoff
+from mqpy_chinit.states import ChannelEvent, ChannelState
+
+__all__ = ["PREFIX", "SUFFIX", "ask_listeners", "command", "merged_status", "merged_stop",
+           "registered", "serve", "socket_path"]
+
+PREFIX = "runmqlsr."
+SUFFIX = ".sock"
+
+LogFn = Callable[[str, str], None]
+Reply = dict[str, Any]
+
+
+def socket_path(qmdir: str, pid: int | None = None) -> str:
+    """The control socket of the runmqlsr ``pid`` (default: this process)."""
+    return os.path.join(qmdir, f"{PREFIX}{os.getpid() if pid is None else pid}{SUFFIX}")
+
+
+def registered(qmdir: str) -> list[str]:
+    """The control sockets in ``qmdir``: one per runmqlsr running (or killed, not yet
+    cleaned up)."""
+    return sorted(glob.glob(os.path.join(glob.escape(qmdir), f"{PREFIX}*{SUFFIX}")))
+
+
+# ------------------------------------------------------------------ the runmqlsr's side (pure)
+
+
+def _is_mark(row: dict[str, object]) -> bool:
+    """A STOPPED mark (the channel's own status, not an instance's: no partner named). A
+    STOP CHANNEL leaves one in every process it reaches; the channel initiator's is shown."""
+    return row.get("STATUS") == "STOPPED" and not row.get("CONNAME") \
+        and not row.get("RQMNAME")
+
+
+def command(chinit: Any, request: dict[str, Any]) -> Reply:
+    """A channel initiator's command for the runmqlsr whose ChannelInitiator is ``chinit``:
+    STATUS (its instances as DISPLAY CHSTATUS rows; not its STOPPED marks), STOP (``stop_channel``, as the channel
+    initiator runs it for its own) or START (a STOPPED mark here enabled again; nothing is
+    started: a runmqlsr only answers its partners)."""
+    verb = request.get("command")
+    name = str(request.get("channel") or "")
+    if verb == "STATUS":  # its instances; a STOPPED mark is the channel initiator's to show
+        return {"ok": True, "status": [
+            row for row in chinit.status_list(str(request.get("channel") or "*"))
+            if not _is_mark(row)]}
+    if verb == "STOP":
+        err = chinit.stop_channel(name, str(request.get("mode") or "QUIESCE"),
+                                  str(request.get("status") or "STOPPED"),
+                                  str(request.get("qmname") or ""),
+                                  str(request.get("conname") or ""),
+                                  str(request.get("chltype") or ""))
+        return {"ok": err is None, "message": err or ""}
+    if verb == "START":
+        status = chinit.statuses.get(name)
+        if status is not None and status.state is ChannelState.STOPPED \
+                and name not in chinit.running:
+            status.move(ChannelEvent.ENABLED)
+        return {"ok": True, "message": ""}
+    return {"ok": False, "message": f"AMQ8405E: unknown channel command {verb!r} for a "
+                                    f"listener"}
+
+
+# ------------------------------------------------------- the channel initiator's side (pure)
+
+
+def merged_status(own: list[dict[str, object]], hosted: Iterable[Reply]
+                  ) -> list[dict[str, object]]:
+    """DISPLAY CHSTATUS: the channel initiator's rows, then each runmqlsr's (what is not a
+    row is left out)."""
+    return own + [row for reply in hosted for row in reply.get("status") or []
+                  if isinstance(row, dict)]
+
+
+def merged_stop(own: str | None, hosted: Iterable[Reply]) -> str | None:
+    """STOP CHANNEL's answer: done if done here or by a runmqlsr. "Not currently active"
+    (AMQ9533E, for QMNAME or CONNAME naming no instance here) is no failure when a runmqlsr
+    stopped an instance they name."""
+    if own is None:
+        return None
+    if own.startswith("AMQ9533E") and any(r.get("ok") for r in hosted):
+        return None
+    return own
+
+
+# ------------------------------------------------------------------------------ the I/O
+
+
+async def serve(chinit: Any, path: str, log: LogFn, *,
+                task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+    """The runmqlsr's control socket at ``path``, until cancelled: removed as it ends. One
+    that cannot be made (the directory not writable by this user) is logged, and the
+    runmqlsr serves its partners without it: its channels are then not the operator's."""
+    listener = trio.socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        try:
+            with bind_address(path) as address:
+                if os.path.lexists(path):  # a pid reused: what a killed runmqlsr left
+                    os.unlink(path)
+                await listener.bind(address)
+                os.chmod(path, 0o600)
+                listener.listen(16)
+        except OSError as exc:
+            log("AMQ9999E", f"The listener's channels cannot be reached by DISPLAY CHSTATUS "
+                f"and STOP CHANNEL: {os.path.basename(path)} could not be made "
+                f"({exc.strerror or exc}).")
+            task_status.started()
+            return
+        task_status.started()
+        async with trio.open_nursery() as nursery:
+            while True:
+                try:
+                    conn, _ = await listener.accept()
+                except OSError as exc:  # out of descriptors, say: the listener goes on
+                    log("AMQ9999E", f"{os.path.basename(path)} could not accept a channel "
+                        f"command: {exc.strerror or exc}.")
+                    await trio.sleep(0.1)
+                    continue
+                nursery.start_soon(_serve_command, chinit, conn, log, path)
+    finally:
+        listener.close()
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
+async def _serve_command(chinit: Any, conn: Any, log: LogFn, path: str) -> None:
+    fds: list[int] = []
+    try:
+        uid = handoff.peer_uid_of(conn)
+        if not handoff.peer_allowed(uid):
+            log("AMQ9999E", f"A connection to {os.path.basename(path)} from user id {uid} "
+                f"was refused: only the queue manager's user may send channel commands.")
+            return
+        with trio.fail_after(handoff.TIMEOUT):
+            kind, header, _ = await handoff.read_request(conn, fds)
+            if kind != b"C":
+                reply: Reply = {"ok": False, "message": "AMQ8405E: a listener takes commands "
+                                                        "only"}
+            else:
+                try:
+                    reply = command(chinit, header)
+                except Exception as exc:  # noqa: BLE001 - a command's fault, not the listener's
+                    reply = {"ok": False, "message": f"AMQ9999E: {exc!r}"}
+            await handoff.answer(conn, reply)
+    except (OSError, ValueError, trio.TooSlowError) as exc:
+        log("AMQ9999E", f"A channel command over {os.path.basename(path)} failed: {exc!r}.")
+    finally:
+        for fd in fds:
+            os.close(fd)
+        conn.close()
+
+
+async def ask_listeners(qmdir: str, request: dict[str, Any], log: LogFn) -> list[Reply]:
+    """Ask every runmqlsr registered in ``qmdir`` (at once): their replies. One that cannot
+    be asked is logged and left out; a socket no process listens on any more (a runmqlsr
+    killed) is removed."""
+    paths = registered(qmdir)
+    if not paths:
+        return []
+    replies: list[Reply] = []
+
+    async def ask_one(path: str) -> None:
+        try:
+            replies.append(await handoff.ask(path, request))
+        except handoff.NotListening as exc:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+            log("AMQ9999E", f"{os.path.basename(path)} was left by a listener (runmqlsr) "
+                f"that has ended ({exc}): removed.")
+        except handoff.HandOffFailed as exc:
+            log("AMQ9999E", f"Channel command {request.get('command')} for "
+                f"'{request.get('channel', '')}' did not reach the listener "
+                f"{os.path.basename(path)}: {exc}.")
+
+    async with trio.open_nursery() as nursery:
+        for path in paths:
+            nursery.start_soon(ask_one, path)
+    return replies
