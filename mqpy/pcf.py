@@ -22,7 +22,8 @@ import attrs
 import construct as cs
 
 from mqpy import CMQC, CMQCFC
-from mqpy.structs.fields import BIG, StructError, byte_order
+from mqpy.structs.fields import BIG, NoSuchField, StructError, byte_order
+from mqpy.structs.mqopts import MQOpts
 from mqpy.structs.tables import CFH
 
 __all__ = [
@@ -167,6 +168,42 @@ class _Structure:
         for field in attrs.fields(type(self)):
             setattr(self, field.name, getattr(param, field.name))
         return self
+
+    # -- pymqi's MQOpts face: the structure's fields as pymqi lists them ----------------------
+    def get(self) -> dict[str, Any]:
+        """Every field, pymqi's first (Type, StrucLength, Parameter, then the structure's
+        own, with the lengths and counts its values make)."""
+        own = {k: v for k, v in self._fields().items() if k != "Pad"}
+        return {"Type": self.Type, "StrucLength": own.pop("StrucLength"),
+                "Parameter": self.Parameter, **own}
+
+    @property
+    def StrucLength(self) -> int:  # noqa: N802 - IBM's field name
+        """The structure's length as packed (its value and padding included)."""
+        return int(self._fields()["StrucLength"])
+
+    def get_length(self) -> int:
+        return self.StrucLength
+
+    def __getitem__(self, key: str) -> Any:
+        fields = self.get()
+        return fields[key] if key in fields else getattr(self, key)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        if key not in attrs.fields_dict(type(self)):
+            raise NoSuchField(f"{type(self).__name__} has no settable field {key!r}")
+        setattr(self, key, value)
+
+    def set(self, **kw: Any) -> None:
+        for key, value in kw.items():
+            self[key] = value
+
+    def __str__(self) -> str:
+        """pymqi's: one ``Name: value`` line a field."""
+        return "\n".join(f"{k}: {v}" for k, v in self.get().items())
+
+
+MQOpts.register(_Structure)
 
 
 @attrs.define

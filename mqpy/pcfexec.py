@@ -369,12 +369,12 @@ class PCFExecute(QueueManager):
         return responses
 
     @staticmethod
-    def stringify_keys(raw: dict[int, Any]) -> dict[Any, Any]:
-        """``raw`` with its keys as constant names (MQCA_Q_NAME, MQCACH_CHANNEL_NAME ...)
+    def stringify_keys(rawDict: dict[int, Any]) -> dict[Any, Any]:  # noqa: N803 - pymqi's
+        """``rawDict`` with its keys as constant names (MQCA_Q_NAME, MQCACH_CHANNEL_NAME ...)
         where one is known: a string's from caStringDict, any other value's from
         iaStringDict."""
         out: dict[Any, Any] = {}
-        for key, value in raw.items():
+        for key, value in rawDict.items():
             table = PCFExecute.caStringDict if isinstance(value, bytes) \
                 else PCFExecute.iaStringDict
             out[table[key] if key in table else key] = value
