@@ -222,6 +222,11 @@ class QueueManager(MQObject):
         MQRC_ALREADY_CONNECTED (:meth:`_check_already_connected`)."""
         if csp is not None:
             user, password = _csp_credentials(csp)
+        elif user:  # pymqi's checks of user= and password=, before anything is sent
+            if password is None:
+                raise ValueError("Password must not be None if user is provided")
+            if not (isinstance(user, (str, bytes)) and isinstance(password, (str, bytes))):
+                raise ValueError("Both user and password must be instances of str or bytes")
         if cno is not None:
             opts |= getattr(cno, "Options", 0)
         user, password = _credential_texts(user, password)

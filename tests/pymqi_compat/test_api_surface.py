@@ -212,3 +212,17 @@ def test_a_pcf_parameter_structure_has_pymqis_members(structure, fields):
     assert s.Parameter == s["Parameter"] == 8
     with pytest.raises(AttributeError):
         s.set(NoSuchMember=1)
+
+
+def test_a_user_without_a_password_is_a_value_error_before_connecting():
+    """Given ``connect_with_options`` (or ``connect_tcp_client``) with ``user=`` and no
+    password, or a user or password that is not str or bytes, then ValueError, as pymqi
+    raises it, before any connection is tried."""
+    qm = pymqi.QueueManager(None)
+    with pytest.raises(ValueError, match="Password must not be None"):
+        qm.connect_with_options("QM1", user="app")
+    with pytest.raises(ValueError, match="Password must not be None"):
+        qm.connect_tcp_client("QM1", pymqi.CD(), "APP.SVRCONN", "127.0.0.1(1)", user="app")
+    with pytest.raises(ValueError, match="must be instances of str or bytes"):
+        qm.connect_with_options("QM1", user="app", password=5)
+    assert not qm.is_connected
