@@ -226,3 +226,18 @@ def test_a_user_without_a_password_is_a_value_error_before_connecting():
     with pytest.raises(ValueError, match="must be instances of str or bytes"):
         qm.connect_with_options("QM1", user="app", password=5)
     assert not qm.is_connected
+
+
+def test_a_transmission_header_unpacks_from_its_104_bytes():
+    """Given a transmission-queue message (MQXQH, its MQMD, the data), when a program reads
+    it as pymqi's XQH allows, ``XQH().unpack(msg[:104])`` then ``MD().unpack(msg[104:])``,
+    then the header's names and the embedded MQMD's fields are the ones written."""
+    xqh = pymqi.XQH(RemoteQName=b"TARGET.Q", RemoteQMgrName=b"QM2")
+    xqh.MsgDesc.Priority = 7
+    msg = xqh.pack() + b"data"
+    header = pymqi.XQH()
+    header.unpack(msg[:104])
+    assert (header.RemoteQName.rstrip(), header.RemoteQMgrName.rstrip()) == (b"TARGET.Q", b"QM2")
+    md = pymqi.MD()
+    md.unpack(msg[104:])
+    assert md.Priority == 7
