@@ -191,7 +191,7 @@ class Subscription:
                 sd.set_vs("SubName", self.sub_name)
         return sd
 
-    def sub(self, sub_desc: SD | None = None, sub_queue: Queue | None = None,
+    def sub(self, sub_desc: SD | None = None, sub_queue: Queue | int | None = None,
             sub_name: Any = None, sub_opts: int | None = None, topic_name: Any = None,
             topic_string: Any = None) -> None:
         """MQSUB; the destination's handle becomes ``sub_queue``. A ``sub_desc`` that is
@@ -204,6 +204,9 @@ class Subscription:
         self.sub_opts = sub_opts if sub_opts is not None else self.sub_opts
         self.topic_name = _name(topic_name) or self.topic_name
         self.topic_string = _name(topic_string) or self.topic_string
+        if isinstance(sub_queue, int) and not isinstance(sub_queue, bool):
+            handle, sub_queue = sub_queue, Queue(self._qmgr)  # pymqi's: an object handle
+            sub_queue.set_handle(handle)
         if sub_queue is not None:
             self.sub_queue = sub_queue
         sd = self.sub_desc = self._descriptor()

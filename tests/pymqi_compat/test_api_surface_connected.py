@@ -3,6 +3,8 @@ client alike: pymqi's parameter names and positions, and pymqi's class-level set
 
 from __future__ import annotations
 
+import pytest
+
 import mqpy as pymqi
 from mqpy import CMQC
 from tests.pymqi_compat.conftest import QUEUE
@@ -78,3 +80,31 @@ def test_message_handle_default_value_length_set_on_the_class_applies(qmgr, monk
         assert e.reason == CMQC.MQRC_PROPERTY_VALUE_TOO_BIG
     monkeypatch.undo()
     assert handle.properties.get("name") == "0123456789"
+
+
+def test_a_subscription_takes_its_queue_as_an_object_handle(qmgr):
+    """Given a queue opened for input and a subscription made with ``sub_queue`` its object
+    handle (an int, as pymqi takes it) and no MQSO_MANAGED, when a publication is put on the
+    topic, then it arrives on that queue, read through the subscription."""
+    q = pymqi.Queue(qmgr, QUEUE, CMQC.MQOO_INPUT_SHARED)
+    sub = pymqi.Subscription(qmgr)
+    sub.sub(sub_queue=q.get_handle(), topic_string="surface/handle",
+            sub_opts=CMQC.MQSO_CREATE | CMQC.MQSO_NON_DURABLE)
+    try:
+        assert sub.get_sub_queue().get_handle() == q.get_handle()
+        topic = pymqi.Topic(qmgr, topic_string="surface/handle")
+        topic.pub(b"hello")
+        topic.close()
+        assert q.get() == b"hello"
+    finally:
+        sub.close()
+        q.close()
+
+
+def test_an_unknown_pcf_command_is_a_key_error(pcf_exec):
+    """Given a PCFExecute, when a program calls an MQCMD_ name CMQCFC has not, then
+    KeyError, as pymqi's look-up in CMQCFC raises it (an AttributeError too)."""
+    with pytest.raises(KeyError):
+        pcf_exec.MQCMD_NO_SUCH_COMMAND()
+    with pytest.raises(AttributeError):
+        pcf_exec.MQCMD_NO_SUCH_COMMAND({})
