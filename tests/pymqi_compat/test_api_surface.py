@@ -241,3 +241,21 @@ def test_a_transmission_header_unpacks_from_its_104_bytes():
     md = pymqi.MD()
     md.unpack(msg[104:])
     assert md.Priority == 7
+
+
+def test_pcf_structures_take_pymqis_derived_fields():
+    """Given pymqi's PCF constructors with the lengths and counts pymqi takes beside the
+    values (StringLength, Count, FilterValueLength, StrucLength, Type), then a structure
+    made with the values' own is the one made without them; a longer StringLength pads the
+    string with NULs, as pymqi packs it; a count the values do not make is a ValueError."""
+    plain = pymqi.CFST(Parameter=CMQC.MQCA_Q_NAME, String=b"APP.Q")
+    assert pymqi.CFST(Parameter=CMQC.MQCA_Q_NAME, String=b"APP.Q", StringLength=5,
+                      StrucLength=28, Type=CMQCFC.MQCFT_STRING).pack() == plain.pack()
+    assert pymqi.CFIL(Parameter=1002, Values=[1, 2], Count=2).pack() \
+        == pymqi.CFIL(Parameter=1002, Values=[1, 2]).pack()
+    assert pymqi.CFSF(Parameter=2016, FilterValue=b"A*", FilterValueLength=2).get()[
+        "FilterValueLength"] == 2
+    padded = pymqi.CFST(Parameter=CMQC.MQCA_Q_NAME, String=b"ab", StringLength=4)
+    assert (padded.String, padded.StrucLength) == (b"ab\0\0", 24)
+    with pytest.raises(ValueError):
+        pymqi.CFIL(Parameter=1002, Values=[1, 2], Count=3)
