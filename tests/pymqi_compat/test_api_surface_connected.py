@@ -108,3 +108,18 @@ def test_an_unknown_pcf_command_is_a_key_error(pcf_exec):
         pcf_exec.MQCMD_NO_SUCH_COMMAND()
     with pytest.raises(AttributeError):
         pcf_exec.MQCMD_NO_SUCH_COMMAND({})
+
+
+def test_a_message_of_a_transmission_header_without_its_mqmd_is_still_refused(qmgr):
+    """Given pymqi's 104-byte XQH unpacks on its own (``XQH().unpack(msg[:104])``), when a
+    program puts a message of those 104 bytes alone with Format MQXMIT, then the put still
+    fails MQRC_XQH_ERROR: a transmission header in message data carries its MQMD."""
+    header = pymqi.XQH(RemoteQName=b"Q", RemoteQMgrName=b"QM").pack()[:104]
+    assert pymqi.XQH().unpack(header).RemoteQName.rstrip() == b"Q"
+    q = pymqi.Queue(qmgr, QUEUE, CMQC.MQOO_OUTPUT)
+    try:
+        with pytest.raises(pymqi.MQMIError) as failed:
+            q.put(header, pymqi.MD(Format=CMQC.MQFMT_XMIT_Q_HEADER))
+        assert failed.value.reason == CMQC.MQRC_XQH_ERROR
+    finally:
+        q.close()
