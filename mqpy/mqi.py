@@ -10,11 +10,12 @@ as in pymqi.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from typing import TYPE_CHECKING, Any
 
 from mqpy import CMQC, asyncconsume, config, localqmgrs
-from mqpy.collected import closed_by_finalizer
+from mqpy.collected import closed_by_finalizer, collecting, ended_later, ender_running
 from mqpy.errors import MQMIError, PYIFError
 from mqpy.mqobject import MQObject
 from mqpy.properties import calls
@@ -119,9 +120,10 @@ class QueueManager(MQObject):
         #: an application's connection to a queue manager of this process, traced here when
         #: strmqtrc asks (the queue manager's own, made by attach, are not)
         self._embedded = False
-        # pymqi's parameter, kept for its signature: mqpy never disconnects when the object
-        # is collected (a channel keeps the backend connection of a QueueManager it drops)
+        #: pymqi's: a QueueManager freed while connected by its own connect call
+        #: disconnects (``__del__``); one given a connection by mqpy's code never does
         self.disconnect_on_exit = disconnect_on_exit
+        self._connected_here = False
         self.bytes_encoding = bytes_encoding
         self.default_ccsid = default_ccsid
         if name is not None:
@@ -151,6 +153,27 @@ class QueueManager(MQObject):
 
     def _connected_with(self, opts: int) -> None:
         self._nonshared_thread = None if opts & _HANDLE_SHARE else threading.get_ident()
+        self._connected_here = True
+
+    def __del__(self) -> None:
+        """pymqi's: a QueueManager freed while connected, by a connect call of its own and
+        with ``disconnect_on_exit``, disconnects (MQDISC, which commits its unit of work)
+        when its last reference goes. Freed by the cycle collector, it makes no call there:
+        the connection goes to mqpy's ender thread when one runs (``mqpy.collected``), else
+        it is left as it is; nor while the interpreter finalizes (the process's end ends
+        it). A QueueManager mqpy's own code gave a connection (``attach``, ``embedded``)
+        never disconnects here."""
+        if not getattr(self, "_connected_here", False) or not self.disconnect_on_exit \
+                or self.__dict__.get("_conn") is None or sys.is_finalizing():
+            return
+        try:
+            if not collecting():
+                self.disconnect()
+            elif ender_running():
+                conn, self._conn = self._conn, None
+                ended_later(conn)
+        except Exception:  # noqa: BLE001 - a finaliser must not raise
+            pass
 
     def _connect_bindings(self, name: str | bytes, *, data_path: str | None = None,
                           user: str | None = None, password: str | None = None) -> None:

@@ -123,3 +123,28 @@ def test_a_message_of_a_transmission_header_without_its_mqmd_is_still_refused(qm
         assert failed.value.reason == CMQC.MQRC_XQH_ERROR
     finally:
         q.close()
+
+
+def _connect_like(qmgr, env):
+    """A new connection of the same kind as ``qmgr``, made by a public connect call."""
+    if qmgr.get_name() and getattr(qmgr, "_embedded", False):
+        qm = pymqi.QueueManager(None)
+        qm.connect(env.name, data_path=env.root)
+        return qm
+    if getattr(qmgr.connection(), "is_client", False):
+        return pymqi.connect(env.name, "SYSTEM.DEF.SVRCONN", env.conn_info)
+    return env.bindings()
+
+
+def test_a_dropped_queue_manager_disconnects(qmgr, env):
+    """Given a program that connects, puts a message under syncpoint and drops its
+    QueueManager without committing or disconnecting, then the connection is disconnected
+    as pymqi's ``__del__`` does with disconnect_on_exit (MQDISC, which commits): the message
+    can be got at once."""
+    def work() -> None:
+        qm = _connect_like(qmgr, env)
+        pymqi.Queue(qm, QUEUE).put(b"left behind", pymqi.MD(),
+                                   pymqi.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+
+    work()  # its QueueManager's last reference goes as it returns
+    assert pymqi.Queue(qmgr, QUEUE).get() == b"left behind"
