@@ -74,6 +74,9 @@ def __dir__() -> list[str]:
 #: pymqi's and ibmmq's build flag: "common", as ibmmq 2.x says, since one mqpy makes both
 #: bindings and client connections
 __mqbuild__ = "common"
+#: pymqi's: the MQ command levels the MQI has (programs test ``'7.0' in __mqlevels__``
+#: before using a structure's MQ 7 fields): every level pymqi's extension lists
+__mqlevels__ = ("5.0", "5.1", "5.2", "5.3", "6.0", "7.0", "7.1", "7.5", "8.0.0", "8.0.1")
 #: the command level of the MQI this package implements (ibmmq's ``__cmdlevel__``)
 __cmdlevel__ = CMQC.MQCMDL_CURRENT_LEVEL
 

@@ -52,14 +52,54 @@ SUPPLEMENT: dict[str, list[tuple[str, int | bytes]]] = {
     ],
 }
 
+#: the array forms IBM's headers define beside a character constant (``#define
+#: MQMD_STRUC_ID_ARRAY 'M','D',' ',' '``), which pymqi's modules carry as lists of one-byte
+#: strings: each ``<name>_ARRAY`` is written after the table as its base constant, a byte a
+#: member.
+ARRAY_FORMS: dict[str, tuple[str, ...]] = {
+    "cmqc": (
+        "MQAIR_STRUC_ID", "MQBNO_STRUC_ID", "MQBMHO_STRUC_ID", "MQBO_STRUC_ID", "MQCBC_STRUC_ID",
+        "MQCBD_STRUC_ID", "MQCIH_STRUC_ID", "MQCFAC_NONE", "MQCFUNC_MQCONN", "MQCFUNC_MQGET",
+        "MQCFUNC_MQINQ", "MQCFUNC_MQOPEN", "MQCFUNC_MQPUT", "MQCFUNC_MQPUT1", "MQCFUNC_NONE",
+        "MQCSC_START", "MQCSC_STARTDATA", "MQCSC_TERMINPUT", "MQCSC_NONE", "MQCMHO_STRUC_ID",
+        "MQSCO_STRUC_ID", "MQCSP_STRUC_ID", "MQCNO_STRUC_ID", "MQCT_NONE", "MQCONNID_NONE",
+        "MQAN_NONE", "MQDH_STRUC_ID", "MQDLH_STRUC_ID", "MQDMHO_STRUC_ID", "MQDMPO_STRUC_ID",
+        "MQGMO_STRUC_ID", "MQMTOK_NONE", "MQIIH_STRUC_ID", "MQIAUT_NONE", "MQITII_NONE",
+        "MQIMPO_STRUC_ID", "MQMD_STRUC_ID", "MQFMT_NONE", "MQFMT_ADMIN", "MQFMT_AMQP",
+        "MQFMT_CHANNEL_COMPLETED", "MQFMT_CICS", "MQFMT_COMMAND_1", "MQFMT_COMMAND_2",
+        "MQFMT_DEAD_LETTER_HEADER", "MQFMT_DIST_HEADER", "MQFMT_EMBEDDED_PCF", "MQFMT_EVENT",
+        "MQFMT_IMS", "MQFMT_IMS_VAR_STRING", "MQFMT_MD_EXTENSION", "MQFMT_PCF",
+        "MQFMT_REF_MSG_HEADER", "MQFMT_RF_HEADER", "MQFMT_RF_HEADER_1", "MQFMT_RF_HEADER_2",
+        "MQFMT_STRING", "MQFMT_TRIGGER", "MQFMT_WORK_INFO_HEADER", "MQFMT_XMIT_Q_HEADER",
+        "MQMI_NONE", "MQCI_NONE", "MQCI_NEW_SESSION", "MQACT_NONE", "MQGI_NONE", "MQMDE_STRUC_ID",
+        "MQMHBO_STRUC_ID", "MQOD_STRUC_ID", "MQPD_STRUC_ID", "MQPMO_STRUC_ID", "MQRFH_STRUC_ID",
+        "MQRMH_STRUC_ID", "MQOII_NONE", "MQSD_STRUC_ID", "MQSID_NONE", "MQSMPO_STRUC_ID",
+        "MQSRO_STRUC_ID", "MQSTS_STRUC_ID", "MQTM_STRUC_ID", "MQTMC_STRUC_ID", "MQTMC_VERSION_1",
+        "MQTMC_VERSION_2", "MQTMC_CURRENT_VERSION", "MQWIH_STRUC_ID", "MQXQH_STRUC_ID",
+        "MQCXP_STRUC_ID", "MQDXP_STRUC_ID", "MQPXP_STRUC_ID", "MQWDR_STRUC_ID", "MQWQR_STRUC_ID",
+        "MQWXP_STRUC_ID", "MQXUA_NONE",
+    ),
+    "cmqcfc": (
+        "MQEPH_STRUC_ID",
+    ),
+    "cmqxc": (
+        "MQACH_STRUC_ID", "MQAXC_STRUC_ID", "MQAXP_STRUC_ID", "MQXPDA_NONE", "MQCXP_STRUC_ID",
+        "MQDXP_STRUC_ID", "MQNXP_STRUC_ID", "MQPBC_STRUC_ID", "MQPSXP_STRUC_ID", "MQSBC_STRUC_ID",
+        "MQWDR_STRUC_ID", "MQWQR_STRUC_ID", "MQWXP_STRUC_ID", "MQXEPO_STRUC_ID", "MQXUA_NONE",
+    ),
+    "cmqzc": (
+        "MQZED_STRUC_ID", "MQZAC_STRUC_ID", "MQZAD_STRUC_ID", "MQZFP_STRUC_ID", "MQZIC_STRUC_ID",
+    ),
+}
 
-def read_table(tsv: Path) -> dict[str, list[tuple[str, int | bytes]]]:
+
+def read_table(tsv: Path) -> dict[str, list[tuple[str, int | bytes | list[bytes]]]]:
     """Read the TSV into ``{header: [(name, value), ...]}`` in the table's own order.
 
     Raises ValueError naming the row for an unknown header or kind, or a name defined twice
     within one header, so a bad table never yields a half-right module.
     """
-    out: dict[str, list[tuple[str, int | bytes]]] = {h: [] for h in MODULES}
+    out: dict[str, list[tuple[str, int | bytes | list[bytes]]]] = {h: [] for h in MODULES}
     seen: dict[str, set[str]] = {h: set() for h in MODULES}
     with tsv.open(newline="", encoding="utf-8") as fh:
         reader = csv.DictReader(fh, delimiter="\t")
@@ -84,10 +124,18 @@ def read_table(tsv: Path) -> dict[str, list[tuple[str, int | bytes]]]:
         for name, value in rows:
             if name not in seen[header]:
                 out[header].append((name, value))
+    for header, bases in ARRAY_FORMS.items():
+        values = dict(out[header])
+        for base in bases:
+            if base + "_ARRAY" not in seen[header]:
+                value = values[base]
+                if not isinstance(value, bytes):
+                    raise ValueError(f"{base}_ARRAY: {base} is not a character constant")
+                out[header].append((base + "_ARRAY", [bytes([c]) for c in value]))
     return out
 
 
-def render(header: str, rows: list[tuple[str, int | bytes]], source: str) -> str:
+def render(header: str, rows: list[tuple[str, int | bytes | list[bytes]]], source: str) -> str:
     """Render one module's text: a generated-file banner, then one assignment per line."""
     lines = [
         f"# {MODULES[header]}: IBM MQ constants from {header}.h, as published for IBM MQ 9.2.5.",
@@ -100,6 +148,8 @@ def render(header: str, rows: list[tuple[str, int | bytes]], source: str) -> str
     supplement = SUPPLEMENT.get(header)
     if supplement:
         lines.insert(3, "# Names missing from the table are appended from mqpy._constgen.SUPPLEMENT.")
+    if ARRAY_FORMS.get(header):
+        lines.insert(3, "# The *_ARRAY forms are appended from mqpy._constgen.ARRAY_FORMS.")
     return "\n".join(lines) + "\n"
 
 

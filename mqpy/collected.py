@@ -33,7 +33,8 @@ from collections import deque
 from mqpy import CMQC
 from mqpy.errors import MQMIError, PYIFError
 
-__all__ = ["ClosedLater", "closed_by_finalizer", "collecting", "ended_later", "start_ender"]
+__all__ = ["ClosedLater", "closed_by_finalizer", "collecting", "ended_later", "ender_running",
+           "start_ender"]
 
 _phase = threading.local()  #: ``active`` while this thread runs a collection
 
@@ -102,6 +103,11 @@ _to_end: queue.SimpleQueue[tuple[object, tuple[int, ...]] | None] = queue.Simple
 ENDER_EXIT_WAIT_S = 5.0
 _ender: list[threading.Thread] = []  #: the ender, once started in this process
 _ender_lock = threading.Lock()
+
+
+def ender_running() -> bool:
+    """Whether the ender runs (a finalizer inside a collection may hand it a connection)."""
+    return bool(_ender and _ender[0].is_alive())
 
 
 def start_ender() -> None:

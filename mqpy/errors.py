@@ -19,12 +19,38 @@ class Error(Exception):
     """Base class of every mqpy interface error (pymqi.Error)."""
 
 
+class _ReasonNames:
+    """pymqi's reason-name dictionary of one family (``'MQRC_'``, ``'MQRCCF_'``): ``d[2033]``
+    is ``'MQRC_NO_MSG_AVAILABLE'``, ``2033 in d``; KeyError for a value it has no name for."""
+
+    def __init__(self, prefix: str) -> None:
+        self._prefix = prefix
+
+    def __getitem__(self, code: int) -> str:
+        name = lookup(self._prefix, code)
+        if name is None:
+            raise KeyError(code)
+        return name
+
+    def __contains__(self, code: object) -> bool:
+        return isinstance(code, int) and lookup(self._prefix, code) is not None
+
+    def has_key(self, code: object) -> bool:
+        """pymqi's deprecated spelling of ``in``."""
+        return code in self
+
+
 class MQMIError(Error):
     """An MQI call completed with ``comp`` (MQCC_*) and ``reason`` (MQRC_* / MQRCCF_*).
 
     Equality is identity (no ``__eq__``): two failures with the same codes are still two
     events. Compare ``.comp`` and ``.reason`` instead.
     """
+
+    #: pymqi's class attributes: OK codes, and the dictionaries errorAsString reads
+    comp: int = CMQC.MQCC_OK
+    reason: int = CMQC.MQRC_NONE
+    errStringDicts = (_ReasonNames("MQRC_"), _ReasonNames("MQRCCF_"))  # noqa: N815
 
     def __init__(self, comp: int, reason: int, **kw: Any) -> None:
         super().__init__(comp, reason)

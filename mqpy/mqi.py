@@ -10,11 +10,12 @@ as in pymqi.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from typing import TYPE_CHECKING, Any
 
 from mqpy import CMQC, asyncconsume, config, localqmgrs
-from mqpy.collected import closed_by_finalizer
+from mqpy.collected import closed_by_finalizer, collecting, ended_later, ender_running
 from mqpy.errors import MQMIError, PYIFError
 from mqpy.mqobject import MQObject
 from mqpy.properties import calls
@@ -110,7 +111,7 @@ def _strip(b: bytes | str) -> str:
 class QueueManager(MQObject):
     """pymqi.QueueManager: ``QueueManager(name)`` connects at once; ``QueueManager(None)`` later."""
 
-    def __init__(self, name: str | bytes | None = "", disconnect_on_exit: bool = True, *,
+    def __init__(self, name: str | bytes | None = "", disconnect_on_exit: bool = True,
                  bytes_encoding: str = "utf8", default_ccsid: int = 1208) -> None:
         self._conn: Backend | None = None
         self._name = ""
@@ -119,9 +120,10 @@ class QueueManager(MQObject):
         #: an application's connection to a queue manager of this process, traced here when
         #: strmqtrc asks (the queue manager's own, made by attach, are not)
         self._embedded = False
-        # pymqi's parameter, kept for its signature: mqpy never disconnects when the object
-        # is collected (a channel keeps the backend connection of a QueueManager it drops)
+        #: pymqi's: a QueueManager freed while connected by its own connect call
+        #: disconnects (``__del__``); one given a connection by mqpy's code never does
         self.disconnect_on_exit = disconnect_on_exit
+        self._connected_here = False
         self.bytes_encoding = bytes_encoding
         self.default_ccsid = default_ccsid
         if name is not None:
@@ -151,6 +153,27 @@ class QueueManager(MQObject):
 
     def _connected_with(self, opts: int) -> None:
         self._nonshared_thread = None if opts & _HANDLE_SHARE else threading.get_ident()
+        self._connected_here = True
+
+    def __del__(self) -> None:
+        """pymqi's: a QueueManager freed while connected, by a connect call of its own and
+        with ``disconnect_on_exit``, disconnects (MQDISC, which commits its unit of work)
+        when its last reference goes. Freed by the cycle collector, it makes no call there:
+        the connection goes to mqpy's ender thread when one runs (``mqpy.collected``), else
+        it is left as it is; nor while the interpreter finalizes (the process's end ends
+        it). A QueueManager mqpy's own code gave a connection (``attach``, ``embedded``)
+        never disconnects here."""
+        if not getattr(self, "_connected_here", False) or not self.disconnect_on_exit \
+                or self.__dict__.get("_conn") is None or sys.is_finalizing():
+            return
+        try:
+            if not collecting():
+                self.disconnect()
+            elif ender_running():
+                conn, self._conn = self._conn, None
+                ended_later(conn)
+        except Exception:  # noqa: BLE001 - a finaliser must not raise
+            pass
 
     def _connect_bindings(self, name: str | bytes, *, data_path: str | None = None,
                           user: str | None = None, password: str | None = None) -> None:
@@ -222,6 +245,11 @@ class QueueManager(MQObject):
         MQRC_ALREADY_CONNECTED (:meth:`_check_already_connected`)."""
         if csp is not None:
             user, password = _csp_credentials(csp)
+        elif user:  # pymqi's checks of user= and password=, before anything is sent
+            if password is None:
+                raise ValueError("Password must not be None if user is provided")
+            if not (isinstance(user, (str, bytes)) and isinstance(password, (str, bytes))):
+                raise ValueError("Both user and password must be instances of str or bytes")
         if cno is not None:
             opts |= getattr(cno, "Options", 0)
         user, password = _credential_texts(user, password)
@@ -485,11 +513,17 @@ def _restore(pmo: PMO, saved: tuple[int, int] | None) -> None:
 
 
 def _as_bytes(msg: bytes | str | bytearray | memoryview, encoding: str) -> bytes:
+    """A message as bytes: a str encoded, a bytes-like copied; anything else is pymqi's
+    TypeError, raised before any MQI call."""
     if isinstance(msg, str):
         return msg.encode(encoding)
     if isinstance(msg, (bytes, bytearray, memoryview)):
         return bytes(msg)
-    raise PYIFError(f"message must be bytes or str, not {type(msg).__name__}")
+    raise TypeError(f"Message type is {type(msg)}. Convert to bytes.")
+
+
+#: Queue.set's ``arg`` when only a dict of selectors is given (ibmmq's form)
+_NO_VALUE: Any = object()
 
 
 class Queue(MQObject):
@@ -505,6 +539,8 @@ class Queue(MQObject):
     """
 
     def __init__(self, qMgr: QueueManager, *opts: Any, **kw: Any) -> None:
+        if len(opts) > 2:
+            raise TypeError("Too many args")  # pymqi's, before any open
         self._qmgr = qMgr
         self._hobj: int | None = None
         self._responses: Any = 0  # a distribution list's last MQRRs
@@ -603,13 +639,13 @@ class Queue(MQObject):
         # md or gmo None: the caller keeps none to be filled in
         return self._qmgr._backend().get(hobj, md, gmo, maxLength)
 
-    def get_no_jms(self, maxLength: int | None = None, *opts: Any, **kw: Any) -> bytes:
+    def get_no_jms(self, max_length: int | None = None, *opts: Any, **kw: Any) -> bytes:
         """MQGET asking for no message properties (MQGMO_NO_PROPERTIES, and
         MQGMO_FAIL_IF_QUIESCING), as pymqi's: the caller's MQGMO gets the two options."""
         md, gmo = _md_and_options(opts, kw, "getOpts", "gmo")
         gmo = gmo if gmo is not None else GMO()
         gmo.Options = gmo.Options | CMQC.MQGMO_NO_PROPERTIES | CMQC.MQGMO_FAIL_IF_QUIESCING
-        return self.get(kw.get("max_length", maxLength), md, gmo)
+        return self.get(kw.get("maxLength", max_length), md, gmo)
 
     def close(self, options: int = CMQC.MQCO_NONE) -> None:
         if self._hobj is None:
@@ -645,16 +681,16 @@ class Queue(MQObject):
 
     inq = inquire  # ibmmq's name
 
-    def set(self, *args: Any) -> None:
-        """MQSET: pymqi's ``set(selector, value)``, or ibmmq's ``set({selector: value,
+    def set(self, attribute: Any, arg: Any = _NO_VALUE) -> None:
+        """MQSET: pymqi's ``set(attribute, arg)``, or ibmmq's ``set({selector: value,
         ...})``. IBM sets a call's attributes all or none: a dict with a selector MQSET
         cannot set (IBM's table of them) fails MQRC_SELECTOR_ERROR before any is set; the
         others are set in the dict's order, one MQSET each, so a value the queue manager
         refuses leaves those before it set."""
-        if len(args) == 1 and isinstance(args[0], dict):
-            selectors = list(args[0].items())
-        elif len(args) == 2:
-            selectors = [(args[0], args[1])]
+        if arg is _NO_VALUE and isinstance(attribute, dict):
+            selectors = list(attribute.items())
+        elif arg is not _NO_VALUE:
+            selectors = [(attribute, arg)]
         else:
             raise TypeError("set() takes a selector and its value, or a dict of them")
         hobj = self._ensure_open(CMQC.MQOO_SET)
@@ -775,11 +811,14 @@ def connect(queue_manager: str | bytes = "", channel: str | bytes | None = None,
             ) -> QueueManager:
     """pymqi.connect: a client connection with a channel and a ``host(port)`` connection
     name, else MQCONN (bindings, or MQSERVER / MQCCDTURL as :meth:`QueueManager.connect`);
-    ibmmq's ``cd``, ``cno``, ``csp``, ``sco``, ``bno`` go to MQCONNX."""
+    ibmmq's ``cd``, ``cno``, ``csp``, ``sco``, ``bno`` go to MQCONNX. No queue manager name
+    (None) and no channel is pymqi's TypeError."""
+    if queue_manager is None and not (channel and conn_info):
+        raise TypeError(f"Invalid arguments: {[queue_manager, channel, conn_info, user]!r}")
     qm = QueueManager(None, disconnect_on_exit, bytes_encoding=bytes_encoding,
                       default_ccsid=default_ccsid)
     if channel and conn_info:
-        qm.connect_tcp_client(queue_manager, cd or CD(), channel, conn_info, user, password,
+        qm.connect_tcp_client(queue_manager or "", cd or CD(), channel, conn_info, user, password,
                               sco, cno=cno, csp=csp, bno=bno)
         return qm
     if any(s is not None for s in (cd, cno, csp, sco, bno)):

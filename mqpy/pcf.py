@@ -22,7 +22,8 @@ import attrs
 import construct as cs
 
 from mqpy import CMQC, CMQCFC
-from mqpy.structs.fields import BIG, StructError, byte_order
+from mqpy.structs.fields import BIG, NoSuchField, StructError, byte_order
+from mqpy.structs.mqopts import MQOpts
 from mqpy.structs.tables import CFH
 
 __all__ = [
@@ -167,6 +168,42 @@ class _Structure:
         for field in attrs.fields(type(self)):
             setattr(self, field.name, getattr(param, field.name))
         return self
+
+    # -- pymqi's MQOpts face: the structure's fields as pymqi lists them ----------------------
+    def get(self) -> dict[str, Any]:
+        """Every field, pymqi's first (Type, StrucLength, Parameter, then the structure's
+        own, with the lengths and counts its values make)."""
+        own = {k: v for k, v in self._fields().items() if k != "Pad"}
+        return {"Type": self.Type, "StrucLength": own.pop("StrucLength"),
+                "Parameter": self.Parameter, **own}
+
+    @property
+    def StrucLength(self) -> int:  # noqa: N802 - IBM's field name
+        """The structure's length as packed (its value and padding included)."""
+        return int(self._fields()["StrucLength"])
+
+    def get_length(self) -> int:
+        return self.StrucLength
+
+    def __getitem__(self, key: str) -> Any:
+        fields = self.get()
+        return fields[key] if key in fields else getattr(self, key)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        if key not in attrs.fields_dict(type(self)):
+            raise NoSuchField(f"{type(self).__name__} has no settable field {key!r}")
+        setattr(self, key, value)
+
+    def set(self, **kw: Any) -> None:
+        for key, value in kw.items():
+            self[key] = value
+
+    def __str__(self) -> str:
+        """pymqi's: one ``Name: value`` line a field."""
+        return "\n".join(f"{k}: {v}" for k, v in self.get().items())
+
+
+MQOpts.register(_Structure)
 
 
 @attrs.define
@@ -409,8 +446,11 @@ class CFGR(_Structure):
     def value(self) -> list[Parameter]:
         return self.Parameters
 
-    def get(self, parameter: int, default: Any = None) -> Any:
-        """Value of the first member with this parameter id."""
+    def get(self, parameter: int | None = None, default: Any = None) -> Any:
+        """Value of the first member with this parameter id; without one, the group's own
+        fields as pymqi's ``MQOpts.get()`` gives them."""
+        if parameter is None:
+            return _Structure.get(self)
         return _first(self.Parameters, parameter, default)
 
     def to_dict(self) -> dict[int, Any]:
@@ -418,6 +458,42 @@ class CFGR(_Structure):
 
 
 Parameter = CFIN | CFIN64 | CFIL | CFIL64 | CFST | CFSL | CFBS | CFIF | CFSF | CFBF | CFGR
+
+#: the fields pymqi's constructors take that mqpy derives from the values
+_DERIVED = ("Type", "StrucLength", "Count", "StringLength", "FilterValueLength")
+#: the value a length pads or cuts, as pymqi packs a string into the length given
+_SIZED = {"StringLength": "String", "FilterValueLength": "FilterValue"}
+
+
+def _takes_derived_fields(cls: type) -> None:
+    """pymqi's constructors take the derived fields too (``CFST(Parameter=..., String=...,
+    StringLength=...)``): a length given pads the value with NULs or cuts it, as pymqi packs
+    it; any other (Type, StrucLength, Count) must be the one the values make, else
+    ValueError."""
+    init = cls.__init__
+    derived = tuple(n for n in _DERIVED if n not in attrs.fields_dict(cls))
+
+    def __init__(self: Any, *args: Any, **kw: Any) -> None:  # noqa: N807 - the constructor
+        if not kw or not any(n in kw for n in derived):
+            init(self, *args, **kw)  # the usual call: nothing of pymqi's to check
+            return
+        given = {n: kw.pop(n) for n in derived if n in kw}
+        for length, value in _SIZED.items():
+            if length in given and value in kw:
+                kw[value] = _b(kw[value])[:given[length]].ljust(given[length], b"\0")
+        init(self, *args, **kw)
+        made = _Structure.get(self)
+        wrong = {n: v for n, v in given.items() if n in made and made[n] != v}
+        if wrong:
+            raise ValueError(f"{cls.__name__}: {wrong} is not what its values make "
+                             f"({ {n: made[n] for n in wrong} })")
+
+    __init__.__wrapped__ = init  # type: ignore[attr-defined] - the signature shown
+    cls.__init__ = __init__  # type: ignore[misc]
+
+
+for _cls in (CFIN, CFIN64, CFIL, CFIL64, CFST, CFSL, CFBS, CFIF, CFSF, CFBF, CFGR):
+    _takes_derived_fields(_cls)
 
 _CLASSES: dict[int, type] = {
     c.Type: c for c in (CFIN, CFIN64, CFIL, CFIL64, CFST, CFSL, CFBS, CFIF, CFSF, CFBF, CFGR)

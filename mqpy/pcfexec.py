@@ -153,6 +153,14 @@ class Filter:
 
 
 
+class UnknownCommand(KeyError, AttributeError):  # noqa: N818 - what it says
+    """``pcf.MQCMD_NO_SUCH()``: no MQCMD_* of that name in CMQCFC. pymqi's KeyError (its
+    look-up in CMQCFC's dict), and the AttributeError an unknown attribute is."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
 def _structure(parameter: int, value: Any, encoding: str) -> pcf.Parameter:
     if isinstance(value, ByteString):
         return pcf.CFBS(parameter, _bytes(value.value, encoding))
@@ -252,7 +260,7 @@ class _Command:
         name = self._name.removeprefix("CMQCFC.")
         command = getattr(CMQCFC, name, None)
         if not isinstance(command, int):
-            raise AttributeError(f"no PCF command {name}")
+            raise UnknownCommand(f"no PCF command {name}")
         if responses is None:
             return self._pcf._execute(command, args, filters)
         if not isinstance(responses, list):
@@ -369,12 +377,12 @@ class PCFExecute(QueueManager):
         return responses
 
     @staticmethod
-    def stringify_keys(raw: dict[int, Any]) -> dict[Any, Any]:
-        """``raw`` with its keys as constant names (MQCA_Q_NAME, MQCACH_CHANNEL_NAME ...)
+    def stringify_keys(rawDict: dict[int, Any]) -> dict[Any, Any]:  # noqa: N803 - pymqi's
+        """``rawDict`` with its keys as constant names (MQCA_Q_NAME, MQCACH_CHANNEL_NAME ...)
         where one is known: a string's from caStringDict, any other value's from
         iaStringDict."""
         out: dict[Any, Any] = {}
-        for key, value in raw.items():
+        for key, value in rawDict.items():
             table = PCFExecute.caStringDict if isinstance(value, bytes) \
                 else PCFExecute.iaStringDict
             out[table[key] if key in table else key] = value

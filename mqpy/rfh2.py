@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import struct
 import xml.parsers.expat
-from typing import Any
+from typing import Any, ClassVar
 
 from mqpy import CMQC
 from mqpy.errors import PYIFError
 from mqpy.structs.fields import BIG, LITTLE, StructError, byte_order, long, text
 from mqpy.structs.layout import Layout
-from mqpy.structs.mqopts import ensure_not_unicode
+from mqpy.structs.mqopts import MQOpts, ensure_not_unicode
 from mqpy.structs.mqstruct import MQStruct
 
 __all__ = ["RFH2"]
@@ -91,6 +91,18 @@ class RFH2:
     ``StrucLength`` is kept equal to 36 plus the folders (each 4 + its length), as IBM
     requires; pymqi computes it in ``add_folder`` the same way.
     """
+
+    #: pymqi's class attributes: the fixed header's fields as [name, default, struct
+    #: format], and the MQENC values whose headers pymqi packs big-endian
+    initial_opts: ClassVar[list[list[Any]]] = [
+        [f.name, _Fixed().get()[f.name], "4s" if f.name == "StrucId"
+         else "8s" if f.name == "Format" else "i"] for f in _Fixed._layout_.fields]
+    big_endian_encodings: ClassVar[list[int]] = [
+        CMQC.MQENC_INTEGER_NORMAL, CMQC.MQENC_DECIMAL_NORMAL, CMQC.MQENC_FLOAT_IEEE_NORMAL,
+        CMQC.MQENC_FLOAT_S390, CMQC.MQENC_INTEGER_NORMAL | CMQC.MQENC_DECIMAL_NORMAL,
+        CMQC.MQENC_INTEGER_NORMAL | CMQC.MQENC_FLOAT_IEEE_NORMAL,
+        CMQC.MQENC_DECIMAL_NORMAL | CMQC.MQENC_FLOAT_IEEE_NORMAL,
+        CMQC.MQENC_INTEGER_NORMAL | CMQC.MQENC_DECIMAL_NORMAL | CMQC.MQENC_FLOAT_IEEE_NORMAL]
 
     def __init__(self, **kw: Any) -> None:
         object.__setattr__(self, "_header", _Fixed())
@@ -254,3 +266,6 @@ class RFH2:
         object.__setattr__(self, "_header", header)
         object.__setattr__(self, "_folders", folders)
         object.__setattr__(self, "_order", order)
+
+
+MQOpts.register(RFH2)

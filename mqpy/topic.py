@@ -21,6 +21,20 @@ from mqpy.structs.tables import OD, PMO
 __all__ = ["Subscription", "Topic"]
 
 
+def _name(value: Any) -> Any:
+    """A topic or subscription name as pymqi keeps it: bytes (a str encoded as UTF-8, which
+    is ASCII for every name pymqi itself takes); None and bytes as they are."""
+    return value.encode("utf-8") if isinstance(value, str) else value
+
+
+def _check_topic_desc(od: OD) -> None:
+    """pymqi's checks of a Topic's own MQOD: a topic's (MQOT_TOPIC), of version 4."""
+    if od["ObjectType"] != CMQC.MQOT_TOPIC:
+        raise PYIFError("The Topic Descriptor ObjectType is not MQOT_TOPIC.")
+    if od["Version"] != CMQC.MQOD_VERSION_4:
+        raise PYIFError("The Topic Descriptor Version is not MQOD_VERSION_4.")
+
+
 def _topic_od(topic_name: Any, topic_string: Any) -> OD:
     """An MQOD (version 4) for a topic object and/or a topic string."""
     od = OD(Version=CMQC.MQOD_VERSION_4, ObjectType=CMQC.MQOT_TOPIC)
@@ -39,8 +53,10 @@ class Topic:
                  topic_string: Any = None, topic_desc: OD | None = None,
                  open_opts: int | None = None) -> None:
         self._qmgr = queue_manager
-        self.topic_name = topic_name
-        self.topic_string = topic_string
+        self.topic_name = _name(topic_name)
+        self.topic_string = _name(topic_string)
+        if topic_desc:
+            _check_topic_desc(topic_desc)
         self._topic_desc = topic_desc
         self._open_opts = open_opts
         self._hobj: int | None = None
@@ -52,8 +68,8 @@ class Topic:
         """MQOPEN of the topic (for output unless ``open_opts`` say otherwise)."""
         if self._hobj is not None:
             raise PYIFError("the topic is already open")
-        self.topic_name = topic_name or self.topic_name
-        self.topic_string = topic_string or self.topic_string
+        self.topic_name = _name(topic_name) or self.topic_name
+        self.topic_string = _name(topic_string) or self.topic_string
         self._topic_desc = topic_desc or self._topic_desc
         self._open_opts = open_opts or self._open_opts or CMQC.MQOO_OUTPUT
         od = self._topic_desc
@@ -140,10 +156,10 @@ class Subscription:
         self._qmgr = queue_manager
         self.sub_queue = sub_queue
         self.sub_desc = sub_desc
-        self.sub_name = sub_name
+        self.sub_name = _name(sub_name)
         self.sub_opts = sub_opts
-        self.topic_name = topic_name
-        self.topic_string = topic_string
+        self.topic_name = _name(topic_name)
+        self.topic_string = _name(topic_string)
         self._hsub: int | None = None
         if sub_desc is not None:
             self.sub(sub_desc=sub_desc)
@@ -175,16 +191,22 @@ class Subscription:
                 sd.set_vs("SubName", self.sub_name)
         return sd
 
-    def sub(self, sub_desc: SD | None = None, sub_queue: Queue | None = None,
+    def sub(self, sub_desc: SD | None = None, sub_queue: Queue | int | None = None,
             sub_name: Any = None, sub_opts: int | None = None, topic_name: Any = None,
             topic_string: Any = None) -> None:
-        """MQSUB; the destination's handle becomes ``sub_queue``."""
+        """MQSUB; the destination's handle becomes ``sub_queue``. A ``sub_desc`` that is
+        not an SD is pymqi's TypeError."""
+        if sub_desc and not isinstance(sub_desc, SD):
+            raise TypeError("sub_desc must be a SD(sub descriptor) object.")
         if sub_desc is not None:
             self.sub_desc = sub_desc
-        self.sub_name = sub_name or self.sub_name
+        self.sub_name = _name(sub_name) or self.sub_name
         self.sub_opts = sub_opts if sub_opts is not None else self.sub_opts
-        self.topic_name = topic_name or self.topic_name
-        self.topic_string = topic_string or self.topic_string
+        self.topic_name = _name(topic_name) or self.topic_name
+        self.topic_string = _name(topic_string) or self.topic_string
+        if isinstance(sub_queue, int) and not isinstance(sub_queue, bool):
+            handle, sub_queue = sub_queue, Queue(self._qmgr)  # pymqi's: an object handle
+            sub_queue.set_handle(handle)
         if sub_queue is not None:
             self.sub_queue = sub_queue
         sd = self.sub_desc = self._descriptor()

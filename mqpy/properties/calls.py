@@ -64,6 +64,11 @@ class MessageHandle:
     """pymqi's ``MessageHandle(qmgr, cmho)``: MQCRTMH on ``qmgr``'s connection; ``properties``
     sets, inquires and deletes its properties; ``dlt()`` (ibmmq) is MQDLTMH."""
 
+    #: pymqi's: the class of ``properties``, and the value buffer its ``get`` gives MQINQMP
+    #: when none is named (set here, it applies to every handle's properties, as in pymqi)
+    _Properties = Properties
+    default_value_length = Properties.default_value_length
+
     def __init__(self, qmgr: Any = None, cmho: CMHO | None = None) -> None:
         if qmgr is None:
             raise MQMIError(C.MQCC_FAILED, C.MQRC_HCONN_ERROR)
@@ -71,7 +76,7 @@ class MessageHandle:
         self.conn_handle = qmgr.get_handle() if qmgr.is_connected else C.MQHC_UNUSABLE_HCONN
         table = handle_table(qmgr)
         self.msg_handle = table.crtmh(CMHO() if cmho is None else cmho)
-        self.properties = Properties(table, self.msg_handle)
+        self.properties = Properties(table, self.msg_handle, owner=type(self))
 
     def dlt(self, dmho: DMHO | None = None) -> None:
         """MQDLTMH."""

@@ -33,10 +33,15 @@ def _name(name: str | bytes) -> str:
 class Properties:
     """The properties of message handle ``hmsg`` in ``table``."""
 
-    def __init__(self, table: MessageHandleTable, hmsg: int) -> None:
+    #: the value buffer MQINQMP is given when ``get`` names none (pymqi's
+    #: MessageHandle.default_value_length, which a program may change on that class)
+    default_value_length = 64
+
+    def __init__(self, table: MessageHandleTable, hmsg: int, owner: Any = None) -> None:
         self.table = table
         self.msg_handle = hmsg
-        self.default_value_length = 64
+        #: the MessageHandle class whose default_value_length applies (None: this class's)
+        self._owner = owner
 
     def set(self, name: str | bytes, value: Any, property_type: int = C.MQTYPE_STRING,
             value_length: int | None = C.MQVL_NULL_TERMINATED, pd: PD | None = None,
@@ -50,17 +55,19 @@ class Properties:
                          value_length=value_length)
 
     def get(self, name: str | bytes, default: Any = None, max_value_length: int | None = None,
-            impo_options: int = C.MQIMPO_INQ_FIRST, impo: IMPO | None = None,
-            pd: PD | None = None, property_type: int = C.MQTYPE_AS_SET) -> Any:
-        """MQINQMP."""
+            impo_options: int = C.MQIMPO_INQ_FIRST, pd: PD | int | None = C.MQPD_NONE,
+            property_type: int = C.MQTYPE_AS_SET, impo: IMPO | None = None) -> Any:
+        """MQINQMP, with pymqi's parameters in pymqi's order (``pd`` an MQPD or its
+        Options), then ibmmq's ``impo`` (an MQIMPO, whose Options replace
+        ``impo_options``)."""
         if impo is None:
             impo = IMPO(Options=impo_options | C.MQIMPO_CONVERT_VALUE)
         if isinstance(pd, int):
-            pd = PD(Options=pd)
+            pd = PD(Options=pd) if pd != C.MQPD_NONE else None
         text = _name(name)
         try:
             got = self.table.inqmp(self.msg_handle, text, impo=impo, pd=pd, ptype=property_type,
-                                   max_length=max_value_length or self.default_value_length)
+                                   max_length=max_value_length or self._value_length())
         except PropertyError as exc:
             exc.value = default
             exc.data_length = getattr(exc, "data_length", 0)
@@ -73,6 +80,13 @@ class Properties:
         return got.value
 
     inq = get  #: ibmmq's name of MQINQMP
+
+    def _value_length(self) -> int:
+        """This object's own default_value_length if one was set on it, else the
+        MessageHandle class's (pymqi's), else this class's."""
+        if "default_value_length" in self.__dict__ or self._owner is None:
+            return int(self.default_value_length)
+        return int(self._owner.default_value_length)
 
     def dlt(self, name: str | bytes, dmpo: DMPO | None = None) -> None:
         """MQDLTMP."""

@@ -68,6 +68,11 @@ def byte_order(encoding: int | None) -> str:
     return LITTLE
 
 
+class NoSuchField(AttributeError, TypeError):  # noqa: N818 - what it says
+    """A structure has no field of that name: pymqi's AttributeError (``MQOpts.set`` of an
+    unknown member), and a TypeError as an unexpected keyword argument is."""
+
+
 class StructError(ValueError):
     """A structure that cannot be packed or unpacked.
 

@@ -7,12 +7,14 @@ structures are ``MQStruct`` layouts (``mqpy.structs.mqstruct``).
 
 from __future__ import annotations
 
+import abc
 import struct
 from collections.abc import Iterable
 from typing import Any
 
 from mqpy.structs import charv
 from mqpy.structs.fields import StructError
+from mqpy.structs.mqstruct import MQStruct
 
 __all__ = ["INTEGER64_TYPE", "MQLONG_TYPE", "MQOpts", "ensure_not_unicode", "padded_count",
            "py23long"]
@@ -25,12 +27,15 @@ def ensure_not_unicode(value: Any) -> None:
                         f"`{value}`. Convert to bytes.")
 
 
-class MQOpts:
+class MQOpts(metaclass=abc.ABCMeta):  # noqa: B024 - ABCMeta only for register()
     """pymqi's ``MQOpts(memlist, **kw)``: a structure a program declares itself, as rows
     ``[name, default, struct format]`` or ``[name, default, format, count]`` (a list value of
     ``count`` items), packed with the ``struct`` module in native order and alignment, as
     pymqi packs it. mqpy's own structures are ``MQStruct`` layouts; this is for programs that
     subclass MQOpts for a structure pymqi lacks (an MQCIH, an MQDLH ...).
+
+    Every structure mqpy gives a program is an MQOpts to ``isinstance``, as pymqi's are its
+    subclasses: MQStruct layouts, the PCF parameter structures and RFH2 are registered.
     """
 
     def __init__(self, memlist: Iterable[Any], **kw: Any) -> None:
@@ -118,3 +123,6 @@ def py23long(x: int) -> int:
 def padded_count(count: int, boundary: int = 4) -> int:
     """``count`` rounded up to a multiple of ``boundary`` (PCF strings are padded to 4)."""
     return count + (-count % boundary)
+
+
+MQOpts.register(MQStruct)

@@ -26,6 +26,7 @@ from mqpy.structs.fields import (
     LITTLE,
     Field,
     FieldError,
+    NoSuchField,
     StructError,
     Structure,
     byte_order,
@@ -113,8 +114,8 @@ class MQStruct(Structure):
     """Base of MD, OD, PMO, GMO ...: a pymqi-shaped view of one ``Layout``.
 
     Subclasses set ``_layout_``. Attributes are the
-    structure's fields; an unknown name is an AttributeError (a TypeError in the constructor),
-    as in pymqi, because a misspelt field silently ignored is a lost message option.
+    structure's fields; an unknown name is an AttributeError, as in pymqi (NoSuchField, a
+    TypeError too), because a misspelt field silently ignored is a lost message option.
     """
 
     _layout_: ClassVar[Layout]
@@ -185,7 +186,7 @@ class MQStruct(Structure):
                         continue
                 f = by_name.get(name)
                 if f is None:
-                    raise TypeError(f"{cls.__name__} has no field {name!r}")
+                    raise NoSuchField(f"{cls.__name__} has no field {name!r}")
                 d[name] = self._converted(f, value)
 
     @classmethod
@@ -205,7 +206,7 @@ class MQStruct(Structure):
         """Set several fields at once (pymqi's ``MQOpts.set``)."""
         for name, value in kw.items():
             if name not in self._layout_.by_name:
-                raise TypeError(f"{type(self).__name__} has no field {name!r}")
+                raise NoSuchField(f"{type(self).__name__} has no field {name!r}")
             setattr(self, name, value)
 
     def get(self) -> dict[str, Any]:
@@ -253,12 +254,12 @@ class MQStruct(Structure):
 
     def __getitem__(self, name: str) -> Any:
         if name not in self._layout_.by_name:
-            raise AttributeError(f"{type(self).__name__} has no field {name!r}")
+            raise NoSuchField(f"{type(self).__name__} has no field {name!r}")
         return self.__dict__[name]
 
     def __setitem__(self, name: str, value: Any) -> None:
         if name not in self._layout_.by_name:
-            raise AttributeError(f"{type(self).__name__} has no field {name!r}")
+            raise NoSuchField(f"{type(self).__name__} has no field {name!r}")
         setattr(self, name, value)
 
     #: pymqi's / ibmmq's MQCHARV helpers (:mod:`mqpy.structs.charv`)

@@ -217,6 +217,29 @@ class XQH(MQStruct):
         struc_id=CMQC.MQXQH_STRUC_ID,
     )
 
+    #: the header before its MQMD: pymqi's XQH is these 104 bytes alone
+    HEADER_LENGTH = 104
+
+    def unpack(self, buf: bytes | bytearray | memoryview, encoding: int | None = None, *,
+               offset: int = 0, version: int | None = None) -> XQH:
+        """The MQXQH at ``buf[offset:]``; a buffer of exactly the 104-byte header (pymqi's
+        XQH, which programs slice ``msg[:104]`` for) sets the header's fields and leaves
+        ``MsgDesc`` a default MQMD. ``from_bytes`` (a message's check) takes no such one."""
+        if len(buf) - offset == self.HEADER_LENGTH:
+            head = bytes(buf[offset:offset + self.HEADER_LENGTH])
+            buf, offset = head + MD(Version=CMQC.MQMD_VERSION_1).pack(encoding), 0
+        return super().unpack(buf, encoding, offset=offset, version=version)
+
+    @classmethod
+    def from_bytes(cls, buf: bytes | bytearray | memoryview, encoding: int | None = None, *,
+                   offset: int = 0, version: int | None = None) -> Any:
+        """A transmission header read from a message: its MQMD included, always (a
+        message of the header alone is MQRC_XQH_ERROR)."""
+        if len(buf) - offset == cls.HEADER_LENGTH:
+            raise StructError(f"MQXQH needs at least {cls.length()} bytes, got "
+                              f"{cls.HEADER_LENGTH}", CMQC.MQRC_XQH_ERROR)
+        return super().from_bytes(buf, encoding, offset=offset, version=version)
+
     def get_header(self, buf: bytes) -> XQH:
         """ibmmq's: the MQXQH at the start of a transmission-queue message ``buf``."""
         return self.unpack(buf[:self.length()])
