@@ -623,8 +623,7 @@ class _Session:
         return mqiflows.encode_reply(d.verb, [values])
 
     async def _set(self, d: mqiflows.Decoded) -> MQIReply:
-        selector, value = d.values
-        await self.verbs.set(d.hobj, selector, value)
+        await self.verbs.set_many(d.hobj, mqiflows.set_attributes(d.values))
         return mqiflows.encode_reply(d.verb, [])
 
     async def _stat(self, d: mqiflows.Decoded) -> MQIReply:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import collections
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import outcome
@@ -233,6 +233,10 @@ class _Threaded:
 
     async def set(self, hobj: int, selector: int, value: int | bytes | str) -> None:
         await self._thread(self.conn.set, hobj, selector, value)
+
+    async def set_many(self, hobj: int,
+                       settings: Sequence[tuple[int, int | bytes | str]]) -> None:
+        await self._thread(self.conn.set_many, hobj, settings)
 
     async def disconnect(self) -> None:
         await self._thread(self.conn.disconnect)

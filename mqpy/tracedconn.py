@@ -10,6 +10,7 @@ The records are those a bindings connection writes, with the same parameters.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -84,6 +85,10 @@ class TracedConnection:
     def set(self, hobj: int, selector: int, value: int | bytes | str) -> None:
         TRACER.call(self._qmgr, "MQSET", hobj, (selector, value),
                     lambda: self._conn.set(hobj, selector, value))
+
+    def set_many(self, hobj: int, settings: Sequence[tuple[int, int | bytes | str]]) -> None:
+        TRACER.call(self._qmgr, "MQSET", hobj, tuple(settings),
+                    lambda: self._conn.set_many(hobj, settings))
 
     def disconnect(self) -> None:
         TRACER.call(self._qmgr, "MQDISC", 0, (), self._conn.disconnect)

@@ -200,8 +200,9 @@ def _inquire(hobj: int, selector: int) -> Exchange[int | bytes]:
     return reply.values[0][0]
 
 
-def _set(hobj: int, selector: int, value: int | bytes | str) -> Exchange[None]:
-    yield _T.MQSET, [selector, value], hobj, (), ()
+def _set(hobj: int, settings: Sequence[tuple[int, int | bytes | str]]) -> Exchange[None]:
+    """MQSET of one or more attributes: the queue manager sets all or none."""
+    yield _T.MQSET, [[s for s, _ in settings], [v for _, v in settings]], hobj, (), ()
 
 
 def _resolve(luwid: bytes, commit: bool, wait: bool = True) -> Exchange[None]:
@@ -408,7 +409,10 @@ class MQIVerbs:
         return self.inquire(0, selector)
 
     def set(self, hobj: int, selector: int, value: int | bytes | str) -> None:
-        self._run(_set(hobj, selector, value))
+        self._run(_set(hobj, ((selector, value),)))
+
+    def set_many(self, hobj: int, settings: Sequence[tuple[int, int | bytes | str]]) -> None:
+        self._run(_set(hobj, list(settings)))
 
 
 def _object_key(od: Any) -> tuple[bytes, bytes]:
@@ -473,7 +477,11 @@ class AsyncMQIVerbs:
         return await self.inquire(0, selector)
 
     async def set(self, hobj: int, selector: int, value: int | bytes | str) -> None:
-        await self._run(_set(hobj, selector, value))
+        await self._run(_set(hobj, ((selector, value),)))
+
+    async def set_many(self, hobj: int,
+                       settings: Sequence[tuple[int, int | bytes | str]]) -> None:
+        await self._run(_set(hobj, list(settings)))
 
     async def stat(self, status_type: int, sts: Any = None) -> Any:
         sts = STS() if sts is None else sts

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from mqpy import CMQC
+from mqpy.errors import MQMIError
 from mqpy.fap import charvs, fopa, pubsubflows
 from mqpy.fap.apiheader import MQIReply, MQIRequest, mqi_event
 from mqpy.fap.framing import SegmentReader, SegmentWriter
@@ -174,6 +175,15 @@ def max_length(buffer_length: int) -> int | None:
     return None if buffer_length == WHOLE_MESSAGE else buffer_length
 
 
+def set_attributes(values: Sequence[Any]) -> list[tuple[int, Any]]:
+    """An MQSET request's selectors paired with their values; a count of values that is not
+    the selectors' is that call's MQRC_SELECTOR_COUNT_ERROR."""
+    selectors, settings = values
+    if len(selectors) != len(settings):
+        raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_SELECTOR_COUNT_ERROR)
+    return list(zip(selectors, settings, strict=True))
+
+
 def is_char_selector(selector: int) -> bool:
     """MQCA_* selectors (2001-4000) name character attributes; MQIA_* (1-2000) integers."""
     return CMQC.MQCA_FIRST <= selector <= CMQC.MQCA_LAST
@@ -195,7 +205,7 @@ REQUESTS: dict[SegmentType, tuple[Item, ...]] = {
     SegmentType.MQGET: (_MD, _GMO, Long("BufferLength")),
     SegmentType.MQPUT: (_MD, _PMO, _DATA),
     SegmentType.MQPUT1: (_OD, _MD, _PMO, _DATA),
-    SegmentType.MQSET: (Long("Selector"), Value()),
+    SegmentType.MQSET: (ListOf("Selectors", Long("Selector")), ListOf("Values", Value())),
     SegmentType.MQINQ: (ListOf("Selectors", Long("Selector")),),
     SegmentType.MQCMIT: (),
     SegmentType.MQBACK: (),
