@@ -42,12 +42,6 @@ def _name_bytes(name: str | bytes) -> bytes:
     return encode_text(name)
 
 
-#: The attributes MQSET can set (IBM's table of MQSET's selectors for a queue)
-MQSET_SELECTORS = frozenset({
-    CMQC.MQCA_TRIGGER_DATA, CMQC.MQIA_DIST_LISTS, CMQC.MQIA_INHIBIT_GET,
-    CMQC.MQIA_INHIBIT_PUT, CMQC.MQIA_TRIGGER_CONTROL, CMQC.MQIA_TRIGGER_DEPTH,
-    CMQC.MQIA_TRIGGER_MSG_PRIORITY, CMQC.MQIA_TRIGGER_TYPE})
-
 #: The longest MQCSP user id (IBM: 1024 characters; longer fails MQRC_CSP_ERROR)
 CSP_USER_ID_LENGTH = 1024
 
@@ -683,10 +677,8 @@ class Queue(MQObject):
 
     def set(self, attribute: Any, arg: Any = _NO_VALUE) -> None:
         """MQSET: pymqi's ``set(attribute, arg)``, or ibmmq's ``set({selector: value,
-        ...})``. IBM sets a call's attributes all or none: a dict with a selector MQSET
-        cannot set (IBM's table of them) fails MQRC_SELECTOR_ERROR before any is set; the
-        others are set in the dict's order, one MQSET each, so a value the queue manager
-        refuses leaves those before it set."""
+        ...})``: one MQSET, which the queue manager makes all or none (a selector it cannot
+        set, or a value its attribute does not take, fails the call with nothing set)."""
         if arg is _NO_VALUE and isinstance(attribute, dict):
             selectors = list(attribute.items())
         elif arg is not _NO_VALUE:
@@ -694,10 +686,7 @@ class Queue(MQObject):
         else:
             raise TypeError("set() takes a selector and its value, or a dict of them")
         hobj = self._ensure_open(CMQC.MQOO_SET)
-        if len(selectors) > 1 and any(s not in MQSET_SELECTORS for s, _ in selectors):
-            raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_SELECTOR_ERROR)
-        for attribute, arg in selectors:
-            self._qmgr._backend().set(hobj, attribute, arg)
+        self._qmgr._backend().set_many(hobj, selectors)
 
     def get_handle(self) -> int | None:
         return self._hobj

@@ -163,8 +163,7 @@ class MQICalls:
         return mqiflows.encode_reply(d.verb, [values], byte_order=self._reply_order())
 
     async def _set(self, cc: ClientConversation, d: mqiflows.Decoded) -> MQIReply:
-        selector, value = d.values
-        await cc.backend.set(d.hobj, selector, value)
+        await cc.backend.set_many(d.hobj, mqiflows.set_attributes(d.values))
         return mqiflows.encode_reply(d.verb, [])
 
     async def _stat(self, cc: ClientConversation, d: mqiflows.Decoded) -> MQIReply:

@@ -4,8 +4,8 @@ value its attribute does not take fails with IBM's reason for it (MQRC_INHIBIT_V
 MQRC_TRIGGER_DEPTH_ERROR, MQRC_TRIGGER_MSG_PRIORITY_ERR, ...).
 
 The queue manager's call is the embedded connection's ``set_many(hobj, [(selector, value),
-...])``; an application's ``Queue.set({selector: value, ...})`` reaches it once the MQI
-passes the whole dict down (``mqpy.mqi``)."""
+...])``; an application's ``Queue.set({selector: value, ...})`` reaches it as one MQSET
+(test_mqset_all_or_none_connections)."""
 
 from __future__ import annotations
 
