@@ -33,7 +33,7 @@ def _samples(data: bytes, options: int) -> dict:
         T.MQGET: [md, GMO(Options=options, WaitInterval=5000), -1],
         T.MQPUT: [md, PMO(Options=options), data],
         T.MQPUT1: [od, md, PMO(Options=options), data],
-        T.MQSET: [CMQC.MQIA_INHIBIT_PUT, 1],
+        T.MQSET: [[CMQC.MQIA_INHIBIT_PUT, CMQC.MQCA_TRIGGER_DATA], [1, b"DATA"]],
         T.MQINQ: [[CMQC.MQIA_CURRENT_Q_DEPTH, CMQC.MQCA_Q_NAME]],
         T.MQCMIT: [],
         T.MQBACK: [],
