@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: all venv bytecode tools test test-fast soak bench demo lint compat clean
+.PHONY: all venv bytecode test-bytecode tools test test-fast soak bench demo lint compat clean
 
 all: test
 
@@ -25,6 +25,24 @@ venv: $(STAMP)
 bytecode: $(STAMP)
 	@$(PY) -m compileall -q -j 0 mqpy mqpy_chinit mqpy_cli tests benchmarks examples >/dev/null
 
+# pytest rewrites each test module's asserts as it imports it (what a failing assert then
+# shows) and keeps the rewritten module only where bytecode may be written: with
+# PYTHONDONTWRITEBYTECODE set, each of make test's workers rewrote every module again as it
+# collected (14 s of the 22 s of CPU a collection took). They are written here instead, by
+# two collections each over half the test folders, and read by every pytest run after
+# (made again only once a file under tests/ changed, and then only the changed modules are
+# rewritten). A collection error is left for the run itself to report.
+REWRITE := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -p no:cacheprovider --collect-only -o addopts=""
+REWRITTEN := tests/__pycache__/.rewritten
+
+$(REWRITTEN): $(STAMP) $(shell find tests -name '*.py' -not -path '*/__pycache__/*') | bytecode
+	@set -- $$(ls -d tests/*/ | grep -v __pycache__); a=; b=; while [ $$# -gt 0 ]; do \
+	  a="$$a $$1"; b="$$b $${2:-}"; shift; [ $$# -gt 0 ] && shift; done; \
+	  { $(REWRITE) $$a >/dev/null 2>&1 & $(REWRITE) $$b >/dev/null 2>&1; wait; } || true
+	@mkdir -p $(@D) && touch $@
+
+test-bytecode: bytecode $(REWRITTEN)
+
 tools:
 	@command -v tshark >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
 	  && (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tshark) \
@@ -41,12 +59,12 @@ tools:
 # tests stay on one worker so module-scoped set-ups are made once; files are handed out in
 # collection order, the longest first (tests/support/schedule.py), not by number of tests;
 # the tests/spark files go to one worker together, which makes one Spark session for them.
-test: $(STAMP) tools bytecode
+test: $(STAMP) tools test-bytecode
 	$(PY) -m pytest -q -p no:cacheprovider -n 4 --dist loadfile --no-loadscope-reorder
 
 # The pure layer only: no test marked system (processes, daemons, sockets to them: see
 # tests/support/system.py) and no soak; under a minute.
-test-fast: $(STAMP) bytecode
+test-fast: $(STAMP) test-bytecode
 	$(PY) -m pytest -q -p no:cacheprovider -n 3 --dist loadfile -o addopts="" -m "not system and not soak"
 
 # The long crash, fuzz and soak runs (tests marked soak). Their lengths, each defaulting to
@@ -54,7 +72,7 @@ test-fast: $(STAMP) bytecode
 # MQPY_CHAOS_SEED/FAULTS (tests/chaos: 100 faults), MQPY_CRASH_KILLS/SEED
 # (tests/recovery/test_crash.py: 150 kills), MQPY_SOAK_EXAMPLES_PERCENT (the robustness
 # differentials' examples: 100).
-soak: $(STAMP) bytecode
+soak: $(STAMP) test-bytecode
 	$(PY) -m pytest -q -p no:cacheprovider -m soak -o addopts=""
 
 # pymqi's own test suite (../shared/peer-tests/pymqi, never copied here) against a queue

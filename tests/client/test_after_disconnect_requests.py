@@ -30,7 +30,7 @@ from mqpy.fap.initialdata import InitialData
 from mqpy.fap.sockact import SocketAction, SocketActionType
 from mqpy.fap.tsh import SegmentType
 from tests.support.site import CHANNEL, QM, QUEUE, Site
-from tests.support.site_here import site_per_bind_type
+from tests.support.site_here import here_site_per_bind_type
 from tests.support.waiting import came_true
 
 pytestmark = [pytest.mark.system, pytest.mark.timeout(180)]
@@ -43,7 +43,7 @@ _NOW = CMQC.MQGMO_NO_WAIT | CMQC.MQGMO_NO_SYNCPOINT
 #: how long a reply owed is waited for before the test says it never came
 _REPLY_WAIT = 10.0
 
-site = site_per_bind_type("after_disc")
+site = here_site_per_bind_type("after_disc")
 
 
 class _Peer:
@@ -116,6 +116,12 @@ class _Peer:
                                                 | CMQC.MQOO_INQUIRE])
         assert opened.comp == _OK, opened
         return opened.hobj
+
+    def came_until(self, done, quiet: float = 0.5) -> list:
+        """What comes until ``done(flows so far)`` holds (or the reply wait passes), and
+        within ``quiet`` seconds after."""
+        self._read_until(lambda: done(self.events))
+        return self.nothing_more(quiet)
 
     def nothing_more(self, quiet: float = 0.5) -> list:
         """What comes within ``quiet`` seconds (nothing expected)."""
@@ -293,7 +299,13 @@ def test_end_conv_written_after_mqdisc_and_more_requests_ends_the_conversation(s
     conn, new = peer.request(1, _T.MQCONN, [(QM, "again")]), _put1(peer, 1, b"new 1")
     peer.write(disc[1], old[1], peer.end_conv(1), peer.action(1, SocketActionType.START_CONV),
                conn[1], new[1])
-    came = peer.nothing_more(2.0)
+
+    def conn_and_put1_answered(flows: list) -> bool:
+        answered = {e.request_id for e in flows if isinstance(e, MQIReply)}
+        return {conn[0], new[0]} <= answered and any(
+            not isinstance(e, MQIReply) for e in flows)
+
+    came = peer.came_until(conn_and_put1_answered)
     accepted = [e for e in came if not isinstance(e, MQIReply)]
     assert [(e.conv_id, sockact.parse(e.body, True).type) for e in accepted] == [
         (1, SocketActionType.ACCEPT_CONV)], came

@@ -24,7 +24,7 @@ from mqpy_chinit.svrconn_relay import HALF_CLOSE_GRACE
 from tests.client.test_after_disconnect_requests import _disc, _get, _messages, _Peer, _put, _put1
 from tests.support.site import CHANNEL, QM, QUEUE, Site
 from tests.support.site_here import QUEUE as ELSEWHERE  # the other instance's queue
-from tests.support.site_here import site_per_bind_type
+from tests.support.site_here import here_site_per_bind_type
 from tests.support.waiting import came_true
 
 pytestmark = [pytest.mark.system, pytest.mark.timeout(180)]
@@ -35,7 +35,7 @@ _SYNC_PUT = CMQC.MQPMO_SYNCPOINT
 #: how long the replies owed to a half-closed client that reads may take to come
 _OWED_WAIT = 20.0
 
-site = site_per_bind_type("half_close")
+site = here_site_per_bind_type("half_close")
 
 
 @pytest.fixture(autouse=True)

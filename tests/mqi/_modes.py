@@ -15,7 +15,7 @@ from mqpy import CMQC, inprocess
 from tests.mqi import _support
 from tests.support.fastpath import STANDARD
 from tests.support.site import Site
-from tests.support.site_here import QUEUE, started_site
+from tests.support.site_here import QUEUE, here_started_site
 
 from ._support import IN, OUT
 
@@ -24,8 +24,8 @@ from ._support import IN, OUT
 def site(tmp_path_factory) -> Iterator[Site]:
     """A daemon started by strmqm with its channel initiator relaying client calls
     (MQIBindType=STANDARD: test_calls_fail_alone_fastpath runs these tests with FASTPATH),
-    and QUEUE."""
-    yield from started_site(str(tmp_path_factory.mktemp("modes")), STANDARD)
+    and QUEUE; killed by pid at the end (nothing is checked after it)."""
+    yield from here_started_site(str(tmp_path_factory.mktemp("modes")), STANDARD)
 
 
 def _embedded_in(root: str) -> Iterator[Callable[[], mqpy.QueueManager]]:

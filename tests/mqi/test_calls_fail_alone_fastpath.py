@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.fastpath import FASTPATH, _holders, daemon_alone_holds
-from tests.support.site_here import started_site
+from tests.support.site_here import here_started_site
 
 from .test_bad_structures import (  # noqa: F401 - collected here too
     test_a_bad_structure_fails_only_its_call,
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.timeout(180)
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    yield from started_site(str(tmp_path_factory.mktemp("fastpath-fail-alone")), FASTPATH)
+    yield from here_started_site(str(tmp_path_factory.mktemp("fastpath-fail-alone")), FASTPATH)
 
 
 @pytest.fixture

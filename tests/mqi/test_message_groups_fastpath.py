@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.fastpath import FASTPATH
-from tests.support.site_here import started_site
+from tests.support.site_here import here_started_site
 
 from .test_message_groups import (  # noqa: F401 - collected here too
     q,
@@ -32,7 +32,7 @@ pytestmark = [pytest.mark.timeout(180), pytest.mark.system]
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    yield from started_site(str(tmp_path_factory.mktemp("fastpath-groups")), FASTPATH)
+    yield from here_started_site(str(tmp_path_factory.mktemp("fastpath-groups")), FASTPATH)
 
 
 @pytest.fixture

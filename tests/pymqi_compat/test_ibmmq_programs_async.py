@@ -51,10 +51,12 @@ def test_async_consume_with_a_callback(where, capsys):
     that, starts consumption with an MQCTLO's ConnectionArea, and sleeps until its callback
     sees a reason, then the two messages on the queue come to the consumer (its own
     CallbackArea, the connection's ConnectionArea, the queue and queue manager named),
-    and once the 3-second wait passes with none, MQRC_NO_MSG_AVAILABLE ends the loop;
+    and once the wait passes with none (a second here, not the example's three),
+    MQRC_NO_MSG_AVAILABLE ends the loop;
     stopping, deregistering, closing and disconnecting then succeed. (The example's
-    sleep loop waits for its callback only; here it also gives up after 30 seconds, so that
-    a consumer never called fails the test instead of hanging it.)"""
+    sleep loop waits for its callback only, two seconds a turn; here it looks every tenth of a
+    second and also gives up after 30 seconds, so that a consumer never called fails the
+    test instead of hanging it.)"""
 
     class Status:
         ok = True
@@ -91,7 +93,7 @@ def test_async_consume_with_a_callback(where, capsys):
     gmo = mq.GMO()
     gmo.Options = mq.CMQC.MQGMO_NO_SYNCPOINT
     gmo.Options |= mq.CMQC.MQGMO_WAIT
-    gmo.WaitInterval = 3 * 1000
+    gmo.WaitInterval = 1 * 1000
 
     cbd = mq.CBD()
     cbd.CallbackFunction = cb_func
@@ -111,7 +113,7 @@ def test_async_consume_with_a_callback(where, capsys):
     deadline = time.monotonic() + 30
     while Status.ok and time.monotonic() < deadline:
         print("Sleeping ...")
-        time.sleep(2)
+        time.sleep(0.1)
 
     if not Status.connBroken:
         qmgr.ctl(mq.CMQC.MQOP_STOP, ctlo)
@@ -355,15 +357,15 @@ def test_subscribe_then_publish_message(where, capsys):
     """Given subscribe.py and publish_message.py, when the subscriber makes a managed
     non-durable subscription to 'dev/' (set_vs of ObjectString) and the publisher opens a
     Topic by topic_string for MQOO_OUTPUT and publishes a str, then the subscriber's get
-    loop receives the publication and ends at MQRC_NO_MSG_AVAILABLE when its 5-second
-    wait passes; closing the subscription ends it. The two run in one process here, the
+    loop receives the publication and ends at MQRC_NO_MSG_AVAILABLE when its wait passes
+    (a second here, not the example's five); closing the subscription ends it. The two run in one process here, the
     publisher between the subscriber's subscribe and its first get."""
     topic_string = "dev/"
     md = mq.MD()
     gmo = mq.GMO()
     gmo.Options = mq.CMQC.MQGMO_WAIT | mq.CMQC.MQGMO_FAIL_IF_QUIESCING
     gmo.MatchOptions = mq.CMQC.MQMO_NONE
-    gmo.WaitInterval = 5000
+    gmo.WaitInterval = 1000
     qmgr = mq.connect(QMGR, where.channel(), where.conn_info, user, password)
     sub_desc = mq.SD()
     sub_desc.Options = mq.CMQC.MQSO_CREATE

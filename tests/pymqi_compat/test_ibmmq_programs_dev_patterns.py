@@ -33,7 +33,10 @@ from tests.pymqi_compat._ibmmq_programs import APP_CHANNEL, QMGR, QUEUE_1, modul
 
 pytestmark = pytest.mark.timeout(120)
 
-WAIT_INTERVAL = 5  # seconds, as the samples wait
+WAIT_INTERVAL = 5  # seconds, as the samples wait for a message that is to come
+#: seconds: how long a sample's loop waits for one more message before it ends; the samples
+#: wait five (WAIT_INTERVAL), here a second ends their loops sooner, as in BasicGet's
+END_WAIT = 1
 
 
 class EnvStore:
@@ -183,8 +186,8 @@ def test_basic_publish_to_basic_subscribe(settings, capsys):
     """Given BasicSubscribe and BasicPublish, when the subscriber makes its managed
     non-durable subscription to TOPIC_NAME, the publisher opens a Topic by topic_string and
     publishes a JSON str with an MD of Format MQFMT_STRING, then the subscriber's gets
-    (MQGMO_NO_PROPERTIES, waiting five seconds) read it and end at MQRC_NO_MSG_AVAILABLE,
-    and close(close_sub_queue=True) ends the subscription."""
+    (MQGMO_NO_PROPERTIES, waiting: a second here, not five) read it and end at
+    MQRC_NO_MSG_AVAILABLE, and close(close_sub_queue=True) ends the subscription."""
     sub_details = build_mq_details([*BASE, EnvStore.TOPIC_NAME])
     qmgr = connect(sub_details)
     sub_desc = mq.SD()
@@ -206,7 +209,7 @@ def test_basic_publish_to_basic_subscribe(settings, capsys):
     get_options = mq.CMQC.MQGMO_NO_SYNCPOINT + mq.CMQC.MQGMO_FAIL_IF_QUIESCING + \
         mq.CMQC.MQGMO_WAIT + mq.CMQC.MQGMO_NO_PROPERTIES
     gmo = mq.GMO(Options=get_options)
-    gmo.WaitInterval = WAIT_INTERVAL * 1000
+    gmo.WaitInterval = END_WAIT * 1000
     md = mq.MD()
     keep_running = True
     while keep_running:
@@ -243,7 +246,8 @@ def perform_calc(n):
 def basic_response(details: dict, replied: list) -> None:
     """BasicResponse: gets requests under syncpoint, answers each by put1 to its ReplyToQ
     and ReplyToQMgr (an OD) under syncpoint, the correlators as the request's Report asks,
-    commits; backs out what it cannot answer; ends when none comes for five seconds."""
+    commits; backs out what it cannot answer; ends when none comes for five seconds (a
+    second here)."""
     qmgr = connect(details)
     queue = mq.Queue(qmgr)
     od = mq.OD()
@@ -251,7 +255,7 @@ def basic_response(details: dict, replied: list) -> None:
     queue.open(od, mq.CMQC.MQOO_INPUT_AS_Q_DEF)
     gmo = mq.GMO()
     gmo.Options = mq.CMQC.MQGMO_WAIT | mq.CMQC.MQGMO_FAIL_IF_QUIESCING | mq.CMQC.MQGMO_SYNCPOINT
-    gmo.WaitInterval = WAIT_INTERVAL * 1000
+    gmo.WaitInterval = END_WAIT * 1000
     keep_running = True
     ok = True
     while keep_running and ok:
@@ -316,16 +320,17 @@ def respond_to_request(qmgr, in_md, msg_object) -> bool:
 
 
 def test_basic_request_and_basic_response(settings):
-    """Given BasicRequest and BasicResponse, when the responder runs on its own thread
-    and the requester opens the request queue, makes a dynamic reply queue from the model
-    queue (OD DynamicQName), puts its JSON request (MQMT_REQUEST, ReplyToQ the dynamic
-    queue, ``md.ReportOptions`` set as the sample sets it) and waits for the reply by
-    CorrelId, then the reply comes to the dynamic queue with the request's MsgId as its
-    CorrelId and the factors of the request's value."""
+    """Given BasicRequest and BasicResponse, when the requester opens the request queue,
+    makes a dynamic reply queue from the model queue (OD DynamicQName), puts its JSON
+    request (MQMT_REQUEST, ReplyToQ the dynamic queue, ``md.ReportOptions`` set as the
+    sample sets it), the responder runs on its own thread (started once the request is on
+    the queue: it ends a second after the last request it finds) and the requester waits
+    for the reply by CorrelId, then the reply comes to the dynamic queue with the request's
+    MsgId as its CorrelId and the factors of the request's value."""
     replied: list = []
-    details = build_mq_details([*BASE, EnvStore.QUEUE_NAME, EnvStore.BACKOUT_QUEUE])
-    responder = threading.Thread(target=basic_response, args=(details, replied), daemon=True)
-    responder.start()
+    responder_details = build_mq_details([*BASE, EnvStore.QUEUE_NAME, EnvStore.BACKOUT_QUEUE])
+    responder = threading.Thread(target=basic_response, args=(responder_details, replied),
+                                 daemon=True)
 
     details = build_mq_details([*BASE, EnvStore.QUEUE_NAME, EnvStore.MODEL_QUEUE_NAME,
                                 EnvStore.DYNAMIC_QUEUE_PREFIX])
@@ -347,6 +352,7 @@ def test_basic_request_and_basic_response(settings):
     md.ReportOptions = mq.CMQC.MQRO_COPY_MSG_ID_TO_CORREL_ID
     queue.put(str(json.dumps({"Greeting": "Hello", "value": value})), md)
     msgid = md.MsgId
+    responder.start()
 
     reply_md = mq.MD()
     reply_md.CorrelId = msgid

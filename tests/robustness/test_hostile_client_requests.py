@@ -37,7 +37,7 @@ from tests.support.cuts import cut_points
 from tests.support.flood import written_without_reading
 from tests.support.request_changes import changed, one_field_changes
 from tests.support.site import QM, QUEUE, Site
-from tests.support.site_here import site_per_bind_type
+from tests.support.site_here import here_site_per_bind_type
 
 pytestmark = [pytest.mark.system, pytest.mark.timeout(300)]
 
@@ -47,7 +47,7 @@ _NO_WAIT = CMQC.MQGMO_NO_WAIT | CMQC.MQGMO_NO_SYNCPOINT
 #: where a client's MQI request's API header and MQMD start (after its TSHM)
 _MD_AT = 36 + 16
 
-site = site_per_bind_type("hostile_client")
+site = here_site_per_bind_type("hostile_client")
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ from mqpy.fap.tsh import STRUCTID_TSHC, ByteOrder, ControlFlags1, SegmentType, p
 from tests.client.conftest import drain
 from tests.client.test_socket_action import SharedInstance, _curshcnv, channel_connections
 from tests.support.site import CHANNEL, QM
-from tests.support.site_here import QUEUE, site_per_bind_type
+from tests.support.site_here import QUEUE, here_site_per_bind_type
 from tests.support.waiting import came_true
 
 pytestmark = [pytest.mark.system, pytest.mark.timeout(240)]
@@ -35,7 +35,7 @@ _A = SocketActionType
 _NOW = CMQC.MQGMO_NO_SYNCPOINT | CMQC.MQGMO_NO_WAIT
 
 
-site = site_per_bind_type("sockhost")
+site = here_site_per_bind_type("sockhost")
 
 
 def _drain(site) -> list[bytes]:

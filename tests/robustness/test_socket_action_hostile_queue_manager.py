@@ -19,7 +19,7 @@ from mqpy.fap.tsh import ControlFlags1, OtherSegment, SegmentType
 from tests.client.test_reading_replies import Relay, _in_thread
 from tests.support.site import CHANNEL, QM
 from tests.support.site import QUEUE as ELSEWHERE  # the second connection's
-from tests.support.site_here import QUEUE, started_site
+from tests.support.site_here import QUEUE, here_started_site
 
 pytestmark = [pytest.mark.system, pytest.mark.timeout(120)]
 
@@ -29,7 +29,7 @@ _WAIT = mqpy.GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, WaitInterval
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    yield from started_site(str(tmp_path_factory.mktemp("hostileqm") / "data"))
+    yield from here_started_site(str(tmp_path_factory.mktemp("hostileqm") / "data"))
 
 
 @pytest.fixture

@@ -27,7 +27,7 @@ from mqpy.fap.tsh import ControlFlags1, SegmentType, build_segment_header
 from tests.mqi._modes import QUEUE as ELSEWHERE  # the queue of another instance's client
 from tests.support.raw_sessions import _replies, _started_instance
 from tests.support.site import CHANNEL, QM, QUEUE, Site
-from tests.support.site_here import site_per_bind_type
+from tests.support.site_here import here_site_per_bind_type
 
 pytestmark = [pytest.mark.system, pytest.mark.timeout(300)]
 
@@ -35,7 +35,7 @@ _T = SegmentType
 _INPUT = CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_OUTPUT
 
 
-site = site_per_bind_type("svrconn")
+site = here_site_per_bind_type("svrconn")
 
 
 @pytest.fixture
