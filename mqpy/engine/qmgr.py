@@ -150,9 +150,12 @@ class QueueManagerEngine:
         self._checkpointer.start()
 
     def _checkpoint_loop(self) -> None:
-        """The queue manager's housekeeping thread: checkpoints when wanted, expiry scans."""
+        """The queue manager's housekeeping thread: checkpoints when wanted, expiry scans.
+        It sleeps until a checkpoint is wanted (``close`` wants one too) or the next scan is
+        due, so that an idle queue manager's thread does not wake to find nothing to do."""
         while not self.stopped:
-            self.data.checkpoint_wanted.wait(1.0)
+            self.data.checkpoint_wanted.wait(
+                max(0.0, self._last_expiry_scan + self.expiry_interval - time.monotonic()))
             if self.stopped:
                 break
             try:

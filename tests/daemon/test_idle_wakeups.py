@@ -20,7 +20,7 @@ SETTLE_S = 3.0
 #: how long the count lasts
 WINDOW_S = 12.0
 #: wakes a minute the daemon may take while idle, its threads together: what stays (the
-#: engine's housekeeping thread once a second, the trace control file's look once a second,
+#: trace control file's look once a second,
 #: the monitor interval's publications, the channel initiator's cluster tasks' gets it
 #: answers) with room for a loaded machine; an idle daemon that polled took 6000
 DAEMON_WAKES_PER_MIN = 2000
