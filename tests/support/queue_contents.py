@@ -16,8 +16,8 @@ from mqpy.engine import fastpath
 
 def got_back(conn: Any, names: tuple[str, ...], ids: dict[bytes, int]) -> list:
     """Every message of the queues ``names`` got (destructively) from ``conn``: (data, MQMD
-    fields) each, a MsgId or CorrelId the queue manager made ("AMQ ...") replaced by its
-    order in ``ids``; each queue's list ending with the reason its last get failed."""
+    fields) each, a MsgId, CorrelId or GroupId the queue manager made ("AMQ ...") replaced
+    by its order in ``ids``; each queue's list ending with the reason its last get failed."""
     seen: list = []
     for name in names:
         hin = conn.open(mqpy.OD(ObjectName=name), CMQC.MQOO_INPUT_SHARED)
@@ -29,7 +29,7 @@ def got_back(conn: Any, names: tuple[str, ...], ids: dict[bytes, int]) -> list:
                 seen.append(e.reason)
                 break
             fields = dict(md.__dict__)
-            for field in ("MsgId", "CorrelId"):
+            for field in ("MsgId", "CorrelId", "GroupId"):
                 if fields[field].startswith(b"AMQ "):
                     fields[field] = ids.setdefault(fields[field], len(ids))
             seen.append((data, fields))
