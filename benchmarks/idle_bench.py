@@ -38,22 +38,10 @@ import tempfile
 import time
 
 from benchmarks.bindings_bench import _commit
+from benchmarks.startup_bench import proc_cpu
 
 QMGR = "IDLEB"
 CONTROL = "import sys\nfrom mqpy_cli.control import {0}\nsys.argv[0] = '{0}'\n{0}()"
-TICK = os.sysconf("SC_CLK_TCK")
-
-
-def proc_cpu(pid: int | None) -> float:
-    """A live process's CPU seconds so far (user+system, all its threads); 0 if gone."""
-    if pid is None:
-        return 0.0
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rpartition(")")[2].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / TICK
 
 
 def thread_switches(pid: int | None) -> dict[int, int]:

@@ -99,7 +99,7 @@ PR_SET_CHILD_SUBREAPER = 36
 TICK = os.sysconf("SC_CLK_TCK")
 
 
-def _proc_cpu(pid: int | None) -> float:
+def proc_cpu(pid: int | None) -> float:
     """A live process's CPU seconds so far (user+system, all its threads); 0 if gone."""
     if pid is None:
         return 0.0
@@ -137,7 +137,7 @@ class _Side:
                 _read_pid(os.path.join(self.qmdir, "chinit.pid")))
 
     def server_cpu(self) -> float:
-        return sum(_proc_cpu(pid) for pid in self.pids())
+        return sum(proc_cpu(pid) for pid in self.pids())
 
     def add(self, name: str, cpu: float, wall: float) -> None:
         self.samples.setdefault(name, []).append((cpu, wall))
@@ -185,16 +185,16 @@ class _Side:
         cpu, wall = self.run(CONTROL.format("strmqm"), [QMGR])
         self.add("strmqm (its own CPU; wall until it returns)", cpu, wall)
         daemon, chinit = self.pids()
-        self.add("daemon at strmqm's return", _proc_cpu(daemon), wall)
+        self.add("daemon at strmqm's return", proc_cpu(daemon), wall)
         if not self._accepting(time.monotonic() + 60):
             raise RuntimeError("the listener never accepted")
         wall = time.perf_counter() - t0
         daemon, chinit = self.pids()
         self.add("daemon+chinit when the listener accepts (wall from strmqm)",
-                 _proc_cpu(daemon) + _proc_cpu(chinit), wall)
+                 proc_cpu(daemon) + proc_cpu(chinit), wall)
         time.sleep(1.0)
         self.add("daemon+chinit once idle (1 s later)", self.server_cpu(), 0.0)
-        self.add("chinit once idle", _proc_cpu(self.pids()[1]), 0.0)
+        self.add("chinit once idle", proc_cpu(self.pids()[1]), 0.0)
         for name, code, args, stdin in [
                 ("dspmq", CONTROL.format("dspmq"), [], b""),
                 ("runmqsc DISPLAY QMGR", RUNMQSC, [QMGR], b"DISPLAY QMGR\n"),

@@ -125,13 +125,19 @@ class GroupPutCalls:
             d["GroupId"] = fields[0]
         if not own:
             return None
-        uow, self.uow = self.uow, None
-        try:
-            return commit_uow(eng, uow)  # type: ignore[arg-type]
-        except LogFull:
-            back_out_uow(eng, uow)  # type: ignore[arg-type]
-            raise _fail(CMQC.MQRC_RESOURCE_PROBLEM) from None
+        return _commit_own(eng, self)
 
+
+
+def _commit_own(eng: Any, calls: Any) -> Any:
+    """Commit the unit of work a call made for itself (``calls.uow``); a full log backs it
+    out and fails the call MQRC_RESOURCE_PROBLEM."""
+    uow, calls.uow = calls.uow, None
+    try:
+        return commit_uow(eng, uow)
+    except LogFull:
+        back_out_uow(eng, uow)
+        raise _fail(CMQC.MQRC_RESOURCE_PROBLEM) from None
 
 
 class GroupGetCalls:
@@ -259,9 +265,4 @@ class GroupGetCalls:
             if uow is not None:
                 back_out_uow(eng, uow)
             raise
-        uow, self.uow = self.uow, None
-        try:
-            return commit_uow(eng, uow)  # type: ignore[arg-type]
-        except LogFull:
-            back_out_uow(eng, uow)  # type: ignore[arg-type]
-            raise _fail(CMQC.MQRC_RESOURCE_PROBLEM) from None
+        return _commit_own(eng, self)
