@@ -20,9 +20,8 @@ run in the runmqlsr, so MODE, STATUS(INACTIVE|STOPPED), QMNAME and CONNAME mean 
 they mean in the channel initiator, and a STOPPED mark refuses the partner's next start there
 too until START CHANNEL (forwarded as START) enables the channel again. The channel initiator
 alone writes the states that outlive a restart (``statestore``); a runmqlsr reads the STOPPED
-ones as it starts. RESET and RESOLVE
-CHANNEL need nothing from a runmqlsr: the sync records and in-doubt units of work they act
-on are the queue manager's.
+ones as it starts. RESET and RESOLVE CHANNEL need nothing from a runmqlsr: the sync records
+and in-doubt units of work they act on are the queue manager's.
 """
 
 from __future__ import annotations
@@ -72,14 +71,14 @@ def _is_mark(row: dict[str, object]) -> bool:
 
 def command(chinit: Any, request: dict[str, Any]) -> Reply:
     """A channel initiator's command for the runmqlsr whose ChannelInitiator is ``chinit``:
-    STATUS (its instances as DISPLAY CHSTATUS rows; not its STOPPED marks), STOP (``stop_channel``, as the channel
-    initiator runs it for its own) or START (a STOPPED mark here enabled again; nothing is
-    started: a runmqlsr only answers its partners)."""
+    STATUS (its instances as DISPLAY CHSTATUS rows; not its STOPPED marks), STOP
+    (``stop_channel``, as the channel initiator runs it for its own) or START (a STOPPED
+    mark here enabled again; nothing is started: a runmqlsr only answers its partners)."""
     verb = request.get("command")
     name = str(request.get("channel") or "")
     if verb == "STATUS":  # its instances; a STOPPED mark is the channel initiator's to show
         return {"ok": True, "status": [
-            row for row in chinit.status_list(str(request.get("channel") or "*"))
+            row for row in chinit.status_list(name or "*")
             if not _is_mark(row)]}
     if verb == "STOP":
         err = chinit.stop_channel(name, str(request.get("mode") or "QUIESCE"),

@@ -30,7 +30,7 @@ from mqpy.engine.uow import back_out_uow, commit_uow
 from mqpy.structs.tables import GMO, MD
 
 #: the group fields of a message stored without MsgFlags (engine.groups.stored_fields)
-_NOT_IN_GROUP = (CMQC.MQGI_NONE, 1, 0, 0)
+NOT_IN_GROUP = (CMQC.MQGI_NONE, 1, 0, 0)
 #: where a stored record's MQMD has its MsgFlags (engine.groups.stored_fields)
 _MD_FLAGS = R._MD_MSG_FLAGS_AT
 _GMO_SYNCPOINT = CMQC.MQGMO_SYNCPOINT
@@ -41,11 +41,11 @@ def _record_fields(record: bytes) -> tuple[bytes, int, int, int]:
     in place."""
     _t, _b, md_length, flags = _MSG_HEADER.unpack_from(record)
     if not flags & R.FLAG_GROUP:
-        return _NOT_IN_GROUP
+        return NOT_IN_GROUP
     return groups.stored_fields(record[_MSG_HEADER_SIZE:_MSG_HEADER_SIZE + md_length])
 
 
-def _with_flags(md_bytes: bytes, flags: int) -> bytes:
+def with_flags(md_bytes: bytes, flags: int) -> bytes:
     """The packed MQMD version 2 ``md_bytes`` with MsgFlags ``flags``."""
     return b"".join((md_bytes[:_MD_FLAGS], _VERSION_AT.pack(flags), md_bytes[_MD_FLAGS + 4:]))
 

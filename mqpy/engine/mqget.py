@@ -14,7 +14,7 @@ from mqpy.engine import fastpath, groups, msgselection, propdelivery
 from mqpy.engine import records as R
 from mqpy.engine.datamgr import UowBackedOut
 from mqpy.engine.fastpath import GENERAL, NO_MESSAGE
-from mqpy.engine.groupcalls import _NOT_IN_GROUP, GroupGetCalls, _with_flags
+from mqpy.engine.groupcalls import NOT_IN_GROUP, GroupGetCalls, with_flags
 from mqpy.engine.handle import Handle
 from mqpy.engine.log import LogFull
 from mqpy.engine.mqmd import (
@@ -91,6 +91,8 @@ def _packed_md(record: bytes, md_length: int, entry: Entry, now: float) -> bytes
 _GS_NOT_IN_GROUP = CMQC.MQGS_NOT_IN_GROUP
 _SS_NOT_A_SEGMENT = CMQC.MQSS_NOT_A_SEGMENT
 _SEG_INHIBITED = CMQC.MQSEG_INHIBITED
+
+
 class GetCalls(GroupGetCalls):
     """MQGET of a :class:`~mqpy.engine.connection.Connection`."""
 
@@ -193,13 +195,13 @@ class GetCalls(GroupGetCalls):
             record = eng.data.read_record(mq, entry)
             put_time, _backout, md_bytes, body = R.decode_message(record)
             fields = groups.stored_fields(md_bytes) if R.record_flags(record) & R.FLAG_GROUP \
-                else _NOT_IN_GROUP
+                else NOT_IN_GROUP
             if parts is not None:
                 own_uow = self._reassembly_uow(parts, opts, browse)
                 body = b"".join([body] + [R.decode_message(eng.data.read_record(mq, p))[3]
                                           for p in parts[1:]])
                 fields = groups.reassembled_fields(fields)
-                md_bytes = _with_flags(md_bytes, fields[3])
+                md_bytes = with_flags(md_bytes, fields[3])
             handed = None
             if R.record_flags(record) & R.FLAG_PROPERTIES:
                 handed = propdelivery.deliver(gmo, propdelivery.propctl_of(
