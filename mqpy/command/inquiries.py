@@ -161,38 +161,65 @@ def inquire_q_names(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
     return [Response([pcf.CFSL(CMQCFC.MQCACF_Q_NAMES, names)])]
 
 
+#: DISPLAY QSTATUS MONQ -> Inquire Queue Status QueueMonitoring (MQMON_*)
+_MONQ = {"OFF": CMQC.MQMON_OFF, "LOW": CMQC.MQMON_LOW, "MEDIUM": CMQC.MQMON_MEDIUM,
+         "HIGH": CMQC.MQMON_HIGH}
+
+
+def _not_available(value: object) -> int:
+    """A monitoring value as PCF carries it: MQMON_NOT_AVAILABLE where DISPLAY shows none."""
+    return CMQC.MQMON_NOT_AVAILABLE if value in ("", None) else int(value)  # type: ignore
+
+
+def _q_status_params(view: dict[str, object]) -> list[pcf.Parameter]:
+    """A DISPLAY QSTATUS TYPE(QUEUE) view as Inquire Queue Status response parameters
+    (StatusType MQIACF_Q_STATUS), every one the response can carry."""
+    uncom = view["UNCOM"]
+    return [
+        pcf.CFIN(CMQC.MQIA_CURRENT_Q_DEPTH, int(view["CURDEPTH"])),  # type: ignore
+        pcf.CFIN(CMQC.MQIA_OPEN_INPUT_COUNT, int(view["IPPROCS"])),  # type: ignore
+        pcf.CFIN(CMQC.MQIA_OPEN_OUTPUT_COUNT, int(view["OPPROCS"])),  # type: ignore
+        pcf.CFIN(CMQCFC.MQIACF_UNCOMMITTED_MSGS, 0 if uncom == "NO" else int(uncom)),  # type: ignore
+        pcf.CFIN(CMQCFC.MQIACF_OLDEST_MSG_AGE, _not_available(view["MSGAGE"])),
+        pcf.CFIL(CMQCFC.MQIACF_Q_TIME_INDICATOR,
+                 [_not_available(t) for t in view["QTIME"]]),  # type: ignore[union-attr]
+        pcf.CFIN(CMQC.MQIA_MONITORING_Q, _MONQ.get(str(view["MONQ"]), CMQC.MQMON_OFF)),
+        pcf.CFST(CMQCFC.MQCACF_LAST_PUT_DATE, str(view["LPUTDATE"]).ljust(12)),
+        pcf.CFST(CMQCFC.MQCACF_LAST_PUT_TIME, str(view["LPUTTIME"]).ljust(8)),
+        pcf.CFST(CMQCFC.MQCACF_LAST_GET_DATE, str(view["LGETDATE"]).ljust(12)),
+        pcf.CFST(CMQCFC.MQCACF_LAST_GET_TIME, str(view["LGETTIME"]).ljust(8)),
+    ]  # fmt: skip
+
+
 def inquire_q_status(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
+    """One response per local queue named (StatusType MQIACF_Q_STATUS, the default) or per
+    handle open on one (MQIACF_Q_HANDLE): QName and StatusType always, then what
+    QStatusAttrs asks for (default all). OldestMsgAge and OnQTime are MQMON_NOT_AVAILABLE
+    while the queue's monitoring (MONQ in effect) is OFF."""
     name = required_name(msg, CMQC.MQCA_Q_NAME)
     objs = req.objects(("QLOCAL",), name)
     if not objs:
         return [Response([], CMQC.MQCC_FAILED, CMQC.MQRC_UNKNOWN_OBJECT_NAME)]
     stype = msg.get(CMQCFC.MQIACF_Q_STATUS_TYPE, CMQCFC.MQIACF_Q_STATUS)
+    wanted = asked_attrs(msg, CMQCFC.MQIACF_Q_STATUS_ATTRS)
     out = []
     index = req.processor.engine.open_handles_by_queue() if len(objs) > 1 else None
     for obj in objs:
-        qname = pcf.CFST(CMQC.MQCA_Q_NAME, obj.name.ljust(CMQC.MQ_Q_NAME_LENGTH))
+        head = [pcf.CFST(CMQC.MQCA_Q_NAME, obj.name.ljust(CMQC.MQ_Q_NAME_LENGTH)),
+                pcf.CFIN(CMQCFC.MQIACF_Q_STATUS_TYPE, stype)]
         if stype == CMQCFC.MQIACF_Q_HANDLE:
-            for row in queues.handle_status(req.processor, obj):
-                out.append(Response([qname, pcf.CFIN(CMQCFC.MQIACF_Q_STATUS_TYPE, stype),
-                                     pcf.CFST(CMQCFC.MQCACF_APPL_TAG,
-                                              str(row["APPLTAG"]).ljust(28)),
-                                     pcf.CFST(CMQCFC.MQCACF_USER_IDENTIFIER,
-                                              str(row["USERID"]).ljust(12))]))
+            for row in queues.handle_status(req.processor, obj, with_options=True):
+                params = attr_params(row, pcfmap.QSTATUS_HANDLE, wanted)
+                if wanted is None or CMQCFC.MQIACF_HANDLE_STATE in wanted:
+                    # (no MQI call is in progress on a handle while the command server
+                    # reads it: the engine serves one call at a time)
+                    params.append(pcf.CFIN(CMQCFC.MQIACF_HANDLE_STATE,
+                                           CMQCFC.MQHSTATE_INACTIVE))
+                out.append(Response([*head, *params]))
             continue
         view = queues.queue_status_view(req.processor, obj, index)
-        uncom = view["UNCOM"]
-        out.append(Response([
-            qname, pcf.CFIN(CMQCFC.MQIACF_Q_STATUS_TYPE, CMQCFC.MQIACF_Q_STATUS),
-            pcf.CFIN(CMQC.MQIA_CURRENT_Q_DEPTH, int(view["CURDEPTH"])),  # type: ignore
-            pcf.CFIN(CMQC.MQIA_OPEN_INPUT_COUNT, int(view["IPPROCS"])),  # type: ignore
-            pcf.CFIN(CMQC.MQIA_OPEN_OUTPUT_COUNT, int(view["OPPROCS"])),  # type: ignore
-            pcf.CFIN(CMQCFC.MQIACF_UNCOMMITTED_MSGS, 0 if uncom == "NO" else int(uncom)),  # type: ignore
-            pcf.CFIN(CMQCFC.MQIACF_OLDEST_MSG_AGE, int(view["MSGAGE"])),  # type: ignore
-            pcf.CFST(CMQCFC.MQCACF_LAST_PUT_DATE, str(view["LPUTDATE"]).ljust(12)),
-            pcf.CFST(CMQCFC.MQCACF_LAST_PUT_TIME, str(view["LPUTTIME"]).ljust(8)),
-            pcf.CFST(CMQCFC.MQCACF_LAST_GET_DATE, str(view["LGETDATE"]).ljust(12)),
-            pcf.CFST(CMQCFC.MQCACF_LAST_GET_TIME, str(view["LGETTIME"]).ljust(8)),
-        ]))  # fmt: skip
+        out.append(Response([*head, *(p for p in _q_status_params(view)
+                                      if wanted is None or p.Parameter in wanted)]))
     return out
 
 
