@@ -75,7 +75,25 @@ _CHSTATUS_PCF: dict[str, tuple[int, int]] = {
     "LSTMSGDA": (CMQCFC.MQCACH_LAST_MSG_DATE, 12), "LSTMSGTI": (CMQCFC.MQCACH_LAST_MSG_TIME, 8),
     "CHSTADA": (CMQCFC.MQCACH_CHANNEL_START_DATE, 12),
     "CHSTATI": (CMQCFC.MQCACH_CHANNEL_START_TIME, 8),
+    "RAPPLTAG": (CMQCFC.MQCACH_REMOTE_APPL_TAG, CMQC.MQ_APPL_TAG_LENGTH),
+    "MCAUSER": (CMQCFC.MQCACH_MCA_USER_ID, CMQC.MQ_MCA_USER_ID_LENGTH),
+    "CURSHCNV": (CMQCFC.MQIACH_CURRENT_SHARING_CONVS, 0),
+    "MAXSHCNV": (CMQCFC.MQIACH_MAX_SHARING_CONVS, 0),
+    "SSLCIPH": (CMQCFC.MQCACH_SSL_CIPHER_SPEC, CMQC.MQ_SSL_CIPHER_SPEC_LENGTH),
+    "SSLPEER": (CMQCFC.MQCACH_SSL_SHORT_PEER_NAME, CMQC.MQ_SSL_SHORT_PEER_NAME_LENGTH),
+    "SSLCERTI": (CMQCFC.MQCACH_SSL_CERT_ISSUER_NAME, CMQC.MQ_SHORT_DNAME_LENGTH),
 }
+#: what IBM's Inquire Channel Status response always carries of a current instance, a
+#: string blank and a number 0 where the instance has none (a SVRCONN's XmitQName)
+_CHSTATUS_ALWAYS: dict[int, int] = {
+    CMQCFC.MQCACH_CONNECTION_NAME: CMQC.MQ_CONN_NAME_LENGTH,
+    CMQCFC.MQCACH_REMOTE_APPL_TAG: CMQC.MQ_APPL_TAG_LENGTH,
+    CMQC.MQCA_REMOTE_Q_MGR_NAME: CMQC.MQ_Q_MGR_NAME_LENGTH,
+    CMQCFC.MQCACH_XMIT_Q_NAME: CMQC.MQ_Q_NAME_LENGTH,
+    CMQCFC.MQIACH_STOP_REQUESTED: 0, CMQCFC.MQIACH_CHANNEL_SUBSTATE: 0}
+_CHSTATUS_HEAD = frozenset({CMQCFC.MQIACH_CHANNEL_INSTANCE_TYPE, CMQCFC.MQCACH_CHANNEL_NAME,
+                            CMQCFC.MQIACH_CHANNEL_STATUS, CMQCFC.MQIACH_CHANNEL_TYPE,
+                            *_CHSTATUS_ALWAYS})
 # monitoring pairs (short term, long term) -> MQCFIL
 _CHSTATUS_PAIRS = {"NETTIME": CMQCFC.MQIACH_NETWORK_TIME_INDICATOR,
                    "XQTIME": CMQCFC.MQIACH_XMITQ_TIME_INDICATOR,
@@ -127,6 +145,14 @@ def _chstatus_params(row: dict[str, object]) -> list[pcf.Parameter]:
         value = str(row.get(keyword) or "")
         if "," in value:
             out.append(pcf.CFIL(parameter, [int(v) for v in value.split(",")]))
+    if "SUBSTATE" in row:  # a current instance: its MCA runs while the channel is active
+        out.append(pcf.CFIN(CMQCFC.MQIACH_MCA_STATUS, CMQCFC.MQMCAS_STOPPED
+                            if row.get("STATUS") in ("STOPPED", "INACTIVE")
+                            else CMQCFC.MQMCAS_RUNNING))
+        present = {p.Parameter for p in out}
+        out.extend(pcf.CFST(parameter, b" " * length) if length else pcf.CFIN(parameter, 0)
+                   for parameter, length in _CHSTATUS_ALWAYS.items()
+                   if parameter not in present)
     return out
 
 
@@ -303,7 +329,8 @@ def inquire_channel(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
 
 def inquire_channel_status(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
     """One response per channel instance: current status from the channel initiator, or
-    with MQOT_SAVED_CHANNEL each end's saved sync data."""
+    with MQOT_SAVED_CHANNEL each end's saved sync data; what IBM always returns, then the
+    ChannelInstanceAttrs asked for (default all)."""
     name = required_name(msg, CMQCFC.MQCACH_CHANNEL_NAME)
     instance = msg.get(CMQCFC.MQIACH_CHANNEL_INSTANCE_TYPE, CMQC.MQOT_CURRENT_CHANNEL)
     if instance not in (CMQC.MQOT_CURRENT_CHANNEL, CMQC.MQOT_SAVED_CHANNEL):
@@ -314,8 +341,11 @@ def inquire_channel_status(req: PcfRequest, msg: pcf.PCFMessage) -> list[Respons
         optional_name(msg, CMQCFC.MQCACH_XMIT_Q_NAME))
     if not rows:
         return [Response([], CMQC.MQCC_FAILED, CMQCFC.MQRCCF_CHL_STATUS_NOT_FOUND)]
+    wanted = asked_attrs(msg, CMQCFC.MQIACH_CHANNEL_INSTANCE_ATTRS)
     return [Response([pcf.CFIN(CMQCFC.MQIACH_CHANNEL_INSTANCE_TYPE, instance),
-                      *_chstatus_params(row)]) for row in rows]
+                      *(p for p in _chstatus_params(row) if wanted is None
+                        or p.Parameter in wanted or p.Parameter in _CHSTATUS_HEAD)])
+            for row in rows]
 
 
 def inquire_listener_status(req: PcfRequest, msg: pcf.PCFMessage) -> list[Response]:
